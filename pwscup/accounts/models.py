@@ -1,0 +1,48 @@
+"""Teams and their members."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.models import Competition
+
+
+class Team(models.Model):
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="teams", verbose_name=_("competition")
+    )
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(
+        _("file name prefix"), help_text=_("Used in file names such as teamA_anonymized.csv.")
+    )
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="teams", blank=True
+    )
+
+    class Meta:
+        ordering = ["competition", "name"]
+        unique_together = [("competition", "name"), ("competition", "slug")]
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    # Denormalised so that the database itself enforces one team per competition.
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, editable=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "competition"], name="one_team_per_competition")
+        ]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.team}"

@@ -1,0 +1,209 @@
+"""Organizer screens: competitions, rounds (data + configuration checked by ``scoring``), phases."""
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+import scoring
+from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.services import read_file_bytes, round_data_check, round_record_data
+
+
+class PhaseInline(admin.TabularInline):
+    model = Phase
+    extra = 0
+    fields = ("kind", "opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
+
+
+class RoundAdminForm(forms.ModelForm):
+    config_file = forms.FileField(
+        label=_("Round configuration file (JSON)"),
+        required=False,
+        help_text=_("Optional: replaces the configuration below."),
+    )
+
+    class Meta:
+        model = Round
+        fields = (
+            "competition",
+            "name",
+            "slug",
+            "order",
+            "data_mode",
+            "original_file",
+            "config",
+            "sample_size",
+            "decoy_count",
+            "timezone",
+            "utility_gates",
+            "tie_break_metric",
+            "ranking_rule",
+            "selection_rule",
+            "attack_visibility",
+            "auto_freeze",
+            "results_published",
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        upload = cleaned.get("original_file")
+        if not upload:
+            return cleaned
+        config_raw = cleaned.get("config")
+        if cleaned.get("config_file"):
+            try:
+                config_raw = json.loads(cleaned["config_file"].read().decode("utf-8-sig"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as error:
+                self.add_error("config_file", _("Not a JSON file: %(error)s") % {"error": error})
+                return cleaned
+        original = upload.read() if hasattr(upload, "read") else read_file_bytes(upload)
+        if hasattr(upload, "seek"):
+            upload.seek(0)
+        try:
+            self.checked = round_data_check(original=original, config_raw=config_raw)
+        except scoring.ConfigError as error:
+            self.add_error("config", str(error))
+        except scoring.ScoringError as error:
+            self.add_error("original_file", str(error))
+        else:
+            cleaned["config"] = self.checked.config
+        if cleaned.get("data_mode") == Round.DataMode.PER_TEAM and not cleaned.get("sample_size"):
+            self.add_error("sample_size", _("The per-team mode needs a sample size."))
+        for metric in cleaned.get("utility_gates") or {}:
+            if metric not in scoring.METRICS:
+                self.add_error("utility_gates", _("Unknown metric %(m)s.") % {"m": metric})
+        if cleaned.get("tie_break_metric") not in scoring.METRICS:
+            self.add_error(
+                "tie_break_metric", _("Choose one of %(m)s.") % {"m": ", ".join(scoring.METRICS)}
+            )
+        return cleaned
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    form = RoundAdminForm
+    inlines = [PhaseInline]
+    list_display = (
+        "name",
+        "competition",
+        "data_mode",
+        "original_rows",
+        "frozen_at",
+        "results_published",
+    )
+    list_filter = ("competition", "data_mode", "results_published")
+    readonly_fields = ("original_rows", "original_sha256", "frozen_at")
+    prepopulated_fields = {"slug": ("name",)}
+    actions = ["draw_samples", "freeze", "rescore_all", "publish_results", "unpublish_results"]
+    fieldsets = (
+        (None, {"fields": ("competition", "name", "slug", "order", "data_mode")}),
+        (
+            _("Data"),
+            {
+                "fields": (
+                    "original_file",
+                    "original_rows",
+                    "original_sha256",
+                    "config_file",
+                    "config",
+                )
+            },
+        ),
+        (_("Per-team mode"), {"fields": ("sample_size", "decoy_count")}),
+        (
+            _("Ranking"),
+            {"fields": ("utility_gates", "tie_break_metric", "ranking_rule", "selection_rule")},
+        ),
+        (
+            _("Attack phase and results"),
+            {
+                "fields": (
+                    "timezone",
+                    "auto_freeze",
+                    "frozen_at",
+                    "attack_visibility",
+                    "results_published",
+                )
+            },
+        ),
+    )
+
+    def save_model(self, request, obj, form, change):
+        checked = getattr(form, "checked", None)
+        if checked is not None:
+            round_record_data(round=obj, checked=checked)
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        from pwscup.submissions.services import round_assign_samples
+
+        created = round_assign_samples(round=form.instance)
+        if created:
+            messages.info(request, _("Drew samples for %(n)d teams.") % {"n": len(created)})
+
+    @admin.action(description=_("Draw the per-team samples (teams without one)"))
+    def draw_samples(self, request, queryset):
+        from pwscup.submissions.services import round_assign_samples
+
+        total = sum(len(round_assign_samples(round=r)) for r in queryset)
+        self.message_user(request, _("Drew %(n)d samples.") % {"n": total})
+
+    @admin.action(description=_("Freeze now: publish each team's final anonymization as a target"))
+    def freeze(self, request, queryset):
+        from pwscup.submissions.services import round_freeze
+
+        for round_ in queryset:
+            targets = round_freeze(round=round_)
+            self.message_user(
+                request,
+                ngettext(
+                    "%(round)s: %(n)d target published.",
+                    "%(round)s: %(n)d targets published.",
+                    len(targets),
+                )
+                % {"round": round_, "n": len(targets)},
+            )
+
+    @admin.action(description=_("Rescore everything with the current scorer"))
+    def rescore_all(self, request, queryset):
+        from pwscup.submissions.services import round_rescore_all
+
+        for round_ in queryset:
+            counts = round_rescore_all(round=round_)
+            self.message_user(request, f"{round_}: {counts}")
+
+    @admin.action(description=_("Publish the results (matrix and final ranking)"))
+    def publish_results(self, request, queryset):
+        queryset.update(results_published=True)
+
+    @admin.action(description=_("Hide the results again"))
+    def unpublish_results(self, request, queryset):
+        queryset.update(results_published=False)
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ("name", "slug", "order", "data_mode", "frozen_at", "results_published")
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Competition)
+class CompetitionAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "is_listed", "created_at")
+    prepopulated_fields = {"slug": ("name",)}
+    filter_horizontal = ("organizers",)
+    inlines = [RoundInline]
+
+
+admin.site.site_header = _("PWSCup platform — organizer")
+admin.site.site_title = _("PWSCup organizer")

@@ -1,0 +1,168 @@
+"""Competitions, rounds and their phases."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def _new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def private_upload_path(instance, filename: str) -> str:
+    return f"private/rounds/{timezone.now():%Y%m%d%H%M%S}-{secrets.token_hex(6)}-{filename}"
+
+
+class Competition(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), unique=True)
+    description = models.TextField(_("description"), blank=True)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="organized_competitions",
+        verbose_name=_("organizers"),
+    )
+    is_listed = models.BooleanField(
+        _("listed publicly"),
+        default=True,
+        help_text=_("Visitors see the competition's name and public leaderboards."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    class DataMode(models.TextChoices):
+        SHARED = "shared", _("Shared original (every team anonymizes the same table)")
+        PER_TEAM = "per_team", _("Per-team sample with candidate tables")
+
+    class RankingRule(models.TextChoices):
+        WORST_ATTACK = "worst_attack", _("Lowest worst-case re-identification rate")
+        MEAN_ATTACK = "mean_attack", _("Lowest mean re-identification rate")
+
+    class SelectionRule(models.TextChoices):
+        SELECTED_OR_LAST = "selected_or_last", _("Selected submission, else the last valid one")
+        BEST = "best", _("Best valid submission")
+
+    class AttackVisibility(models.TextChoices):
+        LIVE = "live", _("Live: a team sees its own rates as soon as they are scored")
+        AFTER_PHASE = "after_phase", _("After the attack phase has closed")
+        ON_PUBLISH = "on_publish", _("Only when the organizer publishes the results")
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("competition")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"))
+    order = models.PositiveIntegerField(_("order"), default=1)
+    data_mode = models.CharField(
+        _("data mode"), max_length=16, choices=DataMode.choices, default=DataMode.SHARED
+    )
+    original_file = models.FileField(
+        _("original table (CSV)"),
+        upload_to=private_upload_path,
+        help_text=_("In per-team mode: the master table the samples and decoys are drawn from."),
+    )
+    original_sha256 = models.CharField(max_length=64, blank=True, editable=False)
+    original_rows = models.PositiveIntegerField(default=0, editable=False)
+    config = models.JSONField(_("round configuration"), default=dict)
+    sample_size = models.PositiveIntegerField(_("sample size per team"), null=True, blank=True)
+    decoy_count = models.PositiveIntegerField(
+        _("decoys per candidate table"), null=True, blank=True
+    )
+    secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
+    timezone = models.CharField(_("time zone"), max_length=64, default="Asia/Tokyo")
+    utility_gates = models.JSONField(
+        _("utility gates"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'Upper bounds a submission must meet to be ranked, e.g. {"U1": 100, "U4": 0.05}.'
+        ),
+    )
+    tie_break_metric = models.CharField(_("tie-break metric"), max_length=8, default="U1")
+    ranking_rule = models.CharField(
+        _("ranking rule"),
+        max_length=16,
+        choices=RankingRule.choices,
+        default=RankingRule.WORST_ATTACK,
+    )
+    selection_rule = models.CharField(
+        _("which submission represents a team"),
+        max_length=20,
+        choices=SelectionRule.choices,
+        default=SelectionRule.SELECTED_OR_LAST,
+    )
+    attack_visibility = models.CharField(
+        _("attack rates visible to the attacker"),
+        max_length=16,
+        choices=AttackVisibility.choices,
+        default=AttackVisibility.LIVE,
+    )
+    auto_freeze = models.BooleanField(
+        _("freeze automatically when the anonymization phase closes"), default=True
+    )
+    results_published = models.BooleanField(
+        _("results published"),
+        default=False,
+        help_text=_("Everyone sees the attack matrix and the final ranking."),
+    )
+    frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["competition", "order", "id"]
+        unique_together = [("competition", "slug")]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self) -> str:
+        return f"{self.competition.name} / {self.name}"
+
+    @property
+    def is_per_team(self) -> bool:
+        return self.data_mode == self.DataMode.PER_TEAM
+
+
+class Phase(models.Model):
+    class Kind(models.TextChoices):
+        ANONYMIZATION = "anonymization", _("Anonymization phase")
+        ATTACK = "attack", _("Attack phase")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="phases")
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    opens_at = models.DateTimeField(_("opens at"))
+    closes_at = models.DateTimeField(_("closes at"))
+    daily_limit = models.PositiveIntegerField(
+        _("submissions per day"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    total_limit = models.PositiveIntegerField(
+        _("submissions in total"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    leaderboard_public = models.BooleanField(_("leaderboard visible to visitors"), default=False)
+
+    class Meta:
+        ordering = ["round", "opens_at"]
+        unique_together = [("round", "kind")]
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
+
+    def __str__(self) -> str:
+        return f"{self.round} / {self.get_kind_display()}"
+
+    def is_open(self, at=None) -> bool:
+        at = at or timezone.now()
+        return self.opens_at <= at < self.closes_at
+
+    def has_closed(self, at=None) -> bool:
+        return (at or timezone.now()) >= self.closes_at

@@ -1,0 +1,52 @@
+"""Reading rounds, their phases and their data."""
+
+from collections import OrderedDict
+
+from django.utils import timezone
+
+import scoring
+from pwscup.competitions.models import Phase, Round
+
+_TABLE_CACHE: "OrderedDict[tuple, object]" = OrderedDict()
+_CACHE_SIZE = 8
+
+
+def cached_table(field, key: str):
+    """Read a private CSV once per process (workers score many uploads on one original)."""
+    cache_key = (field.name, key)
+    if cache_key in _TABLE_CACHE:
+        _TABLE_CACHE.move_to_end(cache_key)
+        return _TABLE_CACHE[cache_key]
+    field.open("rb")
+    try:
+        table = scoring.read_table(field.file, name=field.name)
+    finally:
+        field.close()
+    _TABLE_CACHE[cache_key] = table
+    while len(_TABLE_CACHE) > _CACHE_SIZE:
+        _TABLE_CACHE.popitem(last=False)
+    return table
+
+
+def round_original_table(*, round: Round):
+    return cached_table(round.original_file, round.original_sha256)
+
+
+def round_config(*, round: Round) -> scoring.RoundConfig:
+    return scoring.load_config(round.config, round_original_table(round=round))
+
+
+def phase_of(*, round: Round, kind: str) -> Phase | None:
+    return next((p for p in round.phases.all() if p.kind == kind), None)
+
+
+def phase_state(*, phase: Phase | None, now=None) -> str:
+    """'unset', 'upcoming', 'open' or 'closed'."""
+    if phase is None:
+        return "unset"
+    now = now or timezone.now()
+    if now < phase.opens_at:
+        return "upcoming"
+    if now < phase.closes_at:
+        return "open"
+    return "closed"

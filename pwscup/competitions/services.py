@@ -1,0 +1,111 @@
+"""Writing competitions, rounds and phases; checking a round's data with ``scoring``."""
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+
+from django.core.files.base import ContentFile, File
+from django.db import transaction
+
+import scoring
+from pwscup.competitions.models import Competition, Phase, Round
+
+
+@dataclass(frozen=True)
+class CheckedRoundData:
+    sha256: str
+    rows: int
+    config: dict
+
+
+def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
+    """Check an original table and a round configuration together.
+
+    Raises ``scoring.ScoringError`` (its message names the key, column or row at fault).
+    """
+    table = scoring.read_table(original, name="original")
+    config = scoring.load_config(config_raw, table)
+    scoring.validate_original(table, config)
+    return CheckedRoundData(
+        sha256=hashlib.sha256(original).hexdigest(), rows=len(table), config=config.to_dict()
+    )
+
+
+def round_record_data(*, round: Round, checked: CheckedRoundData) -> None:
+    """Store what ``round_data_check`` found on the round (before it is saved)."""
+    round.original_sha256 = checked.sha256
+    round.original_rows = checked.rows
+    round.config = checked.config
+
+
+def competition_create(
+    *, name: str, slug: str, description: str = "", organizers=()
+) -> Competition:
+    competition = Competition.objects.create(name=name, slug=slug, description=description)
+    if organizers:
+        competition.organizers.set(organizers)
+    return competition
+
+
+@transaction.atomic
+def round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    original: bytes,
+    original_filename: str,
+    config_raw,
+    data_mode: str = Round.DataMode.SHARED,
+    sample_size: int | None = None,
+    decoy_count: int | None = None,
+    **options,
+) -> Round:
+    checked = round_data_check(original=original, config_raw=config_raw)
+    round_ = Round(
+        competition=competition,
+        name=name,
+        slug=slug,
+        data_mode=data_mode,
+        sample_size=sample_size,
+        decoy_count=decoy_count,
+        **options,
+    )
+    round_record_data(round=round_, checked=checked)
+    round_.original_file.save(original_filename, ContentFile(original), save=False)
+    round_.save()
+    return round_
+
+
+def phase_set(
+    *,
+    round: Round,
+    kind: str,
+    opens_at: dt.datetime,
+    closes_at: dt.datetime,
+    daily_limit: int | None = None,
+    total_limit: int | None = None,
+    leaderboard_public: bool = False,
+) -> Phase:
+    if closes_at <= opens_at:
+        raise ValueError("A phase must close after it opens.")
+    phase, _ = Phase.objects.update_or_create(
+        round=round,
+        kind=kind,
+        defaults=dict(
+            opens_at=opens_at,
+            closes_at=closes_at,
+            daily_limit=daily_limit,
+            total_limit=total_limit,
+            leaderboard_public=leaderboard_public,
+        ),
+    )
+    return phase
+
+
+def read_file_bytes(field: File) -> bytes:
+    field.open("rb")
+    try:
+        return field.read()
+    finally:
+        field.close()

@@ -1,0 +1,108 @@
+"""Create the demo competition on the Adult fixture, with demo accounts.
+
+Only this command creates the demo accounts (password ``pwscup-demo``); it is meant for
+a laptop, never for a real competition.
+"""
+
+import datetime as dt
+import json
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from pwscup.accounts.services import membership_add, team_create, user_create
+from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.services import competition_create, phase_set, round_create
+from pwscup.submissions.services import round_assign_samples
+
+DEMO_PASSWORD = "pwscup-demo"
+TEAMS = [
+    ("Team A", "teamA", "team-a"),
+    ("Team B", "teamB", "team-b"),
+    ("Team C", "teamC", "team-c"),
+]
+
+
+class Command(BaseCommand):
+    help = "Load the demo competition (Adult data, three teams, both phases open)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--slug", default="demo")
+        parser.add_argument(
+            "--reset", action="store_true", help="Delete the demo competition first."
+        )
+
+    @transaction.atomic
+    def handle(self, *args, slug, reset, **options):
+        if reset:
+            Competition.objects.filter(slug=slug).delete()
+        if Competition.objects.filter(slug=slug).exists():
+            self.stdout.write(f"Demo competition '{slug}' already exists; nothing to do.")
+            return
+        fixtures = settings.BASE_DIR / "fixtures"
+        original = (fixtures / "adult.csv").read_bytes()
+        config = json.loads((fixtures / "adult_round.json").read_text())
+        organizer = user_create(username="organizer", password=DEMO_PASSWORD, is_staff=True)
+        organizer.is_superuser = True
+        organizer.save()
+        competition = competition_create(
+            name="PWSCup demo (UCI Adult)",
+            slug=slug,
+            description=(
+                "A demo of an anonymize-and-attack competition on the UCI Adult census extract "
+                "(Becker & Kohavi 1996, CC BY 4.0)."
+            ),
+            organizers=[organizer],
+        )
+        now = timezone.now()
+        shared = round_create(
+            competition=competition,
+            name="Round 1: shared original",
+            slug="round-1",
+            order=1,
+            original=original,
+            original_filename="adult.csv",
+            config_raw=config,
+            utility_gates={"U1": 2000, "U4": 0.1},
+            tie_break_metric="U5",
+        )
+        per_team = round_create(
+            competition=competition,
+            name="Round 2: per-team samples",
+            slug="round-2",
+            order=2,
+            original=original,
+            original_filename="adult.csv",
+            config_raw=config,
+            data_mode=Round.DataMode.PER_TEAM,
+            sample_size=100,
+            decoy_count=100,
+            tie_break_metric="U5",
+        )
+        for round_ in (shared, per_team):
+            # Both windows are open at once so that the demo can be played through in minutes:
+            # the organizer freezes the round from the admin to start the attacks.
+            phase_set(
+                round=round_,
+                kind=Phase.Kind.ANONYMIZATION,
+                opens_at=now - dt.timedelta(hours=1),
+                closes_at=now + dt.timedelta(days=7),
+                daily_limit=20,
+                total_limit=100,
+                leaderboard_public=True,
+            )
+            phase_set(
+                round=round_,
+                kind=Phase.Kind.ATTACK,
+                opens_at=now - dt.timedelta(hours=1),
+                closes_at=now + dt.timedelta(days=14),
+                daily_limit=50,
+                total_limit=300,
+            )
+        for name, team_slug, username in TEAMS:
+            team = team_create(competition=competition, name=name, slug=team_slug)
+            membership_add(team=team, user=user_create(username=username, password=DEMO_PASSWORD))
+        round_assign_samples(round=per_team)
+        self.stdout.write(self.style.SUCCESS(f"Demo competition '{slug}' created."))

@@ -1,0 +1,234 @@
+"""Leaderboards, the attacker × target matrix and the final ranking.
+
+Ranks are derived from stored scores every time; nothing here is stored.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import user_is_organizer
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.selectors import phase_of
+from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
+from pwscup.submissions.selectors import passes_gates, representative_submission, safety_score
+
+
+@dataclass
+class LeaderboardRow:
+    rank: int | None
+    team: Team
+    submission: AnonymizationSubmission
+    scores: dict
+    passes_gates: bool
+    safety: float
+
+
+def ranking_rule_text(round: Round) -> str:
+    gates = ", ".join(f"{m} ≤ {v}" for m, v in (round.utility_gates or {}).items())
+    parts = [
+        _("Representative submission: %(rule)s.") % {"rule": round.get_selection_rule_display()},
+        _("Utility gates: %(gates)s (teams that fail them are listed last, unranked).")
+        % {"gates": gates or _("none")},
+        _(
+            "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, every team's attack)."
+        )
+        % {"rule": round.get_ranking_rule_display()},
+        _("Ties broken by the lower %(metric)s.") % {"metric": round.tie_break_metric},
+    ]
+    return " ".join(parts)
+
+
+def _rank(rows: list, key) -> list:
+    rows.sort(key=key)
+    rank = 0
+    for row in rows:
+        if row.passes_gates:
+            rank += 1
+            row.rank = rank
+    return rows
+
+
+def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
+    round_ = phase.round
+    rows = []
+    for team in round_.competition.teams.all():
+        submission = representative_submission(phase=phase, team=team)
+        if submission is None:
+            continue
+        scores = submission.scores
+        rows.append(
+            LeaderboardRow(
+                rank=None,
+                team=team,
+                submission=submission,
+                scores=scores,
+                passes_gates=passes_gates(scores, round_),
+                safety=safety_score(scores, round_),
+            )
+        )
+    tie = round_.tie_break_metric
+    return _rank(
+        rows,
+        key=lambda r: (
+            not r.passes_gates,
+            r.safety,
+            float("inf") if r.scores.get(tie) is None else r.scores[tie],
+            r.team.name,
+        ),
+    )
+
+
+def can_view_leaderboard(*, user, phase: Phase) -> bool:
+    if phase.leaderboard_public:
+        return True
+    competition = phase.round.competition
+    if user_is_organizer(user=user, competition=competition):
+        return True
+    return (
+        user.is_authenticated
+        and Team.objects.filter(competition=competition, members=user).exists()
+    )
+
+
+def can_view_results(*, user, round: Round) -> bool:
+    """The full matrix and the final ranking: organizers always, everyone once published."""
+    return round.results_published or user_is_organizer(user=user, competition=round.competition)
+
+
+def attack_rates_visible_to_team(*, round: Round, now=None) -> bool:
+    if round.results_published:
+        return True
+    if round.attack_visibility == Round.AttackVisibility.LIVE:
+        return True
+    if round.attack_visibility == Round.AttackVisibility.AFTER_PHASE:
+        phase = phase_of(round=round, kind=Phase.Kind.ATTACK)
+        return phase is not None and phase.has_closed(now)
+    return False
+
+
+@dataclass
+class Cell:
+    best: float | None = None
+    latest: float | None = None
+    count: int = 0
+
+
+@dataclass
+class Matrix:
+    targets: list[Target]
+    attackers: list[tuple[str, str]]  # (key, label): "team:<pk>" or "builtin:<metric>"
+    cells: dict = field(default_factory=dict)  # (attacker key, target pk) -> Cell
+
+    def cell(self, attacker_key: str, target_pk: int) -> Cell:
+        return self.cells.get((attacker_key, target_pk), Cell())
+
+    def worst_case(self, target_pk: int) -> float | None:
+        values = [
+            c.best for (a, t), c in self.cells.items() if t == target_pk and c.best is not None
+        ]
+        return max(values) if values else None
+
+
+def attack_matrix(*, round: Round) -> Matrix:
+    targets = list(Target.objects.filter(round=round).select_related("team", "submission"))
+    teams = list(round.competition.teams.all())
+    matrix = Matrix(
+        targets=targets,
+        attackers=[(f"team:{t.pk}", t.name) for t in teams]
+        + [
+            (f"builtin:{m}", _("built-in %(metric)s") % {"metric": m})
+            for m in scoring.ATTACK_METRICS
+        ],
+    )
+    versions = {t.pk: t.version for t in targets}
+    finished = AttackSubmission.objects.filter(
+        target__round=round, status=Status.FINISHED
+    ).order_by("created_at", "id")
+    for attack in finished.values("team_id", "target_id", "target_version", "rate"):
+        if versions.get(attack["target_id"]) != attack["target_version"]:
+            continue
+        cell = matrix.cells.setdefault((f"team:{attack['team_id']}", attack["target_id"]), Cell())
+        cell.count += 1
+        cell.latest = attack["rate"]
+        cell.best = attack["rate"] if cell.best is None else max(cell.best, attack["rate"])
+    for target in targets:
+        if target.builtin_status != Status.FINISHED:
+            continue
+        for metric, rate in target.builtin_rates.items():
+            matrix.cells[(f"builtin:{metric}", target.pk)] = Cell(best=rate, latest=rate, count=1)
+    return matrix
+
+
+@dataclass
+class FinalAnonymizationRow:
+    rank: int | None
+    team: Team
+    target: Target
+    scores: dict
+    passes_gates: bool
+    safety: float | None
+
+
+@dataclass
+class FinalAttackRow:
+    rank: int
+    team: Team
+    mean_rate: float
+    targets_attacked: int
+
+
+def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[FinalAttackRow]]:
+    matrix = attack_matrix(round=round)
+    tie = round.tie_break_metric
+    anonymization = []
+    for target in matrix.targets:
+        rates = [
+            matrix.cell(key, target.pk).best
+            for key, _label in matrix.attackers
+            if matrix.cell(key, target.pk).best is not None
+        ]
+        if round.ranking_rule == Round.RankingRule.MEAN_ATTACK:
+            safety = sum(rates) / len(rates) if rates else None
+        else:
+            safety = max(rates) if rates else None
+        scores = target.submission.scores
+        anonymization.append(
+            FinalAnonymizationRow(
+                rank=None,
+                team=target.team,
+                target=target,
+                scores=scores,
+                passes_gates=passes_gates(scores, round),
+                safety=safety,
+            )
+        )
+    _rank(
+        anonymization,
+        key=lambda r: (
+            not r.passes_gates,
+            1.0 if r.safety is None else r.safety,
+            float("inf") if r.scores.get(tie) is None else r.scores[tie],
+            r.team.name,
+        ),
+    )
+    attack = []
+    for team in round.competition.teams.all():
+        others = [t for t in matrix.targets if t.team_id != team.pk]
+        if not others:
+            continue
+        bests = [matrix.cell(f"team:{team.pk}", t.pk).best for t in others]
+        attacked = sum(b is not None for b in bests)
+        mean = sum(b or 0.0 for b in bests) / len(others)
+        attack.append(FinalAttackRow(rank=0, team=team, mean_rate=mean, targets_attacked=attacked))
+    attack.sort(key=lambda r: (-r.mean_rate, r.team.name))
+    for position, row in enumerate(attack, start=1):
+        row.rank = position
+    return anonymization, attack
+
+
+def latest_submission_time(*, phase: Phase):
+    return AnonymizationSubmission.objects.filter(phase=phase).aggregate(at=Max("created_at"))["at"]

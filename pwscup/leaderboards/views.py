@@ -1,0 +1,139 @@
+"""Leaderboards, the attack matrix and the final ranking, in HTML and CSV."""
+
+import csv
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of
+from pwscup.core.access import round_access
+from pwscup.leaderboards import selectors
+
+
+def _csv_response(filename: str, header: list, rows) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return response
+
+
+def _fmt(value):
+    return "" if value is None else value
+
+
+def _leaderboard_access(request, competition_slug, round_slug):
+    access = round_access(request, competition_slug, round_slug)
+    phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
+    if phase is None:
+        raise Http404
+    if not selectors.can_view_leaderboard(user=request.user, phase=phase):
+        if request.user.is_authenticated:
+            raise PermissionDenied(_("This leaderboard is not public."))
+        raise Http404
+    return access, phase
+
+
+def leaderboard(request, competition_slug, round_slug):
+    access, phase = _leaderboard_access(request, competition_slug, round_slug)
+    rows = selectors.anonymization_leaderboard(phase=phase)
+    if request.GET.get("format") == "csv":
+        return _csv_response(
+            f"{access.round.slug}_leaderboard.csv",
+            ["rank", "team", "submission", "passes_gates", "safety", *scoring.METRICS],
+            (
+                [_fmt(r.rank), r.team.name, r.submission.pk, r.passes_gates, r.safety]
+                + [_fmt(r.scores.get(m)) for m in scoring.METRICS]
+                for r in rows
+            ),
+        )
+    return render(
+        request,
+        "leaderboards/leaderboard.html",
+        {
+            "access": access,
+            "round": access.round,
+            "phase": phase,
+            "rows": rows,
+            "metrics": scoring.METRICS,
+            "metric_names": scoring.METRIC_NAMES,
+            "rule": selectors.ranking_rule_text(access.round),
+        },
+    )
+
+
+def _results_access(request, competition_slug, round_slug):
+    access = round_access(request, competition_slug, round_slug)
+    if not selectors.can_view_results(user=request.user, round=access.round):
+        if request.user.is_authenticated:
+            raise PermissionDenied(_("The results of this round are not published yet."))
+        raise Http404
+    return access
+
+
+def matrix(request, competition_slug, round_slug):
+    access = _results_access(request, competition_slug, round_slug)
+    result = selectors.attack_matrix(round=access.round)
+    if request.GET.get("format") == "csv":
+        return _csv_response(
+            f"{access.round.slug}_attack_matrix.csv",
+            ["attacker", *[t.team.name for t in result.targets]],
+            (
+                [label] + [_fmt(result.cell(key, t.pk).best) for t in result.targets]
+                for key, label in result.attackers
+            ),
+        )
+    grid = [
+        (label, [result.cell(key, t.pk) for t in result.targets]) for key, label in result.attackers
+    ]
+    worst = [result.worst_case(t.pk) for t in result.targets]
+    return render(
+        request,
+        "leaderboards/matrix.html",
+        {
+            "access": access,
+            "round": access.round,
+            "targets": result.targets,
+            "grid": grid,
+            "worst": worst,
+        },
+    )
+
+
+def final(request, competition_slug, round_slug):
+    access = _results_access(request, competition_slug, round_slug)
+    anonymization, attack = selectors.final_ranking(round=access.round)
+    table = request.GET.get("format")
+    if table == "anonymization-csv":
+        return _csv_response(
+            f"{access.round.slug}_final_anonymization.csv",
+            ["rank", "team", "passes_gates", "worst_case_rate", *scoring.METRICS],
+            (
+                [_fmt(r.rank), r.team.name, r.passes_gates, _fmt(r.safety)]
+                + [_fmt(r.scores.get(m)) for m in scoring.METRICS]
+                for r in anonymization
+            ),
+        )
+    if table == "attack-csv":
+        return _csv_response(
+            f"{access.round.slug}_final_attack.csv",
+            ["rank", "team", "mean_rate", "targets_attacked"],
+            ([r.rank, r.team.name, r.mean_rate, r.targets_attacked] for r in attack),
+        )
+    return render(
+        request,
+        "leaderboards/final.html",
+        {
+            "access": access,
+            "round": access.round,
+            "anonymization": anonymization,
+            "attack": attack,
+            "metrics": scoring.METRICS,
+            "rule": selectors.ranking_rule_text(access.round),
+        },
+    )

@@ -1,0 +1,6 @@
+"""Laptop defaults: debug on."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)

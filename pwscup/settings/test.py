@@ -1,0 +1,24 @@
+"""Test settings: PostgreSQL and Redis on loopback, in their own database / key space."""
+
+import os
+import tempfile
+from pathlib import Path
+
+from .base import *  # noqa: F403
+from .base import env
+
+DATABASES = {
+    "default": env.db("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/pwscup"),
+}
+DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default="test_pwscup")}
+# Redis database 15, queue named per test run: nothing is shared with a running platform.
+CELERY_BROKER_URL = env("TEST_REDIS_URL", default="redis://127.0.0.1:6379/15")
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"pwscup-test-{os.getpid()}")
+MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=tempfile.mkdtemp(prefix="pwscup-media-")))
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+LANGUAGE_CODE = "en"

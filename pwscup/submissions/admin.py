@@ -1,0 +1,77 @@
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
+
+READONLY = (
+    "file",
+    "original_filename",
+    "sha256",
+    "size",
+    "status",
+    "message",
+    "attempts",
+    "scorer_version",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "submitted_by",
+)
+
+
+@admin.register(AnonymizationSubmission)
+class AnonymizationSubmissionAdmin(admin.ModelAdmin):
+    list_display = ("pk", "team", "phase", "status", "is_selected", "created_at", "scorer_version")
+    list_filter = ("status", "phase__round", "team")
+    readonly_fields = READONLY + ("scores", "phase", "team")
+    actions = ["rescore"]
+
+    @admin.action(description=_("Rescore the selected submissions"))
+    def rescore(self, request, queryset):
+        from pwscup.submissions.services.anonymization import enqueue_anonymization
+        from pwscup.submissions.services.jobs import job_requeue
+
+        pks = list(queryset.values_list("pk", flat=True))
+        job_requeue(model=AnonymizationSubmission, pks=pks, reset_attempts=True)
+        for pk in pks:
+            enqueue_anonymization(pk)
+
+
+@admin.register(AttackSubmission)
+class AttackSubmissionAdmin(admin.ModelAdmin):
+    list_display = ("pk", "team", "target", "status", "rate", "created_at")
+    list_filter = ("status", "phase__round", "team")
+    readonly_fields = READONLY + (
+        "rate",
+        "correct",
+        "rows",
+        "target",
+        "target_version",
+        "phase",
+        "team",
+    )
+
+
+@admin.register(Target)
+class TargetAdmin(admin.ModelAdmin):
+    list_display = ("team", "round", "version", "rows", "builtin_status", "published_at")
+    list_filter = ("round",)
+    readonly_fields = (
+        "submission",
+        "version",
+        "published_file",
+        "truth_file",
+        "candidate_file",
+        "rows",
+        "reference_rows",
+        "builtin_status",
+        "builtin_rates",
+        "builtin_message",
+        "scorer_version",
+    )
+
+
+@admin.register(TeamDataset)
+class TeamDatasetAdmin(admin.ModelAdmin):
+    list_display = ("team", "round", "rows", "created_at")
+    readonly_fields = ("sample_index", "file", "rows")

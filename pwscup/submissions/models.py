@@ -1,0 +1,149 @@
+"""Uploads and what is derived from them: anonymizations, targets and attacks.
+
+Every scored object carries its job state in ``status``; each transition is a
+conditional UPDATE in ``services.py``, so a task delivered twice does no harm.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase, Round
+
+
+def upload_path(instance, filename: str) -> str:
+    stamp = timezone.now().strftime("%Y/%m/%d")
+    return f"private/uploads/{stamp}/{secrets.token_hex(8)}-{filename}"
+
+
+def generated_path(instance, filename: str) -> str:
+    return f"private/generated/{secrets.token_hex(8)}-{filename}"
+
+
+class Status(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    FAILED = "failed", _("Failed")
+
+
+class ScoredUpload(models.Model):
+    """An uploaded file, kept exactly as uploaded, and the state of its scoring job."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    file = models.FileField(upload_to=upload_path, max_length=300)
+    original_filename = models.CharField(max_length=255)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveBigIntegerField()
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    message = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    scorer_version = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-id"]
+
+
+class AnonymizationSubmission(ScoredUpload):
+    PHASE_KIND = Phase.Kind.ANONYMIZATION
+
+    scores = models.JSONField(default=dict, blank=True)
+    is_selected = models.BooleanField(default=False)
+
+    class Meta(ScoredUpload.Meta):
+        verbose_name = _("anonymization submission")
+        verbose_name_plural = _("anonymization submissions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["phase", "team"],
+                condition=models.Q(is_selected=True),
+                name="one_selected_submission_per_team",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.team} ({self.status})"
+
+
+class TeamDataset(models.Model):
+    """Per-team mode: the team's own sample of the master table (secret to other teams)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_datasets")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="datasets")
+    sample_index = models.JSONField(help_text="0-based master row indices, in sample order")
+    file = models.FileField(upload_to=generated_path, max_length=300)
+    rows = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        unique_together = [("round", "team")]
+        verbose_name = _("team dataset")
+        verbose_name_plural = _("team datasets")
+
+    def __str__(self) -> str:
+        return f"{self.team} sample ({self.rows} rows)"
+
+
+class Target(models.Model):
+    """A team's frozen anonymization, published (shuffled) for the attack phase."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="targets")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="targets")
+    submission = models.ForeignKey(
+        AnonymizationSubmission, on_delete=models.PROTECT, related_name="targets"
+    )
+    version = models.PositiveIntegerField(default=1)
+    published_file = models.FileField(upload_to=generated_path, max_length=300)
+    # Secret: 1-based row numbers in the reference table of each published row.
+    truth_file = models.FileField(upload_to=generated_path, max_length=300)
+    # Per-team mode only: the candidate table (sample + decoys, shuffled).
+    candidate_file = models.FileField(upload_to=generated_path, max_length=300, blank=True)
+    rows = models.PositiveIntegerField()
+    reference_rows = models.PositiveIntegerField()
+    published_at = models.DateTimeField(default=timezone.now)
+    builtin_status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    builtin_rates = models.JSONField(default=dict, blank=True)
+    builtin_message = models.TextField(blank=True)
+    builtin_attempts = models.PositiveSmallIntegerField(default=0)
+    builtin_started_at = models.DateTimeField(null=True, blank=True)
+    scorer_version = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        unique_together = [("round", "team")]
+        ordering = ["round", "team__name"]
+        verbose_name = _("attack target")
+        verbose_name_plural = _("attack targets")
+
+    def __str__(self) -> str:
+        return f"{self.team} target v{self.version}"
+
+
+class AttackSubmission(ScoredUpload):
+    PHASE_KIND = Phase.Kind.ATTACK
+
+    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="attacks")
+    target_version = models.PositiveIntegerField()
+    rate = models.FloatField(null=True, blank=True)
+    correct = models.PositiveIntegerField(null=True, blank=True)
+    rows = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta(ScoredUpload.Meta):
+        verbose_name = _("attack submission")
+        verbose_name_plural = _("attack submissions")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.team} → {self.target.team} ({self.status})"

@@ -1,0 +1,94 @@
+"""Reading submissions, targets and the data a team may use."""
+
+from django.db.models import QuerySet
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.selectors import cached_table, round_original_table
+from pwscup.submissions.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    Status,
+    Target,
+    TeamDataset,
+)
+
+
+def team_dataset(*, round: Round, team: Team) -> TeamDataset | None:
+    return TeamDataset.objects.filter(round=round, team=team).first()
+
+
+def team_original_table(*, round: Round, team: Team):
+    """The original X a team anonymizes: the shared table, or its own sample."""
+    if round.is_per_team:
+        dataset = team_dataset(round=round, team=team)
+        if dataset is None:
+            raise scoring.ValidationError("No sample has been drawn for this team yet.")
+        table = cached_table(dataset.file, f"dataset-{dataset.pk}")
+    else:
+        table = round_original_table(round=round)
+    return table, scoring.load_config(round.config, table)
+
+
+def team_submissions(*, phase: Phase, team: Team) -> QuerySet[AnonymizationSubmission]:
+    return AnonymizationSubmission.objects.filter(phase=phase, team=team).order_by(
+        "-created_at", "-id"
+    )
+
+
+def representative_submission(*, phase: Phase, team: Team) -> AnonymizationSubmission | None:
+    """The submission that stands for the team, per the round's selection rule."""
+    finished = AnonymizationSubmission.objects.filter(
+        phase=phase, team=team, status=Status.FINISHED
+    )
+    if phase.round.selection_rule == Round.SelectionRule.BEST:
+        best = _best(list(finished), phase.round)
+        return best
+    selected = finished.filter(is_selected=True).first()
+    return selected or finished.order_by("-created_at", "-id").first()
+
+
+def safety_score(scores: dict, round: Round) -> float:
+    """Re-identification rate the ranking rule uses (lower is safer)."""
+    rates = [scores[m] for m in scoring.ATTACK_METRICS if scores.get(m) is not None]
+    if not rates:
+        return 1.0
+    if round.ranking_rule == Round.RankingRule.MEAN_ATTACK:
+        return sum(rates) / len(rates)
+    return max(rates)
+
+
+def passes_gates(scores: dict, round: Round) -> bool:
+    for metric, bound in (round.utility_gates or {}).items():
+        value = scores.get(metric)
+        if value is None or value > float(bound):
+            return False
+    return True
+
+
+def ranking_key(scores: dict, round: Round) -> tuple:
+    tie = scores.get(round.tie_break_metric)
+    return (
+        not passes_gates(scores, round),
+        safety_score(scores, round),
+        float("inf") if tie is None else tie,
+    )
+
+
+def _best(submissions: list[AnonymizationSubmission], round: Round):
+    if not submissions:
+        return None
+    return min(submissions, key=lambda s: (ranking_key(s.scores, round), -s.pk))
+
+
+def round_targets(*, round: Round) -> QuerySet[Target]:
+    return Target.objects.filter(round=round).select_related("team", "submission")
+
+
+def team_attacks(*, phase: Phase, team: Team) -> QuerySet[AttackSubmission]:
+    return (
+        AttackSubmission.objects.filter(phase=phase, team=team)
+        .select_related("target__team")
+        .order_by("-created_at", "-id")
+    )

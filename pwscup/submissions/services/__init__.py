@@ -1,0 +1,28 @@
+"""Everything that writes submissions, targets and attacks."""
+
+from pwscup.submissions.services.anonymization import (
+    anonymization_submission_create,
+    anonymization_submission_score,
+    anonymization_submission_select,
+)
+from pwscup.submissions.services.attacks import attack_submission_create, attack_submission_score
+from pwscup.submissions.services.freeze import (
+    round_assign_samples,
+    round_freeze,
+    target_builtin_score,
+)
+from pwscup.submissions.services.maintenance import jobs_reap, round_rescore_all, rounds_auto_freeze
+
+__all__ = [
+    "anonymization_submission_create",
+    "anonymization_submission_score",
+    "anonymization_submission_select",
+    "attack_submission_create",
+    "attack_submission_score",
+    "jobs_reap",
+    "round_assign_samples",
+    "round_freeze",
+    "round_rescore_all",
+    "rounds_auto_freeze",
+    "target_builtin_score",
+]

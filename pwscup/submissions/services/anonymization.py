@@ -1,0 +1,106 @@
+"""Anonymization phase: upload, score, choose the final submission."""
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.core.errors import Refused
+from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.submissions.selectors import team_original_table
+from pwscup.submissions.services.jobs import job_claim, job_complete
+from pwscup.submissions.services.uploads import store_upload
+
+log = logging.getLogger(__name__)
+
+
+def anonymization_submission_create(
+    *, phase: Phase, team: Team, user, uploaded_file, now=None
+) -> AnonymizationSubmission:
+    """Keep the upload as it is and queue it for scoring (validation happens in the worker)."""
+    submission = store_upload(
+        model=AnonymizationSubmission,
+        phase=phase,
+        team=team,
+        user=user,
+        uploaded_file=uploaded_file,
+        stored_name=f"{team.slug}_anonymized.csv",
+        now=now,
+    )
+    enqueue_anonymization(submission.pk)
+    return submission
+
+
+def enqueue_anonymization(pk: int) -> None:
+    from pwscup.submissions.tasks import score_anonymization
+
+    score_anonymization.delay_on_commit(pk)
+
+
+def anonymization_submission_score(*, submission_id: int) -> None:
+    """Score one submission; a second delivery of the same job does nothing."""
+    token = job_claim(model=AnonymizationSubmission, pk=submission_id)
+    if token is None:
+        return
+    submission = AnonymizationSubmission.objects.select_related("phase__round", "team").get(
+        pk=submission_id
+    )
+    status, message, scores = Status.FINISHED, "", {}
+    try:
+        original, config = team_original_table(round=submission.phase.round, team=submission.team)
+        submission.file.open("rb")
+        try:
+            table = scoring.read_table(submission.file.file, name=submission.original_filename)
+        finally:
+            submission.file.close()
+        scores = scoring.evaluate(original, table, config)
+    except scoring.ScoringError as error:
+        status, message = Status.FAILED, str(error)
+    except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
+        log.exception("scoring submission %s failed", submission_id)
+        status, message = Status.FAILED, scorer_crash_message(error)
+    job_complete(
+        model=AnonymizationSubmission,
+        pk=submission_id,
+        token=token,
+        status=status,
+        message=message,
+        scores=scores,
+        scorer_version=scoring.SCORER_VERSION,
+    )
+
+
+def scorer_crash_message(error: Exception) -> str:
+    if error.__class__.__name__ == "SoftTimeLimitExceeded":
+        return _("Scoring exceeded the time limit of %(seconds)s seconds.") % {
+            "seconds": settings.PWSCUP_SCORING_SOFT_TIME_LIMIT
+        }
+    return _(
+        "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
+    ) % {"kind": error.__class__.__name__}
+
+
+@transaction.atomic
+def anonymization_submission_select(*, submission: AnonymizationSubmission, team: Team, now=None):
+    """Make ``submission`` the team's final one (only a finished one, while the phase is open)."""
+    now = now or timezone.now()
+    if submission.team_id != team.pk:
+        raise Refused(_("This submission does not belong to your team."), status=404)
+    if submission.status != Status.FINISHED:
+        raise Refused(_("Only a scored (finished) submission can be chosen as final."))
+    phase = submission.phase
+    if not phase.is_open(now) or phase.round.frozen_at is not None:
+        raise Refused(
+            _("The phase is closed; the final submission can no longer change."), status=403
+        )
+    AnonymizationSubmission.objects.filter(phase=phase, team=team, is_selected=True).update(
+        is_selected=False
+    )
+    AnonymizationSubmission.objects.filter(pk=submission.pk).update(is_selected=True)
+    submission.is_selected = True
+    return submission

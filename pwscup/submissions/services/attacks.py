@@ -1,0 +1,89 @@
+"""Attack phase: correspondence-table uploads and their scoring."""
+
+import logging
+
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.core.errors import Refused
+from pwscup.submissions.models import AttackSubmission, Status, Target
+from pwscup.submissions.services.anonymization import scorer_crash_message
+from pwscup.submissions.services.freeze import target_truth
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue
+from pwscup.submissions.services.uploads import store_upload
+
+log = logging.getLogger(__name__)
+
+
+def attack_submission_create(
+    *, phase: Phase, team: Team, target: Target, user, uploaded_file, now=None
+) -> AttackSubmission:
+    if target.round_id != phase.round_id:
+        raise Refused(_("This target does not belong to this round."), status=404)
+    if target.team_id == team.pk:
+        raise Refused(_("A team cannot attack its own anonymization."), status=403)
+    submission = store_upload(
+        model=AttackSubmission,
+        phase=phase,
+        team=team,
+        user=user,
+        uploaded_file=uploaded_file,
+        stored_name=f"{team.slug}_attack_{target.team.slug}.csv",
+        now=now,
+        target=target,
+        target_version=target.version,
+    )
+    enqueue_attack(submission.pk)
+    return submission
+
+
+def enqueue_attack(pk: int) -> None:
+    from pwscup.submissions.tasks import score_attack
+
+    score_attack.delay_on_commit(pk)
+
+
+def attack_submission_score(*, submission_id: int) -> None:
+    token = job_claim(model=AttackSubmission, pk=submission_id)
+    if token is None:
+        return
+    submission = AttackSubmission.objects.select_related("target__round").get(pk=submission_id)
+    target = submission.target
+    status, message, result = Status.FINISHED, "", {}
+    try:
+        submission.file.open("rb")
+        try:
+            answer = scoring.read_correspondence(
+                submission.file.file, rows=target.rows, reference_rows=target.reference_rows
+            )
+        finally:
+            submission.file.close()
+        score = scoring.score_correspondence(answer, target_truth(target=target))
+        result = {"rate": score.rate, "correct": score.correct, "rows": score.rows}
+    except scoring.ScoringError as error:
+        status, message = Status.FAILED, str(error)
+        result = {"rate": None, "correct": None, "rows": None}
+    except Exception as error:  # noqa: BLE001 - a job must end with a reason
+        log.exception("scoring attack %s failed", submission_id)
+        status, message = Status.FAILED, scorer_crash_message(error)
+        result = {"rate": None, "correct": None, "rows": None}
+    job_complete(
+        model=AttackSubmission,
+        pk=submission_id,
+        token=token,
+        status=status,
+        message=message,
+        target_version=target.version,
+        scorer_version=scoring.SCORER_VERSION,
+        **result,
+    )
+
+
+def attacks_rescore(*, queryset) -> int:
+    pks = list(queryset.values_list("pk", flat=True))
+    job_requeue(model=AttackSubmission, pks=pks, reset_attempts=True)
+    for pk in pks:
+        enqueue_attack(pk)
+    return len(pks)

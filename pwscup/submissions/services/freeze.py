@@ -1,0 +1,186 @@
+"""Freezing a round: per-team samples, published targets and their built-in attacks."""
+
+import hashlib
+import logging
+
+import numpy as np
+import pandas as pd
+from django.db import transaction
+from django.utils import timezone
+
+import scoring
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.selectors import cached_table, phase_of, round_original_table
+from pwscup.core.files import csv_content
+from pwscup.submissions.models import AttackSubmission, Status, Target, TeamDataset
+from pwscup.submissions.selectors import representative_submission, team_dataset
+from pwscup.submissions.services.anonymization import scorer_crash_message
+from pwscup.submissions.services.jobs import BUILTIN_JOB, job_claim, job_complete, job_requeue
+
+log = logging.getLogger(__name__)
+
+
+def derived_seed(round: Round, *parts) -> int:
+    """A secret, reproducible seed per purpose, derived from the round's secret seed."""
+    text = ":".join(str(p) for p in (round.secret_seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 2
+
+
+@transaction.atomic
+def round_assign_samples(*, round: Round) -> list[TeamDataset]:
+    """Per-team mode: draw each team's own sample of the master table (once per team)."""
+    if not round.is_per_team:
+        return []
+    master = round_original_table(round=round)
+    created = []
+    for team in round.competition.teams.all():
+        if TeamDataset.objects.filter(round=round, team=team).exists():
+            continue
+        index = scoring.draw_sample(
+            master, size=round.sample_size, seed=derived_seed(round, team.pk, "sample")
+        )
+        table = master.iloc[index].reset_index(drop=True)
+        dataset = TeamDataset(
+            round=round, team=team, sample_index=[int(i) for i in index], rows=len(table)
+        )
+        dataset.file.save(
+            f"{team.slug}_original.csv", csv_content(table, scoring.write_csv), save=False
+        )
+        dataset.save()
+        created.append(dataset)
+    return created
+
+
+def round_freeze(*, round: Round, now=None) -> list[Target]:
+    """Fix each team's final anonymization and publish it as an attack target.
+
+    Freezing again republishes only the targets whose final submission changed; attacks
+    on a republished target are rescored against its new truth.
+    """
+    now = now or timezone.now()
+    phase = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
+    targets = []
+    if phase is not None:
+        for team in round.competition.teams.all():
+            submission = representative_submission(phase=phase, team=team)
+            if submission is not None:
+                targets.append(target_publish(round=round, team=team, submission=submission))
+    Round.objects.filter(pk=round.pk).update(frozen_at=now)
+    round.frozen_at = now
+    return targets
+
+
+@transaction.atomic
+def target_publish(*, round: Round, team, submission) -> Target:
+    existing = Target.objects.select_for_update().filter(round=round, team=team).first()
+    if existing is not None and existing.submission_id == submission.pk:
+        return existing
+    version = existing.version + 1 if existing else 1
+    submission.file.open("rb")
+    try:
+        anonymized = scoring.read_table(submission.file.file, name=submission.original_filename)
+    finally:
+        submission.file.close()
+    published = scoring.publish_target(
+        anonymized, seed=derived_seed(round, team.pk, "permutation", version)
+    )
+    truth = published.truth
+    target = existing or Target(round=round, team=team)
+    if round.is_per_team:
+        dataset = team_dataset(round=round, team=team)
+        candidates = scoring.candidate_table(
+            round_original_table(round=round),
+            np.asarray(dataset.sample_index, dtype=np.int64),
+            decoys=round.decoy_count or 0,
+            seed=derived_seed(round, team.pk, "candidates", version),
+        )
+        truth = candidates.position[truth - 1]
+        target.candidate_file.save(
+            f"{team.slug}_candidate.csv",
+            csv_content(candidates.table, scoring.write_csv),
+            save=False,
+        )
+        reference_rows = len(candidates.table)
+    else:
+        reference_rows = round.original_rows
+    target.submission = submission
+    target.version = version
+    target.rows = len(published.table)
+    target.reference_rows = reference_rows
+    target.published_at = timezone.now()
+    target.builtin_status = Status.QUEUED
+    target.builtin_rates = {}
+    target.builtin_message = ""
+    target.builtin_attempts = 0
+    target.published_file.save(
+        f"{team.slug}_anonymized.csv", csv_content(published.table, scoring.write_csv), save=False
+    )
+    truth_table = pd.DataFrame({"row": np.asarray(truth, dtype=np.int64)})
+    target.truth_file.save(
+        f"{team.slug}_truth.csv", csv_content(truth_table, scoring.write_csv), save=False
+    )
+    target.save()
+    enqueue_builtin(target.pk)
+    if existing is not None:
+        from pwscup.submissions.services.attacks import attacks_rescore
+
+        attacks_rescore(queryset=AttackSubmission.objects.filter(target=target))
+    return target
+
+
+def enqueue_builtin(pk: int) -> None:
+    from pwscup.submissions.tasks import score_builtin_attacks
+
+    score_builtin_attacks.delay_on_commit(pk)
+
+
+def target_reference_table(*, target: Target):
+    """What an attacker of ``target`` is given as reference: the original or the candidates."""
+    if target.round.is_per_team:
+        table = cached_table(target.candidate_file, f"candidates-{target.pk}-{target.version}")
+    else:
+        table = round_original_table(round=target.round)
+    return table, scoring.load_config(target.round.config, table)
+
+
+def target_truth(*, target: Target) -> np.ndarray:
+    target.truth_file.open("rb")
+    try:
+        return pd.read_csv(target.truth_file.file)["row"].to_numpy(dtype=np.int64)
+    finally:
+        target.truth_file.close()
+
+
+def target_builtin_score(*, target_id: int) -> None:
+    token = job_claim(model=Target, pk=target_id, fields=BUILTIN_JOB)
+    if token is None:
+        return
+    target = Target.objects.select_related("round", "team").get(pk=target_id)
+    status, message, rates = Status.FINISHED, "", {}
+    try:
+        reference, config = target_reference_table(target=target)
+        published = cached_table(target.published_file, f"published-{target.pk}-{target.version}")
+        rates = scoring.builtin_attack_rates(
+            reference, published, target_truth(target=target), config
+        )
+    except Exception as error:  # noqa: BLE001 - a job must end with a reason
+        log.exception("built-in attacks on target %s failed", target_id)
+        status, message = Status.FAILED, scorer_crash_message(error)
+    job_complete(
+        model=Target,
+        pk=target_id,
+        token=token,
+        status=status,
+        message=message,
+        fields=BUILTIN_JOB,
+        builtin_rates={k: float(v) for k, v in rates.items()},
+        scorer_version=scoring.SCORER_VERSION,
+    )
+
+
+def targets_rescore(*, round: Round) -> int:
+    pks = list(Target.objects.filter(round=round).values_list("pk", flat=True))
+    job_requeue(model=Target, pks=pks, fields=BUILTIN_JOB, reset_attempts=True)
+    for pk in pks:
+        enqueue_builtin(pk)
+    return len(pks)

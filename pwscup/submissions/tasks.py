@@ -1,0 +1,39 @@
+"""Thin Celery tasks: a primary key in, one service call, retries and limits here."""
+
+from celery import shared_task
+from django.conf import settings
+
+from pwscup.submissions import services
+
+SCORING = dict(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.PWSCUP_SCORING_SOFT_TIME_LIMIT,
+    time_limit=settings.PWSCUP_SCORING_HARD_TIME_LIMIT,
+    ignore_result=True,
+)
+
+
+@shared_task(**SCORING)
+def score_anonymization(submission_id: int) -> None:
+    services.anonymization_submission_score(submission_id=submission_id)
+
+
+@shared_task(**SCORING)
+def score_attack(submission_id: int) -> None:
+    services.attack_submission_score(submission_id=submission_id)
+
+
+@shared_task(**SCORING)
+def score_builtin_attacks(target_id: int) -> None:
+    services.target_builtin_score(target_id=target_id)
+
+
+@shared_task(ignore_result=True)
+def reap_stuck_jobs() -> dict:
+    return services.jobs_reap()
+
+
+@shared_task(ignore_result=True)
+def auto_freeze_rounds() -> list:
+    return services.rounds_auto_freeze()

@@ -1,0 +1,223 @@
+"""Team pages of a round: data, uploads, submissions (thin adapters over services)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+import scoring
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of, phase_state
+from pwscup.core.access import private_file_response, round_access
+from pwscup.core.errors import Refused
+from pwscup.leaderboards.selectors import attack_rates_visible_to_team
+from pwscup.submissions import services
+from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm
+from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
+from pwscup.submissions.selectors import (
+    round_targets,
+    team_attacks,
+    team_dataset,
+    team_submissions,
+)
+from pwscup.submissions.services.uploads import local_day_start, quota_usage
+
+
+def _phase_info(phase, team, model, now):
+    if phase is None:
+        return None
+    info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
+    if team is not None:
+        today, total = quota_usage(model=model, phase=phase, team=team, now=now)
+        info.update(
+            used_today=today,
+            used_total=total,
+            resets_at=local_day_start(phase=phase, now=now) + timezone.timedelta(days=1),
+        )
+    return info
+
+
+def round_detail(request, competition_slug, round_slug):
+    access = round_access(request, competition_slug, round_slug)
+    round_, team, now = access.round, access.team, timezone.now()
+    anonymization = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+    attack = phase_of(round=round_, kind=Phase.Kind.ATTACK)
+    context = {
+        "access": access,
+        "round": round_,
+        "team": team,
+        "metrics": scoring.METRICS,
+        "metric_names": scoring.METRIC_NAMES,
+        "anonymization": _phase_info(anonymization, team, AnonymizationSubmission, now),
+        "attack": _phase_info(attack, team, AttackSubmission, now),
+        "upload_form": AnonymizationUploadForm(),
+        "round_tz": round_.timezone,
+    }
+    if team is not None and anonymization is not None:
+        context["submissions"] = list(team_submissions(phase=anonymization, team=team))
+        context["pending"] = any(
+            s.status in (Status.QUEUED, Status.RUNNING) for s in context["submissions"]
+        )
+    if round_.frozen_at and team is not None and attack is not None:
+        targets = [t for t in round_targets(round=round_) if t.team_id != team.pk]
+        context["targets"] = targets
+        context["attack_form"] = AttackUploadForm(targets=targets)
+        context["attacks"] = list(team_attacks(phase=attack, team=team))
+        context["show_rates"] = attack_rates_visible_to_team(round=round_, now=now)
+        context["pending"] = context.get("pending") or any(
+            a.status in (Status.QUEUED, Status.RUNNING) for a in context["attacks"]
+        )
+    template = "submissions/_jobs.html" if request.GET.get("fragment") else "submissions/round.html"
+    return render(request, template, context)
+
+
+@login_required
+def original_download(request, competition_slug, round_slug):
+    access = round_access(request, competition_slug, round_slug)
+    round_, team = access.round, access.team
+    if access.is_organizer and team is None:
+        return private_file_response(round_.original_file, f"{round_.slug}_original.csv")
+    if team is None:
+        raise Http404
+    phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+    if phase is None or phase_state(phase=phase) == "upcoming":
+        raise Http404
+    if round_.is_per_team:
+        dataset = team_dataset(round=round_, team=team)
+        if dataset is None:
+            raise Http404
+        return private_file_response(dataset.file, f"{team.slug}_original.csv")
+    return private_file_response(round_.original_file, f"{round_.slug}_original.csv")
+
+
+@login_required
+@require_POST
+def anonymization_upload(request, competition_slug, round_slug):
+    access = round_access(request, competition_slug, round_slug)
+    phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
+    return _upload(
+        request,
+        access,
+        phase,
+        AnonymizationUploadForm(request.POST, request.FILES),
+        lambda form: services.anonymization_submission_create(
+            phase=phase,
+            team=access.team,
+            user=request.user,
+            uploaded_file=form.cleaned_data["file"],
+        ),
+    )
+
+
+@login_required
+@require_POST
+def attack_upload(request, competition_slug, round_slug):
+    access = round_access(request, competition_slug, round_slug)
+    phase = phase_of(round=access.round, kind=Phase.Kind.ATTACK)
+    targets = list(round_targets(round=access.round))
+    form = AttackUploadForm(request.POST, request.FILES, targets=targets)
+
+    def create(form):
+        target = next(t for t in targets if str(t.pk) == form.cleaned_data["target"])
+        return services.attack_submission_create(
+            phase=phase,
+            team=access.team,
+            target=target,
+            user=request.user,
+            uploaded_file=form.cleaned_data["file"],
+        )
+
+    return _upload(request, access, phase, form, create)
+
+
+def _upload(request, access, phase, form, create):
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    back = redirect("round_detail", access.competition.slug, access.round.slug)
+    try:
+        if access.team is None:
+            raise Refused(_("Only members of a team can upload."), status=403)
+        if phase is None:
+            raise Refused(_("This phase has not been set up."), status=404)
+        if not form.is_valid():
+            raise Refused(" ".join(str(e) for errors in form.errors.values() for e in errors))
+        upload = create(form)
+    except Refused as refusal:
+        if wants_json:
+            return JsonResponse({"error": refusal.message}, status=refusal.status)
+        messages.error(request, refusal.message)
+        return back
+    if wants_json:
+        return JsonResponse({"id": upload.pk, "status": upload.status}, status=202)
+    messages.success(
+        request, _("Upload received (#%(id)s); it is being scored.") % {"id": upload.pk}
+    )
+    return back
+
+
+@login_required
+def status_json(request, competition_slug, round_slug):
+    access = round_access(request, competition_slug, round_slug)
+    if access.team is None:
+        raise Http404
+    phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
+    submissions = team_submissions(phase=phase, team=access.team) if phase else []
+    return JsonResponse(
+        {
+            "submissions": [
+                {
+                    "id": s.pk,
+                    "status": s.status,
+                    "message": s.message,
+                    "scores": s.scores if s.status == Status.FINISHED else None,
+                    "is_selected": s.is_selected,
+                    "sha256": s.sha256,
+                    "created_at": s.created_at.isoformat(),
+                }
+                for s in submissions
+            ]
+        }
+    )
+
+
+@login_required
+def submission_file(request, pk):
+    submission = get_object_or_404(AnonymizationSubmission.objects.select_related("team"), pk=pk)
+    _require_owner_or_organizer(request, submission)
+    return private_file_response(submission.file, submission.original_filename)
+
+
+@login_required
+def attack_file(request, pk):
+    submission = get_object_or_404(AttackSubmission.objects.select_related("team"), pk=pk)
+    _require_owner_or_organizer(request, submission)
+    return private_file_response(submission.file, submission.original_filename)
+
+
+@login_required
+@require_POST
+def submission_select(request, pk):
+    submission = get_object_or_404(
+        AnonymizationSubmission.objects.select_related("team__competition", "phase__round"), pk=pk
+    )
+    _require_owner_or_organizer(request, submission, owner_only=True)
+    try:
+        services.anonymization_submission_select(submission=submission, team=submission.team)
+        messages.success(request, _("Submission #%(id)s is now your final one.") % {"id": pk})
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    round_ = submission.phase.round
+    return redirect("round_detail", round_.competition.slug, round_.slug)
+
+
+def _require_owner_or_organizer(request, upload, *, owner_only=False):
+    from pwscup.accounts.selectors import user_is_organizer
+
+    competition = upload.team.competition
+    if upload.team.members.filter(pk=request.user.pk).exists():
+        return
+    if not owner_only and user_is_organizer(user=request.user, competition=competition):
+        return
+    raise Http404
