@@ -1,50 +1,19 @@
 """Fixtures for the platform tests: a small round on the first rows of the Adult fixture."""
 
 import datetime as dt
-import io
-import json
 from dataclasses import dataclass
-from pathlib import Path
 
-import pandas as pd
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-ROWS = 200
-
-
-def adult_head(rows: int = ROWS) -> bytes:
-    with open(FIXTURES / "adult.csv", "rb") as handle:
-        lines = [next(handle) for _ in range(rows + 1)]
-    return b"".join(lines)
-
-
-def adult_config() -> dict:
-    return json.loads((FIXTURES / "adult_round.json").read_text())
-
-
-def table_bytes(table: pd.DataFrame) -> bytes:
-    buffer = io.StringIO()
-    table.to_csv(buffer, index=False, lineterminator="\n")
-    return buffer.getvalue().encode()
-
-
-def csv_upload(content: bytes, name: str = "anonymized.csv") -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, content, content_type="text/csv")
-
-
-def noisy_copy(original: bytes, *, seed: int = 0, delete: int = 0) -> bytes:
-    """A valid anonymization: noise on two numeric columns, ``delete`` rows blanked."""
-    table = pd.read_csv(io.BytesIO(original), dtype=str, keep_default_na=False)
-    rng = pd.Series(range(len(table))).sample(frac=1.0, random_state=seed).to_numpy()
-    hours = table["hours-per-week"].astype(int) + (rng % 3) - 1
-    table["hours-per-week"] = hours.clip(lower=1).astype(str)
-    table["fnlwgt"] = (table["fnlwgt"].astype(int) + (rng % 7) * 100).astype(str)
-    if delete:
-        table.iloc[rng[:delete], :] = ""
-    return table_bytes(table)
+from tests.support import (  # noqa: F401 - re-exported for the tests
+    adult_config,
+    adult_head,
+    csv_upload,
+    noisy_copy,
+    table_bytes,
+    wait_for,
+)
 
 
 @dataclass

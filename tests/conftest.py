@@ -1,0 +1,100 @@
+"""Session-wide fixtures: a real Celery worker process on the real Redis broker."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import wait_for
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """Start ``celery worker`` (prefork, concurrency 1) against the test database and queue.
+
+    Tests using it must commit their data: mark them ``django_db(transaction=True)``.
+    """
+    from django.conf import settings
+    from django.db import connection
+
+    from pwscup import celery_app
+
+    test_db = connection.settings_dict["NAME"]
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="pwscup.settings.test",
+        TEST_DATABASE_URL=_database_url(connection.settings_dict, test_db),
+        TEST_DATABASE_NAME=test_db,
+        CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        TEST_REDIS_URL=settings.CELERY_BROKER_URL,
+        PWSCUP_MEDIA_ROOT=str(settings.MEDIA_ROOT),
+        PYTHONUNBUFFERED="1",
+    )
+    log_path = Path(settings.MEDIA_ROOT) / "worker.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
+    hostname = f"test-worker-{os.getpid()}@%h"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "pwscup",
+            "worker",
+            "--concurrency",
+            "1",
+            "--loglevel",
+            "INFO",
+            "-Q",
+            settings.CELERY_TASK_DEFAULT_QUEUE,
+            "-n",
+            hostname,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for(
+            lambda: process.poll() is not None or celery_app.control.ping(timeout=0.5),
+            timeout=60,
+            what="the Celery worker to answer a ping",
+        )
+        if process.poll() is not None:
+            pytest.fail(f"Celery worker exited: {log_path.read_text()[-3000:]}")
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+        _clean_redis(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
+
+
+def _database_url(settings_dict, name: str) -> str:
+    user = settings_dict.get("USER") or "postgres"
+    password = settings_dict.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else f"{user}@"
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{auth}{host}:{port}/{name}"
+
+
+def _clean_redis(url: str, queue: str) -> None:
+    """Remove what this test run left in its Redis database (queue, bindings, unacked)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = [queue, f"_kombu.binding.{queue}"] + list(client.scan_iter(f"{queue}*"))
+    keys += [k for k in client.scan_iter("unacked*")] + [
+        k for k in client.scan_iter("_kombu.binding.*pidbox*")
+    ]
+    if keys:
+        client.delete(*keys)

@@ -1,0 +1,99 @@
+"""Uploads scored by a real Celery worker process over the real Redis broker."""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import scoring
+from pwscup.submissions import services
+from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
+from pwscup.submissions.services.freeze import target_truth
+from tests.support import csv_upload, noisy_copy, table_bytes, wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+DONE = (Status.FINISHED, Status.FAILED)
+
+
+def wait_scored(model, pk, field="status"):
+    return wait_for(
+        lambda: (v := model.objects.values_list(field, flat=True).get(pk=pk)) in DONE and v,
+        timeout=120,
+        what=f"{model.__name__} #{pk} to be scored by the worker",
+    )
+
+
+def test_upload_is_scored_by_the_worker(world, celery_worker_process):
+    team = world.teams["a"]
+    content = noisy_copy(world.original, seed=1, delete=3)
+    submission = services.anonymization_submission_create(
+        phase=world.anonymization,
+        team=team,
+        user=world.users["a"],
+        uploaded_file=csv_upload(content),
+    )
+    assert wait_scored(AnonymizationSubmission, submission.pk) == Status.FINISHED
+    submission.refresh_from_db()
+    assert submission.attempts == 1
+    assert set(scoring.METRICS) <= set(submission.scores)
+    assert submission.scores["U6"] == 3
+    original = scoring.read_table(world.original)
+    expected = scoring.evaluate(
+        original, scoring.read_table(content), scoring.load_config(world.round.config, original)
+    )
+    assert submission.scores["EUC2"] == pytest.approx(expected["EUC2"])
+    assert submission.scores["U1"] == pytest.approx(expected["U1"])
+
+
+def test_invalid_upload_fails_with_the_validation_message(world, celery_worker_process):
+    table = pd.read_csv(io.BytesIO(world.original), dtype=str, keep_default_na=False)
+    content = table_bytes(table.drop(columns=["occupation"]))
+    submission = services.anonymization_submission_create(
+        phase=world.anonymization,
+        team=world.teams["b"],
+        user=world.users["b"],
+        uploaded_file=csv_upload(content, "broken.csv"),
+    )
+    assert wait_scored(AnonymizationSubmission, submission.pk) == Status.FAILED
+    submission.refresh_from_db()
+    assert "occupation" in submission.message
+    submission.file.open("rb")
+    assert submission.file.read() == content  # kept as uploaded
+    submission.file.close()
+
+
+def test_attack_phase_through_the_worker(world, celery_worker_process):
+    for letter in "ab":
+        upload = services.anonymization_submission_create(
+            phase=world.anonymization,
+            team=world.teams[letter],
+            user=world.users[letter],
+            uploaded_file=csv_upload(noisy_copy(world.original, seed=ord(letter), delete=2)),
+        )
+        assert wait_scored(AnonymizationSubmission, upload.pk) == Status.FINISHED
+    targets = services.round_freeze(round=world.round)
+    assert len(targets) == 2
+    for target in targets:
+        assert wait_scored(Target, target.pk, field="builtin_status") == Status.FINISHED
+        target.refresh_from_db()
+        assert set(target.builtin_rates) == set(scoring.ATTACK_METRICS)
+    target_a = next(t for t in targets if t.team_id == world.teams["a"].pk)
+    truth = target_truth(target=target_a)
+    answer = truth.copy()
+    answer[: len(answer) // 2] = 0  # half the rows: no guess
+    attack = services.attack_submission_create(
+        phase=world.attack,
+        team=world.teams["b"],
+        target=target_a,
+        user=world.users["b"],
+        uploaded_file=csv_upload(
+            "\n".join(map(str, answer)).encode() + b"\n", "teamB_attack_teamA.csv"
+        ),
+    )
+    assert wait_scored(AttackSubmission, attack.pk) == Status.FINISHED
+    attack.refresh_from_db()
+    expected = np.count_nonzero(answer) / len(answer)
+    assert attack.rate == pytest.approx(expected)
+    assert attack.correct == np.count_nonzero(answer)
