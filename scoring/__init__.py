@@ -1,0 +1,61 @@
+"""Pure scoring engine of PWSCup-style anonymize-and-attack competitions.
+
+Implements ``spec/metrics.md``: utility U1–U6, k-anonymity S1–S2, the re-identification
+attacks E1–E4, EUC1, EUC2, submission validation, publication of attack targets and
+the scoring of correspondence tables. No Django, no Celery: DataFrames in, numbers out.
+The command line (``python -m scoring``) runs the same code as the server.
+"""
+
+from scoring.attacks import builtin_attack_rates
+from scoring.correspondence import AttackScore, read_correspondence, score_correspondence
+from scoring.errors import ConfigError, ScoringError, ValidationError
+from scoring.evaluate import METRIC_FUNCTIONS, evaluate
+from scoring.metrics_info import (
+    ATTACK_METRICS,
+    LOWER_IS_BETTER,
+    METRIC_NAMES,
+    METRICS,
+    SAFETY_METRICS,
+    SCORER_VERSION,
+    UTILITY_METRICS,
+)
+from scoring.publish import (
+    CandidateTable,
+    PublishedTarget,
+    candidate_table,
+    draw_sample,
+    publish_target,
+)
+from scoring.schema import RoundConfig, load_config
+from scoring.tables import read_table, write_csv
+from scoring.validation import validate_original, validate_submission
+
+__all__ = [
+    "ATTACK_METRICS",
+    "AttackScore",
+    "CandidateTable",
+    "ConfigError",
+    "LOWER_IS_BETTER",
+    "METRICS",
+    "METRIC_FUNCTIONS",
+    "METRIC_NAMES",
+    "PublishedTarget",
+    "RoundConfig",
+    "SAFETY_METRICS",
+    "SCORER_VERSION",
+    "ScoringError",
+    "UTILITY_METRICS",
+    "ValidationError",
+    "builtin_attack_rates",
+    "candidate_table",
+    "draw_sample",
+    "evaluate",
+    "load_config",
+    "publish_target",
+    "read_correspondence",
+    "read_table",
+    "score_correspondence",
+    "validate_original",
+    "validate_submission",
+    "write_csv",
+]

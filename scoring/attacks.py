@@ -1,0 +1,210 @@
+"""Re-identification attacks E1–E4, EUC1, EUC2 (metrics.md "re-identification attacks").
+
+Each attack gives every released row ``k`` a guess set ``T(k)`` of reference rows; the
+rate is the mean of ``[truth(k) in T(k)] / |T(k)|``, the expected hit rate when ties
+are broken uniformly at random. Only rows whose true reference row ties the minimum
+distance contribute, so the engine needs, per released row, the true row's distance,
+the minimum distance and the number of rows tying it (see :mod:`scoring.nearest`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from scoring.errors import ValidationError
+from scoring.nearest import nearest_hits
+from scoring.prepare import class_ids, is_integral_column, sa_matrix
+
+
+class AttackInputs:
+    """Reference and released tables converted for the attacks.
+
+    Parameters
+    ----------
+    ref_class, rel_class : ndarray of int64
+        Class ids over ``match_qi`` in a shared id space (-1: matches nothing).
+    ref_sa, rel_sa : ndarray of float64
+        The ``sa`` columns (rows x columns).
+    truth : ndarray of int64
+        0-based reference row of each released row, -1 when it is not in the reference.
+    sa : sequence of str
+        Names of the ``sa`` columns (order of ``ref_sa``).
+    """
+
+    def __init__(
+        self, ref_class, rel_class, ref_sa, rel_sa, truth, sa, e2_column, e4_column, euc_sa
+    ) -> None:
+        self.ref_class = ref_class
+        self.rel_class = rel_class
+        self.ref_sa = ref_sa
+        self.rel_sa = rel_sa
+        self.truth = truth
+        position = {column: k for k, column in enumerate(sa)}
+        self.e2 = position[e2_column]
+        self.e4 = position[e4_column]
+        self.euc = [position[column] for column in euc_sa]
+        class_sizes = np.bincount(ref_class[ref_class >= 0], minlength=1)
+        has_class = (rel_class >= 0) & (rel_class < class_sizes.size)
+        self.matched = has_class.copy()
+        self.matched[has_class] = class_sizes[rel_class[has_class]] > 0
+        valid_truth = truth >= 0
+        self.truth_in_class = np.zeros(truth.size, dtype=bool)
+        self.truth_in_class[valid_truth] = (
+            ref_class[truth[valid_truth]] == rel_class[valid_truth]
+        ) & self.matched[valid_truth]
+        self.class_sizes = class_sizes
+
+
+def e1_identify_rand(inputs: AttackInputs) -> float:
+    """E1 identify.rand: a uniform pick among the reference rows of the same QI class."""
+    rows = inputs.truth.size
+    if rows == 0:
+        return 0.0
+    hits = inputs.truth_in_class
+    sizes = inputs.class_sizes[inputs.rel_class[hits]]
+    return float(np.sum(1.0 / sizes) / rows)
+
+
+def _rate(contributions: np.ndarray, rows: int) -> float:
+    return float(contributions.sum() / rows) if rows else 0.0
+
+
+def _class_then_all(inputs: AttackInputs, columns: Sequence[int], *, fallback: bool) -> float:
+    """Nearest rows on ``columns`` inside the QI class; all rows when it is empty."""
+    rows = inputs.truth.size
+    contributions = np.zeros(rows)
+    matched = np.flatnonzero(inputs.matched)
+    if matched.size:
+        truth = np.where(inputs.truth_in_class[matched], inputs.truth[matched], -1)
+        contributions[matched] = nearest_hits(
+            inputs.ref_sa[:, columns],
+            inputs.rel_sa[matched][:, columns],
+            truth,
+            ref_class=inputs.ref_class,
+            rel_class=inputs.rel_class[matched],
+        )
+    unmatched = np.flatnonzero(~inputs.matched)
+    if fallback and unmatched.size:
+        contributions[unmatched] = nearest_hits(
+            inputs.ref_sa[:, columns],
+            inputs.rel_sa[unmatched][:, columns],
+            inputs.truth[unmatched],
+        )
+    return _rate(contributions, rows)
+
+
+def e2_identify_sa(inputs: AttackInputs) -> float:
+    """E2 identify.sa: nearest ``e2_column`` value in the QI class (all rows if empty)."""
+    return _class_then_all(inputs, [inputs.e2], fallback=True)
+
+
+def e3_identify_sort(inputs: AttackInputs) -> float:
+    """E3 identify.sort: match the ranks of the ``sa`` sums (ties by row order)."""
+    rows = inputs.truth.size
+    if rows == 0:
+        return 0.0
+    ref_order = np.argsort(inputs.ref_sa.sum(axis=1), kind="stable")
+    rel_order = np.argsort(inputs.rel_sa.sum(axis=1), kind="stable")
+    paired = min(ref_order.size, rel_order.size)
+    guesses = ref_order[:paired]
+    return float(np.sum(inputs.truth[rel_order[:paired]] == guesses) / rows)
+
+
+def e4_identify_sa21(inputs: AttackInputs) -> float:
+    """E4 identify.sa21: nearest ``e4_column`` value among all reference rows."""
+    contributions = nearest_hits(
+        inputs.ref_sa[:, [inputs.e4]], inputs.rel_sa[:, [inputs.e4]], inputs.truth
+    )
+    return _rate(contributions, inputs.truth.size)
+
+
+def euc1_identify_euc(inputs: AttackInputs) -> float:
+    """EUC1: nearest ``euc_sa`` vector (Euclidean) in the QI class; no guess if empty."""
+    return _class_then_all(inputs, inputs.euc, fallback=False)
+
+
+def euc2_identify_euc(inputs: AttackInputs) -> float:
+    """EUC2: as EUC1, but an empty QI class falls back to all reference rows."""
+    return _class_then_all(inputs, inputs.euc, fallback=True)
+
+
+ATTACKS = {
+    "E1": e1_identify_rand,
+    "E2": e2_identify_sa,
+    "E3": e3_identify_sort,
+    "E4": e4_identify_sa21,
+    "EUC1": euc1_identify_euc,
+    "EUC2": euc2_identify_euc,
+}
+
+
+def attack_inputs(
+    reference: pd.DataFrame,
+    released: pd.DataFrame,
+    truth: np.ndarray,
+    config,
+    *,
+    integral: dict[str, bool] | None = None,
+    ref_sa: np.ndarray | None = None,
+    rel_sa: np.ndarray | None = None,
+) -> AttackInputs:
+    """Convert reference/released tables and 1-based truth (0 = absent) for the attacks."""
+    truth = np.asarray(truth, dtype=np.int64)
+    if truth.shape != (len(released),):
+        raise ValidationError(
+            f"truth has {truth.size} entries but the released table has {len(released)} rows."
+        )
+    if truth.size and (truth.min() < 0 or truth.max() > len(reference)):
+        raise ValidationError(f"truth holds row numbers outside 0..{len(reference)}.")
+    if integral is None:
+        integral = {
+            c: is_integral_column(reference[c].to_numpy(dtype=object)) for c in config.match_qi
+        }
+    ref_class, rel_class = class_ids(reference, released, config.match_qi, integral)
+    ref_sa = sa_matrix(reference, config.sa) if ref_sa is None else ref_sa
+    rel_sa = sa_matrix(released, config.sa) if rel_sa is None else rel_sa
+    for name, matrix in (("reference", ref_sa), ("released", rel_sa)):
+        bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1))
+        if bad.size:
+            raise ValidationError(
+                f"The {name} table has non-numeric sa values (row {int(bad[0]) + 1})."
+            )
+    return AttackInputs(
+        ref_class,
+        rel_class,
+        ref_sa,
+        rel_sa,
+        truth - 1,
+        config.sa,
+        config.e2_column,
+        config.e4_column,
+        config.euc_sa,
+    )
+
+
+def builtin_attack_rates(
+    reference: pd.DataFrame, released: pd.DataFrame, truth: np.ndarray, config
+) -> dict[str, float]:
+    """Rates of the six built-in attacks of an attacker holding ``reference``.
+
+    Parameters
+    ----------
+    reference : pandas.DataFrame
+        The table the attacker matches against (original X, or a candidate table).
+    released : pandas.DataFrame
+        A published target (no deleted rows), same header.
+    truth : array of int
+        ``truth[k]`` = 1-based row of ``reference`` that released row ``k`` comes
+        from, or 0 when that row is not in the reference.
+    config : RoundConfig
+
+    Returns
+    -------
+    dict
+        ``{"E1": rate, ..., "EUC2": rate}``, plain floats in [0, 1].
+    """
+    inputs = attack_inputs(reference, released, truth, config)
+    return {metric: attack(inputs) for metric, attack in ATTACKS.items()}

@@ -1,0 +1,110 @@
+"""Validation plus all 14 metrics of a submission (the function the server runs)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from scoring import attacks, safety, utility
+from scoring.metrics_info import ATTACK_METRICS, METRICS
+from scoring.prepare import ScoringData
+from scoring.schema import RoundConfig
+from scoring.validation import validate_original, validate_submission
+
+METRIC_FUNCTIONS: dict[str, Callable[[ScoringData], float | int | None]] = {
+    "U1": utility.u1_mean_mae,
+    "U2": utility.u2_cross_mean,
+    "U3": utility.u3_cross_count,
+    "U4": utility.u4_cor_mae,
+    "U5": utility.u5_information_loss,
+    "U6": utility.u6_deleted_rows,
+    "S1": safety.s1_k_anonymity,
+    "S2": safety.s2_mean_class_size,
+}
+
+
+def attack_inputs_for(data: ScoringData) -> attacks.AttackInputs:
+    """The attack inputs of a scored submission: reference X, released A+, truth = K."""
+    return attacks.attack_inputs(
+        data.original,
+        data.released,
+        data.kept + 1,
+        data.config,
+        integral=data.integral,
+        ref_sa=data.x_sa,
+        rel_sa=data.a_sa,
+    )
+
+
+def evaluate(
+    original: pd.DataFrame,
+    anonymized: pd.DataFrame,
+    config: RoundConfig,
+    *,
+    timings: dict[str, float] | None = None,
+) -> dict[str, float | int | None]:
+    """Validate a submission and compute every metric of metrics.md.
+
+    Parameters
+    ----------
+    original, anonymized : pandas.DataFrame
+        Tables as returned by :func:`scoring.read_table`.
+    config : RoundConfig
+    timings : dict, optional
+        When given, filled with the seconds spent in validation, preparation and
+        each metric (keys ``"validate"``, ``"prepare"``, ``"U1"``, ...).
+
+    Returns
+    -------
+    dict
+        ``U1`` .. ``EUC2`` (plain float/int; ``U2`` may be ``None``) plus ``rows``,
+        ``kept_rows``, and ``classes`` (equivalence classes of A+).
+
+    Raises
+    ------
+    ValidationError
+        The submission (or the original) is invalid.
+
+    Examples
+    --------
+    >>> from scoring._examples import example_config, example_table, X_ROWS
+    >>> x = example_table(X_ROWS)
+    >>> evaluate(x, x, example_config(x))["E1"]
+    0.5
+    """
+    clock = time.perf_counter()
+    record = timings if timings is not None else {}
+    validate_original(original, config)
+    validate_submission(original, anonymized, config)
+    record["validate"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    data = ScoringData(original, anonymized, config)
+    inputs = attack_inputs_for(data)
+    record["prepare"] = time.perf_counter() - clock
+    results: dict[str, float | int | None] = {}
+    for metric in METRICS:
+        clock = time.perf_counter()
+        if metric in ATTACK_METRICS:
+            value = attacks.ATTACKS[metric](inputs)
+        else:
+            value = METRIC_FUNCTIONS[metric](data)
+        record[metric] = time.perf_counter() - clock
+        results[metric] = _plain(value)
+    results["rows"] = int(data.n)
+    results["kept_rows"] = int(data.kept.size)
+    results["classes"] = int(np.unique(data.qi_ids).size)
+    return results
+
+
+def _plain(value):
+    if value is None:
+        return None
+    if isinstance(value, int | np.integer):
+        return int(value)
+    value = float(value)
+    if not np.isfinite(value):
+        return None
+    return value

@@ -1,0 +1,216 @@
+"""Round configuration: column roles and domains (metrics.md "Round configuration")."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from scoring.errors import ConfigError
+
+ORIGINAL_VALUES = "original-values"
+NUMBER = "number"
+DOMAIN_KINDS = (ORIGINAL_VALUES, NUMBER)
+
+_REQUIRED_KEYS = ("qi", "sa", "cross", "e2_column", "e4_column")
+_OPTIONAL_KEYS = ("match_qi", "euc_sa", "domains", "columns")
+
+
+@dataclass(frozen=True)
+class RoundConfig:
+    """Column roles of one round, checked against its original table.
+
+    Build it with :func:`load_config`; ``to_dict()`` round-trips through it.
+    """
+
+    columns: tuple[str, ...]
+    qi: tuple[str, ...]
+    sa: tuple[str, ...]
+    cross: tuple[str, ...]
+    e2_column: str
+    e4_column: str
+    match_qi: tuple[str, ...]
+    euc_sa: tuple[str, ...]
+    domains: Mapping[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """Return the configuration as a JSON-serialisable dict."""
+        return {
+            "columns": list(self.columns),
+            "qi": list(self.qi),
+            "sa": list(self.sa),
+            "cross": list(self.cross),
+            "e2_column": self.e2_column,
+            "e4_column": self.e4_column,
+            "match_qi": list(self.match_qi),
+            "euc_sa": list(self.euc_sa),
+            "domains": {column: self.domains[column] for column in self.columns},
+        }
+
+
+def _parse_raw(raw: Any) -> dict:
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    if isinstance(raw, bytes | bytearray):
+        text = bytes(raw).decode("utf-8-sig", errors="replace")
+    elif isinstance(raw, str) and raw.lstrip().startswith("{"):
+        text = raw
+    elif isinstance(raw, str | os.PathLike):
+        try:
+            with open(raw, encoding="utf-8-sig") as handle:
+                text = handle.read()
+        except OSError as exc:
+            raise ConfigError(f"Cannot read the configuration file: {exc}") from exc
+    else:
+        raise ConfigError(f"A configuration must be a JSON object, not {type(raw).__name__}.")
+    try:
+        parsed = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"The configuration is not valid JSON: {exc}") from None
+    if not isinstance(parsed, dict):
+        raise ConfigError("The configuration must be a JSON object.")
+    return parsed
+
+
+def _column_list(value: Any, key: str, columns: tuple[str, ...], *, allow_empty: bool) -> tuple:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f'"{key}" must be a list of column names.')
+    if not value and not allow_empty:
+        raise ConfigError(f'"{key}" must name at least one column.')
+    duplicates = sorted({v for v in value if list(value).count(v) > 1})
+    if duplicates:
+        raise ConfigError(f'"{key}" names a column more than once: {", ".join(duplicates)}.')
+    unknown = [v for v in value if v not in columns]
+    if unknown:
+        raise ConfigError(
+            f'"{key}" names column(s) not in the original table: {", ".join(unknown)}.'
+        )
+    return tuple(value)
+
+
+def _column_name(value: Any, key: str, allowed: tuple[str, ...], role: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f'"{key}" must be a column name (a string).')
+    if value not in allowed:
+        raise ConfigError(f'"{key}" must be one of the "{role}" columns, got {value!r}.')
+    return value
+
+
+def _subset(values: tuple, key: str, allowed: tuple, role: str) -> tuple:
+    outside = [v for v in values if v not in allowed]
+    if outside:
+        raise ConfigError(f'"{key}" must be a subset of "{role}"; not in it: {", ".join(outside)}.')
+    return values
+
+
+def _check_numeric(original: pd.DataFrame, sa: tuple[str, ...], domains: dict) -> None:
+    numeric = list(sa) + [c for c, kind in domains.items() if kind == NUMBER and c not in sa]
+    for column in numeric:
+        key = "sa" if column in sa else f"domains.{column}"
+        values = pd.to_numeric(original[column].to_numpy(dtype=object), errors="coerce")
+        bad = np.flatnonzero(~np.isfinite(np.asarray(values, dtype=np.float64)))
+        if bad.size:
+            row = int(bad[0])
+            raise ConfigError(
+                f'"{key}": column {column!r} is not numeric in the original table: '
+                f"row {row + 1} holds {original[column].iloc[row]!r} "
+                f"({bad.size} non-numeric rows in total)."
+            )
+
+
+def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
+    """Parse and check a round configuration against its original table.
+
+    Parameters
+    ----------
+    raw : dict, JSON str, bytes or path
+        The configuration (metrics.md "Round configuration").
+    original : pandas.DataFrame
+        The original table X as returned by :func:`scoring.read_table`.
+
+    Returns
+    -------
+    RoundConfig
+
+    Raises
+    ------
+    ConfigError
+        One message naming the offending key.
+
+    Examples
+    --------
+    >>> x = pd.DataFrame({"q": ["1", "2"], "s": ["5", "7"]})
+    >>> load_config({"qi": ["q"], "sa": ["s"], "cross": ["q"],
+    ...              "e2_column": "s", "e4_column": "s"}, x).match_qi
+    ('q',)
+    """
+    config = _parse_raw(raw)
+    columns = tuple(str(c) for c in original.columns)
+    unknown = [key for key in config if key not in _REQUIRED_KEYS + _OPTIONAL_KEYS]
+    if unknown:
+        raise ConfigError(f"Unknown configuration key(s): {', '.join(map(repr, unknown))}.")
+    for key in _REQUIRED_KEYS:
+        if key not in config:
+            raise ConfigError(f'Missing configuration key "{key}".')
+    if config.get("columns") is not None and list(config["columns"]) != list(columns):
+        raise ConfigError('"columns" does not match the header of the original table.')
+    qi = _column_list(config["qi"], "qi", columns, allow_empty=False)
+    sa = _column_list(config["sa"], "sa", columns, allow_empty=False)
+    overlap = [c for c in qi if c in sa]
+    if overlap:
+        raise ConfigError(f'"qi" and "sa" overlap: {", ".join(overlap)}.')
+    cross = _subset(
+        _column_list(config["cross"], "cross", columns, allow_empty=True), "cross", qi, "qi"
+    )
+    e2_column = _column_name(config["e2_column"], "e2_column", sa, "sa")
+    e4_column = _column_name(config["e4_column"], "e4_column", sa, "sa")
+    match_qi = config.get("match_qi")
+    match_qi = (
+        qi
+        if match_qi is None
+        else _subset(
+            _column_list(match_qi, "match_qi", columns, allow_empty=False), "match_qi", qi, "qi"
+        )
+    )
+    euc_sa = config.get("euc_sa")
+    euc_sa = (
+        sa
+        if euc_sa is None
+        else _subset(_column_list(euc_sa, "euc_sa", columns, allow_empty=False), "euc_sa", sa, "sa")
+    )
+    domains = _domains(config.get("domains"), columns, qi, sa)
+    _check_numeric(original, sa, domains)
+    return RoundConfig(
+        columns=columns,
+        qi=qi,
+        sa=sa,
+        cross=cross,
+        e2_column=e2_column,
+        e4_column=e4_column,
+        match_qi=match_qi,
+        euc_sa=euc_sa,
+        domains=MappingProxyType(domains),
+    )
+
+
+def _domains(raw: Any, columns: tuple, qi: tuple, sa: tuple) -> dict[str, str]:
+    domains = {c: (NUMBER if c in sa else ORIGINAL_VALUES) for c in columns}
+    if raw is None:
+        return domains
+    if not isinstance(raw, Mapping):
+        raise ConfigError('"domains" must be an object mapping column names to a domain.')
+    for column, kind in raw.items():
+        if column not in columns:
+            raise ConfigError(f'"domains" names a column not in the original table: {column!r}.')
+        if kind not in DOMAIN_KINDS:
+            raise ConfigError(
+                f'"domains.{column}" must be "original-values" or "number", got {kind!r}.'
+            )
+        domains[column] = kind
+    return domains
