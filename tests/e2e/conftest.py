@@ -1,0 +1,118 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright against ``live_server``.
+
+The scoring is done by the real Celery worker of ``tests/conftest.py``; the data are
+built with the platform's services, exactly as an organizer's actions would.
+"""
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from tests.e2e.helpers import PASSWORD, World
+from tests.support import adult_config, adult_head
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
+# inside one unless told that it is safe (it is: nothing else runs on that loop).
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(os.environ.get("PWSCUP_E2E_SCREENSHOTS", "/tmp/pwscup-e2e"))
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole session (never downloaded by Playwright)."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def web(chromium, live_server):
+    """A fresh browser context (no cookies) and page, in English, on the live server."""
+    context = chromium.new_context(
+        base_url=live_server.url,
+        locale="en-US",
+        accept_downloads=True,
+        viewport={"width": 1366, "height": 900},
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def screenshot():
+    """Save a full-page PNG under ``SCREENSHOTS`` and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+@pytest.fixture
+def e2e_world(transactional_db):
+    """A shared-original round on 200 Adult rows; both phases open; teams A, B and C.
+
+    Accounts: ``team-a``, ``team-b``, ``team-c`` (one per team) and ``organizer``, all with
+    the password ``PASSWORD``.
+    """
+    from pwscup.accounts.services import membership_add, team_create, user_create
+    from pwscup.competitions.models import Phase
+    from pwscup.competitions.services import competition_create, phase_set, round_create
+
+    now = timezone.now()
+    hour = dt.timedelta(hours=1)
+    organizer = user_create(username="organizer", password=PASSWORD)
+    competition = competition_create(name="E2E Cup", slug="e2e", organizers=[organizer])
+    original = adult_head()
+    round_ = round_create(
+        competition=competition,
+        name="Round 1",
+        slug="r1",
+        original=original,
+        original_filename="adult_head.csv",
+        config_raw=adult_config(),
+    )
+    anonymization = phase_set(
+        round=round_, kind=Phase.Kind.ANONYMIZATION, opens_at=now - hour, closes_at=now + hour
+    )
+    attack = phase_set(
+        round=round_, kind=Phase.Kind.ATTACK, opens_at=now - hour, closes_at=now + 2 * hour
+    )
+    teams, users = {}, {}
+    for letter in "abc":
+        teams[letter] = team_create(
+            competition=competition, name=f"Team {letter.upper()}", slug=f"team{letter.upper()}"
+        )
+        users[letter] = user_create(username=f"team-{letter}", password=PASSWORD)
+        membership_add(team=teams[letter], user=users[letter])
+    return World(competition, round_, anonymization, attack, teams, users, organizer, original)

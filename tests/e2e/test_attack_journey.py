@@ -1,0 +1,123 @@
+"""The attack phase from a team's browser: download a target, attack it, see the results."""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from playwright.sync_api import expect
+
+from pwscup.competitions.models import Round
+from pwscup.submissions import services
+from pwscup.submissions.models import AttackSubmission, Status, Target
+from pwscup.submissions.services.freeze import target_truth
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, submit_anonymization, switch_language
+from tests.support import noisy_copy, wait_for
+
+pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+# noisy_copy() perturbs only these two columns; the attacker links on all the others.
+NOISY = ["hours-per-week", "fnlwgt"]
+
+
+def link_to_original(published: pd.DataFrame, original: pd.DataFrame) -> np.ndarray:
+    """A simple linkage attack: the first original row equal on every unperturbed column.
+
+    Returns the 1-based guessed row numbers, 0 where no original row matches.
+    """
+    keys = [c for c in original.columns if c not in NOISY]
+    candidates = original[keys].assign(guess=np.arange(1, len(original) + 1))
+    first = candidates.drop_duplicates(subset=keys, keep="first")
+    merged = published[keys].merge(first, on=keys, how="left")
+    return merged["guess"].fillna(0).to_numpy(dtype=np.int64)
+
+
+def matrix_cell(page, attacker: str, target: str) -> str:
+    headers = page.get_by_test_id("matrix").locator("thead th").all_inner_texts()
+    column = headers.index(target) - 1  # the first header names the rows
+    return page.locator(f'tr[data-attacker="{attacker}"] td').nth(column).inner_text().strip()
+
+
+def test_team_attacks_a_published_target_and_sees_the_results(
+    web, e2e_world, celery_worker_process, screenshot, tmp_path
+):
+    page, world = web, e2e_world
+    original = pd.read_csv(io.BytesIO(world.original), dtype=str, keep_default_na=False)
+    for letter, seed in (("a", 1), ("b", 2)):
+        submission = submit_anonymization(world, letter, noisy_copy(world.original, seed=seed))
+        assert submission.status == Status.FINISHED, submission.message
+    targets = services.round_freeze(round=world.round)
+    assert sorted(t.team.slug for t in targets) == ["teamA", "teamB"]
+    wait_for(
+        lambda: (
+            not Target.objects.filter(round=world.round)
+            .exclude(builtin_status=Status.FINISHED)
+            .exists()
+        ),
+        timeout=SCORING_TIMEOUT,
+        what="the built-in attacks on both targets",
+    )
+    target = Target.objects.get(round=world.round, team=world.teams["a"])
+
+    log_in(page, "team-b")
+    page.goto(world.round_url())
+    expect(page.get_by_test_id("target-teamB")).to_have_count(0)  # never one's own target
+    expect(page.get_by_test_id("matrix-link")).to_have_count(0)  # results not published
+    with page.expect_download() as download_info:
+        page.get_by_test_id("target-teamA").click()
+    download = download_info.value
+    assert download.suggested_filename == "teamA_anonymized.csv"
+    published = pd.read_csv(download.path(), dtype=str, keep_default_na=False)
+    assert list(published.columns) == list(original.columns)
+    assert len(published) == target.rows == len(original)  # noisy_copy deleted no row
+
+    # Attack: link each published row to the original; score it ourselves from the truth.
+    answer = link_to_original(published, original)
+    truth = target_truth(target=target)
+    correct = int((answer == truth).sum())
+    assert correct > len(truth) // 2, "the linkage attack should re-identify most rows"
+    table = tmp_path / "teamB_attack_teamA.csv"
+    table.write_text("row\n" + "".join(f"{g}\n" for g in answer))
+    form = page.get_by_test_id("attack-form")
+    form.locator("select[name=target]").select_option(label="Team A")
+    form.locator("input[type=file]").set_input_files(str(table))
+    with page.expect_navigation():
+        page.get_by_test_id("attack-submit").click()
+    attack = AttackSubmission.objects.get(team=world.teams["b"])
+    row = page.get_by_test_id(f"attack-{attack.pk}")
+    expect(row).to_have_attribute("data-status", "finished", timeout=SCORING_TIMEOUT * 1000)
+    rate = correct / len(truth)
+    expect(row.get_by_test_id("rate")).to_have_text(f"{rate:.4f}")
+    expect(row).to_contain_text(f"({correct}/{len(truth)})")
+    screenshot(page, "round-attack-en")
+
+    # Not published yet: the matrix is refused to a team.
+    matrix_url = world.round_url() + "matrix/"
+    assert page.goto(matrix_url).status == 403
+    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+
+    page.goto(world.round_url())
+    page.get_by_test_id("matrix-link").click()
+    expect(page.get_by_test_id("matrix-col-teamA")).to_have_text("Team A")
+    assert matrix_cell(page, "Team B", "Team A") == f"{rate:.4f}"
+    assert matrix_cell(page, "Team A", "Team A") == "–"  # nobody attacks itself
+    column = page.get_by_test_id("matrix").locator("thead th").all_inner_texts().index("Team A")
+    worst = float(page.get_by_test_id("worst-case").locator("td").nth(column - 1).inner_text())
+    assert set(target.builtin_rates) == {"E1", "E2", "E3", "E4", "EUC1", "EUC2"}
+    assert worst == pytest.approx(max(rate, *target.builtin_rates.values()), abs=6e-5)
+    screenshot(page, "matrix-en")
+
+    page.goto(world.round_url())
+    page.get_by_test_id("final-link").click()
+    final_a = page.get_by_test_id("final-row-teamA")
+    expect(final_a).to_contain_text("Team A")
+    assert float(final_a.locator("td").nth(2).inner_text()) == pytest.approx(worst, abs=6e-5)
+    attack_b = page.get_by_test_id("attack-row-teamB")
+    # Team B attacked one of its one other target (A): its mean rate is that attack's rate.
+    expect(attack_b.locator("td").nth(2)).to_have_text(f"{rate:.4f}")
+    expect(attack_b.locator("td").nth(3)).to_have_text("1")
+    screenshot(page, "final-en")
+
+    switch_language(page, "ja")
+    expect(page.locator("h1")).to_have_text("最終順位")
+    expect(page.get_by_test_id("final-attack").locator("thead")).to_contain_text("平均再識別率")
