@@ -265,45 +265,35 @@ def _check(rule: str, metric: str, name: str, result: dict) -> None:
         raise AssertionError(f"unknown rule {rule}")
 
 
-def _rules(**rules: str) -> dict[str, str]:
+def _rules(*tables: dict[str, str]) -> dict[str, str]:
+    """Merge rule tables, later ones winning."""
+    rules = {metric: rule for table in tables for metric, rule in table.items()}
     unknown = set(rules) - set(METRICS)
     assert not unknown, unknown
     return rules
 
 
 _ATTACKS_AT_MOST = dict.fromkeys(ATTACKS, "at_most_identity")
+_CLASSES_KEPT = {"S1": "as_identity", "S2": "as_identity", "U6": "zero"}
 PROPERTIES: dict[str, dict[str, str]] = {
-    "identity": _rules(**dict.fromkeys(METRICS, "as_identity")),
-    "sa_noise": _rules(
-        **_ATTACKS_AT_MOST, U3="zero", U6="zero", S1="as_identity", S2="as_identity", U5="positive"
-    ),
+    "identity": dict.fromkeys(METRICS, "as_identity"),
+    "sa_noise": _rules(_ATTACKS_AT_MOST, _CLASSES_KEPT, {"U3": "zero", "U5": "positive"}),
     "swap": _rules(
-        **_ATTACKS_AT_MOST,
-        U1="zero",
-        U2="zero",
-        U3="zero",
-        U6="zero",
-        S1="as_identity",
-        S2="as_identity",
-        E1="as_identity",  # E1 only sees the QIs, which are untouched
-        U5="positive",
+        _ATTACKS_AT_MOST,
+        _CLASSES_KEPT,
+        dict.fromkeys(("U1", "U2", "U3"), "zero"),
+        {"E1": "as_identity", "U5": "positive"},  # E1 only sees the QIs, which are untouched
     ),
     "micro_aggregation": _rules(
-        **_ATTACKS_AT_MOST,
-        U1="zero",
-        U2="zero",
-        U3="zero",
-        U6="zero",
-        S1="as_identity",
-        S2="as_identity",
-        E1="as_identity",
-        U5="positive",
+        _ATTACKS_AT_MOST,
+        _CLASSES_KEPT,
+        dict.fromkeys(("U1", "U2", "U3"), "zero"),
+        {"E1": "as_identity", "U5": "positive"},
     ),
     "qi_outside_cross": _rules(
-        **_ATTACKS_AT_MOST,
-        **dict.fromkeys(("U1", "U2", "U3", "U4", "U5", "U6"), "zero"),
-        E3="as_identity",  # E3 and E4 ignore the QIs
-        E4="as_identity",
+        _ATTACKS_AT_MOST,
+        dict.fromkeys(("U1", "U2", "U3", "U4", "U5", "U6"), "zero"),
+        {"E3": "as_identity", "E4": "as_identity"},  # E3 and E4 ignore the QIs
     ),
 }
 PROPERTY_CASES = [
