@@ -56,6 +56,7 @@ class AttackInputs:
             ref_class[truth[valid_truth]] == rel_class[valid_truth]
         ) & self.matched[valid_truth]
         self.class_sizes = class_sizes
+        self._cache: dict = {}
 
 
 def e1_identify_rand(inputs: AttackInputs) -> float:
@@ -73,26 +74,36 @@ def _rate(contributions: np.ndarray, rows: int) -> float:
 
 
 def _class_then_all(inputs: AttackInputs, columns: Sequence[int], *, fallback: bool) -> float:
-    """Nearest rows on ``columns`` inside the QI class; all rows when it is empty."""
+    """Nearest rows on ``columns`` inside the QI class; all rows when it is empty.
+
+    The per-row results are cached on ``inputs``, so EUC2 reuses EUC1's work.
+    """
     rows = inputs.truth.size
-    contributions = np.zeros(rows)
-    matched = np.flatnonzero(inputs.matched)
-    if matched.size:
-        truth = np.where(inputs.truth_in_class[matched], inputs.truth[matched], -1)
-        contributions[matched] = nearest_hits(
-            inputs.ref_sa[:, columns],
-            inputs.rel_sa[matched][:, columns],
-            truth,
-            ref_class=inputs.ref_class,
-            rel_class=inputs.rel_class[matched],
-        )
+    key = tuple(columns)
+    if ("class", key) not in inputs._cache:
+        contributions = np.zeros(rows)
+        matched = np.flatnonzero(inputs.matched)
+        if matched.size:
+            truth = np.where(inputs.truth_in_class[matched], inputs.truth[matched], -1)
+            contributions[matched] = nearest_hits(
+                inputs.ref_sa[:, columns],
+                inputs.rel_sa[matched][:, columns],
+                truth,
+                ref_class=inputs.ref_class,
+                rel_class=inputs.rel_class[matched],
+            )
+        inputs._cache[("class", key)] = contributions
+    contributions = inputs._cache[("class", key)]
     unmatched = np.flatnonzero(~inputs.matched)
     if fallback and unmatched.size:
-        contributions[unmatched] = nearest_hits(
-            inputs.ref_sa[:, columns],
-            inputs.rel_sa[unmatched][:, columns],
-            inputs.truth[unmatched],
-        )
+        if ("all", key) not in inputs._cache:
+            inputs._cache[("all", key)] = nearest_hits(
+                inputs.ref_sa[:, columns],
+                inputs.rel_sa[unmatched][:, columns],
+                inputs.truth[unmatched],
+            )
+        contributions = contributions.copy()
+        contributions[unmatched] = inputs._cache[("all", key)]
     return _rate(contributions, rows)
 
 

@@ -8,10 +8,13 @@ distance ties the minimum; the row contributes ``1/|T|`` when its true row is in
 from __future__ import annotations
 
 import numpy as np
-from sklearn.neighbors import KDTree
+from scipy.spatial import cKDTree
 
 TIE_RTOL = 1e-9
 _EXACT_FLOAT = 2.0**50
+_BUCKETS = 32
+_SLACK = 1e-12
+_WORKERS = 2
 
 
 def tie_threshold(dmin: np.ndarray) -> np.ndarray:
@@ -39,22 +42,47 @@ def _unique_rows(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return points[first], counts
 
 
-def _tied_counts(tree: KDTree, weights: np.ndarray, queries: np.ndarray):
-    """Minimum distance and weighted number of tree points tying it, per query."""
-    size = weights.size
-    k = min(2, size)
-    dist, idx = tree.query(queries, k=k)
-    dmin = dist[:, 0]
-    threshold = tie_threshold(dmin)
-    count = np.where(dist <= threshold[:, None], weights[idx], 0).sum(axis=1)
-    pending = np.flatnonzero(dist[:, -1] <= threshold) if k < size else np.empty(0, int)
-    while pending.size:
-        k = min(4 * k, size)
-        dist, idx = tree.query(queries[pending], k=k)
-        count[pending] = np.where(dist <= threshold[pending, None], weights[idx], 0).sum(axis=1)
-        more = dist[:, -1] <= threshold[pending]
-        pending = pending[more] if k < size else np.empty(0, int)
-    return dmin, threshold, count
+def _bounded_nearest(tree: cKDTree, queries: np.ndarray, bounds: np.ndarray):
+    """Nearest tree point of each query, searching only within its bound.
+
+    ``cKDTree.query`` takes one scalar bound, so queries are processed in buckets of
+    similar bounds; a tight bound prunes far more of the tree than an open search.
+    """
+    dist = np.empty(queries.shape[0])
+    idx = np.empty(queries.shape[0], dtype=np.int64)
+    order = np.argsort(bounds, kind="stable")
+    for bucket in np.array_split(order, max(1, min(_BUCKETS, order.size // 256))):
+        if bucket.size == 0:
+            continue
+        bound = float(bounds[bucket].max()) * (1.0 + _SLACK) + _SLACK
+        d, i = tree.query(queries[bucket], k=1, distance_upper_bound=bound, workers=_WORKERS)
+        dist[bucket] = d
+        idx[bucket] = i
+    return dist, idx
+
+
+def _tie_weights(tree, unique, weights, queries, nearest, threshold):
+    """Weighted number of tree points within ``threshold`` of each query (>= 1 each)."""
+    within = tree.query_ball_point(
+        queries, threshold * (1.0 + _SLACK) + _SLACK, return_length=True, workers=_WORKERS
+    )
+    count = weights[nearest].astype(np.float64)
+    several = np.flatnonzero(within > 1)
+    if several.size:
+        # Rare: several distinct points tie; re-check their exact distances.
+        lists = tree.query_ball_point(
+            queries[several], threshold[several] * (1.0 + _SLACK) + _SLACK, workers=_WORKERS
+        )
+        lengths = np.fromiter((len(found) for found in lists), dtype=np.int64, count=len(lists))
+        members = np.concatenate([np.asarray(found, dtype=np.int64) for found in lists])
+        owner = np.repeat(np.arange(several.size), lengths)
+        gaps = unique[members] - queries[several][owner]
+        dist = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
+        tied = dist <= threshold[several][owner]
+        count[several] = np.bincount(
+            owner[tied], weights=weights[members[tied]], minlength=several.size
+        )
+    return count
 
 
 def _class_scale(ref_points: np.ndarray, rel_points: np.ndarray) -> float:
@@ -114,15 +142,20 @@ def nearest_hits(
         if ref_coord is not None:
             ref_pts = np.column_stack([ref_coord, ref_pts])
             rel_pts = np.column_stack([rel_coord, rel_pts])
+        keep = truth[rel_rows] >= 0
+        rows = rel_rows[keep]
+        if rows.size == 0:
+            continue
+        queries = rel_pts[keep]
+        gaps = ref_points[truth[rows]] - rel_points[rows]
+        d_true = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
         unique, weights = _unique_rows(ref_pts)
-        tree = KDTree(unique)
-        _, threshold, count = _tied_counts(tree, weights, rel_pts)
-        has_truth = truth[rel_rows] >= 0
-        rows = rel_rows[has_truth]
-        true_points = ref_points[truth[rows]]
-        d_true = np.sqrt(np.sum((true_points - rel_points[rows]) ** 2, axis=1))
-        hit = d_true <= threshold[has_truth]
-        out[rows[hit]] = 1.0 / count[has_truth][hit]
+        tree = cKDTree(unique)
+        dmin, nearest = _bounded_nearest(tree, queries, tie_threshold(d_true))
+        threshold = tie_threshold(np.minimum(dmin, d_true))
+        hit = d_true <= threshold
+        count = _tie_weights(tree, unique, weights, queries[hit], nearest[hit], threshold[hit])
+        out[rows[hit]] = 1.0 / count
     return out
 
 

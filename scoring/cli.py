@@ -1,0 +1,194 @@
+"""Command line: ``python -m scoring COMMAND ...`` (the same code the server runs).
+
+Commands
+--------
+evaluate ORIGINAL ANONYMIZED --config ROUND.json [--format table|json]
+check ORIGINAL ANONYMIZED --config ROUND.json
+publish ANONYMIZED --seed N --out-published P.csv --out-truth T.csv
+score-attack ANSWER.csv --truth T.csv [--reference-rows M] [--format table|json]
+config-template ORIGINAL
+
+Exit status 0 on success, 2 with the message on stderr for an invalid file,
+configuration or answer (and for usage errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from scoring.correspondence import read_correspondence, score_correspondence
+from scoring.errors import ScoringError, ValidationError
+from scoring.evaluate import evaluate
+from scoring.metrics_info import METRIC_NAMES, METRICS
+from scoring.prepare import is_integral_column, numeric_values
+from scoring.publish import publish_target
+from scoring.schema import load_config
+from scoring.tables import read_bytes, read_table, write_csv
+from scoring.validation import validate_original, validate_submission
+
+
+def _load(args) -> tuple[pd.DataFrame, pd.DataFrame, object]:
+    original = read_table(args.original, name="the original table")
+    anonymized = read_table(args.anonymized, name="the anonymized table")
+    config = load_config(args.config, original)
+    return original, anonymized, config
+
+
+def _format_value(value) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.4f}"
+
+
+def cmd_evaluate(args) -> int:
+    original, anonymized, config = _load(args)
+    results = evaluate(original, anonymized, config)
+    if args.format == "json":
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"{'metric':<7} {'name':<22} value")
+    for metric in METRICS:
+        print(f"{metric:<7} {METRIC_NAMES[metric]:<22} {_format_value(results[metric])}")
+    print(
+        f"\n{results['kept_rows']} of {results['rows']} rows kept, "
+        f"{results['classes']} equivalence classes."
+    )
+    return 0
+
+
+def cmd_check(args) -> int:
+    original, anonymized, config = _load(args)
+    validate_original(original, config)
+    validate_submission(original, anonymized, config)
+    print(
+        f"OK: {len(anonymized)} rows, {len(anonymized.columns)} columns; the submission is valid."
+    )
+    return 0
+
+
+def cmd_publish(args) -> int:
+    anonymized = read_table(args.anonymized, name="the anonymized table")
+    target = publish_target(anonymized, seed=args.seed)
+    write_csv(target.table, args.out_published)
+    write_csv(pd.DataFrame({"row": target.truth}), args.out_truth)
+    print(f"Published {len(target.table)} rows to {args.out_published}; truth in {args.out_truth}.")
+    return 0
+
+
+def read_truth(path) -> np.ndarray:
+    """Read a truth file written by ``publish`` (header ``row``, one number per line)."""
+    table = read_table(path, name="the truth file")
+    if list(table.columns) != ["row"]:
+        raise ValidationError("The truth file must have the single header 'row'.")
+    values = numeric_values(table["row"].to_numpy(dtype=object))
+    if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values % 1):
+        raise ValidationError("The truth file must hold one non-negative integer per line.")
+    return values.astype(np.int64)
+
+
+def cmd_score_attack(args) -> int:
+    truth = read_truth(args.truth)
+    reference_rows = args.reference_rows
+    if reference_rows is None:
+        reference_rows = int(truth.max()) if truth.size else 0
+    answer = read_correspondence(
+        read_bytes(args.answer, name="the answer"), rows=truth.size, reference_rows=reference_rows
+    )
+    score = score_correspondence(answer, truth)
+    result = {"rate": score.rate, "correct": score.correct, "rows": score.rows}
+    if args.format == "json":
+        print(json.dumps(result))
+    else:
+        print(f"re-identification rate {score.rate:.4f} ({score.correct} of {score.rows} rows)")
+    return 0
+
+
+def config_template(original: pd.DataFrame) -> dict:
+    """A starter configuration: non-integral numeric columns are ``sa``, the rest ``qi``."""
+    sa, qi = [], []
+    for column in original.columns:
+        values = original[column].to_numpy(dtype=object)
+        numeric = np.isfinite(numeric_values(values)).all()
+        many = pd.unique(values).size > 50
+        (sa if numeric and (many or not is_integral_column(values)) else qi).append(column)
+    if not sa:
+        sa = [qi.pop()] if len(qi) > 1 else sa
+    return {
+        "qi": qi,
+        "sa": sa,
+        "cross": qi[:6],
+        "e2_column": sa[min(1, len(sa) - 1)] if sa else None,
+        "e4_column": sa[-1] if sa else None,
+        "match_qi": None,
+        "euc_sa": None,
+        "domains": {},
+    }
+
+
+def cmd_config_template(args) -> int:
+    original = read_table(args.original, name="the original table")
+    print(json.dumps(config_template(original), indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``python -m scoring``."""
+    parser = argparse.ArgumentParser(prog="python -m scoring", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    for name, help_text, handler in (
+        ("evaluate", "validate a submission and print all metrics", cmd_evaluate),
+        ("check", "validate a submission only", cmd_check),
+    ):
+        sub = commands.add_parser(name, help=help_text)
+        sub.add_argument("original")
+        sub.add_argument("anonymized")
+        sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+        if name == "evaluate":
+            sub.add_argument("--format", choices=("table", "json"), default="table")
+        sub.set_defaults(handler=handler)
+
+    sub = commands.add_parser("publish", help="remove deleted rows and shuffle (attack target)")
+    sub.add_argument("anonymized")
+    sub.add_argument("--seed", type=int, required=True)
+    sub.add_argument("--out-published", required=True)
+    sub.add_argument("--out-truth", required=True)
+    sub.set_defaults(handler=cmd_publish)
+
+    sub = commands.add_parser("score-attack", help="score a correspondence table")
+    sub.add_argument("answer")
+    sub.add_argument("--truth", required=True, help="truth CSV written by publish")
+    sub.add_argument(
+        "--reference-rows",
+        type=int,
+        default=None,
+        help="rows of the reference table (default: the largest row number in the truth file)",
+    )
+    sub.add_argument("--format", choices=("table", "json"), default="table")
+    sub.set_defaults(handler=cmd_score_attack)
+
+    sub = commands.add_parser("config-template", help="print a starter round configuration")
+    sub.add_argument("original")
+    sub.set_defaults(handler=cmd_config_template)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except ScoringError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

@@ -1,0 +1,164 @@
+"""End-to-end runs of ``python -m scoring`` in a subprocess."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+X = "QI1,QI2,QI3,SA1,SA2\n2,1,1,100,100\n2,1,1,200,400\n1,1,2,300,200\n1,1,2,400,500\n"
+B = "QI1,QI2,QI3,SA1,SA2\n2,1,1,110,90\n2,1,1,220,390\n1,1,2,280,210\n1,1,2,390,520\n"
+DELETED = "QI1,QI2,QI3,SA1,SA2\n2,1,1,100,100\n,,,,\n1,1,2,300,200\n1,1,2,400,500\n"
+CONFIG = {
+    "qi": ["QI1", "QI2", "QI3"],
+    "sa": ["SA1", "SA2"],
+    "cross": ["QI1", "QI2"],
+    "e2_column": "SA1",
+    "e4_column": "SA1",
+}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "x.csv").write_text(X)
+    (tmp_path / "b.csv").write_text(B)
+    (tmp_path / "d.csv").write_text(DELETED)
+    (tmp_path / "round.json").write_text(json.dumps(CONFIG))
+    return tmp_path
+
+
+def test_evaluate_json(files):
+    result = run(
+        "evaluate",
+        files / "x.csv",
+        files / "b.csv",
+        "--config",
+        files / "round.json",
+        "--format",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    values = json.loads(result.stdout)
+    assert values["U1"] == 1.25 and values["U2"] == 13.75 and values["E1"] == 0.5
+    assert set(values) >= {
+        "U1",
+        "U2",
+        "U3",
+        "U4",
+        "U5",
+        "U6",
+        "S1",
+        "S2",
+        "E1",
+        "E2",
+        "E3",
+        "E4",
+        "EUC1",
+        "EUC2",
+    }
+
+
+def test_evaluate_table_is_default(files):
+    result = run("evaluate", files / "x.csv", files / "b.csv", "--config", files / "round.json")
+    assert result.returncode == 0, result.stderr
+    assert "U2      crossMean" in result.stdout and "13.7500" in result.stdout
+    assert "EUC2" in result.stdout
+
+
+def test_evaluate_invalid_submission_exits_2(files):
+    (files / "bad.csv").write_text(B.replace("220", "abc"))
+    result = run("evaluate", files / "x.csv", files / "bad.csv", "--config", files / "round.json")
+    assert result.returncode == 2
+    assert "'SA1'" in result.stderr and "row 2 ('abc')" in result.stderr
+    assert result.stdout == ""
+
+
+def test_evaluate_bad_config_exits_2(files):
+    (files / "bad.json").write_text(json.dumps({**CONFIG, "e2_column": "QI1"}))
+    result = run("evaluate", files / "x.csv", files / "b.csv", "--config", files / "bad.json")
+    assert result.returncode == 2 and '"e2_column"' in result.stderr
+
+
+def test_check_ok_and_failure(files):
+    ok = run("check", files / "x.csv", files / "b.csv", "--config", files / "round.json")
+    assert ok.returncode == 0 and ok.stdout.startswith("OK:")
+    (files / "short.csv").write_text(B.rsplit("\n", 2)[0] + "\n")
+    bad = run("check", files / "x.csv", files / "short.csv", "--config", files / "round.json")
+    assert bad.returncode == 2 and "expected 4" in bad.stderr
+
+
+def test_missing_file_exits_2(files):
+    result = run("check", files / "x.csv", files / "nope.csv", "--config", files / "round.json")
+    assert result.returncode == 2 and "cannot read" in result.stderr
+
+
+def test_publish_then_score_attack(files):
+    published, truth = files / "p.csv", files / "t.csv"
+    result = run(
+        "publish",
+        files / "d.csv",
+        "--seed",
+        "7",
+        "--out-published",
+        published,
+        "--out-truth",
+        truth,
+    )
+    assert result.returncode == 0, result.stderr
+    truth_lines = truth.read_text().splitlines()
+    assert truth_lines[0] == "row" and sorted(truth_lines[1:]) == ["1", "3", "4"]
+    rows = published.read_text().splitlines()
+    assert rows[0] == "QI1,QI2,QI3,SA1,SA2" and len(rows) == 4
+    original = X.splitlines()
+    for line, number in zip(rows[1:], truth_lines[1:], strict=True):
+        assert line == original[int(number)]
+    # A perfect answer, then one with a single right guess.
+    (files / "perfect.csv").write_text("guess\n" + "\n".join(truth_lines[1:]) + "\n")
+    perfect = run("score-attack", files / "perfect.csv", "--truth", truth, "--format", "json")
+    assert perfect.returncode == 0, perfect.stderr
+    assert json.loads(perfect.stdout) == {"rate": 1.0, "correct": 3, "rows": 3}
+    (files / "one.csv").write_text(truth_lines[1] + "\n\n0\n")
+    one = run(
+        "score-attack",
+        files / "one.csv",
+        "--truth",
+        truth,
+        "--format",
+        "json",
+        "--reference-rows",
+        "4",
+    )
+    assert json.loads(one.stdout) == {"rate": pytest.approx(1 / 3), "correct": 1, "rows": 3}
+
+
+def test_score_attack_malformed_answer_exits_2(files):
+    (files / "t.csv").write_text("row\n1\n3\n4\n")
+    (files / "a.csv").write_text("1\nabc\n9\n")
+    result = run("score-attack", files / "a.csv", "--truth", files / "t.csv")
+    assert result.returncode == 2 and "line 2 ('abc')" in result.stderr
+    (files / "a.csv").write_text("1\n2\n9\n")
+    result = run("score-attack", files / "a.csv", "--truth", files / "t.csv")
+    assert result.returncode == 2 and "line 3 ('9')" in result.stderr and "1 and 4" in result.stderr
+
+
+def test_config_template(files):
+    result = run("config-template", files / "x.csv")
+    assert result.returncode == 0, result.stderr
+    template = json.loads(result.stdout)
+    assert set(template) >= {"qi", "sa", "cross", "e2_column", "e4_column"}
+
+
+def test_usage_error_exits_2():
+    assert run("evaluate").returncode == 2
