@@ -61,6 +61,7 @@ def test_team_attacks_a_published_target_and_sees_the_results(
 
     log_in(page, "team-b")
     page.goto(world.round_url())
+    expect(page.get_by_test_id("frozen")).to_be_visible()
     expect(page.get_by_test_id("target-teamB")).to_have_count(0)  # never one's own target
     expect(page.get_by_test_id("matrix-link")).to_have_count(0)  # results not published
     with page.expect_download() as download_info:
@@ -94,6 +95,7 @@ def test_team_attacks_a_published_target_and_sees_the_results(
     # Not published yet: the matrix is refused to a team.
     matrix_url = world.round_url() + "matrix/"
     assert page.goto(matrix_url).status == 403
+    expect(page.get_by_test_id("error-403")).to_contain_text("not published yet")
     Round.objects.filter(pk=world.round.pk).update(results_published=True)
 
     page.goto(world.round_url())
