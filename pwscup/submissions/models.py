@@ -50,6 +50,9 @@ class ScoredUpload(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     scorer_version = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # When the scoring task was last sent to the broker: the reaper resends a job that has
+    # waited too long, but not one it (or a rescore) has just sent.
+    queued_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -119,6 +122,7 @@ class Target(models.Model):
     builtin_rates = models.JSONField(default=dict, blank=True)
     builtin_message = models.TextField(blank=True)
     builtin_attempts = models.PositiveSmallIntegerField(default=0)
+    builtin_queued_at = models.DateTimeField(default=timezone.now)
     builtin_started_at = models.DateTimeField(null=True, blank=True)
     scorer_version = models.CharField(max_length=32, blank=True)
 

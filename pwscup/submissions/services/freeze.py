@@ -112,6 +112,7 @@ def target_publish(*, round: Round, team, submission) -> Target:
     target.builtin_rates = {}
     target.builtin_message = ""
     target.builtin_attempts = 0
+    target.builtin_queued_at = timezone.now()
     target.published_file.save(
         f"{team.slug}_anonymized.csv", csv_content(published.table, scoring.write_csv), save=False
     )

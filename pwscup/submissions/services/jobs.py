@@ -18,6 +18,7 @@ from pwscup.submissions.models import Status
 @dataclass(frozen=True)
 class JobFields:
     status: str = "status"
+    queued_at: str = "queued_at"
     started_at: str = "started_at"
     attempts: str = "attempts"
     message: str = "message"
@@ -27,6 +28,7 @@ class JobFields:
 UPLOAD_JOB = JobFields()
 BUILTIN_JOB = JobFields(
     status="builtin_status",
+    queued_at="builtin_queued_at",
     started_at="builtin_started_at",
     attempts="builtin_attempts",
     message="builtin_message",
@@ -82,7 +84,12 @@ def job_complete(
 
 def job_requeue(*, model, pks, fields: JobFields = UPLOAD_JOB, reset_attempts: bool = False) -> int:
     """Put jobs back in the queue (rescoring, reaping); the caller enqueues the tasks."""
-    values = {fields.status: Status.QUEUED, fields.message: "", fields.started_at: None}
+    values = {
+        fields.status: Status.QUEUED,
+        fields.message: "",
+        fields.started_at: None,
+        fields.queued_at: timezone.now(),
+    }
     if reset_attempts:
         values[fields.attempts] = 0
     return model.objects.filter(pk__in=list(pks)).update(**values)

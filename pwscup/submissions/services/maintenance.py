@@ -3,7 +3,6 @@
 import datetime as dt
 
 from django.conf import settings
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,7 +32,12 @@ def round_rescore_all(*, round: Round) -> dict[str, int]:
 
 
 def jobs_reap(*, now=None) -> dict[str, int]:
-    """Requeue jobs whose worker vanished, or fail them with a reason after too many tries."""
+    """Requeue jobs whose worker vanished, or fail them with a reason after too many tries.
+
+    A QUEUED job whose task was sent more than ``QUEUED_RESEND_AFTER`` ago (a lost broker
+    message) is sent again, at most once per that interval, so a long backlog after a
+    rescore is not multiplied by the reaper.
+    """
     now = now or timezone.now()
     counts = {"requeued": 0, "failed": 0, "resent": 0}
     for model, fields, enqueue in (
@@ -44,27 +48,25 @@ def jobs_reap(*, now=None) -> dict[str, int]:
         lost = model.objects.filter(
             **{fields.status: Status.RUNNING, f"{fields.started_at}__lt": stale_before(now)}
         )
+        failed = {
+            fields.status: Status.FAILED,
+            fields.message: _(
+                "Scoring was interrupted %(n)s times (worker lost or time limit); "
+                "the organizers can rescore it."
+            )
+            % {"n": settings.PWSCUP_SCORING_MAX_ATTEMPTS},
+        }
+        if fields.finished_at:
+            failed[fields.finished_at] = now
         exhausted = lost.filter(**{f"{fields.attempts}__gte": settings.PWSCUP_SCORING_MAX_ATTEMPTS})
-        counts["failed"] += exhausted.update(
-            **{
-                fields.status: Status.FAILED,
-                fields.message: _(
-                    "Scoring was interrupted %(n)s times (worker lost or time limit); "
-                    "the organizers can rescore it."
-                )
-                % {"n": settings.PWSCUP_SCORING_MAX_ATTEMPTS},
-            }
-        )
+        counts["failed"] += exhausted.update(**failed)
         retry = list(lost.values_list("pk", flat=True))
         counts["requeued"] += job_requeue(model=model, pks=retry, fields=fields)
-        forgotten = model.objects.filter(**{fields.status: Status.QUEUED}).filter(
-            Q(**{f"{fields.started_at}__isnull": True})
-        )
-        if model is not Target:
-            forgotten = forgotten.filter(created_at__lt=now - QUEUED_RESEND_AFTER)
-        else:
-            forgotten = forgotten.filter(published_at__lt=now - QUEUED_RESEND_AFTER)
+        forgotten = model.objects.filter(
+            **{fields.status: Status.QUEUED, f"{fields.queued_at}__lt": now - QUEUED_RESEND_AFTER}
+        ).exclude(pk__in=retry)
         resend = list(forgotten.values_list("pk", flat=True))
+        model.objects.filter(pk__in=resend).update(**{fields.queued_at: now})
         for pk in retry + resend:
             enqueue(pk)
         counts["resent"] += len(resend)
