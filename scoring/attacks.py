@@ -16,7 +16,7 @@ import pandas as pd
 
 from scoring.errors import ValidationError
 from scoring.nearest import nearest_hits
-from scoring.prepare import class_ids, is_integral_column, sa_matrix
+from scoring.prepare import TableCache, class_ids, sa_matrix
 
 
 class AttackInputs:
@@ -30,22 +30,20 @@ class AttackInputs:
         The ``sa`` columns (rows x columns).
     truth : ndarray of int64
         0-based reference row of each released row, -1 when it is not in the reference.
-    sa : sequence of str
-        Names of the ``sa`` columns (order of ``ref_sa``).
+    config : RoundConfig
+        Gives the ``sa`` order of the matrices and the attack columns.
     """
 
-    def __init__(
-        self, ref_class, rel_class, ref_sa, rel_sa, truth, sa, e2_column, e4_column, euc_sa
-    ) -> None:
+    def __init__(self, ref_class, rel_class, ref_sa, rel_sa, truth, config) -> None:
         self.ref_class = ref_class
         self.rel_class = rel_class
         self.ref_sa = ref_sa
         self.rel_sa = rel_sa
         self.truth = truth
-        position = {column: k for k, column in enumerate(sa)}
-        self.e2 = position[e2_column]
-        self.e4 = position[e4_column]
-        self.euc = [position[column] for column in euc_sa]
+        position = {column: k for k, column in enumerate(config.sa)}
+        self.e2 = position[config.e2_column]
+        self.e4 = position[config.e4_column]
+        self.euc = [position[column] for column in config.euc_sa]
         class_sizes = np.bincount(ref_class[ref_class >= 0], minlength=1)
         has_class = (rel_class >= 0) & (rel_class < class_sizes.size)
         self.matched = has_class.copy()
@@ -153,14 +151,7 @@ ATTACKS = {
 
 
 def attack_inputs(
-    reference: pd.DataFrame,
-    released: pd.DataFrame,
-    truth: np.ndarray,
-    config,
-    *,
-    integral: dict[str, bool] | None = None,
-    ref_sa: np.ndarray | None = None,
-    rel_sa: np.ndarray | None = None,
+    reference: pd.DataFrame, released: pd.DataFrame, truth: np.ndarray, config
 ) -> AttackInputs:
     """Convert reference/released tables and 1-based truth (0 = absent) for the attacks."""
     truth = np.asarray(truth, dtype=np.int64)
@@ -170,30 +161,18 @@ def attack_inputs(
         )
     if truth.size and (truth.min() < 0 or truth.max() > len(reference)):
         raise ValidationError(f"truth holds row numbers outside 0..{len(reference)}.")
-    if integral is None:
-        integral = {
-            c: is_integral_column(reference[c].to_numpy(dtype=object)) for c in config.match_qi
-        }
-    ref_class, rel_class = class_ids(reference, released, config.match_qi, integral)
-    ref_sa = sa_matrix(reference, config.sa) if ref_sa is None else ref_sa
-    rel_sa = sa_matrix(released, config.sa) if rel_sa is None else rel_sa
+    ref_cache, rel_cache = TableCache(reference), TableCache(released)
+    integral = {c: ref_cache.is_integral(c) for c in config.match_qi}
+    ref_class, rel_class = class_ids(ref_cache, rel_cache, config.match_qi, integral)
+    ref_sa = sa_matrix(ref_cache, config.sa)
+    rel_sa = sa_matrix(rel_cache, config.sa)
     for name, matrix in (("reference", ref_sa), ("released", rel_sa)):
         bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1))
         if bad.size:
             raise ValidationError(
                 f"The {name} table has non-numeric sa values (row {int(bad[0]) + 1})."
             )
-    return AttackInputs(
-        ref_class,
-        rel_class,
-        ref_sa,
-        rel_sa,
-        truth - 1,
-        config.sa,
-        config.e2_column,
-        config.e4_column,
-        config.euc_sa,
-    )
+    return AttackInputs(ref_class, rel_class, ref_sa, rel_sa, truth - 1, config)
 
 
 def builtin_attack_rates(

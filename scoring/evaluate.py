@@ -10,7 +10,7 @@ import pandas as pd
 
 from scoring import attacks, safety, utility
 from scoring.metrics_info import ATTACK_METRICS, METRICS
-from scoring.prepare import ScoringData
+from scoring.prepare import ScoringData, TableCache
 from scoring.schema import RoundConfig
 from scoring.validation import validate_original, validate_submission
 
@@ -28,14 +28,9 @@ METRIC_FUNCTIONS: dict[str, Callable[[ScoringData], float | int | None]] = {
 
 def attack_inputs_for(data: ScoringData) -> attacks.AttackInputs:
     """The attack inputs of a scored submission: reference X, released A+, truth = K."""
-    return attacks.attack_inputs(
-        data.original,
-        data.released,
-        data.kept + 1,
-        data.config,
-        integral=data.integral,
-        ref_sa=data.x_sa,
-        rel_sa=data.a_sa,
+    ref_class, rel_class = data.match_ids
+    return attacks.AttackInputs(
+        ref_class, rel_class, data.x_sa, data.a_sa, data.kept.astype(np.int64), data.config
     )
 
 
@@ -77,11 +72,12 @@ def evaluate(
     """
     clock = time.perf_counter()
     record = timings if timings is not None else {}
-    validate_original(original, config)
-    validate_submission(original, anonymized, config)
+    caches = (TableCache(original), TableCache(anonymized))
+    validate_original(original, config, cache=caches[0])
+    validate_submission(original, anonymized, config, caches=caches)
     record["validate"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    data = ScoringData(original, anonymized, config)
+    data = ScoringData(original, anonymized, config, caches=caches)
     inputs = attack_inputs_for(data)
     record["prepare"] = time.perf_counter() - clock
     results: dict[str, float | int | None] = {}
@@ -95,7 +91,7 @@ def evaluate(
         results[metric] = _plain(value)
     results["rows"] = int(data.n)
     results["kept_rows"] = int(data.kept.size)
-    results["classes"] = int(np.unique(data.qi_ids).size)
+    results["classes"] = int(data.qi_ids.max(initial=-1) + 1)
     return results
 
 

@@ -24,7 +24,7 @@ def tie_threshold(dmin: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> tie_threshold(np.array([0.0, 10.0])).tolist()
+    >>> tie_threshold(np.array([0.0, 10.0])).round(12).tolist()
     [1e-09, 10.00000001]
     """
     dmin = np.asarray(dmin, dtype=np.float64)
@@ -132,6 +132,8 @@ def nearest_hits(
     if m == 0 or ref_points.shape[0] == 0:
         return out
     truth = np.asarray(truth, dtype=np.int64)
+    if ref_points.shape[1] == 1:
+        return _nearest_hits_1d(ref_points[:, 0], rel_points[:, 0], truth, ref_class, rel_class)
     if ref_class is None:
         groups = [(np.arange(ref_points.shape[0]), np.arange(m), None, None)]
     else:
@@ -156,6 +158,39 @@ def nearest_hits(
         hit = d_true <= threshold
         count = _tie_weights(tree, unique, weights, queries[hit], nearest[hit], threshold[hit])
         out[rows[hit]] = 1.0 / count
+    return out
+
+
+def _nearest_hits_1d(ref_values, rel_values, truth, ref_class, rel_class) -> np.ndarray:
+    """:func:`nearest_hits` for one column: sorted (class, value) keys and binary search."""
+    out = np.zeros(rel_values.size)
+    rows = np.flatnonzero(truth >= 0)
+    if rows.size == 0:
+        return out
+    if ref_class is None:
+        ref_class = np.zeros(ref_values.size, dtype=np.int64)
+        rel_class = np.zeros(rel_values.size, dtype=np.int64)
+    values = rel_values[rows]
+    group = rel_class[rows].astype(np.int64)
+    d_true = np.abs(ref_values[truth[rows]] - values)
+    distinct = np.unique(ref_values)
+    width = np.int64(distinct.size + 1)
+    keys = np.sort(ref_class.astype(np.int64) * width + np.searchsorted(distinct, ref_values))
+    base = group * width
+    position = np.searchsorted(keys, base + np.searchsorted(distinct, values))
+    dmin = np.full(rows.size, np.inf)
+    for neighbour in (position, position - 1):
+        inside = (neighbour >= 0) & (neighbour < keys.size)
+        key = keys[np.clip(neighbour, 0, keys.size - 1)]
+        inside &= key // width == group
+        found = np.abs(distinct[np.clip(key % width, 0, distinct.size - 1)] - values)
+        dmin = np.where(inside, np.minimum(dmin, found), dmin)
+    threshold = tie_threshold(np.minimum(dmin, d_true))
+    hit = d_true <= threshold
+    low = np.searchsorted(distinct, values - threshold, side="left")
+    high = np.searchsorted(distinct, values + threshold, side="right")
+    count = np.searchsorted(keys, base + high) - np.searchsorted(keys, base + low)
+    out[rows[hit]] = 1.0 / np.maximum(count[hit], 1)
     return out
 
 

@@ -4,6 +4,9 @@ A QI value is compared as trimmed text, except in a column whose original values
 all integers: there every value that parses as an integral number is that integer
 (``39``, ``39.0``, ``+39`` are all 39). Codes are dense integers shared by the two
 tables being compared; a combination of several columns becomes one class id.
+
+Every column is hashed once (:class:`TableCache`); parsing and comparisons then work
+on its distinct values only, which are few for codes and never more than the rows.
 """
 
 from __future__ import annotations
@@ -17,19 +20,42 @@ import pandas as pd
 _MAX_SPAN = 2**62
 
 
-def numeric_values(values: Sequence | np.ndarray | pd.Series) -> np.ndarray:
+def parse_numbers(values: Sequence | np.ndarray) -> np.ndarray:
     """Parse text cells as float64; anything unparsable becomes NaN.
 
     Examples
     --------
-    >>> numeric_values(["1", "2.5", "x", ""]).tolist()
+    >>> parse_numbers(np.array(["1", "2.5", "x", ""], dtype=object)).tolist()
     [1.0, 2.5, nan, nan]
     """
-    array = np.asarray(values, dtype=object) if not isinstance(values, np.ndarray) else values
-    if array.dtype.kind in "fiu":
+    array = np.asarray(values, dtype=object)
+    try:
         return array.astype(np.float64)
-    parsed = pd.to_numeric(pd.Series(array, dtype=object, copy=False), errors="coerce")
-    return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (ValueError, TypeError):
+        parsed = pd.to_numeric(pd.Series(array, dtype=object), errors="coerce")
+        return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def numeric_values(values: Sequence | np.ndarray | pd.Series) -> np.ndarray:
+    """Parse text cells as float64 (NaN if unparsable), each distinct value once.
+
+    Examples
+    --------
+    >>> numeric_values(["1", "2.5", "x", "", "1"]).tolist()
+    [1.0, 2.5, nan, nan, 1.0]
+    """
+    array = np.asarray(values, dtype=object)
+    codes, uniques = pd.factorize(array)
+    return parse_numbers(uniques)[codes]
+
+
+def _integral(numbers: np.ndarray) -> bool:
+    return bool(
+        numbers.size
+        and np.isfinite(numbers).all()
+        and np.all(numbers == np.round(numbers))
+        and np.all(np.abs(numbers) < 2**53)
+    )
 
 
 def is_integral_column(values: Sequence | np.ndarray | pd.Series) -> bool:
@@ -40,25 +66,71 @@ def is_integral_column(values: Sequence | np.ndarray | pd.Series) -> bool:
     >>> is_integral_column(["39", "40"]), is_integral_column(["39", "a"])
     (True, False)
     """
-    numbers = numeric_values(values)
-    if numbers.size == 0:
-        return False
-    finite = np.isfinite(numbers)
-    if not finite.all():
-        return False
-    return bool(np.all(numbers == np.round(numbers)) and np.all(np.abs(numbers) < 2**53))
+    return _integral(parse_numbers(pd.unique(np.asarray(values, dtype=object))))
 
 
-def canonical_keys(values: Sequence | np.ndarray | pd.Series, *, integral: bool) -> np.ndarray:
-    """Comparison keys of a QI column: numbers (NaN if unparsable) or the text itself."""
-    if integral:
-        return numeric_values(values)
-    array = np.asarray(values, dtype=object)
-    return array
+class TableCache:
+    """Per-column factorisation of a text table, computed on first use.
+
+    ``codes(column)`` maps every row to an index into ``uniques(column)``; numbers and
+    comparison keys are computed on the distinct values only.
+    """
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+        self._factorized: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._numbers: dict[str, np.ndarray] = {}
+
+    def factorized(self, column: str) -> tuple[np.ndarray, np.ndarray]:
+        """Row codes and distinct text values of a column."""
+        if column not in self._factorized:
+            codes, uniques = pd.factorize(self.frame[column].to_numpy(dtype=object))
+            self._factorized[column] = (
+                codes.astype(np.int64, copy=False),
+                np.asarray(uniques, dtype=object),
+            )
+        return self._factorized[column]
+
+    def unique_numbers(self, column: str) -> np.ndarray:
+        """The distinct values of a column parsed as numbers (NaN if unparsable)."""
+        if column not in self._numbers:
+            self._numbers[column] = parse_numbers(self.factorized(column)[1])
+        return self._numbers[column]
+
+    def numbers(self, column: str, rows: np.ndarray | None = None) -> np.ndarray:
+        """A column as float64 (NaN if unparsable), optionally for some rows only."""
+        codes = self.factorized(column)[0]
+        return self.unique_numbers(column)[codes if rows is None else codes[rows]]
+
+    def empty(self, column: str) -> np.ndarray:
+        """Rows whose cell in ``column`` is empty."""
+        codes, uniques = self.factorized(column)
+        return (uniques == "")[codes]
+
+    def is_integral(self, column: str) -> bool:
+        """Whether every value of the column is an integral number."""
+        return _integral(self.unique_numbers(column))
+
+    def keys(self, column: str, *, integral: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Row codes into distinct comparison keys, and those keys.
+
+        Keys are the numbers for an integral column (an unparsable value gets code -1),
+        else the text itself.
+        """
+        codes, uniques = self.factorized(column)
+        if not integral:
+            return codes, uniques
+        key_codes, keys = pd.factorize(self.unique_numbers(column), use_na_sentinel=True)
+        return key_codes.astype(np.int64, copy=False)[codes], np.asarray(keys)
 
 
 def encode_pair(
-    reference: np.ndarray, released: np.ndarray, *, integral: bool
+    reference: TableCache,
+    released: TableCache,
+    column: str,
+    *,
+    integral: bool,
+    released_rows: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Dense codes of one QI column over two tables; -1 for an unparsable integral cell.
 
@@ -68,12 +140,14 @@ def encode_pair(
     cardinality : int
         Number of distinct codes.
     """
-    keys = np.concatenate(
-        [canonical_keys(reference, integral=integral), canonical_keys(released, integral=integral)]
-    )
-    codes, uniques = pd.factorize(keys, use_na_sentinel=True)
-    codes = codes.astype(np.int64, copy=False)
-    return codes[: len(reference)], codes[len(reference) :], len(uniques)
+    ref_codes, ref_keys = reference.keys(column, integral=integral)
+    rel_codes, rel_keys = released.keys(column, integral=integral)
+    if released_rows is not None:
+        rel_codes = rel_codes[released_rows]
+    shared, keys = pd.factorize(np.concatenate([ref_keys, rel_keys]), use_na_sentinel=True)
+    shared = np.append(shared.astype(np.int64, copy=False), -1)  # index -1 stays -1
+    rel_index = np.where(rel_codes < 0, -1, ref_keys.size + rel_codes)
+    return shared[ref_codes], shared[rel_index], len(keys)
 
 
 def combine_codes(
@@ -106,40 +180,44 @@ def combine_codes(
 
 
 def class_ids(
-    reference: pd.DataFrame,
-    released: pd.DataFrame,
+    reference: TableCache,
+    released: TableCache,
     columns: Sequence[str],
     integral: dict[str, bool],
+    *,
+    released_rows: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Class ids of reference and released rows grouped by ``columns`` (shared id space)."""
-    n_ref = len(reference)
-    ref_codes, rel_codes, cards = [], [], []
+    n_ref = len(reference.frame)
+    n_rel = len(released.frame) if released_rows is None else released_rows.size
+    both, cards = [], []
     for column in columns:
         ref_c, rel_c, card = encode_pair(
-            reference[column].to_numpy(dtype=object),
-            released[column].to_numpy(dtype=object),
-            integral=integral[column],
+            reference, released, column, integral=integral[column], released_rows=released_rows
         )
-        ref_codes.append(ref_c)
-        rel_codes.append(rel_c)
+        both.append(np.concatenate([ref_c, rel_c]))
         cards.append(card)
-    both = [np.concatenate([r, q]) for r, q in zip(ref_codes, rel_codes, strict=True)]
-    ids = combine_codes(both, cards, n_ref + len(released))
+    ids = combine_codes(both, cards, n_ref + n_rel)
     return ids[:n_ref], ids[n_ref:]
 
 
-def sa_matrix(table: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
+def sa_matrix(
+    table: TableCache, columns: Sequence[str], rows: np.ndarray | None = None
+) -> np.ndarray:
     """The ``columns`` of a table as a float64 matrix (rows x columns)."""
-    if not columns:
-        return np.zeros((len(table), 0))
-    return np.column_stack([numeric_values(table[c].to_numpy(dtype=object)) for c in columns])
+    size = len(table.frame) if rows is None else rows.size
+    matrix = np.empty((size, len(columns)))
+    for k, column in enumerate(columns):
+        matrix[:, k] = table.numbers(column, rows)
+    return matrix
 
 
-def deleted_mask(table: pd.DataFrame) -> np.ndarray:
+def deleted_mask(table: pd.DataFrame | TableCache) -> np.ndarray:
     """Rows whose cells are all empty (deleted rows)."""
-    mask = np.ones(len(table), dtype=bool)
-    for column in table.columns:
-        mask &= table[column].to_numpy(dtype=object) == ""
+    cache = table if isinstance(table, TableCache) else TableCache(table)
+    mask = np.ones(len(cache.frame), dtype=bool)
+    for column in cache.frame.columns:
+        mask &= cache.empty(column)
     return mask
 
 
@@ -156,29 +234,52 @@ class ScoringData:
         ``sa`` columns of X (n rows) and of the kept rows of A (float64).
     """
 
-    def __init__(self, original: pd.DataFrame, anonymized: pd.DataFrame, config) -> None:
+    def __init__(
+        self,
+        original: pd.DataFrame,
+        anonymized: pd.DataFrame,
+        config,
+        *,
+        caches: tuple[TableCache, TableCache] | None = None,
+    ) -> None:
         self.config = config
         self.original = original
+        self.anonymized = anonymized
+        self.x_cache, self.a_cache = caches or (TableCache(original), TableCache(anonymized))
         self.n = len(original)
-        self.kept = np.flatnonzero(~deleted_mask(anonymized))
-        self.released = anonymized.iloc[self.kept].reset_index(drop=True)
-        self.x_sa = sa_matrix(original, config.sa)
-        self.a_sa = sa_matrix(self.released, config.sa)
+        self.kept = np.flatnonzero(~deleted_mask(self.a_cache))
+        self.x_sa = sa_matrix(self.x_cache, config.sa)
+        self.a_sa = sa_matrix(self.a_cache, config.sa, self.kept)
+
+    @cached_property
+    def released(self) -> pd.DataFrame:
+        """The kept rows of A (index reset)."""
+        return self.anonymized.iloc[self.kept].reset_index(drop=True)
 
     @cached_property
     def integral(self) -> dict[str, bool]:
         """Whether each QI column of X is integral (compared as integers)."""
-        return {
-            c: is_integral_column(self.original[c].to_numpy(dtype=object)) for c in self.config.qi
-        }
+        return {c: self.x_cache.is_integral(c) for c in self.config.qi}
 
     @cached_property
     def cross_ids(self) -> tuple[np.ndarray, np.ndarray]:
         """Cross-tabulation cell ids of X rows and of kept A rows (shared id space)."""
-        return class_ids(self.original, self.released, self.config.cross, self.integral)
+        return class_ids(
+            self.x_cache, self.a_cache, self.config.cross, self.integral, released_rows=self.kept
+        )
+
+    @cached_property
+    def match_ids(self) -> tuple[np.ndarray, np.ndarray]:
+        """Attack class ids (``match_qi``) of X rows and of kept A rows."""
+        return class_ids(
+            self.x_cache, self.a_cache, self.config.match_qi, self.integral, released_rows=self.kept
+        )
 
     @cached_property
     def qi_ids(self) -> np.ndarray:
         """Equivalence class ids of the kept A rows over all ``qi`` columns."""
-        _, ids = class_ids(self.original.iloc[:0], self.released, self.config.qi, self.integral)
+        empty = TableCache(self.original.iloc[:0])
+        _, ids = class_ids(
+            empty, self.a_cache, self.config.qi, self.integral, released_rows=self.kept
+        )
         return ids

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ConfigError
+from scoring.prepare import numeric_values
 
 ORIGINAL_VALUES = "original-values"
 NUMBER = "number"
@@ -113,8 +114,7 @@ def _check_numeric(original: pd.DataFrame, sa: tuple[str, ...], domains: dict) -
     numeric = list(sa) + [c for c, kind in domains.items() if kind == NUMBER and c not in sa]
     for column in numeric:
         key = "sa" if column in sa else f"domains.{column}"
-        values = pd.to_numeric(original[column].to_numpy(dtype=object), errors="coerce")
-        bad = np.flatnonzero(~np.isfinite(np.asarray(values, dtype=np.float64)))
+        bad = np.flatnonzero(~np.isfinite(numeric_values(original[column].to_numpy(dtype=object))))
         if bad.size:
             row = int(bad[0])
             raise ConfigError(

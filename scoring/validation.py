@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
-from scoring.prepare import canonical_keys, deleted_mask, is_integral_column, numeric_values
+from scoring.prepare import TableCache, deleted_mask
 from scoring.schema import NUMBER, RoundConfig
 
 MAX_LISTED = 10
@@ -57,18 +57,20 @@ def check_header(expected: Sequence[str], got: Sequence[str], *, what: str = "su
     )
 
 
-def _check_numbers(table: pd.DataFrame, column: str, rows: np.ndarray, *, what: str) -> None:
-    values = table[column].to_numpy(dtype=object)[rows]
-    bad = np.flatnonzero(~np.isfinite(numeric_values(values)))
+def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: str) -> None:
+    bad = np.flatnonzero(~np.isfinite(cache.numbers(column, rows)))
     if bad.size:
-        labels = [repr(v) for v in values[bad[:MAX_LISTED]]]
+        values = cache.frame[column].to_numpy(dtype=object)[rows[bad[:MAX_LISTED]]]
+        labels = [repr(v) for v in values]
         raise ValidationError(
             f"Column {column!r} of the {what} must hold finite numbers; not a finite number at "
             f"{_listing(rows[bad], labels)}. {ROWS_NOTE}"
         )
 
 
-def validate_original(original: pd.DataFrame, config: RoundConfig) -> None:
+def validate_original(
+    original: pd.DataFrame, config: RoundConfig, *, cache: TableCache | None = None
+) -> None:
     """Check the original table itself: a header as configured, no empty cells, numeric sa.
 
     Raises
@@ -78,20 +80,25 @@ def validate_original(original: pd.DataFrame, config: RoundConfig) -> None:
     check_header(config.columns, original.columns, what="original table")
     if len(original) == 0:
         raise ValidationError("The original table has no data rows.")
+    cache = cache or TableCache(original)
     empty = np.zeros(len(original), dtype=bool)
     for column in original.columns:
-        empty |= original[column].to_numpy(dtype=object) == ""
+        empty |= cache.empty(column)
     if empty.any():
         raise ValidationError(
             f"The original table has empty cells at {_listing(np.flatnonzero(empty))}. {ROWS_NOTE}"
         )
     every_row = np.arange(len(original))
     for column in config.sa:
-        _check_numbers(original, column, every_row, what="original table")
+        _check_numbers(cache, column, every_row, what="original table")
 
 
 def validate_submission(
-    original: pd.DataFrame, anonymized: pd.DataFrame, config: RoundConfig
+    original: pd.DataFrame,
+    anonymized: pd.DataFrame,
+    config: RoundConfig,
+    *,
+    caches: tuple[TableCache, TableCache] | None = None,
 ) -> None:
     """Check a submission against the original table (metrics.md "Submission validation").
 
@@ -122,24 +129,25 @@ def validate_submission(
             f"The submission has {len(anonymized)} data rows; expected {len(original)} "
             "(one per row of the original table; a deleted row stays as a row of empty cells)."
         )
-    deleted = deleted_mask(anonymized)
+    x_cache, a_cache = caches or (TableCache(original), TableCache(anonymized))
+    deleted = deleted_mask(a_cache)
     if deleted.all():
         raise ValidationError(
             "Every row of the submission is deleted (all cells empty); keep at least one row."
         )
     kept = np.flatnonzero(~deleted)
-    _check_empty_cells(anonymized, kept)
+    _check_empty_cells(a_cache, kept)
     for column in original.columns:
         if config.domains.get(column) == NUMBER:
-            _check_numbers(anonymized, column, kept, what="submission")
+            _check_numbers(a_cache, column, kept, what="submission")
         else:
-            _check_original_values(original, anonymized, column, kept)
+            _check_original_values(x_cache, a_cache, column, kept)
 
 
-def _check_empty_cells(anonymized: pd.DataFrame, kept: np.ndarray) -> None:
+def _check_empty_cells(cache: TableCache, kept: np.ndarray) -> None:
     empty_columns = {}
-    for column in anonymized.columns:
-        rows = kept[anonymized[column].to_numpy(dtype=object)[kept] == ""]
+    for column in cache.frame.columns:
+        rows = kept[cache.empty(column)[kept]]
         if rows.size:
             empty_columns[column] = rows
     if not empty_columns:
@@ -156,17 +164,18 @@ def _check_empty_cells(anonymized: pd.DataFrame, kept: np.ndarray) -> None:
 
 
 def _check_original_values(
-    original: pd.DataFrame, anonymized: pd.DataFrame, column: str, kept: np.ndarray
+    x_cache: TableCache, a_cache: TableCache, column: str, kept: np.ndarray
 ) -> None:
-    x_values = original[column].to_numpy(dtype=object)
-    integral = is_integral_column(x_values)
-    allowed = pd.Index(pd.unique(canonical_keys(x_values, integral=integral)))
-    a_values = anonymized[column].to_numpy(dtype=object)[kept]
-    a_keys = canonical_keys(a_values, integral=integral)
-    outside = np.flatnonzero(allowed.get_indexer(a_keys) < 0)
+    integral = x_cache.is_integral(column)
+    _, allowed = x_cache.keys(column, integral=integral)
+    a_codes, a_keys = a_cache.keys(column, integral=integral)
+    unknown = np.append(pd.Index(allowed).get_indexer(a_keys) < 0, True)  # code -1: unparsable
+    outside = np.flatnonzero(unknown[a_codes[kept]])
     if outside.size:
-        labels = [repr(v) for v in a_values[outside[:MAX_LISTED]]]
+        rows = kept[outside]
+        values = a_cache.frame[column].to_numpy(dtype=object)[rows[:MAX_LISTED]]
+        labels = [repr(v) for v in values]
         raise ValidationError(
             f"Column {column!r} holds values that do not occur in that column of the original "
-            f"table: {_listing(kept[outside], labels)}. {ROWS_NOTE}"
+            f"table: {_listing(rows, labels)}. {ROWS_NOTE}"
         )
