@@ -247,3 +247,15 @@ def test_attack_upload_outside_its_window_is_refused(world, client):
     assert attack_post(client, world, targets["a"], answer).status_code == 202
     assert_refused(attack_post(client, world, targets["a"], answer), 429)
     assert AttackSubmission.objects.count() == 1
+
+
+def test_no_anonymization_upload_once_the_round_is_frozen(world, team_a):
+    """Freezing fixes each team's final anonymization: a later upload would silently change
+    the 'last valid' submission that the leaderboard shows but the target does not."""
+    scored(world, "a", seed=1)
+    freeze(world)
+    assert world.anonymization.is_open()
+    before = stored_files()
+    assert_refused(post_upload(team_a, world, noisy_copy(world.original, seed=2)), 403, "closed")
+    assert AnonymizationSubmission.objects.count() == 1
+    assert stored_files() == before

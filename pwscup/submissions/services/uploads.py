@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
+from pwscup.competitions.models import Phase, Round
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.submissions.models import Status
@@ -40,10 +40,16 @@ def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
             % {"phase": phase.get_kind_display(), "at": _format_at(phase, phase.opens_at)},
             status=403,
         )
-    if now >= phase.closes_at:
+    closes_at = phase.closes_at
+    if phase.kind == Phase.Kind.ANONYMIZATION:
+        # Freezing fixes the final anonymizations: it ends the phase, even an early freeze.
+        frozen_at = Round.objects.values_list("frozen_at", flat=True).get(pk=phase.round_id)
+        if frozen_at is not None:
+            closes_at = min(closes_at, frozen_at)
+    if now >= closes_at:
         raise Refused(
             _("The %(phase)s closed at %(at)s; uploads are no longer accepted.")
-            % {"phase": phase.get_kind_display(), "at": _format_at(phase, phase.closes_at)},
+            % {"phase": phase.get_kind_display(), "at": _format_at(phase, closes_at)},
             status=403,
         )
 
