@@ -1,15 +1,31 @@
-// Live job status: while a submission is queued or running, refresh the jobs fragment.
+// Live job status: while a submission is queued or running, refresh the jobs fragment
+// (the same page with ?fragment=1) in place; the page itself is never reloaded.
 (function () {
   const box = document.getElementById("jobs");
   if (box) {
     const url = box.dataset.fragmentUrl;
     const pending = () => box.querySelector('[data-pending="1"]') !== null;
+    let delay = 1500;
     const tick = () => {
       if (!pending()) return;
-      fetch(url, { headers: { "X-Requested-With": "fetch" }, credentials: "same-origin" })
+      if (document.hidden) {
+        // Do not poll from a background tab; resume when it is shown again.
+        document.addEventListener("visibilitychange", tick, { once: true });
+        return;
+      }
+      fetch(url, { headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store" })
         .then((r) => (r.ok ? r.text() : null))
-        .then((html) => { if (html !== null) box.innerHTML = html; })
-        .finally(() => setTimeout(tick, 1500));
+        .then((html) => {
+          // Only a real fragment replaces the list (not, say, a login page after a logout).
+          if (html !== null && html.includes("data-pending=")) {
+            box.innerHTML = html;
+            delay = 1500;
+          } else {
+            delay = Math.min(delay * 2, 15000);
+          }
+        })
+        .catch(() => { delay = Math.min(delay * 2, 15000); })
+        .finally(() => setTimeout(tick, delay));
     };
     setTimeout(tick, 1000);
   }
@@ -21,6 +37,7 @@
         const numeric = th.dataset.sort === "num";
         const asc = th.dataset.dir !== "asc";
         th.dataset.dir = asc ? "asc" : "desc";
+        th.setAttribute("aria-sort", asc ? "ascending" : "descending");
         const value = (row) => {
           const text = row.cells[index] ? row.cells[index].textContent.trim() : "";
           if (!numeric) return text;

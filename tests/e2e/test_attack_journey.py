@@ -119,6 +119,13 @@ def test_team_attacks_a_published_target_and_sees_the_results(
     expect(attack_b.locator("td").nth(2)).to_have_text(f"{rate:.4f}")
     expect(attack_b.locator("td").nth(3)).to_have_text("1")
     screenshot(page, "final-en")
+    # The tables sort in the browser: by team name, ascending then descending.
+    attack_table = page.get_by_test_id("final-attack")
+    team_header = attack_table.locator("th", has_text="Team")
+    team_header.click()
+    expect(attack_table.locator("tbody tr").first).to_contain_text("Team A")
+    team_header.click()
+    expect(attack_table.locator("tbody tr").first).to_contain_text("Team C")
 
     switch_language(page, "ja")
     expect(page.locator("h1")).to_have_text("最終順位")

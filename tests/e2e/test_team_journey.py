@@ -1,6 +1,7 @@
 """A team member's anonymization-phase journey, in English and in Japanese."""
 
 import io
+import re
 
 import pandas as pd
 import pytest
@@ -37,6 +38,46 @@ TEXT = {
         "rank": "順位",
         "rule": "代表提出",
     },
+}
+# ASCII words the Japanese round page may show: data, names, file names, the scorer's
+# (English) validation message, and the CSV file chooser's own label.
+DATA_WORDS = {
+    "Round",
+    "Team",
+    "Asia",
+    "Tokyo",
+    "teamA",
+    "anonymized",
+    "Choose",
+    "File",
+    "chosen",
+    "header",
+    "submission",
+    "differs",
+    "from",
+    "original",
+    "missing",
+    "column",
+    "Expected",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "marital",
+    "status",
+    "occupation",
+    "relationship",
+    "race",
+    "capital",
+    "gain",
+    "loss",
+    "hours",
+    "week",
+    "native",
+    "country",
+    "income",
+    "Cup",
+    "PWSCup",
+    "English",
 }
 UPLOAD_INPUT = "[data-testid=upload-form] input[type=file]"
 
@@ -103,6 +144,9 @@ def test_team_uploads_sees_live_scores_and_the_leaderboard(
     page.reload()
     expect(page.get_by_test_id("quota")).to_contain_text(text["quota"])  # failed: not counted
     screenshot(page, f"round-{language}")
+    if language == "ja":
+        words = set(re.findall(r"[A-Za-z]{4,}", page.locator("main").inner_text()))
+        assert words <= DATA_WORDS, f"untranslated on the round page: {words - DATA_WORDS}"
 
     # The leaderboard shows team A (the only team with a submission) and the rule in force.
     page.get_by_test_id("leaderboard-link").click()
