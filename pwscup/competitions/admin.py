@@ -47,12 +47,17 @@ class RoundAdminForm(forms.ModelForm):
             "results_published",
         )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A configuration file may replace it; ``scoring.load_config`` says what is missing.
+        self.fields["config"].required = False
+
     def clean(self):
         cleaned = super().clean()
         upload = cleaned.get("original_file")
         if not upload:
             return cleaned
-        config_raw = cleaned.get("config")
+        config_raw = cleaned.get("config") or {}
         if cleaned.get("config_file"):
             try:
                 config_raw = json.loads(cleaned["config_file"].read().decode("utf-8-sig"))
