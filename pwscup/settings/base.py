@@ -113,6 +113,9 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
     BROKER_DIR = VAR_DIR / "broker"
+    # The embedded broker keeps its messages in these folders; every process may be first.
+    for _folder in ("queue", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),

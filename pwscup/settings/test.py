@@ -22,3 +22,4 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LANGUAGE_CODE = "en"
+STATIC_ROOT = Path(tempfile.mkdtemp(prefix="pwscup-static-"))
