@@ -283,3 +283,42 @@ def test_per_team_mode_never_gives_a_team_another_teams_sample(make_world, clien
     # The organizer downloads the master table, not a sample.
     client.force_login(world.organizer)
     assert body(client.get(reverse("original_download", args=args))) == world.original
+
+
+@pytest.mark.parametrize(
+    ("visibility", "attack_closed", "published", "shown"),
+    [
+        (Round.AttackVisibility.LIVE, False, False, True),
+        (Round.AttackVisibility.AFTER_PHASE, False, False, False),
+        (Round.AttackVisibility.AFTER_PHASE, True, False, True),
+        (Round.AttackVisibility.ON_PUBLISH, True, False, False),
+        (Round.AttackVisibility.ON_PUBLISH, True, True, True),
+    ],
+)
+def test_an_attackers_own_rate_follows_the_visibility_rule(
+    make_world, client, visibility, attack_closed, published, shown
+):
+    world = make_world(attack_visibility=visibility)
+    scored(world, "a", seed=1)
+    target = freeze(world)["a"]
+    hit = scored_attack(world, "b", target, truth_of(target))
+    assert hit.rate == 1.0
+    if attack_closed:
+        opens = world.attack.opens_at - (world.attack.closes_at - world.attack.opens_at)
+        phase_set(
+            round=world.round,
+            kind=Phase.Kind.ATTACK,
+            opens_at=opens,
+            closes_at=world.attack.opens_at,
+        )
+    Round.objects.filter(pk=world.round.pk).update(results_published=published)
+    client.force_login(world.users["b"])
+    args = [world.competition.slug, world.round.slug]
+    for url in (
+        reverse("round_detail", args=args),
+        reverse("round_detail", args=args) + "?fragment=1",
+    ):
+        page = client.get(url).content.decode()
+        assert f"{hit.pk}" in page
+        assert ('data-testid="rate"' in page) is shown, url
+        assert ("1.0000" in page) is shown, url
