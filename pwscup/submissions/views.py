@@ -29,7 +29,10 @@ from pwscup.submissions.services.uploads import local_day_start, quota_usage
 def _phase_info(phase, team, model, now):
     if phase is None:
         return None
-    info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
+    state = phase_state(phase=phase, now=now)
+    if state == "open" and phase.kind == Phase.Kind.ANONYMIZATION and phase.round.frozen_at:
+        state = "closed"  # a freeze ends the anonymization phase (uploads are refused)
+    info = {"phase": phase, "state": state}
     if team is not None:
         today, total = quota_usage(model=model, phase=phase, team=team, now=now)
         info.update(

@@ -259,3 +259,7 @@ def test_no_anonymization_upload_once_the_round_is_frozen(world, team_a):
     assert_refused(post_upload(team_a, world, noisy_copy(world.original, seed=2)), 403, "closed")
     assert AnonymizationSubmission.objects.count() == 1
     assert stored_files() == before
+    # The round page no longer offers the upload form either.
+    page = team_a.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    assert 'data-testid="frozen"' in page.content.decode()
+    assert 'data-testid="upload-form"' not in page.content.decode()
