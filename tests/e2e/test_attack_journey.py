@@ -62,6 +62,7 @@ def test_team_attacks_a_published_target_and_sees_the_results(
     log_in(page, "team-b")
     page.goto(world.round_url())
     expect(page.get_by_test_id("frozen")).to_be_visible()
+    expect(page.get_by_test_id("upload-form")).to_have_count(0)  # frozen: no more uploads
     expect(page.get_by_test_id("target-teamB")).to_have_count(0)  # never one's own target
     expect(page.get_by_test_id("matrix-link")).to_have_count(0)  # results not published
     with page.expect_download() as download_info:
