@@ -15,6 +15,8 @@ _EXACT_FLOAT = 2.0**50
 _BUCKETS = 32
 _SLACK = 1e-12
 _WORKERS = 2
+_SMALL_CLASS = 32
+_BLOCK_ELEMENTS = 2**22
 
 
 def tie_threshold(dmin: np.ndarray) -> np.ndarray:
@@ -43,36 +45,35 @@ def _unique_rows(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _bounded_nearest(tree: cKDTree, queries: np.ndarray, bounds: np.ndarray):
-    """Nearest tree point of each query, searching only within its bound.
+    """Two nearest tree points of each query, searching only within its bound.
 
     ``cKDTree.query`` takes one scalar bound, so queries are processed in buckets of
     similar bounds; a tight bound prunes far more of the tree than an open search.
+    Missing neighbours have distance ``inf``.
     """
-    dist = np.empty(queries.shape[0])
-    idx = np.empty(queries.shape[0], dtype=np.int64)
+    k = min(2, tree.n)
+    dist = np.full((queries.shape[0], 2), np.inf)
+    idx = np.full((queries.shape[0], 2), tree.n, dtype=np.int64)
     order = np.argsort(bounds, kind="stable")
     for bucket in np.array_split(order, max(1, min(_BUCKETS, order.size // 256))):
         if bucket.size == 0:
             continue
         bound = float(bounds[bucket].max()) * (1.0 + _SLACK) + _SLACK
-        d, i = tree.query(queries[bucket], k=1, distance_upper_bound=bound, workers=_WORKERS)
-        dist[bucket] = d
-        idx[bucket] = i
+        workers = _WORKERS if bucket.size > 2048 else 1
+        d, i = tree.query(queries[bucket], k=k, distance_upper_bound=bound, workers=workers)
+        dist[bucket, :k] = d.reshape(bucket.size, k)
+        idx[bucket, :k] = i.reshape(bucket.size, k)
     return dist, idx
 
 
-def _tie_weights(tree, unique, weights, queries, nearest, threshold):
-    """Weighted number of tree points within ``threshold`` of each query (>= 1 each)."""
-    within = tree.query_ball_point(
-        queries, threshold * (1.0 + _SLACK) + _SLACK, return_length=True, workers=_WORKERS
-    )
+def _tie_weights(tree, unique, weights, queries, nearest, second, threshold):
+    """Weighted number of tree points tying the nearest of each query (>= 1 each)."""
     count = weights[nearest].astype(np.float64)
-    several = np.flatnonzero(within > 1)
+    several = np.flatnonzero(second <= threshold)
     if several.size:
-        # Rare: several distinct points tie; re-check their exact distances.
-        lists = tree.query_ball_point(
-            queries[several], threshold[several] * (1.0 + _SLACK) + _SLACK, workers=_WORKERS
-        )
+        # Rare: several distinct points tie; collect them all and re-check exactly.
+        radius = threshold[several] * (1.0 + _SLACK) + _SLACK
+        lists = tree.query_ball_point(queries[several], radius, workers=_WORKERS)
         lengths = np.fromiter((len(found) for found in lists), dtype=np.int64, count=len(lists))
         members = np.concatenate([np.asarray(found, dtype=np.int64) for found in lists])
         owner = np.repeat(np.arange(several.size), lengths)
@@ -134,10 +135,19 @@ def nearest_hits(
     truth = np.asarray(truth, dtype=np.int64)
     if ref_points.shape[1] == 1:
         return _nearest_hits_1d(ref_points[:, 0], rel_points[:, 0], truth, ref_class, rel_class)
+    with_truth = np.flatnonzero(truth >= 0)
     if ref_class is None:
-        groups = [(np.arange(ref_points.shape[0]), np.arange(m), None, None)]
+        groups = [(np.arange(ref_points.shape[0]), with_truth, None, None)]
     else:
-        groups = _class_chunks(ref_points, rel_points, ref_class, rel_class)
+        sizes = np.bincount(ref_class[ref_class >= 0], minlength=int(rel_class.max()) + 1)
+        small = sizes[rel_class[with_truth]] <= _SMALL_CLASS
+        _small_class_hits(
+            out, ref_points, rel_points, truth, ref_class, rel_class, with_truth[small], sizes
+        )
+        large = with_truth[~small]
+        if large.size == 0:
+            return out
+        groups = _class_chunks(ref_points, rel_points, ref_class, rel_class, large)
     for ref_rows, rel_rows, ref_coord, rel_coord in groups:
         ref_pts = ref_points[ref_rows]
         rel_pts = rel_points[rel_rows]
@@ -153,10 +163,12 @@ def nearest_hits(
         d_true = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
         unique, weights = _unique_rows(ref_pts)
         tree = cKDTree(unique)
-        dmin, nearest = _bounded_nearest(tree, queries, tie_threshold(d_true))
-        threshold = tie_threshold(np.minimum(dmin, d_true))
+        dist, nearest = _bounded_nearest(tree, queries, tie_threshold(d_true))
+        threshold = tie_threshold(np.minimum(dist[:, 0], d_true))
         hit = d_true <= threshold
-        count = _tie_weights(tree, unique, weights, queries[hit], nearest[hit], threshold[hit])
+        count = _tie_weights(
+            tree, unique, weights, queries[hit], nearest[hit, 0], dist[hit, 1], threshold[hit]
+        )
         out[rows[hit]] = 1.0 / count
     return out
 
@@ -194,14 +206,43 @@ def _nearest_hits_1d(ref_values, rel_values, truth, ref_class, rel_class) -> np.
     return out
 
 
-def _class_chunks(ref_points, rel_points, ref_class, rel_class):
-    """Split classes into ranges whose class coordinate ``id * scale`` stays exact."""
+def _small_class_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows, sizes):
+    """:func:`nearest_hits` for rows whose class is small: all pairs, padded blocks."""
+    if rows.size == 0:
+        return
+    order = np.argsort(ref_class, kind="stable")
+    start = np.searchsorted(ref_class[order], rel_class[rows])
+    size = sizes[rel_class[rows]]
+    gaps = ref_points[truth[rows]] - rel_points[rows]
+    d_true = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
+    width = 1
+    while width <= _SMALL_CLASS:
+        block = np.flatnonzero((size <= width) & (size > width // 2))
+        step = max(1, _BLOCK_ELEMENTS // (width * ref_points.shape[1]))
+        for first in range(0, block.size, step):
+            part = block[first : first + step]
+            offsets = np.arange(width)
+            valid = offsets < size[part, None]
+            members = order[start[part, None] + np.minimum(offsets, size[part, None] - 1)]
+            diff = ref_points[members] - rel_points[rows[part]][:, None, :]
+            dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
+            dist[~valid] = np.inf
+            threshold = tie_threshold(np.minimum(dist.min(axis=1), d_true[part]))
+            count = np.sum(dist <= threshold[:, None], axis=1)
+            hit = d_true[part] <= threshold
+            out[rows[part][hit]] = 1.0 / np.maximum(count[hit], 1)
+        width *= 2
+
+
+def _class_chunks(ref_points, rel_points, ref_class, rel_class, rows):
+    """Split the classes of ``rows`` into ranges whose coordinate ``id * scale`` stays exact."""
     scale = _class_scale(ref_points, rel_points)
     per_chunk = max(int(_EXACT_FLOAT // scale), 1)
-    wanted = np.unique(rel_class)
+    wanted = np.unique(rel_class[rows])
     ref_keep = np.isin(ref_class, wanted)
     dense_ref = np.searchsorted(wanted, ref_class)
-    dense_rel = np.searchsorted(wanted, rel_class)
+    dense_rel = np.full(rel_class.size, -1, dtype=np.int64)
+    dense_rel[rows] = np.searchsorted(wanted, rel_class[rows])
     for start in range(0, wanted.size, per_chunk):
         stop = start + per_chunk
         ref_rows = np.flatnonzero(ref_keep & (dense_ref >= start) & (dense_ref < stop))

@@ -61,11 +61,14 @@ def as_table(values: np.ndarray, deleted=()) -> pd.DataFrame:
     return table
 
 
-@pytest.mark.parametrize("seed", range(12))
-@pytest.mark.parametrize("match_qi", [["q1", "q2"], ["q1"]])
-def test_attacks_match_direct_definition(seed, match_qi):
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize(
+    ("match_qi", "n"),
+    # small classes (all pairs) and classes above 32 rows (the KD-tree path)
+    [(["q1", "q2"], 40), (["q1"], 40), (["q2"], 150)],
+)
+def test_attacks_match_direct_definition(seed, match_qi, n):
     rng = np.random.default_rng(seed)
-    n = 40
     x = np.column_stack(
         [rng.integers(1, 4, n), rng.integers(1, 3, n), rng.integers(0, 6, (n, 3)) * 10]
     )
