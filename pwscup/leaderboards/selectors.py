@@ -83,15 +83,14 @@ def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
 
 
 def can_view_leaderboard(*, user, phase: Phase) -> bool:
+    """Public leaderboards are for everyone; a private one only for the organizers.
+
+    A team sees its own scores on its round page; other teams' scores only once the
+    organizer makes the leaderboard public (competition.md, "What must never happen").
+    """
     if phase.leaderboard_public:
         return True
-    competition = phase.round.competition
-    if user_is_organizer(user=user, competition=competition):
-        return True
-    return (
-        user.is_authenticated
-        and Team.objects.filter(competition=competition, members=user).exists()
-    )
+    return user_is_organizer(user=user, competition=phase.round.competition)
 
 
 def can_view_results(*, user, round: Round) -> bool:

@@ -13,7 +13,7 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of, phase_state
 from pwscup.core.access import private_file_response, round_access
 from pwscup.core.errors import Refused
-from pwscup.leaderboards.selectors import attack_rates_visible_to_team
+from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
 from pwscup.submissions import services
 from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
@@ -58,6 +58,8 @@ def round_detail(request, competition_slug, round_slug):
         "attack": _phase_info(attack, team, AttackSubmission, now),
         "upload_form": AnonymizationUploadForm(),
         "round_tz": round_.timezone,
+        "leaderboard_visible": anonymization is not None
+        and can_view_leaderboard(user=request.user, phase=anonymization),
     }
     if team is not None and anonymization is not None:
         context["submissions"] = list(team_submissions(phase=anonymization, team=team))

@@ -102,8 +102,13 @@ def e2e_world(transactional_db):
         original_filename="adult_head.csv",
         config_raw=adult_config(),
     )
+    # The organizer has made the phase leaderboard public (a private one is organizers-only).
     anonymization = phase_set(
-        round=round_, kind=Phase.Kind.ANONYMIZATION, opens_at=now - hour, closes_at=now + hour
+        round=round_,
+        kind=Phase.Kind.ANONYMIZATION,
+        opens_at=now - hour,
+        closes_at=now + hour,
+        leaderboard_public=True,
     )
     attack = phase_set(
         round=round_, kind=Phase.Kind.ATTACK, opens_at=now - hour, closes_at=now + 2 * hour

@@ -35,7 +35,9 @@ ALWAYS = {
     # Shared mode has no candidate table: nobody gets one.
     "candidate_a": (LOGIN, 404, 404, 404, 404),
 }
-LEADERBOARD_PRIVATE = (404, 200, 200, 403, 200)
+# Before the organizer makes it public, other teams' scores are for organizers only
+# (competition.md: a team never sees another team's scores before they are published).
+LEADERBOARD_PRIVATE = (404, 403, 403, 403, 200)
 RESULTS_HIDDEN = (404, 403, 403, 403, 200)
 EVERYONE = (200, 200, 200, 200, 200)
 RESULT_URLS = ("matrix", "matrix_csv", "final", "final_anonymization_csv", "final_attack_csv")
