@@ -179,7 +179,14 @@ class RoundAdmin(admin.ModelAdmin):
 
         for round_ in queryset:
             counts = round_rescore_all(round=round_)
-            self.message_user(request, f"{round_}: {counts}")
+            self.message_user(
+                request,
+                _(
+                    "%(round)s: %(anonymizations)d submissions, %(targets)d targets and "
+                    "%(attacks)d attacks queued for scoring."
+                )
+                % {"round": round_, **counts},
+            )
 
     @admin.action(description=_("Publish the results (matrix and final ranking)"))
     def publish_results(self, request, queryset):

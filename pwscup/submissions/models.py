@@ -87,7 +87,7 @@ class TeamDataset(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_datasets")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="datasets")
-    sample_index = models.JSONField(help_text="0-based master row indices, in sample order")
+    sample_index = models.JSONField(help_text=_("0-based master row indices, in sample order"))
     file = models.FileField(upload_to=generated_path, max_length=300)
     rows = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)

@@ -1,6 +1,7 @@
 """Reading submissions, targets and the data a team may use."""
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 import scoring
 from pwscup.accounts.models import Team
@@ -24,7 +25,7 @@ def team_original_table(*, round: Round, team: Team):
     if round.is_per_team:
         dataset = team_dataset(round=round, team=team)
         if dataset is None:
-            raise scoring.ValidationError("No sample has been drawn for this team yet.")
+            raise scoring.ValidationError(gettext("No sample has been drawn for this team yet."))
         table = cached_table(dataset.file, f"dataset-{dataset.pk}")
     else:
         table = round_original_table(round=round)

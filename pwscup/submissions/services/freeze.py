@@ -51,13 +51,16 @@ def round_assign_samples(*, round: Round) -> list[TeamDataset]:
     return created
 
 
+@transaction.atomic
 def round_freeze(*, round: Round, now=None) -> list[Target]:
     """Fix each team's final anonymization and publish it as an attack target.
 
     Freezing again republishes only the targets whose final submission changed; attacks
-    on a republished target are rescored against its new truth.
+    on a republished target are rescored against its new truth. The round's row is
+    locked, so an automatic freeze and an organizer's freeze run one after the other.
     """
     now = now or timezone.now()
+    Round.objects.select_for_update().get(pk=round.pk)
     phase = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
     targets = []
     if phase is not None:
