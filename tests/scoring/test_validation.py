@@ -207,3 +207,8 @@ def test_evaluate_validates_first(original, config):
 def test_tables_from_generated_frames_need_no_csv(original, config):
     frame = pd.DataFrame([line.split(",") for line in VALID], columns=HEADER.split(","))
     scoring.validate_submission(original, frame.astype(object), config)
+
+
+def test_header_only_submission_has_zero_rows(original, config):
+    with pytest.raises(ValidationError, match="has 0 data rows; expected 4"):
+        submit(original, config, HEADER + "\n")
