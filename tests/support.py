@@ -1,8 +1,10 @@
 """Helpers shared by the test packages (import as ``tests.support``)."""
 
+import datetime as dt
 import io
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -54,3 +56,83 @@ def noisy_copy(original: bytes, *, seed: int = 0, delete: int = 0) -> bytes:
     if delete:
         table.iloc[order[:delete], :] = ""
     return table_bytes(table)
+
+
+@dataclass
+class World:
+    """A competition with one round over the first rows of Adult and teams a, b, c."""
+
+    competition: object
+    round: object
+    anonymization: object
+    attack: object
+    teams: dict
+    users: dict
+    organizer: object
+    original: bytes
+
+    def round_url(self) -> str:
+        return f"/c/{self.competition.slug}/{self.round.slug}/"
+
+
+def build_world(
+    *,
+    slug: str = "cup",
+    username=lambda slug, who: f"{slug}-{who}",
+    password: str = "pw",
+    data_mode: str = "shared",
+    anonymization_open: bool = True,
+    attack_open: bool = True,
+    daily_limit: int | None = None,
+    total_limit: int | None = None,
+    leaderboard_public: bool = False,
+    **round_options,
+) -> World:
+    """Create the world through the services; ``username(slug, "team-a")`` names accounts."""
+    from django.utils import timezone
+
+    from pwscup.accounts.services import membership_add, team_create, user_create
+    from pwscup.competitions.models import Phase, Round
+    from pwscup.competitions.services import competition_create, phase_set, round_create
+    from pwscup.submissions.services import round_assign_samples
+
+    now, hour = timezone.now(), dt.timedelta(hours=1)
+    organizer = user_create(username=username(slug, "organizer"), password=password)
+    competition = competition_create(name=f"Cup {slug}", slug=slug, organizers=[organizer])
+    original = adult_head()
+    if data_mode == Round.DataMode.PER_TEAM:
+        round_options = {"sample_size": 60, "decoy_count": 40, **round_options}
+    round_ = round_create(
+        competition=competition,
+        name="Round",
+        slug="r1",
+        original=original,
+        original_filename="adult_head.csv",
+        config_raw=adult_config(),
+        data_mode=data_mode,
+        **round_options,
+    )
+    anonymization = phase_set(
+        round=round_,
+        kind=Phase.Kind.ANONYMIZATION,
+        opens_at=now - hour if anonymization_open else now - 3 * hour,
+        closes_at=now + hour if anonymization_open else now - 2 * hour,
+        daily_limit=daily_limit,
+        total_limit=total_limit,
+        leaderboard_public=leaderboard_public,
+    )
+    attack = phase_set(
+        round=round_,
+        kind=Phase.Kind.ATTACK,
+        opens_at=now - hour if attack_open else now + hour,
+        closes_at=now + 2 * hour if attack_open else now + 3 * hour,
+    )
+    teams, users = {}, {}
+    for letter in "abc":
+        teams[letter] = team_create(
+            competition=competition, name=f"Team {letter.upper()}", slug=f"team{letter.upper()}"
+        )
+        users[letter] = user_create(username=username(slug, f"team-{letter}"), password=password)
+        membership_add(team=teams[letter], user=users[letter])
+    round_assign_samples(round=round_)
+    return World(competition, round_, anonymization, attack, teams, users, organizer, original)

@@ -4,15 +4,13 @@ The scoring is done by the real Celery worker of ``tests/conftest.py``; the data
 built with the platform's services, exactly as an organizer's actions would.
 """
 
-import datetime as dt
 import os
 from pathlib import Path
 
 import pytest
-from django.utils import timezone
 
-from tests.e2e.helpers import PASSWORD, World
-from tests.support import adult_config, adult_head
+from tests.e2e.helpers import PASSWORD
+from tests.support import build_world
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
 # inside one unless told that it is safe (it is: nothing else runs on that loop).
@@ -80,44 +78,8 @@ def screenshot():
 
 @pytest.fixture
 def e2e_world(transactional_db):
-    """A shared-original round on 200 Adult rows; both phases open; teams A, B and C.
-
-    Accounts: ``team-a``, ``team-b``, ``team-c`` (one per team) and ``organizer``, all with
-    the password ``PASSWORD``.
-    """
-    from pwscup.accounts.services import membership_add, team_create, user_create
-    from pwscup.competitions.models import Phase
-    from pwscup.competitions.services import competition_create, phase_set, round_create
-
-    now = timezone.now()
-    hour = dt.timedelta(hours=1)
-    organizer = user_create(username="organizer", password=PASSWORD)
-    competition = competition_create(name="E2E Cup", slug="e2e", organizers=[organizer])
-    original = adult_head()
-    round_ = round_create(
-        competition=competition,
-        name="Round 1",
-        slug="r1",
-        original=original,
-        original_filename="adult_head.csv",
-        config_raw=adult_config(),
+    """One round over the first Adult rows with a public leaderboard; accounts ``team-a``,
+    ``team-b``, ``team-c`` and ``organizer``, all with the password ``PASSWORD``."""
+    return build_world(
+        slug="e2e", username=lambda slug, who: who, password=PASSWORD, leaderboard_public=True
     )
-    # The organizer has made the phase leaderboard public (a private one is organizers-only).
-    anonymization = phase_set(
-        round=round_,
-        kind=Phase.Kind.ANONYMIZATION,
-        opens_at=now - hour,
-        closes_at=now + hour,
-        leaderboard_public=True,
-    )
-    attack = phase_set(
-        round=round_, kind=Phase.Kind.ATTACK, opens_at=now - hour, closes_at=now + 2 * hour
-    )
-    teams, users = {}, {}
-    for letter in "abc":
-        teams[letter] = team_create(
-            competition=competition, name=f"Team {letter.upper()}", slug=f"team{letter.upper()}"
-        )
-        users[letter] = user_create(username=f"team-{letter}", password=PASSWORD)
-        membership_add(team=teams[letter], user=users[letter])
-    return World(competition, round_, anonymization, attack, teams, users, organizer, original)

@@ -3,27 +3,11 @@
 import contextlib
 import os
 import signal
-from dataclasses import dataclass
 
-from tests.support import csv_upload, wait_for
+from tests.support import World, csv_upload, wait_for
 
 PASSWORD = "e2e-password"
 SCORING_TIMEOUT = 120  # seconds; the worker scores a 200-row round in about a second
-
-
-@dataclass
-class World:
-    competition: object
-    round: object
-    anonymization: object
-    attack: object
-    teams: dict
-    users: dict
-    organizer: object
-    original: bytes
-
-    def round_url(self) -> str:
-        return f"/c/{self.competition.slug}/{self.round.slug}/"
 
 
 def log_in(page, username: str, password: str = PASSWORD) -> None:

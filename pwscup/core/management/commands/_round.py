@@ -1,0 +1,23 @@
+"""Shared argument handling of the commands that act on one round."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from pwscup.competitions.models import Round
+
+
+class RoundCommand(BaseCommand):
+    """A command taking ``COMPETITION ROUND`` (slugs) and acting on that round."""
+
+    def add_arguments(self, parser):
+        parser.add_argument("competition", help="competition slug")
+        parser.add_argument("round", help="round slug")
+
+    def handle(self, *args, competition, round, **options):
+        try:
+            round_ = Round.objects.get(competition__slug=competition, slug=round)
+        except Round.DoesNotExist as error:
+            raise CommandError(f"No round {competition}/{round}.") from error
+        self.handle_round(round_)
+
+    def handle_round(self, round_: Round) -> None:
+        raise NotImplementedError

@@ -1,0 +1,46 @@
+"""Management commands: the demo loader and the round operations."""
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import CommandError, call_command
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Competition, Round
+from pwscup.submissions.models import AnonymizationSubmission, Status, Target, TeamDataset
+from tests.pwscup.factories import scored
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_creates_the_playable_demo_once(capsys):
+    call_command("load_demo")
+    competition = Competition.objects.get(slug="demo")
+    rounds = {r.slug: r for r in competition.rounds.all()}
+    assert set(rounds) == {"round-1", "round-2"}
+    assert rounds["round-1"].original_rows == 32561
+    assert rounds["round-2"].data_mode == Round.DataMode.PER_TEAM
+    assert all(r.phases.count() == 2 for r in rounds.values())
+    assert {t.slug for t in Team.objects.filter(competition=competition)} == {
+        "teamA",
+        "teamB",
+        "teamC",
+    }
+    for username in ("organizer", "team-a", "team-b", "team-c"):
+        assert authenticate(username=username, password="pwscup-demo") is not None
+    samples = TeamDataset.objects.filter(round=rounds["round-2"])
+    assert samples.count() == 3 and {d.rows for d in samples} == {100}
+    assert len({tuple(d.sample_index) for d in samples}) == 3  # each team its own sample
+    call_command("load_demo")
+    assert "already exists" in capsys.readouterr().out
+    assert Competition.objects.filter(slug="demo").count() == 1
+
+
+def test_freeze_and_rescore_commands(world, capsys):
+    submission = scored(world, "a", seed=3)
+    call_command("freeze_round", world.competition.slug, world.round.slug)
+    assert "1 targets published" in capsys.readouterr().out
+    assert Target.objects.get(round=world.round).submission == submission
+    call_command("rescore_round", world.competition.slug, world.round.slug)
+    assert AnonymizationSubmission.objects.get(pk=submission.pk).status == Status.QUEUED
+    with pytest.raises(CommandError, match="No round"):
+        call_command("freeze_round", world.competition.slug, "missing")
