@@ -8,6 +8,10 @@ publish ANONYMIZED --seed N --out-published P.csv --out-truth T.csv
 score-attack ANSWER.csv --truth T.csv [--reference-rows M] [--format table|json]
 config-template ORIGINAL
 
+``--reference-rows`` defaults to the largest row number in the truth file (the
+reference table has at least that many rows); pass the real size of the reference
+table to also reject guesses beyond the largest true row.
+
 Exit status 0 on success, 2 with the message on stderr for an invalid file,
 configuration or answer (and for usage errors).
 """

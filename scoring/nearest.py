@@ -3,6 +3,19 @@
 Two distances ``d1 <= d2`` tie when ``d2 - d1 <= 1e-9 * max(1, d2)`` (metrics.md). For
 every released row the guess set ``T`` is the set of candidate reference rows whose
 distance ties the minimum; the row contributes ``1/|T|`` when its true row is in ``T``.
+
+Only rows whose true row is a candidate can contribute, and for them the search is
+bounded by the true row's distance. Strategy by shape:
+
+* one column (E2, E4): sorted ``(class, value)`` keys and binary search, O(n log n);
+* classes of at most 32 reference rows: all pairs, in padded numpy blocks;
+* larger classes, and the "all rows" fallback: one KD-tree (scipy ``cKDTree``) over
+  distinct points, the class id as an extra coordinate scaled beyond any distance, a
+  bounded 2-nearest query per row and a radius query only when distinct points tie.
+
+Exact nearest neighbours in ~12 dimensions stay super-linear on noisy heavy-tailed
+data (every point within the true row's distance must be ruled out): about 2 minutes
+for 1,000,000 released rows against 1,000,000 reference rows on 2 cores.
 """
 
 from __future__ import annotations
