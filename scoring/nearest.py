@@ -27,7 +27,7 @@ TIE_RTOL = 1e-9
 _EXACT_FLOAT = 2.0**50
 _BUCKETS = 128
 _SLACK = 1e-12
-_WORKERS = 2
+_WORKERS = -1  # all cores (scipy threads)
 _SMALL_CLASS = 32
 _BLOCK_ELEMENTS = 2**22
 
