@@ -5,6 +5,7 @@ from django.utils.translation import gettext
 
 import scoring
 from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import cached_table, round_original_table
 from pwscup.submissions.models import (
@@ -93,3 +94,12 @@ def team_attacks(*, phase: Phase, team: Team) -> QuerySet[AttackSubmission]:
         .select_related("target__team")
         .order_by("-created_at", "-id")
     )
+
+
+def upload_visible_to(*, user, upload, owner_only: bool = False) -> bool:
+    """A team's uploaded file: its members, and (unless ``owner_only``) the organizers."""
+    if not user.is_authenticated:
+        return False
+    if upload.team.members.filter(pk=user.pk).exists():
+        return True
+    return not owner_only and user_is_organizer(user=user, competition=upload.team.competition)

@@ -22,6 +22,7 @@ from pwscup.submissions.selectors import (
     team_attacks,
     team_dataset,
     team_submissions,
+    upload_visible_to,
 )
 from pwscup.submissions.services.uploads import local_day_start, quota_usage
 
@@ -218,11 +219,5 @@ def submission_select(request, pk):
 
 
 def _require_owner_or_organizer(request, upload, *, owner_only=False):
-    from pwscup.accounts.selectors import user_is_organizer
-
-    competition = upload.team.competition
-    if upload.team.members.filter(pk=request.user.pk).exists():
-        return
-    if not owner_only and user_is_organizer(user=request.user, competition=competition):
-        return
-    raise Http404
+    if not upload_visible_to(user=request.user, upload=upload, owner_only=owner_only):
+        raise Http404
