@@ -86,6 +86,7 @@ def build_world(
     daily_limit: int | None = None,
     total_limit: int | None = None,
     leaderboard_public: bool = False,
+    rows: int = ROWS,
     **round_options,
 ) -> World:
     """Create the world through the services; ``username(slug, "team-a")`` names accounts."""
@@ -99,7 +100,7 @@ def build_world(
     now, hour = timezone.now(), dt.timedelta(hours=1)
     organizer = user_create(username=username(slug, "organizer"), password=password)
     competition = competition_create(name=f"Cup {slug}", slug=slug, organizers=[organizer])
-    original = adult_head()
+    original = adult_head(rows)
     if data_mode == Round.DataMode.PER_TEAM:
         round_options = {"sample_size": 60, "decoy_count": 40, **round_options}
     round_ = round_create(

@@ -14,19 +14,19 @@ SCORING = dict(
 )
 
 
-@shared_task(**SCORING)
-def score_anonymization(submission_id: int) -> None:
-    services.anonymization_submission_score(submission_id=submission_id)
+@shared_task(bind=True, **SCORING)
+def score_anonymization(self, submission_id: int) -> None:
+    services.anonymization_submission_score(submission_id=submission_id, task_id=self.request.id)
 
 
-@shared_task(**SCORING)
-def score_attack(submission_id: int) -> None:
-    services.attack_submission_score(submission_id=submission_id)
+@shared_task(bind=True, **SCORING)
+def score_attack(self, submission_id: int) -> None:
+    services.attack_submission_score(submission_id=submission_id, task_id=self.request.id)
 
 
-@shared_task(**SCORING)
-def score_builtin_attacks(target_id: int) -> None:
-    services.target_builtin_score(target_id=target_id)
+@shared_task(bind=True, **SCORING)
+def score_builtin_attacks(self, target_id: int) -> None:
+    services.target_builtin_score(target_id=target_id, task_id=self.request.id)
 
 
 @shared_task(ignore_result=True)

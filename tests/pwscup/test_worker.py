@@ -1,6 +1,9 @@
 """Uploads scored by a real Celery worker process over the real Redis broker."""
 
 import io
+import os
+import signal
+import subprocess
 
 import numpy as np
 import pandas as pd
@@ -97,3 +100,35 @@ def test_attack_phase_through_the_worker(world, celery_worker_process):
     expected = np.count_nonzero(answer) / len(answer)
     assert attack.rate == pytest.approx(expected)
     assert attack.correct == np.count_nonzero(answer)
+
+
+def _pool_children(worker) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(worker.pid)], capture_output=True, text=True)
+    return [int(pid) for pid in found.stdout.split()]
+
+
+def test_a_worker_killed_mid_job_is_replaced_and_the_job_scored(make_world, celery_worker_process):
+    """acks_late + reject_on_worker_lost: the message comes back with the same task id,
+    and the RUNNING job is taken over at once (not after the reaper's hard-limit wait)."""
+    world = make_world(slug="crash", rows=32561)  # the full Adult table: about a second to score
+    children = wait_for(lambda: _pool_children(celery_worker_process), what="a pool process")
+    submission = services.anonymization_submission_create(
+        phase=world.anonymization,
+        team=world.teams["a"],
+        user=world.users["a"],
+        uploaded_file=csv_upload(noisy_copy(world.original, seed=5, delete=10)),
+    )
+    wait_for(
+        lambda: AnonymizationSubmission.objects.filter(
+            pk=submission.pk, status=Status.RUNNING
+        ).exists(),
+        interval=0.005,
+        what="the job to start",
+    )
+    for pid in children:
+        os.kill(pid, signal.SIGKILL)
+    assert wait_scored(AnonymizationSubmission, submission.pk) == Status.FINISHED
+    submission.refresh_from_db()
+    assert submission.attempts == 2
+    assert submission.scores["U6"] == 10
+    assert _pool_children(celery_worker_process) != children  # the pool was replenished

@@ -42,9 +42,9 @@ def enqueue_anonymization(pk: int) -> None:
     score_anonymization.delay_on_commit(pk)
 
 
-def anonymization_submission_score(*, submission_id: int) -> None:
+def anonymization_submission_score(*, submission_id: int, task_id: str = "") -> None:
     """Score one submission; a second delivery of the same job does nothing."""
-    token = job_claim(model=AnonymizationSubmission, pk=submission_id)
+    token = job_claim(model=AnonymizationSubmission, pk=submission_id, task_id=task_id)
     if token is None:
         return
     submission = AnonymizationSubmission.objects.select_related("phase__round", "team").get(

@@ -45,8 +45,8 @@ def enqueue_attack(pk: int) -> None:
     score_attack.delay_on_commit(pk)
 
 
-def attack_submission_score(*, submission_id: int) -> None:
-    token = job_claim(model=AttackSubmission, pk=submission_id)
+def attack_submission_score(*, submission_id: int, task_id: str = "") -> None:
+    token = job_claim(model=AttackSubmission, pk=submission_id, task_id=task_id)
     if token is None:
         return
     submission = AttackSubmission.objects.select_related("target__round").get(pk=submission_id)

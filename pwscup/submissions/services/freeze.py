@@ -155,8 +155,8 @@ def target_truth(*, target: Target) -> np.ndarray:
         target.truth_file.close()
 
 
-def target_builtin_score(*, target_id: int) -> None:
-    token = job_claim(model=Target, pk=target_id, fields=BUILTIN_JOB)
+def target_builtin_score(*, target_id: int, task_id: str = "") -> None:
+    token = job_claim(model=Target, pk=target_id, fields=BUILTIN_JOB, task_id=task_id)
     if token is None:
         return
     target = Target.objects.select_related("round", "team").get(pk=target_id)

@@ -3,6 +3,11 @@
 A transition is one conditional UPDATE, so two deliveries of the same task cannot
 both run it, and a worker that was presumed dead cannot overwrite a newer run
 (``started_at`` is the run's token).
+
+A run records the Celery task id that claimed it. Tasks are acknowledged late, so
+when a worker dies mid-run its message comes back with the same id: the RUNNING job
+is then known to be abandoned and is taken over at once (up to the attempt limit,
+after which it fails with a reason instead of crashing workers forever).
 """
 
 import datetime as dt
@@ -11,6 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from pwscup.submissions.models import Status
 
@@ -20,6 +26,7 @@ class JobFields:
     status: str = "status"
     queued_at: str = "queued_at"
     started_at: str = "started_at"
+    task_id: str = "task_id"
     attempts: str = "attempts"
     message: str = "message"
     finished_at: str | None = "finished_at"
@@ -30,6 +37,7 @@ BUILTIN_JOB = JobFields(
     status="builtin_status",
     queued_at="builtin_queued_at",
     started_at="builtin_started_at",
+    task_id="builtin_task_id",
     attempts="builtin_attempts",
     message="builtin_message",
     finished_at=None,
@@ -41,12 +49,28 @@ def stale_before(now: dt.datetime) -> dt.datetime:
     return now - dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT + 30)
 
 
-def job_claim(*, model, pk: int, fields: JobFields = UPLOAD_JOB, now=None) -> dt.datetime | None:
-    """QUEUED (or abandoned RUNNING) → RUNNING. Returns the run token, or None if not ours."""
+def exhausted_message() -> str:
+    return _(
+        "Scoring was interrupted %(n)s times (worker lost or time limit); "
+        "the organizers can rescore it."
+    ) % {"n": settings.PWSCUP_SCORING_MAX_ATTEMPTS}
+
+
+def job_claim(
+    *, model, pk: int, fields: JobFields = UPLOAD_JOB, now=None, task_id: str = ""
+) -> dt.datetime | None:
+    """QUEUED (or abandoned RUNNING) → RUNNING. Returns the run token, or None if not ours.
+
+    A RUNNING job is abandoned when its run outlived the hard time limit, or when the
+    task that claimed it (``task_id``) is delivered again: its worker died.
+    """
     now = now or timezone.now()
-    claimable = Q(**{fields.status: Status.QUEUED}) | Q(
-        **{fields.status: Status.RUNNING, f"{fields.started_at}__lt": stale_before(now)}
-    )
+    running = Q(**{fields.status: Status.RUNNING})
+    abandoned = running & Q(**{f"{fields.started_at}__lt": stale_before(now)})
+    if task_id:
+        abandoned |= running & Q(**{fields.task_id: task_id})
+    retry_allowed = Q(**{f"{fields.attempts}__lt": settings.PWSCUP_SCORING_MAX_ATTEMPTS})
+    claimable = Q(**{fields.status: Status.QUEUED}) | (abandoned & retry_allowed)
     updated = (
         model.objects.filter(pk=pk)
         .filter(claimable)
@@ -54,11 +78,22 @@ def job_claim(*, model, pk: int, fields: JobFields = UPLOAD_JOB, now=None) -> dt
             **{
                 fields.status: Status.RUNNING,
                 fields.started_at: now,
+                fields.task_id: task_id,
                 fields.attempts: F(fields.attempts) + 1,
             }
         )
     )
-    return now if updated else None
+    if updated:
+        return now
+    if task_id:
+        # This very task keeps dying with its worker: stop, with a reason.
+        failed = {fields.status: Status.FAILED, fields.message: exhausted_message()}
+        if fields.finished_at:
+            failed[fields.finished_at] = now
+        model.objects.filter(pk=pk).filter(running & Q(**{fields.task_id: task_id})).update(
+            **failed
+        )
+    return None
 
 
 def job_complete(

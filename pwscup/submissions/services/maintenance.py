@@ -4,14 +4,19 @@ import datetime as dt
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Phase, Round
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
 from pwscup.submissions.services.anonymization import enqueue_anonymization
 from pwscup.submissions.services.attacks import attacks_rescore, enqueue_attack
 from pwscup.submissions.services.freeze import enqueue_builtin, round_freeze, targets_rescore
-from pwscup.submissions.services.jobs import BUILTIN_JOB, UPLOAD_JOB, job_requeue, stale_before
+from pwscup.submissions.services.jobs import (
+    BUILTIN_JOB,
+    UPLOAD_JOB,
+    exhausted_message,
+    job_requeue,
+    stale_before,
+)
 
 QUEUED_RESEND_AFTER = dt.timedelta(minutes=30)
 
@@ -50,11 +55,7 @@ def jobs_reap(*, now=None) -> dict[str, int]:
         )
         failed = {
             fields.status: Status.FAILED,
-            fields.message: _(
-                "Scoring was interrupted %(n)s times (worker lost or time limit); "
-                "the organizers can rescore it."
-            )
-            % {"n": settings.PWSCUP_SCORING_MAX_ATTEMPTS},
+            fields.message: exhausted_message(),
         }
         if fields.finished_at:
             failed[fields.finished_at] = now
