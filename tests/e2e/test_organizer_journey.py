@@ -1,0 +1,65 @@
+"""The organizer runs the round from the admin: freeze, then publish the results."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from pwscup.competitions.models import Round
+from pwscup.submissions.models import Status, Target
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, submit_anonymization
+from tests.support import noisy_copy, wait_for
+
+pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+def run_round_action(page, round_pk: int, action: str) -> None:
+    page.goto("/admin/competitions/round/")
+    page.check(f"input[name=_selected_action][value='{round_pk}']")
+    page.select_option("select[name=action]", action)
+    with page.expect_navigation():
+        page.click("button[name=index]")
+
+
+def test_organizer_freezes_and_publishes_from_the_admin(
+    web, e2e_world, celery_worker_process, screenshot
+):
+    page, world = web, e2e_world
+    get_user_model().objects.filter(pk=world.organizer.pk).update(is_staff=True, is_superuser=True)
+    for letter, seed in (("a", 1), ("c", 3)):
+        assert submit_anonymization(
+            world, letter, noisy_copy(world.original, seed=seed)
+        ).status == (Status.FINISHED)
+    log_in(page, "organizer")
+
+    run_round_action(page, world.round.pk, "freeze")
+    expect(page.locator("ul.messagelist")).to_contain_text("2 targets published")
+    world.round.refresh_from_db()
+    assert world.round.frozen_at is not None
+    assert sorted(
+        Target.objects.filter(round=world.round).values_list("team__slug", flat=True)
+    ) == [
+        "teamA",
+        "teamC",
+    ]
+    wait_for(
+        lambda: (
+            not Target.objects.filter(round=world.round)
+            .exclude(builtin_status=Status.FINISHED)
+            .exists()
+        ),
+        timeout=SCORING_TIMEOUT,
+        what="the built-in attacks scored by the worker",
+    )
+
+    # Before publication the organizer already sees the matrix, marked as unpublished.
+    page.goto(world.round_url() + "matrix/")
+    expect(page.get_by_test_id("matrix-col-teamA")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("Not published")
+
+    run_round_action(page, world.round.pk, "publish_results")
+    assert Round.objects.get(pk=world.round.pk).results_published
+    page.goto(world.round_url() + "final/")
+    expect(page.get_by_test_id("final-row-teamA")).to_be_visible()
+    expect(page.get_by_test_id("final-row-teamC")).to_be_visible()
+    expect(page.locator("main")).not_to_contain_text("Not published")
+    screenshot(page, "organizer-final-en")
