@@ -5,7 +5,6 @@ Ranks are derived from stored scores every time; nothing here is stored.
 
 from dataclasses import dataclass, field
 
-from django.db.models import Max
 from django.utils.translation import gettext as _
 
 import scoring
@@ -14,7 +13,12 @@ from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
-from pwscup.submissions.selectors import passes_gates, representative_submission, safety_score
+from pwscup.submissions.selectors import (
+    passes_gates,
+    ranking_key,
+    representative_submission,
+    safety_score,
+)
 
 
 @dataclass
@@ -70,16 +74,7 @@ def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
                 safety=safety_score(scores, round_),
             )
         )
-    tie = round_.tie_break_metric
-    return _rank(
-        rows,
-        key=lambda r: (
-            not r.passes_gates,
-            r.safety,
-            float("inf") if r.scores.get(tie) is None else r.scores[tie],
-            r.team.name,
-        ),
-    )
+    return _rank(rows, key=lambda r: (*ranking_key(r.scores, round_), r.team.name))
 
 
 def can_view_leaderboard(*, user, phase: Phase) -> bool:
@@ -227,7 +222,3 @@ def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[Fi
     for position, row in enumerate(attack, start=1):
         row.rank = position
     return anonymization, attack
-
-
-def latest_submission_time(*, phase: Phase):
-    return AnonymizationSubmission.objects.filter(phase=phase).aggregate(at=Max("created_at"))["at"]
