@@ -6,6 +6,7 @@ from django.utils import timezone
 
 import scoring
 from pwscup.competitions.models import Phase, Round
+from pwscup.core.files import opened
 
 _TABLE_CACHE: "OrderedDict[tuple, object]" = OrderedDict()
 _CACHE_SIZE = 8
@@ -17,11 +18,8 @@ def cached_table(field, key: str):
     if cache_key in _TABLE_CACHE:
         _TABLE_CACHE.move_to_end(cache_key)
         return _TABLE_CACHE[cache_key]
-    field.open("rb")
-    try:
-        table = scoring.read_table(field.file, name=field.name)
-    finally:
-        field.close()
+    with opened(field) as handle:
+        table = scoring.read_table(handle, name=field.name)
     _TABLE_CACHE[cache_key] = table
     while len(_TABLE_CACHE) > _CACHE_SIZE:
         _TABLE_CACHE.popitem(last=False)

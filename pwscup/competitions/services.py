@@ -9,6 +9,7 @@ from django.db import transaction
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.core.files import opened
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,5 @@ def phase_set(
 
 
 def read_file_bytes(field: File) -> bytes:
-    field.open("rb")
-    try:
-        return field.read()
-    finally:
-        field.close()
+    with opened(field) as handle:
+        return handle.read()

@@ -1,5 +1,6 @@
 """Small helpers for the private files the platform keeps."""
 
+import contextlib
 import hashlib
 import io
 
@@ -26,3 +27,13 @@ def csv_content(table, writer) -> ContentFile:
     buffer = io.BytesIO()
     writer(table, buffer)
     return ContentFile(buffer.getvalue())
+
+
+@contextlib.contextmanager
+def opened(field):
+    """A stored FileField opened for binary reading, closed afterwards."""
+    field.open("rb")
+    try:
+        yield field.file
+    finally:
+        field.close()

@@ -1,8 +1,5 @@
 """Anonymization phase: upload, score, choose the final submission."""
 
-import logging
-
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -11,12 +8,11 @@ import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
+from pwscup.core.files import opened
 from pwscup.submissions.models import AnonymizationSubmission, Status
 from pwscup.submissions.selectors import team_original_table
-from pwscup.submissions.services.jobs import job_claim, job_complete
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import store_upload
-
-log = logging.getLogger(__name__)
 
 
 def anonymization_submission_create(
@@ -50,20 +46,14 @@ def anonymization_submission_score(*, submission_id: int, task_id: str = "") -> 
     submission = AnonymizationSubmission.objects.select_related("phase__round", "team").get(
         pk=submission_id
     )
-    status, message, scores = Status.FINISHED, "", {}
-    try:
+
+    def compute() -> dict:
         original, config = team_original_table(round=submission.phase.round, team=submission.team)
-        submission.file.open("rb")
-        try:
-            table = scoring.read_table(submission.file.file, name=submission.original_filename)
-        finally:
-            submission.file.close()
-        scores = scoring.evaluate(original, table, config)
-    except scoring.ScoringError as error:
-        status, message = Status.FAILED, str(error)
-    except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
-        log.exception("scoring submission %s failed", submission_id)
-        status, message = Status.FAILED, scorer_crash_message(error)
+        with opened(submission.file) as handle:
+            table = scoring.read_table(handle, name=submission.original_filename)
+        return scoring.evaluate(original, table, config)
+
+    status, message, scores = job_run(compute, what=f"submission {submission_id}")
     job_complete(
         model=AnonymizationSubmission,
         pk=submission_id,
@@ -73,16 +63,6 @@ def anonymization_submission_score(*, submission_id: int, task_id: str = "") -> 
         scores=scores,
         scorer_version=scoring.SCORER_VERSION,
     )
-
-
-def scorer_crash_message(error: Exception) -> str:
-    if error.__class__.__name__ == "SoftTimeLimitExceeded":
-        return _("Scoring exceeded the time limit of %(seconds)s seconds.") % {
-            "seconds": settings.PWSCUP_SCORING_SOFT_TIME_LIMIT
-        }
-    return _(
-        "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
-    ) % {"kind": error.__class__.__name__}
 
 
 @transaction.atomic

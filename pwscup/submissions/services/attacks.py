@@ -1,20 +1,16 @@
 """Attack phase: correspondence-table uploads and their scoring."""
 
-import logging
-
 from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
-from pwscup.submissions.models import AttackSubmission, Status, Target
-from pwscup.submissions.services.anonymization import scorer_crash_message
+from pwscup.core.files import opened
+from pwscup.submissions.models import AttackSubmission, Target
 from pwscup.submissions.services.freeze import target_truth
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue, job_run
 from pwscup.submissions.services.uploads import store_upload
-
-log = logging.getLogger(__name__)
 
 
 def attack_submission_create(
@@ -51,24 +47,17 @@ def attack_submission_score(*, submission_id: int, task_id: str = "") -> None:
         return
     submission = AttackSubmission.objects.select_related("target__round").get(pk=submission_id)
     target = submission.target
-    status, message, result = Status.FINISHED, "", {}
-    try:
-        submission.file.open("rb")
-        try:
+
+    def compute() -> dict:
+        with opened(submission.file) as handle:
             answer = scoring.read_correspondence(
-                submission.file.file, rows=target.rows, reference_rows=target.reference_rows
+                handle, rows=target.rows, reference_rows=target.reference_rows
             )
-        finally:
-            submission.file.close()
         score = scoring.score_correspondence(answer, target_truth(target=target))
-        result = {"rate": score.rate, "correct": score.correct, "rows": score.rows}
-    except scoring.ScoringError as error:
-        status, message = Status.FAILED, str(error)
-        result = {"rate": None, "correct": None, "rows": None}
-    except Exception as error:  # noqa: BLE001 - a job must end with a reason
-        log.exception("scoring attack %s failed", submission_id)
-        status, message = Status.FAILED, scorer_crash_message(error)
-        result = {"rate": None, "correct": None, "rows": None}
+        return {"rate": score.rate, "correct": score.correct, "rows": score.rows}
+
+    status, message, result = job_run(compute, what=f"attack {submission_id}")
+    result = {"rate": None, "correct": None, "rows": None, **result}
     job_complete(
         model=AttackSubmission,
         pk=submission_id,

@@ -1,7 +1,6 @@
 """Freezing a round: per-team samples, published targets and their built-in attacks."""
 
 import hashlib
-import logging
 
 import numpy as np
 import pandas as pd
@@ -11,13 +10,16 @@ from django.utils import timezone
 import scoring
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import cached_table, phase_of, round_original_table
-from pwscup.core.files import csv_content
+from pwscup.core.files import csv_content, opened
 from pwscup.submissions.models import AttackSubmission, Status, Target, TeamDataset
 from pwscup.submissions.selectors import representative_submission, team_dataset
-from pwscup.submissions.services.anonymization import scorer_crash_message
-from pwscup.submissions.services.jobs import BUILTIN_JOB, job_claim, job_complete, job_requeue
-
-log = logging.getLogger(__name__)
+from pwscup.submissions.services.jobs import (
+    BUILTIN_JOB,
+    job_claim,
+    job_complete,
+    job_requeue,
+    job_run,
+)
 
 
 def derived_seed(round: Round, *parts) -> int:
@@ -79,11 +81,8 @@ def target_publish(*, round: Round, team, submission) -> Target:
     if existing is not None and existing.submission_id == submission.pk:
         return existing
     version = existing.version + 1 if existing else 1
-    submission.file.open("rb")
-    try:
-        anonymized = scoring.read_table(submission.file.file, name=submission.original_filename)
-    finally:
-        submission.file.close()
+    with opened(submission.file) as handle:
+        anonymized = scoring.read_table(handle, name=submission.original_filename)
     published = scoring.publish_target(
         anonymized, seed=derived_seed(round, team.pk, "permutation", version)
     )
@@ -148,11 +147,8 @@ def target_reference_table(*, target: Target):
 
 
 def target_truth(*, target: Target) -> np.ndarray:
-    target.truth_file.open("rb")
-    try:
-        return pd.read_csv(target.truth_file.file)["row"].to_numpy(dtype=np.int64)
-    finally:
-        target.truth_file.close()
+    with opened(target.truth_file) as handle:
+        return pd.read_csv(handle)["row"].to_numpy(dtype=np.int64)
 
 
 def target_builtin_score(*, target_id: int, task_id: str = "") -> None:
@@ -160,16 +156,14 @@ def target_builtin_score(*, target_id: int, task_id: str = "") -> None:
     if token is None:
         return
     target = Target.objects.select_related("round", "team").get(pk=target_id)
-    status, message, rates = Status.FINISHED, "", {}
-    try:
+
+    def compute() -> dict:
         reference, config = target_reference_table(target=target)
         published = cached_table(target.published_file, f"published-{target.pk}-{target.version}")
-        rates = scoring.builtin_attack_rates(
-            reference, published, target_truth(target=target), config
-        )
-    except Exception as error:  # noqa: BLE001 - a job must end with a reason
-        log.exception("built-in attacks on target %s failed", target_id)
-        status, message = Status.FAILED, scorer_crash_message(error)
+        truth = target_truth(target=target)
+        return scoring.builtin_attack_rates(reference, published, truth, config)
+
+    status, message, rates = job_run(compute, what=f"built-in attacks on target {target_id}")
     job_complete(
         model=Target,
         pk=target_id,

@@ -11,6 +11,7 @@ after which it fails with a reason instead of crashing workers forever).
 """
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -18,7 +19,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import scoring
 from pwscup.submissions.models import Status
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,31 @@ def job_claim(
             **failed
         )
     return None
+
+
+def job_run(compute, *, what: str) -> tuple[str, str, dict]:
+    """Run ``compute()`` → (status, message, values); every failure ends with a reason.
+
+    A ``scoring.ScoringError`` is the participant's to fix: its message is shown as is.
+    Anything else is the scorer's fault: logged, and reported without internals.
+    """
+    try:
+        return Status.FINISHED, "", compute()
+    except scoring.ScoringError as error:
+        return Status.FAILED, str(error), {}
+    except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
+        log.exception("scoring %s failed", what)
+        return Status.FAILED, scorer_crash_message(error), {}
+
+
+def scorer_crash_message(error: Exception) -> str:
+    if error.__class__.__name__ == "SoftTimeLimitExceeded":
+        return _("Scoring exceeded the time limit of %(seconds)s seconds.") % {
+            "seconds": settings.PWSCUP_SCORING_SOFT_TIME_LIMIT
+        }
+    return _(
+        "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
+    ) % {"kind": error.__class__.__name__}
 
 
 def job_complete(
