@@ -88,13 +88,25 @@ def _database_url(settings_dict, name: str) -> str:
 
 
 def _clean_redis(url: str, queue: str) -> None:
-    """Remove what this test run left in its Redis database (queue, bindings, unacked)."""
+    """Remove what this test run left in its Redis database: its queue and bindings, and
+    the broadcast (pidbox) and unacked bookkeeping of the test workers."""
     import redis
 
     client = redis.Redis.from_url(url)
-    keys = [queue, f"_kombu.binding.{queue}"] + list(client.scan_iter(f"{queue}*"))
-    keys += [k for k in client.scan_iter("unacked*")] + [
-        k for k in client.scan_iter("_kombu.binding.*pidbox*")
-    ]
+    patterns = (f"*{queue}*", "unacked*", "*pidbox*", "_kombu.binding_deadlines")
+    keys = {key for pattern in patterns for key in client.scan_iter(pattern)}
     if keys:
         client.delete(*keys)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_test_keyspace():
+    """Clean the run's Redis keys at the end, also when no worker ran (published jobs)."""
+    yield
+    from django.conf import settings
+
+    try:
+        if settings.CELERY_BROKER_URL.startswith("redis://"):
+            _clean_redis(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
+    except Exception as error:  # noqa: BLE001 - cleaning must not fail the run
+        print(f"could not clean the Redis test keys: {error}")
