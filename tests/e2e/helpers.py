@@ -60,3 +60,18 @@ def worker_paused(process):
         yield
     finally:
         os.kill(process.pid, signal.SIGCONT)
+
+
+def wait_for_builtin_attacks(world: World) -> None:
+    """Wait until the worker has run the built-in attacks on every target of the round."""
+    from pwscup.submissions.models import Status, Target
+
+    wait_for(
+        lambda: (
+            not Target.objects.filter(round=world.round)
+            .exclude(builtin_status=Status.FINISHED)
+            .exists()
+        ),
+        timeout=SCORING_TIMEOUT,
+        what="the built-in attacks on every target",
+    )

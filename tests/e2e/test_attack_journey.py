@@ -11,8 +11,14 @@ from pwscup.competitions.models import Round
 from pwscup.submissions import services
 from pwscup.submissions.models import AttackSubmission, Status, Target
 from pwscup.submissions.services.freeze import target_truth
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, submit_anonymization, switch_language
-from tests.support import noisy_copy, wait_for
+from tests.e2e.helpers import (
+    SCORING_TIMEOUT,
+    log_in,
+    submit_anonymization,
+    switch_language,
+    wait_for_builtin_attacks,
+)
+from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -48,15 +54,7 @@ def test_team_attacks_a_published_target_and_sees_the_results(
         assert submission.status == Status.FINISHED, submission.message
     targets = services.round_freeze(round=world.round)
     assert sorted(t.team.slug for t in targets) == ["teamA", "teamB"]
-    wait_for(
-        lambda: (
-            not Target.objects.filter(round=world.round)
-            .exclude(builtin_status=Status.FINISHED)
-            .exists()
-        ),
-        timeout=SCORING_TIMEOUT,
-        what="the built-in attacks on both targets",
-    )
+    wait_for_builtin_attacks(world)
     target = Target.objects.get(round=world.round, team=world.teams["a"])
 
     log_in(page, "team-b")

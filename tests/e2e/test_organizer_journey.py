@@ -6,8 +6,12 @@ from playwright.sync_api import expect
 
 from pwscup.competitions.models import Round
 from pwscup.submissions.models import Status, Target
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, submit_anonymization
-from tests.support import noisy_copy, wait_for
+from tests.e2e.helpers import (
+    log_in,
+    submit_anonymization,
+    wait_for_builtin_attacks,
+)
+from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -41,15 +45,7 @@ def test_organizer_freezes_and_publishes_from_the_admin(
         "teamA",
         "teamC",
     ]
-    wait_for(
-        lambda: (
-            not Target.objects.filter(round=world.round)
-            .exclude(builtin_status=Status.FINISHED)
-            .exists()
-        ),
-        timeout=SCORING_TIMEOUT,
-        what="the built-in attacks scored by the worker",
-    )
+    wait_for_builtin_attacks(world)
 
     # Before publication the organizer already sees the matrix, marked as unpublished.
     page.goto(world.round_url() + "matrix/")

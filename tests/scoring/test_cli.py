@@ -7,17 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.scoring.test_worked_examples import CONFIG
+
 ROOT = Path(__file__).resolve().parents[2]
 X = "QI1,QI2,QI3,SA1,SA2\n2,1,1,100,100\n2,1,1,200,400\n1,1,2,300,200\n1,1,2,400,500\n"
 B = "QI1,QI2,QI3,SA1,SA2\n2,1,1,110,90\n2,1,1,220,390\n1,1,2,280,210\n1,1,2,390,520\n"
 DELETED = "QI1,QI2,QI3,SA1,SA2\n2,1,1,100,100\n,,,,\n1,1,2,300,200\n1,1,2,400,500\n"
-CONFIG = {
-    "qi": ["QI1", "QI2", "QI3"],
-    "sa": ["SA1", "SA2"],
-    "cross": ["QI1", "QI2"],
-    "e2_column": "SA1",
-    "e4_column": "SA1",
-}
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
