@@ -38,6 +38,14 @@ def phase_of(*, round: Round, kind: str) -> Phase | None:
     return next((p for p in round.phases.all() if p.kind == kind), None)
 
 
+def phase_closes_at(*, phase: Phase):
+    """When the phase really ends: freezing the round ends its anonymization phase early."""
+    frozen_at = phase.round.frozen_at
+    if phase.kind == Phase.Kind.ANONYMIZATION and frozen_at is not None:
+        return min(phase.closes_at, frozen_at)
+    return phase.closes_at
+
+
 def phase_state(*, phase: Phase | None, now=None) -> str:
     """'unset', 'upcoming', 'open' or 'closed'."""
     if phase is None:
@@ -45,6 +53,6 @@ def phase_state(*, phase: Phase | None, now=None) -> str:
     now = now or timezone.now()
     if now < phase.opens_at:
         return "upcoming"
-    if now < phase.closes_at:
+    if now < phase_closes_at(phase=phase):
         return "open"
     return "closed"

@@ -1,5 +1,9 @@
 """Reading submissions, targets and the data a team may use."""
 
+import datetime as dt
+import zoneinfo
+from dataclasses import dataclass
+
 from django.db.models import QuerySet
 from django.utils.translation import gettext
 
@@ -31,6 +35,30 @@ def team_original_table(*, round: Round, team: Team):
     else:
         table = round_original_table(round=round)
     return table, scoring.load_config(round.config, table)
+
+
+@dataclass(frozen=True)
+class Quota:
+    used_today: int
+    used_total: int
+    resets_at: dt.datetime
+
+
+def local_day_start(*, phase: Phase, now: dt.datetime) -> dt.datetime:
+    """Midnight of ``now``'s day in the round's time zone: when the daily quota resets."""
+    local = now.astimezone(zoneinfo.ZoneInfo(phase.round.timezone))
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
+    """What the team has used of the phase's limits; FAILED uploads do not count."""
+    counted = model.objects.filter(phase=phase, team=team).exclude(status=Status.FAILED)
+    day_start = local_day_start(phase=phase, now=now)
+    return Quota(
+        used_today=counted.filter(created_at__gte=day_start).count(),
+        used_total=counted.count(),
+        resets_at=day_start + dt.timedelta(days=1),
+    )
 
 
 def team_submissions(*, phase: Phase, team: Team) -> QuerySet[AnonymizationSubmission]:

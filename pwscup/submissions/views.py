@@ -18,28 +18,23 @@ from pwscup.submissions import services
 from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
 from pwscup.submissions.selectors import (
+    quota_usage,
     round_targets,
     team_attacks,
     team_dataset,
     team_submissions,
     upload_visible_to,
 )
-from pwscup.submissions.services.uploads import local_day_start, quota_usage
 
 
 def _phase_info(phase, team, model, now):
     if phase is None:
         return None
-    state = phase_state(phase=phase, now=now)
-    if state == "open" and phase.kind == Phase.Kind.ANONYMIZATION and phase.round.frozen_at:
-        state = "closed"  # a freeze ends the anonymization phase (uploads are refused)
-    info = {"phase": phase, "state": state}
+    info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
     if team is not None:
-        today, total = quota_usage(model=model, phase=phase, team=team, now=now)
+        quota = quota_usage(model=model, phase=phase, team=team, now=now)
         info.update(
-            used_today=today,
-            used_total=total,
-            resets_at=local_day_start(phase=phase, now=now) + timezone.timedelta(days=1),
+            used_today=quota.used_today, used_total=quota.used_total, resets_at=quota.resets_at
         )
     return info
 

@@ -9,24 +9,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.submissions.models import Status
-
-
-def local_day_start(*, phase: Phase, now: dt.datetime) -> dt.datetime:
-    """Midnight of ``now``'s day in the round's time zone: when the daily quota resets."""
-    tz = zoneinfo.ZoneInfo(phase.round.timezone)
-    local = now.astimezone(tz)
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
-
-
-def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> tuple[int, int]:
-    """(used today, used in total); FAILED uploads do not count."""
-    counted = model.objects.filter(phase=phase, team=team).exclude(status=Status.FAILED)
-    today = counted.filter(created_at__gte=local_day_start(phase=phase, now=now)).count()
-    return today, counted.count()
+from pwscup.submissions.selectors import quota_usage
 
 
 def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
@@ -40,12 +28,8 @@ def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
             % {"phase": phase.get_kind_display(), "at": _format_at(phase, phase.opens_at)},
             status=403,
         )
-    closes_at = phase.closes_at
-    if phase.kind == Phase.Kind.ANONYMIZATION:
-        # Freezing fixes the final anonymizations: it ends the phase, even an early freeze.
-        frozen_at = Round.objects.values_list("frozen_at", flat=True).get(pk=phase.round_id)
-        if frozen_at is not None:
-            closes_at = min(closes_at, frozen_at)
+    phase.round.refresh_from_db(fields=["frozen_at"])  # a freeze may have just happened
+    closes_at = phase_closes_at(phase=phase)
     if now >= closes_at:
         raise Refused(
             _("The %(phase)s closed at %(at)s; uploads are no longer accepted.")
@@ -68,21 +52,20 @@ def check_size(uploaded_file) -> None:
 
 def check_quota(*, model, phase: Phase, team: Team, now: dt.datetime) -> None:
     """Must run inside a transaction holding the team's row lock (no race past the limit)."""
-    today, total = quota_usage(model=model, phase=phase, team=team, now=now)
-    if phase.total_limit is not None and total >= phase.total_limit:
+    quota = quota_usage(model=model, phase=phase, team=team, now=now)
+    if phase.total_limit is not None and quota.used_total >= phase.total_limit:
         raise Refused(
             _("Your team has used all %(limit)s submissions of this phase.")
             % {"limit": phase.total_limit},
             status=429,
         )
-    if phase.daily_limit is not None and today >= phase.daily_limit:
-        reset = local_day_start(phase=phase, now=now) + dt.timedelta(days=1)
+    if phase.daily_limit is not None and quota.used_today >= phase.daily_limit:
         raise Refused(
             _(
                 "Your team has used its %(limit)s submissions for today; the limit resets at "
                 "%(reset)s."
             )
-            % {"limit": phase.daily_limit, "reset": _format_at(phase, reset)},
+            % {"limit": phase.daily_limit, "reset": _format_at(phase, quota.resets_at)},
             status=429,
         )
 
