@@ -143,7 +143,13 @@ def _upload(request, access, phase, form, create):
         if phase is None:
             raise Refused(_("This phase has not been set up."), status=404)
         if not form.is_valid():
-            raise Refused(" ".join(str(e) for errors in form.errors.values() for e in errors))
+            raise Refused(
+                " ".join(
+                    f"{form.fields[name].label}: {error}"
+                    for name, errors in form.errors.items()
+                    for error in errors
+                )
+            )
         upload = create(form)
     except Refused as refusal:
         if wants_json:

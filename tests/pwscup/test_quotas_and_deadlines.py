@@ -196,7 +196,9 @@ def test_oversize_file_is_refused_with_413_and_nothing_stored(world, team_a):
 def test_empty_or_missing_file_is_refused(world, team_a):
     assert_refused(post_upload(team_a, world, b""), 400)
     url = reverse("anonymization_upload", args=[world.competition.slug, world.round.slug])
-    assert team_a.post(url, {}, **JSON).status_code == 400
+    response = team_a.post(url, {}, **JSON)
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("Anonymized CSV:")  # names the missing field
     assert AnonymizationSubmission.objects.count() == 0
 
 
