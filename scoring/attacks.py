@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
-from scoring.nearest import nearest_hits
+from scoring.nearest import TIE_RTOL, nearest_hits
 from scoring.prepare import TableCache, class_ids, sa_matrix
 
 
@@ -110,16 +110,51 @@ def e2_identify_sa(inputs: AttackInputs) -> float:
     return _class_then_all(inputs, [inputs.e2], fallback=True)
 
 
+def rank_blocks(sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's block of tied rank positions ``[start, end)`` in ascending order of ``sums``.
+
+    After sorting, a sum ties the previous one when the gap is at most
+    ``1e-9 * max(1, |sum|)``; a block grows while the gaps stay that small (metrics.md, E3).
+
+    Examples
+    --------
+    >>> start, end = rank_blocks(np.array([5.0, 1.0, 5.0, 3.0]))
+    >>> start.tolist(), end.tolist()
+    ([2, 0, 2, 1], [4, 1, 4, 2])
+    """
+    sums = np.asarray(sums, dtype=np.float64)
+    size = sums.size
+    order = np.argsort(sums, kind="stable")
+    ordered = sums[order]
+    opens = np.ones(size, dtype=bool)
+    opens[1:] = np.diff(ordered) > TIE_RTOL * np.maximum(1.0, np.abs(ordered[1:]))
+    starts = np.flatnonzero(opens)
+    ends = np.append(starts[1:], size)
+    block = np.cumsum(opens) - 1
+    start, end = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    start[order], end[order] = starts[block], ends[block]
+    return start, end
+
+
 def e3_identify_sort(inputs: AttackInputs) -> float:
-    """E3 identify.sort: match the ranks of the ``sa`` sums (ties by row order)."""
+    """E3 identify.sort: match the ranks of the ``sa`` sums, ties split uniformly.
+
+    Row ``i`` contributes ``|a(i) ∩ x(i)| / (|a(i)|·|x(i)|)``, with ``a(i)`` and ``x(i)``
+    its blocks of tied rank positions among the released and the reference rows: the
+    chance that independent uniform tie-breaking in both tables pairs it with its true
+    row. The result does not depend on the row order of either table.
+    """
     rows = inputs.truth.size
     if rows == 0:
         return 0.0
-    ref_order = np.argsort(inputs.ref_sa.sum(axis=1), kind="stable")
-    rel_order = np.argsort(inputs.rel_sa.sum(axis=1), kind="stable")
-    paired = min(ref_order.size, rel_order.size)
-    guesses = ref_order[:paired]
-    return float(np.sum(inputs.truth[rel_order[:paired]] == guesses) / rows)
+    ref_start, ref_end = rank_blocks(inputs.ref_sa.sum(axis=1))
+    rel_start, rel_end = rank_blocks(inputs.rel_sa.sum(axis=1))
+    known = np.flatnonzero(inputs.truth >= 0)
+    truth = inputs.truth[known]
+    a_start, a_end = rel_start[known], rel_end[known]
+    x_start, x_end = ref_start[truth], ref_end[truth]
+    overlap = np.maximum(np.minimum(a_end, x_end) - np.maximum(a_start, x_start), 0)
+    return _rate(overlap / ((a_end - a_start) * (x_end - x_start)), rows)
 
 
 def e4_identify_sa21(inputs: AttackInputs) -> float:

@@ -4,16 +4,34 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
-from pwscup.competitions.services import read_file_bytes, round_data_check, round_record_data
+from pwscup.competitions.services import (
+    phase_window_check,
+    read_file_bytes,
+    round_data_check,
+    round_record_data,
+    round_settings_check,
+)
+
+
+class PhaseForm(forms.ModelForm):
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            phase_window_check(opens_at=cleaned.get("opens_at"), closes_at=cleaned.get("closes_at"))
+        except ValidationError as error:
+            self.add_error(None, error)
+        return cleaned
 
 
 class PhaseInline(admin.TabularInline):
     model = Phase
+    form = PhaseForm
     extra = 0
     fields = ("kind", "opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
 
@@ -46,6 +64,18 @@ class RoundAdminForm(forms.ModelForm):
             "auto_freeze",
             "results_published",
         )
+        help_texts = {
+            "utility_gates": _(
+                "Bounds a submission must meet to be ranked. A bare number is an upper bound "
+                'for U1–U6 ({"U1": 100} means U1 ≤ 100); any other metric needs a direction: '
+                '{"S1": {"min": 5}} (S1 ≥ 5), {"E1": {"max": 0.5}}.'
+            ),
+            "timezone": _("An IANA time zone name, e.g. Asia/Tokyo or UTC."),
+            "tie_break_metric": _(
+                "Equal safety is broken by this metric in its own direction (lower U1–U6 and "
+                "attack rates, higher S1/S2 are better)."
+            ),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -54,6 +84,16 @@ class RoundAdminForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        try:
+            round_settings_check(
+                timezone=cleaned.get("timezone"),
+                utility_gates=cleaned.get("utility_gates"),
+                tie_break_metric=cleaned.get("tie_break_metric"),
+                data_mode=cleaned.get("data_mode"),
+                sample_size=cleaned.get("sample_size"),
+            )
+        except ValidationError as error:
+            self.add_error(None, error)
         upload = cleaned.get("original_file")
         if not upload:
             return cleaned
@@ -75,15 +115,6 @@ class RoundAdminForm(forms.ModelForm):
             self.add_error("original_file", str(error))
         else:
             cleaned["config"] = self.checked.config
-        if cleaned.get("data_mode") == Round.DataMode.PER_TEAM and not cleaned.get("sample_size"):
-            self.add_error("sample_size", _("The per-team mode needs a sample size."))
-        for metric in cleaned.get("utility_gates") or {}:
-            if metric not in scoring.METRICS:
-                self.add_error("utility_gates", _("Unknown metric %(m)s.") % {"m": metric})
-        if cleaned.get("tie_break_metric") not in scoring.METRICS:
-            self.add_error(
-                "tie_break_metric", _("Choose one of %(m)s.") % {"m": ", ".join(scoring.METRICS)}
-            )
         return cleaned
 
 

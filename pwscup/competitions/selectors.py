@@ -38,6 +38,12 @@ def phase_of(*, round: Round, kind: str) -> Phase | None:
     return next((p for p in round.phases.all() if p.kind == kind), None)
 
 
+def round_missing_phases(*, round: Round) -> list[str]:
+    """Labels of the phases a round still lacks: a round needs both to be played."""
+    kinds = {phase.kind for phase in round.phases.all()}
+    return [str(label) for value, label in Phase.Kind.choices if value not in kinds]
+
+
 def phase_closes_at(*, phase: Phase):
     """When the phase really ends: freezing the round ends its anonymization phase early."""
     frozen_at = phase.round.frozen_at

@@ -2,13 +2,17 @@
 
 import datetime as dt
 import hashlib
+import zoneinfo
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile, File
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.ranking import GateError, parse_gates
 from pwscup.core.files import opened
 
 
@@ -30,6 +34,54 @@ def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
     return CheckedRoundData(
         sha256=hashlib.sha256(original).hexdigest(), rows=len(table), config=config.to_dict()
     )
+
+
+def round_settings_check(
+    *,
+    timezone: str,
+    utility_gates,
+    tie_break_metric: str,
+    data_mode: str = Round.DataMode.SHARED,
+    sample_size: int | None = None,
+) -> None:
+    """Check a round's settings; the one check of the admin, the commands and the demo.
+
+    Raises ``django.core.exceptions.ValidationError`` mapping each field at fault to a
+    message that names the value and what is expected.
+    """
+    errors = {}
+    try:
+        zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        errors["timezone"] = _(
+            "Unknown time zone %(value)s: use an IANA name such as Asia/Tokyo or UTC."
+        ) % {"value": repr(timezone)[:80]}
+    try:
+        parse_gates(utility_gates)
+    except GateError as error:
+        errors["utility_gates"] = str(error)
+    if tie_break_metric not in scoring.METRICS:
+        errors["tie_break_metric"] = _(
+            "Unknown tie-break metric %(value)s: choose one of %(m)s."
+        ) % {
+            "value": repr(tie_break_metric)[:80],
+            "m": ", ".join(scoring.METRICS),
+        }
+    if data_mode == Round.DataMode.PER_TEAM and not sample_size:
+        errors["sample_size"] = _("The per-team mode needs a sample size.")
+    if errors:
+        raise ValidationError(errors)
+
+
+def phase_window_check(*, opens_at: dt.datetime, closes_at: dt.datetime) -> None:
+    """A phase closes after it opens (raises ``ValidationError`` on ``closes_at``)."""
+    if opens_at is not None and closes_at is not None and closes_at <= opens_at:
+        raise ValidationError(
+            {
+                "closes_at": _("A phase must close after it opens (it opens at %(opens)s).")
+                % {"opens": opens_at.isoformat(timespec="minutes")}
+            }
+        )
 
 
 def round_record_data(*, round: Round, checked: CheckedRoundData) -> None:
@@ -62,6 +114,13 @@ def round_create(
     decoy_count: int | None = None,
     **options,
 ) -> Round:
+    round_settings_check(
+        timezone=options.get("timezone", "Asia/Tokyo"),
+        utility_gates=options.get("utility_gates", {}),
+        tie_break_metric=options.get("tie_break_metric", "U1"),
+        data_mode=data_mode,
+        sample_size=sample_size,
+    )
     checked = round_data_check(original=original, config_raw=config_raw)
     round_ = Round(
         competition=competition,
@@ -88,8 +147,7 @@ def phase_set(
     total_limit: int | None = None,
     leaderboard_public: bool = False,
 ) -> Phase:
-    if closes_at <= opens_at:
-        raise ValueError("A phase must close after it opens.")
+    phase_window_check(opens_at=opens_at, closes_at=closes_at)
     phase, _ = Phase.objects.update_or_create(
         round=round,
         kind=kind,

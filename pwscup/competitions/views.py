@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404, render
 
 from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_is_organizer
 from pwscup.competitions.models import Competition
-from pwscup.competitions.selectors import phase_state
+from pwscup.competitions.selectors import phase_state, round_missing_phases
 
 
 def home(request):
@@ -20,7 +20,7 @@ def competition_detail(request, competition_slug):
     rounds = []
     for round_ in competition.rounds.prefetch_related("phases"):
         phases = [(p, phase_state(phase=p)) for p in round_.phases.all()]
-        rounds.append((round_, phases))
+        rounds.append((round_, phases, round_missing_phases(round=round_)))
     return render(
         request,
         "competitions/detail.html",

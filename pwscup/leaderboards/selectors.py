@@ -10,15 +10,11 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import user_is_organizer
+from pwscup.competitions import ranking
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
-from pwscup.submissions.selectors import (
-    passes_gates,
-    ranking_key,
-    representative_submission,
-    safety_score,
-)
+from pwscup.submissions.selectors import representative_submission
 
 
 @dataclass
@@ -32,28 +28,16 @@ class LeaderboardRow:
 
 
 def ranking_rule_text(round: Round) -> str:
-    gates = ", ".join(f"{m} ≤ {v}" for m, v in (round.utility_gates or {}).items())
-    parts = [
-        _("Representative submission: %(rule)s.") % {"rule": round.get_selection_rule_display()},
-        _("Utility gates: %(gates)s (teams that fail them are listed last, unranked).")
-        % {"gates": gates or _("none")},
-        _(
-            "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, every team's attack)."
-        )
-        % {"rule": round.get_ranking_rule_display()},
-        _("Ties broken by the lower %(metric)s.") % {"metric": round.tie_break_metric},
-    ]
-    return " ".join(parts)
+    return ranking.rule_text(round)
 
 
-def _rank(rows: list, key) -> list:
-    rows.sort(key=key)
-    rank = 0
-    for row in rows:
-        if row.passes_gates:
-            rank += 1
-            row.rank = rank
-    return rows
+def _rank_anonymizations(rows: list, round: Round) -> list:
+    return ranking.assign_ranks(
+        rows,
+        key=lambda r: ranking.anonymization_key(scores=r.scores, safety=r.safety, round=round),
+        name=lambda r: r.team.name,
+        ranked=lambda r: r.passes_gates,
+    )
 
 
 def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
@@ -70,11 +54,11 @@ def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
                 team=team,
                 submission=submission,
                 scores=scores,
-                passes_gates=passes_gates(scores, round_),
-                safety=safety_score(scores, round_),
+                passes_gates=ranking.passes_gates(scores, round_),
+                safety=ranking.submission_safety(scores, round_),
             )
         )
-    return _rank(rows, key=lambda r: (*ranking_key(r.scores, round_), r.team.name))
+    return _rank_anonymizations(rows, round_)
 
 
 def can_view_leaderboard(*, user, phase: Phase) -> bool:
@@ -169,7 +153,7 @@ class FinalAnonymizationRow:
 
 @dataclass
 class FinalAttackRow:
-    rank: int
+    rank: int | None
     team: Team
     mean_rate: float
     targets_attacked: int
@@ -177,18 +161,8 @@ class FinalAttackRow:
 
 def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[FinalAttackRow]]:
     matrix = attack_matrix(round=round)
-    tie = round.tie_break_metric
     anonymization = []
     for target in matrix.targets:
-        rates = [
-            matrix.cell(key, target.pk).best
-            for key, _label in matrix.attackers
-            if matrix.cell(key, target.pk).best is not None
-        ]
-        if round.ranking_rule == Round.RankingRule.MEAN_ATTACK:
-            safety = sum(rates) / len(rates) if rates else None
-        else:
-            safety = max(rates) if rates else None
         scores = target.submission.scores
         anonymization.append(
             FinalAnonymizationRow(
@@ -196,19 +170,13 @@ def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[Fi
                 team=target.team,
                 target=target,
                 scores=scores,
-                passes_gates=passes_gates(scores, round),
-                safety=safety,
+                passes_gates=ranking.passes_gates(scores, round),
+                safety=ranking.safety_of(
+                    (matrix.cell(key, target.pk).best for key, _label in matrix.attackers), round
+                ),
             )
         )
-    _rank(
-        anonymization,
-        key=lambda r: (
-            not r.passes_gates,
-            1.0 if r.safety is None else r.safety,
-            float("inf") if r.scores.get(tie) is None else r.scores[tie],
-            r.team.name,
-        ),
-    )
+    _rank_anonymizations(anonymization, round)
     attack = []
     for team in round.competition.teams.all():
         others = [t for t in matrix.targets if t.team_id != team.pk]
@@ -217,8 +185,13 @@ def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[Fi
         bests = [matrix.cell(f"team:{team.pk}", t.pk).best for t in others]
         attacked = sum(b is not None for b in bests)
         mean = sum(b or 0.0 for b in bests) / len(others)
-        attack.append(FinalAttackRow(rank=0, team=team, mean_rate=mean, targets_attacked=attacked))
-    attack.sort(key=lambda r: (-r.mean_rate, r.team.name))
-    for position, row in enumerate(attack, start=1):
-        row.rank = position
+        attack.append(
+            FinalAttackRow(rank=None, team=team, mean_rate=mean, targets_attacked=attacked)
+        )
+    ranking.assign_ranks(
+        attack,
+        key=lambda r: -ranking.round_key(r.mean_rate),
+        name=lambda r: r.team.name,
+        ranked=lambda r: True,
+    )
     return anonymization, attack

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Phase
+from pwscup.competitions.ranking import safety_measure
 from pwscup.competitions.selectors import phase_of
 from pwscup.core.access import round_access
 from pwscup.leaderboards import selectors
@@ -45,7 +46,14 @@ def leaderboard(request, competition_slug, round_slug):
     if request.GET.get("format") == "csv":
         return _csv_response(
             f"{access.round.slug}_leaderboard.csv",
-            ["rank", "team", "submission", "passes_gates", "safety", *scoring.METRICS],
+            [
+                "rank",
+                "team",
+                "submission",
+                "passes_gates",
+                safety_measure(access.round).csv_column,
+                *scoring.METRICS,
+            ],
             (
                 [_fmt(r.rank), r.team.name, r.submission.pk, r.passes_gates, r.safety]
                 + [_fmt(r.scores.get(m)) for m in scoring.METRICS]
@@ -63,6 +71,7 @@ def leaderboard(request, competition_slug, round_slug):
             "metrics": scoring.METRICS,
             "metric_names": scoring.METRIC_NAMES,
             "rule": selectors.ranking_rule_text(access.round),
+            "safety_label": safety_measure(access.round).label,
         },
     )
 
@@ -112,7 +121,13 @@ def final(request, competition_slug, round_slug):
     if table == "anonymization-csv":
         return _csv_response(
             f"{access.round.slug}_final_anonymization.csv",
-            ["rank", "team", "passes_gates", "worst_case_rate", *scoring.METRICS],
+            [
+                "rank",
+                "team",
+                "passes_gates",
+                safety_measure(access.round).csv_column,
+                *scoring.METRICS,
+            ],
             (
                 [_fmt(r.rank), r.team.name, r.passes_gates, _fmt(r.safety)]
                 + [_fmt(r.scores.get(m)) for m in scoring.METRICS]
@@ -123,7 +138,7 @@ def final(request, competition_slug, round_slug):
         return _csv_response(
             f"{access.round.slug}_final_attack.csv",
             ["rank", "team", "mean_rate", "targets_attacked"],
-            ([r.rank, r.team.name, r.mean_rate, r.targets_attacked] for r in attack),
+            ([_fmt(r.rank), r.team.name, r.mean_rate, r.targets_attacked] for r in attack),
         )
     return render(
         request,
@@ -135,5 +150,6 @@ def final(request, competition_slug, round_slug):
             "attack": attack,
             "metrics": scoring.METRICS,
             "rule": selectors.ranking_rule_text(access.round),
+            "safety_label": safety_measure(access.round).label,
         },
     )

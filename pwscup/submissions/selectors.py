@@ -11,6 +11,7 @@ import scoring
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.ranking import anonymization_key, submission_safety
 from pwscup.competitions.selectors import cached_table, round_original_table
 from pwscup.submissions.models import (
     AnonymizationSubmission,
@@ -79,31 +80,9 @@ def representative_submission(*, phase: Phase, team: Team) -> AnonymizationSubmi
     return selected or finished.order_by("-created_at", "-id").first()
 
 
-def safety_score(scores: dict, round: Round) -> float:
-    """Re-identification rate the ranking rule uses (lower is safer)."""
-    rates = [scores[m] for m in scoring.ATTACK_METRICS if scores.get(m) is not None]
-    if not rates:
-        return 1.0
-    if round.ranking_rule == Round.RankingRule.MEAN_ATTACK:
-        return sum(rates) / len(rates)
-    return max(rates)
-
-
-def passes_gates(scores: dict, round: Round) -> bool:
-    for metric, bound in (round.utility_gates or {}).items():
-        value = scores.get(metric)
-        if value is None or value > float(bound):
-            return False
-    return True
-
-
 def ranking_key(scores: dict, round: Round) -> tuple:
-    tie = scores.get(round.tie_break_metric)
-    return (
-        not passes_gates(scores, round),
-        safety_score(scores, round),
-        float("inf") if tie is None else tie,
-    )
+    """How good a submission is by the round's rule (lower is better)."""
+    return anonymization_key(scores=scores, safety=submission_safety(scores, round), round=round)
 
 
 def _best(submissions: list[AnonymizationSubmission], round: Round):

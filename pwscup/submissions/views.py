@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 import scoring
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_of, phase_state
+from pwscup.competitions.selectors import phase_of, phase_state, round_missing_phases
 from pwscup.core.access import private_file_response, round_access
 from pwscup.core.errors import Refused
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
@@ -44,7 +44,12 @@ def round_detail(request, competition_slug, round_slug):
     round_, team, now = access.round, access.team, timezone.now()
     anonymization = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
     attack = phase_of(round=round_, kind=Phase.Kind.ATTACK)
+    missing_phases = round_missing_phases(round=round_)
+    if missing_phases and not access.is_organizer:
+        # An incomplete round is not open yet for everyone but its organizers.
+        anonymization = attack = None
     context = {
+        "missing_phases": missing_phases,
         "access": access,
         "round": round_,
         "team": team,

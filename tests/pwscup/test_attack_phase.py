@@ -67,12 +67,8 @@ def test_builtin_rates_equal_the_anonymization_phase_attack_metrics(world):
     assert target.builtin_status == Status.FINISHED, target.builtin_message
     assert target.builtin_attempts == 1
     assert set(target.builtin_rates) == set(scoring.ATTACK_METRICS)
-    # E3 sorts the released rows by their SA sum, ties by row order, and the published rows
-    # are shuffled: on tied sums the rates could differ. The kept rows here have distinct
-    # sums (checked, not assumed), so all six rates must match exactly.
-    anonymized = read_csv_text(read_field(submission.file))
-    kept = anonymized[(anonymized != "").any(axis=1)]
-    assert kept[list(world.round.config["sa"])].astype(float).sum(axis=1).is_unique
+    # The published rows are shuffled; every rate, E3 included (ties split uniformly), must
+    # still equal the anonymization phase's value exactly.
     for metric in scoring.ATTACK_METRICS:
         assert target.builtin_rates[metric] == pytest.approx(submission.scores[metric]), metric
     # A second delivery of the built-in job changes nothing.

@@ -81,12 +81,8 @@ def test_builtin_attack_rates_invariant_under_publication_shuffle(generated):
     base = scoring.builtin_attack_rates(original, released, kept + 1, config)
     target = scoring.publish_target(anonymized, seed=9)
     shuffled = scoring.builtin_attack_rates(original, target.table, target.truth, config)
-    for metric in ("E1", "E2", "E4", "EUC1", "EUC2"):
+    for metric in scoring.ATTACK_METRICS:  # E3 included: ties are split, not row-ordered
         assert shuffled[metric] == pytest.approx(base[metric], abs=1e-12), metric
-    # Generated expenditure sums have no ties here, so E3 is invariant too.
-    sums = released[list(config.sa)].astype(float).sum(axis=1)
-    assert sums.is_unique
-    assert shuffled["E3"] == pytest.approx(base["E3"], abs=1e-12)
 
 
 def test_builtin_attacks_against_candidate_table(generated):

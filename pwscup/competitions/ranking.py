@@ -1,0 +1,213 @@
+"""A round's ranking rule, in one place: utility gates, safety, tie-break, shared ranks.
+
+The leaderboard, the 'best submission' selection rule, the final ranking and their CSV
+files all rank with these functions; nothing else compares scores.
+
+Utility gates (``Round.utility_gates``) are a JSON object, one entry per metric:
+
+* ``{"U1": 100}`` — a bare number is an upper bound, and only for the utility losses
+  U1–U6 (lower is better): ``U1 ≤ 100``.
+* ``{"S1": {"min": 5}}``, ``{"E1": {"max": 0.5}}``, ``{"U4": {"min": 0, "max": 0.05}}`` —
+  any metric, with an explicit direction.
+
+Equal results share a rank (1, 2, 2, 4); teams that fail a gate are listed last, unranked.
+"""
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import scoring
+
+# Keys are compared after rounding: a mean of rates must not split a tie by 1e-17.
+_DIGITS = 12
+
+
+class GateError(ValueError):
+    """The utility gates are not a valid JSON object of bounds (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Gate:
+    metric: str
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def passes(self, value) -> bool:
+        if value is None:
+            return False
+        if self.minimum is not None and value < self.minimum:
+            return False
+        return self.maximum is None or value <= self.maximum
+
+    def __str__(self) -> str:
+        parts = []
+        if self.minimum is not None:
+            parts.append(f"{self.metric} ≥ {self.minimum:g}")
+        if self.maximum is not None:
+            parts.append(f"{self.metric} ≤ {self.maximum:g}")
+        return ", ".join(parts)
+
+
+def _bound(metric: str, key: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise GateError(
+            _("Gate %(metric)s: %(key)s must be a number, not %(value)s.")
+            % {"metric": metric, "key": key, "value": repr(value)[:80]}
+        )
+    return float(value)
+
+
+def parse_gates(raw) -> list[Gate]:
+    """Read the gates of a round; raise ``GateError`` naming the entry at fault.
+
+    >>> [str(g) for g in parse_gates({"U1": 100, "S1": {"min": 5}})]
+    ['U1 ≤ 100', 'S1 ≥ 5']
+    """
+    if raw in (None, ""):
+        return []
+    if not isinstance(raw, dict):
+        raise GateError(
+            _('Utility gates must be a JSON object such as {"U1": 100, "S1": {"min": 5}}.')
+        )
+    gates = []
+    for metric, spec in raw.items():
+        if metric not in scoring.METRICS:
+            raise GateError(
+                _("Unknown metric %(metric)s in the gates; choose among %(metrics)s.")
+                % {"metric": repr(metric)[:80], "metrics": ", ".join(scoring.METRICS)}
+            )
+        if isinstance(spec, dict):
+            unknown = set(spec) - {"min", "max"}
+            if unknown or not spec:
+                raise GateError(
+                    _('Gate %(metric)s: use {"min": …} and/or {"max": …}, not %(spec)s.')
+                    % {"metric": metric, "spec": repr(spec)[:80]}
+                )
+            gate = Gate(
+                metric,
+                minimum=_bound(metric, "min", spec["min"]) if "min" in spec else None,
+                maximum=_bound(metric, "max", spec["max"]) if "max" in spec else None,
+            )
+            if gate.minimum is not None and gate.maximum is not None:
+                if gate.minimum > gate.maximum:
+                    raise GateError(
+                        _("Gate %(metric)s: min %(min)g is above max %(max)g.")
+                        % {"metric": metric, "min": gate.minimum, "max": gate.maximum}
+                    )
+        elif metric in scoring.UTILITY_METRICS:
+            gate = Gate(metric, maximum=_bound(metric, "the bound", spec))
+        else:
+            raise GateError(
+                _(
+                    "Gate %(metric)s: a bare number is an upper bound for U1–U6 only; write "
+                    '{"%(metric)s": {"min": %(value)s}} (at least) or '
+                    '{"%(metric)s": {"max": %(value)s}} (at most).'
+                )
+                % {"metric": metric, "value": repr(spec)[:80]}
+            )
+        gates.append(gate)
+    return gates
+
+
+def passes_gates(scores: dict, round) -> bool:
+    return all(gate.passes(scores.get(gate.metric)) for gate in parse_gates(round.utility_gates))
+
+
+@dataclass(frozen=True)
+class SafetyMeasure:
+    """How a ranking rule turns re-identification rates into one safety value."""
+
+    aggregate: Callable[[list[float]], float]
+    csv_column: str
+    label: object  # a lazy translation
+
+
+SAFETY_MEASURES = {
+    "worst_attack": SafetyMeasure(max, "worst_case_rate", gettext_lazy("Worst-case rate")),
+    "mean_attack": SafetyMeasure(
+        lambda rates: sum(rates) / len(rates), "mean_rate", gettext_lazy("Mean rate")
+    ),
+}
+
+
+def safety_measure(round) -> SafetyMeasure:
+    return SAFETY_MEASURES[round.ranking_rule]
+
+
+def safety_of(rates: Iterable, round) -> float | None:
+    """The rule's safety value over ``rates`` (``None`` entries ignored; ``None`` if none)."""
+    present = [rate for rate in rates if rate is not None]
+    return safety_measure(round).aggregate(present) if present else None
+
+
+def submission_safety(scores: dict, round) -> float:
+    """Safety of a submission from its own built-in attack rates (1.0 if none is known)."""
+    safety = safety_of((scores.get(m) for m in scoring.ATTACK_METRICS), round)
+    return 1.0 if safety is None else safety
+
+
+def tie_break_value(scores: dict, round) -> float:
+    """The tie-break metric oriented so that lower is better (missing = worst)."""
+    value = scores.get(round.tie_break_metric)
+    if value is None:
+        return math.inf
+    return value if scoring.LOWER_IS_BETTER.get(round.tie_break_metric, True) else -value
+
+
+def anonymization_key(*, scores: dict, safety: float | None, round) -> tuple:
+    """Sort key of an anonymization (lower is better): gates, safety, then the tie-break."""
+    return (
+        not passes_gates(scores, round),
+        1.0 if safety is None else round_key(safety),
+        round_key(tie_break_value(scores, round)),
+    )
+
+
+def round_key(value: float) -> float:
+    return value if math.isinf(value) else round(value, _DIGITS)
+
+
+def assign_ranks(rows: list, *, key: Callable, name: Callable, ranked: Callable) -> list:
+    """Sort ``rows`` by ``key`` (then ``name`` for display) and set ``row.rank``.
+
+    Rows with equal keys share a rank, the next one skips (1, 2, 2, 4); rows for which
+    ``ranked(row)`` is false (failed gates) get ``None``.
+    """
+    rows.sort(key=lambda row: (key(row), name(row)))
+    previous, rank = object(), None
+    for position, row in enumerate(rows, start=1):
+        if not ranked(row):
+            row.rank = None
+            continue
+        current = key(row)
+        if current != previous:
+            rank, previous = position, current
+        row.rank = rank
+    return rows
+
+
+def rule_text(round) -> str:
+    """The rule in force, as printed above the leaderboard and the final ranking."""
+    gates = ", ".join(str(g) for g in parse_gates(round.utility_gates))
+    higher = not scoring.LOWER_IS_BETTER.get(round.tie_break_metric, True)
+    tie = (
+        _("Ties broken by the higher %(metric)s.")
+        if higher
+        else _("Ties broken by the lower %(metric)s.")
+    )
+    parts = [
+        _("Representative submission: %(rule)s.") % {"rule": round.get_selection_rule_display()},
+        _("Utility gates: %(gates)s (teams that fail them are listed last, unranked).")
+        % {"gates": gates or _("none")},
+        _(
+            "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, every team's attack)."
+        )
+        % {"rule": round.get_ranking_rule_display()},
+        tie % {"metric": round.tie_break_metric},
+        _("Equal results share a rank."),
+    ]
+    return " ".join(parts)
