@@ -4,6 +4,7 @@ With no ``DATABASE_URL`` the platform runs on SQLite, and with no ``REDIS_URL`` 
 embedded filesystem broker, so a laptop needs no server at all.
 """
 
+import datetime as dt
 from pathlib import Path
 
 import environ
@@ -29,6 +30,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "pwscup.core",
     "pwscup.competitions",
     "pwscup.accounts",
@@ -46,6 +48,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lock-out page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "pwscup.urls"
@@ -77,8 +82,32 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Shared by every web process (the /healthz worker count): Redis when there is one, else a folder.
+if env("REDIS_URL", default=""):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env("REDIS_URL"),
+            "KEY_PREFIX": "pwscup-cache",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+# /healthz pings the Celery workers at most once per this many seconds, whatever the traffic.
+PWSCUP_HEALTHZ_PING_INTERVAL = env.float("PWSCUP_HEALTHZ_PING_INTERVAL", default=5.0)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out user name + address before the password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -102,15 +131,54 @@ STORAGES = {
 # Uploaded and generated files are private: there is deliberately no MEDIA_URL route;
 # every file is served by a view that checks who is asking.
 MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=str(VAR_DIR / "media")))
+# Originals, samples, truths and uploads are readable by the platform's account (and its
+# group, e.g. a backup job) only, never by every local user as Django's default 0644 would.
+FILE_UPLOAD_PERMISSIONS = 0o640
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o750
 PWSCUP_MAX_UPLOAD_BYTES = env.int("PWSCUP_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Failed uploads cost no quota but are kept: bounded per team per (round-local) day, and the
+# bytes a team may have stored over all its uploads.
+PWSCUP_MAX_FAILED_UPLOADS_PER_DAY = env.int("PWSCUP_MAX_FAILED_UPLOADS_PER_DAY", default=50)
+PWSCUP_MAX_STORED_BYTES_PER_TEAM = env.int(
+    "PWSCUP_MAX_STORED_BYTES_PER_TEAM", default=2 * 1024 * 1024 * 1024
+)
+
+# --- Login throttling (django-axes) -------------------------------------------------
+# A user name is locked for a while from one address after this many failed log-ins in a row.
+AXES_FAILURE_LIMIT = env.int("PWSCUP_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("PWSCUP_LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "pwscup.accounts.views.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "pwscup.accounts.views.client_ip"
+# Behind the reverse proxy the client's address is in this header (set by the proxy only).
+PWSCUP_CLIENT_IP_HEADER = env("PWSCUP_CLIENT_IP_HEADER", default="")
+
+# --- Content-Security-Policy (django-csp) ------------------------------------------
+# Everything comes from this site: no inline script or style, no CDN.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Celery -----------------------------------------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # An unreachable Redis fails an upload's send within seconds (the upload is kept).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 5}
 else:
     BROKER_DIR = VAR_DIR / "broker"
     # The embedded broker keeps its messages in these folders; every process may be first.
@@ -138,11 +206,15 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 PWSCUP_SCORING_SOFT_TIME_LIMIT = env.int("PWSCUP_SCORING_SOFT_TIME_LIMIT", default=600)
 PWSCUP_SCORING_HARD_TIME_LIMIT = env.int("PWSCUP_SCORING_HARD_TIME_LIMIT", default=660)
 PWSCUP_SCORING_MAX_ATTEMPTS = env.int("PWSCUP_SCORING_MAX_ATTEMPTS", default=3)
-PWSCUP_REAPER_INTERVAL = env.int("PWSCUP_REAPER_INTERVAL", default=60)
+# The reaper resends jobs lost by a broker restart or a dead worker: every 30 s by
+# default, so they are sent again well within 2 minutes. A tick that waited longer than
+# one interval for a free worker is dropped (the next one does the same work).
+PWSCUP_REAPER_INTERVAL = env.int("PWSCUP_REAPER_INTERVAL", default=30)
 CELERY_BEAT_SCHEDULE = {
     "reap-stuck-jobs": {
         "task": "pwscup.submissions.tasks.reap_stuck_jobs",
         "schedule": PWSCUP_REAPER_INTERVAL,
+        "options": {"expires": PWSCUP_REAPER_INTERVAL},
     },
     "auto-freeze-rounds": {
         "task": "pwscup.submissions.tasks.auto_freeze_rounds",

@@ -22,4 +22,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LANGUAGE_CODE = "en"
+# Per test process: nothing cached leaks between parallel test runs.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 STATIC_ROOT = Path(tempfile.mkdtemp(prefix="pwscup-static-"))

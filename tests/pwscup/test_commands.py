@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import CommandError, call_command
+from django.test import RequestFactory
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition, Round
@@ -26,7 +27,9 @@ def test_load_demo_creates_the_playable_demo_once(capsys):
         "teamC",
     }
     for username in ("organizer", "team-a", "team-b", "team-c"):
-        assert authenticate(username=username, password="pwscup-demo") is not None
+        # django-axes keys its lock-outs on the request: authenticate as the login view does.
+        request = RequestFactory().post("/accounts/login/")
+        assert authenticate(request, username=username, password="pwscup-demo") is not None
     samples = TeamDataset.objects.filter(round=rounds["round-2"])
     assert samples.count() == 3 and {d.rows for d in samples} == {100}
     assert len({tuple(d.sample_index) for d in samples}) == 3  # each team its own sample

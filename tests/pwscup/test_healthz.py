@@ -1,34 +1,136 @@
 """The operator endpoint: database, broker (the real Redis of the test settings), workers."""
 
+import threading
+import time
+
 import pytest
+from django.core.cache import cache
+from django.db import connection
 
 from pwscup import celery_app
+from pwscup.core import selectors
 
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_reports_database_broker_and_workers(client):
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """The worker count is cached between requests: each test starts without one."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+class CountingPing:
+    """Stands in for ``celery_app.control.ping``: counts the broadcasts, answers ``workers``."""
+
+    def __init__(self, workers: int, delay: float = 0.0):
+        self.workers = workers
+        self.delay = delay
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, *args, **kwargs):
+        with self._lock:
+            self.calls += 1
+        time.sleep(self.delay)
+        return [{f"worker-{i}@host": {"ok": "pong"}} for i in range(self.workers)]
+
+
+def _assert_never_cached(response):
+    cache_control = response.get("Cache-Control", "")
+    assert "no-cache" in cache_control or "max-age=0" in cache_control
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_healthz_with_a_real_worker_reports_ok_and_the_worker(client, celery_worker_process):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert "no-cache" in response.get("Cache-Control", "") or "max-age=0" in response.get(
-        "Cache-Control", ""
-    )
+    _assert_never_cached(response)
     payload = response.json()
     assert payload["status"] == "ok"
     assert payload["database"] == "ok"
     assert payload["broker"] == "ok"
-    assert isinstance(payload["workers"], int) and payload["workers"] >= 0
+    assert payload["workers"] >= 1
     assert payload["queue"] == celery_app.conf.task_default_queue
+
+
+def test_healthz_is_degraded_when_no_worker_answers(client, monkeypatch):
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=0))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    _assert_never_cached(response)
+    assert response.json() == {
+        "status": "degraded",
+        "database": "ok",
+        "broker": "ok",
+        "workers": 0,
+        "queue": celery_app.conf.task_default_queue,
+    }
+
+
+def test_rapid_requests_send_one_ping_per_interval(client, monkeypatch, settings):
+    settings.PWSCUP_HEALTHZ_PING_INTERVAL = 1.0
+    ping = CountingPing(workers=2)
+    monkeypatch.setattr(celery_app.control, "ping", ping)
+    payloads = [client.get("/healthz").json() for _ in range(30)]
+    assert ping.calls == 1
+    assert {(p["status"], p["workers"]) for p in payloads} == {("ok", 2)}
+    time.sleep(1.1)  # the interval has passed: the next request refreshes the count
+    ping.workers = 3
+    assert client.get("/healthz").json()["workers"] == 3
+    assert ping.calls == 2
+
+
+def test_concurrent_requests_share_the_one_running_ping(monkeypatch):
+    # Eight requests arrive together while the first ping takes 0.3 s: one broadcast in all,
+    # and every request reports its answer (none says 0 workers meanwhile).
+    ping = CountingPing(workers=1, delay=0.3)
+    monkeypatch.setattr(celery_app.control, "ping", ping)
+    counts = []
+    threads = [
+        threading.Thread(target=lambda: counts.append(selectors.worker_count())) for _ in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert ping.calls == 1
+    assert counts == [1] * 8
 
 
 def test_healthz_reports_an_unreachable_broker_as_degraded(client, monkeypatch):
     # Nothing listens on port 1: the broker check must fail fast and say so (503).
     monkeypatch.setattr(celery_app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    ping = CountingPing(workers=1)
+    monkeypatch.setattr(celery_app.control, "ping", ping)
     response = client.get("/healthz")
     assert response.status_code == 503
     payload = response.json()
     assert payload["status"] == "degraded"
     assert payload["database"] == "ok"
-    assert payload["broker"].startswith("error")
+    assert payload["broker"] == "error: OperationalError"
     assert payload["workers"] == 0
+    assert ping.calls == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_reports_a_database_that_is_down_as_degraded(client, monkeypatch):
+    # A real failed connection: the server's port is swapped for one nothing listens on.
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=1))
+    connection.close()
+    with monkeypatch.context() as patch:
+        patch.setitem(connection.settings_dict, "PORT", "1")
+        patch.setitem(connection.settings_dict, "HOST", "127.0.0.1")
+        try:
+            response = client.get("/healthz")
+        finally:
+            connection.close()
+    assert response.status_code == 503
+    payload = response.json()
+    assert payload["status"] == "degraded"
+    assert payload["database"] == "error: OperationalError"
+    assert payload["broker"] == "ok"
+    assert payload["workers"] == 1

@@ -1,0 +1,98 @@
+"""Operator reads: the health of the database, the broker and the scoring workers.
+
+A Celery ping is a broadcast every worker answers, so ``/healthz`` must not send one per
+request: the worker count lives in the shared cache, and one process at a time (the one that
+wins ``cache.add`` of a lock that lives ``PWSCUP_HEALTHZ_PING_INTERVAL`` seconds) refreshes it.
+The others answer with the last count, or wait for the running ping when there is none yet.
+"""
+
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+
+from pwscup import celery_app
+
+WORKERS_KEY = "healthz:workers"
+PING_LOCK_KEY = "healthz:ping-lock"
+PING_TIMEOUT = 1.0
+
+
+@dataclass(frozen=True)
+class Health:
+    database: str
+    broker: str
+    workers: int
+    queue: str
+
+    @property
+    def healthy(self) -> bool:
+        return self.database == "ok" and self.broker == "ok" and self.workers > 0
+
+    def as_json(self) -> dict:
+        return {
+            "status": "ok" if self.healthy else "degraded",
+            "database": self.database,
+            "broker": self.broker,
+            "workers": self.workers,
+            "queue": self.queue,
+        }
+
+
+def system_health() -> Health:
+    broker = broker_status()
+    return Health(
+        database=database_status(),
+        broker=broker,
+        # No broker, no worker can be reached (and nothing to ping through).
+        workers=_workers_or_zero() if broker == "ok" else 0,
+        queue=celery_app.conf.task_default_queue,
+    )
+
+
+def database_status() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return "ok"
+    except Exception as error:  # noqa: BLE001 - reported, not raised
+        return f"error: {error.__class__.__name__}"
+
+
+def broker_status() -> str:
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as error:  # noqa: BLE001
+        return f"error: {error.__class__.__name__}"
+    return "ok"
+
+
+def worker_count() -> int:
+    """Workers answering a ping, refreshed at most once per interval across all processes."""
+    interval = settings.PWSCUP_HEALTHZ_PING_INTERVAL
+    if cache.add(PING_LOCK_KEY, 1, timeout=interval):
+        count = _ping_workers()
+        # Kept well past the interval: a reader between two pings uses the last count.
+        cache.set(WORKERS_KEY, count, timeout=max(60.0, 10 * interval))
+        return count
+    deadline = time.monotonic() + PING_TIMEOUT + 1.0
+    while (count := cache.get(WORKERS_KEY)) is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # the first ping of all is under way in another request
+    return count or 0
+
+
+def _workers_or_zero() -> int:
+    try:
+        return worker_count()
+    except Exception:  # noqa: BLE001 - the cache (Redis) may be down: no worker we can vouch for
+        return 0
+
+
+def _ping_workers() -> int:
+    try:
+        return len(celery_app.control.ping(timeout=PING_TIMEOUT) or [])
+    except Exception:  # noqa: BLE001 - a broker without broadcast: no worker we can see
+        return 0
