@@ -1,18 +1,29 @@
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Membership, Team
+from pwscup.core.admin_scope import CompetitionScopedAdmin, UsernameField, scoped_filter
 
 
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 1
-    autocomplete_fields = ("user",)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "user":
+            return UsernameField(
+                get_user_model().objects.filter(is_active=True),
+                label=_("username"),
+                error_messages={"invalid_choice": _("No account has the username %(value)s.")},
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     list_display = ("name", "slug", "competition")
-    list_filter = ("competition",)
+    list_filter = (scoped_filter("competition"),)
     inlines = [MembershipInline]
 
     def save_formset(self, request, form, formset, change):

@@ -1,5 +1,7 @@
 """Who is who in a competition."""
 
+from django.db.models import QuerySet
+
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition
 
@@ -10,12 +12,21 @@ def team_for_user(*, user, competition: Competition) -> Team | None:
     return Team.objects.filter(competition=competition, members=user).first()
 
 
-def user_is_organizer(*, user, competition: Competition) -> bool:
-    if not user.is_authenticated:
-        return False
+def organized_competitions(*, user) -> QuerySet[Competition]:
+    """The competitions ``user`` may organize: the one rule every organizer screen applies.
+
+    Superusers run the platform and organize everything; any other account only the
+    competitions that list it among their organizers (being staff grants nothing more).
+    """
+    if not user.is_authenticated or not user.is_active:
+        return Competition.objects.none()
     if user.is_superuser:
-        return True
-    return competition.organizers.filter(pk=user.pk).exists()
+        return Competition.objects.all()
+    return Competition.objects.filter(organizers=user)
+
+
+def user_is_organizer(*, user, competition: Competition) -> bool:
+    return organized_competitions(user=user).filter(pk=competition.pk).exists()
 
 
 def competitions_for_user(*, user):
@@ -23,7 +34,5 @@ def competitions_for_user(*, user):
     qs = Competition.objects.filter(is_listed=True)
     if user.is_authenticated:
         qs = qs | Competition.objects.filter(teams__members=user)
-        qs = qs | Competition.objects.filter(organizers=user)
-        if user.is_superuser:
-            qs = Competition.objects.all()
+        qs = qs | Competition.objects.filter(pk__in=organized_competitions(user=user).values("pk"))
     return qs.distinct().order_by("-created_at")

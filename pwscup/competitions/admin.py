@@ -4,19 +4,23 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import (
+    competition_organizers_add,
     phase_window_check,
     read_file_bytes,
     round_data_check,
     round_record_data,
     round_settings_check,
 )
+from pwscup.core.access import private_file_response
+from pwscup.core.admin_scope import CompetitionScopedAdmin, PrivateFileWidget, scoped_filter
 
 
 class PhaseForm(forms.ModelForm):
@@ -119,7 +123,7 @@ class RoundAdminForm(forms.ModelForm):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     form = RoundAdminForm
     inlines = [PhaseInline]
     list_display = (
@@ -130,7 +134,7 @@ class RoundAdmin(admin.ModelAdmin):
         "frozen_at",
         "results_published",
     )
-    list_filter = ("competition", "data_mode", "results_published")
+    list_filter = (scoped_filter("competition"), "data_mode", "results_published")
     readonly_fields = ("original_rows", "original_sha256", "frozen_at")
     prepopulated_fields = {"slug": ("name",)}
     actions = ["draw_samples", "freeze", "rescore_all", "publish_results", "unpublish_results"]
@@ -167,6 +171,31 @@ class RoundAdmin(admin.ModelAdmin):
         ),
     )
 
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/original/",
+                self.admin_site.admin_view(self.original_view),
+                name="competitions_round_original",
+            ),
+            *super().get_urls(),
+        ]
+
+    def original_view(self, request, object_id):
+        """The round's original table, for the organizers of its competition only."""
+        round_ = self.get_object(request, object_id)
+        if not self.has_view_or_change_permission(request, round_):
+            raise PermissionDenied
+        return private_file_response(round_.original_file, f"{round_.slug}_original.csv")
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None and "original_file" in form.base_fields:
+            form.base_fields["original_file"].widget = PrivateFileWidget(
+                download_url=reverse("admin:competitions_round_original", args=[obj.pk])
+            )
+        return form
+
     def save_model(self, request, obj, form, change):
         checked = getattr(form, "checked", None)
         if checked is not None:
@@ -181,14 +210,19 @@ class RoundAdmin(admin.ModelAdmin):
         if created:
             messages.info(request, _("Drew samples for %(n)d teams.") % {"n": len(created)})
 
-    @admin.action(description=_("Draw the per-team samples (teams without one)"))
+    @admin.action(
+        description=_("Draw the per-team samples (teams without one)"), permissions=["change"]
+    )
     def draw_samples(self, request, queryset):
         from pwscup.submissions.services import round_assign_samples
 
         total = sum(len(round_assign_samples(round=r)) for r in queryset)
         self.message_user(request, _("Drew %(n)d samples.") % {"n": total})
 
-    @admin.action(description=_("Freeze now: publish each team's final anonymization as a target"))
+    @admin.action(
+        description=_("Freeze now: publish each team's final anonymization as a target"),
+        permissions=["change"],
+    )
     def freeze(self, request, queryset):
         from pwscup.submissions.services import round_freeze
 
@@ -204,7 +238,9 @@ class RoundAdmin(admin.ModelAdmin):
                 % {"round": round_, "n": len(targets)},
             )
 
-    @admin.action(description=_("Rescore everything with the current scorer"))
+    @admin.action(
+        description=_("Rescore everything with the current scorer"), permissions=["change"]
+    )
     def rescore_all(self, request, queryset):
         from pwscup.submissions.services import round_rescore_all
 
@@ -219,11 +255,13 @@ class RoundAdmin(admin.ModelAdmin):
                 % {"round": round_, **counts},
             )
 
-    @admin.action(description=_("Publish the results (matrix and final ranking)"))
+    @admin.action(
+        description=_("Publish the results (matrix and final ranking)"), permissions=["change"]
+    )
     def publish_results(self, request, queryset):
         queryset.update(results_published=True)
 
-    @admin.action(description=_("Hide the results again"))
+    @admin.action(description=_("Hide the results again"), permissions=["change"])
     def unpublish_results(self, request, queryset):
         queryset.update(results_published=False)
 
@@ -241,11 +279,23 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+    competition_lookup = "pk"
     list_display = ("name", "slug", "is_listed", "created_at")
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("organizers",)
     inlines = [RoundInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        # Choosing organizers means listing every account: that is the superusers' job.
+        readonly = tuple(super().get_readonly_fields(request, obj))
+        return readonly if request.user.is_superuser else (*readonly, "organizers")
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if not change and not request.user.is_superuser:
+            # Whoever creates a competition organizes it (else it would vanish from their admin).
+            competition_organizers_add(competition=form.instance, users=[request.user])
 
 
 admin.site.site_header = _("PWSCup platform — organizer")

@@ -100,6 +100,10 @@ def competition_create(
     return competition
 
 
+def competition_organizers_add(*, competition: Competition, users) -> None:
+    competition.organizers.add(*users)
+
+
 @transaction.atomic
 def round_create(
     *,

@@ -1,9 +1,7 @@
 """Leaderboards, the attack matrix and the final ranking, in HTML and CSV."""
 
-import csv
-
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -12,16 +10,8 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.ranking import safety_measure
 from pwscup.competitions.selectors import phase_of
 from pwscup.core.access import round_access
+from pwscup.core.exports import csv_response
 from pwscup.leaderboards import selectors
-
-
-def _csv_response(filename: str, header: list, rows) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    writer.writerow(header)
-    writer.writerows(rows)
-    return response
 
 
 def _fmt(value):
@@ -44,7 +34,7 @@ def leaderboard(request, competition_slug, round_slug):
     access, phase = _leaderboard_access(request, competition_slug, round_slug)
     rows = selectors.anonymization_leaderboard(phase=phase)
     if request.GET.get("format") == "csv":
-        return _csv_response(
+        return csv_response(
             f"{access.round.slug}_leaderboard.csv",
             [
                 "rank",
@@ -89,7 +79,7 @@ def matrix(request, competition_slug, round_slug):
     access = _results_access(request, competition_slug, round_slug)
     result = selectors.attack_matrix(round=access.round)
     if request.GET.get("format") == "csv":
-        return _csv_response(
+        return csv_response(
             f"{access.round.slug}_attack_matrix.csv",
             ["attacker", *[t.team.name for t in result.targets]],
             (
@@ -119,7 +109,7 @@ def final(request, competition_slug, round_slug):
     anonymization, attack = selectors.final_ranking(round=access.round)
     table = request.GET.get("format")
     if table == "anonymization-csv":
-        return _csv_response(
+        return csv_response(
             f"{access.round.slug}_final_anonymization.csv",
             [
                 "rank",
@@ -135,7 +125,7 @@ def final(request, competition_slug, round_slug):
             ),
         )
     if table == "attack-csv":
-        return _csv_response(
+        return csv_response(
             f"{access.round.slug}_final_attack.csv",
             ["rank", "team", "mean_rate", "targets_attacked"],
             ([_fmt(r.rank), r.team.name, r.mean_rate, r.targets_attacked] for r in attack),

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.core.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
 
 READONLY = (
@@ -20,13 +21,14 @@ READONLY = (
 
 
 @admin.register(AnonymizationSubmission)
-class AnonymizationSubmissionAdmin(admin.ModelAdmin):
+class AnonymizationSubmissionAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "team__competition"
     list_display = ("pk", "team", "phase", "status", "is_selected", "created_at", "scorer_version")
-    list_filter = ("status", "phase__round", "team")
+    list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
     readonly_fields = READONLY + ("scores", "phase", "team")
     actions = ["rescore"]
 
-    @admin.action(description=_("Rescore the selected submissions"))
+    @admin.action(description=_("Rescore the selected submissions"), permissions=["change"])
     def rescore(self, request, queryset):
         from pwscup.submissions.services.anonymization import enqueue_anonymization
         from pwscup.submissions.services.jobs import job_requeue
@@ -38,9 +40,10 @@ class AnonymizationSubmissionAdmin(admin.ModelAdmin):
 
 
 @admin.register(AttackSubmission)
-class AttackSubmissionAdmin(admin.ModelAdmin):
+class AttackSubmissionAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "team__competition"
     list_display = ("pk", "team", "target", "status", "rate", "created_at")
-    list_filter = ("status", "phase__round", "team")
+    list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
     readonly_fields = READONLY + (
         "rate",
         "correct",
@@ -53,9 +56,10 @@ class AttackSubmissionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Target)
-class TargetAdmin(admin.ModelAdmin):
+class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "round__competition"
     list_display = ("team", "round", "version", "rows", "builtin_status", "published_at")
-    list_filter = ("round",)
+    list_filter = (scoped_filter("round"),)
     readonly_fields = (
         "submission",
         "version",
@@ -72,6 +76,7 @@ class TargetAdmin(admin.ModelAdmin):
 
 
 @admin.register(TeamDataset)
-class TeamDatasetAdmin(admin.ModelAdmin):
+class TeamDatasetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "round__competition"
     list_display = ("team", "round", "rows", "created_at")
     readonly_fields = ("sample_index", "file", "rows")

@@ -1,9 +1,14 @@
-"""The organizer runs the round from the admin: freeze, then publish the results."""
+"""The organizer runs the round from the admin: freeze, then publish the results.
+
+The organizer is what ``load_demo`` makes: staff in the organizers' group, not a superuser.
+"""
+
+from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Round
 from pwscup.submissions.models import Status, Target
 from tests.e2e.helpers import (
@@ -28,7 +33,9 @@ def test_organizer_freezes_and_publishes_from_the_admin(
     web, e2e_world, celery_worker_process, screenshot
 ):
     page, world = web, e2e_world
-    get_user_model().objects.filter(pk=world.organizer.pk).update(is_staff=True, is_superuser=True)
+    organizer_grant(user=world.organizer, competition=world.competition)
+    world.organizer.refresh_from_db()
+    assert world.organizer.is_staff and not world.organizer.is_superuser
     for letter, seed in (("a", 1), ("c", 3)):
         assert submit_anonymization(
             world, letter, noisy_copy(world.original, seed=seed)
@@ -59,3 +66,9 @@ def test_organizer_freezes_and_publishes_from_the_admin(
     expect(page.get_by_test_id("final-row-teamC")).to_be_visible()
     expect(page.locator("main")).not_to_contain_text("Not published")
     screenshot(page, "organizer-final-en")
+
+    # The round form's "Currently:" link downloads the original (a checked download).
+    page.goto(f"/admin/competitions/round/{world.round.pk}/change/")
+    with page.expect_download() as download:
+        page.click(f"a[href='/admin/competitions/round/{world.round.pk}/original/']")
+    assert Path(download.value.path()).read_bytes() == world.original

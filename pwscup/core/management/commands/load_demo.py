@@ -1,18 +1,26 @@
 """Create the demo competition on the Adult fixture, with demo accounts.
 
 Only this command creates the demo accounts (password ``pwscup-demo``); it is meant for
-a laptop, never for a real competition.
+a laptop, never for a real competition. It refuses to run on a database holding other
+accounts or competitions unless ``--force``, and it never changes an existing account
+(password, staff or superuser flags), even with ``--force``.
 """
 
 import datetime as dt
 import json
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from pwscup.accounts.services import membership_add, team_create, user_create
+from pwscup.accounts.services import (
+    membership_add,
+    organizer_grant,
+    team_create,
+    user_get_or_create,
+)
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import competition_create, phase_set, round_create
 from pwscup.submissions.services import round_assign_samples
@@ -23,6 +31,20 @@ TEAMS = [
     ("Team B", "teamB", "team-b"),
     ("Team C", "teamC", "team-c"),
 ]
+ORGANIZER = "organizer"
+DEMO_USERNAMES = (ORGANIZER, *(username for _name, _slug, username in TEAMS))
+
+
+def non_demo_data(*, slug: str) -> list[str]:
+    """What in the database the demo did not create: other accounts, other competitions."""
+    found = []
+    users = get_user_model().objects.exclude(username__in=DEMO_USERNAMES).count()
+    if users:
+        found.append(f"{users} other account(s)")
+    competitions = Competition.objects.exclude(slug=slug).count()
+    if competitions:
+        found.append(f"{competitions} other competition(s)")
+    return found
 
 
 class Command(BaseCommand):
@@ -33,9 +55,24 @@ class Command(BaseCommand):
         parser.add_argument(
             "--reset", action="store_true", help="Delete the demo competition first."
         )
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help=(
+                "Load the demo although the database holds other accounts or competitions "
+                "(existing accounts are still never changed)."
+            ),
+        )
 
     @transaction.atomic
-    def handle(self, *args, slug, reset, **options):
+    def handle(self, *args, slug, reset, force, **options):
+        found = non_demo_data(slug=slug)
+        if found and not force:
+            raise CommandError(
+                f"This database holds data that is not the demo's ({', '.join(found)}): "
+                "the demo is for a laptop, with its well-known passwords. "
+                "Use --force to load it anyway."
+            )
         if reset:
             Competition.objects.filter(slug=slug).delete()
         if Competition.objects.filter(slug=slug).exists():
@@ -44,9 +81,7 @@ class Command(BaseCommand):
         fixtures = settings.BASE_DIR / "fixtures"
         original = (fixtures / "adult.csv").read_bytes()
         config = json.loads((fixtures / "adult_round.json").read_text())
-        organizer = user_create(username="organizer", password=DEMO_PASSWORD, is_staff=True)
-        organizer.is_superuser = True
-        organizer.save()
+        organizer, organizer_created = self.account(ORGANIZER)
         competition = competition_create(
             name="PWSCup demo (UCI Adult)",
             slug=slug,
@@ -56,6 +91,10 @@ class Command(BaseCommand):
             ),
             organizers=[organizer],
         )
+        if organizer_created:
+            # Staff in the organizers' group, not a superuser: the demo shows what a real
+            # organizer sees (their own competitions only).
+            organizer_grant(user=organizer, competition=competition)
         now = timezone.now()
         shared = round_create(
             competition=competition,
@@ -103,6 +142,14 @@ class Command(BaseCommand):
             )
         for name, team_slug, username in TEAMS:
             team = team_create(competition=competition, name=name, slug=team_slug)
-            membership_add(team=team, user=user_create(username=username, password=DEMO_PASSWORD))
+            membership_add(team=team, user=self.account(username)[0])
         round_assign_samples(round=per_team)
         self.stdout.write(self.style.SUCCESS(f"Demo competition '{slug}' created."))
+
+    def account(self, username: str):
+        user, created = user_get_or_create(username=username, password=DEMO_PASSWORD)
+        if not created:
+            self.stdout.write(
+                f"Account '{username}' exists already: its password and flags are left as they are."
+            )
+        return user, created

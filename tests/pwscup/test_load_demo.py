@@ -1,0 +1,65 @@
+"""``load_demo`` is for a laptop: it never touches real accounts or competitions."""
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from pwscup.accounts.services import ORGANIZER_GROUP
+from pwscup.competitions.models import Competition
+from pwscup.competitions.services import competition_create
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_refuses_a_database_with_other_accounts_unless_forced(django_user_model, client):
+    alice = django_user_model.objects.create_user("alice", password="alice-secret")
+    with pytest.raises(CommandError, match=r"not the demo's \(1 other account\(s\)\).*--force"):
+        call_command("load_demo")
+    assert not Competition.objects.exists()
+
+    call_command("load_demo", "--force")
+    demo = Competition.objects.get(slug="demo")
+    alice.refresh_from_db()
+    assert alice.check_password("alice-secret") and not alice.is_staff
+    # The demo's organizer: staff in the organizers' group, not a superuser, organizer of
+    # the demo only; it can run the demo's rounds from the admin and sees nothing else.
+    organizer = django_user_model.objects.get(username="organizer")
+    assert organizer.is_staff and not organizer.is_superuser
+    assert list(organizer.groups.values_list("name", flat=True)) == [ORGANIZER_GROUP]
+    assert list(organizer.organized_competitions.all()) == [demo]
+    assert organizer.has_perm("competitions.change_round")
+    assert not organizer.has_perm("competitions.add_competition")
+    other = competition_create(name="Real cup 2025", slug="real", organizers=[alice])
+    client.force_login(organizer)
+    rounds = client.get(reverse("admin:competitions_round_changelist"))
+    assert rounds.status_code == 200
+    assert "Round 1: shared original" in rounds.content.decode()
+    competitions = client.get(reverse("admin:competitions_competition_changelist"))
+    assert "PWSCup demo (UCI Adult)" in competitions.content.decode()
+    assert other.name not in competitions.content.decode()
+
+
+def test_it_refuses_a_database_with_another_competition():
+    competition_create(name="Real cup", slug="real")
+    with pytest.raises(CommandError, match=r"1 other competition\(s\)"):
+        call_command("load_demo")
+    assert not Competition.objects.filter(slug="demo").exists()
+
+
+def test_existing_accounts_keep_their_password_and_flags_even_when_forced(
+    django_user_model, capsys
+):
+    boss = django_user_model.objects.create_superuser("organizer", "o@example.org", "real-pw")
+    member = django_user_model.objects.create_user("team-a", password="own-pw", is_staff=True)
+    django_user_model.objects.create_user("someone-else", password="pw")
+    call_command("load_demo", "--force")
+    boss.refresh_from_db()
+    member.refresh_from_db()
+    assert boss.check_password("real-pw") and boss.is_superuser and boss.is_staff
+    assert not boss.groups.exists()
+    assert member.check_password("own-pw") and member.is_staff and not member.is_superuser
+    assert django_user_model.objects.get(username="team-b").check_password("pwscup-demo")
+    out = capsys.readouterr().out
+    assert "Account 'organizer' exists already: its password and flags are left as they are." in out
+    assert "Account 'team-a' exists already" in out
+    assert Competition.objects.get(slug="demo").teams.get(slug="teamA").members.get() == member
