@@ -57,10 +57,18 @@ def web(chromium, live_server):
     )
     context.set_default_timeout(30_000)
     page = context.new_page()
+    # The Content-Security-Policy allows no inline script or style: the browser reports each
+    # blocked one on the console, and a journey that triggers one fails.
+    blocked = []
+    page.on(
+        "console",
+        lambda message: "Content Security Policy" in message.text and blocked.append(message.text),
+    )
     try:
         yield page
     finally:
         context.close()
+    assert blocked == [], f"the Content-Security-Policy blocked {len(blocked)}: {blocked[:3]}"
 
 
 @pytest.fixture

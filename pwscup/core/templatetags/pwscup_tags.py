@@ -12,11 +12,13 @@ def get_item(mapping, key):
 
 @register.filter
 def heat(rate):
-    """A CSS background for a re-identification rate (0 = safe/green … 1 = red)."""
+    """A CSS class for a re-identification rate: ``heat-0`` (safe, green) … ``heat-10`` (red).
+
+    A class, not a ``style`` attribute: the Content-Security-Policy allows no inline style.
+    """
     if rate is None:
         return ""
-    hue = int(120 * (1 - max(0.0, min(1.0, float(rate)))))
-    return f"background: hsl({hue}, 70%, 82%)"
+    return f"heat-{round(10 * max(0.0, min(1.0, float(rate))))}"
 
 
 @register.filter
