@@ -191,22 +191,20 @@ def attack_inputs(
     """Convert reference/released tables and 1-based truth (0 = absent) for the attacks."""
     truth = np.asarray(truth, dtype=np.int64)
     if truth.shape != (len(released),):
-        raise ValidationError(
-            f"truth has {truth.size} entries but the released table has {len(released)} rows."
-        )
+        raise ValidationError("attack.truth_length", got=truth.size, expected=len(released))
     if truth.size and (truth.min() < 0 or truth.max() > len(reference)):
-        raise ValidationError(f"truth holds row numbers outside 0..{len(reference)}.")
+        raise ValidationError("attack.truth_range", reference_rows=len(reference))
     ref_cache, rel_cache = TableCache(reference), TableCache(released)
-    integral = {c: ref_cache.is_integral(c) for c in config.match_qi}
+    # Decided on the round's original, never on this reference table (which may be a
+    # candidate table whose decoys hold other values).
+    integral = {c: c in config.integer_columns for c in config.match_qi}
     ref_class, rel_class = class_ids(ref_cache, rel_cache, config.match_qi, integral)
     ref_sa = sa_matrix(ref_cache, config.sa)
     rel_sa = sa_matrix(rel_cache, config.sa)
     for name, matrix in (("reference", ref_sa), ("released", rel_sa)):
         bad = np.flatnonzero(~np.isfinite(matrix).all(axis=1))
         if bad.size:
-            raise ValidationError(
-                f"The {name} table has non-numeric sa values (row {int(bad[0]) + 1})."
-            )
+            raise ValidationError("attack.sa_not_number", what=f"{name} table", row=int(bad[0]) + 1)
     return AttackInputs(ref_class, rel_class, ref_sa, rel_sa, truth - 1, config)
 
 

@@ -258,8 +258,8 @@ class ScoringData:
 
     @cached_property
     def integral(self) -> dict[str, bool]:
-        """Whether each QI column of X is integral (compared as integers)."""
-        return {c: self.x_cache.is_integral(c) for c in self.config.qi}
+        """Whether each QI column is compared as integers (``config.integer_columns``)."""
+        return {c: c in self.config.integer_columns for c in self.config.qi}
 
     @cached_property
     def cross_ids(self) -> tuple[np.ndarray, np.ndarray]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -13,14 +13,14 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ConfigError
-from scoring.prepare import numeric_values
+from scoring.prepare import is_integral_column, numeric_values
 
 ORIGINAL_VALUES = "original-values"
 NUMBER = "number"
 DOMAIN_KINDS = (ORIGINAL_VALUES, NUMBER)
 
 _REQUIRED_KEYS = ("qi", "sa", "cross", "e2_column", "e4_column")
-_OPTIONAL_KEYS = ("match_qi", "euc_sa", "domains", "columns")
+_OPTIONAL_KEYS = ("match_qi", "euc_sa", "domains", "columns", "integer_columns")
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,13 @@ class RoundConfig:
     """Column roles of one round, checked against its original table.
 
     Build it with :func:`load_config`; ``to_dict()`` round-trips through it.
+
+    ``integer_columns`` are the value-compared columns (``qi`` and ``original-values``)
+    whose original values are all integers: there ``39``, ``39.0`` and ``+39`` are the
+    same value (metrics.md, "Data and roles"). It is decided once, on the original
+    table of the round (the master table in the per-team mode), and carried by the
+    configuration to validation, every metric and the built-in attacks, so that a
+    sample or a candidate table with other values cannot change it.
     """
 
     columns: tuple[str, ...]
@@ -39,6 +46,7 @@ class RoundConfig:
     match_qi: tuple[str, ...]
     euc_sa: tuple[str, ...]
     domains: Mapping[str, str] = field(default_factory=dict)
+    integer_columns: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         """Return the configuration as a JSON-serialisable dict."""
@@ -52,7 +60,31 @@ class RoundConfig:
             "match_qi": list(self.match_qi),
             "euc_sa": list(self.euc_sa),
             "domains": {column: self.domains[column] for column in self.columns},
+            "integer_columns": list(self.integer_columns),
         }
+
+
+def value_columns(config: RoundConfig) -> tuple[str, ...]:
+    """Columns compared as values (not as numbers): every ``qi`` and ``original-values`` one."""
+    return tuple(
+        c for c in config.columns if c in config.qi or config.domains[c] == ORIGINAL_VALUES
+    )
+
+
+def integer_valued_columns(original: pd.DataFrame, config: RoundConfig) -> tuple[str, ...]:
+    """The value-compared columns of ``original`` whose values are all integers.
+
+    Examples
+    --------
+    >>> x = pd.DataFrame({"q": ["1", "2.0"], "t": ["a", "b"], "s": ["5", "7.5"]})
+    >>> config = load_config({"qi": ["q", "t"], "sa": ["s"], "cross": [],
+    ...                       "e2_column": "s", "e4_column": "s"}, x)
+    >>> integer_valued_columns(x, config)
+    ('q',)
+    """
+    return tuple(
+        c for c in value_columns(config) if is_integral_column(original[c].to_numpy(dtype=object))
+    )
 
 
 def _parse_raw(raw: Any) -> dict:
@@ -186,7 +218,7 @@ def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
     )
     domains = _domains(config.get("domains"), columns, qi, sa)
     _check_numeric(original, sa, domains)
-    return RoundConfig(
+    checked = RoundConfig(
         columns=columns,
         qi=qi,
         sa=sa,
@@ -197,6 +229,38 @@ def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
         euc_sa=euc_sa,
         domains=MappingProxyType(domains),
     )
+    given = config.get("integer_columns")
+    if given is None:
+        return replace(checked, integer_columns=integer_valued_columns(original, checked))
+    return replace(checked, integer_columns=_integer_columns(given, original, checked))
+
+
+def _integer_columns(given: Any, original: pd.DataFrame, config: RoundConfig) -> tuple:
+    """A decision made on the round's original, taken as is for the table at hand.
+
+    The table may be a sample or a candidate table of the round's original: a column
+    left out stays compared as text even if this table happens to hold only integers,
+    and a listed column stays compared as integers even if a decoy holds ``39.5`` (that
+    value simply matches no integer). A listed column must hold numbers only.
+    """
+    allowed = value_columns(config)
+    listed = _column_list(given, "integer_columns", config.columns, allow_empty=True)
+    outside = [c for c in listed if c not in allowed]
+    if outside:
+        raise ConfigError(
+            '"integer_columns" may only name "qi" or "original-values" columns; '
+            f"not one of them: {', '.join(outside)}."
+        )
+    for column in listed:
+        values = original[column].to_numpy(dtype=object)
+        bad = np.flatnonzero(~np.isfinite(numeric_values(values)))
+        if bad.size:
+            raise ConfigError(
+                f'"integer_columns": column {column!r} holds a value that is not a number: '
+                f"row {int(bad[0]) + 1} holds {str(values[bad[0]])[:80]!r}. "
+                'Leave "integer_columns" out to decide it from the original table.'
+            )
+    return tuple(c for c in allowed if c in listed)
 
 
 def _domains(raw: Any, columns: tuple, qi: tuple, sa: tuple) -> dict[str, str]:

@@ -141,7 +141,8 @@ def validate_submission(
         if config.domains.get(column) == NUMBER:
             _check_numbers(a_cache, column, kept, what="submission")
         else:
-            _check_original_values(x_cache, a_cache, column, kept)
+            integral = column in config.integer_columns  # decided on the round's original
+            _check_original_values(x_cache, a_cache, column, kept, integral=integral)
 
 
 def _check_empty_cells(cache: TableCache, kept: np.ndarray) -> None:
@@ -164,9 +165,8 @@ def _check_empty_cells(cache: TableCache, kept: np.ndarray) -> None:
 
 
 def _check_original_values(
-    x_cache: TableCache, a_cache: TableCache, column: str, kept: np.ndarray
+    x_cache: TableCache, a_cache: TableCache, column: str, kept: np.ndarray, *, integral: bool
 ) -> None:
-    integral = x_cache.is_integral(column)
     _, allowed = x_cache.keys(column, integral=integral)
     a_codes, a_keys = a_cache.keys(column, integral=integral)
     unknown = np.append(pd.Index(allowed).get_indexer(a_keys) < 0, True)  # code -1: unparsable

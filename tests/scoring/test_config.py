@@ -85,6 +85,9 @@ def test_to_dict_round_trips_through_json(tmp_path):
         (with_(domains={"text": "number"}), '"domains.text"'),
         (with_(domains=["q1"]), '"domains"'),
         (with_(columns=["q1"]), '"columns"'),
+        (with_(integer_columns="q1"), '"integer_columns"'),
+        (with_(integer_columns=["s1"]), '"integer_columns" may only name'),
+        (with_(integer_columns=["q2"]), "\"integer_columns\": column 'q2' holds a value"),
     ],
 )
 def test_bad_configuration_names_the_key(config, key):
@@ -114,3 +117,24 @@ def test_missing_file(tmp_path):
 def test_config_error_is_a_scoring_error():
     assert issubclass(ConfigError, scoring.ScoringError)
     assert issubclass(scoring.ValidationError, scoring.ScoringError)
+
+
+def test_integer_columns_are_decided_on_the_original():
+    config = scoring.load_config(GOOD, ORIGINAL)
+    # q1 holds integers only; q2, other and text hold text; s1/s2 are numbers, not values.
+    assert config.integer_columns == ("q1",)
+    assert config.to_dict()["integer_columns"] == ["q1"]
+    master = ORIGINAL.copy()
+    master.loc[2, "q1"] = "1.5"
+    assert scoring.load_config(GOOD, master).integer_columns == ()
+
+
+def test_integer_columns_given_are_kept_for_a_sample_or_candidate_table():
+    """The round's decision travels with the configuration; another table cannot change it."""
+    master = ORIGINAL.copy()
+    master.loc[2, "q1"] = "1.5"
+    decided = scoring.load_config(GOOD, master).to_dict()
+    sample = ORIGINAL.iloc[:2].reset_index(drop=True)  # integers only in q1
+    assert scoring.load_config(decided, sample).integer_columns == ()
+    integral = scoring.load_config(GOOD, ORIGINAL).to_dict()
+    assert scoring.load_config(integral, master).integer_columns == ("q1",)

@@ -96,3 +96,32 @@ def test_builtin_attacks_against_candidate_table(generated):
     assert rates["EUC2"] > 0.5  # noise of 10% leaves most rows re-identifiable
     absent = scoring.builtin_attack_rates(candidates.table, target.table, truth * 0, config)
     assert all(absent[m] == 0.0 for m in scoring.ATTACK_METRICS)
+
+
+def test_candidate_decoys_cannot_change_which_columns_are_integers():
+    """A QI column integer-valued in the original stays so for the built-in attacks.
+
+    pandas writes ``3.0`` as soon as a column holds a blank, and ``3.0`` must count as
+    ``3`` (metrics.md). The decision is the round's, made on the original; a decoy of the
+    candidate table holding ``3.5`` must not turn the column into text.
+    """
+    original = generate_original(300, seed=21)
+    config = scoring.load_config(default_config_dict(), original)
+    assert "age_band" in config.integer_columns
+    anonymized = generate_anonymized(original, seed=22, delete_fraction=0.0)
+    sample = scoring.draw_sample(original, size=150, seed=23)
+    candidates = scoring.candidate_table(original, sample, decoys=100, seed=24)
+    decoys = np.setdiff1d(np.arange(len(candidates.table)), candidates.position - 1)
+    candidates.table.loc[decoys[:5], "age_band"] = "3.5"
+    target = scoring.publish_target(anonymized.iloc[sample].reset_index(drop=True), seed=25)
+    truth = candidates.position[target.truth - 1]
+    as_integers = scoring.builtin_attack_rates(candidates.table, target.table, truth, config)
+    as_floats = target.table.copy()
+    as_floats["age_band"] = as_floats["age_band"] + ".0"
+    # The platform loads the round's configuration against the candidate table.
+    on_candidates = scoring.load_config(config.to_dict(), candidates.table)
+    assert on_candidates.integer_columns == config.integer_columns
+    rates = scoring.builtin_attack_rates(candidates.table, as_floats, truth, on_candidates)
+    assert as_integers["E1"] > 0.3  # real QI matches, so the comparison below means something
+    for metric in scoring.ATTACK_METRICS:
+        assert rates[metric] == pytest.approx(as_integers[metric], abs=1e-12), metric
