@@ -30,13 +30,9 @@ class AnonymizationSubmissionAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.Mod
 
     @admin.action(description=_("Rescore the selected submissions"), permissions=["change"])
     def rescore(self, request, queryset):
-        from pwscup.submissions.services.anonymization import enqueue_anonymization
-        from pwscup.submissions.services.jobs import job_requeue
+        from pwscup.submissions.services.anonymization import anonymizations_rescore
 
-        pks = list(queryset.values_list("pk", flat=True))
-        job_requeue(model=AnonymizationSubmission, pks=pks, reset_attempts=True)
-        for pk in pks:
-            enqueue_anonymization(pk)
+        anonymizations_rescore(queryset=queryset)
 
 
 @admin.register(AttackSubmission)

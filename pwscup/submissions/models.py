@@ -49,6 +49,9 @@ class ScoredUpload(models.Model):
     message = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     task_id = models.CharField(max_length=64, blank=True)
+    # Hostname of the Celery worker running the job: the reaper requeues a RUNNING job
+    # whose worker no longer answers a ping.
+    worker = models.CharField(max_length=255, blank=True)
     scorer_version = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     # When the scoring task was last sent to the broker: the reaper resends a job that has
@@ -124,6 +127,7 @@ class Target(models.Model):
     builtin_message = models.TextField(blank=True)
     builtin_attempts = models.PositiveSmallIntegerField(default=0)
     builtin_task_id = models.CharField(max_length=64, blank=True)
+    builtin_worker = models.CharField(max_length=255, blank=True)
     builtin_queued_at = models.DateTimeField(default=timezone.now)
     builtin_started_at = models.DateTimeField(null=True, blank=True)
     scorer_version = models.CharField(max_length=32, blank=True)

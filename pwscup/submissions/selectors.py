@@ -69,7 +69,26 @@ def team_submissions(*, phase: Phase, team: Team) -> QuerySet[AnonymizationSubmi
 
 
 def representative_submission(*, phase: Phase, team: Team) -> AnonymizationSubmission | None:
-    """The submission that stands for the team, per the round's selection rule."""
+    """The submission that stands for the team on the leaderboard, as its target and in
+    the final ranking — the same one everywhere.
+
+    Until the round is frozen: the round's selection rule over the team's scored
+    submissions. Once frozen: the submission the freeze published as the team's target.
+    An upload still being scored at the freeze does not replace it when it finishes
+    later (the automatic freeze waits for such uploads; freezing again republishes).
+    """
+    if phase.round.frozen_at is not None:
+        target = (
+            Target.objects.filter(round_id=phase.round_id, team=team)
+            .select_related("submission")
+            .first()
+        )
+        return target.submission if target is not None else None
+    return submission_by_rule(phase=phase, team=team)
+
+
+def submission_by_rule(*, phase: Phase, team: Team) -> AnonymizationSubmission | None:
+    """The round's selection rule over the team's scored submissions (what a freeze publishes)."""
     finished = AnonymizationSubmission.objects.filter(
         phase=phase, team=team, status=Status.FINISHED
     )

@@ -16,22 +16,28 @@ SCORING = dict(
 
 @shared_task(bind=True, **SCORING)
 def score_anonymization(self, submission_id: int) -> None:
-    services.anonymization_submission_score(submission_id=submission_id, task_id=self.request.id)
+    services.anonymization_submission_score(
+        submission_id=submission_id, task_id=self.request.id, worker=self.request.hostname
+    )
 
 
 @shared_task(bind=True, **SCORING)
 def score_attack(self, submission_id: int) -> None:
-    services.attack_submission_score(submission_id=submission_id, task_id=self.request.id)
+    services.attack_submission_score(
+        submission_id=submission_id, task_id=self.request.id, worker=self.request.hostname
+    )
 
 
 @shared_task(bind=True, **SCORING)
 def score_builtin_attacks(self, target_id: int) -> None:
-    services.target_builtin_score(target_id=target_id, task_id=self.request.id)
+    services.target_builtin_score(
+        target_id=target_id, task_id=self.request.id, worker=self.request.hostname
+    )
 
 
-@shared_task(ignore_result=True)
-def reap_stuck_jobs() -> dict:
-    return services.jobs_reap()
+@shared_task(bind=True, ignore_result=True)
+def reap_stuck_jobs(self) -> dict:
+    return services.jobs_reap(worker=self.request.hostname)
 
 
 @shared_task(ignore_result=True)

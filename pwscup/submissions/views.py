@@ -161,11 +161,17 @@ def _upload(request, access, phase, form, create):
             return JsonResponse({"error": refusal.message}, status=refusal.status)
         messages.error(request, refusal.message)
         return back
+    if upload.dispatch.sent is False:
+        # Stored as QUEUED; the reaper sends the job once the broker is back.
+        notice = _("Upload received (#%(id)s) and queued; scoring starts when the scorer is back.")
+    else:
+        notice = _("Upload received (#%(id)s); it is being scored.")
+    notice %= {"id": upload.pk}
     if wants_json:
-        return JsonResponse({"id": upload.pk, "status": upload.status}, status=202)
-    messages.success(
-        request, _("Upload received (#%(id)s); it is being scored.") % {"id": upload.pk}
-    )
+        return JsonResponse(
+            {"id": upload.pk, "status": upload.status, "message": notice}, status=202
+        )
+    messages.success(request, notice)
     return back
 
 

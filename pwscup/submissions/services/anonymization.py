@@ -9,9 +9,10 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
+from pwscup.submissions.broker import SCORE_ANONYMIZATION, Dispatch, job_send
 from pwscup.submissions.models import AnonymizationSubmission, Status
 from pwscup.submissions.selectors import team_original_table
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
 from pwscup.submissions.services.uploads import store_upload
 
 
@@ -28,19 +29,30 @@ def anonymization_submission_create(
         stored_name=f"{team.slug}_anonymized.csv",
         now=now,
     )
-    enqueue_anonymization(submission.pk)
+    # Whether the job reached the broker (the upload is kept and scored either way).
+    submission.dispatch = enqueue_anonymization(submission.pk)
     return submission
 
 
-def enqueue_anonymization(pk: int) -> None:
-    from pwscup.submissions.tasks import score_anonymization
-
-    score_anonymization.delay_on_commit(pk)
+def enqueue_anonymization(pk: int) -> Dispatch:
+    return job_send(SCORE_ANONYMIZATION, pk)
 
 
-def anonymization_submission_score(*, submission_id: int, task_id: str = "") -> None:
+def anonymizations_rescore(*, queryset) -> int:
+    pks = list(queryset.values_list("pk", flat=True))
+    job_reset(model=AnonymizationSubmission, pks=pks)
+    for pk in pks:
+        enqueue_anonymization(pk)
+    return len(pks)
+
+
+def anonymization_submission_score(
+    *, submission_id: int, task_id: str = "", worker: str = ""
+) -> None:
     """Score one submission; a second delivery of the same job does nothing."""
-    token = job_claim(model=AnonymizationSubmission, pk=submission_id, task_id=task_id)
+    token = job_claim(
+        model=AnonymizationSubmission, pk=submission_id, task_id=task_id, worker=worker
+    )
     if token is None:
         return
     submission = AnonymizationSubmission.objects.select_related("phase__round", "team").get(

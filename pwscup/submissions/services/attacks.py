@@ -7,9 +7,10 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
+from pwscup.submissions.broker import SCORE_ATTACK, Dispatch, job_send
 from pwscup.submissions.models import AttackSubmission, Target
 from pwscup.submissions.services.freeze import target_truth
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue, job_run
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
 from pwscup.submissions.services.uploads import store_upload
 
 
@@ -31,18 +32,17 @@ def attack_submission_create(
         target=target,
         target_version=target.version,
     )
-    enqueue_attack(submission.pk)
+    # Whether the job reached the broker (the upload is kept and scored either way).
+    submission.dispatch = enqueue_attack(submission.pk)
     return submission
 
 
-def enqueue_attack(pk: int) -> None:
-    from pwscup.submissions.tasks import score_attack
-
-    score_attack.delay_on_commit(pk)
+def enqueue_attack(pk: int) -> Dispatch:
+    return job_send(SCORE_ATTACK, pk)
 
 
-def attack_submission_score(*, submission_id: int, task_id: str = "") -> None:
-    token = job_claim(model=AttackSubmission, pk=submission_id, task_id=task_id)
+def attack_submission_score(*, submission_id: int, task_id: str = "", worker: str = "") -> None:
+    token = job_claim(model=AttackSubmission, pk=submission_id, task_id=task_id, worker=worker)
     if token is None:
         return
     submission = AttackSubmission.objects.select_related("target__round").get(pk=submission_id)
@@ -72,7 +72,7 @@ def attack_submission_score(*, submission_id: int, task_id: str = "") -> None:
 
 def attacks_rescore(*, queryset) -> int:
     pks = list(queryset.values_list("pk", flat=True))
-    job_requeue(model=AttackSubmission, pks=pks, reset_attempts=True)
+    job_reset(model=AttackSubmission, pks=pks)
     for pk in pks:
         enqueue_attack(pk)
     return len(pks)

@@ -11,13 +11,14 @@ import scoring
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import cached_table, phase_of, round_original_table
 from pwscup.core.files import csv_content, opened
+from pwscup.submissions.broker import SCORE_BUILTIN_ATTACKS, Dispatch, job_send
 from pwscup.submissions.models import AttackSubmission, Status, Target, TeamDataset
-from pwscup.submissions.selectors import representative_submission, team_dataset
+from pwscup.submissions.selectors import submission_by_rule, team_dataset
 from pwscup.submissions.services.jobs import (
     BUILTIN_JOB,
     job_claim,
     job_complete,
-    job_requeue,
+    job_reset,
     job_run,
 )
 
@@ -67,7 +68,7 @@ def round_freeze(*, round: Round, now=None) -> list[Target]:
     targets = []
     if phase is not None:
         for team in round.competition.teams.all():
-            submission = representative_submission(phase=phase, team=team)
+            submission = submission_by_rule(phase=phase, team=team)
             if submission is not None:
                 targets.append(target_publish(round=round, team=team, submission=submission))
     Round.objects.filter(pk=round.pk).update(frozen_at=now)
@@ -131,10 +132,8 @@ def target_publish(*, round: Round, team, submission) -> Target:
     return target
 
 
-def enqueue_builtin(pk: int) -> None:
-    from pwscup.submissions.tasks import score_builtin_attacks
-
-    score_builtin_attacks.delay_on_commit(pk)
+def enqueue_builtin(pk: int) -> Dispatch:
+    return job_send(SCORE_BUILTIN_ATTACKS, pk)
 
 
 def target_reference_table(*, target: Target):
@@ -151,8 +150,10 @@ def target_truth(*, target: Target) -> np.ndarray:
         return pd.read_csv(handle)["row"].to_numpy(dtype=np.int64)
 
 
-def target_builtin_score(*, target_id: int, task_id: str = "") -> None:
-    token = job_claim(model=Target, pk=target_id, fields=BUILTIN_JOB, task_id=task_id)
+def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "") -> None:
+    token = job_claim(
+        model=Target, pk=target_id, fields=BUILTIN_JOB, task_id=task_id, worker=worker
+    )
     if token is None:
         return
     target = Target.objects.select_related("round", "team").get(pk=target_id)
@@ -178,7 +179,7 @@ def target_builtin_score(*, target_id: int, task_id: str = "") -> None:
 
 def targets_rescore(*, round: Round) -> int:
     pks = list(Target.objects.filter(round=round).values_list("pk", flat=True))
-    job_requeue(model=Target, pks=pks, fields=BUILTIN_JOB, reset_attempts=True)
+    job_reset(model=Target, pks=pks, fields=BUILTIN_JOB)
     for pk in pks:
         enqueue_builtin(pk)
     return len(pks)

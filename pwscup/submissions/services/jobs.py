@@ -4,10 +4,12 @@ A transition is one conditional UPDATE, so two deliveries of the same task canno
 both run it, and a worker that was presumed dead cannot overwrite a newer run
 (``started_at`` is the run's token).
 
-A run records the Celery task id that claimed it. Tasks are acknowledged late, so
-when a worker dies mid-run its message comes back with the same id: the RUNNING job
-is then known to be abandoned and is taken over at once (up to the attempt limit,
-after which it fails with a reason instead of crashing workers forever).
+A run records the Celery task id and the worker (hostname) that claimed it. Tasks are
+acknowledged late, so when a worker's pool process dies mid-run its message comes back
+with the same id: the RUNNING job is then known to be abandoned and is taken over at
+once (up to the attempt limit, after which it fails with a reason instead of crashing
+workers forever). When the whole worker dies, its message stays unacknowledged in the
+broker; the reaper sees that the recorded worker no longer answers and requeues the run.
 """
 
 import datetime as dt
@@ -31,6 +33,7 @@ class JobFields:
     queued_at: str = "queued_at"
     started_at: str = "started_at"
     task_id: str = "task_id"
+    worker: str = "worker"
     attempts: str = "attempts"
     message: str = "message"
     finished_at: str | None = "finished_at"
@@ -42,6 +45,7 @@ BUILTIN_JOB = JobFields(
     queued_at="builtin_queued_at",
     started_at="builtin_started_at",
     task_id="builtin_task_id",
+    worker="builtin_worker",
     attempts="builtin_attempts",
     message="builtin_message",
     finished_at=None,
@@ -61,12 +65,19 @@ def exhausted_message() -> str:
 
 
 def job_claim(
-    *, model, pk: int, fields: JobFields = UPLOAD_JOB, now=None, task_id: str = ""
+    *,
+    model,
+    pk: int,
+    fields: JobFields = UPLOAD_JOB,
+    now=None,
+    task_id: str = "",
+    worker: str = "",
 ) -> dt.datetime | None:
     """QUEUED (or abandoned RUNNING) → RUNNING. Returns the run token, or None if not ours.
 
     A RUNNING job is abandoned when its run outlived the hard time limit, or when the
-    task that claimed it (``task_id``) is delivered again: its worker died.
+    task that claimed it (``task_id``) is delivered again: its worker died. ``worker``
+    (the claiming worker's hostname) lets the reaper notice a worker that vanished.
     """
     now = now or timezone.now()
     running = Q(**{fields.status: Status.RUNNING})
@@ -83,6 +94,7 @@ def job_claim(
                 fields.status: Status.RUNNING,
                 fields.started_at: now,
                 fields.task_id: task_id,
+                fields.worker: worker,
                 fields.attempts: F(fields.attempts) + 1,
             }
         )
@@ -146,14 +158,34 @@ def job_complete(
     return bool(updated)
 
 
-def job_requeue(*, model, pks, fields: JobFields = UPLOAD_JOB, reset_attempts: bool = False) -> int:
-    """Put jobs back in the queue (rescoring, reaping); the caller enqueues the tasks."""
-    values = {
+def _queued_values(fields: JobFields) -> dict:
+    return {
         fields.status: Status.QUEUED,
         fields.message: "",
         fields.started_at: None,
+        fields.worker: "",
         fields.queued_at: timezone.now(),
     }
-    if reset_attempts:
-        values[fields.attempts] = 0
+
+
+def job_requeue(*, model, pk: int, token: dt.datetime, fields: JobFields = UPLOAD_JOB) -> bool:
+    """RUNNING (the run ``token`` the caller read) → QUEUED: its worker is gone.
+
+    Conditional like every transition: a run that finished, failed or was taken over
+    between the caller's read and this update is left as it is (False). The caller
+    sends the task again only when this returns True.
+    """
+    updated = model.objects.filter(
+        pk=pk, **{fields.status: Status.RUNNING, fields.started_at: token}
+    ).update(**_queued_values(fields))
+    return bool(updated)
+
+
+def job_reset(*, model, pks, fields: JobFields = UPLOAD_JOB) -> int:
+    """Any state → QUEUED with fresh attempts: the organizers asked for a rescore.
+
+    A run still in progress is superseded (its results are not written); the caller
+    enqueues the tasks.
+    """
+    values = {**_queued_values(fields), fields.attempts: 0}
     return model.objects.filter(pk__in=list(pks)).update(**values)

@@ -1,24 +1,51 @@
 """Organizer-wide operations: rescoring a round, reaping stuck jobs, automatic freezes."""
 
 import datetime as dt
+from dataclasses import dataclass
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from pwscup.competitions.models import Phase, Round
+from pwscup.submissions import broker
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
 from pwscup.submissions.services.anonymization import enqueue_anonymization
-from pwscup.submissions.services.attacks import attacks_rescore, enqueue_attack
-from pwscup.submissions.services.freeze import enqueue_builtin, round_freeze, targets_rescore
+from pwscup.submissions.services.attacks import attacks_rescore
+from pwscup.submissions.services.freeze import round_freeze, targets_rescore
 from pwscup.submissions.services.jobs import (
     BUILTIN_JOB,
     UPLOAD_JOB,
+    JobFields,
     exhausted_message,
     job_requeue,
+    job_reset,
     stale_before,
 )
 
+# Without a view of the broker's queue (a transport we cannot read), a QUEUED job is sent
+# again when its message was sent this long ago.
 QUEUED_RESEND_AFTER = dt.timedelta(minutes=30)
+# A job sent or claimed this recently is left alone: its message may still be on its way
+# (sent when its transaction commits), its worker may be starting.
+SEND_GRACE = dt.timedelta(seconds=10)
+# A message delivered to a worker this long ago whose job is still QUEUED was lost with
+# its worker (workers claim a job as soon as they receive it).
+DELIVERED_UNCLAIMED = dt.timedelta(seconds=60)
+
+
+@dataclass(frozen=True)
+class JobKind:
+    model: type
+    fields: JobFields
+    task: str
+
+
+JOB_KINDS = (
+    JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
+    JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
+    JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
+)
 
 
 def round_rescore_all(*, round: Round) -> dict[str, int]:
@@ -26,7 +53,7 @@ def round_rescore_all(*, round: Round) -> dict[str, int]:
     anonymizations = list(
         AnonymizationSubmission.objects.filter(phase__round=round).values_list("pk", flat=True)
     )
-    job_requeue(model=AnonymizationSubmission, pks=anonymizations, reset_attempts=True)
+    job_reset(model=AnonymizationSubmission, pks=anonymizations)
     for pk in anonymizations:
         enqueue_anonymization(pk)
     return {
@@ -36,46 +63,129 @@ def round_rescore_all(*, round: Round) -> dict[str, int]:
     }
 
 
-def jobs_reap(*, now=None) -> dict[str, int]:
-    """Requeue jobs whose worker vanished, or fail them with a reason after too many tries.
+def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
+    """Nothing stuck, nothing lost: run every few tens of seconds by Celery beat.
 
-    A QUEUED job whose task was sent more than ``QUEUED_RESEND_AFTER`` ago (a lost broker
-    message) is sent again, at most once per that interval, so a long backlog after a
-    rescore is not multiplied by the reaper.
+    * A RUNNING job whose run outlived the hard time limit, or whose worker (recorded at
+      the claim) no longer answers a ping, goes back to the queue; after
+      ``PWSCUP_SCORING_MAX_ATTEMPTS`` runs it fails with the reason instead.
+    * A QUEUED job whose message the broker no longer holds (a broker restarted without
+      its data, an upload made while the broker was down, a worker that died holding
+      it) is sent again. Jobs whose message is waiting are left alone, so a long
+      backlog is not multiplied.
+
+    ``worker`` is the hostname of the worker running the reaper: if it does not answer
+    its own ping, the ping is not trusted and no run is declared dead by it.
     """
     now = now or timezone.now()
     counts = {"requeued": 0, "failed": 0, "resent": 0}
-    for model, fields, enqueue in (
-        (AnonymizationSubmission, UPLOAD_JOB, enqueue_anonymization),
-        (AttackSubmission, UPLOAD_JOB, enqueue_attack),
-        (Target, BUILTIN_JOB, enqueue_builtin),
-    ):
-        lost = model.objects.filter(
-            **{fields.status: Status.RUNNING, f"{fields.started_at}__lt": stale_before(now)}
+    runs = {
+        kind: list(
+            kind.model.objects.filter(**{kind.fields.status: Status.RUNNING}).values_list(
+                "pk", kind.fields.started_at, kind.fields.worker, kind.fields.attempts
+            )
         )
-        failed = {
-            fields.status: Status.FAILED,
-            fields.message: exhausted_message(),
-        }
-        if fields.finished_at:
-            failed[fields.finished_at] = now
-        exhausted = lost.filter(**{f"{fields.attempts}__gte": settings.PWSCUP_SCORING_MAX_ATTEMPTS})
-        counts["failed"] += exhausted.update(**failed)
-        retry = list(lost.values_list("pk", flat=True))
-        counts["requeued"] += job_requeue(model=model, pks=retry, fields=fields)
-        forgotten = model.objects.filter(
-            **{fields.status: Status.QUEUED, f"{fields.queued_at}__lt": now - QUEUED_RESEND_AFTER}
-        ).exclude(pk__in=retry)
-        resend = list(forgotten.values_list("pk", flat=True))
-        model.objects.filter(pk__in=resend).update(**{fields.queued_at: now})
-        for pk in retry + resend:
-            enqueue(pk)
-        counts["resent"] += len(resend)
+        for kind in JOB_KINDS
+    }
+    alive = _live_workers(runs, worker=worker, now=now)
+    for kind, kind_runs in runs.items():
+        for pk, token, run_worker, attempts in kind_runs:
+            if not _run_is_lost(token, run_worker, alive=alive, now=now):
+                continue
+            if attempts >= settings.PWSCUP_SCORING_MAX_ATTEMPTS:
+                counts["failed"] += _fail_exhausted(kind, pk=pk, token=token, now=now)
+            elif job_requeue(model=kind.model, pk=pk, token=token, fields=kind.fields):
+                broker.job_send(kind.task, pk)
+                counts["requeued"] += 1
+    counts["resent"] = _resend_lost_messages(now=now)
     return counts
 
 
+def _live_workers(runs, *, worker: str, now) -> set[str] | None:
+    """Hostnames answering a ping, asked only when some run could be orphaned."""
+    candidates = [
+        run_worker
+        for kind_runs in runs.values()
+        for _pk, token, run_worker, _attempts in kind_runs
+        if run_worker and token < now - SEND_GRACE
+    ]
+    if not candidates:
+        return None
+    alive = broker.live_workers()
+    if alive is None or (worker and worker not in alive):
+        return None
+    return alive
+
+
+def _run_is_lost(token, run_worker: str, *, alive: set[str] | None, now) -> bool:
+    if token < stale_before(now):
+        return True
+    return (
+        alive is not None
+        and bool(run_worker)
+        and run_worker not in alive
+        and token < now - SEND_GRACE
+    )
+
+
+def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
+    fields = kind.fields
+    failed = {fields.status: Status.FAILED, fields.message: exhausted_message()}
+    if fields.finished_at:
+        failed[fields.finished_at] = now
+    return kind.model.objects.filter(
+        pk=pk, **{fields.status: Status.RUNNING, fields.started_at: token}
+    ).update(**failed)
+
+
+def _resend_lost_messages(*, now) -> int:
+    """Send again the QUEUED jobs the broker does not hold (database first, then broker:
+    a job claimed in between is no longer QUEUED, and the conditional update skips it)."""
+    waiting = {
+        kind: dict(
+            kind.model.objects.filter(
+                **{
+                    kind.fields.status: Status.QUEUED,
+                    f"{kind.fields.queued_at}__lt": now - SEND_GRACE,
+                }
+            ).values_list("pk", kind.fields.queued_at)
+        )
+        for kind in JOB_KINDS
+    }
+    if not any(waiting.values()):
+        return 0
+    messages = broker.pending_messages()
+    resent = 0
+    for kind, queued in waiting.items():
+        if messages is None:
+            lost = {pk for pk, at in queued.items() if at < now - QUEUED_RESEND_AFTER}
+        else:
+            held = broker.queued_in_broker(
+                task=kind.task,
+                messages=messages,
+                now=now,
+                stale=DELIVERED_UNCLAIMED.total_seconds(),
+            )
+            lost = set(queued) - held
+        for pk in sorted(lost):
+            still_queued = Q(**{kind.fields.status: Status.QUEUED}) & Q(
+                **{kind.fields.queued_at: queued[pk]}
+            )
+            if kind.model.objects.filter(still_queued, pk=pk).update(
+                **{kind.fields.queued_at: now}
+            ):
+                broker.job_send(kind.task, pk)
+                resent += 1
+    return resent
+
+
 def rounds_auto_freeze(*, now=None) -> list[int]:
-    """Freeze every round whose anonymization phase has closed and that asks for it."""
+    """Freeze every round whose anonymization phase has closed and that asks for it.
+
+    Uploads accepted before the phase closed but still being scored are waited for (up
+    to ``AUTO_FREEZE_WAITS_AT_MOST``), so that the freeze sees them: once frozen, the
+    published target is what stands for the team everywhere.
+    """
     now = now or timezone.now()
     frozen = []
     due = Round.objects.filter(
@@ -85,6 +195,19 @@ def rounds_auto_freeze(*, now=None) -> list[int]:
         phases__closes_at__lte=now,
     ).distinct()
     for round_ in due:
+        if _uploads_in_flight(round=round_, now=now):
+            continue
         round_freeze(round=round_, now=now)
         frozen.append(round_.pk)
     return frozen
+
+
+AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
+
+
+def _uploads_in_flight(*, round: Round, now) -> bool:
+    return AnonymizationSubmission.objects.filter(
+        phase__round=round,
+        phase__closes_at__gt=now - AUTO_FREEZE_WAITS_AT_MOST,
+        status__in=(Status.QUEUED, Status.RUNNING),
+    ).exists()

@@ -1,0 +1,180 @@
+"""A Redis server of the test's own (killed and restarted at will) and Celery workers on it."""
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+from tests.support import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class RedisServer:
+    """``redis-server`` on a free port keeping nothing on disk: a restart loses every key."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.folder = tempfile.mkdtemp(prefix="pwscup-redis-")
+        self.process = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> "RedisServer":
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.folder,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for(self._answers, timeout=20, interval=0.05, what="redis-server to start")
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no save."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(port=self.port, socket_connect_timeout=1)
+
+    def _answers(self) -> bool:
+        try:
+            return self.client().ping()
+        except redis.ConnectionError:
+            return False
+
+
+@contextlib.contextmanager
+def broker_at(url: str):
+    """Point this process's Celery app (uploads, reaper) at ``url`` for a while."""
+    from pwscup import celery_app
+
+    previous = celery_app.conf.broker_url
+    _reset_pools(celery_app, url)
+    try:
+        yield
+    finally:
+        _reset_pools(celery_app, previous)
+
+
+def _reset_pools(app, url: str) -> None:
+    app.conf.broker_url = url
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+def start_worker(
+    *, broker_url: str, name: str, log_path: Path, beat_interval: int | None = None
+) -> subprocess.Popen:
+    """A prefork Celery worker (concurrency 1) in its own process group, on the test
+    database, consuming the test queue at ``broker_url``; with ``beat_interval``, it also
+    runs beat, so the reaper runs every ``beat_interval`` seconds."""
+    from django.conf import settings
+    from django.db import connection
+
+    db = connection.settings_dict
+    name_of_db = db["NAME"]
+    auth = db.get("USER") or "postgres"
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="pwscup.settings.test",
+        TEST_DATABASE_URL=f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:"
+        f"{db.get('PORT') or 5432}/{name_of_db}",
+        TEST_DATABASE_NAME=name_of_db,
+        CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        TEST_REDIS_URL=broker_url,
+        PWSCUP_MEDIA_ROOT=str(settings.MEDIA_ROOT),
+        PYTHONUNBUFFERED="1",
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "pwscup",
+        "worker",
+        "--concurrency",
+        "1",
+        "--loglevel",
+        "INFO",
+        "-Q",
+        settings.CELERY_TASK_DEFAULT_QUEUE,
+        "-n",
+        name,
+    ]
+    if beat_interval is not None:
+        env["PWSCUP_REAPER_INTERVAL"] = str(beat_interval)
+        command += ["--beat", "--schedule", str(log_path.with_suffix(".beat"))]
+    log = open(log_path, "a")  # noqa: SIM115 - the child keeps it; closed with the process
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: killable as a whole
+    )
+    log.close()
+    return process
+
+
+def wait_for_worker(process: subprocess.Popen, name: str, log_path: Path) -> None:
+    from pwscup import celery_app
+
+    def answers():
+        if process.poll() is not None:
+            raise AssertionError(f"worker exited: {log_path.read_text()[-3000:]}")
+        return any(name in reply for reply in celery_app.control.ping(timeout=0.5) or [])
+
+    wait_for(answers, timeout=60, what=f"worker {name} to answer a ping")
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    """SIGKILL the worker's whole process group (main process and pool children)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=20)
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        kill_group(process)
+
+
+def elapsed_since(start: float) -> float:
+    return time.monotonic() - start
