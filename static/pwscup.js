@@ -1,24 +1,63 @@
 // Live job status: while a submission is queued or running, refresh the jobs fragment
-// (the same page with ?fragment=1) in place; the page itself is never reloaded.
+// (the same page with ?fragment=1) in place; the page itself is never reloaded. The
+// fragment also carries the quota lines and, for each "being scored" notice on the page
+// (li.job-<kind>-<id>), the job's outcome, which replaces the notice once it is known.
 (function () {
   const box = document.getElementById("jobs");
   if (box) {
-    const url = box.dataset.fragmentUrl;
+    const notices = () => Array.from(document.querySelectorAll(".messages li.job"));
+    const watched = () =>
+      notices()
+        .map((li) => (li.className.match(/\bjob-([a-z]+-\d+)\b/) || [])[1])
+        .filter(Boolean);
+    const url = () => {
+      const keys = watched();
+      return box.dataset.fragmentUrl + (keys.length ? "&watch=" + keys.join(",") : "");
+    };
     const pending = () => box.querySelector('[data-pending="1"]') !== null;
+    const apply = (updates) => {
+      // A notice whose job the server does not know (any more) is no longer watched.
+      const known = new Set(Array.from(updates.querySelectorAll("[data-banner]"), (b) => b.dataset.banner));
+      notices().forEach((li) => {
+        const key = (li.className.match(/\bjob-([a-z]+-\d+)\b/) || [])[1];
+        if (!known.has(key)) li.classList.remove("job");
+      });
+      updates.querySelectorAll("[data-live]").forEach((fresh) => {
+        const current = document.querySelector(`[data-live="${fresh.dataset.live}"]`);
+        if (current) current.replaceWith(fresh);
+      });
+      updates.querySelectorAll("[data-banner]").forEach((outcome) => {
+        const status = outcome.dataset.status;
+        if (status !== "finished" && status !== "failed") return;
+        const li = document.querySelector(`.messages li.job-${outcome.dataset.banner}`);
+        if (!li) return;
+        li.textContent = outcome.textContent;
+        li.classList.remove("job", "success", "error");
+        li.classList.add(status === "failed" ? "error" : "success");
+        li.dataset.jobStatus = status;
+      });
+    };
     let delay = 1500;
     const tick = () => {
-      if (!pending()) return;
+      if (!pending() && watched().length === 0) return;
       if (document.hidden) {
         // Do not poll from a background tab; resume when it is shown again.
         document.addEventListener("visibilitychange", tick, { once: true });
         return;
       }
-      fetch(url, { headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store" })
+      fetch(url(), { headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store" })
         .then((r) => (r.ok ? r.text() : null))
         .then((html) => {
           // Only a real fragment replaces the list (not, say, a login page after a logout).
           if (html !== null && html.includes("data-pending=")) {
-            box.innerHTML = html;
+            const fragment = document.createElement("template");
+            fragment.innerHTML = html;
+            const updates = fragment.content.querySelector("[data-live-updates]");
+            if (updates) {
+              updates.remove();
+              apply(updates);
+            }
+            box.replaceChildren(fragment.content);
             delay = 1500;
           } else {
             delay = Math.min(delay * 2, 15000);

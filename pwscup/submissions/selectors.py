@@ -129,3 +129,25 @@ def upload_visible_to(*, user, upload, owner_only: bool = False) -> bool:
     if upload.team.members.filter(pk=user.pk).exists():
         return True
     return not owner_only and user_is_organizer(user=user, competition=upload.team.competition)
+
+
+JOB_MODELS = {
+    Phase.Kind.ANONYMIZATION: AnonymizationSubmission,
+    Phase.Kind.ATTACK: AttackSubmission,
+}
+
+
+def team_jobs(*, team: Team, keys) -> list[tuple[str, object]]:
+    """The team's uploads named by keys such as ``anonymization-12`` or ``attack-5``
+    (what the page's "being scored" notices watch); unknown keys and others' uploads
+    are left out."""
+    found = []
+    for key in list(keys)[:20]:
+        kind, _, pk = str(key).partition("-")
+        model = JOB_MODELS.get(kind)
+        if model is None or not pk.isdigit():
+            continue
+        job = model.objects.filter(pk=int(pk), team=team).first()
+        if job is not None:
+            found.append((key, job))
+    return found

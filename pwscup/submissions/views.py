@@ -22,6 +22,7 @@ from pwscup.submissions.selectors import (
     round_targets,
     team_attacks,
     team_dataset,
+    team_jobs,
     team_submissions,
     upload_visible_to,
 )
@@ -76,6 +77,10 @@ def round_detail(request, competition_slug, round_slug):
         context["pending"] = context.get("pending") or any(
             a.status in (Status.QUEUED, Status.RUNNING) for a in context["attacks"]
         )
+    if request.GET.get("fragment") and team is not None:
+        # The polling fragment also carries the quota lines and the watched uploads' notices.
+        context["fragment"] = True
+        context["watched_jobs"] = team_jobs(team=team, keys=request.GET.get("watch", "").split(","))
     template = "submissions/_jobs.html" if request.GET.get("fragment") else "submissions/round.html"
     return render(request, template, context)
 
@@ -171,7 +176,8 @@ def _upload(request, access, phase, form, create):
         return JsonResponse(
             {"id": upload.pk, "status": upload.status, "message": notice}, status=202
         )
-    messages.success(request, notice)
+    # The page's script turns this notice into the job's outcome once it is scored.
+    messages.success(request, notice, extra_tags=f"job job-{upload.PHASE_KIND}-{upload.pk}")
     return back
 
 
