@@ -8,6 +8,9 @@ publish ANONYMIZED --seed N --out-published P.csv --out-truth T.csv
 score-attack ANSWER.csv --truth T.csv [--reference-rows M] [--format table|json]
 config-template ORIGINAL
 
+Messages are in English, or in Japanese with ``--lang ja`` (before the command) or when
+``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``).
+
 ``--reference-rows`` defaults to the largest row number in the truth file (the
 reference table has at least that many rows); pass the real size of the reference
 table to also reject guesses beyond the largest true row.
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -29,6 +33,7 @@ import pandas as pd
 from scoring.correspondence import read_correspondence, score_correspondence
 from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate
+from scoring.messages import language
 from scoring.metrics_info import METRIC_NAMES, METRICS
 from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
@@ -91,10 +96,10 @@ def read_truth(path) -> np.ndarray:
     """Read a truth file written by ``publish`` (header ``row``, one number per line)."""
     table = read_table(path, name="the truth file")
     if list(table.columns) != ["row"]:
-        raise ValidationError("The truth file must have the single header 'row'.")
+        raise ValidationError("truth.header")
     values = numeric_values(table["row"].to_numpy(dtype=object))
     if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values % 1):
-        raise ValidationError("The truth file must hold one non-negative integer per line.")
+        raise ValidationError("truth.values")
     return values.astype(np.int64)
 
 
@@ -146,6 +151,12 @@ def cmd_config_template(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m scoring``."""
     parser = argparse.ArgumentParser(prog="python -m scoring", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--lang",
+        choices=("en", "ja"),
+        default=None,
+        help="language of error messages (default: from LC_ALL, LC_MESSAGES or LANG)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     for name, help_text, handler in (
@@ -185,13 +196,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def environment_language() -> str:
+    """``"ja"`` when the first set of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` is Japanese."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(variable):
+            return language(os.environ[variable])
+    return "en"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)
     except ScoringError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {error.render(args.lang or environment_language())}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"error: {error}", file=sys.stderr)

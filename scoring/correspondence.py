@@ -1,9 +1,16 @@
 """Attack-phase correspondence tables (metrics.md "Attack-phase correspondence table").
 
 One line per published row, in the published order: the guessed 1-based row of the
-reference table, or empty / ``0`` for no guess. An optional single header line (a
-first line that is neither empty nor an integer) is skipped. Lines are file lines,
-numbered from 1 (the header, when present, is line 1).
+reference table, or empty / ``0`` for no guess. Lines are file lines, numbered from 1
+(the header, when present, is line 1), ended by ``\\n``, ``\\r\\n`` or a lone ``\\r``.
+
+* A file made only of empty lines holds that many "no guess" lines; only a file with
+  no line at all (zero bytes, or a byte order mark alone) is empty.
+* A guess is a number by the one numeric rule of :mod:`scoring.numbers` (full-width
+  ``１２`` is 12) with an integral value.
+* An optional single header line is a first line holding one field that is neither
+  empty nor a number; a line with a comma holds several fields and is rejected, the
+  first line included (``1,2`` is not a header).
 """
 
 from __future__ import annotations
@@ -15,9 +22,12 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
-from scoring.tables import decode_text, read_bytes
+from scoring.messages import MAX_LISTED, clip, listing
+from scoring.numbers import normalize_digits, parse_numbers
+from scoring.tables import decode_text, read_bytes, unix_line_ends
 
-MAX_LISTED = 10
+_BOM = b"\xef\xbb\xbf"
+NAME = "the correspondence table"
 
 
 @dataclass(frozen=True)
@@ -29,17 +39,17 @@ class AttackScore:
     rows: int
 
 
-def _lines_listing(lines: np.ndarray, values: np.ndarray) -> str:
-    shown = [
-        f"line {line} ({value!r})"
-        for line, value in zip(
-            lines[:MAX_LISTED].tolist(), values[:MAX_LISTED].tolist(), strict=True
-        )
-    ]
-    text = ", ".join(shown)
-    if lines.size > MAX_LISTED:
-        text += f" ({lines.size} lines in total)"
-    return text
+def _lines(lines: np.ndarray, values: np.ndarray) -> dict:
+    return listing("lines_values", lines, [clip(v) for v in values[:MAX_LISTED].tolist()])
+
+
+def _text(data: bytes) -> str:
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    if not data.strip():
+        # Only ASCII whitespace: empty lines are "no guess" lines, not an empty file.
+        return data.decode("ascii")
+    return decode_text(unix_line_ends(data), name=NAME)
 
 
 def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.ndarray:
@@ -48,7 +58,7 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.nd
     Parameters
     ----------
     source : str, os.PathLike, bytes or binary file object
-        The answer file.
+        The answer file (UTF-8, with or without BOM, or CP932).
     rows : int
         Rows of the published target (expected number of answer lines).
     reference_rows : int
@@ -62,51 +72,63 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.nd
     Raises
     ------
     ValidationError
-        Wrong line count, a line that is not an integer (or has several fields), a
-        number outside ``1..reference_rows``; the message names the file lines.
+        An empty file, wrong line count, a line with several fields, a line that is not
+        an integer, a number outside ``1..reference_rows``; the message names the file
+        lines (the first ten, and their total).
 
     Examples
     --------
     >>> read_correspondence(b"guess\\n3\\n\\n0\\n", rows=3, reference_rows=4).tolist()
     [3, 0, 0]
+    >>> read_correspondence("\\n\\n２\\n".encode(), rows=3, reference_rows=4).tolist()
+    [0, 0, 2]
     """
-    data = read_bytes(source, name="correspondence table")
-    if not data.strip():
+    text = _text(read_bytes(source, name=NAME))
+    if text == "":
         if rows == 0:
             return np.zeros(0, dtype=np.int64)
-        text = ""
-    else:
-        text = decode_text(data, name="The correspondence table")
-    lines = pd.Series(text.splitlines(), dtype=object)
-    cells = lines.str.strip().str.strip('"').str.strip()
+        raise ValidationError("answer.empty", expected=rows)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the end of the last line, not an extra line
+    raw = pd.Series(lines, dtype=object).str.strip()
+    cells = normalize_digits(raw.str.strip('"').str.strip())
+    fields = cells.str.count(",").to_numpy(dtype=np.int64) + 1
+    numbers = parse_numbers(cells.where(cells != "", "0"))
     first_line = 1
-    if len(cells) and cells.iloc[0] != "" and not cells.iloc[0].lstrip("+-").isdigit():
-        cells = cells.iloc[1:]
+    if len(cells) and cells.iloc[0] != "" and fields[0] == 1 and np.isnan(numbers[0]):
+        raw, cells, fields, numbers = raw.iloc[1:], cells.iloc[1:], fields[1:], numbers[1:]
         first_line = 2
     if len(cells) != rows:
-        header = " after the header line" if first_line == 2 else ""
-        raise ValidationError(
-            f"The correspondence table has {len(cells)} answer lines{header}; expected {rows} "
-            "(one line per row of the published table, empty or 0 for no guess)."
-        )
-    values = cells.to_numpy(dtype=object)
+        code = "answer.line_count_after_header" if first_line == 2 else "answer.line_count"
+        raise ValidationError(code, got=len(cells), expected=rows)
+    values = raw.to_numpy(dtype=object)
     line_numbers = np.arange(first_line, first_line + rows)
-    is_integer = cells.str.fullmatch(r"[+-]?\d+").to_numpy(dtype=bool) | (values == "")
-    if not is_integer.all():
-        bad = np.flatnonzero(~is_integer)
+    several = np.flatnonzero(fields > 1)
+    if several.size:
+        shown = several[:MAX_LISTED]
         raise ValidationError(
-            "The correspondence table must hold one integer (a row number) per line; "
-            f"not an integer at {_lines_listing(line_numbers[bad], values[bad])}."
+            "answer.fields",
+            lines=listing(
+                "lines_fields",
+                line_numbers[several],
+                fields[shown].tolist(),
+                value=[clip(v) for v in values[shown].tolist()],
+            ),
         )
-    numbers = pd.to_numeric(pd.Series(np.where(values == "", "0", values)), errors="coerce")
-    guesses = numbers.to_numpy(dtype=np.float64)
-    out_of_range = np.flatnonzero((guesses > reference_rows) | (guesses < 0))
+    not_integer = np.flatnonzero(~np.isfinite(numbers) | (numbers != np.round(numbers)))
+    if not_integer.size:
+        raise ValidationError(
+            "answer.not_integer", lines=_lines(line_numbers[not_integer], values[not_integer])
+        )
+    out_of_range = np.flatnonzero((numbers > reference_rows) | (numbers < 0))
     if out_of_range.size:
         raise ValidationError(
-            f"Row numbers must be between 1 and {reference_rows} (or empty / 0 for no guess); "
-            f"out of range at {_lines_listing(line_numbers[out_of_range], values[out_of_range])}."
+            "answer.out_of_range",
+            reference_rows=reference_rows,
+            lines=_lines(line_numbers[out_of_range], values[out_of_range]),
         )
-    return guesses.astype(np.int64)
+    return numbers.astype(np.int64)
 
 
 def score_correspondence(answer: np.ndarray, truth: np.ndarray) -> AttackScore:
@@ -120,9 +142,7 @@ def score_correspondence(answer: np.ndarray, truth: np.ndarray) -> AttackScore:
     answer = np.asarray(answer, dtype=np.int64)
     truth = np.asarray(truth, dtype=np.int64)
     if answer.shape != truth.shape:
-        raise ValidationError(
-            f"The answer has {answer.size} rows but the published table has {truth.size}."
-        )
+        raise ValidationError("answer.length_mismatch", got=answer.size, expected=truth.size)
     correct = int(np.sum((answer == truth) & (truth > 0)))
     rows = int(truth.size)
     return AttackScore(rate=correct / rows if rows else 0.0, correct=correct, rows=rows)

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from scoring.numbers import parse_numbers
+
 __all__ = [
     "QI_COLUMNS",
     "SA_COLUMNS",
@@ -155,7 +157,7 @@ def _format_numbers(values: np.ndarray) -> np.ndarray:
 def _parse_numbers(cells: pd.Series) -> np.ndarray:
     """Column of numeric ``str`` cells -> float64, parsing each distinct value once."""
     codes, uniques = pd.factorize(cells.to_numpy(dtype=object))
-    return np.asarray(uniques, dtype=object).astype(np.float64)[codes]
+    return parse_numbers(uniques)[codes]
 
 
 def generate_original(n_rows: int, *, seed: int) -> pd.DataFrame:

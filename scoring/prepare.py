@@ -17,23 +17,9 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from scoring.numbers import parse_numbers
+
 _MAX_SPAN = 2**62
-
-
-def parse_numbers(values: Sequence | np.ndarray) -> np.ndarray:
-    """Parse text cells as float64; anything unparsable becomes NaN.
-
-    Examples
-    --------
-    >>> parse_numbers(np.array(["1", "2.5", "x", ""], dtype=object)).tolist()
-    [1.0, 2.5, nan, nan]
-    """
-    array = np.asarray(values, dtype=object)
-    try:
-        return array.astype(np.float64)
-    except (ValueError, TypeError):
-        parsed = pd.to_numeric(pd.Series(array, dtype=object), errors="coerce")
-        return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def numeric_values(values: Sequence | np.ndarray | pd.Series) -> np.ndarray:

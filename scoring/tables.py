@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
+from scoring.messages import MAX_LISTED, clip, listing, quoted
 
 _BOM = b"\xef\xbb\xbf"
-MAX_LISTED = 10
 _CHUNK_ROWS = 200_000
 
 
@@ -30,7 +30,9 @@ def read_bytes(source: Any, *, name: str = "file") -> bytes:
             with open(source, "rb") as handle:
                 return handle.read()
         except OSError as exc:
-            raise ValidationError(f"{name}: cannot read the file ({exc.strerror}).") from exc
+            raise ValidationError(
+                "table.unreadable", name=clip(name), reason=str(exc.strerror)
+            ) from exc
     if hasattr(source, "read"):
         data = source.read()
         if isinstance(data, str):
@@ -52,12 +54,9 @@ def decode_text(data: bytes, *, name: str = "file") -> str:
 
 def _decode(data: bytes, *, name: str) -> tuple[str, str]:
     if not data.strip() or data.strip() == _BOM:
-        raise ValidationError(f"{name} is empty: expected a CSV file with a header line.")
+        raise ValidationError("table.empty", name=clip(name))
     if b"\x00" in data:
-        raise ValidationError(
-            f"{name} is a binary file, not CSV text (it contains NUL bytes). "
-            "Upload a CSV file encoded in UTF-8 or Shift-JIS (CP932)."
-        )
+        raise ValidationError("table.binary", name=clip(name))
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
@@ -66,11 +65,27 @@ def _decode(data: bytes, *, name: str) -> tuple[str, str]:
         try:
             return data.decode("cp932"), "cp932"
         except UnicodeDecodeError:
-            line = data[: utf8_error.start].count(b"\n") + 1
+            before = data[: utf8_error.start]
+            line = before.count(b"\n") + before.replace(b"\r\n", b"").count(b"\r") + 1
             raise ValidationError(
-                f"{name} is not text in UTF-8 or Shift-JIS (CP932): undecodable bytes "
-                f"on line {line} (byte offset {utf8_error.start}). Save the file as UTF-8 CSV."
+                "table.encoding", name=clip(name), line=line, offset=utf8_error.start
             ) from None
+
+
+def unix_line_ends(data: bytes) -> bytes:
+    """Bytes with CR-only line ends (old Mac and Excel exports) turned into ``\\n``.
+
+    Files with ``\\n`` or ``\\r\\n`` line ends are returned unchanged (the CSV parser
+    reads both). Safe on CP932 bytes: no multi-byte character contains ``\\r``.
+
+    Examples
+    --------
+    >>> unix_line_ends(b"a\\r1\\r"), unix_line_ends(b"a\\r\\n1\\r\\n")
+    (b'a\\n1\\n', b'a\\r\\n1\\r\\n')
+    """
+    if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
+        return data
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 def _structural_lines(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -125,8 +140,9 @@ def _parse_header(text: str, *, name: str) -> list[str]:
             duplicates.append(column)
         seen.setdefault(column, position)
     if duplicates:
-        listed = ", ".join(repr(column) for column in duplicates)
-        raise ValidationError(f"{name}: duplicate column name(s) in the header: {listed}.")
+        raise ValidationError(
+            "table.duplicate_columns", name=clip(name), columns=quoted(duplicates)
+        )
     return header
 
 
@@ -162,6 +178,7 @@ def read_table(source: Any, *, name: str = "file") -> pd.DataFrame:
     _, encoding = _decode(data, name=name)
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    data = unix_line_ends(data)
     # Trailing blank lines are an editor artefact, not deleted rows.
     data = data.rstrip(b" \t\r\n")
     starts, ends, fields = _structural_lines(data)
@@ -178,13 +195,11 @@ def read_table(source: Any, *, name: str = "file") -> pd.DataFrame:
         data_fields[:] = width
     ragged = np.flatnonzero((data_fields != width) & (data_fields != 0))
     if ragged.size:
-        shown = ", ".join(
-            f"row {row + 1} has {data_fields[row]} fields" for row in ragged[:MAX_LISTED].tolist()
-        )
-        more = f" ({ragged.size} rows in total)" if ragged.size > MAX_LISTED else ""
         raise ValidationError(
-            f"{name}: wrong number of fields (the header has {width}): {shown}{more}. "
-            "Rows are numbered from 1 after the header line."
+            "table.ragged",
+            name=clip(name),
+            width=width,
+            rows=listing("rows_fields", ragged + 1, data_fields[ragged[:MAX_LISTED]].tolist()),
         )
     needs_trim = b'"' in data or _has_edge_spaces(data)
     try:
@@ -204,7 +219,7 @@ def read_table(source: Any, *, name: str = "file") -> pd.DataFrame:
             [_share_values(chunk, trim=needs_trim) for chunk in chunks], ignore_index=True
         )
     except (pd.errors.ParserError, ValueError) as exc:
-        raise ValidationError(f"{name} is not a readable CSV table: {exc}") from None
+        raise ValidationError("table.unparsable", name=clip(name), detail=clip(exc, 200)) from None
     frame.columns = header
     return frame
 

@@ -2,7 +2,8 @@
 
 Each check raises one :class:`scoring.errors.ValidationError` whose message a
 participant can act on. Rows are data rows numbered from 1 after the header line
-(file line = row + 1); at most 10 offending rows are listed, with the total.
+(file line = row + 1); at most 10 offending rows are listed, always with the total;
+echoed values are clipped to 80 characters (:func:`scoring.messages.clip`).
 """
 
 from __future__ import annotations
@@ -13,24 +14,14 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
+from scoring.messages import MAX_LISTED, clip, listing, quoted
 from scoring.prepare import TableCache, deleted_mask
 from scoring.schema import NUMBER, RoundConfig
 
-MAX_LISTED = 10
-ROWS_NOTE = "Rows are numbered from 1 after the header line."
 
-
-def _listing(rows: np.ndarray, labels: Sequence[str] | None = None) -> str:
-    """``row 3 ('x'), row 9 ('y') (25 rows in total)`` for the first 10 rows."""
-    shown = rows[:MAX_LISTED].tolist()
-    parts = [
-        f"row {row + 1}" + (f" ({labels[k]})" if labels is not None else "")
-        for k, row in enumerate(shown)
-    ]
-    text = ", ".join(parts)
-    if rows.size > MAX_LISTED:
-        text += f" ({rows.size} rows in total)"
-    return text
+def _row_values(rows: np.ndarray, values: Sequence) -> dict:
+    """A listing of 0-based ``rows`` with the (clipped) values of the first ten."""
+    return listing("rows_values", rows + 1, [clip(v) for v in values[:MAX_LISTED]])
 
 
 def check_header(expected: Sequence[str], got: Sequence[str], *, what: str = "submission") -> None:
@@ -42,18 +33,14 @@ def check_header(expected: Sequence[str], got: Sequence[str], *, what: str = "su
     extra = [c for c in got if c not in expected]
     problems = []
     if missing:
-        problems.append("missing column(s): " + ", ".join(map(repr, missing)))
+        problems.append({"code": "header.missing", "params": {"columns": quoted(missing)}})
     if extra:
-        problems.append("unexpected column(s): " + ", ".join(map(repr, extra)))
+        problems.append({"code": "header.unexpected", "params": {"columns": quoted(extra)}})
     if not problems:
         misplaced = [c for k, c in enumerate(got) if expected[k] != c]
-        problems.append("misordered column(s): " + ", ".join(map(repr, misplaced)))
+        problems.append({"code": "header.misordered", "params": {"columns": quoted(misplaced)}})
     raise ValidationError(
-        f"The header of the {what} differs from the original: "
-        + "; ".join(problems)
-        + ". Expected header: "
-        + ",".join(expected)
-        + "."
+        "header.mismatch", what=what, problems=problems, expected=clip(",".join(expected), 400)
     )
 
 
@@ -61,10 +48,11 @@ def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: st
     bad = np.flatnonzero(~np.isfinite(cache.numbers(column, rows)))
     if bad.size:
         values = cache.frame[column].to_numpy(dtype=object)[rows[bad[:MAX_LISTED]]]
-        labels = [repr(v) for v in values]
         raise ValidationError(
-            f"Column {column!r} of the {what} must hold finite numbers; not a finite number at "
-            f"{_listing(rows[bad], labels)}. {ROWS_NOTE}"
+            "column.not_number",
+            column=repr(clip(column)),
+            what=what,
+            rows=_row_values(rows[bad], values),
         )
 
 
@@ -79,14 +67,14 @@ def validate_original(
     """
     check_header(config.columns, original.columns, what="original table")
     if len(original) == 0:
-        raise ValidationError("The original table has no data rows.")
+        raise ValidationError("original.no_rows")
     cache = cache or TableCache(original)
     empty = np.zeros(len(original), dtype=bool)
     for column in original.columns:
         empty |= cache.empty(column)
     if empty.any():
         raise ValidationError(
-            f"The original table has empty cells at {_listing(np.flatnonzero(empty))}. {ROWS_NOTE}"
+            "original.empty_cells", rows=listing("rows", np.flatnonzero(empty) + 1)
         )
     every_row = np.arange(len(original))
     for column in config.sa:
@@ -125,16 +113,11 @@ def validate_submission(
     """
     check_header(original.columns, anonymized.columns)
     if len(anonymized) != len(original):
-        raise ValidationError(
-            f"The submission has {len(anonymized)} data rows; expected {len(original)} "
-            "(one per row of the original table; a deleted row stays as a row of empty cells)."
-        )
+        raise ValidationError("submission.row_count", got=len(anonymized), expected=len(original))
     x_cache, a_cache = caches or (TableCache(original), TableCache(anonymized))
     deleted = deleted_mask(a_cache)
     if deleted.all():
-        raise ValidationError(
-            "Every row of the submission is deleted (all cells empty); keep at least one row."
-        )
+        raise ValidationError("submission.all_deleted")
     kept = np.flatnonzero(~deleted)
     _check_empty_cells(a_cache, kept)
     for column in original.columns:
@@ -154,14 +137,10 @@ def _check_empty_cells(cache: TableCache, kept: np.ndarray) -> None:
     if not empty_columns:
         return
     rows = np.unique(np.concatenate(list(empty_columns.values())))
-    labels = [
-        ", ".join(repr(c) for c, r in empty_columns.items() if np.isin(row, r))
-        for row in rows[:MAX_LISTED]
+    columns = [
+        [clip(c) for c, r in empty_columns.items() if np.isin(row, r)] for row in rows[:MAX_LISTED]
     ]
-    raise ValidationError(
-        "Empty cells in rows that are not deleted (a deleted row has every cell empty; "
-        f"a kept row has none): {_listing(rows, labels)}. {ROWS_NOTE}"
-    )
+    raise ValidationError("submission.empty_cells", rows=listing("rows_values", rows + 1, columns))
 
 
 def _check_original_values(
@@ -174,8 +153,6 @@ def _check_original_values(
     if outside.size:
         rows = kept[outside]
         values = a_cache.frame[column].to_numpy(dtype=object)[rows[:MAX_LISTED]]
-        labels = [repr(v) for v in values]
         raise ValidationError(
-            f"Column {column!r} holds values that do not occur in that column of the original "
-            f"table: {_listing(rows, labels)}. {ROWS_NOTE}"
+            "submission.outside_domain", column=repr(clip(column)), rows=_row_values(rows, values)
         )

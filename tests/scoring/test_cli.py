@@ -1,6 +1,7 @@
 """End-to-end runs of ``python -m scoring`` in a subprocess."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,13 +16,16 @@ B = "QI1,QI2,QI3,SA1,SA2\n2,1,1,110,90\n2,1,1,220,390\n1,1,2,280,210\n1,1,2,390,
 DELETED = "QI1,QI2,QI3,SA1,SA2\n2,1,1,100,100\n,,,,\n1,1,2,300,200\n1,1,2,400,500\n"
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
+def run(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess:
+    """Run the CLI; messages follow ``LANG`` (English unless told otherwise)."""
+    env = {k: v for k, v in os.environ.items() if k not in {"LC_ALL", "LC_MESSAGES"}}
     return subprocess.run(
         [sys.executable, "-m", "scoring", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=120,
+        env={**env, "LANG": lang},
     )
 
 
@@ -157,3 +161,14 @@ def test_config_template(files):
 
 def test_usage_error_exits_2():
     assert run("evaluate").returncode == 2
+
+
+def test_messages_follow_lang_or_the_lang_option(files):
+    (files / "t.csv").write_text("row\n1\n3\n4\n")
+    (files / "a.csv").write_text("1\nabc\n9\n")
+    english = run("score-attack", files / "a.csv", "--truth", files / "t.csv")
+    assert "not an integer at line 2 ('abc') (1 line in total)" in english.stderr
+    japanese = run("score-attack", files / "a.csv", "--truth", files / "t.csv", lang="ja_JP.UTF-8")
+    assert "整数でない行: 2 行目 ('abc')（計 1 行）" in japanese.stderr
+    option = run("--lang", "ja", "score-attack", files / "a.csv", "--truth", files / "t.csv")
+    assert option.returncode == 2 and option.stderr == japanese.stderr
