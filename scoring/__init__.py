@@ -26,7 +26,7 @@ from scoring.publish import (
     draw_sample,
     publish_target,
 )
-from scoring.schema import RoundConfig, load_config
+from scoring.schema import RoundConfig, decide_integer_columns, load_config
 from scoring.tables import read_table, write_csv
 from scoring.validation import validate_original, validate_submission
 
@@ -48,6 +48,7 @@ __all__ = [
     "ValidationError",
     "builtin_attack_rates",
     "candidate_table",
+    "decide_integer_columns",
     "draw_sample",
     "evaluate",
     "load_config",

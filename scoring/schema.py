@@ -156,13 +156,33 @@ def _check_numeric(original: pd.DataFrame, sa: tuple[str, ...], domains: dict) -
             )
 
 
+def decide_integer_columns(config: RoundConfig, original: pd.DataFrame) -> RoundConfig:
+    """``config`` with ``integer_columns`` decided on ``original``, whatever it said before.
+
+    The platform calls it once per round, on the round's original (the master table in
+    the per-team mode), and stores the result with the round.
+
+    Examples
+    --------
+    >>> x = pd.DataFrame({"q": ["1", "2"], "s": ["5", "7"]})
+    >>> raw = {"qi": ["q"], "sa": ["s"], "cross": [], "e2_column": "s", "e4_column": "s",
+    ...        "integer_columns": []}
+    >>> decide_integer_columns(load_config(raw, x), x).integer_columns
+    ('q',)
+    """
+    return replace(config, integer_columns=integer_valued_columns(original, config))
+
+
 def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
     """Parse and check a round configuration against its original table.
 
     Parameters
     ----------
     raw : dict, JSON str, bytes or path
-        The configuration (metrics.md "Round configuration").
+        The configuration (metrics.md "Round configuration"). An ``integer_columns``
+        list, when present, is the round's decision made on its original (as
+        ``to_dict()`` writes it) and is kept as is; when absent it is decided on
+        ``original``.
     original : pandas.DataFrame
         The original table X as returned by :func:`scoring.read_table`.
 
@@ -231,7 +251,7 @@ def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
     )
     given = config.get("integer_columns")
     if given is None:
-        return replace(checked, integer_columns=integer_valued_columns(original, checked))
+        return decide_integer_columns(checked, original)
     return replace(checked, integer_columns=_integer_columns(given, original, checked))
 
 

@@ -34,6 +34,21 @@ def round_config(*, round: Round) -> scoring.RoundConfig:
     return scoring.load_config(round.config, round_original_table(round=round))
 
 
+def table_config(*, round: Round, table) -> scoring.RoundConfig:
+    """The round's configuration checked against ``table``: its original, a team's sample
+    or a candidate table.
+
+    Which columns hold integers is the round's decision, made on its original (stored
+    with the configuration), so every job compares values the same way whatever table
+    it holds. A round saved before that decision was stored gets it from its original.
+    """
+    stored = round.config
+    if "integer_columns" not in stored:
+        decided = round_config(round=round).integer_columns
+        stored = {**stored, "integer_columns": list(decided)}
+    return scoring.load_config(stored, table)
+
+
 def phase_of(*, round: Round, kind: str) -> Phase | None:
     return next((p for p in round.phases.all() if p.kind == kind), None)
 

@@ -29,7 +29,9 @@ def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
     Raises ``scoring.ScoringError`` (its message names the key, column or row at fault).
     """
     table = scoring.read_table(original, name="original")
-    config = scoring.load_config(config_raw, table)
+    # Which columns hold integers is decided here, once, on the round's original (the
+    # master table in the per-team mode), and stored with the configuration.
+    config = scoring.decide_integer_columns(scoring.load_config(config_raw, table), table)
     scoring.validate_original(table, config)
     return CheckedRoundData(
         sha256=hashlib.sha256(original).hexdigest(), rows=len(table), config=config.to_dict()

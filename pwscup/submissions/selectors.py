@@ -12,7 +12,7 @@ from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.ranking import anonymization_key, submission_safety
-from pwscup.competitions.selectors import cached_table, round_original_table
+from pwscup.competitions.selectors import cached_table, round_original_table, table_config
 from pwscup.submissions.models import (
     AnonymizationSubmission,
     AttackSubmission,
@@ -35,7 +35,7 @@ def team_original_table(*, round: Round, team: Team):
         table = cached_table(dataset.file, f"dataset-{dataset.pk}")
     else:
         table = round_original_table(round=round)
-    return table, scoring.load_config(round.config, table)
+    return table, table_config(round=round, table=table)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,12 @@ from django.utils import timezone
 
 import scoring
 from pwscup.competitions.models import Phase, Round
-from pwscup.competitions.selectors import cached_table, phase_of, round_original_table
+from pwscup.competitions.selectors import (
+    cached_table,
+    phase_of,
+    round_original_table,
+    table_config,
+)
 from pwscup.core.files import csv_content, opened
 from pwscup.submissions.broker import SCORE_BUILTIN_ATTACKS, Dispatch, job_send
 from pwscup.submissions.models import AttackSubmission, Status, Target, TeamDataset
@@ -142,7 +147,7 @@ def target_reference_table(*, target: Target):
         table = cached_table(target.candidate_file, f"candidates-{target.pk}-{target.version}")
     else:
         table = round_original_table(round=target.round)
-    return table, scoring.load_config(target.round.config, table)
+    return table, table_config(round=target.round, table=table)
 
 
 def target_truth(*, target: Target) -> np.ndarray:
