@@ -100,15 +100,16 @@ def test_attack_scores_exact_half_and_malformed_answers(world):
     malformed = score_attack(attack(world, "b", target, b"\n".join(lines)))
     assert malformed.status == Status.FAILED
     assert malformed.rate is None
-    assert "4" in malformed.message and "9" in malformed.message, malformed.message
+    assert "line 4 ('abc'), line 9 ('7.5')" in malformed.message, malformed.message
     beyond = truth.copy()
     beyond[10] = 201  # file line 12: past the 200 reference rows
     out_of_range = scored_attack(world, "b", target, beyond)
     assert out_of_range.status == Status.FAILED
-    assert "12" in out_of_range.message and "201" in out_of_range.message, out_of_range.message
+    assert "line 12 ('201')" in out_of_range.message, out_of_range.message
     assert read_field(malformed.file) == b"\n".join(lines)
     short = score_attack(attack(world, "b", target, answer_bytes(truth[:-1])))
-    assert short.status == Status.FAILED and "196" in short.message, short.message
+    assert short.status == Status.FAILED, short.message
+    assert "195 answer lines after the header line; expected 196" in short.message, short.message
     # A second delivery does not rescore.
     services.attack_submission_score(submission_id=right.pk)
     assert AttackSubmission.objects.get(pk=right.pk).attempts == 1
@@ -332,4 +333,7 @@ def test_per_team_mode_end_to_end(make_world):
     beyond = truth.copy()
     beyond[0] = 101
     failed = scored_attack(world, "b", target, beyond)
-    assert failed.status == Status.FAILED and "101" in failed.message, failed.message
+    assert failed.status == Status.FAILED, failed.message
+    assert "between 1 and 100" in failed.message and "line 2 ('101')" in failed.message, (
+        failed.message
+    )

@@ -50,7 +50,8 @@ def test_reaper_requeues_a_lost_job_and_fails_an_exhausted_one(
     assert (lost.status, lost.started_at, lost.attempts) == (Status.QUEUED, None, 1)
     exhausted.refresh_from_db()
     assert exhausted.status == Status.FAILED
-    assert "interrupted" in exhausted.message and str(exhausted.attempts) in exhausted.message
+    assert "interrupted" in exhausted.message, exhausted.message
+    assert f"{exhausted.attempts} times" in exhausted.message, exhausted.message
     assert exhausted.finished_at is not None
     busy.refresh_from_db()
     assert busy.status == Status.RUNNING
@@ -71,7 +72,12 @@ def test_reaper_resends_a_forgotten_queued_job_only(world, django_capture_on_com
     assert counts == {"requeued": 0, "failed": 0, "resent": 1}
     assert len(callbacks) == 1
     assert set(AnonymizationSubmission.objects.values_list("status", flat=True)) == {Status.QUEUED}
-    assert fresh.pk != forgotten.pk
+    # The one message sent is the forgotten job's (sent again now), not the fresh one's.
+    sent_before = fresh.queued_at
+    forgotten.refresh_from_db()
+    fresh.refresh_from_db()
+    assert forgotten.queued_at > two_hours_ago + dt.timedelta(hours=1)
+    assert fresh.queued_at == sent_before
 
 
 def test_reaper_does_not_flood_the_queue_with_jobs_already_sent(
