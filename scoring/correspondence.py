@@ -46,10 +46,11 @@ def _lines(lines: np.ndarray, values: np.ndarray) -> dict:
 def _text(data: bytes) -> str:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    data = unix_line_ends(data)
     if not data.strip():
         # Only ASCII whitespace: empty lines are "no guess" lines, not an empty file.
         return data.decode("ascii")
-    return decode_text(unix_line_ends(data), name=NAME)
+    return decode_text(data, name=NAME)
 
 
 def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.ndarray:

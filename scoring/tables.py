@@ -132,7 +132,12 @@ def _has_edge_spaces(data: bytes) -> bool:
 
 
 def _parse_header(text: str, *, name: str) -> list[str]:
-    header = [cell.strip() for cell in next(csv.reader(io.StringIO(text)), [])]
+    try:
+        header = [cell.strip() for cell in next(csv.reader(io.StringIO(text)), [])]
+    except csv.Error as exc:  # e.g. a header cell longer than the csv module's 128 KiB
+        raise ValidationError(
+            "table.unparsable", name=clip(name), detail=clip(f"header line: {exc}", 200)
+        ) from None
     seen: dict[str, int] = {}
     duplicates = []
     for position, column in enumerate(header, start=1):

@@ -88,3 +88,93 @@ def test_no_guess_never_scores_even_for_absent_rows():
 def test_score_length_mismatch():
     with pytest.raises(ValidationError):
         scoring.score_correspondence(np.array([1]), np.array([1, 2]))
+
+
+@pytest.mark.parametrize("data", [b"\n\n\n", b"\r\n\r\n\r\n", b"\r\r\r", b" \n\t\n\n"])
+def test_a_file_of_empty_lines_is_no_guess_lines(data):
+    answer = scoring.read_correspondence(data, rows=3, reference_rows=5)
+    assert answer.tolist() == [0, 0, 0]
+    assert scoring.score_correspondence(answer, np.array([1, 2, 3])).rate == 0.0
+
+
+@pytest.mark.parametrize("data", [b"", b"\xef\xbb\xbf"])
+def test_only_a_file_without_any_line_is_empty(data):
+    with pytest.raises(ValidationError) as info:
+        scoring.read_correspondence(data, rows=3, reference_rows=5)
+    assert str(info.value) == (
+        "The correspondence table is empty; expected 3 lines (one line per row of the "
+        "published table, empty or 0 for no guess)."
+    )
+
+
+def test_full_width_digits_are_the_same_numbers():
+    answer = read("guess\n１\n\n５\n")
+    assert answer.tolist() == [1, 0, 5]
+    assert scoring.score_correspondence(answer, np.array([1, 2, 5])).correct == 2
+    assert read("＋３\n０\n２．０\n").tolist() == [3, 0, 2]
+
+
+def test_full_width_digits_out_of_range_are_named():
+    with pytest.raises(ValidationError) as info:
+        read("１\n９９\n２\n")
+    assert "out of range at line 2 ('９９') (1 line in total)" in str(info.value)
+
+
+def test_a_first_line_with_several_fields_is_not_a_header():
+    with pytest.raises(ValidationError) as info:
+        read("1,2\n3\n1\n")
+    message = str(info.value)
+    assert "one row number per line; line 1 has 2 fields ('1,2') (1 line in total)" in message
+
+
+def test_several_fields_are_listed_with_the_total():
+    text = "\n".join(f"{k},1" for k in range(12)) + "\n"
+    with pytest.raises(ValidationError) as info:
+        scoring.read_correspondence(text.encode(), rows=12, reference_rows=20)
+    message = str(info.value)
+    assert "line 10 has 2 fields ('9,1') (12 lines in total)" in message
+    assert "line 11" not in message
+
+
+@pytest.mark.parametrize("header", ["", "推測\n", "ｇｕｅｓｓ\n"])
+def test_cp932_answers(header):
+    data = (header + "１\n\n3\n").encode("cp932")
+    assert scoring.read_correspondence(data, rows=3, reference_rows=5).tolist() == [1, 0, 3]
+
+
+@pytest.mark.parametrize(
+    "data", [b"1\r2\r3\r", b"1\r2\r3", b"guess\r1\r2\r3\r", b"1\r\n2\r3\n"], ids=repr
+)
+def test_cr_only_line_ends_are_read_like_crlf(data):
+    assert scoring.read_correspondence(data, rows=3, reference_rows=5).tolist() == [1, 2, 3]
+
+
+def test_cr_only_empty_lines_keep_their_place():
+    assert scoring.read_correspondence(b"guess\r1\r\r3\r", rows=3, reference_rows=5).tolist() == [
+        1,
+        0,
+        3,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("1\nx\n3\n", "not an integer at line 2 ('x') (1 line in total)"),
+        ("1\n2\n9\n", "out of range at line 3 ('9') (1 line in total)"),
+        ("1\n2,5\n3\n", "line 2 has 2 fields ('2,5') (1 line in total)"),
+    ],
+)
+def test_every_listing_gives_the_total(text, phrase):
+    with pytest.raises(ValidationError) as info:
+        read(text)
+    assert phrase in str(info.value)
+
+
+def test_a_huge_line_is_echoed_clipped():
+    huge = "x" * 10_000_000
+    with pytest.raises(ValidationError) as info:
+        read(f"1\n{huge}\n3\n")
+    message = str(info.value)
+    assert f"line 2 ('{'x' * 79}…') (1 line in total)" in message
+    assert len(message) < 300

@@ -212,3 +212,82 @@ def test_tables_from_generated_frames_need_no_csv(original, config):
 def test_header_only_submission_has_zero_rows(original, config):
     with pytest.raises(ValidationError, match="has 0 data rows; expected 4"):
         submit(original, config, HEADER + "\n")
+
+
+@pytest.mark.parametrize("line_end", ["\r", "\r\n"], ids=["CR", "CRLF"])
+def test_cr_only_line_ends_are_read_like_crlf(original, config, line_end):
+    text = rows(*VALID).replace("\n", line_end)
+    anonymized = submit(original, config, text)
+    assert anonymized.values.tolist() == scoring.read_table(rows(*VALID).encode()).values.tolist()
+
+
+def test_cr_only_file_errors_name_the_right_row(original, config):
+    text = rows(VALID[0], "40,F,大阪,abc,6", *VALID[2:]).replace("\n", "\r")
+    with pytest.raises(ValidationError) as info:
+        submit(original, config, text)
+    assert "not a finite number at row 2 ('abc') (1 row in total)" in str(info.value)
+
+
+def test_cp932_submission_with_full_width_numbers(original, config):
+    """Full-width digits are numbers in sa and integer QI columns; text QI stays as typed."""
+    text = rows("３９,M,東京,１１０,５．５", "40,F,大阪,190,6", *VALID[2:])
+    anonymized = submit(original, config, text, encoding="cp932")
+    values = scoring.evaluate(original, anonymized, config)
+    plain = submit(original, config, rows("39,M,東京,110,5.5", "40,F,大阪,190,6", *VALID[2:]))
+    assert values == scoring.evaluate(original, plain, config)
+
+
+BAD_FILES = {
+    "empty cell": (rows(VALID[0], "40,,大阪,190,6", *VALID[2:]), "row 2 ('sex') (1 row in total)"),
+    "not a number": (
+        rows(VALID[0], "40,F,大阪,x,6", *VALID[2:]),
+        "not a finite number at row 2 ('x') (1 row in total)",
+    ),
+    "outside the domain": (
+        rows(VALID[0], "40,F,札幌,190,6", *VALID[2:]),
+        "original table: row 2 ('札幌') (1 row in total)",
+    ),
+    "ragged row": (rows(VALID[0], "40,F", *VALID[2:]), "row 2 has 2 fields (1 row in total)"),
+}
+
+
+@pytest.mark.parametrize(("text", "phrase"), BAD_FILES.values(), ids=BAD_FILES.keys())
+def test_every_row_listing_gives_the_total(original, config, text, phrase):
+    with pytest.raises(ValidationError) as info:
+        submit(original, config, text)
+    assert phrase in str(info.value)
+
+
+def test_original_empty_cells_give_the_total(config):
+    original = scoring.read_table(ORIGINAL.replace("40,F", "40,").encode())
+    with pytest.raises(ValidationError) as info:
+        scoring.validate_original(original, config)
+    assert "empty cells at row 2 (1 row in total)" in str(info.value)
+
+
+HUGE = "x" * 10_000_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        rows(VALID[0], f"40,F,{HUGE},190,6", *VALID[2:]),
+        rows(VALID[0], f"40,F,大阪,{HUGE},6", *VALID[2:]),
+        f"{HEADER},{HUGE[:100_000]}\n" + "\n".join(v + ",1" for v in VALID) + "\n",
+        f"age,sex,{HUGE[:100_000]},income,spend\n" + "\n".join(VALID) + "\n",
+    ],
+    ids=["domain", "number", "extra column", "misnamed column"],
+)
+def test_messages_echo_at_most_80_characters_of_a_cell(original, config, text):
+    with pytest.raises(ValidationError) as info:
+        submit(original, config, text)
+    message = str(info.value)
+    assert f"'{'x' * 79}…'" in message
+    assert len(message) < 600
+    assert len(info.value.render("ja")) < 600
+
+
+def test_a_huge_header_cell_gets_a_clear_message(original, config):
+    with pytest.raises(ValidationError) as info:
+        submit(original, config, f"{HEADER},{HUGE}\n" + "\n".join(VALID) + "\n")
+    assert str(info.value).startswith("submission.csv is not a readable CSV table: header line:")

@@ -1,0 +1,117 @@
+"""The scoring library's message catalogue: every code in English and Japanese."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import scoring
+from scoring.errors import ScoringError, ValidationError
+from scoring.messages import (
+    _ITEMS,
+    _TOTALS,
+    LANGUAGES,
+    MESSAGES,
+    TERMS,
+    clip,
+    listing,
+    placeholders,
+    render,
+)
+
+SCORING = Path(scoring.__file__).parent
+CODE_LITERAL = re.compile(
+    r'"((?:answer|table|header|original|column|submission|truth|attack)'
+    r'\.[a-z_]+)"'
+)
+
+
+@pytest.mark.parametrize("code", sorted(MESSAGES))
+def test_every_code_has_both_languages_with_the_same_placeholders(code):
+    templates = MESSAGES[code]
+    assert set(templates) == set(LANGUAGES)
+    assert all(templates[lang].strip() for lang in LANGUAGES)
+    assert placeholders(templates["en"]) == placeholders(templates["ja"])
+    assert templates["ja"] != templates["en"]
+
+
+@pytest.mark.parametrize("kind", sorted(_ITEMS))
+def test_every_listing_kind_has_both_languages(kind):
+    assert set(_ITEMS[kind]) == set(LANGUAGES)
+    assert placeholders(_ITEMS[kind]["en"]) == placeholders(_ITEMS[kind]["ja"])
+    assert set(_TOTALS[kind.split("_")[0]]) == set(LANGUAGES)
+
+
+def test_every_term_has_a_japanese_translation():
+    assert all(TERMS[term].get("ja") for term in TERMS)
+
+
+def test_every_code_raised_by_the_library_is_in_the_catalogue():
+    used = set()
+    for path in SCORING.glob("*.py"):
+        if path.name != "messages.py":
+            used |= set(CODE_LITERAL.findall(path.read_text(encoding="utf-8")))
+    assert len(used) >= 25, used
+    assert used <= set(MESSAGES), used - set(MESSAGES)
+    # and every catalogue entry is used somewhere (no dead, untranslated-by-use codes)
+    assert set(MESSAGES) <= used, set(MESSAGES) - used
+
+
+def test_a_listing_reads_in_both_languages_and_always_gives_the_total():
+    rows = listing("rows_values", [3, 9], ["x", "y"])
+    assert render("original.empty_cells", {"rows": listing("rows", [2])}, "en") == (
+        "The original table has empty cells at row 2 (1 row in total). "
+        "Rows are numbered from 1 after the header line."
+    )
+    english = render("submission.outside_domain", {"column": "'city'", "rows": rows}, "en")
+    japanese = render("submission.outside_domain", {"column": "'city'", "rows": rows}, "ja")
+    assert "row 3 ('x'), row 9 ('y') (2 rows in total)" in english
+    assert "3 行目 ('x')、9 行目 ('y')（計 2 行）" in japanese
+
+
+def test_a_listing_shows_ten_items_and_the_total():
+    text = render("original.empty_cells", {"rows": listing("rows", range(1, 26))}, "en")
+    assert "row 10 (25 rows in total)" in text and "row 11" not in text
+
+
+def test_nested_messages_and_terms_are_translated():
+    error = ValidationError(
+        "header.mismatch",
+        what="submission",
+        problems=[{"code": "header.missing", "params": {"columns": "'city'"}}],
+        expected="age,city",
+    )
+    assert str(error) == (
+        "The header of the submission differs from the original: missing column(s): 'city'. "
+        "Expected header: age,city."
+    )
+    assert error.render("ja") == (
+        "提出ファイルのヘッダーが元のテーブルと異なります: 足りない列: 'city'。正しいヘッダー: age,city。"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("ja", "ja"),
+        ("ja-JP", "ja"),
+        ("ja_JP.UTF-8", "ja"),
+        ("en-us", "en"),
+        ("fr", "en"),
+        (None, "en"),
+    ],
+)
+def test_languages_other_than_japanese_read_english(lang, expected):
+    text = render("submission.all_deleted", {}, lang)
+    assert text == MESSAGES["submission.all_deleted"][expected]
+
+
+def test_a_plain_message_has_no_code_and_renders_as_is():
+    error = ScoringError("Some configuration problem.")
+    assert error.code == "" and error.render("ja") == "Some configuration problem."
+
+
+def test_clip_marks_the_cut_with_an_ellipsis():
+    assert clip("a" * 80) == "a" * 80
+    assert clip("a" * 81) == "a" * 79 + "…"
+    assert len(clip("b" * 10_000_000)) == 80
