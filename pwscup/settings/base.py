@@ -17,7 +17,8 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 VAR_DIR = Path(env("PWSCUP_VAR_DIR", default=str(BASE_DIR / "var")))
 
-SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-local-development-key-change-me")
+INSECURE_DEVELOPMENT_KEY = "insecure-local-development-key-change-me"  # refused in production
+SECRET_KEY = env("DJANGO_SECRET_KEY", default=INSECURE_DEVELOPMENT_KEY)
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])

@@ -1,10 +1,28 @@
 """Production: secrets must come from the environment."""
 
-from .base import *  # noqa: F403
-from .base import env
+from django.core.exceptions import ImproperlyConfigured
 
+from .base import *  # noqa: F403
+from .base import INSECURE_DEVELOPMENT_KEY, env
+
+# No default: without DJANGO_SECRET_KEY the settings refuse to load (ImproperlyConfigured),
+# and so they do with an empty key or one of the placeholders ever shipped in this repository.
 SECRET_KEY = env("DJANGO_SECRET_KEY")
+if SECRET_KEY.strip() in {"", "change-me", "change-me-in-production", INSECURE_DEVELOPMENT_KEY}:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is empty or a placeholder: set a long random secret, e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 DEBUG = False
+# Behind the reverse proxy (scripts/docker/nginx.conf), which sets these headers itself.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+PWSCUP_CLIENT_IP_HEADER = env("PWSCUP_CLIENT_IP_HEADER", default="HTTP_X_REAL_IP")
 SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
 CSRF_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
+# HTTPS only (`manage.py check --deploy` passes with these defaults). HSTS starts short, as
+# Django advises: raise DJANGO_HSTS_SECONDS (e.g. 31536000) once HTTPS is known to work.
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container health check speaks plain HTTP
+SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", default=3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", default=True)

@@ -1,0 +1,212 @@
+"""Slow clients cannot take the site down: the production pair, started here on loopback.
+
+gunicorn runs with scripts/docker/gunicorn.conf.py (3 sync workers) and Debian's nginx with
+scripts/docker/nginx.conf, only its upstream and listen address changed to free local ports.
+Three clients open a 10 MB multipart POST and trickle it at about 1 KB/s: straight to gunicorn
+they hold all three workers and /healthz stops answering (the field test's finding, checked
+here too so the test can fail); through nginx /healthz keeps answering at once.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.conftest import _database_url
+from tests.support import wait_for
+
+pytestmark = [pytest.mark.proxy, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCKER = ROOT / "scripts" / "docker"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+SLOW_CLIENTS = 3
+BODY_BYTES = 10 * 1024 * 1024
+TRICKLE = 512  # bytes every half second: about 1 KB/s
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _healthz(port: int, timeout: float) -> tuple[int | None, float]:
+    """(HTTP status or None when no answer came within ``timeout``, seconds it took)."""
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=timeout) as r:
+            status = r.status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    except (TimeoutError, urllib.error.URLError, ConnectionError):
+        status = None
+    return status, time.monotonic() - started
+
+
+@pytest.fixture
+def gunicorn_port(celery_worker_process, tmp_path):
+    port = _free_port()
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="pwscup.settings.test",
+        TEST_DATABASE_URL=_database_url(connection.settings_dict, connection.settings_dict["NAME"]),
+        TEST_DATABASE_NAME=connection.settings_dict["NAME"],
+        CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        TEST_REDIS_URL=settings.CELERY_BROKER_URL,
+        PWSCUP_MEDIA_ROOT=str(settings.MEDIA_ROOT),
+        GUNICORN_BIND=f"127.0.0.1:{port}",
+        GUNICORN_WORKERS=str(SLOW_CLIENTS),
+    )
+    log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed at teardown
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            str(DOCKER / "gunicorn.conf.py"),
+            "pwscup.wsgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for(
+            lambda: process.poll() is not None or _healthz(port, 5)[0] == 200,
+            timeout=60,
+            what="gunicorn to answer /healthz",
+        )
+        if process.poll() is not None:
+            pytest.fail(f"gunicorn exited: {(tmp_path / 'gunicorn.log').read_text()[-3000:]}")
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture
+def nginx_port(gunicorn_port, tmp_path):
+    if not Path(NGINX).exists():
+        pytest.fail("nginx is missing: install Debian's nginx-light (scripts/test does as root)")
+    port = _free_port()
+    site = (DOCKER / "nginx.conf").read_text()
+    for production, here in (
+        ("server web:8000;", f"server 127.0.0.1:{gunicorn_port};"),
+        ("listen 80;", f"listen 127.0.0.1:{port};"),
+    ):
+        assert site.count(production) == 1, production
+        site = site.replace(production, here)
+    prefix = tmp_path / "nginx"
+    prefix.mkdir()
+    (prefix / "site.conf").write_text(site)
+    temp = "\n".join(
+        f"  {kind}_temp_path {prefix / kind};" for kind in ("client_body", "proxy", "fastcgi")
+    )
+    user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temp folders
+    (prefix / "nginx.conf").write_text(
+        f"{user}worker_processes 1;\npid {prefix / 'nginx.pid'};\n"
+        f"error_log {prefix / 'error.log'} warn;\nevents {{ worker_connections 256; }}\n"
+        f"http {{\n  access_log off;\n{temp}\n"
+        f"  uwsgi_temp_path {prefix / 'uwsgi'};\n  scgi_temp_path {prefix / 'scgi'};\n"
+        f"  include {prefix / 'site.conf'};\n}}\n"
+    )
+    command = [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf")]
+    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen([*command, "-g", "daemon off;"])
+    try:
+        wait_for(lambda: _answers(port), timeout=20, what="nginx to listen")
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+class SlowUpload(threading.Thread):
+    """An anonymous client POSTing a 10 MB multipart body at about 1 KB/s until stopped."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.stop = threading.Event()
+        self.sent = 0
+
+    def run(self):
+        boundary = "slowclientboundary"
+        head = (
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+            f'filename="anonymized.csv"\r\nContent-Type: text/csv\r\n\r\n'
+        ).encode()
+        request = (
+            f"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            # A well-formed CSRF cookie: Django reads the body to look for the token.
+            f"Cookie: csrftoken={'a' * 32}\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary}\r\n"
+            f"Content-Length: {BODY_BYTES}\r\n\r\n"
+        ).encode() + head
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:
+                sock.sendall(request)
+                while not self.stop.wait(0.5):
+                    sock.sendall(b"x" * TRICKLE)
+                    self.sent += TRICKLE
+        except OSError:
+            pass  # the server gave up on us: that is its right
+
+
+def _probe_while_slow_clients_trickle(port: int, *, probes: int, timeout: float):
+    clients = [SlowUpload(port) for _ in range(SLOW_CLIENTS)]
+    for client in clients:
+        client.start()
+    try:
+        time.sleep(1.5)  # the slow requests have reached whoever reads them
+        results = []
+        for _ in range(probes):
+            results.append(_healthz(port, timeout))
+            time.sleep(0.5)
+        still_sending = all(client.is_alive() and client.sent > 0 for client in clients)
+    finally:
+        for client in clients:
+            client.stop.set()
+        for client in clients:
+            client.join(timeout=10)
+    return results, still_sending
+
+
+def test_healthz_answers_through_nginx_while_slow_clients_trickle(gunicorn_port, nginx_port):
+    results, still_sending = _probe_while_slow_clients_trickle(nginx_port, probes=6, timeout=5)
+    assert still_sending  # the three uploads were in flight during every probe
+    assert [status for status, _ in results] == [200] * 6, results
+    assert max(seconds for _, seconds in results) < 2.0, results
+
+    # The same three clients straight at gunicorn hold its three sync workers: no answer.
+    # (This is what the proxy prevents; it also shows the probe above can fail.)
+    direct, _ = _probe_while_slow_clients_trickle(gunicorn_port, probes=1, timeout=3)
+    assert direct[0][0] is None, direct
+    # Once they hang up, the workers are free again.
+    wait_for(lambda: _healthz(gunicorn_port, 5)[0] == 200, timeout=60, what="gunicorn to recover")
