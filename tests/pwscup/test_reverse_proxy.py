@@ -159,7 +159,7 @@ class SlowUpload(threading.Thread):
     def run(self):
         boundary = "slowclientboundary"
         head = (
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
             f'filename="anonymized.csv"\r\nContent-Type: text/csv\r\n\r\n'
         ).encode()
         request = (
