@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AdminFileWidget
 from django.http import Http404
+from django.utils.html import format_html
 
 from pwscup.accounts.selectors import organized_competitions
 
@@ -107,3 +108,15 @@ class UsernameField(forms.ModelChoiceField):
     def __init__(self, queryset, **kwargs):
         kwargs.pop("widget", None)
         super().__init__(queryset, to_field_name="username", **kwargs)
+
+
+def private_file_link(field, url: str | None = None):
+    """A private file's name for a read-only admin field: linked only to a checked download.
+
+    Django would link a read-only file field to ``field.url`` under MEDIA_URL, which is
+    never served.
+    """
+    if not field:
+        return "-"
+    name = str(field.name).rsplit("/", 1)[-1]
+    return format_html('<a href="{}">{}</a>', url, name) if url else name

@@ -1,11 +1,20 @@
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.core.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
+from pwscup.core.admin_scope import (
+    CompetitionScopedAdmin,
+    NoAddAdmin,
+    private_file_link,
+    scoped_filter,
+)
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
+from pwscup.submissions.selectors import older_scorer_version
 
 READONLY = (
-    "file",
+    "uploaded_file",
     "original_filename",
     "sha256",
     "size",
@@ -20,10 +29,32 @@ READONLY = (
 )
 
 
-@admin.register(AnonymizationSubmission)
-class AnonymizationSubmissionAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+@admin.display(description=_("scorer"), ordering="scorer_version")
+def scorer(obj):
+    """The scorer version of the scores, flagged when an older scorer computed them."""
+    older = older_scorer_version(obj)
+    if not older:
+        return obj.scorer_version
+    return format_html(
+        "<strong>{}</strong>", gettext("scored with %(version)s — rescore") % {"version": older}
+    )
+
+
+class UploadAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "team__competition"
-    list_display = ("pk", "team", "phase", "status", "is_selected", "created_at", "scorer_version")
+    #: The view that serves the uploaded file to its team and the organizers.
+    file_view: str
+    exclude = ("file",)  # shown read-only by ``uploaded_file``
+
+    @admin.display(description=_("file"))
+    def uploaded_file(self, obj):
+        return private_file_link(obj.file, reverse(self.file_view, args=[obj.pk]))
+
+
+@admin.register(AnonymizationSubmission)
+class AnonymizationSubmissionAdmin(UploadAdmin):
+    file_view = "submission_file"
+    list_display = ("pk", "team", "phase", "status", "is_selected", "created_at", scorer)
     list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
     readonly_fields = READONLY + ("scores", "phase", "team")
     actions = ["rescore"]
@@ -36,9 +67,9 @@ class AnonymizationSubmissionAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.Mod
 
 
 @admin.register(AttackSubmission)
-class AttackSubmissionAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
-    competition_lookup = "team__competition"
-    list_display = ("pk", "team", "target", "status", "rate", "created_at")
+class AttackSubmissionAdmin(UploadAdmin):
+    file_view = "attack_file"
+    list_display = ("pk", "team", "target", "status", "rate", "created_at", scorer)
     list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
     readonly_fields = READONLY + (
         "rate",
@@ -54,14 +85,15 @@ class AttackSubmissionAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin
 @admin.register(Target)
 class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
-    list_display = ("team", "round", "version", "rows", "builtin_status", "published_at")
+    list_display = ("team", "round", "version", "rows", "builtin_status", "published_at", scorer)
     list_filter = (scoped_filter("round"),)
+    exclude = ("published_file", "truth_file", "candidate_file")  # shown by the methods below
     readonly_fields = (
         "submission",
         "version",
-        "published_file",
-        "truth_file",
-        "candidate_file",
+        "published",
+        "truth",
+        "candidates",
         "rows",
         "reference_rows",
         "builtin_status",
@@ -70,9 +102,30 @@ class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
         "scorer_version",
     )
 
+    def _target_url(self, obj, view: str) -> str:
+        return reverse(view, args=[obj.round.competition.slug, obj.round.slug, obj.team.slug])
+
+    @admin.display(description=_("published target"))
+    def published(self, obj):
+        return private_file_link(obj.published_file, self._target_url(obj, "target_download"))
+
+    @admin.display(description=_("truth (secret)"))
+    def truth(self, obj):
+        return private_file_link(obj.truth_file)
+
+    @admin.display(description=_("candidate table"))
+    def candidates(self, obj):
+        url = self._target_url(obj, "candidate_download") if obj.candidate_file else None
+        return private_file_link(obj.candidate_file, url)
+
 
 @admin.register(TeamDataset)
 class TeamDatasetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
     list_display = ("team", "round", "rows", "created_at")
-    readonly_fields = ("sample_index", "file", "rows")
+    exclude = ("file",)
+    readonly_fields = ("sample_index", "sample_file", "rows")
+
+    @admin.display(description=_("file"))
+    def sample_file(self, obj):
+        return private_file_link(obj.file)

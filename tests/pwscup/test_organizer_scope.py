@@ -6,6 +6,8 @@ model and every organizer page is fetched for B's objects (404/403, and no B nam
 in what is served) and for A's (it still works).
 """
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -257,7 +259,7 @@ def test_the_round_forms_current_file_links_to_a_checked_download(cups, client, 
     page = text(client.get(admin_url("competitions_round", "change", a.round)))
     download = reverse("admin:competitions_round_original", args=[a.round.pk])
     assert f'href="{download}"' in page
-    assert "/media/private/" not in page and 'href="private/' not in page
+    assert not re.search(r'href="[^"]*private/', page)
     response = client.get(download)
     assert response.status_code == 200
     assert b"".join(response.streaming_content) == a.original
@@ -298,3 +300,27 @@ def test_uploads_targets_and_samples_cannot_be_added_by_hand(
     assert admin_url(model, "add") not in changelist
     index = text(client.get(reverse("admin:index")))
     assert admin_url(model, "add") not in index
+
+
+def test_read_only_file_fields_link_only_to_checked_downloads(cups, client):
+    a, a_objects, _b, _b_objects = cups
+    links = {
+        "submissions_anonymizationsubmission": reverse(
+            "submission_file", args=[a_objects["submissions_anonymizationsubmission"].pk]
+        ),
+        "submissions_attacksubmission": reverse(
+            "attack_file", args=[a_objects["submissions_attacksubmission"].pk]
+        ),
+        "submissions_target": reverse(
+            "target_download", args=[a.competition.slug, a.round.slug, "teamA"]
+        ),
+    }
+    for model in ("submissions_teamdataset", *links):
+        page = client.get(admin_url(model, "change", a_objects[model]))
+        content = text(page)
+        assert not re.search(r'href="[^"]*private/', content), f"{model}: a MEDIA_URL link"
+        # Nothing the platform wrote can be replaced through the form.
+        assert 'type="file"' not in content, model
+        if model in links:
+            assert f'href="{links[model]}"' in content, model
+            assert client.get(links[model]).status_code == 200, model
