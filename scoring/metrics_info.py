@@ -1,6 +1,6 @@
 """Metric identifiers, names and ranking direction (metrics.md)."""
 
-SCORER_VERSION = "2015.1"
+SCORER_VERSION = "2015.2"
 
 UTILITY_METRICS = ("U1", "U2", "U3", "U4", "U5", "U6")
 SAFETY_METRICS = ("S1", "S2")

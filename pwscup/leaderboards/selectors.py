@@ -14,7 +14,7 @@ from pwscup.competitions import ranking
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
-from pwscup.submissions.selectors import representative_submission
+from pwscup.submissions.selectors import older_scorer_version, representative_submission
 
 
 @dataclass
@@ -25,6 +25,7 @@ class LeaderboardRow:
     scores: dict
     passes_gates: bool
     safety: float
+    older_scorer: str = ""  # the older scorer version that computed these scores, if any
 
 
 def ranking_rule_text(round: Round) -> str:
@@ -56,6 +57,7 @@ def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
                 scores=scores,
                 passes_gates=ranking.passes_gates(scores, round_),
                 safety=ranking.submission_safety(scores, round_),
+                older_scorer=older_scorer_version(submission),
             )
         )
     return _rank_anonymizations(rows, round_)

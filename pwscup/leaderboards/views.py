@@ -12,10 +12,16 @@ from pwscup.competitions.selectors import phase_of
 from pwscup.core.access import round_access
 from pwscup.core.exports import csv_response
 from pwscup.leaderboards import selectors
+from pwscup.submissions.selectors import round_stale_scores
 
 
 def _fmt(value):
     return "" if value is None else value
+
+
+def _stale_for_organizers(access):
+    """Organizers see which scores an older scorer computed (leaderboards may be public)."""
+    return round_stale_scores(round=access.round) if access.is_organizer else None
 
 
 def _leaderboard_access(request, competition_slug, round_slug):
@@ -56,6 +62,7 @@ def leaderboard(request, competition_slug, round_slug):
         {
             "access": access,
             "round": access.round,
+            "stale": _stale_for_organizers(access),
             "phase": phase,
             "rows": rows,
             "metrics": scoring.METRICS,
@@ -97,6 +104,7 @@ def matrix(request, competition_slug, round_slug):
         {
             "access": access,
             "round": access.round,
+            "stale": _stale_for_organizers(access),
             "targets": result.targets,
             "grid": grid,
             "worst": worst,
@@ -136,6 +144,7 @@ def final(request, competition_slug, round_slug):
         {
             "access": access,
             "round": access.round,
+            "stale": _stale_for_organizers(access),
             "anonymization": anonymization,
             "attack": attack,
             "metrics": scoring.METRICS,

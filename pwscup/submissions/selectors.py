@@ -151,3 +151,44 @@ def team_jobs(*, team: Team, keys) -> list[tuple[str, object]]:
         if job is not None:
             found.append((key, job))
     return found
+
+
+def older_scorer_version(scored) -> str:
+    """The older scorer version that computed these scores, or ``""`` when current.
+
+    ``scored`` is a submission or a target (its built-in rates); a job that never
+    completed has no version and is not stale.
+    """
+    version = scored.scorer_version
+    return version if version and version != scoring.SCORER_VERSION else ""
+
+
+@dataclass(frozen=True)
+class StaleScores:
+    """What of a round was scored with an older scorer version (see ``rescore_round``)."""
+
+    anonymizations: int
+    targets: int
+    attacks: int
+    versions: tuple[str, ...]
+    current: str = scoring.SCORER_VERSION
+
+    @property
+    def count(self) -> int:
+        return self.anonymizations + self.targets + self.attacks
+
+
+def round_stale_scores(*, round: Round) -> StaleScores:
+    current = scoring.SCORER_VERSION
+    stale = [
+        queryset.exclude(scorer_version="").exclude(scorer_version=current)
+        for queryset in (
+            AnonymizationSubmission.objects.filter(phase__round=round),
+            Target.objects.filter(round=round),
+            AttackSubmission.objects.filter(phase__round=round),
+        )
+    ]
+    versions = set()
+    for queryset in stale:
+        versions.update(queryset.order_by().values_list("scorer_version", flat=True).distinct())
+    return StaleScores(*(queryset.count() for queryset in stale), versions=tuple(sorted(versions)))

@@ -19,6 +19,7 @@ from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
 from pwscup.submissions.selectors import (
     quota_usage,
+    round_stale_scores,
     round_targets,
     team_attacks,
     team_dataset,
@@ -62,6 +63,7 @@ def round_detail(request, competition_slug, round_slug):
         "round_tz": round_.timezone,
         "leaderboard_visible": anonymization is not None
         and can_view_leaderboard(user=request.user, phase=anonymization),
+        "stale": round_stale_scores(round=round_) if access.is_organizer else None,
     }
     if team is not None and anonymization is not None:
         context["submissions"] = list(team_submissions(phase=anonymization, team=team))
