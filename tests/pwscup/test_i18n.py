@@ -1,50 +1,92 @@
-"""The Japanese catalogue is complete and its compiled .mo matches the .po."""
+"""The Japanese catalogue is complete (every message of the source, plural forms
+included), not fuzzy, and its compiled .mo matches the .po."""
 
-import ast
 import gettext
-import re
+import shutil
 from pathlib import Path
 
+import polib
 import pytest
+from django.core.management import call_command
 from django.utils import translation
 
-LOCALE = Path(__file__).resolve().parents[2] / "locale"
+ROOT = Path(__file__).resolve().parents[2]
+LOCALE = ROOT / "locale"
 PO = LOCALE / "ja" / "LC_MESSAGES" / "django.po"
 MO = LOCALE / "ja" / "LC_MESSAGES" / "django.mo"
-ENTRY = re.compile(
-    r'^(#, [^\n]*\n)?(msgctxt[^\n]*\n(?:"[^\n]*"\n)*)?msgid ((?:"[^\n]*"\n)+)msgstr ((?:"[^\n]*"\n)+)',
-    re.M,
-)
+# What ``makemessages`` reads when run from the project root (it skips dot folders).
+SOURCES = ("pwscup", "templates", "scoring", "scripts")
 
 
-def _joined(block: str) -> str:
-    return "".join(ast.literal_eval(line) for line in block.strip().splitlines())
+def live_entries(catalogue: polib.POFile) -> list[polib.POEntry]:
+    return [e for e in catalogue if not e.obsolete and e.msgid]
 
 
-def po_entries() -> dict[str, tuple[str, str]]:
-    text = PO.read_text(encoding="utf-8")
-    return {
-        _joined(m.group(3)): (_joined(m.group(4)), m.group(1) or "")
-        for m in ENTRY.finditer(text)
-        if _joined(m.group(3))
-    }
+def label(entry: polib.POEntry) -> str:
+    return entry.msgid if not entry.msgid_plural else f"{entry.msgid} | {entry.msgid_plural}"
 
 
-def test_every_message_is_translated_and_not_fuzzy():
-    entries = po_entries()
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory) -> polib.POFile:
+    """``makemessages -l ja`` run on a copy of the sources, merged into a copy of the
+    committed catalogue: what a developer would get today."""
+    from django.conf import settings
+
+    project = tmp_path_factory.mktemp("i18n")
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(
+                ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
+    copy = project / "locale" / "ja" / "LC_MESSAGES"
+    copy.mkdir(parents=True)
+    shutil.copy(PO, copy / "django.po")
+    saved_paths, saved_cwd = settings.LOCALE_PATHS, Path.cwd()
+    settings.LOCALE_PATHS = [project / "locale"]
+    try:
+        import os
+
+        os.chdir(project)
+        call_command("makemessages", locale=["ja"], verbosity=0, no_obsolete=False)
+    finally:
+        os.chdir(saved_cwd)
+        settings.LOCALE_PATHS = saved_paths
+    return polib.pofile(str(copy / "django.po"))
+
+
+def test_every_source_message_is_in_the_catalogue_and_translated(extracted):
+    committed = {(e.msgctxt, e.msgid, e.msgid_plural) for e in live_entries(polib.pofile(str(PO)))}
+    entries = live_entries(extracted)
     assert len(entries) > 150
-    missing = [msgid for msgid, (msgstr, _) in entries.items() if not msgstr]
-    fuzzy = [msgid for msgid, (_, flags) in entries.items() if "fuzzy" in flags]
-    assert not missing, missing
+    missing = [label(e) for e in entries if (e.msgctxt, e.msgid, e.msgid_plural) not in committed]
+    untranslated = [label(e) for e in entries if not e.translated()]
+    assert not missing, f"run makemessages -l ja and translate: {missing}"
+    assert not untranslated, f"translate in {PO.relative_to(ROOT)}: {untranslated}"
+    assert any(e.msgid_plural for e in entries), "plural forms are checked too"
+
+
+def test_no_message_is_fuzzy_or_untranslated_in_the_committed_catalogue():
+    entries = live_entries(polib.pofile(str(PO)))
+    fuzzy = [label(e) for e in entries if "fuzzy" in e.flags]
+    untranslated = [label(e) for e in entries if not e.translated()]
     assert not fuzzy, fuzzy
+    assert not untranslated, untranslated
 
 
 def test_compiled_catalogue_matches_the_source():
     with open(MO, "rb") as handle:
         compiled = gettext.GNUTranslations(handle)
-    stale = [
-        msgid for msgid, (msgstr, _) in po_entries().items() if compiled.gettext(msgid) != msgstr
-    ]
+    stale = []
+    for entry in live_entries(polib.pofile(str(PO))):
+        if entry.msgid_plural:
+            for n, text in entry.msgstr_plural.items():
+                got = compiled.ngettext(entry.msgid, entry.msgid_plural, 1 if n == 0 else 2)
+                if got != text:
+                    stale.append(label(entry))
+        else:
+            key = entry.msgid if entry.msgctxt is None else f"{entry.msgctxt}\x04{entry.msgid}"
+            if compiled.gettext(key) != entry.msgstr:
+                stale.append(label(entry))
     assert not stale, f"run compilemessages: {stale[:5]}"
 
 
