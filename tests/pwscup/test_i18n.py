@@ -78,6 +78,8 @@ def test_compiled_catalogue_matches_the_source():
         compiled = gettext.GNUTranslations(handle)
     stale = []
     for entry in live_entries(polib.pofile(str(PO))):
+        if not entry.translated():
+            continue  # reported by the completeness tests
         if entry.msgid_plural:
             for n, text in entry.msgstr_plural.items():
                 got = compiled.ngettext(entry.msgid, entry.msgid_plural, 1 if n == 0 else 2)
