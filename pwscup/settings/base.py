@@ -154,6 +154,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "pwscup.accounts.views.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "pwscup.accounts.views.client_ip"
+AXES_VERBOSE = False  # no start-up banner; failures and lock-outs are still logged (WARNING)
 # Behind the reverse proxy the client's address is in this header (set by the proxy only).
 PWSCUP_CLIENT_IP_HEADER = env("PWSCUP_CLIENT_IP_HEADER", default="")
 
@@ -228,4 +229,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
+    # django-axes logs every successful log-in at INFO: keep its failures and lock-outs only.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

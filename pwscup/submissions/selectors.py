@@ -4,7 +4,7 @@ import datetime as dt
 import zoneinfo
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.utils.translation import gettext
 
 import scoring
@@ -59,6 +59,22 @@ def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
         used_today=counted.filter(created_at__gte=day_start).count(),
         used_total=counted.count(),
         resets_at=day_start + dt.timedelta(days=1),
+    )
+
+
+def team_failed_uploads_since(*, team: Team, since: dt.datetime) -> int:
+    """Failed uploads (anonymizations and attacks) of the team since ``since``."""
+    return sum(
+        model.objects.filter(team=team, status=Status.FAILED, created_at__gte=since).count()
+        for model in (AnonymizationSubmission, AttackSubmission)
+    )
+
+
+def team_stored_upload_bytes(*, team: Team) -> int:
+    """Bytes of every file the team has uploaded and the platform keeps (failed ones too)."""
+    return sum(
+        model.objects.filter(team=team).aggregate(total=Sum("size"))["total"] or 0
+        for model in (AnonymizationSubmission, AttackSubmission)
     )
 
 

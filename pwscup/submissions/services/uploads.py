@@ -5,6 +5,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.db import transaction
+from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -14,7 +15,12 @@ from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.submissions.models import Status
-from pwscup.submissions.selectors import quota_usage
+from pwscup.submissions.selectors import (
+    local_day_start,
+    quota_usage,
+    team_failed_uploads_since,
+    team_stored_upload_bytes,
+)
 
 
 def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
@@ -70,16 +76,55 @@ def check_quota(*, model, phase: Phase, team: Team, now: dt.datetime) -> None:
         )
 
 
+def check_upload_bounds(*, phase: Phase, team: Team, size: int, now: dt.datetime) -> None:
+    """Failed uploads cost no quota, but they are stored: at most so many a day, so many bytes.
+
+    Must run inside a transaction holding the team's row lock, like ``check_quota``.
+    """
+    failed_limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
+    day_start = local_day_start(phase=phase, now=now)
+    if team_failed_uploads_since(team=team, since=day_start) >= failed_limit:
+        raise Refused(
+            _(
+                "Your team has had %(limit)s failed uploads today, the most allowed; uploads "
+                "are accepted again at %(reset)s. Check your file with the scoring command-line "
+                "tool first (python -m scoring check)."
+            )
+            % {
+                "limit": failed_limit,
+                "reset": _format_at(phase, day_start + dt.timedelta(days=1)),
+            },
+            status=429,
+        )
+    bytes_limit = settings.PWSCUP_MAX_STORED_BYTES_PER_TEAM
+    stored = team_stored_upload_bytes(team=team)
+    if stored + size > bytes_limit:
+        raise Refused(
+            _(
+                "Your team's uploads already take %(stored)s of the %(limit)s the platform keeps "
+                "per team; this file (%(size)s) does not fit. Ask the organizers for room."
+            )
+            % {
+                "stored": filesizeformat(stored),
+                "limit": filesizeformat(bytes_limit),
+                "size": filesizeformat(size),
+            },
+            status=413,
+        )
+
+
 def store_upload(
     *, model, phase: Phase, team: Team, user, uploaded_file, stored_name: str, now=None, **fields
 ):
-    """Check window, size and quota, then keep the file exactly as uploaded (QUEUED)."""
+    """Check window, size, quota and the team's upload bounds, then keep the file exactly as
+    uploaded (QUEUED)."""
     now = now or timezone.now()
     check_window(phase=phase, expected_kind=_expected_kind(model), now=now)
     check_size(uploaded_file)
     with transaction.atomic():
         Team.objects.select_for_update().get(pk=team.pk)
         check_quota(model=model, phase=phase, team=team, now=now)
+        check_upload_bounds(phase=phase, team=team, size=uploaded_file.size, now=now)
         upload = model(
             phase=phase,
             team=team,
