@@ -10,6 +10,7 @@ from pwscup.core.admin_scope import (
     private_file_link,
     scoped_filter,
 )
+from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
 from pwscup.submissions.selectors import older_scorer_version
 
@@ -19,7 +20,7 @@ READONLY = (
     "sha256",
     "size",
     "status",
-    "message",
+    "failure",
     "attempts",
     "scorer_version",
     "created_at",
@@ -44,7 +45,12 @@ class UploadAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "team__competition"
     #: The view that serves the uploaded file to its team and the organizers.
     file_view: str
-    exclude = ("file",)  # shown read-only by ``uploaded_file``
+    # The file is shown read-only by ``uploaded_file``, the message by ``failure``.
+    exclude = ("file", "message", "message_code", "message_params")
+
+    @admin.display(description=_("message"))
+    def failure(self, obj):
+        return job_message_text(obj)
 
     @admin.display(description=_("file"))
     def uploaded_file(self, obj):
@@ -87,7 +93,15 @@ class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
     list_display = ("team", "round", "version", "rows", "builtin_status", "published_at", scorer)
     list_filter = (scoped_filter("round"),)
-    exclude = ("published_file", "truth_file", "candidate_file")  # shown by the methods below
+    # Shown by the methods below.
+    exclude = (
+        "published_file",
+        "truth_file",
+        "candidate_file",
+        "builtin_message",
+        "builtin_message_code",
+        "builtin_message_params",
+    )
     readonly_fields = (
         "submission",
         "version",
@@ -98,9 +112,13 @@ class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
         "reference_rows",
         "builtin_status",
         "builtin_rates",
-        "builtin_message",
+        "builtin_failure",
         "scorer_version",
     )
+
+    @admin.display(description=_("built-in attacks message"))
+    def builtin_failure(self, obj):
+        return job_message_text(obj, prefix="builtin_")
 
     def _target_url(self, obj, view: str) -> str:
         return reverse(view, args=[obj.round.competition.slug, obj.round.slug, obj.team.slug])

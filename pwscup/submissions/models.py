@@ -46,7 +46,12 @@ class ScoredUpload(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
+    # Why the job failed: a code and its parameters, rendered in each reader's language
+    # (``pwscup.submissions.messages``); ``message`` holds the English text, and alone
+    # the text of messages stored before codes existed.
     message = models.TextField(blank=True)
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     task_id = models.CharField(max_length=64, blank=True)
     # Hostname of the Celery worker running the job: the reaper requeues a RUNNING job
@@ -125,6 +130,8 @@ class Target(models.Model):
     builtin_status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     builtin_rates = models.JSONField(default=dict, blank=True)
     builtin_message = models.TextField(blank=True)
+    builtin_message_code = models.CharField(max_length=64, blank=True)
+    builtin_message_params = models.JSONField(default=dict, blank=True)
     builtin_attempts = models.PositiveSmallIntegerField(default=0)
     builtin_task_id = models.CharField(max_length=64, blank=True)
     builtin_worker = models.CharField(max_length=255, blank=True)

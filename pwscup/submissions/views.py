@@ -16,6 +16,7 @@ from pwscup.core.errors import Refused
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
 from pwscup.submissions import services
 from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm
+from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
 from pwscup.submissions.selectors import (
     quota_usage,
@@ -196,7 +197,7 @@ def status_json(request, competition_slug, round_slug):
                 {
                     "id": s.pk,
                     "status": s.status,
-                    "message": s.message,
+                    "message": job_message_text(s),
                     "scores": s.scores if s.status == Status.FINISHED else None,
                     "is_selected": s.is_selected,
                     "sha256": s.sha256,

@@ -119,6 +119,8 @@ def target_publish(*, round: Round, team, submission) -> Target:
     target.builtin_status = Status.QUEUED
     target.builtin_rates = {}
     target.builtin_message = ""
+    target.builtin_message_code = ""
+    target.builtin_message_params = {}
     target.builtin_attempts = 0
     target.builtin_queued_at = timezone.now()
     target.published_file.save(

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 import scoring
+from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.models import Status
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,8 @@ class JobFields:
     worker: str = "worker"
     attempts: str = "attempts"
     message: str = "message"
+    message_code: str = "message_code"
+    message_params: str = "message_params"
     finished_at: str | None = "finished_at"
 
 
@@ -48,6 +50,8 @@ BUILTIN_JOB = JobFields(
     worker="builtin_worker",
     attempts="builtin_attempts",
     message="builtin_message",
+    message_code="builtin_message_code",
+    message_params="builtin_message_params",
     finished_at=None,
 )
 
@@ -57,11 +61,20 @@ def stale_before(now: dt.datetime) -> dt.datetime:
     return now - dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT + 30)
 
 
-def exhausted_message() -> str:
-    return _(
-        "Scoring was interrupted %(n)s times (worker lost or time limit); "
-        "the organizers can rescore it."
-    ) % {"n": settings.PWSCUP_SCORING_MAX_ATTEMPTS}
+def message_values(fields: JobFields, message: JobMessage | None) -> dict:
+    """The field values recording ``message`` (none: cleared) on a job row."""
+    message = message or JobMessage()
+    return {
+        fields.message: message.text,
+        fields.message_code: message.code,
+        fields.message_params: message.params,
+    }
+
+
+def exhausted_values(fields: JobFields) -> dict:
+    """The field values of a job failed for good: its attempts are used up."""
+    message = JobMessage.platform("job.attempts_exhausted", n=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
+    return {fields.status: Status.FAILED, **message_values(fields, message)}
 
 
 def job_claim(
@@ -103,7 +116,7 @@ def job_claim(
         return now
     if task_id:
         # This very task keeps dying with its worker: stop, with a reason.
-        failed = {fields.status: Status.FAILED, fields.message: exhausted_message()}
+        failed = exhausted_values(fields)
         if fields.finished_at:
             failed[fields.finished_at] = now
         model.objects.filter(pk=pk).filter(running & Q(**{fields.task_id: task_id})).update(
@@ -112,29 +125,28 @@ def job_claim(
     return None
 
 
-def job_run(compute, *, what: str) -> tuple[str, str, dict]:
-    """Run ``compute()`` → (status, message, values); every failure ends with a reason.
+def job_run(compute, *, what: str) -> tuple[str, JobMessage | None, dict]:
+    """Run ``compute()`` → (status, failure message, values); every failure has a reason.
 
-    A ``scoring.ScoringError`` is the participant's to fix: its message is shown as is.
-    Anything else is the scorer's fault: logged, and reported without internals.
+    A ``scoring.ScoringError`` is the participant's to fix: its code and parameters are
+    kept, to be shown in each reader's language. Anything else is the scorer's fault:
+    logged, and reported without internals.
     """
     try:
-        return Status.FINISHED, "", compute()
+        return Status.FINISHED, None, compute()
     except scoring.ScoringError as error:
-        return Status.FAILED, str(error), {}
+        return Status.FAILED, JobMessage.from_scoring_error(error), {}
     except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
         log.exception("scoring %s failed", what)
         return Status.FAILED, scorer_crash_message(error), {}
 
 
-def scorer_crash_message(error: Exception) -> str:
+def scorer_crash_message(error: Exception) -> JobMessage:
     if error.__class__.__name__ == "SoftTimeLimitExceeded":
-        return _("Scoring exceeded the time limit of %(seconds)s seconds.") % {
-            "seconds": settings.PWSCUP_SCORING_SOFT_TIME_LIMIT
-        }
-    return _(
-        "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
-    ) % {"kind": error.__class__.__name__}
+        return JobMessage.platform(
+            "job.time_limit", seconds=settings.PWSCUP_SCORING_SOFT_TIME_LIMIT
+        )
+    return JobMessage.platform("job.internal_error", kind=error.__class__.__name__)
 
 
 def job_complete(
@@ -143,13 +155,13 @@ def job_complete(
     pk: int,
     token: dt.datetime,
     status: str,
-    message: str = "",
+    message: JobMessage | None = None,
     fields: JobFields = UPLOAD_JOB,
     **values,
 ) -> bool:
     """RUNNING (this run) → FINISHED/FAILED with the results; False if the run was superseded."""
     values[fields.status] = status
-    values[fields.message] = message
+    values.update(message_values(fields, message))
     if fields.finished_at:
         values[fields.finished_at] = timezone.now()
     updated = model.objects.filter(
@@ -161,7 +173,7 @@ def job_complete(
 def _queued_values(fields: JobFields) -> dict:
     return {
         fields.status: Status.QUEUED,
-        fields.message: "",
+        **message_values(fields, None),
         fields.started_at: None,
         fields.worker: "",
         fields.queued_at: timezone.now(),

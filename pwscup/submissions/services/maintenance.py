@@ -17,7 +17,7 @@ from pwscup.submissions.services.jobs import (
     BUILTIN_JOB,
     UPLOAD_JOB,
     JobFields,
-    exhausted_message,
+    exhausted_values,
     job_requeue,
     job_reset,
     stale_before,
@@ -130,7 +130,7 @@ def _run_is_lost(token, run_worker: str, *, alive: set[str] | None, now) -> bool
 
 def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
     fields = kind.fields
-    failed = {fields.status: Status.FAILED, fields.message: exhausted_message()}
+    failed = exhausted_values(fields)
     if fields.finished_at:
         failed[fields.finished_at] = now
     return kind.model.objects.filter(

@@ -1,0 +1,72 @@
+"""Why a job failed, stored language-neutrally and shown in the reader's language.
+
+A failure is a code and its parameters (:class:`JobMessage`). Codes of the scoring
+library (validation of a submission or a correspondence table) are rendered by its own
+catalogue, :func:`scoring.messages.render`; the platform's codes (``job.*``: a crash of
+the scorer, the time limit, attempts used up) by Django's gettext. Both happen while a
+page is rendered, in the language of that request, not when the worker stored the
+failure. The English text is stored too (``message``), for the admin's search and for
+logs; a row stored before codes existed has only that text, and is shown as it is.
+"""
+
+from dataclasses import dataclass, field
+
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from scoring import messages as scoring_messages
+
+PLATFORM_MESSAGES = {
+    "job.attempts_exhausted": _(
+        "Scoring was interrupted %(n)s times (worker lost or time limit); "
+        "the organizers can rescore it."
+    ),
+    "job.time_limit": _("Scoring exceeded the time limit of %(seconds)s seconds."),
+    "job.internal_error": _(
+        "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class JobMessage:
+    """A failure reason: ``code`` and ``params``, or only ``text`` for a plain message."""
+
+    code: str = ""
+    params: dict = field(default_factory=dict)
+    text: str = ""
+
+    @classmethod
+    def platform(cls, code: str, **params) -> "JobMessage":
+        with translation.override("en"):
+            text = gettext(PLATFORM_MESSAGES[code]) % params
+        return cls(code=code, params=params, text=text)
+
+    @classmethod
+    def from_scoring_error(cls, error: scoring.ScoringError) -> "JobMessage":
+        return cls(code=error.code, params=error.params, text=str(error))
+
+
+def message_render(*, code: str, params: dict | None, text: str) -> str:
+    """The message in the active language (the request's); ``text`` when it has no code."""
+    params = params or {}
+    if code in PLATFORM_MESSAGES:
+        return gettext(PLATFORM_MESSAGES[code]) % params
+    if code in scoring_messages.MESSAGES:
+        return scoring_messages.render(code, params, translation.get_language())
+    return text
+
+
+def job_message_text(job, *, prefix: str = "") -> str:
+    """The failure message of a job row in the active language.
+
+    ``prefix`` names the job on the row: ``""`` for an upload's scoring, ``"builtin_"``
+    for a target's built-in attacks.
+    """
+    return message_render(
+        code=getattr(job, f"{prefix}message_code"),
+        params=getattr(job, f"{prefix}message_params"),
+        text=getattr(job, f"{prefix}message"),
+    )

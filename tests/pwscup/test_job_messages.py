@@ -1,0 +1,116 @@
+"""Failure messages made by the worker are shown in the reader's language, not the server's.
+
+The worker stores a code and its parameters; each page renders them in the language of
+its request (Accept-Language or the language cookie): the scoring library's codes by
+its own catalogue, the platform's (internal error, attempts used up) by gettext.
+"""
+
+import html
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.submissions.services.jobs import job_claim
+from tests.pwscup.factories import read_csv_text, score, upload
+from tests.support import table_bytes
+
+pytestmark = pytest.mark.django_db
+
+ENGLISH = (
+    "Column 'workclass' holds values that do not occur in that column of the original "
+    "table: row 7 ('Martian-gov') (1 row in total). "
+    "Rows are numbered from 1 after the header line."
+)
+JAPANESE = (
+    "列 'workclass' に元のテーブルのその列にない値があります: 7 行目 ('Martian-gov')（計 1 行）。"
+    "行番号はヘッダー行の次の行を 1 とします。"
+)
+
+
+@pytest.fixture
+def failed(world):
+    table = read_csv_text(world.original)
+    table.loc[6, "workclass"] = "Martian-gov"
+    submission = score(upload(world, "a", table_bytes(table)))
+    assert submission.status == Status.FAILED
+    return submission
+
+
+def page(client, world, **headers) -> str:
+    client.force_login(world.users["a"])
+    return html.unescape(client.get(world.round_url(), **headers).content.decode())
+
+
+def status_messages(client, world, **headers) -> list[str]:
+    client.force_login(world.users["a"])
+    url = reverse("status_json", args=[world.competition.slug, world.round.slug])
+    return [s["message"] for s in client.get(url, **headers).json()["submissions"]]
+
+
+def test_the_worker_stores_a_code_and_its_parameters(failed):
+    assert failed.message_code == "submission.outside_domain"
+    assert failed.message_params["column"] == "'workclass'"
+    assert failed.message_params["rows"]["items"] == [[7, "Martian-gov"]]
+    assert failed.message == ENGLISH  # the English text, for the admin and logs
+
+
+def test_the_same_failed_submission_reads_in_japanese_or_english(client, world, failed):
+    assert JAPANESE in page(client, world, HTTP_ACCEPT_LANGUAGE="ja")
+    assert ENGLISH not in page(client, world, HTTP_ACCEPT_LANGUAGE="ja")
+    assert ENGLISH in page(client, world, HTTP_ACCEPT_LANGUAGE="en")
+    assert JAPANESE not in page(client, world, HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
+    assert JAPANESE in page(client, world)
+    assert status_messages(client, world) == [JAPANESE]
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert ENGLISH in page(client, world)
+    assert status_messages(client, world) == [ENGLISH]
+
+
+def test_an_internal_error_reads_in_the_readers_language(client, world, monkeypatch):
+    def crash(*args, **kwargs):
+        raise KeyError("boom")
+
+    monkeypatch.setattr("scoring.evaluate", crash)
+    submission = score(upload(world, "a", world.original))
+    assert submission.message_code == "job.internal_error"
+    assert submission.message_params == {"kind": "KeyError"}
+    japanese = "採点プログラムが内部エラー（KeyError）で失敗しました。運営者が再採点できます。"
+    english = "The scorer failed with an internal error (KeyError); the organizers can rescore it."
+    assert japanese in page(client, world, HTTP_ACCEPT_LANGUAGE="ja")
+    assert english in page(client, world, HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_attempts_used_up_read_in_the_readers_language(client, world):
+    submission = upload(world, "a", world.original)
+    for _ in range(settings.PWSCUP_SCORING_MAX_ATTEMPTS):
+        AnonymizationSubmission.objects.filter(pk=submission.pk).update(status=Status.QUEUED)
+        job_claim(model=AnonymizationSubmission, pk=submission.pk, task_id="t-1")
+    assert job_claim(model=AnonymizationSubmission, pk=submission.pk, task_id="t-1") is None
+    submission.refresh_from_db()
+    assert (submission.status, submission.message_code) == (Status.FAILED, "job.attempts_exhausted")
+    n = settings.PWSCUP_SCORING_MAX_ATTEMPTS
+    assert f"採点が {n} 回中断されました" in page(client, world, HTTP_ACCEPT_LANGUAGE="ja")
+    assert f"Scoring was interrupted {n} times" in page(client, world, HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_a_message_stored_before_codes_existed_is_shown_as_it_is(client, world):
+    submission = upload(world, "a", world.original)
+    AnonymizationSubmission.objects.filter(pk=submission.pk).update(
+        status=Status.FAILED, message="An old plain message (row 3).", message_code=""
+    )
+    assert "An old plain message (row 3)." in page(client, world, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "An old plain message (row 3)." in page(client, world, HTTP_ACCEPT_LANGUAGE="en")
+
+
+def test_a_huge_cell_is_echoed_clipped_on_the_round_page(client, world):
+    table = read_csv_text(world.original)
+    table.loc[6, "workclass"] = "x" * 2_000_000
+    submission = score(upload(world, "a", table_bytes(table)))
+    assert len(submission.message) < 600
+    assert len(str(submission.message_params)) < 600
+    text = page(client, world, HTTP_ACCEPT_LANGUAGE="en")
+    assert f"row 7 ('{'x' * 79}…') (1 row in total)" in text
+    assert len(text) < 100_000
