@@ -6,8 +6,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import path, reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
@@ -114,9 +114,9 @@ class RoundAdminForm(forms.ModelForm):
         try:
             self.checked = round_data_check(original=original, config_raw=config_raw)
         except scoring.ConfigError as error:
-            self.add_error("config", str(error))
+            self.add_error("config", error.render(get_language()))
         except scoring.ScoringError as error:
-            self.add_error("original_file", str(error))
+            self.add_error("original_file", error.render(get_language()))
         else:
             cleaned["config"] = self.checked.config
         return cleaned

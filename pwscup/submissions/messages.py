@@ -27,6 +27,7 @@ PLATFORM_MESSAGES = {
     "job.internal_error": _(
         "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
     ),
+    "job.no_sample": _("No sample has been drawn for this team yet."),
 }
 
 
@@ -47,6 +48,14 @@ class JobMessage:
     @classmethod
     def from_scoring_error(cls, error: scoring.ScoringError) -> "JobMessage":
         return cls(code=error.code, params=error.params, text=str(error))
+
+
+class JobFailure(Exception):
+    """A reason to fail a job that the platform itself finds (e.g. no sample drawn yet)."""
+
+    def __init__(self, code: str, **params) -> None:
+        self.message = JobMessage.platform(code, **params)
+        super().__init__(self.message.text)
 
 
 def message_render(*, code: str, params: dict | None, text: str) -> str:

@@ -5,7 +5,6 @@ import zoneinfo
 from dataclasses import dataclass
 
 from django.db.models import QuerySet, Sum
-from django.utils.translation import gettext
 
 import scoring
 from pwscup.accounts.models import Team
@@ -13,6 +12,7 @@ from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.ranking import anonymization_key, submission_safety
 from pwscup.competitions.selectors import cached_table, round_original_table, table_config
+from pwscup.submissions.messages import JobFailure
 from pwscup.submissions.models import (
     AnonymizationSubmission,
     AttackSubmission,
@@ -31,7 +31,7 @@ def team_original_table(*, round: Round, team: Team):
     if round.is_per_team:
         dataset = team_dataset(round=round, team=team)
         if dataset is None:
-            raise scoring.ValidationError(gettext("No sample has been drawn for this team yet."))
+            raise JobFailure("job.no_sample")
         table = cached_table(dataset.file, f"dataset-{dataset.pk}")
     else:
         table = round_original_table(round=round)

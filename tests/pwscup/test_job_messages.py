@@ -11,10 +11,11 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.submissions.models import AnonymizationSubmission, Status, TeamDataset
 from pwscup.submissions.services.jobs import job_claim
 from tests.pwscup.factories import read_csv_text, score, upload
-from tests.support import table_bytes
+from tests.pwscup.test_admin import ADD_URL, form_errors, round_form
+from tests.support import adult_config, adult_head, table_bytes
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +115,27 @@ def test_a_huge_cell_is_echoed_clipped_on_the_round_page(client, world):
     text = page(client, world, HTTP_ACCEPT_LANGUAGE="en")
     assert f"row 7 ('{'x' * 79}…') (1 row in total)" in text
     assert len(text) < 100_000
+
+
+def test_a_platform_failure_inside_the_job_reads_in_the_readers_language(client, make_world):
+    world = make_world(data_mode="per_team")
+    TeamDataset.objects.filter(team=world.teams["a"]).delete()
+    submission = score(upload(world, "a", world.original))
+    assert (submission.status, submission.message_code) == (Status.FAILED, "job.no_sample")
+    assert "このチームのサンプルはまだ抽出されていません。" in page(
+        client, world, HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    assert "No sample has been drawn for this team yet." in page(
+        client, world, HTTP_ACCEPT_LANGUAGE="en"
+    )
+
+
+def test_the_round_form_shows_the_scoring_message_in_the_organizers_language(
+    world, client, django_user_model
+):
+    client.force_login(django_user_model.objects.create_superuser("boss", "b@example.org", "pw"))
+    lines = adult_head(20).split(b"\n")
+    lines[5] += b",surplus"  # data row 5 has one field too many
+    form = round_form(world.competition, original=b"\n".join(lines), config=adult_config())
+    response = client.post(ADD_URL, form, HTTP_ACCEPT_LANGUAGE="ja")
+    assert "5 行目のフィールド数 16（計 1 行）" in form_errors(response)["original_file"]

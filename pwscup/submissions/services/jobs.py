@@ -21,7 +21,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 import scoring
-from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.messages import JobFailure, JobMessage
 from pwscup.submissions.models import Status
 
 log = logging.getLogger(__name__)
@@ -136,6 +136,8 @@ def job_run(compute, *, what: str) -> tuple[str, JobMessage | None, dict]:
         return Status.FINISHED, None, compute()
     except scoring.ScoringError as error:
         return Status.FAILED, JobMessage.from_scoring_error(error), {}
+    except JobFailure as failure:
+        return Status.FAILED, failure.message, {}
     except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
         log.exception("scoring %s failed", what)
         return Status.FAILED, scorer_crash_message(error), {}
