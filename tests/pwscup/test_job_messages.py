@@ -139,3 +139,11 @@ def test_the_round_form_shows_the_scoring_message_in_the_organizers_language(
     form = round_form(world.competition, original=b"\n".join(lines), config=adult_config())
     response = client.post(ADD_URL, form, HTTP_ACCEPT_LANGUAGE="ja")
     assert "5 行目のフィールド数 16（計 1 行）" in form_errors(response)["original_file"]
+
+
+def test_a_cr_only_upload_is_scored_like_its_lf_version(world):
+    """Old Mac/Excel exports ended with "internal error (Error)"; now they are read."""
+    lf = score(upload(world, "a", world.original))
+    cr = score(upload(world, "a", world.original.replace(b"\n", b"\r")))
+    assert (cr.status, cr.message) == (Status.FINISHED, "")
+    assert cr.scores == lf.scores
