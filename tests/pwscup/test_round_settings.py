@@ -44,7 +44,7 @@ def test_a_bare_bound_on_a_metric_other_than_u1_u6_is_rejected_with_both_directi
     [
         ({"K9": 1}, "Unknown metric 'K9' in the gates"),
         ({"U1": "100"}, "Gate U1: the bound must be a number, not '100'."),
-        ({"S1": {"least": 5}}, "Gate S1: use {\"min\": …} and/or {\"max\": …}"),
+        ({"S1": {"least": 5}}, 'Gate S1: use {"min": …} and/or {"max": …}'),
         ({"U4": {"min": 0.5, "max": 0.1}}, "Gate U4: min 0.5 is above max 0.1."),
         ([["U1", 100]], "Utility gates must be a JSON object"),
     ],
@@ -140,9 +140,7 @@ def admin_errors(response) -> dict:
 def test_the_admin_refuses_tokyo_and_a_bare_s1_gate_and_saves_nothing(world, organizer):
     response = organizer.post(
         ADD_URL,
-        admin_round_form(
-            world.competition, timezone="Tokyo", utility_gates=json.dumps({"S1": 5})
-        ),
+        admin_round_form(world.competition, timezone="Tokyo", utility_gates=json.dumps({"S1": 5})),
     )
     errors = admin_errors(response)
     assert "Unknown time zone 'Tokyo'" in errors["timezone"]
