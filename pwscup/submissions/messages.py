@@ -9,6 +9,7 @@ failure. The English text is stored too (``message``), for the admin's search an
 logs; a row stored before codes existed has only that text, and is shown as it is.
 """
 
+import json
 from dataclasses import dataclass, field
 
 from django.utils import translation
@@ -47,7 +48,13 @@ class JobMessage:
 
     @classmethod
     def from_scoring_error(cls, error: scoring.ScoringError) -> "JobMessage":
-        return cls(code=error.code, params=error.params, text=str(error))
+        # Stored in a JSONField: a stray NumPy scalar must not make the job unsaveable.
+        params = json.loads(json.dumps(error.params, default=_plain))
+        return cls(code=error.code, params=params, text=str(error))
+
+
+def _plain(value):
+    return value.item() if hasattr(value, "item") else str(value)
 
 
 class JobFailure(Exception):

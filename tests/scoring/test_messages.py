@@ -1,5 +1,6 @@
 """The scoring library's message catalogue: every code in English and Japanese."""
 
+import json
 import re
 from pathlib import Path
 
@@ -115,3 +116,24 @@ def test_clip_marks_the_cut_with_an_ellipsis():
     assert clip("a" * 80) == "a" * 80
     assert clip("a" * 81) == "a" * 79 + "…"
     assert len(clip("b" * 10_000_000)) == 80
+
+
+BAD_INPUTS = [
+    lambda: scoring.read_table(b"a,b\n1\n2,3,4\n"),
+    lambda: scoring.read_table(b"a,a\n1,2\n"),
+    lambda: scoring.read_table(b"\x00\x01"),
+    lambda: scoring.read_correspondence(b"1\nx\n1,2\n", rows=3, reference_rows=2),
+    lambda: scoring.read_correspondence(b"1\n9\n", rows=2, reference_rows=2),
+    lambda: scoring.read_correspondence(b"1\n", rows=2, reference_rows=2),
+]
+
+
+@pytest.mark.parametrize("make_error", BAD_INPUTS)
+def test_parameters_are_plain_json(make_error):
+    """The platform stores the parameters in a JSON field, exactly as they are."""
+    with pytest.raises(ValidationError) as info:
+        make_error()
+    error = info.value
+    assert error.code in MESSAGES
+    assert json.loads(json.dumps(error.params)) == error.params
+    assert render(error.code, json.loads(json.dumps(error.params)), "ja") == error.render("ja")
