@@ -1,0 +1,136 @@
+"""Real failures on a Redis server of the test's own: Redis killed and restarted without
+its data while jobs are queued, and a whole worker killed mid-job. A real Celery worker
+with its beat runs the reaper every 2 s (``PWSCUP_REAPER_INTERVAL``), so each bound below
+is measured, not assumed."""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from pwscup.submissions import services
+from pwscup.submissions.models import AnonymizationSubmission, Status
+from tests.pwscup.brokers import (
+    RedisServer,
+    broker_at,
+    kill_group,
+    start_worker,
+    stop_worker,
+    wait_for_worker,
+)
+from tests.support import csv_upload, noisy_copy, wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+BOUND = 120  # seconds: lost jobs are sent again within 2 minutes of the broker being back
+FULL_ADULT = 32561  # about a second to score each upload
+
+
+@pytest.fixture
+def redis_server():
+    server = RedisServer().start()
+    yield server
+    server.kill()
+
+
+@pytest.fixture
+def workers(redis_server):
+    """Start workers on the test's Redis; every one is stopped at the end."""
+    started = []
+    logs = Path(settings.MEDIA_ROOT)
+
+    def start(label: str, *, beat: bool):
+        name = f"{label}-{os.getpid()}@pwscup-test"
+        log_path = logs / f"{label}.log"
+        process = start_worker(
+            broker_url=redis_server.url,
+            name=name,
+            log_path=log_path,
+            beat_interval=2 if beat else None,
+        )
+        started.append(process)
+        wait_for_worker(process, name, log_path)
+        return process, name
+
+    with broker_at(redis_server.url):
+        yield start
+        for process in started:
+            stop_worker(process)
+
+
+def upload_now(world, letter: str, content: bytes):
+    return services.anonymization_submission_create(
+        phase=world.anonymization,
+        team=world.teams[letter],
+        user=world.users[letter],
+        uploaded_file=csv_upload(content),
+    )
+
+
+def statuses(pks) -> list[str]:
+    return list(
+        AnonymizationSubmission.objects.filter(pk__in=pks)
+        .order_by("pk")
+        .values_list("status", flat=True)
+    )
+
+
+def test_jobs_queued_when_redis_restarts_empty_all_finish_once(make_world, workers, redis_server):
+    world = make_world(slug="restart", rows=FULL_ADULT)
+    contents = [noisy_copy(world.original, seed=i, delete=i) for i in range(8)]
+    workers("restart", beat=True)
+    pks = [upload_now(world, "abc"[i % 3], content).pk for i, content in enumerate(contents)]
+    redis_server.kill()  # every queued message is lost with it
+    queued_at_kill = statuses(pks).count(Status.QUEUED)
+    assert queued_at_kill >= 3, "the test must kill Redis while jobs wait in its queue"
+    during_outage = upload_now(world, "a", contents[0])
+    assert during_outage.dispatch.sent is False
+    assert during_outage.status == Status.QUEUED
+    pks.append(during_outage.pk)
+    time.sleep(2)
+    redis_server.start()  # back, empty
+    back = time.monotonic()
+    wait_for(
+        lambda: statuses(pks) == [Status.FINISHED] * len(pks),
+        timeout=BOUND,
+        interval=0.5,
+        what=f"all {len(pks)} jobs ({queued_at_kill} lost with Redis) to finish",
+    )
+    took = time.monotonic() - back
+    attempts = list(
+        AnonymizationSubmission.objects.filter(pk__in=pks).values_list("attempts", flat=True)
+    )
+    assert attempts == [1] * len(pks), "each job was scored exactly once"
+    print(f"{queued_at_kill} lost jobs + 1 upload during the outage finished {took:.1f}s after")
+
+
+def test_a_whole_worker_killed_mid_job_is_detected_and_its_job_scored(make_world, workers):
+    world = make_world(slug="wholecrash", rows=FULL_ADULT)
+    content = noisy_copy(world.original, seed=5, delete=10)
+    doomed, doomed_name = workers("doomed", beat=False)
+    submission = upload_now(world, "a", content)
+    wait_for(
+        lambda: AnonymizationSubmission.objects.filter(
+            pk=submission.pk, status=Status.RUNNING
+        ).exists(),
+        interval=0.005,
+        what="the job to start",
+    )
+    kill_group(doomed)  # main process and pool child: nothing comes back by itself
+    killed = time.monotonic()
+    submission.refresh_from_db()
+    assert (submission.status, submission.worker) == (Status.RUNNING, doomed_name)
+    _survivor, survivor_name = workers("survivor", beat=True)
+    wait_for(
+        lambda: statuses([submission.pk]) == [Status.FINISHED],
+        timeout=BOUND,
+        interval=0.5,
+        what="the dead worker's job to be requeued and scored",
+    )
+    took = time.monotonic() - killed
+    submission.refresh_from_db()
+    assert (submission.attempts, submission.worker) == (2, survivor_name)
+    assert submission.scores["U6"] == 10
+    print(f"job of a SIGKILLed worker finished {took:.1f}s after the kill")
