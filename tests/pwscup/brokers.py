@@ -74,20 +74,21 @@ class RedisServer:
 
 
 @contextlib.contextmanager
-def broker_at(url: str):
+def broker_at(url: str, **transport_options):
     """Point this process's Celery app (uploads, reaper) at ``url`` for a while."""
     from pwscup import celery_app
 
-    previous = celery_app.conf.broker_url
-    _reset_pools(celery_app, url)
+    previous = celery_app.conf.broker_url, celery_app.conf.broker_transport_options
+    _reset_pools(celery_app, url, transport_options or previous[1])
     try:
         yield
     finally:
-        _reset_pools(celery_app, previous)
+        _reset_pools(celery_app, *previous)
 
 
-def _reset_pools(app, url: str) -> None:
+def _reset_pools(app, url: str, transport_options: dict) -> None:
     app.conf.broker_url = url
+    app.conf.broker_transport_options = transport_options
     app._pool = None
     app.amqp._producer_pool = None
 

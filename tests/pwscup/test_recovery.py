@@ -152,6 +152,45 @@ def test_a_message_delivered_to_a_worker_that_never_claimed_its_job_is_resent(wo
         assert queued_pks(redis_server) == [submission.pk]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_filesystem_broker_is_compared_too(world, tmp_path):
+    """The laptop setup (no Redis): messages are files; a lost one is sent again."""
+    folder = tmp_path / "queue"
+    folder.mkdir()
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(tmp_path),
+        "store_processed": False,
+    }
+    with broker_at("filesystem://", **options):
+        submission = upload(world, "a", world.original)
+        later = timezone.now() + AFTER_GRACE
+        (message,) = folder.glob("*.msg")
+        assert services.jobs_reap(now=later)["resent"] == 0
+        message.unlink()
+        assert services.jobs_reap(now=later)["resent"] == 1
+        (resent,) = folder.glob("*.msg")
+        body = json.loads(b64decode(json.loads(resent.read_bytes())["body"]))
+    assert body[0] == [submission.pk]
+
+
+def test_the_default_reaper_schedule_keeps_the_two_minute_promise():
+    """Worst cases with the default settings: a message lost with Redis or with the
+    worker holding it, and a run whose worker died (ping: 1 s)."""
+    interval = dt.timedelta(seconds=settings.CELERY_BEAT_SCHEDULE["reap-stuck-jobs"]["schedule"])
+    assert (
+        interval
+        == dt.timedelta(seconds=settings.PWSCUP_REAPER_INTERVAL)
+        <= dt.timedelta(seconds=30)
+    )
+    ping = dt.timedelta(seconds=1)
+    bound = dt.timedelta(minutes=2)
+    assert interval + maintenance.SEND_GRACE <= bound
+    assert maintenance.DELIVERED_UNCLAIMED + interval <= bound
+    assert maintenance.SEND_GRACE + interval + ping <= bound
+
+
 # --- A conditional requeue -----------------------------------------------------------------
 
 

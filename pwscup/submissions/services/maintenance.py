@@ -32,6 +32,9 @@ SEND_GRACE = dt.timedelta(seconds=10)
 # A message delivered to a worker this long ago whose job is still QUEUED was lost with
 # its worker (workers claim a job as soon as they receive it).
 DELIVERED_UNCLAIMED = dt.timedelta(seconds=60)
+# The automatic freeze waits for uploads still being scored, at most this long after the
+# anonymization phase closed (the reaper makes every job end well before).
+AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -200,9 +203,6 @@ def rounds_auto_freeze(*, now=None) -> list[int]:
         round_freeze(round=round_, now=now)
         frozen.append(round_.pk)
     return frozen
-
-
-AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
 
 
 def _uploads_in_flight(*, round: Round, now) -> bool:
