@@ -143,11 +143,13 @@ def queued_in_broker(*, task: str, messages: list[PendingMessage], now: dt.datet
     }
 
 
-def live_workers() -> set[str] | None:
-    """Hostnames of the workers answering a ping now; None if the ping could not be sent."""
+def worker_census() -> dict[str, set[str]] | None:
+    """The workers answering now, each with the ids of the tasks it is running; None if
+    they could not be asked. (A prefork worker's main process answers while its pool
+    runs a job.)"""
     try:
-        replies = celery_app.control.ping(timeout=1.0) or []
+        replies = celery_app.control.inspect(timeout=1.0).active() or {}
     except BROKER_ERRORS as error:
-        log.warning("cannot ping the workers: %s", error)
+        log.warning("cannot ask the workers: %s", error)
         return None
-    return {hostname for reply in replies for hostname in reply}
+    return {hostname: {task["id"] for task in tasks or []} for hostname, tasks in replies.items()}

@@ -244,6 +244,37 @@ def test_the_reaper_cannot_reset_a_run_that_finishes_between_its_read_and_its_up
     )
 
 
+@pytest.mark.django_db
+def test_a_run_is_requeued_only_when_its_worker_no_longer_runs_it(
+    world, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Who runs what, as the workers answer (the real crash is in test_broker_restart)."""
+    submission = upload(world, "a", world.original)
+    half_a_minute_ago = timezone.now() - dt.timedelta(seconds=30)
+    job_claim(
+        model=AnonymizationSubmission,
+        pk=submission.pk,
+        now=half_a_minute_ago,
+        task_id="task-1",
+        worker="w1@host",
+    )
+
+    def reap_with(census):
+        monkeypatch.setattr(maintenance.broker, "worker_census", lambda: census)
+        with django_capture_on_commit_callbacks() as callbacks:
+            counts = services.jobs_reap(worker="reaper@host")
+        return counts["requeued"], len(callbacks)
+
+    # The reaper's own worker is not among the answers: they are not trusted.
+    assert reap_with({"w1@host": set()}) == (0, 0)
+    assert reap_with({"reaper@host": {"reap"}, "w1@host": {"task-1"}}) == (0, 0)
+    assert AnonymizationSubmission.objects.get(pk=submission.pk).status == Status.RUNNING
+    # Restarted under the same name, or gone: the run is requeued and sent again.
+    assert reap_with({"reaper@host": {"reap"}, "w1@host": {"task-9"}}) == (1, 1)
+    submission.refresh_from_db()
+    assert (submission.status, submission.worker, submission.attempts) == (Status.QUEUED, "", 1)
+
+
 # --- Freeze and in-flight uploads ----------------------------------------------------------
 
 

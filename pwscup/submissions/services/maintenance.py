@@ -70,30 +70,34 @@ def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
     """Nothing stuck, nothing lost: run every few tens of seconds by Celery beat.
 
     * A RUNNING job whose run outlived the hard time limit, or whose worker (recorded at
-      the claim) no longer answers a ping, goes back to the queue; after
-      ``PWSCUP_SCORING_MAX_ATTEMPTS`` runs it fails with the reason instead.
+      the claim) no longer answers or no longer runs its task, goes back to the queue;
+      after ``PWSCUP_SCORING_MAX_ATTEMPTS`` runs it fails with the reason instead.
     * A QUEUED job whose message the broker no longer holds (a broker restarted without
       its data, an upload made while the broker was down, a worker that died holding
       it) is sent again. Jobs whose message is waiting are left alone, so a long
       backlog is not multiplied.
 
     ``worker`` is the hostname of the worker running the reaper: if it does not answer
-    its own ping, the ping is not trusted and no run is declared dead by it.
+    itself, the answers are not trusted and no run is declared dead by them.
     """
     now = now or timezone.now()
     counts = {"requeued": 0, "failed": 0, "resent": 0}
     runs = {
         kind: list(
             kind.model.objects.filter(**{kind.fields.status: Status.RUNNING}).values_list(
-                "pk", kind.fields.started_at, kind.fields.worker, kind.fields.attempts
+                "pk",
+                kind.fields.started_at,
+                kind.fields.worker,
+                kind.fields.task_id,
+                kind.fields.attempts,
             )
         )
         for kind in JOB_KINDS
     }
-    alive = _live_workers(runs, worker=worker, now=now)
+    census = _worker_census(runs, worker=worker, now=now)
     for kind, kind_runs in runs.items():
-        for pk, token, run_worker, attempts in kind_runs:
-            if not _run_is_lost(token, run_worker, alive=alive, now=now):
+        for pk, token, run_worker, task_id, attempts in kind_runs:
+            if not _run_is_lost(token, run_worker, task_id, census=census, now=now):
                 continue
             if attempts >= settings.PWSCUP_SCORING_MAX_ATTEMPTS:
                 counts["failed"] += _fail_exhausted(kind, pk=pk, token=token, now=now)
@@ -104,31 +108,28 @@ def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
     return counts
 
 
-def _live_workers(runs, *, worker: str, now) -> set[str] | None:
-    """Hostnames answering a ping, asked only when some run could be orphaned."""
-    candidates = [
-        run_worker
+def _worker_census(runs, *, worker: str, now) -> dict[str, set[str]] | None:
+    """Who runs what, asked only when some run could be orphaned; None if not trusted."""
+    if not any(
+        run_worker and token < now - SEND_GRACE
         for kind_runs in runs.values()
-        for _pk, token, run_worker, _attempts in kind_runs
-        if run_worker and token < now - SEND_GRACE
-    ]
-    if not candidates:
+        for _pk, token, run_worker, _task_id, _attempts in kind_runs
+    ):
         return None
-    alive = broker.live_workers()
-    if alive is None or (worker and worker not in alive):
+    census = broker.worker_census()
+    if census is None or (worker and worker not in census):
         return None
-    return alive
+    return census
 
 
-def _run_is_lost(token, run_worker: str, *, alive: set[str] | None, now) -> bool:
+def _run_is_lost(token, run_worker: str, task_id: str, *, census, now) -> bool:
+    """Past the hard time limit, or its worker does not answer or no longer runs its task
+    (a worker restarted under the same hostname runs other tasks)."""
     if token < stale_before(now):
         return True
-    return (
-        alive is not None
-        and bool(run_worker)
-        and run_worker not in alive
-        and token < now - SEND_GRACE
-    )
+    if census is None or not run_worker or token >= now - SEND_GRACE:
+        return False
+    return task_id not in census.get(run_worker, ())
 
 
 def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
