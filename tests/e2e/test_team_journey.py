@@ -139,7 +139,9 @@ def test_team_uploads_sees_live_scores_and_the_leaderboard(
     expect(bad_row).to_have_attribute("data-status", "failed", timeout=SCORING_TIMEOUT * 1000)
     expect(bad_row.get_by_test_id("status")).to_have_text(text["failed"])
     message = bad_row.get_by_test_id("job-message").inner_text()
-    assert "'age'" in message and "missing" in message, message
+    # Shown in the page's language (stored by the worker as a code and parameters).
+    missing = {"en": "missing column(s): 'age'", "ja": "足りない列: 'age'"}[language]
+    assert missing in message, message
     expect(bad_row.locator("td[data-metric]")).to_have_count(0)
     page.reload()
     expect(page.get_by_test_id("quota")).to_contain_text(text["quota"])  # failed: not counted
