@@ -1,10 +1,18 @@
 """Teams and their members."""
 
+import secrets
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
+
+
+def new_invitation_code() -> str:
+    """A code that cannot be guessed (128 bits), short enough to paste in a chat."""
+    return secrets.token_urlsafe(16)
 
 
 class Team(models.Model):
@@ -18,6 +26,18 @@ class Team(models.Model):
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="teams", blank=True
     )
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="captained_teams",
+        verbose_name=_("captain"),
+    )
+    invitation_code = models.CharField(
+        _("invitation code"), max_length=32, unique=True, default=new_invitation_code
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["competition", "name"]
@@ -36,6 +56,7 @@ class Membership(models.Model):
     )
     # Denormalised so that the database itself enforces one team per competition.
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, editable=False)
+    joined_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         constraints = [

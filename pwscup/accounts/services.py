@@ -1,11 +1,15 @@
-"""Creating teams and adding accounts to them."""
+"""Accounts and teams: sign-up, registering and joining a team, the captain's actions."""
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from pwscup.accounts.models import Membership, Team
+from pwscup.accounts.models import Membership, Team, new_invitation_code
 from pwscup.competitions.models import Competition
+from pwscup.core.errors import Refused
 
 ORGANIZER_GROUP = "Organizers"
 # What an organizer does in the admin, on the competitions that list them as organizers:
@@ -30,15 +34,178 @@ ORGANIZER_PERMISSIONS = {
 }
 
 
-def team_create(*, competition: Competition, name: str, slug: str) -> Team:
-    return Team.objects.create(competition=competition, name=name, slug=slug)
+SLUG_MAX_LENGTH = 40
+
+
+def team_slug_generate(*, competition: Competition, name: str) -> str:
+    """A file-name prefix for a new team: ASCII letters, digits and hyphens, unique in the
+    competition (``team-2``…). A name with no ASCII letter (日本語チーム) gives ``team``."""
+    base = slugify(name).replace("_", "-").strip("-")[:SLUG_MAX_LENGTH].strip("-") or "team"
+    taken = set(
+        Team.objects.filter(competition=competition, slug__startswith=base).values_list(
+            "slug", flat=True
+        )
+    )
+    slug, number = base, 1
+    while slug in taken:
+        number += 1
+        slug = f"{base[: SLUG_MAX_LENGTH - len(str(number)) - 1]}-{number}"
+    return slug
+
+
+def team_create(
+    *, competition: Competition, name: str, slug: str | None = None, captain=None
+) -> Team:
+    """A new team. With a ``captain`` it is a participant registering: the competition's
+    registration must be open and the captain in no other team of it; the captain becomes
+    its first member, and the team gets its sample in every per-team round.
+    Without one it is an organizer's team (no rule but the database's)."""
+    name = name.strip()
+    if not name:
+        raise Refused(_("Give the team a name."))
+    with transaction.atomic():
+        # One registration at a time per competition: names, slugs and the lock are read
+        # and written without a race.
+        competition = Competition.objects.select_for_update().get(pk=competition.pk)
+        if captain is not None:
+            _check_registration_open(competition=competition)
+            _check_not_in_a_team(competition=competition, user=captain)
+        if Team.objects.filter(competition=competition, name__iexact=name).exists():
+            raise Refused(_("A team named “%(name)s” already exists.") % {"name": name})
+        slug = slug or team_slug_generate(competition=competition, name=name)
+        team = Team.objects.create(competition=competition, name=name, slug=slug, captain=captain)
+        if captain is not None:
+            try:
+                with transaction.atomic():
+                    Membership.objects.create(team=team, user=captain, competition=competition)
+            except IntegrityError:
+                raise Refused(
+                    _("You are already in a team of this competition."), status=409
+                ) from None
+    if captain is not None:
+        _team_samples_draw(team=team)
+    return team
+
+
+def _check_registration_open(*, competition: Competition) -> None:
+    if competition.registration_locked:
+        raise Refused(
+            _("Registration for %(competition)s is closed: teams can no longer be created or joined.")
+            % {"competition": competition.name},
+            status=403,
+        )
+
+
+def _check_not_in_a_team(*, competition: Competition, user) -> None:
+    team = Team.objects.filter(competition=competition, members=user).first()
+    if team is not None:
+        raise Refused(
+            _("You are already in team %(team)s of this competition.") % {"team": team.name},
+            status=409,
+        )
+
+
+def _team_samples_draw(*, team: Team) -> None:
+    # Late import: the submissions services import the accounts models, not the reverse.
+    from pwscup.submissions.services import round_assign_samples
+
+    for round_ in team.competition.rounds.filter(data_mode="per_team"):
+        round_assign_samples(round=round_)
+
+
+def team_join(*, code: str, user) -> Team:
+    """Join the team whose invitation code this is, within the competition's rules:
+    registration open, one team per account, at most ``max_team_size`` members."""
+    with transaction.atomic():
+        team = (
+            Team.objects.select_for_update()
+            .select_related("competition")
+            .filter(invitation_code=code.strip())
+            .first()
+        )
+        if team is None or not code.strip():
+            raise Refused(
+                _("This invitation code is not valid (any more): ask your captain for the current one."),
+                status=404,
+            )
+        _check_registration_open(competition=team.competition)
+        _check_not_in_a_team(competition=team.competition, user=user)
+        size = team.memberships.count()
+        if size >= team.competition.max_team_size:
+            raise Refused(
+                ngettext(
+                    "Team %(team)s is full: a team has at most %(count)d member.",
+                    "Team %(team)s is full: a team has at most %(count)d members.",
+                    team.competition.max_team_size,
+                )
+                % {"team": team.name, "count": team.competition.max_team_size},
+                status=409,
+            )
+        try:
+            with transaction.atomic():
+                Membership.objects.create(team=team, user=user, competition=team.competition)
+        except IntegrityError:
+            # Another request put the account in a team of this competition meanwhile.
+            raise Refused(_("You are already in a team of this competition."), status=409) from None
+        if team.captain_id is None:
+            team.captain = user
+            team.save(update_fields=["captain"])
+    return team
+
+
+def _check_captain(*, team: Team, user) -> None:
+    if team.captain_id != user.pk:
+        raise Refused(_("Only the team's captain can do this."), status=403)
+
+
+@transaction.atomic
+def team_member_remove(*, team: Team, member, by) -> None:
+    """The captain (``by``) removes ``member``; the captain cannot remove themselves.
+    ``by=None`` is an organizer, who may remove anyone (the captaincy then passes on)."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if by is not None:
+        _check_captain(team=team, user=by)
+        if member.pk == by.pk:
+            raise Refused(_("The captain cannot remove themselves from the team."))
+    deleted, _rows = Membership.objects.filter(team=team, user=member).delete()
+    if not deleted:
+        raise Refused(
+            _("%(user)s is not a member of team %(team)s.")
+            % {"user": member.get_username(), "team": team.name},
+            status=404,
+        )
+    if team.captain_id == member.pk:
+        successor = team.memberships.order_by("joined_at", "pk").first()
+        team.captain = successor.user if successor else None
+        team.save(update_fields=["captain"])
+
+
+@transaction.atomic
+def team_invitation_renew(*, team: Team, by) -> str:
+    """A new invitation code (the old one stops working); captain only, or ``by=None``
+    for an organizer."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if by is not None:
+        _check_captain(team=team, user=by)
+    team.invitation_code = new_invitation_code()
+    team.save(update_fields=["invitation_code"])
+    return team.invitation_code
+
+
+def user_sign_up(*, username: str, email: str, password: str):
+    """A participant's own account (no staff rights)."""
+    return get_user_model().objects.create_user(username=username, email=email, password=password)
 
 
 @transaction.atomic
 def membership_add(*, team: Team, user) -> Membership:
-    membership, _ = Membership.objects.get_or_create(
+    membership, _created = Membership.objects.get_or_create(
         team=team, user=user, defaults={"competition": team.competition}
     )
+    if team.captain_id is None:
+        # An organizer's team: its first member is the captain.
+        Team.objects.filter(pk=team.pk, captain__isnull=True).update(captain=user)
+        team.refresh_from_db(fields=["captain"])
     return membership
 
 

@@ -3,6 +3,7 @@
 import secrets
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -30,6 +31,17 @@ class Competition(models.Model):
         _("listed publicly"),
         default=True,
         help_text=_("Visitors see the competition's name and public leaderboards."),
+    )
+    max_team_size = models.PositiveSmallIntegerField(
+        _("maximum team size"),
+        default=5,
+        validators=[MinValueValidator(1)],
+        help_text=_("Members a team may have, its captain included."),
+    )
+    registration_locked = models.BooleanField(
+        _("registration locked"),
+        default=False,
+        help_text=_("Participants can no longer create or join teams (organizers still can)."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

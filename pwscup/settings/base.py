@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "pwscup.accounts",
     "pwscup.submissions",
     "pwscup.leaderboards",
+    "pwscup.notifications",
+    "pwscup.console",
 ]
 
 MIDDLEWARE = [

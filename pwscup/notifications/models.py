@@ -1,0 +1,63 @@
+"""What the platform tells a user: in the page's bell and, when they want it, by e-mail.
+
+A notification stores its kind and parameters, never a sentence: each reader sees it in
+their own language (``pwscup.notifications.kinds``).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        SUBMISSION_FINISHED = "submission_finished", _("A submission was scored")
+        SUBMISSION_FAILED = "submission_failed", _("A submission failed")
+        ROUND_FROZEN = "round_frozen", _("A round froze: targets published")
+        RESULTS_PUBLISHED = "results_published", _("Results published")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    params = models.JSONField(default=dict, blank=True)
+    url = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(
+                fields=["user"],
+                condition=models.Q(read_at__isnull=True),
+                name="notification_unread",
+            )
+        ]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user}"
+
+
+class NotificationPreference(models.Model):
+    """A user's wishes; a user without a row gets the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+    )
+    email_enabled = models.BooleanField(
+        _("also send notifications by e-mail"),
+        default=False,
+    )
+    # The language the e-mails are written in: the one the user last saved preferences in.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("notification preference")
+        verbose_name_plural = _("notification preferences")
+
+    def __str__(self) -> str:
+        return f"Preferences of {self.user}"
