@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 SCORE_ANONYMIZATION = "pwscup.submissions.tasks.score_anonymization"
 SCORE_ATTACK = "pwscup.submissions.tasks.score_attack"
 SCORE_BUILTIN_ATTACKS = "pwscup.submissions.tasks.score_builtin_attacks"
+RUN_ROUND_OPERATION = "pwscup.submissions.tasks.run_round_operation"
 
 # What a broker that is down or unreachable raises while publishing.
 BROKER_ERRORS = (KombuError, OSError)

@@ -164,3 +164,55 @@ class AttackSubmission(ScoredUpload):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.team} → {self.target.team} ({self.status})"
+
+
+class RoundOperation(models.Model):
+    """An organizer's round-wide operation (freeze, rescore, publish) run as a background job.
+
+    One row per request; its job state uses the same fields and transitions as an
+    upload's scoring (``services/jobs.py``). While one is queued or running, asking again
+    returns it (one active operation per round and kind).
+    """
+
+    class Kind(models.TextChoices):
+        FREEZE = "freeze", _("Freeze")
+        RESCORE = "rescore", _("Rescore everything")
+        PUBLISH = "publish", _("Publish the results")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="operations")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    # What the operation did, e.g. {"published": 3, "unchanged": 97} for a freeze.
+    result = models.JSONField(default=dict, blank=True)
+    message = models.TextField(blank=True)
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("round operation")
+        verbose_name_plural = _("round operations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "kind"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_active_operation_per_round_and_kind",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.round} ({self.status})"

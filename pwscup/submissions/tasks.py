@@ -35,6 +35,13 @@ def score_builtin_attacks(self, target_id: int) -> None:
     )
 
 
+@shared_task(bind=True, **SCORING)
+def run_round_operation(self, operation_id: int) -> None:
+    services.round_operation_run(
+        operation_id=operation_id, task_id=self.request.id, worker=self.request.hostname
+    )
+
+
 @shared_task(bind=True, ignore_result=True)
 def reap_stuck_jobs(self) -> dict:
     return services.jobs_reap(worker=self.request.hostname)

@@ -12,6 +12,14 @@ from pwscup.submissions.services.freeze import (
     target_builtin_score,
 )
 from pwscup.submissions.services.maintenance import jobs_reap, round_rescore_all, rounds_auto_freeze
+from pwscup.submissions.services.operations import (
+    round_freeze_request,
+    round_operation_request,
+    round_operation_run,
+    round_publish_request,
+    round_rescore_request,
+    round_results_set,
+)
 
 __all__ = [
     "anonymization_submission_create",
@@ -22,6 +30,12 @@ __all__ = [
     "jobs_reap",
     "round_assign_samples",
     "round_freeze",
+    "round_freeze_request",
+    "round_operation_request",
+    "round_operation_run",
+    "round_publish_request",
+    "round_rescore_request",
+    "round_results_set",
     "round_rescore_all",
     "rounds_auto_freeze",
     "target_builtin_score",

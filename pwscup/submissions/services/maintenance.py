@@ -9,7 +9,13 @@ from django.utils import timezone
 
 from pwscup.competitions.models import Phase, Round
 from pwscup.submissions import broker
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
+from pwscup.submissions.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    RoundOperation,
+    Status,
+    Target,
+)
 from pwscup.submissions.services.anonymization import enqueue_anonymization
 from pwscup.submissions.services.attacks import attacks_rescore
 from pwscup.submissions.services.freeze import round_freeze, targets_rescore
@@ -48,6 +54,7 @@ JOB_KINDS = (
     JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
     JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
     JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
+    JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION),
 )
 
 
