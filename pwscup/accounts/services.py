@@ -90,7 +90,9 @@ def team_create(
 def _check_registration_open(*, competition: Competition) -> None:
     if competition.registration_locked:
         raise Refused(
-            _("Registration for %(competition)s is closed: teams can no longer be created or joined.")
+            _(
+                "Registration for %(competition)s is closed: teams can no longer be created or joined."
+            )
             % {"competition": competition.name},
             status=403,
         )
@@ -125,7 +127,9 @@ def team_join(*, code: str, user) -> Team:
         )
         if team is None or not code.strip():
             raise Refused(
-                _("This invitation code is not valid (any more): ask your captain for the current one."),
+                _(
+                    "This invitation code is not valid (any more): ask your captain for the current one."
+                ),
                 status=404,
             )
         _check_registration_open(competition=team.competition)

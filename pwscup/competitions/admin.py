@@ -281,7 +281,7 @@ class RoundInline(admin.TabularInline):
 @admin.register(Competition)
 class CompetitionAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     competition_lookup = "pk"
-    list_display = ("name", "slug", "is_listed", "created_at")
+    list_display = ("name", "slug", "is_listed", "max_team_size", "registration_locked", "created_at")
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("organizers",)
     inlines = [RoundInline]

@@ -23,11 +23,17 @@ class Notification(models.Model):
     kind = models.CharField(max_length=32, choices=Kind.choices)
     params = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=500, blank=True)
+    # What happened, once per user: a job delivered twice, a rescore or a requeued freeze
+    # does not notify again (e.g. "submission_failed:anonymization:42").
+    event = models.CharField(max_length=200)
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "event"], name="one_notification_per_event")
+        ]
         indexes = [
             models.Index(
                 fields=["user"],

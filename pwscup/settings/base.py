@@ -70,6 +70,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "pwscup.notifications.context_processors.notifications",
             ],
             "builtins": ["pwscup.core.templatetags.pwscup_tags"],
         },
@@ -115,6 +116,15 @@ AUTHENTICATION_BACKENDS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- E-mail (password reset, notifications) -----------------------------------------
+# EMAIL_URL, e.g. smtp+tls://user:password@smtp.example.org:587; by default e-mails are
+# written to the web / worker console, so the demo needs no mail server.
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="PWSCup <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Links in e-mails sent by the worker (no request to take the address from).
+PWSCUP_SITE_URL = env("PWSCUP_SITE_URL", default="http://127.0.0.1:8000")
 
 LANGUAGE_CODE = env("DJANGO_LANGUAGE_CODE", default="ja")
 LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]

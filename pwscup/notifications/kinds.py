@@ -1,0 +1,20 @@
+"""The sentence of each kind of notification, rendered in the reader's language."""
+
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.notifications.models import Notification
+
+Kind = Notification.Kind
+
+TEXTS = {
+    Kind.SUBMISSION_FINISHED: _("Your upload %(file)s in %(round)s was scored."),
+    Kind.SUBMISSION_FAILED: _("Your upload %(file)s in %(round)s failed: the round page says why."),
+    Kind.ROUND_FROZEN: _("%(round)s is frozen: the attack targets are published."),
+    Kind.RESULTS_PUBLISHED: _("The results of %(round)s are published."),
+}
+
+
+def notification_text(notification: Notification) -> str:
+    """The sentence in the active language; a missing parameter shows as empty, not a crash."""
+    params = {"file": "", "round": "", **notification.params}
+    return str(TEXTS[notification.kind]) % params
