@@ -6,7 +6,7 @@ from django.views.i18n import JavaScriptCatalog
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
 from pwscup.leaderboards import views as leaderboard_views
-from pwscup.submissions import target_views
+from pwscup.submissions import operation_views, target_views
 from pwscup.submissions import views as submission_views
 
 round_urls = [
@@ -16,6 +16,7 @@ round_urls = [
     path("status.json", submission_views.status_json, name="status_json"),
     path("attack/", submission_views.attack_upload, name="attack_upload"),
     path(
+    path("operations.json", operation_views.operations_json, name="operations_json"),
         "targets/<slug:team_slug>/anonymized.csv",
         target_views.target_download,
         name="target_download",

@@ -5,8 +5,10 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.utils.translation import get_language, ngettext
+from django.utils.html import format_html
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -135,7 +137,7 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         "results_published",
     )
     list_filter = (scoped_filter("competition"), "data_mode", "results_published")
-    readonly_fields = ("original_rows", "original_sha256", "frozen_at")
+    readonly_fields = ("original_rows", "original_sha256", "frozen_at", "operations")
     prepopulated_fields = {"slug": ("name",)}
     actions = ["draw_samples", "freeze", "rescore_all", "publish_results", "unpublish_results"]
     fieldsets = (
@@ -166,6 +168,7 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
                     "frozen_at",
                     "attack_visibility",
                     "results_published",
+                    "operations",
                 )
             },
         ),
@@ -224,46 +227,59 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         permissions=["change"],
     )
     def freeze(self, request, queryset):
-        from pwscup.submissions.services import round_freeze
+        from pwscup.submissions.services import round_freeze_request
 
-        for round_ in queryset:
-            targets = round_freeze(round=round_)
-            self.message_user(
-                request,
-                ngettext(
-                    "%(round)s: %(n)d target published.",
-                    "%(round)s: %(n)d targets published.",
-                    len(targets),
-                )
-                % {"round": round_, "n": len(targets)},
-            )
+        self._request_operations(request, queryset, round_freeze_request)
 
     @admin.action(
         description=_("Rescore everything with the current scorer"), permissions=["change"]
     )
     def rescore_all(self, request, queryset):
-        from pwscup.submissions.services import round_rescore_all
+        from pwscup.submissions.services import round_rescore_request
 
-        for round_ in queryset:
-            counts = round_rescore_all(round=round_)
-            self.message_user(
-                request,
-                _(
-                    "%(round)s: %(anonymizations)d submissions, %(targets)d targets and "
-                    "%(attacks)d attacks queued for scoring."
-                )
-                % {"round": round_, **counts},
-            )
+        self._request_operations(request, queryset, round_rescore_request)
 
     @admin.action(
         description=_("Publish the results (matrix and final ranking)"), permissions=["change"]
     )
     def publish_results(self, request, queryset):
-        queryset.update(results_published=True)
+        from pwscup.submissions.services import round_publish_request
+
+        self._request_operations(request, queryset, round_publish_request)
+
+    def _request_operations(self, request, queryset, request_operation) -> None:
+        """Each round's operation runs in the background: say so, with a link to its progress."""
+        from pwscup.submissions.operation_selectors import operation_request_text
+
+        for round_ in queryset:
+            operation = request_operation(round=round_, requested_by=request.user)
+            progress_url = reverse("admin:competitions_round_change", args=[round_.pk])
+            self.message_user(
+                request,
+                format_html(
+                    '{} <a href="{}#operations">{}</a>',
+                    operation_request_text(operation=operation),
+                    progress_url,
+                    _("Follow its progress"),
+                ),
+            )
+
+    @admin.display(description=_("Background operations"))
+    def operations(self, obj):
+        from pwscup.submissions.operation_selectors import round_operations_summary
+
+        if obj is None or obj.pk is None:
+            return "—"
+        return render_to_string(
+            "submissions/_operations.html", {"summary": round_operations_summary(round=obj)}
+        )
 
     @admin.action(description=_("Hide the results again"), permissions=["change"])
     def unpublish_results(self, request, queryset):
-        queryset.update(results_published=False)
+        from pwscup.submissions.services import round_results_set
+
+        for round_ in queryset:
+            round_results_set(round=round_, published=False)
 
 
 class RoundInline(admin.TabularInline):

@@ -11,7 +11,12 @@ import pandas as pd
 
 import scoring
 from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.submissions.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    RoundOperation,
+    Target,
+)
 from pwscup.submissions.services.freeze import target_truth
 from tests.support import csv_upload, noisy_copy
 
@@ -69,6 +74,14 @@ def freeze(world, now=None) -> dict[str, Target]:
         services.target_builtin_score(target_id=target.pk)
         by_team[letter] = Target.objects.select_related("round", "team").get(pk=target.pk)
     return by_team
+
+
+def run_operations() -> list[RoundOperation]:
+    """Run every queued round operation (freeze, rescore, publish) here, as a worker would."""
+    queued = list(RoundOperation.objects.filter(status="queued").order_by("pk"))
+    for operation in queued:
+        services.round_operation_run(operation_id=operation.pk)
+    return [RoundOperation.objects.get(pk=o.pk) for o in queued]
 
 
 def answer_bytes(answer) -> bytes:

@@ -10,7 +10,7 @@ from django.utils.timezone import localtime
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.submissions.models import AnonymizationSubmission, Status, Target
-from tests.pwscup.factories import scored
+from tests.pwscup.factories import run_operations, scored
 from tests.support import adult_config, adult_head, csv_upload
 
 pytestmark = pytest.mark.django_db
@@ -134,18 +134,23 @@ def test_admin_actions_freeze_rescore_and_publish(world, organizer):
     scored(world, "b", seed=2)
     response = run_action(organizer, "freeze", world.round)
     assert response.status_code == 200
-    assert "2 targets published" in response.content.decode()
+    assert f"{world.round}: freeze started." in response.content.decode()
+    assert not Target.objects.exists()  # the request returned at once; a worker freezes
+    (operation,) = run_operations()
+    assert operation.result == {"targets": 2, "published": 2, "unchanged": 0}
     world.round.refresh_from_db()
     assert world.round.frozen_at is not None
     assert Target.objects.filter(round=world.round).count() == 2
 
     run_action(organizer, "rescore_all", world.round)
+    run_operations()
     assert set(AnonymizationSubmission.objects.values_list("status", flat=True)) == {Status.QUEUED}
     assert set(Target.objects.values_list("builtin_status", flat=True)) == {Status.QUEUED}
     assert AnonymizationSubmission.objects.get(pk=sub_a.pk).attempts == 0
 
     assert not world.round.results_published
     run_action(organizer, "publish_results", world.round)
+    run_operations()
     world.round.refresh_from_db()
     assert world.round.results_published
     run_action(organizer, "unpublish_results", world.round)

@@ -8,7 +8,7 @@ from django.test import RequestFactory
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition, Round
 from pwscup.submissions.models import AnonymizationSubmission, Status, Target, TeamDataset
-from tests.pwscup.factories import scored
+from tests.pwscup.factories import run_operations, scored
 
 pytestmark = pytest.mark.django_db
 
@@ -41,9 +41,19 @@ def test_load_demo_creates_the_playable_demo_once(capsys):
 def test_freeze_and_rescore_commands(world, capsys):
     submission = scored(world, "a", seed=3)
     call_command("freeze_round", world.competition.slug, world.round.slug)
-    assert "1 targets published" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"{world.round}: freeze started. (operation " in out
+    assert "follow it on the round's admin page, or wait for it with --wait" in out
+    assert not Target.objects.exists()  # returned at once: a worker runs the freeze
+    call_command("freeze_round", world.competition.slug, world.round.slug)
+    assert f"{world.round}: Freeze is already under way (0 of 0 done)." in (capsys.readouterr().out)
+    (freeze,) = run_operations()
+    assert freeze.result == {"targets": 1, "published": 1, "unchanged": 0}
     assert Target.objects.get(round=world.round).submission == submission
     call_command("rescore_round", world.competition.slug, world.round.slug)
+    assert f"{world.round}: rescoring of everything started." in capsys.readouterr().out
+    (rescore,) = run_operations()
+    assert rescore.result == {"anonymizations": 1, "targets": 1, "attacks": 0}
     assert AnonymizationSubmission.objects.get(pk=submission.pk).status == Status.QUEUED
     with pytest.raises(CommandError, match="No round"):
         call_command("freeze_round", world.competition.slug, "missing")

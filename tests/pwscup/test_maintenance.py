@@ -14,6 +14,7 @@ from tests.pwscup.factories import (
     answer_bytes,
     attack,
     freeze,
+    run_operations,
     score,
     scored,
     truth_of,
@@ -167,6 +168,10 @@ def test_auto_freeze_freezes_only_rounds_whose_anonymization_phase_closed(make_w
     Round.objects.filter(pk=manual.round.pk).update(auto_freeze=False)
     frozen = services.rounds_auto_freeze()
     assert frozen == [closed.round.pk]
+    # A tick while its freeze waits for a worker asks for nothing more.
+    assert services.rounds_auto_freeze() == []
+    (operation,) = run_operations()
+    assert (operation.kind, operation.status) == ("freeze", Status.FINISHED)
     closed.round.refresh_from_db()
     assert closed.round.frozen_at is not None
     target = Target.objects.get(round=closed.round)

@@ -14,8 +14,15 @@ from django.urls import reverse
 from pwscup.accounts.models import Team
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Competition, Round
-from pwscup.submissions.models import AnonymizationSubmission, Status, TeamDataset
-from tests.pwscup.factories import freeze, read_field, scored, scored_attack, truth_of
+from pwscup.submissions.models import AnonymizationSubmission, RoundOperation, Status, TeamDataset
+from tests.pwscup.factories import (
+    freeze,
+    read_field,
+    run_operations,
+    scored,
+    scored_attack,
+    truth_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -139,6 +146,7 @@ def test_admin_actions_never_reach_another_competition(cups, client):
     b_submission = b_objects["submissions_anonymizationsubmission"]
     for action in ("publish_results", "rescore_all", "freeze", "draw_samples"):
         run_action(client, "competitions_round", action, [b.round.pk])
+    assert not RoundOperation.objects.filter(round=b.round).exists()
     run_action(client, "submissions_anonymizationsubmission", "rescore", [b_submission.pk])
     b.round.refresh_from_db()
     assert not b.round.results_published
@@ -150,9 +158,11 @@ def test_admin_actions_never_reach_another_competition(cups, client):
     ) == {Status.FINISHED}
     # The same actions on A's round work.
     run_action(client, "competitions_round", "publish_results", [a.round.pk])
+    run_operations()
     a.round.refresh_from_db()
     assert a.round.results_published
     run_action(client, "competitions_round", "rescore_all", [a.round.pk])
+    run_operations()
     assert AnonymizationSubmission.objects.get(
         pk=a_objects["submissions_anonymizationsubmission"].pk
     ).status == (Status.QUEUED)
@@ -166,6 +176,7 @@ def test_freezing_another_competitions_round_does_nothing(make_world, client):
     organizer_grant(user=a.organizer, competition=a.competition)
     client.force_login(a.organizer)
     run_action(client, "competitions_round", "freeze", [b.round.pk, a.round.pk])
+    run_operations()
     assert Round.objects.get(pk=b.round.pk).frozen_at is None
     assert not b.round.targets.exists()
     assert Round.objects.get(pk=a.round.pk).frozen_at is not None

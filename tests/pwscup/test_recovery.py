@@ -19,7 +19,7 @@ from pwscup.submissions.selectors import representative_submission
 from pwscup.submissions.services import maintenance
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue
 from tests.pwscup.brokers import RedisServer, broker_at
-from tests.pwscup.factories import score, scored, upload
+from tests.pwscup.factories import run_operations, score, scored, upload
 from tests.support import csv_upload, noisy_copy
 
 HARD_LIMIT = dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT)
@@ -336,6 +336,7 @@ def test_the_automatic_freeze_waits_for_uploads_accepted_before_the_phase_closed
     assert world.round.frozen_at is None
     assert score(last_minute).status == Status.FINISHED
     assert services.rounds_auto_freeze(now=just_after) == [world.round.pk]
+    run_operations()
     target = Target.objects.get(round=world.round, team=world.teams["a"])
     assert target.submission_id == last_minute.pk != first.pk
 
@@ -347,6 +348,7 @@ def test_the_automatic_freeze_does_not_wait_forever(world):
     upload(world, "b", noisy_copy(world.original, seed=2))  # never scored
     too_late = phase.closes_at + maintenance.AUTO_FREEZE_WAITS_AT_MOST + dt.timedelta(minutes=1)
     assert services.rounds_auto_freeze(now=too_late) == [world.round.pk]
+    run_operations()
     assert list(Target.objects.filter(round=world.round).values_list("team", flat=True)) == [
         world.teams["a"].pk
     ]

@@ -69,13 +69,10 @@ def round_freeze(*, round: Round, now=None) -> list[Target]:
     """
     now = now or timezone.now()
     Round.objects.select_for_update().get(pk=round.pk)
-    phase = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
-    targets = []
-    if phase is not None:
-        for team in round.competition.teams.all():
-            submission = submission_by_rule(phase=phase, team=team)
-            if submission is not None:
-                targets.append(target_publish(round=round, team=team, submission=submission))
+    targets = [
+        target_publish(round=round, team=team, submission=submission)
+        for team, submission in freeze_plan(round=round)
+    ]
     Round.objects.filter(pk=round.pk).update(frozen_at=now)
     round.frozen_at = now
     return targets
@@ -84,6 +81,19 @@ def round_freeze(*, round: Round, now=None) -> list[Target]:
 @transaction.atomic
 def target_publish(*, round: Round, team, submission) -> Target:
     existing = Target.objects.select_for_update().filter(round=round, team=team).first()
+def freeze_plan(*, round: Round) -> list[tuple]:
+    """(team, submission) of each team whose final anonymization a freeze publishes."""
+    phase = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
+    if phase is None:
+        return []
+    plan = []
+    for team in round.competition.teams.order_by("pk"):
+        submission = submission_by_rule(phase=phase, team=team)
+        if submission is not None:
+            plan.append((team, submission))
+    return plan
+
+
     if existing is not None and existing.submission_id == submission.pk:
         return existing
     version = existing.version + 1 if existing else 1

@@ -18,7 +18,7 @@ from pwscup.submissions.models import (
 )
 from pwscup.submissions.services.anonymization import enqueue_anonymization
 from pwscup.submissions.services.attacks import attacks_rescore
-from pwscup.submissions.services.freeze import round_freeze, targets_rescore
+from pwscup.submissions.services.freeze import targets_rescore
 from pwscup.submissions.services.jobs import (
     BUILTIN_JOB,
     UPLOAD_JOB,
@@ -28,6 +28,7 @@ from pwscup.submissions.services.jobs import (
     job_reset,
     stale_before,
 )
+from pwscup.submissions.services.operations import round_freeze_request
 
 # Without a view of the broker's queue (a transport we cannot read), a QUEUED job is sent
 # again when its message was sent this long ago.
@@ -191,7 +192,8 @@ def _resend_lost_messages(*, now) -> int:
 
 
 def rounds_auto_freeze(*, now=None) -> list[int]:
-    """Freeze every round whose anonymization phase has closed and that asks for it.
+    """Ask for the freeze of every round whose anonymization phase has closed and that
+    asks for it (a background operation; a round whose freeze is under way is skipped).
 
     Uploads accepted before the phase closed but still being scored are waited for (up
     to ``AUTO_FREEZE_WAITS_AT_MOST``), so that the freeze sees them: once frozen, the
@@ -205,10 +207,13 @@ def rounds_auto_freeze(*, now=None) -> list[int]:
         phases__kind=Phase.Kind.ANONYMIZATION,
         phases__closes_at__lte=now,
     ).distinct()
-    for round_ in due:
+    freezing = RoundOperation.objects.filter(
+        kind=RoundOperation.Kind.FREEZE, status__in=(Status.QUEUED, Status.RUNNING)
+    ).values("round_id")
+    for round_ in due.exclude(pk__in=freezing):
         if _uploads_in_flight(round=round_, now=now):
             continue
-        round_freeze(round=round_, now=now)
+        round_freeze_request(round=round_, now=now)
         frozen.append(round_.pk)
     return frozen
 

@@ -19,9 +19,10 @@ not change), so it ends with the same targets.
 from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from pwscup.competitions.models import Phase, Round
-from pwscup.competitions.selectors import phase_of
+from pwscup.competitions.models import Round
+from pwscup.notifications.services import notify_results_published, notify_round_frozen
 from pwscup.submissions.broker import RUN_ROUND_OPERATION, job_send
 from pwscup.submissions.models import (
     AnonymizationSubmission,
@@ -30,20 +31,23 @@ from pwscup.submissions.models import (
     Status,
     Target,
 )
-from pwscup.submissions.selectors import submission_by_rule
 from pwscup.submissions.services.anonymization import anonymizations_rescore
 from pwscup.submissions.services.attacks import attacks_rescore
-from pwscup.submissions.services.freeze import target_publish, targets_rescore
+from pwscup.submissions.services.freeze import freeze_plan, target_publish, targets_rescore
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 
 ACTIVE = (Status.QUEUED, Status.RUNNING)
 
 
-def round_freeze_request(*, round: Round, requested_by=None) -> RoundOperation:
+def round_freeze_request(*, round: Round, requested_by=None, now=None) -> RoundOperation:
     """Freeze ``round`` in the background: fix each team's final anonymization and publish
-    it as an attack target (then its built-in attacks are scored, one job per target)."""
+    it as an attack target (then its built-in attacks are scored, one job per target).
+
+    The round is frozen as of ``now`` (the request's time by default), whenever the job
+    runs.
+    """
     return round_operation_request(
-        round=round, kind=RoundOperation.Kind.FREEZE, requested_by=requested_by
+        round=round, kind=RoundOperation.Kind.FREEZE, requested_by=requested_by, now=now
     )
 
 
@@ -62,7 +66,9 @@ def round_publish_request(*, round: Round, requested_by=None) -> RoundOperation:
     )
 
 
-def round_operation_request(*, round: Round, kind: str, requested_by=None) -> RoundOperation:
+def round_operation_request(
+    *, round: Round, kind: str, requested_by=None, now=None
+) -> RoundOperation:
     """The queued or running ``kind`` operation of ``round``, or a new one sent to the workers.
 
     The returned row has ``created``: False when an operation was already under way.
@@ -75,7 +81,10 @@ def round_operation_request(*, round: Round, kind: str, requested_by=None) -> Ro
     try:
         with transaction.atomic():
             operation = RoundOperation.objects.create(
-                round=round, kind=kind, requested_by=requested_by
+                round=round,
+                kind=kind,
+                requested_by=requested_by,
+                created_at=now or timezone.now(),
             )
     except IntegrityError:  # a simultaneous request created it first
         active = _active_operation(round=round, kind=kind)
@@ -172,20 +181,8 @@ def freeze_run(*, operation: RoundOperation, progress: Progress) -> dict:
             target_publish(round=round_, team=team, submission=submission)
         published += before.get(team.pk) != submission.pk
         progress.advance()
+    notify_round_frozen(round=round_)
     return {"targets": len(plan), "published": published, "unchanged": len(plan) - published}
-
-
-def freeze_plan(*, round: Round) -> list[tuple]:
-    """(team, submission) of every team whose final anonymization a freeze publishes."""
-    phase = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
-    if phase is None:
-        return []
-    plan = []
-    for team in round.competition.teams.order_by("pk"):
-        submission = submission_by_rule(phase=phase, team=team)
-        if submission is not None:
-            plan.append((team, submission))
-    return plan
 
 
 def rescore_run(*, operation: RoundOperation, progress: Progress) -> dict:
@@ -210,6 +207,7 @@ def rescore_run(*, operation: RoundOperation, progress: Progress) -> dict:
 def publish_run(*, operation: RoundOperation, progress: Progress) -> dict:
     progress.start(1)
     round_results_set(round=operation.round, published=True)
+    notify_results_published(round=operation.round)
     progress.advance()
     return {"published": True}
 

@@ -1,11 +1,14 @@
 """Rescore every upload and target of a round with the installed scorer."""
 
-from pwscup.core.management.commands._round import RoundCommand
-from pwscup.submissions.services import round_rescore_all
+from pwscup.core.management.commands._operation import OperationCommand
+from pwscup.submissions.services import round_rescore_request
 
 
-class Command(RoundCommand):
-    help = "Queue every submission, target and attack of a round for scoring again."
+class Command(OperationCommand):
+    help = (
+        "Queue every submission, target and attack of a round for scoring again "
+        "(a background job on the Celery workers)."
+    )
 
-    def handle_round(self, round_):
-        self.stdout.write(str(round_rescore_all(round=round_)))
+    def request(self, round_):
+        return round_rescore_request(round=round_)
