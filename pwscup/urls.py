@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
 from pwscup.leaderboards import views as leaderboard_views
@@ -39,6 +40,10 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("accounts/", include(account_urls)),
+    path("notifications/", include("pwscup.notifications.urls")),
+    # Before the rounds: a round cannot take the slug "team" or "join".
+    path("c/<slug:competition_slug>/", include(team_urls)),
     path(
         "c/<slug:competition_slug>/",
         competition_views.competition_detail,

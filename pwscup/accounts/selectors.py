@@ -2,7 +2,7 @@
 
 from django.db.models import QuerySet
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import Membership, Team
 from pwscup.competitions.models import Competition
 
 
@@ -36,3 +36,17 @@ def competitions_for_user(*, user):
         qs = qs | Competition.objects.filter(teams__members=user)
         qs = qs | Competition.objects.filter(pk__in=organized_competitions(user=user).values("pk"))
     return qs.distinct().order_by("-created_at")
+
+
+def user_profile(*, user) -> dict:
+    """The profile page's lists: the user's teams (with their competition) and the
+    competitions they organize."""
+    memberships = (
+        Membership.objects.filter(user=user)
+        .select_related("team__competition", "team__captain")
+        .order_by("-competition__created_at")
+    )
+    return {
+        "memberships": list(memberships),
+        "organized": list(organized_competitions(user=user).order_by("-created_at")),
+    }

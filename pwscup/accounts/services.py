@@ -115,17 +115,17 @@ def _team_samples_draw(*, team: Team) -> None:
         round_assign_samples(round=round_)
 
 
-def team_join(*, code: str, user) -> Team:
+def team_join(*, code: str, user, competition_slug: str | None = None) -> Team:
     """Join the team whose invitation code this is, within the competition's rules:
-    registration open, one team per account, at most ``max_team_size`` members."""
+    registration open, one team per account, at most ``max_team_size`` members.
+    With ``competition_slug`` the code must be one of that competition's."""
+    code = code.strip()
     with transaction.atomic():
-        team = (
-            Team.objects.select_for_update()
-            .select_related("competition")
-            .filter(invitation_code=code.strip())
-            .first()
-        )
-        if team is None or not code.strip():
+        teams = Team.objects.select_for_update(of=("self",)).select_related("competition")
+        if competition_slug is not None:
+            teams = teams.filter(competition__slug=competition_slug)
+        team = teams.filter(invitation_code=code).first() if code else None
+        if team is None:
             raise Refused(
                 _(
                     "This invitation code is not valid (any more): ask your captain for the current one."

@@ -1,7 +1,29 @@
-"""Login throttling hooks for django-axes: the lock-out page and the client's address."""
+"""The participant's own pages (sign-up, profile, team) and django-axes' login hooks."""
 
 from django.conf import settings
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.accounts import services
+from pwscup.accounts.forms import (
+    NotificationPreferenceForm,
+    SignUpForm,
+    TeamCreateForm,
+    TeamJoinForm,
+)
+from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_profile
+from pwscup.core.errors import Refused
+from pwscup.notifications.selectors import notification_preference
+from pwscup.notifications.services import notification_preference_set
 
 
 def login_locked_out(request, response=None, credentials=None):
@@ -23,3 +45,184 @@ def client_ip(request) -> str:
         if forwarded:
             return forwarded
     return request.META.get("REMOTE_ADDR", "")
+
+
+def _next_or(request, fallback: str):
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect(fallback)
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("profile")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_sign_up(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s: your account is ready.") % {"name": user})
+        return _next_or(request, "profile")
+    return render(
+        request, "registration/signup.html", {"form": form, "next": request.GET.get("next", "")}
+    )
+
+
+@login_required
+def profile(request):
+    form = NotificationPreferenceForm(
+        request.POST or None,
+        initial={"email_enabled": notification_preference(user=request.user).email_enabled},
+    )
+    if request.method == "POST" and form.is_valid():
+        notification_preference_set(
+            user=request.user,
+            email_enabled=form.cleaned_data["email_enabled"],
+            language=get_language(),
+        )
+        messages.success(request, _("Your notification preferences are saved."))
+        return redirect("profile")
+    return render(
+        request, "accounts/profile.html", {"form": form, **user_profile(user=request.user)}
+    )
+
+
+def _competition(request, competition_slug):
+    return get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
+
+
+@login_required
+def team_detail(request, competition_slug):
+    competition = _competition(request, competition_slug)
+    team = team_for_user(user=request.user, competition=competition)
+    if team is None:
+        return redirect("competition_detail", competition.slug)
+    join_url = request.build_absolute_uri(
+        _join_path(competition_slug=competition.slug, code=team.invitation_code)
+    )
+    return render(
+        request,
+        "accounts/team.html",
+        {
+            "competition": competition,
+            "team": team,
+            "memberships": team.memberships.select_related("user").order_by("joined_at", "pk"),
+            "is_captain": team.captain_id == request.user.pk,
+            "join_url": join_url,
+        },
+    )
+
+
+def _join_path(*, competition_slug: str, code: str) -> str:
+    return reverse("team_join_link", args=[competition_slug, code])
+
+
+def _refused(request, refusal: Refused, competition_slug: str):
+    messages.error(request, refusal.message)
+    return redirect("competition_detail", competition_slug)
+
+
+@login_required
+@require_POST
+def team_create(request, competition_slug):
+    competition = _competition(request, competition_slug)
+    form = TeamCreateForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise Refused(_("Give the team a name of at most 100 characters."))
+        team = services.team_create(
+            competition=competition, name=form.cleaned_data["name"], captain=request.user
+        )
+    except Refused as refusal:
+        return _refused(request, refusal, competition.slug)
+    messages.success(
+        request,
+        _("Team %(team)s is created and you are its captain: invite your team mates with the link below.")
+        % {"team": team.name},
+    )
+    return redirect("team_detail", competition.slug)
+
+
+@login_required
+@require_POST
+def team_join(request, competition_slug):
+    """The competition page's form: the code (or the pasted link) the captain sent."""
+    competition = _competition(request, competition_slug)
+    form = TeamJoinForm(request.POST)
+    code = form.cleaned_data["code"] if form.is_valid() else ""
+    return _join(request, competition_slug=competition.slug, code=code)
+
+
+def _join(request, *, competition_slug: str, code: str):
+    try:
+        team = services.team_join(code=code, user=request.user, competition_slug=competition_slug)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+        visible = competitions_for_user(user=request.user).filter(slug=competition_slug)
+        return redirect("competition_detail", competition_slug) if visible else redirect("home")
+    messages.success(request, _("You joined team %(team)s.") % {"team": team.name})
+    return redirect("team_detail", competition_slug)
+
+
+def team_join_link(request, competition_slug, code):
+    """The invitation link: who follows it sees the team's name and confirms (after
+    logging in or signing up); without the right code there is nothing to see."""
+    team = get_object_or_404(
+        Team.objects.select_related("competition"),
+        competition__slug=competition_slug,
+        invitation_code=code,
+    )
+    if request.method == "POST" and request.user.is_authenticated:
+        return _join(request, competition_slug=competition_slug, code=code)
+    return render(
+        request,
+        "accounts/join.html",
+        {
+            "team": team,
+            "competition": team.competition,
+            "current_team": team_for_user(user=request.user, competition=team.competition),
+        },
+    )
+
+
+def _my_team_as_captain_or_404(request, competition_slug) -> Team:
+    competition = _competition(request, competition_slug)
+    team = team_for_user(user=request.user, competition=competition)
+    if team is None:
+        raise Http404
+    return team
+
+
+@login_required
+@require_POST
+def team_member_remove(request, competition_slug, user_id):
+    team = _my_team_as_captain_or_404(request, competition_slug)
+    member = get_object_or_404(get_user_model(), pk=user_id)
+    try:
+        services.team_member_remove(team=team, member=member, by=request.user)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(
+            request,
+            _("%(user)s is no longer in team %(team)s.")
+            % {"user": member.get_username(), "team": team.name},
+        )
+    return redirect("team_detail", competition_slug)
+
+
+@login_required
+@require_POST
+def team_invitation_renew(request, competition_slug):
+    team = _my_team_as_captain_or_404(request, competition_slug)
+    try:
+        services.team_invitation_renew(team=team, by=request.user)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("A new invitation code is ready: the old one no longer works."))
+    return redirect("team_detail", competition_slug)

@@ -9,6 +9,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
+from pwscup.notifications.services import notify_upload_outcome
 from pwscup.submissions.broker import SCORE_ANONYMIZATION, Dispatch, job_send
 from pwscup.submissions.models import AnonymizationSubmission, Status
 from pwscup.submissions.selectors import team_original_table
@@ -66,7 +67,7 @@ def anonymization_submission_score(
         return scoring.evaluate(original, table, config)
 
     status, message, scores = job_run(compute, what=f"submission {submission_id}")
-    job_complete(
+    completed = job_complete(
         model=AnonymizationSubmission,
         pk=submission_id,
         token=token,
@@ -75,6 +76,8 @@ def anonymization_submission_score(
         scores=scores,
         scorer_version=scoring.SCORER_VERSION,
     )
+    if completed:
+        notify_upload_outcome(upload=submission, status=status)
 
 
 @transaction.atomic

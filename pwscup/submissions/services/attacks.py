@@ -7,6 +7,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
+from pwscup.notifications.services import notify_upload_outcome
 from pwscup.submissions.broker import SCORE_ATTACK, Dispatch, job_send
 from pwscup.submissions.models import AttackSubmission, Target
 from pwscup.submissions.services.freeze import target_truth
@@ -58,7 +59,7 @@ def attack_submission_score(*, submission_id: int, task_id: str = "", worker: st
 
     status, message, result = job_run(compute, what=f"attack {submission_id}")
     result = {"rate": None, "correct": None, "rows": None, **result}
-    job_complete(
+    completed = job_complete(
         model=AttackSubmission,
         pk=submission_id,
         token=token,
@@ -68,6 +69,8 @@ def attack_submission_score(*, submission_id: int, task_id: str = "", worker: st
         scorer_version=scoring.SCORER_VERSION,
         **result,
     )
+    if completed:
+        notify_upload_outcome(upload=submission, status=status)
 
 
 def attacks_rescore(*, queryset) -> int:

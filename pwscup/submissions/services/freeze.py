@@ -16,6 +16,7 @@ from pwscup.competitions.selectors import (
     table_config,
 )
 from pwscup.core.files import csv_content, opened
+from pwscup.notifications.services import notify_round_frozen
 from pwscup.submissions.broker import SCORE_BUILTIN_ATTACKS, Dispatch, job_send
 from pwscup.submissions.models import AttackSubmission, Status, Target, TeamDataset
 from pwscup.submissions.selectors import submission_by_rule, team_dataset
@@ -75,6 +76,7 @@ def round_freeze(*, round: Round, now=None) -> list[Target]:
     ]
     Round.objects.filter(pk=round.pk).update(frozen_at=now)
     round.frozen_at = now
+    notify_round_frozen(round=round)
     return targets
 
 

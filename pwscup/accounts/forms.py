@@ -1,0 +1,45 @@
+"""Forms of the participant's own pages: sign-up, teams, notification preferences."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        help_text=_("For resetting a forgotten password and, if you want, notifications."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+    def clean_email(self):
+        email = self.cleaned_data["email"]
+        if get_user_model().objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account with this e-mail address already exists."))
+        return email
+
+
+class TeamCreateForm(forms.Form):
+    name = forms.CharField(label=_("Team name"), max_length=100)
+
+
+class TeamJoinForm(forms.Form):
+    code = forms.CharField(
+        label=_("Invitation code"),
+        max_length=200,
+        help_text=_("The code or the whole invitation link your captain sent you."),
+    )
+
+    def clean_code(self):
+        # A pasted link works as well as the bare code: its last path segment is the code.
+        return self.cleaned_data["code"].strip().rstrip("/").rsplit("/", 1)[-1]
+
+
+class NotificationPreferenceForm(forms.Form):
+    email_enabled = forms.BooleanField(
+        label=_("Also send me notifications by e-mail"), required=False
+    )
