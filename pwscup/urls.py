@@ -13,6 +13,7 @@ from pwscup.submissions import views as submission_views
 round_urls = [
     path("", submission_views.round_detail, name="round_detail"),
     path("original.csv", submission_views.original_download, name="original_download"),
+    path("config.json", submission_views.config_download, name="config_download"),
     path("submit/", submission_views.anonymization_upload, name="anonymization_upload"),
     path("status.json", submission_views.status_json, name="status_json"),
     path("attack/", submission_views.attack_upload, name="attack_upload"),
@@ -56,3 +57,5 @@ urlpatterns = [
     ),
     path("attacks/<int:pk>/file", submission_views.attack_file, name="attack_file"),
 ]
+    path("submissions/<int:pk>/note", submission_views.submission_note, name="submission_note"),
+    path("attacks/<int:pk>/note", submission_views.attack_note, name="attack_note"),

@@ -2,6 +2,9 @@
 // (the same page with ?fragment=1) in place; the page itself is never reloaded. The
 // fragment also carries the quota lines and, for each "being scored" notice on the page
 // (li.job-<kind>-<id>), the job's outcome, which replaces the notice once it is known.
+// Polling is fast (every 0.4 s) for the first seconds of a job, when a small upload's
+// scores arrive, then slower; each poll sends the fragment's ETag and an unchanged fragment
+// comes back as an empty 304. With no job of the page pending nothing is polled at all.
 (function () {
   const box = document.getElementById("jobs");
   if (box) {
@@ -37,7 +40,9 @@
         li.dataset.jobStatus = status;
       });
     };
-    let delay = 1500;
+    const FAST = 400, SLOW = 1500, FAST_FOR = 15000;
+    let delay = FAST, etag = null, fastUntil = Date.now() + FAST_FOR;
+    const next = () => (Date.now() < fastUntil ? FAST : SLOW);
     const tick = () => {
       if (!pending() && watched().length === 0) return;
       if (document.hidden) {
@@ -45,9 +50,20 @@
         document.addEventListener("visibilitychange", tick, { once: true });
         return;
       }
-      fetch(url(), { headers: { "X-Requested-With": "fetch" }, credentials: "same-origin", cache: "no-store" })
-        .then((r) => (r.ok ? r.text() : null))
+      const headers = { "X-Requested-With": "fetch" };
+      if (etag) headers["If-None-Match"] = etag;
+      fetch(url(), { headers, credentials: "same-origin", cache: "no-store" })
+        .then((r) => {
+          if (r.status === 304) return undefined; // unchanged: nothing to redraw
+          if (!r.ok) return null;
+          etag = r.headers.get("ETag");
+          return r.text();
+        })
         .then((html) => {
+          if (html === undefined) {
+            delay = next();
+            return;
+          }
           // Only a real fragment replaces the list (not, say, a login page after a logout).
           if (html !== null && html.includes("data-pending=")) {
             const fragment = document.createElement("template");
@@ -58,15 +74,17 @@
               apply(updates);
             }
             box.replaceChildren(fragment.content);
-            delay = 1500;
+            fastUntil = Date.now() + FAST_FOR; // something moved: the next step may be close
+            delay = next();
           } else {
-            delay = Math.min(delay * 2, 15000);
+            etag = null;
+            delay = Math.min(Math.max(delay, SLOW) * 2, 15000);
           }
         })
-        .catch(() => { delay = Math.min(delay * 2, 15000); })
+        .catch(() => { delay = Math.min(Math.max(delay, SLOW) * 2, 15000); })
         .finally(() => setTimeout(tick, delay));
     };
-    setTimeout(tick, 1000);
+    setTimeout(tick, 250);
   }
   // Sortable tables: click a header with data-sort to sort by that column.
   document.querySelectorAll("table.sortable").forEach((table) => {

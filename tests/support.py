@@ -137,3 +137,9 @@ def build_world(
         membership_add(team=teams[letter], user=users[letter])
     round_assign_samples(round=round_)
     return World(competition, round_, anonymization, attack, teams, users, organizer, original)
+
+
+def tasks_sent(callbacks) -> list:
+    """The on-commit callbacks that send a job to the broker (others, such as the ranking
+    cache's invalidation, are left out)."""
+    return [callback for callback in callbacks if callback.__qualname__.startswith("job_send.")]

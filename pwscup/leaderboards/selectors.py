@@ -1,10 +1,14 @@
 """Leaderboards, the attacker × target matrix and the final ranking.
 
-Ranks are derived from stored scores every time; nothing here is stored.
+Ranks are derived from stored scores, never stored: each table is computed from one
+query per database table (never one per team or per submission) and kept in the cache
+until a change invalidates it (``pwscup.competitions.ranking_cache``); the pages read the
+``*_cached`` versions.
 """
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
@@ -12,9 +16,10 @@ from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions import ranking
 from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.ranking_cache import ranking_cached
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
-from pwscup.submissions.selectors import older_scorer_version, representative_submission
+from pwscup.submissions.selectors import older_scorer_version, representative_submissions
 
 
 @dataclass
@@ -34,33 +39,43 @@ def ranking_rule_text(round: Round) -> str:
 
 def _rank_anonymizations(rows: list, round: Round) -> list:
     return ranking.assign_ranks(
-        rows,
+        ranking.exclude_disqualified(rows, round),
         key=lambda r: ranking.anonymization_key(scores=r.scores, safety=r.safety, round=round),
         name=lambda r: r.team.name,
         ranked=lambda r: r.passes_gates,
     )
 
 
+def _competition_teams(round: Round) -> list[Team]:
+    return list(Team.objects.filter(competition_id=round.competition_id))
+
+
 def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
     round_ = phase.round
-    rows = []
-    for team in round_.competition.teams.all():
-        submission = representative_submission(phase=phase, team=team)
-        if submission is None:
-            continue
-        scores = submission.scores
-        rows.append(
-            LeaderboardRow(
-                rank=None,
-                team=team,
-                submission=submission,
-                scores=scores,
-                passes_gates=ranking.passes_gates(scores, round_),
-                safety=ranking.submission_safety(scores, round_),
-                older_scorer=older_scorer_version(submission),
-            )
+    teams = {team.pk: team for team in _competition_teams(round_)}
+    chosen = representative_submissions(phase=phase)
+    rows = [
+        LeaderboardRow(
+            rank=None,
+            team=teams[team_id],
+            submission=submission,
+            scores=submission.scores,
+            passes_gates=ranking.passes_gates(submission.scores, round_),
+            safety=ranking.submission_safety(submission.scores, round_),
+            older_scorer=older_scorer_version(submission),
         )
+        for team_id, submission in chosen.items()
+        if team_id in teams
+    ]
     return _rank_anonymizations(rows, round_)
+
+
+def anonymization_leaderboard_cached(*, phase: Phase) -> list[LeaderboardRow]:
+    return ranking_cached(
+        round=phase.round,
+        name=f"leaderboard-{phase.pk}",
+        compute=lambda: anonymization_leaderboard(phase=phase),
+    )
 
 
 def can_view_leaderboard(*, user, phase: Phase) -> bool:
@@ -102,6 +117,7 @@ class Matrix:
     targets: list[Target]
     attackers: list[tuple[str, str]]  # (key, label): "team:<pk>" or "builtin:<metric>"
     cells: dict = field(default_factory=dict)  # (attacker key, target pk) -> Cell
+    teams: list[Team] = field(default_factory=list)
 
     def cell(self, attacker_key: str, target_pk: int) -> Cell:
         return self.cells.get((attacker_key, target_pk), Cell())
@@ -112,12 +128,31 @@ class Matrix:
         ]
         return max(values) if values else None
 
+    def grid(self) -> list[tuple[str, list[Cell]]]:
+        """The rows of the table: (attacker label, its cell on each target)."""
+        return [
+            (label, [self.cell(key, t.pk) for t in self.targets]) for key, label in self.attackers
+        ]
+
+    def worst_cases(self) -> list[float | None]:
+        worst: dict[int, float] = {}
+        for (_attacker, target_pk), cell in self.cells.items():
+            if cell.best is not None:
+                worst[target_pk] = max(worst.get(target_pk, cell.best), cell.best)
+        return [worst.get(t.pk) for t in self.targets]
+
 
 def attack_matrix(*, round: Round) -> Matrix:
+    """Three queries whatever the number of teams: targets, teams, finished attacks.
+
+    The built-in attackers' labels are translated when the matrix is computed: the cached
+    copy is kept per language (``attack_matrix_cached``).
+    """
     targets = list(Target.objects.filter(round=round).select_related("team", "submission"))
-    teams = list(round.competition.teams.all())
+    teams = _competition_teams(round)
     matrix = Matrix(
         targets=targets,
+        teams=teams,
         attackers=[(f"team:{t.pk}", t.name) for t in teams]
         + [
             (f"builtin:{m}", _("built-in %(metric)s") % {"metric": m})
@@ -128,19 +163,28 @@ def attack_matrix(*, round: Round) -> Matrix:
     finished = AttackSubmission.objects.filter(
         target__round=round, status=Status.FINISHED
     ).order_by("created_at", "id")
-    for attack in finished.values("team_id", "target_id", "target_version", "rate"):
-        if versions.get(attack["target_id"]) != attack["target_version"]:
+    for attack in finished.values_list("team_id", "target_id", "target_version", "rate"):
+        team_id, target_id, target_version, rate = attack
+        if versions.get(target_id) != target_version:
             continue
-        cell = matrix.cells.setdefault((f"team:{attack['team_id']}", attack["target_id"]), Cell())
+        cell = matrix.cells.setdefault((f"team:{team_id}", target_id), Cell())
         cell.count += 1
-        cell.latest = attack["rate"]
-        cell.best = attack["rate"] if cell.best is None else max(cell.best, attack["rate"])
+        cell.latest = rate
+        cell.best = rate if cell.best is None else max(cell.best, rate)
     for target in targets:
         if target.builtin_status != Status.FINISHED:
             continue
         for metric, rate in target.builtin_rates.items():
             matrix.cells[(f"builtin:{metric}", target.pk)] = Cell(best=rate, latest=rate, count=1)
     return matrix
+
+
+def attack_matrix_cached(*, round: Round) -> Matrix:
+    return ranking_cached(
+        round=round,
+        name=f"matrix-{get_language()}",
+        compute=lambda: attack_matrix(round=round),
+    )
 
 
 @dataclass
@@ -162,7 +206,10 @@ class FinalAttackRow:
 
 
 def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[FinalAttackRow]]:
-    matrix = attack_matrix(round=round)
+    return _final_ranking(attack_matrix(round=round), round)
+
+
+def _final_ranking(matrix: Matrix, round: Round):
     anonymization = []
     for target in matrix.targets:
         scores = target.submission.scores
@@ -180,7 +227,7 @@ def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[Fi
         )
     _rank_anonymizations(anonymization, round)
     attack = []
-    for team in round.competition.teams.all():
+    for team in matrix.teams:
         others = [t for t in matrix.targets if t.team_id != team.pk]
         if not others:
             continue
@@ -191,9 +238,17 @@ def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[Fi
             FinalAttackRow(rank=None, team=team, mean_rate=mean, targets_attacked=attacked)
         )
     ranking.assign_ranks(
-        attack,
+        ranking.exclude_disqualified(attack, round),
         key=lambda r: -ranking.round_key(r.mean_rate),
         name=lambda r: r.team.name,
         ranked=lambda r: True,
     )
     return anonymization, attack
+
+
+def final_ranking_cached(*, round: Round):
+    return ranking_cached(
+        round=round,
+        name="final",
+        compute=lambda: _final_ranking(attack_matrix_cached(round=round), round),
+    )

@@ -38,7 +38,7 @@ def _leaderboard_access(request, competition_slug, round_slug):
 
 def leaderboard(request, competition_slug, round_slug):
     access, phase = _leaderboard_access(request, competition_slug, round_slug)
-    rows = selectors.anonymization_leaderboard(phase=phase)
+    rows = selectors.anonymization_leaderboard_cached(phase=phase)
     if request.GET.get("format") == "csv":
         return csv_response(
             f"{access.round.slug}_leaderboard.csv",
@@ -84,7 +84,7 @@ def _results_access(request, competition_slug, round_slug):
 
 def matrix(request, competition_slug, round_slug):
     access = _results_access(request, competition_slug, round_slug)
-    result = selectors.attack_matrix(round=access.round)
+    result = selectors.attack_matrix_cached(round=access.round)
     if request.GET.get("format") == "csv":
         return csv_response(
             f"{access.round.slug}_attack_matrix.csv",
@@ -94,10 +94,7 @@ def matrix(request, competition_slug, round_slug):
                 for key, label in result.attackers
             ),
         )
-    grid = [
-        (label, [result.cell(key, t.pk) for t in result.targets]) for key, label in result.attackers
-    ]
-    worst = [result.worst_case(t.pk) for t in result.targets]
+    grid, worst = result.grid(), result.worst_cases()
     return render(
         request,
         "leaderboards/matrix.html",
@@ -114,7 +111,7 @@ def matrix(request, competition_slug, round_slug):
 
 def final(request, competition_slug, round_slug):
     access = _results_access(request, competition_slug, round_slug)
-    anonymization, attack = selectors.final_ranking(round=access.round)
+    anonymization, attack = selectors.final_ranking_cached(round=access.round)
     table = request.GET.get("format")
     if table == "anonymization-csv":
         return csv_response(

@@ -22,6 +22,13 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LANGUAGE_CODE = "en"
-# Per test process: nothing cached leaks between parallel test runs.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Per test run, shared with the run's Celery worker (it gets the same PWSCUP_MEDIA_ROOT): a
+# score the worker writes invalidates the cached rankings the test's live server reads.
+# Nothing cached leaks between parallel test runs.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(MEDIA_ROOT / ".cache"),
+    }
+}
 STATIC_ROOT = Path(tempfile.mkdtemp(prefix="pwscup-static-"))

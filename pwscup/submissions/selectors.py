@@ -1,10 +1,12 @@
 """Reading submissions, targets and the data a team may use."""
 
 import datetime as dt
+import hashlib
 import zoneinfo
 from dataclasses import dataclass
 
-from django.db.models import QuerySet, Sum
+from django.db.models import F, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 
 import scoring
 from pwscup.accounts.models import Team
@@ -86,7 +88,14 @@ def team_submissions(*, phase: Phase, team: Team) -> QuerySet[AnonymizationSubmi
 
 def representative_submission(*, phase: Phase, team: Team) -> AnonymizationSubmission | None:
     """The submission that stands for the team on the leaderboard, as its target and in
-    the final ranking — the same one everywhere.
+    the final ranking — the same one everywhere (see ``representative_submissions``)."""
+    return representative_submissions(phase=phase, team_ids=[team.pk]).get(team.pk)
+
+
+def representative_submissions(
+    *, phase: Phase, team_ids=None
+) -> dict[int, AnonymizationSubmission]:
+    """Every team's representative submission, by team id, in one query.
 
     Until the round is frozen: the round's selection rule over the team's scored
     submissions. Once frozen: the submission the freeze published as the team's target.
@@ -94,25 +103,40 @@ def representative_submission(*, phase: Phase, team: Team) -> AnonymizationSubmi
     later (the automatic freeze waits for such uploads; freezing again republishes).
     """
     if phase.round.frozen_at is not None:
-        target = (
-            Target.objects.filter(round_id=phase.round_id, team=team)
-            .select_related("submission")
-            .first()
-        )
-        return target.submission if target is not None else None
-    return submission_by_rule(phase=phase, team=team)
+        targets = Target.objects.filter(round_id=phase.round_id).select_related("submission")
+        if team_ids is not None:
+            targets = targets.filter(team_id__in=list(team_ids))
+        return {target.team_id: target.submission for target in targets}
+    return submissions_by_rule(phase=phase, team_ids=team_ids)
 
 
 def submission_by_rule(*, phase: Phase, team: Team) -> AnonymizationSubmission | None:
     """The round's selection rule over the team's scored submissions (what a freeze publishes)."""
-    finished = AnonymizationSubmission.objects.filter(
-        phase=phase, team=team, status=Status.FINISHED
-    )
+    return submissions_by_rule(phase=phase, team_ids=[team.pk]).get(team.pk)
+
+
+def submissions_by_rule(*, phase: Phase, team_ids=None) -> dict[int, AnonymizationSubmission]:
+    """The selection rule over every team's scored submissions, by team id, in one query.
+
+    "Selected, else the last valid one": a window over each team's finished submissions,
+    the selected one first, then the newest. "Best": every finished submission is read
+    once and the ranking rule picks each team's best.
+    """
+    finished = AnonymizationSubmission.objects.filter(phase=phase, status=Status.FINISHED)
+    if team_ids is not None:
+        finished = finished.filter(team_id__in=list(team_ids))
     if phase.round.selection_rule == Round.SelectionRule.BEST:
-        best = _best(list(finished), phase.round)
-        return best
-    selected = finished.filter(is_selected=True).first()
-    return selected or finished.order_by("-created_at", "-id").first()
+        by_team: dict[int, list[AnonymizationSubmission]] = {}
+        for submission in finished.order_by():
+            by_team.setdefault(submission.team_id, []).append(submission)
+        return {team_id: _best(found, phase.round) for team_id, found in by_team.items()}
+    newest_first = Window(
+        RowNumber(),
+        partition_by=[F("team_id")],
+        order_by=[F("is_selected").desc(), F("created_at").desc(), F("id").desc()],
+    )
+    chosen = finished.annotate(position=newest_first).filter(position=1).order_by()
+    return {submission.team_id: submission for submission in chosen}
 
 
 def ranking_key(scores: dict, round: Round) -> tuple:
@@ -157,16 +181,48 @@ def team_jobs(*, team: Team, keys) -> list[tuple[str, object]]:
     """The team's uploads named by keys such as ``anonymization-12`` or ``attack-5``
     (what the page's "being scored" notices watch); unknown keys and others' uploads
     are left out."""
-    found = []
+    wanted = []
     for key in list(keys)[:20]:
         kind, _, pk = str(key).partition("-")
-        model = JOB_MODELS.get(kind)
-        if model is None or not pk.isdigit():
-            continue
-        job = model.objects.filter(pk=int(pk), team=team).first()
-        if job is not None:
-            found.append((key, job))
-    return found
+        if kind in JOB_MODELS and pk.isdigit():
+            wanted.append((key, kind, int(pk)))
+    loaded = {}  # one query per kind of upload, whatever the number of keys
+    for kind, model in JOB_MODELS.items():
+        pks = [pk for _key, wanted_kind, pk in wanted if wanted_kind == kind]
+        if pks:
+            for job in model.objects.filter(pk__in=pks, team=team):
+                loaded[(kind, job.pk)] = job
+    return [(key, loaded[(kind, pk)]) for key, kind, pk in wanted if (kind, pk) in loaded]
+
+
+def _field_values(queryset) -> list:
+    """Every stored column of the rows, so a column added later counts too."""
+    names = [f.attname for f in queryset.model._meta.concrete_fields]
+    return list(queryset.order_by("pk").values_list(*names))
+
+
+def team_jobs_fingerprint(*, round: Round, team: Team, extra=()) -> str:
+    """A digest of everything the polled jobs fragment of the round page shows a team.
+
+    The team's uploads of the round (every column), the round's targets, the round and
+    its phases, plus ``extra`` (what depends on the reader and on the clock: language,
+    watched keys, phase states, quota day). Three small queries and no rendering: the
+    page sends it back as ``If-None-Match`` and an unchanged fragment costs a 304.
+    """
+    parts = [
+        _field_values(AnonymizationSubmission.objects.filter(phase__round=round, team=team)),
+        _field_values(AttackSubmission.objects.filter(phase__round=round, team=team)),
+        list(
+            Target.objects.filter(round=round)
+            .order_by("pk")
+            .values_list("pk", "team_id", "version", "team__name", "team__slug")
+        ),
+        [getattr(round, f.attname) for f in Round._meta.concrete_fields],
+        [[getattr(p, f.attname) for f in Phase._meta.concrete_fields] for p in round.phases.all()],
+        team.pk,
+        list(extra),
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
 def older_scorer_version(scored) -> str:

@@ -2,9 +2,12 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.cache import quote_etag
+from django.utils.http import parse_etags
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -28,6 +31,7 @@ from pwscup.submissions.selectors import (
     team_submissions,
     upload_visible_to,
 )
+    local_day_start,
 
 
 def _phase_info(phase, team, model, now):
@@ -35,6 +39,7 @@ def _phase_info(phase, team, model, now):
         return None
     info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
     if team is not None:
+    team_jobs_fingerprint,
         quota = quota_usage(model=model, phase=phase, team=team, now=now)
         info.update(
             used_today=quota.used_today, used_total=quota.used_total, resets_at=quota.resets_at
@@ -61,6 +66,12 @@ def round_detail(request, competition_slug, round_slug):
         "anonymization": _phase_info(anonymization, team, AnonymizationSubmission, now),
         "attack": _phase_info(attack, team, AttackSubmission, now),
         "upload_form": AnonymizationUploadForm(),
+    fragment_etag = None
+    if request.GET.get("fragment") and team is not None:
+        # Polled while a job runs: an unchanged fragment is answered 304, without rendering.
+        fragment_etag = _jobs_fragment_etag(request, access, anonymization, attack, now)
+        if fragment_etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return HttpResponseNotModified(headers={"ETag": fragment_etag})
         "round_tz": round_.timezone,
         "leaderboard_visible": anonymization is not None
         and can_view_leaderboard(user=request.user, phase=anonymization),
@@ -85,7 +96,24 @@ def round_detail(request, competition_slug, round_slug):
         context["fragment"] = True
         context["watched_jobs"] = team_jobs(team=team, keys=request.GET.get("watch", "").split(","))
     template = "submissions/_jobs.html" if request.GET.get("fragment") else "submissions/round.html"
-    return render(request, template, context)
+    response = render(request, template, context)
+    if fragment_etag:
+        response["ETag"] = fragment_etag
+    return response
+
+
+def _jobs_fragment_etag(request, access, anonymization, attack, now) -> str:
+    """What the jobs fragment depends on besides the stored rows: reader, language, clock."""
+    phases = [p for p in (anonymization, attack) if p is not None]
+    extra = [
+        get_language(),
+        access.is_organizer,
+        request.GET.get("watch", ""),
+        [phase_state(phase=p, now=now) for p in phases],
+        [local_day_start(phase=p, now=now).isoformat() for p in phases],
+        attack_rates_visible_to_team(round=access.round, now=now),
+    ]
+    return quote_etag(team_jobs_fingerprint(round=access.round, team=access.team, extra=extra))
 
 
 @login_required

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
+from pwscup.competitions.ranking_cache import ranking_invalidate
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
 from pwscup.notifications.services import notify_upload_outcome
@@ -18,7 +19,7 @@ from pwscup.submissions.services.uploads import store_upload
 
 
 def anonymization_submission_create(
-    *, phase: Phase, team: Team, user, uploaded_file, now=None
+    *, phase: Phase, team: Team, user, uploaded_file, note: str = "", now=None
 ) -> AnonymizationSubmission:
     """Keep the upload as it is and queue it for scoring (validation happens in the worker)."""
     submission = store_upload(
@@ -28,6 +29,7 @@ def anonymization_submission_create(
         user=user,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_anonymized.csv",
+        note=note,
         now=now,
     )
     # Whether the job reached the broker (the upload is kept and scored either way).
@@ -43,6 +45,7 @@ def anonymizations_rescore(*, queryset) -> int:
     pks = list(queryset.values_list("pk", flat=True))
     job_reset(model=AnonymizationSubmission, pks=pks)
     for pk in pks:
+    ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
         enqueue_anonymization(pk)
     return len(pks)
 
@@ -77,6 +80,7 @@ def anonymization_submission_score(
         scorer_version=scoring.SCORER_VERSION,
     )
     if completed:
+    ranking_invalidate(round_ids=[submission.phase.round_id])
         notify_upload_outcome(upload=submission, status=status)
 
 
@@ -99,3 +103,4 @@ def anonymization_submission_select(*, submission: AnonymizationSubmission, team
     AnonymizationSubmission.objects.filter(pk=submission.pk).update(is_selected=True)
     submission.is_selected = True
     return submission
+    ranking_invalidate(round_ids=[phase.round_id])

@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
+from pwscup.competitions.ranking_cache import ranking_invalidate
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
 from pwscup.notifications.services import notify_upload_outcome
@@ -16,7 +17,7 @@ from pwscup.submissions.services.uploads import store_upload
 
 
 def attack_submission_create(
-    *, phase: Phase, team: Team, target: Target, user, uploaded_file, now=None
+    *, phase: Phase, team: Team, target: Target, user, uploaded_file, note: str = "", now=None
 ) -> AttackSubmission:
     if target.round_id != phase.round_id:
         raise Refused(_("This target does not belong to this round."), status=404)
@@ -29,6 +30,7 @@ def attack_submission_create(
         user=user,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_attack_{target.team.slug}.csv",
+        note=note,
         now=now,
         target=target,
         target_version=target.version,
@@ -70,6 +72,7 @@ def attack_submission_score(*, submission_id: int, task_id: str = "", worker: st
         **result,
     )
     if completed:
+    ranking_invalidate(round_ids=[target.round_id])
         notify_upload_outcome(upload=submission, status=status)
 
 
@@ -77,5 +80,6 @@ def attacks_rescore(*, queryset) -> int:
     pks = list(queryset.values_list("pk", flat=True))
     job_reset(model=AttackSubmission, pks=pks)
     for pk in pks:
+    ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
         enqueue_attack(pk)
     return len(pks)

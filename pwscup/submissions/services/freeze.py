@@ -9,6 +9,7 @@ from django.utils import timezone
 
 import scoring
 from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.ranking_cache import ranking_invalidate
 from pwscup.competitions.selectors import (
     cached_table,
     phase_of,
@@ -143,6 +144,7 @@ def freeze_plan(*, round: Round) -> list[tuple]:
         f"{team.slug}_truth.csv", csv_content(truth_table, scoring.write_csv), save=False
     )
     target.save()
+    ranking_invalidate(round_ids=[round.pk])
     enqueue_builtin(target.pk)
     if existing is not None:
         from pwscup.submissions.services.attacks import attacks_rescore
@@ -194,11 +196,13 @@ def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "")
         builtin_rates={k: float(v) for k, v in rates.items()},
         scorer_version=scoring.SCORER_VERSION,
     )
+    ranking_invalidate(round_ids=[target.round_id])
 
 
 def targets_rescore(*, round: Round) -> int:
     pks = list(Target.objects.filter(round=round).values_list("pk", flat=True))
     job_reset(model=Target, pks=pks, fields=BUILTIN_JOB)
+    ranking_invalidate(round_ids=[round.pk])
     for pk in pks:
         enqueue_builtin(pk)
     return len(pks)
