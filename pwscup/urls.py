@@ -37,6 +37,7 @@ urlpatterns = [
     path("", competition_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("console/", include("pwscup.console.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

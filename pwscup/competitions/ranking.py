@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
+from pwscup.console.models import TeamDisqualification
 
 # Keys are compared after rounding: a mean of rates must not split a tie by 1e-17.
 _DIGITS = 12
@@ -165,6 +166,22 @@ def anonymization_key(*, scores: dict, safety: float | None, round) -> tuple:
         1.0 if safety is None else round_key(safety),
         round_key(tie_break_value(scores, round)),
     )
+
+
+def exclude_disqualified(rows: list, round) -> list:
+    """Drop, in place, the rows of teams the organizers disqualified (``row.team``).
+
+    A disqualified team is hidden from every ranking of its competition (leaderboard, final
+    rankings and their CSV files); its reason is shown to the organizers in the console.
+    """
+    excluded = set(
+        TeamDisqualification.objects.filter(team__competition_id=round.competition_id).values_list(
+            "team_id", flat=True
+        )
+    )
+    if excluded:
+        rows[:] = [row for row in rows if row.team.pk not in excluded]
+    return rows
 
 
 def round_key(value: float) -> float:

@@ -45,13 +45,21 @@ def round_settings_check(
     tie_break_metric: str,
     data_mode: str = Round.DataMode.SHARED,
     sample_size: int | None = None,
+    phases: dict | None = None,
+    allow_attack_before_close: bool = False,
 ) -> None:
-    """Check a round's settings; the one check of the admin, the commands and the demo.
+    """Check a round's settings; the one check of the admin, the console, the commands and
+    the demo.
+
+    ``phases`` maps a phase kind to its ``(opens_at, closes_at)``: each closes after it
+    opens, and the attack phase opens only once the anonymization phase has closed (its
+    targets are published then) unless ``allow_attack_before_close``. Errors are keyed
+    ``<kind>_opens_at`` / ``<kind>_closes_at``.
 
     Raises ``django.core.exceptions.ValidationError`` mapping each field at fault to a
     message that names the value and what is expected.
     """
-    errors = {}
+    errors = _phases_errors(phases or {}, allow_attack_before_close=allow_attack_before_close)
     try:
         zoneinfo.ZoneInfo(timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
@@ -73,6 +81,32 @@ def round_settings_check(
         errors["sample_size"] = _("The per-team mode needs a sample size.")
     if errors:
         raise ValidationError(errors)
+
+
+def _phases_errors(phases: dict, *, allow_attack_before_close: bool) -> dict:
+    errors = {}
+    for kind, (opens_at, closes_at) in phases.items():
+        try:
+            phase_window_check(opens_at=opens_at, closes_at=closes_at)
+        except ValidationError as error:
+            errors[f"{kind}_closes_at"] = error.message_dict["closes_at"][0]
+    anonymization = phases.get(Phase.Kind.ANONYMIZATION)
+    attack = phases.get(Phase.Kind.ATTACK)
+    if anonymization and attack and not allow_attack_before_close:
+        if attack[0] is not None and anonymization[1] is not None and attack[0] < anonymization[1]:
+            errors.setdefault(
+                "attack_opens_at",
+                _(
+                    "The attack phase opens at %(attack)s, before the anonymization phase "
+                    "closes (%(closes)s): attackers need the published targets. Open it at "
+                    "or after that time, or allow it explicitly."
+                )
+                % {
+                    "attack": attack[0].isoformat(timespec="minutes"),
+                    "closes": anonymization[1].isoformat(timespec="minutes"),
+                },
+            )
+    return errors
 
 
 def phase_window_check(*, opens_at: dt.datetime, closes_at: dt.datetime) -> None:

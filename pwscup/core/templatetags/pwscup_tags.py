@@ -1,5 +1,8 @@
 from django import template
 
+from pwscup.console.selectors import may_use_console as _may_use_console
+from pwscup.core.markdown import render_markdown
+
 register = template.Library()
 
 
@@ -29,3 +32,15 @@ def score(value):
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     return f"{float(value):.4f}"
+
+
+@register.filter
+def markdown(text):
+    """Organizer-written Markdown as sanitized HTML (``pwscup.core.markdown``)."""
+    return render_markdown(text)
+
+
+@register.filter
+def may_use_console(user) -> bool:
+    """Whether the header links to the organizer console (one small query per page)."""
+    return _may_use_console(user=user)

@@ -1,0 +1,201 @@
+"""Console pages for competitions, co-organizers and teams (thin: forms in, services out)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.accounts.selectors import organized_competitions
+from pwscup.console import selectors, services
+from pwscup.console.forms import (
+    CompetitionEditForm,
+    CompetitionForm,
+    DisqualifyForm,
+    OrganizerInviteForm,
+    TeamRenameForm,
+    competition_initial,
+)
+
+
+def add_errors(form, error: ValidationError) -> None:
+    """Put a service's ``ValidationError`` next to the form's fields (else on top)."""
+    if hasattr(error, "error_dict"):
+        for field, messages_ in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages_)
+    else:
+        form.add_error(None, error.messages)
+
+
+@login_required
+def console_home(request):
+    competitions = organized_competitions(user=request.user).order_by("-created_at")
+    may_create = selectors.may_create_competitions(user=request.user)
+    if not may_create and not competitions.exists():
+        raise PermissionDenied
+    return render(
+        request,
+        "console/home.html",
+        {"competitions": competitions, "may_create": may_create},
+    )
+
+
+@login_required
+def competition_new(request):
+    if not selectors.may_create_competitions(user=request.user):
+        raise PermissionDenied
+    form = CompetitionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competition = services.console_competition_create(
+                user=request.user, **form.cleaned_data
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            messages.success(request, _("Competition created: you organize it."))
+            return redirect("console:competition", competition.slug)
+    return render(request, "console/competition_new.html", {"form": form})
+
+
+@login_required
+def competition_page(request, competition_slug):
+    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    return render(
+        request,
+        "console/competition.html",
+        {
+            "competition": competition,
+            "rounds": competition.rounds.prefetch_related("phases"),
+            "organizers": competition.organizers.order_by("username"),
+            "edit_form": CompetitionEditForm(initial=competition_initial(competition)),
+            "invite_form": OrganizerInviteForm(),
+            "audit": selectors.audit_entries(competition=competition, limit=30),
+        },
+    )
+
+
+@login_required
+def competition_edit(request, competition_slug):
+    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    form = CompetitionEditForm(request.POST or None, initial=competition_initial(competition))
+    if request.method == "POST" and form.is_valid():
+        changed = services.console_competition_update(
+            user=request.user, competition=competition, **form.cleaned_data
+        )
+        if changed:
+            messages.success(request, _("Competition saved."))
+        return redirect("console:competition", competition.slug)
+    return render(
+        request, "console/competition_edit.html", {"competition": competition, "form": form}
+    )
+
+
+@login_required
+def organizer_invite(request, competition_slug):
+    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    form = OrganizerInviteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            invited = services.organizer_invite(
+                user=request.user, competition=competition, **form.cleaned_data
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            messages.success(
+                request, _("%(user)s now organizes this competition.") % {"user": invited}
+            )
+            return redirect("console:competition", competition.slug)
+    return render(
+        request, "console/organizer_invite.html", {"competition": competition, "form": form}
+    )
+
+
+@login_required
+def teams_page(request, competition_slug):
+    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    return render(
+        request,
+        "console/teams.html",
+        {
+            "competition": competition,
+            "teams": selectors.competition_teams(competition=competition),
+            "participants": selectors.competition_participants(competition=competition),
+        },
+    )
+
+
+def _team_action(request, competition_slug, pk, form_class, act, done_message):
+    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    team = selectors.console_team(competition=competition, pk=pk)
+    form = form_class(request.POST or None) if form_class else None
+    if request.method == "POST" and (form is None or form.is_valid()):
+        try:
+            act(team, form.cleaned_data if form else {})
+        except ValidationError as error:
+            if form is None:
+                messages.error(request, " ".join(error.messages))
+                return redirect("console:teams", competition.slug)
+            add_errors(form, error)
+        else:
+            messages.success(request, done_message % {"team": team.name})
+            return redirect("console:teams", competition.slug)
+    return render(
+        request,
+        "console/team_form.html",
+        {"competition": competition, "team": team, "form": form},
+    )
+
+
+@login_required
+def team_rename(request, competition_slug, pk):
+    return _team_action(
+        request,
+        competition_slug,
+        pk,
+        TeamRenameForm,
+        lambda team, data: services.console_team_rename(user=request.user, team=team, **data),
+        _("Team renamed: %(team)s."),
+    )
+
+
+@login_required
+def team_disqualify(request, competition_slug, pk):
+    return _team_action(
+        request,
+        competition_slug,
+        pk,
+        DisqualifyForm,
+        lambda team, data: services.console_team_disqualify(user=request.user, team=team, **data),
+        _("%(team)s is disqualified: hidden from every ranking."),
+    )
+
+
+@login_required
+@require_POST
+def team_reinstate(request, competition_slug, pk):
+    return _team_action(
+        request,
+        competition_slug,
+        pk,
+        None,
+        lambda team, data: services.console_team_reinstate(user=request.user, team=team),
+        _("%(team)s is back in the rankings."),
+    )
+
+
+@login_required
+@require_POST
+def member_remove(request, competition_slug, pk, user_id):
+    return _team_action(
+        request,
+        competition_slug,
+        pk,
+        None,
+        lambda team, data: services.console_member_remove(
+            user=request.user, team=team, member_id=user_id
+        ),
+        _("Member removed from %(team)s."),
+    )

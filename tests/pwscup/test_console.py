@@ -1,0 +1,387 @@
+"""The organizer console: who may open each page, what each action records, the wizard."""
+
+import io
+import json
+import zipfile
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+
+from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.services import competition_create
+from pwscup.console.models import AuditEntry, TeamDisqualification
+from pwscup.leaderboards.selectors import anonymization_leaderboard, final_ranking
+from pwscup.submissions.models import RoundOperation
+from tests.pwscup.factories import freeze, run_operations, scored
+from tests.support import adult_config, adult_head, csv_upload
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anon", "participant", "other_organizer", "organizer")
+
+
+@pytest.fixture
+def console(world, django_user_model):
+    other = django_user_model.objects.create_user("other-org", password="pw")
+    competition_create(name="Other cup", slug="other", organizers=[other])
+    participant = world.users["a"]
+    return {
+        "world": world,
+        "users": {
+            "participant": participant,
+            "other_organizer": other,
+            "organizer": world.organizer,
+        },
+    }
+
+
+def console_urls(world) -> dict[str, tuple[str, str, dict]]:
+    """name → (method, url, POST data) for every console page of the world's competition."""
+    c, r = world.competition.slug, world.round.slug
+    team = world.teams["a"]
+    member = world.users["a"]
+    return {
+        "competition": ("get", reverse("console:competition", args=[c]), {}),
+        "competition_edit": ("get", reverse("console:competition_edit", args=[c]), {}),
+        "organizer_invite": ("get", reverse("console:organizer_invite", args=[c]), {}),
+        "teams": ("get", reverse("console:teams", args=[c]), {}),
+        "team_rename": ("get", reverse("console:team_rename", args=[c, team.pk]), {}),
+        "team_disqualify": ("get", reverse("console:team_disqualify", args=[c, team.pk]), {}),
+        "team_reinstate": ("post", reverse("console:team_reinstate", args=[c, team.pk]), {}),
+        "member_remove": (
+            "post",
+            reverse("console:member_remove", args=[c, team.pk, member.pk]),
+            {},
+        ),
+        "wizard_upload": ("get", reverse("console:wizard_upload", args=[c]), {}),
+        "wizard_roles": ("get", reverse("console:wizard_roles", args=[c]), {}),
+        "wizard_data": ("get", reverse("console:wizard_data", args=[c]), {}),
+        "wizard_phases": ("get", reverse("console:wizard_phases", args=[c]), {}),
+        "wizard_rules": ("get", reverse("console:wizard_rules", args=[c]), {}),
+        "wizard_review": ("get", reverse("console:wizard_review", args=[c]), {}),
+        "wizard_cancel": ("post", reverse("console:wizard_cancel", args=[c]), {}),
+        "round": ("get", reverse("console:round", args=[c, r]), {}),
+        "round_edit": ("get", reverse("console:round_edit", args=[c, r]), {}),
+        "round_archive": ("get", reverse("console:round_archive", args=[c, r]), {}),
+        **{
+            f"action_{name}": ("get", reverse("console:round_action", args=[c, r, name]), {})
+            for name in ("freeze", "rescore", "publish", "hide")
+        },
+    }
+
+
+# What each role gets: a visitor is sent to log in; an account that does not organize this
+# competition gets the same 404 as for a competition that does not exist.
+EXPECTED = {"anon": 302, "participant": 404, "other_organizer": 404}
+ORGANIZER = {"wizard_roles": 302, "wizard_data": 302, "wizard_phases": 302}  # step 1 first
+ORGANIZER_POST = 302  # a POST answers with a redirect to the page it changed
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_console_url_lets_only_the_organizer_in(console, client, role):
+    world = console["world"]
+    if role != "anon":
+        client.force_login(console["users"][role])
+    for name, (method, url, data) in console_urls(world).items():
+        response = getattr(client, method)(url, data)
+        if role == "organizer":
+            wanted = ORGANIZER_POST if method == "post" else ORGANIZER.get(name, 200)
+            if name == "wizard_review" or name == "wizard_rules":
+                wanted = 302
+        else:
+            wanted = EXPECTED[role]
+        assert response.status_code == wanted, (name, role, response.status_code)
+        if role == "anon":
+            assert response["Location"].startswith(reverse("login")), name
+        if role in ("participant", "other_organizer"):
+            body = b"".join(response) if response.streaming else response.content
+            assert world.competition.name.encode() not in body, (name, role)
+
+
+def test_console_home_and_creation_need_the_permission(client, console, django_user_model):
+    participant = console["users"]["participant"]
+    client.force_login(participant)
+    assert client.get(reverse("console:home")).status_code == 403
+    assert client.get(reverse("console:competition_new")).status_code == 403
+    client.force_login(console["users"]["organizer"])
+    page = client.get(reverse("console:home"))
+    assert page.status_code == 200
+    assert console["world"].competition.name in page.content.decode()
+    assert "Other cup" not in page.content.decode()
+    assert client.get(reverse("console:competition_new")).status_code == 403
+    assert client.get("/console/").status_code == 200
+
+
+def test_creating_a_competition_makes_the_creator_its_organizer(client, django_user_model):
+    creator = django_user_model.objects.create_user("creator", password="pw")
+    creator.user_permissions.add(Permission.objects.get(codename="add_competition"))
+    client.force_login(creator)
+    response = client.post(
+        reverse("console:competition_new"),
+        {"name": "Spring cup", "slug": "spring", "description": "# Rules\n\n<script>x</script>"},
+    )
+    assert response.status_code == 302
+    competition = Competition.objects.get(slug="spring")
+    assert list(competition.organizers.all()) == [creator]
+    assert not creator.is_staff
+    entry = AuditEntry.objects.get(competition=competition)
+    assert (entry.action, entry.user) == (AuditEntry.Action.COMPETITION_CREATED, creator)
+    page = client.get(reverse("competition_detail", args=["spring"])).content.decode()
+    assert "<h1>Rules</h1>" in page
+    assert "<script>x</script>" not in page
+
+
+def test_inviting_a_co_organizer_by_email(client, console, django_user_model):
+    world = console["world"]
+    helper = django_user_model.objects.create_user("helper", email="Helper@Example.org")
+    client.force_login(world.organizer)
+    url = reverse("console:organizer_invite", args=[world.competition.slug])
+    missing = client.post(url, {"identifier": "nobody@example.org"})
+    assert "No single account has the username or e-mail &#x27;nobody@example.org&#x27;." in (
+        missing.content.decode()
+    )
+    assert client.post(url, {"identifier": "helper@example.org"}).status_code == 302
+    assert world.competition.organizers.filter(pk=helper.pk).exists()
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.ORGANIZER_ADDED)
+    assert entry.detail == {"organizer": "helper"}
+    client.force_login(helper)
+    assert (
+        client.get(reverse("console:competition", args=[world.competition.slug])).status_code == 200
+    )
+
+
+def test_each_round_action_is_recorded_in_the_audit_log(client, console):
+    world = console["world"]
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    client.force_login(world.organizer)
+    c, r = world.competition.slug, world.round.slug
+    for action, recorded in (
+        ("freeze", AuditEntry.Action.ROUND_FROZEN),
+        ("rescore", AuditEntry.Action.ROUND_RESCORED),
+        ("publish", AuditEntry.Action.RESULTS_PUBLISHED),
+    ):
+        response = client.post(reverse("console:round_action", args=[c, r, action]))
+        assert response.status_code == 302
+        entry = AuditEntry.objects.filter(round=world.round).first()
+        assert (entry.action, entry.user) == (recorded, world.organizer)
+        run_operations()
+    assert RoundOperation.objects.filter(round=world.round).count() == 3
+    world.round.refresh_from_db()
+    assert world.round.frozen_at is not None and world.round.results_published
+    client.post(reverse("console:round_action", args=[c, r, "hide"]))
+    assert not Round.objects.get(pk=world.round.pk).results_published
+    page = client.get(reverse("console:round", args=[c, r])).content.decode()
+    for label in ("Froze the round", "Rescored everything", "Published the results"):
+        assert label in page
+    assert 'data-testid="target-teamA"' in page
+
+
+def test_team_management_is_audited_and_disqualification_hides_the_team(client, console):
+    world = console["world"]
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    client.force_login(world.organizer)
+    c, team = world.competition.slug, world.teams["a"]
+    assert {row.team.slug for row in anonymization_leaderboard(phase=world.anonymization)} == {
+        "teamA",
+        "teamB",
+    }
+    client.post(reverse("console:team_rename", args=[c, team.pk]), {"name": "Alpha"})
+    response = client.post(
+        reverse("console:team_disqualify", args=[c, team.pk]), {"reason": "Shared answers."}
+    )
+    assert response.status_code == 302
+    assert TeamDisqualification.objects.get(team=team).reason == "Shared answers."
+    assert [row.team.slug for row in anonymization_leaderboard(phase=world.anonymization)] == [
+        "teamB"
+    ]
+    freeze(world)
+    anonymization, attack = final_ranking(round=world.round)
+    assert [row.team.slug for row in anonymization] == ["teamB"]
+    assert "teamA" not in [row.team.slug for row in attack]
+    client.post(reverse("console:member_remove", args=[c, team.pk, world.users["a"].pk]))
+    assert not team.memberships.filter(user=world.users["a"]).exists()
+    client.post(reverse("console:team_reinstate", args=[c, team.pk]))
+    assert not TeamDisqualification.objects.filter(team=team).exists()
+    actions = list(
+        AuditEntry.objects.filter(competition=world.competition)
+        .order_by("created_at", "id")
+        .values_list("action", flat=True)
+    )
+    assert actions == [
+        AuditEntry.Action.TEAM_RENAMED,
+        AuditEntry.Action.TEAM_DISQUALIFIED,
+        AuditEntry.Action.MEMBER_REMOVED,
+        AuditEntry.Action.TEAM_REINSTATED,
+    ]
+    page = client.get(reverse("console:teams", args=[c])).content.decode()
+    assert "Alpha" in page
+
+
+def test_participants_list_shows_emails_to_the_organizer_only(client, console, django_user_model):
+    world = console["world"]
+    world.users["a"].email = "alice@example.org"
+    world.users["a"].save()
+    client.force_login(world.organizer)
+    page = client.get(reverse("console:teams", args=[world.competition.slug])).content.decode()
+    assert "alice@example.org" in page
+    client.force_login(world.users["b"])
+    for url in (
+        reverse("competition_detail", args=[world.competition.slug]),
+        world.round_url(),
+        reverse("console:teams", args=[world.competition.slug]),
+    ):
+        assert b"alice@example.org" not in client.get(url).content
+
+
+def test_the_archive_holds_every_submission_attack_and_target(client, console):
+    world = console["world"]
+    first = scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    freeze(world)
+    client.force_login(world.organizer)
+    response = client.get(
+        reverse("console:round_archive", args=[world.competition.slug, world.round.slug])
+    )
+    assert response.status_code == 200 and response.streaming
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    names = archive.namelist()
+    assert f"anonymizations/teamA/{first.pk}-{first.original_filename}" in names
+    assert "targets/teamA-v1/truth.csv" in names and "targets/teamB-v1/anonymized.csv" in names
+    with first.file.open("rb") as handle:
+        assert archive.read(f"anonymizations/teamA/{first.pk}-{first.original_filename}") == (
+            handle.read()
+        )
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.ARCHIVE_DOWNLOADED).count() == 1
+
+
+# --- The round wizard --------------------------------------------------------------------
+
+
+def _wizard(client, competition, step):
+    return reverse(f"console:wizard_{step}", args=[competition.slug])
+
+
+def _phases_post(**changes):
+    data = {
+        "name": "Round two",
+        "slug": "r2",
+        "timezone": "Asia/Tokyo",
+        "anonymization_opens_at": "2030-01-10T09:00",
+        "anonymization_closes_at": "2030-01-20T18:00",
+        "attack_opens_at": "2030-01-21T09:00",
+        "attack_closes_at": "2030-01-31T18:00",
+    }
+    data.update(changes)
+    return data
+
+
+def test_wizard_keeps_the_upload_and_creates_the_round(client, world):
+    client.force_login(world.organizer)
+    competition = world.competition
+    original = adult_head(120).decode().replace("United-States", "日本").encode("cp932")
+    response = client.post(
+        _wizard(client, competition, "upload"), {"original": csv_upload(original, "adult.csv")}
+    )
+    assert response.status_code == 302
+    page = client.get(_wizard(client, competition, "upload")).content.decode()
+    assert 'data-testid="profile-age"' in page and "日本" in page
+    # The defaults: Adult's age is a QI, fnlwgt (many distinct numbers) an SA.
+    roles = client.get(_wizard(client, competition, "roles"))
+    form = roles.context["form"]
+    assert "age" in form.initial["qi"] and "age" not in form.initial["sa"]
+    assert "fnlwgt" in form.initial["sa"]
+    # A bad choice: the message of scoring.load_config is shown next to its field.
+    bad = {**form.initial, "e2_column": "age"}
+    response = client.post(_wizard(client, competition, "roles"), bad)
+    assert response.status_code == 200
+    assert "e2_column" in response.context["form"].errors
+    assert "Kept: <strong>adult.csv</strong> (120 rows)" not in response.content.decode()
+    # The organizer's own configuration JSON replaces the choices.
+    config = json.dumps(adult_config()).encode()
+    response = client.post(
+        _wizard(client, competition, "roles"),
+        {"config_file": csv_upload(config, "round.json")},
+    )
+    assert response.status_code == 302, response.context["form"].errors
+    assert (
+        client.post(_wizard(client, competition, "data"), {"data_mode": "shared"}).status_code
+        == 302
+    )
+    # The attack phase may not open before the anonymization phase closes.
+    early = client.post(
+        _wizard(client, competition, "phases"), _phases_post(attack_opens_at="2030-01-15T09:00")
+    )
+    assert "attack_opens_at" in early.context["form"].errors
+    assert client.post(_wizard(client, competition, "phases"), _phases_post()).status_code == 302
+    rules = {
+        "utility_gates": '{"S1": 5}',
+        "tie_break_metric": "U1",
+        "ranking_rule": "worst_attack",
+        "selection_rule": "selected_or_last",
+        "attack_visibility": "live",
+        "auto_freeze": "on",
+    }
+    refused = client.post(_wizard(client, competition, "rules"), rules)
+    assert "utility_gates" in refused.context["form"].errors
+    rules["utility_gates"] = '{"U1": 100, "S1": {"min": 5}}'
+    assert client.post(_wizard(client, competition, "rules"), rules).status_code == 302
+    assert "Round two" in client.get(_wizard(client, competition, "review")).content.decode()
+    response = client.post(_wizard(client, competition, "review"))
+    assert response.status_code == 302
+    round_ = Round.objects.get(competition=competition, slug="r2")
+    assert round_.original_rows == 120 and round_.config["qi"][0] == "age"
+    assert round_.utility_gates == {"U1": 100, "S1": {"min": 5}}
+    anonymization = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
+    # Entered in the round's zone: 09:00 in Tokyo is 00:00 UTC.
+    assert anonymization.opens_at.isoformat() == "2030-01-10T00:00:00+00:00"
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_CREATED)
+    assert entry.round == round_ and entry.detail["rows"] == 120
+    # The kept upload is gone with the wizard's state.
+    assert client.get(_wizard(client, competition, "roles")).status_code == 302
+
+
+def test_wizard_upload_error_names_the_problem(client, world):
+    client.force_login(world.organizer)
+    response = client.post(
+        _wizard(client, world.competition, "upload"),
+        {"original": csv_upload(b"a,b\n1,2,3\n", "broken.csv")},
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["original"]
+
+
+def test_round_edit_offers_a_rescore_after_a_configuration_change(client, world):
+    scored(world, "a", seed=1)
+    client.force_login(world.organizer)
+    c, r = world.competition.slug, world.round.slug
+    form = client.get(reverse("console:round_edit", args=[c, r])).context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None}
+    for key in (
+        "anonymization_opens_at",
+        "anonymization_closes_at",
+        "attack_opens_at",
+        "attack_closes_at",
+    ):
+        data[key] = form.initial[key].strftime("%Y-%m-%dT%H:%M")
+    data["allow_attack_before_close"] = "on"  # the test world's phases overlap
+    config = adult_config()
+    config["cross"] = ["age", "sex"]
+    data["config"] = json.dumps(config)
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
+    response = client.post(reverse("console:round_edit", args=[c, r]), data)
+    assert response.status_code == 302, response.context["form"].errors
+    assert response["Location"].endswith("?rescore=offer")
+    world.round.refresh_from_db()
+    assert world.round.config["cross"] == ["age", "sex"]
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_EDITED)
+    assert "config" in entry.detail["fields"]
+    page = client.get(response["Location"]).content.decode()
+    assert 'data-testid="rescore-offer"' in page
+    # A configuration the original cannot satisfy stays refused, next to the field.
+    config["e2_column"] = "age"
+    data["config"] = json.dumps(config)
+    refused = client.post(reverse("console:round_edit", args=[c, r]), data)
+    assert "config" in refused.context["form"].errors
