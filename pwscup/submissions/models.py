@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
 
+NOTE_MAX_LENGTH = 200
+
 
 def upload_path(instance, filename: str) -> str:
     stamp = timezone.now().strftime("%Y/%m/%d")
@@ -46,6 +48,11 @@ class ScoredUpload(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
+    # The team's own numbering of its uploads in the phase (#1, #2, …), given at upload
+    # under the team's row lock; the global id means nothing to a team.
+    number = models.PositiveIntegerField(_("number"), default=0)
+    # A short line the team writes about the upload ("k=5 + noise σ=10"), editable later.
+    note = models.CharField(_("note"), max_length=NOTE_MAX_LENGTH, blank=True)
     # Why the job failed: a code and its parameters, rendered in each reader's language
     # (``pwscup.submissions.messages``); ``message`` holds the English text, and alone
     # the text of messages stored before codes existed.
@@ -84,7 +91,10 @@ class AnonymizationSubmission(ScoredUpload):
                 fields=["phase", "team"],
                 condition=models.Q(is_selected=True),
                 name="one_selected_submission_per_team",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["phase", "team", "number"], name="anonymization_number_per_team"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -161,6 +171,9 @@ class AttackSubmission(ScoredUpload):
     class Meta(ScoredUpload.Meta):
         verbose_name = _("attack submission")
         verbose_name_plural = _("attack submissions")
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "team", "number"], name="attack_number_per_team")
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.team} → {self.target.team} ({self.status})"

@@ -13,25 +13,36 @@ from django.views.decorators.http import require_POST
 
 import scoring
 from pwscup.competitions.models import Phase
+from pwscup.competitions.ranking import rule_text
 from pwscup.competitions.selectors import phase_of, phase_state, round_missing_phases
 from pwscup.core.access import private_file_response, round_access
 from pwscup.core.errors import Refused
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
 from pwscup.submissions import services
-from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm
+from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm, UploadNoteForm
+from pwscup.submissions.history import upload_history
 from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.metric_headers import metric_headers
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
+from pwscup.submissions.scoring_guide import (
+    config_download_name,
+    original_download_name,
+    round_scoring_config,
+    round_scoring_guide,
+)
 from pwscup.submissions.selectors import (
+    local_day_start,
     quota_usage,
+    representative_submission,
     round_stale_scores,
     round_targets,
     team_attacks,
     team_dataset,
     team_jobs,
+    team_jobs_fingerprint,
     team_submissions,
     upload_visible_to,
 )
-    local_day_start,
 
 
 def _phase_info(phase, team, model, now):
@@ -39,7 +50,6 @@ def _phase_info(phase, team, model, now):
         return None
     info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
     if team is not None:
-    team_jobs_fingerprint,
         quota = quota_usage(model=model, phase=phase, team=team, now=now)
         info.update(
             used_today=quota.used_today, used_total=quota.used_total, resets_at=quota.resets_at
@@ -56,6 +66,12 @@ def round_detail(request, competition_slug, round_slug):
     if missing_phases and not access.is_organizer:
         # An incomplete round is not open yet for everyone but its organizers.
         anonymization = attack = None
+    fragment_etag = None
+    if request.GET.get("fragment") and team is not None:
+        # Polled while a job runs: an unchanged fragment is answered 304, without rendering.
+        fragment_etag = _jobs_fragment_etag(request, access, anonymization, attack, now)
+        if fragment_etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return HttpResponseNotModified(headers={"ETag": fragment_etag})
     context = {
         "missing_phases": missing_phases,
         "access": access,
@@ -63,15 +79,10 @@ def round_detail(request, competition_slug, round_slug):
         "team": team,
         "metrics": scoring.METRICS,
         "metric_names": scoring.METRIC_NAMES,
+        "metric_headers": metric_headers(),
         "anonymization": _phase_info(anonymization, team, AnonymizationSubmission, now),
         "attack": _phase_info(attack, team, AttackSubmission, now),
         "upload_form": AnonymizationUploadForm(),
-    fragment_etag = None
-    if request.GET.get("fragment") and team is not None:
-        # Polled while a job runs: an unchanged fragment is answered 304, without rendering.
-        fragment_etag = _jobs_fragment_etag(request, access, anonymization, attack, now)
-        if fragment_etag in parse_etags(request.headers.get("If-None-Match", "")):
-            return HttpResponseNotModified(headers={"ETag": fragment_etag})
         "round_tz": round_.timezone,
         "leaderboard_visible": anonymization is not None
         and can_view_leaderboard(user=request.user, phase=anonymization),
@@ -79,6 +90,10 @@ def round_detail(request, competition_slug, round_slug):
     }
     if team is not None and anonymization is not None:
         context["submissions"] = list(team_submissions(phase=anonymization, team=team))
+        context["history"] = upload_history(
+            context["submissions"],
+            final=representative_submission(phase=anonymization, team=team),
+        )
         context["pending"] = any(
             s.status in (Status.QUEUED, Status.RUNNING) for s in context["submissions"]
         )
@@ -91,6 +106,10 @@ def round_detail(request, competition_slug, round_slug):
         context["pending"] = context.get("pending") or any(
             a.status in (Status.QUEUED, Status.RUNNING) for a in context["attacks"]
         )
+    if (team is not None or access.is_organizer) and not request.GET.get("fragment"):
+        # What the team is scored against, and how to reproduce its scores locally.
+        context["guide"] = round_scoring_guide(round=round_, team=team)
+        context["rule_text"] = rule_text(round_)
     if request.GET.get("fragment") and team is not None:
         # The polling fragment also carries the quota lines and the watched uploads' notices.
         context["fragment"] = True
@@ -127,12 +146,27 @@ def original_download(request, competition_slug, round_slug):
     phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
     if phase is None or phase_state(phase=phase) == "upcoming":
         raise Http404
+    name = original_download_name(round=round_, team=team)
     if round_.is_per_team:
         dataset = team_dataset(round=round_, team=team)
         if dataset is None:
             raise Http404
-        return private_file_response(dataset.file, f"{team.slug}_original.csv")
-    return private_file_response(round_.original_file, f"{round_.slug}_original.csv")
+        return private_file_response(dataset.file, name)
+    return private_file_response(round_.original_file, name)
+
+
+@login_required
+def config_download(request, competition_slug, round_slug):
+    """The configuration the server scores with (no data), for teams and organizers."""
+    access = round_access(request, competition_slug, round_slug)
+    if access.team is None and not access.is_organizer:
+        raise Http404
+    response = JsonResponse(
+        round_scoring_config(round=access.round), json_dumps_params={"indent": 2}
+    )
+    name = config_download_name(round=access.round)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 @login_required
@@ -150,6 +184,7 @@ def anonymization_upload(request, competition_slug, round_slug):
             team=access.team,
             user=request.user,
             uploaded_file=form.cleaned_data["file"],
+            note=form.cleaned_data["note"],
         ),
     )
 
@@ -170,6 +205,7 @@ def attack_upload(request, competition_slug, round_slug):
             target=target,
             user=request.user,
             uploaded_file=form.cleaned_data["file"],
+            note=form.cleaned_data["note"],
         )
 
     return _upload(request, access, phase, form, create)
@@ -265,6 +301,39 @@ def submission_select(request, pk):
         messages.error(request, refusal.message)
     round_ = submission.phase.round
     return redirect("round_detail", round_.competition.slug, round_.slug)
+
+
+@login_required
+def submission_note(request, pk):
+    return _note_edit(request, AnonymizationSubmission, pk)
+
+
+@login_required
+def attack_note(request, pk):
+    return _note_edit(request, AttackSubmission, pk)
+
+
+def _note_edit(request, model, pk):
+    """The team's note on one of its uploads: a small form, back to the round page."""
+    upload = get_object_or_404(
+        model.objects.select_related("team__competition", "phase__round"), pk=pk
+    )
+    _require_owner_or_organizer(request, upload, owner_only=True)
+    round_ = upload.phase.round
+    form = UploadNoteForm(request.POST or None, initial={"note": upload.note})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.upload_note_set(
+                upload=upload, user=request.user, note=form.cleaned_data["note"]
+            )
+        except Refused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, _("Note of #%(number)s saved.") % {"number": upload.number})
+            return redirect("round_detail", round_.competition.slug, round_.slug)
+    return render(
+        request, "submissions/note.html", {"upload": upload, "round": round_, "form": form}
+    )
 
 
 def _require_owner_or_organizer(request, upload, *, owner_only=False):

@@ -20,6 +20,7 @@ from pwscup.submissions.services.operations import (
     round_rescore_request,
     round_results_set,
 )
+from pwscup.submissions.services.uploads import upload_note_set
 
 __all__ = [
     "anonymization_submission_create",
@@ -39,4 +40,5 @@ __all__ = [
     "round_rescore_all",
     "rounds_auto_freeze",
     "target_builtin_score",
+    "upload_note_set",
 ]

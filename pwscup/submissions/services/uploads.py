@@ -5,6 +5,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -14,12 +15,13 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
-from pwscup.submissions.models import Status
+from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from pwscup.submissions.selectors import (
     local_day_start,
     quota_usage,
     team_failed_uploads_since,
     team_stored_upload_bytes,
+    upload_visible_to,
 )
 
 
@@ -114,10 +116,19 @@ def check_upload_bounds(*, phase: Phase, team: Team, size: int, now: dt.datetime
 
 
 def store_upload(
-    *, model, phase: Phase, team: Team, user, uploaded_file, stored_name: str, now=None, **fields
+    *,
+    model,
+    phase: Phase,
+    team: Team,
+    user,
+    uploaded_file,
+    stored_name: str,
+    note: str = "",
+    now=None,
+    **fields,
 ):
     """Check window, size, quota and the team's upload bounds, then keep the file exactly as
-    uploaded (QUEUED)."""
+    uploaded (QUEUED), numbered after the team's previous uploads in the phase."""
     now = now or timezone.now()
     check_window(phase=phase, expected_kind=_expected_kind(model), now=now)
     check_size(uploaded_file)
@@ -128,6 +139,8 @@ def store_upload(
         upload = model(
             phase=phase,
             team=team,
+            number=next_upload_number(model=model, phase=phase, team=team),
+            note=note_clean(note),
             submitted_by=user if user is not None and user.is_authenticated else None,
             original_filename=(getattr(uploaded_file, "name", "") or stored_name)[:255],
             sha256=sha256_of(uploaded_file),
@@ -138,6 +151,32 @@ def store_upload(
         )
         upload.file.save(stored_name, uploaded_file, save=False)
         upload.save()
+    return upload
+
+
+def next_upload_number(*, model, phase: Phase, team: Team) -> int:
+    """The team's next upload number in the phase (call it holding the team's row lock)."""
+    last = model.objects.filter(phase=phase, team=team).aggregate(last=Max("number"))["last"]
+    return (last or 0) + 1
+
+
+def note_clean(note: str) -> str:
+    """A note is one line of at most ``NOTE_MAX_LENGTH`` characters."""
+    note = " ".join((note or "").split())
+    if len(note) > NOTE_MAX_LENGTH:
+        raise Refused(
+            _("A note has at most %(limit)s characters; this one has %(length)s.")
+            % {"limit": NOTE_MAX_LENGTH, "length": len(note)}
+        )
+    return note
+
+
+def upload_note_set(*, upload, user, note: str):
+    """A member of the uploading team rewrites the upload's note (at any time)."""
+    if not upload_visible_to(user=user, upload=upload, owner_only=True):
+        raise Refused(_("Only the uploading team can change this note."), status=404)
+    upload.note = note_clean(note)
+    type(upload).objects.filter(pk=upload.pk).update(note=upload.note)
     return upload
 
 

@@ -1,0 +1,72 @@
+"""What a team is scored against (reads only): the round's configuration as teams may
+download it, in words for the round page, and the command that reproduces the server's
+scores locally with the downloaded files."""
+
+from dataclasses import dataclass
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
+from pwscup.competitions.selectors import round_config
+from scoring.schema import NUMBER, ORIGINAL_VALUES
+
+ANONYMIZED_PLACEHOLDER = "anonymized.csv"
+
+
+def round_scoring_config(*, round: Round) -> dict:
+    """The configuration every job of the round scores with (column roles, domains and
+    integer columns: names only, no value of the original), as teams download it.
+
+    A round stored before ``integer_columns`` existed gets them decided on its original,
+    exactly as ``table_config`` does for the jobs.
+    """
+    if "integer_columns" in round.config:
+        return round.config
+    return round_config(round=round).to_dict()
+
+
+def original_download_name(*, round: Round, team: Team | None) -> str:
+    """The file name the data download carries: the team's sample in the per-team mode."""
+    if round.is_per_team and team is not None:
+        return f"{team.slug}_original.csv"
+    return f"{round.slug}_original.csv"
+
+
+def config_download_name(*, round: Round) -> str:
+    return f"{round.slug}_config.json"
+
+
+@dataclass(frozen=True)
+class ScoringGuide:
+    """The round's configuration in words, for the round page."""
+
+    config: dict
+    unassigned: tuple[str, ...]
+    value_columns: tuple[str, ...]
+    number_columns: tuple[str, ...]
+    command: str
+    config_name: str
+    anonymized_placeholder: str = ANONYMIZED_PLACEHOLDER
+
+
+def round_scoring_guide(*, round: Round, team: Team | None) -> ScoringGuide:
+    config = round_scoring_config(round=round)
+    roles = set(config["qi"]) | set(config["sa"])
+    domains = config.get("domains") or {}
+    command = " ".join(
+        [
+            "python -m scoring evaluate",
+            original_download_name(round=round, team=team),
+            ANONYMIZED_PLACEHOLDER,
+            "--config",
+            config_download_name(round=round),
+        ]
+    )
+    return ScoringGuide(
+        config=config,
+        unassigned=tuple(c for c in config["columns"] if c not in roles),
+        # In the file's column order (the database does not keep the keys' order).
+        value_columns=tuple(c for c in config["columns"] if domains.get(c) == ORIGINAL_VALUES),
+        number_columns=tuple(c for c in config["columns"] if domains.get(c) == NUMBER),
+        command=command,
+        config_name=config_download_name(round=round),
+    )
