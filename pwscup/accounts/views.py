@@ -141,7 +141,9 @@ def team_create(request, competition_slug):
         return _refused(request, refusal, competition.slug)
     messages.success(
         request,
-        _("Team %(team)s is created and you are its captain: invite your team mates with the link below.")
+        _(
+            "Team %(team)s is created and you are its captain: invite your team mates with the link below."
+        )
         % {"team": team.name},
     )
     return redirect("team_detail", competition.slug)

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import translation
 
 from pwscup.accounts.models import Membership, Team
 from pwscup.accounts.services import (
@@ -21,6 +22,13 @@ from pwscup.accounts.services import (
 from pwscup.core.errors import Refused
 
 User = get_user_model()
+
+
+@pytest.fixture(autouse=True)
+def english():
+    # Services speak the active language; a previous request may have left Japanese active.
+    with translation.override("en"):
+        yield
 
 
 def account(name: str, email: str = ""):
@@ -268,9 +276,7 @@ def test_create_and_join_through_the_pages(client, world):
     client.force_login(captain)
     detail = reverse("competition_detail", args=[world.competition.slug])
     assert 'data-testid="team-register"' in client.get(detail).content.decode()
-    response = client.post(
-        reverse("team_create", args=[world.competition.slug]), {"name": "Crew"}
-    )
+    response = client.post(reverse("team_create", args=[world.competition.slug]), {"name": "Crew"})
     assert response["Location"] == reverse("team_detail", args=[world.competition.slug])
     team = Team.objects.get(name="Crew")
     page = client.get(response["Location"]).content.decode()
