@@ -50,7 +50,7 @@ class ScoredUpload(models.Model):
     )
     # The team's own numbering of its uploads in the phase (#1, #2, …), given at upload
     # under the team's row lock; the global id means nothing to a team.
-    number = models.PositiveIntegerField(_("number"), default=0)
+    number = models.PositiveIntegerField(_("number in the team"), default=0)
     # A short line the team writes about the upload ("k=5 + noise σ=10"), editable later.
     note = models.CharField(_("note"), max_length=NOTE_MAX_LENGTH, blank=True)
     # Why the job failed: a code and its parameters, rendered in each reader's language

@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="anonymizationsubmission",
             name="number",
-            field=models.PositiveIntegerField(default=0, verbose_name="number"),
+            field=models.PositiveIntegerField(default=0, verbose_name="number in the team"),
         ),
         migrations.AddField(
             model_name="attacksubmission",
@@ -44,7 +44,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="attacksubmission",
             name="number",
-            field=models.PositiveIntegerField(default=0, verbose_name="number"),
+            field=models.PositiveIntegerField(default=0, verbose_name="number in the team"),
         ),
         migrations.RunPython(number_existing_uploads, migrations.RunPython.noop),
     ]
