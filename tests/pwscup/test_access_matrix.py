@@ -32,6 +32,10 @@ ALWAYS = {
     "status": (LOGIN, 200, 200, 404, 404),
     "round": (200, 200, 200, 200, 200),
     "fragment": (200, 200, 200, 200, 200),
+    # The scoring configuration (column roles, no data): teams of the round and organizers.
+    "config": (LOGIN, 200, 200, 404, 200),
+    # A note is written by its own team only (organizers do not edit teams' notes).
+    "note_a": (LOGIN, 200, 404, 404, 404),
     # Shared mode has no candidate table: nobody gets one.
     "candidate_a": (LOGIN, 404, 404, 404, 404),
 }
@@ -139,6 +143,8 @@ def urls(world, sub_a, attack) -> dict:
         "submission_a": reverse("submission_file", args=[sub_a.pk]),
         "status": reverse("status_json", args=args),
         "round": reverse("round_detail", args=args),
+        "config": reverse("config_download", args=args),
+        "note_a": reverse("submission_note", args=[sub_a.pk]),
         "fragment": reverse("round_detail", args=args) + "?fragment=1",
         "target_a": reverse("target_download", args=target),
         "candidate_a": reverse("candidate_download", args=target),
