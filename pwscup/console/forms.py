@@ -53,6 +53,17 @@ class CompetitionForm(forms.Form):
 
 
 class CompetitionEditForm(CompetitionForm):
+    max_team_size = forms.IntegerField(
+        label=_("Maximum team size"),
+        min_value=1,
+        max_value=100,
+        help_text=_("Members a team may have, its captain included."),
+    )
+    registration_locked = forms.BooleanField(
+        label=_("Registration locked (participants can no longer create or join teams)"),
+        required=False,
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         del self.fields["slug"]
@@ -314,4 +325,6 @@ def competition_initial(competition: Competition) -> dict:
         "name": competition.name,
         "description": competition.description,
         "is_listed": competition.is_listed,
+        "max_team_size": competition.max_team_size,
+        "registration_locked": competition.registration_locked,
     }

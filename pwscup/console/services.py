@@ -4,11 +4,13 @@ The round operations (freeze, rescore, publish, samples) are the platform's serv
 module adds who asked, and records it.
 """
 
+from django.contrib.auth.models import Permission
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Membership, Team
+from pwscup.accounts.services import team_member_remove
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.ranking_cache import ranking_invalidate
 from pwscup.competitions.services import (
@@ -48,6 +50,13 @@ def _competition_rounds(competition: Competition) -> list[int]:
 # --- Competitions ------------------------------------------------------------------------
 
 
+def competition_creator_grant(*, user) -> None:
+    """Let ``user`` create competitions (``competitions.add_competition``); nothing more."""
+    user.user_permissions.add(
+        Permission.objects.get(content_type__app_label="competitions", codename="add_competition")
+    )
+
+
 @transaction.atomic
 def console_competition_create(
     *, user, name: str, slug: str, description: str = "", is_listed: bool = True
@@ -65,7 +74,13 @@ def console_competition_create(
     return competition
 
 
-EDITABLE_COMPETITION_FIELDS = ("name", "description", "is_listed")
+EDITABLE_COMPETITION_FIELDS = (
+    "name",
+    "description",
+    "is_listed",
+    "max_team_size",
+    "registration_locked",
+)
 
 
 @transaction.atomic
@@ -323,11 +338,12 @@ def console_team_reinstate(*, user, team: Team) -> None:
 
 @transaction.atomic
 def console_member_remove(*, user, team: Team, member_id: int) -> None:
+    """An organizer removes a member (the captaincy passes on, as ``team_member_remove`` does)."""
     membership = Membership.objects.filter(team=team, user_id=member_id).select_related("user")
     found = membership.first()
     if found is None:
         raise ValidationError(_("This account is not a member of the team."))
-    found.delete()
+    team_member_remove(team=team, member=found.user, by=None)
     audit_record(
         user=user,
         competition=team.competition,

@@ -5,7 +5,7 @@ import json
 import zipfile
 
 import pytest
-from django.contrib.auth.models import Permission
+from django.core.management import call_command
 from django.urls import reverse
 
 from pwscup.competitions.models import Competition, Phase, Round
@@ -115,8 +115,10 @@ def test_console_home_and_creation_need_the_permission(client, console, django_u
 
 def test_creating_a_competition_makes_the_creator_its_organizer(client, django_user_model):
     creator = django_user_model.objects.create_user("creator", password="pw")
-    creator.user_permissions.add(Permission.objects.get(codename="add_competition"))
     client.force_login(creator)
+    assert client.get(reverse("console:competition_new")).status_code == 403
+    call_command("allow_competitions", "creator", stdout=io.StringIO())
+    assert 'data-testid="console-link"' in client.get("/").content.decode()
     response = client.post(
         reverse("console:competition_new"),
         {"name": "Spring cup", "slug": "spring", "description": "# Rules\n\n<script>x</script>"},
@@ -385,3 +387,25 @@ def test_round_edit_offers_a_rescore_after_a_configuration_change(client, world)
     data["config"] = json.dumps(config)
     refused = client.post(reverse("console:round_edit", args=[c, r]), data)
     assert "config" in refused.context["form"].errors
+
+
+def test_editing_the_competition_sets_team_rules_and_is_recorded(client, world):
+    client.force_login(world.organizer)
+    url = reverse("console:competition_edit", args=[world.competition.slug])
+    response = client.post(
+        url,
+        {
+            "name": world.competition.name,
+            "description": "Read **the rules**.",
+            "is_listed": "on",
+            "max_team_size": "3",
+            "registration_locked": "on",
+        },
+    )
+    assert response.status_code == 302
+    competition = Competition.objects.get(pk=world.competition.pk)
+    assert (competition.max_team_size, competition.registration_locked) == (3, True)
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.COMPETITION_EDITED)
+    assert entry.detail == {"fields": ["description", "max_team_size", "registration_locked"]}
+    page = client.get(reverse("console:competition", args=[competition.slug])).content.decode()
+    assert "<strong>the rules</strong>" in page and "Registration is locked." in page
