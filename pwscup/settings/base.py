@@ -110,7 +110,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out user name + address before the password is even checked.
-    "axes.backends.AxesStandaloneBackend",
+    "pwscup.accounts.backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"

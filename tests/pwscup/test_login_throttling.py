@@ -1,7 +1,7 @@
 """Login throttling (django-axes): repeated failures lock a user name out, in ja and en."""
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +71,14 @@ def test_behind_the_proxy_the_forwarded_address_is_used(client, settings, member
         _post(client, "wrong", HTTP_X_REAL_IP="203.0.113.7")
     assert _post(client, PASSWORD, HTTP_X_REAL_IP="203.0.113.7").status_code == 429
     assert _post(client, PASSWORD, HTTP_X_REAL_IP="203.0.113.8").status_code == 302
+
+
+def test_a_log_in_without_a_request_is_not_throttled_but_still_checks_the_password(member):
+    # Management commands and the test client's login() have no address to lock out.
+    assert authenticate(username="alice", password=PASSWORD) == member
+    assert authenticate(username="alice", password="wrong") is None
+
+
+def test_the_test_clients_login_works(client, member):
+    assert client.login(username="alice", password=PASSWORD)
+    assert not client.login(username="alice", password="wrong")
