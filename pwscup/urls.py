@@ -16,9 +16,9 @@ round_urls = [
     path("config.json", submission_views.config_download, name="config_download"),
     path("submit/", submission_views.anonymization_upload, name="anonymization_upload"),
     path("status.json", submission_views.status_json, name="status_json"),
+    path("operations.json", operation_views.operations_json, name="operations_json"),
     path("attack/", submission_views.attack_upload, name="attack_upload"),
     path(
-    path("operations.json", operation_views.operations_json, name="operations_json"),
         "targets/<slug:team_slug>/anonymized.csv",
         target_views.target_download,
         name="target_download",
@@ -40,12 +40,12 @@ urlpatterns = [
     path("console/", include("pwscup.console.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include(account_urls)),
     path("notifications/", include("pwscup.notifications.urls")),
     # Before the rounds: a round cannot take the slug "team" or "join".
     path("c/<slug:competition_slug>/", include(team_urls)),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path(
         "c/<slug:competition_slug>/",
         competition_views.competition_detail,
@@ -57,6 +57,6 @@ urlpatterns = [
         "submissions/<int:pk>/select", submission_views.submission_select, name="submission_select"
     ),
     path("attacks/<int:pk>/file", submission_views.attack_file, name="attack_file"),
-]
     path("submissions/<int:pk>/note", submission_views.submission_note, name="submission_note"),
     path("attacks/<int:pk>/note", submission_views.attack_note, name="attack_note"),
+]

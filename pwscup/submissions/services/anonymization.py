@@ -44,8 +44,8 @@ def enqueue_anonymization(pk: int) -> Dispatch:
 def anonymizations_rescore(*, queryset) -> int:
     pks = list(queryset.values_list("pk", flat=True))
     job_reset(model=AnonymizationSubmission, pks=pks)
-    for pk in pks:
     ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
+    for pk in pks:
         enqueue_anonymization(pk)
     return len(pks)
 
@@ -79,8 +79,8 @@ def anonymization_submission_score(
         scores=scores,
         scorer_version=scoring.SCORER_VERSION,
     )
-    if completed:
     ranking_invalidate(round_ids=[submission.phase.round_id])
+    if completed:
         notify_upload_outcome(upload=submission, status=status)
 
 
@@ -102,5 +102,5 @@ def anonymization_submission_select(*, submission: AnonymizationSubmission, team
     )
     AnonymizationSubmission.objects.filter(pk=submission.pk).update(is_selected=True)
     submission.is_selected = True
-    return submission
     ranking_invalidate(round_ids=[phase.round_id])
+    return submission

@@ -71,15 +71,15 @@ def attack_submission_score(*, submission_id: int, task_id: str = "", worker: st
         scorer_version=scoring.SCORER_VERSION,
         **result,
     )
-    if completed:
     ranking_invalidate(round_ids=[target.round_id])
+    if completed:
         notify_upload_outcome(upload=submission, status=status)
 
 
 def attacks_rescore(*, queryset) -> int:
     pks = list(queryset.values_list("pk", flat=True))
     job_reset(model=AttackSubmission, pks=pks)
-    for pk in pks:
     ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
+    for pk in pks:
         enqueue_attack(pk)
     return len(pks)

@@ -81,9 +81,6 @@ def round_freeze(*, round: Round, now=None) -> list[Target]:
     return targets
 
 
-@transaction.atomic
-def target_publish(*, round: Round, team, submission) -> Target:
-    existing = Target.objects.select_for_update().filter(round=round, team=team).first()
 def freeze_plan(*, round: Round) -> list[tuple]:
     """(team, submission) of each team whose final anonymization a freeze publishes."""
     phase = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
@@ -97,6 +94,9 @@ def freeze_plan(*, round: Round) -> list[tuple]:
     return plan
 
 
+@transaction.atomic
+def target_publish(*, round: Round, team, submission) -> Target:
+    existing = Target.objects.select_for_update().filter(round=round, team=team).first()
     if existing is not None and existing.submission_id == submission.pk:
         return existing
     version = existing.version + 1 if existing else 1
