@@ -22,7 +22,9 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
-    list_display = ("name", "slug", "competition")
+    list_display = ("name", "slug", "competition", "captain")
+    # Choosing a captain from every account would list them all to any organizer.
+    readonly_fields = ("captain", "invitation_code")
     list_filter = (scoped_filter("competition"),)
     inlines = [MembershipInline]
 
