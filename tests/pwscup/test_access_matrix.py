@@ -38,6 +38,8 @@ ALWAYS = {
     "note_a": (LOGIN, 200, 404, 404, 404),
     # Shared mode has no candidate table: nobody gets one.
     "candidate_a": (LOGIN, 404, 404, 404, 404),
+    # The progress of freeze / rescore / publish: the organizers' only.
+    "operations": (404, 404, 404, 404, 200),
 }
 # Before the organizer makes it public, other teams' scores are for organizers only
 # (competition.md: a team never sees another team's scores before they are published).
@@ -142,6 +144,7 @@ def urls(world, sub_a, attack) -> dict:
         "original": reverse("original_download", args=args),
         "submission_a": reverse("submission_file", args=[sub_a.pk]),
         "status": reverse("status_json", args=args),
+        "operations": reverse("operations_json", args=args),
         "round": reverse("round_detail", args=args),
         "config": reverse("config_download", args=args),
         "note_a": reverse("submission_note", args=[sub_a.pk]),

@@ -1,0 +1,268 @@
+"""Freeze, rescore and publish as background operations (run here in process; the real
+worker runs them in ``test_operations_worker.py``)."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from pwscup.accounts.services import organizer_grant
+from pwscup.submissions import services
+from pwscup.submissions.models import AnonymizationSubmission, RoundOperation, Status, Target
+from pwscup.submissions.services import maintenance, operations
+from pwscup.submissions.services.jobs import job_claim
+from tests.pwscup.factories import run_operations, scored
+
+pytestmark = pytest.mark.django_db
+
+FREEZE = RoundOperation.Kind.FREEZE
+
+
+def tasks_sent(callbacks) -> list:
+    """The on-commit callbacks that send a job's message (others may invalidate caches)."""
+    return [c for c in callbacks if c.__qualname__.startswith("job_send.")]
+
+
+def test_a_freeze_request_returns_at_once_and_asking_again_returns_the_same_operation(
+    world, django_capture_on_commit_callbacks
+):
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        first = services.round_freeze_request(round=world.round, requested_by=world.organizer)
+        again = services.round_freeze_request(round=world.round)
+    assert (first.status, first.created, first.requested_by) == (
+        Status.QUEUED,
+        True,
+        world.organizer,
+    )
+    assert (again.pk, again.created) == (first.pk, False)
+    assert len(tasks_sent(callbacks)) == 1  # one job message for the two requests
+    assert not Target.objects.exists() and world.round.frozen_at is None
+
+    (done,) = run_operations()
+    assert (done.pk, done.status, done.progress_done, done.progress_total, done.attempts) == (
+        first.pk,
+        Status.FINISHED,
+        2,
+        2,
+        1,
+    )
+    assert done.result == {"targets": 2, "published": 2, "unchanged": 0}
+    assert done.finished_at is not None and done.message == ""
+    world.round.refresh_from_db()
+    assert world.round.frozen_at == done.created_at  # frozen as of the request
+    assert Target.objects.filter(round=world.round).count() == 2
+    # Finished: a new request is a new operation; nothing changed, nothing republished.
+    later = services.round_freeze_request(round=world.round)
+    assert later.pk != first.pk and later.created
+    (refrozen,) = run_operations()
+    assert refrozen.result == {"targets": 2, "published": 0, "unchanged": 2}
+    assert set(Target.objects.values_list("version", flat=True)) == {1}
+
+
+def test_two_simultaneous_requests_make_one_operation(world, monkeypatch):
+    """The partial unique constraint decides when both requests saw no operation."""
+    first = services.round_freeze_request(round=world.round)
+    seen = []
+
+    def nothing_yet(*, round, kind):
+        seen.append(kind)
+        if len(seen) == 1:
+            return None  # as if this request had looked before the other one committed
+        return RoundOperation.objects.get(round=round, kind=kind, status=Status.QUEUED)
+
+    monkeypatch.setattr(operations, "_active_operation", nothing_yet)
+    second = services.round_freeze_request(round=world.round)
+    assert second.pk == first.pk and seen == [FREEZE, FREEZE]
+    assert RoundOperation.objects.count() == 1
+    monkeypatch.undo()
+    # Another kind is another operation.
+    assert services.round_rescore_request(round=world.round).pk != first.pk
+
+
+def test_a_run_taken_over_stops_and_the_next_run_ends_with_the_same_targets(world, monkeypatch):
+    for letter, seed in (("a", 1), ("b", 2), ("c", 3)):
+        scored(world, letter, seed=seed)
+    operation = services.round_freeze_request(round=world.round)
+    publish = operations.target_publish
+    published = []
+
+    def publish_then_lose_the_run(**kwargs):
+        target = publish(**kwargs)
+        published.append((target.pk, target.published_file.name, target.version))
+        if len(published) == 1:
+            # Meanwhile the reaper found this run's worker gone and requeued it.
+            RoundOperation.objects.filter(pk=operation.pk).update(status=Status.QUEUED)
+        return target
+
+    monkeypatch.setattr(operations, "target_publish", publish_then_lose_the_run)
+    services.round_operation_run(operation_id=operation.pk)
+    stopped = RoundOperation.objects.get(pk=operation.pk)
+    assert (stopped.status, stopped.progress_done, stopped.result) == (Status.QUEUED, 0, {})
+    assert Target.objects.count() == 1  # it stopped at its next step
+    first_target = published[0]
+
+    monkeypatch.setattr(operations, "target_publish", publish)
+    services.round_operation_run(operation_id=operation.pk)
+    done = RoundOperation.objects.get(pk=operation.pk)
+    assert (done.status, done.attempts, done.progress_done) == (Status.FINISHED, 2, 3)
+    assert done.result == {"targets": 3, "published": 2, "unchanged": 1}
+    kept = Target.objects.get(pk=first_target[0])
+    assert (kept.pk, kept.published_file.name, kept.version) == first_target
+
+
+def test_a_failing_freeze_fails_with_a_reason(world, monkeypatch):
+    scored(world, "a", seed=1)
+    operation = services.round_freeze_request(round=world.round)
+
+    def broken(**kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(operations, "target_publish", broken)
+    services.round_operation_run(operation_id=operation.pk)
+    failed = RoundOperation.objects.get(pk=operation.pk)
+    assert (failed.status, failed.message_code, failed.message_params) == (
+        Status.FAILED,
+        "job.internal_error",
+        {"kind": "OSError"},
+    )
+    assert services.round_freeze_request(round=world.round).pk != operation.pk
+
+
+def test_rescore_and_publish_operations(world):
+    submission = scored(world, "a", seed=1)
+    services.round_freeze(round=world.round)
+    services.round_rescore_request(round=world.round)
+    (rescore,) = run_operations()
+    assert (rescore.status, rescore.progress_done, rescore.progress_total) == (
+        Status.FINISHED,
+        2,
+        2,
+    )
+    assert rescore.result == {"anonymizations": 1, "targets": 1, "attacks": 0}
+    assert AnonymizationSubmission.objects.get(pk=submission.pk).status == Status.QUEUED
+    services.round_publish_request(round=world.round)
+    world.round.refresh_from_db()
+    assert not world.round.results_published  # not before a worker runs it
+    (publish,) = run_operations()
+    world.round.refresh_from_db()
+    assert (publish.status, publish.progress_done, world.round.results_published) == (
+        Status.FINISHED,
+        1,
+        True,
+    )
+
+
+def test_the_reaper_requeues_an_operation_whose_worker_is_gone(
+    world, monkeypatch, django_capture_on_commit_callbacks
+):
+    operation = services.round_freeze_request(round=world.round)
+    half_a_minute_ago = timezone.now() - dt.timedelta(seconds=30)
+    job_claim(
+        model=RoundOperation, pk=operation.pk, now=half_a_minute_ago, task_id="t1", worker="w1@h"
+    )
+    monkeypatch.setattr(maintenance.broker, "worker_census", lambda: {"reaper@h": {"r"}})
+    monkeypatch.setattr(maintenance.broker, "pending_messages", lambda: [])
+    with django_capture_on_commit_callbacks() as callbacks:
+        counts = services.jobs_reap(worker="reaper@h")
+    assert counts["requeued"] == 1 and len(tasks_sent(callbacks)) == 1
+    operation.refresh_from_db()
+    assert (operation.status, operation.worker, operation.attempts) == (Status.QUEUED, "", 1)
+    (done,) = run_operations()
+    assert (done.status, done.attempts) == (Status.FINISHED, 2)
+
+
+def test_the_automatic_freeze_asks_once_for_an_operation(make_world):
+    closed = make_world(slug="closed", anonymization_open=False)
+    assert services.rounds_auto_freeze() == [closed.round.pk]
+    assert services.rounds_auto_freeze() == []  # its freeze is queued: not asked again
+    (operation,) = RoundOperation.objects.all()
+    assert (operation.kind, operation.requested_by) == (FREEZE, None)
+
+
+def test_the_organizer_follows_the_progress_on_the_admin_page_and_the_json(world, client):
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    organizer_grant(user=world.organizer, competition=world.competition)
+    client.force_login(world.organizer)
+    response = client.post(
+        reverse("admin:competitions_round_changelist"),
+        {"action": "freeze", "_selected_action": [world.round.pk]},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert f"{world.round}: freeze started." in page
+    change_url = reverse("admin:competitions_round_change", args=[world.round.pk])
+    assert f'<a href="{change_url}#operations">Follow its progress</a>' in page
+    assert "Freeze</strong>: Queued" in client.get(change_url).content.decode()
+    json_url = reverse("operations_json", args=[world.competition.slug, world.round.slug])
+    queued = client.get(json_url).json()
+    assert [(o["kind"], o["status"], o["active"]) for o in queued["operations"]] == [
+        ("freeze", "queued", True)
+    ]
+    assert queued["frozen_at"] is None and queued["builtin"]["targets"] == 0
+
+    run_operations()
+    page = client.get(change_url).content.decode()
+    assert "Freeze</strong>: Finished — 2 of 2 done" in page
+    assert "Built-in attacks: 0 of 2 targets scored (0 failed)." in page
+    for target in Target.objects.all():
+        services.target_builtin_score(target_id=target.pk)
+    done = client.get(json_url)
+    assert done["Cache-Control"] == "no-store"
+    summary = done.json()
+    (freeze,) = summary["operations"]
+    assert (freeze["status"], freeze["done"], freeze["total"], freeze["active"]) == (
+        "finished",
+        2,
+        2,
+        False,
+    )
+    assert freeze["result"] == {"targets": 2, "published": 2, "unchanged": 0}
+    assert summary["builtin"] == {
+        "targets": 2,
+        "queued": 0,
+        "running": 0,
+        "finished": 2,
+        "failed": 0,
+    }
+    assert summary["frozen_at"] is not None and summary["results_published"] is False
+    matrix = client.get(reverse("matrix", args=[world.competition.slug, world.round.slug]))
+    assert "Built-in attacks: 2 of 2 targets scored (0 failed)." in matrix.content.decode()
+
+
+def test_the_progress_panel_is_for_organizers_only(world, client):
+    scored(world, "a", seed=1)
+    services.round_freeze_request(round=world.round)
+    run_operations()
+    world.round.results_published = True
+    world.round.save(update_fields=["results_published"])
+    args = [world.competition.slug, world.round.slug]
+    client.force_login(world.users["b"])
+    for name in ("matrix", "final_ranking"):
+        page = client.get(reverse(name, args=args)).content.decode()
+        assert 'data-testid="operations"' not in page
+    client.force_login(world.organizer)
+    for name in ("matrix", "final_ranking"):
+        page = client.get(reverse(name, args=args)).content.decode()
+        assert 'data-testid="operation-freeze" data-status="finished"' in page
+
+
+def test_asking_while_running_says_so_with_the_progress(world, client):
+    scored(world, "a", seed=1)
+    organizer_grant(user=world.organizer, competition=world.competition)
+    operation = services.round_freeze_request(round=world.round)
+    job_claim(model=RoundOperation, pk=operation.pk, task_id="t1", worker="w1@h")
+    RoundOperation.objects.filter(pk=operation.pk).update(progress_total=5, progress_done=2)
+    client.force_login(world.organizer)
+    response = client.post(
+        reverse("admin:competitions_round_changelist"),
+        {"action": "freeze", "_selected_action": [world.round.pk]},
+        follow=True,
+    )
+    assert f"{world.round}: Freeze is already under way (2 of 5 done)." in (
+        response.content.decode()
+    )
+    assert RoundOperation.objects.count() == 1
