@@ -92,6 +92,7 @@ class RoundAdminForm(forms.ModelForm):
         cleaned = super().clean()
         try:
             round_settings_check(
+                slug=cleaned.get("slug", ""),
                 timezone=cleaned.get("timezone"),
                 utility_gates=cleaned.get("utility_gates"),
                 tie_break_metric=cleaned.get("tie_break_metric"),

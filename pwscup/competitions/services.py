@@ -38,6 +38,10 @@ def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
     )
 
 
+# /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py).
+RESERVED_ROUND_SLUGS = frozenset({"team", "join"})
+
+
 def round_settings_check(
     *,
     timezone: str,
@@ -47,9 +51,13 @@ def round_settings_check(
     sample_size: int | None = None,
     phases: dict | None = None,
     allow_attack_before_close: bool = False,
+    slug: str = "",
 ) -> None:
     """Check a round's settings; the one check of the admin, the console, the commands and
     the demo.
+
+    A round's ``slug`` cannot be one of ``RESERVED_ROUND_SLUGS``: those addresses under
+    ``/c/<competition>/`` are the team pages'.
 
     ``phases`` maps a phase kind to its ``(opens_at, closes_at)``: each closes after it
     opens, and the attack phase opens only once the anonymization phase has closed (its
@@ -60,6 +68,10 @@ def round_settings_check(
     message that names the value and what is expected.
     """
     errors = _phases_errors(phases or {}, allow_attack_before_close=allow_attack_before_close)
+    if slug in RESERVED_ROUND_SLUGS:
+        errors["slug"] = _(
+            "The address %(value)s is taken by the team pages: choose another one."
+        ) % {"value": slug}
     try:
         zoneinfo.ZoneInfo(timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
@@ -155,6 +167,7 @@ def round_create(
     **options,
 ) -> Round:
     round_settings_check(
+        slug=slug,
         timezone=options.get("timezone", "Asia/Tokyo"),
         utility_gates=options.get("utility_gates", {}),
         tie_break_metric=options.get("tie_break_metric", "U1"),

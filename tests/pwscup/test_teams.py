@@ -391,3 +391,34 @@ def test_the_profile_lists_teams_competitions_and_saves_preferences(client, worl
     assert user.notification_preference.language == "en"
     client.force_login(world.organizer)
     assert "Competitions I organize" in client.get(reverse("profile")).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["team", "join"])
+def test_a_round_cannot_take_the_team_pages_address(world, slug):
+    from django.core.exceptions import ValidationError
+
+    from pwscup.competitions.services import round_create
+    from tests.support import adult_config, adult_head
+
+    with pytest.raises(ValidationError) as refused:
+        round_create(
+            competition=world.competition,
+            name="Shadowed",
+            slug=slug,
+            original=adult_head(20),
+            original_filename="adult.csv",
+            config_raw=adult_config(),
+        )
+    assert refused.value.message_dict["slug"] == [
+        f"The address {slug} is taken by the team pages: choose another one."
+    ]
+
+
+@pytest.mark.django_db
+def test_the_admin_edits_maximum_team_size_and_registration_lock(client, world):
+    admin = User.objects.create_superuser("root", "root@ex.org", "pw")
+    client.force_login(admin)
+    page = client.get(reverse("admin:competitions_competition_change", args=[world.competition.pk]))
+    html = page.content.decode()
+    assert 'name="max_team_size"' in html and 'name="registration_locked"' in html
