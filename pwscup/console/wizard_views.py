@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import scoring
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.services import round_data_check, round_settings_check
 from pwscup.console import selectors, services, wizard
 from pwscup.console.forms import (
@@ -307,6 +307,15 @@ def step_review(request, competition_slug):
             state,
             "review",
             phases=phases,
+            labels={
+                "data_mode": Round.DataMode(state["data"]["data_mode"]).label,
+                "ranking_rule": Round.RankingRule(state["rules"]["ranking_rule"]).label,
+                "selection_rule": Round.SelectionRule(state["rules"]["selection_rule"]).label,
+                "attack_visibility": Round.AttackVisibility(
+                    state["rules"]["attack_visibility"]
+                ).label,
+                "phases": dict(Phase.Kind.choices),
+            },
             round_name=phases_form["name"],
             round_slug=phases_form["slug"],
             timezone=phases_form["timezone"],
