@@ -7,9 +7,10 @@ The command line (``python -m scoring``) runs the same code as the server.
 """
 
 from scoring.attacks import builtin_attack_rates
+from scoring.columns import Table
 from scoring.correspondence import AttackScore, read_correspondence, score_correspondence
 from scoring.errors import ConfigError, ScoringError, ValidationError
-from scoring.evaluate import METRIC_FUNCTIONS, evaluate
+from scoring.evaluate import METRIC_FUNCTIONS, PreparedOriginal, evaluate, prepare_original
 from scoring.metrics_info import (
     ATTACK_METRICS,
     LOWER_IS_BETTER,
@@ -27,7 +28,7 @@ from scoring.publish import (
     publish_target,
 )
 from scoring.schema import RoundConfig, decide_integer_columns, load_config
-from scoring.tables import read_table, write_csv
+from scoring.tables import load_table, read_table, write_csv
 from scoring.validation import validate_original, validate_submission
 
 __all__ = [
@@ -39,10 +40,12 @@ __all__ = [
     "METRICS",
     "METRIC_FUNCTIONS",
     "METRIC_NAMES",
+    "PreparedOriginal",
     "PublishedTarget",
     "RoundConfig",
     "SAFETY_METRICS",
     "SCORER_VERSION",
+    "Table",
     "ScoringError",
     "UTILITY_METRICS",
     "ValidationError",
@@ -52,6 +55,8 @@ __all__ = [
     "draw_sample",
     "evaluate",
     "load_config",
+    "load_table",
+    "prepare_original",
     "publish_target",
     "read_correspondence",
     "read_table",

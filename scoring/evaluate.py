@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 
 from scoring import attacks, safety, utility
+from scoring.columns import Table
 from scoring.metrics_info import ATTACK_METRICS, METRICS
-from scoring.prepare import ScoringData, TableCache
-from scoring.schema import RoundConfig
+from scoring.prepare import ScoringData, TableCache, sa_matrix
+from scoring.schema import RoundConfig, value_columns
 from scoring.validation import validate_original, validate_submission
 
 METRIC_FUNCTIONS: dict[str, Callable[[ScoringData], float | int | None]] = {
@@ -34,9 +35,70 @@ def attack_inputs_for(data: ScoringData) -> attacks.AttackInputs:
     )
 
 
+class PreparedOriginal:
+    """An original table checked and converted once, for scoring many submissions.
+
+    Build it with :func:`prepare_original`; pass it to :func:`evaluate` in place of the
+    original table. It holds the factorised columns (QI codes and comparison keys, with
+    the integer-column decision of ``config``), the ``sa`` matrix and the domains of the
+    value columns, so a submission's job converts only the submission. It is read-only
+    once built: one object may serve every job of a worker process.
+
+    Attributes
+    ----------
+    config : RoundConfig
+        The configuration it was prepared for.
+    cache : TableCache
+        The original's columns, factorised.
+    sa : ndarray
+        The ``sa`` columns of the original (rows x columns, float64).
+    """
+
+    def __init__(self, cache: TableCache, config: RoundConfig, sa: np.ndarray) -> None:
+        self.cache = cache
+        self.config = config
+        self.sa = sa
+        self.sa.flags.writeable = False
+
+    @property
+    def rows(self) -> int:
+        return self.cache.rows
+
+
+def prepare_original(original: Table | pd.DataFrame, config: RoundConfig) -> PreparedOriginal:
+    """Validate the original table once and compute everything submissions are scored on.
+
+    Parameters
+    ----------
+    original : scoring.columns.Table or pandas.DataFrame
+        The original table X (:func:`scoring.load_table` or :func:`scoring.read_table`).
+    config : RoundConfig
+
+    Raises
+    ------
+    ValidationError
+        The original table is invalid (header, empty cells, a non-numeric ``sa`` cell).
+
+    Examples
+    --------
+    >>> from scoring._examples import example_config, example_table, X_ROWS
+    >>> x = example_table(X_ROWS)
+    >>> prepared = prepare_original(x, example_config(x))
+    >>> evaluate(prepared, x, example_config(x))["E1"]
+    0.5
+    """
+    cache = TableCache(original)
+    validate_original(cache.table, config, cache=cache)
+    for column in value_columns(config):
+        cache.keys(column, integral=column in config.integer_columns)
+    for column in config.columns:
+        cache.empty(column)
+    return PreparedOriginal(cache, config, sa_matrix(cache, config.sa))
+
+
 def evaluate(
-    original: pd.DataFrame,
-    anonymized: pd.DataFrame,
+    original: PreparedOriginal | Table | pd.DataFrame,
+    anonymized: Table | pd.DataFrame,
     config: RoundConfig,
     *,
     timings: dict[str, float] | None = None,
@@ -45,8 +107,10 @@ def evaluate(
 
     Parameters
     ----------
-    original, anonymized : pandas.DataFrame
-        Tables as returned by :func:`scoring.read_table`.
+    original : PreparedOriginal, scoring.columns.Table or pandas.DataFrame
+        The original table, or its prepared form (:func:`prepare_original`) for ``config``.
+    anonymized : scoring.columns.Table or pandas.DataFrame
+        The submission (:func:`scoring.load_table` or :func:`scoring.read_table`).
     config : RoundConfig
     timings : dict, optional
         When given, filled with the seconds spent in validation, preparation and
@@ -62,6 +126,8 @@ def evaluate(
     ------
     ValidationError
         The submission (or the original) is invalid.
+    ValueError
+        ``original`` was prepared for another configuration.
 
     Examples
     --------
@@ -72,12 +138,17 @@ def evaluate(
     """
     clock = time.perf_counter()
     record = timings if timings is not None else {}
-    caches = (TableCache(original), TableCache(anonymized))
-    validate_original(original, config, cache=caches[0])
-    validate_submission(original, anonymized, config, caches=caches)
+    if isinstance(original, PreparedOriginal):
+        if original.config != config:
+            raise ValueError("the original table was prepared for another configuration")
+        prepared = original
+    else:
+        prepared = prepare_original(original, config)
+    caches = (prepared.cache, TableCache(anonymized))
+    validate_submission(prepared.cache.table, caches[1].table, config, caches=caches)
     record["validate"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    data = ScoringData(original, anonymized, config, caches=caches)
+    data = ScoringData(None, None, config, caches=caches, x_sa=prepared.sa)
     inputs = attack_inputs_for(data)
     record["prepare"] = time.perf_counter() - clock
     results: dict[str, float | int | None] = {}

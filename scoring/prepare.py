@@ -17,6 +17,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from scoring.columns import Table, as_table
 from scoring.numbers import parse_numbers
 
 _MAX_SPAN = 2**62
@@ -56,46 +57,46 @@ def is_integral_column(values: Sequence | np.ndarray | pd.Series) -> bool:
 
 
 class TableCache:
-    """Per-column factorisation of a text table, computed on first use.
+    """A table's columns with their factorisation, numbers and keys, computed on first use.
 
-    ``codes(column)`` maps every row to an index into ``uniques(column)``; numbers and
-    comparison keys are computed on the distinct values only.
+    Built over a :class:`scoring.columns.Table` (then shared with every other cache of
+    that table) or over a DataFrame of text. ``codes(column)`` maps every row to an index
+    into ``uniques(column)``; numbers and comparison keys come from the distinct values.
     """
 
-    def __init__(self, frame: pd.DataFrame) -> None:
-        self.frame = frame
-        self._factorized: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._numbers: dict[str, np.ndarray] = {}
+    def __init__(self, table: Table | pd.DataFrame) -> None:
+        self.table = as_table(table)
+        self.columns = self.table.columns
+        self.rows = len(self.table)
+
+    @cached_property
+    def frame(self) -> pd.DataFrame:
+        """The table as a DataFrame of text."""
+        return self.table.to_frame()
 
     def factorized(self, column: str) -> tuple[np.ndarray, np.ndarray]:
         """Row codes and distinct text values of a column."""
-        if column not in self._factorized:
-            codes, uniques = pd.factorize(self.frame[column].to_numpy(dtype=object))
-            self._factorized[column] = (
-                codes.astype(np.int64, copy=False),
-                np.asarray(uniques, dtype=object),
-            )
-        return self._factorized[column]
+        return self.table.column(column).factorized()
 
     def unique_numbers(self, column: str) -> np.ndarray:
         """The distinct values of a column parsed as numbers (NaN if unparsable)."""
-        if column not in self._numbers:
-            self._numbers[column] = parse_numbers(self.factorized(column)[1])
-        return self._numbers[column]
+        return self.table.column(column).unique_numbers()
 
     def numbers(self, column: str, rows: np.ndarray | None = None) -> np.ndarray:
         """A column as float64 (NaN if unparsable), optionally for some rows only."""
-        codes = self.factorized(column)[0]
-        return self.unique_numbers(column)[codes if rows is None else codes[rows]]
+        return self.table.column(column).numbers(rows)
+
+    def values(self, column: str, rows: np.ndarray) -> np.ndarray:
+        """The text of some rows of a column (for messages)."""
+        return self.table.column(column).values(rows)
 
     def empty(self, column: str) -> np.ndarray:
         """Rows whose cell in ``column`` is empty."""
-        codes, uniques = self.factorized(column)
-        return (uniques == "")[codes]
+        return self.table.column(column).empty()
 
     def is_integral(self, column: str) -> bool:
         """Whether every value of the column is an integral number."""
-        return _integral(self.unique_numbers(column))
+        return self.table.column(column).is_integral()
 
     def keys(self, column: str, *, integral: bool) -> tuple[np.ndarray, np.ndarray]:
         """Row codes into distinct comparison keys, and those keys.
@@ -103,11 +104,7 @@ class TableCache:
         Keys are the numbers for an integral column (an unparsable value gets code -1),
         else the text itself.
         """
-        codes, uniques = self.factorized(column)
-        if not integral:
-            return codes, uniques
-        key_codes, keys = pd.factorize(self.unique_numbers(column), use_na_sentinel=True)
-        return key_codes.astype(np.int64, copy=False)[codes], np.asarray(keys)
+        return self.table.column(column).keys(integral=integral)
 
 
 def encode_pair(
@@ -174,8 +171,8 @@ def class_ids(
     released_rows: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Class ids of reference and released rows grouped by ``columns`` (shared id space)."""
-    n_ref = len(reference.frame)
-    n_rel = len(released.frame) if released_rows is None else released_rows.size
+    n_ref = reference.rows
+    n_rel = released.rows if released_rows is None else released_rows.size
     both, cards = [], []
     for column in columns:
         ref_c, rel_c, card = encode_pair(
@@ -191,7 +188,7 @@ def sa_matrix(
     table: TableCache, columns: Sequence[str], rows: np.ndarray | None = None
 ) -> np.ndarray:
     """The ``columns`` of a table as a float64 matrix (rows x columns)."""
-    size = len(table.frame) if rows is None else rows.size
+    size = table.rows if rows is None else rows.size
     matrix = np.empty((size, len(columns)))
     for k, column in enumerate(columns):
         matrix[:, k] = table.numbers(column, rows)
@@ -201,8 +198,8 @@ def sa_matrix(
 def deleted_mask(table: pd.DataFrame | TableCache) -> np.ndarray:
     """Rows whose cells are all empty (deleted rows)."""
     cache = table if isinstance(table, TableCache) else TableCache(table)
-    mask = np.ones(len(cache.frame), dtype=bool)
-    for column in cache.frame.columns:
+    mask = np.ones(cache.rows, dtype=bool)
+    for column in cache.columns:
         mask &= cache.empty(column)
     return mask
 
@@ -222,25 +219,24 @@ class ScoringData:
 
     def __init__(
         self,
-        original: pd.DataFrame,
-        anonymized: pd.DataFrame,
+        original: Table | pd.DataFrame,
+        anonymized: Table | pd.DataFrame,
         config,
         *,
         caches: tuple[TableCache, TableCache] | None = None,
+        x_sa: np.ndarray | None = None,
     ) -> None:
         self.config = config
-        self.original = original
-        self.anonymized = anonymized
         self.x_cache, self.a_cache = caches or (TableCache(original), TableCache(anonymized))
-        self.n = len(original)
+        self.n = self.x_cache.rows
         self.kept = np.flatnonzero(~deleted_mask(self.a_cache))
-        self.x_sa = sa_matrix(self.x_cache, config.sa)
+        self.x_sa = sa_matrix(self.x_cache, config.sa) if x_sa is None else x_sa
         self.a_sa = sa_matrix(self.a_cache, config.sa, self.kept)
 
     @cached_property
     def released(self) -> pd.DataFrame:
         """The kept rows of A (index reset)."""
-        return self.anonymized.iloc[self.kept].reset_index(drop=True)
+        return self.a_cache.frame.iloc[self.kept].reset_index(drop=True)
 
     @cached_property
     def integral(self) -> dict[str, bool]:
@@ -264,7 +260,7 @@ class ScoringData:
     @cached_property
     def qi_ids(self) -> np.ndarray:
         """Equivalence class ids of the kept A rows over all ``qi`` columns."""
-        empty = TableCache(self.original.iloc[:0])
+        empty = TableCache(pd.DataFrame({c: np.empty(0, dtype=object) for c in self.config.qi}))
         _, ids = class_ids(
             empty, self.a_cache, self.config.qi, self.integral, released_rows=self.kept
         )

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from scoring.columns import Table, as_table
 from scoring.errors import ConfigError
-from scoring.prepare import is_integral_column, numeric_values
 
 ORIGINAL_VALUES = "original-values"
 NUMBER = "number"
@@ -71,7 +71,7 @@ def value_columns(config: RoundConfig) -> tuple[str, ...]:
     )
 
 
-def integer_valued_columns(original: pd.DataFrame, config: RoundConfig) -> tuple[str, ...]:
+def integer_valued_columns(original: Table | pd.DataFrame, config: RoundConfig) -> tuple[str, ...]:
     """The value-compared columns of ``original`` whose values are all integers.
 
     Examples
@@ -82,9 +82,8 @@ def integer_valued_columns(original: pd.DataFrame, config: RoundConfig) -> tuple
     >>> integer_valued_columns(x, config)
     ('q',)
     """
-    return tuple(
-        c for c in value_columns(config) if is_integral_column(original[c].to_numpy(dtype=object))
-    )
+    table = as_table(original)
+    return tuple(c for c in value_columns(config) if table.column(c).is_integral())
 
 
 def _parse_raw(raw: Any) -> dict:
@@ -142,21 +141,21 @@ def _subset(values: tuple, key: str, allowed: tuple, role: str) -> tuple:
     return values
 
 
-def _check_numeric(original: pd.DataFrame, sa: tuple[str, ...], domains: dict) -> None:
+def _check_numeric(original: Table, sa: tuple[str, ...], domains: dict) -> None:
     numeric = list(sa) + [c for c, kind in domains.items() if kind == NUMBER and c not in sa]
     for column in numeric:
         key = "sa" if column in sa else f"domains.{column}"
-        bad = np.flatnonzero(~np.isfinite(numeric_values(original[column].to_numpy(dtype=object))))
+        bad = np.flatnonzero(~np.isfinite(original.column(column).numbers()))
         if bad.size:
             row = int(bad[0])
             raise ConfigError(
                 f'"{key}": column {column!r} is not numeric in the original table: '
-                f"row {row + 1} holds {original[column].iloc[row]!r} "
+                f"row {row + 1} holds {original.column(column).values(bad[:1])[0]!r} "
                 f"({bad.size} non-numeric rows in total)."
             )
 
 
-def decide_integer_columns(config: RoundConfig, original: pd.DataFrame) -> RoundConfig:
+def decide_integer_columns(config: RoundConfig, original: Table | pd.DataFrame) -> RoundConfig:
     """``config`` with ``integer_columns`` decided on ``original``, whatever it said before.
 
     The platform calls it once per round, on the round's original (the master table in
@@ -173,7 +172,7 @@ def decide_integer_columns(config: RoundConfig, original: pd.DataFrame) -> Round
     return replace(config, integer_columns=integer_valued_columns(original, config))
 
 
-def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
+def load_config(raw: Any, original: Table | pd.DataFrame) -> RoundConfig:
     """Parse and check a round configuration against its original table.
 
     Parameters
@@ -203,6 +202,7 @@ def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
     ('q',)
     """
     config = _parse_raw(raw)
+    original = as_table(original)
     columns = tuple(str(c) for c in original.columns)
     unknown = [key for key in config if key not in _REQUIRED_KEYS + _OPTIONAL_KEYS]
     if unknown:
@@ -255,7 +255,7 @@ def load_config(raw: Any, original: pd.DataFrame) -> RoundConfig:
     return replace(checked, integer_columns=_integer_columns(given, original, checked))
 
 
-def _integer_columns(given: Any, original: pd.DataFrame, config: RoundConfig) -> tuple:
+def _integer_columns(given: Any, original: Table, config: RoundConfig) -> tuple:
     """A decision made on the round's original, taken as is for the table at hand.
 
     The table may be a sample or a candidate table of the round's original: a column
@@ -272,12 +272,12 @@ def _integer_columns(given: Any, original: pd.DataFrame, config: RoundConfig) ->
             f"not one of them: {', '.join(outside)}."
         )
     for column in listed:
-        values = original[column].to_numpy(dtype=object)
-        bad = np.flatnonzero(~np.isfinite(numeric_values(values)))
+        bad = np.flatnonzero(~np.isfinite(original.column(column).numbers()))
         if bad.size:
+            value = original.column(column).values(bad[:1])[0]
             raise ConfigError(
                 f'"integer_columns": column {column!r} holds a value that is not a number: '
-                f"row {int(bad[0]) + 1} holds {str(values[bad[0]])[:80]!r}. "
+                f"row {int(bad[0]) + 1} holds {str(value)[:80]!r}. "
                 'Leave "integer_columns" out to decide it from the original table.'
             )
     return tuple(c for c in allowed if c in listed)

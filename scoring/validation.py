@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from scoring.columns import Table
 from scoring.errors import ValidationError
 from scoring.messages import MAX_LISTED, clip, listing, quoted
 from scoring.prepare import TableCache, deleted_mask
@@ -47,7 +48,7 @@ def check_header(expected: Sequence[str], got: Sequence[str], *, what: str = "su
 def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: str) -> None:
     bad = np.flatnonzero(~np.isfinite(cache.numbers(column, rows)))
     if bad.size:
-        values = cache.frame[column].to_numpy(dtype=object)[rows[bad[:MAX_LISTED]]]
+        values = cache.values(column, rows[bad[:MAX_LISTED]])
         raise ValidationError(
             "column.not_number",
             column=repr(clip(column)),
@@ -57,7 +58,7 @@ def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: st
 
 
 def validate_original(
-    original: pd.DataFrame, config: RoundConfig, *, cache: TableCache | None = None
+    original: Table | pd.DataFrame, config: RoundConfig, *, cache: TableCache | None = None
 ) -> None:
     """Check the original table itself: a header as configured, no empty cells, numeric sa.
 
@@ -82,8 +83,8 @@ def validate_original(
 
 
 def validate_submission(
-    original: pd.DataFrame,
-    anonymized: pd.DataFrame,
+    original: Table | pd.DataFrame,
+    anonymized: Table | pd.DataFrame,
     config: RoundConfig,
     *,
     caches: tuple[TableCache, TableCache] | None = None,
@@ -92,8 +93,8 @@ def validate_submission(
 
     Parameters
     ----------
-    original, anonymized : pandas.DataFrame
-        Tables as returned by :func:`scoring.read_table`.
+    original, anonymized : scoring.columns.Table or pandas.DataFrame
+        Tables as returned by :func:`scoring.load_table` or :func:`scoring.read_table`.
     config : RoundConfig
 
     Raises
@@ -130,7 +131,7 @@ def validate_submission(
 
 def _check_empty_cells(cache: TableCache, kept: np.ndarray) -> None:
     empty_columns = {}
-    for column in cache.frame.columns:
+    for column in cache.columns:
         rows = kept[cache.empty(column)[kept]]
         if rows.size:
             empty_columns[column] = rows
@@ -152,7 +153,7 @@ def _check_original_values(
     outside = np.flatnonzero(unknown[a_codes[kept]])
     if outside.size:
         rows = kept[outside]
-        values = a_cache.frame[column].to_numpy(dtype=object)[rows[:MAX_LISTED]]
+        values = a_cache.values(column, rows[:MAX_LISTED])
         raise ValidationError(
             "submission.outside_domain", column=repr(clip(column)), rows=_row_values(rows, values)
         )

@@ -46,7 +46,8 @@ class OperationCommand(RoundCommand):
             raise CommandError(
                 f"Operation {operation.pk} {summary['status']}: {summary['message']}"
             )
-        self.stdout.write(self.style.SUCCESS(f"Finished: {summary['result']}"))
+        counts = ", ".join(f"{key}={value}" for key, value in sorted(summary["result"].items()))
+        self.stdout.write(self.style.SUCCESS(f"Finished: {counts}"))
 
     def wait_for(self, operation: RoundOperation) -> dict:
         deadline = time.monotonic() + self.timeout

@@ -1,0 +1,294 @@
+"""A table as columns, each derived once into the forms the engine needs.
+
+A :class:`Table` holds one :class:`Column` per header name. A column answers, each
+computed on first use and kept: which cells are empty, its distinct text values and
+every row's code into them (:meth:`Column.factorized`), the numbers of the distinct
+values (the one rule of :mod:`scoring.numbers`), every row's number, and the text of
+given rows (for messages). Validation, the configuration check and every metric ask the
+same column, so nothing is hashed or parsed twice.
+
+Two kinds of column give the same answers:
+
+* :class:`ObjectColumn` over an array of Python ``str`` (a DataFrame column);
+* :class:`ArrowColumn` over an Arrow string array read by the fast CSV reader (empty
+  cells are nulls). A column whose cells are all canonical decimal integers (``0``,
+  ``39``, ``-7``; no sign ``+``, no leading zero, at most 15 digits) is handled as
+  integers: its codes come from the integer values (one code per distinct integer is
+  one code per distinct text, because the canonical text of an integer is unique) and
+  its numbers are those integers, exactly what :func:`pandas.to_numeric` gives for such
+  text. Plain integers with leading zeros still give their numbers that way. Any other
+  column is dictionary-encoded and parsed by the one numeric rule.
+
+Measured on 1,000,000 x 25 generated cells (2 cores): hashing Python strings cost about
+2.5 s per table, Arrow's dictionary encoding of every column 2-4 s, the integer path
+below 1 s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from scoring.numbers import parse_numbers
+
+_INTEGER_BYTES = np.zeros(256, dtype=bool)
+_INTEGER_BYTES[np.frombuffer(b"0123456789-", dtype=np.uint8)] = True
+_MAX_EXACT = 10**15  # |value| below 2**53: int -> float is exact, as pandas would parse it
+_DENSE_SPAN = 1 << 16
+
+
+class Column:
+    """One column of a table; subclasses give :meth:`_factorize` and :meth:`values`."""
+
+    size: int
+
+    def __init__(self) -> None:
+        self._factorized: tuple[np.ndarray, np.ndarray] | None = None
+        self._unique_numbers: np.ndarray | None = None
+        self._numbers: np.ndarray | None = None
+        self._empty: np.ndarray | None = None
+        self._keys: dict[bool, tuple[np.ndarray, np.ndarray]] = {}
+
+    def factorized(self) -> tuple[np.ndarray, np.ndarray]:
+        """Row codes (int64) into the distinct text values (object array of ``str``)."""
+        if self._factorized is None:
+            self._factorized = self._factorize()
+        return self._factorized
+
+    def _factorize(self) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        """The text of the given rows (object array of ``str``)."""
+        codes, uniques = self.factorized()
+        return uniques[codes[rows]]
+
+    def unique_numbers(self) -> np.ndarray:
+        """The distinct values parsed as numbers (NaN when not a number)."""
+        if self._unique_numbers is None:
+            self._unique_numbers = parse_numbers(self.factorized()[1])
+        return self._unique_numbers
+
+    def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """Every row (or the given rows) as float64; NaN when not a number."""
+        if self._numbers is None:
+            self._numbers = self.unique_numbers()[self.factorized()[0]]
+        return self._numbers if rows is None else self._numbers[rows]
+
+    def empty(self) -> np.ndarray:
+        """Rows whose cell is empty."""
+        if self._empty is None:
+            codes, uniques = self.factorized()
+            self._empty = (uniques == "")[codes]
+        return self._empty
+
+    def is_integral(self) -> bool:
+        """Whether every value is an integral number (below 2**53 in magnitude)."""
+        numbers = self.unique_numbers()
+        return bool(
+            numbers.size
+            and np.isfinite(numbers).all()
+            and np.all(numbers == np.round(numbers))
+            and np.all(np.abs(numbers) < 2**53)
+        )
+
+    def keys(self, *, integral: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Row codes into distinct comparison keys, and those keys.
+
+        Keys are the numbers for an integral column (an unparsable value gets code -1),
+        else the text itself.
+        """
+        if integral not in self._keys:
+            codes, uniques = self.factorized()
+            if integral:
+                key_codes, keys = pd.factorize(self.unique_numbers(), use_na_sentinel=True)
+                codes, uniques = key_codes.astype(np.int64, copy=False)[codes], np.asarray(keys)
+            self._keys[integral] = (codes, uniques)
+        return self._keys[integral]
+
+
+class ObjectColumn(Column):
+    """A column of Python ``str`` cells (e.g. of a DataFrame)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        super().__init__()
+        self._values = np.asarray(values, dtype=object)
+        self.size = self._values.size
+
+    def _factorize(self) -> tuple[np.ndarray, np.ndarray]:
+        codes, uniques = pd.factorize(self._values)
+        return codes.astype(np.int64, copy=False), np.asarray(uniques, dtype=object)
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        return self._values[rows]
+
+
+class ArrowColumn(Column):
+    """A column read by the fast reader: an Arrow string array, nulls for empty cells."""
+
+    def __init__(self, array) -> None:
+        import pyarrow as pa
+
+        super().__init__()
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks() if array.num_chunks else pa.array([], pa.string())
+        self._array = array
+        self.size = len(array)
+        self._integers: np.ndarray | None | bool = False  # False: not tried yet
+        self._text_bytes = -1
+
+    def empty(self) -> np.ndarray:
+        if self._empty is None:
+            self._empty = self._array.is_null().to_numpy(zero_copy_only=False)
+        return self._empty
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        import pyarrow as pa
+
+        texts = self._array.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
+        return np.array(["" if text is None else text for text in texts] or [], dtype=object)
+
+    def _integer_cells(self) -> np.ndarray | None:
+        """Every cell's integer (0 when empty) when all cells are plain integers, else None.
+
+        Plain: digits with an optional leading ``-``, magnitude below 10**15, so the
+        value is exactly what :func:`pandas.to_numeric` gives for the text.
+        """
+        if self._integers is not False:
+            return self._integers
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        self._integers = None
+        array = self._array
+        if array.null_count == self.size:
+            return None
+        _, offsets, data = array.buffers()
+        first, last = np.frombuffer(offsets, dtype=np.int32)[
+            [array.offset, array.offset + self.size]
+        ]
+        self._text_bytes = int(last - first)
+        if data.to_pybytes()[first:last].translate(None, b"0123456789-"):
+            return None  # Arrow's cast would also read "+5" or "0x10": not plain
+        try:
+            parsed = pc.cast(array, pa.int64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+        values = pc.fill_null(parsed, 0).to_numpy(zero_copy_only=False)
+        low, high = pc.min_max(parsed).values()
+        if max(-low.as_py(), high.as_py()) >= _MAX_EXACT:
+            return None
+        self._integers = values
+        return values
+
+    def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
+        if self._numbers is None:
+            integers = self._integer_cells()
+            if integers is None:
+                return super().numbers(rows)
+            numbers = integers.astype(np.float64)
+            numbers[self.empty()] = np.nan
+            self._numbers = numbers
+        return self._numbers if rows is None else self._numbers[rows]
+
+    def _factorize(self) -> tuple[np.ndarray, np.ndarray]:
+        integers = self._integer_cells()
+        if integers is None:
+            return self._dictionary_codes()
+        empty = self.empty()
+        codes, distinct = _dense_codes(integers, empty)
+        texts = [str(v) for v in distinct.tolist()]
+        # Canonical texts ("39", not "039" or "-0") are the shortest of their value, so
+        # the cells hold exactly those texts when their lengths add up the same.
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        counts = np.bincount(codes, minlength=len(texts) + 1)[: len(texts)]
+        if int(counts @ lengths) != self._text_bytes:
+            return self._dictionary_codes()
+        numbers = distinct.astype(np.float64)
+        if empty.any():
+            texts.append("")
+            numbers = np.append(numbers, np.nan)
+        self._unique_numbers = numbers
+        return codes, np.array(texts, dtype=object)
+
+    def _dictionary_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        import pyarrow.compute as pc
+
+        encoded = pc.dictionary_encode(self._array)
+        distinct = encoded.dictionary.to_pylist()
+        indices = encoded.indices
+        codes = pc.fill_null(indices, len(distinct)).to_numpy(zero_copy_only=False)
+        if indices.null_count:
+            distinct.append("")
+        return codes.astype(np.int64, copy=False), np.array(distinct, dtype=object)
+
+
+def _dense_codes(values: np.ndarray, empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of integer values (``len(distinct)`` for empty rows) and the distinct values."""
+    filled = values[~empty]
+    if filled.size == 0:
+        return np.zeros(values.size, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    low, high = int(filled.min()), int(filled.max())
+    if high - low <= 4 * values.size + _DENSE_SPAN:
+        present = np.zeros(high - low + 1, dtype=bool)
+        present[filled - low] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        distinct = np.flatnonzero(present).astype(np.int64) + low
+        codes = rank[np.clip(values - low, 0, high - low)]
+    else:
+        codes, distinct = pd.factorize(values)
+        codes = codes.astype(np.int64, copy=False)
+        distinct = np.asarray(distinct, dtype=np.int64)
+        if empty.any():  # the 0 of empty rows may have made a value of its own
+            used = np.unique(codes[~empty])
+            remap = np.full(distinct.size, -1, dtype=np.int64)
+            remap[used] = np.arange(used.size)
+            codes, distinct = remap[codes], distinct[used]
+    codes = np.where(empty, distinct.size, codes)
+    return codes, distinct
+
+
+class Table:
+    """A table with a header, as :class:`Column` objects (``len(table)`` is its rows).
+
+    Examples
+    --------
+    >>> table = Table.from_frame(pd.DataFrame({"a": ["1", "", "1"]}))
+    >>> table.columns, len(table), table.column("a").empty().tolist()
+    (['a'], 3, [False, True, False])
+    """
+
+    def __init__(self, columns: Sequence[str], data: Sequence[Column], rows: int) -> None:
+        self.columns = list(columns)
+        self._data = dict(zip(self.columns, data, strict=True))
+        self._rows = rows
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame) -> Table:
+        """A table over the cells of a DataFrame of text (no copy of the cells)."""
+        columns = [str(c) for c in frame.columns]
+        data = [ObjectColumn(frame.iloc[:, k].to_numpy(dtype=object)) for k in range(len(columns))]
+        return cls(columns, data, len(frame))
+
+    def __len__(self) -> int:
+        return self._rows
+
+    def column(self, name: str) -> Column:
+        return self._data[name]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as a DataFrame of ``str`` cells; equal cells share one object."""
+        cells = {}
+        for name in self.columns:
+            codes, uniques = self._data[name].factorized()
+            cells[name] = uniques[codes] if codes.size else np.empty(0, dtype=object)
+        frame = pd.DataFrame(cells, index=pd.RangeIndex(self._rows), dtype=object)
+        frame.columns = self.columns
+        return frame
+
+
+def as_table(source: Table | pd.DataFrame) -> Table:
+    """``source`` itself when it is a :class:`Table`, else a table over its cells."""
+    return source if isinstance(source, Table) else Table.from_frame(source)
