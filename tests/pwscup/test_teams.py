@@ -422,3 +422,54 @@ def test_the_admin_edits_maximum_team_size_and_registration_lock(client, world):
     page = client.get(reverse("admin:competitions_competition_change", args=[world.competition.pk]))
     html = page.content.decode()
     assert 'name="max_team_size"' in html and 'name="registration_locked"' in html
+
+
+# Role × captain action: only the captain's request changes anything. ``login``: sent to
+# the log-in page; ``404``: not their team (nothing revealed); ``refused``: a member, told why.
+CAPTAIN_ACTIONS = {
+    "anon": "login",
+    "member": "refused",
+    "outsider": 404,
+    "other_captain": "refused_other",
+    "organizer": 404,
+    "captain": "done",
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role, expected", CAPTAIN_ACTIONS.items())
+@pytest.mark.parametrize("action", ["renew", "remove"])
+def test_captain_actions_by_role(client, world, role, expected, action):
+    captain, member = account("cap"), account("member")
+    team = team_create(competition=world.competition, name="Crew", captain=captain)
+    team_join(code=team.invitation_code, user=member)
+    code = team.invitation_code
+    users = {
+        "member": member,
+        "outsider": account("outsider"),
+        "other_captain": world.users["a"],  # captain of Team A
+        "organizer": world.organizer,
+        "captain": captain,
+    }
+    if role in users:
+        client.force_login(users[role])
+    slug = world.competition.slug
+    url = {
+        "renew": reverse("team_invitation_renew", args=[slug]),
+        "remove": reverse("team_member_remove", args=[slug, member.pk]),
+    }[action]
+    response = client.post(url)
+    team.refresh_from_db()
+    changed = (
+        team.invitation_code != code
+        if action == "renew"
+        else not team.memberships.filter(user=member).exists()
+    )
+    if expected == "login":
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    elif expected == 404:
+        assert response.status_code == 404
+    else:
+        assert response.status_code == 302
+    # The other captain acts on their own team (Team A), never on this one.
+    assert changed is (expected == "done"), (role, action)
