@@ -7,8 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from pwscup.accounts.models import Team
+from pwscup.accounts.services import user_create
 from pwscup.submissions.models import AnonymizationSubmission
-from tests.e2e.helpers import SCORING_TIMEOUT, switch_language
+from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, switch_language
 from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -131,3 +132,13 @@ def test_account_pages_fit_a_phone(web, e2e_world, screenshot, language):
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"{name} is {width}px wide in {language}"
         screenshot(page, f"{name}-{language}-phone")
+
+    # Logged in, in no team yet: the "take part" box with its two forms.
+    user_create(username="newcomer", password=PASSWORD)
+    log_in(page, "newcomer")
+    page.goto(f"/c/{e2e_world.competition.slug}/")
+    expect(page.get_by_test_id("team-create")).to_be_visible()
+    expect(page.get_by_test_id("team-join")).to_be_visible()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"take part is {width}px wide in {language}"
+    screenshot(page, f"take-part-{language}-phone")
