@@ -13,7 +13,7 @@ from pwscup.core.files import opened
 from pwscup.notifications.services import notify_upload_outcome
 from pwscup.submissions.broker import SCORE_ANONYMIZATION, Dispatch, job_send
 from pwscup.submissions.models import AnonymizationSubmission, Status
-from pwscup.submissions.selectors import team_original_table
+from pwscup.submissions.prepared import prepared_team_original
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
 from pwscup.submissions.services.uploads import store_upload
 
@@ -64,9 +64,12 @@ def anonymization_submission_score(
     )
 
     def compute() -> dict:
-        original, config = team_original_table(round=submission.phase.round, team=submission.team)
+        # The original is prepared once per worker process and round version.
+        original, config = prepared_team_original(
+            round=submission.phase.round, team=submission.team
+        )
         with opened(submission.file) as handle:
-            table = scoring.read_table(handle, name=submission.original_filename)
+            table = scoring.load_table(handle, name=submission.original_filename)
         return scoring.evaluate(original, table, config)
 
     status, message, scores = job_run(compute, what=f"submission {submission_id}")
