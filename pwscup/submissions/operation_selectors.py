@@ -63,9 +63,11 @@ def operation_summary(operation: RoundOperation) -> dict:
         "active": operation.status in (Status.QUEUED, Status.RUNNING),
         "result": operation.result,
         "message": job_message_text(operation),
-        "requested_at": _iso(operation.created_at),
-        "started_at": _iso(operation.started_at),
-        "finished_at": _iso(operation.finished_at),
+        # Datetimes: the templates show them in the reader's time zone; JsonResponse's
+        # encoder writes them in ISO 8601.
+        "requested_at": operation.created_at,
+        "started_at": operation.started_at,
+        "finished_at": operation.finished_at,
     }
 
 
@@ -77,10 +79,6 @@ def round_operations_summary(*, round: Round) -> dict:
     return {
         "operations": [operation_summary(o) for o in round_operations_latest(round=round)],
         "builtin": round_builtin_progress(round=round),
-        "frozen_at": _iso(round_state.get("frozen_at")),
+        "frozen_at": round_state.get("frozen_at"),
         "results_published": bool(round_state.get("results_published")),
     }
-
-
-def _iso(value) -> str | None:
-    return value.isoformat() if value is not None else None

@@ -10,13 +10,13 @@ from playwright.sync_api import expect
 
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import Status, Target
+from pwscup.submissions.models import RoundOperation, Status, Target
 from tests.e2e.helpers import (
     log_in,
     submit_anonymization,
     wait_for_builtin_attacks,
 )
-from tests.support import noisy_copy
+from tests.support import noisy_copy, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -27,6 +27,17 @@ def run_round_action(page, round_pk: int, action: str) -> None:
     page.select_option("select[name=action]", action)
     with page.expect_navigation():
         page.click("button[name=index]")
+
+
+def wait_for_operation(world, kind: str) -> None:
+    """Wait until the worker has finished the round's ``kind`` operation."""
+    wait_for(
+        lambda: RoundOperation.objects.filter(
+            round=world.round, kind=kind, status=Status.FINISHED
+        ).exists(),
+        timeout=120,
+        what=f"the {kind} operation",
+    )
 
 
 def test_organizer_freezes_and_publishes_from_the_admin(
@@ -43,7 +54,13 @@ def test_organizer_freezes_and_publishes_from_the_admin(
     log_in(page, "organizer")
 
     run_round_action(page, world.round.pk, "freeze")
-    expect(page.locator("ul.messagelist")).to_contain_text("2 targets published")
+    # The request returns at once; the organizer follows the freeze on the round's page.
+    expect(page.locator("ul.messagelist")).to_contain_text(f"{world.round}: freeze started.")
+    page.click("ul.messagelist a:has-text('Follow its progress')")
+    wait_for_operation(world, "freeze")
+    page.reload()
+    expect(page.get_by_test_id("operation-freeze")).to_contain_text("Finished — 2 of 2 done")
+    screenshot(page, "organizer-freeze-progress-en")
     world.round.refresh_from_db()
     assert world.round.frozen_at is not None
     assert sorted(
@@ -60,6 +77,8 @@ def test_organizer_freezes_and_publishes_from_the_admin(
     expect(page.locator("main")).to_contain_text("Not published")
 
     run_round_action(page, world.round.pk, "publish_results")
+    expect(page.locator("ul.messagelist")).to_contain_text("publication of the results started.")
+    wait_for_operation(world, "publish")
     assert Round.objects.get(pk=world.round.pk).results_published
     page.goto(world.round_url() + "final/")
     expect(page.get_by_test_id("final-row-teamA")).to_be_visible()
