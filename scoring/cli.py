@@ -33,6 +33,7 @@ import pandas as pd
 from scoring.correspondence import read_correspondence, score_correspondence
 from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate
+from scoring.kit.cli import add_kit_commands
 from scoring.messages import language
 from scoring.metrics_info import METRIC_NAMES, METRICS
 from scoring.prepare import is_integral_column, numeric_values
@@ -193,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser("config-template", help="print a starter round configuration")
     sub.add_argument("original")
     sub.set_defaults(handler=cmd_config_template)
+    add_kit_commands(commands)  # anonymize, attack (scoring.kit)
     return parser
 
 

@@ -1,0 +1,67 @@
+"""The starter kit: anonymization methods and attacks of the lecture and seeds 002/004.
+
+Pure (pandas/numpy/scipy), like the metrics: tables of text cells in, tables out,
+options keyword-only, random methods seeded. See ``indicators-and-kit.md`` Part B and
+``python -m scoring anonymize --help`` / ``python -m scoring attack --help``.
+"""
+
+from scoring.kit._common import KitError
+from scoring.kit.attacks import (
+    ATTACKS,
+    Candidates,
+    answer,
+    attack_id,
+    correspondence_lines,
+    lecture_answer,
+    lecture_attack_rate,
+    neighbor_answer,
+    neighbor_att,
+)
+from scoring.kit.hierarchy import generalize, k_anonymize, load_hierarchy
+from scoring.kit.methods import (
+    delete_outliers,
+    delete_random,
+    delete_rows,
+    laplace_ldp,
+    mdav,
+    qi_unify,
+    randomized_response,
+    remove_record,
+    sa_class_mean,
+    sa_noise,
+    swap_in_class,
+    top_bottom_coding,
+    yamaoka,
+)
+from scoring.kit.registry import ATTACK_ENTRIES, METHODS
+
+__all__ = [
+    "ATTACKS",
+    "ATTACK_ENTRIES",
+    "Candidates",
+    "KitError",
+    "METHODS",
+    "answer",
+    "attack_id",
+    "correspondence_lines",
+    "delete_outliers",
+    "delete_random",
+    "delete_rows",
+    "generalize",
+    "k_anonymize",
+    "laplace_ldp",
+    "lecture_answer",
+    "lecture_attack_rate",
+    "load_hierarchy",
+    "mdav",
+    "neighbor_answer",
+    "neighbor_att",
+    "qi_unify",
+    "randomized_response",
+    "remove_record",
+    "sa_class_mean",
+    "sa_noise",
+    "swap_in_class",
+    "top_bottom_coding",
+    "yamaoka",
+]

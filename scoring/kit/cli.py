@@ -1,0 +1,172 @@
+"""``python -m scoring anonymize`` and ``python -m scoring attack`` (the starter kit).
+
+anonymize ORIGINAL --config ROUND.json [--attr-depth attr_depth.json] [--recipe R.json]
+          [--method NAME [--param KEY=VALUE ...]] ... [--seed S] -o OUT.csv
+attack PUBLISHED REFERENCE --config ROUND.json --method NAME [--param KEY=VALUE ...]
+       [--seed S] -o ANSWER.csv
+
+Methods chain in the order given (a recipe's steps first); random methods share one
+generator seeded with ``--seed``. The result is checked like an upload before it is
+written, so a written file is a valid submission.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from scoring.kit._common import KitError, deleted_rows, rng_of
+from scoring.kit.attacks import correspondence_lines
+from scoring.kit.hierarchy import load_hierarchy
+from scoring.kit.registry import ATTACK_ENTRIES, METHODS, bind, describe
+from scoring.schema import load_config
+from scoring.tables import read_table, write_csv
+from scoring.validation import validate_submission
+
+
+class _Step(argparse.Action):
+    """``--method`` opens a step, ``--param`` adds to the latest one."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        steps = getattr(namespace, "steps", None) or []
+        if option_string == "--method":
+            steps.append({"method": values, "params": {}})
+        else:
+            if not steps:
+                parser.error("--param must follow a --method")
+            key, sep, value = values.partition("=")
+            if not sep:
+                parser.error(f"--param {values!r}: expected KEY=VALUE")
+            steps[-1]["params"][key.strip()] = value
+        namespace.steps = steps
+
+
+def _recipe_steps(path) -> list[dict]:
+    with open(path, encoding="utf-8-sig") as handle:
+        raw = json.load(handle)
+    steps = raw.get("steps", raw) if isinstance(raw, dict) else raw
+    out = []
+    for step in steps:
+        step = dict(step)
+        name = step.pop("method", None)
+        params = step.pop("params", {})
+        out.append({"method": name, "params": {**step, **params}})
+    return out
+
+
+def run_steps(original, config, steps, *, seed=None, attr_depth=None):
+    """Apply ``steps`` (``[{"method": name, "params": {...}}]``) in order to ``original``."""
+    rng = rng_of(seed)
+    hierarchy = load_hierarchy(attr_depth) if attr_depth is not None else None
+    table = original
+    for step in steps:
+        entry, kwargs = bind(METHODS, step["method"], step.get("params", {}))
+        if entry.random:
+            kwargs["seed"] = rng
+        if entry.hierarchy:
+            if hierarchy is None:
+                raise KitError(
+                    "kit.bad_parameter",
+                    method=step["method"],
+                    name="--attr-depth",
+                    reason="required by this method",
+                )
+            kwargs["hierarchy"] = hierarchy
+        table = entry.function(table, config, **kwargs)
+    return table
+
+
+def cmd_anonymize(args) -> int:
+    original = read_table(args.original, name="the original table")
+    config = load_config(args.config, original)
+    steps = (_recipe_steps(args.recipe) if args.recipe else []) + (args.steps or [])
+    if not steps:
+        print("error: give --method or --recipe (see --help for the methods)", file=sys.stderr)
+        return 2
+    table = run_steps(original, config, steps, seed=args.seed, attr_depth=args.attr_depth)
+    validate_submission(original, table, config)
+    write_csv(table, args.output)
+    deleted = int(deleted_rows(table).sum())
+    names = " → ".join(step["method"] for step in steps)
+    print(f"Wrote {len(table)} rows ({deleted} deleted) to {args.output}: {names}.")
+    return 0
+
+
+def cmd_attack(args) -> int:
+    published = read_table(args.published, name="the published table")
+    reference = read_table(args.reference, name="the reference table")
+    config = load_config(args.config, reference)
+    steps = args.steps or [{"method": "lecture", "params": {}}]
+    step = steps[-1]
+    entry, kwargs = bind(ATTACK_ENTRIES, step["method"], step["params"])
+    if entry.random:
+        kwargs["seed"] = args.seed
+    guesses = entry.function(published, reference, config, **kwargs)
+    with open(args.output, "w", encoding="utf-8", newline="") as handle:
+        handle.write(correspondence_lines(guesses))
+    none = int(np.sum(np.asarray(guesses) < 0))
+    print(
+        f"Wrote {len(guesses)} guesses ({none} without a guess) to {args.output}: {step['method']}."
+    )
+    return 0
+
+
+def add_kit_commands(commands) -> None:
+    """Register ``anonymize`` and ``attack`` on the subparsers of ``python -m scoring``."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    sub = commands.add_parser(
+        "anonymize",
+        help="anonymize with the starter kit's methods (chainable)",
+        formatter_class=formatter,
+        epilog="methods (pass parameters as --param KEY=VALUE after --method):\n"
+        + describe(METHODS)
+        + "\n\nexample:\n  python -m scoring anonymize original.csv --config round.json "
+        "--attr-depth attr_depth.json --method generalize --param levels=age:1 "
+        "--method remove_record --param k=2 --seed 1 -o anonymized.csv",
+    )
+    sub.add_argument("original")
+    sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+    sub.add_argument(
+        "--attr-depth", default=None, help="attr_depth.json (generalization hierarchy)"
+    )
+    sub.add_argument(
+        "--recipe", default=None, help='JSON list of steps: [{"method": ..., "params": {...}}]'
+    )
+    sub.add_argument(
+        "--method", action=_Step, dest="steps", metavar="NAME", help="a method (repeat to chain)"
+    )
+    sub.add_argument(
+        "--param",
+        action=_Step,
+        dest="steps",
+        metavar="KEY=VALUE",
+        help="KEY=VALUE for the latest --method",
+    )
+    sub.add_argument("--seed", type=int, default=None, help="seed of the random methods")
+    sub.add_argument("-o", "--output", required=True)
+    sub.set_defaults(handler=cmd_anonymize)
+
+    sub = commands.add_parser(
+        "attack",
+        help="write a correspondence table with the starter kit's attacks",
+        formatter_class=formatter,
+        epilog="attacks (parameters as --param KEY=VALUE):\n"
+        + describe(ATTACK_ENTRIES)
+        + "\n\nexample:\n  python -m scoring attack target.csv original.csv --config round.json "
+        "--method lecture --param n=3 -o answer.csv",
+    )
+    sub.add_argument("published", help="the published target (its rows are shuffled)")
+    sub.add_argument("reference", help="the original table, or the candidate table")
+    sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+    sub.add_argument(
+        "--method", action=_Step, dest="steps", metavar="NAME", help="the attack (default: lecture)"
+    )
+    sub.add_argument(
+        "--param", action=_Step, dest="steps", metavar="KEY=VALUE", help="KEY=VALUE for the attack"
+    )
+    sub.add_argument("--seed", type=int, default=None, help="seed of E1's random pick")
+    sub.add_argument("-o", "--output", required=True)
+    sub.set_defaults(handler=cmd_attack)
