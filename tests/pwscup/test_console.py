@@ -11,7 +11,12 @@ from django.urls import reverse
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import competition_create
 from pwscup.console.models import AuditEntry, TeamDisqualification
-from pwscup.leaderboards.selectors import anonymization_leaderboard, final_ranking
+from pwscup.core.markdown import render_markdown
+from pwscup.leaderboards.selectors import (
+    anonymization_leaderboard,
+    anonymization_leaderboard_cached,
+    final_ranking,
+)
 from pwscup.submissions.models import RoundOperation
 from tests.pwscup.factories import freeze, run_operations, scored
 from tests.support import adult_config, adult_head, csv_upload
@@ -191,6 +196,8 @@ def test_team_management_is_audited_and_disqualification_hides_the_team(client, 
         "teamB",
     }
     client.post(reverse("console:team_rename", args=[c, team.pk]), {"name": "Alpha"})
+    # Read once through the cache: the disqualification must invalidate it.
+    assert len(anonymization_leaderboard_cached(phase=world.anonymization)) == 2
     response = client.post(
         reverse("console:team_disqualify", args=[c, team.pk]), {"reason": "Shared answers."}
     )
@@ -199,6 +206,8 @@ def test_team_management_is_audited_and_disqualification_hides_the_team(client, 
     assert [row.team.slug for row in anonymization_leaderboard(phase=world.anonymization)] == [
         "teamB"
     ]
+    cached = anonymization_leaderboard_cached(phase=world.anonymization)
+    assert [row.team.slug for row in cached] == ["teamB"]
     freeze(world)
     anonymization, attack = final_ranking(round=world.round)
     assert [row.team.slug for row in anonymization] == ["teamB"]
@@ -295,6 +304,9 @@ def test_wizard_keeps_the_upload_and_creates_the_round(client, world):
     form = roles.context["form"]
     assert "age" in form.initial["qi"] and "age" not in form.initial["sa"]
     assert "fnlwgt" in form.initial["sa"]
+    # The defaults are a valid configuration as they stand.
+    defaults = {k: v for k, v in form.initial.items() if v}
+    assert client.post(_wizard(client, competition, "roles"), defaults).status_code == 302
     # A bad choice: the message of scoring.load_config is shown next to its field.
     bad = {**form.initial, "e2_column": "age"}
     response = client.post(_wizard(client, competition, "roles"), bad)
@@ -409,3 +421,15 @@ def test_editing_the_competition_sets_team_rules_and_is_recorded(client, world):
     assert entry.detail == {"fields": ["description", "max_team_size", "registration_locked"]}
     page = client.get(reverse("console:competition", args=[competition.slug])).content.decode()
     assert "<strong>the rules</strong>" in page and "Registration is locked." in page
+
+
+def test_markdown_descriptions_keep_formatting_and_lose_anything_active():
+    html = render_markdown(
+        "## Rules\n\n[site](https://example.org) [bad](javascript:alert(1)) "
+        '<img src=x onerror="alert(1)"> <b onclick="x()">bold</b>\n\n| a | b |\n|---|---|\n| 1 | 2 |'
+    )
+    assert "<h2>Rules</h2>" in html
+    assert '<a href="https://example.org" rel="noopener noreferrer nofollow">site</a>' in html
+    assert "<td>1</td>" in html and "<b>bold</b>" in html
+    for active in ("javascript:", "onerror", "onclick", "<img", "<script"):
+        assert active not in html, active
