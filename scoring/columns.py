@@ -19,6 +19,10 @@ Two kinds of column give the same answers:
   text. Plain integers with leading zeros still give their numbers that way. Any other
   column is dictionary-encoded and parsed by the one numeric rule.
 
+The integers are parsed from the Arrow buffers with numpy, one digit position at a time
+(about 10 operations per cell), which also avoids ~6 Arrow calls per column: at 8,333
+rows their fixed cost was a third of the whole scoring time.
+
 Measured on 1,000,000 x 25 generated cells (2 cores): hashing Python strings cost about
 2.5 s per table, Arrow's dictionary encoding of every column 2-4 s, the integer path
 below 1 s.
@@ -33,9 +37,7 @@ import pandas as pd
 
 from scoring.numbers import parse_numbers
 
-_INTEGER_BYTES = np.zeros(256, dtype=bool)
-_INTEGER_BYTES[np.frombuffer(b"0123456789-", dtype=np.uint8)] = True
-_MAX_EXACT = 10**15  # |value| below 2**53: int -> float is exact, as pandas would parse it
+_MAX_DIGITS = 15  # below 2**53: int -> float is exact, as pandas would parse the text
 _DENSE_SPAN = 1 << 16
 
 
@@ -126,7 +128,11 @@ class ObjectColumn(Column):
 
 
 class ArrowColumn(Column):
-    """A column read by the fast reader: an Arrow string array, nulls for empty cells."""
+    """A column read by the fast reader: an Arrow string array (an empty cell is null).
+
+    Its cells are used straight from the array's buffers: ``offsets`` (where each cell's
+    bytes start) and ``data`` (the UTF-8 bytes of every cell, back to back).
+    """
 
     def __init__(self, array) -> None:
         import pyarrow as pa
@@ -136,76 +142,79 @@ class ArrowColumn(Column):
             array = array.combine_chunks() if array.num_chunks else pa.array([], pa.string())
         self._array = array
         self.size = len(array)
-        self._integers: np.ndarray | None | bool = False  # False: not tried yet
-        self._text_bytes = -1
+        _, offsets, data = array.buffers()
+        self._offsets = np.frombuffer(offsets, dtype=np.int32)[
+            array.offset : array.offset + self.size + 1
+        ].astype(np.int64)
+        # Padded so that reading a byte past the last cell stays inside the array.
+        self._data = np.zeros(0 if data is None else data.size + 16, dtype=np.uint8)
+        if data is not None:
+            self._data[: data.size] = np.frombuffer(data, dtype=np.uint8)
+        self._integers: tuple[np.ndarray, bool] | None | bool = False  # False: not tried
 
     def empty(self) -> np.ndarray:
         if self._empty is None:
-            self._empty = self._array.is_null().to_numpy(zero_copy_only=False)
+            self._empty = np.diff(self._offsets) == 0
         return self._empty
 
     def values(self, rows: np.ndarray) -> np.ndarray:
-        import pyarrow as pa
+        data, offsets = self._data, self._offsets
+        return np.array(
+            [data[offsets[k] : offsets[k + 1]].tobytes().decode("utf-8") for k in rows.tolist()]
+            or [],
+            dtype=object,
+        )
 
-        texts = self._array.take(pa.array(np.asarray(rows, dtype=np.int64))).to_pylist()
-        return np.array(["" if text is None else text for text in texts] or [], dtype=object)
+    def _integer_cells(self) -> tuple[np.ndarray, bool] | None:
+        """``(values, canonical)`` when every non-empty cell is a plain integer, else None.
 
-    def _integer_cells(self) -> np.ndarray | None:
-        """Every cell's integer (0 when empty) when all cells are plain integers, else None.
-
-        Plain: digits with an optional leading ``-``, magnitude below 10**15, so the
-        value is exactly what :func:`pandas.to_numeric` gives for the text.
+        Plain: ASCII digits after an optional leading ``-``, at most 15 of them, so the
+        value is exactly what :func:`pandas.to_numeric` gives for the text. Canonical:
+        no leading zero and no ``-0`` either, so distinct values are distinct texts.
+        Empty cells hold 0. Parsed here, digit position by digit position.
         """
         if self._integers is not False:
             return self._integers
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
         self._integers = None
-        array = self._array
-        if array.null_count == self.size:
+        data, starts = self._data, self._offsets[:-1]
+        lengths = np.diff(self._offsets)
+        filled = lengths > 0
+        if not filled.any():
             return None
-        _, offsets, data = array.buffers()
-        first, last = np.frombuffer(offsets, dtype=np.int32)[
-            [array.offset, array.offset + self.size]
-        ]
-        self._text_bytes = int(last - first)
-        if data.to_pybytes()[first:last].translate(None, b"0123456789-"):
-            return None  # Arrow's cast would also read "+5" or "0x10": not plain
-        try:
-            parsed = pc.cast(array, pa.int64())
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        negative = filled & (data[starts] == 0x2D)
+        digits = lengths - negative
+        if int(digits.max()) > _MAX_DIGITS or (filled & (digits == 0)).any():
             return None
-        values = pc.fill_null(parsed, 0).to_numpy(zero_copy_only=False)
-        low, high = pc.min_max(parsed).values()
-        if max(-low.as_py(), high.as_py()) >= _MAX_EXACT:
-            return None
-        self._integers = values
-        return values
+        first = starts + negative
+        values = np.zeros(self.size, dtype=np.int64)
+        for position in range(int(digits.max())):
+            inside = position < digits
+            digit = data[first + position].astype(np.int64) - 0x30
+            if ((digit < 0) | (digit > 9))[inside].any():
+                return None
+            values = np.where(inside, values * 10 + digit, values)
+        leading_zero = (digits > 1) & (data[first] == 0x30)
+        canonical = not (leading_zero.any() or (negative & (values == 0)).any())
+        self._integers = (np.where(negative, -values, values), canonical)
+        return self._integers
 
     def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
         if self._numbers is None:
             integers = self._integer_cells()
             if integers is None:
                 return super().numbers(rows)
-            numbers = integers.astype(np.float64)
+            numbers = integers[0].astype(np.float64)
             numbers[self.empty()] = np.nan
             self._numbers = numbers
         return self._numbers if rows is None else self._numbers[rows]
 
     def _factorize(self) -> tuple[np.ndarray, np.ndarray]:
         integers = self._integer_cells()
-        if integers is None:
+        if integers is None or not integers[1]:
             return self._dictionary_codes()
         empty = self.empty()
-        codes, distinct = _dense_codes(integers, empty)
+        codes, distinct = _dense_codes(integers[0], empty)
         texts = [str(v) for v in distinct.tolist()]
-        # Canonical texts ("39", not "039" or "-0") are the shortest of their value, so
-        # the cells hold exactly those texts when their lengths add up the same.
-        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-        counts = np.bincount(codes, minlength=len(texts) + 1)[: len(texts)]
-        if int(counts @ lengths) != self._text_bytes:
-            return self._dictionary_codes()
         numbers = distinct.astype(np.float64)
         if empty.any():
             texts.append("")
