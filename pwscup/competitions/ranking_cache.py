@@ -66,9 +66,18 @@ def _settings_token(round) -> str:
     return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def ranking_cache_key(*, round, name: str) -> str:
+    """The key of ``name`` for the round as it is now: a new one after every change.
+
+    Templates cache the HTML of a ranking table under it (``{% cache %}``), so an
+    unchanged table is neither recomputed nor rendered again.
+    """
+    return f"ranking:{round.pk}:{name}:{ranking_version(round_id=round.pk)}:{_settings_token(round)}"
+
+
 def ranking_cached(*, round, name: str, compute: Callable):
     """``compute()``'s result for this round, from the cache while nothing has changed."""
-    key = f"ranking:{round.pk}:{name}:{ranking_version(round_id=round.pk)}:{_settings_token(round)}"
+    key = ranking_cache_key(round=round, name=name)
     value = cache.get(key)
     if value is None:
         value = compute()

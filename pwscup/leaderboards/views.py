@@ -1,5 +1,7 @@
 """Leaderboards, the attack matrix and the final ranking, in HTML and CSV."""
 
+import functools
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import render
@@ -8,6 +10,7 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.ranking import safety_measure
+from pwscup.competitions.ranking_cache import ranking_cache_key
 from pwscup.competitions.selectors import phase_of
 from pwscup.core.access import round_access
 from pwscup.core.exports import csv_response
@@ -36,10 +39,17 @@ def _leaderboard_access(request, competition_slug, round_slug):
     return access, phase
 
 
+def _once(compute):
+    """``compute``, called at most once, and only if a template needs it: a table whose
+    HTML is in the cache (``{% cache %}`` under ``table_key``) needs no ranking at all."""
+    return functools.cache(compute)
+
+
 def leaderboard(request, competition_slug, round_slug):
     access, phase = _leaderboard_access(request, competition_slug, round_slug)
-    rows = selectors.anonymization_leaderboard_cached(phase=phase)
+    rows = _once(lambda: selectors.anonymization_leaderboard_cached(phase=phase))
     if request.GET.get("format") == "csv":
+        rows = rows()
         return csv_response(
             f"{access.round.slug}_leaderboard.csv",
             [
@@ -65,6 +75,7 @@ def leaderboard(request, competition_slug, round_slug):
             "stale": _stale_for_organizers(access),
             "phase": phase,
             "rows": rows,
+            "table_key": ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}"),
             "metrics": scoring.METRICS,
             "metric_names": scoring.METRIC_NAMES,
             "rule": selectors.ranking_rule_text(access.round),
@@ -84,8 +95,9 @@ def _results_access(request, competition_slug, round_slug):
 
 def matrix(request, competition_slug, round_slug):
     access = _results_access(request, competition_slug, round_slug)
-    result = selectors.attack_matrix_cached(round=access.round)
+    matrix_of = _once(lambda: selectors.attack_matrix_cached(round=access.round))
     if request.GET.get("format") == "csv":
+        result = matrix_of()
         return csv_response(
             f"{access.round.slug}_attack_matrix.csv",
             ["attacker", *[t.team.name for t in result.targets]],
@@ -94,7 +106,6 @@ def matrix(request, competition_slug, round_slug):
                 for key, label in result.attackers
             ),
         )
-    grid, worst = result.grid(), result.worst_cases()
     return render(
         request,
         "leaderboards/matrix.html",
@@ -102,17 +113,20 @@ def matrix(request, competition_slug, round_slug):
             "access": access,
             "round": access.round,
             "stale": _stale_for_organizers(access),
-            "targets": result.targets,
-            "grid": grid,
-            "worst": worst,
+            "targets": lambda: matrix_of().targets,
+            "grid": lambda: matrix_of().grid(),
+            "worst": lambda: matrix_of().worst_cases(),
+            "table_key": ranking_cache_key(round=access.round, name="matrix"),
         },
     )
 
 
 def final(request, competition_slug, round_slug):
     access = _results_access(request, competition_slug, round_slug)
-    anonymization, attack = selectors.final_ranking_cached(round=access.round)
+    final_of = _once(lambda: selectors.final_ranking_cached(round=access.round))
     table = request.GET.get("format")
+    if table:
+        anonymization, attack = final_of()
     if table == "anonymization-csv":
         return csv_response(
             f"{access.round.slug}_final_anonymization.csv",
@@ -142,8 +156,9 @@ def final(request, competition_slug, round_slug):
             "access": access,
             "round": access.round,
             "stale": _stale_for_organizers(access),
-            "anonymization": anonymization,
-            "attack": attack,
+            "anonymization": lambda: final_of()[0],
+            "attack": lambda: final_of()[1],
+            "table_key": ranking_cache_key(round=access.round, name="final"),
             "metrics": scoring.METRICS,
             "rule": selectors.ranking_rule_text(access.round),
             "safety_label": safety_measure(access.round).label,

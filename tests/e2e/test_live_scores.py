@@ -1,0 +1,50 @@
+"""Scores appear on the round page by themselves, the polls of an unchanged job cost a 304,
+and a page with nothing pending polls nothing. Nothing is timed here (see
+benchmarks/bench_pages.py for the figures)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from pwscup.core.templatetags.pwscup_tags import score
+from pwscup.submissions.models import AnonymizationSubmission, Status
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, worker_paused
+from tests.support import noisy_copy
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
+    web, e2e_world, celery_worker_process, tmp_path
+):
+    world, page = e2e_world, web
+    fragments = []  # (status) of every poll of the jobs fragment
+    page.on(
+        "response",
+        lambda response: (
+            fragments.append(response.status) if "fragment=1" in response.url else None
+        ),
+    )
+    log_in(page, "team-a")
+    page.goto(world.round_url())
+    valid = tmp_path / "teamA_anonymized.csv"
+    valid.write_bytes(noisy_copy(world.original, seed=4))
+    with worker_paused(celery_worker_process):
+        page.set_input_files("[data-testid=upload-form] input[type=file]", str(valid))
+        with page.expect_navigation():
+            page.get_by_test_id("upload-submit").click()
+        page.evaluate("window.__sameDocument = true")
+        upload = AnonymizationSubmission.objects.get(team=world.teams["a"])
+        row = page.get_by_test_id(f"submission-{upload.pk}")
+        expect(row).to_have_attribute("data-status", "queued")
+        # While the job waits, the page keeps asking; the unchanged fragment comes back 304.
+        page.wait_for_timeout(1500)
+        assert 304 in fragments, fragments
+    expect(row).to_have_attribute("data-status", "finished", timeout=SCORING_TIMEOUT * 1000)
+    scored = AnonymizationSubmission.objects.get(pk=upload.pk)
+    assert scored.status == Status.FINISHED
+    expect(row.locator('td[data-metric="U1"]')).to_have_text(score(scored.scores["U1"]))
+    assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
+    # Nothing pending any more: the page stops polling.
+    settled = len(fragments)
+    page.wait_for_timeout(2500)
+    assert len(fragments) == settled, fragments[settled:]
