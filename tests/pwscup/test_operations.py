@@ -7,12 +7,14 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+import scoring
 from pwscup.accounts.services import organizer_grant
 from pwscup.submissions import services
 from pwscup.submissions.models import AnonymizationSubmission, RoundOperation, Status, Target
+from pwscup.submissions.services import freeze as freeze_module
 from pwscup.submissions.services import maintenance, operations
 from pwscup.submissions.services.jobs import job_claim
-from tests.pwscup.factories import run_operations, scored
+from tests.pwscup.factories import read_field, run_operations, scored
 
 pytestmark = pytest.mark.django_db
 
@@ -266,3 +268,33 @@ def test_asking_while_running_says_so_with_the_progress(world, client):
         response.content.decode()
     )
     assert RoundOperation.objects.count() == 1
+
+
+def test_the_built_in_attacks_of_every_target_share_one_prepared_reference(world, monkeypatch):
+    """The original is loaded once per worker process for all targets of a freeze, and
+    the rates are those of the reference read afresh for each target."""
+    for letter, seed in (("a", 1), ("b", 2), ("c", 3)):
+        scored(world, letter, seed=seed, delete=seed)
+    services.round_freeze(round=world.round)
+    freeze_module._REFERENCE.clear()
+    loads = []
+    load_table = freeze_module.scoring.load_table
+    monkeypatch.setattr(
+        freeze_module.scoring,
+        "load_table",
+        lambda *args, **kwargs: loads.append(kwargs.get("name")) or load_table(*args, **kwargs),
+    )
+    targets = list(Target.objects.select_related("round").order_by("pk"))
+    for target in targets:
+        services.target_builtin_score(target_id=target.pk)
+    assert loads == [world.round.original_file.name]
+    original = scoring.read_table(world.original)
+    config = scoring.load_config(world.round.config, original)
+    for target in targets:
+        target.refresh_from_db()
+        published = scoring.read_table(read_field(target.published_file))
+        expected = scoring.builtin_attack_rates(
+            original, published, freeze_module.target_truth(target=target), config
+        )
+        assert target.builtin_status == Status.FINISHED
+        assert target.builtin_rates == pytest.approx(expected)

@@ -162,8 +162,29 @@ def target_reference_table(*, target: Target):
     if target.round.is_per_team:
         table = cached_table(target.candidate_file, f"candidates-{target.pk}-{target.version}")
     else:
-        table = round_original_table(round=target.round)
+        table = round_reference_table(round=target.round)
     return table, table_config(round=target.round, table=table)
+
+
+# The shared original as the attackers' reference, one round's per worker process.
+_REFERENCE: dict[tuple, object] = {}
+
+
+def round_reference_table(*, round: Round):
+    """The round's original as a ``scoring`` table, loaded once per worker process.
+
+    A freeze queues one built-in attack job per target, all against this table: the
+    factorised QI columns and parsed SA numbers the first job computes are kept by the
+    table and reused by every other target's job (``scoring.prepare.TableCache``).
+    """
+    key = (round.pk, round.original_sha256)
+    table = _REFERENCE.get(key)
+    if table is None:
+        with opened(round.original_file) as handle:
+            table = scoring.load_table(handle, name=round.original_file.name)
+        _REFERENCE.clear()
+        _REFERENCE[key] = table
+    return table
 
 
 def target_truth(*, target: Target) -> np.ndarray:
