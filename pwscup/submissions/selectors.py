@@ -5,7 +5,7 @@ import hashlib
 import zoneinfo
 from dataclasses import dataclass
 
-from django.db.models import F, QuerySet, Sum, Window
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
 import scoring
@@ -57,9 +57,12 @@ def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
     """What the team has used of the phase's limits; FAILED uploads do not count."""
     counted = model.objects.filter(phase=phase, team=team).exclude(status=Status.FAILED)
     day_start = local_day_start(phase=phase, now=now)
+    used = counted.aggregate(  # one query for both counts
+        today=Count("pk", filter=Q(created_at__gte=day_start)), total=Count("pk")
+    )
     return Quota(
-        used_today=counted.filter(created_at__gte=day_start).count(),
-        used_total=counted.count(),
+        used_today=used["today"],
+        used_total=used["total"],
         resets_at=day_start + dt.timedelta(days=1),
     )
 
