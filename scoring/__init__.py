@@ -12,7 +12,9 @@ from scoring.correspondence import AttackScore, read_correspondence, score_corre
 from scoring.errors import ConfigError, ScoringError, ValidationError
 from scoring.evaluate import METRIC_FUNCTIONS, PreparedOriginal, evaluate, prepare_original
 from scoring.metrics_info import (
+    ALL_METRICS,
     ATTACK_METRICS,
+    INDICATOR_METRICS,
     LOWER_IS_BETTER,
     METRIC_NAMES,
     METRICS,
@@ -32,7 +34,9 @@ from scoring.tables import load_table, read_table, write_csv
 from scoring.validation import validate_original, validate_submission
 
 __all__ = [
+    "ALL_METRICS",
     "ATTACK_METRICS",
+    "INDICATOR_METRICS",
     "AttackScore",
     "CandidateTable",
     "ConfigError",

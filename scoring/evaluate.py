@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from scoring import attacks, safety, utility
+from scoring import attacks, indicators, safety, utility
 from scoring.columns import Table
 from scoring.metrics_info import ATTACK_METRICS, METRICS
 from scoring.prepare import ScoringData, TableCache, sa_matrix
@@ -120,7 +120,9 @@ def evaluate(
     -------
     dict
         ``U1`` .. ``EUC2`` (plain float/int; ``U2`` may be ``None``) plus ``rows``,
-        ``kept_rows``, and ``classes`` (equivalence classes of A+).
+        ``kept_rows``, and ``classes`` (equivalence classes of A+); with an
+        ``indicators`` block in ``config`` also ``L1``, ``L2``, ``L3`` (``None`` when
+        some class has fewer than ``l`` labels) and ``T``.
 
     Raises
     ------
@@ -160,10 +162,28 @@ def evaluate(
             value = METRIC_FUNCTIONS[metric](data)
         record[metric] = time.perf_counter() - clock
         results[metric] = _plain(value)
+    if config.indicators is not None:
+        clock = time.perf_counter()
+        results.update(indicator_scores(prepared, data))
+        record["indicators"] = time.perf_counter() - clock
     results["rows"] = int(data.n)
     results["kept_rows"] = int(data.kept.size)
     results["classes"] = int(data.qi_ids.max(initial=-1) + 1)
     return results
+
+
+def indicator_scores(prepared: PreparedOriginal, data: ScoringData) -> dict:
+    """L1, L2, L3, T of the kept rows on the classes of S1/S2 (spec indicators Part A)."""
+    spec = data.config.indicators
+    result = indicators.table_indicators(
+        prepared.cache.table,
+        data.a_cache.table,
+        data.qi_ids,
+        spec,
+        rows=data.kept,
+        integer=spec.sa in data.config.integer_columns,
+    )
+    return {metric: _plain(value) for metric, value in result.scores().items()}
 
 
 def _plain(value):

@@ -6,6 +6,10 @@ UTILITY_METRICS = ("U1", "U2", "U3", "U4", "U5", "U6")
 SAFETY_METRICS = ("S1", "S2")
 ATTACK_METRICS = ("E1", "E2", "E3", "E4", "EUC1", "EUC2")
 METRICS = UTILITY_METRICS + SAFETY_METRICS + ATTACK_METRICS
+# Attribute-disclosure indicators (indicators-and-kit.md Part A): scored only when the
+# round's configuration has an ``indicators`` block.
+INDICATOR_METRICS = ("L1", "L2", "L3", "T")
+ALL_METRICS = METRICS + INDICATOR_METRICS
 
 METRIC_NAMES = {
     "U1": "meanMAE",
@@ -22,8 +26,14 @@ METRIC_NAMES = {
     "E4": "identify.sa21",
     "EUC1": "identify.euc (EUC1)",
     "EUC2": "identify.euc (EUC2)",
+    "L1": "distinct l-diversity",
+    "L2": "entropy l-diversity",
+    "L3": "recursive (c,l)-diversity C_l",
+    "T": "t-closeness",
 }
 
 # From the anonymizing participant's point of view: utility losses and
-# re-identification rates should be low, k-anonymity high.
-LOWER_IS_BETTER = {metric: metric not in SAFETY_METRICS for metric in METRICS}
+# re-identification rates should be low, k-anonymity and l-diversity high; the smallest
+# c of recursive (c,l)-diversity and the t-closeness distance low.
+HIGHER_IS_BETTER = SAFETY_METRICS + ("L1", "L2")
+LOWER_IS_BETTER = {metric: metric not in HIGHER_IS_BETTER for metric in ALL_METRICS}

@@ -14,13 +14,14 @@ import pandas as pd
 
 from scoring.columns import Table, as_table
 from scoring.errors import ConfigError
+from scoring.indicators import IndicatorConfig, load_indicators
 
 ORIGINAL_VALUES = "original-values"
 NUMBER = "number"
 DOMAIN_KINDS = (ORIGINAL_VALUES, NUMBER)
 
 _REQUIRED_KEYS = ("qi", "sa", "cross", "e2_column", "e4_column")
-_OPTIONAL_KEYS = ("match_qi", "euc_sa", "domains", "columns", "integer_columns")
+_OPTIONAL_KEYS = ("match_qi", "euc_sa", "domains", "columns", "integer_columns", "indicators")
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,12 @@ class RoundConfig:
     euc_sa: tuple[str, ...]
     domains: Mapping[str, str] = field(default_factory=dict)
     integer_columns: tuple[str, ...] = ()
+    indicators: IndicatorConfig | None = None
 
     def to_dict(self) -> dict:
         """Return the configuration as a JSON-serialisable dict."""
-        return {
+        extra = {} if self.indicators is None else {"indicators": self.indicators.to_dict()}
+        return extra | {
             "columns": list(self.columns),
             "qi": list(self.qi),
             "sa": list(self.sa),
@@ -248,6 +251,7 @@ def load_config(raw: Any, original: Table | pd.DataFrame) -> RoundConfig:
         match_qi=match_qi,
         euc_sa=euc_sa,
         domains=MappingProxyType(domains),
+        indicators=load_indicators(config.get("indicators"), original, qi=qi),
     )
     given = config.get("integer_columns")
     if given is None:

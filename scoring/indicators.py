@@ -1,0 +1,498 @@
+"""Attribute-disclosure indicators beside S1/S2 (spec indicators-and-kit.md, Part A).
+
+L1 distinct l-diversity, L2 entropy l-diversity (a real number, never floored), L3
+recursive (c,l)-diversity (``C_l = max_E r_1 / (r_l + … + r_m)``) and T t-closeness
+(equal or ordered earth mover's distance), over one indicator column, on the
+equivalence classes of S1/S2 (the kept rows grouped by every ``qi`` column).
+
+Everything is computed on (class, label) pairs: one sort of the rows' pair keys, then
+``bincount`` and cumulative sums per class; nothing loops over classes. The ordered
+distance sums ``|F_E(i) − F(i)|`` over all m ranks without building a class × m matrix:
+between two consecutive labels of a class ``F_E`` is constant, ``F`` is non-decreasing,
+so each such run is split at one ``searchsorted`` point and summed with prefix sums of F.
+
+Pitfalls of the outside reference (pycanon 1.3.6) avoided on purpose (spec A.7):
+entropy is not floored, ``r_1`` is the *most* frequent count, a NaN key is a class of
+its own, the distance follows the declared kind (not the dtype), and only positions
+(never index labels) are used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from scoring.columns import Table, as_table
+from scoring.errors import ConfigError
+from scoring.metrics_info import INDICATOR_METRICS
+
+CATEGORICAL, NUMERIC = "categorical", "numeric"
+EQUAL, ORDERED = "equal", "ordered"
+DEFAULT_BINS = 5
+DEFAULT_L = 2
+# "satisfies" rules of spec A.3 compare with this slack: L2 >= l - 1e-9, T <= t + 1e-9.
+SLACK = 1e-9
+_KEYS = ("sa", "kind", "bins", "l", "t_distance", "order")
+
+
+@dataclass(frozen=True)
+class IndicatorConfig:
+    """The ``indicators`` block of a round configuration, checked (spec A.4).
+
+    ``kind``, ``t_distance`` and ``bins`` hold the decided values (defaults filled in):
+    ``bins`` is an integer ``B >= 2`` (equal-frequency edges from the original table) or
+    a tuple of explicit edges.
+    """
+
+    sa: str
+    kind: str
+    bins: int | tuple[float, ...] = DEFAULT_BINS
+    l: int = DEFAULT_L  # noqa: E741 - the spec's name
+    t_distance: str = EQUAL
+    order: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "sa": self.sa,
+            "kind": self.kind,
+            "bins": self.bins if isinstance(self.bins, int) else list(self.bins),
+            "l": self.l,
+            "t_distance": self.t_distance,
+            "order": None if self.order is None else list(self.order),
+        }
+
+
+@dataclass(frozen=True)
+class IndicatorResult:
+    """Table values and the per-class values they come from.
+
+    ``L3`` is ``None`` when some class has fewer than ``l`` distinct labels (``C_l = ∞``).
+    ``classes`` has one row per class (in class-id order): ``size``, ``m`` (distinct
+    labels), ``exp_h`` (exp of the entropy), ``c`` (``r_1 / (r_l + …)``, ``inf`` when
+    ``m < l``) and ``distance`` (``D[P_E, P]``).
+    """
+
+    L1: int
+    L2: float
+    L3: float | None
+    T: float
+    classes: pd.DataFrame
+
+    def scores(self) -> dict[str, float | int | None]:
+        return {metric: getattr(self, metric) for metric in INDICATOR_METRICS}
+
+
+# --- configuration -----------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _is_finite_number(value: Any) -> bool:
+    return (
+        isinstance(value, int | float | np.integer | np.floating)
+        and not isinstance(value, bool)
+        and bool(np.isfinite(value))
+    )
+
+
+def load_indicators(raw: Any, original: Table | pd.DataFrame, *, qi: Sequence[str] = ()):
+    """Check an ``indicators`` block against the original table (``None`` stays ``None``).
+
+    Examples
+    --------
+    >>> x = pd.DataFrame({"q": ["1", "2"], "d": ["flu", "cold"]})
+    >>> load_indicators({"sa": "d"}, x).to_dict()
+    {'sa': 'd', 'kind': 'categorical', 'bins': 5, 'l': 2, 't_distance': 'equal', 'order': None}
+    >>> load_indicators({"sa": "zip"}, x)
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ConfigError: indicators.sa 'zip' is not a column of the table (columns: q, d)
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise ConfigError('"indicators" must be an object such as {"sa": "Disease"}.')
+    unknown = [key for key in raw if key not in _KEYS]
+    if unknown:
+        raise ConfigError(
+            f"Unknown key(s) in indicators: {', '.join(map(repr, unknown))} "
+            f"(allowed: {', '.join(_KEYS)})."
+        )
+    table = as_table(original)
+    columns = tuple(str(c) for c in table.columns)
+    sa = raw.get("sa")
+    if not isinstance(sa, str) or sa not in columns:
+        raise ConfigError(
+            f"indicators.sa {sa!r} is not a column of the table (columns: {', '.join(columns)})"
+        )
+    if sa in qi:
+        raise ConfigError(
+            f"indicators.sa {sa!r} is a qi column; choose an sa column or a column with no role"
+        )
+    column = table.column(sa)
+    codes, uniques = column.factorized()
+    numbers = column.unique_numbers()
+    present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
+    kind = raw.get("kind")
+    if kind is None:
+        kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
+    elif kind not in (CATEGORICAL, NUMERIC):
+        raise ConfigError(
+            f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
+        )
+    if kind == NUMERIC:
+        bad_unique = present & ~np.isfinite(numbers)
+        bad_rows = np.flatnonzero(bad_unique[codes])
+        if bad_rows.size:
+            listed = ", ".join(
+                f"row {int(r) + 1} ({str(v)[:80]!r})"
+                for r, v in zip(bad_rows[:10], column.values(bad_rows[:10]), strict=True)
+            )
+            raise ConfigError(
+                f"kind 'numeric' but column {sa!r} holds non-numbers: {listed} "
+                f"({bad_rows.size} rows in total)"
+            )
+    bins = raw.get("bins", DEFAULT_BINS)
+    bins = DEFAULT_BINS if bins is None else bins
+    if _is_int(bins):
+        if bins < 2:
+            raise ConfigError(_BINS_MESSAGE)
+        bins = int(bins)
+    elif isinstance(bins, list | tuple):
+        if not bins or not all(_is_finite_number(b) for b in bins):
+            raise ConfigError(_BINS_MESSAGE)
+        if any(b >= a for b, a in zip(bins, bins[1:], strict=False)):
+            raise ConfigError(_BINS_MESSAGE)
+        bins = tuple(float(b) for b in bins)
+    else:
+        raise ConfigError(_BINS_MESSAGE)
+    level = raw.get("l", DEFAULT_L)
+    level = DEFAULT_L if level is None else level
+    if not _is_int(level) or level < 2:
+        raise ConfigError(f"indicators.l must be an integer >= 2, not {str(level)[:80]!r}")
+    distance = raw.get("t_distance")
+    if distance is None:
+        distance = ORDERED if kind == NUMERIC else EQUAL
+    elif distance not in (EQUAL, ORDERED):
+        raise ConfigError(
+            f"indicators.t_distance must be 'equal' or 'ordered', not {str(distance)[:80]!r}"
+        )
+    order = raw.get("order")
+    if order is not None:
+        if not isinstance(order, list | tuple) or not all(isinstance(v, str) for v in order):
+            raise ConfigError("indicators.order must be a list of the column's values (strings)")
+        if len(set(order)) != len(order):
+            raise ConfigError("indicators.order lists a value more than once")
+        order = tuple(order)
+    if kind == CATEGORICAL and distance == ORDERED:
+        values = sorted({str(u).strip() for u in uniques[present]})
+        missing = [v for v in values if v not in set(order or ())]
+        if missing:
+            raise ConfigError(
+                f"column {sa!r}: values {missing[:10]!r} are missing from the 'order' list"
+            )
+    return IndicatorConfig(sa, kind, bins, int(level), distance, order)
+
+
+_BINS_MESSAGE = (
+    "indicators.bins must be an integer >= 2 or a strictly increasing list of finite numbers"
+)
+
+
+# --- labels ------------------------------------------------------------------------------
+
+
+def bin_edges(reference: np.ndarray, bins: int | Sequence[float]) -> np.ndarray:
+    """Edges of the numeric bins (spec A.2): explicit, or nearest-rank equal-frequency.
+
+    With an integer ``B`` the edges are ``x_(⌈i·N/B⌉)``, ``i = 1..B−1``, of the sorted
+    reference values, computed in integers and deduplicated.
+
+    Examples
+    --------
+    >>> float(bin_edges(np.arange(1.0, 101.0), 20)[10])  # i = 11: x_(55), not x_(56)
+    55.0
+    """
+    if not isinstance(bins, int | np.integer):
+        return np.asarray(bins, dtype=float)
+    values = np.asarray(reference, dtype=float)
+    values = values[np.isfinite(values)]
+    n = values.size
+    if n == 0:
+        return np.empty(0)
+    ranks = (np.arange(1, bins, dtype=np.int64) * n + bins - 1) // bins  # 1-based
+    picked = np.partition(values, np.unique(ranks - 1))[ranks - 1]
+    return np.unique(picked)
+
+
+def bin_labels(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Bin of each value: the number of edges strictly below it."""
+    return np.searchsorted(edges, np.asarray(values, dtype=float), side="left")
+
+
+def _dense(values: np.ndarray) -> np.ndarray:
+    """Dense codes 0..m−1 in sorted order of ``values`` (NaN, if any, last)."""
+    return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+# --- the indicators ----------------------------------------------------------------------
+
+
+def class_indicators(
+    class_ids: np.ndarray,
+    diversity_labels: np.ndarray,
+    distance_labels: np.ndarray,
+    *,
+    l: int = DEFAULT_L,  # noqa: E741
+    t_distance: str = EQUAL,
+) -> IndicatorResult:
+    """The four indicators from per-row integer codes (the vectorised core).
+
+    Parameters
+    ----------
+    class_ids : ndarray of int
+        Equivalence class of each kept row (any integers; rows with equal ids are a class).
+    diversity_labels : ndarray of int
+        Label of each row for L1–L3 (binned for a numeric column).
+    distance_labels : ndarray of int
+        Label of each row for T: any codes for the equal distance, ranks (a larger value
+        is a larger code) for the ordered one.
+    l : int
+        The ``l`` of recursive (c,l)-diversity.
+    t_distance : {"equal", "ordered"}
+
+    Examples
+    --------
+    >>> r = class_indicators(np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]),
+    ...                      np.array([0, 1, 0, 1]))
+    >>> r.L1, r.L2, r.L3, r.T
+    (2, 2.0, 1.0, 0.0)
+    """
+    classes = _dense(np.asarray(class_ids))
+    n = classes.size
+    if n == 0:
+        empty = pd.DataFrame(columns=["size", "m", "exp_h", "c", "distance"])
+        return IndicatorResult(0, 0.0, None, 0.0, empty)
+    count = int(classes.max()) + 1
+    sizes = np.bincount(classes, minlength=count)
+    distinct, exp_h, c_values = _diversity(classes, _dense(diversity_labels), sizes, l)
+    distance = _distance(classes, _dense(distance_labels), sizes, t_distance)
+    table = pd.DataFrame(
+        {"size": sizes, "m": distinct, "exp_h": exp_h, "c": c_values, "distance": distance}
+    )
+    worst_c = float(c_values.max())
+    return IndicatorResult(
+        L1=int(distinct.min()),
+        L2=float(exp_h.min()),
+        L3=worst_c if np.isfinite(worst_c) else None,
+        T=float(distance.max()),
+        classes=table,
+    )
+
+
+def _pairs(classes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(class, label, count) of every pair present, sorted by class then label."""
+    width = int(labels.max()) + 1
+    keys, counts = np.unique(classes * width + labels, return_counts=True)
+    return keys // width, keys % width, counts
+
+
+def _diversity(classes, labels, sizes, level):
+    pair_class, _, counts = _pairs(classes, labels)
+    count = sizes.size
+    distinct = np.bincount(pair_class, minlength=count)
+    # H = ln|E| − Σ r ln r / |E|; exp(H) stays a real number.
+    r_log_r = np.bincount(pair_class, weights=counts * np.log(counts), minlength=count)
+    exp_h = np.exp(np.log(sizes) - r_log_r / sizes)
+    # r_1 is the most frequent count: sort each class's counts in descending order.
+    order = np.lexsort((-counts, pair_class))
+    sorted_class, sorted_counts = pair_class[order], counts[order]
+    starts = np.concatenate(([0], np.cumsum(distinct)[:-1]))
+    position = np.arange(sorted_class.size) - starts[sorted_class]
+    tail = np.bincount(
+        sorted_class, weights=sorted_counts * (position >= level - 1), minlength=count
+    )
+    first = sorted_counts[starts].astype(float)
+    with np.errstate(divide="ignore"):
+        c_values = np.where(tail > 0, first / np.where(tail > 0, tail, 1), np.inf)
+    return distinct, exp_h, c_values
+
+
+def _distance(classes, labels, sizes, t_distance):
+    n = classes.size
+    totals = np.bincount(labels)
+    m = totals.size
+    pair_class, pair_label, counts = _pairs(classes, labels)
+    count = sizes.size
+    within = counts / sizes[pair_class]
+    overall = totals[pair_label] / n
+    if t_distance == EQUAL:
+        # ½ Σ_all |P_E − P| = ½ (Σ_present (|P_E − P| − P) + 1): labels absent from E add P.
+        gaps = np.bincount(pair_class, weights=np.abs(within - overall) - overall, minlength=count)
+        return np.clip(0.5 * (gaps + 1.0), 0.0, 1.0)
+    if t_distance != ORDERED:
+        raise ValueError(f"unknown t_distance {t_distance!r}")
+    if m == 1:
+        return np.zeros(count)
+    # F(i): cumulative distribution over ranks; prefix[i] = Σ_{j<i} F(j).
+    cumulative = np.cumsum(totals) / n
+    prefix = np.concatenate(([0.0], np.cumsum(cumulative)))
+    # F_E is constant on [rank_k, next rank of the class) at the class's running share.
+    running = np.cumsum(counts)
+    class_start = np.concatenate(([0], np.cumsum(np.bincount(pair_class, minlength=count))))
+    offset = np.concatenate(([0], running))[class_start[pair_class]]
+    level = (running - offset) / sizes[pair_class]
+    begin = pair_label
+    last = np.r_[pair_class[1:] != pair_class[:-1], True]
+    end = np.where(last, m, np.r_[pair_label[1:], m])
+    runs = _run_sums(begin, end, level, cumulative, prefix)
+    # Before a class's first label F_E = 0: Σ_{i < first} F(i).
+    before = prefix[pair_label[class_start[:-1]]]
+    return np.clip(
+        (before + np.bincount(pair_class, weights=runs, minlength=count)) / (m - 1), 0, 1
+    )
+
+
+def _run_sums(begin, end, level, cumulative, prefix):
+    """Σ_{begin ≤ i < end} |level − F(i)| for non-decreasing F, with prefix sums of F."""
+    split = np.clip(np.searchsorted(cumulative, level, side="left"), begin, end)
+    below = level * (split - begin) - (prefix[split] - prefix[begin])
+    above = (prefix[end] - prefix[split]) - level * (end - split)
+    return below + above
+
+
+# --- from tables -------------------------------------------------------------------------
+
+
+def _text_labels(codes: np.ndarray, uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of the trimmed text of each row, and the trimmed distinct texts."""
+    trimmed = np.asarray([str(u).strip() for u in uniques], dtype=object)
+    merged, texts = pd.factorize(trimmed)
+    return merged.astype(np.int64)[codes], np.asarray(texts, dtype=object)
+
+
+def row_labels(
+    codes: np.ndarray,
+    uniques: np.ndarray,
+    numbers: np.ndarray,
+    spec: IndicatorConfig,
+    edges: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Diversity and distance labels of rows given by ``codes`` into distinct values.
+
+    ``uniques`` are the distinct cell texts and ``numbers`` their parsed values.
+    """
+    if spec.kind == NUMERIC:
+        values = numbers[codes]
+        diversity = bin_labels(values, edges)
+        return diversity, _dense(values)
+    text_codes, texts = _text_labels(codes, uniques)
+    if spec.t_distance == ORDERED and spec.order is not None:
+        # Listed values by their position; a value the list lacks ranks after them (text order).
+        position = {value: k for k, value in enumerate(spec.order)}
+        known = np.asarray([position.get(t, -1) for t in texts], dtype=np.int64)
+        unknown = known < 0
+        extra = np.argsort(np.argsort(texts[unknown].astype(str))) if unknown.any() else []
+        known[unknown] = len(spec.order) + np.asarray(extra, dtype=np.int64)
+        return text_codes, known[text_codes]
+    return text_codes, text_codes
+
+
+def table_indicators(
+    original: Table | pd.DataFrame,
+    released: Table | pd.DataFrame,
+    class_ids: np.ndarray,
+    spec: IndicatorConfig,
+    *,
+    rows: np.ndarray | None = None,
+    integer: bool = False,
+) -> IndicatorResult:
+    """Indicators of ``released`` (its ``rows``, by default all) in the classes ``class_ids``.
+
+    ``original`` supplies the equal-frequency bin edges of a numeric column. With
+    ``integer`` (a column of the round's ``integer_columns``) categorical labels are
+    compared as integers, as S1/S2 compare QI values.
+    """
+    released = as_table(released)
+    column = released.column(spec.sa)
+    if spec.kind == CATEGORICAL and integer:
+        codes, keys = column.keys(integral=True)
+        codes = codes if rows is None else codes[rows]
+        # an unparsable cell (code -1) is a label of its own per text
+        text_codes, _ = column.factorized()
+        text_codes = text_codes if rows is None else text_codes[rows]
+        labels = np.where(codes >= 0, codes, keys.size + text_codes)
+        return class_indicators(class_ids, labels, labels, l=spec.l, t_distance=spec.t_distance)
+    codes, uniques = column.factorized()
+    codes = codes if rows is None else codes[rows]
+    edges = np.empty(0)
+    if spec.kind == NUMERIC:
+        edges = bin_edges(as_table(original).column(spec.sa).numbers(), spec.bins)
+    diversity, distance = row_labels(codes, uniques, column.unique_numbers(), spec, edges)
+    return class_indicators(class_ids, diversity, distance, l=spec.l, t_distance=spec.t_distance)
+
+
+def indicators(
+    table: pd.DataFrame,
+    qi: Sequence[str],
+    sa: str,
+    *,
+    kind: str | None = None,
+    bins: int | Sequence[float] = DEFAULT_BINS,
+    l: int = DEFAULT_L,  # noqa: E741
+    t_distance: str | None = None,
+    order: Sequence[str] | None = None,
+    reference: pd.DataFrame | None = None,
+) -> IndicatorResult:
+    """L1, L2, L3 and T of a DataFrame, its classes grouped by ``qi`` (NaN keys kept).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Rows to evaluate (any index; a fully empty row is not special here).
+    qi : list of str
+        Columns whose value combinations are the equivalence classes.
+    sa : str
+        The indicator column.
+    kind, bins, l, t_distance, order
+        As in the ``indicators`` block of a round configuration (spec A.4).
+    reference : pandas.DataFrame, optional
+        The table the bin edges come from (default: ``table``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"q": [1, 1, 2, 2], "s": ["a", "b", "a", "a"]}, index=[7, 3, 9, 1])
+    >>> r = indicators(t, ["q"], "s")
+    >>> r.L1, r.L2, r.L3, r.T
+    (1, 1.0, None, 0.25)
+    """
+    text = pd.DataFrame({sa: table[sa].to_numpy()}).astype(str)
+    text[sa] = np.where(table[sa].isna().to_numpy(), "", text[sa].to_numpy())
+    raw = {"sa": sa, "kind": kind, "bins": bins, "l": l, "t_distance": t_distance}
+    raw["order"] = None if order is None else list(order)
+    spec = load_indicators(raw, text if reference is None else _as_text(reference, sa))
+    class_ids = table.groupby(list(qi), sort=False, dropna=False).ngroup().to_numpy()
+    return table_indicators(
+        text if reference is None else _as_text(reference, sa), text, class_ids, spec
+    )
+
+
+def _as_text(table: pd.DataFrame, sa: str) -> pd.DataFrame:
+    column = table[sa]
+    return pd.DataFrame({sa: np.where(column.isna(), "", column.astype(str)).astype(object)})
+
+
+def satisfies(result: IndicatorResult, *, l: int | None = None, t: float | None = None) -> bool:  # noqa: E741
+    """The "satisfies" rules of spec A.3: ``L1 ≥ l`` and ``L2 ≥ l − 1e-9``; ``T ≤ t + 1e-9``."""
+    ok = True
+    if l is not None:
+        ok &= result.L1 >= l and result.L2 >= l - SLACK
+    if t is not None:
+        ok &= result.T <= t + SLACK
+    return bool(ok)
