@@ -23,6 +23,7 @@ from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.services import round_data_check, round_settings_check
 from pwscup.console import selectors, services, wizard
 from pwscup.console.forms import (
+    ROLE_FIELDS,
     DataModeForm,
     PhasesForm,
     RolesForm,
@@ -132,8 +133,13 @@ def step_roles(request, competition_slug):
             wizard.mark_done(state, "roles")
             wizard.wizard_save(request.session, competition.pk, state)
             return redirect("console:wizard_data", competition.slug)
+    # One row per column, one check box per role (each labelled for screen readers).
+    checkboxes = {
+        name: {box.data["value"]: box for box in form[name]}
+        for name in (*ROLE_FIELDS, "number_domain")
+    }
     rows = [
-        (profile, [form[name] for name in ("qi", "sa", "cross", "match_qi", "euc_sa")])
+        (profile, [(name, checkboxes[name][profile.name]) for name in checkboxes])
         for profile in profiles
     ]
     return render(

@@ -100,6 +100,8 @@ def test_an_organizer_runs_a_round_from_an_empty_database_with_the_console(
     page.get_by_test_id("wizard-next").click()
     expect(page.locator("input[name=qi][value=age]")).to_be_checked()
     expect(page.locator("input[name=sa][value=fnlwgt]")).to_be_checked()
+    expect(page.get_by_label("qi: age", exact=True)).to_be_checked()
+    screenshot(page, "console-wizard-roles-en")
     page.set_input_files(
         "input[name=config_file]",
         files=[

@@ -433,3 +433,35 @@ def test_markdown_descriptions_keep_formatting_and_lose_anything_active():
     assert "<td>1</td>" in html and "<b>bold</b>" in html
     for active in ("javascript:", "onerror", "onclick", "<img", "<script"):
         assert active not in html, active
+
+
+@pytest.mark.parametrize("role", ("anon", "participant", "other_organizer"))
+def test_no_console_action_works_for_anyone_but_the_organizer(console, client, role):
+    world = console["world"]
+    if role != "anon":
+        client.force_login(console["users"][role])
+    c, r, team = world.competition.slug, world.round.slug, world.teams["a"]
+    posts = [
+        (reverse("console:competition_edit", args=[c]), {"name": "Taken", "max_team_size": 2}),
+        (reverse("console:organizer_invite", args=[c]), {"identifier": "other-org"}),
+        (reverse("console:team_rename", args=[c, team.pk]), {"name": "Taken"}),
+        (reverse("console:team_disqualify", args=[c, team.pk]), {"reason": "x"}),
+        (reverse("console:member_remove", args=[c, team.pk, world.users["a"].pk]), {}),
+        *[
+            (reverse("console:round_action", args=[c, r, name]), {})
+            for name in ("freeze", "rescore", "publish", "hide")
+        ],
+        (reverse("console:round_edit", args=[c, r]), {"name": "Taken"}),
+        (reverse("console:wizard_upload", args=[c]), {"original": csv_upload(adult_head(5))}),
+    ]
+    for url, data in posts:
+        response = client.post(url, data)
+        assert response.status_code == (302 if role == "anon" else 404), url
+    world.competition.refresh_from_db()
+    team.refresh_from_db()
+    assert world.competition.name != "Taken" and team.name != "Taken"
+    assert world.competition.organizers.count() == 1
+    assert team.memberships.filter(user=world.users["a"]).exists()
+    assert not TeamDisqualification.objects.exists()
+    assert not RoundOperation.objects.exists() and not AuditEntry.objects.exists()
+    assert Round.objects.get(pk=world.round.pk).name != "Taken"
