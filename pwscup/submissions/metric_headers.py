@@ -49,7 +49,8 @@ def metric_headers() -> list[MetricHeader]:
     return [
         MetricHeader(
             metric=metric,
-            name=scoring.METRIC_NAMES[metric],
+            # "identify.euc (EUC1)": the id is shown beside it already.
+            name=scoring.METRIC_NAMES[metric].split(" (")[0],
             description=str(DESCRIPTIONS[metric]),
             lower_is_better=scoring.LOWER_IS_BETTER[metric],
         )

@@ -78,6 +78,12 @@ DATA_WORDS = {
     "Cup",
     "PWSCup",
     "English",
+    # The metrics' 2015 names in the table headers (meanMAE, identify.rand, k-anony, …),
+    # the configuration's keys (match_qi) and the scoring command (python -m scoring
+    # evaluate … --config r1_config.json, --format json, check).
+    *("meanMAE", "crossMean", "crossCnt", "corMAE", "nrow", "anony", "anonymMean"),
+    *("identify", "rand", "sort", "match"),
+    *("python", "scoring", "evaluate", "config", "format", "json", "JSON", "check"),
 }
 UPLOAD_INPUT = "[data-testid=upload-form] input[type=file]"
 

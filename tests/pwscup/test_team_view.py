@@ -64,7 +64,7 @@ def body(response) -> bytes:
 
 
 def row_order(text: str, prefix: str = "submission") -> list[int]:
-    return [int(pk) for pk in re.findall(rf'<tr data-testid="{prefix}-(\d+)"', text)]
+    return [int(pk) for pk in re.findall(rf'<(?:tr|tbody) data-testid="{prefix}-(\d+)"', text)]
 
 
 # --- The configuration, its download and the command -------------------------------------
@@ -232,7 +232,7 @@ def test_metric_headers_carry_the_full_name_and_the_better_direction(world, clie
         header = re.search(rf'<th[^>]*data-testid="metric-{metric}"[^>]*>(.*?)</th>', text, re.S)
         arrow = "↓" if scoring.LOWER_IS_BETTER[metric] else "↑"
         assert words(html.unescape(header.group(1))) == (
-            f"{metric} {arrow} {scoring.METRIC_NAMES[metric]}"
+            f"{metric} {arrow} {scoring.METRIC_NAMES[metric].removesuffix(' (' + metric + ')')}"
         ), metric
     title = re.search(r'<th[^>]*title="([^"]*)"[^>]*data-testid="metric-S1"', text).group(1)
     assert html.unescape(title) == (

@@ -1,0 +1,115 @@
+"""At phone width (390 px) the header and the tables stay usable, in both languages: the
+page itself never scrolls sideways (only a table's own scroll container may), and every
+header control is on screen and clickable."""
+
+import pytest
+from playwright.sync_api import expect
+
+from pwscup.submissions.models import AnonymizationSubmission, Status
+from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.helpers import log_in, switch_language
+from tests.e2e.test_live_round_page import LONG_MESSAGE, WIDE_SCORES, stored
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIDTH, HEIGHT = 390, 844
+HEADER_CONTROLS = ("bell", "who", "lang-en", "lang-ja")
+
+
+def page_overflow(page) -> int:
+    """How far the page (not a scroll container inside it) is wider than the viewport."""
+    return page.evaluate(
+        "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+        " - document.documentElement.clientWidth"
+    )
+
+
+def escaping_elements(page) -> list[str]:
+    """Elements whose box runs past the viewport's right edge without being clipped by a
+    scroll container (an ancestor with overflow-x auto/scroll/hidden)."""
+    return page.evaluate(
+        """(width) => {
+          const clipped = (e) => {
+            for (let p = e.parentElement; p; p = p.parentElement) {
+              const o = getComputedStyle(p).overflowX;
+              if (o === 'auto' || o === 'scroll' || o === 'hidden') return true;
+            }
+            return false;
+          };
+          return Array.from(document.body.querySelectorAll('*'))
+            .filter((e) => e.getBoundingClientRect().right > width + 0.5 && !clipped(e))
+            .map((e) => e.tagName + (e.dataset.testid ? '[' + e.dataset.testid + ']' : '')
+                        + '.' + e.className)
+            .slice(0, 10);
+        }""",
+        WIDTH,
+    )
+
+
+def spilling_content(page) -> list[str]:
+    """For the message: elements whose content is wider than their box (an unbroken word)."""
+    return page.evaluate(
+        """() => Array.from(document.body.querySelectorAll('*'))
+          .filter((e) => e.scrollWidth > e.clientWidth + 1
+                         && getComputedStyle(e).overflowX === 'visible')
+          .map((e) => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth)
+          .slice(0, 10)"""
+    )
+
+
+def check_page(page, screenshot, name: str) -> None:
+    assert escaping_elements(page) == [], name
+    assert page_overflow(page) <= 0, (name, spilling_content(page))
+    for testid in HEADER_CONTROLS:
+        control = page.get_by_test_id(testid)
+        expect(control).to_be_visible()
+        box = control.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (name, testid, box)
+        assert box["height"] >= 16, (name, testid, box)
+        # Nothing covers it: the element at its centre is the control (or inside it).
+        covered = control.evaluate(
+            "e => { const r = e.getBoundingClientRect();"
+            " const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
+            " return !(hit === e || e.contains(hit)); }"
+        )
+        assert not covered, (name, testid)
+    screenshot(page, name)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-top.png"))  # the first screen only
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
+    world, page = e2e_world, web
+    final = stored(world, status=Status.FINISHED, scores=WIDE_SCORES, is_selected=True, number=2)
+    stored(world, status=Status.FINISHED, scores=WIDE_SCORES, number=1, note="k=5 + noise σ=10")
+    failed = stored(world, status=Status.FAILED, message=LONG_MESSAGE, number=3)
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    log_in(page, "team-a")
+    if language != "en":
+        switch_language(page, language)
+
+    page.goto(world.round_url())
+    expect(page.get_by_test_id(f"submission-{final.pk}")).to_have_attribute("data-final", "1")
+    expect(page.get_by_test_id(f"submission-{failed.pk}")).to_be_visible()  # newest: unfolded
+    scroller = page.get_by_test_id("submissions-scroll")
+    widths = scroller.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] > widths[1], "the 14 metrics need the table's own horizontal scroll"
+    box = scroller.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, box
+    command = page.get_by_test_id("cli-command")
+    assert command.bounding_box()["x"] + command.bounding_box()["width"] <= WIDTH
+    check_page(page, screenshot, f"phone-round-{language}")
+    for part in ("jobs", "scoring-guide"):  # close-ups for a reader of the screenshots
+        page.get_by_test_id(part).screenshot(path=str(SCREENSHOTS / f"phone-{part}-{language}.png"))
+
+    page.get_by_test_id(f"submission-{final.pk}").get_by_test_id("edit-note").click()
+    expect(page.get_by_test_id("note-form")).to_be_visible()
+    check_page(page, screenshot, f"phone-note-{language}")
+
+    page.goto(f"/c/{world.competition.slug}/{world.round.slug}/leaderboard/")
+    expect(page.get_by_test_id("leaderboard")).to_be_visible()
+    check_page(page, screenshot, f"phone-leaderboard-{language}")
+
+    page.goto("/")
+    check_page(page, screenshot, f"phone-home-{language}")
+    assert AnonymizationSubmission.objects.filter(team=world.teams["a"]).count() == 3
