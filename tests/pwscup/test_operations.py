@@ -2,13 +2,17 @@
 worker runs them in ``test_operations_worker.py``)."""
 
 import datetime as dt
+import threading
+import time
 
 import pytest
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 import scoring
 from pwscup.accounts.services import organizer_grant
+from pwscup.competitions.models import Round
 from pwscup.submissions import services
 from pwscup.submissions.models import AnonymizationSubmission, RoundOperation, Status, Target
 from pwscup.submissions.services import freeze as freeze_module
@@ -298,3 +302,71 @@ def test_the_built_in_attacks_of_every_target_share_one_prepared_reference(world
         )
         assert target.builtin_status == Status.FINISHED
         assert target.builtin_rates == pytest.approx(expected)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_freeze_job_waits_for_another_freeze_holding_the_round(world, monkeypatch):
+    """Concurrent freezes serialise on the round's row lock: once another freeze
+    (``round_freeze``) holds the round, the job publishes nothing more until it is done.
+    A freeze again after the teams' final choices changed: it republishes (updates) the
+    targets, which a lock on the round's row alone stops."""
+    first = {}
+    for letter, seed in (("a", 1), ("b", 2), ("c", 3)):
+        first[letter] = scored(world, letter, seed=seed)
+        scored(world, letter, seed=seed + 10)
+    services.round_freeze(round=world.round)  # publishes the latest of each team
+    AnonymizationSubmission.objects.filter(pk__in=[s.pk for s in first.values()]).update(
+        is_selected=True
+    )
+    operation = services.round_freeze_request(round=world.round)
+    first_published, held, release = threading.Event(), threading.Event(), threading.Event()
+    publish = operations.target_publish
+
+    def publish_then_let_the_other_freeze_in(**kwargs):
+        target = publish(**kwargs)
+        if not first_published.is_set():
+            # Once this step has committed (and released the round), the other freeze
+            # takes the round before the job goes on.
+            transaction.on_commit(lambda: first_published.set() or held.wait(10))
+        return target
+
+    monkeypatch.setattr(operations, "target_publish", publish_then_let_the_other_freeze_in)
+
+    def other_freeze():
+        try:
+            assert first_published.wait(30)
+            with transaction.atomic():
+                Round.objects.select_for_update().get(pk=world.round.pk)
+                held.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    def job():
+        try:
+            services.round_operation_run(operation_id=operation.pk)
+        finally:
+            connection.close()
+
+    holder, runner = threading.Thread(target=other_freeze), threading.Thread(target=job)
+    holder.start()
+    runner.start()
+    try:
+        assert held.wait(30)
+        time.sleep(1.5)
+        waiting = RoundOperation.objects.get(pk=operation.pk)
+        assert (waiting.status, waiting.progress_done, waiting.progress_total) == (
+            Status.RUNNING,
+            1,
+            3,
+        )
+        assert Target.objects.filter(round=world.round, version=2).count() == 1
+    finally:
+        release.set()
+        holder.join(30)
+        runner.join(60)
+    done = RoundOperation.objects.get(pk=operation.pk)
+    assert (done.status, done.progress_done, done.result["published"]) == (Status.FINISHED, 3, 3)
+    assert sorted(Target.objects.values_list("submission_id", "version")) == sorted(
+        (s.pk, 2) for s in first.values()
+    )
