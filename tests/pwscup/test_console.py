@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from pwscup.accounts.services import team_create
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import competition_create
 from pwscup.console.models import AuditEntry, TeamDisqualification
@@ -17,7 +18,7 @@ from pwscup.leaderboards.selectors import (
     anonymization_leaderboard_cached,
     final_ranking,
 )
-from pwscup.submissions.models import RoundOperation
+from pwscup.submissions.models import RoundOperation, TeamDataset
 from tests.pwscup.factories import freeze, run_operations, scored
 from tests.support import adult_config, adult_head, csv_upload
 
@@ -465,3 +466,60 @@ def test_no_console_action_works_for_anyone_but_the_organizer(console, client, r
     assert not TeamDisqualification.objects.exists()
     assert not RoundOperation.objects.exists() and not AuditEntry.objects.exists()
     assert Round.objects.get(pk=world.round.pk).name != "Taken"
+
+
+def test_per_team_rounds_draw_samples_from_the_console(client, make_world):
+    world = make_world(slug="pt", data_mode="per_team")
+    client.force_login(world.organizer)
+    c, r = world.competition.slug, world.round.slug
+    late = team_create(competition=world.competition, name="Late team", slug="late")
+    page = client.get(reverse("console:round", args=[c, r])).content.decode()
+    assert 'data-testid="action-samples"' in page
+    response = client.post(reverse("console:round_action", args=[c, r, "samples"]))
+    assert response.status_code == 302
+    assert TeamDataset.objects.filter(round=world.round, team=late).exists()
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.SAMPLES_DRAWN)
+    assert entry.detail == {"samples": 1}
+
+
+def test_a_shared_round_has_no_samples_action(client, world):
+    client.force_login(world.organizer)
+    url = reverse(
+        "console:round_action", args=[world.competition.slug, world.round.slug, "samples"]
+    )
+    assert client.get(url).status_code == 404
+
+
+def test_the_per_team_mode_needs_a_sample_size(client, world):
+    client.force_login(world.organizer)
+    competition = world.competition
+    client.post(_wizard(client, competition, "upload"), {"original": csv_upload(adult_head(50))})
+    form = client.get(_wizard(client, competition, "roles")).context["form"]
+    client.post(_wizard(client, competition, "roles"), {k: v for k, v in form.initial.items() if v})
+    response = client.post(_wizard(client, competition, "data"), {"data_mode": "per_team"})
+    assert response.context["form"].errors["sample_size"] == [
+        "The per-team mode needs a sample size."
+    ]
+    ok = client.post(
+        _wizard(client, competition, "data"),
+        {"data_mode": "per_team", "sample_size": "20", "decoy_count": "10"},
+    )
+    assert ok.status_code == 302
+
+
+def test_the_audit_log_is_read_only_in_the_admin(client, world, django_user_model):
+    boss = django_user_model.objects.create_superuser("boss", "b@example.org", "pw")
+    client.force_login(world.organizer)
+    client.post(
+        reverse("console:team_rename", args=[world.competition.slug, world.teams["a"].pk]),
+        {"name": "Alpha"},
+    )
+    client.force_login(boss)
+    listing = client.get("/admin/console/auditentry/").content.decode()
+    assert "Renamed a team" in listing and "new: Alpha; old: Team A" in listing
+    entry = AuditEntry.objects.get()
+    assert (
+        client.post(f"/admin/console/auditentry/{entry.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
+    assert AuditEntry.objects.count() == 1
