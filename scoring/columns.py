@@ -19,9 +19,9 @@ Two kinds of column give the same answers:
   text. Plain integers with leading zeros still give their numbers that way. Any other
   column is dictionary-encoded and parsed by the one numeric rule.
 
-The integers are parsed from the Arrow buffers with numpy, one digit position at a time
-(about 10 operations per cell), which also avoids ~6 Arrow calls per column: at 8,333
-rows their fixed cost was a third of the whole scoring time.
+A column is plain when its bytes hold digits and ``-`` only (``bytes.translate``) and
+Arrow's cast to int64 accepts it. Parsing the digits with numpy instead, one position at
+a time, cost 100 ms per million cells against Arrow's 30 ms.
 
 Measured on 1,000,000 x 25 generated cells (2 cores): hashing Python strings cost about
 2.5 s per table, Arrow's dictionary encoding of every column 2-4 s, the integer path
@@ -37,7 +37,7 @@ import pandas as pd
 
 from scoring.numbers import parse_numbers
 
-_MAX_DIGITS = 15  # below 2**53: int -> float is exact, as pandas would parse the text
+_MAX_EXACT = 10**15  # below 2**53: int -> float is exact, as pandas would parse the text
 _DENSE_SPAN = 1 << 16
 
 
@@ -143,18 +143,18 @@ class ArrowColumn(Column):
         self._array = array
         self.size = len(array)
         _, offsets, data = array.buffers()
+        # Views of the Arrow buffers (no copy): a million-row table holds 25 of each.
         self._offsets = np.frombuffer(offsets, dtype=np.int32)[
             array.offset : array.offset + self.size + 1
-        ].astype(np.int64)
-        # Padded so that reading a byte past the last cell stays inside the array.
-        self._data = np.zeros(0 if data is None else data.size + 16, dtype=np.uint8)
-        if data is not None:
-            self._data[: data.size] = np.frombuffer(data, dtype=np.uint8)
-        self._integers: tuple[np.ndarray, bool] | None | bool = False  # False: not tried
+        ]
+        self._data = (
+            np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(1, np.uint8)
+        )
+        self._integers: np.ndarray | None | bool = False  # False: not tried yet
 
     def empty(self) -> np.ndarray:
         if self._empty is None:
-            self._empty = np.diff(self._offsets) == 0
+            self._empty = self._offsets[1:] == self._offsets[:-1]
         return self._empty
 
     def values(self, rows: np.ndarray) -> np.ndarray:
@@ -165,56 +165,56 @@ class ArrowColumn(Column):
             dtype=object,
         )
 
-    def _integer_cells(self) -> tuple[np.ndarray, bool] | None:
-        """``(values, canonical)`` when every non-empty cell is a plain integer, else None.
+    def _integer_cells(self) -> np.ndarray | None:
+        """Every cell's integer (0 when empty) when all cells are plain integers, else None.
 
-        Plain: ASCII digits after an optional leading ``-``, at most 15 of them, so the
-        value is exactly what :func:`pandas.to_numeric` gives for the text. Canonical:
-        no leading zero and no ``-0`` either, so distinct values are distinct texts.
-        Empty cells hold 0. Parsed here, digit position by digit position.
+        Plain: ASCII digits after an optional leading ``-``, below 10**15 in magnitude,
+        so the value is exactly what :func:`pandas.to_numeric` gives for the text.
         """
         if self._integers is not False:
             return self._integers
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
         self._integers = None
-        data, starts = self._data, self._offsets[:-1]
-        lengths = np.diff(self._offsets)
-        filled = lengths > 0
-        if not filled.any():
+        first, last = int(self._offsets[0]), int(self._offsets[-1])
+        if first == last:
             return None
-        negative = filled & (data[starts] == 0x2D)
-        digits = lengths - negative
-        if int(digits.max()) > _MAX_DIGITS or (filled & (digits == 0)).any():
+        if self._data[first:last].tobytes().translate(None, b"0123456789-"):
+            return None  # Arrow's cast also reads "+5" or "0x10", which are not plain
+        try:
+            parsed = pc.cast(self._array, pa.int64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return None
-        first = starts + negative
-        values = np.zeros(self.size, dtype=np.int64)
-        for position in range(int(digits.max())):
-            inside = position < digits
-            digit = data[first + position].astype(np.int64) - 0x30
-            if ((digit < 0) | (digit > 9))[inside].any():
-                return None
-            values = np.where(inside, values * 10 + digit, values)
-        leading_zero = (digits > 1) & (data[first] == 0x30)
-        canonical = not (leading_zero.any() or (negative & (values == 0)).any())
-        self._integers = (np.where(negative, -values, values), canonical)
-        return self._integers
+        values = pc.fill_null(parsed, 0).to_numpy(zero_copy_only=False)
+        if max(-int(values.min()), int(values.max())) >= _MAX_EXACT:
+            return None
+        self._integers = values
+        return values
 
     def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
         if self._numbers is None:
             integers = self._integer_cells()
             if integers is None:
                 return super().numbers(rows)
-            numbers = integers[0].astype(np.float64)
+            numbers = integers.astype(np.float64)
             numbers[self.empty()] = np.nan
             self._numbers = numbers
         return self._numbers if rows is None else self._numbers[rows]
 
     def _factorize(self) -> tuple[np.ndarray, np.ndarray]:
         integers = self._integer_cells()
-        if integers is None or not integers[1]:
+        if integers is None:
             return self._dictionary_codes()
         empty = self.empty()
-        codes, distinct = _dense_codes(integers[0], empty)
+        codes, distinct = _dense_codes(integers, empty)
         texts = [str(v) for v in distinct.tolist()]
+        # Canonical texts ("39", not "039" or "-0") are the shortest of their value, so
+        # the cells hold exactly those texts when their lengths add up the same.
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        counts = np.bincount(codes, minlength=len(texts) + 1)[: len(texts)]
+        if int(counts @ lengths) != int(self._offsets[-1]) - int(self._offsets[0]):
+            return self._dictionary_codes()
         numbers = distinct.astype(np.float64)
         if empty.any():
             texts.append("")

@@ -210,7 +210,9 @@ def load_table(source: Any, *, name: str = "file") -> Table:
         plain = data
     else:
         plain = unix_line_ends(text.encode("utf-8")).rstrip(b" \t\r\n")
+    del text  # the decoded copy of the whole file is not needed any more
     table = _read_plain(plain, name=name)
+    del plain
     if table is not None:
         return table
     return Table.from_frame(_read_checked(data, encoding, name=name))
