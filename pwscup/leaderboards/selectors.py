@@ -20,6 +20,7 @@ from pwscup.competitions.ranking_cache import ranking_cached
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
 from pwscup.submissions.selectors import older_scorer_version, representative_submissions
+from scoring import kit
 
 
 @dataclass
@@ -157,7 +158,8 @@ def attack_matrix(*, round: Round) -> Matrix:
         + [
             (f"builtin:{m}", _("built-in %(metric)s") % {"metric": m})
             for m in scoring.ATTACK_METRICS
-        ],
+        ]
+        + [(f"builtin:{kit.BUILTIN_ATTACKER}", _("built-in kit attacker (top-3, 1:1)"))],
     )
     versions = {t.pk: t.version for t in targets}
     finished = AttackSubmission.objects.filter(

@@ -35,7 +35,11 @@ from scoring.kit.methods import (
 )
 from scoring.kit.registry import ATTACK_ENTRIES, METHODS
 
+BUILTIN_ATTACKER = "KIT"
+"""Key of the lecture's pipeline among a target's built-in attack rates (``Target.builtin_rates``)."""
+
 __all__ = [
+    "BUILTIN_ATTACKER",
     "ATTACKS",
     "ATTACK_ENTRIES",
     "Candidates",

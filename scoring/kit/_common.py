@@ -111,6 +111,15 @@ class KitError(ScoringError):
         return KIT_MESSAGES[self.code]["ja" if lang == "ja" else "en"].format(**self.params)
 
 
+def as_frame(table) -> pd.DataFrame:
+    """A DataFrame of text cells from a DataFrame or a :class:`scoring.columns.Table`."""
+    if isinstance(table, pd.DataFrame):
+        return table
+    from scoring.columns import as_table
+
+    return as_table(table).to_frame()
+
+
 def rng_of(seed) -> np.random.Generator:
     """``numpy.random.default_rng(seed)``; a Generator is passed through (chains share one)."""
     return np.random.default_rng(seed)

@@ -27,7 +27,7 @@ import pandas as pd
 from scipy.spatial import cKDTree
 
 from scoring.correspondence import score_correspondence
-from scoring.kit._common import KitError, check_columns, deleted_rows, rng_of
+from scoring.kit._common import KitError, as_frame, check_columns, deleted_rows, rng_of
 from scoring.nearest import tie_threshold
 from scoring.prepare import TableCache, class_ids, numeric_values
 
@@ -249,6 +249,7 @@ def neighbor_att(
     if int(n) < 1:
         raise KitError("kit.bad_parameter", method="neighbor_att", name="n", reason="must be ≥ 1")
     n = int(n)
+    published, reference = as_frame(published), as_frame(reference)
     columns = check_columns(reference, columns, method="neighbor_att")
     check_columns(published, columns, method="neighbor_att")
     pub_rows = np.flatnonzero(~deleted_rows(published))

@@ -28,6 +28,7 @@ from pwscup.submissions.services.jobs import (
     job_reset,
     job_run,
 )
+from scoring import kit
 
 
 def derived_seed(round: Round, *parts) -> int:
@@ -204,7 +205,11 @@ def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "")
         reference, config = target_reference_table(target=target)
         published = cached_table(target.published_file, f"published-{target.pk}-{target.version}")
         truth = target_truth(target=target)
-        return scoring.builtin_attack_rates(reference, published, truth, config)
+        rates = scoring.builtin_attack_rates(reference, published, truth, config)
+        # The lecture's pipeline, run on the shuffled file as a team would (not a score
+        # of the anonymization phase: its ties depend on the file's order).
+        rates[kit.BUILTIN_ATTACKER] = kit.lecture_attack_rate(reference, published, truth, config)
+        return rates
 
     status, message, rates = job_run(compute, what=f"built-in attacks on target {target_id}")
     job_complete(
