@@ -80,7 +80,12 @@ class IndicatorResult:
     L2: float
     L3: float | None
     T: float
-    classes: pd.DataFrame
+    per_class: Mapping[str, np.ndarray]
+
+    @property
+    def classes(self) -> pd.DataFrame:
+        """The per-class values as a table (built on demand: scoring needs only the minima)."""
+        return pd.DataFrame(dict(self.per_class))
 
     def scores(self) -> dict[str, float | int | None]:
         return {metric: getattr(self, metric) for metric in INDICATOR_METRICS}
@@ -274,61 +279,112 @@ def class_indicators(
     >>> r.L1, r.L2, r.L3, r.T
     (2, 2.0, 1.0, 0.0)
     """
-    classes = _dense(np.asarray(class_ids))
+    classes = np.asarray(class_ids, dtype=np.int64)
     n = classes.size
     if n == 0:
-        empty = pd.DataFrame(columns=["size", "m", "exp_h", "c", "distance"])
+        empty = {key: np.empty(0) for key in ("size", "m", "exp_h", "c", "distance")}
         return IndicatorResult(0, 0.0, None, 0.0, empty)
-    count = int(classes.max()) + 1
-    sizes = np.bincount(classes, minlength=count)
-    distinct, exp_h, c_values = _diversity(classes, _dense(diversity_labels), sizes, l)
-    distance = _distance(classes, _dense(distance_labels), sizes, t_distance)
-    table = pd.DataFrame(
-        {"size": sizes, "m": distinct, "exp_h": exp_h, "c": c_values, "distance": distance}
+    sizes = np.bincount(classes) if classes.min() >= 0 else np.zeros(0, dtype=np.int64)
+    if sizes.size == 0 or not sizes.all():  # ids are not 0..C-1 (dense ids skip the sort)
+        classes = _dense(classes)
+        sizes = np.bincount(classes)
+    distance_labels = _dense_labels(distance_labels)
+    distance_pairs = _pairs(classes, distance_labels)
+    diversity_pairs = _diversity_pairs(
+        distance_pairs, distance_labels, _small(diversity_labels), classes
     )
+    distinct, exp_h, c_values = _diversity(diversity_pairs, sizes, l)
+    distance = _distance(distance_pairs, distance_labels, sizes, t_distance)
+    table = {"size": sizes, "m": distinct, "exp_h": exp_h, "c": c_values, "distance": distance}
     worst_c = float(c_values.max())
     return IndicatorResult(
         L1=int(distinct.min()),
         L2=float(exp_h.min()),
         L3=worst_c if np.isfinite(worst_c) else None,
         T=float(distance.max()),
-        classes=table,
+        per_class=table,
     )
 
 
+def _small(labels: np.ndarray) -> np.ndarray:
+    """Non-negative codes; already-small ones are kept (only their counts matter)."""
+    labels = np.asarray(labels, dtype=np.int64)
+    if labels.size and labels.min() >= 0 and labels.max() < 4 * labels.size + 16:
+        return labels
+    return _dense(labels)
+
+
+def _dense_labels(labels: np.ndarray) -> np.ndarray:
+    """Codes 0..m-1 in the order of ``labels`` with m the number of distinct labels."""
+    labels = _small(labels)
+    present = np.bincount(labels) > 0
+    if present.all():
+        return labels
+    return (np.cumsum(present) - 1)[labels]
+
+
 def _pairs(classes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(class, label, count) of every pair present, sorted by class then label."""
+    """(class, label, count) of every pair present, sorted by class then label: one sort."""
     width = int(labels.max()) + 1
-    keys, counts = np.unique(classes * width + labels, return_counts=True)
+    keys = np.sort(classes * width + labels)
+    first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    counts = np.diff(np.r_[first, keys.size])
+    keys = keys[first]
     return keys // width, keys % width, counts
 
 
-def _diversity(classes, labels, sizes, level):
-    pair_class, _, counts = _pairs(classes, labels)
+def _diversity_pairs(distance_pairs, distance_labels, diversity_labels, classes):
+    """The (class, label, count) pairs of the diversity labels, from the distance pairs
+    when each distance label has one diversity label (always so in a round: a bin is a
+    range of ranks, a categorical label is its own rank), else with a sort of their own."""
+    of = np.zeros(int(distance_labels.max()) + 1, dtype=np.int64)
+    of[distance_labels] = diversity_labels
+    if not np.array_equal(of[distance_labels], diversity_labels):
+        return _pairs(classes, diversity_labels)
+    pair_class, pair_label, counts = distance_pairs
+    labels = of[pair_label]
+    if np.all(np.diff(of) >= 0):  # monotone (bins): equal labels are adjacent in a class
+        first = np.flatnonzero(
+            np.r_[True, (pair_class[1:] != pair_class[:-1]) | (labels[1:] != labels[:-1])]
+        )
+        return pair_class[first], labels[first], np.add.reduceat(counts, first)
+    if np.unique(of[np.bincount(distance_labels) > 0]).size == of.size:  # one-to-one
+        return pair_class, labels, counts
+    return _pairs(classes, diversity_labels)
+
+
+def _diversity(pairs, sizes, level):
+    pair_class, _, counts = pairs
     count = sizes.size
     distinct = np.bincount(pair_class, minlength=count)
     # H = ln|E| − Σ r ln r / |E|; exp(H) stays a real number.
     r_log_r = np.bincount(pair_class, weights=counts * np.log(counts), minlength=count)
     exp_h = np.exp(np.log(sizes) - r_log_r / sizes)
-    # r_1 is the most frequent count: sort each class's counts in descending order.
-    order = np.lexsort((-counts, pair_class))
-    sorted_class, sorted_counts = pair_class[order], counts[order]
+    # r_1 is the most frequent count; r_l + … + r_m = |E| − (r_1 + … + r_{l−1}): take the
+    # largest count of every class out l − 1 times (a loop over l, not over classes).
     starts = np.concatenate(([0], np.cumsum(distinct)[:-1]))
-    position = np.arange(sorted_class.size) - starts[sorted_class]
-    tail = np.bincount(
-        sorted_class, weights=sorted_counts * (position >= level - 1), minlength=count
-    )
-    first = sorted_counts[starts].astype(float)
+    remaining = counts.copy()
+    index = np.arange(counts.size)
+    top, first = np.zeros(count, dtype=np.int64), None
+    for _ in range(level - 1):
+        largest = np.maximum.reduceat(remaining, starts)
+        at = np.minimum.reduceat(
+            np.where(remaining == largest[pair_class], index, counts.size), starts
+        )
+        first = largest if first is None else first
+        top += largest
+        remaining[at] = 0
+    tail = sizes - top
     with np.errstate(divide="ignore"):
-        c_values = np.where(tail > 0, first / np.where(tail > 0, tail, 1), np.inf)
+        c_values = np.where(distinct >= level, first / np.where(tail > 0, tail, 1), np.inf)
     return distinct, exp_h, c_values
 
 
-def _distance(classes, labels, sizes, t_distance):
-    n = classes.size
+def _distance(pairs, labels, sizes, t_distance):
+    n = labels.size
     totals = np.bincount(labels)
     m = totals.size
-    pair_class, pair_label, counts = _pairs(classes, labels)
+    pair_class, pair_label, counts = pairs
     count = sizes.size
     within = counts / sizes[pair_class]
     overall = totals[pair_label] / n
@@ -389,9 +445,11 @@ def row_labels(
     ``uniques`` are the distinct cell texts and ``numbers`` their parsed values.
     """
     if spec.kind == NUMERIC:
-        values = numbers[codes]
-        diversity = bin_labels(values, edges)
-        return diversity, _dense(values)
+        # bins and ranks of the distinct values, then of the rows (values repeat)
+        present = np.bincount(codes, minlength=numbers.size) > 0
+        rank = np.zeros(numbers.size, dtype=np.int64)
+        rank[present] = _dense(numbers[present])
+        return bin_labels(numbers, edges)[codes], rank[codes]
     text_codes, texts = _text_labels(codes, uniques)
     if spec.t_distance == ORDERED and spec.order is not None:
         # Listed values by their position; a value the list lacks ranks after them (text order).
@@ -421,7 +479,7 @@ def table_indicators(
     """
     released = as_table(released)
     column = released.column(spec.sa)
-    if spec.kind == CATEGORICAL and integer:
+    if spec.kind == CATEGORICAL and integer and spec.t_distance == EQUAL:
         codes, keys = column.keys(integral=True)
         codes = codes if rows is None else codes[rows]
         # an unparsable cell (code -1) is a label of its own per text
