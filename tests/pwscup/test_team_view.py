@@ -280,6 +280,9 @@ def test_under_the_best_rule_the_best_one_is_first(make_world, client):
     text = page(client, world)
     assert row_order(text) == [safer.pk, plain.pk]
     assert words(by_testid(text, "final-why", "span")) == "your best valid one"
+    # The rule picks the final one: no "Make final" button that would change nothing.
+    assert 'data-testid="make-final"' not in text
+    assert "Your best valid submission is your final one." in text
 
 
 def test_failed_uploads_are_folded_away_unless_the_newest_one_failed(world, client):
