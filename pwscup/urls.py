@@ -7,13 +7,14 @@ from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
 from pwscup.leaderboards import views as leaderboard_views
-from pwscup.submissions import operation_views, target_views
+from pwscup.submissions import kit_views, operation_views, target_views
 from pwscup.submissions import views as submission_views
 
 round_urls = [
     path("", submission_views.round_detail, name="round_detail"),
     path("original.csv", submission_views.original_download, name="original_download"),
     path("config.json", submission_views.config_download, name="config_download"),
+    path("kit.zip", kit_views.kit_download, name="kit_download"),
     path("submit/", submission_views.anonymization_upload, name="anonymization_upload"),
     path("status.json", submission_views.status_json, name="status_json"),
     path("operations.json", operation_views.operations_json, name="operations_json"),

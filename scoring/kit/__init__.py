@@ -17,7 +17,7 @@ from scoring.kit.attacks import (
     neighbor_answer,
     neighbor_att,
 )
-from scoring.kit.hierarchy import generalize, k_anonymize, load_hierarchy
+from scoring.kit.hierarchy import attr_depth_example, generalize, k_anonymize, load_hierarchy
 from scoring.kit.methods import (
     delete_outliers,
     delete_random,
@@ -46,6 +46,7 @@ __all__ = [
     "KitError",
     "METHODS",
     "answer",
+    "attr_depth_example",
     "attack_id",
     "correspondence_lines",
     "delete_outliers",

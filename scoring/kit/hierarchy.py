@@ -20,6 +20,7 @@ import pandas as pd
 
 from scoring.kit._common import (
     KitError,
+    as_frame,
     check_columns,
     class_codes,
     deleted_rows,
@@ -316,3 +317,49 @@ def k_anonymize(
         if small <= int(budget):
             return remove_record(candidate, config, k=int(k), columns=config.qi)
     raise KitError("kit.no_budget", budget=budget, k=k, best=best[0], levels=str(best[1]))
+
+
+def attr_depth_example(table: pd.DataFrame, config, *, groups: int = 4) -> dict:
+    """An ``attr_depth.json`` for the ``qi`` columns of ``table``, to edit by hand.
+
+    A column of integers with at least 8 distinct values is numeric: level 1 cuts at
+    its quartiles, level 2 at its median. Any other column is categorical: level 1
+    groups its sorted distinct values into ``groups`` consecutive blocks, level 2 puts
+    them all in one group. Each level coarsens the one below.
+
+    Examples
+    --------
+    >>> from scoring.kit._examples import bank, bank_config
+    >>> example = attr_depth_example(bank(), bank_config())
+    >>> example["age"]
+    {'type': 'numeric', 'threshold_1': '31/38/52', 'threshold_2': '38'}
+    >>> example["pref"]["definition"]["京都"]
+    {'depth_1': '京都', 'depth_2': '*'}
+    """
+    table = as_frame(table)
+    table = table.iloc[np.flatnonzero(~deleted_rows(table))]
+    out = {}
+    for column in config.qi:
+        distinct, codes = sort_keys(table[column].to_numpy(dtype=object))
+        as_numbers = pd.to_numeric(pd.Series(distinct), errors="coerce").to_numpy(dtype=np.float64)
+        integral = np.isfinite(as_numbers).all() and np.all(as_numbers == np.round(as_numbers))
+        if integral and distinct.size >= 8:
+            values = np.sort(as_numbers[codes])
+            quartiles = [values[int(q * (values.size - 1))] for q in (0.25, 0.5, 0.75)]
+            cuts = sorted({int(v) for v in quartiles})
+            median = int(quartiles[1])
+            out[column] = {
+                "type": "numeric",
+                "threshold_1": "/".join(map(str, cuts)),
+                "threshold_2": str(median),
+            }
+            continue
+        size = int(np.ceil(distinct.size / groups)) or 1
+        definition = {}
+        for start in range(0, distinct.size, size):
+            block = [str(v) for v in distinct[start : start + size]]
+            label = block[0] if len(block) == 1 else f"{block[0]}…{block[-1]}"
+            for value in block:
+                definition[value] = {"depth_1": label, "depth_2": "*"}
+        out[column] = {"type": "category", "definition": definition}
+    return out
