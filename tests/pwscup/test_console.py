@@ -180,6 +180,9 @@ def test_each_round_action_is_recorded_in_the_audit_log(client, console):
     assert world.round.frozen_at is not None and world.round.results_published
     client.post(reverse("console:round_action", args=[c, r, "hide"]))
     assert not Round.objects.get(pk=world.round.pk).results_published
+    assert AuditEntry.objects.filter(round=world.round).first().action == (
+        AuditEntry.Action.RESULTS_HIDDEN
+    )
     page = client.get(reverse("console:round", args=[c, r])).content.decode()
     for label in ("Froze the round", "Rescored everything", "Published the results"):
         assert label in page
