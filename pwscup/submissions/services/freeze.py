@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import scoring
+from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.ranking_cache import ranking_invalidate
 from pwscup.competitions.selectors import (
@@ -20,7 +21,7 @@ from pwscup.core.files import csv_content, opened
 from pwscup.notifications.services import notify_round_frozen
 from pwscup.submissions.broker import SCORE_BUILTIN_ATTACKS, Dispatch, job_send
 from pwscup.submissions.models import AttackSubmission, Status, Target, TeamDataset
-from pwscup.submissions.selectors import submission_by_rule, team_dataset
+from pwscup.submissions.selectors import submissions_by_rule, team_dataset
 from pwscup.submissions.services.jobs import (
     BUILTIN_JOB,
     job_claim,
@@ -87,12 +88,10 @@ def freeze_plan(*, round: Round) -> list[tuple]:
     phase = phase_of(round=round, kind=Phase.Kind.ANONYMIZATION)
     if phase is None:
         return []
-    plan = []
-    for team in round.competition.teams.order_by("pk"):
-        submission = submission_by_rule(phase=phase, team=team)
-        if submission is not None:
-            plan.append((team, submission))
-    return plan
+    chosen = submissions_by_rule(phase=phase)  # every team's at once
+    teams = Team.objects.filter(competition_id=round.competition_id, pk__in=list(chosen))
+    teams = teams.order_by("pk")
+    return [(team, chosen[team.pk]) for team in teams]
 
 
 @transaction.atomic
