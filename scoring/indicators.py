@@ -434,22 +434,10 @@ def _text_labels(codes: np.ndarray, uniques: np.ndarray) -> tuple[np.ndarray, np
 
 
 def row_labels(
-    codes: np.ndarray,
-    uniques: np.ndarray,
-    numbers: np.ndarray,
-    spec: IndicatorConfig,
-    edges: np.ndarray,
+    codes: np.ndarray, uniques: np.ndarray, spec: IndicatorConfig
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Diversity and distance labels of rows given by ``codes`` into distinct values.
-
-    ``uniques`` are the distinct cell texts and ``numbers`` their parsed values.
-    """
-    if spec.kind == NUMERIC:
-        # bins and ranks of the distinct values, then of the rows (values repeat)
-        present = np.bincount(codes, minlength=numbers.size) > 0
-        rank = np.zeros(numbers.size, dtype=np.int64)
-        rank[present] = _dense(numbers[present])
-        return bin_labels(numbers, edges)[codes], rank[codes]
+    """Diversity and distance labels of a categorical column's rows (``codes`` into the
+    distinct cell texts ``uniques``): the trimmed text, ranked by ``order`` for T if given."""
     text_codes, texts = _text_labels(codes, uniques)
     if spec.t_distance == ORDERED and spec.order is not None:
         # Listed values by their position; a value the list lacks ranks after them (text order).
@@ -487,12 +475,20 @@ def table_indicators(
         text_codes = text_codes if rows is None else text_codes[rows]
         labels = np.where(codes >= 0, codes, keys.size + text_codes)
         return class_indicators(class_ids, labels, labels, l=spec.l, t_distance=spec.t_distance)
+    if spec.kind == NUMERIC:
+        # the rows' numbers (already parsed for an sa column): bins, and ranks for T
+        values = column.numbers(rows)
+        edges = bin_edges(as_table(original).column(spec.sa).numbers(), spec.bins)
+        return class_indicators(
+            class_ids,
+            bin_labels(values, edges),
+            _dense(values),
+            l=spec.l,
+            t_distance=spec.t_distance,
+        )
     codes, uniques = column.factorized()
     codes = codes if rows is None else codes[rows]
-    edges = np.empty(0)
-    if spec.kind == NUMERIC:
-        edges = bin_edges(as_table(original).column(spec.sa).numbers(), spec.bins)
-    diversity, distance = row_labels(codes, uniques, column.unique_numbers(), spec, edges)
+    diversity, distance = row_labels(codes, uniques, spec)
     return class_indicators(class_ids, diversity, distance, l=spec.l, t_distance=spec.t_distance)
 
 
