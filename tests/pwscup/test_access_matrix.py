@@ -34,6 +34,8 @@ ALWAYS = {
     "fragment": (200, 200, 200, 200, 200),
     # The scoring configuration (column roles, no data): teams of the round and organizers.
     "config": (LOGIN, 200, 200, 404, 200),
+    # The starter kit (data, configuration, scripts; targets once the attack phase opens).
+    "kit": (LOGIN, 200, 200, 404, 200),
     # A note is written by its own team only (organizers do not edit teams' notes).
     "note_a": (LOGIN, 200, 404, 404, 404),
     # Shared mode has no candidate table: nobody gets one.
@@ -147,6 +149,7 @@ def urls(world, sub_a, attack) -> dict:
         "operations": reverse("operations_json", args=args),
         "round": reverse("round_detail", args=args),
         "config": reverse("config_download", args=args),
+        "kit": reverse("kit_download", args=args),
         "note_a": reverse("submission_note", args=[sub_a.pk]),
         "fragment": reverse("round_detail", args=args) + "?fragment=1",
         "target_a": reverse("target_download", args=target),

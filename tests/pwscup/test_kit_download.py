@@ -103,3 +103,31 @@ def test_kit_is_refused_to_outsiders_and_before_the_phase_opens(client, tmp_path
     client.force_login(later.users["a"])
     later_url = reverse("kit_download", args=[later.competition.slug, later.round.slug])
     assert client.get(later_url).status_code == 404
+
+
+def test_kit_has_targets_only_once_the_attack_phase_opens_and_never_a_truth(client, tmp_path):
+    from pwscup.competitions.models import Phase
+    from pwscup.competitions.services import phase_set
+
+    world = build_world()
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    targets = freeze(world)
+    span = world.attack.closes_at - world.attack.opens_at
+    phase_set(
+        round=world.round,
+        kind=Phase.Kind.ATTACK,
+        opens_at=world.attack.closes_at,
+        closes_at=world.attack.closes_at + span,
+    )
+    client.force_login(world.users["b"])
+    names, _ = download_kit(client, world, tmp_path, "upcoming")
+    assert not any(name.startswith("targets/") for name in names)
+    client.force_login(world.organizer)
+    names, folder = download_kit(client, world, tmp_path, "organizer")
+    assert {"targets/teamA_anonymized.csv", "targets/teamB_anonymized.csv"} <= names
+    assert not any("truth" in name for name in names)
+    published = (folder / "targets" / "teamA_anonymized.csv").read_bytes()
+    from tests.pwscup.factories import read_field
+
+    assert published == read_field(targets["a"].published_file)
