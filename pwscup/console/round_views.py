@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.ranking import rule_text
-from pwscup.competitions.selectors import round_metrics
 from pwscup.competitions.services import read_file_bytes, round_data_check, round_settings_check
 from pwscup.console import selectors, services
 from pwscup.console.forms import RoundEditForm, phases_initial, phases_of, windows_of
@@ -118,7 +117,7 @@ def round_control(request, competition_slug, round_slug):
             "stale": round_stale_scores(round=round_),
             "audit": selectors.audit_entries(competition=round_.competition, round=round_),
             "rule": rule_text(round_),
-            "metrics": round_metrics(round=round_),
+            "metrics": scoring.METRICS,
             "now": timezone.now(),
             "offer_rescore": request.GET.get("rescore") == "offer",
             "operations_active": selectors.round_busy(round=round_),
