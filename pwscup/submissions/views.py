@@ -272,6 +272,8 @@ def status_json(request, competition_slug, round_slug):
         }
     )
 
+                    "number": s.number,
+                    "note": s.note,
 
 @login_required
 def submission_file(request, pk):

@@ -327,6 +327,14 @@ def test_a_note_written_at_upload_is_kept_and_shown_to_the_team(world, client):
     assert "k=5 + noise σ=12" not in page(client, world, "b")
 
 
+def test_the_status_json_carries_the_number_and_the_note(world, client):
+    client.force_login(world.users["a"])
+    post_upload(client, world, noisy_copy(world.original, seed=1), "")
+    post_upload(client, world, noisy_copy(world.original, seed=2), "swap ages")
+    rows = client.get(reverse("status_json", args=["cup", "r1"])).json()["submissions"]
+    assert [(row["number"], row["note"]) for row in rows] == [(2, "swap ages"), (1, "")]
+
+
 def test_a_note_longer_than_200_characters_is_refused_with_the_limit(world, client):
     client.force_login(world.users["a"])
     response = post_upload(client, world, noisy_copy(world.original), "x" * 201)
