@@ -265,6 +265,8 @@ def status_json(request, competition_slug, round_slug):
                     "scores": s.scores if s.status == Status.FINISHED else None,
                     "is_selected": s.is_selected,
                     "sha256": s.sha256,
+                    "number": s.number,
+                    "note": s.note,
                     "created_at": s.created_at.isoformat(),
                 }
                 for s in submissions
@@ -272,8 +274,6 @@ def status_json(request, competition_slug, round_slug):
         }
     )
 
-                    "number": s.number,
-                    "note": s.note,
 
 @login_required
 def submission_file(request, pk):
