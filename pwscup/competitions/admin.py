@@ -98,6 +98,7 @@ class RoundAdminForm(forms.ModelForm):
                 tie_break_metric=cleaned.get("tie_break_metric"),
                 data_mode=cleaned.get("data_mode"),
                 sample_size=cleaned.get("sample_size"),
+                config=cleaned.get("config") if isinstance(cleaned.get("config"), dict) else None,
             )
         except ValidationError as error:
             self.add_error(None, error)

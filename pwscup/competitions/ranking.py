@@ -5,8 +5,10 @@ files all rank with these functions; nothing else compares scores.
 
 Utility gates (``Round.utility_gates``) are a JSON object, one entry per metric:
 
-* ``{"U1": 100}`` — a bare number is an upper bound, and only for the utility losses
-  U1–U6 (lower is better): ``U1 ≤ 100``.
+* ``{"U1": 100}`` — a bare number is an upper bound for the utility losses U1–U6 (lower
+  is better): ``U1 ≤ 100``; for the indicators it is a bound in their better direction:
+  ``{"L1": 2}`` means ``L1 ≥ 2`` (also L2), ``{"T": 0.3}`` means ``T ≤ 0.3`` (also L3).
+  Indicator gates allow 1e-9 of rounding (spec A.3: ``L2 ≥ l − 1e-9``, ``T ≤ t + 1e-9``).
 * ``{"S1": {"min": 5}}``, ``{"E1": {"max": 0.5}}``, ``{"U4": {"min": 0, "max": 0.05}}`` —
   any metric, with an explicit direction.
 
@@ -25,6 +27,7 @@ from pwscup.console.models import TeamDisqualification
 
 # Keys are compared after rounding: a mean of rates must not split a tie by 1e-17.
 _DIGITS = 12
+INDICATOR_SLACK = 1e-9
 
 
 class GateError(ValueError):
@@ -37,12 +40,16 @@ class Gate:
     minimum: float | None = None
     maximum: float | None = None
 
+    @property
+    def slack(self) -> float:
+        return INDICATOR_SLACK if self.metric in scoring.INDICATOR_METRICS else 0.0
+
     def passes(self, value) -> bool:
         if value is None:
             return False
-        if self.minimum is not None and value < self.minimum:
+        if self.minimum is not None and value < self.minimum - self.slack:
             return False
-        return self.maximum is None or value <= self.maximum
+        return self.maximum is None or value <= self.maximum + self.slack
 
     def __str__(self) -> str:
         parts = []
@@ -76,10 +83,10 @@ def parse_gates(raw) -> list[Gate]:
         )
     gates = []
     for metric, spec in raw.items():
-        if metric not in scoring.METRICS:
+        if metric not in scoring.ALL_METRICS:
             raise GateError(
                 _("Unknown metric %(metric)s in the gates; choose among %(metrics)s.")
-                % {"metric": repr(metric)[:80], "metrics": ", ".join(scoring.METRICS)}
+                % {"metric": repr(metric)[:80], "metrics": ", ".join(scoring.ALL_METRICS)}
             )
         if isinstance(spec, dict):
             unknown = set(spec) - {"min", "max"}
@@ -101,6 +108,10 @@ def parse_gates(raw) -> list[Gate]:
                     )
         elif metric in scoring.UTILITY_METRICS:
             gate = Gate(metric, maximum=_bound(metric, "the bound", spec))
+        elif metric in scoring.INDICATOR_METRICS:
+            bound = _bound(metric, "the bound", spec)
+            lower = scoring.LOWER_IS_BETTER[metric]
+            gate = Gate(metric, maximum=bound) if lower else Gate(metric, minimum=bound)
         else:
             raise GateError(
                 _(
@@ -112,6 +123,20 @@ def parse_gates(raw) -> list[Gate]:
             )
         gates.append(gate)
     return gates
+
+
+def indicator_gates_check(raw, config: dict | None) -> None:
+    """Gates on L1, L2, L3 or T need the round's configuration to name an ``indicators``
+    block (otherwise no submission has those scores and every one would fail)."""
+    named = [gate.metric for gate in parse_gates(raw) if gate.metric in scoring.INDICATOR_METRICS]
+    if named and not (config or {}).get("indicators"):
+        raise GateError(
+            _(
+                "Gates on %(metrics)s need an indicators block in the round configuration "
+                '(for example "indicators": {"sa": "Disease"}).'
+            )
+            % {"metrics": ", ".join(named)}
+        )
 
 
 def passes_gates(scores: dict, round) -> bool:

@@ -34,6 +34,14 @@ def round_config(*, round: Round) -> scoring.RoundConfig:
     return scoring.load_config(round.config, round_original_table(round=round))
 
 
+def round_metrics(*, round: Round) -> tuple[str, ...]:
+    """The metrics a round's scores have: the 14 of metrics.md, plus the indicators L1, L2,
+    L3 and T when its configuration has an ``indicators`` block."""
+    if (round.config or {}).get("indicators"):
+        return scoring.ALL_METRICS
+    return scoring.METRICS
+
+
 def table_config(*, round: Round, table) -> scoring.RoundConfig:
     """The round's configuration checked against ``table``: its original, a team's sample
     or a candidate table.

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
-from pwscup.competitions.ranking import GateError, parse_gates
+from pwscup.competitions.ranking import GateError, indicator_gates_check, parse_gates
 from pwscup.core.files import opened
 
 
@@ -52,12 +52,16 @@ def round_settings_check(
     phases: dict | None = None,
     allow_attack_before_close: bool = False,
     slug: str = "",
+    config: dict | None = None,
 ) -> None:
     """Check a round's settings; the one check of the admin, the console, the commands and
     the demo.
 
     A round's ``slug`` cannot be one of ``RESERVED_ROUND_SLUGS``: those addresses under
     ``/c/<competition>/`` are the team pages'.
+
+    With ``config`` (the round configuration as stored), gates on the indicators L1, L2,
+    L3 and T are refused unless it has an ``indicators`` block.
 
     ``phases`` maps a phase kind to its ``(opens_at, closes_at)``: each closes after it
     opens, and the attack phase opens only once the anonymization phase has closed (its
@@ -80,6 +84,8 @@ def round_settings_check(
         ) % {"value": repr(timezone)[:80]}
     try:
         parse_gates(utility_gates)
+        if config is not None:
+            indicator_gates_check(utility_gates, config)
     except GateError as error:
         errors["utility_gates"] = str(error)
     if tie_break_metric not in scoring.METRICS:
@@ -175,6 +181,10 @@ def round_create(
         sample_size=sample_size,
     )
     checked = round_data_check(original=original, config_raw=config_raw)
+    try:
+        indicator_gates_check(options.get("utility_gates", {}), checked.config)
+    except GateError as error:
+        raise ValidationError({"utility_gates": str(error)}) from None
     round_ = Round(
         competition=competition,
         name=name,

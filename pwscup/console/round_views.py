@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.ranking import rule_text
+from pwscup.competitions.selectors import round_metrics
 from pwscup.competitions.services import read_file_bytes, round_data_check, round_settings_check
 from pwscup.console import selectors, services
 from pwscup.console.forms import RoundEditForm, phases_initial, phases_of, windows_of
@@ -117,7 +118,7 @@ def round_control(request, competition_slug, round_slug):
             "stale": round_stale_scores(round=round_),
             "audit": selectors.audit_entries(competition=round_.competition, round=round_),
             "rule": rule_text(round_),
-            "metrics": scoring.METRICS,
+            "metrics": round_metrics(round=round_),
             "now": timezone.now(),
             "offer_rescore": request.GET.get("rescore") == "offer",
             "operations_active": selectors.round_busy(round=round_),
@@ -177,6 +178,7 @@ def round_edit(request, competition_slug, round_slug):
                 sample_size=round_.sample_size,
                 phases=windows_of(phases),
                 allow_attack_before_close=data["allow_attack_before_close"],
+                config=_config_dict(data["config"], fallback=round_.config),
             )
             config = _checked_config(round_, data["config"])
         except ValidationError as error:
@@ -213,6 +215,15 @@ def round_edit(request, competition_slug, round_slug):
             "has_submissions": selectors.round_has_submissions(round=round_),
         },
     )
+
+
+def _config_dict(text: str, *, fallback: dict) -> dict:
+    """The edited configuration as a dict for the gate check (its own check reports errors)."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return fallback
+    return value if isinstance(value, dict) else fallback
 
 
 def _checked_config(round_, text: str) -> dict:

@@ -11,7 +11,7 @@ import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.ranking import safety_measure
 from pwscup.competitions.ranking_cache import ranking_cache_key
-from pwscup.competitions.selectors import phase_of
+from pwscup.competitions.selectors import phase_of, round_metrics
 from pwscup.core.access import round_access
 from pwscup.core.exports import csv_response
 from pwscup.leaderboards import selectors
@@ -58,11 +58,11 @@ def leaderboard(request, competition_slug, round_slug):
                 "submission",
                 "passes_gates",
                 safety_measure(access.round).csv_column,
-                *scoring.METRICS,
+                *round_metrics(round=access.round),
             ],
             (
                 [_fmt(r.rank), r.team.name, r.submission.pk, r.passes_gates, r.safety]
-                + [_fmt(r.scores.get(m)) for m in scoring.METRICS]
+                + [_fmt(r.scores.get(m)) for m in round_metrics(round=access.round)]
                 for r in rows
             ),
         )
@@ -76,7 +76,7 @@ def leaderboard(request, competition_slug, round_slug):
             "phase": phase,
             "rows": rows,
             "table_key": ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}"),
-            "metrics": scoring.METRICS,
+            "metrics": round_metrics(round=access.round),
             "metric_names": scoring.METRIC_NAMES,
             "rule": selectors.ranking_rule_text(access.round),
             "safety_label": safety_measure(access.round).label,
@@ -135,11 +135,11 @@ def final(request, competition_slug, round_slug):
                 "team",
                 "passes_gates",
                 safety_measure(access.round).csv_column,
-                *scoring.METRICS,
+                *round_metrics(round=access.round),
             ],
             (
                 [_fmt(r.rank), r.team.name, r.passes_gates, _fmt(r.safety)]
-                + [_fmt(r.scores.get(m)) for m in scoring.METRICS]
+                + [_fmt(r.scores.get(m)) for m in round_metrics(round=access.round)]
                 for r in anonymization
             ),
         )
@@ -159,7 +159,7 @@ def final(request, competition_slug, round_slug):
             "anonymization": lambda: final_of()[0],
             "attack": lambda: final_of()[1],
             "table_key": ranking_cache_key(round=access.round, name="final"),
-            "metrics": scoring.METRICS,
+            "metrics": round_metrics(round=access.round),
             "rule": selectors.ranking_rule_text(access.round),
             "safety_label": safety_measure(access.round).label,
         },

@@ -22,6 +22,13 @@ DESCRIPTIONS = {
     "E4": _("Re-identification rate: nearest e4 column value, QI ignored"),
     "EUC1": _("Re-identification rate: Euclidean nearest over euc_sa inside the QI class"),
     "EUC2": _("Re-identification rate: as EUC1, falling back to all rows"),
+    "L1": _("Distinct l-diversity: fewest distinct indicator values in an equivalence class"),
+    "L2": _("Entropy l-diversity: smallest exp(entropy) of the indicator values in a class"),
+    "L3": _(
+        "Recursive (c,l)-diversity: largest r1 / (rl + … + rm) over the classes; "
+        "empty when a class has fewer than l values"
+    ),
+    "T": _("t-closeness: largest distance between a class's and the table's indicator values"),
 }
 
 
@@ -45,7 +52,7 @@ class MetricHeader:
         return f"{self.metric} {self.name}: {self.description} ({self.better})"
 
 
-def metric_headers() -> list[MetricHeader]:
+def metric_headers(metrics=scoring.METRICS) -> list[MetricHeader]:
     return [
         MetricHeader(
             metric=metric,
@@ -54,5 +61,5 @@ def metric_headers() -> list[MetricHeader]:
             description=str(DESCRIPTIONS[metric]),
             lower_is_better=scoring.LOWER_IS_BETTER[metric],
         )
-        for metric in scoring.METRICS
+        for metric in metrics
     ]

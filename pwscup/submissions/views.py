@@ -14,7 +14,12 @@ from django.views.decorators.http import require_POST
 import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.ranking import rule_text
-from pwscup.competitions.selectors import phase_of, phase_state, round_missing_phases
+from pwscup.competitions.selectors import (
+    phase_of,
+    phase_state,
+    round_metrics,
+    round_missing_phases,
+)
 from pwscup.core.access import private_file_response, round_access
 from pwscup.core.errors import Refused
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
@@ -77,9 +82,9 @@ def round_detail(request, competition_slug, round_slug):
         "access": access,
         "round": round_,
         "team": team,
-        "metrics": scoring.METRICS,
+        "metrics": round_metrics(round=round_),
         "metric_names": scoring.METRIC_NAMES,
-        "metric_headers": metric_headers(),
+        "metric_headers": metric_headers(round_metrics(round=round_)),
         "anonymization": _phase_info(anonymization, team, AnonymizationSubmission, now),
         "attack": _phase_info(attack, team, AttackSubmission, now),
         "upload_form": AnonymizationUploadForm(),

@@ -32,6 +32,9 @@ TEAMS = [
     ("Team C", "teamC", "team-c"),
 ]
 ORGANIZER = "organizer"
+# Round 1 also shows the attribute-disclosure indicators L1, L2, L3 and T on the income
+# class (<=50K / >50K), a column with no role: how well each QI class hides it.
+DEMO_INDICATORS = {"sa": "income"}
 DEMO_USERNAMES = (ORGANIZER, *(username for _name, _slug, username in TEAMS))
 
 
@@ -103,7 +106,7 @@ class Command(BaseCommand):
             order=1,
             original=original,
             original_filename="adult.csv",
-            config_raw=config,
+            config_raw={**config, "indicators": DEMO_INDICATORS},
             utility_gates={"U1": 2000, "U4": 0.1},
             tie_break_metric="U5",
         )
