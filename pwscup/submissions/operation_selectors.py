@@ -4,7 +4,8 @@ The same summary feeds the round's admin page, the organizer's matrix and final 
 and the JSON endpoint that the organizer console polls.
 """
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -33,11 +34,15 @@ def operation_request_text(*, operation: RoundOperation) -> str:
 
 def round_operations_latest(*, round: Round) -> list[RoundOperation]:
     """The latest operation of each kind of ``round`` (one query), in the kinds' order."""
+    newest_first = Window(
+        RowNumber(), partition_by=[F("kind")], order_by=[F("created_at").desc(), F("id").desc()]
+    )
     latest = {
         operation.kind: operation
         for operation in RoundOperation.objects.filter(round=round)
-        .order_by("kind", "-created_at", "-id")
-        .distinct("kind")
+        .annotate(position=newest_first)
+        .filter(position=1)
+        .order_by()
     }
     return [latest[kind] for kind in RoundOperation.Kind.values if kind in latest]
 
