@@ -14,8 +14,8 @@ from pwscup.competitions.ranking_cache import ranking_cache_key
 from pwscup.competitions.selectors import phase_of, round_metrics
 from pwscup.core.access import round_access
 from pwscup.core.exports import csv_response
-from pwscup.leaderboards import selectors
-from pwscup.submissions.selectors import round_stale_scores
+from pwscup.leaderboards import charts, selectors
+from pwscup.submissions.selectors import phase_scored_scores, round_stale_scores
 
 
 def _fmt(value):
@@ -80,8 +80,35 @@ def leaderboard(request, competition_slug, round_slug):
             "metric_names": scoring.METRIC_NAMES,
             "rule": selectors.ranking_rule_text(access.round),
             "safety_label": safety_measure(access.round).label,
+            **_scatter_context(request, access, phase, rows),
         },
     )
+
+
+def _scatter_context(request, access, phase, rows) -> dict:
+    """The utility-vs-safety chart over the table's rows (the same cached ranking).
+
+    With ``?all=1`` it adds every scored submission as a faint point: all teams' for an
+    organizer, the viewer's own team's otherwise (what its round page already shows).
+    """
+    metrics = round_metrics(round=access.round)
+    x_metric, y_metric = charts.chosen_axes(request.GET, metrics)
+    faint = bool(request.GET.get("all"))
+
+    def chart():
+        shown = rows()
+        teams = [r.team.pk for r in shown]
+        if not access.is_organizer:
+            teams = [pk for pk in teams if access.team is not None and pk == access.team.pk]
+        return charts.scatter(
+            rows=shown,
+            x_metric=x_metric,
+            y_metric=y_metric,
+            own_team_id=access.team.pk if access.team is not None else None,
+            faint_scores=phase_scored_scores(phase=phase, team_ids=teams) if faint else (),
+        )
+
+    return {"chart": chart, "chart_metrics": metrics, "chart_all": faint}
 
 
 def _results_access(request, competition_slug, round_slug):
@@ -116,6 +143,11 @@ def matrix(request, competition_slug, round_slug):
             "targets": lambda: matrix_of().targets,
             "grid": lambda: matrix_of().grid(),
             "worst": lambda: matrix_of().worst_cases(),
+            "heatmap": lambda: charts.heatmap(
+                targets=matrix_of().targets,
+                grid=matrix_of().grid(),
+                worst=matrix_of().worst_cases(),
+            ),
             "table_key": ranking_cache_key(round=access.round, name="matrix"),
         },
     )

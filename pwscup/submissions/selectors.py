@@ -89,6 +89,15 @@ def team_submissions(*, phase: Phase, team: Team) -> QuerySet[AnonymizationSubmi
     )
 
 
+def phase_scored_scores(*, phase: Phase, team_ids) -> list[tuple[Team, dict]]:
+    """``(team, scores)`` of every finished anonymization of ``phase`` by ``team_ids`` (one
+    query): the faint points of the leaderboard's chart."""
+    finished = AnonymizationSubmission.objects.filter(
+        phase=phase, team_id__in=list(team_ids), status=Status.FINISHED
+    ).select_related("team")
+    return [(s.team, s.scores) for s in finished.only("team", "scores").order_by("pk")]
+
+
 def representative_submission(*, phase: Phase, team: Team) -> AnonymizationSubmission | None:
     """The submission that stands for the team on the leaderboard, as its target and in
     the final ranking — the same one everywhere (see ``representative_submissions``)."""

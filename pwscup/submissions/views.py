@@ -1,5 +1,7 @@
 """Team pages of a round: data, uploads, submissions (thin adapters over services)."""
 
+import zoneinfo
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseNotModified, JsonResponse
@@ -22,6 +24,7 @@ from pwscup.competitions.selectors import (
 )
 from pwscup.core.access import private_file_response, round_access
 from pwscup.core.errors import Refused
+from pwscup.leaderboards import charts
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
 from pwscup.submissions import services
 from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm, UploadNoteForm
@@ -101,6 +104,13 @@ def round_detail(request, competition_slug, round_slug):
         )
         context["pending"] = any(
             s.status in (Status.QUEUED, Status.RUNNING) for s in context["submissions"]
+        )
+        # the same submissions as the history table, drawn over time
+        context["history_metrics"] = charts.chosen_history_metrics(request.GET, context["metrics"])
+        context["history_charts"] = charts.history(
+            submissions=context["submissions"],
+            metrics=context["history_metrics"],
+            tz=zoneinfo.ZoneInfo(round_.timezone),
         )
     if round_.frozen_at and team is not None and attack is not None:
         targets = [t for t in round_targets(round=round_) if t.team_id != team.pk]

@@ -1,0 +1,137 @@
+"""Charts: the leaderboard's utility-vs-safety scatter, a team's score history and the attack
+matrix heatmap, drawn on the server as SVG from the same selectors as the tables."""
+
+import doctest
+import re
+
+import pytest
+from django.urls import reverse
+
+from pwscup.competitions.models import Round
+from pwscup.leaderboards import charts
+from pwscup.leaderboards.selectors import anonymization_leaderboard, attack_matrix
+from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
+
+pytestmark = pytest.mark.django_db
+
+
+def points(html: str, kind: str = "point") -> list[str]:
+    return re.findall(rf'<circle class="{kind}[^"]*"[^>]*>', html)
+
+
+def titles(html: str, kind: str = "point") -> list[str]:
+    return re.findall(rf'<circle class="{kind}[^"]*"[^>]*><title>([^<]*)</title>', html)
+
+
+@pytest.fixture
+def board(make_world):
+    world = make_world(leaderboard_public=True)
+    scored(world, "a", seed=1)
+    scored(world, "a", seed=3, delete=4)
+    scored(world, "b", seed=2)
+    return world
+
+
+def _leaderboard(client, world, query=""):
+    url = reverse("leaderboard", args=[world.competition.slug, world.round.slug]) + query
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_scatter_has_one_point_per_ranked_team_and_highlights_the_own_team(board, client):
+    client.force_login(board.users["a"])
+    html = _leaderboard(client, board)
+    rows = anonymization_leaderboard(phase=board.anonymization)
+    assert len(points(html)) == len(rows) == 2
+    own = [p for p in points(html) if "own" in p]
+    assert len(own) == 1 and 'data-team="teamA"' in own[0]
+    assert 'data-testid="scatter-x-label">U4 corMAE (↓)<' in html
+    assert 'data-testid="scatter-y-label">E3 identify.sort (↓)<' in html
+    # hover text: the team and the same numbers as the table (the same selector)
+    by_team = {r.team.name: r for r in rows}
+    for title in titles(html):
+        name = title.split("\n")[0].split(" (#")[0]
+        row = by_team[name]
+        assert f"U4 = {row.scores['U4']:.4g}" in title
+        assert f"E3 = {row.scores['E3']:.4g}" in title
+
+
+def test_scatter_axes_are_chosen_among_the_metrics(board, client):
+    client.force_login(board.users["b"])
+    html = _leaderboard(client, board, "?x=U1&y=S1")
+    assert 'data-testid="scatter-x-label">U1 meanMAE (↓)<' in html
+    assert 'data-testid="scatter-y-label">S1 k-anony (↑)<' in html
+    assert '<option value="U1" selected>' in html
+    fallback = _leaderboard(client, board, "?x=nope&y=<script>")
+    assert 'data-testid="scatter-x-label">U4 corMAE (↓)<' in fallback
+    assert "<script>" not in fallback.split("<main", 1)[-1].split("</main>")[0]
+
+
+def test_faint_points_are_the_viewers_own_submissions_or_all_for_organizers(board, client):
+    client.force_login(board.users["b"])
+    assert points(_leaderboard(client, board), "faint-point") == []
+    mine = titles(_leaderboard(client, board, "?all=1"), "faint-point")
+    assert len(mine) == 1 and all(t.startswith("Team B") for t in mine)
+    client.force_login(board.organizer)
+    everyone = titles(_leaderboard(client, board, "?all=1"), "faint-point")
+    assert len(everyone) == 3  # two of team A, one of team B
+
+
+def test_no_leaderboard_no_chart(make_world, client):
+    world = make_world()  # private leaderboard
+    scored(world, "a", seed=1)
+    client.force_login(world.users["b"])
+    url = reverse("leaderboard", args=[world.competition.slug, world.round.slug])
+    assert client.get(url).status_code == 403
+
+
+def test_history_draws_the_teams_scored_submissions_per_metric(board, client):
+    client.force_login(board.users["a"])
+    html = client.get(board.round_url()).content.decode()
+    for metric in ("U4", "E3"):
+        chart = html.split(f'data-testid="history-{metric}"')[1].split("</figure>")[0]
+        assert len(points(chart)) == 2
+    assert 'data-testid="history-U1"' not in html
+    chosen = client.get(board.round_url() + "?history=U1&history=T").content.decode()
+    assert 'data-testid="history-U1"' in chosen
+    assert 'data-testid="history-U4"' not in chosen
+    assert 'data-testid="history-T"' not in chosen  # not a metric of this round
+
+
+def test_heatmap_has_a_cell_per_attacker_and_target_plus_the_worst_case(make_world, client):
+    world = make_world()
+    for k, letter in enumerate("abc"):
+        scored(world, letter, seed=k + 1)
+    targets = freeze(world)
+    scored_attack(world, "a", targets["b"], truth_of(targets["b"]))
+    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    client.force_login(world.users["c"])
+    html = client.get(
+        reverse("matrix", args=[world.competition.slug, world.round.slug])
+    ).content.decode()
+    matrix = attack_matrix(round=world.round)
+    cells = re.findall(r'<g class="heat-cell[^"]*">', html)
+    assert len(cells) == (len(matrix.attackers) + 1) * len(matrix.targets)
+    assert 'data-testid="heat-legend"' in html and "<linearGradient" in html
+    best = matrix.cell(f"team:{world.teams['a'].pk}", targets["b"].pk).best
+    assert f"Team A → Team B: {best:.4f}" in html
+    worst = matrix.worst_cases()
+    for target, value in zip(matrix.targets, worst, strict=True):
+        assert f"Worst case → {target.team.name}: {value:.4f}" in html
+
+
+def test_heat_colour_and_scales():
+    assert doctest.testmod(charts).failed == 0
+    assert charts.heat_colour(0.25) == "#8cbc6e"
+    assert charts.heat_colour(2) == charts.heat_colour(1)
+    scale = charts._scale([1.0, 1.0], 0, 100)  # one value: a range around it, no division by 0
+    assert scale.low < 1.0 < scale.high
+    assert [t.label for t in charts.Scale(0, 1, 0, 100).ticks()] == [
+        "0",
+        "0.2",
+        "0.4",
+        "0.6",
+        "0.8",
+        "1",
+    ]
