@@ -289,12 +289,30 @@ def class_indicators(
         classes = _dense(classes)
         sizes = np.bincount(classes)
     distance_labels = _dense_labels(distance_labels)
-    distance_pairs = _pairs(classes, distance_labels)
-    diversity_pairs = _diversity_pairs(
-        distance_pairs, distance_labels, _small(diversity_labels), classes
-    )
-    distinct, exp_h, c_values = _diversity(diversity_pairs, sizes, l)
-    distance = _distance(distance_pairs, distance_labels, sizes, t_distance)
+    diversity_labels = _small(diversity_labels)
+    totals = np.bincount(distance_labels)
+    # A class of one row needs no sort: m = exp(H) = 1, c = ∞ (l >= 2), and its distance
+    # is that of a point mass (_point_distance). Only rows of larger classes are sorted.
+    grouped = sizes > 1
+    distinct = np.ones(sizes.size, dtype=np.int64)
+    exp_h = np.ones(sizes.size)
+    c_values = np.full(sizes.size, np.inf)
+    distance = np.empty(sizes.size)
+    alone = ~grouped[classes]
+    distance[classes[alone]] = _point_distance(distance_labels[alone], totals, t_distance)
+    if grouped.any():
+        rows = ~alone
+        sub_classes = (np.cumsum(grouped) - 1)[classes[rows]]
+        sub_sizes = sizes[grouped]
+        sub_labels = distance_labels[rows]
+        distance_pairs = _pairs(sub_classes, sub_labels)
+        diversity_pairs = _diversity_pairs(
+            distance_pairs, sub_labels, diversity_labels[rows], sub_classes
+        )
+        (distinct[grouped], exp_h[grouped], c_values[grouped]) = _diversity(
+            diversity_pairs, sub_sizes, l
+        )
+        distance[grouped] = _distance(distance_pairs, totals, sub_sizes, t_distance)
     table = {"size": sizes, "m": distinct, "exp_h": exp_h, "c": c_values, "distance": distance}
     worst_c = float(c_values.max())
     return IndicatorResult(
@@ -348,7 +366,8 @@ def _diversity_pairs(distance_pairs, distance_labels, diversity_labels, classes)
             np.r_[True, (pair_class[1:] != pair_class[:-1]) | (labels[1:] != labels[:-1])]
         )
         return pair_class[first], labels[first], np.add.reduceat(counts, first)
-    if np.unique(of[np.bincount(distance_labels) > 0]).size == of.size:  # one-to-one
+    present = np.bincount(distance_labels) > 0
+    if np.unique(of[present]).size == np.count_nonzero(present):  # one-to-one
         return pair_class, labels, counts
     return _pairs(classes, diversity_labels)
 
@@ -380,9 +399,23 @@ def _diversity(pairs, sizes, level):
     return distinct, exp_h, c_values
 
 
-def _distance(pairs, labels, sizes, t_distance):
-    n = labels.size
-    totals = np.bincount(labels)
+def _point_distance(labels: np.ndarray, totals: np.ndarray, t_distance: str) -> np.ndarray:
+    """D[P_E, P] of one-row classes holding ``labels``: equal 1 − P(v); ordered
+    (Σ_{i<r} F(i) + Σ_{i≥r} (1 − F(i))) / (m − 1) for the row's rank r."""
+    n, m = int(totals.sum()), totals.size
+    if t_distance == EQUAL:
+        return 1.0 - totals[labels] / n
+    if t_distance != ORDERED:
+        raise ValueError(f"unknown t_distance {t_distance!r}")
+    if m == 1:
+        return np.zeros(labels.size)
+    prefix = np.concatenate(([0.0], np.cumsum(np.cumsum(totals) / n)))
+    below = prefix[labels]
+    return np.clip((below + (m - labels) - (prefix[m] - below)) / (m - 1), 0.0, 1.0)
+
+
+def _distance(pairs, totals, sizes, t_distance):
+    n = int(totals.sum())
     m = totals.size
     pair_class, pair_label, counts = pairs
     count = sizes.size
