@@ -198,6 +198,19 @@ def start_worker(args, env: dict, log_path: Path) -> subprocess.Popen:
     return process
 
 
+def worker_cpu_seconds(worker: subprocess.Popen) -> float:
+    """CPU time (user + system) of the worker's main process and its pool processes."""
+    found = subprocess.run(["pgrep", "-P", str(worker.pid)], capture_output=True, text=True)
+    total = 0
+    for pid in [worker.pid, *(int(p) for p in found.stdout.split())]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def measure(round_, organizer) -> dict:
     from pwscup.submissions.models import RoundOperation, Status, Target
     from pwscup.submissions.services import round_freeze_request
@@ -271,7 +284,10 @@ def main() -> None:
                 profile_freeze(round_, organizer)
                 return
             worker = start_worker(args, env, Path(media) / "worker.log")
+            cpu_before, load_before = worker_cpu_seconds(worker), os.getloadavg()[0]
             result = measure(round_, organizer)
+            result["cpu_s"] = worker_cpu_seconds(worker) - cpu_before
+            result["load"] = (load_before, os.getloadavg()[0])
         finally:
             if worker is not None:
                 worker.terminate()
@@ -292,6 +308,10 @@ def main() -> None:
         f"\n  all built-in attacks in  {result['all_builtin_s']:8.1f} s   "
         f"({result['targets']} targets, {result['builtin_failed']} failed)"
         f"\n  target                   {TARGET_SECONDS:8.1f} s   -> {'OK' if ok else 'MISSED'}"
+        f"\n  worker CPU time          {result['cpu_s']:8.1f} s   (about "
+        f"{result['cpu_s'] / args.concurrency:.0f} s of wall time on {args.concurrency} idle "
+        f"cores; load average {result['load'][0]:.1f} at the start, "
+        f"{result['load'][1]:.1f} at the end)"
     )
     sys.exit(0 if ok else 1)
 
