@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
 from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate
@@ -39,13 +40,13 @@ from scoring.metrics_info import METRIC_NAMES, METRICS
 from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
 from scoring.schema import load_config
-from scoring.tables import read_bytes, read_table, write_csv
+from scoring.tables import load_table, read_bytes, read_table, write_csv
 from scoring.validation import validate_original, validate_submission
 
 
-def _load(args) -> tuple[pd.DataFrame, pd.DataFrame, object]:
-    original = read_table(args.original, name="the original table")
-    anonymized = read_table(args.anonymized, name="the anonymized table")
+def _load(args) -> tuple[Table, Table, object]:
+    original = load_table(args.original, name="the original table")
+    anonymized = load_table(args.anonymized, name="the anonymized table")
     config = load_config(args.config, original)
     return original, anonymized, config
 
