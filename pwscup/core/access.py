@@ -23,6 +23,7 @@ def round_access(request, competition_slug: str, round_slug: str) -> RoundAccess
     round_ = get_object_or_404(
         Round.objects.prefetch_related("phases"), competition=competition, slug=round_slug
     )
+    round_.competition = competition  # already read: ``round.competition`` costs no query
     return RoundAccess(
         competition=competition,
         round=round_,

@@ -79,20 +79,27 @@ def anonymization_leaderboard_cached(*, phase: Phase) -> list[LeaderboardRow]:
     )
 
 
-def can_view_leaderboard(*, user, phase: Phase) -> bool:
+def can_view_leaderboard(*, user, phase: Phase, is_organizer: bool | None = None) -> bool:
     """Public leaderboards are for everyone; a private one only for the organizers.
 
     A team sees its own scores on its round page; other teams' scores only once the
     organizer makes the leaderboard public (competition.md, "What must never happen").
+    ``is_organizer``: whether ``user`` organizes the competition, when the caller knows.
     """
     if phase.leaderboard_public:
         return True
+    if is_organizer is not None:
+        return is_organizer
     return user_is_organizer(user=user, competition=phase.round.competition)
 
 
-def can_view_results(*, user, round: Round) -> bool:
+def can_view_results(*, user, round: Round, is_organizer: bool | None = None) -> bool:
     """The full matrix and the final ranking: organizers always, everyone once published."""
-    return round.results_published or user_is_organizer(user=user, competition=round.competition)
+    if round.results_published:
+        return True
+    if is_organizer is not None:
+        return is_organizer
+    return user_is_organizer(user=user, competition=round.competition)
 
 
 def attack_rates_visible_to_team(*, round: Round, now=None) -> bool:

@@ -32,7 +32,9 @@ def _leaderboard_access(request, competition_slug, round_slug):
     phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
     if phase is None:
         raise Http404
-    if not selectors.can_view_leaderboard(user=request.user, phase=phase):
+    if not selectors.can_view_leaderboard(
+        user=request.user, phase=phase, is_organizer=access.is_organizer
+    ):
         if request.user.is_authenticated:
             raise PermissionDenied(_("This leaderboard is not public."))
         raise Http404
@@ -113,7 +115,9 @@ def _scatter_context(request, access, phase, rows) -> dict:
 
 def _results_access(request, competition_slug, round_slug):
     access = round_access(request, competition_slug, round_slug)
-    if not selectors.can_view_results(user=request.user, round=access.round):
+    if not selectors.can_view_results(
+        user=request.user, round=access.round, is_organizer=access.is_organizer
+    ):
         if request.user.is_authenticated:
             raise PermissionDenied(_("The results of this round are not published yet."))
         raise Http404

@@ -93,7 +93,9 @@ def round_detail(request, competition_slug, round_slug):
         "upload_form": AnonymizationUploadForm(),
         "round_tz": round_.timezone,
         "leaderboard_visible": anonymization is not None
-        and can_view_leaderboard(user=request.user, phase=anonymization),
+        and can_view_leaderboard(
+            user=request.user, phase=anonymization, is_organizer=access.is_organizer
+        ),
         "stale": round_stale_scores(round=round_) if access.is_organizer else None,
     }
     if team is not None and anonymization is not None:
