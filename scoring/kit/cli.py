@@ -1,5 +1,6 @@
 """``python -m scoring anonymize`` and ``python -m scoring attack`` (the starter kit).
 
+attr-depth ORIGINAL --config ROUND.json > attr_depth.json
 anonymize ORIGINAL --config ROUND.json [--attr-depth attr_depth.json] [--recipe R.json]
           [--method NAME [--param KEY=VALUE ...]] ... [--seed S] -o OUT.csv
 attack PUBLISHED REFERENCE --config ROUND.json --method NAME [--param KEY=VALUE ...]
@@ -20,7 +21,7 @@ import numpy as np
 
 from scoring.kit._common import KitError, deleted_rows, rng_of
 from scoring.kit.attacks import correspondence_lines
-from scoring.kit.hierarchy import load_hierarchy
+from scoring.kit.hierarchy import attr_depth_example, load_hierarchy
 from scoring.kit.registry import ATTACK_ENTRIES, METHODS, bind, describe
 from scoring.schema import load_config
 from scoring.tables import read_table, write_csv
@@ -114,9 +115,22 @@ def cmd_attack(args) -> int:
     return 0
 
 
+def cmd_attr_depth(args) -> int:
+    original = read_table(args.original, name="the original table")
+    config = load_config(args.config, original)
+    print(json.dumps(attr_depth_example(original, config), indent=2, ensure_ascii=False))
+    return 0
+
+
 def add_kit_commands(commands) -> None:
-    """Register ``anonymize`` and ``attack`` on the subparsers of ``python -m scoring``."""
+    """Register ``anonymize``, ``attack`` and ``attr-depth`` on ``python -m scoring``."""
     formatter = argparse.RawDescriptionHelpFormatter
+    sub = commands.add_parser(
+        "attr-depth", help="print an example attr_depth.json for the QI columns (to edit)"
+    )
+    sub.add_argument("original")
+    sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+    sub.set_defaults(handler=cmd_attr_depth)
     sub = commands.add_parser(
         "anonymize",
         help="anonymize with the starter kit's methods (chainable)",

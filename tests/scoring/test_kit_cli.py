@@ -135,3 +135,40 @@ def test_attack_writes_a_correspondence_table_the_platform_reads(files, method):
     assert scoring.score_correspondence(answer, target.truth).correct >= (
         5 if method != "E1" else 0
     )
+
+
+def test_the_readme_kit_commands_run_on_adult(tmp_path):
+    """The README's kit example: attr-depth, a chain of methods, publish, the lecture attack."""
+    import re
+
+    from tests.scoring.test_cli import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### Starter kit.*?```bash\n(.*?)```", readme, re.S).group(1)
+    commands = [
+        line.replace("\\\n", " ")
+        for line in re.sub(r"\\\n\s*", " ", block).splitlines()
+        if line.startswith(".venv/bin/python -m scoring")
+    ]
+    assert [c.split()[3] for c in commands] == ["attr-depth", "anonymize", "attack"]
+    config = ROOT / "fixtures" / "adult_round.json"
+    depth = run("attr-depth", ROOT / "fixtures" / "adult.csv", "--config", config)
+    assert depth.returncode == 0, depth.stderr
+    (tmp_path / "attr_depth.json").write_text(depth.stdout, encoding="utf-8")
+    args = commands[1].split()[3:]
+    args[args.index("attr_depth.json")] = tmp_path / "attr_depth.json"
+    args[args.index("anonymized.csv")] = tmp_path / "anonymized.csv"
+    done = run(*args)
+    assert done.returncode == 0, done.stderr
+    anonymized = scoring.read_table(tmp_path / "anonymized.csv")
+    target = scoring.publish_target(anonymized, seed=5)
+    scoring.write_csv(target.table, tmp_path / "target.csv")
+    args = commands[2].split()[3:]
+    args[args.index("target.csv")] = tmp_path / "target.csv"
+    args[args.index("answer.csv")] = tmp_path / "answer.csv"
+    done = run(*args)
+    assert done.returncode == 0, done.stderr
+    answer = scoring.read_correspondence(
+        tmp_path / "answer.csv", rows=len(target.table), reference_rows=32561
+    )
+    assert scoring.score_correspondence(answer, target.truth).correct > 1000
