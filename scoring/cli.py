@@ -36,7 +36,7 @@ from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate
 from scoring.kit.cli import add_kit_commands
 from scoring.messages import language
-from scoring.metrics_info import METRIC_NAMES, METRICS
+from scoring.metrics_info import ALL_METRICS, METRIC_NAMES
 from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
 from scoring.schema import load_config
@@ -59,15 +59,23 @@ def _format_value(value) -> str:
     return f"{value:.4f}"
 
 
+# How an undefined indicator reads (spec indicators A.3: L3 is infinite then).
+_UNDEFINED = {"L3": "∞ (a class has fewer than l values)"}
+
+
 def cmd_evaluate(args) -> int:
     original, anonymized, config = _load(args)
     results = evaluate(original, anonymized, config)
     if args.format == "json":
         print(json.dumps(results, indent=2))
         return 0
-    print(f"{'metric':<7} {'name':<22} value")
-    for metric in METRICS:
-        print(f"{metric:<7} {METRIC_NAMES[metric]:<22} {_format_value(results[metric])}")
+    print(f"{'metric':<7} {'name':<30} value")
+    for metric in (m for m in ALL_METRICS if m in results):  # indicators when configured
+        value = results[metric]
+        text = (
+            _UNDEFINED[metric] if value is None and metric in _UNDEFINED else _format_value(value)
+        )
+        print(f"{metric:<7} {METRIC_NAMES[metric]:<30} {text}")
     print(
         f"\n{results['kept_rows']} of {results['rows']} rows kept, "
         f"{results['classes']} equivalence classes."

@@ -362,3 +362,33 @@ def test_registry_names_and_directions():
     directions = {m: scoring.LOWER_IS_BETTER[m] for m in scoring.INDICATOR_METRICS}
     assert directions == {"L1": False, "L2": False, "L3": True, "T": True}
     assert all(scoring.METRIC_NAMES[m] for m in scoring.ALL_METRICS)
+
+
+def test_command_line_prints_the_indicators(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    x = _i1_table()
+    x.to_csv(tmp_path / "x.csv", index=False)
+    raw = {
+        "qi": ["年齢", "性別", "地域"],
+        "sa": ["年収"],
+        "cross": [],
+        "e2_column": "年収",
+        "e4_column": "年収",
+        "indicators": {"sa": "既往歴"},
+    }
+    (tmp_path / "round.json").write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    args = [tmp_path / "x.csv", tmp_path / "x.csv", "--config", tmp_path / "round.json"]
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "evaluate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
+    assert lines["L1"].endswith(" 1")
+    assert lines["T"].endswith(" 0.5000")
+    assert lines["L3"].endswith("∞ (a class has fewer than l values)")
