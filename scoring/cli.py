@@ -69,13 +69,15 @@ def cmd_evaluate(args) -> int:
     if args.format == "json":
         print(json.dumps(results, indent=2))
         return 0
-    print(f"{'metric':<7} {'name':<30} value")
-    for metric in (m for m in ALL_METRICS if m in results):  # indicators when configured
+    shown = [m for m in ALL_METRICS if m in results]  # the indicators when configured
+    width = max(22, *(len(METRIC_NAMES[m]) + 1 for m in shown))
+    print(f"{'metric':<7} {'name':<{width}} value")
+    for metric in shown:
         value = results[metric]
         text = (
             _UNDEFINED[metric] if value is None and metric in _UNDEFINED else _format_value(value)
         )
-        print(f"{metric:<7} {METRIC_NAMES[metric]:<30} {text}")
+        print(f"{metric:<7} {METRIC_NAMES[metric]:<{width}} {text}")
     print(
         f"\n{results['kept_rows']} of {results['rows']} rows kept, "
         f"{results['classes']} equivalence classes."
