@@ -77,4 +77,3 @@ def test_per_team_samples_are_prepared_per_team(make_world, preparations):
             samples[team], noisy_copy(samples[team], seed=1), world.round.config
         )
     assert len(preparations) == 2
-
