@@ -5,7 +5,8 @@ its ``sa`` matrix: :func:`scoring.prepare_original`) costs as much as scoring a
 submission; every job of a worker on the same round reuses it. The key is the round,
 the version of its data (the original's SHA-256, or the team's sample file) and the
 configuration, so a new original, a redrawn sample or an edited configuration is
-prepared afresh. Entries are dropped oldest first beyond a total of rows.
+prepared afresh. Entries are dropped oldest first beyond 8 or a million rows in all
+(the newest is always kept).
 """
 
 import json
@@ -22,7 +23,7 @@ _PREPARED: "OrderedDict[tuple, tuple[scoring.PreparedOriginal, scoring.RoundConf
     OrderedDict()
 )
 _MAX_ENTRIES = 8
-_MAX_ROWS = 2_000_000
+_MAX_ROWS = 1_000_000  # a million-row original takes about 1 GiB prepared
 
 
 def prepared_team_original(
