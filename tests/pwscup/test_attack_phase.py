@@ -8,6 +8,7 @@ import scoring
 from pwscup.core.errors import Refused
 from pwscup.submissions import services
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
+from scoring import kit
 from tests.pwscup.factories import (
     answer_bytes,
     attack,
@@ -67,7 +68,8 @@ def test_builtin_rates_equal_the_anonymization_phase_attack_metrics(world):
     target = freeze(world)["a"]
     assert target.builtin_status == Status.FINISHED, target.builtin_message
     assert target.builtin_attempts == 1
-    assert set(target.builtin_rates) == set(scoring.ATTACK_METRICS)
+    # The six attacks of the anonymization phase, and the kit attacker (tests/pwscup/test_kit_attacker.py).
+    assert set(target.builtin_rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
     # The published rows are shuffled; every rate, E3 included (ties split uniformly), must
     # still equal the anonymization phase's value exactly.
     for metric in scoring.ATTACK_METRICS:
