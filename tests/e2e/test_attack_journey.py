@@ -104,7 +104,7 @@ def test_team_attacks_a_published_target_and_sees_the_results(
     assert matrix_cell(page, "Team A", "Team A") == "–"  # nobody attacks itself
     column = page.get_by_test_id("matrix").locator("thead th").all_inner_texts().index("Team A")
     worst = float(page.get_by_test_id("worst-case").locator("td").nth(column - 1).inner_text())
-    assert set(target.builtin_rates) == {"E1", "E2", "E3", "E4", "EUC1", "EUC2"}
+    assert set(target.builtin_rates) == {"E1", "E2", "E3", "E4", "EUC1", "EUC2", "KIT"}
     assert worst == pytest.approx(max(rate, *target.builtin_rates.values()), abs=6e-5)
     screenshot(page, "matrix-en")
 

@@ -16,6 +16,7 @@ from pwscup.submissions import services
 from pwscup.submissions.models import AnonymizationSubmission, Status
 from pwscup.submissions.selectors import team_original_table
 from pwscup.submissions.services.freeze import target_reference_table, target_truth
+from scoring import kit
 from tests.pwscup.factories import read_csv_text, read_field
 from tests.support import adult_config, adult_head, csv_upload, table_bytes
 
@@ -95,6 +96,9 @@ def test_the_master_decides_for_the_sample_the_submissions_and_the_candidate_tab
     published = read_csv_text(read_field(target.published_file))
     truth = target_truth(target=target)
     expected = scoring.builtin_attack_rates(candidates, published, truth, reference_config)
+    expected[kit.BUILTIN_ATTACKER] = kit.lecture_attack_rate(
+        candidates, published, truth, reference_config
+    )
     assert target.builtin_rates == pytest.approx(expected)
     assert target.builtin_rates["E1"] > 0  # the rows really match their candidates
 

@@ -13,6 +13,7 @@ import scoring
 from pwscup.submissions import services
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
 from pwscup.submissions.services.freeze import target_truth
+from scoring import kit
 from tests.support import csv_upload, noisy_copy, table_bytes, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -81,7 +82,7 @@ def test_attack_phase_through_the_worker(world, celery_worker_process):
     for target in targets:
         assert wait_scored(Target, target.pk, field="builtin_status") == Status.FINISHED
         target.refresh_from_db()
-        assert set(target.builtin_rates) == set(scoring.ATTACK_METRICS)
+        assert set(target.builtin_rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
     target_a = next(t for t in targets if t.team_id == world.teams["a"].pk)
     truth = target_truth(target=target_a)
     answer = truth.copy()
