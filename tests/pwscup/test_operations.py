@@ -13,7 +13,7 @@ from django.utils import timezone
 import scoring
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Round
-from pwscup.submissions import services
+from pwscup.submissions import broker, services
 from pwscup.submissions.models import AnonymizationSubmission, RoundOperation, Status, Target
 from pwscup.submissions.services import freeze as freeze_module
 from pwscup.submissions.services import maintenance, operations
@@ -383,3 +383,26 @@ def test_the_freeze_plan_reads_every_team_s_choice_in_three_queries(
     assert [(team.pk, submission.pk) for team, submission in plan] == sorted(
         (world.teams[letter].pk, s.pk) for letter, s in chosen.items()
     )
+
+
+def test_a_request_while_the_broker_is_down_is_kept_and_the_reaper_sends_it_later(
+    world, monkeypatch, django_capture_on_commit_callbacks
+):
+    def broker_down(*args, **kwargs):
+        raise ConnectionRefusedError("redis is down")
+
+    monkeypatch.setattr(broker.celery_app, "send_task", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        operation = services.round_freeze_request(round=world.round)
+    assert operation.dispatch.sent is False
+    assert RoundOperation.objects.get(pk=operation.pk).status == Status.QUEUED
+    # The broker is back, empty: the reaper sends the operation's message again.
+    sent = []
+    monkeypatch.setattr(broker.celery_app, "send_task", lambda task, args: sent.append(args))
+    monkeypatch.setattr(maintenance.broker, "pending_messages", lambda: [])
+    later = timezone.now() + maintenance.SEND_GRACE + dt.timedelta(seconds=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.jobs_reap(now=later)["resent"] == 1
+    assert sent == [(operation.pk,)]
+    (done,) = run_operations()
+    assert done.status == Status.FINISHED
