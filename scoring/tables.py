@@ -20,6 +20,7 @@ from scoring.messages import MAX_LISTED, clip, listing, quoted
 
 _BOM = b"\xef\xbb\xbf"
 _CHUNK_ROWS = 200_000
+_ASCII_SPACE = np.frombuffer(b" \t\n\r\x0b\x0c", dtype=np.uint8)
 
 
 def read_bytes(source: Any, *, name: str = "file") -> bytes:
@@ -259,11 +260,14 @@ def _read_checked(data: bytes, encoding: str, *, name: str) -> pd.DataFrame:
     width = len(header)
     data_fields = fields[1:].copy()
     if width > 1:
-        # A line without any separator is either blank (a deleted row) or ragged; such
-        # lines are rare, so they are looked at one by one.
+        # A line without any separator is either blank (a deleted row) or ragged; blank
+        # when all its bytes are ASCII whitespace (what ``bytes.strip`` removes).
         single = np.flatnonzero(data_fields == 1)
-        blank = [not data[starts[k + 1] : ends[k + 1]].strip() for k in single.tolist()]
-        data_fields[single[np.array(blank, dtype=bool)]] = 0
+        if single.size:
+            arr = np.frombuffer(data, dtype=np.uint8)
+            solid = np.concatenate(([0], np.cumsum(~np.isin(arr, _ASCII_SPACE), dtype=np.int64)))
+            blank = solid[ends[single + 1]] == solid[starts[single + 1]]
+            data_fields[single[blank]] = 0
     else:
         data_fields[:] = width
     ragged = np.flatnonzero((data_fields != width) & (data_fields != 0))

@@ -200,3 +200,19 @@ def test_random_plain_tables_give_the_same_answers_from_either_reader(seed):
     if len(fast):  # a table whose rows are all blank has no body left for Arrow
         assert isinstance(fast.column("c0"), ArrowColumn)
     assert answers(fast) == answers(checked(data))
+
+
+def test_lines_without_a_separator_are_blank_rows_or_ragged_ones():
+    blank = b"a,b\n1,2\n \t\n\x0b\n3,4\n"
+    assert load_table(blank).to_frame().values.tolist() == [
+        ["1", "2"],
+        ["", ""],
+        ["", ""],
+        ["3", "4"],
+    ]
+    with pytest.raises(scoring.ValidationError) as info:
+        load_table(b"a,b\n1,2\n \t\n 7 \n3,4\n", name="submission.csv")
+    assert str(info.value) == (
+        "submission.csv: wrong number of fields (the header has 2): row 3 has 1 field "
+        "(1 row in total). Rows are numbered from 1 after the header line."
+    )
