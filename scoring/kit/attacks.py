@@ -27,9 +27,9 @@ import pandas as pd
 from scipy.spatial import cKDTree
 
 from scoring.correspondence import score_correspondence
-from scoring.kit._common import KitError, as_frame, check_columns, deleted_rows, rng_of
+from scoring.kit._common import KitError, rng_of
 from scoring.nearest import tie_threshold
-from scoring.prepare import TableCache, class_ids, numeric_values
+from scoring.prepare import TableCache, class_ids, deleted_mask
 
 _SLACK = 1e-12
 _WORKERS = -1
@@ -49,32 +49,28 @@ class Candidates:
 class _Features:
     """Columns of both tables for the distance of B.1.5, and the exact distance of pairs."""
 
-    def __init__(self, reference, published, columns, *, scale, pub_rows):
-        self.numeric, self.categorical = [], []
+    def __init__(self, ref_cache, pub_cache, columns, *, scale, pub_rows):
         ref_num, pub_num, ref_cat, pub_cat = [], [], [], []
         for column in columns:
-            ref_text = reference[column].to_numpy(dtype=object)
-            pub_text = published[column].to_numpy(dtype=object)[pub_rows]
-            ref_x, pub_x = numeric_values(ref_text), numeric_values(pub_text)
+            ref_x, pub_x = ref_cache.numbers(column), pub_cache.numbers(column, pub_rows)
             if np.isfinite(ref_x).all() and np.isfinite(pub_x).all():
                 span = float(ref_x.max() - ref_x.min()) if ref_x.size else 0.0
                 factor = 1.0 if scale == "none" else (1.0 / span if span > 0 else 0.0)
                 ref_num.append((ref_x, factor))
                 pub_num.append(pub_x)
             else:
-                codes, _ = pd.factorize(
-                    np.concatenate([ref_text.astype(str), pub_text.astype(str)])
-                )
+                ref_codes, ref_uniques = ref_cache.factorized(column)
+                pub_codes, pub_uniques = pub_cache.factorized(column)
+                ref_text = np.asarray(ref_uniques, dtype=object)[ref_codes].astype(str)
+                pub_text = np.asarray(pub_uniques, dtype=object)[pub_codes[pub_rows]].astype(str)
+                codes, _ = pd.factorize(np.concatenate([ref_text, pub_text]))
                 ref_cat.append(codes[: ref_text.size])
                 pub_cat.append(codes[ref_text.size :])
-        self.ref_num = (
-            np.column_stack([x for x, _ in ref_num]) if ref_num else np.zeros((len(reference), 0))
-        )
+        n_ref = ref_cache.rows
+        self.ref_num = np.column_stack([x for x, _ in ref_num]) if ref_num else np.zeros((n_ref, 0))
         self.pub_num = np.column_stack(pub_num) if pub_num else np.zeros((pub_rows.size, 0))
         self.factor = np.array([f for _, f in ref_num])
-        self.ref_cat = (
-            np.column_stack(ref_cat) if ref_cat else np.zeros((len(reference), 0), dtype=np.int64)
-        )
+        self.ref_cat = np.column_stack(ref_cat) if ref_cat else np.zeros((n_ref, 0), dtype=np.int64)
         self.pub_cat = (
             np.column_stack(pub_cat) if pub_cat else np.zeros((pub_rows.size, 0), dtype=np.int64)
         )
@@ -97,6 +93,18 @@ class _Features:
         squares = np.einsum("ij,ij->i", gaps, gaps)
         squares += np.sum(self.pub_cat[pub] != self.ref_cat[ref], axis=1)
         return np.sqrt(squares)
+
+
+def _known(cache: TableCache, columns) -> list[str]:
+    for column in columns:
+        if column not in cache.columns:
+            raise KitError(
+                "kit.unknown_column",
+                method="neighbor_att",
+                column=column,
+                columns=", ".join(map(str, cache.columns)),
+            )
+    return list(columns)
 
 
 def _class_scale(*points: np.ndarray) -> float:
@@ -134,7 +142,8 @@ def _top_n(features, ref_pts, pub_pts, queries, ref_rows, n, ref_key, pub_key):
     members = ref_rows[member_order]
     counts = np.bincount(inverse, minlength=unique.shape[0])
     starts = np.r_[0, np.cumsum(counts)[:-1]]
-    tree = cKDTree(unique)
+    # Sliding-midpoint splits and 64-point leaves: 3x and 1.3x faster than the defaults here.
+    tree = cKDTree(unique, balanced_tree=False, leafsize=64)
     k = min(n + 1, unique.shape[0])
     _, found = tree.query(pub_p, k=k, workers=_WORKERS)
     found = found.reshape(m, k)
@@ -249,21 +258,21 @@ def neighbor_att(
     if int(n) < 1:
         raise KitError("kit.bad_parameter", method="neighbor_att", name="n", reason="must be ≥ 1")
     n = int(n)
-    published, reference = as_frame(published), as_frame(reference)
-    columns = check_columns(reference, columns, method="neighbor_att")
-    check_columns(published, columns, method="neighbor_att")
-    pub_rows = np.flatnonzero(~deleted_rows(published))
-    features = _Features(reference, published, columns, scale=scale, pub_rows=pub_rows)
+    ref_cache, pub_cache = TableCache(reference), TableCache(published)
+    columns = _known(ref_cache, columns)
+    _known(pub_cache, columns)
+    pub_rows = np.flatnonzero(~deleted_mask(pub_cache))
+    features = _Features(ref_cache, pub_cache, columns, scale=scale, pub_rows=pub_rows)
     ref_pts, pub_pts = features.points("ref"), features.points("pub")
-    m = len(published)
+    m = pub_cache.rows
     index = np.full((m, n), -1, dtype=np.int64)
     distance = np.full((m, n), np.inf)
-    everyone = np.arange(len(reference))
+    everyone = np.arange(ref_cache.rows)
     if match:
-        match = check_columns(reference, match, method="neighbor_att")
+        match = _known(ref_cache, match)
         integral = {c: c in integer_columns for c in match}
         ref_class, pub_class = class_ids(
-            TableCache(reference), TableCache(published.iloc[pub_rows]), match, integral
+            ref_cache, pub_cache, match, integral, released_rows=pub_rows
         )
         sizes = np.bincount(
             ref_class[ref_class >= 0], minlength=int(max(pub_class.max(initial=0), 0)) + 1
