@@ -19,6 +19,7 @@ its own, the distance follows the declared kind (not the dtype), and only positi
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -232,13 +233,26 @@ def bin_edges(reference: np.ndarray, bins: int | Sequence[float]) -> np.ndarray:
     if n == 0:
         return np.empty(0)
     ranks = (np.arange(1, bins, dtype=np.int64) * n + bins - 1) // bins  # 1-based
-    picked = np.partition(values, np.unique(ranks - 1))[ranks - 1]
-    return np.unique(picked)
+    # x_(r) from the distinct values and their counts (a hash, then a sort of the few
+    # distinct values), not from a partition of all N values
+    codes, uniques = pd.factorize(values)
+    order = np.argsort(uniques, kind="stable")
+    cumulative = np.cumsum(np.bincount(codes, minlength=uniques.size)[order])
+    return np.unique(uniques[order][np.searchsorted(cumulative, ranks, side="left")])
 
 
 def bin_labels(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Bin of each value: the number of edges strictly below it."""
     return np.searchsorted(edges, np.asarray(values, dtype=float), side="left")
+
+
+def _value_labels(values: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bins and dense ranks of numbers, computed on their distinct values (hashed once)."""
+    codes, uniques = pd.factorize(values, use_na_sentinel=False)
+    order = np.argsort(uniques, kind="stable")  # NaN last
+    rank = np.empty(uniques.size, dtype=np.int64)
+    rank[order] = np.arange(uniques.size)
+    return bin_labels(uniques, edges)[codes], rank[codes]
 
 
 def _dense(values: np.ndarray) -> np.ndarray:
@@ -378,7 +392,7 @@ def _diversity(pairs, sizes, level):
     distinct = np.bincount(pair_class, minlength=count)
     # H = ln|E| − Σ r ln r / |E|; exp(H) stays a real number.
     r_log_r = np.bincount(pair_class, weights=counts * np.log(counts), minlength=count)
-    exp_h = np.exp(np.log(sizes) - r_log_r / sizes)
+    exp_h = np.clip(np.exp(np.log(sizes) - r_log_r / sizes), 1.0, distinct)  # rounding
     # r_1 is the most frequent count; r_l + … + r_m = |E| − (r_1 + … + r_{l−1}): take the
     # largest count of every class out l − 1 times (a loop over l, not over classes).
     starts = np.concatenate(([0], np.cumsum(distinct)[:-1]))
@@ -483,6 +497,18 @@ def row_labels(
     return text_codes, text_codes
 
 
+# Bin edges per original column (a prepared original serves many jobs of a worker).
+_EDGES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _edges_of(column, bins) -> np.ndarray:
+    key = bins if isinstance(bins, int) else tuple(bins)
+    known = _EDGES.setdefault(column, {})
+    if key not in known:
+        known[key] = bin_edges(column.numbers(), bins)
+    return known[key]
+
+
 def table_indicators(
     original: Table | pd.DataFrame,
     released: Table | pd.DataFrame,
@@ -510,14 +536,10 @@ def table_indicators(
         return class_indicators(class_ids, labels, labels, l=spec.l, t_distance=spec.t_distance)
     if spec.kind == NUMERIC:
         # the rows' numbers (already parsed for an sa column): bins, and ranks for T
-        values = column.numbers(rows)
-        edges = bin_edges(as_table(original).column(spec.sa).numbers(), spec.bins)
+        edges = _edges_of(as_table(original).column(spec.sa), spec.bins)
+        diversity, distance = _value_labels(column.numbers(rows), edges)
         return class_indicators(
-            class_ids,
-            bin_labels(values, edges),
-            _dense(values),
-            l=spec.l,
-            t_distance=spec.t_distance,
+            class_ids, diversity, distance, l=spec.l, t_distance=spec.t_distance
         )
     codes, uniques = column.factorized()
     codes = codes if rows is None else codes[rows]
