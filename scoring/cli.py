@@ -2,7 +2,7 @@
 
 Commands
 --------
-evaluate ORIGINAL ANONYMIZED --config ROUND.json [--format table|json]
+evaluate ORIGINAL ANONYMIZED --config ROUND.json [--format table|json] [--classes OUT.csv]
 check ORIGINAL ANONYMIZED --config ROUND.json
 publish ANONYMIZED --seed N --out-published P.csv --out-truth T.csv
 score-attack ANSWER.csv --truth T.csv [--reference-rows M] [--format table|json]
@@ -33,7 +33,7 @@ import pandas as pd
 from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
 from scoring.errors import ScoringError, ValidationError
-from scoring.evaluate import evaluate
+from scoring.evaluate import evaluate, indicator_classes
 from scoring.kit.cli import add_kit_commands
 from scoring.messages import language
 from scoring.metrics_info import ALL_METRICS, METRIC_NAMES
@@ -66,6 +66,8 @@ _UNDEFINED = {"L3": "∞ (a class has fewer than l values)"}
 def cmd_evaluate(args) -> int:
     original, anonymized, config = _load(args)
     results = evaluate(original, anonymized, config)
+    if args.classes and config.indicators is not None:
+        indicator_classes(original, anonymized, config).to_csv(args.classes, index=False)
     if args.format == "json":
         print(json.dumps(results, indent=2))
         return 0
@@ -181,6 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--config", required=True, help="round configuration (JSON file)")
         if name == "evaluate":
             sub.add_argument("--format", choices=("table", "json"), default="table")
+            sub.add_argument(
+                "--classes",
+                metavar="OUT.csv",
+                default=None,
+                help="with an indicators block: write the per-class table (class key, size, "
+                "m, exp_h, c, distance)",
+            )
         sub.set_defaults(handler=handler)
 
     sub = commands.add_parser("publish", help="remove deleted rows and shuffle (attack target)")

@@ -186,6 +186,40 @@ def indicator_scores(prepared: PreparedOriginal, data: ScoringData) -> dict:
     return {metric: _plain(value) for metric, value in result.scores().items()}
 
 
+def indicator_classes(
+    original: Table | pd.DataFrame, anonymized: Table | pd.DataFrame, config: RoundConfig
+) -> pd.DataFrame:
+    """The organizer's per-class table of the indicators (spec indicators A.3).
+
+    One row per equivalence class of the kept rows (all ``qi``), largest distance first:
+    the class key (its QI values), ``size``, ``m`` (distinct labels), ``exp_h``, ``c``
+    (``inf`` when ``m < l``) and ``distance`` ``D[P_E, P]``.
+
+    Raises
+    ------
+    ValueError
+        ``config`` names no ``indicators`` block.
+    """
+    if config.indicators is None:
+        raise ValueError("the configuration names no indicators block")
+    prepared = prepare_original(original, config)
+    caches = (prepared.cache, TableCache(anonymized))
+    validate_submission(prepared.cache.table, caches[1].table, config, caches=caches)
+    data = ScoringData(None, None, config, caches=caches, x_sa=prepared.sa)
+    result = indicators.table_indicators(
+        prepared.cache.table,
+        data.a_cache.table,
+        data.qi_ids,
+        config.indicators,
+        rows=data.kept,
+        integer=config.indicators.sa in config.integer_columns,
+    )
+    _, first = np.unique(data.qi_ids, return_index=True)
+    keys = {c: data.a_cache.values(c, data.kept[first]) for c in config.qi}
+    table = pd.concat([pd.DataFrame(keys), result.classes], axis=1)
+    return table.sort_values(["distance", "size"], ascending=[False, True], kind="stable")
+
+
 def _plain(value):
     if value is None:
         return None

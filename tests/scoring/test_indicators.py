@@ -381,6 +381,7 @@ def test_command_line_prints_the_indicators(tmp_path):
     }
     (tmp_path / "round.json").write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
     args = [tmp_path / "x.csv", tmp_path / "x.csv", "--config", tmp_path / "round.json"]
+    args += ["--classes", tmp_path / "classes.csv"]
     done = subprocess.run(
         [sys.executable, "-m", "scoring", "evaluate", *map(str, args)],
         capture_output=True,
@@ -392,3 +393,34 @@ def test_command_line_prints_the_indicators(tmp_path):
     assert lines["L1"].endswith(" 1")
     assert lines["T"].endswith(" 0.5000")
     assert lines["L3"].endswith("∞ (a class has fewer than l values)")
+    classes = pd.read_csv(tmp_path / "classes.csv")
+    assert classes["size"].tolist() == [2, 2] and classes["m"].tolist() == [1, 2]
+
+
+def test_per_class_table_for_the_organizer(tmp_path):
+    from scoring.evaluate import indicator_classes
+
+    x = _i1_table()
+    raw = {
+        "qi": ["年齢", "性別", "地域"],
+        "sa": ["年収"],
+        "cross": [],
+        "e2_column": "年収",
+        "e4_column": "年収",
+        "indicators": {"sa": "既往歴"},
+    }
+    config = scoring.load_config(raw, x)
+    table = indicator_classes(x, x, config)
+    assert table.columns.tolist() == ["年齢", "性別", "地域", "size", "m", "exp_h", "c", "distance"]
+    assert table[["年齢", "性別", "地域"]].values.tolist() == [
+        ["30", "M", "関東"],
+        ["50", "-", "近畿"],
+    ]
+    assert table["m"].tolist() == [1, 2]
+    assert table["exp_h"].tolist() == pytest.approx([1, 2], abs=EXACT)
+    assert table["c"].tolist()[0] == math.inf and table["c"].tolist()[1] == pytest.approx(1)
+    assert table["distance"].tolist() == pytest.approx([0.5, 0.5], abs=EXACT)
+    with pytest.raises(ValueError):
+        indicator_classes(
+            x, x, scoring.load_config({k: v for k, v in raw.items() if k != "indicators"}, x)
+        )
