@@ -79,7 +79,7 @@ def leaderboard(request, competition_slug, round_slug):
             "rows": rows,
             "table_key": ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}"),
             "metrics": round_metrics(round=access.round),
-            "metric_names": scoring.METRIC_NAMES,
+            "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=access.round)},
             "rule": selectors.ranking_rule_text(access.round),
             "safety_label": safety_measure(access.round).label,
             **_scatter_context(request, access, phase, rows),

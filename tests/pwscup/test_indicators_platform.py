@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 import scoring
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.ranking import GateError, parse_gates, passes_gates
 from pwscup.competitions.services import round_settings_check
 from tests.pwscup.factories import scored, team_original
@@ -64,6 +64,7 @@ def test_round_page_and_leaderboard_show_the_indicators(indicator_world, client)
     board = client.get(reverse("leaderboard", args=[world.competition.slug, world.round.slug]))
     html = board.content.decode()
     assert 'data-metric="L3"' in html and 'data-metric="T"' in html
+    assert "<dt>L1, L2, L3, T</dt>" in html and "L2 = entropy l-diversity" in html
 
 
 def test_a_round_without_indicators_shows_no_indicator_column(world, client):
@@ -72,6 +73,9 @@ def test_a_round_without_indicators_shows_no_indicator_column(world, client):
     page = client.get(world.round_url()).content.decode()
     assert 'data-testid="metric-L1"' not in page
     assert 'data-testid="metric-S1"' in page
+    Phase.objects.filter(pk=world.anonymization.pk).update(leaderboard_public=True)
+    board = client.get(reverse("leaderboard", args=[world.competition.slug, world.round.slug]))
+    assert "L1, L2, L3, T" not in board.content.decode()
 
 
 def test_leaderboard_csv_has_the_indicator_columns(indicator_world, client):
