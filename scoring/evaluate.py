@@ -93,6 +93,8 @@ def prepare_original(original: Table | pd.DataFrame, config: RoundConfig) -> Pre
         cache.keys(column, integral=column in config.integer_columns)
     for column in config.columns:
         cache.empty(column)
+    if config.indicators is not None:
+        indicators.prepare_original_column(cache.table, config.indicators)
     return PreparedOriginal(cache, config, sa_matrix(cache, config.sa))
 
 

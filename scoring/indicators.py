@@ -509,6 +509,13 @@ def _edges_of(column, bins) -> np.ndarray:
     return known[key]
 
 
+def prepare_original_column(original: Table, spec: IndicatorConfig) -> None:
+    """What the indicators need of the original, computed once per prepared original:
+    the equal-frequency bin edges of a numeric column (kept with the column)."""
+    if spec.kind == NUMERIC:
+        _edges_of(original.column(spec.sa), spec.bins)
+
+
 def table_indicators(
     original: Table | pd.DataFrame,
     released: Table | pd.DataFrame,
