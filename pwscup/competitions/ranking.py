@@ -246,7 +246,7 @@ def rule_text(round) -> str:
         _("Utility gates: %(gates)s (teams that fail them are listed last, unranked).")
         % {"gates": gates or _("none")},
         _(
-            "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, every team's attack)."
+            "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, the built-in kit attacker and every team's attack)."
         )
         % {"rule": round.get_ranking_rule_display()},
         tie % {"metric": round.tie_break_metric},
