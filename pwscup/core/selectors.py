@@ -6,6 +6,7 @@ wins ``cache.add`` of a lock that lives ``PWSCUP_HEALTHZ_PING_INTERVAL`` seconds
 The others answer with the last count, or wait for the running ping when there is none yet.
 """
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -18,6 +19,9 @@ from pwscup import celery_app
 WORKERS_KEY = "healthz:workers"
 PING_LOCK_KEY = "healthz:ping-lock"
 PING_TIMEOUT = 1.0
+# cache.add is atomic in Redis (SET NX) but check-then-set in the file cache of the demo and
+# the tests: threads of one process take this lock around it so only one of them pings.
+_PING_GUARD = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -73,11 +77,12 @@ def broker_status() -> str:
 def worker_count() -> int:
     """Workers answering a ping, refreshed at most once per interval across all processes."""
     interval = settings.PWSCUP_HEALTHZ_PING_INTERVAL
-    if cache.add(PING_LOCK_KEY, 1, timeout=interval):
-        count = _ping_workers()
-        # Kept well past the interval: a reader between two pings uses the last count.
-        cache.set(WORKERS_KEY, count, timeout=max(60.0, 10 * interval))
-        return count
+    with _PING_GUARD:
+        if cache.add(PING_LOCK_KEY, 1, timeout=interval):
+            count = _ping_workers()
+            # Kept well past the interval: a reader between two pings uses the last count.
+            cache.set(WORKERS_KEY, count, timeout=max(60.0, 10 * interval))
+            return count
     deadline = time.monotonic() + PING_TIMEOUT + 1.0
     while (count := cache.get(WORKERS_KEY)) is None and time.monotonic() < deadline:
         time.sleep(0.05)  # the first ping of all is under way in another request

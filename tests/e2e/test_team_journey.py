@@ -84,6 +84,8 @@ DATA_WORDS = {
     *("meanMAE", "crossMean", "crossCnt", "corMAE", "nrow", "anony", "anonymMean"),
     *("identify", "rand", "sort", "match"),
     *("python", "scoring", "evaluate", "config", "format", "json", "JSON", "check"),
+    # The starter kit's file names (attr_depth.json, README).
+    *("attr", "depth", "README"),
 }
 UPLOAD_INPUT = "[data-testid=upload-form] input[type=file]"
 
