@@ -2,12 +2,11 @@
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support import wait_for
+from tests.support import child_env, wait_for, worker_command
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,41 +18,15 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     Tests using it must commit their data: mark them ``django_db(transaction=True)``.
     """
     from django.conf import settings
-    from django.db import connection
 
     from pwscup import celery_app
 
-    test_db = connection.settings_dict["NAME"]
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="pwscup.settings.test",
-        TEST_DATABASE_URL=_database_url(connection.settings_dict, test_db),
-        TEST_DATABASE_NAME=test_db,
-        CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
-        TEST_REDIS_URL=settings.CELERY_BROKER_URL,
-        PWSCUP_MEDIA_ROOT=str(settings.MEDIA_ROOT),
-        PYTHONUNBUFFERED="1",
-    )
+    env = child_env()
     log_path = Path(settings.MEDIA_ROOT) / "worker.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed at teardown
     hostname = f"test-worker-{os.getpid()}@%h"
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "pwscup",
-            "worker",
-            "--concurrency",
-            "1",
-            "--loglevel",
-            "INFO",
-            "-Q",
-            settings.CELERY_TASK_DEFAULT_QUEUE,
-            "-n",
-            hostname,
-        ],
+        worker_command(hostname),
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -76,15 +49,6 @@ def celery_worker_process(django_db_setup, django_db_blocker):
             process.kill()
         log.close()
         _clean_redis(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
-
-
-def _database_url(settings_dict, name: str) -> str:
-    user = settings_dict.get("USER") or "postgres"
-    password = settings_dict.get("PASSWORD") or ""
-    auth = f"{user}:{password}@" if password else f"{user}@"
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = settings_dict.get("PORT") or 5432
-    return f"postgres://{auth}{host}:{port}/{name}"
 
 
 def _clean_redis(url: str, queue: str) -> None:

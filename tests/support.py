@@ -3,6 +3,8 @@
 import datetime as dt
 import io
 import json
+import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +15,41 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ROWS = 200
+
+
+def child_env(*, broker_url: str | None = None, **extra: str) -> dict:
+    """The environment of a process the tests start (worker, gunicorn): the test settings on
+    this run's test database, queue, broker (``broker_url``, default this run's) and media."""
+    from django.conf import settings
+    from django.db import connection
+
+    db = connection.settings_dict
+    user, password = db.get("USER") or "postgres", db.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else f"{user}@"
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="pwscup.settings.test",
+        TEST_DATABASE_URL=f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:"
+        f"{db.get('PORT') or 5432}/{db['NAME']}",
+        TEST_DATABASE_NAME=db["NAME"],
+        CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        TEST_REDIS_URL=broker_url or settings.CELERY_BROKER_URL,
+        PWSCUP_MEDIA_ROOT=str(settings.MEDIA_ROOT),
+        PYTHONUNBUFFERED="1",
+        **extra,
+    )
+    return env
+
+
+def worker_command(hostname: str) -> list[str]:
+    """``celery worker`` (prefork, concurrency 1) on this run's test queue."""
+    from django.conf import settings
+
+    return [
+        *(sys.executable, "-m", "celery", "-A", "pwscup", "worker"),
+        *("--concurrency", "1", "--loglevel", "INFO"),
+        *("-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", hostname),
+    ]
 
 
 def wait_for(predicate, *, timeout: float = 60.0, interval: float = 0.2, what: str = "condition"):

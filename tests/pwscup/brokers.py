@@ -5,14 +5,13 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import redis
 
-from tests.support import wait_for
+from tests.support import child_env, wait_for, worker_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,39 +98,8 @@ def start_worker(
     """A prefork Celery worker (concurrency 1) in its own process group, on the test
     database, consuming the test queue at ``broker_url``; with ``beat_interval``, it also
     runs beat, so the reaper runs every ``beat_interval`` seconds."""
-    from django.conf import settings
-    from django.db import connection
-
-    db = connection.settings_dict
-    name_of_db = db["NAME"]
-    auth = db.get("USER") or "postgres"
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="pwscup.settings.test",
-        TEST_DATABASE_URL=f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:"
-        f"{db.get('PORT') or 5432}/{name_of_db}",
-        TEST_DATABASE_NAME=name_of_db,
-        CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
-        TEST_REDIS_URL=broker_url,
-        PWSCUP_MEDIA_ROOT=str(settings.MEDIA_ROOT),
-        PYTHONUNBUFFERED="1",
-    )
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "pwscup",
-        "worker",
-        "--concurrency",
-        "1",
-        "--loglevel",
-        "INFO",
-        "-Q",
-        settings.CELERY_TASK_DEFAULT_QUEUE,
-        "-n",
-        name,
-    ]
+    env = child_env(broker_url=broker_url)
+    command = worker_command(name)
     if beat_interval is not None:
         env["PWSCUP_REAPER_INTERVAL"] = str(beat_interval)
         command += ["--beat", "--schedule", str(log_path.with_suffix(".beat"))]

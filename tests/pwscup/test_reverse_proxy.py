@@ -19,11 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.db import connection
 
-from tests.conftest import _database_url
-from tests.support import wait_for
+from tests.support import child_env, wait_for
 
 pytestmark = [pytest.mark.proxy, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -65,17 +62,7 @@ def _healthz(port: int, timeout: float) -> tuple[int | None, float]:
 @pytest.fixture
 def gunicorn_port(celery_worker_process, tmp_path):
     port = _free_port()
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="pwscup.settings.test",
-        TEST_DATABASE_URL=_database_url(connection.settings_dict, connection.settings_dict["NAME"]),
-        TEST_DATABASE_NAME=connection.settings_dict["NAME"],
-        CELERY_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
-        TEST_REDIS_URL=settings.CELERY_BROKER_URL,
-        PWSCUP_MEDIA_ROOT=str(settings.MEDIA_ROOT),
-        GUNICORN_BIND=f"127.0.0.1:{port}",
-        GUNICORN_WORKERS=str(SLOW_CLIENTS),
-    )
+    env = child_env(GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS=str(SLOW_CLIENTS))
     log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed at teardown
     process = subprocess.Popen(
         [
