@@ -2,19 +2,15 @@
 
 import functools
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 
 import scoring
-from pwscup.competitions.models import Phase
 from pwscup.competitions.ranking import safety_measure
 from pwscup.competitions.ranking_cache import ranking_cache_key
-from pwscup.competitions.selectors import phase_of, round_metrics
-from pwscup.core.access import round_access
+from pwscup.competitions.selectors import round_metrics
 from pwscup.core.exports import csv_response
 from pwscup.leaderboards import charts, selectors
+from pwscup.leaderboards.access import leaderboard_access, results_access
 from pwscup.submissions.selectors import phase_scored_scores, round_stale_scores
 
 
@@ -27,20 +23,6 @@ def _stale_for_organizers(access):
     return round_stale_scores(round=access.round) if access.is_organizer else None
 
 
-def _leaderboard_access(request, competition_slug, round_slug):
-    access = round_access(request, competition_slug, round_slug)
-    phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
-    if phase is None:
-        raise Http404
-    if not selectors.can_view_leaderboard(
-        user=request.user, phase=phase, is_organizer=access.is_organizer
-    ):
-        if request.user.is_authenticated:
-            raise PermissionDenied(_("This leaderboard is not public."))
-        raise Http404
-    return access, phase
-
-
 def _once(compute):
     """``compute``, called at most once, and only if a template needs it: a table whose
     HTML is in the cache (``{% cache %}`` under ``table_key``) needs no ranking at all."""
@@ -48,7 +30,7 @@ def _once(compute):
 
 
 def leaderboard(request, competition_slug, round_slug):
-    access, phase = _leaderboard_access(request, competition_slug, round_slug)
+    access, phase = leaderboard_access(request, competition_slug, round_slug)
     rows = _once(lambda: selectors.anonymization_leaderboard_cached(phase=phase))
     if request.GET.get("format") == "csv":
         rows = rows()
@@ -113,19 +95,8 @@ def _scatter_context(request, access, phase, rows) -> dict:
     return {"chart": chart, "chart_metrics": metrics, "chart_all": faint}
 
 
-def _results_access(request, competition_slug, round_slug):
-    access = round_access(request, competition_slug, round_slug)
-    if not selectors.can_view_results(
-        user=request.user, round=access.round, is_organizer=access.is_organizer
-    ):
-        if request.user.is_authenticated:
-            raise PermissionDenied(_("The results of this round are not published yet."))
-        raise Http404
-    return access
-
-
 def matrix(request, competition_slug, round_slug):
-    access = _results_access(request, competition_slug, round_slug)
+    access = results_access(request, competition_slug, round_slug)
     matrix_of = _once(lambda: selectors.attack_matrix_cached(round=access.round))
     if request.GET.get("format") == "csv":
         result = matrix_of()
@@ -158,7 +129,7 @@ def matrix(request, competition_slug, round_slug):
 
 
 def final(request, competition_slug, round_slug):
-    access = _results_access(request, competition_slug, round_slug)
+    access = results_access(request, competition_slug, round_slug)
     final_of = _once(lambda: selectors.final_ranking_cached(round=access.round))
     table = request.GET.get("format")
     if table:
