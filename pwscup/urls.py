@@ -6,33 +6,8 @@ from django.views.i18n import JavaScriptCatalog
 from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
-from pwscup.leaderboards import views as leaderboard_views
-from pwscup.submissions import kit_views, operation_views, target_views
+from pwscup.kinds.views import kind_urlpatterns
 from pwscup.submissions import views as submission_views
-
-round_urls = [
-    path("", submission_views.round_detail, name="round_detail"),
-    path("original.csv", submission_views.original_download, name="original_download"),
-    path("config.json", submission_views.config_download, name="config_download"),
-    path("kit.zip", kit_views.kit_download, name="kit_download"),
-    path("submit/", submission_views.anonymization_upload, name="anonymization_upload"),
-    path("status.json", submission_views.status_json, name="status_json"),
-    path("operations.json", operation_views.operations_json, name="operations_json"),
-    path("attack/", submission_views.attack_upload, name="attack_upload"),
-    path(
-        "targets/<slug:team_slug>/anonymized.csv",
-        target_views.target_download,
-        name="target_download",
-    ),
-    path(
-        "targets/<slug:team_slug>/candidate.csv",
-        target_views.candidate_download,
-        name="candidate_download",
-    ),
-    path("leaderboard/", leaderboard_views.leaderboard, name="leaderboard"),
-    path("matrix/", leaderboard_views.matrix, name="matrix"),
-    path("final/", leaderboard_views.final, name="final_ranking"),
-]
 
 urlpatterns = [
     path("", competition_views.home, name="home"),
@@ -52,7 +27,8 @@ urlpatterns = [
         competition_views.competition_detail,
         name="competition_detail",
     ),
-    path("c/<slug:competition_slug>/<slug:round_slug>/", include(round_urls)),
+    # The round page and every round kind's pages (pwscup/kinds/).
+    *kind_urlpatterns(),
     path("submissions/<int:pk>/file", submission_views.submission_file, name="submission_file"),
     path(
         "submissions/<int:pk>/select", submission_views.submission_select, name="submission_select"

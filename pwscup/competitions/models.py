@@ -77,6 +77,14 @@ class Round(models.Model):
     )
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"))
+    # Which game the round plays (pwscup/kinds/): a key of the kind registry, checked by the
+    # services, not model choices, so that a new kind needs no migration here.
+    kind = models.CharField(
+        _("kind"),
+        max_length=32,
+        default="pwscup2015",
+        help_text=_("The game the round plays; fixed once the round exists."),
+    )
     order = models.PositiveIntegerField(_("order"), default=1)
     data_mode = models.CharField(
         _("data mode"), max_length=16, choices=DataMode.choices, default=DataMode.SHARED

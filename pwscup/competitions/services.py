@@ -14,6 +14,7 @@ import scoring
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.ranking import GateError, indicator_gates_check, parse_gates
 from pwscup.core.files import opened
+from pwscup.kinds.registry import get_kind
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,60 @@ def round_create(
     round_.original_file.save(original_filename, ContentFile(original), save=False)
     round_.save()
     return round_
+
+
+def round_kind_check(*, kind: str) -> None:
+    """Refuse a kind no app registered (``ValidationError`` keyed ``kind``)."""
+    get_kind(kind)
+
+
+@transaction.atomic
+def round_of_kind_create(
+    *,
+    competition: Competition,
+    kind: str,
+    name: str,
+    slug: str,
+    config: dict,
+    timezone: str = "Asia/Tokyo",
+    order: int | None = None,
+    **fields,
+) -> Round:
+    """Create a round of a registered kind other than the first one's data checks: the
+    kind validates (and normalises) ``config`` (``RoundKind.validate_config``), the core
+    checks the kind, the address and the time zone. The kind's app then adds its own rows
+    (its models point at the round) and phases (``phase_set``).
+
+    Raises ``ValidationError`` keyed by field (``kind``, ``slug``, ``timezone``, or the
+    kind's own keys).
+    """
+    round_kind = get_kind(kind)
+    errors = {}
+    if slug in RESERVED_ROUND_SLUGS:
+        errors["slug"] = _(
+            "The address %(value)s is taken by the team pages: choose another one."
+        ) % {"value": slug}
+    elif Round.objects.filter(competition=competition, slug=slug).exists():
+        errors["slug"] = _("This competition already has a round at this address.")
+    try:
+        zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        errors["timezone"] = _(
+            "Unknown time zone %(value)s: use an IANA name such as Asia/Tokyo or UTC."
+        ) % {"value": repr(timezone)[:80]}
+    if errors:
+        raise ValidationError(errors)
+    normalised = round_kind.validate_config(config)
+    return Round.objects.create(
+        competition=competition,
+        kind=kind,
+        name=name,
+        slug=slug,
+        config=normalised,
+        timezone=timezone,
+        order=competition.rounds.count() + 1 if order is None else order,
+        **fields,
+    )
 
 
 def phase_set(

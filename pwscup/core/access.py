@@ -9,6 +9,10 @@ from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_is_organizer
 from pwscup.competitions.models import Competition, Round
 
+# Set on the request by the core for every view under a round kind's URLs (pwscup/kinds/
+# views.py): ``round_access`` then answers 404 for a round of another kind.
+EXPECTED_KIND_ATTRIBUTE = "expected_round_kind"
+
 
 @dataclass(frozen=True)
 class RoundAccess:
@@ -23,6 +27,9 @@ def round_access(request, competition_slug: str, round_slug: str) -> RoundAccess
     round_ = get_object_or_404(
         Round.objects.prefetch_related("phases"), competition=competition, slug=round_slug
     )
+    expected_kind = getattr(request, EXPECTED_KIND_ATTRIBUTE, None)
+    if expected_kind is not None and round_.kind != expected_kind:
+        raise Http404("No such round.")
     round_.competition = competition  # already read: ``round.competition`` costs no query
     return RoundAccess(
         competition=competition,

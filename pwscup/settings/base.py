@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "pwscup.leaderboards",
     "pwscup.notifications",
     "pwscup.console",
+    "pwscup.kinds",  # registers the first round kind; the other kinds' apps come after it
 ]
 
 MIDDLEWARE = [

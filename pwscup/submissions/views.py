@@ -65,8 +65,8 @@ def _phase_info(phase, team, model, now):
     return info
 
 
-def round_detail(request, competition_slug, round_slug):
-    access = round_access(request, competition_slug, round_slug)
+def round_detail(request, access):
+    """The PWSCup 2015 round page (the core's round page calls it through the kind)."""
     round_, team, now = access.round, access.team, timezone.now()
     anonymization = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
     attack = phase_of(round=round_, kind=Phase.Kind.ATTACK)

@@ -1,0 +1,107 @@
+"""The interface every round kind implements (one game of the platform: its configuration,
+phases, pages, console panel and leaderboards).
+
+A kind lives in its own Django app (``pwscup/dp/``, ``pwscup/sequential/``; the first kind,
+the PWSCup 2015 anonymize-then-attack game, is wrapped by ``pwscup/kinds/pwscup2015.py``) and
+registers one instance in its ``AppConfig.ready()``::
+
+    from pwscup.kinds import register
+    from pwscup.dp.kind import DpKind
+
+    class DpConfig(AppConfig):
+        def ready(self):
+            register(DpKind())
+
+The core (pages, console, admin) asks the round's kind (``kind_of(round)``) and never branches
+on the key.
+"""
+
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.urls import URLPattern
+
+
+class RoundKind:
+    """One game a round can play. Subclass, set the attributes, override what you need.
+
+    Attributes
+    ----------
+    key : str
+        Stored in ``Round.kind`` (at most 32 characters, a slug); also the URL namespace of
+        the kind's pages (``reverse("dp:query", kwargs={...})``).
+    label : str
+        Lazy-translated name shown to organizers and teams ("Differential privacy round").
+    description : str
+        Lazy-translated, one sentence, shown where an organizer picks a kind.
+    namespaced : bool
+        ``True`` (the rule): ``url_patterns()`` are mounted in the namespace ``key``. Only the
+        first kind sets it to ``False``: its URL names predate kinds ("leaderboard", ...).
+    """
+
+    key: str = ""
+    label = ""
+    description = ""
+    namespaced: bool = True
+
+    @property
+    def namespace(self) -> str | None:
+        """The URL namespace the core mounts ``url_patterns()`` under (``None``: none)."""
+        return self.key if self.namespaced else None
+
+    # --- configuration ------------------------------------------------------------------
+
+    def validate_config(self, config: dict) -> dict:
+        """Return the normalised configuration, or raise ``ValidationError`` with the
+        spec's messages (keyed by field when it helps). Called by the console, the admin,
+        the API and the commands before a round of this kind is created or edited; the result
+        is stored in ``Round.config``."""
+        if not isinstance(config, dict):
+            raise ValidationError("The round configuration must be a JSON object.")
+        return config
+
+    # --- pages ----------------------------------------------------------------------------
+
+    def url_patterns(self) -> list[URLPattern]:
+        """The kind's own pages, mounted by the core under
+        ``c/<slug:competition_slug>/<slug:round_slug>/`` in the namespace ``namespace``.
+
+        Every view receives ``competition_slug`` and ``round_slug``; wrap it in
+        ``pwscup.kinds.views.kind_view(key)``, which checks access and the round's kind
+        (404 for a round of another kind) and passes the ``RoundAccess``. The core also makes
+        ``round_access`` answer 404 for a round of another kind under these URLs.
+        """
+        return []
+
+    def round_page(self, request, access) -> HttpResponse:
+        """The round's main page (the core view at ``c/<comp>/<round>/``, URL name
+        ``round_detail``, calls it with the ``pwscup.core.access.RoundAccess``)."""
+        raise NotImplementedError
+
+    # --- organizer console ------------------------------------------------------------------
+
+    def console_panel(self, request, round) -> str:
+        """Rendered HTML inserted in the organizer console's round page (``""``: none)."""
+        return ""
+
+    def console_create_url(self, competition) -> str | None:
+        """The console page that creates a round of this kind in ``competition`` (the
+        console's competition page shows one "New <label> round" button per kind)."""
+        return None
+
+    # --- results ----------------------------------------------------------------------------
+
+    def leaderboard_url(self, round) -> str | None:
+        """The round's main leaderboard page, if it has one."""
+        return None
+
+    def results_summary(self, round) -> list[dict]:
+        """Links for the competition page: ``[{"label": str, "url": str}, ...]``."""
+        return []
+
+    # --- demo ---------------------------------------------------------------------------------
+
+    def demo_load(self, competition, *, organizer) -> None:
+        """Add the kind's demo rounds to ``competition`` (called by ``load_demo``)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key!r}>"

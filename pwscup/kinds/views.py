@@ -1,0 +1,92 @@
+"""The core's side of the kinds' pages: the round page dispatch, the mounting of every kind's
+URL patterns, and the ``kind_view`` decorator the kinds' views use."""
+
+import functools
+
+from django.http import Http404
+from django.urls import URLPattern, URLResolver, include, path
+
+from pwscup.core.access import EXPECTED_KIND_ATTRIBUTE, round_access
+from pwscup.kinds.registry import all_kinds, kind_of
+
+ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
+
+
+def kind_view(key: str):
+    """Decorate a kind's view: ``view(request, access, **other_url_kwargs)``.
+
+    The wrapper takes ``competition_slug`` and ``round_slug`` from the URL, checks access
+    with ``pwscup.core.access.round_access`` (404 for a competition or round the user may not
+    see) and answers 404 when the round is of another kind than ``key``; the view receives the
+    ``RoundAccess``.
+    """
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, competition_slug, round_slug, *args, **kwargs):
+            access = round_access(request, competition_slug, round_slug)
+            if access.round.kind != key:
+                raise Http404("No such round.")
+            return view(request, access, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def round_page(request, competition_slug, round_slug):
+    """``c/<comp>/<round>/``: the round's own kind draws its main page."""
+    access = round_access(request, competition_slug, round_slug)
+    return kind_of(access.round).round_page(request, access)
+
+
+def _confined(callback, key: str):
+    """``callback`` with the request marked: ``round_access`` answers 404 for a round of
+    another kind (every view under a kind's URLs is confined to its rounds, even one that
+    calls ``round_access`` itself rather than using ``kind_view``)."""
+
+    @functools.wraps(callback)
+    def wrapper(request, *args, **kwargs):
+        setattr(request, EXPECTED_KIND_ATTRIBUTE, key)
+        return callback(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _confine_patterns(patterns, key: str) -> list:
+    confined = []
+    for entry in patterns:
+        if isinstance(entry, URLPattern):
+            confined.append(
+                URLPattern(
+                    entry.pattern, _confined(entry.callback, key), entry.default_args, entry.name
+                )
+            )
+        elif isinstance(entry, URLResolver):
+            confined.append(
+                URLResolver(
+                    entry.pattern,
+                    _confine_patterns(entry.url_patterns, key),
+                    entry.default_kwargs,
+                    entry.app_name,
+                    entry.namespace,
+                )
+            )
+        else:
+            raise TypeError(f"Unexpected URL entry {entry!r} in the round kind {key!r}.")
+    return confined
+
+
+def kind_urlpatterns() -> list:
+    """The round page, then every registered kind's pages under ``ROUND_PREFIX``, each in its
+    namespace (read when the URLconf loads: after every app's ``ready()``)."""
+    patterns = [path(ROUND_PREFIX, round_page, name="round_detail")]
+    for kind in all_kinds():
+        confined = _confine_patterns(kind.url_patterns(), kind.key)
+        if kind.namespace:
+            patterns.append(
+                path(ROUND_PREFIX, include((confined, kind.namespace), namespace=kind.namespace))
+            )
+        else:
+            patterns.append(path(ROUND_PREFIX, include(confined)))
+    return patterns

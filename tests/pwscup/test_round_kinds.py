@@ -1,0 +1,150 @@
+"""Round kinds: the core dispatches to the round's kind, mounts each kind's pages in its
+namespace, confines them to the kind's rounds, and refuses unknown kinds."""
+
+import importlib
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.urls import clear_url_caches, path, reverse
+
+import pwscup.urls
+from pwscup.competitions.models import Round
+from pwscup.competitions.services import round_of_kind_create
+from pwscup.kinds import RoundKind, get_kind, kind_of, register
+from pwscup.kinds.registry import all_kinds, kind_choices, unregister
+from pwscup.kinds.views import kind_view
+
+
+@kind_view("toy")
+def toy_hello(request, access, word):
+    return HttpResponse(f"hello {word} from {access.round.name} ({access.competition.slug})")
+
+
+class ToyKind(RoundKind):
+    key = "toy"
+    label = "Toy game"
+    description = "A game for the tests."
+
+    def validate_config(self, config):
+        if not isinstance(config.get("size"), int):
+            raise ValidationError({"size": "size must be an integer"})
+        return {"size": config["size"], "normalised": True}
+
+    def url_patterns(self):
+        return [path("hello/<slug:word>/", toy_hello, name="hello")]
+
+    def round_page(self, request, access):
+        return HttpResponse(f"TOY PAGE {access.round.name} team={access.team}")
+
+
+def _reload_urls():
+    clear_url_caches()
+    importlib.reload(pwscup.urls)
+
+
+@pytest.fixture
+def toy_kind():
+    kind = register(ToyKind())
+    _reload_urls()
+    yield kind
+    unregister("toy")
+    _reload_urls()
+
+
+@pytest.fixture
+def toy_round(world, toy_kind):
+    return round_of_kind_create(
+        competition=world.competition, kind="toy", name="Toy round", slug="toy", config={"size": 3}
+    )
+
+
+def _login(client, world, letter="a"):
+    client.force_login(world.users[letter])
+    return client
+
+
+def test_the_first_kind_is_registered_and_existing_rounds_belong_to_it(world):
+    assert world.round.kind == "pwscup2015"
+    assert kind_of(world.round) is get_kind("pwscup2015")
+    assert all_kinds()[0].key == "pwscup2015"
+    assert ("pwscup2015", get_kind("pwscup2015").label) in kind_choices()
+
+
+def test_the_round_page_is_drawn_by_the_round_s_kind(client, world, toy_round):
+    _login(client, world)
+    toy = client.get(reverse("round_detail", args=[world.competition.slug, "toy"]))
+    assert toy.status_code == 200
+    assert toy.content.decode() == "TOY PAGE Toy round team=Team A"
+    first = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    assert first.status_code == 200 and b"TOY PAGE" not in first.content
+
+
+def test_a_kind_s_pages_are_namespaced_by_its_key(client, world, toy_round):
+    url = reverse(
+        "toy:hello",
+        kwargs={"competition_slug": world.competition.slug, "round_slug": "toy", "word": "w"},
+    )
+    assert url == f"/c/{world.competition.slug}/toy/hello/w/"
+    response = _login(client, world).get(url)
+    assert response.status_code == 200
+    assert response.content.decode() == f"hello w from Toy round ({world.competition.slug})"
+
+
+def test_a_kind_s_pages_answer_404_for_a_round_of_another_kind(client, world, toy_round):
+    _login(client, world)
+    comp = world.competition.slug
+    # the toy's page on the first kind's round
+    assert client.get(f"/c/{comp}/{world.round.slug}/hello/w/").status_code == 404
+    # the first kind's pages (which call round_access themselves) on the toy's round
+    for page in ("leaderboard/", "status.json", "config.json", "original.csv", "matrix/"):
+        assert client.get(f"/c/{comp}/toy/{page}").status_code == 404, page
+        assert client.get(f"/c/{comp}/{world.round.slug}/{page}").status_code != 404, page
+
+
+def test_a_kind_s_pages_keep_the_core_s_access_rules(client, world, toy_round):
+    world.competition.is_listed = False
+    world.competition.save()
+    url = f"/c/{world.competition.slug}/toy/hello/w/"
+    assert client.get(url).status_code == 404  # a visitor does not see an unlisted competition
+    assert _login(client, world).get(url).status_code == 200
+
+
+def test_the_round_service_refuses_an_unknown_kind(world):
+    with pytest.raises(ValidationError) as raised:
+        round_of_kind_create(
+            competition=world.competition, kind="nope", name="X", slug="x", config={}
+        )
+    assert "Unknown round kind 'nope'" in raised.value.message_dict["kind"][0]
+    assert "pwscup2015" in raised.value.message_dict["kind"][0]
+    assert not Round.objects.filter(slug="x").exists()
+
+
+def test_the_round_service_validates_through_the_kind(world, toy_kind):
+    with pytest.raises(ValidationError) as raised:
+        round_of_kind_create(
+            competition=world.competition, kind="toy", name="X", slug="x", config={"size": "a"}
+        )
+    assert raised.value.message_dict == {"size": ["size must be an integer"]}
+    with pytest.raises(ValidationError) as raised:
+        round_of_kind_create(
+            competition=world.competition, kind="toy", name="X", slug="team", config={"size": 1}
+        )
+    assert set(raised.value.message_dict) == {"slug"}
+    created = round_of_kind_create(
+        competition=world.competition, kind="toy", name="X", slug="x", config={"size": 1}
+    )
+    assert (created.kind, created.config, created.order) == (
+        "toy",
+        {"size": 1, "normalised": True},
+        2,
+    )
+
+
+def test_a_key_cannot_be_taken_twice_by_different_kinds(toy_kind):
+    class Other(RoundKind):
+        key = "toy"
+
+    with pytest.raises(ValueError, match="already registered"):
+        register(Other())
+    assert get_kind("toy") is toy_kind
