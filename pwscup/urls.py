@@ -7,6 +7,7 @@ from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
 from pwscup.kinds.views import kind_urlpatterns
+from pwscup.sequential import console as sequential_console
 from pwscup.submissions import views as submission_views
 
 urlpatterns = [
@@ -14,6 +15,11 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("console/", include("pwscup.console.urls")),
+    path(
+        "console/<slug:competition_slug>/sequential/new/",
+        sequential_console.round_create,
+        name="sequential_create",
+    ),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include(account_urls)),

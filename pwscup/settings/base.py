@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "pwscup.notifications",
     "pwscup.console",
     "pwscup.kinds",  # registers the first round kind; the other kinds' apps come after it
+    "pwscup.sequential",
 ]
 
 MIDDLEWARE = [

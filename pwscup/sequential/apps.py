@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SequentialConfig(AppConfig):
+    name = "pwscup.sequential"
+    label = "sequential"
+    verbose_name = _("Sequential-release rounds")
+
+    def ready(self) -> None:
+        try:
+            from pwscup.kinds import register
+        except ImportError:  # pragma: no cover - the kinds registry not installed yet
+            return
+        from pwscup.sequential.kind import SequentialKind
+
+        register(SequentialKind())

@@ -1,0 +1,76 @@
+"""The sequential-release round behind the ``RoundKind`` interface (pwscup/kinds/)."""
+
+from django.core.exceptions import ValidationError
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.kinds.base import RoundKind
+
+
+class SequentialKind(RoundKind):
+    key = "sequential"
+    label = _("Sequential release (m-invariance)")
+    description = _(
+        "Teams publish generalized releases of a table that changes between releases; "
+        "scored by m-invariance, information loss and each person's identification risk."
+    )
+
+    def validate_config(self, config: dict) -> dict:
+        from pwscup.sequential.services import sequential_config_validate
+
+        if not isinstance(config, dict):
+            raise ValidationError(_("The round configuration must be a JSON object."))
+        return sequential_config_validate(config=config)
+
+    def url_patterns(self):
+        from pwscup.sequential import views
+
+        return [
+            path("seq/T<int:step>.csv", views.step_table, name="step_table"),
+            path("seq/master.csv", views.master_download, name="master"),
+            path("seq/upload/", views.release_upload, name="upload"),
+            path("seq/releases/<int:pk>/", views.release_detail, name="release"),
+            path("seq/releases/<int:pk>/file.csv", views.release_file, name="release_file"),
+            path(
+                "seq/releases/<int:pk>/risk_per_person.csv",
+                views.release_risk_csv,
+                name="release_risk",
+            ),
+            path("seq/leaderboard/", views.leaderboard, name="leaderboard"),
+            path(
+                "seq/targets/<slug:team_slug>/<str:filename>",
+                views.target_file,
+                name="target_file",
+            ),
+            path("seq/attack/<slug:team_slug>/", views.attack_upload, name="attack"),
+            path("seq/organizer/<slug:action>/", views.organizer_action, name="action"),
+        ]
+
+    def round_page(self, request, access):
+        from pwscup.sequential import views
+
+        return views.round_page(request, access)
+
+    def console_panel(self, request, round) -> str:
+        from pwscup.sequential import console
+
+        return render_to_string(
+            "sequential/console_panel.html",
+            console.panel_context(request=request, round=round),
+            request=request,
+        )
+
+    def console_create_url(self, competition) -> str | None:
+        return reverse("sequential_create", args=[competition.slug])
+
+    def leaderboard_url(self, round) -> str | None:
+        return reverse("sequential:leaderboard", args=[round.competition.slug, round.slug])
+
+    def results_summary(self, round) -> list[dict]:
+        return [{"label": _("Leaderboard"), "url": self.leaderboard_url(round)}]
+
+    def demo_load(self, competition, *, organizer) -> None:
+        from pwscup.sequential.demo import demo_load
+
+        demo_load(competition, organizer=organizer)

@@ -1,0 +1,189 @@
+"""A sequential round's data: its configuration, master tables, releases, scores, attacks."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
+
+
+def _new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def private_path(instance, filename: str) -> str:
+    return f"private/sequential/{timezone.now():%Y%m%d%H%M%S}-{secrets.token_hex(6)}-{filename}"
+
+
+class SequentialRound(models.Model):
+    """The sequential part of a round: its configuration (spec §12) and how far it has run."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, related_name="sequential", verbose_name=_("round")
+    )
+    config = models.JSONField(_("configuration"), default=dict)
+    pool_file = models.FileField(_("pool of persons (CSV)"), upload_to=private_path, blank=True)
+    secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
+    frozen_steps = models.PositiveSmallIntegerField(
+        _("frozen steps"), default=0, help_text=_("Releases 1 … this number are frozen.")
+    )
+    results_published = models.BooleanField(_("results published"), default=False)
+
+    class Meta:
+        verbose_name = _("sequential round")
+        verbose_name_plural = _("sequential rounds")
+
+    def __str__(self) -> str:
+        return str(self.round)
+
+    @property
+    def n_releases(self) -> int:
+        return int(self.config.get("n_releases", 0))
+
+    @property
+    def all_frozen(self) -> bool:
+        return self.n_releases > 0 and self.frozen_steps >= self.n_releases
+
+
+class Master(models.Model):
+    """A master table ``pid,QI…,sa,lsf,lsb``: the round's shared one (no team) or a team's."""
+
+    sequential = models.ForeignKey(
+        SequentialRound, on_delete=models.CASCADE, related_name="masters"
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    file = models.FileField(_("master table (CSV)"), upload_to=private_path)
+    sha256 = models.CharField(max_length=64, blank=True)
+    persons = models.PositiveIntegerField(default=0)
+    drawn = models.BooleanField(default=False, help_text=_("Drawn from the pool by the platform."))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["sequential", "team"], name="seq_master_one_per_team"),
+            models.UniqueConstraint(
+                fields=["sequential"],
+                condition=models.Q(team__isnull=True),
+                name="seq_master_one_shared",
+            ),
+        ]
+        verbose_name = _("master table")
+        verbose_name_plural = _("master tables")
+
+    def __str__(self) -> str:
+        return f"{self.sequential} / {self.team or '—'}"
+
+
+class Release(models.Model):
+    """One uploaded ``release_<j>.csv``, kept as uploaded, with its validation and scores."""
+
+    class Status(models.TextChoices):
+        FINISHED = "finished", _("Valid")
+        FAILED = "failed", _("Rejected")
+
+    sequential = models.ForeignKey(
+        SequentialRound, on_delete=models.CASCADE, related_name="releases"
+    )
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    step = models.PositiveSmallIntegerField(_("release"))
+    file = models.FileField(upload_to=private_path)
+    original_name = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    message = models.TextField(blank=True)
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
+    results = models.JSONField(default=dict, blank=True)
+    per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
+    elapsed_ms = models.PositiveIntegerField(default=0)
+    is_frozen = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["sequential", "team", "step"])]
+        verbose_name = _("release")
+        verbose_name_plural = _("releases")
+
+    def __str__(self) -> str:
+        return f"{self.team} release {self.step} #{self.pk}"
+
+
+class SequenceScore(models.Model):
+    """A team's sequence over the frozen prefix 1 … step, scored when that step froze."""
+
+    sequential = models.ForeignKey(SequentialRound, on_delete=models.CASCADE, related_name="scores")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    step = models.PositiveSmallIntegerField()
+    complete = models.BooleanField(default=False)
+    results = models.JSONField(default=dict, blank=True)
+    per_person = models.TextField(blank=True)
+    guesses = models.JSONField(default=dict, blank=True, help_text=_("truth by pid (secret)"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sequential", "team", "step"], name="seq_score_one_per_step"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} 1…{self.step}"
+
+
+class SeqTarget(models.Model):
+    """A team's published sequence (attack phase): the files other teams download."""
+
+    sequential = models.ForeignKey(
+        SequentialRound, on_delete=models.CASCADE, related_name="targets"
+    )
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    files = models.JSONField(default=dict, help_text=_("published file name → CSV text"))
+    map_n = models.FloatField(null=True)
+    map_a = models.FloatField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["sequential", "team"], name="seq_target_one_per_team")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} (target)"
+
+
+class SeqAttack(models.Model):
+    """A ``pid,guess`` file of one team on another team's sequence."""
+
+    class Status(models.TextChoices):
+        FINISHED = "finished", _("Scored")
+        FAILED = "failed", _("Rejected")
+
+    target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    file = models.FileField(upload_to=private_path)
+    original_name = models.CharField(max_length=255, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    message = models.TextField(blank=True)
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
+    accuracy = models.FloatField(null=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.team} → {self.target.team} #{self.pk}"

@@ -1,0 +1,249 @@
+"""Reads of the sequential round: steps open, a team's sequence, timeline, leaderboard.
+
+The ranking rule of spec §11 lives here, once (``leaderboard_rows``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pwscup.accounts.models import Team
+from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
+
+BOARD_METRICS = (
+    "MU_min",
+    "MINV",
+    "RN_max",
+    "RN_mean",
+    "RA_max",
+    "RA_mean",
+    "RN_over",
+    "MAP_N",
+    "MAP_A",
+    "IL",
+    "CF_ratio",
+    "SUP",
+    "TMP",
+)
+
+
+def sequential_of(*, round) -> SequentialRound:
+    return SequentialRound.objects.select_related("round__competition").get(round=round)
+
+
+def is_online(sequential: SequentialRound) -> bool:
+    return sequential.config.get("mode", "online") == "online"
+
+
+def open_steps(*, sequential: SequentialRound) -> list[int]:
+    """The releases a team may upload now: online, the step after the frozen prefix; batch,
+    every step not frozen yet."""
+    n, frozen = sequential.n_releases, sequential.frozen_steps
+    if frozen >= n:
+        return []
+    if is_online(sequential):
+        return [frozen + 1]
+    return list(range(frozen + 1, n + 1))
+
+
+def visible_steps(*, sequential: SequentialRound) -> int:
+    """How many steps a team sees (online: the future is hidden)."""
+    if is_online(sequential):
+        return min(sequential.frozen_steps + 1, sequential.n_releases)
+    return sequential.n_releases
+
+
+def team_master(*, sequential: SequentialRound, team: Team | None) -> Master | None:
+    """The master a team plays on: its own, else the round's shared one."""
+    masters = {m.team_id: m for m in Master.objects.filter(sequential=sequential)}
+    if team is not None and team.pk in masters:
+        return masters[team.pk]
+    return masters.get(None)
+
+
+def latest_valid_release(*, sequential: SequentialRound, team: Team, step: int) -> Release | None:
+    return (
+        Release.objects.filter(
+            sequential=sequential, team=team, step=step, status=Release.Status.FINISHED
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def team_sequence(
+    *, sequential: SequentialRound, team: Team, upto: int, frozen: bool = False
+) -> list[Release | None]:
+    """The team's release of each step 1 … upto: the frozen one for a frozen step, else (not
+    ``frozen``) its latest valid upload; ``None`` where it has none."""
+    sequence = []
+    for step in range(1, upto + 1):
+        if step <= sequential.frozen_steps:
+            release = Release.objects.filter(
+                sequential=sequential, team=team, step=step, is_frozen=True
+            ).first()
+        elif frozen:
+            release = None
+        else:
+            release = latest_valid_release(sequential=sequential, team=team, step=step)
+        sequence.append(release)
+    return sequence
+
+
+def team_releases(*, sequential: SequentialRound, team: Team) -> list[Release]:
+    return list(
+        Release.objects.filter(sequential=sequential, team=team).select_related("uploaded_by")
+    )
+
+
+def team_scores(*, sequential: SequentialRound, team: Team) -> list[SequenceScore]:
+    return list(SequenceScore.objects.filter(sequential=sequential, team=team).order_by("step"))
+
+
+def risk_points(*, sequential: SequentialRound, team: Team) -> list[dict]:
+    """Risk summaries per step for the team's chart: frozen steps from their scores, the open
+    step from the team's latest valid upload of it."""
+    points = {
+        s.step: s.results for s in team_scores(sequential=sequential, team=team) if s.complete
+    }
+    for step in open_steps(sequential=sequential):
+        latest = latest_valid_release(sequential=sequential, team=team, step=step)
+        if latest is not None and step not in points:
+            points[step] = latest.results
+    return [{"step": step, **points[step]} for step in sorted(points)]
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    team: Team
+    step: int
+    complete: bool
+    results: dict
+    gate_failures: tuple[str, ...]
+    safety: float | None
+    rank: int | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return self.complete and not self.gate_failures
+
+
+def gate_failures(*, config: dict, results: dict) -> tuple[str, ...]:
+    """Which gates of spec §11 a complete sequence fails (empty: it is ranked)."""
+    failed = []
+    m, require = int(config.get("m", 2)), config.get("require", "m-invariant")
+    if require == "m-invariant" and results.get("MINV", 0) < m:
+        failed.append("m-invariant")
+    if require == "m-unique" and results.get("MU_min", 0) < m:
+        failed.append("m-unique")
+    for metric, bound in (config.get("utility_gates") or {}).items():
+        value = results.get(metric)
+        if value is None or value > bound:
+            failed.append(metric)
+    return tuple(failed)
+
+
+def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
+    """(attacker team id, target team id) → the attacker's best accuracy on the target."""
+    best: dict[tuple[int, int], float] = {}
+    for attack in SeqAttack.objects.filter(
+        target__sequential=sequential, status=SeqAttack.Status.FINISHED
+    ).select_related("target"):
+        key = (attack.team_id, attack.target.team_id)
+        best[key] = max(best.get(key, 0.0), attack.accuracy or 0.0)
+    return best
+
+
+def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
+    """Every team's sequence over the frozen prefix, ranked as spec §11: gate failures and
+    incomplete sequences last; the rest by safety (``RN_max``, or with an attack phase the
+    highest accuracy any attacker reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL."""
+    step = sequential.frozen_steps
+    if step == 0:
+        return []
+    attack_phase = bool(sequential.config.get("attack_phase"))
+    best = attack_best(sequential=sequential) if attack_phase else {}
+    rows = []
+    scores = SequenceScore.objects.filter(sequential=sequential, step=step).select_related("team")
+    for score in scores:
+        results = dict(score.results)
+        failures = (
+            gate_failures(config=sequential.config, results=results) if score.complete else ()
+        )
+        safety = None
+        if score.complete:
+            if attack_phase:
+                team_rates = [v for (a, t), v in best.items() if t == score.team_id]
+                safety = max([results.get("MAP_N", 0), results.get("MAP_A", 0), *team_rates])
+                results["attack_max"] = safety
+            else:
+                safety = results.get("RN_max")
+        rows.append(
+            BoardRow(
+                team=score.team,
+                step=step,
+                complete=score.complete,
+                results=results,
+                gate_failures=failures,
+                safety=safety,
+            )
+        )
+
+    def key(row: BoardRow):
+        if not row.ranked:
+            return (1, 0, 0, 0, row.team.name)
+        r = row.results
+        return (0, row.safety, r.get("RN_mean", 0), r.get("IL", 0), row.team.name)
+
+    rows.sort(key=key)
+    ranked, previous, rank = [], None, 0
+    for index, row in enumerate(rows, start=1):
+        if row.ranked:
+            this = key(row)[:4]
+            if this != previous:
+                rank, previous = index, this
+            row = BoardRow(**{**row.__dict__, "rank": rank})
+        ranked.append(row)
+    return ranked
+
+
+def attack_matrix(*, sequential: SequentialRound) -> dict:
+    """Attacker × target accuracies: the teams' best uploads and the built-in MAP_N, MAP_A."""
+    targets = list(sequential.targets.select_related("team").order_by("team__name"))
+    best = attack_best(sequential=sequential)
+    teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("name"))
+    rows = [
+        {"name": "MAP_N", "builtin": True, "cells": [t.map_n for t in targets]},
+        {"name": "MAP_A", "builtin": True, "cells": [t.map_a for t in targets]},
+    ]
+    for team in teams:
+        cells = [None if t.team_id == team.pk else best.get((team.pk, t.team_id)) for t in targets]
+        rows.append({"name": team.name, "builtin": False, "team": team, "cells": cells})
+    return {"targets": targets, "rows": rows}
+
+
+def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
+    """Mean accuracy over the other teams' targets, 0 for a target not attacked."""
+    matrix = attack_matrix(sequential=sequential)
+    out = []
+    for row in matrix["rows"]:
+        if row["builtin"]:
+            continue
+        others = [
+            c
+            for c, t in zip(row["cells"], matrix["targets"], strict=True)
+            if t.team_id != row["team"].pk
+        ]
+        mean = sum(c or 0.0 for c in others) / len(others) if others else 0.0
+        out.append(
+            {"team": row["team"], "mean": mean, "attacked": sum(c is not None for c in others)}
+        )
+    out.sort(key=lambda r: (-r["mean"], r["team"].name))
+    return out
+
+
+def timeline(*, master_frame, config: dict, upto: int | None = None) -> list[dict]:
+    """T(1) … T(n) of a master: size, arrivals (lsf = j) and departures (lsb = j − 1)."""
+    from pwscup.sequential import engine
+
+    return engine.timeline(master_frame, config, upto=upto)

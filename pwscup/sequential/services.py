@@ -1,0 +1,443 @@
+"""Writes of the sequential round: creation, master tables, releases, freezes, attacks.
+
+Every entry point (console, admin, views, the demo command) calls one of these. The maths is
+``scoring.sequential``, reached only through :mod:`pwscup.sequential.engine`.
+
+A release is validated and scored while the upload request waits: a release of a few hundred
+persons over four steps takes a few tens of milliseconds (``Release.elapsed_ms`` keeps each
+measure, and ``benchmarks/bench_seq_upload.py`` prints them), far below what would need a
+background job.
+"""
+
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Competition
+from pwscup.competitions.services import round_of_kind_create
+from pwscup.core.errors import Refused
+from pwscup.core.files import sha256_of
+from pwscup.sequential import engine, selectors
+from pwscup.sequential.models import (
+    Master,
+    Release,
+    SeqAttack,
+    SeqTarget,
+    SequenceScore,
+    SequentialRound,
+)
+from pwscup.submissions.messages import JobMessage
+
+KIND_KEY = "sequential"
+
+
+def _read(field_or_file) -> bytes:
+    field_or_file.open("rb")
+    try:
+        field_or_file.seek(0)
+        return field_or_file.read()
+    finally:
+        if hasattr(field_or_file, "storage"):
+            field_or_file.close()
+
+
+def _upload_bytes(uploaded_file) -> bytes:
+    uploaded_file.seek(0)
+    data = uploaded_file.read()
+    uploaded_file.seek(0)
+    return data
+
+
+def sequential_config_validate(*, config) -> dict:
+    """The normalised configuration (spec §12), or a ``ValidationError`` naming the key."""
+    if not isinstance(config, dict):
+        raise ValidationError(_("The round configuration must be a JSON object."))
+    try:
+        return engine.config_normalise(config)
+    except scoring.ScoringError as error:
+        raise ValidationError(str(error)) from None
+
+
+def _master_check(*, config: dict, data: bytes, name: str) -> int:
+    """Validate a master table against the configuration; its person count."""
+    try:
+        return engine.master_persons(engine.master_read(data, config, name=name))
+    except scoring.ScoringError as error:
+        raise ValidationError({"master": str(error)}) from None
+
+
+@transaction.atomic
+def sequential_round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    config: dict,
+    master_file=None,
+    pool_file=None,
+    user=None,
+) -> SequentialRound:
+    """A new sequential round: the configuration, and a shared master or a pool to draw
+    per-team masters from (drawn at once for the teams registered, and again by the
+    organizer's "draw" action). Per-team masters may also be uploaded one by one."""
+    if master_file is not None and pool_file is not None:
+        raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
+    config = sequential_config_validate(config=config)
+    if config.get("attack_phase") and master_file is not None:
+        raise ValidationError({"master": str(scoring.ConfigError("seq.config.attack_phase"))})
+    if pool_file is not None and not config.get("per_team"):
+        raise ValidationError(
+            {
+                "pool": _(
+                    "A pool needs the per_team key of the configuration (size, turnover, seed)."
+                )
+            }
+        )
+    master_data = _upload_bytes(master_file) if master_file is not None else None
+    if master_data is not None:
+        _master_check(config=config, data=master_data, name="master.csv")
+    pool_data = _upload_bytes(pool_file) if pool_file is not None else None
+    round_ = round_of_kind_create(
+        competition=competition, kind=KIND_KEY, name=name, slug=slug, config=config
+    )
+    sequential = SequentialRound.objects.create(round=round_, config=config)
+    if master_data is not None:
+        Master.objects.create(
+            sequential=sequential,
+            file=ContentFile(master_data, name="master.csv"),
+            sha256=sha256_of(master_file),
+            persons=_master_check(config=config, data=master_data, name="master.csv"),
+        )
+    if pool_data is not None:
+        sequential.pool_file.save("pool.csv", ContentFile(pool_data), save=True)
+        try:
+            masters_draw(sequential=sequential)
+        except Refused as refusal:
+            raise ValidationError({"pool": refusal.message}) from None
+    if user is not None:
+        audit(user=user, sequential=sequential, action="create")
+    return sequential
+
+
+def master_upload(*, sequential: SequentialRound, uploaded_file, team: Team | None) -> Master:
+    """Replace the shared master (``team=None``) or a team's master; before the first freeze."""
+    if sequential.frozen_steps:
+        raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
+    data = _upload_bytes(uploaded_file)
+    persons = _master_check(config=sequential.config, data=data, name=uploaded_file.name)
+    Master.objects.filter(sequential=sequential, team=team).delete()
+    return Master.objects.create(
+        sequential=sequential,
+        team=team,
+        file=ContentFile(data, name="master.csv"),
+        sha256=sha256_of(uploaded_file),
+        persons=persons,
+    )
+
+
+@transaction.atomic
+def masters_draw(*, sequential: SequentialRound) -> list[Master]:
+    """Draw a master for each team of the competition without one (spec §3, per-team
+    masters from the pool, seeded per round); teams with a master keep it."""
+    if not sequential.pool_file:
+        raise Refused(_("This round has no pool to draw masters from."))
+    if sequential.frozen_steps:
+        raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
+    teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("pk"))
+    if not teams:
+        return []
+    pool = engine.pool_read(_read(sequential.pool_file), sequential.config)
+    Master.objects.filter(sequential=sequential, drawn=True).delete()
+    kept = set(Master.objects.filter(sequential=sequential).values_list("team_id", flat=True))
+    wanted = [team for team in teams if team.pk not in kept]
+    per_team = sequential.config.get("per_team") or {}
+    try:
+        # Disjoint parts of the pool for all the teams, in a fixed order (seeded per round):
+        # drawing again after a team joined redraws every drawn master, before step 1 froze.
+        drawn = engine.masters_draw(
+            pool,
+            sequential.config,
+            teams=[str(team.pk) for team in teams],
+            seed=int(per_team.get("seed", 0)) ^ sequential.secret_seed,
+        )
+    except scoring.ScoringError as error:
+        raise Refused(str(error)) from None
+    created = []
+    for team in wanted:
+        frame = drawn[str(team.pk)]
+        created.append(
+            Master.objects.create(
+                sequential=sequential,
+                team=team,
+                file=ContentFile(engine.table_bytes(frame), name="master.csv"),
+                persons=len(frame),
+                drawn=True,
+            )
+        )
+    return created
+
+
+def master_frame(*, master: Master):
+    return engine.master_read(_read(master.file), master.sequential.config, name="master.csv")
+
+
+# --- releases ----------------------------------------------------------------------------
+
+
+def _refuse_step(*, sequential: SequentialRound, team: Team, step: int) -> None:
+    n = sequential.n_releases
+    if not 1 <= step <= n:
+        raise Refused(
+            _("Release %(j)s does not exist: this round has %(n)s.") % {"j": step, "n": n}
+        )
+    open_steps = selectors.open_steps(sequential=sequential)
+    if step not in open_steps:
+        if step <= sequential.frozen_steps:
+            raise Refused(_("Release %(j)s is frozen.") % {"j": step}, status=403)
+        raise Refused(
+            _("Release %(j)s opens when release %(i)s is frozen.") % {"j": step, "i": step - 1},
+            status=403,
+        )
+    if selectors.team_master(sequential=sequential, team=team) is None:
+        raise Refused(_("The organizers have not given your team a master table yet."))
+
+
+def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
+    """The team's releases 1 … step−1 the new one is checked with (frozen, else latest valid)."""
+    prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
+    missing = [j for j, release in enumerate(prefix, start=1) if release is None]
+    if missing:
+        raise Refused(
+            _(
+                "Your team has no valid release %(j)s: upload it first (releases are checked "
+                "together with the earlier ones)."
+            )
+            % {"j": missing[0]}
+        )
+    return [_read(release.file) for release in prefix]
+
+
+def release_upload(
+    *, sequential: SequentialRound, team: Team, user, step: int, uploaded_file, now=None
+) -> Release:
+    """Keep ``release_<step>.csv`` as uploaded, validate and score it with the team's earlier
+    releases; a rejected release is stored FAILED with the spec's message."""
+    now = now or timezone.now()
+    _refuse_step(sequential=sequential, team=team, step=step)
+    if uploaded_file.size == 0:
+        raise Refused(_("The file is empty."))
+    prefix = _prefix_bytes(sequential=sequential, team=team, step=step)
+    data = _upload_bytes(uploaded_file)
+    master = selectors.team_master(sequential=sequential, team=team)
+    started = time.perf_counter()
+    status, message, results, per_person = Release.Status.FINISHED, JobMessage(), {}, ""
+    try:
+        outcome = engine.sequence_check(
+            master_frame(master=master), [*prefix, data], sequential.config, current=step
+        )
+        results, per_person = outcome.results, outcome.per_person_csv
+    except scoring.ScoringError as error:
+        status, message = Release.Status.FAILED, JobMessage.from_scoring_error(error)
+    elapsed = round((time.perf_counter() - started) * 1000)
+    return Release.objects.create(
+        sequential=sequential,
+        team=team,
+        step=step,
+        file=ContentFile(data, name=f"release_{step}.csv"),
+        original_name=(uploaded_file.name or f"release_{step}.csv")[:255],
+        sha256=sha256_of(uploaded_file),
+        uploaded_by=user,
+        created_at=now,
+        status=status,
+        message=message.text,
+        message_code=message.code,
+        message_params=message.params,
+        results=results,
+        per_person=per_person,
+        elapsed_ms=elapsed,
+    )
+
+
+@transaction.atomic
+def step_freeze(*, sequential: SequentialRound, user=None, now=None) -> int:
+    """Freeze the next step: each team's latest valid release of it becomes final, and each
+    sequence is scored over the frozen prefix. After the last step, with the attack phase,
+    the targets are published. Returns the step frozen."""
+    sequential = SequentialRound.objects.select_for_update().get(pk=sequential.pk)
+    step = sequential.frozen_steps + 1
+    if step > sequential.n_releases:
+        raise Refused(_("Every release of this round is frozen already."))
+    teams = Team.objects.filter(competition=sequential.round.competition).order_by("pk")
+    for team in teams:
+        latest = selectors.latest_valid_release(sequential=sequential, team=team, step=step)
+        if latest is not None:
+            Release.objects.filter(pk=latest.pk).update(is_frozen=True)
+    sequential.frozen_steps = step
+    sequential.save(update_fields=["frozen_steps"])
+    for team in teams:
+        sequence_score(sequential=sequential, team=team, step=step)
+    if sequential.all_frozen and sequential.config.get("attack_phase"):
+        targets_publish(sequential=sequential)
+    _notify_frozen(sequential=sequential, step=step)
+    return step
+
+
+def sequence_score(*, sequential: SequentialRound, team: Team, step: int) -> SequenceScore | None:
+    """Score a team's frozen releases 1 … step (incomplete when one is missing)."""
+    master = selectors.team_master(sequential=sequential, team=team)
+    if master is None:
+        return None
+    prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step, frozen=True)
+    complete = all(release is not None for release in prefix)
+    results, per_person = {}, ""
+    if complete:
+        outcome = engine.sequence_check(
+            master_frame(master=master),
+            [_read(release.file) for release in prefix],
+            sequential.config,
+            current=step,
+        )
+        results, per_person = outcome.results, outcome.per_person_csv
+    score, _created = SequenceScore.objects.update_or_create(
+        sequential=sequential,
+        team=team,
+        step=step,
+        defaults={"complete": complete, "results": results, "per_person": per_person},
+    )
+    return score
+
+
+def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
+    from django.urls import reverse
+
+    from pwscup.notifications.models import Notification
+    from pwscup.notifications.services import notify
+
+    if not sequential.all_frozen:
+        return
+    round_ = sequential.round
+    notify(
+        users=get_user_model().objects.filter(memberships__competition_id=round_.competition_id),
+        kind=Notification.Kind.ROUND_FROZEN,
+        event=f"{Notification.Kind.ROUND_FROZEN}:{round_.pk}:seq{step}",
+        params={"round": round_.name},
+        url=reverse("round_detail", args=[round_.competition.slug, round_.slug]),
+    )
+
+
+# --- attack phase --------------------------------------------------------------------------
+
+
+def targets_publish(*, sequential: SequentialRound) -> list[SeqTarget]:
+    """Publish every complete sequence (spec §10): releases without pids, renumbered; the
+    background table; the counterfeit counts. The built-in MAP attackers' accuracies are the
+    sequence's ``MAP_N`` and ``MAP_A``."""
+    targets = []
+    n = sequential.n_releases
+    for score in SequenceScore.objects.filter(sequential=sequential, step=n, complete=True):
+        team = score.team
+        master = selectors.team_master(sequential=sequential, team=team)
+        releases = selectors.team_sequence(sequential=sequential, team=team, upto=n, frozen=True)
+        files = engine.target_files(
+            master_frame(master=master),
+            [_read(release.file) for release in releases],
+            sequential.config,
+            prefix=f"{team.slug}_",
+            seed=sequential.secret_seed ^ team.pk,
+        )
+        target, _created = SeqTarget.objects.update_or_create(
+            sequential=sequential,
+            team=team,
+            defaults={
+                "files": files,
+                "map_n": score.results.get("MAP_N"),
+                "map_a": score.results.get("MAP_A"),
+            },
+        )
+        targets.append(target)
+    return targets
+
+
+def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=None) -> SeqAttack:
+    """Score a ``pid,guess`` file on another team's sequence (kept as uploaded)."""
+    sequential = target.sequential
+    if not sequential.config.get("attack_phase") or not sequential.all_frozen:
+        raise Refused(_("The attack phase is not open."), status=403)
+    if sequential.results_published:
+        raise Refused(_("The results are published: the attack phase is over."), status=403)
+    if target.team_id == team.pk:
+        raise Refused(_("A team does not attack its own releases."), status=403)
+    data = _upload_bytes(uploaded_file)
+    master = selectors.team_master(sequential=sequential, team=target.team)
+    status, message, accuracy = SeqAttack.Status.FINISHED, JobMessage(), None
+    try:
+        accuracy = engine.attack_accuracy(master_frame(master=master), data, sequential.config)
+    except scoring.ScoringError as error:
+        status, message = SeqAttack.Status.FAILED, JobMessage.from_scoring_error(error)
+    return SeqAttack.objects.create(
+        target=target,
+        team=team,
+        file=ContentFile(data, name="attack.csv"),
+        original_name=(uploaded_file.name or "attack.csv")[:255],
+        uploaded_by=user,
+        created_at=now or timezone.now(),
+        status=status,
+        message=message.text,
+        message_code=message.code,
+        message_params=message.params,
+        accuracy=accuracy,
+    )
+
+
+def results_publish(*, sequential: SequentialRound, published: bool = True) -> None:
+    sequential.results_published = published
+    sequential.save(update_fields=["results_published"])
+
+
+def release_bytes_for_download(*, release: Release) -> bytes:
+    return _read(release.file)
+
+
+def step_table_bytes(*, sequential: SequentialRound, team: Team, step: int) -> bytes:
+    """``T(step).csv`` of a team's master (``pid,QI…,sa,lsf``; the future is hidden)."""
+    master = selectors.team_master(sequential=sequential, team=team)
+    if master is None:
+        raise Refused(_("The organizers have not given your team a master table yet."))
+    return engine.table_bytes(engine.step_table(master_frame(master=master), step))
+
+
+def master_bytes(*, master: Master) -> bytes:
+    return _read(master.file)
+
+
+AUDIT_ACTIONS = {
+    "freeze": "round_frozen",
+    "draw": "samples_drawn",
+    "publish": "results_published",
+    "master": "round_edited",
+    "create": "round_created",
+}
+
+
+def audit(*, user, sequential: SequentialRound, action: str, **detail) -> None:
+    """Keep an organizer action in the console's audit log."""
+    from pwscup.console.services import audit_record
+
+    if action not in AUDIT_ACTIONS:
+        return
+    round_ = sequential.round
+    audit_record(
+        user=user,
+        competition=round_.competition,
+        round=round_,
+        action=AUDIT_ACTIONS[action],
+        frozen_steps=sequential.frozen_steps,
+        **detail,
+    )

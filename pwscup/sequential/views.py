@@ -1,0 +1,327 @@
+"""Pages of the sequential round (thin: each calls one service or selector)."""
+
+import csv
+import io
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.core.errors import Refused
+from pwscup.kinds.views import kind_view
+from pwscup.sequential import charts, selectors, services
+from pwscup.sequential.forms import GuessUploadForm, MasterUploadForm, ReleaseUploadForm
+from pwscup.sequential.messages import release_message
+from pwscup.sequential.models import Release, SeqAttack, SeqTarget
+
+KEY = "sequential"
+PER_PERSON_SHOWN = 500
+
+
+def _csv_response(content: bytes | str, filename: str) -> HttpResponse:
+    if isinstance(content, str):
+        content = content.encode()
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _round_url(access) -> str:
+    return reverse("round_detail", args=[access.competition.slug, access.round.slug])
+
+
+def _require_team(access):
+    if access.team is None:
+        raise Http404("Not in a team of this competition.")
+    return access.team
+
+
+def _per_person_rows(text: str) -> tuple[list[str], list[list[str]]]:
+    if not text:
+        return [], []
+    rows = list(csv.reader(io.StringIO(text)))
+    return rows[0], rows[1:]
+
+
+def round_page(request, access):
+    """The round's main page: steps, downloads, uploads, scores, risk chart, attack phase."""
+    sequential = selectors.sequential_of(round=access.round)
+    team = access.team
+    context = {
+        "access": access,
+        "round": access.round,
+        "seq": sequential,
+        "config": sequential.config,
+        "online": selectors.is_online(sequential),
+        "open_steps": selectors.open_steps(sequential=sequential),
+        "visible_steps": selectors.visible_steps(sequential=sequential),
+        "inverse_m": 1 / int(sequential.config.get("m", 2)),
+    }
+    if team is not None:
+        master = selectors.team_master(sequential=sequential, team=team)
+        releases = selectors.team_releases(sequential=sequential, team=team)
+        for release in releases:
+            release.message_text = release_message(release)
+        latest = next((r for r in releases if r.status == Release.Status.FINISHED), None)
+        points = selectors.risk_points(sequential=sequential, team=team)
+        header, rows = _per_person_rows(latest.per_person if latest else "")
+        context.update(
+            master=master,
+            releases=releases,
+            latest=latest,
+            frozen=selectors.team_sequence(
+                sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
+            ),
+            upload_form=ReleaseUploadForm(steps=context["open_steps"]),
+            risk_chart=charts.risk_chart(points, m=int(sequential.config.get("m", 2))),
+            per_person_header=header,
+            per_person_rows=rows[:PER_PERSON_SHOWN],
+            per_person_more=max(0, len(rows) - PER_PERSON_SHOWN),
+            step_range=range(1, context["visible_steps"] + 1),
+        )
+    if sequential.all_frozen and sequential.config.get("attack_phase"):
+        targets = list(sequential.targets.select_related("team").order_by("team__name"))
+        context["targets"] = targets
+        context["guess_form"] = GuessUploadForm()
+        if team is not None:
+            attacks = list(
+                SeqAttack.objects.filter(target__sequential=sequential, team=team).select_related(
+                    "target__team"
+                )
+            )
+            context["attacks"] = attacks
+    return render(request, "sequential/round.html", context)
+
+
+@kind_view(KEY)
+def step_table(request, access, step: int):
+    """``T(j).csv`` of the team's master: a step the team may see (online: not the future)."""
+    sequential = selectors.sequential_of(round=access.round)
+    team = _require_team(access)
+    if not 1 <= step <= selectors.visible_steps(sequential=sequential):
+        raise Http404("Not yet.")
+    try:
+        content = services.step_table_bytes(sequential=sequential, team=team, step=step)
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+    return _csv_response(content, f"T{step}.csv")
+
+
+@kind_view(KEY)
+def master_download(request, access):
+    """Batch mode: the team's whole master (``master.csv``); organizers: any master."""
+    sequential = selectors.sequential_of(round=access.round)
+    team = access.team
+    if access.is_organizer and request.GET.get("team"):
+        team = get_object_or_404(access.competition.teams.all(), slug=request.GET["team"])
+    elif team is None or selectors.is_online(sequential):
+        if not (access.is_organizer and team is None):
+            raise Http404("No master to download.")
+    master = selectors.team_master(sequential=sequential, team=team)
+    if master is None:
+        raise Http404("No master.")
+    return _csv_response(services.master_bytes(master=master), "master.csv")
+
+
+@login_required
+@kind_view(KEY)
+@require_POST
+def release_upload(request, access):
+    sequential = selectors.sequential_of(round=access.round)
+    team = _require_team(access)
+    form = ReleaseUploadForm(
+        request.POST, request.FILES, steps=selectors.open_steps(sequential=sequential)
+    )
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(_round_url(access) + "#upload")
+    try:
+        release = services.release_upload(
+            sequential=sequential,
+            team=team,
+            user=request.user,
+            step=form.cleaned_data["step"],
+            uploaded_file=form.cleaned_data["file"],
+        )
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+        return redirect(_round_url(access) + "#upload")
+    if release.status == Release.Status.FINISHED:
+        messages.success(request, _("Release %(j)s is valid and scored.") % {"j": release.step})
+    else:
+        messages.error(request, _("Release %(j)s was rejected.") % {"j": release.step})
+    return redirect(
+        reverse(f"{KEY}:release", args=[access.competition.slug, access.round.slug, release.pk])
+    )
+
+
+def _own_release(access, pk: int) -> Release:
+    sequential = selectors.sequential_of(round=access.round)
+    release = get_object_or_404(Release, pk=pk, sequential=sequential)
+    if not access.is_organizer and (access.team is None or release.team_id != access.team.pk):
+        raise Http404("No such release.")
+    return release
+
+
+@kind_view(KEY)
+def release_detail(request, access, pk: int):
+    release = _own_release(access, pk)
+    header, rows = _per_person_rows(release.per_person)
+    return render(
+        request,
+        "sequential/release.html",
+        {
+            "access": access,
+            "round": access.round,
+            "release": release,
+            "message_text": release_message(release),
+            "results": release.results,
+            "per_person_header": header,
+            "per_person_rows": rows[:PER_PERSON_SHOWN],
+            "per_person_more": max(0, len(rows) - PER_PERSON_SHOWN),
+            "inverse_m": 1 / int(release.sequential.config.get("m", 2)),
+        },
+    )
+
+
+@kind_view(KEY)
+def release_file(request, access, pk: int):
+    release = _own_release(access, pk)
+    return _csv_response(
+        services.release_bytes_for_download(release=release), f"release_{release.step}.csv"
+    )
+
+
+@kind_view(KEY)
+def release_risk_csv(request, access, pk: int):
+    release = _own_release(access, pk)
+    if not release.per_person:
+        raise Http404("No risk table.")
+    return _csv_response(release.per_person, f"risk_per_person_{release.step}.csv")
+
+
+@kind_view(KEY)
+def leaderboard(request, access):
+    sequential = selectors.sequential_of(round=access.round)
+    if not (access.is_organizer or access.team is not None or sequential.results_published):
+        raise Http404("No leaderboard.")
+    context = {
+        "access": access,
+        "round": access.round,
+        "seq": sequential,
+        "rows": selectors.leaderboard_rows(sequential=sequential),
+        "metrics": selectors.BOARD_METRICS,
+        "attack_phase": bool(sequential.config.get("attack_phase")),
+        "config": sequential.config,
+    }
+    if context["attack_phase"] and sequential.all_frozen:
+        if sequential.results_published or access.is_organizer:
+            context["matrix"] = selectors.attack_matrix(sequential=sequential)
+            context["attack_ranking"] = selectors.attack_ranking(sequential=sequential)
+    return render(request, "sequential/leaderboard.html", context)
+
+
+def _target(access, team_slug: str) -> SeqTarget:
+    sequential = selectors.sequential_of(round=access.round)
+    if not (sequential.all_frozen and sequential.config.get("attack_phase")):
+        raise Http404("No attack phase.")
+    if access.team is None and not access.is_organizer:
+        raise Http404("Not a participant.")
+    return get_object_or_404(
+        SeqTarget.objects.select_related("team", "sequential"),
+        sequential=sequential,
+        team__slug=team_slug,
+    )
+
+
+@kind_view(KEY)
+def target_file(request, access, team_slug: str, filename: str):
+    """A published file of a target sequence (no pid, renumbered groups; spec §10)."""
+    target = _target(access, team_slug)
+    if filename not in target.files:
+        raise Http404("No such file.")
+    return _csv_response(target.files[filename], filename)
+
+
+@login_required
+@kind_view(KEY)
+@require_POST
+def attack_upload(request, access, team_slug: str):
+    target = _target(access, team_slug)
+    team = _require_team(access)
+    form = GuessUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _("Choose a file."))
+        return redirect(_round_url(access) + "#attack")
+    try:
+        attack = services.attack_upload(
+            target=target, team=team, user=request.user, uploaded_file=form.cleaned_data["file"]
+        )
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+        return redirect(_round_url(access) + "#attack")
+    if attack.status == SeqAttack.Status.FINISHED:
+        messages.success(
+            request,
+            _("Your guesses on %(team)s are scored: accuracy %(acc).4f.")
+            % {"team": target.team.name, "acc": attack.accuracy},
+        )
+    else:
+        messages.error(request, release_message(attack))
+    return redirect(_round_url(access) + "#attack")
+
+
+# --- organizer actions (forms of the console panel) -------------------------------------------
+
+
+def _organizer(access):
+    if not access.is_organizer:
+        raise PermissionDenied
+    return selectors.sequential_of(round=access.round)
+
+
+def _console_url(access) -> str:
+    return reverse("console:round", args=[access.competition.slug, access.round.slug])
+
+
+@login_required
+@kind_view(KEY)
+@require_POST
+def organizer_action(request, access, action: str):
+    sequential = _organizer(access)
+    try:
+        if action == "freeze":
+            step = services.step_freeze(sequential=sequential, user=request.user)
+            messages.success(request, _("Release %(j)s is frozen.") % {"j": step})
+        elif action == "draw":
+            drawn = services.masters_draw(sequential=sequential)
+            messages.success(request, _("%(n)s master tables drawn.") % {"n": len(drawn)})
+        elif action == "publish":
+            services.results_publish(sequential=sequential, published=True)
+            messages.success(request, _("The results are published."))
+        elif action == "master":
+            form = MasterUploadForm(request.POST, request.FILES, competition=access.competition)
+            if not form.is_valid():
+                raise Refused(_("Choose a master table file."))
+            services.master_upload(
+                sequential=sequential,
+                uploaded_file=form.cleaned_data["file"],
+                team=form.cleaned_data["team"],
+            )
+            messages.success(request, _("The master table is stored."))
+        else:
+            raise Http404("No such action.")
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    except ValidationError as error:
+        for text in error.messages:
+            messages.error(request, text)
+    services.audit(user=request.user, sequential=sequential, action=action)
+    return redirect(_console_url(access))
