@@ -1,0 +1,265 @@
+"""The sequential round's configuration (spec §12): parsed once, checked key by key.
+
+Examples
+--------
+>>> config = parse_config({"n_releases": 2, "m": 2, "qi": {"Age": "num", "Zip": "num"},
+...                        "sa": "Disease"})
+>>> config.m, config.qi_names, config.mode, config.require
+(2, ('Age', 'Zip'), 'online', 'm-invariant')
+>>> parse_config({"n_releases": 2, "m": 1, "qi": {"Age": "num"}, "sa": "Disease"})
+Traceback (most recent call last):
+...
+scoring.errors.ConfigError: configuration key 'm' must be an integer ≥ 2, got 1
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from scoring.errors import ConfigError
+from scoring.sequential.messages import q
+
+MODES = ("online", "batch")
+REQUIRES = ("m-invariant", "m-unique", "none")
+COUNTERFEIT_DISCLOSURES = ("per-release", "per-group", "none")
+QI_KINDS = ("num", "cat")
+GATE_METRICS = ("IL", "CF_ratio", "SUP", "TMP")
+RESERVED_COLUMNS = ("pid", "lsf", "lsb", "gid", "tampered", "last")
+
+_DEFAULTS: dict[str, Any] = {
+    "type": "sequential",
+    "sa_domain": None,
+    "mode": "online",
+    "require": "m-invariant",
+    "require_m_eligible": True,
+    "last_disclosure": False,
+    "allow_tampering": False,
+    "allow_suppression": False,
+    "counterfeit_disclosure": "per-release",
+    "utility_gates": {},
+    "attack_phase": False,
+    "per_team": None,
+}
+_REQUIRED = ("n_releases", "m", "qi", "sa")
+_BOOLS = (
+    "require_m_eligible",
+    "last_disclosure",
+    "allow_tampering",
+    "allow_suppression",
+    "attack_phase",
+)
+
+
+@dataclass(frozen=True)
+class PerTeam:
+    """How per-team masters are drawn from a pool (spec §3)."""
+
+    pool: str
+    size: int
+    turnover: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class SeqConfig:
+    """A normalised sequential-round configuration (spec §12); see :func:`parse_config`."""
+
+    n_releases: int
+    m: int
+    qi: dict[str, str]
+    sa: str
+    sa_domain: tuple[str, ...] | None = None
+    mode: str = "online"
+    require: str = "m-invariant"
+    require_m_eligible: bool = True
+    last_disclosure: bool = False
+    allow_tampering: bool = False
+    allow_suppression: bool = False
+    counterfeit_disclosure: str = "per-release"
+    utility_gates: dict[str, float] = field(default_factory=dict)
+    attack_phase: bool = False
+    per_team: PerTeam | None = None
+
+    @property
+    def qi_names(self) -> tuple[str, ...]:
+        """The QI columns in configuration order."""
+        return tuple(self.qi)
+
+    def release_columns(self, release: int) -> list[str]:
+        """The header a team's ``release_<j>.csv`` must have (spec §4)."""
+        columns = ["gid", "pid", *self.qi, self.sa]
+        if self.allow_tampering:
+            columns.append("tampered")
+        if self.last_disclosure and release >= 2:
+            columns.append("last")
+        return columns
+
+    def master_columns(self) -> list[str]:
+        """The header of ``master.csv`` (spec §3)."""
+        return ["pid", *self.qi, self.sa, "lsf", "lsb"]
+
+    def to_dict(self) -> dict:
+        """The configuration as JSON-ready data (``parse_config(c.to_dict()) == c``)."""
+        data = asdict(self)
+        data["type"] = "sequential"
+        data["sa_domain"] = list(self.sa_domain) if self.sa_domain is not None else None
+        return data
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _choice(raw: dict, key: str, choices: tuple[str, ...]) -> str:
+    value = raw[key]
+    if value not in choices:
+        raise ConfigError(
+            "seq.config.choice", key=q(key), choices=", ".join(map(q, choices)), value=q(value)
+        )
+    return value
+
+
+def _per_team(value: Any) -> PerTeam | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ConfigError("seq.config.per_team", field="", expected="an object", value=q(value))
+    checks = (
+        ("pool", lambda v: isinstance(v, str) and v.strip() != "", "a file name"),
+        ("size", lambda v: _is_int(v) and v >= 1, "an integer ≥ 1"),
+        ("turnover", lambda v: _is_number(v) and 0 <= v <= 1, "a number in [0, 1]"),
+        ("seed", _is_int, "an integer"),
+    )
+    for name, check, expected in checks:
+        if name not in value or not check(value[name]):
+            raise ConfigError(
+                "seq.config.per_team", field=name, expected=expected, value=q(value.get(name))
+            )
+    return PerTeam(str(value["pool"]), int(value["size"]), float(value["turnover"]), value["seed"])
+
+
+def parse_config(
+    raw: dict | str | bytes,
+    *,
+    master_columns: list[str] | None = None,
+    max_lsb: int | None = None,
+    per_team_masters: bool = False,
+) -> SeqConfig:
+    """Check and normalise a round configuration (spec §12).
+
+    Parameters
+    ----------
+    raw : dict, str or bytes
+        The configuration, or its JSON text.
+    master_columns : list of str, optional
+        The master table's header; when given, every ``qi`` key and ``sa`` must be in it.
+    max_lsb : int, optional
+        The largest ``lsb`` of the master; when given, ``n_releases`` must reach it.
+    per_team_masters : bool, optional
+        True when the organizer uploaded one master per team (then ``attack_phase`` does
+        not need ``per_team``).
+
+    Returns
+    -------
+    SeqConfig
+
+    Raises
+    ------
+    scoring.errors.ConfigError
+        The message names the key.
+
+    Examples
+    --------
+    >>> parse_config('{"n_releases": 1, "m": 2, "qi": {"Age": "num"}, "sa": "D"}',
+    ...              master_columns=["pid", "Age", "Disease", "lsf", "lsb"])
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ConfigError: configuration key 'sa': 'D' is not a column of the master table
+    """
+    if isinstance(raw, (str, bytes)):
+        try:
+            raw = json.loads(raw)
+        except ValueError as error:
+            raise ConfigError(f"The configuration is not valid JSON: {error}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError("seq.config.not_object")
+    for key in _REQUIRED:
+        if key not in raw:
+            raise ConfigError("seq.config.missing", key=q(key))
+    unknown = sorted(set(raw) - set(_REQUIRED) - set(_DEFAULTS))
+    if unknown:
+        raise ConfigError("seq.config.unknown", keys=", ".join(map(q, unknown)))
+    raw = {**_DEFAULTS, **raw}
+    if raw["type"] != "sequential":
+        raise ConfigError("seq.config.type", value=q(raw["type"]))
+    if not _is_int(raw["m"]) or raw["m"] < 2:
+        raise ConfigError("seq.config.m", value=q(raw["m"]))
+    if not _is_int(raw["n_releases"]) or raw["n_releases"] < 1:
+        raise ConfigError("seq.config.n_releases", value=q(raw["n_releases"]))
+    qi = raw["qi"]
+    if not isinstance(qi, dict) or not qi:
+        raise ConfigError("seq.config.qi_empty")
+    for column, kind in qi.items():
+        if kind not in QI_KINDS or not str(column).strip() or column in RESERVED_COLUMNS:
+            raise ConfigError("seq.config.qi", value=q(kind), column=q(column))
+    sa = raw["sa"]
+    if not isinstance(sa, str) or not sa.strip() or sa in qi or sa in RESERVED_COLUMNS:
+        raise ConfigError("seq.config.sa", value=q(sa))
+    if master_columns is not None:
+        for column in qi:
+            if column not in master_columns:
+                raise ConfigError("seq.config.not_column", key=q("qi"), column=q(column))
+        if sa not in master_columns:
+            raise ConfigError("seq.config.not_column", key=q("sa"), column=q(sa))
+    domain = raw["sa_domain"]
+    if domain is not None:
+        if (
+            not isinstance(domain, list)
+            or not domain
+            or not all(isinstance(v, str) and v.strip() for v in domain)
+            or len(set(domain)) != len(domain)
+        ):
+            raise ConfigError("seq.config.sa_domain", value=q(domain))
+        domain = tuple(domain)
+    mode = _choice(raw, "mode", MODES)
+    require = _choice(raw, "require", REQUIRES)
+    disclosure = _choice(raw, "counterfeit_disclosure", COUNTERFEIT_DISCLOSURES)
+    for key in _BOOLS:
+        if not isinstance(raw[key], bool):
+            raise ConfigError("seq.config.bool", key=q(key), value=q(raw[key]))
+    gates = raw["utility_gates"] or {}
+    metrics = ", ".join(map(q, GATE_METRICS))
+    if not isinstance(gates, dict):
+        raise ConfigError("seq.config.gates", metrics=metrics, value=q(gates), metric="''")
+    for metric, bound in gates.items():
+        if metric not in GATE_METRICS or not _is_number(bound) or bound < 0:
+            raise ConfigError("seq.config.gates", metrics=metrics, value=q(bound), metric=q(metric))
+    per_team = _per_team(raw["per_team"])
+    if raw["attack_phase"] and per_team is None and not per_team_masters:
+        raise ConfigError("seq.config.attack_phase")
+    if max_lsb is not None and raw["n_releases"] < max_lsb:
+        raise ConfigError("seq.config.n_releases_lsb", value=raw["n_releases"], lsb=max_lsb)
+    return SeqConfig(
+        n_releases=raw["n_releases"],
+        m=raw["m"],
+        qi={str(k): v for k, v in qi.items()},
+        sa=sa,
+        sa_domain=domain,
+        mode=mode,
+        require=require,
+        require_m_eligible=raw["require_m_eligible"],
+        last_disclosure=raw["last_disclosure"],
+        allow_tampering=raw["allow_tampering"],
+        allow_suppression=raw["allow_suppression"],
+        counterfeit_disclosure=disclosure,
+        utility_gates={k: float(v) for k, v in gates.items()},
+        attack_phase=raw["attack_phase"],
+        per_team=per_team,
+    )

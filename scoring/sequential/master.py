@@ -1,0 +1,351 @@
+"""The master table of a sequential round (spec §3): persons, QIs, sensitive value, lifespan.
+
+``T(j) = {p : lsf_p ≤ j ≤ lsb_p}``. Reading checks every cell and, when the round asks
+for it, that every ``T(j)`` is m-eligible (Def. 9, with Z's fraction turned right side
+up: the largest eligible m is ``⌊|T| / max count⌋``).
+
+Examples
+--------
+>>> from scoring.sequential.config import parse_config
+>>> config = parse_config({"n_releases": 2, "m": 2, "qi": {"Age": "num"}, "sa": "D"})
+>>> master = read_master(b"pid,Age,D,lsf,lsb\\nA,1,x,1,2\\nB,2,y,1,1\\nC,3,y,2,2\\n", config)
+>>> master.alive(2).tolist(), master.sizes()
+([True, False, True], [2, 2])
+>>> largest_eligible_m(["x", "y", "y"])
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from scoring.errors import ConfigError, ValidationError
+from scoring.messages import listing
+from scoring.numbers import parse_numbers
+from scoring.sequential.config import SeqConfig, parse_config
+from scoring.sequential.messages import q
+from scoring.tables import read_table
+
+_FORBIDDEN = r"[{}|*]"
+
+
+@dataclass(frozen=True, eq=False)
+class Master:
+    """A validated master table.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        Columns ``pid, <qi...>, <sa>, lsf, lsb`` in that order; numeric QIs as float64,
+        categorical QIs and ``pid`` / ``sa`` as text, ``lsf`` / ``lsb`` as int64.
+        Row ``i`` is line ``i + 1`` of the file (after the header).
+    config : SeqConfig
+    ranges : dict
+        ``qi -> (min, max)`` of each numeric QI (what ``*`` stands for).
+    domains : dict
+        ``qi -> tuple`` of the sorted values of each categorical QI.
+    sa_domain : tuple of str
+        The domain of sensitive values: ``config.sa_domain`` or the master's values, sorted.
+    """
+
+    frame: pd.DataFrame
+    config: SeqConfig
+    ranges: dict[str, tuple[float, float]]
+    domains: dict[str, tuple[str, ...]]
+    sa_domain: tuple[str, ...]
+
+    @property
+    def pids(self) -> pd.Index:
+        """The persons' ids, in master order (an Index, for vectorised look-ups)."""
+        return pd.Index(self.frame["pid"])
+
+    @property
+    def lsf(self) -> np.ndarray:
+        return self.frame["lsf"].to_numpy()
+
+    @property
+    def lsb(self) -> np.ndarray:
+        return self.frame["lsb"].to_numpy()
+
+    @property
+    def sa_values(self) -> np.ndarray:
+        return self.frame[self.config.sa].to_numpy(dtype=object)
+
+    def alive(self, release: int) -> np.ndarray:
+        """Boolean mask of ``T(release)`` over the master's rows."""
+        return (self.lsf <= release) & (release <= self.lsb)
+
+    def table(self, release: int) -> pd.DataFrame:
+        """``T(release)``: the rows alive then (``pid, QIs, sa, lsf`` as a team downloads it)."""
+        return self.frame.loc[self.alive(release)].drop(columns="lsb").reset_index(drop=True)
+
+    def sizes(self) -> list[int]:
+        """``|T(j)|`` for ``j = 1..n_releases``."""
+        return [int(self.alive(j).sum()) for j in range(1, self.config.n_releases + 1)]
+
+    def union(self, n: int) -> np.ndarray:
+        """Boolean mask of ``U(n)``'s persons, ``P_n = {p : lsf_p ≤ n}``."""
+        return self.lsf <= n
+
+
+def largest_eligible_m(sa_values: Any) -> int:
+    """The largest m for which a table with these sensitive values is m-eligible (Def. 9).
+
+    ``⌊|T| / max_v count(v)⌋``; 0 for an empty table.
+
+    Examples
+    --------
+    >>> largest_eligible_m(["bro"] + ["dys"] * 3 + ["flu"] * 3 + ["gas"] * 4)
+    2
+    """
+    counts = pd.Series(np.asarray(sa_values, dtype=object)).value_counts()
+    return int(counts.sum() // counts.max()) if len(counts) else 0
+
+
+def eligibility_problem(sa_values: Any, *, m: int, release: int) -> ValidationError | None:
+    """The spec's message when ``T(release)`` with these values is not m-eligible, else None."""
+    counts = pd.Series(np.asarray(sa_values, dtype=object)).value_counts(sort=False)
+    total = int(counts.sum())
+    if total == 0 or int(counts.max()) * m <= total:
+        return None
+    top = counts[counts == counts.max()].index
+    value = sorted(map(str, top))[0]
+    return ValidationError(
+        "seq.master.not_eligible",
+        release=release,
+        m=m,
+        value=q(value),
+        count=int(counts.max()),
+        total=total,
+        allowed=total // m,
+    )
+
+
+def _rows(mask: np.ndarray, values: np.ndarray | None = None) -> dict:
+    numbers = np.flatnonzero(mask) + 1
+    if values is None:
+        return listing("rows", numbers)
+    return listing("rows_values", numbers, [str(v) for v in values[mask][:10]])
+
+
+def read_master(
+    source: Any, config: SeqConfig | dict, *, check_eligible: bool | None = None
+) -> Master:
+    """Read and validate a master table (spec §3).
+
+    Parameters
+    ----------
+    source : path, bytes, file object or pandas.DataFrame
+        ``master.csv`` (UTF-8 or CP932), or a DataFrame of its text cells.
+    config : SeqConfig or dict
+        The round configuration; the QI kinds decide how the cells are read.
+    check_eligible : bool, optional
+        Reject a ``T(j)`` that is not m-eligible; default ``config.require_m_eligible``.
+
+    Returns
+    -------
+    Master
+
+    Raises
+    ------
+    scoring.errors.ValidationError
+        A bad header, cell, lifespan, an empty ``T(j)`` or a non-eligible ``T(j)``
+        (``T(2) is not 3-eligible: 'gastritis' holds 5 of 11 tuples (at most 3 allowed)``).
+    scoring.errors.ConfigError
+        A ``qi`` / ``sa`` key that is not a column, or ``n_releases`` below the largest lsb.
+    """
+    if not isinstance(config, SeqConfig):
+        config = parse_config(config)
+    if isinstance(source, pd.DataFrame):
+        frame = source.astype(str).apply(lambda column: column.str.strip())
+    else:
+        frame = read_table(source, name="the master table")
+    columns = list(frame.columns)
+    expected = config.master_columns()
+    for key, names in (("qi", config.qi_names), ("sa", (config.sa,))):
+        for name in names:
+            if name not in columns:
+                raise ConfigError("seq.config.not_column", key=q(key), column=q(name))
+    missing = [c for c in expected if c not in columns]
+    extra = [c for c in columns if c not in expected]
+    if missing or extra:
+        problem = (
+            {
+                "code": "seq.master.missing_columns",
+                "params": {"columns": ", ".join(map(q, missing))},
+            }
+            if missing
+            else {
+                "code": "seq.master.extra_columns",
+                "params": {"columns": ", ".join(map(q, extra))},
+            }
+        )
+        raise ValidationError("seq.master.columns", expected=",".join(expected), problem=problem)
+    frame = frame[expected].reset_index(drop=True)
+    if frame.empty:
+        raise ValidationError("seq.master.no_rows")
+    pid = frame["pid"].to_numpy(dtype=object)
+    empty = pid == ""
+    if empty.any():
+        raise ValidationError("seq.master.pid_empty", rows=_rows(empty))
+    duplicated = frame["pid"].duplicated().to_numpy()
+    if duplicated.any():
+        raise ValidationError("seq.master.pid_duplicate", rows=_rows(duplicated, pid))
+    out = pd.DataFrame({"pid": frame["pid"].astype(str)})
+    ranges, domains = {}, {}
+    for column, kind in config.qi.items():
+        cells = frame[column].to_numpy(dtype=object)
+        if kind == "num":
+            values = parse_numbers(cells)
+            bad = ~np.isfinite(values)
+            if bad.any():
+                raise ValidationError(
+                    "seq.master.not_number", column=q(column), rows=_rows(bad, cells)
+                )
+            out[column] = values
+            ranges[column] = (float(values.min()), float(values.max()))
+        else:
+            bad = (frame[column] == "") | frame[column].str.contains(_FORBIDDEN, regex=True)
+            if bad.any():
+                raise ValidationError(
+                    "seq.master.bad_category", column=q(column), rows=_rows(bad.to_numpy(), cells)
+                )
+            out[column] = frame[column].astype(str)
+            domains[column] = tuple(sorted(pd.unique(out[column])))
+    sa = frame[config.sa]
+    if (sa == "").any():
+        raise ValidationError(
+            "seq.master.sa_empty", column=q(config.sa), rows=_rows((sa == "").to_numpy())
+        )
+    out[config.sa] = sa.astype(str)
+    lsf = parse_numbers(frame["lsf"].to_numpy(dtype=object))
+    lsb = parse_numbers(frame["lsb"].to_numpy(dtype=object))
+    with np.errstate(invalid="ignore"):
+        bad = ~(
+            np.isfinite(lsf)
+            & np.isfinite(lsb)
+            & (lsf % 1 == 0)
+            & (lsb % 1 == 0)
+            & (lsf >= 1)
+            & (lsf <= lsb)
+        )
+    lifespans = np.array([f"{a},{b}" for a, b in zip(frame["lsf"], frame["lsb"], strict=False)], dtype=object)
+    if bad.any():
+        raise ValidationError(
+            "seq.master.lifespan", n=config.n_releases, rows=_rows(bad, lifespans)
+        )
+    max_lsb = int(lsb.max())
+    if max_lsb > config.n_releases:
+        raise ConfigError("seq.config.n_releases_lsb", value=config.n_releases, lsb=max_lsb)
+    out["lsf"] = lsf.astype(np.int64)
+    out["lsb"] = lsb.astype(np.int64)
+    values = set(out[config.sa])
+    if config.sa_domain is not None:
+        outside = sorted(values - set(config.sa_domain))
+        if outside:
+            raise ConfigError("seq.config.sa_domain_master", values=", ".join(map(q, outside)))
+        sa_domain = tuple(sorted(config.sa_domain))
+    else:
+        sa_domain = tuple(sorted(values))
+    master = Master(out, config, ranges, domains, sa_domain)
+    if check_eligible is None:
+        check_eligible = config.require_m_eligible
+    for release in range(1, config.n_releases + 1):
+        alive = master.alive(release)
+        if not alive.any():
+            raise ValidationError("seq.master.empty_release", release=release)
+        if check_eligible:
+            problem = eligibility_problem(master.sa_values[alive], m=config.m, release=release)
+            if problem is not None:
+                raise problem
+    return master
+
+
+def draw_team_masters(
+    pool: pd.DataFrame,
+    teams: list[str],
+    config: SeqConfig,
+    *,
+    size: int,
+    turnover: float,
+    seed: int,
+    attempts: int = 100,
+) -> dict[str, pd.DataFrame]:
+    """Draw one master per team from a pool table ``pid,QI…,sa`` (spec §3, per-team masters).
+
+    Teams get disjoint parts of the pool. ``T(1)`` is a uniform sample of ``size``
+    persons; at each later step every present person leaves with probability
+    ``turnover`` and fresh persons of the team's part enter until ``|T(j)| = size``.
+    A draw is redone (up to ``attempts`` times) while some ``T(j)`` is not m-eligible.
+
+    Returns
+    -------
+    dict
+        ``team -> DataFrame`` of text cells with the master header, ready for
+        :func:`read_master`.
+
+    Raises
+    ------
+    scoring.errors.ValidationError
+        The pool is too small, or no eligible draw was found.
+    """
+    rng = np.random.default_rng(seed)
+    n = config.n_releases
+    order = rng.permutation(len(pool))
+    parts = np.array_split(order, len(teams))
+    masters = {}
+    for team, part in zip(teams, parts, strict=False):
+        for _ in range(attempts):
+            drawn = _draw_one(pool.iloc[part].reset_index(drop=True), config, size, turnover, rng)
+            if drawn is None:
+                raise ValidationError(
+                    f"The pool is too small: a team's part holds {len(part)} persons, not enough "
+                    f"for {size} persons over {n} releases with turnover {turnover}."
+                )
+            try:
+                read_master(drawn, config, check_eligible=True)
+            except ValidationError as error:
+                if error.code == "seq.master.not_eligible":
+                    continue
+                raise
+            masters[team] = drawn
+            break
+        else:
+            raise ValidationError(
+                f"No {config.m}-eligible draw for team {team!r} in {attempts} attempts."
+            )
+    return masters
+
+
+def _draw_one(part: pd.DataFrame, config: SeqConfig, size, turnover, rng):
+    n = config.n_releases
+    fresh = rng.permutation(len(part))
+    if len(fresh) < size:
+        return None
+    lsf = np.zeros(len(part), dtype=np.int64)
+    lsb = np.zeros(len(part), dtype=np.int64)
+    present = fresh[:size]
+    cursor = size
+    lsf[present] = 1
+    for j in range(2, n + 1):
+        leaving = rng.random(len(present)) < turnover
+        lsb[present[leaving]] = j - 1
+        present = present[~leaving]
+        need = size - len(present)
+        if cursor + need > len(fresh):
+            return None
+        entering = fresh[cursor : cursor + need]
+        cursor += need
+        lsf[entering] = j
+        present = np.concatenate([present, entering])
+    lsb[present] = n
+    used = lsf > 0
+    drawn = part.loc[used, ["pid", *config.qi, config.sa]].astype(str).copy()
+    drawn["lsf"] = lsf[used].astype(str)
+    drawn["lsb"] = lsb[used].astype(str)
+    drawn["_order"] = lsf[used]
+    return drawn.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)

@@ -1,0 +1,497 @@
+"""A team's release ``T*(j)`` (spec §4–§5): reading, parsing generalized cells, validation.
+
+Validation runs once, at the edge, in stages; each stage lists every offending row it
+finds (the first ten and the total) in one message naming the release, the 1-based row,
+the column and the value, then stops:
+
+1. header (rule 1); 2. cells: ``gid``, generalized QI cells, ``tampered``, ``last``
+(rules 2, 3); 3. persons (rules 4, 5); 4. sensitive values (rules 6, 10); 5. groups and
+regions (rules 7, 8, 9); 6. ``last`` truthful (rule 11, §8.1).
+
+Examples
+--------
+>>> from scoring.sequential.config import parse_config
+>>> from scoring.sequential.master import read_master
+>>> config = parse_config({"n_releases": 1, "m": 2, "qi": {"Age": "num"}, "sa": "D"})
+>>> master = read_master(b"pid,Age,D,lsf,lsb\\nA,1,x,1,1\\nB,2,y,1,1\\n", config)
+>>> release = read_release(b'gid,pid,Age,D\\n1,A,"[1,2]",x\\n1,B,"[1,2]",y\\n1,,"[1,2]",z\\n',
+...                        release=1, master=master)
+Traceback (most recent call last):
+...
+scoring.errors.ValidationError: release 1, row 3: counterfeit 'D' 'z' is not in the domain of sensitive values
+>>> release = read_release(b'gid,pid,Age,D\\n7,A,"[1,2]",x\\n7,B,*,y\\n', release=1, master=master)
+>>> release.groups[["Age.lo", "Age.hi", "size", "signature"]].values.tolist()
+[[1.0, 2.0, 2, 'x|y']]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from scoring.errors import ValidationError
+from scoring.numbers import parse_numbers
+from scoring.sequential.master import Master
+from scoring.sequential.messages import issue, issues_error, q
+from scoring.tables import read_table
+
+_INTERVAL = r"^\[\s*([^\[\],]*?)\s*,\s*([^\[\],]*?)\s*\]$"
+_SET = r"^\{(.*)\}$"
+SEP = "|"
+
+
+@dataclass(frozen=True, eq=False)
+class Release:
+    """A validated release ``T*(j)``.
+
+    Attributes
+    ----------
+    index : int
+        ``j``.
+    rows : pandas.DataFrame
+        One row per file row: ``row`` (1-based), ``gid``, ``pid`` (``""`` for a
+        counterfeit), ``person`` (master row, -1 for a counterfeit), ``sa``,
+        ``tampered`` (bool), ``last`` (0 = none), and the region columns.
+    groups : pandas.DataFrame
+        Indexed by ``gid`` (ascending): the region columns, ``last``, ``size`` (rows,
+        counterfeits included), ``real``, ``counterfeit``, ``tampered`` (holds a tampered
+        row), ``signature`` (sorted distinct sensitive values joined by ``|``) and
+        ``repeats`` (a sensitive value occurs twice).
+
+    Region columns: ``<qi>.lo`` and ``<qi>.hi`` (float) for a numeric QI, ``<qi>.set``
+    (sorted values joined by ``|``) for a categorical one.
+    """
+
+    index: int
+    rows: pd.DataFrame
+    groups: pd.DataFrame
+
+    @property
+    def real(self) -> pd.DataFrame:
+        """The rows of real persons."""
+        return self.rows.loc[self.rows["person"] >= 0]
+
+    @property
+    def counterfeits(self) -> int:
+        return int((self.rows["person"] < 0).sum())
+
+    @property
+    def tampered_rows(self) -> int:
+        return int(self.rows["tampered"].sum())
+
+
+def region_columns(qi: dict[str, str]) -> list[str]:
+    """The region columns of :class:`Release` for these QI kinds."""
+    out = []
+    for column, kind in qi.items():
+        out += [f"{column}.lo", f"{column}.hi"] if kind == "num" else [f"{column}.set"]
+    return out
+
+
+def parse_numeric_cells(cells: pd.Series, value_range: tuple[float, float]) -> pd.DataFrame:
+    """Parse numeric generalized cells: ``[lo,hi]``, ``v`` or ``*`` (vectorised).
+
+    Returns a frame with ``lo``, ``hi`` (NaN where the cell does not parse).
+
+    Examples
+    --------
+    >>> parse_numeric_cells(pd.Series(["[1, 2]", "3", "*", "x", "[2,1]"]), (0.0, 9.0)).values.tolist()
+    [[1.0, 2.0], [3.0, 3.0], [0.0, 9.0], [nan, nan], [2.0, 1.0]]
+    """
+    cells = cells.astype(str).str.strip()
+    interval = cells.str.extract(_INTERVAL)
+    bracket = interval[0].notna().to_numpy()
+    lo = parse_numbers(cells.to_numpy(dtype=object)).copy()
+    hi = lo.copy()
+    lo[bracket] = parse_numbers(interval[0].to_numpy(dtype=object)[bracket])
+    hi[bracket] = parse_numbers(interval[1].to_numpy(dtype=object)[bracket])
+    star = (cells == "*").to_numpy()
+    lo[star], hi[star] = value_range
+    bad = ~(np.isfinite(lo) & np.isfinite(hi))
+    lo[bad] = hi[bad] = np.nan
+    return pd.DataFrame({"lo": lo, "hi": hi}, index=cells.index)
+
+
+def parse_categorical_cells(cells: pd.Series, domain: tuple[str, ...]) -> pd.DataFrame:
+    """Parse categorical generalized cells: ``{a|b}``, ``a`` or ``*`` (vectorised).
+
+    Returns a frame with ``set`` (canonical: sorted distinct values joined by ``|``,
+    ``None`` where the cell does not parse) and ``outside`` (the values not in the
+    domain, ``|``-joined, ``""`` when none).
+
+    Examples
+    --------
+    >>> parse_categorical_cells(pd.Series(["{b|a}", "a", "*", "{}", "{a|z}"]), ("a", "b")).values.tolist()
+    [['a|b', ''], ['a', ''], ['a|b', ''], [None, ''], ['a|z', 'z']]
+    """
+    cells = cells.astype(str).str.strip()
+    braces = cells.str.extract(_SET)[0]
+    inner = braces.where(braces.notna(), cells)
+    star = cells == "*"
+    inner = inner.where(~star, SEP.join(domain))
+    parts = inner.str.split(SEP, regex=False).explode().str.strip()
+    bad_part = (parts == "") | parts.str.contains(r"[{}*]", regex=True)
+    bad = bad_part.groupby(level=0).any().reindex(cells.index, fill_value=True)
+    bad |= cells == ""
+    unique = parts[~bad_part].groupby(level=0).unique()  # per cell, then canonicalised
+    canonical = unique.map(lambda values: SEP.join(sorted(values)))
+    outside_parts = parts[~parts.isin(domain) & ~bad_part]
+    outside = outside_parts.groupby(level=0).agg(SEP.join).reindex(cells.index, fill_value="")
+    result = pd.DataFrame(
+        {"set": canonical.reindex(cells.index), "outside": outside}, index=cells.index
+    )
+    result.loc[bad.to_numpy(), "set"] = None
+    result["set"] = result["set"].astype(object).where(result["set"].notna(), None)
+    return result
+
+
+def _frame(source: Any, release: int) -> pd.DataFrame:
+    if isinstance(source, pd.DataFrame):
+        return source.fillna("").astype(str).apply(lambda column: column.str.strip())
+    return read_table(source, name=f"release_{release}.csv")
+
+
+def _check_header(columns: list[str], release: int, master: Master) -> None:
+    config = master.config
+    if "tampered" in columns and not config.allow_tampering:
+        raise ValidationError("seq.release.column_disabled", release=release, column=q("tampered"))
+    if "last" in columns:
+        if not config.last_disclosure:
+            raise ValidationError("seq.release.column_disabled", release=release, column=q("last"))
+        if release == 1:
+            raise ValidationError("seq.release.last_first", release=release)
+    expected = config.release_columns(release)
+    if "tampered" in expected and "tampered" not in columns:
+        expected_optional = [c for c in expected if c != "tampered"]
+        if columns == expected_optional:  # the column is optional: no row tampered
+            return
+    if columns != expected:
+        raise ValidationError(
+            "seq.release.header",
+            release=release,
+            expected=",".join(expected),
+            got=",".join(columns),
+        )
+
+
+def read_release(
+    source: Any, *, release: int, master: Master, previous: Release | None = None
+) -> Release:
+    """Read and validate the team's ``release_<j>.csv`` (spec §4–§5).
+
+    Parameters
+    ----------
+    source : path, bytes, file object or pandas.DataFrame
+        The uploaded file (UTF-8 or CP932), or a DataFrame of its text cells.
+    release : int
+        ``j``, from 1.
+    master : Master
+        The team's master table (its configuration decides the options).
+    previous : Release, optional
+        The team's ``T*(j−1)``; needed when the round discloses ``last`` (§8.1).
+
+    Returns
+    -------
+    Release
+
+    Raises
+    ------
+    scoring.errors.ValidationError
+        With the spec's message, e.g. ``release 2, row 1: pid 'Bob' must carry its true
+        Disease 'dyspepsia', got 'gastritis' (Def. 2(2))``.
+    """
+    config = master.config
+    frame = _frame(source, release)
+    columns = list(frame.columns)
+    _check_header(columns, release, master)
+    if frame.empty:
+        raise ValidationError("seq.release.no_rows", release=release)
+    frame = frame.reset_index(drop=True)
+    rows = pd.DataFrame({"row": np.arange(1, len(frame) + 1)})
+    problems: list[dict] = []
+    ctx = {"release": release}
+
+    # -- stage 2: cells
+    gid = parse_numbers(frame["gid"].to_numpy(dtype=object))
+    with np.errstate(invalid="ignore"):
+        bad = ~(np.isfinite(gid) & (gid >= 1) & (gid % 1 == 0))
+    problems += [
+        issue("seq.row.gid", **ctx, row=int(r), value=q(v))
+        for r, v in zip(rows["row"][bad][:10], frame["gid"][bad][:10], strict=False)
+    ]
+    bad_total = [int(bad.sum())]
+    rows["gid"] = np.where(bad, 0, gid).astype(np.int64)
+    for column, kind in config.qi.items():
+        cells = frame[column]
+        if kind == "num":
+            parsed = parse_numeric_cells(cells, master.ranges[column])
+            unparsed = parsed["lo"].isna().to_numpy()
+            reversed_ = ~unparsed & (parsed["lo"] > parsed["hi"]).to_numpy()
+            code, extra = "seq.row.cell_num", []
+            rows[f"{column}.lo"] = parsed["lo"].to_numpy()
+            rows[f"{column}.hi"] = parsed["hi"].to_numpy()
+            extra = [(reversed_, "seq.row.lo_hi", None)]
+        else:
+            parsed = parse_categorical_cells(cells, master.domains[column])
+            unparsed = parsed["set"].isna().to_numpy()
+            outside = ~unparsed & (parsed["outside"] != "").to_numpy()
+            code = "seq.row.cell_cat"
+            rows[f"{column}.set"] = parsed["set"].to_numpy(dtype=object)
+            extra = [(outside, "seq.row.category", parsed["outside"])]
+        for mask, message, detail in [(unparsed, code, None), *extra]:
+            bad_total.append(int(mask.sum()))
+            for k in np.flatnonzero(mask)[:10]:
+                params = {**ctx, "row": k + 1, "column": q(column), "value": q(cells.iloc[k])}
+                if detail is not None:
+                    params["bad"] = ", ".join(map(q, detail.iloc[k].split(SEP)))
+                problems.append(issue(message, **params))
+    tampered = np.zeros(len(frame), dtype=bool)
+    if "tampered" in frame:
+        text = frame["tampered"]
+        bad = ~text.isin(["0", "1"]).to_numpy()
+        bad_total.append(int(bad.sum()))
+        problems += [
+            issue("seq.row.tampered", **ctx, row=k + 1, value=q(text.iloc[k]))
+            for k in np.flatnonzero(bad)[:10]
+        ]
+        tampered = (text == "1").to_numpy()
+    rows["tampered"] = tampered
+    last = np.zeros(len(frame), dtype=np.int64)
+    if "last" in frame:
+        text = frame["last"]
+        none = text.isin(["", "-"]).to_numpy()
+        value = parse_numbers(text.to_numpy(dtype=object))
+        with np.errstate(invalid="ignore"):
+            ok = none | (np.isfinite(value) & (value >= 1) & (value % 1 == 0))
+        bad_total.append(int((~ok).sum()))
+        problems += [
+            issue(
+                "seq.row.last_value", **ctx, row=k + 1, value=q(text.iloc[k]), previous=release - 1
+            )
+            for k in np.flatnonzero(~ok)[:10]
+        ]
+        last = np.where(ok & ~none, np.nan_to_num(value), 0).astype(np.int64)
+    rows["last"] = last
+    _raise(problems, sum(bad_total))
+
+    # -- stage 3: persons
+    pid = frame["pid"]
+    rows["pid"] = pid.to_numpy(dtype=object)
+    person = master.pids.get_indexer(pid)
+    real = (pid != "").to_numpy()
+    person[~real] = -1
+    rows["person"] = person
+    unknown = real & (person < 0)
+    alive = master.alive(release)
+    not_alive = real & (person >= 0) & ~alive[np.maximum(person, 0)]
+    twice = real & pid.duplicated().to_numpy()
+    first_row = pd.Series(rows["row"].to_numpy(), index=pid).groupby(level=0).first()
+    for k in np.flatnonzero(unknown | not_alive | twice)[:10]:
+        params = {**ctx, "row": k + 1, "pid": q(pid.iloc[k])}
+        if unknown[k]:
+            problems.append(issue("seq.row.pid_unknown", **params))
+        elif not_alive[k]:
+            p = person[k]
+            lifespan = {"lsf": int(master.lsf[p]), "lsb": int(master.lsb[p])}
+            problems.append(issue("seq.row.pid_not_alive", **params, **lifespan))
+        else:
+            problems.append(issue("seq.row.pid_twice", **params, first=int(first_row[pid.iloc[k]])))
+    _raise(problems, int((unknown | not_alive | twice).sum()))
+    if not config.allow_suppression:
+        published = np.zeros(len(master.frame), dtype=bool)
+        published[person[real]] = True
+        missing = np.flatnonzero(alive & ~published)
+        if missing.size:
+            raise ValidationError(
+                "seq.release.missing",
+                **ctx,
+                pids=repr([str(p) for p in master.pids[missing[:10]]]),
+                total=int(missing.size),
+            )
+
+    # -- stage 4: sensitive values
+    sa = frame[config.sa]
+    rows["sa"] = sa.to_numpy(dtype=object)
+    truth = np.where(real, master.sa_values[np.maximum(person, 0)], "")
+    wrong = real & (sa.to_numpy(dtype=object) != truth)
+    fake = ~real
+    cf_domain = fake & ~sa.isin(master.sa_domain).to_numpy()
+    cf_tampered = fake & tampered
+    for k in np.flatnonzero(wrong | cf_domain | cf_tampered)[:10]:
+        params = {**ctx, "row": k + 1}
+        if wrong[k]:
+            problems.append(
+                issue(
+                    "seq.row.sa",
+                    **params,
+                    pid=q(pid.iloc[k]),
+                    column=config.sa,
+                    truth=q(truth[k]),
+                    value=q(sa.iloc[k]),
+                )
+            )
+        elif cf_domain[k]:
+            problems.append(
+                issue("seq.row.cf_sa", **params, column=q(config.sa), value=q(sa.iloc[k]))
+            )
+        else:
+            problems.append(issue("seq.row.cf_tampered", **params))
+    _raise(problems, int((wrong | cf_domain | cf_tampered).sum()))
+
+    # -- stage 5: groups and regions
+    regions = region_columns(config.qi)
+    first = rows.groupby("gid", sort=False)[["row", *regions, "last"]].transform("first")
+    total = 0
+    for column, kind in config.qi.items():
+        names = [f"{column}.lo", f"{column}.hi"] if kind == "num" else [f"{column}.set"]
+        differs = (rows[names].to_numpy() != first[names].to_numpy()).any(axis=1)
+        total += int(differs.sum())
+        for k in np.flatnonzero(differs)[:10]:
+            problems.append(
+                issue(
+                    "seq.row.region",
+                    **ctx,
+                    row=k + 1,
+                    gid=int(rows["gid"].iloc[k]),
+                    column=q(column),
+                    value=q(frame[column].iloc[k]),
+                    first=q(frame[column].iloc[int(first["row"].iloc[k]) - 1]),
+                    first_row=int(first["row"].iloc[k]),
+                )
+            )
+    real_per_group = rows.assign(real=real).groupby("gid")["real"].transform("any").to_numpy()
+    only_fake = ~real_per_group & (rows["row"] == first["row"]).to_numpy()
+    total += int(only_fake.sum())
+    for k in np.flatnonzero(only_fake)[:10]:
+        problems.append(issue("seq.row.no_real", **ctx, row=k + 1, gid=int(rows["gid"].iloc[k])))
+    _raise(problems, total)
+    outside = np.zeros(len(rows), dtype=bool)
+    where = {}
+    truth_qi = master.frame.iloc[np.maximum(person, 0)]
+    for column, kind in config.qi.items():
+        value = truth_qi[column].to_numpy()
+        if kind == "num":
+            inside = (rows[f"{column}.lo"].to_numpy() <= value) & (
+                value <= rows[f"{column}.hi"].to_numpy()
+            )
+        else:
+            inside = set_contains(rows[f"{column}.set"], pd.Series(value, index=rows.index))
+        out = real & ~tampered & ~inside
+        for k in np.flatnonzero(out & ~outside):
+            where[k] = (column, value[k])
+        outside |= out
+    for k in np.flatnonzero(outside)[:10]:
+        column, value = where[k]
+        problems.append(
+            issue(
+                "seq.row.outside",
+                **ctx,
+                row=k + 1,
+                pid=q(pid.iloc[k]),
+                column=column,
+                value=q(value if isinstance(value, str) else _number(value)),
+                gid=int(rows["gid"].iloc[k]),
+                region=q(frame[column].iloc[k]),
+            )
+        )
+    _raise(problems, int(outside.sum()))
+
+    # -- stage 6: last
+    if "last" in frame:
+        mixed = rows["last"].to_numpy() != first["last"].to_numpy()
+        for k in np.flatnonzero(mixed)[:10]:
+            first_k = int(first["row"].iloc[k]) - 1
+            problems.append(
+                issue(
+                    "seq.row.last_mixed",
+                    **ctx,
+                    row=k + 1,
+                    gid=int(rows["gid"].iloc[k]),
+                    value=q(frame["last"].iloc[k]),
+                    first=q(frame["last"].iloc[first_k]),
+                    first_row=first_k + 1,
+                )
+            )
+        _raise(problems, int(mixed.sum()))
+        if previous is None:
+            raise ValidationError("seq.release.previous", **ctx, previous=release - 1)
+        _check_last(rows, frame, previous, ctx)
+    return Release(release, rows, _groups(rows, regions))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def set_contains(sets: pd.Series, values: pd.Series) -> np.ndarray:
+    """Whether each canonical ``|``-joined set holds the value beside it (vectorised)."""
+    parts = sets.str.split(SEP, regex=False).explode()
+    hit = parts.to_numpy(dtype=object) == values.reindex(parts.index).to_numpy(dtype=object)
+    return pd.Series(hit, index=parts.index).groupby(level=0).any().reindex(sets.index).to_numpy()
+
+
+def _check_last(rows: pd.DataFrame, frame: pd.DataFrame, previous: Release, ctx: dict) -> None:
+    release = ctx["release"]
+    problems = []
+    known = np.isin(rows["last"].to_numpy(), previous.groups.index.to_numpy())
+    bad = (rows["last"].to_numpy() > 0) & ~known
+    for k in np.flatnonzero(bad)[:10]:
+        problems.append(
+            issue(
+                "seq.row.last_value",
+                **ctx,
+                row=k + 1,
+                value=q(frame["last"].iloc[k]),
+                previous=release - 1,
+            )
+        )
+    _raise(problems, int(bad.sum()))
+    before = pd.Series(previous.real["gid"].to_numpy(), index=previous.real["person"].to_numpy())
+    person = rows["person"].to_numpy()
+    prev_gid = before.reindex(person).fillna(0).to_numpy(dtype=np.int64)
+    prev_gid[person < 0] = 0
+    last = rows["last"].to_numpy()
+    wrong_a = (last > 0) & (prev_gid > 0) & (prev_gid != last)
+    asserted = np.isin(prev_gid, np.unique(last[last > 0]))
+    wrong_b = (prev_gid > 0) & asserted & (last != prev_gid) & ~wrong_a
+    for k in np.flatnonzero(wrong_a | wrong_b)[:10]:
+        params = {
+            **ctx,
+            "row": k + 1,
+            "gid": int(rows["gid"].iloc[k]),
+            "pid": q(rows["pid"].iloc[k]),
+        }
+        params["previous"] = release - 1
+        if wrong_a[k]:
+            problems.append(
+                issue("seq.row.last_a", **params, last=int(last[k]), actual=int(prev_gid[k]))
+            )
+        else:
+            problems.append(issue("seq.row.last_b", **params, last=int(prev_gid[k])))
+    _raise(problems, int((wrong_a | wrong_b).sum()))
+
+
+def _groups(rows: pd.DataFrame, regions: list[str]) -> pd.DataFrame:
+    by = rows.groupby("gid", sort=True)
+    groups = by[[*regions, "last"]].first()
+    groups["size"] = by.size()
+    groups["real"] = rows.assign(_r=rows["person"] >= 0).groupby("gid")["_r"].sum().astype(np.int64)
+    groups["counterfeit"] = groups["size"] - groups["real"]
+    groups["tampered"] = by["tampered"].any()
+    distinct = rows.drop_duplicates(["gid", "sa"]).sort_values(["gid", "sa"])
+    groups["signature"] = distinct.groupby("gid")["sa"].agg(SEP.join)
+    groups["repeats"] = distinct.groupby("gid").size() < groups["size"]
+    return groups
+
+
+def _raise(problems: list[dict], total: int) -> None:
+    if problems:
+        error = issues_error(problems)
+        if total > len(problems) or (total > 1 and len(problems) == 1):
+            error = ValidationError(
+                "seq.issues_more", items=problems[:10], total=max(total, len(problems))
+            )
+        raise error
