@@ -6,7 +6,7 @@ from django.views.i18n import JavaScriptCatalog
 from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
-from pwscup.kinds.views import kind_urlpatterns
+from pwscup.kinds.views import kind_console_urlpatterns, kind_urlpatterns
 from pwscup.sequential import console as sequential_console
 from pwscup.submissions import views as submission_views
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("", competition_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    # Each round kind's console pages (its round creation form, ...), then the console's.
+    *kind_console_urlpatterns(),
     path("console/", include("pwscup.console.urls")),
     path(
         "console/<slug:competition_slug>/sequential/new/",

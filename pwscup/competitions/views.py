@@ -4,7 +4,8 @@ from django.shortcuts import get_object_or_404, render
 
 from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_is_organizer
 from pwscup.competitions.models import Competition
-from pwscup.competitions.selectors import phase_state, round_missing_phases
+from pwscup.competitions.selectors import phase_state
+from pwscup.kinds import kind_of
 
 
 def home(request):
@@ -19,8 +20,18 @@ def competition_detail(request, competition_slug):
     competition = get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
     rounds = []
     for round_ in competition.rounds.prefetch_related("phases"):
+        kind = kind_of(round_)
         phases = [(p, phase_state(phase=p)) for p in round_.phases.all()]
-        rounds.append((round_, phases, round_missing_phases(round=round_)))
+        rounds.append(
+            {
+                "round": round_,
+                "phases": phases,
+                "missing": kind.missing_phases(round_),
+                "kind": kind,
+                "note": kind.round_note(round_),
+                "results": kind.results_summary(round_),
+            }
+        )
     return render(
         request,
         "competitions/detail.html",

@@ -12,17 +12,17 @@ from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
-import scoring
 from pwscup.competitions.ranking import rule_text
 from pwscup.competitions.selectors import round_metrics
-from pwscup.competitions.services import read_file_bytes, round_data_check, round_settings_check
+from pwscup.competitions.services import round_settings_check
 from pwscup.console import selectors, services
 from pwscup.console.forms import RoundEditForm, phases_initial, phases_of, windows_of
 from pwscup.console.views import add_errors
 from pwscup.core.selectors import system_health
+from pwscup.kinds import kind_of
 from pwscup.submissions.operation_selectors import operation_request_text
 from pwscup.submissions.selectors import round_stale_scores
 
@@ -101,29 +101,41 @@ ACTIONS = {
 
 @login_required
 def round_control(request, competition_slug, round_slug):
+    """The round's console page: the round's kind draws its panel (``console_panel``)."""
     round_ = selectors.console_round(
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
+    kind = kind_of(round_)
     return render(
         request,
         "console/round.html",
         {
             "competition": round_.competition,
             "round": round_,
-            "phases": selectors.round_phases(round=round_),
-            "counts": selectors.round_counts(round=round_),
-            "health": system_health(),
-            "overview": selectors.round_team_overview(round=round_),
-            "targets": round_.targets.select_related("team").order_by("team__name"),
-            "stale": round_stale_scores(round=round_),
+            "kind": kind,
+            "panel": kind.console_panel(request, round_),
             "audit": selectors.audit_entries(competition=round_.competition, round=round_),
-            "rule": rule_text(round_),
-            "metrics": round_metrics(round=round_),
-            "now": timezone.now(),
-            "offer_rescore": request.GET.get("rescore") == "offer",
-            "operations_active": selectors.round_busy(round=round_),
         },
     )
+
+
+def pwscup2015_panel_context(request, round_) -> dict:
+    """What the first kind's console panel shows (``Pwscup2015Kind.console_panel``)."""
+    return {
+        "competition": round_.competition,
+        "round": round_,
+        "phases": selectors.round_phases(round=round_),
+        "counts": selectors.round_counts(round=round_),
+        "health": system_health(),
+        "overview": selectors.round_team_overview(round=round_),
+        "targets": round_.targets.select_related("team").order_by("team__name"),
+        "stale": round_stale_scores(round=round_),
+        "rule": rule_text(round_),
+        "metrics": round_metrics(round=round_),
+        "now": timezone.now(),
+        "offer_rescore": request.GET.get("rescore") == "offer",
+        "operations_active": selectors.round_busy(round=round_),
+    }
 
 
 @login_required
@@ -234,11 +246,7 @@ def _checked_config(round_, text: str) -> dict:
         raise ValidationError(
             {"config": _("Not valid JSON: %(error)s") % {"error": error}}
         ) from error
-    try:
-        checked = round_data_check(original=read_file_bytes(round_.original_file), config_raw=raw)
-    except scoring.ScoringError as error:
-        raise ValidationError({"config": error.render(get_language())}) from error
-    return checked.config
+    return kind_of(round_).validate_config(raw, round=round_)
 
 
 class _Sink:

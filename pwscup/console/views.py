@@ -17,6 +17,7 @@ from pwscup.console.forms import (
     TeamRenameForm,
     competition_initial,
 )
+from pwscup.kinds import all_kinds, kind_of
 
 
 def add_errors(form, error: ValidationError) -> None:
@@ -67,7 +68,15 @@ def competition_page(request, competition_slug):
         "console/competition.html",
         {
             "competition": competition,
-            "rounds": competition.rounds.prefetch_related("phases"),
+            "rounds": [
+                (round_, kind_of(round_), kind_of(round_).round_note(round_))
+                for round_ in competition.rounds.all()
+            ],
+            "new_round_links": [
+                (kind, url)
+                for kind in all_kinds()
+                if (url := kind.console_create_url(competition)) is not None
+            ],
             "organizers": competition.organizers.order_by("username"),
             "edit_form": CompetitionEditForm(initial=competition_initial(competition)),
             "invite_form": OrganizerInviteForm(),

@@ -19,6 +19,7 @@ on the key.
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.urls import URLPattern
+from django.utils.translation import gettext as _
 
 
 class RoundKind:
@@ -50,14 +51,25 @@ class RoundKind:
 
     # --- configuration ------------------------------------------------------------------
 
-    def validate_config(self, config: dict) -> dict:
+    def validate_config(self, config: dict, *, round=None) -> dict:
         """Return the normalised configuration, or raise ``ValidationError`` with the
         spec's messages (keyed by field when it helps). Called by the console, the admin,
         the API and the commands before a round of this kind is created or edited; the result
-        is stored in ``Round.config``."""
+        is stored in ``Round.config``. ``round``: the round being edited, when it exists (a
+        kind whose configuration is checked against the round's data needs it)."""
         if not isinstance(config, dict):
-            raise ValidationError("The round configuration must be a JSON object.")
+            raise ValidationError({"config": _("The round configuration must be a JSON object.")})
         return config
+
+    def missing_phases(self, round) -> list[str]:
+        """Labels of the phases the round still lacks before teams can play it (the
+        competition page then shows the round as incomplete)."""
+        return []
+
+    def round_note(self, round) -> str:
+        """One short line about the round shown under its name on the competition page and
+        in the console's list of rounds (``""``: none)."""
+        return ""
 
     # --- pages ----------------------------------------------------------------------------
 
@@ -82,6 +94,14 @@ class RoundKind:
     def console_panel(self, request, round) -> str:
         """Rendered HTML inserted in the organizer console's round page (``""``: none)."""
         return ""
+
+    def console_url_patterns(self) -> list[URLPattern]:
+        """The kind's organizer console pages (e.g. its round creation form), mounted by the
+        core under ``console/<slug:competition_slug>/<key>/`` in the namespace
+        ``<key>_console`` (``reverse("dp_console:create", args=[competition.slug])``). Each
+        view receives ``competition_slug`` and checks the organizer itself
+        (``pwscup.console.selectors.console_competition``)."""
+        return []
 
     def console_create_url(self, competition) -> str | None:
         """The console page that creates a round of this kind in ``competition`` (the

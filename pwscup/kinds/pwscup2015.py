@@ -2,10 +2,17 @@
 
 Its code stays where it grew (competitions, submissions, leaderboards, console): this module
 only puts it behind the ``RoundKind`` interface. Its URL names predate kinds and are kept
-("leaderboard", "attack_upload", ...), so it is the one kind mounted without a namespace.
+("leaderboard", "attack_upload", ...), so it is the one kind mounted without a namespace. Its
+demo rounds are still made by the ``load_demo`` command itself.
+
+The imports of the game's modules happen in the methods: the registry is filled in
+``AppConfig.ready()``, before those modules (views, forms) may be imported.
 """
 
-from django.urls import path
+from django.core.exceptions import ValidationError
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
@@ -19,6 +26,31 @@ class Pwscup2015Kind(RoundKind):
         "anonymized tables; ranked by the re-identification rate they suffer."
     )
     namespaced = False
+
+    def validate_config(self, config, *, round=None):
+        """Without a round, only the shape; with one, the full check against its original
+        (``round_data_check``; the creation paths run it on the uploaded original)."""
+        import scoring
+        from pwscup.competitions.services import read_file_bytes, round_data_check
+
+        config = super().validate_config(config)
+        if round is None:
+            return config
+        try:
+            checked = round_data_check(
+                original=read_file_bytes(round.original_file), config_raw=config
+            )
+        except scoring.ScoringError as error:
+            raise ValidationError({"config": error.render(get_language())}) from error
+        return checked.config
+
+    def missing_phases(self, round):
+        from pwscup.competitions.selectors import round_missing_phases
+
+        return round_missing_phases(round=round)
+
+    def round_note(self, round):
+        return round.get_data_mode_display()
 
     def url_patterns(self):
         from pwscup.leaderboards import views as leaderboard_views
@@ -52,3 +84,28 @@ class Pwscup2015Kind(RoundKind):
         from pwscup.submissions import views as submission_views
 
         return submission_views.round_detail(request, access)
+
+    def console_panel(self, request, round):
+        from pwscup.console.round_views import pwscup2015_panel_context
+
+        return render_to_string(
+            "console/_pwscup2015_panel.html",
+            pwscup2015_panel_context(request, round),
+            request=request,
+        )
+
+    def console_create_url(self, competition):
+        return reverse("console:wizard_upload", args=[competition.slug])
+
+    def leaderboard_url(self, round):
+        return reverse("leaderboard", args=[round.competition.slug, round.slug])
+
+    def results_summary(self, round):
+        if not round.results_published:
+            return []
+        return [
+            {
+                "label": _("Final ranking"),
+                "url": reverse("final_ranking", args=[round.competition.slug, round.slug]),
+            }
+        ]

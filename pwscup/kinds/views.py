@@ -77,6 +77,18 @@ def _confine_patterns(patterns, key: str) -> list:
     return confined
 
 
+def kind_console_urlpatterns() -> list:
+    """Every kind's console pages under ``console/<comp>/<key>/``, namespace ``<key>_console``."""
+    return [
+        path(
+            f"console/<slug:competition_slug>/{kind.key}/",
+            include((patterns, f"{kind.key}_console"), namespace=f"{kind.key}_console"),
+        )
+        for kind in all_kinds()
+        if (patterns := kind.console_url_patterns())
+    ]
+
+
 def kind_urlpatterns() -> list:
     """The round page, then every registered kind's pages under ``ROUND_PREFIX``, each in its
     namespace (read when the URLconf loads: after every app's ``ready()``)."""
