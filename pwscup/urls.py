@@ -7,7 +7,6 @@ from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
 from pwscup.kinds.views import kind_console_urlpatterns, kind_urlpatterns
-from pwscup.sequential import console as sequential_console
 from pwscup.submissions import views as submission_views
 
 urlpatterns = [
@@ -17,11 +16,6 @@ urlpatterns = [
     # Each round kind's console pages (its round creation form, ...), then the console's.
     *kind_console_urlpatterns(),
     path("console/", include("pwscup.console.urls")),
-    path(
-        "console/<slug:competition_slug>/sequential/new/",
-        sequential_console.round_create,
-        name="sequential_create",
-    ),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include(account_urls)),

@@ -1,6 +1,8 @@
 """The organizer's side: the page creating a sequential round, and the console panel of one
 (masters, timeline T(1) … T(n) with arrivals and departures, freeze, draw, publish)."""
 
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
@@ -67,6 +69,7 @@ def panel_context(*, request, round) -> dict:
         "round": round,
         "seq": sequential,
         "config": sequential.config,
+        "config_json": json.dumps(sequential.config, indent=2, ensure_ascii=False),
         "masters": masters,
         "teams_without_master": sorted(missing, key=lambda t: t.name),
         "open_steps": selectors.open_steps(sequential=sequential),

@@ -61,8 +61,13 @@ class SequentialKind(RoundKind):
             request=request,
         )
 
+    def console_url_patterns(self):
+        from pwscup.sequential import console
+
+        return [path("new/", console.round_create, name="create")]
+
     def console_create_url(self, competition) -> str | None:
-        return reverse("sequential_create", args=[competition.slug])
+        return reverse("sequential_console:create", args=[competition.slug])
 
     def leaderboard_url(self, round) -> str | None:
         return reverse("sequential:leaderboard", args=[round.competition.slug, round.slug])

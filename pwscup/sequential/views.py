@@ -41,11 +41,24 @@ def _require_team(access):
     return access.team
 
 
-def _per_person_rows(text: str) -> tuple[list[str], list[list[str]]]:
+def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[dict]]:
+    """The header and rows of a ``risk_per_person.csv``; ``over_column`` (1-based) marks a
+    ``P_N_true`` above 1/m (the promise of m-invariance failing for that person)."""
     if not text:
         return [], []
     rows = list(csv.reader(io.StringIO(text)))
-    return rows[0], rows[1:]
+    header = rows[0]
+    column = header.index("P_N_true") if "P_N_true" in header else None
+    out = []
+    for cells in rows[1:]:
+        over = False
+        if column is not None:
+            try:
+                over = float(cells[column]) > 1 / m + 1e-9
+            except (ValueError, IndexError):
+                over = False
+        out.append({"cells": cells, "over_column": column + 1 if over else 0})
+    return header, out
 
 
 def round_page(request, access):
@@ -69,20 +82,31 @@ def round_page(request, access):
             release.message_text = release_message(release)
         latest = next((r for r in releases if r.status == Release.Status.FINISHED), None)
         points = selectors.risk_points(sequential=sequential, team=team)
-        header, rows = _per_person_rows(latest.per_person if latest else "")
+        header, rows = _per_person_rows(
+            latest.per_person if latest else "", m=int(sequential.config.get("m", 2))
+        )
+        frozen = selectors.team_sequence(
+            sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
+        )
+        step_rows = [
+            {
+                "step": j,
+                "is_frozen": j <= sequential.frozen_steps,
+                "release": frozen[j - 1] if j <= sequential.frozen_steps else None,
+                "open": j in context["open_steps"],
+            }
+            for j in range(1, context["visible_steps"] + 1)
+        ]
         context.update(
             master=master,
             releases=releases,
             latest=latest,
-            frozen=selectors.team_sequence(
-                sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
-            ),
+            step_rows=step_rows,
             upload_form=ReleaseUploadForm(steps=context["open_steps"]),
             risk_chart=charts.risk_chart(points, m=int(sequential.config.get("m", 2))),
             per_person_header=header,
             per_person_rows=rows[:PER_PERSON_SHOWN],
             per_person_more=max(0, len(rows) - PER_PERSON_SHOWN),
-            step_range=range(1, context["visible_steps"] + 1),
         )
     if sequential.all_frozen and sequential.config.get("attack_phase"):
         targets = list(sequential.targets.select_related("team").order_by("team__name"))
@@ -173,7 +197,9 @@ def _own_release(access, pk: int) -> Release:
 @kind_view(KEY)
 def release_detail(request, access, pk: int):
     release = _own_release(access, pk)
-    header, rows = _per_person_rows(release.per_person)
+    header, rows = _per_person_rows(
+        release.per_person, m=int(release.sequential.config.get("m", 2))
+    )
     return render(
         request,
         "sequential/release.html",
@@ -220,6 +246,9 @@ def leaderboard(request, access):
         "metrics": selectors.BOARD_METRICS,
         "attack_phase": bool(sequential.config.get("attack_phase")),
         "config": sequential.config,
+        "gates_text": ", ".join(
+            f"{k} ≤ {v:g}" for k, v in (sequential.config.get("utility_gates") or {}).items()
+        ),
     }
     if context["attack_phase"] and sequential.all_frozen:
         if sequential.results_published or access.is_organizer:
