@@ -13,6 +13,7 @@ urlpatterns = [
     path("", competition_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/", include("pwscup.api.urls")),
     # Each round kind's console pages (its round creation form, ...), then the console's.
     *kind_console_urlpatterns(),
     path("console/", include("pwscup.console.urls")),

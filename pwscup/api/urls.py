@@ -1,0 +1,58 @@
+"""Mounted at /api/ by pwscup/urls.py; every name is in the ``api`` namespace."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView
+
+from pwscup.api.views import competitions, docs, results, uploads
+
+app_name = "api"
+
+ROUND = "v1/competitions/<slug:competition_slug>/rounds/<slug:round_slug>/"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", docs.DocsView.as_view(), name="docs"),
+    path("v1/me/", competitions.MeView.as_view(), name="me"),
+    path("v1/competitions/", competitions.CompetitionListView.as_view(), name="competitions"),
+    path(
+        "v1/competitions/<slug:competition_slug>/",
+        competitions.CompetitionDetailView.as_view(),
+        name="competition-detail",
+    ),
+    path(
+        "v1/competitions/<slug:competition_slug>/team/",
+        competitions.TeamView.as_view(),
+        name="team",
+    ),
+    path(ROUND, competitions.RoundDetailView.as_view(), name="round-detail"),
+    path(ROUND + "original.csv", competitions.OriginalDownloadView.as_view(), name="original"),
+    path(ROUND + "submissions/", uploads.SubmissionListView.as_view(), name="submissions"),
+    path(ROUND + "targets/", uploads.TargetListView.as_view(), name="targets"),
+    path(
+        ROUND + "targets/<slug:team_slug>/anonymized.csv",
+        uploads.TargetFileView.as_view(),
+        name="target-anonymized",
+    ),
+    path(
+        ROUND + "targets/<slug:team_slug>/candidate.csv",
+        uploads.CandidateFileView.as_view(),
+        name="target-candidate",
+    ),
+    path(ROUND + "attacks/", uploads.AttackListView.as_view(), name="attacks"),
+    path(ROUND + "leaderboard/", results.LeaderboardView.as_view(), name="leaderboard"),
+    path(ROUND + "matrix/", results.MatrixView.as_view(), name="matrix"),
+    path(ROUND + "final/", results.FinalRankingView.as_view(), name="final"),
+    path(
+        "v1/submissions/<int:pk>/", uploads.SubmissionDetailView.as_view(), name="submission-detail"
+    ),
+    path(
+        "v1/submissions/<int:pk>/file", uploads.SubmissionFileView.as_view(), name="submission-file"
+    ),
+    path(
+        "v1/submissions/<int:pk>/select/",
+        uploads.SubmissionSelectView.as_view(),
+        name="submission-select",
+    ),
+    path("v1/attacks/<int:pk>/", uploads.AttackDetailView.as_view(), name="attack-detail"),
+    path("v1/attacks/<int:pk>/file", uploads.AttackFileView.as_view(), name="attack-file"),
+]
