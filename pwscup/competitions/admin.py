@@ -23,6 +23,7 @@ from pwscup.competitions.services import (
 )
 from pwscup.core.access import private_file_response
 from pwscup.core.admin_scope import CompetitionScopedAdmin, PrivateFileWidget, scoped_filter
+from pwscup.kinds import get_kind
 
 
 class PhaseForm(forms.ModelForm):
@@ -133,17 +134,20 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     list_display = (
         "name",
         "competition",
+        "kind_label",
         "data_mode",
         "original_rows",
         "frozen_at",
         "results_published",
     )
-    list_filter = (scoped_filter("competition"), "data_mode", "results_published")
-    readonly_fields = ("original_rows", "original_sha256", "frozen_at", "operations")
+    list_filter = (scoped_filter("competition"), "kind", "data_mode", "results_published")
+    # The kind is fixed: rounds added here are of the first kind (this form is its form);
+    # the other kinds' rounds are created from their console pages (pwscup/kinds/).
+    readonly_fields = ("kind_label", "original_rows", "original_sha256", "frozen_at", "operations")
     prepopulated_fields = {"slug": ("name",)}
     actions = ["draw_samples", "freeze", "rescore_all", "publish_results", "unpublish_results"]
     fieldsets = (
-        (None, {"fields": ("competition", "name", "slug", "order", "data_mode")}),
+        (None, {"fields": ("competition", "kind_label", "name", "slug", "order", "data_mode")}),
         (
             _("Data"),
             {
@@ -175,6 +179,18 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
             },
         ),
     )
+
+    @admin.display(description=_("kind"), ordering="kind")
+    def kind_label(self, round_: Round | None) -> str:
+        key = (
+            round_.kind
+            if round_ is not None and round_.pk
+            else Round._meta.get_field("kind").default
+        )
+        try:
+            return str(get_kind(key).label)
+        except ValidationError:
+            return key  # an app that registered it is no longer installed
 
     def get_urls(self):
         return [
@@ -299,7 +315,14 @@ class RoundInline(admin.TabularInline):
 @admin.register(Competition)
 class CompetitionAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     competition_lookup = "pk"
-    list_display = ("name", "slug", "is_listed", "max_team_size", "registration_locked", "created_at")
+    list_display = (
+        "name",
+        "slug",
+        "is_listed",
+        "max_team_size",
+        "registration_locked",
+        "created_at",
+    )
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("organizers",)
     inlines = [RoundInline]

@@ -92,7 +92,10 @@ class RoundKind:
     # --- organizer console ------------------------------------------------------------------
 
     def console_panel(self, request, round) -> str:
-        """Rendered HTML inserted in the organizer console's round page (``""``: none)."""
+        """Rendered HTML inserted in the organizer console's round page (``""``: none).
+
+        Return ``render_to_string(...)`` or ``format_html(...)`` (a ``SafeString``): a plain
+        ``str`` is escaped, so that no panel can insert unescaped data by accident."""
         return ""
 
     def console_url_patterns(self) -> list[URLPattern]:

@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.urls import clear_url_caches, path, reverse
+from django.utils.html import format_html
 
 import pwscup.urls
 from pwscup.competitions.models import Round
@@ -36,6 +37,28 @@ class ToyKind(RoundKind):
 
     def round_page(self, request, access):
         return HttpResponse(f"TOY PAGE {access.round.name} team={access.team}")
+
+    def console_url_patterns(self):
+        return [path("new/", toy_console_new, name="create")]
+
+    def console_create_url(self, competition):
+        return reverse("toy_console:create", args=[competition.slug])
+
+    def console_panel(self, request, round):
+        return format_html("<p data-testid='toy-panel'>toy panel of {}</p>", round.slug)
+
+    def round_note(self, round):
+        return "a toy note"
+
+    def missing_phases(self, round):
+        return []
+
+    def results_summary(self, round):
+        return [{"label": "Toy results", "url": "/toy-results/"}]
+
+
+def toy_console_new(request, competition_slug):
+    return HttpResponse(f"new toy round in {competition_slug}")
 
 
 def _reload_urls():
@@ -148,3 +171,60 @@ def test_a_key_cannot_be_taken_twice_by_different_kinds(toy_kind):
     with pytest.raises(ValueError, match="already registered"):
         register(Other())
     assert get_kind("toy") is toy_kind
+
+
+def test_the_console_lists_one_new_round_button_per_kind(client, world, toy_round):
+    client.force_login(world.organizer)
+    page = client.get(reverse("console:competition", args=[world.competition.slug]))
+    html = page.content.decode()
+    wizard = reverse("console:wizard_upload", args=[world.competition.slug])
+    toy_new = f"/console/{world.competition.slug}/toy/new/"
+    assert f'href="{wizard}" data-testid="round-new"' in html
+    assert f'href="{toy_new}" data-testid="round-new-toy"' in html
+    assert "New round: Toy game" in html
+    assert 'data-testid="console-round-kind-toy">Toy game' in html
+    assert client.get(toy_new).content.decode() == f"new toy round in {world.competition.slug}"
+
+
+def test_the_console_round_page_shows_the_kind_and_its_panel(client, world, toy_round):
+    client.force_login(world.organizer)
+    toy = client.get(reverse("console:round", args=[world.competition.slug, "toy"]))
+    html = toy.content.decode()
+    assert 'data-testid="round-kind">Toy game</small>' in html
+    assert "<p data-testid='toy-panel'>toy panel of toy</p>" in html
+    assert 'data-testid="round-actions"' not in html  # the first kind's panel is not drawn
+    first = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    html = first.content.decode()
+    assert 'data-testid="round-kind">Anonymize-then-attack (PWSCup 2015)</small>' in html
+    assert 'data-testid="round-actions"' in html and "toy-panel" not in html
+
+
+def test_a_console_panel_that_is_not_marked_safe_is_escaped(client, world, toy_round, monkeypatch):
+    monkeypatch.setattr(ToyKind, "console_panel", lambda self, request, round: "<b>x</b>")
+    client.force_login(world.organizer)
+    html = client.get(reverse("console:round", args=[world.competition.slug, "toy"])).content
+    assert b"&lt;b&gt;x&lt;/b&gt;" in html and b"<b>x</b>" not in html
+
+
+def test_the_competition_page_shows_each_round_s_kind_note_and_results(client, world, toy_round):
+    client.force_login(world.users["a"])
+    html = client.get(reverse("competition_detail", args=[world.competition.slug])).content
+    html = html.decode()
+    assert 'data-testid="round-kind-toy">Toy game</span> · a toy note' in html
+    assert '<a href="/toy-results/">Toy results</a>' in html
+    first = f'data-testid="round-kind-{world.round.slug}">Anonymize-then-attack (PWSCup 2015)'
+    assert first in html
+
+
+def test_the_admin_shows_the_kind_read_only(client, world, toy_round, django_user_model):
+    boss = django_user_model.objects.create_superuser("boss", "boss@example.org", "pw")
+    client.force_login(boss)
+    page = client.get(reverse("admin:competitions_round_change", args=[toy_round.pk]))
+    html = page.content.decode()
+    assert '<div class="readonly">Toy game</div>' in html
+    assert 'name="kind"' not in html
+    listing = client.get(reverse("admin:competitions_round_changelist") + "?kind=toy")
+    assert "Toy round" in listing.content.decode()
+    assert "Second" not in listing.content.decode()
+    add = client.get(reverse("admin:competitions_round_add")).content.decode()
+    assert '<div class="readonly">Anonymize-then-attack (PWSCup 2015)</div>' in add
