@@ -1,0 +1,267 @@
+"""Estimators of the workload from a release (BT, BR by eq. 3, BI), and estimate files.
+
+* **BT** tabulates the released table: ``y``.
+* **BR** reconstructs by iterative Bayes, eq. (3), from a uniform (or observed) start,
+  stopping at the first t with ``Σ|z^{t+1} − z^t| ≤ tol·Σy`` (spec §3.5).
+* **BI** inverts the channel: ``y A_S⁻¹`` (may be negative; an extension, not in Y).
+
+``estimate.csv`` (§7.4) has the header ``target,<workload attributes>,count`` and one
+row per cell of every target; :func:`read_estimate` validates it with the §12 messages.
+
+Examples
+--------
+>>> from scoring.dp._examples import toy_config
+>>> from scoring.dp.pk import parse_release_declaration, target_channel
+>>> config = toy_config()
+>>> plan = parse_release_declaration({"groups": [{"attributes": ["gender"], "rho": 0.5},
+...     {"attributes": ["age"], "rho": 0.5}]}, config)
+>>> channel = target_channel(plan, config, ("gender", "age"))
+>>> result = reconstruct([1, 2, 1, 2, 1, 3], channel)
+>>> result.iterations, result.estimate.round(6).tolist()
+(126, [0.067716, 2.960178, 4.4e-05, 2.421644, 3e-06, 4.550415])
+>>> (invert([1, 2, 1, 2, 1, 3], channel).round(4) + 0).tolist()
+[0.0, 4.0, -1.0, 2.6667, -1.3333, 5.6667]
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from scoring.dp.config import DPConfig
+from scoring.dp.data import histogram_of_codes, target_cells
+from scoring.dp.errors import DPError, row_listing
+from scoring.dp.pk import Channel, ReleasePlan, target_channel
+from scoring.messages import clip
+from scoring.tables import read_table
+
+ESTIMATORS = ("BT", "BR", "BI")
+
+
+@dataclass(frozen=True)
+class Reconstruction:
+    """The result of eq. (3): the estimate and the number of updates made."""
+
+    estimate: np.ndarray
+    iterations: int
+    converged: bool
+
+
+def reconstruct(
+    y, channel: Channel, *, tol: float = 1e-4, max_iter: int = 100_000, init: str = "uniform"
+) -> Reconstruction:
+    """Iterative Bayes reconstruction, Y eq. (3), of a released histogram ``y``.
+
+    ``z_i^{t+1} = Σ_j y_j z_i^t A[i][j] / Σ_k z_k^t A[k][j]``, from ``z⁰ = Σy/V``
+    (``init="uniform"``) or ``z⁰ = y`` (``"observed"``); stop at the first t with
+    ``Σ|z^{t+1} − z^t| ≤ tol·Σy`` and return ``z^{t+1}``, or after ``max_iter`` updates.
+    """
+    y = np.asarray(y, dtype=float)
+    total = y.sum()
+    if total <= 0:
+        return Reconstruction(np.zeros_like(y), 0, True)
+    z = np.full_like(y, total / y.size) if init == "uniform" else y.copy()
+    threshold = tol * total
+    for iteration in range(1, max_iter + 1):
+        expected = channel.apply(z)
+        ratio = np.divide(y, expected, out=np.zeros_like(y), where=expected > 0)
+        updated = z * channel.apply(ratio)
+        if np.abs(updated - z).sum() <= threshold:
+            return Reconstruction(updated, iteration, True)
+        z = updated
+    return Reconstruction(z, max_iter, False)
+
+
+def invert(y, channel: Channel) -> np.ndarray:
+    """BI: the unbiased inversion ``y A_S⁻¹`` (needs every ρ_g > 0)."""
+    return channel.apply_inverse(np.asarray(y, dtype=float))
+
+
+def release_histograms(
+    codes: np.ndarray, plan: ReleasePlan, config: DPConfig
+) -> dict[str, np.ndarray]:
+    """BT: the histogram of the released codes (N × plan attributes) for every target."""
+    column = {a: k for k, a in enumerate(plan.attributes)}
+    return {
+        t.id: histogram_of_codes(
+            codes[:, [column[a] for a in t.attributes]], config.domain_sizes(t.attributes)
+        )
+        for t in config.workload
+    }
+
+
+def estimate_from_release(
+    codes: np.ndarray, plan: ReleasePlan, config: DPConfig, estimator: str
+) -> dict[str, np.ndarray]:
+    """The BT, BR or BI estimate of every workload target from a release's codes."""
+    if estimator not in ESTIMATORS:
+        raise DPError("dp.estimator.unknown", estimator=clip(estimator))
+    if estimator == "BI":
+        for number, group in enumerate(plan.groups, start=1):
+            if group.rho <= 0:
+                raise DPError("dp.estimator.bi_rho_zero", group=number)
+    histograms = release_histograms(codes, plan, config)
+    if estimator == "BT":
+        return {key: value.astype(float) for key, value in histograms.items()}
+    out = {}
+    settings = config.reconstruction
+    for target in config.workload:
+        channel = target_channel(plan, config, target.attributes)
+        y = histograms[target.id]
+        if estimator == "BR":
+            out[target.id] = reconstruct(
+                y, channel, tol=settings.tol, max_iter=settings.max_iter, init=settings.init
+            ).estimate
+        else:
+            out[target.id] = invert(y, channel)
+    return out
+
+
+def estimate_header(config: DPConfig) -> list[str]:
+    """``target,<workload attributes in round order>,count``."""
+    return ["target", *config.workload_attributes, "count"]
+
+
+def estimate_frame(estimates: dict[str, np.ndarray], config: DPConfig) -> pd.DataFrame:
+    """An ``estimate.csv`` table: one row per cell of every target, targets in workload order."""
+    columns = config.workload_attributes
+    rows = []
+    for target in config.workload:
+        values = np.asarray(estimates[target.id], dtype=float)
+        for cell, count in zip(target_cells(config, target.attributes), values, strict=True):
+            filled = dict(zip(target.attributes, cell, strict=True))
+            rows.append([target.id, *(filled.get(a, "") for a in columns), repr(float(count))])
+    return pd.DataFrame(rows, columns=estimate_header(config))
+
+
+def write_estimate(estimates: dict[str, np.ndarray], config: DPConfig) -> bytes:
+    """The bytes of ``estimate.csv`` (UTF-8, LF line ends)."""
+    buffer = io.StringIO()
+    estimate_frame(estimates, config).to_csv(buffer, index=False, lineterminator="\n")
+    return buffer.getvalue().encode("utf-8")
+
+
+def _cell_text(cell) -> str:
+    return "(" + ",".join(cell) + ")"
+
+
+def read_estimate(source, config: DPConfig) -> dict[str, np.ndarray]:
+    """Read and validate ``estimate.csv`` (§7.4, §12); return each target's vector.
+
+    Parameters
+    ----------
+    source : path, bytes or binary file
+        UTF-8 (BOM allowed) or CP932 CSV.
+    config : DPConfig
+        The round (its workload and domains).
+
+    Returns
+    -------
+    dict
+        Target id → float array of its V_S counts in row-major cell order.
+
+    Examples
+    --------
+    >>> from scoring.dp._examples import toy_config
+    >>> config = toy_config()
+    >>> text = "target,gender,age,count\\ngender,F,,4\\ngender,M,,6\\n" + "".join(
+    ...     f"gender_age,{g},{a},1\\n" for g in "FM" for a in ("<=17", "18-24", "25-34"))
+    >>> read_estimate(text.encode(), config)["gender"].tolist()
+    [4.0, 6.0]
+    >>> read_estimate(text.replace("gender,M,,6", "gender,M,,inf").encode(), config)
+    Traceback (most recent call last):
+    ...
+    scoring.dp.errors.DPError: Row 2: count 'inf' is not a finite number
+    """
+    table = read_table(source, name="estimate.csv")
+    header = estimate_header(config)
+    if [str(c).strip() for c in table.columns] != header:
+        raise DPError("dp.estimate.header", header=",".join(header))
+    table = table.set_axis(header, axis=1)
+    text = table.astype(str).apply(lambda column: column.str.strip())
+    targets = {t.id: t for t in config.workload}
+    known = text["target"].isin(list(targets)).to_numpy()
+    if not known.all():
+        bad = np.flatnonzero(~known)
+        raise DPError(
+            "dp.estimate.unknown_target",
+            rows=row_listing((bad + 1).tolist(), text["target"].iloc[bad].tolist()),
+            targets=", ".join(targets),
+        )
+    counts = pd.to_numeric(text["count"], errors="coerce").to_numpy(dtype=float)
+    bad = np.flatnonzero(~np.isfinite(counts))
+    if bad.size:
+        row = int(bad[0])
+        raise DPError("dp.estimate.count", row=row + 1, value=clip(text["count"].iloc[row]))
+    out = {}
+    row_numbers = np.arange(1, len(text) + 1)
+    for target in config.workload:
+        mask = (text["target"] == target.id).to_numpy()
+        part = text[mask]
+        rows = row_numbers[mask]
+        for attribute in config.workload_attributes:
+            if attribute in target.attributes:
+                continue
+            filled = np.flatnonzero(part[attribute].to_numpy(dtype=object) != "")
+            if filled.size:
+                raise DPError(
+                    "dp.estimate.extra_fill",
+                    row=int(rows[filled[0]]),
+                    attribute=attribute,
+                    target=target.id,
+                )
+        codes = np.empty((len(part), len(target.attributes)), dtype=np.int64)
+        for k, attribute in enumerate(target.attributes):
+            values = part[attribute].to_numpy(dtype=object)
+            column = pd.Categorical(values, categories=list(config.attributes[attribute])).codes
+            outside = np.flatnonzero(column < 0)
+            if outside.size:
+                first = int(outside[0])
+                raise DPError(
+                    "dp.estimate.outside_domain",
+                    row=int(rows[first]),
+                    value=clip(values[first]),
+                    attribute=attribute,
+                    target=target.id,
+                )
+            codes[:, k] = column
+        sizes = config.domain_sizes(target.attributes)
+        flat = (
+            np.ravel_multi_index(tuple(codes.T), sizes)
+            if len(part)
+            else np.zeros(0, dtype=np.int64)
+        )
+        order = np.argsort(flat, kind="stable")
+        repeated = np.flatnonzero(np.diff(flat[order]) == 0)
+        if repeated.size:
+            first, second = order[repeated[0]], order[repeated[0] + 1]
+            cell = target_cells(config, target.attributes)[int(flat[first])]
+            raise DPError(
+                "dp.estimate.duplicate_cell",
+                cell=clip(_cell_text(cell)),
+                target=target.id,
+                first=int(rows[first]),
+                second=int(rows[second]),
+            )
+        cells = int(np.prod(sizes))
+        present = np.zeros(cells, dtype=bool)
+        present[flat] = True
+        if not present.all():
+            missing = np.flatnonzero(~present)
+            names = [
+                _cell_text(c)
+                for c in (target_cells(config, target.attributes)[int(i)] for i in missing[:10])
+            ]
+            more = f" … ({missing.size:,} in total)" if missing.size > 10 else ""
+            raise DPError(
+                "dp.estimate.missing_cells",
+                target=target.id,
+                cells=clip(", ".join(names), 2000) + more,
+            )
+        vector = np.zeros(cells, dtype=float)
+        vector[flat] = counts[mask]
+        out[target.id] = vector
+    return out
