@@ -233,7 +233,9 @@ def read_master(
             & (lsf >= 1)
             & (lsf <= lsb)
         )
-    lifespans = np.array([f"{a},{b}" for a, b in zip(frame["lsf"], frame["lsb"], strict=False)], dtype=object)
+    lifespans = np.array(
+        [f"{a},{b}" for a, b in zip(frame["lsf"], frame["lsb"], strict=False)], dtype=object
+    )
     if bad.any():
         raise ValidationError(
             "seq.master.lifespan", n=config.n_releases, rows=_rows(bad, lifespans)

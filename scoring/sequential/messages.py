@@ -303,6 +303,13 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{items} ({total} in all)",
         "ja": "{items}（計 {total} 件）",
     },
+    # -- structural checks (spec §6)
+    "seq.signature_change": {
+        "en": "person {pid}: signature {first} at release {first_release} but {second} at "
+        "release {second_release}",
+        "ja": "人 {pid}: シグネチャがリリース {first_release} では {first}、リリース "
+        "{second_release} では {second} です",
+    },
     # -- attack phase (spec §10)
     "seq.guess.header": {
         "en": "the guess file must have the header pid,guess; got {got}",
