@@ -196,11 +196,11 @@ def _value_counts(release: Release, domain: pd.Index):
     return indptr, values, counts
 
 
-def _scores(keys: np.ndarray, logs: np.ndarray, releases_per_key: np.ndarray, needed: np.ndarray):
-    """Sum of logs per key, kept where the key met every release of ``L(p)``."""
-    unique, inverse = np.unique(keys, return_inverse=True)
-    total = np.bincount(inverse, weights=logs, minlength=unique.size)
-    count = np.bincount(inverse, weights=releases_per_key, minlength=unique.size)
+def _scores(keys: list[np.ndarray], logs: list[np.ndarray]):
+    """Per key over all releases: the sum of the logs and the number of releases met."""
+    unique, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+    total = np.bincount(inverse, weights=np.concatenate(logs), minlength=unique.size)
+    count = np.bincount(inverse, minlength=unique.size)
     return unique, total, count
 
 
@@ -243,8 +243,8 @@ def risk(master: Master, releases: list[Release], *, n: int | None = None) -> Ri
         else []
     )
     n_sig = max(len(all_signatures), 1)
-    n_keys, n_logs, n_rel = [], [], []
-    a_keys, a_logs, a_rel = [], [], []
+    n_keys, n_logs = [], []
+    a_keys, a_logs = [], []
     covered = np.zeros(n_people, dtype=np.int64)  # |L(p)|
     group_counts = np.zeros((n_people, n), dtype=np.int64)
     previous_pairs = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
@@ -277,15 +277,11 @@ def risk(master: Master, releases: list[Release], *, n: int | None = None) -> Ri
         a_keys.append(keys)
         a_logs.append(np.log(np.bincount(inverse, weights=c)))
     if releases:
-        keys, total, count = _scores(
-            np.concatenate(n_keys), np.concatenate(n_logs), np.ones(sum(map(len, n_keys))), covered
-        )
+        keys, total, count = _scores(n_keys, n_logs)
         person, value = np.divmod(keys, n_values)
         full = count == covered[person]
         post_n = _normalise(person[full], value[full], total[full])
-        keys, total, count = _scores(
-            np.concatenate(a_keys), np.concatenate(a_logs), np.ones(sum(map(len, a_keys))), covered
-        )
+        keys, total, count = _scores(a_keys, a_logs)
         person_sig, value = np.divmod(keys, n_values)
         person, _sig = np.divmod(person_sig, n_sig)
         full = count == covered[person]
