@@ -7,6 +7,8 @@ check ORIGINAL ANONYMIZED --config ROUND.json
 publish ANONYMIZED --seed N --out-published P.csv --out-truth T.csv
 score-attack ANSWER.csv --truth T.csv [--reference-rows M] [--format table|json]
 config-template ORIGINAL
+seq check MASTER RELEASE_1 … RELEASE_n --config CFG [--format table|json] [--per-person FILE]
+dp epsilon|release|estimate|score ...   (the DP round; see scoring.dp.cli)
 
 Messages are in English, or in Japanese with ``--lang ja`` (before the command) or when
 ``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``).
@@ -32,6 +34,7 @@ import pandas as pd
 
 from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
+from scoring.dp.cli import add_dp_commands
 from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate, indicator_classes
 from scoring.kit.cli import add_kit_commands
@@ -40,6 +43,7 @@ from scoring.metrics_info import ALL_METRICS, METRIC_NAMES
 from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
 from scoring.schema import load_config
+from scoring.sequential.cli import add_seq_commands
 from scoring.tables import load_table, read_bytes, read_table, write_csv
 from scoring.validation import validate_original, validate_submission
 
@@ -215,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("original")
     sub.set_defaults(handler=cmd_config_template)
     add_kit_commands(commands)  # anonymize, attack (scoring.kit)
+    add_seq_commands(commands)  # seq check (scoring.sequential)
+    add_dp_commands(commands)  # dp epsilon|release|estimate|score (scoring.dp)
     return parser
 
 

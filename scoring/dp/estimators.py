@@ -81,10 +81,14 @@ def invert(y, channel: Channel) -> np.ndarray:
 
 
 def release_histograms(
-    codes: np.ndarray, plan: ReleasePlan, config: DPConfig
+    codes: np.ndarray, plan: ReleasePlan | None, config: DPConfig
 ) -> dict[str, np.ndarray]:
-    """BT: the histogram of the released codes (N × plan attributes) for every target."""
-    column = {a: k for k, a in enumerate(plan.attributes)}
+    """BT: the histogram of the released codes (N × released attributes) for every target.
+
+    The columns are ``plan.attributes``, or the workload attributes without a plan.
+    """
+    attributes = config.workload_attributes if plan is None else plan.attributes
+    column = {a: k for k, a in enumerate(attributes)}
     return {
         t.id: histogram_of_codes(
             codes[:, [column[a] for a in t.attributes]], config.domain_sizes(t.attributes)
@@ -94,11 +98,16 @@ def release_histograms(
 
 
 def estimate_from_release(
-    codes: np.ndarray, plan: ReleasePlan, config: DPConfig, estimator: str
+    codes: np.ndarray, plan: ReleasePlan | None, config: DPConfig, estimator: str
 ) -> dict[str, np.ndarray]:
-    """The BT, BR or BI estimate of every workload target from a release's codes."""
+    """The BT, BR or BI estimate of every workload target from a release's codes.
+
+    BT needs no plan; BR and BI need the release's plan (its ρ's).
+    """
     if estimator not in ESTIMATORS:
         raise DPError("dp.estimator.unknown", estimator=clip(estimator))
+    if plan is None and estimator != "BT":
+        raise ValueError(f"{estimator} needs the release's plan")
     if estimator == "BI":
         for number, group in enumerate(plan.groups, start=1):
             if group.rho <= 0:

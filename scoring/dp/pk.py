@@ -158,7 +158,8 @@ class ReleasePlan:
         return out
 
 
-def _rho_value(value: Any) -> float:
+def parse_rho(value: Any) -> float:
+    """A ρ in [0, 1) from a number or numeric text, or the §12 message."""
     if isinstance(value, bool):
         raise DPError("dp.release.rho_not_number", rho=clip(value))
     try:
@@ -250,7 +251,7 @@ def parse_release_declaration(declaration: Any, config: DPConfig) -> ReleasePlan
             exact_sum += epsilon_exact
             groups.append(ReleaseGroup(attributes, sizes, rho, float(epsilon_exact), epsilon_exact))
         else:
-            rho = _rho_value(entry["rho"])
+            rho = parse_rho(entry["rho"])
             epsilon = epsilon_from_rho(rho, size)
             rho_epsilon.append(epsilon)
             groups.append(ReleaseGroup(attributes, sizes, rho, epsilon, None))

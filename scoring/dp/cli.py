@@ -1,0 +1,276 @@
+"""``python -m scoring dp ...``: the DP round's mathematics on local files (the server's code).
+
+dp epsilon --sizes 2,7 (--rho R[,R...] | --epsilon E[,E...] | --total E) [--rows N]
+dp release TABLE --config CFG --level L (--groups SPEC ... | --declaration D.json)
+           [--seed S] [--no-shuffle] -o release.csv
+dp estimate RELEASE --config CFG --estimator BT|BR|BI [--groups SPEC ... | --declaration D.json]
+           -o estimate.csv
+dp score ESTIMATE --truth TABLE --config CFG
+
+A group SPEC is ``ATTR[+ATTR...]:rho=R`` or ``ATTR[+ATTR...]:epsilon=E`` (E a decimal or
+p/q), e.g. ``--groups gender:epsilon=0.3 age:epsilon=0.7``. Every command takes
+``--format table|json``. Exit status 2 with the spec's message for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import numpy as np
+
+from scoring.dp.config import load_dp_config
+from scoring.dp.data import table_codes, true_histograms, validate_original, validate_release_table
+from scoring.dp.errors import DPError
+from scoring.dp.estimators import ESTIMATORS, estimate_from_release, read_estimate, write_estimate
+from scoring.dp.exact import exact_text, format_epsilon, parse_epsilon
+from scoring.dp.pk import (
+    ceil_nano,
+    codes_to_table,
+    epsilon_from_rho,
+    equal_rho,
+    k_of,
+    parse_release_declaration,
+    parse_rho,
+    rho_from_epsilon,
+    run_pk,
+    system_generator,
+)
+from scoring.dp.utility import score_estimates
+from scoring.tables import read_table, write_csv
+
+
+def _numbers(text: str, parse):
+    return [parse(part) for part in text.split(",") if part.strip()]
+
+
+def _group_spec(text: str) -> dict:
+    names, sep, setting = text.partition(":")
+    key, eq, value = setting.partition("=")
+    key = key.strip().lower()
+    if not sep or not eq or key not in ("rho", "epsilon") or not names.strip():
+        raise argparse.ArgumentTypeError(
+            f"group {text!r}: expected ATTR[+ATTR...]:rho=R or ATTR[+ATTR...]:epsilon=E"
+        )
+    value = value.strip()
+    if key == "rho":
+        try:
+            value = float(value)
+        except ValueError:
+            pass  # parse_release_declaration names it
+    return {"attributes": [n.strip() for n in names.split("+")], key: value}
+
+
+def _declaration(args) -> dict | None:
+    if getattr(args, "declaration", None):
+        with open(args.declaration, encoding="utf-8-sig") as handle:
+            try:
+                return json.load(handle)
+            except ValueError as exc:
+                raise DPError("dp.release.not_object") from exc
+    if getattr(args, "groups", None):
+        return {"mechanism": "pk_anonymization", "groups": list(args.groups)}
+    return None
+
+
+def _emit(result: dict, args, lines: list[str]) -> None:
+    if args.format == "json":
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(lines))
+
+
+def cmd_epsilon(args) -> int:
+    sizes = _numbers(args.sizes, int)
+    if not sizes or any(v < 2 for v in sizes):
+        raise SystemExit("error: --sizes needs domain sizes >= 2, e.g. --sizes 2,7")
+    groups = []
+    if args.total is not None:
+        total = parse_epsilon(args.total)
+        rho = equal_rho(float(total), sizes)
+        groups = [{"cells": v, "rho": rho, "epsilon": epsilon_from_rho(rho, v)} for v in sizes]
+        charge = total
+    elif args.epsilon is not None:
+        epsilons = _numbers(args.epsilon, lambda s: parse_epsilon(s, positive=False))
+        epsilons = epsilons * len(sizes) if len(epsilons) == 1 else epsilons
+        if len(epsilons) != len(sizes):
+            raise SystemExit("error: give one epsilon, or one per size")
+        groups = [
+            {"cells": v, "rho": rho_from_epsilon(float(e), v), "epsilon": float(e)}
+            for v, e in zip(sizes, epsilons, strict=True)
+        ]
+        charge = sum(epsilons, start=parse_epsilon("0", positive=False))
+    else:
+        rhos = _numbers(args.rho, parse_rho)
+        rhos = rhos * len(sizes) if len(rhos) == 1 else rhos
+        if len(rhos) != len(sizes):
+            raise SystemExit("error: give one rho, or one per size")
+        groups = [
+            {"cells": v, "rho": r, "epsilon": epsilon_from_rho(r, v)}
+            for v, r in zip(sizes, rhos, strict=True)
+        ]
+        charge = ceil_nano(math.fsum(g["epsilon"] for g in groups))
+    epsilon = math.fsum(g["epsilon"] for g in groups)
+    if charge <= 0:
+        raise DPError("dp.release.zero")
+    result = {"groups": groups, "epsilon": epsilon, "charge": exact_text(charge)}
+    lines = [
+        f"group {k}: V={g['cells']} rho={g['rho']:.6f} epsilon={g['epsilon']:.6f}"
+        for k, g in enumerate(groups, start=1)
+    ]
+    lines.append(f"epsilon (eq. 6) = {epsilon:.9f}; charged {format_epsilon(charge)}")
+    if args.rows is not None:
+        result["k"] = k_of(args.rows, epsilon)
+        lines.append(f"k (eq. 7, N={args.rows}) = {result['k']:.4f}")
+    _emit(result, args, lines)
+    return 0
+
+
+def cmd_release(args) -> int:
+    config = load_dp_config(args.config)
+    table = validate_original(read_table(args.table, name="the table"), config)
+    level = config.level(args.level)
+    declaration = _declaration(args)
+    if declaration is None:
+        raise SystemExit("error: give --groups or --declaration")
+    plan = parse_release_declaration(declaration, config)
+    if plan.charge > level.epsilon:
+        raise DPError(
+            "dp.release.over_budget",
+            cost=format_epsilon(plan.charge),
+            budget=format_epsilon(level.epsilon),
+        )
+    rng = np.random.default_rng(args.seed) if args.seed is not None else system_generator()
+    codes = run_pk(
+        table_codes(table, config, plan.attributes), plan, config, rng, shuffle=not args.no_shuffle
+    )
+    write_csv(codes_to_table(codes, config, plan.attributes), args.output)
+    result = plan.as_dict(len(table))
+    result["rows"] = len(table)
+    result["output"] = args.output
+    lines = [
+        f"group {k}: {'+'.join(g['attributes'])} rho={g['rho']:.6f} epsilon={g['epsilon']:.6f}"
+        for k, g in enumerate(result["groups"], start=1)
+    ]
+    lines.append(
+        f"epsilon (eq. 6) = {plan.epsilon:.9f}; charged {format_epsilon(plan.charge)} "
+        f"of level {level.id}'s {format_epsilon(level.epsilon)}; k (eq. 7) = {result['k']:.4f}"
+    )
+    lines.append(f"wrote {len(table)} rows to {args.output}")
+    _emit(result, args, lines)
+    return 0
+
+
+def cmd_estimate(args) -> int:
+    config = load_dp_config(args.config)
+    release = read_table(args.release, name="release.csv")
+    codes = validate_release_table(release, config, rows=None)
+    declaration = _declaration(args)
+    if declaration is None and args.estimator != "BT":
+        raise SystemExit(f"error: {args.estimator} needs the release's --groups or --declaration")
+    plan = None if declaration is None else parse_release_declaration(declaration, config)
+    estimates = estimate_from_release(codes, plan, config, args.estimator)
+    with open(args.output, "wb") as handle:
+        handle.write(write_estimate(estimates, config))
+    result = {
+        "estimator": args.estimator,
+        "rows": len(release),
+        "targets": {key: [float(v) for v in value] for key, value in estimates.items()},
+        "output": args.output,
+    }
+    lines = [f"{args.estimator} estimate of {len(estimates)} target(s) from {len(release)} rows"]
+    lines += [
+        f"  {key}: {len(value)} cells, sum {float(np.sum(value)):.4f}"
+        for key, value in estimates.items()
+    ]
+    lines.append(f"wrote {args.output}")
+    _emit(result, args, lines)
+    return 0
+
+
+def cmd_score(args) -> int:
+    config = load_dp_config(args.config)
+    truth = validate_original(read_table(args.truth, name="the truth table"), config)
+    estimates = read_estimate(args.estimate, config)
+    result = score_estimates(estimates, true_histograms(truth, config))
+    lines = [f"{'target':<24} {'L2':>12} {'Spearman':>9}"]
+    for key, value in result["targets"].items():
+        lines.append(f"{key:<24} {value['l2']:>12.4f} {value['spearman']:>9.4f}")
+    lines.append(f"{'mean':<24} {result['l2']:>12.4f} {result['spearman']:>9.4f}")
+    _emit(result, args, lines)
+    return 0
+
+
+def add_dp_commands(commands) -> None:
+    """Add ``dp`` and its subcommands to the parser of ``python -m scoring``."""
+    dp = commands.add_parser("dp", help="the DP round: epsilon, release, estimate, score")
+    sub = dp.add_subparsers(dest="dp_command", required=True)
+
+    def with_format(parser):
+        parser.add_argument("--format", choices=("table", "json"), default="table")
+        return parser
+
+    p = with_format(
+        sub.add_parser("epsilon", help="eq. 6/7: epsilon and k from rho's, or rho from epsilon")
+    )
+    p.add_argument("--sizes", required=True, help="domain size of each group, e.g. 2,7")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--rho", help="rho of each group (one value: every group)")
+    how.add_argument(
+        "--epsilon", help="epsilon of each group, decimal or p/q (one value: every group)"
+    )
+    how.add_argument(
+        "--total", help="total epsilon: the one rho of every group that spends it (eq. 6)"
+    )
+    p.add_argument("--rows", type=int, default=None, help="N, for k (eq. 7)")
+    p.set_defaults(handler=cmd_epsilon)
+
+    def with_groups(parser):
+        parser.add_argument(
+            "--groups",
+            nargs="+",
+            type=_group_spec,
+            metavar="SPEC",
+            help="ATTR[+ATTR...]:rho=R or ATTR[+ATTR...]:epsilon=E",
+        )
+        parser.add_argument("--declaration", help="release declaration (JSON, spec §7.3)")
+
+    p = with_format(
+        sub.add_parser("release", help="a Pk-anonymized release of a local table (practice)")
+    )
+    p.add_argument("table")
+    p.add_argument("--config", required=True)
+    p.add_argument("--level", required=True)
+    with_groups(p)
+    p.add_argument(
+        "--seed", type=int, default=None, help="reproducible draw (default: OS randomness)"
+    )
+    p.add_argument(
+        "--no-shuffle", action="store_true", help="keep row i derived from row i (declared mode)"
+    )
+    p.add_argument("-o", "--output", required=True)
+    p.set_defaults(handler=cmd_release)
+
+    p = with_format(
+        sub.add_parser("estimate", help="BT, BR (eq. 3) or BI estimate.csv from a release")
+    )
+    p.add_argument("release")
+    p.add_argument("--config", required=True)
+    p.add_argument("--estimator", required=True, choices=ESTIMATORS)
+    with_groups(p)
+    p.add_argument("-o", "--output", default="estimate.csv")
+    p.set_defaults(handler=cmd_estimate)
+
+    p = with_format(
+        sub.add_parser("score", help="L2 and Spearman of estimate.csv per target and overall")
+    )
+    p.add_argument("estimate")
+    p.add_argument("--truth", required=True, help="the table (CSV) holding the true histograms")
+    p.add_argument("--config", required=True)
+    p.set_defaults(handler=cmd_score)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("run: python -m scoring dp ...")
