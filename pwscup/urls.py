@@ -19,6 +19,7 @@ urlpatterns = [
     path("console/", include("pwscup.console.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/tokens/", include("pwscup.api.token_urls")),
     path("accounts/", include(account_urls)),
     path("notifications/", include("pwscup.notifications.urls")),
     # Before the rounds: a round cannot take the slug "team" or "join".
