@@ -23,6 +23,7 @@ from pwscup.console.forms import RoundEditForm, phases_initial, phases_of, windo
 from pwscup.console.views import add_errors
 from pwscup.core.selectors import system_health
 from pwscup.kinds import kind_of
+from pwscup.kinds.pwscup2015 import Pwscup2015Kind
 from pwscup.submissions.operation_selectors import operation_request_text
 from pwscup.submissions.selectors import round_stale_scores
 
@@ -141,7 +142,10 @@ def pwscup2015_panel_context(request, round_) -> dict:
 @login_required
 def round_action(request, competition_slug, round_slug, action):
     round_ = selectors.console_round(
-        user=request.user, competition_slug=competition_slug, round_slug=round_slug
+        user=request.user,
+        competition_slug=competition_slug,
+        round_slug=round_slug,
+        kind=Pwscup2015Kind.key,  # the first kind's console pages
     )
     chosen = ACTIONS.get(action)
     if chosen is None or (chosen.per_team_only and not round_.is_per_team):
@@ -165,7 +169,10 @@ def round_action(request, competition_slug, round_slug, action):
 def round_edit(request, competition_slug, round_slug):
     """Only what is safe once submissions exist: no new original or data mode here."""
     round_ = selectors.console_round(
-        user=request.user, competition_slug=competition_slug, round_slug=round_slug
+        user=request.user,
+        competition_slug=competition_slug,
+        round_slug=round_slug,
+        kind=Pwscup2015Kind.key,  # the first kind's console pages
     )
     initial = {
         **phases_initial(round_),
@@ -290,7 +297,10 @@ def _zip_stream(members):
 def round_archive(request, competition_slug, round_slug):
     """Every upload, attack and target of the round as one ZIP, streamed as it is written."""
     round_ = selectors.console_round(
-        user=request.user, competition_slug=competition_slug, round_slug=round_slug
+        user=request.user,
+        competition_slug=competition_slug,
+        round_slug=round_slug,
+        kind=Pwscup2015Kind.key,  # the first kind's console pages
     )
     services.archive_downloaded_record(user=request.user, round=round_)
     response = StreamingHttpResponse(

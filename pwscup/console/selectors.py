@@ -30,13 +30,16 @@ def console_competition(*, user, slug: str) -> Competition:
     return get_object_or_404(organized_competitions(user=user), slug=slug)
 
 
-def console_round(*, user, competition_slug: str, round_slug: str) -> Round:
+def console_round(
+    *, user, competition_slug: str, round_slug: str, kind: str | None = None
+) -> Round:
+    """A round the user organizes (404 otherwise); with ``kind``, only a round of that kind
+    (a kind's console pages are confined to its rounds)."""
     competition = console_competition(user=user, slug=competition_slug)
-    return get_object_or_404(
-        Round.objects.select_related("competition").prefetch_related("phases"),
-        competition=competition,
-        slug=round_slug,
-    )
+    rounds = Round.objects.select_related("competition").prefetch_related("phases")
+    if kind is not None:
+        rounds = rounds.filter(kind=kind)
+    return get_object_or_404(rounds, competition=competition, slug=round_slug)
 
 
 def console_team(*, competition: Competition, pk: int) -> Team:

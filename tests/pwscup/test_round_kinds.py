@@ -228,3 +228,14 @@ def test_the_admin_shows_the_kind_read_only(client, world, toy_round, django_use
     assert "Second" not in listing.content.decode()
     add = client.get(reverse("admin:competitions_round_add")).content.decode()
     assert '<div class="readonly">Anonymize-then-attack (PWSCup 2015)</div>' in add
+
+
+def test_the_first_kind_s_console_pages_answer_404_for_another_kind(client, world, toy_round):
+    client.force_login(world.organizer)
+    comp = world.competition.slug
+    for name, extra in (("round_edit", []), ("round_archive", []), ("round_action", ["freeze"])):
+        toy = reverse(f"console:{name}", args=[comp, "toy", *extra])
+        assert client.get(toy).status_code == 404, name
+        first = reverse(f"console:{name}", args=[comp, world.round.slug, *extra])
+        assert client.get(first).status_code == 200, name
+    assert client.get(reverse("console:round", args=[comp, "toy"])).status_code == 200
