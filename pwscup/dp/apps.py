@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class DPConfig(AppConfig):
+    name = "pwscup.dp"
+    label = "dp"
+    verbose_name = _("DP rounds")
+
+    def ready(self) -> None:
+        from pwscup.dp.kind import DPKind
+        from pwscup.kinds import register
+
+        register(DPKind())

@@ -1,0 +1,94 @@
+"""The DP round as a round kind (pwscup/kinds/): its pages, console panel and demo."""
+
+import json
+
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.kinds.base import RoundKind
+
+
+class DPKind(RoundKind):
+    key = "dp"
+    label = _("Differential privacy: batch release vs interactive queries")
+    description = _(
+        "Each team spends an ε budget per level on Laplace-noised queries or Pk-anonymized "
+        "releases of a hidden table, and estimates its histograms; scored by L2 and Spearman "
+        "after the close, next to the paper's baselines."
+    )
+
+    def validate_config(self, config: dict) -> dict:
+        from django.core.exceptions import ValidationError
+
+        from pwscup.dp import engine
+
+        try:
+            return engine.config_validate(config)
+        except engine.DPInputError as error:
+            raise ValidationError({"config": str(error)}) from None
+
+    def url_patterns(self):
+        from pwscup.dp import views
+
+        return [
+            path("levels/<str:level>/", views.level_page, name="level"),
+            path("levels/<str:level>/queries", views.query, name="query"),
+            path("levels/<str:level>/releases", views.release, name="release"),
+            path(
+                "levels/<str:level>/releases/<int:number>/release.csv",
+                views.release_csv,
+                name="release_csv",
+            ),
+            path("levels/<str:level>/ledger.csv", views.ledger_csv, name="ledger_csv"),
+            path("levels/<str:level>/estimate", views.estimate_upload, name="estimate_upload"),
+            path("levels/<str:level>/estimate/from", views.estimate_from, name="estimate_from"),
+            path("levels/<str:level>/declared", views.declared_upload, name="declared_upload"),
+            path("leaderboard/", views.leaderboard, name="leaderboard"),
+        ]
+
+    def round_page(self, request, access):
+        from pwscup.dp import views
+
+        return views.round_page(request, access)
+
+    def console_panel(self, request, round) -> str:
+        from django.template.loader import render_to_string
+
+        from pwscup.dp.selectors import dp_round_of
+
+        try:
+            dp_round = dp_round_of(round)
+        except Exception:  # noqa: BLE001 - a round without its DP row shows no panel
+            return ""
+        return render_to_string(
+            "dp/_console_panel.html",
+            {
+                "round": round,
+                "dp_round": dp_round,
+                "config_json": json.dumps(round.config, indent=2, ensure_ascii=False),
+            },
+            request=request,
+        )
+
+    def console_url_patterns(self):
+        from pwscup.dp import console
+
+        return [path("new/", console.round_create, name="create")]
+
+    def console_create_url(self, competition) -> str | None:
+        return reverse("dp_console:create", kwargs={"competition_slug": competition.slug})
+
+    def leaderboard_url(self, round) -> str | None:
+        return reverse(
+            "dp:leaderboard",
+            kwargs={"competition_slug": round.competition.slug, "round_slug": round.slug},
+        )
+
+    def results_summary(self, round) -> list[dict]:
+        url = self.leaderboard_url(round)
+        return [{"label": _("DP leaderboard"), "url": url}] if url else []
+
+    def demo_load(self, competition, *, organizer) -> None:
+        from pwscup.dp.demo import dp_demo_load
+
+        dp_demo_load(competition=competition, organizer=organizer)

@@ -1,0 +1,191 @@
+"""DP rounds, their ε ledgers and charges, and the teams' estimates.
+
+A ledger's ``spent`` is an exact fraction ("p/q" text), changed only under the ledger's
+row lock (``SELECT … FOR UPDATE``) in the transaction that draws and stores the answer, so a
+charge never exists without its answer nor an answer without its charge.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
+
+
+def dp_private_path(instance, filename: str) -> str:
+    return f"private/dp/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
+
+
+class DPRound(models.Model):
+    """The DP part of a round: its release window, and what is computed at the close.
+
+    The configuration (normalised, spec §10) is ``Round.config`` and the hidden table
+    ``Round.original_file``, as for every kind."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, related_name="dp", verbose_name=_("round")
+    )
+    opens_at = models.DateTimeField(_("release phase opens at"))
+    closes_at = models.DateTimeField(_("release phase closes at"))
+    # Set when the scores and baselines were computed after the close (once).
+    scored_at = models.DateTimeField(null=True, blank=True, editable=False)
+    baselines = models.JSONField(default=dict, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("DP round")
+        verbose_name_plural = _("DP rounds")
+
+    def __str__(self) -> str:
+        return str(self.round)
+
+    def is_open(self, at=None) -> bool:
+        at = at or timezone.now()
+        return self.opens_at <= at < self.closes_at
+
+    def has_closed(self, at=None) -> bool:
+        return (at or timezone.now()) >= self.closes_at
+
+    @property
+    def config(self) -> dict:
+        return self.round.config
+
+    @property
+    def level_ids(self) -> list[str]:
+        return [level["id"] for level in self.config.get("levels", [])]
+
+
+class Ledger(models.Model):
+    """One team's ε budget at one level: the budget, what is spent, how many charges."""
+
+    dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="ledgers")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_ledgers")
+    level = models.CharField(_("level"), max_length=64)
+    budget = models.CharField(_("budget"), max_length=64)
+    spent = models.CharField(_("spent"), max_length=200, default="0")
+    charges_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dp_round", "team", "level"], name="dp_ledger_one_per_team_level"
+            )
+        ]
+        verbose_name = _("ε ledger")
+        verbose_name_plural = _("ε ledgers")
+
+    def __str__(self) -> str:
+        return f"{self.team} / {self.level}"
+
+
+class Charge(models.Model):
+    """One accepted, answered charge: a query's answer or a release, stored, never redrawn."""
+
+    class Kind(models.TextChoices):
+        QUERY = "query", _("Query")
+        RELEASE = "release", _("Batch release")
+
+    ledger = models.ForeignKey(Ledger, on_delete=models.CASCADE, related_name="charges")
+    number = models.PositiveIntegerField(_("charge number"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    request_id = models.CharField(max_length=100, blank=True)
+    epsilon = models.CharField(_("epsilon"), max_length=200)
+    spent_after = models.CharField(max_length=200)
+    request = models.JSONField(default=dict)
+    # Queries: cells, answer, sensitivity, lambda. Releases: rho per group, k, rows.
+    reply = models.JSONField(default=dict)
+    release_file = models.FileField(upload_to=dp_private_path, max_length=300, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["ledger", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["ledger", "number"], name="dp_charge_number_unique"),
+            models.UniqueConstraint(
+                fields=["ledger", "request_id"],
+                condition=~models.Q(request_id=""),
+                name="dp_charge_request_id_unique",
+            ),
+        ]
+        verbose_name = _("charge")
+        verbose_name_plural = _("charges")
+
+    def __str__(self) -> str:
+        return f"{self.ledger} #{self.number}"
+
+    @property
+    def answer_rows(self) -> list[tuple[str, float]]:
+        """(cell, noisy value) pairs of a query's answer."""
+        cells = [", ".join(cell) for cell in self.reply.get("cells", [])]
+        return list(zip(cells, self.reply.get("answer", []), strict=False))
+
+
+class Estimate(models.Model):
+    """A team's estimate of the workload at one level, kept as uploaded (or as built by the
+    platform from a release or an answer); the last valid one counts. Its scores are computed
+    after the close only."""
+
+    class Status(models.TextChoices):
+        VALID = "valid", _("Valid")
+        FAILED = "failed", _("Failed")
+
+    class Source(models.TextChoices):
+        UPLOAD = "upload", _("Uploaded estimate")
+        RELEASE = "release", _("Platform estimator on a release")
+        ANSWER = "answer", _("Query answer")
+        DECLARED_TABLE = "declared_table", _("Declared released table")
+        DECLARED_COUNTS = "declared_counts", _("Declared noisy counts")
+
+    dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="estimates")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_estimates")
+    level = models.CharField(_("level"), max_length=64)
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
+    file = models.FileField(upload_to=dp_private_path, max_length=300, blank=True)
+    original_filename = models.CharField(max_length=255, blank=True)
+    declaration = models.JSONField(default=dict, blank=True)
+    # The estimate as the scorer reads it: {target id: [count per cell]}.
+    counts = models.JSONField(default=dict, blank=True)
+    method = models.CharField(_("method"), max_length=40, blank=True)
+    estimator = models.CharField(max_length=8, blank=True)
+    declared = models.BooleanField(_("declared, unverified"), default=False)
+    declared_epsilon = models.CharField(max_length=200, blank=True)
+    plausibility = models.JSONField(default=dict, blank=True)
+    flagged = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices)
+    message = models.TextField(blank=True)
+    # The failure as ``scoring.dp.errors`` code and parameters: shown in the reader's language.
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
+    scores = models.JSONField(default=dict, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("estimate")
+        verbose_name_plural = _("estimates")
+
+    def __str__(self) -> str:
+        return f"{self.team} / {self.level} / {self.created_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def message_text(self) -> str:
+        from django.utils.translation import get_language
+
+        return self.message_in(get_language())
+
+    def message_in(self, lang: str | None) -> str:
+        """The failure in ``lang`` (English when stored without a code)."""
+        from scoring.dp.errors import DP_MESSAGES, render_dp
+
+        if self.message_code in DP_MESSAGES:
+            return render_dp(self.message_code, self.message_params, lang)
+        return self.message

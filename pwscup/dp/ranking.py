@@ -1,0 +1,153 @@
+"""The DP round's leaderboards (spec §7.5): the one module that ranks.
+
+The rule itself is ``scoring.dp.utility`` (``rank_entries``, ``overall_ranks``); this module
+gathers each level's rows (final estimates, ε spent, k, scores) and applies it. Declared
+(upload-mode) entries are ranked in a table of their own; the overall ranking uses the
+verified tables only.
+"""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pwscup.dp.models import DPRound, Estimate, Ledger
+from pwscup.dp.selectors import final_estimates
+from scoring.dp.exact import format_epsilon
+from scoring.dp.utility import Entry, overall_ranks, rank_entries
+
+
+@dataclass
+class Row:
+    team: object
+    estimate: Estimate
+    spent: Fraction
+    k: list[float]
+    per_target: dict
+    mean_l2: float
+    mean_spearman: float
+    passes_gate: bool
+    rank: int | None = None
+
+    @property
+    def spent_text(self) -> str:
+        return format_epsilon(self.spent)
+
+    @property
+    def label(self) -> str:
+        return self.estimate.method
+
+    @property
+    def declared(self) -> bool:
+        return self.estimate.declared
+
+
+@dataclass
+class LevelBoard:
+    level: str
+    epsilon: Fraction
+    verified: list[Row] = field(default_factory=list)
+    declared: list[Row] = field(default_factory=list)
+    baselines: dict = field(default_factory=dict)
+
+    @property
+    def epsilon_text(self) -> str:
+        return format_epsilon(self.epsilon)
+
+
+def _ranked(rows: list[Row], rank_metric: str) -> list[Row]:
+    """Rank with ``scoring.dp.utility.rank_entries`` (the rule of spec §7.5)."""
+    ranks = rank_entries(
+        [
+            Entry(
+                key=row.estimate.pk,
+                l2=row.mean_l2,
+                spearman=row.mean_spearman,
+                submitted_at=(row.estimate.created_at, row.estimate.pk),
+                passes_gate=row.passes_gate,
+            )
+            for row in rows
+        ],
+        rank_metric=rank_metric,
+    )
+    for row in rows:
+        row.rank = ranks[row.estimate.pk]
+    rows.sort(key=lambda row: (row.rank, row.team.name))
+    return rows
+
+
+def level_boards(*, dp_round: DPRound) -> list[LevelBoard]:
+    """Every level's tables once the round is scored (empty before: nothing leaks)."""
+    if dp_round.scored_at is None:
+        return []
+    config = dp_round.config
+    gate = config.get("spearman_gate")
+    rank_metric = config.get("rank_metric", "l2")
+    spent = {
+        (ledger.team_id, ledger.level): Fraction(ledger.spent)
+        for ledger in Ledger.objects.filter(dp_round=dp_round)
+    }
+    ks: dict[tuple, list] = {}
+    for ledger in Ledger.objects.filter(dp_round=dp_round).prefetch_related("charges"):
+        ks[(ledger.team_id, ledger.level)] = [
+            charge.reply.get("k") for charge in ledger.charges.all() if charge.kind == "release"
+        ]
+    boards = []
+    for level in config["levels"]:
+        board = LevelBoard(
+            level=level["id"],
+            epsilon=Fraction(level["epsilon"]),
+            baselines=dp_round.baselines.get(level["id"], {}),
+        )
+        for estimate in final_estimates(dp_round=dp_round, level=level["id"]):
+            scores = estimate.scores or {}
+            if "mean_l2" not in scores:
+                continue
+            key = (estimate.team_id, level["id"])
+            row = Row(
+                team=estimate.team,
+                estimate=estimate,
+                spent=(
+                    Fraction(estimate.declared_epsilon)
+                    if estimate.declared
+                    else spent.get(key, Fraction(0))
+                ),
+                k=ks.get(key, []),
+                per_target=scores.get("targets", {}),
+                mean_l2=scores["mean_l2"],
+                mean_spearman=scores["mean_spearman"],
+                passes_gate=gate is None or scores["mean_spearman"] >= gate,
+            )
+            (board.declared if estimate.declared else board.verified).append(row)
+        _ranked(board.verified, rank_metric)
+        _ranked(board.declared, rank_metric)
+        boards.append(board)
+    return boards
+
+
+@dataclass
+class OverallRow:
+    team: object
+    ranks: dict
+    total: int
+    rank: int = 0
+
+
+def overall_ranking(boards: list[LevelBoard]) -> list[OverallRow]:
+    """Sum of per-level ranks over the verified tables (``scoring.dp.utility.overall_ranks``:
+    a team missing a level takes that level's last rank + 1; ties by the rank at the
+    smallest ε)."""
+    if not boards:
+        return []
+    ordered = sorted(boards, key=lambda board: board.epsilon)
+    level_ranks = [{row.team.pk: row.rank for row in board.verified} for board in ordered]
+    totals = overall_ranks(level_ranks)
+    teams = {row.team.pk: row.team for board in boards for row in board.verified}
+    rows = []
+    for team_id, rank in totals.items():
+        ranks = {}
+        for board, by_team in zip(ordered, level_ranks, strict=False):
+            ranks[board.level] = by_team.get(team_id, max(by_team.values(), default=0) + 1)
+        rows.append(
+            OverallRow(team=teams[team_id], ranks=ranks, total=sum(ranks.values()), rank=rank)
+        )
+    rows.sort(key=lambda row: (row.rank, row.team.name))
+    return rows

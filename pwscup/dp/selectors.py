@@ -1,0 +1,104 @@
+"""What the DP pages read: a team's ledgers and estimates, and the leaderboards after the close.
+
+Scores and baselines exist only once the release phase has closed (``DPRound.scored_at``);
+no selector returns a score, a truth or another team's charges before that.
+"""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
+from scoring.dp.exact import format_epsilon
+
+
+@dataclass
+class LevelView:
+    """One level as a team sees it: budget, spent, remaining, charges, estimates."""
+
+    id: str
+    budget: Fraction
+    spent: Fraction = Fraction(0)
+    charges: list = field(default_factory=list)
+    estimates: list = field(default_factory=list)
+
+    @property
+    def remaining(self) -> Fraction:
+        return self.budget - self.spent
+
+    @property
+    def budget_text(self) -> str:
+        return format_epsilon(self.budget)
+
+    @property
+    def spent_text(self) -> str:
+        return format_epsilon(self.spent)
+
+    @property
+    def remaining_text(self) -> str:
+        return format_epsilon(self.remaining)
+
+    @property
+    def used_percent(self) -> int:
+        return int(100 * self.spent / self.budget) if self.budget else 0
+
+    @property
+    def current_estimate(self):
+        return next((e for e in self.estimates if e.status == Estimate.Status.VALID), None)
+
+
+def dp_round_of(round) -> DPRound:
+    dp_round = DPRound.objects.get(round=round)
+    dp_round.round = round  # already read
+    return dp_round
+
+
+def team_levels(*, dp_round: DPRound, team) -> list[LevelView]:
+    """Every level of the round with ``team``'s ledger, charges and estimates (own only)."""
+    levels = {
+        item["id"]: LevelView(id=item["id"], budget=Fraction(item["epsilon"]))
+        for item in dp_round.config["levels"]
+    }
+    if team is None:
+        return list(levels.values())
+    for ledger in Ledger.objects.filter(dp_round=dp_round, team=team):
+        if ledger.level in levels:
+            levels[ledger.level].spent = Fraction(ledger.spent)
+    for charge in Charge.objects.filter(
+        ledger__dp_round=dp_round, ledger__team=team
+    ).select_related("ledger"):
+        if charge.ledger.level in levels:
+            levels[charge.ledger.level].charges.append(charge)
+    for estimate in Estimate.objects.filter(dp_round=dp_round, team=team).order_by(
+        "-created_at", "-id"
+    ):
+        if estimate.level in levels:
+            levels[estimate.level].estimates.append(estimate)
+    return list(levels.values())
+
+
+def team_level(*, dp_round: DPRound, team, level: str) -> LevelView | None:
+    return next(
+        (view for view in team_levels(dp_round=dp_round, team=team) if view.id == level), None
+    )
+
+
+def team_charge(*, dp_round: DPRound, team, level: str, number: int) -> Charge | None:
+    return (
+        Charge.objects.filter(
+            ledger__dp_round=dp_round, ledger__team=team, ledger__level=level, number=number
+        )
+        .select_related("ledger")
+        .first()
+    )
+
+
+def final_estimates(*, dp_round: DPRound, level: str) -> list[Estimate]:
+    """Each team's last valid estimate at ``level`` (the one that counts)."""
+    chosen: dict[int, Estimate] = {}
+    for estimate in (
+        Estimate.objects.filter(dp_round=dp_round, level=level, status=Estimate.Status.VALID)
+        .select_related("team")
+        .order_by("-created_at", "-id")
+    ):
+        chosen.setdefault(estimate.team_id, estimate)
+    return list(chosen.values())

@@ -1,0 +1,521 @@
+"""What the DP round writes: the round, charges (queries and releases), estimates, scores.
+
+Every entry point (pages, API, console, admin, demo) calls these functions. The mathematics
+is ``scoring.dp``, reached through ``pwscup.dp.engine``.
+"""
+
+import hashlib
+
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import Competition
+from pwscup.competitions.services import round_of_kind_create
+from pwscup.console.services import Action, audit_record
+from pwscup.dp import engine
+from pwscup.dp.ledger import (
+    ChargeResult,
+    LedgerRefusal,
+    fraction_text,
+    ledger_charge,
+    ledger_get_or_create,
+)
+from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
+
+__all__ = ["DPRequestError", "LedgerRefusal"]
+
+
+class DPRequestError(Exception):
+    """A request the round cannot take (HTTP 400): its message names what is wrong.
+
+    ``error`` is the ``scoring.dp.DPError`` when there is one (rendered in the reader's
+    language by the pages), else the message text."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+# --- the round ----------------------------------------------------------------------------
+
+
+def _dp_validation_error(field: str, error) -> ValidationError:
+    text = error.render(get_language()) if hasattr(error, "render") else str(error)
+    return ValidationError({field: text})
+
+
+@transaction.atomic
+def dp_round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    table: bytes,
+    table_filename: str,
+    config_raw,
+    opens_at,
+    closes_at,
+    timezone_name: str = "Asia/Tokyo",
+    user=None,
+) -> DPRound:
+    """Create a DP round: the configuration checked (spec §12), the hidden table checked
+    against it (kept as uploaded, never shown to teams), the release window set.
+
+    Raises ``ValidationError`` keyed by field (``config``, ``table``, ``slug``,
+    ``timezone``, ``closes_at``) with the spec's messages."""
+    if closes_at <= opens_at:
+        raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
+    try:
+        config = engine.config_validate(config_raw)
+    except engine.DPInputError as error:
+        raise _dp_validation_error("config", error) from None
+    try:
+        rows = engine.table_check(table, config)
+    except engine.DPInputError as error:
+        raise _dp_validation_error("table", error) from None
+    round_ = round_of_kind_create(
+        competition=competition,
+        kind="dp",
+        name=name,
+        slug=slug,
+        config=config,
+        timezone=timezone_name,
+        original_file=ContentFile(table, name=table_filename or "hidden.csv"),
+        original_sha256=hashlib.sha256(table).hexdigest(),
+        original_rows=rows,
+    )
+    dp_round = DPRound.objects.create(round=round_, opens_at=opens_at, closes_at=closes_at)
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=competition,
+            round=round_,
+            action=Action.ROUND_CREATED,
+            name=round_.name,
+            rows=rows,
+        )
+    return dp_round
+
+
+def dp_round_window_set(*, dp_round: DPRound, opens_at, closes_at) -> None:
+    if closes_at <= opens_at:
+        raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
+    DPRound.objects.filter(pk=dp_round.pk).update(opens_at=opens_at, closes_at=closes_at)
+    dp_round.opens_at, dp_round.closes_at = opens_at, closes_at
+
+
+# --- checks shared by queries, releases and estimates --------------------------------------
+
+
+def _level_open(dp_round: DPRound, level: str, now=None) -> None:
+    levels = dp_round.level_ids
+    if level not in levels:
+        raise DPRequestError(
+            _("Level '%(level)s' does not exist; levels: %(levels)s")
+            % {"level": level, "levels": ", ".join(levels)}
+        )
+    now = now or timezone.now()
+    if now < dp_round.opens_at:
+        raise DPRequestError(
+            _("The release phase has not opened yet (opens %(when)s)")
+            % {"when": _local(dp_round, dp_round.opens_at)}
+        )
+    if dp_round.has_closed(now):
+        raise DPRequestError(
+            _("The release phase is closed (ended %(when)s)")
+            % {"when": _local(dp_round, dp_round.closes_at)}
+        )
+
+
+def _local(dp_round: DPRound, moment) -> str:
+    import zoneinfo
+
+    zone = zoneinfo.ZoneInfo(dp_round.round.timezone)
+    local = moment.astimezone(zone)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+
+
+def _request_id(value) -> str:
+    """``""`` (none given) or a valid request_id (≤ 100 printable characters)."""
+    if value is None or value == "":
+        return ""
+    try:
+        return engine.request_id_check(value)
+    except engine.DPInputError as error:
+        raise DPRequestError(error) from None
+
+
+# --- interactive track ----------------------------------------------------------------------
+
+
+def dp_query_answer(
+    *, dp_round: DPRound, team, user, level: str, payload: dict, now=None
+) -> ChargeResult:
+    """Answer one histogram or count query (spec §7.2): checked, charged, noised, stored.
+
+    Raises ``DPRequestError`` (bad request) or ``LedgerRefusal`` (budget: HTTP 409).
+    """
+    if not isinstance(payload, dict):
+        raise DPRequestError(_("The query must be a JSON object"))
+    request_id = _request_id(payload.get("request_id"))
+    _level_open(dp_round, level, now)
+    ledger = ledger_get_or_create(dp_round=dp_round, team=team, level=level)
+    if request_id:
+        stored = ledger.charges.filter(request_id=request_id).first()
+        if stored is not None:
+            return ChargeResult(stored, replayed=True)
+    try:
+        query = engine.query_check(dp_round.config, payload)
+    except engine.DPInputError as error:
+        raise DPRequestError(error) from None
+    truth = engine.query_truth(dp_round.round, query)
+    scale = query.scale
+
+    def produce(number: int):
+        reply = {
+            "type": query.type,
+            "attributes": list(query.attributes),
+            "where": dict(query.where),
+            "sensitivity": query.sensitivity,
+            "lambda": scale,
+            "cells": engine.query_cells(dp_round.config, query),
+            "answer": engine.laplace_answer(truth, scale),
+        }
+        return reply, None
+
+    request = {**query.as_dict(), "epsilon_as_sent": str(payload.get("epsilon"))}
+    return ledger_charge(
+        ledger=ledger,
+        epsilon=query.epsilon,
+        kind=Charge.Kind.QUERY,
+        request=request,
+        request_id=request_id,
+        user=user,
+        max_charges=dp_round.config.get("max_charges_per_level", 1000),
+        produce=produce,
+    )
+
+
+# --- batch track ---------------------------------------------------------------------------
+
+
+def dp_release_request(
+    *, dp_round: DPRound, team, user, level: str, payload: dict, now=None
+) -> ChargeResult:
+    """Run a Pk-anonymized release of the hidden table for ``team`` (spec §7.3): ε from
+    eq. (6), charged; the shuffled release.csv stored with the charge; ρ_g and k (eq. 7)."""
+    if not isinstance(payload, dict):
+        raise DPRequestError(_("The release request must be a JSON object"))
+    request_id = _request_id(payload.get("request_id"))
+    _level_open(dp_round, level, now)
+    if not engine.batch_platform_enabled(dp_round.config):
+        raise DPRequestError(_("This round has no platform-run batch releases"))
+    ledger = ledger_get_or_create(dp_round=dp_round, team=team, level=level)
+    if request_id:
+        stored = ledger.charges.filter(request_id=request_id).first()
+        if stored is not None:
+            return ChargeResult(stored, replayed=True)
+    try:
+        declaration = engine.release_declaration(
+            dp_round.config, payload.get("groups"), rows=dp_round.round.original_rows
+        )
+    except engine.DPInputError as error:
+        raise DPRequestError(error) from None
+
+    def produce(number: int):
+        content = engine.release_run(dp_round.round, declaration, rng=engine.release_rng())
+        reply = {
+            "mechanism": "pk_anonymization",
+            "groups": declaration.groups_json(),
+            "epsilon_float": float(declaration.epsilon),
+            "k": declaration.k,
+            "rows": dp_round.round.original_rows,
+        }
+        return reply, ContentFile(content)
+
+    request = {"mechanism": "pk_anonymization", "groups": payload.get("groups")}
+    return ledger_charge(
+        ledger=ledger,
+        epsilon=declaration.epsilon,
+        kind=Charge.Kind.RELEASE,
+        request=request,
+        request_id=request_id,
+        user=user,
+        max_charges=dp_round.config.get("max_charges_per_level", 1000),
+        produce=produce,
+    )
+
+
+# --- estimates -----------------------------------------------------------------------------
+
+
+def _method_label(ledger: Ledger | None, *, estimator: str = "") -> str:
+    """Spec §7.4's method label from what the ledger holds (``scoring.dp.method_label``)."""
+    kinds = list(ledger.charges.values_list("kind", flat=True)) if ledger is not None else []
+    return engine.method_label(
+        queries=kinds.count(Charge.Kind.QUERY),
+        releases=kinds.count(Charge.Kind.RELEASE),
+        estimator=estimator or None,
+    )
+
+
+def _estimate_failed(*, dp_round, team, user, level, source, content, filename, message):
+    code, params = getattr(message, "code", ""), getattr(message, "params", {})
+    estimate = Estimate(
+        dp_round=dp_round,
+        team=team,
+        user=user,
+        level=level,
+        source=source,
+        original_filename=filename,
+        status=Estimate.Status.FAILED,
+        message=str(message),
+        message_code=code if isinstance(code, str) else "",
+        message_params=params if isinstance(params, dict) else {},
+    )
+    if content is not None:
+        estimate.file.save(filename or "estimate.csv", ContentFile(content), save=False)
+    estimate.save()
+    return estimate
+
+
+def dp_estimate_upload(
+    *, dp_round: DPRound, team, user, level: str, content: bytes, filename: str, now=None
+) -> Estimate:
+    """Keep an uploaded estimate.csv (spec §7.4) as uploaded; VALID or FAILED with the
+    spec's message. The last valid one counts. No score is computed before the close."""
+    _level_open(dp_round, level, now)
+    if engine.declared_only(dp_round.config):
+        return _estimate_failed(
+            dp_round=dp_round,
+            team=team,
+            user=user,
+            level=level,
+            source=Estimate.Source.UPLOAD,
+            content=content,
+            filename=filename,
+            message=engine.DPError("dp.estimate.upload_mode"),
+        )
+    try:
+        counts = engine.estimate_read(content, dp_round.config)
+    except engine.DPInputError as error:
+        return _estimate_failed(
+            dp_round=dp_round,
+            team=team,
+            user=user,
+            level=level,
+            source=Estimate.Source.UPLOAD,
+            content=content,
+            filename=filename,
+            message=error,
+        )
+    ledger = Ledger.objects.filter(dp_round=dp_round, team=team, level=level).first()
+    estimate = Estimate(
+        dp_round=dp_round,
+        team=team,
+        user=user,
+        level=level,
+        source=Estimate.Source.UPLOAD,
+        original_filename=filename,
+        counts=counts,
+        method=_method_label(ledger, estimator="own"),
+        status=Estimate.Status.VALID,
+    )
+    estimate.file.save(filename or "estimate.csv", ContentFile(content), save=False)
+    estimate.save()
+    return estimate
+
+
+def dp_estimate_from_release(
+    *, dp_round: DPRound, team, user, level: str, charge_no: int, estimator: str, now=None
+) -> Estimate:
+    """The platform's BT, BR or BI estimate of every target from one of the team's
+    releases (free post-processing, spec §7.3)."""
+    _level_open(dp_round, level, now)
+    charge = _own_charge(dp_round, team, level, charge_no, Charge.Kind.RELEASE)
+    try:
+        counts = engine.estimate_from_release(
+            _read(charge.release_file),
+            dp_round.config,
+            estimator,
+            groups=charge.request["groups"],
+        )
+    except engine.DPInputError as error:
+        raise DPRequestError(error) from None
+    return Estimate.objects.create(
+        dp_round=dp_round,
+        team=team,
+        user=user,
+        level=level,
+        source=Estimate.Source.RELEASE,
+        estimator=estimator,
+        declaration={"from_release": charge_no, "estimator": estimator},
+        counts=counts,
+        method=_method_label(charge.ledger, estimator=estimator),
+        status=Estimate.Status.VALID,
+    )
+
+
+def dp_estimate_from_answer(
+    *, dp_round: DPRound, team, user, level: str, charge_no: int, now=None
+) -> Estimate:
+    """Use a histogram answer whose attributes equal a target's as that target's estimate
+    (spec §7.4); the other targets keep the team's last valid estimate, or N/V_S."""
+    _level_open(dp_round, level, now)
+    charge = _own_charge(dp_round, team, level, charge_no, Charge.Kind.QUERY)
+    target = engine.target_of_answer(dp_round.config, charge.reply)
+    if target is None:
+        raise DPRequestError(
+            _("Answer %(n)s is not a histogram on a target's attributes") % {"n": charge_no}
+        )
+    previous = _current_estimate(dp_round, team, level)
+    counts = engine.prior_counts(dp_round.config, rows=dp_round.round.original_rows)
+    if previous is not None:
+        counts.update(previous.counts)
+    counts[target] = list(charge.reply["answer"])
+    return Estimate.objects.create(
+        dp_round=dp_round,
+        team=team,
+        user=user,
+        level=level,
+        source=Estimate.Source.ANSWER,
+        declaration={"from_answer": charge_no},
+        counts=counts,
+        method=_method_label(charge.ledger),
+        status=Estimate.Status.VALID,
+    )
+
+
+def _own_charge(dp_round, team, level, charge_no, kind) -> Charge:
+    charge = (
+        Charge.objects.select_related("ledger")
+        .filter(
+            ledger__dp_round=dp_round,
+            ledger__team=team,
+            ledger__level=level,
+            number=charge_no,
+            kind=kind,
+        )
+        .first()
+    )
+    if charge is None:
+        raise DPRequestError(
+            _("Level '%(level)s' has no %(kind)s number %(n)s in your ledger")
+            % {"level": level, "kind": Charge.Kind(kind).label.lower(), "n": charge_no}
+        )
+    return charge
+
+
+def _current_estimate(dp_round, team, level) -> Estimate | None:
+    return (
+        Estimate.objects.filter(
+            dp_round=dp_round, team=team, level=level, status=Estimate.Status.VALID
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def _read(field) -> bytes:
+    field.open("rb")
+    try:
+        return field.read()
+    finally:
+        field.close()
+
+
+# --- declared-upload mode (spec §8.2) --------------------------------------------------------
+
+
+def dp_declared_upload(
+    *,
+    dp_round: DPRound,
+    team,
+    user,
+    level: str,
+    content: bytes,
+    filename: str,
+    declaration_raw,
+    now=None,
+) -> Estimate:
+    """A team's own randomized table (or noisy counts) with its declared ε: checked,
+    estimated by the platform, tested for plausibility (flagged, never rejected), ranked
+    apart as "declared, unverified"."""
+    _level_open(dp_round, level, now)
+    source = Estimate.Source.DECLARED_TABLE
+    if not engine.declared_enabled(dp_round.config):
+        raise DPRequestError(_("This round takes no declared uploads"))
+    try:
+        declared = engine.declared_check(
+            content,
+            declaration_raw,
+            dp_round.config,
+            budget=engine.level_budget(dp_round.config, level),
+            rows=dp_round.round.original_rows,
+        )
+    except engine.DPInputError as error:
+        return _estimate_failed(
+            dp_round=dp_round,
+            team=team,
+            user=user,
+            level=level,
+            source=source,
+            content=content,
+            filename=filename,
+            message=error,
+        )
+    plausibility = engine.declared_plausibility(dp_round.round, declared)
+    estimate = Estimate(
+        dp_round=dp_round,
+        team=team,
+        user=user,
+        level=level,
+        source=declared.source,
+        original_filename=filename,
+        declaration=declared.declaration,
+        counts=declared.counts,
+        method=declared.method,
+        estimator=declared.estimator,
+        declared=True,
+        declared_epsilon=fraction_text(declared.epsilon),
+        plausibility=plausibility,
+        flagged=bool(plausibility.get("flagged")),
+        status=Estimate.Status.VALID,
+    )
+    estimate.file.save(filename or "release.csv", ContentFile(content), save=False)
+    estimate.save()
+    return estimate
+
+
+# --- the close: scores and baselines -------------------------------------------------------
+
+
+def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
+    """Score every team's final estimate per level, and compute the baselines, once the
+    release phase has closed (spec §7.5, §9). Idempotent: done once unless ``force``.
+    Returns whether it scored now."""
+    if not dp_round.has_closed(now):
+        return False
+    with transaction.atomic():
+        locked = DPRound.objects.select_for_update().select_related("round").get(pk=dp_round.pk)
+        if locked.scored_at is not None and not force:
+            return False
+        truths = engine.round_truths(locked.round)
+        for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.VALID):
+            Estimate.objects.filter(pk=estimate.pk).update(
+                scores=engine.estimate_scores(estimate.counts, truths, locked.config)
+            )
+        baselines = {
+            level["id"]: engine.level_baselines(
+                truths, locked.config, level, rows=locked.round.original_rows
+            )
+            for level in locked.config["levels"]
+        }
+        now = now or timezone.now()
+        DPRound.objects.filter(pk=locked.pk).update(scored_at=now, baselines=baselines)
+        dp_round.scored_at, dp_round.baselines = now, baselines
+    return True

@@ -1,0 +1,107 @@
+"""A small DP round for the platform tests: the toy table of spec dp-round.md §5 (10 rows,
+gender × age), or a MovieLens-sized table built from the 14 published counts (§0)."""
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+TOY_ROWS = [
+    ("F", "18-24"), ("F", "25-34"), ("M", "25-34"), ("M", "25-34"), ("M", "18-24"),
+    ("F", "25-34"), ("M", "<=17"), ("M", "25-34"), ("F", "18-24"), ("M", "18-24"),
+]  # fmt: skip
+TOY_Z = [0, 2, 2, 1, 2, 3]
+
+TOY_CONFIG = {
+    "attributes": {"gender": ["F", "M"], "age": ["<=17", "18-24", "25-34"]},
+    "workload": [
+        {"id": "gender_age", "attributes": ["gender", "age"]},
+        {"id": "gender", "attributes": ["gender"]},
+    ],
+    "levels": [{"id": "eps-1", "epsilon": "1"}, {"id": "eps-4", "epsilon": "4"}],
+}
+
+MOVIELENS_Z = [78, 298, 558, 338, 189, 146, 102, 144, 805, 1538, 855, 361, 350, 278]
+MOVIELENS_AGES = ["<=17", "18-24", "25-34", "35-44", "45-49", "50-55", "56+"]
+
+
+def toy_csv(rows=TOY_ROWS) -> bytes:
+    return ("gender,age\n" + "".join(f"{g},{a}\n" for g, a in rows)).encode()
+
+
+def movielens_csv() -> bytes:
+    """6,040 rows whose gender × age histogram is the paper's 14 counts (no MovieLens row)."""
+    lines = ["gender,age"]
+    cells = [(g, a) for g in "FM" for a in MOVIELENS_AGES]
+    for (g, a), count in zip(cells, MOVIELENS_Z, strict=True):
+        lines.extend([f"{g},{a}"] * count)
+    return ("\n".join(lines) + "\n").encode()
+
+
+MOVIELENS_CONFIG = {
+    "attributes": {"gender": ["F", "M"], "age": MOVIELENS_AGES},
+    "workload": [{"id": "gender_age", "attributes": ["gender", "age"]}],
+    "levels": [
+        {"id": "eps-0.1", "epsilon": "0.1"},
+        {"id": "eps-1", "epsilon": "1.0"},
+        {"id": "eps-4", "epsilon": "4.0"},
+    ],
+    "baselines": {"trials": 10},
+}
+
+
+@dataclass
+class DPWorld:
+    competition: object
+    round: object
+    dp_round: object
+    teams: dict
+    users: dict
+    organizer: object
+
+
+def build_dp_world(
+    *,
+    slug: str = "dpcup",
+    table: bytes | None = None,
+    config: dict | None = None,
+    open_now: bool = True,
+    password: str = "pw",
+) -> DPWorld:
+    from pwscup.accounts.services import membership_add, team_create, user_create
+    from pwscup.competitions.services import competition_create
+    from pwscup.dp.services import dp_round_create
+
+    now, hour = timezone.now(), dt.timedelta(hours=1)
+    organizer = user_create(username=f"{slug}-organizer", password=password)
+    competition = competition_create(name=f"DP {slug}", slug=slug, organizers=[organizer])
+    dp_round = dp_round_create(
+        competition=competition,
+        name="DP round",
+        slug="dp",
+        table=table if table is not None else toy_csv(),
+        table_filename="hidden.csv",
+        config_raw=config or TOY_CONFIG,
+        opens_at=now - hour,
+        closes_at=now + hour if open_now else now - dt.timedelta(minutes=1),
+    )
+    teams, users = {}, {}
+    for letter in "ab":
+        teams[letter] = team_create(
+            competition=competition, name=f"Team {letter.upper()}", slug=f"team{letter}"
+        )
+        users[letter] = user_create(username=f"{slug}-team-{letter}", password=password)
+        membership_add(team=teams[letter], user=users[letter])
+    return DPWorld(competition, dp_round.round, dp_round, teams, users, organizer)
+
+
+def close_now(world: DPWorld) -> None:
+    """Move the release phase's close to a minute ago."""
+    from pwscup.dp.services import dp_round_window_set
+
+    now = timezone.now()
+    dp_round_window_set(
+        dp_round=world.dp_round,
+        opens_at=now - dt.timedelta(hours=2),
+        closes_at=now - dt.timedelta(minutes=1),
+    )
