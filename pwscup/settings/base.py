@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "pwscup.api",
     "pwscup.kinds",  # registers the first round kind; the other kinds' apps come after it
     "pwscup.sequential",
+    "pwscup.dp",
 ]
 
 MIDDLEWARE = [
