@@ -16,16 +16,20 @@ Public API (one line each)
 * ``read_release(source, *, release, master, previous=None) -> Release`` — §4–§5 validation,
   ``ValidationError`` naming release, row, column, value. ``Release.rows`` / ``.groups``.
 * ``structure(releases) -> Structure`` — §6: ``mu`` (MU(j) list), ``minv``, ``violations``
-  (message dicts), ``violation_texts``.
+  (message dicts), ``violation_texts(lang)``; ``mu(release) -> int``.
 * ``risk(master, releases, *, n=None) -> Risk`` — §7–§8: per-person ``P_N``/``P_A``
-  posteriors, ``per_person`` frame (spec's risk_per_person.csv columns), ``summary`` dict
+  posteriors (``Risk.posterior(pid, "N")``), ``per_person`` frame (spec's risk_per_person.csv columns), ``summary`` dict
   (RN_max, RN_mean, RA_max, RA_mean, RN_over, MAP_N, MAP_A).
 * ``utility(master, releases) -> dict`` — §9: ``IL_j`` list, IL, CF, CF_ratio, SUP, TMP.
-* ``evaluate_sequence(master, releases) -> dict`` — everything above in one JSON-ready dict
-  (what ``seq check`` prints and the server stores).
+* ``evaluate_sequence(master, releases) -> SequenceResult`` — everything above:
+  ``.summary`` (one JSON-ready dict: what ``seq check`` prints and the server stores),
+  ``.per_person`` (DataFrame), ``.structure.violations`` (message codes for ja).
+* ``read_sequence(master_source, release_sources, config) -> (Master, [Release])`` — read all.
 * ``risk_per_person_csv(result) -> str`` — the per-person table as CSV text.
-* ``passes_gates(summary, config, *, complete=True) -> bool`` and
-  ``safety_key(summary, config, *, attack_best=None) -> tuple`` — §11 ranking inputs.
+* ``passes_gates(summary, config, *, complete=True) -> bool``,
+  ``safety_key(summary, config, *, attack_best=None) -> tuple`` and
+  ``ranking_key(summary, config, *, complete=True, attack_best=None) -> tuple`` — §11 ranking
+  inputs; ``LEADERBOARD_COLUMNS`` the §11 columns.
 * ``publish_for_attack(master, releases, *, seed) -> PublishedSequence`` — §10 files
   (renumbered releases without pid, background, counterfeit counts).
 * ``read_guesses(source, *, targets, sa_domain) -> pandas.Series`` and
@@ -33,18 +37,47 @@ Public API (one line each)
 * Baseline publisher (§16): ``scoring.kit.sequential.baseline_release(master, j, previous)``.
 """
 
+from scoring.sequential.cli import read_sequence
 from scoring.sequential.config import PerTeam, SeqConfig, parse_config
+from scoring.sequential.evaluate import (
+    LEADERBOARD_COLUMNS,
+    PER_PERSON_COLUMNS,
+    SequenceResult,
+    evaluate_sequence,
+    passes_gates,
+    ranking_key,
+    risk_per_person_csv,
+    safety_key,
+)
 from scoring.sequential.master import Master, draw_team_masters, largest_eligible_m, read_master
 from scoring.sequential.release import Release, read_release
+from scoring.sequential.risk import Risk, risk
+from scoring.sequential.structure import Structure, mu, structure
+from scoring.sequential.utility import utility
 
 __all__ = [
+    "LEADERBOARD_COLUMNS",
     "Master",
+    "PER_PERSON_COLUMNS",
     "PerTeam",
     "Release",
+    "Risk",
     "SeqConfig",
+    "SequenceResult",
+    "Structure",
     "draw_team_masters",
+    "evaluate_sequence",
     "largest_eligible_m",
+    "mu",
     "parse_config",
+    "passes_gates",
+    "ranking_key",
     "read_master",
     "read_release",
+    "read_sequence",
+    "risk",
+    "risk_per_person_csv",
+    "safety_key",
+    "structure",
+    "utility",
 ]

@@ -1,0 +1,88 @@
+"""``python -m scoring seq check MASTER RELEASE_1 … RELEASE_n --config CFG`` (spec §4–§9).
+
+Prints what the server computes on a team's sequence: validation (exit 2 with the
+spec's message), MU(j), MINV with every signature change, IL, counterfeit /
+suppressed / tampered counts, RN/RA max and mean, RN_over, MAP_N, MAP_A; with
+``--per-person FILE`` it writes the per-person risk table (``risk_per_person.csv``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from scoring.errors import ValidationError
+from scoring.sequential.config import parse_config
+from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
+from scoring.sequential.master import Master, read_master
+from scoring.sequential.release import Release, read_release
+
+
+def read_sequence(master_source, release_sources, config) -> tuple[Master, list[Release]]:
+    """Read and validate a master and its releases ``1..n`` in order (each checked like an upload)."""
+    if not hasattr(config, "qi"):
+        config = parse_config(config)
+    master = read_master(master_source, config)
+    releases: list[Release] = []
+    for j, source in enumerate(release_sources, start=1):
+        previous = releases[-1] if releases else None
+        releases.append(read_release(source, release=j, master=master, previous=previous))
+    return master, releases
+
+
+def _load_config(path):
+    with open(path, encoding="utf-8-sig") as handle:
+        return parse_config(handle.read())
+
+
+def cmd_seq_check(args) -> int:
+    config = _load_config(args.config)
+    if len(args.releases) > config.n_releases:
+        raise ValidationError(
+            f"{len(args.releases)} releases given; the round has {config.n_releases}."
+        )
+    master, releases = read_sequence(args.master, args.releases, config)
+    result = evaluate_sequence(master, releases)
+    if args.per_person:
+        with open(args.per_person, "w", encoding="utf-8", newline="") as handle:
+            handle.write(risk_per_person_csv(result))
+    s = result.summary
+    if args.format == "json":
+        print(json.dumps(s, indent=2, ensure_ascii=False))
+        return 0
+    print(f"OK: {len(releases)} valid release(s); m = {config.m}.")
+    print(f"{'release':>7} {'rows':>6} {'groups':>6} {'counterfeits':>12} {'MU':>4} {'IL':>8}")
+    for release, mu, il in zip(releases, s["MU"], s["IL_per_release"], strict=True):
+        print(
+            f"{release.index:>7} {len(release.rows):>6} {len(release.groups):>6} "
+            f"{release.counterfeits:>12} {mu:>4} {il:>8.6f}"
+        )
+    verdict = "yes" if s["m_invariant"] else "no"
+    print(f"\nMINV {s['MINV']} ({config.m}-invariant: {verdict}); MU_min {s['MU_min']}")
+    for text in s["violations"]:
+        print(f"  {text}")
+    print(
+        f"IL {s['IL']:.6f}  CF {s['CF']} (CF_ratio {s['CF_ratio']:.6f})  "
+        f"SUP {s['SUP']}  TMP {s['TMP']}"
+    )
+    print(f"\nrisk over {s['persons']} persons of U({s['n']}):")
+    for name in ("RN_max", "RN_mean", "RA_max", "RA_mean", "MAP_N", "MAP_A"):
+        print(f"  {name:<8} {s[name]:.6f}")
+    print(f"  {'RN_over':<8} {s['RN_over']} (persons with Risk_N > 1/{config.m})")
+    return 0
+
+
+def add_seq_commands(commands) -> None:
+    """Add ``seq check`` to the subcommands of ``python -m scoring``."""
+    seq = commands.add_parser("seq", help="sequential-release rounds (m-invariance)")
+    sub = seq.add_subparsers(dest="seq_command", required=True)
+    check = sub.add_parser(
+        "check", help="validate a team's releases 1..n and print structure, utility and risk"
+    )
+    check.add_argument("master", help="master.csv")
+    check.add_argument("releases", nargs="+", metavar="RELEASE", help="release_1.csv … in order")
+    check.add_argument("--config", required=True, help="round configuration (JSON file)")
+    check.add_argument("--format", choices=("table", "json"), default="table")
+    check.add_argument(
+        "--per-person", metavar="FILE", default=None, help="write risk_per_person.csv to FILE"
+    )
+    check.set_defaults(handler=cmd_seq_check)
