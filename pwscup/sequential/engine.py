@@ -97,3 +97,84 @@ def timeline(master: Master, *, upto: int | None = None) -> list[dict]:
 class Outcome:
     results: dict
     per_person_csv: str
+
+
+def releases_read(master: Master, releases: list[bytes]) -> list:
+    """Validate ``T*(1) … T*(n)`` in order (each with its predecessor, for ``last``)."""
+    from scoring.sequential.release import read_release
+
+    parsed, previous = [], None
+    for j, data in enumerate(releases, start=1):
+        previous = read_release(data, release=j, master=master, previous=previous)
+        parsed.append(previous)
+    return parsed
+
+
+def _plain(value):
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def sequence_check(master: Master, releases: list[bytes], config: dict, *, current: int) -> Outcome:
+    """Validate and score the releases 1 … ``current``: exactly what ``python -m scoring seq
+    check`` prints (``evaluate_sequence``'s summary; the signature changes also as message
+    codes, ``violation_codes``, to be shown in the reader's language) and the per-person table
+    as CSV text. Raises ``scoring.ScoringError`` for an invalid release."""
+    from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
+
+    result = evaluate_sequence(master, releases_read(master, releases[:current]))
+    results = {**result.summary, "step": current, "violation_codes": result.structure.violations}
+    return Outcome(results=_plain(results), per_person_csv=risk_per_person_csv(result))
+
+
+def gate_failures(results: dict, config: dict) -> tuple[str, ...]:
+    """Which of spec §11's gates a complete sequence fails (the library decides the rule:
+    ``passes_gates``; this only names the failing gates for the page)."""
+    from scoring.sequential.evaluate import passes_gates
+
+    parsed = config_of(config)
+    if passes_gates(results, parsed):
+        return ()
+    failed = []
+    if parsed.require == "m-invariant" and results["MINV"] < parsed.m:
+        failed.append("m-invariant")
+    if parsed.require == "m-unique" and results["MU_min"] < parsed.m:
+        failed.append("m-unique")
+    failed += [k for k, bound in parsed.utility_gates.items() if results[k] > bound]
+    return tuple(failed)
+
+
+def ranking_key(results: dict, config: dict, *, complete: bool, attack_best: float | None):
+    """Spec §11's sort key, from the library (``scoring.sequential.evaluate.ranking_key``)."""
+    from scoring.sequential.evaluate import ranking_key as library_key
+
+    return library_key(results, config_of(config), complete=complete, attack_best=attack_best)
+
+
+def safety(results: dict, config: dict, *, attack_best: float | None) -> float:
+    from scoring.sequential.evaluate import safety_key
+
+    return safety_key(results, config_of(config), attack_best=attack_best)[0]
+
+
+def target_files(master: Master, releases: list[bytes], config: dict, *, prefix: str, seed: int):
+    """The files published for a target sequence (spec §10): name → CSV text."""
+    from scoring.sequential import publish_for_attack
+
+    published = publish_for_attack(master, releases_read(master, releases), seed=seed)
+    return {f"{prefix}{name}": text for name, text in published.files().items()}
+
+
+def attack_accuracy(master: Master, data: bytes, config: dict) -> float:
+    """Accuracy of a ``pid,guess`` file against the target's truth (spec §10)."""
+    from scoring.sequential import read_guesses, score_guesses
+
+    n = master.config.n_releases
+    targets = master.frame.loc[master.union(n), "pid"]
+    guesses = read_guesses(data, targets=targets, sa_domain=master.sa_domain)
+    return float(score_guesses(guesses, master, n=n))

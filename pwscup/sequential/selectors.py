@@ -128,21 +128,6 @@ class BoardRow:
         return self.complete and not self.gate_failures
 
 
-def gate_failures(*, config: dict, results: dict) -> tuple[str, ...]:
-    """Which gates of spec §11 a complete sequence fails (empty: it is ranked)."""
-    failed = []
-    m, require = int(config.get("m", 2)), config.get("require", "m-invariant")
-    if require == "m-invariant" and results.get("MINV", 0) < m:
-        failed.append("m-invariant")
-    if require == "m-unique" and results.get("MU_min", 0) < m:
-        failed.append("m-unique")
-    for metric, bound in (config.get("utility_gates") or {}).items():
-        value = results.get(metric)
-        if value is None or value > bound:
-            failed.append(metric)
-    return tuple(failed)
-
-
 def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
     """(attacker team id, target team id) → the attacker's best accuracy on the target."""
     best: dict[tuple[int, int], float] = {}
@@ -155,29 +140,36 @@ def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
 
 
 def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
-    """Every team's sequence over the frozen prefix, ranked as spec §11: gate failures and
-    incomplete sequences last; the rest by safety (``RN_max``, or with an attack phase the
-    highest accuracy any attacker reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL."""
+    """Every team's sequence over the frozen prefix, ranked as spec §11 (the rule is
+    ``scoring.sequential.evaluate.ranking_key``): gate failures and incomplete sequences last;
+    the rest by safety (``RN_max``, or with an attack phase the highest accuracy any attacker
+    reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank."""
+    from pwscup.sequential import engine
+
     step = sequential.frozen_steps
     if step == 0:
         return []
-    attack_phase = bool(sequential.config.get("attack_phase"))
-    best = attack_best(sequential=sequential) if attack_phase else {}
-    rows = []
+    config = sequential.config
+    best = attack_best(sequential=sequential) if config.get("attack_phase") else {}
+    keyed = []
     scores = SequenceScore.objects.filter(sequential=sequential, step=step).select_related("team")
     for score in scores:
         results = dict(score.results)
-        failures = (
-            gate_failures(config=sequential.config, results=results) if score.complete else ()
-        )
-        safety = None
-        if score.complete:
-            if attack_phase:
-                team_rates = [v for (a, t), v in best.items() if t == score.team_id]
-                safety = max([results.get("MAP_N", 0), results.get("MAP_A", 0), *team_rates])
-                results["attack_max"] = safety
-            else:
-                safety = results.get("RN_max")
+        if not score.complete:
+            keyed.append(((True, 2.0, 0.0, 0.0), score, results, (), None))
+            continue
+        rates = [v for (_attacker, target), v in best.items() if target == score.team_id]
+        attacked = max(rates) if rates else None
+        key = engine.ranking_key(results, config, complete=True, attack_best=attacked)
+        safety = engine.safety(results, config, attack_best=attacked)
+        failures = engine.gate_failures(results, config)
+        keyed.append((key, score, results, failures, safety))
+    keyed.sort(key=lambda item: (item[0], item[1].team.name))
+    rows, previous, rank = [], None, 0
+    for index, (key, score, results, failures, safety) in enumerate(keyed, start=1):
+        ranked = score.complete and not key[0]
+        if ranked and key != previous:
+            rank, previous = index, key
         rows.append(
             BoardRow(
                 team=score.team,
@@ -186,25 +178,10 @@ def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
                 results=results,
                 gate_failures=failures,
                 safety=safety,
+                rank=rank if ranked else None,
             )
         )
-
-    def key(row: BoardRow):
-        if not row.ranked:
-            return (1, 0, 0, 0, row.team.name)
-        r = row.results
-        return (0, row.safety, r.get("RN_mean", 0), r.get("IL", 0), row.team.name)
-
-    rows.sort(key=key)
-    ranked, previous, rank = [], None, 0
-    for index, row in enumerate(rows, start=1):
-        if row.ranked:
-            this = key(row)[:4]
-            if this != previous:
-                rank, previous = index, this
-            row = BoardRow(**{**row.__dict__, "rank": rank})
-        ranked.append(row)
-    return ranked
+    return rows
 
 
 def attack_matrix(*, sequential: SequentialRound) -> dict:

@@ -1,0 +1,114 @@
+"""The sequential rounds of the demo competition (``load_demo``).
+
+* **S1: the paper's persons** — the master of Z's 表 5 (U(2): 16 persons over 2 releases),
+  shared by every team, online mode, m = 2: publish 表 3, freeze, publish 表 9 (2-invariant) or
+  表 4 (the intersection attack) and read the risks of spec §13 W1 / W2.
+* **S2: generated** — per-team masters drawn from a generated pool of 600 persons (100 per
+  release, turnover 0.2, 4 releases, batch mode, attack phase). Teams B and C have published
+  all four releases with the kit's baseline publisher (spec §16); team A plays.
+"""
+
+import numpy as np
+from django.conf import settings
+
+from pwscup.accounts.models import Team
+from pwscup.sequential import selectors, services
+from pwscup.sequential.models import SequentialRound
+
+PAPER_CONFIG = {
+    "type": "sequential",
+    "n_releases": 2,
+    "m": 2,
+    "qi": {"Age": "num", "Zip": "num"},
+    "sa": "Disease",
+    "require_m_eligible": False,
+}
+GENERATED_CONFIG = {
+    "type": "sequential",
+    "n_releases": 4,
+    "m": 2,
+    "qi": {"Age": "num", "Zip": "num", "Sex": "cat"},
+    "sa": "Disease",
+    "mode": "batch",
+    "utility_gates": {"IL": 0.5},
+    "attack_phase": True,
+    "per_team": {"pool": "pool.csv", "size": 100, "turnover": 0.2, "seed": 7},
+}
+DISEASES = ("bronchitis", "dyspepsia", "flu", "gastritis", "hepatitis", "pneumonia")
+BASELINE_TEAMS = ("teamB", "teamC")
+
+
+class _Upload:
+    """A file-like upload for the services (the demo reads no request)."""
+
+    def __init__(self, content: bytes, name: str):
+        from django.core.files.uploadedfile import SimpleUploadedFile
+
+        self.file = SimpleUploadedFile(name, content, content_type="text/csv")
+
+
+def generated_pool(persons: int = 600, *, seed: int = 2026) -> bytes:
+    """A pool ``pid,Age,Zip,Sex,Disease`` (seeded: the same demo every time)."""
+    rng = np.random.default_rng(seed)
+    age = rng.integers(18, 90, persons)
+    zip_ = rng.integers(100, 500, persons) * 100
+    sex = rng.choice(["F", "M"], persons)
+    disease = rng.choice(DISEASES, persons, p=[0.1, 0.2, 0.25, 0.2, 0.1, 0.15])
+    lines = ["pid,Age,Zip,Sex,Disease"]
+    lines += [
+        f"P{i:04d},{a},{z},{s},{d}"
+        for i, (a, z, s, d) in enumerate(zip(age, zip_, sex, disease, strict=True))
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def paper_master() -> bytes:
+    """Z's 表 5 with lifespans (spec §13; Gary and Mary's zips read as 20k and 30k, §15)."""
+    return (settings.BASE_DIR / "fixtures" / "sequential" / "zhang_master.csv").read_bytes()
+
+
+def demo_load(competition, *, organizer) -> list[SequentialRound]:
+    paper = services.sequential_round_create(
+        competition=competition,
+        name="Round S1: sequential release, the paper's persons",
+        slug="seq-paper",
+        config=PAPER_CONFIG,
+        master_file=_Upload(paper_master(), "master.csv").file,
+        user=organizer,
+    )
+    generated = services.sequential_round_create(
+        competition=competition,
+        name="Round S2: sequential release, generated (per-team masters, attack phase)",
+        slug="seq-generated",
+        config=GENERATED_CONFIG,
+        pool_file=_Upload(generated_pool(), "pool.csv").file,
+        user=organizer,
+    )
+    baseline_publish(sequential=generated, team_slugs=BASELINE_TEAMS)
+    return [paper, generated]
+
+
+def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
+    """Publish every release of the given teams with the kit's baseline publisher."""
+    try:
+        from scoring.kit.sequential import baseline_releases
+    except ImportError:  # TEMPORARY: the kit's baseline publisher has not landed yet
+        return 0
+
+    published = 0
+    for team in Team.objects.filter(competition=sequential.round.competition, slug__in=team_slugs):
+        master = selectors.team_master(sequential=sequential, team=team)
+        if master is None:
+            continue
+        member = team.members.first()
+        frame = services.master_frame(master=master)
+        for step, content in enumerate(baseline_releases(frame), start=1):
+            services.release_upload(
+                sequential=sequential,
+                team=team,
+                user=member,
+                step=step,
+                uploaded_file=_Upload(content, f"release_{step}.csv").file,
+            )
+            published += 1
+    return published

@@ -1,0 +1,169 @@
+"""Attack phase of the sequential round (spec §10) on per-team masters, and its secrets:
+masters, truths, releases and risk tables never reach another team."""
+
+import io
+
+import pandas as pd
+import pytest
+
+from pwscup.core.errors import Refused
+from pwscup.sequential import selectors, services
+from pwscup.sequential.models import SeqAttack, SeqTarget
+from tests.pwscup.seq_web_world import (
+    fixture,
+    fixture_config,
+    freeze,
+    publish,
+    seq_world,
+    upload_file,
+)
+
+pytestmark = pytest.mark.django_db
+
+W6_GUESSES = b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
+
+
+def attack_world():
+    """Teams A and B each get the W3 master (uploaded per team) and publish 表 12 + 表 13."""
+    config = {**fixture_config("small_config.json"), "attack_phase": True}
+    world = seq_world(slug="seqatk", config=config, master=None, pool=None, letters="ab")
+    for letter in "ab":
+        services.master_upload(
+            sequential=world.sequential,
+            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
+            team=world.teams[letter],
+        )
+        publish(world, letter, 1, fixture("small_release_1.csv"))
+    freeze(world)
+    for letter in "ab":
+        publish(world, letter, 2, fixture("small_release_2.csv"))
+    freeze(world)
+    return world
+
+
+def test_targets_are_published_without_pids_and_the_map_attackers_fill_their_rows():
+    world = attack_world()
+    target = SeqTarget.objects.get(sequential=world.sequential, team=world.teams["a"])
+    names = sorted(target.files)
+    assert names == sorted(
+        [
+            "teamA_release_1.csv",
+            "teamA_release_2.csv",
+            "teamA_background.csv",
+            "teamA_counterfeits.csv",
+        ]
+    )
+    release = pd.read_csv(io.StringIO(target.files["teamA_release_2.csv"]))
+    assert "pid" not in release.columns and list(release.columns[:1]) == ["gid"]
+    background = pd.read_csv(io.StringIO(target.files["teamA_background.csv"]))
+    assert list(background.columns) == ["pid", "Age", "Zip", "lsf", "lsb"]  # no Disease
+    assert target.map_n == pytest.approx(7 / 10) and target.map_a == pytest.approx(3 / 5)
+    matrix = selectors.attack_matrix(sequential=world.sequential)
+    assert [row["name"] for row in matrix["rows"][:2]] == ["MAP_N", "MAP_A"]
+
+
+def test_w6_guesses_score_three_fifths_and_bad_lines_are_named():
+    world = attack_world()
+    target = SeqTarget.objects.get(sequential=world.sequential, team=world.teams["a"])
+    attack = services.attack_upload(
+        target=target,
+        team=world.teams["b"],
+        user=world.users["b"],
+        uploaded_file=upload_file(W6_GUESSES, "teamB_attack_teamA.csv"),
+    )
+    assert attack.status == SeqAttack.Status.FINISHED and attack.accuracy == pytest.approx(0.6)
+    bad = services.attack_upload(
+        target=target,
+        team=world.teams["b"],
+        user=world.users["b"],
+        uploaded_file=upload_file(b"pid,guess\nZoe,flu\n", "bad.csv"),
+    )
+    assert bad.status == SeqAttack.Status.FAILED
+    assert "line 2: pid 'Zoe' is not a target of this sequence" in bad.message
+    with pytest.raises(Refused):
+        services.attack_upload(
+            target=target,
+            team=world.teams["a"],
+            user=world.users["a"],
+            uploaded_file=upload_file(W6_GUESSES, "own.csv"),
+        )
+    # Safety of A is now the highest accuracy reached on it: MAP_N's 7/10.
+    rows = {row.team.slug: row for row in selectors.leaderboard_rows(sequential=world.sequential)}
+    assert rows["teamA"].safety == pytest.approx(0.7)
+
+
+def _get(client, user, url):
+    client.force_login(user)
+    return client.get(url)
+
+
+def test_secrets_never_reach_another_team(client):
+    from django.urls import reverse
+
+    world = attack_world()
+    comp, rnd = world.competition.slug, world.round.slug
+    release_a = world.sequential.releases.filter(team=world.teams["a"]).first()
+    private = [
+        reverse("sequential:release_file", args=[comp, rnd, release_a.pk]),
+        reverse("sequential:release", args=[comp, rnd, release_a.pk]),
+        reverse("sequential:release_risk", args=[comp, rnd, release_a.pk]),
+        reverse("sequential:master", args=[comp, rnd]) + "?team=teamA",
+    ]
+    for url in private:
+        assert _get(client, world.users["b"], url).status_code == 404, url
+        assert _get(client, world.users["a"], url).status_code in (200, 404)
+    assert _get(client, world.users["a"], private[0]).status_code == 200
+    assert _get(client, world.organizer, private[3]).status_code == 200
+    # What B sees of A: the published files only, and none holds A's truth.
+    seen = b""
+    for name in SeqTarget.objects.get(team=world.teams["a"]).files:
+        url = reverse("sequential:target_file", args=[comp, rnd, "teamA", name])
+        response = _get(client, world.users["b"], url)
+        assert response.status_code == 200
+        seen += response.content
+    assert b"Bob,dyspepsia" not in seen and b"Emily,21,12000,dyspepsia" not in seen
+    round_page = _get(client, world.users["b"], reverse("round_detail", args=[comp, rnd]))
+    assert b"P_N_true" in round_page.content  # its own table
+    client.logout()
+    anonymous = client.get(reverse("sequential:target_file", args=[comp, rnd, "teamA", name]))
+    assert anonymous.status_code in (302, 404)
+
+
+def test_a_team_cannot_run_the_organizer_actions(client):
+    from django.urls import reverse
+
+    world = seq_world(slug="seqact")
+    client.force_login(world.users["a"])
+    url = reverse("sequential:action", args=[world.competition.slug, world.round.slug, "freeze"])
+    assert client.post(url).status_code == 403
+    world.sequential.refresh_from_db()
+    assert world.sequential.frozen_steps == 0
+
+
+def test_pool_draw_gives_disjoint_seeded_masters_and_the_draw_is_repeatable():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    values = ["flu", "gastritis", "dyspepsia", "bronchitis"]
+    rows = [
+        f"P{i},{rng.integers(20, 70)},{rng.integers(10, 50) * 1000},{values[i % 4]}"
+        for i in range(400)
+    ]
+    pool = ("pid,Age,Zip,Disease\n" + "\n".join(rows) + "\n").encode()
+    config = {
+        **fixture_config("zhang_config.json"),
+        "n_releases": 3,
+        "attack_phase": True,
+        "per_team": {"pool": "pool.csv", "size": 40, "turnover": 0.25, "seed": 7},
+    }
+    world = seq_world(slug="seqpool", config=config, master=None, pool=pool)
+    masters = {m.team.slug: services.master_frame(master=m) for m in world.sequential.masters.all()}
+    assert sorted(masters) == ["teamA", "teamB", "teamC"]
+    pids = [set(m.frame["pid"]) for m in masters.values()]
+    assert not (pids[0] & pids[1]) and not (pids[1] & pids[2]) and not (pids[0] & pids[2])
+    assert all(m.sizes() == [40, 40, 40] for m in masters.values())
+    before = {slug: m.frame.copy() for slug, m in masters.items()}
+    services.masters_draw(sequential=world.sequential)
+    again = {m.team.slug: services.master_frame(master=m) for m in world.sequential.masters.all()}
+    for slug, frame in before.items():
+        pd.testing.assert_frame_equal(frame, again[slug].frame)

@@ -1,0 +1,160 @@
+"""The sequential round's services on the paper's tables (spec §13): creation, online steps,
+validation kept FAILED with the spec's message, scores over the frozen prefix, ranking (§11)."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import translation
+
+from pwscup.core.errors import Refused
+from pwscup.sequential import selectors, services
+from pwscup.sequential.messages import release_message
+from pwscup.sequential.models import Release, SequenceScore
+from tests.pwscup.factories import read_field
+from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world
+
+pytestmark = pytest.mark.django_db
+
+TABLE3 = "zhang_release_1.csv"
+TABLE9 = "zhang_release_2_table9.csv"
+TABLE4 = "zhang_release_2_table4.csv"
+
+
+def test_a_bad_configuration_names_the_key():
+    config = {**fixture_config("zhang_config.json"), "m": 1}
+    with pytest.raises(ValidationError, match="configuration key 'm' must be an integer ≥ 2"):
+        seq_world(config=config)
+
+
+def test_a_configuration_naming_no_master_column_is_refused_and_no_round_is_left():
+    from pwscup.competitions.models import Round
+
+    config = {**fixture_config("zhang_config.json"), "sa": "Illness"}
+    with pytest.raises(ValidationError, match="'Illness' is not a column of the master table"):
+        seq_world(config=config)
+    assert not Round.objects.filter(kind="sequential").exists()
+
+
+def test_a_master_not_m_eligible_is_refused_with_the_release_named():
+    config = {**fixture_config("zhang_config.json"), "require_m_eligible": True, "m": 3}
+    with pytest.raises(ValidationError, match=r"T\(1\) is not 3-eligible: 'gastritis' holds 4"):
+        seq_world(config=config)
+
+
+def test_online_release_2_opens_only_after_release_1_is_frozen():
+    world = seq_world()
+    with pytest.raises(Refused, match="Release 2 opens when release 1 is frozen"):
+        publish(world, "a", 2, fixture(TABLE9))
+    first = publish(world, "a", 1, fixture(TABLE3))
+    assert first.status == Release.Status.FINISHED, first.message
+    assert first.results["MU"] == [2]
+    assert selectors.open_steps(sequential=world.sequential) == [1]
+    freeze(world)
+    assert selectors.open_steps(sequential=world.sequential) == [2]
+    with pytest.raises(Refused, match="Release 1 is frozen"):
+        publish(world, "a", 1, fixture(TABLE3))
+
+
+def test_w1_two_invariant_sequence_scores_as_the_spec_prints():
+    world = seq_world()
+    publish(world, "a", 1, fixture(TABLE3))
+    freeze(world)
+    second = publish(world, "a", 2, fixture(TABLE9))
+    assert second.status == Release.Status.FINISHED, second.message
+    r = second.results
+    assert r["MU"] == [2, 2] and r["MINV"] == 2 and r["violations"] == []
+    assert r["RN_max"] == pytest.approx(0.5) and r["RA_max"] == pytest.approx(0.5)
+    assert r["RN_mean"] == pytest.approx(37 / 80) and r["RN_over"] == 0
+    assert r["MAP_N"] == pytest.approx(15 / 32)
+    assert r["IL"] == pytest.approx(0.177751, abs=1e-6) and r["CF"] == 2
+    assert r["CF_ratio"] == pytest.approx(1 / 11)
+    header, *rows = [line.split(",") for line in second.per_person.strip().splitlines()]
+    assert header[:4] == ["pid", "lsf", "lsb", "sa"] and "P_N_true" in header
+    emily = next(row for row in rows if row[0] == "Emily")
+    assert float(emily[header.index("P_N_true")]) == pytest.approx(0.4)
+
+
+def test_w1b_wrong_sensitive_value_is_kept_failed_with_the_spec_message_in_both_languages():
+    world = seq_world()
+    publish(world, "a", 1, fixture(TABLE3))
+    freeze(world)
+    content = fixture("zhang_release_2_table9_as_printed.csv")
+    rejected = publish(world, "a", 2, content)
+    assert rejected.status == Release.Status.FAILED
+    assert read_field(rejected.file) == content  # kept as uploaded
+    expected = (
+        "release 2, row 1: pid 'Bob' must carry its true Disease 'dyspepsia', got 'gastritis' "
+        "(Def. 2(2))"
+    )
+    with translation.override("en"):
+        assert expected in release_message(rejected)
+    with translation.override("ja"):
+        assert "リリース 2 の 1 行目" in release_message(rejected)
+    # A failed upload is not the team's release: nothing was scored from it.
+    assert (
+        selectors.latest_valid_release(sequential=world.sequential, team=world.teams["a"], step=2)
+        is None
+    )
+
+
+def test_w2_intersection_attack_names_every_signature_change():
+    world = seq_world()
+    publish(world, "a", 1, fixture(TABLE3))
+    freeze(world)
+    second = publish(world, "a", 2, fixture(TABLE4))
+    r = second.results
+    assert r["MU"] == [2, 2] and r["MINV"] == 0 and r["RN_max"] == pytest.approx(1.0)
+    assert r["RN_over"] == 2
+    texts = " ".join(r["violations"])
+    assert "person 'Bob': signature {bronchitis, dyspepsia} at release 1" in texts
+    assert "person 'David'" in texts
+
+
+def test_freeze_scores_each_sequence_and_the_ranking_follows_section_11():
+    world = seq_world()
+    for letter in "ab":
+        publish(world, letter, 1, fixture(TABLE3))
+    freeze(world)
+    publish(world, "a", 2, fixture(TABLE9))  # 2-invariant
+    publish(world, "b", 2, fixture(TABLE4))  # 2-unique only: fails the m-invariant gate
+    # Team C uploads nothing: incomplete.
+    freeze(world)
+    assert world.sequential.all_frozen
+    scores = {s.team.slug: s for s in SequenceScore.objects.filter(step=2)}
+    assert scores["teamA"].complete and scores["teamB"].complete
+    assert not scores["teamC"].complete
+    rows = selectors.leaderboard_rows(sequential=world.sequential)
+    assert [row.team.slug for row in rows] == ["teamA", "teamB", "teamC"]
+    assert rows[0].rank == 1 and rows[0].safety == pytest.approx(0.5)
+    assert rows[1].rank is None and rows[1].gate_failures == ("m-invariant",)
+    assert rows[2].rank is None and not rows[2].complete
+
+
+def test_the_latest_valid_upload_is_frozen_not_a_later_failed_one():
+    world = seq_world()
+    good = publish(world, "a", 1, fixture(TABLE3))
+    bad = publish(world, "a", 1, b"gid,pid,Age,Zip,Disease\nx,Bob,21,12000,dyspepsia\n")
+    assert bad.status == Release.Status.FAILED
+    assert "column 'gid'" in bad.message
+    freeze(world)
+    good.refresh_from_db()
+    bad.refresh_from_db()
+    assert good.is_frozen and not bad.is_frozen
+
+
+def test_a_step_table_hides_the_future():
+    world = seq_world()
+    content = services.step_table_bytes(sequential=world.sequential, team=world.teams["a"], step=1)
+    lines = content.decode().splitlines()
+    assert lines[0] == "pid,Age,Zip,Disease,lsf"
+    assert len(lines) == 1 + 11 and not any(line.startswith("Emily,") for line in lines)
+
+
+def test_timeline_counts_arrivals_and_departures():
+    from pwscup.sequential import engine
+
+    world = seq_world()
+    master = services.master_frame(master=world.sequential.masters.get())
+    assert engine.timeline(master) == [
+        {"step": 1, "size": 11, "arrivals": 0, "departures": 0},
+        {"step": 2, "size": 11, "arrivals": 5, "departures": 5},
+    ]
