@@ -1,10 +1,10 @@
 """Slow clients cannot take the site down: the production pair, started here on loopback.
 
-gunicorn runs with scripts/docker/gunicorn.conf.py (3 sync workers) and Debian's nginx with
-scripts/docker/nginx.conf, only its upstream and listen address changed to free local ports.
-Three clients open a 10 MB multipart POST and trickle it at about 1 KB/s: straight to gunicorn
-they hold all three workers and /healthz stops answering (the field test's finding, checked
-here too so the test can fail); through nginx /healthz keeps answering at once.
+gunicorn runs with scripts/docker/gunicorn.conf.py (threaded workers; here one worker with three
+threads) and Debian's nginx with scripts/docker/nginx.conf, only its upstream and listen address
+changed to free local ports. Three clients open a 10 MB multipart POST and trickle it at about
+1 KB/s: straight to gunicorn they hold all three threads and /healthz stops answering (the field
+test's finding, checked here too so the test can fail); through nginx /healthz keeps answering at once.
 """
 
 import os
@@ -62,7 +62,9 @@ def _healthz(port: int, timeout: float) -> tuple[int | None, float]:
 @pytest.fixture
 def gunicorn_port(celery_worker_process, tmp_path):
     port = _free_port()
-    env = child_env(GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS=str(SLOW_CLIENTS))
+    env = child_env(
+        GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="1", GUNICORN_THREADS=str(SLOW_CLIENTS)
+    )
     log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed at teardown
     process = subprocess.Popen(
         [
@@ -191,7 +193,7 @@ def test_healthz_answers_through_nginx_while_slow_clients_trickle(gunicorn_port,
     assert [status for status, _ in results] == [200] * 6, results
     assert max(seconds for _, seconds in results) < 2.0, results
 
-    # The same three clients straight at gunicorn hold its three sync workers: no answer.
+    # The same three clients straight at gunicorn hold its three threads: no answer.
     # (This is what the proxy prevents; it also shows the probe above can fail.)
     direct, _ = _probe_while_slow_clients_trickle(gunicorn_port, probes=1, timeout=3)
     assert direct[0][0] is None, direct
