@@ -30,13 +30,19 @@ Public API (one line each)
   ``safety_key(summary, config, *, attack_best=None) -> tuple`` and
   ``ranking_key(summary, config, *, complete=True, attack_best=None) -> tuple`` — §11 ranking
   inputs; ``LEADERBOARD_COLUMNS`` the §11 columns.
-* ``publish_for_attack(master, releases, *, seed) -> PublishedSequence`` — §10 files
-  (renumbered releases without pid, background, counterfeit counts).
-* ``read_guesses(source, *, targets, sa_domain) -> pandas.Series`` and
-  ``score_guesses(guesses, master, *, n) -> float`` — §10 attack scoring.
+* ``publish_for_attack(master, releases, *, seed) -> PublishedSequence`` — §10 files:
+  ``.releases`` (frames without pid, renumbered), ``.background``, ``.counterfeits``.
+* ``read_guesses(source, *, master, n=None) -> pandas.Series`` (pid -> guess; line-numbered
+  errors) and ``score_guesses(guesses, master, *, n=None) -> float`` — §10 accuracy.
 * Baseline publisher (§16): ``scoring.kit.sequential.baseline_release(master, j, previous)``.
 """
 
+from scoring.sequential.attack import (
+    PublishedSequence,
+    publish_for_attack,
+    read_guesses,
+    score_guesses,
+)
 from scoring.sequential.cli import read_sequence
 from scoring.sequential.config import PerTeam, SeqConfig, parse_config
 from scoring.sequential.evaluate import (
@@ -60,6 +66,7 @@ __all__ = [
     "Master",
     "PER_PERSON_COLUMNS",
     "PerTeam",
+    "PublishedSequence",
     "Release",
     "Risk",
     "SeqConfig",
@@ -71,13 +78,16 @@ __all__ = [
     "mu",
     "parse_config",
     "passes_gates",
+    "publish_for_attack",
     "ranking_key",
     "read_master",
+    "read_guesses",
     "read_release",
     "read_sequence",
     "risk",
     "risk_per_person_csv",
     "safety_key",
+    "score_guesses",
     "structure",
     "utility",
 ]

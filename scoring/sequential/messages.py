@@ -15,7 +15,7 @@ Examples
 >>> str(error)
 "release 2, row 4: pid 'Zoe' is not in the master table"
 >>> print(error.render("ja"))
-リリース 2 の 4 行目: pid 'Zoe' はマスター表にありません
+リリース 2 の 4 行目: pid 'Zoe' はマスター表にありません。
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     "seq.master.bad_category": {
         "en": "master table: column {column} must hold non-empty text without {{, }}, | or *; "
         "not at {rows}",
-        "ja": "マスター表: 列 {column} には {{ } | * を含まない空でない文字列が必要です。"
+        "ja": "マスター表: 列 {column} には {{ }} | * を含まない空でない文字列が必要です。"
         "該当セル: {rows}",
     },
     "seq.master.sa_empty": {
@@ -298,7 +298,7 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "から来ており、そのグループを別のグループが last に挙げていますが、所属グループ {gid} は"
         "挙げていません（§8.1 (b)）",
     },
-    "seq.issues": {"en": "{items}", "ja": "{items}"},
+    "seq.issues": {"en": "{items}", "ja": "{items}。"},
     "seq.issues_more": {
         "en": "{items} ({total} in all)",
         "ja": "{items}（計 {total} 件）",
