@@ -1,0 +1,133 @@
+"""The sequential round's pages: what a team, another team, the organizer and a visitor see."""
+
+import html
+
+import pytest
+from django.urls import reverse
+
+from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world, upload_file
+
+pytestmark = pytest.mark.django_db
+
+TABLE3, TABLE9 = "zhang_release_1.csv", "zhang_release_2_table9.csv"
+
+
+def url(world, name, *args):
+    return reverse(name, args=[world.competition.slug, world.round.slug, *args])
+
+
+def test_online_the_team_sees_only_the_open_step(client):
+    world = seq_world()
+    client.force_login(world.users["a"])
+    page = client.get(url(world, "round_detail"))
+    assert page.status_code == 200
+    assert b"T(1).csv" in page.content and b"T(2).csv" not in page.content
+    assert client.get(url(world, "sequential:step_table", 1)).status_code == 200
+    assert client.get(url(world, "sequential:step_table", 2)).status_code == 404
+    assert client.get(url(world, "sequential:master")).status_code == 404  # online: no lsb
+    freeze(world)
+    assert client.get(url(world, "sequential:step_table", 2)).status_code == 200
+
+
+def test_upload_through_the_page_then_the_release_page_shows_the_risk_table(client):
+    world = seq_world()
+    client.force_login(world.users["a"])
+    response = client.post(
+        url(world, "sequential:upload"),
+        {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
+    )
+    assert response.status_code == 302
+    detail = client.get(response["Location"])
+    assert detail.status_code == 200
+    assert b"MU(j)" in detail.content and b"P_N_true" in detail.content
+    assert b'data-testid="person-Bob"' in detail.content
+    freeze(world)
+    publish(world, "a", 2, fixture(TABLE9))
+    page = client.get(url(world, "round_detail"))
+    assert b'data-testid="risk-chart"' in page.content
+    assert page.content.count(b'data-testid="mark-RN_max"') == 2  # steps 1 and 2
+    assert b"Content-Security-Policy" not in page.content and b"<script>" not in page.content
+
+
+def test_a_rejected_upload_shows_the_spec_message_in_japanese(client):
+    world = seq_world()
+    client.force_login(world.users["a"])
+    client.post(reverse("set_language"), {"language": "ja", "next": "/"})
+    bad = b"gid,pid,Age,Zip,Disease\n1,Zoe,21,12000,flu\n"
+    response = client.post(
+        url(world, "sequential:upload"), {"step": "1", "file": upload_file(bad, "r.csv")}
+    )
+    page = client.get(response["Location"])
+    text = html.unescape(page.content.decode())
+    assert "リリース 1 の 1 行目: pid 'Zoe' はマスター表にありません" in text
+
+
+def test_the_organizer_console_shows_the_timeline_and_freezes(client):
+    world = seq_world()
+    client.force_login(world.organizer)
+    page = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'data-testid="timeline"' in text and "+5" in text and "−5" in text
+    response = client.post(url(world, "sequential:action", "freeze"))
+    assert response.status_code == 302
+    world.sequential.refresh_from_db()
+    assert world.sequential.frozen_steps == 1
+
+
+def test_the_console_creates_a_round_and_reports_a_bad_configuration(client):
+    world = seq_world()
+    client.force_login(world.organizer)
+    create = reverse("sequential_console:create", args=[world.competition.slug])
+    bad = client.post(
+        create,
+        {
+            "name": "S2",
+            "slug": "s2",
+            "config": '{"n_releases": 2, "m": 1, "qi": {"Age": "num"}, "sa": "Disease"}',
+            "master": upload_file(fixture("zhang_master.csv"), "master.csv"),
+        },
+    )
+    assert bad.status_code == 200
+    assert "configuration key &#x27;m&#x27; must be an integer ≥ 2" in bad.content.decode()
+    good = client.post(
+        create,
+        {
+            "name": "S2",
+            "slug": "s2",
+            "config": (
+                '{"n_releases": 2, "m": 2, "qi": {"Age": "num", "Zip": "num"}, '
+                '"sa": "Disease", "require_m_eligible": false}'
+            ),
+            "master": upload_file(fixture("zhang_master.csv"), "master.csv"),
+        },
+    )
+    assert good.status_code == 302
+    assert (
+        client.get(reverse("round_detail", args=[world.competition.slug, "s2"])).status_code == 200
+    )
+
+
+def test_leaderboard_prints_the_rule_and_visitors_see_it_only_when_published(client):
+    world = seq_world()
+    publish(world, "a", 1, fixture(TABLE3))
+    freeze(world)
+    client.force_login(world.users["b"])
+    board = client.get(url(world, "sequential:leaderboard"))
+    assert board.status_code == 200
+    text = board.content.decode()
+    assert "Ranking rule" in text and "RN_max" in text and "Ties are broken by RN_mean" in text
+    client.logout()
+    assert client.get(url(world, "sequential:leaderboard")).status_code == 404
+    world.sequential.results_published = True
+    world.sequential.save()
+    assert client.get(url(world, "sequential:leaderboard")).status_code == 200
+
+
+def test_sequential_urls_answer_404_for_a_round_of_another_kind(client, make_world):
+    other = make_world(slug="plain")
+    client.force_login(other.users["a"])
+    response = client.get(
+        reverse("sequential:leaderboard", args=[other.competition.slug, other.round.slug])
+    )
+    assert response.status_code == 404
