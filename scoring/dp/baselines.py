@@ -34,7 +34,7 @@ import pandas as pd
 
 from scoring.dp.config import DPConfig
 from scoring.dp.data import table_codes, true_histograms
-from scoring.dp.estimators import reconstruct, release_histograms
+from scoring.dp.estimators import reconstruct_many, release_histograms
 from scoring.dp.laplace import it_rms_l2
 from scoring.dp.pk import (
     Channel,
@@ -178,11 +178,15 @@ def run_baselines(
         released = run_pk(codes, plan, config, rng, shuffle=False)
         histograms = release_histograms(released, plan, config)
         for target in config.workload:
-            y = histograms[target.id]
-            bt[target.id][trial] = y
-            br[target.id][trial] = reconstruct(
-                y, channels[target.id], tol=recon.tol, max_iter=recon.max_iter, init=recon.init
-            ).estimate
+            bt[target.id][trial] = histograms[target.id]
+    for target in config.workload:
+        br[target.id] = reconstruct_many(
+            bt[target.id],
+            channels[target.id],
+            tol=recon.tol,
+            max_iter=recon.max_iter,
+            init=recon.init,
+        )[0]
 
     def measure(estimates: dict[str, np.ndarray]) -> dict[str, Any]:
         targets = {}

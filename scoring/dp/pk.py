@@ -271,6 +271,10 @@ def per_attribute_plan(config: DPConfig, rho: float) -> ReleasePlan:
     return parse_release_declaration({"groups": groups}, config)
 
 
+# Targets with at most this many cells keep A_S as a dense matrix (14 cells: 196 floats).
+DENSE_CELLS = 512
+
+
 class Channel:
     """The channel ``A_S`` of a target under a release plan (§3.4), as Kronecker factors.
 
@@ -282,6 +286,9 @@ class Channel:
         self.sizes = tuple(int(s) for s in sizes)
         self.factors = tuple(factors)  # (axes of S, V_{S∩g}, ρ_g)
         self.cells = math.prod(self.sizes)
+        self._dense: np.ndarray | None = None
+        if self.cells <= DENSE_CELLS:  # a matrix product beats the reshapes on small targets
+            self._dense = self._apply(np.eye(self.cells), self._coefficients())
 
     def _apply(self, z: np.ndarray, coefficients) -> np.ndarray:
         z = np.asarray(z, dtype=float)
@@ -293,9 +300,14 @@ class Channel:
             out = a * out + b * out.sum(axis=shifted, keepdims=True)
         return out.reshape(*lead, self.cells)
 
+    def _coefficients(self):
+        return [(rho, (1 - rho) / size) for _, size, rho in self.factors]
+
     def apply(self, z) -> np.ndarray:
         """``z A_S`` (= ``A_S z``)."""
-        return self._apply(z, [(rho, (1 - rho) / size) for _, size, rho in self.factors])
+        if self._dense is not None:
+            return np.asarray(z, dtype=float) @ self._dense
+        return self._apply(z, self._coefficients())
 
     def apply_squared(self, z) -> np.ndarray:
         """``z (A_S ∘ A_S)``: the element-wise square of the channel (for variances)."""
@@ -313,7 +325,7 @@ class Channel:
 
     def dense(self) -> np.ndarray:
         """The V_S × V_S matrix (small targets only: tests and examples)."""
-        return self.apply(np.eye(self.cells))
+        return self._apply(np.eye(self.cells), self._coefficients())
 
 
 def target_channel(plan: ReleasePlan, config: DPConfig, attributes) -> Channel:
