@@ -32,9 +32,16 @@ def _parsed(config_json: str) -> DPConfig:
 
 
 def config_of(config: dict) -> DPConfig:
+    """The parsed configuration (cached); ``config`` must keep its keys' order (the DP
+    round's ``config``, not ``Round.config``: jsonb reorders keys)."""
     import json
 
-    return _parsed(json.dumps(config, sort_keys=True))
+    return _parsed(json.dumps(config))
+
+
+def round_config(round_) -> dict:
+    """The configuration of a DP round, in the organizer's key order."""
+    return round_.dp.config
 
 
 def table_check(content: bytes, config: dict) -> int:
@@ -56,11 +63,11 @@ def hidden_table(round_) -> HiddenTable:
     """The round's hidden table as codes (read once per process and table version)."""
     import json
 
-    key = (round_.original_sha256, json.dumps(round_.config.get("attributes"), sort_keys=True))
+    key = (round_.original_sha256, json.dumps(round_config(round_).get("attributes")))
     cached = _TABLES.get(key)
     if cached is not None:
         return cached
-    config = config_of(round_.config)
+    config = config_of(round_config(round_))
     round_.original_file.open("rb")
     try:
         content = round_.original_file.read()
@@ -96,7 +103,7 @@ def query_cells(config: dict, query) -> list[list[str]]:
 
 def query_truth(round_, query) -> np.ndarray:
     """The true answer of a checked query on the hidden table (never shown to teams)."""
-    config = config_of(round_.config)
+    config = config_of(round_config(round_))
     hidden = hidden_table(round_)
     index = {a: k for k, a in enumerate(hidden.attributes)}
     if query.type == "count":
@@ -138,7 +145,7 @@ def method_label(*, queries: int, releases: int, estimator: str | None = None) -
 
 def round_truths(round_) -> dict[str, list[int]]:
     """The true histogram of every workload target (for scoring and baselines only)."""
-    config = config_of(round_.config)
+    config = config_of(round_config(round_))
     hidden = hidden_table(round_)
     index = {a: k for k, a in enumerate(hidden.attributes)}
     return {
@@ -223,7 +230,7 @@ def release_run(round_, declaration: ReleaseDeclaration, *, rng) -> bytes:
     """Run the release on the hidden table (workload attributes, shuffled); its CSV bytes."""
     from scoring.dp.pk import codes_to_table, run_pk
 
-    config = config_of(round_.config)
+    config = config_of(round_config(round_))
     hidden = hidden_table(round_)
     index = {a: k for k, a in enumerate(hidden.attributes)}
     plan = declaration.plan
@@ -281,4 +288,123 @@ def estimate_scores(counts: dict, truths: dict, config: dict) -> dict:
         "targets": scores["targets"],
         "mean_l2": scores["l2"],
         "mean_spearman": scores["spearman"],
+    }
+
+
+# --- declared uploads, baselines -----------------------------------------------------------
+
+
+def _hidden_frame(round_):
+    """The hidden table as a validated DataFrame (the close and declared checks only)."""
+    config = config_of(round_config(round_))
+    round_.original_file.open("rb")
+    try:
+        content = round_.original_file.read()
+    finally:
+        round_.original_file.close()
+    return validate_original(scoring.read_table(content, name="original"), config)
+
+
+def _json_safe(value):
+    """Plain JSON (no inf/nan, which PostgreSQL's jsonb refuses): ±inf → "inf"/"-inf"."""
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _json_safe(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
+
+
+@dataclass(frozen=True)
+class DeclaredUpload:
+    checked: object
+
+    @property
+    def source(self) -> str:
+        return "declared_table" if self.checked.kind == "table" else "declared_counts"
+
+    @property
+    def declaration(self) -> dict:
+        return self.checked.declaration
+
+    @property
+    def counts(self) -> dict:
+        return _as_lists(self.checked.counts)
+
+    @property
+    def method(self) -> str:
+        return self.checked.method
+
+    @property
+    def estimator(self) -> str:
+        return self.checked.estimator
+
+    @property
+    def epsilon(self):
+        return self.checked.epsilon
+
+
+def declared_check(content: bytes, declaration_raw, config: dict, *, budget, rows: int):
+    from scoring.dp.declared import check_declared
+
+    return DeclaredUpload(
+        check_declared(content, declaration_raw, config_of(config), budget=budget, rows=rows)
+    )
+
+
+def declared_plausibility(round_, declared: DeclaredUpload) -> dict:
+    from scoring.dp.declared import declared_plausibility as tests
+
+    return _json_safe(
+        tests(declared.checked, _hidden_frame(round_), config_of(round_config(round_)))
+    )
+
+
+def level_baselines(table, config: dict, level: dict) -> dict:
+    """The paper's baselines at one level (spec §9), shaped for the leaderboard: rows BT,
+    BR, IT_X and the prior, each with L2 and ρ_s (mean and per target), and the crossings."""
+    from scoring.dp.baselines import run_baselines
+
+    parsed = config_of(config)
+    epsilon = parsed.level(level["id"]).epsilon
+    result = run_baselines(table, parsed, float(epsilon))
+    eps_text = level["epsilon"]
+    rows = [
+        {"label": label, "epsilon": eps_text, "k": result["k"], **result[label]}
+        for label in ("BT", "BR")
+    ]
+    for item in result["IT"]:
+        rows.append(
+            {
+                "label": f"IT{item['x']}",
+                "epsilon": eps_text,
+                "k": None,
+                "l2": item["l2"],
+                "spearman": item["spearman"],
+                "targets": {},
+            }
+        )
+    rows.append({"label": "prior", "epsilon": "0", "k": None, **result["prior"]})
+    return _json_safe(
+        {
+            "rows": rows,
+            "crossing": result["crossing"],
+            "rho": result["rho"],
+            "rho_rule": result["rho_rule"],
+            "trials": result["trials"],
+            "expected_bt_l2": result["expected_bt_l2"],
+        }
+    )
+
+
+def round_baselines(round_) -> dict:
+    table = _hidden_frame(round_)
+    return {
+        level["id"]: level_baselines(table, round_config(round_), level)
+        for level in round_config(round_)["levels"]
     }

@@ -65,7 +65,7 @@ class DPKind(RoundKind):
             {
                 "round": round,
                 "dp_round": dp_round,
-                "config_json": json.dumps(round.config, indent=2, ensure_ascii=False),
+                "config_json": json.dumps(dp_round.config, indent=2, ensure_ascii=False),
             },
             request=request,
         )

@@ -5,6 +5,7 @@ row lock (``SELECT … FOR UPDATE``) in the transaction that draws and stores th
 charge never exists without its answer nor an answer without its charge.
 """
 
+import json
 import secrets
 
 from django.conf import settings
@@ -23,12 +24,17 @@ def dp_private_path(instance, filename: str) -> str:
 class DPRound(models.Model):
     """The DP part of a round: its release window, and what is computed at the close.
 
-    The configuration (normalised, spec §10) is ``Round.config`` and the hidden table
-    ``Round.original_file``, as for every kind."""
+    The hidden table is ``Round.original_file``, as for every kind; the configuration
+    (normalised, spec §10) is in ``Round.config`` and, with its key order, in
+    ``config_text``."""
 
     round = models.OneToOneField(
         Round, on_delete=models.CASCADE, related_name="dp", verbose_name=_("round")
     )
+    # The normalised configuration as JSON text: PostgreSQL's jsonb (``Round.config``) does
+    # not keep the order of an object's keys, and the attributes' order is the round order
+    # (cells are row-major in it). This text is what the DP code reads.
+    config_text = models.TextField(editable=False, default="{}")
     opens_at = models.DateTimeField(_("release phase opens at"))
     closes_at = models.DateTimeField(_("release phase closes at"))
     # Set when the scores and baselines were computed after the close (once).
@@ -51,7 +57,12 @@ class DPRound(models.Model):
 
     @property
     def config(self) -> dict:
-        return self.round.config
+        """The configuration with its keys in the organizer's order (see ``config_text``)."""
+        cached = getattr(self, "_config", None)
+        if cached is None or cached[0] != self.config_text:
+            cached = (self.config_text, json.loads(self.config_text))
+            self._config = cached
+        return cached[1]
 
     @property
     def level_ids(self) -> list[str]:

@@ -5,6 +5,7 @@ is ``scoring.dp``, reached through ``pwscup.dp.engine``.
 """
 
 import hashlib
+import json
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -88,7 +89,12 @@ def dp_round_create(
         original_sha256=hashlib.sha256(table).hexdigest(),
         original_rows=rows,
     )
-    dp_round = DPRound.objects.create(round=round_, opens_at=opens_at, closes_at=closes_at)
+    dp_round = DPRound.objects.create(
+        round=round_,
+        config_text=json.dumps(config, ensure_ascii=False),
+        opens_at=opens_at,
+        closes_at=closes_at,
+    )
     if user is not None:
         audit_record(
             user=user,
@@ -457,6 +463,7 @@ def dp_declared_upload(
             budget=engine.level_budget(dp_round.config, level),
             rows=dp_round.round.original_rows,
         )
+        plausibility = engine.declared_plausibility(dp_round.round, declared)
     except engine.DPInputError as error:
         return _estimate_failed(
             dp_round=dp_round,
@@ -468,7 +475,6 @@ def dp_declared_upload(
             filename=filename,
             message=error,
         )
-    plausibility = engine.declared_plausibility(dp_round.round, declared)
     estimate = Estimate(
         dp_round=dp_round,
         team=team,
@@ -509,12 +515,7 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
             Estimate.objects.filter(pk=estimate.pk).update(
                 scores=engine.estimate_scores(estimate.counts, truths, locked.config)
             )
-        baselines = {
-            level["id"]: engine.level_baselines(
-                truths, locked.config, level, rows=locked.round.original_rows
-            )
-            for level in locked.config["levels"]
-        }
+        baselines = engine.round_baselines(locked.round)
         now = now or timezone.now()
         DPRound.objects.filter(pk=locked.pk).update(scored_at=now, baselines=baselines)
         dp_round.scored_at, dp_round.baselines = now, baselines
