@@ -46,6 +46,7 @@ Interactive (``laplace``)
     ``opendp_laplace_answer(truth, scale=)`` the platform's answer: OpenDP sampler, OS randomness
     ``seeded_laplace_noise(cells, scale=, rng=)`` §6 reference draw (simulations only)
     ``it_rms_l2(X, cells=, sensitivity=, epsilon=)``  X·√(2V)·Δ/ε
+    ``numeric_ldp(values, low=, high=, epsilon=, rng=)`` seed 003's per-record Laplace (§3.9)
 Scoring (``utility``)
     ``l2``, ``spearman`` (average ranks; 0 for constants), ``score_estimates(estimates, truths)``
     ``postprocess_counts(counts, n, "raw"|"clamp_rescale")``
@@ -55,6 +56,7 @@ Baselines (``baselines``)
     ``expected_bt_l2(z, channel)``, ``l2_crossing(best, cells=, sensitivity=, epsilon=)``
 Plausibility (``plausibility``, declared mode §8.3)
     ``retention_test``, ``histogram_test``, ``laplace_counts_test``, ``release_moments``
+    ``parse_counts_declaration(decl, config, budget)`` declared Laplace counts (§8.2)
 Labels
     ``method_label(queries=, releases=, estimator=)`` §7.4's display label
 
@@ -87,6 +89,7 @@ from scoring.dp.exact import exact_text, format_epsilon, parse_epsilon
 from scoring.dp.laplace import (
     Query,
     it_rms_l2,
+    numeric_ldp,
     opendp_laplace_answer,
     parse_query,
     query_truth,
@@ -113,6 +116,7 @@ from scoring.dp.pk import (
 from scoring.dp.plausibility import (
     histogram_test,
     laplace_counts_test,
+    parse_counts_declaration,
     release_moments,
     retention_test,
 )
@@ -178,10 +182,12 @@ __all__ = [
     "ledger_charge",
     "load_dp_config",
     "method_label",
+    "numeric_ldp",
     "opendp_laplace_answer",
     "overall_ranks",
     "paper_linear_rho",
     "parse_config",
+    "parse_counts_declaration",
     "parse_epsilon",
     "parse_query",
     "parse_release_declaration",

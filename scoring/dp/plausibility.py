@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy.special import gammainc, gammaincc
@@ -28,7 +29,10 @@ from scipy.stats import norm
 
 from scoring.dp.config import DPConfig
 from scoring.dp.data import histogram_of_codes
+from scoring.dp.errors import DPError
+from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.dp.pk import Channel, ReleasePlan, target_channel
+from scoring.messages import clip
 
 NORMAL_APPROXIMATION_CELLS = 1000
 
@@ -128,3 +132,50 @@ def laplace_counts_test(counts, truth, *, scale: float, z_limit: float = 4.0) ->
         "upper": upper,
         "flagged": lower < limit or upper < limit,
     }
+
+
+def parse_counts_declaration(declaration, config: DPConfig, budget) -> dict:
+    """Validate a declared-counts declaration (§8.2, §12) against a level's budget.
+
+    ``{"mechanism": "laplace", "targets": {"<target id>": "<ε_t>", ...},
+    "postprocessing": "raw" | "clamp_rescale"}``: one ε_t > 0 per workload target,
+    ``Σ ε_t ≤ B``. Returns ``{"epsilons": {id: Fraction}, "total": Fraction,
+    "postprocessing": str}``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from scoring.dp._examples import toy_config
+    >>> parse_counts_declaration({"mechanism": "laplace",
+    ...     "targets": {"gender_age": "0.7", "gender": "0.5"}}, toy_config(), Fraction(1))
+    Traceback (most recent call last):
+    ...
+    scoring.dp.errors.DPError: Declared epsilons sum to 1.2, above the level's budget 1
+    """
+    if (
+        not isinstance(declaration, dict)
+        or declaration.get("mechanism", "laplace") != "laplace"
+        or not isinstance(declaration.get("targets"), dict)
+    ):
+        raise DPError("dp.declaration.not_object")
+    targets = [t.id for t in config.workload]
+    for key in declaration["targets"]:
+        if key not in targets:
+            raise DPError(
+                "dp.declaration.unknown_target", target=clip(key), targets=", ".join(targets)
+            )
+    epsilons = {}
+    for key in targets:
+        if key not in declaration["targets"]:
+            raise DPError("dp.declaration.missing_target", target=key)
+        epsilons[key] = parse_epsilon(declaration["targets"][key])
+    total = sum(epsilons.values(), Fraction(0))
+    budget = Fraction(budget)
+    if total > budget:
+        raise DPError(
+            "dp.declaration.over_budget", total=exact_text(total), budget=exact_text(budget)
+        )
+    mode = declaration.get("postprocessing", "raw")
+    if mode not in ("raw", "clamp_rescale"):
+        raise DPError("dp.declaration.postprocessing", value=clip(mode))
+    return {"epsilons": epsilons, "total": total, "postprocessing": mode}
