@@ -240,8 +240,8 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "{value} です（定義 2(2)）",
     },
     "seq.row.outside": {
-        "en": "release {release}, row {row}: pid {pid}'s {column} {value} lies outside its "
-        "group {gid}'s region {region} (Def. 2(3))",
+        "en": "release {release}, row {row}: pid {pid} has {column} {value}, outside the "
+        "region {region} of its group {gid} (Def. 2(3))",
         "ja": "リリース {release} の {row} 行目: pid {pid} の {column} {value} がグループ {gid} の"
         "範囲 {region} の外にあります（定義 2(3)）",
     },

@@ -392,7 +392,7 @@ def read_release(
                 row=k + 1,
                 pid=q(pid.iloc[k]),
                 column=column,
-                value=q(value if isinstance(value, str) else _number(value)),
+                value=q(value) if isinstance(value, str) else _number(value),
                 gid=int(rows["gid"].iloc[k]),
                 region=q(frame[column].iloc[k]),
             )
