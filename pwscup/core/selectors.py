@@ -4,6 +4,11 @@ A Celery ping is a broadcast every worker answers, so ``/healthz`` must not send
 request: the worker count lives in the shared cache, and one process at a time (the one that
 wins ``cache.add`` of a lock that lives ``PWSCUP_HEALTHZ_PING_INTERVAL`` seconds) refreshes it.
 The others answer with the last count, or wait for the running ping when there is none yet.
+
+The broker is checked by the same refresh (opening a broker connection costs more than the
+rest of the request): a broker that goes down is reported within one interval, like a worker
+that stops. When the shared cache itself cannot be reached, the broker is checked directly.
+The database is checked on every request (one ``SELECT 1`` on the kept connection).
 """
 
 import threading
@@ -16,9 +21,10 @@ from django.db import connection
 
 from pwscup import celery_app
 
-WORKERS_KEY = "healthz:workers"
+WORKERS_KEY = "healthz:broker-workers"  # (broker status, worker count) of the last refresh
 PING_LOCK_KEY = "healthz:ping-lock"
 PING_TIMEOUT = 1.0
+BROKER_TIMEOUT = 2.0
 # cache.add is atomic in Redis (SET NX) but check-then-set in the file cache of the demo and
 # the tests: threads of one process take this lock around it so only one of them pings.
 _PING_GUARD = threading.Lock()
@@ -46,12 +52,11 @@ class Health:
 
 
 def system_health() -> Health:
-    broker = broker_status()
+    broker, workers = broker_and_workers()
     return Health(
         database=database_status(),
         broker=broker,
-        # No broker, no worker can be reached (and nothing to ping through).
-        workers=_workers_or_zero() if broker == "ok" else 0,
+        workers=workers,
         queue=celery_app.conf.task_default_queue,
     )
 
@@ -68,32 +73,41 @@ def database_status() -> str:
 def broker_status() -> str:
     try:
         with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=2)
+            conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT)
     except Exception as error:  # noqa: BLE001
         return f"error: {error.__class__.__name__}"
     return "ok"
 
 
+def broker_and_workers() -> tuple[str, int]:
+    """The broker's status and the workers answering a ping, refreshed at most once per
+    interval across all processes (no broker: no worker can be reached, none is pinged)."""
+    try:
+        return _shared_broker_and_workers()
+    except Exception:  # noqa: BLE001 - the cache (Redis) is down: no worker we can vouch for
+        return broker_status(), 0
+
+
 def worker_count() -> int:
     """Workers answering a ping, refreshed at most once per interval across all processes."""
+    return broker_and_workers()[1]
+
+
+def _shared_broker_and_workers() -> tuple[str, int]:
     interval = settings.PWSCUP_HEALTHZ_PING_INTERVAL
     with _PING_GUARD:
         if cache.add(PING_LOCK_KEY, 1, timeout=interval):
-            count = _ping_workers()
-            # Kept well past the interval: a reader between two pings uses the last count.
-            cache.set(WORKERS_KEY, count, timeout=max(60.0, 10 * interval))
-            return count
-    deadline = time.monotonic() + PING_TIMEOUT + 1.0
-    while (count := cache.get(WORKERS_KEY)) is None and time.monotonic() < deadline:
-        time.sleep(0.05)  # the first ping of all is under way in another request
-    return count or 0
-
-
-def _workers_or_zero() -> int:
-    try:
-        return worker_count()
-    except Exception:  # noqa: BLE001 - the cache (Redis) may be down: no worker we can vouch for
-        return 0
+            broker = broker_status()
+            state = (broker, _ping_workers() if broker == "ok" else 0)
+            # Kept well past the interval: a reader between two refreshes uses the last one.
+            cache.set(WORKERS_KEY, state, timeout=max(60.0, 10 * interval))
+            return state
+    deadline = time.monotonic() + BROKER_TIMEOUT + PING_TIMEOUT + 1.0
+    while (state := cache.get(WORKERS_KEY)) is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # the first refresh of all is under way in another request
+    if state is None:
+        return broker_status(), 0
+    return tuple(state)
 
 
 def _ping_workers() -> int:

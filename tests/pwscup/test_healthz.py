@@ -134,3 +134,36 @@ def test_healthz_reports_a_database_that_is_down_as_degraded(client, monkeypatch
     assert payload["database"] == "error: OperationalError"
     assert payload["broker"] == "ok"
     assert payload["workers"] == 1
+
+
+def test_broker_is_checked_once_per_interval_and_a_lost_broker_is_reported_after_it(
+    client, monkeypatch, settings
+):
+    # Opening a broker connection costs more than the rest of the request: it is checked by
+    # the same refresh as the worker count, and a broker lost meanwhile shows at the next one.
+    settings.PWSCUP_HEALTHZ_PING_INTERVAL = 1.0
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=1))
+    checks = []
+    real_check = selectors.broker_status
+    monkeypatch.setattr(selectors, "broker_status", lambda: checks.append(1) or real_check())
+    assert {client.get("/healthz").status_code for _ in range(20)} == {200}
+    assert len(checks) == 1
+    monkeypatch.setattr(celery_app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    assert client.get("/healthz").status_code == 200  # within the interval: the last check
+    time.sleep(1.1)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["broker"] == "error: OperationalError"
+    assert response.json()["workers"] == 0
+    assert len(checks) == 2
+
+
+def test_healthz_checks_the_broker_itself_when_the_shared_cache_is_down(client, monkeypatch):
+    def unreachable(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(selectors.cache, "add", unreachable)
+    monkeypatch.setattr(celery_app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["broker"] == "error: OperationalError"
