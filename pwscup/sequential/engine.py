@@ -167,14 +167,22 @@ def target_files(master: Master, releases: list[bytes], config: dict, *, prefix:
     from scoring.sequential import publish_for_attack
 
     published = publish_for_attack(master, releases_read(master, releases), seed=seed)
-    return {f"{prefix}{name}": text for name, text in published.files().items()}
+    files = {
+        f"{prefix}release_{j}.csv": _csv_text(frame)
+        for j, frame in enumerate(published.releases, start=1)
+    }
+    files[f"{prefix}background.csv"] = _csv_text(published.background)
+    if published.counterfeits is not None:
+        files[f"{prefix}counterfeits.csv"] = _csv_text(published.counterfeits)
+    return files
+
+
+def _csv_text(frame: pd.DataFrame) -> str:
+    return frame.to_csv(index=False, lineterminator="\n")
 
 
 def attack_accuracy(master: Master, data: bytes, config: dict) -> float:
     """Accuracy of a ``pid,guess`` file against the target's truth (spec §10)."""
     from scoring.sequential import read_guesses, score_guesses
 
-    n = master.config.n_releases
-    targets = master.frame.loc[master.union(n), "pid"]
-    guesses = read_guesses(data, targets=targets, sa_domain=master.sa_domain)
-    return float(score_guesses(guesses, master, n=n))
+    return float(score_guesses(read_guesses(data, master=master), master))

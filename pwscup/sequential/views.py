@@ -41,6 +41,14 @@ def _require_team(access):
     return access.team
 
 
+def _short(cell: str) -> str:
+    """A probability shown with 4 decimals (the CSV download keeps every digit)."""
+    try:
+        return f"{float(cell):.4f}"
+    except ValueError:
+        return cell
+
+
 def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[dict]]:
     """The header and rows of a ``risk_per_person.csv``; ``over_column`` (1-based) marks a
     ``P_N_true`` above 1/m (the promise of m-invariance failing for that person)."""
@@ -57,7 +65,8 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[dict]]:
                 over = float(cells[column]) > 1 / m + 1e-9
             except (ValueError, IndexError):
                 over = False
-        out.append({"cells": cells, "over_column": column + 1 if over else 0})
+        shown = [_short(cell) if i >= 5 else cell for i, cell in enumerate(cells)]
+        out.append({"cells": shown, "over_column": column + 1 if over else 0})
     return header, out
 
 
@@ -82,9 +91,6 @@ def round_page(request, access):
             release.message_text = release_message(release)
         latest = next((r for r in releases if r.status == Release.Status.FINISHED), None)
         points = selectors.risk_points(sequential=sequential, team=team)
-        header, rows = _per_person_rows(
-            latest.per_person if latest else "", m=int(sequential.config.get("m", 2))
-        )
         frozen = selectors.team_sequence(
             sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
         )
@@ -104,9 +110,6 @@ def round_page(request, access):
             step_rows=step_rows,
             upload_form=ReleaseUploadForm(steps=context["open_steps"]),
             risk_chart=charts.risk_chart(points, m=int(sequential.config.get("m", 2))),
-            per_person_header=header,
-            per_person_rows=rows[:PER_PERSON_SHOWN],
-            per_person_more=max(0, len(rows) - PER_PERSON_SHOWN),
         )
     if sequential.all_frozen and sequential.config.get("attack_phase"):
         targets = list(sequential.targets.select_related("team").order_by("team__name"))

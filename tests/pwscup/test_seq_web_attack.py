@@ -122,8 +122,11 @@ def test_secrets_never_reach_another_team(client):
         assert response.status_code == 200
         seen += response.content
     assert b"Bob,dyspepsia" not in seen and b"Emily,21,12000,dyspepsia" not in seen
-    round_page = _get(client, world.users["b"], reverse("round_detail", args=[comp, rnd]))
-    assert b"P_N_true" in round_page.content  # its own table
+    release_b = world.sequential.releases.filter(team=world.teams["b"]).first()
+    own = _get(
+        client, world.users["b"], reverse("sequential:release", args=[comp, rnd, release_b.pk])
+    )
+    assert b"P_N_true" in own.content  # its own risk table
     client.logout()
     anonymous = client.get(reverse("sequential:target_file", args=[comp, rnd, "teamA", name]))
     assert anonymous.status_code in (302, 404)

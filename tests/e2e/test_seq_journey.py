@@ -1,0 +1,76 @@
+"""Browser journey of the sequential round: a team publishes two steps and reads its risk
+table (English and Japanese, desktop and a 390 px phone), under the strict CSP."""
+
+import pytest
+
+from tests.e2e.helpers import PASSWORD, log_in, switch_language
+from tests.pwscup.seq_web_world import FIXTURES, freeze, seq_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def seq_e2e_world(transactional_db):
+    return seq_world(slug="seqe2e", password=PASSWORD)
+
+
+def upload(page, step: int, name: str) -> None:
+    page.select_option("select[name=step]", str(step))
+    page.set_input_files("input[name=file]", str(FIXTURES / name))
+    with page.expect_navigation():
+        page.get_by_test_id("upload-submit").click()
+
+
+def fits(page, width: int) -> bool:
+    return page.evaluate("() => document.documentElement.scrollWidth") <= width
+
+
+def test_a_team_publishes_two_steps_and_reads_its_risk_table(web, seq_e2e_world, screenshot):
+    world = seq_e2e_world
+    round_url = f"/c/{world.competition.slug}/{world.round.slug}/"
+    log_in(web, "seqe2e-team-a")
+    web.goto(round_url)
+    assert web.get_by_test_id("download-T1").is_visible()
+    assert web.get_by_test_id("download-T2").count() == 0  # online: the future is hidden
+    with web.expect_download() as download:
+        web.get_by_test_id("download-T1").click()
+    assert download.value.suggested_filename == "T1.csv"
+
+    upload(web, 1, "zhang_release_1.csv")
+    assert "Release 1 is valid" in web.get_by_test_id("message").first.inner_text()
+    assert web.get_by_test_id("release-status").inner_text() == "Valid"
+
+    freeze(world)  # the organizer freezes step 1: step 2 opens
+    web.goto(round_url)
+    assert web.get_by_test_id("download-T2").is_visible()
+    upload(web, 2, "zhang_release_2_table9.csv")
+    assert web.get_by_test_id("minv").inner_text().startswith("2")
+    table = web.get_by_test_id("risk-table")
+    emily = table.get_by_test_id("person-Emily").inner_text()
+    assert "0.4" in emily
+    screenshot(web, "seq-release-en-desktop")
+
+    web.goto(round_url)
+    assert web.get_by_test_id("risk-chart").is_visible()
+    assert web.locator("[data-testid=mark-RN_max]").count() == 2
+    web.set_viewport_size({"width": 390, "height": 844})
+    assert fits(web, 390), "the round page is wider than a 390 px phone"
+    screenshot(web, "seq-round-en-phone")
+    switch_language(web, "ja")
+    assert "リリース" in web.get_by_test_id("steps").inner_text()
+    assert fits(web, 390), "the Japanese round page is wider than a 390 px phone"
+    screenshot(web, "seq-round-ja-phone")
+    web.get_by_test_id("latest-detail").click()
+    web.wait_for_load_state()
+    assert fits(web, 390), "the Japanese release page is wider than a 390 px phone"
+    screenshot(web, "seq-release-ja-phone")
+
+
+def test_a_rejected_release_names_release_row_and_value(web, seq_e2e_world):
+    world = seq_e2e_world
+    log_in(web, "seqe2e-team-b")
+    freeze(world)  # team B missed step 1: its sequence is incomplete, step 2 refuses
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
+    upload(web, 2, "zhang_release_2_table9_as_printed.csv")
+    message = web.get_by_test_id("message").first.inner_text()
+    assert "no valid release 1" in message
