@@ -26,6 +26,7 @@ from pwscup.dp.ledger import (
     ledger_get_or_create,
 )
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
+from scoring.dp.errors import DPError
 
 __all__ = ["DPRequestError", "LedgerRefusal"]
 
@@ -304,7 +305,7 @@ def dp_estimate_upload(
             source=Estimate.Source.UPLOAD,
             content=content,
             filename=filename,
-            message=engine.DPError("dp.estimate.upload_mode"),
+            message=DPError("dp.estimate.upload_mode"),
         )
     try:
         counts = engine.estimate_read(content, dp_round.config)

@@ -1,0 +1,285 @@
+"""Releases, estimates, the close and the leaderboard rows of the DP round (spec §7.3–7.5,
+§8.2, §12), through the services."""
+
+import csv
+import io
+import math
+
+import numpy as np
+import pytest
+
+from pwscup.dp.models import Estimate
+from pwscup.dp.ranking import level_boards, overall_ranking
+from pwscup.dp.services import (
+    DPRequestError,
+    dp_declared_upload,
+    dp_estimate_from_answer,
+    dp_estimate_from_release,
+    dp_estimate_upload,
+    dp_query_answer,
+    dp_release_request,
+    dp_round_score,
+)
+from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now, toy_csv
+
+
+@pytest.fixture
+def world(db):
+    return build_dp_world()
+
+
+def estimate_csv(gender_age, gender) -> bytes:
+    lines = ["target,gender,age,count"]
+    cells = [(g, a) for g in "FM" for a in ("<=17", "18-24", "25-34")]
+    lines += [f"gender_age,{g},{a},{v}" for (g, a), v in zip(cells, gender_age, strict=True)]
+    lines += [f"gender,{g},,{v}" for g, v in zip("FM", gender, strict=True)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def upload(world, content, letter="a", level="eps-1"):
+    return dp_estimate_upload(
+        dp_round=world.dp_round,
+        team=world.teams[letter],
+        user=world.users[letter],
+        level=level,
+        content=content,
+        filename="estimate.csv",
+    )
+
+
+def release(world, groups, letter="a", level="eps-4"):
+    return dp_release_request(
+        dp_round=world.dp_round,
+        team=world.teams[letter],
+        user=world.users[letter],
+        level=level,
+        payload={"mechanism": "pk_anonymization", "groups": groups},
+    )
+
+
+def read(field) -> bytes:
+    field.open("rb")
+    try:
+        return field.read()
+    finally:
+        field.close()
+
+
+def test_a_platform_release_is_charged_by_eq6_and_returns_rho_and_k(world):
+    result = release(
+        world, [{"attributes": ["gender"], "rho": 0.5}, {"attributes": ["age"], "rho": 0.5}]
+    )
+    charge = result.charge
+    assert charge.epsilon == "2.48490665"  # EX5: ln 12 rounded up to 1e-9
+    assert [g["rho"] for g in charge.reply["groups"]] == [0.5, 0.5]
+    assert charge.reply["k"] == pytest.approx(1.0625)  # EX2
+    rows = list(csv.reader(io.StringIO(read(charge.release_file).decode())))
+    assert rows[0] == ["gender", "age"] and len(rows) == 11
+    assert {r[0] for r in rows[1:]} <= {"F", "M"}
+
+
+def test_epsilon_groups_are_charged_exactly(world):
+    result = release(
+        world,
+        [{"attributes": ["gender"], "epsilon": "0.3"}, {"attributes": ["age"], "epsilon": "0.7"}],
+    )
+    assert result.charge.epsilon == "1"
+    assert result.charge.reply["groups"][0]["rho"] == pytest.approx(
+        (math.exp(0.3) - 1) / (2 - 1 + math.exp(0.3))
+    )
+
+
+@pytest.mark.parametrize(
+    ("groups", "message"),
+    [
+        ([{"attributes": ["gender"], "epsilon": "1"}], "Attribute 'age' is in no group"),
+        (
+            [
+                {"attributes": ["gender", "age"], "epsilon": "1"},
+                {"attributes": ["age"], "rho": 0.1},
+            ],
+            "Attribute 'age' is in two groups (1 and 2)",
+        ),
+        (
+            [{"attributes": ["gender", "age"], "epsilon": "1", "rho": 0.2}],
+            "Group 1 gives both rho and epsilon",
+        ),
+        ([{"attributes": ["gender", "age"], "rho": 1.0}], "rho 1.0 is not < 1"),
+        ([{"attributes": ["gender", "age"], "epsilon": "0"}], "The release's total epsilon is 0"),
+    ],
+)
+def test_release_declarations_are_checked_with_the_spec_messages(world, groups, message):
+    with pytest.raises(DPRequestError) as error:
+        release(world, groups)
+    assert message in str(error.value)
+
+
+def test_estimate_upload_is_kept_and_checked(world):
+    good = upload(world, estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]))
+    assert good.status == Estimate.Status.VALID and good.scores == {}
+    assert read(good.file) == estimate_csv([0, 2, 2, 1, 2, 3], [4, 6])
+    assert good.counts["gender"] == [4.0, 6.0]
+    bad = upload(world, estimate_csv([0, 2, 2, 1, 2, "inf"], [4, 6]))
+    assert bad.status == Estimate.Status.FAILED
+    assert bad.message == "Row 6: count 'inf' is not a finite number"
+    assert read(bad.file).endswith(b"gender,M,,6\n")  # kept as uploaded
+    assert bad.message_in("ja") == "6 行目: count 'inf' は有限の数ではありません"
+    header = upload(world, b"target,age,gender,count\n")
+    assert header.message == "estimate.csv header must be: target,gender,age,count"
+    missing = upload(
+        world, estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).replace(b"gender_age,M,25-34,3\n", b"")
+    )
+    assert missing.status == Estimate.Status.FAILED and "misses cells (M,25-34)" in missing.message
+
+
+def test_estimates_from_a_release_and_from_an_answer(world):
+    charge = release(world, [{"attributes": ["gender", "age"], "epsilon": "4"}]).charge
+    for estimator in ("BT", "BR", "BI"):
+        estimate = dp_estimate_from_release(
+            dp_round=world.dp_round,
+            team=world.teams["a"],
+            user=world.users["a"],
+            level="eps-4",
+            charge_no=charge.number,
+            estimator=estimator,
+        )
+        assert estimate.method == estimator and estimate.status == Estimate.Status.VALID
+        assert sum(estimate.counts["gender"]) == pytest.approx(10)
+    bt = np.asarray(estimate.counts["gender_age"])
+    assert bt.size == 6
+    answer = dp_query_answer(
+        dp_round=world.dp_round,
+        team=world.teams["b"],
+        user=world.users["b"],
+        level="eps-1",
+        payload={"type": "histogram", "attributes": ["gender", "age"], "epsilon": "1"},
+    ).charge
+    from_answer = dp_estimate_from_answer(
+        dp_round=world.dp_round,
+        team=world.teams["b"],
+        user=world.users["b"],
+        level="eps-1",
+        charge_no=answer.number,
+    )
+    assert from_answer.counts["gender_age"] == answer.reply["answer"]
+    assert from_answer.counts["gender"] == [5.0, 5.0]  # N / V_S for the other target
+    assert from_answer.method == "IT1"
+    with pytest.raises(DPRequestError, match="has no batch release number 1"):
+        dp_estimate_from_release(
+            dp_round=world.dp_round,
+            team=world.teams["b"],
+            user=world.users["b"],
+            level="eps-1",
+            charge_no=1,
+            estimator="BT",
+        )
+
+
+def test_scores_exist_only_after_the_close_and_rank_by_l2(world):
+    upload(world, estimate_csv(TOY_Z, [4, 6]), letter="a")  # the truth: L2 0
+    upload(world, estimate_csv([1, 1, 1, 1, 1, 5], [5, 5]), letter="b")
+    assert dp_round_score(dp_round=world.dp_round) is False  # still open
+    assert not Estimate.objects.exclude(scores={}).exists()
+    assert level_boards(dp_round=world.dp_round) == []
+    close_now(world)
+    assert dp_round_score(dp_round=world.dp_round) is True
+    assert dp_round_score(dp_round=world.dp_round) is False  # once
+    boards = level_boards(dp_round=world.dp_round)
+    eps1 = next(b for b in boards if b.level == "eps-1")
+    assert [row.team.slug for row in eps1.verified] == ["teama", "teamb"]
+    assert eps1.verified[0].mean_l2 == 0.0
+    assert eps1.verified[0].mean_spearman == pytest.approx(1.0)
+    expected_b = (math.sqrt(1 + 1 + 1 + 0 + 1 + 4) + math.sqrt(2)) / 2
+    assert eps1.verified[1].mean_l2 == pytest.approx(expected_b)
+    assert eps1.verified[0].label == "prior (ε = 0)"
+    labels = [row["label"] for row in eps1.baselines["rows"]]
+    assert labels[:2] == ["BT", "BR"] and labels[-1] == "prior"
+    assert "l2" in eps1.baselines["crossing"]
+    overall = overall_ranking(boards)
+    assert [row.team.slug for row in overall] == ["teama", "teamb"]
+
+
+def test_a_failed_estimate_does_not_replace_the_valid_one(world):
+    upload(world, estimate_csv(TOY_Z, [4, 6]))
+    upload(world, b"nonsense\n")
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    eps1 = next(b for b in level_boards(dp_round=world.dp_round) if b.level == "eps-1")
+    assert eps1.verified[0].mean_l2 == 0.0
+
+
+def test_uploads_after_the_close_are_refused(world):
+    close_now(world)
+    with pytest.raises(DPRequestError, match="The release phase is closed"):
+        upload(world, estimate_csv(TOY_Z, [4, 6]))
+
+
+DECLARED_CONFIG = {
+    "attributes": {"gender": ["F", "M"], "age": ["<=17", "18-24", "25-34"]},
+    "workload": [{"id": "gender_age", "attributes": ["gender", "age"]}],
+    "levels": [{"id": "eps-1", "epsilon": "1"}],
+    "tracks": {"interactive": False, "batch": "upload"},
+}
+
+
+@pytest.fixture
+def declared_world(db):
+    return build_dp_world(slug="dpdecl", config=DECLARED_CONFIG)
+
+
+def declare(world, content, declaration, letter="a"):
+    return dp_declared_upload(
+        dp_round=world.dp_round,
+        team=world.teams[letter],
+        user=world.users[letter],
+        level="eps-1",
+        content=content,
+        filename="release.csv",
+        declaration_raw=declaration,
+    )
+
+
+def test_declared_upload_of_the_truth_is_flagged_and_ranked_apart(declared_world):
+    world = declared_world
+    # The hidden table itself uploaded as a "release" at ε = 1: flagged, not rejected.
+    truth = declare(
+        world,
+        toy_csv(),
+        '{"mechanism": "pk_anonymization", "groups": [{"attributes": ["gender", "age"], "epsilon": "1"}], "estimator": "BT"}',
+    )
+    assert truth.status == Estimate.Status.VALID and truth.declared and truth.flagged
+    assert truth.plausibility["retention"][0]["kept"] == 10
+    over = declare(
+        world,
+        toy_csv(),
+        '{"mechanism": "pk_anonymization", "groups": [{"attributes": ["gender", "age"], "epsilon": "2"}]}',
+        letter="b",
+    )
+    assert over.status == Estimate.Status.FAILED
+    assert over.message == "The release costs epsilon 2, above the level's budget 1"
+    counts = "target,gender,age,count\n" + "".join(
+        f"gender_age,{g},{a},{v}\n"
+        for (g, a), v in zip(
+            [(g, a) for g in "FM" for a in ("<=17", "18-24", "25-34")], TOY_Z, strict=True
+        )
+    )
+    laplace = declare(
+        world, counts.encode(), {"mechanism": "laplace", "targets": {"gender_age": "1"}}, letter="b"
+    )
+    assert laplace.flagged and laplace.plausibility["counts"]["gender_age"]["T"] == 0
+    free_form = dp_estimate_upload(
+        dp_round=world.dp_round,
+        team=world.teams["a"],
+        user=world.users["a"],
+        level="eps-1",
+        content=counts.encode(),
+        filename="estimate.csv",
+    )
+    assert free_form.status == Estimate.Status.FAILED
+    assert "computed by the platform from release.csv" in free_form.message
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    board = level_boards(dp_round=world.dp_round)[0]
+    assert board.verified == []
+    assert {row.team.slug for row in board.declared} == {"teama", "teamb"}
+    assert all(row.declared for row in board.declared)
