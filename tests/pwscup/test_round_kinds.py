@@ -15,6 +15,7 @@ from pwscup.competitions.services import round_of_kind_create
 from pwscup.kinds import RoundKind, get_kind, kind_of, register
 from pwscup.kinds.registry import all_kinds, kind_choices, unregister
 from pwscup.kinds.views import kind_view
+from tests.support import adult_config
 
 
 @kind_view("toy")
@@ -239,3 +240,18 @@ def test_the_first_kind_s_console_pages_answer_404_for_another_kind(client, worl
         first = reverse(f"console:{name}", args=[comp, world.round.slug, *extra])
         assert client.get(first).status_code == 200, name
     assert client.get(reverse("console:round", args=[comp, "toy"])).status_code == 200
+
+
+def test_the_first_kind_checks_a_configuration_against_the_round_s_original(world):
+    kind = get_kind("pwscup2015")
+    checked = kind.validate_config(adult_config(), round=world.round)
+    assert checked == world.round.config  # normalised as at creation (integer columns decided)
+    bad = {**adult_config(), "qi": [*adult_config()["qi"], "shoe-size"]}
+    with pytest.raises(ValidationError) as raised:
+        kind.validate_config(bad, round=world.round)
+    assert "shoe-size" in raised.value.message_dict["config"][0]
+    with pytest.raises(ValidationError) as raised:
+        kind.validate_config(["not", "an", "object"])
+    assert raised.value.message_dict == {
+        "config": ["The round configuration must be a JSON object."]
+    }
