@@ -2,9 +2,11 @@
 namespace, confines them to the kind's rounds, and refuses unknown kinds."""
 
 import importlib
+import io
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
 from django.http import HttpResponse
 from django.urls import clear_url_caches, path, reverse
 from django.utils.html import format_html
@@ -255,3 +257,9 @@ def test_the_first_kind_checks_a_configuration_against_the_round_s_original(worl
     assert raised.value.message_dict == {
         "config": ["The round configuration must be a JSON object."]
     }
+
+
+def test_the_freeze_and_rescore_commands_refuse_a_round_of_another_kind(world, toy_round):
+    for command in ("freeze_round", "rescore_round"):
+        with pytest.raises(CommandError, match="is a 'toy' round: this command acts on"):
+            call_command(command, world.competition.slug, "toy", stdout=io.StringIO())
