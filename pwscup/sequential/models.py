@@ -127,7 +127,6 @@ class SequenceScore(models.Model):
     complete = models.BooleanField(default=False)
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True)
-    guesses = models.JSONField(default=dict, blank=True, help_text=_("truth by pid (secret)"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -131,3 +131,25 @@ def test_sequential_urls_answer_404_for_a_round_of_another_kind(client, make_wor
         reverse("sequential:leaderboard", args=[other.competition.slug, other.round.slug])
     )
     assert response.status_code == 404
+
+
+def test_the_admin_checks_the_configuration_with_the_same_messages(client):
+    import json
+
+    from django.contrib.auth import get_user_model
+
+    world = seq_world()
+    admin_user = get_user_model().objects.create_superuser("seq-root", password="pw")
+    client.force_login(admin_user)
+    change = reverse("admin:sequential_sequentialround_change", args=[world.sequential.pk])
+    assert client.get(change).status_code == 200
+    config = {**world.sequential.config, "m": 1}
+    response = client.post(change, {"config": json.dumps(config)})
+    assert response.status_code == 200
+    assert "configuration key &#x27;m&#x27; must be an integer ≥ 2" in response.content.decode()
+    world.sequential.refresh_from_db()
+    assert world.sequential.config["m"] == 2
+    # Another competition's organizer does not see this round in the admin.
+    other = get_user_model().objects.create_user("seq-other", password="pw", is_staff=True)
+    client.force_login(other)
+    assert client.get(change).status_code in (302, 403, 404)

@@ -1,0 +1,90 @@
+"""The organizer admin of sequential rounds: the configuration (checked by the same service
+as the console), master tables, releases and attacks read-only (the platform makes them)."""
+
+import json
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.core.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
+from pwscup.sequential.messages import release_message
+from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
+from pwscup.sequential.services import sequential_config_validate
+
+
+class SequentialRoundForm(forms.ModelForm):
+    class Meta:
+        model = SequentialRound
+        fields = ("config", "results_published")
+
+    def clean_config(self):
+        config = self.cleaned_data["config"]
+        if self.instance.pk and self.instance.frozen_steps and config != self.instance.config:
+            raise ValidationError(_("Step 1 is frozen: the configuration can no longer change."))
+        return sequential_config_validate(config=config)
+
+
+@admin.register(SequentialRound)
+class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "round__competition"
+    form = SequentialRoundForm
+    list_display = ("round", "frozen_steps", "results_published")
+    readonly_fields = ("round", "frozen_steps", "configuration")
+
+    @admin.display(description=_("configuration"))
+    def configuration(self, obj):
+        return json.dumps(obj.config, ensure_ascii=False)
+
+
+@admin.register(Master)
+class MasterAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "sequential__round__competition"
+    list_display = ("sequential", "team", "persons", "drawn", "created_at")
+    exclude = ("file",)
+    readonly_fields = ("sequential", "team", "sha256", "persons", "drawn", "created_at")
+
+
+@admin.register(Release)
+class ReleaseAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "sequential__round__competition"
+    list_display = ("sequential", "team", "step", "status", "is_frozen", "created_at")
+    list_filter = ("status", "is_frozen", ("team", admin.RelatedOnlyFieldListFilter))
+    exclude = ("file", "message", "message_code", "message_params", "per_person")
+    readonly_fields = (
+        "sequential",
+        "team",
+        "step",
+        "original_name",
+        "sha256",
+        "uploaded_by",
+        "created_at",
+        "status",
+        "failure",
+        "results",
+        "elapsed_ms",
+        "is_frozen",
+    )
+
+    @admin.display(description=_("message"))
+    def failure(self, obj):
+        return release_message(obj)
+
+
+@admin.register(SeqAttack)
+class SeqAttackAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "team__competition"
+    list_display = ("team", "target", "status", "accuracy", "created_at")
+    list_filter = ("status", scoped_filter("team"))
+    exclude = ("file", "message_code", "message_params")
+    readonly_fields = (
+        "target",
+        "team",
+        "original_name",
+        "uploaded_by",
+        "created_at",
+        "status",
+        "message",
+        "accuracy",
+    )
