@@ -168,6 +168,16 @@ class DPConfig:
             return 2
         return 1
 
+    def check_platform_release(self) -> None:
+        """``dp.release.batch_off`` unless the round runs platform releases (batch ``platform``/``both``)."""
+        if self.batch not in ("platform", "both"):
+            raise DPError("dp.release.batch_off")
+
+    def check_free_estimate(self) -> None:
+        """``dp.estimate.upload_mode`` in a declared-upload round (its estimate is the platform's)."""
+        if self.batch == "upload":
+            raise DPError("dp.estimate.upload_mode")
+
     def as_dict(self) -> dict:
         """The normalised JSON form (every default filled in; ε as exact text)."""
         return {

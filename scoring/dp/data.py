@@ -39,7 +39,7 @@ def column_codes(values, domain, *, column: str, what: str = "original") -> np.n
     ``"release"`` (release.csv).
     """
     text = pd.Series(values, dtype=object).astype(str).str.strip()
-    codes = pd.Categorical(text, categories=list(domain)).codes.astype(np.int64)
+    codes = pd.Index(list(domain)).get_indexer(text.to_numpy(dtype=object)).astype(np.int64)
     bad = np.flatnonzero(codes < 0)
     if bad.size:
         code = (

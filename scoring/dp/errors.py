@@ -188,7 +188,7 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "level's budget {budget} is left (spent {spent} in {earlier} earlier "
         "{charges}); nothing was charged",
         "ja": "拒否: {what} {number} は epsilon {asked} を求めていますが、レベルの予算 {budget} の"
-        "残りは {remaining} だけです（これまでの {earlier} 回の課金で {spent} を消費）。"
+        "残りは {remaining} だけです（これまでの {earlier} 回の{charges}で {spent} を消費）。"
         "課金はしていません",
     },
     "dp.ledger.too_many_charges": {

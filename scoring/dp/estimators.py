@@ -256,7 +256,7 @@ def read_estimate(source, config: DPConfig) -> dict[str, np.ndarray]:
         codes = np.empty((len(part), len(target.attributes)), dtype=np.int64)
         for k, attribute in enumerate(target.attributes):
             values = part[attribute].to_numpy(dtype=object)
-            column = pd.Categorical(values, categories=list(config.attributes[attribute])).codes
+            column = pd.Index(list(config.attributes[attribute])).get_indexer(values)
             outside = np.flatnonzero(column < 0)
             if outside.size:
                 first = int(outside[0])

@@ -246,7 +246,14 @@ def parse_release_declaration(declaration: Any, config: DPConfig) -> ReleasePlan
         sizes = config.domain_sizes(attributes)
         size = math.prod(sizes)
         if has_epsilon:
-            epsilon_exact = parse_epsilon(entry["epsilon"], positive=False)
+            try:
+                epsilon_exact = parse_epsilon(entry["epsilon"], positive=False)
+            except DPError as error:
+                if error.code != "dp.epsilon.not_positive":
+                    raise
+                raise DPError(
+                    "dp.release.epsilon_negative", group=number, epsilon=clip(entry["epsilon"])
+                ) from None
             rho = rho_from_epsilon(float(epsilon_exact), size)
             exact_sum += epsilon_exact
             groups.append(ReleaseGroup(attributes, sizes, rho, float(epsilon_exact), epsilon_exact))

@@ -1,0 +1,437 @@
+"""Spec dp-round.md §12: every validation rule of the DP round gives its one clear message
+(in English and Japanese), for the configuration, tables, queries, charges, release
+declarations, release.csv, estimate.csv and declared counts."""
+
+import copy
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import scoring.dp
+from scoring.dp import (
+    DP_MESSAGES,
+    DPError,
+    LedgerState,
+    check_request_id,
+    ledger_charge,
+    parse_config,
+    parse_epsilon,
+    parse_query,
+    parse_release_declaration,
+    read_estimate,
+    render_dp,
+    validate_config,
+    validate_original,
+    validate_release_table,
+    write_estimate,
+)
+from scoring.dp._examples import TOY_CONFIG, toy_config, toy_table
+from scoring.dp.plausibility import parse_counts_declaration
+from scoring.errors import ScoringError
+from scoring.messages import placeholders
+
+DP_DIR = Path(scoring.dp.__file__).parent
+
+
+def config_with(**changes):
+    raw = copy.deepcopy(TOY_CONFIG)
+    raw.update(changes)
+    return raw
+
+
+def message(call, *args, **kwargs) -> str:
+    with pytest.raises(DPError) as error:
+        call(*args, **kwargs)
+    assert isinstance(error.value, ScoringError)  # the CLI and the platform catch one type
+    assert error.value.render("ja") != str(error.value)
+    return str(error.value)
+
+
+# the catalogue ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", sorted(DP_MESSAGES))
+def test_every_code_has_english_and_japanese_with_the_same_placeholders(code):
+    templates = DP_MESSAGES[code]
+    assert set(templates) == {"en", "ja"}
+    assert placeholders(templates["en"]) == placeholders(templates["ja"])
+    assert templates["en"] != templates["ja"]
+
+
+def test_every_code_is_raised_somewhere_and_every_raised_code_exists():
+    used = set()
+    for path in DP_DIR.glob("*.py"):
+        if path.name != "errors.py":
+            used |= set(re.findall(r'"(dp\.[a-z_]+\.[a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert used <= set(DP_MESSAGES), used - set(DP_MESSAGES)
+    assert set(DP_MESSAGES) <= used, set(DP_MESSAGES) - used
+
+
+def test_a_rows_listing_reads_in_both_languages():
+    text = render_dp(
+        "dp.original.outside_domain",
+        {"column": "age", "rows": {"rows": [[5, "17-"], [9, ""]], "total": 12}},
+        "ja",
+    )
+    assert "5 行目 ('17-')" in text and "全 12 行" in text
+
+
+# config ----------------------------------------------------------------------------------
+
+
+def test_config_unknown_key():
+    text = message(parse_config, config_with(colour="red"))
+    assert text.startswith(
+        "Unknown key 'colour' in the round configuration; known keys: kind, attributes"
+    )
+
+
+def test_config_duplicate_domain_value_and_too_few_values():
+    raw = config_with(
+        attributes={"gender": ["F", "M"], "age": ["<=17", "18-24", "25-34", "35-44", "25-34"]}
+    )
+    assert (
+        message(parse_config, raw)
+        == "Attribute 'age' has a duplicate value '25-34' (positions 3 and 5)"
+    )
+    raw = config_with(attributes={"gender": ["F"], "age": ["a", "b"]})
+    assert message(parse_config, raw) == "Attribute 'gender' needs at least 2 values"
+
+
+def test_config_workload_rules():
+    raw = config_with(workload=[{"id": "ga", "attributes": ["sexx"]}])
+    assert message(parse_config, raw) == "Target 'ga' names unknown attribute 'sexx'"
+    raw = config_with(
+        attributes={f"a{k}": [str(v) for v in range(10)] for k in range(6)} | {"b": ["x", "y"]},
+        workload=[{"id": "all", "attributes": [f"a{k}" for k in range(6)] + ["b"]}],
+    )
+    assert message(parse_config, raw) == "Target 'all' has 2,000,000 cells; the limit is 100,000"
+    raw = config_with(
+        workload=[{"id": "g", "attributes": ["gender"]}, {"id": "g", "attributes": ["age"]}]
+    )
+    assert "'g' appears more than once" in message(parse_config, raw)
+    raw = config_with(workload=[{"id": "g", "attributes": ["gender", "gender"]}])
+    assert message(parse_config, raw) == "Target 'g' names attribute 'gender' twice"
+    raw = config_with(workload=[{"id": "g", "attributes": []}])
+    assert message(parse_config, raw) == "Target 'g' names no attribute"
+
+
+def test_config_levels():
+    raw = config_with(levels=[{"id": "eps-0", "epsilon": "0"}])
+    assert message(parse_config, raw) == "Level 'eps-0' has epsilon 0; it must be > 0"
+    raw = config_with(levels=[{"id": "big", "epsilon": "101"}])
+    assert "it must be at most 100" in message(parse_config, raw)
+    raw = config_with(levels=[{"id": "x", "epsilon": "1e-3x"}])
+    assert message(parse_config, raw) == "epsilon '1e-3x' is not a decimal number or a fraction p/q"
+    raw = config_with(levels=[{"id": "a", "epsilon": "1"}, {"id": "a", "epsilon": "2"}])
+    assert "'a' appears more than once" in message(parse_config, raw)
+
+
+def test_config_adjacency_and_feedback():
+    raw = config_with(adjacency="add_remove")
+    assert message(parse_config, raw) == (
+        "The batch track needs adjacency 'replace': a released table of N rows reveals N"
+    )
+    assert (
+        parse_config(config_with(adjacency="add_remove", tracks={"batch": "off"})).sensitivity(
+            "histogram"
+        )
+        == 1
+    )
+    raw = config_with(feedback="live")
+    assert message(parse_config, raw) == (
+        "Live scores would reveal the hidden histograms (V+1 uploads suffice); allowed only in "
+        "upload-only rounds"
+    )
+    parse_config(config_with(feedback="live", tracks={"interactive": False, "batch": "upload"}))
+
+
+def test_config_other_values_name_the_key():
+    assert "'baselines.rho_rule' must be" in message(
+        parse_config, config_with(baselines={"rho_rule": "x"})
+    )
+    assert "'max_charges_per_level' must be" in message(
+        parse_config, config_with(max_charges_per_level=0)
+    )
+    assert "'spearman_gate' must be" in message(parse_config, config_with(spearman_gate=2))
+    assert message(parse_config, "[1]") == "The round configuration must be a JSON object"
+    assert "not valid JSON" in message(parse_config, "{")
+
+
+def test_validate_config_normalises_with_defaults():
+    normal = validate_config({**TOY_CONFIG, "levels": [{"id": "l", "epsilon": 0.1}]})
+    assert normal["levels"] == [{"id": "l", "epsilon": "0.1"}]
+    assert normal["tracks"] == {"interactive": True, "batch": "platform"}
+    assert normal["baselines"]["it_x"] == [1, 10, 14, 55, 62, 89, 91, 109, 436]
+    assert validate_config(normal) == normal
+
+
+# the hidden table ------------------------------------------------------------------------
+
+
+def test_original_lacks_a_column_and_has_too_few_rows(config=None):
+    config = toy_config()
+    assert message(validate_original, toy_table()[["gender"]], config) == (
+        "The original table lacks attribute column 'age'"
+    )
+    assert "needs at least 2" in message(validate_original, toy_table().head(1), config)
+
+
+def test_original_values_outside_the_domain_list_rows_and_values():
+    table = toy_table()
+    table.loc[4, "age"] = "17-"
+    table.loc[8, "age"] = ""
+    assert message(validate_original, table, toy_config()) == (
+        "Column 'age' holds values outside its declared domain: row 5 ('17-'), row 9 (''). "
+        "Declare them or fix the data."
+    )
+    many = pd.DataFrame({"gender": ["X"] * 12, "age": ["<=17"] * 12})
+    assert "(12 rows in total)" in message(validate_original, many, toy_config())
+
+
+def test_original_numeric_column_must_parse():
+    config = toy_config(numeric={"income": {"range": [0, 100]}})
+    table = toy_table().assign(income=["1"] * 11 + ["n/a"] if False else ["1"] * 10)
+    table.loc[9, "income"] = "n/a"
+    assert (
+        message(validate_original, table, config)
+        == "Column 'income' row 10 ('n/a') is not a number"
+    )
+
+
+# queries ---------------------------------------------------------------------------------
+
+
+def test_query_messages():
+    config = toy_config()
+    assert message(config.level, "eps-2") == "Level 'eps-2' does not exist; levels: eps-1, eps-4"
+    text = message(
+        parse_query, {"type": "histogram", "attributes": ["sexx"], "epsilon": "1"}, config
+    )
+    assert text == "Query attribute 'sexx' is unknown; attributes: gender, age"
+    text = message(parse_query, {"type": "count", "where": {"age": "26"}, "epsilon": "1"}, config)
+    assert text == "Count condition age='26' is not in the domain of 'age'"
+    assert "needs 'where'" in message(
+        parse_query, {"type": "count", "where": {}, "epsilon": "1"}, config
+    )
+    assert "'mean' is not allowed" in message(parse_query, {"type": "mean", "epsilon": "1"}, config)
+    text = message(
+        parse_query, {"type": "histogram", "attributes": ["age"], "epsilon": "1e-3x"}, config
+    )
+    assert text == "epsilon '1e-3x' is not a decimal number or a fraction p/q"
+    text = message(
+        parse_query, {"type": "histogram", "attributes": ["age"], "epsilon": "0"}, config
+    )
+    assert text == "epsilon must be > 0 (got 0)"
+    small = toy_config(max_cells=5, workload=[{"id": "g", "attributes": ["gender"]}])
+    text = message(parse_query, {"attributes": ["gender", "age"], "epsilon": "1"}, small)
+    assert text == "The query has 6 cells; the limit is 5"
+
+
+def test_epsilon_parsing_is_exact():
+    assert parse_epsilon("0.1") == Fraction(1, 10)
+    assert parse_epsilon("1/3") == Fraction(1, 3)
+    assert parse_epsilon(0.1) == Fraction(1, 10)
+    assert parse_epsilon(2) == 2
+    assert parse_epsilon("0.000000000001") == Fraction(1, 10**12)
+    for bad in ("0.0000000000001", "1e-3", "abc", "1/0", "", True, None, float("inf")):
+        with pytest.raises(DPError):
+            parse_epsilon(bad)
+    assert message(parse_epsilon, "-0.5") == "epsilon must be > 0 (got -0.5)"
+
+
+def test_charge_limit_and_request_id():
+    state = LedgerState(budget=Fraction(10), spent=Fraction(1), charges=1000)
+    text = message(ledger_charge, state, Fraction(1), max_charges=1000, level_id="eps-1")
+    assert text == "Level 'eps-1' allows at most 1000 charges"
+    assert check_request_id("q-17") == "q-17"
+    for bad in ("", "x" * 101, "tab\there", 17):
+        assert (
+            message(check_request_id, bad) == "request_id must be at most 100 printable characters"
+        )
+
+
+def test_refusal_of_a_release_names_it_and_the_singular_charge():
+    state = LedgerState(budget=Fraction(1), spent=Fraction(1, 2), charges=1)
+    text = message(ledger_charge, state, Fraction(3, 4), what="release")
+    assert text == (
+        "refused: release 2 asks epsilon 0.75 but only 0.5 of the level's budget 1 is left "
+        "(spent 0.5 in 1 earlier charge); nothing was charged"
+    )
+
+
+# release declarations --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("groups", "expected"),
+    [
+        (
+            [{"attributes": ["gender"], "epsilon": "1"}],
+            "Attribute 'age' is in no group: a column released without randomization has epsilon = ∞",
+        ),
+        (
+            [
+                {"attributes": ["gender"], "epsilon": "1"},
+                {"attributes": ["gender", "age"], "epsilon": "1"},
+            ],
+            "Attribute 'gender' is in two groups (1 and 2)",
+        ),
+        (
+            [
+                {"attributes": ["gender"], "epsilon": "1"},
+                {"attributes": ["age"], "epsilon": "1", "rho": 0.2},
+            ],
+            "Group 2 gives both rho and epsilon",
+        ),
+        (
+            [{"attributes": ["gender"], "rho": 1.0}, {"attributes": ["age"], "rho": 0.2}],
+            "rho 1.0 is not < 1 (epsilon would be ∞)",
+        ),
+        (
+            [{"attributes": ["gender"], "epsilon": "0"}, {"attributes": ["age"], "rho": 0}],
+            "The release's total epsilon is 0: it carries no information; nothing was charged",
+        ),
+        (
+            [{"attributes": ["gender"]}, {"attributes": ["age"], "rho": 0}],
+            "Group 1 gives neither rho nor epsilon",
+        ),
+        (
+            [{"attributes": ["gender"], "rho": -0.1}, {"attributes": ["age"], "rho": 0}],
+            "rho -0.1 is negative; it must be in [0, 1)",
+        ),
+        (
+            [{"attributes": ["sexx"], "rho": 0.1}],
+            "Group 1 names attribute 'sexx', which is not a workload attribute (gender, age)",
+        ),
+    ],
+)
+def test_release_declaration_messages(groups, expected):
+    assert message(parse_release_declaration, {"groups": groups}, toy_config()) == expected
+
+
+# release.csv -----------------------------------------------------------------------------
+
+
+def test_release_csv_rules():
+    config = toy_config()
+    table = toy_table()
+    assert validate_release_table(table, config, rows=10).shape == (10, 2)
+    assert message(validate_release_table, table.head(9), config, rows=10) == (
+        "release.csv has 9 rows; the table has 10"
+    )
+    assert message(validate_release_table, table[["age", "gender"]], config, rows=10) == (
+        "release.csv header must be: gender,age"
+    )
+    bad = table.copy()
+    bad.loc[6, "age"] = "30"
+    assert message(validate_release_table, bad, config, rows=10) == (
+        "Column 'age' holds values outside its domain: row 7 ('30')"
+    )
+
+
+# estimate.csv ----------------------------------------------------------------------------
+
+
+def good_estimate() -> str:
+    return write_estimate(
+        {"gender_age": [0, 2, 2, 1, 2, 3], "gender": [4, 6]}, toy_config()
+    ).decode()
+
+
+def test_estimate_round_trip_with_bom_and_cp932():
+    estimates = read_estimate(good_estimate().encode(), toy_config())
+    assert estimates["gender_age"].tolist() == [0, 2, 2, 1, 2, 3]
+    assert read_estimate(b"\xef\xbb\xbf" + good_estimate().encode(), toy_config())[
+        "gender"
+    ].tolist() == [4, 6]
+    assert read_estimate(good_estimate().encode("cp932"), toy_config())["gender"].tolist() == [4, 6]
+
+
+def test_estimate_header():
+    text = good_estimate().replace("target,gender,age,count", "target,age,gender,count")
+    assert message(read_estimate, text.encode(), toy_config()) == (
+        "estimate.csv header must be: target,gender,age,count"
+    )
+
+
+def test_estimate_missing_and_duplicate_cells():
+    lines = good_estimate().splitlines()
+    missing = "\n".join(
+        line for line in lines if not line.startswith(("gender_age,M,25-34", "gender_age,F,<=17"))
+    )
+    assert message(read_estimate, missing.encode(), toy_config()) == (
+        "Target 'gender_age' misses cells (F,<=17), (M,25-34)"
+    )
+    duplicate = "\n".join([*lines, "gender_age,F,18-24,5"])
+    assert message(read_estimate, duplicate.encode(), toy_config()) == (
+        "Cell (F,18-24) of 'gender_age' appears on rows 2 and 9"
+    )
+
+
+def test_estimate_fill_outside_target_count_and_target():
+    lines = good_estimate().splitlines()
+    lines[7] = "gender,F,<=17,4"
+    assert message(read_estimate, "\n".join(lines).encode(), toy_config()) == (
+        "Row 7 fills 'age', which is not in target 'gender'"
+    )
+    lines = good_estimate().splitlines()
+    lines[6] = lines[6].rsplit(",", 1)[0] + ",inf"
+    assert message(read_estimate, "\n".join(lines).encode(), toy_config()) == (
+        "Row 6: count 'inf' is not a finite number"
+    )
+    lines = good_estimate().splitlines()
+    lines[1] = "gendr_age" + lines[1][len("gender_age") :]
+    assert message(read_estimate, "\n".join(lines).encode(), toy_config()).startswith(
+        "estimate.csv names unknown target(s): row 1 ('gendr_age')"
+    )
+    lines = good_estimate().splitlines()
+    lines[2] = "gender_age,F,17-,2"
+    assert "'17-' is not in the domain of 'age'" in message(
+        read_estimate, "\n".join(lines).encode(), toy_config()
+    )
+
+
+def test_estimate_allows_negative_counts():
+    text = good_estimate().replace("gender,F,,4.0", "gender,F,,-4.5")
+    assert read_estimate(text.encode(), toy_config())["gender"].tolist() == [-4.5, 6]
+
+
+# declared counts -------------------------------------------------------------------------
+
+
+def test_counts_declaration_messages():
+    config = toy_config()
+    declaration = {"mechanism": "laplace", "targets": {"gender_age": "0.5"}}
+    assert message(parse_counts_declaration, declaration, config, Fraction(1)) == (
+        "Declaration gives no epsilon for target 'gender'"
+    )
+    declaration["targets"]["gender"] = "0.7"
+    assert message(parse_counts_declaration, declaration, config, Fraction(1)) == (
+        "Declared epsilons sum to 1.2, above the level's budget 1"
+    )
+    declaration["targets"]["gender"] = "1/2"
+    parsed = parse_counts_declaration(
+        {**declaration, "postprocessing": "clamp_rescale"}, config, Fraction(1)
+    )
+    assert parsed["total"] == 1 and parsed["postprocessing"] == "clamp_rescale"
+    assert "Post-processing 'round'" in message(
+        parse_counts_declaration, {**declaration, "postprocessing": "round"}, config, Fraction(1)
+    )
+    upload = toy_config(tracks={"interactive": False, "batch": "upload"})
+    assert message(upload.check_free_estimate).startswith(
+        "In a declared-upload round the estimate is computed by the platform from release.csv"
+    )
+    assert message(upload.check_platform_release) == "This round has no batch track"
+    toy_config().check_platform_release()
+    toy_config().check_free_estimate()
+
+
+def test_negative_group_epsilon():
+    groups = [{"attributes": ["gender"], "epsilon": "-1"}, {"attributes": ["age"], "epsilon": "1"}]
+    assert message(parse_release_declaration, {"groups": groups}, toy_config()) == (
+        "Group 1 has epsilon -1; it must be >= 0"
+    )
