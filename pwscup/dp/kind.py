@@ -31,19 +31,19 @@ class DPKind(RoundKind):
         from pwscup.dp import views
 
         return [
-            path("levels/<str:level>/", views.level_page, name="level"),
-            path("levels/<str:level>/queries", views.query, name="query"),
-            path("levels/<str:level>/releases", views.release, name="release"),
+            path("dp/levels/<str:level>/", views.level_page, name="level"),
+            path("dp/levels/<str:level>/queries", views.query, name="query"),
+            path("dp/levels/<str:level>/releases", views.release, name="release"),
             path(
-                "levels/<str:level>/releases/<int:number>/release.csv",
+                "dp/levels/<str:level>/releases/<int:number>/release.csv",
                 views.release_csv,
                 name="release_csv",
             ),
-            path("levels/<str:level>/ledger.csv", views.ledger_csv, name="ledger_csv"),
-            path("levels/<str:level>/estimate", views.estimate_upload, name="estimate_upload"),
-            path("levels/<str:level>/estimate/from", views.estimate_from, name="estimate_from"),
-            path("levels/<str:level>/declared", views.declared_upload, name="declared_upload"),
-            path("leaderboard/", views.leaderboard, name="leaderboard"),
+            path("dp/levels/<str:level>/ledger.csv", views.ledger_csv, name="ledger_csv"),
+            path("dp/levels/<str:level>/estimate", views.estimate_upload, name="estimate_upload"),
+            path("dp/levels/<str:level>/estimate/from", views.estimate_from, name="estimate_from"),
+            path("dp/levels/<str:level>/declared", views.declared_upload, name="declared_upload"),
+            path("dp/leaderboard/", views.leaderboard, name="leaderboard"),
         ]
 
     def round_page(self, request, access):
