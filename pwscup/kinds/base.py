@@ -53,10 +53,11 @@ class RoundKind:
 
     def validate_config(self, config: dict, *, round=None) -> dict:
         """Return the normalised configuration, or raise ``ValidationError`` with the
-        spec's messages (keyed by field when it helps). Called by the console, the admin,
-        the API and the commands before a round of this kind is created or edited; the result
-        is stored in ``Round.config``. ``round``: the round being edited, when it exists (a
-        kind whose configuration is checked against the round's data needs it)."""
+        spec's messages (keyed by field when it helps). ``round_of_kind_create`` (the
+        creation service every entry point calls: console, admin, API, commands) calls it
+        without ``round``; an edit of an existing round passes ``round`` (a kind whose
+        configuration is checked against the round's data needs it). The result is stored
+        in ``Round.config``."""
         if not isinstance(config, dict):
             raise ValidationError({"config": _("The round configuration must be a JSON object.")})
         return config
