@@ -73,6 +73,15 @@ def master_table_bytes(master: Master) -> bytes:
     return table_bytes(_plain_frame(master.frame, master))
 
 
+def master_so_far(master: Master, upto: int) -> pd.DataFrame:
+    """The master as known at step ``upto`` (online mode): the persons of U(upto), with
+    ``lsb`` cut at ``upto`` (a person still present may stay longer: the future is hidden).
+    It defines the same T(1) … T(upto), so ``python -m scoring seq check`` runs on it."""
+    frame = master.frame.loc[master.union(upto)].copy()
+    frame["lsb"] = frame["lsb"].clip(upper=upto)
+    return _plain_frame(frame.reset_index(drop=True), master)
+
+
 def step_table(master: Master, step: int) -> pd.DataFrame:
     """``T(step)``: ``pid,QI…,sa,lsf`` (the future, ``lsb``, hidden)."""
     return _plain_frame(master.table(step), master)

@@ -29,6 +29,7 @@ class SequentialKind(RoundKind):
         return [
             path("seq/T<int:step>.csv", views.step_table, name="step_table"),
             path("seq/master.csv", views.master_download, name="master"),
+            path("seq/config.json", views.config_download, name="config"),
             path("seq/upload/", views.release_upload, name="upload"),
             path("seq/releases/<int:pk>/", views.release_detail, name="release"),
             path("seq/releases/<int:pk>/file.csv", views.release_file, name="release_file"),

@@ -441,3 +441,16 @@ def audit(*, user, sequential: SequentialRound, action: str, **detail) -> None:
         frozen_steps=sequential.frozen_steps,
         **detail,
     )
+
+
+def team_master_bytes(*, sequential: SequentialRound, team: Team) -> bytes:
+    """What a team may download of its master: all of it in batch mode; in online mode the
+    persons seen so far, lifespans cut at the visible step (the future stays hidden)."""
+    master = selectors.team_master(sequential=sequential, team=team)
+    if master is None:
+        raise Refused(_("The organizers have not given your team a master table yet."))
+    frame = master_frame(master=master)
+    if not selectors.is_online(sequential):
+        return engine.master_table_bytes(frame)
+    upto = selectors.visible_steps(sequential=sequential)
+    return engine.table_bytes(engine.master_so_far(frame, upto))

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -140,19 +141,44 @@ def step_table(request, access, step: int):
 
 
 @kind_view(KEY)
-def master_download(request, access):
-    """Batch mode: the team's whole master (``master.csv``); organizers: any master."""
+def config_download(request, access):
+    """The round's configuration as ``config.json`` (for ``python -m scoring seq check``);
+    the pool's draw parameters stay with the organizers."""
     sequential = selectors.sequential_of(round=access.round)
-    team = access.team
-    if access.is_organizer and request.GET.get("team"):
-        team = get_object_or_404(access.competition.teams.all(), slug=request.GET["team"])
-    elif team is None or selectors.is_online(sequential):
-        if not (access.is_organizer and team is None):
-            raise Http404("No master to download.")
-    master = selectors.team_master(sequential=sequential, team=team)
-    if master is None:
-        raise Http404("No master.")
-    return _csv_response(services.master_bytes(master=master), "master.csv")
+    if access.team is None and not access.is_organizer:
+        raise Http404("Not a participant.")
+    config = dict(sequential.config)
+    if not access.is_organizer and config.get("per_team"):
+        config["per_team"] = None
+        config["attack_phase"] = False  # the check needs neither; the seed stays secret
+    response = HttpResponse(
+        json.dumps(config, indent=2, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = 'attachment; filename="config.json"'
+    return response
+
+
+@kind_view(KEY)
+def master_download(request, access):
+    """``master.csv``: batch mode, the team's whole master; online mode, the master as known
+    so far (lifespans cut at the visible step). Organizers: any team's whole master."""
+    sequential = selectors.sequential_of(round=access.round)
+    if access.is_organizer:
+        team = access.team
+        if request.GET.get("team"):
+            team = get_object_or_404(access.competition.teams.all(), slug=request.GET["team"])
+        master = selectors.team_master(sequential=sequential, team=team)
+        if master is None:
+            raise Http404("No master.")
+        return _csv_response(services.master_bytes(master=master), "master.csv")
+    team = _require_team(access)
+    if request.GET.get("team"):
+        raise Http404("Not your master.")
+    try:
+        content = services.team_master_bytes(sequential=sequential, team=team)
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+    return _csv_response(content, "master.csv")
 
 
 @login_required

@@ -143,7 +143,7 @@ def test_a_team_cannot_run_the_organizer_actions(client):
     assert world.sequential.frozen_steps == 0
 
 
-def test_pool_draw_gives_disjoint_seeded_masters_and_the_draw_is_repeatable():
+def test_pool_draw_gives_disjoint_seeded_masters_and_the_draw_is_repeatable(client):
     import numpy as np
 
     rng = np.random.default_rng(0)
@@ -170,3 +170,12 @@ def test_pool_draw_gives_disjoint_seeded_masters_and_the_draw_is_repeatable():
     again = {m.team.slug: services.master_frame(master=m) for m in world.sequential.masters.all()}
     for slug, frame in before.items():
         pd.testing.assert_frame_equal(frame, again[slug].frame)
+    # The pool and its seed stay with the organizers: a team's config.json has neither.
+    from django.urls import reverse
+
+    client.force_login(world.users["a"])
+    config_url = reverse("sequential:config", args=[world.competition.slug, world.round.slug])
+    team_config = client.get(config_url).json()
+    assert team_config["per_team"] is None and team_config["m"] == 2
+    client.force_login(world.organizer)
+    assert client.get(config_url).json()["per_team"]["seed"] == 7

@@ -24,9 +24,13 @@ def test_online_the_team_sees_only_the_open_step(client):
     assert b"T(1).csv" in page.content and b"T(2).csv" not in page.content
     assert client.get(url(world, "sequential:step_table", 1)).status_code == 200
     assert client.get(url(world, "sequential:step_table", 2)).status_code == 404
-    assert client.get(url(world, "sequential:master")).status_code == 404  # online: no lsb
+    so_far = client.get(url(world, "sequential:master")).content.decode().splitlines()
+    assert so_far[0] == "pid,Age,Zip,Disease,lsf,lsb" and len(so_far) == 1 + 11
+    assert "Bob,21,12000,dyspepsia,1,1" in so_far  # lsb cut at the visible step
     freeze(world)
     assert client.get(url(world, "sequential:step_table", 2)).status_code == 200
+    so_far = client.get(url(world, "sequential:master")).content.decode().splitlines()
+    assert "Bob,21,12000,dyspepsia,1,2" in so_far and "Emily,25,21000,flu,2,2" in so_far
 
 
 def test_upload_through_the_page_then_the_release_page_shows_the_risk_table(client):
