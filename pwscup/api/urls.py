@@ -1,13 +1,17 @@
-"""Mounted at /api/ by pwscup/urls.py; every name is in the ``api`` namespace."""
+"""Mounted at /api/ by pwscup/urls.py; every name is in the ``api`` namespace.
 
-from django.urls import path
+Slugs are matched as ``str`` (any text without a slash) so that a wrong one reaches the view
+and gets the API's JSON 404, and anything else under /api/ too (the last pattern)."""
+
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from pwscup.api.views import competitions, docs, results, uploads
+from pwscup.api.views.common import not_found
 
 app_name = "api"
 
-ROUND = "v1/competitions/<slug:competition_slug>/rounds/<slug:round_slug>/"
+ROUND = "v1/competitions/<str:competition_slug>/rounds/<str:round_slug>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -15,12 +19,12 @@ urlpatterns = [
     path("v1/me/", competitions.MeView.as_view(), name="me"),
     path("v1/competitions/", competitions.CompetitionListView.as_view(), name="competitions"),
     path(
-        "v1/competitions/<slug:competition_slug>/",
+        "v1/competitions/<str:competition_slug>/",
         competitions.CompetitionDetailView.as_view(),
         name="competition-detail",
     ),
     path(
-        "v1/competitions/<slug:competition_slug>/team/",
+        "v1/competitions/<str:competition_slug>/team/",
         competitions.TeamView.as_view(),
         name="team",
     ),
@@ -29,12 +33,12 @@ urlpatterns = [
     path(ROUND + "submissions/", uploads.SubmissionListView.as_view(), name="submissions"),
     path(ROUND + "targets/", uploads.TargetListView.as_view(), name="targets"),
     path(
-        ROUND + "targets/<slug:team_slug>/anonymized.csv",
+        ROUND + "targets/<str:team_slug>/anonymized.csv",
         uploads.TargetFileView.as_view(),
         name="target-anonymized",
     ),
     path(
-        ROUND + "targets/<slug:team_slug>/candidate.csv",
+        ROUND + "targets/<str:team_slug>/candidate.csv",
         uploads.CandidateFileView.as_view(),
         name="target-candidate",
     ),
@@ -55,4 +59,6 @@ urlpatterns = [
     ),
     path("v1/attacks/<int:pk>/", uploads.AttackDetailView.as_view(), name="attack-detail"),
     path("v1/attacks/<int:pk>/file", uploads.AttackFileView.as_view(), name="attack-file"),
+    # Last: any other path under /api/ is a JSON 404, not the site's HTML page.
+    re_path(r"^", not_found, name="not-found"),
 ]

@@ -3,7 +3,9 @@ answers."""
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound
 
 from pwscup.api.errors import ErrorSerializer
 from pwscup.core.access import RoundAccess, round_access
@@ -29,3 +31,9 @@ def errors(*codes: int) -> dict:
 
 
 CSV_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The CSV file as stored.")
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+def not_found(request, *args, **kwargs):
+    raise NotFound

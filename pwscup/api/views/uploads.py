@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import ValidationError
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -58,7 +58,7 @@ def _show_rates(access_round, *, is_organizer: bool) -> bool:
 
 class SubmissionListView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
 
     @extend_schema(
         responses={200: s.SubmissionSerializer(many=True), **errors(401, 404)},
@@ -192,7 +192,7 @@ class CandidateFileView(TargetFileView):
 
 class AttackListView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
 
     @extend_schema(
         responses={200: s.AttackSerializer(many=True), **errors(401, 404)},
