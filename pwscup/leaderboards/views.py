@@ -92,7 +92,14 @@ def _scatter_context(request, access, phase, rows) -> dict:
             faint_scores=phase_scored_scores(phase=phase, team_ids=teams) if faint else (),
         )
 
-    return {"chart": chart, "chart_metrics": metrics, "chart_all": faint}
+    # The template caches the drawn chart under the table's key and everything the chart
+    # depends on besides the ranking: the axes, the faint points asked for, the viewer.
+    return {
+        "chart": chart,
+        "chart_metrics": metrics,
+        "chart_all": faint,
+        "chart_key": [x_metric, y_metric, faint, access.team.pk if access.team else None],
+    }
 
 
 def matrix(request, competition_slug, round_slug):

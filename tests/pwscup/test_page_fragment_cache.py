@@ -1,0 +1,60 @@
+"""Rendered page parts cached per round version and viewer: every viewer still sees its own.
+
+The leaderboard's chart is drawn once per ranking version, language, viewer class (team,
+organizer, visitor) and axes; these tests fetch it as different viewers in a row and after a
+change, so a key missing one of those would show one viewer another's drawing.
+"""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.pwscup.factories import scored
+
+pytestmark = pytest.mark.django_db
+
+
+def _points(html: str, kind: str = "point") -> list[str]:
+    return re.findall(rf'<circle class="{kind}[^"]*"[^>]*>', html)
+
+
+def _chart(client, world, query=""):
+    url = reverse("leaderboard", args=[world.competition.slug, world.round.slug]) + query
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode().split('data-testid="scatter"', 1)[1].split("</figure>")[0]
+
+
+@pytest.fixture
+def board(make_world):
+    world = make_world(leaderboard_public=True)
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    return world
+
+
+def test_the_cached_chart_highlights_each_viewers_own_team(board, client):
+    client.force_login(board.users["a"])
+    own_a = [p for p in _points(_chart(client, board)) if " own" in p]
+    client.force_login(board.users["b"])
+    own_b = [p for p in _points(_chart(client, board)) if " own" in p]
+    client.logout()
+    visitor = _chart(client, board)
+    assert len(own_a) == 1 and 'data-team="teamA"' in own_a[0]
+    assert len(own_b) == 1 and 'data-team="teamB"' in own_b[0]
+    assert [p for p in _points(visitor) if " own" in p] == []
+    assert "own-swatch" not in visitor
+
+
+def test_the_cached_chart_follows_axes_faint_points_and_new_scores(board, client):
+    client.force_login(board.users["b"])
+    assert 'data-testid="scatter-x-label">U4' in _chart(client, board)
+    assert 'data-testid="scatter-x-label">U1' in _chart(client, board, "?x=U1")
+    assert _points(_chart(client, board, "?all=1"), "faint-point") != []
+    client.force_login(board.organizer)
+    assert len(_points(_chart(client, board, "?all=1"), "faint-point")) == 2  # both teams'
+    client.force_login(board.users["b"])
+    assert len(_points(_chart(client, board, "?all=1"), "faint-point")) == 1  # its own only
+    scored(board, "b", seed=7)  # a new score: a new ranking version, a new drawing
+    assert len(_points(_chart(client, board, "?all=1"), "faint-point")) == 2
