@@ -521,3 +521,26 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
         DPRound.objects.filter(pk=locked.pk).update(scored_at=now, baselines=baselines)
         dp_round.scored_at, dp_round.baselines = now, baselines
     return True
+
+
+def dp_round_score_by_id(*, dp_round_id: int) -> bool:
+    dp_round = DPRound.objects.select_related("round").filter(pk=dp_round_id).first()
+    return dp_round is not None and dp_round_score(dp_round=dp_round)
+
+
+def dp_rounds_score_closed(*, now=None) -> list[int]:
+    """Score every DP round whose release phase has closed and that is not scored yet."""
+    now = now or timezone.now()
+    done = []
+    for dp_round in DPRound.objects.filter(closes_at__lte=now, scored_at__isnull=True):
+        if dp_round_score(dp_round=dp_round, now=now):
+            done.append(dp_round.pk)
+    return done
+
+
+def dp_round_score_request(*, dp_round: DPRound) -> None:
+    """Ask the worker to score a closed round (sent after the transaction commits)."""
+    from pwscup.dp.tasks import score_dp_round
+
+    if dp_round.scored_at is None and dp_round.has_closed():
+        score_dp_round.delay_on_commit(dp_round.pk)

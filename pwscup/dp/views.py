@@ -72,7 +72,7 @@ def round_page(request, access):
     dp_round = _dp(access)
     now = timezone.now()
     if dp_round.has_closed(now) and dp_round.scored_at is None:
-        services.dp_round_score(dp_round=dp_round, now=now)
+        services.dp_round_score_request(dp_round=dp_round)
     return render(
         request,
         "dp/round.html",
@@ -471,7 +471,19 @@ def leaderboard(request, access):
             },
         )
     if dp_round.scored_at is None:
-        services.dp_round_score(dp_round=dp_round, now=now)
+        services.dp_round_score_request(dp_round=dp_round)
+        return render(
+            request,
+            "dp/leaderboard.html",
+            {
+                "access": access,
+                "round": access.round,
+                "dp_round": dp_round,
+                "closed": True,
+                "scoring": True,
+                "round_tz": access.round.timezone,
+            },
+        )
     boards = level_boards(dp_round=dp_round)
     overall = overall_ranking(boards)
     if request.GET.get("format") == "csv":

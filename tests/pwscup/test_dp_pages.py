@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from pwscup.dp.services import dp_estimate_upload, dp_release_request
+from pwscup.dp.services import dp_estimate_upload, dp_release_request, dp_rounds_score_closed
 from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now
 
 
@@ -146,7 +146,9 @@ def test_a_team_never_sees_the_hidden_table_or_another_teams_ledger(world):
     assert anonymous.post(url(world, "query", level="eps-1")).status_code in (302, 404)
 
 
-def test_no_score_or_truth_before_the_close_then_scores_after(world):
+def test_no_score_or_truth_before_the_close_then_scores_after(
+    world, django_capture_on_commit_callbacks
+):
     content = (
         "target,gender,age,count\n"
         + "".join(
@@ -180,6 +182,11 @@ def test_no_score_or_truth_before_the_close_then_scores_after(world):
     organizer.force_login(world.organizer)
     assert "dp-l2-" not in organizer.get(url(world, "leaderboard")).content.decode()
     close_now(world)
+    with django_capture_on_commit_callbacks() as callbacks:
+        waiting = client_for(world, "b").get(url(world, "leaderboard")).content.decode()
+    assert 'data-testid="dp-scoring"' in waiting and "dp-l2-" not in waiting
+    assert len(callbacks) == 1  # the score job is sent to the worker
+    assert dp_rounds_score_closed() == [world.dp_round.pk]  # what the worker's beat task runs
     board = client_for(world, "b").get(url(world, "leaderboard"))
     text = board.content.decode()
     assert 'data-testid="dp-l2-eps-1-teama"' in text and "dp-baseline-eps-1-BT" in text

@@ -1,0 +1,30 @@
+"""Thin Celery tasks of the DP round: the close (scores and baselines, ~7 s on the Adult demo
+round, too slow for a page view) runs on the worker.
+
+``dp_round_score`` is idempotent under the round's row lock and writes everything in one
+transaction: a worker that dies mid-run leaves the round unscored, and the periodic
+``score_closed_dp_rounds`` (celery beat, every reaper interval) sends it again.
+"""
+
+from celery import shared_task
+from django.conf import settings
+
+from pwscup.dp import services
+
+DP_SCORING = dict(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.PWSCUP_SCORING_SOFT_TIME_LIMIT,
+    time_limit=settings.PWSCUP_SCORING_HARD_TIME_LIMIT,
+    ignore_result=True,
+)
+
+
+@shared_task(**DP_SCORING)
+def score_dp_round(dp_round_id: int) -> None:
+    services.dp_round_score_by_id(dp_round_id=dp_round_id)
+
+
+@shared_task(ignore_result=True)
+def score_closed_dp_rounds() -> list:
+    return services.dp_rounds_score_closed()
