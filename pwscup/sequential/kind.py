@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
@@ -22,6 +23,18 @@ class SequentialKind(RoundKind):
         if not isinstance(config, dict):
             raise ValidationError(_("The round configuration must be a JSON object."))
         return sequential_config_validate(config=config)
+
+    def round_note(self, round) -> str:
+        from pwscup.sequential.models import SequentialRound
+
+        sequential = SequentialRound.objects.filter(round=round).first()
+        if sequential is None:
+            return ""
+        return gettext("%(j)s of %(n)s releases frozen · m = %(m)s") % {
+            "j": sequential.frozen_steps,
+            "n": sequential.n_releases,
+            "m": sequential.config.get("m"),
+        }
 
     def url_patterns(self):
         from pwscup.sequential import views
