@@ -56,7 +56,7 @@ def reconstruct(
     """Iterative Bayes reconstruction, Y eq. (3), of a released histogram ``y``.
 
     ``z_i^{t+1} = Σ_j y_j z_i^t A[i][j] / Σ_k z_k^t A[k][j]``, from ``z⁰ = Σy/V``
-    (``init="uniform"``) or ``z⁰ = y`` (``"observed"``); stop at the first t with
+    (``init="uniform"``), ``z⁰ = y`` (``"observed"``) or a given vector; stop at the first t with
     ``Σ|z^{t+1} − z^t| ≤ tol·Σy`` and return ``z^{t+1}``, or after ``max_iter`` updates.
     """
     estimates, iterations, converged = reconstruct_many(
@@ -81,10 +81,12 @@ def reconstruct_many(
     converged = np.ones(y_all.shape[0], dtype=bool)
     rows = np.flatnonzero(totals > 0)  # an empty release reconstructs to zeros, at once
     y = y_all[rows]
-    if init == "uniform":
+    if isinstance(init, str) and init == "uniform":
         z = np.repeat((totals[rows] / y_all.shape[1])[:, None], y_all.shape[1], axis=1)
-    else:
+    elif isinstance(init, str):
         z = y.copy()
+    else:  # an explicit z⁰ (tests of the fixed point)
+        z = np.broadcast_to(np.asarray(init, dtype=float), y_all.shape)[rows].copy()
     threshold = tol * totals[rows]
     for iteration in range(1, max_iter + 1):
         if rows.size == 0:

@@ -41,12 +41,12 @@ def spearman_rows(estimates: np.ndarray, truth) -> np.ndarray:
     ry = rankdata(np.asarray(truth, dtype=float))
     rx = rx - rx.mean(axis=1, keepdims=True)
     ry = ry - ry.mean()
-    sx = np.sqrt((rx * rx).sum(axis=1))
-    sy = np.sqrt(np.dot(ry, ry))
+    sxx = (rx * rx).sum(axis=1)
+    syy = np.dot(ry, ry)
     numerator = rx @ ry
     out = np.zeros(estimates.shape[0])
-    ok = (sx > 1e-12) & (sy > 1e-12)
-    out[ok] = numerator[ok] / (sx[ok] * sy)
+    ok = (sxx > 1e-24) & (syy > 1e-24)
+    out[ok] = numerator[ok] / np.sqrt(sxx[ok] * syy)  # sqrt(a·a) == a: ρ_s(z, z) is exactly 1
     return np.clip(out, -1.0, 1.0)
 
 
