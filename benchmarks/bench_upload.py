@@ -248,10 +248,10 @@ def main() -> int:
                 [
                     *(PYTHON, "-m", "celery", "-A", "pwscup", "worker"),
                     *("--concurrency", "1", "-Q", name, "-n", f"{name}@%h"),
-                    *("--loglevel", "WARNING"),
+                    *("--loglevel", "INFO"),
                 ],
                 cwd=REPO,
-                env=env,
+                env={**env, "DJANGO_LOG_LEVEL": "INFO"},  # its warm-up line
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -270,6 +270,8 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 process.kill()
         log.close()
+        warm = [x for x in (scratch / "server.log").read_text().splitlines() if "warm-up" in x]
+        print("\n".join(warm) or "no worker warm-up line in the log")
         from django.db import connections
 
         connections.close_all()

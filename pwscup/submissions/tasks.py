@@ -1,9 +1,15 @@
 """Thin Celery tasks: a primary key in, one service call, retries and limits here."""
 
 from celery import shared_task
+from celery.signals import worker_init
 from django.conf import settings
 
 from pwscup.submissions import services
+from pwscup.submissions.warmup import on_worker_init
+
+# Before the pool starts: the URL resolver, the CSV reader and the open rounds' prepared
+# originals, inherited by every pool process (pwscup/submissions/warmup.py).
+worker_init.connect(on_worker_init, weak=False, dispatch_uid="pwscup.submissions.warm_worker")
 
 SCORING = dict(
     acks_late=True,
