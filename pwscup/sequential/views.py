@@ -42,6 +42,21 @@ def _require_team(access):
     return access.team
 
 
+DISPLAY_ORDER = (
+    "pid",
+    "sa",
+    "P_N_true",
+    "P_A_true",
+    "MAP_N",
+    "MAP_A",
+    "lsf",
+    "lsb",
+    "groups_per_release",
+)
+NUMERIC = {"P_N_true", "P_A_true", "MAP_N", "MAP_A", "lsf", "lsb", "groups_per_release"}
+PROBABILITIES = {"P_N_true", "P_A_true", "MAP_N", "MAP_A"}
+
+
 def _short(cell: str) -> str:
     """A probability shown with 4 decimals (the CSV download keeps every digit)."""
     try:
@@ -50,25 +65,37 @@ def _short(cell: str) -> str:
         return cell
 
 
-def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[dict]]:
-    """The header and rows of a ``risk_per_person.csv``; ``over_column`` (1-based) marks a
-    ``P_N_true`` above 1/m (the promise of m-invariance failing for that person)."""
+def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dict]]]:
+    """A ``risk_per_person.csv`` for the page: the probabilities first (a phone shows them
+    without scrolling), rounded; a ``P_N_true`` above 1/m is marked (the promise of
+    m-invariance failing for that person). The CSV download keeps the spec's order."""
     if not text:
         return [], []
     rows = list(csv.reader(io.StringIO(text)))
     header = rows[0]
-    column = header.index("P_N_true") if "P_N_true" in header else None
+    order = [header.index(c) for c in DISPLAY_ORDER if c in header]
+    order += [i for i in range(len(header)) if i not in order]
+    shown_header = [header[i] for i in order]
     out = []
     for cells in rows[1:]:
-        over = False
-        if column is not None:
-            try:
-                over = float(cells[column]) > 1 / m + 1e-9
-            except (ValueError, IndexError):
-                over = False
-        shown = [_short(cell) if i >= 5 else cell for i, cell in enumerate(cells)]
-        out.append({"cells": shown, "over_column": column + 1 if over else 0})
-    return header, out
+        row = []
+        for i in order:
+            name, cell = header[i], cells[i] if i < len(cells) else ""
+            over = False
+            if name == "P_N_true":
+                try:
+                    over = float(cell) > 1 / m + 1e-9
+                except ValueError:
+                    over = False
+            row.append(
+                {
+                    "text": _short(cell) if name in PROBABILITIES else cell,
+                    "num": name in NUMERIC,
+                    "over": over,
+                }
+            )
+        out.append(row)
+    return shown_header, out
 
 
 def round_page(request, access):

@@ -157,3 +157,18 @@ def test_the_admin_checks_the_configuration_with_the_same_messages(client):
     other = get_user_model().objects.create_user("seq-other", password="pw", is_staff=True)
     client.force_login(other)
     assert client.get(change).status_code in (302, 403, 404)
+
+
+def test_the_risk_table_marks_the_persons_above_one_over_m(client):
+    world = seq_world()
+    publish(world, "a", 1, fixture(TABLE3))
+    freeze(world)
+    release = publish(world, "a", 2, fixture("zhang_release_2_table4.csv"))
+    client.force_login(world.users["a"])
+    text = client.get(url(world, "sequential:release", release.pk)).content.decode()
+    bob = text.split('data-testid="person-Bob"', 1)[1].split("</tr>", 1)[0]
+    assert '<td class="num over">1.0000</td>' in bob  # P_N_true(Bob) = 1 > 1/2 (W2)
+    emily = text.split('data-testid="person-Emily"', 1)[1].split("</tr>", 1)[0]
+    assert "over" not in emily
+    header = text.split('data-testid="risk-table"', 1)[1].split("</thead>", 1)[0]
+    assert header.index("P_N_true") < header.index("groups_per_release")
