@@ -1,0 +1,318 @@
+"""``python -m scoring dp epsilon|release|estimate|score``: the DP round's maths on local files."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scoring.cli import main
+from scoring.dp import (
+    load_dp_config,
+    parse_release_declaration,
+    pk_release,
+    read_estimate,
+    reconstruct,
+    target_channel,
+    true_histogram,
+)
+from scoring.dp._examples import TOY_CONFIG, TOY_Z, toy_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "round.json").write_text(json.dumps(TOY_CONFIG))
+    toy_table().to_csv(tmp_path / "table.csv", index=False)
+    return tmp_path
+
+
+def run(capsys, *args):
+    status = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_epsilon_from_rho_and_k(capsys):
+    status, out, _ = run(
+        capsys,
+        "dp",
+        "epsilon",
+        "--sizes",
+        "2,3",
+        "--rho",
+        "0.5",
+        "--rows",
+        "10",
+        "--format",
+        "json",
+    )
+    result = json.loads(out)
+    assert status == 0
+    assert round(result["epsilon"], 6) == 2.484907
+    assert result["charge"] == "2.48490665"
+    assert result["k"] == pytest.approx(1.0625)
+    status, out, _ = run(capsys, "dp", "epsilon", "--sizes", "2,3", "--rho", "0.5")
+    assert "charged 2.48490665" in out and "rho=0.500000" in out
+
+
+def test_epsilon_to_rho_exactly_and_total_to_equal_rho(capsys):
+    status, out, _ = run(
+        capsys, "dp", "epsilon", "--sizes", "6", "--epsilon", "2.484906649788", "--format", "json"
+    )
+    assert round(json.loads(out)["groups"][0]["rho"], 6) == 0.647059
+    status, out, _ = run(
+        capsys,
+        "dp",
+        "epsilon",
+        "--sizes",
+        "2,7",
+        "--total",
+        "1",
+        "--rows",
+        "6040",
+        "--format",
+        "json",
+    )
+    result = json.loads(out)
+    assert [round(g["rho"], 4) for g in result["groups"]] == [0.1335, 0.1335]
+    assert result["charge"] == "1" and round(result["k"], 2) == 818.29
+    status, out, _ = run(
+        capsys, "dp", "epsilon", "--sizes", "2,3", "--epsilon", "1/3,1/6", "--format", "json"
+    )
+    assert json.loads(out)["charge"] == "0.5"
+
+
+def test_epsilon_bad_input_exits_2_with_the_spec_message(capsys):
+    status, _, err = run(capsys, "dp", "epsilon", "--sizes", "2,3", "--epsilon", "1e-3x")
+    assert status == 2
+    assert err.strip() == "error: epsilon '1e-3x' is not a decimal number or a fraction p/q"
+    status, _, err = run(capsys, "dp", "epsilon", "--sizes", "2", "--rho", "1.0")
+    assert status == 2 and "rho 1.0 is not < 1 (epsilon would be ∞)" in err
+    status, _, err = run(
+        capsys, "--lang", "ja", "dp", "epsilon", "--sizes", "2", "--epsilon", "abc"
+    )
+    assert status == 2 and "小数でも分数 p/q でもありません" in err
+
+
+def test_release_is_reproducible_with_a_seed_and_matches_ex7(files, capsys):
+    out_csv = files / "release.csv"
+    status, out, _ = run(
+        capsys,
+        "dp",
+        "release",
+        files / "table.csv",
+        "--config",
+        files / "round.json",
+        "--level",
+        "eps-4",
+        "--groups",
+        "gender:rho=0.5",
+        "age:rho=0.5",
+        "--seed",
+        "7",
+        "--no-shuffle",
+        "-o",
+        out_csv,
+        "--format",
+        "json",
+    )
+    assert status == 0
+    result = json.loads(out)
+    assert result["charge"] == "2.48490665" and result["k"] == pytest.approx(1.0625)
+    released = pd.read_csv(out_csv, dtype=str)
+    assert list(released.columns) == ["gender", "age"] and len(released) == 10
+    config = load_dp_config(files / "round.json")
+    assert true_histogram(released, config, ("gender", "age")).tolist() == [1, 3, 2, 1, 2, 1]  # EX7
+
+
+def test_release_over_the_level_budget_and_unknown_level(files, capsys):
+    args = [
+        "dp",
+        "release",
+        files / "table.csv",
+        "--config",
+        files / "round.json",
+        "-o",
+        files / "r.csv",
+    ]
+    status, _, err = run(
+        capsys, *args, "--level", "eps-1", "--groups", "gender:rho=0.5", "age:rho=0.5"
+    )
+    assert status == 2 and "costs epsilon 2.48490665, above the level's budget 1" in err
+    status, _, err = run(capsys, *args, "--level", "eps-9", "--groups", "gender+age:epsilon=1")
+    assert status == 2 and "Level 'eps-9' does not exist; levels: eps-1, eps-4" in err
+    status, _, err = run(capsys, *args, "--level", "eps-1", "--groups", "gender:epsilon=1")
+    assert status == 2 and "Attribute 'age' is in no group" in err
+    assert not (files / "r.csv").exists()
+
+
+def test_release_without_a_seed_uses_fresh_randomness(files, capsys):
+    big = pd.concat([toy_table()] * 50, ignore_index=True)  # 500 rows: two draws differ surely
+    big.to_csv(files / "big.csv", index=False)
+    draws = []
+    for k in range(2):
+        path = files / f"b{k}.csv"
+        run(
+            capsys,
+            "dp",
+            "release",
+            files / "big.csv",
+            "--config",
+            files / "round.json",
+            "--level",
+            "eps-1",
+            "--groups",
+            "gender+age:epsilon=1",
+            "-o",
+            path,
+        )
+        draws.append(path.read_text())
+    assert draws[0] != draws[1]
+
+
+def test_estimate_bt_br_bi_and_score(files, capsys):
+    config = load_dp_config(files / "round.json")
+    plan = parse_release_declaration(
+        {"groups": [{"attributes": ["gender"], "rho": 0.5}, {"attributes": ["age"], "rho": 0.5}]},
+        config,
+    )
+    release = pk_release(toy_table(), config, plan, np.random.default_rng(7))
+    release.to_csv(files / "release.csv", index=False)
+    groups = ["--groups", "gender:rho=0.5", "age:rho=0.5"]
+    status, _, _ = run(
+        capsys,
+        "dp",
+        "estimate",
+        files / "release.csv",
+        "--config",
+        files / "round.json",
+        "--estimator",
+        "BR",
+        *groups,
+        "-o",
+        files / "br.csv",
+    )
+    assert status == 0
+    estimates = read_estimate(files / "br.csv", config)
+    expected = reconstruct(
+        [1, 3, 2, 1, 2, 1], target_channel(plan, config, ("gender", "age"))
+    ).estimate
+    assert np.allclose(estimates["gender_age"], expected)
+    status, out, _ = run(
+        capsys,
+        "dp",
+        "score",
+        files / "br.csv",
+        "--truth",
+        files / "table.csv",
+        "--config",
+        files / "round.json",
+        "--format",
+        "json",
+    )
+    scores = json.loads(out)
+    assert round(scores["targets"]["gender_age"]["l2"], 4) == 3.8726  # EX7's BR
+    assert round(scores["targets"]["gender_age"]["spearman"], 4) == 0.3339
+    status, _, _ = run(
+        capsys,
+        "dp",
+        "estimate",
+        files / "release.csv",
+        "--config",
+        files / "round.json",
+        "--estimator",
+        "BT",
+        "-o",
+        files / "bt.csv",
+    )
+    assert read_estimate(files / "bt.csv", config)["gender_age"].tolist() == [1, 3, 2, 1, 2, 1]
+    status, out, _ = run(
+        capsys,
+        "dp",
+        "score",
+        files / "bt.csv",
+        "--truth",
+        files / "table.csv",
+        "--config",
+        files / "round.json",
+    )
+    assert status == 0 and "gender_age" in out and "2.4495" in out and "mean" in out
+    status, _, _ = run(
+        capsys,
+        "dp",
+        "estimate",
+        files / "release.csv",
+        "--config",
+        files / "round.json",
+        "--estimator",
+        "BI",
+        *groups,
+        "-o",
+        files / "bi.csv",
+    )
+    bi = read_estimate(files / "bi.csv", config)["gender_age"]
+    assert bi.sum() == pytest.approx(10)  # A⁻¹ keeps the total
+
+
+def test_score_of_a_bad_estimate_exits_2(files, capsys):
+    (files / "bad.csv").write_text("target,age,gender,count\n")
+    status, _, err = run(
+        capsys,
+        "dp",
+        "score",
+        files / "bad.csv",
+        "--truth",
+        files / "table.csv",
+        "--config",
+        files / "round.json",
+    )
+    assert (
+        status == 2 and err.strip() == "error: estimate.csv header must be: target,gender,age,count"
+    )
+    (files / "truth.csv").write_text("gender,age\nF,17-\nM,18-24\n")
+    status, _, err = run(
+        capsys,
+        "dp",
+        "score",
+        files / "bad.csv",
+        "--truth",
+        files / "truth.csv",
+        "--config",
+        files / "round.json",
+    )
+    assert (
+        status == 2
+        and "Column 'age' holds values outside its declared domain: row 1 ('17-')" in err
+    )
+
+
+def test_the_module_runs_in_a_fresh_interpreter(files):
+    env = {k: v for k, v in os.environ.items() if k not in {"LC_ALL", "LC_MESSAGES"}}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scoring",
+            "dp",
+            "score",
+            str(files / "table.csv"),
+            "--truth",
+            str(files / "table.csv"),
+            "--config",
+            str(files / "round.json"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**env, "LANG": "C.UTF-8"},
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: estimate.csv header must be: target,gender,age,count"
+    assert TOY_Z == [0, 2, 2, 1, 2, 3]
