@@ -314,21 +314,29 @@ def sequence_score(*, sequential: SequentialRound, team: Team, step: int) -> Seq
     return score
 
 
+def _participants(sequential: SequentialRound):
+    return get_user_model().objects.filter(
+        memberships__competition_id=sequential.round.competition_id
+    )
+
+
 def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
+    """Every participant is told once the targets are published (the last freeze of a
+    round with an attack phase); the notification's text says exactly that."""
     from django.urls import reverse
 
     from pwscup.notifications.models import Notification
     from pwscup.notifications.services import notify
 
-    if not sequential.all_frozen:
+    if not (sequential.all_frozen and sequential.config.get("attack_phase")):
         return
     round_ = sequential.round
     notify(
-        users=get_user_model().objects.filter(memberships__competition_id=round_.competition_id),
+        users=_participants(sequential),
         kind=Notification.Kind.ROUND_FROZEN,
         event=f"{Notification.Kind.ROUND_FROZEN}:{round_.pk}:seq{step}",
         params={"round": round_.name},
-        url=reverse("round_detail", args=[round_.competition.slug, round_.slug]),
+        url=reverse("round_detail", args=[round_.competition.slug, round_.slug]) + "#attack",
     )
 
 
@@ -397,8 +405,23 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
 
 
 def results_publish(*, sequential: SequentialRound, published: bool = True) -> None:
+    """Show the leaderboard (and attack matrix) to everyone; participants are told once."""
+    from django.urls import reverse
+
+    from pwscup.notifications.models import Notification
+    from pwscup.notifications.services import notify
+
     sequential.results_published = published
     sequential.save(update_fields=["results_published"])
+    if published:
+        round_ = sequential.round
+        notify(
+            users=_participants(sequential),
+            kind=Notification.Kind.RESULTS_PUBLISHED,
+            event=f"{Notification.Kind.RESULTS_PUBLISHED}:{round_.pk}",
+            params={"round": round_.name},
+            url=reverse("sequential:leaderboard", args=[round_.competition.slug, round_.slug]),
+        )
 
 
 def release_bytes_for_download(*, release: Release) -> bytes:

@@ -179,3 +179,16 @@ def test_pool_draw_gives_disjoint_seeded_masters_and_the_draw_is_repeatable(clie
     assert team_config["per_team"] is None and team_config["m"] == 2
     client.force_login(world.organizer)
     assert client.get(config_url).json()["per_team"]["seed"] == 7
+
+
+def test_participants_are_told_when_the_targets_and_the_results_are_published():
+    from pwscup.notifications.models import Notification
+
+    world = attack_world()
+    frozen = Notification.objects.filter(kind=Notification.Kind.ROUND_FROZEN)
+    assert {n.user for n in frozen} == set(world.users.values())
+    assert all(n.url.endswith("#attack") for n in frozen)
+    services.results_publish(sequential=world.sequential)
+    services.results_publish(sequential=world.sequential)  # told once
+    published = Notification.objects.filter(kind=Notification.Kind.RESULTS_PUBLISHED)
+    assert published.count() == 2 and all("/seq/leaderboard/" in n.url for n in published)
