@@ -76,6 +76,9 @@ class RoundSerializer(serializers.Serializer):
     ranking_rule = serializers.CharField()
     rule_text = serializers.CharField(allow_null=True)
     metrics = serializers.ListField(child=serializers.CharField())
+    metric_names = serializers.DictField(
+        child=serializers.CharField(), help_text="The 2015 name of each metric, e.g. U1: meanMAE."
+    )
     phases = PhaseSerializer(many=True)
     config = serializers.DictField(
         allow_null=True, help_text="The scoring configuration (teams and organizers only)."

@@ -10,6 +10,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import scoring
 from pwscup.accounts.selectors import (
     competitions_for_user,
     organized_competitions,
@@ -159,6 +160,7 @@ class RoundDetailView(APIView):
             "ranking_rule": round_.ranking_rule,
             "rule_text": rule_text(round_) if member_or_organizer else None,
             "metrics": list(round_metrics(round=round_)),
+            "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=round_)},
             "phases": [_phase_data(p, team, now) for p in phases],
             "config": round_scoring_config(round=round_) if member_or_organizer else None,
             "team": team,

@@ -1,0 +1,5 @@
+import sys
+
+from pwscup.client.cli import main
+
+sys.exit(main())

@@ -1,0 +1,112 @@
+"""A small JSON + multipart client over ``urllib`` (no dependency)."""
+
+import json
+import locale
+import mimetypes
+import os
+import secrets
+import shutil
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+USER_AGENT = "pwscup-client/1"
+
+
+class ApiError(Exception):
+    """The server refused (``code`` and ``message`` from its JSON answer) or was unreachable."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def preferred_language() -> str:
+    """``ja`` or ``en`` for the server's messages: ``$PWSCUP_LANG``, else the locale."""
+    chosen = os.environ.get("PWSCUP_LANG") or os.environ.get("LANG") or ""
+    if not chosen:
+        chosen = locale.getlocale()[0] or ""
+    return "ja" if chosen.lower().startswith("ja") else "en"
+
+
+class Api:
+    def __init__(self, url: str, token: str | None, *, timeout: float = 60.0):
+        self.base = url.rstrip("/") + "/"
+        self.token = token
+        self.timeout = timeout
+
+    def url(self, path: str) -> str:
+        return urllib.parse.urljoin(self.base, path.lstrip("/"))
+
+    def _request(self, method: str, path: str, *, body=None, content_type=None):
+        headers = {
+            "User-Agent": USER_AGENT,
+            "Accept-Language": preferred_language(),
+        }
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        if content_type:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(self.url(path), data=body, method=method, headers=headers)
+        try:
+            return urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310
+        except urllib.error.HTTPError as error:
+            raise _api_error(error) from None
+        except urllib.error.URLError as error:
+            raise ApiError(0, "unreachable", f"{self.base}: {error.reason}") from None
+
+    def get(self, path: str):
+        with self._request("GET", path) as response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def post(self, path: str):
+        with self._request("POST", path, body=b"") as response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def download(self, path: str, destination: Path) -> Path:
+        with self._request("GET", path) as response, open(destination, "wb") as handle:
+            shutil.copyfileobj(response, handle)
+        return destination
+
+    def post_multipart(self, path: str, *, fields: dict, file_field: str, file_path: Path):
+        body, content_type = multipart(fields, file_field, Path(file_path))
+        with self._request("POST", path, body=body, content_type=content_type) as response:
+            return json.loads(response.read().decode("utf-8"))
+
+
+def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[bytes, str]:
+    """A ``multipart/form-data`` body: the text fields, then the file as it is on disk."""
+    boundary = f"pwscup-{secrets.token_hex(16)}"
+    parts = []
+    for name, value in fields.items():
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
+            + str(value).encode("utf-8")
+            + b"\r\n"
+        )
+    kind = mimetypes.guess_type(file_path.name)[0] or "text/csv"
+    filename = file_path.name.replace('"', "_")
+    parts.append(
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{file_field}"; '
+            f'filename="{filename}"\r\nContent-Type: {kind}\r\n\r\n'
+        ).encode()
+        + file_path.read_bytes()
+        + b"\r\n"
+    )
+    parts.append(f"--{boundary}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def _api_error(error: urllib.error.HTTPError) -> ApiError:
+    raw = error.read()
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+        code, message = payload["code"], payload["message"]
+    except (ValueError, KeyError, TypeError):
+        code, message = "http_error", f"HTTP {error.code} {error.reason}"
+    retry = error.headers.get("Retry-After")
+    if retry and error.code == 429 and code == "throttled":
+        message = f"{message} (Retry-After: {retry} s)"
+    return ApiError(error.code, code, message)

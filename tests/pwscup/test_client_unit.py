@@ -1,0 +1,60 @@
+"""The client package alone: no Django, Celery or pandas on import; its pieces."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pwscup.client import cli, formatting
+from pwscup.client.transport import multipart
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_importing_the_client_loads_neither_django_celery_nor_pandas():
+    code = (
+        "import sys, pwscup.client.cli; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} "
+        "& {'django', 'celery', 'pandas', 'numpy', 'scoring', 'rest_framework'}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_multipart_body_carries_the_fields_and_the_file_bytes(tmp_path):
+    path = tmp_path / "a.csv"
+    content = b"age,sex\n1,\xe7\x94\xb7\n"
+    path.write_bytes(content)
+    body, content_type = multipart({"note": "k=5 σ"}, "file", path)
+    boundary = content_type.split("boundary=")[1]
+    assert body.count(f"--{boundary}".encode()) == 3
+    assert b'name="note"\r\n\r\nk=5 \xcf\x83\r\n' in body
+    assert b'filename="a.csv"' in body and content in body
+
+
+def test_score_table_formats_like_the_scoring_cli():
+    from scoring.cli import _format_value
+
+    for value in (None, 3, 0.123456, 12.0):
+        assert formatting.format_value(value) == _format_value(value)
+    text = formatting.score_table(
+        {"U1": 0.5, "L3": None, "rows": 10, "kept_rows": 9, "classes": 4},
+        metrics=["U1", "L3"],
+        names={"U1": "meanMAE", "L3": "recursive (c,l)-diversity C_l"},
+    )
+    assert text.splitlines()[1].split() == ["U1", "meanMAE", "0.5000"]
+    assert "∞" in text.splitlines()[2]
+    assert text.endswith("9 of 10 rows kept, 4 equivalence classes.")
+
+
+@pytest.mark.parametrize("value", ["a", "a/", "/b", "a/b/c"])
+def test_round_arguments_need_competition_and_round(value):
+    with pytest.raises(Exception, match="COMPETITION/ROUND"):
+        cli.split_round(value)
+
+
+def test_round_argument():
+    assert cli.split_round("cup/r1") == ("cup", "r1")
