@@ -109,6 +109,9 @@ else:
             "LOCATION": str(VAR_DIR / "cache"),
         }
     }
+# Sessions are read from the shared cache (written through to the database, which still has
+# them when the cache is emptied): no session query on a logged-in page.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # /healthz pings the Celery workers at most once per this many seconds, whatever the traffic.
 PWSCUP_HEALTHZ_PING_INTERVAL = env.float("PWSCUP_HEALTHZ_PING_INTERVAL", default=5.0)
 

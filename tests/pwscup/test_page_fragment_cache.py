@@ -1,4 +1,4 @@
-"""Rendered page parts cached per round version and viewer: every viewer still sees its own.
+"""What pages read from the cache instead of the database: every viewer still sees its own.
 
 The leaderboard's chart is drawn once per ranking version, language, viewer class (team,
 organizer, visitor) and axes; these tests fetch it as different viewers in a row and after a
@@ -8,6 +8,8 @@ change, so a key missing one of those would show one viewer another's drawing.
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.pwscup.factories import scored
@@ -58,3 +60,15 @@ def test_the_cached_chart_follows_axes_faint_points_and_new_scores(board, client
     assert len(_points(_chart(client, board, "?all=1"), "faint-point")) == 1  # its own only
     scored(board, "b", seed=7)  # a new score: a new ranking version, a new drawing
     assert len(_points(_chart(client, board, "?all=1"), "faint-point")) == 2
+
+
+def test_a_logged_in_page_reads_the_session_from_the_cache(board, client):
+    client.force_login(board.users["a"])
+    client.get(reverse("home"))  # the first read fills the cache
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(
+            reverse("round_detail", args=[board.competition.slug, board.round.slug])
+        )
+    assert response.status_code == 200
+    assert response.wsgi_request.user == board.users["a"]
+    assert not [q for q in captured.captured_queries if "django_session" in q["sql"]]
