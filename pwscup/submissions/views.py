@@ -5,7 +5,7 @@ import zoneinfo
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseNotModified, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import quote_etag
 from django.utils.http import parse_etags
@@ -27,6 +27,7 @@ from pwscup.core.errors import Refused
 from pwscup.leaderboards import charts
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
 from pwscup.submissions import services
+from pwscup.submissions.access import check_uploader, original_file_for, upload_for
 from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm, UploadNoteForm
 from pwscup.submissions.history import upload_history
 from pwscup.submissions.messages import job_message_text
@@ -34,7 +35,6 @@ from pwscup.submissions.metric_headers import metric_headers
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
 from pwscup.submissions.scoring_guide import (
     config_download_name,
-    original_download_name,
     round_scoring_config,
     round_scoring_guide,
 )
@@ -45,11 +45,9 @@ from pwscup.submissions.selectors import (
     round_stale_scores,
     round_targets,
     team_attacks,
-    team_dataset,
     team_jobs,
     team_jobs_fingerprint,
     team_submissions,
-    upload_visible_to,
 )
 
 
@@ -155,21 +153,8 @@ def _jobs_fragment_etag(request, access, anonymization, attack, now) -> str:
 @login_required
 def original_download(request, competition_slug, round_slug):
     access = round_access(request, competition_slug, round_slug)
-    round_, team = access.round, access.team
-    if access.is_organizer and team is None:
-        return private_file_response(round_.original_file, f"{round_.slug}_original.csv")
-    if team is None:
-        raise Http404
-    phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
-    if phase is None or phase_state(phase=phase) == "upcoming":
-        raise Http404
-    name = original_download_name(round=round_, team=team)
-    if round_.is_per_team:
-        dataset = team_dataset(round=round_, team=team)
-        if dataset is None:
-            raise Http404
-        return private_file_response(dataset.file, name)
-    return private_file_response(round_.original_file, name)
+    field, name = original_file_for(access)
+    return private_file_response(field, name)
 
 
 @login_required
@@ -232,10 +217,7 @@ def _upload(request, access, phase, form, create):
     wants_json = "application/json" in request.headers.get("Accept", "")
     back = redirect("round_detail", access.competition.slug, access.round.slug)
     try:
-        if access.team is None:
-            raise Refused(_("Only members of a team can upload."), status=403)
-        if phase is None:
-            raise Refused(_("This phase has not been set up."), status=404)
+        check_uploader(access, phase)
         if not form.is_valid():
             raise Refused(
                 " ".join(
@@ -294,25 +276,22 @@ def status_json(request, competition_slug, round_slug):
 
 @login_required
 def submission_file(request, pk):
-    submission = get_object_or_404(AnonymizationSubmission.objects.select_related("team"), pk=pk)
-    _require_owner_or_organizer(request, submission)
+    submission = upload_for(user=request.user, model=AnonymizationSubmission, pk=pk)
     return private_file_response(submission.file, submission.original_filename)
 
 
 @login_required
 def attack_file(request, pk):
-    submission = get_object_or_404(AttackSubmission.objects.select_related("team"), pk=pk)
-    _require_owner_or_organizer(request, submission)
+    submission = upload_for(user=request.user, model=AttackSubmission, pk=pk)
     return private_file_response(submission.file, submission.original_filename)
 
 
 @login_required
 @require_POST
 def submission_select(request, pk):
-    submission = get_object_or_404(
-        AnonymizationSubmission.objects.select_related("team__competition", "phase__round"), pk=pk
+    submission = upload_for(
+        user=request.user, model=AnonymizationSubmission, pk=pk, owner_only=True
     )
-    _require_owner_or_organizer(request, submission, owner_only=True)
     try:
         services.anonymization_submission_select(submission=submission, team=submission.team)
         messages.success(request, _("Submission #%(id)s is now your final one.") % {"id": pk})
@@ -334,10 +313,7 @@ def attack_note(request, pk):
 
 def _note_edit(request, model, pk):
     """The team's note on one of its uploads: a small form, back to the round page."""
-    upload = get_object_or_404(
-        model.objects.select_related("team__competition", "phase__round"), pk=pk
-    )
-    _require_owner_or_organizer(request, upload, owner_only=True)
+    upload = upload_for(user=request.user, model=model, pk=pk, owner_only=True)
     round_ = upload.phase.round
     form = UploadNoteForm(request.POST or None, initial={"note": upload.note})
     if request.method == "POST" and form.is_valid():
@@ -353,8 +329,3 @@ def _note_edit(request, model, pk):
     return render(
         request, "submissions/note.html", {"upload": upload, "round": round_, "form": form}
     )
-
-
-def _require_owner_or_organizer(request, upload, *, owner_only=False):
-    if not upload_visible_to(user=request.user, upload=upload, owner_only=owner_only):
-        raise Http404
