@@ -452,7 +452,7 @@ def _check_last(rows: pd.DataFrame, frame: pd.DataFrame, previous: Release, ctx:
     before = pd.Series(previous.real["gid"].to_numpy(), index=previous.real["person"].to_numpy())
     person = rows["person"].to_numpy()
     prev_gid = before.reindex(person).fillna(0).to_numpy(dtype=np.int64)
-    prev_gid[person < 0] = 0
+    prev_gid = np.where(person < 0, 0, prev_gid)
     last = rows["last"].to_numpy()
     wrong_a = (last > 0) & (prev_gid > 0) & (prev_gid != last)
     asserted = np.isin(prev_gid, np.unique(last[last > 0]))
