@@ -23,6 +23,7 @@ from pwscup.accounts.services import (
 )
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import competition_create, phase_set, round_create
+from pwscup.kinds import all_kinds
 from pwscup.submissions.services import round_assign_samples
 
 DEMO_PASSWORD = "pwscup-demo"
@@ -147,6 +148,9 @@ class Command(BaseCommand):
             team = team_create(competition=competition, name=name, slug=team_slug)
             membership_add(team=team, user=self.account(username)[0])
         round_assign_samples(round=per_team)
+        # The other round kinds add their demo rounds (the first kind's are the two above).
+        for kind in all_kinds():
+            kind.demo_load(competition, organizer=organizer)
         self.stdout.write(self.style.SUCCESS(f"Demo competition '{slug}' created."))
 
     def account(self, username: str):
