@@ -191,7 +191,7 @@ def reference(master, releases):
                 chosen[j] = cover
         rows = {j: releases[j - 1].rows for j in chosen}
 
-        def count(j, gs, v):
+        def count(j, gs, v, rows=rows):
             r = rows[j]
             return int(((r["gid"].isin(gs)) & (r["sa"] == v)).sum())
 
@@ -289,7 +289,7 @@ def test_p2_p3_p6_invariant_sequences(case):
     assert (table["P_A_true"] <= 1 / m + 1e-9).all()  # P2
     assert (table["P_N_true"] > 0).all() and (table["P_A_true"] > 0).all()  # P6
     expected = reference(master, releases)
-    for pid, (truth, posterior) in expected.items():  # P3, on the persons it speaks of
+    for pid, (_truth, posterior) in expected.items():  # P3, on the persons it speaks of
         own = {}
         disjoint = True
         for j, gs in posterior["chosen"].items():
@@ -336,13 +336,13 @@ def _transformed(case, draw_seed, how):
     rng = np.random.default_rng(draw_seed)
     tables = [t.copy() for t in tables]
     if how == "renumber":
+        mapping: dict = {}
         for t in tables:
             ids = sorted(set(t["gid"]), key=int)
             new = dict(zip(ids, map(str, rng.permutation(len(ids)) + 100), strict=True))
             t["gid"] = t["gid"].map(new)
             if "last" in t:
-                previous = mapping
-                t["last"] = t["last"].map(lambda v: previous.get(v, v))
+                t["last"] = t["last"].map(lambda v, before=mapping: before.get(v, v))
             mapping = new
     elif how == "permute":
         tables = [t.iloc[rng.permutation(len(t))].reset_index(drop=True) for t in tables]
