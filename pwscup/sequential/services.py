@@ -9,8 +9,10 @@ measure, and ``benchmarks/bench_seq_upload.py`` prints them), far below what wou
 background job.
 """
 
+import datetime as dt
 import time
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -34,6 +36,7 @@ from pwscup.sequential.models import (
     SequentialRound,
 )
 from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.services.uploads import check_size
 
 KIND_KEY = "sequential"
 
@@ -209,6 +212,27 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int) -> None:
         raise Refused(_("The organizers have not given your team a master table yet."))
 
 
+def _check_failed_bound(*, sequential: SequentialRound, team: Team, now) -> None:
+    """Rejected releases cost nothing but are kept: at most so many a day per team (the
+    platform's ``PWSCUP_MAX_FAILED_UPLOADS_PER_DAY``, a rolling 24 hours here)."""
+    limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
+    failed = Release.objects.filter(
+        sequential=sequential,
+        team=team,
+        status=Release.Status.FAILED,
+        created_at__gte=now - dt.timedelta(days=1),
+    ).count()
+    if failed >= limit:
+        raise Refused(
+            _(
+                "Your team has had %(limit)s rejected releases in the last 24 hours, the most "
+                "allowed. Check your files with python -m scoring seq check first."
+            )
+            % {"limit": limit},
+            status=429,
+        )
+
+
 def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
     """The team's releases 1 … step−1 the new one is checked with (frozen, else latest valid)."""
     prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
@@ -231,8 +255,8 @@ def release_upload(
     releases; a rejected release is stored FAILED with the spec's message."""
     now = now or timezone.now()
     _refuse_step(sequential=sequential, team=team, step=step)
-    if uploaded_file.size == 0:
-        raise Refused(_("The file is empty."))
+    check_size(uploaded_file)
+    _check_failed_bound(sequential=sequential, team=team, now=now)
     prefix = _prefix_bytes(sequential=sequential, team=team, step=step)
     data = _upload_bytes(uploaded_file)
     master = selectors.team_master(sequential=sequential, team=team)

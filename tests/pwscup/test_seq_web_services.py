@@ -158,3 +158,16 @@ def test_timeline_counts_arrivals_and_departures():
         {"step": 1, "size": 11, "arrivals": 0, "departures": 0},
         {"step": 2, "size": 11, "arrivals": 5, "departures": 5},
     ]
+
+
+def test_rejected_releases_are_bounded_per_day(settings):
+    settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY = 2
+    world = seq_world()
+    bad = b"gid,pid,Age,Zip,Disease\nx,Bob,21,12000,dyspepsia\n"
+    for _ in range(2):
+        assert publish(world, "a", 1, bad).status == Release.Status.FAILED
+    with pytest.raises(Refused, match="2 rejected releases in the last 24 hours"):
+        publish(world, "a", 1, bad)
+    assert publish(world, "b", 1, bad).status == Release.Status.FAILED  # per team
+    with pytest.raises(Refused, match="The file is empty"):
+        publish(world, "b", 1, b"")
