@@ -315,10 +315,12 @@ def risk(master: Master, releases: list[Release], *, n: int | None = None) -> Ri
         who = post["person"].to_numpy()[winners].astype(np.int64)
         expected[who] = 1.0 / size.reindex(who).to_numpy()
         columns[name] = (p_true, expected)
-    per_release = [
-        ";".join(str(group_counts[p, j - 1]) for j in range(lsf[p], min(lsb[p], n) + 1))
-        for p in persons
-    ]
+    per_release = np.full(persons.size, "", dtype=object)
+    for j in range(1, n + 1):  # "|G̃_j(p)|" for j = lsf..min(lsb, n), joined by ";"
+        inside = (lsf[persons] <= j) & (j <= lsb[persons])
+        piece = group_counts[persons, j - 1].astype(str).astype(object)
+        joint = np.where(per_release != "", ";", "")
+        per_release = np.where(inside, per_release + joint + piece, per_release)
     per_person = pd.DataFrame(
         {
             "pid": master.frame["pid"].to_numpy()[persons],

@@ -90,18 +90,26 @@ def structure(releases: list[Release]) -> Structure:
         same_person = np.r_[False, person[1:] == person[:-1]]
         change = same_person & np.r_[False, signature[1:] != signature[:-1]]
         first_change = change & ~pd.Series(change).groupby(person).cumsum().gt(1).to_numpy()
-        for k in np.flatnonzero(first_change):
-            violations.append(
-                {
-                    "code": "seq.signature_change",
-                    "params": {
-                        "pid": q(seen["pid"].iloc[k]),
-                        "first": _braces(signature[k - 1]),
-                        "first_release": int(seen["release"].iloc[k - 1]),
-                        "second": _braces(signature[k]),
-                        "second_release": int(seen["release"].iloc[k]),
-                    },
-                }
-            )
+        k = np.flatnonzero(first_change)
+        params = pd.DataFrame(
+            {
+                "pid": [q(pid) for pid in seen["pid"].to_numpy()[k]],
+                "first": [_braces(sig) for sig in signature[k - 1]],
+                "first_release": seen["release"].to_numpy()[k - 1].astype(int),
+                "second": [_braces(sig) for sig in signature[k]],
+                "second_release": seen["release"].to_numpy()[k].astype(int),
+            }
+        ).to_dict("records")
+        violations = [
+            {
+                "code": "seq.signature_change",
+                "params": {
+                    **p,
+                    "first_release": int(p["first_release"]),
+                    "second_release": int(p["second_release"]),
+                },
+            }
+            for p in params
+        ]
     minv = 0 if violations or not mus else min(mus)
     return Structure(mus, minv, violations)
