@@ -14,6 +14,7 @@ import numpy as np
 import scoring
 from scoring.dp.config import DPConfig, parse_config
 from scoring.dp.data import histogram_of_codes, table_codes, validate_original
+from scoring.dp.errors import DPError
 
 # Every input problem ``scoring`` reports (DPError, or a CSV that cannot be read).
 DPInputError = scoring.ValidationError
@@ -372,7 +373,12 @@ def level_baselines(table, config: dict, level: dict) -> dict:
 
     parsed = config_of(config)
     epsilon = parsed.level(level["id"]).epsilon
-    result = run_baselines(table, parsed, float(epsilon))
+    try:
+        result = run_baselines(table, parsed, float(epsilon))
+    except DPError as error:
+        # E.g. a level at ε = 100: the baselines' ρ rounds to 1.0 in floating point. The
+        # teams' scores stand; the level shows no baselines and says why.
+        return {"rows": [], "error": str(error)}
     eps_text = level["epsilon"]
     rows = [
         {"label": label, "epsilon": eps_text, "k": result["k"], **result[label]}

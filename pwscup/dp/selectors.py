@@ -49,6 +49,7 @@ class LevelView:
 def dp_round_of(round) -> DPRound:
     dp_round = DPRound.objects.get(round=round)
     dp_round.round = round  # already read
+    round.dp = dp_round  # and the reverse: ``round.dp`` costs no query either
     return dp_round
 
 

@@ -171,10 +171,8 @@ def dp_query_answer(
     request_id = _request_id(payload.get("request_id"))
     _level_open(dp_round, level, now)
     ledger = ledger_get_or_create(dp_round=dp_round, team=team, level=level)
-    if request_id:
-        stored = ledger.charges.filter(request_id=request_id).first()
-        if stored is not None:
-            return ChargeResult(stored, replayed=True)
+    # A replayed request_id is answered under the ledger's lock (ledger_charge), before the
+    # budget is looked at: the stored answer, free.
     try:
         query = engine.query_check(dp_round.config, payload)
     except engine.DPInputError as error:
