@@ -100,16 +100,21 @@ def run(queries: int) -> None:
         )
         payload = {"type": "histogram", "attributes": target["attributes"], "epsilon": "1/10000"}
         client.post(url, json.dumps(payload), content_type="application/json")  # warm: table read
-        timings = []
+        timings, cpu = [], []
         for k in range(queries):
             body = json.dumps({**payload, "request_id": f"b-{k}"})
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             response = client.post(url, body, content_type="application/json")
             timings.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
             assert response.status_code == 200, response.content
-        print(
-            f"{dp_round.round.slug:12s} query ({cells:>3} cells, N={dp_round.round.original_rows:>6,}):  {_ms(timings)}"
-        )
+        with CaptureQueriesContext(connection) as captured:
+            body = json.dumps({**payload, "request_id": "count"})
+            client.post(url, body, content_type="application/json")
+        rows = dp_round.round.original_rows
+        print(f"{dp_round.round.slug:12s} query ({cells:>3} cells, N={rows:>6,}):  {_ms(timings)}")
+        print(f"{'':12s} web process CPU per query:        {_ms(cpu)}")
+        print(f"{'':12s} SQL queries per query request: {len(captured)}")
         replay = []
         for k in range(min(queries, 50)):
             body = json.dumps({**payload, "request_id": f"b-{k}"})
