@@ -291,51 +291,70 @@ def release_upload(
 
 @transaction.atomic
 def step_freeze(*, sequential: SequentialRound, user=None, now=None) -> int:
-    """Freeze the next step: each team's latest valid release of it becomes final, and each
-    sequence is scored over the frozen prefix. After the last step, with the attack phase,
-    the targets are published. Returns the step frozen."""
+    """Freeze the next step: each team's latest valid release of it that still fits its
+    frozen releases becomes final, and each sequence is scored over the frozen prefix. After
+    the last step, with the attack phase, the targets are published. Returns the step frozen.
+
+    "Still fits": in batch mode a team may replace release j−1 after uploading release j,
+    so release j is checked again with the frozen prefix (its ``last`` column, for one);
+    the newest that passes is frozen. In online mode the prefix never changes under it.
+    """
     sequential = SequentialRound.objects.select_for_update().get(pk=sequential.pk)
     step = sequential.frozen_steps + 1
     if step > sequential.n_releases:
         raise Refused(_("Every release of this round is frozen already."))
     teams = Team.objects.filter(competition=sequential.round.competition).order_by("pk")
+    scores = {}
     for team in teams:
-        latest = selectors.latest_valid_release(sequential=sequential, team=team, step=step)
-        if latest is not None:
-            Release.objects.filter(pk=latest.pk).update(is_frozen=True)
+        chosen, outcome = _release_to_freeze(sequential=sequential, team=team, step=step)
+        if chosen is not None:
+            Release.objects.filter(pk=chosen.pk).update(is_frozen=True)
+        scores[team.pk] = outcome
     sequential.frozen_steps = step
     sequential.save(update_fields=["frozen_steps"])
     for team in teams:
-        sequence_score(sequential=sequential, team=team, step=step)
+        if selectors.team_master(sequential=sequential, team=team) is None:
+            continue
+        outcome = scores[team.pk]
+        SequenceScore.objects.update_or_create(
+            sequential=sequential,
+            team=team,
+            step=step,
+            defaults={
+                "complete": outcome is not None,
+                "results": outcome.results if outcome else {},
+                "per_person": outcome.per_person_csv if outcome else "",
+            },
+        )
     if sequential.all_frozen and sequential.config.get("attack_phase"):
         targets_publish(sequential=sequential)
     _notify_frozen(sequential=sequential, step=step)
     return step
 
 
-def sequence_score(*, sequential: SequentialRound, team: Team, step: int) -> SequenceScore | None:
-    """Score a team's frozen releases 1 … step (incomplete when one is missing)."""
+def _release_to_freeze(*, sequential: SequentialRound, team: Team, step: int):
+    """(release, its scores over the frozen prefix) or (None, None): the team's newest valid
+    release of ``step`` that validates after its frozen releases 1 … step−1."""
     master = selectors.team_master(sequential=sequential, team=team)
     if master is None:
-        return None
-    prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step, frozen=True)
-    complete = all(release is not None for release in prefix)
-    results, per_person = {}, ""
-    if complete:
-        outcome = engine.sequence_check(
-            master_frame(master=master),
-            [_read(release.file) for release in prefix],
-            sequential.config,
-            current=step,
-        )
-        results, per_person = outcome.results, outcome.per_person_csv
-    score, _created = SequenceScore.objects.update_or_create(
-        sequential=sequential,
-        team=team,
-        step=step,
-        defaults={"complete": complete, "results": results, "per_person": per_person},
-    )
-    return score
+        return None, None
+    prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1, frozen=True)
+    if any(release is None for release in prefix):
+        return None, None  # incomplete already
+    frame = master_frame(master=master)
+    frozen_bytes = [_read(release.file) for release in prefix]
+    candidates = Release.objects.filter(
+        sequential=sequential, team=team, step=step, status=Release.Status.FINISHED
+    ).order_by("-created_at", "-id")
+    for release in candidates:
+        try:
+            outcome = engine.sequence_check(
+                frame, [*frozen_bytes, _read(release.file)], sequential.config, current=step
+            )
+        except scoring.ScoringError:
+            continue  # checked against releases that were since replaced
+        return release, outcome
+    return None, None
 
 
 def _participants(sequential: SequentialRound):

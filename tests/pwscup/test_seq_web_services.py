@@ -171,3 +171,25 @@ def test_rejected_releases_are_bounded_per_day(settings):
     assert publish(world, "b", 1, bad).status == Release.Status.FAILED  # per team
     with pytest.raises(Refused, match="The file is empty"):
         publish(world, "b", 1, b"")
+
+
+def test_batch_mode_freezes_only_a_release_that_fits_the_frozen_prefix():
+    """Batch mode: release 2 (with ``last``) was checked against a release 1 the team then
+    replaced; at the freeze it no longer fits (its ``last`` names a group that is gone), so
+    the team's sequence is incomplete rather than scored on a release that is now invalid."""
+    config = {**fixture_config("small_config_last.json"), "mode": "batch"}
+    world = seq_world(slug="seqbatch", config=config, master=fixture("small_master.csv"))
+    assert selectors.open_steps(sequential=world.sequential) == [1, 2]
+    publish(world, "a", 1, fixture("small_release_1.csv"))
+    second = publish(world, "a", 2, fixture("small_release_2_last.csv"))
+    assert second.status == Release.Status.FINISHED, second.message
+    renumbered = fixture("small_release_1.csv").replace(b"\n1,", b"\n7,").replace(b"\n2,", b"\n8,")
+    assert publish(world, "a", 1, renumbered).status == Release.Status.FINISHED
+    for letter in "b":
+        publish(world, letter, 1, fixture("small_release_1.csv"))
+        publish(world, letter, 2, fixture("small_release_2_last.csv"))
+    freeze(world)
+    freeze(world)
+    scores = {s.team.slug: s for s in SequenceScore.objects.filter(step=2)}
+    assert not scores["teamA"].complete
+    assert scores["teamB"].complete and scores["teamB"].results["RN_max"] == pytest.approx(0.5)
