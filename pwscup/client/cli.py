@@ -7,6 +7,7 @@ error; 1 the server refused the request (its message on stderr) or could not be 
 
 import argparse
 import getpass
+import json
 import sys
 import time
 from pathlib import Path
@@ -170,6 +171,22 @@ def cmd_status(args) -> int:
     return 0
 
 
+def cmd_data(args) -> int:
+    """The table to anonymize (the team's sample in the per-team mode) and the scoring
+    configuration, as the round page's downloads."""
+    api = connect()
+    folder = Path(args.output)
+    folder.mkdir(parents=True, exist_ok=True)
+    round_ = api.get(round_path(args.round))
+    original = api.download_into(round_path(args.round, "original.csv"), folder)
+    print(original)
+    if round_["config"] is not None:
+        config = folder / f"{round_['slug']}_config.json"
+        config.write_text(json.dumps(round_["config"], indent=2), encoding="utf-8")
+        print(config)
+    return 0
+
+
 def cmd_leaderboard(args) -> int:
     api = connect()
     board = api.get(round_path(args.round, "leaderboard/"))
@@ -240,6 +257,13 @@ def build_parser() -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="your rounds, or a round's phases and uploads")
     status.add_argument("round", type=split_round, nargs="?", help="COMPETITION/ROUND")
     status.set_defaults(run=cmd_status)
+
+    data = commands.add_parser(
+        "data", help="download the table to anonymize and the scoring configuration"
+    )
+    round_argument(data)
+    data.add_argument("-o", "--output", default=".", metavar="DIR", help="folder (default .)")
+    data.set_defaults(run=cmd_data)
 
     leaderboard = commands.add_parser("leaderboard", help="the round's leaderboard")
     round_argument(leaderboard)

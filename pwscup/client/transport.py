@@ -69,6 +69,15 @@ class Api:
             shutil.copyfileobj(response, handle)
         return destination
 
+    def download_into(self, path: str, folder: Path) -> Path:
+        """Save the file under the name the server gives it (Content-Disposition)."""
+        with self._request("GET", path) as response:
+            name = response.headers.get_filename() or Path(urllib.parse.urlparse(path).path).name
+            destination = Path(folder) / Path(name).name
+            with open(destination, "wb") as handle:
+                shutil.copyfileobj(response, handle)
+        return destination
+
     def post_multipart(self, path: str, *, fields: dict, file_field: str, file_path: Path):
         body, content_type = multipart(fields, file_field, Path(file_path))
         with self._request("POST", path, body=body, content_type=content_type) as response:

@@ -13,6 +13,7 @@ import pytest
 
 from pwscup.api.services import api_token_create
 from pwscup.submissions.models import Target
+from pwscup.submissions.scoring_guide import round_scoring_config
 from tests.pwscup.factories import answer_bytes, freeze, read_field, truth_of
 from tests.support import noisy_copy
 
@@ -86,12 +87,16 @@ def test_submit_wait_prints_the_scoring_table_and_the_loop_goes_on(
     assert "it is being scored" in submitted.stderr
     assert submitted.stderr.rstrip().endswith(": finished")  # the progress lines
 
-    # The same table as the scoring command on the same original, file and configuration.
-    (home_a / "original.csv").write_bytes(world.original)
-    (home_a / "config.json").write_text(json.dumps(world.round.config))
+    # The same table as the scoring command on the downloaded original and configuration.
+    data = run(["data", round_ref, "-o", "data"], config_dir=home_a)
+    assert data.returncode == 0, data.stderr
+    assert (home_a / "data" / "r1_original.csv").read_bytes() == world.original
+    assert json.loads((home_a / "data" / "r1_config.json").read_text()) == round_scoring_config(
+        round=world.round
+    )
     local = subprocess.run(
-        [sys.executable, "-m", "scoring", "evaluate", "original.csv", "anonymized.csv"]
-        + ["--config", "config.json"],
+        [sys.executable, "-m", "scoring", "evaluate", "data/r1_original.csv", "anonymized.csv"]
+        + ["--config", "data/r1_config.json"],
         capture_output=True,
         text=True,
         cwd=home_a,
