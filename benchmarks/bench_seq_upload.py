@@ -1,0 +1,134 @@
+"""Sequential round on the platform: one ``release_<j>.csv`` upload end to end (request →
+file kept → checked with the team's earlier releases → scored → stored), in process on
+PostgreSQL, to decide whether the check may run while the request waits (it does).
+
+Each size uploads releases 1 … n in batch mode through Django's test client as a logged-in
+team member (URL resolution, access check, form, storage, ``scoring.sequential``'s
+validation of every release of the prefix, ``evaluate_sequence``, the INSERT), and prints
+the time of the *last* upload (the one checking the most releases) and the check alone
+(``Release.elapsed_ms``). Releases are generated like ``bench_sequential.py`` (sorted by
+(Age, Zip), groups of 3, minimal boxes, a counterfeit in every fifth group).
+
+It creates its own test database (``test_pwscup_bench_seq``, dropped at the end).
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_seq_upload.py                  # paper, 160×4, 1,000×4
+    .venv/bin/python benchmarks/bench_seq_upload.py --large          # + 10,000 × 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pwscup.settings.test")
+os.environ.setdefault("TEST_DATABASE_NAME", "test_pwscup_bench_seq")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--large", action="store_true", help="also 10,000 persons × 10")
+    args = parser.parse_args()
+    import django
+
+    django.setup()
+    from django.test.utils import setup_databases, setup_test_environment, teardown_databases
+
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        sizes = [(160, 4), (1_000, 4), (2_000, 10)] + ([(10_000, 10)] if args.large else [])
+        run(sizes)
+    finally:
+        teardown_databases(old, verbosity=0)
+
+
+def _csv(frame) -> bytes:
+    return frame.to_csv(index=False).encode()
+
+
+def run(sizes) -> None:
+    from bench_sequential import make_master, make_release
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+    from django.urls import reverse
+
+    from pwscup.accounts.services import membership_add, team_create, user_create
+    from pwscup.competitions.services import competition_create
+    from pwscup.sequential import services
+    from pwscup.sequential.models import Release
+
+    organizer = user_create(username="bench-org", password="pw")
+    competition = competition_create(name="Bench", slug="bench", organizers=[organizer])
+    team = team_create(competition=competition, name="Bench team", slug="bench-team")
+    user = user_create(username="bench-team", password="pw")
+    membership_add(team=team, user=user)
+    client = Client()
+    client.force_login(user)
+    fixtures = ROOT / "fixtures" / "sequential"
+    cases = [
+        (
+            "paper (16 persons)",
+            {
+                "n_releases": 2,
+                "m": 2,
+                "qi": {"Age": "num", "Zip": "num"},
+                "sa": "Disease",
+                "require_m_eligible": False,
+            },
+            (fixtures / "zhang_master.csv").read_bytes(),
+            [
+                (fixtures / "zhang_release_1.csv").read_bytes(),
+                (fixtures / "zhang_release_2_table9.csv").read_bytes(),
+            ],
+        )
+    ]
+    rng = np.random.default_rng(12)
+    for persons, releases in sizes:
+        frame = make_master(persons, releases, rng)
+        tables = [_csv(make_release(frame, j, rng, last=None)) for j in range(1, releases + 1)]
+        config = {
+            "n_releases": releases,
+            "m": 2,
+            "qi": {"Age": "num", "Zip": "num"},
+            "sa": "Disease",
+            "require_m_eligible": False,
+        }
+        cases.append((f"{persons:,} persons × {releases}", config, _csv(frame), tables))
+    for index, (label, config, master, tables) in enumerate(cases):
+        sequential = services.sequential_round_create(
+            competition=competition,
+            name=label,
+            slug=f"s{index}",
+            config={**config, "mode": "batch"},
+            master_file=SimpleUploadedFile("master.csv", master),
+        )
+        url = reverse("sequential:upload", args=["bench", sequential.round.slug])
+        last_request = 0.0
+        for step, content in enumerate(tables, start=1):
+            start = time.perf_counter()
+            response = client.post(
+                url, {"step": str(step), "file": SimpleUploadedFile(f"r{step}.csv", content)}
+            )
+            last_request = time.perf_counter() - start
+            assert response.status_code == 302, response.status_code
+        release = Release.objects.filter(sequential=sequential).order_by("-id").first()
+        assert release.status == Release.Status.FINISHED, release.message
+        rows = sum(content.count(b"\n") - 1 for content in tables)
+        print(
+            f"{label:24s} upload of release {len(tables):>2} ({rows:>7,} release rows in all): "
+            f"request {last_request * 1000:8.1f} ms, check {release.elapsed_ms:>6} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
