@@ -1,9 +1,14 @@
-"""``python -m scoring seq check MASTER RELEASE_1 … RELEASE_n --config CFG`` (spec §4–§9).
+"""``python -m scoring seq …``: the sequential round on the command line.
 
-Prints what the server computes on a team's sequence: validation (exit 2 with the
-spec's message), MU(j), MINV with every signature change, IL, counterfeit /
-suppressed / tampered counts, RN/RA max and mean, RN_over, MAP_N, MAP_A; with
-``--per-person FILE`` it writes the per-person risk table (``risk_per_person.csv``).
+seq check MASTER RELEASE_1 … RELEASE_n --config CFG [--format table|json] [--per-person FILE]
+    What the server computes on a team's sequence (spec §4–§9): validation (exit 2 with
+    the spec's message), MU(j), MINV with every signature change, IL, counterfeit /
+    suppressed / tampered counts, RN/RA max and mean, RN_over, MAP_N, MAP_A; with
+    ``--per-person FILE`` the per-person risk table (``risk_per_person.csv``).
+seq baseline T_J.csv --config CFG --release J [--previous RELEASE_{J-1}.csv] -o OUT.csv
+    The starter kit's baseline publisher (spec §16): ``T(j)`` (the step's download, or
+    the master: rows outside ``[lsf, lsb]`` are dropped) and the team's own previous
+    release in, an m-invariant ``release_<j>.csv`` out.
 """
 
 from __future__ import annotations
@@ -71,8 +76,33 @@ def cmd_seq_check(args) -> int:
     return 0
 
 
+def cmd_seq_baseline(args) -> int:
+    from scoring.kit.sequential import baseline_release
+    from scoring.tables import read_table, write_csv
+
+    config = _load_config(args.config)
+    current = read_table(args.table, name=f"T({args.release})")
+    if "lsf" in current.columns:
+        lsf = current["lsf"].astype(int)
+        lsb = current["lsb"].astype(int) if "lsb" in current.columns else lsf * 0 + args.release
+        current = current.loc[(lsf <= args.release) & (args.release <= lsb)]
+    previous = None
+    if args.previous:
+        previous = read_table(args.previous, name=f"release_{args.release - 1}.csv")
+    elif args.release > 1:
+        raise ValidationError(
+            f"release {args.release} needs --previous release_{args.release - 1}.csv"
+        )
+    made = baseline_release(current, previous, config, release=args.release)
+    write_csv(made, args.output)
+    groups = made["gid"].nunique()
+    fakes = int((made["pid"] == "").sum())
+    print(f"Wrote {args.output}: {len(made)} rows, {groups} groups, {fakes} counterfeits.")
+    return 0
+
+
 def add_seq_commands(commands) -> None:
-    """Add ``seq check`` to the subcommands of ``python -m scoring``."""
+    """Add ``seq check`` and ``seq baseline`` to the subcommands of ``python -m scoring``."""
     seq = commands.add_parser("seq", help="sequential-release rounds (m-invariance)")
     sub = seq.add_subparsers(dest="seq_command", required=True)
     check = sub.add_parser(
@@ -86,3 +116,10 @@ def add_seq_commands(commands) -> None:
         "--per-person", metavar="FILE", default=None, help="write risk_per_person.csv to FILE"
     )
     check.set_defaults(handler=cmd_seq_check)
+    baseline = sub.add_parser("baseline", help="the starter kit's m-invariant release of step J")
+    baseline.add_argument("table", help="T(J).csv (or master.csv)")
+    baseline.add_argument("--config", required=True, help="round configuration (JSON file)")
+    baseline.add_argument("--release", type=int, required=True, help="the step J, from 1")
+    baseline.add_argument("--previous", default=None, help="your release_{J-1}.csv")
+    baseline.add_argument("-o", "--output", required=True, help="release_J.csv to write")
+    baseline.set_defaults(handler=cmd_seq_baseline)

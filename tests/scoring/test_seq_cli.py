@@ -1,0 +1,192 @@
+"""``python -m scoring seq check`` and ``seq baseline`` print what the server computes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from scoring.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+F = ROOT / "fixtures" / "sequential"
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_check_prints_structure_utility_and_risk(capsys):
+    status, out, err = run(
+        capsys,
+        "seq",
+        "check",
+        F / "zhang_master.csv",
+        F / "zhang_release_1.csv",
+        F / "zhang_release_2_table4.csv",
+        "--config",
+        F / "zhang_config.json",
+    )
+    assert status == 0, err
+    assert "MINV 0 (2-invariant: no); MU_min 2" in out
+    assert "person 'Bob': signature {bronchitis, dyspepsia} at release 1 but " in out
+    assert "RN_over  2 (persons with Risk_N > 1/2)" in out
+    assert "RN_mean  0.525000" in out
+    assert "IL 0.180204" in out
+
+
+def test_check_json_and_per_person_table(capsys, tmp_path):
+    target = tmp_path / "risk_per_person.csv"
+    status, out, err = run(
+        capsys,
+        "seq",
+        "check",
+        F / "small_master.csv",
+        F / "small_release_1.csv",
+        F / "small_release_2.csv",
+        "--config",
+        F / "small_config.json",
+        "--format",
+        "json",
+        "--per-person",
+        target,
+    )
+    assert status == 0, err
+    summary = json.loads(out)
+    assert summary["RN_max"] == pytest.approx(2 / 3, rel=1e-9)
+    assert summary["RA_max"] == pytest.approx(1 / 2, rel=1e-9)
+    assert summary["MINV"] == 2 and summary["CF"] == 1
+    table = pd.read_csv(target)
+    assert list(table.columns) == [
+        "pid",
+        "lsf",
+        "lsb",
+        "sa",
+        "groups_per_release",
+        "P_N_true",
+        "P_A_true",
+        "MAP_N",
+        "MAP_A",
+    ]
+    bob = table.set_index("pid").loc["Bob"]
+    assert bob["P_N_true"] == pytest.approx(2 / 3) and bob["groups_per_release"] == "1;2"
+
+
+def test_an_invalid_release_exits_2_with_the_spec_message(capsys):
+    status, out, err = run(
+        capsys,
+        "seq",
+        "check",
+        F / "zhang_master.csv",
+        F / "zhang_release_1.csv",
+        F / "zhang_release_2_table9_as_printed.csv",
+        "--config",
+        F / "zhang_config.json",
+    )
+    assert status == 2
+    assert err.strip() == (
+        "error: release 2, row 1: pid 'Bob' must carry its true Disease 'dyspepsia', got "
+        "'gastritis' (Def. 2(2))"
+    )
+    status, _, err = run(
+        capsys,
+        "--lang",
+        "ja",
+        "seq",
+        "check",
+        F / "small_master.csv",
+        F / "small_release_1.csv",
+        F / "small_release_2_tampered.csv",
+        "--config",
+        F / "small_config.json",
+    )
+    assert status == 2 and "列 'tampered' はこのラウンドでは使えません" in err
+
+
+def test_baseline_command_writes_releases_that_check(capsys, tmp_path):
+    one, two = tmp_path / "release_1.csv", tmp_path / "release_2.csv"
+    config = F / "zhang_config.json"
+    assert (
+        run(
+            capsys,
+            "seq",
+            "baseline",
+            F / "zhang_master.csv",
+            "--config",
+            config,
+            "--release",
+            1,
+            "-o",
+            one,
+        )[0]
+        == 0
+    )
+    status, out, _ = run(
+        capsys,
+        "seq",
+        "baseline",
+        F / "zhang_master.csv",
+        "--config",
+        config,
+        "--release",
+        2,
+        "--previous",
+        one,
+        "-o",
+        two,
+    )
+    assert status == 0 and "Wrote" in out
+    status, out, err = run(
+        capsys,
+        "seq",
+        "check",
+        F / "zhang_master.csv",
+        one,
+        two,
+        "--config",
+        config,
+        "--format",
+        "json",
+    )
+    assert status == 0, err
+    assert json.loads(out)["MINV"] >= 2
+    status, _, err = run(
+        capsys,
+        "seq",
+        "baseline",
+        F / "zhang_master.csv",
+        "--config",
+        config,
+        "--release",
+        2,
+        "-o",
+        two,
+    )
+    assert status == 2 and "needs --previous" in err
+
+
+def test_the_command_runs_as_a_module():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scoring",
+            "seq",
+            "check",
+            "small_master.csv",
+            "small_release_1.csv",
+            "small_release_2_last.csv",
+            "--config",
+            "small_config_last.json",
+        ],
+        cwd=F,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "RN_over  0" in result.stdout
