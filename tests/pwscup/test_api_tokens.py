@@ -162,3 +162,22 @@ def test_user_rate_counts_all_the_users_tokens_together(client, django_user_mode
 def test_anonymous_rate(client, low_rates):
     codes = [client.get("/api/v1/competitions/").status_code for _ in range(3)]
     assert codes == [200, 200, 429]
+
+
+def test_only_superusers_see_tokens_in_the_admin_and_can_revoke_them(client, django_user_model):
+    owner = django_user_model.objects.create_user("alice", password="pw")
+    new = api_token_create(user=owner, name="leaked")
+    staff = django_user_model.objects.create_user("staff", password="pw", is_staff=True)
+    client.force_login(staff)
+    assert client.get("/admin/api/apitoken/").status_code == 403
+    root = django_user_model.objects.create_superuser("root", password="pw")
+    client.force_login(root)
+    listing = client.get("/admin/api/apitoken/")
+    assert listing.status_code == 200 and "leaked" in listing.content.decode()
+    assert new.token.digest not in listing.content.decode()
+    client.post(
+        "/admin/api/apitoken/",
+        {"action": "revoke", "_selected_action": [new.token.pk]},
+    )
+    client.logout()
+    assert client.get(ME, **bearer(new.secret)).status_code == 401
