@@ -2,11 +2,16 @@
 
 from dataclasses import dataclass
 
+from django.db.models import Exists, OuterRef
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.models import Team
-from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_is_organizer
+from pwscup.accounts.selectors import (
+    competitions_for_user,
+    organized_competitions,
+    team_for_user,
+)
 from pwscup.competitions.models import Competition, Round
 
 # Set on the request by the core for every view under a round kind's URLs (pwscup/kinds/
@@ -23,19 +28,31 @@ class RoundAccess:
 
 
 def round_access(request, competition_slug: str, round_slug: str) -> RoundAccess:
-    competition = get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
+    # Read on every round page and every poll: the round with its competition (which must be
+    # one the user may see) and whether the user organizes it in one query, then its phases.
+    user = request.user
+    rounds = Round.objects.select_related("competition").prefetch_related("phases")
+    organized = organized_competitions(user=user)
+    if not organized.query.is_empty():
+        rounds = rounds.annotate(
+            user_organizes=Exists(organized.filter(pk=OuterRef("competition_id")))
+        )
     round_ = get_object_or_404(
-        Round.objects.prefetch_related("phases"), competition=competition, slug=round_slug
+        rounds,
+        competition__in=competitions_for_user(user=user),
+        competition__slug=competition_slug,
+        slug=round_slug,
     )
     expected_kind = getattr(request, EXPECTED_KIND_ATTRIBUTE, None)
     if expected_kind is not None and round_.kind != expected_kind:
         raise Http404("No such round.")
-    round_.competition = competition  # already read: ``round.competition`` costs no query
+    competition = round_.competition
     return RoundAccess(
         competition=competition,
         round=round_,
-        team=team_for_user(user=request.user, competition=competition),
-        is_organizer=user_is_organizer(user=request.user, competition=competition),
+        team=team_for_user(user=user, competition=competition),
+        # the same rule as ``user_is_organizer`` (organized_competitions), read above
+        is_organizer=bool(getattr(round_, "user_organizes", False)),
     )
 
 

@@ -72,3 +72,33 @@ def test_a_logged_in_page_reads_the_session_from_the_cache(board, client):
     assert response.status_code == 200
     assert response.wsgi_request.user == board.users["a"]
     assert not [q for q in captured.captured_queries if "django_session" in q["sql"]]
+
+
+def test_the_jobs_fingerprint_follows_every_column_of_the_teams_uploads_and_targets(board):
+    from pwscup.accounts.models import Team
+    from pwscup.submissions.models import AnonymizationSubmission
+    from pwscup.submissions.selectors import team_jobs_fingerprint
+    from tests.pwscup.factories import freeze, upload
+
+    team_a = board.teams["a"]
+
+    def tag():
+        return team_jobs_fingerprint(round=board.round, team=team_a)
+
+    before = tag()
+    assert tag() == before  # deterministic
+    mine = AnonymizationSubmission.objects.filter(team=team_a).first()
+    # A bulk update (no save(), no auto_now): still seen, whatever the column.
+    AnonymizationSubmission.objects.filter(pk=mine.pk).update(note="a note")
+    assert tag() != before
+    noted = tag()
+    AnonymizationSubmission.objects.filter(pk=mine.pk).update(scores={**mine.scores, "U1": 9})
+    assert tag() != noted
+    scored_again = tag()
+    upload(board, "b", board.original)  # another team's upload: not on team A's fragment
+    assert tag() == scored_again
+    freeze(board)
+    frozen = tag()
+    assert frozen != scored_again  # the round row changed (frozen_at) and targets appeared
+    Team.objects.filter(pk=board.teams["b"].pk).update(name="Renamed B")  # a target's team
+    assert tag() != frozen
