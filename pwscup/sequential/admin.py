@@ -9,21 +9,33 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.core.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
+from pwscup.sequential.forms import ConfigField
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import sequential_config_validate
 
 
 class SequentialRoundForm(forms.ModelForm):
+    config = ConfigField(label=_("Configuration (JSON, spec §12)"))
+
     class Meta:
         model = SequentialRound
-        fields = ("config", "results_published")
+        fields = ("results_published",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["config"] = self.instance.config
 
     def clean_config(self):
         config = self.cleaned_data["config"]
         if self.instance.pk and self.instance.frozen_steps and config != self.instance.config:
             raise ValidationError(_("Step 1 is frozen: the configuration can no longer change."))
         return sequential_config_validate(config=config)
+
+    def save(self, commit=True):
+        self.instance.config = self.cleaned_data["config"]
+        return super().save(commit)
 
 
 @admin.register(SequentialRound)

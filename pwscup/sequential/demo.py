@@ -12,7 +12,7 @@ import numpy as np
 from django.conf import settings
 
 from pwscup.accounts.models import Team
-from pwscup.sequential import selectors, services
+from pwscup.sequential import engine, selectors, services
 from pwscup.sequential.models import SequentialRound
 
 PAPER_CONFIG = {
@@ -89,12 +89,11 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
 
 
 def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
-    """Publish every release of the given teams with the kit's baseline publisher."""
-    try:
-        from scoring.kit.sequential import baseline_releases
-    except ImportError:  # TEMPORARY: the kit's baseline publisher has not landed yet
-        return 0
+    """Publish every release of the given teams with the kit's baseline publisher (spec §16,
+    ``scoring.kit.sequential.baseline_release``), each uploaded like a team's file."""
+    from scoring.kit.sequential import baseline_release
 
+    config = engine.config_of(sequential.config)
     published = 0
     for team in Team.objects.filter(competition=sequential.round.competition, slug__in=team_slugs):
         master = selectors.team_master(sequential=sequential, team=team)
@@ -102,13 +101,17 @@ def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
             continue
         member = team.members.first()
         frame = services.master_frame(master=master)
-        for step, content in enumerate(baseline_releases(frame), start=1):
+        previous = None
+        for step in range(1, config.n_releases + 1):
+            current = engine.step_table(frame, step).astype(str)
+            release = baseline_release(current, previous, config, release=step)
             services.release_upload(
                 sequential=sequential,
                 team=team,
                 user=member,
                 step=step,
-                uploaded_file=_Upload(content, f"release_{step}.csv").file,
+                uploaded_file=_Upload(engine.table_bytes(release), f"release_{step}.csv").file,
             )
+            previous = release
             published += 1
     return published

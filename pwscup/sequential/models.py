@@ -1,5 +1,6 @@
 """A sequential round's data: its configuration, master tables, releases, scores, attacks."""
 
+import json
 import secrets
 
 from django.conf import settings
@@ -25,7 +26,9 @@ class SequentialRound(models.Model):
     round = models.OneToOneField(
         Round, on_delete=models.CASCADE, related_name="sequential", verbose_name=_("round")
     )
-    config = models.JSONField(_("configuration"), default=dict)
+    # JSON text, not a JSONField: PostgreSQL's jsonb reorders keys, and the order of the
+    # "qi" columns is the order of every release's header.
+    config_text = models.TextField(_("configuration"), default="{}")
     pool_file = models.FileField(_("pool of persons (CSV)"), upload_to=private_path, blank=True)
     secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
     frozen_steps = models.PositiveSmallIntegerField(
@@ -39,6 +42,15 @@ class SequentialRound(models.Model):
 
     def __str__(self) -> str:
         return str(self.round)
+
+    @property
+    def config(self) -> dict:
+        """The normalised configuration (spec §12), keys in their order."""
+        return json.loads(self.config_text or "{}")
+
+    @config.setter
+    def config(self, value: dict) -> None:
+        self.config_text = json.dumps(value, ensure_ascii=False)
 
     @property
     def n_releases(self) -> int:

@@ -193,3 +193,24 @@ def test_batch_mode_freezes_only_a_release_that_fits_the_frozen_prefix():
     scores = {s.team.slug: s for s in SequenceScore.objects.filter(step=2)}
     assert not scores["teamA"].complete
     assert scores["teamB"].complete and scores["teamB"].results["RN_max"] == pytest.approx(0.5)
+
+
+def test_the_order_of_the_qi_columns_survives_the_database():
+    """jsonb sorts keys; the release header follows the configuration's QI order."""
+    from pwscup.sequential.demo import DISEASES
+    from pwscup.sequential.models import SequentialRound
+
+    lines = ["pid,Zip,Age,Disease,lsf,lsb"] + [
+        f"P{i},{10000 + i},{20 + i},{DISEASES[i % 4]},1,1" for i in range(8)
+    ]
+    config = {
+        "n_releases": 1,
+        "m": 2,
+        "qi": {"Zip": "num", "Age": "num"},
+        "sa": "Disease",
+    }
+    world = seq_world(slug="seqorder", config=config, master=("\n".join(lines) + "\n").encode())
+    stored = SequentialRound.objects.get(pk=world.sequential.pk)
+    assert list(stored.config["qi"]) == ["Zip", "Age"]
+    table = services.step_table_bytes(sequential=stored, team=world.teams["a"], step=1)
+    assert table.decode().splitlines()[0] == "pid,Zip,Age,Disease,lsf"
