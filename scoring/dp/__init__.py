@@ -2,8 +2,14 @@
 
 Batch release (Pk-anonymization, Y eq. 2/6/7, reconstruction eq. 3) against interactive
 release (Laplace, eq. 4/5, sequential composition), scored by L2 and Spearman.
-Every failure is a :class:`DPError` (``str`` = English §12 message; ``code``/``params``
-for storage; ``render("ja")``).
+Every failure is a :class:`DPError` (a :class:`scoring.errors.ValidationError`): ``str``
+is the English §12 message; store ``code`` and ``params`` (JSON) and show it later with
+``render_dp(code, params, lang)`` or ``error.render("ja")`` (catalogue: ``DP_MESSAGES``).
+
+Randomness: a platform release draws from ``system_generator()`` (fresh OS entropy, never
+stored); a platform answer from ``opendp_laplace_answer`` (OpenDP's sampler, no seed).
+Seeded numpy generators are for baselines, tests and the worked examples only. OpenDP's
+float Laplace costs roughly 30–60 µs per cell (about 6 s for a 100,000-cell answer).
 
 Public API (import from ``scoring.dp``)
 ---------------------------------------
@@ -12,7 +18,8 @@ Configuration (``config``)
     ``validate_config(raw) -> dict``      the normalised JSON (defaults filled, ε exact text)
     ``DPConfig``                         .attributes, .workload (``Target``), .levels (``Level``),
                                          .workload_attributes, .level(id), .target(id),
-                                         .cells(id), .sensitivity(type), .as_dict()
+                                         .cells(id), .sensitivity(type), .as_dict(),
+                                         .check_platform_release(), .check_free_estimate()
 Exact ε (``exact``, ``ledger``)
     ``parse_epsilon(value) -> Fraction`` "0.25", "1/3", JSON numbers as written (§3.8)
     ``exact_text(f)`` / ``format_epsilon(f)`` "5/6" / "5/6 (= 0.833333)", "0.2"
@@ -36,6 +43,7 @@ Pk-anonymization (``pk``)
     ``system_generator()``               OS-entropy generator for real releases (never stored)
 Estimators (``estimators``)
     ``reconstruct(y, channel, tol=, max_iter=, init=)``  BR, eq. (3) -> .estimate, .iterations
+    ``reconstruct_many(Y, channel, ...)`` eq. (3) on a stack of releases (rows), same results
     ``invert(y, channel)``               BI (y A⁻¹)
     ``estimate_from_release(codes, plan, config, "BT"|"BR"|"BI")`` every target
     ``read_estimate(source, config)``    estimate.csv (§7.4) -> {target: vector}
@@ -82,6 +90,7 @@ from scoring.dp.estimators import (
     invert,
     read_estimate,
     reconstruct,
+    reconstruct_many,
     release_histograms,
     write_estimate,
 )
@@ -197,6 +206,7 @@ __all__ = [
     "rank_entries",
     "read_estimate",
     "reconstruct",
+    "reconstruct_many",
     "release_epsilon",
     "release_histograms",
     "release_moments",

@@ -360,3 +360,13 @@ def test_baselines_are_reproducible_and_measure_of_medians_differs(movielens):
     other = run_baselines(table, literal, 0.1)
     # S3: the per-cell median of 30 releases ranks far better than one release (0.52 vs 0.17)
     assert other["BT"]["spearman"] > first["BT"]["spearman"] + 0.15
+
+
+def test_the_dp_fixtures_are_up_to_date():
+    import importlib.util
+
+    path = FIXTURES.parents[1] / "scripts" / "make_dp_fixtures.py"
+    spec = importlib.util.spec_from_file_location("make_dp_fixtures", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0
