@@ -101,18 +101,19 @@ def parse_numeric_cells(cells: pd.Series, value_range: tuple[float, float]) -> p
     >>> parse_numeric_cells(pd.Series(["[1, 2]", "3", "*", "x", "[2,1]"]), (0.0, 9.0)).values.tolist()
     [[1.0, 2.0], [3.0, 3.0], [0.0, 9.0], [nan, nan], [2.0, 1.0]]
     """
-    cells = cells.astype(str).str.strip()
-    interval = cells.str.extract(_INTERVAL)
+    codes, unique = pd.factorize(cells.astype(str).str.strip())  # a group repeats its cells
+    unique = pd.Series(np.asarray(unique, dtype=object), dtype=object)
+    interval = unique.str.extract(_INTERVAL)
     bracket = interval[0].notna().to_numpy()
-    lo = parse_numbers(cells.to_numpy(dtype=object)).copy()
+    lo = parse_numbers(unique.to_numpy(dtype=object)).copy()
     hi = lo.copy()
     lo[bracket] = parse_numbers(interval[0].to_numpy(dtype=object)[bracket])
     hi[bracket] = parse_numbers(interval[1].to_numpy(dtype=object)[bracket])
-    star = (cells == "*").to_numpy()
+    star = (unique == "*").to_numpy()
     lo[star], hi[star] = value_range
     bad = ~(np.isfinite(lo) & np.isfinite(hi))
     lo[bad] = hi[bad] = np.nan
-    return pd.DataFrame({"lo": lo, "hi": hi}, index=cells.index)
+    return pd.DataFrame({"lo": lo[codes], "hi": hi[codes]}, index=cells.index)
 
 
 def parse_categorical_cells(cells: pd.Series, domain: tuple[str, ...]) -> pd.DataFrame:
@@ -482,7 +483,14 @@ def _groups(rows: pd.DataFrame, regions: list[str]) -> pd.DataFrame:
     groups["counterfeit"] = groups["size"] - groups["real"]
     groups["tampered"] = by["tampered"].any()
     distinct = rows.drop_duplicates(["gid", "sa"]).sort_values(["gid", "sa"])
-    groups["signature"] = distinct.groupby("gid")["sa"].agg(SEP.join)
+    position = groups.index.get_indexer(distinct["gid"])
+    rank = distinct.groupby("gid").cumcount().to_numpy()
+    values = distinct["sa"].to_numpy(dtype=object)
+    signature = np.full(len(groups), "", dtype=object)
+    for r in range(int(rank.max()) + 1 if rank.size else 0):  # loop over ranks, not rows
+        at = rank == r
+        signature[position[at]] = signature[position[at]] + ("" if r == 0 else SEP) + values[at]
+    groups["signature"] = signature
     groups["repeats"] = distinct.groupby("gid").size() < groups["size"]
     return groups
 
