@@ -169,14 +169,21 @@ def estimate_header(config: DPConfig) -> list[str]:
 
 def estimate_frame(estimates: dict[str, np.ndarray], config: DPConfig) -> pd.DataFrame:
     """An ``estimate.csv`` table: one row per cell of every target, targets in workload order."""
-    columns = config.workload_attributes
-    rows = []
+    parts = []
     for target in config.workload:
         values = np.asarray(estimates[target.id], dtype=float)
-        for cell, count in zip(target_cells(config, target.attributes), values, strict=True):
-            filled = dict(zip(target.attributes, cell, strict=True))
-            rows.append([target.id, *(filled.get(a, "") for a in columns), repr(float(count))])
-    return pd.DataFrame(rows, columns=estimate_header(config))
+        sizes = config.domain_sizes(target.attributes)
+        codes = np.unravel_index(np.arange(values.size), sizes)
+        columns = {"target": np.full(values.size, target.id, dtype=object)}
+        for attribute in config.workload_attributes:
+            if attribute in target.attributes:
+                domain = np.asarray(config.attributes[attribute], dtype=object)
+                columns[attribute] = domain[codes[target.attributes.index(attribute)]]
+            else:
+                columns[attribute] = np.full(values.size, "", dtype=object)
+        columns["count"] = values  # to_csv writes the shortest text that reads back exactly
+        parts.append(pd.DataFrame(columns))
+    return pd.concat(parts, ignore_index=True)[estimate_header(config)]
 
 
 def write_estimate(estimates: dict[str, np.ndarray], config: DPConfig) -> bytes:
