@@ -316,3 +316,30 @@ def test_the_module_runs_in_a_fresh_interpreter(files):
     assert result.returncode == 2
     assert result.stderr.strip() == "error: estimate.csv header must be: target,gender,age,count"
     assert TOY_Z == [0, 2, 2, 1, 2, 3]
+
+
+def test_the_readme_dp_commands_run(tmp_path, monkeypatch, capsys):
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### The DP round's mathematics") :]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1).replace("\\\n", " ")
+    commands = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
+    assert len(commands) == 4
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        words = shlex.split(command.replace("fixtures/", f"{ROOT}/fixtures/"))
+        assert words[:3] == [".venv/bin/python", "-m", "scoring"]
+        assert main(words[3:]) == 0, command
+        output = capsys.readouterr().out
+    scores = json.loads(output)  # the last command prints JSON
+    assert set(scores["targets"]) == {
+        "sex_ageband",
+        "sex_race",
+        "sex_income",
+        "ageband_race",
+        "ageband_income",
+        "race_income",
+    }
+    assert 0 < scores["l2"] < 6104  # BR at ε = 4 beats the ε = 0.1 expected BT of one target
