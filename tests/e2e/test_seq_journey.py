@@ -74,3 +74,31 @@ def test_a_rejected_release_names_release_row_and_value(web, seq_e2e_world):
     upload(web, 2, "zhang_release_2_table9_as_printed.csv")
     message = web.get_by_test_id("message").first.inner_text()
     assert "no valid release 1" in message
+
+
+def test_the_organizer_reads_the_timeline_freezes_and_reads_the_leaderboard(
+    web, seq_e2e_world, screenshot
+):
+    from tests.pwscup.seq_web_world import fixture, publish
+
+    world = seq_e2e_world
+    publish(world, "a", 1, fixture("zhang_release_1.csv"))
+    log_in(web, "seqe2e-organizer")
+    web.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
+    timeline = web.get_by_test_id("timeline")
+    assert "+5" in timeline.inner_text() and "−5" in timeline.inner_text()
+    screenshot(web, "seq-console-en-desktop")
+    with web.expect_navigation():
+        web.get_by_test_id("seq-freeze").click()
+    assert "Release 1 is frozen" in web.get_by_test_id("message").first.inner_text()
+    assert "Freeze release 2" in web.get_by_test_id("seq-freeze").inner_text()
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/seq/leaderboard/")
+    assert "Team A" in web.get_by_test_id("leaderboard").inner_text()
+    web.set_viewport_size({"width": 390, "height": 844})
+    switch_language(web, "ja")
+    assert "順位付けルール" in web.get_by_test_id("rule").inner_text()
+    assert fits(web, 390), "the Japanese leaderboard is wider than a 390 px phone"
+    screenshot(web, "seq-leaderboard-ja-phone")
+    web.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
+    assert fits(web, 390), "the Japanese console page is wider than a 390 px phone"
+    screenshot(web, "seq-console-ja-phone")
