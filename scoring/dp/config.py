@@ -302,7 +302,7 @@ def _parse_workload(raw: Any, attributes: dict, max_cells: int) -> tuple[Target,
             raise DPError("dp.target.empty", target=clip(target_id))
         seen = set()
         for name in names:
-            if name not in attributes:
+            if not isinstance(name, str) or name not in attributes:
                 raise DPError(
                     "dp.target.unknown_attribute", target=clip(target_id), attribute=clip(name)
                 )

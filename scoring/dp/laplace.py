@@ -100,7 +100,7 @@ def parse_query(query: Any, config: DPConfig) -> Query:
             raise DPError("dp.query.no_attributes")
         seen = set()
         for attribute in attributes:
-            if attribute not in config.attributes:
+            if not isinstance(attribute, str) or attribute not in config.attributes:
                 raise DPError(
                     "dp.query.unknown_attribute", attribute=clip(attribute), attributes=names
                 )

@@ -225,7 +225,7 @@ def parse_release_declaration(declaration: Any, config: DPConfig) -> ReleasePlan
         if not isinstance(names, list) or not names:
             raise DPError("dp.release.empty_group", group=number)
         for name in names:
-            if name not in workload:
+            if not isinstance(name, str) or name not in workload:
                 raise DPError(
                     "dp.release.unknown_attribute",
                     group=number,

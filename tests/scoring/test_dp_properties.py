@@ -298,3 +298,45 @@ def test_two_identical_opendp_queries_get_independent_noise():
     assert abs(np.corrcoef(first, second)[0, 1]) <= 4 / math.sqrt(truth.size)
     average = (first + second) / 2  # two answers averaged: variance halves (why replays are free)
     assert average.var() < first.var()
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=6)
+    | st.sampled_from(["gender", "age", "F", "18-24", "1/3", "0.5", "histogram", "count"]),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                ["type", "attributes", "where", "epsilon", "groups", "rho", "id", "gender", "age"]
+            ),
+            children,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_any_json_input_gives_a_result_or_a_dp_error(value):
+    from scoring.dp import parse_query
+    from scoring.dp._examples import TOY_CONFIG, toy_config
+
+    config = toy_config()
+    for call in (
+        lambda: parse_query(value, config),
+        lambda: parse_release_declaration(value, config),
+        lambda: parse_config(value),
+        lambda: parse_config({**TOY_CONFIG, "workload": value}),
+        lambda: parse_config({**TOY_CONFIG, "levels": value}),
+        lambda: parse_config({**TOY_CONFIG, "attributes": value}),
+    ):
+        try:
+            call()
+        except DPError:
+            pass
