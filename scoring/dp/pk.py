@@ -38,6 +38,8 @@ from scoring.dp.errors import DPError
 from scoring.dp.exact import ceil_nano, exact_text, parse_epsilon
 from scoring.messages import clip
 
+RHO_MAX = float(np.nextafter(1.0, 0.0))  # the largest ρ < 1 in floating point
+
 
 def rho_from_epsilon(epsilon: float, size: int) -> float:
     """ρ of eq. (2) whose group ε (eq. 6) is ``epsilon`` on ``size`` cells (GRR's keep rule).
@@ -79,8 +81,8 @@ def grr_probabilities(epsilon: float, size: int) -> tuple[float, float]:
 
 
 def paper_linear_rho(epsilon: float, sizes: Sequence[int]) -> float:
-    """Y's printed ρ (表 2): ``ε / Σ_w V_w`` (the first-order expansion of eq. 6)."""
-    return float(epsilon) / sum(sizes)
+    """Y's printed ρ (表 2): ``ε / Σ_w V_w`` (the first-order expansion of eq. 6), below 1."""
+    return min(float(epsilon) / sum(sizes), RHO_MAX)
 
 
 def equal_rho(epsilon: float, sizes: Sequence[int]) -> float:
@@ -100,7 +102,8 @@ def equal_rho(epsilon: float, sizes: Sequence[int]) -> float:
             hi = mid
         if hi - lo <= 1e-17:
             break
-    return (lo + hi) / 2
+    # Past ε ≈ 37 per attribute no float ρ < 1 reaches ε: the largest one is returned.
+    return min((lo + hi) / 2, RHO_MAX)
 
 
 @dataclass(frozen=True)

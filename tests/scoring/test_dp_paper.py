@@ -370,3 +370,11 @@ def test_the_dp_fixtures_are_up_to_date():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.main(["--check"]) == 0
+
+
+def test_baselines_run_at_the_largest_budget(movielens):
+    config, table = movielens
+    for rule in ("exact", "paper_linear"):
+        result = run_baselines(table, config, 100.0, rho_rule=rule, trials=2)
+        assert result["rho"] < 1
+        assert result["BT"]["l2"] < 1  # at ε = 100 the release is the table
