@@ -48,9 +48,12 @@ def tie_heavy(seed, n=600, dims=4):
     return ref, rel, truth
 
 
+@pytest.mark.parametrize("approx", [True, False], ids=["approximate pass", "exact only"])
 @pytest.mark.parametrize("seed", range(6))
-def test_all_rows_against_direct_definition(seed, monkeypatch):
+def test_all_rows_against_direct_definition(seed, approx, monkeypatch):
     ref, rel, truth = tie_heavy(seed)
+    # Small inputs skip the approximate pass (it pays from tens of thousands of rows).
+    monkeypatch.setattr(nearest, "_APPROX_FROM", 0 if approx else len(rel) + 1)
     calls = []
     real = nearest._bounded_nearest
 
@@ -63,13 +66,18 @@ def test_all_rows_against_direct_definition(seed, monkeypatch):
     expected = direct_hits(ref, rel, truth)
     np.testing.assert_array_equal(got, expected)
     assert 0 < np.mean(expected == 0) and np.any((expected > 0) & (expected < 1))
+    if not approx:
+        assert [eps for eps, _rows in calls] == [0.0]
+        return
     (approx_eps, approx_rows), (exact_eps, exact_rows) = calls
     assert approx_eps > 0 and exact_eps == 0
     assert exact_rows < approx_rows  # the approximate pass settled some misses
 
 
+@pytest.mark.parametrize("approx_from", [0, nearest._APPROX_FROM])
 @pytest.mark.parametrize("seed", range(4))
-def test_large_classes_against_direct_definition(seed):
+def test_large_classes_against_direct_definition(seed, approx_from, monkeypatch):
+    monkeypatch.setattr(nearest, "_APPROX_FROM", approx_from)
     ref, rel, truth = tie_heavy(seed + 100)
     rng = np.random.default_rng(seed)
     ref_class = rng.integers(0, 3, len(ref))  # about 200 rows each: the KD-tree path
