@@ -42,9 +42,14 @@ from scoring.dp.config import DPConfig
 from scoring.dp.data import table_codes, true_histograms, validate_release_table
 from scoring.dp.errors import DPError
 from scoring.dp.estimators import ESTIMATORS, estimate_from_release, read_estimate
-from scoring.dp.exact import exact_text, format_epsilon, parse_epsilon
+from scoring.dp.exact import format_epsilon
 from scoring.dp.pk import ReleasePlan, parse_release_declaration
-from scoring.dp.plausibility import histogram_test, laplace_counts_test, retention_test
+from scoring.dp.plausibility import (
+    histogram_test,
+    laplace_counts_test,
+    parse_counts_declaration,
+    retention_test,
+)
 from scoring.dp.utility import postprocess_counts
 from scoring.messages import clip
 from scoring.tables import read_table
@@ -113,37 +118,19 @@ def check_declared(
 
 
 def _declared_counts(content, declaration, config, *, budget, rows) -> Declared:
-    targets = declaration.get("targets")
-    if not isinstance(targets, dict):
-        raise DPError("dp.declaration.not_object")
-    known = [t.id for t in config.workload]
-    for target_id in targets:
-        if target_id not in known:
-            raise DPError(
-                "dp.declaration.unknown_target", target=clip(target_id), targets=", ".join(known)
-            )
-    epsilons = {}
-    for target_id in known:
-        if target_id not in targets:
-            raise DPError("dp.declaration.missing_target", target=target_id)
-        epsilons[target_id] = parse_epsilon(targets[target_id])
-    total = sum(epsilons.values(), Fraction(0))
-    if total > budget:
-        raise DPError(
-            "dp.declaration.over_budget", total=exact_text(total), budget=exact_text(budget)
-        )
-    mode = declaration.get("postprocessing", "raw")
-    if mode not in POSTPROCESSING:
-        raise DPError("dp.declaration.postprocessing", value=clip(mode))
+    parsed = parse_counts_declaration(declaration, config, budget)  # the §12 rules, one place
     raw = read_estimate(content, config)
     return Declared(
         kind="counts",
         declaration=declaration,
-        epsilon=total,
-        counts={key: postprocess_counts(value, rows, mode) for key, value in raw.items()},
+        epsilon=parsed["total"],
+        counts={
+            key: postprocess_counts(value, rows, parsed["postprocessing"])
+            for key, value in raw.items()
+        },
         method="declared Laplace",
         raw_counts=raw,
-        target_epsilons=epsilons,
+        target_epsilons=parsed["epsilons"],
     )
 
 

@@ -435,3 +435,51 @@ def test_negative_group_epsilon():
     assert message(parse_release_declaration, {"groups": groups}, toy_config()) == (
         "Group 1 has epsilon -1; it must be >= 0"
     )
+
+
+def test_declared_table_and_counts_uploads():
+    import numpy as np
+
+    from scoring.dp import parse_release_declaration, pk_release
+    from scoring.dp.declared import check_declared, declared_plausibility
+
+    config = toy_config()
+    half = {"groups": [{"attributes": ["gender"], "rho": 0.5}, {"attributes": ["age"], "rho": 0.5}]}
+    plan = parse_release_declaration(half, config)
+    release = pk_release(toy_table(), config, plan, np.random.default_rng(7), shuffle=False)
+    content = release.to_csv(index=False).encode()
+    declared = check_declared(
+        content, {**half, "estimator": "BR"}, config, budget=Fraction(4), rows=10
+    )
+    assert declared.kind == "table" and str(declared.epsilon) == "49698133/20000000"
+    assert declared.counts["gender_age"].round(6).tolist() == [
+        0.000882,
+        4.49567,
+        2.519685,
+        0.807811,
+        2.083584,
+        0.092367,
+    ]  # EX7's BR
+    assert not declared_plausibility(declared, toy_table(), config)["flagged"]  # EX7: no flag
+    assert "above the level's budget 1" in message(
+        check_declared, content, half, config, budget=Fraction(1), rows=10
+    )
+    assert message(check_declared, content, half, config, budget=Fraction(4), rows=11) == (
+        "release.csv has 10 rows; the table has 11"
+    )
+    counts = good_estimate().encode()
+    laplace = {"mechanism": "laplace", "targets": {"gender_age": "0.5", "gender": "0.5"}}
+    declared = check_declared(counts, laplace, config, budget=Fraction(1), rows=10)
+    assert declared.epsilon == 1 and declared.method == "declared Laplace"
+    assert declared_plausibility(declared, toy_table(), config)["flagged"]  # the truth itself
+    assert (
+        message(
+            check_declared,
+            counts,
+            {**laplace, "targets": {"gender": "1"}},
+            config,
+            budget=Fraction(1),
+            rows=10,
+        )
+        == "Declaration gives no epsilon for target 'gender_age'"
+    )
