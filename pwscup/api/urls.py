@@ -3,11 +3,12 @@
 Slugs are matched as ``str`` (any text without a slash) so that a wrong one reaches the view
 and gets the API's JSON 404, and anything else under /api/ too (the last pattern)."""
 
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from pwscup.api.views import competitions, docs, results, uploads
 from pwscup.api.views.common import not_found
+from pwscup.dp import api as dp_api
 
 app_name = "api"
 
@@ -59,6 +60,8 @@ urlpatterns = [
     ),
     path("v1/attacks/<int:pk>/", uploads.AttackDetailView.as_view(), name="attack-detail"),
     path("v1/attacks/<int:pk>/file", uploads.AttackFileView.as_view(), name="attack-file"),
+    # The DP round kind's endpoints (pwscup/dp/api.py).
+    path(ROUND, include(dp_api.api_urlpatterns)),
     # Last: any other path under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", not_found, name="not-found"),
 ]

@@ -1,0 +1,284 @@
+"""The DP round's REST endpoints (mounted by pwscup/api/urls.py under the round):
+
+* ``POST dp/levels/<level>/queries/``  a histogram or count query (spec §7.2): 200 with the
+  answer, 409 ``budget_refused`` with the ledger's message, 400 ``invalid``;
+* ``GET  dp/levels/<level>/ledger/``   the team's ledger: budget, spent, remaining, charges;
+* ``POST dp/levels/<level>/releases/`` a platform-run Pk-anonymized release (§7.3);
+* ``GET  dp/levels/<level>/releases/<n>/release.csv`` the released table;
+* ``POST dp/levels/<level>/estimates/`` an ``estimate.csv`` (multipart ``file``) or
+  ``{"from_release": n, "estimator": "BT"|"BR"|"BI"}`` / ``{"from_answer": n}`` (JSON);
+* ``GET  dp/leaderboard/``              per-level tables and the overall ranking, after the
+  close only (404 ``not_closed`` before: no score leaks).
+
+The same services and selectors as the pages; messages follow Accept-Language.
+"""
+
+from django.http import Http404
+from django.urls import path
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pwscup.api.views.common import CSV_FILE, errors
+from pwscup.core.access import private_file_response, round_access
+from pwscup.dp import services
+from pwscup.dp.ledger import LedgerRefusal
+from pwscup.dp.models import DPRound, Estimate
+from pwscup.dp.ranking import level_boards, overall_ranking
+from pwscup.dp.selectors import dp_round_of, team_charge, team_level
+from scoring.dp.errors import DPError
+from scoring.dp.exact import exact_text
+
+JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
+
+
+def _dp_access(request, competition_slug, round_slug, *, team: bool = True):
+    access = round_access(request, competition_slug, round_slug)
+    if access.round.kind != "dp":
+        raise Http404
+    try:
+        dp_round = dp_round_of(access.round)
+    except DPRound.DoesNotExist:
+        raise Http404 from None
+    if team and access.team is None:
+        raise Http404
+    return access, dp_round
+
+
+def _text(error) -> str:
+    inner = getattr(error, "error", error)
+    return inner.render(get_language()) if isinstance(inner, DPError) else str(inner)
+
+
+def _bad(error, status=400, code="invalid") -> Response:
+    return Response({"code": code, "message": _text(error)}, status=status)
+
+
+def _charge_json(charge, replayed: bool = False) -> dict:
+    from fractions import Fraction
+
+    budget = Fraction(charge.ledger.budget)
+    data = {
+        "charge_no": charge.number,
+        "kind": charge.kind,
+        "request_id": charge.request_id,
+        "epsilon": charge.epsilon,
+        "spent": charge.spent_after,
+        "remaining": exact_text(budget - Fraction(charge.spent_after)),
+        "created_at": charge.created_at.isoformat(),
+        **charge.reply,
+    }
+    if replayed:
+        data["replayed"] = True
+    return data
+
+
+class QueryView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
+        summary="Ask a histogram or count query (charges ε; 409 past the budget)",
+    )
+    def post(self, request, competition_slug, round_slug, level):
+        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        try:
+            result = services.dp_query_answer(
+                dp_round=dp_round,
+                team=access.team,
+                user=request.user,
+                level=level,
+                payload=request.data,
+            )
+        except LedgerRefusal as refusal:
+            return _bad(refusal, 409, "budget_refused")
+        except services.DPRequestError as error:
+            return _bad(error)
+        return Response(_charge_json(result.charge, result.replayed))
+
+
+class LedgerView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: JSON_OBJECT, **errors(401, 404)}, summary="My team's ε ledger")
+    def get(self, request, competition_slug, round_slug, level):
+        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        view = team_level(dp_round=dp_round, team=access.team, level=level)
+        if view is None:
+            raise Http404
+        return Response(
+            {
+                "level": view.id,
+                "budget": exact_text(view.budget),
+                "spent": exact_text(view.spent),
+                "remaining": exact_text(view.remaining),
+                "charges": [_charge_json(charge) for charge in view.charges],
+            }
+        )
+
+
+class ReleaseView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
+        summary="Request a platform-run Pk-anonymized release (charges ε by eq. 6)",
+    )
+    def post(self, request, competition_slug, round_slug, level):
+        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        try:
+            result = services.dp_release_request(
+                dp_round=dp_round,
+                team=access.team,
+                user=request.user,
+                level=level,
+                payload=request.data,
+            )
+        except LedgerRefusal as refusal:
+            return _bad(refusal, 409, "budget_refused")
+        except services.DPRequestError as error:
+            return _bad(error)
+        return Response(_charge_json(result.charge, result.replayed))
+
+
+class ReleaseFileView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: CSV_FILE, **errors(401, 404)}, summary="A release's CSV")
+    def get(self, request, competition_slug, round_slug, level, number):
+        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        charge = team_charge(dp_round=dp_round, team=access.team, level=level, number=number)
+        if charge is None or not charge.release_file:
+            raise Http404
+        return private_file_response(charge.release_file, f"release_{level}_{number}.csv")
+
+
+def _estimate_json(estimate: Estimate) -> dict:
+    return {
+        "id": estimate.pk,
+        "level": estimate.level,
+        "status": estimate.status,
+        "source": estimate.source,
+        "method": estimate.method,
+        "message": estimate.message_text,
+        "created_at": estimate.created_at.isoformat(),
+    }
+
+
+class EstimateView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser, JSONParser]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={201: JSON_OBJECT, **errors(400, 401, 404)},
+        summary="Upload estimate.csv, or build the estimate from a release or an answer",
+        description="No score before the level closes: the answer is the format check only.",
+    )
+    def post(self, request, competition_slug, round_slug, level):
+        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        common = {"dp_round": dp_round, "team": access.team, "user": request.user, "level": level}
+        uploaded = request.FILES.get("file")
+        data = request.data if isinstance(request.data, dict) else {}
+        try:
+            if uploaded is not None:
+                estimate = services.dp_estimate_upload(
+                    **common, content=uploaded.read(), filename=uploaded.name
+                )
+            elif "from_release" in data:
+                estimate = services.dp_estimate_from_release(
+                    **common,
+                    charge_no=int(data["from_release"]),
+                    estimator=str(data.get("estimator", "BT")),
+                )
+            elif "from_answer" in data:
+                estimate = services.dp_estimate_from_answer(
+                    **common, charge_no=int(data["from_answer"])
+                )
+            else:
+                return _bad(_("Send a file, or from_release / from_answer"))
+        except (TypeError, ValueError):
+            return _bad(_("from_release and from_answer take a charge number"))
+        except services.DPRequestError as error:
+            return _bad(error)
+        status = 201 if estimate.status == Estimate.Status.VALID else 400
+        body = _estimate_json(estimate)
+        if status == 400:
+            body = {"code": "invalid", **body}
+        return Response(body, status=status)
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        responses={200: JSON_OBJECT, **errors(404)},
+        summary="Per-level tables next to the baselines, and the overall ranking (after the close)",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access, dp_round = _dp_access(request, competition_slug, round_slug, team=False)
+        if not dp_round.has_closed(timezone.now()) or dp_round.scored_at is None:
+            if dp_round.has_closed():
+                services.dp_round_score_request(dp_round=dp_round)
+            return Response(
+                {"code": "not_closed", "message": _("Scores are published after the close.")},
+                status=404,
+            )
+        boards = level_boards(dp_round=dp_round)
+        return Response(
+            {
+                "levels": [
+                    {
+                        "level": board.level,
+                        "epsilon": exact_text(board.epsilon),
+                        "verified": [_row_json(row) for row in board.verified],
+                        "declared": [_row_json(row) for row in board.declared],
+                        "baselines": board.baselines,
+                    }
+                    for board in boards
+                ],
+                "overall": [
+                    {"rank": row.rank, "team": row.team.slug, "ranks": row.ranks, "sum": row.total}
+                    for row in overall_ranking(boards)
+                ],
+            }
+        )
+
+
+def _row_json(row) -> dict:
+    return {
+        "rank": row.rank,
+        "team": row.team.slug,
+        "method": row.label,
+        "epsilon_spent": exact_text(row.spent),
+        "declared": row.declared,
+        "k": row.k,
+        "targets": row.per_target,
+        "mean_l2": row.mean_l2,
+        "mean_spearman": row.mean_spearman,
+        "passes_gate": row.passes_gate,
+    }
+
+
+LEVEL = "dp/levels/<str:level>/"
+
+api_urlpatterns = [
+    path(LEVEL + "queries/", QueryView.as_view(), name="dp-queries"),
+    path(LEVEL + "ledger/", LedgerView.as_view(), name="dp-ledger"),
+    path(LEVEL + "releases/", ReleaseView.as_view(), name="dp-releases"),
+    path(
+        LEVEL + "releases/<int:number>/release.csv",
+        ReleaseFileView.as_view(),
+        name="dp-release-file",
+    ),
+    path(LEVEL + "estimates/", EstimateView.as_view(), name="dp-estimates"),
+    path("dp/leaderboard/", LeaderboardView.as_view(), name="dp-leaderboard"),
+]

@@ -1,0 +1,169 @@
+"""The DP round over the REST API (pwscup/dp/api.py): token-authenticated queries with 409
+refusals, the ledger, releases, estimates, and the leaderboard only after the close."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from pwscup.api.services import api_token_create
+from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now
+
+
+@pytest.fixture
+def world(db):
+    return build_dp_world(slug="dpapi")
+
+
+def bearer(user) -> dict:
+    return {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t').secret}"}
+
+
+def api(world, name, **kwargs):
+    return reverse(
+        f"api:{name}",
+        kwargs={
+            "competition_slug": world.competition.slug,
+            "round_slug": world.round.slug,
+            **kwargs,
+        },
+    )
+
+
+def post(client, address, payload, headers, **extra):
+    return client.post(
+        address, json.dumps(payload), content_type="application/json", **headers, **extra
+    )
+
+
+def test_queries_ledger_and_refusal_over_the_api(world):
+    client, headers = Client(), bearer(world.users["a"])
+    address = api(world, "dp-queries", level="eps-1")
+    reply = post(
+        client,
+        address,
+        {
+            "type": "histogram",
+            "attributes": ["age", "gender"],
+            "epsilon": "0.75",
+            "request_id": "r1",
+        },
+        headers,
+    )
+    assert reply.status_code == 200
+    body = reply.json()
+    assert body["attributes"] == ["gender", "age"] and body["remaining"] == "0.25"
+    again = post(
+        client,
+        address,
+        {
+            "type": "histogram",
+            "attributes": ["gender", "age"],
+            "epsilon": "0.75",
+            "request_id": "r1",
+        },
+        headers,
+    )
+    assert again.json()["replayed"] is True and again.json()["answer"] == body["answer"]
+    refused = post(
+        client, address, {"type": "count", "where": {"gender": "F"}, "epsilon": "1/3"}, headers
+    )
+    assert refused.status_code == 409 and refused.json()["code"] == "budget_refused"
+    assert "only 0.25" in refused.json()["message"]
+    ja = post(
+        client,
+        address,
+        {"type": "count", "where": {"gender": "F"}, "epsilon": "1/3"},
+        headers,
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert ja.json()["message"].startswith("拒否:")
+    invalid = post(
+        client, address, {"type": "count", "where": {"age": "26"}, "epsilon": "0.1"}, headers
+    )
+    assert invalid.status_code == 400
+    assert invalid.json()["message"] == "Count condition age='26' is not in the domain of 'age'"
+    ledger = client.get(api(world, "dp-ledger", level="eps-1"), **headers).json()
+    assert ledger["spent"] == "0.75" and len(ledger["charges"]) == 1
+    other = client.get(api(world, "dp-ledger", level="eps-1"), **bearer(world.users["b"])).json()
+    assert other["charges"] == []  # another team's ledger is its own
+    assert Client().post(address, "{}", content_type="application/json").status_code == 401
+
+
+def test_release_estimate_and_leaderboard_over_the_api(world):
+    client, headers = Client(), bearer(world.users["a"])
+    release = post(
+        client,
+        api(world, "dp-releases", level="eps-4"),
+        {"groups": [{"attributes": ["gender", "age"], "epsilon": "4"}]},
+        headers,
+    )
+    assert release.status_code == 200 and release.json()["epsilon"] == "4"
+    number = release.json()["charge_no"]
+    csv_file = client.get(api(world, "dp-release-file", level="eps-4", number=number), **headers)
+    assert b"".join(csv_file.streaming_content).startswith(b"gender,age\n")
+    assert (
+        client.get(
+            api(world, "dp-release-file", level="eps-4", number=number), **bearer(world.users["b"])
+        ).status_code
+        == 404
+    )
+    built = post(
+        client,
+        api(world, "dp-estimates", level="eps-4"),
+        {"from_release": number, "estimator": "BR"},
+        headers,
+    )
+    assert built.status_code == 201 and built.json()["method"] == "BR"
+    assert "score" not in json.dumps(built.json())
+    lines = (
+        ["target,gender,age,count"]
+        + [
+            f"gender_age,{g},{a},{v}"
+            for (g, a), v in zip(
+                [(g, a) for g in "FM" for a in ("<=17", "18-24", "25-34")], TOY_Z, strict=True
+            )
+        ]
+        + ["gender,F,,4", "gender,M,,6"]
+    )
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = client.post(
+        api(world, "dp-estimates", level="eps-1"),
+        {"file": SimpleUploadedFile("estimate.csv", ("\n".join(lines) + "\n").encode())},
+        **bearer(world.users["b"]),
+    )
+    assert upload.status_code == 201
+    bad = client.post(
+        api(world, "dp-estimates", level="eps-1"),
+        {"file": SimpleUploadedFile("estimate.csv", b"target,gender,count\n")},
+        **bearer(world.users["b"]),
+    )
+    assert bad.status_code == 400 and bad.json()["message"].startswith(
+        "estimate.csv header must be"
+    )
+    board = client.get(api(world, "dp-leaderboard"))
+    assert board.status_code == 404 and board.json()["code"] == "not_closed"
+    close_now(world)
+    from pwscup.dp.services import dp_round_score
+
+    dp_round_score(dp_round=world.dp_round)
+    board = client.get(api(world, "dp-leaderboard"), **headers).json()
+    eps1 = next(level for level in board["levels"] if level["level"] == "eps-1")
+    assert eps1["verified"][0]["team"] == "teamb" and eps1["verified"][0]["mean_l2"] == 0.0
+    assert [row["label"] for row in eps1["baselines"]["rows"]][:2] == ["BT", "BR"]
+    eps4 = next(level for level in board["levels"] if level["level"] == "eps-4")
+    assert eps4["verified"][0]["method"] == "BR" and eps4["verified"][0]["epsilon_spent"] == "4"
+
+
+def test_dp_endpoints_answer_404_on_a_round_of_another_kind(world):
+    from tests.support import build_world
+
+    other = build_world(slug="classicapi")
+    address = reverse(
+        "api:dp-queries",
+        kwargs={"competition_slug": "classicapi", "round_slug": other.round.slug, "level": "eps-1"},
+    )
+    response = post(Client(), address, {"epsilon": "1"}, bearer(other.users["a"]))
+    assert response.status_code == 404
