@@ -166,6 +166,10 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The query has {cells} cells; the limit is {limit}",
         "ja": "クエリのセル数は {cells} です。上限は {limit} です",
     },
+    "dp.query.unknown_column": {
+        "en": "Numeric column '{column}' is unknown; numeric columns: {columns}",
+        "ja": "数値列 '{column}' は未知です。数値列: {columns}",
+    },
     "dp.count.empty": {
         "en": "A count query needs 'where' with at least one attribute",
         "ja": "件数クエリには少なくとも 1 つの属性を持つ 'where' が必要です",

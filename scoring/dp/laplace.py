@@ -36,13 +36,13 @@ from scoring.messages import clip
 
 @dataclass(frozen=True)
 class Query:
-    """A validated histogram or count query."""
+    """A validated histogram, count or mean query."""
 
     type: str
-    attributes: tuple[str, ...]  # histogram: in round order; count: the where keys, round order
+    attributes: tuple[str, ...]  # histogram: round order; count: the where keys; mean: (column,)
     where: dict[str, str]
     epsilon: Fraction
-    sensitivity: int
+    sensitivity: int | float  # 2 or 1 for counts; (hi − lo)/N for a mean
 
     @property
     def scale(self) -> float:
@@ -53,6 +53,8 @@ class Query:
         """The answer's cells: every cell of a histogram, the one condition of a count."""
         if self.type == "count":
             return [tuple(self.where[a] for a in self.attributes)]
+        if self.type == "mean":
+            return [(f"mean({self.attributes[0]})",)]
         return target_cells(config, self.attributes)
 
     def as_dict(self) -> dict[str, Any]:
@@ -69,8 +71,12 @@ class Query:
         return out
 
 
-def parse_query(query: Any, config: DPConfig) -> Query:
+def parse_query(query: Any, config: DPConfig, *, rows: int | None = None) -> Query:
     """Validate a query (§7.2, §12) against the round: type, attributes, where, ε.
+
+    A ``mean`` query (``{"type": "mean", "column": "income", "epsilon": ...}``, §3.9) is
+    offered only when the round declares numeric columns and ``mean`` in ``query_types``,
+    under ``replace``; its Δ = (hi − lo)/N needs ``rows`` = N.
 
     Examples
     --------
@@ -87,7 +93,11 @@ def parse_query(query: Any, config: DPConfig) -> Query:
     if not isinstance(query, dict):
         raise DPError("dp.query.not_object")
     kind = query.get("type", "histogram")
-    allowed = [t for t in config.query_types if t != "mean"]
+    allowed = [
+        t
+        for t in config.query_types
+        if t != "mean" or (config.numeric and config.adjacency == "replace")
+    ]
     if kind not in allowed:
         raise DPError("dp.query.type", type=clip(kind), allowed=", ".join(allowed))
     names = ", ".join(config.attributes)
@@ -113,6 +123,17 @@ def parse_query(query: Any, config: DPConfig) -> Query:
             raise DPError(
                 "dp.query.too_many_cells", cells=f"{cells:,}", limit=f"{config.max_cells:,}"
             )
+    elif kind == "mean":
+        column = query.get("column")
+        if not isinstance(column, str) or column not in config.numeric:
+            raise DPError(
+                "dp.query.unknown_column", column=clip(column), columns=", ".join(config.numeric)
+            )
+        if rows is None:
+            raise ValueError("a mean query needs rows=N for its sensitivity")
+        low, high = config.numeric[column]
+        epsilon = parse_epsilon(query.get("epsilon"))
+        return Query(kind, (column,), {}, epsilon, (high - low) / rows)
     else:
         raw = query.get("where")
         if not isinstance(raw, dict) or not raw:
@@ -135,6 +156,10 @@ def parse_query(query: Any, config: DPConfig) -> Query:
 
 def query_truth(table: pd.DataFrame, config: DPConfig, query: Query) -> np.ndarray:
     """The exact answer of ``query`` on the hidden table (never shown to teams)."""
+    if query.type == "mean":
+        low, high = config.numeric[query.attributes[0]]
+        values = pd.to_numeric(table[query.attributes[0]], errors="raise").to_numpy(dtype=float)
+        return np.array([float(np.clip(values, low, high).mean())])
     if query.type == "histogram":
         codes = table_codes(table, config, query.attributes)
         return histogram_of_codes(codes, config.domain_sizes(query.attributes)).astype(float)

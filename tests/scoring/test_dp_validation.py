@@ -483,3 +483,20 @@ def test_declared_table_and_counts_uploads():
         )
         == "Declaration gives no epsilon for target 'gender_age'"
     )
+
+
+def test_mean_query_of_a_numeric_column():
+    from scoring.dp.laplace import query_truth
+
+    config = toy_config(numeric={"income": {"range": [0, 100]}}, query_types=["histogram", "mean"])
+    table = toy_table().assign(income=["10", "20", "30", "40", "50", "60", "70", "80", "90", "150"])
+    query = parse_query({"type": "mean", "column": "income", "epsilon": "1"}, config, rows=10)
+    assert query.sensitivity == 10 and query.scale == 10  # Δ = (hi − lo)/N (§3.7)
+    assert query_truth(table, config, query).tolist() == [55.0]  # 150 clamped to 100
+    assert message(
+        parse_query, {"type": "mean", "column": "age", "epsilon": "1"}, config, rows=10
+    ) == ("Numeric column 'age' is unknown; numeric columns: income")
+    text = message(
+        parse_query, {"type": "mean", "column": "income", "epsilon": "1"}, toy_config(), rows=10
+    )
+    assert text == "Query type 'mean' is not allowed in this round; allowed: histogram, count"
