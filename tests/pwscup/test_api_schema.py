@@ -8,8 +8,11 @@ submission and an attack on the published target of team B, so that the generate
 fixed to the world's, numbers and bodies are generated.
 """
 
+import re
+
 import pytest
 import schemathesis
+from django.urls import resolve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
@@ -51,6 +54,14 @@ def real_path_parameters(world, operation) -> dict:
         "team_slug": "teamB",
         "id": pk,  # drf-spectacular names a ``pk`` path parameter ``id``
     }
+
+
+def first_kind(path_template: str, world) -> bool:
+    """Whether the operation is one of pwscup/api's own views (the first round kind's)."""
+    known = {"competition_slug": world.competition.slug, "round_slug": world.round.slug, "id": 1}
+    # Other parameters (team_slug, a kind's level or number, ...) take a placeholder.
+    path = re.sub(r"\{(\w+)\}", lambda m: str(known.get(m.group(1), "1")), path_template)
+    return resolve(path).func.__module__.startswith("pwscup.api.views")
 
 
 def property_test(operation, *, real: dict, base_url: str, token: str, statuses: list):
@@ -103,9 +114,12 @@ def test_api_answers_match_the_schema(api_schema, api_world):
         except Exception as failure:  # noqa: BLE001 - collected, reported together below
             failures[operation.label] = failure
     assert not failures, "\n\n".join(f"{label}: {error}" for label, error in failures.items())
-    # The run reached real objects: every GET answered 200 at least once.
+    # The run reached real objects: every GET of the first kind's endpoints (this world's
+    # round) answered 200 at least once. Other kinds' endpoints answer 404 on this round.
+    world = api_world["world"]
     for label, codes in statuses.items():
         print(label, sorted(set(codes)))
+        method, _, path = label.partition(" ")
         # (The world's round is in the shared mode: it has no candidate tables.)
-        if label.startswith("GET ") and not label.endswith("candidate.csv"):
+        if method == "GET" and first_kind(path, world) and not path.endswith("candidate.csv"):
             assert 200 in codes, f"{label} never answered 200: {sorted(set(codes))}"
