@@ -49,7 +49,8 @@ Estimators (``estimators``)
     ``read_estimate(source, config)``    estimate.csv (§7.4) -> {target: vector}
     ``write_estimate(estimates, config)`` / ``estimate_frame`` the CSV
 Interactive (``laplace``)
-    ``parse_query(query, config) -> Query``  §7.2 checks; .epsilon, .sensitivity, .scale, .cells()
+    ``parse_query(query, config, rows=N) -> Query``  §7.2 checks (histogram, count; mean needs rows)
+                                         .epsilon, .sensitivity, .scale, .cells(), .as_dict()
     ``query_truth(table, config, query)`` the exact answer (hidden)
     ``opendp_laplace_answer(truth, scale=)`` the platform's answer: OpenDP sampler, OS randomness
     ``seeded_laplace_noise(cells, scale=, rng=)`` §6 reference draw (simulations only)
