@@ -4,11 +4,15 @@ import zoneinfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import quote_etag
 from django.utils.http import parse_etags
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -72,12 +76,17 @@ def round_detail(request, access):
     if missing_phases and not access.is_organizer:
         # An incomplete round is not open yet for everyone but its organizers.
         anonymization = attack = None
-    fragment_etag = None
-    if request.GET.get("fragment") and team is not None:
-        # Polled while a job runs: an unchanged fragment is answered 304, without rendering.
-        fragment_etag = _jobs_fragment_etag(request, access, anonymization, attack, now)
-        if fragment_etag in parse_etags(request.headers.get("If-None-Match", "")):
-            return HttpResponseNotModified(headers={"ETag": fragment_etag})
+    fragment = bool(request.GET.get("fragment"))
+    jobs_etag = jobs_key = None
+    if team is not None:
+        # Polled while a job runs: an unchanged fragment is answered 304, without rendering;
+        # and the jobs table is rendered once per change (page and fragment), then cached.
+        jobs_etag = _jobs_fragment_etag(request, access, anonymization, attack, now)
+        if fragment and jobs_etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return HttpResponseNotModified(headers={"ETag": jobs_etag})
+        jobs_key = f"jobs-html:{'fragment' if fragment else 'page'}:{jobs_etag}"
+        if fragment and (html := _cached_jobs_html(request, jobs_key)) is not None:
+            return HttpResponse(html, headers={"ETag": jobs_etag})
     context = {
         "missing_phases": missing_phases,
         "access": access,
@@ -129,15 +138,41 @@ def round_detail(request, access):
         # The polling fragment also carries the quota lines and the watched uploads' notices.
         context["fragment"] = True
         context["watched_jobs"] = team_jobs(team=team, keys=request.GET.get("watch", "").split(","))
-    template = "submissions/_jobs.html" if request.GET.get("fragment") else "submissions/round.html"
-    response = render(request, template, context)
-    if fragment_etag:
-        response["ETag"] = fragment_etag
-    return response
+    if jobs_key is not None:
+        context["jobs_html"] = _cached_jobs_html(request, jobs_key) or _render_jobs_html(
+            request, jobs_key, context
+        )
+        if fragment:
+            return HttpResponse(context["jobs_html"], headers={"ETag": jobs_etag})
+    return render(
+        request, "submissions/_jobs.html" if fragment else "submissions/round.html", context
+    )
+
+
+# The jobs table holds one thing of its reader's own: the CSRF token of its "Make final"
+# forms. It is cached with this slot in its place and every response gets the reader's token.
+_CSRF_SLOT = "pwscup-csrf-token-slot"
+JOBS_HTML_SECONDS = 600
+
+
+def _cached_jobs_html(request, key: str):
+    html = cache.get(key)
+    return None if html is None else mark_safe(html.replace(_CSRF_SLOT, get_token(request)))
+
+
+def _render_jobs_html(request, key: str, context: dict):
+    html = render_to_string(
+        "submissions/_jobs.html", {**context, "csrf_token": _CSRF_SLOT}, request=request
+    )
+    cache.set(key, html, JOBS_HTML_SECONDS)
+    return mark_safe(html.replace(_CSRF_SLOT, get_token(request)))
 
 
 def _jobs_fragment_etag(request, access, anonymization, attack, now) -> str:
-    """What the jobs fragment depends on besides the stored rows: reader, language, clock."""
+    """What the jobs fragment depends on besides the stored rows: reader, language, clock.
+
+    Also the key of the cached jobs table (``_render_jobs_html``): everything the table
+    shows is in it, so a table cached under it is the one the reader would get now."""
     phases = [p for p in (anonymization, attack) if p is not None]
     extra = [
         get_language(),

@@ -102,3 +102,50 @@ def test_the_jobs_fingerprint_follows_every_column_of_the_teams_uploads_and_targ
     assert frozen != scored_again  # the round row changed (frozen_at) and targets appeared
     Team.objects.filter(pk=board.teams["b"].pk).update(name="Renamed B")  # a target's team
     assert tag() != frozen
+
+
+def _round_page(client, world, query=""):
+    url = reverse("round_detail", args=[world.competition.slug, world.round.slug]) + query
+    response = client.get(url)
+    assert response.status_code == 200
+    return response
+
+
+def test_the_cached_jobs_table_carries_each_readers_own_csrf_token(board):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from pwscup.accounts.services import membership_add
+
+    scored(board, "a", seed=5)  # two finished submissions: a "Make final" form on one
+    second = get_user_model().objects.create_user(username="a-second", password="pw-second-1")
+    membership_add(team=board.teams["a"], user=second)
+    first_client, second_client = Client(), Client(enforce_csrf_checks=True)
+    first_client.force_login(board.users["a"])
+    second_client.force_login(second)
+    for query in ("", "?fragment=1"):
+        first = _round_page(first_client, board, query).content.decode()
+        page = _round_page(second_client, board, query).content.decode()
+        assert 'data-testid="make-final"' in first and 'data-testid="make-final"' in page
+        assert "pwscup-csrf-token-slot" not in first + page
+        # The second reader's form posts with its own token (a cached first reader's token
+        # would be refused: 403).
+        form = page.split('data-testid="make-final"')[0].rsplit("<form", 1)[1]
+        action = re.search(r'action="([^"]+)"', form).group(1)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+        response = second_client.post(action, {"csrfmiddlewaretoken": token})
+        assert response.status_code == 302, response.status_code
+
+
+def test_the_cached_jobs_table_shows_a_new_upload_at_once(board, client):
+    from tests.pwscup.factories import upload
+
+    client.force_login(board.users["a"])
+    before = _round_page(client, board).content.decode()
+    fragment = _round_page(client, board, "?fragment=1")
+    pending = upload(board, "a", board.original)
+    assert f'data-testid="submission-{pending.pk}"' not in before
+    assert f'data-testid="submission-{pending.pk}"' in _round_page(client, board).content.decode()
+    changed = _round_page(client, board, "?fragment=1")
+    assert changed["ETag"] != fragment["ETag"]
+    assert f'data-testid="submission-{pending.pk}"' in changed.content.decode()
