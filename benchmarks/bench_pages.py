@@ -10,8 +10,8 @@ final ranking). Uploads go through ``anonymization_submission_create`` /
 are measured. Only the 30 targets are published by the real freeze (so their uploads are
 valid tables).
 
-Then it starts gunicorn (``scripts/docker/gunicorn.conf.py``, production settings, Redis
-cache and broker, one Celery worker) on a free loopback port and runs, page after page,
+Then it starts gunicorn (``scripts/docker/gunicorn.conf.py``: threaded workers, production
+settings with persistent database connections, Redis cache and broker, one Celery worker) on a free loopback port and runs, page after page,
 ``wrk`` (Debian package ``wrk``) with N connections for a bounded time — or, without wrk,
 a Python thread pool doing the same — and prints for each page: requests per second,
 p50/p95/p99 latency, non-2xx/3xx answers, the SQL queries of one request with the
@@ -96,6 +96,7 @@ def environment(args, name: str, port: int, media: Path) -> dict:
         "DJANGO_STATIC_ROOT": str(media / "static"),
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKERS": str(args.workers),
+        "GUNICORN_THREADS": str(args.threads),
     }
 
 
@@ -425,6 +426,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=int, default=15)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument("--teams", type=int, default=100)
     parser.add_argument("--submissions", type=int, default=20)
     parser.add_argument("--matrix-teams", type=int, default=30)
@@ -511,13 +513,14 @@ def main() -> None:
         ]
         print(
             f"\n{args.clients} clients, {args.seconds} s per page, gunicorn {args.workers} "
-            f"sync workers, {'wrk' if use_wrk else 'Python thread pool'}; this machine's other "
-            f"load is not controlled (CPU ms: the web process's own CPU per warm request, "
-            f"measured in process before the load).\n"
+            f"workers × {args.threads} threads, {'wrk' if use_wrk else 'Python thread pool'}; "
+            f"this machine's other load is not controlled (CPU ms: the web process's own CPU "
+            f"per warm request, measured in process before the load; load: the 1-minute load "
+            f"average when the page's run ended).\n"
         )
         print(
             f"{'page':<17}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}"
-            f"{'SQL cold':>10}{'SQL warm':>10}{'CPU ms':>8}  target p95"
+            f"{'SQL cold':>10}{'SQL warm':>10}{'CPU ms':>8}{'load':>6}  target p95"
         )
         for label, path, headers in plan:
             url = base + path
@@ -541,9 +544,14 @@ def main() -> None:
             print(
                 f"{label:<17}{result['rps']:>9.1f}{result['p50']:>9.1f}{result['p95']:>9.1f}"
                 f"{result['p99']:>9.1f}{result['errors']:>8}{cold!s:>10}{warm!s:>10}"
-                f"{cpu_ms.get(label, 0):>8.1f}  ≤ {target} ms {verdict}",
+                f"{cpu_ms.get(label, 0):>8.1f}{os.getloadavg()[0]:>6.1f}  ≤ {target} ms {verdict}",
                 flush=True,
             )
+    except Exception:
+        log_file = scratch / "server.log"
+        if log_file.exists():
+            print("--- end of the server log ---\n" + log_file.read_text()[-4000:])
+        raise
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
