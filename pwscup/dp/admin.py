@@ -1,0 +1,141 @@
+"""The DP round in the organizer admin: a DP round is created here from the hidden table and
+the JSON configuration (the service checks both, with the spec's messages); ledgers, charges
+and estimates are read-only records (the ledger is changed by ``ledger_charge`` only)."""
+
+import json
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts.selectors import organized_competitions
+from pwscup.competitions.models import Competition
+from pwscup.core.admin_scope import CompetitionScopedAdmin
+from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
+from pwscup.dp.services import dp_round_create
+
+
+class DPRoundCreateForm(forms.ModelForm):
+    """The add form: what ``dp_round_create`` takes."""
+
+    competition = forms.ModelChoiceField(
+        queryset=Competition.objects.none(), label=_("competition")
+    )
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"))
+    table = forms.FileField(label=_("Hidden table (CSV)"))
+    config_json = forms.CharField(label=_("Configuration (JSON)"), widget=forms.Textarea)
+    timezone_name = forms.CharField(label=_("Time zone"), initial="Asia/Tokyo")
+
+    class Meta:
+        model = DPRound
+        fields = ("opens_at", "closes_at")
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            config = json.loads(cleaned["config_json"])
+        except ValueError as error:
+            raise ValidationError({"config_json": str(error)}) from None
+        try:
+            self.created = dp_round_create(
+                competition=cleaned["competition"],
+                name=cleaned["name"],
+                slug=cleaned["slug"],
+                table=cleaned["table"].read(),
+                table_filename=cleaned["table"].name,
+                config_raw=config,
+                opens_at=cleaned["opens_at"],
+                closes_at=cleaned["closes_at"],
+                timezone_name=cleaned["timezone_name"],
+                user=self.user,
+            )
+        except ValidationError as error:
+            mapping = {"config": "config_json", "timezone": "timezone_name"}
+            for field, messages in error.message_dict.items():
+                self.add_error(
+                    mapping.get(field, field if field in self.fields else None), messages
+                )
+        return cleaned
+
+
+@admin.register(DPRound)
+class DPRoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+    competition_lookup = "round__competition"
+    list_display = ("round", "opens_at", "closes_at", "scored_at")
+    readonly_fields = ("round", "config_text", "scored_at")
+    fields = ("round", "opens_at", "closes_at", "config_text", "scored_at")
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            form = DPRoundCreateForm
+            form.base_fields["competition"].queryset = organized_competitions(user=request.user)
+            form.user = request.user
+            return form
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("competition", "name", "slug", "table", "config_json", "timezone_name",
+                    "opens_at", "closes_at")  # fmt: skip
+        return self.fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            from pwscup.dp.services import dp_round_window_set
+
+            dp_round_window_set(dp_round=obj, opens_at=obj.opens_at, closes_at=obj.closes_at)
+        else:
+            # Created by the service in the form's clean(): this object stands for it.
+            created = form.created
+            obj.pk, obj.round, obj.config_text = created.pk, created.round, created.config_text
+
+    def save_related(self, request, form, formsets, change):
+        pass
+
+
+class ReadOnlyAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Ledger)
+class LedgerAdmin(ReadOnlyAdmin):
+    competition_lookup = "dp_round__round__competition"
+    list_display = ("team", "dp_round", "level", "budget", "spent", "charges_count")
+    list_filter = ("level",)
+
+
+@admin.register(Charge)
+class ChargeAdmin(ReadOnlyAdmin):
+    competition_lookup = "ledger__dp_round__round__competition"
+    list_display = ("ledger", "number", "kind", "epsilon", "spent_after", "created_at")
+    list_filter = ("kind",)
+
+
+@admin.register(Estimate)
+class EstimateAdmin(ReadOnlyAdmin):
+    competition_lookup = "dp_round__round__competition"
+    list_display = (
+        "team",
+        "dp_round",
+        "level",
+        "source",
+        "method",
+        "status",
+        "flagged",
+        "created_at",
+    )
+    list_filter = ("status", "source", "declared", "flagged")
