@@ -96,6 +96,8 @@ class Release(models.Model):
     """One uploaded ``release_<j>.csv``, kept as uploaded, with its validation and scores."""
 
     class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Checking")
         FINISHED = "finished", _("Valid")
         FAILED = "failed", _("Rejected")
 
@@ -119,6 +121,14 @@ class Release(models.Model):
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
     elapsed_ms = models.PositiveIntegerField(default=0)
     is_frozen = models.BooleanField(default=False)
+    # The check's job state (pwscup/submissions/services/jobs.py, fields named as UPLOAD_JOB):
+    # run in the request for a small sequence, by a worker for a large one.
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=255, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -41,6 +41,7 @@ from pwscup.sequential.models import (
     SequentialRound,
 )
 from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import check_size
 
 KIND_KEY = "sequential"
@@ -253,29 +254,24 @@ def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list
     return [_read(release.file) for release in prefix]
 
 
+# A sequence of at most this many release rows (the prefix and the upload) is checked while
+# the request waits; a larger one by a worker (``PWSCUP_SEQ_INLINE_MAX_ROWS`` overrides it).
+INLINE_MAX_ROWS = 5_000
+
+
 def release_upload(
     *, sequential: SequentialRound, team: Team, user, step: int, uploaded_file, now=None
 ) -> Release:
-    """Keep ``release_<step>.csv`` as uploaded, validate and score it with the team's earlier
-    releases; a rejected release is stored FAILED with the spec's message."""
+    """Keep ``release_<step>.csv`` as uploaded (QUEUED) and check it with the team's earlier
+    releases: at once for a small sequence, else on a worker (``release_check``). A
+    rejected release ends FAILED with the spec's message."""
     now = now or timezone.now()
     _refuse_step(sequential=sequential, team=team, step=step)
     check_size(uploaded_file)
     _check_failed_bound(sequential=sequential, team=team, now=now)
     prefix = _prefix_bytes(sequential=sequential, team=team, step=step)
     data = _upload_bytes(uploaded_file)
-    master = selectors.team_master(sequential=sequential, team=team)
-    started = time.perf_counter()
-    status, message, results, per_person = Release.Status.FINISHED, JobMessage(), {}, ""
-    try:
-        outcome = engine.sequence_check(
-            master_frame(master=master), [*prefix, data], sequential.config, current=step
-        )
-        results, per_person = outcome.results, outcome.per_person_csv
-    except scoring.ScoringError as error:
-        status, message = Release.Status.FAILED, JobMessage.from_scoring_error(error)
-    elapsed = round((time.perf_counter() - started) * 1000)
-    return Release.objects.create(
+    release = Release.objects.create(
         sequential=sequential,
         team=team,
         step=step,
@@ -284,13 +280,64 @@ def release_upload(
         sha256=sha256_of(uploaded_file),
         uploaded_by=user,
         created_at=now,
+        queued_at=now,
+        status=Release.Status.QUEUED,
+    )
+    rows = sum(content.count(b"\n") for content in [*prefix, data])
+    if rows <= getattr(settings, "PWSCUP_SEQ_INLINE_MAX_ROWS", INLINE_MAX_ROWS):
+        release_check(release_id=release.pk)
+        release.refresh_from_db()
+    else:
+        from pwscup.submissions import broker
+
+        broker.job_send(CHECK_RELEASE_TASK, release.pk)
+    return release
+
+
+CHECK_RELEASE_TASK = "pwscup.sequential.tasks.check_release"
+
+
+def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> None:
+    """The check's job (QUEUED → RUNNING → FINISHED/FAILED, the submissions' state machine:
+    a task delivered twice does no harm, a run taken over after a worker died writes
+    nothing): validate the release after the team's releases 1 … j−1 and score 1 … j."""
+    token = job_claim(model=Release, pk=release_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    release = Release.objects.select_related("sequential__round", "team").get(pk=release_id)
+    sequential, team = release.sequential, release.team
+    started = time.perf_counter()
+    try:
+        prefix = _prefix_bytes(sequential=sequential, team=team, step=release.step)
+    except Refused as refusal:
+        job_complete(
+            model=Release,
+            pk=release_id,
+            token=token,
+            status=Release.Status.FAILED,
+            message=JobMessage(text=refusal.message),
+        )
+        return
+    master = selectors.team_master(sequential=sequential, team=team)
+
+    def compute() -> dict:
+        outcome = engine.sequence_check(
+            master_frame(master=master),
+            [*prefix, _read(release.file)],
+            sequential.config,
+            current=release.step,
+        )
+        return {"results": outcome.results, "per_person": outcome.per_person_csv}
+
+    status, message, values = job_run(compute, what=f"sequential release {release_id}")
+    job_complete(
+        model=Release,
+        pk=release_id,
+        token=token,
         status=status,
-        message=message.text,
-        message_code=message.code,
-        message_params=message.params,
-        results=results,
-        per_person=per_person,
-        elapsed_ms=elapsed,
+        message=message,
+        elapsed_ms=round((time.perf_counter() - started) * 1000),
+        **values,
     )
 
 

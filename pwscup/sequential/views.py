@@ -22,6 +22,8 @@ from pwscup.sequential.models import Release, SeqAttack, SeqTarget
 
 KEY = "sequential"
 PER_PERSON_SHOWN = 500
+PENDING = (Release.Status.QUEUED, Release.Status.RUNNING)
+REFRESH_SECONDS = 3
 
 
 def _csv_response(content: bytes | str, filename: str) -> HttpResponse:
@@ -150,7 +152,10 @@ def round_page(request, access):
                 )
             )
             context["attacks"] = attacks
-    return render(request, "sequential/round.html", context)
+    response = render(request, "sequential/round.html", context)
+    if team is not None and any(r.status in PENDING for r in context["releases"]):
+        response["Refresh"] = str(REFRESH_SECONDS)  # a worker checks a release: reload
+    return response
 
 
 @kind_view(KEY)
@@ -235,6 +240,12 @@ def release_upload(request, access):
         return redirect(_round_url(access) + "#upload")
     if release.status == Release.Status.FINISHED:
         messages.success(request, _("Release %(j)s is valid and scored.") % {"j": release.step})
+    elif release.status in PENDING:
+        messages.info(
+            request,
+            _("Release %(j)s is large: a worker checks it; this page updates by itself.")
+            % {"j": release.step},
+        )
     else:
         messages.error(request, _("Release %(j)s was rejected.") % {"j": release.step})
     return redirect(
@@ -256,10 +267,11 @@ def release_detail(request, access, pk: int):
     header, rows = _per_person_rows(
         release.per_person, m=int(release.sequential.config.get("m", 2))
     )
-    return render(
+    response = render(
         request,
         "sequential/release.html",
         {
+            "pending": release.status in PENDING,
             "access": access,
             "round": access.round,
             "release": release,
@@ -271,6 +283,9 @@ def release_detail(request, access, pk: int):
             "inverse_m": 1 / int(release.sequential.config.get("m", 2)),
         },
     )
+    if release.status in PENDING:
+        response["Refresh"] = str(REFRESH_SECONDS)
+    return response
 
 
 @kind_view(KEY)

@@ -1,0 +1,13 @@
+"""Thin Celery task: a release's primary key in, one service call; limits as the scoring's."""
+
+from celery import shared_task
+
+from pwscup.sequential import services
+from pwscup.submissions.tasks import SCORING
+
+
+@shared_task(bind=True, name=services.CHECK_RELEASE_TASK, **SCORING)
+def check_release(self, release_id: int) -> None:
+    services.release_check(
+        release_id=release_id, task_id=self.request.id, worker=self.request.hostname
+    )
