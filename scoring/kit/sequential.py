@@ -17,8 +17,9 @@ into ``release_<j>.csv`` as Z §3.2 describes it:
    m-eligible) or fewer than ``m`` values are left, one tuple per value is taken and
    the bucket is padded with counterfeits, so the release stays m-unique;
 4. split a bucket of height ``h`` into ``h`` groups, one tuple per value (each value's
-   tuples sorted by QI, so that neighbours share a group), with the minimal box around
-   the group's real tuples **[chosen]**.
+   real tuples sorted by QI over the places real tuples hold, so that neighbours share a
+   group and every group keeps a real tuple), with the minimal box around the group's
+   real tuples **[chosen]**.
 
 Every group has a real tuple, each person keeps its signature, and each group holds
 each value of its signature once: the output passes §5 and reaches ``MINV ≥ m`` when
@@ -201,8 +202,10 @@ def baseline_release(
     for bucket in buckets:  # phase 4
         lists = {}
         for value, pids in bucket.slots.items():
-            real = sorted((p for p in pids if p), key=rank.__getitem__)
-            lists[value] = real + [COUNTERFEIT] * (len(pids) - len(real))
+            # reals in QI order, on the positions reals had: every position (group) keeps
+            # a real tuple, since each phase step added a real tuple to every position
+            real = iter(sorted((p for p in pids if p), key=rank.__getitem__))
+            lists[value] = [next(real) if pid else COUNTERFEIT for pid in pids]
         for i in range(bucket.height()):
             members = [(value, lists[value][i]) for value in bucket.signature]
             real = [pid for _, pid in members if pid]

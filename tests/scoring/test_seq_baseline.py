@@ -148,3 +148,28 @@ def test_too_few_sensitive_values_is_a_clear_error():
     table = pd.DataFrame({"pid": ["a", "b"], "Age": ["1", "2"], "s": ["x", "x"]})
     with pytest.raises(Exception, match="fewer than 2 sensitive values"):
         baseline_release(table, None, config, release=1)
+
+
+def test_padded_buckets_keep_a_real_tuple_in_every_group():
+    # T(1) holds one value only (padded with counterfeits); at T(2) the new persons fall
+    # into the same bucket, padded the other way: no group may end up all counterfeit
+    rows = [["p0", "0", "a", "1", "2"]] + [[f"q{i}", "0", "a", "1", "1"] for i in range(8)]
+    rows += [["n1", "0", "b", "2", "2"], ["n2", "0", "b", "2", "2"]]
+    frame = pd.DataFrame(rows, columns=["pid", "Age", "s", "lsf", "lsb"])
+    config = parse_config(
+        {
+            "n_releases": 2,
+            "m": 2,
+            "qi": {"Age": "num"},
+            "sa": "s",
+            "require_m_eligible": False,
+            "sa_domain": ["a", "b"],
+        }
+    )
+    master = read_master(frame, config)
+    one = baseline_release(master.table(1), None, config, release=1)
+    first = read_release(one, release=1, master=master)
+    two = baseline_release(master.table(2), one, config, release=2)
+    second = read_release(two, release=2, master=master, previous=first)
+    assert (second.groups["real"] >= 1).all()
+    assert structure([first, second]).minv >= 2
