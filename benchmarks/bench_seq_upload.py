@@ -41,9 +41,11 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.test.utils import setup_databases, setup_test_environment, teardown_databases
 
     setup_test_environment()
+    settings.PWSCUP_SEQ_INLINE_MAX_ROWS = 10**9  # measure the check in the request at all sizes
     old = setup_databases(verbosity=0, interactive=False)
     try:
         sizes = [(160, 4), (1_000, 4), (2_000, 10)] + ([(10_000, 10)] if args.large else [])

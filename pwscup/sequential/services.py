@@ -3,13 +3,13 @@
 Every entry point (console, admin, views, the demo command) calls one of these. The maths is
 ``scoring.sequential``, reached only through :mod:`pwscup.sequential.engine`.
 
-A release is validated and scored while the upload request waits, measured with
+How long a release's check takes, measured with
 ``benchmarks/bench_seq_upload.py`` (whole request / check alone, on this 2-core machine
 shared with a load average of about 7): the paper's 16 persons 384 / 296 ms, 160 persons ×
 4 releases (the demo's size) 725 / 616 ms, 1,000 × 4 1.1 / 1.0 s, 2,000 × 10 2.1 / 1.9 s,
 10,000 × 10 5.4 / 4.8 s. Most of it is pandas' fixed cost per operation (a profile of the
-paper's check: 130,000 Python calls for 24 rows), so rounds of the demo's size stay under a second even here. A sequence of up to
-``INLINE_MAX_ROWS`` release rows is therefore checked in the request; a larger one by the
+paper's check: 130,000 Python calls for 24 rows), so rounds of the demo's size stay under
+a second even here. A sequence of up to ``INLINE_MAX_ROWS`` release rows is therefore checked in the request; a larger one by the
 Celery worker, with the submissions' job state machine (``release_check``). Not done: the
 reaper (``pwscup/submissions/services/maintenance.py``'s ``JOB_KINDS``) does not list
 releases, so a check lost with its whole worker (or sent while the broker was down) stays
