@@ -2,7 +2,8 @@
 the targets and attack them, from a terminal or a script.
 
 Exit status: 0 done (a job FINISHED); 2 the job FAILED (its message on stderr) or a usage
-error; 1 the server refused the request (its message on stderr) or could not be reached.
+error; 1 the server refused the request (its message on stderr) or could not be reached;
+3 ``--wait`` gave up after ``--timeout`` seconds (the job goes on: ``pwscup status``).
 """
 
 import argparse
@@ -23,6 +24,10 @@ POLL_START, POLL_MAX = 0.5, 5.0
 
 
 class UsageError(Exception):
+    pass
+
+
+class WaitTimeout(Exception):
     pass
 
 
@@ -73,7 +78,9 @@ def wait_for(api: Api, url: str, *, timeout: float, quiet: bool) -> dict:
         if upload["status"] in (FINISHED, FAILED):
             return upload
         if time.monotonic() - started > timeout:
-            raise UsageError(f"still {upload['status']} after {timeout:.0f} s; see `pwscup status`")
+            raise WaitTimeout(
+                f"still {upload['status']} after {timeout:.0f} s; see `pwscup status`"
+            )
         time.sleep(delay)
         delay = min(POLL_MAX, delay * 1.5)
 
@@ -290,6 +297,9 @@ def main(argv=None) -> int:
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except WaitTimeout as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 3
     except ApiError as error:
         print(f"error: {error.message} [{error.code}]", file=sys.stderr)
         return 1

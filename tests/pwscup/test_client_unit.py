@@ -58,3 +58,13 @@ def test_round_arguments_need_competition_and_round(value):
 
 def test_round_argument():
     assert cli.split_round("cup/r1") == ("cup", "r1")
+
+
+def test_wait_gives_up_after_the_timeout(monkeypatch):
+    class Running:
+        def get(self, url):
+            return {"id": 7, "number": 1, "status": "running"}
+
+    monkeypatch.setattr(cli.time, "sleep", lambda seconds: None)
+    with pytest.raises(cli.WaitTimeout, match="still running"):
+        cli.wait_for(Running(), "/api/v1/submissions/7/", timeout=0, quiet=True)
