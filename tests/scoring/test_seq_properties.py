@@ -398,3 +398,51 @@ def test_p5_widening_a_region_without_covering_a_new_person(case, seed):
         risk(master, releases).per_person[columns], risk(master2, releases2).per_person[columns]
     )
     assert structure(releases).minv == structure(releases2).minv
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cover_pairs_with_categorical_qis_match_brute_force(seed):
+    from scoring.sequential.risk import cover_pairs
+
+    rng = np.random.default_rng(seed)
+    towns = ["A", "B", "C", "D", "E"]
+    size = 40
+    frame = pd.DataFrame(
+        {
+            "pid": [f"p{i}" for i in range(size)],
+            "Town": rng.choice(towns, size),
+            "Age": rng.integers(0, 9, size).astype(str),
+            "s": rng.choice(DOMAIN, size),
+            "lsf": "1",
+            "lsb": "1",
+        }
+    )
+    qi = {"Town": "cat", "Age": "num"} if seed % 2 else {"Town": "cat"}
+    config = parse_config(
+        {"n_releases": 1, "m": 2, "qi": qi, "sa": "s", "require_m_eligible": False}
+    )
+    master = read_master(frame[["pid", *qi, "s", "lsf", "lsb"]], config)
+    labels = rng.integers(1, 8, size)
+    rows = []
+    for gid in np.unique(labels):
+        members = frame.loc[labels == gid]
+        extra = list(rng.choice(towns, int(rng.integers(0, 3))))
+        town = "{" + "|".join(sorted(set(members["Town"]) | set(extra))) + "}"
+        ages = members["Age"].astype(int)
+        cells = {"Town": town, "Age": f"[{ages.min()},{ages.max() + int(rng.integers(0, 3))}]"}
+        for pid, value in zip(members["pid"], members["s"], strict=True):
+            rows.append([str(gid), pid, *(cells[c] for c in qi), value])
+    table = pd.DataFrame(rows, columns=["gid", "pid", *qi, "s"])
+    release = read_release(table, release=1, master=master)
+    person, gpos = cover_pairs(master, release, np.arange(size))
+    got = set(zip(person.tolist(), gpos.tolist(), strict=True))
+    groups = release.groups
+    expected = set()
+    for p in range(size):
+        for k, (_, group) in enumerate(groups.iterrows()):
+            inside = master.frame["Town"][p] in group["Town.set"].split("|")
+            if "Age" in qi:
+                inside &= group["Age.lo"] <= master.frame["Age"][p] <= group["Age.hi"]
+            if inside:
+                expected.add((p, k))
+    assert got == expected
