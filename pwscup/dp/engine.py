@@ -193,6 +193,12 @@ def interactive_enabled(config: dict) -> bool:
     return config_of(config).interactive
 
 
+def workload_cells(config: dict) -> int:
+    """Σ V_S over the workload's targets."""
+    parsed = config_of(config)
+    return sum(parsed.cells(t.id) for t in parsed.workload)
+
+
 def cells_of(config: dict, target_id: str) -> int:
     return math.prod(config_of(config).domain_sizes(config_of(config).target(target_id).attributes))
 

@@ -143,6 +143,7 @@ class Estimate(models.Model):
     after the close only."""
 
     class Status(models.TextChoices):
+        QUEUED = "queued", _("Being computed")
         VALID = "valid", _("Valid")
         FAILED = "failed", _("Failed")
 

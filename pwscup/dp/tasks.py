@@ -28,3 +28,8 @@ def score_dp_round(dp_round_id: int) -> None:
 @shared_task(ignore_result=True)
 def score_closed_dp_rounds() -> list:
     return services.dp_rounds_score_closed()
+
+
+@shared_task(**DP_SCORING)
+def build_dp_estimate(estimate_id: int) -> None:
+    services.dp_estimate_build(estimate_id=estimate_id)

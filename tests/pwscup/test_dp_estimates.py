@@ -283,3 +283,35 @@ def test_declared_upload_of_the_truth_is_flagged_and_ranked_apart(declared_world
     assert board.verified == []
     assert {row.team.slug for row in board.declared} == {"teama", "teamb"}
     assert all(row.declared for row in board.declared)
+
+
+def test_large_workloads_build_br_on_the_worker(
+    world, monkeypatch, django_capture_on_commit_callbacks
+):
+    from pwscup.dp import services
+    from pwscup.dp.services import dp_estimate_build
+
+    monkeypatch.setattr(services, "ESTIMATE_INLINE_CELLS", 0)
+    charge = release(world, [{"attributes": ["gender", "age"], "epsilon": "4"}]).charge
+    with django_capture_on_commit_callbacks() as callbacks:
+        queued = dp_estimate_from_release(
+            dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"],
+            level="eps-4", charge_no=charge.number, estimator="BR",
+        )  # fmt: skip
+    assert queued.status == Estimate.Status.QUEUED and queued.counts == {}
+    assert len(callbacks) == 1
+    assert dp_estimate_build(estimate_id=queued.pk) is True
+    assert dp_estimate_build(estimate_id=queued.pk) is False  # a second delivery does nothing
+    built = Estimate.objects.get(pk=queued.pk)
+    assert built.status == Estimate.Status.VALID and sum(built.counts["gender"]) == pytest.approx(
+        10
+    )
+    # One left queued (its job lost) is built by the close before scoring.
+    lost = dp_estimate_from_release(
+        dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"],
+        level="eps-4", charge_no=charge.number, estimator="BI",
+    )  # fmt: skip
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    lost.refresh_from_db()
+    assert lost.status == Estimate.Status.VALID and lost.scores["mean_l2"] >= 0
