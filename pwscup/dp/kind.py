@@ -27,6 +27,20 @@ class DPKind(RoundKind):
         except engine.DPInputError as error:
             raise ValidationError({"config": str(error)}) from None
 
+    def round_note(self, round) -> str:
+        from django.utils.translation import gettext
+
+        from pwscup.dp.models import DPRound
+
+        dp_round = DPRound.objects.filter(round=round).first()
+        if dp_round is None:
+            return ""
+        levels = ", ".join(f"ε = {level['epsilon']}" for level in dp_round.config["levels"])
+        return gettext("Levels %(levels)s · %(targets)s workload histograms") % {
+            "levels": levels,
+            "targets": len(dp_round.config["workload"]),
+        }
+
     def url_patterns(self):
         from pwscup.dp import views
 

@@ -167,3 +167,12 @@ def test_dp_endpoints_answer_404_on_a_round_of_another_kind(world):
     )
     response = post(Client(), address, {"epsilon": "1"}, bearer(other.users["a"]))
     assert response.status_code == 404
+
+
+def test_the_hidden_table_is_not_downloadable_over_the_api(world):
+    address = reverse(
+        "api:original",
+        kwargs={"competition_slug": world.competition.slug, "round_slug": world.round.slug},
+    )
+    for letter in "ab":
+        assert Client().get(address, **bearer(world.users[letter])).status_code == 404
