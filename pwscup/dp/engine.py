@@ -189,6 +189,11 @@ def declared_only(config: dict) -> bool:
     return parsed.batch == "upload" and not parsed.interactive
 
 
+def live_feedback(config: dict) -> bool:
+    """``feedback`` = ``live`` (the configuration allows it in upload-only rounds only)."""
+    return config_of(config).feedback == "live"
+
+
 def interactive_enabled(config: dict) -> bool:
     return config_of(config).interactive
 

@@ -554,6 +554,11 @@ def dp_declared_upload(
         flagged=bool(plausibility.get("flagged")),
         status=Estimate.Status.VALID,
     )
+    if engine.live_feedback(dp_round.config):
+        # Allowed only in upload-only rounds (the team holds the table; spec §7.6).
+        estimate.scores = engine.estimate_scores(
+            estimate.counts, engine.round_truths(dp_round.round), dp_round.config
+        )
     estimate.file.save(filename or "release.csv", ContentFile(content), save=False)
     estimate.save()
     return estimate

@@ -503,8 +503,31 @@ def leaderboard(request, access):
             "gate": dp_round.config.get("spearman_gate"),
             "own_team": access.team,
             "round_tz": access.round.timezone,
+            "truths": _published_truths(dp_round),
         },
     )
+
+
+def _published_truths(dp_round) -> list | None:
+    """The true histograms, after the close, only if the organizer set ``publish_truth``."""
+    if not dp_round.config.get("publish_truth") or dp_round.scored_at is None:
+        return None
+    truths = engine.round_truths(dp_round.round)
+    parsed = engine.config_of(dp_round.config)
+    from scoring.dp.data import target_cells
+
+    return [
+        {
+            "id": target.id,
+            "rows": [
+                (", ".join(cell), count)
+                for cell, count in zip(
+                    target_cells(parsed, target.attributes), truths[target.id], strict=True
+                )
+            ],
+        }
+        for target in parsed.workload
+    ]
 
 
 def _leaderboard_csv(boards, overall) -> HttpResponse:

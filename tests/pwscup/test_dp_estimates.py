@@ -315,3 +315,43 @@ def test_large_workloads_build_br_on_the_worker(
     dp_round_score(dp_round=world.dp_round)
     lost.refresh_from_db()
     assert lost.status == Estimate.Status.VALID and lost.scores["mean_l2"] >= 0
+
+
+def test_live_feedback_in_an_upload_only_round_and_published_truth(db):
+    from django.test import Client
+    from django.urls import reverse
+
+    config = {**DECLARED_CONFIG, "feedback": "live", "publish_truth": True}
+    world = build_dp_world(slug="dplive", config=config)
+    honest = declare(
+        world,
+        toy_csv(),
+        {
+            "mechanism": "pk_anonymization",
+            "groups": [{"attributes": ["gender", "age"], "epsilon": "1"}],
+        },
+    )
+    assert honest.scores["mean_l2"] == 0.0  # live: the team holds the table anyway
+    client = Client()
+    client.force_login(world.users["a"])
+    kwargs = {"competition_slug": world.competition.slug, "round_slug": world.round.slug}
+    page = client.get(reverse("dp:level", kwargs={**kwargs, "level": "eps-1"})).content.decode()
+    assert f'data-testid="dp-live-score-{honest.pk}"' in page
+    board = client.get(reverse("dp:leaderboard", kwargs=kwargs)).content.decode()
+    assert "dp-truth" not in board  # before the close, never
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    board = client.get(reverse("dp:leaderboard", kwargs=kwargs)).content.decode()
+    assert 'data-testid="dp-truth"' in board
+
+
+def test_the_truth_is_not_published_by_default(world):
+    from django.test import Client
+    from django.urls import reverse
+
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    client = Client()
+    client.force_login(world.users["a"])
+    kwargs = {"competition_slug": world.competition.slug, "round_slug": world.round.slug}
+    assert "dp-truth" not in client.get(reverse("dp:leaderboard", kwargs=kwargs)).content.decode()
