@@ -40,8 +40,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from scoring.sequential.cells import SEP
 from scoring.sequential.master import Master
-from scoring.sequential.release import SEP, Release
+from scoring.sequential.release import Release
 
 TIE = 1e-9
 """Argmax ties (``metrics.md``): ``d2 − d1 ≤ 1e-9·max(1, d2)``."""

@@ -31,8 +31,9 @@ import numpy as np
 import pandas as pd
 
 from scoring.messages import render
+from scoring.sequential.cells import SEP
 from scoring.sequential.messages import q
-from scoring.sequential.release import SEP, Release
+from scoring.sequential.release import Release
 
 
 @dataclass(frozen=True)

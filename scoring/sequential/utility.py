@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from scoring.sequential.cells import SEP, set_contains
 from scoring.sequential.master import Master
-from scoring.sequential.release import SEP, Release, set_contains
+from scoring.sequential.release import Release
 
 
 def ncp(master: Master, release: Release) -> np.ndarray:
