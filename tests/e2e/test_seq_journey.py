@@ -102,3 +102,40 @@ def test_the_organizer_reads_the_timeline_freezes_and_reads_the_leaderboard(
     web.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
     assert fits(web, 390), "the Japanese console page is wider than a 390 px phone"
     screenshot(web, "seq-console-ja-phone")
+
+
+def test_attack_phase_a_team_downloads_a_target_and_uploads_guesses(
+    web, transactional_db, screenshot, tmp_path
+):
+    from pwscup.sequential import services
+    from tests.pwscup.seq_web_world import fixture, fixture_config, publish, upload_file
+
+    config = {**fixture_config("small_config.json"), "attack_phase": True}
+    world = seq_world(slug="seqatk2", config=config, master=None, letters="ab", password=PASSWORD)
+    for letter in "ab":
+        services.master_upload(
+            sequential=world.sequential,
+            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
+            team=world.teams[letter],
+        )
+        publish(world, letter, 1, fixture("small_release_1.csv"))
+    freeze(world)
+    for letter in "ab":
+        publish(world, letter, 2, fixture("small_release_2.csv"))
+    freeze(world)
+    log_in(web, "seqatk2-team-b")
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/#attack")
+    target = web.get_by_test_id("target-teamA")
+    with web.expect_download() as download:
+        target.get_by_text("teamA_background.csv").click()
+    assert download.value.suggested_filename == "teamA_background.csv"
+    path = tmp_path / "teamB_attack_teamA.csv"
+    path.write_text("pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nEmily,dyspepsia\n")
+    target.locator("input[name=file]").set_input_files(str(path))
+    with web.expect_navigation():
+        target.locator("button[type=submit]").click()
+    assert "accuracy 0.6000" in web.get_by_test_id("message").first.inner_text()
+    assert web.get_by_test_id("target-teamB").locator("form").count() == 0  # not its own
+    web.set_viewport_size({"width": 390, "height": 844})
+    screenshot(web, "seq-attack-en-phone")
+    assert fits(web, 390)
