@@ -10,10 +10,10 @@ shared with a load average of about 7): the paper's 16 persons 384 / 296 ms, 160
 10,000 × 10 5.4 / 4.8 s. Most of it is pandas' fixed cost per operation (a profile of the
 paper's check: 130,000 Python calls for 24 rows), so rounds of the demo's size stay under
 a second even here. A sequence of up to ``INLINE_MAX_ROWS`` release rows is therefore checked in the request; a larger one by the
-Celery worker, with the submissions' job state machine (``release_check``). Not done: the
-reaper (``pwscup/submissions/services/maintenance.py``'s ``JOB_KINDS``) does not list
-releases, so a check lost with its whole worker (or sent while the broker was down) stays
-QUEUED until the team uploads again. ``Release.elapsed_ms`` keeps each check's time.
+Celery worker, with the submissions' job state machine (``release_check``), watched by the
+reaper like an upload's scoring (``job_kind_register`` in ``apps.py``): a check lost with its
+worker, or sent while the broker was down, is sent again. ``Release.elapsed_ms`` keeps each
+check's time.
 """
 
 import datetime as dt

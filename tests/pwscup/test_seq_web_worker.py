@@ -44,3 +44,31 @@ def test_a_release_over_the_inline_size_is_checked_by_the_worker(settings, celer
     )
     rejected.refresh_from_db()
     assert "pid 'Bob' must carry its true Disease 'dyspepsia'" in rejected.message
+
+
+def test_the_reaper_requeues_a_release_check_lost_with_its_worker(settings):
+    """A RUNNING check past the hard time limit goes back to the queue and is sent again."""
+    import datetime as dt
+    from unittest import mock
+
+    from django.utils import timezone
+
+    from pwscup.submissions.services.maintenance import jobs_reap
+
+    world = seq_world(slug="seqreap")
+    settings.PWSCUP_SEQ_INLINE_MAX_ROWS = 0
+    with mock.patch("pwscup.submissions.broker.job_send"):
+        release = publish(world, "a", 1, fixture("zhang_release_1.csv"))
+    long_ago = timezone.now() - dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT + 60)
+    Release.objects.filter(pk=release.pk).update(
+        status=Release.Status.RUNNING, started_at=long_ago, attempts=1, worker="gone@host"
+    )
+    with mock.patch("pwscup.submissions.broker.job_send") as send:
+        counts = jobs_reap()
+    assert counts["requeued"] >= 1
+    assert mock.call(services.CHECK_RELEASE_TASK, release.pk) in send.call_args_list
+    release.refresh_from_db()
+    assert release.status == Release.Status.QUEUED
+    services.release_check(release_id=release.pk, task_id="resent")  # what the worker runs
+    release.refresh_from_db()
+    assert release.status == Release.Status.FINISHED and release.attempts == 2

@@ -51,12 +51,19 @@ class JobKind:
     task: str
 
 
-JOB_KINDS = (
+JOB_KINDS = [
     JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
     JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
     JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
     JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION),
-)
+]
+
+
+def job_kind_register(kind: JobKind) -> None:
+    """Let the reaper watch another app's jobs (a round kind's, from its ``ready()``): the
+    model has the job fields ``kind.fields`` names, ``kind.task`` takes its primary key."""
+    if all(known.model is not kind.model or known.fields != kind.fields for known in JOB_KINDS):
+        JOB_KINDS.append(kind)
 
 
 def round_rescore_all(*, round: Round) -> dict[str, int]:
