@@ -407,9 +407,16 @@ def level_baselines(table, config: dict, level: dict) -> dict:
             }
         )
     rows.append({"label": "prior", "epsilon": "0", "k": None, **result["prior"]})
+    from scoring.dp.paper import paper_reference
+
+    paper = paper_reference(epsilon, cells=[parsed.cells(t.id) for t in parsed.workload])
+    if paper is not None:
+        for row in rows:
+            row["paper"] = paper["rows"].get(row["label"])
     return _json_safe(
         {
             "rows": rows,
+            "paper_crossing": paper["crossing"] if paper else None,
             "crossing": result["crossing"],
             "rho": result["rho"],
             "rho_rule": result["rho_rule"],

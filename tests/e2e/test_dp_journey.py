@@ -119,6 +119,8 @@ def test_a_team_spends_its_budget_releases_estimates_and_sees_its_l2(web, dp_e2e
     assert web.get_by_test_id("dp-baseline-eps-1-BT").is_visible()
     assert web.get_by_test_id("dp-baseline-eps-1-IT1").is_visible()
     assert "X* =" in web.get_by_test_id("dp-crossing-eps-1").inner_text()
+    assert web.get_by_test_id("dp-paper-eps-1-BT").inner_text() == "1303; 0.83"  # 表 5
+    assert "X* = 91" in web.get_by_test_id("dp-paper-crossing-eps-1").inner_text()  # 表 6
     assert fits(web, 390) or web.locator(".scroll").count() > 0
     screenshot(web, "dp-leaderboard-ja-phone")
     switch_language(web, "en")
