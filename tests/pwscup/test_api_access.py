@@ -180,3 +180,17 @@ def test_per_team_mode_api_serves_a_team_its_own_sample_only(make_world, client)
         assert sample["b"] not in content and sample["c"] not in content, url
         for target in targets.values():
             assert read_field(target.truth_file) not in content, url
+
+
+def test_a_round_of_another_kind_is_not_found_on_the_first_kinds_endpoints(world, client):
+    from pwscup.competitions.models import Round
+
+    token = api_token_create(user=world.organizer, name="t").secret
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    args = [world.competition.slug, world.round.slug]
+    assert client.get(reverse("api:round-detail", args=args), **auth).status_code == 200
+    Round.objects.filter(pk=world.round.pk).update(kind="sequential")
+    for name in ("api:round-detail", "api:submissions", "api:leaderboard", "api:final"):
+        assert client.get(reverse(name, args=args), **auth).status_code == 404, name
+    listed = client.get(reverse("api:competition-detail", args=[world.competition.slug]), **auth)
+    assert listed.json()["rounds"][0]["kind"] == "sequential"

@@ -16,7 +16,7 @@ PWSCUP2015 = "pwscup2015"
 
 
 def require_game_round(access: RoundAccess) -> RoundAccess:
-    if getattr(access.round, "kind", PWSCUP2015) != PWSCUP2015:
+    if access.round.kind != PWSCUP2015:
         raise Http404
     return access
 

@@ -84,7 +84,7 @@ class CompetitionDetailView(APIView):
             {
                 "slug": r.slug,
                 "name": r.name,
-                "kind": getattr(r, "kind", "pwscup2015"),
+                "kind": r.kind,
                 "url": reverse("api:round-detail", args=[competition.slug, r.slug]),
             }
             for r in competition.rounds.all()
@@ -151,7 +151,7 @@ class RoundDetailView(APIView):
             "competition": access.competition.slug,
             "slug": round_.slug,
             "name": round_.name,
-            "kind": getattr(round_, "kind", "pwscup2015"),
+            "kind": round_.kind,
             "data_mode": round_.data_mode,
             "timezone": round_.timezone,
             "frozen_at": round_.frozen_at,
