@@ -39,6 +39,7 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -81,11 +82,23 @@ def parse_args():
 
 
 def environment(args, name: str, port: int, scratch: Path) -> dict:
-    from bench_pages import environment as pages_environment
-
-    env = pages_environment(args, name, port, scratch)
-    env["DJANGO_STATIC_ROOT"] = str(scratch / "static")
-    return env
+    """Production settings on loopback, this run's database, queue and directories."""
+    return {
+        "DJANGO_SETTINGS_MODULE": "pwscup.settings.production",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": f"{args.database.rstrip('/')}/{name}",
+        "REDIS_URL": args.redis,
+        "CELERY_QUEUE": name,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SECURE_COOKIES": "0",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "PWSCUP_MEDIA_ROOT": str(scratch / "media"),
+        "PWSCUP_VAR_DIR": str(scratch / "var"),
+        "DJANGO_STATIC_ROOT": str(scratch / "static"),
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": str(args.workers),
+    }
 
 
 def admin_sql(args, statement: str) -> None:
@@ -208,14 +221,15 @@ def measure(base: str, url: str, files: list[Path]) -> list[dict]:
 
 def main() -> int:
     args = parse_args()
-    from bench_pages import free_port
 
     # Playwright's sync API runs an event loop in this thread; the ORM reads in between are
     # safe (nothing else runs on that loop).
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
     name = f"bench_upload_{os.getpid()}"
-    port = free_port()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     scratch = Path(tempfile.mkdtemp(prefix="bench-upload-"))
     env = environment(args, name, port, scratch)
     os.environ.update(env)
