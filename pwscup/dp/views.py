@@ -7,6 +7,7 @@ refusal, 400 on a bad request) and redirects back to the level page after a form
 import csv
 import io
 import json
+from fractions import Fraction
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -33,6 +34,7 @@ from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import dp_round_of, team_charge, team_level, team_levels
 from pwscup.kinds.views import kind_view
 from scoring.dp.errors import DPError
+from scoring.dp.exact import exact_text
 
 
 def _dp(access) -> DPRound:
@@ -154,13 +156,10 @@ def _json_body(request):
         return None
 
 
-def _charge_reply(result, ledger_level: str) -> dict:
+def _charge_reply(result) -> dict:
     charge = result.charge
     spent = charge.spent_after
-    budget = engine.level_budget(charge.ledger.dp_round.config, ledger_level)
-    from fractions import Fraction
-
-    from scoring.dp.exact import exact_text
+    budget = Fraction(charge.ledger.budget)
 
     reply = {
         "charge_no": charge.number,
@@ -205,7 +204,7 @@ def query(request, access, level):
         return _refused(request, access, level, _message(refusal), 409)
     except services.DPRequestError as error:
         return _refused(request, access, level, _message(error), 400)
-    reply = _charge_reply(result, level)
+    reply = _charge_reply(result)
     if _wants_json(request):
         return JsonResponse(reply)
     if result.replayed:
@@ -258,7 +257,7 @@ def release(request, access, level):
         return _refused(request, access, level, _message(refusal), 409)
     except services.DPRequestError as error:
         return _refused(request, access, level, _message(error), 400)
-    reply = _charge_reply(result, level)
+    reply = _charge_reply(result)
     reply["release_url"] = reverse(
         "dp:release_csv",
         kwargs={
