@@ -307,3 +307,55 @@ def test_the_paper_small_master_is_not_2_eligible_at_t2():
     assert str(error.value) == (
         "T(2) is not 2-eligible: 'dyspepsia' holds 2 of 3 tuples (at most 1 allowed)"
     )
+
+
+def _matchings(persons, rows, value_of, covers):
+    """Injective placements of ``persons`` on ``rows`` (row value = person's value, covering)."""
+    if not persons:
+        return 1
+    first, rest = persons[0], persons[1:]
+    total = 0
+    for k, (gid, value) in enumerate(rows):
+        if value == value_of[first] and gid in covers[first]:
+            total += _matchings(rest, rows[:k] + rows[k + 1 :], value_of, covers)
+    return total
+
+
+def possible_worlds_posterior(master, releases, pid):
+    """Exact joint reasoning of spec §7.6 (exponential; for the paper's five persons only)."""
+    import itertools
+
+    frame = master.frame
+    domain = master.sa_domain
+    people = list(frame["pid"])
+    weights = dict.fromkeys(domain, 0)
+    for values in itertools.product(domain, repeat=len(people)):
+        value_of = dict(zip(people, values, strict=True))
+        worlds = 1
+        for release in releases:
+            alive = [p for k, p in enumerate(people) if master.alive(release.index)[k]]
+            groups = release.groups
+            covers = {}
+            for p in alive:
+                row = frame.loc[frame["pid"] == p].iloc[0]
+                covers[p] = {
+                    g
+                    for g in groups.index
+                    if groups.loc[g, "Age.lo"] <= row["Age"] <= groups.loc[g, "Age.hi"]
+                    and groups.loc[g, "Zip.lo"] <= row["Zip"] <= groups.loc[g, "Zip.hi"]
+                }
+            rows = list(zip(release.rows["gid"], release.rows["sa"], strict=True))
+            worlds *= _matchings(alive, rows, value_of, covers)
+            if not worlds:
+                break
+        weights[value_of[pid]] += worlds
+    total = sum(weights.values())
+    return {v: F(w, total) for v, w in weights.items() if w}
+
+
+def test_section_7_6_possible_worlds_give_bob_three_fifths_not_two_thirds():
+    master, releases = W3()
+    assert possible_worlds_posterior(master, releases, "Bob") == {
+        "dyspepsia": F(3, 5),
+        "bronchitis": F(2, 5),
+    }
