@@ -211,13 +211,16 @@ def cells_of(config: dict, target_id: str) -> int:
 # --- batch releases and estimators -----------------------------------------------------------
 
 
-def release_declaration(config: dict, groups, *, rows: int):
-    """The checked plan of a release request (ε by eq. 6, charge exact), or ``DPError``."""
+def release_declaration(config: dict, payload: dict, *, rows: int):
+    """The checked plan of a release request (mechanism, groups; ε by eq. 6, charge exact),
+    or ``DPError``."""
     from scoring.dp.pk import parse_release_declaration
 
-    return ReleaseDeclaration(
-        parse_release_declaration({"groups": groups}, config_of(config)), rows
-    )
+    declaration = {
+        "mechanism": payload.get("mechanism", "pk_anonymization"),
+        "groups": payload.get("groups"),
+    }
+    return ReleaseDeclaration(parse_release_declaration(declaration, config_of(config)), rows)
 
 
 @dataclass(frozen=True)

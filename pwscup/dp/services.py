@@ -227,7 +227,7 @@ def dp_release_request(
             return ChargeResult(stored, replayed=True)
     try:
         declaration = engine.release_declaration(
-            dp_round.config, payload.get("groups"), rows=dp_round.round.original_rows
+            dp_round.config, payload, rows=dp_round.round.original_rows
         )
     except engine.DPInputError as error:
         raise DPRequestError(error) from None
@@ -237,7 +237,7 @@ def dp_release_request(
         reply = {
             "mechanism": "pk_anonymization",
             "groups": declaration.groups_json(),
-            "epsilon_float": float(declaration.epsilon),
+            "epsilon_eq6": declaration.plan.epsilon,
             "k": declaration.k,
             "rows": dp_round.round.original_rows,
         }

@@ -78,6 +78,14 @@ def test_a_platform_release_is_charged_by_eq6_and_returns_rho_and_k(world):
     assert {r[0] for r in rows[1:]} <= {"F", "M"}
 
 
+def test_an_unknown_mechanism_is_refused(world):
+    with pytest.raises(DPRequestError, match="Unknown release mechanism 'laplace'"):
+        dp_release_request(
+            dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-1",
+            payload={"mechanism": "laplace", "groups": [{"attributes": ["gender", "age"], "epsilon": "1"}]},
+        )  # fmt: skip
+
+
 def test_epsilon_groups_are_charged_exactly(world):
     result = release(
         world,
