@@ -587,7 +587,29 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
         now = now or timezone.now()
         DPRound.objects.filter(pk=locked.pk).update(scored_at=now, baselines=baselines)
         dp_round.scored_at, dp_round.baselines = now, baselines
+        _notify_scored(locked.round)
     return True
+
+
+def _notify_scored(round_) -> None:
+    """Every participant of the competition is told, once, that the scores are out."""
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    from pwscup.notifications.models import Notification
+    from pwscup.notifications.services import notify
+
+    kind = Notification.Kind.RESULTS_PUBLISHED
+    notify(
+        users=get_user_model().objects.filter(memberships__competition_id=round_.competition_id),
+        kind=kind,
+        event=f"{kind}:{round_.pk}",
+        params={"round": round_.name},
+        url=reverse(
+            "dp:leaderboard",
+            kwargs={"competition_slug": round_.competition.slug, "round_slug": round_.slug},
+        ),
+    )
 
 
 def dp_round_score_by_id(*, dp_round_id: int) -> bool:

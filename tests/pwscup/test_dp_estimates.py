@@ -192,6 +192,11 @@ def test_scores_exist_only_after_the_close_and_rank_by_l2(world):
     close_now(world)
     assert dp_round_score(dp_round=world.dp_round) is True
     assert dp_round_score(dp_round=world.dp_round) is False  # once
+    from pwscup.notifications.models import Notification
+
+    told = Notification.objects.filter(kind="results_published")
+    assert sorted(told.values_list("user__username", flat=True)) == ["dpcup-team-a", "dpcup-team-b"]
+    assert told.first().url.endswith("/dp/leaderboard/")
     boards = level_boards(dp_round=world.dp_round)
     eps1 = next(b for b in boards if b.level == "eps-1")
     assert [row.team.slug for row in eps1.verified] == ["teama", "teamb"]
