@@ -68,7 +68,7 @@ class DPKind(RoundKind):
     def console_panel(self, request, round) -> str:
         from django.template.loader import render_to_string
 
-        from pwscup.dp.selectors import dp_round_of
+        from pwscup.dp.selectors import dp_round_of, organizer_overview
 
         try:
             dp_round = dp_round_of(round)
@@ -80,6 +80,7 @@ class DPKind(RoundKind):
                 "round": round,
                 "dp_round": dp_round,
                 "config_json": json.dumps(dp_round.config, indent=2, ensure_ascii=False),
+                "overview": organizer_overview(dp_round=dp_round),
             },
             request=request,
         )

@@ -103,3 +103,31 @@ def final_estimates(*, dp_round: DPRound, level: str) -> list[Estimate]:
     ):
         chosen.setdefault(estimate.team_id, estimate)
     return list(chosen.values())
+
+
+def organizer_overview(*, dp_round: DPRound) -> list[dict]:
+    """Per team: ε spent and charges at each level, and whether a valid estimate is in
+    (for the organizer's console; no answer, release or score)."""
+    levels = dp_round.level_ids
+    rows: dict[int, dict] = {}
+    for team in dp_round.round.competition.teams.order_by("name"):
+        rows[team.pk] = {
+            "team": team,
+            "levels": {lv: {"spent": "0", "charges": 0, "estimate": False} for lv in levels},
+        }
+    for ledger in Ledger.objects.filter(dp_round=dp_round):
+        cell = rows.get(ledger.team_id, {}).get("levels", {}).get(ledger.level)
+        if cell is not None:
+            cell.update(spent=ledger.spent, charges=ledger.charges_count)
+    for team_id, level in (
+        Estimate.objects.filter(dp_round=dp_round, status=Estimate.Status.VALID)
+        .values_list("team_id", "level")
+        .distinct()
+    ):
+        cell = rows.get(team_id, {}).get("levels", {}).get(level)
+        if cell is not None:
+            cell["estimate"] = True
+    return [
+        {"team": row["team"], "cells": [row["levels"][lv] for lv in levels]}
+        for row in rows.values()
+    ]

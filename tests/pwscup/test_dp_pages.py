@@ -256,5 +256,21 @@ def test_console_creates_a_dp_round_with_the_spec_messages(world):
     assert created.kind == "dp" and created.dp.config["workload"][0]["id"] == "ga"
     panel = client.get(reverse("console:round", args=[world.competition.slug, "new"]))
     assert 'data-testid="dp-console-panel"' in panel.content.decode()
+    assert 'data-testid="dp-overview"' in panel.content.decode()
     outsider = client_for(world, "a")
     assert outsider.get(address).status_code == 404
+
+
+def test_the_console_panel_shows_each_teams_spending_but_no_answer(world):
+    from pwscup.dp.services import dp_query_answer
+
+    result = dp_query_answer(
+        dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-1",
+        payload={"type": "histogram", "attributes": ["gender"], "epsilon": "0.5"},
+    )  # fmt: skip
+    client = Client()
+    client.force_login(world.organizer)
+    page = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    text = page.content.decode()
+    assert 'data-testid="dp-overview"' in text and "0.5 <small" in text
+    assert repr(result.charge.reply["answer"][0]) not in text
