@@ -138,6 +138,7 @@ def test_a_team_never_sees_the_hidden_table_or_another_teams_ledger(world):
     # The first kind's download of the original answers 404 for a DP round.
     assert client.get(base + "original.csv").status_code == 404
     assert client.get(base + "config.json").status_code == 404
+    assert client.get(base + "kit.zip").status_code == 404
     page = client.get(url(world, "level", level="eps-1")).content.decode()
     assert "dp-charge-1" not in page  # team A's release is not in team B's ledger
     assert client.get(url(world, "release_csv", level="eps-1", number=1)).status_code == 404
