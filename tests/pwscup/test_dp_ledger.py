@@ -179,3 +179,14 @@ def test_parallel_retries_of_one_request_id_are_charged_once():
         thread.join()
     assert len(answers) == 6 and len(set(answers)) == 1
     assert Ledger.objects.get(team=world.teams["a"], level="eps-1").spent == "0.25"
+
+
+def test_the_charge_limit_of_a_level(db):
+    from tests.pwscup.dp_world import TOY_CONFIG
+
+    world = build_dp_world(slug="dplimit", config={**TOY_CONFIG, "max_charges_per_level": 2})
+    ask(world, "0.1")
+    ask(world, "0.1")
+    with pytest.raises(LedgerRefusal, match="Level 'eps-1' allows at most 2 charges"):
+        ask(world, "0.1")
+    assert Ledger.objects.get(team=world.teams["a"], level="eps-1").charges_count == 2
