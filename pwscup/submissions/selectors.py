@@ -48,16 +48,28 @@ class Quota:
     resets_at: dt.datetime
 
 
+def day_start_in(time_zone: str, now: dt.datetime) -> dt.datetime:
+    """Midnight of ``now``'s day in ``time_zone``: when a daily quota resets."""
+    local = now.astimezone(zoneinfo.ZoneInfo(time_zone))
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
 def local_day_start(*, phase: Phase, now: dt.datetime) -> dt.datetime:
     """Midnight of ``now``'s day in the round's time zone: when the daily quota resets."""
-    local = now.astimezone(zoneinfo.ZoneInfo(phase.round.timezone))
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+    return day_start_in(phase.round.timezone, now)
 
 
 def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
     """What the team has used of the phase's limits; FAILED uploads do not count."""
-    counted = model.objects.filter(phase=phase, team=team).exclude(status=Status.FAILED)
-    day_start = local_day_start(phase=phase, now=now)
+    uploads = model.objects.filter(phase=phase, team=team)
+    return uploads_quota_usage(uploads, time_zone=phase.round.timezone, now=now)
+
+
+def uploads_quota_usage(uploads: QuerySet, *, time_zone: str, now: dt.datetime) -> Quota:
+    """What ``uploads`` (one team's, of one window: a phase, a release step, …) have used of
+    its limits, with ``created_at`` and ``status`` fields; FAILED uploads do not count."""
+    counted = uploads.exclude(status=Status.FAILED)
+    day_start = day_start_in(time_zone, now)
     used = counted.aggregate(  # one query for both counts
         today=Count("pk", filter=Q(created_at__gte=day_start)), total=Count("pk")
     )

@@ -17,6 +17,7 @@ from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from pwscup.submissions.selectors import (
+    Quota,
     local_day_start,
     quota_usage,
     team_failed_uploads_since,
@@ -60,20 +61,39 @@ def check_size(uploaded_file) -> None:
 
 def check_quota(*, model, phase: Phase, team: Team, now: dt.datetime) -> None:
     """Must run inside a transaction holding the team's row lock (no race past the limit)."""
-    quota = quota_usage(model=model, phase=phase, team=team, now=now)
-    if phase.total_limit is not None and quota.used_total >= phase.total_limit:
+    check_limits(
+        quota=quota_usage(model=model, phase=phase, team=team, now=now),
+        total_limit=phase.total_limit,
+        daily_limit=phase.daily_limit,
+        time_zone=phase.round.timezone,
+    )
+
+
+def check_limits(
+    *,
+    quota: Quota,
+    total_limit: int | None,
+    daily_limit: int | None,
+    time_zone: str,
+    total_message: str | None = None,
+) -> None:
+    """Refuse (429) an upload past a total or a daily limit of ``quota``'s window.
+
+    ``total_message`` (with ``%(limit)s``) names the window when it is not a phase.
+    """
+    if total_limit is not None and quota.used_total >= total_limit:
         raise Refused(
-            _("Your team has used all %(limit)s submissions of this phase.")
-            % {"limit": phase.total_limit},
+            (total_message or _("Your team has used all %(limit)s submissions of this phase."))
+            % {"limit": total_limit},
             status=429,
         )
-    if phase.daily_limit is not None and quota.used_today >= phase.daily_limit:
+    if daily_limit is not None and quota.used_today >= daily_limit:
         raise Refused(
             _(
                 "Your team has used its %(limit)s submissions for today; the limit resets at "
                 "%(reset)s."
             )
-            % {"limit": phase.daily_limit, "reset": _format_at(phase, quota.resets_at)},
+            % {"limit": daily_limit, "reset": format_at(time_zone, quota.resets_at)},
             status=429,
         )
 
@@ -185,5 +205,9 @@ def _expected_kind(model) -> str:
 
 
 def _format_at(phase: Phase, at: dt.datetime) -> str:
-    tz = zoneinfo.ZoneInfo(phase.round.timezone)
-    return f"{at.astimezone(tz):%Y-%m-%d %H:%M} ({phase.round.timezone})"
+    return format_at(phase.round.timezone, at)
+
+
+def format_at(time_zone: str, at: dt.datetime) -> str:
+    """``at`` as the upload messages print it: local time, then the time zone's name."""
+    return f"{at.astimezone(zoneinfo.ZoneInfo(time_zone)):%Y-%m-%d %H:%M} ({time_zone})"
