@@ -244,6 +244,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "pwscup.submissions.tasks.auto_freeze_rounds",
         "schedule": PWSCUP_REAPER_INTERVAL,
     },
+    # Sequential rounds: each release step frozen at its close (pwscup/sequential/tasks.py).
+    "auto-freeze-sequential-steps": {
+        "task": "pwscup.sequential.tasks.auto_freeze_steps",
+        "schedule": PWSCUP_REAPER_INTERVAL,
+        "options": {"expires": PWSCUP_REAPER_INTERVAL},
+    },
     # DP rounds: scores and baselines once the release phase has closed (pwscup/dp/tasks.py).
     "score-closed-dp-rounds": {
         "task": "pwscup.dp.tasks.score_closed_dp_rounds",
