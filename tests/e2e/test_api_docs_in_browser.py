@@ -39,6 +39,10 @@ def test_a_token_is_made_shown_once_and_revoked_on_the_profile(
     secret = web.get_by_test_id("new-token").inner_text()
     assert secret.startswith("pws_")
     screenshot(web, "api-token-created")
+    # The long token wraps on a phone (390 px): nothing scrolls sideways but the commands.
+    web.set_viewport_size({"width": 390, "height": 800})
+    assert web.evaluate("document.documentElement.scrollWidth") <= 390
+    web.set_viewport_size({"width": 1366, "height": 900})
     # The API answers the token (a request outside the browser's session).
     answer = web.context.request.get(
         f"{live_server.url}/api/v1/me/", headers={"Authorization": f"Bearer {secret}"}
