@@ -15,11 +15,9 @@ The same services and selectors as the pages; messages follow Accept-Language.
 
 from django.http import Http404
 from django.urls import path
-from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -31,8 +29,7 @@ from pwscup.dp import services
 from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
-from pwscup.dp.selectors import dp_round_of, team_charge, team_level
-from scoring.dp.errors import DPError
+from pwscup.dp.selectors import charge_json, dp_round_of, team_charge, team_level
 from scoring.dp.exact import exact_text
 
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
@@ -51,47 +48,21 @@ def _dp_access(request, competition_slug, round_slug, *, team: bool = True):
     return access, dp_round
 
 
-def _text(error) -> str:
-    inner = getattr(error, "error", error)
-    return inner.render(get_language()) if isinstance(inner, DPError) else str(inner)
-
-
 def _bad(error, status=400, code="invalid") -> Response:
-    return Response({"code": code, "message": _text(error)}, status=status)
+    return Response({"code": code, "message": services.dp_error_text(error)}, status=status)
 
 
-def _charge_json(charge, replayed: bool = False) -> dict:
-    from fractions import Fraction
-
-    budget = Fraction(charge.ledger.budget)
-    data = {
-        "charge_no": charge.number,
-        "kind": charge.kind,
-        "request_id": charge.request_id,
-        "epsilon": charge.epsilon,
-        "spent": charge.spent_after,
-        "remaining": exact_text(budget - Fraction(charge.spent_after)),
-        "created_at": charge.created_at.isoformat(),
-        **charge.reply,
-    }
-    if replayed:
-        data["replayed"] = True
-    return data
-
-
-class QueryView(APIView):
+class _ChargeView(APIView):
+    # POST a query or a release: one charging service, the same replies and refusals.
+    # (A comment, not a docstring: the schema would show it as both endpoints' description.)
     permission_classes = [IsAuthenticated]
     parser_classes = [JSONParser]
+    service = None  # ``services.dp_query_answer`` or ``services.dp_release_request``
 
-    @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
-        summary="Ask a histogram or count query (charges ε; 409 past the budget)",
-    )
     def post(self, request, competition_slug, round_slug, level):
         access, dp_round = _dp_access(request, competition_slug, round_slug)
         try:
-            result = services.dp_query_answer(
+            result = type(self).service(
                 dp_round=dp_round,
                 team=access.team,
                 user=request.user,
@@ -102,7 +73,18 @@ class QueryView(APIView):
             return _bad(refusal, 409, "budget_refused")
         except services.DPRequestError as error:
             return _bad(error)
-        return Response(_charge_json(result.charge, result.replayed))
+        return Response(charge_json(result.charge, replayed=result.replayed))
+
+
+@extend_schema_view(
+    post=extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
+        summary="Ask a histogram or count query (charges ε; 409 past the budget)",
+    )
+)
+class QueryView(_ChargeView):
+    service = services.dp_query_answer
 
 
 class LedgerView(APIView):
@@ -120,35 +102,20 @@ class LedgerView(APIView):
                 "budget": exact_text(view.budget),
                 "spent": exact_text(view.spent),
                 "remaining": exact_text(view.remaining),
-                "charges": [_charge_json(charge) for charge in view.charges],
+                "charges": [charge_json(charge) for charge in view.charges],
             }
         )
 
 
-class ReleaseView(APIView):
-    permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser]
-
-    @extend_schema(
+@extend_schema_view(
+    post=extend_schema(
         request=OpenApiTypes.OBJECT,
         responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
         summary="Request a platform-run Pk-anonymized release (charges ε by eq. 6)",
     )
-    def post(self, request, competition_slug, round_slug, level):
-        access, dp_round = _dp_access(request, competition_slug, round_slug)
-        try:
-            result = services.dp_release_request(
-                dp_round=dp_round,
-                team=access.team,
-                user=request.user,
-                level=level,
-                payload=request.data,
-            )
-        except LedgerRefusal as refusal:
-            return _bad(refusal, 409, "budget_refused")
-        except services.DPRequestError as error:
-            return _bad(error)
-        return Response(_charge_json(result.charge, result.replayed))
+)
+class ReleaseView(_ChargeView):
+    service = services.dp_release_request
 
 
 class ReleaseFileView(APIView):
@@ -225,9 +192,7 @@ class LeaderboardView(APIView):
     )
     def get(self, request, competition_slug, round_slug):
         access, dp_round = _dp_access(request, competition_slug, round_slug, team=False)
-        if not dp_round.has_closed(timezone.now()) or dp_round.scored_at is None:
-            if dp_round.has_closed():
-                services.dp_round_score_request(dp_round=dp_round)
+        if not services.dp_round_results_ready(dp_round=dp_round):
             return Response(
                 {"code": "not_closed", "message": _("Scores are published after the close.")},
                 status=404,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
-from scoring.dp.exact import format_epsilon
+from scoring.dp.exact import exact_text, format_epsilon
 
 
 @dataclass
@@ -131,3 +131,21 @@ def organizer_overview(*, dp_round: DPRound) -> list[dict]:
         {"team": row["team"], "cells": [row["levels"][lv] for lv in levels]}
         for row in rows.values()
     ]
+
+
+def charge_json(charge: Charge, *, replayed: bool = False) -> dict:
+    """One charge as the pages' JSON replies and the API show it: number, kind, ε, spent,
+    remaining (exact), and the stored answer (or release summary)."""
+    data = {
+        "charge_no": charge.number,
+        "kind": charge.kind,
+        "request_id": charge.request_id,
+        "epsilon": charge.epsilon,
+        "spent": charge.spent_after,
+        "remaining": exact_text(Fraction(charge.ledger.budget) - Fraction(charge.spent_after)),
+        "created_at": charge.created_at.isoformat(),
+        **charge.reply,
+    }
+    if replayed:
+        data["replayed"] = True
+    return data

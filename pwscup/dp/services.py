@@ -43,6 +43,15 @@ class DPRequestError(Exception):
         self.error = error
 
 
+def dp_error_text(error) -> str:
+    """A ``DPRequestError`` or ``LedgerRefusal`` (or a bare ``DPError``) as text in the
+    reader's language: what the pages and the API both show."""
+    inner = getattr(error, "error", error)
+    if isinstance(inner, DPError):
+        return inner.render(get_language())
+    return str(inner)
+
+
 # --- the round ----------------------------------------------------------------------------
 
 
@@ -167,6 +176,8 @@ def dp_query_answer(
 
     Raises ``DPRequestError`` (bad request) or ``LedgerRefusal`` (budget: HTTP 409).
     """
+    if not engine.interactive_enabled(dp_round.config):
+        raise DPRequestError(_("This round has no interactive track"))
     if not isinstance(payload, dict):
         raise DPRequestError(_("The query must be a JSON object"))
     request_id = _request_id(payload.get("request_id"))
@@ -627,6 +638,17 @@ def dp_rounds_score_closed(*, now=None) -> list[int]:
         if dp_round_score(dp_round=dp_round, now=now):
             done.append(dp_round.pk)
     return done
+
+
+def dp_round_results_ready(*, dp_round: DPRound, now=None) -> bool:
+    """Whether the scores may be shown: the release phase has closed and the round is
+    scored. A closed round not scored yet is sent to the worker (and is not ready)."""
+    if not dp_round.has_closed(now):
+        return False
+    if dp_round.scored_at is None:
+        dp_round_score_request(dp_round=dp_round)
+        return False
+    return True
 
 
 def dp_round_score_request(*, dp_round: DPRound) -> None:

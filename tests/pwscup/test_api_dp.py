@@ -176,3 +176,32 @@ def test_the_hidden_table_is_not_downloadable_over_the_api(world):
     )
     for letter in "ab":
         assert Client().get(address, **bearer(world.users[letter])).status_code == 404
+
+
+def test_a_round_without_the_interactive_track_refuses_queries_on_every_entry_point(db):
+    # The rule lives in the service: the API refuses as the page does, and nothing is charged.
+    from tests.pwscup.dp_world import TOY_CONFIG
+
+    world = build_dp_world(
+        slug="dpbatch", config={**TOY_CONFIG, "tracks": {"interactive": False, "batch": "both"}}
+    )
+    query = {"type": "histogram", "attributes": ["gender"], "epsilon": "0.5"}
+    headers = bearer(world.users["a"])
+    reply = post(Client(), api(world, "dp-queries", level="eps-1"), query, headers)
+    assert reply.status_code == 400
+    assert reply.json() == {"code": "invalid", "message": "This round has no interactive track"}
+    page = Client()
+    page.force_login(world.users["a"])
+    address = reverse(
+        "dp:query",
+        kwargs={
+            "competition_slug": world.competition.slug,
+            "round_slug": world.round.slug,
+            "level": "eps-1",
+        },
+    )
+    reply = post(page, address, query, {})
+    assert reply.status_code == 400
+    assert reply.json() == {"error": "This round has no interactive track"}
+    ledger = Client().get(api(world, "dp-ledger", level="eps-1"), **headers).json()
+    assert ledger["charges"] == [] and ledger["spent"] == "0"
