@@ -1,6 +1,7 @@
 """The organizer admin of sequential rounds: the configuration (checked by the same service
 as the console), master tables, releases and attacks read-only (the platform makes them)."""
 
+import datetime as dt
 import json
 
 from django import forms
@@ -12,7 +13,7 @@ from pwscup.core.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_f
 from pwscup.sequential.forms import ConfigField
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
-from pwscup.sequential.services import sequential_config_validate
+from pwscup.sequential.services import schedule_normalise, sequential_config_validate
 
 
 class SequentialRoundForm(forms.ModelForm):
@@ -20,7 +21,7 @@ class SequentialRoundForm(forms.ModelForm):
 
     class Meta:
         model = SequentialRound
-        fields = ("results_published",)
+        fields = ("results_published", "step_closes", "auto_freeze", "daily_limit", "total_limit")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -32,6 +33,20 @@ class SequentialRoundForm(forms.ModelForm):
         if self.instance.pk and self.instance.frozen_steps and config != self.instance.config:
             raise ValidationError(_("Step 1 is frozen: the configuration can no longer change."))
         return sequential_config_validate(config=config)
+
+    def clean_step_closes(self):
+        closes = self.cleaned_data.get("step_closes") or []
+        try:
+            parsed = [dt.datetime.fromisoformat(str(at)) for at in closes]
+        except ValueError as error:
+            raise ValidationError(str(error)) from None
+        if not self.instance.pk:
+            return closes
+        try:
+            parsed = schedule_normalise(sequential=self.instance, closes=parsed)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict.get("step_closes", error.messages)) from None
+        return [at.isoformat() for at in parsed]
 
     def save(self, commit=True):
         self.instance.config = self.cleaned_data["config"]

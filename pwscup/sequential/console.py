@@ -31,6 +31,7 @@ def round_create(request, competition_slug):
                 master_file=data["master"],
                 pool_file=data["pool"],
                 user=request.user,
+                **form.schedule(),
             )
         except ValidationError as error:
             add_errors(form, error)
@@ -77,4 +78,5 @@ def panel_context(*, request, round) -> dict:
         "master_form": MasterUploadForm(competition=round.competition),
         "rows": selectors.leaderboard_rows(sequential=sequential),
         "uploads": sequential.releases.count(),
+        "schedule": selectors.step_schedule(sequential=sequential),
     }

@@ -1,6 +1,8 @@
+import datetime as dt
 import json
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
@@ -45,7 +47,64 @@ class ConfigField(forms.CharField):
         return value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
 
 
-class SequentialRoundForm(forms.Form):
+class ClosesField(forms.CharField):
+    """Date-times, one per line (``2026-12-01 18:00``), in the round's time zone."""
+
+    widget = forms.Textarea(attrs={"rows": 4, "cols": 30})
+
+    def to_python(self, value):
+        closes = []
+        for line in (super().to_python(value) or "").splitlines():
+            if line.strip():
+                try:
+                    closes.append(dt.datetime.fromisoformat(line.strip()))
+                except ValueError:
+                    raise forms.ValidationError(
+                        _("“%(value)s” is not a date and time (2026-12-01 18:00).")
+                        % {"value": line.strip()}
+                    ) from None
+        return closes
+
+
+class ScheduleFields(forms.Form):
+    """Step windows and upload limits of a sequential round (spec §4, platform options)."""
+
+    step_closes = ClosesField(
+        label=_("Close of each release"),
+        required=False,
+        help_text=_(
+            "One date and time per line, in the round's time zone; or use the two fields below."
+        ),
+    )
+    first_close = forms.DateTimeField(label=_("Release 1 closes at"), required=False)
+    step_hours = forms.IntegerField(label=_("Step length (hours)"), min_value=1, required=False)
+    auto_freeze = forms.BooleanField(
+        label=_("Freeze each release automatically at its close"), required=False, initial=True
+    )
+    daily_limit = forms.IntegerField(
+        label=_("Uploads per team per release per day"), min_value=1, required=False
+    )
+    total_limit = forms.IntegerField(
+        label=_("Uploads per team per release"), min_value=1, required=False
+    )
+
+    def schedule(self) -> dict:
+        """The keyword arguments of ``sequential_round_create`` these fields give."""
+        data = self.cleaned_data
+        hours = data.get("step_hours")
+        return {
+            "step_closes": data.get("step_closes") or None,
+            # Naive again: the service reads it in the round's time zone, like step_closes.
+            "first_close": data.get("first_close") and timezone.make_naive(data["first_close"]),
+            "step_length": dt.timedelta(hours=hours) if hours else None,
+            "auto_freeze": bool(data.get("auto_freeze")),
+            "daily_limit": data.get("daily_limit"),
+            "total_limit": data.get("total_limit"),
+        }
+
+
+class SequentialRoundForm(ScheduleFields):
+    field_order = ["name", "slug", "config", "master", "pool"]
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Address (slug)"))
     config = ConfigField(label=_("Configuration (JSON, spec §12)"), initial=EXAMPLE_CONFIG)

@@ -1,5 +1,6 @@
 """A sequential round's data: its configuration, master tables, releases, scores, attacks."""
 
+import datetime as dt
 import json
 import secrets
 
@@ -35,6 +36,23 @@ class SequentialRound(models.Model):
         _("frozen steps"), default=0, help_text=_("Releases 1 … this number are frozen.")
     )
     results_published = models.BooleanField(_("results published"), default=False)
+    # Step windows: when each release step closes (ISO date-times, one per step, in order),
+    # set from explicit times or from a first close and a step length (services.schedule_set).
+    step_closes = models.JSONField(
+        _("close of each release"),
+        default=list,
+        blank=True,
+        help_text=_("Uploads of release j are refused from its close; empty: no deadline."),
+    )
+    auto_freeze = models.BooleanField(
+        _("freeze each release automatically at its close"), default=True
+    )
+    daily_limit = models.PositiveIntegerField(
+        _("uploads per team per release per day"), null=True, blank=True
+    )
+    total_limit = models.PositiveIntegerField(
+        _("uploads per team per release"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("sequential round")
@@ -55,6 +73,12 @@ class SequentialRound(models.Model):
     @property
     def n_releases(self) -> int:
         return int(self.config.get("n_releases", 0))
+
+    def close_of(self, step: int) -> dt.datetime | None:
+        """When release ``step`` closes, or None (no deadline)."""
+        if not 1 <= step <= len(self.step_closes or []):
+            return None
+        return dt.datetime.fromisoformat(self.step_closes[step - 1])
 
     @property
     def all_frozen(self) -> bool:

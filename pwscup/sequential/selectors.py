@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from pwscup.accounts.models import Team
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
+from pwscup.submissions.selectors import Quota, uploads_quota_usage
 
 BOARD_METRICS = (
     "MU_min",
@@ -35,15 +38,38 @@ def is_online(sequential: SequentialRound) -> bool:
     return sequential.config.get("mode", "online") == "online"
 
 
-def open_steps(*, sequential: SequentialRound) -> list[int]:
+def open_steps(*, sequential: SequentialRound, now=None) -> list[int]:
     """The releases a team may upload now: online, the step after the frozen prefix; batch,
-    every step not frozen yet."""
+    every step not frozen yet; in both, only steps whose close (if any) is still ahead."""
     n, frozen = sequential.n_releases, sequential.frozen_steps
     if frozen >= n:
         return []
-    if is_online(sequential):
-        return [frozen + 1]
-    return list(range(frozen + 1, n + 1))
+    steps = [frozen + 1] if is_online(sequential) else list(range(frozen + 1, n + 1))
+    now = now or timezone.now()
+    return [j for j in steps if not step_closed(sequential, j, now)]
+
+
+def step_closed(sequential: SequentialRound, step: int, now) -> bool:
+    """Whether release ``step`` has a close and it has passed."""
+    closes_at = sequential.close_of(step)
+    return closes_at is not None and now >= closes_at
+
+
+def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
+    """Each release's close (None: no deadline) and whether it has passed, for the pages."""
+    now = now or timezone.now()
+    return [
+        {"step": j, "closes_at": sequential.close_of(j), "closed": step_closed(sequential, j, now)}
+        for j in range(1, sequential.n_releases + 1)
+    ]
+
+
+def step_quota(*, sequential: SequentialRound, team: Team, step: int, now) -> Quota:
+    """What the team has used of the round's per-release limits for ``step`` (the first
+    kind's counting: rejected releases are free, the day ends at midnight in the round's
+    time zone)."""
+    uploads = Release.objects.filter(sequential=sequential, team=team, step=step)
+    return uploads_quota_usage(uploads, time_zone=sequential.round.timezone, now=now)
 
 
 def visible_steps(*, sequential: SequentialRound) -> int:

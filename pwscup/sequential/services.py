@@ -18,6 +18,7 @@ check's time.
 
 import datetime as dt
 import time
+import zoneinfo
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -44,7 +45,8 @@ from pwscup.sequential.models import (
 )
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.uploads import check_size
+from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
+from pwscup.submissions.services.uploads import check_limits, check_size, format_at
 
 KIND_KEY = "sequential"
 
@@ -94,10 +96,18 @@ def sequential_round_create(
     master_file=None,
     pool_file=None,
     user=None,
+    step_closes=None,
+    first_close=None,
+    step_length=None,
+    daily_limit=None,
+    total_limit=None,
+    auto_freeze=True,
 ) -> SequentialRound:
     """A new sequential round: the configuration, and a shared master or a pool to draw
     per-team masters from (drawn at once for the teams registered, and again by the
-    organizer's "draw" action). Per-team masters may also be uploaded one by one."""
+    organizer's "draw" action). Per-team masters may also be uploaded one by one.
+    Optionally each release's close (``step_closes``, or ``first_close`` and
+    ``step_length``; see ``schedule_set``) and the per-team, per-release upload limits."""
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
@@ -118,7 +128,19 @@ def sequential_round_create(
     round_ = round_of_kind_create(
         competition=competition, kind=KIND_KEY, name=name, slug=slug, config=config
     )
-    sequential = SequentialRound.objects.create(round=round_, config=config)
+    sequential = SequentialRound.objects.create(
+        round=round_,
+        config=config,
+        daily_limit=daily_limit,
+        total_limit=total_limit,
+        auto_freeze=auto_freeze,
+    )
+    schedule_set(
+        sequential=sequential,
+        closes=step_closes or None,
+        first_close=first_close,
+        step_length=step_length,
+    )
     if master_data is not None:
         Master.objects.create(
             sequential=sequential,
@@ -202,11 +224,18 @@ def master_frame(*, master: Master):
 # --- releases ----------------------------------------------------------------------------
 
 
-def _refuse_step(*, sequential: SequentialRound, team: Team, step: int) -> None:
+def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> None:
     n = sequential.n_releases
     if not 1 <= step <= n:
         raise Refused(
             _("Release %(j)s does not exist: this round has %(n)s.") % {"j": step, "n": n}
+        )
+    closes_at = sequential.close_of(step)
+    if closes_at is not None and now >= closes_at and step > sequential.frozen_steps:
+        raise Refused(
+            _("Release %(j)s closed at %(at)s; uploads of it are no longer accepted.")
+            % {"j": step, "at": format_at(sequential.round.timezone, closes_at)},
+            status=403,
         )
     open_steps = selectors.open_steps(sequential=sequential)
     if step not in open_steps:
@@ -241,6 +270,19 @@ def _check_failed_bound(*, sequential: SequentialRound, team: Team, now) -> None
         )
 
 
+def _check_quota(*, sequential: SequentialRound, team: Team, step: int, now) -> None:
+    """The round's per-day and total limits per team and release step, counted and worded
+    like the first kind's phases (rejected releases cost nothing)."""
+    check_limits(
+        quota=selectors.step_quota(sequential=sequential, team=team, step=step, now=now),
+        total_limit=sequential.total_limit,
+        daily_limit=sequential.daily_limit,
+        time_zone=sequential.round.timezone,
+        total_message=_("Your team has used all %(limit)s uploads of release %(j)s.")
+        % {"j": step, "limit": "%(limit)s"},
+    )
+
+
 def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
     """The team's releases 1 … step−1 the new one is checked with (frozen, else latest valid)."""
     prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
@@ -268,23 +310,29 @@ def release_upload(
     releases: at once for a small sequence, else on a worker (``release_check``). A
     rejected release ends FAILED with the spec's message."""
     now = now or timezone.now()
-    _refuse_step(sequential=sequential, team=team, step=step)
     check_size(uploaded_file)
-    _check_failed_bound(sequential=sequential, team=team, now=now)
-    prefix = _prefix_bytes(sequential=sequential, team=team, step=step)
     data = _upload_bytes(uploaded_file)
-    release = Release.objects.create(
-        sequential=sequential,
-        team=team,
-        step=step,
-        file=ContentFile(data, name=f"release_{step}.csv"),
-        original_name=(uploaded_file.name or f"release_{step}.csv")[:255],
-        sha256=sha256_of(uploaded_file),
-        uploaded_by=user,
-        created_at=now,
-        queued_at=now,
-        status=Release.Status.QUEUED,
-    )
+    with transaction.atomic():
+        # The team's row lock: two uploads at once cannot both pass the last quota place,
+        # and a freeze (which locks the round's row) is seen before or after, never half.
+        Team.objects.select_for_update().get(pk=team.pk)
+        sequential.refresh_from_db(fields=["frozen_steps"])
+        _refuse_step(sequential=sequential, team=team, step=step, now=now)
+        _check_quota(sequential=sequential, team=team, step=step, now=now)
+        _check_failed_bound(sequential=sequential, team=team, now=now)
+        prefix = _prefix_bytes(sequential=sequential, team=team, step=step)
+        release = Release.objects.create(
+            sequential=sequential,
+            team=team,
+            step=step,
+            file=ContentFile(data, name=f"release_{step}.csv"),
+            original_name=(uploaded_file.name or f"release_{step}.csv")[:255],
+            sha256=sha256_of(uploaded_file),
+            uploaded_by=user,
+            created_at=now,
+            queued_at=now,
+            status=Release.Status.QUEUED,
+        )
     rows = sum(content.count(b"\n") for content in [*prefix, data])
     if rows <= getattr(settings, "PWSCUP_SEQ_INLINE_MAX_ROWS", INLINE_MAX_ROWS):
         release_check(release_id=release.pk)
@@ -344,7 +392,9 @@ def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> No
 
 
 @transaction.atomic
-def step_freeze(*, sequential: SequentialRound, user=None, now=None) -> int:
+def step_freeze(
+    *, sequential: SequentialRound, user=None, now=None, step: int | None = None
+) -> int | None:
     """Freeze the next step: each team's latest valid release of it that still fits its
     frozen releases becomes final, and each sequence is scored over the frozen prefix. After
     the last step, with the attack phase, the targets are published. Returns the step frozen.
@@ -352,8 +402,13 @@ def step_freeze(*, sequential: SequentialRound, user=None, now=None) -> int:
     "Still fits": in batch mode a team may replace release j−1 after uploading release j,
     so release j is checked again with the frozen prefix (its ``last`` column, for one);
     the newest that passes is frozen. In online mode the prefix never changes under it.
+
+    With ``step``, freeze that step only if it is the next one, else return None (so the
+    automatic freeze of a step happens once, however many ticks ask for it at once).
     """
     sequential = SequentialRound.objects.select_for_update().get(pk=sequential.pk)
+    if step is not None and step != sequential.frozen_steps + 1:
+        return None  # ``step`` was frozen meanwhile (the automatic freeze, twice at once)
     step = sequential.frozen_steps + 1
     if step > sequential.n_releases:
         raise Refused(_("Every release of this round is frozen already."))
@@ -384,6 +439,84 @@ def step_freeze(*, sequential: SequentialRound, user=None, now=None) -> int:
         targets_publish(sequential=sequential)
     _notify_frozen(sequential=sequential, step=step)
     return step
+
+
+def schedule_set(
+    *,
+    sequential: SequentialRound,
+    closes: list[dt.datetime] | None = None,
+    first_close: dt.datetime | None = None,
+    step_length: dt.timedelta | None = None,
+) -> list[dt.datetime]:
+    """Set when each release closes: explicit times (one per release, increasing), or the
+    first release's close and a step length; neither: no deadlines. Returns the closes."""
+    closes = schedule_normalise(
+        sequential=sequential, closes=closes, first_close=first_close, step_length=step_length
+    )
+    sequential.step_closes = [at.isoformat() for at in closes]
+    sequential.save(update_fields=["step_closes"])
+    return closes
+
+
+def schedule_normalise(
+    *, sequential: SequentialRound, closes=None, first_close=None, step_length=None
+) -> list[dt.datetime]:
+    """The closes ``schedule_set`` would keep (aware, one per release, increasing), or a
+    ``ValidationError`` naming the field."""
+    n = sequential.n_releases
+    if closes is None and first_close is not None:
+        if step_length is None or step_length <= dt.timedelta(0):
+            raise ValidationError({"step_length": _("Give a positive step length.")})
+        closes = [first_close + step_length * j for j in range(n)]
+    closes = list(closes or [])
+    if closes and len(closes) != n:
+        raise ValidationError(
+            {
+                "step_closes": _("Give one close time per release: %(n)s, not %(k)s.")
+                % {"n": n, "k": len(closes)}
+            }
+        )
+    zone = zoneinfo.ZoneInfo(sequential.round.timezone)  # a time without zone: the round's
+    closes = [at.replace(tzinfo=zone) if timezone.is_naive(at) else at for at in closes]
+    for j in range(1, len(closes)):
+        if closes[j] <= closes[j - 1]:
+            raise ValidationError(
+                {
+                    "step_closes": _("Release %(j)s must close after release %(i)s.")
+                    % {"j": j + 1, "i": j}
+                }
+            )
+    return closes
+
+
+def steps_auto_freeze(*, now=None) -> list[tuple[int, int]]:
+    """Freeze every release step whose close has passed, in rounds that ask for it (the
+    periodic task's work; ``(round id, step)`` of each freeze). Releases uploaded before the
+    close and still being checked are waited for (up to ``AUTO_FREEZE_WAITS_AT_MOST``), so
+    the freeze sees them. Idempotent and safe when run twice at once (``step_freeze``)."""
+    now = now or timezone.now()
+    frozen = []
+    due = SequentialRound.objects.filter(auto_freeze=True).exclude(step_closes=[])
+    for sequential in due.select_related("round__competition").order_by("pk"):
+        while not sequential.all_frozen:
+            step = sequential.frozen_steps + 1
+            closes_at = sequential.close_of(step)
+            if closes_at is None or closes_at > now:
+                break
+            in_flight = Release.objects.filter(
+                sequential=sequential,
+                step=step,
+                created_at__lt=closes_at,
+                status__in=(Release.Status.QUEUED, Release.Status.RUNNING),
+            ).exists()
+            if in_flight and now - closes_at < AUTO_FREEZE_WAITS_AT_MOST:
+                break
+            if step_freeze(sequential=sequential, now=now, step=step) is None:
+                break
+            sequential.refresh_from_db()
+            audit(user=None, sequential=sequential, action="freeze", automatic=True)
+            frozen.append((sequential.round_id, step))
+    return frozen
 
 
 def _release_to_freeze(*, sequential: SequentialRound, team: Team, step: int):

@@ -11,3 +11,9 @@ def check_release(self, release_id: int) -> None:
     services.release_check(
         release_id=release_id, task_id=self.request.id, worker=self.request.hostname
     )
+
+
+@shared_task(ignore_result=True)
+def auto_freeze_steps() -> list:
+    """Freeze each release step whose close has passed (celery beat, settings)."""
+    return services.steps_auto_freeze()

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -124,16 +125,24 @@ def round_page(request, access):
         frozen = selectors.team_sequence(
             sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
         )
+        schedule = selectors.step_schedule(sequential=sequential)
         step_rows = [
             {
                 "step": j,
+                "closes_at": schedule[j - 1]["closes_at"],
+                "closed": schedule[j - 1]["closed"],
                 "is_frozen": j <= sequential.frozen_steps,
                 "release": frozen[j - 1] if j <= sequential.frozen_steps else None,
                 "open": j in context["open_steps"],
             }
             for j in range(1, context["visible_steps"] + 1)
         ]
+        quotas = {
+            j: selectors.step_quota(sequential=sequential, team=team, step=j, now=timezone.now())
+            for j in context["open_steps"]
+        }
         context.update(
+            quotas=quotas,
             master=master,
             releases=releases,
             latest=latest,
@@ -219,9 +228,9 @@ def master_download(request, access):
 def release_upload(request, access):
     sequential = selectors.sequential_of(round=access.round)
     team = _require_team(access)
-    form = ReleaseUploadForm(
-        request.POST, request.FILES, steps=selectors.open_steps(sequential=sequential)
-    )
+    # Every step is a valid choice here: the service refuses a closed or frozen one, with a
+    # message saying why (and when it closed).
+    form = ReleaseUploadForm(request.POST, request.FILES, steps=range(1, sequential.n_releases + 1))
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:

@@ -1,0 +1,276 @@
+"""The sequential round's step windows, automatic freeze and upload quotas: a close per
+release enforced on the server, each step frozen once at its close, per-team per-release
+daily and total limits counted like the first kind's phases."""
+
+import datetime as dt
+import html
+import threading
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.urls import reverse
+from django.utils import translation
+
+from pwscup.console.models import AuditEntry
+from pwscup.core.errors import Refused
+from pwscup.sequential import selectors, services
+from pwscup.sequential.models import Release, SequenceScore, SequentialRound
+from tests.pwscup.seq_web_world import fixture, seq_world, upload_file
+
+pytestmark = pytest.mark.django_db
+
+TABLE3, TABLE9 = "zhang_release_1.csv", "zhang_release_2_table9.csv"
+UTC = dt.UTC
+CLOSE_1 = dt.datetime(2026, 12, 1, 9, 0, tzinfo=UTC)  # 18:00 in Asia/Tokyo
+
+
+def scheduled_world(**limits):
+    world = seq_world()
+    services.schedule_set(
+        sequential=world.sequential, first_close=CLOSE_1, step_length=dt.timedelta(days=1)
+    )
+    SequentialRound.objects.filter(pk=world.sequential.pk).update(**limits)
+    world.sequential.refresh_from_db()
+    return world
+
+
+def upload(world, letter, step, content, now):
+    world.sequential.refresh_from_db()
+    return services.release_upload(
+        sequential=world.sequential,
+        team=world.teams[letter],
+        user=world.users[letter],
+        step=step,
+        uploaded_file=upload_file(content, f"release_{step}.csv"),
+        now=now,
+    )
+
+
+# --- schedule ------------------------------------------------------------------------------
+
+
+def test_a_step_length_gives_one_close_per_release_and_explicit_ones_are_checked():
+    world = scheduled_world()
+    assert world.sequential.close_of(1) == CLOSE_1
+    assert world.sequential.close_of(2) == CLOSE_1 + dt.timedelta(days=1)
+    assert world.sequential.close_of(3) is None
+    with pytest.raises(ValidationError, match="one close time per release: 2, not 1"):
+        services.schedule_set(sequential=world.sequential, closes=[CLOSE_1])
+    with pytest.raises(ValidationError, match="Release 2 must close after release 1"):
+        services.schedule_set(sequential=world.sequential, closes=[CLOSE_1, CLOSE_1])
+    # A time without a zone is read in the round's (Asia/Tokyo).
+    closes = services.schedule_set(
+        sequential=world.sequential,
+        closes=[dt.datetime(2026, 12, 1, 18, 0), dt.datetime(2026, 12, 2, 18, 0)],
+    )
+    assert closes[0] == CLOSE_1
+    services.schedule_set(sequential=world.sequential)  # no deadlines any more
+    assert world.sequential.close_of(1) is None
+
+
+def test_the_console_creates_a_round_with_a_step_length_and_limits(client):
+    world = seq_world(slug="seqc")
+    client.force_login(world.organizer)
+    response = client.post(
+        reverse("sequential_console:create", args=[world.competition.slug]),
+        {
+            "name": "Scheduled",
+            "slug": "s2",
+            "config": '{"type": "sequential", "n_releases": 2, "m": 2, '
+            '"qi": {"Age": "num", "Zip": "num"}, "sa": "Disease"}',
+            "master": upload_file(fixture("zhang_master.csv"), "master.csv"),
+            "first_close": "2026-12-01 18:00",
+            "step_hours": "24",
+            "auto_freeze": "on",
+            "daily_limit": "3",
+            "total_limit": "5",
+        },
+    )
+    assert response.status_code == 302, response.content[:2000]
+    created = SequentialRound.objects.get(round__slug="s2")
+    assert created.close_of(1) == CLOSE_1  # 18:00 in the round's time zone
+    assert created.close_of(2) == CLOSE_1 + dt.timedelta(hours=24)
+    assert (created.daily_limit, created.total_limit, created.auto_freeze) == (3, 5, True)
+    panel = client.get(reverse("console:round", args=[world.competition.slug, "s2"]))
+    assert b"2026-12-01 18:00 JST" in panel.content
+    assert b"frozen automatically at its close" in panel.content
+
+
+# --- the close, enforced on the server --------------------------------------------------------
+
+
+def test_an_upload_before_the_close_is_taken_and_after_it_refused_with_the_time():
+    world = scheduled_world()
+    release = upload(world, "a", 1, fixture(TABLE3), CLOSE_1 - dt.timedelta(seconds=1))
+    assert release.status == Release.Status.FINISHED
+    with pytest.raises(Refused) as refused:
+        upload(world, "b", 1, fixture(TABLE3), CLOSE_1)
+    assert refused.value.status == 403
+    assert refused.value.message == (
+        "Release 1 closed at 2026-12-01 18:00 (Asia/Tokyo); uploads of it are no longer accepted."
+    )
+    with translation.override("ja"):
+        with pytest.raises(Refused) as refused:
+            upload(world, "b", 1, fixture(TABLE3), CLOSE_1 + dt.timedelta(hours=1))
+    assert "リリース 1 は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました" in refused.value.message
+    assert Release.objects.filter(team=world.teams["b"]).count() == 0  # nothing kept
+
+
+def test_the_page_shows_each_close_with_its_time_zone_and_a_late_upload_is_refused(client):
+    world = scheduled_world()
+    client.force_login(world.users["a"])
+    page = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    assert b'data-testid="closes-1"' in page.content
+    assert b"2026-12-01 18:00 JST" in page.content
+    services.schedule_set(
+        sequential=world.sequential,
+        closes=[dt.datetime(2020, 1, 1, 9, 0), dt.datetime(2020, 1, 2, 9, 0)],
+    )
+    response = client.post(
+        reverse("sequential:upload", args=[world.competition.slug, world.round.slug]),
+        {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
+    )
+    text = html.unescape(client.get(response["Location"]).content.decode())
+    assert "Release 1 closed at 2020-01-01 09:00 (Asia/Tokyo)" in text
+    assert 'data-testid="upload-form"' not in text  # no step is open
+    assert not Release.objects.exists()
+
+
+# --- automatic freeze -------------------------------------------------------------------------
+
+
+def test_each_step_is_frozen_at_its_close_once_and_only_once():
+    world = scheduled_world()
+    upload(world, "a", 1, fixture(TABLE3), CLOSE_1 - dt.timedelta(hours=1))
+    assert services.steps_auto_freeze(now=CLOSE_1 - dt.timedelta(seconds=1)) == []
+    assert services.steps_auto_freeze(now=CLOSE_1) == [(world.round.pk, 1)]
+    assert services.steps_auto_freeze(now=CLOSE_1 + dt.timedelta(minutes=1)) == []
+    world.sequential.refresh_from_db()
+    assert world.sequential.frozen_steps == 1
+    assert SequenceScore.objects.filter(step=1, team=world.teams["a"], complete=True).exists()
+    assert AuditEntry.objects.filter(round=world.round, action="round_frozen").count() == 1
+    # Step 2 opened at once; it freezes at its own close, and then nothing is left to do.
+    upload(world, "a", 2, fixture(TABLE9), CLOSE_1 + dt.timedelta(hours=2))
+    later = CLOSE_1 + dt.timedelta(days=1)
+    assert services.steps_auto_freeze(now=later) == [(world.round.pk, 2)]
+    assert services.steps_auto_freeze(now=later + dt.timedelta(days=9)) == []
+    world.sequential.refresh_from_db()
+    assert world.sequential.all_frozen
+    assert Release.objects.filter(team=world.teams["a"], is_frozen=True).count() == 2
+
+
+def test_steps_whose_closes_all_passed_are_caught_up_and_no_freeze_without_the_option():
+    world = scheduled_world(auto_freeze=False)
+    assert services.steps_auto_freeze(now=CLOSE_1 + dt.timedelta(days=5)) == []
+    SequentialRound.objects.filter(pk=world.sequential.pk).update(auto_freeze=True)
+    frozen = services.steps_auto_freeze(now=CLOSE_1 + dt.timedelta(days=5))
+    assert frozen == [(world.round.pk, 1), (world.round.pk, 2)]
+
+
+def test_the_freeze_waits_for_a_release_being_checked_at_the_close():
+    world = scheduled_world()
+    Release.objects.create(
+        sequential=world.sequential,
+        team=world.teams["a"],
+        step=1,
+        file=upload_file(fixture(TABLE3), "release_1.csv"),
+        created_at=CLOSE_1 - dt.timedelta(seconds=5),
+        status=Release.Status.QUEUED,
+    )
+    assert services.steps_auto_freeze(now=CLOSE_1 + dt.timedelta(minutes=5)) == []
+    # Not for ever: past the wait bound the step is frozen without it.
+    assert services.steps_auto_freeze(now=CLOSE_1 + dt.timedelta(hours=2)) == [(world.round.pk, 1)]
+
+
+def test_the_manual_freeze_still_works_and_the_automatic_one_then_skips_the_step():
+    world = scheduled_world()
+    assert services.step_freeze(sequential=world.sequential, user=world.organizer) == 1
+    assert services.steps_auto_freeze(now=CLOSE_1) == []
+    world.sequential.refresh_from_db()
+    assert world.sequential.frozen_steps == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_ticks_at_once_freeze_the_step_once():
+    world = scheduled_world()
+    barrier = threading.Barrier(2)
+    results, errors = [], []
+
+    def tick():
+        try:
+            barrier.wait()
+            results.append(services.steps_auto_freeze(now=CLOSE_1 + dt.timedelta(minutes=1)))
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tick) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(results) == [[], [(world.round.pk, 1)]]
+    world.sequential.refresh_from_db()
+    assert world.sequential.frozen_steps == 1
+    assert AuditEntry.objects.filter(round=world.round, action="round_frozen").count() == 1
+
+
+def test_the_beat_schedule_runs_the_task_and_the_task_is_registered():
+    from pwscup.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["auto-freeze-sequential-steps"]
+    assert entry["task"] == "pwscup.sequential.tasks.auto_freeze_steps"
+    app.loader.import_default_modules()
+    assert entry["task"] in app.tasks
+
+
+# --- quotas ---------------------------------------------------------------------------------
+
+
+def test_the_total_limit_counts_valid_releases_of_the_step_not_rejected_ones():
+    world = scheduled_world(total_limit=1)
+    now = CLOSE_1 - dt.timedelta(hours=3)
+    bad = b"gid,pid,Age,Zip,Disease\n1,Zoe,21,12000,flu\n"
+    assert upload(world, "a", 1, bad, now).status == Release.Status.FAILED
+    assert upload(world, "a", 1, fixture(TABLE3), now).status == Release.Status.FINISHED
+    with pytest.raises(Refused) as refused:
+        upload(world, "a", 1, fixture(TABLE3), now)
+    assert refused.value.status == 429
+    assert refused.value.message == "Your team has used all 1 uploads of release 1."
+    with translation.override("ja"):
+        with pytest.raises(Refused) as refused:
+            upload(world, "a", 1, fixture(TABLE3), now)
+    assert (
+        refused.value.message
+        == "あなたのチームはリリース 1 のアップロード 1 回をすべて使いました。"
+    )
+    assert upload(world, "b", 1, fixture(TABLE3), now).status == Release.Status.FINISHED
+    quota = selectors.step_quota(
+        sequential=world.sequential, team=world.teams["a"], step=1, now=now
+    )
+    assert (quota.used_today, quota.used_total) == (1, 1)
+
+
+def test_the_daily_limit_resets_at_midnight_in_the_round_time_zone():
+    world = seq_world()
+    SequentialRound.objects.filter(pk=world.sequential.pk).update(daily_limit=1)
+    # 2026-12-01 23:30 in Tokyo.
+    evening = dt.datetime(2026, 12, 1, 14, 30, tzinfo=UTC)
+    upload(world, "a", 1, fixture(TABLE3), evening)
+    with pytest.raises(Refused) as refused:
+        upload(world, "a", 1, fixture(TABLE3), evening + dt.timedelta(minutes=10))
+    assert refused.value.message == (
+        "Your team has used its 1 submissions for today; the limit resets at "
+        "2026-12-02 00:00 (Asia/Tokyo)."
+    )
+    with translation.override("ja"):
+        with pytest.raises(Refused) as refused:
+            upload(world, "a", 1, fixture(TABLE3), evening + dt.timedelta(minutes=10))
+    assert "2026-12-02 00:00 (Asia/Tokyo)" in refused.value.message
+    assert "本日" in refused.value.message
+    after_midnight = evening + dt.timedelta(minutes=31)
+    assert upload(world, "a", 1, fixture(TABLE3), after_midnight).status == "finished"
