@@ -25,10 +25,15 @@ LANGUAGE_CODE = "en"
 # Per test run, shared with the run's Celery worker (it gets the same PWSCUP_MEDIA_ROOT): a
 # score the worker writes invalidates the cached rankings the test's live server reads.
 # Nothing cached leaks between parallel test runs.
+# The file cache culls a random third of its entries whenever it holds MAX_ENTRIES (300 by
+# default): a whole run writes more than that (sessions, ranking versions, fragments), so a
+# test could lose a ranking or session it had just cached and read more queries than when run
+# alone. A run never reaches this bound (Redis in production does not cull either).
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": str(MEDIA_ROOT / ".cache"),
+        "OPTIONS": {"MAX_ENTRIES": 1_000_000},
     }
 }
 STATIC_ROOT = Path(tempfile.mkdtemp(prefix="pwscup-static-"))
