@@ -69,18 +69,31 @@ def hidden_table(round_) -> HiddenTable:
     if cached is not None:
         return cached
     config = config_of(round_config(round_))
-    round_.original_file.open("rb")
-    try:
-        content = round_.original_file.read()
-    finally:
-        round_.original_file.close()
-    table = validate_original(scoring.read_table(content, name="original"), config)
+    table = hidden_frame(round_)
     attributes = config.attribute_names
     hidden = HiddenTable(attributes, table_codes(table, config, attributes))
     if len(_TABLES) > 16:
         _TABLES.clear()
     _TABLES[key] = hidden
     return hidden
+
+
+def hidden_frame(round_):
+    """The hidden table as a validated DataFrame, read from storage (not cached: the codes
+    of ``hidden_table`` are what the requests use; the close and declared checks read this)."""
+    config = config_of(round_config(round_))
+    return validate_original(
+        scoring.read_table(stored_bytes(round_.original_file), name="original"), config
+    )
+
+
+def stored_bytes(field) -> bytes:
+    """The content of a stored file field (opened and closed here)."""
+    field.open("rb")
+    try:
+        return field.read()
+    finally:
+        field.close()
 
 
 def level_budget(config: dict, level: str):
@@ -309,17 +322,6 @@ def estimate_scores(counts: dict, truths: dict, config: dict) -> dict:
 # --- declared uploads, baselines -----------------------------------------------------------
 
 
-def _hidden_frame(round_):
-    """The hidden table as a validated DataFrame (the close and declared checks only)."""
-    config = config_of(round_config(round_))
-    round_.original_file.open("rb")
-    try:
-        content = round_.original_file.read()
-    finally:
-        round_.original_file.close()
-    return validate_original(scoring.read_table(content, name="original"), config)
-
-
 def _json_safe(value):
     """Plain JSON (no inf/nan, which PostgreSQL's jsonb refuses): ±inf → "inf"/"-inf"."""
     if isinstance(value, dict):
@@ -376,7 +378,7 @@ def declared_plausibility(round_, declared: DeclaredUpload) -> dict:
     from scoring.dp.declared import declared_plausibility as tests
 
     return _json_safe(
-        tests(declared.checked, _hidden_frame(round_), config_of(round_config(round_)))
+        tests(declared.checked, hidden_frame(round_), config_of(round_config(round_)))
     )
 
 
@@ -430,7 +432,7 @@ def level_baselines(table, config: dict, level: dict) -> dict:
 
 
 def round_baselines(round_) -> dict:
-    table = _hidden_frame(round_)
+    table = hidden_frame(round_)
     return {
         level["id"]: level_baselines(table, round_config(round_), level)
         for level in round_config(round_)["levels"]

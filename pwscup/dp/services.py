@@ -280,13 +280,20 @@ def _method_label(ledger: Ledger | None, *, estimator: str = "") -> str:
     )
 
 
-def _estimate_failed(*, dp_round, team, user, level, source, content, filename, message):
+def _estimate_kept(estimate: Estimate, content: bytes, *, default_name: str) -> Estimate:
+    """Save ``estimate`` with the uploaded file kept as uploaded."""
+    name = estimate.original_filename or default_name
+    estimate.file.save(name, ContentFile(content), save=False)
+    estimate.save()
+    return estimate
+
+
+def _estimate_failed(owner: dict, *, source, content, filename, message) -> Estimate:
+    """A FAILED estimate of ``owner`` (dp_round, team, user, level) with the message, its
+    upload kept as uploaded."""
     code, params = getattr(message, "code", ""), getattr(message, "params", {})
     estimate = Estimate(
-        dp_round=dp_round,
-        team=team,
-        user=user,
-        level=level,
+        **owner,
         source=source,
         original_filename=filename,
         status=Estimate.Status.FAILED,
@@ -294,10 +301,7 @@ def _estimate_failed(*, dp_round, team, user, level, source, content, filename, 
         message_code=code if isinstance(code, str) else "",
         message_params=params if isinstance(params, dict) else {},
     )
-    if content is not None:
-        estimate.file.save(filename or "estimate.csv", ContentFile(content), save=False)
-    estimate.save()
-    return estimate
+    return _estimate_kept(estimate, content, default_name="estimate.csv")
 
 
 def dp_estimate_upload(
@@ -306,45 +310,24 @@ def dp_estimate_upload(
     """Keep an uploaded estimate.csv (spec §7.4) as uploaded; VALID or FAILED with the
     spec's message. The last valid one counts. No score is computed before the close."""
     _level_open(dp_round, level, now)
+    owner = {"dp_round": dp_round, "team": team, "user": user, "level": level}
+    upload = {"source": Estimate.Source.UPLOAD, "content": content, "filename": filename}
     if engine.declared_only(dp_round.config):
-        return _estimate_failed(
-            dp_round=dp_round,
-            team=team,
-            user=user,
-            level=level,
-            source=Estimate.Source.UPLOAD,
-            content=content,
-            filename=filename,
-            message=DPError("dp.estimate.upload_mode"),
-        )
+        return _estimate_failed(owner, **upload, message=DPError("dp.estimate.upload_mode"))
     try:
         counts = engine.estimate_read(content, dp_round.config)
     except engine.DPInputError as error:
-        return _estimate_failed(
-            dp_round=dp_round,
-            team=team,
-            user=user,
-            level=level,
-            source=Estimate.Source.UPLOAD,
-            content=content,
-            filename=filename,
-            message=error,
-        )
+        return _estimate_failed(owner, **upload, message=error)
     ledger = Ledger.objects.filter(dp_round=dp_round, team=team, level=level).first()
     estimate = Estimate(
-        dp_round=dp_round,
-        team=team,
-        user=user,
-        level=level,
+        **owner,
         source=Estimate.Source.UPLOAD,
         original_filename=filename,
         counts=counts,
         method=_method_label(ledger, estimator="own"),
         status=Estimate.Status.VALID,
     )
-    estimate.file.save(filename or "estimate.csv", ContentFile(content), save=False)
-    estimate.save()
-    return estimate
+    return _estimate_kept(estimate, content, default_name="estimate.csv")
 
 
 # Above this many cells over the workload, BR and BI run on the worker: BR of one
@@ -391,7 +374,7 @@ def dp_estimate_from_release(
 
 def _release_estimate_counts(dp_round, charge, estimator) -> dict:
     return engine.estimate_from_release(
-        _read(charge.release_file),
+        engine.stored_bytes(charge.release_file),
         dp_round.config,
         estimator,
         groups=charge.request["groups"],
@@ -499,14 +482,6 @@ def _current_estimate(dp_round, team, level) -> Estimate | None:
     )
 
 
-def _read(field) -> bytes:
-    field.open("rb")
-    try:
-        return field.read()
-    finally:
-        field.close()
-
-
 # --- declared-upload mode (spec §8.2) --------------------------------------------------------
 
 
@@ -525,9 +500,9 @@ def dp_declared_upload(
     estimated by the platform, tested for plausibility (flagged, never rejected), ranked
     apart as "declared, unverified"."""
     _level_open(dp_round, level, now)
-    source = Estimate.Source.DECLARED_TABLE
     if not engine.declared_enabled(dp_round.config):
         raise DPRequestError(_("This round takes no declared uploads"))
+    owner = {"dp_round": dp_round, "team": team, "user": user, "level": level}
     try:
         declared = engine.declared_check(
             content,
@@ -539,20 +514,14 @@ def dp_declared_upload(
         plausibility = engine.declared_plausibility(dp_round.round, declared)
     except engine.DPInputError as error:
         return _estimate_failed(
-            dp_round=dp_round,
-            team=team,
-            user=user,
-            level=level,
-            source=source,
+            owner,
+            source=Estimate.Source.DECLARED_TABLE,
             content=content,
             filename=filename,
             message=error,
         )
     estimate = Estimate(
-        dp_round=dp_round,
-        team=team,
-        user=user,
-        level=level,
+        **owner,
         source=declared.source,
         original_filename=filename,
         declaration=declared.declaration,
@@ -570,9 +539,7 @@ def dp_declared_upload(
         estimate.scores = engine.estimate_scores(
             estimate.counts, engine.round_truths(dp_round.round), dp_round.config
         )
-    estimate.file.save(filename or "release.csv", ContentFile(content), save=False)
-    estimate.save()
-    return estimate
+    return _estimate_kept(estimate, content, default_name="release.csv")
 
 
 # --- the close: scores and baselines -------------------------------------------------------
