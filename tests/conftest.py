@@ -5,8 +5,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.support import child_env, wait_for, worker_command
+
+# Property tests explore the same examples on every run (CI judges one run): a failure is
+# reproducible, not a coin toss. HYPOTHESIS_PROFILE=explore searches anew each time.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parents[1]
 
