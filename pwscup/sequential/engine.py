@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the pages use it
 from scoring.sequential.config import SeqConfig, parse_config
 from scoring.sequential.master import Master, draw_team_masters, read_master
 from scoring.tables import read_table, write_csv

@@ -116,7 +116,25 @@ class Master(models.Model):
         return f"{self.sequential} / {self.team or '—'}"
 
 
-class Release(models.Model):
+class TeamUpload(models.Model):
+    """What every team upload of the round keeps: the file as uploaded, who and when, and
+    the outcome's message (text, and code and parameters to show it in any language)."""
+
+    file = models.FileField(upload_to=private_path)
+    original_name = models.CharField(max_length=255, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    message = models.TextField(blank=True)
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Release(TeamUpload):
     """One uploaded ``release_<j>.csv``, kept as uploaded, with its validation and scores."""
 
     class Status(models.TextChoices):
@@ -130,17 +148,8 @@ class Release(models.Model):
     )
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     step = models.PositiveSmallIntegerField(_("release"))
-    file = models.FileField(upload_to=private_path)
-    original_name = models.CharField(max_length=255, blank=True)
     sha256 = models.CharField(max_length=64, blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
     status = models.CharField(max_length=16, choices=Status.choices)
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
     elapsed_ms = models.PositiveIntegerField(default=0)
@@ -206,7 +215,7 @@ class SeqTarget(models.Model):
         return f"{self.team} (target)"
 
 
-class SeqAttack(models.Model):
+class SeqAttack(TeamUpload):
     """A ``pid,guess`` file of one team on another team's sequence."""
 
     class Status(models.TextChoices):
@@ -215,16 +224,7 @@ class SeqAttack(models.Model):
 
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    file = models.FileField(upload_to=private_path)
-    original_name = models.CharField(max_length=255, blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
     status = models.CharField(max_length=16, choices=Status.choices)
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
     accuracy = models.FloatField(null=True)
 
     class Meta:

@@ -10,24 +10,12 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from pwscup.accounts.models import Team
+from pwscup.sequential.engine import LEADERBOARD_COLUMNS
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
 from pwscup.submissions.selectors import Quota, uploads_quota_usage
 
-BOARD_METRICS = (
-    "MU_min",
-    "MINV",
-    "RN_max",
-    "RN_mean",
-    "RA_max",
-    "RA_mean",
-    "RN_over",
-    "MAP_N",
-    "MAP_A",
-    "IL",
-    "CF_ratio",
-    "SUP",
-    "TMP",
-)
+# Spec §11's leaderboard columns after validity, as the scoring library names them.
+BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
 
 
 def sequential_of(*, round) -> SequentialRound:

@@ -556,17 +556,29 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
     from django.urls import reverse
 
     from pwscup.notifications.models import Notification
-    from pwscup.notifications.services import notify
 
     if not (sequential.all_frozen and sequential.config.get("attack_phase")):
         return
     round_ = sequential.round
+    _notify_participants(
+        sequential,
+        kind=Notification.Kind.ROUND_FROZEN,
+        event_suffix=f":seq{step}",
+        url=reverse("round_detail", args=[round_.competition.slug, round_.slug]) + "#attack",
+    )
+
+
+def _notify_participants(sequential: SequentialRound, *, kind, url: str, event_suffix=""):
+    """Tell every participant once (the event key is the kind, the round and the suffix)."""
+    from pwscup.notifications.services import notify
+
+    round_ = sequential.round
     notify(
         users=_participants(sequential),
-        kind=Notification.Kind.ROUND_FROZEN,
-        event=f"{Notification.Kind.ROUND_FROZEN}:{round_.pk}:seq{step}",
+        kind=kind,
+        event=f"{kind}:{round_.pk}{event_suffix}",
         params={"round": round_.name},
-        url=reverse("round_detail", args=[round_.competition.slug, round_.slug]) + "#attack",
+        url=url,
     )
 
 
@@ -639,17 +651,14 @@ def results_publish(*, sequential: SequentialRound, published: bool = True) -> N
     from django.urls import reverse
 
     from pwscup.notifications.models import Notification
-    from pwscup.notifications.services import notify
 
     sequential.results_published = published
     sequential.save(update_fields=["results_published"])
     if published:
         round_ = sequential.round
-        notify(
-            users=_participants(sequential),
+        _notify_participants(
+            sequential,
             kind=Notification.Kind.RESULTS_PUBLISHED,
-            event=f"{Notification.Kind.RESULTS_PUBLISHED}:{round_.pk}",
-            params={"round": round_.name},
             url=reverse("sequential:leaderboard", args=[round_.competition.slug, round_.slug]),
         )
 

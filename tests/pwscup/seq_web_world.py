@@ -75,8 +75,8 @@ def seq_world(
     return world
 
 
-def publish(world: SeqWorld, letter: str, step: int, content: bytes):
-    """Team ``letter`` uploads ``release_<step>.csv`` (checked at once)."""
+def publish(world: SeqWorld, letter: str, step: int, content: bytes, now=None):
+    """Team ``letter`` uploads ``release_<step>.csv`` (checked at once) at ``now``."""
     from pwscup.sequential import services
 
     world.sequential.refresh_from_db()
@@ -86,6 +86,7 @@ def publish(world: SeqWorld, letter: str, step: int, content: bytes):
         user=world.users[letter],
         step=step,
         uploaded_file=upload_file(content, f"release_{step}.csv"),
+        now=now,
     )
 
 

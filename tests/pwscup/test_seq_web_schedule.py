@@ -17,7 +17,7 @@ from pwscup.console.models import AuditEntry
 from pwscup.core.errors import Refused
 from pwscup.sequential import selectors, services
 from pwscup.sequential.models import Release, SequenceScore, SequentialRound
-from tests.pwscup.seq_web_world import fixture, seq_world, upload_file
+from tests.pwscup.seq_web_world import fixture, publish, seq_world, upload_file
 
 pytestmark = pytest.mark.django_db
 
@@ -37,15 +37,7 @@ def scheduled_world(**limits):
 
 
 def upload(world, letter, step, content, now):
-    world.sequential.refresh_from_db()
-    return services.release_upload(
-        sequential=world.sequential,
-        team=world.teams[letter],
-        user=world.users[letter],
-        step=step,
-        uploaded_file=upload_file(content, f"release_{step}.csv"),
-        now=now,
-    )
+    return publish(world, letter, step, content, now=now)
 
 
 # --- schedule ------------------------------------------------------------------------------
