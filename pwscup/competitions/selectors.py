@@ -1,5 +1,6 @@
 """Reading rounds, their phases and their data."""
 
+import threading
 from collections import OrderedDict
 
 from django.utils import timezone
@@ -10,19 +11,24 @@ from pwscup.core.files import opened
 
 _TABLE_CACHE: "OrderedDict[tuple, object]" = OrderedDict()
 _CACHE_SIZE = 8
+# The web server's threads share the cache: its reads and evictions are done under the lock
+# (a table is read outside it; two threads may both read one table the first time).
+_TABLE_CACHE_LOCK = threading.Lock()
 
 
 def cached_table(field, key: str):
     """Read a private CSV once per process (workers score many uploads on one original)."""
     cache_key = (field.name, key)
-    if cache_key in _TABLE_CACHE:
-        _TABLE_CACHE.move_to_end(cache_key)
-        return _TABLE_CACHE[cache_key]
+    with _TABLE_CACHE_LOCK:
+        if cache_key in _TABLE_CACHE:
+            _TABLE_CACHE.move_to_end(cache_key)
+            return _TABLE_CACHE[cache_key]
     with opened(field) as handle:
         table = scoring.read_table(handle, name=field.name)
-    _TABLE_CACHE[cache_key] = table
-    while len(_TABLE_CACHE) > _CACHE_SIZE:
-        _TABLE_CACHE.popitem(last=False)
+    with _TABLE_CACHE_LOCK:
+        _TABLE_CACHE[cache_key] = table
+        while len(_TABLE_CACHE) > _CACHE_SIZE:
+            _TABLE_CACHE.popitem(last=False)
     return table
 
 

@@ -10,6 +10,7 @@ prepared afresh. Entries are dropped oldest first beyond 8 or a million rows in 
 """
 
 import json
+import threading
 from collections import OrderedDict
 
 import scoring
@@ -23,6 +24,9 @@ _PREPARED: "OrderedDict[tuple, tuple[scoring.PreparedOriginal, scoring.RoundConf
     OrderedDict()
 )
 _MAX_ENTRIES = 8
+# Threads of one process (a threaded web server scoring eagerly) share the entries: looked
+# up and evicted under the lock, prepared outside it.
+_PREPARED_LOCK = threading.Lock()
 _MAX_ROWS = 1_000_000  # a million-row original takes about 1 GiB prepared
 
 
@@ -42,19 +46,21 @@ def prepared_team_original(
     else:
         field, version = round.original_file, f"original-{round.original_sha256}"
     key = (round.pk, version, json.dumps(round.config, sort_keys=True))
-    if key in _PREPARED:
-        _PREPARED.move_to_end(key)
-        return _PREPARED[key]
+    with _PREPARED_LOCK:
+        if key in _PREPARED:
+            _PREPARED.move_to_end(key)
+            return _PREPARED[key]
     with opened(field) as handle:
         table = scoring.load_table(handle, name=field.name)
     config = table_config(round=round, table=table)
     entry = (scoring.prepare_original(table, config), config)
-    _PREPARED[key] = entry
-    while len(_PREPARED) > 1 and (
-        len(_PREPARED) > _MAX_ENTRIES
-        or sum(prepared.rows for prepared, _ in _PREPARED.values()) > _MAX_ROWS
-    ):
-        _PREPARED.popitem(last=False)
+    with _PREPARED_LOCK:
+        _PREPARED[key] = entry
+        while len(_PREPARED) > 1 and (
+            len(_PREPARED) > _MAX_ENTRIES
+            or sum(prepared.rows for prepared, _ in _PREPARED.values()) > _MAX_ROWS
+        ):
+            _PREPARED.popitem(last=False)
     return entry
 
 
