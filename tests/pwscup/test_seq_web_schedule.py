@@ -4,6 +4,7 @@ daily and total limits counted like the first kind's phases."""
 
 import datetime as dt
 import html
+import json
 import threading
 
 import pytest
@@ -266,3 +267,50 @@ def test_the_daily_limit_resets_at_midnight_in_the_round_time_zone():
     assert "本日" in refused.value.message
     after_midnight = evening + dt.timedelta(minutes=31)
     assert upload(world, "a", 1, fixture(TABLE3), after_midnight).status == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_uploads_at_once_cannot_both_take_the_last_place():
+    world = scheduled_world(total_limit=1)
+    now = CLOSE_1 - dt.timedelta(hours=1)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def send():
+        try:
+            barrier.wait()
+            outcomes.append(upload(world, "a", 1, fixture(TABLE3), now).status)
+        except Refused as refusal:
+            outcomes.append(refusal.status)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(map(str, outcomes)) == ["429", "finished"]
+    assert Release.objects.filter(team=world.teams["a"]).count() == 1
+
+
+def test_the_admin_checks_the_closes(client):
+    from django.contrib.auth import get_user_model
+
+    world = scheduled_world()
+    client.force_login(get_user_model().objects.create_superuser("seq-root2", password="pw"))
+    change = reverse("admin:sequential_sequentialround_change", args=[world.sequential.pk])
+    form = {
+        "config": json.dumps(world.sequential.config),
+        "step_closes": json.dumps(["2026-12-02T09:00:00+00:00", "2026-12-01T09:00:00+00:00"]),
+        "auto_freeze": "on",
+    }
+    response = client.post(change, form)
+    assert response.status_code == 200
+    assert "Release 2 must close after release 1." in response.content.decode()
+    form["step_closes"] = json.dumps(["2026-12-01T09:00:00+00:00", "2026-12-03T09:00:00+00:00"])
+    form["total_limit"] = "4"
+    assert client.post(change, form).status_code == 302
+    world.sequential.refresh_from_db()
+    assert world.sequential.close_of(2) == CLOSE_1 + dt.timedelta(days=2)
+    assert world.sequential.total_limit == 4
