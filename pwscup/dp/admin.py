@@ -2,8 +2,6 @@
 the JSON configuration (the service checks both, with the spec's messages); ledgers, charges
 and estimates are read-only records (the ledger is changed by ``ledger_charge`` only)."""
 
-import json
-
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
@@ -37,17 +35,13 @@ class DPRoundCreateForm(forms.ModelForm):
         if self.errors:
             return cleaned
         try:
-            config = json.loads(cleaned["config_json"])
-        except ValueError as error:
-            raise ValidationError({"config_json": str(error)}) from None
-        try:
             self.created = dp_round_create(
                 competition=cleaned["competition"],
                 name=cleaned["name"],
                 slug=cleaned["slug"],
                 table=cleaned["table"].read(),
                 table_filename=cleaned["table"].name,
-                config_raw=config,
+                config_raw=cleaned["config_json"],
                 opens_at=cleaned["opens_at"],
                 closes_at=cleaned["closes_at"],
                 timezone_name=cleaned["timezone_name"],

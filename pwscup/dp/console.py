@@ -8,11 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.console.selectors import console_competition
-from pwscup.dp import engine, services
+from pwscup.dp import services
 
 
 class DPRoundForm(forms.Form):
@@ -58,33 +57,23 @@ def round_create(request, competition_slug):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                config = json.loads(data["config"])
-            except ValueError as error:
-                form.add_error("config", str(error))
+                dp_round = services.dp_round_create(
+                    competition=competition,
+                    name=data["name"],
+                    slug=data["slug"],
+                    table=data["table"].read(),
+                    table_filename=data["table"].name,
+                    config_raw=data["config"],
+                    opens_at=data["opens_at"],
+                    closes_at=data["closes_at"],
+                    timezone_name=data["timezone"],
+                    user=request.user,
+                )
+            except ValidationError as error:
+                for field, messages in error.message_dict.items():
+                    form.add_error(field if field in form.fields else None, messages)
             else:
-                try:
-                    dp_round = services.dp_round_create(
-                        competition=competition,
-                        name=data["name"],
-                        slug=data["slug"],
-                        table=data["table"].read(),
-                        table_filename=data["table"].name,
-                        config_raw=config,
-                        opens_at=data["opens_at"],
-                        closes_at=data["closes_at"],
-                        timezone_name=data["timezone"],
-                        user=request.user,
-                    )
-                except engine.DPInputError as error:
-                    message = (
-                        error.render(get_language()) if hasattr(error, "render") else str(error)
-                    )
-                    form.add_error("config", message)
-                except ValidationError as error:
-                    for field, messages in error.message_dict.items():
-                        form.add_error(field if field in form.fields else None, messages)
-                else:
-                    return redirect("console:round", competition.slug, dp_round.round.slug)
+                return redirect("console:round", competition.slug, dp_round.round.slug)
     else:
         form = DPRoundForm(
             initial={

@@ -77,8 +77,14 @@ def dp_round_create(
     """Create a DP round: the configuration checked (spec §12), the hidden table checked
     against it (kept as uploaded, never shown to teams), the release window set.
 
-    Raises ``ValidationError`` keyed by field (``config``, ``table``, ``slug``,
-    ``timezone``, ``closes_at``) with the spec's messages."""
+    ``config_raw`` is the configuration as a dict or as its JSON text (the admin and the
+    console send the text). Raises ``ValidationError`` keyed by field (``config``, ``table``,
+    ``slug``, ``timezone``, ``closes_at``) with the spec's messages."""
+    if isinstance(config_raw, str):
+        try:
+            config_raw = json.loads(config_raw)
+        except ValueError as error:
+            raise ValidationError({"config": str(error)}) from None
     if closes_at <= opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     try:

@@ -42,6 +42,11 @@ def test_admin_creates_a_dp_round_and_shows_the_spec_message(world):
     response = client.post("/admin/dp/dpround/add/", data)
     assert response.status_code == 200
     assert "Level &#x27;eps-0&#x27; has epsilon 0; it must be &gt; 0" in response.content.decode()
+    data["config_json"] = "{"
+    data["table"] = SimpleUploadedFile("hidden.csv", toy_csv())
+    response = client.post("/admin/dp/dpround/add/", data)
+    assert response.status_code == 200
+    assert "Expecting property name enclosed in double quotes" in response.content.decode()
     data["config_json"] = json.dumps(TOY_CONFIG)
     data["table"] = SimpleUploadedFile("hidden.csv", toy_csv())
     response = client.post("/admin/dp/dpround/add/", data)
