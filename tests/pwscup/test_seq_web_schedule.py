@@ -314,3 +314,40 @@ def test_the_admin_checks_the_closes(client):
     world.sequential.refresh_from_db()
     assert world.sequential.close_of(2) == CLOSE_1 + dt.timedelta(days=2)
     assert world.sequential.total_limit == 4
+
+
+def test_the_console_takes_one_close_per_line_and_names_a_bad_line(client):
+    world = seq_world(slug="seqd")
+    client.force_login(world.organizer)
+    form = {
+        "name": "Explicit",
+        "slug": "s3",
+        "config": json.dumps(world.sequential.config),
+        "master": upload_file(fixture("zhang_master.csv"), "master.csv"),
+        "step_closes": "2026-12-01 18:00\nsoon\n",
+    }
+    create = reverse("sequential_console:create", args=[world.competition.slug])
+    response = client.post(create, form)
+    assert response.status_code == 200
+    assert "“soon” is not a date and time" in html.unescape(response.content.decode())
+    form["step_closes"] = "2026-12-01 18:00\n2026-12-05 12:00\n"
+    form["master"] = upload_file(fixture("zhang_master.csv"), "master.csv")
+    assert client.post(create, form).status_code == 302
+    created = SequentialRound.objects.get(round__slug="s3")
+    assert created.close_of(1) == CLOSE_1
+    assert created.close_of(2) == dt.datetime(2026, 12, 5, 3, 0, tzinfo=UTC)
+    assert (created.daily_limit, created.total_limit) == (None, None)
+
+
+def test_the_round_page_shows_the_team_its_use_of_the_limits(client):
+    world = scheduled_world(daily_limit=2, total_limit=3)
+    services.schedule_set(sequential=world.sequential)  # no close: the upload is taken now
+    publish(world, "a", 1, fixture(TABLE3))
+    client.force_login(world.users["a"])
+    page = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    text = html.unescape(page.content.decode())
+    assert "Release 1: 1 uploads today, 1 in all." in text
+    assert "At most 3 uploads per release." in text
+    client.post(reverse("set_language"), {"language": "ja", "next": "/"})
+    page = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    assert "リリース 1: 本日 1 回、合計 1 回アップロード。" in html.unescape(page.content.decode())
