@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from scoring.dp.config import DPConfig, parse_config
+from scoring.dp.pk import Channel, parse_release_declaration, target_channel
 
 TOY_ROWS = [
     ("F", "18-24"),
@@ -38,3 +39,13 @@ def toy_config(**overrides) -> DPConfig:
 def toy_table() -> pd.DataFrame:
     """The 10-row toy table X of §5 (text cells)."""
     return pd.DataFrame(TOY_ROWS, columns=["gender", "age"], dtype=object)
+
+
+def toy_channel(config: DPConfig | None = None) -> Channel:
+    """The channel of gender × age under a release with ρ = 0.5 on gender and on age."""
+    config = config or toy_config()
+    plan = parse_release_declaration(
+        {"groups": [{"attributes": ["gender"], "rho": 0.5}, {"attributes": ["age"], "rho": 0.5}]},
+        config,
+    )
+    return target_channel(plan, config, ("gender", "age"))

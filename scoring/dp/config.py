@@ -285,18 +285,34 @@ def _parse_numeric(raw: Any) -> dict[str, tuple[float, float]]:
     return numeric
 
 
-def _parse_workload(raw: Any, attributes: dict, max_cells: int) -> tuple[Target, ...]:
+def _identified_entries(raw: Any, *, key: str, field: str, sample: str, duplicate: str, name: str):
+    """``(id, entry)`` of a non-empty list of ``{"id": text, <field>: <sample>}`` with
+    distinct ids (``workload`` and ``levels``); a repeated id raises ``duplicate`` with the id
+    as the parameter ``name``."""
     if not isinstance(raw, list) or not raw:
-        raise _bad("workload", 'a non-empty list of {"id", "attributes"}', raw)
-    order = {a: k for k, a in enumerate(attributes)}
-    targets, ids = [], set()
+        raise _bad(key, f'a non-empty list of {{"id", "{field}"}}', raw)
+    ids = set()
     for entry in raw:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
-            raise _bad("workload", 'a list of {"id": text, "attributes": [...]}', entry)
-        target_id = entry["id"]
-        if target_id in ids:
-            raise DPError("dp.target.duplicate", target=clip(target_id))
-        ids.add(target_id)
+            raise _bad(key, f'a list of {{"id": text, "{field}": {sample}}}', entry)
+        entry_id = entry["id"]
+        if entry_id in ids:
+            raise DPError(duplicate, **{name: clip(entry_id)})
+        ids.add(entry_id)
+        yield entry_id, entry
+
+
+def _parse_workload(raw: Any, attributes: dict, max_cells: int) -> tuple[Target, ...]:
+    order = {a: k for k, a in enumerate(attributes)}
+    targets = []
+    for target_id, entry in _identified_entries(
+        raw,
+        key="workload",
+        field="attributes",
+        sample="[...]",
+        duplicate="dp.target.duplicate",
+        name="target",
+    ):
         names = entry.get("attributes")
         if not isinstance(names, list) or not names:
             raise DPError("dp.target.empty", target=clip(target_id))
@@ -325,16 +341,15 @@ def _parse_workload(raw: Any, attributes: dict, max_cells: int) -> tuple[Target,
 
 
 def _parse_levels(raw: Any) -> tuple[Level, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise _bad("levels", 'a non-empty list of {"id", "epsilon"}', raw)
-    levels, ids = [], set()
-    for entry in raw:
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
-            raise _bad("levels", 'a list of {"id": text, "epsilon": ...}', entry)
-        level_id = entry["id"]
-        if level_id in ids:
-            raise DPError("dp.level.duplicate", level=clip(level_id))
-        ids.add(level_id)
+    levels = []
+    for level_id, entry in _identified_entries(
+        raw,
+        key="levels",
+        field="epsilon",
+        sample="...",
+        duplicate="dp.level.duplicate",
+        name="level",
+    ):
         epsilon = parse_epsilon(entry.get("epsilon"), positive=False)
         if epsilon <= 0:
             raise DPError(

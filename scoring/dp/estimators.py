@@ -10,12 +10,8 @@ row per cell of every target; :func:`read_estimate` validates it with the §12 m
 
 Examples
 --------
->>> from scoring.dp._examples import toy_config
->>> from scoring.dp.pk import parse_release_declaration, target_channel
->>> config = toy_config()
->>> plan = parse_release_declaration({"groups": [{"attributes": ["gender"], "rho": 0.5},
-...     {"attributes": ["age"], "rho": 0.5}]}, config)
->>> channel = target_channel(plan, config, ("gender", "age"))
+>>> from scoring.dp._examples import toy_channel
+>>> channel = toy_channel()
 >>> result = reconstruct([1, 2, 1, 2, 1, 3], channel)
 >>> result.iterations, result.estimate.round(6).tolist()
 (126, [0.067716, 2.960178, 4.4e-05, 2.421644, 3e-06, 4.550415])

@@ -5,12 +5,8 @@ They flag, never reject: a submission is flagged if any |z| exceeds ``plausibili
 
 Examples
 --------
->>> from scoring.dp._examples import toy_config
->>> from scoring.dp.pk import parse_release_declaration, target_channel
->>> config = toy_config()
->>> plan = parse_release_declaration({"groups": [{"attributes": ["gender"], "rho": 0.5},
-...     {"attributes": ["age"], "rho": 0.5}]}, config)
->>> channel = target_channel(plan, config, ("gender", "age"))
+>>> from scoring.dp._examples import toy_channel
+>>> channel = toy_channel()
 >>> mean, var = release_moments([0, 2, 2, 1, 2, 3], channel)
 >>> mean.round(4).tolist(), var.round(4).tolist()
 ([0.875, 1.75, 1.875, 1.2917, 1.9167, 2.2917], [0.776, 1.1562, 1.2552, 0.9566, 1.2951, 1.4358])

@@ -6,20 +6,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-TOY_ROWS = [
-    ("F", "18-24"), ("F", "25-34"), ("M", "25-34"), ("M", "25-34"), ("M", "18-24"),
-    ("F", "25-34"), ("M", "<=17"), ("M", "25-34"), ("F", "18-24"), ("M", "18-24"),
-]  # fmt: skip
-TOY_Z = [0, 2, 2, 1, 2, 3]
-
-TOY_CONFIG = {
-    "attributes": {"gender": ["F", "M"], "age": ["<=17", "18-24", "25-34"]},
-    "workload": [
-        {"id": "gender_age", "attributes": ["gender", "age"]},
-        {"id": "gender", "attributes": ["gender"]},
-    ],
-    "levels": [{"id": "eps-1", "epsilon": "1"}, {"id": "eps-4", "epsilon": "4"}],
-}
+from scoring.dp._examples import TOY_CONFIG, TOY_ROWS, TOY_Z  # noqa: F401 (re-exported)
 
 MOVIELENS_Z = [78, 298, 558, 338, 189, 146, 102, 144, 805, 1538, 855, 361, 350, 278]
 MOVIELENS_AGES = ["<=17", "18-24", "25-34", "35-44", "45-49", "50-55", "56+"]
