@@ -9,6 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import os
+import sys
+import time
 from typing import Any
 
 import numpy as np
@@ -219,6 +221,11 @@ def load_table(source: Any, *, name: str = "file") -> Table:
     return Table.from_frame(_read_checked(data, encoding, name=name))
 
 
+# How long a read waits for Arrow's threads to release its input (milliseconds in practice;
+# a bound only, so that a read never hangs).
+_ARROW_RELEASE_SECONDS = 30.0
+
+
 def _read_plain(data: bytes, *, name: str) -> Table | None:
     """The table parsed by Arrow, or None when the file needs the checking reader."""
     if b'"' in data or ((b" " in data or b"\t" in data) and _has_edge_spaces(data)):
@@ -234,6 +241,15 @@ def _read_plain(data: bytes, *, name: str) -> Table | None:
     import pyarrow.csv as pacsv
 
     names = [str(k) for k in range(width)]
+    # Arrow's reader threads may drop the last reference to the input after read_csv has
+    # returned. Releasing a buffer that wraps Python bytes takes the GIL, and a thread that
+    # asks for it while the interpreter exits is ended mid-destructor: the process aborts
+    # ("terminate called without an active exception", the CLI's exit status -6 after its
+    # message). So the read returns only once Arrow has let go of the bytes: their
+    # reference count is back to what it was, which the releasing thread changes while
+    # it holds the GIL and so has given the GIL back by the time it is seen here (no
+    # Python code runs on that thread: the bytes outlive it).
+    unheld = sys.getrefcount(data)
     try:
         parsed = pacsv.read_csv(
             pa.BufferReader(pa.py_buffer(data)[header_end + 1 :]),
@@ -249,7 +265,12 @@ def _read_plain(data: bytes, *, name: str) -> Table | None:
             ),
         )
     except pa.ArrowException:
-        return None  # a ragged line, a blank line: the checking reader says what it is
+        parsed = None  # a ragged line, a blank line: the checking reader says what it is
+    deadline = time.monotonic() + _ARROW_RELEASE_SECONDS
+    while sys.getrefcount(data) > unheld and time.monotonic() < deadline:
+        time.sleep(0.001)
+    if parsed is None:
+        return None
     return Table(header, [ArrowColumn(parsed.column(k)) for k in range(width)], parsed.num_rows)
 
 
