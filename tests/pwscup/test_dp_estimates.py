@@ -301,10 +301,9 @@ def test_declared_upload_of_the_truth_is_flagged_and_ranked_apart(declared_world
 def test_large_workloads_build_br_on_the_worker(
     world, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from pwscup.dp import services
-    from pwscup.dp.services import dp_estimate_build
+    from pwscup.dp.services import dp_estimate_build, estimates
 
-    monkeypatch.setattr(services, "ESTIMATE_INLINE_CELLS", 0)
+    monkeypatch.setattr(estimates, "ESTIMATE_INLINE_CELLS", 0)
     charge = release(world, [{"attributes": ["gender", "age"], "epsilon": "4"}]).charge
     with django_capture_on_commit_callbacks() as callbacks:
         queued = dp_estimate_from_release(

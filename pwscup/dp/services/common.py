@@ -1,0 +1,71 @@
+"""What every DP service shares: the request error (HTTP 400) and its text, and the checks
+of a level's window and of a request_id."""
+
+import zoneinfo
+
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from pwscup.dp import engine
+from pwscup.dp.models import DPRound
+from scoring.dp.errors import DPError
+
+
+class DPRequestError(Exception):
+    """A request the round cannot take (HTTP 400): its message names what is wrong.
+
+    ``error`` is the ``scoring.dp.DPError`` when there is one (rendered in the reader's
+    language by the pages), else the message text."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def dp_error_text(error) -> str:
+    """A ``DPRequestError`` or ``LedgerRefusal`` (or a bare ``DPError``) as text in the
+    reader's language: what the pages and the API both show."""
+    inner = getattr(error, "error", error)
+    if isinstance(inner, DPError):
+        return inner.render(get_language())
+    return str(inner)
+
+
+# --- checks shared by queries, releases and estimates --------------------------------------
+
+
+def level_open(dp_round: DPRound, level: str, now=None) -> None:
+    levels = dp_round.level_ids
+    if level not in levels:
+        raise DPRequestError(
+            _("Level '%(level)s' does not exist; levels: %(levels)s")
+            % {"level": level, "levels": ", ".join(levels)}
+        )
+    now = now or timezone.now()
+    if now < dp_round.opens_at:
+        raise DPRequestError(
+            _("The release phase has not opened yet (opens %(when)s)")
+            % {"when": _local(dp_round, dp_round.opens_at)}
+        )
+    if dp_round.has_closed(now):
+        raise DPRequestError(
+            _("The release phase is closed (ended %(when)s)")
+            % {"when": _local(dp_round, dp_round.closes_at)}
+        )
+
+
+def _local(dp_round: DPRound, moment) -> str:
+    zone = zoneinfo.ZoneInfo(dp_round.round.timezone)
+    local = moment.astimezone(zone)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+
+
+def request_id_of(value) -> str:
+    """``""`` (none given) or a valid request_id (≤ 100 printable characters)."""
+    if value is None or value == "":
+        return ""
+    try:
+        return engine.request_id_check(value)
+    except engine.DPInputError as error:
+        raise DPRequestError(error) from None

@@ -1,0 +1,180 @@
+"""The DP round itself: creation, its release window, and the close (scores, baselines and
+the participants' notification)."""
+
+import datetime as dt
+import hashlib
+import json
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import Competition
+from pwscup.competitions.services import round_of_kind_create
+from pwscup.console.services import Action, audit_record
+from pwscup.dp import engine
+from pwscup.dp.models import DPRound, Estimate
+from pwscup.dp.services.estimates import dp_estimates_build_queued
+from pwscup.notifications.models import Notification
+from pwscup.notifications.services import notify
+
+# --- the round ----------------------------------------------------------------------------
+
+
+def _dp_validation_error(field: str, error) -> ValidationError:
+    text = error.render(get_language()) if hasattr(error, "render") else str(error)
+    return ValidationError({field: text})
+
+
+@transaction.atomic
+def dp_round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    table: bytes,
+    table_filename: str,
+    config_raw,
+    opens_at,
+    closes_at,
+    timezone_name: str = "Asia/Tokyo",
+    user=None,
+) -> DPRound:
+    """Create a DP round: the configuration checked (spec §12), the hidden table checked
+    against it (kept as uploaded, never shown to teams), the release window set.
+
+    ``config_raw`` is the configuration as a dict or as its JSON text (the admin and the
+    console send the text). Raises ``ValidationError`` keyed by field (``config``, ``table``,
+    ``slug``, ``timezone``, ``closes_at``) with the spec's messages."""
+    if isinstance(config_raw, str):
+        try:
+            config_raw = json.loads(config_raw)
+        except ValueError as error:
+            raise ValidationError({"config": str(error)}) from None
+    if closes_at <= opens_at:
+        raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
+    try:
+        config = engine.config_validate(config_raw)
+    except engine.DPInputError as error:
+        raise _dp_validation_error("config", error) from None
+    try:
+        rows = engine.table_check(table, config)
+    except engine.DPInputError as error:
+        raise _dp_validation_error("table", error) from None
+    round_ = round_of_kind_create(
+        competition=competition,
+        kind="dp",
+        name=name,
+        slug=slug,
+        config=config,
+        timezone=timezone_name,
+        original_file=ContentFile(table, name=table_filename or "hidden.csv"),
+        original_sha256=hashlib.sha256(table).hexdigest(),
+        original_rows=rows,
+    )
+    dp_round = DPRound.objects.create(
+        round=round_,
+        config_text=json.dumps(config, ensure_ascii=False),
+        opens_at=opens_at,
+        closes_at=closes_at,
+    )
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=competition,
+            round=round_,
+            action=Action.ROUND_CREATED,
+            name=round_.name,
+            rows=rows,
+        )
+    return dp_round
+
+
+def dp_round_window_set(*, dp_round: DPRound, opens_at, closes_at) -> None:
+    if closes_at <= opens_at:
+        raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
+    DPRound.objects.filter(pk=dp_round.pk).update(opens_at=opens_at, closes_at=closes_at)
+    dp_round.opens_at, dp_round.closes_at = opens_at, closes_at
+
+
+# --- the close: scores and baselines -------------------------------------------------------
+
+
+def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
+    """Score every team's final estimate per level, and compute the baselines, once the
+    release phase has closed (spec §7.5, §9). Idempotent: done once unless ``force``.
+    Returns whether it scored now."""
+    if not dp_round.has_closed(now):
+        return False
+    dp_estimates_build_queued(dp_round=dp_round)  # estimates asked for before the close
+    with transaction.atomic():
+        locked = DPRound.objects.select_for_update().select_related("round").get(pk=dp_round.pk)
+        if locked.scored_at is not None and not force:
+            return False
+        truths = engine.round_truths(locked.round)
+        for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.VALID):
+            Estimate.objects.filter(pk=estimate.pk).update(
+                scores=engine.estimate_scores(estimate.counts, truths, locked.config)
+            )
+        baselines = engine.round_baselines(locked.round)
+        now = now or timezone.now()
+        DPRound.objects.filter(pk=locked.pk).update(scored_at=now, baselines=baselines)
+        dp_round.scored_at, dp_round.baselines = now, baselines
+        _notify_scored(locked.round)
+    return True
+
+
+def _notify_scored(round_) -> None:
+    """Every participant of the competition is told, once, that the scores are out."""
+    kind = Notification.Kind.RESULTS_PUBLISHED
+    notify(
+        users=get_user_model().objects.filter(memberships__competition_id=round_.competition_id),
+        kind=kind,
+        event=f"{kind}:{round_.pk}",
+        params={"round": round_.name},
+        url=reverse(
+            "dp:leaderboard",
+            kwargs={"competition_slug": round_.competition.slug, "round_slug": round_.slug},
+        ),
+    )
+
+
+def dp_round_score_by_id(*, dp_round_id: int) -> bool:
+    dp_round = DPRound.objects.select_related("round").filter(pk=dp_round_id).first()
+    return dp_round is not None and dp_round_score(dp_round=dp_round)
+
+
+def dp_rounds_score_closed(*, now=None) -> list[int]:
+    """The periodic tick: build estimates whose job was lost (queued over a minute ago),
+    then score every DP round whose release phase has closed and is not scored yet."""
+    now = now or timezone.now()
+    dp_estimates_build_queued(older_than=now - dt.timedelta(minutes=1))
+    done = []
+    for dp_round in DPRound.objects.filter(closes_at__lte=now, scored_at__isnull=True):
+        if dp_round_score(dp_round=dp_round, now=now):
+            done.append(dp_round.pk)
+    return done
+
+
+def dp_round_results_ready(*, dp_round: DPRound, now=None) -> bool:
+    """Whether the scores may be shown: the release phase has closed and the round is
+    scored. A closed round not scored yet is sent to the worker (and is not ready)."""
+    if not dp_round.has_closed(now):
+        return False
+    if dp_round.scored_at is None:
+        dp_round_score_request(dp_round=dp_round)
+        return False
+    return True
+
+
+def dp_round_score_request(*, dp_round: DPRound) -> None:
+    """Ask the worker to score a closed round (sent after the transaction commits)."""
+    from pwscup.dp.tasks import score_dp_round
+
+    if dp_round.scored_at is None and dp_round.has_closed():
+        score_dp_round.delay_on_commit(dp_round.pk)
