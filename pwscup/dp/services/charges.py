@@ -13,6 +13,14 @@ from pwscup.dp.ledger import (
 from pwscup.dp.models import Charge, DPRound
 from pwscup.dp.services.common import DPRequestError, level_open, request_id_of
 
+
+def _charge(dp_round: DPRound, ledger, **charge) -> ChargeResult:
+    """``ledger_charge`` under the round's limit on charges per level (1000 by default)."""
+    return ledger_charge(
+        ledger=ledger, max_charges=dp_round.config.get("max_charges_per_level", 1000), **charge
+    )
+
+
 # --- interactive track ----------------------------------------------------------------------
 
 
@@ -52,14 +60,14 @@ def dp_query_answer(
         return reply, None
 
     request = {**query.as_dict(), "epsilon_as_sent": str(payload.get("epsilon"))}
-    return ledger_charge(
-        ledger=ledger,
+    return _charge(
+        dp_round,
+        ledger,
         epsilon=query.epsilon,
         kind=Charge.Kind.QUERY,
         request=request,
         request_id=request_id,
         user=user,
-        max_charges=dp_round.config.get("max_charges_per_level", 1000),
         produce=produce,
     )
 
@@ -102,13 +110,13 @@ def dp_release_request(
         return reply, ContentFile(content)
 
     request = {"mechanism": "pk_anonymization", "groups": payload.get("groups")}
-    return ledger_charge(
-        ledger=ledger,
+    return _charge(
+        dp_round,
+        ledger,
         epsilon=declaration.epsilon,
         kind=Charge.Kind.RELEASE,
         request=request,
         request_id=request_id,
         user=user,
-        max_charges=dp_round.config.get("max_charges_per_level", 1000),
         produce=produce,
     )
