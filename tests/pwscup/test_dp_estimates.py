@@ -367,3 +367,16 @@ def test_the_truth_is_not_published_by_default(world):
     client.force_login(world.users["a"])
     kwargs = {"competition_slug": world.competition.slug, "round_slug": world.round.slug}
     assert "dp-truth" not in client.get(reverse("dp:leaderboard", kwargs=kwargs)).content.decode()
+
+
+def test_the_services_send_the_dp_jobs_by_the_tasks_registered_names():
+    # The services send jobs by name (no import of tasks.py): a renamed task would be lost.
+    from pwscup import celery_app
+    from pwscup.dp import tasks
+    from pwscup.dp.services.common import BUILD_DP_ESTIMATE, SCORE_DP_ROUND
+
+    assert (SCORE_DP_ROUND, BUILD_DP_ESTIMATE) == (
+        tasks.score_dp_round.name,
+        tasks.build_dp_estimate.name,
+    )
+    assert {SCORE_DP_ROUND, BUILD_DP_ESTIMATE} <= set(celery_app.tasks)

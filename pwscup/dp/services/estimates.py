@@ -9,7 +9,8 @@ from pwscup.dp.ledger import (
     fraction_text,
 )
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
-from pwscup.dp.services.common import DPRequestError, level_open
+from pwscup.dp.services.common import BUILD_DP_ESTIMATE, DPRequestError, level_open
+from pwscup.submissions.broker import job_send
 from scoring.dp.errors import DPError
 
 # --- estimates -----------------------------------------------------------------------------
@@ -104,9 +105,7 @@ def dp_estimate_from_release(
     )
     if estimator != "BT" and engine.workload_cells(dp_round.config) > ESTIMATE_INLINE_CELLS:
         estimate.save()
-        from pwscup.dp.tasks import build_dp_estimate
-
-        build_dp_estimate.delay_on_commit(estimate.pk)
+        job_send(BUILD_DP_ESTIMATE, estimate.pk)
         return estimate
     try:
         estimate.counts = _release_estimate_counts(dp_round, charge, estimator)

@@ -19,9 +19,11 @@ from pwscup.competitions.services import round_of_kind_create
 from pwscup.console.services import Action, audit_record
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound, Estimate
+from pwscup.dp.services.common import SCORE_DP_ROUND
 from pwscup.dp.services.estimates import dp_estimates_build_queued
 from pwscup.notifications.models import Notification
 from pwscup.notifications.services import notify
+from pwscup.submissions.broker import job_send
 
 # --- the round ----------------------------------------------------------------------------
 
@@ -174,7 +176,5 @@ def dp_round_results_ready(*, dp_round: DPRound, now=None) -> bool:
 
 def dp_round_score_request(*, dp_round: DPRound) -> None:
     """Ask the worker to score a closed round (sent after the transaction commits)."""
-    from pwscup.dp.tasks import score_dp_round
-
     if dp_round.scored_at is None and dp_round.has_closed():
-        score_dp_round.delay_on_commit(dp_round.pk)
+        job_send(SCORE_DP_ROUND, dp_round.pk)
