@@ -9,7 +9,7 @@ from pwscup.dp.services import dp_round_score
 from tests.e2e.helpers import PASSWORD, log_in, switch_language
 from tests.pwscup.dp_world import MOVIELENS_CONFIG, build_dp_world, close_now, movielens_csv
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
