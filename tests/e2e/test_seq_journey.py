@@ -6,7 +6,7 @@ import pytest
 from tests.e2e.helpers import PASSWORD, log_in, switch_language
 from tests.pwscup.seq_web_world import FIXTURES, freeze, seq_world
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
