@@ -95,8 +95,6 @@ def round_detail(request, access):
         "metrics": round_metrics(round=round_),
         "metric_names": scoring.METRIC_NAMES,
         "metric_headers": metric_headers(round_metrics(round=round_)),
-        "anonymization": _phase_info(anonymization, team, AnonymizationSubmission, now),
-        "attack": _phase_info(attack, team, AttackSubmission, now),
         "upload_form": AnonymizationUploadForm(),
         "round_tz": round_.timezone,
         "leaderboard_visible": anonymization is not None
@@ -138,6 +136,11 @@ def round_detail(request, access):
         # The polling fragment also carries the quota lines and the watched uploads' notices.
         context["fragment"] = True
         context["watched_jobs"] = team_jobs(team=team, keys=request.GET.get("watch", "").split(","))
+    # The quota lines are read after the jobs: a fragment that shows a job done (and so
+    # stops the page's polling) counts it as done too. Read before, a job that failed in
+    # between left "Used today: 1" on the page for good.
+    context["anonymization"] = _phase_info(anonymization, team, AnonymizationSubmission, now)
+    context["attack"] = _phase_info(attack, team, AttackSubmission, now)
     if jobs_key is not None:
         context["jobs_html"] = _cached_jobs_html(request, jobs_key) or _render_jobs_html(
             request, jobs_key, context
