@@ -11,10 +11,12 @@ TEXTS = {
     Kind.SUBMISSION_FAILED: _("Your upload %(file)s in %(round)s failed: the round page says why."),
     Kind.ROUND_FROZEN: _("%(round)s is frozen: the attack targets are published."),
     Kind.RESULTS_PUBLISHED: _("The results of %(round)s are published."),
+    Kind.RELEASE_FROZEN: _("Release %(step)s of %(round)s is frozen; release %(next)s is open."),
+    Kind.SEQUENCE_SCORED: _("Release %(step)s of %(round)s is frozen; your sequence is scored."),
 }
 
 
 def notification_text(notification: Notification) -> str:
     """The sentence in the active language; a missing parameter shows as empty, not a crash."""
-    params = {"file": "", "round": "", **notification.params}
+    params = {"file": "", "round": "", "step": "", "next": "", **notification.params}
     return str(TEXTS[notification.kind]) % params

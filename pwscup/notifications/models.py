@@ -16,6 +16,8 @@ class Notification(models.Model):
         SUBMISSION_FAILED = "submission_failed", _("A submission failed")
         ROUND_FROZEN = "round_frozen", _("A round froze: targets published")
         RESULTS_PUBLISHED = "results_published", _("Results published")
+        RELEASE_FROZEN = "release_frozen", _("A release froze: the next one is open")
+        SEQUENCE_SCORED = "sequence_scored", _("A release froze: the sequences are scored")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

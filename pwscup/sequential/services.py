@@ -551,24 +551,36 @@ def _participants(sequential: SequentialRound):
 
 
 def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
-    """Every participant is told once the targets are published (the last freeze of a
-    round with an attack phase); the notification's text says exactly that."""
+    """Every participant is told once that ``step`` is frozen: in online mode, before the
+    last step, that the next release is open; else that their sequence is scored. After the
+    last freeze of a round with an attack phase, they are also told the targets are out."""
     from django.urls import reverse
 
     from pwscup.notifications.models import Notification
 
+    round_ = sequential.round
+    page = reverse("round_detail", args=[round_.competition.slug, round_.slug])
+    next_open = selectors.is_online(sequential) and step < sequential.n_releases
+    _notify_participants(
+        sequential,
+        kind=Notification.Kind.RELEASE_FROZEN if next_open else Notification.Kind.SEQUENCE_SCORED,
+        event_suffix=f":step{step}",
+        url=page,
+        params={"step": step, "next": step + 1} if next_open else {"step": step},
+    )
     if not (sequential.all_frozen and sequential.config.get("attack_phase")):
         return
-    round_ = sequential.round
     _notify_participants(
         sequential,
         kind=Notification.Kind.ROUND_FROZEN,
         event_suffix=f":seq{step}",
-        url=reverse("round_detail", args=[round_.competition.slug, round_.slug]) + "#attack",
+        url=page + "#attack",
     )
 
 
-def _notify_participants(sequential: SequentialRound, *, kind, url: str, event_suffix=""):
+def _notify_participants(
+    sequential: SequentialRound, *, kind, url: str, event_suffix="", params=None
+):
     """Tell every participant once (the event key is the kind, the round and the suffix)."""
     from pwscup.notifications.services import notify
 
@@ -577,7 +589,7 @@ def _notify_participants(sequential: SequentialRound, *, kind, url: str, event_s
         users=_participants(sequential),
         kind=kind,
         event=f"{kind}:{round_.pk}{event_suffix}",
-        params={"round": round_.name},
+        params={"round": round_.name, **(params or {})},
         url=url,
     )
 
