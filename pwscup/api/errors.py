@@ -1,7 +1,9 @@
 """Every API error is ``{"code": ..., "message": ...}``: a stable code for scripts and a
 message in the caller's language (Accept-Language ja/en), e.g.
 ``{"code": "quota_exceeded", "message": "Your team has used its 3 submissions for today; …"}``.
-A refused upload keeps the service's own message and status (403/413/429), as in the browser.
+A refused upload keeps the service's own message and status (403/413/429), as in the browser;
+a daily quota's 429 also says when it resets: ``Retry-After`` (seconds) and ``retry_after``,
+``resets_at`` (ISO time) in the body. A spent total quota is ``quota_exhausted``, no retry.
 """
 
 import logging
@@ -30,6 +32,10 @@ class ErrorSerializer(serializers.Serializer):
 
     code = serializers.CharField(help_text="Stable, e.g. not_found, quota_exceeded, throttled.")
     message = serializers.CharField(help_text="Translated (Accept-Language).")
+    retry_after = serializers.IntegerField(
+        required=False, help_text="Seconds until a daily quota resets (also Retry-After)."
+    )
+    resets_at = serializers.DateTimeField(required=False, help_text="When a daily quota resets.")
     fields = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
@@ -62,9 +68,10 @@ def _validation_body(exc: exceptions.ValidationError) -> dict:
 
 def exception_handler(exc, context):
     if isinstance(exc, Refused):
+        headers, retry = exc.retry_details()
+        code = exc.code or REFUSED_CODES.get(exc.status, "refused")
         return Response(
-            {"code": REFUSED_CODES.get(exc.status, "refused"), "message": exc.message},
-            status=exc.status,
+            {"code": code, "message": exc.message, **retry}, status=exc.status, headers=headers
         )
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -118,4 +118,17 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
     retry = error.headers.get("Retry-After")
     if retry and error.code == 429 and code == "throttled":
         message = f"{message} (Retry-After: {retry} s)"
+    elif error.code == 429 and code != "http_error" and payload.get("resets_at"):
+        seconds = payload.get("retry_after") or retry
+        wait = f", in {_duration(int(seconds))}" if str(seconds or "").isdigit() else ""
+        message = f"{message} You may submit again at {payload['resets_at']}{wait}."
     return ApiError(error.code, code, message)
+
+
+def _duration(seconds: int) -> str:
+    """``2 h 05 min``, ``7 min``, ``40 s``: a wait, for people."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min" if minutes else f"{secs} s"

@@ -1,10 +1,48 @@
 """Exceptions the services raise for the views to show."""
 
+import datetime as dt
+import math
+
+from django.utils import timezone
+
 
 class Refused(Exception):
-    """The server refuses an action (deadline, quota, permission, size); nothing is stored."""
+    """The server refuses an action (deadline, quota, permission, size); nothing is stored.
 
-    def __init__(self, message: str, *, status: int = 400):
+    ``code`` names the kind of refusal when the status alone does not (e.g. a daily quota
+    against a total one); ``resets_at`` is when the same action will be accepted again (a
+    daily quota's reset), ``None`` when waiting does not help.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int = 400,
+        code: str | None = None,
+        resets_at: dt.datetime | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.status = status
+        self.code = code
+        self.resets_at = resets_at
+
+    def retry_after(self, now: dt.datetime | None = None) -> int | None:
+        """Whole seconds until ``resets_at`` (at least 1), or ``None`` without one."""
+        if self.resets_at is None:
+            return None
+        seconds = (self.resets_at - (now or timezone.now())).total_seconds()
+        return max(1, math.ceil(seconds))
+
+    def retry_details(self, now: dt.datetime | None = None) -> tuple[dict, dict]:
+        """``(headers, body fields)`` saying when to try again — ``Retry-After`` and
+        ``{"retry_after": seconds, "resets_at": ISO time}`` — or two empty dicts. The one
+        place the API and the upload page compute them."""
+        seconds = self.retry_after(now)
+        if seconds is None:
+            return {}, {}
+        return (
+            {"Retry-After": str(seconds)},
+            {"retry_after": seconds, "resets_at": self.resets_at.isoformat()},
+        )

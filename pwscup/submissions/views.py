@@ -267,7 +267,10 @@ def _upload(request, access, phase, form, create):
         upload = create(form)
     except Refused as refusal:
         if wants_json:
-            return JsonResponse({"error": refusal.message}, status=refusal.status)
+            headers, retry = refusal.retry_details()
+            return JsonResponse(
+                {"error": refusal.message, **retry}, status=refusal.status, headers=headers
+            )
         messages.error(request, refusal.message)
         return back
     if upload.dispatch.sent is False:

@@ -3,6 +3,7 @@ limits with the same messages and statuses (403/413/429), an invalid file stored
 with the page's message, the final choice, attacks against a published target."""
 
 import datetime as dt
+import math
 
 import pytest
 from django.test import override_settings
@@ -14,6 +15,7 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.services import phase_set
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
+from pwscup.submissions.selectors import quota_usage
 from tests.pwscup.factories import answer_bytes, freeze, score, score_attack, scored, truth_of
 from tests.support import csv_upload, noisy_copy
 
@@ -116,6 +118,44 @@ def test_quota_is_429_with_the_pages_message(make_world, client):
     assert AnonymizationSubmission.objects.count() == 1
     quota = api.get("api:round-detail", *api.args).json()["phases"][0]["quota"]
     assert quota["used_today"] == quota["used_total"] == 1
+
+
+def test_daily_quota_429_says_when_it_resets(make_world, client, monkeypatch):
+    world = make_world(daily_limit=1)
+    api = Api(client, world, "a")
+    assert api.submit(noisy_copy(world.original, seed=1)).status_code == 202
+    frozen = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: frozen)
+    resets_at = quota_usage(
+        model=AnonymizationSubmission, phase=world.anonymization, team=world.teams["a"], now=frozen
+    ).resets_at
+    seconds = math.ceil((resets_at - frozen).total_seconds())
+    refused = api.submit(noisy_copy(world.original, seed=2))
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == str(seconds)
+    body = refused.json()
+    assert body["code"] == "quota_exceeded"
+    assert body["retry_after"] == seconds
+    assert dt.datetime.fromisoformat(body["resets_at"]) == resets_at
+    client.force_login(world.users["a"])
+    page = client.post(
+        reverse("anonymization_upload", args=api.args),
+        {"file": csv_upload(noisy_copy(world.original, seed=3))},
+        HTTP_ACCEPT="application/json",
+    )
+    assert page.status_code == 429 and page["Retry-After"] == str(seconds)
+    assert page.json()["retry_after"] == seconds
+
+
+def test_total_quota_429_has_no_retry_after(make_world, client):
+    world = make_world(total_limit=1)
+    api = Api(client, world, "a")
+    assert api.submit(noisy_copy(world.original, seed=1)).status_code == 202
+    refused = api.submit(noisy_copy(world.original, seed=2))
+    assert refused.status_code == 429
+    assert not refused.has_header("Retry-After")
+    assert refused.json() == {"code": "quota_exhausted", "message": refused.json()["message"]}
+    assert "retry_after" not in refused.json()
 
 
 def test_oversize_file_is_413(world, client):

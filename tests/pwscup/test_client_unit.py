@@ -1,13 +1,17 @@
 """The client package alone: no Django, Celery or pandas on import; its pieces."""
 
+import email.message
+import io
+import json
 import subprocess
 import sys
+import urllib.error
 from pathlib import Path
 
 import pytest
 
 from pwscup.client import cli, formatting
-from pwscup.client.transport import multipart
+from pwscup.client.transport import _api_error, multipart
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,3 +72,28 @@ def test_wait_gives_up_after_the_timeout(monkeypatch):
     monkeypatch.setattr(cli.time, "sleep", lambda seconds: None)
     with pytest.raises(cli.WaitTimeout, match="still running"):
         cli.wait_for(Running(), "/api/v1/submissions/7/", timeout=0, quiet=True)
+
+
+def _http_error(status: int, body: dict, headers: dict) -> urllib.error.HTTPError:
+    message = email.message.Message()
+    for name, value in headers.items():
+        message[name] = value
+    raw = io.BytesIO(json.dumps(body).encode())
+    return urllib.error.HTTPError("http://x/api/", status, "Too Many Requests", message, raw)
+
+
+def test_a_daily_quota_refusal_says_when_the_team_may_submit_again():
+    body = {
+        "code": "quota_exceeded",
+        "message": "Your team has used its 3 submissions for today.",
+        "retry_after": 7500,
+        "resets_at": "2026-11-23T00:00:00+09:00",
+    }
+    error = _api_error(_http_error(429, body, {"Retry-After": "7500"}))
+    assert error.code == "quota_exceeded"
+    assert error.message == (
+        "Your team has used its 3 submissions for today. "
+        "You may submit again at 2026-11-23T00:00:00+09:00, in 2 h 05 min."
+    )
+    spent = {"code": "quota_exhausted", "message": "Your team has used all 5 submissions."}
+    assert _api_error(_http_error(429, spent, {})).message == spent["message"]

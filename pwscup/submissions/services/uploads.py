@@ -86,6 +86,7 @@ def check_limits(
             (total_message or _("Your team has used all %(limit)s submissions of this phase."))
             % {"limit": total_limit},
             status=429,
+            code="quota_exhausted",
         )
     if daily_limit is not None and quota.used_today >= daily_limit:
         raise Refused(
@@ -95,6 +96,8 @@ def check_limits(
             )
             % {"limit": daily_limit, "reset": format_at(time_zone, quota.resets_at)},
             status=429,
+            code="quota_exceeded",
+            resets_at=quota.resets_at,
         )
 
 
@@ -105,6 +108,7 @@ def check_upload_bounds(*, phase: Phase, team: Team, size: int, now: dt.datetime
     """
     failed_limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
     day_start = local_day_start(phase=phase, now=now)
+    resets_at = day_start + dt.timedelta(days=1)
     if team_failed_uploads_since(team=team, since=day_start) >= failed_limit:
         raise Refused(
             _(
@@ -114,9 +118,10 @@ def check_upload_bounds(*, phase: Phase, team: Team, size: int, now: dt.datetime
             )
             % {
                 "limit": failed_limit,
-                "reset": _format_at(phase, day_start + dt.timedelta(days=1)),
+                "reset": _format_at(phase, resets_at),
             },
             status=429,
+            resets_at=resets_at,
         )
     bytes_limit = settings.PWSCUP_MAX_STORED_BYTES_PER_TEAM
     stored = team_stored_upload_bytes(team=team)
