@@ -27,7 +27,11 @@ class RoundAccess:
     is_organizer: bool
 
 
-def round_access(request, competition_slug: str, round_slug: str) -> RoundAccess:
+def round_access(
+    request, competition_slug: str, round_slug: str, *, kind: str | None = None
+) -> RoundAccess:
+    """The round the user may see (404 otherwise). ``kind``, or the kind the core set on the
+    request for a kind's own URLs, confines it: a round of another kind answers 404."""
     # Read on every round page and every poll: the round with its competition (which must be
     # one the user may see) and whether the user organizes it in one query, then its phases.
     user = request.user
@@ -43,7 +47,7 @@ def round_access(request, competition_slug: str, round_slug: str) -> RoundAccess
         competition__slug=competition_slug,
         slug=round_slug,
     )
-    expected_kind = getattr(request, EXPECTED_KIND_ATTRIBUTE, None)
+    expected_kind = kind or getattr(request, EXPECTED_KIND_ATTRIBUTE, None)
     if expected_kind is not None and round_.kind != expected_kind:
         raise Http404("No such round.")
     competition = round_.competition

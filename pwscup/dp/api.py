@@ -36,9 +36,7 @@ JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 
 
 def _dp_access(request, competition_slug, round_slug, *, team: bool = True):
-    access = round_access(request, competition_slug, round_slug)
-    if access.round.kind != "dp":
-        raise Http404
+    access = round_access(request, competition_slug, round_slug, kind="dp")
     try:
         dp_round = dp_round_of(access.round)
     except DPRound.DoesNotExist:

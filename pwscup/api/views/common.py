@@ -22,7 +22,7 @@ def require_game_round(access: RoundAccess) -> RoundAccess:
 
 
 def game_round_access(request, competition_slug: str, round_slug: str) -> RoundAccess:
-    return require_game_round(round_access(request, competition_slug, round_slug))
+    return round_access(request, competition_slug, round_slug, kind=PWSCUP2015)
 
 
 def errors(*codes: int) -> dict:
