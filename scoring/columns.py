@@ -52,6 +52,9 @@ class Column:
         self._numbers: np.ndarray | None = None
         self._empty: np.ndarray | None = None
         self._keys: dict[bool, tuple[np.ndarray, np.ndarray]] = {}
+        # Set by a factorisation that found plain integers: the integral keys, which are
+        # then the distinct integers themselves (no NaN; code -1 for empty rows).
+        self._integer_keys: tuple[np.ndarray, np.ndarray] | None = None
 
     def factorized(self) -> tuple[np.ndarray, np.ndarray]:
         """Row codes (int64) into the distinct text values (object array of ``str``)."""
@@ -70,7 +73,9 @@ class Column:
     def unique_numbers(self) -> np.ndarray:
         """The distinct values parsed as numbers (NaN when not a number)."""
         if self._unique_numbers is None:
-            self._unique_numbers = parse_numbers(self.factorized()[1])
+            uniques = self.factorized()[1]  # an integer column's factorisation sets them
+            if self._unique_numbers is None:
+                self._unique_numbers = parse_numbers(uniques)
         return self._unique_numbers
 
     def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
@@ -104,7 +109,9 @@ class Column:
         """
         if integral not in self._keys:
             codes, uniques = self.factorized()
-            if integral:
+            if integral and self._integer_keys is not None:
+                codes, uniques = self._integer_keys
+            elif integral:
                 key_codes, keys = pd.factorize(self.unique_numbers(), use_na_sentinel=True)
                 codes, uniques = key_codes.astype(np.int64, copy=False)[codes], np.asarray(keys)
             self._keys[integral] = (codes, uniques)
@@ -207,16 +214,19 @@ class ArrowColumn(Column):
         if integers is None:
             return self._dictionary_codes()
         empty = self.empty()
-        codes, distinct = _dense_codes(integers, empty)
+        codes, distinct, counts, any_empty = _dense_codes(integers, empty)
         texts = [str(v) for v in distinct.tolist()]
         # Canonical texts ("39", not "039" or "-0") are the shortest of their value, so
         # the cells hold exactly those texts when their lengths add up the same.
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-        counts = np.bincount(codes, minlength=len(texts) + 1)[: len(texts)]
         if int(counts @ lengths) != int(self._offsets[-1]) - int(self._offsets[0]):
             return self._dictionary_codes()
         numbers = distinct.astype(np.float64)
-        if empty.any():
+        # What pandas.factorize of these numbers gives: each distinct value its own code
+        # in this order, NaN (the empty rows) -1.
+        key_codes = np.where(empty, -1, codes) if any_empty else codes
+        self._integer_keys = (key_codes, numbers)
+        if any_empty:
             texts.append("")
             numbers = np.append(numbers, np.nan)
         self._unique_numbers = numbers
@@ -234,29 +244,51 @@ class ArrowColumn(Column):
         return codes.astype(np.int64, copy=False), np.array(distinct, dtype=object)
 
 
-def _dense_codes(values: np.ndarray, empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes of integer values (``len(distinct)`` for empty rows) and the distinct values."""
-    filled = values[~empty]
+def _dense_codes(
+    values: np.ndarray, empty: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Codes of integer values into their sorted distinct values.
+
+    Returns the codes (``len(distinct)`` for empty rows), the distinct values, how many
+    rows hold each, and whether any row is empty.
+    """
+    any_empty = bool(empty.any())
+    filled = values[~empty] if any_empty else values
     if filled.size == 0:
-        return np.zeros(values.size, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return (
+            np.zeros(values.size, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.int64),
+            any_empty,
+        )
     low, high = int(filled.min()), int(filled.max())
     if high - low <= 4 * values.size + _DENSE_SPAN:
-        present = np.zeros(high - low + 1, dtype=bool)
-        present[filled - low] = True
-        rank = np.cumsum(present, dtype=np.int64) - 1
-        distinct = np.flatnonzero(present).astype(np.int64) + low
-        codes = rank[np.clip(values - low, 0, high - low)]
+        counts = np.bincount(filled - low, minlength=high - low + 1)
+        positions = np.flatnonzero(counts)
+        distinct = positions + low
+        shifted = values - low
+        if any_empty:
+            shifted[empty] = 0  # the minimum's position, overwritten below
+        if positions.size == counts.size:  # every value of the range occurs
+            codes = shifted
+        else:
+            rank = np.zeros(counts.size, dtype=np.int64)
+            rank[positions] = np.arange(positions.size)
+            codes = rank[shifted]
+        counts = counts[positions]
     else:
         codes, distinct = pd.factorize(values)
         codes = codes.astype(np.int64, copy=False)
         distinct = np.asarray(distinct, dtype=np.int64)
-        if empty.any():  # the 0 of empty rows may have made a value of its own
+        if any_empty:  # the 0 of empty rows may have made a value of its own
             used = np.unique(codes[~empty])
             remap = np.full(distinct.size, -1, dtype=np.int64)
             remap[used] = np.arange(used.size)
             codes, distinct = remap[codes], distinct[used]
-    codes = np.where(empty, distinct.size, codes)
-    return codes, distinct
+        counts = np.bincount(codes[~empty] if any_empty else codes, minlength=distinct.size)
+    if any_empty:
+        codes[empty] = distinct.size
+    return codes, distinct, counts, any_empty
 
 
 class Table:

@@ -142,17 +142,25 @@ def load_indicators(raw: Any, original: Table | pd.DataFrame, *, qi: Sequence[st
             f"indicators.sa {sa!r} is a qi column; choose an sa column or a column with no role"
         )
     column = table.column(sa)
-    codes, uniques = column.factorized()
-    numbers = column.unique_numbers()
-    present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
+    # Only numbers and empty cells (the usual numeric column): no need to look at the
+    # text of its distinct values.
+    numeric_only = not np.any(~np.isfinite(column.numbers()) & ~column.empty())
     kind = raw.get("kind")
-    if kind is None:
-        kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
-    elif kind not in (CATEGORICAL, NUMERIC):
+    if numeric_only:
+        uniques = None
+        if kind is None:
+            kind = NUMERIC
+    else:
+        codes, uniques = column.factorized()
+        numbers = column.unique_numbers()
+        present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
+        if kind is None:
+            kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
+    if kind not in (CATEGORICAL, NUMERIC):
         raise ConfigError(
             f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
         )
-    if kind == NUMERIC:
+    if kind == NUMERIC and not numeric_only:
         bad_unique = present & ~np.isfinite(numbers)
         bad_rows = np.flatnonzero(bad_unique[codes])
         if bad_rows.size:
@@ -197,6 +205,9 @@ def load_indicators(raw: Any, original: Table | pd.DataFrame, *, qi: Sequence[st
             raise ConfigError("indicators.order lists a value more than once")
         order = tuple(order)
     if kind == CATEGORICAL and distance == ORDERED:
+        if uniques is None:
+            uniques = column.factorized()[1]
+            present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
         values = sorted({str(u).strip() for u in uniques[present]})
         missing = [v for v in values if v not in set(order or ())]
         if missing:

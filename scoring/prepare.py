@@ -244,24 +244,57 @@ class ScoringData:
         return {c: c in self.config.integer_columns for c in self.config.qi}
 
     @cached_property
+    def _shared_codes(self) -> dict[str, tuple[np.ndarray, np.ndarray, int]]:
+        """Per QI column: :func:`encode_pair` of X and every row of A, made once for
+        the cross, match and QI classes."""
+        return {}
+
+    def _pair_codes(self, column: str) -> tuple[np.ndarray, np.ndarray, int]:
+        if column not in self._shared_codes:
+            self._shared_codes[column] = encode_pair(
+                self.x_cache, self.a_cache, column, integral=self.integral[column]
+            )
+        return self._shared_codes[column]
+
+    def _class_ids(self, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`class_ids` of X and the kept rows of A, from the shared codes."""
+        both, cards = [], []
+        for column in columns:
+            ref_codes, rel_codes, cardinality = self._pair_codes(column)
+            both.append(np.concatenate([ref_codes, rel_codes[self.kept]]))
+            cards.append(cardinality)
+        ids = combine_codes(both, cards, self.n + self.kept.size)
+        return ids[: self.n], ids[self.n :]
+
+    @cached_property
     def cross_ids(self) -> tuple[np.ndarray, np.ndarray]:
         """Cross-tabulation cell ids of X rows and of kept A rows (shared id space)."""
-        return class_ids(
-            self.x_cache, self.a_cache, self.config.cross, self.integral, released_rows=self.kept
-        )
+        return self._class_ids(self.config.cross)
 
     @cached_property
     def match_ids(self) -> tuple[np.ndarray, np.ndarray]:
         """Attack class ids (``match_qi``) of X rows and of kept A rows."""
-        return class_ids(
-            self.x_cache, self.a_cache, self.config.match_qi, self.integral, released_rows=self.kept
-        )
+        return self._class_ids(self.config.match_qi)
 
     @cached_property
     def qi_ids(self) -> np.ndarray:
-        """Equivalence class ids of the kept A rows over all ``qi`` columns."""
-        empty = TableCache(pd.DataFrame({c: np.empty(0, dtype=object) for c in self.config.qi}))
-        _, ids = class_ids(
-            empty, self.a_cache, self.config.qi, self.integral, released_rows=self.kept
-        )
-        return ids
+        """Equivalence class ids of the kept A rows over all ``qi`` columns.
+
+        Numbered in the order of first appearance among the kept rows (-1 for a row
+        with an unparsable integral cell), whatever the codes of the columns: a
+        renumbering of :attr:`match_ids` when those group by all ``qi`` too.
+        """
+        if set(self.config.match_qi) == set(self.config.qi):
+            ids = self.match_ids[1]
+            valid = ids >= 0
+            if valid.all():
+                return pd.factorize(ids)[0].astype(np.int64, copy=False)
+            out = np.full(ids.size, -1, dtype=np.int64)
+            out[valid] = pd.factorize(ids[valid])[0]
+            return out
+        codes, cards = [], []
+        for column in self.config.qi:
+            _, rel_codes, cardinality = self._pair_codes(column)
+            codes.append(rel_codes[self.kept])
+            cards.append(cardinality)
+        return combine_codes(codes, cards, self.kept.size)

@@ -27,10 +27,12 @@ def u1_mean_mae(data: ScoringData) -> float:
 
 def _cell_sums(ids: np.ndarray, values: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
     counts = np.bincount(ids, minlength=cells).astype(np.float64)
-    sums = np.column_stack(
-        [np.bincount(ids, weights=values[:, c], minlength=cells) for c in range(values.shape[1])]
-    )
-    return counts, sums
+    # One weighted count over (cell, column) pairs: every pair still adds its rows in
+    # row order, so the sums are those of one count per column, bit for bit.
+    columns = values.shape[1]
+    pairs = (ids[:, None] * columns + np.arange(columns)).ravel()
+    sums = np.bincount(pairs, weights=values.ravel(), minlength=cells * columns)
+    return counts, sums.reshape(cells, columns)
 
 
 def u2_cross_mean(data: ScoringData) -> float | None:

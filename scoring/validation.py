@@ -130,6 +130,11 @@ def validate_submission(
 
 
 def _check_empty_cells(cache: TableCache, kept: np.ndarray) -> None:
+    any_empty = np.zeros(cache.rows, dtype=bool)
+    for column in cache.columns:
+        any_empty |= cache.empty(column)
+    if not any_empty[kept].any():
+        return
     empty_columns = {}
     for column in cache.columns:
         rows = kept[cache.empty(column)[kept]]
@@ -149,7 +154,7 @@ def _check_original_values(
 ) -> None:
     _, allowed = x_cache.keys(column, integral=integral)
     a_codes, a_keys = a_cache.keys(column, integral=integral)
-    unknown = np.append(pd.Index(allowed).get_indexer(a_keys) < 0, True)  # code -1: unparsable
+    unknown = np.append(~_known(a_keys, allowed), True)  # code -1: unparsable
     outside = np.flatnonzero(unknown[a_codes[kept]])
     if outside.size:
         rows = kept[outside]
@@ -157,3 +162,10 @@ def _check_original_values(
         raise ValidationError(
             "submission.outside_domain", column=repr(clip(column)), rows=_row_values(rows, values)
         )
+
+
+def _known(keys: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Which ``keys`` are among the ``allowed`` ones (distinct numbers or texts, no NaN)."""
+    if keys.dtype.kind == "f" and allowed.dtype.kind == "f":
+        return np.isin(keys, allowed)
+    return pd.Index(allowed).get_indexer(keys) >= 0
