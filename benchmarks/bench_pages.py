@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import json
 import os
 import re
 import secrets
@@ -434,25 +435,58 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
     parser.add_argument("--python-load", action="store_true", help="do not use wrk")
     parser.add_argument("--no-worker", action="store_true", help="no Celery worker (healthz 503)")
+    parser.add_argument("--pages", default=None, help="comma-separated subset of the pages")
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="keep the database; write its state to this file"
+    )
+    parser.add_argument(
+        "--reuse", type=Path, default=None, help="reuse a database kept with --keep (no build)"
+    )
     args = parser.parse_args()
     use_wrk = not args.python_load and shutil.which("wrk") is not None
 
-    name = f"bench_pages_{os.getpid()}"
+    # --keep / --reuse: iterate on the web side without rebuilding the data (about a minute).
+    state = json.loads(args.reuse.read_text()) if args.reuse else None
+    name = state["name"] if state else f"bench_pages_{os.getpid()}"
     port = free_port()
-    scratch = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+    scratch = Path(state["scratch"]) if state else Path(tempfile.mkdtemp(prefix="bench-pages-"))
     env = environment(args, name, port, scratch)
+    if state:
+        env["DJANGO_SECRET_KEY"] = state["secret"]
     os.environ.update(env)
-    admin_sql(args, f'CREATE DATABASE "{name}"')
+    if not state:
+        admin_sql(args, f'CREATE DATABASE "{name}"')
     processes: list[subprocess.Popen] = []
     try:
-        subprocess.run(
-            [PYTHON, "manage.py", "migrate", "-v0"], cwd=REPO, check=True, env={**os.environ}
-        )
+        if not state:
+            subprocess.run(
+                [PYTHON, "manage.py", "migrate", "-v0"], cwd=REPO, check=True, env={**os.environ}
+            )
         import django
 
         django.setup()
-        data = build(args)
-        counts, cpu_ms, session, etag = query_counts(data)
+        if state:
+            data = {"urls": state["urls"]}
+            counts = {k: tuple(v) for k, v in state["counts"].items()}
+            cpu_ms, session, etag = state["cpu_ms"], state["session"], state["etag"]
+        else:
+            data = build(args)
+            counts, cpu_ms, session, etag = query_counts(data)
+        if args.keep:
+            args.keep.write_text(
+                json.dumps(
+                    {
+                        "name": name,
+                        "scratch": str(scratch),
+                        "secret": env["DJANGO_SECRET_KEY"],
+                        "urls": data["urls"],
+                        "counts": counts,
+                        "cpu_ms": cpu_ms,
+                        "session": session,
+                        "etag": etag,
+                    }
+                )
+            )
         import redis
 
         broker = redis.Redis.from_url(args.redis)
@@ -522,7 +556,10 @@ def main() -> None:
             f"{'page':<17}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}"
             f"{'SQL cold':>10}{'SQL warm':>10}{'CPU ms':>8}{'load':>6}  target p95"
         )
+        wanted = set(args.pages.split(",")) if args.pages else None
         for label, path, headers in plan:
+            if wanted is not None and label not in wanted:
+                continue
             url = base + path
             urllib.request.urlopen(
                 urllib.request.Request(url, headers=headers)
@@ -579,8 +616,9 @@ def main() -> None:
                 client.delete(*keys)
         except Exception as error:  # noqa: BLE001 - cleaning must not hide the results
             print(f"could not clean Redis: {error}")
-        admin_sql(args, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        shutil.rmtree(scratch, ignore_errors=True)
+        if not (args.keep or args.reuse):
+            admin_sql(args, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

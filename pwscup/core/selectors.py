@@ -2,8 +2,10 @@
 
 A Celery ping is a broadcast every worker answers, so ``/healthz`` must not send one per
 request: the worker count lives in the shared cache, and one process at a time (the one that
-wins ``cache.add`` of a lock that lives ``PWSCUP_HEALTHZ_PING_INTERVAL`` seconds) refreshes it.
-The others answer with the last count, or wait for the running ping when there is none yet.
+wins ``cache.add`` of a lock that lives ``PWSCUP_HEALTHZ_PING_INTERVAL`` seconds) refreshes it,
+in a thread beside its request: every request answers with the last refresh at once, and waits
+for the running ping only when there has been none yet. A change (a worker that stops) shows
+within one interval plus the ping's timeout.
 
 The broker is checked by the same refresh (opening a broker connection costs more than the
 rest of the request): a broker that goes down is reported within one interval, like a worker
@@ -95,19 +97,32 @@ def worker_count() -> int:
 
 def _shared_broker_and_workers() -> tuple[str, int]:
     interval = settings.PWSCUP_HEALTHZ_PING_INTERVAL
-    with _PING_GUARD:
-        if cache.add(PING_LOCK_KEY, 1, timeout=interval):
-            broker = broker_status()
-            state = (broker, _ping_workers() if broker == "ok" else 0)
-            # Kept well past the interval: a reader between two refreshes uses the last one.
-            cache.set(WORKERS_KEY, state, timeout=max(60.0, 10 * interval))
-            return state
+    with _PING_GUARD:  # held for the lock's add only, never for the ping
+        refresh = cache.add(PING_LOCK_KEY, 1, timeout=interval)
+    state = cache.get(WORKERS_KEY)
+    if refresh:
+        if state is None:
+            return _refresh()  # the first of all: nothing to answer with meanwhile
+        # Answer with the last refresh; the new one runs beside the request (a Celery ping
+        # waits out its whole timeout, and no request should wait for it).
+        threading.Thread(target=_refresh, name="healthz-refresh", daemon=True).start()
+        return tuple(state)
     deadline = time.monotonic() + BROKER_TIMEOUT + PING_TIMEOUT + 1.0
-    while (state := cache.get(WORKERS_KEY)) is None and time.monotonic() < deadline:
+    while state is None and time.monotonic() < deadline:
         time.sleep(0.05)  # the first refresh of all is under way in another request
+        state = cache.get(WORKERS_KEY)
     if state is None:
         return broker_status(), 0
     return tuple(state)
+
+
+def _refresh() -> tuple[str, int]:
+    broker = broker_status()
+    state = (broker, _ping_workers() if broker == "ok" else 0)
+    # Kept well past the interval: a reader between two refreshes uses the last one.
+    interval = settings.PWSCUP_HEALTHZ_PING_INTERVAL
+    cache.set(WORKERS_KEY, state, timeout=max(60.0, 10 * interval))
+    return state
 
 
 def _ping_workers() -> int:

@@ -37,6 +37,14 @@ class CountingPing:
         return [{f"worker-{i}@host": {"ok": "pong"}} for i in range(self.workers)]
 
 
+def _eventually(check, seconds: float = 5.0):
+    """The refresh after an interval runs beside the request that starts it."""
+    deadline = time.monotonic() + seconds
+    while not (result := check()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return result
+
+
 def _assert_never_cached(response):
     cache_control = response.get("Cache-Control", "")
     assert "no-cache" in cache_control or "max-age=0" in cache_control
@@ -78,10 +86,40 @@ def test_rapid_requests_send_one_ping_per_interval(client, monkeypatch, settings
     payloads = [client.get("/healthz").json() for _ in range(30)]
     assert ping.calls == 1
     assert {(p["status"], p["workers"]) for p in payloads} == {("ok", 2)}
-    time.sleep(1.1)  # the interval has passed: the next request refreshes the count
+    time.sleep(1.1)  # the interval has passed: the next request starts a refresh
     ping.workers = 3
-    assert client.get("/healthz").json()["workers"] == 3
+    # It answers at once with the last count (the ping may wait out its timeout)...
+    assert client.get("/healthz").json()["workers"] == 2
+    # ...and the refresh running beside it brings the new one.
+    assert _eventually(lambda: client.get("/healthz").json()["workers"] == 3)
     assert ping.calls == 2
+
+
+def test_a_slow_refresh_holds_up_no_request(client, monkeypatch, settings):
+    # Once there is a count, the ping after each interval (a broadcast that waits out its
+    # timeout) runs beside the requests: they are all answered while it is still running.
+    settings.PWSCUP_HEALTHZ_PING_INTERVAL = 0.2
+    ping = CountingPing(workers=1)
+    monkeypatch.setattr(celery_app.control, "ping", ping)
+    assert client.get("/healthz").status_code == 200
+    gate = threading.Event()
+    running = threading.Event()
+
+    def held_ping(*args, **kwargs):
+        running.set()
+        gate.wait(10)
+        return ping(*args, **kwargs)
+
+    monkeypatch.setattr(celery_app.control, "ping", held_ping)
+    time.sleep(0.25)
+    try:
+        answers = [client.get("/healthz").json()["workers"] for _ in range(5)]
+        assert running.wait(5)
+        assert answers == [1] * 5
+        assert ping.calls == 1  # the refresh is still held: every answer came before it
+    finally:
+        gate.set()
+    assert _eventually(lambda: ping.calls == 2)
 
 
 def test_concurrent_requests_share_the_one_running_ping(monkeypatch):
@@ -151,11 +189,12 @@ def test_broker_is_checked_once_per_interval_and_a_lost_broker_is_reported_after
     monkeypatch.setattr(celery_app.conf, "broker_url", "redis://127.0.0.1:1/0")
     assert client.get("/healthz").status_code == 200  # within the interval: the last check
     time.sleep(1.1)
+    assert client.get("/healthz").status_code == 200  # starts the refresh, answers the last
+    assert _eventually(lambda: client.get("/healthz").status_code == 503)
     response = client.get("/healthz")
-    assert response.status_code == 503
     assert response.json()["broker"] == "error: OperationalError"
     assert response.json()["workers"] == 0
-    assert len(checks) == 2
+    assert len(checks) >= 2  # one more per interval since (a failing check takes its time)
 
 
 def test_healthz_checks_the_broker_itself_when_the_shared_cache_is_down(client, monkeypatch):
