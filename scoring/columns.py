@@ -253,6 +253,25 @@ def _dense_codes(
     rows hold each, and whether any row is empty.
     """
     any_empty = bool(empty.any())
+    if values.size and int(values.min()) >= 0 and int(values.max()) <= _dense_limit(values.size):
+        # Small non-negative values (codes): counted in place, an empty row's 0 taken out.
+        counts = np.bincount(values)
+        if any_empty:
+            counts[0] -= np.count_nonzero(empty)
+        positions = np.flatnonzero(counts)
+        if positions.size == 0:
+            return (
+                np.zeros(values.size, dtype=np.int64),
+                np.zeros(0, dtype=np.int64),
+                np.zeros(0, dtype=np.int64),
+                any_empty,
+            )
+        rank = np.zeros(counts.size, dtype=np.int64)
+        rank[positions] = np.arange(positions.size)
+        codes = rank[values]
+        if any_empty:
+            codes[empty] = positions.size
+        return codes, positions.astype(np.int64, copy=False), counts[positions], any_empty
     filled = values[~empty] if any_empty else values
     if filled.size == 0:
         return (
@@ -262,7 +281,7 @@ def _dense_codes(
             any_empty,
         )
     low, high = int(filled.min()), int(filled.max())
-    if high - low <= 4 * values.size + _DENSE_SPAN:
+    if high - low <= _dense_limit(values.size):
         counts = np.bincount(filled - low, minlength=high - low + 1)
         positions = np.flatnonzero(counts)
         distinct = positions + low
@@ -289,6 +308,11 @@ def _dense_codes(
     if any_empty:
         codes[empty] = distinct.size
     return codes, distinct, counts, any_empty
+
+
+def _dense_limit(size: int) -> int:
+    """The widest range of values that :func:`_dense_codes` counts in an array."""
+    return 4 * size + _DENSE_SPAN
 
 
 class Table:

@@ -234,6 +234,11 @@ class ScoringData:
         self.a_sa = sa_matrix(self.a_cache, config.sa, self.kept)
 
     @cached_property
+    def x_spread(self) -> np.ndarray:
+        """The range (max - min) of every ``sa`` column of X (U4, U5)."""
+        return np.ptp(self.x_sa, axis=0)
+
+    @cached_property
     def released(self) -> pd.DataFrame:
         """The kept rows of A (index reset)."""
         return self.a_cache.frame.iloc[self.kept].reset_index(drop=True)

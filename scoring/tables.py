@@ -222,8 +222,20 @@ def load_table(source: Any, *, name: str = "file") -> Table:
 
 
 # How long a read waits for Arrow's threads to release its input (milliseconds in practice;
-# a bound only, so that a read never hangs).
+# a bound only, so that a read never hangs), and how many times it first just yields.
 _ARROW_RELEASE_SECONDS = 30.0
+_RELEASE_SPINS = 100
+_MAX_BLOCK = 1 << 22
+_MIN_BLOCK = 1 << 16
+
+
+def _block_size(size: int) -> int:
+    """Arrow's block size for ``size`` bytes: 4 MiB, but a small file is still cut into
+    one block per core (Arrow parses blocks in parallel; one block runs on one core:
+    8,333 rows, 0.7 MB, 3.5 -> 2.3 ms on 2 cores). The margin keeps a small last block
+    from forming when a block ends at its last full line."""
+    per_core = size // (os.cpu_count() or 1) + _MIN_BLOCK
+    return max(_MIN_BLOCK, min(_MAX_BLOCK, per_core))
 
 
 def _read_plain(data: bytes, *, name: str) -> Table | None:
@@ -253,7 +265,7 @@ def _read_plain(data: bytes, *, name: str) -> Table | None:
     try:
         parsed = pacsv.read_csv(
             pa.BufferReader(pa.py_buffer(data)[header_end + 1 :]),
-            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
+            read_options=pacsv.ReadOptions(column_names=names, block_size=_block_size(len(data))),
             parse_options=pacsv.ParseOptions(
                 delimiter=",", quote_char=False, newlines_in_values=False, ignore_empty_lines=False
             ),
@@ -267,8 +279,11 @@ def _read_plain(data: bytes, *, name: str) -> Table | None:
     except pa.ArrowException:
         parsed = None  # a ragged line, a blank line: the checking reader says what it is
     deadline = time.monotonic() + _ARROW_RELEASE_SECONDS
+    spins = 0
     while sys.getrefcount(data) > unheld and time.monotonic() < deadline:
-        time.sleep(0.001)
+        # Usually a matter of microseconds: yield the GIL first, then sleep.
+        time.sleep(0 if spins < _RELEASE_SPINS else 0.001)
+        spins += 1
     if parsed is None:
         return None
     return Table(header, [ArrowColumn(parsed.column(k)) for k in range(width)], parsed.num_rows)

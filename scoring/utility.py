@@ -25,16 +25,6 @@ def u1_mean_mae(data: ScoringData) -> float:
     return float(np.mean(np.abs(data.x_sa.mean(axis=0) - data.a_sa.mean(axis=0))))
 
 
-def _cell_sums(ids: np.ndarray, values: np.ndarray, cells: int) -> tuple[np.ndarray, np.ndarray]:
-    counts = np.bincount(ids, minlength=cells).astype(np.float64)
-    # One weighted count over (cell, column) pairs: every pair still adds its rows in
-    # row order, so the sums are those of one count per column, bit for bit.
-    columns = values.shape[1]
-    pairs = (ids[:, None] * columns + np.arange(columns)).ravel()
-    sums = np.bincount(pairs, weights=values.ravel(), minlength=cells * columns)
-    return counts, sums.reshape(cells, columns)
-
-
 def u2_cross_mean(data: ScoringData) -> float | None:
     """U2 crossMean: mean ``|cell mean in X - cell mean in A+|`` over shared cells and ``sa``.
 
@@ -48,14 +38,20 @@ def u2_cross_mean(data: ScoringData) -> float | None:
     """
     x_ids, a_ids = data.cross_ids
     cells = int(max(x_ids.max(initial=-1), a_ids.max(initial=-1))) + 1
-    x_counts, x_sums = _cell_sums(x_ids, data.x_sa, cells)
-    a_counts, a_sums = _cell_sums(a_ids, data.a_sa, cells)
-    shared = (x_counts > 0) & (a_counts > 0)
-    if not shared.any():
+    x_counts = np.bincount(x_ids, minlength=cells).astype(np.float64)
+    a_counts = np.bincount(a_ids, minlength=cells).astype(np.float64)
+    shared = np.flatnonzero((x_counts > 0) & (a_counts > 0))
+    if shared.size == 0:
         return None
-    x_means = x_sums[shared] / x_counts[shared, None]
-    a_means = a_sums[shared] / a_counts[shared, None]
-    return float(np.mean(np.abs(x_means - a_means)))
+    x_counts, a_counts = x_counts[shared], a_counts[shared]
+    # One column at a time into one (cell x column) array: the same sums (rows in row
+    # order), means and differences as whole matrices, without their large temporaries.
+    differences = np.empty((shared.size, data.x_sa.shape[1]))
+    for column in range(differences.shape[1]):
+        x_sums = np.bincount(x_ids, weights=data.x_sa[:, column], minlength=cells)[shared]
+        a_sums = np.bincount(a_ids, weights=data.a_sa[:, column], minlength=cells)[shared]
+        differences[:, column] = np.abs(x_sums / x_counts - a_sums / a_counts)
+    return float(np.mean(differences))
 
 
 def u3_cross_count(data: ScoringData) -> float:
@@ -75,15 +71,18 @@ def u3_cross_count(data: ScoringData) -> float:
     return float(np.mean(np.abs(x_counts[union] - a_counts[union])))
 
 
-def correlation_matrix(values: np.ndarray) -> np.ndarray:
-    """Pearson correlations of the columns; a constant column correlates 0 with everything."""
+def correlation_matrix(values: np.ndarray, *, spread: np.ndarray | None = None) -> np.ndarray:
+    """Pearson correlations of the columns; a constant column correlates 0 with everything.
+
+    ``spread``, when known, is ``np.ptp(values, axis=0)``.
+    """
     if values.shape[0] == 0:
         return np.zeros((values.shape[1], values.shape[1]))
-    constant = np.ptp(values, axis=0) == 0
-    centered = values - values.mean(axis=0)
-    norms = np.sqrt(np.einsum("ij,ij->j", centered, centered))
+    constant = (np.ptp(values, axis=0) if spread is None else spread) == 0
+    standardized = values - values.mean(axis=0)
+    norms = np.sqrt(np.einsum("ij,ij->j", standardized, standardized))
     norms[constant] = 1.0
-    standardized = centered / norms
+    standardized /= norms
     standardized[:, constant] = 0.0
     return np.clip(standardized.T @ standardized, -1.0, 1.0)
 
@@ -103,7 +102,7 @@ def u4_cor_mae(data: ScoringData) -> float:
     if columns < 2:
         return 0.0
     upper = np.triu_indices(columns, k=1)
-    x_corr = correlation_matrix(data.x_sa)[upper]
+    x_corr = correlation_matrix(data.x_sa, spread=data.x_spread)[upper]
     a_corr = correlation_matrix(data.a_sa)[upper]
     return float(np.mean(np.abs(x_corr - a_corr)))
 
@@ -121,9 +120,12 @@ def u5_information_loss(data: ScoringData) -> float:
     """
     if data.a_sa.size == 0:
         return 0.0
-    spread = np.ptp(data.x_sa, axis=0)
+    spread = data.x_spread
     scale = np.where(spread > 0, spread, 1.0)
-    loss = np.abs(data.x_sa[data.kept] - data.a_sa) / scale
+    loss = data.x_sa[data.kept]
+    loss -= data.a_sa
+    np.abs(loss, out=loss)
+    loss /= scale
     loss[:, spread == 0] = 0.0
     return float(loss.mean())
 
