@@ -146,15 +146,21 @@ def combine_codes(
     if not codes:
         return np.zeros(size, dtype=np.int64)
     key = codes[0].astype(np.int64, copy=True)
-    invalid = key < 0
+    negative = [c for c in codes if c.size and c.min() < 0]  # -1: matches nothing
     span = max(int(cardinalities[0]), 1)
     for column_codes, cardinality in zip(codes[1:], cardinalities[1:], strict=True):
         cardinality = max(int(cardinality), 1)
         if span * cardinality >= _MAX_SPAN:
             key, uniques = pd.factorize(key)
+            key = key.astype(np.int64, copy=False)
             span = max(len(uniques), 1)
-        key = key * cardinality + column_codes
+        key *= cardinality
+        key += column_codes
         span *= cardinality
+    if not negative:
+        return pd.factorize(key)[0].astype(np.int64, copy=False)
+    invalid = negative[0] < 0
+    for column_codes in negative[1:]:
         invalid |= column_codes < 0
     out = np.full(size, -1, dtype=np.int64)
     dense, _ = pd.factorize(key[~invalid])
