@@ -244,12 +244,10 @@ def bin_edges(reference: np.ndarray, bins: int | Sequence[float]) -> np.ndarray:
     if n == 0:
         return np.empty(0)
     ranks = (np.arange(1, bins, dtype=np.int64) * n + bins - 1) // bins  # 1-based
-    # x_(r) from the distinct values and their counts (a hash, then a sort of the few
-    # distinct values), not from a partition of all N values
-    codes, uniques = pd.factorize(values)
-    order = np.argsort(uniques, kind="stable")
-    cumulative = np.cumsum(np.bincount(codes, minlength=uniques.size)[order])
-    return np.unique(uniques[order][np.searchsorted(cumulative, ranks, side="left")])
+    # x_(r) from the sorted distinct values and their counts
+    uniques, counts = np.unique(values, return_counts=True)
+    cumulative = np.cumsum(counts)
+    return np.unique(uniques[np.searchsorted(cumulative, ranks, side="left")])
 
 
 def bin_labels(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
@@ -258,12 +256,11 @@ def bin_labels(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
 
 
 def _value_labels(values: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Bins and dense ranks of numbers, computed on their distinct values (hashed once)."""
-    codes, uniques = pd.factorize(values, use_na_sentinel=False)
-    order = np.argsort(uniques, kind="stable")  # NaN last
-    rank = np.empty(uniques.size, dtype=np.int64)
-    rank[order] = np.arange(uniques.size)
-    return bin_labels(uniques, edges)[codes], rank[codes]
+    """Bins and dense ranks of numbers, computed on their sorted distinct values (NaN
+    last, one value)."""
+    uniques, rank = np.unique(values, return_inverse=True)
+    rank = rank.reshape(-1).astype(np.int64, copy=False)
+    return bin_labels(uniques, edges)[rank], rank
 
 
 def _dense(values: np.ndarray) -> np.ndarray:
