@@ -193,7 +193,9 @@ class ArrowColumn(Column):
             parsed = pc.cast(self._array, pa.int64())
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return None
-        values = pc.fill_null(parsed, 0).to_numpy(zero_copy_only=False)
+        if parsed.null_count:
+            parsed = pc.fill_null(parsed, 0)
+        values = parsed.to_numpy(zero_copy_only=False)
         if max(-int(values.min()), int(values.max())) >= _MAX_EXACT:
             return None
         self._integers = values
