@@ -1,5 +1,6 @@
 """Team pages of a round: data, uploads, submissions (thin adapters over services)."""
 
+import hashlib
 import zoneinfo
 
 from django.contrib import messages
@@ -18,7 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import scoring
-from pwscup.competitions.models import Phase
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Competition, Phase
 from pwscup.competitions.ranking import rule_text
 from pwscup.competitions.selectors import (
     phase_of,
@@ -87,6 +89,9 @@ def round_detail(request, access):
         jobs_key = f"jobs-html:{'fragment' if fragment else 'page'}:{jobs_etag}"
         if fragment and (html := _cached_jobs_html(request, jobs_key)) is not None:
             return HttpResponse(html, headers={"ETag": jobs_etag})
+    content_key = _round_content_key(request, access, jobs_etag) if not fragment else None
+    if content_key is not None and (html := _cached_jobs_html(request, content_key)) is not None:
+        return render(request, "submissions/round.html", {"round": round_, "content_html": html})
     context = {
         "missing_phases": missing_phases,
         "access": access,
@@ -142,39 +147,72 @@ def round_detail(request, access):
     context["anonymization"] = _phase_info(anonymization, team, AnonymizationSubmission, now)
     context["attack"] = _phase_info(attack, team, AttackSubmission, now)
     if jobs_key is not None:
-        context["jobs_html"] = _cached_jobs_html(request, jobs_key) or _render_jobs_html(
-            request, jobs_key, context
-        )
+        jobs_html = _slotted_html(request, jobs_key, context, "submissions/_jobs.html")
         if fragment:
-            return HttpResponse(context["jobs_html"], headers={"ETag": jobs_etag})
+            return HttpResponse(_with_token(request, jobs_html), headers={"ETag": jobs_etag})
+        # Inside the cached page below, the table keeps its slot (the page's is filled once).
+        context["jobs_html"] = (
+            mark_safe(jobs_html) if content_key is not None else _with_token(request, jobs_html)
+        )
+    if content_key is not None:
+        context["content_html"] = _with_token(
+            request, _slotted_html(request, content_key, context, "submissions/_round_content.html")
+        )
     return render(
         request, "submissions/_jobs.html" if fragment else "submissions/round.html", context
     )
 
 
-# The jobs table holds one thing of its reader's own: the CSRF token of its "Make final"
-# forms. It is cached with this slot in its place and every response gets the reader's token.
+def _round_content_key(request, access, jobs_etag):
+    """The cache key of a team member's round page below the header, or ``None`` (organizers:
+    their page also shows what an older scorer computed, read apart).
+
+    The page shows the round, its phases and competition, the team, the team's uploads and
+    the round's targets, quota lines, states and the reader's language — all in the jobs
+    fingerprint (``jobs_etag``) or added here — and the chart's metrics asked for in the
+    query string. The header (user, unread notifications, messages) is rendered each time.
+    """
+    if access.team is None or access.is_organizer or jobs_etag is None:
+        return None
+    parts = [
+        jobs_etag,
+        request.user.pk,
+        sorted(request.GET.lists()),
+        [getattr(access.competition, f.attname) for f in Competition._meta.concrete_fields],
+        [getattr(access.team, f.attname) for f in Team._meta.concrete_fields],
+    ]
+    return "round-content:" + hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+# The jobs table and the page below the header hold one thing of their reader's own: the
+# CSRF token of their forms. They are cached with this slot in its place and every response
+# gets the reader's token (of the reader's browser: a user may have several).
 _CSRF_SLOT = "pwscup-csrf-token-slot"
 JOBS_HTML_SECONDS = 600
 
 
 def _cached_jobs_html(request, key: str):
     html = cache.get(key)
-    return None if html is None else mark_safe(html.replace(_CSRF_SLOT, get_token(request)))
+    return None if html is None else _with_token(request, html)
 
 
-def _render_jobs_html(request, key: str, context: dict):
-    html = render_to_string(
-        "submissions/_jobs.html", {**context, "csrf_token": _CSRF_SLOT}, request=request
-    )
-    cache.set(key, html, JOBS_HTML_SECONDS)
+def _slotted_html(request, key: str, context: dict, template: str) -> str:
+    """The cached HTML under ``key``, else ``template`` rendered (with the slot) and cached."""
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(template, {**context, "csrf_token": _CSRF_SLOT}, request=request)
+        cache.set(key, html, JOBS_HTML_SECONDS)
+    return html
+
+
+def _with_token(request, html: str):
     return mark_safe(html.replace(_CSRF_SLOT, get_token(request)))
 
 
 def _jobs_fragment_etag(request, access, anonymization, attack, now) -> str:
     """What the jobs fragment depends on besides the stored rows: reader, language, clock.
 
-    Also the key of the cached jobs table (``_render_jobs_html``): everything the table
+    Also the key of the cached jobs table (``_slotted_html``): everything the table
     shows is in it, so a table cached under it is the one the reader would get now."""
     phases = [p for p in (anonymization, attack) if p is not None]
     extra = [

@@ -149,3 +149,65 @@ def test_the_cached_jobs_table_shows_a_new_upload_at_once(board, client):
     changed = _round_page(client, board, "?fragment=1")
     assert changed["ETag"] != fragment["ETag"]
     assert f'data-testid="submission-{pending.pk}"' in changed.content.decode()
+
+
+def test_the_cached_round_page_carries_each_browsers_own_csrf_token(board):
+    # One user, two browsers: two CSRF secrets. The page below the header is cached per user;
+    # the second browser's forms must post with its own token.
+    from django.test import Client
+
+    scored(board, "a", seed=5)
+    first_client, second_client = Client(), Client(enforce_csrf_checks=True)
+    first_client.force_login(board.users["a"])
+    second_client.force_login(board.users["a"])
+    first = _round_page(first_client, board).content.decode()
+    page = _round_page(second_client, board).content.decode()
+    assert "pwscup-csrf-token-slot" not in first + page
+    form = page.split('data-testid="make-final"')[0].rsplit("<form", 1)[1]
+    action = re.search(r'action="([^"]+)"', form).group(1)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    assert second_client.post(action, {"csrfmiddlewaretoken": token}).status_code == 302
+
+
+def test_the_cached_round_page_follows_every_thing_it_shows(board, client):
+    import datetime as dt
+
+    from pwscup.accounts.models import Team
+    from pwscup.competitions.models import Competition, Phase, Round
+
+    client.force_login(board.users["a"])
+    page = _round_page(client, board).content.decode()
+    assert "Team A" in page
+    # Bulk updates (no save(), no signal): each still shows on the next view.
+    Round.objects.filter(pk=board.round.pk).update(name="Renamed round")
+    assert "Renamed round" in _round_page(client, board).content.decode()
+    Competition.objects.filter(pk=board.competition.pk).update(name="Renamed cup")
+    assert "Renamed cup" in _round_page(client, board).content.decode()
+    Team.objects.filter(pk=board.teams["a"].pk).update(name="Renamed A")
+    assert "Renamed A" in _round_page(client, board).content.decode()
+    closes = board.anonymization.closes_at + dt.timedelta(days=3)
+    Phase.objects.filter(pk=board.anonymization.pk).update(closes_at=closes)
+    assert closes.strftime("%Y-%m-%d") in _round_page(client, board).content.decode()
+    # the chart's metrics asked for in the query string
+    assert _round_page(client, board, "?history=U1").content != _round_page(client, board).content
+    # another language
+    client.cookies["django_language"] = "ja"
+    assert 'lang="ja"' in _round_page(client, board).content.decode()
+    assert "アップロード" in _round_page(client, board).content.decode()
+
+
+def test_the_round_page_below_the_header_is_rendered_once_per_change(board, client):
+    from unittest import mock
+
+    from pwscup.submissions import views
+
+    client.force_login(board.users["a"])
+    with mock.patch.object(views, "upload_history", wraps=views.upload_history) as history:
+        first = _round_page(client, board).content.decode()
+        second = _round_page(client, board).content.decode()
+        assert history.call_count == 1  # the second view came from the cache
+        scored(board, "a", seed=9)
+        third = _round_page(client, board).content.decode()
+        assert history.call_count == 2
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+    assert token.sub("", first) == token.sub("", second) != token.sub("", third)
