@@ -5,75 +5,48 @@ every released row the guess set ``T`` is the set of candidate reference rows wh
 distance ties the minimum; the row contributes ``1/|T|`` when its true row is in ``T``.
 
 Only rows whose true row is a candidate can contribute, and for them the search is
-bounded by the true row's distance. Strategy by shape:
+bounded by the true row's distance: each is a radius query, radius the tie threshold of
+that distance, which ends at the first point proving a miss (a point the true row does
+not tie) and otherwise weighs the points tying the minimum (duplicates by multiplicity).
+Strategy by shape:
 
 * one column (E2, E4): sorted ``(class, value)`` keys and binary search, O(n log n);
-* classes of at most 32 reference rows: all pairs, in padded numpy blocks;
-* larger classes, and the "all rows" fallback: one KD-tree (scipy ``cKDTree``) over
-  distinct points, the class id as an extra coordinate scaled beyond any distance, then
-  two passes over the rows, cut into chunks of nearby true rows (tree order, which keeps
-  a region of the tree in the CPU caches) run on a thread pool, each chunk in buckets
-  of similar bounds:
+* classes of at most 32 reference rows: all pairs, in padded numpy blocks (3x faster
+  than the trees at 200,000 and 1,000,000 rows of the benchmark's ``normal`` case);
+* larger classes, and the "all rows" fallback: one KD-tree per class over its distinct
+  points, built and searched in compiled code (:mod:`scoring._nearest_numba`, numba):
+  midpoint splits of tight bounding boxes, leaves of 16 points, nodes laid out depth
+  first, each query with its own bound, the nearer child first; queries in the tree
+  order of their true row (one region of the tree stays in the CPU caches), in chunks
+  run on a thread pool.
 
-  1. from 50,000 rows, approximate 1-nearest (``eps = 3``) within the bound. It returns
-     a real point with its real distance, so a point the true row does not tie proves a
-     miss (most misses, at a fraction of the exact cost); below that size the pass
-     costs more than it saves (8,333 rows: 35 -> 29 ms CPU without it);
-  2. exact bounded 2-nearest for the other rows (hits and the few misses left), and a
-     radius query only when distinct points tie.
+Measured on the benchmark's generated data (12 ``sa`` columns, 5 % deleted, 10 %
+multiplicative noise, 86 % of the rows hits), on 2 shared cores (load 1.5-3.5), the
+EUC search of the worst cases (``match1``: two huge classes; ``nomatch``: all rows):
 
-Exact nearest neighbours in ~12 dimensions stay super-linear on noisy heavy-tailed
-data: every point within the true row's distance must be ruled out, and that ball is
-large with 10 % noise. Hits (80-88 % of the rows in the benchmark) cannot be settled
-by the approximate pass. Measured on 2 noisy cores, benchmark worst cases (one huge
-class; no class match, all rows), EUC metric before -> after the approximate pass:
-200,000 rows 3.9-5.6 s -> 3.7-4.6 s; 1,000,000 rows 46-57 s -> 30-34 s, identical
-results; growth about n^1.3 (was n^1.4). Tried without gain: leafsize 4-32; balanced
-trees (2.5x slower); settling hits by the triangle inequality from each reference
-point's nearest neighbour (that self-query costs more than it saves).
+* 200,000 rows: 1.1-1.4 s CPU, was 3.0-3.4 s with scipy's ``cKDTree``;
+* 1,000,000 rows, ``nomatch``: 8.8-9.7 s CPU on one thread (tree 1.4 s, search 6.8 s,
+  7 us a row), 9.5 s wall with two threads at load 2.7; was 46-57 s, then 30-34 s wall.
 
-Issue 8, second pass (the 1M worst cases), measured on the benchmark's generated data
-(12 ``sa`` columns, 5 % deleted, 10 % multiplicative noise; 86 % of the rows are hits),
-CPU seconds of one thread because the machine ran at load 6-9 (wall 2-4x CPU):
+The balls are nearly empty (points within the true distance: median 1), so the time is
+the walk proving them empty: ~140 nodes and ~130 points a row at 200,000 rows, half of
+it cache and branch misses. What the compiled search gained, and what did not help:
 
-* kept: chunks by tree locality, then 16 bound buckets per chunk, instead of 128 global
-  bound buckets: exact pass over all 950,000 rows of 1M 66 -> 56-60 s CPU, 200,000 rows
-  4.5 -> 3.8-4.0 s (identical results); the chunks also give the thread pool its work
-  at every size (before, buckets under 2,048 rows ran on one thread);
-* the exact pass dominates (200,000 rows: approximate pass 0.44 s, exact 2.2 s); its
-  cost is spread evenly over the bound range (no tail of expensive rows to treat apart)
-  and the balls are nearly empty (points within the true distance: median 1, 90th
-  percentile 3; within twice that: median 4), so the time is the tree walk proving them
-  empty, 13 us per row at 200,000 rows;
-* pykdtree 1.4.3 (OpenMP kd-tree, float64): same time as cKDTree (2.29 vs 2.22 s);
-* PCA rotation of the coordinates before building the tree (distances preserved): no
-  change (2.90 vs 2.92 s);
-* dimension reduction with exact pruning (a tree on the 6, 8 or 10 leading principal
-  axes, whose distances bound the 12-D ones from below, k nearest there, then a 12-D
-  check): the projected balls hold many more points (8 axes: mean 24 vs 9 in 12-D),
-  so k = 2-8 saturates for 10-67 % of the rows and the low-D search is only 1.3-1.8x
-  cheaper: no gain overall;
-* counting the points in each row's own ball (``query_ball_point(return_length=True)``
-  with one radius per row, no buckets): 1.8x slower than the bucketed 2-nearest;
-* a dual-tree search per bound bucket (``sparse_distance_matrix``): 32 million pairs
-  at 200,000 rows, 20x slower;
-* the triangle inequality from each true row's nearest reference neighbour settles a
-  hit when that neighbour is farther than twice the true distance: only 38 % of the
-  hits with the exact neighbour (whose self-query costs as much as the search), 4 %
-  with a cheap approximate one (``eps = 1``);
-* brute force with BLAS (``|a|^2 + |b|^2 - 2ab`` in blocks, float64 or float32): at
-  8,333 rows 0.22-0.43 s against 0.03 s for the tree (a 12-column product is memory
-  bound), hopeless at 1M (10^13 multiply-adds);
-* duplicate rows: the generated original has none (200,000 distinct of 200,000), the
-  released rows are all distinct after noise; kept for published tables that repeat;
-* bucket counts 4-512 at 8,333 and 200,000 rows: within the noise.
+* per-query bounds and the early exit on a miss: cKDTree takes one bound per call, so
+  it ran buckets of queries with their largest bound, plus an approximate pass to settle
+  misses; both are gone;
+* branch-free box distances with reassociated sums (bounds only; exact distances keep
+  the order of the sum): 2x; computing children's boxes while partitioning, rows moved
+  with the partition: tree build 3.3 -> 1.5 s at 1M; a hash table instead of
+  ``np.unique`` on row bytes for the distinct points: 1.5 -> 0.1 s; depth-first node
+  layout: 8 %;
+* no gain: leaves of 8-32 points; median splits (depth 14 instead of 73, 30 % slower
+  queries); bounding spheres besides the boxes (prune almost nothing more); float32
+  boxes; walking packets of 8-64 neighbouring queries together (-8 % at best).
 
-So the exact EUC1/EUC2 at 1,000,000 rows stays above the 20 s target on this 2-core
-machine (the exact pass alone: 56-60 s of CPU under load; 30-34 s wall for the whole
-search on a quieter machine before). Meeting it needs compiled code specific to this
-search (one bound per row in the tree walk, which cKDTree does not offer, and a walk
-that stops at the first point closer than the true row) or another definition of the
-metric; both are beyond this module.
+Tried earlier with cKDTree, without gain: PCA rotation, dimension reduction with exact
+pruning, triangle-inequality shortcuts from each true row's nearest neighbour, dual-tree
+search, brute force with BLAS (hopeless at 1M: 10^13 multiply-adds).
 """
 
 from __future__ import annotations
@@ -82,19 +55,13 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 TIE_RTOL = 1e-9
-_EXACT_FLOAT = 2.0**50
-_CHUNK = 8192  # queries per locality chunk
-_BUCKETS = 16  # bound buckets per chunk
-_MIN_BUCKET = 64  # queries
-_SLACK = 1e-12
+_CHUNK = 4096  # queries per task of the thread pool
+_LEAFSIZE = 16
 _WORKERS = -1  # threads: -1 all cores
 _SMALL_CLASS = 32
 _BLOCK_ELEMENTS = 2**22
-_EPS = 3.0  # approximate pass: returned distance <= (1 + _EPS) x the nearest
-_APPROX_FROM = 50_000  # rows; fewer go straight to the exact search (the pass costs more)
 
 
 def tie_threshold(dmin: np.ndarray) -> np.ndarray:
@@ -111,88 +78,18 @@ def tie_threshold(dmin: np.ndarray) -> np.ndarray:
     return np.where(dmin <= 1.0 - TIE_RTOL, dmin + TIE_RTOL, dmin / (1.0 - TIE_RTOL))
 
 
-def _unique_rows(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct rows, the distinct row of every row, and multiplicities.
-
-    Duplicates would stall the KD-tree: a query must visit every point at the
-    minimum distance, so a thousand identical rows cost a thousand visits.
-    """
-    points = np.ascontiguousarray(points + 0.0)  # -0.0 and 0.0 must be one value
-    row = np.dtype((np.void, points.dtype.itemsize * points.shape[1]))
-    _, first, inverse, counts = np.unique(
-        points.view(row).ravel(), return_index=True, return_inverse=True, return_counts=True
-    )
-    return points[first], inverse.ravel(), counts
-
-
-def _bounded_nearest(tree, queries, bounds, locality, k=2, eps=0.0):
-    """``k`` nearest tree points of each query (``eps``: approximate), within its bound.
-
-    ``cKDTree.query`` takes one scalar bound, so queries are searched in buckets of
-    similar bounds; a tight bound prunes far more of the tree than an open search.
-    Queries are first cut into chunks of consecutive ``locality`` (the tree position of
-    their true row: one region of the tree, which stays in the CPU caches), each chunk
-    into buckets by bound, and a bucket goes in ``locality`` order, so consecutive
-    queries walk the same nodes. Chunks run on a thread pool (the queries release the
-    GIL). Missing neighbours: ``inf``.
-    """
-    width, k = k, min(k, tree.n)
-    dist = np.full((queries.shape[0], width), np.inf)
-    idx = np.full((queries.shape[0], width), tree.n, dtype=np.int64)
-    order = np.argsort(locality, kind="stable")
-    chunks = np.array_split(order, max(1, order.size // _CHUNK))
-
-    def search(chunk: np.ndarray) -> None:
-        by_bound = chunk[np.argsort(bounds[chunk], kind="stable")]
-        for bucket in np.array_split(by_bound, max(1, min(_BUCKETS, chunk.size // _MIN_BUCKET))):
-            if bucket.size == 0:
-                continue
-            bucket = bucket[np.argsort(locality[bucket], kind="stable")]
-            bound = float(bounds[bucket].max()) * (1.0 + _SLACK) + _SLACK
-            d, i = tree.query(queries[bucket], k=k, eps=eps, distance_upper_bound=bound)
-            dist[bucket, :k] = d.reshape(bucket.size, k)
-            idx[bucket, :k] = i.reshape(bucket.size, k)
-
-    threads = min(len(chunks), _threads())
-    if threads > 1:
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(search, chunks))
-    else:
-        for chunk in chunks:
-            search(chunk)
-    return dist, idx
-
-
 def _threads() -> int:
     return (os.cpu_count() or 1) if _WORKERS == -1 else max(1, _WORKERS)
 
 
-def _tie_weights(tree, unique, weights, queries, nearest, second, threshold):
-    """Weighted number of tree points tying the nearest of each query (>= 1 each)."""
-    count = weights[nearest].astype(np.float64)
-    several = np.flatnonzero(second <= threshold)
-    if several.size:
-        # Rare: several distinct points tie; collect them all and re-check exactly.
-        radius = threshold[several] * (1.0 + _SLACK) + _SLACK
-        lists = tree.query_ball_point(queries[several], radius, workers=_WORKERS)
-        lengths = np.fromiter((len(found) for found in lists), dtype=np.int64, count=len(lists))
-        members = np.concatenate([np.asarray(found, dtype=np.int64) for found in lists])
-        owner = np.repeat(np.arange(several.size), lengths)
-        gaps = unique[members] - queries[several][owner]
-        dist = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
-        tied = dist <= threshold[several][owner]
-        count[several] = np.bincount(
-            owner[tied], weights=weights[members[tied]], minlength=several.size
-        )
-    return count
+def warm_up() -> None:
+    """Compile the tree search (or load it from numba's cache) on a tiny input.
 
-
-def _class_scale(ref_points: np.ndarray, rel_points: np.ndarray) -> float:
-    """A power of two larger than any distance between the given points (x4)."""
-    both_min = np.minimum(ref_points.min(axis=0), rel_points.min(axis=0))
-    both_max = np.maximum(ref_points.max(axis=0), rel_points.max(axis=0))
-    diameter = float(np.sqrt(np.sum((both_max - both_min) ** 2)))
-    return float(2.0 ** np.ceil(np.log2(4.0 * diameter + 4.0)))
+    A process's first tree search otherwise pays for it: ~0.5 s from the cache, several
+    seconds to compile when the cache is empty.
+    """
+    points = np.arange(12.0).reshape(6, 2)
+    nearest_hits(points, points + 0.5, np.arange(6))
 
 
 def nearest_hits(
@@ -238,51 +135,73 @@ def nearest_hits(
         return _nearest_hits_1d(ref_points[:, 0], rel_points[:, 0], truth, ref_class, rel_class)
     with_truth = np.flatnonzero(truth >= 0)
     if ref_class is None:
-        groups = [(np.arange(ref_points.shape[0]), with_truth, None, None)]
-    else:
-        sizes = np.bincount(ref_class[ref_class >= 0], minlength=int(rel_class.max()) + 1)
-        small = sizes[rel_class[with_truth]] <= _SMALL_CLASS
-        _small_class_hits(
-            out, ref_points, rel_points, truth, ref_class, rel_class, with_truth[small], sizes
-        )
-        large = with_truth[~small]
-        if large.size == 0:
-            return out
-        groups = _class_chunks(ref_points, rel_points, ref_class, rel_class, large)
-    for ref_rows, rel_rows, ref_coord, rel_coord in groups:
-        ref_pts = ref_points[ref_rows]
-        rel_pts = rel_points[rel_rows]
-        if ref_coord is not None:
-            ref_pts = np.column_stack([ref_coord, ref_pts])
-            rel_pts = np.column_stack([rel_coord, rel_pts])
-        keep = truth[rel_rows] >= 0
-        rows = rel_rows[keep]
-        if rows.size == 0:
-            continue
-        queries = rel_pts[keep]
-        gaps = ref_points[truth[rows]] - rel_points[rows]
-        d_true = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
-        unique, inverse, weights = _unique_rows(ref_pts)
-        tree = cKDTree(unique, balanced_tree=False)  # sliding midpoint: faster here
-        tree_rank = np.empty(tree.n, dtype=np.int64)
-        tree_rank[tree.indices] = np.arange(tree.n)
-        locality = tree_rank[inverse[np.searchsorted(ref_rows, truth[rows])]]
-        bounds = tie_threshold(d_true)
-        if rows.size >= _APPROX_FROM:
-            # Cheap approximate pass: any real point strictly closer than the true row's
-            # tie zone proves a miss. Only the other rows need the exact search.
-            found, _ = _bounded_nearest(tree, queries, bounds, locality, k=1, eps=_EPS)
-            open_ = np.flatnonzero(d_true <= tie_threshold(found[:, 0]))
-            rows, queries, d_true = rows[open_], queries[open_], d_true[open_]
-            bounds, locality = bounds[open_], locality[open_]
-        dist, nearest = _bounded_nearest(tree, queries, bounds, locality)
-        threshold = tie_threshold(np.minimum(dist[:, 0], d_true))
-        hit = d_true <= threshold
-        count = _tie_weights(
-            tree, unique, weights, queries[hit], nearest[hit, 0], dist[hit, 1], threshold[hit]
-        )
-        out[rows[hit]] = 1.0 / count
+        _forest_hits(out, ref_points, rel_points, truth, None, None, with_truth)
+        return out
+    sizes = np.bincount(ref_class[ref_class >= 0], minlength=int(rel_class.max()) + 1)
+    small = sizes[rel_class[with_truth]] <= _SMALL_CLASS
+    _small_class_hits(
+        out, ref_points, rel_points, truth, ref_class, rel_class, with_truth[small], sizes
+    )
+    _forest_hits(out, ref_points, rel_points, truth, ref_class, rel_class, with_truth[~small])
     return out
+
+
+def _forest_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows):
+    """:func:`nearest_hits` for ``rows``: one KD-tree per class, searched in compiled code."""
+    if rows.size == 0:
+        return
+    # Imported here: numba costs ~0.4 s to import, which only the tree search should pay
+    from scoring import _nearest_numba as kernels
+
+    if ref_class is None:
+        ref_rows = np.arange(ref_points.shape[0])
+        ref_key = np.zeros(ref_rows.size, dtype=np.int64)
+        rel_key = np.zeros(rows.size, dtype=np.int64)
+    else:
+        wanted = np.unique(rel_class[rows])
+        ref_rows = np.flatnonzero(np.isin(ref_class, wanted))
+        ref_key = ref_class[ref_rows].astype(np.int64)
+        rel_key = rel_class[rows].astype(np.int64)
+    # Distinct points per class (duplicates would stall the search: every point tying the
+    # minimum is visited), grouped by class
+    points = np.ascontiguousarray(ref_points[ref_rows] + 0.0)  # -0.0 and 0.0: one value
+    first, inverse, weights = kernels.distinct_rows(points, ref_key)
+    by_class = np.argsort(ref_key[first], kind="stable")
+    first, weights = first[by_class], weights[by_class].astype(np.float64)
+    position = np.empty(by_class.size, dtype=np.int64)
+    position[by_class] = np.arange(by_class.size)
+    inverse = position[inverse]
+    classes, starts = np.unique(ref_key[first], return_index=True)
+    points = points[first]
+    points, order, nodes, box, roots, depth = kernels.build_forest(
+        points, np.append(starts, points.shape[0]).astype(np.int64), _LEAFSIZE
+    )
+    nodes, box = np.ascontiguousarray(nodes), np.ascontiguousarray(box)
+    tree_rank = np.empty(order.size, dtype=np.int64)
+    tree_rank[order] = np.arange(order.size)
+    weights = weights[order]
+    query_root = roots[np.searchsorted(classes, rel_key)]
+    queries = np.ascontiguousarray(rel_points[rows])
+    gaps = ref_points[truth[rows]] - queries
+    d_true = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
+    locality = tree_rank[inverse[np.searchsorted(ref_rows, truth[rows])]]
+    weight = np.zeros(rows.size)
+
+    def search(selected: np.ndarray) -> None:
+        kernels.tie_weights(
+            points, weights, nodes, box, depth, query_root, queries, d_true, selected, weight
+        )
+
+    chunks = np.array_split(np.argsort(locality, kind="stable"), max(1, rows.size // _CHUNK))
+    threads = min(len(chunks), _threads())
+    if threads > 1:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(search, chunks))
+    else:
+        for chunk in chunks:
+            search(chunk)
+    hit = weight > 0
+    out[rows[hit]] = 1.0 / weight[hit]
 
 
 def _nearest_hits_1d(ref_values, rel_values, truth, ref_class, rel_class) -> np.ndarray:
@@ -344,24 +263,3 @@ def _small_class_hits(out, ref_points, rel_points, truth, ref_class, rel_class, 
             hit = d_true[part] <= threshold
             out[rows[part][hit]] = 1.0 / np.maximum(count[hit], 1)
         width *= 2
-
-
-def _class_chunks(ref_points, rel_points, ref_class, rel_class, rows):
-    """Split the classes of ``rows`` into ranges whose coordinate ``id * scale`` stays exact."""
-    scale = _class_scale(ref_points, rel_points)
-    per_chunk = max(int(_EXACT_FLOAT // scale), 1)
-    wanted = np.unique(rel_class[rows])
-    ref_keep = np.isin(ref_class, wanted)
-    dense_ref = np.searchsorted(wanted, ref_class)
-    dense_rel = np.full(rel_class.size, -1, dtype=np.int64)
-    dense_rel[rows] = np.searchsorted(wanted, rel_class[rows])
-    for start in range(0, wanted.size, per_chunk):
-        stop = start + per_chunk
-        ref_rows = np.flatnonzero(ref_keep & (dense_ref >= start) & (dense_ref < stop))
-        rel_rows = np.flatnonzero((dense_rel >= start) & (dense_rel < stop))
-        yield (
-            ref_rows,
-            rel_rows,
-            (dense_ref[ref_rows] - start) * scale,
-            (dense_rel[rel_rows] - start) * scale,
-        )

@@ -1,7 +1,8 @@
 """Warm a Celery worker before its pool starts, so its first upload is scored as fast as the next.
 
 A worker process's first job used to pay for what happens once per process: Django's URL
-resolver (the links of the notifications), the first use of Arrow's CSV reader, and the
+resolver (the links of the notifications), the first use of Arrow's CSV reader, the
+compiled nearest-row search of the attacks (:func:`scoring.nearest.warm_up`), and the
 round's prepared original (read, validated, factorised: :mod:`pwscup.submissions.prepared`).
 On ``worker_init`` — in the worker's main process, before the prefork pool forks its
 processes — :func:`warm_worker` does all of that once, the prepared originals for the rounds
@@ -23,6 +24,7 @@ from django.urls import get_resolver
 from django.utils import timezone, translation
 
 import scoring
+import scoring.nearest
 from pwscup.competitions.models import Phase, Round
 from pwscup.submissions.prepared import prepared_team_original
 
@@ -49,6 +51,7 @@ def warm_worker() -> int:
         with translation.override(code):
             get_resolver().reverse_dict  # noqa: B018 - builds the resolver's tables
     scoring.load_table(BytesIO(b"a,b\n1,2\n"), name="warm-up.csv")
+    scoring.nearest.warm_up()
     prepared = 0
     try:
         for round_ in warm_rounds():

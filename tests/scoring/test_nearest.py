@@ -1,15 +1,17 @@
-"""``scoring.nearest.nearest_hits`` against all pairs, where the approximate pass matters.
+"""``scoring.nearest.nearest_hits`` against all pairs, on data full of ties.
 
-The KD-tree path first runs an approximate nearest query that settles rows as misses;
-the data here have many misses (large noise, dense duplicates) next to hits with ties:
-exact duplicates, equal distances on both sides and near-ties inside and just outside
-the ``1e-9`` tolerance.
+The KD-tree search stops at the first point that proves a miss and counts the points
+tying the minimum otherwise, each query with its own bound; the data here have many
+misses (large noise) next to hits with ties: exact duplicates, equal distances on both
+sides and near-ties inside and just outside the ``1e-9`` tolerance.
 """
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from scoring import nearest
+from scoring import _nearest_numba, nearest
 
 
 def direct_hits(ref, rel, truth, ref_class=None, rel_class=None):
@@ -48,39 +50,26 @@ def tie_heavy(seed, n=600, dims=4):
     return ref, rel, truth
 
 
-@pytest.mark.parametrize("approx", [True, False], ids=["approximate pass", "exact only"])
+@pytest.mark.parametrize("chunk", [4096, 37], ids=["one chunk", "thread pool"])
 @pytest.mark.parametrize("seed", range(6))
-def test_all_rows_against_direct_definition(seed, approx, monkeypatch):
+def test_all_rows_against_direct_definition(seed, chunk, monkeypatch):
+    monkeypatch.setattr(nearest, "_CHUNK", chunk)
     ref, rel, truth = tie_heavy(seed)
-    # Small inputs skip the approximate pass (it pays from tens of thousands of rows).
-    monkeypatch.setattr(nearest, "_APPROX_FROM", 0 if approx else len(rel) + 1)
-    calls = []
-    real = nearest._bounded_nearest
-
-    def spy(tree, queries, bounds, locality, k=2, eps=0.0):
-        calls.append((eps, queries.shape[0]))
-        return real(tree, queries, bounds, locality, k=k, eps=eps)
-
-    monkeypatch.setattr(nearest, "_bounded_nearest", spy)
     got = nearest.nearest_hits(ref, rel, truth)
     expected = direct_hits(ref, rel, truth)
     np.testing.assert_array_equal(got, expected)
     assert 0 < np.mean(expected == 0) and np.any((expected > 0) & (expected < 1))
-    if not approx:
-        assert [eps for eps, _rows in calls] == [0.0]
-        return
-    (approx_eps, approx_rows), (exact_eps, exact_rows) = calls
-    assert approx_eps > 0 and exact_eps == 0
-    assert exact_rows < approx_rows  # the approximate pass settled some misses
 
 
-@pytest.mark.parametrize("approx_from", [0, nearest._APPROX_FROM])
+@pytest.mark.parametrize("small_class", [nearest._SMALL_CLASS, 0], ids=["blocks", "trees"])
 @pytest.mark.parametrize("seed", range(4))
-def test_large_classes_against_direct_definition(seed, approx_from, monkeypatch):
-    monkeypatch.setattr(nearest, "_APPROX_FROM", approx_from)
+def test_classes_against_direct_definition(seed, small_class, monkeypatch):
+    monkeypatch.setattr(nearest, "_SMALL_CLASS", small_class)
     ref, rel, truth = tie_heavy(seed + 100)
     rng = np.random.default_rng(seed)
-    ref_class = rng.integers(0, 3, len(ref))  # about 200 rows each: the KD-tree path
+    # three classes of about 200 rows (trees) and some of a few rows (blocks unless 0)
+    ref_class = np.where(rng.random(len(ref)) < 0.1, rng.integers(3, 40, len(ref)), 0)
+    ref_class[ref_class == 0] = rng.integers(0, 3, np.sum(ref_class == 0))
     rel_class = ref_class[np.maximum(truth, 0)].copy()
     moved = rng.random(len(rel)) < 0.2
     rel_class[moved] = rng.integers(0, 3, moved.sum())
@@ -89,3 +78,74 @@ def test_large_classes_against_direct_definition(seed, approx_from, monkeypatch)
     expected = direct_hits(ref, rel, truth, ref_class, rel_class)
     np.testing.assert_array_equal(got, expected)
     assert np.mean(expected == 0) > 0.3 and np.any((expected > 0) & (expected < 1))
+
+
+def test_more_tied_points_than_the_search_keeps():
+    # The 64 corners of a 6-cube tie from its centre, each twice: 128 guesses (> FOUND)
+    corners = np.array(np.meshgrid(*[[0.0, 2.0]] * 6)).reshape(6, -1).T
+    ref = np.concatenate([corners, corners, corners + 10.0])
+    rel = np.array([[1.0] * 6, [1.0] * 6, [11.0] * 6, [1.0 + 1e-3] * 6])
+    truth = np.array([5, 64 + 63, 130, 0])
+    assert 2 * corners.shape[0] > _nearest_numba.FOUND
+    got = nearest.nearest_hits(ref, rel, truth)
+    np.testing.assert_array_equal(got, direct_hits(ref, rel, truth))
+    assert got.tolist() == [1 / 128, 1 / 128, 1 / 64, 0.0]
+
+
+def test_compiled_search_uses_the_same_tolerance():
+    assert _nearest_numba.TIE_RTOL == nearest.TIE_RTOL
+
+
+@st.composite
+def tied_tables(draw):
+    """Small tables on a coarse grid: duplicate rows, equal distances, empty classes."""
+    dims = draw(st.sampled_from([2, 3, 12]))
+    n = draw(st.integers(1, 80))
+    m = draw(st.integers(1, 80))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    steps = draw(st.integers(1, 4))  # few values per axis: many ties and duplicates
+    scale = draw(st.sampled_from([1.0, 0.1, 1e6]))
+    ref = rng.integers(0, steps + 1, (n, dims)) * scale
+    truth = rng.integers(-1, n, m)
+    rel = ref[np.maximum(truth, 0)] + rng.integers(-1, 2, (m, dims)) * (scale / 2)
+    classes = draw(st.integers(0, 4))  # 0: no classes
+    if not classes:
+        return ref, rel, truth, None, None
+    ref_class = rng.integers(0, classes, n)
+    rel_class = rng.integers(0, classes, m)
+    rel_class = np.where(truth >= 0, ref_class[np.maximum(truth, 0)], rel_class)
+    present = np.isin(rel_class, ref_class)
+    rel_class[~present] = ref_class[0]
+    truth[rel_class != ref_class[np.maximum(truth, 0)]] = -1
+    return ref, rel, truth, ref_class, rel_class
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tied_tables(), st.sampled_from([nearest._SMALL_CLASS, 0]))
+def test_matches_all_pairs_on_generated_ties(table, small_class):
+    ref, rel, truth, ref_class, rel_class = table
+    old = nearest._SMALL_CLASS
+    nearest._SMALL_CLASS = small_class  # 0: every class through the trees
+    try:
+        got = nearest.nearest_hits(ref, rel, truth, ref_class=ref_class, rel_class=rel_class)
+    finally:
+        nearest._SMALL_CLASS = old
+    np.testing.assert_array_equal(got, direct_hits(ref, rel, truth, ref_class, rel_class))
+
+
+def test_warm_up_compiles_the_search_used_by_real_calls():
+    nearest.warm_up()
+    kernels = (
+        _nearest_numba.distinct_rows,
+        _nearest_numba.build_forest,
+        _nearest_numba.tie_weights,
+    )
+    compiled = [list(kernel.signatures) for kernel in kernels]
+    assert all(len(signatures) == 1 for signatures in compiled)
+    ref, rel, truth = tie_heavy(0)
+    ref_class = np.arange(len(ref)) % 2
+    rel_class = ref_class[np.maximum(truth, 0)]
+    nearest.nearest_hits(ref, rel, truth, ref_class=ref_class, rel_class=rel_class)
+    nearest.nearest_hits(ref[:, :3], rel[:, :3], truth)  # other shapes, the same types
+    assert [list(kernel.signatures) for kernel in kernels] == compiled
