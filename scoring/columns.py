@@ -101,6 +101,15 @@ class Column:
             and np.all(np.abs(numbers) < 2**53)
         )
 
+    def integers(self) -> np.ndarray | None:
+        """Every cell's integer (0 when empty) when the column was factorised as plain
+        integers (its integral keys are then those integers), else None."""
+        self.factorized()
+        return self._integer_cells() if self._integer_keys is not None else None
+
+    def _integer_cells(self) -> np.ndarray | None:
+        return None
+
     def keys(self, *, integral: bool) -> tuple[np.ndarray, np.ndarray]:
         """Row codes into distinct comparison keys, and those keys.
 

@@ -21,6 +21,7 @@ from scoring.columns import Table, as_table
 from scoring.numbers import parse_numbers
 
 _MAX_SPAN = 2**62
+_MAX_CODE_SPAN = 1 << 20  # integer codes wider than this are factorised (encode_pair)
 
 
 def numeric_values(values: Sequence | np.ndarray | pd.Series) -> np.ndarray:
@@ -262,10 +263,37 @@ class ScoringData:
 
     def _pair_codes(self, column: str) -> tuple[np.ndarray, np.ndarray, int]:
         if column not in self._shared_codes:
-            self._shared_codes[column] = encode_pair(
-                self.x_cache, self.a_cache, column, integral=self.integral[column]
-            )
+            codes = self._integer_codes(column) if self.integral[column] else None
+            if codes is None:
+                codes = encode_pair(
+                    self.x_cache, self.a_cache, column, integral=self.integral[column]
+                )
+            self._shared_codes[column] = codes
         return self._shared_codes[column]
+
+    def _integer_codes(self, column: str) -> tuple[np.ndarray, np.ndarray, int] | None:
+        """Codes of a column of plain integers in both tables: the integers themselves,
+        less the smallest (-1 for an empty cell). Not dense, but the class ids made of
+        them are those of :func:`encode_pair`'s codes: both are one code per value."""
+        x, a = self.x_cache.table.column(column), self.a_cache.table.column(column)
+        x_values, a_values = x.integers(), a.integers()
+        if x_values is None or a_values is None:
+            return None
+        x_keys, a_keys = x.keys(integral=True)[1], a.keys(integral=True)[1]
+        if x_keys.size == 0 or a_keys.size == 0:
+            return None
+        low = int(min(x_keys.min(), a_keys.min()))
+        span = int(max(x_keys.max(), a_keys.max())) - low + 1
+        if span > _MAX_CODE_SPAN:
+            return None
+        coded = []
+        for table, values in ((x, x_values), (a, a_values)):
+            codes = values - low
+            empty = table.empty()
+            if empty.any():
+                codes[empty] = -1
+            coded.append(codes)
+        return coded[0], coded[1], span
 
     def _class_ids(self, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """:func:`class_ids` of X and the kept rows of A, from the shared codes."""
