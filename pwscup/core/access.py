@@ -42,6 +42,7 @@ def round_access(
             _competition_query,
             _COMPETITION_SENTINELS,
             dict(zip(("authenticated", "active", "superuser"), shape, strict=True)),
+            unused=() if user.is_authenticated else ("user_id",),
         ),
         user_id=user_id,
         slug=competition_slug,
@@ -127,10 +128,10 @@ def _set_phases(round_) -> None:
 
 
 # Values no real query holds: the compiled SQL's parameters are found back by them.
-_COMPETITION_SENTINELS = {"user_id": -7_310_000_001, "slug": "~competition-slug-sentinel~"}
-_ROUND_SENTINELS = {"competition_id": -7_310_000_002, "slug": "~round-slug-sentinel~"}
-_PHASE_SENTINELS = {"round_id": -7_310_000_003}
-_TEAM_SENTINELS = {"team_id": -7_310_000_004}
+_COMPETITION_SENTINELS = {"user_id": -1_731_000_001, "slug": "~competition-slug-sentinel~"}
+_ROUND_SENTINELS = {"competition_id": -1_731_000_002, "slug": "~round-slug-sentinel~"}
+_PHASE_SENTINELS = {"round_id": -1_731_000_003}
+_TEAM_SENTINELS = {"team_id": -1_731_000_004}
 
 
 def private_file_response(field, filename: str) -> FileResponse:

@@ -62,24 +62,30 @@ _lock = threading.Lock()
 
 
 def precompiled(
-    key: Hashable, build: Callable[..., QuerySet], sentinels: dict, fixed: dict | None = None
+    key: Hashable,
+    build: Callable[..., QuerySet],
+    sentinels: dict,
+    fixed: dict | None = None,
+    unused: tuple[str, ...] = (),
 ) -> Compiled:
     """``build(**sentinels, **fixed)`` compiled once per ``key``.
 
-    ``sentinels`` maps each parameter's name to a value no real query holds (its places
-    among the SQL's parameters are found by it; a query of some shape may not use one:
-    an anonymous user's has no user id); ``fixed`` are the values that shape the
-    query (whether the user is a superuser, say), which ``key`` must name.
+    ``sentinels`` maps each parameter's name to a value no real query holds, found back
+    among the SQL's parameters. Each must be found (Django silently drops a condition it
+    compiles as empty, e.g. an id out of its column's range: ids here stay within 32 bits),
+    except those named in ``unused`` (an anonymous user's query has no user id). ``fixed``
+    are the values that shape the query (whether the user is a superuser, say), which
+    ``key`` must name.
     """
     found = _compiled.get(key)
     if found is None:
-        found = _compile(build(**sentinels, **(fixed or {})), sentinels)
+        found = _compile(build(**sentinels, **(fixed or {})), sentinels, unused)
         with _lock:
             found = _compiled.setdefault(key, found)
     return found
 
 
-def _compile(queryset: QuerySet, sentinels: dict) -> Compiled:
+def _compile(queryset: QuerySet, sentinels: dict, unused: tuple[str, ...]) -> Compiled:
     query = queryset.query
     if query.select_related or queryset._prefetch_related_lookups or query.deferred_loading[0]:
         raise ValueError("precompiled querysets hold one model's full rows")
@@ -90,6 +96,9 @@ def _compile(queryset: QuerySet, sentinels: dict) -> Compiled:
     converters = compiler.get_converters([column for column, _, _ in compiler.select])
     by_value = {_token(value): name for name, value in sentinels.items()}
     slots = tuple((i, by_value[_token(p)]) for i, p in enumerate(params) if _token(p) in by_value)
+    missing = set(sentinels) - set(unused) - {name for _, name in slots}
+    if missing:
+        raise ValueError(f"parameters missing from the compiled query: {sorted(missing)}")
     model = queryset.model
     return Compiled(
         model=model,

@@ -1,8 +1,8 @@
-"""The header's bell: how many notifications the user has not read yet."""
+"""The header's bell and console link (pwscup/core/header.py: one query for both)."""
 
 from django.utils.functional import SimpleLazyObject
 
-from pwscup.notifications.selectors import notifications_unread_count
+from pwscup.core.header import header_state
 
 
 def notifications(request):
@@ -10,4 +10,4 @@ def notifications(request):
     user = getattr(request, "user", None)
     if user is None:
         return {}
-    return {"notifications_unread": SimpleLazyObject(lambda: notifications_unread_count(user=user))}
+    return {"header": SimpleLazyObject(lambda: header_state(user=user))}

@@ -42,5 +42,6 @@ def markdown(text):
 
 @register.filter
 def may_use_console(user) -> bool:
-    """Whether the header links to the organizer console (one small query per page)."""
+    """Whether ``user`` may use the organizer console (the header reads it with the unread
+    count in one query: pwscup/core/header.py)."""
     return _may_use_console(user=user)

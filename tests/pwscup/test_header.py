@@ -1,0 +1,80 @@
+"""The header's one query agrees with the selectors it replaces, for every kind of account."""
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, Group, Permission
+from django.test import Client
+
+from pwscup.accounts.services import user_create
+from pwscup.console.selectors import may_use_console
+from pwscup.core.header import header_state
+from pwscup.notifications.models import Notification
+from pwscup.notifications.selectors import notifications_unread_count
+
+pytestmark = pytest.mark.django_db
+
+
+def _accounts(world):
+    permission = Permission.objects.get(
+        content_type__app_label="competitions", codename="add_competition"
+    )
+    direct = user_create(username="creator", password="pw")
+    direct.user_permissions.add(permission)
+    creators = Group.objects.create(name="creators")
+    creators.permissions.add(permission)
+    grouped = user_create(username="grouped", password="pw")
+    grouped.groups.add(creators)
+    other_group = Group.objects.create(name="others")
+    other_group.permissions.add(Permission.objects.get(codename="change_competition"))
+    other = user_create(username="other-perm", password="pw")
+    other.groups.add(other_group)
+    superuser = user_create(username="root", password="pw")
+    superuser.is_superuser = True
+    superuser.save()
+    inactive_creator = user_create(username="inactive-creator", password="pw")
+    inactive_creator.user_permissions.add(permission)
+    inactive_creator.is_active = False
+    inactive_creator.save()
+    inactive_organizer = user_create(username="inactive-organizer", password="pw")
+    world.competition.organizers.add(inactive_organizer)
+    inactive_organizer.is_active = False
+    inactive_organizer.save()
+    inactive_root = user_create(username="inactive-root", password="pw")
+    inactive_root.is_superuser = True
+    inactive_root.is_active = False
+    inactive_root.save()
+    return [
+        AnonymousUser(),
+        world.users["a"],
+        world.organizer,
+        direct,
+        grouped,
+        other,
+        superuser,
+        inactive_creator,
+        inactive_organizer,
+        inactive_root,
+    ]
+
+
+def test_the_header_agrees_with_the_selectors_for_every_kind_of_account(world):
+    for i, user in enumerate(_accounts(world)):
+        if user.is_authenticated:
+            for n in range(i % 3):
+                Notification.objects.create(user=user, kind="release_frozen", event=f"e{n}")
+        expected = (may_use_console(user=user), notifications_unread_count(user=user))
+        # a fresh user object: has_perm caches permissions on the instance
+        header = header_state(user=user)
+        assert (header.console, header.unread) == expected, user
+
+
+def test_the_bell_and_the_console_link_on_a_page(world):
+    client = Client()
+    client.force_login(world.users["a"])
+    page = client.get("/").content.decode()
+    assert 'data-testid="unread"' not in page and 'data-testid="console-link"' not in page
+    Notification.objects.create(user=world.users["a"], kind="release_frozen", event="e1")
+    Notification.objects.create(user=world.users["a"], kind="release_frozen", event="e2")
+    page = client.get("/").content.decode()
+    assert 'data-testid="unread">2<' in page
+    client.force_login(world.organizer)
+    assert 'data-testid="console-link"' in client.get("/").content.decode()
