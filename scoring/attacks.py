@@ -87,7 +87,7 @@ def _class_then_all(inputs: AttackInputs, columns: Sequence[int], *, fallback: b
             search = nearest_hits if len(columns) > 1 else _class_hits_1d
             contributions[matched] = search(
                 inputs.ref_sa[:, columns],
-                inputs.rel_sa[matched][:, columns],
+                inputs.rel_sa[:, columns][matched],
                 truth,
                 ref_class=inputs.ref_class,
                 rel_class=inputs.rel_class[matched],
@@ -99,7 +99,7 @@ def _class_then_all(inputs: AttackInputs, columns: Sequence[int], *, fallback: b
         if ("all", key) not in inputs._cache:
             inputs._cache[("all", key)] = _all_rows_hits(
                 inputs.ref_sa[:, columns],
-                inputs.rel_sa[unmatched][:, columns],
+                inputs.rel_sa[:, columns][unmatched],
                 inputs.truth[unmatched],
             )
         contributions = contributions.copy()
