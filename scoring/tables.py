@@ -203,7 +203,10 @@ def load_table(source: Any, *, name: str = "file") -> Table:
     (['a', 'b'], 2, [1.0, nan])
     """
     data = read_bytes(source, name=name)
-    text, encoding = _decode(data, name=name)
+    if data and not data.isspace() and data.isascii() and b"\x00" not in data:
+        text, encoding = "", "utf-8"  # valid UTF-8 as it is: no need to decode a copy
+    else:
+        text, encoding = _decode(data, name=name)
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     data = unix_line_ends(data)
