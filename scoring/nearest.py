@@ -21,12 +21,16 @@ Strategy by shape:
   run on a thread pool.
 
 Measured on the benchmark's generated data (12 ``sa`` columns, 5 % deleted, 10 %
-multiplicative noise, 86 % of the rows hits), on 2 shared cores (load 1.5-3.5), the
-EUC search of the worst cases (``match1``: two huge classes; ``nomatch``: all rows):
+multiplicative noise, 78-86 % of the rows hits), the same inputs before and after, on
+2 shared cores (load in brackets); the EUC search of the worst cases (``match1``: two
+huge classes; ``nomatch``: all rows):
 
-* 200,000 rows: 1.1-1.4 s CPU, was 3.0-3.4 s with scipy's ``cKDTree``;
-* 1,000,000 rows, ``nomatch``: 8.8-9.7 s CPU on one thread (tree 1.4 s, search 6.8 s,
-  7 us a row), 9.5 s wall with two threads at load 2.7; was 46-57 s, then 30-34 s wall.
+* 200,000 rows: 1.1-1.8 s CPU, was 3.0-3.4 s with scipy's ``cKDTree`` (load 2-2.5);
+* 1,000,000 rows: ``nomatch`` 8.8-11.6 s CPU (tree 1.4 s, search 7-9 us a row), was
+  40 s CPU, 62 s wall (load 2.5-3.8); ``match1`` 9.5-12 s CPU, was 32 s CPU, 38 s wall.
+  The benchmark at load 4.2-7.2: EUC1 10.3 s wall in ``match1`` (total 17.9 s), EUC2
+  16.1 s in ``nomatch`` (total 26.8 s): on a loaded machine this search alone still
+  takes most of the 20 s of the worst case.
 
 The balls are nearly empty (points within the true distance: median 1), so the time is
 the walk proving them empty: ~140 nodes and ~130 points a row at 200,000 rows, half of
@@ -35,14 +39,15 @@ it cache and branch misses. What the compiled search gained, and what did not he
 * per-query bounds and the early exit on a miss: cKDTree takes one bound per call, so
   it ran buckets of queries with their largest bound, plus an approximate pass to settle
   misses; both are gone;
-* branch-free box distances with reassociated sums (bounds only; exact distances keep
-  the order of the sum): 2x; computing children's boxes while partitioning, rows moved
+* branch-free box distances and a first test of each point, with reassociated sums
+  (lower bounds only; the distances compared keep the order of the sum): 2x; computing children's boxes while partitioning, rows moved
   with the partition: tree build 3.3 -> 1.5 s at 1M; a hash table instead of
   ``np.unique`` on row bytes for the distinct points: 1.5 -> 0.1 s; depth-first node
   layout: 8 %;
 * no gain: leaves of 8-32 points; median splits (depth 14 instead of 73, 30 % slower
   queries); bounding spheres besides the boxes (prune almost nothing more); float32
-  boxes; walking packets of 8-64 neighbouring queries together (-8 % at best).
+  boxes; stopping a point's sum halfway; walking packets of 8-64 neighbouring queries
+  together (-8 % at best).
 
 Tried earlier with cKDTree, without gain: PCA rotation, dimension reduction with exact
 pruning, triangle-inequality shortcuts from each true row's nearest neighbour, dual-tree
