@@ -149,3 +149,19 @@ def test_warm_up_compiles_the_search_used_by_real_calls():
     nearest.nearest_hits(ref, rel, truth, ref_class=ref_class, rel_class=rel_class)
     nearest.nearest_hits(ref[:, :3], rel[:, :3], truth)  # other shapes, the same types
     assert [list(kernel.signatures) for kernel in kernels] == compiled
+
+
+def test_kernels_compile_without_a_writable_cache(monkeypatch):
+    real = _nearest_numba.numba.njit
+    asked = []
+
+    def no_cache_directory(*args, cache=False, **options):
+        asked.append(cache)
+        if cache:  # what numba raises when no cache directory is writable
+            raise RuntimeError("cannot cache function: no locator available")
+        return real(*args, **options)
+
+    monkeypatch.setattr(_nearest_numba.numba, "njit", no_cache_directory)
+    kernel = _nearest_numba._compiled(lambda value: value + 1)
+    assert kernel(41) == 42
+    assert asked == [True, False]  # tried the cache, then compiled without it
