@@ -258,7 +258,8 @@ class ArrowColumn(Column):
 def _dense_codes(
     values: np.ndarray, empty: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """Codes of integer values into their sorted distinct values.
+    """Codes of integer values into their distinct values (sorted when their range is
+    small, else in order of first appearance).
 
     Returns the codes (``len(distinct)`` for empty rows), the distinct values, how many
     rows hold each, and whether any row is empty.
