@@ -155,7 +155,10 @@ class ArrowColumn(Column):
 
         super().__init__()
         if isinstance(array, pa.ChunkedArray):
-            array = array.combine_chunks() if array.num_chunks else pa.array([], pa.string())
+            if array.num_chunks == 1:
+                array = array.chunk(0)  # no copy
+            else:
+                array = array.combine_chunks() if array.num_chunks else pa.array([], pa.string())
         self._array = array
         self.size = len(array)
         _, offsets, data = array.buffers()
