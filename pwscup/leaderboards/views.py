@@ -1,10 +1,13 @@
 """Leaderboards, the attack matrix and the final ranking, in HTML and CSV."""
 
 import functools
+import hashlib
 
 from django.shortcuts import render
+from django.utils.translation import get_language
 
 import scoring
+from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.ranking import safety_measure
 from pwscup.competitions.ranking_cache import ranking_cache_key
 from pwscup.competitions.selectors import round_metrics
@@ -50,6 +53,8 @@ def leaderboard(request, competition_slug, round_slug):
                 for r in rows
             ),
         )
+    table_key = ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}")
+    scatter = _scatter_context(request, access, phase, rows)
     return render(
         request,
         "leaderboards/leaderboard.html",
@@ -59,14 +64,34 @@ def leaderboard(request, competition_slug, round_slug):
             "stale": _stale_for_organizers(access),
             "phase": phase,
             "rows": rows,
-            "table_key": ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}"),
+            "table_key": table_key,
+            "page_key": _page_key(request, access, table_key, scatter["chart_key"]),
             "metrics": round_metrics(round=access.round),
             "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=access.round)},
             "rule": selectors.ranking_rule_text(access.round),
             "safety_label": safety_measure(access.round).label,
-            **_scatter_context(request, access, phase, rows),
+            **scatter,
         },
     )
+
+
+def _page_key(request, access, table_key, *extra) -> str:
+    """The cache key of a ranking page's HTML: the ranking version (``table_key``), the
+    viewer's class (organizer, team), language and query string, and every stored field of
+    the round, its phases and competition (names, rules, dates), which the page shows."""
+    round_ = access.round
+    parts = [
+        table_key,
+        get_language(),
+        access.is_organizer,
+        access.team.pk if access.team else None,
+        sorted(request.GET.lists()),
+        [getattr(round_, f.attname) for f in Round._meta.concrete_fields],
+        [[getattr(p, f.attname) for f in Phase._meta.concrete_fields] for p in round_.phases.all()],
+        [getattr(access.competition, f.attname) for f in Competition._meta.concrete_fields],
+        list(extra),
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
 def _scatter_context(request, access, phase, rows) -> dict:

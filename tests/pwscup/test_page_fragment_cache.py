@@ -211,3 +211,21 @@ def test_the_round_page_below_the_header_is_rendered_once_per_change(board, clie
         assert history.call_count == 2
     token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
     assert token.sub("", first) == token.sub("", second) != token.sub("", third)
+
+
+def test_the_cached_leaderboard_page_follows_what_it_shows(board, client):
+    from pwscup.competitions.models import Competition, Round
+
+    url = reverse("leaderboard", args=[board.competition.slug, board.round.slug])
+    client.force_login(board.users["a"])
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+    first = token.sub("", client.get(url).content.decode())
+    assert token.sub("", client.get(url).content.decode()) == first  # from the cache
+    Round.objects.filter(pk=board.round.pk).update(name="Renamed round")
+    assert "Renamed round" in client.get(url).content.decode()
+    Competition.objects.filter(pk=board.competition.pk).update(name="Renamed cup")
+    assert "Renamed cup" in client.get(url).content.decode()
+    scored(board, "c", seed=3)  # a new team on the board: a new ranking version
+    assert 'data-testid="row-teamC"' in client.get(url).content.decode()
+    client.cookies["django_language"] = "ja"
+    assert "順位付けルール" in client.get(url).content.decode()
