@@ -28,9 +28,9 @@ huge classes; ``nomatch``: all rows):
 * 200,000 rows: 1.1-1.8 s CPU, was 3.0-3.4 s with scipy's ``cKDTree`` (load 2-2.5);
 * 1,000,000 rows: ``nomatch`` 8.8-11.6 s CPU (tree 1.4 s, search 7-9 us a row), was
   40 s CPU, 62 s wall (load 2.5-3.8); ``match1`` 9.5-12 s CPU, was 32 s CPU, 38 s wall.
-  The benchmark at load 4.2-7.2: EUC1 10.3 s wall in ``match1`` (total 17.9 s), EUC2
-  16.1 s in ``nomatch`` (total 26.8 s): on a loaded machine this search alone still
-  takes most of the 20 s of the worst case.
+  The benchmark, two runs at load 2.2-7.2: EUC1 8.9-10.3 s wall in ``match1`` (total
+  17.9-19.7 s), EUC2 15.3-16.1 s in ``nomatch`` (total 22.6-26.8 s, over 20 s): on a
+  loaded machine this search alone still takes most of the worst case's budget.
 
 The balls are nearly empty (points within the true distance: median 1), so the time is
 the walk proving them empty: ~140 nodes and ~130 points a row at 200,000 rows, half of
