@@ -248,6 +248,18 @@ class ScoringData:
         return columns.max(axis=0) - columns.min(axis=0)
 
     @cached_property
+    def x_mean(self) -> np.ndarray:
+        """The mean of every ``sa`` column of X (U1, U4)."""
+        return self.x_sa.mean(axis=0)
+
+    @cached_property
+    def a_mean(self) -> np.ndarray:
+        """The mean of every ``sa`` column of the kept rows of A (U1, U4; NaN without rows)."""
+        if self.a_sa.shape[0] == 0:
+            return np.full(self.a_sa.shape[1], np.nan)
+        return self.a_sa.mean(axis=0)
+
+    @cached_property
     def released(self) -> pd.DataFrame:
         """The kept rows of A (index reset)."""
         return self.a_cache.frame.iloc[self.kept].reset_index(drop=True)

@@ -22,7 +22,7 @@ def u1_mean_mae(data: ScoringData) -> float:
     """
     if data.a_sa.shape[0] == 0:
         return 0.0
-    return float(np.mean(np.abs(data.x_sa.mean(axis=0) - data.a_sa.mean(axis=0))))
+    return float(np.mean(np.abs(data.x_mean - data.a_mean)))
 
 
 def u2_cross_mean(data: ScoringData) -> float | None:
@@ -71,10 +71,13 @@ def u3_cross_count(data: ScoringData) -> float:
     return float(np.mean(np.abs(x_counts[union] - a_counts[union])))
 
 
-def correlation_matrix(values: np.ndarray, *, spread: np.ndarray | None = None) -> np.ndarray:
+def correlation_matrix(
+    values: np.ndarray, *, spread: np.ndarray | None = None, mean: np.ndarray | None = None
+) -> np.ndarray:
     """Pearson correlations of the columns; a constant column correlates 0 with everything.
 
-    ``spread``, when known, is ``np.ptp(values, axis=0)``.
+    ``spread`` and ``mean``, when known, are ``np.ptp(values, axis=0)`` and
+    ``values.mean(axis=0)``.
     """
     if values.shape[0] == 0:
         return np.zeros((values.shape[1], values.shape[1]))
@@ -82,7 +85,7 @@ def correlation_matrix(values: np.ndarray, *, spread: np.ndarray | None = None) 
         constant = (values == values[0]).all(axis=0)
     else:
         constant = spread == 0
-    standardized = values - values.mean(axis=0)
+    standardized = values - (values.mean(axis=0) if mean is None else mean)
     norms = np.sqrt(np.einsum("ij,ij->j", standardized, standardized))
     norms[constant] = 1.0
     standardized /= norms
@@ -105,8 +108,8 @@ def u4_cor_mae(data: ScoringData) -> float:
     if columns < 2:
         return 0.0
     upper = np.triu_indices(columns, k=1)
-    x_corr = correlation_matrix(data.x_sa, spread=data.x_spread)[upper]
-    a_corr = correlation_matrix(data.a_sa)[upper]
+    x_corr = correlation_matrix(data.x_sa, spread=data.x_spread, mean=data.x_mean)[upper]
+    a_corr = correlation_matrix(data.a_sa, mean=data.a_mean)[upper]
     return float(np.mean(np.abs(x_corr - a_corr)))
 
 
