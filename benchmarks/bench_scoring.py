@@ -26,7 +26,10 @@ Targets (issue 8), every case checked and reported PASS or FAIL:
 Issue 10: every case's configuration names an ``indicators`` block on the ``food`` column
 (numeric: binned l-variants, ordered-distance t-closeness over ~n distinct values, the
 costliest kind); at 8,333 and 1,000,000 rows the four indicators together must cost at
-most S1 + S2 + E1 (``per metric``: ``indicators``).
+most S1 + S2 + E1 (``per metric``: ``indicators``). Since the QI classes are built once
+for every metric in the shared ``prepare`` step (issue 8), S1 itself only counts them
+(0.2 ms at 8,333 rows): the comparison adds ``prepare`` to S1 + S2 + E1, which is what
+those three cost before.
 
 Other sizes have no target and say so. Times depend on the load of the machine: the CPU
 time and the ratio to pandas, measured under the same load, are steadier than seconds;
@@ -66,7 +69,7 @@ INDICATORS = {"sa": "food", "bins": 5, "l": 2}
 
 def targets(size: int, case: str) -> list[tuple[str, str, float]]:
     """``(label, measure, limit)`` of each target of a size and case (issue 8)."""
-    indicators = ("indicators <= S1 + S2 + E1", "indicator_ratio", 1.0)
+    indicators = ("indicators <= S1 + S2 + E1 (+ prepare)", "indicator_ratio", 1.0)
     if size == 8_333:
         return [("total <= 4x pandas parse", "ratio", 4.0), indicators]
     if size == 1_000_000:
@@ -202,7 +205,7 @@ def _report(size: int, case: str, run: dict) -> tuple[list[str], bool]:
     cpu_ratio = run["total_cpu_s"] / run["pandas_cpu_s"]
     per_metric = run["per_metric_s"]
     run["indicator_ratio"] = per_metric["indicators"] / sum(
-        per_metric[m] for m in ("S1", "S2", "E1")
+        per_metric[m] for m in ("S1", "S2", "E1", "prepare")
     )
     lines = [
         f"  {case:8s} pandas parse {run['pandas_s']:.3f} s | total {run['total_s']:.3f} s"
