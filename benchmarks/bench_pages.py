@@ -285,7 +285,7 @@ def build(args) -> dict:
 # --- Query counts --------------------------------------------------------------------------
 
 
-def query_counts(data: dict) -> tuple[dict, dict, str, str]:
+def query_counts(data: dict) -> tuple[dict, dict, str, str, str]:
     """SQL queries of one request per page, cache cold (ranking computed) and warm, and the
     CPU time of the web process per warm request, measured in process."""
     from django.db import connection
@@ -338,7 +338,9 @@ def query_counts(data: dict) -> tuple[dict, dict, str, str]:
             cpu_ms["fragment (304)"] = (time.process_time() - cpu) / 10 * 1000
     counts["fragment (full)"] = counts.pop("fragment")
     cpu_ms["fragment (full)"] = cpu_ms.pop("fragment")
-    return counts, cpu_ms, member.cookies["sessionid"].value, etag
+    # What a browser sends back after its first page: the session and the CSRF cookie.
+    cookies = "; ".join(f"{k}={member.cookies[k].value}" for k in ("sessionid", "csrftoken"))
+    return counts, cpu_ms, cookies, etag, f"csrftoken={visitor.cookies['csrftoken'].value}"
 
 
 # --- Load ----------------------------------------------------------------------------------
@@ -476,7 +478,7 @@ def main() -> None:
             }
         else:
             data = build(args)
-        counts, cpu_ms, session, etag = query_counts(data)
+        counts, cpu_ms, session, etag, visitor = query_counts(data)
         if args.keep:
             args.keep.write_text(
                 json.dumps(
@@ -538,14 +540,14 @@ def main() -> None:
         wait_until_up(base, processes[0])
         script = scratch / "report.lua"
         script.write_text(WRK_SCRIPT)
-        cookie = {"Cookie": f"sessionid={session}"}
+        cookie = {"Cookie": session}
         plan = [
-            ("leaderboard", data["urls"]["leaderboard"], {}),
+            ("leaderboard", data["urls"]["leaderboard"], {"Cookie": visitor}),
             ("round page", data["urls"]["round page"], cookie),
             ("fragment (304)", data["urls"]["fragment"], {**cookie, "If-None-Match": etag}),
             ("fragment (full)", data["urls"]["fragment"], cookie),
-            ("matrix", data["urls"]["matrix"], {}),
-            ("final", data["urls"]["final"], {}),
+            ("matrix", data["urls"]["matrix"], {"Cookie": visitor}),
+            ("final", data["urls"]["final"], {"Cookie": visitor}),
             ("healthz", data["urls"]["healthz"], {}),
         ]
         print(

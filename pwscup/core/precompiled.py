@@ -39,7 +39,7 @@ class Compiled:
         for position, name in self.slots:
             params[position] = values[name]
         connection = connections[self.using]
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall()
         width = len(self.field_names)
@@ -55,6 +55,30 @@ class Compiled:
                 setattr(instance, name, value)
             found.append(instance)
         return found
+
+
+def prepared_cursor(connection):
+    """A cursor whose repeated queries PostgreSQL plans once per connection.
+
+    Django's psycopg cursors bind parameters on the client, so PostgreSQL plans every query
+    again: 0.4-0.9 ms of the database's CPU for the access check's and the header's
+    queries, more than running them. With server-side binding psycopg prepares a query
+    after ``prepare_threshold`` (5) runs on a connection, and the kept connections
+    (``DJANGO_CONN_MAX_AGE``) reuse the plan. The cursor is Django's wrapper (errors,
+    query logging) around it. Other databases: their usual cursor. (Prepared statements
+    live in a server session: a pooler in transaction mode, which this stack does not use,
+    would need psycopg's ``prepare_threshold`` set to ``None``.)
+    """
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    import psycopg  # the PostgreSQL backend's driver
+
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = psycopg.Cursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
 
 
 _compiled: dict[Hashable, Compiled] = {}

@@ -15,6 +15,7 @@ from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.ranking import anonymization_key, submission_safety
 from pwscup.competitions.selectors import cached_table, round_original_table, table_config
+from pwscup.core.precompiled import prepared_cursor
 from pwscup.submissions.messages import JobFailure
 from pwscup.submissions.models import (
     AnonymizationSubmission,
@@ -251,7 +252,7 @@ def _uploads_and_targets_digest(*, round: Round, team: Team):
         f"ORDER BY t.id)) FROM {Target._meta.db_table} t JOIN {Team._meta.db_table} m "
         "ON m.id = t.team_id WHERE t.round_id = %s)",
     )
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:  # planned once per connection
         cursor.execute(sql, [team.pk, round.pk, team.pk, round.pk, round.pk])
         return list(cursor.fetchone())
 

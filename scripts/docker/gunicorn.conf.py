@@ -31,7 +31,9 @@ preload_app = True
 # that recycling is not part of the cost of a busy minute.
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "20000"))
 max_requests_jitter = max_requests // 10
-accesslog = "-"
+# nginx logs every request (scripts/docker/nginx.conf); gunicorn's own access log, which
+# costs a formatted line per request in the worker, is off unless asked for ("-": stdout).
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 
 
 def when_ready(server):
