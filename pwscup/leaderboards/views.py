@@ -1,17 +1,16 @@
 """Leaderboards, the attack matrix and the final ranking, in HTML and CSV."""
 
 import functools
-import hashlib
 
 from django.shortcuts import render
 from django.utils.translation import get_language
 
 import scoring
-from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.ranking import safety_measure
 from pwscup.competitions.ranking_cache import ranking_cache_key
 from pwscup.competitions.selectors import round_metrics
 from pwscup.core.exports import csv_response
+from pwscup.core.fingerprint import digest, field_values
 from pwscup.leaderboards import charts, selectors
 from pwscup.leaderboards.access import leaderboard_access, results_access
 from pwscup.submissions.selectors import phase_scored_scores, round_stale_scores
@@ -86,12 +85,12 @@ def _page_key(request, access, table_key, *extra) -> str:
         access.is_organizer,
         access.team.pk if access.team else None,
         sorted(request.GET.lists()),
-        [getattr(round_, f.attname) for f in Round._meta.concrete_fields],
-        [[getattr(p, f.attname) for f in Phase._meta.concrete_fields] for p in round_.phases.all()],
-        [getattr(access.competition, f.attname) for f in Competition._meta.concrete_fields],
+        field_values(round_),
+        [field_values(phase) for phase in round_.phases.all()],
+        field_values(access.competition),
         list(extra),
     ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return digest(parts)
 
 
 def _scatter_context(request, access, phase, rows) -> dict:

@@ -1,7 +1,6 @@
 """Reading submissions, targets and the data a team may use."""
 
 import datetime as dt
-import hashlib
 import zoneinfo
 from dataclasses import dataclass
 
@@ -15,6 +14,7 @@ from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.ranking import anonymization_key, submission_safety
 from pwscup.competitions.selectors import cached_table, round_original_table, table_config
+from pwscup.core.fingerprint import digest, field_values
 from pwscup.core.precompiled import prepared_cursor
 from pwscup.submissions.messages import JobFailure
 from pwscup.submissions.models import (
@@ -267,12 +267,12 @@ def team_jobs_fingerprint(*, round: Round, team: Team, extra=()) -> str:
     """
     parts = [
         _uploads_and_targets_digest(round=round, team=team),
-        [getattr(round, f.attname) for f in Round._meta.concrete_fields],
-        [[getattr(p, f.attname) for f in Phase._meta.concrete_fields] for p in round.phases.all()],
+        field_values(round),
+        [field_values(phase) for phase in round.phases.all()],
         team.pk,
         list(extra),
     ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return digest(parts)
 
 
 def older_scorer_version(scored) -> str:

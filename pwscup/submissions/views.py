@@ -1,6 +1,5 @@
 """Team pages of a round: data, uploads, submissions (thin adapters over services)."""
 
-import hashlib
 import zoneinfo
 
 from django.contrib import messages
@@ -19,8 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import scoring
-from pwscup.accounts.models import Team
-from pwscup.competitions.models import Competition, Phase
+from pwscup.competitions.models import Phase
 from pwscup.competitions.ranking import rule_text
 from pwscup.competitions.selectors import (
     phase_of,
@@ -30,6 +28,7 @@ from pwscup.competitions.selectors import (
 )
 from pwscup.core.access import private_file_response, round_access
 from pwscup.core.errors import Refused
+from pwscup.core.fingerprint import digest, field_values
 from pwscup.leaderboards import charts
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
 from pwscup.submissions import services
@@ -87,10 +86,10 @@ def round_detail(request, access):
         if fragment and jobs_etag in parse_etags(request.headers.get("If-None-Match", "")):
             return HttpResponseNotModified(headers={"ETag": jobs_etag})
         jobs_key = f"jobs-html:{'fragment' if fragment else 'page'}:{jobs_etag}"
-        if fragment and (html := _cached_jobs_html(request, jobs_key)) is not None:
+        if fragment and (html := _cached_html(request, jobs_key)) is not None:
             return HttpResponse(html, headers={"ETag": jobs_etag})
     content_key = _round_content_key(request, access, jobs_etag) if not fragment else None
-    if content_key is not None and (html := _cached_jobs_html(request, content_key)) is not None:
+    if content_key is not None and (html := _cached_html(request, content_key)) is not None:
         return render(request, "submissions/round.html", {"round": round_, "content_html": html})
     context = {
         "missing_phases": missing_phases,
@@ -178,10 +177,10 @@ def _round_content_key(request, access, jobs_etag):
         jobs_etag,
         request.user.pk,
         sorted(request.GET.lists()),
-        [getattr(access.competition, f.attname) for f in Competition._meta.concrete_fields],
-        [getattr(access.team, f.attname) for f in Team._meta.concrete_fields],
+        field_values(access.competition),
+        field_values(access.team),
     ]
-    return "round-content:" + hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return "round-content:" + digest(parts)
 
 
 # The jobs table and the page below the header hold one thing of their reader's own: the
@@ -191,7 +190,7 @@ _CSRF_SLOT = "pwscup-csrf-token-slot"
 JOBS_HTML_SECONDS = 600
 
 
-def _cached_jobs_html(request, key: str):
+def _cached_html(request, key: str):
     html = cache.get(key)
     return None if html is None else _with_token(request, html)
 

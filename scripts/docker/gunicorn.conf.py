@@ -55,6 +55,7 @@ WARM_TEMPLATES = (
     "base.html",
     "leaderboards/leaderboard.html",
     "submissions/round.html",
+    "submissions/_round_content.html",
     "submissions/_jobs.html",
     "leaderboards/matrix.html",
     "leaderboards/final.html",

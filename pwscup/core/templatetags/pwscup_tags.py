@@ -1,6 +1,5 @@
 from django import template
 
-from pwscup.console.selectors import may_use_console as _may_use_console
 from pwscup.core.markdown import render_markdown
 
 register = template.Library()
@@ -38,10 +37,3 @@ def score(value):
 def markdown(text):
     """Organizer-written Markdown as sanitized HTML (``pwscup.core.markdown``)."""
     return render_markdown(text)
-
-
-@register.filter
-def may_use_console(user) -> bool:
-    """Whether ``user`` may use the organizer console (the header reads it with the unread
-    count in one query: pwscup/core/header.py)."""
-    return _may_use_console(user=user)
