@@ -16,7 +16,6 @@ import pandas as pd
 
 from scoring.errors import ValidationError
 from scoring.nearest import TIE_RTOL, nearest_hits
-from scoring.nearest_1d import nearest_hits_1d, nearest_hits_all
 from scoring.prepare import TableCache, class_ids, sa_matrix
 
 
@@ -84,8 +83,7 @@ def _class_then_all(inputs: AttackInputs, columns: Sequence[int], *, fallback: b
         matched = np.flatnonzero(inputs.matched)
         if matched.size:
             truth = np.where(inputs.truth_in_class[matched], inputs.truth[matched], -1)
-            search = nearest_hits if len(columns) > 1 else _class_hits_1d
-            contributions[matched] = search(
+            contributions[matched] = nearest_hits(
                 inputs.ref_sa[:, columns],
                 inputs.rel_sa[:, columns][matched],
                 truth,
@@ -97,7 +95,7 @@ def _class_then_all(inputs: AttackInputs, columns: Sequence[int], *, fallback: b
     unmatched = np.flatnonzero(~inputs.matched)
     if fallback and unmatched.size:
         if ("all", key) not in inputs._cache:
-            inputs._cache[("all", key)] = _all_rows_hits(
+            inputs._cache[("all", key)] = nearest_hits(
                 inputs.ref_sa[:, columns],
                 inputs.rel_sa[:, columns][unmatched],
                 inputs.truth[unmatched],
@@ -105,20 +103,6 @@ def _class_then_all(inputs: AttackInputs, columns: Sequence[int], *, fallback: b
         contributions = contributions.copy()
         contributions[unmatched] = inputs._cache[("all", key)]
     return _rate(contributions, rows)
-
-
-def _class_hits_1d(ref_points, rel_points, truth, *, ref_class, rel_class):
-    """:func:`scoring.nearest.nearest_hits` of one column within classes."""
-    return nearest_hits_1d(
-        ref_points[:, 0], rel_points[:, 0], truth, ref_class=ref_class, rel_class=rel_class
-    )
-
-
-def _all_rows_hits(ref_points: np.ndarray, rel_points: np.ndarray, truth: np.ndarray):
-    """:func:`scoring.nearest.nearest_hits` over all reference rows (no classes)."""
-    if ref_points.shape[1] == 1:
-        return nearest_hits_all(ref_points[:, 0], rel_points[:, 0], truth)
-    return nearest_hits(ref_points, rel_points, truth)
 
 
 def e2_identify_sa(inputs: AttackInputs) -> float:
@@ -177,7 +161,7 @@ def e3_identify_sort(inputs: AttackInputs) -> float:
 
 def e4_identify_sa21(inputs: AttackInputs) -> float:
     """E4 identify.sa21: nearest ``e4_column`` value among all reference rows."""
-    contributions = _all_rows_hits(
+    contributions = nearest_hits(
         inputs.ref_sa[:, [inputs.e4]], inputs.rel_sa[:, [inputs.e4]], inputs.truth
     )
     return _rate(contributions, inputs.truth.size)

@@ -10,7 +10,8 @@ that distance, which ends at the first point proving a miss (a point the true ro
 not tie) and otherwise weighs the points tying the minimum (duplicates by multiplicity).
 Strategy by shape:
 
-* one column (E2, E4): sorted ``(class, value)`` keys and binary search, O(n log n);
+* one column (E2, E4): :mod:`scoring.nearest_1d`, one sorted array and three binary
+  searches per row, O(n log n);
 * classes of at most 32 reference rows: all pairs, in padded numpy blocks (3x faster
   than the trees at 200,000 and 1,000,000 rows of the benchmark's ``normal`` case);
 * larger classes, and the "all rows" fallback: one KD-tree per class over its distinct
@@ -138,7 +139,12 @@ def nearest_hits(
         return out
     truth = np.asarray(truth, dtype=np.int64)
     if ref_points.shape[1] == 1:
-        return _nearest_hits_1d(ref_points[:, 0], rel_points[:, 0], truth, ref_class, rel_class)
+        # Imported here: scoring.nearest_1d takes tie_threshold from this module
+        from scoring.nearest_1d import nearest_hits_1d
+
+        return nearest_hits_1d(
+            ref_points[:, 0], rel_points[:, 0], truth, ref_class=ref_class, rel_class=rel_class
+        )
     with_truth = np.flatnonzero(truth >= 0)
     if ref_class is None:
         _forest_hits(out, ref_points, rel_points, truth, None, None, with_truth)
@@ -208,39 +214,6 @@ def _forest_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows)
             search(chunk)
     hit = weight > 0
     out[rows[hit]] = 1.0 / weight[hit]
-
-
-def _nearest_hits_1d(ref_values, rel_values, truth, ref_class, rel_class) -> np.ndarray:
-    """:func:`nearest_hits` for one column: sorted (class, value) keys and binary search."""
-    out = np.zeros(rel_values.size)
-    rows = np.flatnonzero(truth >= 0)
-    if rows.size == 0:
-        return out
-    if ref_class is None:
-        ref_class = np.zeros(ref_values.size, dtype=np.int64)
-        rel_class = np.zeros(rel_values.size, dtype=np.int64)
-    values = rel_values[rows]
-    group = rel_class[rows].astype(np.int64)
-    d_true = np.abs(ref_values[truth[rows]] - values)
-    distinct = np.unique(ref_values)
-    width = np.int64(distinct.size + 1)
-    keys = np.sort(ref_class.astype(np.int64) * width + np.searchsorted(distinct, ref_values))
-    base = group * width
-    position = np.searchsorted(keys, base + np.searchsorted(distinct, values))
-    dmin = np.full(rows.size, np.inf)
-    for neighbour in (position, position - 1):
-        inside = (neighbour >= 0) & (neighbour < keys.size)
-        key = keys[np.clip(neighbour, 0, keys.size - 1)]
-        inside &= key // width == group
-        found = np.abs(distinct[np.clip(key % width, 0, distinct.size - 1)] - values)
-        dmin = np.where(inside, np.minimum(dmin, found), dmin)
-    threshold = tie_threshold(np.minimum(dmin, d_true))
-    hit = d_true <= threshold
-    low = np.searchsorted(distinct, values - threshold, side="left")
-    high = np.searchsorted(distinct, values + threshold, side="right")
-    count = np.searchsorted(keys, base + high) - np.searchsorted(keys, base + low)
-    out[rows[hit]] = 1.0 / np.maximum(count[hit], 1)
-    return out
 
 
 def _small_class_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows, sizes):

@@ -1,10 +1,12 @@
-"""The one-column search over all rows gives what the general search gives, ties included."""
+"""The one-column search gives what all pairs give (metrics.md read literally), ties
+included, and is what the general search runs for one column."""
 
 import numpy as np
 import pytest
 
 from scoring.nearest import nearest_hits
 from scoring.nearest_1d import nearest_hits_1d, nearest_hits_all
+from tests.scoring.test_nearest import direct_hits
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -19,9 +21,10 @@ def test_same_hits_as_the_general_search(seed):
     rel = np.where(truth >= 0, ref[np.maximum(truth, 0)], 0.0) + rng.choice(
         [0.0, 0.0, 1.0, -1.0, 0.5, 1e-12], m
     )
-    expected = nearest_hits(ref[:, None], rel[:, None], truth)
+    expected = direct_hits(ref[:, None], rel[:, None], truth)
     got = nearest_hits_all(ref, rel, truth)
     assert got.tolist() == expected.tolist()
+    assert nearest_hits(ref[:, None], rel[:, None], truth).tolist() == expected.tolist()
     assert (got > 0).any() or not (truth >= 0).any() or spread > 1000
 
 
@@ -49,8 +52,10 @@ def test_same_hits_within_classes_as_the_general_search(seed):
     rel = np.where(truth >= 0, ref[np.maximum(truth, 0)], 0.0) + rng.choice(
         [0.0, 0.0, 1.0, -1.0, 0.5, 1e-12], m
     )
-    expected = nearest_hits(
-        ref[:, None], rel[:, None], truth, ref_class=ref_class, rel_class=rel_class
-    )
+    expected = direct_hits(ref[:, None], rel[:, None], truth, ref_class, rel_class)
     got = nearest_hits_1d(ref, rel, truth, ref_class=ref_class, rel_class=rel_class)
     assert got.tolist() == expected.tolist()
+    through_general = nearest_hits(
+        ref[:, None], rel[:, None], truth, ref_class=ref_class, rel_class=rel_class
+    )
+    assert through_general.tolist() == expected.tolist()
