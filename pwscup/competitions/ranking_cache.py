@@ -26,13 +26,14 @@ from django.db import transaction
 ENTRY_SECONDS = 3600
 
 
-def _version_key(round_id: int) -> str:
+def ranking_version_key(round_id: int) -> str:
+    """The cache key of the round's ranking version (snapshots compare it)."""
     return f"ranking-version:{round_id}"
 
 
 def ranking_version(*, round_id: int) -> str:
     """The round's current ranking version (created on first use)."""
-    key = _version_key(round_id)
+    key = ranking_version_key(round_id)
     version = cache.get(key)
     if version is None:
         version = secrets.token_hex(8)
@@ -42,7 +43,9 @@ def ranking_version(*, round_id: int) -> str:
 
 
 def _replace_version(round_ids) -> None:
-    cache.set_many({_version_key(pk): secrets.token_hex(8) for pk in round_ids}, timeout=None)
+    cache.set_many(
+        {ranking_version_key(pk): secrets.token_hex(8) for pk in round_ids}, timeout=None
+    )
 
 
 def ranking_invalidate(*, round_ids) -> None:
@@ -72,7 +75,9 @@ def ranking_cache_key(*, round, name: str) -> str:
     Templates cache the HTML of a ranking table under it (``{% cache %}``), so an
     unchanged table is neither recomputed nor rendered again.
     """
-    return f"ranking:{round.pk}:{name}:{ranking_version(round_id=round.pk)}:{_settings_token(round)}"
+    return (
+        f"ranking:{round.pk}:{name}:{ranking_version(round_id=round.pk)}:{_settings_token(round)}"
+    )
 
 
 def ranking_cached(*, round, name: str, compute: Callable):

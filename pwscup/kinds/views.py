@@ -7,6 +7,7 @@ from django.http import Http404
 from django.urls import URLPattern, URLResolver, include, path
 
 from pwscup.core.access import EXPECTED_KIND_ATTRIBUTE, round_access
+from pwscup.core.snapshots import snapshot_page
 from pwscup.kinds.registry import all_kinds, kind_of
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
@@ -92,7 +93,8 @@ def kind_console_urlpatterns() -> list:
 def kind_urlpatterns() -> list:
     """The round page, then every registered kind's pages under ``ROUND_PREFIX``, each in its
     namespace (read when the URLconf loads: after every app's ``ready()``)."""
-    patterns = [path(ROUND_PREFIX, round_page, name="round_detail")]
+    # The round page (and its polled fragment): answered from snapshots while unchanged.
+    patterns = [path(ROUND_PREFIX, snapshot_page(round_page), name="round_detail")]
     for kind in all_kinds():
         confined = _confine_patterns(kind.url_patterns(), kind.key)
         if kind.namespace:

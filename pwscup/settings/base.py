@@ -49,6 +49,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: keeps the final answer of a page that may be snapshot (pwscup/core/snapshots.py).
+    "pwscup.core.snapshots.SnapshotMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -91,6 +93,16 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web server and the worker share the file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
+elif "postgresql" in DATABASES["default"]["ENGINE"]:
+    # Django turns psycopg's prepared statements off (prepare_threshold None) unless asked:
+    # with this, a query sent through pwscup.core.precompiled.prepared_cursor (server-side
+    # binding) is planned once per kept connection after its fifth run. Django's own queries
+    # bind on the client and are never prepared. Behind a pooler in transaction mode, which
+    # cannot keep prepared statements, PWSCUP_DB_PREPARE_THRESHOLD=-1 turns this off.
+    _threshold = env.int("PWSCUP_DB_PREPARE_THRESHOLD", default=5)
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "prepare_threshold", _threshold if _threshold >= 0 else None
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Shared by every web process (the /healthz worker count): Redis when there is one, else a folder.
@@ -115,6 +127,11 @@ else:
 # Sessions are read from the shared cache (written through to the database, which still has
 # them when the cache is emptied): no session query on a logged-in page.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Snapshots of the hottest round pages, answered before Django while nothing on them changed
+# (pwscup/core/snapshots.py; PostgreSQL and a shared cache only: on in production). Longest
+# a snapshot is kept, in seconds [chosen]: phase boundaries and local midnights come sooner.
+PWSCUP_SNAPSHOTS = env.bool("PWSCUP_SNAPSHOTS", default=False)
+PWSCUP_SNAPSHOT_SECONDS = env.int("PWSCUP_SNAPSHOT_SECONDS", default=120)
 # /healthz pings the Celery workers at most once per this many seconds, whatever the traffic.
 PWSCUP_HEALTHZ_PING_INTERVAL = env.float("PWSCUP_HEALTHZ_PING_INTERVAL", default=5.0)
 
