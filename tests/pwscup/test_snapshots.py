@@ -163,6 +163,24 @@ def test_another_browser_of_the_same_account_gets_its_own_token(world):
     assert "TOKEN" not in _tokens_as(html, first.cookies["csrftoken"].value)
 
 
+def test_a_form_of_a_snapshot_posts_with_the_browsers_own_token(world):
+    first, second = _browser(world.users["a"]), _browser(world.users["a"])
+    url = _urls(world)["page"]
+    _recorded(first, url)
+    _status, _headers, body = _fast(second, url)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body.decode()).group(1)
+    second.handler.enforce_csrf_checks = True
+    upload_url = reverse("anonymization_upload", args=[world.competition.slug, world.round.slug])
+    content = io.BytesIO(noisy_copy(world.original, seed=9))
+    content.name = "anonymized.csv"
+    refused = second.post(upload_url, {"file": content, "csrfmiddlewaretoken": "x" * 64})
+    assert refused.status_code == 403  # the check is on
+    content.seek(0)
+    accepted = second.post(upload_url, {"file": content, "csrfmiddlewaretoken": token})
+    assert accepted.status_code == 302
+    assert AnonymizationSubmission.objects.filter(team=world.teams["a"]).count() == 2
+
+
 def test_nobody_gets_a_page_recorded_for_someone_else(world):
     urls = _urls(world)
     member_a = _browser(world.users["a"])
