@@ -16,7 +16,9 @@ settings with persistent database connections, Redis cache and broker, one Celer
 a Python thread pool doing the same — and prints for each page: requests per second,
 p50/p95/p99 latency, non-2xx/3xx answers, the SQL queries of one request with the
 cache cold (the ranking computed) and warm, and the web process's own CPU time per warm
-request measured in process (independent of whatever else loads the machine).
+request measured in process (independent of whatever else loads the machine), through
+Django and, for the pages snapshots answer (pwscup/core/snapshots.py: on with the
+production settings), through the WSGI application that answers from them.
 ``BENCH_PROFILE=1`` also prints a cProfile of each page.
 
 Pages: leaderboard (visitor, public), round page (a team member, 20 submissions), status
@@ -343,6 +345,59 @@ def query_counts(data: dict) -> tuple[dict, dict, str, str, str]:
     return counts, cpu_ms, cookies, etag, f"csrftoken={visitor.cookies['csrftoken'].value}"
 
 
+def wsgi_environ(url: str, cookies: str, if_none_match: str | None) -> dict:
+    """The WSGI environment of a browser's GET of ``url`` (as the test client names the host)."""
+    import io
+
+    path, _, query = url.partition("?")
+    return {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "HTTP_HOST": "testserver",
+        "SERVER_NAME": "testserver",
+        "SERVER_PORT": "80",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
+        "HTTP_COOKIE": cookies,
+        **({"HTTP_IF_NONE_MATCH": if_none_match} if if_none_match else {}),
+    }
+
+
+def snapshot_cpu(urls: dict, member_cookies: str, visitor_cookies: str, etag: str) -> dict:
+    """The web process's CPU per request answered from a snapshot (pwscup/core/snapshots.py)
+    through the WSGI application gunicorn runs, in process; ``None`` for a page that no
+    snapshot answers (it then costs what "CPU ms" says)."""
+    from pwscup.core import snapshots
+    from pwscup.wsgi import application
+
+    plan = {
+        "leaderboard": (urls["leaderboard"], visitor_cookies, None),
+        "round page": (urls["round page"], member_cookies, None),
+        "fragment (304)": (urls["fragment"], member_cookies, etag),
+        "fragment (full)": (urls["fragment"], member_cookies, None),
+        "matrix": (urls["matrix"], visitor_cookies, None),
+        "final": (urls["final"], visitor_cookies, None),
+    }
+    found = {}
+    for name, (url, cookies, if_none_match) in plan.items():
+
+        def call(url=url, cookies=cookies, if_none_match=if_none_match):
+            environ = wsgi_environ(url, cookies, if_none_match)
+            return b"".join(application(environ, lambda status, headers, info=None: None))
+
+        call()  # Django answers (and records) if no snapshot holds the page yet
+        if snapshots.answer(wsgi_environ(url, cookies, if_none_match)) is None:
+            found[name] = None
+            continue
+        cpu = time.process_time()
+        for _ in range(50):
+            call()
+        found[name] = (time.process_time() - cpu) / 50 * 1000
+    return found
+
+
 # --- Load ----------------------------------------------------------------------------------
 
 
@@ -479,6 +534,7 @@ def main() -> None:
         else:
             data = build(args)
         counts, cpu_ms, session, etag, visitor = query_counts(data)
+        snapshot_ms = snapshot_cpu(data["urls"], session, visitor, etag)
         if args.keep:
             args.keep.write_text(
                 json.dumps(
@@ -554,12 +610,13 @@ def main() -> None:
             f"\n{args.clients} clients, {args.seconds} s per page, gunicorn {args.workers} "
             f"workers × {args.threads} threads, {'wrk' if use_wrk else 'Python thread pool'}; "
             f"this machine's other load is not controlled (CPU ms: the web process's own CPU "
-            f"per warm request, measured in process before the load; load: the 1-minute load "
-            f"average when the page's run ended).\n"
+            f"per warm request through Django, measured in process before the load; snap ms: "
+            f"the same when a snapshot answers, through the WSGI application gunicorn runs, "
+            f"'-' if none does; load: the 1-minute load average when the page's run ended).\n"
         )
         print(
             f"{'page':<17}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}"
-            f"{'SQL cold':>10}{'SQL warm':>10}{'CPU ms':>8}{'load':>6}  target p95"
+            f"{'SQL cold':>10}{'SQL warm':>10}{'CPU ms':>8}{'snap ms':>9}{'load':>6}  target p95"
         )
         wanted = set(args.pages.split(",")) if args.pages else None
         for label, path, headers in plan:
@@ -581,10 +638,12 @@ def main() -> None:
             cold, warm = counts.get(label, ("", ""))
             target = TARGETS_MS.get(label, DEFAULT_TARGET_MS)
             verdict = "ok" if result["p95"] <= target else "MISSED"
+            snap = snapshot_ms.get(label)
             print(
                 f"{label:<17}{result['rps']:>9.1f}{result['p50']:>9.1f}{result['p95']:>9.1f}"
                 f"{result['p99']:>9.1f}{result['errors']:>8}{cold!s:>10}{warm!s:>10}"
-                f"{cpu_ms.get(label, 0):>8.1f}{os.getloadavg()[0]:>6.1f}  ≤ {target} ms {verdict}",
+                f"{cpu_ms.get(label, 0):>8.1f}{'-' if snap is None else f'{snap:.2f}':>9}"
+                f"{os.getloadavg()[0]:>6.1f}  ≤ {target} ms {verdict}",
                 flush=True,
             )
     except Exception:

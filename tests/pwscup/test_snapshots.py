@@ -152,6 +152,16 @@ def test_a_304_answered_by_django_is_kept_as_one(world):
     assert _fast(client, url) is None  # no body known: Django renders it
 
 
+def test_a_304_answered_by_django_replaces_a_stale_full_snapshot(world):
+    client = _browser(world.users["a"])
+    url = _urls(world)["fragment"]
+    etag = client.get(url)["ETag"]
+    ranking_invalidate(round_ids=[world.round.pk])  # the full snapshot is stale now
+    assert _fast(client, url, HTTP_IF_NONE_MATCH=etag) is None
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert _fast(client, url, HTTP_IF_NONE_MATCH=etag)[0].startswith("304")
+
+
 def test_another_browser_of_the_same_account_gets_its_own_token(world):
     first, second = _browser(world.users["a"]), _browser(world.users["a"])
     url = _urls(world)["page"]
