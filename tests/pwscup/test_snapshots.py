@@ -84,6 +84,12 @@ def _fast(client: Client, url: str, **extra):
     return snapshots.answer(_environ(client, url, **extra))
 
 
+def _snapshot_key(client: Client, url: str) -> str:
+    path, _, query = url.partition("?")
+    cookies = {k: m.value for k, m in client.cookies.items()}
+    return snapshots._key("testserver", "http", path, query, cookies, "")
+
+
 def _recorded(client: Client, url: str, **headers):
     """Django answers (and records); then the snapshot answers the same request."""
     response = client.get(url, **headers)
@@ -128,7 +134,22 @@ def test_the_snapshot_is_the_page_django_sends(world, page, viewer):
             assert names[name.lower()] == value, name
     assert names["content-length"] == str(len(body))
     cookies = [v for k, v in headers if k == "Set-Cookie"]
-    assert [c.split(";")[0] for c in cookies] == [f"csrftoken={secret}"]
+
+    def without_date(cookie):
+        return re.sub(r"expires=[^;]+; ", "", cookie)
+
+    django_cookie = response.cookies["csrftoken"].OutputString()
+    assert [without_date(c) for c in cookies] == [without_date(django_cookie)]
+    assert cookies[0].startswith(f"csrftoken={secret};") and "Max-Age=" in cookies[0]
+
+
+def test_a_masked_token_is_a_fresh_masking_of_the_secret():
+    secret = "aPWqd2ZLQ7mPNcscw2SL0VH1zpEdjN12"
+    tokens = {snapshots._masked_token(secret) for _ in range(50)}
+    assert len(tokens) == 50
+    for token in tokens:
+        assert len(token) == 64 and token.isalnum()
+        assert _unmask_cipher_token(token) == secret
 
 
 def test_a_fragment_answered_304_by_the_snapshot(world):
@@ -162,21 +183,26 @@ def test_a_304_answered_by_django_replaces_a_stale_full_snapshot(world):
     assert _fast(client, url, HTTP_IF_NONE_MATCH=etag)[0].startswith("304")
 
 
-def test_another_browser_of_the_same_account_gets_its_own_token(world):
+def test_each_browser_of_the_same_account_gets_its_own_token(world):
     first, second = _browser(world.users["a"]), _browser(world.users["a"])
     url = _urls(world)["page"]
     _recorded(first, url)  # after both logins (a login writes the account's last_login)
-    assert second.cookies["csrftoken"].value != first.cookies["csrftoken"].value
-    status, _headers, body = _fast(second, url)
-    html = body.decode()
-    assert "TOKEN" in _tokens_as(html, second.cookies["csrftoken"].value)
-    assert "TOKEN" not in _tokens_as(html, first.cookies["csrftoken"].value)
+    assert _fast(second, url) is None  # a snapshot belongs to one browser's session
+    _recorded(second, url)
+    secrets = {c: c.cookies["csrftoken"].value for c in (first, second)}
+    assert secrets[first] != secrets[second]
+    for client, secret in secrets.items():
+        html = _fast(client, url)[2].decode()
+        other = next(s for c, s in secrets.items() if c is not client)
+        assert "TOKEN" in _tokens_as(html, secret)
+        assert "TOKEN" not in _tokens_as(html, other)
 
 
 def test_a_form_of_a_snapshot_posts_with_the_browsers_own_token(world):
     first, second = _browser(world.users["a"]), _browser(world.users["a"])
     url = _urls(world)["page"]
     _recorded(first, url)
+    _recorded(second, url)
     _status, _headers, body = _fast(second, url)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body.decode()).group(1)
     second.handler.enforce_csrf_checks = True
@@ -200,6 +226,12 @@ def test_nobody_gets_a_page_recorded_for_someone_else(world):
     for url in urls.values():
         assert _fast(member_b, url) is None
         assert _fast(visitor, url) is None
+        # even a's snapshot found under b's key: it names a's account, not b's session's
+        a_key, b_key = (_snapshot_key(client, url) for client in (member_a, member_b))
+        assert snapshots.cache.get(a_key) is not None
+        snapshots.cache.set(b_key, snapshots.cache.get(a_key))
+        assert _fast(member_b, url) is None
+        snapshots.cache.delete(b_key)
     # b's own snapshot of its round page shows b's team, not a's uploads
     _response, (_s, _h, body) = _recorded(member_b, urls["page"])
     assert world.teams["b"].name in body.decode()
