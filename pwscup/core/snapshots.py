@@ -268,16 +268,17 @@ def _user_id(viewer: list) -> int | None:
 # --- Recording (inside Django) ---------------------------------------------------------------
 
 
-def snapshot_page(view):
+def snapshot_page(view, *, ranking: bool = True):
     """Decorate a view ``(request, competition_slug, round_slug, ...)`` whose GET answers may
     be snapshot: the state is read before the view runs; ``SnapshotMiddleware`` keeps the
-    answer once every middleware has added its headers."""
+    answer once every middleware has added its headers. ``ranking``: the page shows the
+    round's rankings (their version is part of the snapshot's state)."""
 
     @functools.wraps(view)
     def wrapper(request, competition_slug, round_slug, *args, **kwargs):
         if request.method == "GET" and enabled():
             try:
-                _plan(request, competition_slug, round_slug)
+                _plan(request, competition_slug, round_slug, ranking=ranking)
             except Exception:  # noqa: BLE001 - a snapshot is an optimisation, never an error
                 logger.exception("snapshot plan failed")
         return view(request, competition_slug, round_slug, *args, **kwargs)
@@ -285,7 +286,7 @@ def snapshot_page(view):
     return wrapper
 
 
-def _plan(request, competition_slug: str, round_slug: str) -> None:
+def _plan(request, competition_slug: str, round_slug: str, *, ranking: bool) -> None:
     cookies = request.COOKIES
     has_session = settings.SESSION_COOKIE_NAME in cookies
     if has_session and not request.user.is_authenticated:
@@ -319,7 +320,11 @@ def _plan(request, competition_slug: str, round_slug: str) -> None:
             "viewer": viewer,
             "params": [competition_slug, round_slug, _user_id(viewer)],
             "digest": digest,
-            "versions": {ranking_version_key(round_id): ranking_version(round_id=round_id)},
+            "versions": (
+                {ranking_version_key(round_id): ranking_version(round_id=round_id)}
+                if ranking
+                else {}
+            ),
             "expires": _expiry(now, time_zone, boundaries),
         },
     )

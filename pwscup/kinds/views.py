@@ -93,8 +93,9 @@ def kind_console_urlpatterns() -> list:
 def kind_urlpatterns() -> list:
     """The round page, then every registered kind's pages under ``ROUND_PREFIX``, each in its
     namespace (read when the URLconf loads: after every app's ``ready()``)."""
-    # The round page (and its polled fragment): answered from snapshots while unchanged.
-    patterns = [path(ROUND_PREFIX, snapshot_page(round_page), name="round_detail")]
+    # The round page (and its polled fragment): answered from snapshots while unchanged (it
+    # shows no ranking: a new score elsewhere in the round does not change it).
+    patterns = [path(ROUND_PREFIX, snapshot_page(round_page, ranking=False), name="round_detail")]
     for kind in all_kinds():
         confined = _confine_patterns(kind.url_patterns(), kind.key)
         if kind.namespace:
