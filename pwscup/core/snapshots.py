@@ -9,30 +9,35 @@ cached content); on two cores, under 20 clients, that queues to p95 120-240 ms. 
 is the response Django sent, kept with:
 
 * the **state digest** of what it depends on, read with one SQL statement
-  (``_STATE_SQL``): every stored column of the competition, its organizers, the round, its
-  phases, the viewer's account (password hash, activity, superuser flag, groups and
-  permissions, unread notifications, whether they organize anything), their membership and
-  team in the competition, the team's uploads and attacks in the round, and the round's
-  targets with their teams' names — a superset of the keys of the round page's cached parts
-  (``pwscup/submissions/views.py``), of what ``round_access`` and the header read;
+  (``_state_sql``), every row known by its id and ``xmin`` (the transaction that wrote its
+  current version: any insert, update, bulk or raw, or delete changes the digest): the
+  competition, its organizers, the round, its phases, the viewer's account (password hash,
+  activity, superuser flag, groups and permissions, unread notifications, whether they
+  organize anything), their membership and team in the competition, the team's uploads and
+  attacks in the round, and the round's targets and their teams — a superset of the keys
+  of the round page's cached parts (``pwscup/submissions/views.py``) and of what
+  ``round_access`` and the header read;
 * the **versions** it was rendered under (the round's ranking version: the ranking pages);
 * an **expiry**: the next phase boundary, the next midnight of the round's time zone (quota
-  days), or ``PWSCUP_SNAPSHOT_SECONDS`` — the clock is the one input no digest sees.
+  days), or ``PWSCUP_SNAPSHOT_SECONDS`` — the clock is the one input no digest sees;
+* its **viewer**: the account, session hash and backend of the session it was rendered
+  for, or a visitor without a session.
 
-``snapshot_fast_path`` wraps the WSGI application: for a GET of a round URL it loads the
-browser's session from the cache, looks up the snapshot of (path, query string, language
-cookie and header, viewer: account id + session hash, or visitor), recomputes the digest
-and the versions, and if all match answers it (with the browser's own CSRF token in the
-forms, and a 304 for an unchanged ETag); anything else — no snapshot, a change, an expired
-one, flash messages waiting, no CSRF cookie, an error — goes to Django, which records a
-new snapshot when the page allows it. The digest is read before the page is rendered, so a
-snapshot is never older than its digest says.
+``snapshot_fast_path`` wraps the WSGI application: for a GET of a snapshot page it looks up
+the snapshot of (host, scheme, path, query string, language cookie and header, the
+browser's session cookie) together with that session in the cache, checks that the session
+still names the snapshot's viewer, recomputes the digest and the versions, and if all
+match answers it (with a fresh masking of the browser's own CSRF token in the forms, and a
+304 for an unchanged ETag); anything else — no snapshot, a change, an expired one, flash
+messages waiting, no CSRF cookie, a disallowed host, plain HTTP that Django would redirect,
+an error — goes to Django, which records a new snapshot when the page allows it. The
+digest is read before the page is rendered, so a snapshot is never older than its digest.
 
 Recorded only for: GET, a visitor without a session cookie or a logged-in member who
 organizes nothing in the competition (organizers' pages show what only they may see and
 are never snapshot), rounds of the PWSCup 2015 kind (the kind whose tables the digest
-reads), answers 200 that set no cookie but the CSRF one. On PostgreSQL with a shared cache
-only (production); ``PWSCUP_SNAPSHOTS=0`` turns it off.
+reads), answers 200 or 304 that set no cookie but the CSRF one. On PostgreSQL only, on in
+the production settings (``PWSCUP_SNAPSHOTS``).
 
 Written here because no library validates a cached response against a database digest per
 request (Django's cache middleware and nginx's cache expire by time only).
@@ -101,7 +106,8 @@ def _generation() -> str:
     root = Path(settings.BASE_DIR)
     stamp = hashlib.sha256()
     for top in ("pwscup", "templates", "scoring", "locale"):
-        for folder, _dirs, files in os.walk(root / top):
+        for folder, folders, files in os.walk(root / top):
+            folders.sort()  # the same walk in every process
             for name in sorted(files):
                 if name.endswith((".py", ".html", ".mo", ".txt", ".json")):
                     info = os.stat(os.path.join(folder, name))
