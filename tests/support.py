@@ -4,6 +4,7 @@ import datetime as dt
 import io
 import json
 import os
+import socket
 import sys
 import time
 from dataclasses import dataclass
@@ -15,6 +16,26 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ROWS = 200
+
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCKER = ROOT / "scripts" / "docker"
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_answers(port: int) -> bool:
+    """Something listens on this loopback port."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 def child_env(*, broker_url: str | None = None, **extra: str) -> dict:

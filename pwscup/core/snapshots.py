@@ -86,6 +86,8 @@ _CSRF_SECRET = re.compile(r"^[A-Za-z0-9]{32}$")
 _DROPPED_HEADERS = {"content-length", "set-cookie", "date", "server", "connection"}
 _NOT_IN_304 = {"content-type", "content-length", "content-language"}
 _PLAN_ATTRIBUTE = "_pwscup_snapshot_plan"
+# Marks an answer from a snapshot, for operators (and tests) to tell it from Django's.
+_HIT = ("X-Snapshot", "hit")
 
 
 def enabled() -> bool:
@@ -456,14 +458,14 @@ def answer(environ) -> tuple[str, list, bytes] | None:
     etag = entry["etag"]
     if etag and etag in parse_etags(environ.get("HTTP_IF_NONE_MATCH", "")):
         headers = [(k, v) for k, v in entry["headers"] if k.lower() not in _NOT_IN_304]
-        return "304 Not Modified", headers, b""
+        return "304 Not Modified", [*headers, _HIT], b""
     body = entry["body"]
     if body is None:
         return None
     slot = _CSRF_SLOT.encode()
     if slot in body:
         body = body.replace(slot, _masked_token(secret).encode())
-    headers = [*entry["headers"], ("Content-Length", str(len(body)))]
+    headers = [*entry["headers"], ("Content-Length", str(len(body))), _HIT]
     if entry["csrf_cookie"]:
         headers.append(("Set-Cookie", _csrf_cookie(secret)))
     return entry["status"], headers, body

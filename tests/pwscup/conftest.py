@@ -1,13 +1,21 @@
 """Fixtures for the platform tests: a small round on the first rows of the Adult fixture."""
 
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from tests.support import (  # noqa: F401 - re-exported for the tests
+    DOCKER,
     adult_config,
     adult_head,
     build_world,
     csv_upload,
+    free_port,
     noisy_copy,
+    port_answers,
     table_bytes,
     wait_for,
 )
@@ -21,3 +29,46 @@ def make_world(db):
 @pytest.fixture
 def world(make_world):
     return make_world()
+
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+@pytest.fixture
+def nginx_port(gunicorn_port, tmp_path):
+    """Debian's nginx with scripts/docker/nginx.conf in front of the requesting module's
+    ``gunicorn_port`` (its upstream and listen address changed to free local ports)."""
+    if not Path(NGINX).exists():
+        pytest.fail("nginx is missing: install Debian's nginx-light (scripts/test does as root)")
+    port = free_port()
+    site = (DOCKER / "nginx.conf").read_text()
+    for production, here in (
+        ("server web:8000;", f"server 127.0.0.1:{gunicorn_port};"),
+        ("listen 80;", f"listen 127.0.0.1:{port};"),
+    ):
+        assert site.count(production) == 1, production
+        site = site.replace(production, here)
+    prefix = tmp_path / "nginx"
+    prefix.mkdir()
+    (prefix / "site.conf").write_text(site)
+    temp = "\n".join(
+        f"  {kind}_temp_path {prefix / kind};" for kind in ("client_body", "proxy", "fastcgi")
+    )
+    user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temp folders
+    (prefix / "nginx.conf").write_text(
+        f"{user}worker_processes 1;\npid {prefix / 'nginx.pid'};\n"
+        f"error_log {prefix / 'error.log'} warn;\nevents {{ worker_connections 256; }}\n"
+        f"http {{\n  access_log off;\n{temp}\n"
+        f"  uwsgi_temp_path {prefix / 'uwsgi'};\n  scgi_temp_path {prefix / 'scgi'};\n"
+        f"  include {prefix / 'site.conf'};\n}}\n"
+    )
+    command = [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf")]
+    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen([*command, "-g", "daemon off;"])
+    try:
+        wait_for(lambda: port_answers(port), timeout=20, what="nginx to listen")
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)

@@ -7,8 +7,6 @@ changed to free local ports. Three clients open a 10 MB multipart POST and trick
 test's finding, checked here too so the test can fail); through nginx /healthz keeps answering at once.
 """
 
-import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -16,34 +14,16 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.support import child_env, wait_for
+from tests.support import DOCKER, ROOT, child_env, free_port, wait_for
 
 pytestmark = [pytest.mark.proxy, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-DOCKER = ROOT / "scripts" / "docker"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 SLOW_CLIENTS = 3
 BODY_BYTES = 10 * 1024 * 1024
 TRICKLE = 512  # bytes every half second: about 1 KB/s
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 def _healthz(port: int, timeout: float) -> tuple[int | None, float]:
@@ -61,7 +41,7 @@ def _healthz(port: int, timeout: float) -> tuple[int | None, float]:
 
 @pytest.fixture
 def gunicorn_port(celery_worker_process, tmp_path):
-    port = _free_port()
+    port = free_port()
     env = child_env(
         GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="1", GUNICORN_THREADS=str(SLOW_CLIENTS)
     )
@@ -96,44 +76,6 @@ def gunicorn_port(celery_worker_process, tmp_path):
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
-
-
-@pytest.fixture
-def nginx_port(gunicorn_port, tmp_path):
-    if not Path(NGINX).exists():
-        pytest.fail("nginx is missing: install Debian's nginx-light (scripts/test does as root)")
-    port = _free_port()
-    site = (DOCKER / "nginx.conf").read_text()
-    for production, here in (
-        ("server web:8000;", f"server 127.0.0.1:{gunicorn_port};"),
-        ("listen 80;", f"listen 127.0.0.1:{port};"),
-    ):
-        assert site.count(production) == 1, production
-        site = site.replace(production, here)
-    prefix = tmp_path / "nginx"
-    prefix.mkdir()
-    (prefix / "site.conf").write_text(site)
-    temp = "\n".join(
-        f"  {kind}_temp_path {prefix / kind};" for kind in ("client_body", "proxy", "fastcgi")
-    )
-    user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temp folders
-    (prefix / "nginx.conf").write_text(
-        f"{user}worker_processes 1;\npid {prefix / 'nginx.pid'};\n"
-        f"error_log {prefix / 'error.log'} warn;\nevents {{ worker_connections 256; }}\n"
-        f"http {{\n  access_log off;\n{temp}\n"
-        f"  uwsgi_temp_path {prefix / 'uwsgi'};\n  scgi_temp_path {prefix / 'scgi'};\n"
-        f"  include {prefix / 'site.conf'};\n}}\n"
-    )
-    command = [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf")]
-    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
-    assert checked.returncode == 0, checked.stderr
-    process = subprocess.Popen([*command, "-g", "daemon off;"])
-    try:
-        wait_for(lambda: _answers(port), timeout=20, what="nginx to listen")
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 class SlowUpload(threading.Thread):
