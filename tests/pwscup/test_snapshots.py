@@ -427,3 +427,43 @@ def test_nothing_is_recorded_when_snapshots_are_off(world, settings):
     client.get(url)
     settings.PWSCUP_SNAPSHOTS = True
     assert _fast(client, url) is None
+
+
+@pytest.fixture
+def healthz_headers():
+    snapshots._healthz_headers.clear()  # kept per process: each test starts without them
+    yield
+    snapshots._healthz_headers.clear()
+
+
+def test_healthz_is_answered_before_django_once_django_has_answered_it(settings, healthz_headers):
+    settings.PWSCUP_SNAPSHOTS = True
+    client = Client()
+    assert _fast(client, "/healthz") is None  # no answer of Django's to take headers from
+    response = client.get("/healthz")
+    status, headers, body = _fast(client, "/healthz")
+    assert status.split()[0] == str(response.status_code)
+    assert body == response.content
+    named = dict(headers)
+    for name, value in response.items():
+        if name.lower() not in ("expires", "content-length"):
+            assert named[name] == value, name
+    assert named["Expires"] and named["Content-Length"] == str(len(body))
+    assert "no-store" in named["Cache-Control"]
+    assert _fast(client, "/healthz", HTTP_HOST="evil.example") is None
+
+
+def test_healthz_before_django_follows_the_health_it_reports(
+    settings, healthz_headers, monkeypatch
+):
+    from pwscup.core import selectors
+
+    settings.PWSCUP_SNAPSHOTS = True
+    client = Client()
+    client.get("/healthz")
+    monkeypatch.setattr(selectors, "broker_and_workers", lambda: ("ok", 2))
+    status, _headers, body = _fast(client, "/healthz")
+    assert status == "200 OK" and b'"workers": 2' in body
+    monkeypatch.setattr(selectors, "broker_and_workers", lambda: ("ok", 0))
+    status, _headers, body = _fast(client, "/healthz")
+    assert status == "503 Service Unavailable" and b'"status": "degraded"' in body
