@@ -379,6 +379,7 @@ def snapshot_cpu(urls: dict, member_cookies: str, visitor_cookies: str, etag: st
         "fragment (full)": (urls["fragment"], member_cookies, None),
         "matrix": (urls["matrix"], visitor_cookies, None),
         "final": (urls["final"], visitor_cookies, None),
+        "healthz": (urls["healthz"], "", None),
     }
     found = {}
     for name, (url, cookies, if_none_match) in plan.items():
