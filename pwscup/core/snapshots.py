@@ -163,7 +163,8 @@ def _state_sql() -> str:
     }
     # Each row is known by its id and ``xmin``, the transaction that wrote its current
     # version: any insert, update (bulk ones and raw SQL included) or delete changes the
-    # list, without printing the rows (their JSON columns made that 1-2 ms a call).
+    # list, without printing the rows (their JSON columns made that 1-2 ms a call). Every
+    # list that may be empty has its own tag: concat_ws leaves out the empty ones.
     return """
 WITH c AS (SELECT *, xmin FROM {competition} WHERE slug = %(competition)s),
 r AS (SELECT x.*, x.xmin FROM {round} x JOIN c ON x.competition_id = c.id
@@ -182,8 +183,8 @@ SELECT r.id, r.kind, r.timezone,
   md5(concat_ws(';',
     (SELECT c.id || ':' || c.xmin FROM c),
     r.id || ':' || r.xmin,
-    (SELECT string_agg(o.id || ':' || o.xmin, ',' ORDER BY o.id) FROM o),
-    (SELECT string_agg(p.id || ':' || p.xmin, ',' ORDER BY p.id) FROM p),
+    (SELECT 'o' || string_agg(o.id || ':' || o.xmin, ',' ORDER BY o.id) FROM o),
+    (SELECT 'p' || string_agg(p.id || ':' || p.xmin, ',' ORDER BY p.id) FROM p),
     (SELECT 'u' || u.id || ':' || u.xmin FROM {user} u WHERE u.id = %(user)s),
     (SELECT 'g' || string_agg(g.id || ':' || g.xmin, ',' ORDER BY g.id) FROM g),
     (SELECT 'up' || string_agg(x.id || ':' || x.xmin, ',' ORDER BY x.id)
