@@ -1,5 +1,6 @@
 """Helpers shared by the test packages (import as ``tests.support``)."""
 
+import contextlib
 import datetime as dt
 import io
 import json
@@ -36,6 +37,37 @@ def port_answers(port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+@contextlib.contextmanager
+def running(command: list[str], *, env: dict, log_path: Path, ready, what: str):
+    """``command`` started from the repository with ``env``, its output in ``log_path``;
+    yields the process once ``ready()`` is true (the test fails with the log's end if the
+    process exits first), and stops it afterwards."""
+    import subprocess
+
+    log = open(log_path, "w")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_for(lambda: process.poll() is not None or ready(), timeout=60, what=what)
+        if process.poll() is not None:
+            pytest.fail(f"{command[2]} exited: {log_path.read_text()[-3000:]}")
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def gunicorn_command() -> list[str]:
+    """gunicorn with the production configuration file (scripts/docker/gunicorn.conf.py)."""
+    return [
+        *(sys.executable, "-m", "gunicorn", "--config", str(DOCKER / "gunicorn.conf.py")),
+        "pwscup.wsgi:application",
+    ]
 
 
 def child_env(*, broker_url: str | None = None, **extra: str) -> dict:

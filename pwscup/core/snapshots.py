@@ -129,12 +129,13 @@ def _generation() -> str:
 def warm_up() -> None:
     """What every worker would otherwise compute on its first snapshot, computed once."""
     _generation()
-    _cached_state_sql()
+    _state_sql()
 
 
 # --- The state digest ----------------------------------------------------------------------
 
 
+@functools.cache
 def _state_sql() -> str:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
@@ -207,18 +208,13 @@ FROM r
 """.format(**tables)
 
 
-@functools.cache
-def _cached_state_sql() -> str:
-    return _state_sql()
-
-
 def round_state(*, competition_slug: str, round_slug: str, user_id: int | None):
     """``(round id, kind, time zone, phase boundaries, viewer organizes, digest)`` of the
     round as the viewer sees it now, or ``None`` for no such round. One statement, planned
     once per connection."""
     with prepared_cursor(connection) as cursor:
         cursor.execute(
-            _cached_state_sql(),
+            _state_sql(),
             {"competition": competition_slug, "round": round_slug, "user": user_id},
         )
         return cursor.fetchone()

@@ -8,8 +8,6 @@ test's finding, checked here too so the test can fail); through nginx /healthz k
 """
 
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -17,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from tests.support import DOCKER, ROOT, child_env, free_port, wait_for
+from tests.support import child_env, free_port, gunicorn_command, running, wait_for
 
 pytestmark = [pytest.mark.proxy, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -45,37 +43,14 @@ def gunicorn_port(celery_worker_process, tmp_path):
     env = child_env(
         GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="1", GUNICORN_THREADS=str(SLOW_CLIENTS)
     )
-    log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed at teardown
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--config",
-            str(DOCKER / "gunicorn.conf.py"),
-            "pwscup.wsgi:application",
-        ],
-        cwd=ROOT,
+    with running(
+        gunicorn_command(),
         env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for(
-            lambda: process.poll() is not None or _healthz(port, 5)[0] == 200,
-            timeout=60,
-            what="gunicorn to answer /healthz",
-        )
-        if process.poll() is not None:
-            pytest.fail(f"gunicorn exited: {(tmp_path / 'gunicorn.log').read_text()[-3000:]}")
+        log_path=tmp_path / "gunicorn.log",
+        ready=lambda: _healthz(port, 5)[0] == 200,
+        what="gunicorn to answer /healthz",
+    ):
         yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 class SlowUpload(threading.Thread):

@@ -8,8 +8,6 @@ very next answer.
 """
 
 import re
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 
@@ -19,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.pwscup.factories import scored
-from tests.support import DOCKER, ROOT, child_env, free_port, wait_for
+from tests.support import child_env, free_port, gunicorn_command, running
 
 pytestmark = [pytest.mark.proxy, pytest.mark.django_db(transaction=True)]
 
@@ -37,35 +35,22 @@ def gunicorn_port(tmp_path):
         GUNICORN_THREADS="2",
         PWSCUP_SNAPSHOTS="1",
     )
-    log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115 - closed at teardown
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", str(DOCKER / "gunicorn.conf.py")]
-        + ["pwscup.wsgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
 
     def up():
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/accounts/login/", timeout=5)
             return True
         except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return process.poll() is not None
+            return False
 
-    try:
-        wait_for(up, timeout=60, what="gunicorn to answer")
-        if process.poll() is not None:
-            pytest.fail(f"gunicorn exited: {(tmp_path / 'gunicorn.log').read_text()[-3000:]}")
+    with running(
+        gunicorn_command(),
+        env=env,
+        log_path=tmp_path / "gunicorn.log",
+        ready=up,
+        what="gunicorn to answer",
+    ):
         yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
