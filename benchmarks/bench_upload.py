@@ -50,6 +50,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
+from production import admin_sql, production_environment  # noqa: E402 - after the path
+
 PYTHON = sys.executable
 CHROMIUM = "/usr/bin/chromium"
 TARGET_S = 1.5
@@ -79,33 +81,6 @@ def parse_args():
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")
     return parser.parse_args()
-
-
-def environment(args, name: str, port: int, scratch: Path) -> dict:
-    """Production settings on loopback, this run's database, queue and directories."""
-    return {
-        "DJANGO_SETTINGS_MODULE": "pwscup.settings.production",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DATABASE_URL": f"{args.database.rstrip('/')}/{name}",
-        "REDIS_URL": args.redis,
-        "CELERY_QUEUE": name,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "DJANGO_SECURE_COOKIES": "0",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "PWSCUP_MEDIA_ROOT": str(scratch / "media"),
-        "PWSCUP_VAR_DIR": str(scratch / "var"),
-        "DJANGO_STATIC_ROOT": str(scratch / "static"),
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "GUNICORN_WORKERS": str(args.workers),
-    }
-
-
-def admin_sql(args, statement: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{args.database.rstrip('/')}/postgres", autocommit=True) as conn:
-        conn.execute(statement)
 
 
 def build(args):
@@ -231,9 +206,17 @@ def main() -> int:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     scratch = Path(tempfile.mkdtemp(prefix="bench-upload-"))
-    env = environment(args, name, port, scratch)
+    env = production_environment(
+        database=args.database,
+        name=name,
+        port=port,
+        scratch=scratch,
+        workers=args.workers,
+        broker_url=args.redis,
+        cache_url=args.redis,
+    )
     os.environ.update(env)
-    admin_sql(args, f'CREATE DATABASE "{name}"')
+    admin_sql(args.database, f'CREATE DATABASE "{name}"')
     processes: list[subprocess.Popen] = []
     log = open(scratch / "server.log", "w")  # noqa: SIM115 - closed at the end
     try:
@@ -289,7 +272,7 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        admin_sql(args, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin_sql(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         try:
             import redis
 

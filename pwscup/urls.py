@@ -6,14 +6,12 @@ from django.views.i18n import JavaScriptCatalog
 from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
-from pwscup.core.snapshots import healthz_page
 from pwscup.kinds.views import kind_console_urlpatterns, kind_urlpatterns
 from pwscup.submissions import views as submission_views
 
 urlpatterns = [
     path("", competition_views.home, name="home"),
-    # Answered before Django once Django has answered it (pwscup/core/snapshots.py).
-    path("healthz", healthz_page(core_views.healthz), name="healthz"),
+    path("healthz", core_views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", include("pwscup.api.urls")),
     # Each round kind's console pages (its round creation form, ...), then the console's.

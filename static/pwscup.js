@@ -2,11 +2,10 @@
 // (the same page with ?fragment=1) in place; the page itself is never reloaded. The
 // fragment also carries the quota lines and, for each "being scored" notice on the page
 // (li.job-<kind>-<id>), the job's outcome, which replaces the notice once it is known.
-// Polling is fastest (every 0.15 s) for the first 3 s after the page or the list changed,
-// when a small upload's scores arrive (an 8,333-row upload is scored in about 0.3 s), then
-// every 0.4 s up to 15 s, then every 1.5 s; each poll sends the fragment's ETag and an
-// unchanged fragment comes back as an empty 304. With no job of the page pending nothing
-// is polled at all.
+// The page polls about once a second after the page or the list changed, backing off to
+// every 5 s while nothing moves; each poll sends the fragment's ETag and an unchanged
+// fragment comes back as an empty 304. With no job of the page pending, or in a
+// background tab, nothing is polled at all.
 (function () {
   const box = document.getElementById("jobs");
   if (box) {
@@ -42,11 +41,26 @@
         li.dataset.jobStatus = status;
       });
     };
-    const FASTEST = 150, FASTEST_FOR = 3000, FAST = 400, SLOW = 1500, FAST_FOR = 15000;
-    let delay = FASTEST, etag = null, changed = Date.now();
-    const next = () => {
-      const age = Date.now() - changed;
-      return age < FASTEST_FOR ? FASTEST : age < FAST_FOR ? FAST : SLOW;
+    const FAST = 1000, FAST_FOR = 10000, SLOWEST = 5000, SLOW = 1500;
+    let delay = FAST, etag = null, changed = Date.now();
+    // Once a second for 10 s after a change, then half as often again each time, up to 5 s.
+    const next = () => (Date.now() - changed < FAST_FOR ? FAST : Math.min(delay * 1.5, SLOWEST));
+    // The fragment's forms come without a CSRF token (so that an unchanged fragment is the
+    // same bytes): they get the page's own.
+    const pageToken = () => {
+      const input = document.querySelector('input[name="csrfmiddlewaretoken"]');
+      return input ? input.value : null;
+    };
+    const giveTokens = (root, token) => {
+      if (!token) return;
+      root.querySelectorAll('form[method="post"]').forEach((form) => {
+        if (form.querySelector('input[name="csrfmiddlewaretoken"]')) return;
+        const input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "csrfmiddlewaretoken";
+        input.value = token;
+        form.prepend(input);
+      });
     };
     const tick = () => {
       if (!pending() && watched().length === 0) return;
@@ -78,6 +92,7 @@
               updates.remove();
               apply(updates);
             }
+            giveTokens(fragment.content, pageToken());
             box.replaceChildren(fragment.content);
             changed = Date.now(); // something moved: the next step may be close
             delay = next();
@@ -89,7 +104,7 @@
         .catch(() => { delay = Math.min(Math.max(delay, SLOW) * 2, 15000); })
         .finally(() => setTimeout(tick, delay));
     };
-    setTimeout(tick, FASTEST);
+    setTimeout(tick, FAST);
   }
   // Sortable tables: click a header with data-sort to sort by that column.
   document.querySelectorAll("table.sortable").forEach((table) => {

@@ -27,7 +27,7 @@ ENTRY_SECONDS = 3600
 
 
 def ranking_version_key(round_id: int) -> str:
-    """The cache key of the round's ranking version (snapshots compare it)."""
+    """The cache key of the round's ranking version."""
     return f"ranking-version:{round_id}"
 
 

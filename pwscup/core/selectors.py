@@ -1,4 +1,4 @@
-"""Operator reads: the health of the database, the broker and the scoring workers.
+"""Operator reads: the health of the database, the cache, the broker and the scoring workers.
 
 A Celery ping is a broadcast every worker answers, so ``/healthz`` must not send one per
 request: the worker count lives in the shared cache, and one process at a time (the one that
@@ -9,8 +9,10 @@ within one interval plus the ping's timeout.
 
 The broker is checked by the same refresh (opening a broker connection costs more than the
 rest of the request): a broker that goes down is reported within one interval, like a worker
-that stops. When the shared cache itself cannot be reached, the broker is checked directly.
-The database is checked on every request (one ``SELECT 1`` on the kept connection).
+that stops. When the shared cache itself cannot be reached (it answers every call with a
+miss, see ``CACHES``), the broker and the workers are asked directly.
+The database and the cache are checked on every request (one ``SELECT 1`` on the kept
+connection, one round trip to the cache).
 """
 
 import threading
@@ -20,11 +22,13 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django_redis import get_redis_connection
 
 from pwscup import celery_app
 
 WORKERS_KEY = "healthz:broker-workers"  # (broker status, worker count) of the last refresh
 PING_LOCK_KEY = "healthz:ping-lock"
+HEALTH_KEY = "healthz:cache-round-trip"
 PING_TIMEOUT = 1.0
 BROKER_TIMEOUT = 2.0
 # cache.add is atomic in Redis (SET NX) but check-then-set in the file cache of the demo and
@@ -35,18 +39,22 @@ _PING_GUARD = threading.Lock()
 @dataclass(frozen=True)
 class Health:
     database: str
+    cache: str
     broker: str
     workers: int
     queue: str
 
     @property
     def healthy(self) -> bool:
+        """Uploads are scored: database, broker and a worker. A cache that is down costs
+        speed only (pages are computed anew), and is reported beside."""
         return self.database == "ok" and self.broker == "ok" and self.workers > 0
 
     def as_json(self) -> dict:
         return {
             "status": "ok" if self.healthy else "degraded",
             "database": self.database,
+            "cache": self.cache,
             "broker": self.broker,
             "workers": self.workers,
             "queue": self.queue,
@@ -54,9 +62,14 @@ class Health:
 
 
 def system_health() -> Health:
-    broker, workers = broker_and_workers()
+    cache_state = cache_status()
+    if cache_state == "ok":
+        broker, workers = broker_and_workers()
+    else:
+        broker, workers = _probe()
     return Health(
         database=database_status(),
+        cache=cache_state,
         broker=broker,
         workers=workers,
         queue=celery_app.conf.task_default_queue,
@@ -70,6 +83,21 @@ def database_status() -> str:
         return "ok"
     except Exception as error:  # noqa: BLE001 - reported, not raised
         return f"error: {error.__class__.__name__}"
+
+
+def cache_status() -> str:
+    """A round trip to the cache. Through the Redis client itself where there is one: the
+    Django cache API answers an unreachable Redis with a miss (``IGNORE_EXCEPTIONS``)."""
+    try:
+        if settings.CACHES["default"]["BACKEND"].startswith("django_redis."):
+            get_redis_connection("default").ping()
+        else:
+            cache.set(HEALTH_KEY, 1, timeout=60)
+            if cache.get(HEALTH_KEY) != 1:
+                return "error: not stored"
+    except Exception as error:  # noqa: BLE001 - reported, not raised
+        return f"error: {error.__class__.__name__}"
+    return "ok"
 
 
 def broker_status() -> str:
@@ -86,8 +114,8 @@ def broker_and_workers() -> tuple[str, int]:
     interval across all processes (no broker: no worker can be reached, none is pinged)."""
     try:
         return _shared_broker_and_workers()
-    except Exception:  # noqa: BLE001 - the cache (Redis) is down: no worker we can vouch for
-        return broker_status(), 0
+    except Exception:  # noqa: BLE001 - the cache failed meanwhile: ask directly
+        return _probe()
 
 
 def worker_count() -> int:
@@ -116,9 +144,14 @@ def _shared_broker_and_workers() -> tuple[str, int]:
     return tuple(state)
 
 
-def _refresh() -> tuple[str, int]:
+def _probe() -> tuple[str, int]:
+    """The broker's status and the workers answering, asked now (no shared cache)."""
     broker = broker_status()
-    state = (broker, _ping_workers() if broker == "ok" else 0)
+    return broker, _ping_workers() if broker == "ok" else 0
+
+
+def _refresh() -> tuple[str, int]:
+    state = _probe()
     # Kept well past the interval: a reader between two refreshes uses the last one.
     interval = settings.PWSCUP_HEALTHZ_PING_INTERVAL
     cache.set(WORKERS_KEY, state, timeout=max(60.0, 10 * interval))

@@ -1,4 +1,4 @@
-"""Round kinds: each game a round can play lives in one place (see README, "Round kinds").
+"""Round kinds: each game a round can play lives in one place (see docs/architecture.md, "Round kinds").
 
 ``from pwscup.kinds import RoundKind, register, kind_of, get_kind``.
 """

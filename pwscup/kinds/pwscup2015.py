@@ -53,7 +53,6 @@ class Pwscup2015Kind(RoundKind):
         return round.get_data_mode_display()
 
     def url_patterns(self):
-        from pwscup.core.snapshots import snapshot_page
         from pwscup.leaderboards import views as leaderboard_views
         from pwscup.submissions import kit_views, operation_views, target_views
         from pwscup.submissions import views as submission_views
@@ -76,10 +75,9 @@ class Pwscup2015Kind(RoundKind):
                 target_views.candidate_download,
                 name="candidate_download",
             ),
-            # Read by every visitor: answered from snapshots while unchanged.
-            path("leaderboard/", snapshot_page(leaderboard_views.leaderboard), name="leaderboard"),
-            path("matrix/", snapshot_page(leaderboard_views.matrix), name="matrix"),
-            path("final/", snapshot_page(leaderboard_views.final), name="final_ranking"),
+            path("leaderboard/", leaderboard_views.leaderboard, name="leaderboard"),
+            path("matrix/", leaderboard_views.matrix, name="matrix"),
+            path("final/", leaderboard_views.final, name="final_ranking"),
         ]
 
     def round_page(self, request, access):

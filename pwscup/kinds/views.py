@@ -5,9 +5,9 @@ import functools
 
 from django.http import Http404
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.decorators.http import conditional_page
 
 from pwscup.core.access import EXPECTED_KIND_ATTRIBUTE, round_access
-from pwscup.core.snapshots import snapshot_page
 from pwscup.kinds.registry import all_kinds, kind_of
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
@@ -35,8 +35,15 @@ def kind_view(key: str):
     return decorate
 
 
+@conditional_page
 def round_page(request, competition_slug, round_slug):
-    """``c/<comp>/<round>/``: the round's own kind draws its main page."""
+    """``c/<comp>/<round>/``: the round's own kind draws its main page.
+
+    Conditional GET: the answer carries an ETag of its content, and a request naming it
+    (``If-None-Match``) gets an empty 304. The page's script polls the jobs fragment this way
+    while one of the team's jobs is pending; an ETag computed from the content is right by
+    construction, whatever the page comes to show.
+    """
     access = round_access(request, competition_slug, round_slug)
     return kind_of(access.round).round_page(request, access)
 
@@ -93,9 +100,7 @@ def kind_console_urlpatterns() -> list:
 def kind_urlpatterns() -> list:
     """The round page, then every registered kind's pages under ``ROUND_PREFIX``, each in its
     namespace (read when the URLconf loads: after every app's ``ready()``)."""
-    # The round page (and its polled fragment): answered from snapshots while unchanged (it
-    # shows no ranking: a new score elsewhere in the round does not change it).
-    patterns = [path(ROUND_PREFIX, snapshot_page(round_page, ranking=False), name="round_detail")]
+    patterns = [path(ROUND_PREFIX, round_page, name="round_detail")]
     for kind in all_kinds():
         confined = _confine_patterns(kind.url_patterns(), kind.key)
         if kind.namespace:

@@ -3,14 +3,12 @@
 import functools
 
 from django.shortcuts import render
-from django.utils.translation import get_language
 
 import scoring
 from pwscup.competitions.ranking import safety_measure
 from pwscup.competitions.ranking_cache import ranking_cache_key
 from pwscup.competitions.selectors import round_metrics
 from pwscup.core.exports import csv_response
-from pwscup.core.fingerprint import digest, field_values
 from pwscup.leaderboards import charts, selectors
 from pwscup.leaderboards.access import leaderboard_access, results_access
 from pwscup.submissions.selectors import phase_scored_scores, round_stale_scores
@@ -64,7 +62,6 @@ def leaderboard(request, competition_slug, round_slug):
             "phase": phase,
             "rows": rows,
             "table_key": table_key,
-            "page_key": _page_key(request, access, table_key, scatter["chart_key"]),
             "metrics": round_metrics(round=access.round),
             "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=access.round)},
             "rule": selectors.ranking_rule_text(access.round),
@@ -72,25 +69,6 @@ def leaderboard(request, competition_slug, round_slug):
             **scatter,
         },
     )
-
-
-def _page_key(request, access, table_key, *extra) -> str:
-    """The cache key of a ranking page's HTML: the ranking version (``table_key``), the
-    viewer's class (organizer, team), language and query string, and every stored field of
-    the round, its phases and competition (names, rules, dates), which the page shows."""
-    round_ = access.round
-    parts = [
-        table_key,
-        get_language(),
-        access.is_organizer,
-        access.team.pk if access.team else None,
-        sorted(request.GET.lists()),
-        field_values(round_),
-        [field_values(phase) for phase in round_.phases.all()],
-        field_values(access.competition),
-        list(extra),
-    ]
-    return digest(parts)
 
 
 def _scatter_context(request, access, phase, rows) -> dict:

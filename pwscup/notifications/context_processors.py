@@ -1,4 +1,4 @@
-"""The header's bell and console link (pwscup/core/header.py: one query for both)."""
+"""The header's bell and console link (pwscup/core/header.py)."""
 
 from django.utils.functional import SimpleLazyObject
 

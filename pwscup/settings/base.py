@@ -49,8 +49,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: keeps the final answer of a page that may be snapshot (pwscup/core/snapshots.py).
-    "pwscup.core.snapshots.SnapshotMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -93,30 +91,30 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The web server and the worker share the file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
-elif "postgresql" in DATABASES["default"]["ENGINE"]:
-    # Django turns psycopg's prepared statements off (prepare_threshold None) unless asked:
-    # with this, a query sent through pwscup.core.precompiled.prepared_cursor (server-side
-    # binding) is planned once per kept connection after its fifth run. Django's own queries
-    # bind on the client and are never prepared. Behind a pooler in transaction mode, which
-    # cannot keep prepared statements, PWSCUP_DB_PREPARE_THRESHOLD=-1 turns this off.
-    _threshold = env.int("PWSCUP_DB_PREPARE_THRESHOLD", default=5)
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-        "prepare_threshold", _threshold if _threshold >= 0 else None
-    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Shared by every web process (the /healthz worker count): Redis when there is one, else a folder.
-# django-redis rather than Django's own Redis backend: that one builds a new client object
-# (with its ~170 response callbacks) for every cache call, 0.3 ms of CPU each, and a page
-# makes three to five of them; django-redis keeps its client.
-if env("REDIS_URL", default=""):
-    CACHES = {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": env("REDIS_URL"),
-            "KEY_PREFIX": "pwscup-cache",
-        }
+# --- Redis: two roles, two settings -----------------------------------------------
+# The cache (rankings, throttles, the /healthz worker count) and the Celery broker are
+# separate roles: CACHE_URL and CELERY_BROKER_URL, both defaulting to REDIS_URL. In
+# production they are separate Redis servers (docker-compose.yml): the cache bounded
+# (maxmemory + allkeys-lru), the broker never evicting (noeviction).
+REDIS_URL = env("REDIS_URL", default="")
+CACHE_URL = env("CACHE_URL", default=REDIS_URL)
+
+
+def redis_cache(url: str) -> dict:
+    """The cache on Redis at ``url``: an unreachable Redis is a miss, never an error (every
+    page still answers, slower; throttles let requests through); django-redis logs each one."""
+    return {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "pwscup-cache",
+        "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
     }
+
+
+if CACHE_URL:
+    CACHES = {"default": redis_cache(CACHE_URL)}
 else:
     CACHES = {
         "default": {
@@ -124,14 +122,11 @@ else:
             "LOCATION": str(VAR_DIR / "cache"),
         }
     }
-# Sessions are read from the shared cache (written through to the database, which still has
-# them when the cache is emptied): no session query on a logged-in page.
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "pwscup.cache"
+# Sessions live in the database; the cache only spares the read (an unreachable or emptied
+# cache logs nobody out).
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-# Snapshots of the hottest round pages, answered before Django while nothing on them changed
-# (pwscup/core/snapshots.py; PostgreSQL and a shared cache only: on in production). Longest
-# a snapshot is kept, in seconds [chosen]: phase boundaries and local midnights come sooner.
-PWSCUP_SNAPSHOTS = env.bool("PWSCUP_SNAPSHOTS", default=False)
-PWSCUP_SNAPSHOT_SECONDS = env.int("PWSCUP_SNAPSHOT_SECONDS", default=120)
 # /healthz pings the Celery workers at most once per this many seconds, whatever the traffic.
 PWSCUP_HEALTHZ_PING_INTERVAL = env.float("PWSCUP_HEALTHZ_PING_INTERVAL", default=5.0)
 
@@ -218,9 +213,8 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- Celery -----------------------------------------------------------------------
-REDIS_URL = env("REDIS_URL", default="")
-if REDIS_URL:
-    CELERY_BROKER_URL = REDIS_URL
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
+if CELERY_BROKER_URL:
     # An unreachable Redis fails an upload's send within seconds (the upload is kept).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 5}
 else:
@@ -254,6 +248,9 @@ PWSCUP_SCORING_MAX_ATTEMPTS = env.int("PWSCUP_SCORING_MAX_ATTEMPTS", default=3)
 # default, so they are sent again well within 2 minutes. A tick that waited longer than
 # one interval for a free worker is dropped (the next one does the same work).
 PWSCUP_REAPER_INTERVAL = env.int("PWSCUP_REAPER_INTERVAL", default=30)
+# A QUEUED job whose message was sent this many seconds ago is sent again: an upload made
+# while the broker was down is scored within this + one reaper interval of its return.
+PWSCUP_QUEUED_RESEND_SECONDS = env.int("PWSCUP_QUEUED_RESEND_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {
     "reap-stuck-jobs": {
         "task": "pwscup.submissions.tasks.reap_stuck_jobs",

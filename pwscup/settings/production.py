@@ -17,9 +17,6 @@ DEBUG = False
 # Behind the reverse proxy (scripts/docker/nginx.conf), which sets these headers itself.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 PWSCUP_CLIENT_IP_HEADER = env("PWSCUP_CLIENT_IP_HEADER", default="HTTP_X_REAL_IP")
-# The hottest round pages answered from snapshots while nothing on them changed
-# (pwscup/core/snapshots.py).
-PWSCUP_SNAPSHOTS = env.bool("PWSCUP_SNAPSHOTS", default=True)
 SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
 CSRF_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
 # HTTPS only (`manage.py check --deploy` passes with these defaults). HSTS starts short, as

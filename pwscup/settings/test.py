@@ -5,7 +5,7 @@ import tempfile
 from pathlib import Path
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import env, redis_cache
 
 DATABASES = {
     "default": env.db("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/pwscup"),
@@ -36,6 +36,9 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 1_000_000},
     }
 }
+# The Redis outage test runs its web server and worker on a Redis of its own for the cache too.
+if env("TEST_CACHE_URL", default=""):
+    CACHES = {"default": redis_cache(env("TEST_CACHE_URL"))}
 STATIC_ROOT = Path(tempfile.mkdtemp(prefix="pwscup-static-"))
 # The suite makes many requests from one address within a minute; the throttling tests set
 # their own low rates.

@@ -4,7 +4,6 @@ import datetime as dt
 import zoneinfo
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
@@ -14,8 +13,6 @@ from pwscup.accounts.selectors import user_is_organizer
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.ranking import anonymization_key, submission_safety
 from pwscup.competitions.selectors import cached_table, round_original_table, table_config
-from pwscup.core.fingerprint import digest, field_values
-from pwscup.core.precompiled import prepared_cursor
 from pwscup.submissions.messages import JobFailure
 from pwscup.submissions.models import (
     AnonymizationSubmission,
@@ -225,54 +222,6 @@ def _field_values(queryset) -> list:
     """Every stored column of the rows, so a column added later counts too."""
     names = [f.attname for f in queryset.model._meta.concrete_fields]
     return list(queryset.order_by("pk").values_list(*names))
-
-
-def _uploads_and_targets_digest(*, round: Round, team: Team):
-    """The team's uploads of the round (every column) and the round's targets (with their
-    team's name): on PostgreSQL one query that prints and hashes whole rows in the server
-    (polled by every open round page), elsewhere three queries read in Python."""
-    if connection.vendor != "postgresql":
-        return [
-            _field_values(AnonymizationSubmission.objects.filter(phase__round=round, team=team)),
-            _field_values(AttackSubmission.objects.filter(phase__round=round, team=team)),
-            list(
-                Target.objects.filter(round=round)
-                .order_by("pk")
-                .values_list("pk", "team_id", "version", "team__name", "team__slug")
-            ),
-        ]
-    uploads = (
-        "(SELECT md5(string_agg(u::text, '|' ORDER BY u.id)) FROM {table} u "
-        "WHERE u.team_id = %s AND u.phase_id IN (SELECT id FROM {phase} WHERE round_id = %s))"
-    )
-    sql = "SELECT {}, {}, {}".format(
-        uploads.format(table=AnonymizationSubmission._meta.db_table, phase=Phase._meta.db_table),
-        uploads.format(table=AttackSubmission._meta.db_table, phase=Phase._meta.db_table),
-        "(SELECT md5(string_agg(row(t.id, t.team_id, t.version, m.name, m.slug)::text, '|' "
-        f"ORDER BY t.id)) FROM {Target._meta.db_table} t JOIN {Team._meta.db_table} m "
-        "ON m.id = t.team_id WHERE t.round_id = %s)",
-    )
-    with prepared_cursor(connection) as cursor:  # planned once per connection
-        cursor.execute(sql, [team.pk, round.pk, team.pk, round.pk, round.pk])
-        return list(cursor.fetchone())
-
-
-def team_jobs_fingerprint(*, round: Round, team: Team, extra=()) -> str:
-    """A digest of everything the polled jobs fragment of the round page shows a team.
-
-    The team's uploads of the round (every column), the round's targets, the round and
-    its phases, plus ``extra`` (what depends on the reader and on the clock: language,
-    watched keys, phase states, quota day). Three small queries and no rendering: the
-    page sends it back as ``If-None-Match`` and an unchanged fragment costs a 304.
-    """
-    parts = [
-        _uploads_and_targets_digest(round=round, team=team),
-        field_values(round),
-        [field_values(phase) for phase in round.phases.all()],
-        team.pk,
-        list(extra),
-    ]
-    return digest(parts)
 
 
 def older_scorer_version(scored) -> str:

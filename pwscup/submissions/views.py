@@ -4,16 +4,9 @@ import zoneinfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
-from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
-from django.middleware.csrf import get_token
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.cache import quote_etag
-from django.utils.http import parse_etags
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -28,7 +21,6 @@ from pwscup.competitions.selectors import (
 )
 from pwscup.core.access import private_file_response, round_access
 from pwscup.core.errors import Refused
-from pwscup.core.fingerprint import digest, field_values
 from pwscup.leaderboards import charts
 from pwscup.leaderboards.selectors import attack_rates_visible_to_team, can_view_leaderboard
 from pwscup.submissions import services
@@ -44,14 +36,12 @@ from pwscup.submissions.scoring_guide import (
     round_scoring_guide,
 )
 from pwscup.submissions.selectors import (
-    local_day_start,
     quota_usage,
     representative_submission,
     round_stale_scores,
     round_targets,
     team_attacks,
     team_jobs,
-    team_jobs_fingerprint,
     team_submissions,
 )
 
@@ -78,19 +68,6 @@ def round_detail(request, access):
         # An incomplete round is not open yet for everyone but its organizers.
         anonymization = attack = None
     fragment = bool(request.GET.get("fragment"))
-    jobs_etag = jobs_key = None
-    if team is not None:
-        # Polled while a job runs: an unchanged fragment is answered 304, without rendering;
-        # and the jobs table is rendered once per change (page and fragment), then cached.
-        jobs_etag = _jobs_fragment_etag(request, access, anonymization, attack, now)
-        if fragment and jobs_etag in parse_etags(request.headers.get("If-None-Match", "")):
-            return HttpResponseNotModified(headers={"ETag": jobs_etag})
-        jobs_key = f"jobs-html:{'fragment' if fragment else 'page'}:{jobs_etag}"
-        if fragment and (html := _cached_html(request, jobs_key)) is not None:
-            return HttpResponse(html, headers={"ETag": jobs_etag})
-    content_key = _round_content_key(request, access, jobs_etag) if not fragment else None
-    if content_key is not None and (html := _cached_html(request, content_key)) is not None:
-        return render(request, "submissions/round.html", {"round": round_, "content_html": html})
     context = {
         "missing_phases": missing_phases,
         "access": access,
@@ -132,97 +109,25 @@ def round_detail(request, access):
         context["pending"] = context.get("pending") or any(
             a.status in (Status.QUEUED, Status.RUNNING) for a in context["attacks"]
         )
-    if (team is not None or access.is_organizer) and not request.GET.get("fragment"):
+    if (team is not None or access.is_organizer) and not fragment:
         # What the team is scored against, and how to reproduce its scores locally.
         context["guide"] = round_scoring_guide(round=round_, team=team)
         context["rule_text"] = rule_text(round_)
-    if request.GET.get("fragment") and team is not None:
+    if fragment and team is not None:
         # The polling fragment also carries the quota lines and the watched uploads' notices.
         context["fragment"] = True
+        # Its forms carry no CSRF token (Django masks it anew on every request; see
+        # _submission_row.html): the page's script gives them the page's own, so an unchanged
+        # fragment is the same bytes and the poll is answered 304 (``conditional_page``).
         context["watched_jobs"] = team_jobs(team=team, keys=request.GET.get("watch", "").split(","))
     # The quota lines are read after the jobs: a fragment that shows a job done (and so
     # stops the page's polling) counts it as done too. Read before, a job that failed in
     # between left "Used today: 1" on the page for good.
     context["anonymization"] = _phase_info(anonymization, team, AnonymizationSubmission, now)
     context["attack"] = _phase_info(attack, team, AttackSubmission, now)
-    if jobs_key is not None:
-        jobs_html = _slotted_html(request, jobs_key, context, "submissions/_jobs.html")
-        if fragment:
-            return HttpResponse(_with_token(request, jobs_html), headers={"ETag": jobs_etag})
-        # Inside the cached page below, the table keeps its slot (the page's is filled once).
-        context["jobs_html"] = (
-            mark_safe(jobs_html) if content_key is not None else _with_token(request, jobs_html)
-        )
-    if content_key is not None:
-        context["content_html"] = _with_token(
-            request, _slotted_html(request, content_key, context, "submissions/_round_content.html")
-        )
     return render(
         request, "submissions/_jobs.html" if fragment else "submissions/round.html", context
     )
-
-
-def _round_content_key(request, access, jobs_etag):
-    """The cache key of a team member's round page below the header, or ``None`` (organizers:
-    their page also shows what an older scorer computed, read apart).
-
-    The page shows the round, its phases and competition, the team, the team's uploads and
-    the round's targets, quota lines, states and the reader's language — all in the jobs
-    fingerprint (``jobs_etag``) or added here — and the chart's metrics asked for in the
-    query string. The header (user, unread notifications, messages) is rendered each time.
-    """
-    if access.team is None or access.is_organizer or jobs_etag is None:
-        return None
-    parts = [
-        jobs_etag,
-        request.user.pk,
-        sorted(request.GET.lists()),
-        field_values(access.competition),
-        field_values(access.team),
-    ]
-    return "round-content:" + digest(parts)
-
-
-# The jobs table and the page below the header hold one thing of their reader's own: the
-# CSRF token of their forms. They are cached with this slot in its place and every response
-# gets the reader's token (of the reader's browser: a user may have several).
-_CSRF_SLOT = "pwscup-csrf-token-slot"
-JOBS_HTML_SECONDS = 600
-
-
-def _cached_html(request, key: str):
-    html = cache.get(key)
-    return None if html is None else _with_token(request, html)
-
-
-def _slotted_html(request, key: str, context: dict, template: str) -> str:
-    """The cached HTML under ``key``, else ``template`` rendered (with the slot) and cached."""
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string(template, {**context, "csrf_token": _CSRF_SLOT}, request=request)
-        cache.set(key, html, JOBS_HTML_SECONDS)
-    return html
-
-
-def _with_token(request, html: str):
-    return mark_safe(html.replace(_CSRF_SLOT, get_token(request)))
-
-
-def _jobs_fragment_etag(request, access, anonymization, attack, now) -> str:
-    """What the jobs fragment depends on besides the stored rows: reader, language, clock.
-
-    Also the key of the cached jobs table (``_slotted_html``): everything the table
-    shows is in it, so a table cached under it is the one the reader would get now."""
-    phases = [p for p in (anonymization, attack) if p is not None]
-    extra = [
-        get_language(),
-        access.is_organizer,
-        request.GET.get("watch", ""),
-        [phase_state(phase=p, now=now) for p in phases],
-        [local_day_start(phase=p, now=now).isoformat() for p in phases],
-        attack_rates_visible_to_team(round=access.round, now=now),
-    ]
-    return quote_etag(team_jobs_fingerprint(round=access.round, team=access.team, extra=extra))
 
 
 @login_required

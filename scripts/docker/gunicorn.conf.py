@@ -49,16 +49,12 @@ def when_ready(server):
             get_template(name)
         except TemplateDoesNotExist:  # a renamed template must not stop the server
             server.log.warning("warm-up: no template %s", name)
-    from pwscup.core import snapshots
-
-    snapshots.warm_up()  # the deployed code's stamp (a walk of the tree) and the digest's SQL
 
 
 WARM_TEMPLATES = (
     "base.html",
     "leaderboards/leaderboard.html",
     "submissions/round.html",
-    "submissions/_round_content.html",
     "submissions/_jobs.html",
     "leaderboards/matrix.html",
     "leaderboards/final.html",

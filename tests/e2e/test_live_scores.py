@@ -1,6 +1,6 @@
 """Scores appear on the round page by themselves, the polls of an unchanged job cost a 304,
-and a page with nothing pending polls nothing. Nothing is timed here (see
-benchmarks/bench_pages.py for the figures)."""
+a form that arrived in a fragment posts with the page's CSRF token, and a page with nothing
+pending polls nothing. Nothing is timed here (see benchmarks/bench_rush.py for the figures)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from pwscup.core.templatetags.pwscup_tags import score
 from pwscup.submissions.models import AnonymizationSubmission, Status
 from tests.e2e.helpers import SCORING_TIMEOUT, log_in, worker_paused
+from tests.pwscup.factories import scored
 from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -24,6 +25,9 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
             fragments.append(response.status) if "fragment=1" in response.url else None
         ),
     )
+    # An earlier scored upload: final until the new one is scored, then it gets a "Make
+    # final" button, in a fragment.
+    earlier = scored(world, "a", seed=3)
     log_in(page, "team-a")
     page.goto(world.round_url())
     valid = tmp_path / "teamA_anonymized.csv"
@@ -33,18 +37,26 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
         with page.expect_navigation():
             page.get_by_test_id("upload-submit").click()
         page.evaluate("window.__sameDocument = true")
-        upload = AnonymizationSubmission.objects.get(team=world.teams["a"])
+        upload = AnonymizationSubmission.objects.filter(team=world.teams["a"]).latest("pk")
         row = page.get_by_test_id(f"submission-{upload.pk}")
         expect(row).to_have_attribute("data-status", "queued")
-        # While the job waits, the page keeps asking; the unchanged fragment comes back 304.
-        page.wait_for_timeout(1500)
+        # While the job waits, the page keeps asking (about once a second); the unchanged
+        # fragment comes back 304.
+        page.wait_for_timeout(3500)
         assert 304 in fragments, fragments
     expect(row).to_have_attribute("data-status", "finished", timeout=SCORING_TIMEOUT * 1000)
-    scored = AnonymizationSubmission.objects.get(pk=upload.pk)
-    assert scored.status == Status.FINISHED
-    expect(row.locator('td[data-metric="U1"]')).to_have_text(score(scored.scores["U1"]))
+    done = AnonymizationSubmission.objects.get(pk=upload.pk)
+    assert done.status == Status.FINISHED
+    expect(row.locator('td[data-metric="U1"]')).to_have_text(score(done.scores["U1"]))
     assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
     # Nothing pending any more: the page stops polling.
     settled = len(fragments)
     page.wait_for_timeout(2500)
     assert len(fragments) == settled, fragments[settled:]
+    # The "Make final" form came in a fragment without a token of its own: the script gave
+    # it the page's, and it posts (a refused token would answer 403).
+    final = page.get_by_test_id(f"submission-{earlier.pk}").get_by_test_id("make-final")
+    with page.expect_navigation():
+        final.click()
+    expect(page.locator(".messages")).to_contain_text(f"#{earlier.pk}")
+    assert AnonymizationSubmission.objects.get(pk=earlier.pk).is_selected

@@ -93,12 +93,18 @@ def _reset_pools(app, url: str, transport_options: dict) -> None:
 
 
 def start_worker(
-    *, broker_url: str, name: str, log_path: Path, beat_interval: int | None = None
+    *,
+    broker_url: str,
+    name: str,
+    log_path: Path,
+    beat_interval: int | None = None,
+    extra_env: dict | None = None,
 ) -> subprocess.Popen:
     """A prefork Celery worker (concurrency 1) in its own process group, on the test
     database, consuming the test queue at ``broker_url``; with ``beat_interval``, it also
-    runs beat, so the reaper runs every ``beat_interval`` seconds."""
-    env = child_env(broker_url=broker_url)
+    runs beat, so the reaper runs every ``beat_interval`` seconds. ``extra_env`` adds to its
+    environment."""
+    env = child_env(broker_url=broker_url, **(extra_env or {}))
     command = worker_command(name)
     if beat_interval is not None:
         env["PWSCUP_REAPER_INTERVAL"] = str(beat_interval)

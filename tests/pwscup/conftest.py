@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.pwscup.brokers import RedisServer
 from tests.support import (  # noqa: F401 - re-exported for the tests
     DOCKER,
     adult_config,
@@ -72,3 +73,11 @@ def nginx_port(gunicorn_port, tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture
+def redis_server():
+    """A Redis server of the test's own, started (tests kill and restart it at will)."""
+    server = RedisServer().start()
+    yield server
+    server.kill()

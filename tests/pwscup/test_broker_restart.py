@@ -13,7 +13,6 @@ from django.conf import settings
 from pwscup.submissions import services
 from pwscup.submissions.models import AnonymizationSubmission, Status
 from tests.pwscup.brokers import (
-    RedisServer,
     broker_at,
     kill_group,
     start_worker,
@@ -26,13 +25,6 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 BOUND = 120  # seconds: lost jobs are sent again within 2 minutes of the broker being back
 FULL_ADULT = 32561  # about a second to score each upload
-
-
-@pytest.fixture
-def redis_server():
-    server = RedisServer().start()
-    yield server
-    server.kill()
 
 
 @pytest.fixture

@@ -18,7 +18,9 @@ def _manage(tmp_path, *args, **env_overrides) -> subprocess.CompletedProcess:
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "PWSCUP_", "DATABASE_URL", "REDIS_URL"))
+        if not key.startswith(
+            ("DJANGO_", "PWSCUP_", "DATABASE_URL", "REDIS_URL", "CACHE_URL", "CELERY_BROKER_URL")
+        )
     }
     env.update(
         DJANGO_SETTINGS_MODULE="pwscup.settings.production",
@@ -93,9 +95,21 @@ def test_compose_serves_the_site_through_the_buffering_proxy_only():
         assert directive in site
 
 
-def test_compose_keeps_redis_data_in_an_append_only_file_on_a_volume():
-    redis = COMPOSE["services"]["redis"]
-    assert "--appendonly yes" in redis["command"]
-    assert "--dir /data" in redis["command"]
-    assert "redisdata:/data" in redis["volumes"]
+def test_compose_keeps_the_brokers_data_in_an_append_only_file_and_never_evicts():
+    broker = COMPOSE["services"]["broker"]
+    assert "--appendonly yes" in broker["command"]
+    assert "--dir /data" in broker["command"]
+    assert "--maxmemory-policy noeviction" in broker["command"]
+    assert "redisdata:/data" in broker["volumes"]
     assert "redisdata" in COMPOSE["volumes"]
+
+
+def test_compose_bounds_the_cache_and_points_each_role_at_its_own_redis():
+    cache = COMPOSE["services"]["cache"]
+    assert "--maxmemory " in cache["command"]
+    assert "--maxmemory-policy allkeys-lru" in cache["command"]
+    assert "volumes" not in cache  # nothing of it is worth keeping
+    environment = COMPOSE["x-app"]["environment"]
+    assert environment["CELERY_BROKER_URL"].startswith("redis://broker:")
+    assert environment["CACHE_URL"].startswith("redis://cache:")
+    assert "REDIS_URL" not in environment

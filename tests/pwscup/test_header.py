@@ -1,4 +1,4 @@
-"""The header's one query agrees with the selectors it replaces, for every kind of account."""
+"""The header agrees with the selectors it summarises, for every kind of account."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, Group, Permission

@@ -73,6 +73,7 @@ def test_healthz_is_degraded_when_no_worker_answers(client, monkeypatch):
     assert response.json() == {
         "status": "degraded",
         "database": "ok",
+        "cache": "ok",
         "broker": "ok",
         "workers": 0,
         "queue": celery_app.conf.task_default_queue,

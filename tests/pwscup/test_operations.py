@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from django.conf import settings
 from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -170,7 +171,6 @@ def test_the_reaper_requeues_an_operation_whose_worker_is_gone(
         model=RoundOperation, pk=operation.pk, now=half_a_minute_ago, task_id="t1", worker="w1@h"
     )
     monkeypatch.setattr(maintenance.broker, "worker_census", lambda: {"reaper@h": {"r"}})
-    monkeypatch.setattr(maintenance.broker, "pending_messages", lambda: [])
     with django_capture_on_commit_callbacks() as callbacks:
         counts = services.jobs_reap(worker="reaper@h")
     assert counts["requeued"] == 1 and len(tasks_sent(callbacks)) == 1
@@ -399,8 +399,7 @@ def test_a_request_while_the_broker_is_down_is_kept_and_the_reaper_sends_it_late
     # The broker is back, empty: the reaper sends the operation's message again.
     sent = []
     monkeypatch.setattr(broker.celery_app, "send_task", lambda task, args: sent.append(args))
-    monkeypatch.setattr(maintenance.broker, "pending_messages", lambda: [])
-    later = timezone.now() + maintenance.SEND_GRACE + dt.timedelta(seconds=1)
+    later = timezone.now() + dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.jobs_reap(now=later)["resent"] == 1
     assert sent == [(operation.pk,)]

@@ -23,7 +23,8 @@ from tests.pwscup.factories import run_operations, score, scored, upload
 from tests.support import csv_upload, noisy_copy
 
 HARD_LIMIT = dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT)
-AFTER_GRACE = maintenance.SEND_GRACE + dt.timedelta(seconds=1)
+RESEND = dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS)
+AFTER_RESEND = RESEND + dt.timedelta(seconds=1)
 SCORE_TASK = "pwscup.submissions.tasks.score_anonymization"
 
 
@@ -79,9 +80,10 @@ def test_an_upload_while_the_broker_is_down_is_kept_answered_and_sent_when_it_is
             f"アップロードを受け付けました（#{third}）。採点待ちです。採点サーバーが復旧すると採点が始まります。"
             in in_japanese.content.decode()
         )
-        # The broker comes back: the next reaper tick sends the three jobs.
+        # The broker comes back: the reaper sends the three jobs once they have waited.
         redis_server.start()
-        counts = services.jobs_reap(now=timezone.now() + AFTER_GRACE)
+        assert services.jobs_reap(now=timezone.now())["resent"] == 0
+        counts = services.jobs_reap(now=timezone.now() + AFTER_RESEND)
     assert counts["resent"] == 3
     assert queued_pks(redis_server) == [first, second, third]
 
@@ -101,7 +103,7 @@ def test_an_upload_with_the_broker_up_says_it_is_being_scored(world, client, red
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_reaper_resends_exactly_the_jobs_whose_messages_the_broker_lost(world, redis_server):
+def test_the_reaper_resends_a_job_that_waited_too_long_once_per_interval(world, redis_server):
     with broker_at(redis_server.start().url):
         uploads = [
             upload(world, letter, noisy_copy(world.original, seed=i))
@@ -109,51 +111,26 @@ def test_the_reaper_resends_exactly_the_jobs_whose_messages_the_broker_lost(worl
         ]
         pks = sorted(u.pk for u in uploads)
         assert queued_pks(redis_server) == pks
-        later = timezone.now() + AFTER_GRACE
-        # All five wait in the broker: nothing is sent twice, however long they wait.
-        assert services.jobs_reap(now=later)["resent"] == 0
-        assert services.jobs_reap(now=later + dt.timedelta(hours=2))["resent"] == 0
-        # Redis restarts without its data: every message is gone, every job is sent again.
+        # Sent just now: nothing is sent again.
+        assert services.jobs_reap(now=timezone.now() + RESEND / 2)["resent"] == 0
+        # Redis restarts without its data: every message is gone; once they have waited,
+        # every job is sent again, each once.
         redis_server.kill()
         redis_server.start()
         assert queued_pks(redis_server) == []
+        later = timezone.now() + AFTER_RESEND
         assert services.jobs_reap(now=later)["resent"] == 5
         assert queued_pks(redis_server) == pks
-        # One message lost alone (e.g. held by a worker that vanished): only it is resent.
-        lost = json.loads(
-            b64decode(
-                json.loads(redis_server.client().rpop(settings.CELERY_TASK_DEFAULT_QUEUE))["body"]
-            )
-        )[0][0]
-        assert services.jobs_reap(now=later + dt.timedelta(seconds=30))["resent"] == 1
-        assert queued_pks(redis_server) == pks
-        assert lost in pks
+        # Sent again at ``later``: not again within the next interval, then once more.
+        assert services.jobs_reap(now=later + RESEND / 2)["resent"] == 0
+        assert services.jobs_reap(now=later + AFTER_RESEND)["resent"] == 5
+        # A job claimed meanwhile is not QUEUED any more: never sent again.
+        job_claim(model=AnonymizationSubmission, pk=pks[0])
+        assert services.jobs_reap(now=later + 3 * AFTER_RESEND)["resent"] == 4
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_message_delivered_to_a_worker_that_never_claimed_its_job_is_resent(world, redis_server):
-    """A worker that died holding a message (unacknowledged) leaves its job QUEUED."""
-    with broker_at(redis_server.start().url):
-        submission = upload(world, "a", world.original)
-        client = redis_server.client()
-        raw = client.rpop(settings.CELERY_TASK_DEFAULT_QUEUE)
-        delivered = timezone.now()
-        client.hset(
-            "unacked",
-            "tag-1",
-            json.dumps([json.loads(raw), "", settings.CELERY_TASK_DEFAULT_QUEUE]),
-        )
-        client.zadd("unacked_index", {"tag-1": delivered.timestamp()})
-        # Just delivered: its worker is about to claim it.
-        assert services.jobs_reap(now=delivered + AFTER_GRACE)["resent"] == 0
-        # Still QUEUED a minute after delivery: that worker is gone.
-        unclaimed = delivered + maintenance.DELIVERED_UNCLAIMED + dt.timedelta(seconds=1)
-        assert services.jobs_reap(now=unclaimed)["resent"] == 1
-        assert queued_pks(redis_server) == [submission.pk]
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_embedded_filesystem_broker_is_compared_too(world, tmp_path):
+def test_the_embedded_filesystem_broker_gets_the_resent_job_too(world, tmp_path):
     """The laptop setup (no Redis): messages are files; a lost one is sent again."""
     folder = tmp_path / "queue"
     folder.mkdir()
@@ -165,19 +142,17 @@ def test_the_embedded_filesystem_broker_is_compared_too(world, tmp_path):
     }
     with broker_at("filesystem://", **options):
         submission = upload(world, "a", world.original)
-        later = timezone.now() + AFTER_GRACE
         (message,) = folder.glob("*.msg")
-        assert services.jobs_reap(now=later)["resent"] == 0
         message.unlink()
-        assert services.jobs_reap(now=later)["resent"] == 1
+        assert services.jobs_reap(now=timezone.now() + AFTER_RESEND)["resent"] == 1
         (resent,) = folder.glob("*.msg")
         body = json.loads(b64decode(json.loads(resent.read_bytes())["body"]))
     assert body[0] == [submission.pk]
 
 
 def test_the_default_reaper_schedule_keeps_the_two_minute_promise():
-    """Worst cases with the default settings: a message lost with Redis or with the
-    worker holding it, and a run whose worker died (ping: 1 s)."""
+    """Worst cases with the default settings: a message lost (with Redis, with the worker
+    holding it, or never sent), and a run whose worker died (ping: 1 s)."""
     interval = dt.timedelta(seconds=settings.CELERY_BEAT_SCHEDULE["reap-stuck-jobs"]["schedule"])
     assert (
         interval
@@ -186,8 +161,7 @@ def test_the_default_reaper_schedule_keeps_the_two_minute_promise():
     )
     ping = dt.timedelta(seconds=1)
     bound = dt.timedelta(minutes=2)
-    assert interval + maintenance.SEND_GRACE <= bound
-    assert maintenance.DELIVERED_UNCLAIMED + interval <= bound
+    assert RESEND + interval <= bound
     assert maintenance.SEND_GRACE + interval + ping <= bound
 
 

@@ -322,7 +322,7 @@ def test_the_readme_dp_commands_run(tmp_path, monkeypatch, capsys):
     import re
     import shlex
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8")
     section = readme[readme.index("### The DP round's mathematics") :]
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1).replace("\\\n", " ")
     commands = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]

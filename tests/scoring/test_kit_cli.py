@@ -137,14 +137,15 @@ def test_attack_writes_a_correspondence_table_the_platform_reads(files, method):
     )
 
 
-def test_the_readme_kit_commands_run_on_adult(tmp_path):
-    """The README's kit example: attr-depth, a chain of methods, publish, the lecture attack."""
+def test_the_manual_kit_commands_run_on_adult(tmp_path):
+    """The manual's kit example (docs/scoring.md): attr-depth, a chain of methods, publish,
+    the lecture attack."""
     import re
 
     from tests.scoring.test_cli import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"### Starter kit.*?```bash\n(.*?)```", readme, re.S).group(1)
+    manual = (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8")
+    block = re.search(r"### Starter kit.*?```bash\n(.*?)```", manual, re.S).group(1)
     commands = [
         line.replace("\\\n", " ")
         for line in re.sub(r"\\\n\s*", " ", block).splitlines()

@@ -1,4 +1,4 @@
-"""The README's Adult example: ``evaluate`` prints exactly the table the README shows."""
+"""The manual's Adult example (docs/scoring.md): ``evaluate`` prints exactly the table shown."""
 
 import re
 import subprocess
@@ -16,7 +16,7 @@ COMMAND = [
 
 
 def readme_table() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8")
     found = re.search(
         r"On the Adult example submission `evaluate` prints[^\n]*\n\n```\n(.*?)```", readme, re.S
     )

@@ -77,7 +77,7 @@ def dp_estimate_upload(
 
 
 # Above this many cells over the workload, BR and BI run on the worker: BR of one
-# 100,000-cell target takes about a minute (README, scoring.dp); the Adult demo's six
+# 100,000-cell target takes about a minute (docs/scoring.md, scoring.dp); the Adult demo's six
 # targets (60 cells) take 0.6 s in the request.
 ESTIMATE_INLINE_CELLS = 20_000
 

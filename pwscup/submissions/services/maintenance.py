@@ -30,15 +30,8 @@ from pwscup.submissions.services.jobs import (
 )
 from pwscup.submissions.services.operations import round_freeze_request
 
-# Without a view of the broker's queue (a transport we cannot read), a QUEUED job is sent
-# again when its message was sent this long ago.
-QUEUED_RESEND_AFTER = dt.timedelta(minutes=30)
-# A job sent or claimed this recently is left alone: its message may still be on its way
-# (sent when its transaction commits), its worker may be starting.
+# A run claimed this recently is left alone: its worker may be starting.
 SEND_GRACE = dt.timedelta(seconds=10)
-# A message delivered to a worker this long ago whose job is still QUEUED was lost with
-# its worker (workers claim a job as soon as they receive it).
-DELIVERED_UNCLAIMED = dt.timedelta(seconds=60)
 # The automatic freeze waits for uploads still being scored, at most this long after the
 # anonymization phase closed (the reaper makes every job end well before).
 AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
@@ -87,10 +80,11 @@ def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
     * A RUNNING job whose run outlived the hard time limit, or whose worker (recorded at
       the claim) no longer answers or no longer runs its task, goes back to the queue;
       after ``PWSCUP_SCORING_MAX_ATTEMPTS`` runs it fails with the reason instead.
-    * A QUEUED job whose message the broker no longer holds (a broker restarted without
-      its data, an upload made while the broker was down, a worker that died holding
-      it) is sent again. Jobs whose message is waiting are left alone, so a long
-      backlog is not multiplied.
+    * A QUEUED job whose message was sent more than ``PWSCUP_QUEUED_RESEND_SECONDS`` ago
+      is sent again (its message may have been lost: a broker restarted without its data,
+      an upload made while the broker was down, a worker that died holding it). A job in a
+      long backlog gets one extra message per interval at most, and a duplicate is
+      harmless: only one worker's claim of a QUEUED job succeeds (``jobs.job_claim``).
 
     ``worker`` is the hostname of the worker running the reaper: if it does not answer
     itself, the answers are not trusted and no run is declared dead by them.
@@ -158,41 +152,19 @@ def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
 
 
 def _resend_lost_messages(*, now) -> int:
-    """Send again the QUEUED jobs the broker does not hold (database first, then broker:
-    a job claimed in between is no longer QUEUED, and the conditional update skips it)."""
-    waiting = {
-        kind: dict(
-            kind.model.objects.filter(
-                **{
-                    kind.fields.status: Status.QUEUED,
-                    f"{kind.fields.queued_at}__lt": now - SEND_GRACE,
-                }
-            ).values_list("pk", kind.fields.queued_at)
-        )
-        for kind in JOB_KINDS
-    }
-    if not any(waiting.values()):
-        return 0
-    messages = broker.pending_messages()
+    """Send again the QUEUED jobs whose message was sent too long ago. The broker's own
+    queues are not read (no transport exposes them through a public API); the conditional
+    update sends each at most once per interval, even with two reapers at work."""
+    before = now - dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS)
     resent = 0
-    for kind, queued in waiting.items():
-        if messages is None:
-            lost = {pk for pk, at in queued.items() if at < now - QUEUED_RESEND_AFTER}
-        else:
-            held = broker.queued_in_broker(
-                task=kind.task,
-                messages=messages,
-                now=now,
-                stale=DELIVERED_UNCLAIMED.total_seconds(),
-            )
-            lost = set(queued) - held
-        for pk in sorted(lost):
-            still_queued = Q(**{kind.fields.status: Status.QUEUED}) & Q(
-                **{kind.fields.queued_at: queued[pk]}
-            )
-            if kind.model.objects.filter(still_queued, pk=pk).update(
-                **{kind.fields.queued_at: now}
-            ):
+    for kind in JOB_KINDS:
+        fields = kind.fields
+        waiting = kind.model.objects.filter(
+            **{fields.status: Status.QUEUED, f"{fields.queued_at}__lt": before}
+        ).values_list("pk", fields.queued_at)
+        for pk, queued_at in waiting:
+            still_waiting = Q(**{fields.status: Status.QUEUED}) & Q(**{fields.queued_at: queued_at})
+            if kind.model.objects.filter(still_waiting, pk=pk).update(**{fields.queued_at: now}):
                 broker.job_send(kind.task, pk)
                 resent += 1
     return resent

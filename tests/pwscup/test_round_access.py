@@ -1,5 +1,5 @@
-"""round_access runs SQL compiled once per process: it must agree with the ORM selectors
-that define the rules, for every kind of user, and leave the same objects behind."""
+"""round_access agrees with the selectors that define the rules, for every kind of user, and
+leaves the objects linked so that the pages read nothing twice."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -14,7 +14,6 @@ from pwscup.accounts.selectors import (
 from pwscup.accounts.services import user_create
 from pwscup.competitions.models import Competition, Round
 from pwscup.core.access import round_access
-from pwscup.core.precompiled import precompiled
 
 pytestmark = pytest.mark.django_db
 
@@ -99,17 +98,3 @@ def test_a_round_of_another_kind_is_not_found(world):
         round_access(
             _request(world.users["a"]), world.competition.slug, world.round.slug, kind="dp"
         )
-
-
-def test_compiled_sql_is_reused_with_new_values(world):
-    built = []
-
-    def build(*, slug):
-        built.append(slug)
-        return Round.objects.filter(slug=slug)
-
-    compiled = precompiled(("test", "round by slug"), build, {"slug": "~sentinel~"})
-    again = precompiled(("test", "round by slug"), build, {"slug": "~sentinel~"})
-    assert again is compiled and built == ["~sentinel~"]
-    assert [r.pk for r in compiled.run(slug=world.round.slug)] == [world.round.pk]
-    assert compiled.run(slug="nope") == []
