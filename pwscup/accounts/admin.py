@@ -28,6 +28,12 @@ class TeamAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     list_filter = (scoped_filter("competition"),)
     inlines = [MembershipInline]
 
+    def get_readonly_fields(self, request, obj=None):
+        # A rename goes through the console's service (Teams and participants → Rename),
+        # which records it and refreshes the cached rankings that show the name.
+        readonly = tuple(super().get_readonly_fields(request, obj))
+        return readonly if obj is None else (*readonly, "name")
+
     def save_formset(self, request, form, formset, change):
         # The membership's competition is the team's: the database enforces one team per competition.
         for membership in formset.save(commit=False):

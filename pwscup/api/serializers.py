@@ -172,7 +172,8 @@ class AttackUploadSerializer(SubmissionUploadSerializer):
 
 
 class UploadAcceptedSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="The upload's id in the URLs.")
+    number = serializers.IntegerField(help_text="The team's own number of the upload (#1, #2…).")
     status = serializers.CharField()
     message = serializers.CharField()
     url = serializers.CharField(help_text="Poll this for the status and the scores.")

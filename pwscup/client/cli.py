@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from pwscup.client.config import config_dir, load_credentials, save_credentials
-from pwscup.client.formatting import format_value, score_table, table
+from pwscup.client.formatting import format_value, score_table, table, upload_label
 from pwscup.client.transport import Api, ApiError
 
 FINISHED, FAILED = "finished", "failed"
@@ -67,13 +67,18 @@ def cmd_login(args) -> int:
     return 0
 
 
+def with_id(upload: dict) -> str:
+    """``#3 (id 57)``: the team's number of the upload, and the id its URLs use."""
+    return f"{upload_label(upload)} (id {upload['id']})"
+
+
 def wait_for(api: Api, url: str, *, timeout: float, quiet: bool) -> dict:
     """Poll an upload until it is finished or failed; progress on stderr."""
     delay, started, last = POLL_START, time.monotonic(), None
     while True:
         upload = api.get(url)
         if upload["status"] != last and not quiet:
-            print(f"#{upload['number']} (id {upload['id']}): {upload['status']}", file=sys.stderr)
+            print(f"{with_id(upload)}: {upload['status']}", file=sys.stderr)
             last = upload["status"]
         if upload["status"] in (FINISHED, FAILED):
             return upload
@@ -100,7 +105,7 @@ def cmd_submit(args) -> int:
     )
     print(accepted["message"], file=sys.stderr)
     if not args.wait:
-        print(accepted["id"])
+        print(with_id(accepted))
         return 0
     upload = wait_for(api, accepted["url"], timeout=args.timeout, quiet=args.quiet)
     if upload["status"] == FAILED:
@@ -120,7 +125,7 @@ def cmd_attack(args) -> int:
     )
     print(accepted["message"], file=sys.stderr)
     if not args.wait:
-        print(accepted["id"])
+        print(with_id(accepted))
         return 0
     upload = wait_for(api, accepted["url"], timeout=args.timeout, quiet=args.quiet)
     if upload["status"] == FAILED:
@@ -164,7 +169,7 @@ def cmd_status(args) -> int:
     headline = [m for m in round_["metrics"] if m in ("U1", "U4", "E3", "S1")]
     rows = [
         [
-            s["number"],
+            upload_label(s),
             s["id"],
             s["status"] + (" (final)" if s["is_selected"] else ""),
             s["created_at"][:16],

@@ -5,6 +5,12 @@
 _UNDEFINED = {"L3": "∞ (a class has fewer than l values)"}
 
 
+def upload_label(upload: dict) -> str:
+    """An upload as every page names it: the team's own number in the phase ("#3"), from
+    the API's ``number`` (its ``id`` is only the URLs')."""
+    return f"#{upload['number']}"
+
+
 def format_value(value) -> str:
     if value is None:
         return "undefined"

@@ -20,6 +20,7 @@ from pwscup.competitions.services import (
     round_data_check,
     round_record_data,
     round_settings_check,
+    slug_check,
 )
 from pwscup.core.access import private_file_response
 from pwscup.core.admin_scope import CompetitionScopedAdmin, PrivateFileWidget, scoped_filter
@@ -29,8 +30,13 @@ from pwscup.kinds import get_kind
 class PhaseForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
+        round_ = self.instance.round if self.instance.round_id else None
         try:
-            phase_window_check(opens_at=cleaned.get("opens_at"), closes_at=cleaned.get("closes_at"))
+            phase_window_check(
+                opens_at=cleaned.get("opens_at"),
+                closes_at=cleaned.get("closes_at"),
+                time_zone=round_.timezone if round_ is not None else None,
+            )
         except ValidationError as error:
             self.add_error(None, error)
         return cleaned
@@ -69,7 +75,6 @@ class RoundAdminForm(forms.ModelForm):
             "selection_rule",
             "attack_visibility",
             "auto_freeze",
-            "results_published",
         )
         help_texts = {
             "utility_gates": _(
@@ -93,7 +98,9 @@ class RoundAdminForm(forms.ModelForm):
         cleaned = super().clean()
         try:
             round_settings_check(
-                slug=cleaned.get("slug", ""),
+                slug=cleaned.get("slug"),
+                competition=cleaned.get("competition"),
+                current=self.instance,
                 timezone=cleaned.get("timezone"),
                 utility_gates=cleaned.get("utility_gates"),
                 tie_break_metric=cleaned.get("tie_break_metric"),
@@ -143,7 +150,15 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     list_filter = (scoped_filter("competition"), "kind", "data_mode", "results_published")
     # The kind is fixed: rounds added here are of the first kind (this form is its form);
     # the other kinds' rounds are created from their console pages (pwscup/kinds/).
-    readonly_fields = ("kind_label", "original_rows", "original_sha256", "frozen_at", "operations")
+    # Publishing tells the participants: only the actions below (the services) change it.
+    readonly_fields = (
+        "kind_label",
+        "original_rows",
+        "original_sha256",
+        "frozen_at",
+        "results_published",
+        "operations",
+    )
     prepopulated_fields = {"slug": ("name",)}
     actions = ["draw_samples", "freeze", "rescore_all", "publish_results", "unpublish_results"]
     fieldsets = (
@@ -312,8 +327,20 @@ class RoundInline(admin.TabularInline):
         return False
 
 
+class CompetitionAdminForm(forms.ModelForm):
+    def clean(self):
+        cleaned = super().clean()
+        if "slug" in cleaned:
+            try:
+                slug_check(slug=cleaned["slug"], current=self.instance)
+            except ValidationError as error:
+                self.add_error(None, error)
+        return cleaned
+
+
 @admin.register(Competition)
 class CompetitionAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+    form = CompetitionAdminForm
     competition_lookup = "pk"
     list_display = (
         "name",

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
+import scoring.ranking
 from pwscup.console.models import TeamDisqualification
 
 # Keys are compared after rounding: a mean of rates must not split a tie by 1e-17.
@@ -214,21 +215,16 @@ def round_key(value: float) -> float:
 
 
 def assign_ranks(rows: list, *, key: Callable, name: Callable, ranked: Callable) -> list:
-    """Sort ``rows`` by ``key`` (then ``name`` for display) and set ``row.rank``.
+    """Sort ``rows`` in place by ``key`` (then ``name`` for display) and set ``row.rank``.
 
-    Rows with equal keys share a rank, the next one skips (1, 2, 2, 4); rows for which
-    ``ranked(row)`` is false (failed gates) get ``None``.
+    The ranks are ``scoring.ranking.competition_ranks``'s (1, 2, 2, 4); rows for which
+    ``ranked(row)`` is false (failed gates, no attack) come last with ``None``.
     """
-    rows.sort(key=lambda row: (key(row), name(row)))
-    previous, rank = object(), None
-    for position, row in enumerate(rows, start=1):
-        if not ranked(row):
-            row.rank = None
-            continue
-        current = key(row)
-        if current != previous:
-            rank, previous = position, current
+    by_name = sorted(rows, key=name)
+    ordered = scoring.ranking.competition_ranks(by_name, key=key, ranked=ranked)
+    for rank, row in ordered:
         row.rank = rank
+    rows[:] = [row for _rank, row in ordered]
     return rows
 
 

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import hashlib
+import re
 import zoneinfo
 from dataclasses import dataclass
 
@@ -9,8 +10,10 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile, File
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import scoring
+from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.ranking import GateError, indicator_gates_check, parse_gates
 from pwscup.core.files import opened
@@ -41,6 +44,48 @@ def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py).
 RESERVED_ROUND_SLUGS = frozenset({"team", "join"})
+# What the URLs' ``<slug:…>`` converter matches, within the models' SlugField length.
+SLUG_PATTERN = re.compile(r"[-a-zA-Z0-9_]+")
+SLUG_MAX_LENGTH = 50
+
+
+def slug_check(*, slug, competition: Competition | None = None, current=None) -> None:
+    """The one rule of an address (slug) on the site; every entry point that names one
+    (console, wizard, kinds' console pages, admin, services) calls it.
+
+    Without ``competition``: a competition's address, unique on the site. With it: a
+    round's address in that competition, unique there and not one of
+    ``RESERVED_ROUND_SLUGS`` (the team pages' addresses). Either way 1 to 50 letters,
+    digits, hyphens or underscores. ``current`` is the competition or round being edited:
+    its own address is not taken.
+
+    Raises ``ValidationError`` keyed ``slug``, with a message that names the value.
+    """
+    text = slug if isinstance(slug, str) else ""
+    if not SLUG_PATTERN.fullmatch(text) or len(text) > SLUG_MAX_LENGTH:
+        message = _(
+            "The address %(value)s is not valid: use 1 to %(max)s letters, digits, hyphens "
+            "or underscores."
+        ) % {"value": repr(slug)[:80], "max": SLUG_MAX_LENGTH}
+    elif competition is not None and text in RESERVED_ROUND_SLUGS:
+        message = _("The address %(value)s is taken by the team pages: choose another one.") % {
+            "value": text
+        }
+    elif competition is None and _taken(Competition.objects.filter(slug=text), current):
+        message = _("A competition with this address already exists.")
+    elif competition is not None and _taken(
+        Round.objects.filter(competition=competition, slug=text), current
+    ):
+        message = _("This competition already has a round at this address.")
+    else:
+        return
+    raise ValidationError({"slug": message})
+
+
+def _taken(same_address, current) -> bool:
+    if current is not None and current.pk is not None:
+        same_address = same_address.exclude(pk=current.pk)
+    return same_address.exists()
 
 
 def round_settings_check(
@@ -52,14 +97,16 @@ def round_settings_check(
     sample_size: int | None = None,
     phases: dict | None = None,
     allow_attack_before_close: bool = False,
-    slug: str = "",
+    slug: str | None = None,
+    competition: Competition | None = None,
+    current: Round | None = None,
     config: dict | None = None,
 ) -> None:
     """Check a round's settings; the one check of the admin, the console, the commands and
     the demo.
 
-    A round's ``slug`` cannot be one of ``RESERVED_ROUND_SLUGS``: those addresses under
-    ``/c/<competition>/`` are the team pages'.
+    With ``slug`` (the round's address) and ``competition``, ``slug_check`` checks the
+    address in that competition (``current``: the round being edited).
 
     With ``config`` (the round configuration as stored), gates on the indicators L1, L2,
     L3 and T are refused unless it has an ``indicators`` block.
@@ -72,11 +119,14 @@ def round_settings_check(
     Raises ``django.core.exceptions.ValidationError`` mapping each field at fault to a
     message that names the value and what is expected.
     """
-    errors = _phases_errors(phases or {}, allow_attack_before_close=allow_attack_before_close)
-    if slug in RESERVED_ROUND_SLUGS:
-        errors["slug"] = _(
-            "The address %(value)s is taken by the team pages: choose another one."
-        ) % {"value": slug}
+    errors = _phases_errors(
+        phases or {}, allow_attack_before_close=allow_attack_before_close, time_zone=timezone
+    )
+    if slug is not None and competition is not None:
+        try:
+            slug_check(slug=slug, competition=competition, current=current)
+        except ValidationError as error:
+            errors["slug"] = error.message_dict["slug"][0]
     try:
         zoneinfo.ZoneInfo(timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
@@ -102,13 +152,32 @@ def round_settings_check(
         raise ValidationError(errors)
 
 
-def _phases_errors(phases: dict, *, allow_attack_before_close: bool) -> dict:
+# How the console's forms name each phase date (``dates_check`` messages name the field).
+PHASE_DATE_LABELS = {
+    Phase.Kind.ANONYMIZATION: {
+        "opens_at": gettext_lazy("Anonymization phase opens"),
+        "closes_at": gettext_lazy("Anonymization phase closes"),
+    },
+    Phase.Kind.ATTACK: {
+        "opens_at": gettext_lazy("Attack phase opens"),
+        "closes_at": gettext_lazy("Attack phase closes"),
+    },
+}
+
+
+def _phases_errors(phases: dict, *, allow_attack_before_close: bool, time_zone=None) -> dict:
     errors = {}
     for kind, (opens_at, closes_at) in phases.items():
         try:
-            phase_window_check(opens_at=opens_at, closes_at=closes_at)
+            phase_window_check(
+                opens_at=opens_at,
+                closes_at=closes_at,
+                time_zone=time_zone,
+                labels=PHASE_DATE_LABELS.get(kind),
+            )
         except ValidationError as error:
-            errors[f"{kind}_closes_at"] = error.message_dict["closes_at"][0]
+            for field, messages in error.message_dict.items():
+                errors[f"{kind}_{field}"] = messages[0]
     anonymization = phases.get(Phase.Kind.ANONYMIZATION)
     attack = phases.get(Phase.Kind.ATTACK)
     if anonymization and attack and not allow_attack_before_close:
@@ -128,8 +197,18 @@ def _phases_errors(phases: dict, *, allow_attack_before_close: bool) -> dict:
     return errors
 
 
-def phase_window_check(*, opens_at: dt.datetime, closes_at: dt.datetime) -> None:
-    """A phase closes after it opens (raises ``ValidationError`` on ``closes_at``)."""
+def phase_window_check(
+    *, opens_at: dt.datetime, closes_at: dt.datetime, time_zone=None, labels=None
+) -> None:
+    """A phase opens and closes on dates the platform accepts (``dates_check`` in the
+    round's ``time_zone``; ``labels`` name the two fields in its messages) and closes after
+    it opens. Raises ``ValidationError`` keyed ``opens_at`` / ``closes_at``."""
+    dates_check(
+        {"opens_at": opens_at, "closes_at": closes_at},
+        labels=labels
+        or {name: Phase._meta.get_field(name).verbose_name for name in ("opens_at", "closes_at")},
+        time_zone=time_zone,
+    )
     if opens_at is not None and closes_at is not None and closes_at <= opens_at:
         raise ValidationError(
             {
@@ -149,6 +228,7 @@ def round_record_data(*, round: Round, checked: CheckedRoundData) -> None:
 def competition_create(
     *, name: str, slug: str, description: str = "", organizers=()
 ) -> Competition:
+    slug_check(slug=slug)
     competition = Competition.objects.create(name=name, slug=slug, description=description)
     if organizers:
         competition.organizers.set(organizers)
@@ -175,6 +255,7 @@ def round_create(
 ) -> Round:
     round_settings_check(
         slug=slug,
+        competition=competition,
         timezone=options.get("timezone", "Asia/Tokyo"),
         utility_gates=options.get("utility_gates", {}),
         tie_break_metric=options.get("tie_break_metric", "U1"),
@@ -228,12 +309,10 @@ def round_of_kind_create(
     """
     round_kind = get_kind(kind)
     errors = {}
-    if slug in RESERVED_ROUND_SLUGS:
-        errors["slug"] = _(
-            "The address %(value)s is taken by the team pages: choose another one."
-        ) % {"value": slug}
-    elif Round.objects.filter(competition=competition, slug=slug).exists():
-        errors["slug"] = _("This competition already has a round at this address.")
+    try:
+        slug_check(slug=slug, competition=competition)
+    except ValidationError as error:
+        errors["slug"] = error.message_dict["slug"][0]
     try:
         zoneinfo.ZoneInfo(timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
@@ -265,7 +344,7 @@ def phase_set(
     total_limit: int | None = None,
     leaderboard_public: bool = False,
 ) -> Phase:
-    phase_window_check(opens_at=opens_at, closes_at=closes_at)
+    phase_window_check(opens_at=opens_at, closes_at=closes_at, time_zone=round.timezone)
     phase, _ = Phase.objects.update_or_create(
         round=round,
         kind=kind,

@@ -4,7 +4,6 @@ from django.shortcuts import get_object_or_404, render
 
 from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_is_organizer
 from pwscup.competitions.models import Competition
-from pwscup.competitions.selectors import phase_state
 from pwscup.kinds import kind_of
 
 
@@ -21,11 +20,10 @@ def competition_detail(request, competition_slug):
     rounds = []
     for round_ in competition.rounds.prefetch_related("phases"):
         kind = kind_of(round_)
-        phases = [(p, phase_state(phase=p)) for p in round_.phases.all()]
         rounds.append(
             {
                 "round": round_,
-                "phases": phases,
+                "schedule": kind.schedule_lines(round_),
                 "missing": kind.missing_phases(round_),
                 "kind": kind,
                 "note": kind.round_note(round_),

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition, Round
 from scoring.schema import NUMBER
 
@@ -71,6 +72,17 @@ class CompetitionEditForm(CompetitionForm):
 
 class OrganizerInviteForm(forms.Form):
     identifier = forms.CharField(label=_("Username or e-mail"), max_length=254)
+
+
+class CompetitionCreatorForm(forms.Form):
+    identifier = forms.CharField(label=_("Username or e-mail"), max_length=254)
+    allowed = forms.TypedChoiceField(
+        label=_("Right to create competitions"),
+        choices=[("1", _("Allow")), ("0", _("Withdraw"))],
+        coerce=lambda value: value == "1",
+        initial="1",
+        widget=forms.RadioSelect,
+    )
 
 
 class UploadForm(forms.Form):
@@ -161,6 +173,14 @@ def _local_input():
     return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
+PHASE_DATE_FIELDS = (
+    "anonymization_opens_at",
+    "anonymization_closes_at",
+    "attack_opens_at",
+    "attack_closes_at",
+)
+
+
 class PhasesForm(forms.Form):
     """Both windows in the round's time zone; the service checks their order."""
 
@@ -219,6 +239,7 @@ class PhasesForm(forms.Form):
                 value = cleaned.get(key)
                 if value is not None:
                     cleaned[key] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        form_dates_check(self, PHASE_DATE_FIELDS, time_zone=self.zone)
         return cleaned
 
 

@@ -60,6 +60,32 @@ def may_use_console(*, user) -> bool:
     return may_create_competitions(user=user) or organized_competitions(user=user).exists()
 
 
+def may_manage_creators(*, user) -> bool:
+    """Who decides which accounts may create competitions: a superuser, or a staff account
+    that uses the console (a staff organizer)."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    return user.is_superuser or (user.is_staff and may_use_console(user=user))
+
+
+def competition_creators():
+    """The active accounts allowed to create competitions by their own permission, or as
+    superusers (a permission given through a group is the admin's business)."""
+    return (
+        get_user_model()
+        .objects.filter(is_active=True)
+        .filter(
+            Q(is_superuser=True)
+            | Q(
+                user_permissions__content_type__app_label="competitions",
+                user_permissions__codename="add_competition",
+            )
+        )
+        .distinct()
+        .order_by("username")
+    )
+
+
 def user_by_name_or_email(*, identifier: str):
     """The one active account with this username or e-mail (case-insensitive), else ``None``."""
     identifier = identifier.strip()

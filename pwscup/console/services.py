@@ -50,20 +50,48 @@ def _competition_rounds(competition: Competition) -> list[int]:
 # --- Competitions ------------------------------------------------------------------------
 
 
-def competition_creator_grant(*, user) -> None:
-    """Let ``user`` create competitions (``competitions.add_competition``); nothing more."""
-    user.user_permissions.add(
-        Permission.objects.get(content_type__app_label="competitions", codename="add_competition")
+def _add_competition_permission() -> Permission:
+    return Permission.objects.get(
+        content_type__app_label="competitions", codename="add_competition"
     )
+
+
+def competition_creator_grant(*, user) -> None:
+    """Let ``user`` create competitions (``competitions.add_competition``); nothing more.
+    The console's *Who may create competitions* page and ``allow_competitions`` call it."""
+    user.user_permissions.add(_add_competition_permission())
+
+
+def competition_creator_revoke(*, user) -> None:
+    """Take back what ``competition_creator_grant`` gave; the competitions ``user``
+    organizes stay theirs. A superuser keeps every right."""
+    user.user_permissions.remove(_add_competition_permission())
+
+
+def competition_creator_set(*, identifier: str, allowed: bool):
+    """Grant (``allowed``) or revoke the right to create competitions of the account named
+    by ``identifier`` (username or e-mail); returns the account."""
+    account = user_by_name_or_email(identifier=identifier)
+    if account is None:
+        raise ValidationError(
+            {
+                "identifier": _("No single account has the username or e-mail %(value)s.")
+                % {"value": repr(identifier.strip())[:80]}
+            }
+        )
+    if allowed:
+        competition_creator_grant(user=account)
+    else:
+        competition_creator_revoke(user=account)
+    return account
 
 
 @transaction.atomic
 def console_competition_create(
     *, user, name: str, slug: str, description: str = "", is_listed: bool = True
 ) -> Competition:
-    """A new competition organized by its creator."""
-    if Competition.objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": _("A competition with this address already exists.")})
+    """A new competition organized by its creator (``competition_create`` checks the
+    address with ``slug_check``)."""
     competition = competition_create(
         name=name, slug=slug, description=description, organizers=[user]
     )
@@ -150,9 +178,9 @@ def console_round_create(
     allow_attack_before_close: bool = False,
 ) -> Round:
     """Create a round with both phases from the wizard's answers (checked once more here)."""
-    if Round.objects.filter(competition=competition, slug=slug).exists():
-        raise ValidationError({"slug": _("This competition already has a round at this address.")})
     round_settings_check(
+        slug=slug,
+        competition=competition,
         timezone=timezone,
         utility_gates=rules["utility_gates"],
         tie_break_metric=rules["tie_break_metric"],

@@ -14,6 +14,7 @@ wizard = competition + "rounds/new/"
 urlpatterns = [
     path("", views.console_home, name="home"),
     path("new/", views.competition_new, name="competition_new"),
+    path("creators/", views.competition_creators, name="creators"),
     path(competition, views.competition_page, name="competition"),
     path(competition + "edit/", views.competition_edit, name="competition_edit"),
     path(competition + "organizers/", views.organizer_invite, name="organizer_invite"),

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 from pwscup.accounts.selectors import organized_competitions
 from pwscup.console import selectors, services
 from pwscup.console.forms import (
+    CompetitionCreatorForm,
     CompetitionEditForm,
     CompetitionForm,
     DisqualifyForm,
@@ -38,7 +39,38 @@ def console_home(request):
     return render(
         request,
         "console/home.html",
-        {"competitions": competitions, "may_create": may_create},
+        {
+            "competitions": competitions,
+            "may_create": may_create,
+            "may_manage_creators": selectors.may_manage_creators(user=request.user),
+        },
+    )
+
+
+@login_required
+def competition_creators(request):
+    """Who may create competitions: a superuser or a staff organizer grants and revokes it."""
+    if not selectors.may_manage_creators(user=request.user):
+        raise PermissionDenied
+    form = CompetitionCreatorForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account = services.competition_creator_set(**form.cleaned_data)
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            if form.cleaned_data["allowed"]:
+                done = _("%(user)s may now create competitions.")
+            elif account.is_superuser:
+                done = _("%(user)s is a superuser and keeps every right.")
+            else:
+                done = _("%(user)s may no longer create competitions.")
+            messages.success(request, done % {"user": account.get_username()})
+            return redirect("console:creators")
+    return render(
+        request,
+        "console/creators.html",
+        {"form": form, "creators": selectors.competition_creators()},
     )
 
 

@@ -230,10 +230,9 @@ def step_phases(request, competition_slug):
             sample_size=data["sample_size"],
             phases=windows_of(phases_of(cleaned)),
             allow_attack_before_close=cleaned["allow_attack_before_close"],
+            slug=cleaned["slug"],
+            competition=competition,
         )
-        if ok and Round.objects.filter(competition=competition, slug=cleaned["slug"]).exists():
-            form.add_error("slug", _("This competition already has a round at this address."))
-            ok = False
         if ok:
             state["phases"] = _phases_to_session(cleaned)
             wizard.mark_done(state, "phases")

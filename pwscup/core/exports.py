@@ -6,6 +6,9 @@ formula by Excel and LibreOffice (CSV/formula injection, OWASP): a team named
 link that sends its cells away. Such a text cell gets a leading apostrophe, which the
 spreadsheet shows as text. Numbers stay numbers: ``-0.5`` (a float, or a string written as a
 plain decimal number) is written as is.
+
+Every CSV the platform writes, of every round kind, goes through ``csv_writer`` (a download
+built in one go: ``csv_response``); no other module calls ``csv.writer``.
 """
 
 import csv
@@ -36,11 +39,38 @@ def spreadsheet_safe(value):
     return value
 
 
+class SpreadsheetSafeWriter:
+    """``csv.writer``'s ``writerow``/``writerows``, with every cell ``spreadsheet_safe``."""
+
+    def __init__(self, stream, **dialect):
+        self._writer = csv.writer(stream, **dialect)
+
+    def writerow(self, row):
+        return self._writer.writerow([spreadsheet_safe(cell) for cell in row])
+
+    def writerows(self, rows) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
+def csv_writer(stream, **dialect) -> SpreadsheetSafeWriter:
+    """The one CSV writer of every export: ``csv.writer(stream, **dialect)`` whose cells
+    never run as formulas in a spreadsheet.
+
+    >>> import io
+    >>> buffer = io.StringIO()
+    >>> csv_writer(buffer, lineterminator="\\n").writerows([["=1+1", -0.5, "Team A"]])
+    >>> buffer.getvalue()
+    "'=1+1,-0.5,Team A\\n"
+    """
+    return SpreadsheetSafeWriter(stream, **dialect)
+
+
 def csv_response(filename: str, header: list, rows) -> HttpResponse:
     """An attachment ``filename``: ``header`` then ``rows``, every cell spreadsheet-safe."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    writer.writerow([spreadsheet_safe(cell) for cell in header])
-    writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
+    writer = csv_writer(response)
+    writer.writerow(header)
+    writer.writerows(rows)
     return response

@@ -8,7 +8,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.selectors import organized_competitions
+from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
+from pwscup.competitions.services import phase_window_check
 from pwscup.core.admin_scope import CompetitionScopedAdmin
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_round_create
@@ -32,6 +34,7 @@ class DPRoundCreateForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        form_dates_check(self, ("opens_at", "closes_at"), time_zone=cleaned.get("timezone_name"))
         if self.errors:
             return cleaned
         try:
@@ -56,9 +59,31 @@ class DPRoundCreateForm(forms.ModelForm):
         return cleaned
 
 
+class DPRoundWindowForm(forms.ModelForm):
+    """The change form: the release window, checked as every phase window is."""
+
+    class Meta:
+        model = DPRound
+        fields = ("opens_at", "closes_at")
+
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            phase_window_check(
+                opens_at=cleaned.get("opens_at"),
+                closes_at=cleaned.get("closes_at"),
+                time_zone=self.instance.round.timezone,
+                labels={name: self.fields[name].label for name in ("opens_at", "closes_at")},
+            )
+        except ValidationError as error:
+            self.add_error(None, error)
+        return cleaned
+
+
 @admin.register(DPRound)
 class DPRoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
+    form = DPRoundWindowForm
     list_display = ("round", "opens_at", "closes_at", "scored_at")
     readonly_fields = ("round", "config_text", "scored_at")
     fields = ("round", "opens_at", "closes_at", "config_text", "scored_at")

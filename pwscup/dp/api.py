@@ -131,6 +131,7 @@ class ReleaseFileView(APIView):
 def _estimate_json(estimate: Estimate) -> dict:
     return {
         "id": estimate.pk,
+        "number": estimate.number,
         "level": estimate.level,
         "status": estimate.status,
         "source": estimate.source,
@@ -157,9 +158,7 @@ class EstimateView(APIView):
         data = request.data if isinstance(request.data, dict) else {}
         try:
             if uploaded is not None:
-                estimate = services.dp_estimate_upload(
-                    **common, content=uploaded.read(), filename=uploaded.name
-                )
+                estimate = services.dp_estimate_upload(**common, uploaded_file=uploaded)
             elif "from_release" in data:
                 estimate = services.dp_estimate_from_release(
                     **common,
@@ -176,7 +175,13 @@ class EstimateView(APIView):
             return _bad(_("from_release and from_answer take a charge number"))
         except services.DPRequestError as error:
             return _bad(error)
-        status = 201 if estimate.status == Estimate.Status.VALID else 400
+        # A ``Refused`` (size, limits, the team's bounds) is answered by the API's handler.
+        # A kept upload is checked by a worker (202: poll the estimate); a build is answered.
+        status = {
+            Estimate.Status.VALID: 201,
+            Estimate.Status.QUEUED: 202,
+            Estimate.Status.RUNNING: 202,
+        }.get(estimate.status, 400)
         body = _estimate_json(estimate)
         if status == 400:
             body = {"code": "invalid", **body}

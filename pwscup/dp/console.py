@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.dates import form_dates_check
 from pwscup.console.selectors import console_competition
 from pwscup.dp import services
 
@@ -31,6 +32,11 @@ class DPRoundForm(forms.Form):
     opens_at = forms.DateTimeField(label=_("Release phase opens at"))
     closes_at = forms.DateTimeField(label=_("Release phase closes at"))
     timezone = forms.CharField(label=_("Time zone"), max_length=64, initial="Asia/Tokyo")
+
+    def clean(self):
+        cleaned = super().clean()
+        form_dates_check(self, ("opens_at", "closes_at"), time_zone=cleaned.get("timezone"))
+        return cleaned
 
 
 EXAMPLE_CONFIG = {

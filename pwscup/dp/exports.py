@@ -1,9 +1,10 @@
 """The DP round's downloads and read-only tables built for the pages: a team's ledger as CSV,
-the leaderboard as CSV, and the published true histograms (reads only; no writes here)."""
+the leaderboard as CSV (both through the core's spreadsheet-safe ``csv_writer``), and the
+published true histograms (reads only; no writes here)."""
 
-import csv
 import io
 
+from pwscup.core.exports import csv_writer
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.selectors import LevelView
@@ -42,7 +43,7 @@ def ledger_csv_text(view: LevelView) -> str:
     """Every charge of one ledger with its answer: a query gives one line per cell, a
     release one line with its groups and k."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer, lineterminator="\n")
     writer.writerow(LEDGER_HEADER)
     for charge in view.charges:
         reply = charge.reply
@@ -100,7 +101,7 @@ def published_truths(dp_round: DPRound) -> list | None:
 def leaderboard_csv_text(boards, overall) -> str:
     """The per-level tables (verified, declared, baselines) and the overall rank sums."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer, lineterminator="\n")
     writer.writerow(LEADERBOARD_HEADER)
     for board in boards:
         for table, rows in (("verified", board.verified), ("declared", board.declared)):

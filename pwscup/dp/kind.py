@@ -27,6 +27,18 @@ class DPKind(RoundKind):
         except engine.DPInputError as error:
             raise ValidationError({"config": str(error)}) from None
 
+    def upload_models(self):
+        from pwscup.dp.models import Estimate
+
+        return [Estimate]
+
+    def jobs(self):
+        from pwscup.dp.models import Estimate
+        from pwscup.dp.services.common import CHECK_DP_ESTIMATE
+        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+
+        return [JobKind(Estimate, UPLOAD_JOB, CHECK_DP_ESTIMATE)]
+
     def round_note(self, round) -> str:
         from django.utils.translation import gettext
 
@@ -98,6 +110,29 @@ class DPKind(RoundKind):
             "dp:leaderboard",
             kwargs={"competition_slug": round.competition.slug, "round_slug": round.slug},
         )
+
+    def schedule_lines(self, round) -> list[dict]:
+        from django.utils import timezone
+        from django.utils.translation import gettext
+
+        from pwscup.dp.models import DPRound
+
+        dp_round = DPRound.objects.filter(round=round).first()
+        if dp_round is None:
+            return []
+        now = timezone.now()
+        if now < dp_round.opens_at:
+            state = "upcoming"
+        else:
+            state = "open" if dp_round.is_open(now) else "closed"
+        return [
+            {
+                "label": gettext("Release phase"),
+                "opens_at": dp_round.opens_at,
+                "closes_at": dp_round.closes_at,
+                "state": state,
+            }
+        ]
 
     def results_summary(self, round) -> list[dict]:
         url = self.leaderboard_url(round)

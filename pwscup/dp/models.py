@@ -144,6 +144,7 @@ class Estimate(models.Model):
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Being computed")
+        RUNNING = "running", _("Being checked")
         VALID = "valid", _("Valid")
         FAILED = "failed", _("Failed")
 
@@ -160,6 +161,11 @@ class Estimate(models.Model):
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
     file = models.FileField(upload_to=dp_private_path, max_length=300, blank=True)
     original_filename = models.CharField(max_length=255, blank=True)
+    # An uploaded file's SHA-256 and size (none for an estimate the platform builds), and
+    # the team's number for the estimate in its level (``uploads.next_upload_number``).
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    number = models.PositiveIntegerField(_("number in the team"), default=0)
     declaration = models.JSONField(default=dict, blank=True)
     # The estimate as the scorer reads it: {target id: [count per cell]}.
     counts = models.JSONField(default=dict, blank=True)
@@ -179,6 +185,13 @@ class Estimate(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # The check's (or the build's) job state, fields named as ``jobs.UPLOAD_JOB``.
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=255, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]

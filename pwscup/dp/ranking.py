@@ -12,7 +12,7 @@ from fractions import Fraction
 from pwscup.dp.models import DPRound, Estimate, Ledger
 from pwscup.dp.selectors import final_estimates
 from scoring.dp.exact import format_epsilon
-from scoring.dp.utility import Entry, overall_ranks, rank_entries
+from scoring.dp.utility import Entry, level_rank, overall_ranks, rank_entries
 
 
 @dataclass
@@ -145,7 +145,7 @@ def overall_ranking(boards: list[LevelBoard]) -> list[OverallRow]:
     for team_id, rank in totals.items():
         ranks = {}
         for board, by_team in zip(ordered, level_ranks, strict=False):
-            ranks[board.level] = by_team.get(team_id, max(by_team.values(), default=0) + 1)
+            ranks[board.level] = level_rank(by_team, team_id)
         rows.append(
             OverallRow(team=teams[team_id], ranks=ranks, total=sum(ranks.values()), rank=rank)
         )

@@ -10,6 +10,7 @@ from celery import shared_task
 from django.conf import settings
 
 from pwscup.dp import services
+from pwscup.dp.services.common import CHECK_DP_ESTIMATE
 
 DP_SCORING = dict(
     acks_late=True,
@@ -30,6 +31,8 @@ def score_closed_dp_rounds() -> list:
     return services.dp_rounds_score_closed()
 
 
-@shared_task(**DP_SCORING)
-def build_dp_estimate(estimate_id: int) -> None:
-    services.dp_estimate_build(estimate_id=estimate_id)
+@shared_task(bind=True, name=CHECK_DP_ESTIMATE, **DP_SCORING)
+def check_dp_estimate(self, estimate_id: int) -> None:
+    services.dp_estimate_check(
+        estimate_id=estimate_id, task_id=self.request.id, worker=self.request.hostname
+    )

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.core.access import private_file_response
+from pwscup.core.errors import Refused
 from pwscup.dp import engine, services
 from pwscup.dp.exports import leaderboard_csv_text, ledger_csv_text, published_truths
 from pwscup.dp.forms import (
@@ -297,7 +298,15 @@ def _estimate(request, access, level, make):
         )
     except services.DPRequestError as error:
         return _refused(request, access, level, error, 400)
-    if estimate.status == estimate.Status.VALID:
+    except Refused as refusal:
+        return _refused(request, access, level, refusal.message, refusal.status)
+    if estimate.status in (estimate.Status.QUEUED, estimate.Status.RUNNING):
+        messages.info(
+            request,
+            _("Estimate #%(n)s received: a worker checks it; this page shows the verdict.")
+            % {"n": estimate.number},
+        )
+    elif estimate.status == estimate.Status.VALID:
         messages.success(
             request,
             _("Estimate accepted (format checked). It is scored when the level closes."),
@@ -322,9 +331,7 @@ def estimate_upload(request, access, level):
         request,
         access,
         level,
-        functools.partial(
-            services.dp_estimate_upload, content=uploaded.read(), filename=uploaded.name
-        ),
+        functools.partial(services.dp_estimate_upload, uploaded_file=uploaded),
     )
 
 
@@ -369,8 +376,7 @@ def declared_upload(request, access, level):
         level,
         functools.partial(
             services.dp_declared_upload,
-            content=uploaded.read(),
-            filename=uploaded.name,
+            uploaded_file=uploaded,
             declaration_raw=form.cleaned_data["declaration"],
         ),
     )

@@ -122,6 +122,34 @@ class RoundKind:
         """Links for the competition page: ``[{"label": str, "url": str}, ...]``."""
         return []
 
+    # --- uploads and jobs ------------------------------------------------------------------
+
+    def upload_models(self) -> list[type]:
+        """The models of the files teams upload in rounds of this kind.
+
+        Each keeps one upload per row with the fields of ``pwscup.core.models.KeptUpload``
+        (``team``, ``file``, ``sha256``, ``size``, ``number``, ``status``, ``created_at``).
+        The core's upload pipeline (``pwscup.submissions.services.uploads.upload_keep``)
+        counts them all for the team-wide bounds: failed uploads per round-local day and
+        bytes kept per team."""
+        return []
+
+    def jobs(self) -> list:
+        """The kind's background jobs as ``pwscup.submissions.services.jobs.JobKind``
+        (model, job fields, task name): the reaper requeues a run lost with its worker and
+        resends a job whose message was lost, for every kind alike."""
+        return []
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def console_actions(self, round) -> dict:
+        """The round's lifecycle actions the console offers now, by URL name:
+        ``{"close": pwscup.console.actions.RoundAction(...), ...}`` (close a phase now, freeze,
+        score, publish, unpublish, rescore...). The core shows each behind the same
+        confirmation page (its title, what it does, one button) and runs it only on POST;
+        the action calls the kind's lifecycle services."""
+        return {}
+
     # --- demo ---------------------------------------------------------------------------------
 
     def demo_load(self, competition, *, organizer) -> None:
@@ -129,3 +157,12 @@ class RoundKind:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"
+
+    # --- schedule -----------------------------------------------------------------------------
+
+    def schedule_lines(self, round) -> list[dict]:
+        """The round's schedule as the competition page shows it, one line per window:
+        ``{"label": str, "opens_at": datetime | None, "closes_at": datetime | None,
+        "state": "upcoming" | "open" | "closed" | "frozen"}`` (the page shows the dates in
+        the round's time zone, ``None`` as "—"). ``[]``: nothing is scheduled yet."""
+        return []

@@ -97,8 +97,37 @@ class Pwscup2015Kind(RoundKind):
     def console_create_url(self, competition):
         return reverse("console:wizard_upload", args=[competition.slug])
 
+    def upload_models(self):
+        from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission
+
+        return [AnonymizationSubmission, AttackSubmission]
+
+    def jobs(self):
+        from pwscup.submissions import broker
+        from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Target
+        from pwscup.submissions.services.jobs import BUILTIN_JOB, UPLOAD_JOB, JobKind
+
+        return [
+            JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
+            JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
+            JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
+        ]
+
     def leaderboard_url(self, round):
         return reverse("leaderboard", args=[round.competition.slug, round.slug])
+
+    def schedule_lines(self, round):
+        from pwscup.competitions.selectors import phase_state
+
+        return [
+            {
+                "label": phase.get_kind_display(),
+                "opens_at": phase.opens_at,
+                "closes_at": phase.closes_at,
+                "state": phase_state(phase=phase),
+            }
+            for phase in round.phases.all()
+        ]
 
     def results_summary(self, round):
         if not round.results_published:

@@ -231,9 +231,9 @@ def history(*, submissions, metrics, tz=None) -> list[Line]:
                     x=round(x_scale(s.created_at.timestamp()), 1),
                     y=round(y_scale(s.scores[metric]), 1),
                     colour=POINT,
-                    title=_("#%(number)s, %(when)s\n%(metric)s = %(value)s")
+                    title=_("%(upload)s, %(when)s\n%(metric)s = %(value)s")
                     % {
-                        "number": getattr(s, "number", None) or s.pk,
+                        "upload": s.label,
                         "when": _when(s.created_at, tz),
                         "metric": metric,
                         "value": _number(s.scores[metric]),

@@ -246,11 +246,12 @@ def _final_ranking(matrix: Matrix, round: Round):
         attack.append(
             FinalAttackRow(rank=None, team=team, mean_rate=mean, targets_attacked=attacked)
         )
+    # A team that attacked no target has no attack rank (listed last, rank ``None``).
     ranking.assign_ranks(
         ranking.exclude_disqualified(attack, round),
         key=lambda r: -ranking.round_key(r.mean_rate),
         name=lambda r: r.team.name,
-        ranked=lambda r: True,
+        ranked=lambda r: r.targets_attacked > 0,
     )
     return anonymization, attack
 

@@ -9,11 +9,16 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.dates import dates_check
 from pwscup.core.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
 from pwscup.sequential.forms import ConfigField
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
-from pwscup.sequential.services import schedule_normalise, sequential_config_validate
+from pwscup.sequential.services import (
+    results_publish,
+    schedule_normalise,
+    sequential_config_validate,
+)
 
 
 class SequentialRoundForm(forms.ModelForm):
@@ -21,7 +26,7 @@ class SequentialRoundForm(forms.ModelForm):
 
     class Meta:
         model = SequentialRound
-        fields = ("results_published", "step_closes", "auto_freeze", "daily_limit", "total_limit")
+        fields = ("step_closes", "auto_freeze", "daily_limit", "total_limit")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -40,6 +45,16 @@ class SequentialRoundForm(forms.ModelForm):
             parsed = [dt.datetime.fromisoformat(str(at)) for at in closes]
         except ValueError as error:
             raise ValidationError(str(error)) from None
+        zone = self.instance.round.timezone if self.instance.round_id else None
+        for j, at in enumerate(parsed, start=1):
+            try:
+                dates_check(
+                    {"step_closes": at},
+                    labels={"step_closes": _("Close of release %(j)s") % {"j": j}},
+                    time_zone=zone,
+                )
+            except ValidationError as error:
+                raise ValidationError(error.message_dict["step_closes"]) from None
         if not self.instance.pk:
             return closes
         try:
@@ -58,7 +73,22 @@ class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin)
     competition_lookup = "round__competition"
     form = SequentialRoundForm
     list_display = ("round", "frozen_steps", "results_published")
-    readonly_fields = ("round", "frozen_steps", "configuration")
+    # Publishing tells the participants: only the actions (the service) change it.
+    readonly_fields = ("round", "frozen_steps", "results_published", "configuration")
+    actions = ["publish_results", "hide_results"]
+
+    @admin.action(
+        description=_("Publish the results (leaderboard and attack matrix)"), permissions=["change"]
+    )
+    def publish_results(self, request, queryset):
+        for sequential in queryset.select_related("round__competition"):
+            results_publish(sequential=sequential, published=True)
+        self.message_user(request, _("The results are published."))
+
+    @admin.action(description=_("Hide the results again"), permissions=["change"])
+    def hide_results(self, request, queryset):
+        for sequential in queryset.select_related("round__competition"):
+            results_publish(sequential=sequential, published=False)
 
     @admin.display(description=_("configuration"))
     def configuration(self, obj):

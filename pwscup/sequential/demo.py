@@ -105,13 +105,15 @@ def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
         for step in range(1, config.n_releases + 1):
             current = engine.step_table(frame, step).astype(str)
             release = baseline_release(current, previous, config, release=step)
-            services.release_upload(
+            uploaded = services.release_upload(
                 sequential=sequential,
                 team=team,
                 user=member,
                 step=step,
                 uploaded_file=_Upload(engine.table_bytes(release), f"release_{step}.csv").file,
             )
+            # Checked here, as a worker would: the next release is checked after this one.
+            services.release_check(release_id=uploaded.pk)
             previous = release
             published += 1
     return published

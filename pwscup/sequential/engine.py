@@ -6,6 +6,7 @@ Everything here converts: bytes and stored JSON in, the library's objects, and p
 
 from __future__ import annotations
 
+import csv
 import io
 from dataclasses import dataclass
 
@@ -75,12 +76,11 @@ def master_table_bytes(master: Master) -> bytes:
 
 
 def master_so_far(master: Master, upto: int) -> pd.DataFrame:
-    """The master as known at step ``upto`` (online mode): the persons of U(upto), with
-    ``lsb`` cut at ``upto`` (a person still present may stay longer: the future is hidden).
-    It defines the same T(1) … T(upto), so ``python -m scoring seq check`` runs on it."""
-    frame = master.frame.loc[master.union(upto)].copy()
-    frame["lsb"] = frame["lsb"].clip(upper=upto)
-    return _plain_frame(frame.reset_index(drop=True), master)
+    """The master as known at step ``upto`` (online mode; ``Master.known_at``): the persons
+    of U(upto), with ``lsb`` cut at ``upto`` (a person still present may stay longer: the
+    future is hidden). Releases 1 … j ≤ upto are checked against what it holds, so
+    ``python -m scoring seq check`` on it gives the server's numbers."""
+    return _plain_frame(master.known_at(upto).frame, master)
 
 
 def step_table(master: Master, step: int) -> pd.DataFrame:
@@ -109,15 +109,12 @@ class Outcome:
     per_person_csv: str
 
 
-def releases_read(master: Master, releases: list[bytes]) -> list:
-    """Validate ``T*(1) … T*(n)`` in order (each with its predecessor, for ``last``)."""
-    from scoring.sequential.release import read_release
+def releases_read(master: Master, releases: list[bytes]) -> tuple[Master, list]:
+    """Validate ``T*(1) … T*(n)`` in order against the master as known at ``n`` (the
+    library's one reading of a sequence, the CLI's too): that master and the releases."""
+    from scoring.sequential.release import read_releases
 
-    parsed, previous = [], None
-    for j, data in enumerate(releases, start=1):
-        previous = read_release(data, release=j, master=master, previous=previous)
-        parsed.append(previous)
-    return parsed
+    return read_releases(releases, master=master)
 
 
 def _plain(value):
@@ -131,15 +128,39 @@ def _plain(value):
 
 
 def sequence_check(master: Master, releases: list[bytes], config: dict, *, current: int) -> Outcome:
-    """Validate and score the releases 1 … ``current``: exactly what ``python -m scoring seq
-    check`` prints (``evaluate_sequence``'s summary; the signature changes also as message
-    codes, ``violation_codes``, to be shown in the reader's language) and the per-person table
-    as CSV text. Raises ``scoring.ScoringError`` for an invalid release."""
+    """Validate and score the releases 1 … ``current`` against the master as known at
+    ``current`` (nothing of a later release counts): exactly what ``python -m scoring seq
+    check`` prints on the round page's files (``evaluate_sequence``'s summary; the signature
+    changes also as message codes, ``violation_codes``, to be shown in the reader's language)
+    and the per-person table as CSV text. Raises ``scoring.ScoringError`` for an invalid
+    release."""
     from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
 
-    result = evaluate_sequence(master, releases_read(master, releases[:current]))
+    result = evaluate_sequence(*releases_read(master, releases[:current]))
     results = {**result.summary, "step": current, "violation_codes": result.structure.violations}
     return Outcome(results=_plain(results), per_person_csv=risk_per_person_csv(result))
+
+
+def per_person_known_at(per_person_csv: str, step: int) -> str:
+    """A stored ``risk_per_person.csv`` of releases 1 … ``step`` with every ``lsb`` cut at
+    ``step``, as the check against the master known at ``step`` writes it (then the text is
+    returned unchanged): whatever a stored table holds, when a person leaves after ``step``
+    is not shown."""
+    if not per_person_csv:
+        return per_person_csv
+    rows = list(csv.reader(io.StringIO(per_person_csv)))
+    if "lsb" not in rows[0]:
+        return per_person_csv
+    column = rows[0].index("lsb")
+    changed = False
+    for row in rows[1:]:
+        if column < len(row) and row[column].isdigit() and int(row[column]) > step:
+            row[column], changed = str(step), True
+    if not changed:
+        return per_person_csv
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
 
 
 def gate_failures(results: dict, config: dict) -> tuple[str, ...]:
@@ -176,7 +197,7 @@ def target_files(master: Master, releases: list[bytes], config: dict, *, prefix:
     """The files published for a target sequence (spec §10): name → CSV text."""
     from scoring.sequential import publish_for_attack
 
-    published = publish_for_attack(master, releases_read(master, releases), seed=seed)
+    published = publish_for_attack(*releases_read(master, releases), seed=seed)
     files = {
         f"{prefix}release_{j}.csv": _csv_text(frame)
         for j, frame in enumerate(published.releases, start=1)

@@ -2,10 +2,12 @@ import datetime as dt
 import json
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
+from pwscup.competitions.dates import dates_check, form_dates_check
 
 EXAMPLE_CONFIG = {
     "type": "sequential",
@@ -87,6 +89,41 @@ class ScheduleFields(forms.Form):
     total_limit = forms.IntegerField(
         label=_("Uploads per team per release"), min_value=1, required=False
     )
+
+    def clean(self):
+        """Every close (typed, or computed from the first close and the step length) must
+        be a date the platform accepts (``dates_check``)."""
+        cleaned = super().clean()
+        for j, at in enumerate(cleaned.get("step_closes") or [], start=1):
+            if not self._date_accepted("step_closes", at, j):
+                break
+        form_dates_check(self, ("first_close",))
+        first, hours = cleaned.get("first_close"), cleaned.get("step_hours")
+        releases = self.release_count()
+        if first is not None and hours and releases and not self.has_error("first_close"):
+            try:
+                last = first + dt.timedelta(hours=hours) * (releases - 1)
+            except OverflowError:
+                last = dt.datetime.max.replace(tzinfo=first.tzinfo)  # refused below
+            self._date_accepted("step_hours", last, releases)
+        return cleaned
+
+    def _date_accepted(self, field: str, value, release: int) -> bool:
+        try:
+            dates_check(
+                {field: value},
+                labels={field: _("Close of release %(j)s") % {"j": release}},
+            )
+        except ValidationError as error:
+            self.add_error(field, error.message_dict[field])
+            return False
+        return True
+
+    def release_count(self) -> int | None:
+        """How many releases the round has, when the form knows it (its configuration)."""
+        config = self.cleaned_data.get("config")
+        n = config.get("n_releases") if isinstance(config, dict) else None
+        return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
     def schedule(self) -> dict:
         """The keyword arguments of ``sequential_round_create`` these fields give."""

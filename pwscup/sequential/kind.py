@@ -83,10 +83,63 @@ class SequentialKind(RoundKind):
     def console_create_url(self, competition) -> str | None:
         return reverse("sequential_console:create", args=[competition.slug])
 
+    def upload_models(self):
+        from pwscup.sequential.models import Release, SeqAttack
+
+        return [Release, SeqAttack]
+
+    def jobs(self):
+        from pwscup.sequential.models import Release, SeqAttack
+        from pwscup.sequential.services import CHECK_RELEASE_TASK, SCORE_ATTACK_TASK
+        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+
+        return [
+            JobKind(Release, UPLOAD_JOB, CHECK_RELEASE_TASK),
+            JobKind(SeqAttack, UPLOAD_JOB, SCORE_ATTACK_TASK),
+        ]
+
     def leaderboard_url(self, round) -> str | None:
         return reverse("sequential:leaderboard", args=[round.competition.slug, round.slug])
 
+    def schedule_lines(self, round) -> list[dict]:
+        """One line per release: its close (``None``: no deadline) and its state (frozen,
+        open for uploads, closed, or not open yet)."""
+        from django.utils import timezone
+
+        from pwscup.sequential import selectors
+        from pwscup.sequential.models import SequentialRound
+
+        sequential = SequentialRound.objects.filter(round=round).first()
+        if sequential is None:
+            return []
+        now = timezone.now()
+        open_steps = selectors.open_steps(sequential=sequential, now=now)
+        lines = []
+        for row in selectors.step_schedule(sequential=sequential, now=now):
+            step = row["step"]
+            if step <= sequential.frozen_steps:
+                state = "frozen"
+            elif step in open_steps:
+                state = "open"
+            else:
+                state = "closed" if row["closed"] else "upcoming"
+            lines.append(
+                {
+                    "label": gettext("Release %(j)s") % {"j": step},
+                    "opens_at": None,
+                    "closes_at": row["closes_at"],
+                    "state": state,
+                }
+            )
+        return lines
+
     def results_summary(self, round) -> list[dict]:
+        """The leaderboard, once the results are published: before, only the round's teams
+        and organizers may open it (they reach it from the round's page)."""
+        from pwscup.sequential.models import SequentialRound
+
+        if not SequentialRound.objects.filter(round=round, results_published=True).exists():
+            return []
         return [{"label": _("Leaderboard"), "url": self.leaderboard_url(round)}]
 
     def demo_load(self, competition, *, organizer) -> None:

@@ -117,11 +117,16 @@ class Master(models.Model):
 
 
 class TeamUpload(models.Model):
-    """What every team upload of the round keeps: the file as uploaded, who and when, and
+    """What every team upload of the round keeps (``RoundKind.upload_models``): the file as
+    uploaded with its SHA-256 and size, the team's number for it, who and when, the check's
+    job state (``pwscup/submissions/services/jobs.py``, fields named as ``UPLOAD_JOB``) and
     the outcome's message (text, and code and parameters to show it in any language)."""
 
     file = models.FileField(upload_to=private_path)
     original_name = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    number = models.PositiveIntegerField(_("number in the team"), default=0)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -129,6 +134,12 @@ class TeamUpload(models.Model):
     message = models.TextField(blank=True)
     message_code = models.CharField(max_length=64, blank=True)
     message_params = models.JSONField(default=dict, blank=True)
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=255, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         abstract = True
@@ -148,20 +159,11 @@ class Release(TeamUpload):
     )
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     step = models.PositiveSmallIntegerField(_("release"))
-    sha256 = models.CharField(max_length=64, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices)
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
     elapsed_ms = models.PositiveIntegerField(default=0)
     is_frozen = models.BooleanField(default=False)
-    # The check's job state (pwscup/submissions/services/jobs.py, fields named as UPLOAD_JOB):
-    # run in the request for a small sequence, by a worker for a large one.
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -219,6 +221,8 @@ class SeqAttack(TeamUpload):
     """A ``pid,guess`` file of one team on another team's sequence."""
 
     class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Being scored")
         FINISHED = "finished", _("Scored")
         FAILED = "failed", _("Rejected")
 

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
+import scoring.ranking
 from pwscup.accounts.models import Team
-from pwscup.sequential.engine import LEADERBOARD_COLUMNS
+from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
 from pwscup.submissions.selectors import Quota, uploads_quota_usage
 
@@ -110,6 +111,38 @@ def team_releases(*, sequential: SequentialRound, team: Team) -> list[Release]:
     )
 
 
+def freeze_preview(*, sequential: SequentialRound) -> dict | None:
+    """What freezing the next release would do, for the organizer's confirmation: its
+    number, how many teams play (have a master) and have a valid upload of it, and the
+    teams without one (their sequence becomes incomplete). None: every release is frozen."""
+    step = sequential.frozen_steps + 1
+    if step > sequential.n_releases:
+        return None
+    owners = set(Master.objects.filter(sequential=sequential).values_list("team_id", flat=True))
+    teams = [
+        team
+        for team in Team.objects.filter(competition=sequential.round.competition).order_by("name")
+        if None in owners or team.pk in owners
+    ]
+    valid = set(
+        Release.objects.filter(
+            sequential=sequential, step=step, status=Release.Status.FINISHED
+        ).values_list("team_id", flat=True)
+    )
+    return {
+        "step": step,
+        "teams": len(teams),
+        "ready": sum(team.pk in valid for team in teams),
+        "without": [team for team in teams if team.pk not in valid],
+    }
+
+
+def release_risk_table(*, release: Release) -> str:
+    """The release's ``risk_per_person.csv`` as it may be shown: over releases 1 … j, with
+    ``lsb`` as known at release j (a later departure is a later release's news)."""
+    return per_person_known_at(release.per_person, release.step)
+
+
 def team_scores(*, sequential: SequentialRound, team: Team) -> list[SequenceScore]:
     return list(SequenceScore.objects.filter(sequential=sequential, team=team).order_by("step"))
 
@@ -178,24 +211,22 @@ def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
         safety = engine.safety(results, config, attack_best=attacked)
         failures = engine.gate_failures(results, config)
         keyed.append((key, score, results, failures, safety))
-    keyed.sort(key=lambda item: (item[0], item[1].team.name))
-    rows, previous, rank = [], None, 0
-    for index, (key, score, results, failures, safety) in enumerate(keyed, start=1):
-        ranked = score.complete and not key[0]
-        if ranked and key != previous:
-            rank, previous = index, key
-        rows.append(
-            BoardRow(
-                team=score.team,
-                step=step,
-                complete=score.complete,
-                results=results,
-                gate_failures=failures,
-                safety=safety,
-                rank=rank if ranked else None,
-            )
+    keyed.sort(key=lambda item: item[1].team.name)
+    ordered = scoring.ranking.competition_ranks(
+        keyed, key=lambda item: item[0], ranked=lambda item: item[1].complete and not item[0][0]
+    )
+    return [
+        BoardRow(
+            team=score.team,
+            step=step,
+            complete=score.complete,
+            results=results,
+            gate_failures=failures,
+            safety=safety,
+            rank=rank,
         )
-    return rows
+        for rank, (_key, score, results, failures, safety) in ordered
+    ]
 
 
 def attack_matrix(*, sequential: SequentialRound) -> dict:
@@ -214,7 +245,9 @@ def attack_matrix(*, sequential: SequentialRound) -> dict:
 
 
 def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
-    """Mean accuracy over the other teams' targets, 0 for a target not attacked."""
+    """Mean accuracy over the other teams' targets, 0 for a target not attacked, higher
+    first; equal means share a rank, and a team that attacked no target has no rank
+    (``rank`` None, listed last)."""
     matrix = attack_matrix(sequential=sequential)
     out = []
     for row in matrix["rows"]:
@@ -229,8 +262,11 @@ def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
         out.append(
             {"team": row["team"], "mean": mean, "attacked": sum(c is not None for c in others)}
         )
-    out.sort(key=lambda r: (-r["mean"], r["team"].name))
-    return out
+    out.sort(key=lambda r: r["team"].name)
+    ordered = scoring.ranking.competition_ranks(
+        out, key=lambda r: -r["mean"], ranked=lambda r: r["attacked"] > 0
+    )
+    return [{**r, "rank": rank} for rank, r in ordered]
 
 
 def timeline(*, master_frame, config: dict, upto: int | None = None) -> list[dict]:

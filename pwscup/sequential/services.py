@@ -3,24 +3,17 @@
 Every entry point (console, admin, views, the demo command) calls one of these. The maths is
 ``scoring.sequential``, reached only through :mod:`pwscup.sequential.engine`.
 
-How long a release's check takes, measured with
-``benchmarks/bench_seq_upload.py`` (whole request / check alone, on this 2-core machine
-shared with a load average of about 7): the paper's 16 persons 384 / 296 ms, 160 persons ×
-4 releases (the demo's size) 725 / 616 ms, 1,000 × 4 1.1 / 1.0 s, 2,000 × 10 2.1 / 1.9 s,
-10,000 × 10 5.4 / 4.8 s. Most of it is pandas' fixed cost per operation (a profile of the
-paper's check: 130,000 Python calls for 24 rows), so rounds of the demo's size stay under
-a second even here. A sequence of up to ``INLINE_MAX_ROWS`` release rows is therefore checked in the request; a larger one by the
-Celery worker, with the submissions' job state machine (``release_check``), watched by the
-reaper like an upload's scoring (``job_kind_register`` in ``apps.py``): a check lost with its
-worker, or sent while the broker was down, is sent again. ``Release.elapsed_ms`` keeps each
-check's time.
+Uploads (releases and attacks) enter through the core's upload pipeline
+(``pwscup.submissions.services.uploads.upload_keep``: size, limits, the team's bounds, the
+file kept as uploaded) and are checked and scored by a Celery worker with the core's job
+state machine (``release_check``, ``attack_score``), watched by the reaper like every kind's
+jobs (``SequentialKind.jobs``). ``Release.elapsed_ms`` keeps each check's time.
 """
 
 import datetime as dt
 import time
 import zoneinfo
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -43,10 +36,11 @@ from pwscup.sequential.models import (
     SequenceScore,
     SequentialRound,
 )
+from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
-from pwscup.submissions.services.uploads import check_limits, check_size, format_at
+from pwscup.submissions.services.uploads import UploadWindow, format_at, upload_keep
 
 KIND_KEY = "sequential"
 
@@ -249,44 +243,40 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> 
         raise Refused(_("The organizers have not given your team a master table yet."))
 
 
-def _check_failed_bound(*, sequential: SequentialRound, team: Team, now) -> None:
-    """Rejected releases cost nothing but are kept: at most so many a day per team (the
-    platform's ``PWSCUP_MAX_FAILED_UPLOADS_PER_DAY``, a rolling 24 hours here)."""
-    limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
-    failed = Release.objects.filter(
-        sequential=sequential,
-        team=team,
-        status=Release.Status.FAILED,
-        created_at__gte=now - dt.timedelta(days=1),
-    ).count()
-    if failed >= limit:
-        raise Refused(
-            _(
-                "Your team has had %(limit)s rejected releases in the last 24 hours, the most "
-                "allowed. Check your files with python -m scoring seq check first."
-            )
-            % {"limit": limit},
-            status=429,
-        )
-
-
-def _check_quota(*, sequential: SequentialRound, team: Team, step: int, now) -> None:
-    """The round's per-day and total limits per team and release step, counted and worded
-    like the first kind's phases (rejected releases cost nothing)."""
-    check_limits(
-        quota=selectors.step_quota(sequential=sequential, team=team, step=step, now=now),
-        total_limit=sequential.total_limit,
+def release_window(*, sequential: SequentialRound, team: Team, step: int) -> UploadWindow:
+    """The window a release upload counts against: the team's uploads of release ``step``
+    and the round's per-release limits (rejected releases are free)."""
+    return UploadWindow(
+        round=sequential.round,
+        uploads=Release.objects.filter(sequential=sequential, team=team, step=step),
         daily_limit=sequential.daily_limit,
-        time_zone=sequential.round.timezone,
+        total_limit=sequential.total_limit,
         total_message=_("Your team has used all %(limit)s uploads of release %(j)s.")
         % {"j": step, "limit": "%(limit)s"},
     )
 
 
-def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
-    """The team's releases 1 … step−1 the new one is checked with (frozen, else latest valid)."""
+def _prefix(*, sequential: SequentialRound, team: Team, step: int) -> list[Release]:
+    """The team's releases 1 … step−1 the new one is checked with (frozen, else latest
+    valid); refused when one is missing."""
     prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
     missing = [j for j, release in enumerate(prefix, start=1) if release is None]
+    if (
+        missing
+        and Release.objects.filter(
+            sequential=sequential,
+            team=team,
+            step=missing[0],
+            status__in=(Release.Status.QUEUED, Release.Status.RUNNING),
+        ).exists()
+    ):
+        raise Refused(
+            _(
+                "Your release %(j)s is still being checked: upload release %(k)s once it is "
+                "valid (releases are checked together with the earlier ones)."
+            )
+            % {"j": missing[0], "k": step}
+        )
     if missing:
         raise Refused(
             _(
@@ -295,52 +285,42 @@ def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list
             )
             % {"j": missing[0]}
         )
-    return [_read(release.file) for release in prefix]
+    return prefix
 
 
-# A sequence of at most this many release rows (the prefix and the upload) is checked while
-# the request waits; a larger one by a worker (``PWSCUP_SEQ_INLINE_MAX_ROWS`` overrides it).
-INLINE_MAX_ROWS = 5_000
+def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
+    return [_read(release.file) for release in _prefix(sequential=sequential, team=team, step=step)]
 
 
 def release_upload(
     *, sequential: SequentialRound, team: Team, user, step: int, uploaded_file, now=None
 ) -> Release:
-    """Keep ``release_<step>.csv`` as uploaded (QUEUED) and check it with the team's earlier
-    releases: at once for a small sequence, else on a worker (``release_check``). A
-    rejected release ends FAILED with the spec's message."""
+    """Keep ``release_<step>.csv`` as uploaded (QUEUED, through the core's upload pipeline)
+    and send its check to a worker (``release_check``): it is validated with the team's
+    earlier releases, and a rejected release ends FAILED with the spec's message."""
     now = now or timezone.now()
-    check_size(uploaded_file)
-    data = _upload_bytes(uploaded_file)
-    with transaction.atomic():
-        # The team's row lock: two uploads at once cannot both pass the last quota place,
-        # and a freeze (which locks the round's row) is seen before or after, never half.
-        Team.objects.select_for_update().get(pk=team.pk)
+
+    def step_open() -> None:
+        # Under the team's row lock: a freeze (which locks the round's row) is seen before
+        # or after, never half.
         sequential.refresh_from_db(fields=["frozen_steps"])
         _refuse_step(sequential=sequential, team=team, step=step, now=now)
-        _check_quota(sequential=sequential, team=team, step=step, now=now)
-        _check_failed_bound(sequential=sequential, team=team, now=now)
-        prefix = _prefix_bytes(sequential=sequential, team=team, step=step)
-        release = Release.objects.create(
-            sequential=sequential,
-            team=team,
-            step=step,
-            file=ContentFile(data, name=f"release_{step}.csv"),
-            original_name=(uploaded_file.name or f"release_{step}.csv")[:255],
-            sha256=sha256_of(uploaded_file),
-            uploaded_by=user,
-            created_at=now,
-            queued_at=now,
-            status=Release.Status.QUEUED,
-        )
-    rows = sum(content.count(b"\n") for content in [*prefix, data])
-    if rows <= getattr(settings, "PWSCUP_SEQ_INLINE_MAX_ROWS", INLINE_MAX_ROWS):
-        release_check(release_id=release.pk)
-        release.refresh_from_db()
-    else:
-        from pwscup.submissions import broker
+        _prefix(sequential=sequential, team=team, step=step)
 
-        broker.job_send(CHECK_RELEASE_TASK, release.pk)
+    release = upload_keep(
+        model=Release,
+        window=release_window(sequential=sequential, team=team, step=step),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=f"release_{step}.csv",
+        now=now,
+        check=step_open,
+        sequential=sequential,
+        step=step,
+        original_name=(uploaded_file.name or f"release_{step}.csv")[:255],
+        uploaded_by=user if user is not None and user.is_authenticated else None,
+    )
+    broker.job_send(CHECK_RELEASE_TASK, release.pk)
     return release
 
 
@@ -628,33 +608,63 @@ def targets_publish(*, sequential: SequentialRound) -> list[SeqTarget]:
 
 
 def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=None) -> SeqAttack:
-    """Score a ``pid,guess`` file on another team's sequence (kept as uploaded)."""
+    """Keep a ``pid,guess`` file on another team's sequence as uploaded (QUEUED, through
+    the core's upload pipeline) and send its scoring to a worker (``attack_score``)."""
     sequential = target.sequential
-    if not sequential.config.get("attack_phase") or not sequential.all_frozen:
-        raise Refused(_("The attack phase is not open."), status=403)
-    if sequential.results_published:
-        raise Refused(_("The results are published: the attack phase is over."), status=403)
-    if target.team_id == team.pk:
-        raise Refused(_("A team does not attack its own releases."), status=403)
-    data = _upload_bytes(uploaded_file)
-    master = selectors.team_master(sequential=sequential, team=target.team)
-    status, message, accuracy = SeqAttack.Status.FINISHED, JobMessage(), None
-    try:
-        accuracy = engine.attack_accuracy(master_frame(master=master), data, sequential.config)
-    except scoring.ScoringError as error:
-        status, message = SeqAttack.Status.FAILED, JobMessage.from_scoring_error(error)
-    return SeqAttack.objects.create(
-        target=target,
+    now = now or timezone.now()
+
+    def attack_open() -> None:
+        sequential.refresh_from_db(fields=["frozen_steps", "results_published"])
+        if not sequential.config.get("attack_phase") or not sequential.all_frozen:
+            raise Refused(_("The attack phase is not open."), status=403)
+        if sequential.results_published:
+            raise Refused(_("The results are published: the attack phase is over."), status=403)
+        if target.team_id == team.pk:
+            raise Refused(_("A team does not attack its own releases."), status=403)
+
+    attack = upload_keep(
+        model=SeqAttack,
+        window=UploadWindow(
+            round=sequential.round,
+            uploads=SeqAttack.objects.filter(target__sequential=sequential, team=team),
+        ),
         team=team,
-        file=ContentFile(data, name="attack.csv"),
+        uploaded_file=uploaded_file,
+        stored_name="attack.csv",
+        now=now,
+        check=attack_open,
+        target=target,
         original_name=(uploaded_file.name or "attack.csv")[:255],
-        uploaded_by=user,
-        created_at=now or timezone.now(),
-        status=status,
-        message=message.text,
-        message_code=message.code,
-        message_params=message.params,
-        accuracy=accuracy,
+        uploaded_by=user if user is not None and user.is_authenticated else None,
+    )
+    broker.job_send(SCORE_ATTACK_TASK, attack.pk)
+    return attack
+
+
+SCORE_ATTACK_TASK = "pwscup.sequential.tasks.score_attack"
+
+
+def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None:
+    """The attack's job (QUEUED → RUNNING → FINISHED/FAILED, the core's state machine): the
+    accuracy of the guesses on the target's persons."""
+    token = job_claim(model=SeqAttack, pk=attack_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    attack = SeqAttack.objects.select_related("target__sequential__round", "target__team").get(
+        pk=attack_id
+    )
+    sequential = attack.target.sequential
+    master = selectors.team_master(sequential=sequential, team=attack.target.team)
+
+    def compute() -> dict:
+        accuracy = engine.attack_accuracy(
+            master_frame(master=master), _read(attack.file), sequential.config
+        )
+        return {"accuracy": accuracy}
+
+    status, message, values = job_run(compute, what=f"sequential attack {attack_id}")
+    job_complete(
+        model=SeqAttack, pk=attack_id, token=token, status=status, message=message, **values
     )
 
 

@@ -7,12 +7,12 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from pwscup.core.errors import Refused
 from pwscup.kinds.views import kind_view
@@ -101,6 +101,12 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
     return shown_header, out
 
 
+def _check_command(last: int) -> str:
+    """The local check of releases 1 … ``last`` on the files the round page offers."""
+    releases = " ".join(f"release_{j}.csv" for j in range(1, last + 1))
+    return f"python -m scoring seq check master.csv {releases} --config config.json"
+
+
 def round_page(request, access):
     """The round's main page: steps, downloads, uploads, scores, risk chart, attack phase."""
     sequential = selectors.sequential_of(round=access.round)
@@ -149,6 +155,7 @@ def round_page(request, access):
             step_rows=step_rows,
             upload_form=ReleaseUploadForm(steps=context["open_steps"]),
             risk_chart=charts.risk_chart(points, m=int(sequential.config.get("m", 2))),
+            check_command=_check_command(max(context["open_steps"], default=sequential.n_releases)),
         )
     if sequential.all_frozen and sequential.config.get("attack_phase"):
         targets = list(sequential.targets.select_related("team").order_by("team__name"))
@@ -162,8 +169,9 @@ def round_page(request, access):
             )
             context["attacks"] = attacks
     response = render(request, "sequential/round.html", context)
-    if team is not None and any(r.status in PENDING for r in context["releases"]):
-        response["Refresh"] = str(REFRESH_SECONDS)  # a worker checks a release: reload
+    pending = [*context.get("releases", []), *context.get("attacks", [])]
+    if team is not None and any(upload.status in PENDING for upload in pending):
+        response["Refresh"] = str(REFRESH_SECONDS)  # a worker checks an upload: reload
     return response
 
 
@@ -247,16 +255,11 @@ def release_upload(request, access):
     except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect(_round_url(access) + "#upload")
-    if release.status == Release.Status.FINISHED:
-        messages.success(request, _("Release %(j)s is valid and scored.") % {"j": release.step})
-    elif release.status in PENDING:
-        messages.info(
-            request,
-            _("Release %(j)s is large: a worker checks it; this page updates by itself.")
-            % {"j": release.step},
-        )
-    else:
-        messages.error(request, _("Release %(j)s was rejected.") % {"j": release.step})
+    messages.info(
+        request,
+        _("Release %(j)s (#%(n)s) is received: a worker checks it; this page updates by itself.")
+        % {"j": release.step, "n": release.number},
+    )
     return redirect(
         reverse(f"{KEY}:release", args=[access.competition.slug, access.round.slug, release.pk])
     )
@@ -274,7 +277,8 @@ def _own_release(access, pk: int) -> Release:
 def release_detail(request, access, pk: int):
     release = _own_release(access, pk)
     header, rows = _per_person_rows(
-        release.per_person, m=int(release.sequential.config.get("m", 2))
+        selectors.release_risk_table(release=release),
+        m=int(release.sequential.config.get("m", 2)),
     )
     response = render(
         request,
@@ -310,7 +314,9 @@ def release_risk_csv(request, access, pk: int):
     release = _own_release(access, pk)
     if not release.per_person:
         raise Http404("No risk table.")
-    return _csv_response(release.per_person, f"risk_per_person_{release.step}.csv")
+    return _csv_response(
+        selectors.release_risk_table(release=release), f"risk_per_person_{release.step}.csv"
+    )
 
 
 @kind_view(KEY)
@@ -376,14 +382,14 @@ def attack_upload(request, access, team_slug: str):
     except Refused as refusal:
         messages.error(request, refusal.message)
         return redirect(_round_url(access) + "#attack")
-    if attack.status == SeqAttack.Status.FINISHED:
-        messages.success(
-            request,
-            _("Your guesses on %(team)s are scored: accuracy %(acc).4f.")
-            % {"team": target.team.name, "acc": attack.accuracy},
+    messages.info(
+        request,
+        _(
+            "Your guesses on %(team)s (#%(n)s) are received: a worker scores them; the "
+            "accuracy appears below."
         )
-    else:
-        messages.error(request, release_message(attack))
+        % {"team": target.team.name, "n": attack.number},
+    )
     return redirect(_round_url(access) + "#attack")
 
 
@@ -400,16 +406,56 @@ def _console_url(access) -> str:
     return reverse("console:round", args=[access.competition.slug, access.round.slug])
 
 
+def _confirmed_step(request) -> int | None:
+    """The release number the confirmation form carries (None: no confirmation)."""
+    text = request.POST.get("step", "")
+    return int(text) if text.isdigit() and len(text) < 6 else None
+
+
+def _freeze(request, access, sequential):
+    """Freeze the next release, confirmed on the server: a GET shows what the freeze does
+    and a form carrying the release's number; only a POST with that number freezes. A
+    number that is not the next release's freezes nothing (a form sent twice, or after
+    another organizer froze it, freezes once)."""
+    if request.method == "POST":
+        step = _confirmed_step(request)
+        if step is None:
+            messages.error(request, _("Nothing was frozen: confirm the freeze on this page."))
+            return redirect(request.path)
+        try:
+            frozen = services.step_freeze(sequential=sequential, user=request.user, step=step)
+        except Refused as refusal:
+            messages.error(request, refusal.message)
+            return redirect(_console_url(access))
+        if frozen is None:
+            messages.error(
+                request,
+                _("Nothing was frozen: release %(j)s is not the next release to freeze.")
+                % {"j": step},
+            )
+        else:
+            messages.success(request, _("Release %(j)s is frozen.") % {"j": frozen})
+            services.audit(user=request.user, sequential=sequential, action="freeze")
+        return redirect(_console_url(access))
+    preview = selectors.freeze_preview(sequential=sequential)
+    if preview is None:
+        messages.info(request, _("Every release of this round is frozen already."))
+        return redirect(_console_url(access))
+    context = {"competition": access.competition, "round": access.round, "preview": preview}
+    return render(request, "sequential/freeze_confirm.html", context)
+
+
 @login_required
 @kind_view(KEY)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def organizer_action(request, access, action: str):
     sequential = _organizer(access)
+    if action == "freeze":
+        return _freeze(request, access, sequential)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
     try:
-        if action == "freeze":
-            step = services.step_freeze(sequential=sequential, user=request.user)
-            messages.success(request, _("Release %(j)s is frozen.") % {"j": step})
-        elif action == "draw":
+        if action == "draw":
             drawn = services.masters_draw(sequential=sequential)
             messages.success(request, _("%(n)s master tables drawn.") % {"n": len(drawn)})
         elif action == "publish":

@@ -86,3 +86,16 @@ def job_message_text(job, *, prefix: str = "") -> str:
         params=getattr(job, f"{prefix}message_params"),
         text=getattr(job, f"{prefix}message"),
     )
+
+
+def upload_received_message(upload) -> str:
+    """The notice after an upload (round page, its JSON answer, the API and so the CLI),
+    in the active language; the upload is named by its ``label`` (the team's number)."""
+    if upload.dispatch.sent is False:
+        # Stored as QUEUED; the reaper sends the job once the broker is back.
+        notice = gettext(
+            "Upload received (%(upload)s) and queued; scoring starts when the scorer is back."
+        )
+    else:
+        notice = gettext("Upload received (%(upload)s); it is being scored.")
+    return notice % {"upload": upload.label}

@@ -76,6 +76,12 @@ class ScoredUpload(models.Model):
         abstract = True
         ordering = ["-created_at", "-id"]
 
+    @property
+    def label(self) -> str:
+        """How every page, message, console table, API answer and the CLI name an upload:
+        the team's own number in the phase ("#3"), never the global id."""
+        return f"#{self.number}"
+
 
 class AnonymizationSubmission(ScoredUpload):
     PHASE_KIND = Phase.Kind.ANONYMIZATION
@@ -98,7 +104,7 @@ class AnonymizationSubmission(ScoredUpload):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.team} ({self.status})"
+        return f"{self.label} {self.team} ({self.status})"
 
 
 class TeamDataset(models.Model):
@@ -172,11 +178,13 @@ class AttackSubmission(ScoredUpload):
         verbose_name = _("attack submission")
         verbose_name_plural = _("attack submissions")
         constraints = [
-            models.UniqueConstraint(fields=["phase", "team", "number"], name="attack_number_per_team")
+            models.UniqueConstraint(
+                fields=["phase", "team", "number"], name="attack_number_per_team"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.team} → {self.target.team} ({self.status})"
+        return f"{self.label} {self.team} → {self.target.team} ({self.status})"
 
 
 class RoundOperation(models.Model):

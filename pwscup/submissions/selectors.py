@@ -52,11 +52,6 @@ def day_start_in(time_zone: str, now: dt.datetime) -> dt.datetime:
     return local.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def local_day_start(*, phase: Phase, now: dt.datetime) -> dt.datetime:
-    """Midnight of ``now``'s day in the round's time zone: when the daily quota resets."""
-    return day_start_in(phase.round.timezone, now)
-
-
 def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
     """What the team has used of the phase's limits; FAILED uploads do not count."""
     uploads = model.objects.filter(phase=phase, team=team)
@@ -78,19 +73,27 @@ def uploads_quota_usage(uploads: QuerySet, *, time_zone: str, now: dt.datetime) 
     )
 
 
+def upload_models() -> list[type]:
+    """The models of every round kind's team uploads (``RoundKind.upload_models``)."""
+    from pwscup.kinds import all_kinds
+
+    return [model for kind in all_kinds() for model in kind.upload_models()]
+
+
 def team_failed_uploads_since(*, team: Team, since: dt.datetime) -> int:
-    """Failed uploads (anonymizations and attacks) of the team since ``since``."""
+    """Failed uploads of the team since ``since``, over every kind's uploads."""
     return sum(
         model.objects.filter(team=team, status=Status.FAILED, created_at__gte=since).count()
-        for model in (AnonymizationSubmission, AttackSubmission)
+        for model in upload_models()
     )
 
 
 def team_stored_upload_bytes(*, team: Team) -> int:
-    """Bytes of every file the team has uploaded and the platform keeps (failed ones too)."""
+    """Bytes of every file the team has uploaded and the platform keeps (failed ones too),
+    over every kind's uploads."""
     return sum(
         model.objects.filter(team=team).aggregate(total=Sum("size"))["total"] or 0
-        for model in (AnonymizationSubmission, AttackSubmission)
+        for model in upload_models()
     )
 
 

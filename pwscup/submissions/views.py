@@ -27,7 +27,7 @@ from pwscup.submissions import services
 from pwscup.submissions.access import check_uploader, original_file_for, upload_for
 from pwscup.submissions.forms import AnonymizationUploadForm, AttackUploadForm, UploadNoteForm
 from pwscup.submissions.history import upload_history
-from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.messages import job_message_text, upload_received_message
 from pwscup.submissions.metric_headers import metric_headers
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
 from pwscup.submissions.scoring_guide import (
@@ -215,15 +215,11 @@ def _upload(request, access, phase, form, create):
             )
         messages.error(request, refusal.message)
         return back
-    if upload.dispatch.sent is False:
-        # Stored as QUEUED; the reaper sends the job once the broker is back.
-        notice = _("Upload received (#%(id)s) and queued; scoring starts when the scorer is back.")
-    else:
-        notice = _("Upload received (#%(id)s); it is being scored.")
-    notice %= {"id": upload.pk}
+    notice = upload_received_message(upload)
     if wants_json:
         return JsonResponse(
-            {"id": upload.pk, "status": upload.status, "message": notice}, status=202
+            {"id": upload.pk, "number": upload.number, "status": upload.status, "message": notice},
+            status=202,
         )
     # The page's script turns this notice into the job's outcome once it is scored.
     messages.success(request, notice, extra_tags=f"job job-{upload.PHASE_KIND}-{upload.pk}")
@@ -277,7 +273,10 @@ def submission_select(request, pk):
     )
     try:
         services.anonymization_submission_select(submission=submission, team=submission.team)
-        messages.success(request, _("Submission #%(id)s is now your final one.") % {"id": pk})
+        messages.success(
+            request,
+            _("Submission %(upload)s is now your final one.") % {"upload": submission.label},
+        )
     except Refused as refusal:
         messages.error(request, refusal.message)
     round_ = submission.phase.round
@@ -307,7 +306,7 @@ def _note_edit(request, model, pk):
         except Refused as refusal:
             messages.error(request, refusal.message)
         else:
-            messages.success(request, _("Note of #%(number)s saved.") % {"number": upload.number})
+            messages.success(request, _("Note of %(upload)s saved.") % {"upload": upload.label})
             return redirect("round_detail", round_.competition.slug, round_.slug)
     return render(
         request, "submissions/note.html", {"upload": upload, "round": round_, "form": form}

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 from scipy.stats import rankdata
 
+from scoring import ranking
+
 
 def l2(estimate, truth) -> float:
     """The L2 distance between an estimate and the true histogram (records)."""
@@ -131,14 +133,17 @@ def rank_entries(entries: Sequence[Entry], *, rank_metric: str = "l2") -> dict[A
         )
         return (not entry.passes_gate, main, other, entry.submitted_at)
 
-    ordered = sorted(entries, key=key)
-    ranks, previous, rank = {}, None, 0
-    for position, entry in enumerate(ordered, start=1):
-        current = key(entry)
-        if current != previous:
-            rank, previous = position, current
-        ranks[entry.key] = rank
-    return ranks
+    return {entry.key: rank for rank, entry in ranking.competition_ranks(entries, key=key)}
+
+
+def level_rank(ranks: dict[Any, int], team) -> int:
+    """A team's rank at one level for the overall sum: its own, or, missing at that level,
+    the level's last rank + 1 (§7.5).
+
+    >>> level_rank({"a": 1, "b": 2}, "a"), level_rank({"a": 1, "b": 2}, "c")
+    (1, 3)
+    """
+    return ranks.get(team, max(ranks.values(), default=0) + 1)
 
 
 def overall_ranks(level_ranks: Sequence[dict[Any, int]]) -> dict[Any, int]:
@@ -155,16 +160,8 @@ def overall_ranks(level_ranks: Sequence[dict[Any, int]]) -> dict[Any, int]:
     teams = {team for ranks in level_ranks for team in ranks}
     totals = {}
     for team in teams:
-        totals[team] = sum(
-            ranks.get(team, max(ranks.values(), default=0) + 1) for ranks in level_ranks
-        )
+        totals[team] = sum(level_rank(ranks, team) for ranks in level_ranks)
     first = level_ranks[0] if level_ranks else {}
-    worst = max(first.values(), default=0) + 1
-    ordered = sorted(teams, key=lambda t: (totals[t], first.get(t, worst), str(t)))
-    out, previous, rank = {}, None, 0
-    for position, team in enumerate(ordered, start=1):
-        current = (totals[team], first.get(team, worst))
-        if current != previous:
-            rank, previous = position, current
-        out[team] = rank
-    return out
+    by_name = sorted(teams, key=str)
+    ranked = ranking.competition_ranks(by_name, key=lambda t: (totals[t], level_rank(first, t)))
+    return {team: rank for rank, team in ranked}

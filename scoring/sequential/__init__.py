@@ -9,8 +9,9 @@ Public API (one line each)
 * ``parse_config(raw, *, master_columns=None, max_lsb=None, per_team_masters=False) -> SeqConfig``
   — §12 checks, ``ConfigError`` naming the key.
 * ``SeqConfig`` — frozen config; ``.release_columns(j)``, ``.master_columns()``, ``.to_dict()``.
-* ``read_master(source, config, *, check_eligible=None) -> Master`` — §3 (path/bytes/DataFrame);
-  ``Master.alive(j)``, ``.table(j)`` (what a team downloads), ``.sizes()``, ``.union(n)``.
+* ``read_master(source, config, *, check_eligible=None, upto=None) -> Master`` — §3
+  (path/bytes/DataFrame); ``Master.alive(j)``, ``.table(j)`` (what a team downloads),
+  ``.sizes()``, ``.union(n)``, ``.known_at(n)`` (U(n), lsb cut at n: the master as known then).
 * ``largest_eligible_m(sa_values) -> int`` — Def. 9, ``⌊|T| / max count⌋``.
 * ``draw_team_masters(pool, teams, config, *, size, turnover, seed) -> {team: DataFrame}`` — §3 pool draw.
 * ``read_release(source, *, release, master, previous=None) -> Release`` — §4–§5 validation,
@@ -24,7 +25,10 @@ Public API (one line each)
 * ``evaluate_sequence(master, releases) -> SequenceResult`` — everything above:
   ``.summary`` (one JSON-ready dict: what ``seq check`` prints and the server stores),
   ``.per_person`` (DataFrame), ``.structure.violations`` (message codes for ja).
-* ``read_sequence(master_source, release_sources, config) -> (Master, [Release])`` — read all.
+* ``read_releases(sources, *, master) -> (Master, [Release])`` — read ``T*(1..n)`` against
+  ``master.known_at(n)``: the one reading of a sequence (server and CLI).
+* ``read_sequence(master_source, release_sources, config) -> (Master, [Release])`` — read all
+  from files (the whole master or a team's ``master.csv`` so far give the same).
 * ``risk_per_person_csv(result) -> str`` — the per-person table as CSV text.
 * ``passes_gates(summary, config, *, complete=True) -> bool``,
   ``safety_key(summary, config, *, attack_best=None) -> tuple`` and
@@ -56,7 +60,7 @@ from scoring.sequential.evaluate import (
     safety_key,
 )
 from scoring.sequential.master import Master, draw_team_masters, largest_eligible_m, read_master
-from scoring.sequential.release import Release, read_release
+from scoring.sequential.release import Release, read_release, read_releases
 from scoring.sequential.risk import Risk, risk
 from scoring.sequential.structure import Structure, mu, structure
 from scoring.sequential.utility import utility
@@ -83,6 +87,7 @@ __all__ = [
     "read_master",
     "read_guesses",
     "read_release",
+    "read_releases",
     "read_sequence",
     "risk",
     "risk_per_person_csv",

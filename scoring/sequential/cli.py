@@ -4,7 +4,9 @@ seq check MASTER RELEASE_1 … RELEASE_n --config CFG [--format table|json] [--p
     What the server computes on a team's sequence (spec §4–§9): validation (exit 2 with
     the spec's message), MU(j), MINV with every signature change, IL, counterfeit /
     suppressed / tampered counts, RN/RA max and mean, RN_over, MAP_N, MAP_A; with
-    ``--per-person FILE`` the per-person risk table (``risk_per_person.csv``).
+    ``--per-person FILE`` the per-person risk table (``risk_per_person.csv``). MASTER is
+    the round page's ``master.csv`` (whole, or so far in online mode) and CFG its
+    ``config.json``: the numbers are the server's for releases 1 … n.
 seq baseline T_J.csv --config CFG --release J [--previous RELEASE_{J-1}.csv] -o OUT.csv
     The starter kit's baseline publisher (spec §16): ``T(j)`` (the step's download, or
     the master: rows outside ``[lsf, lsb]`` are dropped) and the team's own previous
@@ -19,19 +21,22 @@ from scoring.errors import ValidationError
 from scoring.sequential.config import parse_config
 from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
 from scoring.sequential.master import Master, read_master
-from scoring.sequential.release import Release, read_release
+from scoring.sequential.release import Release, read_releases
 
 
 def read_sequence(master_source, release_sources, config) -> tuple[Master, list[Release]]:
-    """Read and validate a master and its releases ``1..n`` in order (each checked like an upload)."""
+    """Read and validate a master and its releases ``1..n`` in order, exactly as the server
+    checks an upload of release ``n`` (:func:`read_releases`).
+
+    The master may be the whole master or a team's ``master.csv`` so far (online mode:
+    persons up to the open release, lifespans cut there): only ``T(1..n)`` are checked, and
+    the master returned is the one known at ``n`` (:meth:`Master.known_at`), which both
+    files give alike.
+    """
     if not hasattr(config, "qi"):
         config = parse_config(config)
-    master = read_master(master_source, config)
-    releases: list[Release] = []
-    for j, source in enumerate(release_sources, start=1):
-        previous = releases[-1] if releases else None
-        releases.append(read_release(source, release=j, master=master, previous=previous))
-    return master, releases
+    master = read_master(master_source, config, upto=len(release_sources))
+    return read_releases(release_sources, master=master)
 
 
 def _load_config(path):

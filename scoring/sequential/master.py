@@ -91,6 +91,46 @@ class Master:
         """Boolean mask of ``U(n)``'s persons, ``P_n = {p : lsf_p ≤ n}``."""
         return self.lsf <= n
 
+    def known_at(self, n: int) -> Master:
+        """The master as it is known at release ``n``: the persons of ``U(n)`` in master
+        order, ``lsb`` cut at ``n`` (whether a person of ``T(n)`` stays is not known yet),
+        and the ranges, domains and sensitive-value domain of these persons only.
+
+        Releases ``1..n`` are read and scored against it (:func:`read_releases`), so that
+        nothing of a later release (who arrives or leaves, and their values) shows in a
+        number or a message about ``T*(1..n)``. In online mode it is also what a team
+        downloads as ``master.csv`` at step ``n``, so the local check reproduces the
+        server's numbers. At ``n = n_releases`` it is the whole master.
+
+        Examples
+        --------
+        >>> from scoring.sequential.config import parse_config
+        >>> config = parse_config({"n_releases": 2, "m": 2, "qi": {"Age": "num"}, "sa": "D"})
+        >>> master = read_master(b"pid,Age,D,lsf,lsb\\nA,1,x,1,2\\nB,2,y,1,1\\nC,9,y,2,2\\n", config)
+        >>> known = master.known_at(1)
+        >>> known.frame["pid"].tolist(), known.lsb.tolist(), known.ranges
+        (['A', 'B'], [1, 1], {'Age': (1.0, 2.0)})
+        """
+        frame = self.frame.loc[self.union(n)].reset_index(drop=True)
+        frame["lsb"] = np.minimum(frame["lsb"].to_numpy(), n)
+        return _master(frame, self.config)
+
+
+def _master(frame: pd.DataFrame, config: SeqConfig) -> Master:
+    """A :class:`Master` of checked cells, with the ranges and domains of its persons."""
+    ranges, domains = {}, {}
+    for column, kind in config.qi.items():
+        if kind == "num":
+            values = frame[column].to_numpy()
+            ranges[column] = (float(values.min()), float(values.max()))
+        else:
+            domains[column] = tuple(sorted(pd.unique(frame[column])))
+    if config.sa_domain is not None:
+        sa_domain = tuple(sorted(config.sa_domain))
+    else:
+        sa_domain = tuple(sorted(set(frame[config.sa])))
+    return Master(frame, config, ranges, domains, sa_domain)
+
 
 def largest_eligible_m(sa_values: Any) -> int:
     """The largest m for which a table with these sensitive values is m-eligible (Def. 9).
@@ -133,7 +173,11 @@ def _rows(mask: np.ndarray, values: np.ndarray | None = None) -> dict:
 
 
 def read_master(
-    source: Any, config: SeqConfig | dict, *, check_eligible: bool | None = None
+    source: Any,
+    config: SeqConfig | dict,
+    *,
+    check_eligible: bool | None = None,
+    upto: int | None = None,
 ) -> Master:
     """Read and validate a master table (spec §3).
 
@@ -145,6 +189,10 @@ def read_master(
         The round configuration; the QI kinds decide how the cells are read.
     check_eligible : bool, optional
         Reject a ``T(j)`` that is not m-eligible; default ``config.require_m_eligible``.
+    upto : int, optional
+        Check ``T(1) … T(upto)`` only (empty, m-eligible); default ``n_releases``. A team's
+        ``master.csv`` in online mode knows the persons up to the open release only
+        (:meth:`Master.known_at`), so its later ``T(j)`` are empty.
 
     Returns
     -------
@@ -196,7 +244,6 @@ def read_master(
     if duplicated.any():
         raise ValidationError("seq.master.pid_duplicate", rows=_rows(duplicated, pid))
     out = pd.DataFrame({"pid": frame["pid"].astype(str)})
-    ranges, domains = {}, {}
     for column, kind in config.qi.items():
         cells = frame[column].to_numpy(dtype=object)
         if kind == "num":
@@ -207,7 +254,6 @@ def read_master(
                     "seq.master.not_number", column=q(column), rows=_rows(bad, cells)
                 )
             out[column] = values
-            ranges[column] = (float(values.min()), float(values.max()))
         else:
             bad = (frame[column] == "") | frame[column].str.contains(_FORBIDDEN, regex=True)
             if bad.any():
@@ -215,7 +261,6 @@ def read_master(
                     "seq.master.bad_category", column=q(column), rows=_rows(bad.to_numpy(), cells)
                 )
             out[column] = frame[column].astype(str)
-            domains[column] = tuple(sorted(pd.unique(out[column])))
     sa = frame[config.sa]
     if (sa == "").any():
         raise ValidationError(
@@ -245,18 +290,15 @@ def read_master(
         raise ConfigError("seq.config.n_releases_lsb", value=config.n_releases, lsb=max_lsb)
     out["lsf"] = lsf.astype(np.int64)
     out["lsb"] = lsb.astype(np.int64)
-    values = set(out[config.sa])
     if config.sa_domain is not None:
-        outside = sorted(values - set(config.sa_domain))
+        outside = sorted(set(out[config.sa]) - set(config.sa_domain))
         if outside:
             raise ConfigError("seq.config.sa_domain_master", values=", ".join(map(q, outside)))
-        sa_domain = tuple(sorted(config.sa_domain))
-    else:
-        sa_domain = tuple(sorted(values))
-    master = Master(out, config, ranges, domains, sa_domain)
+    master = _master(out, config)
     if check_eligible is None:
         check_eligible = config.require_m_eligible
-    for release in range(1, config.n_releases + 1):
+    last = config.n_releases if upto is None else min(upto, config.n_releases)
+    for release in range(1, last + 1):
         alive = master.alive(release)
         if not alive.any():
             raise ValidationError("seq.master.empty_release", release=release)

@@ -360,6 +360,29 @@ def read_release(
     return Release(release, rows, _groups(rows, regions))
 
 
+def read_releases(sources: list, *, master: Master) -> tuple[Master, list[Release]]:
+    """Read and validate ``T*(1..n)``, ``n = len(sources)``, in order (each with its
+    predecessor, for ``last``), against the master as known at release ``n``.
+
+    This is the one reading of a sequence: the server's check and ``python -m scoring seq
+    check`` both call it. Using :meth:`Master.known_at` means the ranges behind ``*`` and
+    IL, the categorical and sensitive domains, and the lifespans quoted in messages come
+    from the persons of ``U(n)`` only, so the whole master and a team's ``master.csv`` so
+    far (online mode) give the same results and messages.
+
+    Returns
+    -------
+    (Master, list of Release)
+        The master as known at ``n`` (score the releases against it) and the releases.
+    """
+    known = master.known_at(len(sources))
+    releases: list[Release] = []
+    for j, source in enumerate(sources, start=1):
+        previous = releases[-1] if releases else None
+        releases.append(read_release(source, release=j, master=known, previous=previous))
+    return known, releases
+
+
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 

@@ -125,11 +125,11 @@ def test_the_quota_line_and_the_notice_follow_the_job(
         with page.expect_navigation():
             page.get_by_test_id("upload-submit").click()
         bad = AnonymizationSubmission.objects.get(team=world.teams["a"])
-        expect(notice).to_have_text(f"Upload received (#{bad.pk}); it is being scored.")
+        expect(notice).to_have_text(f"Upload received ({bad.label}); it is being scored.")
         expect(quota).to_contain_text("Used today: 1 (no daily limit)")
         page.evaluate("window.__sameDocument = true")
     expect(notice).to_have_text(
-        f"Upload #{bad.pk} failed; the reason is shown in the table below.",
+        f"Upload {bad.label} failed; the reason is shown in the table below.",
         timeout=SCORING_TIMEOUT * 1000,
     )
     expect(notice).to_have_class(re.compile(r"\berror\b"))
@@ -143,9 +143,9 @@ def test_the_quota_line_and_the_notice_follow_the_job(
         with page.expect_navigation():
             page.get_by_test_id("upload-submit").click()
         good = AnonymizationSubmission.objects.exclude(pk=bad.pk).get(team=world.teams["a"])
-        expect(notice).to_have_text(f"Upload received (#{good.pk}); it is being scored.")
+        expect(notice).to_have_text(f"Upload received ({good.label}); it is being scored.")
         page.evaluate("window.__sameDocument = true")
-    expect(notice).to_have_text(f"Upload #{good.pk} is scored.", timeout=SCORING_TIMEOUT * 1000)
+    expect(notice).to_have_text(f"Upload {good.label} is scored.", timeout=SCORING_TIMEOUT * 1000)
     expect(notice).to_have_class(re.compile(r"\bsuccess\b"))
     expect(quota).to_contain_text("Used today: 1 (no daily limit)")
     assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"

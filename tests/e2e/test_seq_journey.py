@@ -89,7 +89,13 @@ def test_the_organizer_reads_the_timeline_freezes_and_reads_the_leaderboard(
     assert "+5" in timeline.inner_text() and "−5" in timeline.inner_text()
     screenshot(web, "seq-console-en-desktop")
     with web.expect_navigation():
-        web.get_by_test_id("seq-freeze").click()
+        web.get_by_test_id("seq-freeze").click()  # the confirmation page: nothing frozen yet
+    assert (
+        "1 of 3 teams have a valid upload of release 1"
+        in web.get_by_test_id("freeze-ready").inner_text()
+    )
+    with web.expect_navigation():
+        web.get_by_test_id("confirm").click()
     assert "Release 1 is frozen" in web.get_by_test_id("message").first.inner_text()
     assert "Freeze release 2" in web.get_by_test_id("seq-freeze").inner_text()
     web.goto(f"/c/{world.competition.slug}/{world.round.slug}/seq/leaderboard/")

@@ -80,7 +80,7 @@ def publish(world: SeqWorld, letter: str, step: int, content: bytes, now=None):
     from pwscup.sequential import services
 
     world.sequential.refresh_from_db()
-    return services.release_upload(
+    release = services.release_upload(
         sequential=world.sequential,
         team=world.teams[letter],
         user=world.users[letter],
@@ -88,6 +88,43 @@ def publish(world: SeqWorld, letter: str, step: int, content: bytes, now=None):
         uploaded_file=upload_file(content, f"release_{step}.csv"),
         now=now,
     )
+    return check(release)
+
+
+def check(release):
+    """Run the release's check here, as the worker does (``release_check``)."""
+    from pwscup.sequential import services
+    from pwscup.sequential.models import Release
+
+    services.release_check(release_id=release.pk)
+    return Release.objects.get(pk=release.pk)
+
+
+def attack(world: SeqWorld, letter: str, target, content: bytes, now=None):
+    """Team ``letter`` uploads guesses on ``target``, scored here as the worker does."""
+    from pwscup.sequential import services
+    from pwscup.sequential.models import SeqAttack
+
+    upload = services.attack_upload(
+        target=target,
+        team=world.teams[letter],
+        user=world.users[letter],
+        uploaded_file=upload_file(content, "attack.csv"),
+        now=now,
+    )
+    services.attack_score(attack_id=upload.pk)
+    return SeqAttack.objects.get(pk=upload.pk)
+
+
+def run_seq_jobs():
+    """Run every queued release check and attack, in upload order, as the worker does."""
+    from pwscup.sequential import services
+    from pwscup.sequential.models import Release, SeqAttack
+
+    for pk in Release.objects.filter(status="queued").order_by("pk").values_list("pk", flat=True):
+        services.release_check(release_id=pk)
+    for pk in SeqAttack.objects.filter(status="queued").order_by("pk").values_list("pk", flat=True):
+        services.attack_score(attack_id=pk)
 
 
 def freeze(world: SeqWorld) -> int:

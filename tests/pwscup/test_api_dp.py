@@ -134,15 +134,21 @@ def test_release_estimate_and_leaderboard_over_the_api(world):
         {"file": SimpleUploadedFile("estimate.csv", ("\n".join(lines) + "\n").encode())},
         **bearer(world.users["b"]),
     )
-    assert upload.status_code == 201
+    # Kept and queued: a worker checks it (202), never the request.
+    assert upload.status_code == 202 and upload.json()["status"] == "queued"
     bad = client.post(
         api(world, "dp-estimates", level="eps-1"),
         {"file": SimpleUploadedFile("estimate.csv", b"target,gender,count\n")},
         **bearer(world.users["b"]),
     )
-    assert bad.status_code == 400 and bad.json()["message"].startswith(
-        "estimate.csv header must be"
-    )
+    assert bad.status_code == 202 and bad.json()["number"] == upload.json()["number"] + 1
+    from pwscup.dp.models import Estimate
+    from pwscup.dp.services import dp_estimates_build_queued
+
+    assert dp_estimates_build_queued(dp_round=world.dp_round) == 2  # what the worker runs
+    assert Estimate.objects.get(pk=upload.json()["id"]).status == "valid"
+    failed = Estimate.objects.get(pk=bad.json()["id"])
+    assert failed.status == "failed" and failed.message.startswith("estimate.csv header must be")
     board = client.get(api(world, "dp-leaderboard"))
     assert board.status_code == 404 and board.json()["code"] == "not_closed"
     close_now(world)

@@ -259,12 +259,13 @@ def test_final_ranking_gates_last_then_worst_case_then_tie_break(world):
         ("teamA", 2, True, pytest.approx(0.4)),
         ("teamC", None, False, pytest.approx(0.9)),
     ]
-    # Attack ranking: mean over the other teams' targets (a target not attacked counts 0).
+    # Attack ranking: mean over the other teams' targets (a target not attacked counts 0);
+    # C attacked nothing, so it has no attack rank.
     got = [(r.team.slug, r.rank, r.mean_rate, r.targets_attacked) for r in attacks]
     assert got == [
         ("teamA", 1, pytest.approx((0.2 + 0.9) / 2), 2),
         ("teamB", 2, pytest.approx((0.4 + 0.5) / 2), 2),
-        ("teamC", 3, 0.0, 0),
+        ("teamC", None, 0.0, 0),
     ]
 
 

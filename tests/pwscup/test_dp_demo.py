@@ -7,7 +7,22 @@ from pwscup.dp import engine
 from pwscup.dp.demo import dp_demo_load
 from tests.pwscup.dp_world import MOVIELENS_Z
 
-ADULT_SEX_AGEBAND = [186, 2322, 2800, 2409, 1006, 831, 1217, 209, 2853, 5679, 5742, 2293, 2142, 2872]
+ADULT_SEX_AGEBAND = [
+    186,
+    2322,
+    2800,
+    2409,
+    1006,
+    831,
+    1217,
+    209,
+    2853,
+    5679,
+    5742,
+    2293,
+    2142,
+    2872,
+]
 
 
 @pytest.mark.django_db

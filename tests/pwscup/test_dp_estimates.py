@@ -7,12 +7,14 @@ import math
 
 import numpy as np
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from pwscup.dp.models import Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.services import (
     DPRequestError,
     dp_declared_upload,
+    dp_estimate_check,
     dp_estimate_from_answer,
     dp_estimate_from_release,
     dp_estimate_upload,
@@ -36,14 +38,22 @@ def estimate_csv(gender_age, gender) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def checked(estimate) -> Estimate:
+    """Run the estimate's check here, as the worker does (``dp_estimate_check``)."""
+    assert estimate.status == Estimate.Status.QUEUED  # kept; never checked in the request
+    dp_estimate_check(estimate_id=estimate.pk)
+    return Estimate.objects.get(pk=estimate.pk)
+
+
 def upload(world, content, letter="a", level="eps-1"):
-    return dp_estimate_upload(
-        dp_round=world.dp_round,
-        team=world.teams[letter],
-        user=world.users[letter],
-        level=level,
-        content=content,
-        filename="estimate.csv",
+    return checked(
+        dp_estimate_upload(
+            dp_round=world.dp_round,
+            team=world.teams[letter],
+            user=world.users[letter],
+            level=level,
+            uploaded_file=SimpleUploadedFile("estimate.csv", content),
+        )
     )
 
 
@@ -241,14 +251,15 @@ def declared_world(db):
 
 
 def declare(world, content, declaration, letter="a"):
-    return dp_declared_upload(
-        dp_round=world.dp_round,
-        team=world.teams[letter],
-        user=world.users[letter],
-        level="eps-1",
-        content=content,
-        filename="release.csv",
-        declaration_raw=declaration,
+    return checked(
+        dp_declared_upload(
+            dp_round=world.dp_round,
+            team=world.teams[letter],
+            user=world.users[letter],
+            level="eps-1",
+            uploaded_file=SimpleUploadedFile("release.csv", content),
+            declaration_raw=declaration,
+        )
     )
 
 
@@ -280,14 +291,7 @@ def test_declared_upload_of_the_truth_is_flagged_and_ranked_apart(declared_world
         world, counts.encode(), {"mechanism": "laplace", "targets": {"gender_age": "1"}}, letter="b"
     )
     assert laplace.flagged and laplace.plausibility["counts"]["gender_age"]["T"] == 0
-    free_form = dp_estimate_upload(
-        dp_round=world.dp_round,
-        team=world.teams["a"],
-        user=world.users["a"],
-        level="eps-1",
-        content=counts.encode(),
-        filename="estimate.csv",
-    )
+    free_form = upload(world, counts.encode())
     assert free_form.status == Estimate.Status.FAILED
     assert "computed by the platform from release.csv" in free_form.message
     close_now(world)
@@ -301,7 +305,7 @@ def test_declared_upload_of_the_truth_is_flagged_and_ranked_apart(declared_world
 def test_large_workloads_build_br_on_the_worker(
     world, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from pwscup.dp.services import dp_estimate_build, estimates
+    from pwscup.dp.services import estimates
 
     monkeypatch.setattr(estimates, "ESTIMATE_INLINE_CELLS", 0)
     charge = release(world, [{"attributes": ["gender", "age"], "epsilon": "4"}]).charge
@@ -312,9 +316,10 @@ def test_large_workloads_build_br_on_the_worker(
         )  # fmt: skip
     assert queued.status == Estimate.Status.QUEUED and queued.counts == {}
     assert len(callbacks) == 1
-    assert dp_estimate_build(estimate_id=queued.pk) is True
-    assert dp_estimate_build(estimate_id=queued.pk) is False  # a second delivery does nothing
+    dp_estimate_check(estimate_id=queued.pk)
+    dp_estimate_check(estimate_id=queued.pk)  # a second delivery does nothing
     built = Estimate.objects.get(pk=queued.pk)
+    assert built.attempts == 1
     assert built.status == Estimate.Status.VALID and sum(built.counts["gender"]) == pytest.approx(
         10
     )
@@ -373,10 +378,10 @@ def test_the_services_send_the_dp_jobs_by_the_tasks_registered_names():
     # The services send jobs by name (no import of tasks.py): a renamed task would be lost.
     from pwscup import celery_app
     from pwscup.dp import tasks
-    from pwscup.dp.services.common import BUILD_DP_ESTIMATE, SCORE_DP_ROUND
+    from pwscup.dp.services.common import CHECK_DP_ESTIMATE, SCORE_DP_ROUND
 
-    assert (SCORE_DP_ROUND, BUILD_DP_ESTIMATE) == (
+    assert (SCORE_DP_ROUND, CHECK_DP_ESTIMATE) == (
         tasks.score_dp_round.name,
-        tasks.build_dp_estimate.name,
+        tasks.check_dp_estimate.name,
     )
-    assert {SCORE_DP_ROUND, BUILD_DP_ESTIMATE} <= set(celery_app.tasks)
+    assert {SCORE_DP_ROUND, CHECK_DP_ESTIMATE} <= set(celery_app.tasks)

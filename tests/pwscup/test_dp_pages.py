@@ -5,10 +5,16 @@ truth, another team's answers and releases, any score before the close)."""
 import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from pwscup.dp.services import dp_estimate_upload, dp_release_request, dp_rounds_score_closed
+from pwscup.dp.services import (
+    dp_estimate_check,
+    dp_estimate_upload,
+    dp_release_request,
+    dp_rounds_score_closed,
+)
 from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now
 
 
@@ -160,14 +166,14 @@ def test_no_score_or_truth_before_the_close_then_scores_after(
         )
         + "gender,F,,4\ngender,M,,6\n"
     ).encode()
-    dp_estimate_upload(
+    kept = dp_estimate_upload(
         dp_round=world.dp_round,
         team=world.teams["a"],
         user=world.users["a"],
         level="eps-1",
-        content=content,
-        filename="estimate.csv",
+        uploaded_file=SimpleUploadedFile("estimate.csv", content),
     )
+    dp_estimate_check(estimate_id=kept.pk)  # what the worker runs
     for who in ("a", "b"):
         client = client_for(world, who)
         for address in (

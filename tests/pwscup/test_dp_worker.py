@@ -2,6 +2,7 @@
 score job; the worker scores the estimates and computes the baselines."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
@@ -21,8 +22,14 @@ def test_the_worker_scores_a_closed_round(celery_worker_process):
     ) + "gender,F,,4\ngender,M,,6\n").encode()  # fmt: skip
     estimate = dp_estimate_upload(
         dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-1",
-        content=content, filename="estimate.csv",
+        uploaded_file=SimpleUploadedFile("estimate.csv", content),
     )  # fmt: skip
+    # The worker checks the upload, then scores it after the close.
+    wait_for(
+        lambda: Estimate.objects.filter(pk=estimate.pk, status="valid").exists(),
+        timeout=120,
+        what="the worker to check the estimate",
+    )
     close_now(world)
     client = Client()
     client.force_login(world.users["b"])

@@ -28,7 +28,11 @@ def test_it_refuses_a_database_with_other_accounts_unless_forced(django_user_mod
     assert list(organizer.groups.values_list("name", flat=True)) == [ORGANIZER_GROUP]
     assert list(organizer.organized_competitions.all()) == [demo]
     assert organizer.has_perm("competitions.change_round")
-    assert not organizer.has_perm("competitions.add_competition")
+    # It may create competitions: the console shows it "New competition".
+    assert organizer.has_perm("competitions.add_competition")
+    client.force_login(organizer)
+    assert 'data-testid="competition-new"' in client.get(reverse("console:home")).content.decode()
+    assert client.get(reverse("console:competition_new")).status_code == 200
     other = competition_create(name="Real cup 2025", slug="real", organizers=[alice])
     client.force_login(organizer)
     rounds = client.get(reverse("admin:competitions_round_changelist"))

@@ -177,7 +177,9 @@ def test_an_unchanged_fragment_is_answered_304_and_a_change_is_not(board, client
     again = client.get(first.wsgi_request.get_full_path(), headers={"if-none-match": first["ETag"]})
     assert again.status_code == 304 and again.content == b""
     upload(board, "a", board.original)
-    changed = client.get(first.wsgi_request.get_full_path(), headers={"if-none-match": first["ETag"]})
+    changed = client.get(
+        first.wsgi_request.get_full_path(), headers={"if-none-match": first["ETag"]}
+    )
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
 
 

@@ -64,7 +64,7 @@ def test_two_simultaneous_uploads_against_a_quota_of_one_accept_exactly_one(
     make_world, monkeypatch
 ):
     world = make_world(slug="race", total_limit=1)
-    checked = uploads.check_quota
+    checked = uploads.check_limits
 
     def slow_check(**kwargs):
         # Widen the window between reading the count and inserting the row: without the
@@ -72,7 +72,7 @@ def test_two_simultaneous_uploads_against_a_quota_of_one_accept_exactly_one(
         checked(**kwargs)
         time.sleep(0.5)
 
-    monkeypatch.setattr(uploads, "check_quota", slow_check)
+    monkeypatch.setattr(uploads, "check_limits", slow_check)
     start = threading.Barrier(2)
     outcomes = []
 

@@ -140,7 +140,12 @@ def test_final_ranking_shares_ranks_in_both_tables_and_csvs(world, frozen, clien
         ("teamA", 2),
         ("teamB", 2),
     ]
-    assert [(r.team.slug, r.rank) for r in attack] == [("teamA", 1), ("teamB", 2), ("teamC", 2)]
+    # B and C attacked nothing: no attack rank (not a tie for 2nd).
+    assert [(r.team.slug, r.rank) for r in attack] == [
+        ("teamA", 1),
+        ("teamB", None),
+        ("teamC", None),
+    ]
 
     client.force_login(world.organizer)
     table = csv_rows(client.get(world.round_url() + "final/?format=anonymization-csv"))
@@ -155,8 +160,8 @@ def test_final_ranking_shares_ranks_in_both_tables_and_csvs(world, frozen, clien
     assert table == [
         ["rank", "team", "mean_rate", "targets_attacked"],
         ["1", "Team A", "0.1", "1"],
-        ["2", "Team B", "0.0", "0"],
-        ["2", "Team C", "0.0", "0"],
+        ["", "Team B", "0.0", "0"],
+        ["", "Team C", "0.0", "0"],
     ]
 
 

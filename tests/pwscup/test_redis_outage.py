@@ -124,9 +124,10 @@ def test_pages_and_uploads_survive_a_redis_outage(make_world, site, redis_server
 
     redis_server.start()  # back, empty: no message of the two uploads survived
     wait_for(
-        lambda: set(
-            AnonymizationSubmission.objects.values_list("status", flat=True)
-        ) == {Status.FINISHED},
+        lambda: (
+            set(AnonymizationSubmission.objects.values_list("status", flat=True))
+            == {Status.FINISHED}
+        ),
         timeout=120,
         what="both uploads made during the outage to be scored",
     )

@@ -10,6 +10,9 @@ from pwscup.core.errors import Refused
 from pwscup.sequential import selectors, services
 from pwscup.sequential.models import SeqAttack, SeqTarget
 from tests.pwscup.seq_web_world import (
+    attack as seq_attack,
+)
+from tests.pwscup.seq_web_world import (
     fixture,
     fixture_config,
     freeze,
@@ -65,20 +68,20 @@ def test_targets_are_published_without_pids_and_the_map_attackers_fill_their_row
 def test_w6_guesses_score_three_fifths_and_bad_lines_are_named():
     world = attack_world()
     target = SeqTarget.objects.get(sequential=world.sequential, team=world.teams["a"])
-    attack = services.attack_upload(
+    queued = services.attack_upload(
         target=target,
         team=world.teams["b"],
         user=world.users["b"],
         uploaded_file=upload_file(W6_GUESSES, "teamB_attack_teamA.csv"),
     )
+    # Kept as uploaded and QUEUED: the worker scores it, never the request.
+    assert queued.status == SeqAttack.Status.QUEUED and queued.accuracy is None
+    assert queued.size == len(W6_GUESSES) and queued.number == 1
+    services.attack_score(attack_id=queued.pk)
+    attack = SeqAttack.objects.get(pk=queued.pk)
     assert attack.status == SeqAttack.Status.FINISHED and attack.accuracy == pytest.approx(0.6)
-    bad = services.attack_upload(
-        target=target,
-        team=world.teams["b"],
-        user=world.users["b"],
-        uploaded_file=upload_file(b"pid,guess\nZoe,flu\n", "bad.csv"),
-    )
-    assert bad.status == SeqAttack.Status.FAILED
+    bad = seq_attack(world, "b", target, b"pid,guess\nZoe,flu\n")
+    assert bad.status == SeqAttack.Status.FAILED and bad.number == 2
     assert "line 2: pid 'Zoe' is not a target of this sequence" in bad.message
     with pytest.raises(Refused):
         services.attack_upload(

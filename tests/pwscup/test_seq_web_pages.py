@@ -5,7 +5,14 @@ import html
 import pytest
 from django.urls import reverse
 
-from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world, upload_file
+from tests.pwscup.seq_web_world import (
+    fixture,
+    freeze,
+    publish,
+    run_seq_jobs,
+    seq_world,
+    upload_file,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +48,7 @@ def test_upload_through_the_page_then_the_release_page_shows_the_risk_table(clie
         {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
     )
     assert response.status_code == 302
+    run_seq_jobs()  # the worker checks the release
     detail = client.get(response["Location"])
     assert detail.status_code == 200
     assert b"MU(j)" in detail.content and b"P_N_true" in detail.content
@@ -61,6 +69,7 @@ def test_a_rejected_upload_shows_the_spec_message_in_japanese(client):
     response = client.post(
         url(world, "sequential:upload"), {"step": "1", "file": upload_file(bad, "r.csv")}
     )
+    run_seq_jobs()
     page = client.get(response["Location"])
     text = html.unescape(page.content.decode())
     assert "リリース 1 の 1 行目: pid 'Zoe' はマスター表にありません" in text
@@ -73,7 +82,7 @@ def test_the_organizer_console_shows_the_timeline_and_freezes(client):
     assert page.status_code == 200
     text = page.content.decode()
     assert 'data-testid="timeline"' in text and "+5" in text and "−5" in text
-    response = client.post(url(world, "sequential:action", "freeze"))
+    response = client.post(url(world, "sequential:action", "freeze"), {"step": "1"})
     assert response.status_code == 302
     world.sequential.refresh_from_db()
     assert world.sequential.frozen_steps == 1

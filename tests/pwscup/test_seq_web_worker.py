@@ -1,25 +1,36 @@
-"""A large release is checked by the real Celery worker, with the same results as in the
-request; the job follows the submissions' state machine (a second delivery does nothing)."""
+"""Releases are checked by the real Celery worker (never in the request), with the same
+results as the job run here; the job follows the core's state machine (a second delivery
+does nothing)."""
 
 import pytest
 
 from pwscup.sequential import services
 from pwscup.sequential.models import Release
-from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world
+from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world, upload_file
 from tests.support import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_release_over_the_inline_size_is_checked_by_the_worker(settings, celery_worker_process):
+def _upload(world, letter: str, step: int, content: bytes) -> Release:
+    """Upload only: the check is the worker's."""
+    return services.release_upload(
+        sequential=world.sequential,
+        team=world.teams[letter],
+        user=world.users[letter],
+        step=step,
+        uploaded_file=upload_file(content, f"release_{step}.csv"),
+    )
+
+
+def test_a_release_is_checked_by_the_worker(celery_worker_process):
     world = seq_world(slug="seqworker")
     publish(world, "a", 1, fixture("zhang_release_1.csv"))
     publish(world, "b", 1, fixture("zhang_release_1.csv"))
     freeze(world)
     inline = publish(world, "a", 2, fixture("zhang_release_2_table9.csv"))
     assert inline.status == Release.Status.FINISHED
-    settings.PWSCUP_SEQ_INLINE_MAX_ROWS = 0  # every check goes to the worker
-    queued = publish(world, "b", 2, fixture("zhang_release_2_table9.csv"))
+    queued = _upload(world, "b", 2, fixture("zhang_release_2_table9.csv"))
     assert queued.status == Release.Status.QUEUED
     wait_for(
         lambda: Release.objects.filter(
@@ -36,7 +47,7 @@ def test_a_release_over_the_inline_size_is_checked_by_the_worker(settings, celer
     services.release_check(release_id=queued.pk, task_id="again")
     queued.refresh_from_db()
     assert queued.attempts == 1 and queued.status == Release.Status.FINISHED
-    rejected = publish(world, "b", 2, fixture("zhang_release_2_table9_as_printed.csv"))
+    rejected = _upload(world, "b", 2, fixture("zhang_release_2_table9_as_printed.csv"))
     wait_for(
         lambda: Release.objects.filter(pk=rejected.pk, status=Release.Status.FAILED).exists(),
         timeout=120,
@@ -56,9 +67,8 @@ def test_the_reaper_requeues_a_release_check_lost_with_its_worker(settings):
     from pwscup.submissions.services.maintenance import jobs_reap
 
     world = seq_world(slug="seqreap")
-    settings.PWSCUP_SEQ_INLINE_MAX_ROWS = 0
     with mock.patch("pwscup.submissions.broker.job_send"):
-        release = publish(world, "a", 1, fixture("zhang_release_1.csv"))
+        release = _upload(world, "a", 1, fixture("zhang_release_1.csv"))
     long_ago = timezone.now() - dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT + 60)
     Release.objects.filter(pk=release.pk).update(
         status=Release.Status.RUNNING, started_at=long_ago, attempts=1, worker="gone@host"

@@ -25,20 +25,18 @@ from pwscup.submissions.access import (
     targets_for_attacker,
     upload_for,
 )
+from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission
 from pwscup.submissions.selectors import round_targets, team_attacks, team_submissions
 
 
 def _accepted(upload, url_name: str) -> Response:
     """202 with the notice the round page shows after an upload."""
-    if upload.dispatch.sent is False:
-        notice = _("Upload received (#%(id)s) and queued; scoring starts when the scorer is back.")
-    else:
-        notice = _("Upload received (#%(id)s); it is being scored.")
     data = {
         "id": upload.pk,
+        "number": upload.number,
         "status": upload.status,
-        "message": notice % {"id": upload.pk},
+        "message": upload_received_message(upload),
         "url": reverse(url_name, args=[upload.pk]),
     }
     return Response(s.UploadAcceptedSerializer(data).data, status=202)

@@ -11,7 +11,7 @@ from pwscup.dp.services.charges import dp_query_answer, dp_release_request
 from pwscup.dp.services.common import DPRequestError, dp_error_text
 from pwscup.dp.services.estimates import (
     dp_declared_upload,
-    dp_estimate_build,
+    dp_estimate_check,
     dp_estimate_from_answer,
     dp_estimate_from_release,
     dp_estimate_upload,
@@ -32,7 +32,7 @@ __all__ = [
     "LedgerRefusal",
     "dp_declared_upload",
     "dp_error_text",
-    "dp_estimate_build",
+    "dp_estimate_check",
     "dp_estimate_from_answer",
     "dp_estimate_from_release",
     "dp_estimate_upload",

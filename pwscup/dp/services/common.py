@@ -14,7 +14,7 @@ from scoring.dp.errors import DPError
 # The DP jobs, sent by name (``pwscup.submissions.broker.job_send``): tasks.py imports the
 # services, so the services do not import the tasks.
 SCORE_DP_ROUND = "pwscup.dp.tasks.score_dp_round"
-BUILD_DP_ESTIMATE = "pwscup.dp.tasks.build_dp_estimate"
+CHECK_DP_ESTIMATE = "pwscup.dp.tasks.check_dp_estimate"
 
 
 class DPRequestError(Exception):

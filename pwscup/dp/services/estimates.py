@@ -1,16 +1,23 @@
 """A team's estimates: uploaded, built from a release or an answer, or declared (spec §7.4,
-§8.2); VALID, QUEUED (built by the worker) or FAILED with the spec's message."""
+§8.2). Uploads enter through the core's upload pipeline (``upload_keep``) and are checked
+by a worker (``dp_estimate_check``); every estimate ends VALID, or FAILED with the spec's
+message."""
 
-from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from pwscup.accounts.models import Team
 from pwscup.dp import engine
 from pwscup.dp.ledger import (
     fraction_text,
 )
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
-from pwscup.dp.services.common import BUILD_DP_ESTIMATE, DPRequestError, level_open
+from pwscup.dp.services.common import CHECK_DP_ESTIMATE, DPRequestError, level_open
 from pwscup.submissions.broker import job_send
+from pwscup.submissions.models import Status
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.uploads import UploadWindow, next_upload_number, upload_keep
 from scoring.dp.errors import DPError
 
 # --- estimates -----------------------------------------------------------------------------
@@ -26,54 +33,54 @@ def _method_label(ledger: Ledger | None, *, estimator: str = "") -> str:
     )
 
 
-def _estimate_kept(estimate: Estimate, content: bytes, *, default_name: str) -> Estimate:
-    """Save ``estimate`` with the uploaded file kept as uploaded."""
-    name = estimate.original_filename or default_name
-    estimate.file.save(name, ContentFile(content), save=False)
-    estimate.save()
+def _uploads_window(dp_round: DPRound, team, level: str) -> UploadWindow:
+    """A level's estimates of the team: what an uploaded estimate is numbered after."""
+    return UploadWindow(
+        round=dp_round.round,
+        uploads=Estimate.objects.filter(dp_round=dp_round, team=team, level=level),
+    )
+
+
+def _estimate_upload_keep(
+    *, dp_round: DPRound, team, user, level: str, uploaded_file, now, source, **fields
+) -> Estimate:
+    """Keep an uploaded file as an estimate (QUEUED) through the core's upload pipeline, and
+    send its check to a worker (``dp_estimate_check``)."""
+    now = now or timezone.now()
+    estimate = upload_keep(
+        model=Estimate,
+        window=_uploads_window(dp_round, team, level),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=source == Estimate.Source.UPLOAD and "estimate.csv" or "release.csv",
+        now=now,
+        check=lambda: level_open(dp_round, level, now),
+        dp_round=dp_round,
+        level=level,
+        user=user if user is not None and user.is_authenticated else None,
+        source=source,
+        original_filename=(getattr(uploaded_file, "name", "") or "estimate.csv")[:255],
+        **fields,
+    )
+    job_send(CHECK_DP_ESTIMATE, estimate.pk)
     return estimate
 
 
-def _estimate_failed(owner: dict, *, source, content, filename, message) -> Estimate:
-    """A FAILED estimate of ``owner`` (dp_round, team, user, level) with the message, its
-    upload kept as uploaded."""
-    code, params = getattr(message, "code", ""), getattr(message, "params", {})
-    estimate = Estimate(
-        **owner,
-        source=source,
-        original_filename=filename,
-        status=Estimate.Status.FAILED,
-        message=str(message),
-        message_code=code if isinstance(code, str) else "",
-        message_params=params if isinstance(params, dict) else {},
-    )
-    return _estimate_kept(estimate, content, default_name="estimate.csv")
-
-
 def dp_estimate_upload(
-    *, dp_round: DPRound, team, user, level: str, content: bytes, filename: str, now=None
+    *, dp_round: DPRound, team, user, level: str, uploaded_file, now=None
 ) -> Estimate:
-    """Keep an uploaded estimate.csv (spec §7.4) as uploaded; VALID or FAILED with the
-    spec's message. The last valid one counts. No score is computed before the close."""
-    level_open(dp_round, level, now)
-    owner = {"dp_round": dp_round, "team": team, "user": user, "level": level}
-    upload = {"source": Estimate.Source.UPLOAD, "content": content, "filename": filename}
-    if engine.declared_only(dp_round.config):
-        return _estimate_failed(owner, **upload, message=DPError("dp.estimate.upload_mode"))
-    try:
-        counts = engine.estimate_read(content, dp_round.config)
-    except engine.DPInputError as error:
-        return _estimate_failed(owner, **upload, message=error)
-    ledger = Ledger.objects.filter(dp_round=dp_round, team=team, level=level).first()
-    estimate = Estimate(
-        **owner,
+    """Keep an uploaded estimate.csv (spec §7.4) as uploaded; a worker checks it: VALID, or
+    FAILED with the spec's message. The last valid one counts. No score is computed before
+    the close."""
+    return _estimate_upload_keep(
+        dp_round=dp_round,
+        team=team,
+        user=user,
+        level=level,
+        uploaded_file=uploaded_file,
+        now=now,
         source=Estimate.Source.UPLOAD,
-        original_filename=filename,
-        counts=counts,
-        method=_method_label(ledger, estimator="own"),
-        status=Estimate.Status.VALID,
     )
-    return _estimate_kept(estimate, content, default_name="estimate.csv")
 
 
 # Above this many cells over the workload, BR and BI run on the worker: BR of one
@@ -87,7 +94,7 @@ def dp_estimate_from_release(
 ) -> Estimate:
     """The platform's BT, BR or BI estimate of every target from one of the team's
     releases (free post-processing, spec §7.3). Large workloads' BR/BI are QUEUED and built
-    by the worker (``dp_estimate_build``)."""
+    by the worker (``dp_estimate_check``)."""
     level_open(dp_round, level, now)
     charge = _own_charge(dp_round, team, level, charge_no, Charge.Kind.RELEASE)
     if estimator not in ("BT", "BR", "BI"):
@@ -104,15 +111,27 @@ def dp_estimate_from_release(
         status=Estimate.Status.QUEUED,
     )
     if estimator != "BT" and engine.workload_cells(dp_round.config) > ESTIMATE_INLINE_CELLS:
-        estimate.save()
-        job_send(BUILD_DP_ESTIMATE, estimate.pk)
+        _numbered_save(estimate)
+        job_send(CHECK_DP_ESTIMATE, estimate.pk)
         return estimate
     try:
         estimate.counts = _release_estimate_counts(dp_round, charge, estimator)
     except engine.DPInputError as error:
         raise DPRequestError(error) from None
     estimate.status = Estimate.Status.VALID
-    estimate.save()
+    _numbered_save(estimate)
+    return estimate
+
+
+def _numbered_save(estimate: Estimate) -> Estimate:
+    """Save an estimate the platform builds, numbered with the team's uploads of its level
+    (the one counter: ``uploads.next_upload_number``), under the team's row lock."""
+    with transaction.atomic():
+        Team.objects.select_for_update().get(pk=estimate.team_id)
+        estimate.number = next_upload_number(
+            _uploads_window(estimate.dp_round, estimate.team, estimate.level).uploads
+        )
+        estimate.save()
     return estimate
 
 
@@ -125,45 +144,62 @@ def _release_estimate_counts(dp_round, charge, estimator) -> dict:
     )
 
 
-def dp_estimate_build(*, estimate_id: int) -> bool:
-    """Build a QUEUED estimate (the worker's job): VALID with its counts, or FAILED with the
-    reason. One conditional UPDATE from QUEUED, so a job delivered twice does no harm."""
-    estimate = (
-        Estimate.objects.select_related("dp_round__round")
-        .filter(pk=estimate_id, status=Estimate.Status.QUEUED)
-        .first()
+def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") -> None:
+    """The estimate's job (the core's state machine, ``jobs.py``: a job delivered twice does
+    no harm, a run taken over after its worker died writes nothing): check an uploaded
+    estimate or declared table, or build the platform's estimate from a release. VALID with
+    its counts, or FAILED with the reason in the reader's language."""
+    token = job_claim(model=Estimate, pk=estimate_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    estimate = Estimate.objects.select_related("dp_round__round").get(pk=estimate_id)
+    status, message, values = job_run(
+        lambda: _estimate_values(estimate), what=f"DP estimate {estimate_id}"
     )
-    if estimate is None:
-        return False
+    job_complete(
+        model=Estimate,
+        pk=estimate_id,
+        token=token,
+        status=Estimate.Status.VALID if status == Status.FINISHED else Estimate.Status.FAILED,
+        message=message,
+        **values,
+    )
+
+
+def _estimate_values(estimate: Estimate) -> dict:
+    """What the check of ``estimate`` writes on it (raises the spec's error if invalid)."""
     dp_round = estimate.dp_round
-    number = estimate.declaration["from_release"]
-    charge = _own_charge(dp_round, estimate.team, estimate.level, number, Charge.Kind.RELEASE)
-    try:
-        values = {
-            "counts": _release_estimate_counts(dp_round, charge, estimate.estimator),
-            "status": Estimate.Status.VALID,
+    if estimate.source == Estimate.Source.RELEASE:
+        number = estimate.declaration["from_release"]
+        charge = _own_charge(dp_round, estimate.team, estimate.level, number, Charge.Kind.RELEASE)
+        return {"counts": _release_estimate_counts(dp_round, charge, estimate.estimator)}
+    content = engine.stored_bytes(estimate.file)
+    if estimate.source == Estimate.Source.UPLOAD:
+        if engine.declared_only(dp_round.config):
+            raise DPError("dp.estimate.upload_mode")
+        ledger = Ledger.objects.filter(
+            dp_round=dp_round, team=estimate.team, level=estimate.level
+        ).first()
+        return {
+            "counts": engine.estimate_read(content, dp_round.config),
+            "method": _method_label(ledger, estimator="own"),
         }
-    except engine.DPInputError as error:
-        values = {
-            "status": Estimate.Status.FAILED,
-            "message": str(error),
-            "message_code": getattr(error, "code", ""),
-            "message_params": getattr(error, "params", {}),
-        }
-    return bool(
-        Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.QUEUED).update(**values)
-    )
+    return _declared_values(estimate, content)
 
 
 def dp_estimates_build_queued(*, dp_round: DPRound | None = None, older_than=None) -> int:
-    """Build the QUEUED estimates (of one round, or those queued before ``older_than``):
-    what the close does first, and what the periodic tick resends after a lost job."""
+    """Check or build the QUEUED estimates (of one round, or those queued before
+    ``older_than``) here: what the close does first, so that every estimate accepted
+    before the close counts."""
     queued = Estimate.objects.filter(status=Estimate.Status.QUEUED)
     if dp_round is not None:
         queued = queued.filter(dp_round=dp_round)
     if older_than is not None:
         queued = queued.filter(created_at__lt=older_than)
-    return sum(dp_estimate_build(estimate_id=pk) for pk in queued.values_list("pk", flat=True))
+    pks = list(queued.values_list("pk", flat=True))
+    for pk in pks:
+        dp_estimate_check(estimate_id=pk)
+    return len(pks)
 
 
 def dp_estimate_from_answer(
@@ -183,16 +219,18 @@ def dp_estimate_from_answer(
     if previous is not None:
         counts.update(previous.counts)
     counts[target] = list(charge.reply["answer"])
-    return Estimate.objects.create(
-        dp_round=dp_round,
-        team=team,
-        user=user,
-        level=level,
-        source=Estimate.Source.ANSWER,
-        declaration={"from_answer": charge_no},
-        counts=counts,
-        method=_method_label(charge.ledger),
-        status=Estimate.Status.VALID,
+    return _numbered_save(
+        Estimate(
+            dp_round=dp_round,
+            team=team,
+            user=user,
+            level=level,
+            source=Estimate.Source.ANSWER,
+            declaration={"from_answer": charge_no},
+            counts=counts,
+            method=_method_label(charge.ledger),
+            status=Estimate.Status.VALID,
+        )
     )
 
 
@@ -235,52 +273,53 @@ def dp_declared_upload(
     team,
     user,
     level: str,
-    content: bytes,
-    filename: str,
+    uploaded_file,
     declaration_raw,
     now=None,
 ) -> Estimate:
-    """A team's own randomized table (or noisy counts) with its declared ε: checked,
-    estimated by the platform, tested for plausibility (flagged, never rejected), ranked
-    apart as "declared, unverified"."""
-    level_open(dp_round, level, now)
+    """A team's own randomized table (or noisy counts) with its declared ε, kept as uploaded
+    (QUEUED); a worker checks it, estimates the counts and tests their plausibility
+    (flagged, never rejected). Ranked apart as "declared, unverified"."""
     if not engine.declared_enabled(dp_round.config):
         raise DPRequestError(_("This round takes no declared uploads"))
-    owner = {"dp_round": dp_round, "team": team, "user": user, "level": level}
-    try:
-        declared = engine.declared_check(
-            content,
-            declaration_raw,
-            dp_round.config,
-            budget=engine.level_budget(dp_round.config, level),
-            rows=dp_round.round.original_rows,
-        )
-        plausibility = engine.declared_plausibility(dp_round.round, declared)
-    except engine.DPInputError as error:
-        return _estimate_failed(
-            owner,
-            source=Estimate.Source.DECLARED_TABLE,
-            content=content,
-            filename=filename,
-            message=error,
-        )
-    estimate = Estimate(
-        **owner,
-        source=declared.source,
-        original_filename=filename,
-        declaration=declared.declaration,
-        counts=declared.counts,
-        method=declared.method,
-        estimator=declared.estimator,
+    return _estimate_upload_keep(
+        dp_round=dp_round,
+        team=team,
+        user=user,
+        level=level,
+        uploaded_file=uploaded_file,
+        now=now,
+        source=Estimate.Source.DECLARED_TABLE,
         declared=True,
-        declared_epsilon=fraction_text(declared.epsilon),
-        plausibility=plausibility,
-        flagged=bool(plausibility.get("flagged")),
-        status=Estimate.Status.VALID,
+        # The declaration as sent (JSON text, or an object from the API), checked by the job.
+        declaration={"raw": declaration_raw if isinstance(declaration_raw, str | dict) else ""},
     )
+
+
+def _declared_values(estimate: Estimate, content: bytes) -> dict:
+    """The check of a declared upload: its counts, method and plausibility (and its scores
+    in a round with live feedback: allowed only in upload-only rounds, spec §7.6)."""
+    dp_round = estimate.dp_round
+    declared = engine.declared_check(
+        content,
+        estimate.declaration.get("raw", ""),
+        dp_round.config,
+        budget=engine.level_budget(dp_round.config, estimate.level),
+        rows=dp_round.round.original_rows,
+    )
+    plausibility = engine.declared_plausibility(dp_round.round, declared)
+    values = {
+        "source": declared.source,
+        "declaration": declared.declaration,
+        "counts": declared.counts,
+        "method": declared.method,
+        "estimator": declared.estimator,
+        "declared_epsilon": fraction_text(declared.epsilon),
+        "plausibility": plausibility,
+        "flagged": bool(plausibility.get("flagged")),
+    }
     if engine.live_feedback(dp_round.config):
-        # Allowed only in upload-only rounds (the team holds the table; spec §7.6).
-        estimate.scores = engine.estimate_scores(
-            estimate.counts, engine.round_truths(dp_round.round), dp_round.config
+        values["scores"] = engine.estimate_scores(
+            declared.counts, engine.round_truths(dp_round.round), dp_round.config
         )
-    return _estimate_kept(estimate, content, default_name="release.csv")
+    return values

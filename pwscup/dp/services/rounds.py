@@ -1,7 +1,6 @@
 """The DP round itself: creation, its release window, and the close (scores, baselines and
 the participants' notification)."""
 
-import datetime as dt
 import hashlib
 import json
 
@@ -152,10 +151,9 @@ def dp_round_score_by_id(*, dp_round_id: int) -> bool:
 
 
 def dp_rounds_score_closed(*, now=None) -> list[int]:
-    """The periodic tick: build estimates whose job was lost (queued over a minute ago),
-    then score every DP round whose release phase has closed and is not scored yet."""
+    """The periodic tick: score every DP round whose release phase has closed and is not
+    scored yet (an estimate's lost job is the reaper's, as for every kind)."""
     now = now or timezone.now()
-    dp_estimates_build_queued(older_than=now - dt.timedelta(minutes=1))
     done = []
     for dp_round in DPRound.objects.filter(closes_at__lte=now, scored_at__isnull=True):
         if dp_round_score(dp_round=dp_round, now=now):

@@ -56,6 +56,17 @@ BUILTIN_JOB = JobFields(
 )
 
 
+@dataclass(frozen=True)
+class JobKind:
+    """A model whose rows are background jobs: its job fields, and the task (by name) that
+    takes a row's primary key. The reaper watches the core's and every round kind's
+    (``RoundKind.jobs``)."""
+
+    model: type
+    fields: JobFields
+    task: str
+
+
 def stale_before(now: dt.datetime) -> dt.datetime:
     """A run started before this instant has outlived the hard time limit: its worker is gone."""
     return now - dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT + 30)

@@ -1,7 +1,6 @@
 """Organizer-wide operations: rescoring a round, reaping stuck jobs, automatic freezes."""
 
 import datetime as dt
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.db.models import Q
@@ -14,15 +13,13 @@ from pwscup.submissions.models import (
     AttackSubmission,
     RoundOperation,
     Status,
-    Target,
 )
 from pwscup.submissions.services.anonymization import enqueue_anonymization
 from pwscup.submissions.services.attacks import attacks_rescore
 from pwscup.submissions.services.freeze import targets_rescore
 from pwscup.submissions.services.jobs import (
-    BUILTIN_JOB,
     UPLOAD_JOB,
-    JobFields,
+    JobKind,
     exhausted_values,
     job_requeue,
     job_reset,
@@ -37,26 +34,15 @@ SEND_GRACE = dt.timedelta(seconds=10)
 AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
 
 
-@dataclass(frozen=True)
-class JobKind:
-    model: type
-    fields: JobFields
-    task: str
+# The core's own jobs; each round kind adds its own (``RoundKind.jobs``).
+CORE_JOBS = [JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION)]
 
 
-JOB_KINDS = [
-    JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
-    JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
-    JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
-    JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION),
-]
+def job_kinds() -> list[JobKind]:
+    """Every job the reaper watches: the core's and every registered round kind's."""
+    from pwscup.kinds import all_kinds
 
-
-def job_kind_register(kind: JobKind) -> None:
-    """Let the reaper watch another app's jobs (a round kind's, from its ``ready()``): the
-    model has the job fields ``kind.fields`` names, ``kind.task`` takes its primary key."""
-    if all(known.model is not kind.model or known.fields != kind.fields for known in JOB_KINDS):
-        JOB_KINDS.append(kind)
+    return [*CORE_JOBS, *(job for kind in all_kinds() for job in kind.jobs())]
 
 
 def round_rescore_all(*, round: Round) -> dict[str, int]:
@@ -101,7 +87,7 @@ def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
                 kind.fields.attempts,
             )
         )
-        for kind in JOB_KINDS
+        for kind in job_kinds()
     }
     census = _worker_census(runs, worker=worker, now=now)
     for kind, kind_runs in runs.items():
@@ -157,7 +143,7 @@ def _resend_lost_messages(*, now) -> int:
     update sends each at most once per interval, even with two reapers at work."""
     before = now - dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS)
     resent = 0
-    for kind in JOB_KINDS:
+    for kind in job_kinds():
         fields = kind.fields
         waiting = kind.model.objects.filter(
             **{fields.status: Status.QUEUED, f"{fields.queued_at}__lt": before}

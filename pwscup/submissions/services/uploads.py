@@ -1,28 +1,31 @@
-"""Accepting an upload: window, size and quota are checked here, on the server."""
+"""Accepting an upload, for every round kind: size, limits and the team's bounds are checked
+here, on the server (``upload_keep``)."""
 
 import datetime as dt
 import zoneinfo
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
+from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from pwscup.submissions.selectors import (
     Quota,
-    local_day_start,
-    quota_usage,
+    day_start_in,
     team_failed_uploads_since,
     team_stored_upload_bytes,
     upload_visible_to,
+    uploads_quota_usage,
 )
 
 
@@ -59,16 +62,6 @@ def check_size(uploaded_file) -> None:
         raise Refused(_("The file is empty."))
 
 
-def check_quota(*, model, phase: Phase, team: Team, now: dt.datetime) -> None:
-    """Must run inside a transaction holding the team's row lock (no race past the limit)."""
-    check_limits(
-        quota=quota_usage(model=model, phase=phase, team=team, now=now),
-        total_limit=phase.total_limit,
-        daily_limit=phase.daily_limit,
-        time_zone=phase.round.timezone,
-    )
-
-
 def check_limits(
     *,
     quota: Quota,
@@ -101,13 +94,14 @@ def check_limits(
         )
 
 
-def check_upload_bounds(*, phase: Phase, team: Team, size: int, now: dt.datetime) -> None:
-    """Failed uploads cost no quota, but they are stored: at most so many a day, so many bytes.
+def check_upload_bounds(*, round: Round, team: Team, size: int, now: dt.datetime) -> None:
+    """Failed uploads cost no quota, but they are stored: at most so many a day (the round's
+    local day), so many bytes per team, counted over every kind's uploads.
 
-    Must run inside a transaction holding the team's row lock, like ``check_quota``.
+    Must run inside a transaction holding the team's row lock (``upload_keep`` does).
     """
     failed_limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
-    day_start = local_day_start(phase=phase, now=now)
+    day_start = day_start_in(round.timezone, now)
     resets_at = day_start + dt.timedelta(days=1)
     if team_failed_uploads_since(team=team, since=day_start) >= failed_limit:
         raise Refused(
@@ -118,7 +112,7 @@ def check_upload_bounds(*, phase: Phase, team: Team, size: int, now: dt.datetime
             )
             % {
                 "limit": failed_limit,
-                "reset": _format_at(phase, resets_at),
+                "reset": format_at(round.timezone, resets_at),
             },
             status=429,
             resets_at=resets_at,
@@ -140,6 +134,71 @@ def check_upload_bounds(*, phase: Phase, team: Team, size: int, now: dt.datetime
         )
 
 
+@dataclass(frozen=True)
+class UploadWindow:
+    """What one upload counts against: a phase, a release step, a DP level...
+
+    ``uploads`` are the team's uploads of the window, any status (FAILED ones count for
+    nothing but the numbering); ``round`` gives the local day of the daily limits and of
+    the failed-upload cap. ``total_message`` (with ``%(limit)s``) names the window when it
+    is not a phase."""
+
+    round: Round
+    uploads: QuerySet
+    daily_limit: int | None = None
+    total_limit: int | None = None
+    total_message: str | None = None
+
+
+def upload_keep(
+    *,
+    model,
+    window: UploadWindow,
+    team: Team,
+    uploaded_file,
+    stored_name: str,
+    now: dt.datetime,
+    check: Callable[[], None] | None = None,
+    **fields,
+):
+    """The one way a team's file enters the platform, for every round kind.
+
+    Refuse an empty file or one over ``PWSCUP_MAX_UPLOAD_BYTES`` (413); then, under the
+    team's row lock (two uploads at once cannot both pass a limit), run the kind's
+    ``check`` (its window: open, frozen...), the window's total and daily limits (429), and
+    the team-wide bounds (failed uploads per round-local day, bytes kept per team). The file
+    is kept exactly as uploaded with its SHA-256 and size, numbered after the team's earlier
+    uploads of the window, QUEUED: the kind sends its job (``broker.job_send``), and a
+    worker checks and scores it, never the request.
+    """
+    check_size(uploaded_file)
+    with transaction.atomic():
+        Team.objects.select_for_update().get(pk=team.pk)
+        if check is not None:
+            check()
+        check_limits(
+            quota=uploads_quota_usage(window.uploads, time_zone=window.round.timezone, now=now),
+            total_limit=window.total_limit,
+            daily_limit=window.daily_limit,
+            time_zone=window.round.timezone,
+            total_message=window.total_message,
+        )
+        check_upload_bounds(round=window.round, team=team, size=uploaded_file.size, now=now)
+        upload = model(
+            team=team,
+            number=next_upload_number(window.uploads),
+            sha256=sha256_of(uploaded_file),
+            size=uploaded_file.size,
+            status=Status.QUEUED,
+            created_at=now,
+            queued_at=now,
+            **fields,
+        )
+        upload.file.save(stored_name, uploaded_file, save=False)
+        upload.save()
+    return upload
+
+
 def store_upload(
     *,
     model,
@@ -152,36 +211,35 @@ def store_upload(
     now=None,
     **fields,
 ):
-    """Check window, size, quota and the team's upload bounds, then keep the file exactly as
-    uploaded (QUEUED), numbered after the team's previous uploads in the phase."""
+    """An upload of the first kind: checked against its phase's window and limits, kept
+    by ``upload_keep``."""
     now = now or timezone.now()
     check_window(phase=phase, expected_kind=_expected_kind(model), now=now)
-    check_size(uploaded_file)
-    with transaction.atomic():
-        Team.objects.select_for_update().get(pk=team.pk)
-        check_quota(model=model, phase=phase, team=team, now=now)
-        check_upload_bounds(phase=phase, team=team, size=uploaded_file.size, now=now)
-        upload = model(
-            phase=phase,
-            team=team,
-            number=next_upload_number(model=model, phase=phase, team=team),
-            note=note_clean(note),
-            submitted_by=user if user is not None and user.is_authenticated else None,
-            original_filename=(getattr(uploaded_file, "name", "") or stored_name)[:255],
-            sha256=sha256_of(uploaded_file),
-            size=uploaded_file.size,
-            status=Status.QUEUED,
-            created_at=now,
-            **fields,
-        )
-        upload.file.save(stored_name, uploaded_file, save=False)
-        upload.save()
-    return upload
+    return upload_keep(
+        model=model,
+        window=UploadWindow(
+            round=phase.round,
+            uploads=model.objects.filter(phase=phase, team=team),
+            daily_limit=phase.daily_limit,
+            total_limit=phase.total_limit,
+        ),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=stored_name,
+        now=now,
+        phase=phase,
+        note=note_clean(note),
+        submitted_by=user if user is not None and user.is_authenticated else None,
+        original_filename=(getattr(uploaded_file, "name", "") or stored_name)[:255],
+        **fields,
+    )
 
 
-def next_upload_number(*, model, phase: Phase, team: Team) -> int:
-    """The team's next upload number in the phase (call it holding the team's row lock)."""
-    last = model.objects.filter(phase=phase, team=team).aggregate(last=Max("number"))["last"]
+def next_upload_number(uploads: QuerySet) -> int:
+    """The team's next upload number in a window, after ``uploads`` (the team's uploads of
+    it): the one counter every page, message, API answer and the CLI show as "#n". Call it
+    holding the team's row lock."""
+    last = uploads.aggregate(last=Max("number"))["last"]
     return (last or 0) + 1
 
 

@@ -23,6 +23,7 @@ from pwscup.accounts.services import (
 )
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import competition_create, phase_set, round_create
+from pwscup.console.services import competition_creator_grant
 from pwscup.kinds import all_kinds
 from pwscup.submissions.services import round_assign_samples
 
@@ -97,8 +98,9 @@ class Command(BaseCommand):
         )
         if organizer_created:
             # Staff in the organizers' group, not a superuser: the demo shows what a real
-            # organizer sees (their own competitions only).
+            # organizer sees (their own competitions only), and may create competitions.
             organizer_grant(user=organizer, competition=competition)
+            competition_creator_grant(user=organizer)
         now = timezone.now()
         shared = round_create(
             competition=competition,

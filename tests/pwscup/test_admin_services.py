@@ -1,0 +1,131 @@
+"""The admin is no side door: what the services do on a change (refresh the cached rankings,
+tell the participants) cannot be skipped by editing a field in the admin."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
+from pwscup.notifications.models import Notification
+from pwscup.sequential.models import SequentialRound
+from tests.pwscup.factories import run_operations
+from tests.pwscup.seq_web_world import seq_world
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("root-s", password="pw"))
+    return client
+
+
+def _team_change_data(team: Team, **changes) -> dict:
+    memberships = list(team.memberships.select_related("user"))
+    data = {
+        "competition": team.competition_id,
+        "name": team.name,
+        "slug": team.slug,
+        "memberships-TOTAL_FORMS": str(len(memberships)),
+        "memberships-INITIAL_FORMS": str(len(memberships)),
+        "memberships-MIN_NUM_FORMS": "0",
+        "memberships-MAX_NUM_FORMS": "1000",
+    }
+    for i, membership in enumerate(memberships):
+        data[f"memberships-{i}-id"] = membership.pk
+        data[f"memberships-{i}-team"] = team.pk
+        data[f"memberships-{i}-user"] = membership.user.username
+    data.update(changes)
+    return data
+
+
+def test_the_admin_cannot_rename_a_team_past_the_console_service(admin_client, world):
+    team = world.teams["a"]
+    url = reverse("admin:accounts_team_change", args=[team.pk])
+    page = admin_client.get(url).content.decode()
+    assert 'name="name"' not in page  # shown, not editable
+    response = admin_client.post(url, _team_change_data(team, name="Renamed in the admin"))
+    assert response.status_code == 302
+    team.refresh_from_db()
+    assert team.name == "Team A"
+    # A new team is still named in the admin.
+    add = admin_client.get(reverse("admin:accounts_team_add")).content.decode()
+    assert 'name="name"' in add
+
+
+def _round_change_data(round_: Round, **changes) -> dict:
+    """The round's change form as saved, its phases left out of the post (kept as they are)."""
+    data = {
+        "competition": round_.competition_id,
+        "name": round_.name,
+        "slug": round_.slug,
+        "order": round_.order,
+        "data_mode": round_.data_mode,
+        "config": json.dumps(round_.config),
+        "timezone": round_.timezone,
+        "utility_gates": "{}",
+        "tie_break_metric": round_.tie_break_metric,
+        "ranking_rule": round_.ranking_rule,
+        "selection_rule": round_.selection_rule,
+        "attack_visibility": round_.attack_visibility,
+        "auto_freeze": "on",
+        "phases-TOTAL_FORMS": "0",
+        "phases-INITIAL_FORMS": "0",
+        "phases-MIN_NUM_FORMS": "0",
+        "phases-MAX_NUM_FORMS": "1000",
+    }
+    data.update(changes)
+    return data
+
+
+def test_ticking_results_published_in_the_round_admin_does_not_publish(admin_client, world):
+    url = reverse("admin:competitions_round_change", args=[world.round.pk])
+    page = admin_client.get(url).content.decode()
+    assert 'name="results_published"' not in page
+    data = _round_change_data(world.round, results_published="on", tie_break_metric="U2")
+    response = admin_client.post(url, data)
+    assert response.status_code == 302
+    world.round.refresh_from_db()
+    assert world.round.tie_break_metric == "U2"  # the form was saved, without the tick
+    assert not world.round.results_published
+    # The admin action publishes through the service, in the background.
+    admin_client.post(
+        reverse("admin:competitions_round_changelist"),
+        {"action": "publish_results", "_selected_action": [world.round.pk]},
+    )
+    run_operations()
+    world.round.refresh_from_db()
+    assert world.round.results_published
+
+
+def test_the_sequential_admin_publishes_through_the_service_and_tells_the_teams(admin_client):
+    world = seq_world(slug="seqadmin")
+    sequential = world.sequential
+    url = reverse("admin:sequential_sequentialround_change", args=[sequential.pk])
+    assert 'name="results_published"' not in admin_client.get(url).content.decode()
+    response = admin_client.post(
+        url,
+        {
+            "config": json.dumps(sequential.config),
+            "step_closes": "[]",
+            "auto_freeze": "on",
+            "results_published": "on",
+            "total_limit": "4",
+        },
+    )
+    assert response.status_code == 302
+    sequential.refresh_from_db()
+    assert sequential.total_limit == 4 and not sequential.results_published
+    assert not Notification.objects.filter(kind=Notification.Kind.RESULTS_PUBLISHED).exists()
+
+    changelist = reverse("admin:sequential_sequentialround_changelist")
+    admin_client.post(
+        changelist, {"action": "publish_results", "_selected_action": [sequential.pk]}
+    )
+    assert SequentialRound.objects.get(pk=sequential.pk).results_published
+    told = Notification.objects.filter(kind=Notification.Kind.RESULTS_PUBLISHED)
+    assert set(told.values_list("user", flat=True)) == {u.pk for u in world.users.values()}
+    admin_client.post(changelist, {"action": "hide_results", "_selected_action": [sequential.pk]})
+    assert not SequentialRound.objects.get(pk=sequential.pk).results_published
