@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile, File
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -362,3 +363,18 @@ def phase_set(
 def read_file_bytes(field: File) -> bytes:
     with opened(field) as handle:
         return handle.read()
+
+
+def round_phases_close(*, round: Round, now=None) -> int:
+    """Close now every phase of the round still open or not yet open: uploads are refused
+    from ``now``. What *Close now* does, and what publishing does first (a published ranking
+    never changes afterwards). A phase not yet open gets an empty window at ``now``.
+    Returns how many phases were closed."""
+    now = now or timezone.now()
+    closed = 0
+    for phase in Phase.objects.filter(round=round, closes_at__gt=now):
+        phase.opens_at = min(phase.opens_at, now)
+        phase.closes_at = now
+        phase.save(update_fields=["opens_at", "closes_at"])
+        closed += 1
+    return closed

@@ -19,6 +19,8 @@ class AuditEntry(models.Model):
         ROUND_CREATED = "round_created", _("Created the round")
         ROUND_EDITED = "round_edited", _("Edited the round")
         ROUND_FROZEN = "round_frozen", _("Froze the round")
+        PHASES_CLOSED = "phases_closed", _("Closed the open phases")
+        ROUND_SCORED = "round_scored", _("Asked for the scores again")
         ROUND_RESCORED = "round_rescored", _("Rescored everything")
         RESULTS_PUBLISHED = "results_published", _("Published the results")
         RESULTS_HIDDEN = "results_hidden", _("Hid the results")

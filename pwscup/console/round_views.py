@@ -2,8 +2,6 @@
 
 import json
 import zipfile
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,6 +17,7 @@ from pwscup.competitions.ranking import rule_text
 from pwscup.competitions.selectors import round_metrics
 from pwscup.competitions.services import round_settings_check
 from pwscup.console import selectors, services
+from pwscup.console.actions import RoundAction
 from pwscup.console.forms import RoundEditForm, phases_initial, phases_of, windows_of
 from pwscup.console.views import add_errors
 from pwscup.core.selectors import system_health
@@ -45,21 +44,26 @@ def _hide(*, user, round) -> str:
     return _("Results hidden.")
 
 
+def _close(*, user, round) -> str:
+    count = services.console_round_phases_close(user=user, round=round)
+    return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
+
+
 def _samples(*, user, round) -> str:
     count = services.console_round_draw_samples(user=user, round=round)
     return ngettext("Drew %(n)d sample.", "Drew %(n)d samples.", count) % {"n": count}
 
 
-@dataclass(frozen=True)
-class RoundAction:
-    title: object
-    explanation: object
-    button: object
-    perform: Callable[..., str]  # (user=, round=) -> the message shown afterwards
-    per_team_only: bool = False
-
-
 ACTIONS = {
+    "close": RoundAction(
+        gettext_lazy("Close the open phases now"),
+        gettext_lazy(
+            "Every phase of the round still open (or not yet open) closes now: uploads are "
+            "refused from this moment. Uploads already received are still scored."
+        ),
+        gettext_lazy("Close now"),
+        _close,
+    ),
     "freeze": RoundAction(
         gettext_lazy("Freeze now"),
         gettext_lazy(
@@ -80,8 +84,12 @@ ACTIONS = {
     ),
     "publish": RoundAction(
         gettext_lazy("Publish the results"),
-        gettext_lazy("Everyone will see the attack matrix and the final ranking."),
-        gettext_lazy("Publish the results"),
+        gettext_lazy(
+            "Every phase still open closes now (uploads are refused from this moment), and "
+            "everyone will see the attack matrix and the final ranking. A published ranking "
+            "never changes afterwards."
+        ),
+        gettext_lazy("Close the phases and publish"),
         _publish,
     ),
     "hide": RoundAction(
@@ -89,20 +97,33 @@ ACTIONS = {
         gettext_lazy("The attack matrix and the final ranking become organizer-only again."),
         gettext_lazy("Hide the results"),
         _hide,
+        secondary=True,
     ),
     "samples": RoundAction(
         gettext_lazy("Draw the per-team samples"),
         gettext_lazy("Teams without a sample of the master table get one now."),
         gettext_lazy("Draw the samples"),
         _samples,
-        per_team_only=True,
+        secondary=True,
     ),
 }
 
 
+def pwscup2015_actions(round_) -> dict[str, RoundAction]:
+    """The first kind's actions offered now (``Pwscup2015Kind.console_actions``)."""
+    now = timezone.now()
+    shown = {"freeze", "rescore", "hide" if round_.results_published else "publish"}
+    if any(phase.closes_at > now for phase in round_.phases.all()):
+        shown.add("close")
+    if round_.is_per_team:
+        shown.add("samples")
+    return {name: action for name, action in ACTIONS.items() if name in shown}
+
+
 @login_required
 def round_control(request, competition_slug, round_slug):
-    """The round's console page: the round's kind draws its panel (``console_panel``)."""
+    """The round's console page: the round's kind draws its panel (``console_panel``) and
+    lists its lifecycle actions (``console_actions``)."""
     round_ = selectors.console_round(
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
@@ -115,6 +136,7 @@ def round_control(request, competition_slug, round_slug):
             "round": round_,
             "kind": kind,
             "panel": kind.console_panel(request, round_),
+            "actions": kind.console_actions(round_),
             "audit": selectors.audit_entries(competition=round_.competition, round=round_),
         },
     )
@@ -141,14 +163,12 @@ def pwscup2015_panel_context(request, round_) -> dict:
 
 @login_required
 def round_action(request, competition_slug, round_slug, action):
+    """One lifecycle action of any kind: its confirmation page (GET), done on POST only."""
     round_ = selectors.console_round(
-        user=request.user,
-        competition_slug=competition_slug,
-        round_slug=round_slug,
-        kind=Pwscup2015Kind.key,  # the first kind's console pages
+        user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
-    chosen = ACTIONS.get(action)
-    if chosen is None or (chosen.per_team_only and not round_.is_per_team):
+    chosen = kind_of(round_).console_actions(round_).get(action)
+    if chosen is None:
         raise Http404
     if request.method == "POST":
         messages.success(request, chosen.perform(user=request.user, round=round_))

@@ -18,6 +18,7 @@ from pwscup.competitions.services import (
     competition_organizers_add,
     phase_set,
     round_create,
+    round_phases_close,
     round_settings_check,
 )
 from pwscup.console.models import AuditEntry, TeamDisqualification
@@ -283,6 +284,21 @@ def console_round_publish(*, user, round: Round) -> RoundOperation:
         operation=operation.pk,
     )
     return operation
+
+
+@transaction.atomic
+def console_round_phases_close(*, user, round: Round) -> int:
+    """*Close now*: every phase still open closes (the round's lifecycle service)."""
+    closed = round_phases_close(round=round)
+    audit_record(
+        user=user,
+        competition=round.competition,
+        round=round,
+        action=Action.PHASES_CLOSED,
+        phases=closed,
+    )
+    ranking_invalidate(round_ids=[round.pk])
+    return closed
 
 
 @transaction.atomic

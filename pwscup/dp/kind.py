@@ -27,6 +27,11 @@ class DPKind(RoundKind):
         except engine.DPInputError as error:
             raise ValidationError({"config": str(error)}) from None
 
+    def console_actions(self, round):
+        from pwscup.dp.actions import dp_actions
+
+        return dp_actions(round)
+
     def upload_models(self):
         from pwscup.dp.models import Estimate
 

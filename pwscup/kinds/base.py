@@ -118,6 +118,11 @@ class RoundKind:
         """The round's main leaderboard page, if it has one."""
         return None
 
+    def results_url(self, round) -> str | None:
+        """Where the participants' "results are published" notification points (default:
+        the leaderboard)."""
+        return self.leaderboard_url(round)
+
     def results_summary(self, round) -> list[dict]:
         """Links for the competition page: ``[{"label": str, "url": str}, ...]``."""
         return []

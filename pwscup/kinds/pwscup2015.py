@@ -94,6 +94,11 @@ class Pwscup2015Kind(RoundKind):
             request=request,
         )
 
+    def console_actions(self, round):
+        from pwscup.console.round_views import pwscup2015_actions
+
+        return pwscup2015_actions(round)
+
     def console_create_url(self, competition):
         return reverse("console:wizard_upload", args=[competition.slug])
 
@@ -128,6 +133,9 @@ class Pwscup2015Kind(RoundKind):
             }
             for phase in round.phases.all()
         ]
+
+    def results_url(self, round):
+        return reverse("final_ranking", args=[round.competition.slug, round.slug])
 
     def results_summary(self, round):
         if not round.results_published:

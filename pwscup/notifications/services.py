@@ -136,11 +136,17 @@ def notify_round_frozen(*, round) -> list[Notification]:
 
 
 def notify_results_published(*, round) -> list[Notification]:
-    """The round's results are published: every participant is told, once."""
+    """The round's results are published: every participant is told, once, with a link to
+    the results page of the round's kind."""
+    from pwscup.kinds import kind_of
+
+    url = kind_of(round).results_url(round) or reverse(
+        "round_detail", args=[round.competition.slug, round.slug]
+    )
     return notify(
         users=_round_participants(round),
         kind=Kind.RESULTS_PUBLISHED,
         event=f"{Kind.RESULTS_PUBLISHED}:{round.pk}",
         params={"round": round.name},
-        url=reverse("final_ranking", args=[round.competition.slug, round.slug]),
+        url=url,
     )

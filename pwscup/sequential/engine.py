@@ -15,6 +15,7 @@ import pandas as pd
 from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the pages use it
 from scoring.sequential.config import SeqConfig, parse_config
 from scoring.sequential.master import Master, draw_team_masters, read_master
+from scoring.sequential.release import read_releases
 from scoring.tables import read_table, write_csv
 
 
@@ -112,8 +113,6 @@ class Outcome:
 def releases_read(master: Master, releases: list[bytes]) -> tuple[Master, list]:
     """Validate ``T*(1) … T*(n)`` in order against the master as known at ``n`` (the
     library's one reading of a sequence, the CLI's too): that master and the releases."""
-    from scoring.sequential.release import read_releases
-
     return read_releases(releases, master=master)
 
 

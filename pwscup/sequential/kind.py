@@ -83,6 +83,11 @@ class SequentialKind(RoundKind):
     def console_create_url(self, competition) -> str | None:
         return reverse("sequential_console:create", args=[competition.slug])
 
+    def console_actions(self, round):
+        from pwscup.sequential.actions import sequential_actions
+
+        return sequential_actions(round)
+
     def upload_models(self):
         from pwscup.sequential.models import Release, SeqAttack
 

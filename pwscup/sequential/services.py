@@ -705,6 +705,7 @@ AUDIT_ACTIONS = {
     "freeze": "round_frozen",
     "draw": "samples_drawn",
     "publish": "results_published",
+    "hide": "results_hidden",
     "master": "round_edited",
     "create": "round_created",
 }

@@ -1,10 +1,12 @@
 """Utility of a release sequence (spec §9): IL (range-normalised NCP), CF, SUP, TMP.
 
 ``NCP(r) = (1/d) Σ_k min(1, (hi_k − lo_k)/R_k)`` for a numeric QI (``R_k`` its range
-over the master, 0 when ``R_k = 0``) and ``(|S_k| − 1)/(|D_k| − 1)`` for a categorical
-one, over the hull of the group's region and the row's true QI (a tampered row pays
-for the distance to its truth). ``IL(j)`` is the mean over the real rows of ``T*(j)``
-and ``IL`` the row-weighted mean over ``1..n``. Lower is better for all of them.
+over the master given, 0 when ``R_k = 0``: for releases read by ``read_releases``, the
+master as known at the last release, ``Master.known_at``) and ``(|S_k| − 1)/(|D_k| − 1)``
+for a categorical one, over the hull of the group's region and the row's true QI (a
+tampered row pays for the distance to its truth). ``IL(j)`` is the mean over the real rows
+of ``T*(j)`` and ``IL`` the row-weighted mean over ``1..n``. Lower is better for all of
+them.
 
 Examples
 --------

@@ -72,7 +72,8 @@ def console_urls(world) -> dict[str, tuple[str, str, dict]]:
         "round_archive": ("get", reverse("console:round_archive", args=[c, r]), {}),
         **{
             f"action_{name}": ("get", reverse("console:round_action", args=[c, r, name]), {})
-            for name in ("freeze", "rescore", "publish", "hide")
+            # The actions offered now ("hide" only once the results are published).
+            for name in ("close", "freeze", "rescore", "publish")
         },
     }
 
@@ -453,7 +454,8 @@ def test_no_console_action_works_for_anyone_but_the_organizer(console, client, r
         (reverse("console:member_remove", args=[c, team.pk, world.users["a"].pk]), {}),
         *[
             (reverse("console:round_action", args=[c, r, name]), {})
-            for name in ("freeze", "rescore", "publish", "hide")
+            # The actions offered now ("hide" only once the results are published).
+            for name in ("close", "freeze", "rescore", "publish")
         ],
         (reverse("console:round_edit", args=[c, r]), {"name": "Taken"}),
         (reverse("console:wizard_upload", args=[c]), {"original": csv_upload(adult_head(5))}),

@@ -116,6 +116,35 @@ def test_the_console_round_edit_refuses_it_next_to_the_field(client, world, zone
     assert list(Phase.objects.order_by("pk").values_list("opens_at", "closes_at")) == before
 
 
+def test_the_first_and_last_accepted_dates_work_on_every_page(client, world):
+    """Kiritimati is UTC+14 today (UTC-10:29 in 1900): the edges of the window, in a zone far
+    from UTC, are kept and shown."""
+    client.force_login(world.organizer)
+    c, r = world.competition.slug, world.round.slug
+    data = _round_edit_data(
+        client,
+        world,
+        timezone="Pacific/Kiritimati",
+        anonymization_opens_at="1900-01-01T00:00",
+        attack_closes_at="9000-12-31T23:59",
+    )
+    response = client.post(reverse("console:round_edit", args=[c, r]), data)
+    assert response.status_code == 302, response.context["form"].errors
+    world.attack.refresh_from_db()
+    assert world.attack.closes_at.isoformat() == "9000-12-31T09:59:00+00:00"
+    for url in (
+        reverse("competition_detail", args=[c]),
+        reverse("round_detail", args=[c, r]),
+        reverse("console:round", args=[c, r]),
+        reverse("console:round_edit", args=[c, r]),
+        reverse("api:round-detail", args=[c, r]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+    listed = page(client.get(reverse("competition_detail", args=[c])))
+    assert "9000-12-31 23:59" in listed and "1900-01-01 00:00" in listed
+
+
 @pytest.mark.parametrize("zone, text", OUT_OF_RANGE)
 def test_the_wizard_refuses_it_at_the_phases_step(client, world, zone, text):
     client.force_login(world.organizer)

@@ -18,7 +18,9 @@ from pwscup.dp.services.estimates import (
     dp_estimates_build_queued,
 )
 from pwscup.dp.services.rounds import (
+    dp_round_close_now,
     dp_round_create,
+    dp_round_rescore,
     dp_round_results_ready,
     dp_round_score,
     dp_round_score_by_id,
@@ -44,6 +46,8 @@ __all__ = [
     "dp_round_score",
     "dp_round_score_by_id",
     "dp_round_score_request",
+    "dp_round_close_now",
+    "dp_round_rescore",
     "dp_round_window_set",
     "dp_rounds_score_closed",
 ]

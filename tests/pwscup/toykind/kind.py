@@ -1,0 +1,67 @@
+"""The toy game behind the ``RoundKind`` interface."""
+
+from django.http import HttpResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.console.actions import RoundAction
+from pwscup.kinds import RoundKind
+
+
+def _close(*, user, round):
+    from pwscup.competitions.services import round_phases_close
+
+    return f"closed {round_phases_close(round=round)}"
+
+
+def _publish(*, user, round):
+    from pwscup.submissions.services import round_publish_request
+
+    round_publish_request(round=round, requested_by=user)
+    return "publishing"
+
+
+class ToyGameKind(RoundKind):
+    key = "toygame"
+    label = _("Toy game")
+    description = _("A game for the tests.")
+
+    def url_patterns(self):
+        from tests.pwscup.toykind import views
+
+        return [
+            path("toy/upload/", views.upload, name="upload"),
+            path("toy/leaderboard.csv", views.leaderboard_csv, name="leaderboard"),
+        ]
+
+    def round_page(self, request, access):
+        return HttpResponse(f"TOY {access.round.name}")
+
+    def console_url_patterns(self):
+        from tests.pwscup.toykind import views
+
+        return [path("new/", views.console_create, name="create")]
+
+    def console_create_url(self, competition):
+        return reverse("toygame_console:create", args=[competition.slug])
+
+    def console_actions(self, round):
+        return {
+            "close": RoundAction("Close now", "Uploads are refused from now.", "Close", _close),
+            "publish": RoundAction("Publish", "Phases close; results shown.", "Publish", _publish),
+        }
+
+    def leaderboard_url(self, round):
+        return reverse("toygame:leaderboard", args=[round.competition.slug, round.slug])
+
+    def upload_models(self):
+        from tests.pwscup.toykind.models import ToyUpload
+
+        return [ToyUpload]
+
+    def jobs(self):
+        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+        from tests.pwscup.toykind.models import ToyUpload
+        from tests.pwscup.toykind.services import SCORE_TOY
+
+        return [JobKind(ToyUpload, UPLOAD_JOB, SCORE_TOY)]

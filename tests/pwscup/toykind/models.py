@@ -1,0 +1,35 @@
+"""The toy's uploads: the core's kept-upload fields (``RoundKind.upload_models``) and the
+core's job fields (``jobs.UPLOAD_JOB``). Its table is created by the tests' fixture."""
+
+from django.db import models
+from django.utils import timezone
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
+
+
+class ToyUpload(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    file = models.FileField(upload_to="private/toy/")
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    number = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, default="queued")
+    score = models.FloatField(null=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True)
+    finished_at = models.DateTimeField(null=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=255, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    message = models.TextField(blank=True)
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        app_label = "toykind"
+
+    def __str__(self) -> str:
+        return f"toy #{self.number}"

@@ -1,0 +1,74 @@
+"""The toy's writes, built only from the core's services."""
+
+from django.utils import timezone
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.services import phase_set, round_of_kind_create
+from pwscup.core.errors import Refused
+from pwscup.submissions import broker
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.uploads import UploadWindow, upload_keep
+from tests.pwscup.toykind.models import ToyUpload
+
+SCORE_TOY = "tests.toykind.score"
+
+
+def toy_round_create(*, competition, name, slug, opens_at, closes_at, daily_limit=None):
+    round_ = round_of_kind_create(
+        competition=competition, kind="toygame", name=name, slug=slug, config={}
+    )
+    phase_set(
+        round=round_,
+        kind=Phase.Kind.ANONYMIZATION,
+        opens_at=opens_at,
+        closes_at=closes_at,
+        daily_limit=daily_limit,
+    )
+    return round_
+
+
+def toy_upload(*, round, team, uploaded_file, now=None) -> ToyUpload:
+    now = now or timezone.now()
+    phase = round.phases.get()
+
+    def window_open():
+        phase.refresh_from_db()
+        if not phase.is_open(now):
+            raise Refused("The toy phase is closed.", status=403)
+
+    upload = upload_keep(
+        model=ToyUpload,
+        window=UploadWindow(
+            round=round,
+            uploads=ToyUpload.objects.filter(round=round, team=team),
+            daily_limit=phase.daily_limit,
+        ),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name="toy.csv",
+        now=now,
+        check=window_open,
+        round=round,
+    )
+    broker.job_send(SCORE_TOY, upload.pk)
+    return upload
+
+
+def toy_score(*, upload_id: int, task_id: str = "", worker: str = "") -> None:
+    """The toy's job: the score is the number of lines (a file without one fails)."""
+    token = job_claim(model=ToyUpload, pk=upload_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    upload = ToyUpload.objects.get(pk=upload_id)
+
+    def compute() -> dict:
+        with upload.file.open("rb") as handle:
+            lines = handle.read().splitlines()
+        if not lines:
+            raise ValueError("no line")
+        return {"score": float(len(lines))}
+
+    status, message, values = job_run(compute, what=f"toy {upload_id}")
+    job_complete(
+        model=ToyUpload, pk=upload_id, token=token, status=status, message=message, **values
+    )
