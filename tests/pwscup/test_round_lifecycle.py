@@ -1,0 +1,95 @@
+"""The round lifecycle in the console, for every kind: each action behind its confirmation,
+publishing closes every phase still open (a published ranking never changes afterwards),
+and the DP and sequential rounds can be closed, scored and published from the console."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from pwscup.core.errors import Refused
+from pwscup.dp.models import DPRound
+from pwscup.sequential.models import SequentialRound
+from pwscup.submissions.models import RoundOperation
+from pwscup.submissions.services import round_operation_run
+from tests.pwscup.dp_world import build_dp_world
+from tests.pwscup.factories import answer_bytes, attack, freeze, scored, truth_of
+from tests.pwscup.seq_web_world import seq_world
+
+pytestmark = pytest.mark.django_db
+
+
+def _action(world, round_, name):
+    return reverse("console:round_action", args=[world.competition.slug, round_.slug, name])
+
+
+def test_publishing_closes_the_attack_phase_so_the_ranking_cannot_change(client, world):
+    for letter in "abc":
+        scored(world, letter, seed=ord(letter))
+    targets = freeze(world)
+    assert world.attack.is_open()
+    client.force_login(world.organizer)
+    confirm = client.get(_action(world, world.round, "publish"))
+    assert b"Every phase still open closes now" in confirm.content
+    assert client.post(_action(world, world.round, "publish")).status_code == 302
+    world.attack.refresh_from_db()
+    assert not world.attack.is_open()  # closed by the request, before the background run
+    operation = RoundOperation.objects.get(round=world.round, kind="publish")
+    round_operation_run(operation_id=operation.pk)
+    # An attack after publishing is refused: the published attack scores stay as they are.
+    with pytest.raises(Refused, match="closed"):
+        attack(world, "b", targets["a"], answer_bytes(truth_of(targets["a"])))
+
+
+def test_a_get_of_an_action_changes_nothing(client, world):
+    client.force_login(world.organizer)
+    page = client.get(_action(world, world.round, "close"))
+    assert page.status_code == 200 and b'data-testid="confirm-close"' in page.content
+    world.anonymization.refresh_from_db()
+    assert world.anonymization.is_open()
+    client.post(_action(world, world.round, "close"))
+    world.anonymization.refresh_from_db()
+    world.attack.refresh_from_db()
+    assert not world.anonymization.is_open() and not world.attack.is_open()
+
+
+def test_a_dp_round_is_closed_and_scored_from_the_console(
+    client, django_capture_on_commit_callbacks
+):
+    world = build_dp_world(slug="dplife")
+    client.force_login(world.organizer)
+    page = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    assert b'data-testid="action-close"' in page.content
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert client.post(_action(world, world.round, "close")).status_code == 302
+    dp_round = DPRound.objects.get(pk=world.dp_round.pk)
+    assert dp_round.has_closed()
+    assert len(callbacks) == 1  # the scoring job, sent to the worker
+    page = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    assert b'data-testid="action-score"' in page.content
+    refused = client.post(
+        reverse(
+            "dp:estimate_upload",
+            kwargs={
+                "competition_slug": world.competition.slug,
+                "round_slug": world.round.slug,
+                "level": "eps-1",
+            },
+        ),
+        {"file": SimpleUploadedFile("estimate.csv", b"target\n")},
+    )
+    assert refused.status_code in (302, 400, 403, 404)  # never stored after the close
+    assert dp_round.estimates.count() == 0
+
+
+def test_a_sequential_round_is_published_and_hidden_from_the_console(client):
+    world = seq_world(slug="seqlife")
+    client.force_login(world.organizer)
+    action = reverse(
+        "console:round_action", args=[world.competition.slug, world.round.slug, "publish"]
+    )
+    assert b"The attack phase ends now" in client.get(action).content
+    assert client.post(action).status_code == 302
+    assert SequentialRound.objects.get(pk=world.sequential.pk).results_published
+    hide = reverse("console:round_action", args=[world.competition.slug, world.round.slug, "hide"])
+    assert client.post(hide).status_code == 302
+    assert not SequentialRound.objects.get(pk=world.sequential.pk).results_published
