@@ -45,6 +45,8 @@ def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py).
 RESERVED_ROUND_SLUGS = frozenset({"team", "join"})
+# The console's own pages beside ``console/<competition>/``.
+RESERVED_COMPETITION_SLUGS = frozenset({"new", "creators"})
 # What the URLs' ``<slug:…>`` converter matches, within the models' SlugField length.
 SLUG_PATTERN = re.compile(r"[-a-zA-Z0-9_]+")
 SLUG_MAX_LENGTH = 50
@@ -56,7 +58,8 @@ def slug_check(*, slug, competition: Competition | None = None, current=None) ->
 
     Without ``competition``: a competition's address, unique on the site. With it: a
     round's address in that competition, unique there and not one of
-    ``RESERVED_ROUND_SLUGS`` (the team pages' addresses). Either way 1 to 50 letters,
+    ``RESERVED_ROUND_SLUGS`` (the team pages' addresses); a competition's is not one of
+    ``RESERVED_COMPETITION_SLUGS`` (the console's pages). Either way 1 to 50 letters,
     digits, hyphens or underscores. ``current`` is the competition or round being edited:
     its own address is not taken.
 
@@ -72,6 +75,10 @@ def slug_check(*, slug, competition: Competition | None = None, current=None) ->
         message = _("The address %(value)s is taken by the team pages: choose another one.") % {
             "value": text
         }
+    elif competition is None and text in RESERVED_COMPETITION_SLUGS:
+        message = _(
+            "The address %(value)s is taken by the console's pages: choose another one."
+        ) % {"value": text}
     elif competition is None and _taken(Competition.objects.filter(slug=text), current):
         message = _("A competition with this address already exists.")
     elif competition is not None and _taken(

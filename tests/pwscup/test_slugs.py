@@ -122,8 +122,13 @@ def test_the_same_round_address_is_free_in_another_competition(world):
 def test_a_competition_address_is_checked_by_the_service(world):
     assert refused(lambda: competition_create(name="Again", slug="cup")) == [COMPETITION_TAKEN]
     assert refused(lambda: competition_create(name="Bad", slug="a/b")) == [invalid("a/b")]
-    # Competitions have no reserved words: "team" is a competition's address like any other.
+    # "team" is a competition's address like any other; the console's own pages beside
+    # console/<competition>/ are not.
     assert competition_create(name="Team", slug="team").slug == "team"
+    for slug in ("new", "creators"):
+        assert refused(lambda slug=slug: competition_create(name="X", slug=slug)) == [
+            f"The address {slug} is taken by the console's pages: choose another one."
+        ]
 
 
 def test_the_wizards_service_refuses_a_taken_address(world):

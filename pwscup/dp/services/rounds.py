@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.console.services import Action, audit_record
@@ -57,6 +58,7 @@ def dp_round_create(
             config_raw = json.loads(config_raw)
         except ValueError as error:
             raise ValidationError({"config": str(error)}) from None
+    dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=timezone_name)
     if closes_at <= opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     try:
@@ -97,7 +99,11 @@ def dp_round_create(
 
 
 def dp_round_window_set(*, dp_round: DPRound, opens_at, closes_at) -> None:
-    """Move the release window (the console, the admin and *Close now* call it)."""
+    """Move the release window (the console, the admin and *Close now* call it); its dates
+    are checked by the platform's one date rule (``dates_check``)."""
+    dates_check(
+        {"opens_at": opens_at, "closes_at": closes_at}, time_zone=dp_round.round.timezone
+    )
     if closes_at < opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     DPRound.objects.filter(pk=dp_round.pk).update(opens_at=opens_at, closes_at=closes_at)
