@@ -98,7 +98,10 @@ def _level_or_404(dp_round, team, level):
 def level_page(request, access, level):
     dp_round = _dp(access)
     view = _level_or_404(dp_round, _team_or_404(access), level)
-    return _render_level(request, access, dp_round, view)
+    response = _render_level(request, access, dp_round, view)
+    if any(e.status in (e.Status.QUEUED, e.Status.RUNNING) for e in view.estimates):
+        response["Refresh"] = "3"  # a worker checks an estimate: reload until its verdict
+    return response
 
 
 def _render_level(

@@ -100,7 +100,12 @@ def test_a_team_spends_its_budget_releases_estimates_and_sees_its_l2(web, dp_e2e
     )
     with web.expect_navigation():
         web.get_by_test_id("dp-estimate-submit").click()
-    assert "Estimate accepted" in web.get_by_test_id("message").first.inner_text()
+    assert "received: a worker checks it" in web.get_by_test_id("message").first.inner_text()
+    from pwscup.dp.services import dp_estimates_build_queued
+
+    dp_estimates_build_queued()  # what the worker does
+    web.reload()
+    assert "format OK" in web.get_by_test_id("dp-estimate-list").inner_text()
     web.set_viewport_size({"width": 390, "height": 844})
     assert fits(web, 390), "the level page is wider than a 390 px phone"
     screenshot(web, "dp-level-en-phone")

@@ -4,7 +4,7 @@ table (English and Japanese, desktop and a 390 px phone), under the strict CSP."
 import pytest
 
 from tests.e2e.helpers import PASSWORD, log_in, switch_language
-from tests.pwscup.seq_web_world import FIXTURES, freeze, seq_world
+from tests.pwscup.seq_web_world import FIXTURES, freeze, run_seq_jobs, seq_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -37,13 +37,17 @@ def test_a_team_publishes_two_steps_and_reads_its_risk_table(web, seq_e2e_world,
     assert download.value.suggested_filename == "T1.csv"
 
     upload(web, 1, "zhang_release_1.csv")
-    assert "Release 1 is valid" in web.get_by_test_id("message").first.inner_text()
+    assert "Release 1 (#1) is received" in web.get_by_test_id("message").first.inner_text()
+    run_seq_jobs()  # what the worker does
+    web.reload()
     assert web.get_by_test_id("release-status").inner_text() == "Valid"
 
     freeze(world)  # the organizer freezes step 1: step 2 opens
     web.goto(round_url)
     assert web.get_by_test_id("download-T2").is_visible()
     upload(web, 2, "zhang_release_2_table9.csv")
+    run_seq_jobs()
+    web.reload()
     assert web.get_by_test_id("minv").inner_text().startswith("2")
     table = web.get_by_test_id("risk-table")
     emily = table.get_by_test_id("person-Emily").inner_text()
@@ -140,7 +144,10 @@ def test_attack_phase_a_team_downloads_a_target_and_uploads_guesses(
     target.locator("input[name=file]").set_input_files(str(path))
     with web.expect_navigation():
         target.locator("button[type=submit]").click()
-    assert "accuracy 0.6000" in web.get_by_test_id("message").first.inner_text()
+    assert "(#1) are received" in web.get_by_test_id("message").first.inner_text()
+    run_seq_jobs()  # what the worker does
+    web.reload()
+    assert "accuracy 0.6000" in web.get_by_test_id("attack-phase").inner_text()
     assert web.get_by_test_id("target-teamB").locator("form").count() == 0  # not its own
     web.set_viewport_size({"width": 390, "height": 844})
     screenshot(web, "seq-attack-en-phone")

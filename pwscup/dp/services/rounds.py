@@ -101,9 +101,7 @@ def dp_round_create(
 def dp_round_window_set(*, dp_round: DPRound, opens_at, closes_at) -> None:
     """Move the release window (the console, the admin and *Close now* call it); its dates
     are checked by the platform's one date rule (``dates_check``)."""
-    dates_check(
-        {"opens_at": opens_at, "closes_at": closes_at}, time_zone=dp_round.round.timezone
-    )
+    dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=dp_round.round.timezone)
     if closes_at < opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     DPRound.objects.filter(pk=dp_round.pk).update(opens_at=opens_at, closes_at=closes_at)
