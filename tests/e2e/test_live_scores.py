@@ -58,5 +58,5 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
     final = page.get_by_test_id(f"submission-{earlier.pk}").get_by_test_id("make-final")
     with page.expect_navigation():
         final.click()
-    expect(page.locator(".messages")).to_contain_text(f"#{earlier.pk}")
+    expect(page.locator(".messages")).to_contain_text(earlier.label)
     assert AnonymizationSubmission.objects.get(pk=earlier.pk).is_selected
