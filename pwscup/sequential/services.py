@@ -40,7 +40,13 @@ from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
-from pwscup.submissions.services.uploads import UploadWindow, format_at, upload_keep
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    format_at,
+    original_name,
+    upload_keep,
+    uploader,
+)
 
 KIND_KEY = "sequential"
 
@@ -261,15 +267,15 @@ def _prefix(*, sequential: SequentialRound, team: Team, step: int) -> list[Relea
     valid); refused when one is missing."""
     prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
     missing = [j for j, release in enumerate(prefix, start=1) if release is None]
-    if (
-        missing
-        and Release.objects.filter(
-            sequential=sequential,
-            team=team,
-            step=missing[0],
-            status__in=(Release.Status.QUEUED, Release.Status.RUNNING),
-        ).exists()
-    ):
+    if not missing:
+        return prefix
+    pending = Release.objects.filter(
+        sequential=sequential,
+        team=team,
+        step=missing[0],
+        status__in=(Release.Status.QUEUED, Release.Status.RUNNING),
+    ).exists()
+    if pending:
         raise Refused(
             _(
                 "Your release %(j)s is still being checked: upload release %(k)s once it is "
@@ -277,15 +283,13 @@ def _prefix(*, sequential: SequentialRound, team: Team, step: int) -> list[Relea
             )
             % {"j": missing[0], "k": step}
         )
-    if missing:
-        raise Refused(
-            _(
-                "Your team has no valid release %(j)s: upload it first (releases are checked "
-                "together with the earlier ones)."
-            )
-            % {"j": missing[0]}
+    raise Refused(
+        _(
+            "Your team has no valid release %(j)s: upload it first (releases are checked "
+            "together with the earlier ones)."
         )
-    return prefix
+        % {"j": missing[0]}
+    )
 
 
 def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
@@ -317,8 +321,8 @@ def release_upload(
         check=step_open,
         sequential=sequential,
         step=step,
-        original_name=(uploaded_file.name or f"release_{step}.csv")[:255],
-        uploaded_by=user if user is not None and user.is_authenticated else None,
+        original_name=original_name(uploaded_file, default=f"release_{step}.csv"),
+        uploaded_by=uploader(user),
     )
     broker.job_send(CHECK_RELEASE_TASK, release.pk)
     return release
@@ -634,8 +638,8 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
         now=now,
         check=attack_open,
         target=target,
-        original_name=(uploaded_file.name or "attack.csv")[:255],
-        uploaded_by=user if user is not None and user.is_authenticated else None,
+        original_name=original_name(uploaded_file, default="attack.csv"),
+        uploaded_by=uploader(user),
     )
     broker.job_send(SCORE_ATTACK_TASK, attack.pk)
     return attack

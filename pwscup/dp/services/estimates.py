@@ -9,15 +9,19 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.dp import engine
-from pwscup.dp.ledger import (
-    fraction_text,
-)
+from pwscup.dp.ledger import fraction_text
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, DPRequestError, level_open
 from pwscup.submissions.broker import job_send
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.uploads import UploadWindow, next_upload_number, upload_keep
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    next_upload_number,
+    original_name,
+    upload_keep,
+    uploader,
+)
 from scoring.dp.errors import DPError
 
 # --- estimates -----------------------------------------------------------------------------
@@ -42,7 +46,7 @@ def _uploads_window(dp_round: DPRound, team, level: str) -> UploadWindow:
 
 
 def _estimate_upload_keep(
-    *, dp_round: DPRound, team, user, level: str, uploaded_file, now, source, **fields
+    *, dp_round: DPRound, team, user, level: str, uploaded_file, now, stored_name, **fields
 ) -> Estimate:
     """Keep an uploaded file as an estimate (QUEUED) through the core's upload pipeline, and
     send its check to a worker (``dp_estimate_check``)."""
@@ -52,14 +56,13 @@ def _estimate_upload_keep(
         window=_uploads_window(dp_round, team, level),
         team=team,
         uploaded_file=uploaded_file,
-        stored_name=source == Estimate.Source.UPLOAD and "estimate.csv" or "release.csv",
+        stored_name=stored_name,
         now=now,
         check=lambda: level_open(dp_round, level, now),
         dp_round=dp_round,
         level=level,
-        user=user if user is not None and user.is_authenticated else None,
-        source=source,
-        original_filename=(getattr(uploaded_file, "name", "") or "estimate.csv")[:255],
+        user=uploader(user),
+        original_filename=original_name(uploaded_file, default=stored_name),
         **fields,
     )
     job_send(CHECK_DP_ESTIMATE, estimate.pk)
@@ -79,6 +82,7 @@ def dp_estimate_upload(
         level=level,
         uploaded_file=uploaded_file,
         now=now,
+        stored_name="estimate.csv",
         source=Estimate.Source.UPLOAD,
     )
 
@@ -187,15 +191,12 @@ def _estimate_values(estimate: Estimate) -> dict:
     return _declared_values(estimate, content)
 
 
-def dp_estimates_build_queued(*, dp_round: DPRound | None = None, older_than=None) -> int:
-    """Check or build the QUEUED estimates (of one round, or those queued before
-    ``older_than``) here: what the close does first, so that every estimate accepted
-    before the close counts."""
+def dp_estimates_build_queued(*, dp_round: DPRound | None = None) -> int:
+    """Check or build the QUEUED estimates (of one round, or of every round) here: what the
+    close does first, so that every estimate accepted before the close counts."""
     queued = Estimate.objects.filter(status=Estimate.Status.QUEUED)
     if dp_round is not None:
         queued = queued.filter(dp_round=dp_round)
-    if older_than is not None:
-        queued = queued.filter(created_at__lt=older_than)
     pks = list(queued.values_list("pk", flat=True))
     for pk in pks:
         dp_estimate_check(estimate_id=pk)
@@ -289,6 +290,7 @@ def dp_declared_upload(
         level=level,
         uploaded_file=uploaded_file,
         now=now,
+        stored_name="release.csv",
         source=Estimate.Source.DECLARED_TABLE,
         declared=True,
         # The declaration as sent (JSON text, or an object from the API), checked by the job.

@@ -172,6 +172,7 @@ def upload_keep(
     worker checks and scores it, never the request.
     """
     check_size(uploaded_file)
+    digest = sha256_of(uploaded_file)  # read once, before the team's row is locked
     with transaction.atomic():
         Team.objects.select_for_update().get(pk=team.pk)
         if check is not None:
@@ -187,7 +188,7 @@ def upload_keep(
         upload = model(
             team=team,
             number=next_upload_number(window.uploads),
-            sha256=sha256_of(uploaded_file),
+            sha256=digest,
             size=uploaded_file.size,
             status=Status.QUEUED,
             created_at=now,
@@ -229,10 +230,20 @@ def store_upload(
         now=now,
         phase=phase,
         note=note_clean(note),
-        submitted_by=user if user is not None and user.is_authenticated else None,
-        original_filename=(getattr(uploaded_file, "name", "") or stored_name)[:255],
+        submitted_by=uploader(user),
+        original_filename=original_name(uploaded_file, default=stored_name),
         **fields,
     )
+
+
+def uploader(user):
+    """Who uploaded: the account, or None for an anonymous caller (a command, the demo)."""
+    return user if user is not None and user.is_authenticated else None
+
+
+def original_name(uploaded_file, *, default: str) -> str:
+    """The file's name as the team's computer gave it (``default`` without one), as stored."""
+    return (getattr(uploaded_file, "name", "") or default)[:255]
 
 
 def next_upload_number(uploads: QuerySet) -> int:
