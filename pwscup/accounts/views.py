@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts import services
+from pwscup.accounts.backends import address_locked_out
 from pwscup.accounts.forms import (
     NotificationPreferenceForm,
     SignUpForm,
@@ -27,12 +28,18 @@ from pwscup.notifications.services import notification_preference_set
 
 
 def login_locked_out(request, response=None, credentials=None):
-    """The login page again, with the lock-out message instead of the form (HTTP 429)."""
+    """The login page again, with the lock-out message instead of the form (HTTP 429): the
+    user name's, or the whole address's after too many failures over all user names."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return render(
         request,
         "registration/login.html",
-        {"locked_out": True, "cooloff_minutes": minutes, "next": request.POST.get("next", "")},
+        {
+            "locked_out": True,
+            "address_locked_out": address_locked_out(request),
+            "cooloff_minutes": minutes,
+            "next": request.POST.get("next", ""),
+        },
         status=429,
     )
 
