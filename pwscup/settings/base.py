@@ -124,14 +124,20 @@ else:
     }
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "pwscup.cache"
-# Sessions live in the database; the cache only spares the read (an unreachable or emptied
-# cache logs nobody out).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions live in the database and are read from it on every request: deleting a session
+# row (or ``clearsessions``) logs its user out at once, and a Redis outage never touches them.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # /healthz pings the Celery workers at most once per this many seconds, whatever the traffic.
 PWSCUP_HEALTHZ_PING_INTERVAL = env.float("PWSCUP_HEALTHZ_PING_INTERVAL", default=5.0)
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 10},
+    },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out user name + address before the password is even checked.
@@ -184,14 +190,26 @@ PWSCUP_MAX_STORED_BYTES_PER_TEAM = env.int(
 )
 
 # --- Login throttling (django-axes) -------------------------------------------------
-# A user name is locked for a while from one address after this many failed log-ins in a row.
-AXES_FAILURE_LIMIT = env.int("PWSCUP_LOGIN_FAILURE_LIMIT", default=5)
+# A user name is locked for a while from one address after this many failed log-ins in a row;
+# an address (a class behind one NAT shares one) after this many failures over all user names.
+PWSCUP_LOGIN_FAILURE_LIMIT = env.int("PWSCUP_LOGIN_FAILURE_LIMIT", default=5)
+PWSCUP_LOGIN_FAILURE_LIMIT_PER_ADDRESS = env.int(
+    "PWSCUP_LOGIN_FAILURE_LIMIT_PER_ADDRESS", default=50
+)
+AXES_FAILURE_LIMIT = "pwscup.accounts.backends.login_failure_limit"
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("PWSCUP_LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "pwscup.accounts.backends.LoginThrottleHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "pwscup.accounts.views.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "pwscup.accounts.views.client_ip"
 AXES_VERBOSE = False  # no start-up banner; failures and lock-outs are still logged (WARNING)
+# Sign-ups and password-reset e-mails per client address (django-ratelimit, on the cache;
+# "N/s", "N/m", "N/h" or "N/d"). A class signing up together behind one NAT shares an address.
+PWSCUP_SIGNUP_RATE = env("PWSCUP_SIGNUP_RATE", default="50/h")
+PWSCUP_PASSWORD_RESET_RATE = env("PWSCUP_PASSWORD_RESET_RATE", default="20/h")
+# An unreachable cache lets requests through, as the other throttles do.
+RATELIMIT_FAIL_OPEN = True
 # Behind the reverse proxy the client's address is in this header (set by the proxy only).
 PWSCUP_CLIENT_IP_HEADER = env("PWSCUP_CLIENT_IP_HEADER", default="")
 

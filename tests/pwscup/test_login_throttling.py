@@ -125,4 +125,3 @@ def test_a_good_log_in_does_not_forgive_the_addresss_other_failures(client, sett
     assert _post(client, PASSWORD).status_code == 302
     client.logout()
     assert _post(client, "guess", username="someone9").status_code == 429
-
