@@ -58,11 +58,11 @@ class Api:
 
     def get(self, path: str):
         with self._request("GET", path) as response:
-            return json.loads(response.read().decode("utf-8"))
+            return _json_answer(response)
 
     def post(self, path: str):
         with self._request("POST", path, body=b"") as response:
-            return json.loads(response.read().decode("utf-8"))
+            return _json_answer(response)
 
     def download(self, path: str, destination: Path) -> Path:
         with self._request("GET", path) as response, open(destination, "wb") as handle:
@@ -81,7 +81,19 @@ class Api:
     def post_multipart(self, path: str, *, fields: dict, file_field: str, file_path: Path):
         body, content_type = multipart(fields, file_field, Path(file_path))
         with self._request("POST", path, body=body, content_type=content_type) as response:
-            return json.loads(response.read().decode("utf-8"))
+            return _json_answer(response)
+
+
+def _json_answer(response):
+    """The answer's JSON; anything else (a page from a proxy or portal in between) is an
+    ``ApiError`` naming the address, not a traceback."""
+    try:
+        return json.loads(response.read().decode("utf-8"))
+    except ValueError:
+        kind = response.headers.get_content_type()
+        raise ApiError(
+            response.status, "not_json", f"{response.url}: expected JSON, got {kind}"
+        ) from None
 
 
 def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[bytes, str]:
@@ -109,11 +121,13 @@ def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[bytes, st
 
 
 def _api_error(error: urllib.error.HTTPError) -> ApiError:
-    raw = error.read()
+    """The server's ``{"code", "message"}`` (the API's errors and the nginx proxy's own:
+    too_many_connections, too_large, server_unavailable, server_timeout), else the status."""
     try:
-        payload = json.loads(raw.decode("utf-8"))
+        payload = json.loads(error.read().decode("utf-8"))
         code, message = payload["code"], payload["message"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, OSError):
+        payload = {}
         code, message = "http_error", f"HTTP {error.code} {error.reason}"
     retry = error.headers.get("Retry-After")
     if retry and error.code == 429 and code == "throttled":

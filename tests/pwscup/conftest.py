@@ -37,12 +37,15 @@ def world(make_world):
 
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+PROXY_ADDRESS = "127.0.0.2"  # the test nginx's source address towards gunicorn
 
 
 @pytest.fixture
 def nginx_port(gunicorn_port, tmp_path):
     """Debian's nginx with scripts/docker/nginx.conf in front of the requesting module's
-    ``gunicorn_port`` (its upstream and listen address changed to free local ports)."""
+    ``gunicorn_port`` (its upstream and listen address changed to free local ports). It connects
+    to gunicorn from ``PROXY_ADDRESS``, so gunicorn can tell its proxy (trusted with
+    PWSCUP_TRUSTED_PROXIES) from a client on 127.0.0.1 reaching it directly."""
     if not Path(NGINX).exists():
         pytest.fail("nginx is missing: install Debian's nginx-light (scripts/test does as root)")
     port = free_port()
@@ -50,6 +53,10 @@ def nginx_port(gunicorn_port, tmp_path):
     for production, here in (
         ("server web:8000;", f"server 127.0.0.1:{gunicorn_port};"),
         ("listen 80;", f"listen 127.0.0.1:{port};"),
+        (
+            "proxy_pass http://pwscup_web;",
+            f"proxy_bind {PROXY_ADDRESS};\n proxy_pass http://pwscup_web;",
+        ),
     ):
         assert site.count(production) == 1, production
         site = site.replace(production, here)
@@ -62,7 +69,7 @@ def nginx_port(gunicorn_port, tmp_path):
     user = "user root;\n" if os.geteuid() == 0 else ""  # workers must reach the temp folders
     (prefix / "nginx.conf").write_text(
         f"{user}worker_processes 1;\npid {prefix / 'nginx.pid'};\n"
-        f"error_log {prefix / 'error.log'} warn;\nevents {{ worker_connections 256; }}\n"
+        f"error_log {prefix / 'error.log'} warn;\nevents {{ worker_connections 1024; }}\n"
         f"http {{\n  access_log off;\n{temp}\n"
         f"  uwsgi_temp_path {prefix / 'uwsgi'};\n  scgi_temp_path {prefix / 'scgi'};\n"
         f"  include {prefix / 'site.conf'};\n}}\n"

@@ -1,0 +1,196 @@
+"""nginx's own answers (scripts/docker/nginx.conf), with nothing behind it: its refusals speak
+the API's error format in the caller's language, the pwscup client prints them, one address
+may hold a classroom's connections, and the Server header names no version.
+
+The upstream here is a free port nobody listens on, so every request nginx lets through is
+answered 502 by nginx itself: a 502 means the request passed the connection limit.
+"""
+
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support import free_port, wait_for
+
+pytestmark = pytest.mark.proxy
+
+SCRIPT = Path(sys.executable).with_name("pwscup")
+PER_ADDRESS_LIMIT = 256  # scripts/docker/nginx.conf, limit_conn pwscup_per_address
+
+
+@pytest.fixture
+def gunicorn_port():
+    """No gunicorn at all: the nginx_port fixture's upstream is a port nobody listens on."""
+    return free_port()
+
+
+def _get(port: int, path: str = "/", **headers) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+class HeldUploads:
+    """``count`` connections from this address, each a POST whose body is still arriving
+    (a byte every second): requests in progress, as a class's uploads are."""
+
+    def __init__(self, port: int, count: int):
+        self.sockets = []
+        for _ in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(
+                f"POST /api/v1/upload HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                f"Content-Type: text/csv\r\nContent-Length: 1000000\r\n\r\nage\r\n".encode()
+            )
+            self.sockets.append(sock)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._trickle, daemon=True)
+        self.thread.start()
+
+    def _trickle(self):
+        while not self.stop.wait(1.0):
+            for sock in self.sockets:
+                try:
+                    sock.sendall(b"1")
+                except OSError:
+                    pass  # answered and closed: counted by answered()
+
+    def answered(self, *, within: float) -> list[bytes]:
+        """The first bytes of every held request that got an answer within ``within`` s."""
+        ready, _, _ = select.select(self.sockets, [], [], within)
+        answers = []
+        for sock in ready:
+            try:
+                answers.append(sock.recv(64))
+            except OSError as error:
+                answers.append(repr(error).encode())
+        return answers
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(timeout=5)
+        for sock in self.sockets:
+            sock.close()
+
+
+def _pwscup(args, *, config_dir: Path, language: str, stdin: str | None = None):
+    env = {**os.environ, "PWSCUP_CONFIG_DIR": str(config_dir), "PWSCUP_LANG": language}
+    return subprocess.run(
+        [str(SCRIPT), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=config_dir,
+    )
+
+
+def test_the_server_header_names_no_version(nginx_port):
+    _, headers, body = _get(nginx_port)
+    assert headers["Server"] == "nginx"
+    assert b"nginx/" not in body
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({"Accept-Language": "en-US,en;q=0.9"}, "The site is restarting or busy"),
+        ({"Accept-Language": "ja,en;q=0.8"}, "サイトは再起動中か混み合っています"),
+        ({}, "サイトは再起動中か混み合っています"),  # the site's default language
+        ({"Accept-Language": "ja", "Cookie": "django_language=en"}, "restarting or busy"),
+    ],
+    ids=["en", "ja", "no-language", "cookie-first"],
+)
+def test_a_gateway_error_is_json_in_the_callers_language(nginx_port, headers, message):
+    status, answer_headers, body = _get(nginx_port, "/api/v1/me/", **headers)
+    assert status == 502
+    assert answer_headers["Content-Type"] == "application/json; charset=utf-8"
+    payload = json.loads(body)
+    assert payload["code"] == "server_unavailable"
+    assert message in payload["message"]
+
+
+def test_a_browser_gets_a_small_html_page_instead(nginx_port):
+    status, headers, body = _get(
+        nginx_port, Accept="text/html,application/xhtml+xml,*/*;q=0.8", **{"Accept-Language": "ja"}
+    )
+    assert status == 502
+    assert headers["Content-Type"] == "text/html; charset=utf-8"
+    page = body.decode("utf-8")
+    assert '<html lang="ja">' in page
+    assert "サイトは再起動中か混み合っています" in page
+
+
+def test_a_class_behind_one_address_is_let_in(nginx_port):
+    # 50 uploads at once from one address (the field test's class behind a NAT): none refused.
+    held = HeldUploads(nginx_port, 50)
+    try:
+        assert held.answered(within=2.0) == []
+        status, _, body = _get(nginx_port, "/healthz")
+        assert status == 502, body  # let through to the (absent) upstream, not refused
+    finally:
+        held.close()
+
+
+def test_beyond_the_limit_the_client_prints_nginxs_message(nginx_port, tmp_path):
+    held = HeldUploads(nginx_port, PER_ADDRESS_LIMIT)
+    try:
+        wait_for(
+            lambda: _get(nginx_port, "/healthz")[0] == 429, timeout=20, what="the limit to be full"
+        )
+        assert held.answered(within=0.5) == []  # the limit's own connections were all let in
+        status, headers, body = _get(nginx_port, "/api/v1/me/", **{"Accept-Language": "en"})
+        assert status == 429
+        assert headers["Content-Type"] == "application/json; charset=utf-8"
+        assert json.loads(body) == {
+            "code": "too_many_connections",
+            "message": "Too many connections from your network at once: "
+            "wait a few seconds and try again.",
+        }
+        url = f"http://127.0.0.1:{nginx_port}"
+        english = _pwscup(
+            ["login", url, "--token-stdin"], config_dir=tmp_path, language="en", stdin="pws_x\n"
+        )
+        japanese = _pwscup(
+            ["login", url, "--token-stdin"], config_dir=tmp_path, language="ja", stdin="pws_x\n"
+        )
+    finally:
+        held.close()
+    assert english.returncode == 1
+    assert english.stderr == (
+        "error: Too many connections from your network at once: wait a few seconds and try "
+        "again. [too_many_connections]\n"
+    )
+    assert japanese.returncode == 1
+    assert japanese.stderr == (
+        "error: お使いのネットワークからの同時接続が多すぎます。"
+        "数秒待ってからもう一度お試しください。 [too_many_connections]\n"
+    )
+
+
+def test_the_client_prints_nginxs_message_for_a_too_large_upload(nginx_port, tmp_path):
+    (tmp_path / "credentials.json").write_text(
+        json.dumps({"url": f"http://127.0.0.1:{nginx_port}", "token": "pws_x"})
+    )
+    big = tmp_path / "anonymized.csv"
+    with open(big, "wb") as handle:
+        handle.truncate(65 * 1024 * 1024)  # above client_max_body_size (64m)
+    result = _pwscup(["submit", "cup/r1", str(big)], config_dir=tmp_path, language="en")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        "error: The request is too large: this site accepts at most 64 MB per request. "
+        "[too_large]\n"
+    )
