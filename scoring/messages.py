@@ -182,6 +182,36 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "truth holds row numbers outside 0..{reference_rows}.",
         "ja": "正解に 0..{reference_rows} の範囲外の行番号があります。",
     },
+    "json.too_large": {
+        "en": "The JSON text is {size} bytes; at most {limit} bytes are allowed.",
+        "ja": "JSON テキストが {size} バイトあります。{limit} バイトまでにしてください。",
+    },
+    "json.too_deep": {
+        "en": "The JSON text is nested {depth} levels deep; at most {limit} levels are allowed.",
+        "ja": "JSON テキストの入れ子が {depth} 段あります。{limit} 段までにしてください。",
+    },
+    "json.number_too_long": {
+        "en": "The JSON text holds a number literal of {length} characters ({value!r}); "
+        "at most {limit} characters are allowed.",
+        "ja": "JSON テキストに {length} 文字の数値 ({value!r}) があります。"
+        "数値は {limit} 文字までにしてください。",
+    },
+    "json.integer_too_large": {
+        "en": "The JSON text holds the integer {value}, larger than {limit} in magnitude.",
+        "ja": "JSON テキストの整数 {value} は大きすぎます（絶対値 {limit} まで）。",
+    },
+    "json.not_finite": {
+        "en": "The JSON text holds {value!r}, which is not a finite number.",
+        "ja": "JSON テキストの {value!r} は有限の数値ではありません。",
+    },
+    "json.not_text": {
+        "en": "The JSON file is not UTF-8 text (undecodable byte at offset {offset}).",
+        "ja": "JSON ファイルが UTF-8 テキストではありません（バイト位置 {offset} に解読できないバイト）。",
+    },
+    "json.invalid": {
+        "en": "Not valid JSON: the syntax breaks at line {line}, column {column}.",
+        "ja": "正しい JSON ではありません: {line} 行 {column} 列目で構文が崩れています。",
+    },
     "attack.sa_not_number": {
         "en": "The {what} has non-numeric sa values (row {row}).",
         "ja": "{what}の sa 列に数値でない値があります（{row} 行目）。",

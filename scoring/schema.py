@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -12,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from scoring.bounded_json import loads_bounded
 from scoring.columns import Table, as_table
 from scoring.errors import ConfigError
 from scoring.indicators import IndicatorConfig, load_indicators
@@ -104,10 +104,7 @@ def _parse_raw(raw: Any) -> dict:
             raise ConfigError(f"Cannot read the configuration file: {exc}") from exc
     else:
         raise ConfigError(f"A configuration must be a JSON object, not {type(raw).__name__}.")
-    try:
-        parsed = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"The configuration is not valid JSON: {exc}") from None
+    parsed = loads_bounded(text)
     if not isinstance(parsed, dict):
         raise ConfigError("The configuration must be a JSON object.")
     return parsed

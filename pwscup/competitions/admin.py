@@ -1,6 +1,5 @@
 """Organizer screens: competitions, rounds (data + configuration checked by ``scoring``), phases."""
 
-import json
 
 from django import forms
 from django.contrib import admin, messages
@@ -24,6 +23,7 @@ from pwscup.competitions.services import (
 )
 from pwscup.core.access import private_file_response
 from pwscup.core.admin_scope import CompetitionScopedAdmin, PrivateFileWidget, scoped_filter
+from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.kinds import get_kind
 
 
@@ -58,6 +58,7 @@ class RoundAdminForm(forms.ModelForm):
 
     class Meta:
         model = Round
+        field_classes = {"config": BoundedJSONFormField, "utility_gates": BoundedJSONFormField}
         fields = (
             "competition",
             "name",
@@ -116,9 +117,9 @@ class RoundAdminForm(forms.ModelForm):
         config_raw = cleaned.get("config") or {}
         if cleaned.get("config_file"):
             try:
-                config_raw = json.loads(cleaned["config_file"].read().decode("utf-8-sig"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as error:
-                self.add_error("config_file", _("Not a JSON file: %(error)s") % {"error": error})
+                config_raw = json_input(cleaned["config_file"].read())
+            except ValidationError as error:
+                self.add_error("config_file", error)
                 return cleaned
         original = upload.read() if hasattr(upload, "read") else read_file_bytes(upload)
         if hasattr(upload, "seek"):

@@ -1,6 +1,5 @@
 """Console forms: they collect values; the services and ``scoring`` check them."""
 
-import json
 import zoneinfo
 
 from django import forms
@@ -10,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition, Round
+from pwscup.core.form_fields import positive_int_field
+from pwscup.core.json_input import json_input
 from scoring.schema import NUMBER
 
 ROLE_FIELDS = ("qi", "sa", "cross", "match_qi", "euc_sa")
@@ -125,12 +126,7 @@ class RolesForm(forms.Form):
         """The configuration JSON the choices (or the uploaded file) describe."""
         upload = self.cleaned_data.get("config_file")
         if upload:
-            try:
-                return json.loads(upload.read().decode("utf-8-sig"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as error:
-                raise forms.ValidationError(
-                    {"config_file": _("Not a JSON file: %(error)s") % {"error": error}}
-                ) from error
+            return json_input(upload.read(), field="config_file")
         data = self.cleaned_data
         numbers = set(data.get("number_domain") or [])
         return {
@@ -163,8 +159,8 @@ class DataModeForm(forms.Form):
     data_mode = forms.ChoiceField(
         label=_("Data mode"), choices=Round.DataMode.choices, widget=forms.RadioSelect
     )
-    sample_size = forms.IntegerField(label=_("Sample size per team"), min_value=1, required=False)
-    decoy_count = forms.IntegerField(
+    sample_size = positive_int_field(label=_("Sample size per team"), required=False)
+    decoy_count = positive_int_field(
         label=_("Decoys per candidate table"), min_value=0, required=False
     )
 
@@ -199,23 +195,21 @@ class PhasesForm(forms.Form):
         label=_("Allow the attack phase to open before the anonymization phase closes"),
         required=False,
     )
-    anonymization_daily_limit = forms.IntegerField(
+    anonymization_daily_limit = positive_int_field(
         label=_("Anonymizations per day"),
-        min_value=1,
         required=False,
         help_text=_("Empty: no limit."),
     )
-    anonymization_total_limit = forms.IntegerField(
+    anonymization_total_limit = positive_int_field(
         label=_("Anonymizations in total"),
-        min_value=1,
         required=False,
         help_text=_("Empty: no limit."),
     )
-    attack_daily_limit = forms.IntegerField(
-        label=_("Attacks per day"), min_value=1, required=False, help_text=_("Empty: no limit.")
+    attack_daily_limit = positive_int_field(
+        label=_("Attacks per day"), required=False, help_text=_("Empty: no limit.")
     )
-    attack_total_limit = forms.IntegerField(
-        label=_("Attacks in total"), min_value=1, required=False, help_text=_("Empty: no limit.")
+    attack_total_limit = positive_int_field(
+        label=_("Attacks in total"), required=False, help_text=_("Empty: no limit.")
     )
     anonymization_leaderboard_public = forms.BooleanField(
         label=_("Anonymization leaderboard visible to visitors and teams"), required=False
@@ -313,12 +307,7 @@ class RulesForm(forms.Form):
         text = self.cleaned_data["utility_gates"].strip()
         if not text:
             return {}
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                _("Not valid JSON: %(error)s") % {"error": error}
-            ) from error
+        return json_input(text)
 
 
 class RoundEditForm(PhasesForm, RulesForm):

@@ -20,6 +20,7 @@ from pwscup.console import selectors, services
 from pwscup.console.actions import RoundAction
 from pwscup.console.forms import RoundEditForm, phases_initial, phases_of, windows_of
 from pwscup.console.views import add_errors
+from pwscup.core.json_input import json_input
 from pwscup.core.selectors import system_health
 from pwscup.kinds import kind_of
 from pwscup.kinds.pwscup2015 import Pwscup2015Kind
@@ -259,20 +260,15 @@ def round_edit(request, competition_slug, round_slug):
 def _config_dict(text: str, *, fallback: dict) -> dict:
     """The edited configuration as a dict for the gate check (its own check reports errors)."""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+        value = json_input(text)
+    except ValidationError:
         return fallback
     return value if isinstance(value, dict) else fallback
 
 
 def _checked_config(round_, text: str) -> dict:
     """The edited configuration, checked against the round's original."""
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValidationError(
-            {"config": _("Not valid JSON: %(error)s") % {"error": error}}
-        ) from error
+    raw = json_input(text, field="config")
     return kind_of(round_).validate_config(raw, round=round_)
 
 

@@ -13,24 +13,29 @@
 The same services and selectors as the pages; messages follow Accept-Language.
 """
 
+import json
+
 from django.http import Http404
 from django.urls import path
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pwscup.api.views.common import CSV_FILE, errors
 from pwscup.core.access import private_file_response, round_access
+from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.core.json_input import BoundedJSONParser
 from pwscup.dp import services
 from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import charge_json, dp_round_of, team_charge, team_level
 from scoring.dp.exact import exact_text
+from scoring.messages import clip
 
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 
@@ -54,7 +59,7 @@ class _ChargeView(APIView):
     # POST a query or a release: one charging service, the same replies and refusals.
     # (A comment, not a docstring: the schema would show it as both endpoints' description.)
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
     service = None  # ``services.dp_query_answer`` or ``services.dp_release_request``
 
     def post(self, request, competition_slug, round_slug, level):
@@ -128,6 +133,24 @@ class ReleaseFileView(APIView):
         return private_file_response(charge.release_file, f"release_{level}_{number}.csv")
 
 
+class ChargeNumberError(ValueError):
+    def __init__(self, field: str, value):
+        super().__init__(field)
+        self.field, self.value = field, value
+
+
+def _charge_number(data: dict, field: str) -> int:
+    """A charge number as the API takes it: a JSON integer or a string of digits; ``1.5``,
+    ``true`` or ``"1e2"`` are refused rather than truncated."""
+    value = data[field]
+    text = value.strip() if isinstance(value, str) else ""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= POSITIVE_INT_MAX:
+        return value
+    if text.isascii() and text.isdigit() and len(text) <= 10 and 0 < int(text) <= POSITIVE_INT_MAX:
+        return int(text)
+    raise ChargeNumberError(field, value)
+
+
 def _estimate_json(estimate: Estimate) -> dict:
     return {
         "id": estimate.pk,
@@ -143,7 +166,7 @@ def _estimate_json(estimate: Estimate) -> dict:
 
 class EstimateView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser, JSONParser]
+    parser_classes = [MultiPartParser, BoundedJSONParser]
 
     @extend_schema(
         request=OpenApiTypes.OBJECT,
@@ -162,17 +185,20 @@ class EstimateView(APIView):
             elif "from_release" in data:
                 estimate = services.dp_estimate_from_release(
                     **common,
-                    charge_no=int(data["from_release"]),
+                    charge_no=_charge_number(data, "from_release"),
                     estimator=str(data.get("estimator", "BT")),
                 )
             elif "from_answer" in data:
                 estimate = services.dp_estimate_from_answer(
-                    **common, charge_no=int(data["from_answer"])
+                    **common, charge_no=_charge_number(data, "from_answer")
                 )
             else:
                 return _bad(_("Send a file, or from_release / from_answer"))
-        except (TypeError, ValueError):
-            return _bad(_("from_release and from_answer take a charge number"))
+        except ChargeNumberError as error:
+            return _bad(
+                _("%(field)s takes a charge number (a whole number such as 3), not %(value)s")
+                % {"field": error.field, "value": clip(json.dumps(error.value, default=str))}
+            )
         except services.DPRequestError as error:
             return _bad(error)
         # A ``Refused`` (size, limits, the team's bounds) is answered by the API's handler.

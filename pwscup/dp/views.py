@@ -5,7 +5,6 @@ refusal, 400 on a bad request) and redirects back to the level page after a form
 """
 
 import functools
-import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -33,6 +32,8 @@ from pwscup.dp.models import DPRound
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import charge_json, dp_round_of, team_charge, team_level, team_levels
 from pwscup.kinds.views import kind_view
+from scoring.bounded_json import loads_bounded
+from scoring.errors import ConfigError
 
 
 def _dp(access) -> DPRound:
@@ -147,8 +148,8 @@ def _wants_json(request) -> bool:
 
 def _json_body(request):
     try:
-        return json.loads(request.body or b"{}")
-    except ValueError:
+        return loads_bounded(request.body or b"{}")
+    except ConfigError:
         return None
 
 

@@ -8,6 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.dates import dates_check, form_dates_check
+from pwscup.core.form_fields import positive_int_field
+from pwscup.core.json_input import json_input
 
 EXAMPLE_CONFIG = {
     "type": "sequential",
@@ -38,12 +40,7 @@ class ConfigField(forms.CharField):
 
     def to_python(self, value):
         value = super().to_python(value)
-        try:
-            return json.loads(value or "{}")
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                _("The configuration is not valid JSON: %(error)s") % {"error": error}
-            ) from None
+        return json_input(value or "{}")
 
     def prepare_value(self, value):
         return value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
@@ -83,12 +80,10 @@ class ScheduleFields(forms.Form):
     auto_freeze = forms.BooleanField(
         label=_("Freeze each release automatically at its close"), required=False, initial=True
     )
-    daily_limit = forms.IntegerField(
-        label=_("Uploads per team per release per day"), min_value=1, required=False
+    daily_limit = positive_int_field(
+        label=_("Uploads per team per release per day"), required=False
     )
-    total_limit = forms.IntegerField(
-        label=_("Uploads per team per release"), min_value=1, required=False
-    )
+    total_limit = positive_int_field(label=_("Uploads per team per release"), required=False)
 
     def clean(self):
         """Every close (typed, or computed from the first close and the step length) must

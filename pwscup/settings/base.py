@@ -326,6 +326,12 @@ REST_FRAMEWORK = {
     # JSON only: DRF's browsable pages use inline scripts (the CSP forbids them); /api/docs/
     # is the browsable documentation.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON bodies through the bounded reader (depth, size, number literals): never a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "pwscup.core.json_input.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "pwscup.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }

@@ -28,8 +28,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from scoring.bounded_json import loads_bounded
 from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
+from scoring.errors import ConfigError
 from scoring.messages import clip
 
 MAX_LEVEL_EPSILON = Fraction(100)
@@ -423,8 +425,8 @@ def parse_config(raw: Any) -> DPConfig:
     """
     if isinstance(raw, bytes | str):
         try:
-            raw = json.loads(raw)
-        except ValueError as exc:
+            raw = loads_bounded(raw)
+        except ConfigError as exc:
             raise DPError("dp.config.not_json", detail=clip(str(exc))) from exc
     if not isinstance(raw, dict):
         raise DPError("dp.config.not_object")

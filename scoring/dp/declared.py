@@ -31,13 +31,13 @@ scoring.dp.errors.DPError: Declared epsilons sum to 1.2, above the level's budge
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from scoring.bounded_json import loads_bounded
 from scoring.dp.config import DPConfig
 from scoring.dp.data import table_codes, true_histograms, validate_release_table
 from scoring.dp.errors import DPError
@@ -51,6 +51,7 @@ from scoring.dp.plausibility import (
     retention_test,
 )
 from scoring.dp.utility import postprocess_counts
+from scoring.errors import ConfigError
 from scoring.messages import clip
 from scoring.tables import read_table
 
@@ -76,8 +77,8 @@ class Declared:
 def _parse_declaration(raw: Any) -> dict:
     if isinstance(raw, bytes | str):
         try:
-            raw = json.loads(raw)
-        except ValueError:
+            raw = loads_bounded(raw)
+        except ConfigError:
             raise DPError("dp.declaration.not_object") from None
     if not isinstance(raw, dict):
         raise DPError("dp.declaration.not_object")

@@ -114,6 +114,14 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "epsilon '{value}' is not a decimal number or a fraction p/q",
         "ja": "epsilon '{value}' は小数でも分数 p/q でもありません",
     },
+    "dp.epsilon.too_long": {
+        "en": "epsilon '{value}' is {length} characters long; at most {limit} are allowed",
+        "ja": "epsilon '{value}' は {length} 文字あります。{limit} 文字までにしてください",
+    },
+    "dp.epsilon.too_small": {
+        "en": "epsilon {value} is too small: the smallest amount is {minimum} (10⁻¹²)",
+        "ja": "epsilon {value} は小さすぎます。最小値は {minimum}（10⁻¹²）です",
+    },
     "dp.epsilon.not_positive": {
         "en": "epsilon must be > 0 (got {value})",
         "ja": "epsilon は 0 より大きくしてください（値: {value}）",

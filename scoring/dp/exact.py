@@ -27,6 +27,12 @@ from scoring.dp.errors import DPError
 from scoring.messages import clip
 
 MAX_DECIMALS = 12
+# The grammar's bounds: a literal of at most 32 characters (enough for "p/q" with 15-digit
+# parts; a 5,000-digit literal would hit Python's integer-conversion limit) and, for a
+# non-zero amount, at least 10⁻¹², the smallest decimal the 12-decimal grammar can write —
+# fractions and JSON numbers (``5e-324``) obey the same floor.
+MAX_EPSILON_CHARS = 32
+MIN_EPSILON = Fraction(1, 10**MAX_DECIMALS)
 NANO = Fraction(1, 10**9)
 
 _DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
@@ -35,6 +41,9 @@ _FRACTION = re.compile(r"^(\d+)\s*/\s*(\d+)$")
 
 def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
     """Parse an ε amount exactly: a decimal (≤ 12 decimals), ``"p/q"`` or a JSON number.
+
+    The literal (a string, or a number's ``repr``) has at most :data:`MAX_EPSILON_CHARS`
+    characters, and a non-zero amount is at least :data:`MIN_EPSILON` (10⁻¹²).
 
     Parameters
     ----------
@@ -46,7 +55,8 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
     Raises
     ------
     DPError
-        ``dp.epsilon.syntax`` or ``dp.epsilon.not_positive``.
+        ``dp.epsilon.syntax``, ``dp.epsilon.too_long``, ``dp.epsilon.not_positive`` or
+        ``dp.epsilon.too_small``.
 
     Examples
     --------
@@ -60,9 +70,26 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
     Traceback (most recent call last):
     ...
     scoring.dp.errors.DPError: epsilon must be > 0 (got 0)
+    >>> parse_epsilon(5e-324)
+    Traceback (most recent call last):
+    ...
+    scoring.dp.errors.DPError: epsilon 5e-324 is too small: the smallest amount is 0.000000000001 (10⁻¹²)
     """
     if isinstance(value, bool):
         raise DPError("dp.epsilon.syntax", value=clip(value))
+    if isinstance(value, str):
+        literal = value.strip()
+    elif isinstance(value, int) and value.bit_length() > 4 * MAX_EPSILON_CHARS:
+        literal = "9" * (MAX_EPSILON_CHARS + 1)  # repr() of a huge int may itself fail
+    else:
+        literal = repr(value)
+    if isinstance(value, str | int | float) and len(literal) > MAX_EPSILON_CHARS:
+        raise DPError(
+            "dp.epsilon.too_long",
+            value=clip(literal, 24),
+            length=len(literal),
+            limit=MAX_EPSILON_CHARS,
+        )
     if isinstance(value, Fraction):
         amount = value
     elif isinstance(value, int):
@@ -89,6 +116,8 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
         raise DPError(
             "dp.epsilon.not_positive", value=clip(value if isinstance(value, str) else amount)
         )
+    if 0 < amount < MIN_EPSILON:
+        raise DPError("dp.epsilon.too_small", value=clip(literal), minimum=exact_text(MIN_EPSILON))
     return amount
 
 

@@ -14,11 +14,11 @@ scoring.errors.ConfigError: configuration key 'm' must be an integer ≥ 2, got 
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from scoring.bounded_json import loads_bounded
 from scoring.errors import ConfigError
 from scoring.sequential.messages import q
 
@@ -184,10 +184,7 @@ def parse_config(
     scoring.errors.ConfigError: configuration key 'sa': 'D' is not a column of the master table
     """
     if isinstance(raw, (str, bytes)):
-        try:
-            raw = json.loads(raw)
-        except ValueError as error:
-            raise ConfigError(f"The configuration is not valid JSON: {error}") from None
+        raw = loads_bounded(raw)
     if not isinstance(raw, dict):
         raise ConfigError("seq.config.not_object")
     for key in _REQUIRED:

@@ -17,6 +17,7 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.console.services import Action, audit_record
+from pwscup.core.json_input import json_input
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import SCORE_DP_ROUND
@@ -53,11 +54,8 @@ def dp_round_create(
     ``config_raw`` is the configuration as a dict or as its JSON text (the admin and the
     console send the text). Raises ``ValidationError`` keyed by field (``config``, ``table``,
     ``slug``, ``timezone``, ``closes_at``) with the spec's messages."""
-    if isinstance(config_raw, str):
-        try:
-            config_raw = json.loads(config_raw)
-        except ValueError as error:
-            raise ValidationError({"config": str(error)}) from None
+    if isinstance(config_raw, str | bytes):
+        config_raw = json_input(config_raw, field="config")
     dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=timezone_name)
     if closes_at <= opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})

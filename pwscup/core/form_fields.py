@@ -1,0 +1,13 @@
+"""Form fields whose bounds come from the database columns they are stored in."""
+
+from django import forms
+
+# The largest value of a PositiveIntegerField column on PostgreSQL (``integer``); a larger
+# number typed in a form would otherwise reach the database as "integer out of range".
+POSITIVE_INT_MAX = 2_147_483_647
+
+
+def positive_int_field(*, min_value: int = 1, max_value: int = POSITIVE_INT_MAX, **kwargs):
+    """An ``IntegerField`` for a ``PositiveIntegerField`` column: Django's own (translated)
+    messages refuse a value outside ``min_value``..``max_value`` next to the field."""
+    return forms.IntegerField(min_value=min_value, max_value=max_value, **kwargs)
