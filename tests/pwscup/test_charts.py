@@ -3,9 +3,14 @@ matrix heatmap, drawn on the server as SVG from the same selectors as the tables
 
 import doctest
 import re
+import unicodedata
+from types import SimpleNamespace
+from xml.etree import ElementTree
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from pwscup.competitions.models import Round
 from pwscup.leaderboards import charts
@@ -135,3 +140,61 @@ def test_heat_colour_and_scales():
         "0.8",
         "1",
     ]
+
+
+KIT_JA = "組み込み攻撃 キット（上位 3 件・1 対 1）"
+
+
+def drawn_width(element, font_size: float) -> float:
+    """A width model independent of the chart's own: 1 em for a wide (CJK) character, 0.55 em
+    for any other (the average Latin glyph of a sans-serif font), bold 5 % wider."""
+    text = element.text or ""
+    ems = sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.55 for ch in text)
+    return ems * font_size * (1.05 if element.get("font-weight") == "bold" else 1)
+
+
+def clipped_texts(svg_markup: str) -> list[str]:
+    """Every <text> of the SVG that runs past the left or right edge of its viewBox."""
+    svg = ElementTree.fromstring(svg_markup)
+    _x, _y, width, _height = (float(v) for v in svg.get("viewBox").split())
+    font_size = float(svg.get("font-size"))
+    out = []
+    for element in svg.iter("{http://www.w3.org/2000/svg}text"):
+        x, w = float(element.get("x")), drawn_width(element, font_size)
+        left = {"start": x, "middle": x - w / 2, "end": x - w}[element.get("text-anchor")]
+        if left < 0 or left + w > width:
+            out.append(f"{element.text!r}: {left:.0f}..{left + w:.0f} outside 0..{width:.0f}")
+    for rect in svg.iter("{http://www.w3.org/2000/svg}rect"):
+        if float(rect.get("x")) + float(rect.get("width")) > width:
+            out.append(f"rect at x={rect.get('x')} wider than {width:.0f}")
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("n_targets", [1, 2, 5])
+def test_heatmap_labels_and_legend_fit_inside_the_svg(language, n_targets):
+    targets = [SimpleNamespace(team=SimpleNamespace(name=f"Team {k}")) for k in range(n_targets)]
+    cells = [SimpleNamespace(best=k / max(n_targets, 2)) for k in range(n_targets)]
+    with translation.override(language):
+        kit = KIT_JA if language == "ja" else "built-in kit attacker (top-3, 1:1)"
+        grid = [("Team 0", cells), ("組み込み攻撃 EUC2", cells), (kit, cells)]
+        heatmap = charts.heatmap(targets=targets, grid=grid, worst=[c.best for c in cells])
+        html = render_to_string("leaderboards/_heatmap.html", {"heatmap": heatmap})
+    svg = html[html.index("<svg") : html.index("</svg>") + len("</svg>")]
+    assert clipped_texts(svg) == []
+    assert f">{kit}<title>" in svg  # shown in full, not cut
+    legend_high = "1 （再識別）" if language == "ja" else "1 (re-identified)"
+    assert f">{legend_high}</text>" in svg
+
+
+def test_heatmap_cuts_a_very_long_team_name_and_keeps_it_in_the_hover_title():
+    name = "チーム" * 40
+    targets = [SimpleNamespace(team=SimpleNamespace(name=name))]
+    heatmap = charts.heatmap(
+        targets=targets, grid=[(name, [SimpleNamespace(best=0.5)])], worst=[0.5]
+    )
+    html = render_to_string("leaderboards/_heatmap.html", {"heatmap": heatmap})
+    svg = html[html.index("<svg") : html.index("</svg>") + len("</svg>")]
+    assert clipped_texts(svg) == []
+    assert svg.count(f"<title>{name}</title>") == 2  # the row label and the column head
+    assert heatmap.rows[0].text != name and heatmap.width < 640  # no wider than the other charts
