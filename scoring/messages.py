@@ -40,6 +40,14 @@ _ROWS_NOTE = {
     "ja": "行番号はヘッダー行の次の行を 1 とします。",
 }
 
+# How to fix a file in another encoding (Excel's own name of the format in each language).
+_SAVE_UTF8 = {
+    "en": "Save it as UTF-8 (in Excel: Save As, \"CSV UTF-8 (Comma delimited)\") and upload "
+    "it again.",
+    "ja": "UTF-8 で保存し直して（Excel では「名前を付けて保存」で「CSV UTF-8（コンマ区切り）」）、"
+    "もう一度アップロードしてください。",
+}
+
 # code -> {language: template}; placeholders are str.format fields of ``params``.
 MESSAGES: dict[str, dict[str, str]] = {
     "table.unreadable": {
@@ -57,10 +65,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "UTF-8 または Shift-JIS (CP932) の CSV ファイルをアップロードしてください。",
     },
     "table.encoding": {
-        "en": "{name} is not text in UTF-8 or Shift-JIS (CP932): undecodable bytes "
-        "on line {line} (byte offset {offset}). Save the file as UTF-8 CSV.",
-        "ja": "{name} は UTF-8 でも Shift-JIS (CP932) でもありません。{line} 行目"
-        "（バイト位置 {offset}）に解読できないバイトがあります。UTF-8 の CSV として保存してください。",
+        "en": "{name} is not UTF-8 (it looks like {encoding}): the first byte that is not "
+        "UTF-8 is on line {line} of the file (byte offset {offset}). " + _SAVE_UTF8["en"],
+        "ja": "{name} は UTF-8 ではありません（{encoding} のようです）。UTF-8 でない最初のバイトは"
+        "ファイルの {line} 行目（バイト位置 {offset}）にあります。" + _SAVE_UTF8["ja"],
+    },
+    "table.encoding_unsure": {
+        "en": "{name} is not UTF-8, and its encoding cannot be told for sure (it may be "
+        "{encoding}): the first byte that is not UTF-8 is on line {line} of the file "
+        "(byte offset {offset}). " + _SAVE_UTF8["en"],
+        "ja": "{name} は UTF-8 ではなく、文字コードを確定できません（{encoding} かもしれません）。"
+        "UTF-8 でない最初のバイトはファイルの {line} 行目（バイト位置 {offset}）にあります。"
+        + _SAVE_UTF8["ja"],
+    },
+    "table.encoding_unknown": {
+        "en": "{name} is not UTF-8, nor in an encoding the platform recognises: the first byte "
+        "that is not UTF-8 is on line {line} of the file (byte offset {offset}). "
+        + _SAVE_UTF8["en"],
+        "ja": "{name} は UTF-8 ではなく、認識できる文字コードでもありません。UTF-8 でない最初の"
+        "バイトはファイルの {line} 行目（バイト位置 {offset}）にあります。" + _SAVE_UTF8["ja"],
+    },
+    "table.encoding_damaged": {
+        "en": "{name} is mostly UTF-8 but holds bytes that are not (text pasted from a file in "
+        "another encoding?): the first is on line {line} of the file (byte offset {offset}). "
+        + _SAVE_UTF8["en"],
+        "ja": "{name} はほぼ UTF-8 ですが、UTF-8 でないバイトを含みます（別の文字コードのファイル"
+        "から貼り付けた文字？）。最初のものはファイルの {line} 行目（バイト位置 {offset}）に"
+        "あります。" + _SAVE_UTF8["ja"],
     },
     "table.duplicate_columns": {
         "en": "{name}: duplicate column name(s) in the header: {columns}.",

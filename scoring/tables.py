@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import sys
 import time
 from typing import Any
@@ -17,10 +18,12 @@ import numpy as np
 import pandas as pd
 
 from scoring.columns import ArrowColumn, Table
+from scoring.encodings import encoding_refusal, guess_encoding, is_shift_jis, utf8_error
 from scoring.errors import ValidationError
 from scoring.messages import MAX_LISTED, clip, listing, quoted
 
 _BOM = b"\xef\xbb\xbf"
+_NUL_OR_ESC = re.compile(b"[\\x00\\x1b]")
 _CHUNK_ROWS = 200_000
 _ASCII_SPACE = np.frombuffer(b" \t\n\r\x0b\x0c", dtype=np.uint8)
 
@@ -51,7 +54,9 @@ def decode_text(data: bytes, *, name: str = "file") -> str:
     Raises
     ------
     ValidationError
-        For an empty file, a binary file (NUL bytes) or bytes valid in neither encoding.
+        For an empty file, a binary file (NUL bytes) or bytes in another encoding (the
+        message names the likely one, and the line and byte offset of the first byte
+        that is not UTF-8).
     """
     return _decode(data, name=name)[0]
 
@@ -59,21 +64,24 @@ def decode_text(data: bytes, *, name: str = "file") -> str:
 def _decode(data: bytes, *, name: str) -> tuple[str, str]:
     if not data.strip() or data.strip() == _BOM:
         raise ValidationError("table.empty", name=clip(name))
-    if b"\x00" in data:
+    body = data[len(_BOM) :] if data.startswith(_BOM) else data
+    error = utf8_error(data)
+    if error is None:
+        if b"\x00" in data:
+            raise ValidationError("table.binary", name=clip(name))
+        return body.decode("utf-8"), "utf-8"
+    # Not UTF-8: Shift_JIS (CP932) is read as it is when detection is sure of it, not just
+    # because the bytes decode (Latin-1 "éa" is a valid CP932 character), or when no
+    # plausible encoding reads them as text at all (full-width letters alone puzzle it).
+    guess = guess_encoding(body)
+    if b"\x00" in data and guess.encoding != "utf_16":
         raise ValidationError("table.binary", name=clip(name))
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as utf8_error:
+    if (guess.confident and is_shift_jis(guess.encoding)) or guess.encoding is None:
         try:
-            return data.decode("cp932"), "cp932"
+            return body.decode("cp932"), "cp932"
         except UnicodeDecodeError:
-            before = data[: utf8_error.start]
-            line = before.count(b"\n") + before.replace(b"\r\n", b"").count(b"\r") + 1
-            raise ValidationError(
-                "table.encoding", name=clip(name), line=line, offset=utf8_error.start
-            ) from None
+            pass
+    raise encoding_refusal(data, error, guess, name=name)
 
 
 def unix_line_ends(data: bytes) -> bytes:
@@ -203,7 +211,8 @@ def load_table(source: Any, *, name: str = "file") -> Table:
     (['a', 'b'], 2, [1.0, nan])
     """
     data = read_bytes(source, name=name)
-    if data and not data.isspace() and data.isascii() and b"\x00" not in data:
+    # ASCII is UTF-8 as it is, unless NUL bytes or ISO-2022-JP escapes (ESC) make it other.
+    if data and not data.isspace() and data.isascii() and not _NUL_OR_ESC.search(data):
         text, encoding = "", "utf-8"  # valid UTF-8 as it is: no need to decode a copy
     else:
         text, encoding = _decode(data, name=name)
