@@ -1,9 +1,12 @@
-"""Forms of the participant's own pages: sign-up, teams, notification preferences."""
+"""Forms of the participant's own pages: sign-up, passwords, teams, notification preferences."""
 
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts import services
 
 
 class SignUpForm(UserCreationForm):
@@ -16,11 +19,28 @@ class SignUpForm(UserCreationForm):
         model = get_user_model()
         fields = ("username", "email")
 
-    def clean_email(self):
-        email = self.cleaned_data["email"]
-        if get_user_model().objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this e-mail address already exists."))
-        return email
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        services.user_name_validate(username=username)
+        return username
+
+
+class PasswordSetMixin:
+    """Django's password forms, the new password set through ``user_password_set`` (which
+    also revokes the user's API tokens)."""
+
+    def save(self, commit=True):
+        return services.user_password_set(
+            user=self.user, password=self.cleaned_data["new_password1"]
+        )
+
+
+class PasswordResetSetForm(PasswordSetMixin, auth_forms.SetPasswordForm):
+    pass
+
+
+class PasswordChangeForm(PasswordSetMixin, auth_forms.PasswordChangeForm):
+    pass
 
 
 class TeamCreateForm(forms.Form):

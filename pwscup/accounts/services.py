@@ -1,15 +1,24 @@
 """Accounts and teams: sign-up, registering and joining a team, the captain's actions."""
 
-from django.contrib.auth import get_user_model
+import logging
+
+from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.validators import ASCIIUsernameValidator
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.accounts.models import Membership, Team, new_invitation_code
+from pwscup.api.services import api_tokens_revoke_all
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
+
+log = logging.getLogger(__name__)
 
 ORGANIZER_GROUP = "Organizers"
 # What an organizer does in the admin, on the competitions that list them as organizers:
@@ -196,9 +205,72 @@ def team_invitation_renew(*, team: Team, by) -> str:
     return team.invitation_code
 
 
-def user_sign_up(*, username: str, email: str, password: str):
-    """A participant's own account (no staff rights)."""
-    return get_user_model().objects.create_user(username=username, email=email, password=password)
+def user_name_validate(*, username: str) -> None:
+    """A new user name's rules beyond the user model's, raising ``ValidationError``.
+
+    ASCII letters, digits and ``@.+-_`` only: a look-alike (``оrganizer`` with a Cyrillic
+    ``о``) cannot pass for another account. User names are log-in identifiers typed in forms and
+    commands; what others see of a participant is the team name, which may be in any script.
+    And unique whatever the case: ``Organizer`` is taken when ``organizer`` is.
+    """
+    ASCIIUsernameValidator()(username)
+    if get_user_model().objects.filter(username__iexact=username).exists():
+        raise ValidationError(_("A user with that username already exists."), code="unique")
+
+
+def user_sign_up(*, username: str, email: str, password: str, password_reset_url: str):
+    """A participant's own account (no staff rights).
+
+    The answer never tells whether the e-mail address is registered: an address already in use
+    gets the account all the same (the user name is the identity, not the address), and its
+    owner an e-mail saying so, with ``password_reset_url`` in case they forgot they had one.
+    """
+    user_name_validate(username=username)
+    user_model = get_user_model()
+    password_validation.validate_password(password, user_model(username=username, email=email))
+    owners = list(
+        user_model.objects.filter(email__iexact=email, is_active=True).values_list(
+            "username", flat=True
+        )
+    )
+    user = user_model.objects.create_user(username=username, email=email, password=password)
+    if owners:
+        _sign_up_notice_send(
+            email=email, new_username=username, owners=owners, password_reset_url=password_reset_url
+        )
+    return user
+
+
+def _sign_up_notice_send(
+    *, email: str, new_username: str, owners: list[str], password_reset_url: str
+) -> None:
+    context = {
+        "new_username": new_username,
+        "owners": ", ".join(owners),
+        "password_reset_url": password_reset_url,
+    }
+    subject = " ".join(
+        render_to_string("registration/signup_email_in_use_subject.txt", context).split()
+    )
+    body = render_to_string("registration/signup_email_in_use.txt", context)
+    try:
+        send_mail(subject, body, None, [email])
+    except Exception:  # noqa: BLE001 - a mail server down must not fail the sign-up
+        log.exception("sending the e-mail-in-use notice failed")
+
+
+@transaction.atomic
+def user_password_set(*, user, password: str):
+    """Give ``user`` a new password (reset by e-mail or changed on the site) and revoke their
+    API tokens: whoever held the old password, or a token made with it, is out.
+
+    Their other sessions end by themselves: Django checks each session against a hash of the
+    password on every request (the page that made the change keeps its session by
+    ``update_session_auth_hash``)."""
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    api_tokens_revoke_all(user=user)
+    return user
 
 
 @transaction.atomic

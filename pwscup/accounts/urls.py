@@ -2,18 +2,23 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from pwscup.accounts import views
+from pwscup.accounts.forms import PasswordChangeForm, PasswordResetSetForm
 
 # Log-in and log-out stay in pwscup/urls.py; these are the rest of Django's account pages.
 account_urls = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
-    path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/change/",
+        auth_views.PasswordChangeView.as_view(form_class=PasswordChangeForm),
+        name="password_change",
+    ),
     path(
         "password/change/done/",
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/", views.password_reset, name="password_reset"),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),
@@ -21,7 +26,7 @@ account_urls = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        auth_views.PasswordResetConfirmView.as_view(form_class=PasswordResetSetForm),
         name="password_reset_confirm",
     ),
     path(

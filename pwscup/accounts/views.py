@@ -1,9 +1,12 @@
-"""The participant's own pages (sign-up, profile, team) and django-axes' login hooks."""
+"""The participant's own pages (sign-up, password reset, profile, team) and django-axes'
+login hooks."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -11,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_ratelimit.core import get_usage
 
 from pwscup.accounts import services
 from pwscup.accounts.backends import address_locked_out
@@ -61,16 +65,59 @@ def _next_or(request, fallback: str):
     return redirect(fallback)
 
 
+def _client_address(group, request) -> str:
+    return client_ip(request)
+
+
+def _throttle(request, *, group: str, rate: str, increment: bool) -> int | None:
+    """django-ratelimit's count of ``group`` for the client's address: the minutes until it
+    may go on when the address has used up ``rate``, else ``None`` (counted if ``increment``)."""
+    usage = get_usage(request, group=group, key=_client_address, rate=rate, increment=increment)
+    if usage is None:  # the cache is unreachable: let the request through
+        return None
+    # Counted now, this request is one of the count; else the count is of those before it.
+    allowed = usage["limit"] + 1 if increment else usage["limit"]
+    if usage["count"] < allowed:
+        return None
+    return max(1, -(-usage["time_left"] // 60))
+
+
+def _throttled(request, *, what: str, minutes: int):
+    return render(
+        request,
+        "accounts/throttled.html",
+        {"what": what, "minutes": minutes},
+        status=429,
+    )
+
+
 def signup(request):
     if request.user.is_authenticated:
         return redirect("profile")
+    # Only accepted sign-ups count (a form sent back with an error does not): a class signing
+    # up together behind one NAT shares one address.
+    minutes = _throttle(
+        request, group="pwscup.signup", rate=settings.PWSCUP_SIGNUP_RATE, increment=False
+    )
+    if minutes is not None:
+        return _throttled(request, what="signup", minutes=minutes)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.user_sign_up(
-            username=form.cleaned_data["username"],
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"],
-        )
+        _throttle(request, group="pwscup.signup", rate=settings.PWSCUP_SIGNUP_RATE, increment=True)
+        try:
+            user = services.user_sign_up(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+                password_reset_url=request.build_absolute_uri(reverse("password_reset")),
+            )
+        except ValidationError as error:  # the user name was taken meanwhile
+            form.add_error(None, error)
+            return render(
+                request,
+                "registration/signup.html",
+                {"form": form, "next": request.POST.get("next", "")},
+            )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s: your account is ready.") % {"name": user})
         return _next_or(request, "profile")
@@ -235,3 +282,17 @@ def team_invitation_renew(request, competition_slug):
     else:
         messages.success(request, _("A new invitation code is ready: the old one no longer works."))
     return redirect("team_detail", competition_slug)
+
+
+def password_reset(request):
+    """Django's password-reset request, each e-mail it sends counted per client address."""
+    if request.method == "POST":
+        minutes = _throttle(
+            request,
+            group="pwscup.password-reset",
+            rate=settings.PWSCUP_PASSWORD_RESET_RATE,
+            increment=True,
+        )
+        if minutes is not None:
+            return _throttled(request, what="password_reset", minutes=minutes)
+    return auth_views.PasswordResetView.as_view()(request)

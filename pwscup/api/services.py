@@ -58,6 +58,13 @@ def api_token_revoke(*, user, token_id: int) -> ApiToken:
     return token
 
 
+def api_tokens_revoke_all(*, user) -> int:
+    """Revoke every live token of ``user`` (their password changed); how many were live."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
 def api_token_authenticate(*, raw: str, now=None) -> ApiToken | None:
     """The live token ``raw`` names, its user active; ``None`` otherwise. Records its use."""
     if not raw.startswith(TOKEN_START) or len(raw) < len(TOKEN_START) + PREFIX_LENGTH + 2:

@@ -99,7 +99,7 @@ def test_pages_and_uploads_survive_a_redis_outage(make_world, site, redis_server
     assert visitor.get(site + leaderboard, timeout=10).status_code == 200
     assert requests.get(site + "/healthz", timeout=10).json()["cache"] == "ok"
 
-    redis_server.kill()  # cache, sessions' cache, throttles and broker: all gone at once
+    redis_server.kill()  # cache, throttles and broker: all gone at once (sessions are not)
     for url in ("/", round_url, leaderboard):
         answer = team.get(site + url, timeout=30)
         assert answer.status_code == 200, (url, answer.status_code)
