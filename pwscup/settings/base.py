@@ -5,6 +5,7 @@ embedded filesystem broker, so a laptop needs no server at all.
 """
 
 import datetime as dt
+import ipaddress
 from pathlib import Path
 
 import environ
@@ -56,6 +57,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: private, no-store on every answer to a logged-in user (session or token).
+    "pwscup.core.middleware.PrivateCacheControlMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -212,6 +215,13 @@ PWSCUP_PASSWORD_RESET_RATE = env("PWSCUP_PASSWORD_RESET_RATE", default="20/h")
 RATELIMIT_FAIL_OPEN = True
 # Behind the reverse proxy the client's address is in this header (set by the proxy only).
 PWSCUP_CLIENT_IP_HEADER = env("PWSCUP_CLIENT_IP_HEADER", default="")
+# ...believed only when the request comes from one of these addresses or networks (the proxy;
+# comma-separated, CIDR allowed); from any other peer the peer's own address counts.
+# A malformed entry stops the start with ipaddress's message naming it.
+PWSCUP_TRUSTED_PROXIES = [
+    str(ipaddress.ip_network(entry, strict=False))
+    for entry in env.list("PWSCUP_TRUSTED_PROXIES", default=["127.0.0.0/8", "::1"])
+]
 
 # --- Content-Security-Policy (django-csp) ------------------------------------------
 # Everything comes from this site: no inline script or style, no CDN.

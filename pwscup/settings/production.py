@@ -13,6 +13,15 @@ if SECRET_KEY.strip() in {"", "change-me", "change-me-in-production", INSECURE_D
         "DJANGO_SECRET_KEY is empty or a placeholder: set a long random secret, e.g. "
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
     )
+# Django's own measure of a guessable key (its check security.W009), refused at start rather
+# than warned about: sessions, password-reset links and CSRF tokens are signed with it.
+if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-"):
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY is too weak ({len(SECRET_KEY)} characters, "
+        f"{len(set(SECRET_KEY))} different): set a random secret of at least 50 "
+        "characters (5 or more different), e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 DEBUG = False
 # Behind the reverse proxy (scripts/docker/nginx.conf), which sets these headers itself.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

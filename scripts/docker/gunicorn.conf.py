@@ -13,7 +13,10 @@ workers × threads connections to PostgreSQL in all.
 
 import os
 
-bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Loopback unless told otherwise: gunicorn must only ever be reached through nginx (a slow
+# client would hold a worker thread; a forged X-Real-IP would be ignored, but still). Compose
+# sets 0.0.0.0:8000 for the web service, whose port is published to no one but the proxy.
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))

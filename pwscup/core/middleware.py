@@ -1,0 +1,26 @@
+"""Middleware of the platform's own."""
+
+from django.utils.cache import patch_cache_control
+
+
+class PrivateCacheControlMiddleware:
+    """``Cache-Control: private, no-store`` on every answer to a logged-in user.
+
+    A page or file seen after logging in (a team's round page, the original, an upload, the
+    API's JSON) is never kept by a shared cache (a school's proxy) nor on disk by the browser.
+    One rule for the whole site: the user, not the view, decides. The session user is known
+    here; an API token's user too, since DRF sets it on this request when it authenticates.
+    Conditional GETs are unaffected (the round page's polling sends its own If-None-Match and
+    still gets 304), and anonymous visitors' public pages (leaderboards) stay cacheable.
+    Static files never reach this middleware (WhiteNoise answers them first).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            patch_cache_control(response, private=True, no_store=True)
+        return response
