@@ -34,6 +34,7 @@ import pandas as pd
 
 from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
+from scoring.display import format_metric, legend
 from scoring.dp.cli import add_dp_commands
 from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate, indicator_classes
@@ -55,18 +56,6 @@ def _load(args) -> tuple[Table, Table, object]:
     return original, anonymized, config
 
 
-def _format_value(value) -> str:
-    if value is None:
-        return "undefined"
-    if isinstance(value, int):
-        return str(value)
-    return f"{value:.4f}"
-
-
-# How an undefined indicator reads (spec indicators A.3: L3 is infinite then).
-_UNDEFINED = {"L3": "∞ (a class has fewer than l values)"}
-
-
 def cmd_evaluate(args) -> int:
     original, anonymized, config = _load(args)
     results = evaluate(original, anonymized, config)
@@ -79,11 +68,11 @@ def cmd_evaluate(args) -> int:
     width = max(22, *(len(METRIC_NAMES[m]) + 1 for m in shown))
     print(f"{'metric':<7} {'name':<{width}} value")
     for metric in shown:
-        value = results[metric]
-        text = (
-            _UNDEFINED[metric] if value is None and metric in _UNDEFINED else _format_value(value)
+        print(
+            f"{metric:<7} {METRIC_NAMES[metric]:<{width}} {format_metric(metric, results[metric])}"
         )
-        print(f"{metric:<7} {METRIC_NAMES[metric]:<{width}} {text}")
+    for note in legend(shown, results, args.lang or environment_language()):
+        print(note)
     print(
         f"\n{results['kept_rows']} of {results['rows']} rows kept, "
         f"{results['classes']} equivalence classes."

@@ -37,3 +37,12 @@ METRIC_NAMES = {
 # c of recursive (c,l)-diversity and the t-closeness distance low.
 HIGHER_IS_BETTER = SAFETY_METRICS + ("L1", "L2")
 LOWER_IS_BETTER = {metric: metric not in HIGHER_IS_BETTER for metric in ALL_METRICS}
+
+# What kind of number each metric is, for display (scoring.display): counts are integers
+# (U6 deleted rows, S1 smallest class size, L1 distinct values), rates are shares in
+# [0, 1] (the built-in attacks), the rest are real-valued.
+COUNT_METRICS = ("U6", "S1", "L1")
+METRIC_KINDS = {
+    metric: "count" if metric in COUNT_METRICS else "rate" if metric in ATTACK_METRICS else "real"
+    for metric in ALL_METRICS
+}

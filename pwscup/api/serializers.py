@@ -4,9 +4,31 @@ and the selectors do)."""
 
 from django.urls import reverse
 from rest_framework import serializers
+from rest_framework.fields import get_attribute
 
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
+from scoring.display import UNDEFINED, format_metric, format_number
+from scoring.metrics_info import METRIC_KINDS
+
+
+def scores_text(scores: dict | None) -> dict[str, str] | None:
+    """Each metric of ``scores`` as the pages show it (scoring.display's one rule)."""
+    if scores is None:
+        return None
+    return {m: format_metric(m, value) for m, value in scores.items() if m in METRIC_KINDS}
+
+
+class ScoresTextMixin(serializers.Serializer):
+    """``scores_text`` beside ``scores``: the text a client prints (``20`` for a count,
+    ``0.000044`` for a small rate, ``∞`` for an infinite L3), so that it needs no rule."""
+
+    scores_text = serializers.SerializerMethodField(
+        help_text="Each metric as text, e.g. U6: 20, E3: 0.000044, L3: ∞ (null is ∞ or –)."
+    )
+
+    def get_scores_text(self, obj) -> dict[str, str] | None:
+        return scores_text(get_attribute(obj, ["scores"]))
 
 
 class TeamRefSerializer(serializers.Serializer):
@@ -79,6 +101,10 @@ class RoundSerializer(serializers.Serializer):
     metric_names = serializers.DictField(
         child=serializers.CharField(), help_text="The 2015 name of each metric, e.g. U1: meanMAE."
     )
+    metric_notes = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="What each metric's no-value sign means (L3: ∞ …), in the request's language.",
+    )
     phases = PhaseSerializer(many=True)
     config = serializers.DictField(
         allow_null=True, help_text="The scoring configuration (teams and organizers only)."
@@ -124,13 +150,16 @@ class UploadSerializer(serializers.Serializer):
         return job_message_text(upload)
 
 
-class SubmissionSerializer(UploadSerializer):
+class SubmissionSerializer(UploadSerializer, ScoresTextMixin):
     scores = serializers.SerializerMethodField()
     is_selected = serializers.BooleanField(help_text="Chosen as final by the team.")
     file_url = serializers.SerializerMethodField()
 
     def get_scores(self, submission) -> dict[str, float | None] | None:
         return submission.scores if submission.status == Status.FINISHED else None
+
+    def get_scores_text(self, submission) -> dict[str, str] | None:
+        return scores_text(self.get_scores(submission))
 
     def get_file_url(self, submission) -> str:
         return reverse("api:submission-file", args=[submission.pk])
@@ -141,6 +170,7 @@ class AttackSerializer(UploadSerializer):
     rate = serializers.SerializerMethodField(
         help_text="Re-identification rate, once scored and visible to your team (round rule)."
     )
+    rate_text = serializers.SerializerMethodField(help_text="The rate as text (0.000044).")
     correct = serializers.SerializerMethodField()
     rows = serializers.SerializerMethodField()
     file_url = serializers.SerializerMethodField()
@@ -150,6 +180,9 @@ class AttackSerializer(UploadSerializer):
 
     def get_rate(self, attack) -> float | None:
         return attack.rate if self._shown(attack) else None
+
+    def get_rate_text(self, attack) -> str | None:
+        return format_number(attack.rate) if self._shown(attack) else None
 
     def get_correct(self, attack) -> int | None:
         return attack.correct if self._shown(attack) else None
@@ -188,7 +221,15 @@ class TargetSerializer(serializers.Serializer):
     candidate_url = serializers.CharField(allow_null=True)
 
 
-class LeaderboardRowSerializer(serializers.Serializer):
+class SafetyTextMixin(serializers.Serializer):
+    safety_text = serializers.SerializerMethodField(help_text="The safety as text.")
+
+    def get_safety_text(self, row) -> str:
+        safety = get_attribute(row, ["safety"])
+        return UNDEFINED if safety is None else format_number(safety)
+
+
+class LeaderboardRowSerializer(ScoresTextMixin, SafetyTextMixin):
     rank = serializers.IntegerField(allow_null=True)
     team = TeamRefSerializer()
     submission = serializers.IntegerField(source="submission.pk")
@@ -215,7 +256,7 @@ class MatrixSerializer(serializers.Serializer):
     worst = serializers.ListField(child=serializers.FloatField(allow_null=True))
 
 
-class FinalAnonymizationRowSerializer(serializers.Serializer):
+class FinalAnonymizationRowSerializer(ScoresTextMixin, SafetyTextMixin):
     rank = serializers.IntegerField(allow_null=True)
     team = TeamRefSerializer()
     passes_gates = serializers.BooleanField()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from pwscup.client.config import config_dir, load_credentials, save_credentials
-from pwscup.client.formatting import format_value, score_table, table, upload_label
+from pwscup.client.formatting import score_table, table, upload_label
 from pwscup.client.transport import Api, ApiError
 
 FINISHED, FAILED = "finished", "failed"
@@ -111,7 +111,15 @@ def cmd_submit(args) -> int:
     if upload["status"] == FAILED:
         return _failed(upload)
     round_ = api.get(round_path(args.round))
-    print(score_table(upload["scores"], metrics=round_["metrics"], names=round_["metric_names"]))
+    print(
+        score_table(
+            upload["scores"],
+            upload["scores_text"],
+            metrics=round_["metrics"],
+            names=round_["metric_names"],
+            notes=round_["metric_notes"],
+        )
+    )
     return 0
 
 
@@ -134,7 +142,7 @@ def cmd_attack(args) -> int:
         print("re-identification rate hidden until the organizer's rule shows it")
     else:
         print(
-            f"re-identification rate {upload['rate']:.4f} "
+            f"re-identification rate {upload['rate_text']} "
             f"({upload['correct']} of {upload['rows']} rows)"
         )
     return 0
@@ -173,7 +181,7 @@ def cmd_status(args) -> int:
             s["id"],
             s["status"] + (" (final)" if s["is_selected"] else ""),
             s["created_at"][:16],
-            *[format_value((s["scores"] or {}).get(m)) if s["scores"] else "" for m in headline],
+            *[(s["scores_text"] or {}).get(m, "") for m in headline],
             s["note"] or (s["message"][:60] if s["status"] == FAILED else ""),
         ]
         for s in submissions
@@ -207,8 +215,8 @@ def cmd_leaderboard(args) -> int:
         [
             "-" if r["rank"] is None else r["rank"],
             r["team"]["name"],
-            format_value(r["safety"]),
-            *[format_value(r["scores"].get(m)) for m in board["metrics"]],
+            r["safety_text"],
+            *[r["scores_text"].get(m, "–") for m in board["metrics"]],
         ]
         for r in board["rows"]
     ]

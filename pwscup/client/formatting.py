@@ -1,8 +1,9 @@
 """Tables printed by the client, from the API's JSON (the score table is the one
-``python -m scoring evaluate`` prints)."""
+``python -m scoring evaluate`` prints).
 
-# How an undefined indicator reads (as in scoring/cli.py: L3 is infinite then).
-_UNDEFINED = {"L3": "∞ (a class has fewer than l values)"}
+Metric values are printed as the server wrote them (``scores_text``: the display rule of
+``scoring.display``, which the client cannot import without pandas), never re-formatted
+here: ``20`` for a count, ``0.000044`` for a small rate, ``∞`` for an infinite L3."""
 
 
 def upload_label(upload: dict) -> str:
@@ -11,26 +12,22 @@ def upload_label(upload: dict) -> str:
     return f"#{upload['number']}"
 
 
-def format_value(value) -> str:
-    if value is None:
-        return "undefined"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    return f"{value:.4f}"
-
-
-def score_table(scores: dict, *, metrics: list[str], names: dict[str, str]) -> str:
-    """``python -m scoring evaluate``'s table: metric, its 2015 name, value; then the rows
-    kept and the equivalence classes."""
-    shown = [m for m in metrics if m in scores]
+def score_table(
+    scores: dict,
+    texts: dict[str, str],
+    *,
+    metrics: list[str],
+    names: dict[str, str],
+    notes: dict[str, str],
+) -> str:
+    """``python -m scoring evaluate``'s table: metric, its 2015 name, value (``texts``, the
+    API's ``scores_text``); the meaning of each no-value sign shown (``notes``, the round's
+    ``metric_notes``); then the rows kept and the equivalence classes."""
+    shown = [m for m in metrics if m in texts]
     width = max(22, *(len(names.get(m, m)) + 1 for m in shown)) if shown else 22
     lines = [f"{'metric':<7} {'name':<{width}} value"]
-    for metric in shown:
-        value = scores[metric]
-        text = _UNDEFINED[metric] if value is None and metric in _UNDEFINED else format_value(value)
-        lines.append(f"{metric:<7} {names.get(metric, metric):<{width}} {text}")
+    lines += [f"{m:<7} {names.get(m, m):<{width}} {texts[m]}" for m in shown]
+    lines += [f"{m} {notes[m]}" for m in shown if scores.get(m) is None and m in notes]
     if {"kept_rows", "rows", "classes"} <= scores.keys():
         lines.append(
             f"\n{scores['kept_rows']} of {scores['rows']} rows kept, "

@@ -26,7 +26,7 @@ DESCRIPTIONS = {
     "L2": _("Entropy l-diversity: smallest exp(entropy) of the indicator values in a class"),
     "L3": _(
         "Recursive (c,l)-diversity: largest r1 / (rl + … + rm) over the classes; "
-        "empty when a class has fewer than l values"
+        "∞ when a class has fewer than l values"
     ),
     "T": _("t-closeness: largest distance between a class's and the table's indicator values"),
 }

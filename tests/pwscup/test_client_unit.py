@@ -39,18 +39,18 @@ def test_multipart_body_carries_the_fields_and_the_file_bytes(tmp_path):
     assert b'filename="a.csv"' in body and content in body
 
 
-def test_score_table_formats_like_the_scoring_cli():
-    from scoring.cli import _format_value
-
-    for value in (None, 3, 0.123456, 12.0):
-        assert formatting.format_value(value) == _format_value(value)
+def test_score_table_prints_the_servers_texts_and_the_meaning_of_a_missing_value():
     text = formatting.score_table(
-        {"U1": 0.5, "L3": None, "rows": 10, "kept_rows": 9, "classes": 4},
-        metrics=["U1", "L3"],
-        names={"U1": "meanMAE", "L3": "recursive (c,l)-diversity C_l"},
+        {"U1": 0.5, "U6": 20.0, "L3": None, "rows": 10, "kept_rows": 9, "classes": 4},
+        {"U1": "0.5000", "U6": "20", "L3": "∞"},
+        metrics=["U1", "U6", "L3"],
+        names={"U1": "meanMAE", "U6": "nrow", "L3": "recursive (c,l)-diversity C_l"},
+        notes={"U1": "–: no value", "U6": "–: no value", "L3": "∞: a class has one value"},
     )
-    assert text.splitlines()[1].split() == ["U1", "meanMAE", "0.5000"]
-    assert "∞" in text.splitlines()[2]
+    lines = text.splitlines()
+    assert lines[1].split() == ["U1", "meanMAE", "0.5000"]
+    assert lines[2].split() == ["U6", "nrow", "20"]
+    assert lines[3].endswith(" ∞") and lines[4] == "L3 ∞: a class has one value"
     assert text.endswith("9 of 10 rows kept, 4 equivalence classes.")
 
 

@@ -19,6 +19,7 @@ from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
 from pwscup.submissions.selectors import ranking_key
+from scoring.display import format_metric
 from tests.pwscup.factories import (
     answer_bytes,
     attack,
@@ -107,12 +108,7 @@ def test_the_downloaded_files_and_the_command_give_the_servers_scores(
     table = subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True)
     assert table.returncode == 0, table.stderr
     for metric in scoring.METRICS:
-        value = submission.scores[metric]
-        shown = (
-            "undefined"
-            if value is None
-            else (str(value) if isinstance(value, int) else f"{value:.4f}")
-        )
+        shown = format_metric(metric, submission.scores[metric])
         assert re.search(rf"^{metric}\s+\S.*\s{re.escape(shown)}$", table.stdout, re.M), metric
 
 

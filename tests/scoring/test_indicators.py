@@ -389,10 +389,12 @@ def test_command_line_prints_the_indicators(tmp_path):
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    lines = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
+    # The table's lines (padded columns), not the legend under it ("L3 ∞: …").
+    lines = {line.split()[0]: line for line in done.stdout.splitlines() if "  " in line}
     assert lines["L1"].endswith(" 1")
     assert lines["T"].endswith(" 0.5000")
-    assert lines["L3"].endswith("∞ (a class has fewer than l values)")
+    assert lines["L3"].endswith(" ∞")  # scoring.display: L3's null is +infinity
+    assert "L3 ∞: some equivalence class has fewer than l distinct values" in done.stdout
     classes = pd.read_csv(tmp_path / "classes.csv")
     assert classes["size"].tolist() == [2, 2] and classes["m"].tolist() == [1, 2]
 

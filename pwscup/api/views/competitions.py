@@ -3,6 +3,7 @@
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
@@ -28,6 +29,7 @@ from pwscup.submissions.access import original_file_for
 from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission
 from pwscup.submissions.scoring_guide import round_scoring_config
 from pwscup.submissions.selectors import quota_usage
+from scoring.display import undefined_note
 
 UPLOAD_MODELS = {
     Phase.Kind.ANONYMIZATION: AnonymizationSubmission,
@@ -161,6 +163,9 @@ class RoundDetailView(APIView):
             "rule_text": rule_text(round_) if member_or_organizer else None,
             "metrics": list(round_metrics(round=round_)),
             "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=round_)},
+            "metric_notes": {
+                m: undefined_note(m, get_language()) for m in round_metrics(round=round_)
+            },
             "phases": [_phase_data(p, team, now) for p in phases],
             "config": round_scoring_config(round=round_) if member_or_organizer else None,
             "team": team,

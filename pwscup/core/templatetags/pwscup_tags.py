@@ -1,6 +1,17 @@
 from django import template
+from django.utils.html import format_html
+from django.utils.translation import get_language
 
 from pwscup.core.markdown import render_markdown
+from scoring.display import (
+    NOTES,
+    UNDEFINED,
+    format_metric,
+    format_number,
+    undefined_note,
+    undefined_symbol,
+)
+from scoring.metrics_info import METRIC_KINDS
 
 register = template.Library()
 
@@ -25,12 +36,49 @@ def heat(rate):
 
 @register.filter
 def score(value):
-    """A metric for display: counts (U6, S1) as integers, other values to 4 decimals."""
+    """A number of a kind's own result table: integers as they are, other values as
+    ``scoring.display.format_number`` writes them (4 decimals; a small nonzero value never
+    reads 0.0000). The metrics of metrics.md go through :func:`metric_value`."""
     if value is None:
-        return "–"
+        return UNDEFINED
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    return f"{float(value):.4f}"
+    return format_number(value)
+
+
+@register.filter
+def rate(value):
+    """A re-identification rate (a safety, a mean rate): 4 decimals, a small nonzero rate
+    with two significant digits (``0.000044``)."""
+    return UNDEFINED if value is None else format_number(value)
+
+
+@register.filter
+def metric_value(scores, metric):
+    """``scores[metric]`` by the metric's display rule (``scoring.display``): ``20`` for a
+    count, ``0.000044`` for a small rate; a metric with no value (JSON null) shows its sign
+    (``∞`` for L3, ``–`` otherwise) with what it means as a tooltip, in the page's language.
+    Metrics outside metrics.md (a kind's own) fall back to :func:`score`."""
+    if metric not in METRIC_KINDS:
+        return score((scores or {}).get(metric))
+    if not scores or metric not in scores:
+        return UNDEFINED  # not computed for this upload
+    value = scores[metric]
+    if value is None:
+        return format_html(
+            '<abbr class="undefined" title="{}">{}</abbr>',
+            undefined_note(metric, get_language()),
+            undefined_symbol(metric),
+        )
+    return format_metric(metric, value)
+
+
+@register.simple_tag
+def undefined_notes(metrics):
+    """What the no-value signs of ``metrics`` mean (L3's ∞, U2's –), for a legend."""
+    return [
+        (metric, undefined_note(metric, get_language())) for metric in NOTES if metric in metrics
+    ]
 
 
 @register.filter
