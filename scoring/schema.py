@@ -15,6 +15,7 @@ from scoring.bounded_json import loads_bounded
 from scoring.columns import Table, as_table
 from scoring.errors import ConfigError
 from scoring.indicators import IndicatorConfig, load_indicators
+from scoring.messages import clip, quoted
 
 ORIGINAL_VALUES = "original-values"
 NUMBER = "number"
@@ -112,32 +113,30 @@ def _parse_raw(raw: Any) -> dict:
 
 def _column_list(value: Any, key: str, columns: tuple[str, ...], *, allow_empty: bool) -> tuple:
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f'"{key}" must be a list of column names.')
+        raise ConfigError("config.not_column_list", key=key)
     if not value and not allow_empty:
-        raise ConfigError(f'"{key}" must name at least one column.')
+        raise ConfigError("config.no_column", key=key)
     duplicates = sorted({v for v in value if list(value).count(v) > 1})
     if duplicates:
-        raise ConfigError(f'"{key}" names a column more than once: {", ".join(duplicates)}.')
+        raise ConfigError("config.duplicate_columns", key=key, columns=quoted(duplicates))
     unknown = [v for v in value if v not in columns]
     if unknown:
-        raise ConfigError(
-            f'"{key}" names column(s) not in the original table: {", ".join(unknown)}.'
-        )
+        raise ConfigError("config.unknown_columns", key=key, columns=quoted(unknown))
     return tuple(value)
 
 
 def _column_name(value: Any, key: str, allowed: tuple[str, ...], role: str) -> str:
     if not isinstance(value, str):
-        raise ConfigError(f'"{key}" must be a column name (a string).')
+        raise ConfigError("config.not_column_name", key=key)
     if value not in allowed:
-        raise ConfigError(f'"{key}" must be one of the "{role}" columns, got {value!r}.')
+        raise ConfigError("config.not_in_role", key=key, role=role, value=clip(value))
     return value
 
 
 def _subset(values: tuple, key: str, allowed: tuple, role: str) -> tuple:
     outside = [v for v in values if v not in allowed]
     if outside:
-        raise ConfigError(f'"{key}" must be a subset of "{role}"; not in it: {", ".join(outside)}.')
+        raise ConfigError("config.not_subset", key=key, role=role, columns=quoted(outside))
     return values
 
 
@@ -149,9 +148,12 @@ def _check_numeric(original: Table, sa: tuple[str, ...], domains: dict) -> None:
         if bad.size:
             row = int(bad[0])
             raise ConfigError(
-                f'"{key}": column {column!r} is not numeric in the original table: '
-                f"row {row + 1} holds {original.column(column).values(bad[:1])[0]!r} "
-                f"({bad.size} non-numeric rows in total)."
+                "config.not_numeric",
+                key=key,
+                column=clip(column),
+                row=row + 1,
+                value=clip(original.column(column).values(bad[:1])[0]),
+                total=int(bad.size),
             )
 
 
@@ -209,14 +211,14 @@ def load_config(raw: Any, original: Table | pd.DataFrame) -> RoundConfig:
         raise ConfigError(f"Unknown configuration key(s): {', '.join(map(repr, unknown))}.")
     for key in _REQUIRED_KEYS:
         if key not in config:
-            raise ConfigError(f'Missing configuration key "{key}".')
+            raise ConfigError("config.missing_key", key=key)
     if config.get("columns") is not None and list(config["columns"]) != list(columns):
         raise ConfigError('"columns" does not match the header of the original table.')
     qi = _column_list(config["qi"], "qi", columns, allow_empty=False)
     sa = _column_list(config["sa"], "sa", columns, allow_empty=False)
     overlap = [c for c in qi if c in sa]
     if overlap:
-        raise ConfigError(f'"qi" and "sa" overlap: {", ".join(overlap)}.')
+        raise ConfigError("config.overlap", key="sa", columns=quoted(overlap))
     cross = _subset(
         _column_list(config["cross"], "cross", columns, allow_empty=True), "cross", qi, "qi"
     )

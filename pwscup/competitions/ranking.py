@@ -55,10 +55,26 @@ class Gate:
     def __str__(self) -> str:
         parts = []
         if self.minimum is not None:
-            parts.append(f"{self.metric} ≥ {self.minimum:g}")
+            parts.append(f"{self.metric} ≥ {_bound_text(self.minimum)}")
         if self.maximum is not None:
-            parts.append(f"{self.metric} ≤ {self.maximum:g}")
+            parts.append(f"{self.metric} ≤ {_bound_text(self.maximum)}")
         return ", ".join(parts)
+
+
+def gates_text(raw) -> str:
+    """The gates as people read them: ``U1 ≤ 50,000; S1 ≥ 5`` (empty without gates).
+
+    >>> gates_text({"U1": 50000, "U4": 0.2, "S1": {"min": 5}})
+    'U1 ≤ 50,000; U4 ≤ 0.2; S1 ≥ 5'
+    """
+    return "; ".join(str(gate) for gate in parse_gates(raw))
+
+
+def _bound_text(value: float) -> str:
+    """A whole bound with thousands separators (``50,000``), any other in ``%g`` form."""
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:g}"
 
 
 def _bound(metric: str, key: str, value) -> float:

@@ -7,7 +7,6 @@ the original stays in private storage between steps (``pwscup.console.wizard``).
 
 import datetime as dt
 import json
-import re
 
 from django.conf import settings
 from django.contrib import messages
@@ -20,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 import scoring
 from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.ranking import gates_text
 from pwscup.competitions.services import round_data_check, round_settings_check
 from pwscup.console import selectors, services, wizard
 from pwscup.console.forms import (
@@ -35,8 +35,8 @@ from pwscup.console.forms import (
 )
 from pwscup.console.views import add_errors
 
-# ``scoring.load_config`` names the key at fault in quotes; its message goes next to that field.
-_CONFIG_KEY = re.compile(r'"(qi|sa|cross|e2_column|e4_column|match_qi|euc_sa|domains)"')
+# ``scoring.load_config``'s errors carry the configuration key at fault (``params["key"]``,
+# ``domains.<column>`` for a domain); the message, in the page's language, goes next to it.
 _CONFIG_FIELD = {"domains": "number_domain"}
 STEP_TITLES = {
     "upload": gettext_lazy("1. Original table"),
@@ -121,10 +121,12 @@ def step_roles(request, competition_slug):
         except ValidationError as error:
             add_errors(form, error)
         except scoring.ConfigError as error:
-            found = _CONFIG_KEY.search(str(error))
-            field = _CONFIG_FIELD.get(found.group(1), found.group(1)) if found else None
+            key = str(error.params.get("key", "")).split(".")[0]
+            field = _CONFIG_FIELD.get(key, key)
             if form.cleaned_data.get("config_file"):
                 field = "config_file"
+            elif field not in form.fields:
+                field = None
             form.add_error(field, error.render(get_language()))
         except scoring.ScoringError as error:
             form.add_error(None, error.render(get_language()))
@@ -321,6 +323,7 @@ def step_review(request, competition_slug):
                 ).label,
                 "phases": dict(Phase.Kind.choices),
             },
+            gates_text=gates_text(state["rules"].get("utility_gates")),
             round_name=phases_form["name"],
             round_slug=phases_form["slug"],
             timezone=phases_form["timezone"],

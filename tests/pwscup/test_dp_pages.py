@@ -250,7 +250,7 @@ def test_console_creates_a_dp_round_with_the_spec_messages(world):
     data["table"] = SimpleUploadedFile("t.csv", b"gender,age\nF,<=17\nM,18-24\n")
     response = client.post(address, data)
     assert response.status_code == 200
-    assert "Expecting property name enclosed in double quotes" in response.content.decode()
+    assert "Not valid JSON: the syntax breaks at line 1, column 2." in response.content.decode()
     config["workload"][0]["attributes"] = ["gender", "age"]
     data["config"] = json.dumps(config)
     data["table"] = SimpleUploadedFile("t.csv", b"gender,age\nF,17-\nM,18-24\n")

@@ -116,6 +116,8 @@ def test_wizard_role_errors_are_in_the_page_language_next_to_their_field(client,
     assert list(errors) == ["e4_column"], errors
     message = errors["e4_column"][0]
     assert "sex" in message and "must be one of" not in message  # Japanese, naming the value
+    page = response.content.decode()
+    assert page.index('name="e4_column"') < page.index('data-testid="error-e4_column"')
 
 
 @pytest.mark.django_db
