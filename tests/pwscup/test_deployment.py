@@ -1,6 +1,7 @@
 """Production settings and docker-compose.yml: secure by default, no secret shipped."""
 
 import os
+import runpy
 import secrets
 import subprocess
 import sys
@@ -38,6 +39,7 @@ def _manage(tmp_path, *args, **env_overrides) -> subprocess.CompletedProcess:
 
 
 def test_production_settings_pass_check_deploy_without_a_warning(tmp_path):
+    # A realistic environment: compose's, with HTTPS left on (the production default).
     result = _manage(
         tmp_path,
         "check",
@@ -45,9 +47,35 @@ def test_production_settings_pass_check_deploy_without_a_warning(tmp_path):
         "--fail-level",
         "WARNING",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="pwscup.example.org",
+        DJANGO_CSRF_TRUSTED_ORIGINS="https://pwscup.example.org",
+        DATABASE_URL="postgres://pwscup:pwscup@127.0.0.1:5432/pwscup",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+        CACHE_URL="redis://127.0.0.1:6380/0",
+        PWSCUP_CLIENT_IP_HEADER="HTTP_X_REAL_IP",
+        PWSCUP_TRUSTED_PROXIES="127.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16",
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "System check identified no issues (0 silenced)." in result.stdout
+    assert result.stderr == ""
+    assert result.stdout == "System check identified no issues (0 silenced).\n"
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "abc",
+        secrets.token_urlsafe(50)[:49],
+        "ab" * 40,  # long, but two different characters
+        "django-insecure-" + secrets.token_urlsafe(50),  # Django's generated development key
+    ],
+    ids=["short", "49-characters", "4-unique-characters", "django-insecure"],
+)
+def test_production_refuses_to_start_with_a_weak_secret_key(tmp_path, key):
+    result = _manage(tmp_path, "check", DJANGO_SECRET_KEY=key)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY is too weak" in result.stderr
+    assert "at least 50 characters" in result.stderr
+    assert key not in result.stderr  # the message never shows the key
 
 
 @pytest.mark.parametrize(
@@ -78,7 +106,11 @@ def test_compose_ships_no_secret_key_and_refuses_to_start_without_one():
 
 def test_compose_serves_the_site_through_the_buffering_proxy_only():
     services = COMPOSE["services"]
-    assert "ports" not in services["web"]  # gunicorn is never exposed to clients directly
+    # Only the proxy publishes a port: gunicorn (and every server) is reached on the compose
+    # network only.
+    assert [name for name, service in services.items() if "ports" in service] == ["proxy"]
+    assert services["web"]["expose"] == ["8000"]
+    assert services["web"]["environment"]["GUNICORN_BIND"] == "0.0.0.0:8000"
     assert "scripts/docker/gunicorn.conf.py" in services["web"]["command"]
     proxy = services["proxy"]
     assert proxy["image"].startswith("nginx:")
@@ -91,8 +123,44 @@ def test_compose_serves_the_site_through_the_buffering_proxy_only():
         "client_body_timeout 20s;",
         "proxy_request_buffering on;",
         "proxy_set_header X-Real-IP $remote_addr;",
+        "proxy_set_header Host $http_host;",  # the port too: links and CSRF origin checks
+        "server_tokens off;",
+        "limit_conn pwscup_per_address 256;",
+        "limit_conn_status 429;",
     ):
         assert directive in site
+    assert "proxy_set_header Host $host;" not in site
+
+
+def test_the_client_address_is_believed_from_the_compose_network_only():
+    environment = COMPOSE["x-app"]["environment"]
+    assert environment["PWSCUP_CLIENT_IP_HEADER"] == "HTTP_X_REAL_IP"
+    assert environment["PWSCUP_TRUSTED_PROXIES"] == (
+        "${PWSCUP_TRUSTED_PROXIES:-127.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16}"
+    )
+    # The web service's own environment extends the common one (YAML merge), not replaces it.
+    assert (
+        COMPOSE["services"]["web"]["environment"]["PWSCUP_TRUSTED_PROXIES"]
+        == (environment["PWSCUP_TRUSTED_PROXIES"])
+    )
+
+
+def test_the_image_alone_never_offers_gunicorn_to_clients(monkeypatch):
+    # Without compose's GUNICORN_BIND, gunicorn listens on the container's loopback only, and
+    # the image exposes no port (docker run -P publishes nothing).
+    monkeypatch.delenv("GUNICORN_BIND", raising=False)
+    config = runpy.run_path(str(ROOT / "scripts" / "docker" / "gunicorn.conf.py"))
+    assert config["bind"] == "127.0.0.1:8000"
+    dockerfile = (ROOT / "scripts" / "docker" / "Dockerfile").read_text()
+    assert "\nEXPOSE" not in dockerfile
+    assert "DJANGO_SECRET_KEY=build-only" not in dockerfile  # refused now: too short
+
+
+def test_every_long_running_service_restarts_unless_stopped():
+    services = COMPOSE["services"]
+    for name in ("web", "worker", "beat", "proxy", "broker", "cache", "postgres"):
+        assert services[name]["restart"] == "unless-stopped", name
+    assert services["migrate"]["restart"] == "no"  # runs once per start
 
 
 def test_compose_keeps_the_brokers_data_in_an_append_only_file_and_never_evicts():
