@@ -1,7 +1,8 @@
 // Live job status: while a submission is queued or running, refresh the jobs fragment
 // (the same page with ?fragment=1) in place; the page itself is never reloaded. The
-// fragment also carries the quota lines and, for each "being scored" notice on the page
-// (li.job-<kind>-<id>), the job's outcome, which replaces the notice once it is known.
+// fragment also carries the quota lines, the score history charts and, for each "being
+// scored" notice on the page (li.job-<kind>-<id>), the job's outcome, which replaces the
+// notice once it is known.
 // The page polls about once a second after the page or the list changed, backing off to
 // every 5 s while nothing moves; each poll sends the fragment's ETag and an unchanged
 // fragment comes back as an empty 304. With no job of the page pending, or in a
