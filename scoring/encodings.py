@@ -37,7 +37,6 @@ PLAUSIBLE = ("cp932", "shift_jis", "euc_jp", "iso2022_jp", "utf_16", "latin_1", 
 # A byte that is not UTF-8, as ``surrogateescape`` decodes it; a valid character beyond ASCII.
 _STRAY = re.compile("[\udc80-\udcff]")
 _VALID_BEYOND_ASCII = re.compile("[^\x00-\x7f\udc80-\udcff]")
-_KANA = re.compile("[\u3041-\u30ff]")  # hiragana and (full-width) katakana
 _FAMILY = {
     "cp932": "ja",
     "shift_jis": "ja",
@@ -121,14 +120,30 @@ def guess_encoding(data: bytes) -> Guess:
     tied = [match.encoding for match in matches if match.chaos <= best.chaos]
     if len({_FAMILY.get(encoding) for encoding in tied}) == 1:
         return Guess(best.encoding, True)
-    # A Japanese and a Western reading fit as well (a few Japanese names among ASCII, or
-    # Latin-1 "éa", also a CP932 kanji). Kana settle it: CP932 writes them with the lead
-    # bytes 0x82/0x83, which ISO-8859-1 text never holds and Windows-1252 text only as the
-    # rare "‚" and "ƒ", while Latin-1 letters read as CP932 give kanji or half-width kana.
+    # A Japanese and a Western reading fit as well (a few Japanese words among ASCII, or
+    # Latin-1 "éa", also a CP932 kanji). The Japanese reading wins when it holds a
+    # character whose first byte is 0x81-0x9F (kana, full-width forms, the common kanji of
+    # JIS level 1): ISO-8859-1 text never holds those bytes (Windows-1252 only as rare
+    # punctuation), while Latin-1 letters (0xC0-0xFF) read as CP932 give half-width kana or
+    # rare kanji. charset-normalizer ranks such ties by its English word model instead.
     japanese = next((encoding for encoding in tied if _FAMILY.get(encoding) == "ja"), None)
-    if japanese and _KANA.search(data.decode(_CODEC.get(japanese, japanese), errors="ignore")):
+    if japanese and _common_japanese(data, _CODEC.get(japanese, japanese)):
         return Guess(japanese, True)
     return Guess(best.encoding, False)
+
+
+def _common_japanese(data: bytes, codec: str) -> bool:
+    """Whether ``data`` read in ``codec`` holds a double-byte character led by 0x81-0x9F."""
+    try:
+        characters = set(data.decode(codec))
+    except UnicodeDecodeError:
+        return False
+    for character in characters:
+        if character > "\x7f":
+            encoded = character.encode("cp932", errors="ignore")
+            if len(encoded) == 2 and 0x81 <= encoded[0] <= 0x9F:
+                return True
+    return False
 
 
 def _mostly_utf8(data: bytes) -> bool:

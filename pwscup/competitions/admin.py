@@ -17,6 +17,7 @@ from pwscup.competitions.services import (
     phase_window_check,
     read_file_bytes,
     round_data_check,
+    round_original_store,
     round_record_data,
     round_settings_check,
     slug_check,
@@ -237,6 +238,10 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         checked = getattr(form, "checked", None)
         if checked is not None:
             round_record_data(round=obj, checked=checked)
+            # The upload itself is kept only when it was not UTF-8: original_file is the
+            # UTF-8 copy (round_original_store).
+            upload = form.cleaned_data["original_file"]
+            round_original_store(round=obj, csv=checked.csv, filename=upload.name)
         super().save_model(request, obj, form, change)
 
     def save_related(self, request, form, formsets, change):

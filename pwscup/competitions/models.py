@@ -8,6 +8,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.core.files import source_encoding_label
+
 
 def _new_seed() -> int:
     return secrets.randbits(62)
@@ -95,6 +97,15 @@ class Round(models.Model):
         help_text=_("In per-team mode: the master table the samples and decoys are drawn from."),
     )
     original_sha256 = models.CharField(max_length=64, blank=True, editable=False)
+    # ``original_file`` is UTF-8 (what is scored and served); an original uploaded in another
+    # encoding is kept here as uploaded, with the encoding it was converted from.
+    original_source = models.FileField(
+        _("original table as uploaded"),
+        upload_to=private_upload_path,
+        blank=True,
+        editable=False,
+    )
+    original_encoding = models.CharField(max_length=32, blank=True, editable=False)
     original_rows = models.PositiveIntegerField(default=0, editable=False)
     config = models.JSONField(_("round configuration"), default=dict)
     sample_size = models.PositiveIntegerField(_("sample size per team"), null=True, blank=True)
@@ -152,6 +163,11 @@ class Round(models.Model):
     @property
     def is_per_team(self) -> bool:
         return self.data_mode == self.DataMode.PER_TEAM
+
+    @property
+    def original_encoding_label(self) -> str:
+        """The encoding the original was converted from (``"Shift_JIS (CP932)"``), or ``""``."""
+        return source_encoding_label(self.original_encoding)
 
 
 class Phase(models.Model):

@@ -17,7 +17,7 @@ import scoring
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.ranking import GateError, indicator_gates_check, parse_gates
-from pwscup.core.files import opened
+from pwscup.core.files import OrganizerCsv, opened, organizer_csv
 from pwscup.kinds.registry import get_kind
 
 
@@ -26,21 +26,41 @@ class CheckedRoundData:
     sha256: str
     rows: int
     config: dict
+    csv: OrganizerCsv | None = None
 
 
 def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
-    """Check an original table and a round configuration together.
+    """Check an original table (as uploaded, in UTF-8 or converted to it: ``organizer_csv``)
+    and a round configuration together; ``sha256`` is the UTF-8 copy's.
 
-    Raises ``scoring.ScoringError`` (its message names the key, column or row at fault).
+    Raises ``scoring.ScoringError`` (its message names the key, column or row at fault, or
+    the likely encoding of a file whose encoding is not sure).
     """
-    table = scoring.read_table(original, name="original")
+    csv = organizer_csv(original, name="original")
+    table = scoring.read_table(csv.utf8, name="original")
     # Which columns hold integers is decided here, once, on the round's original (the
     # master table in the per-team mode), and stored with the configuration.
     config = scoring.decide_integer_columns(scoring.load_config(config_raw, table), table)
     scoring.validate_original(table, config)
     return CheckedRoundData(
-        sha256=hashlib.sha256(original).hexdigest(), rows=len(table), config=config.to_dict()
+        sha256=hashlib.sha256(csv.utf8).hexdigest(),
+        rows=len(table),
+        config=config.to_dict(),
+        csv=csv,
     )
+
+
+def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> None:
+    """Put an organizer's original on the round (before it is saved): its UTF-8 copy in
+    ``original_file``, and, when it was uploaded in another encoding, the upload as it was
+    in ``original_source`` with that encoding."""
+    round.original_file.save(filename, ContentFile(csv.utf8), save=False)
+    round.original_sha256 = hashlib.sha256(csv.utf8).hexdigest()
+    round.original_encoding = csv.encoding
+    if csv.source is not None:
+        round.original_source.save(filename, ContentFile(csv.source), save=False)
+    else:
+        round.original_source = ""
 
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py).
@@ -285,7 +305,7 @@ def round_create(
         **options,
     )
     round_record_data(round=round_, checked=checked)
-    round_.original_file.save(original_filename, ContentFile(original), save=False)
+    round_original_store(round=round_, csv=checked.csv, filename=original_filename)
     round_.save()
     return round_
 

@@ -14,6 +14,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 
 import scoring
+from pwscup.core.files import organizer_csv
 from scoring.prepare import is_integral_column, numeric_values
 
 STEPS = ("upload", "roles", "data", "phases", "rules", "review")
@@ -129,5 +130,7 @@ def default_config(profiles: list[ColumnProfile]) -> dict:
 
 
 def read_original(content: bytes) -> pd.DataFrame:
-    """The uploaded table (UTF-8 or CP932); raises ``scoring.ScoringError`` naming the fault."""
-    return scoring.read_table(content, name="original")
+    """The uploaded table, as the round will hold it (UTF-8, or converted to it from an
+    encoding recognised for sure: ``organizer_csv``); raises ``scoring.ScoringError``
+    naming the fault."""
+    return scoring.read_table(organizer_csv(content, name="original").utf8, name="original")

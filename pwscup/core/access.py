@@ -66,10 +66,17 @@ def round_access(
     )
 
 
+# Every CSV the platform writes or keeps for download is UTF-8 (an organizer's original is
+# converted on the way in: ``pwscup.core.files.organizer_csv``); a team's upload is served
+# back as an attachment, saved as it is whatever the label.
+CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
+
+
 def private_file_response(field, filename: str) -> FileResponse:
-    """Serve a private file as an attachment; callers have checked permission already."""
+    """Serve a private CSV file as an attachment (``text/csv; charset=utf-8``); callers
+    have checked permission already."""
     if not field:
         raise Http404("No file.")
     return FileResponse(
-        field.open("rb"), as_attachment=True, filename=filename, content_type="text/csv"
+        field.open("rb"), as_attachment=True, filename=filename, content_type=CSV_CONTENT_TYPE
     )

@@ -3,8 +3,11 @@
 import contextlib
 import hashlib
 import io
+from dataclasses import dataclass
 
 from django.core.files.base import ContentFile, File
+
+from scoring.encodings import UTF8, encoding_label, to_utf8
 
 CHUNK = 1024 * 1024
 
@@ -37,3 +40,35 @@ def opened(field):
         yield field.file
     finally:
         field.close()
+
+
+@dataclass(frozen=True)
+class OrganizerCsv:
+    """An organizer's CSV on its way in: ``utf8`` is what is scored and served; ``source``
+    the file as uploaded when it was in another ``encoding`` (a Python codec name), else
+    None (``utf8`` is then the upload itself, byte for byte) and ``encoding`` is ``""``."""
+
+    utf8: bytes
+    source: bytes | None
+    encoding: str
+
+    @property
+    def encoding_label(self) -> str:
+        """``"Shift_JIS (CP932)"`` for ``cp932``: how pages name the source encoding."""
+        return encoding_label(self.encoding)
+
+
+def organizer_csv(data: bytes, *, name: str) -> OrganizerCsv:
+    """The one way an organizer's CSV (an original, a hidden table, a master, a pool) enters
+    the platform: UTF-8 as it is, any other encoding recognised for sure converted (the
+    upload kept beside it). Raises ``scoring.ValidationError`` (it names the likely
+    encoding and how to save the file as UTF-8) when the encoding is not sure."""
+    converted, encoding = to_utf8(data, name=name)
+    if encoding == UTF8:
+        return OrganizerCsv(utf8=data, source=None, encoding="")
+    return OrganizerCsv(utf8=converted, source=data, encoding=encoding)
+
+
+def source_encoding_label(encoding: str) -> str:
+    """How pages name a stored source encoding (``""``: the file was UTF-8)."""
+    return encoding_label(encoding) if encoding else ""

@@ -1,12 +1,10 @@
 """The DP round itself: creation, its release window, and the close (scores, baselines and
 the participants' notification)."""
 
-import hashlib
 import json
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -15,8 +13,9 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import Competition
-from pwscup.competitions.services import round_of_kind_create
+from pwscup.competitions.services import round_of_kind_create, round_original_store
 from pwscup.console.services import Action, audit_record
+from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound, Estimate
@@ -63,9 +62,11 @@ def dp_round_create(
         config = engine.config_validate(config_raw)
     except engine.DPInputError as error:
         raise _dp_validation_error("config", error) from None
+    filename = table_filename or "hidden.csv"
     try:
-        rows = engine.table_check(table, config)
-    except engine.DPInputError as error:
+        csv = organizer_csv(table, name=filename)
+        rows = engine.table_check(csv.utf8, config)
+    except engine.DPInputError as error:  # scoring.ValidationError: the encoding's too
         raise _dp_validation_error("table", error) from None
     round_ = round_of_kind_create(
         competition=competition,
@@ -74,9 +75,11 @@ def dp_round_create(
         slug=slug,
         config=config,
         timezone=timezone_name,
-        original_file=ContentFile(table, name=table_filename or "hidden.csv"),
-        original_sha256=hashlib.sha256(table).hexdigest(),
         original_rows=rows,
+    )
+    round_original_store(round=round_, csv=csv, filename=filename)
+    round_.save(
+        update_fields=["original_file", "original_sha256", "original_encoding", "original_source"]
     )
     dp_round = DPRound.objects.create(
         round=round_,
