@@ -6,8 +6,8 @@ reference table, or empty / ``0`` for no guess. Lines are file lines, numbered f
 
 * A file made only of empty lines holds that many "no guess" lines; only a file with
   no line at all (zero bytes, or a byte order mark alone) is empty.
-* A guess is a number by the one numeric rule of :mod:`scoring.numbers` (full-width
-  ``１２`` is 12) with an integral value.
+* A guess is an integer as written (:func:`scoring.numbers.parse_integers`: full-width
+  ``１２`` is 12); ``1e2`` and ``1.0`` are refused, naming the line and the value.
 * An optional single header line is a first line holding one field that is neither
   empty nor a number; a line with a comma holds several fields and is rejected, the
   first line included (``1,2`` is not a header).
@@ -23,7 +23,7 @@ import pandas as pd
 
 from scoring.errors import ValidationError
 from scoring.messages import MAX_LISTED, clip, listing
-from scoring.numbers import normalize_digits, parse_numbers
+from scoring.numbers import normalize_digits, parse_integers, parse_numbers
 from scoring.tables import decode_text, read_bytes, unix_line_ends
 
 _BOM = b"\xef\xbb\xbf"
@@ -117,19 +117,21 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.nd
                 value=[clip(v) for v in values[shown].tolist()],
             ),
         )
-    not_integer = np.flatnonzero(~np.isfinite(numbers) | (numbers != np.round(numbers)))
+    # A row number is an integer as written: ``1e2`` or ``1.0`` are refused, not read as 100/1.
+    integers = parse_integers(cells.where(cells != "", "0"))
+    not_integer = np.flatnonzero(~np.isfinite(integers))
     if not_integer.size:
         raise ValidationError(
             "answer.not_integer", lines=_lines(line_numbers[not_integer], values[not_integer])
         )
-    out_of_range = np.flatnonzero((numbers > reference_rows) | (numbers < 0))
+    out_of_range = np.flatnonzero((integers > reference_rows) | (integers < 0))
     if out_of_range.size:
         raise ValidationError(
             "answer.out_of_range",
             reference_rows=reference_rows,
             lines=_lines(line_numbers[out_of_range], values[out_of_range]),
         )
-    return numbers.astype(np.int64)
+    return integers.astype(np.int64)
 
 
 def score_correspondence(answer: np.ndarray, truth: np.ndarray) -> AttackScore:

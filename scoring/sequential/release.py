@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
-from scoring.numbers import parse_numbers
+from scoring.numbers import parse_integers
 from scoring.sequential.cells import (
     SEP,
     parse_categorical_cells,
@@ -153,7 +153,7 @@ def read_release(
     ctx = {"release": release}
 
     # -- stage 2: cells
-    gid = parse_numbers(frame["gid"].to_numpy(dtype=object))
+    gid = parse_integers(frame["gid"].to_numpy(dtype=object))  # "1.0", "1e0" are not gids
     with np.errstate(invalid="ignore"):
         bad = ~(np.isfinite(gid) & (gid >= 1) & (gid % 1 == 0))
     problems += [
@@ -201,9 +201,9 @@ def read_release(
     if "last" in frame:
         text = frame["last"]
         none = text.isin(["", "-"]).to_numpy()
-        value = parse_numbers(text.to_numpy(dtype=object))
+        value = parse_integers(text.to_numpy(dtype=object))
         with np.errstate(invalid="ignore"):
-            ok = none | (np.isfinite(value) & (value >= 1) & (value % 1 == 0))
+            ok = none | (np.isfinite(value) & (value >= 1))
         bad_total.append(int((~ok).sum()))
         problems += [
             issue(

@@ -111,7 +111,16 @@ def test_full_width_digits_are_the_same_numbers():
     answer = read("guess\n１\n\n５\n")
     assert answer.tolist() == [1, 0, 5]
     assert scoring.score_correspondence(answer, np.array([1, 2, 5])).correct == 2
-    assert read("＋３\n０\n２．０\n").tolist() == [3, 0, 2]
+    assert read("＋３\n０\n２\n").tolist() == [3, 0, 2]
+
+
+@pytest.mark.parametrize("value", ["1e2", "1.0", "２．０", "1E0", "0x1", "1_0"])
+def test_a_row_number_is_an_integer_as_written(value):
+    """The spec says integer: 1e2 is not read as 100, nor 1.0 as 1 (issue 21)."""
+    with pytest.raises(ValidationError) as info:
+        read(f"guess\n1\n{value}\n", rows=2)
+    assert info.value.code == "answer.not_integer"
+    assert f"not an integer at line 3 ('{value}')" in str(info.value)
 
 
 def test_full_width_digits_out_of_range_are_named():

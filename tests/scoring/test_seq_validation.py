@@ -172,6 +172,14 @@ def test_rule2_gid():
     )
 
 
+def test_a_gid_is_an_integer_as_written():
+    text = R1.replace("1,Alice", "1.0,Alice").replace("2,Andy", "2e0,Andy")
+    assert rejected(text) == (
+        "release 1, row 2, column 'gid': '1.0' is not an integer ≥ 1; release 1, row 3, column "
+        "'gid': '2e0' is not an integer ≥ 1 (2 in all)"
+    )
+
+
 def test_rule3_cells():
     assert rejected(
         R1.replace('"[21,22]","[12000,14000]",dyspepsia', '"[22,21]","[12000,14000]",dyspepsia')
