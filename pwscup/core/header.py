@@ -1,4 +1,6 @@
-"""The header of every page: the unread-notification badge and the console link."""
+"""The header of every page: the unread-notification badge, the console link and, for
+superusers only, the Django admin link (an organizer's page is the console; staff
+organizers can still open ``/admin/``, it is just not offered as their page)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ CREATE_PERMISSION = "competitions.add_competition"  # may_create_competitions' p
 class Header:
     console: bool  # the user organizes a competition or may create one (may_use_console)
     unread: int  # notifications not read yet
+    admin: bool = False  # a superuser: the header also links to the Django admin
 
 
 def header_state(*, user) -> Header:
@@ -25,4 +28,4 @@ def header_state(*, user) -> Header:
         organized_competitions(user=user).exists()
     )
     unread = Notification.objects.filter(user=user, read_at__isnull=True).count()
-    return Header(console=bool(console), unread=unread)
+    return Header(console=bool(console), unread=unread, admin=user.is_active and user.is_superuser)

@@ -50,8 +50,18 @@ def dp_demo_load(*, competition, organizer, now=None) -> list:
     opens, closes = now - dt.timedelta(hours=1), now + dt.timedelta(days=14)
     made = []
     rounds = (
-        ("dp-adult", "DP: batch vs interactive (Adult)", "adult_dp.csv", "adult_round.json"),
-        ("dp-practice", "DP practice: MovieLens 14 cells", None, "movielens_round.json"),
+        (
+            "dp-adult",
+            "DP：一括公開 vs 対話型 (Adult) / DP: batch vs interactive (Adult)",
+            "adult_dp.csv",
+            "adult_round.json",
+        ),
+        (
+            "dp-practice",
+            "DP 練習：MovieLens 14 セル / DP practice: MovieLens 14 cells",
+            None,
+            "movielens_round.json",
+        ),
     )
     for slug, name, table_file, config_file in rounds:
         if Round.objects.filter(competition=competition, slug=slug).exists():

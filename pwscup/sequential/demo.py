@@ -70,7 +70,7 @@ def paper_master() -> bytes:
 def demo_load(competition, *, organizer) -> list[SequentialRound]:
     paper = services.sequential_round_create(
         competition=competition,
-        name="Round S1: sequential release, the paper's persons",
+        name="ラウンド S1：逐次公開・論文の人物 / Round S1: sequential release, the paper's persons",
         slug="seq-paper",
         config=PAPER_CONFIG,
         master_file=_Upload(paper_master(), "master.csv").file,
@@ -78,7 +78,7 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
     )
     generated = services.sequential_round_create(
         competition=competition,
-        name="Round S2: sequential release, generated (per-team masters, attack phase)",
+        name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
         slug="seq-generated",
         config=GENERATED_CONFIG,
         pool_file=_Upload(generated_pool(), "pool.csv").file,

@@ -3,15 +3,17 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.submissions.models import NOTE_MAX_LENGTH
 
+# What a team might write about an upload: how it anonymized, or how it attacked.
+ANONYMIZATION_NOTE_EXAMPLE = _("e.g. k=5 + noise σ=10")
+ATTACK_NOTE_EXAMPLE = _("e.g. same age and sex, nearest income")
 
-def note_field() -> forms.CharField:
+
+def note_field(example=ANONYMIZATION_NOTE_EXAMPLE) -> forms.CharField:
     return forms.CharField(
         label=_("Note (optional)"),
         required=False,
         max_length=NOTE_MAX_LENGTH,
-        widget=forms.TextInput(
-            attrs={"placeholder": _("e.g. k=5 + noise σ=10"), "size": 28, "autocomplete": "off"}
-        ),
+        widget=forms.TextInput(attrs={"placeholder": example, "size": 28, "autocomplete": "off"}),
         help_text=_("Only your team sees it, in its history."),
     )
 
@@ -24,7 +26,7 @@ class AnonymizationUploadForm(forms.Form):
 class AttackUploadForm(forms.Form):
     target = forms.ChoiceField(label=_("Target team"))
     file = forms.FileField(label=_("Correspondence table (CSV)"))
-    note = note_field()
+    note = note_field(ATTACK_NOTE_EXAMPLE)
 
     def __init__(self, *args, targets=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -33,3 +35,8 @@ class AttackUploadForm(forms.Form):
 
 class UploadNoteForm(forms.Form):
     note = note_field()
+
+    def __init__(self, *args, attack: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if attack:
+            self.fields["note"].widget.attrs["placeholder"] = ATTACK_NOTE_EXAMPLE

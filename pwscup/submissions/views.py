@@ -297,7 +297,9 @@ def _note_edit(request, model, pk):
     """The team's note on one of its uploads: a small form, back to the round page."""
     upload = upload_for(user=request.user, model=model, pk=pk, owner_only=True)
     round_ = upload.phase.round
-    form = UploadNoteForm(request.POST or None, initial={"note": upload.note})
+    form = UploadNoteForm(
+        request.POST or None, initial={"note": upload.note}, attack=model is AttackSubmission
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.upload_note_set(

@@ -38,6 +38,16 @@ ORGANIZER = "organizer"
 # class (<=50K / >50K), a column with no role: how well each QI class hides it.
 DEMO_INDICATORS = {"sa": "income"}
 DEMO_USERNAMES = (ORGANIZER, *(username for _name, _slug, username in TEAMS))
+# Names and descriptions are an organizer's own text, one per competition or round (not
+# translated by the site): the demo writes them in Japanese and English, as a lecturer of
+# a mixed class would.
+DEMO_NAME = "PWSCup デモ / PWSCup demo (UCI Adult)"
+DEMO_DESCRIPTION = (
+    "UCI Adult 国勢調査データ（Becker & Kohavi 1996, CC BY 4.0）を使った、"
+    "匿名化と攻撃のコンテストのデモです。\n\n"
+    "A demo of an anonymize-and-attack competition on the UCI Adult census extract "
+    "(Becker & Kohavi 1996, CC BY 4.0)."
+)
 
 
 def non_demo_data(*, slug: str) -> list[str]:
@@ -88,12 +98,9 @@ class Command(BaseCommand):
         config = json.loads((fixtures / "adult_round.json").read_text())
         organizer, organizer_created = self.account(ORGANIZER)
         competition = competition_create(
-            name="PWSCup demo (UCI Adult)",
+            name=DEMO_NAME,
             slug=slug,
-            description=(
-                "A demo of an anonymize-and-attack competition on the UCI Adult census extract "
-                "(Becker & Kohavi 1996, CC BY 4.0)."
-            ),
+            description=DEMO_DESCRIPTION,
             organizers=[organizer],
         )
         if organizer_created:
@@ -104,7 +111,7 @@ class Command(BaseCommand):
         now = timezone.now()
         shared = round_create(
             competition=competition,
-            name="Round 1: shared original",
+            name="ラウンド 1：共通の元データ / Round 1: shared original",
             slug="round-1",
             order=1,
             original=original,
@@ -115,7 +122,7 @@ class Command(BaseCommand):
         )
         per_team = round_create(
             competition=competition,
-            name="Round 2: per-team samples",
+            name="ラウンド 2：チームごとの標本 / Round 2: per-team samples",
             slug="round-2",
             order=2,
             original=original,
@@ -128,7 +135,7 @@ class Command(BaseCommand):
         )
         for round_ in (shared, per_team):
             # Both windows are open at once so that the demo can be played through in minutes:
-            # the organizer freezes the round from the admin to start the attacks.
+            # the organizer freezes the round from the console to start the attacks.
             phase_set(
                 round=round_,
                 kind=Phase.Kind.ANONYMIZATION,
