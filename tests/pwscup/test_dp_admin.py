@@ -46,7 +46,7 @@ def test_admin_creates_a_dp_round_and_shows_the_spec_message(world):
     data["table"] = SimpleUploadedFile("hidden.csv", toy_csv())
     response = client.post("/admin/dp/dpround/add/", data)
     assert response.status_code == 200
-    assert "Expecting property name enclosed in double quotes" in response.content.decode()
+    assert "Not valid JSON: the syntax breaks at line 1, column 2." in response.content.decode()
     data["config_json"] = json.dumps(TOY_CONFIG)
     data["table"] = SimpleUploadedFile("hidden.csv", toy_csv())
     response = client.post("/admin/dp/dpround/add/", data)
