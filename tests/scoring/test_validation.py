@@ -66,9 +66,10 @@ def test_crlf_line_ends_and_spaces_are_accepted(original, config):
 
 def test_undecodable_bytes_are_rejected():
     data = rows(*VALID).encode("utf-8") + b"39,M,\x85\x40,1,2\n"
-    with pytest.raises(ValidationError, match="UTF-8 or Shift-JIS") as info:
+    with pytest.raises(ValidationError, match="not UTF-8|mostly UTF-8") as info:
         scoring.read_table(data, name="submission.csv")
     assert "line 6" in str(info.value)
+    assert "Save it as UTF-8" in str(info.value)
 
 
 def test_missing_column_is_named(original, config):
