@@ -1,0 +1,95 @@
+"""What overflowed in a new user's screenshots, measured in Chromium: in a 2-target round the
+heatmap draws every label and its whole legend inside the SVG (the browser's own text
+boxes, getBBox), the final ranking stays inside a 390 px screen (its tables scroll in
+their own frame), and the console's round table keeps 「未公開」 on one line and scrolls
+instead — in English and Japanese."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from pwscup.competitions.models import Round
+from pwscup.leaderboards.selectors import attack_matrix
+from pwscup.submissions import services
+from pwscup.submissions.models import Status
+from tests.e2e.helpers import (
+    log_in,
+    submit_anonymization,
+    switch_language,
+    wait_for_builtin_attacks,
+)
+from tests.e2e.test_phone_width import WIDTH, escaping_elements, page_overflow
+from tests.support import noisy_copy
+
+pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+# Every <text> and <rect> of the SVG whose drawn box leaves the viewBox (as the browser
+# measured it, whatever font it found).
+OUTSIDE_THE_VIEWBOX = """svg => {
+  const width = svg.viewBox.baseVal.width;
+  return Array.from(svg.querySelectorAll('text, rect')).map((e) => {
+    const box = e.getBBox();
+    return [e.firstChild ? e.firstChild.textContent : e.tagName, box.x, box.x + box.width];
+  }).filter(([, left, right]) => left < -0.5 || right > width + 0.5)
+    .map(([text, left, right]) => `${text}: ${left.toFixed(0)}..${right.toFixed(0)} / ${width}`);
+}"""
+
+# How many lines the element's text takes (a text node's range has one rect per line).
+LINES = """e => {
+  const tops = new Set(), walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const range = document.createRange(); range.selectNodeContents(node);
+    Array.from(range.getClientRects(), (b) => tops.add(Math.round(b.top)));
+  }
+  return tops.size; }"""
+
+
+def test_heatmap_final_ranking_and_console_fit(web, e2e_world, celery_worker_process, screenshot):
+    page, world = web, e2e_world
+    for seed, letter in enumerate("ab", start=1):  # two targets: the legend's narrowest case
+        done = submit_anonymization(world, letter, noisy_copy(world.original, seed=seed))
+        assert done.status == Status.FINISHED, done.message
+    services.round_freeze(round=world.round)
+    wait_for_builtin_attacks(world)
+    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    assert len(attack_matrix(round=world.round).targets) == 2
+
+    log_in(page, "organizer")
+    console = reverse("console:competition", args=[world.competition.slug])
+    for language in ("en", "ja"):
+        if language != "en":
+            switch_language(page, language)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.goto(world.round_url() + "matrix/")
+        svg = page.get_by_test_id("heatmap").locator("svg")
+        expect(svg.locator("g.heat-cell")).to_have_count(
+            (len(attack_matrix(round=world.round).attackers) + 1) * 2
+        )
+        assert svg.evaluate(OUTSIDE_THE_VIEWBOX) == [], language
+        page.get_by_test_id("heatmap").screenshot(
+            path=str(screenshot(page, f"heatmap-2-targets-{language}").with_suffix(".crop.png"))
+        )
+
+        page.set_viewport_size({"width": WIDTH, "height": 844})
+        page.goto(world.round_url() + "final/")
+        expect(page.get_by_test_id("final-attack")).to_be_visible()
+        assert escaping_elements(page) == [], language
+        assert page_overflow(page) <= 0, language
+        screenshot(page, f"phone-final-{language}")
+
+        page.goto(console)
+        results = (
+            page.get_by_test_id(f"console-round-{world.round.slug}")
+            .locator("xpath=ancestor::tr")
+            .locator("td")
+            .last
+        )
+        Round.objects.filter(pk=world.round.pk).update(results_published=False)
+        page.reload()
+        expect(results).to_have_text("not published" if language == "en" else "未公開")
+        assert results.evaluate(LINES) == 1, "the badge wraps"
+        assert escaping_elements(page) == [], language
+        assert page_overflow(page) <= 0, language
+        screenshot(page, f"phone-console-{language}")
+        Round.objects.filter(pk=world.round.pk).update(results_published=True)
