@@ -5,7 +5,7 @@ from pwscup.submissions.models import NOTE_MAX_LENGTH
 
 # What a team might write about an upload: how it anonymized, or how it attacked.
 ANONYMIZATION_NOTE_EXAMPLE = _("e.g. k=5 + noise σ=10")
-ATTACK_NOTE_EXAMPLE = _("e.g. same age and sex, nearest income")
+ATTACK_NOTE_EXAMPLE = _("e.g. age+sex, nearest income")
 
 
 def note_field(example=ANONYMIZATION_NOTE_EXAMPLE) -> forms.CharField:
