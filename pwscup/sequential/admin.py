@@ -74,7 +74,13 @@ class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin)
     form = SequentialRoundForm
     list_display = ("round", "frozen_steps", "results_published")
     # Publishing tells the participants: only the actions (the service) change it.
-    readonly_fields = ("round", "frozen_steps", "results_published", "configuration")
+    readonly_fields = (
+        "round",
+        "frozen_steps",
+        "results_published",
+        "configuration",
+        "pool_converted_from",
+    )
     actions = ["publish_results", "hide_results"]
 
     @admin.action(
@@ -94,13 +100,29 @@ class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin)
     def configuration(self, obj):
         return json.dumps(obj.config, ensure_ascii=False)
 
+    @admin.display(description=_("pool converted from"))
+    def pool_converted_from(self, obj):
+        return obj.pool_encoding_label or "—"
+
 
 @admin.register(Master)
 class MasterAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "sequential__round__competition"
     list_display = ("sequential", "team", "persons", "drawn", "created_at")
-    exclude = ("file",)
-    readonly_fields = ("sequential", "team", "sha256", "persons", "drawn", "created_at")
+    exclude = ("file", "source")
+    readonly_fields = (
+        "sequential",
+        "team",
+        "sha256",
+        "persons",
+        "drawn",
+        "converted_from",
+        "created_at",
+    )
+
+    @admin.display(description=_("converted from"))
+    def converted_from(self, obj):
+        return obj.source_encoding_label or "—"
 
 
 @admin.register(Release)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+from pwscup.core.files import source_encoding_label
 
 
 def _new_seed() -> int:
@@ -31,6 +32,12 @@ class SequentialRound(models.Model):
     # "qi" columns is the order of every release's header.
     config_text = models.TextField(_("configuration"), default="{}")
     pool_file = models.FileField(_("pool of persons (CSV)"), upload_to=private_path, blank=True)
+    # ``pool_file`` is UTF-8; a pool uploaded in another encoding is kept here as uploaded,
+    # with the encoding it was converted from (``pwscup.core.files.organizer_csv``).
+    pool_source = models.FileField(
+        _("pool of persons as uploaded"), upload_to=private_path, blank=True, editable=False
+    )
+    pool_encoding = models.CharField(max_length=32, blank=True, editable=False)
     secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
     frozen_steps = models.PositiveSmallIntegerField(
         _("frozen steps"), default=0, help_text=_("Releases 1 … this number are frozen.")
@@ -71,6 +78,11 @@ class SequentialRound(models.Model):
         self.config_text = json.dumps(value, ensure_ascii=False)
 
     @property
+    def pool_encoding_label(self) -> str:
+        """The encoding the pool was converted from (``"Shift_JIS (CP932)"``), or ``""``."""
+        return source_encoding_label(self.pool_encoding)
+
+    @property
     def n_releases(self) -> int:
         return int(self.config.get("n_releases", 0))
 
@@ -95,6 +107,12 @@ class Master(models.Model):
         Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     file = models.FileField(_("master table (CSV)"), upload_to=private_path)
+    # ``file`` is UTF-8 (what is scored and served; ``sha256`` is its hash); a master
+    # uploaded in another encoding is kept here as uploaded, with that encoding.
+    source = models.FileField(
+        _("master table as uploaded"), upload_to=private_path, blank=True, editable=False
+    )
+    source_encoding = models.CharField(max_length=32, blank=True, editable=False)
     sha256 = models.CharField(max_length=64, blank=True)
     persons = models.PositiveIntegerField(default=0)
     drawn = models.BooleanField(default=False, help_text=_("Drawn from the pool by the platform."))
@@ -114,6 +132,11 @@ class Master(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sequential} / {self.team or '—'}"
+
+    @property
+    def source_encoding_label(self) -> str:
+        """The encoding the master was converted from (``"Shift_JIS (CP932)"``), or ``""``."""
+        return source_encoding_label(self.source_encoding)
 
 
 class TeamUpload(models.Model):

@@ -11,6 +11,7 @@ jobs (``SequentialKind.jobs``). ``Release.elapsed_ms`` keeps each check's time.
 """
 
 import datetime as dt
+import hashlib
 import time
 import zoneinfo
 
@@ -19,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
@@ -26,7 +28,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.core.errors import Refused
-from pwscup.core.files import sha256_of
+from pwscup.core.files import OrganizerCsv, organizer_csv
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import (
     Master,
@@ -78,12 +80,37 @@ def sequential_config_validate(*, config) -> dict:
         raise ValidationError(str(error)) from None
 
 
+def _organizer_csv(uploaded_file, *, field: str) -> OrganizerCsv:
+    """A master or a pool as the organizer uploaded it, in UTF-8 (converted from an encoding
+    recognised for sure), or a ``ValidationError`` on ``field`` naming the likely encoding."""
+    try:
+        return organizer_csv(_upload_bytes(uploaded_file), name=uploaded_file.name)
+    except scoring.ScoringError as error:
+        raise ValidationError({field: error.render(get_language())}) from None
+
+
 def _master_check(*, config: dict, data: bytes, name: str) -> int:
-    """Validate a master table against the configuration; its person count."""
+    """Validate a master table (UTF-8) against the configuration; its person count."""
     try:
         return engine.master_persons(engine.master_read(data, config, name=name))
     except scoring.ScoringError as error:
-        raise ValidationError({"master": str(error)}) from None
+        raise ValidationError({"master": error.render(get_language())}) from None
+
+
+def _master_create(
+    *, sequential: SequentialRound, team: Team | None, csv: OrganizerCsv, persons: int
+) -> Master:
+    """A master from an organizer's upload: the UTF-8 copy in ``file`` (hashed), the upload
+    as it was in ``source`` when it was in another encoding."""
+    return Master.objects.create(
+        sequential=sequential,
+        team=team,
+        file=ContentFile(csv.utf8, name="master.csv"),
+        source=ContentFile(csv.source, name="master.csv") if csv.source is not None else "",
+        source_encoding=csv.encoding,
+        sha256=hashlib.sha256(csv.utf8).hexdigest(),
+        persons=persons,
+    )
 
 
 @transaction.atomic
@@ -121,10 +148,10 @@ def sequential_round_create(
                 )
             }
         )
-    master_data = _upload_bytes(master_file) if master_file is not None else None
-    if master_data is not None:
-        _master_check(config=config, data=master_data, name="master.csv")
-    pool_data = _upload_bytes(pool_file) if pool_file is not None else None
+    master_csv = _organizer_csv(master_file, field="master") if master_file is not None else None
+    if master_csv is not None:
+        persons = _master_check(config=config, data=master_csv.utf8, name="master.csv")
+    pool_csv = _organizer_csv(pool_file, field="pool") if pool_file is not None else None
     round_ = round_of_kind_create(
         competition=competition, kind=KIND_KEY, name=name, slug=slug, config=config
     )
@@ -141,15 +168,14 @@ def sequential_round_create(
         first_close=first_close,
         step_length=step_length,
     )
-    if master_data is not None:
-        Master.objects.create(
-            sequential=sequential,
-            file=ContentFile(master_data, name="master.csv"),
-            sha256=sha256_of(master_file),
-            persons=_master_check(config=config, data=master_data, name="master.csv"),
-        )
-    if pool_data is not None:
-        sequential.pool_file.save("pool.csv", ContentFile(pool_data), save=True)
+    if master_csv is not None:
+        _master_create(sequential=sequential, team=None, csv=master_csv, persons=persons)
+    if pool_csv is not None:
+        sequential.pool_file.save("pool.csv", ContentFile(pool_csv.utf8), save=False)
+        if pool_csv.source is not None:
+            sequential.pool_source.save("pool.csv", ContentFile(pool_csv.source), save=False)
+        sequential.pool_encoding = pool_csv.encoding
+        sequential.save(update_fields=["pool_file", "pool_source", "pool_encoding"])
         try:
             masters_draw(sequential=sequential)
         except Refused as refusal:
@@ -163,16 +189,10 @@ def master_upload(*, sequential: SequentialRound, uploaded_file, team: Team | No
     """Replace the shared master (``team=None``) or a team's master; before the first freeze."""
     if sequential.frozen_steps:
         raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
-    data = _upload_bytes(uploaded_file)
-    persons = _master_check(config=sequential.config, data=data, name=uploaded_file.name)
+    csv = _organizer_csv(uploaded_file, field="master")
+    persons = _master_check(config=sequential.config, data=csv.utf8, name=uploaded_file.name)
     Master.objects.filter(sequential=sequential, team=team).delete()
-    return Master.objects.create(
-        sequential=sequential,
-        team=team,
-        file=ContentFile(data, name="master.csv"),
-        sha256=sha256_of(uploaded_file),
-        persons=persons,
-    )
+    return _master_create(sequential=sequential, team=team, csv=csv, persons=persons)
 
 
 @transaction.atomic
