@@ -20,6 +20,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 import scoring
+from scoring.display import format_number
 
 # Seed 004, Fig. 1: utility (corMAE) against safety (identify.sort).
 DEFAULT_X, DEFAULT_Y = "U4", "E3"
@@ -358,7 +359,9 @@ def heatmap(*, targets, grid, worst) -> Heatmap:
     values = [[c.best for c in cells] for _, cells in grid] + [list(worst)]
     shown = [shorten(label, LABEL_COLUMNS) for label in labels]
     legend_label = str(_("rate"))
-    legend_low, legend_high = f"0 {_('(safe)')}", f"1 {_('(re-identified)')}"
+    # Not inside f-strings: xgettext (makemessages) does not read f-strings.
+    safe, reidentified = _("(safe)"), _("(re-identified)")
+    legend_low, legend_high = f"0 {safe}", f"1 {reidentified}"
     label_w = math.ceil(
         max(
             [text_width(s) for s in shown[:-1]]
@@ -417,7 +420,7 @@ def heatmap(*, targets, grid, worst) -> Heatmap:
                     text_x=x + (cell_w - 2) / 2,
                     text_y=y + cell_h / 2 + 3,
                     colour="#eef0f2" if empty else heat_colour(rate),
-                    title=f"{label} → {target.team.name}: " + ("–" if empty else f"{rate:.4f}"),
+                    title=f"{label} → {target.team.name}: " + ("–" if empty else format_number(rate)),
                     text="–" if empty else f"{rate:.3f}",
                     empty=empty,
                 )

@@ -15,7 +15,9 @@ from django.utils import translation
 from pwscup.competitions.models import Round
 from pwscup.leaderboards import charts
 from pwscup.leaderboards.selectors import anonymization_leaderboard, attack_matrix
+from pwscup.submissions.models import AttackSubmission
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
+from scoring.display import format_number
 
 pytestmark = pytest.mark.django_db
 
@@ -120,10 +122,30 @@ def test_heatmap_has_a_cell_per_attacker_and_target_plus_the_worst_case(make_wor
     assert len(cells) == (len(matrix.attackers) + 1) * len(matrix.targets)
     assert 'data-testid="heat-legend"' in html and "<linearGradient" in html
     best = matrix.cell(f"team:{world.teams['a'].pk}", targets["b"].pk).best
-    assert f"Team A → Team B: {best:.4f}" in html
+    assert f"Team A → Team B: {format_number(best)}" in html
     worst = matrix.worst_cases()
     for target, value in zip(matrix.targets, worst, strict=True):
-        assert f"Worst case → {target.team.name}: {value:.4f}" in html
+        assert f"Worst case → {target.team.name}: {format_number(value)}" in html
+
+
+def test_a_tiny_re_identification_rate_never_reads_as_zero_in_the_matrix(make_world, client):
+    """One row re-identified out of 32,561 is a rate of 3.1e-05: the matrix table and the
+    heatmap's hover text show it by the display rule, not as 0.0000."""
+    world = make_world()
+    for k, letter in enumerate("ab"):
+        scored(world, letter, seed=k + 1)
+    targets = freeze(world)
+    attack = scored_attack(world, "a", targets["b"], truth_of(targets["b"]))
+    AttackSubmission.objects.filter(pk=attack.pk).update(rate=1 / 32561)
+    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    client.force_login(world.users["b"])
+    html = client.get(
+        reverse("matrix", args=[world.competition.slug, world.round.slug])
+    ).content.decode()
+    table = html.split('data-attacker="Team A"')[1].split("</tr>")[0]
+    assert format_number(1 / 32561) == "0.000031"
+    assert ">0.000031<" in table and "0.0000<" not in table
+    assert "Team A → Team B: 0.000031" in html
 
 
 def test_heat_colour_and_scales():
