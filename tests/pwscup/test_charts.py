@@ -16,8 +16,8 @@ from pwscup.competitions.models import Round
 from pwscup.leaderboards import charts
 from pwscup.leaderboards.selectors import anonymization_leaderboard, attack_matrix
 from pwscup.submissions.models import AttackSubmission
-from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 from scoring.display import format_number
+from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 
 pytestmark = pytest.mark.django_db
 
