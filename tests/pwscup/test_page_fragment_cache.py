@@ -129,6 +129,7 @@ def test_the_round_page_carries_each_browsers_own_csrf_token(board):
 
 def test_the_round_page_follows_every_thing_it_shows(board, client):
     import datetime as dt
+    import zoneinfo
 
     from pwscup.accounts.models import Team
     from pwscup.competitions.models import Competition, Phase, Round
@@ -145,7 +146,9 @@ def test_the_round_page_follows_every_thing_it_shows(board, client):
     assert "Renamed A" in _round_page(client, board).content.decode()
     closes = board.anonymization.closes_at + dt.timedelta(days=3)
     Phase.objects.filter(pk=board.anonymization.pk).update(closes_at=closes)
-    assert closes.strftime("%Y-%m-%d") in _round_page(client, board).content.decode()
+    # The page shows the date in the round's time zone (after 15:00 UTC, Tokyo's next day).
+    shown = closes.astimezone(zoneinfo.ZoneInfo(board.round.timezone))
+    assert shown.strftime("%Y-%m-%d") in _round_page(client, board).content.decode()
     # the chart's metrics asked for in the query string
     assert _round_page(client, board, "?history=U1").content != _round_page(client, board).content
     # another language
