@@ -1,9 +1,6 @@
 """The participant's own pages (sign-up, password reset, profile, team) and django-axes'
 login hooks."""
 
-import functools
-import ipaddress
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -17,7 +14,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_ratelimit.core import get_usage
 
 from pwscup.accounts import services
 from pwscup.accounts.backends import address_locked_out
@@ -29,6 +25,7 @@ from pwscup.accounts.forms import (
 )
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_profile
+from pwscup.accounts.throttling import throttle_minutes
 from pwscup.core.errors import Refused
 from pwscup.notifications.selectors import notification_preference
 from pwscup.notifications.services import notification_preference_set
@@ -51,58 +48,11 @@ def login_locked_out(request, response=None, credentials=None):
     )
 
 
-def client_ip(request) -> str:
-    """The address lock-outs and throttles are keyed on: the proxy's header
-    (``PWSCUP_CLIENT_IP_HEADER``) when the request comes from a trusted proxy
-    (``PWSCUP_TRUSTED_PROXIES``), else the peer's own address, so a client that reaches
-    gunicorn directly cannot pick its address with a forged header."""
-    peer = request.META.get("REMOTE_ADDR", "")
-    header = settings.PWSCUP_CLIENT_IP_HEADER
-    if header and _is_trusted_proxy(peer):
-        forwarded = request.META.get(header, "").split(",")[0].strip()
-        if forwarded:
-            return forwarded
-    return peer
-
-
-@functools.cache
-def _trusted_networks(entries: tuple[str, ...]) -> tuple:
-    return tuple(ipaddress.ip_network(entry.strip(), strict=False) for entry in entries if entry)
-
-
-def _is_trusted_proxy(address: str) -> bool:
-    # The standard library's ipaddress is all this takes: django-ipware's trusted proxies are
-    # string prefixes matched inside X-Forwarded-For, not the peer address against networks.
-    try:
-        peer = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    networks = _trusted_networks(tuple(settings.PWSCUP_TRUSTED_PROXIES))
-    return any(peer.version == network.version and peer in network for network in networks)
-
-
 def _next_or(request, fallback: str):
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         return redirect(target)
     return redirect(fallback)
-
-
-def _client_address(group, request) -> str:
-    return client_ip(request)
-
-
-def _throttle(request, *, group: str, rate: str, increment: bool) -> int | None:
-    """django-ratelimit's count of ``group`` for the client's address: the minutes until it
-    may go on when the address has used up ``rate``, else ``None`` (counted if ``increment``)."""
-    usage = get_usage(request, group=group, key=_client_address, rate=rate, increment=increment)
-    if usage is None:  # the cache is unreachable: let the request through
-        return None
-    # Counted now, this request is one of the count; else the count is of those before it.
-    allowed = usage["limit"] + 1 if increment else usage["limit"]
-    if usage["count"] < allowed:
-        return None
-    return max(1, -(-usage["time_left"] // 60))
 
 
 def _throttled(request, *, what: str, minutes: int):
@@ -119,14 +69,14 @@ def signup(request):
         return redirect("profile")
     # Only accepted sign-ups count (a form sent back with an error does not): a class signing
     # up together behind one NAT shares one address.
-    minutes = _throttle(
+    minutes = throttle_minutes(
         request, group="pwscup.signup", rate=settings.PWSCUP_SIGNUP_RATE, increment=False
     )
     if minutes is not None:
         return _throttled(request, what="signup", minutes=minutes)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        _throttle(request, group="pwscup.signup", rate=settings.PWSCUP_SIGNUP_RATE, increment=True)
+        throttle_minutes(request, group="pwscup.signup", rate=settings.PWSCUP_SIGNUP_RATE, increment=True)
         try:
             user = services.user_sign_up(
                 username=form.cleaned_data["username"],
@@ -310,7 +260,7 @@ def team_invitation_renew(request, competition_slug):
 def password_reset(request):
     """Django's password-reset request, each e-mail it sends counted per client address."""
     if request.method == "POST":
-        minutes = _throttle(
+        minutes = throttle_minutes(
             request,
             group="pwscup.password-reset",
             rate=settings.PWSCUP_PASSWORD_RESET_RATE,

@@ -9,7 +9,7 @@ bounded by the phase quotas (services), whatever the rate.
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from pwscup.accounts.views import client_ip
+from pwscup.accounts.addresses import client_ip
 from pwscup.api.models import ApiToken
 
 

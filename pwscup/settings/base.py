@@ -205,7 +205,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_HANDLER = "pwscup.accounts.backends.LoginThrottleHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "pwscup.accounts.views.login_locked_out"
-AXES_CLIENT_IP_CALLABLE = "pwscup.accounts.views.client_ip"
+AXES_CLIENT_IP_CALLABLE = "pwscup.accounts.addresses.client_ip"
 AXES_VERBOSE = False  # no start-up banner; failures and lock-outs are still logged (WARNING)
 # Sign-ups and password-reset e-mails per client address (django-ratelimit, on the cache;
 # "N/s", "N/m", "N/h" or "N/d"). A class signing up together behind one NAT shares an address.
