@@ -6,6 +6,7 @@ import io
 import json
 import os
 import socket
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -233,3 +234,20 @@ def tasks_sent(callbacks) -> list:
     """The on-commit callbacks that send a job to the broker (others, such as the ranking
     cache's invalidation, are left out)."""
     return [callback for callback in callbacks if callback.__qualname__.startswith("job_send.")]
+
+
+PWSCUP_SCRIPT = Path(sys.executable).with_name("pwscup")  # installed by ``pip install -e .``
+
+
+def run_pwscup(args, *, config_dir, language="en", stdin=None, timeout=180):
+    """The ``pwscup`` console script in its own process, with its settings in ``config_dir``."""
+    env = {**os.environ, "PWSCUP_CONFIG_DIR": str(config_dir), "PWSCUP_LANG": language}
+    return subprocess.run(
+        [str(PWSCUP_SCRIPT), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=config_dir,
+    )

@@ -15,29 +15,13 @@ from pwscup.api.services import api_token_create
 from pwscup.submissions.models import Target
 from pwscup.submissions.scoring_guide import round_scoring_config
 from tests.pwscup.factories import answer_bytes, freeze, read_field, truth_of
+from tests.support import PWSCUP_SCRIPT as SCRIPT
 from tests.support import noisy_copy
+from tests.support import run_pwscup as run
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = Path(sys.executable).with_name("pwscup")  # installed by ``pip install -e .``
-
-
-def run(args, *, config_dir, stdin=None, timeout=180):
-    env = {
-        **os.environ,
-        "PWSCUP_CONFIG_DIR": str(config_dir),
-        "PWSCUP_LANG": "en",
-    }
-    return subprocess.run(
-        [str(SCRIPT), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=timeout,
-        cwd=config_dir,
-    )
 
 
 @pytest.fixture

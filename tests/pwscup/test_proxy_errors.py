@@ -7,23 +7,18 @@ answered 502 by nginx itself: a 502 means the request passed the connection limi
 """
 
 import json
-import os
 import select
 import socket
-import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.support import free_port, wait_for
+from tests.support import free_port, run_pwscup, wait_for
 
 pytestmark = pytest.mark.proxy
 
-SCRIPT = Path(sys.executable).with_name("pwscup")
 PER_ADDRESS_LIMIT = 256  # scripts/docker/nginx.conf, limit_conn pwscup_per_address
 
 
@@ -83,19 +78,6 @@ class HeldUploads:
         self.thread.join(timeout=5)
         for sock in self.sockets:
             sock.close()
-
-
-def _pwscup(args, *, config_dir: Path, language: str, stdin: str | None = None):
-    env = {**os.environ, "PWSCUP_CONFIG_DIR": str(config_dir), "PWSCUP_LANG": language}
-    return subprocess.run(
-        [str(SCRIPT), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        cwd=config_dir,
-    )
 
 
 def test_the_server_header_names_no_version(nginx_port):
@@ -161,10 +143,10 @@ def test_beyond_the_limit_the_client_prints_nginxs_message(nginx_port, tmp_path)
             "wait a few seconds and try again.",
         }
         url = f"http://127.0.0.1:{nginx_port}"
-        english = _pwscup(
+        english = run_pwscup(
             ["login", url, "--token-stdin"], config_dir=tmp_path, language="en", stdin="pws_x\n"
         )
-        japanese = _pwscup(
+        japanese = run_pwscup(
             ["login", url, "--token-stdin"], config_dir=tmp_path, language="ja", stdin="pws_x\n"
         )
     finally:
@@ -188,7 +170,7 @@ def test_the_client_prints_nginxs_message_for_a_too_large_upload(nginx_port, tmp
     big = tmp_path / "anonymized.csv"
     with open(big, "wb") as handle:
         handle.truncate(65 * 1024 * 1024)  # above client_max_body_size (64m)
-    result = _pwscup(["submit", "cup/r1", str(big)], config_dir=tmp_path, language="en")
+    result = run_pwscup(["submit", "cup/r1", str(big)], config_dir=tmp_path, language="en")
     assert result.returncode == 1, result.stderr
     assert result.stderr == (
         "error: The request is too large: this site accepts at most 64 MB per request. "
