@@ -57,7 +57,8 @@ def run(args) -> None:
 
     from pwscup.api.services import api_token_create
     from pwscup.competitions.models import Round
-    from pwscup.submissions.models import AnonymizationSubmission, Status
+    from pwscup.pwscup2015.models import AnonymizationSubmission
+    from pwscup.submissions.models import Status
     from tests.pwscup.factories import freeze, scored
     from tests.support import build_world
 

@@ -119,9 +119,11 @@ def build_round(args):
 
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.models import Phase
-    from pwscup.competitions.services import competition_create, phase_set, round_create
-    from pwscup.submissions import services
-    from pwscup.submissions.models import AnonymizationSubmission, Status
+    from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.pwscup2015 import services
+    from pwscup.pwscup2015.models import AnonymizationSubmission
+    from pwscup.pwscup2015.services.rounds import round_create
+    from pwscup.submissions.models import Status
 
     original = original_bytes(args.rows)
     organizer = user_create(username="bench-organizer", password="bench-pw")
@@ -212,8 +214,9 @@ def worker_cpu_seconds(worker: subprocess.Popen) -> float:
 
 
 def measure(round_, organizer) -> dict:
-    from pwscup.submissions.models import RoundOperation, Status, Target
-    from pwscup.submissions.services import round_freeze_request
+    from pwscup.pwscup2015.models import RoundOperation, Target
+    from pwscup.pwscup2015.services import round_freeze_request
+    from pwscup.submissions.models import Status
 
     started = time.perf_counter()
     operation = round_freeze_request(round=round_, requested_by=organizer)
@@ -255,7 +258,7 @@ def profile_freeze(round_, organizer) -> None:
     import cProfile
     import pstats
 
-    from pwscup.submissions.services import round_freeze_request, round_operation_run
+    from pwscup.pwscup2015.services import round_freeze_request, round_operation_run
 
     operation = round_freeze_request(round=round_, requested_by=organizer)
     profiler = cProfile.Profile()

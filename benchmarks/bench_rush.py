@@ -210,7 +210,8 @@ def round_with_phases(slug: str, organizer, original: bytes, teams: int, *, froz
 
     from pwscup.accounts.services import team_create
     from pwscup.competitions.models import Phase
-    from pwscup.competitions.services import competition_create, phase_set, round_create
+    from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.pwscup2015.services.rounds import round_create
 
     now, hour = timezone.now(), dt.timedelta(hours=1)
     competition = competition_create(name=f"Rush {slug}", slug=slug, organizers=[organizer])
@@ -253,8 +254,8 @@ def build_open_round(args, organizer, password: str) -> tuple[str, list[dict]]:
 
     import scoring
     from pwscup.accounts.services import membership_add, user_create
-    from pwscup.submissions import services
-    from pwscup.submissions.models import AnonymizationSubmission
+    from pwscup.pwscup2015 import services
+    from pwscup.pwscup2015.models import AnonymizationSubmission
 
     competition, round_, phase, _attack, teams = round_with_phases(
         "rush", organizer, original_bytes(ROWS), args.teams, frozen_round=False
@@ -303,8 +304,8 @@ def build_open_round(args, organizer, password: str) -> tuple[str, list[dict]]:
 def build_frozen_round(args, organizer) -> str:
     """A frozen round, every target attacked by every other team, results published."""
     import scoring
-    from pwscup.submissions import services
-    from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Target
+    from pwscup.pwscup2015 import services
+    from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
     from pwscup.submissions.services.jobs import BUILTIN_JOB
 
     with open(REPO / "fixtures" / "adult.csv", "rb") as handle:
@@ -918,7 +919,7 @@ def server_figures(log: Path, urls: dict, since: float) -> dict:
 
 def upload_figures(results: dict) -> dict:
     """Upload → visible from the client; queue and scoring times from the database."""
-    from pwscup.submissions.models import AnonymizationSubmission
+    from pwscup.pwscup2015.models import AnonymizationSubmission
 
     stories = list(results["uploads"].values())
     visible = [s["visible_s"] for s in stories if s.get("status") == "finished"]

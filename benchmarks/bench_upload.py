@@ -92,7 +92,8 @@ def build(args):
 
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.models import Phase
-    from pwscup.competitions.services import competition_create, phase_set, round_create
+    from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.pwscup2015.services.rounds import round_create
 
     now, hour = timezone.now(), dt.timedelta(hours=1)
     organizer = user_create(username="bench-organizer", password=secrets.token_urlsafe(12))
@@ -148,7 +149,7 @@ def wait_until_up(base: str, processes) -> None:
 
 
 def one_upload(page, url: str, path: Path) -> dict:
-    from pwscup.submissions.models import AnonymizationSubmission
+    from pwscup.pwscup2015.models import AnonymizationSubmission
 
     before = AnonymizationSubmission.objects.order_by("-pk").values_list("pk", flat=True).first()
     page.goto(url)

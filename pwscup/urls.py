@@ -4,10 +4,10 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from pwscup.accounts.urls import account_urls, team_urls
-from pwscup.competitions import views as competition_views
 from pwscup.core import views as core_views
-from pwscup.kinds.views import kind_console_urlpatterns, kind_urlpatterns
-from pwscup.submissions import views as submission_views
+from pwscup.pages import views as competition_views
+from pwscup.pages.kinds import kind_console_urlpatterns, kind_urlpatterns
+from pwscup.pwscup2015 import views as submission_views
 
 urlpatterns = [
     path("", competition_views.home, name="home"),

@@ -185,8 +185,9 @@ def build_world(
 
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.models import Phase, Round
-    from pwscup.competitions.services import competition_create, phase_set, round_create
-    from pwscup.submissions.services import round_assign_samples
+    from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.pwscup2015.services import round_assign_samples
+    from pwscup.pwscup2015.services.rounds import round_create
 
     now, hour = timezone.now(), dt.timedelta(hours=1)
     organizer = user_create(username=username(slug, "organizer"), password=password)

@@ -3,7 +3,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Membership, Team
-from pwscup.core.admin_scope import CompetitionScopedAdmin, UsernameField, scoped_filter
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin, UsernameField, scoped_filter
+from pwscup.kinds import kind_of
 
 
 class MembershipInline(admin.TabularInline):
@@ -44,7 +45,5 @@ class TeamAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        from pwscup.submissions.services import round_assign_samples
-
         for round_ in form.instance.competition.rounds.all():
-            round_assign_samples(round=round_)
+            kind_of(round_).teams_changed(round_)

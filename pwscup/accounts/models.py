@@ -67,3 +67,21 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.team}"
+
+
+class TeamDisqualification(models.Model):
+    """A team the organizers took out of every ranking of its competition, with the reason."""
+
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="disqualification")
+    reason = models.TextField(_("reason"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("disqualification")
+        verbose_name_plural = _("disqualifications")
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.reason[:40]}"

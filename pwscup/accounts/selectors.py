@@ -1,32 +1,16 @@
 """Who is who in a competition."""
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q
 
-from pwscup.accounts.models import Membership, Team
+from pwscup.accounts.models import Membership, Team, TeamDisqualification
 from pwscup.competitions.models import Competition
+from pwscup.competitions.selectors import organized_competitions
 
 
 def team_for_user(*, user, competition: Competition) -> Team | None:
     if not user.is_authenticated:
         return None
     return Team.objects.filter(competition=competition, members=user).first()
-
-
-def organized_competitions(*, user) -> QuerySet[Competition]:
-    """The competitions ``user`` may organize: the one rule every organizer screen applies.
-
-    Superusers run the platform and organize everything; any other account only the
-    competitions that list it among their organizers (being staff grants nothing more).
-    """
-    if not user.is_authenticated or not user.is_active:
-        return Competition.objects.none()
-    if user.is_superuser:
-        return Competition.objects.all()
-    return Competition.objects.filter(organizers=user)
-
-
-def user_is_organizer(*, user, competition: Competition) -> bool:
-    return organized_competitions(user=user).filter(pk=competition.pk).exists()
 
 
 def competitions_for_user(*, user):
@@ -51,3 +35,11 @@ def user_profile(*, user) -> dict:
         "memberships": list(memberships),
         "organized": list(organized_competitions(user=user).order_by("-created_at")),
     }
+
+
+def disqualified_team_ids(*, competition_id: int) -> set[int]:
+    return set(
+        TeamDisqualification.objects.filter(team__competition_id=competition_id).values_list(
+            "team_id", flat=True
+        )
+    )

@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.accounts.models import Membership, Team, new_invitation_code
-from pwscup.api.services import api_tokens_revoke_all
+from pwscup.accounts.signals import password_set
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
+from pwscup.kinds import kind_of
 
 log = logging.getLogger(__name__)
 
@@ -117,11 +118,10 @@ def _check_not_in_a_team(*, competition: Competition, user) -> None:
 
 
 def _team_samples_draw(*, team: Team) -> None:
-    # Late import: the submissions services import the accounts models, not the reverse.
-    from pwscup.submissions.services import round_assign_samples
-
-    for round_ in team.competition.rounds.filter(data_mode="per_team"):
-        round_assign_samples(round=round_)
+    """Tell every round's kind that the competition's teams changed (a kind that gives each
+    team its own data draws it for the new team)."""
+    for round_ in team.competition.rounds.all():
+        kind_of(round_).teams_changed(round_)
 
 
 def team_join(*, code: str, user, competition_slug: str | None = None) -> Team:
@@ -262,14 +262,15 @@ def _sign_up_notice_send(
 @transaction.atomic
 def user_password_set(*, user, password: str):
     """Give ``user`` a new password (reset by e-mail or changed on the site) and revoke their
-    API tokens: whoever held the old password, or a token made with it, is out.
+    API tokens (``password_set``, answered by the API app): whoever held the old password, or a
+    token made with it, is out.
 
     Their other sessions end by themselves: Django checks each session against a hash of the
     password on every request (the page that made the change keeps its session by
     ``update_session_auth_hash``)."""
     user.set_password(password)
     user.save(update_fields=["password"])
-    api_tokens_revoke_all(user=user)
+    password_set.send(sender=user_password_set, user=user)
     return user
 
 

@@ -76,7 +76,9 @@ def signup(request):
         return _throttled(request, what="signup", minutes=minutes)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        throttle_minutes(request, group="pwscup.signup", rate=settings.PWSCUP_SIGNUP_RATE, increment=True)
+        throttle_minutes(
+            request, group="pwscup.signup", rate=settings.PWSCUP_SIGNUP_RATE, increment=True
+        )
         try:
             user = services.user_sign_up(
                 username=form.cleaned_data["username"],

@@ -4,8 +4,8 @@ documentation at /api/docs/.
 How it is built
 ---------------
 * Views are thin ``APIView``s (``views/``): they call the same access rules
-  (``pwscup.core.access.round_access``, ``pwscup.submissions.access``,
-  ``pwscup.leaderboards.access``), selectors and services as the HTML pages, never a copy.
+  (``pwscup.accounts.access.round_access``, ``pwscup.pwscup2015.access``,
+  ``pwscup.pwscup2015.leaderboards.access``), selectors and services as the HTML pages, never a copy.
   A rule that lives in a page's view moves to a service or selector first.
 * Errors: a service's ``Refused`` (status 400/403/404/413/429), Django's ``Http404`` /
   ``PermissionDenied`` and DRF's exceptions all become ``{"code", "message"}``

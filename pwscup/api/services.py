@@ -84,3 +84,8 @@ def api_token_authenticate(*, raw: str, now=None) -> ApiToken | None:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token
+
+
+def api_tokens_revoke_on_password_set(sender, *, user, **kwargs) -> None:
+    """A new password ends every token made with the old one (``accounts.signals.password_set``)."""
+    api_tokens_revoke_all(user=user)

@@ -8,6 +8,8 @@ class CompetitionsConfig(AppConfig):
     verbose_name = _("Competitions")
 
     def ready(self):
+        # Imported here, not at the top: models may be imported only once the app registry
+        # is ready (Django's rule for ready()).
         from pwscup.competitions.dates import clamp_on_load
 
         # A date stored outside the accepted window is read as one just outside it, never

@@ -3,10 +3,12 @@
 import threading
 from collections import OrderedDict
 
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 import scoring
-from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.core.files import opened
 
 _TABLE_CACHE: "OrderedDict[tuple, object]" = OrderedDict()
@@ -91,3 +93,43 @@ def phase_state(*, phase: Phase | None, now=None) -> str:
     if now < phase_closes_at(phase=phase):
         return "open"
     return "closed"
+
+
+def organized_competitions(*, user) -> QuerySet[Competition]:
+    """The competitions ``user`` may organize: the one rule every organizer screen applies.
+
+    Superusers run the platform and organize everything; any other account only the
+    competitions that list it among their organizers (being staff grants nothing more).
+    """
+    if not user.is_authenticated or not user.is_active:
+        return Competition.objects.none()
+    if user.is_superuser:
+        return Competition.objects.all()
+    return Competition.objects.filter(organizers=user)
+
+
+def user_is_organizer(*, user, competition: Competition) -> bool:
+    return organized_competitions(user=user).filter(pk=competition.pk).exists()
+
+
+def console_competition(*, user, slug: str) -> Competition:
+    return get_object_or_404(organized_competitions(user=user), slug=slug)
+
+
+def console_round(
+    *, user, competition_slug: str, round_slug: str, kind: str | None = None
+) -> Round:
+    """A round the user organizes (404 otherwise); with ``kind``, only a round of that kind
+    (a kind's console pages are confined to its rounds)."""
+    competition = console_competition(user=user, slug=competition_slug)
+    rounds = Round.objects.select_related("competition").prefetch_related("phases")
+    if kind is not None:
+        rounds = rounds.filter(kind=kind)
+    return get_object_or_404(rounds, competition=competition, slug=round_slug)
+
+
+def audit_entries(*, competition: Competition, round: Round | None = None, limit: int = 100):
+    entries = AuditEntry.objects.filter(competition=competition).select_related("user", "round")
+    if round is not None:
+        entries = entries.filter(round=round)
+    return entries[:limit]

@@ -3,7 +3,8 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.console.models import AuditEntry, TeamDisqualification
+from pwscup.accounts.models import TeamDisqualification
+from pwscup.competitions.models import AuditEntry
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

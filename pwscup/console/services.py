@@ -9,39 +9,18 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pwscup.accounts.models import Membership, Team
+from pwscup.accounts.models import Membership, Team, TeamDisqualification
 from pwscup.accounts.services import team_member_remove
-from pwscup.competitions.models import Competition, Round
-from pwscup.competitions.ranking_cache import ranking_invalidate
+from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import (
+    audit_record,
     competition_create,
     competition_organizers_add,
-    phase_set,
-    round_create,
-    round_phases_close,
-    round_settings_check,
 )
-from pwscup.console.models import AuditEntry, TeamDisqualification
 from pwscup.console.selectors import user_by_name_or_email
-from pwscup.submissions.models import RoundOperation
-from pwscup.submissions.services import round_assign_samples
-from pwscup.submissions.services.operations import (
-    round_freeze_request,
-    round_publish_request,
-    round_rescore_request,
-    round_results_set,
-)
+from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 
 Action = AuditEntry.Action
-
-
-def audit_record(
-    *, user, competition: Competition, action: str, round: Round | None = None, **detail
-) -> AuditEntry:
-    """Keep one organizer action; ``detail`` holds plain words and numbers only."""
-    return AuditEntry.objects.create(
-        competition=competition, round=round, user=user, action=action, detail=detail
-    )
 
 
 def _competition_rounds(competition: Competition) -> list[int]:
@@ -154,181 +133,6 @@ def organizer_invite(*, user, competition: Competition, identifier: str):
 
 
 # --- Rounds ------------------------------------------------------------------------------
-
-
-def round_phases_set(*, round: Round, phases: dict) -> None:
-    """``phases``: kind → dict of ``phase_set``'s keyword arguments (windows, limits, …)."""
-    for kind, values in phases.items():
-        phase_set(round=round, kind=kind, **values)
-
-
-@transaction.atomic
-def console_round_create(
-    *,
-    user,
-    competition: Competition,
-    original: bytes,
-    original_filename: str,
-    config: dict,
-    data: dict,
-    phases: dict,
-    rules: dict,
-    name: str,
-    slug: str,
-    timezone: str,
-    allow_attack_before_close: bool = False,
-) -> Round:
-    """Create a round with both phases from the wizard's answers (checked once more here)."""
-    round_settings_check(
-        slug=slug,
-        competition=competition,
-        timezone=timezone,
-        utility_gates=rules["utility_gates"],
-        tie_break_metric=rules["tie_break_metric"],
-        data_mode=data["data_mode"],
-        sample_size=data.get("sample_size"),
-        phases={kind: (v["opens_at"], v["closes_at"]) for kind, v in phases.items()},
-        allow_attack_before_close=allow_attack_before_close,
-    )
-    round_ = round_create(
-        competition=competition,
-        name=name,
-        slug=slug,
-        original=original,
-        original_filename=original_filename,
-        config_raw=config,
-        timezone=timezone,
-        order=competition.rounds.count() + 1,
-        **data,
-        **rules,
-    )
-    round_phases_set(round=round_, phases=phases)
-    round_assign_samples(round=round_)
-    audit_record(
-        user=user,
-        competition=competition,
-        round=round_,
-        action=Action.ROUND_CREATED,
-        name=round_.name,
-        rows=round_.original_rows,
-    )
-    return round_
-
-
-@transaction.atomic
-def console_round_update(
-    *, user, round: Round, values: dict, phases: dict, config: dict | None = None
-) -> list[str]:
-    """Apply an edit of a round (settings, phases, and the configuration when given).
-
-    Returns the changed field names (recorded in the audit log). ``config`` is the checked
-    configuration (``round_data_check``): the caller offers "Rescore everything" then.
-    """
-    changed = [field for field, value in values.items() if getattr(round, field) != value]
-    for field in changed:
-        setattr(round, field, values[field])
-    if config is not None and config != round.config:
-        round.config = config
-        changed.append("config")
-    if changed:
-        round.save(update_fields=changed)
-    for kind, wanted in phases.items():
-        phase = round.phases.filter(kind=kind).first()
-        if phase is None or any(getattr(phase, k) != v for k, v in wanted.items()):
-            changed.append(f"{kind}_phase")
-    round_phases_set(round=round, phases=phases)
-    if changed:
-        audit_record(
-            user=user,
-            competition=round.competition,
-            round=round,
-            action=Action.ROUND_EDITED,
-            fields=changed,
-        )
-        ranking_invalidate(round_ids=[round.pk])
-    return changed
-
-
-def console_round_freeze(*, user, round: Round) -> RoundOperation:
-    """Ask for a freeze (a background operation); its progress shows on the control page."""
-    operation = round_freeze_request(round=round, requested_by=user)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.ROUND_FROZEN,
-        operation=operation.pk,
-    )
-    return operation
-
-
-def console_round_rescore(*, user, round: Round) -> RoundOperation:
-    operation = round_rescore_request(round=round, requested_by=user)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.ROUND_RESCORED,
-        operation=operation.pk,
-    )
-    return operation
-
-
-def console_round_publish(*, user, round: Round) -> RoundOperation:
-    operation = round_publish_request(round=round, requested_by=user)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.RESULTS_PUBLISHED,
-        operation=operation.pk,
-    )
-    return operation
-
-
-@transaction.atomic
-def console_round_phases_close(*, user, round: Round) -> int:
-    """*Close now*: every phase still open closes (the round's lifecycle service)."""
-    closed = round_phases_close(round=round)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.PHASES_CLOSED,
-        phases=closed,
-    )
-    ranking_invalidate(round_ids=[round.pk])
-    return closed
-
-
-@transaction.atomic
-def console_round_hide_results(*, user, round: Round) -> None:
-    round_results_set(round=round, published=False)
-    audit_record(
-        user=user, competition=round.competition, round=round, action=Action.RESULTS_HIDDEN
-    )
-    ranking_invalidate(round_ids=[round.pk])
-
-
-def console_round_draw_samples(*, user, round: Round) -> int:
-    created = round_assign_samples(round=round)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.SAMPLES_DRAWN,
-        samples=len(created),
-    )
-    return len(created)
-
-
-def archive_downloaded_record(*, user, round: Round) -> None:
-    audit_record(
-        user=user, competition=round.competition, round=round, action=Action.ARCHIVE_DOWNLOADED
-    )
-
-
-# --- Teams -------------------------------------------------------------------------------
 
 
 @transaction.atomic

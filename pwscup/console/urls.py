@@ -1,15 +1,17 @@
-"""The organizer console, under /console/ (its own pages; the Django admin is for superusers)."""
+"""The organizer console, under /console/ (its own pages; the Django admin is for superusers).
+
+Each round kind adds its own console pages (``RoundKind.console_url_patterns``) under
+``console/<competition>/<kind>/``, in the namespace ``<kind>_console``."""
 
 from django.urls import path
 
-from pwscup.console import round_views, views, wizard_views
+from pwscup.console import round_views, views
 
 app_name = "console"
 
 competition = "<slug:competition_slug>/"
 round_ = competition + "r/<slug:round_slug>/"
 team = competition + "teams/<int:pk>/"
-wizard = competition + "rounds/new/"
 
 urlpatterns = [
     path("", views.console_home, name="home"),
@@ -23,15 +25,6 @@ urlpatterns = [
     path(team + "disqualify/", views.team_disqualify, name="team_disqualify"),
     path(team + "reinstate/", views.team_reinstate, name="team_reinstate"),
     path(team + "members/<int:user_id>/remove/", views.member_remove, name="member_remove"),
-    path(wizard, wizard_views.step_upload, name="wizard_upload"),
-    path(wizard + "roles/", wizard_views.step_roles, name="wizard_roles"),
-    path(wizard + "data/", wizard_views.step_data, name="wizard_data"),
-    path(wizard + "phases/", wizard_views.step_phases, name="wizard_phases"),
-    path(wizard + "rules/", wizard_views.step_rules, name="wizard_rules"),
-    path(wizard + "review/", wizard_views.step_review, name="wizard_review"),
-    path(wizard + "cancel/", wizard_views.wizard_cancel, name="wizard_cancel"),
     path(round_, round_views.round_control, name="round"),
-    path(round_ + "edit/", round_views.round_edit, name="round_edit"),
-    path(round_ + "archive.zip", round_views.round_archive, name="round_archive"),
     path(round_ + "do/<slug:action>/", round_views.round_action, name="round_action"),
 ]

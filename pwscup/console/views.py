@@ -7,7 +7,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from pwscup.accounts.selectors import organized_competitions
+from pwscup.competitions.selectors import (
+    audit_entries,
+    console_competition,
+    organized_competitions,
+)
 from pwscup.console import selectors, services
 from pwscup.console.forms import (
     CompetitionCreatorForm,
@@ -18,16 +22,8 @@ from pwscup.console.forms import (
     TeamRenameForm,
     competition_initial,
 )
+from pwscup.core.form_fields import add_errors
 from pwscup.kinds import all_kinds, kind_of
-
-
-def add_errors(form, error: ValidationError) -> None:
-    """Put a service's ``ValidationError`` next to the form's fields (else on top)."""
-    if hasattr(error, "error_dict"):
-        for field, messages_ in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, messages_)
-    else:
-        form.add_error(None, error.messages)
 
 
 @login_required
@@ -94,7 +90,7 @@ def competition_new(request):
 
 @login_required
 def competition_page(request, competition_slug):
-    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    competition = console_competition(user=request.user, slug=competition_slug)
     return render(
         request,
         "console/competition.html",
@@ -112,14 +108,14 @@ def competition_page(request, competition_slug):
             "organizers": competition.organizers.order_by("username"),
             "edit_form": CompetitionEditForm(initial=competition_initial(competition)),
             "invite_form": OrganizerInviteForm(),
-            "audit": selectors.audit_entries(competition=competition, limit=30),
+            "audit": audit_entries(competition=competition, limit=30),
         },
     )
 
 
 @login_required
 def competition_edit(request, competition_slug):
-    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    competition = console_competition(user=request.user, slug=competition_slug)
     form = CompetitionEditForm(request.POST or None, initial=competition_initial(competition))
     if request.method == "POST" and form.is_valid():
         changed = services.console_competition_update(
@@ -135,7 +131,7 @@ def competition_edit(request, competition_slug):
 
 @login_required
 def organizer_invite(request, competition_slug):
-    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    competition = console_competition(user=request.user, slug=competition_slug)
     form = OrganizerInviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -156,7 +152,7 @@ def organizer_invite(request, competition_slug):
 
 @login_required
 def teams_page(request, competition_slug):
-    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    competition = console_competition(user=request.user, slug=competition_slug)
     return render(
         request,
         "console/teams.html",
@@ -169,7 +165,7 @@ def teams_page(request, competition_slug):
 
 
 def _team_action(request, competition_slug, pk, form_class, act, done_message):
-    competition = selectors.console_competition(user=request.user, slug=competition_slug)
+    competition = console_competition(user=request.user, slug=competition_slug)
     team = selectors.console_team(competition=competition, pk=pk)
     form = form_class(request.POST or None) if form_class else None
     if request.method == "POST" and (form is None or form.is_valid()):

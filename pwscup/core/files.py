@@ -6,6 +6,7 @@ import io
 from dataclasses import dataclass
 
 from django.core.files.base import ContentFile, File
+from django.http import FileResponse, Http404
 
 from scoring.encodings import UTF8, encoding_label, to_utf8
 
@@ -72,3 +73,17 @@ def organizer_csv(data: bytes, *, name: str) -> OrganizerCsv:
 def source_encoding_label(encoding: str) -> str:
     """How pages name a stored source encoding (``""``: the file was UTF-8)."""
     return encoding_label(encoding) if encoding else ""
+
+
+# Every private CSV is served as UTF-8 (originals in another encoding are converted on upload).
+CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
+
+
+def private_file_response(field, filename: str) -> FileResponse:
+    """Serve a private CSV file as an attachment (``text/csv; charset=utf-8``); callers
+    have checked permission already."""
+    if not field:
+        raise Http404("No file.")
+    return FileResponse(
+        field.open("rb"), as_attachment=True, filename=filename, content_type=CSV_CONTENT_TYPE
+    )

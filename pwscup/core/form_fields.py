@@ -1,6 +1,8 @@
-"""Form fields whose bounds come from the database columns they are stored in."""
+"""Form helpers: fields whose bounds come from the database columns they are stored in, and
+a service's ``ValidationError`` shown next to the fields."""
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 # The largest value of a PositiveIntegerField column on PostgreSQL (``integer``); a larger
 # number typed in a form would otherwise reach the database as "integer out of range".
@@ -11,3 +13,12 @@ def positive_int_field(*, min_value: int = 1, max_value: int = POSITIVE_INT_MAX,
     """An ``IntegerField`` for a ``PositiveIntegerField`` column: Django's own (translated)
     messages refuse a value outside ``min_value``..``max_value`` next to the field."""
     return forms.IntegerField(min_value=min_value, max_value=max_value, **kwargs)
+
+
+def add_errors(form, error: ValidationError) -> None:
+    """Put a service's ``ValidationError`` next to the form's fields (else on top)."""
+    if hasattr(error, "error_dict"):
+        for field, messages_ in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, messages_)
+    else:
+        form.add_error(None, error.messages)

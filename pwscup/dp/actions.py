@@ -5,11 +5,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pwscup.console.actions import RoundAction
-from pwscup.console.models import AuditEntry
-from pwscup.console.services import audit_record
+from pwscup.competitions.models import AuditEntry
+from pwscup.competitions.services import audit_record
 from pwscup.dp import services
 from pwscup.dp.selectors import dp_round_of
+from pwscup.kinds.actions import RoundAction
 
 
 def _close(*, user, round) -> str:

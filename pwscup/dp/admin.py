@@ -7,13 +7,13 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.selectors import organized_competitions
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
+from pwscup.competitions.selectors import organized_competitions
 from pwscup.competitions.services import phase_window_check
-from pwscup.core.admin_scope import CompetitionScopedAdmin
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
-from pwscup.dp.services import dp_round_create
+from pwscup.dp.services import dp_round_create, dp_round_window_set
 
 
 class DPRoundCreateForm(forms.ModelForm):
@@ -107,8 +107,6 @@ class DPRoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            from pwscup.dp.services import dp_round_window_set
-
             dp_round_window_set(dp_round=obj, opens_at=obj.opens_at, closes_at=obj.closes_at)
         else:
             # Created by the service in the form's clean(): this object stands for it.

@@ -25,10 +25,11 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pwscup.api.views.common import CSV_FILE, errors
-from pwscup.core.access import private_file_response, round_access
+from pwscup.accounts.access import round_access
+from pwscup.core.files import private_file_response
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.json_input import BoundedJSONParser
+from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
 from pwscup.dp import services
 from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.models import DPRound, Estimate
@@ -262,8 +263,9 @@ def _row_json(row) -> dict:
     }
 
 
-LEVEL = "dp/levels/<str:level>/"
+LEVEL = ROUND_PREFIX + "dp/levels/<str:level>/"
 
+# Mounted under /api/ by the API (``DPKind.api_url_patterns``).
 api_urlpatterns = [
     path(LEVEL + "queries/", QueryView.as_view(), name="dp-queries"),
     path(LEVEL + "ledger/", LedgerView.as_view(), name="dp-ledger"),
@@ -274,5 +276,5 @@ api_urlpatterns = [
         name="dp-release-file",
     ),
     path(LEVEL + "estimates/", EstimateView.as_view(), name="dp-estimates"),
-    path("dp/leaderboard/", LeaderboardView.as_view(), name="dp-leaderboard"),
+    path(ROUND_PREFIX + "dp/leaderboard/", LeaderboardView.as_view(), name="dp-leaderboard"),
 ]

@@ -8,6 +8,8 @@ class DPConfig(AppConfig):
     verbose_name = _("DP rounds")
 
     def ready(self) -> None:
+        # Imported here, not at the top: models may be imported only once the app registry
+        # is ready (Django's rule for ready()).
         from pwscup.dp.kind import DPKind
         from pwscup.kinds import register
 

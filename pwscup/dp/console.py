@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
-from pwscup.console.selectors import console_competition
+from pwscup.competitions.selectors import console_competition
 from pwscup.dp import services
 
 

@@ -5,7 +5,15 @@ import json
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.dp import console, engine, views
+from pwscup.dp.actions import dp_actions
+from pwscup.dp.api import api_urlpatterns
+from pwscup.dp.demo import dp_demo_load
+from pwscup.dp.models import DPRound, Estimate
+from pwscup.dp.selectors import dp_round_of, organizer_overview
+from pwscup.dp.services.common import CHECK_DP_ESTIMATE
 from pwscup.kinds.base import RoundKind
+from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
 
 
 class DPKind(RoundKind):
@@ -20,34 +28,22 @@ class DPKind(RoundKind):
     def validate_config(self, config: dict) -> dict:
         from django.core.exceptions import ValidationError
 
-        from pwscup.dp import engine
-
         try:
             return engine.config_validate(config)
         except engine.DPInputError as error:
             raise ValidationError({"config": str(error)}) from None
 
     def console_actions(self, round):
-        from pwscup.dp.actions import dp_actions
-
         return dp_actions(round)
 
     def upload_models(self):
-        from pwscup.dp.models import Estimate
-
         return [Estimate]
 
     def jobs(self):
-        from pwscup.dp.models import Estimate
-        from pwscup.dp.services.common import CHECK_DP_ESTIMATE
-        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
-
         return [JobKind(Estimate, UPLOAD_JOB, CHECK_DP_ESTIMATE)]
 
     def round_note(self, round) -> str:
         from django.utils.translation import gettext
-
-        from pwscup.dp.models import DPRound
 
         dp_round = DPRound.objects.filter(round=round).first()
         if dp_round is None:
@@ -59,8 +55,6 @@ class DPKind(RoundKind):
         }
 
     def url_patterns(self):
-        from pwscup.dp import views
-
         return [
             path("dp/levels/<str:level>/", views.level_page, name="level"),
             path("dp/levels/<str:level>/queries", views.query, name="query"),
@@ -78,14 +72,10 @@ class DPKind(RoundKind):
         ]
 
     def round_page(self, request, access):
-        from pwscup.dp import views
-
         return views.round_page(request, access)
 
     def console_panel(self, request, round) -> str:
         from django.template.loader import render_to_string
-
-        from pwscup.dp.selectors import dp_round_of, organizer_overview
 
         try:
             dp_round = dp_round_of(round)
@@ -102,9 +92,10 @@ class DPKind(RoundKind):
             request=request,
         )
 
-    def console_url_patterns(self):
-        from pwscup.dp import console
+    def api_url_patterns(self):
+        return api_urlpatterns
 
+    def console_url_patterns(self):
         return [path("new/", console.round_create, name="create")]
 
     def console_create_url(self, competition) -> str | None:
@@ -119,8 +110,6 @@ class DPKind(RoundKind):
     def schedule_lines(self, round) -> list[dict]:
         from django.utils import timezone
         from django.utils.translation import gettext
-
-        from pwscup.dp.models import DPRound
 
         dp_round = DPRound.objects.filter(round=round).first()
         if dp_round is None:
@@ -144,6 +133,4 @@ class DPKind(RoundKind):
         return [{"label": _("DP leaderboard"), "url": url}] if url else []
 
     def demo_load(self, competition, *, organizer) -> None:
-        from pwscup.dp.demo import dp_demo_load
-
         dp_demo_load(competition=competition, organizer=organizer)

@@ -16,8 +16,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from pwscup.core.access import private_file_response
+from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
+from pwscup.core.files import private_file_response
 from pwscup.dp import engine, services
 from pwscup.dp.exports import leaderboard_csv_text, ledger_csv_text, published_truths
 from pwscup.dp.forms import (
@@ -31,7 +32,6 @@ from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.models import DPRound
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import charge_json, dp_round_of, team_charge, team_level, team_levels
-from pwscup.kinds.views import kind_view
 from scoring.bounded_json import loads_bounded
 from scoring.errors import ConfigError
 

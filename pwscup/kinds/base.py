@@ -79,7 +79,7 @@ class RoundKind:
         ``c/<slug:competition_slug>/<slug:round_slug>/`` in the namespace ``namespace``.
 
         Every view receives ``competition_slug`` and ``round_slug``; wrap it in
-        ``pwscup.kinds.views.kind_view(key)``, which checks access and the round's kind
+        ``pwscup.accounts.access.kind_view(key)``, which checks access and the round's kind
         (404 for a round of another kind) and passes the ``RoundAccess``. The core also makes
         ``round_access`` answer 404 for a round of another kind under these URLs.
         """
@@ -87,8 +87,15 @@ class RoundKind:
 
     def round_page(self, request, access) -> HttpResponse:
         """The round's main page (the core view at ``c/<comp>/<round>/``, URL name
-        ``round_detail``, calls it with the ``pwscup.core.access.RoundAccess``)."""
+        ``round_detail``, calls it with the ``pwscup.accounts.access.RoundAccess``)."""
         raise NotImplementedError
+
+    def api_url_patterns(self) -> list[URLPattern]:
+        """The kind's REST endpoints, mounted by the API under ``/api/`` in its namespace
+        ``api`` (``reverse("api:dp-queries", ...)``). Round-scoped paths start with
+        ``pwscup.core.rest.ROUND_PREFIX``; each view checks access with ``round_access`` and
+        answers 404 for a round of another kind, like the kind's pages."""
+        return []
 
     # --- organizer console ------------------------------------------------------------------
 
@@ -104,7 +111,7 @@ class RoundKind:
         core under ``console/<slug:competition_slug>/<key>/`` in the namespace
         ``<key>_console`` (``reverse("dp_console:create", args=[competition.slug])``). Each
         view receives ``competition_slug`` and checks the organizer itself
-        (``pwscup.console.selectors.console_competition``)."""
+        (``pwscup.competitions.selectors.console_competition``)."""
         return []
 
     def console_create_url(self, competition) -> str | None:
@@ -145,11 +152,15 @@ class RoundKind:
         resends a job whose message was lost, for every kind alike."""
         return []
 
+    def teams_changed(self, round) -> None:
+        """The competition's teams changed (a team was created, someone joined, an admin
+        edited a team): a kind that gives each team its own data draws it for new teams."""
+
     # --- lifecycle ---------------------------------------------------------------------------
 
     def console_actions(self, round) -> dict:
         """The round's lifecycle actions the console offers now, by URL name:
-        ``{"close": pwscup.console.actions.RoundAction(...), ...}`` (close a phase now, freeze,
+        ``{"close": pwscup.kinds.actions.RoundAction(...), ...}`` (close a phase now, freeze,
         score, publish, unpublish, rescore...). The core shows each behind the same
         confirmation page (its title, what it does, one button) and runs it only on POST;
         the action calls the kind's lifecycle services."""

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from pwscup.kinds import kind_of
 from pwscup.notifications.kinds import notification_text
 from pwscup.notifications.models import Notification, NotificationPreference
 
@@ -138,8 +139,6 @@ def notify_round_frozen(*, round) -> list[Notification]:
 def notify_results_published(*, round) -> list[Notification]:
     """The round's results are published: every participant is told, once, with a link to
     the results page of the round's kind."""
-    from pwscup.kinds import kind_of
-
     url = kind_of(round).results_url(round) or reverse(
         "round_detail", args=[round.competition.slug, round.slug]
     )

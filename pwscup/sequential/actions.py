@@ -5,7 +5,7 @@ hide them again. Freezing a release has its own confirmed form in the round's pa
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pwscup.console.actions import RoundAction
+from pwscup.kinds.actions import RoundAction
 from pwscup.sequential import selectors, services
 
 

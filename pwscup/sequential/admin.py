@@ -9,8 +9,8 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
 from pwscup.competitions.dates import dates_check
-from pwscup.core.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
 from pwscup.sequential.forms import ConfigField
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 import scoring
 from pwscup.accounts.models import Team
-from pwscup.console.selectors import console_competition
-from pwscup.console.views import add_errors
+from pwscup.competitions.selectors import console_competition
+from pwscup.core.form_fields import add_errors
 from pwscup.sequential import engine, selectors, services
 from pwscup.sequential.forms import MasterUploadForm, SequentialRoundForm
 

@@ -7,6 +7,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
+from pwscup.sequential import console, selectors, views
+from pwscup.sequential.actions import sequential_actions
+from pwscup.sequential.demo import demo_load
+from pwscup.sequential.models import Release, SeqAttack, SequentialRound
+from pwscup.sequential.services import (
+    CHECK_RELEASE_TASK,
+    SCORE_ATTACK_TASK,
+    sequential_config_validate,
+)
+from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
 
 
 class SequentialKind(RoundKind):
@@ -18,15 +28,11 @@ class SequentialKind(RoundKind):
     )
 
     def validate_config(self, config: dict) -> dict:
-        from pwscup.sequential.services import sequential_config_validate
-
         if not isinstance(config, dict):
             raise ValidationError(_("The round configuration must be a JSON object."))
         return sequential_config_validate(config=config)
 
     def round_note(self, round) -> str:
-        from pwscup.sequential.models import SequentialRound
-
         sequential = SequentialRound.objects.filter(round=round).first()
         if sequential is None:
             return ""
@@ -37,8 +43,6 @@ class SequentialKind(RoundKind):
         }
 
     def url_patterns(self):
-        from pwscup.sequential import views
-
         return [
             path("seq/T<int:step>.csv", views.step_table, name="step_table"),
             path("seq/master.csv", views.master_download, name="master"),
@@ -62,13 +66,9 @@ class SequentialKind(RoundKind):
         ]
 
     def round_page(self, request, access):
-        from pwscup.sequential import views
-
         return views.round_page(request, access)
 
     def console_panel(self, request, round) -> str:
-        from pwscup.sequential import console
-
         return render_to_string(
             "sequential/console_panel.html",
             console.panel_context(request=request, round=round),
@@ -76,28 +76,18 @@ class SequentialKind(RoundKind):
         )
 
     def console_url_patterns(self):
-        from pwscup.sequential import console
-
         return [path("new/", console.round_create, name="create")]
 
     def console_create_url(self, competition) -> str | None:
         return reverse("sequential_console:create", args=[competition.slug])
 
     def console_actions(self, round):
-        from pwscup.sequential.actions import sequential_actions
-
         return sequential_actions(round)
 
     def upload_models(self):
-        from pwscup.sequential.models import Release, SeqAttack
-
         return [Release, SeqAttack]
 
     def jobs(self):
-        from pwscup.sequential.models import Release, SeqAttack
-        from pwscup.sequential.services import CHECK_RELEASE_TASK, SCORE_ATTACK_TASK
-        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
-
         return [
             JobKind(Release, UPLOAD_JOB, CHECK_RELEASE_TASK),
             JobKind(SeqAttack, UPLOAD_JOB, SCORE_ATTACK_TASK),
@@ -110,9 +100,6 @@ class SequentialKind(RoundKind):
         """One line per release: its close (``None``: no deadline) and its state (frozen,
         open for uploads, closed, or not open yet)."""
         from django.utils import timezone
-
-        from pwscup.sequential import selectors
-        from pwscup.sequential.models import SequentialRound
 
         sequential = SequentialRound.objects.filter(round=round).first()
         if sequential is None:
@@ -141,13 +128,9 @@ class SequentialKind(RoundKind):
     def results_summary(self, round) -> list[dict]:
         """The leaderboard, once the results are published: before, only the round's teams
         and organizers may open it (they reach it from the round's page)."""
-        from pwscup.sequential.models import SequentialRound
-
         if not SequentialRound.objects.filter(round=round, results_published=True).exists():
             return []
         return [{"label": _("Leaderboard"), "url": self.leaderboard_url(round)}]
 
     def demo_load(self, competition, *, organizer) -> None:
-        from pwscup.sequential.demo import demo_load
-
         demo_load(competition, organizer=organizer)

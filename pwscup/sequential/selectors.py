@@ -11,6 +11,7 @@ from django.utils import timezone
 
 import scoring.ranking
 from pwscup.accounts.models import Team
+from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
 from pwscup.submissions.selectors import Quota, uploads_quota_usage
@@ -191,8 +192,6 @@ def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
     ``scoring.sequential.evaluate.ranking_key``): gate failures and incomplete sequences last;
     the rest by safety (``RN_max``, or with an attack phase the highest accuracy any attacker
     reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank."""
-    from pwscup.sequential import engine
-
     step = sequential.frozen_steps
     if step == 0:
         return []
@@ -271,6 +270,4 @@ def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
 
 def timeline(*, master_frame, config: dict, upto: int | None = None) -> list[dict]:
     """T(1) … T(n) of a master: size, arrivals (lsf = j) and departures (lsb = j − 1)."""
-    from pwscup.sequential import engine
-
     return engine.timeline(master_frame, config, upto=upto)

@@ -26,9 +26,11 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition
-from pwscup.competitions.services import round_of_kind_create
+from pwscup.competitions.services import audit_record, round_of_kind_create
 from pwscup.core.errors import Refused
 from pwscup.core.files import OrganizerCsv, organizer_csv
+from pwscup.notifications.models import Notification
+from pwscup.notifications.services import notify
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import (
     Master,
@@ -560,8 +562,6 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
     last freeze of a round with an attack phase, they are also told the targets are out."""
     from django.urls import reverse
 
-    from pwscup.notifications.models import Notification
-
     round_ = sequential.round
     page = reverse("round_detail", args=[round_.competition.slug, round_.slug])
     next_open = selectors.is_online(sequential) and step < sequential.n_releases
@@ -586,8 +586,6 @@ def _notify_participants(
     sequential: SequentialRound, *, kind, url: str, event_suffix="", params=None
 ):
     """Tell every participant once (the event key is the kind, the round and the suffix)."""
-    from pwscup.notifications.services import notify
-
     round_ = sequential.round
     notify(
         users=_participants(sequential),
@@ -696,8 +694,6 @@ def results_publish(*, sequential: SequentialRound, published: bool = True) -> N
     """Show the leaderboard (and attack matrix) to everyone; participants are told once."""
     from django.urls import reverse
 
-    from pwscup.notifications.models import Notification
-
     sequential.results_published = published
     sequential.save(update_fields=["results_published"])
     if published:
@@ -737,8 +733,6 @@ AUDIT_ACTIONS = {
 
 def audit(*, user, sequential: SequentialRound, action: str, **detail) -> None:
     """Keep an organizer action in the console's audit log."""
-    from pwscup.console.services import audit_record
-
     if action not in AUDIT_ACTIONS:
         return
     round_ = sequential.round

@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
-from pwscup.kinds.views import kind_view
 from pwscup.sequential import charts, selectors, services
 from pwscup.sequential.forms import GuessUploadForm, MasterUploadForm, ReleaseUploadForm
 from pwscup.sequential.messages import release_message

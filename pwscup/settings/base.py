@@ -37,14 +37,15 @@ INSTALLED_APPS = [
     "pwscup.competitions",
     "pwscup.accounts",
     "pwscup.submissions",
-    "pwscup.leaderboards",
+    "pwscup.pwscup2015.leaderboards",
     "pwscup.notifications",
     "pwscup.console",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "pwscup.api",
-    "pwscup.kinds",  # registers the first round kind; the other kinds' apps come after it
+    # The round kinds, one line each: each app registers its kind in ready(), in this order.
+    "pwscup.pwscup2015",
     "pwscup.sequential",
     "pwscup.dp",
 ]
@@ -80,7 +81,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "pwscup.notifications.context_processors.notifications",
+                "pwscup.accounts.context_processors.header",
             ],
             "builtins": ["pwscup.core.templatetags.pwscup_tags"],
         },
@@ -286,7 +287,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": PWSCUP_REAPER_INTERVAL},
     },
     "auto-freeze-rounds": {
-        "task": "pwscup.submissions.tasks.auto_freeze_rounds",
+        "task": "pwscup.pwscup2015.tasks.auto_freeze_rounds",
         "schedule": PWSCUP_REAPER_INTERVAL,
     },
     # Sequential rounds: each release step frozen at its close (pwscup/sequential/tasks.py).
@@ -342,7 +343,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "pwscup.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "pwscup.core.rest.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 SPECTACULAR_SETTINGS = {

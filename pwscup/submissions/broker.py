@@ -6,7 +6,7 @@ data, an upload made while the broker was down): the reaper sends a job again wh
 waited too long (``maintenance.jobs_reap``). A message sent twice does no harm: the job's
 transitions are conditional.
 
-Tasks are sent by name: ``tasks.py`` imports the services, so the services cannot
+Tasks are sent by name: a kind's ``tasks.py`` imports its services, so the services cannot
 import the tasks.
 """
 
@@ -19,11 +19,6 @@ from kombu.exceptions import KombuError
 from pwscup import celery_app
 
 log = logging.getLogger(__name__)
-
-SCORE_ANONYMIZATION = "pwscup.submissions.tasks.score_anonymization"
-SCORE_ATTACK = "pwscup.submissions.tasks.score_attack"
-SCORE_BUILTIN_ATTACKS = "pwscup.submissions.tasks.score_builtin_attacks"
-RUN_ROUND_OPERATION = "pwscup.submissions.tasks.run_round_operation"
 
 # What a broker that is down or unreachable raises while publishing.
 BROKER_ERRORS = (KombuError, OSError)

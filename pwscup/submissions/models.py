@@ -1,7 +1,8 @@
-"""Uploads and what is derived from them: anonymizations, targets and attacks.
+"""What every kind's uploads share: the job states and the abstract kept, scored upload.
 
-Every scored object carries its job state in ``status``; each transition is a
-conditional UPDATE in ``services.py``, so a task delivered twice does no harm.
+Every scored object carries its job state in ``status``; each transition is a conditional
+UPDATE (``services/jobs.py``), so a task delivered twice does no harm. The concrete upload
+models live with their kind (``pwscup/pwscup2015/models.py``, ``pwscup/dp/models.py``, ...).
 """
 
 import secrets
@@ -12,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.models import Phase
 
 NOTE_MAX_LENGTH = 200
 
@@ -20,10 +21,6 @@ NOTE_MAX_LENGTH = 200
 def upload_path(instance, filename: str) -> str:
     stamp = timezone.now().strftime("%Y/%m/%d")
     return f"private/uploads/{stamp}/{secrets.token_hex(8)}-{filename}"
-
-
-def generated_path(instance, filename: str) -> str:
-    return f"private/generated/{secrets.token_hex(8)}-{filename}"
 
 
 class Status(models.TextChoices):
@@ -81,159 +78,3 @@ class ScoredUpload(models.Model):
         """How every page, message, console table, API answer and the CLI name an upload:
         the team's own number in the phase ("#3"), never the global id."""
         return f"#{self.number}"
-
-
-class AnonymizationSubmission(ScoredUpload):
-    PHASE_KIND = Phase.Kind.ANONYMIZATION
-
-    scores = models.JSONField(default=dict, blank=True)
-    is_selected = models.BooleanField(default=False)
-
-    class Meta(ScoredUpload.Meta):
-        verbose_name = _("anonymization submission")
-        verbose_name_plural = _("anonymization submissions")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["phase", "team"],
-                condition=models.Q(is_selected=True),
-                name="one_selected_submission_per_team",
-            ),
-            models.UniqueConstraint(
-                fields=["phase", "team", "number"], name="anonymization_number_per_team"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.label} {self.team} ({self.status})"
-
-
-class TeamDataset(models.Model):
-    """Per-team mode: the team's own sample of the master table (secret to other teams)."""
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_datasets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="datasets")
-    sample_index = models.JSONField(help_text=_("0-based master row indices, in sample order"))
-    file = models.FileField(upload_to=generated_path, max_length=300)
-    rows = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        unique_together = [("round", "team")]
-        verbose_name = _("team dataset")
-        verbose_name_plural = _("team datasets")
-
-    def __str__(self) -> str:
-        return f"{self.team} sample ({self.rows} rows)"
-
-
-class Target(models.Model):
-    """A team's frozen anonymization, published (shuffled) for the attack phase."""
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="targets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="targets")
-    submission = models.ForeignKey(
-        AnonymizationSubmission, on_delete=models.PROTECT, related_name="targets"
-    )
-    version = models.PositiveIntegerField(default=1)
-    published_file = models.FileField(upload_to=generated_path, max_length=300)
-    # Secret: 1-based row numbers in the reference table of each published row.
-    truth_file = models.FileField(upload_to=generated_path, max_length=300)
-    # Per-team mode only: the candidate table (sample + decoys, shuffled).
-    candidate_file = models.FileField(upload_to=generated_path, max_length=300, blank=True)
-    rows = models.PositiveIntegerField()
-    reference_rows = models.PositiveIntegerField()
-    published_at = models.DateTimeField(default=timezone.now)
-    builtin_status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    builtin_rates = models.JSONField(default=dict, blank=True)
-    builtin_message = models.TextField(blank=True)
-    builtin_message_code = models.CharField(max_length=64, blank=True)
-    builtin_message_params = models.JSONField(default=dict, blank=True)
-    builtin_attempts = models.PositiveSmallIntegerField(default=0)
-    builtin_task_id = models.CharField(max_length=64, blank=True)
-    builtin_worker = models.CharField(max_length=255, blank=True)
-    builtin_queued_at = models.DateTimeField(default=timezone.now)
-    builtin_started_at = models.DateTimeField(null=True, blank=True)
-    scorer_version = models.CharField(max_length=32, blank=True)
-
-    class Meta:
-        unique_together = [("round", "team")]
-        ordering = ["round", "team__name"]
-        verbose_name = _("attack target")
-        verbose_name_plural = _("attack targets")
-
-    def __str__(self) -> str:
-        return f"{self.team} target v{self.version}"
-
-
-class AttackSubmission(ScoredUpload):
-    PHASE_KIND = Phase.Kind.ATTACK
-
-    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="attacks")
-    target_version = models.PositiveIntegerField()
-    rate = models.FloatField(null=True, blank=True)
-    correct = models.PositiveIntegerField(null=True, blank=True)
-    rows = models.PositiveIntegerField(null=True, blank=True)
-
-    class Meta(ScoredUpload.Meta):
-        verbose_name = _("attack submission")
-        verbose_name_plural = _("attack submissions")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["phase", "team", "number"], name="attack_number_per_team"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.label} {self.team} → {self.target.team} ({self.status})"
-
-
-class RoundOperation(models.Model):
-    """An organizer's round-wide operation (freeze, rescore, publish) run as a background job.
-
-    One row per request; its job state uses the same fields and transitions as an
-    upload's scoring (``services/jobs.py``). While one is queued or running, asking again
-    returns it (one active operation per round and kind).
-    """
-
-    class Kind(models.TextChoices):
-        FREEZE = "freeze", _("Freeze")
-        RESCORE = "rescore", _("Rescore everything")
-        PUBLISH = "publish", _("Publish the results")
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="operations")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
-    )
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
-    # What the operation did, e.g. {"published": 3, "unchanged": 97} for a freeze.
-    result = models.JSONField(default=dict, blank=True)
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        verbose_name = _("round operation")
-        verbose_name_plural = _("round operations")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["round", "kind"],
-                condition=models.Q(status__in=["queued", "running"]),
-                name="one_active_operation_per_round_and_kind",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.round} ({self.status})"

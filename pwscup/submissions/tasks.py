@@ -1,15 +1,9 @@
-"""Thin Celery tasks: a primary key in, one service call, retries and limits here."""
+"""The core's tasks: the reaper, and the options every kind's scoring task uses."""
 
 from celery import shared_task
-from celery.signals import worker_init
 from django.conf import settings
 
-from pwscup.submissions import services
-from pwscup.submissions.warmup import on_worker_init
-
-# Before the pool starts: the URL resolver, the CSV reader and the open rounds' prepared
-# originals, inherited by every pool process (pwscup/submissions/warmup.py).
-worker_init.connect(on_worker_init, weak=False, dispatch_uid="pwscup.submissions.warm_worker")
+from pwscup.submissions.services.maintenance import jobs_reap
 
 SCORING = dict(
     acks_late=True,
@@ -20,39 +14,6 @@ SCORING = dict(
 )
 
 
-@shared_task(bind=True, **SCORING)
-def score_anonymization(self, submission_id: int) -> None:
-    services.anonymization_submission_score(
-        submission_id=submission_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
-@shared_task(bind=True, **SCORING)
-def score_attack(self, submission_id: int) -> None:
-    services.attack_submission_score(
-        submission_id=submission_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
-@shared_task(bind=True, **SCORING)
-def score_builtin_attacks(self, target_id: int) -> None:
-    services.target_builtin_score(
-        target_id=target_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
-@shared_task(bind=True, **SCORING)
-def run_round_operation(self, operation_id: int) -> None:
-    services.round_operation_run(
-        operation_id=operation_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
 @shared_task(bind=True, ignore_result=True)
 def reap_stuck_jobs(self) -> dict:
-    return services.jobs_reap(worker=self.request.hostname)
-
-
-@shared_task(ignore_result=True)
-def auto_freeze_rounds() -> list:
-    return services.rounds_auto_freeze()
+    return jobs_reap(worker=self.request.hostname)

@@ -56,9 +56,9 @@ def when_ready(server):
 
 WARM_TEMPLATES = (
     "base.html",
-    "leaderboards/leaderboard.html",
-    "submissions/round.html",
-    "submissions/_jobs.html",
-    "leaderboards/matrix.html",
-    "leaderboards/final.html",
+    "pwscup2015/leaderboard.html",
+    "pwscup2015/round.html",
+    "pwscup2015/_jobs.html",
+    "pwscup2015/matrix.html",
+    "pwscup2015/final.html",
 )

@@ -29,8 +29,9 @@ def switch_language(page, code: str) -> None:
 
 def submit_anonymization(world: World, letter: str, content: bytes):
     """Create a submission with the service (as the upload view does) and wait for its score."""
-    from pwscup.submissions import services
-    from pwscup.submissions.models import AnonymizationSubmission, Status
+    from pwscup.pwscup2015 import services
+    from pwscup.pwscup2015.models import AnonymizationSubmission
+    from pwscup.submissions.models import Status
 
     submission = services.anonymization_submission_create(
         phase=world.anonymization,
@@ -64,7 +65,8 @@ def worker_paused(process):
 
 def wait_for_builtin_attacks(world: World) -> None:
     """Wait until the worker has run the built-in attacks on every target of the round."""
-    from pwscup.submissions.models import Status, Target
+    from pwscup.pwscup2015.models import Target
+    from pwscup.submissions.models import Status
 
     wait_for(
         lambda: (

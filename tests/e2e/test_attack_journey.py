@@ -8,9 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from pwscup.competitions.models import Round
-from pwscup.submissions import services
-from pwscup.submissions.models import AttackSubmission, Status, Target
-from pwscup.submissions.services.freeze import target_truth
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AttackSubmission, Target
+from pwscup.pwscup2015.selectors import target_truth
+from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
     SCORING_TIMEOUT,
     log_in,

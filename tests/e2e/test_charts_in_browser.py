@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from pwscup.competitions.models import Round
-from pwscup.leaderboards.selectors import attack_matrix
-from pwscup.submissions import services
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.leaderboards.selectors import attack_matrix
 from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
     log_in,

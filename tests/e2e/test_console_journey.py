@@ -17,10 +17,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from pwscup.accounts.services import membership_add, team_create, user_create
-from pwscup.competitions.models import Round
-from pwscup.console.models import AuditEntry
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, Status, Target
+from pwscup.competitions.models import AuditEntry, Round
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.submissions.models import Status
 from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, switch_language
 from tests.support import FIXTURES, adult_head, csv_upload, noisy_copy, wait_for
 

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from pwscup.core.templatetags.pwscup_tags import score
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from tests.e2e.helpers import SCORING_TIMEOUT, log_in, worker_paused
 from tests.pwscup.factories import scored
 from tests.support import noisy_copy

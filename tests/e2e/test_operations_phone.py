@@ -4,8 +4,8 @@ and the final ranking) fits a phone (390 px) in both languages."""
 import pytest
 from playwright.sync_api import expect
 
-from pwscup.submissions import services
-from pwscup.submissions.models import Target
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import Target
 from tests.e2e.helpers import log_in, switch_language
 from tests.e2e.test_phone_width import HEIGHT, WIDTH, check_page
 from tests.pwscup.factories import run_operations, scored

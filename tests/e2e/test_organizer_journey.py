@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import RoundOperation, Status, Target
+from pwscup.pwscup2015.models import RoundOperation, Target
+from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
     log_in,
     submit_anonymization,

@@ -5,7 +5,8 @@ header control is on screen and clickable."""
 import pytest
 from playwright.sync_api import expect
 
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.helpers import log_in, switch_language
 from tests.e2e.test_live_round_page import LONG_MESSAGE, WIDE_SCORES, stored

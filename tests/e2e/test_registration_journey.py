@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from pwscup.accounts.models import Team
 from pwscup.accounts.services import user_create
-from pwscup.submissions.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission
 from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, switch_language
 from tests.support import noisy_copy
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 import scoring
-from pwscup.submissions.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission
 from tests.e2e.helpers import SCORING_TIMEOUT, log_in, switch_language, worker_paused
 from tests.support import noisy_copy, table_bytes
 

@@ -10,14 +10,14 @@ import numpy as np
 import pandas as pd
 
 import scoring
-from pwscup.submissions import services
-from pwscup.submissions.models import (
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
     RoundOperation,
     Target,
 )
-from pwscup.submissions.services.freeze import target_truth
+from pwscup.pwscup2015.selectors import target_truth
 from tests.support import csv_upload, noisy_copy
 
 

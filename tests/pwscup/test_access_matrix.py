@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import phase_set
-from pwscup.submissions.models import TeamDataset
+from pwscup.pwscup2015.models import TeamDataset
 from tests.pwscup.factories import (
     answer_bytes,
     freeze,

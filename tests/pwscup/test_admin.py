@@ -9,7 +9,8 @@ from django.utils.timezone import localtime
 
 import scoring
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import AnonymizationSubmission, Status, Target
+from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import run_operations, scored
 from tests.support import adult_config, adult_head, csv_upload
 

@@ -10,9 +10,10 @@ from django.urls import reverse
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.core.errors import Refused
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, Status
-from pwscup.submissions.selectors import representative_submission
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.selectors import representative_submission
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import (
     evaluate_bytes,
     read_csv_text,

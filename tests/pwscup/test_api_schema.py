@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from pwscup.api.services import api_token_create
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 
 MAX_EXAMPLES = 12  # per operation: about a minute for the whole schema on one core

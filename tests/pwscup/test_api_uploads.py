@@ -13,8 +13,9 @@ from django.utils import timezone
 from pwscup.api.services import api_token_create
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import phase_set
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from pwscup.submissions.messages import job_message_text
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
+from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import quota_usage
 from tests.pwscup.factories import answer_bytes, freeze, score, score_attack, scored, truth_of
 from tests.support import csv_upload, noisy_copy

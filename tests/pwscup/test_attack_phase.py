@@ -6,8 +6,9 @@ import pytest
 
 import scoring
 from pwscup.core.errors import Refused
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.submissions.models import Status
 from scoring import kit
 from tests.pwscup.factories import (
     answer_bytes,
@@ -212,7 +213,7 @@ def answer_with_rate(target: Target, correct: int) -> np.ndarray:
 
 
 def test_matrix_keeps_best_and_latest_per_cell_and_the_builtin_rows(world):
-    from pwscup.leaderboards.selectors import attack_matrix
+    from pwscup.pwscup2015.leaderboards.selectors import attack_matrix
 
     scored(world, "a", seed=1)  # 200 rows, no deletion
     scored(world, "b", seed=2)
@@ -235,7 +236,7 @@ def test_matrix_keeps_best_and_latest_per_cell_and_the_builtin_rows(world):
 
 def test_final_ranking_gates_last_then_worst_case_then_tie_break(world):
     from pwscup.competitions.models import Round
-    from pwscup.leaderboards.selectors import final_ranking
+    from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 
     scored(world, "a", seed=1)
     scored(world, "b", seed=2)
@@ -270,7 +271,7 @@ def test_final_ranking_gates_last_then_worst_case_then_tie_break(world):
 
 
 def test_final_ranking_breaks_equal_worst_cases_by_the_utility_metric(world):
-    from pwscup.leaderboards.selectors import final_ranking
+    from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 
     exact = scored(world, "a", content=world.original)
     noisy = scored(world, "b", seed=2)

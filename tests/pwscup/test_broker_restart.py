@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from tests.pwscup.brokers import (
     broker_at,
     kill_group,

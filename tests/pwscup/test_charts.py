@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from pwscup.competitions.models import Round
-from pwscup.leaderboards import charts
-from pwscup.leaderboards.selectors import anonymization_leaderboard, attack_matrix
-from pwscup.submissions.models import AttackSubmission
+from pwscup.pwscup2015.leaderboards import charts
+from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard, attack_matrix
+from pwscup.pwscup2015.models import AttackSubmission
 from scoring.display import format_number
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 
@@ -201,7 +201,7 @@ def test_heatmap_labels_and_legend_fit_inside_the_svg(language, n_targets):
         kit = KIT_JA if language == "ja" else "built-in kit attacker (top-3, 1:1)"
         grid = [("Team 0", cells), ("組み込み攻撃 EUC2", cells), (kit, cells)]
         heatmap = charts.heatmap(targets=targets, grid=grid, worst=[c.best for c in cells])
-        html = render_to_string("leaderboards/_heatmap.html", {"heatmap": heatmap})
+        html = render_to_string("pwscup2015/_heatmap.html", {"heatmap": heatmap})
     svg = html[html.index("<svg") : html.index("</svg>") + len("</svg>")]
     assert clipped_texts(svg) == []
     assert f">{kit}<title>" in svg  # shown in full, not cut
@@ -215,7 +215,7 @@ def test_heatmap_cuts_a_very_long_team_name_and_keeps_it_in_the_hover_title():
     heatmap = charts.heatmap(
         targets=targets, grid=[(name, [SimpleNamespace(best=0.5)])], worst=[0.5]
     )
-    html = render_to_string("leaderboards/_heatmap.html", {"heatmap": heatmap})
+    html = render_to_string("pwscup2015/_heatmap.html", {"heatmap": heatmap})
     svg = html[html.index("<svg") : html.index("</svg>") + len("</svg>")]
     assert clipped_texts(svg) == []
     assert svg.count(f"<title>{name}</title>") == 2  # the row label and the column head

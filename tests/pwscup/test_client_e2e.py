@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from pwscup.api.services import api_token_create
-from pwscup.submissions.models import Target
-from pwscup.submissions.scoring_guide import round_scoring_config
+from pwscup.pwscup2015.models import Target
+from pwscup.pwscup2015.scoring_guide import round_scoring_config
 from tests.pwscup.factories import answer_bytes, freeze, read_field, truth_of
 from tests.support import PWSCUP_SCRIPT as SCRIPT
 from tests.support import noisy_copy

@@ -7,7 +7,8 @@ from django.test import RequestFactory
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition, Round
-from pwscup.submissions.models import AnonymizationSubmission, Status, Target, TeamDataset
+from pwscup.pwscup2015.models import AnonymizationSubmission, Target, TeamDataset
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import run_operations, scored
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.dp.services import dp_round_create, dp_round_score, dp_round_window_set
+from pwscup.pwscup2015.services.operations import round_results_set
 from pwscup.sequential.services import results_publish, schedule_set, sequential_round_create
-from pwscup.submissions.services.operations import round_results_set
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
 from tests.pwscup.seq_web_world import fixture, fixture_config, upload_file
 

@@ -8,17 +8,17 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from pwscup.accounts.models import TeamDisqualification
 from pwscup.accounts.services import team_create
-from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.competitions.services import competition_create
-from pwscup.console.models import AuditEntry, TeamDisqualification
 from pwscup.core.markdown import render_markdown
-from pwscup.leaderboards.selectors import (
+from pwscup.pwscup2015.leaderboards.selectors import (
     anonymization_leaderboard,
     anonymization_leaderboard_cached,
     final_ranking,
 )
-from pwscup.submissions.models import RoundOperation, TeamDataset
+from pwscup.pwscup2015.models import RoundOperation, TeamDataset
 from tests.pwscup.factories import freeze, run_operations, scored
 from tests.support import adult_config, adult_head, csv_upload
 
@@ -60,16 +60,16 @@ def console_urls(world) -> dict[str, tuple[str, str, dict]]:
             reverse("console:member_remove", args=[c, team.pk, member.pk]),
             {},
         ),
-        "wizard_upload": ("get", reverse("console:wizard_upload", args=[c]), {}),
-        "wizard_roles": ("get", reverse("console:wizard_roles", args=[c]), {}),
-        "wizard_data": ("get", reverse("console:wizard_data", args=[c]), {}),
-        "wizard_phases": ("get", reverse("console:wizard_phases", args=[c]), {}),
-        "wizard_rules": ("get", reverse("console:wizard_rules", args=[c]), {}),
-        "wizard_review": ("get", reverse("console:wizard_review", args=[c]), {}),
-        "wizard_cancel": ("post", reverse("console:wizard_cancel", args=[c]), {}),
+        "wizard_upload": ("get", reverse("pwscup2015_console:wizard_upload", args=[c]), {}),
+        "wizard_roles": ("get", reverse("pwscup2015_console:wizard_roles", args=[c]), {}),
+        "wizard_data": ("get", reverse("pwscup2015_console:wizard_data", args=[c]), {}),
+        "wizard_phases": ("get", reverse("pwscup2015_console:wizard_phases", args=[c]), {}),
+        "wizard_rules": ("get", reverse("pwscup2015_console:wizard_rules", args=[c]), {}),
+        "wizard_review": ("get", reverse("pwscup2015_console:wizard_review", args=[c]), {}),
+        "wizard_cancel": ("post", reverse("pwscup2015_console:wizard_cancel", args=[c]), {}),
         "round": ("get", reverse("console:round", args=[c, r]), {}),
-        "round_edit": ("get", reverse("console:round_edit", args=[c, r]), {}),
-        "round_archive": ("get", reverse("console:round_archive", args=[c, r]), {}),
+        "round_edit": ("get", reverse("pwscup2015_console:round_edit", args=[c, r]), {}),
+        "round_archive": ("get", reverse("pwscup2015_console:round_archive", args=[c, r]), {}),
         **{
             f"action_{name}": ("get", reverse("console:round_action", args=[c, r, name]), {})
             # The actions offered now ("hide" only once the results are published).
@@ -259,7 +259,7 @@ def test_the_archive_holds_every_submission_attack_and_target(client, console):
     freeze(world)
     client.force_login(world.organizer)
     response = client.get(
-        reverse("console:round_archive", args=[world.competition.slug, world.round.slug])
+        reverse("pwscup2015_console:round_archive", args=[world.competition.slug, world.round.slug])
     )
     assert response.status_code == 200 and response.streaming
     archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
@@ -277,7 +277,7 @@ def test_the_archive_holds_every_submission_attack_and_target(client, console):
 
 
 def _wizard(client, competition, step):
-    return reverse(f"console:wizard_{step}", args=[competition.slug])
+    return reverse(f"pwscup2015_console:wizard_{step}", args=[competition.slug])
 
 
 def _phases_post(**changes):
@@ -376,7 +376,7 @@ def test_round_edit_offers_a_rescore_after_a_configuration_change(client, world)
     scored(world, "a", seed=1)
     client.force_login(world.organizer)
     c, r = world.competition.slug, world.round.slug
-    form = client.get(reverse("console:round_edit", args=[c, r])).context["form"]
+    form = client.get(reverse("pwscup2015_console:round_edit", args=[c, r])).context["form"]
     data = {k: v for k, v in form.initial.items() if v is not None}
     for key in (
         "anonymization_opens_at",
@@ -390,7 +390,7 @@ def test_round_edit_offers_a_rescore_after_a_configuration_change(client, world)
     config["cross"] = ["age", "sex"]
     data["config"] = json.dumps(config)
     data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
-    response = client.post(reverse("console:round_edit", args=[c, r]), data)
+    response = client.post(reverse("pwscup2015_console:round_edit", args=[c, r]), data)
     assert response.status_code == 302, response.context["form"].errors
     assert response["Location"].endswith("?rescore=offer")
     world.round.refresh_from_db()
@@ -402,7 +402,7 @@ def test_round_edit_offers_a_rescore_after_a_configuration_change(client, world)
     # A configuration the original cannot satisfy stays refused, next to the field.
     config["e2_column"] = "age"
     data["config"] = json.dumps(config)
-    refused = client.post(reverse("console:round_edit", args=[c, r]), data)
+    refused = client.post(reverse("pwscup2015_console:round_edit", args=[c, r]), data)
     assert "config" in refused.context["form"].errors
 
 
@@ -457,8 +457,11 @@ def test_no_console_action_works_for_anyone_but_the_organizer(console, client, r
             # The actions offered now ("hide" only once the results are published).
             for name in ("close", "freeze", "rescore", "publish")
         ],
-        (reverse("console:round_edit", args=[c, r]), {"name": "Taken"}),
-        (reverse("console:wizard_upload", args=[c]), {"original": csv_upload(adult_head(5))}),
+        (reverse("pwscup2015_console:round_edit", args=[c, r]), {"name": "Taken"}),
+        (
+            reverse("pwscup2015_console:wizard_upload", args=[c]),
+            {"original": csv_upload(adult_head(5))},
+        ),
     ]
     for url, data in posts:
         response = client.post(url, data)

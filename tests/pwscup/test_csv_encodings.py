@@ -11,7 +11,8 @@ import pytest
 from django.urls import reverse
 
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import score
 from tests.support import csv_upload
 
@@ -31,7 +32,7 @@ def japanese_table() -> str:
 
 
 def _wizard(competition, step):
-    return reverse(f"console:wizard_{step}", args=[competition.slug])
+    return reverse(f"pwscup2015_console:wizard_{step}", args=[competition.slug])
 
 
 def test_a_cp932_original_is_kept_as_uploaded_and_served_as_utf8(client, world):

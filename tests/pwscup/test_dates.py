@@ -23,9 +23,9 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.services import phase_set
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_rounds_score_closed
+from pwscup.pwscup2015.services.maintenance import rounds_auto_freeze
 from pwscup.sequential.models import SequentialRound
 from pwscup.sequential.services import steps_auto_freeze
-from pwscup.submissions.services.maintenance import rounds_auto_freeze
 from tests.pwscup.dp_world import TOY_CONFIG, build_dp_world, toy_csv
 from tests.pwscup.seq_web_world import fixture, seq_world, upload_file
 from tests.support import adult_head, csv_upload
@@ -91,7 +91,7 @@ def test_the_phase_service_refuses_it(world, zone, text):
 
 def _round_edit_data(client, world, **changes) -> dict:
     c, r = world.competition.slug, world.round.slug
-    form = client.get(reverse("console:round_edit", args=[c, r])).context["form"]
+    form = client.get(reverse("pwscup2015_console:round_edit", args=[c, r])).context["form"]
     data = {k: v for k, v in form.initial.items() if v is not None}
     for key in ("opens_at", "closes_at"):
         for kind in ("anonymization", "attack"):
@@ -106,7 +106,7 @@ def _round_edit_data(client, world, **changes) -> dict:
 @pytest.mark.parametrize("zone, text", OUT_OF_RANGE)
 def test_the_console_round_edit_refuses_it_next_to_the_field(client, world, zone, text, field):
     client.force_login(world.organizer)
-    url = reverse("console:round_edit", args=[world.competition.slug, world.round.slug])
+    url = reverse("pwscup2015_console:round_edit", args=[world.competition.slug, world.round.slug])
     before = list(Phase.objects.order_by("pk").values_list("opens_at", "closes_at"))
     response = client.post(url, _round_edit_data(client, world, timezone=zone, **{field: text}))
     assert response.status_code == 200
@@ -128,7 +128,7 @@ def test_the_first_and_last_accepted_dates_work_on_every_page(client, world):
         anonymization_opens_at="1900-01-01T00:00",
         attack_closes_at="9000-12-31T23:59",
     )
-    response = client.post(reverse("console:round_edit", args=[c, r]), data)
+    response = client.post(reverse("pwscup2015_console:round_edit", args=[c, r]), data)
     assert response.status_code == 302, response.context["form"].errors
     world.attack.refresh_from_db()
     assert world.attack.closes_at.isoformat() == "9000-12-31T09:59:00+00:00"
@@ -136,7 +136,7 @@ def test_the_first_and_last_accepted_dates_work_on_every_page(client, world):
         reverse("competition_detail", args=[c]),
         reverse("round_detail", args=[c, r]),
         reverse("console:round", args=[c, r]),
-        reverse("console:round_edit", args=[c, r]),
+        reverse("pwscup2015_console:round_edit", args=[c, r]),
         reverse("api:round-detail", args=[c, r]),
     ):
         response = client.get(url)
@@ -150,17 +150,22 @@ def test_the_wizard_refuses_it_at_the_phases_step(client, world, zone, text):
     client.force_login(world.organizer)
     c = world.competition.slug
     upload = client.post(
-        reverse("console:wizard_upload", args=[c]),
+        reverse("pwscup2015_console:wizard_upload", args=[c]),
         {"original": csv_upload(adult_head(60), "adult.csv")},
     )
     assert upload.status_code == 302
-    roles = client.get(reverse("console:wizard_roles", args=[c])).context["form"]
+    roles = client.get(reverse("pwscup2015_console:wizard_roles", args=[c])).context["form"]
     defaults = {k: v for k, v in roles.initial.items() if v}
-    assert client.post(reverse("console:wizard_roles", args=[c]), defaults).status_code == 302
-    data_step = client.post(reverse("console:wizard_data", args=[c]), {"data_mode": "shared"})
+    assert (
+        client.post(reverse("pwscup2015_console:wizard_roles", args=[c]), defaults).status_code
+        == 302
+    )
+    data_step = client.post(
+        reverse("pwscup2015_console:wizard_data", args=[c]), {"data_mode": "shared"}
+    )
     assert data_step.status_code == 302
     response = client.post(
-        reverse("console:wizard_phases", args=[c]),
+        reverse("pwscup2015_console:wizard_phases", args=[c]),
         {
             "name": "Round two",
             "slug": "r2",
@@ -176,7 +181,7 @@ def test_the_wizard_refuses_it_at_the_phases_step(client, world, zone, text):
     assert REFUSED in " ".join(errors["anonymization_opens_at"])
     assert REFUSED in " ".join(errors["attack_closes_at"])
     # The review step stays closed: nothing was kept.
-    review = client.get(reverse("console:wizard_review", args=[c]))
+    review = client.get(reverse("pwscup2015_console:wizard_review", args=[c]))
     assert review.status_code == 302
 
 
@@ -390,7 +395,7 @@ def test_a_stored_phase_date_outside_the_window_breaks_no_page_and_no_freeze(
         reverse("competition_detail", args=[c]),
         reverse("round_detail", args=[c, r]),
         reverse("console:round", args=[c, r]),
-        reverse("console:round_edit", args=[c, r]),
+        reverse("pwscup2015_console:round_edit", args=[c, r]),
         reverse("api:round-detail", args=[c, r]),
     ]
     _pages_answer(client, urls, visitors=[None, world.users["a"]], organizer=world.organizer)

@@ -7,8 +7,9 @@ the page kept "Used today: 1" (tests/e2e/test_live_round_page.py).
 
 from django.urls import reverse
 
-from pwscup.submissions import views
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015 import views
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import upload
 
 

@@ -4,9 +4,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, Group, Permission
 from django.test import Client
 
+from pwscup.accounts.header import header_state
 from pwscup.accounts.services import user_create
 from pwscup.console.selectors import may_use_console
-from pwscup.core.header import header_state
 from pwscup.notifications.models import Notification
 from pwscup.notifications.selectors import notifications_unread_count
 

@@ -19,7 +19,7 @@ BIG_LIMIT = str(2**31)
 
 def _edit_data(client, world):
     c, r = world.competition.slug, world.round.slug
-    form = client.get(reverse("console:round_edit", args=[c, r])).context["form"]
+    form = client.get(reverse("pwscup2015_console:round_edit", args=[c, r])).context["form"]
     data = {k: v for k, v in form.initial.items() if v is not None}
     for key in ("anonymization_opens_at", "anonymization_closes_at"):
         data[key] = form.initial[key].strftime("%Y-%m-%dT%H:%M")
@@ -45,7 +45,9 @@ def test_round_edit_refuses_hostile_values_next_to_the_field(client, world, fiel
     client.force_login(world.organizer)
     data = _edit_data(client, world)
     data[field] = value
-    address = reverse("console:round_edit", args=[world.competition.slug, world.round.slug])
+    address = reverse(
+        "pwscup2015_console:round_edit", args=[world.competition.slug, world.round.slug]
+    )
     response = client.post(address, data)
     assert response.status_code == 200
     errors = response.context["form"].errors
@@ -53,7 +55,7 @@ def test_round_edit_refuses_hostile_values_next_to_the_field(client, world, fiel
 
 
 def _wizard(competition, step):
-    return reverse(f"console:wizard_{step}", args=[competition.slug])
+    return reverse(f"pwscup2015_console:wizard_{step}", args=[competition.slug])
 
 
 def _phases(**changes):
@@ -73,7 +75,9 @@ def _phases(**changes):
 def wizard_at_roles(client, world):
     client.force_login(world.organizer)
     upload = csv_upload(adult_head(60), "adult.csv")
-    assert client.post(_wizard(world.competition, "upload"), {"original": upload}).status_code == 302
+    assert (
+        client.post(_wizard(world.competition, "upload"), {"original": upload}).status_code == 302
+    )
     return world.competition
 
 

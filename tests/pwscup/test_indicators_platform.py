@@ -11,8 +11,8 @@ from django.urls import reverse
 
 import scoring
 from pwscup.competitions.models import Phase, Round
-from pwscup.competitions.ranking import GateError, parse_gates, passes_gates
-from pwscup.competitions.services import round_settings_check
+from pwscup.pwscup2015.ranking import GateError, parse_gates, passes_gates
+from pwscup.pwscup2015.services.rounds import round_settings_check
 from tests.pwscup.factories import scored, team_original
 from tests.support import FIXTURES, adult_config, noisy_copy
 
@@ -151,7 +151,7 @@ def test_the_leaderboard_ranks_with_an_indicator_gate(indicator_world, client):
 
 
 def test_the_demo_round_names_the_income_indicators():
-    from pwscup.core.management.commands.load_demo import DEMO_INDICATORS
+    from pwscup.console.management.commands.load_demo import DEMO_INDICATORS
 
     original = scoring.read_table(FIXTURES / "adult.csv", name="adult.csv")
     config = scoring.load_config({**adult_config(), "indicators": DEMO_INDICATORS}, original)

@@ -11,11 +11,13 @@ from django.utils import timezone
 import scoring
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import round_config
-from pwscup.competitions.services import phase_set, round_create
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, Status
-from pwscup.submissions.selectors import team_original_table
-from pwscup.submissions.services.freeze import target_reference_table, target_truth
+from pwscup.competitions.services import phase_set
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.selectors import target_truth, team_original_table
+from pwscup.pwscup2015.services.freeze import target_reference_table
+from pwscup.pwscup2015.services.rounds import round_create
+from pwscup.submissions.models import Status
 from scoring import kit
 from tests.pwscup.factories import read_csv_text, read_field
 from tests.support import adult_config, adult_head, csv_upload, table_bytes

@@ -11,7 +11,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from pwscup.submissions.models import AnonymizationSubmission, Status, TeamDataset
+from pwscup.pwscup2015.models import AnonymizationSubmission, TeamDataset
+from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim
 from tests.pwscup.factories import read_csv_text, score, upload
 from tests.pwscup.test_admin import ADD_URL, form_errors, round_form

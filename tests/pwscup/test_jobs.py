@@ -3,7 +3,8 @@
 import pytest
 from django.test import override_settings
 
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim
 from tests.pwscup.factories import upload
 

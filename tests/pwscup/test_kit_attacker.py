@@ -3,7 +3,7 @@
 import pytest
 
 import scoring
-from pwscup.leaderboards.selectors import attack_matrix
+from pwscup.pwscup2015.leaderboards.selectors import attack_matrix
 from pwscup.submissions.models import Status
 from scoring import kit
 from tests.pwscup.factories import attack, freeze, read_field, score_attack, scored

@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, score, score_attack, scored
 from tests.support import build_world, csv_upload
 

@@ -7,8 +7,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete
 from tests.pwscup.factories import (
     answer_bytes,

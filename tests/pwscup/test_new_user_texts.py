@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from pwscup.accounts.services import organizer_grant, user_create
 from pwscup.competitions.models import Competition, Round
-from pwscup.submissions.forms import (
+from pwscup.pwscup2015.forms import (
     ANONYMIZATION_NOTE_EXAMPLE,
     ATTACK_NOTE_EXAMPLE,
     AnonymizationUploadForm,

@@ -10,9 +10,9 @@ from pwscup.accounts.services import team_join, user_create
 from pwscup.notifications.kinds import notification_text
 from pwscup.notifications.models import Notification
 from pwscup.notifications.services import notification_preference_set
-from pwscup.submissions import services
-from pwscup.submissions.models import RoundOperation
-from pwscup.submissions.services.anonymization import anonymizations_rescore
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import RoundOperation
+from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
 from tests.pwscup.factories import run_operations, score, scored, upload
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_freeze_and_publish_notify_every_participant_once(world):
     assert not Notification.objects.filter(user=world.organizer).exists()
     # The same freeze run again (a requeued job) does not notify again.
     operation = RoundOperation.objects.get(kind="freeze")
-    from pwscup.submissions.services.operations import freeze_run
+    from pwscup.pwscup2015.services.operations import freeze_run
 
     class Progress:
         def start(self, total):

@@ -14,10 +14,13 @@ from django.utils import timezone
 import scoring
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Round
-from pwscup.submissions import broker, services
-from pwscup.submissions.models import AnonymizationSubmission, RoundOperation, Status, Target
-from pwscup.submissions.services import freeze as freeze_module
-from pwscup.submissions.services import maintenance, operations
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, RoundOperation, Target
+from pwscup.pwscup2015.selectors import target_truth
+from pwscup.pwscup2015.services import freeze as freeze_module
+from pwscup.pwscup2015.services import maintenance, operations
+from pwscup.submissions import broker
+from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim
 from tests.pwscup.factories import read_field, run_operations, scored
 
@@ -299,7 +302,7 @@ def test_the_built_in_attacks_of_every_target_share_one_prepared_reference(world
         target.refresh_from_db()
         published = scoring.read_table(read_field(target.published_file))
         expected = scoring.builtin_attack_rates(
-            original, published, freeze_module.target_truth(target=target), config
+            original, published, target_truth(target=target), config
         )
         assert target.builtin_status == Status.FINISHED
         assert {k: target.builtin_rates[k] for k in expected} == pytest.approx(expected)

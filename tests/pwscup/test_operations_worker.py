@@ -9,8 +9,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from pwscup.accounts.services import organizer_grant
-from pwscup.submissions import services
-from pwscup.submissions.models import RoundOperation, Status, Target
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import RoundOperation, Target
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import scored
 from tests.support import wait_for
 

@@ -14,7 +14,8 @@ from django.urls import reverse
 from pwscup.accounts.models import Team
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Competition, Round
-from pwscup.submissions.models import AnonymizationSubmission, RoundOperation, Status, TeamDataset
+from pwscup.pwscup2015.models import AnonymizationSubmission, RoundOperation, TeamDataset
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import (
     freeze,
     read_field,

@@ -15,8 +15,9 @@ import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
 from pwscup.core.templatetags.pwscup_tags import score
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, scored, upload
 
 pytestmark = pytest.mark.django_db

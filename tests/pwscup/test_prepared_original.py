@@ -4,9 +4,10 @@ import pytest
 
 import scoring
 from pwscup.competitions.models import Round
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, Status
-from pwscup.submissions.prepared import prepared_cache_clear
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.prepared import prepared_cache_clear
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import read_field
 from tests.support import csv_upload, noisy_copy
 

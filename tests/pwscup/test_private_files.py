@@ -11,7 +11,7 @@ from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import TemporaryUploadedFile
 
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import TeamDataset
+from pwscup.pwscup2015.models import TeamDataset
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 
 pytestmark = pytest.mark.django_db

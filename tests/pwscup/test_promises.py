@@ -12,8 +12,8 @@ from django.urls import reverse
 from pwscup.accounts.models import Membership
 from pwscup.accounts.services import membership_add, team_create
 from pwscup.core.errors import Refused
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, TeamDataset
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, TeamDataset
 from pwscup.submissions.services import uploads
 from tests.support import csv_upload, noisy_copy
 

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from pwscup.competitions.services import phase_set
 from pwscup.core.errors import Refused
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import answer_bytes, freeze, score, scored, truth_of, upload
 from tests.support import csv_upload, noisy_copy
 

@@ -9,7 +9,8 @@ import pytest
 import scoring
 from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import AnonymizationSubmission, Status, Target
+from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of, upload
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def set_rule(world, rule: str) -> None:
 
 
 def test_equal_scores_share_a_rank_on_the_leaderboard_page_and_csv(world, client):
-    from pwscup.leaderboards.selectors import anonymization_leaderboard
+    from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard
 
     add_team_d(world)
     finished(world, "a", **rates(0.2))
@@ -78,7 +79,7 @@ def test_equal_scores_share_a_rank_on_the_leaderboard_page_and_csv(world, client
 
 
 def test_the_tie_break_separates_equal_safety_in_its_own_direction(world):
-    from pwscup.leaderboards.selectors import anonymization_leaderboard
+    from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard
 
     world.anonymization.round.tie_break_metric = "S1"
     world.anonymization.round.save(update_fields=["tie_break_metric"])
@@ -89,7 +90,7 @@ def test_the_tie_break_separates_equal_safety_in_its_own_direction(world):
 
 
 def test_the_mean_rule_ranks_by_the_mean_rate_and_says_so(world, client):
-    from pwscup.leaderboards.selectors import anonymization_leaderboard
+    from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard
 
     finished(world, "a", **rates(0.6, 0.0))  # worst case 0.6, mean 0.1
     finished(world, "b", **rates(0.2))  # worst case 0.2, mean 0.2
@@ -128,7 +129,7 @@ def frozen(world):
 
 
 def test_final_ranking_shares_ranks_in_both_tables_and_csvs(world, frozen, client):
-    from pwscup.leaderboards.selectors import final_ranking
+    from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 
     target_b = frozen["b"]
     answer = truth_of(target_b).copy()
@@ -166,7 +167,7 @@ def test_final_ranking_shares_ranks_in_both_tables_and_csvs(world, frozen, clien
 
 
 def test_the_final_csv_header_names_the_mean_rule_in_force(world, frozen, client):
-    from pwscup.leaderboards.selectors import final_ranking
+    from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 
     Target.objects.filter(pk=frozen["a"].pk).update(builtin_rates=rates(0.6, 0.0))
     set_rule(world, Round.RankingRule.MEAN_ATTACK)

@@ -18,10 +18,11 @@ from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.api.services import api_token_create
 from pwscup.competitions.models import Round
 from pwscup.dp.ranking import overall_ranking
-from pwscup.leaderboards.selectors import anonymization_leaderboard, final_ranking
+from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard, final_ranking
+from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.sequential import selectors as seq_selectors
 from pwscup.sequential.models import SequenceScore, SequentialRound
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.submissions.models import Status
 from scoring.dp import Entry, rank_entries
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of, upload
 from tests.pwscup.seq_web_world import seq_world

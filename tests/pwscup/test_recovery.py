@@ -12,11 +12,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.competitions.services import phase_set
-from pwscup.leaderboards.selectors import anonymization_leaderboard, final_ranking
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, Status, Target
-from pwscup.submissions.selectors import representative_submission
-from pwscup.submissions.services import maintenance
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard, final_ranking
+from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.pwscup2015.selectors import representative_submission
+from pwscup.pwscup2015.services import maintenance
+from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue
 from tests.pwscup.brokers import RedisServer, broker_at
 from tests.pwscup.factories import run_operations, score, scored, upload
@@ -25,7 +26,7 @@ from tests.support import csv_upload, noisy_copy
 HARD_LIMIT = dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT)
 RESEND = dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS)
 AFTER_RESEND = RESEND + dt.timedelta(seconds=1)
-SCORE_TASK = "pwscup.submissions.tasks.score_anonymization"
+SCORE_TASK = "pwscup.pwscup2015.tasks.score_anonymization"
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from tests.pwscup.brokers import broker_at, start_worker, stop_worker, wait_for_worker
 from tests.support import child_env, free_port, gunicorn_command, noisy_copy, running, wait_for
 

@@ -6,14 +6,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 from django.test import RequestFactory
 
-from pwscup.accounts.selectors import (
-    competitions_for_user,
-    team_for_user,
-    user_is_organizer,
-)
+from pwscup.accounts.access import round_access
+from pwscup.accounts.selectors import competitions_for_user, team_for_user
 from pwscup.accounts.services import user_create
 from pwscup.competitions.models import Competition, Round
-from pwscup.core.access import round_access
+from pwscup.competitions.selectors import user_is_organizer
 
 pytestmark = pytest.mark.django_db
 

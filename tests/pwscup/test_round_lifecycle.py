@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from pwscup.core.errors import Refused
 from pwscup.dp.models import DPRound
+from pwscup.pwscup2015.models import RoundOperation
+from pwscup.pwscup2015.services import round_operation_run
 from pwscup.sequential.models import SequentialRound
-from pwscup.submissions.models import RoundOperation
-from pwscup.submissions.services import round_operation_run
 from tests.pwscup.dp_world import build_dp_world
 from tests.pwscup.factories import answer_bytes, attack, freeze, scored, truth_of
 from tests.pwscup.seq_web_world import seq_world

@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.competitions.models import Phase, Round
-from pwscup.competitions.ranking import parse_gates, passes_gates
-from pwscup.competitions.services import phase_set, round_create, round_settings_check
+from pwscup.competitions.services import phase_set
+from pwscup.pwscup2015.ranking import parse_gates, passes_gates
+from pwscup.pwscup2015.services.rounds import round_create, round_settings_check
 from tests.support import adult_config, adult_head, csv_upload
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import translation
 
-from pwscup.console.models import AuditEntry
+from pwscup.competitions.models import AuditEntry
 from pwscup.core.errors import Refused
 from pwscup.sequential import selectors, services
 from pwscup.sequential.models import Release, SequenceScore, SequentialRound

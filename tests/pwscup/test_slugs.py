@@ -14,9 +14,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from pwscup.competitions.models import Competition, Round
-from pwscup.competitions.services import competition_create, round_create, round_of_kind_create
-from pwscup.console.services import console_round_create
+from pwscup.competitions.services import competition_create, round_of_kind_create
 from pwscup.dp.services import dp_round_create
+from pwscup.pwscup2015.console.services import console_round_create
+from pwscup.pwscup2015.services.rounds import round_create
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
 from tests.pwscup.seq_web_world import fixture, fixture_config, upload_file
 from tests.support import adult_config, adult_head, csv_upload
@@ -155,7 +156,7 @@ def test_the_wizards_service_refuses_a_taken_address(world):
 
 def wizard_to_phases(client, competition) -> str:
     def step(name):
-        return reverse(f"console:wizard_{name}", args=[competition.slug])
+        return reverse(f"pwscup2015_console:wizard_{name}", args=[competition.slug])
 
     client.post(step("upload"), {"original": csv_upload(adult_head(40), "adult.csv")})
     config = json.dumps(adult_config()).encode()
@@ -196,11 +197,13 @@ def test_the_wizards_last_step_names_an_address_taken_meanwhile(world, client):
         "selection_rule": "selected_or_last",
         "attack_visibility": "live",
     }
-    client.post(reverse("console:wizard_rules", args=[world.competition.slug]), rules)
+    client.post(reverse("pwscup2015_console:wizard_rules", args=[world.competition.slug]), rules)
     round_of_kind_create(
         competition=world.competition, kind="pwscup2015", name="R2", slug="r2", config={}
     )
-    response = client.post(reverse("console:wizard_review", args=[world.competition.slug]))
+    response = client.post(
+        reverse("pwscup2015_console:wizard_review", args=[world.competition.slug])
+    )
     assert response.status_code == 200
     assert [str(m) for m in get_messages(response.wsgi_request)] == [ROUND_TAKEN]
 

@@ -4,9 +4,9 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, Target
-from pwscup.submissions.selectors import round_stale_scores
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.pwscup2015.selectors import round_stale_scores
 from tests.pwscup.factories import freeze, score, scored
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,9 @@ from django.urls import reverse
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status
-from pwscup.submissions.selectors import ranking_key
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.selectors import ranking_key
+from pwscup.submissions.models import Status
 from scoring.display import format_metric
 from tests.pwscup.factories import (
     answer_bytes,

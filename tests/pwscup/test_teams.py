@@ -167,7 +167,7 @@ def test_an_organizer_removing_the_captain_passes_the_captaincy_on(world):
 
 @pytest.mark.django_db
 def test_a_team_registered_in_a_per_team_round_gets_its_sample(make_world):
-    from pwscup.submissions.models import TeamDataset
+    from pwscup.pwscup2015.models import TeamDataset
 
     world = make_world(data_mode="per_team")
     team = team_create(competition=world.competition, name="Late", captain=account("late"))
@@ -394,7 +394,7 @@ def test_the_profile_lists_teams_competitions_and_saves_preferences(client, worl
 def test_a_round_cannot_take_the_team_pages_address(world, slug):
     from django.core.exceptions import ValidationError
 
-    from pwscup.competitions.services import round_create
+    from pwscup.pwscup2015.services.rounds import round_create
     from tests.support import adult_config, adult_head
 
     with pytest.raises(ValidationError) as refused:

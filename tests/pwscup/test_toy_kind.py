@@ -20,8 +20,8 @@ import pwscup.urls
 from pwscup.competitions.models import Round
 from pwscup.kinds import register, unregister
 from pwscup.notifications.models import Notification
-from pwscup.submissions.models import RoundOperation
-from pwscup.submissions.services import round_operation_run
+from pwscup.pwscup2015.models import RoundOperation
+from pwscup.pwscup2015.services import round_operation_run
 from pwscup.submissions.services.maintenance import jobs_reap
 from tests.pwscup.factories import scored
 from tests.pwscup.toykind import services as toy_services

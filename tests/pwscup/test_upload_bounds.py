@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from pwscup.competitions.services import phase_set
 from pwscup.core.errors import Refused
-from pwscup.submissions.models import AnonymizationSubmission, Status
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
 from tests.pwscup.factories import score, upload
 from tests.pwscup.test_quotas_and_deadlines import stored_files
 from tests.support import csv_upload, noisy_copy

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from pwscup.api.services import api_token_create
 from pwscup.client import cli
-from pwscup.submissions.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission
 from tests.pwscup.factories import score, upload
 from tests.support import csv_upload, noisy_copy
 

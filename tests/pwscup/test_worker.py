@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 
 import scoring
-from pwscup.submissions import services
-from pwscup.submissions.models import AnonymizationSubmission, AttackSubmission, Status, Target
-from pwscup.submissions.services.freeze import target_truth
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.selectors import target_truth
+from pwscup.submissions.models import Status
 from scoring import kit
 from tests.support import csv_upload, noisy_copy, table_bytes, wait_for
 

@@ -6,9 +6,10 @@ from celery.signals import worker_init
 from django.db import connections
 
 import scoring
-from pwscup.submissions import services, warmup
-from pwscup.submissions.models import AnonymizationSubmission, Status
-from pwscup.submissions.prepared import prepared_cache_clear
+from pwscup.pwscup2015 import services, warmup
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.prepared import prepared_cache_clear
+from pwscup.submissions.models import Status
 from tests.support import build_world, csv_upload, noisy_copy
 
 # The warm-up closes the database connections (the pool's processes must not share them):

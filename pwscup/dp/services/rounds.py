@@ -12,9 +12,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
-from pwscup.competitions.models import Competition
-from pwscup.competitions.services import round_of_kind_create, round_original_store
-from pwscup.console.services import Action, audit_record
+from pwscup.competitions.models import AuditEntry, Competition
+from pwscup.competitions.services import audit_record, round_of_kind_create, round_original_store
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
 from pwscup.dp import engine
@@ -24,6 +23,8 @@ from pwscup.dp.services.estimates import dp_estimates_build_queued
 from pwscup.notifications.models import Notification
 from pwscup.notifications.services import notify
 from pwscup.submissions.broker import job_send
+
+Action = AuditEntry.Action
 
 # --- the round ----------------------------------------------------------------------------
 

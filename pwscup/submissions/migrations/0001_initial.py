@@ -51,9 +51,9 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('version', models.PositiveIntegerField(default=1)),
-                ('published_file', models.FileField(max_length=300, upload_to=pwscup.submissions.models.generated_path)),
-                ('truth_file', models.FileField(max_length=300, upload_to=pwscup.submissions.models.generated_path)),
-                ('candidate_file', models.FileField(blank=True, max_length=300, upload_to=pwscup.submissions.models.generated_path)),
+                ('published_file', models.FileField(max_length=300, upload_to=pwscup.pwscup2015.models.generated_path)),
+                ('truth_file', models.FileField(max_length=300, upload_to=pwscup.pwscup2015.models.generated_path)),
+                ('candidate_file', models.FileField(blank=True, max_length=300, upload_to=pwscup.pwscup2015.models.generated_path)),
                 ('rows', models.PositiveIntegerField()),
                 ('reference_rows', models.PositiveIntegerField()),
                 ('published_at', models.DateTimeField(default=django.utils.timezone.now)),
@@ -109,7 +109,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('sample_index', models.JSONField(help_text='0-based master row indices, in sample order')),
-                ('file', models.FileField(max_length=300, upload_to=pwscup.submissions.models.generated_path)),
+                ('file', models.FileField(max_length=300, upload_to=pwscup.pwscup2015.models.generated_path)),
                 ('rows', models.PositiveIntegerField()),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='team_datasets', to='competitions.round')),

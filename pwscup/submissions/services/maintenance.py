@@ -1,4 +1,5 @@
-"""Organizer-wide operations: rescoring a round, reaping stuck jobs, automatic freezes."""
+"""The reaper: every kind's jobs that were lost with their worker or their broker message
+are requeued or sent again (``jobs_reap``, run by Celery beat)."""
 
 import datetime as dt
 
@@ -6,58 +7,22 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from pwscup.competitions.models import Phase, Round
+from pwscup.kinds import all_kinds
 from pwscup.submissions import broker
-from pwscup.submissions.models import (
-    AnonymizationSubmission,
-    AttackSubmission,
-    RoundOperation,
-    Status,
-)
-from pwscup.submissions.services.anonymization import enqueue_anonymization
-from pwscup.submissions.services.attacks import attacks_rescore
-from pwscup.submissions.services.freeze import targets_rescore
-from pwscup.submissions.services.jobs import (
-    UPLOAD_JOB,
-    JobKind,
-    exhausted_values,
-    job_requeue,
-    job_reset,
-    stale_before,
-)
-from pwscup.submissions.services.operations import round_freeze_request
+from pwscup.submissions.models import Status
+from pwscup.submissions.services.jobs import JobKind, exhausted_values, job_requeue, stale_before
 
 # A run claimed this recently is left alone: its worker may be starting.
 SEND_GRACE = dt.timedelta(seconds=10)
-# The automatic freeze waits for uploads still being scored, at most this long after the
-# anonymization phase closed (the reaper makes every job end well before).
+# An automatic freeze waits for uploads still being scored, at most this long after the
+# upload phase closed (the reaper makes every job end well before). Every kind's
+# automatic freeze uses it.
 AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
 
 
-# The core's own jobs; each round kind adds its own (``RoundKind.jobs``).
-CORE_JOBS = [JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION)]
-
-
 def job_kinds() -> list[JobKind]:
-    """Every job the reaper watches: the core's and every registered round kind's."""
-    from pwscup.kinds import all_kinds
-
-    return [*CORE_JOBS, *(job for kind in all_kinds() for job in kind.jobs())]
-
-
-def round_rescore_all(*, round: Round) -> dict[str, int]:
-    """Score every upload and target of the round again with the current scorer."""
-    anonymizations = list(
-        AnonymizationSubmission.objects.filter(phase__round=round).values_list("pk", flat=True)
-    )
-    job_reset(model=AnonymizationSubmission, pks=anonymizations)
-    for pk in anonymizations:
-        enqueue_anonymization(pk)
-    return {
-        "anonymizations": len(anonymizations),
-        "targets": targets_rescore(round=round),
-        "attacks": attacks_rescore(queryset=AttackSubmission.objects.filter(phase__round=round)),
-    }
+    """Every job the reaper watches: every registered round kind's (``RoundKind.jobs``)."""
+    return [job for kind in all_kinds() for job in kind.jobs()]
 
 
 def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
@@ -154,38 +119,3 @@ def _resend_lost_messages(*, now) -> int:
                 broker.job_send(kind.task, pk)
                 resent += 1
     return resent
-
-
-def rounds_auto_freeze(*, now=None) -> list[int]:
-    """Ask for the freeze of every round whose anonymization phase has closed and that
-    asks for it (a background operation; a round whose freeze is under way is skipped).
-
-    Uploads accepted before the phase closed but still being scored are waited for (up
-    to ``AUTO_FREEZE_WAITS_AT_MOST``), so that the freeze sees them: once frozen, the
-    published target is what stands for the team everywhere.
-    """
-    now = now or timezone.now()
-    frozen = []
-    due = Round.objects.filter(
-        auto_freeze=True,
-        frozen_at__isnull=True,
-        phases__kind=Phase.Kind.ANONYMIZATION,
-        phases__closes_at__lte=now,
-    ).distinct()
-    freezing = RoundOperation.objects.filter(
-        kind=RoundOperation.Kind.FREEZE, status__in=(Status.QUEUED, Status.RUNNING)
-    ).values("round_id")
-    for round_ in due.exclude(pk__in=freezing):
-        if _uploads_in_flight(round=round_, now=now):
-            continue
-        round_freeze_request(round=round_, now=now)
-        frozen.append(round_.pk)
-    return frozen
-
-
-def _uploads_in_flight(*, round: Round, now) -> bool:
-    return AnonymizationSubmission.objects.filter(
-        phase__round=round,
-        phase__closes_at__gt=now - AUTO_FREEZE_WAITS_AT_MOST,
-        status__in=(Status.QUEUED, Status.RUNNING),
-    ).exists()

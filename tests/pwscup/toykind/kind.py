@@ -4,8 +4,8 @@ from django.http import HttpResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.console.actions import RoundAction
 from pwscup.kinds import RoundKind
+from pwscup.kinds.actions import RoundAction
 
 
 def _close(*, user, round):
@@ -15,7 +15,7 @@ def _close(*, user, round):
 
 
 def _publish(*, user, round):
-    from pwscup.submissions.services import round_publish_request
+    from pwscup.pwscup2015.services import round_publish_request
 
     round_publish_request(round=round, requested_by=user)
     return "publishing"

@@ -8,10 +8,10 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from pwscup.console.selectors import console_competition
+from pwscup.accounts.access import kind_view
+from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
-from pwscup.kinds.views import kind_view
 from tests.pwscup.toykind import services
 from tests.pwscup.toykind.models import ToyUpload
 

@@ -1,0 +1,119 @@
+"""Every API error is ``{"code": ..., "message": ...}``: a stable code for scripts and a
+message in the caller's language (Accept-Language ja/en), e.g.
+``{"code": "quota_exceeded", "message": "Your team has used its 3 submissions for today; …"}``.
+A refused upload keeps the service's own message and status (403/413/429), as in the browser;
+a daily quota's 429 also says when it resets: ``Retry-After`` (seconds) and ``retry_after``,
+``resets_at`` (ISO time) in the body. A spent total quota is ``quota_exhausted``, no retry.
+"""
+
+import logging
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from pwscup.core.errors import Refused
+
+logger = logging.getLogger(__name__)
+
+# ``Refused`` carries an HTTP status; its code says which kind of refusal it is.
+REFUSED_CODES = {
+    400: "refused",
+    403: "forbidden",
+    404: "not_found",
+    413: "too_large",
+    429: "quota_exceeded",
+}
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every error answer."""
+
+    code = serializers.CharField(help_text="Stable, e.g. not_found, quota_exceeded, throttled.")
+    message = serializers.CharField(help_text="Translated (Accept-Language).")
+    retry_after = serializers.IntegerField(
+        required=False, help_text="Seconds until a daily quota resets (also Retry-After)."
+    )
+    resets_at = serializers.DateTimeField(required=False, help_text="When a daily quota resets.")
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Per field messages of an invalid request.",
+    )
+
+
+def _first_code(codes) -> str:
+    if isinstance(codes, dict):
+        for value in codes.values():
+            return _first_code(value)
+    if isinstance(codes, list):
+        return _first_code(codes[0]) if codes else "invalid"
+    return str(codes)
+
+
+def _validation_body(exc: exceptions.ValidationError) -> dict:
+    detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+    fields = {
+        name: [str(m) for m in (messages if isinstance(messages, list) else [messages])]
+        for name, messages in detail.items()
+    }
+    message = " ".join(
+        f"{name}: {m}" if name != "non_field_errors" else m
+        for name, messages in fields.items()
+        for m in messages
+    )
+    return {"code": "invalid", "message": message, "fields": fields}
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, Refused):
+        headers, retry = exc.retry_details()
+        code = exc.code or REFUSED_CODES.get(exc.status, "refused")
+        return Response(
+            {"code": code, "message": exc.message, **retry}, status=exc.status, headers=headers
+        )
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        logger.exception("API error", exc_info=exc)
+        return Response(
+            {"code": "server_error", "message": _("The server failed; try again later.")},
+            status=500,
+        )
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = _validation_body(exc)
+    elif isinstance(exc, exceptions.APIException):
+        response.data = {"code": _first_code(exc.get_codes()), "message": str(exc.detail)}
+    else:  # Http404 / PermissionDenied of Django, turned into DRF's by the default handler
+        detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
+        code = "not_found" if response.status_code == 404 else "permission_denied"
+        response.data = {"code": code, "message": str(detail)}
+    return response
+
+
+class TeamRefSerializer(serializers.Serializer):
+    """A team as every endpoint names it."""
+
+    name = serializers.CharField()
+    slug = serializers.CharField()
+
+
+def errors(*codes: int) -> dict:
+    """The error answers of an endpoint, for the schema."""
+    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
+
+
+CSV_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The CSV file as stored.")
+
+# Where every round-scoped endpoint lives under /api/ (a kind's ``api_url_patterns``).
+ROUND_PREFIX = "v1/competitions/<str:competition_slug>/rounds/<str:round_slug>/"
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+def not_found(request, *args, **kwargs):
+    raise NotFound

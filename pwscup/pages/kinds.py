@@ -1,0 +1,90 @@
+"""The site's side of the kinds' pages: the round page dispatch and the mounting of every
+kind's URL patterns (its pages and its console pages). A kind's views use
+``pwscup.accounts.access.kind_view``."""
+
+import functools
+
+from django.urls import URLPattern, URLResolver, include, path
+from django.views.decorators.http import conditional_page
+
+from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, round_access
+from pwscup.kinds.registry import all_kinds, kind_of
+
+ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
+
+
+@conditional_page
+def round_page(request, competition_slug, round_slug):
+    """``c/<comp>/<round>/``: the round's own kind draws its main page.
+
+    Conditional GET: the answer carries an ETag of its content, and a request naming it
+    (``If-None-Match``) gets an empty 304. The page's script polls the jobs fragment this way
+    while one of the team's jobs is pending; an ETag computed from the content is right by
+    construction, whatever the page comes to show.
+    """
+    access = round_access(request, competition_slug, round_slug)
+    return kind_of(access.round).round_page(request, access)
+
+
+def _confined(callback, key: str):
+    """``callback`` with the request marked: ``round_access`` answers 404 for a round of
+    another kind (every view under a kind's URLs is confined to its rounds, even one that
+    calls ``round_access`` itself rather than using ``kind_view``)."""
+
+    @functools.wraps(callback)
+    def wrapper(request, *args, **kwargs):
+        setattr(request, EXPECTED_KIND_ATTRIBUTE, key)
+        return callback(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _confine_patterns(patterns, key: str) -> list:
+    confined = []
+    for entry in patterns:
+        if isinstance(entry, URLPattern):
+            confined.append(
+                URLPattern(
+                    entry.pattern, _confined(entry.callback, key), entry.default_args, entry.name
+                )
+            )
+        elif isinstance(entry, URLResolver):
+            confined.append(
+                URLResolver(
+                    entry.pattern,
+                    _confine_patterns(entry.url_patterns, key),
+                    entry.default_kwargs,
+                    entry.app_name,
+                    entry.namespace,
+                )
+            )
+        else:
+            raise TypeError(f"Unexpected URL entry {entry!r} in the round kind {key!r}.")
+    return confined
+
+
+def kind_console_urlpatterns() -> list:
+    """Every kind's console pages under ``console/<comp>/<key>/``, namespace ``<key>_console``."""
+    return [
+        path(
+            f"console/<slug:competition_slug>/{kind.key}/",
+            include((patterns, f"{kind.key}_console"), namespace=f"{kind.key}_console"),
+        )
+        for kind in all_kinds()
+        if (patterns := kind.console_url_patterns())
+    ]
+
+
+def kind_urlpatterns() -> list:
+    """The round page, then every registered kind's pages under ``ROUND_PREFIX``, each in its
+    namespace (read when the URLconf loads: after every app's ``ready()``)."""
+    patterns = [path(ROUND_PREFIX, round_page, name="round_detail")]
+    for kind in all_kinds():
+        confined = _confine_patterns(kind.url_patterns(), kind.key)
+        if kind.namespace:
+            patterns.append(
+                path(ROUND_PREFIX, include((confined, kind.namespace), namespace=kind.namespace))
+            )
+        else:
+            patterns.append(path(ROUND_PREFIX, include(confined)))
+    return patterns

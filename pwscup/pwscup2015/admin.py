@@ -1,0 +1,453 @@
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from pwscup.competitions.admin_scope import (
+    CompetitionScopedAdmin,
+    NoAddAdmin,
+    PrivateFileWidget,
+    private_file_link,
+    scoped_filter,
+)
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.services import (
+    phase_window_check,
+    read_file_bytes,
+    round_original_store,
+)
+from pwscup.core.files import private_file_response
+from pwscup.core.json_input import BoundedJSONFormField, json_input
+from pwscup.kinds import get_kind
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
+from pwscup.pwscup2015.operation_selectors import operation_request_text, round_operations_summary
+from pwscup.pwscup2015.selectors import older_scorer_version
+from pwscup.pwscup2015.services import (
+    round_assign_samples,
+    round_freeze_request,
+    round_publish_request,
+    round_rescore_request,
+    round_results_set,
+)
+from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
+from pwscup.pwscup2015.services.rounds import (
+    round_data_check,
+    round_record_data,
+    round_settings_check,
+)
+from pwscup.submissions.messages import job_message_text
+
+READONLY = (
+    "uploaded_file",
+    "original_filename",
+    "sha256",
+    "size",
+    "status",
+    "failure",
+    "attempts",
+    "scorer_version",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "submitted_by",
+)
+
+
+@admin.display(description=_("scorer"), ordering="scorer_version")
+def scorer(obj):
+    """The scorer version of the scores, flagged when an older scorer computed them."""
+    older = older_scorer_version(obj)
+    if not older:
+        return obj.scorer_version
+    return format_html(
+        "<strong>{}</strong>", gettext("scored with %(version)s — rescore") % {"version": older}
+    )
+
+
+class UploadAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "team__competition"
+    #: The view that serves the uploaded file to its team and the organizers.
+    file_view: str
+    # The file is shown read-only by ``uploaded_file``, the message by ``failure``.
+    exclude = ("file", "message", "message_code", "message_params")
+
+    @admin.display(description=_("message"))
+    def failure(self, obj):
+        return job_message_text(obj)
+
+    @admin.display(description=_("file"))
+    def uploaded_file(self, obj):
+        return private_file_link(obj.file, reverse(self.file_view, args=[obj.pk]))
+
+
+@admin.register(AnonymizationSubmission)
+class AnonymizationSubmissionAdmin(UploadAdmin):
+    file_view = "submission_file"
+    list_display = ("pk", "team", "phase", "status", "is_selected", "created_at", scorer)
+    list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
+    readonly_fields = READONLY + ("scores", "phase", "team")
+    actions = ["rescore"]
+
+    @admin.action(description=_("Rescore the selected submissions"), permissions=["change"])
+    def rescore(self, request, queryset):
+        anonymizations_rescore(queryset=queryset)
+
+
+@admin.register(AttackSubmission)
+class AttackSubmissionAdmin(UploadAdmin):
+    file_view = "attack_file"
+    list_display = ("pk", "team", "target", "status", "rate", "created_at", scorer)
+    list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
+    readonly_fields = READONLY + (
+        "rate",
+        "correct",
+        "rows",
+        "target",
+        "target_version",
+        "phase",
+        "team",
+    )
+
+
+@admin.register(Target)
+class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "round__competition"
+    list_display = ("team", "round", "version", "rows", "builtin_status", "published_at", scorer)
+    list_filter = (scoped_filter("round"),)
+    # Shown by the methods below.
+    exclude = (
+        "published_file",
+        "truth_file",
+        "candidate_file",
+        "builtin_message",
+        "builtin_message_code",
+        "builtin_message_params",
+    )
+    readonly_fields = (
+        "submission",
+        "version",
+        "published",
+        "truth",
+        "candidates",
+        "rows",
+        "reference_rows",
+        "builtin_status",
+        "builtin_rates",
+        "builtin_failure",
+        "scorer_version",
+    )
+
+    @admin.display(description=_("built-in attacks message"))
+    def builtin_failure(self, obj):
+        return job_message_text(obj, prefix="builtin_")
+
+    def _target_url(self, obj, view: str) -> str:
+        return reverse(view, args=[obj.round.competition.slug, obj.round.slug, obj.team.slug])
+
+    @admin.display(description=_("published target"))
+    def published(self, obj):
+        return private_file_link(obj.published_file, self._target_url(obj, "target_download"))
+
+    @admin.display(description=_("truth (secret)"))
+    def truth(self, obj):
+        return private_file_link(obj.truth_file)
+
+    @admin.display(description=_("candidate table"))
+    def candidates(self, obj):
+        url = self._target_url(obj, "candidate_download") if obj.candidate_file else None
+        return private_file_link(obj.candidate_file, url)
+
+
+@admin.register(TeamDataset)
+class TeamDatasetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    competition_lookup = "round__competition"
+    list_display = ("team", "round", "rows", "created_at")
+    exclude = ("file",)
+    readonly_fields = ("sample_index", "sample_file", "rows")
+
+    @admin.display(description=_("file"))
+    def sample_file(self, obj):
+        return private_file_link(obj.file)
+
+
+# The rounds' admin: the 2015 game's settings, data and lifecycle actions.
+class PhaseForm(forms.ModelForm):
+    def clean(self):
+        cleaned = super().clean()
+        round_ = self.instance.round if self.instance.round_id else None
+        try:
+            phase_window_check(
+                opens_at=cleaned.get("opens_at"),
+                closes_at=cleaned.get("closes_at"),
+                time_zone=round_.timezone if round_ is not None else None,
+            )
+        except ValidationError as error:
+            self.add_error(None, error)
+        return cleaned
+
+
+class PhaseInline(admin.TabularInline):
+    model = Phase
+    form = PhaseForm
+    extra = 0
+    fields = ("kind", "opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
+
+
+class RoundAdminForm(forms.ModelForm):
+    config_file = forms.FileField(
+        label=_("Round configuration file (JSON)"),
+        required=False,
+        help_text=_("Optional: replaces the configuration below."),
+    )
+
+    class Meta:
+        model = Round
+        field_classes = {"config": BoundedJSONFormField, "utility_gates": BoundedJSONFormField}
+        fields = (
+            "competition",
+            "name",
+            "slug",
+            "order",
+            "data_mode",
+            "original_file",
+            "config",
+            "sample_size",
+            "decoy_count",
+            "timezone",
+            "utility_gates",
+            "tie_break_metric",
+            "ranking_rule",
+            "selection_rule",
+            "attack_visibility",
+            "auto_freeze",
+        )
+        help_texts = {
+            "utility_gates": _(
+                "Bounds a submission must meet to be ranked. A bare number is an upper bound "
+                'for U1–U6 ({"U1": 100} means U1 ≤ 100); any other metric needs a direction: '
+                '{"S1": {"min": 5}} (S1 ≥ 5), {"E1": {"max": 0.5}}.'
+            ),
+            "timezone": _("An IANA time zone name, e.g. Asia/Tokyo or UTC."),
+            "tie_break_metric": _(
+                "Equal safety is broken by this metric in its own direction (lower U1–U6 and "
+                "attack rates, higher S1/S2 are better)."
+            ),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A configuration file may replace it; ``scoring.load_config`` says what is missing.
+        self.fields["config"].required = False
+
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            round_settings_check(
+                slug=cleaned.get("slug"),
+                competition=cleaned.get("competition"),
+                current=self.instance,
+                timezone=cleaned.get("timezone"),
+                utility_gates=cleaned.get("utility_gates"),
+                tie_break_metric=cleaned.get("tie_break_metric"),
+                data_mode=cleaned.get("data_mode"),
+                sample_size=cleaned.get("sample_size"),
+                config=cleaned.get("config") if isinstance(cleaned.get("config"), dict) else None,
+            )
+        except ValidationError as error:
+            self.add_error(None, error)
+        upload = cleaned.get("original_file")
+        if not upload:
+            return cleaned
+        config_raw = cleaned.get("config") or {}
+        if cleaned.get("config_file"):
+            try:
+                config_raw = json_input(cleaned["config_file"].read())
+            except ValidationError as error:
+                self.add_error("config_file", error)
+                return cleaned
+        original = upload.read() if hasattr(upload, "read") else read_file_bytes(upload)
+        if hasattr(upload, "seek"):
+            upload.seek(0)
+        try:
+            self.checked = round_data_check(original=original, config_raw=config_raw)
+        except scoring.ConfigError as error:
+            self.add_error("config", error.render(get_language()))
+        except scoring.ScoringError as error:
+            self.add_error("original_file", error.render(get_language()))
+        else:
+            cleaned["config"] = self.checked.config
+        return cleaned
+
+
+@admin.register(Round)
+class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+    form = RoundAdminForm
+    inlines = [PhaseInline]
+    list_display = (
+        "name",
+        "competition",
+        "kind_label",
+        "data_mode",
+        "original_rows",
+        "frozen_at",
+        "results_published",
+    )
+    list_filter = (scoped_filter("competition"), "kind", "data_mode", "results_published")
+    # The kind is fixed: rounds added here are of the first kind (this form is its form);
+    # the other kinds' rounds are created from their console pages (pwscup/kinds/).
+    # Publishing tells the participants: only the actions below (the services) change it.
+    readonly_fields = (
+        "kind_label",
+        "original_rows",
+        "original_sha256",
+        "frozen_at",
+        "results_published",
+        "operations",
+    )
+    prepopulated_fields = {"slug": ("name",)}
+    actions = ["draw_samples", "freeze", "rescore_all", "publish_results", "unpublish_results"]
+    fieldsets = (
+        (None, {"fields": ("competition", "kind_label", "name", "slug", "order", "data_mode")}),
+        (
+            _("Data"),
+            {
+                "fields": (
+                    "original_file",
+                    "original_rows",
+                    "original_sha256",
+                    "config_file",
+                    "config",
+                )
+            },
+        ),
+        (_("Per-team mode"), {"fields": ("sample_size", "decoy_count")}),
+        (
+            _("Ranking"),
+            {"fields": ("utility_gates", "tie_break_metric", "ranking_rule", "selection_rule")},
+        ),
+        (
+            _("Attack phase and results"),
+            {
+                "fields": (
+                    "timezone",
+                    "auto_freeze",
+                    "frozen_at",
+                    "attack_visibility",
+                    "results_published",
+                    "operations",
+                )
+            },
+        ),
+    )
+
+    @admin.display(description=_("kind"), ordering="kind")
+    def kind_label(self, round_: Round | None) -> str:
+        key = (
+            round_.kind
+            if round_ is not None and round_.pk
+            else Round._meta.get_field("kind").default
+        )
+        try:
+            return str(get_kind(key).label)
+        except ValidationError:
+            return key  # an app that registered it is no longer installed
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/original/",
+                self.admin_site.admin_view(self.original_view),
+                name="competitions_round_original",
+            ),
+            *super().get_urls(),
+        ]
+
+    def original_view(self, request, object_id):
+        """The round's original table, for the organizers of its competition only."""
+        round_ = self.get_object(request, object_id)
+        if not self.has_view_or_change_permission(request, round_):
+            raise PermissionDenied
+        return private_file_response(round_.original_file, f"{round_.slug}_original.csv")
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None and "original_file" in form.base_fields:
+            form.base_fields["original_file"].widget = PrivateFileWidget(
+                download_url=reverse("admin:competitions_round_original", args=[obj.pk])
+            )
+        return form
+
+    def save_model(self, request, obj, form, change):
+        checked = getattr(form, "checked", None)
+        if checked is not None:
+            round_record_data(round=obj, checked=checked)
+            # The upload itself is kept only when it was not UTF-8: original_file is the
+            # UTF-8 copy (round_original_store).
+            upload = form.cleaned_data["original_file"]
+            round_original_store(round=obj, csv=checked.csv, filename=upload.name)
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        created = round_assign_samples(round=form.instance)
+        if created:
+            messages.info(request, _("Drew samples for %(n)d teams.") % {"n": len(created)})
+
+    @admin.action(
+        description=_("Draw the per-team samples (teams without one)"), permissions=["change"]
+    )
+    def draw_samples(self, request, queryset):
+        total = sum(len(round_assign_samples(round=r)) for r in queryset)
+        self.message_user(request, _("Drew %(n)d samples.") % {"n": total})
+
+    @admin.action(
+        description=_("Freeze now: publish each team's final anonymization as a target"),
+        permissions=["change"],
+    )
+    def freeze(self, request, queryset):
+        self._request_operations(request, queryset, round_freeze_request)
+
+    @admin.action(
+        description=_("Rescore everything with the current scorer"), permissions=["change"]
+    )
+    def rescore_all(self, request, queryset):
+        self._request_operations(request, queryset, round_rescore_request)
+
+    @admin.action(
+        description=_("Publish the results (matrix and final ranking)"), permissions=["change"]
+    )
+    def publish_results(self, request, queryset):
+        self._request_operations(request, queryset, round_publish_request)
+
+    def _request_operations(self, request, queryset, request_operation) -> None:
+        """Each round's operation runs in the background: say so, with a link to its progress."""
+        for round_ in queryset:
+            operation = request_operation(round=round_, requested_by=request.user)
+            progress_url = reverse("admin:competitions_round_change", args=[round_.pk])
+            self.message_user(
+                request,
+                format_html(
+                    '{} <a href="{}#operations">{}</a>',
+                    operation_request_text(operation=operation),
+                    progress_url,
+                    _("Follow its progress"),
+                ),
+            )
+
+    @admin.display(description=_("Background operations"))
+    def operations(self, obj):
+        if obj is None or obj.pk is None:
+            return "—"
+        return render_to_string(
+            "pwscup2015/_operations.html", {"summary": round_operations_summary(round=obj)}
+        )
+
+    @admin.action(description=_("Hide the results again"), permissions=["change"])
+    def unpublish_results(self, request, queryset):
+        for round_ in queryset:
+            round_results_set(round=round_, published=False)

@@ -1,0 +1,227 @@
+"""What the 2015 game's API endpoints read and write. Output serializers take the objects the
+selectors return; nothing here decides who may see what (``pwscup/pwscup2015/access.py``,
+``leaderboards/access.py`` and the selectors do)."""
+
+from django.urls import reverse
+from rest_framework import serializers
+from rest_framework.fields import get_attribute
+
+from pwscup.core.rest import TeamRefSerializer
+from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
+from scoring.display import UNDEFINED, format_metric, format_number
+from scoring.metrics_info import METRIC_KINDS
+
+
+def scores_text(scores: dict | None) -> dict[str, str] | None:
+    """Each metric of ``scores`` as the pages show it (scoring.display's one rule)."""
+    if scores is None:
+        return None
+    return {m: format_metric(m, value) for m, value in scores.items() if m in METRIC_KINDS}
+
+
+class ScoresTextMixin(serializers.Serializer):
+    """``scores_text`` beside ``scores``: the text a client prints (``20`` for a count,
+    ``0.000044`` for a small rate, ``∞`` for an infinite L3), so that it needs no rule."""
+
+    scores_text = serializers.SerializerMethodField(
+        help_text="Each metric as text, e.g. U6: 20, E3: 0.000044, L3: ∞ (null is ∞ or –)."
+    )
+
+    def get_scores_text(self, obj) -> dict[str, str] | None:
+        return scores_text(get_attribute(obj, ["scores"]))
+
+
+class QuotaSerializer(serializers.Serializer):
+    used_today = serializers.IntegerField()
+    used_total = serializers.IntegerField()
+    resets_at = serializers.DateTimeField()
+
+
+class PhaseSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["anonymization", "attack"])
+    state = serializers.CharField(help_text="upcoming, open or closed")
+    opens_at = serializers.DateTimeField()
+    closes_at = serializers.DateTimeField()
+    daily_limit = serializers.IntegerField(allow_null=True)
+    total_limit = serializers.IntegerField(allow_null=True)
+    leaderboard_public = serializers.BooleanField()
+    quota = QuotaSerializer(allow_null=True, help_text="Your team's uploads in the phase.")
+
+
+class RoundSerializer(serializers.Serializer):
+    competition = serializers.CharField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    data_mode = serializers.CharField()
+    timezone = serializers.CharField()
+    frozen_at = serializers.DateTimeField(allow_null=True)
+    results_published = serializers.BooleanField()
+    selection_rule = serializers.CharField()
+    ranking_rule = serializers.CharField()
+    rule_text = serializers.CharField(allow_null=True)
+    metrics = serializers.ListField(child=serializers.CharField())
+    metric_names = serializers.DictField(
+        child=serializers.CharField(), help_text="The 2015 name of each metric, e.g. U1: meanMAE."
+    )
+    metric_notes = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="What each metric's no-value sign means (L3: ∞ …), in the request's language.",
+    )
+    phases = PhaseSerializer(many=True)
+    config = serializers.DictField(
+        allow_null=True, help_text="The scoring configuration (teams and organizers only)."
+    )
+    team = TeamRefSerializer(allow_null=True)
+    is_organizer = serializers.BooleanField()
+    leaderboard_visible = serializers.BooleanField()
+    results_visible = serializers.BooleanField()
+
+
+class UploadSerializer(serializers.Serializer):
+    """Common to anonymization and attack uploads."""
+
+    id = serializers.IntegerField(source="pk")
+    number = serializers.IntegerField(help_text="The team's own number of the upload (#1, #2…).")
+    status = serializers.ChoiceField(choices=Status.choices)
+    message = serializers.SerializerMethodField(help_text="Why it failed (translated).")
+    note = serializers.CharField()
+    original_filename = serializers.CharField()
+    sha256 = serializers.CharField()
+    size = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    competition = serializers.CharField(source="phase.round.competition.slug")
+    round = serializers.CharField(source="phase.round.slug")
+    team = TeamRefSerializer()
+
+    def get_message(self, upload) -> str:
+        return job_message_text(upload)
+
+
+class SubmissionSerializer(UploadSerializer, ScoresTextMixin):
+    scores = serializers.SerializerMethodField()
+    is_selected = serializers.BooleanField(help_text="Chosen as final by the team.")
+    file_url = serializers.SerializerMethodField()
+
+    def get_scores(self, submission) -> dict[str, float | None] | None:
+        return submission.scores if submission.status == Status.FINISHED else None
+
+    def get_scores_text(self, submission) -> dict[str, str] | None:
+        return scores_text(self.get_scores(submission))
+
+    def get_file_url(self, submission) -> str:
+        return reverse("api:submission-file", args=[submission.pk])
+
+
+class AttackSerializer(UploadSerializer):
+    target = TeamRefSerializer(source="target.team")
+    rate = serializers.SerializerMethodField(
+        help_text="Re-identification rate, once scored and visible to your team (round rule)."
+    )
+    rate_text = serializers.SerializerMethodField(help_text="The rate as text (0.000044).")
+    correct = serializers.SerializerMethodField()
+    rows = serializers.SerializerMethodField()
+    file_url = serializers.SerializerMethodField()
+
+    def _shown(self, attack) -> bool:
+        return attack.status == Status.FINISHED and self.context.get("show_rates", False)
+
+    def get_rate(self, attack) -> float | None:
+        return attack.rate if self._shown(attack) else None
+
+    def get_rate_text(self, attack) -> str | None:
+        return format_number(attack.rate) if self._shown(attack) else None
+
+    def get_correct(self, attack) -> int | None:
+        return attack.correct if self._shown(attack) else None
+
+    def get_rows(self, attack) -> int | None:
+        return attack.rows if self._shown(attack) else None
+
+    def get_file_url(self, attack) -> str:
+        return reverse("api:attack-file", args=[attack.pk])
+
+
+class SubmissionUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="The anonymized CSV.")
+    note = serializers.CharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH)
+
+
+class AttackUploadSerializer(SubmissionUploadSerializer):
+    file = serializers.FileField(help_text="The correspondence table (CSV).")
+    target = serializers.CharField(help_text="The target team's slug (its file-name prefix).")
+
+
+class UploadAcceptedSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The upload's id in the URLs.")
+    number = serializers.IntegerField(help_text="The team's own number of the upload (#1, #2…).")
+    status = serializers.CharField()
+    message = serializers.CharField()
+    url = serializers.CharField(help_text="Poll this for the status and the scores.")
+
+
+class TargetSerializer(serializers.Serializer):
+    team = TeamRefSerializer()
+    version = serializers.IntegerField()
+    rows = serializers.IntegerField()
+    published_at = serializers.DateTimeField()
+    anonymized_url = serializers.CharField()
+    candidate_url = serializers.CharField(allow_null=True)
+
+
+class SafetyTextMixin(serializers.Serializer):
+    safety_text = serializers.SerializerMethodField(help_text="The safety as text.")
+
+    def get_safety_text(self, row) -> str:
+        safety = get_attribute(row, ["safety"])
+        return UNDEFINED if safety is None else format_number(safety)
+
+
+class LeaderboardRowSerializer(ScoresTextMixin, SafetyTextMixin):
+    rank = serializers.IntegerField(allow_null=True)
+    team = TeamRefSerializer()
+    submission = serializers.IntegerField(source="submission.pk")
+    passes_gates = serializers.BooleanField()
+    safety = serializers.FloatField(allow_null=True)
+    scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    rule = serializers.CharField()
+    safety_measure = serializers.CharField()
+    metrics = serializers.ListField(child=serializers.CharField())
+    rows = LeaderboardRowSerializer(many=True)
+
+
+class MatrixRowSerializer(serializers.Serializer):
+    attacker = serializers.CharField()
+    rates = serializers.ListField(child=serializers.FloatField(allow_null=True))
+
+
+class MatrixSerializer(serializers.Serializer):
+    targets = TeamRefSerializer(many=True)
+    rows = MatrixRowSerializer(many=True)
+    worst = serializers.ListField(child=serializers.FloatField(allow_null=True))
+
+
+class FinalAnonymizationRowSerializer(ScoresTextMixin, SafetyTextMixin):
+    rank = serializers.IntegerField(allow_null=True)
+    team = TeamRefSerializer()
+    passes_gates = serializers.BooleanField()
+    safety = serializers.FloatField(allow_null=True)
+    scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
+
+
+class FinalAttackRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True)
+    team = TeamRefSerializer()
+    mean_rate = serializers.FloatField()
+    targets_attacked = serializers.IntegerField()
+
+
+class FinalRankingSerializer(serializers.Serializer):
+    rule = serializers.CharField()
+    anonymization = FinalAnonymizationRowSerializer(many=True)
+    attack = FinalAttackRowSerializer(many=True)

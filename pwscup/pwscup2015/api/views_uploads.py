@@ -1,0 +1,261 @@
+"""A team's uploads (anonymized tables, attacks) and the published targets, through the
+services and access rules of the round page."""
+
+from django.http import Http404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pwscup.accounts.access import RoundAccess
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of, user_is_organizer
+from pwscup.core.files import private_file_response
+from pwscup.core.rest import CSV_FILE, errors
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.access import (
+    check_uploader,
+    target_for_attacker,
+    targets_for_attacker,
+    upload_for,
+)
+from pwscup.pwscup2015.api import serializers as s
+from pwscup.pwscup2015.api.common import game_round_access
+from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.selectors import round_targets, team_attacks, team_submissions
+from pwscup.submissions.messages import upload_received_message
+
+
+def _accepted(upload, url_name: str) -> Response:
+    """202 with the notice the round page shows after an upload."""
+    data = {
+        "id": upload.pk,
+        "number": upload.number,
+        "status": upload.status,
+        "message": upload_received_message(upload),
+        "url": reverse(url_name, args=[upload.pk]),
+    }
+    return Response(s.UploadAcceptedSerializer(data).data, status=202)
+
+
+def _team_phase(access: RoundAccess, kind: str) -> Phase:
+    """The phase whose uploads a team lists (like the page's status JSON: members only)."""
+    phase = phase_of(round=access.round, kind=kind)
+    if access.team is None or phase is None:
+        raise Http404
+    return phase
+
+
+def _show_rates(access_round, *, is_organizer: bool) -> bool:
+    return is_organizer or attack_rates_visible_to_team(round=access_round)
+
+
+class SubmissionListView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        responses={200: s.SubmissionSerializer(many=True), **errors(401, 404)},
+        summary="My team's anonymized uploads in the round, newest first",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access = game_round_access(request, competition_slug, round_slug)
+        phase = _team_phase(access, Phase.Kind.ANONYMIZATION)
+        submissions = team_submissions(phase=phase, team=access.team).select_related(
+            "team", "phase__round__competition"
+        )
+        return Response(s.SubmissionSerializer(submissions, many=True).data)
+
+    @extend_schema(
+        request=s.SubmissionUploadSerializer,
+        responses={202: s.UploadAcceptedSerializer, **errors(400, 401, 403, 404, 413, 429)},
+        summary="Upload an anonymized CSV (scored in the background)",
+        description="Same window, size and quota checks as the round page, with the same "
+        "messages. An invalid file is kept and its submission FAILED with the reason.",
+    )
+    def post(self, request, competition_slug, round_slug):
+        access = game_round_access(request, competition_slug, round_slug)
+        phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
+        check_uploader(access, phase)
+        form = s.SubmissionUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        upload = services.anonymization_submission_create(
+            phase=phase,
+            team=access.team,
+            user=request.user,
+            uploaded_file=form.validated_data["file"],
+            note=form.validated_data.get("note", ""),
+        )
+        return _accepted(upload, "api:submission-detail")
+
+
+class SubmissionDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: s.SubmissionSerializer, **errors(401, 404)},
+        summary="One anonymized upload: status and scores",
+    )
+    def get(self, request, pk):
+        submission = upload_for(user=request.user, model=AnonymizationSubmission, pk=pk)
+        return Response(s.SubmissionSerializer(submission).data)
+
+
+class SubmissionFileView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        summary="Download the uploaded file, as uploaded",
+    )
+    def get(self, request, pk):
+        submission = upload_for(user=request.user, model=AnonymizationSubmission, pk=pk)
+        return private_file_response(submission.file, submission.original_filename)
+
+
+class SubmissionSelectView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: s.SubmissionSerializer, **errors(400, 401, 403, 404)},
+        summary="Make this submission your team's final one",
+    )
+    def post(self, request, pk):
+        submission = upload_for(
+            user=request.user, model=AnonymizationSubmission, pk=pk, owner_only=True
+        )
+        services.anonymization_submission_select(submission=submission, team=submission.team)
+        return Response(s.SubmissionSerializer(submission).data)
+
+
+class TargetListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: s.TargetSerializer(many=True), **errors(401, 404)},
+        summary="Published targets you may attack (never your own team's)",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access = game_round_access(request, competition_slug, round_slug)
+        args = [access.competition.slug, access.round.slug]
+        data = [
+            {
+                "team": t.team,
+                "version": t.version,
+                "rows": t.rows,
+                "published_at": t.published_at,
+                "anonymized_url": reverse("api:target-anonymized", args=[*args, t.team.slug]),
+                "candidate_url": reverse("api:target-candidate", args=[*args, t.team.slug])
+                if t.candidate_file
+                else None,
+            }
+            for t in targets_for_attacker(access)
+        ]
+        return Response(s.TargetSerializer(data, many=True).data)
+
+
+class TargetFileView(APIView):
+    permission_classes = [IsAuthenticated]
+    field = "published_file"
+    suffix = "anonymized"
+
+    @extend_schema(
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        summary="Download a published target",
+    )
+    def get(self, request, competition_slug, round_slug, team_slug):
+        access = game_round_access(request, competition_slug, round_slug)
+        target = target_for_attacker(access, team_slug)
+        return private_file_response(
+            getattr(target, self.field), f"{target.team.slug}_{self.suffix}.csv"
+        )
+
+
+class CandidateFileView(TargetFileView):
+    field = "candidate_file"
+    suffix = "candidate"
+
+    @extend_schema(
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        summary="Download a target's candidate table (per-team mode)",
+    )
+    def get(self, request, competition_slug, round_slug, team_slug):
+        return super().get(request, competition_slug, round_slug, team_slug)
+
+
+class AttackListView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        responses={200: s.AttackSerializer(many=True), **errors(401, 404)},
+        summary="My team's attacks in the round, newest first",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access = game_round_access(request, competition_slug, round_slug)
+        phase = _team_phase(access, Phase.Kind.ATTACK)
+        attacks = team_attacks(phase=phase, team=access.team).select_related(
+            "team", "phase__round__competition"
+        )
+        context = {"show_rates": _show_rates(access.round, is_organizer=access.is_organizer)}
+        return Response(s.AttackSerializer(attacks, many=True, context=context).data)
+
+    @extend_schema(
+        request=s.AttackUploadSerializer,
+        responses={202: s.UploadAcceptedSerializer, **errors(400, 401, 403, 404, 413, 429)},
+        summary="Upload a correspondence table against a target",
+    )
+    def post(self, request, competition_slug, round_slug):
+        access = game_round_access(request, competition_slug, round_slug)
+        phase = phase_of(round=access.round, kind=Phase.Kind.ATTACK)
+        check_uploader(access, phase)
+        form = s.AttackUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        slug = form.validated_data["target"]
+        target = next((t for t in round_targets(round=access.round) if t.team.slug == slug), None)
+        if target is None:
+            raise ValidationError(
+                {"target": [_("No published target of the team %(team)s.") % {"team": slug}]}
+            )
+        upload = services.attack_submission_create(
+            phase=phase,
+            team=access.team,
+            target=target,
+            user=request.user,
+            uploaded_file=form.validated_data["file"],
+            note=form.validated_data.get("note", ""),
+        )
+        return _accepted(upload, "api:attack-detail")
+
+
+class AttackDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: s.AttackSerializer, **errors(401, 404)},
+        summary="One attack: status and (when visible) its rate",
+    )
+    def get(self, request, pk):
+        attack = upload_for(user=request.user, model=AttackSubmission, pk=pk)
+        round_ = attack.phase.round
+        organizer = user_is_organizer(user=request.user, competition=round_.competition)
+        context = {"show_rates": _show_rates(round_, is_organizer=organizer)}
+        return Response(s.AttackSerializer(attack, context=context).data)
+
+
+class AttackFileView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        summary="Download the uploaded correspondence table",
+    )
+    def get(self, request, pk):
+        attack = upload_for(user=request.user, model=AttackSubmission, pk=pk)
+        return private_file_response(attack.file, attack.original_filename)

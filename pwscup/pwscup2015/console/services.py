@@ -1,0 +1,206 @@
+"""What the organizer console writes; every action leaves an entry in the audit log.
+
+The round operations (freeze, rescore, publish, samples) are the platform's services; this
+module adds who asked, and records it.
+"""
+
+from django.db import transaction
+
+from pwscup.competitions.models import AuditEntry, Competition, Round
+from pwscup.competitions.services import audit_record, phase_set, round_phases_close
+from pwscup.pwscup2015.models import RoundOperation
+from pwscup.pwscup2015.ranking_cache import ranking_invalidate
+from pwscup.pwscup2015.services import round_assign_samples
+from pwscup.pwscup2015.services.operations import (
+    round_freeze_request,
+    round_publish_request,
+    round_rescore_request,
+    round_results_set,
+)
+from pwscup.pwscup2015.services.rounds import round_create, round_settings_check
+
+Action = AuditEntry.Action
+
+
+EDITABLE_COMPETITION_FIELDS = (
+    "name",
+    "description",
+    "is_listed",
+    "max_team_size",
+    "registration_locked",
+)
+
+
+def round_phases_set(*, round: Round, phases: dict) -> None:
+    """``phases``: kind → dict of ``phase_set``'s keyword arguments (windows, limits, …)."""
+    for kind, values in phases.items():
+        phase_set(round=round, kind=kind, **values)
+
+
+@transaction.atomic
+def console_round_create(
+    *,
+    user,
+    competition: Competition,
+    original: bytes,
+    original_filename: str,
+    config: dict,
+    data: dict,
+    phases: dict,
+    rules: dict,
+    name: str,
+    slug: str,
+    timezone: str,
+    allow_attack_before_close: bool = False,
+) -> Round:
+    """Create a round with both phases from the wizard's answers (checked once more here)."""
+    round_settings_check(
+        slug=slug,
+        competition=competition,
+        timezone=timezone,
+        utility_gates=rules["utility_gates"],
+        tie_break_metric=rules["tie_break_metric"],
+        data_mode=data["data_mode"],
+        sample_size=data.get("sample_size"),
+        phases={kind: (v["opens_at"], v["closes_at"]) for kind, v in phases.items()},
+        allow_attack_before_close=allow_attack_before_close,
+    )
+    round_ = round_create(
+        competition=competition,
+        name=name,
+        slug=slug,
+        original=original,
+        original_filename=original_filename,
+        config_raw=config,
+        timezone=timezone,
+        order=competition.rounds.count() + 1,
+        **data,
+        **rules,
+    )
+    round_phases_set(round=round_, phases=phases)
+    round_assign_samples(round=round_)
+    audit_record(
+        user=user,
+        competition=competition,
+        round=round_,
+        action=Action.ROUND_CREATED,
+        name=round_.name,
+        rows=round_.original_rows,
+    )
+    return round_
+
+
+@transaction.atomic
+def console_round_update(
+    *, user, round: Round, values: dict, phases: dict, config: dict | None = None
+) -> list[str]:
+    """Apply an edit of a round (settings, phases, and the configuration when given).
+
+    Returns the changed field names (recorded in the audit log). ``config`` is the checked
+    configuration (``round_data_check``): the caller offers "Rescore everything" then.
+    """
+    changed = [field for field, value in values.items() if getattr(round, field) != value]
+    for field in changed:
+        setattr(round, field, values[field])
+    if config is not None and config != round.config:
+        round.config = config
+        changed.append("config")
+    if changed:
+        round.save(update_fields=changed)
+    for kind, wanted in phases.items():
+        phase = round.phases.filter(kind=kind).first()
+        if phase is None or any(getattr(phase, k) != v for k, v in wanted.items()):
+            changed.append(f"{kind}_phase")
+    round_phases_set(round=round, phases=phases)
+    if changed:
+        audit_record(
+            user=user,
+            competition=round.competition,
+            round=round,
+            action=Action.ROUND_EDITED,
+            fields=changed,
+        )
+        ranking_invalidate(round_ids=[round.pk])
+    return changed
+
+
+def console_round_freeze(*, user, round: Round) -> RoundOperation:
+    """Ask for a freeze (a background operation); its progress shows on the control page."""
+    operation = round_freeze_request(round=round, requested_by=user)
+    audit_record(
+        user=user,
+        competition=round.competition,
+        round=round,
+        action=Action.ROUND_FROZEN,
+        operation=operation.pk,
+    )
+    return operation
+
+
+def console_round_rescore(*, user, round: Round) -> RoundOperation:
+    operation = round_rescore_request(round=round, requested_by=user)
+    audit_record(
+        user=user,
+        competition=round.competition,
+        round=round,
+        action=Action.ROUND_RESCORED,
+        operation=operation.pk,
+    )
+    return operation
+
+
+def console_round_publish(*, user, round: Round) -> RoundOperation:
+    operation = round_publish_request(round=round, requested_by=user)
+    audit_record(
+        user=user,
+        competition=round.competition,
+        round=round,
+        action=Action.RESULTS_PUBLISHED,
+        operation=operation.pk,
+    )
+    return operation
+
+
+@transaction.atomic
+def console_round_phases_close(*, user, round: Round) -> int:
+    """*Close now*: every phase still open closes (the round's lifecycle service)."""
+    closed = round_phases_close(round=round)
+    audit_record(
+        user=user,
+        competition=round.competition,
+        round=round,
+        action=Action.PHASES_CLOSED,
+        phases=closed,
+    )
+    ranking_invalidate(round_ids=[round.pk])
+    return closed
+
+
+@transaction.atomic
+def console_round_hide_results(*, user, round: Round) -> None:
+    round_results_set(round=round, published=False)
+    audit_record(
+        user=user, competition=round.competition, round=round, action=Action.RESULTS_HIDDEN
+    )
+    ranking_invalidate(round_ids=[round.pk])
+
+
+def console_round_draw_samples(*, user, round: Round) -> int:
+    created = round_assign_samples(round=round)
+    audit_record(
+        user=user,
+        competition=round.competition,
+        round=round,
+        action=Action.SAMPLES_DRAWN,
+        samples=len(created),
+    )
+    return len(created)
+
+
+def archive_downloaded_record(*, user, round: Round) -> None:
+    audit_record(
+        user=user, competition=round.competition, round=round, action=Action.ARCHIVE_DOWNLOADED
+    )
+
+
+# --- Teams -------------------------------------------------------------------------------

@@ -1,0 +1,287 @@
+"""The round control page, its confirmed actions, the round's edit page and its ZIP archive."""
+
+import json
+import zipfile
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from pwscup.competitions.selectors import (
+    console_round,
+    round_metrics,
+)
+from pwscup.core.form_fields import add_errors
+from pwscup.core.json_input import json_input
+from pwscup.core.selectors import system_health
+from pwscup.kinds import kind_of
+from pwscup.kinds.actions import RoundAction
+from pwscup.pwscup2015 import KEY
+from pwscup.pwscup2015.console import selectors, services
+from pwscup.pwscup2015.console.forms import RoundEditForm, phases_initial, phases_of, windows_of
+from pwscup.pwscup2015.operation_selectors import operation_request_text
+from pwscup.pwscup2015.ranking import rule_text
+from pwscup.pwscup2015.selectors import round_stale_scores
+from pwscup.pwscup2015.services.rounds import round_settings_check
+
+
+def _freeze(*, user, round) -> str:
+    return operation_request_text(operation=services.console_round_freeze(user=user, round=round))
+
+
+def _rescore(*, user, round) -> str:
+    return operation_request_text(operation=services.console_round_rescore(user=user, round=round))
+
+
+def _publish(*, user, round) -> str:
+    return operation_request_text(operation=services.console_round_publish(user=user, round=round))
+
+
+def _hide(*, user, round) -> str:
+    services.console_round_hide_results(user=user, round=round)
+    return _("Results hidden.")
+
+
+def _close(*, user, round) -> str:
+    count = services.console_round_phases_close(user=user, round=round)
+    return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
+
+
+def _samples(*, user, round) -> str:
+    count = services.console_round_draw_samples(user=user, round=round)
+    return ngettext("Drew %(n)d sample.", "Drew %(n)d samples.", count) % {"n": count}
+
+
+ACTIONS = {
+    "close": RoundAction(
+        gettext_lazy("Close the open phases now"),
+        gettext_lazy(
+            "Every phase of the round still open (or not yet open) closes now: uploads are "
+            "refused from this moment. Uploads already received are still scored."
+        ),
+        gettext_lazy("Close now"),
+        _close,
+    ),
+    "freeze": RoundAction(
+        gettext_lazy("Freeze now"),
+        gettext_lazy(
+            "Each team's final anonymization is published as an attack target. Freezing "
+            "again republishes only the targets whose final submission changed."
+        ),
+        gettext_lazy("Freeze the round"),
+        _freeze,
+    ),
+    "rescore": RoundAction(
+        gettext_lazy("Rescore everything"),
+        gettext_lazy(
+            "Every submission, target and attack of the round is scored again with the current "
+            "scorer and configuration. Scores are replaced as the jobs finish."
+        ),
+        gettext_lazy("Rescore everything"),
+        _rescore,
+    ),
+    "publish": RoundAction(
+        gettext_lazy("Publish the results"),
+        gettext_lazy(
+            "Every phase still open closes now (uploads are refused from this moment), and "
+            "everyone will see the attack matrix and the final ranking. A published ranking "
+            "never changes afterwards."
+        ),
+        gettext_lazy("Close the phases and publish"),
+        _publish,
+    ),
+    "hide": RoundAction(
+        gettext_lazy("Hide the results"),
+        gettext_lazy("The attack matrix and the final ranking become organizer-only again."),
+        gettext_lazy("Hide the results"),
+        _hide,
+        secondary=True,
+    ),
+    "samples": RoundAction(
+        gettext_lazy("Draw the per-team samples"),
+        gettext_lazy("Teams without a sample of the master table get one now."),
+        gettext_lazy("Draw the samples"),
+        _samples,
+        secondary=True,
+    ),
+}
+
+
+def pwscup2015_actions(round_) -> dict[str, RoundAction]:
+    """The first kind's actions offered now (``Pwscup2015Kind.console_actions``)."""
+    now = timezone.now()
+    shown = {"freeze", "rescore", "hide" if round_.results_published else "publish"}
+    if any(phase.closes_at > now for phase in round_.phases.all()):
+        shown.add("close")
+    if round_.is_per_team:
+        shown.add("samples")
+    return {name: action for name, action in ACTIONS.items() if name in shown}
+
+
+def pwscup2015_panel_context(request, round_) -> dict:
+    """What the first kind's console panel shows (``Pwscup2015Kind.console_panel``)."""
+    return {
+        "competition": round_.competition,
+        "round": round_,
+        "phases": selectors.round_phases(round=round_),
+        "counts": selectors.round_counts(round=round_),
+        "health": system_health(),
+        "overview": selectors.round_team_overview(round=round_),
+        "targets": round_.targets.select_related("team").order_by("team__name"),
+        "stale": round_stale_scores(round=round_),
+        "rule": rule_text(round_),
+        "metrics": round_metrics(round=round_),
+        "now": timezone.now(),
+        "offer_rescore": request.GET.get("rescore") == "offer",
+        "operations_active": selectors.round_busy(round=round_),
+    }
+
+
+@login_required
+def round_edit(request, competition_slug, round_slug):
+    """Only what is safe once submissions exist: no new original or data mode here."""
+    round_ = console_round(
+        user=request.user,
+        competition_slug=competition_slug,
+        round_slug=round_slug,
+        kind=KEY,  # the first kind's console pages
+    )
+    initial = {
+        **phases_initial(round_),
+        "utility_gates": json.dumps(round_.utility_gates) if round_.utility_gates else "",
+        "tie_break_metric": round_.tie_break_metric,
+        "ranking_rule": round_.ranking_rule,
+        "selection_rule": round_.selection_rule,
+        "attack_visibility": round_.attack_visibility,
+        "auto_freeze": round_.auto_freeze,
+        "config": json.dumps(round_.config, indent=2, ensure_ascii=False),
+    }
+    form = RoundEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        phases = phases_of(data)
+        try:
+            round_settings_check(
+                timezone=data["timezone"],
+                utility_gates=data["utility_gates"],
+                tie_break_metric=data["tie_break_metric"],
+                data_mode=round_.data_mode,
+                sample_size=round_.sample_size,
+                phases=windows_of(phases),
+                allow_attack_before_close=data["allow_attack_before_close"],
+                config=_config_dict(data["config"], fallback=round_.config),
+            )
+            config = _checked_config(round_, data["config"])
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            values = {
+                key: data[key]
+                for key in (
+                    "name",
+                    "timezone",
+                    "utility_gates",
+                    "tie_break_metric",
+                    "ranking_rule",
+                    "selection_rule",
+                    "attack_visibility",
+                    "auto_freeze",
+                )
+            }
+            changed = services.console_round_update(
+                user=request.user, round=round_, values=values, phases=phases, config=config
+            )
+            messages.success(request, _("Round saved."))
+            if "config" in changed and selectors.round_has_submissions(round=round_):
+                url = reverse("console:round", args=[competition_slug, round_slug])
+                return redirect(f"{url}?rescore=offer")
+            return redirect("console:round", competition_slug, round_slug)
+    return render(
+        request,
+        "pwscup2015/round_edit.html",
+        {
+            "competition": round_.competition,
+            "round": round_,
+            "form": form,
+            "has_submissions": selectors.round_has_submissions(round=round_),
+        },
+    )
+
+
+def _config_dict(text: str, *, fallback: dict) -> dict:
+    """The edited configuration as a dict for the gate check (its own check reports errors)."""
+    try:
+        value = json_input(text)
+    except ValidationError:
+        return fallback
+    return value if isinstance(value, dict) else fallback
+
+
+def _checked_config(round_, text: str) -> dict:
+    """The edited configuration, checked against the round's original."""
+    raw = json_input(text, field="config")
+    return kind_of(round_).validate_config(raw, round=round_)
+
+
+class _Sink:
+    """A write-only file for ``zipfile`` whose bytes are handed out as they come."""
+
+    def __init__(self):
+        self.chunks: list[bytes] = []
+        self.position = 0
+
+    def write(self, data: bytes) -> int:
+        self.chunks.append(bytes(data))
+        self.position += len(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self.position
+
+    def flush(self) -> None:
+        pass
+
+    def take(self) -> bytes:
+        data, self.chunks = b"".join(self.chunks), []
+        return data
+
+
+def _zip_stream(members):
+    sink = _Sink()
+    with zipfile.ZipFile(sink, mode="w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, field in members:
+            if not field:
+                continue
+            with field.open("rb") as source, archive.open(name, mode="w", force_zip64=True) as out:
+                while chunk := source.read(1 << 20):
+                    out.write(chunk)
+                    yield sink.take()
+            yield sink.take()
+    yield sink.take()
+
+
+@login_required
+def round_archive(request, competition_slug, round_slug):
+    """Every upload, attack and target of the round as one ZIP, streamed as it is written."""
+    round_ = console_round(
+        user=request.user,
+        competition_slug=competition_slug,
+        round_slug=round_slug,
+        kind=KEY,  # the first kind's console pages
+    )
+    services.archive_downloaded_record(user=request.user, round=round_)
+    response = StreamingHttpResponse(
+        _zip_stream(selectors.round_archive_members(round=round_)),
+        content_type="application/zip",
+    )
+    stamp = timezone.now().strftime("%Y%m%d-%H%M")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{round_.competition.slug}-{round_.slug}-{stamp}.zip"'
+    )
+    return response

@@ -1,0 +1,348 @@
+"""The round wizard: upload → roles → data mode → phases → rules → review and create.
+
+Each step checks its answers with the service that owns the rule (``scoring.load_config``
+through ``round_data_check``, ``round_settings_check``) and stores them in the session;
+the original stays in private storage between steps (``pwscup.pwscup2015.console.wizard``).
+"""
+
+import datetime as dt
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+import scoring
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.selectors import console_competition
+from pwscup.core.form_fields import add_errors
+from pwscup.pwscup2015.console import services, wizard
+from pwscup.pwscup2015.console.forms import (
+    ROLE_FIELDS,
+    DataModeForm,
+    PhasesForm,
+    RolesForm,
+    RulesForm,
+    UploadForm,
+    initial_roles,
+    phases_of,
+    windows_of,
+)
+from pwscup.pwscup2015.ranking import gates_text
+from pwscup.pwscup2015.services.rounds import round_data_check, round_settings_check
+
+# ``scoring.load_config``'s errors carry the configuration key at fault (``params["key"]``,
+# ``domains.<column>`` for a domain); the message, in the page's language, goes next to it.
+_CONFIG_FIELD = {"domains": "number_domain"}
+STEP_TITLES = {
+    "upload": gettext_lazy("1. Original table"),
+    "roles": gettext_lazy("2. Column roles"),
+    "data": gettext_lazy("3. Data mode"),
+    "phases": gettext_lazy("4. Phases"),
+    "rules": gettext_lazy("5. Ranking rules"),
+    "review": gettext_lazy("6. Review and create"),
+}
+
+
+def _context(competition, state, step, **extra) -> dict:
+    return {
+        "competition": competition,
+        "state": state,
+        "step": step,
+        "steps": [(s, STEP_TITLES[s], wizard.step_allowed(state, s)) for s in wizard.STEPS],
+        **extra,
+    }
+
+
+def _start(request, competition_slug, step):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    state = wizard.wizard_state(request.session, competition.pk)
+    return competition, state, wizard.step_allowed(state, step)
+
+
+def _profiles(state):
+    table = wizard.read_original(wizard.wizard_original(state))
+    return table, wizard.column_profiles(table)
+
+
+@login_required
+def step_upload(request, competition_slug):
+    competition, state, _allowed = _start(request, competition_slug, "upload")
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["original"]
+        if upload.size > settings.PWSCUP_MAX_UPLOAD_BYTES:
+            form.add_error("original", _("The file is larger than the upload limit."))
+        else:
+            content = upload.read()
+            try:
+                table = wizard.read_original(content)
+            except scoring.ScoringError as error:
+                form.add_error("original", error.render(get_language()))
+            else:
+                state = wizard.wizard_store_upload(
+                    request.session, competition.pk, content=content, filename=upload.name
+                )
+                state["rows"] = len(table)
+                state["config"] = wizard.default_config(wizard.column_profiles(table))
+                wizard.wizard_save(request.session, competition.pk, state)
+                return redirect("pwscup2015_console:wizard_upload", competition.slug)
+    extra = {"form": form}
+    if state.get("file"):
+        table, profiles = _profiles(state)
+        extra.update(
+            profiles=profiles,
+            preview_columns=list(table.columns),
+            preview=table.head(wizard.PREVIEW_ROWS).to_numpy().tolist(),
+        )
+    return render(
+        request, "pwscup2015/wizard.html", _context(competition, state, "upload", **extra)
+    )
+
+
+@login_required
+def step_roles(request, competition_slug):
+    competition, state, allowed = _start(request, competition_slug, "roles")
+    if not allowed:
+        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+    table, profiles = _profiles(state)
+    form = RolesForm(
+        request.POST or None,
+        request.FILES or None,
+        columns=[p.name for p in profiles],
+        initial=initial_roles(state.get("config") or {}),
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            raw = form.raw_config()
+            checked = round_data_check(original=wizard.wizard_original(state), config_raw=raw)
+        except ValidationError as error:
+            add_errors(form, error)
+        except scoring.ConfigError as error:
+            key = str(error.params.get("key", "")).split(".")[0]
+            field = _CONFIG_FIELD.get(key, key)
+            if form.cleaned_data.get("config_file"):
+                field = "config_file"
+            elif field not in form.fields:
+                field = None
+            form.add_error(field, error.render(get_language()))
+        except scoring.ScoringError as error:
+            form.add_error(None, error.render(get_language()))
+        else:
+            state["config"] = checked.config
+            wizard.mark_done(state, "roles")
+            wizard.wizard_save(request.session, competition.pk, state)
+            return redirect("pwscup2015_console:wizard_data", competition.slug)
+    # One row per column, one check box per role (each labelled for screen readers).
+    checkboxes = {
+        name: {box.data["value"]: box for box in form[name]}
+        for name in (*ROLE_FIELDS, "number_domain")
+    }
+    rows = [
+        (profile, [(name, checkboxes[name][profile.name]) for name in checkboxes])
+        for profile in profiles
+    ]
+    return render(
+        request,
+        "pwscup2015/wizard.html",
+        _context(competition, state, "roles", form=form, profiles=profiles, role_rows=rows),
+    )
+
+
+def _settings_errors(form, **values) -> bool:
+    """Run ``round_settings_check`` and put its messages next to the form's fields."""
+    try:
+        round_settings_check(**values)
+    except ValidationError as error:
+        add_errors(form, error)
+        return False
+    return True
+
+
+@login_required
+def step_data(request, competition_slug):
+    competition, state, allowed = _start(request, competition_slug, "data")
+    if not allowed:
+        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+    form = DataModeForm(
+        request.POST or None, initial=state.get("data") or {"data_mode": Round.DataMode.SHARED}
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        rules = state.get("rules") or {}
+        if _settings_errors(
+            form,
+            timezone=state.get("timezone", "Asia/Tokyo"),
+            utility_gates=rules.get("utility_gates", {}),
+            tie_break_metric=rules.get("tie_break_metric", "U1"),
+            data_mode=data["data_mode"],
+            sample_size=data["sample_size"],
+        ):
+            state["data"] = data
+            wizard.mark_done(state, "data")
+            wizard.wizard_save(request.session, competition.pk, state)
+            return redirect("pwscup2015_console:wizard_phases", competition.slug)
+    return render(
+        request, "pwscup2015/wizard.html", _context(competition, state, "data", form=form)
+    )
+
+
+def _phases_to_session(cleaned: dict) -> dict:
+    return {k: (v.isoformat() if isinstance(v, dt.datetime) else v) for k, v in cleaned.items()}
+
+
+def _phases_from_session(stored: dict) -> dict:
+    result = {}
+    for key, value in stored.items():
+        result[key] = (
+            dt.datetime.fromisoformat(value)
+            if key.endswith(("_opens_at", "_closes_at")) and value
+            else value
+        )
+    return result
+
+
+def _local_initial(stored: dict) -> dict:
+    """Stored aware times back as naive times of the round's zone, for the form."""
+    initial = _phases_from_session(stored)
+    return {
+        k: (v.replace(tzinfo=None) if isinstance(v, dt.datetime) else v) for k, v in initial.items()
+    }
+
+
+@login_required
+def step_phases(request, competition_slug):
+    competition, state, allowed = _start(request, competition_slug, "phases")
+    if not allowed:
+        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+    form = PhasesForm(
+        request.POST or None,
+        initial=_local_initial(state.get("phases") or {"timezone": "Asia/Tokyo"}),
+    )
+    if request.method == "POST" and form.is_valid():
+        cleaned = form.cleaned_data
+        rules = state.get("rules") or {}
+        data = state["data"]
+        ok = _settings_errors(
+            form,
+            timezone=cleaned["timezone"],
+            utility_gates=rules.get("utility_gates", {}),
+            tie_break_metric=rules.get("tie_break_metric", "U1"),
+            data_mode=data["data_mode"],
+            sample_size=data["sample_size"],
+            phases=windows_of(phases_of(cleaned)),
+            allow_attack_before_close=cleaned["allow_attack_before_close"],
+            slug=cleaned["slug"],
+            competition=competition,
+        )
+        if ok:
+            state["phases"] = _phases_to_session(cleaned)
+            wizard.mark_done(state, "phases")
+            wizard.wizard_save(request.session, competition.pk, state)
+            return redirect("pwscup2015_console:wizard_rules", competition.slug)
+    return render(
+        request, "pwscup2015/wizard.html", _context(competition, state, "phases", form=form)
+    )
+
+
+@login_required
+def step_rules(request, competition_slug):
+    competition, state, allowed = _start(request, competition_slug, "rules")
+    if not allowed:
+        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+    stored = dict(state.get("rules") or {})
+    if isinstance(stored.get("utility_gates"), dict):
+        stored["utility_gates"] = (
+            json.dumps(stored["utility_gates"]) if stored["utility_gates"] else ""
+        )
+    form = RulesForm(request.POST or None, initial=stored)
+    if request.method == "POST" and form.is_valid():
+        rules = form.cleaned_data
+        phases = state["phases"]
+        if _settings_errors(
+            form,
+            timezone=phases["timezone"],
+            utility_gates=rules["utility_gates"],
+            tie_break_metric=rules["tie_break_metric"],
+            data_mode=state["data"]["data_mode"],
+            sample_size=state["data"]["sample_size"],
+        ):
+            state["rules"] = rules
+            wizard.mark_done(state, "rules")
+            wizard.wizard_save(request.session, competition.pk, state)
+            return redirect("pwscup2015_console:wizard_review", competition.slug)
+    return render(
+        request, "pwscup2015/wizard.html", _context(competition, state, "rules", form=form)
+    )
+
+
+@login_required
+def step_review(request, competition_slug):
+    competition, state, allowed = _start(request, competition_slug, "review")
+    if not allowed:
+        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+    phases_form = _phases_from_session(state["phases"])
+    phases = phases_of(phases_form)
+    if request.method == "POST":
+        try:
+            round_ = services.console_round_create(
+                user=request.user,
+                competition=competition,
+                original=wizard.wizard_original(state),
+                original_filename=state["filename"],
+                config=state["config"],
+                data=state["data"],
+                phases=phases,
+                rules=state["rules"],
+                name=phases_form["name"],
+                slug=phases_form["slug"],
+                timezone=phases_form["timezone"],
+                allow_attack_before_close=phases_form["allow_attack_before_close"],
+            )
+        except (ValidationError, scoring.ScoringError) as error:
+            text = (
+                error.render(get_language())
+                if isinstance(error, scoring.ScoringError)
+                else " ".join(error.messages)
+            )
+            messages.error(request, text)
+        else:
+            wizard.wizard_clear(request.session, competition.pk)
+            messages.success(request, _("Round created."))
+            return redirect("console:round", competition.slug, round_.slug)
+    return render(
+        request,
+        "pwscup2015/wizard.html",
+        _context(
+            competition,
+            state,
+            "review",
+            phases=phases,
+            labels={
+                "data_mode": Round.DataMode(state["data"]["data_mode"]).label,
+                "ranking_rule": Round.RankingRule(state["rules"]["ranking_rule"]).label,
+                "selection_rule": Round.SelectionRule(state["rules"]["selection_rule"]).label,
+                "attack_visibility": Round.AttackVisibility(
+                    state["rules"]["attack_visibility"]
+                ).label,
+                "phases": dict(Phase.Kind.choices),
+            },
+            gates_text=gates_text(state["rules"].get("utility_gates")),
+            round_name=phases_form["name"],
+            round_slug=phases_form["slug"],
+            timezone=phases_form["timezone"],
+        ),
+    )
+
+
+@login_required
+@require_POST
+def wizard_cancel(request, competition_slug):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    wizard.wizard_clear(request.session, competition.pk)
+    return redirect("console:competition", competition.slug)

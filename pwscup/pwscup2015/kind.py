@@ -1,0 +1,147 @@
+"""The first round kind: the PWSCup 2015 anonymize-then-attack game, behind the
+``RoundKind`` interface. Its pages' URL names predate kinds and are kept ("leaderboard",
+"attack_upload", ...), so it is the one kind whose pages are mounted without a namespace.
+
+This module is imported by ``AppConfig.ready()`` only (the models are loaded by then), so it
+imports the game's modules at the top; nothing in the game imports it (the key is
+``pwscup.pwscup2015.KEY``).
+"""
+
+from django.core.exceptions import ValidationError
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.selectors import phase_state, round_missing_phases
+from pwscup.competitions.services import read_file_bytes
+from pwscup.kinds.base import RoundKind
+from pwscup.pwscup2015 import KEY, broker, kit_views, operation_views, target_views
+from pwscup.pwscup2015 import views as submission_views
+from pwscup.pwscup2015.api import urls as api_urls
+from pwscup.pwscup2015.console import urls as console_urls
+from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
+from pwscup.pwscup2015.leaderboards import views as leaderboard_views
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.services import round_assign_samples
+from pwscup.pwscup2015.services.rounds import round_data_check
+from pwscup.submissions.services.jobs import BUILTIN_JOB, UPLOAD_JOB, JobKind
+
+
+class Pwscup2015Kind(RoundKind):
+    key = KEY
+    label = _("Anonymize-then-attack (PWSCup 2015)")
+    description = _(
+        "Teams anonymize a table under utility gates, then re-identify each other's "
+        "anonymized tables; ranked by the re-identification rate they suffer."
+    )
+    namespaced = False
+
+    def validate_config(self, config, *, round=None):
+        """Without a round, only the shape; with one, the full check against its original
+        (``round_data_check``; the creation paths run it on the uploaded original)."""
+        import scoring
+
+        config = super().validate_config(config)
+        if round is None:
+            return config
+        try:
+            checked = round_data_check(
+                original=read_file_bytes(round.original_file), config_raw=config
+            )
+        except scoring.ScoringError as error:
+            raise ValidationError({"config": error.render(get_language())}) from error
+        return checked.config
+
+    def missing_phases(self, round):
+        return round_missing_phases(round=round)
+
+    def teams_changed(self, round):
+        if round.is_per_team:
+            round_assign_samples(round=round)
+
+    def round_note(self, round):
+        return round.get_data_mode_display()
+
+    def url_patterns(self):
+        return [
+            path("original.csv", submission_views.original_download, name="original_download"),
+            path("config.json", submission_views.config_download, name="config_download"),
+            path("kit.zip", kit_views.kit_download, name="kit_download"),
+            path("submit/", submission_views.anonymization_upload, name="anonymization_upload"),
+            path("status.json", submission_views.status_json, name="status_json"),
+            path("operations.json", operation_views.operations_json, name="operations_json"),
+            path("attack/", submission_views.attack_upload, name="attack_upload"),
+            path(
+                "targets/<slug:team_slug>/anonymized.csv",
+                target_views.target_download,
+                name="target_download",
+            ),
+            path(
+                "targets/<slug:team_slug>/candidate.csv",
+                target_views.candidate_download,
+                name="candidate_download",
+            ),
+            path("leaderboard/", leaderboard_views.leaderboard, name="leaderboard"),
+            path("matrix/", leaderboard_views.matrix, name="matrix"),
+            path("final/", leaderboard_views.final, name="final_ranking"),
+        ]
+
+    def api_url_patterns(self):
+        return api_urls.urlpatterns
+
+    def round_page(self, request, access):
+        return submission_views.round_detail(request, access)
+
+    def console_panel(self, request, round):
+        return render_to_string(
+            "pwscup2015/console_panel.html",
+            pwscup2015_panel_context(request, round),
+            request=request,
+        )
+
+    def console_actions(self, round):
+        return pwscup2015_actions(round)
+
+    def console_url_patterns(self):
+        return console_urls.urlpatterns
+
+    def console_create_url(self, competition):
+        return reverse("pwscup2015_console:wizard_upload", args=[competition.slug])
+
+    def upload_models(self):
+        return [AnonymizationSubmission, AttackSubmission]
+
+    def jobs(self):
+        return [
+            JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
+            JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
+            JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
+        ]
+
+    def leaderboard_url(self, round):
+        return reverse("leaderboard", args=[round.competition.slug, round.slug])
+
+    def schedule_lines(self, round):
+        return [
+            {
+                "label": phase.get_kind_display(),
+                "opens_at": phase.opens_at,
+                "closes_at": phase.closes_at,
+                "state": phase_state(phase=phase),
+            }
+            for phase in round.phases.all()
+        ]
+
+    def results_url(self, round):
+        return reverse("final_ranking", args=[round.competition.slug, round.slug])
+
+    def results_summary(self, round):
+        if not round.results_published:
+            return []
+        return [
+            {
+                "label": _("Final ranking"),
+                "url": reverse("final_ranking", args=[round.competition.slug, round.slug]),
+            }
+        ]

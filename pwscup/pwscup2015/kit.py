@@ -1,0 +1,99 @@
+"""The downloadable starter kit of a round (reads only): a ZIP with the team's data, the
+configuration, an ``attr_depth.json`` example, a bilingual README and two example scripts.
+
+What goes in follows the download rules of the single files: the data as the data
+download gives it, the targets (and candidate tables) as the attack downloads give them.
+"""
+
+import json
+import shutil
+import tempfile
+import zipfile
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.selectors import (
+    phase_of,
+    phase_state,
+    round_original_table,
+    table_config,
+)
+from pwscup.core.files import opened
+from pwscup.pwscup2015.scoring_guide import (
+    config_download_name,
+    original_download_name,
+    round_scoring_config,
+)
+from pwscup.pwscup2015.selectors import round_targets, team_dataset, team_original_table
+from scoring import kit
+
+_SPOOL = 32 * 2**20
+
+
+def kit_download_name(*, round: Round) -> str:
+    return f"{round.slug}_kit.zip"
+
+
+def _data_field(*, round: Round, team: Team | None):
+    if round.is_per_team and team is not None:
+        dataset = team_dataset(round=round, team=team)
+        return dataset.file if dataset is not None else None
+    return round.original_file
+
+
+def kit_targets(*, round: Round, team: Team | None, is_organizer: bool, now=None) -> list:
+    """The targets the reader may download now: others' targets once the attack phase opened."""
+    if round.frozen_at is None:
+        return []
+    phase = phase_of(round=round, kind=Phase.Kind.ATTACK)
+    if not is_organizer and (phase is None or phase_state(phase=phase, now=now) == "upcoming"):
+        return []
+    return [t for t in round_targets(round=round) if team is None or t.team_id != team.pk]
+
+
+def round_kit_archive(*, round: Round, team: Team | None, is_organizer: bool, now=None):
+    """The kit as a rewound binary file (spooled to disk past 32 MiB)."""
+    now = now or timezone.now()
+    original = original_download_name(round=round, team=team)
+    config_name = config_download_name(round=round)
+    config = round_scoring_config(round=round)
+    data_field = _data_field(round=round, team=team)
+    if team is not None:
+        table, table_cfg = team_original_table(round=round, team=team)
+    else:
+        table = round_original_table(round=round)
+        table_cfg = table_config(round=round, table=table)
+    example = kit.attr_depth_example(table, table_cfg)
+    targets = kit_targets(round=round, team=team, is_organizer=is_organizer, now=now)
+    context = {
+        "round_name": round.name,
+        "who": team.name if team is not None else round.competition.name,
+        "made_at": timezone.localtime(now).strftime("%Y-%m-%d %H:%M %Z"),
+        "original": original,
+        "config": config_name,
+        "per_team": round.is_per_team,
+        "targets": [t.team.slug for t in targets],
+        "levels": ",".join(f"{column}:1" for column in example),
+    }
+    archive = tempfile.SpooledTemporaryFile(max_size=_SPOOL)
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        if data_field:
+            _copy(zf, data_field, original)
+        zf.writestr(config_name, json.dumps(config, indent=2, ensure_ascii=False))
+        zf.writestr("attr_depth.json", json.dumps(example, indent=2, ensure_ascii=False))
+        for name in ("README.md", "anonymize_example.py", "attack_example.py"):
+            zf.writestr(name, render_to_string(f"pwscup2015/kit/{name}", context))
+        for target in targets:
+            _copy(zf, target.published_file, f"targets/{target.team.slug}_anonymized.csv")
+            if round.is_per_team and target.candidate_file:
+                _copy(zf, target.candidate_file, f"targets/{target.team.slug}_candidate.csv")
+    archive.seek(0)
+    return archive
+
+
+def _copy(zf: zipfile.ZipFile, field, name: str) -> None:
+    with opened(field) as source, zf.open(name, "w") as target:
+        shutil.copyfileobj(source, target, 2**20)

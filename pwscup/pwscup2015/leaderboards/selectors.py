@@ -1,0 +1,264 @@
+"""Leaderboards, the attacker × target matrix and the final ranking.
+
+Ranks are derived from stored scores, never stored: each table is computed from one
+query per database table (never one per team or per submission) and kept in the cache
+until a change invalidates it (``pwscup.pwscup2015.ranking_cache``); the pages read the
+``*_cached`` versions.
+"""
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.selectors import phase_of, user_is_organizer
+from pwscup.pwscup2015 import ranking
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.ranking_cache import ranking_cached
+from pwscup.pwscup2015.selectors import older_scorer_version, representative_submissions
+from pwscup.submissions.models import Status
+from scoring import kit
+
+
+@dataclass
+class LeaderboardRow:
+    rank: int | None
+    team: Team
+    submission: AnonymizationSubmission
+    scores: dict
+    passes_gates: bool
+    safety: float
+    older_scorer: str = ""  # the older scorer version that computed these scores, if any
+
+
+def ranking_rule_text(round: Round) -> str:
+    return ranking.rule_text(round)
+
+
+def _rank_anonymizations(rows: list, round: Round) -> list:
+    return ranking.assign_ranks(
+        ranking.exclude_disqualified(rows, round),
+        key=lambda r: ranking.anonymization_key(scores=r.scores, safety=r.safety, round=round),
+        name=lambda r: r.team.name,
+        ranked=lambda r: r.passes_gates,
+    )
+
+
+def _competition_teams(round: Round) -> list[Team]:
+    return list(Team.objects.filter(competition_id=round.competition_id))
+
+
+def anonymization_leaderboard(*, phase: Phase) -> list[LeaderboardRow]:
+    round_ = phase.round
+    teams = {team.pk: team for team in _competition_teams(round_)}
+    chosen = representative_submissions(phase=phase)
+    rows = [
+        LeaderboardRow(
+            rank=None,
+            team=teams[team_id],
+            submission=submission,
+            scores=submission.scores,
+            passes_gates=ranking.passes_gates(submission.scores, round_),
+            safety=ranking.submission_safety(submission.scores, round_),
+            older_scorer=older_scorer_version(submission),
+        )
+        for team_id, submission in chosen.items()
+        if team_id in teams
+    ]
+    return _rank_anonymizations(rows, round_)
+
+
+def anonymization_leaderboard_cached(*, phase: Phase) -> list[LeaderboardRow]:
+    return ranking_cached(
+        round=phase.round,
+        name=f"leaderboard-{phase.pk}",
+        compute=lambda: anonymization_leaderboard(phase=phase),
+    )
+
+
+def can_view_leaderboard(*, user, phase: Phase, is_organizer: bool | None = None) -> bool:
+    """Public leaderboards are for everyone; a private one only for the organizers.
+
+    A team sees its own scores on its round page; other teams' scores only once the
+    organizer makes the leaderboard public (competition.md, "What must never happen").
+    ``is_organizer``: whether ``user`` organizes the competition, when the caller knows.
+    """
+    if phase.leaderboard_public:
+        return True
+    if is_organizer is not None:
+        return is_organizer
+    return user_is_organizer(user=user, competition=phase.round.competition)
+
+
+def can_view_results(*, user, round: Round, is_organizer: bool | None = None) -> bool:
+    """The full matrix and the final ranking: organizers always, everyone once published."""
+    if round.results_published:
+        return True
+    if is_organizer is not None:
+        return is_organizer
+    return user_is_organizer(user=user, competition=round.competition)
+
+
+def attack_rates_visible_to_team(*, round: Round, now=None) -> bool:
+    if round.results_published:
+        return True
+    if round.attack_visibility == Round.AttackVisibility.LIVE:
+        return True
+    if round.attack_visibility == Round.AttackVisibility.AFTER_PHASE:
+        phase = phase_of(round=round, kind=Phase.Kind.ATTACK)
+        return phase is not None and phase.has_closed(now)
+    return False
+
+
+@dataclass
+class Cell:
+    best: float | None = None
+    latest: float | None = None
+    count: int = 0
+
+
+@dataclass
+class Matrix:
+    targets: list[Target]
+    attackers: list[tuple[str, str]]  # (key, label): "team:<pk>" or "builtin:<metric>"
+    cells: dict = field(default_factory=dict)  # (attacker key, target pk) -> Cell
+    teams: list[Team] = field(default_factory=list)
+
+    def cell(self, attacker_key: str, target_pk: int) -> Cell:
+        return self.cells.get((attacker_key, target_pk), Cell())
+
+    def worst_case(self, target_pk: int) -> float | None:
+        values = [
+            c.best for (a, t), c in self.cells.items() if t == target_pk and c.best is not None
+        ]
+        return max(values) if values else None
+
+    def grid(self) -> list[tuple[str, list[Cell]]]:
+        """The rows of the table: (attacker label, its cell on each target)."""
+        return [
+            (label, [self.cell(key, t.pk) for t in self.targets]) for key, label in self.attackers
+        ]
+
+    def worst_cases(self) -> list[float | None]:
+        worst: dict[int, float] = {}
+        for (_attacker, target_pk), cell in self.cells.items():
+            if cell.best is not None:
+                worst[target_pk] = max(worst.get(target_pk, cell.best), cell.best)
+        return [worst.get(t.pk) for t in self.targets]
+
+
+def attack_matrix(*, round: Round) -> Matrix:
+    """Three queries whatever the number of teams: targets, teams, finished attacks.
+
+    The built-in attackers' labels are translated when the matrix is computed: the cached
+    copy is kept per language (``attack_matrix_cached``).
+    """
+    targets = list(Target.objects.filter(round=round).select_related("team", "submission"))
+    teams = _competition_teams(round)
+    matrix = Matrix(
+        targets=targets,
+        teams=teams,
+        attackers=[(f"team:{t.pk}", t.name) for t in teams]
+        + [
+            (f"builtin:{m}", _("built-in %(metric)s") % {"metric": m})
+            for m in scoring.ATTACK_METRICS
+        ]
+        + [(f"builtin:{kit.BUILTIN_ATTACKER}", _("built-in kit attacker (top-3, 1:1)"))],
+    )
+    versions = {t.pk: t.version for t in targets}
+    finished = AttackSubmission.objects.filter(
+        target__round=round, status=Status.FINISHED
+    ).order_by("created_at", "id")
+    for attack in finished.values_list("team_id", "target_id", "target_version", "rate"):
+        team_id, target_id, target_version, rate = attack
+        if versions.get(target_id) != target_version:
+            continue
+        cell = matrix.cells.setdefault((f"team:{team_id}", target_id), Cell())
+        cell.count += 1
+        cell.latest = rate
+        cell.best = rate if cell.best is None else max(cell.best, rate)
+    for target in targets:
+        if target.builtin_status != Status.FINISHED:
+            continue
+        for metric, rate in target.builtin_rates.items():
+            matrix.cells[(f"builtin:{metric}", target.pk)] = Cell(best=rate, latest=rate, count=1)
+    return matrix
+
+
+def attack_matrix_cached(*, round: Round) -> Matrix:
+    return ranking_cached(
+        round=round,
+        name=f"matrix-{get_language()}",
+        compute=lambda: attack_matrix(round=round),
+    )
+
+
+@dataclass
+class FinalAnonymizationRow:
+    rank: int | None
+    team: Team
+    target: Target
+    scores: dict
+    passes_gates: bool
+    safety: float | None
+
+
+@dataclass
+class FinalAttackRow:
+    rank: int | None
+    team: Team
+    mean_rate: float
+    targets_attacked: int
+
+
+def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[FinalAttackRow]]:
+    return _final_ranking(attack_matrix(round=round), round)
+
+
+def _final_ranking(matrix: Matrix, round: Round):
+    anonymization = []
+    for target in matrix.targets:
+        scores = target.submission.scores
+        anonymization.append(
+            FinalAnonymizationRow(
+                rank=None,
+                team=target.team,
+                target=target,
+                scores=scores,
+                passes_gates=ranking.passes_gates(scores, round),
+                safety=ranking.safety_of(
+                    (matrix.cell(key, target.pk).best for key, _label in matrix.attackers), round
+                ),
+            )
+        )
+    _rank_anonymizations(anonymization, round)
+    attack = []
+    for team in matrix.teams:
+        others = [t for t in matrix.targets if t.team_id != team.pk]
+        if not others:
+            continue
+        bests = [matrix.cell(f"team:{team.pk}", t.pk).best for t in others]
+        attacked = sum(b is not None for b in bests)
+        mean = sum(b or 0.0 for b in bests) / len(others)
+        attack.append(
+            FinalAttackRow(rank=None, team=team, mean_rate=mean, targets_attacked=attacked)
+        )
+    # A team that attacked no target has no attack rank (listed last, rank ``None``).
+    ranking.assign_ranks(
+        ranking.exclude_disqualified(attack, round),
+        key=lambda r: -ranking.round_key(r.mean_rate),
+        name=lambda r: r.team.name,
+        ranked=lambda r: r.targets_attacked > 0,
+    )
+    return anonymization, attack
+
+
+def final_ranking_cached(*, round: Round):
+    return ranking_cached(
+        round=round,
+        name="final",
+        compute=lambda: _final_ranking(attack_matrix_cached(round=round), round),
+    )

@@ -1,0 +1,111 @@
+"""Anonymization phase: upload, score, choose the final submission."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.core.errors import Refused
+from pwscup.core.files import opened
+from pwscup.notifications.services import notify_upload_outcome
+from pwscup.pwscup2015.broker import SCORE_ANONYMIZATION
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.prepared import prepared_team_original
+from pwscup.pwscup2015.ranking_cache import ranking_invalidate
+from pwscup.submissions.broker import Dispatch, job_send
+from pwscup.submissions.models import Status
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
+from pwscup.submissions.services.uploads import store_upload
+
+
+def anonymization_submission_create(
+    *, phase: Phase, team: Team, user, uploaded_file, note: str = "", now=None
+) -> AnonymizationSubmission:
+    """Keep the upload as it is and queue it for scoring (validation happens in the worker)."""
+    submission = store_upload(
+        model=AnonymizationSubmission,
+        phase=phase,
+        team=team,
+        user=user,
+        uploaded_file=uploaded_file,
+        stored_name=f"{team.slug}_anonymized.csv",
+        note=note,
+        now=now,
+    )
+    # Whether the job reached the broker (the upload is kept and scored either way).
+    submission.dispatch = enqueue_anonymization(submission.pk)
+    return submission
+
+
+def enqueue_anonymization(pk: int) -> Dispatch:
+    return job_send(SCORE_ANONYMIZATION, pk)
+
+
+def anonymizations_rescore(*, queryset) -> int:
+    pks = list(queryset.values_list("pk", flat=True))
+    job_reset(model=AnonymizationSubmission, pks=pks)
+    ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
+    for pk in pks:
+        enqueue_anonymization(pk)
+    return len(pks)
+
+
+def anonymization_submission_score(
+    *, submission_id: int, task_id: str = "", worker: str = ""
+) -> None:
+    """Score one submission; a second delivery of the same job does nothing."""
+    token = job_claim(
+        model=AnonymizationSubmission, pk=submission_id, task_id=task_id, worker=worker
+    )
+    if token is None:
+        return
+    submission = AnonymizationSubmission.objects.select_related("phase__round", "team").get(
+        pk=submission_id
+    )
+
+    def compute() -> dict:
+        # The original is prepared once per worker process and round version.
+        original, config = prepared_team_original(
+            round=submission.phase.round, team=submission.team
+        )
+        with opened(submission.file) as handle:
+            table = scoring.load_table(handle, name=submission.original_filename)
+        return scoring.evaluate(original, table, config)
+
+    status, message, scores = job_run(compute, what=f"submission {submission_id}")
+    completed = job_complete(
+        model=AnonymizationSubmission,
+        pk=submission_id,
+        token=token,
+        status=status,
+        message=message,
+        scores=scores,
+        scorer_version=scoring.SCORER_VERSION,
+    )
+    ranking_invalidate(round_ids=[submission.phase.round_id])
+    if completed:
+        notify_upload_outcome(upload=submission, status=status)
+
+
+@transaction.atomic
+def anonymization_submission_select(*, submission: AnonymizationSubmission, team: Team, now=None):
+    """Make ``submission`` the team's final one (only a finished one, while the phase is open)."""
+    now = now or timezone.now()
+    if submission.team_id != team.pk:
+        raise Refused(_("This submission does not belong to your team."), status=404)
+    if submission.status != Status.FINISHED:
+        raise Refused(_("Only a scored (finished) submission can be chosen as final."))
+    phase = submission.phase
+    if not phase.is_open(now) or phase.round.frozen_at is not None:
+        raise Refused(
+            _("The phase is closed; the final submission can no longer change."), status=403
+        )
+    AnonymizationSubmission.objects.filter(phase=phase, team=team, is_selected=True).update(
+        is_selected=False
+    )
+    AnonymizationSubmission.objects.filter(pk=submission.pk).update(is_selected=True)
+    submission.is_selected = True
+    ranking_invalidate(round_ids=[phase.round_id])
+    return submission

@@ -1,0 +1,206 @@
+"""A 2015 round's data and settings: the original and its configuration checked by
+``scoring``, the gates, the phases (the attack phase after the anonymization phase), and
+the creation service every entry point calls (console, admin, commands, demo)."""
+
+import hashlib
+import zoneinfo
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import scoring
+from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.services import phase_window_check, round_original_store, slug_check
+from pwscup.core.files import OrganizerCsv, organizer_csv
+from pwscup.pwscup2015.ranking import GateError, indicator_gates_check, parse_gates
+
+
+@dataclass(frozen=True)
+class CheckedRoundData:
+    sha256: str
+    rows: int
+    config: dict
+    csv: OrganizerCsv | None = None
+
+
+def round_data_check(*, original: bytes, config_raw) -> CheckedRoundData:
+    """Check an original table (as uploaded, in UTF-8 or converted to it: ``organizer_csv``)
+    and a round configuration together; ``sha256`` is the UTF-8 copy's.
+
+    Raises ``scoring.ScoringError`` (its message names the key, column or row at fault, or
+    the likely encoding of a file whose encoding is not sure).
+    """
+    csv = organizer_csv(original, name="original")
+    table = scoring.read_table(csv.utf8, name="original")
+    # Which columns hold integers is decided here, once, on the round's original (the
+    # master table in the per-team mode), and stored with the configuration.
+    config = scoring.decide_integer_columns(scoring.load_config(config_raw, table), table)
+    scoring.validate_original(table, config)
+    return CheckedRoundData(
+        sha256=hashlib.sha256(csv.utf8).hexdigest(),
+        rows=len(table),
+        config=config.to_dict(),
+        csv=csv,
+    )
+
+
+def round_settings_check(
+    *,
+    timezone: str,
+    utility_gates,
+    tie_break_metric: str,
+    data_mode: str = Round.DataMode.SHARED,
+    sample_size: int | None = None,
+    phases: dict | None = None,
+    allow_attack_before_close: bool = False,
+    slug: str | None = None,
+    competition: Competition | None = None,
+    current: Round | None = None,
+    config: dict | None = None,
+) -> None:
+    """Check a round's settings; the one check of the admin, the console, the commands and
+    the demo.
+
+    With ``slug`` (the round's address) and ``competition``, ``slug_check`` checks the
+    address in that competition (``current``: the round being edited).
+
+    With ``config`` (the round configuration as stored), gates on the indicators L1, L2,
+    L3 and T are refused unless it has an ``indicators`` block.
+
+    ``phases`` maps a phase kind to its ``(opens_at, closes_at)``: each closes after it
+    opens, and the attack phase opens only once the anonymization phase has closed (its
+    targets are published then) unless ``allow_attack_before_close``. Errors are keyed
+    ``<kind>_opens_at`` / ``<kind>_closes_at``.
+
+    Raises ``django.core.exceptions.ValidationError`` mapping each field at fault to a
+    message that names the value and what is expected.
+    """
+    errors = _phases_errors(
+        phases or {}, allow_attack_before_close=allow_attack_before_close, time_zone=timezone
+    )
+    if slug is not None and competition is not None:
+        try:
+            slug_check(slug=slug, competition=competition, current=current)
+        except ValidationError as error:
+            errors["slug"] = error.message_dict["slug"][0]
+    try:
+        zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        errors["timezone"] = _(
+            "Unknown time zone %(value)s: use an IANA name such as Asia/Tokyo or UTC."
+        ) % {"value": repr(timezone)[:80]}
+    try:
+        parse_gates(utility_gates)
+        if config is not None:
+            indicator_gates_check(utility_gates, config)
+    except GateError as error:
+        errors["utility_gates"] = str(error)
+    if tie_break_metric not in scoring.METRICS:
+        errors["tie_break_metric"] = _(
+            "Unknown tie-break metric %(value)s: choose one of %(m)s."
+        ) % {
+            "value": repr(tie_break_metric)[:80],
+            "m": ", ".join(scoring.METRICS),
+        }
+    if data_mode == Round.DataMode.PER_TEAM and not sample_size:
+        errors["sample_size"] = _("The per-team mode needs a sample size.")
+    if errors:
+        raise ValidationError(errors)
+
+
+# How the console's forms name each phase date (``dates_check`` messages name the field).
+PHASE_DATE_LABELS = {
+    Phase.Kind.ANONYMIZATION: {
+        "opens_at": gettext_lazy("Anonymization phase opens"),
+        "closes_at": gettext_lazy("Anonymization phase closes"),
+    },
+    Phase.Kind.ATTACK: {
+        "opens_at": gettext_lazy("Attack phase opens"),
+        "closes_at": gettext_lazy("Attack phase closes"),
+    },
+}
+
+
+def _phases_errors(phases: dict, *, allow_attack_before_close: bool, time_zone=None) -> dict:
+    errors = {}
+    for kind, (opens_at, closes_at) in phases.items():
+        try:
+            phase_window_check(
+                opens_at=opens_at,
+                closes_at=closes_at,
+                time_zone=time_zone,
+                labels=PHASE_DATE_LABELS.get(kind),
+            )
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                errors[f"{kind}_{field}"] = messages[0]
+    anonymization = phases.get(Phase.Kind.ANONYMIZATION)
+    attack = phases.get(Phase.Kind.ATTACK)
+    if anonymization and attack and not allow_attack_before_close:
+        if attack[0] is not None and anonymization[1] is not None and attack[0] < anonymization[1]:
+            errors.setdefault(
+                "attack_opens_at",
+                _(
+                    "The attack phase opens at %(attack)s, before the anonymization phase "
+                    "closes (%(closes)s): attackers need the published targets. Open it at "
+                    "or after that time, or allow it explicitly."
+                )
+                % {
+                    "attack": attack[0].isoformat(timespec="minutes"),
+                    "closes": anonymization[1].isoformat(timespec="minutes"),
+                },
+            )
+    return errors
+
+
+def round_record_data(*, round: Round, checked: CheckedRoundData) -> None:
+    """Store what ``round_data_check`` found on the round (before it is saved)."""
+    round.original_sha256 = checked.sha256
+    round.original_rows = checked.rows
+    round.config = checked.config
+
+
+@transaction.atomic
+def round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    original: bytes,
+    original_filename: str,
+    config_raw,
+    data_mode: str = Round.DataMode.SHARED,
+    sample_size: int | None = None,
+    decoy_count: int | None = None,
+    **options,
+) -> Round:
+    round_settings_check(
+        slug=slug,
+        competition=competition,
+        timezone=options.get("timezone", "Asia/Tokyo"),
+        utility_gates=options.get("utility_gates", {}),
+        tie_break_metric=options.get("tie_break_metric", "U1"),
+        data_mode=data_mode,
+        sample_size=sample_size,
+    )
+    checked = round_data_check(original=original, config_raw=config_raw)
+    try:
+        indicator_gates_check(options.get("utility_gates", {}), checked.config)
+    except GateError as error:
+        raise ValidationError({"utility_gates": str(error)}) from None
+    round_ = Round(
+        competition=competition,
+        name=name,
+        slug=slug,
+        data_mode=data_mode,
+        sample_size=sample_size,
+        decoy_count=decoy_count,
+        **options,
+    )
+    round_record_data(round=round_, checked=checked)
+    round_original_store(round=round_, csv=checked.csv, filename=original_filename)
+    round_.save()
+    return round_
