@@ -35,7 +35,7 @@ ORGANIZER_PERMISSIONS = {
         "team": ("view", "add", "change", "delete"),
         "membership": ("view", "add", "change", "delete"),
     },
-    "submissions": {
+    "pwscup2015": {
         "anonymizationsubmission": ("view", "change"),
         "attacksubmission": ("view",),
         "target": ("view",),

@@ -22,7 +22,12 @@ from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
 from pwscup.pwscup2015.leaderboards import views as leaderboard_views
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    RoundOperation,
+    Target,
+)
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_data_check
 from pwscup.submissions.services.jobs import BUILTIN_JOB, UPLOAD_JOB, JobKind
@@ -117,6 +122,7 @@ class Pwscup2015Kind(RoundKind):
             JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
             JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
             JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
+            JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION),
         ]
 
     def leaderboard_url(self, round):

@@ -523,11 +523,13 @@ def test_the_audit_log_is_read_only_in_the_admin(client, world, django_user_mode
         {"name": "Alpha"},
     )
     client.force_login(boss)
-    listing = client.get("/admin/console/auditentry/").content.decode()
+    listing = client.get("/admin/competitions/auditentry/").content.decode()
     assert "Renamed a team" in listing and "new: Alpha; old: Team A" in listing
     entry = AuditEntry.objects.get()
     assert (
-        client.post(f"/admin/console/auditentry/{entry.pk}/delete/", {"post": "yes"}).status_code
+        client.post(
+            f"/admin/competitions/auditentry/{entry.pk}/delete/", {"post": "yes"}
+        ).status_code
         == 403
     )
     assert AuditEntry.objects.count() == 1

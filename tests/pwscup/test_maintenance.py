@@ -11,6 +11,7 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete
+from pwscup.submissions.services.maintenance import jobs_reap
 from tests.pwscup.factories import (
     answer_bytes,
     attack,
@@ -45,7 +46,7 @@ def test_reaper_requeues_a_lost_job_and_fails_an_exhausted_one(
     running(exhausted, started_ago=late, attempts=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
     running(busy, started_ago=dt.timedelta(seconds=30), attempts=1)  # still within its limit
     with django_capture_on_commit_callbacks() as callbacks:
-        counts = services.jobs_reap()
+        counts = jobs_reap()
     assert counts == {"requeued": 1, "failed": 1, "resent": 0}
     assert len(callbacks) == 1, "the requeued job is sent to the broker again"
     lost.refresh_from_db()
@@ -70,7 +71,7 @@ def test_reaper_resends_a_forgotten_queued_job_only(world, django_capture_on_com
         created_at=two_hours_ago, queued_at=two_hours_ago
     )
     with django_capture_on_commit_callbacks() as callbacks:
-        counts = services.jobs_reap()
+        counts = jobs_reap()
     assert counts == {"requeued": 0, "failed": 0, "resent": 1}
     assert len(callbacks) == 1
     assert set(AnonymizationSubmission.objects.values_list("status", flat=True)) == {Status.QUEUED}
@@ -93,13 +94,13 @@ def test_reaper_does_not_flood_the_queue_with_jobs_already_sent(
     AnonymizationSubmission.objects.update(created_at=two_days_ago, queued_at=two_days_ago)
     # Forgotten for two days: resent once, then left alone on the next ticks.
     with django_capture_on_commit_callbacks() as callbacks:
-        assert services.jobs_reap()["resent"] == 3
-        assert services.jobs_reap()["resent"] == 0
+        assert jobs_reap()["resent"] == 3
+        assert jobs_reap()["resent"] == 0
     assert len(callbacks) == 3
     # ... unless it is still not picked up much later.
     later = timezone.now() + dt.timedelta(hours=1)
     with django_capture_on_commit_callbacks() as callbacks:
-        assert services.jobs_reap(now=later)["resent"] == 3
+        assert jobs_reap(now=later)["resent"] == 3
     # Old submissions rescored by the organizer are queued now: not "forgotten".
     for submission in old:
         score(submission)
@@ -107,7 +108,7 @@ def test_reaper_does_not_flood_the_queue_with_jobs_already_sent(
         services.round_rescore_all(round=world.round)
     assert len(tasks_sent(callbacks)) == 3
     with django_capture_on_commit_callbacks() as callbacks:
-        assert services.jobs_reap()["resent"] == 0
+        assert jobs_reap()["resent"] == 0
     assert callbacks == []
 
 
@@ -125,7 +126,7 @@ def test_reaper_covers_attacks_and_builtin_jobs(world, django_capture_on_commit_
         builtin_attempts=settings.PWSCUP_SCORING_MAX_ATTEMPTS,
     )
     with django_capture_on_commit_callbacks() as callbacks:
-        counts = services.jobs_reap()
+        counts = jobs_reap()
     assert counts == {"requeued": 1, "failed": 1, "resent": 0}
     assert len(callbacks) == 1
     assert AttackSubmission.objects.get(pk=hit.pk).status == Status.QUEUED

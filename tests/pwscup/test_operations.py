@@ -18,10 +18,12 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission, RoundOperation, Target
 from pwscup.pwscup2015.selectors import target_truth
 from pwscup.pwscup2015.services import freeze as freeze_module
-from pwscup.pwscup2015.services import maintenance, operations
+from pwscup.pwscup2015.services import operations
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
+from pwscup.submissions.services import maintenance
 from pwscup.submissions.services.jobs import job_claim
+from pwscup.submissions.services.maintenance import jobs_reap
 from tests.pwscup.factories import read_field, run_operations, scored
 
 pytestmark = pytest.mark.django_db
@@ -175,7 +177,7 @@ def test_the_reaper_requeues_an_operation_whose_worker_is_gone(
     )
     monkeypatch.setattr(maintenance.broker, "worker_census", lambda: {"reaper@h": {"r"}})
     with django_capture_on_commit_callbacks() as callbacks:
-        counts = services.jobs_reap(worker="reaper@h")
+        counts = jobs_reap(worker="reaper@h")
     assert counts["requeued"] == 1 and len(tasks_sent(callbacks)) == 1
     operation.refresh_from_db()
     assert (operation.status, operation.worker, operation.attempts) == (Status.QUEUED, "", 1)
@@ -405,7 +407,7 @@ def test_a_request_while_the_broker_is_down_is_kept_and_the_reaper_sends_it_late
     monkeypatch.setattr(broker.celery_app, "send_task", lambda task, args: sent.append(args))
     later = timezone.now() + dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.jobs_reap(now=later)["resent"] == 1
+        assert jobs_reap(now=later)["resent"] == 1
     assert sent == [(operation.pk,)]
     (done,) = run_operations()
     assert done.status == Status.FINISHED

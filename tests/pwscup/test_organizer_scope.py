@@ -40,12 +40,10 @@ def cup(make_world, slug):
         "competitions_competition": world.competition,
         "competitions_round": world.round,
         "accounts_team": world.teams["a"],
-        "submissions_anonymizationsubmission": submission,
-        "submissions_attacksubmission": attack,
-        "submissions_target": target,
-        "submissions_teamdataset": TeamDataset.objects.get(
-            round=world.round, team=world.teams["a"]
-        ),
+        "pwscup2015_anonymizationsubmission": submission,
+        "pwscup2015_attacksubmission": attack,
+        "pwscup2015_target": target,
+        "pwscup2015_teamdataset": TeamDataset.objects.get(round=world.round, team=world.teams["a"]),
     }
     return world, objects
 
@@ -144,11 +142,11 @@ def run_action(client, model: str, action: str, pks: list[int]):
 
 def test_admin_actions_never_reach_another_competition(cups, client):
     a, a_objects, b, b_objects = cups
-    b_submission = b_objects["submissions_anonymizationsubmission"]
+    b_submission = b_objects["pwscup2015_anonymizationsubmission"]
     for action in ("publish_results", "rescore_all", "freeze", "draw_samples"):
         run_action(client, "competitions_round", action, [b.round.pk])
     assert not RoundOperation.objects.filter(round=b.round).exists()
-    run_action(client, "submissions_anonymizationsubmission", "rescore", [b_submission.pk])
+    run_action(client, "pwscup2015_anonymizationsubmission", "rescore", [b_submission.pk])
     b.round.refresh_from_db()
     assert not b.round.results_published
     assert b.round.targets.get(team=b.teams["a"]).version == 1
@@ -165,7 +163,7 @@ def test_admin_actions_never_reach_another_competition(cups, client):
     run_action(client, "competitions_round", "rescore_all", [a.round.pk])
     run_operations()
     assert AnonymizationSubmission.objects.get(
-        pk=a_objects["submissions_anonymizationsubmission"].pk
+        pk=a_objects["pwscup2015_anonymizationsubmission"].pk
     ).status == (Status.QUEUED)
 
 
@@ -200,9 +198,9 @@ def organizer_pages(world, objects) -> dict[str, str]:
         "target": reverse("target_download", args=target),
         "candidate": reverse("candidate_download", args=target),
         "submission_file": reverse(
-            "submission_file", args=[objects["submissions_anonymizationsubmission"].pk]
+            "submission_file", args=[objects["pwscup2015_anonymizationsubmission"].pk]
         ),
-        "attack_file": reverse("attack_file", args=[objects["submissions_attacksubmission"].pk]),
+        "attack_file": reverse("attack_file", args=[objects["pwscup2015_attacksubmission"].pk]),
         "admin_original": reverse("admin:competitions_round_original", args=[world.round.pk]),
     }
 
@@ -296,10 +294,10 @@ def test_the_round_forms_current_file_links_to_a_checked_download(cups, client, 
 @pytest.mark.parametrize(
     "model",
     [
-        "submissions_anonymizationsubmission",
-        "submissions_attacksubmission",
-        "submissions_target",
-        "submissions_teamdataset",
+        "pwscup2015_anonymizationsubmission",
+        "pwscup2015_attacksubmission",
+        "pwscup2015_target",
+        "pwscup2015_teamdataset",
     ],
 )
 def test_uploads_targets_and_samples_cannot_be_added_by_hand(
@@ -317,17 +315,17 @@ def test_uploads_targets_and_samples_cannot_be_added_by_hand(
 def test_read_only_file_fields_link_only_to_checked_downloads(cups, client):
     a, a_objects, _b, _b_objects = cups
     links = {
-        "submissions_anonymizationsubmission": reverse(
-            "submission_file", args=[a_objects["submissions_anonymizationsubmission"].pk]
+        "pwscup2015_anonymizationsubmission": reverse(
+            "submission_file", args=[a_objects["pwscup2015_anonymizationsubmission"].pk]
         ),
-        "submissions_attacksubmission": reverse(
-            "attack_file", args=[a_objects["submissions_attacksubmission"].pk]
+        "pwscup2015_attacksubmission": reverse(
+            "attack_file", args=[a_objects["pwscup2015_attacksubmission"].pk]
         ),
-        "submissions_target": reverse(
+        "pwscup2015_target": reverse(
             "target_download", args=[a.competition.slug, a.round.slug, "teamA"]
         ),
     }
-    for model in ("submissions_teamdataset", *links):
+    for model in ("pwscup2015_teamdataset", *links):
         page = client.get(admin_url(model, "change", a_objects[model]))
         content = text(page)
         assert not re.search(r'href="[^"]*private/', content), f"{model}: a MEDIA_URL link"

@@ -165,11 +165,11 @@ def test_a_cached_ranking_reads_no_score_until_a_service_changes_it(make_world, 
     assert b"Extra 000" in response.content
     again, sql, _response = queries(client, url)
     assert again < first
-    assert not any("submissions_anonymizationsubmission" in q for q in sql), sql
+    assert not any("pwscup2015_anonymizationsubmission" in q for q in sql), sql
     # A new score, through the scoring service, is on the next page at once.
     fresh = scored(world, "b", seed=3)
     _count, sql, response = queries(client, url)
-    assert any("submissions_anonymizationsubmission" in q for q in sql)
+    assert any("pwscup2015_anonymizationsubmission" in q for q in sql)
     row = response.content.decode().split('data-testid="row-teamB"')[1].split("</tr>")[0]
     assert f'data-metric="U1">{score(fresh.scores["U1"])}<' in row
 

@@ -16,9 +16,10 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard, final_ranking
 from pwscup.pwscup2015.models import AnonymizationSubmission, Target
 from pwscup.pwscup2015.selectors import representative_submission
-from pwscup.pwscup2015.services import maintenance
 from pwscup.submissions.models import Status
+from pwscup.submissions.services import maintenance
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue
+from pwscup.submissions.services.maintenance import jobs_reap
 from tests.pwscup.brokers import RedisServer, broker_at
 from tests.pwscup.factories import run_operations, score, scored, upload
 from tests.support import csv_upload, noisy_copy
@@ -83,8 +84,8 @@ def test_an_upload_while_the_broker_is_down_is_kept_answered_and_sent_when_it_is
         )
         # The broker comes back: the reaper sends the three jobs once they have waited.
         redis_server.start()
-        assert services.jobs_reap(now=timezone.now())["resent"] == 0
-        counts = services.jobs_reap(now=timezone.now() + AFTER_RESEND)
+        assert jobs_reap(now=timezone.now())["resent"] == 0
+        counts = jobs_reap(now=timezone.now() + AFTER_RESEND)
     assert counts["resent"] == 3
     assert queued_pks(redis_server) == [first, second, third]
 
@@ -113,21 +114,21 @@ def test_the_reaper_resends_a_job_that_waited_too_long_once_per_interval(world, 
         pks = sorted(u.pk for u in uploads)
         assert queued_pks(redis_server) == pks
         # Sent just now: nothing is sent again.
-        assert services.jobs_reap(now=timezone.now() + RESEND / 2)["resent"] == 0
+        assert jobs_reap(now=timezone.now() + RESEND / 2)["resent"] == 0
         # Redis restarts without its data: every message is gone; once they have waited,
         # every job is sent again, each once.
         redis_server.kill()
         redis_server.start()
         assert queued_pks(redis_server) == []
         later = timezone.now() + AFTER_RESEND
-        assert services.jobs_reap(now=later)["resent"] == 5
+        assert jobs_reap(now=later)["resent"] == 5
         assert queued_pks(redis_server) == pks
         # Sent again at ``later``: not again within the next interval, then once more.
-        assert services.jobs_reap(now=later + RESEND / 2)["resent"] == 0
-        assert services.jobs_reap(now=later + AFTER_RESEND)["resent"] == 5
+        assert jobs_reap(now=later + RESEND / 2)["resent"] == 0
+        assert jobs_reap(now=later + AFTER_RESEND)["resent"] == 5
         # A job claimed meanwhile is not QUEUED any more: never sent again.
         job_claim(model=AnonymizationSubmission, pk=pks[0])
-        assert services.jobs_reap(now=later + 3 * AFTER_RESEND)["resent"] == 4
+        assert jobs_reap(now=later + 3 * AFTER_RESEND)["resent"] == 4
 
 
 @pytest.mark.django_db(transaction=True)
@@ -145,7 +146,7 @@ def test_the_embedded_filesystem_broker_gets_the_resent_job_too(world, tmp_path)
         submission = upload(world, "a", world.original)
         (message,) = folder.glob("*.msg")
         message.unlink()
-        assert services.jobs_reap(now=timezone.now() + AFTER_RESEND)["resent"] == 1
+        assert jobs_reap(now=timezone.now() + AFTER_RESEND)["resent"] == 1
         (resent,) = folder.glob("*.msg")
         body = json.loads(b64decode(json.loads(resent.read_bytes())["body"]))
     assert body[0] == [submission.pk]
@@ -208,7 +209,7 @@ def test_the_reaper_cannot_reset_a_run_that_finishes_between_its_read_and_its_up
 
     monkeypatch.setattr(maintenance, "job_requeue", the_run_finishes_first)
     with django_capture_on_commit_callbacks() as callbacks:
-        counts = services.jobs_reap()
+        counts = jobs_reap()
     assert counts["requeued"] == 0
     assert callbacks == [], "a finished job is not sent again"
     submission.refresh_from_db()
@@ -237,7 +238,7 @@ def test_a_run_is_requeued_only_when_its_worker_no_longer_runs_it(
     def reap_with(census):
         monkeypatch.setattr(maintenance.broker, "worker_census", lambda: census)
         with django_capture_on_commit_callbacks() as callbacks:
-            counts = services.jobs_reap(worker="reaper@host")
+            counts = jobs_reap(worker="reaper@host")
         return counts["requeued"], len(callbacks)
 
     # The reaper's own worker is not among the answers: they are not trusted.

@@ -71,7 +71,7 @@ def test_admin_lists_mark_stale_scores(client, django_user_model, stale_world):
     admin = django_user_model.objects.create_superuser("boss", "boss@example.org", "pw")
     client.force_login(admin)
     for model in ("anonymizationsubmission", "target"):
-        page = client.get(reverse(f"admin:submissions_{model}_changelist")).content.decode()
+        page = client.get(reverse(f"admin:pwscup2015_{model}_changelist")).content.decode()
         assert f"<strong>{MARK}</strong>" in page, model
         assert page.count(MARK) == 1, model  # team B's row is current
 
