@@ -6,8 +6,6 @@ the scoring of correspondence tables. No Django, no Celery: DataFrames in, numbe
 The command line (``python -m scoring``) runs the same code as the server.
 """
 
-# The sequential round's messages join the one catalogue whenever scoring is imported.
-import scoring.sequential.messages  # noqa: E402, F401, I001
 from scoring.attacks import builtin_attack_rates
 from scoring.columns import Table
 from scoring.correspondence import AttackScore, read_correspondence, score_correspondence

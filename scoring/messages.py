@@ -5,6 +5,13 @@ A :class:`scoring.errors.ScoringError` carries a ``code`` and JSON-serialisable
 the code and parameters of a failed job and renders them in each reader's language;
 the command line renders them in the language of ``--lang`` or ``LANG``.
 
+:data:`MESSAGES` is the one catalogue (code -> {language: template}): the modules of
+:data:`CATALOGUES`, merged when this module is imported. They are data only and listed
+here rather than registered by whoever imports them, so every code renders in any process
+that can import :mod:`scoring.messages`, whatever else it has loaded; a stored ``seq.*``
+code renders without the sequential round's code. (The DP round's codes have a catalogue
+and a renderer of their own, :mod:`scoring.dp.errors`.)
+
 Parameter values are plain text and numbers, or two structured kinds:
 
 * a *listing* ``{"listing": KIND, "items": [[n, detail], ...], "total": N}`` — the first
@@ -30,279 +37,31 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from scoring.catalogues.core import CORE_MESSAGES, TERMS
+from scoring.catalogues.sequential import SEQ_MESSAGES
+
 LANGUAGES = ("en", "ja")
 ECHO_LIMIT = 80
 MAX_LISTED = 10
 ELLIPSIS = "…"
 
-_ROWS_NOTE = {
-    "en": "Rows are numbered from 1 after the header line.",
-    "ja": "行番号はヘッダー行の次の行を 1 とします。",
-}
+# The parts of the catalogue: the library's own codes, then the sequential round's ``seq.*``.
+CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (CORE_MESSAGES, SEQ_MESSAGES)
 
-# How to fix a file in another encoding (Excel's own name of the format in each language).
-_SAVE_UTF8 = {
-    "en": "Save it as UTF-8 (in Excel: Save As, \"CSV UTF-8 (Comma delimited)\") and upload "
-    "it again.",
-    "ja": "UTF-8 で保存し直して（Excel では「名前を付けて保存」で「CSV UTF-8（コンマ区切り）」）、"
-    "もう一度アップロードしてください。",
-}
+
+def _merged(catalogues: Iterable[Mapping[str, dict[str, str]]]) -> dict[str, dict[str, str]]:
+    """One code -> templates dict; a code in two parts is a mistake, not an override."""
+    merged: dict[str, dict[str, str]] = {}
+    for catalogue in catalogues:
+        twice = merged.keys() & catalogue.keys()
+        if twice:
+            raise ValueError(f"message codes in two catalogues: {sorted(twice)}")
+        merged.update(catalogue)
+    return merged
+
 
 # code -> {language: template}; placeholders are str.format fields of ``params``.
-MESSAGES: dict[str, dict[str, str]] = {
-    "table.unreadable": {
-        "en": "{name}: cannot read the file ({reason}).",
-        "ja": "{name}: ファイルを読めません（{reason}）。",
-    },
-    "table.empty": {
-        "en": "{name} is empty: expected a CSV file with a header line.",
-        "ja": "{name} が空です。ヘッダー行のある CSV ファイルが必要です。",
-    },
-    "table.binary": {
-        "en": "{name} is a binary file, not CSV text (it contains NUL bytes). "
-        "Upload a CSV file encoded in UTF-8 or Shift-JIS (CP932).",
-        "ja": "{name} は CSV テキストではなくバイナリファイルです（NUL バイトを含みます）。"
-        "UTF-8 または Shift-JIS (CP932) の CSV ファイルをアップロードしてください。",
-    },
-    "table.encoding": {
-        "en": "{name} is not UTF-8 (it looks like {encoding}): the first byte that is not "
-        "UTF-8 is on line {line} of the file (byte offset {offset}). " + _SAVE_UTF8["en"],
-        "ja": "{name} は UTF-8 ではありません（{encoding} のようです）。UTF-8 でない最初のバイトは"
-        "ファイルの {line} 行目（バイト位置 {offset}）にあります。" + _SAVE_UTF8["ja"],
-    },
-    "table.encoding_unsure": {
-        "en": "{name} is not UTF-8, and its encoding cannot be told for sure (it may be "
-        "{encoding}): the first byte that is not UTF-8 is on line {line} of the file "
-        "(byte offset {offset}). " + _SAVE_UTF8["en"],
-        "ja": "{name} は UTF-8 ではなく、文字コードを確定できません（{encoding} かもしれません）。"
-        "UTF-8 でない最初のバイトはファイルの {line} 行目（バイト位置 {offset}）にあります。"
-        + _SAVE_UTF8["ja"],
-    },
-    "table.encoding_unknown": {
-        "en": "{name} is not UTF-8, nor in an encoding the platform recognises: the first byte "
-        "that is not UTF-8 is on line {line} of the file (byte offset {offset}). "
-        + _SAVE_UTF8["en"],
-        "ja": "{name} は UTF-8 ではなく、認識できる文字コードでもありません。UTF-8 でない最初の"
-        "バイトはファイルの {line} 行目（バイト位置 {offset}）にあります。" + _SAVE_UTF8["ja"],
-    },
-    "table.encoding_damaged": {
-        "en": "{name} is mostly UTF-8 but holds bytes that are not (text pasted from a file in "
-        "another encoding?): the first is on line {line} of the file (byte offset {offset}). "
-        + _SAVE_UTF8["en"],
-        "ja": "{name} はほぼ UTF-8 ですが、UTF-8 でないバイトを含みます（別の文字コードのファイル"
-        "から貼り付けた文字？）。最初のものはファイルの {line} 行目（バイト位置 {offset}）に"
-        "あります。" + _SAVE_UTF8["ja"],
-    },
-    "table.duplicate_columns": {
-        "en": "{name}: duplicate column name(s) in the header: {columns}.",
-        "ja": "{name}: ヘッダーに重複した列名があります: {columns}。",
-    },
-    "table.ragged": {
-        "en": "{name}: wrong number of fields (the header has {width}): {rows}. "
-        + _ROWS_NOTE["en"],
-        "ja": "{name}: フィールド数が違います（ヘッダーは {width} 個）: {rows}。"
-        + _ROWS_NOTE["ja"],
-    },
-    "table.unparsable": {
-        "en": "{name} is not a readable CSV table: {detail}",
-        "ja": "{name} は読み取れる CSV 表ではありません: {detail}",
-    },
-    "header.mismatch": {
-        "en": "The header of the {what} differs from the original: {problems}. "
-        "Expected header: {expected}.",
-        "ja": "{what}のヘッダーが元のテーブルと異なります: {problems}。正しいヘッダー: {expected}。",
-    },
-    "header.missing": {
-        "en": "missing column(s): {columns}",
-        "ja": "足りない列: {columns}",
-    },
-    "header.unexpected": {
-        "en": "unexpected column(s): {columns}",
-        "ja": "余分な列: {columns}",
-    },
-    "header.misordered": {
-        "en": "misordered column(s): {columns}",
-        "ja": "順序の違う列: {columns}",
-    },
-    "original.no_rows": {
-        "en": "The original table has no data rows.",
-        "ja": "元のテーブルにデータ行がありません。",
-    },
-    "original.empty_cells": {
-        "en": "The original table has empty cells at {rows}. " + _ROWS_NOTE["en"],
-        "ja": "元のテーブルに空のセルがあります: {rows}。" + _ROWS_NOTE["ja"],
-    },
-    "column.not_number": {
-        "en": "Column {column} of the {what} must hold finite numbers; not a finite number at "
-        "{rows}. " + _ROWS_NOTE["en"],
-        "ja": "{what}の列 {column} には有限の数値が必要です。数値でないセル: {rows}。"
-        + _ROWS_NOTE["ja"],
-    },
-    "submission.row_count": {
-        "en": "The submission has {got} data rows; expected {expected} (one per row of the "
-        "original table; a deleted row stays as a row of empty cells).",
-        "ja": "提出ファイルのデータ行は {got} 行ですが、{expected} 行必要です（元のテーブルの各行に"
-        " 1 行ずつ。削除した行は空のセルだけの行として残します）。",
-    },
-    "submission.all_deleted": {
-        "en": "Every row of the submission is deleted (all cells empty); keep at least one row.",
-        "ja": "提出ファイルのすべての行が削除されています（全セルが空）。少なくとも 1 行は残してください。",
-    },
-    "submission.empty_cells": {
-        "en": "Empty cells in rows that are not deleted (a deleted row has every cell empty; "
-        "a kept row has none): {rows}. " + _ROWS_NOTE["en"],
-        "ja": "削除されていない行に空のセルがあります（削除する行はすべてのセルを空にし、"
-        "残す行には空のセルを置きません）: {rows}。" + _ROWS_NOTE["ja"],
-    },
-    "submission.outside_domain": {
-        "en": "Column {column} holds values that do not occur in that column of the original "
-        "table: {rows}. " + _ROWS_NOTE["en"],
-        "ja": "列 {column} に元のテーブルのその列にない値があります: {rows}。" + _ROWS_NOTE["ja"],
-    },
-    "answer.empty": {
-        "en": "The correspondence table is empty; expected {expected} lines (one line per row "
-        "of the published table, empty or 0 for no guess).",
-        "ja": "対応表が空です。{expected} 行必要です（公開テーブルの各行に 1 行。"
-        "推測しない行は空または 0）。",
-    },
-    "answer.line_count": {
-        "en": "The correspondence table has {got} answer lines; expected {expected} "
-        "(one line per row of the published table, empty or 0 for no guess).",
-        "ja": "対応表の回答行は {got} 行ですが、{expected} 行必要です"
-        "（公開テーブルの各行に 1 行。推測しない行は空または 0）。",
-    },
-    "answer.line_count_after_header": {
-        "en": "The correspondence table has {got} answer lines after the header line; "
-        "expected {expected} (one line per row of the published table, empty or 0 for "
-        "no guess).",
-        "ja": "対応表のヘッダー行の後の回答行は {got} 行ですが、{expected} 行必要です"
-        "（公開テーブルの各行に 1 行。推測しない行は空または 0）。",
-    },
-    "answer.fields": {
-        "en": "The correspondence table must hold one row number per line; {lines}.",
-        "ja": "対応表は 1 行に 1 つの行番号だけを書きます。{lines}。",
-    },
-    "answer.not_integer": {
-        "en": "The correspondence table must hold one integer (a row number) per line; "
-        "not an integer at {lines}.",
-        "ja": "対応表の各行には整数（行番号）を 1 つ書きます。整数でない行: {lines}。",
-    },
-    "answer.out_of_range": {
-        "en": "Row numbers must be between 1 and {reference_rows} (or empty / 0 for no guess); "
-        "out of range at {lines}.",
-        "ja": "行番号は 1 から {reference_rows} まで（推測しない行は空または 0）です。"
-        "範囲外の行: {lines}。",
-    },
-    "answer.length_mismatch": {
-        "en": "The answer has {got} rows but the published table has {expected}.",
-        "ja": "回答は {got} 行ですが、公開テーブルは {expected} 行です。",
-    },
-    "truth.header": {
-        "en": "The truth file must have the single header 'row'.",
-        "ja": "正解ファイルのヘッダーは 'row' の 1 列だけです。",
-    },
-    "truth.values": {
-        "en": "The truth file must hold one non-negative integer per line.",
-        "ja": "正解ファイルの各行には 0 以上の整数を 1 つ書きます。",
-    },
-    "attack.truth_length": {
-        "en": "truth has {got} entries but the released table has {expected} rows.",
-        "ja": "正解は {got} 件ですが、公開テーブルは {expected} 行です。",
-    },
-    "attack.truth_range": {
-        "en": "truth holds row numbers outside 0..{reference_rows}.",
-        "ja": "正解に 0..{reference_rows} の範囲外の行番号があります。",
-    },
-    "config.missing_key": {
-        "en": 'Missing configuration key "{key}".',
-        "ja": '設定キー "{key}" がありません。',
-    },
-    "config.not_column_list": {
-        "en": '"{key}" must be a list of column names.',
-        "ja": '"{key}" は列名のリストにしてください。',
-    },
-    "config.no_column": {
-        "en": '"{key}" must name at least one column.',
-        "ja": '"{key}" には少なくとも 1 列を指定してください。',
-    },
-    "config.duplicate_columns": {
-        "en": '"{key}" names a column more than once: {columns}.',
-        "ja": '"{key}" に同じ列が 2 回以上あります: {columns}。',
-    },
-    "config.unknown_columns": {
-        "en": '"{key}" names column(s) not in the original table: {columns}.',
-        "ja": '"{key}" に元のテーブルにない列があります: {columns}。',
-    },
-    "config.not_column_name": {
-        "en": '"{key}" must be a column name (a string).',
-        "ja": '"{key}" は列名（文字列）にしてください。',
-    },
-    "config.not_in_role": {
-        "en": '"{key}" must be one of the "{role}" columns, got {value!r}.',
-        "ja": '"{key}" は "{role}" の列から選んでください（指定された値: {value!r}）。',
-    },
-    "config.not_subset": {
-        "en": '"{key}" must be a subset of "{role}"; not in it: {columns}.',
-        "ja": '"{key}" は "{role}" の列の中から選んでください。含まれない列: {columns}。',
-    },
-    "config.not_numeric": {
-        "en": '"{key}": column {column!r} is not numeric in the original table: row {row} '
-        "holds {value!r} ({total} non-numeric rows in total).",
-        "ja": '"{key}": 列 {column!r} は元のテーブルで数値ではありません。{row} 行目の値は '
-        "{value!r} です（数値でない行は計 {total} 行）。",
-    },
-    "config.overlap": {
-        "en": '"qi" and "sa" overlap: {columns}.',
-        "ja": '"qi" と "sa" に同じ列があります: {columns}。',
-    },
-    "json.too_large": {
-        "en": "The JSON text is {size} bytes; at most {limit} bytes are allowed.",
-        "ja": "JSON テキストが {size} バイトあります。{limit} バイトまでにしてください。",
-    },
-    "json.too_deep": {
-        "en": "The JSON text is nested {depth} levels deep; at most {limit} levels are allowed.",
-        "ja": "JSON テキストの入れ子が {depth} 段あります。{limit} 段までにしてください。",
-    },
-    "json.number_too_long": {
-        "en": "The JSON text holds a number literal of {length} characters ({value!r}); "
-        "at most {limit} characters are allowed.",
-        "ja": "JSON テキストに {length} 文字の数値 ({value!r}) があります。"
-        "数値は {limit} 文字までにしてください。",
-    },
-    "json.integer_too_large": {
-        "en": "The JSON text holds the integer {value}, larger than {limit} in magnitude.",
-        "ja": "JSON テキストの整数 {value} は大きすぎます（絶対値 {limit} まで）。",
-    },
-    "json.not_finite": {
-        "en": "The JSON text holds {value!r}, which is not a finite number.",
-        "ja": "JSON テキストの {value!r} は有限の数値ではありません。",
-    },
-    "json.not_text": {
-        "en": "The JSON file is not UTF-8 text (undecodable byte at offset {offset}).",
-        "ja": "JSON ファイルが UTF-8 テキストではありません（バイト位置 {offset} に解読できないバイト）。",
-    },
-    "json.invalid": {
-        "en": "Not valid JSON: the syntax breaks at line {line}, column {column}.",
-        "ja": "正しい JSON ではありません: {line} 行 {column} 列目で構文が崩れています。",
-    },
-    "attack.sa_not_number": {
-        "en": "The {what} has non-numeric sa values (row {row}).",
-        "ja": "{what}の sa 列に数値でない値があります（{row} 行目）。",
-    },
-}
-
-# Descriptions of tables passed as ``name``/``what``; a file name stays as it is.
-TERMS: dict[str, dict[str, str]] = {
-    "the original table": {"ja": "元のテーブル"},
-    "original table": {"ja": "元のテーブル"},
-    "the anonymized table": {"ja": "匿名加工テーブル"},
-    "submission": {"ja": "提出ファイル"},
-    "the correspondence table": {"ja": "対応表"},
-    "the answer": {"ja": "回答"},
-    "the truth file": {"ja": "正解ファイル"},
-    "reference table": {"ja": "参照テーブル"},
-    "released table": {"ja": "公開テーブル"},
-}
+MESSAGES: dict[str, dict[str, str]] = _merged(CATALOGUES)
 
 # Listing kinds: how one item ``[n, detail]`` reads, and the unit of the total.
 _ITEMS = {

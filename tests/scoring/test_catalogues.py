@@ -1,0 +1,90 @@
+"""The one message catalogue is complete in any process, with nothing registered by import.
+
+``scoring.messages`` merges the data-only modules of ``scoring.catalogues``; importing
+``scoring`` loads no round kind, and a stored ``seq.*`` code renders (and is recognised as a
+code) in a fresh interpreter that never imported ``scoring.sequential``.
+"""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import scoring.catalogues
+import scoring.messages
+from scoring.catalogues.core import CORE_MESSAGES
+from scoring.catalogues.sequential import SEQ_MESSAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUES = Path(scoring.catalogues.__file__).parent
+
+
+def _run(script: str) -> str:
+    """Run ``script`` in a fresh interpreter (no module of this test process carried over)."""
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+# Prints the modules of the round kinds (scoring.sequential, scoring.dp) loaded so far.
+PRINT_LOADED_KINDS = """
+kinds = (["scoring", "sequential"], ["scoring", "dp"])
+print(sorted(m for m in sys.modules if m.split(".")[:2] in kinds))
+"""
+
+
+def test_importing_scoring_loads_no_round_kind():
+    out = _run("import sys\nimport scoring\n" + PRINT_LOADED_KINDS)
+    assert out.strip() == "[]"
+
+
+def test_a_sequential_code_renders_without_the_sequential_round():
+    script = (
+        """
+import sys
+from scoring.errors import ValidationError
+from scoring.messages import MESSAGES, render
+assert "seq.release.no_rows" in MESSAGES
+print(render("seq.release.no_rows", {"release": 2}, "en"))
+print(render("seq.release.no_rows", {"release": 2}, "ja"))
+error = ValidationError("seq.release.no_rows", release=3)
+print(error.code, "|", error.render("ja"))
+"""
+        + PRINT_LOADED_KINDS
+    )
+    lines = _run(script).splitlines()
+    assert lines == [
+        "release 2: the file has no data rows",
+        "リリース 2: データ行がありません",
+        "seq.release.no_rows | リリース 3: データ行がありません",
+        "[]",
+    ]
+
+
+def test_the_catalogue_is_the_parts_merged_core_first():
+    assert scoring.messages.CATALOGUES == (CORE_MESSAGES, SEQ_MESSAGES)
+    assert list(scoring.messages.MESSAGES) == [*CORE_MESSAGES, *SEQ_MESSAGES]
+    assert all(code.startswith("seq.") for code in SEQ_MESSAGES)
+    assert not any(code.startswith("seq.") for code in CORE_MESSAGES)
+
+
+def test_a_code_in_two_parts_is_refused():
+    with pytest.raises(ValueError, match="table.empty"):
+        scoring.messages._merged([CORE_MESSAGES, {"table.empty": {"en": "x", "ja": "y"}}])
+
+
+@pytest.mark.parametrize("path", sorted(CATALOGUES.glob("*.py")), ids=lambda p: p.name)
+def test_a_catalogue_part_is_data_only(path):
+    """No imports: merging a part can never load a round or register anything."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert imports == [], path
