@@ -3,7 +3,9 @@
 L1 distinct l-diversity, L2 entropy l-diversity (a real number, never floored), L3
 recursive (c,l)-diversity (``C_l = max_E r_1 / (r_l + … + r_m)``) and T t-closeness
 (equal or ordered earth mover's distance), over one indicator column, on the
-equivalence classes of S1/S2 (the kept rows grouped by every ``qi`` column).
+equivalence classes of S1/S2 (the kept rows grouped by every ``qi`` column). The
+round's ``indicators`` block that says which column and how is read by
+:mod:`scoring.indicator_config`.
 
 Everything is computed on (class, label) pairs: one sort of the rows' pair keys, then
 ``bincount`` and cumulative sums per class; nothing loops over classes. The ordered
@@ -22,49 +24,25 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from scoring.columns import Table, as_table
-from scoring.errors import ConfigError
+from scoring.indicator_config import (
+    CATEGORICAL,
+    DEFAULT_BINS,
+    DEFAULT_L,
+    EQUAL,
+    NUMERIC,
+    ORDERED,
+    IndicatorConfig,
+    load_indicators,
+)
 from scoring.metrics_info import INDICATOR_METRICS
 
-CATEGORICAL, NUMERIC = "categorical", "numeric"
-EQUAL, ORDERED = "equal", "ordered"
-DEFAULT_BINS = 5
-DEFAULT_L = 2
 # "satisfies" rules of spec A.3 compare with this slack: L2 >= l - 1e-9, T <= t + 1e-9.
 SLACK = 1e-9
-_KEYS = ("sa", "kind", "bins", "l", "t_distance", "order")
-
-
-@dataclass(frozen=True)
-class IndicatorConfig:
-    """The ``indicators`` block of a round configuration, checked (spec A.4).
-
-    ``kind``, ``t_distance`` and ``bins`` hold the decided values (defaults filled in):
-    ``bins`` is an integer ``B >= 2`` (equal-frequency edges from the original table) or
-    a tuple of explicit edges.
-    """
-
-    sa: str
-    kind: str
-    bins: int | tuple[float, ...] = DEFAULT_BINS
-    l: int = DEFAULT_L  # noqa: E741 - the spec's name
-    t_distance: str = EQUAL
-    order: tuple[str, ...] | None = None
-
-    def to_dict(self) -> dict:
-        return {
-            "sa": self.sa,
-            "kind": self.kind,
-            "bins": self.bins if isinstance(self.bins, int) else list(self.bins),
-            "l": self.l,
-            "t_distance": self.t_distance,
-            "order": None if self.order is None else list(self.order),
-        }
 
 
 @dataclass(frozen=True)
@@ -90,136 +68,6 @@ class IndicatorResult:
 
     def scores(self) -> dict[str, float | int | None]:
         return {metric: getattr(self, metric) for metric in INDICATOR_METRICS}
-
-
-# --- configuration -----------------------------------------------------------------------
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-
-def _is_finite_number(value: Any) -> bool:
-    return (
-        isinstance(value, int | float | np.integer | np.floating)
-        and not isinstance(value, bool)
-        and bool(np.isfinite(value))
-    )
-
-
-def load_indicators(raw: Any, original: Table | pd.DataFrame, *, qi: Sequence[str] = ()):
-    """Check an ``indicators`` block against the original table (``None`` stays ``None``).
-
-    Examples
-    --------
-    >>> x = pd.DataFrame({"q": ["1", "2"], "d": ["flu", "cold"]})
-    >>> load_indicators({"sa": "d"}, x).to_dict()
-    {'sa': 'd', 'kind': 'categorical', 'bins': 5, 'l': 2, 't_distance': 'equal', 'order': None}
-    >>> load_indicators({"sa": "zip"}, x)
-    Traceback (most recent call last):
-    ...
-    scoring.errors.ConfigError: indicators.sa 'zip' is not a column of the table (columns: q, d)
-    """
-    if raw is None:
-        return None
-    if not isinstance(raw, Mapping):
-        raise ConfigError('"indicators" must be an object such as {"sa": "Disease"}.')
-    unknown = [key for key in raw if key not in _KEYS]
-    if unknown:
-        raise ConfigError(
-            f"Unknown key(s) in indicators: {', '.join(map(repr, unknown))} "
-            f"(allowed: {', '.join(_KEYS)})."
-        )
-    table = as_table(original)
-    columns = tuple(str(c) for c in table.columns)
-    sa = raw.get("sa")
-    if not isinstance(sa, str) or sa not in columns:
-        raise ConfigError(
-            f"indicators.sa {sa!r} is not a column of the table (columns: {', '.join(columns)})"
-        )
-    if sa in qi:
-        raise ConfigError(
-            f"indicators.sa {sa!r} is a qi column; choose an sa column or a column with no role"
-        )
-    column = table.column(sa)
-    # Only numbers and empty cells (the usual numeric column): no need to look at the
-    # text of its distinct values.
-    numeric_only = not np.any(~np.isfinite(column.numbers()) & ~column.empty())
-    kind = raw.get("kind")
-    if numeric_only:
-        uniques = None
-        if kind is None:
-            kind = NUMERIC
-    else:
-        codes, uniques = column.factorized()
-        numbers = column.unique_numbers()
-        present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
-        if kind is None:
-            kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
-    if kind not in (CATEGORICAL, NUMERIC):
-        raise ConfigError(
-            f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
-        )
-    if kind == NUMERIC and not numeric_only:
-        bad_unique = present & ~np.isfinite(numbers)
-        bad_rows = np.flatnonzero(bad_unique[codes])
-        if bad_rows.size:
-            listed = ", ".join(
-                f"row {int(r) + 1} ({str(v)[:80]!r})"
-                for r, v in zip(bad_rows[:10], column.values(bad_rows[:10]), strict=True)
-            )
-            raise ConfigError(
-                f"kind 'numeric' but column {sa!r} holds non-numbers: {listed} "
-                f"({bad_rows.size} rows in total)"
-            )
-    bins = raw.get("bins", DEFAULT_BINS)
-    bins = DEFAULT_BINS if bins is None else bins
-    if _is_int(bins):
-        if bins < 2:
-            raise ConfigError(_BINS_MESSAGE)
-        bins = int(bins)
-    elif isinstance(bins, list | tuple):
-        if not bins or not all(_is_finite_number(b) for b in bins):
-            raise ConfigError(_BINS_MESSAGE)
-        if any(b >= a for b, a in zip(bins, bins[1:], strict=False)):
-            raise ConfigError(_BINS_MESSAGE)
-        bins = tuple(float(b) for b in bins)
-    else:
-        raise ConfigError(_BINS_MESSAGE)
-    level = raw.get("l", DEFAULT_L)
-    level = DEFAULT_L if level is None else level
-    if not _is_int(level) or level < 2:
-        raise ConfigError(f"indicators.l must be an integer >= 2, not {str(level)[:80]!r}")
-    distance = raw.get("t_distance")
-    if distance is None:
-        distance = ORDERED if kind == NUMERIC else EQUAL
-    elif distance not in (EQUAL, ORDERED):
-        raise ConfigError(
-            f"indicators.t_distance must be 'equal' or 'ordered', not {str(distance)[:80]!r}"
-        )
-    order = raw.get("order")
-    if order is not None:
-        if not isinstance(order, list | tuple) or not all(isinstance(v, str) for v in order):
-            raise ConfigError("indicators.order must be a list of the column's values (strings)")
-        if len(set(order)) != len(order):
-            raise ConfigError("indicators.order lists a value more than once")
-        order = tuple(order)
-    if kind == CATEGORICAL and distance == ORDERED:
-        if uniques is None:
-            uniques = column.factorized()[1]
-            present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
-        values = sorted({str(u).strip() for u in uniques[present]})
-        missing = [v for v in values if v not in set(order or ())]
-        if missing:
-            raise ConfigError(
-                f"column {sa!r}: values {missing[:10]!r} are missing from the 'order' list"
-            )
-    return IndicatorConfig(sa, kind, bins, int(level), distance, order)
-
-
-_BINS_MESSAGE = (
-    "indicators.bins must be an integer >= 2 or a strictly increasing list of finite numbers"
-)
 
 
 # --- labels ------------------------------------------------------------------------------

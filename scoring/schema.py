@@ -14,7 +14,7 @@ import pandas as pd
 from scoring.bounded_json import loads_bounded
 from scoring.columns import Table, as_table
 from scoring.errors import ConfigError
-from scoring.indicators import IndicatorConfig, load_indicators
+from scoring.indicator_config import IndicatorConfig, load_indicators
 from scoring.messages import clip, quoted
 
 ORIGINAL_VALUES = "original-values"
