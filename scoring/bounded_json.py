@@ -7,7 +7,7 @@ all of these before or while parsing, with one exception type,
 :class:`scoring.errors.ConfigError`, whose code names the limit that was hit (rendered in
 English or Japanese like every other scoring message). The standard library's hooks
 (``parse_int``, ``parse_float``, ``parse_constant``) do the number checks; the depth is
-measured by a linear scan of the brackets outside strings before the parser runs, so the
+found by a linear scan of the brackets outside strings before the parser runs, so the
 check itself never recurses. No maintained library bounds all four (``orjson`` and
 ``ujson`` bound the depth only), hence this small module.
 

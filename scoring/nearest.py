@@ -12,8 +12,8 @@ Strategy by shape:
 
 * one column (E2, E4): :mod:`scoring.nearest_1d`, one sorted array and three binary
   searches per row, O(n log n);
-* classes of at most 32 reference rows: all pairs, in padded numpy blocks (3x faster
-  than the trees at 200,000 and 1,000,000 rows of the benchmark's ``normal`` case);
+* classes of at most 32 reference rows: all pairs, in padded numpy blocks (cheaper than
+  building and walking a tree for so few points);
 * larger classes, and the "all rows" fallback: one KD-tree per class over its distinct
   points, built and searched in compiled code (:mod:`scoring._nearest_numba`, numba):
   midpoint splits of tight bounding boxes, leaves of 16 points, nodes laid out depth
@@ -21,39 +21,27 @@ Strategy by shape:
   order of their true row (one region of the tree stays in the CPU caches), in chunks
   run on a thread pool.
 
-Measured on the benchmark's generated data (12 ``sa`` columns, 5 % deleted, 10 %
-multiplicative noise, 78-86 % of the rows hits), the same inputs before and after, on
-2 shared cores (load in brackets); the EUC search of the worst cases (``match1``: two
-huge classes; ``nomatch``: all rows):
+Why the search is built this way: the radius balls are nearly empty (within a true row's
+distance there is usually one point), so the time goes to the walk proving them empty,
+much of it cache and branch misses. Hence:
 
-* 200,000 rows: 1.1-1.8 s CPU, was 3.0-3.4 s with scipy's ``cKDTree`` (load 2-2.5);
-* 1,000,000 rows: ``nomatch`` 8.8-11.6 s CPU (tree 1.4 s, search 7-9 us a row), was
-  40 s CPU, 62 s wall (load 2.5-3.8); ``match1`` 9.5-12 s CPU, was 32 s CPU, 38 s wall.
-  The benchmark, two runs at load 2.2-7.2: EUC1 8.9-10.3 s wall in ``match1`` (total
-  17.9-19.7 s), EUC2 15.3-16.1 s in ``nomatch`` (total 22.6-26.8 s, over 20 s): on a
-  loaded machine this search alone still takes most of the worst case's budget.
-
-The balls are nearly empty (points within the true distance: median 1), so the time is
-the walk proving them empty: ~140 nodes and ~130 points a row at 200,000 rows, half of
-it cache and branch misses. What the compiled search gained, and what did not help:
-
-* per-query bounds and the early exit on a miss: cKDTree takes one bound per call, so
-  it ran buckets of queries with their largest bound, plus an approximate pass to settle
-  misses; both are gone;
+* a bound per query and an early exit on a miss (a tree library that takes one bound per
+  call, such as scipy's ``cKDTree``, needs buckets of queries run with their largest
+  bound and an approximate pass to settle misses);
 * branch-free box distances and a first test of each point, with reassociated sums
-  (lower bounds only; the distances compared keep the order of the sum): 2x; computing children's boxes while partitioning, rows moved
-  with the partition: tree build 3.3 -> 1.5 s at 1M; a hash table instead of
-  ``np.unique`` on row bytes for the distinct points: 1.5 -> 0.1 s; depth-first node
-  layout: 8 %;
-* no gain: leaves of 8-32 points; median splits (depth 14 instead of 73, 30 % slower
-  queries); bounding spheres besides the boxes (prune almost nothing more); float32
-  boxes; stopping a point's sum halfway; walking packets of 8-64 neighbouring queries
-  together (-8 % at best); building subtrees on the thread pool (1.4 -> 1.2 s at 1M: the
-  top of a heavy-tailed tree, splits peeling off a few outliers each, is most of it).
+  (lower bounds only; the distances compared keep the order of the sum);
+* children's boxes computed while partitioning, rows moved with the partition; a hash
+  table, not ``np.unique`` on row bytes, for the distinct points; a depth-first node
+  layout.
 
-Tried earlier with cKDTree, without gain: PCA rotation, dimension reduction with exact
-pruning, triangle-inequality shortcuts from each true row's nearest neighbour, dual-tree
-search, brute force with BLAS (hopeless at 1M: 10^13 multiply-adds).
+Tried and left out, for no gain: leaves of 8-32 points; median splits (a much shallower
+tree, but slower queries); bounding spheres besides the boxes (they prune almost nothing
+more); float32 boxes; stopping a point's sum halfway; walking packets of neighbouring
+queries together; building subtrees on the thread pool (the top of a heavy-tailed tree,
+splits peeling off a few outliers each, is most of the build). With ``cKDTree``: PCA
+rotation, dimension reduction with exact pruning, triangle-inequality shortcuts from each
+true row's nearest neighbour, dual-tree search; and brute force with BLAS (hopeless at a
+million rows: 10^13 multiply-adds).
 """
 
 from __future__ import annotations
@@ -92,8 +80,9 @@ def _threads() -> int:
 def warm_up() -> None:
     """Compile the tree search (or load it from numba's cache) on a tiny input.
 
-    A process's first tree search otherwise pays for it: ~0.5 s from the cache, several
-    seconds to compile when the cache is empty.
+    A process's first tree search otherwise pays for it: loading the compiled code from
+    numba's cache, or compiling it when the cache is empty; a long-lived process calls this
+    once when it starts.
     """
     points = np.arange(12.0).reshape(6, 2)
     nearest_hits(points, points + 0.5, np.arange(6))
@@ -162,7 +151,7 @@ def _forest_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows)
     """:func:`nearest_hits` for ``rows``: one KD-tree per class, searched in compiled code."""
     if rows.size == 0:
         return
-    # Imported here: numba costs ~0.4 s to import, which only the tree search should pay
+    # Imported here: importing numba is slow, and only the tree search should pay for it
     from scoring import _nearest_numba as kernels
 
     if ref_class is None:

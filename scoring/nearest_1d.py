@@ -12,8 +12,8 @@ tie window):
   searches in lexicographic order, (class, value), both parts exact; a class's rows
   are then one run, ordered by value.
 
-It replaced ranked values in composite (class, rank) keys, seven binary searches per row:
-8,333 rows, E4 2.2 -> 0.6 ms, E2's class search 2.8 -> 1.1 ms.
+Searching the values themselves takes three binary searches per row, where composite
+(class, rank) keys of ranked values would take seven.
 """
 
 from __future__ import annotations

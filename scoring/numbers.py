@@ -9,8 +9,8 @@ Python's ``float()`` accepts ``1_000`` and ``３９`` where pandas does not, so 
 a column with one and falling back to the other made a cell's fate depend on its
 neighbours. Validation and every metric read numbers through :func:`parse_numbers`.
 
-Measured on a million distinct decimal strings: 0.45 s (``float()`` over the array
-took 0.26 s, but accepts more than the rule); NFKC runs on non-ASCII cells only.
+NFKC runs on non-ASCII cells only, so a column of ASCII text pays nothing for it.
+``float()`` over the array would be quicker than the rule, but accepts more than it.
 """
 
 from __future__ import annotations

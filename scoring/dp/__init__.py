@@ -9,7 +9,8 @@ is the English §12 message; store ``code`` and ``params`` (JSON) and show it la
 Randomness: a platform release draws from ``system_generator()`` (fresh OS entropy, never
 stored); a platform answer from ``opendp_laplace_answer`` (OpenDP's sampler, no seed).
 Seeded numpy generators are for baselines, tests and the worked examples only. OpenDP's
-float Laplace costs roughly 30–60 µs per cell (about 6 s for a 100,000-cell answer).
+float Laplace sampler is far slower per cell than numpy's, so an answer's time grows with
+its number of cells: a target of many cells is slow to answer.
 
 Public API (import from ``scoring.dp``)
 ---------------------------------------

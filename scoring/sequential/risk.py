@@ -19,9 +19,8 @@ products of counts, so they are sums of logarithms over (person, value) keys: a 
 scores 0 when it is missing from one release of ``L(p)``, which is a count of
 releases, not a product. Every step is a numpy/pandas array operation; the only Python
 loop is over releases. Floating point agrees with the exact rational oracle to about
-1e-15 relative (spec: 1e-9). Measured (``benchmarks/bench_sequential.py``, 2-core machine
-shared with other work): 10,000 persons over 10 releases, 45,909 release rows, in
-0.6–1.1 s (target 5 s).
+1e-15 relative (spec: 1e-9). ``benchmarks/bench_sequential.py`` times it against the
+target (figures in ``docs/sequential.md``).
 
 Examples
 --------
