@@ -9,12 +9,12 @@ How it is built
   A rule that lives in a page's view moves to a service or selector first.
 * Errors: a service's ``Refused`` (status 400/403/404/413/429), Django's ``Http404`` /
   ``PermissionDenied`` and DRF's exceptions all become ``{"code", "message"}``
-  (``errors.py``); messages are translated (Accept-Language).
+  (``pwscup.core.rest``); messages are translated (Accept-Language).
 * Authentication: personal tokens (``Authorization: Bearer pws_…``, ``authentication.py``)
   and the session with CSRF. Throttles per token, per user and per anonymous address
   (``throttling.py``, rates in ``settings.PWSCUP_API_THROTTLE_RATES``).
 * Output serializers (``serializers.py``) describe the answers for the schema; each view
-  declares its answers and errors with ``extend_schema`` (``views.common.errors``).
+  declares its answers and errors with ``extend_schema`` (``pwscup.core.rest.errors``).
 
 Adding the endpoints of a round kind (dp, sequential, ...)
 ----------------------------------------------------------
@@ -25,15 +25,15 @@ Adding the endpoints of a round kind (dp, sequential, ...)
    and selectors. Use ``IsAuthenticated`` where the kind's pages need a login, raise
    ``Refused`` / ``Http404`` / ``PermissionDenied`` as the pages do, document the answers
    with ``@extend_schema(responses={200: MySerializer, **errors(401, 404)})`` from
-   ``pwscup.api.views.common``, and output serializers in the kind's ``api.py``.
-2. A list ``api_urlpatterns`` in that module, with paths relative to the round, e.g.
-   ``path("dp/queries/", QueryListView.as_view(), name="dp-queries")``.
-3. In ``pwscup/api/urls.py``, one line: ``path(ROUND, include(dp_api.api_urlpatterns))``
-   (names stay in the ``api`` namespace: ``reverse("api:dp-queries", args=[comp, round])``).
+   ``pwscup.core.rest``, and output serializers in the kind's ``api.py``.
+2. A list of URL patterns in that module, round-scoped paths starting with
+   ``pwscup.core.rest.ROUND_PREFIX``, returned by the kind's ``api_url_patterns()``; the API
+   mounts every kind's (names in the ``api`` namespace: ``reverse("api:dp-queries", ...)``).
+3. (No line in ``pwscup/api/urls.py``: the API never imports a kind.)
 4. Tests in ``tests/pwscup/test_api_<kind>.py``: the kind's access matrix over the API and
    its answers against the schema (``tests/pwscup/test_api_schema.py`` runs schemathesis on
    every endpoint of the schema, the kind's included).
 
-The endpoints of this package serve the first kind (the anonymize-then-attack game,
-``pwscup2015``); on a round of another kind they answer 404.
+This package's own endpoints are the competitions, my team and who I am; the 2015 game's
+are in ``pwscup/pwscup2015/api/``.
 """

@@ -1,4 +1,4 @@
-"""Console forms: they collect values; the services and ``scoring`` check them."""
+"""The console's competition and team forms: they collect values; the services check them."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _

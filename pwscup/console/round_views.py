@@ -1,4 +1,5 @@
-"""The round control page, its confirmed actions, the round's edit page and its ZIP archive."""
+"""The round control page of every kind (its panel and actions drawn by the kind) and the
+confirmation page of a lifecycle action."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

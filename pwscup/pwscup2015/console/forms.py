@@ -1,4 +1,5 @@
-"""Console forms: they collect values; the services and ``scoring`` check them."""
+"""The 2015 game's console forms (wizard steps, round settings): they collect values; the
+services and ``scoring`` check them."""
 
 import zoneinfo
 

@@ -1,9 +1,4 @@
-"""What the organizer console reads: one competition's rounds, teams, counts and audit log.
-
-Who may see a console page is ``organized_competitions`` (pwscup.accounts.selectors), the
-one rule every organizer screen applies; a competition the user does not organize is a 404
-here, exactly like one that does not exist.
-"""
+"""What the 2015 game's console reads: a round's phases, counts, team overview and archive."""
 
 from dataclasses import dataclass
 

@@ -1,8 +1,5 @@
-"""What the organizer console writes; every action leaves an entry in the audit log.
-
-The round operations (freeze, rescore, publish, samples) are the platform's services; this
-module adds who asked, and records it.
-"""
+"""What the 2015 game's console writes (round creation, settings, lifecycle); every action
+leaves an entry in the audit log."""
 
 from django.db import transaction
 

@@ -1,4 +1,5 @@
-"""The round control page, its confirmed actions, the round's edit page and its ZIP archive."""
+"""The 2015 game's console: its lifecycle actions and panel, the round's settings page and
+its ZIP archive."""
 
 import json
 import zipfile
