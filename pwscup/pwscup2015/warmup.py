@@ -8,8 +8,8 @@ On ``worker_init`` — in the worker's main process, before the prefork pool for
 processes — :func:`warm_worker` does all of that once, the prepared originals for the rounds
 whose anonymization phase is open (shared data, at most :data:`WARM_MAX_ROWS` rows each,
 within the cache's own bounds), then closes the database connections it opened. The pool's
-processes inherit the result. Measured with benchmarks/bench_upload.py (8,333 rows): the
-first upload's scoring took 1.5 s in a cold worker process against 0.2–0.45 s for the next.
+processes inherit the result. ``benchmarks/bench_upload.py`` times a round's first upload
+against the next ones (figures in ``benchmarks/README.md``).
 
 Nothing here is required: any error is logged and the worker starts cold, which is slower,
 never wrong. It costs nothing while the platform is idle (it runs once, at worker start).
