@@ -5,3 +5,6 @@ maths (validation, MU/MINV, utility, risk under attackers N and A, attack scorin
 ``scoring.sequential``. This app stores the organizer's master tables and the teams'
 uploads, freezes the steps, publishes the attack targets and ranks the teams.
 """
+
+# The key of this kind (``Round.kind``), for the game's own modules.
+KEY = "sequential"

@@ -1,18 +1,27 @@
-"""The organizer's side: the page creating a sequential round, and the console panel of one
-(masters, timeline T(1) … T(n) with arrivals and departures, freeze, draw, publish)."""
+"""The organizer's side: the page creating a sequential round, the console panel of one
+(masters, timeline T(1) … T(n) with arrivals and departures, freeze, draw, publish), and
+the panel's forms (``organizer_action``: freeze, confirmed on its own page; draw the
+masters; publish; upload a master), each calling one service and recorded in the audit
+log. Organizers of the competition only."""
 
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
 import scoring
+from pwscup.accounts.access import kind_view
 from pwscup.accounts.models import Team
 from pwscup.competitions.selectors import console_competition
+from pwscup.core.errors import Refused
 from pwscup.core.form_fields import add_errors
-from pwscup.sequential import engine, selectors, services
+from pwscup.sequential import KEY, engine, selectors, services
 from pwscup.sequential.forms import MasterUploadForm, SequentialRoundForm
 
 
@@ -80,3 +89,92 @@ def panel_context(*, request, round) -> dict:
         "uploads": sequential.releases.count(),
         "schedule": selectors.step_schedule(sequential=sequential),
     }
+
+
+# --- organizer actions (forms of the console panel) -------------------------------------------
+
+
+def _organizer(access):
+    if not access.is_organizer:
+        raise PermissionDenied
+    return selectors.sequential_of(round=access.round)
+
+
+def _console_url(access) -> str:
+    return reverse("console:round", args=[access.competition.slug, access.round.slug])
+
+
+def _confirmed_step(request) -> int | None:
+    """The release number the confirmation form carries (None: no confirmation)."""
+    text = request.POST.get("step", "")
+    return int(text) if text.isdigit() and len(text) < 6 else None
+
+
+def _freeze(request, access, sequential):
+    """Freeze the next release, confirmed on the server: a GET shows what the freeze does
+    and a form carrying the release's number; only a POST with that number freezes. A
+    number that is not the next release's freezes nothing (a form sent twice, or after
+    another organizer froze it, freezes once)."""
+    if request.method == "POST":
+        step = _confirmed_step(request)
+        if step is None:
+            messages.error(request, _("Nothing was frozen: confirm the freeze on this page."))
+            return redirect(request.path)
+        try:
+            frozen = services.step_freeze(sequential=sequential, user=request.user, step=step)
+        except Refused as refusal:
+            messages.error(request, refusal.message)
+            return redirect(_console_url(access))
+        if frozen is None:
+            messages.error(
+                request,
+                _("Nothing was frozen: release %(j)s is not the next release to freeze.")
+                % {"j": step},
+            )
+        else:
+            messages.success(request, _("Release %(j)s is frozen.") % {"j": frozen})
+            services.audit(user=request.user, sequential=sequential, action="freeze")
+        return redirect(_console_url(access))
+    preview = selectors.freeze_preview(sequential=sequential)
+    if preview is None:
+        messages.info(request, _("Every release of this round is frozen already."))
+        return redirect(_console_url(access))
+    context = {"competition": access.competition, "round": access.round, "preview": preview}
+    return render(request, "sequential/freeze_confirm.html", context)
+
+
+@login_required
+@kind_view(KEY)
+@require_http_methods(["GET", "POST"])
+def organizer_action(request, access, action: str):
+    sequential = _organizer(access)
+    if action == "freeze":
+        return _freeze(request, access, sequential)
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    try:
+        if action == "draw":
+            drawn = services.masters_draw(sequential=sequential)
+            messages.success(request, _("%(n)s master tables drawn.") % {"n": len(drawn)})
+        elif action == "publish":
+            services.results_publish(sequential=sequential, published=True)
+            messages.success(request, _("The results are published."))
+        elif action == "master":
+            form = MasterUploadForm(request.POST, request.FILES, competition=access.competition)
+            if not form.is_valid():
+                raise Refused(_("Choose a master table file."))
+            services.master_upload(
+                sequential=sequential,
+                uploaded_file=form.cleaned_data["file"],
+                team=form.cleaned_data["team"],
+            )
+            messages.success(request, _("The master table is stored."))
+        else:
+            raise Http404("No such action.")
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    except ValidationError as error:
+        for text in error.messages:
+            messages.error(request, text)
+    services.audit(user=request.user, sequential=sequential, action=action)
+    return redirect(_console_url(access))

@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import console, selectors, views
+from pwscup.sequential import KEY, console, selectors
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.demo import demo_load
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
@@ -16,11 +16,12 @@ from pwscup.sequential.services import (
     SCORE_ATTACK_TASK,
     sequential_config_validate,
 )
+from pwscup.sequential.views import downloads, pages, uploads
 from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
 
 
 class SequentialKind(RoundKind):
-    key = "sequential"
+    key = KEY
     label = _("Sequential release (m-invariance)")
     description = _(
         "Teams publish generalized releases of a table that changes between releases; "
@@ -44,29 +45,29 @@ class SequentialKind(RoundKind):
 
     def url_patterns(self):
         return [
-            path("seq/T<int:step>.csv", views.step_table, name="step_table"),
-            path("seq/master.csv", views.master_download, name="master"),
-            path("seq/config.json", views.config_download, name="config"),
-            path("seq/upload/", views.release_upload, name="upload"),
-            path("seq/releases/<int:pk>/", views.release_detail, name="release"),
-            path("seq/releases/<int:pk>/file.csv", views.release_file, name="release_file"),
+            path("seq/T<int:step>.csv", downloads.step_table, name="step_table"),
+            path("seq/master.csv", downloads.master_download, name="master"),
+            path("seq/config.json", downloads.config_download, name="config"),
+            path("seq/upload/", uploads.release_upload, name="upload"),
+            path("seq/releases/<int:pk>/", pages.release_detail, name="release"),
+            path("seq/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
             path(
                 "seq/releases/<int:pk>/risk_per_person.csv",
-                views.release_risk_csv,
+                downloads.release_risk_csv,
                 name="release_risk",
             ),
-            path("seq/leaderboard/", views.leaderboard, name="leaderboard"),
+            path("seq/leaderboard/", pages.leaderboard, name="leaderboard"),
             path(
                 "seq/targets/<slug:team_slug>/<str:filename>",
-                views.target_file,
+                downloads.target_file,
                 name="target_file",
             ),
-            path("seq/attack/<slug:team_slug>/", views.attack_upload, name="attack"),
-            path("seq/organizer/<slug:action>/", views.organizer_action, name="action"),
+            path("seq/attack/<slug:team_slug>/", uploads.attack_upload, name="attack"),
+            path("seq/organizer/<slug:action>/", console.organizer_action, name="action"),
         ]
 
     def round_page(self, request, access):
-        return views.round_page(request, access)
+        return pages.round_page(request, access)
 
     def console_panel(self, request, round) -> str:
         return render_to_string(
@@ -124,6 +125,9 @@ class SequentialKind(RoundKind):
                 }
             )
         return lines
+
+    def results_published(self, round) -> bool:
+        return SequentialRound.objects.filter(round=round, results_published=True).exists()
 
     def results_summary(self, round) -> list[dict]:
         """The leaderboard, once the results are published: before, only the round's teams

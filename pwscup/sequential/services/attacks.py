@@ -1,0 +1,128 @@
+"""The attack phase: after the last freeze every complete sequence is published as a target
+(spec §10), the other teams' ``pid,guess`` files are kept through the core's upload pipeline
+and scored by a worker (``attack_score``), and publishing the results ends the phase."""
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.core.errors import Refused
+from pwscup.notifications.models import Notification
+from pwscup.sequential import engine, selectors
+from pwscup.sequential.models import SeqAttack, SeqTarget, SequenceScore, SequentialRound
+from pwscup.sequential.services.common import (
+    SCORE_ATTACK_TASK,
+    participants_notify,
+    stored_bytes,
+)
+from pwscup.sequential.services.masters import master_frame
+from pwscup.submissions import broker
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    original_name,
+    upload_keep,
+    uploader,
+)
+
+
+def targets_publish(*, sequential: SequentialRound) -> list[SeqTarget]:
+    """Publish every complete sequence (spec §10): releases without pids, renumbered; the
+    background table; the counterfeit counts. The built-in MAP attackers' accuracies are the
+    sequence's ``MAP_N`` and ``MAP_A``."""
+    targets = []
+    n = sequential.n_releases
+    for score in SequenceScore.objects.filter(sequential=sequential, step=n, complete=True):
+        team = score.team
+        master = selectors.team_master(sequential=sequential, team=team)
+        releases = selectors.team_sequence(sequential=sequential, team=team, upto=n, frozen=True)
+        files = engine.target_files(
+            master_frame(master=master),
+            [stored_bytes(release.file) for release in releases],
+            sequential.config,
+            prefix=f"{team.slug}_",
+            seed=sequential.secret_seed ^ team.pk,
+        )
+        target, _created = SeqTarget.objects.update_or_create(
+            sequential=sequential,
+            team=team,
+            defaults={
+                "files": files,
+                "map_n": score.results.get("MAP_N"),
+                "map_a": score.results.get("MAP_A"),
+            },
+        )
+        targets.append(target)
+    return targets
+
+
+def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=None) -> SeqAttack:
+    """Keep a ``pid,guess`` file on another team's sequence as uploaded (QUEUED, through
+    the core's upload pipeline) and send its scoring to a worker (``attack_score``)."""
+    sequential = target.sequential
+    now = now or timezone.now()
+
+    def attack_open() -> None:
+        sequential.refresh_from_db(fields=["frozen_steps", "results_published"])
+        if not sequential.config.get("attack_phase") or not sequential.all_frozen:
+            raise Refused(_("The attack phase is not open."), status=403)
+        if sequential.results_published:
+            raise Refused(_("The results are published: the attack phase is over."), status=403)
+        if target.team_id == team.pk:
+            raise Refused(_("A team does not attack its own releases."), status=403)
+
+    attack = upload_keep(
+        model=SeqAttack,
+        window=UploadWindow(
+            round=sequential.round,
+            uploads=SeqAttack.objects.filter(target__sequential=sequential, team=team),
+        ),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name="attack.csv",
+        now=now,
+        check=attack_open,
+        target=target,
+        original_name=original_name(uploaded_file, default="attack.csv"),
+        uploaded_by=uploader(user),
+    )
+    broker.job_send(SCORE_ATTACK_TASK, attack.pk)
+    return attack
+
+
+def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None:
+    """The attack's job (QUEUED → RUNNING → FINISHED/FAILED, the core's state machine): the
+    accuracy of the guesses on the target's persons."""
+    token = job_claim(model=SeqAttack, pk=attack_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    attack = SeqAttack.objects.select_related("target__sequential__round", "target__team").get(
+        pk=attack_id
+    )
+    sequential = attack.target.sequential
+    master = selectors.team_master(sequential=sequential, team=attack.target.team)
+
+    def compute() -> dict:
+        accuracy = engine.attack_accuracy(
+            master_frame(master=master), stored_bytes(attack.file), sequential.config
+        )
+        return {"accuracy": accuracy}
+
+    status, message, values = job_run(compute, what=f"sequential attack {attack_id}")
+    job_complete(
+        model=SeqAttack, pk=attack_id, token=token, status=status, message=message, **values
+    )
+
+
+def results_publish(*, sequential: SequentialRound, published: bool = True) -> None:
+    """Show the leaderboard (and attack matrix) to everyone; participants are told once."""
+    sequential.results_published = published
+    sequential.save(update_fields=["results_published"])
+    if published:
+        round_ = sequential.round
+        participants_notify(
+            sequential,
+            kind=Notification.Kind.RESULTS_PUBLISHED,
+            url=reverse("sequential:leaderboard", args=[round_.competition.slug, round_.slug]),
+        )

@@ -1,0 +1,70 @@
+"""What every sequential service shares: a stored file's bytes, the names the two jobs are
+sent by, the participants' notifications and the organizer audit log. One module so that the
+services of masters, releases, freezes and attacks need nothing of each other for these."""
+
+from django.contrib.auth import get_user_model
+
+from pwscup.competitions.services import audit_record
+from pwscup.notifications.services import notify
+from pwscup.sequential.models import SequentialRound
+
+# The jobs, sent by name (``pwscup.submissions.broker.job_send``): tasks.py imports the
+# services, so the services do not import the tasks.
+CHECK_RELEASE_TASK = "pwscup.sequential.tasks.check_release"
+SCORE_ATTACK_TASK = "pwscup.sequential.tasks.score_attack"
+
+
+def stored_bytes(field_or_file) -> bytes:
+    """The whole content of a stored file field or an open file (closed again if stored)."""
+    field_or_file.open("rb")
+    try:
+        field_or_file.seek(0)
+        return field_or_file.read()
+    finally:
+        if hasattr(field_or_file, "storage"):
+            field_or_file.close()
+
+
+def _participants(sequential: SequentialRound):
+    return get_user_model().objects.filter(
+        memberships__competition_id=sequential.round.competition_id
+    )
+
+
+def participants_notify(
+    sequential: SequentialRound, *, kind, url: str, event_suffix="", params=None
+):
+    """Tell every participant once (the event key is the kind, the round and the suffix)."""
+    round_ = sequential.round
+    notify(
+        users=_participants(sequential),
+        kind=kind,
+        event=f"{kind}:{round_.pk}{event_suffix}",
+        params={"round": round_.name, **(params or {})},
+        url=url,
+    )
+
+
+AUDIT_ACTIONS = {
+    "freeze": "round_frozen",
+    "draw": "samples_drawn",
+    "publish": "results_published",
+    "hide": "results_hidden",
+    "master": "round_edited",
+    "create": "round_created",
+}
+
+
+def audit(*, user, sequential: SequentialRound, action: str, **detail) -> None:
+    """Keep an organizer action in the console's audit log."""
+    if action not in AUDIT_ACTIONS:
+        return
+    round_ = sequential.round
+    audit_record(
+        user=user,
+        competition=round_.competition,
+        round=round_,
+        action=AUDIT_ACTIONS[action],
+        frozen_steps=sequential.frozen_steps,
+        **detail,
+    )

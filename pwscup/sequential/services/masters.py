@@ -1,0 +1,143 @@
+"""The master tables: an organizer's upload checked (in UTF-8, converted from a recognised
+encoding) and kept, per-team masters drawn from the round's pool, and what a team or an
+organizer reads of them (the master as a frame, ``T(j).csv``, ``master.csv`` with the future
+hidden in online mode). Releases, freezes and attacks are all checked against these."""
+
+import hashlib
+
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.core.errors import Refused
+from pwscup.core.files import OrganizerCsv, organizer_csv
+from pwscup.sequential import engine, selectors
+from pwscup.sequential.models import Master, SequentialRound
+from pwscup.sequential.services.common import stored_bytes
+
+
+def _upload_bytes(uploaded_file) -> bytes:
+    uploaded_file.seek(0)
+    data = uploaded_file.read()
+    uploaded_file.seek(0)
+    return data
+
+
+def organizer_upload_csv(uploaded_file, *, field: str) -> OrganizerCsv:
+    """A master or a pool as the organizer uploaded it, in UTF-8 (converted from an encoding
+    recognised for sure), or a ``ValidationError`` on ``field`` naming the likely encoding."""
+    try:
+        return organizer_csv(_upload_bytes(uploaded_file), name=uploaded_file.name)
+    except scoring.ScoringError as error:
+        raise ValidationError({field: error.render(get_language())}) from None
+
+
+def master_check(*, config: dict, data: bytes, name: str) -> int:
+    """Validate a master table (UTF-8) against the configuration; its person count."""
+    try:
+        return engine.master_persons(engine.master_read(data, config, name=name))
+    except scoring.ScoringError as error:
+        raise ValidationError({"master": error.render(get_language())}) from None
+
+
+def master_create(
+    *, sequential: SequentialRound, team: Team | None, csv: OrganizerCsv, persons: int
+) -> Master:
+    """A master from an organizer's upload: the UTF-8 copy in ``file`` (hashed), the upload
+    as it was in ``source`` when it was in another encoding."""
+    return Master.objects.create(
+        sequential=sequential,
+        team=team,
+        file=ContentFile(csv.utf8, name="master.csv"),
+        source=ContentFile(csv.source, name="master.csv") if csv.source is not None else "",
+        source_encoding=csv.encoding,
+        sha256=hashlib.sha256(csv.utf8).hexdigest(),
+        persons=persons,
+    )
+
+
+def master_upload(*, sequential: SequentialRound, uploaded_file, team: Team | None) -> Master:
+    """Replace the shared master (``team=None``) or a team's master; before the first freeze."""
+    if sequential.frozen_steps:
+        raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
+    csv = organizer_upload_csv(uploaded_file, field="master")
+    persons = master_check(config=sequential.config, data=csv.utf8, name=uploaded_file.name)
+    Master.objects.filter(sequential=sequential, team=team).delete()
+    return master_create(sequential=sequential, team=team, csv=csv, persons=persons)
+
+
+@transaction.atomic
+def masters_draw(*, sequential: SequentialRound) -> list[Master]:
+    """Draw a master for each team of the competition without one (spec §3, per-team
+    masters from the pool, seeded per round); teams with a master keep it."""
+    if not sequential.pool_file:
+        raise Refused(_("This round has no pool to draw masters from."))
+    if sequential.frozen_steps:
+        raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
+    teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("pk"))
+    if not teams:
+        return []
+    pool = engine.pool_read(stored_bytes(sequential.pool_file), sequential.config)
+    Master.objects.filter(sequential=sequential, drawn=True).delete()
+    kept = set(Master.objects.filter(sequential=sequential).values_list("team_id", flat=True))
+    wanted = [team for team in teams if team.pk not in kept]
+    per_team = sequential.config.get("per_team") or {}
+    try:
+        # Disjoint parts of the pool for all the teams, in a fixed order (seeded per round):
+        # drawing again after a team joined redraws every drawn master, before step 1 froze.
+        drawn = engine.masters_draw(
+            pool,
+            sequential.config,
+            teams=[str(team.pk) for team in teams],
+            seed=int(per_team.get("seed", 0)) ^ sequential.secret_seed,
+        )
+    except scoring.ScoringError as error:
+        raise Refused(str(error)) from None
+    created = []
+    for team in wanted:
+        frame = drawn[str(team.pk)]
+        created.append(
+            Master.objects.create(
+                sequential=sequential,
+                team=team,
+                file=ContentFile(engine.table_bytes(frame), name="master.csv"),
+                persons=len(frame),
+                drawn=True,
+            )
+        )
+    return created
+
+
+def master_frame(*, master: Master):
+    return engine.master_read(
+        stored_bytes(master.file), master.sequential.config, name="master.csv"
+    )
+
+
+def master_bytes(*, master: Master) -> bytes:
+    return stored_bytes(master.file)
+
+
+def step_table_bytes(*, sequential: SequentialRound, team: Team, step: int) -> bytes:
+    """``T(step).csv`` of a team's master (``pid,QI…,sa,lsf``; the future is hidden)."""
+    master = selectors.team_master(sequential=sequential, team=team)
+    if master is None:
+        raise Refused(_("The organizers have not given your team a master table yet."))
+    return engine.table_bytes(engine.step_table(master_frame(master=master), step))
+
+
+def team_master_bytes(*, sequential: SequentialRound, team: Team) -> bytes:
+    """What a team may download of its master: all of it in batch mode; in online mode the
+    persons seen so far, lifespans cut at the visible step (the future stays hidden)."""
+    master = selectors.team_master(sequential=sequential, team=team)
+    if master is None:
+        raise Refused(_("The organizers have not given your team a master table yet."))
+    frame = master_frame(master=master)
+    if not selectors.is_online(sequential):
+        return engine.master_table_bytes(frame)
+    upto = selectors.visible_steps(sequential=sequential)
+    return engine.table_bytes(engine.master_so_far(frame, upto))

@@ -1,0 +1,181 @@
+"""A team's releases: an upload of release j refused when its step is closed, frozen or not
+open yet, else kept through the core's upload pipeline (``upload_keep``) and checked by a
+worker (``release_check``) together with the team's releases 1 … j−1, with the core's job
+state machine; and the bytes of a release for its download."""
+
+import time
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.core.errors import Refused
+from pwscup.sequential import engine, selectors
+from pwscup.sequential.models import Release, SequentialRound
+from pwscup.sequential.services.common import CHECK_RELEASE_TASK, stored_bytes
+from pwscup.sequential.services.masters import master_frame
+from pwscup.submissions import broker
+from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    format_at,
+    original_name,
+    upload_keep,
+    uploader,
+)
+
+
+def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> None:
+    n = sequential.n_releases
+    if not 1 <= step <= n:
+        raise Refused(
+            _("Release %(j)s does not exist: this round has %(n)s.") % {"j": step, "n": n}
+        )
+    closes_at = sequential.close_of(step)
+    if closes_at is not None and now >= closes_at and step > sequential.frozen_steps:
+        raise Refused(
+            _("Release %(j)s closed at %(at)s; uploads of it are no longer accepted.")
+            % {"j": step, "at": format_at(sequential.round.timezone, closes_at)},
+            status=403,
+        )
+    open_steps = selectors.open_steps(sequential=sequential)
+    if step not in open_steps:
+        if step <= sequential.frozen_steps:
+            raise Refused(_("Release %(j)s is frozen.") % {"j": step}, status=403)
+        raise Refused(
+            _("Release %(j)s opens when release %(i)s is frozen.") % {"j": step, "i": step - 1},
+            status=403,
+        )
+    if selectors.team_master(sequential=sequential, team=team) is None:
+        raise Refused(_("The organizers have not given your team a master table yet."))
+
+
+def release_window(*, sequential: SequentialRound, team: Team, step: int) -> UploadWindow:
+    """The window a release upload counts against: the team's uploads of release ``step``
+    and the round's per-release limits (rejected releases are free)."""
+    return UploadWindow(
+        round=sequential.round,
+        uploads=Release.objects.filter(sequential=sequential, team=team, step=step),
+        daily_limit=sequential.daily_limit,
+        total_limit=sequential.total_limit,
+        total_message=_("Your team has used all %(limit)s uploads of release %(j)s.")
+        % {"j": step, "limit": "%(limit)s"},
+    )
+
+
+def _prefix(*, sequential: SequentialRound, team: Team, step: int) -> list[Release]:
+    """The team's releases 1 … step−1 the new one is checked with (frozen, else latest
+    valid); refused when one is missing."""
+    prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
+    missing = [j for j, release in enumerate(prefix, start=1) if release is None]
+    if not missing:
+        return prefix
+    pending = Release.objects.filter(
+        sequential=sequential,
+        team=team,
+        step=missing[0],
+        status__in=(Release.Status.QUEUED, Release.Status.RUNNING),
+    ).exists()
+    if pending:
+        raise Refused(
+            _(
+                "Your release %(j)s is still being checked: upload release %(k)s once it is "
+                "valid (releases are checked together with the earlier ones)."
+            )
+            % {"j": missing[0], "k": step}
+        )
+    raise Refused(
+        _(
+            "Your team has no valid release %(j)s: upload it first (releases are checked "
+            "together with the earlier ones)."
+        )
+        % {"j": missing[0]}
+    )
+
+
+def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
+    return [
+        stored_bytes(release.file)
+        for release in _prefix(sequential=sequential, team=team, step=step)
+    ]
+
+
+def release_upload(
+    *, sequential: SequentialRound, team: Team, user, step: int, uploaded_file, now=None
+) -> Release:
+    """Keep ``release_<step>.csv`` as uploaded (QUEUED, through the core's upload pipeline)
+    and send its check to a worker (``release_check``): it is validated with the team's
+    earlier releases, and a rejected release ends FAILED with the spec's message."""
+    now = now or timezone.now()
+
+    def step_open() -> None:
+        # Under the team's row lock: a freeze (which locks the round's row) is seen before
+        # or after, never half.
+        sequential.refresh_from_db(fields=["frozen_steps"])
+        _refuse_step(sequential=sequential, team=team, step=step, now=now)
+        _prefix(sequential=sequential, team=team, step=step)
+
+    release = upload_keep(
+        model=Release,
+        window=release_window(sequential=sequential, team=team, step=step),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=f"release_{step}.csv",
+        now=now,
+        check=step_open,
+        sequential=sequential,
+        step=step,
+        original_name=original_name(uploaded_file, default=f"release_{step}.csv"),
+        uploaded_by=uploader(user),
+    )
+    broker.job_send(CHECK_RELEASE_TASK, release.pk)
+    return release
+
+
+def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> None:
+    """The check's job (QUEUED → RUNNING → FINISHED/FAILED, the submissions' state machine:
+    a task delivered twice does no harm, a run taken over after a worker died writes
+    nothing): validate the release after the team's releases 1 … j−1 and score 1 … j."""
+    token = job_claim(model=Release, pk=release_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    release = Release.objects.select_related("sequential__round", "team").get(pk=release_id)
+    sequential, team = release.sequential, release.team
+    started = time.perf_counter()
+    try:
+        prefix = _prefix_bytes(sequential=sequential, team=team, step=release.step)
+    except Refused as refusal:
+        job_complete(
+            model=Release,
+            pk=release_id,
+            token=token,
+            status=Release.Status.FAILED,
+            message=JobMessage(text=refusal.message),
+        )
+        return
+    master = selectors.team_master(sequential=sequential, team=team)
+
+    def compute() -> dict:
+        outcome = engine.sequence_check(
+            master_frame(master=master),
+            [*prefix, stored_bytes(release.file)],
+            sequential.config,
+            current=release.step,
+        )
+        return {"results": outcome.results, "per_person": outcome.per_person_csv}
+
+    status, message, values = job_run(compute, what=f"sequential release {release_id}")
+    job_complete(
+        model=Release,
+        pk=release_id,
+        token=token,
+        status=status,
+        message=message,
+        elapsed_ms=round((time.perf_counter() - started) * 1000),
+        **values,
+    )
+
+
+def release_bytes_for_download(*, release: Release) -> bytes:
+    return stored_bytes(release.file)

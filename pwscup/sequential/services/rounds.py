@@ -1,0 +1,158 @@
+"""The sequential round itself: its configuration checked by ``scoring.sequential``, its
+creation (with a shared master or a pool the teams' masters are drawn from) and when each
+release closes. Every creation path (console, admin, demo) calls ``sequential_round_create``."""
+
+import datetime as dt
+import zoneinfo
+
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.competitions.models import Competition
+from pwscup.competitions.services import round_of_kind_create
+from pwscup.core.errors import Refused
+from pwscup.sequential import KEY, engine
+from pwscup.sequential.models import SequentialRound
+from pwscup.sequential.services.common import audit
+from pwscup.sequential.services.masters import (
+    master_check,
+    master_create,
+    masters_draw,
+    organizer_upload_csv,
+)
+
+
+def sequential_config_validate(*, config) -> dict:
+    """The normalised configuration (spec §12), or a ``ValidationError`` naming the key."""
+    if not isinstance(config, dict):
+        raise ValidationError(_("The round configuration must be a JSON object."))
+    try:
+        return engine.config_normalise(config)
+    except scoring.ScoringError as error:
+        raise ValidationError(str(error)) from None
+
+
+@transaction.atomic
+def sequential_round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    config: dict,
+    master_file=None,
+    pool_file=None,
+    user=None,
+    step_closes=None,
+    first_close=None,
+    step_length=None,
+    daily_limit=None,
+    total_limit=None,
+    auto_freeze=True,
+) -> SequentialRound:
+    """A new sequential round: the configuration, and a shared master or a pool to draw
+    per-team masters from (drawn at once for the teams registered, and again by the
+    organizer's "draw" action). Per-team masters may also be uploaded one by one.
+    Optionally each release's close (``step_closes``, or ``first_close`` and
+    ``step_length``; see ``schedule_set``) and the per-team, per-release upload limits."""
+    if master_file is not None and pool_file is not None:
+        raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
+    config = sequential_config_validate(config=config)
+    if config.get("attack_phase") and master_file is not None:
+        raise ValidationError({"master": str(scoring.ConfigError("seq.config.attack_phase"))})
+    if pool_file is not None and not config.get("per_team"):
+        raise ValidationError(
+            {
+                "pool": _(
+                    "A pool needs the per_team key of the configuration (size, turnover, seed)."
+                )
+            }
+        )
+    master_csv = (
+        organizer_upload_csv(master_file, field="master") if master_file is not None else None
+    )
+    if master_csv is not None:
+        persons = master_check(config=config, data=master_csv.utf8, name="master.csv")
+    pool_csv = organizer_upload_csv(pool_file, field="pool") if pool_file is not None else None
+    round_ = round_of_kind_create(
+        competition=competition, kind=KEY, name=name, slug=slug, config=config
+    )
+    sequential = SequentialRound.objects.create(
+        round=round_,
+        config=config,
+        daily_limit=daily_limit,
+        total_limit=total_limit,
+        auto_freeze=auto_freeze,
+    )
+    schedule_set(
+        sequential=sequential,
+        closes=step_closes or None,
+        first_close=first_close,
+        step_length=step_length,
+    )
+    if master_csv is not None:
+        master_create(sequential=sequential, team=None, csv=master_csv, persons=persons)
+    if pool_csv is not None:
+        sequential.pool_file.save("pool.csv", ContentFile(pool_csv.utf8), save=False)
+        if pool_csv.source is not None:
+            sequential.pool_source.save("pool.csv", ContentFile(pool_csv.source), save=False)
+        sequential.pool_encoding = pool_csv.encoding
+        sequential.save(update_fields=["pool_file", "pool_source", "pool_encoding"])
+        try:
+            masters_draw(sequential=sequential)
+        except Refused as refusal:
+            raise ValidationError({"pool": refusal.message}) from None
+    if user is not None:
+        audit(user=user, sequential=sequential, action="create")
+    return sequential
+
+
+def schedule_set(
+    *,
+    sequential: SequentialRound,
+    closes: list[dt.datetime] | None = None,
+    first_close: dt.datetime | None = None,
+    step_length: dt.timedelta | None = None,
+) -> list[dt.datetime]:
+    """Set when each release closes: explicit times (one per release, increasing), or the
+    first release's close and a step length; neither: no deadlines. Returns the closes."""
+    closes = schedule_normalise(
+        sequential=sequential, closes=closes, first_close=first_close, step_length=step_length
+    )
+    sequential.step_closes = [at.isoformat() for at in closes]
+    sequential.save(update_fields=["step_closes"])
+    return closes
+
+
+def schedule_normalise(
+    *, sequential: SequentialRound, closes=None, first_close=None, step_length=None
+) -> list[dt.datetime]:
+    """The closes ``schedule_set`` would keep (aware, one per release, increasing), or a
+    ``ValidationError`` naming the field."""
+    n = sequential.n_releases
+    if closes is None and first_close is not None:
+        if step_length is None or step_length <= dt.timedelta(0):
+            raise ValidationError({"step_length": _("Give a positive step length.")})
+        closes = [first_close + step_length * j for j in range(n)]
+    closes = list(closes or [])
+    if closes and len(closes) != n:
+        raise ValidationError(
+            {
+                "step_closes": _("Give one close time per release: %(n)s, not %(k)s.")
+                % {"n": n, "k": len(closes)}
+            }
+        )
+    zone = zoneinfo.ZoneInfo(sequential.round.timezone)  # a time without zone: the round's
+    closes = [at.replace(tzinfo=zone) if timezone.is_naive(at) else at for at in closes]
+    for j in range(1, len(closes)):
+        if closes[j] <= closes[j - 1]:
+            raise ValidationError(
+                {
+                    "step_closes": _("Release %(j)s must close after release %(i)s.")
+                    % {"j": j + 1, "i": j}
+                }
+            )
+    return closes

@@ -1,0 +1,103 @@
+"""The files of the sequential round a participant or an organizer downloads: ``T(j).csv``
+and ``master.csv`` (the future hidden in online mode), ``config.json`` for the local check,
+a release as uploaded, its per-person risk table, and the published files of a target."""
+
+import json
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+
+from pwscup.accounts.access import kind_view
+from pwscup.core.errors import Refused
+from pwscup.sequential import KEY, selectors, services
+from pwscup.sequential.views.common import attack_target, own_release, require_team
+
+
+def _csv_response(content: bytes | str, filename: str) -> HttpResponse:
+    if isinstance(content, str):
+        content = content.encode()
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@kind_view(KEY)
+def step_table(request, access, step: int):
+    """``T(j).csv`` of the team's master: a step the team may see (online: not the future)."""
+    sequential = selectors.sequential_of(round=access.round)
+    team = require_team(access)
+    if not 1 <= step <= selectors.visible_steps(sequential=sequential):
+        raise Http404("Not yet.")
+    try:
+        content = services.step_table_bytes(sequential=sequential, team=team, step=step)
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+    return _csv_response(content, f"T{step}.csv")
+
+
+@kind_view(KEY)
+def config_download(request, access):
+    """The round's configuration as ``config.json`` (for ``python -m scoring seq check``);
+    the pool's draw parameters stay with the organizers."""
+    sequential = selectors.sequential_of(round=access.round)
+    if access.team is None and not access.is_organizer:
+        raise Http404("Not a participant.")
+    config = dict(sequential.config)
+    if not access.is_organizer and config.get("per_team"):
+        config["per_team"] = None
+        config["attack_phase"] = False  # the check needs neither; the seed stays secret
+    response = HttpResponse(
+        json.dumps(config, indent=2, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = 'attachment; filename="config.json"'
+    return response
+
+
+@kind_view(KEY)
+def master_download(request, access):
+    """``master.csv``: batch mode, the team's whole master; online mode, the master as known
+    so far (lifespans cut at the visible step). Organizers: any team's whole master."""
+    sequential = selectors.sequential_of(round=access.round)
+    if access.is_organizer:
+        team = access.team
+        if request.GET.get("team"):
+            team = get_object_or_404(access.competition.teams.all(), slug=request.GET["team"])
+        master = selectors.team_master(sequential=sequential, team=team)
+        if master is None:
+            raise Http404("No master.")
+        return _csv_response(services.master_bytes(master=master), "master.csv")
+    team = require_team(access)
+    if request.GET.get("team"):
+        raise Http404("Not your master.")
+    try:
+        content = services.team_master_bytes(sequential=sequential, team=team)
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+    return _csv_response(content, "master.csv")
+
+
+@kind_view(KEY)
+def release_file(request, access, pk: int):
+    release = own_release(access, pk)
+    return _csv_response(
+        services.release_bytes_for_download(release=release), f"release_{release.step}.csv"
+    )
+
+
+@kind_view(KEY)
+def release_risk_csv(request, access, pk: int):
+    release = own_release(access, pk)
+    if not release.per_person:
+        raise Http404("No risk table.")
+    return _csv_response(
+        selectors.release_risk_table(release=release), f"risk_per_person_{release.step}.csv"
+    )
+
+
+@kind_view(KEY)
+def target_file(request, access, team_slug: str, filename: str):
+    """A published file of a target sequence (no pid, renumbered groups; spec §10)."""
+    target = attack_target(access, team_slug)
+    if filename not in target.files:
+        raise Http404("No such file.")
+    return _csv_response(target.files[filename], filename)
