@@ -5,13 +5,14 @@ import json
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import console, engine, views
+from pwscup.dp import console, engine
 from pwscup.dp.actions import dp_actions
 from pwscup.dp.api import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.selectors import dp_round_of, organizer_overview
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE
+from pwscup.dp.views import charges, estimates, pages
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
 
@@ -56,23 +57,29 @@ class DPKind(RoundKind):
 
     def url_patterns(self):
         return [
-            path("dp/levels/<str:level>/", views.level_page, name="level"),
-            path("dp/levels/<str:level>/queries", views.query, name="query"),
-            path("dp/levels/<str:level>/releases", views.release, name="release"),
+            path("dp/levels/<str:level>/", pages.level_page, name="level"),
+            path("dp/levels/<str:level>/queries", charges.query, name="query"),
+            path("dp/levels/<str:level>/releases", charges.release, name="release"),
             path(
                 "dp/levels/<str:level>/releases/<int:number>/release.csv",
-                views.release_csv,
+                charges.release_csv,
                 name="release_csv",
             ),
-            path("dp/levels/<str:level>/ledger.csv", views.ledger_csv, name="ledger_csv"),
-            path("dp/levels/<str:level>/estimate", views.estimate_upload, name="estimate_upload"),
-            path("dp/levels/<str:level>/estimate/from", views.estimate_from, name="estimate_from"),
-            path("dp/levels/<str:level>/declared", views.declared_upload, name="declared_upload"),
-            path("dp/leaderboard/", views.leaderboard, name="leaderboard"),
+            path("dp/levels/<str:level>/ledger.csv", charges.ledger_csv, name="ledger_csv"),
+            path(
+                "dp/levels/<str:level>/estimate", estimates.estimate_upload, name="estimate_upload"
+            ),
+            path(
+                "dp/levels/<str:level>/estimate/from", estimates.estimate_from, name="estimate_from"
+            ),
+            path(
+                "dp/levels/<str:level>/declared", estimates.declared_upload, name="declared_upload"
+            ),
+            path("dp/leaderboard/", pages.leaderboard, name="leaderboard"),
         ]
 
     def round_page(self, request, access):
-        return views.round_page(request, access)
+        return pages.round_page(request, access)
 
     def console_panel(self, request, round) -> str:
         from django.template.loader import render_to_string

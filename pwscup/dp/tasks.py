@@ -1,5 +1,6 @@
-"""Thin Celery tasks of the DP round: the close (scores and baselines, ~7 s on the Adult demo
-round, too slow for a page view) runs on the worker.
+"""Thin Celery tasks of the DP round: the close (every estimate scored and the paper's
+baselines run at every level, too long for a page view) and the check of an uploaded
+estimate run on the worker.
 
 ``dp_round_score`` is idempotent under the round's row lock and writes everything in one
 transaction: a worker that dies mid-run leaves the round unscored, and the periodic

@@ -4,7 +4,7 @@ Pk-anonymized release (§7.3)."""
 from django.core.files.base import ContentFile
 from django.utils.translation import gettext as _
 
-from pwscup.dp import engine
+from pwscup.dp import engine, estimation
 from pwscup.dp.ledger import (
     ChargeResult,
     ledger_charge,
@@ -92,14 +92,14 @@ def dp_release_request(
         if stored is not None:
             return ChargeResult(stored, replayed=True)
     try:
-        declaration = engine.release_declaration(
+        declaration = estimation.release_declaration(
             dp_round.config, payload, rows=dp_round.round.original_rows
         )
     except engine.DPInputError as error:
         raise DPRequestError(error) from None
 
     def produce(number: int):
-        content = engine.release_run(dp_round.round, declaration, rng=engine.release_rng())
+        content = estimation.release_run(dp_round.round, declaration, rng=estimation.release_rng())
         reply = {
             "mechanism": "pk_anonymization",
             "groups": declaration.groups_json(),

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.dp import engine
+from pwscup.dp import engine, estimation
 from pwscup.dp.ledger import fraction_text
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, DPRequestError, level_open
@@ -87,9 +87,10 @@ def dp_estimate_upload(
     )
 
 
-# Above this many cells over the workload, BR and BI run on the worker: BR of one
-# 100,000-cell target takes about a minute (docs/scoring.md, scoring.dp); the Adult demo's six
-# targets (60 cells) take 0.6 s in the request.
+# Above this many cells over the workload, BR and BI run on the worker: their cost grows with
+# the cells (docs/scoring.md, scoring.dp), and a large workload's would hold a web worker for
+# the whole request; below it (the demo rounds' workloads) they run in the request, so the
+# team sees its estimate at once.
 ESTIMATE_INLINE_CELLS = 20_000
 
 
@@ -140,7 +141,7 @@ def _numbered_save(estimate: Estimate) -> Estimate:
 
 
 def _release_estimate_counts(dp_round, charge, estimator) -> dict:
-    return engine.estimate_from_release(
+    return estimation.estimate_from_release(
         engine.stored_bytes(charge.release_file),
         dp_round.config,
         estimator,
@@ -185,7 +186,7 @@ def _estimate_values(estimate: Estimate) -> dict:
             dp_round=dp_round, team=estimate.team, level=estimate.level
         ).first()
         return {
-            "counts": engine.estimate_read(content, dp_round.config),
+            "counts": estimation.estimate_read(content, dp_round.config),
             "method": _method_label(ledger, estimator="own"),
         }
     return _declared_values(estimate, content)
@@ -302,14 +303,14 @@ def _declared_values(estimate: Estimate, content: bytes) -> dict:
     """The check of a declared upload: its counts, method and plausibility (and its scores
     in a round with live feedback: allowed only in upload-only rounds, spec §7.6)."""
     dp_round = estimate.dp_round
-    declared = engine.declared_check(
+    declared = estimation.declared_check(
         content,
         estimate.declaration.get("raw", ""),
         dp_round.config,
         budget=engine.level_budget(dp_round.config, estimate.level),
         rows=dp_round.round.original_rows,
     )
-    plausibility = engine.declared_plausibility(dp_round.round, declared)
+    plausibility = estimation.declared_plausibility(dp_round.round, declared)
     values = {
         "source": declared.source,
         "declaration": declared.declaration,
@@ -321,7 +322,7 @@ def _declared_values(estimate: Estimate, content: bytes) -> dict:
         "flagged": bool(plausibility.get("flagged")),
     }
     if engine.live_feedback(dp_round.config):
-        values["scores"] = engine.estimate_scores(
+        values["scores"] = estimation.estimate_scores(
             declared.counts, engine.round_truths(dp_round.round), dp_round.config
         )
     return values

@@ -16,7 +16,7 @@ from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import audit_record, round_of_kind_create, round_original_store
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
-from pwscup.dp import engine
+from pwscup.dp import engine, estimation
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import SCORE_DP_ROUND
 from pwscup.dp.services.estimates import dp_estimates_build_queued
@@ -127,9 +127,9 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
         truths = engine.round_truths(locked.round)
         for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.VALID):
             Estimate.objects.filter(pk=estimate.pk).update(
-                scores=engine.estimate_scores(estimate.counts, truths, locked.config)
+                scores=estimation.estimate_scores(estimate.counts, truths, locked.config)
             )
-        baselines = engine.round_baselines(locked.round)
+        baselines = estimation.round_baselines(locked.round)
         now = now or timezone.now()
         DPRound.objects.filter(pk=locked.pk).update(scored_at=now, baselines=baselines)
         dp_round.scored_at, dp_round.baselines = now, baselines

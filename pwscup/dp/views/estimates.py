@@ -1,0 +1,115 @@
+"""The DP round's estimate forms: an ``estimate.csv`` uploaded, an estimate built from one of
+the team's releases (BT/BR/BI) or histogram answers (free post-processing), and a declared
+upload. Each calls one service and goes back to the level's estimates with its verdict (or
+the news that a worker checks it)."""
+
+import functools
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.accounts.access import kind_view
+from pwscup.core.errors import Refused
+from pwscup.dp import services
+from pwscup.dp.forms import DeclaredUploadForm, EstimateFromForm, EstimateUploadForm
+from pwscup.dp.views.common import dp_round_or_404, level_url, refused, team_or_404
+
+
+def _estimate(request, access, level, make):
+    """Run one estimate service (``make(dp_round=…, team=…, user=…, level=…)``) and go back
+    to the level's estimates with its verdict."""
+    try:
+        estimate = make(
+            dp_round=dp_round_or_404(access),
+            team=team_or_404(access),
+            user=request.user,
+            level=level,
+        )
+    except services.DPRequestError as error:
+        return refused(request, access, level, error, 400)
+    except Refused as refusal:
+        return refused(request, access, level, refusal.message, refusal.status)
+    if estimate.status in (estimate.Status.QUEUED, estimate.Status.RUNNING):
+        messages.info(
+            request,
+            _("Estimate #%(n)s received: a worker checks it; this page shows the verdict.")
+            % {"n": estimate.number},
+        )
+    elif estimate.status == estimate.Status.VALID:
+        messages.success(
+            request,
+            _("Estimate accepted (format checked). It is scored when the level closes."),
+        )
+    else:
+        messages.error(
+            request,
+            _("Estimate rejected: %(reason)s") % {"reason": estimate.message_in(get_language())},
+        )
+    return redirect(f"{level_url(access, level)}#estimates")
+
+
+@kind_view("dp")
+@login_required
+@require_POST
+def estimate_upload(request, access, level):
+    form = EstimateUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return refused(request, access, level, _("Choose an estimate.csv file."), 400)
+    uploaded = form.cleaned_data["file"]
+    return _estimate(
+        request,
+        access,
+        level,
+        functools.partial(services.dp_estimate_upload, uploaded_file=uploaded),
+    )
+
+
+@kind_view("dp")
+@login_required
+@require_POST
+def estimate_from(request, access, level):
+    """Build the estimate from a release (BT/BR/BI) or from a histogram answer (free)."""
+    form = EstimateFromForm(request.POST)
+    unclear = _("Choose a release or an answer.")
+    if not form.is_valid():
+        return refused(request, access, level, unclear, 400)
+    kind, _sep, number = form.cleaned_data["source"].partition("-")
+    try:
+        charge_no = int(number)
+    except ValueError:
+        return refused(request, access, level, unclear, 400)
+    if kind == "release":
+        make = functools.partial(
+            services.dp_estimate_from_release,
+            charge_no=charge_no,
+            estimator=form.cleaned_data.get("estimator") or "BT",
+        )
+    elif kind == "answer":
+        make = functools.partial(services.dp_estimate_from_answer, charge_no=charge_no)
+    else:
+        return refused(request, access, level, unclear, 400)
+    return _estimate(request, access, level, make)
+
+
+@kind_view("dp")
+@login_required
+@require_POST
+def declared_upload(request, access, level):
+    form = DeclaredUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return refused(request, access, level, _("Choose a file and write its declaration."), 400)
+    uploaded = form.cleaned_data["file"]
+    return _estimate(
+        request,
+        access,
+        level,
+        functools.partial(
+            services.dp_declared_upload,
+            uploaded_file=uploaded,
+            declaration_raw=form.cleaned_data["declaration"],
+        ),
+    )
