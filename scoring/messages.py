@@ -10,7 +10,7 @@ the command line renders them in the language of ``--lang`` or ``LANG``.
 here rather than registered by whoever imports them, so every code renders in any process
 that can import :mod:`scoring.messages`, whatever else it has loaded; a stored ``seq.*``
 code renders without the sequential round's code. (The DP round's codes have a catalogue
-and a renderer of their own, :mod:`scoring.dp.errors`.)
+and a renderer of their own, :mod:`scoring.dp.messages` and :mod:`scoring.dp.errors`.)
 
 Parameter values are plain text and numbers, or two structured kinds:
 

@@ -85,7 +85,7 @@ from scoring.dp.data import (
     validate_original,
     validate_release_table,
 )
-from scoring.dp.errors import DP_MESSAGES, DPError, render_dp
+from scoring.dp.errors import DPError, render_dp
 from scoring.dp.estimators import (
     estimate_frame,
     estimate_from_release,
@@ -107,6 +107,7 @@ from scoring.dp.laplace import (
     seeded_laplace_noise,
 )
 from scoring.dp.ledger import LedgerState, check_request_id, ledger_charge
+from scoring.dp.messages import DP_MESSAGES
 from scoring.dp.pk import (
     Channel,
     ReleasePlan,

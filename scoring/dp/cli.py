@@ -25,9 +25,8 @@ from scoring.dp.config import load_dp_config
 from scoring.dp.data import table_codes, true_histograms, validate_original, validate_release_table
 from scoring.dp.errors import DPError
 from scoring.dp.estimators import ESTIMATORS, estimate_from_release, read_estimate, write_estimate
-from scoring.dp.exact import exact_text, format_epsilon, parse_epsilon
+from scoring.dp.exact import ceil_nano, exact_text, format_epsilon, parse_epsilon
 from scoring.dp.pk import (
-    ceil_nano,
     codes_to_table,
     epsilon_from_rho,
     equal_rho,
