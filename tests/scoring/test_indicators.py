@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 import scoring
-from scoring.indicators import bin_edges, class_indicators, indicators, satisfies
+from scoring.indicator_classes import class_indicators
+from scoring.indicators import bin_edges, indicators, satisfies
 
 EXACT = 1e-9
 
