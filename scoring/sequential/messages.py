@@ -7,7 +7,8 @@ The ``seq.*`` codes and their English and Japanese templates are
 and renders in either language (``error.render("ja")``), exactly like the other messages of
 the library. This module holds the helpers that fill them: quoted values (:func:`q`), one
 offence (:func:`issue`) and, since a release may have many offending rows, one error
-listing the first ten and the total (:func:`issues_error`).
+listing the first ten and the total (:func:`issues_error`; :func:`raise_issues` raises it
+with the total a check counted).
 
 Examples
 --------
@@ -28,7 +29,7 @@ from scoring.catalogues.sequential import SEQ_MESSAGES
 from scoring.errors import ValidationError
 from scoring.messages import MAX_LISTED, clip
 
-__all__ = ["SEQ_MESSAGES", "issue", "issues_error", "q"]
+__all__ = ["SEQ_MESSAGES", "issue", "issues_error", "q", "raise_issues"]
 
 
 def q(value: Any) -> str:
@@ -52,3 +53,17 @@ def issues_error(items: list[dict]) -> ValidationError:
     if len(items) == 1:
         return ValidationError("seq.issues", items=shown)
     return ValidationError("seq.issues_more", items=shown, total=len(items))
+
+
+def raise_issues(items: list[dict], total: int) -> None:
+    """Raise one error listing the first ten ``items`` of ``total`` offences; nothing if none.
+
+    ``total`` counts every offence a check found, ``items`` those it listed.
+    """
+    if items:
+        error = issues_error(items)
+        if total > len(items) or (total > 1 and len(items) == 1):
+            error = ValidationError(
+                "seq.issues_more", items=items[:10], total=max(total, len(items))
+            )
+        raise error
