@@ -8,16 +8,14 @@ options keyword-only, random methods seeded. See ``indicators-and-kit.md`` Part 
 from scoring.kit._common import KitError
 from scoring.kit.attacks import (
     ATTACKS,
-    Candidates,
     answer,
-    attack_id,
     correspondence_lines,
     lecture_answer,
     lecture_attack_rate,
     neighbor_answer,
-    neighbor_att,
 )
 from scoring.kit.hierarchy import attr_depth_example, generalize, k_anonymize, load_hierarchy
+from scoring.kit.matching import attack_id
 from scoring.kit.methods import (
     delete_outliers,
     delete_random,
@@ -33,6 +31,7 @@ from scoring.kit.methods import (
     top_bottom_coding,
     yamaoka,
 )
+from scoring.kit.neighbors import Candidates, neighbor_att
 from scoring.kit.registry import ATTACK_ENTRIES, METHODS
 
 BUILTIN_ATTACKER = "KIT"

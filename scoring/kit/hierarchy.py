@@ -30,6 +30,7 @@ from scoring.kit._common import (
     rng_of,
     sort_keys,
 )
+from scoring.kit.methods import remove_record
 
 
 @dataclass(frozen=True)
@@ -301,8 +302,6 @@ def k_anonymize(
         columns = [c for c in config.qi if c in hierarchy]
     columns = check_columns(table, columns, method=method)
     check_level_order({c: hierarchy[c] for c in columns})
-    from scoring.kit.methods import remove_record
-
     out = output_frame(table)
     kept = np.flatnonzero(~deleted_rows(out))
     best = (len(out) + 1, None)
