@@ -184,8 +184,9 @@ def build_world(
     from django.utils import timezone
 
     from pwscup.accounts.services import membership_add, team_create, user_create
-    from pwscup.competitions.models import Phase, Round
+    from pwscup.competitions.models import Phase
     from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.pwscup2015.models import Pwscup2015Round
     from pwscup.pwscup2015.services import round_assign_samples
     from pwscup.pwscup2015.services.rounds import round_create
 
@@ -193,7 +194,7 @@ def build_world(
     organizer = user_create(username=username(slug, "organizer"), password=password)
     competition = competition_create(name=f"Cup {slug}", slug=slug, organizers=[organizer])
     original = adult_head(rows)
-    if data_mode == Round.DataMode.PER_TEAM:
+    if data_mode == Pwscup2015Round.DataMode.PER_TEAM:
         round_options = {"sample_size": 60, "decoy_count": 40, **round_options}
     round_ = round_create(
         competition=competition,
@@ -229,6 +230,19 @@ def build_world(
         membership_add(team=teams[letter], user=users[letter])
     round_assign_samples(round=round_)
     return World(competition, round_, anonymization, attack, teams, users, organizer, original)
+
+
+def migrate(targets=None):
+    """Migrate the test database to ``targets`` (default: every app's latest, as the other
+    tests expect) and return the apps of that state, for a migration test."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    targets = targets or executor.loader.graph.leaf_nodes()
+    executor.migrate(targets)
+    executor.loader.build_graph()
+    return executor.loader.project_state(targets).apps
 
 
 def tasks_sent(callbacks) -> list:

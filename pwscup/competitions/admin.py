@@ -16,7 +16,7 @@ from pwscup.competitions.services import (
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ("name", "slug", "order", "data_mode", "frozen_at", "results_published")
+    fields = ("name", "slug", "order", "kind")
     readonly_fields = fields
     show_change_link = True
     can_delete = False

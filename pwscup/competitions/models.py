@@ -12,6 +12,8 @@ from pwscup.core.files import source_encoding_label
 
 
 def _new_seed() -> int:
+    """Referenced by migration 0001 (the seed has since moved to the kinds' own models):
+    Django keeps a function a migration names for as long as the migration exists."""
     return secrets.randbits(62)
 
 
@@ -57,22 +59,9 @@ class Competition(models.Model):
 
 
 class Round(models.Model):
-    class DataMode(models.TextChoices):
-        SHARED = "shared", _("Shared original (every team anonymizes the same table)")
-        PER_TEAM = "per_team", _("Per-team sample with candidate tables")
-
-    class RankingRule(models.TextChoices):
-        WORST_ATTACK = "worst_attack", _("Lowest worst-case re-identification rate")
-        MEAN_ATTACK = "mean_attack", _("Lowest mean re-identification rate")
-
-    class SelectionRule(models.TextChoices):
-        SELECTED_OR_LAST = "selected_or_last", _("Selected submission, else the last valid one")
-        BEST = "best", _("Best valid submission")
-
-    class AttackVisibility(models.TextChoices):
-        LIVE = "live", _("Live: a team sees its own rates as soon as they are scored")
-        AFTER_PHASE = "after_phase", _("After the attack phase has closed")
-        ON_PUBLISH = "on_publish", _("Only when the organizer publishes the results")
+    """What every round has, whatever game it plays: its competition, name, kind, original
+    table, configuration and time zone. A kind keeps its own settings and state in its own
+    model, one-to-one with the round (``round.pwscup2015``, ``round.dp``...)."""
 
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("competition")
@@ -88,13 +77,10 @@ class Round(models.Model):
         help_text=_("The game the round plays; fixed once the round exists."),
     )
     order = models.PositiveIntegerField(_("order"), default=1)
-    data_mode = models.CharField(
-        _("data mode"), max_length=16, choices=DataMode.choices, default=DataMode.SHARED
-    )
     original_file = models.FileField(
         _("original table (CSV)"),
         upload_to=private_upload_path,
-        help_text=_("In per-team mode: the master table the samples and decoys are drawn from."),
+        help_text=_("The table the round is played on (a kind may draw samples from it)."),
     )
     original_sha256 = models.CharField(max_length=64, blank=True, editable=False)
     # ``original_file`` is UTF-8 (what is scored and served); an original uploaded in another
@@ -108,48 +94,7 @@ class Round(models.Model):
     original_encoding = models.CharField(max_length=32, blank=True, editable=False)
     original_rows = models.PositiveIntegerField(default=0, editable=False)
     config = models.JSONField(_("round configuration"), default=dict)
-    sample_size = models.PositiveIntegerField(_("sample size per team"), null=True, blank=True)
-    decoy_count = models.PositiveIntegerField(
-        _("decoys per candidate table"), null=True, blank=True
-    )
-    secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
     timezone = models.CharField(_("time zone"), max_length=64, default="Asia/Tokyo")
-    utility_gates = models.JSONField(
-        _("utility gates"),
-        default=dict,
-        blank=True,
-        help_text=_(
-            'Upper bounds a submission must meet to be ranked, e.g. {"U1": 100, "U4": 0.05}.'
-        ),
-    )
-    tie_break_metric = models.CharField(_("tie-break metric"), max_length=8, default="U1")
-    ranking_rule = models.CharField(
-        _("ranking rule"),
-        max_length=16,
-        choices=RankingRule.choices,
-        default=RankingRule.WORST_ATTACK,
-    )
-    selection_rule = models.CharField(
-        _("which submission represents a team"),
-        max_length=20,
-        choices=SelectionRule.choices,
-        default=SelectionRule.SELECTED_OR_LAST,
-    )
-    attack_visibility = models.CharField(
-        _("attack rates visible to the attacker"),
-        max_length=16,
-        choices=AttackVisibility.choices,
-        default=AttackVisibility.LIVE,
-    )
-    auto_freeze = models.BooleanField(
-        _("freeze automatically when the anonymization phase closes"), default=True
-    )
-    results_published = models.BooleanField(
-        _("results published"),
-        default=False,
-        help_text=_("Everyone sees the attack matrix and the final ranking."),
-    )
-    frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["competition", "order", "id"]
@@ -159,10 +104,6 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition.name} / {self.name}"
-
-    @property
-    def is_per_team(self) -> bool:
-        return self.data_mode == self.DataMode.PER_TEAM
 
     @property
     def original_encoding_label(self) -> str:

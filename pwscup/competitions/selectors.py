@@ -10,6 +10,7 @@ from django.utils import timezone
 import scoring
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.core.files import opened
+from pwscup.kinds.registry import kind_of
 
 _TABLE_CACHE: "OrderedDict[tuple, object]" = OrderedDict()
 _CACHE_SIZE = 8
@@ -76,10 +77,11 @@ def round_missing_phases(*, round: Round) -> list[str]:
 
 
 def phase_closes_at(*, phase: Phase):
-    """When the phase really ends: freezing the round ends its anonymization phase early."""
-    frozen_at = phase.round.frozen_at
-    if phase.kind == Phase.Kind.ANONYMIZATION and frozen_at is not None:
-        return min(phase.closes_at, frozen_at)
+    """When the phase really ends: its scheduled close, or earlier when the round's kind
+    ended it (the 2015 game's freeze ends the anonymization phase)."""
+    ended_at = kind_of(phase.round).phase_ended_at(phase)
+    if ended_at is not None:
+        return min(phase.closes_at, ended_at)
     return phase.closes_at
 
 

@@ -97,8 +97,9 @@ def competition_page(request, competition_slug):
         {
             "competition": competition,
             "rounds": [
-                (round_, kind_of(round_), kind_of(round_).round_note(round_))
+                (round_, kind, kind.round_note(round_), kind.results_published(round_))
                 for round_ in competition.rounds.all()
+                for kind in [kind_of(round_)]
             ],
             "new_round_links": [
                 (kind, url)

@@ -1,9 +1,9 @@
 """The interface every round kind implements (one game of the platform: its configuration,
 phases, pages, console panel and leaderboards).
 
-A kind lives in its own Django app (``pwscup/dp/``, ``pwscup/sequential/``; the first kind,
-the PWSCup 2015 anonymize-then-attack game, is wrapped by ``pwscup/kinds/pwscup2015.py``) and
-registers one instance in its ``AppConfig.ready()``::
+A kind lives in its own Django app (``pwscup/pwscup2015/``, ``pwscup/dp/``,
+``pwscup/sequential/``), keeps its settings and state in its own model one-to-one with
+``Round``, and registers one instance in its ``AppConfig.ready()``::
 
     from pwscup.kinds import register
     from pwscup.dp.kind import DpKind
@@ -61,6 +61,19 @@ class RoundKind:
         if not isinstance(config, dict):
             raise ValidationError({"config": _("The round configuration must be a JSON object.")})
         return config
+
+    def phase_ended_at(self, phase):
+        """When the kind's own lifecycle ended ``phase`` before its scheduled close (the 2015
+        game's freeze ends its anonymization phase), else ``None``. The core's
+        ``phase_closes_at`` takes the earlier of the two for every deadline it enforces.
+        Read the state through ``phase.round`` (a caller that needs the latest value
+        refreshes the round, which drops the relations cached on it)."""
+        return None
+
+    def results_published(self, round) -> bool | None:
+        """Whether the round's results are published to every participant (the console's
+        list of rounds shows it); ``None``: the kind has no publication step."""
+        return None
 
     def missing_phases(self, round) -> list[str]:
         """Labels of the phases the round still lacks before teams can play it (the

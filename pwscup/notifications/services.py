@@ -123,10 +123,10 @@ def _round_participants(round_):
     return get_user_model().objects.filter(memberships__competition_id=round_.competition_id)
 
 
-def notify_round_frozen(*, round) -> list[Notification]:
-    """The round froze (its attack targets are published): every participant is told,
-    once per freeze."""
-    stamp = round.frozen_at.isoformat() if round.frozen_at else ""
+def notify_round_frozen(*, round, frozen_at) -> list[Notification]:
+    """The round froze at ``frozen_at`` (its attack targets are published): every participant
+    is told, once per freeze."""
+    stamp = frozen_at.isoformat()
     return notify(
         users=_round_participants(round),
         kind=Kind.ROUND_FROZEN,

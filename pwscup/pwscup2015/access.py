@@ -29,7 +29,7 @@ def original_file_for(access: RoundAccess):
     if phase is None or phase_state(phase=phase) == "upcoming":
         raise Http404
     name = original_download_name(round=round_, team=team)
-    if round_.is_per_team:
+    if round_.pwscup2015.is_per_team:
         dataset = team_dataset(round=round_, team=team)
         if dataset is None:
             raise Http404
@@ -46,7 +46,7 @@ def target_open_to(access: RoundAccess, target: Target) -> bool:
     return not (
         access.team is None
         or target.team_id == access.team.pk
-        or access.round.frozen_at is None
+        or access.round.pwscup2015.frozen_at is None
         or phase is None
         or phase_state(phase=phase) == "upcoming"
     )

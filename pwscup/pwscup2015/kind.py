@@ -13,6 +13,7 @@ from django.urls import path, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_state, round_missing_phases
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
@@ -62,11 +63,19 @@ class Pwscup2015Kind(RoundKind):
         return round_missing_phases(round=round)
 
     def teams_changed(self, round):
-        if round.is_per_team:
+        if round.pwscup2015.is_per_team:
             round_assign_samples(round=round)
 
     def round_note(self, round):
-        return round.get_data_mode_display()
+        return round.pwscup2015.get_data_mode_display()
+
+    def phase_ended_at(self, phase):
+        if phase.kind == Phase.Kind.ANONYMIZATION:
+            return phase.round.pwscup2015.frozen_at
+        return None
+
+    def results_published(self, round):
+        return round.pwscup2015.results_published
 
     def url_patterns(self):
         return [
@@ -143,7 +152,7 @@ class Pwscup2015Kind(RoundKind):
         return reverse("final_ranking", args=[round.competition.slug, round.slug])
 
     def results_summary(self, round):
-        if not round.results_published:
+        if not round.pwscup2015.results_published:
             return []
         return [
             {

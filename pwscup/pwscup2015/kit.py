@@ -38,7 +38,7 @@ def kit_download_name(*, round: Round) -> str:
 
 
 def _data_field(*, round: Round, team: Team | None):
-    if round.is_per_team and team is not None:
+    if round.pwscup2015.is_per_team and team is not None:
         dataset = team_dataset(round=round, team=team)
         return dataset.file if dataset is not None else None
     return round.original_file
@@ -46,7 +46,7 @@ def _data_field(*, round: Round, team: Team | None):
 
 def kit_targets(*, round: Round, team: Team | None, is_organizer: bool, now=None) -> list:
     """The targets the reader may download now: others' targets once the attack phase opened."""
-    if round.frozen_at is None:
+    if round.pwscup2015.frozen_at is None:
         return []
     phase = phase_of(round=round, kind=Phase.Kind.ATTACK)
     if not is_organizer and (phase is None or phase_state(phase=phase, now=now) == "upcoming"):
@@ -74,7 +74,7 @@ def round_kit_archive(*, round: Round, team: Team | None, is_organizer: bool, no
         "made_at": timezone.localtime(now).strftime("%Y-%m-%d %H:%M %Z"),
         "original": original,
         "config": config_name,
-        "per_team": round.is_per_team,
+        "per_team": round.pwscup2015.is_per_team,
         "targets": [t.team.slug for t in targets],
         "levels": ",".join(f"{column}:1" for column in example),
     }
@@ -88,7 +88,7 @@ def round_kit_archive(*, round: Round, team: Team | None, is_organizer: bool, no
             zf.writestr(name, render_to_string(f"pwscup2015/kit/{name}", context))
         for target in targets:
             _copy(zf, target.published_file, f"targets/{target.team.slug}_anonymized.csv")
-            if round.is_per_team and target.candidate_file:
+            if round.pwscup2015.is_per_team and target.candidate_file:
                 _copy(zf, target.candidate_file, f"targets/{target.team.slug}_candidate.csv")
     archive.seek(0)
     return archive

@@ -22,7 +22,7 @@ def kit_download(request, competition_slug, round_slug):
         phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
         if phase is None or phase_state(phase=phase) == "upcoming":
             raise Http404
-        if round_.is_per_team and team_dataset(round=round_, team=team) is None:
+        if round_.pwscup2015.is_per_team and team_dataset(round=round_, team=team) is None:
             raise Http404
     archive = round_kit_archive(round=round_, team=team, is_organizer=access.is_organizer)
     return FileResponse(

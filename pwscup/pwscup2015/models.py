@@ -1,5 +1,6 @@
-"""The PWSCup 2015 game's data: anonymizations, per-team samples, attack targets, attacks and
-the round-wide operations (freeze, rescore, publish).
+"""The PWSCup 2015 game's data: the round's game settings and state, anonymizations,
+per-team samples, attack targets, attacks and the round-wide operations (freeze, rescore,
+publish).
 
 Every scored object carries its job state in ``status``; each transition is a conditional
 UPDATE (``pwscup.submissions.services.jobs``), so a task delivered twice does no harm.
@@ -19,6 +20,100 @@ from pwscup.submissions.models import ScoredUpload, Status
 
 def generated_path(instance, filename: str) -> str:
     return f"private/generated/{secrets.token_hex(8)}-{filename}"
+
+
+def new_secret_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Pwscup2015Round(models.Model):
+    """What a round of the 2015 game has beyond what every round has (``Round``): how its data
+    is handed out, how teams are ranked, and where it is in its lifecycle (frozen, published).
+
+    One row per round of this kind, created with the round by ``round_create``; reached as
+    ``round.pwscup2015``.
+    """
+
+    class DataMode(models.TextChoices):
+        SHARED = "shared", _("Shared original (every team anonymizes the same table)")
+        PER_TEAM = "per_team", _("Per-team sample with candidate tables")
+
+    class RankingRule(models.TextChoices):
+        WORST_ATTACK = "worst_attack", _("Lowest worst-case re-identification rate")
+        MEAN_ATTACK = "mean_attack", _("Lowest mean re-identification rate")
+
+    class SelectionRule(models.TextChoices):
+        SELECTED_OR_LAST = "selected_or_last", _("Selected submission, else the last valid one")
+        BEST = "best", _("Best valid submission")
+
+    class AttackVisibility(models.TextChoices):
+        LIVE = "live", _("Live: a team sees its own rates as soon as they are scored")
+        AFTER_PHASE = "after_phase", _("After the attack phase has closed")
+        ON_PUBLISH = "on_publish", _("Only when the organizer publishes the results")
+
+    round = models.OneToOneField(
+        Round,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="pwscup2015",
+        verbose_name=_("round"),
+    )
+    data_mode = models.CharField(
+        _("data mode"), max_length=16, choices=DataMode.choices, default=DataMode.SHARED
+    )
+    sample_size = models.PositiveIntegerField(_("sample size per team"), null=True, blank=True)
+    decoy_count = models.PositiveIntegerField(
+        _("decoys per candidate table"), null=True, blank=True
+    )
+    # Derives every team's sample and the targets' permutations: never shown to anyone.
+    secret_seed = models.BigIntegerField(default=new_secret_seed, editable=False)
+    utility_gates = models.JSONField(
+        _("utility gates"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'Upper bounds a submission must meet to be ranked, e.g. {"U1": 100, "U4": 0.05}.'
+        ),
+    )
+    tie_break_metric = models.CharField(_("tie-break metric"), max_length=8, default="U1")
+    ranking_rule = models.CharField(
+        _("ranking rule"),
+        max_length=16,
+        choices=RankingRule.choices,
+        default=RankingRule.WORST_ATTACK,
+    )
+    selection_rule = models.CharField(
+        _("which submission represents a team"),
+        max_length=20,
+        choices=SelectionRule.choices,
+        default=SelectionRule.SELECTED_OR_LAST,
+    )
+    attack_visibility = models.CharField(
+        _("attack rates visible to the attacker"),
+        max_length=16,
+        choices=AttackVisibility.choices,
+        default=AttackVisibility.LIVE,
+    )
+    auto_freeze = models.BooleanField(
+        _("freeze automatically when the anonymization phase closes"), default=True
+    )
+    results_published = models.BooleanField(
+        _("results published"),
+        default=False,
+        help_text=_("Everyone sees the attack matrix and the final ranking."),
+    )
+    frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("PWSCup 2015 round settings")
+        verbose_name_plural = _("PWSCup 2015 round settings")
+
+    def __str__(self) -> str:
+        return str(self.round)
+
+    @property
+    def is_per_team(self) -> bool:
+        return self.data_mode == self.DataMode.PER_TEAM
 
 
 class AnonymizationSubmission(ScoredUpload):

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pwscup.competitions.models import Round
-from pwscup.pwscup2015.models import RoundOperation, Target
+from pwscup.pwscup2015.models import Pwscup2015Round, RoundOperation, Target
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 
@@ -80,7 +80,8 @@ def operation_summary(operation: RoundOperation) -> dict:
 def round_operations_summary(*, round: Round) -> dict:
     """Latest operations, built-in attack progress, freeze and publication state."""
     round_state = (
-        Round.objects.filter(pk=round.pk).values("frozen_at", "results_published").first() or {}
+        Pwscup2015Round.objects.filter(round=round).values("frozen_at", "results_published").first()
+        or {}
     )
     return {
         "operations": [operation_summary(o) for o in round_operations_latest(round=round)],

@@ -38,7 +38,7 @@ def prepared_team_original(
     Raises ``JobFailure("job.no_sample")`` when a per-team round has no sample for the
     team, and ``scoring.ValidationError`` when the original itself is invalid.
     """
-    if round.is_per_team:
+    if round.pwscup2015.is_per_team:
         dataset = team_dataset(round=round, team=team)
         if dataset is None:
             raise JobFailure("job.no_sample")

@@ -3,7 +3,7 @@
 The leaderboard, the 'best submission' selection rule, the final ranking and their CSV
 files all rank with these functions; nothing else compares scores.
 
-Utility gates (``Round.utility_gates``) are a JSON object, one entry per metric:
+Utility gates (``Pwscup2015Round.utility_gates``) are a JSON object, one entry per metric:
 
 * ``{"U1": 100}`` — a bare number is an upper bound for the utility losses U1–U6 (lower
   is better): ``U1 ≤ 100``; for the indicators it is a bound in their better direction:
@@ -157,7 +157,9 @@ def indicator_gates_check(raw, config: dict | None) -> None:
 
 
 def passes_gates(scores: dict, round) -> bool:
-    return all(gate.passes(scores.get(gate.metric)) for gate in parse_gates(round.utility_gates))
+    return all(
+        gate.passes(scores.get(gate.metric)) for gate in parse_gates(round.pwscup2015.utility_gates)
+    )
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,7 @@ SAFETY_MEASURES = {
 
 
 def safety_measure(round) -> SafetyMeasure:
-    return SAFETY_MEASURES[round.ranking_rule]
+    return SAFETY_MEASURES[round.pwscup2015.ranking_rule]
 
 
 def safety_of(rates: Iterable, round) -> float | None:
@@ -195,10 +197,10 @@ def submission_safety(scores: dict, round) -> float:
 
 def tie_break_value(scores: dict, round) -> float:
     """The tie-break metric oriented so that lower is better (missing = worst)."""
-    value = scores.get(round.tie_break_metric)
+    value = scores.get(round.pwscup2015.tie_break_metric)
     if value is None:
         return math.inf
-    return value if scoring.LOWER_IS_BETTER.get(round.tie_break_metric, True) else -value
+    return value if scoring.LOWER_IS_BETTER.get(round.pwscup2015.tie_break_metric, True) else -value
 
 
 def anonymization_key(*, scores: dict, safety: float | None, round) -> tuple:
@@ -246,22 +248,23 @@ def assign_ranks(rows: list, *, key: Callable, name: Callable, ranked: Callable)
 
 def rule_text(round) -> str:
     """The rule in force, as printed above the leaderboard and the final ranking."""
-    gates = ", ".join(str(g) for g in parse_gates(round.utility_gates))
-    higher = not scoring.LOWER_IS_BETTER.get(round.tie_break_metric, True)
+    gates = ", ".join(str(g) for g in parse_gates(round.pwscup2015.utility_gates))
+    higher = not scoring.LOWER_IS_BETTER.get(round.pwscup2015.tie_break_metric, True)
     tie = (
         _("Ties broken by the higher %(metric)s.")
         if higher
         else _("Ties broken by the lower %(metric)s.")
     )
     parts = [
-        _("Representative submission: %(rule)s.") % {"rule": round.get_selection_rule_display()},
+        _("Representative submission: %(rule)s.")
+        % {"rule": round.pwscup2015.get_selection_rule_display()},
         _("Utility gates: %(gates)s (teams that fail them are listed last, unranked).")
         % {"gates": gates or _("none")},
         _(
             "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, the built-in kit attacker and every team's attack)."
         )
-        % {"rule": round.get_ranking_rule_display()},
-        tie % {"metric": round.tie_break_metric},
+        % {"rule": round.pwscup2015.get_ranking_rule_display()},
+        tie % {"metric": round.pwscup2015.tie_break_metric},
         _("Equal results share a rank."),
     ]
     return " ".join(parts)

@@ -59,12 +59,12 @@ def ranking_invalidate(*, round_ids) -> None:
 
 def _settings_token(round) -> str:
     settings = [
-        round.utility_gates,
-        round.tie_break_metric,
-        round.ranking_rule,
-        round.selection_rule,
-        round.frozen_at.isoformat() if round.frozen_at else None,
-        round.results_published,
+        round.pwscup2015.utility_gates,
+        round.pwscup2015.tie_break_metric,
+        round.pwscup2015.ranking_rule,
+        round.pwscup2015.selection_rule,
+        round.pwscup2015.frozen_at.isoformat() if round.pwscup2015.frozen_at else None,
+        round.pwscup2015.results_published,
     ]
     return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -26,7 +26,7 @@ def round_scoring_config(*, round: Round) -> dict:
 
 def original_download_name(*, round: Round, team: Team | None) -> str:
     """The file name the data download carries: the team's sample in the per-team mode."""
-    if round.is_per_team and team is not None:
+    if round.pwscup2015.is_per_team and team is not None:
         return f"{team.slug}_original.csv"
     return f"{round.slug}_original.csv"
 

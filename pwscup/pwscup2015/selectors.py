@@ -12,7 +12,13 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import cached_table, round_original_table, table_config
 from pwscup.core.files import opened
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    Pwscup2015Round,
+    Target,
+    TeamDataset,
+)
 from pwscup.pwscup2015.ranking import anonymization_key, submission_safety
 from pwscup.submissions.messages import JobFailure
 from pwscup.submissions.models import Status
@@ -24,7 +30,7 @@ def team_dataset(*, round: Round, team: Team) -> TeamDataset | None:
 
 def team_original_table(*, round: Round, team: Team):
     """The original X a team anonymizes: the shared table, or its own sample."""
-    if round.is_per_team:
+    if round.pwscup2015.is_per_team:
         dataset = team_dataset(round=round, team=team)
         if dataset is None:
             raise JobFailure("job.no_sample")
@@ -65,7 +71,7 @@ def representative_submissions(
     An upload still being scored at the freeze does not replace it when it finishes
     later (the automatic freeze waits for such uploads; freezing again republishes).
     """
-    if phase.round.frozen_at is not None:
+    if phase.round.pwscup2015.frozen_at is not None:
         targets = Target.objects.filter(round_id=phase.round_id).select_related("submission")
         if team_ids is not None:
             targets = targets.filter(team_id__in=list(team_ids))
@@ -88,7 +94,7 @@ def submissions_by_rule(*, phase: Phase, team_ids=None) -> dict[int, Anonymizati
     finished = AnonymizationSubmission.objects.filter(phase=phase, status=Status.FINISHED)
     if team_ids is not None:
         finished = finished.filter(team_id__in=list(team_ids))
-    if phase.round.selection_rule == Round.SelectionRule.BEST:
+    if phase.round.pwscup2015.selection_rule == Pwscup2015Round.SelectionRule.BEST:
         by_team: dict[int, list[AnonymizationSubmission]] = {}
         for submission in finished.order_by():
             by_team.setdefault(submission.team_id, []).append(submission)

@@ -105,7 +105,7 @@ def round_detail(request, access):
             metrics=context["history_metrics"],
             tz=zoneinfo.ZoneInfo(round_.timezone),
         )
-    if round_.frozen_at and team is not None and attack is not None:
+    if round_.pwscup2015.frozen_at and team is not None and attack is not None:
         targets = [t for t in round_targets(round=round_) if t.team_id != team.pk]
         context["targets"] = targets
         context["attack_form"] = AttackUploadForm(targets=targets)

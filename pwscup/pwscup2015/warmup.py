@@ -26,6 +26,7 @@ from django.utils import timezone, translation
 import scoring
 import scoring.nearest
 from pwscup.competitions.models import Phase, Round
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.prepared import prepared_team_original
 
 logger = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ def warm_rounds() -> list[Round]:
     ).values("round_id")
     rounds = Round.objects.filter(
         pk__in=open_ids, original_rows__gt=0, original_rows__lte=WARM_MAX_ROWS
-    ).exclude(data_mode=Round.DataMode.PER_TEAM)
+    ).exclude(pwscup2015__data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     return list(rounds.order_by("-pk")[:8])
 
 

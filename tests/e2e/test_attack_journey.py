@@ -7,9 +7,8 @@ import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
-from pwscup.competitions.models import Round
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AttackSubmission, Target
+from pwscup.pwscup2015.models import AttackSubmission, Pwscup2015Round, Target
 from pwscup.pwscup2015.selectors import target_truth
 from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
@@ -96,7 +95,7 @@ def test_team_attacks_a_published_target_and_sees_the_results(
     matrix_url = world.round_url() + "matrix/"
     assert page.goto(matrix_url).status == 403
     expect(page.get_by_test_id("error-403")).to_contain_text("not published yet")
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
 
     page.goto(world.round_url())
     page.get_by_test_id("matrix-link").click()

@@ -6,9 +6,9 @@ and phone width (screenshots under ``PWSCUP_E2E_SCREENSHOTS``)."""
 import pytest
 from playwright.sync_api import expect
 
-from pwscup.competitions.models import Round
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.leaderboards.selectors import attack_matrix
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
     log_in,
@@ -55,7 +55,7 @@ def test_charts_render_with_one_mark_per_row(web, e2e_world, celery_worker_proce
 
     services.round_freeze(round=world.round)
     wait_for_builtin_attacks(world)
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     matrix = attack_matrix(round=world.round)
     page.goto(world.round_url() + "matrix/")
     heatmap = page.get_by_test_id("heatmap")

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.competitions.models import AuditEntry, Round
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target
 from pwscup.submissions.models import Status
 from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, switch_language
 from tests.support import FIXTURES, adult_head, csv_upload, noisy_copy, wait_for
@@ -158,7 +158,7 @@ def test_an_organizer_runs_a_round_from_an_empty_database_with_the_console(
     # Publish, and the final ranking is public.
     confirm(page, "publish")
     wait_for(
-        lambda: Round.objects.filter(pk=round_.pk, results_published=True).exists(),
+        lambda: Pwscup2015Round.objects.filter(round=round_, results_published=True).exists(),
         timeout=SCORING_TIMEOUT,
         what="the results to be published",
     )

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from pwscup.competitions.models import Round
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.leaderboards.selectors import attack_matrix
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
     log_in,
@@ -52,7 +52,7 @@ def test_heatmap_final_ranking_and_console_fit(web, e2e_world, celery_worker_pro
         assert done.status == Status.FINISHED, done.message
     services.round_freeze(round=world.round)
     wait_for_builtin_attacks(world)
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     assert len(attack_matrix(round=world.round).targets) == 2
 
     log_in(page, "organizer")
@@ -85,11 +85,11 @@ def test_heatmap_final_ranking_and_console_fit(web, e2e_world, celery_worker_pro
             .locator("td")
             .last
         )
-        Round.objects.filter(pk=world.round.pk).update(results_published=False)
+        Pwscup2015Round.objects.filter(round=world.round).update(results_published=False)
         page.reload()
         expect(results).to_have_text("not published" if language == "en" else "未公開")
         assert results.evaluate(LINES) == 1, "the badge wraps"
         assert escaping_elements(page) == [], language
         assert page_overflow(page) <= 0, language
         screenshot(page, f"phone-console-{language}")
-        Round.objects.filter(pk=world.round.pk).update(results_published=True)
+        Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)

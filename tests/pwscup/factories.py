@@ -49,7 +49,7 @@ def score(submission) -> AnonymizationSubmission:
 
 def team_original(world, letter: str) -> bytes:
     """The table team ``letter`` anonymizes: the shared original or its own sample."""
-    if not world.round.is_per_team:
+    if not world.round.pwscup2015.is_per_team:
         return world.original
     dataset = world.round.team_datasets.get(team=world.teams[letter])
     return read_field(dataset.file)

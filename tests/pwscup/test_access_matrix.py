@@ -7,9 +7,9 @@ a logged-in account in no team (``outsider``) and the organizer (``org``).
 import pytest
 from django.urls import reverse
 
-from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.models import Competition, Phase
 from pwscup.competitions.services import phase_set
-from pwscup.pwscup2015.models import TeamDataset
+from pwscup.pwscup2015.models import Pwscup2015Round, TeamDataset
 from tests.pwscup.factories import (
     answer_bytes,
     freeze,
@@ -123,7 +123,7 @@ def build(make_world, django_user_model, state: str):
         world.anonymization.leaderboard_public = True
         world.anonymization.save()
     if state in ("published", "unlisted_published"):
-        Round.objects.filter(pk=world.round.pk).update(results_published=True)
+        Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     if state == "unlisted_published":
         Competition.objects.filter(pk=world.competition.pk).update(is_listed=False)
     if state == "frozen_attack_upcoming":
@@ -251,9 +251,8 @@ def test_status_json_lists_only_the_teams_own_submissions(world, client):
 
 
 def test_per_team_mode_never_gives_a_team_another_teams_sample(make_world, client):
-    from pwscup.competitions.models import Round as RoundModel
 
-    world = make_world(data_mode=RoundModel.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     sample = {letter: team_original(world, letter) for letter in "abc"}
     assert len(set(sample.values())) == 3, "each team has its own sample"
     scored(world, "a", seed=1, delete=2)
@@ -302,11 +301,11 @@ def test_per_team_mode_never_gives_a_team_another_teams_sample(make_world, clien
 @pytest.mark.parametrize(
     ("visibility", "attack_closed", "published", "shown"),
     [
-        (Round.AttackVisibility.LIVE, False, False, True),
-        (Round.AttackVisibility.AFTER_PHASE, False, False, False),
-        (Round.AttackVisibility.AFTER_PHASE, True, False, True),
-        (Round.AttackVisibility.ON_PUBLISH, True, False, False),
-        (Round.AttackVisibility.ON_PUBLISH, True, True, True),
+        (Pwscup2015Round.AttackVisibility.LIVE, False, False, True),
+        (Pwscup2015Round.AttackVisibility.AFTER_PHASE, False, False, False),
+        (Pwscup2015Round.AttackVisibility.AFTER_PHASE, True, False, True),
+        (Pwscup2015Round.AttackVisibility.ON_PUBLISH, True, False, False),
+        (Pwscup2015Round.AttackVisibility.ON_PUBLISH, True, True, True),
     ],
 )
 def test_an_attackers_own_rate_follows_the_visibility_rule(
@@ -325,7 +324,7 @@ def test_an_attackers_own_rate_follows_the_visibility_rule(
             opens_at=opens,
             closes_at=world.attack.opens_at,
         )
-    Round.objects.filter(pk=world.round.pk).update(results_published=published)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=published)
     client.force_login(world.users["b"])
     args = [world.competition.slug, world.round.slug]
     for url in (

@@ -9,7 +9,7 @@ from django.utils.timezone import localtime
 
 import scoring
 from pwscup.competitions.models import Round
-from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import run_operations, scored
 from tests.support import adult_config, adult_head, csv_upload
@@ -32,7 +32,7 @@ def round_form(competition, *, original: bytes, config, config_file: bytes | Non
         "name": "Second round",
         "slug": "r2",
         "order": 2,
-        "data_mode": Round.DataMode.SHARED,
+        "data_mode": Pwscup2015Round.DataMode.SHARED,
         "original_file": csv_upload(original, "original.csv"),
         "config": json.dumps(config),
         "sample_size": "",
@@ -40,9 +40,9 @@ def round_form(competition, *, original: bytes, config, config_file: bytes | Non
         "timezone": "Asia/Tokyo",
         "utility_gates": json.dumps({"U1": 100}),
         "tie_break_metric": "U1",
-        "ranking_rule": Round.RankingRule.WORST_ATTACK,
-        "selection_rule": Round.SelectionRule.SELECTED_OR_LAST,
-        "attack_visibility": Round.AttackVisibility.LIVE,
+        "ranking_rule": Pwscup2015Round.RankingRule.WORST_ATTACK,
+        "selection_rule": Pwscup2015Round.SelectionRule.SELECTED_OR_LAST,
+        "attack_visibility": Pwscup2015Round.AttackVisibility.LIVE,
         "auto_freeze": "on",
         "phases-TOTAL_FORMS": "0",
         "phases-INITIAL_FORMS": "0",
@@ -140,7 +140,7 @@ def test_admin_actions_freeze_rescore_and_publish(world, organizer):
     (operation,) = run_operations()
     assert operation.result == {"targets": 2, "published": 2, "unchanged": 0}
     world.round.refresh_from_db()
-    assert world.round.frozen_at is not None
+    assert world.round.pwscup2015.frozen_at is not None
     assert Target.objects.filter(round=world.round).count() == 2
 
     run_action(organizer, "rescore_all", world.round)
@@ -149,14 +149,14 @@ def test_admin_actions_freeze_rescore_and_publish(world, organizer):
     assert set(Target.objects.values_list("builtin_status", flat=True)) == {Status.QUEUED}
     assert AnonymizationSubmission.objects.get(pk=sub_a.pk).attempts == 0
 
-    assert not world.round.results_published
+    assert not world.round.pwscup2015.results_published
     run_action(organizer, "publish_results", world.round)
     run_operations()
     world.round.refresh_from_db()
-    assert world.round.results_published
+    assert world.round.pwscup2015.results_published
     run_action(organizer, "unpublish_results", world.round)
     world.round.refresh_from_db()
-    assert not world.round.results_published
+    assert not world.round.pwscup2015.results_published
 
 
 def test_a_team_member_cannot_use_the_admin(world, client):
@@ -197,7 +197,7 @@ def test_editing_a_round_without_a_new_file_rechecks_the_stored_one(world, organ
     response = organizer.post(url, data)
     assert response.status_code == 302, form_errors(response)
     world.round.refresh_from_db()
-    assert world.round.tie_break_metric == "U4"
+    assert world.round.pwscup2015.tie_break_metric == "U4"
     assert world.round.original_rows == 200
     for phase in phases:
         kept = world.round.phases.get(pk=phase.pk)

@@ -62,14 +62,14 @@ def _round_change_data(round_: Round, **changes) -> dict:
         "name": round_.name,
         "slug": round_.slug,
         "order": round_.order,
-        "data_mode": round_.data_mode,
+        "data_mode": round_.pwscup2015.data_mode,
         "config": json.dumps(round_.config),
         "timezone": round_.timezone,
         "utility_gates": "{}",
-        "tie_break_metric": round_.tie_break_metric,
-        "ranking_rule": round_.ranking_rule,
-        "selection_rule": round_.selection_rule,
-        "attack_visibility": round_.attack_visibility,
+        "tie_break_metric": round_.pwscup2015.tie_break_metric,
+        "ranking_rule": round_.pwscup2015.ranking_rule,
+        "selection_rule": round_.pwscup2015.selection_rule,
+        "attack_visibility": round_.pwscup2015.attack_visibility,
         "auto_freeze": "on",
         "phases-TOTAL_FORMS": "0",
         "phases-INITIAL_FORMS": "0",
@@ -88,8 +88,8 @@ def test_ticking_results_published_in_the_round_admin_does_not_publish(admin_cli
     response = admin_client.post(url, data)
     assert response.status_code == 302
     world.round.refresh_from_db()
-    assert world.round.tie_break_metric == "U2"  # the form was saved, without the tick
-    assert not world.round.results_published
+    assert world.round.pwscup2015.tie_break_metric == "U2"  # the form was saved, without the tick
+    assert not world.round.pwscup2015.results_published
     # The admin action publishes through the service, in the background.
     admin_client.post(
         reverse("admin:competitions_round_changelist"),
@@ -97,7 +97,7 @@ def test_ticking_results_published_in_the_round_admin_does_not_publish(admin_cli
     )
     run_operations()
     world.round.refresh_from_db()
-    assert world.round.results_published
+    assert world.round.pwscup2015.results_published
 
 
 def test_the_sequential_admin_publishes_through_the_service_and_tells_the_teams(admin_client):

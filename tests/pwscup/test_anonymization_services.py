@@ -8,10 +8,9 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from pwscup.competitions.models import Round
 from pwscup.core.errors import Refused
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round
 from pwscup.pwscup2015.selectors import representative_submission
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import (
@@ -206,7 +205,9 @@ def identity_and_shifted(world) -> tuple[bytes, bytes]:
 
 
 def test_best_rule_picks_the_safest_valid_submission_and_respects_the_gates(world):
-    Round.objects.filter(pk=world.round.pk).update(selection_rule=Round.SelectionRule.BEST)
+    Pwscup2015Round.objects.filter(round=world.round).update(
+        selection_rule=Pwscup2015Round.SelectionRule.BEST
+    )
     world.anonymization.round.refresh_from_db()
     phase, team = world.anonymization, world.teams["a"]
     identity, shifted = identity_and_shifted(world)
@@ -226,14 +227,14 @@ def test_best_rule_picks_the_safest_valid_submission_and_respects_the_gates(worl
     # worst-case rates are broken by the lower U1 (the identity copy has U1 = 0).
     assert safe.scores["U5"] > max(unsafe.scores["U5"], noisy.scores["U5"])
     gate = (safe.scores["U5"] + max(unsafe.scores["U5"], noisy.scores["U5"])) / 2
-    Round.objects.filter(pk=world.round.pk).update(utility_gates={"U5": gate})
+    Pwscup2015Round.objects.filter(round=world.round).update(utility_gates={"U5": gate})
     phase.round.refresh_from_db()
     assert worst(unsafe) == worst(noisy)
     assert unsafe.scores["U1"] < noisy.scores["U1"]
     assert representative_submission(phase=phase, team=team).pk == unsafe.pk
     # The selected_or_last rule would have taken the last valid upload instead.
-    Round.objects.filter(pk=world.round.pk).update(
-        selection_rule=Round.SelectionRule.SELECTED_OR_LAST
+    Pwscup2015Round.objects.filter(round=world.round).update(
+        selection_rule=Pwscup2015Round.SelectionRule.SELECTED_OR_LAST
     )
     phase.round.refresh_from_db()
     assert representative_submission(phase=phase, team=team).pk == noisy.pk

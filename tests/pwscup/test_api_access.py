@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
+from pwscup.pwscup2015.models import Pwscup2015Round
 from tests.pwscup.factories import answer_bytes, read_field, truth_of
 from tests.pwscup.test_access_matrix import ROLES, STATES, body, build
 
@@ -148,10 +149,9 @@ def assert_no_api_leaks(world, sub_a, attack, results, state):
 
 
 def test_per_team_mode_api_serves_a_team_its_own_sample_only(make_world, client):
-    from pwscup.competitions.models import Round
     from tests.pwscup.factories import freeze, scored, team_original
 
-    world = make_world(data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     sample = {letter: team_original(world, letter) for letter in "abc"}
     scored(world, "a", seed=1, delete=2)
     scored(world, "b", seed=2, delete=2)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from pwscup.api.services import api_token_create
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import phase_set
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import quota_usage
@@ -232,9 +232,8 @@ def test_attack_upload_against_a_published_target(world, client):
 
 
 def test_attack_rates_follow_the_rounds_visibility_rule(make_world, client):
-    from pwscup.competitions.models import Round
 
-    world = make_world(attack_visibility=Round.AttackVisibility.ON_PUBLISH)
+    world = make_world(attack_visibility=Pwscup2015Round.AttackVisibility.ON_PUBLISH)
     scored(world, "a", seed=1)
     target = freeze(world)["a"]
     api = Api(client, world, "b")
@@ -243,7 +242,7 @@ def test_attack_rates_follow_the_rounds_visibility_rule(make_world, client):
     detail = api.get(accepted.json()["url"]).json()
     assert detail["status"] == "finished"
     assert detail["rate"] is None and detail["correct"] is None
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     assert api.get(accepted.json()["url"]).json()["rate"] == 1.0
 
 

@@ -7,7 +7,12 @@ import pytest
 import scoring
 from pwscup.core.errors import Refused
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    Pwscup2015Round,
+    Target,
+)
 from pwscup.submissions.models import Status
 from scoring import kit
 from tests.pwscup.factories import (
@@ -40,7 +45,7 @@ def test_freeze_publishes_one_shuffled_target_per_team_with_a_finished_submissio
     targets = freeze(world)
     assert set(targets) == {"a", "b"}, "team C has no finished submission: no target"
     world.round.refresh_from_db()
-    assert world.round.frozen_at is not None
+    assert world.round.pwscup2015.frozen_at is not None
     target = targets["a"]
     assert (target.version, target.submission_id) == (1, sub_a.pk)
     assert (target.rows, target.reference_rows) == (195, 200)
@@ -235,14 +240,13 @@ def test_matrix_keeps_best_and_latest_per_cell_and_the_builtin_rows(world):
 
 
 def test_final_ranking_gates_last_then_worst_case_then_tie_break(world):
-    from pwscup.competitions.models import Round
     from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 
     scored(world, "a", seed=1)
     scored(world, "b", seed=2)
     scored(world, "c", seed=3, delete=10)
     targets = freeze(world)
-    Round.objects.filter(pk=world.round.pk).update(utility_gates={"U6": 5})
+    Pwscup2015Round.objects.filter(round=world.round).update(utility_gates={"U6": 5})
     world.round.refresh_from_db()
     a, b, c = (targets[x] for x in "abc")
     set_builtin(a, 0.2)
@@ -288,9 +292,8 @@ def test_final_ranking_breaks_equal_worst_cases_by_the_utility_metric(world):
 
 
 def test_per_team_mode_end_to_end(make_world):
-    from pwscup.competitions.models import Round
 
-    world = make_world(data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     master = read_csv_text(world.original)
     datasets = {d.team.slug: d for d in world.round.team_datasets.select_related("team")}
     assert set(datasets) == {"teamA", "teamB", "teamC"}

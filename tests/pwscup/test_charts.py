@@ -12,10 +12,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from pwscup.competitions.models import Round
 from pwscup.pwscup2015.leaderboards import charts
 from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard, attack_matrix
-from pwscup.pwscup2015.models import AttackSubmission
+from pwscup.pwscup2015.models import AttackSubmission, Pwscup2015Round
 from scoring.display import format_number
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 
@@ -112,7 +111,7 @@ def test_heatmap_has_a_cell_per_attacker_and_target_plus_the_worst_case(make_wor
         scored(world, letter, seed=k + 1)
     targets = freeze(world)
     scored_attack(world, "a", targets["b"], truth_of(targets["b"]))
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     client.force_login(world.users["c"])
     html = client.get(
         reverse("matrix", args=[world.competition.slug, world.round.slug])
@@ -137,7 +136,7 @@ def test_a_tiny_re_identification_rate_never_reads_as_zero_in_the_matrix(make_wo
     targets = freeze(world)
     attack = scored_attack(world, "a", targets["b"], truth_of(targets["b"]))
     AttackSubmission.objects.filter(pk=attack.pk).update(rate=1 / 32561)
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     client.force_login(world.users["b"])
     html = client.get(
         reverse("matrix", args=[world.competition.slug, world.round.slug])

@@ -6,8 +6,8 @@ from django.core.management import CommandError, call_command
 from django.test import RequestFactory
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Competition, Round
-from pwscup.pwscup2015.models import AnonymizationSubmission, Target, TeamDataset
+from pwscup.competitions.models import Competition
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target, TeamDataset
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import run_operations, scored
 
@@ -22,7 +22,7 @@ def test_load_demo_creates_the_playable_demo_once(capsys):
     assert set(rounds) == {"round-1", "round-2"}
     assert competition.rounds.exclude(kind="pwscup2015").exists()  # every kind's demo_load ran
     assert rounds["round-1"].original_rows == 32561
-    assert rounds["round-2"].data_mode == Round.DataMode.PER_TEAM
+    assert rounds["round-2"].pwscup2015.data_mode == Pwscup2015Round.DataMode.PER_TEAM
     assert all(r.phases.count() == 2 for r in rounds.values())
     assert {t.slug for t in Team.objects.filter(competition=competition)} == {
         "teamA",

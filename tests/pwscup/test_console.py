@@ -18,7 +18,7 @@ from pwscup.pwscup2015.leaderboards.selectors import (
     anonymization_leaderboard_cached,
     final_ranking,
 )
-from pwscup.pwscup2015.models import RoundOperation, TeamDataset
+from pwscup.pwscup2015.models import Pwscup2015Round, RoundOperation, TeamDataset
 from tests.pwscup.factories import freeze, run_operations, scored
 from tests.support import adult_config, adult_head, csv_upload
 
@@ -178,9 +178,9 @@ def test_each_round_action_is_recorded_in_the_audit_log(client, console):
         run_operations()
     assert RoundOperation.objects.filter(round=world.round).count() == 3
     world.round.refresh_from_db()
-    assert world.round.frozen_at is not None and world.round.results_published
+    assert world.round.pwscup2015.frozen_at is not None and world.round.pwscup2015.results_published
     client.post(reverse("console:round_action", args=[c, r, "hide"]))
-    assert not Round.objects.get(pk=world.round.pk).results_published
+    assert not Pwscup2015Round.objects.get(round_id=world.round.pk).results_published
     assert AuditEntry.objects.filter(round=world.round).first().action == (
         AuditEntry.Action.RESULTS_HIDDEN
     )
@@ -352,7 +352,7 @@ def test_wizard_keeps_the_upload_and_creates_the_round(client, world):
     assert response.status_code == 302
     round_ = Round.objects.get(competition=competition, slug="r2")
     assert round_.original_rows == 120 and round_.config["qi"][0] == "age"
-    assert round_.utility_gates == {"U1": 100, "S1": {"min": 5}}
+    assert round_.pwscup2015.utility_gates == {"U1": 100, "S1": {"min": 5}}
     anonymization = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
     # Entered in the round's zone: 09:00 in Tokyo is 00:00 UTC.
     assert anonymization.opens_at.isoformat() == "2030-01-10T00:00:00+00:00"

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
 from pwscup.core import exports
 from pwscup.core.exports import spreadsheet_safe
+from pwscup.pwscup2015.models import Pwscup2015Round
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 from tests.support import csv_upload
 
@@ -60,7 +60,7 @@ def test_every_csv_download_neutralises_a_formula_team_name(world, client):
     scored(world, "b", seed=2)
     targets = freeze(world)
     scored_attack(world, "a", targets["b"], truth_of(targets["b"]))
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     world.anonymization.leaderboard_public = True
     world.anonymization.save()
     args = [world.competition.slug, world.round.slug]

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 import scoring
 from pwscup.competitions.models import Phase, Round
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, parse_gates, passes_gates
 from pwscup.pwscup2015.services.rounds import round_settings_check
 from tests.pwscup.factories import scored, team_original
@@ -108,11 +109,11 @@ def test_indicator_gates_take_their_better_direction(raw, text):
 
 def test_indicator_gates_allow_rounding_as_the_spec_says(indicator_world):
     round_ = indicator_world.round
-    round_.utility_gates = {"L2": 2, "T": 0.25}
+    round_.pwscup2015.utility_gates = {"L2": 2, "T": 0.25}
     assert passes_gates({"L2": 2 - 1e-12, "T": 0.25 + 1e-12}, round_)
     assert not passes_gates({"L2": 1.99, "T": 0.2}, round_)
     assert not passes_gates({"L2": 2.5, "T": 0.26}, round_)
-    round_.utility_gates = {"L3": 3}
+    round_.pwscup2015.utility_gates = {"L3": 3}
     assert not passes_gates({"L3": None}, round_)  # C_l = ∞ fails an upper bound
 
 
@@ -142,7 +143,7 @@ def test_the_leaderboard_ranks_with_an_indicator_gate(indicator_world, client):
     world = indicator_world
     a = scored(world, "a", seed=1)
     scored(world, "b", seed=2)
-    Round.objects.filter(pk=world.round.pk).update(utility_gates={"T": a.scores["T"] / 2})
+    Pwscup2015Round.objects.filter(round=world.round).update(utility_gates={"T": a.scores["T"] / 2})
     client.force_login(world.organizer)
     url = reverse("leaderboard", args=[world.competition.slug, world.round.slug]) + "?format=csv"
     rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode())))

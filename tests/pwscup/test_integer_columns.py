@@ -13,7 +13,7 @@ from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import round_config
 from pwscup.competitions.services import phase_set
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round
 from pwscup.pwscup2015.selectors import target_truth, team_original_table
 from pwscup.pwscup2015.services.freeze import target_reference_table
 from pwscup.pwscup2015.services.rounds import round_create
@@ -42,10 +42,10 @@ def round_with_a_fractional_age_outside_team_a_sample(world):
         original=table_bytes(master),
         original_filename="master.csv",
         config_raw=adult_config(),
-        data_mode=Round.DataMode.PER_TEAM,
+        data_mode=Pwscup2015Round.DataMode.PER_TEAM,
         sample_size=60,
         decoy_count=world.round.original_rows - 60,  # every other master row is a decoy
-        secret_seed=world.round.secret_seed,
+        secret_seed=world.round.pwscup2015.secret_seed,
     )
     services.round_assign_samples(round=round_)
     now, hour = timezone.now(), dt.timedelta(hours=1)
@@ -68,7 +68,7 @@ def submit(world, anonymization, content: bytes) -> AnonymizationSubmission:
 
 
 def test_the_master_decides_for_the_sample_the_submissions_and_the_candidate_table(make_world):
-    world = make_world(data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     round_, anonymization = round_with_a_fractional_age_outside_team_a_sample(world)
     assert "age" not in round_.config["integer_columns"]
     assert "education-num" not in round_.config["integer_columns"]  # an sa column
@@ -106,7 +106,7 @@ def test_the_master_decides_for_the_sample_the_submissions_and_the_candidate_tab
 
 
 def test_an_integer_master_lets_39_0_count_as_39_in_every_job(make_world):
-    world = make_world(data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     assert "age" in world.round.config["integer_columns"]
     sample = read_csv_text(read_field(world.round.team_datasets.get(team=world.teams["a"]).file))
     as_floats = sample.copy()
@@ -118,7 +118,7 @@ def test_an_integer_master_lets_39_0_count_as_39_in_every_job(make_world):
 
 
 def test_a_round_stored_without_the_decision_gets_it_from_its_original(make_world):
-    world = make_world(data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     round_, _ = round_with_a_fractional_age_outside_team_a_sample(world)
     decided = list(round_.config["integer_columns"])
     legacy = {k: v for k, v in round_.config.items() if k != "integer_columns"}

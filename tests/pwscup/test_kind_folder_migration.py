@@ -5,7 +5,6 @@ operations, audit entries, disqualifications) keeps every row and value after it
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from pwscup.accounts.models import TeamDisqualification
@@ -17,6 +16,7 @@ from pwscup.pwscup2015.models import (
     Target,
     TeamDataset,
 )
+from tests.support import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,15 +27,6 @@ BEFORE = [
     ("competitions", "0004_round_original_source"),
     ("accounts", "0002_team_captain_invitation"),
 ]
-
-
-def migrate(targets=None):
-    """Migrate to ``targets`` (default: every app's latest, as the other tests expect)."""
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
 
 
 def old_rows(apps, world) -> dict:

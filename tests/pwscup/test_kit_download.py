@@ -9,8 +9,7 @@ import zipfile
 import pytest
 from django.urls import reverse
 
-from pwscup.competitions.models import Round
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, score, score_attack, scored
 from tests.support import build_world, csv_upload
@@ -38,11 +37,13 @@ def run(folder, script) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("mode", [Round.DataMode.SHARED, Round.DataMode.PER_TEAM])
+@pytest.mark.parametrize(
+    "mode", [Pwscup2015Round.DataMode.SHARED, Pwscup2015Round.DataMode.PER_TEAM]
+)
 def test_kit_scripts_outputs_upload_through_the_views_and_score(client, tmp_path, mode):
     world = build_world(data_mode=mode)
     client.force_login(world.users["a"])
-    data = "teamA_original.csv" if mode == Round.DataMode.PER_TEAM else "r1_original.csv"
+    data = "teamA_original.csv" if mode == Pwscup2015Round.DataMode.PER_TEAM else "r1_original.csv"
 
     names, folder = download_kit(client, world, tmp_path, "before")
     assert names == {
@@ -74,7 +75,7 @@ def test_kit_scripts_outputs_upload_through_the_views_and_score(client, tmp_path
     names, folder = download_kit(client, world, tmp_path, "attack")
     assert "targets/teamB_anonymized.csv" in names
     assert "targets/teamA_anonymized.csv" not in names, "never the team's own target"
-    assert ("targets/teamB_candidate.csv" in names) == (mode == Round.DataMode.PER_TEAM)
+    assert ("targets/teamB_candidate.csv" in names) == (mode == Pwscup2015Round.DataMode.PER_TEAM)
     run(folder, "attack_example.py")
     answer = (folder / "answers" / "teamB_answer.csv").read_bytes()
     url = reverse("attack_upload", args=[world.competition.slug, world.round.slug])

@@ -6,9 +6,13 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from pwscup.competitions.models import Round
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    Pwscup2015Round,
+    Target,
+)
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete
 from pwscup.submissions.services.maintenance import jobs_reap
@@ -167,7 +171,7 @@ def test_auto_freeze_freezes_only_rounds_whose_anonymization_phase_closed(make_w
     assert submission.status == Status.FINISHED
     running_round = make_world(slug="running")
     manual = make_world(slug="manual", anonymization_open=False)
-    Round.objects.filter(pk=manual.round.pk).update(auto_freeze=False)
+    Pwscup2015Round.objects.filter(round=manual.round).update(auto_freeze=False)
     frozen = services.rounds_auto_freeze()
     assert frozen == [closed.round.pk]
     # A tick while its freeze waits for a worker asks for nothing more.
@@ -175,15 +179,15 @@ def test_auto_freeze_freezes_only_rounds_whose_anonymization_phase_closed(make_w
     (operation,) = run_operations()
     assert (operation.kind, operation.status) == ("freeze", Status.FINISHED)
     closed.round.refresh_from_db()
-    assert closed.round.frozen_at is not None
+    assert closed.round.pwscup2015.frozen_at is not None
     target = Target.objects.get(round=closed.round)
     assert (target.team, target.submission_id) == (closed.teams["a"], submission.pk)
     for world in (running_round, manual):
         world.round.refresh_from_db()
-        assert world.round.frozen_at is None
+        assert world.round.pwscup2015.frozen_at is None
     # The next tick does not freeze it again.
-    first = closed.round.frozen_at
+    first = closed.round.pwscup2015.frozen_at
     assert services.rounds_auto_freeze() == []
     closed.round.refresh_from_db()
-    assert closed.round.frozen_at == first
+    assert closed.round.pwscup2015.frozen_at == first
     assert Target.objects.get(round=closed.round).version == 1

@@ -51,7 +51,7 @@ def test_a_freeze_request_returns_at_once_and_asking_again_returns_the_same_oper
     )
     assert (again.pk, again.created) == (first.pk, False)
     assert len(tasks_sent(callbacks)) == 1  # one job message for the two requests
-    assert not Target.objects.exists() and world.round.frozen_at is None
+    assert not Target.objects.exists() and world.round.pwscup2015.frozen_at is None
 
     (done,) = run_operations()
     assert (done.pk, done.status, done.progress_done, done.progress_total, done.attempts) == (
@@ -64,7 +64,7 @@ def test_a_freeze_request_returns_at_once_and_asking_again_returns_the_same_oper
     assert done.result == {"targets": 2, "published": 2, "unchanged": 0}
     assert done.finished_at is not None and done.message == ""
     world.round.refresh_from_db()
-    assert world.round.frozen_at == done.created_at  # frozen as of the request
+    assert world.round.pwscup2015.frozen_at == done.created_at  # frozen as of the request
     assert Target.objects.filter(round=world.round).count() == 2
     # Finished: a new request is a new operation; nothing changed, nothing republished.
     later = services.round_freeze_request(round=world.round)
@@ -157,10 +157,10 @@ def test_rescore_and_publish_operations(world):
     assert AnonymizationSubmission.objects.get(pk=submission.pk).status == Status.QUEUED
     services.round_publish_request(round=world.round)
     world.round.refresh_from_db()
-    assert not world.round.results_published  # not before a worker runs it
+    assert not world.round.pwscup2015.results_published  # not before a worker runs it
     (publish,) = run_operations()
     world.round.refresh_from_db()
-    assert (publish.status, publish.progress_done, world.round.results_published) == (
+    assert (publish.status, publish.progress_done, world.round.pwscup2015.results_published) == (
         Status.FINISHED,
         1,
         True,
@@ -249,8 +249,8 @@ def test_the_progress_panel_is_for_organizers_only(world, client):
     scored(world, "a", seed=1)
     services.round_freeze_request(round=world.round)
     run_operations()
-    world.round.results_published = True
-    world.round.save(update_fields=["results_published"])
+    world.round.pwscup2015.results_published = True
+    world.round.pwscup2015.save(update_fields=["results_published"])
     args = [world.competition.slug, world.round.slug]
     client.force_login(world.users["b"])
     for name in ("matrix", "final_ranking"):
@@ -378,13 +378,14 @@ def test_a_freeze_job_waits_for_another_freeze_holding_the_round(world, monkeypa
     )
 
 
-def test_the_freeze_plan_reads_every_team_s_choice_in_three_queries(
+def test_the_freeze_plan_reads_every_team_s_choice_in_four_queries(
     world, django_assert_num_queries
 ):
-    """The phase, every team's submission by the rule (one window query), the teams."""
+    """The phase, the round's game settings (its selection rule), every team's submission by
+    the rule (one window query), the teams: as many queries for 3 teams as for 300."""
     chosen = {letter: scored(world, letter, seed=seed) for letter, seed in (("a", 1), ("c", 3))}
     round_ = Round.objects.get(pk=world.round.pk)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         plan = freeze_module.freeze_plan(round=round_)
     assert [(team.pk, submission.pk) for team, submission in plan] == sorted(
         (world.teams[letter].pk, s.pk) for letter, s in chosen.items()

@@ -13,8 +13,13 @@ from django.urls import reverse
 
 from pwscup.accounts.models import Team
 from pwscup.accounts.services import organizer_grant
-from pwscup.competitions.models import Competition, Round
-from pwscup.pwscup2015.models import AnonymizationSubmission, RoundOperation, TeamDataset
+from pwscup.competitions.models import Competition
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    Pwscup2015Round,
+    RoundOperation,
+    TeamDataset,
+)
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import (
     freeze,
@@ -31,7 +36,7 @@ B_NAME = "Cup cupb"
 
 
 def cup(make_world, slug):
-    world = make_world(slug=slug, data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(slug=slug, data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     submission = scored(world, "a", seed=1, delete=2)
     scored(world, "b", seed=2, delete=2)
     target = freeze(world)["a"]
@@ -148,7 +153,7 @@ def test_admin_actions_never_reach_another_competition(cups, client):
     assert not RoundOperation.objects.filter(round=b.round).exists()
     run_action(client, "pwscup2015_anonymizationsubmission", "rescore", [b_submission.pk])
     b.round.refresh_from_db()
-    assert not b.round.results_published
+    assert not b.round.pwscup2015.results_published
     assert b.round.targets.get(team=b.teams["a"]).version == 1
     assert set(
         AnonymizationSubmission.objects.filter(phase__round=b.round).values_list(
@@ -159,7 +164,7 @@ def test_admin_actions_never_reach_another_competition(cups, client):
     run_action(client, "competitions_round", "publish_results", [a.round.pk])
     run_operations()
     a.round.refresh_from_db()
-    assert a.round.results_published
+    assert a.round.pwscup2015.results_published
     run_action(client, "competitions_round", "rescore_all", [a.round.pk])
     run_operations()
     assert AnonymizationSubmission.objects.get(
@@ -176,9 +181,9 @@ def test_freezing_another_competitions_round_does_nothing(make_world, client):
     client.force_login(a.organizer)
     run_action(client, "competitions_round", "freeze", [b.round.pk, a.round.pk])
     run_operations()
-    assert Round.objects.get(pk=b.round.pk).frozen_at is None
+    assert Pwscup2015Round.objects.get(round_id=b.round.pk).frozen_at is None
     assert not b.round.targets.exists()
-    assert Round.objects.get(pk=a.round.pk).frozen_at is not None
+    assert Pwscup2015Round.objects.get(round_id=a.round.pk).frozen_at is not None
     assert a.round.targets.count() == 1
 
 

@@ -13,10 +13,14 @@ from django.utils import timezone
 
 import scoring
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
 from pwscup.core.templatetags.pwscup_tags import score
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    Pwscup2015Round,
+    Target,
+)
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, scored, upload
 
@@ -99,7 +103,7 @@ def freeze_rows(world, teams: list[Team]) -> None:
                 )
             )
     AttackSubmission.objects.bulk_create(attacks)
-    Round.objects.filter(pk=world.round.pk).update(frozen_at=timezone.now())
+    Pwscup2015Round.objects.filter(round=world.round).update(frozen_at=timezone.now())
 
 
 def queries(client, url: str, **headers) -> tuple[int, list[str], object]:
@@ -114,7 +118,7 @@ def world_of(make_world, slug: str, *, teams: int, per_team: int, frozen: bool, 
     every = grow(world, teams=teams, per_team=per_team)
     if frozen:
         freeze_rows(world, every)
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     return world
 
 
@@ -130,7 +134,9 @@ def page_urls(world) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("frozen", [False, True], ids=["open", "frozen"])
-@pytest.mark.parametrize("rule", [Round.SelectionRule.SELECTED_OR_LAST, Round.SelectionRule.BEST])
+@pytest.mark.parametrize(
+    "rule", [Pwscup2015Round.SelectionRule.SELECTED_OR_LAST, Pwscup2015Round.SelectionRule.BEST]
+)
 @pytest.mark.parametrize("who", ["a", "org", "anon"])
 def test_every_page_reads_as_many_queries_at_5_and_at_50_teams(
     make_world, client, frozen, rule, who
@@ -193,7 +199,7 @@ def test_the_cached_leaderboard_follows_a_selection_and_a_change_of_gates(make_w
         client, url, "teamA"
     )
     # The round's settings are part of the cache key: a gate the team fails shows at once.
-    Round.objects.filter(pk=world.round.pk).update(utility_gates={"U1": {"max": -1}})
+    Pwscup2015Round.objects.filter(round=world.round).update(utility_gates={"U1": {"max": -1}})
     assert "fails a utility gate" in _leaderboard_row(client, url, "teamA")
 
 

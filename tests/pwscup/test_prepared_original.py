@@ -5,7 +5,7 @@ import pytest
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round
 from pwscup.pwscup2015.prepared import prepared_cache_clear
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import read_field
@@ -66,7 +66,7 @@ def test_every_job_of_a_round_version_reuses_one_prepared_original(world, prepar
 
 
 def test_per_team_samples_are_prepared_per_team(make_world, preparations):
-    world = make_world(data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     samples = {
         team: read_field(world.round.team_datasets.get(team=world.teams[team]).file)
         for team in "ab"

@@ -10,8 +10,7 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import TemporaryUploadedFile
 
-from pwscup.competitions.models import Round
-from pwscup.pwscup2015.models import TeamDataset
+from pwscup.pwscup2015.models import Pwscup2015Round, TeamDataset
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +24,7 @@ def mode(path: Path) -> int:
 
 
 def test_every_kind_of_private_file_is_0640(make_world):
-    world = make_world(data_mode=Round.DataMode.PER_TEAM)
+    world = make_world(data_mode=Pwscup2015Round.DataMode.PER_TEAM)
     submission = scored(world, "a", seed=1, delete=2)
     scored(world, "b", seed=2, delete=2)
     target = freeze(world)["a"]

@@ -8,8 +8,7 @@ import pytest
 
 import scoring
 from pwscup.accounts.services import membership_add, team_create, user_create
-from pwscup.competitions.models import Round
-from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of, upload
 
@@ -45,7 +44,7 @@ def csv_rows(response) -> list[list[str]]:
 
 
 def set_rule(world, rule: str) -> None:
-    Round.objects.filter(pk=world.round.pk).update(ranking_rule=rule)
+    Pwscup2015Round.objects.filter(round=world.round).update(ranking_rule=rule)
     world.round.refresh_from_db()
 
 
@@ -81,8 +80,8 @@ def test_equal_scores_share_a_rank_on_the_leaderboard_page_and_csv(world, client
 def test_the_tie_break_separates_equal_safety_in_its_own_direction(world):
     from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard
 
-    world.anonymization.round.tie_break_metric = "S1"
-    world.anonymization.round.save(update_fields=["tie_break_metric"])
+    world.anonymization.round.pwscup2015.tie_break_metric = "S1"
+    world.anonymization.round.pwscup2015.save(update_fields=["tie_break_metric"])
     finished(world, "a", S1=2, **rates(0.3))
     finished(world, "b", S1=5, **rates(0.3))  # higher k-anonymity is better
     rows = anonymization_leaderboard(phase=world.anonymization)
@@ -96,7 +95,7 @@ def test_the_mean_rule_ranks_by_the_mean_rate_and_says_so(world, client):
     finished(world, "b", **rates(0.2))  # worst case 0.2, mean 0.2
     rows = anonymization_leaderboard(phase=world.anonymization)
     assert [(r.team.slug, r.rank) for r in rows] == [("teamB", 1), ("teamA", 2)]
-    set_rule(world, Round.RankingRule.MEAN_ATTACK)
+    set_rule(world, Pwscup2015Round.RankingRule.MEAN_ATTACK)
     rows = anonymization_leaderboard(phase=world.anonymization)
     assert [(r.team.slug, r.rank, r.safety) for r in rows] == [
         ("teamA", 1, pytest.approx(0.1)),
@@ -170,7 +169,7 @@ def test_the_final_csv_header_names_the_mean_rule_in_force(world, frozen, client
     from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 
     Target.objects.filter(pk=frozen["a"].pk).update(builtin_rates=rates(0.6, 0.0))
-    set_rule(world, Round.RankingRule.MEAN_ATTACK)
+    set_rule(world, Pwscup2015Round.RankingRule.MEAN_ATTACK)
     anonymization, _ = final_ranking(round=world.round)
     assert [(r.team.slug, r.rank, r.safety) for r in anonymization] == [
         ("teamA", 1, pytest.approx(0.1)),

@@ -16,10 +16,9 @@ import scoring
 import scoring.ranking
 from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.api.services import api_token_create
-from pwscup.competitions.models import Round
 from pwscup.dp.ranking import overall_ranking
 from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard, final_ranking
-from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round
 from pwscup.sequential import selectors as seq_selectors
 from pwscup.sequential.models import SequenceScore, SequentialRound
 from pwscup.submissions.models import Status
@@ -139,7 +138,7 @@ def attacked(world):
         answer = truth_of(targets[target]).copy()
         answer[40:] = 0  # 40 of 200 rows right
         scored_attack(world, attacker, targets[target], answer)
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     world.round.refresh_from_db()
     return world
 

@@ -309,7 +309,7 @@ def test_the_automatic_freeze_waits_for_uploads_accepted_before_the_phase_closed
     just_after = closes_at + dt.timedelta(minutes=1)
     assert services.rounds_auto_freeze(now=just_after) == []  # still being scored
     world.round.refresh_from_db()
-    assert world.round.frozen_at is None
+    assert world.round.pwscup2015.frozen_at is None
     assert score(last_minute).status == Status.FINISHED
     assert services.rounds_auto_freeze(now=just_after) == [world.round.pk]
     run_operations()

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.services import phase_set
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import parse_gates, passes_gates
 from pwscup.pwscup2015.services.rounds import round_create, round_settings_check
 from tests.support import adult_config, adult_head, csv_upload
@@ -61,11 +62,11 @@ def test_an_unknown_time_zone_and_tie_break_are_rejected():
 
 
 def test_gates_with_a_direction_decide_who_passes():
-    round_ = Round(utility_gates={"S1": {"min": 5}, "U1": 100})
+    round_ = Pwscup2015Round(round=Round(), utility_gates={"S1": {"min": 5}, "U1": 100}).round
     assert passes_gates({"S1": 5, "U1": 99.0}, round_)
     assert not passes_gates({"S1": 4, "U1": 99.0}, round_)
     assert not passes_gates({"S1": 7, "U1": 101.0}, round_)
-    assert [str(g) for g in parse_gates(round_.utility_gates)] == ["S1 ≥ 5", "U1 ≤ 100"]
+    assert [str(g) for g in parse_gates(round_.pwscup2015.utility_gates)] == ["S1 ≥ 5", "U1 ≤ 100"]
 
 
 def test_round_create_the_path_of_the_demo_and_commands_refuses_bad_settings(world):
@@ -108,7 +109,7 @@ def admin_round_form(competition, **changes):
         "name": "Second round",
         "slug": "r2",
         "order": 2,
-        "data_mode": Round.DataMode.SHARED,
+        "data_mode": Pwscup2015Round.DataMode.SHARED,
         "original_file": csv_upload(adult_head(20), "original.csv"),
         "config": json.dumps(adult_config()),
         "sample_size": "",
@@ -116,9 +117,9 @@ def admin_round_form(competition, **changes):
         "timezone": "Asia/Tokyo",
         "utility_gates": json.dumps({"U1": 100}),
         "tie_break_metric": "U1",
-        "ranking_rule": Round.RankingRule.WORST_ATTACK,
-        "selection_rule": Round.SelectionRule.SELECTED_OR_LAST,
-        "attack_visibility": Round.AttackVisibility.LIVE,
+        "ranking_rule": Pwscup2015Round.RankingRule.WORST_ATTACK,
+        "selection_rule": Pwscup2015Round.SelectionRule.SELECTED_OR_LAST,
+        "attack_visibility": Pwscup2015Round.AttackVisibility.LIVE,
         "auto_freeze": "on",
         "phases-TOTAL_FORMS": "0",
         "phases-INITIAL_FORMS": "0",
@@ -170,7 +171,7 @@ def test_the_admin_saves_a_gate_with_an_explicit_direction(world, organizer):
     data = admin_round_form(world.competition, utility_gates=json.dumps({"S1": {"min": 2}}))
     response = organizer.post(ADD_URL, data)
     assert response.status_code == 302, admin_errors(response)
-    assert Round.objects.get(slug="r2").utility_gates == {"S1": {"min": 2}}
+    assert Pwscup2015Round.objects.get(round__slug="r2").utility_gates == {"S1": {"min": 2}}
 
 
 def test_an_incomplete_round_is_a_notice_for_its_organizer_and_not_open_for_teams(world, client):

@@ -17,7 +17,7 @@ from django.urls import reverse
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from pwscup.pwscup2015.selectors import ranking_key
 from pwscup.submissions.models import Status
 from scoring.display import format_metric
@@ -267,7 +267,7 @@ def test_without_a_choice_the_last_valid_one_is_first_and_marked_final(world, cl
 
 
 def test_under_the_best_rule_the_best_one_is_first(make_world, client):
-    world = make_world(selection_rule=Round.SelectionRule.BEST)
+    world = make_world(selection_rule=Pwscup2015Round.SelectionRule.BEST)
     table = read_csv_text(world.original)
     for column in ("age", "education", "occupation"):  # QI values moved to other rows
         table[column] = table[column].sample(frac=1.0, random_state=4).to_numpy()

@@ -20,13 +20,11 @@ import pwscup.urls
 from pwscup.competitions.models import Round
 from pwscup.kinds import register, unregister
 from pwscup.notifications.models import Notification
-from pwscup.pwscup2015.models import RoundOperation
-from pwscup.pwscup2015.services import round_operation_run
 from pwscup.submissions.services.maintenance import jobs_reap
 from tests.pwscup.factories import scored
 from tests.pwscup.toykind import services as toy_services
 from tests.pwscup.toykind.kind import ToyGameKind
-from tests.pwscup.toykind.models import ToyUpload
+from tests.pwscup.toykind.models import ToyRound, ToyUpload
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +39,7 @@ def toy_game(db):
     register(ToyGameKind())  # the one registration line (an app's ``ready()`` in a real kind)
     _reload_urls()
     with connection.schema_editor() as editor:
+        editor.create_model(ToyRound)
         editor.create_model(ToyUpload)
     yield
     unregister("toygame")
@@ -133,13 +132,21 @@ def test_console_close_and_publish_with_confirmation(client, world, toy_round):
     assert refused.status_code == 403 and ToyUpload.objects.count() == 0
     publish = reverse("console:round_action", args=[world.competition.slug, "toy", "publish"])
     client.force_login(world.organizer)
+    listed = reverse("console:competition", args=[world.competition.slug])
+    assert "not published" in _results_cell(client.get(listed), "toy")
     assert client.post(publish).status_code == 302
-    operation = RoundOperation.objects.get(round=toy_round, kind="publish")
-    round_operation_run(operation_id=operation.pk)  # what the worker runs
-    toy_round.refresh_from_db()
-    assert toy_round.results_published
+    assert ToyRound.objects.get(round=toy_round).published
     told = Notification.objects.filter(user=world.users["a"], kind="results_published").get()
     assert told.url == _url(world, "toygame:leaderboard")
+    # The console's list of rounds asks the kind (``RoundKind.results_published``).
+    assert "not published" not in _results_cell(client.get(listed), "toy")
+    assert "published" in _results_cell(client.get(listed), "toy")
+
+
+def _results_cell(page, slug: str) -> str:
+    html = page.content.decode()
+    start = html.index(f'data-testid="console-round-results-{slug}"')
+    return html[start : html.index("</td>", start)]
 
 
 def test_a_member_cannot_run_console_actions(client, world, toy_round):

@@ -5,24 +5,14 @@ numbers unique per team and phase."""
 import datetime as dt
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from tests.support import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("submissions", "0006_round_operation")]
-
-
-def migrate(targets=None):
-    """Migrate to ``targets`` (default: every app's latest, as the other tests expect)."""
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
 
 
 def test_existing_uploads_are_numbered_per_team_and_phase_in_upload_order(world):

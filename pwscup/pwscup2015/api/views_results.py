@@ -8,7 +8,6 @@ from rest_framework.views import APIView
 from pwscup.competitions.selectors import round_metrics
 from pwscup.core.rest import errors
 from pwscup.pwscup2015.api import serializers as s
-from pwscup.pwscup2015.api.common import require_game_round
 from pwscup.pwscup2015.leaderboards import selectors
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access, results_access
 from pwscup.pwscup2015.ranking import safety_measure
@@ -25,7 +24,6 @@ class LeaderboardView(APIView):
     )
     def get(self, request, competition_slug, round_slug):
         access, phase = leaderboard_access(request, competition_slug, round_slug)
-        require_game_round(access)
         metrics = list(round_metrics(round=access.round))
         rows = [
             {
@@ -53,7 +51,7 @@ class MatrixView(APIView):
         summary="Attacker × target re-identification rates (once results are published)",
     )
     def get(self, request, competition_slug, round_slug):
-        access = require_game_round(results_access(request, competition_slug, round_slug))
+        access = results_access(request, competition_slug, round_slug)
         matrix = selectors.attack_matrix_cached(round=access.round)
         data = {
             "targets": [t.team for t in matrix.targets],
@@ -72,7 +70,7 @@ class FinalRankingView(APIView):
         summary="The final ranking of both phases (once results are published)",
     )
     def get(self, request, competition_slug, round_slug):
-        access = require_game_round(results_access(request, competition_slug, round_slug))
+        access = results_access(request, competition_slug, round_slug)
         anonymization, attack = selectors.final_ranking_cached(round=access.round)
         metrics = list(round_metrics(round=access.round))
         data = {

@@ -12,6 +12,7 @@ from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
 from pwscup.core.form_fields import positive_int_field
 from pwscup.core.json_input import json_input
+from pwscup.pwscup2015.models import Pwscup2015Round
 from scoring.schema import NUMBER
 
 ROLE_FIELDS = ("qi", "sa", "cross", "match_qi", "euc_sa")
@@ -108,7 +109,7 @@ def initial_roles(config: dict) -> dict:
 
 class DataModeForm(forms.Form):
     data_mode = forms.ChoiceField(
-        label=_("Data mode"), choices=Round.DataMode.choices, widget=forms.RadioSelect
+        label=_("Data mode"), choices=Pwscup2015Round.DataMode.choices, widget=forms.RadioSelect
     )
     sample_size = positive_int_field(label=_("Sample size per team"), required=False)
     decoy_count = positive_int_field(
@@ -241,12 +242,15 @@ class RulesForm(forms.Form):
         choices=metric_choices,
         initial="U1",
     )
-    ranking_rule = forms.ChoiceField(label=_("Ranking rule"), choices=Round.RankingRule.choices)
+    ranking_rule = forms.ChoiceField(
+        label=_("Ranking rule"), choices=Pwscup2015Round.RankingRule.choices
+    )
     selection_rule = forms.ChoiceField(
-        label=_("Which submission represents a team"), choices=Round.SelectionRule.choices
+        label=_("Which submission represents a team"), choices=Pwscup2015Round.SelectionRule.choices
     )
     attack_visibility = forms.ChoiceField(
-        label=_("Attack rates visible to the attacker"), choices=Round.AttackVisibility.choices
+        label=_("Attack rates visible to the attacker"),
+        choices=Pwscup2015Round.AttackVisibility.choices,
     )
     auto_freeze = forms.BooleanField(
         label=_("Freeze automatically when the anonymization phase closes"),

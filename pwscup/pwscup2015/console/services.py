@@ -96,14 +96,19 @@ def console_round_update(
     Returns the changed field names (recorded in the audit log). ``config`` is the checked
     configuration (``round_data_check``): the caller offers "Rescore everything" then.
     """
-    changed = [field for field, value in values.items() if getattr(round, field) != value]
-    for field in changed:
-        setattr(round, field, values[field])
-    if config is not None and config != round.config:
-        round.config = config
-        changed.append("config")
-    if changed:
-        round.save(update_fields=changed)
+    game = round.pwscup2015
+    changed = []
+    for instance in (round, game):
+        names = {field.name for field in instance._meta.concrete_fields}
+        fields = [f for f, v in values.items() if f in names and getattr(instance, f) != v]
+        for field in fields:
+            setattr(instance, field, values[field])
+        if instance is round and config is not None and config != round.config:
+            round.config = config
+            fields.append("config")
+        if fields:
+            instance.save(update_fields=fields)
+        changed += fields
     for kind, wanted in phases.items():
         phase = round.phases.filter(kind=kind).first()
         if phase is None or any(getattr(phase, k) != v for k, v in wanted.items()):

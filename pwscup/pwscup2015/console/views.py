@@ -117,10 +117,10 @@ ACTIONS = {
 def pwscup2015_actions(round_) -> dict[str, RoundAction]:
     """The first kind's actions offered now (``Pwscup2015Kind.console_actions``)."""
     now = timezone.now()
-    shown = {"freeze", "rescore", "hide" if round_.results_published else "publish"}
+    shown = {"freeze", "rescore", "hide" if round_.pwscup2015.results_published else "publish"}
     if any(phase.closes_at > now for phase in round_.phases.all()):
         shown.add("close")
-    if round_.is_per_team:
+    if round_.pwscup2015.is_per_team:
         shown.add("samples")
     return {name: action for name, action in ACTIONS.items() if name in shown}
 
@@ -155,12 +155,14 @@ def round_edit(request, competition_slug, round_slug):
     )
     initial = {
         **phases_initial(round_),
-        "utility_gates": json.dumps(round_.utility_gates) if round_.utility_gates else "",
-        "tie_break_metric": round_.tie_break_metric,
-        "ranking_rule": round_.ranking_rule,
-        "selection_rule": round_.selection_rule,
-        "attack_visibility": round_.attack_visibility,
-        "auto_freeze": round_.auto_freeze,
+        "utility_gates": json.dumps(round_.pwscup2015.utility_gates)
+        if round_.pwscup2015.utility_gates
+        else "",
+        "tie_break_metric": round_.pwscup2015.tie_break_metric,
+        "ranking_rule": round_.pwscup2015.ranking_rule,
+        "selection_rule": round_.pwscup2015.selection_rule,
+        "attack_visibility": round_.pwscup2015.attack_visibility,
+        "auto_freeze": round_.pwscup2015.auto_freeze,
         "config": json.dumps(round_.config, indent=2, ensure_ascii=False),
     }
     form = RoundEditForm(request.POST or None, initial=initial)
@@ -172,8 +174,8 @@ def round_edit(request, competition_slug, round_slug):
                 timezone=data["timezone"],
                 utility_gates=data["utility_gates"],
                 tie_break_metric=data["tie_break_metric"],
-                data_mode=round_.data_mode,
-                sample_size=round_.sample_size,
+                data_mode=round_.pwscup2015.data_mode,
+                sample_size=round_.pwscup2015.sample_size,
                 phases=windows_of(phases),
                 allow_attack_before_close=data["allow_attack_before_close"],
                 config=_config_dict(data["config"], fallback=round_.config),

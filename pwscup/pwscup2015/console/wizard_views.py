@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import scoring
-from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import add_errors
 from pwscup.pwscup2015.console import services, wizard
@@ -33,6 +33,7 @@ from pwscup.pwscup2015.console.forms import (
     phases_of,
     windows_of,
 )
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import gates_text
 from pwscup.pwscup2015.services.rounds import round_data_check, round_settings_check
 
@@ -170,7 +171,8 @@ def step_data(request, competition_slug):
     if not allowed:
         return redirect("pwscup2015_console:wizard_upload", competition.slug)
     form = DataModeForm(
-        request.POST or None, initial=state.get("data") or {"data_mode": Round.DataMode.SHARED}
+        request.POST or None,
+        initial=state.get("data") or {"data_mode": Pwscup2015Round.DataMode.SHARED},
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -324,10 +326,12 @@ def step_review(request, competition_slug):
             "review",
             phases=phases,
             labels={
-                "data_mode": Round.DataMode(state["data"]["data_mode"]).label,
-                "ranking_rule": Round.RankingRule(state["rules"]["ranking_rule"]).label,
-                "selection_rule": Round.SelectionRule(state["rules"]["selection_rule"]).label,
-                "attack_visibility": Round.AttackVisibility(
+                "data_mode": Pwscup2015Round.DataMode(state["data"]["data_mode"]).label,
+                "ranking_rule": Pwscup2015Round.RankingRule(state["rules"]["ranking_rule"]).label,
+                "selection_rule": Pwscup2015Round.SelectionRule(
+                    state["rules"]["selection_rule"]
+                ).label,
+                "attack_visibility": Pwscup2015Round.AttackVisibility(
                     state["rules"]["attack_visibility"]
                 ).label,
                 "phases": dict(Phase.Kind.choices),

@@ -9,11 +9,12 @@ from django.utils.translation import gettext as _
 from pwscup.accounts.access import RoundAccess, round_access
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
+from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.leaderboards import selectors
 
 
 def leaderboard_access(request, competition_slug, round_slug) -> tuple[RoundAccess, Phase]:
-    access = round_access(request, competition_slug, round_slug)
+    access = round_access(request, competition_slug, round_slug, kind=KEY)
     phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
     if phase is None:
         raise Http404
@@ -27,7 +28,7 @@ def leaderboard_access(request, competition_slug, round_slug) -> tuple[RoundAcce
 
 
 def results_access(request, competition_slug, round_slug) -> RoundAccess:
-    access = round_access(request, competition_slug, round_slug)
+    access = round_access(request, competition_slug, round_slug, kind=KEY)
     if not selectors.can_view_results(
         user=request.user, round=access.round, is_organizer=access.is_organizer
     ):

@@ -16,7 +16,12 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of, user_is_organizer
 from pwscup.pwscup2015 import ranking
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    Pwscup2015Round,
+    Target,
+)
 from pwscup.pwscup2015.ranking_cache import ranking_cached
 from pwscup.pwscup2015.selectors import older_scorer_version, representative_submissions
 from pwscup.submissions.models import Status
@@ -95,7 +100,7 @@ def can_view_leaderboard(*, user, phase: Phase, is_organizer: bool | None = None
 
 def can_view_results(*, user, round: Round, is_organizer: bool | None = None) -> bool:
     """The full matrix and the final ranking: organizers always, everyone once published."""
-    if round.results_published:
+    if round.pwscup2015.results_published:
         return True
     if is_organizer is not None:
         return is_organizer
@@ -103,11 +108,11 @@ def can_view_results(*, user, round: Round, is_organizer: bool | None = None) ->
 
 
 def attack_rates_visible_to_team(*, round: Round, now=None) -> bool:
-    if round.results_published:
+    if round.pwscup2015.results_published:
         return True
-    if round.attack_visibility == Round.AttackVisibility.LIVE:
+    if round.pwscup2015.attack_visibility == Pwscup2015Round.AttackVisibility.LIVE:
         return True
-    if round.attack_visibility == Round.AttackVisibility.AFTER_PHASE:
+    if round.pwscup2015.attack_visibility == Pwscup2015Round.AttackVisibility.AFTER_PHASE:
         phase = phase_of(round=round, kind=Phase.Kind.ATTACK)
         return phase is not None and phase.has_closed(now)
     return False

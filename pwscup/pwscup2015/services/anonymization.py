@@ -98,7 +98,7 @@ def anonymization_submission_select(*, submission: AnonymizationSubmission, team
     if submission.status != Status.FINISHED:
         raise Refused(_("Only a scored (finished) submission can be chosen as final."))
     phase = submission.phase
-    if not phase.is_open(now) or phase.round.frozen_at is not None:
+    if not phase.is_open(now) or phase.round.pwscup2015.frozen_at is not None:
         raise Refused(
             _("The phase is closed; the final submission can no longer change."), status=403
         )

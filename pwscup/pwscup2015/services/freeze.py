@@ -19,7 +19,7 @@ from pwscup.competitions.selectors import (
 from pwscup.core.files import csv_content, opened
 from pwscup.notifications.services import notify_round_frozen
 from pwscup.pwscup2015.broker import SCORE_BUILTIN_ATTACKS
-from pwscup.pwscup2015.models import AttackSubmission, Target, TeamDataset
+from pwscup.pwscup2015.models import AttackSubmission, Pwscup2015Round, Target, TeamDataset
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.selectors import submissions_by_rule, target_truth, team_dataset
 from pwscup.pwscup2015.services.attacks import attacks_rescore
@@ -37,14 +37,14 @@ from scoring import kit
 
 def derived_seed(round: Round, *parts) -> int:
     """A secret, reproducible seed per purpose, derived from the round's secret seed."""
-    text = ":".join(str(p) for p in (round.secret_seed, *parts))
+    text = ":".join(str(p) for p in (round.pwscup2015.secret_seed, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 2
 
 
 @transaction.atomic
 def round_assign_samples(*, round: Round) -> list[TeamDataset]:
     """Per-team mode: draw each team's own sample of the master table (once per team)."""
-    if not round.is_per_team:
+    if not round.pwscup2015.is_per_team:
         return []
     master = round_original_table(round=round)
     created = []
@@ -52,7 +52,7 @@ def round_assign_samples(*, round: Round) -> list[TeamDataset]:
         if TeamDataset.objects.filter(round=round, team=team).exists():
             continue
         index = scoring.draw_sample(
-            master, size=round.sample_size, seed=derived_seed(round, team.pk, "sample")
+            master, size=round.pwscup2015.sample_size, seed=derived_seed(round, team.pk, "sample")
         )
         table = master.iloc[index].reset_index(drop=True)
         dataset = TeamDataset(
@@ -80,9 +80,9 @@ def round_freeze(*, round: Round, now=None) -> list[Target]:
         target_publish(round=round, team=team, submission=submission)
         for team, submission in freeze_plan(round=round)
     ]
-    Round.objects.filter(pk=round.pk).update(frozen_at=now)
-    round.frozen_at = now
-    notify_round_frozen(round=round)
+    Pwscup2015Round.objects.filter(round=round).update(frozen_at=now)
+    round.pwscup2015.frozen_at = now
+    notify_round_frozen(round=round, frozen_at=now)
     return targets
 
 
@@ -110,12 +110,12 @@ def target_publish(*, round: Round, team, submission) -> Target:
     )
     truth = published.truth
     target = existing or Target(round=round, team=team)
-    if round.is_per_team:
+    if round.pwscup2015.is_per_team:
         dataset = team_dataset(round=round, team=team)
         candidates = scoring.candidate_table(
             round_original_table(round=round),
             np.asarray(dataset.sample_index, dtype=np.int64),
-            decoys=round.decoy_count or 0,
+            decoys=round.pwscup2015.decoy_count or 0,
             seed=derived_seed(round, team.pk, "candidates", version),
         )
         truth = candidates.position[truth - 1]
@@ -160,7 +160,7 @@ def enqueue_builtin(pk: int) -> Dispatch:
 
 def target_reference_table(*, target: Target):
     """What an attacker of ``target`` is given as reference: the original or the candidates."""
-    if target.round.is_per_team:
+    if target.round.pwscup2015.is_per_team:
         table = cached_table(target.candidate_file, f"candidates-{target.pk}-{target.version}")
     else:
         table = round_reference_table(round=target.round)

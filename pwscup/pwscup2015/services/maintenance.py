@@ -43,8 +43,8 @@ def rounds_auto_freeze(*, now=None) -> list[int]:
     now = now or timezone.now()
     frozen = []
     due = Round.objects.filter(
-        auto_freeze=True,
-        frozen_at__isnull=True,
+        pwscup2015__auto_freeze=True,
+        pwscup2015__frozen_at__isnull=True,
         phases__kind=Phase.Kind.ANONYMIZATION,
         phases__closes_at__lte=now,
     ).distinct()

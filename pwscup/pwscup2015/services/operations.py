@@ -28,6 +28,7 @@ from pwscup.pwscup2015.broker import RUN_ROUND_OPERATION
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    Pwscup2015Round,
     RoundOperation,
     Target,
 )
@@ -175,8 +176,8 @@ def freeze_run(*, operation: RoundOperation, progress: Progress) -> dict:
     round_ = operation.round
     with transaction.atomic():
         Round.objects.select_for_update().get(pk=round_.pk)
-        Round.objects.filter(pk=round_.pk).update(frozen_at=operation.created_at)
-    round_.frozen_at = operation.created_at
+        Pwscup2015Round.objects.filter(round=round_).update(frozen_at=operation.created_at)
+    round_.pwscup2015.frozen_at = operation.created_at
     plan = freeze_plan(round=round_)
     before = dict(Target.objects.filter(round=round_).values_list("team_id", "submission_id"))
     progress.start(len(plan))
@@ -187,7 +188,7 @@ def freeze_run(*, operation: RoundOperation, progress: Progress) -> dict:
             target_publish(round=round_, team=team, submission=submission)
         published += before.get(team.pk) != submission.pk
         progress.advance()
-    notify_round_frozen(round=round_)
+    notify_round_frozen(round=round_, frozen_at=operation.created_at)
     return {"targets": len(plan), "published": published, "unchanged": len(plan) - published}
 
 
@@ -221,8 +222,8 @@ def publish_run(*, operation: RoundOperation, progress: Progress) -> dict:
 
 def round_results_set(*, round: Round, published: bool) -> None:
     """Show (or hide again) the round's attack matrix and final ranking to everyone."""
-    Round.objects.filter(pk=round.pk).update(results_published=published)
-    round.results_published = published
+    Pwscup2015Round.objects.filter(round=round).update(results_published=published)
+    round.pwscup2015.results_published = published
 
 
 RUNNERS: dict[str, Callable[..., dict]] = {

@@ -15,6 +15,7 @@ import scoring
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import phase_window_check, round_original_store, slug_check
 from pwscup.core.files import OrganizerCsv, organizer_csv
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, indicator_gates_check, parse_gates
 
 
@@ -52,7 +53,7 @@ def round_settings_check(
     timezone: str,
     utility_gates,
     tie_break_metric: str,
-    data_mode: str = Round.DataMode.SHARED,
+    data_mode: str = Pwscup2015Round.DataMode.SHARED,
     sample_size: int | None = None,
     phases: dict | None = None,
     allow_attack_before_close: bool = False,
@@ -105,7 +106,7 @@ def round_settings_check(
             "value": repr(tie_break_metric)[:80],
             "m": ", ".join(scoring.METRICS),
         }
-    if data_mode == Round.DataMode.PER_TEAM and not sample_size:
+    if data_mode == Pwscup2015Round.DataMode.PER_TEAM and not sample_size:
         errors["sample_size"] = _("The per-team mode needs a sample size.")
     if errors:
         raise ValidationError(errors)
@@ -172,7 +173,7 @@ def round_create(
     original: bytes,
     original_filename: str,
     config_raw,
-    data_mode: str = Round.DataMode.SHARED,
+    data_mode: str = Pwscup2015Round.DataMode.SHARED,
     sample_size: int | None = None,
     decoy_count: int | None = None,
     **options,
@@ -191,16 +192,22 @@ def round_create(
         indicator_gates_check(options.get("utility_gates", {}), checked.config)
     except GateError as error:
         raise ValidationError({"utility_gates": str(error)}) from None
+    game_fields = {field.name for field in Pwscup2015Round._meta.get_fields()}
+    game_options = {key: value for key, value in options.items() if key in game_fields}
     round_ = Round(
         competition=competition,
         name=name,
         slug=slug,
-        data_mode=data_mode,
-        sample_size=sample_size,
-        decoy_count=decoy_count,
-        **options,
+        **{key: value for key, value in options.items() if key not in game_fields},
     )
     round_record_data(round=round_, checked=checked)
     round_original_store(round=round_, csv=checked.csv, filename=original_filename)
     round_.save()
+    Pwscup2015Round.objects.create(
+        round=round_,
+        data_mode=data_mode,
+        sample_size=sample_size,
+        decoy_count=decoy_count,
+        **game_options,
+    )
     return round_

@@ -40,7 +40,9 @@ def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
             % {"phase": phase.get_kind_display(), "at": _format_at(phase, phase.opens_at)},
             status=403,
         )
-    phase.round.refresh_from_db(fields=["frozen_at"])  # a freeze may have just happened
+    # The kind may have just ended the phase (a freeze): re-read the round, which also drops
+    # the relations cached on it, where a kind keeps its state.
+    phase.round.refresh_from_db()
     closes_at = phase_closes_at(phase=phase)
     if now >= closes_at:
         raise Refused(

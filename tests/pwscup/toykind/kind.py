@@ -15,10 +15,14 @@ def _close(*, user, round):
 
 
 def _publish(*, user, round):
-    from pwscup.pwscup2015.services import round_publish_request
+    from pwscup.competitions.services import round_phases_close
+    from pwscup.notifications.services import notify_results_published
+    from tests.pwscup.toykind.models import ToyRound
 
-    round_publish_request(round=round, requested_by=user)
-    return "publishing"
+    round_phases_close(round=round)
+    ToyRound.objects.update_or_create(round=round, defaults={"published": True})
+    notify_results_published(round=round)
+    return "published"
 
 
 class ToyGameKind(RoundKind):
@@ -50,6 +54,11 @@ class ToyGameKind(RoundKind):
             "close": RoundAction("Close now", "Uploads are refused from now.", "Close", _close),
             "publish": RoundAction("Publish", "Phases close; results shown.", "Publish", _publish),
         }
+
+    def results_published(self, round):
+        from tests.pwscup.toykind.models import ToyRound
+
+        return ToyRound.objects.filter(round=round, published=True).exists()
 
     def leaderboard_url(self, round):
         return reverse("toygame:leaderboard", args=[round.competition.slug, round.slug])

@@ -1,11 +1,26 @@
-"""The toy's uploads: the core's kept-upload fields (``RoundKind.upload_models``) and the
-core's job fields (``jobs.UPLOAD_JOB``). Its table is created by the tests' fixture."""
+"""The toy's state and uploads: its own row one-to-one with the round (as a kind keeps what
+``Round`` does not have), and uploads with the core's kept-upload fields
+(``RoundKind.upload_models``) and job fields (``jobs.UPLOAD_JOB``). Their tables are created
+by the tests' fixture."""
 
 from django.db import models
 from django.utils import timezone
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+
+
+class ToyRound(models.Model):
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, primary_key=True, related_name="toygame"
+    )
+    published = models.BooleanField(default=False)
+
+    class Meta:
+        app_label = "toykind"
+
+    def __str__(self) -> str:
+        return f"toy state of round {self.round_id}"
 
 
 class ToyUpload(models.Model):

@@ -21,10 +21,11 @@ from pwscup.accounts.services import (
     team_create,
     user_get_or_create,
 )
-from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.competitions.models import Competition, Phase
 from pwscup.competitions.services import competition_create, phase_set
 from pwscup.console.services import competition_creator_grant
 from pwscup.kinds import all_kinds
+from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_create
 
@@ -129,7 +130,7 @@ class Command(BaseCommand):
             original=original,
             original_filename="adult.csv",
             config_raw=config,
-            data_mode=Round.DataMode.PER_TEAM,
+            data_mode=Pwscup2015Round.DataMode.PER_TEAM,
             sample_size=100,
             decoy_count=100,
             tie_break_metric="U5",

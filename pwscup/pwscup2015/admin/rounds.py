@@ -1,18 +1,19 @@
+"""The rounds' admin: the core's round with the 2015 game's settings (``Pwscup2015Round``),
+its data and its lifecycle actions."""
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import scoring
 from pwscup.competitions.admin_scope import (
     CompetitionScopedAdmin,
-    NoAddAdmin,
     PrivateFileWidget,
-    private_file_link,
     scoped_filter,
 )
 from pwscup.competitions.models import Phase, Round
@@ -24,9 +25,10 @@ from pwscup.competitions.services import (
 from pwscup.core.files import private_file_response
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.kinds import get_kind
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
+from pwscup.pwscup2015.models import (
+    Pwscup2015Round,
+)
 from pwscup.pwscup2015.operation_selectors import operation_request_text, round_operations_summary
-from pwscup.pwscup2015.selectors import older_scorer_version
 from pwscup.pwscup2015.services import (
     round_assign_samples,
     round_freeze_request,
@@ -34,148 +36,13 @@ from pwscup.pwscup2015.services import (
     round_rescore_request,
     round_results_set,
 )
-from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
 from pwscup.pwscup2015.services.rounds import (
     round_data_check,
     round_record_data,
     round_settings_check,
 )
-from pwscup.submissions.messages import job_message_text
-
-READONLY = (
-    "uploaded_file",
-    "original_filename",
-    "sha256",
-    "size",
-    "status",
-    "failure",
-    "attempts",
-    "scorer_version",
-    "created_at",
-    "started_at",
-    "finished_at",
-    "submitted_by",
-)
 
 
-@admin.display(description=_("scorer"), ordering="scorer_version")
-def scorer(obj):
-    """The scorer version of the scores, flagged when an older scorer computed them."""
-    older = older_scorer_version(obj)
-    if not older:
-        return obj.scorer_version
-    return format_html(
-        "<strong>{}</strong>", gettext("scored with %(version)s — rescore") % {"version": older}
-    )
-
-
-class UploadAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
-    competition_lookup = "team__competition"
-    #: The view that serves the uploaded file to its team and the organizers.
-    file_view: str
-    # The file is shown read-only by ``uploaded_file``, the message by ``failure``.
-    exclude = ("file", "message", "message_code", "message_params")
-
-    @admin.display(description=_("message"))
-    def failure(self, obj):
-        return job_message_text(obj)
-
-    @admin.display(description=_("file"))
-    def uploaded_file(self, obj):
-        return private_file_link(obj.file, reverse(self.file_view, args=[obj.pk]))
-
-
-@admin.register(AnonymizationSubmission)
-class AnonymizationSubmissionAdmin(UploadAdmin):
-    file_view = "submission_file"
-    list_display = ("pk", "team", "phase", "status", "is_selected", "created_at", scorer)
-    list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
-    readonly_fields = READONLY + ("scores", "phase", "team")
-    actions = ["rescore"]
-
-    @admin.action(description=_("Rescore the selected submissions"), permissions=["change"])
-    def rescore(self, request, queryset):
-        anonymizations_rescore(queryset=queryset)
-
-
-@admin.register(AttackSubmission)
-class AttackSubmissionAdmin(UploadAdmin):
-    file_view = "attack_file"
-    list_display = ("pk", "team", "target", "status", "rate", "created_at", scorer)
-    list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
-    readonly_fields = READONLY + (
-        "rate",
-        "correct",
-        "rows",
-        "target",
-        "target_version",
-        "phase",
-        "team",
-    )
-
-
-@admin.register(Target)
-class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
-    competition_lookup = "round__competition"
-    list_display = ("team", "round", "version", "rows", "builtin_status", "published_at", scorer)
-    list_filter = (scoped_filter("round"),)
-    # Shown by the methods below.
-    exclude = (
-        "published_file",
-        "truth_file",
-        "candidate_file",
-        "builtin_message",
-        "builtin_message_code",
-        "builtin_message_params",
-    )
-    readonly_fields = (
-        "submission",
-        "version",
-        "published",
-        "truth",
-        "candidates",
-        "rows",
-        "reference_rows",
-        "builtin_status",
-        "builtin_rates",
-        "builtin_failure",
-        "scorer_version",
-    )
-
-    @admin.display(description=_("built-in attacks message"))
-    def builtin_failure(self, obj):
-        return job_message_text(obj, prefix="builtin_")
-
-    def _target_url(self, obj, view: str) -> str:
-        return reverse(view, args=[obj.round.competition.slug, obj.round.slug, obj.team.slug])
-
-    @admin.display(description=_("published target"))
-    def published(self, obj):
-        return private_file_link(obj.published_file, self._target_url(obj, "target_download"))
-
-    @admin.display(description=_("truth (secret)"))
-    def truth(self, obj):
-        return private_file_link(obj.truth_file)
-
-    @admin.display(description=_("candidate table"))
-    def candidates(self, obj):
-        url = self._target_url(obj, "candidate_download") if obj.candidate_file else None
-        return private_file_link(obj.candidate_file, url)
-
-
-@admin.register(TeamDataset)
-class TeamDatasetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
-    competition_lookup = "round__competition"
-    list_display = ("team", "round", "rows", "created_at")
-    exclude = ("file",)
-    readonly_fields = ("sample_index", "sample_file", "rows")
-
-    @admin.display(description=_("file"))
-    def sample_file(self, obj):
-        return private_file_link(obj.file)
-
-
-# The rounds' admin: the 2015 game's settings, data and lifecycle actions.
 class PhaseForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
@@ -198,51 +65,88 @@ class PhaseInline(admin.TabularInline):
     fields = ("kind", "opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
 
 
+def game_of(round_: Round | None) -> Pwscup2015Round | None:
+    """The round's 2015 game settings; ``None`` for a new round or a round of another kind."""
+    if round_ is None or round_.pk is None:
+        return None
+    return Pwscup2015Round.objects.filter(round=round_).first()
+
+
+def game_field(name: str, **kwargs):
+    """The form field of a ``Pwscup2015Round`` field, as its model declares it."""
+    return Pwscup2015Round._meta.get_field(name).formfield(**kwargs)
+
+
+#: The 2015 game's settings this form edits, kept in ``Pwscup2015Round``.
+GAME_FIELDS = (
+    "data_mode",
+    "sample_size",
+    "decoy_count",
+    "utility_gates",
+    "tie_break_metric",
+    "ranking_rule",
+    "selection_rule",
+    "attack_visibility",
+    "auto_freeze",
+)
+
+
 class RoundAdminForm(forms.ModelForm):
+    """A round with its 2015 game settings on one page: the round's own fields come from
+    ``Round``, the settings (declared below, so that the fieldsets may name them) from
+    ``Pwscup2015Round``, saved by ``RoundAdmin.save_model``."""
+
     config_file = forms.FileField(
         label=_("Round configuration file (JSON)"),
         required=False,
         help_text=_("Optional: replaces the configuration below."),
     )
+    data_mode = game_field("data_mode")
+    sample_size = game_field("sample_size")
+    decoy_count = game_field("decoy_count")
+    utility_gates = game_field(
+        "utility_gates",
+        form_class=BoundedJSONFormField,
+        help_text=_(
+            "Bounds a submission must meet to be ranked. A bare number is an upper bound "
+            'for U1–U6 ({"U1": 100} means U1 ≤ 100); any other metric needs a direction: '
+            '{"S1": {"min": 5}} (S1 ≥ 5), {"E1": {"max": 0.5}}.'
+        ),
+    )
+    tie_break_metric = game_field(
+        "tie_break_metric",
+        help_text=_(
+            "Equal safety is broken by this metric in its own direction (lower U1–U6 and "
+            "attack rates, higher S1/S2 are better)."
+        ),
+    )
+    ranking_rule = game_field("ranking_rule")
+    selection_rule = game_field("selection_rule")
+    attack_visibility = game_field("attack_visibility")
+    auto_freeze = game_field("auto_freeze")
 
     class Meta:
         model = Round
-        field_classes = {"config": BoundedJSONFormField, "utility_gates": BoundedJSONFormField}
-        fields = (
-            "competition",
-            "name",
-            "slug",
-            "order",
-            "data_mode",
-            "original_file",
-            "config",
-            "sample_size",
-            "decoy_count",
-            "timezone",
-            "utility_gates",
-            "tie_break_metric",
-            "ranking_rule",
-            "selection_rule",
-            "attack_visibility",
-            "auto_freeze",
-        )
-        help_texts = {
-            "utility_gates": _(
-                "Bounds a submission must meet to be ranked. A bare number is an upper bound "
-                'for U1–U6 ({"U1": 100} means U1 ≤ 100); any other metric needs a direction: '
-                '{"S1": {"min": 5}} (S1 ≥ 5), {"E1": {"max": 0.5}}.'
-            ),
-            "timezone": _("An IANA time zone name, e.g. Asia/Tokyo or UTC."),
-            "tie_break_metric": _(
-                "Equal safety is broken by this metric in its own direction (lower U1–U6 and "
-                "attack rates, higher S1/S2 are better)."
-            ),
-        }
+        field_classes = {"config": BoundedJSONFormField}
+        fields = ("competition", "name", "slug", "order", "original_file", "config", "timezone")
+        help_texts = {"timezone": _("An IANA time zone name, e.g. Asia/Tokyo or UTC.")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # A configuration file may replace it; ``scoring.load_config`` says what is missing.
         self.fields["config"].required = False
+        self.game = game_of(self.instance)
+        if self.game is not None:
+            for name in GAME_FIELDS:
+                self.initial.setdefault(name, getattr(self.game, name))
+        elif self.instance.pk is not None:  # a round of another kind: none of these apply
+            for name in GAME_FIELDS:
+                del self.fields[name]
+
+    @property
+    def game_settings(self) -> dict:
+        """The cleaned 2015 game settings (empty for a round of another kind)."""
+        return {name: self.cleaned_data[name] for name in GAME_FIELDS if name in self.fields}
 
     def clean(self):
         cleaned = super().clean()
@@ -252,9 +156,9 @@ class RoundAdminForm(forms.ModelForm):
                 competition=cleaned.get("competition"),
                 current=self.instance,
                 timezone=cleaned.get("timezone"),
-                utility_gates=cleaned.get("utility_gates"),
-                tie_break_metric=cleaned.get("tie_break_metric"),
-                data_mode=cleaned.get("data_mode"),
+                utility_gates=cleaned.get("utility_gates", {}),
+                tie_break_metric=cleaned.get("tie_break_metric", "U1"),
+                data_mode=cleaned.get("data_mode", Pwscup2015Round.DataMode.SHARED),
                 sample_size=cleaned.get("sample_size"),
                 config=cleaned.get("config") if isinstance(cleaned.get("config"), dict) else None,
             )
@@ -297,7 +201,12 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         "frozen_at",
         "results_published",
     )
-    list_filter = (scoped_filter("competition"), "kind", "data_mode", "results_published")
+    list_filter = (
+        scoped_filter("competition"),
+        "kind",
+        "pwscup2015__data_mode",
+        "pwscup2015__results_published",
+    )
     # The kind is fixed: rounds added here are of the first kind (this form is its form);
     # the other kinds' rounds are created from their console pages (pwscup/kinds/).
     # Publishing tells the participants: only the actions below (the services) change it.
@@ -345,6 +254,35 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         ),
     )
 
+    def get_fieldsets(self, request, obj=None):
+        """A round of another kind shows only what every round has."""
+        if obj is None or game_of(obj) is not None:
+            return self.fieldsets
+        game_only = {*GAME_FIELDS, "frozen_at", "results_published", "operations"}
+        kept = []
+        for name, options in self.fieldsets:
+            fields = [field for field in options["fields"] if field not in game_only]
+            if fields:
+                kept.append((name, {**options, "fields": tuple(fields)}))
+        return kept
+
+    @admin.display(description=_("data mode"), ordering="pwscup2015__data_mode")
+    def data_mode(self, round_: Round) -> str:
+        game = game_of(round_)
+        return game.get_data_mode_display() if game else "—"
+
+    @admin.display(description=_("frozen at"), ordering="pwscup2015__frozen_at")
+    def frozen_at(self, round_: Round):
+        game = game_of(round_)
+        return game.frozen_at if game else None
+
+    @admin.display(
+        description=_("results published"), ordering="pwscup2015__results_published", boolean=True
+    )
+    def results_published(self, round_: Round) -> bool | None:
+        game = game_of(round_)
+        return game.results_published if game else None
+
     @admin.display(description=_("kind"), ordering="kind")
     def kind_label(self, round_: Round | None) -> str:
         key = (
@@ -391,6 +329,8 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
             upload = form.cleaned_data["original_file"]
             round_original_store(round=obj, csv=checked.csv, filename=upload.name)
         super().save_model(request, obj, form, change)
+        if form.game_settings:
+            Pwscup2015Round.objects.update_or_create(round=obj, defaults=form.game_settings)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
