@@ -11,10 +11,13 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+from scoring.dp.errors import render_dp
+from scoring.dp.messages import DP_MESSAGES
 
 
 def dp_private_path(instance, filename: str) -> str:
@@ -203,14 +206,10 @@ class Estimate(models.Model):
 
     @property
     def message_text(self) -> str:
-        from django.utils.translation import get_language
-
         return self.message_in(get_language())
 
     def message_in(self, lang: str | None) -> str:
         """The failure in ``lang`` (English when stored without a code)."""
-        from scoring.dp.errors import DP_MESSAGES, render_dp
-
         if self.message_code in DP_MESSAGES:
             return render_dp(self.message_code, self.message_params, lang)
         return self.message
