@@ -12,6 +12,7 @@ from pwscup.pwscup2015 import views as submission_views
 urlpatterns = [
     path("", competition_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
+    path("toolkit/<str:filename>", core_views.toolkit_download, name="toolkit_download"),
     path("admin/", admin.site.urls),
     path("api/", include("pwscup.api.urls")),
     # Each round kind's console pages (its round creation form, ...), then the console's.

@@ -1,9 +1,12 @@
-"""Operator endpoints."""
+"""Operator endpoints, and the participants' toolkit download."""
 
-from django.http import JsonResponse
+from django.conf import settings
+from django.http import FileResponse, Http404, JsonResponse
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from pwscup.core.selectors import system_health
+from pwscup.core.toolkit import toolkit_wheel, wheel_filename
 
 
 @never_cache
@@ -11,3 +14,15 @@ def healthz(request):
     """``ok`` (200) when the database, the broker and at least one worker answer; else 503."""
     health = system_health()
     return JsonResponse(health.as_json(), status=200 if health.healthy else 503)
+
+
+@require_safe
+def toolkit_download(request, filename: str):
+    """The toolkit wheel (public: it holds only the open-source scorers and client). Its
+    name carries the platform's version, so a stale link answers 404, not another build."""
+    if filename != wheel_filename():
+        raise Http404
+    wheel = toolkit_wheel(settings.PWSCUP_TOOLKIT_DIR)
+    return FileResponse(
+        wheel.open("rb"), as_attachment=True, filename=filename, content_type="application/zip"
+    )

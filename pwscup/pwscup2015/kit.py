@@ -1,5 +1,6 @@
 """The downloadable starter kit of a round (reads only): a ZIP with the team's data, the
-configuration, an ``attr_depth.json`` example, a bilingual README and two example scripts.
+configuration, an ``attr_depth.json`` example, a bilingual README, two example scripts and the
+participants' toolkit wheel (``pip install`` it: the scripts then run anywhere).
 
 What goes in follows the download rules of the single files: the data as the data
 download gives it, the targets (and candidate tables) as the attack downloads give them.
@@ -10,6 +11,7 @@ import shutil
 import tempfile
 import zipfile
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -22,6 +24,7 @@ from pwscup.competitions.selectors import (
     table_config,
 )
 from pwscup.core.files import opened
+from pwscup.core.toolkit import toolkit_wheel, wheel_filename
 from pwscup.pwscup2015.scoring_guide import (
     config_download_name,
     original_download_name,
@@ -77,6 +80,7 @@ def round_kit_archive(*, round: Round, team: Team | None, is_organizer: bool, no
         "per_team": round.pwscup2015.is_per_team,
         "targets": [t.team.slug for t in targets],
         "levels": ",".join(f"{column}:1" for column in example),
+        "wheel": wheel_filename(),
     }
     archive = tempfile.SpooledTemporaryFile(max_size=_SPOOL)
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
@@ -84,6 +88,8 @@ def round_kit_archive(*, round: Round, team: Team | None, is_organizer: bool, no
             _copy(zf, data_field, original)
         zf.writestr(config_name, json.dumps(config, indent=2, ensure_ascii=False))
         zf.writestr("attr_depth.json", json.dumps(example, indent=2, ensure_ascii=False))
+        wheel = toolkit_wheel(settings.PWSCUP_TOOLKIT_DIR)
+        zf.write(wheel, wheel.name)
         for name in ("README.md", "anonymize_example.py", "attack_example.py"):
             zf.writestr(name, render_to_string(f"pwscup2015/kit/{name}", context))
         for target in targets:

@@ -183,6 +183,9 @@ MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=str(VAR_DIR / "media")))
 # group, e.g. a backup job) only, never by every local user as Django's default 0644 would.
 FILE_UPLOAD_PERMISSIONS = 0o640
 FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o750
+# The participants' toolkit wheel (pwscup/core/toolkit.py) is built here on first use;
+# a deployment builds it ahead (scripts/build_toolkit, the Docker image).
+PWSCUP_TOOLKIT_DIR = Path(env("PWSCUP_TOOLKIT_DIR", default=str(VAR_DIR / "toolkit")))
 PWSCUP_MAX_UPLOAD_BYTES = env.int("PWSCUP_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

@@ -9,6 +9,7 @@ import zipfile
 import pytest
 from django.urls import reverse
 
+from pwscup.core.toolkit import wheel_filename
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, score, score_attack, scored
@@ -53,6 +54,7 @@ def test_kit_scripts_outputs_upload_through_the_views_and_score(client, tmp_path
         "README.md",
         "anonymize_example.py",
         "attack_example.py",
+        wheel_filename(),
     }, "no target before the freeze"
     readme = (folder / "README.md").read_text(encoding="utf-8")
     assert f"python -m scoring evaluate {data} anonymized.csv --config r1_config.json" in readme

@@ -1,0 +1,178 @@
+"""The participants' toolkit (``pwscup/core/toolkit.py``): one wheel with the scorers, the
+starter kit's methods and the team client, needing none of the server's dependencies.
+Installed alone in a fresh virtual environment, the starter kit's own scripts run and the
+scores computed there are exactly the server's."""
+
+import ast
+import email
+import io
+import json
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from pwscup.core import toolkit
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.submissions.models import Status
+from tests.pwscup.factories import freeze, score, score_attack, scored
+from tests.support import build_world, csv_upload
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+METRICS = {"U1", "U2", "U3", "U4", "U5", "U6", "S1", "S2", "E1", "E2", "E3", "E4", "EUC1", "EUC2"}
+SERVER_ONLY = {"django", "celery", "gunicorn", "psycopg", "redis", "djangorestframework"}
+
+
+@pytest.fixture(scope="module")
+def wheel() -> Path:
+    """The wheel the site serves and the kits hold (built once for these sources)."""
+    return toolkit.toolkit_wheel(settings.PWSCUP_TOOLKIT_DIR)
+
+
+@pytest.fixture(scope="module")
+def toolkit_env(wheel, tmp_path_factory) -> dict:
+    """A fresh virtual environment with only the wheel installed (and what it requires)."""
+    where = tmp_path_factory.mktemp("toolkit") / "env"
+    venv.EnvBuilder(with_pip=True).create(where)
+    python = where / "bin" / "python"
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    return {"python": python, "bin": where / "bin"}
+
+
+def in_env(toolkit_env, args, *, cwd) -> subprocess.CompletedProcess:
+    """Run in the toolkit's environment only: no PYTHONPATH, run from outside the repository."""
+    env = {
+        "PATH": f"{toolkit_env['bin']}{os.pathsep}/usr/bin:/bin",
+        "HOME": str(cwd),
+        "LANG": "C.UTF-8",
+    }
+    return subprocess.run(
+        [str(toolkit_env["python"]), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_the_wheel_requires_only_what_scoring_imports_at_the_platform_s_pins(wheel):
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        metadata_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        metadata = email.message_from_bytes(zf.read(metadata_name))
+    assert metadata["Name"] == toolkit.DISTRIBUTION
+    assert metadata["Version"] == toolkit.platform_metadata()["version"]
+    assert metadata.get_all("Requires-Dist") == toolkit.toolkit_dependencies()
+    required = {toolkit._name(r) for r in metadata.get_all("Requires-Dist")}
+    assert not required & SERVER_ONLY
+    assert "scoring/__init__.py" in names and "pwscup/client/cli.py" in names
+    # Nothing of the server: only the package marker and the client of pwscup/.
+    assert {n for n in names if n.startswith("pwscup/")} == {
+        "pwscup/__init__.py",
+        *(n for n in names if n.startswith("pwscup/client/")),
+    }
+
+
+def test_scoring_imports_nothing_the_toolkit_does_not_require():
+    """The list ``NEEDS`` is scoring's third-party imports: a new import without a new entry
+    would give a wheel that fails on a participant's machine."""
+    modules = {"charset_normalizer": "charset-normalizer"}
+    imported = set()
+    for path in Path(toolkit.ROOT, "scoring").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - {"scoring", "__future__"}
+    assert {modules.get(name, name) for name in third_party} == set(toolkit.NEEDS)
+
+
+def test_the_site_serves_the_wheel_under_the_platform_s_version(client, wheel):
+    url = reverse("toolkit_download", args=[toolkit.wheel_filename()])
+    response = client.get(url)  # public: no login
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content) == wheel.read_bytes()
+    stale = reverse("toolkit_download", args=["pwscup_toolkit-0.0.1-py3-none-any.whl"])
+    assert client.get(stale).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
+    client, tmp_path, wheel, toolkit_env
+):
+    for module in ("django", "celery", "psycopg"):
+        missing = in_env(toolkit_env, ["-c", f"import {module}"], cwd=tmp_path)
+        assert missing.returncode != 0, f"{module} is installed in the toolkit's environment"
+    assert in_env(toolkit_env, ["-m", "pwscup.client", "--help"], cwd=tmp_path).returncode == 0
+
+    world = build_world()
+    client.force_login(world.users["a"])
+    kit = reverse("kit_download", args=[world.competition.slug, world.round.slug])
+    folder = tmp_path / "kit"
+    with zipfile.ZipFile(io.BytesIO(b"".join(client.get(kit).streaming_content))) as zf:
+        zf.extractall(folder)
+    assert (folder / wheel.name).read_bytes() == wheel.read_bytes()
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    assert f"pip install {wheel.name}" in readme and "pip install -e" not in readme
+
+    made = in_env(toolkit_env, ["anonymize_example.py"], cwd=folder)
+    assert made.returncode == 0, made.stderr
+    local = in_env(
+        toolkit_env,
+        [
+            "-m",
+            "scoring",
+            "evaluate",
+            "r1_original.csv",
+            "anonymized.csv",
+            "--config",
+            "r1_config.json",
+            "--format",
+            "json",
+        ],
+        cwd=folder,
+    )
+    assert local.returncode == 0, local.stderr
+    local_scores = json.loads(local.stdout)
+
+    url = reverse("anonymization_upload", args=[world.competition.slug, world.round.slug])
+    upload = csv_upload((folder / "anonymized.csv").read_bytes(), "anonymized.csv")
+    response = client.post(url, {"file": upload}, **JSON)
+    assert response.status_code == 202, response.content
+    submission = score(AnonymizationSubmission.objects.get(pk=response.json()["id"]))
+    assert submission.status == Status.FINISHED, submission.message
+    assert METRICS <= set(submission.scores)
+    assert {m: local_scores[m] for m in METRICS} == {m: submission.scores[m] for m in METRICS}
+
+    # The attack side: the kit's attack script runs in the same environment and its answer
+    # scores on the server (its rate needs the target's secret truth: never computed locally).
+    scored(world, "b", seed=2)
+    targets = freeze(world)
+    folder = tmp_path / "attack"
+    with zipfile.ZipFile(io.BytesIO(b"".join(client.get(kit).streaming_content))) as zf:
+        zf.extractall(folder)
+    attacked = in_env(toolkit_env, ["attack_example.py"], cwd=folder)
+    assert attacked.returncode == 0, attacked.stderr
+    answer = (folder / "answers" / "teamB_answer.csv").read_bytes()
+    url = reverse("attack_upload", args=[world.competition.slug, world.round.slug])
+    response = client.post(
+        url, {"target": str(targets["b"].pk), "file": csv_upload(answer, "answer.csv")}, **JSON
+    )
+    assert response.status_code == 202, response.content
+    attack = score_attack(AttackSubmission.objects.get(pk=response.json()["id"]))
+    assert attack.status == Status.FINISHED, attack.message
+    assert attack.correct > 0
