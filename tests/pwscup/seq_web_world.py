@@ -1,10 +1,17 @@
 """A small sequential round for the platform tests: the paper's persons (spec §13), three teams."""
 
+import html
 import json
+import os
+import re
+import shlex
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "sequential"
@@ -134,3 +141,63 @@ def freeze(world: SeqWorld) -> int:
     step = services.step_freeze(sequential=world.sequential, user=world.organizer)
     world.sequential.refresh_from_db()
     return step
+
+
+# --- the round page's local check command, run on the files the page serves ------------
+
+
+def url(world, name, *args):
+    return reverse(name, args=[world.competition.slug, world.round.slug, *args])
+
+
+def page_command(client, world) -> list[str]:
+    """The command printed on the round page, as words."""
+    page = client.get(url(world, "round_detail")).content.decode()
+    found = re.search(r'data-testid="check-command">([^<]*)</code>', page)
+    assert found, "the round page prints no local check command"
+    return shlex.split(html.unescape(found.group(1)))
+
+
+def downloads(client, world, releases: dict) -> dict[str, bytes]:
+    """master.csv, config.json and the team's release files, as the page serves them."""
+    files = {
+        "master.csv": client.get(url(world, "sequential:master")),
+        "config.json": client.get(url(world, "sequential:config")),
+    }
+    for step, release in releases.items():
+        files[f"release_{step}.csv"] = client.get(url(world, "sequential:release_file", release.pk))
+    for name, response in files.items():
+        assert response.status_code == 200, name
+        assert f'filename="{name}"' in response["Content-Disposition"], name
+    return {name: response.content for name, response in files.items()}
+
+
+def run(
+    command: list[str], files: dict[str, bytes], folder, *, python=None, env=None
+) -> tuple[dict, str]:
+    """Run the page's command in ``folder`` holding ``files``: (its JSON summary, the
+    per-person table it writes). By default with this interpreter and the repository on
+    ``PYTHONPATH``; ``python``/``env``: another environment (the toolkit's)."""
+    assert command[:5] == ["python", "-m", "scoring", "seq", "check"], command
+    folder.mkdir(exist_ok=True)
+    for name, content in files.items():
+        (folder / name).write_bytes(content)
+    python = python or sys.executable
+    argv = [str(python), *command[1:], "--format", "json", "--per-person", "risk.csv"]
+    done = subprocess.run(
+        argv,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env or {**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(done.stdout), (folder / "risk.csv").read_text()
+
+
+def assert_same(local: dict, stored: dict):
+    """Every number the command prints is the stored one, exactly."""
+    assert local, "nothing printed"
+    for key, value in local.items():
+        assert stored[key] == value, (key, value, stored[key])

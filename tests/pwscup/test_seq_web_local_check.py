@@ -5,76 +5,27 @@ Online mode is the hard case: ``master.csv`` then holds only the persons seen so
 their lifespans cut at the open release, and the server must not use more than that either.
 """
 
-import html
 import json
-import os
-import re
-import shlex
-import subprocess
-import sys
 
 import pytest
-from django.urls import reverse
 
 from pwscup.sequential.models import Release, SequenceScore
-from tests.pwscup.seq_web_world import ROOT, fixture, fixture_config, freeze, publish, seq_world
+from tests.pwscup.seq_web_world import (
+    assert_same,
+    downloads,
+    fixture,
+    fixture_config,
+    freeze,
+    page_command,
+    publish,
+    run,
+    seq_world,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
 TABLE3, TABLE9 = "zhang_release_1.csv", "zhang_release_2_table9.csv"
-
-
-def url(world, name, *args):
-    return reverse(name, args=[world.competition.slug, world.round.slug, *args])
-
-
-def page_command(client, world) -> list[str]:
-    """The command printed on the round page, as words."""
-    page = client.get(url(world, "round_detail")).content.decode()
-    found = re.search(r'data-testid="check-command">([^<]*)</code>', page)
-    assert found, "the round page prints no local check command"
-    return shlex.split(html.unescape(found.group(1)))
-
-
-def downloads(client, world, releases: dict[int, Release]) -> dict[str, bytes]:
-    """master.csv, config.json and the team's release files, as the page serves them."""
-    files = {
-        "master.csv": client.get(url(world, "sequential:master")),
-        "config.json": client.get(url(world, "sequential:config")),
-    }
-    for step, release in releases.items():
-        files[f"release_{step}.csv"] = client.get(url(world, "sequential:release_file", release.pk))
-    for name, response in files.items():
-        assert response.status_code == 200, name
-        assert f'filename="{name}"' in response["Content-Disposition"], name
-    return {name: response.content for name, response in files.items()}
-
-
-def run(command: list[str], files: dict[str, bytes], folder) -> tuple[dict, str]:
-    """Run the page's command in ``folder`` holding ``files``: (its JSON summary, the
-    per-person table it writes)."""
-    assert command[:5] == ["python", "-m", "scoring", "seq", "check"], command
-    folder.mkdir(exist_ok=True)
-    for name, content in files.items():
-        (folder / name).write_bytes(content)
-    argv = [sys.executable, *command[1:], "--format", "json", "--per-person", "risk.csv"]
-    done = subprocess.run(
-        argv,
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return json.loads(done.stdout), (folder / "risk.csv").read_text()
-
-
-def assert_same(local: dict, stored: dict):
-    """Every number the command prints is the stored one, exactly."""
-    assert local, "nothing printed"
-    for key, value in local.items():
-        assert stored[key] == value, (key, value, stored[key])
 
 
 def test_online_the_printed_command_on_the_page_files_gives_the_stored_numbers(client, tmp_path):

@@ -21,6 +21,7 @@ from django.urls import reverse
 from pwscup.core import toolkit
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from pwscup.submissions.models import Status
+from tests.pwscup import seq_web_world as seq
 from tests.pwscup.factories import freeze, score, score_attack, scored
 from tests.support import build_world, csv_upload
 
@@ -51,17 +52,21 @@ def toolkit_env(wheel, tmp_path_factory) -> dict:
     return {"python": python, "bin": where / "bin"}
 
 
-def in_env(toolkit_env, args, *, cwd) -> subprocess.CompletedProcess:
-    """Run in the toolkit's environment only: no PYTHONPATH, run from outside the repository."""
-    env = {
+def clean_env(toolkit_env, home) -> dict:
+    """The toolkit's environment only: no PYTHONPATH, nothing of the repository."""
+    return {
         "PATH": f"{toolkit_env['bin']}{os.pathsep}/usr/bin:/bin",
-        "HOME": str(cwd),
+        "HOME": str(home),
         "LANG": "C.UTF-8",
     }
+
+
+def in_env(toolkit_env, args, *, cwd) -> subprocess.CompletedProcess:
+    """Run ``python args`` in the toolkit's environment, from ``cwd`` (outside the repository)."""
     return subprocess.run(
         [str(toolkit_env["python"]), *args],
         cwd=cwd,
-        env=env,
+        env=clean_env(toolkit_env, cwd),
         capture_output=True,
         text=True,
         timeout=600,
@@ -176,3 +181,25 @@ def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
     attack = score_attack(AttackSubmission.objects.get(pk=response.json()["id"]))
     assert attack.status == Status.FINISHED, attack.message
     assert attack.correct > 0
+
+
+@pytest.mark.django_db
+def test_the_sequential_round_page_s_command_gives_the_stored_numbers_with_only_the_wheel(
+    client, tmp_path, toolkit_env
+):
+    world = seq.seq_world()
+    client.force_login(world.users["a"])
+    release = seq.publish(world, "a", 1, seq.fixture("zhang_release_1.csv"))
+    assert release.status == release.Status.FINISHED, release.message
+    command = seq.page_command(client, world)
+    files = seq.downloads(client, world, {1: release})
+    local, per_person = seq.run(
+        command,
+        files,
+        tmp_path / "release1",
+        python=toolkit_env["python"],
+        env=clean_env(toolkit_env, tmp_path),
+    )
+    seq.assert_same(local, release.results)
+    risk = client.get(seq.url(world, "sequential:release_risk", release.pk)).content.decode()
+    assert per_person == risk
