@@ -66,10 +66,12 @@ class PhaseInline(admin.TabularInline):
 
 
 def game_of(round_: Round | None) -> Pwscup2015Round | None:
-    """The round's 2015 game settings; ``None`` for a new round or a round of another kind."""
+    """The round's 2015 game settings; ``None`` for a new round or a round of another kind.
+    (A missing reverse one-to-one raises an ``AttributeError`` subclass: Django's documented
+    ``hasattr`` idiom. The change list selects it with the rounds, one query in all.)"""
     if round_ is None or round_.pk is None:
         return None
-    return Pwscup2015Round.objects.filter(round=round_).first()
+    return getattr(round_, "pwscup2015", None)
 
 
 def game_field(name: str, **kwargs):
@@ -201,6 +203,7 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         "frozen_at",
         "results_published",
     )
+    list_select_related = ("competition", "pwscup2015")
     list_filter = (
         scoped_filter("competition"),
         "kind",
