@@ -12,7 +12,7 @@ from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.selectors import dp_round_of, organizer_overview
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE
-from pwscup.dp.views import charges, estimates, pages
+from pwscup.dp.views import charges, estimates, kit, pages, tabs
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
 
@@ -76,10 +76,12 @@ class DPKind(RoundKind):
                 "dp/levels/<str:level>/declared", estimates.declared_upload, name="declared_upload"
             ),
             path("dp/leaderboard/", pages.leaderboard, name="leaderboard"),
+            path("dp/kit.zip", kit.kit_download, name="kit_download"),
+            path("dp/sample_estimate.csv", kit.sample_estimate, name="sample_estimate"),
         ]
 
-    def round_page(self, request, access):
-        return pages.round_page(request, access)
+    def round_page(self, request, access, tab):
+        return tabs.round_page(request, access, tab)
 
     def console_panel(self, request, round) -> str:
         from django.template.loader import render_to_string

@@ -98,9 +98,16 @@ class RoundKind:
         """
         return []
 
-    def round_page(self, request, access) -> HttpResponse:
-        """The round's main page (the core view at ``c/<comp>/<round>/``, URL name
-        ``round_detail``, calls it with the ``pwscup.accounts.access.RoundAccess``)."""
+    def round_page(self, request, access, tab: str) -> HttpResponse:
+        """One tab of the round's page (``pwscup.kinds.tabs``: overview, data, rules, submit,
+        results). The core views at ``c/<comp>/<round>/`` (``round_detail``, the overview)
+        and ``c/<comp>/<round>/<tab>/`` (``round_tab``) call it with the
+        ``pwscup.accounts.access.RoundAccess``; draw it with ``pwscup.kinds.tabs.render_tab``
+        and a template extending ``rounds/base.html``.
+
+        Every tab speaks to a newcomer: the overview says the game in plain words, what a
+        team submits, how it is ranked, the flow (``rounds/_flow.html``) and what to do now
+        (``rounds/_now.html``); the paper's terms come after the plain words."""
         raise NotImplementedError
 
     def api_url_patterns(self) -> list[URLPattern]:

@@ -18,7 +18,6 @@ from pwscup.competitions.selectors import phase_state, round_missing_phases
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, broker, kit_views, operation_views, target_views
-from pwscup.pwscup2015 import views as submission_views
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
@@ -31,6 +30,9 @@ from pwscup.pwscup2015.models import (
 )
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_data_check
+from pwscup.pwscup2015.views import files as file_views
+from pwscup.pwscup2015.views import tabs as tab_views
+from pwscup.pwscup2015.views import uploads as upload_views
 from pwscup.submissions.services.jobs import BUILTIN_JOB, UPLOAD_JOB, JobKind
 
 
@@ -79,13 +81,14 @@ class Pwscup2015Kind(RoundKind):
 
     def url_patterns(self):
         return [
-            path("original.csv", submission_views.original_download, name="original_download"),
-            path("config.json", submission_views.config_download, name="config_download"),
+            path("original.csv", file_views.original_download, name="original_download"),
+            path("config.json", file_views.config_download, name="config_download"),
+            path("sample.csv", file_views.sample_download, name="sample_download"),
             path("kit.zip", kit_views.kit_download, name="kit_download"),
-            path("submit/", submission_views.anonymization_upload, name="anonymization_upload"),
-            path("status.json", submission_views.status_json, name="status_json"),
+            path("upload/", upload_views.anonymization_upload, name="anonymization_upload"),
+            path("status.json", upload_views.status_json, name="status_json"),
             path("operations.json", operation_views.operations_json, name="operations_json"),
-            path("attack/", submission_views.attack_upload, name="attack_upload"),
+            path("attack/", upload_views.attack_upload, name="attack_upload"),
             path(
                 "targets/<slug:team_slug>/anonymized.csv",
                 target_views.target_download,
@@ -104,8 +107,8 @@ class Pwscup2015Kind(RoundKind):
     def api_url_patterns(self):
         return api_urls.urlpatterns
 
-    def round_page(self, request, access):
-        return submission_views.round_detail(request, access)
+    def round_page(self, request, access, tab):
+        return tab_views.round_page(request, access, tab)
 
     def console_panel(self, request, round):
         return render_to_string(

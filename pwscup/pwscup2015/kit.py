@@ -7,11 +7,7 @@ download gives it, the targets (and candidate tables) as the attack downloads gi
 """
 
 import json
-import shutil
-import tempfile
-import zipfile
 
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -23,8 +19,8 @@ from pwscup.competitions.selectors import (
     round_original_table,
     table_config,
 )
-from pwscup.core.files import opened
-from pwscup.core.toolkit import toolkit_wheel, wheel_filename
+from pwscup.core.kits import KitFile
+from pwscup.core.toolkit import wheel_filename
 from pwscup.pwscup2015.scoring_guide import (
     config_download_name,
     original_download_name,
@@ -32,8 +28,6 @@ from pwscup.pwscup2015.scoring_guide import (
 )
 from pwscup.pwscup2015.selectors import round_targets, team_dataset, team_original_table
 from scoring import kit
-
-_SPOOL = 32 * 2**20
 
 
 def kit_download_name(*, round: Round) -> str:
@@ -57,8 +51,8 @@ def kit_targets(*, round: Round, team: Team | None, is_organizer: bool, now=None
     return [t for t in round_targets(round=round) if team is None or t.team_id != team.pk]
 
 
-def round_kit_archive(*, round: Round, team: Team | None, is_organizer: bool, now=None):
-    """The kit as a rewound binary file (spooled to disk past 32 MiB)."""
+def round_kit_files(*, round: Round, team: Team | None, is_organizer: bool, now=None):
+    """The kit's files (``pwscup.core.kits`` packs them with the toolkit wheel)."""
     now = now or timezone.now()
     original = original_download_name(round=round, team=team)
     config_name = config_download_name(round=round)
@@ -82,24 +76,17 @@ def round_kit_archive(*, round: Round, team: Team | None, is_organizer: bool, no
         "levels": ",".join(f"{column}:1" for column in example),
         "wheel": wheel_filename(),
     }
-    archive = tempfile.SpooledTemporaryFile(max_size=_SPOOL)
-    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        if data_field:
-            _copy(zf, data_field, original)
-        zf.writestr(config_name, json.dumps(config, indent=2, ensure_ascii=False))
-        zf.writestr("attr_depth.json", json.dumps(example, indent=2, ensure_ascii=False))
-        wheel = toolkit_wheel(settings.PWSCUP_TOOLKIT_DIR)
-        zf.write(wheel, wheel.name)
-        for name in ("README.md", "anonymize_example.py", "attack_example.py"):
-            zf.writestr(name, render_to_string(f"pwscup2015/kit/{name}", context))
-        for target in targets:
-            _copy(zf, target.published_file, f"targets/{target.team.slug}_anonymized.csv")
-            if round.pwscup2015.is_per_team and target.candidate_file:
-                _copy(zf, target.candidate_file, f"targets/{target.team.slug}_candidate.csv")
-    archive.seek(0)
-    return archive
-
-
-def _copy(zf: zipfile.ZipFile, field, name: str) -> None:
-    with opened(field) as source, zf.open(name, "w") as target:
-        shutil.copyfileobj(source, target, 2**20)
+    files = []
+    if data_field:
+        files.append(KitFile(original, data_field))
+    files.append(KitFile(config_name, json.dumps(config, indent=2, ensure_ascii=False)))
+    files.append(KitFile("attr_depth.json", json.dumps(example, indent=2, ensure_ascii=False)))
+    for name in ("README.md", "anonymize_example.py", "attack_example.py"):
+        files.append(KitFile(name, render_to_string(f"pwscup2015/kit/{name}", context)))
+    for target in targets:
+        files.append(KitFile(f"targets/{target.team.slug}_anonymized.csv", target.published_file))
+        if round.pwscup2015.is_per_team and target.candidate_file:
+            files.append(
+                KitFile(f"targets/{target.team.slug}_candidate.csv", target.candidate_file)
+            )
+    return files

@@ -1,12 +1,13 @@
 """Downloading a round's starter kit (ZIP)."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import Http404
 
 from pwscup.accounts.access import round_access
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of, phase_state
-from pwscup.pwscup2015.kit import kit_download_name, round_kit_archive
+from pwscup.core.kits import kit_response
+from pwscup.pwscup2015.kit import kit_download_name, round_kit_files
 from pwscup.pwscup2015.selectors import team_dataset
 
 
@@ -24,10 +25,5 @@ def kit_download(request, competition_slug, round_slug):
             raise Http404
         if round_.pwscup2015.is_per_team and team_dataset(round=round_, team=team) is None:
             raise Http404
-    archive = round_kit_archive(round=round_, team=team, is_organizer=access.is_organizer)
-    return FileResponse(
-        archive,
-        as_attachment=True,
-        filename=kit_download_name(round=round_),
-        content_type="application/zip",
-    )
+    files = round_kit_files(round=round_, team=team, is_organizer=access.is_organizer)
+    return kit_response(files, kit_download_name(round=round_))

@@ -89,6 +89,18 @@ def step_table(master: Master, step: int) -> pd.DataFrame:
     return _plain_frame(master.table(step), master)
 
 
+def baseline_bytes(table: bytes, previous: bytes | None, config: dict, *, step: int) -> bytes:
+    """The kit's baseline ``release_<step>.csv`` (spec §16) from ``T(step).csv`` and the team's
+    ``release_<step−1>.csv``, read and written exactly as ``python -m scoring seq baseline
+    T<step>.csv --release <step> [--previous release_<step−1>.csv]`` does: the same bytes.
+    Raises ``scoring.ScoringError`` when the baseline cannot publish ``T(step)``."""
+    from scoring.kit.sequential import baseline_release
+
+    current = read_table(table, name=f"T({step})")
+    before = read_table(previous, name=f"release_{step - 1}.csv") if previous else None
+    return table_bytes(baseline_release(current, before, config_of(config), release=step))
+
+
 def timeline(master: Master, *, upto: int | None = None) -> list[dict]:
     """Per step: |T(j)|, arrivals (lsf = j) and departures (lsb = j − 1)."""
     n = master.config.n_releases if upto is None else upto

@@ -16,7 +16,7 @@ from pwscup.sequential.services import (
     SCORE_ATTACK_TASK,
     sequential_config_validate,
 )
-from pwscup.sequential.views import downloads, pages, uploads
+from pwscup.sequential.views import downloads, pages, tabs, uploads
 from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
 
 
@@ -48,6 +48,8 @@ class SequentialKind(RoundKind):
             path("seq/T<int:step>.csv", downloads.step_table, name="step_table"),
             path("seq/master.csv", downloads.master_download, name="master"),
             path("seq/config.json", downloads.config_download, name="config"),
+            path("seq/kit.zip", downloads.kit_download, name="kit"),
+            path("seq/sample.csv", downloads.sample_download, name="sample"),
             path("seq/upload/", uploads.release_upload, name="upload"),
             path("seq/releases/<int:pk>/", pages.release_detail, name="release"),
             path("seq/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
@@ -66,8 +68,8 @@ class SequentialKind(RoundKind):
             path("seq/organizer/<slug:action>/", console.organizer_action, name="action"),
         ]
 
-    def round_page(self, request, access):
-        return pages.round_page(request, access)
+    def round_page(self, request, access, tab):
+        return tabs.round_page(request, access, tab)
 
     def console_panel(self, request, round) -> str:
         return render_to_string(

@@ -28,6 +28,22 @@ def is_online(sequential: SequentialRound) -> bool:
     return sequential.config.get("mode", "online") == "online"
 
 
+def team_config(*, sequential: SequentialRound, organizer: bool = False) -> dict:
+    """The configuration as ``config.json`` gives it: a team's copy (the page's download and
+    the kit's) drops the pool's draw parameters (the seed stays secret) and the attack
+    phase, which the local check needs neither of; an organizer's is the whole."""
+    config = dict(sequential.config)
+    if not organizer and config.get("per_team"):
+        config["per_team"] = None
+        config["attack_phase"] = False
+    return config
+
+
+def release_header(*, config: dict, step: int) -> str:
+    """The header of ``release_<step>.csv`` in this round (spec §4)."""
+    return ",".join(engine.config_of(config).release_columns(step))
+
+
 def open_steps(*, sequential: SequentialRound, now=None) -> list[int]:
     """The releases a team may upload now: online, the step after the frozen prefix; batch,
     every step not frozen yet; in both, only steps whose close (if any) is still ahead."""

@@ -6,6 +6,9 @@ dp release TABLE --config CFG --level L (--groups SPEC ... | --declaration D.jso
 dp estimate RELEASE --config CFG --estimator BT|BR|BI [--groups SPEC ... | --declaration D.json]
            -o estimate.csv
 dp score ESTIMATE --truth TABLE --config CFG
+dp check ESTIMATE --config CFG
+
+``check`` is the server's check of an uploaded estimate.csv: the same verdict and message.
 
 A group SPEC is ``ATTR[+ATTR...]:rho=R`` or ``ATTR[+ATTR...]:epsilon=E`` (E a decimal or
 p/q), e.g. ``--groups gender:epsilon=0.3 age:epsilon=0.7``. Every command takes
@@ -202,9 +205,22 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_check(args) -> int:
+    """The server's check of an uploaded ``estimate.csv`` (format only: no truth, no score)."""
+    config = load_dp_config(args.config)
+    if config.batch == "upload" and not config.interactive:
+        raise DPError("dp.estimate.upload_mode")
+    estimates = read_estimate(args.estimate, config)
+    cells = sum(len(value) for value in estimates.values())
+    result = {"valid": True, "targets": {key: len(value) for key, value in estimates.items()}}
+    lines = [f"{args.estimate}: valid ({len(estimates)} target(s), {cells} cells)"]
+    _emit(result, args, lines)
+    return 0
+
+
 def add_dp_commands(commands) -> None:
     """Add ``dp`` and its subcommands to the parser of ``python -m scoring``."""
-    dp = commands.add_parser("dp", help="the DP round: epsilon, release, estimate, score")
+    dp = commands.add_parser("dp", help="the DP round: epsilon, release, estimate, score, check")
     sub = dp.add_subparsers(dest="dp_command", required=True)
 
     def with_format(parser):
@@ -269,6 +285,13 @@ def add_dp_commands(commands) -> None:
     p.add_argument("--truth", required=True, help="the table (CSV) holding the true histograms")
     p.add_argument("--config", required=True)
     p.set_defaults(handler=cmd_score)
+
+    p = with_format(
+        sub.add_parser("check", help="the server's check of estimate.csv (verdict and message)")
+    )
+    p.add_argument("estimate")
+    p.add_argument("--config", required=True)
+    p.set_defaults(handler=cmd_check)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import PASSWORD
+from tests.e2e.helpers import NEWCOMER_VIEWS, PASSWORD
 from tests.support import build_world
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
@@ -66,6 +66,29 @@ def web(chromium, live_server):
     )
     try:
         yield page
+    finally:
+        context.close()
+    assert blocked == [], f"the Content-Security-Policy blocked {len(blocked)}: {blocked[:3]}"
+
+
+@pytest.fixture
+def newcomer(chromium, live_server, request):
+    """``(language, page)``: a fresh browser in the parameter's language and size
+    (``NEWCOMER_VIEWS``; parametrize with ``indirect=True``), downloads allowed; fails the
+    test if the Content-Security-Policy blocked anything on the way."""
+    language = request.param
+    context = chromium.new_context(
+        base_url=live_server.url, accept_downloads=True, **NEWCOMER_VIEWS[language]
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    blocked = []
+    page.on(
+        "console",
+        lambda message: "Content Security Policy" in message.text and blocked.append(message.text),
+    )
+    try:
+        yield language, page
     finally:
         context.close()
     assert blocked == [], f"the Content-Security-Policy blocked {len(blocked)}: {blocked[:3]}"

@@ -8,6 +8,11 @@ from tests.support import World, csv_upload, wait_for
 
 PASSWORD = "e2e-password"
 SCORING_TIMEOUT = 120  # seconds; the worker scores a 200-row round in about a second
+# A newcomer's browser (the first-five-minutes tests): Japanese on a phone, English on a laptop.
+NEWCOMER_VIEWS = {
+    "ja": {"locale": "ja-JP", "viewport": {"width": 390, "height": 844}},
+    "en": {"locale": "en-US", "viewport": {"width": 1280, "height": 900}},
+}
 
 
 def log_in(page, username: str, password: str = PASSWORD) -> None:
@@ -18,6 +23,51 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     with page.expect_navigation():
         page.click("form.card button[type=submit]")
     assert page.get_by_test_id("who").inner_text() == username
+
+
+def open_tab(page, key: str) -> None:
+    """Click the round page's tab ``key`` (``pwscup.kinds.tabs``: overview, data, rules,
+    submit, results) and wait until it is the current one."""
+    with page.expect_navigation():
+        page.get_by_test_id(f"tab-{key}").click()
+    current = page.get_by_test_id(f"tab-{key}").get_attribute("aria-current")
+    assert current == "page", f"the {key} tab is not the current one"
+
+
+def round_from_home(page, competition_slug: str, round_slug: str) -> None:
+    """From the home page (the one address a newcomer types) to the round by its links."""
+    page.goto("/")
+    with page.expect_navigation():
+        page.get_by_test_id(f"competition-{competition_slug}").get_by_role("link").click()
+    with page.expect_navigation():
+        page.get_by_test_id(f"round-{round_slug}").get_by_role("link").first.click()
+
+
+def sign_up_from_round(page, username: str, password: str) -> None:
+    """Sign up through the round page's "take part" box; the form leads back, logged in."""
+    with page.expect_navigation():
+        page.get_by_test_id("team-register").get_by_role("link").nth(1).click()
+    form = page.get_by_test_id("signup-form")
+    form.locator("input[name=username]").fill(username)
+    form.locator("input[name=email]").fill(f"{username}@example.org")
+    form.locator("input[name=password1]").fill(password)
+    form.locator("input[name=password2]").fill(password)
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    assert page.get_by_test_id("who").inner_text() == username
+
+
+def create_team_from_round(page, name: str, round_slug: str, *, captain: str) -> None:
+    """Create a team in the round page's box (its team page lists ``captain``), then back to
+    the round by the team page's links (the competition crumb, then the round)."""
+    page.get_by_test_id("team-name").fill(name)
+    with page.expect_navigation():
+        page.get_by_test_id("team-create").click()
+    assert page.get_by_test_id(f"member-{captain}").is_visible()
+    with page.expect_navigation():
+        page.locator("p.crumbs a").first.click()
+    with page.expect_navigation():
+        page.get_by_test_id(f"round-{round_slug}").get_by_role("link").first.click()
 
 
 def switch_language(page, code: str) -> None:

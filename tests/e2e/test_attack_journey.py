@@ -1,6 +1,7 @@
 """The attack phase from a team's browser: download a target, attack it, see the results."""
 
 import io
+import re
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,7 @@ from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
     SCORING_TIMEOUT,
     log_in,
+    open_tab,
     submit_anonymization,
     switch_language,
     wait_for_builtin_attacks,
@@ -38,10 +40,15 @@ def link_to_original(published: pd.DataFrame, original: pd.DataFrame) -> np.ndar
     return merged["guess"].fillna(0).to_numpy(dtype=np.int64)
 
 
+def shown_rate(text: str) -> str:
+    """The rate a matrix cell shows ("–" for none), whatever marks the cell carries besides."""
+    return re.findall(r"\d+\.\d+|–", text)[-1]
+
+
 def matrix_cell(page, attacker: str, target: str) -> str:
     headers = page.get_by_test_id("matrix").locator("thead th").all_inner_texts()
     column = headers.index(target) - 1  # the first header names the rows
-    return page.locator(f'tr[data-attacker="{attacker}"] td').nth(column).inner_text().strip()
+    return shown_rate(page.locator(f'tr[data-attacker="{attacker}"] td').nth(column).inner_text())
 
 
 def test_team_attacks_a_published_target_and_sees_the_results(
@@ -59,10 +66,15 @@ def test_team_attacks_a_published_target_and_sees_the_results(
 
     log_in(page, "team-b")
     page.goto(world.round_url())
+    open_tab(page, "results")
+    expect(page.get_by_test_id("matrix-link")).to_have_count(0)  # results not published
+    open_tab(page, "submit")
     expect(page.get_by_test_id("frozen")).to_be_visible()
     expect(page.get_by_test_id("upload-form")).to_have_count(0)  # frozen: no more uploads
     expect(page.get_by_test_id("target-teamB")).to_have_count(0)  # never one's own target
-    expect(page.get_by_test_id("matrix-link")).to_have_count(0)  # results not published
+    # The attack form comes first, above the frozen anonymization phase's line.
+    form_top = page.get_by_test_id("attack-form").bounding_box()["y"]
+    assert form_top < page.get_by_test_id("frozen").bounding_box()["y"]
     with page.expect_download() as download_info:
         page.get_by_test_id("target-teamA").click()
     download = download_info.value
@@ -98,17 +110,20 @@ def test_team_attacks_a_published_target_and_sees_the_results(
     Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
 
     page.goto(world.round_url())
+    open_tab(page, "results")
     page.get_by_test_id("matrix-link").click()
     expect(page.get_by_test_id("matrix-col-teamA")).to_have_text("Team A")
     assert matrix_cell(page, "Team B", "Team A") == f"{rate:.4f}"
     assert matrix_cell(page, "Team A", "Team A") == "–"  # nobody attacks itself
     column = page.get_by_test_id("matrix").locator("thead th").all_inner_texts().index("Team A")
-    worst = float(page.get_by_test_id("worst-case").locator("td").nth(column - 1).inner_text())
+    worst_cell = page.get_by_test_id("worst-case").locator("td").nth(column - 1)
+    worst = float(shown_rate(worst_cell.inner_text()))
     assert set(target.builtin_rates) == {"E1", "E2", "E3", "E4", "EUC1", "EUC2", "KIT"}
     assert worst == pytest.approx(max(rate, *target.builtin_rates.values()), abs=6e-5)
     screenshot(page, "matrix-en")
 
     page.goto(world.round_url())
+    open_tab(page, "results")
     page.get_by_test_id("final-link").click()
     final_a = page.get_by_test_id("final-row-teamA")
     expect(final_a).to_contain_text("Team A")
@@ -127,5 +142,5 @@ def test_team_attacks_a_published_target_and_sees_the_results(
     expect(attack_table.locator("tbody tr").first).to_contain_text("Team C")
 
     switch_language(page, "ja")
-    expect(page.locator("h1")).to_have_text("最終順位")
+    expect(page).to_have_title(re.compile("最終順位"))
     expect(page.get_by_test_id("final-attack").locator("thead")).to_contain_text("平均再識別率")

@@ -1,7 +1,9 @@
-"""The charts in a browser: on a seeded round each chart draws the right number of marks,
-hover text carries the values, nothing is blocked by the Content-Security-Policy (the
-``web`` fixture fails on a blocked script or style), in English and Japanese, at desktop
-and phone width (screenshots under ``PWSCUP_E2E_SCREENSHOTS``)."""
+"""The charts in a browser: on a seeded round the leaderboard's scatter draws one labelled
+point per team, and Chromium's own text boxes (getBBox) put every point and label inside
+the plot area without two labels overlapping; the attack matrix is one coloured table with
+its legend and its strongest attacks marked. Nothing is blocked by the
+Content-Security-Policy (the ``web`` fixture fails on a blocked script or style), in
+English at 1280 px and Japanese at 390 px (screenshots under ``PWSCUP_E2E_SCREENSHOTS``)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -20,8 +22,34 @@ from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
+# Every point or label whose drawn box (as Chromium measured it, whatever font it found)
+# touches or leaves the plot area.
+OUTSIDE_THE_PLOT = """svg => {
+  const area = svg.querySelector('rect.plot-area').getBBox();
+  return Array.from(svg.querySelectorAll('circle.point, text.label')).map((e) => {
+    const b = e.getBBox();
+    const name = e.tagName === 'text' ? e.firstChild.textContent : e.dataset.team;
+    return [name, b];
+  }).filter(([, b]) => b.x <= area.x || b.y <= area.y || b.x + b.width >= area.x + area.width
+      || b.y + b.height >= area.y + area.height)
+    .map(([name, b]) => `${name}: ${b.x.toFixed(0)},${b.y.toFixed(0)} ${b.width.toFixed(0)}x${b.height.toFixed(0)}`);
+}"""
 
-def test_charts_render_with_one_mark_per_row(web, e2e_world, celery_worker_process, screenshot):
+# Pairs of labels whose drawn boxes overlap.
+OVERLAPPING_LABELS = """svg => {
+  const boxes = Array.from(svg.querySelectorAll('text.label'), (e) => [e.firstChild.textContent, e.getBBox()]);
+  const out = [];
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    if (Math.min(p.x + p.width, q.x + q.width) > Math.max(p.x, q.x)
+        && Math.min(p.y + p.height, q.y + q.height) > Math.max(p.y, q.y)) out.push(`${a} / ${b}`);
+  }));
+  return out;
+}"""
+
+
+def test_charts_render_with_one_labelled_mark_per_team(
+    web, e2e_world, celery_worker_process, screenshot
+):
     page, world = web, e2e_world
     seeds = {"a": (1, 3, 5), "b": (2,), "c": (4,)}
     for letter, letter_seeds in seeds.items():
@@ -30,60 +58,63 @@ def test_charts_render_with_one_mark_per_row(web, e2e_world, celery_worker_proce
             assert done.status == Status.FINISHED, done.message
 
     log_in(page, "team-a")
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(world.round_url() + "leaderboard/")
+    expect(page.get_by_test_id("tab-results")).to_have_attribute("aria-current", "page")
     scatter = page.get_by_test_id("scatter")
-    expect(scatter.locator("circle.point")).to_have_count(3)  # one per team
-    expect(scatter.locator("circle.point.own")).to_have_count(1)
-    expect(scatter.locator("circle.point.own")).to_have_attribute("data-team", "teamA")
-    title = scatter.locator('circle.point[data-team="teamB"] title').text_content()
-    assert title.startswith("Team B") and "U4 = " in title and "E3 = " in title
-    screenshot(page, "chart-scatter-en")
+    svg = scatter.locator("svg")
+    expect(svg.locator("circle.point")).to_have_count(3)  # one per team
+    expect(svg.locator("circle.point.own")).to_have_attribute("data-team", "teamA")
+    expect(svg.locator("text.label")).to_have_count(3)
+    names = sorted(
+        svg.locator("text.label").evaluate_all("ls => ls.map(l => l.firstChild.textContent)")
+    )
+    assert names == ["Team A", "Team B", "Team C"]
+    bold = svg.locator('text.label[font-weight="bold"]')
+    assert bold.evaluate_all("ls => ls.map(l => l.firstChild.textContent)") == ["Team A"]
+    expect(page.get_by_test_id("scatter-y-label")).to_contain_text("(ranking)")
+    assert svg.evaluate(OUTSIDE_THE_PLOT) == []
+    assert svg.evaluate(OVERLAPPING_LABELS) == []
+    title = svg.locator('circle.point[data-team="teamB"] title').text_content()
+    assert title.startswith("Team B") and "U4 = " in title and "ranking = " in title
+    screenshot(page, "leaderboard-en-1280")
+
     page.get_by_test_id("scatter-x").select_option("U1")
     page.get_by_test_id("scatter-all").check()
     with page.expect_navigation():
         scatter.locator("button[type=submit]").click()
-    expect(page.get_by_test_id("scatter-x-label")).to_have_text("U1 meanMAE (↓)")
-    expect(scatter.locator("circle.faint-point")).to_have_count(3)  # team A's own three
-    screenshot(page, "chart-scatter-all-en")
-
-    page.goto(world.round_url())
-    history = page.get_by_test_id("history-chart")
-    expect(history.get_by_test_id("history-U4").locator("circle.point")).to_have_count(3)
-    expect(history.get_by_test_id("history-E3").locator("circle.point")).to_have_count(3)
-    history.get_by_test_id("history-U4").scroll_into_view_if_needed()
-    screenshot(page, "chart-history-en")
+    expect(page.get_by_test_id("scatter-x-label")).to_have_attribute("data-axis", "U1")
+    expect(svg.locator("circle.faint-point")).to_have_count(3)  # team A's own three
+    assert svg.evaluate(OUTSIDE_THE_PLOT) == []
+    screenshot(page, "leaderboard-all-en-1280")
 
     services.round_freeze(round=world.round)
     wait_for_builtin_attacks(world)
     Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
     matrix = attack_matrix(round=world.round)
     page.goto(world.round_url() + "matrix/")
-    heatmap = page.get_by_test_id("heatmap")
-    expect(heatmap.locator("g.heat-cell")).to_have_count(
-        (len(matrix.attackers) + 1) * len(matrix.targets)
-    )
-    expect(heatmap.get_by_test_id("heat-legend")).to_be_visible()
-    worst = heatmap.locator("g.heat-cell title").last.text_content()
-    assert worst.startswith("Worst case → ")
-    screenshot(page, "chart-heatmap-en")
+    expect(page.get_by_test_id("tab-results")).to_have_attribute("aria-current", "page")
+    table = page.get_by_test_id("matrix")
+    expect(table.locator("tr[data-attacker]")).to_have_count(len(matrix.attackers))
+    expect(page.locator("main svg")).to_have_count(0)  # no heatmap repeating the table
+    expect(page.get_by_test_id("heat-legend").get_by_test_id("heat-step")).to_have_count(6)
+    attacked = sum(1 for worst in matrix.worst_cases() if worst)
+    assert table.locator("td.strongest").count() >= attacked > 0
+    screenshot(page, "matrix-en-1280")
 
     switch_language(page, "ja")
-    expect(page.get_by_test_id("heatmap").locator("g.heat-cell")).to_have_count(
-        (len(matrix.attackers) + 1) * len(matrix.targets)
-    )
-    screenshot(page, "chart-heatmap-ja")
-    page.goto(world.round_url() + "leaderboard/")
-    expect(page.get_by_test_id("scatter").locator("circle.point")).to_have_count(3)
-    screenshot(page, "chart-scatter-ja")
-
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(world.round_url() + "leaderboard/")
+    svg = page.get_by_test_id("scatter").locator("svg")
+    expect(svg.locator("text.label")).to_have_count(3)
+    expect(page.get_by_test_id("scatter-y-label")).to_contain_text("順位")
     overflow = page.evaluate(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     assert overflow <= 0, f"the leaderboard page scrolls sideways by {overflow}px at 390 px"
-    box = page.get_by_test_id("scatter").locator("svg").bounding_box()
-    assert box["width"] <= 390
-    screenshot(page, "chart-scatter-phone-ja")
-    page.goto(world.round_url())
-    screenshot(page, "chart-history-phone-ja")
+    assert svg.bounding_box()["width"] <= 390
+    assert svg.evaluate(OUTSIDE_THE_PLOT) == []
+    assert svg.evaluate(OVERLAPPING_LABELS) == []
+    screenshot(page, "leaderboard-ja-390")
+    page.goto(world.round_url() + "matrix/")
+    screenshot(page, "matrix-ja-390")

@@ -37,7 +37,10 @@ def test_a_team_spends_its_budget_releases_estimates_and_sees_its_l2(web, dp_e2e
     round_url = f"/c/{world.competition.slug}/{world.round.slug}/"
     log_in(web, "dpe2e-team-a")
     web.goto(round_url)
+    with web.expect_navigation():
+        web.get_by_test_id("tab-submit").click()  # the levels and budgets are under Submit
     assert web.get_by_test_id("dp-level-eps-1").is_visible()
+    assert web.get_by_test_id("tab-submit").get_attribute("aria-current") == "page"
     screenshot(web, "dp-round-en-desktop")
     web.get_by_test_id("dp-level-link-eps-1").click()
     web.wait_for_selector("[data-testid=dp-query-form]")

@@ -6,7 +6,7 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import log_in, switch_language
+from tests.e2e.helpers import log_in, open_tab, switch_language
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -16,6 +16,7 @@ def test_kit_button_downloads_the_zip_at_phone_width(web, e2e_world, screenshot,
     web.set_viewport_size({"width": 390, "height": 844})
     log_in(web, "team-a")
     web.goto(e2e_world.round_url())
+    open_tab(web, "data")
     switch_language(web, lang)
     button = web.get_by_test_id("download-kit")
     expect(button).to_have_text(

@@ -5,7 +5,7 @@ team chose."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, worker_paused
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, open_tab, worker_paused
 from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -17,14 +17,19 @@ def test_the_history_chart_appears_when_the_first_upload_is_scored(
     world, page = e2e_world, web
     log_in(page, "team-a")
     page.goto(world.round_url())
+    open_tab(page, "results")
     charts = page.get_by_test_id("history-chart")
     expect(charts).to_contain_text("No scored submission to draw yet.")
     upload = tmp_path / "teamA_anonymized.csv"
     upload.write_bytes(noisy_copy(world.original, seed=1))
     with worker_paused(celery_worker_process):
+        open_tab(page, "submit")
         page.set_input_files("[data-testid=upload-form] input[type=file]", str(upload))
         with page.expect_navigation():
             page.get_by_test_id("upload-submit").click()
+        expect(page.get_by_test_id("jobs")).to_have_attribute("data-pending", "1")
+        # The charts are on the Results tab, which follows the jobs as Submit does.
+        open_tab(page, "results")
         expect(page.get_by_test_id("jobs")).to_have_attribute("data-pending", "1")
         # The team picks other metrics while the upload waits: the live charts keep them.
         page.get_by_test_id("history-controls").locator('input[value="U4"]').uncheck()

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 import scoring
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, worker_paused
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, open_tab, worker_paused
 from tests.support import noisy_copy, table_bytes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -75,6 +75,7 @@ def test_the_final_column_and_wrapped_failures_stay_in_view(web, e2e_world, widt
     page.set_viewport_size({"width": width, "height": height})
     log_in(page, "team-a")
     page.goto(world.round_url())
+    open_tab(page, "submit")
     container = page.get_by_test_id("submissions-scroll")
     container.scroll_into_view_if_needed()
     box = container.bounding_box()
@@ -115,6 +116,7 @@ def test_the_quota_line_and_the_notice_follow_the_job(
     world, page = e2e_world, web
     log_in(page, "team-a")
     page.goto(world.round_url())
+    open_tab(page, "submit")
     page.evaluate("window.__sameDocument = true")
     table = pd.read_csv(io.BytesIO(world.original), dtype=str, keep_default_na=False)
     invalid = tmp_path / "no_age.csv"

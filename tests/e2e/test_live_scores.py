@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from pwscup.core.templatetags.pwscup_tags import score
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, worker_paused
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, open_tab, worker_paused
 from tests.pwscup.factories import scored
 from tests.support import noisy_copy
 
@@ -31,6 +31,7 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
     earlier = scored(world, "a", seed=3)
     log_in(page, "team-a")
     page.goto(world.round_url())
+    open_tab(page, "submit")
     valid = tmp_path / "teamA_anonymized.csv"
     valid.write_bytes(noisy_copy(world.original, seed=4))
     with worker_paused(celery_worker_process):

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
 from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.helpers import log_in, switch_language
+from tests.e2e.helpers import log_in, open_tab, switch_language
 from tests.e2e.test_live_round_page import LONG_MESSAGE, WIDE_SCORES, stored
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -90,6 +90,17 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
         switch_language(page, language)
 
     page.goto(world.round_url())
+    for tab in ("overview", "data", "rules", "results"):  # every tab fits the phone
+        if tab != "overview":
+            open_tab(page, tab)
+        check_page(page, screenshot, f"phone-round-{tab}-{language}")
+    open_tab(page, "rules")
+    command = page.get_by_test_id("cli-command")
+    assert command.bounding_box()["x"] + command.bounding_box()["width"] <= WIDTH
+    page.get_by_test_id("scoring-guide").screenshot(
+        path=str(SCREENSHOTS / f"phone-scoring-guide-{language}.png")
+    )
+    open_tab(page, "submit")
     expect(page.get_by_test_id(f"submission-{final.pk}")).to_have_attribute("data-final", "1")
     expect(page.get_by_test_id(f"submission-{failed.pk}")).to_be_visible()  # newest: unfolded
     scroller = page.get_by_test_id("submissions-scroll")
@@ -97,11 +108,9 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
     assert widths[0] > widths[1], "the 14 metrics need the table's own horizontal scroll"
     box = scroller.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, box
-    command = page.get_by_test_id("cli-command")
-    assert command.bounding_box()["x"] + command.bounding_box()["width"] <= WIDTH
     check_page(page, screenshot, f"phone-round-{language}")
-    for part in ("jobs", "scoring-guide"):  # close-ups for a reader of the screenshots
-        page.get_by_test_id(part).screenshot(path=str(SCREENSHOTS / f"phone-{part}-{language}.png"))
+    # a close-up for a reader of the screenshots
+    page.get_by_test_id("jobs").screenshot(path=str(SCREENSHOTS / f"phone-jobs-{language}.png"))
 
     page.get_by_test_id(f"submission-{final.pk}").get_by_test_id("edit-note").click()
     expect(page.get_by_test_id("note-form")).to_be_visible()

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from pwscup.accounts.models import Team
 from pwscup.accounts.services import user_create
 from pwscup.pwscup2015.models import AnonymizationSubmission
-from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, switch_language
+from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, open_tab, switch_language
 from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -75,6 +75,7 @@ def test_sign_up_create_a_team_invite_upload_and_see_the_notification(
 
         # Taro uploads an anonymization; once scored, both see it in the bell.
         mate.goto(world.round_url())
+        open_tab(mate, "submit")
         upload_file = tmp_path / "night-owls_anonymized.csv"
         upload_file.write_bytes(noisy_copy(world.original, seed=4, delete=2))
         mate.set_input_files("[data-testid=upload-form] input[type=file]", str(upload_file))

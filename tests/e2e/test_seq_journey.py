@@ -3,7 +3,7 @@ table (English and Japanese, desktop and a 390 px phone), under the strict CSP."
 
 import pytest
 
-from tests.e2e.helpers import PASSWORD, log_in, switch_language
+from tests.e2e.helpers import PASSWORD, log_in, open_tab, switch_language
 from tests.pwscup.seq_web_world import FIXTURES, freeze, run_seq_jobs, seq_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -30,24 +30,31 @@ def test_a_team_publishes_two_steps_and_reads_its_risk_table(web, seq_e2e_world,
     round_url = f"/c/{world.competition.slug}/{world.round.slug}/"
     log_in(web, "seqe2e-team-a")
     web.goto(round_url)
+    open_tab(web, "data")
     assert web.get_by_test_id("download-T1").is_visible()
     assert web.get_by_test_id("download-T2").count() == 0  # online: the future is hidden
     with web.expect_download() as download:
         web.get_by_test_id("download-T1").click()
     assert download.value.suggested_filename == "T1.csv"
 
+    open_tab(web, "submit")
     upload(web, 1, "zhang_release_1.csv")
     assert "Release 1 (#1) is received" in web.get_by_test_id("message").first.inner_text()
     run_seq_jobs()  # what the worker does
     web.reload()
-    assert web.get_by_test_id("release-status").inner_text() == "Valid"
+    assert web.get_by_test_id("accepted").inner_text() == "Valid"
 
     freeze(world)  # the organizer freezes step 1: step 2 opens
     web.goto(round_url)
+    open_tab(web, "data")
     assert web.get_by_test_id("download-T2").is_visible()
+    open_tab(web, "submit")
     upload(web, 2, "zhang_release_2_table9.csv")
     run_seq_jobs()
     web.reload()
+    second = world.sequential.releases.get(step=2)
+    with web.expect_navigation():
+        web.get_by_test_id(f"release-link-{second.pk}").click()
     assert web.get_by_test_id("minv").inner_text().startswith("2")
     table = web.get_by_test_id("risk-table")
     emily = table.get_by_test_id("person-Emily").inner_text()
@@ -55,15 +62,20 @@ def test_a_team_publishes_two_steps_and_reads_its_risk_table(web, seq_e2e_world,
     screenshot(web, "seq-release-en-desktop")
 
     web.goto(round_url)
+    open_tab(web, "results")
     assert web.get_by_test_id("risk-chart").is_visible()
     assert web.locator("[data-testid=mark-RN_max]").count() == 2
     web.set_viewport_size({"width": 390, "height": 844})
     assert fits(web, 390), "the round page is wider than a 390 px phone"
     screenshot(web, "seq-round-en-phone")
     switch_language(web, "ja")
-    assert "リリース" in web.get_by_test_id("steps").inner_text()
-    assert fits(web, 390), "the Japanese round page is wider than a 390 px phone"
+    assert "リスク" in web.get_by_test_id("latest").inner_text()
+    assert fits(web, 390), "the Japanese results tab is wider than a 390 px phone"
     screenshot(web, "seq-round-ja-phone")
+    open_tab(web, "data")
+    assert "リリース" in web.get_by_test_id("steps").inner_text()
+    assert fits(web, 390), "the Japanese data tab is wider than a 390 px phone"
+    open_tab(web, "results")
     web.get_by_test_id("latest-detail").click()
     web.wait_for_load_state()
     assert fits(web, 390), "the Japanese release page is wider than a 390 px phone"
@@ -75,6 +87,7 @@ def test_a_rejected_release_names_release_row_and_value(web, seq_e2e_world):
     log_in(web, "seqe2e-team-b")
     freeze(world)  # team B missed step 1: its sequence is incomplete, step 2 refuses
     web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
+    open_tab(web, "submit")
     upload(web, 2, "zhang_release_2_table9_as_printed.csv")
     message = web.get_by_test_id("message").first.inner_text()
     assert "no valid release 1" in message
@@ -134,7 +147,8 @@ def test_attack_phase_a_team_downloads_a_target_and_uploads_guesses(
         publish(world, letter, 2, fixture("small_release_2.csv"))
     freeze(world)
     log_in(web, "seqatk2-team-b")
-    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/#attack")
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
+    open_tab(web, "submit")
     target = web.get_by_test_id("target-teamA")
     with web.expect_download() as download:
         target.get_by_text("teamA_background.csv").click()

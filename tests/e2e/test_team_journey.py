@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 import scoring
 from pwscup.pwscup2015.models import AnonymizationSubmission
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, switch_language, worker_paused
+from tests.e2e.helpers import SCORING_TIMEOUT, log_in, open_tab, switch_language, worker_paused
 from tests.support import noisy_copy, table_bytes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -111,6 +111,7 @@ def test_team_uploads_sees_live_scores_and_the_leaderboard(
     if language != "en":
         switch_language(page, language)
     page.goto(world.round_url())
+    open_tab(page, "submit")
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.get_by_test_id("anonymization-phase").locator("h2")).to_contain_text(text["phase"])
 
@@ -159,8 +160,10 @@ def test_team_uploads_sees_live_scores_and_the_leaderboard(
         assert words <= DATA_WORDS, f"untranslated on the round page: {words - DATA_WORDS}"
 
     # The leaderboard shows team A (the only team with a submission) and the rule in force.
-    page.get_by_test_id("leaderboard-link").click()
-    expect(page.locator("h1")).to_contain_text(text["leaderboard"])
+    open_tab(page, "results")
+    with page.expect_navigation():
+        page.get_by_test_id("leaderboard-link").click()
+    expect(page).to_have_title(re.compile(text["leaderboard"]))
     expect(page.get_by_test_id("leaderboard").locator("thead")).to_contain_text(text["rank"])
     expect(page.get_by_test_id("rule")).to_contain_text(text["rule"])
     team_row = page.get_by_test_id("row-teamA")

@@ -1,12 +1,14 @@
 """A small sequential round for the platform tests: the paper's persons (spec §13), three teams."""
 
 import html
+import io
 import json
 import os
 import re
 import shlex
 import subprocess
 import sys
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,11 +152,18 @@ def url(world, name, *args):
     return reverse(name, args=[world.competition.slug, world.round.slug, *args])
 
 
+def tab(world, key: str) -> str:
+    """The address of a tab of the round's page ("overview", "data", "rules", ...)."""
+    from pwscup.kinds.tabs import tab_url
+
+    return tab_url(world.round, key)
+
+
 def page_command(client, world) -> list[str]:
-    """The command printed on the round page, as words."""
-    page = client.get(url(world, "round_detail")).content.decode()
-    found = re.search(r'data-testid="check-command">([^<]*)</code>', page)
-    assert found, "the round page prints no local check command"
+    """The command printed on the round page's Submit tab, as words."""
+    page = client.get(tab(world, "submit")).content.decode()
+    found = re.search(r'data-testid="check-command">([^<]*)</pre>', page)
+    assert found, "the Submit tab prints no local check command"
     return shlex.split(html.unescape(found.group(1)))
 
 
@@ -201,3 +210,80 @@ def assert_same(local: dict, stored: dict):
     assert local, "nothing printed"
     for key, value in local.items():
         assert stored[key] == value, (key, value, stored[key])
+
+
+# --- the starter kit and the sample release, as the Data tab serves them -------------------
+
+
+def kit_members(client, world) -> dict[str, bytes]:
+    """The team's starter kit (``client``'s), member name → bytes."""
+    response = client.get(url(world, "sequential:kit"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content))) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def sample(client, world) -> tuple[str, bytes]:
+    """The Data tab's sample release: (its file name, its bytes)."""
+    response = client.get(url(world, "sequential:sample"))
+    assert response.status_code == 200, response.content
+    name = re.search(r'filename="([^"]+)"', response["Content-Disposition"]).group(1)
+    return name, response.content
+
+
+def readme_commands(readme: str) -> list[list[str]]:
+    """The ``python -m scoring seq …`` commands of the kit README's English part, in order."""
+    english = readme.split("## 日本語")[0]
+    return [
+        shlex.split(line.strip())
+        for line in english.splitlines()
+        if line.startswith("    python -m scoring seq ")
+    ]
+
+
+def run_in(folder, command: list[str], *, python=None, env=None) -> str:
+    """Run a ``python …`` command of the kit in ``folder``; its output."""
+    assert command[0] == "python", command
+    done = subprocess.run(
+        [str(python or sys.executable), *command[1:]],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env or {**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def kit_round_trip(client, world, letter: str, folder, *, python=None, env=None):
+    """Team ``letter`` follows its kit's README in ``folder``: the baseline command writes
+    exactly the Data tab's sample; uploaded, it is valid; the README's check command gives
+    the numbers the server stored. Returns the stored release."""
+    from pwscup.sequential.models import Release
+
+    members = kit_members(client, world)
+    folder.mkdir(exist_ok=True)
+    for name, content in members.items():
+        (folder / name).write_bytes(content)
+    commands = readme_commands(members["README.md"].decode())
+    baseline = [c for c in commands if c[4] == "baseline"]
+    check_command = [c for c in commands if c[4] == "check"]
+    assert baseline and len(check_command) == 1, commands
+    for command in baseline:
+        run_in(folder, command, python=python, env=env)
+    name, content = sample(client, world)
+    assert (folder / name).read_bytes() == content, name
+    step = int(re.fullmatch(r"release_(\d+)\.csv", name).group(1))
+    release = publish(world, letter, step, content)
+    assert release.status == Release.Status.FINISHED, release.message
+    assert release.results["MINV"] >= world.sequential.config["m"]
+    # Batch: the README checks all n releases it writes; the sample is release ``step``'s.
+    command = check_command[0]
+    command = [*command[:6], *command[6:-2][:step], *command[-2:]]
+    names = ["master.csv", "config.json", *command[6:-2]]
+    files = {n: (folder / n).read_bytes() for n in names}
+    local, _per_person = run(command, files, folder / "check", python=python, env=env)
+    assert_same(local, release.results)
+    return release

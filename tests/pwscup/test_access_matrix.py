@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from pwscup.competitions.models import Competition, Phase
 from pwscup.competitions.services import phase_set
+from pwscup.kinds.tabs import RESULTS, SUBMIT, TABS, tab_url
 from pwscup.pwscup2015.models import Pwscup2015Round, TeamDataset
 from tests.pwscup.factories import (
     answer_bytes,
@@ -21,17 +22,21 @@ from tests.pwscup.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+TABS_KEYS = [key for key, _label in TABS]
 
 ROLES = ("anon", "a", "b", "outsider", "org")
 LOGIN = 302  # login_required sends a visitor to the login page
+ROUND_TABS = ("round", "data", "rules", "submit", "results", "fragment", "results_fragment")
 
 # Expected status per role (anon, a, b, outsider, org). ``None``: the URL does not exist yet.
 ALWAYS = {
     "original": (LOGIN, 200, 200, 404, 200),
     "submission_a": (LOGIN, 200, 404, 404, 200),
     "status": (LOGIN, 200, 200, 404, 404),
-    "round": (200, 200, 200, 200, 200),
-    "fragment": (200, 200, 200, 200, 200),
+    # The round page's five tabs, and the jobs fragment Submit and Results poll.
+    **dict.fromkeys(ROUND_TABS, (200, 200, 200, 200, 200)),
+    # The sample submission: whoever may download the data (a team's own, in per-team mode).
+    "sample": (LOGIN, 200, 200, 404, 200),
     # The scoring configuration (column roles, no data): teams of the round and organizers.
     "config": (LOGIN, 200, 200, 404, 200),
     # The starter kit (data, configuration, scripts; targets once the attack phase opens).
@@ -97,8 +102,7 @@ STATES = {
     # An unlisted competition does not exist for visitors and outsiders, published or not.
     "unlisted_published": dict(
         ALWAYS,
-        round=(404, 200, 200, 404, 200),
-        fragment=(404, 200, 200, 404, 200),
+        **dict.fromkeys(ROUND_TABS, (404, 200, 200, 404, 200)),
         attack_b_on_a=(LOGIN, 404, 200, 404, 200),
         target_a=(LOGIN, 404, 200, 404, 200),
         leaderboard=(404, 200, 200, 404, 200),
@@ -148,10 +152,13 @@ def urls(world, sub_a, attack) -> dict:
         "status": reverse("status_json", args=args),
         "operations": reverse("operations_json", args=args),
         "round": reverse("round_detail", args=args),
+        **{tab: tab_url(world.round, tab) for tab in ("data", "rules", "submit", "results")},
+        "sample": reverse("sample_download", args=args),
         "config": reverse("config_download", args=args),
         "kit": reverse("kit_download", args=args),
         "note_a": reverse("submission_note", args=[sub_a.pk]),
-        "fragment": reverse("round_detail", args=args) + "?fragment=1",
+        "fragment": tab_url(world.round, SUBMIT) + "?fragment=1",
+        "results_fragment": tab_url(world.round, RESULTS) + "?fragment=1",
         "target_a": reverse("target_download", args=target),
         "candidate_a": reverse("candidate_download", args=target),
         "leaderboard": reverse("leaderboard", args=args),
@@ -207,6 +214,9 @@ def test_access_matrix(state, make_world, django_user_model, client):
     # What an allowed download serves is the right file.
     assert results[("submission_a", "a")][1] == read_field(sub_a.file)
     assert results[("original", "b")][1] == world.original
+    sample = results[("sample", "b")][1].decode().splitlines()
+    original = world.original.decode().splitlines()
+    assert sample[0] == original[0] and len(sample) == len(original)
     if attack is not None:
         assert results[("attack_b_on_a", "b")][1] == read_field(attack.file)
     if state in ("frozen", "published"):
@@ -265,6 +275,10 @@ def test_per_team_mode_never_gives_a_team_another_teams_sample(make_world, clien
     assert response.status_code == 200
     assert body(response) == sample["a"]
     assert "teamA_original.csv" in response["Content-Disposition"]
+    # Its sample submission is made from that sample: its header and row count.
+    made = client.get(reverse("sample_download", args=args))
+    assert "teamA_sample_anonymized.csv" in made["Content-Disposition"]
+    assert len(body(made).splitlines()) == len(sample["a"].splitlines())
     # It may fetch B's published target and candidate table, never its own.
     b_target = args + ["teamB"]
     assert client.get(reverse("target_download", args=b_target)).status_code == 200
@@ -276,8 +290,10 @@ def test_per_team_mode_never_gives_a_team_another_teams_sample(make_world, clien
     # Nothing team A can open contains B's sample file, a truth, or B's dataset path.
     b_dataset = TeamDataset.objects.get(round=world.round, team=world.teams["b"])
     pages = [
-        reverse("round_detail", args=args),
-        reverse("round_detail", args=args) + "?fragment=1",
+        *(tab_url(world.round, tab) for tab in TABS_KEYS),
+        tab_url(world.round, SUBMIT) + "?fragment=1",
+        tab_url(world.round, RESULTS) + "?fragment=1",
+        reverse("sample_download", args=args),
         reverse("status_json", args=args),
         reverse("original_download", args=args),
         reverse("target_download", args=b_target),
@@ -293,6 +309,11 @@ def test_per_team_mode_never_gives_a_team_another_teams_sample(make_world, clien
         assert b_dataset.file.name.encode() not in content, url
         for truth in truths:
             assert truth not in content, url
+    # Team B's sample submission is made from B's own sample, not A's.
+    client.force_login(world.users["b"])
+    made_b = client.get(reverse("sample_download", args=args))
+    assert "teamB_sample_anonymized.csv" in made_b["Content-Disposition"]
+    assert body(made_b) != body(made)
     # The organizer downloads the master table, not a sample.
     client.force_login(world.organizer)
     assert body(client.get(reverse("original_download", args=args))) == world.original
@@ -326,10 +347,11 @@ def test_an_attackers_own_rate_follows_the_visibility_rule(
         )
     Pwscup2015Round.objects.filter(round=world.round).update(results_published=published)
     client.force_login(world.users["b"])
-    args = [world.competition.slug, world.round.slug]
     for url in (
-        reverse("round_detail", args=args),
-        reverse("round_detail", args=args) + "?fragment=1",
+        tab_url(world.round, SUBMIT),
+        tab_url(world.round, SUBMIT) + "?fragment=1",
+        tab_url(world.round, RESULTS),
+        tab_url(world.round, RESULTS) + "?fragment=1",
     ):
         page = client.get(url).content.decode()
         assert f'<tr data-testid="attack-{hit.pk}" data-status="finished">' in page, url

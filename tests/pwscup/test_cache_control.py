@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from tests.pwscup.factories import scored
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +66,7 @@ def test_the_api_with_the_session_is_private_too(client, world, team_a):
 
 def test_the_round_pages_polling_still_gets_304(client, world, team_a):
     client.force_login(world.users["a"])
-    url = world.round_url() + "?fragment=1"
+    url = tab_url(world.round, SUBMIT) + "?fragment=1"
     first = client.get(url)
     assert first.status_code == 200
     etag = first["ETag"]

@@ -5,10 +5,9 @@ count the job as done too. Seen in a full run: an upload failed between the two 
 the page kept "Used today: 1" (tests/e2e/test_live_round_page.py).
 """
 
-from django.urls import reverse
-
-from pwscup.pwscup2015 import views
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.views import tabs as views
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import upload
 
@@ -27,7 +26,6 @@ def test_a_job_that_fails_while_the_fragment_is_read_is_not_counted(
         return real(**kwargs)
 
     monkeypatch.setattr(views, "team_submissions", failing_meanwhile)
-    url = reverse("round_detail", args=[world.competition.slug, world.round.slug])
-    html = client.get(url + "?fragment=1").content.decode()
+    html = client.get(tab_url(world.round, SUBMIT) + "?fragment=1").content.decode()
     assert 'data-pending="0"' in html  # the page stops polling on this fragment
     assert "Used today: 0 (no daily limit)" in html

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 import scoring
 from pwscup.competitions.models import Phase, Round
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, parse_gates, passes_gates
 from pwscup.pwscup2015.services.rounds import round_settings_check
@@ -58,20 +59,20 @@ def test_round_page_and_leaderboard_show_the_indicators(indicator_world, client)
     world = indicator_world
     scored(world, "a", seed=1)
     client.force_login(world.users["a"])
-    page = client.get(world.round_url()).content.decode()
+    page = client.get(tab_url(world.round, SUBMIT)).content.decode()
     assert 'data-testid="metric-L1"' in page and 'data-testid="metric-T"' in page
     assert 'data-metric="L2"' in page
     assert "Entropy l-diversity" in page  # the header's description
     board = client.get(reverse("leaderboard", args=[world.competition.slug, world.round.slug]))
     html = board.content.decode()
     assert 'data-metric="L3"' in html and 'data-metric="T"' in html
-    assert "<dt>L1, L2, L3, T</dt>" in html and "L2 = entropy l-diversity" in html
+    assert 'data-legend="L1"' in html and "L2 entropy l-diversity, higher is better" in html
 
 
 def test_a_round_without_indicators_shows_no_indicator_column(world, client):
     scored(world, "a", seed=1)
     client.force_login(world.users["a"])
-    page = client.get(world.round_url()).content.decode()
+    page = client.get(tab_url(world.round, SUBMIT)).content.decode()
     assert 'data-testid="metric-L1"' not in page
     assert 'data-testid="metric-S1"' in page
     Phase.objects.filter(pk=world.anonymization.pk).update(leaderboard_public=True)

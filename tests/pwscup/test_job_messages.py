@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015.models import AnonymizationSubmission, TeamDataset
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim
@@ -42,7 +43,7 @@ def failed(world):
 
 def page(client, world, **headers) -> str:
     client.force_login(world.users["a"])
-    return html.unescape(client.get(world.round_url(), **headers).content.decode())
+    return html.unescape(client.get(tab_url(world.round, SUBMIT), **headers).content.decode())
 
 
 def status_messages(client, world, **headers) -> list[str]:

@@ -2,7 +2,9 @@
 in the header and the demo's start-up message, the demo's names in both languages, and
 the file names the docs promise."""
 
+import io
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -100,6 +102,12 @@ def test_the_docs_name_the_files_the_site_serves(demo):
     response = client.get(reverse("original_download", args=[demo.slug, "round-2"]))
     sample = re.search(r'filename="([^"]+)"', response["Content-Disposition"])[1]
     assert sample == "teamA_original.csv"
+    # The files of the DP starter kit, which the DP guide names.
+    kit = client.get(reverse("dp:kit_download", args=[demo.slug, "dp-adult"]))
+    assert kit.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(b"".join(kit.streaming_content))) as archive:
+        served |= {Path(name).name for name in archive.namelist()}
+    assert "dp_config.json" in served
     # The targets are named like the samples: by the team's slug.
     served |= {
         f"{team}_{kind}.csv"
@@ -109,7 +117,10 @@ def test_the_docs_name_the_files_the_site_serves(demo):
     fixtures = {path.name for path in (ROOT / "fixtures").iterdir()}
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
     # Concrete names only: ``<round>_config.json`` describes the pattern.
-    named = re.compile(r"[A-Za-z0-9][\w.-]*_(?:original|config|candidate|anonymized)\.(?:csv|json)")
+    # (``<team>_sample_anonymized.csv`` too: no name is read from inside a pattern).
+    named = re.compile(
+        r"(?<![\w>.-])[A-Za-z0-9][\w.-]*_(?:original|config|candidate|anonymized)\.(?:csv|json)"
+    )
     for page in pages:
         for name in set(named.findall(page.read_text())):
             own = name.startswith("my_")  # the reader's own file in an example

@@ -11,6 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from pwscup.kinds.tabs import RESULTS, SUBMIT, tab_url
 from tests.pwscup.factories import scored
 
 pytestmark = pytest.mark.django_db
@@ -50,8 +51,8 @@ def test_the_cached_chart_highlights_each_viewers_own_team(board, client):
 
 def test_the_cached_chart_follows_axes_faint_points_and_new_scores(board, client):
     client.force_login(board.users["b"])
-    assert 'data-testid="scatter-x-label">U4' in _chart(client, board)
-    assert 'data-testid="scatter-x-label">U1' in _chart(client, board, "?x=U1")
+    assert 'data-axis="U4" data-testid="scatter-x-label"' in _chart(client, board)
+    assert 'data-axis="U1" data-testid="scatter-x-label"' in _chart(client, board, "?x=U1")
     assert _points(_chart(client, board, "?all=1"), "faint-point") != []
     client.force_login(board.organizer)
     assert len(_points(_chart(client, board, "?all=1"), "faint-point")) == 2  # both teams'
@@ -61,8 +62,9 @@ def test_the_cached_chart_follows_axes_faint_points_and_new_scores(board, client
     assert len(_points(_chart(client, board, "?all=1"), "faint-point")) == 2
 
 
-def _round_page(client, world, query=""):
-    url = reverse("round_detail", args=[world.competition.slug, world.round.slug]) + query
+def _round_page(client, world, query="", tab=SUBMIT):
+    """A tab of the round page (the jobs table and its polled fragment are on Submit)."""
+    url = tab_url(world.round, tab) + query
     response = client.get(url)
     assert response.status_code == 200
     return response
@@ -150,7 +152,10 @@ def test_the_round_page_follows_every_thing_it_shows(board, client):
     shown = closes.astimezone(zoneinfo.ZoneInfo(board.round.timezone))
     assert shown.strftime("%Y-%m-%d") in _round_page(client, board).content.decode()
     # the chart's metrics asked for in the query string
-    assert _round_page(client, board, "?history=U1").content != _round_page(client, board).content
+    assert (
+        _round_page(client, board, "?history=U1", tab=RESULTS).content
+        != _round_page(client, board, tab=RESULTS).content
+    )
     # another language
     client.cookies["django_language"] = "ja"
     assert 'lang="ja"' in _round_page(client, board).content.decode()

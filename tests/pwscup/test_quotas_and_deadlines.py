@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from pwscup.competitions.services import phase_set
 from pwscup.core.errors import Refused
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import answer_bytes, freeze, score, scored, truth_of, upload
@@ -57,13 +58,11 @@ def test_accepted_upload_answers_202_json_with_the_id(world, team_a):
     assert submission.team == world.teams["a"]
 
 
-def test_browser_upload_redirects_back_to_the_round_page(world, team_a):
+def test_browser_upload_redirects_back_to_the_submit_tab(world, team_a):
     before = stored_files()
     response = post_upload(team_a, world, noisy_copy(world.original, seed=1), as_json=False)
     assert response.status_code == 302
-    assert response["Location"] == reverse(
-        "round_detail", args=[world.competition.slug, world.round.slug]
-    )
+    assert response["Location"] == tab_url(world.round, SUBMIT)
     assert AnonymizationSubmission.objects.count() == 1
     assert len(stored_files() - before) == 1
 
@@ -262,7 +261,7 @@ def test_no_anonymization_upload_once_the_round_is_frozen(world, team_a):
     assert_refused(post_upload(team_a, world, noisy_copy(world.original, seed=2)), 403, "closed")
     assert AnonymizationSubmission.objects.count() == 1
     assert stored_files() == before
-    # The round page no longer offers the upload form either.
-    page = team_a.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    # The round page's Submit tab no longer offers the upload form either.
+    page = team_a.get(tab_url(world.round, SUBMIT))
     assert 'data-testid="frozen"' in page.content.decode()
     assert 'data-testid="upload-form"' not in page.content.decode()

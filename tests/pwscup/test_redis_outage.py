@@ -77,13 +77,15 @@ def _logged_in(base: str, username: str) -> requests.Session:
 
 
 def _upload_form(browser: requests.Session, base: str, round_url: str, content: bytes):
-    page = browser.get(base + round_url, timeout=10)
+    """The Submit tab's upload form, posted as a browser does (back to Submit)."""
+    page = browser.get(base + round_url + "submit/", timeout=10)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    action = re.search(r'action="([^"]+)"[^>]*data-testid="upload-form"', page.text).group(1)
     return browser.post(
-        base + round_url + "submit/",
+        base + action,
         data={"csrfmiddlewaretoken": token},
         files={"file": ("anonymized.csv", content, "text/csv")},
-        headers={"Referer": base + round_url},
+        headers={"Referer": base + round_url + "submit/"},
         timeout=30,
     )
 

@@ -38,7 +38,7 @@ class ToyKind(RoundKind):
     def url_patterns(self):
         return [path("hello/<slug:word>/", toy_hello, name="hello")]
 
-    def round_page(self, request, access):
+    def round_page(self, request, access, tab):
         return HttpResponse(f"TOY PAGE {access.round.name} team={access.team}")
 
     def console_url_patterns(self):

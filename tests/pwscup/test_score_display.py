@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from pwscup.api.services import api_token_create
 from pwscup.client import cli
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from scoring.display import undefined_note
 from tests.pwscup.factories import scored
 
@@ -45,8 +46,11 @@ def test_round_page_and_leaderboard_show_counts_small_rates_and_infinity(shown, 
     client.cookies["django_language"] = lang
     client.force_login(world.users["a"])
     args = [world.competition.slug, world.round.slug]
-    for name in ("round_detail", "leaderboard"):
-        page = client.get(reverse(name, args=args)).content.decode()
+    for name, url in (
+        ("submit", tab_url(world.round, SUBMIT)),
+        ("leaderboard", reverse("leaderboard", args=args)),
+    ):
+        page = client.get(url).content.decode()
         cells = _cells(page)
         assert cells["U6"] == "20" and cells["S1"] == str(submission.scores["S1"]), name
         assert cells["E3"] == "0.000044", name

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.sequential import services
-from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world
+from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world, tab
 from tests.pwscup.seq_web_world import upload_file as as_upload
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +51,9 @@ MATRIX = {
     "release_A_risk": (200, 404, 200, 404),
     "leaderboard": (200, 200, 200, 404),
     "target_A": (200, 200, 200, 404),
+    "kit": (200, 200, 404, 404),  # the organizer is in no team here
+    "sample": (404, 404, 404, 404),  # every release is frozen: nothing to upload
+    **{f"tab_{key}": (200, 200, 200, 200) for key in ("data", "rules", "submit", "results")},
 }
 ROLES = ("a", "b", "organizer", "visitor")
 
@@ -71,6 +74,9 @@ def urls(world) -> dict:
         "target_A": reverse(
             "sequential:target_file", args=[comp, rnd, "teamA", "teamA_release_2.csv"]
         ),
+        "kit": reverse("sequential:kit", args=[comp, rnd]),
+        "sample": reverse("sequential:sample", args=[comp, rnd]),
+        **{f"tab_{key}": tab(world, key) for key in ("data", "rules", "submit", "results")},
     }
 
 

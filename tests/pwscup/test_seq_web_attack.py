@@ -18,6 +18,7 @@ from tests.pwscup.seq_web_world import (
     freeze,
     publish,
     seq_world,
+    tab,
     upload_file,
 )
 
@@ -190,7 +191,7 @@ def test_participants_are_told_when_the_targets_and_the_results_are_published():
     world = attack_world()
     frozen = Notification.objects.filter(kind=Notification.Kind.ROUND_FROZEN)
     assert {n.user for n in frozen} == set(world.users.values())
-    assert all(n.url.endswith("#attack") for n in frozen)
+    assert {n.url for n in frozen} == {tab(world, "submit") + "#attack"}
     services.results_publish(sequential=world.sequential)
     services.results_publish(sequential=world.sequential)  # told once
     published = Notification.objects.filter(kind=Notification.Kind.RESULTS_PUBLISHED)

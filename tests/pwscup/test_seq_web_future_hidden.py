@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.sequential.models import Release
-from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world
+from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world, tab
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +38,8 @@ def team_urls(world, valid: Release, rejected: Release) -> dict[str, str]:
     comp = {"competition_slug": world.competition.slug}
     return {
         "round page": url(world, "round_detail"),
+        **{f"{key} tab": tab(world, key) for key in ("data", "rules", "submit", "results")},
+        "sample csv": url(world, "sequential:sample"),
         "T1.csv": url(world, "sequential:step_table", 1),
         "T2.csv": url(world, "sequential:step_table", 2),
         "master.csv": url(world, "sequential:master"),
@@ -119,7 +121,7 @@ def test_nothing_of_release_2_in_any_page_csv_or_api_answer_at_step_1(client, st
         assert "lifespan [2" not in text and "ライフスパン [2" not in text, key
         if "csv" in key:
             assert all(lsb <= 1 for lsb in lsb_values(text)), (key, lsb_values(text))
-    assert seen >= 8
+    assert seen >= 13
     assert client.get(url(world, "sequential:step_table", 2)).status_code == 404
 
 

@@ -1,5 +1,5 @@
-"""The round page's local check: the command it prints, run on exactly the files the page lets
-the team download (through the Django test client), gives the numbers the server stored.
+"""The round page's local check: the command its Submit tab prints, run on exactly the files
+the Data tab lets the team download (through the Django test client), gives the numbers the server stored.
 
 Online mode is the hard case: ``master.csv`` then holds only the persons seen so far, with
 their lifespans cut at the open release, and the server must not use more than that either.
@@ -20,6 +20,7 @@ from tests.pwscup.seq_web_world import (
     publish,
     run,
     seq_world,
+    tab,
     url,
 )
 
@@ -56,7 +57,7 @@ def test_online_the_printed_command_on_the_page_files_gives_the_stored_numbers(c
     freeze(world)
     second = publish(world, "a", 2, fixture(TABLE9))
     assert second.status == Release.Status.FINISHED, second.message
-    page = client.get(url(world, "round_detail")).content.decode()
+    page = client.get(tab(world, "data")).content.decode()
     frozen = Release.objects.get(sequential=world.sequential, team=world.teams["a"], step=1)
     assert url(world, "sequential:release_file", frozen.pk) in page
     command = page_command(client, world)

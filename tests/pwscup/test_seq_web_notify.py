@@ -4,14 +4,20 @@ next release is open, else that their sequence is scored; manual or automatic fr
 import datetime as dt
 
 import pytest
-from django.urls import reverse
 from django.utils import translation
 
 from pwscup.notifications.kinds import notification_text
 from pwscup.notifications.models import Notification
 from pwscup.sequential import services
 from pwscup.sequential.models import SequentialRound
-from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world
+from tests.pwscup.seq_web_world import (
+    fixture,
+    fixture_config,
+    freeze,
+    publish,
+    seq_world,
+    tab,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +46,7 @@ def test_a_manual_freeze_tells_each_member_once_that_the_next_release_is_open():
     told = Notification.objects.filter(kind=Kind.RELEASE_FROZEN)
     assert sorted(n.user.pk for n in told) == sorted(u.pk for u in members(world))
     assert world.organizer not in {n.user for n in told}
-    page = reverse("round_detail", args=[world.competition.slug, world.round.slug])
-    assert {n.url for n in told} == {page}
+    assert {n.url for n in told} == {tab(world, "data")}  # the next release's data
     text = notification_text(told[0])
     assert text == "Release 1 of Sequential is frozen; release 2 is open."
     with translation.override("ja"):
@@ -52,6 +57,7 @@ def test_a_manual_freeze_tells_each_member_once_that_the_next_release_is_open():
     assert freeze(world) == 2
     scored = Notification.objects.filter(kind=Kind.SEQUENCE_SCORED)
     assert scored.count() == len(members(world))
+    assert {n.url for n in scored} == {tab(world, "results")}
     assert notification_text(scored[0]) == (
         "Release 2 of Sequential is frozen; your sequence is scored."
     )

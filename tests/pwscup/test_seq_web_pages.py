@@ -11,6 +11,7 @@ from tests.pwscup.seq_web_world import (
     publish,
     run_seq_jobs,
     seq_world,
+    tab,
     upload_file,
 )
 
@@ -26,7 +27,7 @@ def url(world, name, *args):
 def test_online_the_team_sees_only_the_open_step(client):
     world = seq_world()
     client.force_login(world.users["a"])
-    page = client.get(url(world, "round_detail"))
+    page = client.get(tab(world, "data"))
     assert page.status_code == 200
     assert b"T(1).csv" in page.content and b"T(2).csv" not in page.content
     assert client.get(url(world, "sequential:step_table", 1)).status_code == 200
@@ -48,14 +49,19 @@ def test_upload_through_the_page_then_the_release_page_shows_the_risk_table(clie
         {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
     )
     assert response.status_code == 302
+    assert response["Location"] == tab(world, "submit") + "#uploads"
     run_seq_jobs()  # the worker checks the release
-    detail = client.get(response["Location"])
+    release = world.sequential.releases.get()
+    submit = client.get(response["Location"]).content.decode()
+    assert f'data-testid="upload-{release.pk}"' in submit and 'data-testid="accepted"' in submit
+    detail = client.get(url(world, "sequential:release", release.pk))
     assert detail.status_code == 200
+    assert b'data-testid="tab-submit" aria-current="page"' in detail.content
     assert b"MU(j)" in detail.content and b"P_N_true" in detail.content
     assert b'data-testid="person-Bob"' in detail.content
     freeze(world)
     publish(world, "a", 2, fixture(TABLE9))
-    page = client.get(url(world, "round_detail"))
+    page = client.get(tab(world, "results"))
     assert b'data-testid="risk-chart"' in page.content
     assert page.content.count(b'data-testid="mark-RN_max"') == 2  # steps 1 and 2
     assert b"Content-Security-Policy" not in page.content and b"<script>" not in page.content
@@ -129,6 +135,7 @@ def test_leaderboard_prints_the_rule_and_visitors_see_it_only_when_published(cli
     board = client.get(url(world, "sequential:leaderboard"))
     assert board.status_code == 200
     text = board.content.decode()
+    assert 'data-testid="tab-results" aria-current="page"' in text
     assert "Ranking rule" in text and "RN_max" in text and "Ties are broken by RN_mean" in text
     client.logout()
     assert client.get(url(world, "sequential:leaderboard")).status_code == 404

@@ -18,7 +18,7 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.core.errors import Refused
 from pwscup.sequential import selectors, services
 from pwscup.sequential.models import Release, SequenceScore, SequentialRound
-from tests.pwscup.seq_web_world import fixture, publish, seq_world, upload_file
+from tests.pwscup.seq_web_world import fixture, publish, seq_world, tab, upload_file
 
 pytestmark = pytest.mark.django_db
 
@@ -114,9 +114,12 @@ def test_an_upload_before_the_close_is_taken_and_after_it_refused_with_the_time(
 def test_the_page_shows_each_close_with_its_time_zone_and_a_late_upload_is_refused(client):
     world = scheduled_world()
     client.force_login(world.users["a"])
-    page = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    page = client.get(tab(world, "data"))
     assert b'data-testid="closes-1"' in page.content
     assert b"2026-12-01 18:00 JST" in page.content
+    overview = client.get(tab(world, "overview")).content.decode()
+    assert 'data-testid="schedule-1"' in overview and "2026-12-01 18:00 JST" in overview
+    assert "(open until 2026-12-01 18:00 JST)" in html.unescape(overview)
     services.schedule_set(
         sequential=world.sequential,
         closes=[dt.datetime(2020, 1, 1, 9, 0), dt.datetime(2020, 1, 2, 9, 0)],
@@ -125,9 +128,11 @@ def test_the_page_shows_each_close_with_its_time_zone_and_a_late_upload_is_refus
         reverse("sequential:upload", args=[world.competition.slug, world.round.slug]),
         {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
     )
+    assert response["Location"] == tab(world, "submit") + "#upload"
     text = html.unescape(client.get(response["Location"]).content.decode())
     assert "Release 1 closed at 2020-01-01 09:00 (Asia/Tokyo)" in text
     assert 'data-testid="upload-form"' not in text  # no step is open
+    assert "No release is open now: release 1 is closed and waits to be frozen" in text
     assert not Release.objects.exists()
 
 
@@ -344,12 +349,12 @@ def test_the_round_page_shows_the_team_its_use_of_the_limits(client):
     services.schedule_set(sequential=world.sequential)  # no close: the upload is taken now
     publish(world, "a", 1, fixture(TABLE3))
     client.force_login(world.users["a"])
-    page = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+    page = client.get(tab(world, "submit"))
     text = html.unescape(page.content.decode())
     assert "Release 1: 1 uploads today, 1 in all." in text
     assert "At most 3 uploads per release." in text
     # The request leaves its language active in this thread: restore it for the next tests.
     with translation.override(translation.get_language()):
         client.post(reverse("set_language"), {"language": "ja", "next": "/"})
-        page = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
+        page = client.get(tab(world, "submit"))
     assert "リリース 1: 本日 1 回、合計 1 回アップロード。" in html.unescape(page.content.decode())

@@ -17,6 +17,7 @@ from django.urls import reverse
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
+from pwscup.kinds.tabs import RULES, SUBMIT, tab_url
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from pwscup.pwscup2015.selectors import ranking_key
 from pwscup.submissions.models import Status
@@ -38,9 +39,10 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def page(client, world, letter="a", **headers) -> str:
+def page(client, world, letter="a", tab=SUBMIT, **headers) -> str:
+    """A tab of the round page as team ``letter`` sees it (its uploads are on Submit)."""
     client.force_login(world.users[letter])
-    response = client.get(world.round_url(), **headers)
+    response = client.get(tab_url(world.round, tab), **headers)
     assert response.status_code == 200
     return response.content.decode()
 
@@ -79,7 +81,7 @@ def test_the_downloaded_files_and_the_command_give_the_servers_scores(
     world = make_world(data_mode=data_mode)
     submission = scored(world, "a", seed=3, delete=5)
     assert submission.status == Status.FINISHED
-    text = page(client, world)
+    text = page(client, world, tab=RULES)
     command = by_testid(text, "cli-command", "pre").strip()
 
     folder = tmp_path / "team"
@@ -140,7 +142,7 @@ def test_a_round_stored_without_integer_columns_downloads_the_decided_ones(world
 
 def test_the_round_page_tells_the_configuration_in_words(make_world, client):
     world = make_world(utility_gates={"U1": 100, "S1": {"min": 2}}, tie_break_metric="U4")
-    text = page(client, world)
+    text = page(client, world, tab=RULES)
     config = world.round.config
     assert words(by_testid(text, "role-qi", "dd")).startswith(", ".join(config["qi"]))
     assert words(by_testid(text, "role-sa", "dd")).startswith(
@@ -172,7 +174,7 @@ def test_the_round_page_tells_the_configuration_in_words(make_world, client):
 
 
 def test_the_configuration_reads_in_japanese(world, client):
-    text = page(client, world, HTTP_ACCEPT_LANGUAGE="ja")
+    text = page(client, world, tab=RULES, HTTP_ACCEPT_LANGUAGE="ja")
     guide = by_testid(text, "scoring-guide", "section")
     assert "採点の対象" in guide
     assert "準識別子（QI）" in guide
@@ -181,14 +183,15 @@ def test_the_configuration_reads_in_japanese(world, client):
 
 def test_only_teams_and_organizers_see_the_configuration(world, client, django_user_model):
     url = reverse("config_download", args=["cup", "r1"])
-    assert client.get(world.round_url()).content.count(b"cli-command") == 0  # a visitor
+    rules = tab_url(world.round, RULES)
+    assert client.get(rules).content.count(b"cli-command") == 0  # a visitor
     outsider = django_user_model.objects.create_user("outsider", password="pw")
     client.force_login(outsider)
     assert client.get(url).status_code == 404
-    assert b"cli-command" not in client.get(world.round_url()).content
+    assert b"cli-command" not in client.get(rules).content
     client.force_login(world.organizer)
     assert client.get(url).status_code == 200
-    assert b"r1_original.csv anonymized.csv" in client.get(world.round_url()).content
+    assert b"r1_original.csv anonymized.csv" in client.get(rules).content
 
 
 # --- Per-team numbers, dates, metric headers ----------------------------------------------

@@ -184,7 +184,7 @@ def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
 
 
 @pytest.mark.django_db
-def test_the_sequential_round_page_s_command_gives_the_stored_numbers_with_only_the_wheel(
+def test_the_sequential_page_s_command_and_kit_give_the_stored_numbers_with_only_the_wheel(
     client, tmp_path, toolkit_env
 ):
     world = seq.seq_world()
@@ -203,3 +203,17 @@ def test_the_sequential_round_page_s_command_gives_the_stored_numbers_with_only_
     seq.assert_same(local, release.results)
     risk = client.get(seq.url(world, "sequential:release_risk", release.pk)).content.decode()
     assert per_person == risk
+
+    # The starter kit in the same environment: its README's baseline command writes exactly
+    # the Data tab's sample (release 2, on the frozen release 1), the server accepts it, and
+    # the README's check command prints the numbers the server stored.
+    seq.freeze(world)
+    second = seq.kit_round_trip(
+        client,
+        world,
+        "a",
+        tmp_path / "kit",
+        python=toolkit_env["python"],
+        env=clean_env(toolkit_env, tmp_path),
+    )
+    assert second.step == 2

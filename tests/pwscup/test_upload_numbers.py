@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from pwscup.api.services import api_token_create
 from pwscup.client import cli
+from pwscup.kinds.tabs import RESULTS, SUBMIT, tab_url
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from tests.pwscup.factories import score, upload
 from tests.support import csv_upload, noisy_copy
@@ -69,13 +70,14 @@ def test_every_place_names_an_upload_by_the_teams_number(world, client, monkeypa
     assert len(flashed) == 1 and "Upload received (#2)" in flashed[0], flashed
     score(second)
 
-    # The team page: its table, and the "is scored" notice of the polled fragment.
-    page = client.get(reverse("round_detail", args=args)).content.decode()
+    # The Results tab: the table and the score history; the "is scored" notice of the
+    # fragment Submit polls.
+    page = client.get(tab_url(world.round, RESULTS)).content.decode()
     assert cells(page, "number") == ["#2", "#1"]
     assert not re.search(rf"#{second.pk}(?![0-9a-fA-F])", page)  # (colours are #555…)
     assert "<title>#2, " in page  # the score history's point of this upload
     fragment = client.get(
-        reverse("round_detail", args=args) + f"?fragment=1&watch=anonymization-{second.pk}"
+        tab_url(world.round, SUBMIT) + f"?fragment=1&watch=anonymization-{second.pk}"
     ).content.decode()
     assert "Upload #2 is scored." in fragment
 

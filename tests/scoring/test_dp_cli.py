@@ -21,6 +21,7 @@ from scoring.dp import (
     true_histogram,
 )
 from scoring.dp._examples import TOY_CONFIG, TOY_Z, toy_table
+from scoring.dp.errors import DPError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -290,6 +291,32 @@ def test_score_of_a_bad_estimate_exits_2(files, capsys):
         status == 2
         and "Column 'age' holds values outside its declared domain: row 1 ('17-')" in err
     )
+
+
+def test_check_gives_the_verdict_and_message_of_the_server_s_check(files, capsys):
+    lines = ["target,gender,age,count", "gender,F,,4", "gender,M,,6"]
+    lines += [f"gender_age,{g},{a},1" for g in "FM" for a in ("<=17", "18-24", "25-34")]
+    (files / "estimate.csv").write_text("\n".join(lines) + "\n")
+    status, out, _ = run(
+        capsys, "dp", "check", files / "estimate.csv", "--config", files / "round.json"
+    )
+    assert status == 0 and out.strip().endswith("valid (2 target(s), 8 cells)")
+    (files / "estimate.csv").write_text("\n".join(lines[:-1]) + "\n")
+    status, _, err = run(
+        capsys,
+        "--lang",
+        "ja",
+        "dp",
+        "check",
+        files / "estimate.csv",
+        "--config",
+        files / "round.json",
+    )
+    assert status == 2
+    with pytest.raises(DPError) as raised:
+        read_estimate(files / "estimate.csv", load_dp_config(files / "round.json"))
+    assert err.strip() == f"error: {raised.value.render('ja')}"
+    assert "(M,25-34)" in err
 
 
 def test_the_module_runs_in_a_fresh_interpreter(files):

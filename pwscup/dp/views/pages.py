@@ -1,14 +1,16 @@
-"""The DP round's pages: the round page (levels, window, the team's ledgers), a level's page
-(its ledger, the query, release and estimate forms; it reloads while a worker checks an
-estimate), and the leaderboard, shown after the close only (spec §7.6), as a page or CSV."""
+"""The DP round's pages under its tabs: a level's page (*Submit*: its ledger, the query,
+release and estimate forms; it reloads while a worker checks an estimate), and the
+leaderboard (*Results*), shown after the close only (spec §7.6), as a page or CSV. The
+tabs themselves are ``pwscup.dp.views.tabs``."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.views.decorators.http import conditional_page
 
 from pwscup.accounts.access import kind_view
-from pwscup.dp import engine, services
+from pwscup.dp import engine, guide, services
 from pwscup.dp.exports import leaderboard_csv_text, published_truths
 from pwscup.dp.forms import (
     DeclaredUploadForm,
@@ -16,48 +18,31 @@ from pwscup.dp.forms import (
     QueryForm,
     ReleaseForm,
 )
-from pwscup.dp.models import DPRound
 from pwscup.dp.ranking import level_boards, overall_ranking
-from pwscup.dp.selectors import team_levels
 from pwscup.dp.views.common import dp_round_or_404, level_or_404, team_or_404
-
-
-def _state(dp_round: DPRound, now) -> str:
-    if now < dp_round.opens_at:
-        return "upcoming"
-    return "closed" if dp_round.has_closed(now) else "open"
-
-
-def round_page(request, access):
-    """The round's main page: levels, window, the team's ledgers; links to each level."""
-    dp_round = dp_round_or_404(access)
-    now = timezone.now()
-    services.dp_round_score_request(dp_round=dp_round)  # a closed round not scored yet
-    return render(
-        request,
-        "dp/round.html",
-        {
-            "access": access,
-            "round": access.round,
-            "dp_round": dp_round,
-            "team": access.team,
-            "state": _state(dp_round, now),
-            "levels": team_levels(dp_round=dp_round, team=access.team),
-            "config": dp_round.config,
-            "round_tz": access.round.timezone,
-        },
-    )
+from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab
 
 
 @kind_view("dp")
 @login_required
+@conditional_page
 def level_page(request, access, level):
+    """A level's page; ``?fragment=1`` is its list of estimates alone, which the page's
+    script (``static/pwscup.js``) polls in place while a worker checks one (ETag: an
+    unchanged list is answered 304)."""
     dp_round = dp_round_or_404(access)
     view = level_or_404(dp_round, team_or_404(access), level)
-    response = render_level(request, access, dp_round, view)
-    if any(e.status in (e.Status.QUEUED, e.Status.RUNNING) for e in view.estimates):
-        response["Refresh"] = "3"  # a worker checks an estimate: reload until its verdict
-    return response
+    if request.GET.get("fragment"):
+        return render(
+            request,
+            "dp/_estimates.html",
+            {"level": view, "pending": _pending(view), "round_tz": access.round.timezone},
+        )
+    return render_level(request, access, dp_round, view)
+
+
+def _pending(view) -> bool:
+    return any(e.status in (e.Status.QUEUED, e.Status.RUNNING) for e in view.estimates)
 
 
 def render_level(
@@ -65,19 +50,16 @@ def render_level(
 ):
     config = dp_round.config
     parsed = engine.config_of(config)
-    now = timezone.now()
-    return render(
+    return render_tab(
         request,
+        access,
+        SUBMIT,
         "dp/level.html",
         {
-            "access": access,
-            "round": access.round,
             "dp_round": dp_round,
-            "team": access.team,
             "level": view,
-            "state": _state(dp_round, now),
+            "state": guide.round_state(dp_round),
             "config": config,
-            "round_tz": access.round.timezone,
             "interactive": parsed.interactive,
             "batch_platform": engine.batch_platform_enabled(config),
             "declared_mode": engine.declared_enabled(config),
@@ -92,6 +74,7 @@ def render_level(
                 for t in parsed.workload
             ],
             "header": ",".join(["target", *parsed.workload_attributes, "count"]),
+            "pending": _pending(view),
         },
         status=status,
     )
@@ -102,16 +85,10 @@ def leaderboard(request, access):
     """Per-level tables next to the baselines, and the overall ranking: after the close
     only (spec §7.6). Before, nobody (organizers included) sees a score here."""
     dp_round = dp_round_or_404(access)
-    context = {
-        "access": access,
-        "round": access.round,
-        "dp_round": dp_round,
-        "closed": dp_round.has_closed(timezone.now()),
-        "round_tz": access.round.timezone,
-    }
+    context = {"dp_round": dp_round, "closed": dp_round.has_closed(timezone.now())}
     if not services.dp_round_results_ready(dp_round=dp_round):
         context["scoring"] = context["closed"]
-        return render(request, "dp/leaderboard.html", context)
+        return render_tab(request, access, RESULTS, "dp/leaderboard.html", context)
     boards = level_boards(dp_round=dp_round)
     overall = overall_ranking(boards)
     if request.GET.get("format") == "csv":
@@ -120,8 +97,10 @@ def leaderboard(request, access):
         )
         response["Content-Disposition"] = 'attachment; filename="dp_leaderboard.csv"'
         return response
-    return render(
+    return render_tab(
         request,
+        access,
+        RESULTS,
         "dp/leaderboard.html",
         {
             **context,

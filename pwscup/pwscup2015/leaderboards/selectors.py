@@ -23,7 +23,11 @@ from pwscup.pwscup2015.models import (
     Target,
 )
 from pwscup.pwscup2015.ranking_cache import ranking_cached
-from pwscup.pwscup2015.selectors import older_scorer_version, representative_submissions
+from pwscup.pwscup2015.selectors import (
+    older_scorer_version,
+    phase_scored_scores,
+    representative_submissions,
+)
 from pwscup.submissions.models import Status
 from scoring import kit
 
@@ -267,3 +271,48 @@ def final_ranking_cached(*, round: Round):
         name="final",
         compute=lambda: _final_ranking(attack_matrix_cached(round=round), round),
     )
+
+
+def ranking_counts_every_attack(*, user, round: Round, is_organizer: bool | None = None) -> bool:
+    """Whether the leaderboard's chart plots the ranking's safety over every attack.
+
+    Before the freeze only the built-in attacks have attacked: their rate is the ranking's
+    safety there is. After it the final ranking's (teams' attacks too) exists, and the chart
+    shows it to whoever may see the final ranking; the others keep the built-in one.
+    """
+    return round.pwscup2015.frozen_at is not None and can_view_results(
+        user=user, round=round, is_organizer=is_organizer
+    )
+
+
+def scatter_rows(*, phase: Phase, every_attack: bool) -> list:
+    """The rows the leaderboard's chart plots: the leaderboard's, or the final ranking's
+    when the ranking's safety counts every attack (its safety is then that one)."""
+    if every_attack:
+        return list(final_ranking_cached(round=phase.round)[0])
+    return anonymization_leaderboard_cached(phase=phase)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One scored upload as the chart's faint points take it."""
+
+    scores: dict
+    safety: float | None  # its built-in attacks' rate, by the round's rule
+
+
+def scatter_uploads(*, phase: Phase, team_ids, every_attack: bool) -> list[tuple[Team, Upload]]:
+    """Every scored upload of ``team_ids``: the faint points behind the teams' points. Only
+    the built-in attacks ever attacked an upload that is not a target, so with the final
+    ranking's safety on an axis they have no value there (and are not drawn)."""
+    round_ = phase.round
+    return [
+        (
+            team,
+            Upload(
+                scores=scores,
+                safety=None if every_attack else ranking.submission_safety(scores, round_),
+            ),
+        )
+        for team, scores in phase_scored_scores(phase=phase, team_ids=team_ids)
+    ]

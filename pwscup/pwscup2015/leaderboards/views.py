@@ -3,15 +3,17 @@
 import functools
 
 from django.shortcuts import render
+from django.views.decorators.http import conditional_page
 
 import scoring
 from pwscup.competitions.selectors import round_metrics
 from pwscup.core.exports import csv_response
-from pwscup.pwscup2015.leaderboards import charts, selectors
+from pwscup.kinds.tabs import RESULTS, render_tab
+from pwscup.pwscup2015.leaderboards import charts, metric_words, selectors
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access, results_access
 from pwscup.pwscup2015.ranking import safety_measure
 from pwscup.pwscup2015.ranking_cache import ranking_cache_key
-from pwscup.pwscup2015.selectors import phase_scored_scores, round_stale_scores
+from pwscup.pwscup2015.selectors import round_stale_scores
 
 
 def _fmt(value):
@@ -29,7 +31,9 @@ def _once(compute):
     return functools.cache(compute)
 
 
+@conditional_page
 def leaderboard(request, competition_slug, round_slug):
+    """The leaderboard under the round's *Results* tab; ``?fragment=1``: its live part."""
     access, phase = leaderboard_access(request, competition_slug, round_slug)
     rows = _once(lambda: selectors.anonymization_leaderboard_cached(phase=phase))
     if request.GET.get("format") == "csv":
@@ -51,56 +55,73 @@ def leaderboard(request, competition_slug, round_slug):
             ),
         )
     table_key = ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}")
-    scatter = _scatter_context(request, access, phase, rows)
-    return render(
-        request,
-        "pwscup2015/leaderboard.html",
-        {
-            "access": access,
-            "round": access.round,
-            "stale": _stale_for_organizers(access),
-            "phase": phase,
-            "rows": rows,
-            "table_key": table_key,
-            "metrics": round_metrics(round=access.round),
-            "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=access.round)},
-            "rule": selectors.ranking_rule_text(access.round),
-            "safety_label": safety_measure(access.round).label,
-            **scatter,
-        },
-    )
+    context = {
+        "access": access,
+        "round": access.round,
+        "stale": _stale_for_organizers(access),
+        "phase": phase,
+        "rows": rows,
+        "table_key": table_key,
+        "metrics": round_metrics(round=access.round),
+        "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=access.round)},
+        "metric_legend": metric_words.legend(round_metrics(round=access.round)),
+        "rule": selectors.ranking_rule_text(access.round),
+        "safety_label": safety_measure(access.round).label,
+        **_scatter_context(request, access, phase, rows),
+    }
+    if request.GET.get("fragment"):
+        # The page's script polls this (the table and the chart) with the ETag of the last
+        # answer: an unchanged leaderboard is an empty 304 (``conditional_page``).
+        return render(request, "pwscup2015/_leaderboard_live.html", context)
+    return render_tab(request, access, RESULTS, "pwscup2015/leaderboard.html", context)
 
 
 def _scatter_context(request, access, phase, rows) -> dict:
-    """The utility-vs-safety chart over the table's rows (the same cached ranking).
+    """The leaderboard's scatter: one labelled point per team, the ranking's safety up by
+    default (over every attack after the freeze for whoever may see the final ranking).
 
-    With ``?all=1`` it adds every scored submission as a faint point: all teams' for an
+    With ``?all=1`` it adds every scored upload as a faint point: all teams' for an
     organizer, the viewer's own team's otherwise (what its round page already shows).
     """
-    metrics = round_metrics(round=access.round)
-    x_metric, y_metric = charts.chosen_axes(request.GET, metrics)
+    round_ = access.round
+    metrics = round_metrics(round=round_)
+    every_attack = selectors.ranking_counts_every_attack(
+        user=request.user, round=round_, is_organizer=access.is_organizer
+    )
+    ranking = charts.ranking_axis(measure=round_.pwscup2015.ranking_rule, every_attack=every_attack)
+    x_axis, y_axis = charts.chosen_axes(request.GET, metrics, ranking)
     faint = bool(request.GET.get("all"))
+    own = access.team.pk if access.team is not None else None
 
     def chart():
-        shown = rows()
+        shown = (
+            rows() if not every_attack else selectors.scatter_rows(phase=phase, every_attack=True)
+        )
         teams = [r.team.pk for r in shown]
         if not access.is_organizer:
-            teams = [pk for pk in teams if access.team is not None and pk == access.team.pk]
+            teams = [pk for pk in teams if pk == own]
+        uploads = (
+            selectors.scatter_uploads(phase=phase, team_ids=teams, every_attack=every_attack)
+            if faint
+            else ()
+        )
         return charts.scatter(
-            rows=shown,
-            x_metric=x_metric,
-            y_metric=y_metric,
-            own_team_id=access.team.pk if access.team is not None else None,
-            faint_scores=phase_scored_scores(phase=phase, team_ids=teams) if faint else (),
+            rows=shown, x_axis=x_axis, y_axis=y_axis, own_team_id=own, faint=uploads
         )
 
     # The template caches the drawn chart under the table's key and everything the chart
-    # depends on besides the ranking: the axes, the faint points asked for, the viewer.
+    # depends on besides the ranking: the axes, the faint points asked for, the viewer,
+    # which safety the ranking axis plots.
     return {
         "chart": chart,
-        "chart_metrics": metrics,
+        "chart_choices": charts.axis_choices(metrics, ranking),
+        "chart_x": x_axis.key,
+        "chart_y": y_axis.key,
         "chart_all": faint,
-        "chart_key": [x_metric, y_metric, faint, access.team.pk if access.team else None],
+        "chart_key": [x_axis.key, y_axis.key, faint, own, every_attack],
+        "ranking_sentence": metric_words.ranking_sentence(
+            measure=round_.pwscup2015.ranking_rule, every_attack=every_attack
+        ),
     }
 
 
@@ -117,21 +138,17 @@ def matrix(request, competition_slug, round_slug):
                 for key, label in result.attackers
             ),
         )
-    return render(
+    return render_tab(
         request,
+        access,
+        RESULTS,
         "pwscup2015/matrix.html",
         {
-            "access": access,
-            "round": access.round,
             "stale": _stale_for_organizers(access),
             "targets": lambda: matrix_of().targets,
-            "grid": lambda: matrix_of().grid(),
+            "grid": lambda: charts.marked_grid(matrix_of().grid(), matrix_of().worst_cases()),
             "worst": lambda: matrix_of().worst_cases(),
-            "heatmap": lambda: charts.heatmap(
-                targets=matrix_of().targets,
-                grid=matrix_of().grid(),
-                worst=matrix_of().worst_cases(),
-            ),
+            "heat_legend": charts.heat_legend,
             "table_key": ranking_cache_key(round=access.round, name="matrix"),
         },
     )
@@ -165,12 +182,12 @@ def final(request, competition_slug, round_slug):
             ["rank", "team", "mean_rate", "targets_attacked"],
             ([_fmt(r.rank), r.team.name, r.mean_rate, r.targets_attacked] for r in attack),
         )
-    return render(
+    return render_tab(
         request,
+        access,
+        RESULTS,
         "pwscup2015/final.html",
         {
-            "access": access,
-            "round": access.round,
             "stale": _stale_for_organizers(access),
             "anonymization": lambda: final_of()[0],
             "attack": lambda: final_of()[1],

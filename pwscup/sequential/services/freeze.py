@@ -4,13 +4,13 @@ the frozen prefix, the participants are told, and after the last step of a round
 attack phase the targets are published. Auto-freeze waits for releases still being checked."""
 
 from django.db import transaction
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, tab_url
 from pwscup.notifications.models import Notification
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequenceScore, SequentialRound
@@ -130,13 +130,13 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
     last step, that the next release is open; else that their sequence is scored. After the
     last freeze of a round with an attack phase, they are also told the targets are out."""
     round_ = sequential.round
-    page = reverse("round_detail", args=[round_.competition.slug, round_.slug])
     next_open = selectors.is_online(sequential) and step < sequential.n_releases
     participants_notify(
         sequential,
         kind=Notification.Kind.RELEASE_FROZEN if next_open else Notification.Kind.SEQUENCE_SCORED,
         event_suffix=f":step{step}",
-        url=page,
+        # The next release's data (and sample) on the Data tab, else the scores on Results.
+        url=tab_url(round_, DATA if next_open else RESULTS),
         params={"step": step, "next": step + 1} if next_open else {"step": step},
     )
     if not (sequential.all_frozen and sequential.config.get("attack_phase")):
@@ -145,5 +145,5 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
         sequential,
         kind=Notification.Kind.ROUND_FROZEN,
         event_suffix=f":seq{step}",
-        url=page + "#attack",
+        url=tab_url(round_, SUBMIT) + "#attack",
     )

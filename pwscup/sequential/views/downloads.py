@@ -1,6 +1,7 @@
 """The files of the sequential round a participant or an organizer downloads: ``T(j).csv``
 and ``master.csv`` (the future hidden in online mode), ``config.json`` for the local check,
-a release as uploaded, its per-person risk table, and the published files of a target."""
+the starter kit (ZIP, with the toolkit wheel) and the sample release, a release as
+uploaded, its per-person risk table, and the published files of a target."""
 
 import json
 
@@ -9,7 +10,8 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
-from pwscup.sequential import KEY, selectors, services
+from pwscup.core.kits import kit_response
+from pwscup.sequential import KEY, kit, selectors, services
 from pwscup.sequential.views.common import attack_target, own_release, require_team
 
 
@@ -42,10 +44,7 @@ def config_download(request, access):
     sequential = selectors.sequential_of(round=access.round)
     if access.team is None and not access.is_organizer:
         raise Http404("Not a participant.")
-    config = dict(sequential.config)
-    if not access.is_organizer and config.get("per_team"):
-        config["per_team"] = None
-        config["attack_phase"] = False  # the check needs neither; the seed stays secret
+    config = selectors.team_config(sequential=sequential, organizer=access.is_organizer)
     response = HttpResponse(
         json.dumps(config, indent=2, ensure_ascii=False), content_type="application/json"
     )
@@ -101,3 +100,27 @@ def target_file(request, access, team_slug: str, filename: str):
     if filename not in target.files:
         raise Http404("No such file.")
     return _csv_response(target.files[filename], filename)
+
+
+@kind_view(KEY)
+def kit_download(request, access):
+    """The team's starter kit: what its Data tab offers, the toolkit wheel and a README."""
+    sequential = selectors.sequential_of(round=access.round)
+    team = require_team(access)
+    try:
+        files = kit.kit_files(sequential=sequential, team=team)
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+    return kit_response(files, kit.kit_download_name(sequential=sequential))
+
+
+@kind_view(KEY)
+def sample_download(request, access):
+    """The sample ``release_<j>.csv``: the kit's baseline release of the team's next release."""
+    sequential = selectors.sequential_of(round=access.round)
+    team = require_team(access)
+    try:
+        step, content = kit.sample_release(sequential=sequential, team=team)
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+    return _csv_response(content, f"release_{step}.csv")

@@ -1,20 +1,17 @@
-"""The sequential round's pages: the round page (steps, downloads, uploads, scores, the risk
-chart, the attack phase), a release's page with its per-person risk table, and the
-leaderboard with the attack matrix. A page with an upload still being checked reloads
-itself until the worker's verdict."""
+"""The sequential round's pages beside its tabs (``views/tabs.py``): a release's page with its
+per-person risk table (under the Submit tab, where the uploads are listed; it reloads itself
+while the release is checked) and the leaderboard with the attack matrix (under Results)."""
 
 import csv
 import io
 
 from django.http import Http404
-from django.shortcuts import render
-from django.utils import timezone
 
 from pwscup.accounts.access import kind_view
-from pwscup.sequential import KEY, charts, selectors
-from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
+from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab
+from pwscup.sequential import KEY, selectors
 from pwscup.sequential.messages import release_message
-from pwscup.sequential.models import Release, SeqAttack
+from pwscup.sequential.models import Release
 from pwscup.sequential.views.common import own_release
 
 PER_PERSON_SHOWN = 500
@@ -78,80 +75,6 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
     return shown_header, out
 
 
-def _check_command(last: int) -> str:
-    """The local check of releases 1 … ``last`` on the files the round page offers."""
-    releases = " ".join(f"release_{j}.csv" for j in range(1, last + 1))
-    return f"python -m scoring seq check master.csv {releases} --config config.json"
-
-
-def round_page(request, access):
-    """The round's main page: steps, downloads, uploads, scores, risk chart, attack phase."""
-    sequential = selectors.sequential_of(round=access.round)
-    team = access.team
-    context = {
-        "access": access,
-        "round": access.round,
-        "seq": sequential,
-        "config": sequential.config,
-        "online": selectors.is_online(sequential),
-        "open_steps": selectors.open_steps(sequential=sequential),
-        "visible_steps": selectors.visible_steps(sequential=sequential),
-        "inverse_m": 1 / int(sequential.config.get("m", 2)),
-    }
-    if team is not None:
-        master = selectors.team_master(sequential=sequential, team=team)
-        releases = selectors.team_releases(sequential=sequential, team=team)
-        for release in releases:
-            release.message_text = release_message(release)
-        latest = next((r for r in releases if r.status == Release.Status.FINISHED), None)
-        points = selectors.risk_points(sequential=sequential, team=team)
-        frozen = selectors.team_sequence(
-            sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
-        )
-        schedule = selectors.step_schedule(sequential=sequential)
-        step_rows = [
-            {
-                "step": j,
-                "closes_at": schedule[j - 1]["closes_at"],
-                "closed": schedule[j - 1]["closed"],
-                "is_frozen": j <= sequential.frozen_steps,
-                "release": frozen[j - 1] if j <= sequential.frozen_steps else None,
-                "open": j in context["open_steps"],
-            }
-            for j in range(1, context["visible_steps"] + 1)
-        ]
-        quotas = {
-            j: selectors.step_quota(sequential=sequential, team=team, step=j, now=timezone.now())
-            for j in context["open_steps"]
-        }
-        context.update(
-            quotas=quotas,
-            master=master,
-            releases=releases,
-            latest=latest,
-            step_rows=step_rows,
-            upload_form=ReleaseUploadForm(steps=context["open_steps"]),
-            risk_chart=charts.risk_chart(points, m=int(sequential.config.get("m", 2))),
-            check_command=_check_command(max(context["open_steps"], default=sequential.n_releases)),
-        )
-    if sequential.all_frozen and sequential.config.get("attack_phase"):
-        targets = list(sequential.targets.select_related("team").order_by("team__name"))
-        context["targets"] = targets
-        context["guess_form"] = GuessUploadForm()
-        if team is not None:
-            attacks = list(
-                SeqAttack.objects.filter(target__sequential=sequential, team=team).select_related(
-                    "target__team"
-                )
-            )
-            context["attacks"] = attacks
-    response = render(request, "sequential/round.html", context)
-    pending = [*context.get("releases", []), *context.get("attacks", [])]
-    if team is not None and any(upload.status in PENDING for upload in pending):
-        response["Refresh"] = str(REFRESH_SECONDS)  # a worker checks an upload: reload
-    return response
-
-
 @kind_view(KEY)
 def release_detail(request, access, pk: int):
     release = own_release(access, pk)
@@ -159,13 +82,13 @@ def release_detail(request, access, pk: int):
         selectors.release_risk_table(release=release),
         m=int(release.sequential.config.get("m", 2)),
     )
-    response = render(
+    response = render_tab(
         request,
+        access,
+        SUBMIT,
         "sequential/release.html",
         {
             "pending": release.status in PENDING,
-            "access": access,
-            "round": access.round,
             "release": release,
             "message_text": release_message(release),
             "results": release.results,
@@ -186,8 +109,6 @@ def leaderboard(request, access):
     if not (access.is_organizer or access.team is not None or sequential.results_published):
         raise Http404("No leaderboard.")
     context = {
-        "access": access,
-        "round": access.round,
         "seq": sequential,
         "rows": selectors.leaderboard_rows(sequential=sequential),
         "metrics": selectors.BOARD_METRICS,
@@ -201,4 +122,4 @@ def leaderboard(request, access):
         if sequential.results_published or access.is_organizer:
             context["matrix"] = selectors.attack_matrix(sequential=sequential)
             context["attack_ranking"] = selectors.attack_ranking(sequential=sequential)
-    return render(request, "sequential/leaderboard.html", context)
+    return render_tab(request, access, RESULTS, "sequential/leaderboard.html", context)

@@ -1,24 +1,25 @@
 """The sequential round's upload forms: a release of an open step, and guesses on another
 team's target in the attack phase. Each keeps the file through one service (a worker checks
-or scores it) and goes back to the page with a message saying what happens next, or why
-the upload was refused."""
+or scores it) and goes back to the Submit tab (where the upload is listed, and the tab
+reloads itself until it is checked) with a message saying what happens next, or why the
+upload was refused."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.views.common import attack_target, require_team
 
 
-def _round_url(access) -> str:
-    return reverse("round_detail", args=[access.competition.slug, access.round.slug])
+def _submit_url(access) -> str:
+    return tab_url(access.round, SUBMIT)
 
 
 @login_required
@@ -34,7 +35,7 @@ def release_upload(request, access):
         for errors in form.errors.values():
             for error in errors:
                 messages.error(request, error)
-        return redirect(_round_url(access) + "#upload")
+        return redirect(_submit_url(access) + "#upload")
     try:
         release = services.release_upload(
             sequential=sequential,
@@ -45,15 +46,13 @@ def release_upload(request, access):
         )
     except Refused as refusal:
         messages.error(request, refusal.message)
-        return redirect(_round_url(access) + "#upload")
+        return redirect(_submit_url(access) + "#upload")
     messages.info(
         request,
         _("Release %(j)s (#%(n)s) is received: a worker checks it; this page updates by itself.")
         % {"j": release.step, "n": release.number},
     )
-    return redirect(
-        reverse(f"{KEY}:release", args=[access.competition.slug, access.round.slug, release.pk])
-    )
+    return redirect(_submit_url(access) + "#uploads")
 
 
 @login_required
@@ -65,14 +64,14 @@ def attack_upload(request, access, team_slug: str):
     form = GuessUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, _("Choose a file."))
-        return redirect(_round_url(access) + "#attack")
+        return redirect(_submit_url(access) + "#attack")
     try:
         attack = services.attack_upload(
             target=target, team=team, user=request.user, uploaded_file=form.cleaned_data["file"]
         )
     except Refused as refusal:
         messages.error(request, refusal.message)
-        return redirect(_round_url(access) + "#attack")
+        return redirect(_submit_url(access) + "#attack")
     messages.info(
         request,
         _(
@@ -81,4 +80,4 @@ def attack_upload(request, access, team_slug: str):
         )
         % {"team": target.team.name, "n": attack.number},
     )
-    return redirect(_round_url(access) + "#attack")
+    return redirect(_submit_url(access) + "#attack")

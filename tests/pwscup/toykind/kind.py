@@ -38,7 +38,7 @@ class ToyGameKind(RoundKind):
             path("toy/leaderboard.csv", views.leaderboard_csv, name="leaderboard"),
         ]
 
-    def round_page(self, request, access):
+    def round_page(self, request, access, tab):
         return HttpResponse(f"TOY {access.round.name}")
 
     def console_url_patterns(self):

@@ -1,43 +1,64 @@
-"""A team's score history: one line per metric over its submissions."""
+"""A team's score history: one small chart per metric over its scored uploads.
+
+Its points are the team's own uploads (no other team's), so they carry no team name; the
+latest one is labelled with its value, placed like the scatter's labels inside the frame.
+The axes are padded like the scatter's: no point sits on the frame.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from pwscup.pwscup2015.leaderboards.charts.axes import (
-    BOTTOM,
     DEFAULT_X,
-    DEFAULT_Y,
-    LEFT,
+    INK,
     POINT,
-    RIGHT,
-    TOP,
-    WIDTH,
     Point,
     Tick,
-    _number,
-    _scale,
-    axis_label,
+    metric_axis,
+    nice_scale,
+    number,
+    plain_scale,
 )
+from pwscup.pwscup2015.leaderboards.charts.labels import Box, Label, Mark, place_labels
+from pwscup.pwscup2015.leaderboards.charts.text import text_width
+
+WIDTH, HEIGHT = 440, 200
+FONT = 12
+DEFAULT_HISTORY = (DEFAULT_X, "E3")  # utility and a re-identification rate, as seed 004
 
 
 @dataclass
 class Line:
     metric: str
-    label: str
-    path: str
-    points: list[Point]
-    y_ticks: list[Tick]
-    x_ticks: list[Tick]
+    label: str  # plain words, the code, the better direction
+    path: str = ""
+    points: list[Point] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    y_ticks: list[Tick] = field(default_factory=list)
+    x_ticks: list[Tick] = field(default_factory=list)
     width: int = WIDTH
-    height: int = 220
-    left: int = LEFT
-    right: int = WIDTH - RIGHT
-    top: int = TOP
-    bottom: int = 220 - BOTTOM + 8
+    height: int = HEIGHT
+    left: float = 60
+    right: float = WIDTH - 16
+    top: float = 10
+    bottom: float = HEIGHT - 30
+
+    @property
+    def font_size(self) -> int:
+        return FONT
+
+    @property
+    def plot_width(self) -> float:
+        return round(self.right - self.left, 1)
+
+    @property
+    def plot_height(self) -> float:
+        return round(self.bottom - self.top, 1)
 
 
 def history(*, submissions, metrics, tz=None) -> list[Line]:
@@ -49,41 +70,52 @@ def history(*, submissions, metrics, tz=None) -> list[Line]:
     lines = []
     for metric in metrics:
         marks = [s for s in scored if s.scores.get(metric) is not None]
-        if not marks:
-            continue
-        line = Line(metric, axis_label(metric), "", [], [], [])
-        times = [s.created_at.timestamp() for s in marks]
-        x_scale = _scale(times, line.left, line.right)
-        y_scale = _scale([s.scores[metric] for s in marks], line.bottom, line.top)
-        line.y_ticks = y_scale.ticks(4)
-        ends = {marks[0].created_at, marks[-1].created_at}
-        line.x_ticks = [Tick(round(x_scale(t.timestamp()), 1), _when(t, tz)) for t in sorted(ends)]
-        for s in marks:
-            line.points.append(
-                Point(
-                    x=round(x_scale(s.created_at.timestamp()), 1),
-                    y=round(y_scale(s.scores[metric]), 1),
-                    colour=POINT,
-                    title=_("%(upload)s, %(when)s\n%(metric)s = %(value)s")
-                    % {
-                        "upload": s.label,
-                        "when": _when(s.created_at, tz),
-                        "metric": metric,
-                        "value": _number(s.scores[metric]),
-                    },
-                    team="",
-                    radius=4,
-                )
-            )
-        line.path = "M " + " L ".join(f"{p.x} {p.y}" for p in line.points)
-        lines.append(line)
+        if marks:
+            lines.append(_line(metric, marks, tz))
     return lines
+
+
+def _line(metric: str, marks, tz) -> Line:
+    axis = metric_axis(metric)
+    line = Line(metric, axis.label)
+    y_scale = nice_scale([s.scores[metric] for s in marks], line.bottom, line.top, axis=axis)
+    line.y_ticks = y_scale.ticks()
+    line.left = max(40, math.ceil(max(text_width(t.label, font_size=FONT) for t in line.y_ticks)))
+    line.left += 14
+    x_scale = plain_scale([s.created_at.timestamp() for s in marks], line.left, line.right)
+    ends = sorted({marks[0].created_at, marks[-1].created_at})
+    line.x_ticks = [Tick(x_scale(t.timestamp()), _when(t, tz)) for t in ends]
+    for s in marks:
+        line.points.append(
+            Point(
+                x=x_scale(s.created_at.timestamp()),
+                y=y_scale(s.scores[metric]),
+                colour=POINT,
+                title=_("%(upload)s, %(when)s\n%(metric)s = %(value)s")
+                % {
+                    "upload": s.label,
+                    "when": _when(s.created_at, tz),
+                    "metric": metric,
+                    "value": number(s.scores[metric]),
+                },
+                team="",
+                radius=4,
+            )
+        )
+    line.path = "M " + " L ".join(f"{p.x} {p.y}" for p in line.points)
+    latest = line.points[-1]
+    line.labels = place_labels(
+        [Mark(latest.x, latest.y, latest.radius, number(marks[-1].scores[metric]), colour=INK)],
+        frame=Box(line.left, line.top, line.right, line.bottom),
+        font_size=11,
+    )
+    return line
 
 
 def chosen_history_metrics(params, metrics) -> list[str]:
     """``?history=U1&history=E3`` among the round's metrics; by default U4 and E3."""
     asked = [m for m in params.getlist("history") if m in metrics]
-    return asked or [m for m in (DEFAULT_X, DEFAULT_Y) if m in metrics]
+    return asked or [m for m in DEFAULT_HISTORY if m in metrics]
 
 
 def _when(moment, tz) -> str:

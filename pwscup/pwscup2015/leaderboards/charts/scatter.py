@@ -1,110 +1,221 @@
-"""The leaderboard's utility-vs-safety scatter (seed 004, Fig. 1): one point per team."""
+"""The leaderboard's scatter (seed 004, Fig. 1): one labelled point per team, a utility
+metric across and, by default, the ranking's own safety up.
+
+Every team's point carries its name (``charts.labels`` places the labels so that they do
+not overlap); the reader's own team is orange, larger and in bold. The axes' domains are
+padded to nice ticks inside the frame (``charts.axes``), so no point or label sits on the
+frame or outside it, whatever the scores.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from pwscup.pwscup2015.leaderboards.charts.axes import (
-    BOTTOM,
     DEFAULT_X,
     DEFAULT_Y,
     FAINT,
-    HEIGHT,
-    LEFT,
+    INK,
     OWN,
     POINT,
-    RIGHT,
-    TOP,
-    WIDTH,
+    Axis,
     Point,
     Tick,
-    _number,
-    _scale,
-    axis_label,
+    metric_axis,
+    nice_scale,
+    number,
 )
+from pwscup.pwscup2015.leaderboards.charts.labels import Box, Label, Mark, place_labels
+from pwscup.pwscup2015.leaderboards.charts.text import text_width, wrap
+from pwscup.pwscup2015.leaderboards.metric_words import RANKING
+
+WIDTH, HEIGHT = 360, 360
+FONT = 12  # px: ticks and axis titles
+LABEL_FONT = 11  # px: the teams' names
+TITLE_LINE = 15  # px between two lines of an axis title
+PAD = 8  # px around the drawing
 
 
 @dataclass
 class Scatter:
-    x_metric: str
-    y_metric: str
-    x_label: str
-    y_label: str
+    x_axis: Axis
+    y_axis: Axis
     points: list[Point] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
     faint: list[Point] = field(default_factory=list)
     x_ticks: list[Tick] = field(default_factory=list)
     y_ticks: list[Tick] = field(default_factory=list)
+    x_title: list[str] = field(default_factory=list)  # lines
+    y_title: list[str] = field(default_factory=list)
+    rows: list[tuple] = field(default_factory=list)  # (rank, team, x, y): the text alternative
     missing: int = 0  # teams without both values
     width: int = WIDTH
     height: int = HEIGHT
-    left: int = LEFT
-    right: int = WIDTH - RIGHT
-    top: int = TOP
-    bottom: int = HEIGHT - BOTTOM
+    left: float = 60
+    right: float = WIDTH - PAD - 8
+    top: float = 40
+    bottom: float = HEIGHT - 52
+    font_size: int = FONT
+    label_font_size: int = LABEL_FONT
 
     @property
-    def x_label_at(self) -> float:
+    def x_metric(self) -> str:
+        return self.x_axis.key
+
+    @property
+    def y_metric(self) -> str:
+        return self.y_axis.key
+
+    @property
+    def x_label(self) -> str:
+        return self.x_axis.label
+
+    @property
+    def y_label(self) -> str:
+        return self.y_axis.label
+
+    @property
+    def x_title_at(self) -> float:
         return (self.left + self.right) / 2
 
     @property
-    def y_label_at(self) -> float:
-        return (self.top + self.bottom) / 2
+    def x_title_lines(self) -> list[tuple[float, str]]:
+        first = self.bottom + 20 + TITLE_LINE
+        return [(first + k * TITLE_LINE, line) for k, line in enumerate(self.x_title)]
+
+    @property
+    def y_title_lines(self) -> list[tuple[float, str]]:
+        return [(PAD + FONT + k * TITLE_LINE, line) for k, line in enumerate(self.y_title)]
+
+    @property
+    def plot_width(self) -> float:
+        return round(self.right - self.left, 1)
+
+    @property
+    def plot_height(self) -> float:
+        return round(self.bottom - self.top, 1)
+
+    @property
+    def frame(self) -> Box:
+        return Box(self.left, self.top, self.right, self.bottom)
 
 
-def chosen_axes(params, metrics) -> tuple[str, str]:
-    """The axes asked for in ``?x=…&y=…`` when they are metrics of the round, else U4 vs E3."""
-    x, y = params.get("x"), params.get("y")
-    return (x if x in metrics else DEFAULT_X), (y if y in metrics else DEFAULT_Y)
+def axis_choices(metrics, ranking: Axis | None) -> list[tuple[str, str]]:
+    """The axes a reader may choose: (value, text) with the plain words first."""
+    choices = [(ranking.key, ranking.label)] if ranking else []
+    return choices + [(m, metric_axis(m).label) for m in metrics]
 
 
-def scatter(*, rows, x_metric: str, y_metric: str, own_team_id=None, faint_scores=()) -> Scatter:
-    """One point per leaderboard row (its team's representative submission).
+def chosen_axes(params, metrics, ranking: Axis | None = None) -> tuple[Axis, Axis]:
+    """The axes asked for in ``?x=…&y=…`` when they are the round's (a metric, or
+    ``ranking`` for the ranking's safety); by default U4 across and the ranking up."""
 
-    ``faint_scores`` are ``(team, scores)`` of other submissions, drawn faint behind.
+    def axis(asked, default):
+        for key in (asked, default, "E3"):
+            if key == RANKING and ranking is not None:
+                return ranking
+            if key in metrics:
+                return metric_axis(key)
+        return metric_axis(metrics[0])
+
+    return axis(params.get("x"), DEFAULT_X), axis(params.get("y"), DEFAULT_Y)
+
+
+def scatter(*, rows, x_axis: Axis, y_axis: Axis, own_team_id=None, faint=()) -> Scatter:
+    """One labelled point per row (its team's ranked submission), in the table's order.
+
+    ``rows`` have ``team``, ``rank``, ``scores`` and ``safety`` (the ranking's); ``faint``
+    are other uploads as ``(team, row)`` drawn small and grey behind, without labels.
     """
-    chart = Scatter(x_metric, y_metric, axis_label(x_metric), axis_label(y_metric))
-    shown = [r for r in rows if _both(r.scores, x_metric, y_metric)]
+    chart = Scatter(x_axis, y_axis)
+    shown = [r for r in rows if _both(r, x_axis, y_axis)]
     chart.missing = len(rows) - len(shown)
-    faint = [(team, s) for team, s in faint_scores if _both(s, x_metric, y_metric)]
-    xs = [r.scores[x_metric] for r in shown] + [s[x_metric] for _, s in faint]
-    ys = [r.scores[y_metric] for r in shown] + [s[y_metric] for _, s in faint]
+    faint = [(team, r) for team, r in faint if _both(r, x_axis, y_axis)]
+    xs = [x_axis.value(r) for r in shown] + [x_axis.value(r) for _, r in faint]
+    ys = [y_axis.value(r) for r in shown] + [y_axis.value(r) for _, r in faint]
+    _layout_titles(chart)
     if not xs:
         return chart
-    x_scale = _scale(xs, chart.left, chart.right)
-    y_scale = _scale(ys, chart.bottom, chart.top)
-    chart.x_ticks, chart.y_ticks = x_scale.ticks(), y_scale.ticks()
+    y_scale = nice_scale(ys, chart.bottom, chart.top, axis=y_axis)
+    chart.y_ticks = y_scale.ticks()
+    widest = max(text_width(t.label, font_size=FONT) for t in chart.y_ticks)
+    chart.left = max(40, math.ceil(widest) + 14)
+    x_scale = nice_scale(xs, chart.left, chart.right, axis=x_axis)
+    chart.x_ticks = x_scale.ticks()
+    for team, row in faint:
+        chart.faint.append(
+            Point(
+                x=x_scale(x_axis.value(row)),
+                y=y_scale(y_axis.value(row)),
+                colour=FAINT,
+                title=_title(team.name, row, x_axis, y_axis),
+                team=team.slug,
+                radius=3,
+            )
+        )
     for row in shown:
         own = row.team.pk == own_team_id
         chart.points.append(
             Point(
-                x=round(x_scale(row.scores[x_metric]), 1),
-                y=round(y_scale(row.scores[y_metric]), 1),
+                x=x_scale(x_axis.value(row)),
+                y=y_scale(y_axis.value(row)),
                 colour=OWN if own else POINT,
-                title=_title(row.team.name, row.scores, x_metric, y_metric, rank=row.rank),
+                title=_title(row.team.name, row, x_axis, y_axis, rank=row.rank),
                 team=row.team.slug,
                 own=own,
                 radius=8 if own else 6,
             )
         )
-    chart.points.sort(key=lambda p: p.own)  # the own team's point drawn last, on top
-    for team, scores in faint:
-        chart.faint.append(
-            Point(
-                x=round(x_scale(scores[x_metric]), 1),
-                y=round(y_scale(scores[y_metric]), 1),
-                colour=FAINT,
-                title=_title(team.name, scores, x_metric, y_metric),
-                team=team.slug,
-                radius=3,
-            )
+        chart.rows.append(
+            (row.rank, row.team.name, number(x_axis.value(row)), number(y_axis.value(row)))
         )
+    # The own team's label is placed first (the best place) and its point drawn last (on top).
+    order = sorted(chart.points, key=lambda p: not p.own)
+    names = {p.team: r.team.name for p, r in zip(chart.points, shown, strict=True)}
+    chart.labels = place_labels(
+        [
+            Mark(p.x, p.y, p.radius, names[p.team], bold=p.own, colour=OWN if p.own else INK)
+            for p in order
+        ],
+        frame=chart.frame,
+        font_size=LABEL_FONT,
+    )
+    chart.points.sort(key=lambda p: p.own)
     return chart
 
 
-def _both(scores: dict, x: str, y: str) -> bool:
-    return scores.get(x) is not None and scores.get(y) is not None
+def _layout_titles(chart: Scatter) -> None:
+    """The axis titles in at most two lines each: the vertical one above the plot, read
+    across (not turned), the horizontal one under the ticks; the frame makes room."""
+    room = WIDTH - 2 * PAD
+    chart.y_title = _title_lines(chart.y_axis, room)
+    chart.x_title = _title_lines(chart.x_axis, room)
+    chart.top = PAD + FONT + TITLE_LINE * (len(chart.y_title) - 1) + 14
+    chart.bottom = HEIGHT - PAD - 20 - TITLE_LINE * len(chart.x_title)
 
 
-def _title(name, scores, x, y, rank=None) -> str:
+def _title_lines(axis: Axis, width: float) -> list[str]:
+    """One line if it fits, else the title wrapped, the better direction after its last line
+    or on a line of its own."""
+    if text_width(axis.label, font_size=FONT) <= width:
+        return [axis.label]
+    lines = wrap(axis.title, width=width, font_size=FONT)
+    last = _("%(title)s · %(better)s") % {"title": lines[-1], "better": axis.better}
+    if text_width(last, font_size=FONT) <= width:
+        return [*lines[:-1], last]
+    return [*lines, axis.better]
+
+
+def _both(row, x_axis: Axis, y_axis: Axis) -> bool:
+    return x_axis.value(row) is not None and y_axis.value(row) is not None
+
+
+def _title(name, row, x_axis: Axis, y_axis: Axis, rank=None) -> str:
     head = name if rank is None else f"{name} (#{rank})"
-    return f"{head}\n{x} = {_number(scores[x])}\n{y} = {_number(scores[y])}"
+    return (
+        f"{head}\n{x_axis.code} = {number(x_axis.value(row))}"
+        f"\n{y_axis.code} = {number(y_axis.value(row))}"
+    )

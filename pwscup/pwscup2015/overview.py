@@ -1,0 +1,193 @@
+"""Where a 2015 round is, for its tabs (reads only): the stage from the phases' states and the
+freeze, the overview's flow picture and its "What to do now" lines.
+
+One stage per round, the same for every reader: the tabs decide from it which form comes
+first (Submit), which step of the flow is highlighted (Overview) and what a team should do.
+"""
+
+import zoneinfo
+from dataclasses import dataclass
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import Phase, Round
+from pwscup.kinds.tabs import DATA, RESULTS, RULES, SUBMIT, FlowStep, NextStep, tab_url
+
+NOT_OPEN = "not_open"  # an incomplete round, for everyone but its organizers
+BEFORE = "before"  # the anonymization phase has not opened
+ANONYMIZATION = "anonymization"  # it is open (and the round not frozen)
+AWAITING_FREEZE = "awaiting_freeze"  # it has closed; the targets are not published yet
+AWAITING_ATTACK = "awaiting_attack"  # frozen; the attack phase has not opened
+ATTACK = "attack"  # frozen and the attack phase is open
+AWAITING_RESULTS = "awaiting_results"  # the attack phase has closed; results not published
+RESULTS_PUBLISHED = "results"
+
+
+@dataclass(frozen=True)
+class RoundPhases:
+    """The round's two phases as a tab shows them (``None``: missing or hidden) and their
+    states (``"upcoming"``, ``"open"``, ``"closed"``; ``""`` for a missing phase)."""
+
+    anonymization: Phase | None
+    attack: Phase | None
+    anonymization_state: str
+    attack_state: str
+
+
+def round_stage(*, round: Round, phases: RoundPhases) -> str:
+    if phases.anonymization is None:
+        return NOT_OPEN
+    if round.pwscup2015.results_published:
+        return RESULTS_PUBLISHED
+    if round.pwscup2015.frozen_at is None:
+        return {"upcoming": BEFORE, "open": ANONYMIZATION}.get(
+            phases.anonymization_state, AWAITING_FREEZE
+        )
+    return {"open": ATTACK, "closed": AWAITING_RESULTS}.get(phases.attack_state, AWAITING_ATTACK)
+
+
+def _when(moment, round: Round) -> str:
+    local = timezone.localtime(moment, zoneinfo.ZoneInfo(round.timezone))
+    return formats.date_format(local, "Y-m-d H:i T")
+
+
+# The step of the flow each stage is at (0-based; the steps before it are done).
+_NOW = {
+    NOT_OPEN: 0,
+    BEFORE: 0,
+    ANONYMIZATION: 1,
+    AWAITING_FREEZE: 2,
+    AWAITING_ATTACK: 2,
+    ATTACK: 3,
+    AWAITING_RESULTS: 4,
+    RESULTS_PUBLISHED: 4,
+}
+
+
+def round_flow(*, round: Round, phases: RoundPhases, stage: str) -> list[FlowStep]:
+    """The five steps of the game; the one the round is at is "now"."""
+    anonymization, attack = phases.anonymization, phases.attack
+    upload = _(
+        "Publish a copy that stays useful but hides who is who; upload as often as you like."
+    )
+    if anonymization is not None:
+        upload = _(
+            "Publish a copy that stays useful but hides who is who; upload until %(at)s."
+        ) % {"at": _when(anonymization.closes_at, round)}
+    attack_text = _("Match the rows of the other teams' copies back to people.")
+    if attack is not None:
+        attack_text = _(
+            "Match the rows of the other teams' copies back to people, until %(at)s."
+        ) % {"at": _when(attack.closes_at, round)}
+    data_text = (
+        _("Download your own sample of the table and the starter kit.")
+        if round.pwscup2015.is_per_team
+        else _("Download the table of people and the starter kit.")
+    )
+    steps = [
+        (_("Get the data"), data_text),
+        (_("Anonymize and upload"), upload),
+        (
+            _("Targets published"),
+            _("The organizers freeze the phase: each team's final copy is shuffled and published."),
+        ),
+        (_("Attack the others"), attack_text),
+        (_("Results"), _("The organizers publish the final rankings of both games.")),
+    ]
+    now = _NOW[stage]
+    if stage == RESULTS_PUBLISHED:
+        return [FlowStep(title, text, "done") for title, text in steps]
+    states = ["done"] * now + ["now"] + ["later"] * (len(steps) - now - 1)
+    return [
+        FlowStep(title, text, state) for (title, text), state in zip(steps, states, strict=True)
+    ]
+
+
+def round_next_steps(
+    *, round: Round, phases: RoundPhases, stage: str, has_submission: bool
+) -> list[NextStep]:
+    """What a team should do now, each line with the tab that does it."""
+    data, submit, results, rules = (tab_url(round, tab) for tab in (DATA, SUBMIT, RESULTS, RULES))
+    if stage == NOT_OPEN:
+        return [NextStep(_("This round is not open yet."))]
+    if stage == BEFORE:
+        opens = _when(phases.anonymization.opens_at, round)
+        return [
+            NextStep(
+                _("The anonymization phase opens on %(at)s. Meanwhile, read how you are scored.")
+                % {"at": opens},
+                rules,
+                _("Rules and scoring"),
+            )
+        ]
+    if stage == ANONYMIZATION and not has_submission:
+        return [
+            NextStep(_("Download your data and the kit."), data, _("Data")),
+            NextStep(
+                _(
+                    "Upload your anonymized CSV. To see how scoring works first, upload the "
+                    "sample submission of the Data tab as it is."
+                ),
+                submit,
+                _("Submit"),
+            ),
+        ]
+    if stage == ANONYMIZATION:
+        closes = _when(phases.anonymization.closes_at, round)
+        return [
+            NextStep(
+                _("Upload a better anonymized CSV until %(at)s.") % {"at": closes},
+                submit,
+                _("Submit"),
+            ),
+            NextStep(
+                _("See your scores over time, and the leaderboard when it is public."),
+                results,
+                _("Results"),
+            ),
+        ]
+    if stage == AWAITING_FREEZE:
+        return [
+            NextStep(
+                _(
+                    "The anonymization phase is closed: the targets are published when the "
+                    "organizers freeze the round."
+                ),
+                results,
+                _("Results"),
+            )
+        ]
+    if stage == AWAITING_ATTACK:
+        if phases.attack is None:
+            return [NextStep(_("The attack phase has not been scheduled yet."))]
+        opens = _when(phases.attack.opens_at, round)
+        return [
+            NextStep(
+                _("The attack phase opens on %(at)s; the targets are then on the Data tab.")
+                % {"at": opens},
+                data,
+                _("Data"),
+            )
+        ]
+    if stage == ATTACK:
+        return [
+            NextStep(
+                _("Download the targets: the other teams' published copies."), data, _("Data")
+            ),
+            NextStep(
+                _("Upload a correspondence table for each target until %(at)s.")
+                % {"at": _when(phases.attack.closes_at, round)},
+                submit,
+                _("Submit"),
+            ),
+        ]
+    if stage == AWAITING_RESULTS:
+        return [
+            NextStep(
+                _("The attack phase is closed: the organizers will publish the results."),
+                results,
+                _("Results"),
+            )
+        ]
+    return [NextStep(_("Results are published: see the final ranking."), results, _("Results"))]

@@ -1,0 +1,264 @@
+"""The five tabs of a 2015 round page (``pwscup.kinds.tabs``): Overview, Data, Rules and
+scoring, Submit, Results. Thin: each tab gathers what selectors read and renders its
+template, which extends ``rounds/base.html``.
+
+Submit and Results carry the team's jobs in ``#jobs``; while one is queued or running the
+page's script polls ``?fragment=1`` on the tab's own address (``pwscup2015/_jobs.html``,
+answered 304 while unchanged by the core's conditional GET).
+"""
+
+import zoneinfo
+
+from django.utils import timezone
+
+import scoring
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import (
+    phase_of,
+    phase_state,
+    round_metrics,
+    round_missing_phases,
+)
+from pwscup.core.toolkit import wheel_filename
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
+from pwscup.pwscup2015 import explanations, overview
+from pwscup.pwscup2015.access import targets_for_attacker
+from pwscup.pwscup2015.forms import AnonymizationUploadForm, AttackUploadForm
+from pwscup.pwscup2015.leaderboards import charts
+from pwscup.pwscup2015.leaderboards.selectors import (
+    attack_rates_visible_to_team,
+    can_view_leaderboard,
+    can_view_results,
+)
+from pwscup.pwscup2015.metric_headers import metric_headers
+from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.ranking import gates_text, rule_text
+from pwscup.pwscup2015.sample import sample_filename, sample_summary
+from pwscup.pwscup2015.scoring_guide import original_download_name, round_scoring_guide
+from pwscup.pwscup2015.selectors import (
+    representative_submission,
+    round_stale_scores,
+    round_targets,
+    team_attacks,
+    team_dataset,
+    team_jobs,
+    team_submissions,
+)
+from pwscup.submissions.history import upload_history
+from pwscup.submissions.models import Status
+from pwscup.submissions.selectors import quota_usage
+
+PENDING = (Status.QUEUED, Status.RUNNING)
+
+
+def round_page(request, access, tab):
+    """One tab of the round page (the kind's ``round_page``)."""
+    base = _base(access)
+    if tab in (SUBMIT, RESULTS) and request.GET.get("fragment"):
+        return _fragment(request, access, base, tab)
+    return TABS[tab](request, access, base)
+
+
+def _base(access) -> dict:
+    """What every tab reads: the phases (hidden from all but the organizers while the round
+    is incomplete) and where the round is."""
+    round_ = access.round
+    missing = round_missing_phases(round=round_)
+    anonymization = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+    attack = phase_of(round=round_, kind=Phase.Kind.ATTACK)
+    if missing and not access.is_organizer:
+        anonymization = attack = None
+    phases = overview.RoundPhases(
+        anonymization=anonymization,
+        attack=attack,
+        anonymization_state=phase_state(phase=anonymization) if anonymization else "",
+        attack_state=phase_state(phase=attack) if attack else "",
+    )
+    return {
+        "missing_phases": missing,
+        "phases": phases,
+        "stage": overview.round_stage(round=round_, phases=phases),
+        "frozen": round_.pwscup2015.frozen_at is not None,
+    }
+
+
+def _phase_info(phase, team, model, now):
+    if phase is None:
+        return None
+    info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
+    if team is not None:
+        quota = quota_usage(model=model, phase=phase, team=team, now=now)
+        info.update(
+            used_today=quota.used_today, used_total=quota.used_total, resets_at=quota.resets_at
+        )
+    return info
+
+
+def _with_phases(context: dict, access, base: dict, now) -> dict:
+    """The phase lines with the team's quota, read after the jobs: a fragment that shows a
+    job done (and so stops the page's polling) counts it as done too. Read before, a job
+    that failed in between left "Used today: 1" on the page for good."""
+    phases, team = base["phases"], access.team
+    context["anonymization"] = _phase_info(phases.anonymization, team, AnonymizationSubmission, now)
+    context["attack"] = _phase_info(phases.attack, team, AttackSubmission, now)
+    return context
+
+
+def _links(request, access, base) -> dict:
+    """The leaderboard, the attack matrix and the final ranking, as far as the reader may see
+    them (the rules of their own pages)."""
+    anonymization = base["phases"].anonymization
+    return {
+        "leaderboard_visible": anonymization is not None
+        and can_view_leaderboard(
+            user=request.user, phase=anonymization, is_organizer=access.is_organizer
+        ),
+        "results_visible": can_view_results(
+            user=request.user, round=access.round, is_organizer=access.is_organizer
+        ),
+    }
+
+
+def _overview(request, access, base):
+    round_, team = access.round, access.team
+    phases = base["phases"]
+    has_submission = bool(
+        team is not None
+        and phases.anonymization is not None
+        and team_submissions(phase=phases.anonymization, team=team).exists()
+    )
+    context = {
+        **base,
+        "flow": overview.round_flow(round=round_, phases=phases, stage=base["stage"]),
+        "next_steps": overview.round_next_steps(
+            round=round_, phases=phases, stage=base["stage"], has_submission=has_submission
+        ),
+        "gates": gates_text(round_.pwscup2015.utility_gates),
+        "rule_text": rule_text(round_),
+        "stale": round_stale_scores(round=round_) if access.is_organizer else None,
+    }
+    return render_tab(request, access, OVERVIEW, "pwscup2015/tabs/overview.html", context)
+
+
+def _data(request, access, base):
+    round_, team, phases = access.round, access.team, base["phases"]
+    may_download = access.is_organizer and team is None
+    if team is not None and phases.anonymization_state in ("open", "closed"):
+        may_download = not round_.pwscup2015.is_per_team or (
+            team_dataset(round=round_, team=team) is not None
+        )
+    context = {
+        **base,
+        "may_download": may_download,
+        "original_name": original_download_name(round=round_, team=team),
+        "sample_name": sample_filename(round=round_, team=team),
+        "sample": sample_summary(round=round_, team=team) if may_download else None,
+        "wheel": wheel_filename(),
+        "targets": targets_for_attacker(access) if base["frozen"] else [],
+        "show_targets": base["frozen"] and (team is not None or access.is_organizer),
+    }
+    return render_tab(request, access, DATA, "pwscup2015/tabs/data.html", context)
+
+
+def _rules(request, access, base):
+    round_, team = access.round, access.team
+    context = {
+        **base,
+        "groups": explanations.metric_groups(round=round_),
+        "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=round_)},
+        "example_columns": explanations.EXAMPLE_COLUMNS,
+        "example_original": explanations.EXAMPLE_ORIGINAL,
+        "example_copy": explanations.EXAMPLE_COPY,
+        "example_scores": explanations.EXAMPLE_SCORES,
+        "example_worst": explanations.example_worst_cases(),
+        "gates": gates_text(round_.pwscup2015.utility_gates),
+        "rule_text": rule_text(round_),
+    }
+    if team is not None or access.is_organizer:
+        # What the team is scored against, and how to reproduce its scores locally.
+        context["guide"] = round_scoring_guide(round=round_, team=team)
+    return render_tab(request, access, RULES, "pwscup2015/tabs/rules.html", context)
+
+
+def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
+    """The team's uploads (the ``#jobs`` box of Submit and Results, and its fragment)."""
+    round_, team, phases = access.round, access.team, base["phases"]
+    metrics = round_metrics(round=round_)
+    context = {
+        **base,
+        "tab": tab,
+        "fragment": fragment,
+        "metrics": metrics,
+        "metric_headers": metric_headers(metrics),
+    }
+    if team is None:
+        return context
+    pending = False
+    if phases.anonymization is not None:
+        submissions = list(team_submissions(phase=phases.anonymization, team=team))
+        context["submissions"] = submissions
+        context["history"] = upload_history(
+            submissions,
+            final=representative_submission(phase=phases.anonymization, team=team),
+        )
+        pending = any(s.status in PENDING for s in submissions)
+        if tab == RESULTS:
+            # the same submissions as the history table, drawn over time
+            context["history_metrics"] = charts.chosen_history_metrics(request.GET, metrics)
+            context["history_charts"] = charts.history(
+                submissions=submissions,
+                metrics=context["history_metrics"],
+                tz=zoneinfo.ZoneInfo(round_.timezone),
+            )
+    if base["frozen"] and phases.attack is not None:
+        attacks = list(team_attacks(phase=phases.attack, team=team))
+        context["attacks"] = attacks
+        context["show_rates"] = attack_rates_visible_to_team(round=round_, now=timezone.now())
+        pending = pending or any(a.status in PENDING for a in attacks)
+    context["pending"] = pending
+    return context
+
+
+def _fragment(request, access, base, tab):
+    """The polled part of Submit and Results: the jobs, the quota lines, the charts and the
+    outcome of each upload the page's notices watch."""
+    if access.team is None:
+        return render_tab(request, access, tab, "pwscup2015/_jobs.html", {**base, "tab": tab})
+    context = _jobs(request, access, base, tab, fragment=True)
+    # Its forms carry no CSRF token (Django masks it anew on every request; see
+    # _submission_row.html): the page's script gives them the page's own, so an unchanged
+    # fragment is the same bytes and the poll is answered 304 (``conditional_page``).
+    context["watched_jobs"] = team_jobs(
+        team=access.team, keys=request.GET.get("watch", "").split(",")
+    )
+    _with_phases(context, access, base, timezone.now())
+    return render_tab(request, access, tab, "pwscup2015/_jobs.html", context)
+
+
+def _submit(request, access, base):
+    round_, team = access.round, access.team
+    context = _jobs(request, access, base, SUBMIT, fragment=False)
+    context["upload_form"] = AnonymizationUploadForm()
+    if base["frozen"] and team is not None and base["phases"].attack is not None:
+        targets = [t for t in round_targets(round=round_) if t.team_id != team.pk]
+        context["targets"] = targets
+        context["attack_form"] = AttackUploadForm(targets=targets)
+    _with_phases(context, access, base, timezone.now())
+    return render_tab(request, access, SUBMIT, "pwscup2015/tabs/submit.html", context)
+
+
+def _results(request, access, base):
+    context = _jobs(request, access, base, RESULTS, fragment=False)
+    context.update(_links(request, access, base))
+    context["stale"] = round_stale_scores(round=access.round) if access.is_organizer else None
+    _with_phases(context, access, base, timezone.now())
+    return render_tab(request, access, RESULTS, "pwscup2015/tabs/results.html", context)
+
+
+TABS = {
+    OVERVIEW: _overview,
+    DATA: _data,
+    RULES: _rules,
+    SUBMIT: _submit,
+    RESULTS: _results,
+}

@@ -1,0 +1,169 @@
+"""The sequential round's starter kit and sample release (reads only).
+
+The kit is a ZIP (``pwscup.core.kits`` packs it with the toolkit wheel) holding what the
+team may download on the Data tab, no more: ``config.json`` (the team's copy),
+``master.csv`` (online: only as known so far), ``T(j).csv`` of the releases it may see, its
+own frozen releases and a bilingual README with the kit's baseline command and the local
+check command. The sample release is what the README's baseline command writes for the
+release the team should publish next, on the team's own data: it uploads as is.
+"""
+
+from __future__ import annotations
+
+import json
+import zoneinfo
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.accounts.models import Team
+from pwscup.core.errors import Refused
+from pwscup.core.files import opened
+from pwscup.core.kits import KitFile
+from pwscup.core.toolkit import wheel_filename
+from pwscup.sequential import engine, selectors
+from pwscup.sequential.models import Release, SequentialRound
+from pwscup.sequential.services import step_table_bytes, team_master_bytes
+
+
+def kit_download_name(*, sequential: SequentialRound) -> str:
+    return f"{sequential.round.slug}_kit.zip"
+
+
+def check_command(*, sequential: SequentialRound, last: int | None = None) -> str:
+    """The local check of releases 1 … ``last`` (default: the last open release, else the
+    last one) on the files the Data tab and the kit give."""
+    if last is None:
+        last = max(selectors.open_steps(sequential=sequential), default=sequential.n_releases)
+    releases = " ".join(f"release_{j}.csv" for j in range(1, last + 1))
+    return f"python -m scoring seq check master.csv {releases} --config config.json"
+
+
+def baseline_command(step: int) -> str:
+    """The kit's baseline publisher for release ``step`` (spec §16)."""
+    previous = f" --previous release_{step - 1}.csv" if step > 1 else ""
+    return (
+        f"python -m scoring seq baseline T{step}.csv --config config.json --release {step}"
+        f"{previous} -o release_{step}.csv"
+    )
+
+
+@dataclass(frozen=True)
+class SamplePlan:
+    """The release the sample is of (``step``), the team's release before it it is built on
+    (``previous``; None for release 1), or why there is none now: no master (``no_master``),
+    no release open (``step`` None), or the team's release ``missing`` must come first."""
+
+    step: int | None = None
+    previous: Release | None = None
+    missing: int | None = None
+    no_master: bool = False
+
+    @property
+    def ready(self) -> bool:
+        return self.step is not None and self.missing is None and not self.no_master
+
+
+def sample_plan(*, sequential: SequentialRound, team: Team, now=None) -> SamplePlan:
+    """The first open release the team has no valid upload of yet (else the first open one),
+    on the team's releases before it (frozen, else its latest valid ones, as the check reads
+    them)."""
+    if selectors.team_master(sequential=sequential, team=team) is None:
+        return SamplePlan(no_master=True)
+    open_steps = selectors.open_steps(sequential=sequential, now=now)
+    if not open_steps:
+        return SamplePlan()
+    step = next(
+        (
+            j
+            for j in open_steps
+            if selectors.latest_valid_release(sequential=sequential, team=team, step=j) is None
+        ),
+        open_steps[0],
+    )
+    prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
+    missing = next((j for j, release in enumerate(prefix, start=1) if release is None), None)
+    if missing is not None:
+        return SamplePlan(step=step, missing=missing)
+    return SamplePlan(step=step, previous=prefix[-1] if prefix else None)
+
+
+def _file_bytes(field) -> bytes:
+    with opened(field) as handle:
+        return handle.read()
+
+
+def sample_release(*, sequential: SequentialRound, team: Team) -> tuple[int, bytes]:
+    """``(j, release_<j>.csv)``: the kit's baseline release of the planned step, made from the
+    team's ``T(j).csv`` and its release j−1 exactly as the kit's command makes it. Refused
+    (with the reason) when there is no sample now."""
+    plan = sample_plan(sequential=sequential, team=team)
+    if plan.no_master:
+        raise Refused(_no_master())
+    if plan.step is None:
+        raise Refused(_("No release is open: there is no sample to upload now."))
+    if plan.missing is not None:
+        raise Refused(
+            _("Your team has no valid release %(j)s: upload it first.") % {"j": plan.missing}
+        )
+    table = step_table_bytes(sequential=sequential, team=team, step=plan.step)
+    previous = _file_bytes(plan.previous.file) if plan.previous is not None else None
+    try:
+        content = engine.baseline_bytes(table, previous, sequential.config, step=plan.step)
+    except scoring.ScoringError as error:
+        raise Refused(str(error)) from None
+    return plan.step, content
+
+
+def _no_master() -> str:
+    return _("The organizers have not given your team a master table yet.")
+
+
+def kit_files(*, sequential: SequentialRound, team: Team, now=None) -> list[KitFile]:
+    """The kit's files for ``team`` (what its Data tab offers, nothing of the future);
+    refused when the team has no master yet."""
+    now = now or timezone.now()
+    if selectors.team_master(sequential=sequential, team=team) is None:
+        raise Refused(_no_master())
+    config = selectors.team_config(sequential=sequential)
+    visible = selectors.visible_steps(sequential=sequential)
+    frozen = [
+        release
+        for release in selectors.team_sequence(
+            sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
+        )
+        if release is not None
+    ]
+    online = selectors.is_online(sequential)
+    # The releases still to publish, each on the one before (the frozen ones are in the kit).
+    first, n = sequential.frozen_steps + 1, sequential.n_releases
+    steps = list(range(first, n + 1))[: 1 if online else None]
+    context = {
+        "round_name": sequential.round.name,
+        "who": team.name,
+        "made_at": timezone.localtime(now, zoneinfo.ZoneInfo(sequential.round.timezone)).strftime(
+            "%Y-%m-%d %H:%M %Z"
+        ),
+        "m": config.get("m"),
+        "n": n,
+        "online": online,
+        "tables": [f"T{j}.csv" for j in range(1, visible + 1)],
+        "frozen": [f"release_{r.step}.csv" for r in frozen],
+        "baseline_commands": [baseline_command(j) for j in steps],
+        "check_command": check_command(sequential=sequential, last=steps[-1] if steps else n),
+        "wheel": wheel_filename(),
+    }
+    files = [
+        KitFile("README.md", render_to_string("sequential/kit/README.md", context)),
+        KitFile("config.json", json.dumps(config, indent=2, ensure_ascii=False)),
+        KitFile("master.csv", team_master_bytes(sequential=sequential, team=team)),
+    ]
+    for j in range(1, visible + 1):
+        files.append(
+            KitFile(f"T{j}.csv", step_table_bytes(sequential=sequential, team=team, step=j))
+        )
+    files += [KitFile(f"release_{r.step}.csv", r.file) for r in frozen]
+    return files

@@ -1,0 +1,283 @@
+"""Reads of the round page's five tabs (``pwscup.kinds.tabs``): where the round is (its flow
+picture), what the team should do now, the releases it may download, its uploads and
+attacks. The views render what these return; nothing here writes."""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.dates import date_in_window
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.sequential import selectors
+from pwscup.sequential.kit import check_command, sample_plan
+from pwscup.sequential.messages import release_message
+from pwscup.sequential.models import Release, SeqAttack, SequentialRound
+
+PENDING = (Release.Status.QUEUED, Release.Status.RUNNING)
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The round as every tab describes it."""
+
+    sequential: SequentialRound
+    config: dict
+    m: int
+    n: int
+    online: bool
+    open_steps: list[int]
+    visible_steps: int
+    attack_open: bool
+    has_master: bool
+
+    @property
+    def attack_phase(self) -> bool:
+        return bool(self.config.get("attack_phase"))
+
+
+def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> RoundState:
+    config = sequential.config
+    return RoundState(
+        sequential=sequential,
+        config=config,
+        m=int(config.get("m", 2)),
+        n=sequential.n_releases,
+        online=selectors.is_online(sequential),
+        open_steps=selectors.open_steps(sequential=sequential, now=now),
+        visible_steps=selectors.visible_steps(sequential=sequential),
+        attack_open=bool(
+            sequential.all_frozen
+            and config.get("attack_phase")
+            and not sequential.results_published
+        ),
+        has_master=team is not None
+        and selectors.team_master(sequential=sequential, team=team) is not None,
+    )
+
+
+def _valid_steps(*, sequential: SequentialRound, team: Team | None) -> set[int]:
+    if team is None:
+        return set()
+    return set(
+        Release.objects.filter(
+            sequential=sequential, team=team, status=Release.Status.FINISHED
+        ).values_list("step", flat=True)
+    )
+
+
+def _later_releases(state: RoundState) -> tuple[str, str]:
+    """The flow's box of the releases after the first (``n > 1``)."""
+    n = state.n
+    title = _("Releases 2 … %(n)s") % {"n": n} if n > 2 else _("Release 2")
+    if not state.online:
+        return title, _("All open at once: upload them in order.")
+    if n > 2:
+        return title, _("Each opens when the previous one is frozen: people join and leave.")
+    return title, _("Opens when release 1 is frozen: people join and leave.")
+
+
+def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
+    """The overview's picture: get the data → release 1 → releases 2 … n → (attack) →
+    results, the box the round (and the team) is at marked "now"."""
+    sequential, n = state.sequential, state.n
+    boxes = [
+        (
+            _("Download T(1) and the kit"),
+            _("The persons present at release 1, your master table, and a sample release."),
+        ),
+        (
+            _("Publish release 1"),
+            _("Upload your generalized copy of T(1); a worker checks it in seconds."),
+        ),
+    ]
+    if n > 1:
+        boxes.append(_later_releases(state))
+    if state.attack_phase:
+        boxes.append(
+            (
+                _("Attack the others"),
+                _("Guess the sensitive values in the other teams' published sequences."),
+            )
+        )
+    boxes.append((_("Results"), _("Ranked by the risk left (RN) and the information lost (IL).")))
+    results_box, attack_box = len(boxes) - 1, len(boxes) - 2
+    valid = _valid_steps(sequential=sequential, team=team)
+    if sequential.results_published:
+        now_box = results_box
+    elif sequential.all_frozen:
+        now_box = attack_box if state.attack_phase else results_box
+    elif sequential.frozen_steps == 0 and not valid:
+        now_box = 0
+    elif sequential.frozen_steps == 0 and (state.online or n == 1 or 1 not in valid):
+        now_box = 1
+    else:
+        now_box = 2
+    return [
+        FlowStep(title, text, "done" if k < now_box else "now" if k == now_box else "later")
+        for k, (title, text) in enumerate(boxes)
+    ]
+
+
+def _close_text(sequential: SequentialRound, step: int) -> str:
+    """Release ``step``'s close in the round's time zone, as the page's tables show it."""
+    closes_at = sequential.close_of(step)
+    if not date_in_window(closes_at):
+        return "—"
+    local = timezone.localtime(closes_at, zoneinfo.ZoneInfo(sequential.round.timezone))
+    return date_format(local, "Y-m-d H:i T")
+
+
+def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
+    """The "What to do now" lines of a team (the template shows visitors and organizers theirs)."""
+    if team is None:
+        return []
+    sequential, round_ = state.sequential, state.sequential.round
+    if not state.has_master:
+        return [NextStep(_("The organizers have not given your team a master table yet."))]
+    steps = []
+    if state.open_steps:
+        j = sample_plan(sequential=sequential, team=team).step or state.open_steps[0]
+        steps += [
+            NextStep(
+                _("Download T(%(j)s) and the kit, or the sample release made from your data.")
+                % {"j": j},
+                tab_url(round_, DATA),
+                _("Data"),
+            ),
+            NextStep(
+                _("Upload release %(j)s (open until %(close)s).")
+                % {"j": j, "close": _close_text(sequential, j)}
+                if sequential.close_of(j) is not None
+                else _("Upload release %(j)s (open now, no deadline).") % {"j": j},
+                tab_url(round_, SUBMIT) + "#upload",
+                _("Submit"),
+            ),
+            NextStep(
+                _("Check locally first with the printed command: it gives the server's numbers."),
+                tab_url(round_, SUBMIT) + "#check",
+                _("Command"),
+            ),
+        ]
+    elif not sequential.all_frozen:
+        steps.append(
+            NextStep(
+                _("No release is open now: the organizers freeze release %(j)s next.")
+                % {"j": sequential.frozen_steps + 1}
+            )
+        )
+    if state.attack_open:
+        steps.append(
+            NextStep(
+                _("Attack phase: download the other teams' sequences and upload your guesses."),
+                tab_url(round_, SUBMIT) + "#attack",
+                _("Attack"),
+            )
+        )
+    if sequential.results_published:
+        steps.append(
+            NextStep(
+                _("Results published: see the leaderboard."),
+                reverse("sequential:leaderboard", args=[round_.competition.slug, round_.slug]),
+                _("Leaderboard"),
+            )
+        )
+    elif sequential.all_frozen and not state.attack_open:
+        steps.append(
+            NextStep(_("Your sequence is scored."), tab_url(round_, RESULTS), _("Results"))
+        )
+    return steps
+
+
+def schedule(*, state: RoundState) -> list[dict]:
+    """Each release the page may show (online: not the future): its close and state."""
+    sequential = state.sequential
+    rows = []
+    for row in selectors.step_schedule(sequential=sequential)[: state.visible_steps]:
+        step = row["step"]
+        if step <= sequential.frozen_steps:
+            label = "frozen"
+        elif step in state.open_steps:
+            label = "open"
+        else:
+            label = "closed" if row["closed"] else "upcoming"
+        rows.append({**row, "state": label})
+    return rows
+
+
+def data_rows(*, state: RoundState, team: Team) -> list[dict]:
+    """The Data tab's releases: T(j) the team may download, and its frozen release j."""
+    sequential = state.sequential
+    frozen = selectors.team_sequence(
+        sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
+    )
+    return [
+        {**row, "release": frozen[row["step"] - 1] if row["state"] == "frozen" else None}
+        for row in schedule(state=state)
+    ]
+
+
+def team_uploads(*, sequential: SequentialRound, team: Team) -> list[Release]:
+    releases = selectors.team_releases(sequential=sequential, team=team)
+    for release in releases:
+        release.message_text = release_message(release)
+    return releases
+
+
+def latest_finished(releases: list[Release]) -> Release | None:
+    return next((r for r in releases if r.status == Release.Status.FINISHED), None)
+
+
+def submit_context(*, state: RoundState, team: Team) -> dict:
+    """The Submit tab of a team: its open releases' limits, the check command, its uploads."""
+    sequential = state.sequential
+    now = timezone.now()
+    return {
+        "quotas": {
+            j: selectors.step_quota(sequential=sequential, team=team, step=j, now=now)
+            for j in state.open_steps
+        },
+        "check_command": check_command(sequential=sequential),
+        "releases": team_uploads(sequential=sequential, team=team),
+    }
+
+
+def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
+    """Once every release is frozen (with an attack phase): each target and the team's
+    guesses on it."""
+    sequential = state.sequential
+    if not (sequential.all_frozen and state.attack_phase):
+        return []
+    attacks = team_attacks(sequential=sequential, team=team)
+    return [
+        {
+            "target": target,
+            "own": team is not None and target.team_id == team.pk,
+            "attacks": [a for a in attacks if a.target_id == target.pk],
+        }
+        for target in sequential.targets.select_related("team").order_by("team__name")
+    ]
+
+
+def team_attacks(*, sequential: SequentialRound, team: Team | None) -> list[SeqAttack]:
+    if team is None:
+        return []
+    attacks = list(
+        SeqAttack.objects.filter(target__sequential=sequential, team=team).select_related(
+            "target__team"
+        )
+    )
+    for attack in attacks:
+        attack.message_text = release_message(attack)
+    return attacks
+
+
+def pending(uploads) -> bool:
+    """Whether a worker still checks one of ``uploads`` (the page then reloads itself)."""
+    return any(upload.status in PENDING for upload in uploads)

@@ -1,0 +1,150 @@
+"""The DP starter kit's README commands in a fresh virtual environment holding only the toolkit
+wheel (``tests/pwscup/test_toolkit_wheel.py``'s helpers, one environment for this module):
+``dp check`` gives the server's verdict and message for the same file, ``dp estimate`` builds
+from a downloaded release exactly the estimate the level page builds, the practice commands
+run, and ``dp score`` gives the server's scores when it is handed the table the server scored
+against (the truth is secret: a team cannot run this one on the real round)."""
+
+import io
+import json
+import shlex
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from pwscup.dp.models import Estimate
+from pwscup.dp.services import (
+    dp_estimate_check,
+    dp_estimate_from_release,
+    dp_release_request,
+    dp_round_score,
+)
+from scoring.dp import load_dp_config, read_estimate
+from tests.pwscup.dp_world import build_dp_world, close_now, toy_csv
+from tests.pwscup.test_toolkit_wheel import (  # noqa: F401 (module-scoped fixtures)
+    in_env,
+    toolkit_env,
+    wheel,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def readme_commands(readme: str, section: str) -> list[list[str]]:
+    """The ``python -m scoring …`` lines of one language's section of the README."""
+    start = readme.index(section)
+    end = readme.find("\n## ", start + 1)
+    text = readme[start : end if end > 0 else None]
+    return [
+        shlex.split(line.strip())
+        for line in text.splitlines()
+        if line.startswith("    python -m scoring ")
+    ]
+
+
+def pick(commands, word: str, *, containing: str = "") -> list[str]:
+    found = [c for c in commands if c[c.index("dp") + 1] == word]
+    found = [c for c in found if containing in " ".join(c)]
+    assert found, f"no `dp {word}` command in the README"
+    return found[0][1:]  # without "python"
+
+
+def _upload(client, world, content: bytes) -> Estimate:
+    """Upload through the level page's form, then run what the worker runs."""
+    address = reverse(
+        "dp:estimate_upload", args=[world.competition.slug, world.round.slug, "eps-1"]
+    )
+    response = client.post(address, {"file": SimpleUploadedFile("estimate.csv", content)})
+    assert response.status_code == 302
+    estimate = Estimate.objects.filter(dp_round=world.dp_round).order_by("-id").first()
+    dp_estimate_check(estimate_id=estimate.pk)
+    estimate.refresh_from_db()
+    return estimate
+
+
+def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
+    client,
+    tmp_path,
+    wheel,  # noqa: F811 (the imported fixture)
+    toolkit_env,  # noqa: F811
+):
+    world = build_dp_world(slug="dpkit")
+    client.force_login(world.users["a"])
+    kit = client.get(reverse("dp:kit_download", args=[world.competition.slug, world.round.slug]))
+    folder = tmp_path / "kit"
+    with zipfile.ZipFile(io.BytesIO(b"".join(kit.streaming_content))) as zf:
+        zf.extractall(folder)
+    assert (folder / wheel.name).read_bytes() == wheel.read_bytes()
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    english = readme_commands(readme, "## English")
+    japanese = readme_commands(readme, "## 日本語")
+    without_lang = [[w for w in c if w not in ("--lang", "ja")] for c in japanese]
+    assert english == without_lang and len(english) >= 6  # the same commands in both languages
+
+    # dp check: the server's verdict and message, for the sample and for a broken copy.
+    check = pick(english, "check")
+    local = in_env(toolkit_env, check, cwd=folder)
+    assert local.returncode == 0, local.stderr
+    assert "sample_estimate.csv: valid" in local.stdout
+    sample = (folder / "sample_estimate.csv").read_bytes()
+    assert _upload(client, world, sample).status == Estimate.Status.VALID
+    (folder / "broken.csv").write_bytes(b"".join(sample.splitlines(keepends=True)[:-1]))
+    server = _upload(client, world, (folder / "broken.csv").read_bytes())
+    assert server.status == Estimate.Status.FAILED
+    for lang in ("en", "ja"):
+        args = ["-m", "scoring", "--lang", lang, *check[2:]]
+        args[args.index("sample_estimate.csv")] = "broken.csv"
+        local = in_env(toolkit_env, args, cwd=folder)
+        assert local.returncode == 2
+        assert local.stderr.strip() == f"error: {server.message_in(lang)}"
+
+    # dp estimate: the level page's BR estimate from the same downloaded release.
+    dp_release_request(
+        dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-1",
+        payload={"groups": [{"attributes": ["gender", "age"], "epsilon": "1"}]},
+    )  # fmt: skip
+    release = client.get(
+        reverse("dp:release_csv", args=[world.competition.slug, world.round.slug, "eps-1", 1])
+    )
+    (folder / "release.csv").write_bytes(b"".join(release.streaming_content))
+    command = pick(english, "estimate", containing="estimate release.csv")
+    assert "--groups" in command and "gender+age:epsilon=1" in command
+    local = in_env(toolkit_env, command, cwd=folder)
+    assert local.returncode == 0, local.stderr
+    built = dp_estimate_from_release(
+        dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-1",
+        charge_no=1, estimator="BR",
+    )  # fmt: skip
+    config = load_dp_config(folder / "dp_config.json")
+    mine = read_estimate(folder / "estimate.csv", config)
+    assert {key: list(value) for key, value in mine.items()} == built.counts
+
+    # The other documented commands run too (ε of a plan; the practice pipeline).
+    for word, containing in (
+        ("epsilon", ""),
+        ("release", "practice"),
+        ("estimate", "practice_release.csv"),
+        ("score", "practice"),
+    ):
+        ran = in_env(toolkit_env, pick(english, word, containing=containing), cwd=folder)
+        assert ran.returncode == 0, (word, ran.stderr)
+    assert ran.stdout.splitlines()[-1].startswith("mean")
+
+    # dp score: the server's scores of the BR estimate, given the table they were computed on.
+    close_now(world)
+    assert dp_round_score(dp_round=world.dp_round)
+    built.refresh_from_db()
+    (folder / "hidden.csv").write_bytes(toy_csv())
+    local = in_env(
+        toolkit_env,
+        ["-m", "scoring", "dp", "score", "estimate.csv", "--truth", "hidden.csv",
+         "--config", "dp_config.json", "--format", "json"],
+        cwd=folder,
+    )  # fmt: skip
+    assert local.returncode == 0, local.stderr
+    scores = json.loads(local.stdout)
+    assert scores["l2"] == built.scores["mean_l2"]
+    assert scores["spearman"] == built.scores["mean_spearman"]
+    assert scores["targets"] == built.scores["targets"]
