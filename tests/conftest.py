@@ -62,3 +62,22 @@ def redis_test_keyspace():
             _clean_redis(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
     except Exception as error:  # noqa: BLE001 - cleaning must not fail the run
         print(f"could not clean the Redis test keys: {error}")
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """A real S3-compatible server over HTTP (moto's standalone server) for the session."""
+    from tests.s3 import S3Server
+
+    server = S3Server(log_path=tmp_path_factory.mktemp("s3") / "moto.log").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def s3_bucket(s3_server, settings):
+    """A fresh private bucket, and this process's default storage switched to it: every
+    file a test keeps goes to the bucket, none to MEDIA_ROOT."""
+    bucket = s3_server.new_bucket()
+    settings.STORAGES = {**settings.STORAGES, "default": s3_server.storage(bucket)}
+    return bucket

@@ -176,6 +176,52 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+
+def s3_storage(
+    *,
+    bucket: str,
+    endpoint_url: str | None = None,
+    region_name: str | None = None,
+    access_key: str | None = None,
+    secret_key: str | None = None,
+    location: str = "",
+) -> dict:
+    """Every kept file (uploads, originals, samples, targets, kits) as a private object in
+    ``bucket`` of an S3-compatible server (AWS, MinIO), read and written by django-storages.
+    Objects get no ACL of their own (the bucket's private default) and are never
+    overwritten: a name is taken once. Every download streams through a view that checks
+    who is asking; no object URL is handed out (one would be signed, valid for a minute).
+    """
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": endpoint_url,
+            "region_name": region_name,
+            "access_key": access_key,
+            "secret_key": secret_key,
+            "location": location,
+            "default_acl": None,
+            "file_overwrite": False,
+            "querystring_auth": True,
+            "querystring_expire": 60,
+        },
+    }
+
+
+# With AWS_STORAGE_BUCKET_NAME set, every host (web, workers) reads and writes the bucket, so
+# workers on other machines need no shared folder; unset, files stay under MEDIA_ROOT and the
+# embedded demo needs no server. The standard variables of django-storages and boto3.
+if env("AWS_STORAGE_BUCKET_NAME", default=""):
+    STORAGES["default"] = s3_storage(
+        bucket=env("AWS_STORAGE_BUCKET_NAME"),
+        endpoint_url=env("AWS_S3_ENDPOINT_URL", default=None),
+        region_name=env("AWS_S3_REGION_NAME", default=None),
+        access_key=env("AWS_ACCESS_KEY_ID", default=None),
+        secret_key=env("AWS_SECRET_ACCESS_KEY", default=None),
+        location=env("AWS_LOCATION", default=""),
+    )
+
 # Uploaded and generated files are private: there is deliberately no MEDIA_URL route;
 # every file is served by a view that checks who is asking.
 MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=str(VAR_DIR / "media")))

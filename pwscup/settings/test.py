@@ -18,7 +18,7 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"pwscup-test-{os.getpid
 MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=tempfile.mkdtemp(prefix="pwscup-media-")))
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": STORAGES["default"],  # noqa: F405 - the bucket when AWS_STORAGE_BUCKET_NAME is set
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LANGUAGE_CODE = "en"
