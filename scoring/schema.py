@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -51,6 +51,12 @@ class RoundConfig:
     integer_columns: tuple[str, ...] = ()
     indicators: IndicatorConfig | None = None
 
+    def __reduce__(self):
+        """Pickle ``domains`` as a plain dict (a read-only view cannot be pickled): worker
+        hosts keep prepared originals, with their configuration, on disk."""
+        state = {item.name: getattr(self, item.name) for item in fields(self)}
+        return _round_config, ({**state, "domains": dict(self.domains)},)
+
     def to_dict(self) -> dict:
         """Return the configuration as a JSON-serialisable dict."""
         extra = {} if self.indicators is None else {"indicators": self.indicators.to_dict()}
@@ -66,6 +72,11 @@ class RoundConfig:
             "domains": {column: self.domains[column] for column in self.columns},
             "integer_columns": list(self.integer_columns),
         }
+
+
+def _round_config(state: dict) -> RoundConfig:
+    """A pickled :class:`RoundConfig` again, its ``domains`` read-only as built."""
+    return RoundConfig(**{**state, "domains": MappingProxyType(state["domains"])})
 
 
 def value_columns(config: RoundConfig) -> tuple[str, ...]:

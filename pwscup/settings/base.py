@@ -232,6 +232,12 @@ FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o750
 # The participants' toolkit wheel (pwscup/core/toolkit.py) is built here on first use;
 # a deployment builds it ahead (scripts/build_toolkit, the Docker image).
 PWSCUP_TOOLKIT_DIR = Path(env("PWSCUP_TOOLKIT_DIR", default=str(VAR_DIR / "toolkit")))
+# The worker host's own cache of prepared originals (pwscup/pwscup2015/prepared.py): on each
+# host's local disk, never shared; bounded, least recently used first.
+PWSCUP_PREPARED_CACHE_DIR = Path(
+    env("PWSCUP_PREPARED_CACHE_DIR", default=str(VAR_DIR / "prepared"))
+)
+PWSCUP_PREPARED_CACHE_BYTES = env.int("PWSCUP_PREPARED_CACHE_BYTES", default=4 * 1024**3)
 PWSCUP_MAX_UPLOAD_BYTES = env.int("PWSCUP_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

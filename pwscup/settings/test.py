@@ -16,6 +16,14 @@ CELERY_BROKER_URL = env("TEST_REDIS_URL", default="redis://127.0.0.1:6379/15")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"pwscup-test-{os.getpid()}")
 MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=tempfile.mkdtemp(prefix="pwscup-media-")))
+# The host's prepared originals: this run's, shared by its test process and its worker (one
+# host); a multi-host test gives each host its own.
+PWSCUP_PREPARED_CACHE_DIR = Path(
+    env(
+        "PWSCUP_PREPARED_CACHE_DIR",
+        default=str(MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-prepared")),
+    )
+)
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     "default": STORAGES["default"],  # noqa: F405 - the bucket when AWS_STORAGE_BUCKET_NAME is set

@@ -64,7 +64,8 @@ def test_closed_per_team_and_large_rounds_are_left_to_their_first_job(preparatio
 
 
 def test_a_broken_round_does_not_stop_the_warm_up_nor_the_worker(preparations, monkeypatch):
-    broken = build_world(slug="broken")
+    # Another original (rows): the same bytes would be prepared once for both rounds.
+    broken = build_world(slug="broken", rows=150)
     build_world(slug="fine")
     broken.round.original_file.storage.delete(broken.round.original_file.name)
     assert warmup.warm_worker() == 1  # the other round
@@ -77,7 +78,7 @@ def test_a_broken_round_does_not_stop_the_warm_up_nor_the_worker(preparations, m
 
 
 def test_the_receiver_is_connected_to_worker_init():
-    import pwscup.submissions.tasks  # noqa: F401 - connects the receiver
+    import pwscup.pwscup2015.tasks  # noqa: F401 - connects the receiver
 
     receivers = [receiver for _key, receiver in worker_init.receivers]
     assert warmup.on_worker_init in receivers
