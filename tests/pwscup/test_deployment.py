@@ -1,5 +1,6 @@
 """Production settings and docker-compose.yml: secure by default, no secret shipped."""
 
+import json
 import os
 import runpy
 import secrets
@@ -54,6 +55,7 @@ def test_production_settings_pass_check_deploy_without_a_warning(tmp_path):
         CACHE_URL="redis://127.0.0.1:6380/0",
         PWSCUP_CLIENT_IP_HEADER="HTTP_X_REAL_IP",
         PWSCUP_TRUSTED_PROXIES="127.0.0.0/8,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16",
+        **COMPOSE_S3,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stderr == ""
@@ -181,3 +183,68 @@ def test_compose_bounds_the_cache_and_points_each_role_at_its_own_redis():
     assert environment["CELERY_BROKER_URL"].startswith("redis://broker:")
     assert environment["CACHE_URL"].startswith("redis://cache:")
     assert "REDIS_URL" not in environment
+
+
+COMPOSE_S3 = {
+    "AWS_STORAGE_BUCKET_NAME": "pwscup",
+    "AWS_S3_ENDPOINT_URL": "http://minio:9000",
+    "AWS_S3_REGION_NAME": "us-east-1",
+    "AWS_ACCESS_KEY_ID": "pwscup",
+    "AWS_SECRET_ACCESS_KEY": "a-random-secret",
+}
+
+
+def _default_storage(tmp_path, **env) -> dict:
+    """STORAGES["default"] of the production settings in this environment."""
+    result = _manage(
+        tmp_path,
+        "shell",
+        "-c",
+        "import json; from django.conf import settings; "
+        "print(json.dumps(settings.STORAGES['default']))",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        **env,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])  # after the shell's banner
+
+
+def test_the_bucket_variables_choose_private_object_storage_and_nothing_else_does(tmp_path):
+    storage = _default_storage(tmp_path, **COMPOSE_S3)
+    assert storage["BACKEND"] == "storages.backends.s3.S3Storage"
+    options = storage["OPTIONS"]
+    assert (options["bucket_name"], options["endpoint_url"], options["region_name"]) == (
+        "pwscup",
+        "http://minio:9000",
+        "us-east-1",
+    )
+    assert (options["access_key"], options["secret_key"]) == ("pwscup", "a-random-secret")
+    # No public-read ACL, a name never overwritten, any URL signed and short-lived.
+    assert options["default_acl"] is None and options["file_overwrite"] is False
+    assert options["querystring_auth"] is True and options["querystring_expire"] <= 300
+    # Unset: the local folder, as the embedded demo needs.
+    assert _default_storage(tmp_path) == {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+
+
+def test_compose_keeps_files_in_a_private_minio_bucket_and_ships_no_storage_secret():
+    environment = COMPOSE["x-app"]["environment"]
+    assert environment["AWS_S3_ENDPOINT_URL"] == "${AWS_S3_ENDPOINT_URL:-http://minio:9000}"
+    assert environment["AWS_STORAGE_BUCKET_NAME"] == "${AWS_STORAGE_BUCKET_NAME:-pwscup}"
+    assert environment["AWS_SECRET_ACCESS_KEY"].startswith("${AWS_SECRET_ACCESS_KEY:?")
+    services = COMPOSE["services"]
+    minio = services["minio"]
+    assert minio["environment"]["MINIO_ROOT_PASSWORD"] == environment["AWS_SECRET_ACCESS_KEY"]
+    assert minio["restart"] == "unless-stopped" and "ports" not in minio
+    assert "miniodata:/data" in minio["volumes"] and "miniodata" in COMPOSE["volumes"]
+    # The bucket exists, private, before the platform migrates or starts.
+    job = " ".join(services["bucket"]["command"])
+    assert 'mc mb --ignore-existing "store/$$AWS_STORAGE_BUCKET_NAME"' in job
+    assert 'mc anonymous set none "store/$$AWS_STORAGE_BUCKET_NAME"' in job
+    assert services["bucket"]["depends_on"] == {"minio": {"condition": "service_healthy"}}
+    assert services["migrate"]["depends_on"]["bucket"] == {
+        "condition": "service_completed_successfully"
+    }
+    for name in ("web", "worker", "beat"):
+        assert services[name]["depends_on"]["migrate"] == {
+            "condition": "service_completed_successfully"
+        }
