@@ -23,16 +23,20 @@ def free_port() -> int:
 
 
 class RedisServer:
-    """``redis-server`` on a free port keeping nothing on disk: a restart loses every key."""
+    """``redis-server`` on a free port keeping nothing on disk: a restart loses every key.
 
-    def __init__(self):
+    ``host`` is the address it listens on: loopback by default, the root side of the test
+    hosts' network (``tests.hosts``) for processes in other network namespaces."""
+
+    def __init__(self, host: str = "127.0.0.1"):
+        self.host = host
         self.port = free_port()
         self.folder = tempfile.mkdtemp(prefix="pwscup-redis-")
         self.process = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"redis://{self.host}:{self.port}/0"
 
     def start(self) -> "RedisServer":
         self.process = subprocess.Popen(
@@ -41,7 +45,10 @@ class RedisServer:
                 "--port",
                 str(self.port),
                 "--bind",
-                "127.0.0.1",
+                self.host,
+                # No password on a test server: clients on other namespaces are let in.
+                "--protected-mode",
+                "no",
                 "--save",
                 "",
                 "--appendonly",
@@ -63,7 +70,7 @@ class RedisServer:
             self.process = None
 
     def client(self) -> redis.Redis:
-        return redis.Redis(port=self.port, socket_connect_timeout=1)
+        return redis.Redis(host=self.host, port=self.port, socket_connect_timeout=1)
 
     def _answers(self) -> bool:
         try:
