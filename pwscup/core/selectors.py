@@ -11,8 +11,9 @@ The broker is checked by the same refresh (opening a broker connection costs mor
 rest of the request): a broker that goes down is reported within one interval, like a worker
 that stops. When the shared cache itself cannot be reached (it answers every call with a
 miss, see ``CACHES``), the broker and the workers are asked directly.
-The database and the cache are checked on every request (one ``SELECT 1`` on the kept
-connection, one round trip to the cache).
+The database, the cache and the file storage are checked on every request (one ``SELECT 1``
+on the kept connection, one round trip to the cache, one existence check in the storage: a
+file system call, or a HEAD request to the bucket).
 """
 
 import threading
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.files.storage import default_storage
 from django.db import connection
 from django_redis import get_redis_connection
 
@@ -29,6 +31,7 @@ from pwscup import celery_app
 WORKERS_KEY = "healthz:broker-workers"  # (broker status, worker count) of the last refresh
 PING_LOCK_KEY = "healthz:ping-lock"
 HEALTH_KEY = "healthz:cache-round-trip"
+STORAGE_PROBE = "healthz/probe"  # a name never written: asking for it reaches the storage
 PING_TIMEOUT = 1.0
 BROKER_TIMEOUT = 2.0
 # cache.add is atomic in Redis (SET NX) but check-then-set in the file cache of the demo and
@@ -40,21 +43,24 @@ _PING_GUARD = threading.Lock()
 class Health:
     database: str
     cache: str
+    storage: str
     broker: str
     workers: int
     queue: str
 
     @property
     def healthy(self) -> bool:
-        """Uploads are scored: database, broker and a worker. A cache that is down costs
-        speed only (pages are computed anew), and is reported beside."""
-        return self.database == "ok" and self.broker == "ok" and self.workers > 0
+        """Uploads are kept and scored: database, file storage, broker and a worker. A cache
+        that is down costs speed only (pages are computed anew), and is reported beside."""
+        up = (self.database, self.storage, self.broker)
+        return up == ("ok", "ok", "ok") and self.workers > 0
 
     def as_json(self) -> dict:
         return {
             "status": "ok" if self.healthy else "degraded",
             "database": self.database,
             "cache": self.cache,
+            "storage": self.storage,
             "broker": self.broker,
             "workers": self.workers,
             "queue": self.queue,
@@ -70,6 +76,7 @@ def system_health() -> Health:
     return Health(
         database=database_status(),
         cache=cache_state,
+        storage=storage_status(),
         broker=broker,
         workers=workers,
         queue=celery_app.conf.task_default_queue,
@@ -83,6 +90,15 @@ def database_status() -> str:
         return "ok"
     except Exception as error:  # noqa: BLE001 - reported, not raised
         return f"error: {error.__class__.__name__}"
+
+
+def storage_status() -> str:
+    """The file storage answers (the local folder, or the bucket with its credentials)."""
+    try:
+        default_storage.exists(STORAGE_PROBE)
+    except Exception as error:  # noqa: BLE001 - reported, not raised
+        return f"error: {error.__class__.__name__}"
+    return "ok"
 
 
 def cache_status() -> str:

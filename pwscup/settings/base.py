@@ -192,6 +192,8 @@ def s3_storage(
     overwritten: a name is taken once. Every download streams through a view that checks
     who is asking; no object URL is handed out (one would be signed, valid for a minute).
     """
+    from botocore.config import Config
+
     return {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
@@ -205,6 +207,14 @@ def s3_storage(
             "file_overwrite": False,
             "querystring_auth": True,
             "querystring_expire": 60,
+            # A read holds at most this much in memory; a larger object spills to a
+            # temporary file (django-storages' default, 0, keeps every object in memory).
+            "max_memory_size": 5 * 1024 * 1024,
+            # An unreachable server fails in seconds (a job is retried, /healthz reports
+            # it), not after botocore's default minute per attempt.
+            "client_config": Config(
+                connect_timeout=5, read_timeout=60, retries={"max_attempts": 3, "mode": "standard"}
+            ),
         },
     }
 

@@ -201,7 +201,8 @@ def _default_storage(tmp_path, **env) -> dict:
         "shell",
         "-c",
         "import json; from django.conf import settings; "
-        "print(json.dumps(settings.STORAGES['default']))",
+        "print(json.dumps(settings.STORAGES['default'], default=lambda config: "
+        "{'connect_timeout': config.connect_timeout, 'retries': config.retries}))",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         **env,
     )
@@ -222,6 +223,9 @@ def test_the_bucket_variables_choose_private_object_storage_and_nothing_else_doe
     # No public-read ACL, a name never overwritten, any URL signed and short-lived.
     assert options["default_acl"] is None and options["file_overwrite"] is False
     assert options["querystring_auth"] is True and options["querystring_expire"] <= 300
+    assert 0 < options["max_memory_size"] <= 10 * 1024 * 1024  # larger reads spill to disk
+    # An unreachable server fails in seconds, not minutes.
+    assert options["client_config"]["connect_timeout"] <= 10
     # Unset: the local folder, as the embedded demo needs.
     assert _default_storage(tmp_path) == {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 

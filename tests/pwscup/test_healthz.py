@@ -74,6 +74,7 @@ def test_healthz_is_degraded_when_no_worker_answers(client, monkeypatch):
         "status": "degraded",
         "database": "ok",
         "cache": "ok",
+        "storage": "ok",
         "broker": "ok",
         "workers": 0,
         "queue": celery_app.conf.task_default_queue,
@@ -207,3 +208,19 @@ def test_healthz_checks_the_broker_itself_when_the_shared_cache_is_down(client, 
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["broker"] == "error: OperationalError"
+
+
+def test_healthz_reaches_the_bucket_and_is_degraded_when_it_cannot(
+    client, monkeypatch, settings, s3_server, s3_bucket
+):
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=1))
+    assert client.get("/healthz").json()["storage"] == "ok"
+    # The same bucket on a port nothing listens on: uploads could not be kept.
+    unreachable = s3_server.storage(s3_bucket)
+    port = s3_server.endpoint_url.rsplit(":", 1)[1]
+    unreachable["OPTIONS"]["endpoint_url"] = s3_server.endpoint_url.replace(port, "9")
+    settings.STORAGES = {**settings.STORAGES, "default": unreachable}
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["storage"].startswith("error: ")
+    assert response.json()["database"] == "ok" and response.json()["workers"] == 1
