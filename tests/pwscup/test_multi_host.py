@@ -7,6 +7,8 @@ of the test's own (broker and cache) and moto's S3 server on the root side of th
 file lives in the bucket. Teams upload 60 anonymizations through the REST API of the web
 host; while w1 is scoring one, its whole host is killed (SIGKILL of every process). The
 reaper (run every second) finds w1 silent and puts its job back in the queue; w2 scores it.
+Every file is an object of the bucket; no host keeps an upload on its disk, and each worker
+host keeps its own prepared original there.
 """
 
 import concurrent.futures
@@ -244,3 +246,7 @@ def test_a_worker_host_dies_mid_job_and_no_upload_is_lost(world, site):
         assert not [path for path in kept if path.is_relative_to(host.media)], host.name
         assert not {path.name for path in kept} & uploaded_names, host.name
         assert not [path for path in kept if path.read_bytes() in uploaded_contents], host.name
+    # Each worker host prepared the original once for itself, on its own disk.
+    for host in site["workers"].values():
+        assert [path for path in host.files() if path.name == "output.pkl"], host.name
+    assert not [path for path in site["web"].files() if path.name == "output.pkl"]
