@@ -16,7 +16,6 @@ from pathlib import Path
 import boto3
 import requests
 
-from pwscup.settings.base import s3_storage
 from tests.support import free_port, wait_for
 
 # moto accepts any credentials; these only have to be present and identical everywhere.
@@ -84,6 +83,9 @@ class S3Server:
 
     def storage(self, bucket: str) -> dict:
         """The STORAGES["default"] entry those variables give (``pwscup.settings.base``)."""
+        # Imported here: importing the settings module reads the environment as it is now.
+        from pwscup.settings.base import s3_storage
+
         return s3_storage(
             bucket=bucket,
             endpoint_url=self.endpoint_url,
