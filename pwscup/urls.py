@@ -15,6 +15,10 @@ urlpatterns = [
     path("toolkit/<str:filename>", core_views.toolkit_download, name="toolkit_download"),
     path("admin/", admin.site.urls),
     path("api/", include("pwscup.api.urls")),
+    # Competition-wide pages (console and participants'), before the kinds' and the rounds'.
+    path("", include("pwscup.presentations.urls")),
+    path("", include("pwscup.bundles.urls")),
+    path("", include("pwscup.archives.urls")),
     # Each round kind's console pages (its round creation form, ...), then the console's.
     *kind_console_urlpatterns(),
     path("console/", include("pwscup.console.urls")),

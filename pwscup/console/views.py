@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from pwscup.archives.selectors import archives_console
 from pwscup.competitions.selectors import (
     audit_entries,
     console_competition,
@@ -24,6 +25,7 @@ from pwscup.console.forms import (
 )
 from pwscup.core.form_fields import add_errors
 from pwscup.kinds import all_kinds, kind_of
+from pwscup.presentations.selectors import presentations_console
 
 
 @login_required
@@ -110,6 +112,8 @@ def competition_page(request, competition_slug):
             "edit_form": CompetitionEditForm(initial=competition_initial(competition)),
             "invite_form": OrganizerInviteForm(),
             "audit": audit_entries(competition=competition, limit=30),
+            "presentations": presentations_console(competition=competition),
+            "archives": archives_console(competition=competition),
         },
     )
 

@@ -5,7 +5,7 @@ import json
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import console, engine
+from pwscup.dp import archive, bundle, console, engine
 from pwscup.dp.actions import dp_actions
 from pwscup.dp.api import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
@@ -143,3 +143,17 @@ class DPKind(RoundKind):
 
     def demo_load(self, competition, *, organizer) -> None:
         dp_demo_load(competition=competition, organizer=organizer)
+
+    def bundle_export(self, round, *, anchor):
+        return bundle.round_bundle(round, anchor=anchor)
+
+    def bundle_import(self, *, competition, entry, start, user):
+        return bundle.round_from_bundle(
+            competition=competition, entry=entry, start=start, user=user
+        )
+
+    def archive_members(self, round, *, secrets):
+        return archive.archive_members(round, secrets=secrets)
+
+    def data_card(self, round):
+        return archive.data_card(round)

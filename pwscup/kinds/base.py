@@ -186,6 +186,40 @@ class RoundKind:
         the action calls the kind's lifecycle services."""
         return {}
 
+    # --- competition bundles and the results archive ---------------------------------------
+
+    def bundle_export(self, round, *, anchor):
+        """The round as a competition bundle holds it: a ``pwscup.kinds.bundles.RoundBundle``
+        of its settings (configuration, schedule as ``offset_from(at, anchor)``, limits) and
+        its organizer files (original, samples). ``bundle_import`` of the result, then
+        ``bundle_export`` again with the same anchor, gives equal settings and files."""
+        raise NotImplementedError
+
+    def bundle_import(self, *, competition, entry, start, user):
+        """Create the round ``entry`` (a ``pwscup.kinds.bundles.RoundEntry``) in
+        ``competition``, its schedule ``at_offset(..., start, field=...)``, through the same
+        services as the kind's console (every check they make). Raises ``ValidationError``
+        keyed by the settings' field (``"levels[2].epsilon"``) or the file's role, with a
+        message naming the value. Returns the ``Round``. Runs inside the import's
+        transaction; every file it saves is removed again if the import fails."""
+        raise NotImplementedError
+
+    def archive_members(self, round, *, secrets: frozenset[str]):
+        """The round's published outcome for the results archive, as
+        ``pwscup.kinds.archives.ArchiveMember`` s: its leaderboards and scores as CSV,
+        published targets, attack matrix, final ranking (whatever the kind has). A member
+        holding an original, a sample, a permutation or ground truth carries that key of
+        ``SECRETS`` and is returned only when the key is in ``secrets``. Called only for a
+        round whose ``results_published`` is not ``False``."""
+        return []
+
+    def data_card(self, round) -> dict:
+        """What the round was played on, for the archive's data card (JSON): ``{"original":
+        {"rows": int, "sha256": str, "description": str}, "columns": [{"name": str, "role":
+        str}, ...], "rules": str}`` (``role``: quasi-identifier, sensitive, ...; ``rules``:
+        the ranking rule and gates in plain words)."""
+        return {}
+
     # --- demo ---------------------------------------------------------------------------------
 
     def demo_load(self, competition, *, organizer) -> None:

@@ -4,8 +4,10 @@ competition's page (its rounds, each drawn by its kind)."""
 from django.shortcuts import get_object_or_404, render
 
 from pwscup.accounts.selectors import competitions_for_user, team_for_user
+from pwscup.archives.selectors import archives_for
 from pwscup.competitions.selectors import user_is_organizer
 from pwscup.kinds import kind_of
+from pwscup.presentations.selectors import presentations_for
 
 
 def home(request):
@@ -39,5 +41,7 @@ def competition_detail(request, competition_slug):
             "rounds": rounds,
             "team": team_for_user(user=request.user, competition=competition),
             "is_organizer": user_is_organizer(user=request.user, competition=competition),
+            "presentations": presentations_for(user=request.user, competition=competition),
+            "archives": archives_for(user=request.user, competition=competition),
         },
     )

@@ -17,7 +17,7 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_state, round_missing_phases
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
-from pwscup.pwscup2015 import KEY, broker, kit_views, operation_views, target_views
+from pwscup.pwscup2015 import KEY, archive, broker, bundle, kit_views, operation_views, target_views
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
@@ -163,3 +163,17 @@ class Pwscup2015Kind(RoundKind):
                 "url": reverse("final_ranking", args=[round.competition.slug, round.slug]),
             }
         ]
+
+    def bundle_export(self, round, *, anchor):
+        return bundle.round_bundle(round, anchor=anchor)
+
+    def bundle_import(self, *, competition, entry, start, user):
+        return bundle.round_from_bundle(
+            competition=competition, entry=entry, start=start, user=user
+        )
+
+    def archive_members(self, round, *, secrets):
+        return archive.archive_members(round, secrets=secrets)
+
+    def data_card(self, round):
+        return archive.data_card(round)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import KEY, console, selectors
+from pwscup.sequential import KEY, archive, bundle, console, selectors
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.demo import demo_load
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
@@ -140,3 +140,17 @@ class SequentialKind(RoundKind):
 
     def demo_load(self, competition, *, organizer) -> None:
         demo_load(competition, organizer=organizer)
+
+    def bundle_export(self, round, *, anchor):
+        return bundle.round_bundle(round, anchor=anchor)
+
+    def bundle_import(self, *, competition, entry, start, user):
+        return bundle.round_from_bundle(
+            competition=competition, entry=entry, start=start, user=user
+        )
+
+    def archive_members(self, round, *, secrets):
+        return archive.archive_members(round, secrets=secrets)
+
+    def data_card(self, round):
+        return archive.data_card(round)

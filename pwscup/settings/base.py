@@ -48,6 +48,9 @@ INSTALLED_APPS = [
     "pwscup.pwscup2015",
     "pwscup.sequential",
     "pwscup.dp",
+    "pwscup.presentations",
+    "pwscup.bundles",
+    "pwscup.archives",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,5 @@
+"""The bundles pages (mounted at the site's root by pwscup/urls.py)."""
+
+app_name = "bundles"
+
+urlpatterns = []

@@ -1,0 +1,10 @@
+"""The dp round in the competition's results archive (``RoundKind.archive_members`` /
+``data_card``; ``pwscup.kinds.archives``)."""
+
+
+def archive_members(round, *, secrets):
+    return []
+
+
+def data_card(round):
+    return {}

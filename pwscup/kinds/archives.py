@@ -1,0 +1,36 @@
+"""What a round kind gives to the competition's results archive (``pwscup.archives``).
+
+The archive is the competition's published outcome, downloadable from its page by anyone
+who sees the competition: published targets, scores, attack matrices, final rankings, the
+slides and a data card. It never holds a secret unless the organizer ticks that secret
+when publishing the archive: each kind includes a member marked with one of ``SECRETS``
+only when that key is in the ``secrets`` it is given.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+ORIGINAL = "original"
+SAMPLES = "samples"
+PERMUTATIONS = "permutations"
+GROUND_TRUTH = "ground_truth"
+
+# The secrets an organizer may tick, in the order the publishing form lists them.
+SECRETS = {
+    ORIGINAL: _("the original tables"),
+    SAMPLES: _("the samples drawn from them (per team, per release)"),
+    PERMUTATIONS: _("the permutations behind the published targets"),
+    GROUND_TRUTH: _("the attacks' ground truth (who is who)"),
+}
+
+
+@dataclass(frozen=True)
+class ArchiveMember:
+    """One file of a round in the archive: ``name`` under ``rounds/<slug>/`` (``/`` between
+    folders, no ``..``), its bytes, and ``secret``: the key of ``SECRETS`` it belongs to
+    (``""``: published anyway)."""
+
+    name: str
+    content: bytes
+    secret: str = ""

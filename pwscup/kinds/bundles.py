@@ -1,0 +1,82 @@
+"""What a round kind gives and takes in a competition bundle (``pwscup.bundles``).
+
+A bundle is one ZIP holding a whole competition: a manifest (JSON, versioned, with a
+published schema) and the rounds' files. The core owns the ZIP, the manifest, its schema,
+the limits and the transaction; each kind owns its round's ``settings`` (its configuration
+and its schedule) and its files, through ``RoundKind.bundle_export`` and
+``RoundKind.bundle_import``.
+
+Times are never absolute in a bundle: each is an offset from the competition's start (the
+earliest moment any of its rounds opens), written as an ISO 8601 duration (``"P3DT4H"``),
+so that one bundle can be played again from any start date.
+"""
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.utils.dateparse import parse_duration
+from django.utils.duration import duration_iso_string
+from django.utils.translation import gettext as _
+
+
+@dataclass(frozen=True)
+class RoundBundle:
+    """One round as a kind exports it.
+
+    ``settings``: JSON-serialisable (dicts, lists, strings, numbers, booleans, ``None``),
+    the same for the same round whatever the anchor (times are ``offset_from`` it): its
+    configuration, its schedule, its limits. ``files``: a role, which is the file's name in
+    the bundle under ``rounds/<slug>/`` (``"original.csv"``, ``"sample.csv"``), mapped to
+    its bytes. Organizer data only: never a team's upload, a permutation or a score.
+    """
+
+    settings: dict
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One round as the import hands it to its kind: the core's fields (already checked:
+    the kind is registered, the address is free, the time zone exists), the kind's
+    ``settings`` as the manifest holds them (not checked: the kind checks them with the
+    same services as its console) and the round's ``files`` (role → bytes, each as listed in
+    the manifest, its SHA-256 checked)."""
+
+    name: str
+    slug: str
+    order: int
+    timezone: str
+    settings: dict
+    files: dict[str, bytes]
+
+
+def offset_from(at: dt.datetime | None, anchor: dt.datetime) -> str | None:
+    """``at`` as an ISO 8601 duration after ``anchor`` (``None`` stays ``None``)."""
+    if at is None:
+        return None
+    return duration_iso_string(at - anchor)
+
+
+def at_offset(offset, start: dt.datetime, *, field: str) -> dt.datetime:
+    """``start`` plus ``offset`` (an ISO 8601 duration, as ``offset_from`` wrote it).
+
+    Raises ``ValidationError`` keyed ``field`` naming the value when it is not a duration.
+    """
+    duration = parse_duration(offset) if isinstance(offset, str) else None
+    if duration is None:
+        raise ValidationError(
+            {
+                field: _(
+                    "%(value)s is not a duration: write an ISO 8601 duration such as P3DT4H "
+                    "(3 days and 4 hours after the start)."
+                )
+                % {"value": repr(offset)[:80]}
+            }
+        )
+    try:
+        return start + duration
+    except OverflowError:
+        raise ValidationError(
+            {field: _("%(value)s is too far from the start date.") % {"value": offset[:80]}}
+        ) from None
