@@ -30,10 +30,11 @@ def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> N
         round.original_source = ""
 
 
-# /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py).
-RESERVED_ROUND_SLUGS = frozenset({"team", "join"})
-# The console's own pages beside ``console/<competition>/``.
-RESERVED_COMPETITION_SLUGS = frozenset({"new", "creators"})
+# /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py), the
+# competition's presentations and results archive (pwscup/presentations/, pwscup/archives/).
+RESERVED_ROUND_SLUGS = frozenset({"team", "join", "presentations", "archive"})
+# The console's own pages beside ``console/<competition>/`` (the bundle import: pwscup/bundles/).
+RESERVED_COMPETITION_SLUGS = frozenset({"new", "creators", "import"})
 # What the URLs' ``<slug:…>`` converter matches, within the models' SlugField length.
 SLUG_PATTERN = re.compile(r"[-a-zA-Z0-9_]+")
 SLUG_MAX_LENGTH = 50
