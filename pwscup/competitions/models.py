@@ -166,6 +166,13 @@ class AuditEntry(models.Model):
         TEAM_DISQUALIFIED = "team_disqualified", _("Disqualified a team")
         TEAM_REINSTATED = "team_reinstated", _("Reinstated a team")
         MEMBER_REMOVED = "member_removed", _("Removed a member")
+        PRESENTATIONS_SCHEDULED = "presentations_scheduled", _("Scheduled presentations")
+        PRESENTATIONS_PUBLISHED = "presentations_published", _("Published the slides")
+        PRESENTATIONS_HIDDEN = "presentations_hidden", _("Hid the slides")
+        BUNDLE_EXPORTED = "bundle_exported", _("Exported the competition as a bundle")
+        COMPETITION_IMPORTED = "competition_imported", _("Imported the competition from a bundle")
+        COMPETITION_CLONED = "competition_cloned", _("Cloned the competition")
+        ARCHIVE_PUBLISHED = "archive_published", _("Published a results archive")
 
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="audit_entries"

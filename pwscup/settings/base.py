@@ -260,6 +260,13 @@ PWSCUP_MAX_FAILED_UPLOADS_PER_DAY = env.int("PWSCUP_MAX_FAILED_UPLOADS_PER_DAY",
 PWSCUP_MAX_STORED_BYTES_PER_TEAM = env.int(
     "PWSCUP_MAX_STORED_BYTES_PER_TEAM", default=2 * 1024 * 1024 * 1024
 )
+# A team's slides (pwscup/presentations/): a PDF of at most this size, whatever a window allows.
+PWSCUP_SLIDES_MAX_BYTES = env.int("PWSCUP_SLIDES_MAX_BYTES", default=20 * 1024 * 1024)
+# A competition bundle (pwscup/bundles/): the ZIP as uploaded, then what it decompresses to,
+# and how many members it may hold; a bundle past any of them is refused unread.
+PWSCUP_BUNDLE_MAX_UPLOAD_BYTES = env.int("PWSCUP_BUNDLE_MAX_UPLOAD_BYTES", default=200 * 1024**2)
+PWSCUP_BUNDLE_MAX_BYTES = env.int("PWSCUP_BUNDLE_MAX_BYTES", default=1024**3)
+PWSCUP_BUNDLE_MAX_FILES = env.int("PWSCUP_BUNDLE_MAX_FILES", default=500)
 
 # --- Login throttling (django-axes) -------------------------------------------------
 # A user name is locked for a while from one address after this many failed log-ins in a row;
