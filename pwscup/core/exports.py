@@ -68,9 +68,19 @@ def csv_writer(stream, **dialect) -> SpreadsheetSafeWriter:
 
 def csv_response(filename: str, header: list, rows) -> HttpResponse:
     """An attachment ``filename``: ``header`` then ``rows``, every cell spreadsheet-safe."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response = csv_bytes_response(b"", filename)
     writer = csv_writer(response)
     writer.writerow(header)
     writer.writerows(rows)
+    return response
+
+
+def csv_bytes_response(content: bytes | str, filename: str) -> HttpResponse:
+    """A CSV already written (through ``csv_writer``, or a file kept as uploaded) as the
+    attachment ``filename``: UTF-8, the one content type every CSV download has."""
+    response = HttpResponse(
+        content.encode() if isinstance(content, str) else content,
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -79,11 +79,17 @@ def source_encoding_label(encoding: str) -> str:
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 
 
-def private_file_response(field, filename: str) -> FileResponse:
-    """Serve a private CSV file as an attachment (``text/csv; charset=utf-8``); callers
-    have checked permission already."""
+def private_file_response(
+    field, filename: str, *, content_type: str = CSV_CONTENT_TYPE, as_attachment: bool = True
+) -> FileResponse:
+    """Serve a private file (a CSV unless ``content_type`` says otherwise: a PDF, a PNG
+    preview shown inline with ``as_attachment=False``, a ZIP); callers have checked
+    permission already."""
     if not field:
         raise Http404("No file.")
     return FileResponse(
-        field.open("rb"), as_attachment=True, filename=filename, content_type=CSV_CONTENT_TYPE
+        field.open("rb"),
+        as_attachment=as_attachment,
+        filename=filename,
+        content_type=content_type,
     )

@@ -5,13 +5,14 @@ ledger refusal, 400 on a bad request) and redirects back to the level page after
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts.access import kind_view
+from pwscup.core.exports import csv_bytes_response
 from pwscup.core.files import private_file_response
 from pwscup.dp import engine, services
 from pwscup.dp.exports import ledger_csv_text
@@ -155,6 +156,4 @@ def ledger_csv(request, access, level):
     dp_round = dp_round_or_404(access)
     team = team_or_404(access)
     view = level_or_404(dp_round, team, level)
-    response = HttpResponse(ledger_csv_text(view), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="ledger_{team.slug}_{level}.csv"'
-    return response
+    return csv_bytes_response(ledger_csv_text(view), f"ledger_{team.slug}_{level}.csv")

@@ -2,9 +2,10 @@
 toolkit wheel) and the sample estimate (``pwscup.dp.kit``)."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 
 from pwscup.accounts.access import kind_view
+from pwscup.core.exports import csv_bytes_response
 from pwscup.core.kits import kit_response
 from pwscup.dp import kit
 from pwscup.dp.views.common import dp_round_or_404
@@ -30,9 +31,6 @@ def kit_download(request, access):
 def sample_estimate(request, access):
     dp_round = dp_round_or_404(access)
     _allowed(access)
-    response = HttpResponse(
-        kit.sample_estimate(dp_round=dp_round), content_type="text/csv; charset=utf-8"
+    return csv_bytes_response(
+        kit.sample_estimate(dp_round=dp_round), kit.sample_estimate_name(dp_round=dp_round)
     )
-    name = kit.sample_estimate_name(dp_round=dp_round)
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response

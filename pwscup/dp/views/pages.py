@@ -4,12 +4,12 @@ leaderboard (*Results*), shown after the close only (spec §7.6), as a page or C
 tabs themselves are ``pwscup.dp.views.tabs``."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import conditional_page
 
 from pwscup.accounts.access import kind_view
+from pwscup.core.exports import csv_bytes_response
 from pwscup.dp import engine, guide, services
 from pwscup.dp.exports import leaderboard_csv_text, published_truths
 from pwscup.dp.forms import (
@@ -92,11 +92,7 @@ def leaderboard(request, access):
     boards = level_boards(dp_round=dp_round)
     overall = overall_ranking(boards)
     if request.GET.get("format") == "csv":
-        response = HttpResponse(
-            leaderboard_csv_text(boards, overall), content_type="text/csv; charset=utf-8"
-        )
-        response["Content-Disposition"] = 'attachment; filename="dp_leaderboard.csv"'
-        return response
+        return csv_bytes_response(leaderboard_csv_text(boards, overall), "dp_leaderboard.csv")
     return render_tab(
         request,
         access,

@@ -1,13 +1,12 @@
 """What a team downloads from the *Data* tab: its data, the configuration and the sample
 submission (the starter kit is ``kit_views``, the targets ``target_views``)."""
 
-import io
-
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, JsonResponse
+from django.http import Http404, JsonResponse
 
 from pwscup.accounts.access import round_access
-from pwscup.core.files import CSV_CONTENT_TYPE, private_file_response
+from pwscup.core.exports import csv_bytes_response
+from pwscup.core.files import private_file_response
 from pwscup.pwscup2015.access import original_file_for
 from pwscup.pwscup2015.sample import sample_submission
 from pwscup.pwscup2015.scoring_guide import config_download_name, round_scoring_config
@@ -26,12 +25,7 @@ def sample_download(request, competition_slug, round_slug):
     access = round_access(request, competition_slug, round_slug)
     original_file_for(access)  # the same rule as the data download (404 otherwise)
     sample = sample_submission(round=access.round, team=access.team)
-    return FileResponse(
-        io.BytesIO(sample.content),
-        as_attachment=True,
-        filename=sample.filename,
-        content_type=CSV_CONTENT_TYPE,
-    )
+    return csv_bytes_response(sample.content, sample.filename)
 
 
 @login_required

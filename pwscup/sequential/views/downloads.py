@@ -10,17 +10,10 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
+from pwscup.core.exports import csv_bytes_response
 from pwscup.core.kits import kit_response
 from pwscup.sequential import KEY, kit, selectors, services
 from pwscup.sequential.views.common import attack_target, own_release, require_team
-
-
-def _csv_response(content: bytes | str, filename: str) -> HttpResponse:
-    if isinstance(content, str):
-        content = content.encode()
-    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 @kind_view(KEY)
@@ -34,7 +27,7 @@ def step_table(request, access, step: int):
         content = services.step_table_bytes(sequential=sequential, team=team, step=step)
     except Refused as refusal:
         raise Http404(refusal.message) from None
-    return _csv_response(content, f"T{step}.csv")
+    return csv_bytes_response(content, f"T{step}.csv")
 
 
 @kind_view(KEY)
@@ -64,7 +57,7 @@ def master_download(request, access):
         master = selectors.team_master(sequential=sequential, team=team)
         if master is None:
             raise Http404("No master.")
-        return _csv_response(services.master_bytes(master=master), "master.csv")
+        return csv_bytes_response(services.master_bytes(master=master), "master.csv")
     team = require_team(access)
     if request.GET.get("team"):
         raise Http404("Not your master.")
@@ -72,13 +65,13 @@ def master_download(request, access):
         content = services.team_master_bytes(sequential=sequential, team=team)
     except Refused as refusal:
         raise Http404(refusal.message) from None
-    return _csv_response(content, "master.csv")
+    return csv_bytes_response(content, "master.csv")
 
 
 @kind_view(KEY)
 def release_file(request, access, pk: int):
     release = own_release(access, pk)
-    return _csv_response(
+    return csv_bytes_response(
         services.release_bytes_for_download(release=release), f"release_{release.step}.csv"
     )
 
@@ -88,7 +81,7 @@ def release_risk_csv(request, access, pk: int):
     release = own_release(access, pk)
     if not release.per_person:
         raise Http404("No risk table.")
-    return _csv_response(
+    return csv_bytes_response(
         selectors.release_risk_table(release=release), f"risk_per_person_{release.step}.csv"
     )
 
@@ -99,7 +92,7 @@ def target_file(request, access, team_slug: str, filename: str):
     target = attack_target(access, team_slug)
     if filename not in target.files:
         raise Http404("No such file.")
-    return _csv_response(target.files[filename], filename)
+    return csv_bytes_response(target.files[filename], filename)
 
 
 @kind_view(KEY)
@@ -123,4 +116,4 @@ def sample_download(request, access):
         step, content = kit.sample_release(sequential=sequential, team=team)
     except Refused as refusal:
         raise Http404(refusal.message) from None
-    return _csv_response(content, f"release_{step}.csv")
+    return csv_bytes_response(content, f"release_{step}.csv")
