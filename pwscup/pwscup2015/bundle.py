@@ -1,10 +1,221 @@
 """The pwscup2015 round in a competition bundle (``RoundKind.bundle_export`` / ``bundle_import``;
-``pwscup.kinds.bundles``)."""
+``pwscup.kinds.bundles``).
+
+The settings are what an organizer sets in the console's round wizard and edit form: the
+configuration (``Round.config``, as checked against the original), the data mode, the
+ranking rules, and both phases (windows as offsets from the competition's start, limits,
+leaderboard visibility); never the round's state (freeze, publication, targets, samples,
+the secret seed). The one file is ``original.csv``: the original in UTF-8, as it is scored
+and served. An original uploaded in another encoding is also kept as uploaded
+(``Round.original_source``); the bundle leaves that copy out: it records one upload of the
+old competition, plays no part in the game, and the new round converts nothing.
+
+The import goes through ``console_round_create``, the service of the console's wizard,
+so the original and the settings meet every check a new round meets there.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.competitions.models import Phase
+from pwscup.competitions.services import read_file_bytes
+from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.kinds.bundles import RoundBundle, at_offset, offset_from
+from pwscup.pwscup2015.console.services import console_round_create
+from pwscup.pwscup2015.models import Pwscup2015Round
+
+ORIGINAL = "original.csv"
+PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
+CHOICES = {
+    "data_mode": Pwscup2015Round.DataMode,
+    "ranking_rule": Pwscup2015Round.RankingRule,
+    "selection_rule": Pwscup2015Round.SelectionRule,
+    "attack_visibility": Pwscup2015Round.AttackVisibility,
+}
+COUNTS = ("sample_size", "decoy_count")
+FLAGS = ("auto_freeze", "allow_attack_before_close")
+SETTINGS_KEYS = frozenset(
+    {"config", "utility_gates", "tie_break_metric", "phases", *CHOICES, *COUNTS, *FLAGS}
+)
 
 
 def round_bundle(round, *, anchor):
-    raise NotImplementedError
+    game = round.pwscup2015
+    phases = {phase.kind: phase for phase in round.phases.all()}
+    anonymization, attack = phases.get(Phase.Kind.ANONYMIZATION), phases.get(Phase.Kind.ATTACK)
+    settings = {
+        "config": round.config,
+        "data_mode": game.data_mode,
+        "sample_size": game.sample_size,
+        "decoy_count": game.decoy_count,
+        "utility_gates": game.utility_gates,
+        "tie_break_metric": game.tie_break_metric,
+        "ranking_rule": game.ranking_rule,
+        "selection_rule": game.selection_rule,
+        "attack_visibility": game.attack_visibility,
+        "auto_freeze": game.auto_freeze,
+        # The wizard's explicit consent to overlapping phases (the demo's rounds have them).
+        "allow_attack_before_close": bool(
+            anonymization and attack and attack.opens_at < anonymization.closes_at
+        ),
+        "phases": {
+            kind: {
+                "opens_at": offset_from(phase.opens_at, anchor),
+                "closes_at": offset_from(phase.closes_at, anchor),
+                "daily_limit": phase.daily_limit,
+                "total_limit": phase.total_limit,
+                "leaderboard_public": phase.leaderboard_public,
+            }
+            for kind, phase in sorted(phases.items())
+        },
+    }
+    return RoundBundle(settings=settings, files={ORIGINAL: read_file_bytes(round.original_file)})
+
+
+def _count(value, *, field: str, minimum: int) -> dict:
+    if value is None or (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and minimum <= value <= POSITIVE_INT_MAX
+    ):
+        return {}
+    return {
+        field: _("%(value)s is not a whole number from %(min)s to %(max)s, nor null.")
+        % {"value": repr(value)[:40], "min": minimum, "max": POSITIVE_INT_MAX}
+    }
+
+
+def _flag(value, *, field: str) -> dict:
+    if isinstance(value, bool):
+        return {}
+    return {field: _("%(value)s is not true or false.") % {"value": repr(value)[:40]}}
+
+
+def _shape_errors(settings: dict) -> dict:
+    """The types and choices the console's forms enforce before its services run."""
+    errors = {}
+    for key in sorted(set(settings) - SETTINGS_KEYS):
+        errors[key] = _("unknown setting of this kind of round.")
+    for key in sorted(SETTINGS_KEYS - set(settings)):
+        errors[key] = _("this setting is missing.")
+    for key, choices in CHOICES.items():
+        if key in settings and settings[key] not in choices.values:
+            errors[key] = _("%(value)s is not one of %(choices)s.") % {
+                "value": repr(settings[key])[:40],
+                "choices": ", ".join(choices.values),
+            }
+    for key in COUNTS:
+        if key in settings:
+            errors.update(_count(settings[key], field=key, minimum=0))
+    for key in FLAGS:
+        if key in settings:
+            errors.update(_flag(settings[key], field=key))
+    for key in ("config", "utility_gates"):
+        if key in settings and not isinstance(settings[key], dict):
+            errors[key] = _("%(value)s is not a JSON object.") % {"value": repr(settings[key])[:40]}
+    if "tie_break_metric" in settings and not isinstance(settings["tie_break_metric"], str):
+        errors["tie_break_metric"] = _("%(value)s is not text.") % {
+            "value": repr(settings["tie_break_metric"])[:40]
+        }
+    phases = settings.get("phases", {})
+    if not isinstance(phases, dict):
+        errors["phases"] = _("%(value)s is not a JSON object.") % {"value": repr(phases)[:40]}
+        return errors
+    for kind, values in phases.items():
+        where = f"phases.{kind}"
+        if kind not in Phase.Kind.values:
+            errors[where] = _("unknown phase: the phases are %(kinds)s.") % {
+                "kinds": ", ".join(Phase.Kind.values)
+            }
+        elif not isinstance(values, dict) or set(values) != set(PHASE_KEYS):
+            errors[where] = _("a phase is an object with exactly the keys %(keys)s.") % {
+                "keys": ", ".join(PHASE_KEYS)
+            }
+        else:
+            for key in ("daily_limit", "total_limit"):
+                errors.update(_count(values[key], field=f"{where}.{key}", minimum=1))
+            errors.update(_flag(values["leaderboard_public"], field=f"{where}.leaderboard_public"))
+    return errors
+
+
+def _phases(phases: dict, start) -> dict:
+    """``{kind: phase_set keyword arguments}`` with the times ``start`` plus the offsets."""
+    errors, result = {}, {}
+    for kind, values in phases.items():
+        times = {}
+        for key in ("opens_at", "closes_at"):
+            try:
+                times[key] = at_offset(values[key], start, field=f"phases.{kind}.{key}")
+            except ValidationError as error:
+                errors.update(error.message_dict)
+        result[kind] = {
+            **times,
+            "daily_limit": values["daily_limit"],
+            "total_limit": values["total_limit"],
+            "leaderboard_public": values["leaderboard_public"],
+        }
+    if errors:
+        raise ValidationError(errors)
+    return result
+
+
+def _settings_key(key: str) -> str:
+    """The console services' error keys as the settings name them (``attack_opens_at`` →
+    ``phases.attack.opens_at``)."""
+    for kind in Phase.Kind.values:
+        for name in ("opens_at", "closes_at"):
+            if key == f"{kind}_{name}":
+                return f"phases.{kind}.{name}"
+    return key
 
 
 def round_from_bundle(*, competition, entry, start, user):
-    raise NotImplementedError
+    settings = entry.settings
+    if set(entry.files) != {ORIGINAL}:
+        raise ValidationError(
+            {
+                "files": _("a round of this kind has exactly one file, %(file)s.")
+                % {"file": ORIGINAL}
+            }
+        )
+    errors = _shape_errors(settings)
+    if errors:
+        raise ValidationError(errors)
+    phases = _phases(settings["phases"], start)
+    try:
+        return console_round_create(
+            user=user,
+            competition=competition,
+            original=entry.files[ORIGINAL],
+            original_filename=ORIGINAL,
+            config=settings["config"],
+            data={key: settings[key] for key in ("data_mode", *COUNTS)},
+            phases=phases,
+            rules={
+                key: settings[key]
+                for key in (
+                    "utility_gates",
+                    "tie_break_metric",
+                    "ranking_rule",
+                    "selection_rule",
+                    "attack_visibility",
+                    "auto_freeze",
+                )
+            },
+            name=entry.name,
+            slug=entry.slug,
+            timezone=entry.timezone,
+            allow_attack_before_close=settings["allow_attack_before_close"],
+        )
+    except ValidationError as error:
+        if not hasattr(error, "error_dict"):
+            raise
+        raise ValidationError(
+            {_settings_key(key): messages for key, messages in error.message_dict.items()}
+        ) from None
+    except scoring.ConfigError as error:
+        raise ValidationError({"config": error.render(get_language())}) from None
+    except scoring.ScoringError as error:
+        raise ValidationError({ORIGINAL: error.render(get_language())}) from None

@@ -1,0 +1,60 @@
+"""The bundle pages' forms: they collect values; the services check them."""
+
+import zoneinfo
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import form_dates_check
+
+
+def timezone_choices():
+    return [(zone, zone) for zone in sorted(zoneinfo.available_timezones())]
+
+
+class NewCompetitionForm(forms.Form):
+    """The new competition's address, name and start (in a time zone)."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=200,
+        required=False,
+    )
+    slug = forms.SlugField(
+        label=_("Address"), max_length=50, help_text=_("Used in the page address: /c/<address>/.")
+    )
+    start = forms.DateTimeField(
+        label=_("Start"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("The earliest opening of any round; every other date keeps its distance."),
+    )
+    timezone = forms.ChoiceField(label=_("Time zone of the start"), choices=timezone_choices)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["timezone"].initial = "Asia/Tokyo"
+
+    def clean(self):
+        cleaned = super().clean()
+        start, zone = cleaned.get("start"), cleaned.get("timezone")
+        if start is not None and zone:
+            cleaned["start"] = start.replace(tzinfo=None).replace(tzinfo=zoneinfo.ZoneInfo(zone))
+            form_dates_check(self, ["start"], time_zone=zone)
+        return cleaned
+
+
+class CloneForm(NewCompetitionForm):
+    pass
+
+
+class ImportForm(NewCompetitionForm):
+    bundle = forms.FileField(
+        label=_("Bundle (ZIP)"),
+        help_text=_("A competition bundle exported from this platform."),
+        widget=forms.ClearableFileInput(attrs={"accept": ".zip,application/zip"}),
+    )
+    field_order = ["bundle", "name", "slug", "start", "timezone"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].help_text = _("Empty: the name the bundle holds.")

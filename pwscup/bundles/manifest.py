@@ -1,0 +1,157 @@
+"""The bundle's manifest (``manifest.json``): its bytes, its published JSON Schema and the
+check of a manifest read from a ZIP, whose messages name ``manifest.json`` and the JSON path
+at fault (``rounds[2].slug``)."""
+
+import json
+from functools import cache
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from jsonschema import Draft202012Validator
+
+FORMAT = "pwscup-competition-bundle"
+VERSION = 1
+MANIFEST_NAME = "manifest.json"
+SCHEMA_PATH = Path(__file__).parent / "schema" / "bundle-v1.schema.json"
+# How many schema errors one refusal lists (the first ones, in the manifest's order).
+MAX_MESSAGES = 5
+
+
+def manifest_bytes(manifest: dict) -> bytes:
+    """The one way a manifest is written: sorted keys, two-space indent, UTF-8 text kept as
+    is, one trailing newline; equal manifests are equal bytes."""
+    text = json.dumps(manifest, sort_keys=True, indent=2, ensure_ascii=False)
+    return (text + "\n").encode("utf-8")
+
+
+def round_path(slug: str, role: str) -> str:
+    """Where a round's file lies in the ZIP."""
+    return f"rounds/{slug}/{role}"
+
+
+@cache
+def schema_text() -> str:
+    return SCHEMA_PATH.read_text(encoding="utf-8")
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(schema_text()))
+
+
+def json_path(parts) -> str:
+    """``["rounds", 2, "slug"]`` → ``rounds[2].slug`` (the root: ``""``)."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _schema_message(error) -> str:
+    """A schema error in the site's words (jsonschema's own are English only)."""
+    value = repr(error.instance)[:80]
+    expected = error.validator_value
+    messages = {
+        "required": lambda: (
+            _("%(name)s is missing.")
+            % {"name": next((n for n in expected if n not in error.instance), "?")}
+        ),
+        "additionalProperties": lambda: (
+            _("unexpected key(s) %(names)s.")
+            % {
+                "names": ", ".join(
+                    sorted(
+                        repr(k)[:40] for k in error.instance if k not in error.schema["properties"]
+                    )
+                )
+            }
+        ),
+        "type": lambda: (
+            _("%(value)s is not of the type %(type)s.") % {"value": value, "type": expected}
+        ),
+        "const": lambda: (
+            _("%(value)s is not %(expected)s.") % {"value": value, "expected": json.dumps(expected)}
+        ),
+        "pattern": lambda: (
+            _("%(value)s does not have the expected form %(pattern)s.")
+            % {"value": value, "pattern": expected}
+        ),
+        "minLength": lambda: (
+            _("%(value)s is too short (at least %(n)s characters).")
+            % {"value": value, "n": expected}
+        ),
+        "maxLength": lambda: (
+            _("%(value)s is too long (at most %(n)s characters).") % {"value": value, "n": expected}
+        ),
+        "minimum": lambda: _("%(value)s is less than %(n)s.") % {"value": value, "n": expected},
+        "maximum": lambda: _("%(value)s is more than %(n)s.") % {"value": value, "n": expected},
+    }
+    make = messages.get(error.validator)
+    return make() if make else error.message
+
+
+def _error_order(error) -> list[tuple]:
+    """The manifest's order: ``rounds[2]`` before ``rounds[10]``."""
+    return [(0, part, "") if isinstance(part, int) else (1, 0, str(part)) for part in error.path]
+
+
+def manifest_parse(data: bytes) -> dict:
+    """The manifest read from its bytes and checked against the schema.
+
+    Raises ``ValidationError`` with messages naming ``manifest.json`` and the JSON path: a
+    manifest that is not UTF-8 JSON, of another format or version (said first: a newer
+    bundle is refused as such, not as a list of unknown keys), or that breaks the schema
+    (the first ``MAX_MESSAGES`` errors).
+    """
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValidationError(_("%(file)s is not UTF-8 text.") % {"file": MANIFEST_NAME}) from None
+    except json.JSONDecodeError as error:
+        raise ValidationError(
+            _("%(file)s is not JSON: %(reason)s at line %(line)s, column %(column)s.")
+            % {
+                "file": MANIFEST_NAME,
+                "reason": error.msg,
+                "line": error.lineno,
+                "column": error.colno,
+            }
+        ) from None
+    if not isinstance(manifest, dict):
+        raise ValidationError(_("%(file)s must hold a JSON object.") % {"file": MANIFEST_NAME})
+    if manifest.get("format") != FORMAT:
+        raise ValidationError(
+            _("%(file)s: format %(value)s is not a competition bundle (expected %(expected)s).")
+            % {
+                "file": MANIFEST_NAME,
+                "value": repr(manifest.get("format"))[:80],
+                "expected": json.dumps(FORMAT),
+            }
+        )
+    if manifest.get("version") != VERSION:
+        raise ValidationError(
+            _(
+                "%(file)s: version %(value)s is unknown: this site reads version %(version)s "
+                "bundles."
+            )
+            % {
+                "file": MANIFEST_NAME,
+                "value": repr(manifest.get("version"))[:40],
+                "version": VERSION,
+            }
+        )
+    errors = sorted(_validator().iter_errors(manifest), key=_error_order)
+    if errors:
+        raise ValidationError(
+            [
+                _("%(file)s: %(path)s: %(message)s")
+                % {
+                    "file": MANIFEST_NAME,
+                    "path": json_path(error.absolute_path) or _("(top level)"),
+                    "message": _schema_message(error),
+                }
+                for error in errors[:MAX_MESSAGES]
+            ]
+        )
+    return manifest

@@ -1,0 +1,113 @@
+"""What the bundles read: a competition as a bundle (its manifest and ZIP), who may import."""
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.header import CREATE_PERMISSION
+from pwscup.bundles.manifest import FORMAT, MANIFEST_NAME, VERSION, manifest_bytes, round_path
+from pwscup.bundles.zipped import zip_write
+from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.selectors import user_is_organizer
+from pwscup.kinds import kind_of
+from pwscup.kinds.bundles import RoundBundle
+
+ROLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+@dataclass(frozen=True)
+class Bundle:
+    manifest: dict
+    data: bytes  # the ZIP
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+
+def may_create_competitions(*, user) -> bool:
+    """The console's rule for who creates competitions (``competitions.add_competition``):
+    an import or a clone creates one."""
+    return bool(user.is_authenticated and user.is_active and user.has_perm(CREATE_PERMISSION))
+
+
+def may_clone(*, user, competition: Competition) -> bool:
+    return may_create_competitions(user=user) and user_is_organizer(
+        user=user, competition=competition
+    )
+
+
+def competition_rounds(*, competition: Competition) -> list[Round]:
+    return list(competition.rounds.order_by("order", "id").prefetch_related("phases"))
+
+
+def bundle_anchor(*, competition: Competition, rounds: list[Round]) -> dt.datetime:
+    """The moment every time of the bundle is an offset from: the earliest opening of any
+    round's schedule (``RoundKind.schedule_lines``), else the competition's creation."""
+    openings = [
+        line["opens_at"]
+        for round_ in rounds
+        for line in kind_of(round_).schedule_lines(round_)
+        if line.get("opens_at") is not None
+    ]
+    return min(openings, default=competition.created_at)
+
+
+def competition_bundle(*, competition: Competition) -> Bundle:
+    """The competition as a bundle: the manifest (no slug of the competition, no absolute
+    date, no team, no upload) and the ZIP of the manifest and the rounds' files.
+
+    Raises ``ValidationError`` when a round's kind cannot export itself."""
+    rounds = competition_rounds(competition=competition)
+    anchor = bundle_anchor(competition=competition, rounds=rounds)
+    members, entries = {}, []
+    for round_ in rounds:
+        kind = kind_of(round_)
+        try:
+            exported = kind.bundle_export(round_, anchor=anchor)
+        except NotImplementedError:
+            raise ValidationError(
+                _("The round %(round)s (%(kind)s) cannot be exported: its kind has no bundles.")
+                % {"round": round_.slug, "kind": kind.key}
+            ) from None
+        entries.append(_round_entry(round_, exported))
+        for role, content in exported.files.items():
+            members[round_path(round_.slug, role)] = content
+    manifest = {
+        "format": FORMAT,
+        "version": VERSION,
+        "competition": {
+            "name": competition.name,
+            "description": competition.description,
+            "is_listed": competition.is_listed,
+            "max_team_size": competition.max_team_size,
+        },
+        "rounds": entries,
+    }
+    members[MANIFEST_NAME] = manifest_bytes(manifest)
+    return Bundle(manifest=manifest, data=zip_write(members))
+
+
+def _round_entry(round_: Round, exported: RoundBundle) -> dict:
+    files = {}
+    for role, content in sorted(exported.files.items()):
+        if not ROLE.fullmatch(role):
+            raise ValueError(f"{round_.kind} exported a file with the role {role!r}")
+        files[role] = {
+            "path": round_path(round_.slug, role),
+            "sha256": hashlib.sha256(content).hexdigest(),
+            "size": len(content),
+        }
+    return {
+        "kind": round_.kind,
+        "name": round_.name,
+        "slug": round_.slug,
+        "order": round_.order,
+        "timezone": round_.timezone,
+        "settings": exported.settings,
+        "files": files,
+    }

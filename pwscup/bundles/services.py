@@ -1,0 +1,288 @@
+"""Exporting, importing and cloning a competition as a bundle (``docs/bundles.md``).
+
+An import reads the ZIP in memory (``zipped.zip_read``), checks the manifest against its
+schema and every listed file against its size and SHA-256, then creates the competition and
+its rounds in one transaction, each round through its kind's ``bundle_import`` (the same
+services as the kind's console). A clone is an export in memory followed by an import.
+"""
+
+import datetime as dt
+import hashlib
+import io
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from pwscup.bundles.cleanup import files_recorded
+from pwscup.bundles.manifest import MANIFEST_NAME, manifest_parse, round_path
+from pwscup.bundles.selectors import (
+    competition_bundle,
+    may_clone,
+    may_create_competitions,
+)
+from pwscup.bundles.zipped import ZipLimits, zip_read
+from pwscup.competitions.dates import dates_check
+from pwscup.competitions.models import AuditEntry, Competition, Round
+from pwscup.competitions.services import audit_record, competition_create, slug_check
+from pwscup.kinds import get_kind
+from pwscup.kinds.bundles import RoundEntry
+
+Action = AuditEntry.Action
+NAME_MAX_LENGTH = Competition._meta.get_field("name").max_length
+# A round's own fields in the manifest (any other key of a kind's error is a settings key).
+ROUND_FIELDS = ("kind", "name", "slug", "order", "timezone", "files")
+
+
+def bundle_limits() -> ZipLimits:
+    return ZipLimits(
+        upload_bytes=settings.PWSCUP_BUNDLE_MAX_UPLOAD_BYTES,
+        total_bytes=settings.PWSCUP_BUNDLE_MAX_BYTES,
+        files=settings.PWSCUP_BUNDLE_MAX_FILES,
+    )
+
+
+def competition_export(*, competition: Competition, user) -> bytes:
+    """The competition as a bundle's ZIP (recorded in its audit log)."""
+    bundle = competition_bundle(competition=competition)
+    audit_record(
+        user=user,
+        competition=competition,
+        action=Action.BUNDLE_EXPORTED,
+        rounds=len(bundle.manifest["rounds"]),
+        sha256=bundle.sha256,
+    )
+    return bundle.data
+
+
+def competition_import(*, bundle_file, name: str, slug: str, start: dt.datetime, user):
+    """A new competition organized by ``user`` from the bundle ``bundle_file`` (a binary
+    file object), its times ``start`` plus the bundle's offsets; ``name`` empty: the
+    bundle's. Needs the right to create competitions.
+
+    Raises ``ValidationError``: keyed ``name``, ``slug`` or ``start`` for those, else
+    messages naming the bundle's file and field. Nothing is left on failure: no row, no
+    file in the storage."""
+    if not may_create_competitions(user=user):
+        raise PermissionDenied
+    return _import(
+        bundle_file=bundle_file,
+        name=name,
+        slug=slug,
+        start=start,
+        user=user,
+        action=Action.COMPETITION_IMPORTED,
+    )
+
+
+def competition_clone(
+    *, competition: Competition, name: str, slug: str, start: dt.datetime, user
+) -> Competition:
+    """A new competition like ``competition`` (its settings, rounds and files; no team, no
+    upload), starting at ``start``: the export and the import of a bundle, in memory."""
+    if not may_clone(user=user, competition=competition):
+        raise PermissionDenied
+    bundle = competition_bundle(competition=competition)
+    return _import(
+        bundle_file=io.BytesIO(bundle.data),
+        name=name,
+        slug=slug,
+        start=start,
+        user=user,
+        action=Action.COMPETITION_CLONED,
+        source=competition.slug,
+    )
+
+
+def _target_check(*, name: str, slug: str, start: dt.datetime) -> None:
+    errors = {}
+    if len(name) > NAME_MAX_LENGTH:
+        errors["name"] = _("A name has at most %(max)s characters.") % {"max": NAME_MAX_LENGTH}
+    try:
+        slug_check(slug=slug)
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    try:
+        dates_check({"start": start}, labels={"start": _("Start")})
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    if errors:
+        raise ValidationError(errors)
+
+
+def _import(*, bundle_file, name, slug, start, user, action, **detail) -> Competition:
+    name = (name or "").strip()
+    _target_check(name=name, slug=slug, start=start)
+    members = zip_read(bundle_file, limits=bundle_limits())
+    if MANIFEST_NAME not in members:
+        raise ValidationError(
+            _("The bundle has no %(file)s at its root: is it a competition bundle?")
+            % {"file": MANIFEST_NAME}
+        )
+    manifest = manifest_parse(members.pop(MANIFEST_NAME))
+    round_files = _round_files(manifest, members)
+    with files_recorded(), transaction.atomic():
+        described = manifest["competition"]
+        competition = competition_create(
+            name=name or described["name"],
+            slug=slug,
+            description=described["description"],
+            organizers=[user],
+        )
+        Competition.objects.filter(pk=competition.pk).update(
+            is_listed=described["is_listed"], max_team_size=described["max_team_size"]
+        )
+        competition.refresh_from_db()
+        for index, (entry, files) in enumerate(zip(manifest["rounds"], round_files, strict=True)):
+            _round_import(
+                competition=competition,
+                index=index,
+                entry=entry,
+                files=files,
+                start=start,
+                user=user,
+            )
+        audit_record(
+            user=user,
+            competition=competition,
+            action=action,
+            name=competition.name,
+            rounds=len(manifest["rounds"]),
+            **detail,
+        )
+    return competition
+
+
+def _round_files(manifest: dict, members: dict[str, bytes]) -> list[dict[str, bytes]]:
+    """Each round's files (role → bytes) as the manifest lists them, every one present with
+    its listed size and SHA-256, and no member the manifest does not list."""
+    listed, rounds = set(), []
+    for index, entry in enumerate(manifest["rounds"]):
+        files = {}
+        for role, described in entry["files"].items():
+            path = described["path"]
+            expected = round_path(entry["slug"], role)
+            if path != expected:
+                raise ValidationError(
+                    _(
+                        "%(file)s: rounds[%(index)s].files.%(role)s.path: %(value)s should be "
+                        "%(expected)s."
+                    )
+                    % {
+                        "file": MANIFEST_NAME,
+                        "index": index,
+                        "role": role,
+                        "value": repr(path)[:80],
+                        "expected": expected,
+                    }
+                )
+            content = members.get(path)
+            if content is None:
+                raise ValidationError(
+                    _("%(path)s: listed in %(file)s but missing from the bundle.")
+                    % {"path": path, "file": MANIFEST_NAME}
+                )
+            if len(content) != described["size"]:
+                raise ValidationError(
+                    _("%(path)s: %(size)s bytes, but %(file)s lists %(listed)s.")
+                    % {
+                        "path": path,
+                        "size": len(content),
+                        "file": MANIFEST_NAME,
+                        "listed": described["size"],
+                    }
+                )
+            if hashlib.sha256(content).hexdigest() != described["sha256"]:
+                raise ValidationError(
+                    _(
+                        "%(path)s: its SHA-256 differs from the one %(file)s lists (the file "
+                        "was changed or damaged)."
+                    )
+                    % {"path": path, "file": MANIFEST_NAME}
+                )
+            files[role] = content
+            listed.add(path)
+        rounds.append(files)
+    extra = sorted(set(members) - listed)
+    if extra:
+        raise ValidationError(
+            _("The bundle's member %(name)s is not listed in %(file)s.")
+            % {"name": repr(extra[0])[:80], "file": MANIFEST_NAME}
+        )
+    return rounds
+
+
+def _round_import(*, competition, index: int, entry: dict, files, start, user) -> Round:
+    where = f"rounds[{index}] ({entry['slug']})"
+    round_entry = RoundEntry(
+        name=entry["name"],
+        slug=entry["slug"],
+        order=entry["order"],
+        timezone=entry["timezone"],
+        settings=entry["settings"],
+        files=files,
+    )
+    try:
+        kind = get_kind(entry["kind"])
+        errors = {}
+        try:
+            slug_check(slug=entry["slug"], competition=competition)
+        except ValidationError as error:
+            errors.update(error.message_dict)
+        try:
+            zoneinfo.ZoneInfo(entry["timezone"])
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+            errors["timezone"] = _(
+                "Unknown time zone %(value)s: use an IANA name such as Asia/Tokyo or UTC."
+            ) % {"value": repr(entry["timezone"])[:80]}
+        if errors:
+            raise ValidationError(errors)
+        try:
+            round_ = kind.bundle_import(
+                competition=competition, entry=round_entry, start=start, user=user
+            )
+        except NotImplementedError:
+            raise ValidationError(
+                {
+                    "kind": _("The kind %(kind)s cannot import bundles on this site.")
+                    % {"kind": entry["kind"]}
+                }
+            ) from None
+    except ValidationError as error:
+        raise ValidationError(
+            _located(error, where=where, slug=entry["slug"], roles=files)
+        ) from None
+    if round_.order != entry["order"]:
+        Round.objects.filter(pk=round_.pk).update(order=entry["order"])
+        round_.order = entry["order"]
+    return round_
+
+
+def _located(error: ValidationError, *, where: str, slug: str, roles) -> list[str]:
+    """A round's error as messages naming the bundle's file and the field: a file's role →
+    ``rounds/<slug>/<role>: …``; a round field → ``manifest.json: rounds[i] (slug).slug:
+    …``; any other key → ``manifest.json: rounds[i] (slug).settings.<key>: …``."""
+    located = []
+    keyed = (
+        error.message_dict if hasattr(error, "error_dict") else {NON_FIELD_ERRORS: error.messages}
+    )
+    for key, messages in keyed.items():
+        for message in messages:
+            if key in roles:
+                located.append(
+                    _("%(file)s: %(message)s") % {"file": round_path(slug, key), "message": message}
+                )
+                continue
+            if key == NON_FIELD_ERRORS:
+                path = where
+            elif key in ROUND_FIELDS:
+                path = f"{where}.{key}"
+            else:
+                path = f"{where}.settings.{key}"
+            located.append(
+                _("%(file)s: %(path)s: %(message)s")
+                % {"file": MANIFEST_NAME, "path": path, "message": message}
+            )
+    return located

@@ -1,0 +1,128 @@
+"""The console's bundle pages (thin: forms in, services out) and the published schema."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.uploadhandler import FileUploadHandler, SkipFile
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+
+from pwscup.bundles import selectors, services
+from pwscup.bundles.forms import CloneForm, ImportForm
+from pwscup.bundles.manifest import schema_text
+from pwscup.competitions.selectors import console_competition
+from pwscup.core.form_fields import add_errors
+
+# What a form's other fields may add to the upload's body.
+FORM_OVERHEAD_BYTES = 64 * 1024
+
+
+@cache_control(public=True, max_age=3600)
+def manifest_schema(request):
+    """The manifest's JSON Schema (draft 2020-12), as the import checks it."""
+    return HttpResponse(schema_text(), content_type="application/schema+json; charset=utf-8")
+
+
+@login_required
+def bundle_export(request, competition_slug):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    try:
+        data = services.competition_export(competition=competition, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("console:competition", competition.slug)
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{competition.slug}-bundle.zip"'
+    return response
+
+
+@login_required
+def competition_clone(request, competition_slug):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    if not selectors.may_clone(user=request.user, competition=competition):
+        raise PermissionDenied
+    form = CloneForm(request.POST or None, initial={"name": competition.name})
+    if request.method == "POST" and form.is_valid():
+        try:
+            clone = services.competition_clone(
+                competition=competition,
+                name=form.cleaned_data["name"],
+                slug=form.cleaned_data["slug"],
+                start=form.cleaned_data["start"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            messages.success(request, _("Competition cloned: you organize the copy."))
+            return redirect("console:competition", clone.slug)
+    return render(request, "bundles/clone.html", {"competition": competition, "form": form})
+
+
+class _BundleSizeHandler(FileUploadHandler):
+    """Skips (reads and drops) an upload past the bundle limit instead of keeping it in a
+    temporary file; the view then says why."""
+
+    def receive_data_chunk(self, raw_data, start):
+        if start + len(raw_data) > settings.PWSCUP_BUNDLE_MAX_UPLOAD_BYTES:
+            self.request.bundle_too_large = True
+            raise SkipFile
+        return raw_data
+
+    def file_complete(self, file_size):
+        return None
+
+
+def _too_large_message() -> str:
+    return _("The bundle is larger than the limit of %(limit)s.") % {
+        "limit": filesizeformat(settings.PWSCUP_BUNDLE_MAX_UPLOAD_BYTES)
+    }
+
+
+# The upload handlers are set before the body is read, which the CSRF check would do
+# first: CSRF is checked inside, once they are in place (Django's documented pattern).
+@csrf_exempt
+@login_required
+def competition_import(request):
+    if not selectors.may_create_competitions(user=request.user):
+        raise PermissionDenied
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    too_large = (
+        request.method == "POST"
+        and length.isdigit()
+        and int(length) > settings.PWSCUP_BUNDLE_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES
+    )
+    if too_large:
+        # Not read at all: the form is shown again, empty, with the reason.
+        form = ImportForm()
+        form.add_error(None, _too_large_message())
+        return render(request, "bundles/import.html", {"form": form}, status=413)
+    request.upload_handlers.insert(0, _BundleSizeHandler(request))
+    return _competition_import(request)
+
+
+@csrf_protect
+def _competition_import(request):
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and getattr(request, "bundle_too_large", False):
+        form.add_error(None, _too_large_message())
+    elif request.method == "POST" and form.is_valid():
+        try:
+            competition = services.competition_import(
+                bundle_file=form.cleaned_data["bundle"],
+                name=form.cleaned_data["name"],
+                slug=form.cleaned_data["slug"],
+                start=form.cleaned_data["start"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            messages.success(request, _("Competition imported: you organize it."))
+            return redirect("console:competition", competition.slug)
+    return render(request, "bundles/import.html", {"form": form})
