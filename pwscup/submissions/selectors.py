@@ -11,6 +11,7 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import user_is_organizer
 from pwscup.kinds import all_kinds
 from pwscup.submissions.models import Status
+from pwscup.submissions.registry import registered_upload_models
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,10 @@ def uploads_quota_usage(uploads: QuerySet, *, time_zone: str, now: dt.datetime) 
 
 
 def upload_models() -> list[type]:
-    """The models of every round kind's team uploads (``RoundKind.upload_models``)."""
-    return [model for kind in all_kinds() for model in kind.upload_models()]
+    """The models of every team upload: every round kind's (``RoundKind.upload_models``) and
+    those registered outside the kinds (``pwscup.submissions.registry``, the slides)."""
+    kinds = [model for kind in all_kinds() for model in kind.upload_models()]
+    return kinds + [model for model in registered_upload_models() if model not in kinds]
 
 
 def team_failed_uploads_since(*, team: Team, since: dt.datetime) -> int:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from pwscup.kinds import all_kinds
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
+from pwscup.submissions.registry import registered_jobs
 from pwscup.submissions.services.jobs import JobKind, exhausted_values, job_requeue, stale_before
 
 # A run claimed this recently is left alone: its worker may be starting.
@@ -21,8 +22,10 @@ AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
 
 
 def job_kinds() -> list[JobKind]:
-    """Every job the reaper watches: every registered round kind's (``RoundKind.jobs``)."""
-    return [job for kind in all_kinds() for job in kind.jobs()]
+    """Every job the reaper watches: every registered round kind's (``RoundKind.jobs``) and
+    those registered outside the kinds (``pwscup.submissions.registry``, the slides' preview)."""
+    kinds = [job for kind in all_kinds() for job in kind.jobs()]
+    return kinds + [job for job in registered_jobs() if job not in kinds]
 
 
 def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:

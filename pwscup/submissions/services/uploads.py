@@ -96,14 +96,23 @@ def check_limits(
         )
 
 
-def check_upload_bounds(*, round: Round, team: Team, size: int, now: dt.datetime) -> None:
-    """Failed uploads cost no quota, but they are stored: at most so many a day (the round's
-    local day), so many bytes per team, counted over every kind's uploads.
+def check_upload_bounds(
+    *,
+    round: Round | None = None,
+    team: Team,
+    size: int,
+    now: dt.datetime,
+    time_zone: str | None = None,
+) -> None:
+    """Failed uploads cost no quota, but they are stored: at most so many a day (the local
+    day of ``time_zone``, else of the round), so many bytes per team, counted over every
+    kind's uploads.
 
     Must run inside a transaction holding the team's row lock (``upload_keep`` does).
     """
+    zone = time_zone or round.timezone
     failed_limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
-    day_start = day_start_in(round.timezone, now)
+    day_start = day_start_in(zone, now)
     resets_at = day_start + dt.timedelta(days=1)
     if team_failed_uploads_since(team=team, since=day_start) >= failed_limit:
         raise Refused(
@@ -114,7 +123,7 @@ def check_upload_bounds(*, round: Round, team: Team, size: int, now: dt.datetime
             )
             % {
                 "limit": failed_limit,
-                "reset": format_at(round.timezone, resets_at),
+                "reset": format_at(zone, resets_at),
             },
             status=429,
             resets_at=resets_at,
@@ -142,14 +151,21 @@ class UploadWindow:
 
     ``uploads`` are the team's uploads of the window, any status (FAILED ones count for
     nothing but the numbering); ``round`` gives the local day of the daily limits and of
-    the failed-upload cap. ``total_message`` (with ``%(limit)s``) names the window when it
-    is not a phase."""
+    the failed-upload cap, unless ``time_zone`` is given (a window of no round: a
+    competition's presentations; ``round`` is then ``None``). ``total_message`` (with
+    ``%(limit)s``) names the window when it is not a phase."""
 
-    round: Round
+    round: Round | None
     uploads: QuerySet
     daily_limit: int | None = None
     total_limit: int | None = None
     total_message: str | None = None
+    time_zone: str | None = None
+
+    @property
+    def zone(self) -> str:
+        """The time zone of the window's local day: ``time_zone``, else the round's."""
+        return self.time_zone or self.round.timezone
 
 
 def upload_keep(
@@ -180,13 +196,13 @@ def upload_keep(
         if check is not None:
             check()
         check_limits(
-            quota=uploads_quota_usage(window.uploads, time_zone=window.round.timezone, now=now),
+            quota=uploads_quota_usage(window.uploads, time_zone=window.zone, now=now),
             total_limit=window.total_limit,
             daily_limit=window.daily_limit,
-            time_zone=window.round.timezone,
+            time_zone=window.zone,
             total_message=window.total_message,
         )
-        check_upload_bounds(round=window.round, team=team, size=uploaded_file.size, now=now)
+        check_upload_bounds(team=team, size=uploaded_file.size, now=now, time_zone=window.zone)
         upload = model(
             team=team,
             number=next_upload_number(window.uploads),

@@ -1,0 +1,143 @@
+"""The presentations' forms: a team's slides, an organizer's window (dates typed in the
+window's time zone: its round's, else the one chosen)."""
+
+import zoneinfo
+
+from django import forms
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import form_dates_check
+from pwscup.competitions.models import Round
+from pwscup.core.form_fields import positive_int_field
+from pwscup.presentations.models import DEFAULT_TIME_ZONE, POLICY_MAX_LENGTH, PresentationWindow
+
+
+class SlidesUploadForm(forms.Form):
+    file = forms.FileField(
+        label=_("Slides (PDF)"),
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf,.pdf"}),
+    )
+    anonymization_policy = forms.CharField(
+        label=_("Anonymization policy (optional)"),
+        required=False,
+        max_length=POLICY_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    attack_policy = forms.CharField(
+        label=_("Attack policy (optional)"),
+        required=False,
+        max_length=POLICY_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+
+def timezone_choices():
+    return [(z, z) for z in sorted(zoneinfo.available_timezones())]
+
+
+def _local_input():
+    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class WindowForm(forms.Form):
+    round = forms.ModelChoiceField(
+        label=_("Round"),
+        queryset=Round.objects.none(),
+        required=False,
+        empty_label=_("— The whole competition —"),
+        help_text=_("The round whose work is presented, or the whole competition."),
+    )
+    title = forms.CharField(
+        label=_("Title"),
+        max_length=200,
+        required=False,
+        help_text=_("Empty: the round's name, or “Presentations”."),
+    )
+    opens_at = forms.DateTimeField(label=_("Uploads open at"), widget=_local_input())
+    closes_at = forms.DateTimeField(label=_("Uploads close at"), widget=_local_input())
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        choices=timezone_choices,
+        initial=DEFAULT_TIME_ZONE,
+        help_text=_("Of the dates above; a round's window uses the round's time zone."),
+    )
+    max_bytes = positive_int_field(label=_("Largest PDF (bytes)"))
+    daily_limit = positive_int_field(
+        label=_("Uploads per team per day"), required=False, help_text=_("Empty: no limit.")
+    )
+    total_limit = positive_int_field(
+        label=_("Uploads per team in total"), required=False, help_text=_("Empty: no limit.")
+    )
+
+    def __init__(self, *args, competition, window: PresentationWindow | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.window = window
+        ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
+        self.fields["max_bytes"].widget.attrs["max"] = ceiling
+        self.fields["max_bytes"].initial = ceiling
+        self.fields["max_bytes"].help_text = _("At most %(limit)s (%(bytes)s bytes).") % {
+            "limit": filesizeformat(ceiling),
+            "bytes": ceiling,
+        }
+        self.fields["round"].queryset = Round.objects.filter(competition=competition).order_by(
+            "order", "id"
+        )
+        if window is not None:
+            # A window stays with its round (or the competition) once scheduled.
+            self.fields["round"].disabled = True
+
+    def zone(self):
+        round_ = self.cleaned_data.get("round") if self.window is None else self.window.round
+        name = round_.timezone if round_ else self.cleaned_data.get("time_zone")
+        try:
+            return zoneinfo.ZoneInfo(name or DEFAULT_TIME_ZONE)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo(DEFAULT_TIME_ZONE)
+
+    def clean_max_bytes(self):
+        value = self.cleaned_data["max_bytes"]
+        ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
+        if value > ceiling:
+            raise forms.ValidationError(
+                _("At most %(limit)s bytes (%(human)s), the platform's limit; %(value)s is more.")
+                % {"limit": ceiling, "human": filesizeformat(ceiling), "value": value}
+            )
+        return value
+
+    def clean(self):
+        cleaned = super().clean()
+        zone = self.zone()
+        for name in ("opens_at", "closes_at"):
+            value = cleaned.get(name)
+            if value is not None:
+                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=zone)
+        form_dates_check(self, ("opens_at", "closes_at"), time_zone=zone)
+        return cleaned
+
+    def window_fields(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "title": data.get("title") or "",
+            "opens_at": data["opens_at"],
+            "closes_at": data["closes_at"],
+            "time_zone": data["time_zone"],
+            "max_bytes": data["max_bytes"],
+            "daily_limit": data.get("daily_limit"),
+            "total_limit": data.get("total_limit"),
+        }
+
+
+def window_initial(window: PresentationWindow) -> dict:
+    zone = zoneinfo.ZoneInfo(window.zone)
+    return {
+        "round": window.round,
+        "title": window.title,
+        "opens_at": window.opens_at.astimezone(zone).replace(tzinfo=None),
+        "closes_at": window.closes_at.astimezone(zone).replace(tzinfo=None),
+        "time_zone": window.time_zone,
+        "max_bytes": window.max_bytes,
+        "daily_limit": window.daily_limit,
+        "total_limit": window.total_limit,
+    }

@@ -1,0 +1,171 @@
+"""Presentation windows and the slides teams upload in them.
+
+A window belongs to a competition, and to one of its rounds (of any kind) or to none (the
+competition's own presentations, at most one). Each upload of slides is one ``Slides`` row
+with the fields every team upload keeps (``RoundKind.upload_models``: the file as uploaded,
+its SHA-256, size, the team's number, status, dates) and the job fields of
+``pwscup.submissions.services.jobs.UPLOAD_JOB`` (a worker checks the PDF and renders its first
+page as the preview). The team's latest rendered upload is the one shown.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Competition, Round
+
+# The policy texts a team may write beside its slides (each, in characters).
+POLICY_MAX_LENGTH = 4000
+DEFAULT_TIME_ZONE = "Asia/Tokyo"
+
+
+def slides_max_bytes_default() -> int:
+    """A new window's cap: the platform's ceiling (``PWSCUP_SLIDES_MAX_BYTES``)."""
+    return settings.PWSCUP_SLIDES_MAX_BYTES
+
+
+def slides_path(instance, filename: str) -> str:
+    return f"private/slides/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
+
+
+def preview_path(instance, filename: str) -> str:
+    return f"private/slides/previews/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
+
+
+class PresentationWindow(models.Model):
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="presentation_windows",
+        verbose_name=_("competition"),
+    )
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="presentation_windows",
+        verbose_name=_("round"),
+        help_text=_("Empty: the presentations of the whole competition."),
+    )
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    opens_at = models.DateTimeField(_("uploads open at"))
+    closes_at = models.DateTimeField(_("uploads close at"))
+    # The window's dates are typed and shown in the round's time zone; a competition-wide
+    # window has no round, and uses this one.
+    time_zone = models.CharField(_("time zone"), max_length=64, default=DEFAULT_TIME_ZONE)
+    max_bytes = models.PositiveBigIntegerField(
+        _("largest PDF (bytes)"), default=slides_max_bytes_default
+    )
+    daily_limit = models.PositiveIntegerField(
+        _("uploads per day"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    total_limit = models.PositiveIntegerField(
+        _("uploads in total"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["competition", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "round"], name="one_presentation_window_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["competition"],
+                condition=Q(round__isnull=True),
+                name="one_competition_wide_presentation_window",
+            ),
+        ]
+        verbose_name = _("presentation window")
+        verbose_name_plural = _("presentation windows")
+
+    def __str__(self) -> str:
+        return f"{self.competition} / {self.name}"
+
+    @property
+    def zone(self) -> str:
+        """The time zone of the window's dates and daily limit: the round's, if any."""
+        return self.round.timezone if self.round_id else self.time_zone
+
+    @property
+    def name(self) -> str:
+        """How pages name the window: its title, else its round's name, else a plain word."""
+        if self.title:
+            return self.title
+        if self.round_id:
+            return self.round.name
+        return str(_("Presentations"))
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
+
+
+class Slides(models.Model):
+    """One upload of a team's slides (a PDF), kept as uploaded, and its preview's job."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Rendering")
+        FINISHED = "finished", _("Ready")
+        FAILED = "failed", _("Rejected")
+
+    window = models.ForeignKey(PresentationWindow, on_delete=models.CASCADE, related_name="slides")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    file = models.FileField(upload_to=slides_path, max_length=300)
+    original_name = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveBigIntegerField(default=0)
+    number = models.PositiveIntegerField(_("number in the team"), default=0)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    anonymization_policy = models.TextField(
+        _("anonymization policy"), max_length=POLICY_MAX_LENGTH, blank=True
+    )
+    attack_policy = models.TextField(_("attack policy"), max_length=POLICY_MAX_LENGTH, blank=True)
+    # The first page as a PNG about 800 pixels wide, rendered by the worker.
+    preview = models.FileField(upload_to=preview_path, max_length=300, blank=True)
+    # Why the upload was rejected: a code and its parameters, shown in each reader's language
+    # (``pwscup.presentations.selectors.slides_message``); ``message`` holds the English text.
+    message = models.TextField(blank=True)
+    message_code = models.CharField(max_length=64, blank=True)
+    message_params = models.JSONField(default=dict, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    worker = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["window", "team", "status"])]
+        verbose_name = _("slides")
+        verbose_name_plural = _("slides")
+
+    def __str__(self) -> str:
+        return f"{self.team} slides {self.label}"
+
+    @property
+    def label(self) -> str:
+        """The team's own number for the upload in its window ("#3")."""
+        return f"#{self.number}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

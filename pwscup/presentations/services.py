@@ -1,0 +1,347 @@
+"""Writing presentation windows and slides.
+
+* ``presentation_window_create`` / ``presentation_window_update``: an organizer schedules a
+  window (dates by ``phase_window_check``, the cap within ``PWSCUP_SLIDES_MAX_BYTES``).
+* ``slides_upload``: a team's PDF enters through the core's upload pipeline (``upload_keep``:
+  the window's limits, the team-wide bounds, kept as uploaded and numbered), QUEUED; a worker
+  checks its bytes and renders the preview (``slides_render``) with the core's job states.
+* ``presentations_publish`` / ``presentations_hide``: after the window closed and the results
+  (``publication_missing``), every participant sees every team's slides.
+Each organizer action is kept in the audit log.
+"""
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.template.defaultfilters import filesizeformat
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import AuditEntry, Competition, Round
+from pwscup.competitions.services import audit_record, phase_window_check
+from pwscup.core.errors import Refused
+from pwscup.core.files import opened
+from pwscup.presentations.messages import SlidesRejected
+from pwscup.presentations.models import POLICY_MAX_LENGTH, PresentationWindow, Slides
+from pwscup.presentations.preview import (
+    HEADER_WINDOW,
+    PreviewError,
+    first_page_png,
+    looks_like_pdf,
+)
+from pwscup.presentations.selectors import publication_missing
+from pwscup.submissions import broker
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    format_at,
+    original_name,
+    upload_keep,
+    uploader,
+)
+
+RENDER_PREVIEW_TASK = "pwscup.presentations.render_preview"
+WINDOW_FIELDS = (
+    "title",
+    "opens_at",
+    "closes_at",
+    "time_zone",
+    "max_bytes",
+    "daily_limit",
+    "total_limit",
+)
+
+
+# --- windows -------------------------------------------------------------------------------
+
+
+def _window_check(*, window: PresentationWindow) -> None:
+    """Every rule of a window, with messages keyed by field."""
+    errors = {}
+    if window.round_id and window.round.competition_id != window.competition_id:
+        errors["round"] = _("This round belongs to another competition.")
+    try:
+        zoneinfo.ZoneInfo(window.time_zone or "")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        errors["time_zone"] = _("%(value)s is not a time zone (e.g. Asia/Tokyo).") % {
+            "value": window.time_zone
+        }
+    ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
+    if window.max_bytes is None or not 1 <= window.max_bytes <= ceiling:
+        errors["max_bytes"] = _(
+            "The largest PDF must be between 1 byte and %(ceiling)s bytes (%(human)s), the "
+            "platform's limit; %(value)s is not."
+        ) % {"ceiling": ceiling, "human": filesizeformat(ceiling), "value": window.max_bytes}
+    if errors:
+        raise ValidationError(errors)
+    phase_window_check(
+        opens_at=window.opens_at,
+        closes_at=window.closes_at,
+        time_zone=window.zone,
+        labels={
+            "opens_at": PresentationWindow._meta.get_field("opens_at").verbose_name,
+            "closes_at": PresentationWindow._meta.get_field("closes_at").verbose_name,
+        },
+    )
+
+
+def _save_new(window: PresentationWindow) -> None:
+    taken = PresentationWindow.objects.filter(
+        competition=window.competition, round=window.round
+    ).exclude(pk=window.pk)
+    message = (
+        _("The round %(round)s has a presentation window already.") % {"round": window.round.name}
+        if window.round_id
+        else _("The competition has a competition-wide presentation window already.")
+    )
+    if taken.exists():
+        raise ValidationError({"round": message})
+    try:
+        with transaction.atomic():
+            window.save()
+    except IntegrityError:  # created at the same moment by another organizer
+        raise ValidationError({"round": message}) from None
+
+
+@transaction.atomic
+def presentation_window_create(
+    *, competition: Competition, user, round: Round | None = None, **fields
+) -> PresentationWindow:
+    """Schedule a window for ``round`` (``None``: the whole competition); ``fields`` among
+    ``WINDOW_FIELDS``. Raises ``ValidationError`` keyed by field."""
+    window = PresentationWindow(competition=competition, round=round)
+    for name, value in fields.items():
+        if name not in WINDOW_FIELDS:
+            raise TypeError(name)
+        setattr(window, name, value)
+    if window.title is None:
+        window.title = ""
+    _window_check(window=window)
+    _save_new(window)
+    audit_record(
+        user=user,
+        competition=competition,
+        round=round,
+        action=AuditEntry.Action.PRESENTATIONS_SCHEDULED,
+        window=window.name,
+        opens=window.opens_at.isoformat(timespec="minutes"),
+        closes=window.closes_at.isoformat(timespec="minutes"),
+    )
+    return window
+
+
+@transaction.atomic
+def presentation_window_update(*, window: PresentationWindow, user, **fields) -> list[str]:
+    """Change a window's settings (``WINDOW_FIELDS``); refused while its slides are published
+    (hide them first). Returns the names of the fields that changed."""
+    window = PresentationWindow.objects.select_for_update().get(pk=window.pk)
+    if window.is_published:
+        raise Refused(_("The slides of this window are published: hide them before changing it."))
+    changed = []
+    for name, value in fields.items():
+        if name not in WINDOW_FIELDS:
+            raise TypeError(name)
+        if name == "title" and value is None:
+            value = ""
+        if getattr(window, name) != value:
+            setattr(window, name, value)
+            changed.append(name)
+    if not changed:
+        return []
+    _window_check(window=window)
+    window.save(update_fields=changed)
+    audit_record(
+        user=user,
+        competition=window.competition,
+        round=window.round,
+        action=AuditEntry.Action.PRESENTATIONS_SCHEDULED,
+        window=window.name,
+        changed=changed,
+    )
+    return changed
+
+
+# --- publication ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def presentations_publish(*, window: PresentationWindow, user, now=None) -> PresentationWindow:
+    """Show every team's latest ready slides of ``window`` to every participant. Refused
+    (with what is missing) before the window closed or before the results are published."""
+    now = now or timezone.now()
+    window = (
+        PresentationWindow.objects.select_for_update()
+        .select_related("round", "competition")
+        .get(pk=window.pk)
+    )
+    if window.is_published:
+        return window
+    missing = publication_missing(window=window, now=now)
+    if missing:
+        raise Refused(
+            _("The slides cannot be published yet: %(missing)s") % {"missing": " ".join(missing)},
+            status=409,
+        )
+    window.published_at, window.published_by = now, user
+    window.save(update_fields=["published_at", "published_by"])
+    audit_record(
+        user=user,
+        competition=window.competition,
+        round=window.round,
+        action=AuditEntry.Action.PRESENTATIONS_PUBLISHED,
+        window=window.name,
+    )
+    return window
+
+
+@transaction.atomic
+def presentations_hide(*, window: PresentationWindow, user) -> PresentationWindow:
+    """Hide the window's slides again from everyone but their teams and the organizers."""
+    window = PresentationWindow.objects.select_for_update().get(pk=window.pk)
+    if not window.is_published:
+        return window
+    window.published_at, window.published_by = None, None
+    window.save(update_fields=["published_at", "published_by"])
+    audit_record(
+        user=user,
+        competition=window.competition,
+        round=window.round,
+        action=AuditEntry.Action.PRESENTATIONS_HIDDEN,
+        window=window.name,
+    )
+    return window
+
+
+# --- uploads -------------------------------------------------------------------------------
+
+
+def policy_clean(text: str | None, *, label: str) -> str:
+    text = (text or "").replace("\r\n", "\n").strip()
+    if len(text) > POLICY_MAX_LENGTH:
+        raise Refused(
+            _("%(field)s has at most %(limit)s characters; this one has %(length)s.")
+            % {"field": label, "limit": POLICY_MAX_LENGTH, "length": len(text)}
+        )
+    return text
+
+
+def slides_window(*, window: PresentationWindow, team: Team) -> UploadWindow:
+    """What an upload of slides counts against: the team's uploads of the window, its limits,
+    the local day of its time zone."""
+    return UploadWindow(
+        round=window.round,
+        uploads=Slides.objects.filter(window=window, team=team),
+        daily_limit=window.daily_limit,
+        total_limit=window.total_limit,
+        total_message=_("Your team has used all %(limit)s uploads of slides of this window."),
+        time_zone=window.zone,
+    )
+
+
+def _refuse_closed(*, window: PresentationWindow, now) -> None:
+    window.refresh_from_db(fields=["opens_at", "closes_at", "published_at"])
+    if now < window.opens_at:
+        raise Refused(
+            _("Slides are accepted from %(at)s; the window is not open yet.")
+            % {"at": format_at(window.zone, window.opens_at)},
+            status=403,
+        )
+    if now >= window.closes_at or window.is_published:
+        raise Refused(
+            _("The window closed at %(at)s; slides are no longer accepted.")
+            % {"at": format_at(window.zone, window.closes_at)},
+            status=403,
+        )
+
+
+def slides_upload(
+    *,
+    window: PresentationWindow,
+    team: Team,
+    user,
+    uploaded_file,
+    anonymization_policy: str = "",
+    attack_policy: str = "",
+    now=None,
+) -> Slides:
+    """Keep a team's slides as uploaded (QUEUED, through the core's upload pipeline) and send
+    the check and preview to a worker. Refused over the window's size cap (413), outside
+    the window (403), past its limits (429). The type is checked by the worker from the
+    bytes (a file that is no PDF ends FAILED with a message, like every kind's rejected
+    upload)."""
+    now = now or timezone.now()
+    if team.competition_id != window.competition_id:
+        raise Refused(_("Only the competition's teams can upload slides."), status=403)
+    if uploaded_file.size > window.max_bytes:
+        raise Refused(
+            _(
+                "The file is %(size)s bytes (%(size_human)s); slides of this window may be at "
+                "most %(limit)s bytes (%(limit_human)s)."
+            )
+            % {
+                "size": uploaded_file.size,
+                "size_human": filesizeformat(uploaded_file.size),
+                "limit": window.max_bytes,
+                "limit_human": filesizeformat(window.max_bytes),
+            },
+            status=413,
+        )
+    anonymization_policy = policy_clean(anonymization_policy, label=_("The anonymization policy"))
+    attack_policy = policy_clean(attack_policy, label=_("The attack policy"))
+    slides = upload_keep(
+        model=Slides,
+        window=slides_window(window=window, team=team),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name="slides.pdf",
+        now=now,
+        check=lambda: _refuse_closed(window=window, now=now),
+        window_id=window.pk,  # (``window`` is upload_keep's own argument)
+        uploaded_by=uploader(user),
+        original_name=original_name(uploaded_file, default="slides.pdf"),
+        anonymization_policy=anonymization_policy,
+        attack_policy=attack_policy,
+    )
+    slides.dispatch = broker.job_send(RENDER_PREVIEW_TASK, slides.pk)
+    return slides
+
+
+def _checked_preview(slides: Slides) -> bytes:
+    """The first page as a PNG, after the header check; ``SlidesRejected`` otherwise."""
+    with opened(slides.file) as handle:
+        head = handle.read(HEADER_WINDOW)
+        if not looks_like_pdf(head):
+            raise SlidesRejected("slides.not_pdf", file=slides.original_name, bytes=HEADER_WINDOW)
+        data = head + handle.read()
+    try:
+        return first_page_png(data)
+    except PreviewError as error:
+        raise SlidesRejected(error.code, file=slides.original_name, **error.params) from None
+
+
+def slides_render(*, slides_id: int, task_id: str = "", worker: str = "") -> None:
+    """The worker's job (QUEUED → RUNNING → FINISHED/FAILED, the core's conditional states: a
+    task delivered twice does no harm, a run taken over writes nothing): check that the file
+    is a PDF from its bytes and render its first page as the preview."""
+    token = job_claim(model=Slides, pk=slides_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    slides = Slides.objects.get(pk=slides_id)
+    status, message, values = job_run(
+        lambda: {"png": _checked_preview(slides)}, what=f"slides {slides_id}"
+    )
+    png = values.pop("png", None)
+    if png is not None:
+        slides.preview.save("preview.png", ContentFile(png), save=False)
+        values["preview"] = slides.preview.name
+    if (
+        not job_complete(
+            model=Slides, pk=slides_id, token=token, status=status, message=message, **values
+        )
+        and png is not None
+    ):
+        slides.preview.storage.delete(values["preview"])  # a newer run writes its own

@@ -1,0 +1,42 @@
+"""Tiny PDFs written by hand for the presentations' tests (no binary fixture): a valid
+one-page PDF with a line of text, and the PNG signature for files that are not PDFs."""
+
+
+def minimal_pdf(text: str = "Our slides", *, junk_before: bytes = b"") -> bytes:
+    """A valid one-page PDF (A4 landscape-ish 800x450 points) showing ``text``, with a
+    correct cross-reference table; ``junk_before`` is put before the header (the PDF
+    specification tolerates up to 1024 bytes of it)."""
+    safe = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    stream = f"0.1 0.3 0.6 rg 0 390 800 60 re f 0 g BT /F1 36 Tf 60 220 Td ({safe}) Tj ET".encode(
+        "latin-1"
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 800 450] "
+        b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(junk_before + b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out) - len(junk_before))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out) - len(junk_before)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def broken_pdf() -> bytes:
+    """Starts like a PDF, but nothing after the header is one: poppler cannot read it."""
+    return b"%PDF-1.4\n" + b"this is not a PDF body\n" * 20
+
+
+# A PNG's first bytes, then anything: a file that is no PDF whatever its name says.
+PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 64
