@@ -1,10 +1,249 @@
 """The dp round in a competition bundle (``RoundKind.bundle_export`` / ``bundle_import``;
-``pwscup.kinds.bundles``)."""
+``pwscup.kinds.bundles``).
+
+What a bundle holds of a DP round: its configuration as the console stored it (normalised,
+spec §10: attributes, workload, levels with ε as exact text, tracks, query types, limits of
+charges and cells, scoring options, the baselines' settings), its release window as offsets
+from the bundle's anchor, and the hidden table (``original.csv``, as the organizer uploaded
+it). Never a ledger, a charge, an estimate, a score or the baselines computed at the close:
+the imported round starts with every team's budget whole.
+
+The settings survive a manifest written with sorted keys: the attributes' order is the
+round's order (cells are row-major in it), so ``attributes`` is a list of
+``{"name", "values"}`` rather than an object.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from pwscup.dp import engine
+from pwscup.dp.models import DPRound
+from pwscup.dp.services import dp_round_create
+from pwscup.kinds.bundles import RoundBundle, at_offset, offset_from
+from scoring.dp.errors import DPError
+from scoring.dp.exact import parse_epsilon
+
+ORIGINAL = "original.csv"
+SETTINGS_KEYS = ("config", "schedule")
+SCHEDULE_KEYS = ("opens_at", "closes_at")
+# The normalised form of a workload target and of a level: any other field is refused (a
+# misspelt "epsilom" must not pass silently as it would in a hand-written console JSON).
+ENTRY_FIELDS = {"workload": ("id", "attributes"), "levels": ("id", "epsilon")}
+# Where the service's own errors point in the settings.
+SERVICE_FIELDS = {
+    "config": "config",
+    "table": ORIGINAL,
+    "opens_at": "schedule.opens_at",
+    "closes_at": "schedule.closes_at",
+}
 
 
-def round_bundle(round, *, anchor):
-    raise NotImplementedError
+# --- export ----------------------------------------------------------------------------------
+
+
+def round_bundle(round, *, anchor) -> RoundBundle:
+    """The round's settings (configuration, release window as offsets from ``anchor``) and
+    its hidden table as the organizer uploaded it."""
+    dp_round = DPRound.objects.get(round=round)
+    config = dict(dp_round.config)
+    config["attributes"] = [
+        {"name": name, "values": list(values)} for name, values in config["attributes"].items()
+    ]
+    original = round.original_source if round.original_source else round.original_file
+    return RoundBundle(
+        settings={
+            "config": config,
+            "schedule": {
+                "opens_at": offset_from(dp_round.opens_at, anchor),
+                "closes_at": offset_from(dp_round.closes_at, anchor),
+            },
+        },
+        files={ORIGINAL: engine.stored_bytes(original)},
+    )
+
+
+# --- import ----------------------------------------------------------------------------------
 
 
 def round_from_bundle(*, competition, entry, start, user):
-    raise NotImplementedError
+    """Create the round through ``dp_round_create`` (the console's service: every check of
+    the configuration, the hidden table against it, the window, the address and the time
+    zone), its window ``start`` plus the bundle's offsets. Raises ``ValidationError`` keyed
+    by the settings' path (``config.levels[2].epsilon``, ``schedule.closes_at``) or the
+    file's role (``original.csv``)."""
+    settings = _object(entry.settings, "settings")
+    _known_keys(settings, SETTINGS_KEYS, "settings")
+    config = _config_of(_required(settings, "config", "settings"))
+    schedule = _object(_required(settings, "schedule", "settings"), "schedule")
+    _known_keys(schedule, SCHEDULE_KEYS, "schedule")
+    window = {
+        key: at_offset(_required(schedule, key, "schedule"), start, field=f"schedule.{key}")
+        for key in SCHEDULE_KEYS
+    }
+    table = _files(entry.files)
+    try:
+        engine.config_validate(config)
+    except DPError as error:
+        raise ValidationError({_config_path(error, config): error.render(get_language())}) from None
+    try:
+        dp_round = dp_round_create(
+            competition=competition,
+            name=entry.name,
+            slug=entry.slug,
+            table=table,
+            table_filename=ORIGINAL,
+            config_raw=config,
+            opens_at=window["opens_at"],
+            closes_at=window["closes_at"],
+            timezone_name=entry.timezone,
+            order=entry.order,
+            user=user,
+        )
+    except ValidationError as error:
+        raise _rekeyed(error) from None
+    return dp_round.round
+
+
+def _files(files) -> bytes:
+    unknown = sorted(set(files) - {ORIGINAL})
+    if unknown:
+        raise ValidationError(
+            {
+                unknown[0]: _("%(role)s is not a file of a DP round (it has only %(known)s).")
+                % {"role": repr(unknown[0])[:80], "known": ORIGINAL}
+            }
+        )
+    if ORIGINAL not in files:
+        raise ValidationError(
+            {ORIGINAL: _("The bundle lacks the DP round's hidden table, original.csv.")}
+        )
+    return files[ORIGINAL]
+
+
+def _config_of(raw) -> dict:
+    """The configuration as the console takes it (``attributes`` an object again, in the
+    bundle's order), its entries' shape checked; the rest is the service's to check."""
+    config = dict(_object(raw, "config"))
+    attributes = _required(config, "attributes", "config")
+    if not isinstance(attributes, list) or not attributes:
+        raise _bad_type("config.attributes", attributes, _('a list of {"name", "values"}'))
+    ordered = {}
+    for index, item in enumerate(attributes):
+        path = f"config.attributes[{index}]"
+        item = _object(item, path)
+        _known_keys(item, ("name", "values"), path)
+        name = _required(item, "name", path)
+        if not isinstance(name, str) or not name.strip():
+            raise _bad_type(f"{path}.name", name, _("a column name"))
+        if name in ordered:
+            raise ValidationError(
+                {f"{path}.name": _("The attribute %(name)s is listed twice.") % {"name": name}}
+            )
+        ordered[name] = _required(item, "values", path)
+    config["attributes"] = ordered
+    for key, fields in ENTRY_FIELDS.items():
+        entries = config.get(key)
+        if isinstance(entries, list):
+            for index, item in enumerate(entries):
+                if isinstance(item, dict):
+                    _known_keys(item, fields, f"config.{key}[{index}]")
+    return config
+
+
+def _config_path(error: DPError, config: dict) -> str:
+    """Where in the settings the configuration's error lies (``config`` when it is a rule
+    between keys)."""
+    params, code = error.params, error.code
+    if code in ("dp.config.unknown_key", "dp.config.missing_key", "dp.config.bad_value"):
+        key = str(params.get("key", ""))
+        head, _dot, rest = key.partition(".")
+        if head == "attributes" and rest:
+            return _indexed("attributes", config, rest, "name", "values")
+        return f"config.{key}" if key else "config"
+    if code.startswith("dp.attr."):
+        return _indexed("attributes", config, params.get("attribute"), "name", "values")
+    if code == "dp.numeric.range":
+        return f"config.numeric.{params.get('column')}"
+    if code.startswith("dp.target."):
+        field = "id" if code == "dp.target.duplicate" else "attributes"
+        return _indexed("workload", config, params.get("target"), "id", field)
+    if code.startswith("dp.level."):
+        field = "id" if code == "dp.level.duplicate" else "epsilon"
+        return _indexed("levels", config, params.get("level"), "id", field)
+    if code.startswith("dp.epsilon."):
+        return _failing_epsilon(config)
+    if code == "dp.config.live_feedback":
+        return "config.feedback"
+    if code == "dp.config.batch_needs_replace":
+        return "config.adjacency"
+    return "config"
+
+
+def _indexed(key: str, config: dict, name, name_field: str, field: str) -> str:
+    """``config.<key>[i].<field>`` for the entry named ``name`` (the last one: a repeated
+    id is reported at its second place)."""
+    entries = config.get(key)
+    if key == "attributes":
+        names = list(entries or {})
+    elif isinstance(entries, list):
+        names = [e.get(name_field) if isinstance(e, dict) else None for e in entries]
+    else:
+        return f"config.{key}"
+    places = [index for index, value in enumerate(names) if value == name]
+    return f"config.{key}[{places[-1]}].{field}" if places else f"config.{key}"
+
+
+def _failing_epsilon(config: dict) -> str:
+    levels = config.get("levels")
+    for index, level in enumerate(levels if isinstance(levels, list) else []):
+        try:
+            parse_epsilon(level.get("epsilon") if isinstance(level, dict) else None, positive=False)
+        except DPError:
+            return f"config.levels[{index}].epsilon"
+    return "config.levels"
+
+
+def _rekeyed(error: ValidationError) -> ValidationError:
+    if not hasattr(error, "error_dict"):
+        return ValidationError({"settings": error.messages})
+    return ValidationError(
+        {SERVICE_FIELDS.get(key, key): messages for key, messages in error.message_dict.items()}
+    )
+
+
+# --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------
+
+
+def _object(value, path: str) -> dict:
+    if not isinstance(value, dict):
+        raise _bad_type(path, value, _("a JSON object"))
+    return value
+
+
+def _required(mapping: dict, key: str, path: str):
+    if key not in mapping:
+        where = key if path == "settings" else f"{path}.{key}"
+        raise ValidationError({where: _("The setting %(path)s is missing.") % {"path": where}})
+    return mapping[key]
+
+
+def _known_keys(mapping: dict, known, path: str) -> None:
+    for key in mapping:
+        if key not in known:
+            where = str(key) if path == "settings" else f"{path}.{key}"
+            raise ValidationError(
+                {
+                    where: _("Unknown setting %(key)s (known: %(known)s).")
+                    % {"key": repr(key)[:80], "known": ", ".join(known)}
+                }
+            )
+
+
+def _bad_type(path: str, value, expected) -> ValidationError:
+    return ValidationError(
+        {
+            path: _("%(path)s must be %(expected)s, not %(value)s.")
+            % {"path": path, "expected": expected, "value": repr(value)[:80]}
+        }
+    )

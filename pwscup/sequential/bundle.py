@@ -1,10 +1,278 @@
 """The sequential round in a competition bundle (``RoundKind.bundle_export`` / ``bundle_import``;
-``pwscup.kinds.bundles``)."""
+``pwscup.kinds.bundles``).
+
+What a bundle holds of a sequential round: its configuration as the console stored it
+(normalised, spec §12: releases, m, QI columns, sensitive attribute, mode, rules, gates,
+attack phase, ``per_team``), when each release closes (offsets from the bundle's anchor),
+whether releases freeze at their close, the per-team upload limits, and the organizer's
+source data: the shared master (``master.csv``) or the pool the teams' masters are drawn
+from (``pool.csv``), each as the organizer uploaded it.
+
+Never a release, a score, a target, an attack, how far the round has run (frozen steps,
+published results), a master drawn for a team, nor the round's secret seed: the per-team
+masters are drawn from the pool with ``per_team.seed`` combined with a secret drawn anew for
+each round, so the imported round (whose teams are other teams) draws its own masters. A
+master the organizer uploaded for one team is not exported either: that team does not exist
+in the new competition.
+
+The settings survive a manifest written with sorted keys: the QI columns' order is every
+release's header order, so ``qi`` is a list of ``{"name", "type"}`` rather than an object.
+"""
+
+import ast
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.competitions.dates import dates_check
+from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.kinds.bundles import RoundBundle, at_offset, offset_from
+from pwscup.sequential import engine, selectors
+from pwscup.sequential.services import sequential_round_create
+from pwscup.sequential.services.common import stored_bytes
+
+MASTER, POOL = "master.csv", "pool.csv"
+SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits")
+SCHEDULE_KEYS = ("step_closes",)
+LIMIT_KEYS = ("daily_limit", "total_limit")
+# Where the service's own errors point in the settings.
+SERVICE_FIELDS = {
+    "master": MASTER,
+    "pool": POOL,
+    "step_closes": "schedule.step_closes",
+    "config": "config",
+}
+# The configuration's errors (``scoring.ConfigError``) by code: the key they name.
+CONFIG_FIELDS = {
+    "seq.config.type": "type",
+    "seq.config.m": "m",
+    "seq.config.n_releases": "n_releases",
+    "seq.config.n_releases_lsb": "n_releases",
+    "seq.config.qi_empty": "qi",
+    "seq.config.sa": "sa",
+    "seq.config.sa_domain": "sa_domain",
+    "seq.config.gates": "utility_gates",
+    "seq.config.attack_phase": "attack_phase",
+}
 
 
-def round_bundle(round, *, anchor):
-    raise NotImplementedError
+# --- export ----------------------------------------------------------------------------------
+
+
+def round_bundle(round, *, anchor) -> RoundBundle:
+    """The round's settings (configuration, release closes as offsets from ``anchor``,
+    freeze rule, limits) and its shared master or its pool as the organizer uploaded it."""
+    sequential = selectors.sequential_of(round=round)
+    config = sequential.config
+    config["qi"] = [{"name": name, "type": kind} for name, kind in config["qi"].items()]
+    closes = [dt.datetime.fromisoformat(at) for at in sequential.step_closes or []]
+    files = {}
+    shared = sequential.masters.filter(team__isnull=True).first()
+    if shared is not None:
+        files[MASTER] = stored_bytes(shared.source if shared.source else shared.file)
+    if sequential.pool_file:
+        pool = sequential.pool_source if sequential.pool_source else sequential.pool_file
+        files[POOL] = stored_bytes(pool)
+    return RoundBundle(
+        settings={
+            "config": config,
+            "schedule": {"step_closes": [offset_from(at, anchor) for at in closes]},
+            "auto_freeze": sequential.auto_freeze,
+            "limits": {
+                "daily_limit": sequential.daily_limit,
+                "total_limit": sequential.total_limit,
+            },
+        },
+        files=files,
+    )
+
+
+# --- import ----------------------------------------------------------------------------------
 
 
 def round_from_bundle(*, competition, entry, start, user):
-    raise NotImplementedError
+    """Create the round through ``sequential_round_create`` (the console's service: the
+    configuration, the master checked against it or the pool drawn from for the teams
+    already registered, the closes, the address and the time zone), each release's close
+    ``start`` plus the bundle's offset. Raises ``ValidationError`` keyed by the settings'
+    path (``config.m``, ``schedule.step_closes[1]``, ``limits.daily_limit``) or the file's
+    role (``master.csv``, ``pool.csv``)."""
+    settings = _object(entry.settings, "settings")
+    _known_keys(settings, SETTINGS_KEYS, "settings")
+    config = _config_of(_required(settings, "config", "settings"))
+    closes = _closes(_required(settings, "schedule", "settings"), start, entry.timezone)
+    auto_freeze = _required(settings, "auto_freeze", "settings")
+    if not isinstance(auto_freeze, bool):
+        raise _bad_type("auto_freeze", auto_freeze, _("true or false"))
+    limits = _limits(_required(settings, "limits", "settings"))
+    master, pool = _files(entry.files)
+    try:
+        engine.config_normalise(config)
+    except scoring.ScoringError as error:
+        raise ValidationError({_config_path(error, config): str(error)}) from None
+    try:
+        sequential = sequential_round_create(
+            competition=competition,
+            name=entry.name,
+            slug=entry.slug,
+            config=config,
+            master_file=master,
+            pool_file=pool,
+            user=user,
+            step_closes=closes,
+            auto_freeze=auto_freeze,
+            timezone_name=entry.timezone,
+            order=entry.order,
+            **limits,
+        )
+    except ValidationError as error:
+        raise _rekeyed(error) from None
+    return sequential.round
+
+
+def _closes(raw, start, time_zone) -> list[dt.datetime]:
+    schedule = _object(raw, "schedule")
+    _known_keys(schedule, SCHEDULE_KEYS, "schedule")
+    offsets = _required(schedule, "step_closes", "schedule")
+    if not isinstance(offsets, list):
+        raise _bad_type("schedule.step_closes", offsets, _("a list of durations"))
+    closes = []
+    for index, offset in enumerate(offsets):
+        field = f"schedule.step_closes[{index}]"
+        at = at_offset(offset, start, field=field)
+        dates_check({field: at}, time_zone=time_zone)
+        closes.append(at)
+    return closes
+
+
+def _limits(raw) -> dict:
+    limits = _object(raw, "limits")
+    _known_keys(limits, LIMIT_KEYS, "limits")
+    for key in LIMIT_KEYS:
+        value = _required(limits, key, "limits")
+        if value is not None and (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= POSITIVE_INT_MAX
+        ):
+            raise _bad_type(
+                f"limits.{key}",
+                value,
+                _("null (no limit) or an integer from 1 to %(max)s") % {"max": POSITIVE_INT_MAX},
+            )
+    return {key: limits[key] for key in LIMIT_KEYS}
+
+
+def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
+    unknown = sorted(set(files) - {MASTER, POOL})
+    if unknown:
+        raise ValidationError(
+            {
+                unknown[0]: _("%(role)s is not a file of a sequential round (it has %(known)s).")
+                % {"role": repr(unknown[0])[:80], "known": f"{MASTER}, {POOL}"}
+            }
+        )
+    # Read by the service as the console's uploads are (``read``, ``seek``, ``name``).
+    master = ContentFile(files[MASTER], name=MASTER) if MASTER in files else None
+    pool = ContentFile(files[POOL], name=POOL) if POOL in files else None
+    return master, pool
+
+
+def _config_of(raw) -> dict:
+    """The configuration as the console takes it (``qi`` an object again, in the bundle's
+    order); the rest is the service's to check."""
+    config = dict(_object(raw, "config"))
+    qi = _required(config, "qi", "config")
+    if not isinstance(qi, list) or not qi:
+        raise _bad_type("config.qi", qi, _('a list of {"name", "type"}'))
+    ordered = {}
+    for index, item in enumerate(qi):
+        path = f"config.qi[{index}]"
+        item = _object(item, path)
+        _known_keys(item, ("name", "type"), path)
+        name = _required(item, "name", path)
+        if not isinstance(name, str) or not name.strip():
+            raise _bad_type(f"{path}.name", name, _("a column name"))
+        if name in ordered:
+            raise ValidationError(
+                {f"{path}.name": _("The column %(name)s is listed twice.") % {"name": name}}
+            )
+        ordered[name] = _required(item, "type", path)
+    config["qi"] = ordered
+    return config
+
+
+def _config_path(error, config: dict) -> str:
+    """Where in the settings the configuration's error lies."""
+    code, params = getattr(error, "code", ""), getattr(error, "params", {})
+    if code in CONFIG_FIELDS:
+        return f"config.{CONFIG_FIELDS[code]}"
+    if code in ("seq.config.missing", "seq.config.bool", "seq.config.choice"):
+        return f"config.{_unquoted(params.get('key'))}"
+    if code == "seq.config.qi":
+        column = _unquoted(params.get("column"))
+        names = list(config.get("qi") or {})
+        if column in names:
+            return f"config.qi[{names.index(column)}]"
+        return "config.qi"
+    if code == "seq.config.per_team":
+        field = params.get("field")
+        return f"config.per_team.{field}" if field else "config.per_team"
+    return "config"
+
+
+def _unquoted(text) -> str:
+    """A key as ``scoring.sequential.messages.q`` quoted it (``"'m'"`` → ``m``)."""
+    try:
+        value = ast.literal_eval(str(text))
+    except (ValueError, SyntaxError):
+        return str(text)
+    return str(value)
+
+
+def _rekeyed(error: ValidationError) -> ValidationError:
+    if not hasattr(error, "error_dict"):
+        return ValidationError({"config": error.messages})
+    return ValidationError(
+        {SERVICE_FIELDS.get(key, key): messages for key, messages in error.message_dict.items()}
+    )
+
+
+# --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------
+
+
+def _object(value, path: str) -> dict:
+    if not isinstance(value, dict):
+        raise _bad_type(path, value, _("a JSON object"))
+    return value
+
+
+def _required(mapping: dict, key: str, path: str):
+    if key not in mapping:
+        where = key if path == "settings" else f"{path}.{key}"
+        raise ValidationError({where: _("The setting %(path)s is missing.") % {"path": where}})
+    return mapping[key]
+
+
+def _known_keys(mapping: dict, known, path: str) -> None:
+    for key in mapping:
+        if key not in known:
+            where = str(key) if path == "settings" else f"{path}.{key}"
+            raise ValidationError(
+                {
+                    where: _("Unknown setting %(key)s (known: %(known)s).")
+                    % {"key": repr(key)[:80], "known": ", ".join(known)}
+                }
+            )
+
+
+def _bad_type(path: str, value, expected) -> ValidationError:
+    return ValidationError(
+        {
+            path: _("%(path)s must be %(expected)s, not %(value)s.")
+            % {"path": path, "expected": expected, "value": repr(value)[:80]}
+        }
+    )

@@ -46,6 +46,7 @@ def dp_round_create(
     opens_at,
     closes_at,
     timezone_name: str = "Asia/Tokyo",
+    order: int | None = None,
     user=None,
 ) -> DPRound:
     """Create a DP round: the configuration checked (spec §12), the hidden table checked
@@ -53,7 +54,8 @@ def dp_round_create(
 
     ``config_raw`` is the configuration as a dict or as its JSON text (the admin and the
     console send the text). Raises ``ValidationError`` keyed by field (``config``, ``table``,
-    ``slug``, ``timezone``, ``closes_at``) with the spec's messages."""
+    ``slug``, ``timezone``, ``closes_at``) with the spec's messages. ``order``: the round's
+    place in the competition (default: after the others; a bundle import gives it)."""
     if isinstance(config_raw, str | bytes):
         config_raw = json_input(config_raw, field="config")
     dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=timezone_name)
@@ -76,6 +78,7 @@ def dp_round_create(
         slug=slug,
         config=config,
         timezone=timezone_name,
+        order=order,
         original_rows=rows,
     )
     round_original_store(round=round_, csv=csv, filename=filename)

@@ -52,12 +52,15 @@ def sequential_round_create(
     daily_limit=None,
     total_limit=None,
     auto_freeze=True,
+    timezone_name: str = "Asia/Tokyo",
+    order: int | None = None,
 ) -> SequentialRound:
     """A new sequential round: the configuration, and a shared master or a pool to draw
     per-team masters from (drawn at once for the teams registered, and again by the
     organizer's "draw" action). Per-team masters may also be uploaded one by one.
     Optionally each release's close (``step_closes``, or ``first_close`` and
-    ``step_length``; see ``schedule_set``) and the per-team, per-release upload limits."""
+    ``step_length``; see ``schedule_set``) and the per-team, per-release upload limits; the
+    round's time zone and its place in the competition (``order``; default: after the others)."""
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
@@ -78,7 +81,13 @@ def sequential_round_create(
         persons = master_check(config=config, data=master_csv.utf8, name="master.csv")
     pool_csv = organizer_upload_csv(pool_file, field="pool") if pool_file is not None else None
     round_ = round_of_kind_create(
-        competition=competition, kind=KEY, name=name, slug=slug, config=config
+        competition=competition,
+        kind=KEY,
+        name=name,
+        slug=slug,
+        config=config,
+        timezone=timezone_name,
+        order=order,
     )
     sequential = SequentialRound.objects.create(
         round=round_,
