@@ -1,0 +1,382 @@
+"""Competition bundles: export, import and clone through the services (pwscup/bundles/), on a
+2015 round; what a bad bundle is refused with, and that a failed import leaves nothing."""
+
+import copy
+import datetime as dt
+import io
+import json
+
+import jsonschema
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+
+from pwscup.bundles import services
+from pwscup.bundles.manifest import SCHEMA_PATH
+from pwscup.bundles.selectors import competition_bundle
+from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
+from pwscup.pwscup2015.models import Pwscup2015Round
+from tests.pwscup.bundle_helpers import (
+    START,
+    creator,
+    manifest_of,
+    members_of,
+    rebuilt,
+    storage_names,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _import(data: bytes, user, *, slug="copy", name="", start=START) -> Competition:
+    return services.competition_import(
+        bundle_file=io.BytesIO(data), name=name, slug=slug, start=start, user=user
+    )
+
+
+def _refused(data: bytes, user, **kwargs) -> list[str]:
+    with pytest.raises(ValidationError) as caught:
+        _import(data, user, **kwargs)
+    return caught.value.messages
+
+
+def _tuned(world):
+    """The world's round with settings other than the defaults, so the round trip shows them."""
+    game = world.round.pwscup2015
+    Pwscup2015Round.objects.filter(pk=game.pk).update(
+        utility_gates={"U1": 5000},
+        tie_break_metric="U5",
+        ranking_rule=Pwscup2015Round.RankingRule.MEAN_ATTACK,
+        selection_rule=Pwscup2015Round.SelectionRule.BEST,
+        attack_visibility=Pwscup2015Round.AttackVisibility.ON_PUBLISH,
+        auto_freeze=False,
+    )
+    Phase.objects.filter(pk=world.anonymization.pk).update(
+        daily_limit=3, total_limit=9, leaderboard_public=True
+    )
+    Competition.objects.filter(pk=world.competition.pk).update(
+        description="# Cup\n\n日本語も", is_listed=False, max_team_size=3
+    )
+    world.competition.refresh_from_db()
+    return world
+
+
+def test_a_2015_round_goes_round_trip_with_equal_manifest_and_files(world):
+    _tuned(world)
+    organizer = creator(world.organizer)
+    first = competition_bundle(competition=world.competition)
+    manifest = first.manifest
+    assert manifest["format"] == "pwscup-competition-bundle" and manifest["version"] == 1
+    assert manifest["competition"] == {
+        "name": "Cup cup",
+        "description": "# Cup\n\n日本語も",
+        "is_listed": False,
+        "max_team_size": 3,
+    }
+    (entry,) = manifest["rounds"]
+    assert entry["settings"]["phases"]["anonymization"] == {
+        "opens_at": "P0DT00H00M00S",
+        "closes_at": "P0DT02H00M00S",
+        "daily_limit": 3,
+        "total_limit": 9,
+        "leaderboard_public": True,
+    }
+    assert entry["settings"]["ranking_rule"] == "mean_attack"
+    assert entry["files"]["original.csv"]["size"] == len(world.original)
+    # No slug of the competition, no absolute date anywhere in the manifest.
+    text = members_of(first.data)["manifest.json"].decode()
+    assert '"cup"' not in text and "20" + str(START.year)[2:] not in text
+    assert str(world.anonymization.opens_at.year) not in text
+
+    new = _import(first.data, organizer, slug="copy")
+    assert new.organizers.get() == organizer and new.name == "Cup cup" and not new.is_listed
+    copied = new.rounds.get()
+    assert copied.slug == "r1" and copied.kind == "pwscup2015"
+    assert copied.phases.get(kind="anonymization").opens_at == START
+    assert copied.phases.get(kind="attack").closes_at == START + dt.timedelta(hours=3)
+    second = competition_bundle(competition=new)
+    assert members_of(second.data)["manifest.json"] == members_of(first.data)["manifest.json"]
+    assert members_of(second.data) == members_of(first.data)
+    assert second.data == first.data  # the ZIP itself: fixed times, sorted members
+    assert AuditEntry.objects.filter(
+        competition=new, action=AuditEntry.Action.COMPETITION_IMPORTED
+    ).exists()
+
+
+def test_export_is_audited_and_clone_takes_the_same_path(world):
+    organizer = creator(world.organizer)
+    data = services.competition_export(competition=world.competition, user=organizer)
+    entry = AuditEntry.objects.get(
+        competition=world.competition, action=AuditEntry.Action.BUNDLE_EXPORTED
+    )
+    assert entry.detail["rounds"] == 1 and entry.user == organizer
+    clone = services.competition_clone(
+        competition=world.competition, name="Cup again", slug="again", start=START, user=organizer
+    )
+    assert clone.name == "Cup again" and clone.rounds.count() == 1
+    assert not clone.teams.exists()
+    assert AuditEntry.objects.get(
+        competition=clone, action=AuditEntry.Action.COMPETITION_CLONED
+    ).detail == {"name": "Cup again", "rounds": 1, "source": "cup"}
+    again = competition_bundle(competition=clone)
+    expected = copy.deepcopy(manifest_of(data))
+    expected["competition"]["name"] = "Cup again"
+    assert again.manifest == expected
+
+
+def test_only_a_creator_imports_and_only_an_organizer_creator_clones(world, django_user_model):
+    data = competition_bundle(competition=world.competition).data
+    with pytest.raises(PermissionDenied):
+        _import(data, world.organizer)  # organizes, may not create competitions
+    stranger = creator(django_user_model.objects.create_user("stranger", password="pw"))
+    with pytest.raises(PermissionDenied):
+        services.competition_clone(
+            competition=world.competition, name="", slug="mine", start=START, user=stranger
+        )
+    assert Competition.objects.count() == 1
+
+
+def test_the_schema_is_valid_and_served_as_it_is(client):
+    schema = json.loads(SCHEMA_PATH.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    response = client.get(reverse("bundles:schema"))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/schema+json")
+    assert json.loads(response.content) == schema
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda m: m.update(version=2),
+            "manifest.json: version 2 is unknown: this site reads version 1 bundles.",
+        ),
+        (
+            lambda m: m.update(format="other"),
+            "manifest.json: format 'other' is not a competition bundle",
+        ),
+        (
+            lambda m: m["rounds"][0].update(kind="chess"),
+            "manifest.json: rounds[0] (r1).kind: Unknown round kind 'chess'",
+        ),
+        (
+            lambda m: m["rounds"][0].update(slug="no/slash"),
+            "manifest.json: rounds[0].slug: 'no/slash' does not have the expected form",
+        ),
+        (
+            lambda m: m["rounds"][0].update(timezone="Mars/Base"),
+            "manifest.json: rounds[0] (r1).timezone: Unknown time zone 'Mars/Base'",
+        ),
+        (
+            lambda m: m["rounds"][0].pop("settings"),
+            "manifest.json: rounds[0]: settings is missing.",
+        ),
+        (
+            lambda m: m["competition"].update(max_team_size=0),
+            "manifest.json: competition.max_team_size: 0 is less than 1.",
+        ),
+        (
+            lambda m: m.update(extra=1),
+            "manifest.json: (top level): unexpected key(s) 'extra'.",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"].update(data_mode="bogus"),
+            "manifest.json: rounds[0] (r1).settings.data_mode: 'bogus' is not one of shared, "
+            "per_team.",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"].update(sample_size=-1),
+            "manifest.json: rounds[0] (r1).settings.sample_size: -1 is not a whole number",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"].update(data_mode="per_team", sample_size=None),
+            "manifest.json: rounds[0] (r1).settings.sample_size: The per-team mode needs a "
+            "sample size.",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"].update(utility_gates={"U9": 1}),
+            "manifest.json: rounds[0] (r1).settings.utility_gates:",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"].update(surprise=True),
+            "manifest.json: rounds[0] (r1).settings.surprise: unknown setting",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(opens_at="soon"),
+            "manifest.json: rounds[0] (r1).settings.phases.attack.opens_at: 'soon' is not a "
+            "duration",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(closes_at="-P1D"),
+            "manifest.json: rounds[0] (r1).settings.phases.attack.closes_at: A phase must "
+            "close after it opens",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"]["config"].update(qi=["no-such-column"]),
+            "manifest.json: rounds[0] (r1).settings.config:",
+        ),
+    ],
+)
+def test_a_bad_manifest_is_refused_naming_the_file_and_field(world, change, expected):
+    organizer = creator(world.organizer)
+    data = rebuilt(competition_bundle(competition=world.competition).data, change=change)
+    messages = _refused(data, organizer)
+    assert any(message.startswith(expected) for message in messages), messages
+    assert Competition.objects.count() == 1 and Round.objects.count() == 1
+
+
+def test_a_reserved_round_address_is_refused_by_the_core(world):
+    organizer = creator(world.organizer)
+    data = competition_bundle(competition=world.competition).data
+    original = members_of(data)["rounds/r1/original.csv"]
+
+    def moved(manifest):
+        manifest["rounds"][0]["slug"] = "team"
+        manifest["rounds"][0]["files"]["original.csv"]["path"] = "rounds/team/original.csv"
+
+    data = rebuilt(
+        data, change=moved, files={"rounds/team/original.csv": original}, drop=["rounds/r1/"]
+    )
+    assert _refused(data, organizer) == [
+        "manifest.json: rounds[0] (team).slug: The address team is taken by the team pages: "
+        "choose another one."
+    ]
+
+
+def test_an_original_failing_the_kinds_checks_is_refused_naming_the_file(world):
+    organizer = creator(world.organizer)
+    lines = world.original.decode().splitlines(keepends=True)
+    lines[3] = lines[3].rstrip("\n") + ",surplus\n"  # row 3 (after the header) has 16 fields
+    broken = "".join(lines).encode()
+    data = rebuilt(
+        competition_bundle(competition=world.competition).data,
+        files={"rounds/r1/original.csv": broken},
+    )
+    (message,) = _refused(data, organizer)
+    assert message.startswith("rounds/r1/original.csv: ")
+    assert "wrong number of fields" in message and "row 3 has 16 fields" in message
+
+
+@pytest.mark.parametrize(
+    ("start", "change", "expected"),
+    [
+        (dt.datetime(1800, 1, 1, tzinfo=dt.UTC), None, "Start: 1800-01-01 00:00 is outside"),
+        (
+            dt.datetime(9000, 12, 1, tzinfo=dt.UTC),
+            lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(closes_at="P90D"),
+            "manifest.json: rounds[0] (r1).settings.phases.attack.closes_at: Attack phase "
+            "closes: 9001-03-01",
+        ),
+        (
+            START,
+            lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(
+                closes_at="P999999999D"
+            ),
+            "manifest.json: rounds[0] (r1).settings.phases.attack.closes_at:",
+        ),
+    ],
+)
+def test_dates_out_of_range_are_refused(world, start, change, expected):
+    organizer = creator(world.organizer)
+    data = rebuilt(competition_bundle(competition=world.competition).data, change=change)
+    messages = _refused(data, organizer, start=start)
+    assert any(message.startswith(expected) for message in messages), messages
+    assert Competition.objects.count() == 1
+
+
+def test_files_not_as_listed_are_refused(world):
+    organizer = creator(world.organizer)
+    data = competition_bundle(competition=world.competition).data
+    original = members_of(data)["rounds/r1/original.csv"]
+    changed = rebuilt(data, files={"rounds/r1/original.csv": original + b"\n"}, relist=False)
+    assert _refused(changed, organizer) == [
+        f"rounds/r1/original.csv: {len(original) + 1} bytes, but manifest.json lists "
+        f"{len(original)}."
+    ]
+    same_size = original[:-1] + b"X"
+    changed = rebuilt(data, files={"rounds/r1/original.csv": same_size}, relist=False)
+    assert _refused(changed, organizer)[0].startswith("rounds/r1/original.csv: its SHA-256")
+    extra = rebuilt(data, files={"rounds/r1/notes.txt": b"hello"})
+    assert _refused(extra, organizer) == [
+        "The bundle's member 'rounds/r1/notes.txt' is not listed in manifest.json."
+    ]
+
+    def drop(manifest):
+        manifest["rounds"][0]["files"]["sample.csv"] = {
+            "path": "rounds/r1/sample.csv",
+            "sha256": "0" * 64,
+            "size": 1,
+        }
+
+    assert _refused(rebuilt(data, change=drop), organizer) == [
+        "rounds/r1/sample.csv: listed in manifest.json but missing from the bundle."
+    ]
+
+    def moved(manifest):
+        manifest["rounds"][0]["files"]["original.csv"]["path"] = "rounds/r2/original.csv"
+
+    assert _refused(rebuilt(data, change=moved), organizer)[0].startswith(
+        "manifest.json: rounds[0].files.original.csv.path: 'rounds/r2/original.csv' should be "
+        "rounds/r1/original.csv."
+    )
+
+
+def test_the_address_and_name_are_checked_first(world):
+    organizer = creator(world.organizer)
+    data = competition_bundle(competition=world.competition).data
+    with pytest.raises(ValidationError) as caught:
+        _import(data, organizer, slug="cup", name="x" * 201)
+    assert set(caught.value.message_dict) == {"slug", "name"}
+    with pytest.raises(ValidationError) as caught:
+        _import(data, organizer, slug="import")
+    assert "taken by the console's pages" in caught.value.message_dict["slug"][0]
+
+
+def _three_rounds_third_broken(world) -> bytes:
+    data = competition_bundle(competition=world.competition).data
+    members = members_of(data)
+    original = members["rounds/r1/original.csv"]
+
+    def three(manifest):
+        (entry,) = manifest["rounds"]
+        for slug, order in (("r2", 2), ("r3", 3)):
+            twin = copy.deepcopy(entry)
+            twin.update(slug=slug, order=order, name=f"Round {order}")
+            twin["files"]["original.csv"]["path"] = f"rounds/{slug}/original.csv"
+            manifest["rounds"].append(twin)
+
+    header_only = original.splitlines(keepends=True)[0]  # no row: the kind refuses it
+    return rebuilt(
+        data,
+        change=three,
+        files={"rounds/r2/original.csv": original, "rounds/r3/original.csv": header_only},
+    )
+
+
+def _nothing_left_by_a_failed_import(world):
+    organizer = creator(world.organizer)
+    data = _three_rounds_third_broken(world)
+    before = storage_names()
+    messages = _refused(data, organizer)
+    assert messages[0].startswith("rounds/r3/original.csv: "), messages
+    assert list(Competition.objects.values_list("slug", flat=True)) == ["cup"]
+    assert Round.objects.count() == 1 and Pwscup2015Round.objects.count() == 1
+    assert storage_names() == before
+    # The same bundle with the third original whole imports, its three rounds' files kept.
+    fixed = rebuilt(
+        data, files={"rounds/r3/original.csv": members_of(data)["rounds/r1/original.csv"]}
+    )
+    new = _import(fixed, organizer)
+    assert list(new.rounds.values_list("slug", flat=True)) == ["r1", "r2", "r3"]
+    assert len(storage_names() - before) == 3
+
+
+def test_a_failed_import_leaves_no_row_and_no_file_on_the_local_disk(world):
+    _nothing_left_by_a_failed_import(world)
+
+
+def test_a_failed_import_leaves_no_row_and_no_file_in_the_bucket(s3_bucket, make_world):
+    world = make_world()
+    assert any(name.startswith("private/rounds/") for name in storage_names())
+    _nothing_left_by_a_failed_import(world)
