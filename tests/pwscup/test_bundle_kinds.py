@@ -554,7 +554,7 @@ def test_an_imported_dp_round_plays_end_to_end(celery_worker_process, slug):
         payload={"type": "histogram", "attributes": first["attributes"], "epsilon": "1/4"},
     )
     ledger = Ledger.objects.get(dp_round=dp_round, team=team, level="eps-1")
-    assert ledger.spent == "1/4" and ledger.budget == "1"
+    assert ledger.spent == "0.25" and ledger.budget == "1"
     assert Charge.objects.filter(ledger=ledger).count() == 1
     estimate = dp_estimate_upload(
         dp_round=dp_round,
