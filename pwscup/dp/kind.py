@@ -137,6 +137,12 @@ class DPKind(RoundKind):
             }
         ]
 
+    def results_published(self, round) -> bool:
+        """The leaderboard is shown to everyone once the release phase has closed and the
+        round is scored; before that nothing of it is final (nor shown)."""
+        dp_round = DPRound.objects.filter(round=round).first()
+        return dp_round is not None and archive.results_final(dp_round)
+
     def results_summary(self, round) -> list[dict]:
         url = self.leaderboard_url(round)
         return [{"label": _("DP leaderboard"), "url": url}] if url else []

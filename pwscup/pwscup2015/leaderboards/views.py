@@ -9,15 +9,11 @@ import scoring
 from pwscup.competitions.selectors import round_metrics
 from pwscup.core.exports import csv_response
 from pwscup.kinds.tabs import RESULTS, render_tab
-from pwscup.pwscup2015.leaderboards import charts, metric_words, selectors
+from pwscup.pwscup2015.leaderboards import charts, metric_words, selectors, tables
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access, results_access
 from pwscup.pwscup2015.ranking import safety_measure
 from pwscup.pwscup2015.ranking_cache import ranking_cache_key
 from pwscup.pwscup2015.selectors import round_stale_scores
-
-
-def _fmt(value):
-    return "" if value is None else value
 
 
 def _stale_for_organizers(access):
@@ -40,19 +36,7 @@ def leaderboard(request, competition_slug, round_slug):
         rows = rows()
         return csv_response(
             f"{access.round.slug}_leaderboard.csv",
-            [
-                "rank",
-                "team",
-                "submission",
-                "passes_gates",
-                safety_measure(access.round).csv_column,
-                *round_metrics(round=access.round),
-            ],
-            (
-                [_fmt(r.rank), r.team.name, r.submission.pk, r.passes_gates, r.safety]
-                + [_fmt(r.scores.get(m)) for m in round_metrics(round=access.round)]
-                for r in rows
-            ),
+            *tables.leaderboard_table(round=access.round, rows=rows),
         )
     table_key = ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}")
     context = {
@@ -129,14 +113,8 @@ def matrix(request, competition_slug, round_slug):
     access = results_access(request, competition_slug, round_slug)
     matrix_of = _once(lambda: selectors.attack_matrix_cached(round=access.round))
     if request.GET.get("format") == "csv":
-        result = matrix_of()
         return csv_response(
-            f"{access.round.slug}_attack_matrix.csv",
-            ["attacker", *[t.team.name for t in result.targets]],
-            (
-                [label] + [_fmt(result.cell(key, t.pk).best) for t in result.targets]
-                for key, label in result.attackers
-            ),
+            f"{access.round.slug}_attack_matrix.csv", *tables.matrix_table(matrix_of())
         )
     return render_tab(
         request,
@@ -163,24 +141,11 @@ def final(request, competition_slug, round_slug):
     if table == "anonymization-csv":
         return csv_response(
             f"{access.round.slug}_final_anonymization.csv",
-            [
-                "rank",
-                "team",
-                "passes_gates",
-                safety_measure(access.round).csv_column,
-                *round_metrics(round=access.round),
-            ],
-            (
-                [_fmt(r.rank), r.team.name, r.passes_gates, _fmt(r.safety)]
-                + [_fmt(r.scores.get(m)) for m in round_metrics(round=access.round)]
-                for r in anonymization
-            ),
+            *tables.final_anonymization_table(round=access.round, rows=anonymization),
         )
     if table == "attack-csv":
         return csv_response(
-            f"{access.round.slug}_final_attack.csv",
-            ["rank", "team", "mean_rate", "targets_attacked"],
-            ([_fmt(r.rank), r.team.name, r.mean_rate, r.targets_attacked] for r in attack),
+            f"{access.round.slug}_final_attack.csv", *tables.final_attack_table(attack)
         )
     return render_tab(
         request,

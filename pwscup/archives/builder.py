@@ -1,0 +1,242 @@
+"""Writing a results archive: the ZIP's members, its data card, README and manifest.
+
+The layout (``docs/archive.md``)::
+
+    manifest.json      format, version, competition, the ticked secrets, every member's
+                       SHA-256 and size
+    README.md          what the archive is (English and Japanese)
+    data-card.md       per round: the kind, the original (rows, SHA-256, description), its
+    data-card.json     columns and roles, the rules in plain words (``kind.data_card``)
+    rounds/<slug>/...  each round's outcome (``kind.archive_members``)
+    slides/...         the published slides and policy texts (pwscup.presentations)
+
+The data card and the manifest are written in English whoever publishes (the archive is
+one file for every reader); the README says it in both languages.
+"""
+
+import hashlib
+import json
+import posixpath
+import zipfile
+from dataclasses import dataclass, field
+
+from django.utils import translation
+from django.utils.text import slugify
+
+from pwscup.archives.selectors import ArchiveRounds
+from pwscup.core.files import CHUNK, opened
+from pwscup.kinds import kind_of
+from pwscup.kinds.archives import SECRETS
+from pwscup.presentations.selectors import published_slides
+
+FORMAT = "pwscup-results-archive"
+FORMAT_VERSION = 1
+
+
+class ArchiveError(ValueError):
+    """A kind gave a member the archive cannot hold (a bad name, a name twice)."""
+
+
+@dataclass
+class Written:
+    """What has gone into the ZIP so far, for the manifest."""
+
+    members: list[dict] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
+
+    def add(self, name: str, *, sha256: str, size: int, secret: str = "", round=None):
+        self.members.append(
+            {"name": name, "sha256": sha256, "size": size, "secret": secret, "round": round}
+        )
+
+
+def member_name(prefix: str, name: str) -> str:
+    """``prefix/name``, refusing what could leave the folder or be read two ways."""
+    parts = name.split("/")
+    if (
+        not name
+        or "\\" in name
+        or name.startswith("/")
+        or any(part in ("", ".", "..") for part in parts)
+    ):
+        raise ArchiveError(f"Bad member name {name!r}.")
+    return posixpath.join(prefix, name)
+
+
+def _write_bytes(archive: zipfile.ZipFile, written: Written, name: str, content: bytes, **info):
+    if name in written.names:
+        raise ArchiveError(f"The member {name!r} is there twice.")
+    written.names.add(name)
+    archive.writestr(name, content, compress_type=zipfile.ZIP_DEFLATED)
+    written.add(name, sha256=hashlib.sha256(content).hexdigest(), size=len(content), **info)
+
+
+def _write_field(archive: zipfile.ZipFile, written: Written, name: str, stored, **info):
+    """A stored file copied into the ZIP a chunk at a time (slides may be large; PDFs are
+    compressed already, so they are stored as they are)."""
+    if name in written.names:
+        raise ArchiveError(f"The member {name!r} is there twice.")
+    written.names.add(name)
+    digest, size = hashlib.sha256(), 0
+    entry = zipfile.ZipInfo(name)
+    entry.compress_type = zipfile.ZIP_STORED
+    with opened(stored) as source, archive.open(entry, mode="w", force_zip64=True) as out:
+        while chunk := source.read(CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+            out.write(chunk)
+    written.add(name, sha256=digest.hexdigest(), size=size, **info)
+
+
+def _json(value) -> bytes:
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def round_card(round) -> dict:
+    kind = kind_of(round)
+    card = kind.data_card(round) or {}
+    return {
+        "round": round.slug,
+        "name": round.name,
+        "kind": kind.key,
+        "kind_label": str(kind.label),
+        "original": card.get("original", {}),
+        "columns": card.get("columns", []),
+        "rules": card.get("rules", ""),
+    }
+
+
+def data_card_markdown(competition, cards: list[dict]) -> str:
+    lines = [f"# Data card: {competition.name}", ""]
+    for card in cards:
+        original = card["original"]
+        lines += [
+            f"## {card['name']} (`{card['round']}`)",
+            "",
+            f"- Kind: {card['kind_label']} (`{card['kind']}`)",
+            f"- Original: {original.get('rows', '?')} rows, SHA-256 "
+            f"`{original.get('sha256') or '—'}`",
+        ]
+        if original.get("description"):
+            lines.append(f"- Description: {original['description']}")
+        lines += ["", "| column | role | domain |", "|---|---|---|"]
+        for column in card["columns"]:
+            cells = [str(column.get(key, "")).replace("|", "\\|") for key in ("name", "role")]
+            domain = str(column.get("domain", "")).replace("|", "\\|")
+            lines.append(f"| {cells[0]} | {cells[1]} | {domain} |")
+        lines += ["", f"**Rules.** {card['rules']}", ""]
+    return "\n".join(lines)
+
+
+def readme(competition, version: int, secrets: list[str]) -> str:
+    ticked = ", ".join(secrets) if secrets else "none"
+    return f"""# {competition.name}: results archive, version {version}
+
+This archive is the published outcome of the competition `{competition.slug}`: each round's
+scores, rankings and attack matrix, the targets that were published to the attackers, the
+teams' published slides, and a data card (`data-card.md`, `data-card.json`) saying what each
+round was played on. `manifest.json` lists every file with its SHA-256 and size.
+
+Secrets the organizers chose to include: **{ticked}**. Unless listed here, the archive holds
+no original table, no sample, no permutation and no attack ground truth.
+
+Folders: `rounds/<round>/` (one per round whose results were published), `slides/`.
+
+---
+
+# {competition.name}: 結果アーカイブ（第 {version} 版）
+
+このアーカイブはコンペティション `{competition.slug}` の公開結果です。各ラウンドのスコア、
+順位、攻撃行列、攻撃者に公開されたターゲット、公開された各チームの発表資料、そして各ラウンドが
+どのデータで行われたかを示すデータカード（`data-card.md`、`data-card.json`）を含みます。
+`manifest.json` に全ファイルの SHA-256 とサイズが記載されています。
+
+主催者が含めることを選んだ秘密情報: **{ticked}**。ここに記載がない限り、元データ、サンプル、
+置換（パーミュテーション）、攻撃の正解データは一切含まれていません。
+
+フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）、`slides/`。
+"""
+
+
+def write_archive(
+    sink, *, competition, version: int, secrets: list[str], rounds: ArchiveRounds, created_at
+) -> dict:
+    """Write the whole ZIP into ``sink`` (a seekable binary file); return the manifest."""
+    ticked = frozenset(secrets)
+    written = Written()
+    with translation.override("en"), zipfile.ZipFile(sink, mode="w") as archive:
+        cards = []
+        for round in rounds.included:
+            kind = kind_of(round)
+            cards.append(round_card(round))
+            prefix = f"rounds/{round.slug}"
+            for member in kind.archive_members(round, secrets=ticked):
+                if member.secret and member.secret not in SECRETS:
+                    raise ArchiveError(f"Unknown secret {member.secret!r}.")
+                if member.secret and member.secret not in ticked:
+                    # A kind must not offer an unticked secret; should one ever do, it
+                    # stays out (the archive is public to every viewer of the competition).
+                    continue
+                _write_bytes(
+                    archive,
+                    written,
+                    member_name(prefix, member.name),
+                    member.content,
+                    secret=member.secret,
+                    round=round.slug,
+                )
+        slides = []
+        for item in published_slides(competition=competition):
+            window = slugify(item.window_title) or f"window-{item.window.pk}"
+            folder = f"slides/{window}"
+            pdf = member_name(folder, f"{item.team_slug}.pdf")
+            if pdf in written.names:  # two windows whose titles give the same folder
+                folder = f"slides/{window}-{item.window.pk}"
+                pdf = member_name(folder, f"{item.team_slug}.pdf")
+            round_slug = item.round.slug if item.round is not None else None
+            _write_field(archive, written, pdf, item.slides.file, round=round_slug)
+            entry = {
+                "window": item.window_title,
+                "round": round_slug,
+                "team": item.team_name,
+                "team_slug": item.team_slug,
+                "file": pdf,
+            }
+            policies = [
+                ("Anonymization policy", item.slides.anonymization_policy),
+                ("Attack policy", item.slides.attack_policy),
+            ]
+            if any(text for _title, text in policies):
+                text = f"# {item.team_name}: {item.window_title}\n\n" + "\n".join(
+                    f"## {title}\n\n{body}\n" for title, body in policies if body
+                )
+                name = member_name(folder, f"{item.team_slug}-policies.md")
+                _write_bytes(archive, written, name, text.encode(), round=round_slug)
+                entry["policies"] = name
+            slides.append(entry)
+        _write_bytes(archive, written, "slides/index.json", _json(slides))
+        data_card = {
+            "competition": {"name": competition.name, "slug": competition.slug},
+            "rounds": cards,
+        }
+        _write_bytes(archive, written, "data-card.json", _json(data_card))
+        _write_bytes(
+            archive, written, "data-card.md", data_card_markdown(competition, cards).encode()
+        )
+        _write_bytes(archive, written, "README.md", readme(competition, version, secrets).encode())
+        manifest = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "version": version,
+            "competition": {"name": competition.name, "slug": competition.slug},
+            "created_at": created_at.isoformat(),
+            "secrets": list(secrets),
+            "rounds": [{"slug": r.slug, "name": r.name, "kind": r.kind} for r in rounds.included],
+            "left_out": [
+                {"slug": r.slug, "name": r.name, "reason": str(reason)}
+                for r, reason in rounds.left_out
+            ],
+            "members": written.members,
+        }
+        archive.writestr("manifest.json", _json(manifest), compress_type=zipfile.ZIP_DEFLATED)
+    return manifest

@@ -1,0 +1,62 @@
+"""A competition's results archive: one ZIP per published version, kept for good."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.models import Competition
+
+
+def archive_path(instance, filename: str) -> str:
+    # Private (never served by the web server), unguessable, and never reused: versions are
+    # kept side by side and a name is written once (the bucket's file_overwrite is off).
+    return f"private/archives/{secrets.token_hex(8)}-{filename}"
+
+
+class ResultsArchive(models.Model):
+    """Version ``version`` of a competition's results archive: the ZIP as published, its
+    SHA-256 and size, and which secrets the organizer ticked (``pwscup.kinds.archives``).
+    Never changed once written; a new publication is a new version."""
+
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="results_archives",
+        verbose_name=_("competition"),
+    )
+    version = models.PositiveIntegerField(_("version"))
+    file = models.FileField(_("archive (ZIP)"), upload_to=archive_path, max_length=300)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveBigIntegerField(default=0)
+    secrets = models.JSONField(
+        _("secrets included"), default=list, blank=True, help_text=_("Keys of the ticked secrets.")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("published by"),
+    )
+    created_at = models.DateTimeField(_("published at"), default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["competition", "-version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "version"], name="results_archive_version_per_competition"
+            )
+        ]
+        verbose_name = _("results archive")
+        verbose_name_plural = _("results archives")
+
+    def __str__(self) -> str:
+        return f"{self.competition} v{self.version}"
+
+    @property
+    def filename(self) -> str:
+        return f"{self.competition.slug}-results-v{self.version}.zip"
