@@ -627,3 +627,50 @@ def test_an_imported_seq_round_plays_end_to_end(celery_worker_process, slug):
     queued.refresh_from_db()
     assert queued.status == Release.Status.FINISHED, queued.message
     assert queued.results and queued.worker
+
+
+# --- through the core's ZIP and manifest -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_four_demo_rounds_through_a_bundle_zip_give_the_same_manifest():
+    import io
+
+    from pwscup.bundles.services import competition_export, competition_import
+    from tests.pwscup.bundle_helpers import START, creator, manifest_of, members_of, rebuilt
+
+    competition, organizer, _members = _competition("zip", teams="ABC")
+    dp_demo_load(competition=competition, organizer=organizer, now=ANCHOR)
+    seq_demo.demo_load(competition, organizer=organizer)
+    organizer = creator(organizer)
+    data = competition_export(competition=competition, user=organizer)
+    manifest = manifest_of(data)
+    assert [r["slug"] for r in manifest["rounds"]] == list(DP_SLUGS + SEQ_SLUGS)
+    imported = competition_import(
+        bundle_file=io.BytesIO(data), name="", slug="zip-copy", start=START, user=organizer
+    )
+    again = competition_export(competition=imported, user=organizer)
+    assert manifest_of(again) == manifest
+    assert members_of(again) == members_of(data)
+    dp_round = DPRound.objects.get(round__competition=imported, round__slug="dp-adult")
+    assert dp_round.opens_at == START  # the earliest opening is the bundle's start
+    # The attributes keep the round's order although the manifest sorts every object's keys.
+    assert list(dp_round.config["attributes"]) == ["sex", "ageband", "race", "income"]
+    assert list(SequentialRound.objects.get(round=Round.objects.get(
+        competition=imported, slug="seq-generated")).config["qi"]) == ["Age", "Zip", "Sex"]  # fmt: skip
+
+    def negative_epsilon(manifest):
+        manifest["rounds"][0]["settings"]["config"]["levels"][1]["epsilon"] = "-1"
+
+    with pytest.raises(ValidationError) as caught:
+        competition_import(
+            bundle_file=io.BytesIO(rebuilt(data, change=negative_epsilon)),
+            name="",
+            slug="zip-bad",
+            start=START,
+            user=organizer,
+        )
+    assert any(
+        "rounds[0] (dp-adult).settings.config.levels[1].epsilon" in m and "-1" in m
+        for m in caught.value.messages
+    ), caught.value.messages
