@@ -174,7 +174,7 @@ def presentations_publish(*, window: PresentationWindow, user, now=None) -> Pres
     (with what is missing) before the window closed or before the results are published."""
     now = now or timezone.now()
     window = (
-        PresentationWindow.objects.select_for_update()
+        PresentationWindow.objects.select_for_update(of=("self",))
         .select_related("round", "competition")
         .get(pk=window.pk)
     )
