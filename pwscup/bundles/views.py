@@ -99,9 +99,12 @@ def competition_import(request):
     )
     if too_large:
         # Not read at all: the form is shown again, empty, with the reason.
-        form = ImportForm()
-        form.add_error(None, _too_large_message())
-        return render(request, "bundles/import.html", {"form": form}, status=413)
+        return render(
+            request,
+            "bundles/import.html",
+            {"form": ImportForm(), "refusal": _too_large_message()},
+            status=413,
+        )
     request.upload_handlers.insert(0, _BundleSizeHandler(request))
     return _competition_import(request)
 
