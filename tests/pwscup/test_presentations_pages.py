@@ -214,7 +214,7 @@ def test_the_console_schedules_and_publishes_behind_a_confirmation(client, world
     close(window)
     publish_results(world.round)
     confirm = client.get(publish_url)
-    assert b'data-testid="confirm"' in confirm.content and b"1 team" in confirm.content
+    assert b'data-testid="confirm"' in confirm.content and b"Teams with ready slides: 1." in confirm.content
     assert client.post(publish_url).status_code == 302
     window.refresh_from_db()
     assert window.published_by == staff
