@@ -9,6 +9,7 @@ import json
 import jsonschema
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from pwscup.bundles import services
@@ -380,3 +381,29 @@ def test_a_failed_import_leaves_no_row_and_no_file_in_the_bucket(s3_bucket, make
     world = make_world()
     assert any(name.startswith("private/rounds/") for name in storage_names())
     _nothing_left_by_a_failed_import(world)
+
+
+def test_the_commands_export_and_import_through_the_services(world, tmp_path, capsys):
+    creator(world.organizer)
+    path = tmp_path / "cup.zip"
+    call_command("bundle_export", "cup", str(path), "--user", world.organizer.username)
+    assert "cup: " in capsys.readouterr().out
+    assert path.read_bytes() == competition_bundle(competition=world.competition).data
+    call_command(
+        "bundle_import", str(path), "--slug", "cli", "--start", "2031-04-01T18:00+09:00",
+        "--organizer", world.organizer.username,
+    )  # fmt: skip
+    assert "Competition 'cli' imported with 1 round(s)" in capsys.readouterr().out
+    cli = Competition.objects.get(slug="cli")
+    assert cli.rounds.get().phases.get(kind="anonymization").opens_at == START
+    with pytest.raises(CommandError, match="A competition with this address already exists"):
+        call_command(
+            "bundle_import", str(path), "--slug", "cli", "--start", "2031-04-01T09:00Z",
+            "--organizer", world.organizer.username,
+        )  # fmt: skip
+    path.write_bytes(b"garbage")
+    with pytest.raises(CommandError, match="not a ZIP file"):
+        call_command(
+            "bundle_import", str(path), "--slug", "cli2", "--start", "2031-04-01T09:00Z",
+            "--organizer", world.organizer.username,
+        )  # fmt: skip

@@ -1,0 +1,56 @@
+"""``manage.py bundle_import FILE --slug S --start T --organizer U [--name N]``: a new
+competition from a bundle, through the console's import service (the same checks, the same
+messages, nothing left on failure)."""
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from pwscup.bundles.services import competition_import
+
+
+class Command(BaseCommand):
+    help = "Import a competition bundle as a new competition."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the bundle (ZIP)")
+        parser.add_argument("--slug", required=True, help="the new competition's address")
+        parser.add_argument("--name", default="", help="its name (default: the bundle's)")
+        parser.add_argument(
+            "--start",
+            required=True,
+            help="its start, ISO 8601 (2026-04-01T09:00+09:00; without an offset: the "
+            "server's time zone)",
+        )
+        parser.add_argument(
+            "--organizer",
+            required=True,
+            help="the account that organizes it (may create competitions)",
+        )
+
+    def handle(self, *args, file, slug, name, start, organizer, **options):
+        moment = parse_datetime(start)
+        if moment is None:
+            raise CommandError(f"--start {start!r} is not an ISO 8601 date and time.")
+        if timezone.is_naive(moment):
+            moment = timezone.make_aware(moment)
+        account = get_user_model().objects.filter(username=organizer).first()
+        if account is None:
+            raise CommandError(f"No account {organizer!r}.")
+        try:
+            with open(file, "rb") as bundle:
+                competition = competition_import(
+                    bundle_file=bundle, name=name, slug=slug, start=moment, user=account
+                )
+        except OSError as error:
+            raise CommandError(f"{file}: {error.strerror}.") from None
+        except PermissionDenied:
+            raise CommandError(f"{organizer} may not create competitions.") from None
+        except ValidationError as error:
+            raise CommandError("\n".join(error.messages)) from None
+        self.stdout.write(
+            f"Competition {competition.slug!r} imported with "
+            f"{competition.rounds.count()} round(s), organized by {organizer}."
+        )
