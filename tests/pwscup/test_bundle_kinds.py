@@ -20,6 +20,7 @@ from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.competitions.models import Round
 from pwscup.competitions.services import competition_create
 from pwscup.dp import engine
+from pwscup.dp.demo import FIXTURES as DP_FIXTURES
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_estimate_upload, dp_query_answer, dp_round_close_now
@@ -674,3 +675,45 @@ def test_the_four_demo_rounds_through_a_bundle_zip_give_the_same_manifest():
         "rounds[0] (dp-adult).settings.config.levels[1].epsilon" in m and "-1" in m
         for m in caught.value.messages
     ), caught.value.messages
+
+
+@pytest.mark.django_db
+def test_equal_rounds_give_equal_settings_whatever_they_were_created_from():
+    """A configuration typed with its defaults left out, or written out in full with
+    another key order, gives the same settings (the configuration as normalised)."""
+    from pwscup.dp.services import dp_round_create
+    from tests.pwscup.dp_world import MOVIELENS_CONFIG, movielens_csv
+
+    competition, _organizer, _members = _competition("equal")
+    full = json.loads((DP_FIXTURES / "movielens_round.json").read_text())
+    full["baselines"]["trials"] = MOVIELENS_CONFIG["baselines"]["trials"]
+    shuffled = dict(reversed(list(full.items())))
+    settings = []
+    for n, config in enumerate((MOVIELENS_CONFIG, shuffled)):
+        dp_round = dp_round_create(
+            competition=competition,
+            name=f"Equal {n}",
+            slug=f"equal{n}",
+            table=movielens_csv(),
+            table_filename="hidden.csv",
+            config_raw=config,
+            opens_at=ANCHOR,
+            closes_at=ANCHOR + dt.timedelta(days=2),
+        )
+        settings.append(get_kind("dp").bundle_export(dp_round.round, anchor=ANCHOR).settings)
+    assert settings[0] == settings[1]
+    assert json.dumps(settings[0], sort_keys=True) == json.dumps(settings[1], sort_keys=True)
+    short = {"n_releases": 2, "m": 2, "qi": {"Age": "num", "Zip": "num"}, "sa": "Disease"}
+    long = {**seq_engine.config_normalise(short)}
+    exported = []
+    for n, config in enumerate((short, dict(reversed(list(long.items()))))):
+        sequential = seq_services.sequential_round_create(
+            competition=competition,
+            name=f"Seq {n}",
+            slug=f"seq{n}",
+            config=config,
+            master_file=upload_file(fixture("zhang_master.csv"), "master.csv"),
+        )
+        exported.append(get_kind("sequential").bundle_export(sequential.round, anchor=ANCHOR))
+    assert exported[0].settings == exported[1].settings
+    assert exported[0].files == exported[1].files
