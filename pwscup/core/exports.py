@@ -12,6 +12,7 @@ built in one go: ``csv_response``); no other module calls ``csv.writer``.
 """
 
 import csv
+import io
 import re
 
 from django.http import HttpResponse
@@ -84,3 +85,13 @@ def csv_bytes_response(content: bytes | str, filename: str) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def csv_bytes(header: list, rows) -> bytes:
+    """``header`` then ``rows`` as UTF-8 CSV bytes (``\n`` line ends), every cell
+    spreadsheet-safe: a CSV member of a ZIP (the results archive, kits)."""
+    buffer = io.StringIO()
+    writer = csv_writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue().encode()

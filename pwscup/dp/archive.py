@@ -7,9 +7,7 @@ baselines, the overall rank sums; ``pwscup.dp.ranking``, written by
 the leaderboard page already shows. The hidden table only with ``ORIGINAL``. No ledger,
 answer or release of a team: those were the team's own."""
 
-import io
-
-from pwscup.core.exports import csv_writer
+from pwscup.core.exports import csv_bytes
 from pwscup.dp import engine
 from pwscup.dp.exports import leaderboard_csv_text, published_truths
 from pwscup.dp.models import DPRound
@@ -32,12 +30,12 @@ def archive_members(round, *, secrets):
         members.append(ArchiveMember("leaderboard.csv", text.encode()))
         truths = published_truths(dp_round)
         if truths is not None:
-            buffer = io.StringIO()
-            writer = csv_writer(buffer, lineterminator="\n")
-            writer.writerow(["target", "cell", "count"])
-            for target in truths:
-                writer.writerows([target["id"], cell, count] for cell, count in target["rows"])
-            members.append(ArchiveMember("true_histograms.csv", buffer.getvalue().encode()))
+            rows = [
+                [target["id"], cell, count] for target in truths for cell, count in target["rows"]
+            ]
+            members.append(
+                ArchiveMember("true_histograms.csv", csv_bytes(["target", "cell", "count"], rows))
+            )
     if ORIGINAL in secrets:
         members.append(
             ArchiveMember("hidden_table.csv", engine.stored_bytes(round.original_file), ORIGINAL)

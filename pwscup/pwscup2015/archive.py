@@ -10,24 +10,14 @@ each published row to its reference row and so the attacks' answer (``PERMUTATIO
 in per-team mode which rows of the original each team's sample is (``GROUND_TRUTH``).
 """
 
-import io
-
 from pwscup.competitions.models import Round
-from pwscup.core.exports import csv_writer
+from pwscup.core.exports import csv_bytes
 from pwscup.core.files import opened
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, PERMUTATIONS, SAMPLES, ArchiveMember
 from pwscup.pwscup2015 import ranking
 from pwscup.pwscup2015.leaderboards import selectors as leaderboards
 from pwscup.pwscup2015.leaderboards import tables
 from pwscup.pwscup2015.models import TeamDataset
-
-
-def _csv(header: list, rows) -> bytes:
-    buffer = io.StringIO()
-    writer = csv_writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue().encode()
 
 
 def _stored(field) -> bytes:
@@ -41,10 +31,10 @@ def archive_members(round: Round, *, secrets):
     members = [
         ArchiveMember(
             "final_anonymization.csv",
-            _csv(*tables.final_anonymization_table(round=round, rows=anonymization)),
+            csv_bytes(*tables.final_anonymization_table(round=round, rows=anonymization)),
         ),
-        ArchiveMember("final_attack.csv", _csv(*tables.final_attack_table(attack))),
-        ArchiveMember("attack_matrix.csv", _csv(*tables.matrix_table(matrix))),
+        ArchiveMember("final_attack.csv", csv_bytes(*tables.final_attack_table(attack))),
+        ArchiveMember("attack_matrix.csv", csv_bytes(*tables.matrix_table(matrix))),
     ]
     for target in matrix.targets:
         folder = f"targets/{target.team.slug}"
@@ -70,7 +60,7 @@ def archive_members(round: Round, *, secrets):
                 members.append(
                     ArchiveMember(
                         f"ground_truth/{slug}_sample_rows.csv",
-                        _csv(["sample_row", "original_row"], ([i, r + 1] for i, r in rows)),
+                        csv_bytes(["sample_row", "original_row"], ([i, r + 1] for i, r in rows)),
                         GROUND_TRUTH,
                     )
                 )

@@ -11,21 +11,12 @@ pids say which person is in which group, the attacks' answer (``GROUND_TRUTH``).
 """
 
 import hashlib
-import io
 
-from pwscup.core.exports import csv_writer
+from pwscup.core.exports import csv_bytes
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember
 from pwscup.sequential import selectors
 from pwscup.sequential.models import Master
 from pwscup.sequential.services.common import stored_bytes
-
-
-def _csv(header: list, rows) -> bytes:
-    buffer = io.StringIO()
-    writer = csv_writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue().encode()
 
 
 def _cell(value):
@@ -34,7 +25,7 @@ def _cell(value):
 
 def _leaderboard(sequential) -> bytes:
     metrics = selectors.BOARD_METRICS
-    return _csv(
+    return csv_bytes(
         ["rank", "team", "releases", "complete", "gate_failures", "safety", *metrics],
         (
             [
@@ -56,14 +47,14 @@ def _attack_members(sequential) -> list[ArchiveMember]:
     members = [
         ArchiveMember(
             "attack_matrix.csv",
-            _csv(
+            csv_bytes(
                 ["attacker", *[target.team.name for target in matrix["targets"]]],
                 ([row["name"], *[_cell(c) for c in row["cells"]]] for row in matrix["rows"]),
             ),
         ),
         ArchiveMember(
             "attack_ranking.csv",
-            _csv(
+            csv_bytes(
                 ["rank", "team", "mean_accuracy", "targets_attacked"],
                 (
                     [_cell(row["rank"]), row["team"].name, row["mean"], row["attacked"]]
