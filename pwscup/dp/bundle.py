@@ -20,7 +20,15 @@ from django.utils.translation import gettext as _
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
-from pwscup.kinds.bundles import RoundBundle, at_offset, offset_from
+from pwscup.kinds.bundles import (
+    RoundBundle,
+    at_offset,
+    offset_from,
+    setting_required,
+    setting_type_error,
+    settings_known,
+    settings_object,
+)
 from scoring.dp.errors import DPError
 from scoring.dp.exact import parse_epsilon
 
@@ -72,13 +80,13 @@ def round_from_bundle(*, competition, entry, start, user):
     zone), its window ``start`` plus the bundle's offsets. Raises ``ValidationError`` keyed
     by the settings' path (``config.levels[2].epsilon``, ``schedule.closes_at``) or the
     file's role (``original.csv``)."""
-    settings = _object(entry.settings, "settings")
-    _known_keys(settings, SETTINGS_KEYS, "settings")
-    config = _config_of(_required(settings, "config", "settings"))
-    schedule = _object(_required(settings, "schedule", "settings"), "schedule")
-    _known_keys(schedule, SCHEDULE_KEYS, "schedule")
+    settings = settings_object(entry.settings, "settings")
+    settings_known(settings, SETTINGS_KEYS, "settings")
+    config = _config_of(setting_required(settings, "config", "settings"))
+    schedule = settings_object(setting_required(settings, "schedule", "settings"), "schedule")
+    settings_known(schedule, SCHEDULE_KEYS, "schedule")
     window = {
-        key: at_offset(_required(schedule, key, "schedule"), start, field=f"schedule.{key}")
+        key: at_offset(setting_required(schedule, key, "schedule"), start, field=f"schedule.{key}")
         for key in SCHEDULE_KEYS
     }
     table = _files(entry.files)
@@ -124,30 +132,30 @@ def _files(files) -> bytes:
 def _config_of(raw) -> dict:
     """The configuration as the console takes it (``attributes`` an object again, in the
     bundle's order), its entries' shape checked; the rest is the service's to check."""
-    config = dict(_object(raw, "config"))
-    attributes = _required(config, "attributes", "config")
+    config = dict(settings_object(raw, "config"))
+    attributes = setting_required(config, "attributes", "config")
     if not isinstance(attributes, list) or not attributes:
-        raise _bad_type("config.attributes", attributes, _('a list of {"name", "values"}'))
+        raise setting_type_error("config.attributes", attributes, _('a list of {"name", "values"}'))
     ordered = {}
     for index, item in enumerate(attributes):
         path = f"config.attributes[{index}]"
-        item = _object(item, path)
-        _known_keys(item, ("name", "values"), path)
-        name = _required(item, "name", path)
+        item = settings_object(item, path)
+        settings_known(item, ("name", "values"), path)
+        name = setting_required(item, "name", path)
         if not isinstance(name, str) or not name.strip():
-            raise _bad_type(f"{path}.name", name, _("a column name"))
+            raise setting_type_error(f"{path}.name", name, _("a column name"))
         if name in ordered:
             raise ValidationError(
                 {f"{path}.name": _("The attribute %(name)s is listed twice.") % {"name": name}}
             )
-        ordered[name] = _required(item, "values", path)
+        ordered[name] = setting_required(item, "values", path)
     config["attributes"] = ordered
     for key, fields in ENTRY_FIELDS.items():
         entries = config.get(key)
         if isinstance(entries, list):
             for index, item in enumerate(entries):
                 if isinstance(item, dict):
-                    _known_keys(item, fields, f"config.{key}[{index}]")
+                    settings_known(item, fields, f"config.{key}[{index}]")
     return config
 
 
@@ -213,37 +221,3 @@ def _rekeyed(error: ValidationError) -> ValidationError:
 
 
 # --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------
-
-
-def _object(value, path: str) -> dict:
-    if not isinstance(value, dict):
-        raise _bad_type(path, value, _("a JSON object"))
-    return value
-
-
-def _required(mapping: dict, key: str, path: str):
-    if key not in mapping:
-        where = key if path == "settings" else f"{path}.{key}"
-        raise ValidationError({where: _("The setting %(path)s is missing.") % {"path": where}})
-    return mapping[key]
-
-
-def _known_keys(mapping: dict, known, path: str) -> None:
-    for key in mapping:
-        if key not in known:
-            where = str(key) if path == "settings" else f"{path}.{key}"
-            raise ValidationError(
-                {
-                    where: _("Unknown setting %(key)s (known: %(known)s).")
-                    % {"key": repr(key)[:80], "known": ", ".join(known)}
-                }
-            )
-
-
-def _bad_type(path: str, value, expected) -> ValidationError:
-    return ValidationError(
-        {
-            path: _("%(path)s must be %(expected)s, not %(value)s.")
-            % {"path": path, "expected": expected, "value": repr(value)[:80]}
-        }
-    )

@@ -80,3 +80,47 @@ def at_offset(offset, start: dt.datetime, *, field: str) -> dt.datetime:
         raise ValidationError(
             {field: _("%(value)s is too far from the start date.") % {"value": offset[:80]}}
         ) from None
+
+
+# Reading a kind's ``settings`` from an uploaded manifest: untrusted JSON, checked step by
+# step, each refusal keyed by the setting's path (``"config.levels[1]"``; ``"settings"`` is
+# the top) with the same words for every kind.
+
+
+def settings_object(value, path: str) -> dict:
+    """``value`` if it is a JSON object, else the refusal naming ``path``."""
+    if not isinstance(value, dict):
+        raise setting_type_error(path, value, _("a JSON object"))
+    return value
+
+
+def setting_required(mapping: dict, key: str, path: str):
+    """``mapping[key]``, or a refusal naming the missing setting."""
+    if key not in mapping:
+        where = key if path == "settings" else f"{path}.{key}"
+        raise ValidationError({where: _("The setting %(path)s is missing.") % {"path": where}})
+    return mapping[key]
+
+
+def settings_known(mapping: dict, known, path: str) -> None:
+    """Refuse a key of ``mapping`` that is not in ``known`` (a misspelt setting is an error,
+    never silently ignored)."""
+    for key in mapping:
+        if key not in known:
+            where = str(key) if path == "settings" else f"{path}.{key}"
+            raise ValidationError(
+                {
+                    where: _("Unknown setting %(key)s (known: %(known)s).")
+                    % {"key": repr(key)[:80], "known": ", ".join(known)}
+                }
+            )
+
+
+def setting_type_error(path: str, value, expected) -> ValidationError:
+    """The refusal of a setting of the wrong type: ``path`` must be ``expected``."""
+    return ValidationError(
+        {
+            path: _("%(path)s must be %(expected)s, not %(value)s.")
+            % {"path": path, "expected": expected, "value": repr(value)[:80]}
+        }
+    )

@@ -29,7 +29,15 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.competitions.dates import dates_check
 from pwscup.core.form_fields import POSITIVE_INT_MAX
-from pwscup.kinds.bundles import RoundBundle, at_offset, offset_from
+from pwscup.kinds.bundles import (
+    RoundBundle,
+    at_offset,
+    offset_from,
+    setting_required,
+    setting_type_error,
+    settings_known,
+    settings_object,
+)
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.services import sequential_round_create
 from pwscup.sequential.services.common import stored_bytes
@@ -100,14 +108,14 @@ def round_from_bundle(*, competition, entry, start, user):
     ``start`` plus the bundle's offset. Raises ``ValidationError`` keyed by the settings'
     path (``config.m``, ``schedule.step_closes[1]``, ``limits.daily_limit``) or the file's
     role (``master.csv``, ``pool.csv``)."""
-    settings = _object(entry.settings, "settings")
-    _known_keys(settings, SETTINGS_KEYS, "settings")
-    config = _config_of(_required(settings, "config", "settings"))
-    closes = _closes(_required(settings, "schedule", "settings"), start, entry.timezone)
-    auto_freeze = _required(settings, "auto_freeze", "settings")
+    settings = settings_object(entry.settings, "settings")
+    settings_known(settings, SETTINGS_KEYS, "settings")
+    config = _config_of(setting_required(settings, "config", "settings"))
+    closes = _closes(setting_required(settings, "schedule", "settings"), start, entry.timezone)
+    auto_freeze = setting_required(settings, "auto_freeze", "settings")
     if not isinstance(auto_freeze, bool):
-        raise _bad_type("auto_freeze", auto_freeze, _("true or false"))
-    limits = _limits(_required(settings, "limits", "settings"))
+        raise setting_type_error("auto_freeze", auto_freeze, _("true or false"))
+    limits = _limits(setting_required(settings, "limits", "settings"))
     master, pool = _files(entry.files)
     try:
         engine.config_normalise(config)
@@ -134,11 +142,11 @@ def round_from_bundle(*, competition, entry, start, user):
 
 
 def _closes(raw, start, time_zone) -> list[dt.datetime]:
-    schedule = _object(raw, "schedule")
-    _known_keys(schedule, SCHEDULE_KEYS, "schedule")
-    offsets = _required(schedule, "step_closes", "schedule")
+    schedule = settings_object(raw, "schedule")
+    settings_known(schedule, SCHEDULE_KEYS, "schedule")
+    offsets = setting_required(schedule, "step_closes", "schedule")
     if not isinstance(offsets, list):
-        raise _bad_type("schedule.step_closes", offsets, _("a list of durations"))
+        raise setting_type_error("schedule.step_closes", offsets, _("a list of durations"))
     closes = []
     for index, offset in enumerate(offsets):
         field = f"schedule.step_closes[{index}]"
@@ -149,16 +157,16 @@ def _closes(raw, start, time_zone) -> list[dt.datetime]:
 
 
 def _limits(raw) -> dict:
-    limits = _object(raw, "limits")
-    _known_keys(limits, LIMIT_KEYS, "limits")
+    limits = settings_object(raw, "limits")
+    settings_known(limits, LIMIT_KEYS, "limits")
     for key in LIMIT_KEYS:
-        value = _required(limits, key, "limits")
+        value = setting_required(limits, key, "limits")
         if value is not None and (
             isinstance(value, bool)
             or not isinstance(value, int)
             or not 1 <= value <= POSITIVE_INT_MAX
         ):
-            raise _bad_type(
+            raise setting_type_error(
                 f"limits.{key}",
                 value,
                 _("null (no limit) or an integer from 1 to %(max)s") % {"max": POSITIVE_INT_MAX},
@@ -184,23 +192,23 @@ def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
 def _config_of(raw) -> dict:
     """The configuration as the console takes it (``qi`` an object again, in the bundle's
     order); the rest is the service's to check."""
-    config = dict(_object(raw, "config"))
-    qi = _required(config, "qi", "config")
+    config = dict(settings_object(raw, "config"))
+    qi = setting_required(config, "qi", "config")
     if not isinstance(qi, list) or not qi:
-        raise _bad_type("config.qi", qi, _('a list of {"name", "type"}'))
+        raise setting_type_error("config.qi", qi, _('a list of {"name", "type"}'))
     ordered = {}
     for index, item in enumerate(qi):
         path = f"config.qi[{index}]"
-        item = _object(item, path)
-        _known_keys(item, ("name", "type"), path)
-        name = _required(item, "name", path)
+        item = settings_object(item, path)
+        settings_known(item, ("name", "type"), path)
+        name = setting_required(item, "name", path)
         if not isinstance(name, str) or not name.strip():
-            raise _bad_type(f"{path}.name", name, _("a column name"))
+            raise setting_type_error(f"{path}.name", name, _("a column name"))
         if name in ordered:
             raise ValidationError(
                 {f"{path}.name": _("The column %(name)s is listed twice.") % {"name": name}}
             )
-        ordered[name] = _required(item, "type", path)
+        ordered[name] = setting_required(item, "type", path)
     config["qi"] = ordered
     return config
 
@@ -242,37 +250,3 @@ def _rekeyed(error: ValidationError) -> ValidationError:
 
 
 # --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------
-
-
-def _object(value, path: str) -> dict:
-    if not isinstance(value, dict):
-        raise _bad_type(path, value, _("a JSON object"))
-    return value
-
-
-def _required(mapping: dict, key: str, path: str):
-    if key not in mapping:
-        where = key if path == "settings" else f"{path}.{key}"
-        raise ValidationError({where: _("The setting %(path)s is missing.") % {"path": where}})
-    return mapping[key]
-
-
-def _known_keys(mapping: dict, known, path: str) -> None:
-    for key in mapping:
-        if key not in known:
-            where = str(key) if path == "settings" else f"{path}.{key}"
-            raise ValidationError(
-                {
-                    where: _("Unknown setting %(key)s (known: %(known)s).")
-                    % {"key": repr(key)[:80], "known": ", ".join(known)}
-                }
-            )
-
-
-def _bad_type(path: str, value, expected) -> ValidationError:
-    return ValidationError(
-        {
-            path: _("%(path)s must be %(expected)s, not %(value)s.")
-            % {"path": path, "expected": expected, "value": repr(value)[:80]}
-        }
-    )
