@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 from pwscup.bundles import services
@@ -269,3 +270,12 @@ def test_the_clone_page_clones(world, client):
     clone = Competition.objects.get(slug="cup-2")
     assert clone.name == "Cup cup" and clone.organizers.get() == organizer
     assert os.path.basename(response["Location"].rstrip("/")) == "cup-2"
+
+
+def test_the_import_page_checks_csrf_although_it_sets_its_upload_handler_first(world):
+    organizer = creator(world.organizer)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organizer)
+    response = _post(client, competition_bundle(competition=world.competition).data)
+    assert response.status_code == 403
+    assert Competition.objects.count() == 1
