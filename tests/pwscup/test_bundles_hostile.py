@@ -239,6 +239,8 @@ def test_who_sees_the_bundle_pages(world, client, django_user_model):
     assert export.status_code == 200 and export["Content-Type"] == "application/zip"
     assert members_of(export.content)["rounds/r1/original.csv"] == world.original
     assert client.get(reverse("bundles:clone", args=["cup"])).status_code == 403
+    page = client.get(reverse("console:competition", args=["cup"])).content.decode()
+    assert 'data-testid="bundle-export"' in page and 'data-testid="bundle-clone"' not in page
     assert client.get(reverse("bundles:import")).status_code == 403
     # A creator who does not organize this competition: 404 on its pages.
     stranger = creator(django_user_model.objects.create_user("stranger", password="pw"))
