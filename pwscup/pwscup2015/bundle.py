@@ -22,7 +22,15 @@ import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
 from pwscup.core.form_fields import POSITIVE_INT_MAX
-from pwscup.kinds.bundles import RoundBundle, at_offset, offset_from
+from pwscup.kinds.bundles import (
+    RoundBundle,
+    at_offset,
+    offset_from,
+    setting_required,
+    setting_type_error,
+    settings_known,
+    settings_object,
+)
 from pwscup.pwscup2015.console.services import console_round_create
 from pwscup.pwscup2015.models import Pwscup2015Round
 
@@ -36,9 +44,7 @@ CHOICES = {
 }
 COUNTS = ("sample_size", "decoy_count")
 FLAGS = ("auto_freeze", "allow_attack_before_close")
-SETTINGS_KEYS = frozenset(
-    {"config", "utility_gates", "tie_break_metric", "phases", *CHOICES, *COUNTS, *FLAGS}
-)
+SETTINGS_KEYS = ("config", *CHOICES, *COUNTS, "utility_gates", "tie_break_metric", *FLAGS, "phases")
 
 
 def round_bundle(round, *, anchor):
@@ -74,70 +80,57 @@ def round_bundle(round, *, anchor):
     return RoundBundle(settings=settings, files={ORIGINAL: read_file_bytes(round.original_file)})
 
 
-def _count(value, *, field: str, minimum: int) -> dict:
+def _count(value, *, path: str, minimum: int) -> None:
     if value is None or (
         isinstance(value, int)
         and not isinstance(value, bool)
         and minimum <= value <= POSITIVE_INT_MAX
     ):
-        return {}
-    return {
-        field: _("%(value)s is not a whole number from %(min)s to %(max)s, nor null.")
-        % {"value": repr(value)[:40], "min": minimum, "max": POSITIVE_INT_MAX}
-    }
+        return
+    raise setting_type_error(
+        path,
+        value,
+        _("a whole number from %(min)s to %(max)s, or null")
+        % {"min": minimum, "max": POSITIVE_INT_MAX},
+    )
 
 
-def _flag(value, *, field: str) -> dict:
-    if isinstance(value, bool):
-        return {}
-    return {field: _("%(value)s is not true or false.") % {"value": repr(value)[:40]}}
+def _flag(value, *, path: str) -> None:
+    if not isinstance(value, bool):
+        raise setting_type_error(path, value, _("true or false"))
 
 
-def _shape_errors(settings: dict) -> dict:
-    """The types and choices the console's forms enforce before its services run."""
-    errors = {}
-    for key in sorted(set(settings) - SETTINGS_KEYS):
-        errors[key] = _("unknown setting of this kind of round.")
-    for key in sorted(SETTINGS_KEYS - set(settings)):
-        errors[key] = _("this setting is missing.")
+def _settings_read(settings) -> dict:
+    """The settings' types and choices (what the console's forms enforce before its
+    services run), refused with the words every kind uses (``pwscup.kinds.bundles``)."""
+    settings_object(settings, "settings")
+    settings_known(settings, SETTINGS_KEYS, "settings")
+    values = {key: setting_required(settings, key, "settings") for key in SETTINGS_KEYS}
     for key, choices in CHOICES.items():
-        if key in settings and settings[key] not in choices.values:
-            errors[key] = _("%(value)s is not one of %(choices)s.") % {
-                "value": repr(settings[key])[:40],
-                "choices": ", ".join(choices.values),
-            }
+        if values[key] not in choices.values:
+            raise setting_type_error(
+                key, values[key], _("one of %(choices)s") % {"choices": ", ".join(choices.values)}
+            )
     for key in COUNTS:
-        if key in settings:
-            errors.update(_count(settings[key], field=key, minimum=0))
+        _count(values[key], path=key, minimum=0)
     for key in FLAGS:
-        if key in settings:
-            errors.update(_flag(settings[key], field=key))
-    for key in ("config", "utility_gates"):
-        if key in settings and not isinstance(settings[key], dict):
-            errors[key] = _("%(value)s is not a JSON object.") % {"value": repr(settings[key])[:40]}
-    if "tie_break_metric" in settings and not isinstance(settings["tie_break_metric"], str):
-        errors["tie_break_metric"] = _("%(value)s is not text.") % {
-            "value": repr(settings["tie_break_metric"])[:40]
-        }
-    phases = settings.get("phases", {})
-    if not isinstance(phases, dict):
-        errors["phases"] = _("%(value)s is not a JSON object.") % {"value": repr(phases)[:40]}
-        return errors
-    for kind, values in phases.items():
-        where = f"phases.{kind}"
-        if kind not in Phase.Kind.values:
-            errors[where] = _("unknown phase: the phases are %(kinds)s.") % {
-                "kinds": ", ".join(Phase.Kind.values)
-            }
-        elif not isinstance(values, dict) or set(values) != set(PHASE_KEYS):
-            errors[where] = _("a phase is an object with exactly the keys %(keys)s.") % {
-                "keys": ", ".join(PHASE_KEYS)
-            }
-        else:
-            for key in ("daily_limit", "total_limit"):
-                errors.update(_count(values[key], field=f"{where}.{key}", minimum=1))
-            errors.update(_flag(values["leaderboard_public"], field=f"{where}.leaderboard_public"))
-    return errors
+        _flag(values[key], path=key)
+    settings_object(values["config"], "config")
+    settings_object(values["utility_gates"], "utility_gates")
+    if not isinstance(values["tie_break_metric"], str):
+        raise setting_type_error("tie_break_metric", values["tie_break_metric"], _("text"))
+    phases = settings_object(values["phases"], "phases")
+    settings_known(phases, Phase.Kind.values, "phases")
+    for kind, phase in phases.items():
+        path = f"phases.{kind}"
+        settings_object(phase, path)
+        settings_known(phase, PHASE_KEYS, path)
+        for key in PHASE_KEYS:
+            setting_required(phase, key, path)
+        for key in ("daily_limit", "total_limit"):
+            _count(phase[key], path=f"{path}.{key}", minimum=1)
+        _flag(phase["leaderboard_public"], path=f"{path}.leaderboard_public")
+    return values
 
 
 def _phases(phases: dict, start) -> dict:
@@ -180,9 +173,7 @@ def round_from_bundle(*, competition, entry, start, user):
                 % {"file": ORIGINAL}
             }
         )
-    errors = _shape_errors(settings)
-    if errors:
-        raise ValidationError(errors)
+    settings = _settings_read(settings)
     phases = _phases(settings["phases"], start)
     try:
         return console_round_create(

@@ -183,12 +183,13 @@ def test_the_schema_is_valid_and_served_as_it_is(client):
         ),
         (
             lambda m: m["rounds"][0]["settings"].update(data_mode="bogus"),
-            "manifest.json: rounds[0] (r1).settings.data_mode: 'bogus' is not one of shared, "
-            "per_team.",
+            "manifest.json: rounds[0] (r1).settings.data_mode: data_mode must be one of shared, "
+            "per_team, not 'bogus'.",
         ),
         (
             lambda m: m["rounds"][0]["settings"].update(sample_size=-1),
-            "manifest.json: rounds[0] (r1).settings.sample_size: -1 is not a whole number",
+            "manifest.json: rounds[0] (r1).settings.sample_size: sample_size must be a whole "
+            "number from 0 to 2147483647, or null, not -1.",
         ),
         (
             lambda m: m["rounds"][0]["settings"].update(data_mode="per_team", sample_size=None),
@@ -201,7 +202,21 @@ def test_the_schema_is_valid_and_served_as_it_is(client):
         ),
         (
             lambda m: m["rounds"][0]["settings"].update(surprise=True),
-            "manifest.json: rounds[0] (r1).settings.surprise: unknown setting",
+            "manifest.json: rounds[0] (r1).settings.surprise: Unknown setting 'surprise'",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"].pop("auto_freeze"),
+            "manifest.json: rounds[0] (r1).settings.auto_freeze: The setting auto_freeze is "
+            "missing.",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(daily_limit=0),
+            "manifest.json: rounds[0] (r1).settings.phases.attack.daily_limit: "
+            "phases.attack.daily_limit must be a whole number from 1",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"]["phases"].update(presentation={}),
+            "manifest.json: rounds[0] (r1).settings.phases.presentation: Unknown setting",
         ),
         (
             lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(opens_at="soon"),
