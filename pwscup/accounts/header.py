@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pwscup.competitions.selectors import organized_competitions
+from pwscup.competitions.selectors import may_create_competitions, organized_competitions
 from pwscup.notifications.models import Notification
-
-CREATE_PERMISSION = "competitions.add_competition"  # may_create_competitions' permission
 
 
 @dataclass(frozen=True)
@@ -24,8 +22,6 @@ def header_state(*, user) -> Header:
     (``has_perm``: ModelBackend's rule, with its per-request cache of the permissions)."""
     if not user.is_authenticated:
         return Header(console=False, unread=0)
-    console = (user.is_active and user.has_perm(CREATE_PERMISSION)) or (
-        organized_competitions(user=user).exists()
-    )
+    console = may_create_competitions(user=user) or organized_competitions(user=user).exists()
     unread = Notification.objects.filter(user=user, read_at__isnull=True).count()
     return Header(console=bool(console), unread=unread, admin=user.is_active and user.is_superuser)

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from pwscup.accounts.header import CREATE_PERMISSION
 from pwscup.bundles.manifest import FORMAT, MANIFEST_NAME, VERSION, manifest_bytes, round_path
 from pwscup.bundles.zipped import zip_write
 from pwscup.competitions.models import Competition, Round
-from pwscup.competitions.selectors import user_is_organizer
+from pwscup.competitions.selectors import may_create_competitions, user_is_organizer
 from pwscup.kinds import kind_of
 from pwscup.kinds.bundles import RoundBundle
 
@@ -27,12 +26,6 @@ class Bundle:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.data).hexdigest()
-
-
-def may_create_competitions(*, user) -> bool:
-    """The console's rule for who creates competitions (``competitions.add_competition``):
-    an import or a clone creates one."""
-    return bool(user.is_authenticated and user.is_active and user.has_perm(CREATE_PERMISSION))
 
 
 def may_clone(*, user, competition: Competition) -> bool:

@@ -18,14 +18,11 @@ from django.utils.translation import gettext as _
 
 from pwscup.bundles.cleanup import files_recorded
 from pwscup.bundles.manifest import MANIFEST_NAME, manifest_parse, round_path
-from pwscup.bundles.selectors import (
-    competition_bundle,
-    may_clone,
-    may_create_competitions,
-)
+from pwscup.bundles.selectors import competition_bundle, may_clone
 from pwscup.bundles.zipped import ZipLimits, zip_read
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Round
+from pwscup.competitions.selectors import may_create_competitions
 from pwscup.competitions.services import audit_record, competition_create, slug_check
 from pwscup.kinds import get_kind
 from pwscup.kinds.bundles import RoundEntry

@@ -15,7 +15,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from pwscup.bundles import selectors, services
 from pwscup.bundles.forms import CloneForm, ImportForm
 from pwscup.bundles.manifest import schema_text
-from pwscup.competitions.selectors import console_competition
+from pwscup.competitions.selectors import console_competition, may_create_competitions
 from pwscup.core.form_fields import add_errors
 
 # What a form's other fields may add to the upload's body.
@@ -89,7 +89,7 @@ def _too_large_message() -> str:
 @csrf_exempt
 @login_required
 def competition_import(request):
-    if not selectors.may_create_competitions(user=request.user):
+    if not may_create_competitions(user=request.user):
         raise PermissionDenied
     length = request.META.get("CONTENT_LENGTH") or "0"
     too_large = (

@@ -135,3 +135,13 @@ def audit_entries(*, competition: Competition, round: Round | None = None, limit
     if round is not None:
         entries = entries.filter(round=round)
     return entries[:limit]
+
+
+# Creating a competition (the console's New button, a bundle's import or clone) is granted by
+# this permission: ``competitions.add_competition``, given by the Competition creators group.
+CREATE_PERMISSION = "competitions.add_competition"
+
+
+def may_create_competitions(*, user) -> bool:
+    """Whether ``user`` may create a competition, from the console, a bundle or a clone."""
+    return bool(user.is_authenticated and user.is_active and user.has_perm(CREATE_PERMISSION))

@@ -6,18 +6,11 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.models import Membership, Team
 from pwscup.competitions.models import Competition
-from pwscup.competitions.selectors import organized_competitions
+from pwscup.competitions.selectors import may_create_competitions, organized_competitions
 
 
 def console_team(*, competition: Competition, pk: int) -> Team:
     return get_object_or_404(Team, competition=competition, pk=pk)
-
-
-def may_create_competitions(*, user) -> bool:
-    """Creating a competition is granted by the ``competitions.add_competition`` permission."""
-    return (
-        user.is_authenticated and user.is_active and user.has_perm("competitions.add_competition")
-    )
 
 
 def may_use_console(*, user) -> bool:

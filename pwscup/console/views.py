@@ -11,6 +11,7 @@ from pwscup.archives.selectors import archives_console
 from pwscup.competitions.selectors import (
     audit_entries,
     console_competition,
+    may_create_competitions,
     organized_competitions,
 )
 from pwscup.console import selectors, services
@@ -31,7 +32,7 @@ from pwscup.presentations.selectors import presentations_console
 @login_required
 def console_home(request):
     competitions = organized_competitions(user=request.user).order_by("-created_at")
-    may_create = selectors.may_create_competitions(user=request.user)
+    may_create = may_create_competitions(user=request.user)
     if not may_create and not competitions.exists():
         raise PermissionDenied
     return render(
@@ -74,7 +75,7 @@ def competition_creators(request):
 
 @login_required
 def competition_new(request):
-    if not selectors.may_create_competitions(user=request.user):
+    if not may_create_competitions(user=request.user):
         raise PermissionDenied
     form = CompetitionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

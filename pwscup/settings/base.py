@@ -262,9 +262,10 @@ PWSCUP_MAX_STORED_BYTES_PER_TEAM = env.int(
 )
 # A team's slides (pwscup/presentations/): a PDF of at most this size, whatever a window allows.
 PWSCUP_SLIDES_MAX_BYTES = env.int("PWSCUP_SLIDES_MAX_BYTES", default=20 * 1024 * 1024)
-# A competition bundle (pwscup/bundles/): the ZIP as uploaded, then what it decompresses to,
-# and how many members it may hold; a bundle past any of them is refused unread.
-PWSCUP_BUNDLE_MAX_UPLOAD_BYTES = env.int("PWSCUP_BUNDLE_MAX_UPLOAD_BYTES", default=200 * 1024**2)
+# A competition bundle (pwscup/bundles/): the ZIP as uploaded (under nginx's 64m request
+# cap, scripts/docker/nginx.conf, with room for the form), then what it decompresses to, and
+# how many members it may hold; a bundle past any of them is refused unread.
+PWSCUP_BUNDLE_MAX_UPLOAD_BYTES = env.int("PWSCUP_BUNDLE_MAX_UPLOAD_BYTES", default=60 * 1024**2)
 PWSCUP_BUNDLE_MAX_BYTES = env.int("PWSCUP_BUNDLE_MAX_BYTES", default=1024**3)
 PWSCUP_BUNDLE_MAX_FILES = env.int("PWSCUP_BUNDLE_MAX_FILES", default=500)
 
