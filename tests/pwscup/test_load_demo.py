@@ -3,6 +3,7 @@
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from pwscup.accounts.services import ORGANIZER_GROUP
 from pwscup.competitions.models import Competition
@@ -67,3 +68,16 @@ def test_existing_accounts_keep_their_password_and_flags_even_when_forced(
     assert "Account 'organizer' exists already: its password and flags are left as they are." in out
     assert "Account 'team-a' exists already" in out
     assert Competition.objects.get(slug="demo").teams.get(slug="teamA").members.get() == member
+
+
+def test_the_demo_opens_a_presentation_window_for_the_whole_competition(client):
+    """A demo team can upload its slides at once: the competition-wide window is open."""
+    call_command("load_demo")
+    competition = Competition.objects.get(slug="demo")
+    window = competition.presentation_windows.get()
+    assert window.round is None
+    assert window.opens_at < timezone.now() < window.closes_at
+    client.login(username="team-a", password="pwscup-demo")
+    page = client.get(reverse("presentations:page", args=[competition.slug]))
+    assert page.status_code == 200
+    assert 'type="file"' in page.content.decode()

@@ -25,6 +25,7 @@ from pwscup.competitions.models import Competition, Phase
 from pwscup.competitions.services import competition_create, phase_set
 from pwscup.console.services import competition_creator_grant
 from pwscup.kinds import all_kinds
+from pwscup.presentations.services import presentation_window_create
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_create
@@ -162,6 +163,14 @@ class Command(BaseCommand):
         # The other round kinds add their demo rounds (the first kind's are the two above).
         for kind in all_kinds():
             kind.demo_load(competition, organizer=organizer)
+        # The closing session: every team presents its policies (slides open for two weeks).
+        presentation_window_create(
+            competition=competition,
+            user=organizer,
+            title="最終発表 / Final presentations",
+            opens_at=now - dt.timedelta(hours=1),
+            closes_at=now + dt.timedelta(days=14),
+        )
         self.stdout.write(self.style.SUCCESS(f"Demo competition '{slug}' created."))
 
     def account(self, username: str):
