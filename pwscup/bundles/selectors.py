@@ -13,7 +13,8 @@ from pwscup.bundles.zipped import zip_write
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.selectors import may_create_competitions, user_is_organizer
 from pwscup.kinds import kind_of
-from pwscup.kinds.bundles import RoundBundle
+from pwscup.kinds.bundles import RoundBundle, offset_from
+from pwscup.presentations.selectors import competition_windows
 
 ROLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
@@ -80,9 +81,27 @@ def competition_bundle(*, competition: Competition) -> Bundle:
             "max_team_size": competition.max_team_size,
         },
         "rounds": entries,
+        "presentations": [
+            _window_entry(window, anchor) for window in competition_windows(competition=competition)
+        ],
     }
     members[MANIFEST_NAME] = manifest_bytes(manifest)
     return Bundle(manifest=manifest, data=zip_write(members))
+
+
+def _window_entry(window, anchor: dt.datetime) -> dict:
+    """A presentation window as the manifest holds it: its round by address (``None``: the
+    whole competition), its times as offsets, its limits; never its slides or publication."""
+    return {
+        "round": window.round.slug if window.round_id else None,
+        "title": window.title,
+        "opens_at": offset_from(window.opens_at, anchor),
+        "closes_at": offset_from(window.closes_at, anchor),
+        "time_zone": window.time_zone,
+        "max_bytes": window.max_bytes,
+        "daily_limit": window.daily_limit,
+        "total_limit": window.total_limit,
+    }
 
 
 def _round_entry(round_: Round, exported: RoundBundle) -> dict:

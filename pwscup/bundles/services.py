@@ -25,12 +25,15 @@ from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.selectors import may_create_competitions
 from pwscup.competitions.services import audit_record, competition_create, slug_check
 from pwscup.kinds import get_kind
-from pwscup.kinds.bundles import RoundEntry
+from pwscup.kinds.bundles import RoundEntry, at_offset
+from pwscup.presentations.services import presentation_window_create
 
 Action = AuditEntry.Action
 NAME_MAX_LENGTH = Competition._meta.get_field("name").max_length
 # A round's own fields in the manifest (any other key of a kind's error is a settings key).
 ROUND_FIELDS = ("kind", "name", "slug", "order", "timezone", "files")
+# A presentation window's settings besides its round, title and times, as the console sets them.
+WINDOW_LIMITS = ("time_zone", "max_bytes", "daily_limit", "total_limit")
 
 
 def bundle_limits() -> ZipLimits:
@@ -140,6 +143,10 @@ def _import(*, bundle_file, name, slug, start, user, action, **detail) -> Compet
                 files=files,
                 start=start,
                 user=user,
+            )
+        for index, entry in enumerate(manifest.get("presentations", [])):
+            _window_import(
+                competition=competition, index=index, entry=entry, start=start, user=user
             )
         audit_record(
             user=user,
@@ -255,6 +262,44 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
         Round.objects.filter(pk=round_.pk).update(order=entry["order"])
         round_.order = entry["order"]
     return round_
+
+
+def _window_import(*, competition, index: int, entry: dict, start, user) -> None:
+    """Schedule one presentation window of the manifest through the console's service."""
+    where = f"presentations[{index}]"
+    round_ = None
+    if entry["round"] is not None:
+        round_ = competition.rounds.filter(slug=entry["round"]).first()
+        if round_ is None:
+            raise ValidationError(
+                _("%(file)s: %(path)s.round: the bundle has no round %(value)s.")
+                % {"file": MANIFEST_NAME, "path": where, "value": entry["round"]}
+            )
+    fields = {name: entry[name] for name in WINDOW_LIMITS}
+    try:
+        presentation_window_create(
+            competition=competition,
+            user=user,
+            round=round_,
+            title=entry["title"],
+            opens_at=at_offset(entry["opens_at"], start, field="opens_at"),
+            closes_at=at_offset(entry["closes_at"], start, field="closes_at"),
+            **fields,
+        )
+    except ValidationError as error:
+        keyed = error.message_dict if hasattr(error, "error_dict") else {"": error.messages}
+        raise ValidationError(
+            [
+                _("%(file)s: %(path)s: %(message)s")
+                % {
+                    "file": MANIFEST_NAME,
+                    "path": f"{where}.{key}" if key else where,
+                    "message": message,
+                }
+                for key, messages in keyed.items()
+                for message in messages
+            ]
+        ) from None
 
 
 def _located(error: ValidationError, *, where: str, slug: str, roles) -> list[str]:

@@ -16,6 +16,7 @@ from pwscup.bundles import services
 from pwscup.bundles.manifest import SCHEMA_PATH
 from pwscup.bundles.selectors import competition_bundle
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
+from pwscup.presentations.services import presentation_window_create
 from pwscup.pwscup2015.models import Pwscup2015Round
 from tests.pwscup.bundle_helpers import (
     START,
@@ -422,3 +423,49 @@ def test_the_commands_export_and_import_through_the_services(world, tmp_path, ca
             "bundle_import", str(path), "--slug", "cli2", "--start", "2031-04-01T09:00Z",
             "--organizer", world.organizer.username,
         )  # fmt: skip
+
+
+def test_presentation_windows_go_round_trip_without_their_slides(world):
+    """A round's window and the competition-wide one travel with their times as offsets and
+    their limits; a window naming a round the bundle lacks is refused naming the field."""
+    organizer = creator(world.organizer)
+    opens = world.anonymization.opens_at
+    presentation_window_create(
+        competition=world.competition,
+        user=organizer,
+        round=world.round,
+        title="Round talks",
+        opens_at=opens + dt.timedelta(days=1),
+        closes_at=opens + dt.timedelta(days=2),
+        daily_limit=2,
+    )
+    presentation_window_create(
+        competition=world.competition,
+        user=organizer,
+        title="Final talks",
+        opens_at=opens + dt.timedelta(days=3),
+        closes_at=opens + dt.timedelta(days=4),
+        max_bytes=1_000_000,
+    )
+    first = competition_bundle(competition=world.competition)
+    assert [(w["round"], w["title"], w["opens_at"]) for w in first.manifest["presentations"]] == [
+        ("r1", "Round talks", "P1DT00H00M00S"),
+        (None, "Final talks", "P3DT00H00M00S"),
+    ]
+    new = _import(first.data, organizer, slug="copy")
+    windows = {w.title: w for w in new.presentation_windows.all()}
+    assert windows["Round talks"].round == new.rounds.get()
+    assert windows["Round talks"].opens_at == START + dt.timedelta(days=1)
+    assert windows["Round talks"].daily_limit == 2 and windows["Round talks"].published_at is None
+    assert windows["Final talks"].round is None and windows["Final talks"].max_bytes == 1_000_000
+    assert competition_bundle(competition=new).manifest == first.manifest
+
+    broken = rebuilt(first.data, change=lambda m: m["presentations"][0].update(round="nope"))
+    messages = _refused(broken, organizer, slug="copy-2")
+    assert messages == ["manifest.json: presentations[0].round: the bundle has no round nope."], (
+        messages
+    )
+    late = rebuilt(first.data, change=lambda m: m["presentations"][1].update(closes_at="P0D"))
+    messages = _refused(late, organizer, slug="copy-3")
+    assert any(m.startswith("manifest.json: presentations[1].closes_at:") for m in messages)
+    assert not Competition.objects.filter(slug__in=["copy-2", "copy-3"]).exists()
