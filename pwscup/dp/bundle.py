@@ -23,9 +23,10 @@ from pwscup.dp.services import dp_round_create
 from pwscup.kinds.bundles import (
     RoundBundle,
     at_offset,
+    named_list,
+    named_list_read,
     offset_from,
     setting_required,
-    setting_type_error,
     settings_known,
     settings_object,
 )
@@ -55,9 +56,9 @@ def round_bundle(round, *, anchor) -> RoundBundle:
     its hidden table as the organizer uploaded it."""
     dp_round = DPRound.objects.get(round=round)
     config = dict(dp_round.config)
-    config["attributes"] = [
-        {"name": name, "values": list(values)} for name, values in config["attributes"].items()
-    ]
+    config["attributes"] = named_list(
+        {name: list(values) for name, values in config["attributes"].items()}, "values"
+    )
     original = round.original_source if round.original_source else round.original_file
     return RoundBundle(
         settings={
@@ -133,23 +134,9 @@ def _config_of(raw) -> dict:
     """The configuration as the console takes it (``attributes`` an object again, in the
     bundle's order), its entries' shape checked; the rest is the service's to check."""
     config = dict(settings_object(raw, "config"))
-    attributes = setting_required(config, "attributes", "config")
-    if not isinstance(attributes, list) or not attributes:
-        raise setting_type_error("config.attributes", attributes, _('a list of {"name", "values"}'))
-    ordered = {}
-    for index, item in enumerate(attributes):
-        path = f"config.attributes[{index}]"
-        item = settings_object(item, path)
-        settings_known(item, ("name", "values"), path)
-        name = setting_required(item, "name", path)
-        if not isinstance(name, str) or not name.strip():
-            raise setting_type_error(f"{path}.name", name, _("a column name"))
-        if name in ordered:
-            raise ValidationError(
-                {f"{path}.name": _("The attribute %(name)s is listed twice.") % {"name": name}}
-            )
-        ordered[name] = setting_required(item, "values", path)
-    config["attributes"] = ordered
+    config["attributes"] = named_list_read(
+        setting_required(config, "attributes", "config"), "config.attributes", "values"
+    )
     for key, fields in ENTRY_FIELDS.items():
         entries = config.get(key)
         if isinstance(entries, list):

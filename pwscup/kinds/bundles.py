@@ -124,3 +124,36 @@ def setting_type_error(path: str, value, expected) -> ValidationError:
             % {"path": path, "expected": expected, "value": repr(value)[:80]}
         }
     )
+
+
+# The manifest is written with sorted keys, so an object whose order matters (a table's
+# columns) travels as a list of ``{"name": ..., <value_key>: ...}`` and is read back in order.
+
+
+def named_list(mapping: dict, value_key: str) -> list[dict]:
+    """``{"age": ["0-9", ...]}`` → ``[{"name": "age", value_key: ["0-9", ...]}]``, in order."""
+    return [{"name": name, value_key: value} for name, value in mapping.items()]
+
+
+def named_list_read(items, path: str, value_key: str) -> dict:
+    """``named_list``'s list back as an object in its order, each entry checked: an object
+    with exactly ``name`` and ``value_key``, a name that is a non-empty string, given once.
+    Refusals keyed by the entry's path (``"config.qi[1].name"``)."""
+    if not isinstance(items, list) or not items:
+        raise setting_type_error(
+            path, items, _("a list of {%(keys)s}") % {"keys": f'"name", "{value_key}"'}
+        )
+    ordered = {}
+    for index, item in enumerate(items):
+        where = f"{path}[{index}]"
+        item = settings_object(item, where)
+        settings_known(item, ("name", value_key), where)
+        name = setting_required(item, "name", where)
+        if not isinstance(name, str) or not name.strip():
+            raise setting_type_error(f"{where}.name", name, _("a column name"))
+        if name in ordered:
+            raise ValidationError(
+                {f"{where}.name": _("The column %(name)s is listed twice.") % {"name": name}}
+            )
+        ordered[name] = setting_required(item, value_key, where)
+    return ordered

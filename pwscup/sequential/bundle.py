@@ -32,6 +32,8 @@ from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.kinds.bundles import (
     RoundBundle,
     at_offset,
+    named_list,
+    named_list_read,
     offset_from,
     setting_required,
     setting_type_error,
@@ -75,7 +77,7 @@ def round_bundle(round, *, anchor) -> RoundBundle:
     freeze rule, limits) and its shared master or its pool as the organizer uploaded it."""
     sequential = selectors.sequential_of(round=round)
     config = sequential.config
-    config["qi"] = [{"name": name, "type": kind} for name, kind in config["qi"].items()]
+    config["qi"] = named_list(config["qi"], "type")
     closes = [dt.datetime.fromisoformat(at) for at in sequential.step_closes or []]
     files = {}
     shared = sequential.masters.filter(team__isnull=True).first()
@@ -193,23 +195,7 @@ def _config_of(raw) -> dict:
     """The configuration as the console takes it (``qi`` an object again, in the bundle's
     order); the rest is the service's to check."""
     config = dict(settings_object(raw, "config"))
-    qi = setting_required(config, "qi", "config")
-    if not isinstance(qi, list) or not qi:
-        raise setting_type_error("config.qi", qi, _('a list of {"name", "type"}'))
-    ordered = {}
-    for index, item in enumerate(qi):
-        path = f"config.qi[{index}]"
-        item = settings_object(item, path)
-        settings_known(item, ("name", "type"), path)
-        name = setting_required(item, "name", path)
-        if not isinstance(name, str) or not name.strip():
-            raise setting_type_error(f"{path}.name", name, _("a column name"))
-        if name in ordered:
-            raise ValidationError(
-                {f"{path}.name": _("The column %(name)s is listed twice.") % {"name": name}}
-            )
-        ordered[name] = setting_required(item, "type", path)
-    config["qi"] = ordered
+    config["qi"] = named_list_read(setting_required(config, "qi", "config"), "config.qi", "type")
     return config
 
 

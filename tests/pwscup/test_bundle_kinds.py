@@ -310,7 +310,7 @@ DP_BAD = [
         "attribute listed twice",
         lambda s: s["config"]["attributes"].append(s["config"]["attributes"][0]),
         "config.attributes[2].name",
-        "gender is listed twice",
+        "The column gender is listed twice",
     ),
     (
         "attribute value repeated",
