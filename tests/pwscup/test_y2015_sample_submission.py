@@ -25,7 +25,7 @@ DONE = (Status.FINISHED, Status.FAILED)
 def fetch_sample(client, world) -> tuple[bytes, str]:
     response = client.get(reverse("sample_download", args=[world.competition.slug, "r1"]))
     assert response.status_code == 200
-    return b"".join(response.streaming_content), response["Content-Disposition"]
+    return response.content, response["Content-Disposition"]
 
 
 @pytest.mark.worker
