@@ -21,10 +21,6 @@ from tests.support import (  # noqa: F401 - re-exported for the tests
     wait_for,
 )
 
-# The toy round kind's package is imported by its test as ``tests.pwscup.toykind``; collected
-# for doctests it would be imported a second time under another name (its model twice).
-collect_ignore = ["toykind"]
-
 
 @pytest.fixture
 def make_world(db):

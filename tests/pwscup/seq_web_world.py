@@ -52,6 +52,7 @@ def seq_world(
     pool: bytes | None = None,
     letters: str = "abc",
     password: str = "pw",
+    **round_options,
 ) -> SeqWorld:
     """Organizer, teams A, B, C (one member each), and a sequential round on ``master``
     (default: the paper's U(2), ``zhang_master.csv``; None: none) or a pool."""
@@ -80,6 +81,7 @@ def seq_world(
         master_file=upload_file(master, "master.csv") if master is not None else None,
         pool_file=upload_file(pool, "pool.csv") if pool is not None else None,
         user=organizer,
+        **round_options,
     )
     return world
 

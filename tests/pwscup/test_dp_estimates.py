@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from pwscup.core.errors import Refused
 from pwscup.dp.models import Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.services import (
@@ -233,8 +234,9 @@ def test_a_failed_estimate_does_not_replace_the_valid_one(world):
 
 def test_uploads_after_the_close_are_refused(world):
     close_now(world)
-    with pytest.raises(DPRequestError, match="The release phase is closed"):
+    with pytest.raises(Refused, match="The release phase is closed") as refused:
         upload(world, estimate_csv(TOY_Z, [4, 6]))
+    assert refused.value.status == 403  # the core's deadline answer, as in every kind
 
 
 DECLARED_CONFIG = {

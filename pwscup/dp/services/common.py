@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from pwscup.core.errors import Refused
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from scoring.dp.errors import DPError
@@ -48,15 +49,18 @@ def level_open(dp_round: DPRound, level: str, now=None) -> None:
             % {"level": level, "levels": ", ".join(levels)}
         )
     now = now or timezone.now()
+    # The window's refusals are the core's (403), like every kind's deadline.
     if now < dp_round.opens_at:
-        raise DPRequestError(
+        raise Refused(
             _("The release phase has not opened yet (opens %(when)s)")
-            % {"when": _local(dp_round, dp_round.opens_at)}
+            % {"when": _local(dp_round, dp_round.opens_at)},
+            status=403,
         )
     if dp_round.has_closed(now):
-        raise DPRequestError(
+        raise Refused(
             _("The release phase is closed (ended %(when)s)")
-            % {"when": _local(dp_round, dp_round.closes_at)}
+            % {"when": _local(dp_round, dp_round.closes_at)},
+            status=403,
         )
 
 

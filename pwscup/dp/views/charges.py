@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts.access import kind_view
+from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.files import private_file_response
 from pwscup.dp import engine, services
@@ -46,6 +47,8 @@ def _charge(request, access, level, *, service, payload, announce, extra=None):
         return refused(request, access, level, refusal, 409)
     except services.DPRequestError as error:
         return refused(request, access, level, error, 400)
+    except Refused as refusal:
+        return refused(request, access, level, refusal.message, refusal.status)
     reply = charge_json(result.charge, replayed=result.replayed)
     if extra is not None:
         reply.update(extra(reply))

@@ -12,8 +12,8 @@ from pwscup.accounts.access import kind_view
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
-from tests.pwscup.toykind import services
-from tests.pwscup.toykind.models import ToyUpload
+from tests.kinds.toy import services
+from tests.kinds.toy.models import ToyUpload
 
 
 @kind_view("toygame")

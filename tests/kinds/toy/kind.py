@@ -17,7 +17,7 @@ def _close(*, user, round):
 def _publish(*, user, round):
     from pwscup.competitions.services import round_phases_close
     from pwscup.notifications.services import notify_results_published
-    from tests.pwscup.toykind.models import ToyRound
+    from tests.kinds.toy.models import ToyRound
 
     round_phases_close(round=round)
     ToyRound.objects.update_or_create(round=round, defaults={"published": True})
@@ -31,7 +31,7 @@ class ToyGameKind(RoundKind):
     description = _("A game for the tests.")
 
     def url_patterns(self):
-        from tests.pwscup.toykind import views
+        from tests.kinds.toy import views
 
         return [
             path("toy/upload/", views.upload, name="upload"),
@@ -42,7 +42,7 @@ class ToyGameKind(RoundKind):
         return HttpResponse(f"TOY {access.round.name}")
 
     def console_url_patterns(self):
-        from tests.pwscup.toykind import views
+        from tests.kinds.toy import views
 
         return [path("new/", views.console_create, name="create")]
 
@@ -56,7 +56,7 @@ class ToyGameKind(RoundKind):
         }
 
     def results_published(self, round):
-        from tests.pwscup.toykind.models import ToyRound
+        from tests.kinds.toy.models import ToyRound
 
         return ToyRound.objects.filter(round=round, published=True).exists()
 
@@ -64,13 +64,13 @@ class ToyGameKind(RoundKind):
         return reverse("toygame:leaderboard", args=[round.competition.slug, round.slug])
 
     def upload_models(self):
-        from tests.pwscup.toykind.models import ToyUpload
+        from tests.kinds.toy.models import ToyUpload
 
         return [ToyUpload]
 
     def jobs(self):
         from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
-        from tests.pwscup.toykind.models import ToyUpload
-        from tests.pwscup.toykind.services import SCORE_TOY
+        from tests.kinds.toy.models import ToyUpload
+        from tests.kinds.toy.services import SCORE_TOY
 
         return [JobKind(ToyUpload, UPLOAD_JOB, SCORE_TOY)]

@@ -1,5 +1,5 @@
 """A new round kind gets the core's guarantees with no change to the core: the toy game of
-``tests/pwscup/toykind/`` (its own folder) is added by one registration line, then gets the
+``tests/kinds/toy/`` (its own folder) is added by one registration line, then gets the
 upload pipeline (size, daily limit, failed-upload cap, per-team storage over every kind,
 numbering, the file kept with its SHA-256, scoring as a job the reaper watches), the
 console's create/close/publish with their confirmation, publishing that closes the phases
@@ -7,43 +7,35 @@ and tells the participants, the spreadsheet-safe CSV export and the API listing.
 
 import datetime as dt
 import hashlib
-import importlib
 from unittest import mock
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connection
-from django.urls import clear_url_caches, reverse
+from django.urls import reverse
 from django.utils import timezone
 
-import pwscup.urls
 from pwscup.competitions.models import Round
-from pwscup.kinds import register, unregister
 from pwscup.notifications.models import Notification
 from pwscup.submissions.services.maintenance import jobs_reap
+from tests.kinds.toy import services as toy_services
+from tests.kinds.toy.models import ToyRound, ToyUpload
+from tests.kinds.toy.player import PLAYER
 from tests.pwscup.factories import scored
-from tests.pwscup.toykind import services as toy_services
-from tests.pwscup.toykind.kind import ToyGameKind
-from tests.pwscup.toykind.models import ToyRound, ToyUpload
+from tests.support import build_world
 
 pytestmark = pytest.mark.django_db
 
 
-def _reload_urls():
-    clear_url_caches()
-    importlib.reload(pwscup.urls)
+@pytest.fixture
+def world(db):
+    return build_world()
 
 
 @pytest.fixture
 def toy_game(db):
-    register(ToyGameKind())  # the one registration line (an app's ``ready()`` in a real kind)
-    _reload_urls()
-    with connection.schema_editor() as editor:
-        editor.create_model(ToyRound)
-        editor.create_model(ToyUpload)
+    PLAYER.install()
     yield
-    unregister("toygame")
-    _reload_urls()
+    PLAYER.uninstall()
 
 
 @pytest.fixture

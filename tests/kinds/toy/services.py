@@ -8,12 +8,14 @@ from pwscup.core.errors import Refused
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import UploadWindow, upload_keep
-from tests.pwscup.toykind.models import ToyUpload
+from tests.kinds.toy.models import ToyUpload
 
 SCORE_TOY = "tests.toykind.score"
 
 
-def toy_round_create(*, competition, name, slug, opens_at, closes_at, daily_limit=None):
+def toy_round_create(
+    *, competition, name, slug, opens_at, closes_at, daily_limit=None, total_limit=None
+):
     round_ = round_of_kind_create(
         competition=competition, kind="toygame", name=name, slug=slug, config={}
     )
@@ -23,6 +25,7 @@ def toy_round_create(*, competition, name, slug, opens_at, closes_at, daily_limi
         opens_at=opens_at,
         closes_at=closes_at,
         daily_limit=daily_limit,
+        total_limit=total_limit,
     )
     return round_
 
@@ -42,6 +45,7 @@ def toy_upload(*, round, team, uploaded_file, now=None) -> ToyUpload:
             round=round,
             uploads=ToyUpload.objects.filter(round=round, team=team),
             daily_limit=phase.daily_limit,
+            total_limit=phase.total_limit,
         ),
         team=team,
         uploaded_file=uploaded_file,
@@ -63,7 +67,7 @@ def toy_score(*, upload_id: int, task_id: str = "", worker: str = "") -> None:
 
     def compute() -> dict:
         with upload.file.open("rb") as handle:
-            lines = handle.read().splitlines()
+            lines = [line for line in handle.read().splitlines() if line.strip()]
         if not lines:
             raise ValueError("no line")
         return {"score": float(len(lines))}

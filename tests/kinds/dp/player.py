@@ -1,0 +1,82 @@
+"""The differential-privacy game in the conformance suite: an estimate.csv uploaded to the
+first privacy level."""
+
+import datetime as dt
+
+from django.utils import timezone
+
+from pwscup.dp.kit import sample_estimate
+from pwscup.dp.models import Estimate
+from pwscup.dp.services import dp_round_window_set
+from pwscup.dp.services.estimates import dp_estimate_check, dp_estimate_upload
+from pwscup.submissions.models import Status
+from tests.kinds.players import Arena, Player, uploaded
+from tests.pwscup.dp_world import build_dp_world
+
+
+class DPPlayer(Player):
+    key = "dp"
+    gaps = {
+        "test_the_upload_is_kept_as_uploaded_and_numbered": (
+            "the DP kind stores 'valid' for a finished check, not the core's status"
+        ),
+        "test_the_daily_limit_refuses_with_429": "the DP round has no daily upload limit",
+        "test_the_total_limit_refuses_with_429": "the DP round has no total upload limit",
+    }
+
+    def arena(self, *, slug, daily_limit=None, total_limit=None):
+        world = build_dp_world(slug=slug)
+        if daily_limit is not None or total_limit is not None:
+            self.limits_set(world.dp_round, daily_limit=daily_limit, total_limit=total_limit)
+        return Arena(
+            competition=world.competition,
+            round=world.round,
+            organizer=world.organizer,
+            teams=world.teams,
+            users=world.users,
+            state=world.dp_round,
+        )
+
+    def limits_set(self, dp_round, *, daily_limit, total_limit):
+        # The DP round has no upload limits of its own yet (issue 34, "one upload window").
+        raise NotImplementedError("the DP round has no daily or total upload limit")
+
+    def close(self, arena):
+        now = timezone.now()
+        dp_round_window_set(
+            dp_round=arena.state,
+            opens_at=now - dt.timedelta(hours=2),
+            closes_at=now - dt.timedelta(minutes=1),
+        )
+
+    def submit(self, arena, letter, content, *, name="estimate.csv"):
+        arena.state.refresh_from_db()
+        return dp_estimate_upload(
+            dp_round=arena.state,
+            team=arena.teams[letter],
+            user=arena.users[letter],
+            level=arena.state.level_ids[0],
+            uploaded_file=uploaded(content, name),
+        )
+
+    def valid(self, arena, n):
+        lines = sample_estimate(dp_round=arena.state).decode().splitlines(keepends=True)
+        return "".join(lines).encode() + b"\n" * n  # blank lines at the end vary the bytes
+
+    def invalid(self, arena):
+        return b"this is not an estimate\n"
+
+    def run_jobs(self):
+        queued = Estimate.objects.filter(status=Status.QUEUED).order_by("pk")
+        for pk in queued.values_list("pk", flat=True):
+            dp_estimate_check(estimate_id=pk)
+
+    def kept(self, arena, letter):
+        return list(
+            Estimate.objects.filter(
+                dp_round=arena.state, team=arena.teams[letter], file__gt=""
+            ).order_by("pk")
+        )
+
+
+PLAYER = DPPlayer()

@@ -1,0 +1,120 @@
+"""How the conformance suite plays a round kind: one ``Player`` per kind.
+
+The suite (``tests/kinds/test_*.py``) holds the promises every game makes, written once; a
+player tells it how to set up a round of its kind and upload to it, through the kind's own
+services (the ones its pages, API and console call). A kind's player lives in the kind's
+folder of the tests (``tests/kinds/<folder>/player.py``, a module-level ``PLAYER``) and is
+found by ``discover_players``: adding a kind adds a folder here, and no file of the suite
+changes. ``test_every_registered_kind_has_a_player`` fails for a kind registered without one.
+"""
+
+import datetime as dt
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from pwscup.accounts.services import membership_add, team_create, user_create
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Arena:
+    """One round of a kind, open for uploads now, in a competition with teams A and B."""
+
+    competition: object
+    round: object
+    organizer: object
+    teams: dict = field(default_factory=dict)
+    users: dict = field(default_factory=dict)
+    state: object = None  # the kind's own objects (its round row, a level, a step)
+
+
+class Player:
+    """The conformance suite's handle on one kind. Subclass per kind; every method goes
+    through the kind's services, never around them.
+
+    Attributes
+    ----------
+    key : str
+        The kind's key (``RoundKind.key``).
+    test_only : bool
+        The kind lives only in the tests (the toy): ``install`` registers it.
+    gaps : dict
+        Promises the kind does not keep yet, by test name, with the reason: those tests are
+        expected to fail (strictly: once the kind keeps the promise, the entry must go).
+    """
+
+    key: str = ""
+    test_only: bool = False
+    gaps: dict[str, str] = {}
+
+    def install(self) -> None:
+        """Make the kind playable (a test-only kind registers itself here)."""
+
+    def uninstall(self) -> None:
+        """Undo ``install``."""
+
+    def arena(self, *, slug: str, daily_limit=None, total_limit=None) -> Arena:
+        """A round of the kind open now (closing in a day), with these upload limits per team."""
+        raise NotImplementedError
+
+    def close(self, arena: Arena) -> None:
+        """Move the upload window's close to the past, through the kind's services."""
+        raise NotImplementedError
+
+    def submit(self, arena: Arena, letter: str, content: bytes, *, name: str = "upload.csv"):
+        """Team ``letter`` uploads ``content`` through the kind's upload service; returns the
+        kept row (QUEUED) or raises ``pwscup.core.errors.Refused``."""
+        raise NotImplementedError
+
+    def valid(self, arena: Arena, n: int) -> bytes:
+        """An upload the kind's check accepts (``n`` varies it)."""
+        raise NotImplementedError
+
+    def invalid(self, arena: Arena) -> bytes:
+        """An upload the kind's check rejects (the row ends FAILED with a message)."""
+        raise NotImplementedError
+
+    def run_jobs(self) -> None:
+        """Run every queued job of the kind in process, as the worker does."""
+        raise NotImplementedError
+
+    def kept(self, arena: Arena, letter: str):
+        """Team ``letter``'s kept uploads in the arena's round, oldest first."""
+        raise NotImplementedError
+
+
+def teams_join(arena: Arena, *, slug: str, password: str = "pw") -> Arena:
+    """Teams A and B, one member each, in the arena's competition."""
+    for letter in "ab":
+        team = team_create(
+            competition=arena.competition, name=f"Team {letter.upper()}", slug=f"team{letter}"
+        )
+        user = user_create(username=f"{slug}-team-{letter}", password=password)
+        membership_add(team=team, user=user)
+        arena.teams[letter], arena.users[letter] = team, user
+    return arena
+
+
+def uploaded(content: bytes, name: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content, content_type="text/csv")
+
+
+def a_day() -> dt.timedelta:
+    return dt.timedelta(days=1)
+
+
+def discover_players() -> dict[str, Player]:
+    """Every kind folder's ``PLAYER``, by kind key (``tests/kinds/<folder>/player.py``)."""
+    players = {}
+    for info in pkgutil.iter_modules([str(HERE)]):
+        if not info.ispkg or not (HERE / info.name / "player.py").exists():
+            continue
+        player = importlib.import_module(f"tests.kinds.{info.name}.player").PLAYER
+        assert player.key not in players, f"two players for {player.key}"
+        players[player.key] = player
+    return players

@@ -1,0 +1,68 @@
+"""The anonymize-then-attack game (PWSCup 2015) in the conformance suite: an anonymized CSV
+uploaded to the anonymization phase."""
+
+import datetime as dt
+
+from django.utils import timezone
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.services import phase_set
+from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.submissions.models import Status
+from tests.kinds.players import Arena, Player, uploaded
+from tests.support import build_world, noisy_copy
+
+
+class Pwscup2015Player(Player):
+    key = "pwscup2015"
+
+    def arena(self, *, slug, daily_limit=None, total_limit=None):
+        world = build_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)
+        return Arena(
+            competition=world.competition,
+            round=world.round,
+            organizer=world.organizer,
+            teams=world.teams,
+            users=world.users,
+            state=world,
+        )
+
+    def close(self, arena):
+        now = timezone.now()
+        phase_set(
+            round=arena.round,
+            kind=Phase.Kind.ANONYMIZATION,
+            opens_at=now - dt.timedelta(hours=2),
+            closes_at=now - dt.timedelta(minutes=1),
+        )
+
+    def submit(self, arena, letter, content, *, name="anonymized.csv"):
+        arena.state.anonymization.refresh_from_db()
+        return services.anonymization_submission_create(
+            phase=arena.state.anonymization,
+            team=arena.teams[letter],
+            user=arena.users[letter],
+            uploaded_file=uploaded(content, name),
+        )
+
+    def valid(self, arena, n):
+        return noisy_copy(arena.state.original, seed=n)
+
+    def invalid(self, arena):
+        return arena.state.original.replace(b"State-gov", b"Moon-gov", 1)
+
+    def run_jobs(self):
+        queued = AnonymizationSubmission.objects.filter(status=Status.QUEUED).order_by("pk")
+        for pk in queued.values_list("pk", flat=True):
+            services.anonymization_submission_score(submission_id=pk)
+
+    def kept(self, arena, letter):
+        return list(
+            AnonymizationSubmission.objects.filter(
+                phase__round=arena.round, team=arena.teams[letter]
+            ).order_by("pk")
+        )
+
+
+PLAYER = Pwscup2015Player()

@@ -1,0 +1,70 @@
+"""The sequential-release game in the conformance suite: release 1 of the paper's persons."""
+
+import datetime as dt
+
+from django.utils import timezone
+
+from pwscup.sequential import services
+from pwscup.sequential.models import Release
+from pwscup.submissions.models import Status
+from tests.kinds.players import Arena, Player, uploaded
+from tests.pwscup.seq_web_world import fixture, seq_world
+
+
+class SequentialPlayer(Player):
+    key = "sequential"
+
+    def arena(self, *, slug, daily_limit=None, total_limit=None):
+        world = seq_world(
+            slug=slug, letters="ab", daily_limit=daily_limit, total_limit=total_limit
+        )
+        sequential = world.sequential
+        services.schedule_set(
+            sequential=sequential,
+            first_close=timezone.now() + dt.timedelta(days=1),
+            step_length=dt.timedelta(days=1),
+        )
+        return Arena(
+            competition=world.competition,
+            round=world.round,
+            organizer=world.organizer,
+            teams=world.teams,
+            users=world.users,
+            state=sequential,
+        )
+
+    def close(self, arena):
+        services.schedule_set(
+            sequential=arena.state,
+            first_close=timezone.now() - dt.timedelta(minutes=1),
+            step_length=dt.timedelta(days=1),
+        )
+
+    def submit(self, arena, letter, content, *, name="release_1.csv"):
+        arena.state.refresh_from_db()
+        return services.release_upload(
+            sequential=arena.state,
+            team=arena.teams[letter],
+            user=arena.users[letter],
+            step=1,
+            uploaded_file=uploaded(content, name),
+        )
+
+    def valid(self, arena, n):
+        return fixture("zhang_release_1.csv") + b"\n" * n
+
+    def invalid(self, arena):
+        return b"pid,nonsense\n1,2\n"
+
+    def run_jobs(self):
+        queued = Release.objects.filter(status=Status.QUEUED).order_by("pk")
+        for pk in queued.values_list("pk", flat=True):
+            services.release_check(release_id=pk)
+
+    def kept(self, arena, letter):
+        return list(
+            Release.objects.filter(sequential=arena.state, team=arena.teams[letter]).order_by("pk")
+        )
+
+
+PLAYER = SequentialPlayer()

@@ -1,0 +1,132 @@
+"""Every kind's uploads keep the core's promises (docs/architecture.md, "Uploads"): the size
+cap, the daily and total limits, the failed-upload cap, the deadline, the file kept as
+uploaded and numbered — the same answers (status and code) whatever the game.
+
+Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``)."""
+
+import hashlib
+
+import pytest
+
+from pwscup.core.errors import Refused
+from pwscup.kinds import all_kinds
+from pwscup.submissions.models import Status
+from tests.kinds.conftest import PLAYERS
+from tests.kinds.players import HERE
+
+
+def refusal(player, arena, letter, content) -> Refused:
+    with pytest.raises(Refused) as refused:
+        player.submit(arena, letter, content)
+    return refused.value
+
+
+def test_every_registered_kind_has_a_player():
+    """A new kind is played by this suite as soon as it is registered: its folder here must
+    say how (``tests/kinds/<folder>/player.py``)."""
+    missing = {kind.key for kind in all_kinds()} - set(PLAYERS)
+    assert not missing, f"add tests/kinds/<folder>/player.py for {sorted(missing)}"
+    assert any(player.test_only for player in PLAYERS.values()), "the toy kind is missing"
+
+
+def test_the_upload_is_kept_as_uploaded_and_numbered(player, arena_of):
+    arena = arena_of()
+    first, second = player.valid(arena, 1), player.valid(arena, 2)
+    kept = [player.submit(arena, "a", first), player.submit(arena, "a", second)]
+    assert [row.number for row in kept] == [1, 2]
+    for row, content in zip(kept, (first, second), strict=True):
+        row.refresh_from_db()
+        assert row.status == Status.QUEUED
+        assert row.size == len(content)
+        assert row.sha256 == hashlib.sha256(content).hexdigest()
+        with row.file.open("rb") as handle:
+            assert handle.read() == content
+    # Each team counts its own uploads.
+    assert player.submit(arena, "b", first).number == 1
+    player.run_jobs()
+    assert {row.status for row in player.kept(arena, "a")} == {Status.FINISHED}
+
+
+def test_a_rejected_upload_is_kept_failed_with_a_message(player, arena_of):
+    arena = arena_of()
+    content = player.invalid(arena)
+    row = player.submit(arena, "a", content)
+    player.run_jobs()
+    row.refresh_from_db()
+    assert row.status == Status.FAILED
+    assert row.message.strip()
+    with row.file.open("rb") as handle:
+        assert handle.read() == content
+
+
+def test_the_size_cap_refuses_with_413_and_keeps_nothing(player, arena_of, settings):
+    arena = arena_of()
+    content = player.valid(arena, 1)
+    settings.PWSCUP_MAX_UPLOAD_BYTES = len(content) - 1
+    assert refusal(player, arena, "a", content).status == 413
+    assert player.kept(arena, "a") == []
+    settings.PWSCUP_MAX_UPLOAD_BYTES = len(content)
+    assert player.submit(arena, "a", content).number == 1
+
+
+def test_the_daily_limit_refuses_with_429(player, arena_of):
+    arena = arena_of(daily_limit=2)
+    for n in (1, 2):
+        player.submit(arena, "a", player.valid(arena, n))
+    refused = refusal(player, arena, "a", player.valid(arena, 3))
+    assert (refused.status, refused.code) == (429, "quota_exceeded")
+    assert refused.resets_at is not None
+    assert len(player.kept(arena, "a")) == 2
+    assert player.submit(arena, "b", player.valid(arena, 1)).number == 1  # per team
+
+
+def test_the_total_limit_refuses_with_429(player, arena_of):
+    arena = arena_of(total_limit=1)
+    player.submit(arena, "a", player.valid(arena, 1))
+    refused = refusal(player, arena, "a", player.valid(arena, 2))
+    assert (refused.status, refused.code) == (429, "quota_exhausted")
+    assert len(player.kept(arena, "a")) == 1
+
+
+def test_failed_uploads_are_capped_per_day(player, arena_of, settings):
+    settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY = 2
+    arena = arena_of()
+    for _ in range(2):
+        player.submit(arena, "a", player.invalid(arena))
+    player.run_jobs()
+    assert [row.status for row in player.kept(arena, "a")] == [Status.FAILED] * 2
+    refused = refusal(player, arena, "a", player.valid(arena, 1))
+    assert refused.status == 429
+    assert "2 failed uploads today" in refused.message
+    assert player.submit(arena, "b", player.valid(arena, 1)).number == 1  # per team
+
+
+def test_the_deadline_refuses_with_403_and_keeps_nothing(player, arena_of):
+    arena = arena_of()
+    player.close(arena)
+    assert refusal(player, arena, "a", player.valid(arena, 1)).status == 403
+    assert player.kept(arena, "a") == []
+
+
+def test_a_test_only_kind_is_named_only_in_its_folder():
+    """Adding the toy kind changed no code outside its folder: no other file of the code or
+    the tests names its key or its package (the suite finds it by its folder; the manual may
+    describe it)."""
+    root = HERE.parents[1]
+    code = [root / name for name in ("pwscup", "scoring", "tests", "templates", "static")]
+    for player in PLAYERS.values():
+        if not player.test_only:
+            continue
+        package = type(player).__module__.rsplit(".", 1)[0]
+        folder = root.joinpath(*package.split("."))
+        names = (f'"{player.key}"', package, str(folder.relative_to(root)))
+        outside = [
+            f"{path.relative_to(root)}: {name}"
+            for top in code
+            for path in top.rglob("*")
+            if path.suffix in {".py", ".html", ".js", ".txt"} and folder not in path.parents
+            for name in names
+            if name in path.read_text(errors="replace")
+        ]
+        assert not outside, outside
+        assert (folder / "kind.py").exists() and (folder / "player.py").exists()
