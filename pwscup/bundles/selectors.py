@@ -41,14 +41,17 @@ def competition_rounds(*, competition: Competition) -> list[Round]:
 
 def bundle_anchor(*, competition: Competition, rounds: list[Round]) -> dt.datetime:
     """The moment every time of the bundle is an offset from: the earliest opening of any
-    round's schedule (``RoundKind.schedule_lines``), else the competition's creation."""
-    openings = [
-        line["opens_at"]
-        for round_ in rounds
-        for line in kind_of(round_).schedule_lines(round_)
-        if line.get("opens_at") is not None
-    ]
-    return min(openings, default=competition.created_at)
+    round's schedule (``RoundKind.schedule_lines``); when no round has an opening (a
+    sequential round is open from its creation), the earliest close; else the competition's
+    creation. The import puts the anchor at the start it is given, so the anchor must be a
+    time of the schedule itself: the creation of the competition would move with every
+    import, and an exported copy would not equal its source."""
+    lines = [line for round_ in rounds for line in kind_of(round_).schedule_lines(round_)]
+    for key in ("opens_at", "closes_at"):
+        times = [line[key] for line in lines if line.get(key) is not None]
+        if times:
+            return min(times)
+    return competition.created_at
 
 
 def competition_bundle(*, competition: Competition) -> Bundle:

@@ -14,9 +14,12 @@ import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from pwscup.accounts.services import membership_add, team_create, user_create
+from pwscup.kinds import kind_of
 
 HERE = Path(__file__).resolve().parent
 
@@ -43,6 +46,8 @@ class Player:
         The kind's key (``RoundKind.key``).
     test_only : bool
         The kind lives only in the tests (the toy): ``install`` registers it.
+    publish_action : str
+        The kind's console action (``RoundKind.console_actions``) that publishes its results.
     gaps : dict
         Promises the kind does not keep yet, by test name, with the reason: those tests are
         expected to fail (strictly: once the kind keeps the promise, the entry must go).
@@ -50,6 +55,7 @@ class Player:
 
     key: str = ""
     test_only: bool = False
+    publish_action: str = "publish"
     gaps: dict[str, str] = {}
 
     def install(self) -> None:
@@ -65,6 +71,11 @@ class Player:
     def close(self, arena: Arena) -> None:
         """Move the upload window's close to the past, through the kind's services."""
         raise NotImplementedError
+
+    def publish(self, arena: Arena) -> None:
+        """Publish the round's results through the kind's own console action."""
+        actions = kind_of(arena.round).console_actions(arena.round)
+        actions[self.publish_action].perform(user=arena.organizer, round=arena.round)
 
     def submit(self, arena: Arena, letter: str, content: bytes, *, name: str = "upload.csv"):
         """Team ``letter`` uploads ``content`` through the kind's upload service; returns the
@@ -98,6 +109,14 @@ def teams_join(arena: Arena, *, slug: str, password: str = "pw") -> Arena:
         membership_add(team=team, user=user)
         arena.teams[letter], arena.users[letter] = team, user
     return arena
+
+
+def creator(user):
+    """``user`` with the right to create competitions (to import a bundle)."""
+    user.user_permissions.add(
+        Permission.objects.get(content_type__app_label="competitions", codename="add_competition")
+    )
+    return get_user_model().objects.get(pk=user.pk)
 
 
 def uploaded(content: bytes, name: str) -> SimpleUploadedFile:

@@ -7,8 +7,9 @@ from django.utils import timezone
 
 from pwscup.dp.kit import sample_estimate
 from pwscup.dp.models import Estimate
-from pwscup.dp.services import dp_round_window_set
+from pwscup.dp.services import dp_round_score, dp_round_window_set
 from pwscup.dp.services.estimates import dp_estimate_check, dp_estimate_upload
+from pwscup.kinds import kind_of
 from pwscup.submissions.models import Status
 from tests.kinds.players import Arena, Player, uploaded
 from tests.pwscup.dp_world import build_dp_world
@@ -48,6 +49,15 @@ class DPPlayer(Player):
             opens_at=now - dt.timedelta(hours=2),
             closes_at=now - dt.timedelta(minutes=1),
         )
+
+    def publish(self, arena):
+        """A DP round's results are out once its phase has closed and it is scored: the
+        console's *Close now and score* (or *Score again* once closed), then the scoring job."""
+        actions = kind_of(arena.round).console_actions(arena.round)
+        action = actions["close"] if "close" in actions else actions["score"]
+        action.perform(user=arena.organizer, round=arena.round)
+        arena.state.refresh_from_db()
+        dp_round_score(dp_round=arena.state)
 
     def submit(self, arena, letter, content, *, name="estimate.csv"):
         arena.state.refresh_from_db()

@@ -11,6 +11,7 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
 from tests.kinds.players import Arena, Player, uploaded
+from tests.pwscup.factories import run_operations
 from tests.support import build_world, noisy_copy
 
 
@@ -56,6 +57,7 @@ class Pwscup2015Player(Player):
         queued = AnonymizationSubmission.objects.filter(status=Status.QUEUED).order_by("pk")
         for pk in queued.values_list("pk", flat=True):
             services.anonymization_submission_score(submission_id=pk)
+        run_operations()  # freeze, rescore, publish
 
     def kept(self, arena, letter):
         return list(

@@ -68,6 +68,48 @@ class ToyGameKind(RoundKind):
 
         return [ToyUpload]
 
+    def schedule_lines(self, round):
+        from pwscup.competitions.selectors import phase_state
+
+        return [
+            {
+                "label": phase.get_kind_display(),
+                "opens_at": phase.opens_at,
+                "closes_at": phase.closes_at,
+                "state": phase_state(phase=phase),
+            }
+            for phase in round.phases.all()
+        ]
+
+    def bundle_export(self, round, *, anchor):
+        from pwscup.kinds.bundles import RoundBundle, offset_from
+
+        phase = round.phases.get()
+        return RoundBundle(
+            settings={
+                "opens": offset_from(phase.opens_at, anchor),
+                "closes": offset_from(phase.closes_at, anchor),
+                "daily_limit": phase.daily_limit,
+                "total_limit": phase.total_limit,
+            }
+        )
+
+    def bundle_import(self, *, competition, entry, start, user):
+        from pwscup.kinds.bundles import at_offset, settings_known, settings_object
+        from tests.kinds.toy.services import toy_round_create
+
+        settings = settings_object(entry.settings, "settings")
+        settings_known(settings, ("opens", "closes", "daily_limit", "total_limit"), "settings")
+        return toy_round_create(
+            competition=competition,
+            name=entry.name,
+            slug=entry.slug,
+            opens_at=at_offset(settings["opens"], start, field="opens"),
+            closes_at=at_offset(settings["closes"], start, field="closes"),
+            daily_limit=settings["daily_limit"],
+            total_limit=settings["total_limit"],
+        )
+
     def jobs(self):
         from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
         from tests.kinds.toy.models import ToyUpload

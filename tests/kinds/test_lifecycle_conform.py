@@ -1,0 +1,84 @@
+"""Every kind's rounds go through the competition's lifecycle alike: a bundle carries the
+round in every state and gives it back equal, publishing goes through the kind's console
+action, and the results archive holds no secret the organizer did not tick.
+
+Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``)."""
+
+import datetime as dt
+import io
+import json
+import zipfile
+
+import pytest
+from django.utils import timezone
+
+from pwscup.archives.services import archive_publish
+from pwscup.bundles.services import competition_export, competition_import
+from pwscup.kinds import kind_of
+from pwscup.kinds.archives import SECRETS
+from tests.kinds.players import creator
+
+STATES = ("open", "closed", "published")
+
+
+def play(player, arena, state: str) -> None:
+    """Bring the arena's round to ``state``, with a checked upload of team A."""
+    player.submit(arena, "a", player.valid(arena, 1))
+    player.run_jobs()
+    if state in ("closed", "published"):
+        player.close(arena)
+    if state == "published":
+        player.publish(arena)
+        player.run_jobs()
+
+
+def manifest(bundle: bytes) -> dict:
+    with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
+        return json.loads(archive.read("manifest.json"))
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_a_bundle_gives_the_round_back_equal_in_every_state(player, arena_of, state):
+    arena = arena_of()
+    play(player, arena, state)
+    exported = competition_export(competition=arena.competition, user=arena.organizer)
+    copy = competition_import(
+        bundle_file=io.BytesIO(exported),
+        name="Copy",
+        slug=f"copy-{state}",
+        start=timezone.now() + dt.timedelta(days=30),
+        user=creator(arena.organizer),
+    )
+    (round_,) = copy.rounds.all()
+    assert (round_.kind, round_.slug) == (arena.round.kind, arena.round.slug)
+    again = competition_export(competition=copy, user=arena.organizer)
+    assert manifest(again)["rounds"] == manifest(exported)["rounds"]
+    # A bundle carries settings, never what was published.
+    assert not kind_of(round_).results_published(round_)
+
+
+def test_publishing_goes_through_the_kind_and_is_reported(player, arena_of):
+    arena = arena_of()
+    play(player, arena, "closed")
+    kind = kind_of(arena.round)
+    assert not kind.results_published(arena.round)
+    player.publish(arena)
+    player.run_jobs()  # a kind may publish in a job (the 2015 game's round operation)
+    arena.round.refresh_from_db()
+    assert kind.results_published(arena.round) is not False
+
+
+def test_the_archive_holds_no_secret_that_was_not_ticked(player, arena_of):
+    arena = arena_of()
+    play(player, arena, "published")
+    kind = kind_of(arena.round)
+    untouched = kind.archive_members(arena.round, secrets=frozenset())
+    assert all(member.secret == "" for member in untouched)
+    everything = kind.archive_members(arena.round, secrets=frozenset(SECRETS))
+    assert {m.name for m in untouched} <= {m.name for m in everything}
+    assert all(member.secret in ("", *SECRETS) for member in everything)
+    archive = archive_publish(competition=arena.competition, secrets=[], user=arena.organizer)
+    with archive.file.open("rb") as handle, zipfile.ZipFile(handle) as zipped:
+        names = zipped.namelist()
+    secret_names = {m.name for m in everything if m.secret}
+    assert not [name for name in names if name.rsplit("/", 1)[-1] in secret_names]
