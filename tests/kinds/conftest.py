@@ -1,6 +1,7 @@
 """The conformance suite's fixtures: one run of every test per kind (``player``)."""
 
 import pytest
+from django.utils import translation
 
 from tests.kinds.players import discover_players
 
@@ -17,6 +18,15 @@ def pytest_ignore_collect(collection_path, config):
     ):
         return True
     return None
+
+
+@pytest.fixture(autouse=True)
+def language_reset():
+    """A page served in Japanese leaves Japanese active in the thread (the locale middleware
+    activates a language per request and does not restore it): messages a later test reads
+    from a service would be Japanese."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(params=sorted(PLAYERS))

@@ -98,6 +98,17 @@ class Player:
         """Team ``letter``'s kept uploads in the arena's round, oldest first."""
         raise NotImplementedError
 
+    def secrets(self, arena: Arena, letter: str) -> list[bytes]:
+        """What team ``letter`` (and a visitor) must not be served now: the other teams'
+        uploads, and what the kind adds (a hidden table, a future release)."""
+        others = [other for other in arena.teams if other != letter]
+        found = []
+        for other in others:
+            for row in self.kept(arena, other):
+                with row.file.open("rb") as handle:
+                    found.append(handle.read())
+        return found
+
 
 def teams_join(arena: Arena, *, slug: str, password: str = "pw") -> Arena:
     """Teams A and B, one member each, in the arena's competition."""

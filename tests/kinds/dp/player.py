@@ -76,6 +76,10 @@ class DPPlayer(Player):
     def invalid(self, arena):
         return b"this is not an estimate\n"
 
+    def secrets(self, arena, letter):
+        with arena.round.original_file.open("rb") as handle:
+            return [*super().secrets(arena, letter), handle.read()]  # the hidden table
+
     def run_jobs(self):
         queued = Estimate.objects.filter(status=Status.QUEUED).order_by("pk")
         for pk in queued.values_list("pk", flat=True):

@@ -1,6 +1,5 @@
 """The toy game behind the ``RoundKind`` interface."""
 
-from django.http import HttpResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -39,7 +38,11 @@ class ToyGameKind(RoundKind):
         ]
 
     def round_page(self, request, access, tab):
-        return HttpResponse(f"TOY {access.round.name}")
+        from pwscup.kinds.tabs import render_tab
+
+        # A real kind extends rounds/base.html with its content in {% block tab %}; the toy
+        # shows the core's frame only (title, tab bar), in the reader's language.
+        return render_tab(request, access, tab, "rounds/base.html")
 
     def console_url_patterns(self):
         from tests.kinds.toy import views
