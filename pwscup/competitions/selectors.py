@@ -97,6 +97,21 @@ def phase_state(*, phase: Phase | None, now=None) -> str:
     return "closed"
 
 
+def phases_schedule_lines(*, round: Round) -> list[dict]:
+    """The schedule of a round played in the core's phases, one line per phase, as
+    ``RoundKind.schedule_lines`` returns it (a kind whose windows are the core's phases
+    returns this)."""
+    return [
+        {
+            "label": phase.get_kind_display(),
+            "opens_at": phase.opens_at,
+            "closes_at": phase.closes_at,
+            "state": phase_state(phase=phase),
+        }
+        for phase in round.phases.all()
+    ]
+
+
 def organized_competitions(*, user) -> QuerySet[Competition]:
     """The competitions ``user`` may organize: the one rule every organizer screen applies.
 

@@ -14,7 +14,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_state, round_missing_phases
+from pwscup.competitions.selectors import (
+    phases_schedule_lines,
+    round_missing_phases,
+)
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, archive, broker, bundle, kit_views, operation_views, target_views
@@ -141,15 +144,7 @@ class Pwscup2015Kind(RoundKind):
         return reverse("leaderboard", args=[round.competition.slug, round.slug])
 
     def schedule_lines(self, round):
-        return [
-            {
-                "label": phase.get_kind_display(),
-                "opens_at": phase.opens_at,
-                "closes_at": phase.closes_at,
-                "state": phase_state(phase=phase),
-            }
-            for phase in round.phases.all()
-        ]
+        return phases_schedule_lines(round=round)
 
     def results_url(self, round):
         return reverse("final_ranking", args=[round.competition.slug, round.slug])

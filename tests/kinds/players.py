@@ -17,6 +17,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.kinds import kind_of
@@ -34,6 +35,19 @@ class Arena:
     teams: dict = field(default_factory=dict)
     users: dict = field(default_factory=dict)
     state: object = None  # the kind's own objects (its round row, a level, a step)
+
+    @classmethod
+    def of(cls, world, *, state) -> "Arena":
+        """The arena of a test world (``competition``, ``round``, ``organizer``, ``teams``,
+        ``users``) built by the kind's own test helpers."""
+        return cls(
+            competition=world.competition,
+            round=world.round,
+            organizer=world.organizer,
+            teams=world.teams,
+            users=world.users,
+            state=state,
+        )
 
 
 class Player:
@@ -120,6 +134,20 @@ def teams_join(arena: Arena, *, slug: str, password: str = "pw") -> Arena:
         membership_add(team=team, user=user)
         arena.teams[letter], arena.users[letter] = team, user
     return arena
+
+
+def phase_close(arena: Arena) -> None:
+    """Close the arena round's core anonymization phase a minute ago (``phase_set``)."""
+    from pwscup.competitions.models import Phase
+    from pwscup.competitions.services import phase_set
+
+    now = timezone.now()
+    phase_set(
+        round=arena.round,
+        kind=Phase.Kind.ANONYMIZATION,
+        opens_at=now - dt.timedelta(hours=2),
+        closes_at=now - dt.timedelta(minutes=1),
+    )
 
 
 def creator(user):

@@ -29,14 +29,7 @@ class DPPlayer(Player):
         world = build_dp_world(slug=slug)
         if daily_limit is not None or total_limit is not None:
             self.limits_set(world.dp_round, daily_limit=daily_limit, total_limit=total_limit)
-        return Arena(
-            competition=world.competition,
-            round=world.round,
-            organizer=world.organizer,
-            teams=world.teams,
-            users=world.users,
-            state=world.dp_round,
-        )
+        return Arena.of(world, state=world.dp_round)
 
     def limits_set(self, dp_round, *, daily_limit, total_limit):
         # The DP round has no upload limits of its own yet (issue 34, "one upload window").

@@ -1,16 +1,12 @@
 """The anonymize-then-attack game (PWSCup 2015) in the conformance suite: an anonymized CSV
 uploaded to the anonymization phase."""
 
-import datetime as dt
 
-from django.utils import timezone
 
-from pwscup.competitions.models import Phase
-from pwscup.competitions.services import phase_set
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.kinds.players import Arena, Player, uploaded
+from tests.kinds.players import Arena, Player, phase_close, uploaded
 from tests.pwscup.factories import run_operations
 from tests.support import build_world, noisy_copy
 
@@ -20,23 +16,10 @@ class Pwscup2015Player(Player):
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = build_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)
-        return Arena(
-            competition=world.competition,
-            round=world.round,
-            organizer=world.organizer,
-            teams=world.teams,
-            users=world.users,
-            state=world,
-        )
+        return Arena.of(world, state=world)
 
     def close(self, arena):
-        now = timezone.now()
-        phase_set(
-            round=arena.round,
-            kind=Phase.Kind.ANONYMIZATION,
-            opens_at=now - dt.timedelta(hours=2),
-            closes_at=now - dt.timedelta(minutes=1),
-        )
+        phase_close(arena)
 
     def submit(self, arena, letter, content, *, name="anonymized.csv"):
         arena.state.anonymization.refresh_from_db()

@@ -24,14 +24,7 @@ class SequentialPlayer(Player):
             first_close=timezone.now() + dt.timedelta(days=1),
             step_length=dt.timedelta(days=1),
         )
-        return Arena(
-            competition=world.competition,
-            round=world.round,
-            organizer=world.organizer,
-            teams=world.teams,
-            users=world.users,
-            state=sequential,
-        )
+        return Arena.of(world, state=sequential)
 
     def close(self, arena):
         services.schedule_set(

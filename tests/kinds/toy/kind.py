@@ -72,17 +72,9 @@ class ToyGameKind(RoundKind):
         return [ToyUpload]
 
     def schedule_lines(self, round):
-        from pwscup.competitions.selectors import phase_state
+        from pwscup.competitions.selectors import phases_schedule_lines
 
-        return [
-            {
-                "label": phase.get_kind_display(),
-                "opens_at": phase.opens_at,
-                "closes_at": phase.closes_at,
-                "state": phase_state(phase=phase),
-            }
-            for phase in round.phases.all()
-        ]
+        return phases_schedule_lines(round=round)
 
     def bundle_export(self, round, *, anchor):
         from pwscup.kinds.bundles import RoundBundle, offset_from

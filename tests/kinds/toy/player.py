@@ -11,11 +11,10 @@ from django.utils import timezone
 
 import pwscup.urls
 from pwscup.accounts.services import user_create
-from pwscup.competitions.models import Phase
-from pwscup.competitions.services import competition_create, phase_set
+from pwscup.competitions.services import competition_create
 from pwscup.kinds import register, unregister
 from pwscup.submissions.models import Status
-from tests.kinds.players import Arena, Player, teams_join, uploaded
+from tests.kinds.players import Arena, Player, phase_close, teams_join, uploaded
 from tests.kinds.toy import services
 from tests.kinds.toy.kind import ToyGameKind
 from tests.kinds.toy.models import ToyRound, ToyUpload
@@ -60,13 +59,7 @@ class ToyPlayer(Player):
         )
 
     def close(self, arena):
-        now = timezone.now()
-        phase_set(
-            round=arena.round,
-            kind=Phase.Kind.ANONYMIZATION,
-            opens_at=now - dt.timedelta(hours=2),
-            closes_at=now - dt.timedelta(minutes=1),
-        )
+        phase_close(arena)
 
     def submit(self, arena, letter, content, *, name="toy.csv"):
         return services.toy_upload(
