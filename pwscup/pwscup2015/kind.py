@@ -28,6 +28,7 @@ from pwscup.pwscup2015.models import (
     RoundOperation,
     Target,
 )
+from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_data_check
 from pwscup.pwscup2015.views import files as file_views
@@ -67,6 +68,9 @@ class Pwscup2015Kind(RoundKind):
     def teams_changed(self, round):
         if round.pwscup2015.is_per_team:
             round_assign_samples(round=round)
+
+    def teams_standing_changed(self, round):
+        ranking_invalidate(round_ids=[round.pk])
 
     def round_note(self, round):
         return round.pwscup2015.get_data_mode_display()
