@@ -236,7 +236,11 @@ class RoundKind:
     # --- demo ---------------------------------------------------------------------------------
 
     def demo_load(self, competition, *, organizer) -> None:
-        """Add the kind's demo rounds to ``competition`` (called by ``load_demo``)."""
+        """Add the kind's demo rounds to ``competition`` (those it lacks), in the kind's
+        module (``pwscup/<kind>/demo.py``). ``manage.py load_demo`` creates the competition,
+        the organizer (``organizer``), the accounts and the teams, then calls every
+        registered kind's ``demo_load`` in the registry's order (the first kind first): the
+        command knows no game."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"

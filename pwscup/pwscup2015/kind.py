@@ -21,6 +21,7 @@ from pwscup.pwscup2015 import KEY, archive, broker, bundle, kit_views, operation
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
+from pwscup.pwscup2015.demo import pwscup2015_demo_load
 from pwscup.pwscup2015.leaderboards import views as leaderboard_views
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
@@ -71,6 +72,9 @@ class Pwscup2015Kind(RoundKind):
 
     def teams_standing_changed(self, round):
         ranking_invalidate(round_ids=[round.pk])
+
+    def demo_load(self, competition, *, organizer):
+        pwscup2015_demo_load(competition=competition)
 
     def round_note(self, round):
         return round.pwscup2015.get_data_mode_display()
