@@ -38,8 +38,22 @@ def user_profile(*, user) -> dict:
 
 
 def disqualified_team_ids(*, competition_id: int) -> set[int]:
+    """The teams of the competition its organizers disqualified: the one owner of the rule
+    that a disqualified team is left out of every ranking of every round of its competition
+    (leaderboards, final rankings, rank sums, attack rankings; on the pages, in the CSV
+    files, the API and the results archive), until it is reinstated. Each kind drops these
+    teams from its rows before ranking them (``without_disqualified``); the console tells
+    each round's kind when the set changes (``RoundKind.teams_standing_changed``)."""
     return set(
         TeamDisqualification.objects.filter(team__competition_id=competition_id).values_list(
             "team_id", flat=True
         )
     )
+
+
+def without_disqualified(rows, *, competition_id: int, team_id=lambda row: row.team.pk) -> list:
+    """``rows`` (in their order) without those of the competition's disqualified teams
+    (``disqualified_team_ids``); ``team_id(row)`` names a row's team. Rank what is left:
+    the ranks close up over a disqualified team."""
+    excluded = disqualified_team_ids(competition_id=competition_id)
+    return [row for row in rows if team_id(row) not in excluded]

@@ -15,13 +15,16 @@ from pwscup.competitions.services import (
     competition_organizers_add,
 )
 from pwscup.console.selectors import user_by_name_or_email
-from pwscup.pwscup2015.ranking_cache import ranking_invalidate
+from pwscup.kinds import kind_of
 
 Action = AuditEntry.Action
 
 
-def _competition_rounds(competition: Competition) -> list[int]:
-    return list(competition.rounds.values_list("pk", flat=True))
+def _teams_standing_changed(competition: Competition) -> None:
+    """Tell every round's kind that a team was disqualified, reinstated or renamed (each
+    drops the rankings it keeps; ``RoundKind.teams_standing_changed``)."""
+    for round_ in competition.rounds.all():
+        kind_of(round_).teams_standing_changed(round_)
 
 
 # --- Competitions ------------------------------------------------------------------------
@@ -149,7 +152,7 @@ def console_team_rename(*, user, team: Team, name: str) -> None:
     audit_record(
         user=user, competition=team.competition, action=Action.TEAM_RENAMED, old=old, new=name
     )
-    ranking_invalidate(round_ids=_competition_rounds(team.competition))
+    _teams_standing_changed(team.competition)
 
 
 @transaction.atomic
@@ -167,7 +170,7 @@ def console_team_disqualify(*, user, team: Team, reason: str) -> TeamDisqualific
         team=team.name,
         reason=reason,
     )
-    ranking_invalidate(round_ids=_competition_rounds(team.competition))
+    _teams_standing_changed(team.competition)
     return disqualification
 
 
@@ -178,7 +181,7 @@ def console_team_reinstate(*, user, team: Team) -> None:
         audit_record(
             user=user, competition=team.competition, action=Action.TEAM_REINSTATED, team=team.name
         )
-        ranking_invalidate(round_ids=_competition_rounds(team.competition))
+        _teams_standing_changed(team.competition)
 
 
 @transaction.atomic

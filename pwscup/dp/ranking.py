@@ -1,7 +1,8 @@
 """The DP round's leaderboards (spec §7.5): the one module that ranks.
 
 The rule itself is ``scoring.dp.utility`` (``rank_entries``, ``overall_ranks``); this module
-gathers each level's rows (final estimates, ε spent, k, scores) and applies it. Declared
+gathers each level's rows (final estimates, ε spent, k, scores; none of a disqualified
+team, ``pwscup.accounts.selectors.without_disqualified``) and applies it. Declared
 (upload-mode) entries are ranked in a table of their own; the overall ranking uses the
 verified tables only.
 """
@@ -9,6 +10,7 @@ verified tables only.
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pwscup.accounts.selectors import without_disqualified
 from pwscup.dp.models import DPRound, Estimate, Ledger
 from pwscup.dp.selectors import final_estimates
 from scoring.dp.exact import format_epsilon
@@ -81,6 +83,7 @@ def level_boards(*, dp_round: DPRound) -> list[LevelBoard]:
     config = dp_round.config
     gate = config.get("spearman_gate")
     rank_metric = config.get("rank_metric", "l2")
+    competition_id = dp_round.round.competition_id
     spent = {
         (ledger.team_id, ledger.level): Fraction(ledger.spent)
         for ledger in Ledger.objects.filter(dp_round=dp_round)
@@ -97,7 +100,11 @@ def level_boards(*, dp_round: DPRound) -> list[LevelBoard]:
             epsilon=Fraction(level["epsilon"]),
             baselines=dp_round.baselines.get(level["id"], {}),
         )
-        for estimate in final_estimates(dp_round=dp_round, level=level["id"]):
+        for estimate in without_disqualified(
+            final_estimates(dp_round=dp_round, level=level["id"]),
+            competition_id=competition_id,
+            team_id=lambda estimate: estimate.team_id,
+        ):
             scores = estimate.scores or {}
             if "mean_l2" not in scores:
                 continue

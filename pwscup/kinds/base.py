@@ -178,6 +178,19 @@ class RoundKind:
 
     # --- lifecycle ---------------------------------------------------------------------------
 
+    def teams_standing_changed(self, round) -> None:
+        """A team of the round's competition was disqualified, reinstated or renamed by the
+        organizers. The console's services call it for every round of the competition,
+        whatever its kind, after the change (inside its transaction).
+
+        The rule is the core's: every ranking a kind shows (leaderboards, final rankings,
+        rank sums, attack rankings; its pages, CSV downloads, API answers and archive
+        members) leaves out the teams of
+        ``pwscup.accounts.selectors.disqualified_team_ids`` when it is computed (drop their
+        rows before ranking with ``without_disqualified``), so a reinstated team is back on
+        the next computation. A kind that keeps computed rankings (a cache) forgets them
+        here; one that computes them on every read has nothing to do (the default)."""
+
     def console_actions(self, round) -> dict:
         """The round's lifecycle actions the console offers now, by URL name:
         ``{"close": pwscup.kinds.actions.RoundAction(...), ...}`` (close a phase now, freeze,
@@ -223,7 +236,11 @@ class RoundKind:
     # --- demo ---------------------------------------------------------------------------------
 
     def demo_load(self, competition, *, organizer) -> None:
-        """Add the kind's demo rounds to ``competition`` (called by ``load_demo``)."""
+        """Add the kind's demo rounds to ``competition`` (those it lacks), in the kind's
+        module (``pwscup/<kind>/demo.py``). ``manage.py load_demo`` creates the competition,
+        the organizer (``organizer``), the accounts and the teams, then calls every
+        registered kind's ``demo_load`` in the registry's order (the first kind first): the
+        command knows no game."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"

@@ -24,6 +24,7 @@ from pwscup.pwscup2015 import KEY, archive, broker, bundle, kit_views, operation
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
+from pwscup.pwscup2015.demo import pwscup2015_demo_load
 from pwscup.pwscup2015.leaderboards import views as leaderboard_views
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
@@ -31,6 +32,7 @@ from pwscup.pwscup2015.models import (
     RoundOperation,
     Target,
 )
+from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_data_check
 from pwscup.pwscup2015.views import files as file_views
@@ -70,6 +72,12 @@ class Pwscup2015Kind(RoundKind):
     def teams_changed(self, round):
         if round.pwscup2015.is_per_team:
             round_assign_samples(round=round)
+
+    def teams_standing_changed(self, round):
+        ranking_invalidate(round_ids=[round.pk])
+
+    def demo_load(self, competition, *, organizer):
+        pwscup2015_demo_load(competition=competition)
 
     def round_note(self, round):
         return round.pwscup2015.get_data_mode_display()

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 import scoring.ranking
-from pwscup.accounts.models import TeamDisqualification
+from pwscup.accounts.selectors import without_disqualified
 
 # Keys are compared after rounding: a mean of rates must not split a tie by 1e-17.
 _DIGITS = 12
@@ -217,14 +217,9 @@ def exclude_disqualified(rows: list, round) -> list:
 
     A disqualified team is hidden from every ranking of its competition (leaderboard, final
     rankings and their CSV files); its reason is shown to the organizers in the console.
+    The rule is the core's (``pwscup.accounts.selectors.without_disqualified``).
     """
-    excluded = set(
-        TeamDisqualification.objects.filter(team__competition_id=round.competition_id).values_list(
-            "team_id", flat=True
-        )
-    )
-    if excluded:
-        rows[:] = [row for row in rows if row.team.pk not in excluded]
+    rows[:] = without_disqualified(rows, competition_id=round.competition_id)
     return rows
 
 

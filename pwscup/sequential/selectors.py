@@ -11,6 +11,7 @@ from django.utils import timezone
 
 import scoring.ranking
 from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import without_disqualified
 from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
@@ -207,14 +208,18 @@ def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
     """Every team's sequence over the frozen prefix, ranked as spec §11 (the rule is
     ``scoring.sequential.evaluate.ranking_key``): gate failures and incomplete sequences last;
     the rest by safety (``RN_max``, or with an attack phase the highest accuracy any attacker
-    reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank."""
+    reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank. A
+    disqualified team is left out (``pwscup.accounts.selectors.without_disqualified``)."""
     step = sequential.frozen_steps
     if step == 0:
         return []
     config = sequential.config
     best = attack_best(sequential=sequential) if config.get("attack_phase") else {}
     keyed = []
-    scores = SequenceScore.objects.filter(sequential=sequential, step=step).select_related("team")
+    scores = without_disqualified(
+        SequenceScore.objects.filter(sequential=sequential, step=step).select_related("team"),
+        competition_id=sequential.round.competition_id,
+    )
     for score in scores:
         results = dict(score.results)
         if not score.complete:
@@ -262,7 +267,8 @@ def attack_matrix(*, sequential: SequentialRound) -> dict:
 def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
     """Mean accuracy over the other teams' targets, 0 for a target not attacked, higher
     first; equal means share a rank, and a team that attacked no target has no rank
-    (``rank`` None, listed last)."""
+    (``rank`` None, listed last). A disqualified team is left out of the ranking; its
+    attacks stay in the matrix (as in every kind: they were made, on the others' targets)."""
     matrix = attack_matrix(sequential=sequential)
     out = []
     for row in matrix["rows"]:
@@ -277,6 +283,9 @@ def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
         out.append(
             {"team": row["team"], "mean": mean, "attacked": sum(c is not None for c in others)}
         )
+    out = without_disqualified(
+        out, competition_id=sequential.round.competition_id, team_id=lambda r: r["team"].pk
+    )
     out.sort(key=lambda r: r["team"].name)
     ordered = scoring.ranking.competition_ranks(
         out, key=lambda r: -r["mean"], ranked=lambda r: r["attacked"] > 0

@@ -153,7 +153,7 @@ def test_the_leaderboard_ranks_with_an_indicator_gate(indicator_world, client):
 
 
 def test_the_demo_round_names_the_income_indicators():
-    from pwscup.console.management.commands.load_demo import DEMO_INDICATORS
+    from pwscup.pwscup2015.demo import DEMO_INDICATORS
 
     original = scoring.read_table(FIXTURES / "adult.csv", name="adult.csv")
     config = scoring.load_config({**adult_config(), "indicators": DEMO_INDICATORS}, original)

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.accounts.services import ORGANIZER_GROUP
-from pwscup.competitions.models import Competition
+from pwscup.competitions.models import Competition, Phase
 from pwscup.competitions.services import competition_create
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +81,47 @@ def test_the_demo_opens_a_presentation_window_for_the_whole_competition(client):
     page = client.get(reverse("presentations:page", args=[competition.slug]))
     assert page.status_code == 200
     assert 'type="file"' in page.content.decode()
+
+
+def test_the_demo_s_rounds_come_from_the_kinds_in_their_order():
+    """The command creates the competition, the accounts and the teams; each kind's
+    ``demo_load`` adds its rounds (the first kind's first), as before kinds existed."""
+    call_command("load_demo")
+    competition = Competition.objects.get(slug="demo")
+    rounds = [
+        (r.order, r.slug, r.kind, r.name) for r in competition.rounds.order_by("order", "pk")
+    ]
+    assert rounds[:2] == [
+        (1, "round-1", "pwscup2015", "ラウンド 1：共通の元データ / Round 1: shared original"),
+        (2, "round-2", "pwscup2015", "ラウンド 2：チームごとの標本 / Round 2: per-team samples"),
+    ]
+    assert [(order, slug, kind) for order, slug, kind, _name in rounds[2:]] == [
+        (3, "seq-paper", "sequential"),
+        (4, "seq-generated", "sequential"),
+        (5, "dp-adult", "dp"),
+        (6, "dp-practice", "dp"),
+    ]
+    shared, per_team = (competition.rounds.get(slug=s).pwscup2015 for s in ("round-1", "round-2"))
+    assert shared.utility_gates == {"U1": 2000, "U4": 0.1} and shared.tie_break_metric == "U5"
+    assert (per_team.data_mode, per_team.sample_size, per_team.decoy_count) == ("per_team", 100, 100)
+    # Every team has its own sample of the per-team round, and both phases are open.
+    assert per_team.round.team_datasets.count() == 3
+    now = timezone.now()
+    for phase in Phase.objects.filter(round__competition=competition, round__kind="pwscup2015"):
+        assert phase.opens_at < now < phase.closes_at
+
+
+def test_the_command_imports_no_kind():
+    """It knows no game (the import-linter contract ``kinds-through-registry`` keeps it so)."""
+    import ast
+    import inspect
+
+    from pwscup.console.management.commands import load_demo
+
+    tree = ast.parse(inspect.getsource(load_demo))
+    imported = [
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    ]
+    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    kinds = ("pwscup.pwscup2015", "pwscup.dp", "pwscup.sequential")
+    assert imported and not [name for name in imported if name.startswith(kinds)]

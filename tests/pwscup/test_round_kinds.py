@@ -268,3 +268,24 @@ def test_the_freeze_and_rescore_commands_refuse_a_round_of_another_kind(world, t
     for command in ("freeze_round", "rescore_round"):
         with pytest.raises(CommandError, match="is a 'toy' round: this command acts on"):
             call_command(command, world.competition.slug, "toy", stdout=io.StringIO())
+
+
+def test_the_console_tells_every_round_s_kind_when_a_team_is_disqualified_or_reinstated(
+    client, world, toy_round, monkeypatch
+):
+    """Through the registry, never a kind's module: the 2015 round and the toy round alike."""
+    told = []
+    for kind in (get_kind("toy"), kind_of(world.round)):
+        monkeypatch.setattr(
+            kind, "teams_standing_changed", lambda round, kind=kind: told.append(round.slug)
+        )
+    client.force_login(world.organizer)
+    c, team = world.competition.slug, world.teams["a"]
+    client.post(reverse("console:team_disqualify", args=[c, team.pk]), {"reason": "Copied."})
+    assert sorted(told) == sorted([world.round.slug, toy_round.slug])
+    told.clear()
+    client.post(reverse("console:team_reinstate", args=[c, team.pk]))
+    assert sorted(told) == sorted([world.round.slug, toy_round.slug])
+    told.clear()
+    client.post(reverse("console:team_rename", args=[c, team.pk]), {"name": "Alpha"})
+    assert sorted(told) == sorted([world.round.slug, toy_round.slug])
