@@ -112,6 +112,13 @@ class Player:
         """Team ``letter``'s kept uploads in the arena's round, oldest first."""
         raise NotImplementedError
 
+    def play_results(self, arena: Arena, letters: str = "ab") -> None:
+        """Each team in ``letters`` uploads what puts it on the round's results once they are
+        published (default: one valid upload, checked)."""
+        for n, letter in enumerate(letters, start=1):
+            self.submit(arena, letter, self.valid(arena, n))
+        self.run_jobs()
+
     def secrets(self, arena: Arena, letter: str) -> list[bytes]:
         """What team ``letter`` (and a visitor) must not be served now: the other teams'
         uploads, and what the kind adds (a hidden table, a future release)."""

@@ -14,11 +14,15 @@ from django.utils import timezone
 
 from pwscup.archives.services import archive_publish
 from pwscup.bundles.services import competition_export, competition_import
+from pwscup.console.services import console_team_disqualify, console_team_reinstate
 from pwscup.kinds import kind_of
 from pwscup.kinds.archives import SECRETS
 from tests.kinds.players import creator
 
 STATES = ("open", "closed", "published")
+# The archive's ranking tables, by name (leaderboard.csv, attack_ranking.csv, final_*.csv);
+# an attack matrix keeps a disqualified team's row (docs/organizers.md).
+RANKINGS = ("leaderboard", "ranking", "final_")
 
 
 def play(player, arena, state: str) -> None:
@@ -82,3 +86,27 @@ def test_the_archive_holds_no_secret_that_was_not_ticked(player, arena_of):
         names = zipped.namelist()
     secret_names = {m.name for m in everything if m.secret}
     assert not [name for name in names if name.rsplit("/", 1)[-1] in secret_names]
+
+
+def test_a_disqualified_team_leaves_the_results_until_reinstated(player, arena_of, client):
+    arena = arena_of()
+    player.play_results(arena, "ab")
+    player.close(arena)
+    player.publish(arena)
+    player.run_jobs()
+    kind = kind_of(arena.round)
+    board = kind.results_url(arena.round)
+    client.force_login(arena.users["b"])  # the page names team B in its header, not team A
+
+    def seen() -> tuple[bool, bool]:
+        members = kind.archive_members(arena.round, secrets=frozenset())
+        boards = [m.content for m in members if any(word in m.name for word in RANKINGS)]
+        page = client.get(board)
+        assert page.status_code == 200
+        return b"Team A" in page.content, any(b"Team A" in content for content in boards)
+
+    assert seen() == (True, True)
+    console_team_disqualify(user=arena.organizer, team=arena.teams["a"], reason="Two accounts")
+    assert seen() == (False, False)
+    console_team_reinstate(user=arena.organizer, team=arena.teams["a"])
+    assert seen() == (True, True)

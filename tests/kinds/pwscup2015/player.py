@@ -7,7 +7,7 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
 from tests.kinds.players import Arena, Player, phase_close, uploaded
-from tests.pwscup.factories import run_operations
+from tests.pwscup.factories import freeze, run_operations
 from tests.support import build_world, noisy_copy
 
 
@@ -20,6 +20,12 @@ class Pwscup2015Player(Player):
 
     def close(self, arena):
         phase_close(arena)
+
+    def play_results(self, arena, letters="ab"):
+        """The final ranking ranks the published targets: each team's upload, then the
+        freeze (and its built-in attacks)."""
+        super().play_results(arena, letters)
+        freeze(arena.state)
 
     def submit(self, arena, letter, content, *, name="anonymized.csv"):
         arena.state.anonymization.refresh_from_db()

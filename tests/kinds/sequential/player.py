@@ -33,6 +33,23 @@ class SequentialPlayer(Player):
             step_length=dt.timedelta(days=1),
         )
 
+    def play_results(self, arena, letters="ab"):
+        """A team is ranked on its whole sequence: release 1 then, once it is frozen,
+        release 2 (the paper's tables 3 and 9)."""
+        for step, table in ((1, "zhang_release_1.csv"), (2, "zhang_release_2_table9.csv")):
+            for letter in letters:
+                arena.state.refresh_from_db()
+                services.release_upload(
+                    sequential=arena.state,
+                    team=arena.teams[letter],
+                    user=arena.users[letter],
+                    step=step,
+                    uploaded_file=uploaded(fixture(table), f"release_{step}.csv"),
+                )
+            self.run_jobs()
+            arena.state.refresh_from_db()
+            services.step_freeze(sequential=arena.state, user=arena.organizer)
+
     def submit(self, arena, letter, content, *, name="release_1.csv"):
         arena.state.refresh_from_db()
         return services.release_upload(

@@ -105,6 +105,13 @@ class ToyGameKind(RoundKind):
             total_limit=settings["total_limit"],
         )
 
+    def archive_members(self, round, *, secrets):
+        from pwscup.core.exports import csv_bytes
+        from pwscup.kinds.archives import ArchiveMember
+        from tests.kinds.toy.selectors import toy_leaderboard
+
+        return [ArchiveMember("leaderboard.csv", csv_bytes(["team", "score"], toy_leaderboard(round)))]
+
     def jobs(self):
         from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
         from tests.kinds.toy.models import ToyUpload

@@ -12,8 +12,7 @@ from pwscup.accounts.access import kind_view
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
-from tests.kinds.toy import services
-from tests.kinds.toy.models import ToyUpload
+from tests.kinds.toy import selectors, services
 
 
 @kind_view("toygame")
@@ -32,8 +31,7 @@ def upload(request, access):
 
 @kind_view("toygame")
 def leaderboard_csv(request, access):
-    rows = ToyUpload.objects.filter(round=access.round, status="finished").order_by("-score")
-    return csv_response("toy.csv", ["team", "score"], [(r.team.name, r.score) for r in rows])
+    return csv_response("toy.csv", ["team", "score"], selectors.toy_leaderboard(access.round))
 
 
 def console_create(request, competition_slug):

@@ -1,0 +1,12 @@
+"""The toy's reads: its leaderboard, without the competition's disqualified teams (the
+core's one rule, ``pwscup.accounts.selectors.without_disqualified``)."""
+
+from pwscup.accounts.selectors import without_disqualified
+from tests.kinds.toy.models import ToyUpload
+
+
+def toy_leaderboard(round) -> list[tuple[str, float]]:
+    """(team name, score) of every scored upload, best first."""
+    rows = ToyUpload.objects.filter(round=round, status="finished").select_related("team")
+    rows = without_disqualified(rows.order_by("-score"), competition_id=round.competition_id)
+    return [(row.team.name, row.score) for row in rows]
