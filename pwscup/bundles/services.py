@@ -23,7 +23,7 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.selectors import may_create_competitions
 from pwscup.competitions.services import audit_record, competition_create, slug_check
-from pwscup.core.time_zones import time_zone_error, time_zone_valid
+from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds import get_kind
 from pwscup.kinds.bundles import RoundEntry, at_offset
 from pwscup.presentations.services import presentation_window_create
@@ -235,8 +235,10 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
             slug_check(slug=entry["slug"], competition=competition)
         except ValidationError as error:
             errors.update(error.message_dict)
-        if not time_zone_valid(entry["timezone"]):
-            errors["timezone"] = time_zone_error(entry["timezone"])
+        try:
+            time_zone_check(entry["timezone"])
+        except ValidationError as error:
+            errors.update(error.message_dict)
         if errors:
             raise ValidationError(errors)
         try:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.core.files import OrganizerCsv, opened
-from pwscup.core.time_zones import default_time_zone, time_zone_error, time_zone_valid
+from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.kinds.registry import get_kind
 
 
@@ -152,8 +152,10 @@ def round_of_kind_create(
         errors["slug"] = error.message_dict["slug"][0]
     if timezone is None:
         timezone = default_time_zone()
-    if not time_zone_valid(timezone):
-        errors["timezone"] = time_zone_error(timezone)
+    try:
+        time_zone_check(timezone)
+    except ValidationError as error:
+        errors["timezone"] = error.message_dict["timezone"][0]
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)

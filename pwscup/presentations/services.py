@@ -23,7 +23,7 @@ from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record, phase_window_check
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
-from pwscup.core.time_zones import time_zone_error, time_zone_valid
+from pwscup.core.time_zones import time_zone_check
 from pwscup.presentations.messages import SlidesRejected
 from pwscup.presentations.models import POLICY_MAX_LENGTH, PresentationWindow, Slides
 from pwscup.presentations.preview import (
@@ -63,8 +63,10 @@ def _window_check(*, window: PresentationWindow) -> None:
     errors = {}
     if window.round_id and window.round.competition_id != window.competition_id:
         errors["round"] = _("This round belongs to another competition.")
-    if not time_zone_valid(window.time_zone):
-        errors["time_zone"] = time_zone_error(window.time_zone)
+    try:
+        time_zone_check(window.time_zone, field="time_zone")
+    except ValidationError as error:
+        errors.update(error.message_dict)
     ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
     if window.max_bytes is None or not 1 <= window.max_bytes <= ceiling:
         errors["max_bytes"] = _(

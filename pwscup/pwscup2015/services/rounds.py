@@ -14,7 +14,7 @@ import scoring
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import phase_window_check, round_original_store, slug_check
 from pwscup.core.files import OrganizerCsv, organizer_csv
-from pwscup.core.time_zones import default_time_zone, time_zone_error, time_zone_valid
+from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, indicator_gates_check, parse_gates
@@ -88,8 +88,10 @@ def round_settings_check(
             slug_check(slug=slug, competition=competition, current=current)
         except ValidationError as error:
             errors["slug"] = error.message_dict["slug"][0]
-    if not time_zone_valid(timezone):
-        errors["timezone"] = time_zone_error(timezone)
+    try:
+        time_zone_check(timezone)
+    except ValidationError as error:
+        errors["timezone"] = error.message_dict["timezone"][0]
     try:
         parse_gates(utility_gates)
         if config is not None:
