@@ -84,7 +84,7 @@ class TimeZoneField(forms.ChoiceField):
 
 @checks.register(checks.Tags.compatibility)
 def default_time_zone_known(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
-    """``manage.py check`` (and every server start) refuses a default no round could use."""
+    """``manage.py check`` (and ``migrate``, ``runserver``) refuses a default no round could use."""
     if time_zone_valid(default_time_zone()):
         return []
     return [
