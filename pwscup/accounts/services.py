@@ -17,14 +17,14 @@ from pwscup.accounts.models import Membership, Team, new_invitation_code
 from pwscup.accounts.signals import password_set
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
-from pwscup.kinds import kind_of
+from pwscup.kinds import all_kinds, kind_of
 
 log = logging.getLogger(__name__)
 
 ORGANIZER_GROUP = "Organizers"
-# What an organizer does in the admin, on the competitions that list them as organizers:
-# run rounds and teams; look at (and rescore) what the platform made. Competitions and
-# their organizers are created by a superuser.
+# What an organizer does in the admin with the core's models, on the competitions that list
+# them as organizers: run rounds and teams. Competitions and their organizers are created by
+# a superuser. Each kind adds its own models (``RoundKind.organizer_permissions``).
 ORGANIZER_PERMISSIONS = {
     "competitions": {
         "competition": ("view", "change"),
@@ -35,13 +35,18 @@ ORGANIZER_PERMISSIONS = {
         "team": ("view", "add", "change", "delete"),
         "membership": ("view", "add", "change", "delete"),
     },
-    "pwscup2015": {
-        "anonymizationsubmission": ("view", "change"),
-        "attacksubmission": ("view",),
-        "target": ("view",),
-        "teamdataset": ("view",),
-    },
 }
+
+
+def organizer_permissions() -> dict[str, dict[str, tuple[str, ...]]]:
+    """``{app label: {model name: actions}}``: the core's ``ORGANIZER_PERMISSIONS`` and
+    every registered kind's ``organizer_permissions()``."""
+    wanted = {app: dict(models) for app, models in ORGANIZER_PERMISSIONS.items()}
+    for kind in all_kinds():
+        for model, actions in kind.organizer_permissions().items():
+            meta = model._meta
+            wanted.setdefault(meta.app_label, {})[meta.model_name] = tuple(actions)
+    return wanted
 
 
 SLUG_MAX_LENGTH = 40
@@ -308,17 +313,18 @@ def user_get_or_create(*, username: str, password: str, is_staff: bool = False):
 
 @transaction.atomic
 def organizer_group_ensure() -> Group:
-    """The group holding ``ORGANIZER_PERMISSIONS`` (created, or brought up to date)."""
+    """The group holding ``organizer_permissions()`` (created, or brought up to date)."""
     group, _ = Group.objects.get_or_create(name=ORGANIZER_GROUP)
+    by_app = organizer_permissions()
     wanted = [
         (app, f"{action}_{model}")
-        for app, models in ORGANIZER_PERMISSIONS.items()
+        for app, models in by_app.items()
         for model, actions in models.items()
         for action in actions
     ]
     permissions = list(
         Permission.objects.filter(
-            content_type__app_label__in=ORGANIZER_PERMISSIONS,
+            content_type__app_label__in=by_app,
             codename__in=[codename for _app, codename in wanted],
         ).select_related("content_type")
     )

@@ -6,10 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
-
-
-def timezone_choices():
-    return [(zone, zone) for zone in sorted(zoneinfo.available_timezones())]
+from pwscup.core.time_zones import TimeZoneField
 
 
 class NewCompetitionForm(forms.Form):
@@ -28,11 +25,7 @@ class NewCompetitionForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         help_text=_("The earliest opening of any round; every other date keeps its distance."),
     )
-    timezone = forms.ChoiceField(label=_("Time zone of the start"), choices=timezone_choices)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["timezone"].initial = "Asia/Tokyo"
+    timezone = TimeZoneField(label=_("Time zone of the start"))
 
     def clean(self):
         cleaned = super().clean()

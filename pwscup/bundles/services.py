@@ -9,7 +9,6 @@ services as the kind's console). A clone is an export in memory followed by an i
 import datetime as dt
 import hashlib
 import io
-import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
@@ -24,6 +23,7 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.selectors import may_create_competitions
 from pwscup.competitions.services import audit_record, competition_create, slug_check
+from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds import get_kind
 from pwscup.kinds.bundles import RoundEntry, at_offset
 from pwscup.presentations.services import presentation_window_create
@@ -236,11 +236,9 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
         except ValidationError as error:
             errors.update(error.message_dict)
         try:
-            zoneinfo.ZoneInfo(entry["timezone"])
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
-            errors["timezone"] = _(
-                "Unknown time zone %(value)s: use an IANA name such as Asia/Tokyo or UTC."
-            ) % {"value": repr(entry["timezone"])[:80]}
+            time_zone_check(entry["timezone"])
+        except ValidationError as error:
+            errors.update(error.message_dict)
         if errors:
             raise ValidationError(errors)
         try:

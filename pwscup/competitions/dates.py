@@ -26,6 +26,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from pwscup.core.time_zones import time_zone_valid
+
 EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 LATEST = dt.datetime(9001, 1, 1, tzinfo=dt.UTC)  # excluded: 9000-12-31 23:59 is the last
 BEFORE_WINDOW = EARLIEST - dt.timedelta(days=1)
@@ -35,11 +37,8 @@ AFTER_WINDOW = LATEST + dt.timedelta(days=1)
 def _zone(time_zone) -> dt.tzinfo:
     if isinstance(time_zone, dt.tzinfo):
         return time_zone
-    if time_zone:
-        try:
-            return zoneinfo.ZoneInfo(time_zone)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
-            pass  # the time zone's own check reports it
+    if time_zone_valid(time_zone):  # else the time zone's own check reports it
+        return zoneinfo.ZoneInfo(time_zone)
     return timezone.get_current_timezone()
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.core.files import source_encoding_label
+from pwscup.core.time_zones import default_time_zone
 
 
 def _new_seed() -> int:
@@ -69,11 +70,11 @@ class Round(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"))
     # Which game the round plays (pwscup/kinds/): a key of the kind registry, checked by the
-    # services, not model choices, so that a new kind needs no migration here.
+    # services, not model choices, so that a new kind needs no migration here. No default:
+    # every creation path names its kind (no kind is the platform's first).
     kind = models.CharField(
         _("kind"),
         max_length=32,
-        default="pwscup2015",
         help_text=_("The game the round plays; fixed once the round exists."),
     )
     order = models.PositiveIntegerField(_("order"), default=1)
@@ -94,7 +95,9 @@ class Round(models.Model):
     original_encoding = models.CharField(max_length=32, blank=True, editable=False)
     original_rows = models.PositiveIntegerField(default=0, editable=False)
     config = models.JSONField(_("round configuration"), default=dict)
-    timezone = models.CharField(_("time zone"), max_length=64, default="Asia/Tokyo")
+    # The dates of the round are typed and shown in it; a new round starts from the site's
+    # default (read when the row is made, so that no migration freezes a zone).
+    timezone = models.CharField(_("time zone"), max_length=64, default=default_time_zone)
 
     class Meta:
         ordering = ["competition", "order", "id"]

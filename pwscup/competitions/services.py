@@ -3,7 +3,6 @@
 import datetime as dt
 import hashlib
 import re
-import zoneinfo
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile, File
@@ -14,6 +13,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.core.files import OrganizerCsv, opened
+from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.kinds.registry import get_kind
 
 
@@ -132,14 +132,14 @@ def round_of_kind_create(
     name: str,
     slug: str,
     config: dict,
-    timezone: str = "Asia/Tokyo",
+    timezone: str | None = None,
     order: int | None = None,
     **fields,
 ) -> Round:
-    """Create a round of a registered kind other than the first one's data checks: the
-    kind validates (and normalises) ``config`` (``RoundKind.validate_config``), the core
-    checks the kind, the address and the time zone. The kind's app then adds its own rows
-    (its models point at the round) and phases (``phase_set``).
+    """Create a round of a registered kind: the kind validates (and normalises) ``config``
+    (``RoundKind.validate_config``), the core checks the kind, the address and the time zone
+    (``time_zone_check``; ``None``: the site's ``default_time_zone()``). The kind's app then
+    adds its own rows (its models point at the round) and phases (``phase_set``).
 
     Raises ``ValidationError`` keyed by field (``kind``, ``slug``, ``timezone``, or the
     kind's own keys).
@@ -150,12 +150,12 @@ def round_of_kind_create(
         slug_check(slug=slug, competition=competition)
     except ValidationError as error:
         errors["slug"] = error.message_dict["slug"][0]
+    if timezone is None:
+        timezone = default_time_zone()
     try:
-        zoneinfo.ZoneInfo(timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
-        errors["timezone"] = _(
-            "Unknown time zone %(value)s: use an IANA name such as Asia/Tokyo or UTC."
-        ) % {"value": repr(timezone)[:80]}
+        time_zone_check(timezone)
+    except ValidationError as error:
+        errors["timezone"] = error.message_dict["timezone"][0]
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)

@@ -12,6 +12,7 @@ from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.selectors import organized_competitions
 from pwscup.competitions.services import phase_window_check
+from pwscup.core.time_zones import TimeZoneField
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_round_create, dp_round_window_set
 
@@ -26,7 +27,7 @@ class DPRoundCreateForm(forms.ModelForm):
     slug = forms.SlugField(label=_("Address (slug)"))
     table = forms.FileField(label=_("Hidden table (CSV)"))
     config_json = forms.CharField(label=_("Configuration (JSON)"), widget=forms.Textarea)
-    timezone_name = forms.CharField(label=_("Time zone"), initial="Asia/Tokyo")
+    timezone_name = TimeZoneField(label=_("Time zone"))
 
     class Meta:
         model = DPRound

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.selectors import console_competition
+from pwscup.core.time_zones import TimeZoneField
 from pwscup.dp import services
 
 
@@ -31,7 +32,7 @@ class DPRoundForm(forms.Form):
     )
     opens_at = forms.DateTimeField(label=_("Release phase opens at"))
     closes_at = forms.DateTimeField(label=_("Release phase closes at"))
-    timezone = forms.CharField(label=_("Time zone"), max_length=64, initial="Asia/Tokyo")
+    timezone = TimeZoneField(label=_("Time zone"))
 
     def clean(self):
         cleaned = super().clean()

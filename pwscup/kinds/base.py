@@ -166,6 +166,14 @@ class RoundKind:
         bytes kept per team."""
         return []
 
+    def organizer_permissions(self) -> dict:
+        """What an organizer may do in the admin with the kind's own models (on the
+        competitions they organize: the admin pages are scoped), as ``{Model: ("view",
+        "change"), ...}`` (Django's permission actions). The core gives the organizers' group
+        these beside its own (``pwscup.accounts.services.organizer_permissions``). ``{}``:
+        the kind's models stay with the superusers."""
+        return {}
+
     def jobs(self) -> list:
         """The kind's background jobs as ``pwscup.submissions.services.jobs.JobKind``
         (model, job fields, task name): the reaper requeues a run lost with its worker and

@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
 from pwscup.core.form_fields import positive_int_field
-from pwscup.presentations.models import DEFAULT_TIME_ZONE, POLICY_MAX_LENGTH, PresentationWindow
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from pwscup.presentations.models import POLICY_MAX_LENGTH, PresentationWindow
 
 
 class SlidesUploadForm(forms.Form):
@@ -31,10 +32,6 @@ class SlidesUploadForm(forms.Form):
         max_length=POLICY_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
-
-
-def timezone_choices():
-    return [(z, z) for z in sorted(zoneinfo.available_timezones())]
 
 
 def _local_input():
@@ -57,10 +54,8 @@ class WindowForm(forms.Form):
     )
     opens_at = forms.DateTimeField(label=_("Uploads open at"), widget=_local_input())
     closes_at = forms.DateTimeField(label=_("Uploads close at"), widget=_local_input())
-    time_zone = forms.ChoiceField(
+    time_zone = TimeZoneField(
         label=_("Time zone"),
-        choices=timezone_choices,
-        initial=DEFAULT_TIME_ZONE,
         help_text=_("Of the dates above; a round's window uses the round's time zone."),
     )
     max_bytes = positive_int_field(label=_("Largest PDF (bytes)"))
@@ -91,10 +86,7 @@ class WindowForm(forms.Form):
     def zone(self):
         round_ = self.cleaned_data.get("round") if self.window is None else self.window.round
         name = round_.timezone if round_ else self.cleaned_data.get("time_zone")
-        try:
-            return zoneinfo.ZoneInfo(name or DEFAULT_TIME_ZONE)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            return zoneinfo.ZoneInfo(DEFAULT_TIME_ZONE)
+        return zone_or_default(name)
 
     def clean_max_bytes(self):
         value = self.cleaned_data["max_bytes"]

@@ -18,10 +18,10 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition, Round
+from pwscup.core.time_zones import default_time_zone
 
 # The policy texts a team may write beside its slides (each, in characters).
 POLICY_MAX_LENGTH = 4000
-DEFAULT_TIME_ZONE = "Asia/Tokyo"
 
 
 def slides_max_bytes_default() -> int:
@@ -58,7 +58,7 @@ class PresentationWindow(models.Model):
     closes_at = models.DateTimeField(_("uploads close at"))
     # The window's dates are typed and shown in the round's time zone; a competition-wide
     # window has no round, and uses this one.
-    time_zone = models.CharField(_("time zone"), max_length=64, default=DEFAULT_TIME_ZONE)
+    time_zone = models.CharField(_("time zone"), max_length=64, default=default_time_zone)
     max_bytes = models.PositiveBigIntegerField(
         _("largest PDF (bytes)"), default=slides_max_bytes_default
     )

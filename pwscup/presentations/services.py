@@ -10,8 +10,6 @@
 Each organizer action is kept in the audit log.
 """
 
-import zoneinfo
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
@@ -25,6 +23,7 @@ from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record, phase_window_check
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
+from pwscup.core.time_zones import time_zone_check
 from pwscup.presentations.messages import SlidesRejected
 from pwscup.presentations.models import POLICY_MAX_LENGTH, PresentationWindow, Slides
 from pwscup.presentations.preview import (
@@ -65,11 +64,9 @@ def _window_check(*, window: PresentationWindow) -> None:
     if window.round_id and window.round.competition_id != window.competition_id:
         errors["round"] = _("This round belongs to another competition.")
     try:
-        zoneinfo.ZoneInfo(window.time_zone or "")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        errors["time_zone"] = _("%(value)s is not a time zone (e.g. Asia/Tokyo).") % {
-            "value": window.time_zone
-        }
+        time_zone_check(window.time_zone, field="time_zone")
+    except ValidationError as error:
+        errors.update(error.message_dict)
     ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
     if window.max_bytes is None or not 1 <= window.max_bytes <= ceiling:
         errors["max_bytes"] = _(

@@ -31,6 +31,7 @@ from pwscup.pwscup2015.models import (
     AttackSubmission,
     RoundOperation,
     Target,
+    TeamDataset,
 )
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.services import round_assign_samples
@@ -139,6 +140,15 @@ class Pwscup2015Kind(RoundKind):
 
     def upload_models(self):
         return [AnonymizationSubmission, AttackSubmission]
+
+    def organizer_permissions(self):
+        # Organizers look at (and rescore) what the platform made; they change nothing else.
+        return {
+            AnonymizationSubmission: ("view", "change"),
+            AttackSubmission: ("view",),
+            Target: ("view",),
+            TeamDataset: ("view",),
+        }
 
     def jobs(self):
         return [

@@ -39,6 +39,7 @@ def round_create(request, competition_slug):
                 config=data["config"],
                 master_file=data["master"],
                 pool_file=data["pool"],
+                timezone_name=data["timezone"] or None,
                 user=request.user,
                 **form.schedule(),
             )

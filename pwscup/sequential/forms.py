@@ -10,6 +10,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.dates import dates_check, form_dates_check
 from pwscup.core.form_fields import positive_int_field
 from pwscup.core.json_input import json_input
+from pwscup.core.time_zones import TimeZoneField
 
 EXAMPLE_CONFIG = {
     "type": "sequential",
@@ -136,9 +137,11 @@ class ScheduleFields(forms.Form):
 
 
 class SequentialRoundForm(ScheduleFields):
-    field_order = ["name", "slug", "config", "master", "pool"]
+    field_order = ["name", "slug", "config", "master", "pool", "timezone"]
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Address (slug)"))
+    # Not required: a post without it (a script's) gets the site's default, like the service.
+    timezone = TimeZoneField(label=_("Time zone"), required=False)
     config = ConfigField(label=_("Configuration (JSON, spec §12)"), initial=EXAMPLE_CONFIG)
     master = forms.FileField(
         label=_("Master table (pid,QI…,sa,lsf,lsb)"),

@@ -16,6 +16,7 @@ from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import audit_record, round_of_kind_create, round_original_store
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
+from pwscup.core.time_zones import default_time_zone
 from pwscup.dp import engine, estimation
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import SCORE_DP_ROUND
@@ -45,7 +46,7 @@ def dp_round_create(
     config_raw,
     opens_at,
     closes_at,
-    timezone_name: str = "Asia/Tokyo",
+    timezone_name: str | None = None,
     order: int | None = None,
     user=None,
 ) -> DPRound:
@@ -54,8 +55,11 @@ def dp_round_create(
 
     ``config_raw`` is the configuration as a dict or as its JSON text (the admin and the
     console send the text). Raises ``ValidationError`` keyed by field (``config``, ``table``,
-    ``slug``, ``timezone``, ``closes_at``) with the spec's messages. ``order``: the round's
-    place in the competition (default: after the others; a bundle import gives it)."""
+    ``slug``, ``timezone``, ``closes_at``) with the spec's messages. ``timezone_name``: the
+    round's (default: the site's ``default_time_zone()``). ``order``: the round's place in
+    the competition (default: after the others; a bundle import gives it)."""
+    if timezone_name is None:
+        timezone_name = default_time_zone()
     if isinstance(config_raw, str | bytes):
         config_raw = json_input(config_raw, field="config")
     dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=timezone_name)

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -24,7 +25,9 @@ from pwscup.competitions.services import (
 )
 from pwscup.core.files import private_file_response
 from pwscup.core.json_input import BoundedJSONFormField, json_input
+from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind
+from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.models import (
     Pwscup2015Round,
 )
@@ -126,12 +129,12 @@ class RoundAdminForm(forms.ModelForm):
     selection_rule = game_field("selection_rule")
     attack_visibility = game_field("attack_visibility")
     auto_freeze = game_field("auto_freeze")
+    timezone = TimeZoneField(label=capfirst(Round._meta.get_field("timezone").verbose_name))
 
     class Meta:
         model = Round
-        field_classes = {"config": BoundedJSONFormField}
         fields = ("competition", "name", "slug", "order", "original_file", "config", "timezone")
-        help_texts = {"timezone": _("An IANA time zone name, e.g. Asia/Tokyo or UTC.")}
+        field_classes = {"config": BoundedJSONFormField}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -157,7 +160,8 @@ class RoundAdminForm(forms.ModelForm):
                 slug=cleaned.get("slug"),
                 competition=cleaned.get("competition"),
                 current=self.instance,
-                timezone=cleaned.get("timezone"),
+                # Refused by its field already when it is not a time zone.
+                timezone=cleaned.get("timezone") or default_time_zone(),
                 utility_gates=cleaned.get("utility_gates", {}),
                 tie_break_metric=cleaned.get("tie_break_metric", "U1"),
                 data_mode=cleaned.get("data_mode", Pwscup2015Round.DataMode.SHARED),
@@ -288,11 +292,7 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
 
     @admin.display(description=_("kind"), ordering="kind")
     def kind_label(self, round_: Round | None) -> str:
-        key = (
-            round_.kind
-            if round_ is not None and round_.pk
-            else Round._meta.get_field("kind").default
-        )
+        key = round_.kind if round_ is not None and round_.pk else KEY
         try:
             return str(get_kind(key).label)
         except ValidationError:
@@ -324,6 +324,8 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         return form
 
     def save_model(self, request, obj, form, change):
+        if not change:
+            obj.kind = KEY  # this form adds rounds of the 2015 game only
         checked = getattr(form, "checked", None)
         if checked is not None:
             round_record_data(round=obj, checked=checked)

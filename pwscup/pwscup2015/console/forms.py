@@ -1,10 +1,7 @@
 """The 2015 game's console forms (wizard steps, round settings): they collect values; the
 services and ``scoring`` check them."""
 
-import zoneinfo
-
 from django import forms
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -12,6 +9,7 @@ from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
 from pwscup.core.form_fields import positive_int_field
 from pwscup.core.json_input import json_input
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
 from pwscup.pwscup2015.models import Pwscup2015Round
 from scoring.schema import NUMBER
 
@@ -31,11 +29,6 @@ def metric_choices():
     return [
         (m, f"{m} {'↓' if scoring.LOWER_IS_BETTER.get(m, True) else '↑'}") for m in scoring.METRICS
     ]
-
-
-def timezone_choices():
-    zones = sorted(zoneinfo.available_timezones())
-    return [(z, z) for z in zones]
 
 
 class UploadForm(forms.Form):
@@ -134,7 +127,7 @@ class PhasesForm(forms.Form):
 
     name = forms.CharField(label=_("Round name"), max_length=200)
     slug = forms.SlugField(label=_("Round address"), max_length=50)
-    timezone = forms.ChoiceField(label=_("Time zone of the round"), choices=timezone_choices)
+    timezone = TimeZoneField(label=_("Time zone of the round"))
     anonymization_opens_at = forms.DateTimeField(
         label=_("Anonymization phase opens"), widget=_local_input()
     )
@@ -172,10 +165,9 @@ class PhasesForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["timezone"].initial = "Asia/Tokyo"
         # The windows are typed in the round's time zone, not the server's.
         zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
-        self.zone = _zone(zone)
+        self.zone = zone_or_default(zone)
 
     def clean(self):
         cleaned = super().clean()
@@ -187,13 +179,6 @@ class PhasesForm(forms.Form):
                     cleaned[key] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
         form_dates_check(self, PHASE_DATE_FIELDS, time_zone=self.zone)
         return cleaned
-
-
-def _zone(name):
-    try:
-        return zoneinfo.ZoneInfo(name or "Asia/Tokyo")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 def phases_of(cleaned: dict) -> dict:
@@ -216,7 +201,7 @@ def windows_of(phases: dict) -> dict:
 
 def phases_initial(round: Round) -> dict:
     """A ``PhasesForm``'s initial values for an existing round (times in its zone)."""
-    zone = _zone(round.timezone)
+    zone = zone_or_default(round.timezone)
     initial = {"name": round.name, "slug": round.slug, "timezone": round.timezone}
     for phase in round.phases.all():
         initial[f"{phase.kind}_opens_at"] = phase.opens_at.astimezone(zone).replace(tzinfo=None)

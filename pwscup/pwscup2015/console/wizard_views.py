@@ -21,6 +21,7 @@ import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import add_errors
+from pwscup.core.time_zones import default_time_zone
 from pwscup.pwscup2015.console import services, wizard
 from pwscup.pwscup2015.console.forms import (
     ROLE_FIELDS,
@@ -179,7 +180,7 @@ def step_data(request, competition_slug):
         rules = state.get("rules") or {}
         if _settings_errors(
             form,
-            timezone=state.get("timezone", "Asia/Tokyo"),
+            timezone=state.get("timezone") or default_time_zone(),
             utility_gates=rules.get("utility_gates", {}),
             tie_break_metric=rules.get("tie_break_metric", "U1"),
             data_mode=data["data_mode"],
@@ -224,7 +225,7 @@ def step_phases(request, competition_slug):
         return redirect("pwscup2015_console:wizard_upload", competition.slug)
     form = PhasesForm(
         request.POST or None,
-        initial=_local_initial(state.get("phases") or {"timezone": "Asia/Tokyo"}),
+        initial=_local_initial(state.get("phases") or {"timezone": default_time_zone()}),
     )
     if request.method == "POST" and form.is_valid():
         cleaned = form.cleaned_data

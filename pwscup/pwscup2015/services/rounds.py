@@ -3,7 +3,6 @@
 the creation service every entry point calls (console, admin, commands, demo)."""
 
 import hashlib
-import zoneinfo
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -15,6 +14,8 @@ import scoring
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.services import phase_window_check, round_original_store, slug_check
 from pwscup.core.files import OrganizerCsv, organizer_csv
+from pwscup.core.time_zones import default_time_zone, time_zone_check
+from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, indicator_gates_check, parse_gates
 
@@ -88,11 +89,9 @@ def round_settings_check(
         except ValidationError as error:
             errors["slug"] = error.message_dict["slug"][0]
     try:
-        zoneinfo.ZoneInfo(timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
-        errors["timezone"] = _(
-            "Unknown time zone %(value)s: use an IANA name such as Asia/Tokyo or UTC."
-        ) % {"value": repr(timezone)[:80]}
+        time_zone_check(timezone)
+    except ValidationError as error:
+        errors["timezone"] = error.message_dict["timezone"][0]
     try:
         parse_gates(utility_gates)
         if config is not None:
@@ -181,7 +180,7 @@ def round_create(
     round_settings_check(
         slug=slug,
         competition=competition,
-        timezone=options.get("timezone", "Asia/Tokyo"),
+        timezone=options.setdefault("timezone", default_time_zone()),
         utility_gates=options.get("utility_gates", {}),
         tie_break_metric=options.get("tie_break_metric", "U1"),
         data_mode=data_mode,
@@ -196,6 +195,7 @@ def round_create(
     game_options = {key: value for key, value in options.items() if key in game_fields}
     round_ = Round(
         competition=competition,
+        kind=KEY,
         name=name,
         slug=slug,
         **{key: value for key, value in options.items() if key not in game_fields},

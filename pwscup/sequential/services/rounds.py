@@ -52,7 +52,7 @@ def sequential_round_create(
     daily_limit=None,
     total_limit=None,
     auto_freeze=True,
-    timezone_name: str = "Asia/Tokyo",
+    timezone_name: str | None = None,
     order: int | None = None,
 ) -> SequentialRound:
     """A new sequential round: the configuration, and a shared master or a pool to draw
@@ -60,7 +60,8 @@ def sequential_round_create(
     organizer's "draw" action). Per-team masters may also be uploaded one by one.
     Optionally each release's close (``step_closes``, or ``first_close`` and
     ``step_length``; see ``schedule_set``) and the per-team, per-release upload limits; the
-    round's time zone and its place in the competition (``order``; default: after the others)."""
+    round's time zone (default: the site's ``default_time_zone()``) and its place in the
+    competition (``order``; default: after the others)."""
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)

@@ -230,8 +230,10 @@ def store_upload(
     now=None,
     **fields,
 ):
-    """An upload of the first kind: checked against its phase's window and limits, kept
-    by ``upload_keep``."""
+    """An upload into a phase (``competitions.Phase``), of any kind whose ``model`` keeps
+    its uploads per phase (a ``phase`` foreign key, and ``PHASE_KIND``: the kind of phase it
+    is uploaded in): checked against the phase's window and its daily and total limits,
+    then kept by ``upload_keep``. ``fields``: the model's own fields."""
     now = now or timezone.now()
     check_window(phase=phase, expected_kind=_expected_kind(model), now=now)
     return upload_keep(

@@ -1,0 +1,96 @@
+"""The platform's time zones: one default and one check.
+
+A round's dates (its phases, release windows, daily limits) are typed and shown in its
+time zone, an IANA name (``Europe/Paris``, ``UTC``). A new round, a competition-wide
+presentation window and the creation forms of every kind start from one default,
+``PWSCUP_DEFAULT_TIME_ZONE`` (default: ``TIME_ZONE``, itself ``DJANGO_TIME_ZONE``), read
+through ``default_time_zone``; no other module names a zone. Every entry point that takes a
+time zone name (the creation services of every kind, the bundle import, the presentation
+windows, the console's and the admin's forms) checks it with ``time_zone_check``, one rule
+and one message; a form asks with ``TimeZoneField``.
+"""
+
+import zoneinfo
+
+from django import forms
+from django.conf import settings
+from django.core import checks
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+
+def default_time_zone() -> str:
+    """The time zone a new round or window starts with (``PWSCUP_DEFAULT_TIME_ZONE``).
+    Also a model field's ``default`` and a form field's ``initial``: a callable, so that the
+    setting is read when the row or the form is made (and no migration freezes it)."""
+    return settings.PWSCUP_DEFAULT_TIME_ZONE
+
+
+def time_zone_valid(name) -> bool:
+    """Whether ``name`` is a time zone this host knows (an IANA name ``zoneinfo`` loads)."""
+    if not isinstance(name, str) or not name:
+        return False
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        return False
+    return True
+
+
+def time_zone_error(name) -> str:
+    """The one message refusing ``name`` as a time zone (it names the value)."""
+    return _(
+        "Unknown time zone %(value)s: use an IANA name such as %(default)s (this site's "
+        "default) or UTC."
+    ) % {"value": repr(name)[:80], "default": default_time_zone()}
+
+
+def time_zone_check(name, *, field: str | None = "timezone") -> str:
+    """Return ``name`` if it is a time zone (``time_zone_valid``); else raise
+    ``ValidationError`` with ``time_zone_error``, keyed ``field`` (plain when ``None``)."""
+    if time_zone_valid(name):
+        return name
+    message = time_zone_error(name)
+    raise ValidationError({field: message} if field else message)
+
+
+def zone_or_default(name) -> zoneinfo.ZoneInfo:
+    """The time zone ``name``, or the default one when ``name`` is not a time zone: what a
+    form reads its dates in while ``time_zone_check`` refuses the name next to its field."""
+    return zoneinfo.ZoneInfo(name if time_zone_valid(name) else default_time_zone())
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every IANA name this host knows, sorted, as a form's choices."""
+    return [(zone, zone) for zone in sorted(zoneinfo.available_timezones())]
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A time zone picked from the list (``time_zone_choices``), initially
+    ``default_time_zone()`` (read when the form is drawn), refused with
+    ``time_zone_error`` like every entry point."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("choices", time_zone_choices)
+        kwargs.setdefault("initial", default_time_zone)
+        super().__init__(**kwargs)
+
+    def validate(self, value):
+        if value in self.empty_values:
+            super().validate(value)  # "This field is required." when it is
+        else:
+            time_zone_check(value, field=None)
+
+
+@checks.register(checks.Tags.compatibility)
+def default_time_zone_known(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """``manage.py check`` (and ``migrate``, ``runserver``) refuses a default no round could use."""
+    if time_zone_valid(default_time_zone()):
+        return []
+    return [
+        checks.Error(
+            f"PWSCUP_DEFAULT_TIME_ZONE={default_time_zone()!r} is not a time zone this host "
+            "knows: set an IANA name such as Europe/Paris or UTC.",
+            id="pwscup.E001",
+        )
+    ]
