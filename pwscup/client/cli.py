@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pwscup.client.config import config_dir, load_credentials, save_credentials
 from pwscup.client.formatting import score_table, table, upload_label
-from pwscup.client.messages import _
+from pwscup.client.messages import tr
 from pwscup.client.transport import Api, ApiError
 
 FINISHED, FAILED = "finished", "failed"
@@ -43,7 +43,7 @@ def split_round(value: str) -> tuple[str, str]:
     competition, _sep, round_slug = value.strip("/").partition("/")
     if not competition or not round_slug or "/" in round_slug:
         raise argparse.ArgumentTypeError(
-            _(
+            tr(
                 "{value!r}: give the round as COMPETITION/ROUND (its slugs, as in its page's URL)"
             ).format(value=value)
         )
@@ -54,7 +54,7 @@ def split_field(value: str) -> tuple[str, str]:
     name, sep, field_value = value.partition("=")
     if not sep or not name:
         raise argparse.ArgumentTypeError(
-            _("{value!r}: give a field as NAME=VALUE").format(value=value)
+            tr("{value!r}: give a field as NAME=VALUE").format(value=value)
         )
     return name, field_value
 
@@ -67,7 +67,7 @@ def round_path(round_ref: tuple[str, str], suffix: str = "") -> str:
 def connect() -> Api:
     credentials = load_credentials()
     if not credentials:
-        raise UsageError(_("not logged in: run `pwscup login URL` first"))
+        raise UsageError(tr("not logged in: run `pwscup login URL` first"))
     return Api(credentials["url"], credentials["token"])
 
 
@@ -77,14 +77,14 @@ def cmd_login(args) -> int:
         token = sys.stdin.readline().strip()
     else:
         profile = f"{url}/accounts/profile/"
-        print(_("Create a token on your profile page: {url}").format(url=profile), file=sys.stderr)
-        token = getpass.getpass(_("API token: ")).strip()
+        print(tr("Create a token on your profile page: {url}").format(url=profile), file=sys.stderr)
+        token = getpass.getpass(tr("API token: ")).strip()
     if not token:
-        raise UsageError(_("no token given"))
+        raise UsageError(tr("no token given"))
     me = Api(url, token).get("api/v1/me/")
     path = save_credentials(url=url, token=token)
     print(
-        _("Logged in to {url} as {user} (token kept in {path}).").format(
+        tr("Logged in to {url} as {user} (token kept in {path}).").format(
             url=url, user=me["username"], path=path
         )
     )
@@ -108,7 +108,7 @@ def wait_for(api: Api, url: str, *, timeout: float, quiet: bool) -> dict:
             return upload
         if time.monotonic() - started > timeout:
             raise WaitTimeout(
-                _("still {status} after {seconds} s; see `pwscup status`").format(
+                tr("still {status} after {seconds} s; see `pwscup status`").format(
                     status=upload["status"], seconds=f"{timeout:.0f}"
                 )
             )
@@ -117,7 +117,7 @@ def wait_for(api: Api, url: str, *, timeout: float, quiet: bool) -> dict:
 
 
 def _failed(upload: dict) -> int:
-    print(_("failed: {message}").format(message=upload["message"]), file=sys.stderr)
+    print(tr("failed: {message}").format(message=upload["message"]), file=sys.stderr)
     return 2
 
 
@@ -127,12 +127,12 @@ def choose_type(status: dict, key: str | None) -> dict:
     types = status["submission_types"]
     keys = ", ".join(t["key"] for t in types)
     if not types:
-        raise UsageError(_("This round takes no upload from your team."))
+        raise UsageError(tr("This round takes no upload from your team."))
     if key is not None:
         chosen = [t for t in types if t["key"] == key]
         if not chosen:
             raise UsageError(
-                _("no submission type {key!r} in this round; it takes: {keys}").format(
+                tr("no submission type {key!r} in this round; it takes: {keys}").format(
                     key=key, keys=keys
                 )
             )
@@ -143,7 +143,7 @@ def choose_type(status: dict, key: str | None) -> dict:
     if len(open_types) == 1:
         return open_types[0]
     raise UsageError(
-        _("this round takes several uploads; choose one with --type: {keys}").format(keys=keys)
+        tr("this round takes several uploads; choose one with --type: {keys}").format(keys=keys)
     )
 
 
@@ -162,11 +162,11 @@ def upload_fields(kind: dict, given: dict, note: str) -> dict:
         elif field["required"]:
             if field["choices"]:
                 raise UsageError(
-                    _("give --field {name}=VALUE (one of: {choices})").format(
+                    tr("give --field {name}=VALUE (one of: {choices})").format(
                         name=name, choices=", ".join(field["choices"])
                     )
                 )
-            raise UsageError(_("give --field {name}=VALUE").format(name=name))
+            raise UsageError(tr("give --field {name}=VALUE").format(name=name))
     return values
 
 
@@ -175,7 +175,7 @@ def print_scores(upload: dict, status: dict) -> None:
     in its order, each as the server wrote it)."""
     texts = upload.get("scores_text") or {}
     if not texts:
-        print(_("{upload}: no score to show yet.").format(upload=upload_label(upload)))
+        print(tr("{upload}: no score to show yet.").format(upload=upload_label(upload)))
         return
     metrics = status["metrics"]
     keys = [m["key"] for m in metrics] or list(texts)
@@ -215,10 +215,10 @@ def cmd_submit(args) -> int:
 
 def _print_rate(upload: dict) -> int:
     if upload["rate"] is None:
-        print(_("re-identification rate hidden until the organizer's rule shows it"))
+        print(tr("re-identification rate hidden until the organizer's rule shows it"))
     else:
         print(
-            _("re-identification rate {rate} ({correct} of {rows} rows)").format(
+            tr("re-identification rate {rate} ({correct} of {rows} rows)").format(
                 rate=upload["rate_text"], correct=upload["correct"], rows=upload["rows"]
             )
         )
@@ -245,7 +245,7 @@ def cmd_attack(args) -> int:
 
 def _my_rounds(api: Api) -> int:
     me = api.get("api/v1/me/")
-    print(_("{user} on {server}").format(user=me["username"], server=api.base))
+    print(tr("{user} on {server}").format(user=me["username"], server=api.base))
     rows = []
     for membership in me["teams"]:
         competition = api.get(f"api/v1/competitions/{membership['competition']}/")
@@ -258,9 +258,9 @@ def _my_rounds(api: Api) -> int:
                 ]
             )
     if rows:
-        print(table([_("round"), _("kind"), _("team")], rows))
+        print(table([tr("round"), tr("kind"), tr("team")], rows))
     else:
-        print(_("You are in no team yet."))
+        print(tr("You are in no team yet."))
     return 0
 
 
@@ -278,14 +278,14 @@ def cmd_status(args) -> int:
             [line["label"], line["state"], line["opens_at"], line["closes_at"]]
             for line in status["schedule"]
         ]
-        print(table([_("window"), _("state"), _("opens at"), _("closes at")], schedule))
+        print(table([tr("window"), tr("state"), tr("opens at"), tr("closes at")], schedule))
     open_types = [t["label"] for t in status["submission_types"] if t["open"]]
     if status["submission_types"]:
         print()
         if open_types:
-            print(_("You may upload now: {types}").format(types="; ".join(open_types)))
+            print(tr("You may upload now: {types}").format(types="; ".join(open_types)))
         else:
-            print(_("Nothing is open for uploads now."))
+            print(tr("Nothing is open for uploads now."))
     if status["team"] is None:
         return 0
     shown = [m["key"] for m in status["metrics"]]
@@ -304,12 +304,12 @@ def cmd_status(args) -> int:
         for u in status["uploads"]
     ]
     print()
-    print(_("Your uploads"))
+    print(tr("Your uploads"))
     if rows:
-        headers = ["#", "id", _("type"), _("status"), _("uploaded"), *headline, _("note")]
+        headers = ["#", "id", tr("type"), tr("status"), tr("uploaded"), *headline, tr("note")]
         print(table(headers, rows))
     else:
-        print(_("No upload yet."))
+        print(tr("No upload yet."))
     return 0
 
 
@@ -321,7 +321,7 @@ def cmd_download(args) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     status = api.get(round_path(args.round, "status/"))
     if not status["downloads"]:
-        print(_("Nothing to download now."), file=sys.stderr)
+        print(tr("Nothing to download now."), file=sys.stderr)
         return 0
     for item in status["downloads"]:
         path = api.download(item["url"], folder / Path(item["name"]).name)
@@ -342,7 +342,7 @@ def cmd_leaderboard(args) -> int:
         if rows:
             print(table(board_table["columns"], rows))
         else:
-            print(_("{title}: empty").format(title=board_table["title"]))
+            print(tr("{title}: empty").format(title=board_table["title"]))
     return 0
 
 
@@ -351,58 +351,58 @@ def cmd_targets(args) -> int:
     targets = api.get(round_path(args.round, "targets/"))
     rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
     if rows:
-        print(table([_("target"), _("team"), _("rows"), _("version")], rows))
+        print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
     else:
-        print(_("No target yet."))
+        print(tr("No target yet."))
     if args.download:
         folder = Path(args.download)
         folder.mkdir(parents=True, exist_ok=True)
         for target in targets:
             slug = target["team"]["slug"]
             path = api.download(target["anonymized_url"], folder / f"{slug}_anonymized.csv")
-            print(_("saved {path}").format(path=path), file=sys.stderr)
+            print(tr("saved {path}").format(path=path), file=sys.stderr)
             if target["candidate_url"]:
                 path = api.download(target["candidate_url"], folder / f"{slug}_candidate.csv")
-                print(_("saved {path}").format(path=path), file=sys.stderr)
+                print(tr("saved {path}").format(path=path), file=sys.stderr)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pwscup",
-        description=_("Command-line client of the PWSCup platform (REST API, personal token)."),
-        epilog=_("Credentials are kept in {path} (readable by you only).").format(
+        description=tr("Command-line client of the PWSCup platform (REST API, personal token)."),
+        epilog=tr("Credentials are kept in {path} (readable by you only).").format(
             path=config_dir()
         ),
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    login = commands.add_parser("login", help=_("store the server's URL and your API token"))
-    login.add_argument("url", help=_("the platform's address, e.g. https://pwscup.example.org"))
+    login = commands.add_parser("login", help=tr("store the server's URL and your API token"))
+    login.add_argument("url", help=tr("the platform's address, e.g. https://pwscup.example.org"))
     login.add_argument(
-        "--token-stdin", action="store_true", help=_("read the token from standard input")
+        "--token-stdin", action="store_true", help=tr("read the token from standard input")
     )
     login.set_defaults(run=cmd_login)
 
     def round_argument(command):
-        command.add_argument("round", type=split_round, help=_("COMPETITION/ROUND (slugs)"))
+        command.add_argument("round", type=split_round, help=tr("COMPETITION/ROUND (slugs)"))
 
     def wait_arguments(command):
-        command.add_argument("--note", default="", help=_("a note for your team (200 characters)"))
-        command.add_argument("--wait", action="store_true", help=_("wait until it is scored"))
+        command.add_argument("--note", default="", help=tr("a note for your team (200 characters)"))
+        command.add_argument("--wait", action="store_true", help=tr("wait until it is scored"))
         command.add_argument(
-            "--timeout", type=float, default=1800, help=_("seconds to wait (default 1800)")
+            "--timeout", type=float, default=1800, help=tr("seconds to wait (default 1800)")
         )
-        command.add_argument("--quiet", action="store_true", help=_("no progress lines"))
+        command.add_argument("--quiet", action="store_true", help=tr("no progress lines"))
 
     submit = commands.add_parser(
-        "submit", help=_("upload a file to the round (the kind of upload the round takes)")
+        "submit", help=tr("upload a file to the round (the kind of upload the round takes)")
     )
     round_argument(submit)
-    submit.add_argument("file", type=Path, help=_("the file to upload (CSV)"))
+    submit.add_argument("file", type=Path, help=tr("the file to upload (CSV)"))
     submit.add_argument(
         "--type",
-        help=_("which upload, when the round takes several (see `pwscup status ROUND`)"),
+        help=tr("which upload, when the round takes several (see `pwscup status ROUND`)"),
     )
     submit.add_argument(
         "--field",
@@ -410,42 +410,42 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help=_("a field of the upload, e.g. --field step=2 (repeatable)"),
+        help=tr("a field of the upload, e.g. --field step=2 (repeatable)"),
     )
     wait_arguments(submit)
     submit.set_defaults(run=cmd_submit)
 
     status = commands.add_parser(
-        "status", help=_("your rounds, or a round's schedule and your uploads")
+        "status", help=tr("your rounds, or a round's schedule and your uploads")
     )
-    status.add_argument("round", type=split_round, nargs="?", help=_("COMPETITION/ROUND (slugs)"))
+    status.add_argument("round", type=split_round, nargs="?", help=tr("COMPETITION/ROUND (slugs)"))
     status.set_defaults(run=cmd_status)
 
     for name, aliases in (("download", ["data"]),):
         download = commands.add_parser(
             name,
             aliases=aliases,
-            help=_("download what your team may download now (data, configuration)"),
+            help=tr("download what your team may download now (data, configuration)"),
         )
         round_argument(download)
         download.add_argument(
-            "-o", "--output", default=".", metavar="DIR", help=_("folder (default .)")
+            "-o", "--output", default=".", metavar="DIR", help=tr("folder (default .)")
         )
         download.set_defaults(run=cmd_download)
 
-    leaderboard = commands.add_parser("leaderboard", help=_("the round's leaderboard"))
+    leaderboard = commands.add_parser("leaderboard", help=tr("the round's leaderboard"))
     round_argument(leaderboard)
     leaderboard.set_defaults(run=cmd_leaderboard)
 
-    targets = commands.add_parser("targets", help=_("list (and download) the published targets"))
+    targets = commands.add_parser("targets", help=tr("list (and download) the published targets"))
     round_argument(targets)
-    targets.add_argument("--download", metavar="DIR", help=_("save the files into DIR"))
+    targets.add_argument("--download", metavar="DIR", help=tr("save the files into DIR"))
     targets.set_defaults(run=cmd_targets)
 
-    attack = commands.add_parser("attack", help=_("upload a correspondence table against a target"))
+    attack = commands.add_parser("attack", help=tr("upload a correspondence table against a target"))
     round_argument(attack)
-    attack.add_argument("target", help=_("the target team's slug (see `pwscup targets`)"))
-    attack.add_argument("file", type=Path, help=_("the correspondence table (CSV)"))
+    attack.add_argument("target", help=tr("the target team's slug (see `pwscup targets`)"))
+    attack.add_argument("file", type=Path, help=tr("the correspondence table (CSV)"))
     wait_arguments(attack)
     attack.set_defaults(run=cmd_attack)
     return parser
@@ -456,16 +456,16 @@ def main(argv=None) -> int:
     try:
         return args.run(args)
     except UsageError as error:
-        print(_("error: {error}").format(error=error), file=sys.stderr)
+        print(tr("error: {error}").format(error=error), file=sys.stderr)
         return 2
     except WaitTimeout as error:
-        print(_("error: {error}").format(error=error), file=sys.stderr)
+        print(tr("error: {error}").format(error=error), file=sys.stderr)
         return 3
     except ApiError as error:
-        print(_("error: {error}").format(error=f"{error.message} [{error.code}]"), file=sys.stderr)
+        print(tr("error: {error}").format(error=f"{error.message} [{error.code}]"), file=sys.stderr)
         return 1
     except OSError as error:
-        print(_("error: {error}").format(error=error), file=sys.stderr)
+        print(tr("error: {error}").format(error=error), file=sys.stderr)
         return 1
 
 

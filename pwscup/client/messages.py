@@ -9,9 +9,10 @@ and installs on its own (``pip install -e .`` or the toolkit wheel). A ``.mo`` f
 compiled binary: it needs ``msgfmt`` (not in the standard library) at every change and a
 package-data entry in ``pyproject.toml`` for setuptools to ship it, and a forgotten build
 leaves the client silently English. A Python module ships with the package as it is, and
-``tests/pwscup/test_client_language.py`` checks that every ``_("…")`` of the client has its
-Japanese entry here. ``_`` keeps gettext's shape (the English text is the key), so moving to
-gettext later changes nothing at the call sites.
+``tests/pwscup/test_client_language.py`` checks that every ``tr("…")`` of the client has its
+Japanese entry here. ``tr`` keeps gettext's shape (the English text is the key), so moving to
+gettext later changes only its name; it is not named ``_`` so that Django's ``makemessages``
+does not copy the client's messages into the site's catalogue.
 """
 
 import locale
@@ -147,7 +148,7 @@ def _code(value: str) -> str:
     return "ja" if value.lower().startswith("ja") else "en"
 
 
-def _(text: str) -> str:
+def tr(text: str) -> str:
     """``text`` (the English message, also the key) in the client's language."""
     if language() == "ja":
         return JA.get(text, text)

@@ -9,7 +9,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from pwscup.client.messages import _, language
+from pwscup.client.messages import language, tr
 
 USER_AGENT = "pwscup-client/1"
 
@@ -91,7 +91,7 @@ def _json_answer(response):
         raise ApiError(
             response.status,
             "not_json",
-            _("{url}: expected JSON, got {kind}").format(url=response.url, kind=kind),
+            tr("{url}: expected JSON, got {kind}").format(url=response.url, kind=kind),
         ) from None
 
 
@@ -135,8 +135,8 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
         seconds = payload.get("retry_after") or retry
         wait = ""
         if str(seconds or "").isdigit():
-            wait = _(", in {duration}").format(duration=_duration(int(seconds)))
-        message = _("{message} You may submit again at {at}{wait}.").format(
+            wait = tr(", in {duration}").format(duration=_duration(int(seconds)))
+        message = tr("{message} You may submit again at {at}{wait}.").format(
             message=message, at=payload["resets_at"], wait=wait
         )
     return ApiError(error.code, code, message)
@@ -147,7 +147,7 @@ def _duration(seconds: int) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
-        return _("{hours} h {minutes:02d} min").format(hours=hours, minutes=minutes)
+        return tr("{hours} h {minutes:02d} min").format(hours=hours, minutes=minutes)
     if minutes:
-        return _("{minutes} min").format(minutes=minutes)
-    return _("{seconds} s").format(seconds=secs)
+        return tr("{minutes} min").format(minutes=minutes)
+    return tr("{seconds} s").format(seconds=secs)
