@@ -96,6 +96,7 @@ class RoundUploadSerializer(serializers.Serializer):
     note = serializers.CharField(allow_blank=True)
     scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
     scores_text = serializers.DictField(child=serializers.CharField())
+    final = serializers.BooleanField(help_text="The one that counts (chosen, or the latest).")
     url = serializers.CharField(help_text="This upload in the API.")
 
 
@@ -103,6 +104,7 @@ class MetricSerializer(serializers.Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
     note = serializers.CharField(allow_blank=True)
+    headline = serializers.BooleanField(help_text="Shown in a one-line summary of an upload.")
 
 
 class RoundStatusSerializer(serializers.Serializer):

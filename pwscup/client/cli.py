@@ -28,7 +28,7 @@ FINISHED, FAILED = "finished", "failed"
 # Polling while a job runs: quick at first (small uploads score in well under a second),
 # then every few seconds.
 POLL_START, POLL_MAX = 0.5, 5.0
-HEADLINE_SCORES = 4  # scores shown per upload by ``status`` (the round's first metrics)
+HEADLINE_SCORES = 4  # scores per upload in ``status`` when the round marks no headline
 
 
 class UsageError(Exception):
@@ -288,15 +288,16 @@ def cmd_status(args) -> int:
             print(tr("Nothing is open for uploads now."))
     if status["team"] is None:
         return 0
-    shown = [m["key"] for m in status["metrics"]]
     present = {k for upload in status["uploads"] for k in upload["scores_text"]}
-    headline = [m for m in shown if m in present][:HEADLINE_SCORES]
+    shown = [m["key"] for m in status["metrics"] if m["key"] in present]
+    marked = [m["key"] for m in status["metrics"] if m["headline"] and m["key"] in present]
+    headline = marked or shown[:HEADLINE_SCORES]
     rows = [
         [
             upload_label(u),
             u["id"],
+            u["status"] + (tr(" (final)") if u["final"] else ""),
             " ".join(part for part in (u["type"], u["about"]) if part),
-            u["status"],
             u["created_at"][:16],
             *[u["scores_text"].get(m, "") for m in headline],
             u["note"] or (u["message"][:60] if u["status"] == FAILED else ""),
@@ -306,7 +307,7 @@ def cmd_status(args) -> int:
     print()
     print(tr("Your uploads"))
     if rows:
-        headers = ["#", "id", tr("type"), tr("status"), tr("uploaded"), *headline, tr("note")]
+        headers = ["#", "id", tr("status"), tr("type"), tr("uploaded"), *headline, tr("note")]
         print(table(headers, rows))
     else:
         print(tr("No upload yet."))
@@ -334,10 +335,12 @@ def cmd_leaderboard(args) -> int:
     board = api.get(round_path(args.round, "standings/"))
     if board["note"]:
         print(board["note"])
+    several = len(board["tables"]) > 1
     for number, board_table in enumerate(board["tables"]):
-        if number or board["note"]:
-            print()
-        print(board_table["title"])
+        if several:  # one table needs no title (the round's leaderboard)
+            if number or board["note"]:
+                print()
+            print(board_table["title"])
         rows = [["–" if cell is None else cell for cell in row] for row in board_table["rows"]]
         if rows:
             print(table(board_table["columns"], rows))
@@ -442,7 +445,9 @@ def build_parser() -> argparse.ArgumentParser:
     targets.add_argument("--download", metavar="DIR", help=tr("save the files into DIR"))
     targets.set_defaults(run=cmd_targets)
 
-    attack = commands.add_parser("attack", help=tr("upload a correspondence table against a target"))
+    attack = commands.add_parser(
+        "attack", help=tr("upload a correspondence table against a target")
+    )
     round_argument(attack)
     attack.add_argument("target", help=tr("the target team's slug (see `pwscup targets`)"))
     attack.add_argument("file", type=Path, help=tr("the correspondence table (CSV)"))

@@ -69,6 +69,7 @@ JA = {
     "closes at": "締切",
     "type": "種類",
     "status": "状態",
+    " (final)": " (最終)",
     "uploaded": "提出日時",
     "note": "メモ",
     "target": "対象",

@@ -26,7 +26,7 @@ from pwscup.dp import kit, services
 from pwscup.dp.api import dp_access
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
-from pwscup.dp.selectors import dp_round_of, team_levels
+from pwscup.dp.selectors import dp_round_of, team_level, team_levels
 from scoring.display import format_number
 from scoring.dp.exact import exact_text, format_epsilon
 
@@ -43,9 +43,10 @@ def _type_key(level: str) -> str:
     return f"estimate-{level}"
 
 
-def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool) -> dict:
+def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool, final: bool) -> dict:
     """An estimate as every kind's upload reads in the API; its scores once the round is
-    scored (``scored``: ``services.dp_round_results_ready``), never before."""
+    scored (``scored``: ``services.dp_round_results_ready``), never before; ``final``: it is
+    its level's current estimate (the latest valid one, which counts)."""
     round_ = dp_round.round
     scores = {m: estimate.scores.get(m) for m in SCORES if m in estimate.scores} if scored else {}
     return {
@@ -61,6 +62,7 @@ def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool) -> dic
         "note": estimate.method,
         "scores": {m: v for m, v in scores.items() if not isinstance(v, str)},
         "scores_text": {m: _text(v) if not isinstance(v, str) else v for m, v in scores.items()},
+        "final": final,
         "url": reverse("api:dp-estimate", args=[round_.competition.slug, round_.slug, estimate.pk]),
     }
 
@@ -78,7 +80,9 @@ class EstimateDetailView(APIView):
         if estimate is None:
             raise Http404
         scored = services.dp_round_results_ready(dp_round=dp_round)
-        return Response(estimate_json(estimate, dp_round=dp_round, scored=scored))
+        current = team_level(dp_round=dp_round, team=access.team, level=estimate.level)
+        final = current is not None and current.current_estimate == estimate
+        return Response(estimate_json(estimate, dp_round=dp_round, scored=scored, final=final))
 
 
 class SampleEstimateView(APIView):
@@ -109,8 +113,13 @@ def round_status(request, access) -> dict:
     phase is), the sample estimate and the team's own releases, the team's estimates."""
     answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
     answer["metrics"] = [
-        {"key": "mean_l2", "name": _("mean L2 error"), "note": ""},
-        {"key": "mean_spearman", "name": _("mean Spearman correlation"), "note": ""},
+        {"key": "mean_l2", "name": _("mean L2 error"), "note": "", "headline": True},
+        {
+            "key": "mean_spearman",
+            "name": _("mean Spearman correlation"),
+            "note": "",
+            "headline": True,
+        },
     ]
     if access.team is None and not access.is_organizer:
         return answer
@@ -152,7 +161,10 @@ def round_status(request, access) -> dict:
                         ),
                     }
                 )
-        uploads += [estimate_json(e, dp_round=dp_round, scored=scored) for e in level.estimates]
+        uploads += [
+            estimate_json(e, dp_round=dp_round, scored=scored, final=e == level.current_estimate)
+            for e in level.estimates
+        ]
     answer["uploads"] = sorted(uploads, key=lambda u: (u["created_at"], u["id"]), reverse=True)
     return answer
 

@@ -135,9 +135,10 @@ class RoundKind:
         * ``"uploads"``: the team's uploads, newest first, ``{"type": key of its submission
           type, "id", "number" (the team's ``#n``), "status": "queued" | "running" |
           "finished" | "failed", "created_at", "message", "note", "scores": {name: number |
-          None}, "scores_text": {name: str}, "url"}``;
+          None}, "scores_text": {name: str}, "final": bool (the one that counts), "url"}``;
         * ``"metrics"``: the scores' names in the order a client prints them, ``[{"key",
-          "name", "note"}]``.
+          "name", "note", "headline": bool}]`` (``note``: what a missing value means;
+          ``headline``: shown in a one-line summary of an upload, ``pwscup status``).
 
         Raise ``Http404`` where the kind's pages would. Default: nothing to upload or fetch."""
         return {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}

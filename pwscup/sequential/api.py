@@ -43,6 +43,8 @@ from scoring.display import format_number
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 RELEASE = "release"  # the key of the round's one submission type
 UNDEFINED = "–"
+# A release's one-line summary (``pwscup status``): the invariance, the risks, the loss.
+HEADLINE = ("MINV", "RN_max", "RA_max", "IL")
 
 
 def _seq_access(request, competition_slug, round_slug):
@@ -76,6 +78,7 @@ def release_json(release: Release) -> dict:
         "note": "",
         "scores": {m: results[m] for m in shown},
         "scores_text": {m: _text(results[m]) for m in shown},
+        "final": release.is_frozen,  # the release of its step that counts
         "url": reverse("api:seq-release", args=[*args, release.pk]),
     }
 
@@ -221,7 +224,10 @@ def round_status(request, access) -> dict:
     sequential = selectors.sequential_of(round=access.round)
     args = [access.competition.slug, access.round.slug]
     answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
-    answer["metrics"] = [{"key": m, "name": m, "note": ""} for m in selectors.BOARD_METRICS]
+    answer["metrics"] = [
+        {"key": m, "name": m, "note": "", "headline": m in HEADLINE}
+        for m in selectors.BOARD_METRICS
+    ]
     if access.team is None and not access.is_organizer:
         return answer
     answer["downloads"].append(_download("config.json", _("Configuration"), "api:seq-config", args))

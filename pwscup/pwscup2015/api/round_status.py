@@ -24,6 +24,8 @@ from pwscup.pwscup2015.selectors import team_attacks, team_submissions
 from scoring.display import UNDEFINED, format_metric, format_number, undefined_note
 
 ANONYMIZED, ATTACK = "anonymized", "attack"
+# An upload's one-line summary (``pwscup status``): utility, then safety.
+HEADLINE = ("U1", "U4", "E3", "S1")
 
 
 def _note_field() -> dict:
@@ -43,6 +45,7 @@ def _submission_json(submission) -> dict:
         "note": submission.note,
         "scores": data["scores"] or {},
         "scores_text": data["scores_text"] or {},
+        "final": submission.is_selected,
         "url": reverse("api:submission-detail", args=[submission.pk]),
     }
 
@@ -60,6 +63,7 @@ def _attack_json(attack, *, show_rates: bool) -> dict:
         "note": attack.note,
         "scores": {} if data["rate"] is None else {"rate": data["rate"]},
         "scores_text": {} if data["rate_text"] is None else {"rate": data["rate_text"]},
+        "final": False,
         "url": reverse("api:attack-detail", args=[attack.pk]),
     }
 
@@ -99,7 +103,12 @@ def round_status(request, access) -> dict:
         "downloads": _downloads(access, args),
         "uploads": [],
         "metrics": [
-            {"key": m, "name": scoring.METRIC_NAMES[m], "note": undefined_note(m, get_language())}
+            {
+                "key": m,
+                "name": scoring.METRIC_NAMES[m],
+                "note": undefined_note(m, get_language()),
+                "headline": m in HEADLINE,
+            }
             for m in metrics
         ],
     }
