@@ -9,10 +9,14 @@ round of another kind, for a caller outside the round's teams, for another team'
 * ``GET  seq/releases/<pk>/``            one release: status, message, results;
 * ``GET  seq/releases/<pk>/release.csv`` the file as uploaded;
 * ``GET  seq/T<j>.csv``, ``seq/master.csv``, ``seq/config.json`` the team's data as its Data
-  tab serves it (online mode: never a release after the visible one).
+  tab serves it (online mode: never a release after the visible one);
+* attack phase (every release frozen, the round has one): ``GET seq/targets/<team>/<file>``
+  a published file of a target (no pid), ``POST seq/attacks/`` guesses on another team's
+  target (multipart ``file``, ``target``: the team's slug; **202**, a worker scores them) and
+  ``GET seq/attacks/<pk>/`` one of my team's attacks.
 
 The round's status and leaderboard, the same shape for every kind (the API's ``…/status/``
-and ``…/standings/``), are ``round_status`` and ``round_leaderboard`` (the kind's hooks).
+and ``…/standings/``), are in ``api_round.py`` (the kind's hooks).
 Messages follow Accept-Language.
 """
 
@@ -20,7 +24,6 @@ import json
 
 from django.http import Http404, HttpResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -36,15 +39,13 @@ from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.messages import release_message
-from pwscup.sequential.models import Release
-from pwscup.sequential.views.common import own_release, require_team
+from pwscup.sequential.models import Release, SeqAttack
+from pwscup.sequential.views.common import attack_target, own_release, require_team
 from scoring.display import format_number
 
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
-RELEASE = "release"  # the key of the round's one submission type
+RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
 UNDEFINED = "–"
-# A release's one-line summary (``pwscup status``): the invariance, the risks, the loss.
-HEADLINE = ("MINV", "RN_max", "RA_max", "IL")
 
 
 def _seq_access(request, competition_slug, round_slug):
@@ -52,7 +53,9 @@ def _seq_access(request, competition_slug, round_slug):
     return access, selectors.sequential_of(round=access.round)
 
 
-def _text(value) -> str:
+def score_text(value) -> str:
+    """A result as the pages show it: integers as they are, else 4 decimals (a small value
+    never reads 0.0000); "–" for none."""
     if value is None:
         return UNDEFINED
     if isinstance(value, int) and not isinstance(value, bool):
@@ -77,10 +80,97 @@ def release_json(release: Release) -> dict:
         "about": _("release %(j)s") % {"j": release.step},
         "note": "",
         "scores": {m: results[m] for m in shown},
-        "scores_text": {m: _text(results[m]) for m in shown},
+        "scores_text": {m: score_text(results[m]) for m in shown},
         "final": release.is_frozen,  # the release of its step that counts
         "url": reverse("api:seq-release", args=[*args, release.pk]),
     }
+
+
+def attack_json(attack: SeqAttack) -> dict:
+    """Guesses on a target as every kind's upload reads in the API, with their accuracy once
+    scored (the Submit tab shows it to the team)."""
+    round_ = attack.target.sequential.round
+    scored = attack.status == SeqAttack.Status.FINISHED and attack.accuracy is not None
+    return {
+        "type": ATTACK,
+        "id": attack.pk,
+        "number": attack.number,
+        "status": attack.status,
+        "created_at": attack.created_at,
+        "about": attack.target.team.name,
+        "message": release_message(attack),
+        "note": "",
+        "scores": {"accuracy": attack.accuracy} if scored else {},
+        "scores_text": {"accuracy": score_text(attack.accuracy)} if scored else {},
+        "final": False,
+        "url": reverse("api:seq-attack", args=[round_.competition.slug, round_.slug, attack.pk]),
+    }
+
+
+def team_attacks(sequential, team):
+    return SeqAttack.objects.filter(target__sequential=sequential, team=team).select_related(
+        "target__team", "target__sequential__round__competition"
+    )
+
+
+class AttackUploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    target = serializers.CharField(max_length=100, help_text="The target team's slug.")
+
+
+class AttackListView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request=AttackUploadSerializer,
+        responses={202: JSON_OBJECT, **errors(400, 401, 403, 404, 413, 429)},
+        summary="Upload guesses (pid,guess) on another team's target (scored by a worker)",
+    )
+    def post(self, request, competition_slug, round_slug):
+        access, _sequential = _seq_access(request, competition_slug, round_slug)
+        team = require_team(access)
+        form = AttackUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        target = attack_target(access, form.validated_data["target"])
+        attack = services.attack_upload(
+            target=target, team=team, user=request.user, uploaded_file=form.validated_data["file"]
+        )
+        body = attack_json(attack)
+        body["message"] = _(
+            "Your guesses on %(team)s (#%(n)s) are received: a worker scores them."
+        ) % {"team": target.team.name, "n": attack.number}
+        return Response(body, status=202)
+
+
+class AttackDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: JSON_OBJECT, **errors(401, 404)},
+        summary="One of my team's attacks: status, message, accuracy",
+    )
+    def get(self, request, competition_slug, round_slug, pk):
+        access, sequential = _seq_access(request, competition_slug, round_slug)
+        attack = team_attacks(sequential, require_team(access)).filter(pk=pk).first()
+        if attack is None:
+            raise Http404
+        return Response(attack_json(attack))
+
+
+class TargetFileView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        summary="A published file of a target sequence (attack phase; no pid)",
+    )
+    def get(self, request, competition_slug, round_slug, team_slug, filename):
+        access, _sequential = _seq_access(request, competition_slug, round_slug)
+        target = attack_target(access, team_slug)
+        if filename not in target.files:
+            raise Http404
+        return csv_bytes_response(target.files[filename], filename)
 
 
 class ReleaseUploadSerializer(serializers.Serializer):
@@ -211,97 +301,6 @@ class ConfigView(APIView):
         return response
 
 
-# --- the kind's answers to the API's round status and standings ---------------------------
-
-
-def _download(name: str, label: str, url_name: str, args: list) -> dict:
-    return {"name": name, "label": label, "url": reverse(url_name, args=args)}
-
-
-def round_status(request, access) -> dict:
-    """``SequentialKind.api_round_status``: the release upload (its open steps), the team's
-    data as its Data tab offers it now, its releases."""
-    sequential = selectors.sequential_of(round=access.round)
-    args = [access.competition.slug, access.round.slug]
-    answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
-    answer["metrics"] = [
-        {"key": m, "name": m, "note": "", "headline": m in HEADLINE}
-        for m in selectors.BOARD_METRICS
-    ]
-    if access.team is None and not access.is_organizer:
-        return answer
-    answer["downloads"].append(_download("config.json", _("Configuration"), "api:seq-config", args))
-    if access.team is None:
-        return answer
-    steps = selectors.open_steps(sequential=sequential, now=timezone.now())
-    answer["submission_types"].append(
-        {
-            "key": RELEASE,
-            "label": _("A release (release_<j>.csv)"),
-            "url": reverse("api:seq-releases", args=args),
-            "open": bool(steps),
-            "fields": [
-                {
-                    "name": "step",
-                    "label": _("Release"),
-                    "required": True,
-                    "choices": [str(step) for step in steps],
-                }
-            ],
-        }
-    )
-    if selectors.team_master(sequential=sequential, team=access.team) is not None:
-        answer["downloads"].append(
-            _download("master.csv", _("Your master table"), "api:seq-master", args)
-        )
-        for step in range(1, selectors.visible_steps(sequential=sequential) + 1):
-            answer["downloads"].append(
-                _download(
-                    f"T{step}.csv",
-                    _("The table at release %(j)s") % {"j": step},
-                    "api:seq-step",
-                    [*args, step],
-                )
-            )
-    releases = selectors.team_releases(sequential=sequential, team=access.team)
-    answer["uploads"] = [release_json(release) for release in releases]
-    return answer
-
-
-def round_leaderboard(request, access) -> dict:
-    """``SequentialKind.api_leaderboard``: the leaderboard page's table, to the same callers
-    (organizers, the round's teams, everyone once the results are published)."""
-    sequential = selectors.sequential_of(round=access.round)
-    if not (access.is_organizer or access.team is not None or sequential.results_published):
-        raise Http404(_("No leaderboard."))
-    metrics = list(selectors.BOARD_METRICS)
-    rows = []
-    for row in selectors.leaderboard_rows(sequential=sequential):
-        if not row.complete:
-            validity = _("incomplete")
-        elif row.gate_failures:
-            validity = _("fails %(gates)s") % {"gates": ", ".join(row.gate_failures)}
-        else:
-            validity = _("valid")
-        rows.append(
-            [row.rank, row.team.name, validity, *[_text(row.results.get(m)) for m in metrics]]
-        )
-    note = _("Over the frozen releases 1 … %(j)s (of %(n)s).") % {
-        "j": sequential.frozen_steps,
-        "n": sequential.n_releases,
-    }
-    return {
-        "note": note,
-        "tables": [
-            {
-                "title": _("Leaderboard"),
-                "columns": [_("Rank"), _("Team"), _("Validity"), *metrics],
-                "rows": rows,
-            }
-        ],
-    }
-
-
 # Mounted under /api/ by the API (``SequentialKind.api_url_patterns``).
 api_urlpatterns = [
     path(ROUND_PREFIX + "seq/releases/", ReleaseListView.as_view(), name="seq-releases"),
@@ -314,4 +313,11 @@ api_urlpatterns = [
     path(ROUND_PREFIX + "seq/T<int:step>.csv", StepTableView.as_view(), name="seq-step"),
     path(ROUND_PREFIX + "seq/master.csv", MasterView.as_view(), name="seq-master"),
     path(ROUND_PREFIX + "seq/config.json", ConfigView.as_view(), name="seq-config"),
+    path(ROUND_PREFIX + "seq/attacks/", AttackListView.as_view(), name="seq-attacks"),
+    path(ROUND_PREFIX + "seq/attacks/<int:pk>/", AttackDetailView.as_view(), name="seq-attack"),
+    path(
+        ROUND_PREFIX + "seq/targets/<str:team_slug>/<str:filename>",
+        TargetFileView.as_view(),
+        name="seq-target-file",
+    ),
 ]

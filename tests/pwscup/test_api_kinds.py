@@ -175,3 +175,54 @@ def test_the_competition_lists_every_rounds_kind_and_status(seq):
     assert round_["kind"] == "sequential"
     assert round_["url"] == address(seq, "round-status")
     assert json.loads(Client().get(round_["url"], **bearer(seq.users["a"])).content)["slug"] == "s1"
+
+
+def test_the_sequential_attack_phase_over_the_api(db):
+    from pwscup.sequential import services
+    from tests.pwscup.seq_web_world import fixture_config, upload_file
+
+    config = {**fixture_config("small_config.json"), "attack_phase": True}
+    world = seq_world(slug="seqapiatk", config=config, master=None, letters="ab")
+    for letter in "ab":
+        services.master_upload(
+            sequential=world.sequential,
+            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
+            team=world.teams[letter],
+        )
+        publish(world, letter, 1, fixture("small_release_1.csv"))
+    freeze(world)
+    for letter in "ab":
+        publish(world, letter, 2, fixture("small_release_2.csv"))
+    freeze(world)
+
+    status = status_of(world, world.users["b"])
+    attack = next(t for t in status["submission_types"] if t["key"] == "attack")
+    assert attack["open"] and attack["fields"][0]["choices"] == ["teamA"]
+    files = [d["name"] for d in status["downloads"] if d["name"].startswith("team")]
+    assert files and all(name.startswith("teamA_") for name in files)  # never its own, no pid
+    client, headers = Client(), bearer(world.users["b"])
+    published = client.get(
+        next(d["url"] for d in status["downloads"] if d["name"] == "teamA_release_2.csv"), **headers
+    )
+    assert published.status_code == 200 and b"pid" not in published.content.split(b"\n")[0]
+
+    guesses = b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
+    accepted = client.post(
+        attack["url"],
+        {"file": SimpleUploadedFile("guesses.csv", guesses), "target": "teamA"},
+        **headers,
+    )
+    assert accepted.status_code == 202, accepted.content
+    assert accepted.json()["about"] == "Team A" and accepted.json()["status"] == "queued"
+    run_seq_jobs()
+    scored = client.get(accepted.json()["url"], **headers).json()
+    assert scored["status"] == "finished" and 0 <= scored["scores"]["accuracy"] <= 1
+    # Team A sees neither B's attack nor may it attack itself.
+    assert client.get(accepted.json()["url"], **bearer(world.users["a"])).status_code == 404
+    own = client.post(
+        attack["url"],
+        {"file": SimpleUploadedFile("g.csv", guesses), "target": "teamA"},
+        **bearer(world.users["a"]),
+    )
+    assert own.status_code == 403
+    assert own.json()["message"] == "A team does not attack its own releases."
