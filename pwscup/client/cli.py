@@ -200,7 +200,8 @@ def cmd_submit(args) -> int:
         file_field="file",
         file_path=args.file,
     )
-    print(accepted["message"], file=sys.stderr)
+    if accepted.get("message"):
+        print(accepted["message"], file=sys.stderr)
     if not args.wait:
         print(with_id(accepted))
         return 0
