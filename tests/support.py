@@ -255,8 +255,15 @@ PWSCUP_SCRIPT = Path(sys.executable).with_name("pwscup")  # installed by ``pip i
 
 
 def run_pwscup(args, *, config_dir, language="en", stdin=None, timeout=180):
-    """The ``pwscup`` console script in its own process, with its settings in ``config_dir``."""
-    env = {**os.environ, "PWSCUP_CONFIG_DIR": str(config_dir), "PWSCUP_LANG": language}
+    """The ``pwscup`` console script in its own process, with its settings in ``config_dir``,
+    running this checkout's client (``PYTHONPATH``: the script may be installed from another
+    checkout)."""
+    env = {
+        **os.environ,
+        "PWSCUP_CONFIG_DIR": str(config_dir),
+        "PWSCUP_LANG": language,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     return subprocess.run(
         [str(PWSCUP_SCRIPT), *args],
         input=stdin,

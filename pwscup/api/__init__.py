@@ -29,11 +29,16 @@ Adding the endpoints of a round kind (dp, sequential, ...)
 2. A list of URL patterns in that module, round-scoped paths starting with
    ``pwscup.core.rest.ROUND_PREFIX``, returned by the kind's ``api_url_patterns()``; the API
    mounts every kind's (names in the ``api`` namespace: ``reverse("api:dp-queries", ...)``).
-3. (No line in ``pwscup/api/urls.py``: the API never imports a kind.)
+3. (No line in ``pwscup/api/urls.py``: the API never imports a kind.) The round status and
+   standings every kind answers (``views/rounds.py``: ``…/status/``, ``…/standings/``, what
+   the ``pwscup`` client reads) call the kind's ``api_round_status`` and ``api_leaderboard``:
+   implement both (shapes in ``pwscup/kinds/base.py``), pointing at the endpoints of step 1.
 4. Tests in ``tests/pwscup/test_api_<kind>.py``: the kind's access matrix over the API and
    its answers against the schema (``tests/pwscup/test_api_schema.py`` runs schemathesis on
    every endpoint of the schema, the kind's included).
 
-This package's own endpoints are the competitions, my team and who I am; the 2015 game's
-are in ``pwscup/pwscup2015/api/``.
+This package's own endpoints are the competitions, my team, who I am, and a round's status
+and standings whatever its kind; the 2015 game's are in ``pwscup/pwscup2015/api/``, the DP
+round's in ``pwscup/dp/api.py`` and ``api_round.py``, the sequential round's in
+``pwscup/sequential/api.py``.
 """

@@ -31,7 +31,10 @@ class RoundSummarySerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     kind = serializers.CharField()
-    url = serializers.CharField(help_text="This round in the API.")
+    kind_label = serializers.CharField()
+    url = serializers.CharField(
+        help_text="This round's status in the API, the same shape for every kind (…/status/)."
+    )
 
 
 class CompetitionDetailSerializer(CompetitionSerializer):
@@ -50,3 +53,86 @@ class TeamSerializer(serializers.Serializer):
     competition = serializers.CharField(source="competition.slug")
     captain = serializers.CharField(source="captain.username", allow_null=True, default=None)
     members = MemberSerializer(source="members_list", many=True)
+
+
+class ScheduleLineSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    opens_at = serializers.DateTimeField(allow_null=True)
+    closes_at = serializers.DateTimeField(allow_null=True)
+    state = serializers.CharField(help_text="upcoming, open, closed or frozen.")
+
+
+class FieldSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField()
+    required = serializers.BooleanField()
+    choices = serializers.ListField(child=serializers.CharField(), allow_null=True)
+
+
+class SubmissionTypeSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    url = serializers.CharField(help_text="POST multipart: file and the fields; 202.")
+    open = serializers.BooleanField(help_text="Whether the team may upload it now.")
+    fields = FieldSerializer(many=True)
+
+
+class DownloadSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The file's name.")
+    label = serializers.CharField()
+    url = serializers.CharField()
+
+
+class RoundUploadSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text="The key of its submission type.")
+    id = serializers.IntegerField()
+    number = serializers.IntegerField(help_text="The team's number of the upload (#n).")
+    status = serializers.CharField(help_text="queued, running, finished or failed.")
+    created_at = serializers.DateTimeField()
+    about = serializers.CharField(
+        allow_blank=True, help_text="What it is for (a release, a level, a target team)."
+    )
+    message = serializers.CharField(allow_blank=True)
+    note = serializers.CharField(allow_blank=True)
+    scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
+    scores_text = serializers.DictField(child=serializers.CharField())
+    final = serializers.BooleanField(help_text="The one that counts (chosen, or the latest).")
+    url = serializers.CharField(help_text="This upload in the API.")
+
+
+class MetricSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    note = serializers.CharField(allow_blank=True)
+    headline = serializers.BooleanField(help_text="Shown in a one-line summary of an upload.")
+
+
+class RoundStatusSerializer(serializers.Serializer):
+    """A round of any kind, as the caller sees it now."""
+
+    competition = serializers.CharField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    kind_label = serializers.CharField()
+    team = TeamRefSerializer(allow_null=True)
+    is_organizer = serializers.BooleanField()
+    schedule = ScheduleLineSerializer(many=True)
+    submission_types = SubmissionTypeSerializer(many=True)
+    downloads = DownloadSerializer(many=True)
+    uploads = RoundUploadSerializer(many=True)
+    metrics = MetricSerializer(many=True)
+    standings_url = serializers.CharField()
+
+
+class StandingsTableSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    columns = serializers.ListField(child=serializers.CharField())
+    rows = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
+
+
+class StandingsSerializer(serializers.Serializer):
+    """A round's leaderboard of any kind, as plain tables."""
+
+    note = serializers.CharField(allow_blank=True)
+    tables = StandingsTableSerializer(many=True)

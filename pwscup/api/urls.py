@@ -1,6 +1,7 @@
 """Mounted at /api/ by pwscup/urls.py; every name is in the ``api`` namespace.
 
-The API's own endpoints (who I am, the competitions, my team), then every round kind's
+The API's own endpoints (who I am, the competitions, my team, a round's status and standings
+whatever its kind), then every round kind's
 (``RoundKind.api_url_patterns``, read when the URLconf loads: after every app's ``ready()``).
 Slugs are matched as ``str`` (any text without a slash) so that a wrong one reaches the view
 and gets the API's JSON 404, and anything else under /api/ too (the last pattern)."""
@@ -8,8 +9,8 @@ and gets the API's JSON 404, and anything else under /api/ too (the last pattern
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from pwscup.api.views import competitions, docs
-from pwscup.core.rest import not_found
+from pwscup.api.views import competitions, docs, rounds
+from pwscup.core.rest import ROUND_PREFIX, not_found
 from pwscup.kinds import all_kinds
 
 app_name = "api"
@@ -29,6 +30,8 @@ urlpatterns = [
         competitions.TeamView.as_view(),
         name="team",
     ),
+    path(ROUND_PREFIX + "status/", rounds.RoundStatusView.as_view(), name="round-status"),
+    path(ROUND_PREFIX + "standings/", rounds.RoundStandingsView.as_view(), name="round-standings"),
     *(pattern for kind in all_kinds() for pattern in kind.api_url_patterns()),
     # Last: any other path under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", not_found, name="not-found"),

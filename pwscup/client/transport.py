@@ -1,15 +1,15 @@
 """A small JSON + multipart client over ``urllib`` (no dependency)."""
 
 import json
-import locale
 import mimetypes
-import os
 import secrets
 import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+from pwscup.client.messages import language, tr
 
 USER_AGENT = "pwscup-client/1"
 
@@ -23,11 +23,8 @@ class ApiError(Exception):
 
 
 def preferred_language() -> str:
-    """``ja`` or ``en`` for the server's messages: ``$PWSCUP_LANG``, else the locale."""
-    chosen = os.environ.get("PWSCUP_LANG") or os.environ.get("LANG") or ""
-    if not chosen:
-        chosen = locale.getlocale()[0] or ""
-    return "ja" if chosen.lower().startswith("ja") else "en"
+    """``ja`` or ``en`` for the server's messages: the client's own language."""
+    return language()
 
 
 class Api:
@@ -92,7 +89,9 @@ def _json_answer(response):
     except ValueError:
         kind = response.headers.get_content_type()
         raise ApiError(
-            response.status, "not_json", f"{response.url}: expected JSON, got {kind}"
+            response.status,
+            "not_json",
+            tr("{url}: expected JSON, got {kind}").format(url=response.url, kind=kind),
         ) from None
 
 
@@ -134,8 +133,12 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
         message = f"{message} (Retry-After: {retry} s)"
     elif error.code == 429 and code != "http_error" and payload.get("resets_at"):
         seconds = payload.get("retry_after") or retry
-        wait = f", in {_duration(int(seconds))}" if str(seconds or "").isdigit() else ""
-        message = f"{message} You may submit again at {payload['resets_at']}{wait}."
+        wait = ""
+        if str(seconds or "").isdigit():
+            wait = tr(", in {duration}").format(duration=_duration(int(seconds)))
+        message = tr("{message} You may submit again at {at}{wait}.").format(
+            message=message, at=payload["resets_at"], wait=wait
+        )
     return ApiError(error.code, code, message)
 
 
@@ -144,5 +147,7 @@ def _duration(seconds: int) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
-        return f"{hours} h {minutes:02d} min"
-    return f"{minutes} min" if minutes else f"{secs} s"
+        return tr("{hours} h {minutes:02d} min").format(hours=hours, minutes=minutes)
+    if minutes:
+        return tr("{minutes} min").format(minutes=minutes)
+    return tr("{seconds} s").format(seconds=secs)

@@ -16,7 +16,7 @@ The same services and selectors as the pages; messages follow Accept-Language.
 import json
 
 from django.http import Http404
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -41,7 +41,7 @@ from scoring.messages import clip
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 
 
-def _dp_access(request, competition_slug, round_slug, *, team: bool = True):
+def dp_access(request, competition_slug, round_slug, *, team: bool = True):
     access = round_access(request, competition_slug, round_slug, kind="dp")
     try:
         dp_round = dp_round_of(access.round)
@@ -64,7 +64,7 @@ class _ChargeView(APIView):
     service = None  # ``services.dp_query_answer`` or ``services.dp_release_request``
 
     def post(self, request, competition_slug, round_slug, level):
-        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        access, dp_round = dp_access(request, competition_slug, round_slug)
         try:
             result = type(self).service(
                 dp_round=dp_round,
@@ -96,7 +96,7 @@ class LedgerView(APIView):
 
     @extend_schema(responses={200: JSON_OBJECT, **errors(401, 404)}, summary="My team's ε ledger")
     def get(self, request, competition_slug, round_slug, level):
-        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        access, dp_round = dp_access(request, competition_slug, round_slug)
         view = team_level(dp_round=dp_round, team=access.team, level=level)
         if view is None:
             raise Http404
@@ -127,7 +127,7 @@ class ReleaseFileView(APIView):
 
     @extend_schema(responses={200: CSV_FILE, **errors(401, 404)}, summary="A release's CSV")
     def get(self, request, competition_slug, round_slug, level, number):
-        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        access, dp_round = dp_access(request, competition_slug, round_slug)
         charge = team_charge(dp_round=dp_round, team=access.team, level=level, number=number)
         if charge is None or not charge.release_file:
             raise Http404
@@ -153,8 +153,11 @@ def _charge_number(data: dict, field: str) -> int:
 
 
 def _estimate_json(estimate: Estimate) -> dict:
+    round_ = estimate.dp_round.round
     return {
         "id": estimate.pk,
+        # Where a client polls it (``api_round.EstimateDetailView``).
+        "url": reverse("api:dp-estimate", args=[round_.competition.slug, round_.slug, estimate.pk]),
         "number": estimate.number,
         "level": estimate.level,
         "status": estimate.status,
@@ -176,7 +179,7 @@ class EstimateView(APIView):
         description="No score before the level closes: the answer is the format check only.",
     )
     def post(self, request, competition_slug, round_slug, level):
-        access, dp_round = _dp_access(request, competition_slug, round_slug)
+        access, dp_round = dp_access(request, competition_slug, round_slug)
         common = {"dp_round": dp_round, "team": access.team, "user": request.user, "level": level}
         uploaded = request.FILES.get("file")
         data = request.data if isinstance(request.data, dict) else {}
@@ -221,7 +224,7 @@ class LeaderboardView(APIView):
         summary="Per-level tables next to the baselines, and the overall ranking (after the close)",
     )
     def get(self, request, competition_slug, round_slug):
-        access, dp_round = _dp_access(request, competition_slug, round_slug, team=False)
+        access, dp_round = dp_access(request, competition_slug, round_slug, team=False)
         if not services.dp_round_results_ready(dp_round=dp_round):
             return Response(
                 {"code": "not_closed", "message": _("Scores are published after the close.")},

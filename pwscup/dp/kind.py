@@ -5,7 +5,7 @@ import json
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import archive, bundle, console, engine
+from pwscup.dp import api_round, archive, bundle, console, engine
 from pwscup.dp.actions import dp_actions
 from pwscup.dp.api import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
@@ -102,7 +102,13 @@ class DPKind(RoundKind):
         )
 
     def api_url_patterns(self):
-        return api_urlpatterns
+        return [*api_urlpatterns, *api_round.api_round_urlpatterns]
+
+    def api_round_status(self, request, access) -> dict:
+        return api_round.round_status(request, access)
+
+    def api_leaderboard(self, request, access) -> dict:
+        return api_round.round_leaderboard(request, access)
 
     def console_url_patterns(self):
         return [path("new/", console.round_create, name="create")]

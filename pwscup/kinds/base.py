@@ -17,7 +17,7 @@ on the key.
 """
 
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.urls import URLPattern
 from django.utils.translation import gettext as _
 
@@ -116,6 +116,41 @@ class RoundKind:
         ``pwscup.core.rest.ROUND_PREFIX``; each view checks access with ``round_access`` and
         answers 404 for a round of another kind, like the kind's pages."""
         return []
+
+    def api_round_status(self, request, access) -> dict:
+        """What the API's round status (``GET …/rounds/{r}/status/``, the same for every kind,
+        read by ``pwscup status|submit|download``) says about the round for the caller (a
+        ``pwscup.accounts.access.RoundAccess``), beside what the core adds itself (the round,
+        its kind, the caller's team and ``schedule_lines``). A dict of:
+
+        * ``"submission_types"``: what the team may upload, ``[{"key": str, "label": str,
+          "url": str, "open": bool, "fields": [{"name": str, "label": str, "required": bool,
+          "choices": [str] | None}]}]``. An upload is a multipart POST of ``file`` and the
+          fields to ``url``, through the kind's upload service (``upload_keep``, its checks,
+          limits and deadlines): **202** ``{"id", "number", "status", "message", "url"}``,
+          ``url`` answering the upload as in ``"uploads"``;
+        * ``"downloads"``: the files the caller may download **now**, ``[{"name": str,
+          "label": str, "url": str}]`` (never an original, a truth or a release the caller
+          may not see yet: each URL checks it again);
+        * ``"uploads"``: the team's uploads, newest first, ``{"type": key of its submission
+          type, "id", "number" (the team's ``#n``), "status": "queued" | "running" |
+          "finished" | "failed", "created_at", "message", "note", "scores": {name: number |
+          None}, "scores_text": {name: str}, "final": bool (the one that counts), "url"}``;
+        * ``"metrics"``: the scores' names in the order a client prints them, ``[{"key",
+          "name", "note", "headline": bool}]`` (``note``: what a missing value means;
+          ``headline``: shown in a one-line summary of an upload, ``pwscup status``).
+
+        Raise ``Http404`` where the kind's pages would. Default: nothing to upload or fetch."""
+        return {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
+
+    def api_leaderboard(self, request, access) -> dict:
+        """The round's leaderboard as the API's ``GET …/rounds/{r}/standings/`` gives it to
+        any client (``pwscup leaderboard``): ``{"note": str, "tables": [{"title": str,
+        "columns": [str], "rows": [[str | number | None]]}]}``, from the same selectors and
+        access rule as the kind's leaderboard page: raise ``Http404``, ``PermissionDenied`` or
+        ``pwscup.core.errors.Refused`` while the caller may not see it (disqualified teams
+        hidden as on the page). Default: no leaderboard (404)."""
+        raise Http404(_("This round has no leaderboard."))
 
     # --- organizer console ------------------------------------------------------------------
 

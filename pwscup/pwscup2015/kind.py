@@ -21,6 +21,7 @@ from pwscup.competitions.selectors import (
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, archive, broker, bundle, kit_views, operation_views, target_views
+from pwscup.pwscup2015.api import round_status
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
@@ -118,6 +119,12 @@ class Pwscup2015Kind(RoundKind):
 
     def api_url_patterns(self):
         return api_urls.urlpatterns
+
+    def api_round_status(self, request, access) -> dict:
+        return round_status.round_status(request, access)
+
+    def api_leaderboard(self, request, access) -> dict:
+        return round_status.round_leaderboard(request, access)
 
     def round_page(self, request, access, tab):
         return tab_views.round_page(request, access, tab)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import KEY, archive, bundle, console, selectors
+from pwscup.sequential import KEY, api, api_round, archive, bundle, console, selectors
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.demo import demo_load
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
@@ -70,6 +70,15 @@ class SequentialKind(RoundKind):
 
     def round_page(self, request, access, tab):
         return tabs.round_page(request, access, tab)
+
+    def api_url_patterns(self):
+        return api.api_urlpatterns
+
+    def api_round_status(self, request, access) -> dict:
+        return api_round.round_status(request, access)
+
+    def api_leaderboard(self, request, access) -> dict:
+        return api_round.round_leaderboard(request, access)
 
     def console_panel(self, request, round) -> str:
         return render_to_string(

@@ -16,6 +16,7 @@ from pwscup.competitions.selectors import (
     user_is_organizer,
 )
 from pwscup.core.rest import errors
+from pwscup.kinds import kind_of
 
 
 class MeView(APIView):
@@ -68,7 +69,9 @@ class CompetitionDetailView(APIView):
                 "slug": r.slug,
                 "name": r.name,
                 "kind": r.kind,
-                "url": reverse("api:round-detail", args=[competition.slug, r.slug]),
+                "kind_label": str(kind_of(r).label),
+                # The status answers for every kind (a kind's own detail may not exist).
+                "url": reverse("api:round-status", args=[competition.slug, r.slug]),
             }
             for r in competition.rounds.all()
         ]

@@ -1,0 +1,53 @@
+"""A round of any kind: its status for the caller and its leaderboard, the same shape for
+every kind (``pwscup status|submit|download|leaderboard`` read only these). The answers come
+from the round's kind (``RoundKind.api_round_status``, ``api_leaderboard``): this module
+never names a kind."""
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pwscup.accounts.access import round_access
+from pwscup.api import serializers as s
+from pwscup.core.rest import errors
+from pwscup.kinds import kind_of
+
+
+class RoundStatusView(APIView):
+    @extend_schema(
+        responses={200: s.RoundStatusSerializer, **errors(404)},
+        summary="A round of any kind: schedule, what my team may upload and download, "
+        "its uploads with their number, status and scores",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access = round_access(request, competition_slug, round_slug)
+        kind = kind_of(access.round)
+        answer = kind.api_round_status(request, access)
+        data = {
+            "competition": access.competition.slug,
+            "slug": access.round.slug,
+            "name": access.round.name,
+            "kind": kind.key,
+            "kind_label": str(kind.label),
+            "team": access.team,
+            "is_organizer": access.is_organizer,
+            "schedule": kind.schedule_lines(access.round),
+            "standings_url": reverse("api:round-standings", args=[competition_slug, round_slug]),
+            "submission_types": answer.get("submission_types", []),
+            "downloads": answer.get("downloads", []),
+            "uploads": answer.get("uploads", []),
+            "metrics": answer.get("metrics", []),
+        }
+        return Response(s.RoundStatusSerializer(data).data)
+
+
+class RoundStandingsView(APIView):
+    @extend_schema(
+        responses={200: s.StandingsSerializer, **errors(401, 403, 404)},
+        summary="A round's leaderboard of any kind, as tables (when the caller may see it)",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access = round_access(request, competition_slug, round_slug)
+        board = kind_of(access.round).api_leaderboard(request, access)
+        return Response(s.StandingsSerializer(board).data)

@@ -1,0 +1,156 @@
+"""The client's own messages in English and Japanese, and the language it speaks.
+
+The language: ``$PWSCUP_LANG`` (``ja`` or ``en``), else the system locale as POSIX orders it
+(``$LC_ALL``, ``$LC_MESSAGES``, ``$LANG``, then ``locale.getlocale()``), else English. The
+server's own messages follow the same choice (the client sends it as Accept-Language).
+
+Why a catalog module and not gettext's ``.mo`` files: the client is standard library only
+and installs on its own (``pip install -e .`` or the toolkit wheel). A ``.mo`` file is a
+compiled binary: it needs ``msgfmt`` (not in the standard library) at every change and a
+package-data entry in ``pyproject.toml`` for setuptools to ship it, and a forgotten build
+leaves the client silently English. A Python module ships with the package as it is, and
+``tests/pwscup/test_client_language.py`` checks that every ``tr("…")`` of the client has its
+Japanese entry here. ``tr`` keeps gettext's shape (the English text is the key), so moving to
+gettext later changes only its name; it is not named ``_`` so that Django's ``makemessages``
+does not copy the client's messages into the site's catalogue.
+"""
+
+import locale
+import os
+
+LANGUAGES = ("en", "ja")
+
+JA = {
+    # cli.py: usage and progress
+    "{value!r}: give the round as COMPETITION/ROUND (its slugs, as in its page's URL)": (
+        "{value!r}: ラウンドは COMPETITION/ROUND (ページの URL にある 2 つのスラッグ) の形で"
+        "指定してください"
+    ),
+    "not logged in: run `pwscup login URL` first": (
+        "ログインしていません: まず `pwscup login URL` を実行してください"
+    ),
+    "Create a token on your profile page: {url}": "プロフィールページでトークンを作成してください: {url}",
+    "API token: ": "API トークン: ",
+    "no token given": "トークンが入力されていません",
+    "Logged in to {url} as {user} (token kept in {path}).": (
+        "{url} に {user} としてログインしました (トークンの保存先: {path})。"
+    ),
+    "still {status} after {seconds} s; see `pwscup status`": (
+        "{seconds} 秒待ちましたがまだ {status} です。`pwscup status` で確認してください"
+    ),
+    "failed: {message}": "失敗: {message}",
+    "{upload}: no score to show yet.": "{upload}: 表示できるスコアはまだありません。",
+    "{value!r}: give a field as NAME=VALUE": "{value!r}: 項目は NAME=VALUE の形で指定してください",
+    "This round takes no upload from your team.": "このラウンドにはあなたのチームが提出できるものはありません。",
+    "no submission type {key!r} in this round; it takes: {keys}": (
+        "このラウンドに提出の種類 {key!r} はありません。提出できる種類: {keys}"
+    ),
+    "this round takes several uploads; choose one with --type: {keys}": (
+        "このラウンドには複数の提出の種類があります。--type で選んでください: {keys}"
+    ),
+    "give --field {name}=VALUE (one of: {choices})": (
+        "--field {name}=VALUE を指定してください (選択肢: {choices})"
+    ),
+    "give --field {name}=VALUE": "--field {name}=VALUE を指定してください",
+    "re-identification rate hidden until the organizer's rule shows it": (
+        "再識別率は主催者の定めた公開時期まで表示されません"
+    ),
+    "re-identification rate {rate} ({correct} of {rows} rows)": (
+        "再識別率 {rate} ({rows} 行中 {correct} 行が正解)"
+    ),
+    "{user} on {server}": "{server} の {user}",
+    "You are in no team yet.": "まだどのチームにも所属していません。",
+    "round": "ラウンド",
+    "kind": "種類",
+    "team": "チーム",
+    "window": "期間",
+    "state": "状態",
+    "opens at": "開始",
+    "closes at": "締切",
+    "type": "種類",
+    "status": "状態",
+    " (final)": " (最終)",
+    "uploaded": "提出日時",
+    "note": "メモ",
+    "target": "対象",
+    "rows": "行数",
+    "version": "版",
+    "Your uploads": "あなたのチームの提出",
+    "No upload yet.": "まだ提出はありません。",
+    "You may upload now: {types}": "現在提出できるもの: {types}",
+    "Nothing is open for uploads now.": "現在提出を受け付けているものはありません。",
+    "Nothing to download now.": "現在ダウンロードできるものはありません。",
+    "saved {path}": "保存しました: {path}",
+    "No target yet.": "まだ攻撃対象はありません。",
+    "{title}: empty": "{title}: まだ行がありません",
+    # transport.py
+    "{message} You may submit again at {at}{wait}.": "{message} 次に提出できるのは {at}{wait} です。",
+    ", in {duration}": " (あと {duration})",
+    "{hours} h {minutes:02d} min": "{hours} 時間 {minutes:02d} 分",
+    "{minutes} min": "{minutes} 分",
+    "{seconds} s": "{seconds} 秒",
+    "{url}: expected JSON, got {kind}": "{url}: JSON を期待しましたが {kind} が返されました",
+    # argparse: descriptions and help
+    "Command-line client of the PWSCup platform (REST API, personal token).": (
+        "PWSCup プラットフォームのコマンドラインクライアント (REST API、個人用トークン)。"
+    ),
+    "Credentials are kept in {path} (readable by you only).": (
+        "認証情報は {path} に保存されます (あなただけが読めます)。"
+    ),
+    "store the server's URL and your API token": "サーバーの URL と API トークンを保存する",
+    "the platform's address, e.g. https://pwscup.example.org": (
+        "プラットフォームのアドレス (例: https://pwscup.example.org)"
+    ),
+    "read the token from standard input": "トークンを標準入力から読む",
+    "COMPETITION/ROUND (slugs)": "COMPETITION/ROUND (スラッグ)",
+    "a note for your team (200 characters)": "チーム用のメモ (200 文字まで)",
+    "wait until it is scored": "採点が終わるまで待つ",
+    "seconds to wait (default 1800)": "待つ秒数 (既定 1800)",
+    "no progress lines": "進捗を表示しない",
+    "upload a file to the round (the kind of upload the round takes)": (
+        "ラウンドにファイルを提出する (ラウンドが受け付ける種類の提出)"
+    ),
+    "the file to upload (CSV)": "提出するファイル (CSV)",
+    "which upload, when the round takes several (see `pwscup status ROUND`)": (
+        "ラウンドに複数の提出の種類があるときに選ぶ (`pwscup status ROUND` を参照)"
+    ),
+    "a field of the upload, e.g. --field step=2 (repeatable)": (
+        "提出の項目 (例: --field step=2、繰り返し指定可)"
+    ),
+    "your rounds, or a round's schedule and your uploads": "参加中のラウンド、またはラウンドの日程と提出",
+    "download what your team may download now (data, configuration)": (
+        "チームが現在ダウンロードできるもの (データ、設定) をダウンロードする"
+    ),
+    "folder (default .)": "保存先フォルダ (既定 .)",
+    "the round's leaderboard": "ラウンドのリーダーボード",
+    "list (and download) the published targets": "公開された攻撃対象の一覧 (とダウンロード)",
+    "save the files into DIR": "ファイルを DIR に保存する",
+    "upload a correspondence table against a target": "攻撃対象に対する対応表を提出する",
+    "the target team's slug (see `pwscup targets`)": "対象チームのスラッグ (`pwscup targets` を参照)",
+    "the correspondence table (CSV)": "対応表 (CSV)",
+    "error: {error}": "エラー: {error}",
+}
+
+
+def language() -> str:
+    """``ja`` or ``en``: ``$PWSCUP_LANG``, else the locale (POSIX order), else ``en``."""
+    for name in ("PWSCUP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return _code(value)
+    try:
+        value = locale.getlocale()[0] or ""
+    except ValueError:  # an unknown locale name in the environment
+        value = ""
+    return _code(value)
+
+
+def _code(value: str) -> str:
+    return "ja" if value.lower().startswith("ja") else "en"
+
+
+def tr(text: str) -> str:
+    """``text`` (the English message, also the key) in the client's language."""
+    if language() == "ja":
+        return JA.get(text, text)
+    return text

@@ -1,0 +1,218 @@
+"""The DP round's answers to the API's round status and standings, the same shape for every
+kind (``RoundKind.api_round_status``, ``api_leaderboard``), and the two endpoints they point
+to beside ``api.py``'s:
+
+* ``GET dp/estimates/<id>/``        one of my team's estimates (its status; scores after the
+  close), the upload's address a client polls;
+* ``GET dp/sample_estimate.csv``    the Data tab's sample estimate (the uniform one).
+
+The same access rules as the pages: a team member (or an organizer) of a DP round, else 404;
+the hidden table is never served, scores only once the round is closed and scored.
+"""
+
+from django.http import Http404
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pwscup.core.errors import Refused
+from pwscup.core.exports import csv_bytes_response
+from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
+from pwscup.dp import kit, services
+from pwscup.dp.api import dp_access
+from pwscup.dp.models import DPRound, Estimate
+from pwscup.dp.ranking import level_boards, overall_ranking
+from pwscup.dp.selectors import dp_round_of, team_level, team_levels
+from scoring.display import format_number
+from scoring.dp.exact import exact_text, format_epsilon
+
+JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
+SCORES = ("mean_l2", "mean_spearman")
+UNDEFINED = "–"
+
+
+def _text(value) -> str:
+    return UNDEFINED if value is None else format_number(value)
+
+
+def _type_key(level: str) -> str:
+    return f"estimate-{level}"
+
+
+def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool, final: bool) -> dict:
+    """An estimate as every kind's upload reads in the API; its scores once the round is
+    scored (``scored``: ``services.dp_round_results_ready``), never before; ``final``: it is
+    its level's current estimate (the latest valid one, which counts)."""
+    round_ = dp_round.round
+    scores = {m: estimate.scores.get(m) for m in SCORES if m in estimate.scores} if scored else {}
+    return {
+        "type": _type_key(estimate.level),
+        "id": estimate.pk,
+        "number": estimate.number,
+        # The API's vocabulary for every kind says "finished" where this kind's pages say
+        # "valid" (its stored value, read here as a string: the state is the same).
+        "status": "finished" if estimate.status == "valid" else estimate.status,
+        "created_at": estimate.created_at,
+        "about": _("level %(level)s") % {"level": estimate.level},
+        "message": estimate.message_text,
+        "note": estimate.method,
+        "scores": {m: v for m, v in scores.items() if not isinstance(v, str)},
+        "scores_text": {m: _text(v) if not isinstance(v, str) else v for m, v in scores.items()},
+        "final": final,
+        "url": reverse("api:dp-estimate", args=[round_.competition.slug, round_.slug, estimate.pk]),
+    }
+
+
+class EstimateDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: JSON_OBJECT, **errors(401, 404)},
+        summary="One of my team's estimates: its status (scores after the close)",
+    )
+    def get(self, request, competition_slug, round_slug, pk):
+        access, dp_round = dp_access(request, competition_slug, round_slug)
+        estimate = Estimate.objects.filter(pk=pk, dp_round=dp_round, team=access.team).first()
+        if estimate is None:
+            raise Http404
+        scored = services.dp_round_results_ready(dp_round=dp_round)
+        current = team_level(dp_round=dp_round, team=access.team, level=estimate.level)
+        final = current is not None and current.current_estimate == estimate
+        return Response(estimate_json(estimate, dp_round=dp_round, scored=scored, final=final))
+
+
+class SampleEstimateView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        summary="The sample estimate (uniform counts), an estimate.csv that uploads as is",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access, dp_round = dp_access(request, competition_slug, round_slug, team=False)
+        if access.team is None and not access.is_organizer:
+            raise Http404
+        return csv_bytes_response(
+            kit.sample_estimate(dp_round=dp_round), kit.sample_estimate_name(dp_round=dp_round)
+        )
+
+
+def _dp_round(access) -> DPRound:
+    try:
+        return dp_round_of(access.round)
+    except DPRound.DoesNotExist:
+        raise Http404 from None
+
+
+def round_status(request, access) -> dict:
+    """``DPKind.api_round_status``: one estimate upload per level (open while the release
+    phase is), the sample estimate and the team's own releases, the team's estimates."""
+    answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
+    answer["metrics"] = [
+        {"key": "mean_l2", "name": _("mean L2 error"), "note": "", "headline": True},
+        {
+            "key": "mean_spearman",
+            "name": _("mean Spearman correlation"),
+            "note": "",
+            "headline": True,
+        },
+    ]
+    if access.team is None and not access.is_organizer:
+        return answer
+    dp_round = _dp_round(access)
+    args = [access.competition.slug, access.round.slug]
+    answer["downloads"].append(
+        {
+            "name": kit.sample_estimate_name(dp_round=dp_round),
+            "label": _("Sample estimate"),
+            "url": reverse("api:dp-sample-estimate", args=args),
+        }
+    )
+    if access.team is None:
+        return answer
+    is_open = dp_round.is_open()
+    scored = services.dp_round_results_ready(dp_round=dp_round)
+    uploads = []
+    for level in team_levels(dp_round=dp_round, team=access.team):
+        answer["submission_types"].append(
+            {
+                "key": _type_key(level.id),
+                "label": _("Estimate at level %(level)s (ε = %(epsilon)s)")
+                % {"level": level.id, "epsilon": format_epsilon(level.budget)},
+                "url": reverse("api:dp-estimates", args=[*args, level.id]),
+                "open": is_open,
+                "fields": [],
+            }
+        )
+        for charge in level.charges:
+            if charge.release_file:
+                name = f"release_{level.id}_{charge.number}.csv"
+                answer["downloads"].append(
+                    {
+                        "name": name,
+                        "label": _("Your release %(n)s at level %(level)s")
+                        % {"n": charge.number, "level": level.id},
+                        "url": reverse(
+                            "api:dp-release-file", args=[*args, level.id, charge.number]
+                        ),
+                    }
+                )
+        uploads += [
+            estimate_json(e, dp_round=dp_round, scored=scored, final=e == level.current_estimate)
+            for e in level.estimates
+        ]
+    answer["uploads"] = sorted(uploads, key=lambda u: (u["created_at"], u["id"]), reverse=True)
+    return answer
+
+
+def round_leaderboard(request, access) -> dict:
+    """``DPKind.api_leaderboard``: the per-level tables and the overall ranking of the
+    leaderboard page, after the close only (404 ``not_closed`` before: no score leaks)."""
+    dp_round = _dp_round(access)
+    if not services.dp_round_results_ready(dp_round=dp_round):
+        raise Refused(_("Scores are published after the close."), status=404, code="not_closed")
+    boards = level_boards(dp_round=dp_round)
+    tables = []
+    for board in boards:
+        rows = [
+            [
+                row.rank,
+                row.team.name,
+                row.label,
+                exact_text(row.spent),
+                _text(row.mean_l2),
+                _text(row.mean_spearman),
+            ]
+            for row in board.verified
+        ]
+        tables.append(
+            {
+                "title": _("Level %(level)s (ε = %(epsilon)s)")
+                % {"level": board.level, "epsilon": exact_text(board.epsilon)},
+                "columns": [_("Rank"), _("Team"), _("Method"), "ε", "mean L2", "mean Spearman"],
+                "rows": rows,
+            }
+        )
+    tables.append(
+        {
+            "title": _("Overall ranking"),
+            "columns": [_("Rank"), _("Team"), _("Sum of ranks")],
+            "rows": [[row.rank, row.team.name, row.total] for row in overall_ranking(boards)],
+        }
+    )
+    return {"note": "", "tables": tables}
+
+
+# Mounted with ``api.api_urlpatterns`` (``DPKind.api_url_patterns``).
+api_round_urlpatterns = [
+    path(ROUND_PREFIX + "dp/estimates/<int:pk>/", EstimateDetailView.as_view(), name="dp-estimate"),
+    path(
+        ROUND_PREFIX + "dp/sample_estimate.csv",
+        SampleEstimateView.as_view(),
+        name="dp-sample-estimate",
+    ),
+]

@@ -1,0 +1,178 @@
+"""The 2015 game's answers to the API's round status and standings, the same shape for every
+kind (``RoundKind.api_round_status``, ``api_leaderboard``): its two uploads (anonymized
+tables, attacks on the published targets), what the team downloads (its table to anonymize
+and the scoring configuration), its uploads, and the leaderboard page's table. Every answer
+comes from the endpoints' own access rules and selectors (``access.py``,
+``leaderboards/access.py``)."""
+
+from django.http import Http404
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import scoring
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of, phase_state, round_metrics
+from pwscup.pwscup2015.access import original_file_for, targets_for_attacker
+from pwscup.pwscup2015.api import serializers as s
+from pwscup.pwscup2015.leaderboards import selectors as boards
+from pwscup.pwscup2015.leaderboards.access import leaderboard_access
+from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
+from pwscup.pwscup2015.ranking import safety_measure
+from pwscup.pwscup2015.selectors import team_attacks, team_submissions
+from scoring.display import UNDEFINED, format_metric, format_number, undefined_note
+
+ANONYMIZED, ATTACK = "anonymized", "attack"
+# An upload's one-line summary (``pwscup status``): utility, then safety.
+HEADLINE = ("U1", "U4", "E3", "S1")
+
+
+def _note_field() -> dict:
+    return {"name": "note", "label": _("Note"), "required": False, "choices": None}
+
+
+def _submission_json(submission) -> dict:
+    data = s.SubmissionSerializer(submission).data
+    return {
+        "type": ANONYMIZED,
+        "id": submission.pk,
+        "number": submission.number,
+        "status": submission.status,
+        "created_at": submission.created_at,
+        "about": "",
+        "message": data["message"],
+        "note": submission.note,
+        "scores": data["scores"] or {},
+        "scores_text": data["scores_text"] or {},
+        "final": submission.is_selected,
+        "url": reverse("api:submission-detail", args=[submission.pk]),
+    }
+
+
+def _attack_json(attack, *, show_rates: bool) -> dict:
+    data = s.AttackSerializer(attack, context={"show_rates": show_rates}).data
+    return {
+        "type": ATTACK,
+        "id": attack.pk,
+        "number": attack.number,
+        "status": attack.status,
+        "created_at": attack.created_at,
+        "about": attack.target.team.name,
+        "message": data["message"],
+        "note": attack.note,
+        "scores": {} if data["rate"] is None else {"rate": data["rate"]},
+        "scores_text": {} if data["rate_text"] is None else {"rate": data["rate_text"]},
+        "final": False,
+        "url": reverse("api:attack-detail", args=[attack.pk]),
+    }
+
+
+def _downloads(access, args) -> list[dict]:
+    out = []
+    try:
+        _field, name = original_file_for(access)
+    except Http404:
+        pass  # not open yet, or no team: nothing to download (as on the Data tab)
+    else:
+        out.append(
+            {
+                "name": name,
+                "label": _("Table to anonymize"),
+                "url": reverse("api:original", args=args),
+            }
+        )
+    if access.team is not None or access.is_organizer:
+        out.append(
+            {
+                "name": f"{access.round.slug}_config.json",
+                "label": _("Scoring configuration"),
+                "url": reverse("api:round-config", args=args),
+            }
+        )
+    return out
+
+
+def round_status(request, access) -> dict:
+    """``Pwscup2015Kind.api_round_status``."""
+    round_, team, now = access.round, access.team, timezone.now()
+    args = [access.competition.slug, round_.slug]
+    metrics = list(round_metrics(round=round_))
+    answer = {
+        "submission_types": [],
+        "downloads": _downloads(access, args),
+        "uploads": [],
+        "metrics": [
+            {
+                "key": m,
+                "name": scoring.METRIC_NAMES[m],
+                "note": undefined_note(m, get_language()),
+                "headline": m in HEADLINE,
+            }
+            for m in metrics
+        ],
+    }
+    if team is None:
+        return answer
+    anonymization = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+    attack = phase_of(round=round_, kind=Phase.Kind.ATTACK)
+    if anonymization is not None:
+        answer["submission_types"].append(
+            {
+                "key": ANONYMIZED,
+                "label": _("An anonymized table"),
+                "url": reverse("api:submissions", args=args),
+                "open": phase_state(phase=anonymization, now=now) == "open",
+                "fields": [_note_field()],
+            }
+        )
+        answer["uploads"] += [
+            _submission_json(u) for u in team_submissions(phase=anonymization, team=team)
+        ]
+    if attack is not None:
+        targets = [t.team.slug for t in targets_for_attacker(access)]
+        answer["submission_types"].append(
+            {
+                "key": ATTACK,
+                "label": _("An attack on a published target"),
+                "url": reverse("api:attacks", args=args),
+                "open": phase_state(phase=attack, now=now) == "open" and bool(targets),
+                "fields": [
+                    {"name": "target", "label": _("Target"), "required": True, "choices": targets},
+                    _note_field(),
+                ],
+            }
+        )
+        show = attack_rates_visible_to_team(round=round_)
+        answer["uploads"] += [
+            _attack_json(u, show_rates=show) for u in team_attacks(phase=attack, team=team)
+        ]
+    answer["uploads"].sort(key=lambda u: (u["created_at"], u["id"]), reverse=True)
+    return answer
+
+
+def round_leaderboard(request, access) -> dict:
+    """``Pwscup2015Kind.api_leaderboard``: the anonymization leaderboard, to whom its page
+    shows it (``leaderboard_access``: public once the organizer says so)."""
+    access, phase = leaderboard_access(request, access.competition.slug, access.round.slug)
+    metrics = list(round_metrics(round=access.round))
+    measure = safety_measure(access.round)
+    rows = [
+        [
+            row.rank,
+            row.team.name,
+            UNDEFINED if row.safety is None else format_number(row.safety),
+            *[format_metric(m, row.scores.get(m)) for m in metrics],
+        ]
+        for row in boards.anonymization_leaderboard_cached(phase=phase)
+    ]
+    return {
+        "note": boards.ranking_rule_text(access.round),
+        "tables": [
+            {
+                "title": _("Leaderboard"),
+                "columns": [_("Rank"), _("Team"), measure.csv_column, *metrics],
+                "rows": rows,
+            }
+        ],
+    }
