@@ -134,7 +134,8 @@ class RoundKind:
           may not see yet: each URL checks it again);
         * ``"uploads"``: the team's uploads, newest first, ``{"type": key of its submission
           type, "id", "number" (the team's ``#n``), "status": "queued" | "running" |
-          "finished" | "failed", "created_at", "message", "note", "scores": {name: number |
+          "finished" | "failed", "created_at", "about" (what it is for: a release, a level,
+          a target team; ``""``: nothing to add), "message", "note", "scores": {name: number |
           None}, "scores_text": {name: str}, "final": bool (the one that counts), "url"}``;
         * ``"metrics"``: the scores' names in the order a client prints them, ``[{"key",
           "name", "note", "headline": bool}]`` (``note``: what a missing value means;

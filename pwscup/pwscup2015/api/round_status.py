@@ -152,11 +152,28 @@ def round_status(request, access) -> dict:
 
 
 def round_leaderboard(request, access) -> dict:
-    """``Pwscup2015Kind.api_leaderboard``: the anonymization leaderboard, to whom its page
-    shows it (``leaderboard_access``: public once the organizer says so)."""
+    """``Pwscup2015Kind.api_leaderboard``: once the results are published (to whom the final
+    ranking page shows them), the final ranking of both phases; before, the anonymization
+    leaderboard, to whom its page shows it (``leaderboard_access``: public once the
+    organizer says so)."""
+    if boards.can_view_results(
+        user=request.user, round=access.round, is_organizer=access.is_organizer
+    ):
+        return _final_ranking(access.round)
     access, phase = leaderboard_access(request, access.competition.slug, access.round.slug)
-    metrics = list(round_metrics(round=access.round))
-    measure = safety_measure(access.round)
+    return {
+        "note": boards.ranking_rule_text(access.round),
+        "tables": [
+            _anonymization_table(
+                access.round, _("Leaderboard"), boards.anonymization_leaderboard_cached(phase=phase)
+            )
+        ],
+    }
+
+
+def _anonymization_table(round, title, ranked) -> dict:
+    metrics = list(round_metrics(round=round))
+    measure = safety_measure(round)
     rows = [
         [
             row.rank,
@@ -164,15 +181,33 @@ def round_leaderboard(request, access) -> dict:
             UNDEFINED if row.safety is None else format_number(row.safety),
             *[format_metric(m, row.scores.get(m)) for m in metrics],
         ]
-        for row in boards.anonymization_leaderboard_cached(phase=phase)
+        for row in ranked
     ]
     return {
-        "note": boards.ranking_rule_text(access.round),
+        "title": title,
+        "columns": [_("Rank"), _("Team"), measure.csv_column, *metrics],
+        "rows": rows,
+    }
+
+
+def _final_ranking(round) -> dict:
+    anonymization, attack = boards.final_ranking_cached(round=round)
+    return {
+        "note": boards.ranking_rule_text(round),
         "tables": [
+            _anonymization_table(round, _("Anonymization ranking"), anonymization),
             {
-                "title": _("Leaderboard"),
-                "columns": [_("Rank"), _("Team"), measure.csv_column, *metrics],
-                "rows": rows,
-            }
+                "title": _("Attack ranking"),
+                "columns": [_("Rank"), _("Team"), _("Mean rate"), _("Targets attacked")],
+                "rows": [
+                    [
+                        row.rank,
+                        row.team.name,
+                        UNDEFINED if row.mean_rate is None else format_number(row.mean_rate),
+                        row.targets_attacked,
+                    ]
+                    for row in attack
+                ],
+            },
         ],
     }

@@ -1,4 +1,21 @@
-"""A toy round kind, written as a new game would be: its own folder (a model of its uploads,
-its pages, its console pages, its job) and one registration line. The core is not changed
-for it: ``tests/pwscup/test_toy_kind.py`` checks that it gets the core's upload pipeline,
-lifecycle, exports, notifications and API listing."""
+"""The toy game: a round kind written the way a new game is, in one folder, with one
+registration line, and the walk-through of docs/architecture.md ("How to add a game").
+
+Its layout is every kind's layout (``pwscup/pwscup2015/``, ``pwscup/dp/``,
+``pwscup/sequential/`` follow it):
+
+* ``kind.py``      the ``RoundKind`` subclass: each hook one call into the modules below;
+* ``models.py``    the kind's state beside ``Round`` and its uploads (the core's fields);
+* ``services.py``  writes: create a round, keep an upload (``upload_keep``), the job;
+* ``selectors.py`` reads: the leaderboard (without disqualified teams);
+* ``views.py``     the pages (mounted under the round, namespace = the key);
+* ``api.py``       the REST endpoints and the round status the ``pwscup`` client reads;
+* ``console.py``   the organizer's pages (mounted under ``console/<competition>/<key>/``);
+* ``actions.py``   the lifecycle actions the console offers (close, publish);
+* ``bundle.py``    the round in a competition bundle; ``archive.py`` in the results archive;
+* ``player.py``    how the conformance suite (``tests/kinds/``) plays it — a real kind's
+  player is in ``tests/kinds/<kind>/player.py``.
+
+The toy lives only in the tests: the registration line is in ``player.py``'s ``install``
+(an app's ``AppConfig.ready()`` for a real kind), which also creates its tables (a real kind
+has migrations)."""

@@ -1,27 +1,16 @@
-"""The toy game behind the ``RoundKind`` interface."""
+"""The toy game behind the ``RoundKind`` interface: each hook is one call into the toy's
+modules (the layout of every kind)."""
 
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.selectors import phases_schedule_lines
 from pwscup.kinds import RoundKind
-from pwscup.kinds.actions import RoundAction
-
-
-def _close(*, user, round):
-    from pwscup.competitions.services import round_phases_close
-
-    return f"closed {round_phases_close(round=round)}"
-
-
-def _publish(*, user, round):
-    from pwscup.competitions.services import round_phases_close
-    from pwscup.notifications.services import notify_results_published
-    from tests.kinds.toy.models import ToyRound
-
-    round_phases_close(round=round)
-    ToyRound.objects.update_or_create(round=round, defaults={"published": True})
-    notify_results_published(round=round)
-    return "published"
+from pwscup.kinds.tabs import render_tab
+from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+from tests.kinds.toy import actions, api, archive, bundle, console, selectors, views
+from tests.kinds.toy.models import ToyUpload
+from tests.kinds.toy.services import SCORE_TOY
 
 
 class ToyGameKind(RoundKind):
@@ -29,92 +18,60 @@ class ToyGameKind(RoundKind):
     label = _("Toy game")
     description = _("A game for the tests.")
 
-    def url_patterns(self):
-        from tests.kinds.toy import views
+    # --- pages, API and console -----------------------------------------------------------
 
-        return [
-            path("toy/upload/", views.upload, name="upload"),
-            path("toy/leaderboard.csv", views.leaderboard_csv, name="leaderboard"),
-        ]
+    def url_patterns(self):
+        return views.urlpatterns
 
     def round_page(self, request, access, tab):
-        from pwscup.kinds.tabs import render_tab
-
         # A real kind extends rounds/base.html with its content in {% block tab %}; the toy
         # shows the core's frame only (title, tab bar), in the reader's language.
         return render_tab(request, access, tab, "rounds/base.html")
 
-    def console_url_patterns(self):
-        from tests.kinds.toy import views
+    def api_url_patterns(self):
+        return api.urlpatterns
 
-        return [path("new/", views.console_create, name="create")]
+    def api_round_status(self, request, access):
+        return api.round_status(request, access)
+
+    def api_leaderboard(self, request, access):
+        return api.round_leaderboard(request, access)
+
+    def console_url_patterns(self):
+        return console.urlpatterns
 
     def console_create_url(self, competition):
         return reverse("toygame_console:create", args=[competition.slug])
 
+    # --- lifecycle ----------------------------------------------------------------------------
+
     def console_actions(self, round):
-        return {
-            "close": RoundAction("Close now", "Uploads are refused from now.", "Close", _close),
-            "publish": RoundAction("Publish", "Phases close; results shown.", "Publish", _publish),
-        }
+        return actions.ACTIONS
 
     def results_published(self, round):
-        from tests.kinds.toy.models import ToyRound
+        return selectors.toy_published(round=round)
 
-        return ToyRound.objects.filter(round=round, published=True).exists()
+    def schedule_lines(self, round):
+        return phases_schedule_lines(round=round)
 
     def leaderboard_url(self, round):
         return reverse("toygame:leaderboard", args=[round.competition.slug, round.slug])
 
-    def upload_models(self):
-        from tests.kinds.toy.models import ToyUpload
+    # --- uploads and jobs ---------------------------------------------------------------------
 
+    def upload_models(self):
         return [ToyUpload]
 
-    def schedule_lines(self, round):
-        from pwscup.competitions.selectors import phases_schedule_lines
+    def jobs(self):
+        return [JobKind(ToyUpload, UPLOAD_JOB, SCORE_TOY)]
 
-        return phases_schedule_lines(round=round)
+    # --- bundles and the archive --------------------------------------------------------------
 
     def bundle_export(self, round, *, anchor):
-        from pwscup.kinds.bundles import RoundBundle, offset_from
-
-        phase = round.phases.get()
-        return RoundBundle(
-            settings={
-                "opens": offset_from(phase.opens_at, anchor),
-                "closes": offset_from(phase.closes_at, anchor),
-                "daily_limit": phase.daily_limit,
-                "total_limit": phase.total_limit,
-            }
-        )
+        return bundle.round_bundle(round, anchor=anchor)
 
     def bundle_import(self, *, competition, entry, start, user):
-        from pwscup.kinds.bundles import at_offset, settings_known, settings_object
-        from tests.kinds.toy.services import toy_round_create
-
-        settings = settings_object(entry.settings, "settings")
-        settings_known(settings, ("opens", "closes", "daily_limit", "total_limit"), "settings")
-        return toy_round_create(
-            competition=competition,
-            name=entry.name,
-            slug=entry.slug,
-            opens_at=at_offset(settings["opens"], start, field="opens"),
-            closes_at=at_offset(settings["closes"], start, field="closes"),
-            daily_limit=settings["daily_limit"],
-            total_limit=settings["total_limit"],
-        )
+        return bundle.round_from_bundle(competition=competition, entry=entry, start=start)
 
     def archive_members(self, round, *, secrets):
-        from pwscup.core.exports import csv_bytes
-        from pwscup.kinds.archives import ArchiveMember
-        from tests.kinds.toy.selectors import toy_leaderboard
-
-        return [ArchiveMember("leaderboard.csv", csv_bytes(["team", "score"], toy_leaderboard(round)))]
-
-    def jobs(self):
-        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
-        from tests.kinds.toy.models import ToyUpload
-        from tests.kinds.toy.services import SCORE_TOY
-
-        return [JobKind(ToyUpload, UPLOAD_JOB, SCORE_TOY)]
+        return archive.archive_members(round, secrets=secrets)

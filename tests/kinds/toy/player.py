@@ -9,6 +9,7 @@ from django.db import connection
 from django.urls import clear_url_caches
 from django.utils import timezone
 
+import pwscup.api.urls
 import pwscup.urls
 from pwscup.accounts.services import user_create
 from pwscup.competitions.services import competition_create
@@ -21,7 +22,9 @@ from tests.kinds.toy.models import ToyRound, ToyUpload
 
 
 def _reload_urls():
+    """The URLconfs read the registry when they load: load them again (the API's first)."""
     clear_url_caches()
+    importlib.reload(pwscup.api.urls)
     importlib.reload(pwscup.urls)
 
 

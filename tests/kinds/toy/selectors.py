@@ -2,7 +2,16 @@
 core's one rule, ``pwscup.accounts.selectors.without_disqualified``)."""
 
 from pwscup.accounts.selectors import without_disqualified
-from tests.kinds.toy.models import ToyUpload
+from tests.kinds.toy.models import ToyRound, ToyUpload
+
+
+def toy_published(*, round) -> bool:
+    return ToyRound.objects.filter(round=round, published=True).exists()
+
+
+def toy_uploads(*, round, team):
+    """The team's uploads, newest first."""
+    return ToyUpload.objects.filter(round=round, team=team).order_by("-number")
 
 
 def toy_leaderboard(round) -> list[tuple[str, float]]:

@@ -3,12 +3,13 @@
 from django.utils import timezone
 
 from pwscup.competitions.models import Phase
-from pwscup.competitions.services import phase_set, round_of_kind_create
+from pwscup.competitions.services import phase_set, round_of_kind_create, round_phases_close
 from pwscup.core.errors import Refused
+from pwscup.notifications.services import notify_results_published
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import UploadWindow, upload_keep
-from tests.kinds.toy.models import ToyUpload
+from tests.kinds.toy.models import ToyRound, ToyUpload
 
 SCORE_TOY = "tests.toykind.score"
 
@@ -28,6 +29,18 @@ def toy_round_create(
         total_limit=total_limit,
     )
     return round_
+
+
+def toy_round_close(*, round) -> int:
+    """Close the round's phases now (the console's *Close now*); returns how many closed."""
+    return round_phases_close(round=round)
+
+
+def toy_round_publish(*, round) -> None:
+    """Close the phases, publish the results and tell the participants."""
+    round_phases_close(round=round)
+    ToyRound.objects.update_or_create(round=round, defaults={"published": True})
+    notify_results_published(round=round)
 
 
 def toy_upload(*, round, team, uploaded_file, now=None) -> ToyUpload:

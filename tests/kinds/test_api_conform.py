@@ -1,0 +1,97 @@
+"""Every kind in the REST API, the way the ``pwscup`` client uses it: the round's status
+names the kind, says what the team may upload, takes an upload at the address it gives
+(kept as uploaded, numbered, refused past the deadline with the core's 403), lists the
+team's uploads in the one status vocabulary, and the standings hide a disqualified team.
+
+Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``)."""
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from pwscup.api.services import api_token_create
+from pwscup.console.services import console_team_disqualify, console_team_reinstate
+
+STATUSES = {"queued", "running", "finished", "failed"}
+
+
+def api(arena, letter: str) -> tuple[Client, dict]:
+    user = arena.users[letter] if letter != "organizer" else arena.organizer
+    return Client(), {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t').secret}"}
+
+
+def status_of(arena, letter: str) -> dict:
+    client, headers = api(arena, letter)
+    url = reverse("api:round-status", args=[arena.competition.slug, arena.round.slug])
+    response = client.get(url, **headers)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def post_upload(arena, letter: str, content: bytes):
+    """Upload as the client does: the first open submission type, its required fields set
+    to their first choice."""
+    (kind, *_rest) = [t for t in status_of(arena, letter)["submission_types"] if t["open"]]
+    fields = {f["name"]: f["choices"][0] for f in kind["fields"] if f["required"] and f["choices"]}
+    client, headers = api(arena, letter)
+    return client.post(
+        kind["url"], {"file": SimpleUploadedFile("upload.csv", content), **fields}, **headers
+    )
+
+
+def test_the_status_names_the_kind_and_takes_an_upload(player, arena_of):
+    arena = arena_of()
+    status = status_of(arena, "a")
+    assert status["kind"] == player.key and status["team"]["slug"] == arena.teams["a"].slug
+    assert any(t["open"] for t in status["submission_types"])
+    content = player.valid(arena, 1)
+    answer = post_upload(arena, "a", content)
+    assert answer.status_code == 202, answer.content
+    assert answer.json()["number"] == 1 and answer.json()["status"] == "queued"
+    (kept,) = player.kept(arena, "a")
+    with kept.file.open("rb") as handle:
+        assert handle.read() == content
+    player.submit(arena, "a", player.invalid(arena))
+    player.run_jobs()
+    uploads = status_of(arena, "a")["uploads"]
+    assert sorted(u["number"] for u in uploads) == [1, 2]
+    assert {u["status"] for u in uploads} <= STATUSES
+    assert {u["status"] for u in uploads} == {"finished", "failed"}
+    assert status_of(arena, "b")["uploads"] == []  # a team sees its own uploads only
+
+
+def test_the_api_refuses_past_the_deadline_with_403(player, arena_of):
+    arena = arena_of()
+    status = status_of(arena, "a")
+    player.close(arena)
+    (kind, *_rest) = status["submission_types"]
+    fields = {f["name"]: f["choices"][0] for f in kind["fields"] if f["required"] and f["choices"]}
+    client, headers = api(arena, "a")
+    late = client.post(
+        kind["url"],
+        {"file": SimpleUploadedFile("late.csv", player.valid(arena, 1)), **fields},
+        **headers,
+    )
+    assert late.status_code == 403, late.content
+    assert player.kept(arena, "a") == []
+
+
+def test_the_standings_hide_a_disqualified_team(player, arena_of):
+    arena = arena_of()
+    player.play_results(arena, "ab")
+    player.close(arena)
+    player.publish(arena)
+    player.run_jobs()
+    client, headers = api(arena, "b")
+    url = reverse("api:round-standings", args=[arena.competition.slug, arena.round.slug])
+
+    def names() -> str:
+        answer = client.get(url, **headers)
+        assert answer.status_code == 200, answer.content
+        return str(answer.json()["tables"])
+
+    assert "Team A" in names() and "Team B" in names()
+    console_team_disqualify(user=arena.organizer, team=arena.teams["a"], reason="Two accounts")
+    assert "Team A" not in names() and "Team B" in names()
+    console_team_reinstate(user=arena.organizer, team=arena.teams["a"])
+    assert "Team A" in names()
