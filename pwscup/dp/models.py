@@ -7,6 +7,7 @@ charge never exists without its answer nor an answer without its charge.
 
 import json
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+from pwscup.submissions.models import JobState, Status
 from scoring.dp.errors import render_dp
 from scoring.dp.messages import DP_MESSAGES
 
@@ -140,16 +142,16 @@ class Charge(models.Model):
         return list(zip(cells, self.reply.get("answer", []), strict=False))
 
 
-class Estimate(models.Model):
+class Estimate(JobState):
     """A team's estimate of the workload at one level, kept as uploaded (or as built by the
-    platform from a release or an answer); the last valid one counts. Its scores are computed
-    after the close only."""
+    platform from a release or an answer); the last valid one (FINISHED, "valid" in the
+    pages) counts. Its scores are computed after the close only."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Being computed")
-        RUNNING = "running", _("Being checked")
-        VALID = "valid", _("Valid")
-        FAILED = "failed", _("Failed")
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.QUEUED: _("Being computed"),
+        Status.RUNNING: _("Being checked"),
+        Status.FINISHED: _("Valid"),
+    }
 
     class Source(models.TextChoices):
         UPLOAD = "upload", _("Uploaded estimate")
@@ -178,23 +180,11 @@ class Estimate(models.Model):
     declared_epsilon = models.CharField(max_length=200, blank=True)
     plausibility = models.JSONField(default=dict, blank=True)
     flagged = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=Status.choices)
-    message = models.TextField(blank=True)
-    # The failure as ``scoring.dp.errors`` code and parameters: shown in the reader's language.
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
     scores = models.JSONField(default=dict, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
-    # The check's (or the build's) job state, fields named as ``jobs.UPLOAD_JOB``.
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -203,6 +193,10 @@ class Estimate(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} / {self.level} / {self.created_at:%Y-%m-%d %H:%M}"
+
+    # The check's (or the build's) job state is the core's (``JobState``); a failure's
+    # ``message_code`` and parameters are ``scoring.dp.errors``'s, shown in the reader's
+    # language.
 
     @property
     def message_text(self) -> str:

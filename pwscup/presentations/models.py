@@ -3,12 +3,13 @@
 A window belongs to a competition, and to one of its rounds (of any kind) or to none (the
 competition's own presentations, at most one). Each upload of slides is one ``Slides`` row
 with the fields every team upload keeps (``RoundKind.upload_models``: the file as uploaded,
-its SHA-256, size, the team's number, status, dates) and the job fields of
-``pwscup.submissions.services.jobs.UPLOAD_JOB`` (a worker checks the PDF and renders its first
+its SHA-256, size, the team's number, status, dates) and the core's job state
+(``pwscup.submissions.models.JobState``: a worker checks the PDF and renders its first
 page as the preview). The team's latest rendered upload is the one shown.
 """
 
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -18,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition, Round
+from pwscup.submissions.models import JobState, Status
 
 # The policy texts a team may write beside its slides (each, in characters).
 POLICY_MAX_LENGTH = 4000
@@ -111,14 +113,14 @@ class PresentationWindow(models.Model):
         return self.published_at is not None
 
 
-class Slides(models.Model):
+class Slides(JobState):
     """One upload of a team's slides (a PDF), kept as uploaded, and its preview's job."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Rendering")
-        FINISHED = "finished", _("Ready")
-        FAILED = "failed", _("Rejected")
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Rendering"),
+        Status.FINISHED: _("Ready"),
+        Status.FAILED: _("Rejected"),
+    }
 
     window = models.ForeignKey(PresentationWindow, on_delete=models.CASCADE, related_name="slides")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
@@ -130,27 +132,13 @@ class Slides(models.Model):
     sha256 = models.CharField(max_length=64)
     size = models.PositiveBigIntegerField(default=0)
     number = models.PositiveIntegerField(_("number in the team"), default=0)
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
-    )
     anonymization_policy = models.TextField(
         _("anonymization policy"), max_length=POLICY_MAX_LENGTH, blank=True
     )
     attack_policy = models.TextField(_("attack policy"), max_length=POLICY_MAX_LENGTH, blank=True)
     # The first page as a PNG about 800 pixels wide, rendered by the worker.
     preview = models.FileField(upload_to=preview_path, max_length=300, blank=True)
-    # Why the upload was rejected: a code and its parameters, shown in each reader's language
-    # (``pwscup.presentations.selectors.slides_message``); ``message`` holds the English text.
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -165,7 +153,3 @@ class Slides(models.Model):
     def label(self) -> str:
         """The team's own number for the upload in its window ("#3")."""
         return f"#{self.number}"
-
-    @property
-    def is_pending(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

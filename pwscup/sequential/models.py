@@ -3,6 +3,7 @@
 import datetime as dt
 import json
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -12,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
 from pwscup.core.files import source_encoding_label
+from pwscup.submissions.models import JobState, Status
 
 
 def _new_seed() -> int:
@@ -139,11 +141,10 @@ class Master(models.Model):
         return source_encoding_label(self.source_encoding)
 
 
-class TeamUpload(models.Model):
+class TeamUpload(JobState):
     """What every team upload of the round keeps (``RoundKind.upload_models``): the file as
-    uploaded with its SHA-256 and size, the team's number for it, who and when, the check's
-    job state (``pwscup/submissions/services/jobs.py``, fields named as ``UPLOAD_JOB``) and
-    the outcome's message (text, and code and parameters to show it in any language)."""
+    uploaded with its SHA-256 and size, the team's number for it, who and when, and the
+    check's job state with the outcome's message (the core's ``JobState``)."""
 
     file = models.FileField(upload_to=private_path)
     original_name = models.CharField(max_length=255, blank=True)
@@ -154,35 +155,25 @@ class TeamUpload(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
 
-    class Meta:
+    class Meta(JobState.Meta):
         abstract = True
 
 
 class Release(TeamUpload):
     """One uploaded ``release_<j>.csv``, kept as uploaded, with its validation and scores."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Checking")
-        FINISHED = "finished", _("Valid")
-        FAILED = "failed", _("Rejected")
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Checking"),
+        Status.FINISHED: _("Valid"),
+        Status.FAILED: _("Rejected"),
+    }
 
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="releases"
     )
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     step = models.PositiveSmallIntegerField(_("release"))
-    status = models.CharField(max_length=16, choices=Status.choices)
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
     elapsed_ms = models.PositiveIntegerField(default=0)
@@ -243,15 +234,14 @@ class SeqTarget(models.Model):
 class SeqAttack(TeamUpload):
     """A ``pid,guess`` file of one team on another team's sequence."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Being scored")
-        FINISHED = "finished", _("Scored")
-        FAILED = "failed", _("Rejected")
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Being scored"),
+        Status.FINISHED: _("Scored"),
+        Status.FAILED: _("Rejected"),
+    }
 
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    status = models.CharField(max_length=16, choices=Status.choices)
     accuracy = models.FloatField(null=True)
 
     class Meta:

@@ -565,12 +565,12 @@ def test_an_imported_dp_round_plays_end_to_end(celery_worker_process, slug):
         uploaded_file=SimpleUploadedFile("estimate.csv", _uniform_estimate(dp_round.config)),
     )
     wait_for(
-        lambda: Estimate.objects.filter(pk=estimate.pk, status__in=["valid", "failed"]).exists(),
+        lambda: Estimate.objects.filter(pk=estimate.pk, status__in=["finished", "failed"]).exists(),
         timeout=120,
         what="the worker to check the estimate",
     )
     estimate.refresh_from_db()
-    assert estimate.status == Estimate.Status.VALID, estimate.message_text
+    assert estimate.status == Estimate.Status.FINISHED, estimate.message_text
     dp_round_close_now(dp_round=dp_round)
     wait_for(
         lambda: DPRound.objects.filter(pk=dp_round.pk, scored_at__isnull=False).exists(),

@@ -13,7 +13,6 @@ from pwscup.dp.ledger import fraction_text
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, DPRequestError, level_open
 from pwscup.submissions.broker import job_send
-from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
@@ -123,7 +122,7 @@ def dp_estimate_from_release(
         estimate.counts = _release_estimate_counts(dp_round, charge, estimator)
     except engine.DPInputError as error:
         raise DPRequestError(error) from None
-    estimate.status = Estimate.Status.VALID
+    estimate.status = Estimate.Status.FINISHED
     _numbered_save(estimate)
     return estimate
 
@@ -152,8 +151,9 @@ def _release_estimate_counts(dp_round, charge, estimator) -> dict:
 def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") -> None:
     """The estimate's job (the core's state machine, ``jobs.py``: a job delivered twice does
     no harm, a run taken over after its worker died writes nothing): check an uploaded
-    estimate or declared table, or build the platform's estimate from a release. VALID with
-    its counts, or FAILED with the reason in the reader's language."""
+    estimate or declared table, or build the platform's estimate from a release. FINISHED
+    ("valid" in the pages) with its counts, or FAILED with the reason in the reader's
+    language."""
     token = job_claim(model=Estimate, pk=estimate_id, task_id=task_id, worker=worker)
     if token is None:
         return
@@ -165,7 +165,7 @@ def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") 
         model=Estimate,
         pk=estimate_id,
         token=token,
-        status=Estimate.Status.VALID if status == Status.FINISHED else Estimate.Status.FAILED,
+        status=status,
         message=message,
         **values,
     )
@@ -231,7 +231,7 @@ def dp_estimate_from_answer(
             declaration={"from_answer": charge_no},
             counts=counts,
             method=_method_label(charge.ledger),
-            status=Estimate.Status.VALID,
+            status=Estimate.Status.FINISHED,
         )
     )
 
@@ -259,7 +259,7 @@ def _own_charge(dp_round, team, level, charge_no, kind) -> Charge:
 def _current_estimate(dp_round, team, level) -> Estimate | None:
     return (
         Estimate.objects.filter(
-            dp_round=dp_round, team=team, level=level, status=Estimate.Status.VALID
+            dp_round=dp_round, team=team, level=level, status=Estimate.Status.FINISHED
         )
         .order_by("-created_at", "-id")
         .first()

@@ -128,7 +128,7 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
         if locked.scored_at is not None and not force:
             return False
         truths = engine.round_truths(locked.round)
-        for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.VALID):
+        for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.FINISHED):
             Estimate.objects.filter(pk=estimate.pk).update(
                 scores=estimation.estimate_scores(estimate.counts, truths, locked.config)
             )

@@ -69,8 +69,8 @@ class ToyGameKind(RoundKind):
         return [ToyUpload]
 
     def jobs(self):
-        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+        from pwscup.submissions.services.jobs import JobKind
         from tests.pwscup.toykind.models import ToyUpload
         from tests.pwscup.toykind.services import SCORE_TOY
 
-        return [JobKind(ToyUpload, UPLOAD_JOB, SCORE_TOY)]
+        return [JobKind(ToyUpload, SCORE_TOY)]
