@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import JobState, Status
+from pwscup.submissions.models import KeptUpload, Status
 from scoring.dp.errors import render_dp
 from scoring.dp.messages import DP_MESSAGES
 
@@ -142,11 +142,12 @@ class Charge(models.Model):
         return list(zip(cells, self.reply.get("answer", []), strict=False))
 
 
-class Estimate(JobState):
+class Estimate(KeptUpload):
     """A team's estimate of the workload at one level, kept as uploaded (or as built by the
     platform from a release or an answer); the last valid one (FINISHED, "valid" in the
     pages) counts. Its scores are computed after the close only."""
 
+    UPLOAD_FOLDER = "dp"
     STATUS_LABELS: ClassVar[dict] = {
         Status.QUEUED: _("Being computed"),
         Status.RUNNING: _("Being checked"),
@@ -164,13 +165,9 @@ class Estimate(JobState):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_estimates")
     level = models.CharField(_("level"), max_length=64)
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
-    file = models.FileField(upload_to=dp_private_path, max_length=300, blank=True)
-    original_filename = models.CharField(max_length=255, blank=True)
-    # An uploaded file's SHA-256 and size (none for an estimate the platform builds), and
-    # the team's number for the estimate in its level (``uploads.next_upload_number``).
-    sha256 = models.CharField(max_length=64, blank=True)
-    size = models.PositiveBigIntegerField(default=0)
-    number = models.PositiveIntegerField(_("number in the team"), default=0)
+    # The kept upload's fields (``KeptUpload``): no file, SHA-256 nor size for an estimate
+    # the platform builds; the number is the team's in its level, uploads and builds alike
+    # (``uploads.next_upload_number``); ``uploaded_by`` is who uploaded or asked.
     declaration = models.JSONField(default=dict, blank=True)
     # The estimate as the scorer reads it: {target id: [count per cell]}.
     counts = models.JSONField(default=dict, blank=True)
@@ -181,13 +178,8 @@ class Estimate(JobState):
     plausibility = models.JSONField(default=dict, blank=True)
     flagged = models.BooleanField(default=False)
     scores = models.JSONField(default=dict, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(KeptUpload.Meta):
         verbose_name = _("estimate")
         verbose_name_plural = _("estimates")
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition, Round
-from pwscup.submissions.models import JobState, Status
+from pwscup.submissions.models import KeptUpload, Status
 
 # The policy texts a team may write beside its slides (each, in characters).
 POLICY_MAX_LENGTH = 4000
@@ -32,6 +32,7 @@ def slides_max_bytes_default() -> int:
 
 
 def slides_path(instance, filename: str) -> str:
+    """Where slides were kept before ``kept_upload_path`` (an old migration names it)."""
     return f"private/slides/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
 
 
@@ -113,9 +114,10 @@ class PresentationWindow(models.Model):
         return self.published_at is not None
 
 
-class Slides(JobState):
+class Slides(KeptUpload):
     """One upload of a team's slides (a PDF), kept as uploaded, and its preview's job."""
 
+    UPLOAD_FOLDER = "slides"
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Rendering"),
         Status.FINISHED: _("Ready"),
@@ -124,32 +126,17 @@ class Slides(JobState):
 
     window = models.ForeignKey(PresentationWindow, on_delete=models.CASCADE, related_name="slides")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    file = models.FileField(upload_to=slides_path, max_length=300)
-    original_name = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64)
-    size = models.PositiveBigIntegerField(default=0)
-    number = models.PositiveIntegerField(_("number in the team"), default=0)
     anonymization_policy = models.TextField(
         _("anonymization policy"), max_length=POLICY_MAX_LENGTH, blank=True
     )
     attack_policy = models.TextField(_("attack policy"), max_length=POLICY_MAX_LENGTH, blank=True)
     # The first page as a PNG about 800 pixels wide, rendered by the worker.
     preview = models.FileField(upload_to=preview_path, max_length=300, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["window", "team", "status"])]
         verbose_name = _("slides")
         verbose_name_plural = _("slides")
 
     def __str__(self) -> str:
         return f"{self.team} slides {self.label}"
-
-    @property
-    def label(self) -> str:
-        """The team's own number for the upload in its window ("#3")."""
-        return f"#{self.number}"

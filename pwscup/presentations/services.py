@@ -302,7 +302,7 @@ def slides_upload(
         check=lambda: _refuse_closed(window=window, now=now),
         window_id=window.pk,  # (``window`` is upload_keep's own argument)
         uploaded_by=uploader(user),
-        original_name=original_name(uploaded_file, default="slides.pdf"),
+        original_filename=original_name(uploaded_file, default="slides.pdf"),
         anonymization_policy=anonymization_policy,
         attack_policy=attack_policy,
     )
@@ -315,12 +315,12 @@ def _checked_preview(slides: Slides) -> bytes:
     with opened(slides.file) as handle:
         head = handle.read(HEADER_WINDOW)
         if not looks_like_pdf(head):
-            raise SlidesRejected("slides.not_pdf", file=slides.original_name, bytes=HEADER_WINDOW)
+            raise SlidesRejected("slides.not_pdf", file=slides.original_filename, bytes=HEADER_WINDOW)
         data = head + handle.read()
     try:
         return first_page_png(data)
     except PreviewError as error:
-        raise SlidesRejected(error.code, file=slides.original_name, **error.params) from None
+        raise SlidesRejected(error.code, file=slides.original_filename, **error.params) from None
 
 
 def slides_render(*, slides_id: int, task_id: str = "", worker: str = "") -> None:

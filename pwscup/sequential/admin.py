@@ -135,7 +135,7 @@ class ReleaseAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
         "sequential",
         "team",
         "step",
-        "original_name",
+        "original_filename",
         "sha256",
         "uploaded_by",
         "created_at",
@@ -160,7 +160,7 @@ class SeqAttackAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     readonly_fields = (
         "target",
         "team",
-        "original_name",
+        "original_filename",
         "uploaded_by",
         "created_at",
         "status",

@@ -5,7 +5,6 @@ import json
 import secrets
 from typing import ClassVar
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -13,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
 from pwscup.core.files import source_encoding_label
-from pwscup.submissions.models import JobState, Status
+from pwscup.submissions.models import KeptUpload, Status
 
 
 def _new_seed() -> int:
@@ -141,22 +140,14 @@ class Master(models.Model):
         return source_encoding_label(self.source_encoding)
 
 
-class TeamUpload(JobState):
-    """What every team upload of the round keeps (``RoundKind.upload_models``): the file as
-    uploaded with its SHA-256 and size, the team's number for it, who and when, and the
-    check's job state with the outcome's message (the core's ``JobState``)."""
+class TeamUpload(KeptUpload):
+    """What every team upload of the round keeps: the core's kept upload (``KeptUpload``:
+    the file as uploaded, its SHA-256, size and number, who and when, the check's job state
+    and the outcome's message), in the round kind's folder."""
 
-    file = models.FileField(upload_to=private_path)
-    original_name = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64, blank=True)
-    size = models.PositiveBigIntegerField(default=0)
-    number = models.PositiveIntegerField(_("number in the team"), default=0)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
+    UPLOAD_FOLDER = "sequential"
 
-    class Meta(JobState.Meta):
+    class Meta(KeptUpload.Meta):
         abstract = True
 
 
@@ -179,8 +170,7 @@ class Release(TeamUpload):
     elapsed_ms = models.PositiveIntegerField(default=0)
     is_frozen = models.BooleanField(default=False)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(TeamUpload.Meta):
         indexes = [models.Index(fields=["sequential", "team", "step"])]
         verbose_name = _("release")
         verbose_name_plural = _("releases")
@@ -243,9 +233,6 @@ class SeqAttack(TeamUpload):
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     accuracy = models.FloatField(null=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"{self.team} → {self.target.team} #{self.pk}"

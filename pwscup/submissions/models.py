@@ -1,4 +1,5 @@
-"""What every kind's uploads share: the job states and the abstract kept, scored upload.
+"""What every kind's jobs and uploads share: the job state (``JobState``), the kept upload
+(``KeptUpload``) and the 2015 kind's scored upload built on them.
 
 Every scored object carries its job state in ``status``; each transition is a conditional
 UPDATE (``services/jobs.py``), so a task delivered twice does no harm. The concrete upload
@@ -20,8 +21,16 @@ NOTE_MAX_LENGTH = 200
 
 
 def upload_path(instance, filename: str) -> str:
+    """Where the 2015 uploads were kept before ``kept_upload_path`` (old migrations name it)."""
     stamp = timezone.now().strftime("%Y/%m/%d")
     return f"private/uploads/{stamp}/{secrets.token_hex(8)}-{filename}"
+
+
+def kept_upload_path(instance, filename: str) -> str:
+    """A kept upload's storage name: private, in its model's folder (``UPLOAD_FOLDER``), by
+    day, behind a random prefix (two teams' ``anonymized.csv`` never meet)."""
+    stamp = timezone.now().strftime("%Y/%m/%d")
+    return f"private/{instance.UPLOAD_FOLDER}/{stamp}/{secrets.token_hex(8)}-{filename}"
 
 
 class Status(models.TextChoices):
@@ -92,24 +101,36 @@ class JobState(models.Model):
         return self.status in (Status.QUEUED, Status.RUNNING)
 
 
-class ScoredUpload(JobState):
-    """An uploaded file, kept exactly as uploaded, and the state of its scoring job."""
+class KeptUpload(JobState):
+    """A team's file kept exactly as uploaded, and the job that checks or scores it: what
+    every kind's uploads inherit (``RoundKind.upload_models``; the upload pipeline,
+    ``services/uploads.py``, fills these fields). The concrete model adds its ``team`` (and
+    how it is deleted with it), its window (a phase, a DP level, a release step...) and its
+    results.
 
-    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
-    submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    file = models.FileField(upload_to=upload_path, max_length=300)
-    original_filename = models.CharField(max_length=255)
-    sha256 = models.CharField(max_length=64)
-    size = models.PositiveBigIntegerField()
-    # The team's own numbering of its uploads in the phase (#1, #2, …), given at upload
+    ``file`` is empty for a row the platform built itself (a DP estimate from a release).
+    """
+
+    #: The folder under ``private/`` where the model's files are kept.
+    UPLOAD_FOLDER: ClassVar[str] = "uploads"
+
+    file = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
+    # The file's name as the team's computer gave it.
+    original_filename = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    # The team's own numbering of its uploads in the window (#1, #2, …), given at upload
     # under the team's row lock; the global id means nothing to a team.
     number = models.PositiveIntegerField(_("number in the team"), default=0)
     # A short line the team writes about the upload ("k=5 + noise σ=10"), editable later.
     note = models.CharField(_("note"), max_length=NOTE_MAX_LENGTH, blank=True)
-    scorer_version = models.CharField(max_length=32, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta(JobState.Meta):
@@ -119,5 +140,17 @@ class ScoredUpload(JobState):
     @property
     def label(self) -> str:
         """How every page, message, console table, API answer and the CLI name an upload:
-        the team's own number in the phase ("#3"), never the global id."""
+        the team's own number in its window ("#3"), never the global id."""
         return f"#{self.number}"
+
+
+class ScoredUpload(KeptUpload):
+    """An upload of a phase (the 2015 kind's anonymizations and attacks) and its scores'
+    scorer version."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    scorer_version = models.CharField(max_length=32, blank=True)
+
+    class Meta(KeptUpload.Meta):
+        abstract = True

@@ -1,7 +1,8 @@
 """Every job shares the core's job state (``submissions.models.JobState``): pwscup2015's
 0004 moves each target's built-in attack job (the ``builtin_*`` columns) to a row of its
-own, and dp's 0005 stores a valid estimate as FINISHED. A database made before keeps every
-row and value, and both migrations go back as they came."""
+own, and dp's 0005 stores a valid estimate as FINISHED. Every upload shares the core's kept
+upload (``KeptUpload``): the fields renamed to its names keep their values. A database made
+before keeps every row and value, and the job migrations go back as they came."""
 
 import datetime as dt
 
@@ -9,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from pwscup.dp.models import Estimate
-from pwscup.pwscup2015.models import BuiltinAttack, Target
+from pwscup.presentations.models import Slides
+from pwscup.pwscup2015.models import AnonymizationSubmission, BuiltinAttack, Target
 from tests.support import migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -134,3 +136,58 @@ def test_the_migrations_go_back_with_the_values(world):
         assert OldEstimate.objects.get(pk=made["estimates"]["valid"]).status == "valid"
     finally:
         migrate()
+
+
+KEPT_BEFORE = [
+    ("pwscup2015", "0004_builtin_attack_job_row"),
+    ("dp", "0005_estimate_shared_status"),
+    ("presentations", "0002_slides_shared_status"),
+]
+
+
+def test_kept_uploads_keep_who_uploaded_and_the_file_name(world):
+    """The kept-upload fields got one name in every kind (``KeptUpload``): ``submitted_by``
+    (2015), ``user`` (DP) and ``original_name`` (slides) are renamed, their values kept."""
+    apps = migrate(KEPT_BEFORE)
+    try:
+        now = timezone.now()
+        a, user = world.teams["a"], world.users["a"]
+        upload = apps.get_model("pwscup2015", "AnonymizationSubmission").objects.create(
+            phase_id=world.anonymization.pk,
+            team_id=a.pk,
+            submitted_by_id=user.pk,
+            file="private/uploads/x.csv",
+            original_filename="mine.csv",
+            sha256="a" * 64,
+            size=10,
+            number=4,
+            note="k=5",
+        )
+        dp_round = apps.get_model("dp", "DPRound").objects.create(
+            round_id=world.round.pk, opens_at=now, closes_at=now
+        )
+        estimate = apps.get_model("dp", "Estimate").objects.create(
+            dp_round_id=dp_round.pk, team_id=a.pk, level="L1", number=2, status="failed",
+            user_id=user.pk, original_filename="estimate.csv", sha256="b" * 64, size=5,
+        )
+        window = apps.get_model("presentations", "PresentationWindow").objects.create(
+            competition_id=world.competition.pk, opens_at=now, closes_at=now
+        )
+        slides = apps.get_model("presentations", "Slides").objects.create(
+            window_id=window.pk, team_id=a.pk, uploaded_by_id=user.pk, file="s.pdf",
+            original_name="talk.pdf", sha256="c" * 64, size=7, number=3,
+        )
+    finally:
+        migrate()
+    upload = AnonymizationSubmission.objects.get(pk=upload.pk)
+    assert (upload.uploaded_by, upload.original_filename, upload.number, upload.note) == (
+        user, "mine.csv", 4, "k=5",
+    )
+    estimate = Estimate.objects.get(pk=estimate.pk)
+    assert (estimate.uploaded_by, estimate.original_filename, estimate.number, estimate.note) == (
+        user, "estimate.csv", 2, "",
+    )
+    slides = Slides.objects.get(pk=slides.pk)
+    assert (slides.uploaded_by, slides.original_filename, slides.size, slides.number) == (
+        user, "talk.pdf", 7, 3,
+    )

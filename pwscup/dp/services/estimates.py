@@ -60,7 +60,7 @@ def _estimate_upload_keep(
         check=lambda: level_open(dp_round, level, now),
         dp_round=dp_round,
         level=level,
-        user=uploader(user),
+        uploaded_by=uploader(user),
         original_filename=original_name(uploaded_file, default=stored_name),
         **fields,
     )
@@ -106,7 +106,7 @@ def dp_estimate_from_release(
     estimate = Estimate(
         dp_round=dp_round,
         team=team,
-        user=user,
+        uploaded_by=user,
         level=level,
         source=Estimate.Source.RELEASE,
         estimator=estimator,
@@ -225,7 +225,7 @@ def dp_estimate_from_answer(
         Estimate(
             dp_round=dp_round,
             team=team,
-            user=user,
+            uploaded_by=user,
             level=level,
             source=Estimate.Source.ANSWER,
             declaration={"from_answer": charge_no},

@@ -35,7 +35,7 @@ READONLY = (
     "created_at",
     "started_at",
     "finished_at",
-    "submitted_by",
+    "uploaded_by",
 )
 
 

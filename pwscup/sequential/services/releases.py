@@ -126,7 +126,7 @@ def release_upload(
         check=step_open,
         sequential=sequential,
         step=step,
-        original_name=original_name(uploaded_file, default=f"release_{step}.csv"),
+        original_filename=original_name(uploaded_file, default=f"release_{step}.csv"),
         uploaded_by=uploader(user),
     )
     broker.job_send(CHECK_RELEASE_TASK, release.pk)

@@ -248,7 +248,7 @@ def store_upload(
         now=now,
         phase=phase,
         note=note_clean(note),
-        submitted_by=uploader(user),
+        uploaded_by=uploader(user),
         original_filename=original_name(uploaded_file, default=stored_name),
         **fields,
     )
