@@ -31,6 +31,10 @@ class DPRoundCreateForm(forms.ModelForm):
     class Meta:
         model = DPRound
         fields = ("opens_at", "closes_at")
+        labels = {
+            "opens_at": _("release phase opens at"),
+            "closes_at": _("release phase closes at"),
+        }
 
     def clean(self):
         cleaned = super().clean()
@@ -65,6 +69,10 @@ class DPRoundWindowForm(forms.ModelForm):
     class Meta:
         model = DPRound
         fields = ("opens_at", "closes_at")
+        labels = {
+            "opens_at": _("release phase opens at"),
+            "closes_at": _("release phase closes at"),
+        }
 
     def clean(self):
         cleaned = super().clean()

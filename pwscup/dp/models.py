@@ -16,7 +16,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import Round, UploadDates
 from pwscup.submissions.models import KeptUpload, Status
 from scoring.dp.errors import render_dp
 from scoring.dp.messages import DP_MESSAGES
@@ -26,7 +26,7 @@ def dp_private_path(instance, filename: str) -> str:
     return f"private/dp/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
 
 
-class DPRound(models.Model):
+class DPRound(UploadDates):
     """The DP part of a round: its release window, and what is computed at the close.
 
     The hidden table is ``Round.original_file``, as for every kind; the configuration
@@ -40,8 +40,8 @@ class DPRound(models.Model):
     # not keep the order of an object's keys, and the attributes' order is the round order
     # (cells are row-major in it). This text is what the DP code reads.
     config_text = models.TextField(editable=False, default="{}")
-    opens_at = models.DateTimeField(_("release phase opens at"))
-    closes_at = models.DateTimeField(_("release phase closes at"))
+    # ``opens_at`` and ``closes_at`` (``UploadDates``): the release phase, when queries,
+    # releases and estimates are taken.
     # Set when the scores and baselines were computed after the close (once).
     scored_at = models.DateTimeField(null=True, blank=True, editable=False)
     baselines = models.JSONField(default=dict, blank=True, editable=False)
@@ -52,13 +52,6 @@ class DPRound(models.Model):
 
     def __str__(self) -> str:
         return str(self.round)
-
-    def is_open(self, at=None) -> bool:
-        at = at or timezone.now()
-        return self.opens_at <= at < self.closes_at
-
-    def has_closed(self, at=None) -> bool:
-        return (at or timezone.now()) >= self.closes_at
 
     @property
     def config(self) -> dict:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.models import Competition, Round, UploadDates, UploadLimits
 from pwscup.submissions.models import KeptUpload, Status
 
 # The policy texts a team may write beside its slides (each, in characters).
@@ -40,7 +40,7 @@ def preview_path(instance, filename: str) -> str:
     return f"private/slides/previews/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
 
 
-class PresentationWindow(models.Model):
+class PresentationWindow(UploadDates, UploadLimits):
     competition = models.ForeignKey(
         Competition,
         on_delete=models.CASCADE,
@@ -57,19 +57,11 @@ class PresentationWindow(models.Model):
         help_text=_("Empty: the presentations of the whole competition."),
     )
     title = models.CharField(_("title"), max_length=200, blank=True)
-    opens_at = models.DateTimeField(_("uploads open at"))
-    closes_at = models.DateTimeField(_("uploads close at"))
     # The window's dates are typed and shown in the round's time zone; a competition-wide
     # window has no round, and uses this one.
     time_zone = models.CharField(_("time zone"), max_length=64, default=DEFAULT_TIME_ZONE)
     max_bytes = models.PositiveBigIntegerField(
         _("largest PDF (bytes)"), default=slides_max_bytes_default
-    )
-    daily_limit = models.PositiveIntegerField(
-        _("uploads per day"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
-    total_limit = models.PositiveIntegerField(
-        _("uploads in total"), null=True, blank=True, help_text=_("Empty: no limit.")
     )
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     published_by = models.ForeignKey(

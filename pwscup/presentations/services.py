@@ -232,11 +232,10 @@ def policy_clean(text: str | None, *, label: str) -> str:
 def slides_window(*, window: PresentationWindow, team: Team) -> UploadWindow:
     """What an upload of slides counts against: the team's uploads of the window, its limits,
     the local day of its time zone."""
-    return UploadWindow(
+    return UploadWindow.limited_by(
+        window,
         round=window.round,
         uploads=Slides.objects.filter(window=window, team=team),
-        daily_limit=window.daily_limit,
-        total_limit=window.total_limit,
         total_message=_("Your team has used all %(limit)s uploads of slides of this window."),
         time_zone=window.zone,
     )

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import Round, UploadLimits
 from pwscup.core.files import source_encoding_label
 from pwscup.submissions.models import KeptUpload, Status
 
@@ -23,7 +23,7 @@ def private_path(instance, filename: str) -> str:
     return f"private/sequential/{timezone.now():%Y%m%d%H%M%S}-{secrets.token_hex(6)}-{filename}"
 
 
-class SequentialRound(models.Model):
+class SequentialRound(UploadLimits):
     """The sequential part of a round: its configuration (spec §12) and how far it has run."""
 
     round = models.OneToOneField(
@@ -55,12 +55,8 @@ class SequentialRound(models.Model):
     auto_freeze = models.BooleanField(
         _("freeze each release automatically at its close"), default=True
     )
-    daily_limit = models.PositiveIntegerField(
-        _("uploads per team per release per day"), null=True, blank=True
-    )
-    total_limit = models.PositiveIntegerField(
-        _("uploads per team per release"), null=True, blank=True
-    )
+    # ``daily_limit`` and ``total_limit`` (``UploadLimits``) count a team's uploads of one
+    # release step (each step is a window of its own).
 
     class Meta:
         verbose_name = _("sequential round")
