@@ -233,7 +233,7 @@ def measure(round_, organizer) -> dict:
             times["freeze"] = elapsed
         if "freeze" in times:
             states = list(
-                Target.objects.filter(round=round_).values_list("builtin_status", flat=True)
+                Target.objects.filter(round=round_).values_list("builtin__status", flat=True)
             )
             if all(s in (Status.FINISHED, Status.FAILED) for s in states):
                 times["builtin"] = elapsed
@@ -249,7 +249,7 @@ def measure(round_, organizer) -> dict:
         "operation": operation.status,
         "result": operation.result,
         "targets": targets.count(),
-        "builtin_failed": targets.filter(builtin_status=Status.FAILED).count(),
+        "builtin_failed": targets.filter(builtin__status=Status.FAILED).count(),
     }
 
 

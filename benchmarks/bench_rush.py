@@ -186,14 +186,13 @@ def fake_scores(i: int) -> dict:
     return scores
 
 
-def complete(model, pk: int, fields=None, **values) -> None:
+def complete(model, pk: int, **values) -> None:
     """Finish a job as a worker would (claim, complete), with the given results."""
     from pwscup.submissions.models import Status
-    from pwscup.submissions.services.jobs import UPLOAD_JOB, job_claim, job_complete
+    from pwscup.submissions.services.jobs import job_claim, job_complete
 
-    fields = fields or UPLOAD_JOB
-    token = job_claim(model=model, pk=pk, fields=fields)
-    job_complete(model=model, pk=pk, token=token, status=Status.FINISHED, fields=fields, **values)
+    token = job_claim(model=model, pk=pk)
+    job_complete(model=model, pk=pk, token=token, status=Status.FINISHED, **values)
 
 
 def csv_file(content: bytes, name: str):
@@ -305,8 +304,12 @@ def build_frozen_round(args, organizer) -> str:
     """A frozen round, every target attacked by every other team, results published."""
     import scoring
     from pwscup.pwscup2015 import services
-    from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
-    from pwscup.submissions.services.jobs import BUILTIN_JOB
+    from pwscup.pwscup2015.models import (
+        AnonymizationSubmission,
+        AttackSubmission,
+        BuiltinAttack,
+        Target,
+    )
 
     with open(REPO / "fixtures" / "adult.csv", "rb") as handle:
         original = b"".join(handle.readline() for _ in range(201))
@@ -332,10 +335,9 @@ def build_frozen_round(args, organizer) -> str:
             for k, m in enumerate(scoring.ATTACK_METRICS)
         }
         complete(
-            Target,
+            BuiltinAttack,
             target.pk,
-            fields=BUILTIN_JOB,
-            builtin_rates=rates,
+            rates=rates,
             scorer_version=scoring.SCORER_VERSION,
         )
     answer = ("guess\n" + "0\n" * targets[0].rows).encode()

@@ -114,21 +114,50 @@ class Round(models.Model):
         return source_encoding_label(self.original_encoding)
 
 
-class Phase(models.Model):
+class UploadDates(models.Model):
+    """When a window takes uploads: from ``opens_at`` (included) to ``closes_at`` (excluded).
+
+    What every upload window of every kind declares (a 2015 phase, a presentation window,
+    a DP round's release phase); a kind may end a window earlier (the 2015 freeze:
+    ``RoundKind.phase_ended_at``), never later."""
+
+    opens_at = models.DateTimeField(_("opens at"))
+    closes_at = models.DateTimeField(_("closes at"))
+
+    class Meta:
+        abstract = True
+
+    def is_open(self, at=None) -> bool:
+        at = at or timezone.now()
+        return self.opens_at <= at < self.closes_at
+
+    def has_closed(self, at=None) -> bool:
+        return (at or timezone.now()) >= self.closes_at
+
+
+class UploadLimits(models.Model):
+    """How many uploads a team may make in a window, per round-local day and in total (empty:
+    no limit): what the core's upload pipeline enforces for every kind
+    (``pwscup.submissions.services.uploads.UploadWindow.limited_by``)."""
+
+    daily_limit = models.PositiveIntegerField(
+        _("uploads per day"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    total_limit = models.PositiveIntegerField(
+        _("uploads in total"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+
+    class Meta:
+        abstract = True
+
+
+class Phase(UploadDates, UploadLimits):
     class Kind(models.TextChoices):
         ANONYMIZATION = "anonymization", _("Anonymization phase")
         ATTACK = "attack", _("Attack phase")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="phases")
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
-    opens_at = models.DateTimeField(_("opens at"))
-    closes_at = models.DateTimeField(_("closes at"))
-    daily_limit = models.PositiveIntegerField(
-        _("submissions per day"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
-    total_limit = models.PositiveIntegerField(
-        _("submissions in total"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
     leaderboard_public = models.BooleanField(_("leaderboard visible to visitors"), default=False)
 
     class Meta:
@@ -139,13 +168,6 @@ class Phase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} / {self.get_kind_display()}"
-
-    def is_open(self, at=None) -> bool:
-        at = at or timezone.now()
-        return self.opens_at <= at < self.closes_at
-
-    def has_closed(self, at=None) -> bool:
-        return (at or timezone.now()) >= self.closes_at
 
 
 class AuditEntry(models.Model):

@@ -32,6 +32,10 @@ class DPRoundCreateForm(forms.ModelForm):
     class Meta:
         model = DPRound
         fields = ("opens_at", "closes_at")
+        labels = {
+            "opens_at": _("release phase opens at"),
+            "closes_at": _("release phase closes at"),
+        }
 
     def clean(self):
         cleaned = super().clean()
@@ -66,6 +70,10 @@ class DPRoundWindowForm(forms.ModelForm):
     class Meta:
         model = DPRound
         fields = ("opens_at", "closes_at")
+        labels = {
+            "opens_at": _("release phase opens at"),
+            "closes_at": _("release phase closes at"),
+        }
 
     def clean(self):
         cleaned = super().clean()

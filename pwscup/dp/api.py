@@ -208,7 +208,7 @@ class EstimateView(APIView):
         # A ``Refused`` (size, limits, the team's bounds) is answered by the API's handler.
         # A kept upload is checked by a worker (202: poll the estimate); a build is answered.
         status = {
-            Estimate.Status.VALID: 201,
+            Estimate.Status.FINISHED: 201,
             Estimate.Status.QUEUED: 202,
             Estimate.Status.RUNNING: 202,
         }.get(estimate.status, 400)

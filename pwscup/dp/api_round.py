@@ -53,9 +53,7 @@ def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool, final:
         "type": _type_key(estimate.level),
         "id": estimate.pk,
         "number": estimate.number,
-        # The API's vocabulary for every kind says "finished" where this kind's pages say
-        # "valid" (its stored value, read here as a string: the state is the same).
-        "status": "finished" if estimate.status == "valid" else estimate.status,
+        "status": estimate.status,
         "created_at": estimate.created_at,
         "about": _("level %(level)s") % {"level": estimate.level},
         "message": estimate.message_text,

@@ -23,6 +23,8 @@ from pwscup.dp.services import dp_round_create
 from pwscup.kinds.bundles import (
     RoundBundle,
     at_offset,
+    limits_export,
+    limits_read,
     named_list,
     named_list_read,
     offset_from,
@@ -34,7 +36,7 @@ from scoring.dp.errors import DPError
 from scoring.dp.exact import parse_epsilon
 
 ORIGINAL = "original.csv"
-SETTINGS_KEYS = ("config", "schedule")
+SETTINGS_KEYS = ("config", "schedule", "limits")
 SCHEDULE_KEYS = ("opens_at", "closes_at")
 # The normalised form of a workload target and of a level: any other field is refused (a
 # misspelt "epsilom" must not pass silently as it would in a hand-written console JSON).
@@ -67,6 +69,7 @@ def round_bundle(round, *, anchor) -> RoundBundle:
                 "opens_at": offset_from(dp_round.opens_at, anchor),
                 "closes_at": offset_from(dp_round.closes_at, anchor),
             },
+            "limits": limits_export(dp_round),
         },
         files={ORIGINAL: engine.stored_bytes(original)},
     )
@@ -90,6 +93,8 @@ def round_from_bundle(*, competition, entry, start, user):
         key: at_offset(setting_required(schedule, key, "schedule"), start, field=f"schedule.{key}")
         for key in SCHEDULE_KEYS
     }
+    # A bundle written before DP rounds had upload limits has none: no limit.
+    limits = limits_read(settings["limits"]) if "limits" in settings else {}
     table = _files(entry.files)
     try:
         engine.config_validate(config)
@@ -106,6 +111,7 @@ def round_from_bundle(*, competition, entry, start, user):
             opens_at=window["opens_at"],
             closes_at=window["closes_at"],
             timezone_name=entry.timezone,
+            **limits,
             order=entry.order,
             user=user,
         )

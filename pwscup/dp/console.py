@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.selectors import console_competition
+from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.time_zones import TimeZoneField
 from pwscup.dp import services
 
@@ -32,6 +33,20 @@ class DPRoundForm(forms.Form):
     )
     opens_at = forms.DateTimeField(label=_("Release phase opens at"))
     closes_at = forms.DateTimeField(label=_("Release phase closes at"))
+    daily_limit = forms.IntegerField(
+        label=_("Estimates per team per level per day"),
+        required=False,
+        min_value=1,
+        max_value=POSITIVE_INT_MAX,
+        help_text=_("Empty: no limit. Rejected estimates do not count."),
+    )
+    total_limit = forms.IntegerField(
+        label=_("Estimates per team per level in all"),
+        required=False,
+        min_value=1,
+        max_value=POSITIVE_INT_MAX,
+        help_text=_("Empty: no limit. Rejected estimates do not count."),
+    )
     timezone = TimeZoneField(label=_("Time zone"))
 
     def clean(self):
@@ -73,6 +88,8 @@ def round_create(request, competition_slug):
                     config_raw=data["config"],
                     opens_at=data["opens_at"],
                     closes_at=data["closes_at"],
+                    daily_limit=data["daily_limit"],
+                    total_limit=data["total_limit"],
                     timezone_name=data["timezone"],
                     user=request.user,
                 )

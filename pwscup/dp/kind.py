@@ -14,7 +14,7 @@ from pwscup.dp.selectors import dp_round_of, organizer_overview
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE
 from pwscup.dp.views import charges, estimates, kit, pages, tabs
 from pwscup.kinds.base import RoundKind
-from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+from pwscup.submissions.services.jobs import JobKind
 
 
 class DPKind(RoundKind):
@@ -41,7 +41,7 @@ class DPKind(RoundKind):
         return [Estimate]
 
     def jobs(self):
-        return [JobKind(Estimate, UPLOAD_JOB, CHECK_DP_ESTIMATE)]
+        return [JobKind(Estimate, CHECK_DP_ESTIMATE)]
 
     def round_note(self, round) -> str:
         from django.utils.translation import gettext

@@ -7,6 +7,7 @@ charge never exists without its answer nor an answer without its charge.
 
 import json
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -15,7 +16,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import Round, UploadDates, UploadLimits
+from pwscup.submissions.models import KeptUpload, Status
 from scoring.dp.errors import render_dp
 from scoring.dp.messages import DP_MESSAGES
 
@@ -24,7 +26,7 @@ def dp_private_path(instance, filename: str) -> str:
     return f"private/dp/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
 
 
-class DPRound(models.Model):
+class DPRound(UploadDates, UploadLimits):
     """The DP part of a round: its release window, and what is computed at the close.
 
     The hidden table is ``Round.original_file``, as for every kind; the configuration
@@ -38,8 +40,9 @@ class DPRound(models.Model):
     # not keep the order of an object's keys, and the attributes' order is the round order
     # (cells are row-major in it). This text is what the DP code reads.
     config_text = models.TextField(editable=False, default="{}")
-    opens_at = models.DateTimeField(_("release phase opens at"))
-    closes_at = models.DateTimeField(_("release phase closes at"))
+    # ``opens_at`` and ``closes_at`` (``UploadDates``): the release phase, when queries,
+    # releases and estimates are taken. ``daily_limit`` and ``total_limit``
+    # (``UploadLimits``): the estimates a team may upload per level, per day and in all.
     # Set when the scores and baselines were computed after the close (once).
     scored_at = models.DateTimeField(null=True, blank=True, editable=False)
     baselines = models.JSONField(default=dict, blank=True, editable=False)
@@ -50,13 +53,6 @@ class DPRound(models.Model):
 
     def __str__(self) -> str:
         return str(self.round)
-
-    def is_open(self, at=None) -> bool:
-        at = at or timezone.now()
-        return self.opens_at <= at < self.closes_at
-
-    def has_closed(self, at=None) -> bool:
-        return (at or timezone.now()) >= self.closes_at
 
     @property
     def config(self) -> dict:
@@ -140,16 +136,17 @@ class Charge(models.Model):
         return list(zip(cells, self.reply.get("answer", []), strict=False))
 
 
-class Estimate(models.Model):
+class Estimate(KeptUpload):
     """A team's estimate of the workload at one level, kept as uploaded (or as built by the
-    platform from a release or an answer); the last valid one counts. Its scores are computed
-    after the close only."""
+    platform from a release or an answer); the last valid one (FINISHED, "valid" in the
+    pages) counts. Its scores are computed after the close only."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Being computed")
-        RUNNING = "running", _("Being checked")
-        VALID = "valid", _("Valid")
-        FAILED = "failed", _("Failed")
+    UPLOAD_FOLDER = "dp"
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.QUEUED: _("Being computed"),
+        Status.RUNNING: _("Being checked"),
+        Status.FINISHED: _("Valid"),
+    }
 
     class Source(models.TextChoices):
         UPLOAD = "upload", _("Uploaded estimate")
@@ -162,13 +159,9 @@ class Estimate(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_estimates")
     level = models.CharField(_("level"), max_length=64)
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
-    file = models.FileField(upload_to=dp_private_path, max_length=300, blank=True)
-    original_filename = models.CharField(max_length=255, blank=True)
-    # An uploaded file's SHA-256 and size (none for an estimate the platform builds), and
-    # the team's number for the estimate in its level (``uploads.next_upload_number``).
-    sha256 = models.CharField(max_length=64, blank=True)
-    size = models.PositiveBigIntegerField(default=0)
-    number = models.PositiveIntegerField(_("number in the team"), default=0)
+    # The kept upload's fields (``KeptUpload``): no file, SHA-256 nor size for an estimate
+    # the platform builds; the number is the team's in its level, uploads and builds alike
+    # (``uploads.next_upload_number``); ``uploaded_by`` is who uploaded or asked.
     declaration = models.JSONField(default=dict, blank=True)
     # The estimate as the scorer reads it: {target id: [count per cell]}.
     counts = models.JSONField(default=dict, blank=True)
@@ -178,31 +171,18 @@ class Estimate(models.Model):
     declared_epsilon = models.CharField(max_length=200, blank=True)
     plausibility = models.JSONField(default=dict, blank=True)
     flagged = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=Status.choices)
-    message = models.TextField(blank=True)
-    # The failure as ``scoring.dp.errors`` code and parameters: shown in the reader's language.
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
     scores = models.JSONField(default=dict, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    # The check's (or the build's) job state, fields named as ``jobs.UPLOAD_JOB``.
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(KeptUpload.Meta):
         verbose_name = _("estimate")
         verbose_name_plural = _("estimates")
 
     def __str__(self) -> str:
         return f"{self.team} / {self.level} / {self.created_at:%Y-%m-%d %H:%M}"
+
+    # The check's (or the build's) job state is the core's (``JobState``); a failure's
+    # ``message_code`` and parameters are ``scoring.dp.errors``'s, shown in the reader's
+    # language.
 
     @property
     def message_text(self) -> str:

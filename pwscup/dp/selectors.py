@@ -43,7 +43,7 @@ class LevelView:
 
     @property
     def current_estimate(self):
-        return next((e for e in self.estimates if e.status == Estimate.Status.VALID), None)
+        return next((e for e in self.estimates if e.status == Estimate.Status.FINISHED), None)
 
 
 def dp_round_of(round) -> DPRound:
@@ -97,7 +97,7 @@ def final_estimates(*, dp_round: DPRound, level: str) -> list[Estimate]:
     """Each team's last valid estimate at ``level`` (the one that counts)."""
     chosen: dict[int, Estimate] = {}
     for estimate in (
-        Estimate.objects.filter(dp_round=dp_round, level=level, status=Estimate.Status.VALID)
+        Estimate.objects.filter(dp_round=dp_round, level=level, status=Estimate.Status.FINISHED)
         .select_related("team")
         .order_by("-created_at", "-id")
     ):
@@ -120,7 +120,7 @@ def organizer_overview(*, dp_round: DPRound) -> list[dict]:
         if cell is not None:
             cell.update(spent=ledger.spent, charges=ledger.charges_count)
     for team_id, level in (
-        Estimate.objects.filter(dp_round=dp_round, status=Estimate.Status.VALID)
+        Estimate.objects.filter(dp_round=dp_round, status=Estimate.Status.FINISHED)
         .values_list("team_id", "level")
         .distinct()
     ):

@@ -19,6 +19,8 @@ from django.utils.dateparse import parse_duration
 from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
+from pwscup.core.form_fields import POSITIVE_INT_MAX
+
 
 @dataclass(frozen=True)
 class RoundBundle:
@@ -157,3 +159,31 @@ def named_list_read(items, path: str, value_key: str) -> dict:
             )
         ordered[name] = setting_required(item, value_key, where)
     return ordered
+
+
+LIMIT_KEYS = ("daily_limit", "total_limit")
+
+
+def limits_export(limits) -> dict:
+    """A window's upload limits (``pwscup.competitions.models.UploadLimits``) as a bundle's
+    settings hold them: ``{"daily_limit": int | None, "total_limit": int | None}``."""
+    return {key: getattr(limits, key) for key in LIMIT_KEYS}
+
+
+def limits_read(raw, *, field: str = "limits") -> dict:
+    """The limits ``limits_export`` wrote, checked (``null``: no limit, else an integer from
+    1 to the largest a form takes); a ``ValidationError`` keyed ``limits.<key>`` names the
+    value."""
+    limits = settings_object(raw, field)
+    settings_known(limits, LIMIT_KEYS, field)
+    for key in LIMIT_KEYS:
+        value = setting_required(limits, key, field)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= POSITIVE_INT_MAX
+        ):
+            raise setting_type_error(
+                f"{field}.{key}",
+                value,
+                _("null (no limit) or an integer from 1 to %(max)s") % {"max": POSITIVE_INT_MAX},
+            )
+    return {key: limits[key] for key in LIMIT_KEYS}

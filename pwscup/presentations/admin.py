@@ -48,7 +48,7 @@ class SlidesAdmin(CompetitionScopedAdmin, ReadOnlyAdmin, admin.ModelAdmin):
         "team",
         "uploaded_by",
         "number",
-        "original_name",
+        "original_filename",
         "sha256",
         "size",
         "status",

@@ -12,7 +12,7 @@ class PresentationsConfig(AppConfig):
         from pwscup.presentations.models import Slides
         from pwscup.presentations.services import RENDER_PREVIEW_TASK
         from pwscup.submissions.registry import register_job, register_upload_model
-        from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+        from pwscup.submissions.services.jobs import JobKind
 
         register_upload_model(Slides)
-        register_job(JobKind(Slides, UPLOAD_JOB, RENDER_PREVIEW_TASK))
+        register_job(JobKind(Slides, RENDER_PREVIEW_TASK))

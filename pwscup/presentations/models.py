@@ -3,12 +3,13 @@
 A window belongs to a competition, and to one of its rounds (of any kind) or to none (the
 competition's own presentations, at most one). Each upload of slides is one ``Slides`` row
 with the fields every team upload keeps (``RoundKind.upload_models``: the file as uploaded,
-its SHA-256, size, the team's number, status, dates) and the job fields of
-``pwscup.submissions.services.jobs.UPLOAD_JOB`` (a worker checks the PDF and renders its first
+its SHA-256, size, the team's number, status, dates) and the core's job state
+(``pwscup.submissions.models.JobState``: a worker checks the PDF and renders its first
 page as the preview). The team's latest rendered upload is the one shown.
 """
 
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -17,8 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.models import Competition, Round, UploadDates, UploadLimits
 from pwscup.core.time_zones import default_time_zone
+from pwscup.submissions.models import KeptUpload, Status
 
 # The policy texts a team may write beside its slides (each, in characters).
 POLICY_MAX_LENGTH = 4000
@@ -30,6 +32,7 @@ def slides_max_bytes_default() -> int:
 
 
 def slides_path(instance, filename: str) -> str:
+    """Where slides were kept before ``kept_upload_path`` (an old migration names it)."""
     return f"private/slides/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
 
 
@@ -37,7 +40,7 @@ def preview_path(instance, filename: str) -> str:
     return f"private/slides/previews/{timezone.now():%Y/%m/%d}/{secrets.token_hex(8)}-{filename}"
 
 
-class PresentationWindow(models.Model):
+class PresentationWindow(UploadDates, UploadLimits):
     competition = models.ForeignKey(
         Competition,
         on_delete=models.CASCADE,
@@ -54,19 +57,11 @@ class PresentationWindow(models.Model):
         help_text=_("Empty: the presentations of the whole competition."),
     )
     title = models.CharField(_("title"), max_length=200, blank=True)
-    opens_at = models.DateTimeField(_("uploads open at"))
-    closes_at = models.DateTimeField(_("uploads close at"))
     # The window's dates are typed and shown in the round's time zone; a competition-wide
     # window has no round, and uses this one.
     time_zone = models.CharField(_("time zone"), max_length=64, default=default_time_zone)
     max_bytes = models.PositiveBigIntegerField(
         _("largest PDF (bytes)"), default=slides_max_bytes_default
-    )
-    daily_limit = models.PositiveIntegerField(
-        _("uploads per day"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
-    total_limit = models.PositiveIntegerField(
-        _("uploads in total"), null=True, blank=True, help_text=_("Empty: no limit.")
     )
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     published_by = models.ForeignKey(
@@ -111,61 +106,29 @@ class PresentationWindow(models.Model):
         return self.published_at is not None
 
 
-class Slides(models.Model):
+class Slides(KeptUpload):
     """One upload of a team's slides (a PDF), kept as uploaded, and its preview's job."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Rendering")
-        FINISHED = "finished", _("Ready")
-        FAILED = "failed", _("Rejected")
+    UPLOAD_FOLDER = "slides"
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Rendering"),
+        Status.FINISHED: _("Ready"),
+        Status.FAILED: _("Rejected"),
+    }
 
     window = models.ForeignKey(PresentationWindow, on_delete=models.CASCADE, related_name="slides")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    file = models.FileField(upload_to=slides_path, max_length=300)
-    original_name = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64)
-    size = models.PositiveBigIntegerField(default=0)
-    number = models.PositiveIntegerField(_("number in the team"), default=0)
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
-    )
     anonymization_policy = models.TextField(
         _("anonymization policy"), max_length=POLICY_MAX_LENGTH, blank=True
     )
     attack_policy = models.TextField(_("attack policy"), max_length=POLICY_MAX_LENGTH, blank=True)
     # The first page as a PNG about 800 pixels wide, rendered by the worker.
     preview = models.FileField(upload_to=preview_path, max_length=300, blank=True)
-    # Why the upload was rejected: a code and its parameters, shown in each reader's language
-    # (``pwscup.presentations.selectors.slides_message``); ``message`` holds the English text.
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["window", "team", "status"])]
         verbose_name = _("slides")
         verbose_name_plural = _("slides")
 
     def __str__(self) -> str:
         return f"{self.team} slides {self.label}"
-
-    @property
-    def label(self) -> str:
-        """The team's own number for the upload in its window ("#3")."""
-        return f"#{self.number}"
-
-    @property
-    def is_pending(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

@@ -229,11 +229,10 @@ def policy_clean(text: str | None, *, label: str) -> str:
 def slides_window(*, window: PresentationWindow, team: Team) -> UploadWindow:
     """What an upload of slides counts against: the team's uploads of the window, its limits,
     the local day of its time zone."""
-    return UploadWindow(
+    return UploadWindow.limited_by(
+        window,
         round=window.round,
         uploads=Slides.objects.filter(window=window, team=team),
-        daily_limit=window.daily_limit,
-        total_limit=window.total_limit,
         total_message=_("Your team has used all %(limit)s uploads of slides of this window."),
         time_zone=window.zone,
     )
@@ -299,7 +298,7 @@ def slides_upload(
         check=lambda: _refuse_closed(window=window, now=now),
         window_id=window.pk,  # (``window`` is upload_keep's own argument)
         uploaded_by=uploader(user),
-        original_name=original_name(uploaded_file, default="slides.pdf"),
+        original_filename=original_name(uploaded_file, default="slides.pdf"),
         anonymization_policy=anonymization_policy,
         attack_policy=attack_policy,
     )
@@ -312,12 +311,12 @@ def _checked_preview(slides: Slides) -> bytes:
     with opened(slides.file) as handle:
         head = handle.read(HEADER_WINDOW)
         if not looks_like_pdf(head):
-            raise SlidesRejected("slides.not_pdf", file=slides.original_name, bytes=HEADER_WINDOW)
+            raise SlidesRejected("slides.not_pdf", file=slides.original_filename, bytes=HEADER_WINDOW)
         data = head + handle.read()
     try:
         return first_page_png(data)
     except PreviewError as error:
-        raise SlidesRejected(error.code, file=slides.original_name, **error.params) from None
+        raise SlidesRejected(error.code, file=slides.original_filename, **error.params) from None
 
 
 def slides_render(*, slides_id: int, task_id: str = "", worker: str = "") -> None:

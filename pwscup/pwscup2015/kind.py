@@ -30,6 +30,7 @@ from pwscup.pwscup2015.leaderboards import views as leaderboard_views
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     RoundOperation,
     Target,
     TeamDataset,
@@ -40,7 +41,7 @@ from pwscup.pwscup2015.services.rounds import round_data_check
 from pwscup.pwscup2015.views import files as file_views
 from pwscup.pwscup2015.views import tabs as tab_views
 from pwscup.pwscup2015.views import uploads as upload_views
-from pwscup.submissions.services.jobs import BUILTIN_JOB, UPLOAD_JOB, JobKind
+from pwscup.submissions.services.jobs import JobKind
 
 
 class Pwscup2015Kind(RoundKind):
@@ -159,10 +160,10 @@ class Pwscup2015Kind(RoundKind):
 
     def jobs(self):
         return [
-            JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
-            JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
-            JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
-            JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION),
+            JobKind(AnonymizationSubmission, broker.SCORE_ANONYMIZATION),
+            JobKind(AttackSubmission, broker.SCORE_ATTACK),
+            JobKind(BuiltinAttack, broker.SCORE_BUILTIN_ATTACKS),
+            JobKind(RoundOperation, broker.RUN_ROUND_OPERATION),
         ]
 
     def leaderboard_url(self, round):

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
-from pwscup.submissions.models import ScoredUpload, Status
+from pwscup.submissions.models import JobState, ScoredUpload
 
 
 def generated_path(instance, filename: str) -> str:
@@ -176,17 +176,6 @@ class Target(models.Model):
     rows = models.PositiveIntegerField()
     reference_rows = models.PositiveIntegerField()
     published_at = models.DateTimeField(default=timezone.now)
-    builtin_status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    builtin_rates = models.JSONField(default=dict, blank=True)
-    builtin_message = models.TextField(blank=True)
-    builtin_message_code = models.CharField(max_length=64, blank=True)
-    builtin_message_params = models.JSONField(default=dict, blank=True)
-    builtin_attempts = models.PositiveSmallIntegerField(default=0)
-    builtin_task_id = models.CharField(max_length=64, blank=True)
-    builtin_worker = models.CharField(max_length=255, blank=True)
-    builtin_queued_at = models.DateTimeField(default=timezone.now)
-    builtin_started_at = models.DateTimeField(null=True, blank=True)
-    scorer_version = models.CharField(max_length=32, blank=True)
 
     class Meta:
         unique_together = [("round", "team")]
@@ -196,6 +185,26 @@ class Target(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} target v{self.version}"
+
+
+class BuiltinAttack(JobState):
+    """The platform's built-in attacks on one target: a job of its own, one row per target
+    (its primary key is the target's), created with the target and reset at each of its
+    versions. ``rates`` holds each attack's re-identification rate, ``scorer_version`` the
+    scorer that computed them."""
+
+    target = models.OneToOneField(
+        Target, on_delete=models.CASCADE, primary_key=True, related_name="builtin"
+    )
+    rates = models.JSONField(default=dict, blank=True)
+    scorer_version = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        verbose_name = _("built-in attacks")
+        verbose_name_plural = _("built-in attacks")
+
+    def __str__(self) -> str:
+        return f"built-in attacks on {self.target}"
 
 
 class AttackSubmission(ScoredUpload):
@@ -220,7 +229,7 @@ class AttackSubmission(ScoredUpload):
         return f"{self.label} {self.team} → {self.target.team} ({self.status})"
 
 
-class RoundOperation(models.Model):
+class RoundOperation(JobState):
     """An organizer's round-wide operation (freeze, rescore, publish) run as a background job.
 
     One row per request; its job state uses the same fields and transitions as an
@@ -238,23 +247,11 @@ class RoundOperation(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
-    )
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
     # What the operation did, e.g. {"published": 3, "unchanged": 97} for a freeze.
     result = models.JSONField(default=dict, blank=True)
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

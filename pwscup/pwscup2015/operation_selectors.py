@@ -52,7 +52,7 @@ def round_builtin_progress(*, round: Round) -> dict[str, int]:
     """How many of the round's targets have their built-in attacks in each state."""
     counts = Target.objects.filter(round=round).aggregate(
         targets=Count("pk"),
-        **{status: Count("pk", filter=Q(builtin_status=status)) for status in Status.values},
+        **{status: Count("pk", filter=Q(builtin__status=status)) for status in Status.values},
     )
     return {key: int(value or 0) for key, value in counts.items()}
 

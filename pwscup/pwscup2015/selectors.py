@@ -15,6 +15,7 @@ from pwscup.core.files import opened
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     Pwscup2015Round,
     Target,
     TeamDataset,
@@ -192,7 +193,7 @@ def round_stale_scores(*, round: Round) -> StaleScores:
         queryset.exclude(scorer_version="").exclude(scorer_version=current)
         for queryset in (
             AnonymizationSubmission.objects.filter(phase__round=round),
-            Target.objects.filter(round=round),
+            BuiltinAttack.objects.filter(target__round=round),
             AttackSubmission.objects.filter(phase__round=round),
         )
     ]

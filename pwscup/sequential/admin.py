@@ -27,6 +27,11 @@ class SequentialRoundForm(forms.ModelForm):
     class Meta:
         model = SequentialRound
         fields = ("step_closes", "auto_freeze", "daily_limit", "total_limit")
+        # Each release step is a window of its own.
+        labels = {
+            "daily_limit": _("uploads per team per release per day"),
+            "total_limit": _("uploads per team per release"),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -135,7 +140,7 @@ class ReleaseAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
         "sequential",
         "team",
         "step",
-        "original_name",
+        "original_filename",
         "sha256",
         "uploaded_by",
         "created_at",
@@ -160,7 +165,7 @@ class SeqAttackAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     readonly_fields = (
         "target",
         "team",
-        "original_name",
+        "original_filename",
         "uploaded_by",
         "created_at",
         "status",

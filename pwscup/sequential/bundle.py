@@ -28,10 +28,11 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.dates import dates_check
-from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.kinds.bundles import (
     RoundBundle,
     at_offset,
+    limits_export,
+    limits_read,
     named_list,
     named_list_read,
     offset_from,
@@ -47,7 +48,6 @@ from pwscup.sequential.services.common import stored_bytes
 MASTER, POOL = "master.csv", "pool.csv"
 SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits")
 SCHEDULE_KEYS = ("step_closes",)
-LIMIT_KEYS = ("daily_limit", "total_limit")
 # Where the service's own errors point in the settings.
 SERVICE_FIELDS = {
     "master": MASTER,
@@ -91,10 +91,7 @@ def round_bundle(round, *, anchor) -> RoundBundle:
             "config": config,
             "schedule": {"step_closes": [offset_from(at, anchor) for at in closes]},
             "auto_freeze": sequential.auto_freeze,
-            "limits": {
-                "daily_limit": sequential.daily_limit,
-                "total_limit": sequential.total_limit,
-            },
+            "limits": limits_export(sequential),
         },
         files=files,
     )
@@ -117,7 +114,7 @@ def round_from_bundle(*, competition, entry, start, user):
     auto_freeze = setting_required(settings, "auto_freeze", "settings")
     if not isinstance(auto_freeze, bool):
         raise setting_type_error("auto_freeze", auto_freeze, _("true or false"))
-    limits = _limits(setting_required(settings, "limits", "settings"))
+    limits = limits_read(setting_required(settings, "limits", "settings"))
     master, pool = _files(entry.files)
     try:
         engine.config_normalise(config)
@@ -156,24 +153,6 @@ def _closes(raw, start, time_zone) -> list[dt.datetime]:
         dates_check({field: at}, time_zone=time_zone)
         closes.append(at)
     return closes
-
-
-def _limits(raw) -> dict:
-    limits = settings_object(raw, "limits")
-    settings_known(limits, LIMIT_KEYS, "limits")
-    for key in LIMIT_KEYS:
-        value = setting_required(limits, key, "limits")
-        if value is not None and (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or not 1 <= value <= POSITIVE_INT_MAX
-        ):
-            raise setting_type_error(
-                f"limits.{key}",
-                value,
-                _("null (no limit) or an integer from 1 to %(max)s") % {"max": POSITIVE_INT_MAX},
-            )
-    return {key: limits[key] for key in LIMIT_KEYS}
 
 
 def _files(files) -> tuple[ContentFile | None, ContentFile | None]:

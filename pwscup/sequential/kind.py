@@ -17,7 +17,7 @@ from pwscup.sequential.services import (
     sequential_config_validate,
 )
 from pwscup.sequential.views import downloads, pages, tabs, uploads
-from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+from pwscup.submissions.services.jobs import JobKind
 
 
 class SequentialKind(RoundKind):
@@ -101,8 +101,8 @@ class SequentialKind(RoundKind):
 
     def jobs(self):
         return [
-            JobKind(Release, UPLOAD_JOB, CHECK_RELEASE_TASK),
-            JobKind(SeqAttack, UPLOAD_JOB, SCORE_ATTACK_TASK),
+            JobKind(Release, CHECK_RELEASE_TASK),
+            JobKind(SeqAttack, SCORE_ATTACK_TASK),
         ]
 
     def leaderboard_url(self, round) -> str | None:

@@ -3,15 +3,16 @@
 import datetime as dt
 import json
 import secrets
+from typing import ClassVar
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import Round, UploadLimits
 from pwscup.core.files import source_encoding_label
+from pwscup.submissions.models import KeptUpload, Status
 
 
 def _new_seed() -> int:
@@ -22,7 +23,7 @@ def private_path(instance, filename: str) -> str:
     return f"private/sequential/{timezone.now():%Y%m%d%H%M%S}-{secrets.token_hex(6)}-{filename}"
 
 
-class SequentialRound(models.Model):
+class SequentialRound(UploadLimits):
     """The sequential part of a round: its configuration (spec §12) and how far it has run."""
 
     round = models.OneToOneField(
@@ -54,12 +55,8 @@ class SequentialRound(models.Model):
     auto_freeze = models.BooleanField(
         _("freeze each release automatically at its close"), default=True
     )
-    daily_limit = models.PositiveIntegerField(
-        _("uploads per team per release per day"), null=True, blank=True
-    )
-    total_limit = models.PositiveIntegerField(
-        _("uploads per team per release"), null=True, blank=True
-    )
+    # ``daily_limit`` and ``total_limit`` (``UploadLimits``) count a team's uploads of one
+    # release step (each step is a window of its own).
 
     class Meta:
         verbose_name = _("sequential round")
@@ -139,57 +136,37 @@ class Master(models.Model):
         return source_encoding_label(self.source_encoding)
 
 
-class TeamUpload(models.Model):
-    """What every team upload of the round keeps (``RoundKind.upload_models``): the file as
-    uploaded with its SHA-256 and size, the team's number for it, who and when, the check's
-    job state (``pwscup/submissions/services/jobs.py``, fields named as ``UPLOAD_JOB``) and
-    the outcome's message (text, and code and parameters to show it in any language)."""
+class TeamUpload(KeptUpload):
+    """What every team upload of the round keeps: the core's kept upload (``KeptUpload``:
+    the file as uploaded, its SHA-256, size and number, who and when, the check's job state
+    and the outcome's message), in the round kind's folder."""
 
-    file = models.FileField(upload_to=private_path)
-    original_name = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64, blank=True)
-    size = models.PositiveBigIntegerField(default=0)
-    number = models.PositiveIntegerField(_("number in the team"), default=0)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
+    UPLOAD_FOLDER = "sequential"
 
-    class Meta:
+    class Meta(KeptUpload.Meta):
         abstract = True
 
 
 class Release(TeamUpload):
     """One uploaded ``release_<j>.csv``, kept as uploaded, with its validation and scores."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Checking")
-        FINISHED = "finished", _("Valid")
-        FAILED = "failed", _("Rejected")
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Checking"),
+        Status.FINISHED: _("Valid"),
+        Status.FAILED: _("Rejected"),
+    }
 
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="releases"
     )
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     step = models.PositiveSmallIntegerField(_("release"))
-    status = models.CharField(max_length=16, choices=Status.choices)
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
     elapsed_ms = models.PositiveIntegerField(default=0)
     is_frozen = models.BooleanField(default=False)
 
-    class Meta:
-        ordering = ["-created_at", "-id"]
+    class Meta(TeamUpload.Meta):
         indexes = [models.Index(fields=["sequential", "team", "step"])]
         verbose_name = _("release")
         verbose_name_plural = _("releases")
@@ -243,19 +220,15 @@ class SeqTarget(models.Model):
 class SeqAttack(TeamUpload):
     """A ``pid,guess`` file of one team on another team's sequence."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Being scored")
-        FINISHED = "finished", _("Scored")
-        FAILED = "failed", _("Rejected")
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Being scored"),
+        Status.FINISHED: _("Scored"),
+        Status.FAILED: _("Rejected"),
+    }
 
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    status = models.CharField(max_length=16, choices=Status.choices)
     accuracy = models.FloatField(null=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return f"{self.team} → {self.target.team} #{self.pk}"

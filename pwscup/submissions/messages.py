@@ -75,16 +75,10 @@ def message_render(*, code: str, params: dict | None, text: str) -> str:
     return text
 
 
-def job_message_text(job, *, prefix: str = "") -> str:
-    """The failure message of a job row in the active language.
-
-    ``prefix`` names the job on the row: ``""`` for an upload's scoring, ``"builtin_"``
-    for a target's built-in attacks.
-    """
+def job_message_text(job) -> str:
+    """The failure message of a job row (a ``JobState``) in the active language."""
     return message_render(
-        code=getattr(job, f"{prefix}message_code"),
-        params=getattr(job, f"{prefix}message_params"),
-        text=getattr(job, f"{prefix}message"),
+        code=job.message_code, params=job.message_params, text=job.message
     )
 
 

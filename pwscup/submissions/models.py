@@ -1,4 +1,5 @@
-"""What every kind's uploads share: the job states and the abstract kept, scored upload.
+"""What every kind's jobs and uploads share: the job state (``JobState``), the kept upload
+(``KeptUpload``) and the 2015 kind's scored upload built on them.
 
 Every scored object carries its job state in ``status``; each transition is a conditional
 UPDATE (``services/jobs.py``), so a task delivered twice does no harm. The concrete upload
@@ -6,6 +7,7 @@ models live with their kind (``pwscup/pwscup2015/models.py``, ``pwscup/dp/models
 """
 
 import secrets
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -19,62 +21,136 @@ NOTE_MAX_LENGTH = 200
 
 
 def upload_path(instance, filename: str) -> str:
+    """Where the 2015 uploads were kept before ``kept_upload_path`` (old migrations name it)."""
     stamp = timezone.now().strftime("%Y/%m/%d")
     return f"private/uploads/{stamp}/{secrets.token_hex(8)}-{filename}"
 
 
+def kept_upload_path(instance, filename: str) -> str:
+    """A kept upload's storage name: private, in its model's folder (``UPLOAD_FOLDER``), by
+    day, behind a random prefix (two teams' ``anonymized.csv`` never meet)."""
+    stamp = timezone.now().strftime("%Y/%m/%d")
+    return f"private/{instance.UPLOAD_FOLDER}/{stamp}/{secrets.token_hex(8)}-{filename}"
+
+
 class Status(models.TextChoices):
+    """The one vocabulary of job states, stored as is by every kind's jobs. A kind may name a
+    state otherwise in its pages (``JobState.STATUS_LABELS``), never store another value."""
+
     QUEUED = "queued", _("Queued")
     RUNNING = "running", _("Running")
     FINISHED = "finished", _("Finished")
     FAILED = "failed", _("Failed")
 
 
-class ScoredUpload(models.Model):
-    """An uploaded file, kept exactly as uploaded, and the state of its scoring job."""
+class JobState(models.Model):
+    """The state of one background job, declared once for every job of every kind.
 
-    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
-    submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    file = models.FileField(upload_to=upload_path, max_length=300)
-    original_filename = models.CharField(max_length=255)
-    sha256 = models.CharField(max_length=64)
-    size = models.PositiveBigIntegerField()
+    An upload's scoring or check, the slides' preview, a round operation, a target's
+    built-in attacks: each is a row of its own model that inherits these fields, and only
+    ``pwscup.submissions.services.jobs`` changes them (one conditional UPDATE per
+    transition, ``started_at`` as the run's token).
+
+    Why an abstract model and not one job table: a job's state is read with the job's own
+    data in the same row (a leaderboard filters finished uploads by ``status`` beside their
+    scores; the one-active-operation constraint is a partial unique index over ``status``
+    and the operation's round), and a transition updates state and results in one UPDATE
+    of one row. A separate job table would cost a join on every such read and a second
+    row (and a second write) per job. The shape stays one: every job row has the same
+    field names, so the transitions take a model and a primary key, nothing else.
+    """
+
+    #: The enum of ``status``, on every job model (``Slides.Status.FINISHED``).
+    Status = Status
+    #: How a kind's pages name a state where the core's word does not fit
+    #: (``{Status.FINISHED: _("Valid")}``); the stored value stays the core's.
+    STATUS_LABELS: ClassVar[dict] = {}
+
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
-    # The team's own numbering of its uploads in the phase (#1, #2, …), given at upload
-    # under the team's row lock; the global id means nothing to a team.
-    number = models.PositiveIntegerField(_("number in the team"), default=0)
-    # A short line the team writes about the upload ("k=5 + noise σ=10"), editable later.
-    note = models.CharField(_("note"), max_length=NOTE_MAX_LENGTH, blank=True)
+    # When the job's task was last sent to the broker: the reaper resends a job that has
+    # waited too long, but not one it (or a rescore) has just sent.
+    queued_at = models.DateTimeField(default=timezone.now)
+    # The run's token: set by the claim, compared by every later transition of the run.
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    # Hostname of the Celery worker running the job: the reaper requeues a RUNNING job
+    # whose worker no longer answers a ping.
+    worker = models.CharField(max_length=255, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
     # Why the job failed: a code and its parameters, rendered in each reader's language
     # (``pwscup.submissions.messages``); ``message`` holds the English text, and alone
     # the text of messages stored before codes existed.
     message = models.TextField(blank=True)
     message_code = models.CharField(max_length=64, blank=True)
     message_params = models.JSONField(default=dict, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    task_id = models.CharField(max_length=64, blank=True)
-    # Hostname of the Celery worker running the job: the reaper requeues a RUNNING job
-    # whose worker no longer answers a ping.
-    worker = models.CharField(max_length=255, blank=True)
-    scorer_version = models.CharField(max_length=32, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-    # When the scoring task was last sent to the broker: the reaper resends a job that has
-    # waited too long, but not one it (or a rescore) has just sent.
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        abstract = True
+
+    @property
+    def status_label(self) -> str:
+        """The state as this kind's pages name it (``STATUS_LABELS``, else the core's word)."""
+        label = self.STATUS_LABELS.get(self.status)
+        return str(label) if label is not None else str(self.get_status_display())
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status in (Status.QUEUED, Status.RUNNING)
+
+
+class KeptUpload(JobState):
+    """A team's file kept exactly as uploaded, and the job that checks or scores it: what
+    every kind's uploads inherit (``RoundKind.upload_models``; the upload pipeline,
+    ``services/uploads.py``, fills these fields). The concrete model adds its ``team`` (and
+    how it is deleted with it), its window (a phase, a DP level, a release step...) and its
+    results.
+
+    ``file`` is empty for a row the platform built itself (a DP estimate from a release).
+    """
+
+    #: The folder under ``private/`` where the model's files are kept.
+    UPLOAD_FOLDER: ClassVar[str] = "uploads"
+
+    file = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
+    # The file's name as the team's computer gave it.
+    original_filename = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    # The team's own numbering of its uploads in the window (#1, #2, …), given at upload
+    # under the team's row lock; the global id means nothing to a team.
+    number = models.PositiveIntegerField(_("number in the team"), default=0)
+    # A short line the team writes about the upload ("k=5 + noise σ=10"), editable later.
+    note = models.CharField(_("note"), max_length=NOTE_MAX_LENGTH, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta(JobState.Meta):
         abstract = True
         ordering = ["-created_at", "-id"]
 
     @property
     def label(self) -> str:
         """How every page, message, console table, API answer and the CLI name an upload:
-        the team's own number in the phase ("#3"), never the global id."""
+        the team's own number in its window ("#3"), never the global id."""
         return f"#{self.number}"
+
+
+class ScoredUpload(KeptUpload):
+    """An upload of a phase (the 2015 kind's anonymizations and attacks) and its scores'
+    scorer version."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    scorer_version = models.CharField(max_length=32, blank=True)
+
+    class Meta(KeptUpload.Meta):
+        abstract = True

@@ -10,7 +10,7 @@ presentations' slides, ``pwscup/presentations/``) registers them here instead, f
     class PresentationsConfig(AppConfig):
         def ready(self):
             register_upload_model(Slides)
-            register_job(JobKind(Slides, UPLOAD_JOB, RENDER_PREVIEW_TASK))
+            register_job(JobKind(Slides, RENDER_PREVIEW_TASK))
 
 Then, like every kind's, a registered upload model counts for the team-wide bounds of the
 upload pipeline (failed uploads per local day, bytes kept per team:

@@ -35,7 +35,7 @@ from scoring.kit.neighbors import Candidates, neighbor_att
 from scoring.kit.registry import ATTACK_ENTRIES, METHODS
 
 BUILTIN_ATTACKER = "KIT"
-"""Key of the lecture's pipeline among a target's built-in attack rates (``Target.builtin_rates``)."""
+"""Key of the lecture's pipeline among a target's built-in attack rates (``BuiltinAttack.rates``)."""
 
 __all__ = [
     "BUILTIN_ATTACKER",

@@ -121,7 +121,7 @@ def wait_for_builtin_attacks(world: World) -> None:
     wait_for(
         lambda: (
             not Target.objects.filter(round=world.round)
-            .exclude(builtin_status=Status.FINISHED)
+            .exclude(builtin__status=Status.FINISHED)
             .exists()
         ),
         timeout=SCORING_TIMEOUT,

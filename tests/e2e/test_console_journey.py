@@ -147,7 +147,7 @@ def test_an_organizer_runs_a_round_from_an_empty_database_with_the_console(
     confirm(page, "freeze")
     expect(page.get_by_test_id("message")).to_contain_text("freeze started")
     wait_for(
-        lambda: Target.objects.filter(round=round_, builtin_status=Status.FINISHED).count() == 2,
+        lambda: Target.objects.filter(round=round_, builtin__status=Status.FINISHED).count() == 2,
         timeout=SCORING_TIMEOUT,
         what="the freeze and the built-in attacks on both targets",
     )

@@ -47,7 +47,7 @@ def stored(world, **fields) -> AnonymizationSubmission:
     return AnonymizationSubmission.objects.create(
         phase=world.anonymization,
         team=world.teams["a"],
-        submitted_by=world.users["a"],
+        uploaded_by=world.users["a"],
         file="private/uploads/layout.csv",
         original_filename="teamA_anonymized_with_a_rather_long_file_name_v12.csv",
         sha256="0" * 64,

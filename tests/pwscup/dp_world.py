@@ -54,6 +54,7 @@ def build_dp_world(
     config: dict | None = None,
     open_now: bool = True,
     password: str = "pw",
+    **round_options,
 ) -> DPWorld:
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
@@ -71,6 +72,7 @@ def build_dp_world(
         config_raw=config or TOY_CONFIG,
         opens_at=now - hour,
         closes_at=now + hour if open_now else now - dt.timedelta(minutes=1),
+        **round_options,
     )
     teams, users = {}, {}
     for letter in "ab":

@@ -146,7 +146,7 @@ def test_admin_actions_freeze_rescore_and_publish(world, organizer):
     run_action(organizer, "rescore_all", world.round)
     run_operations()
     assert set(AnonymizationSubmission.objects.values_list("status", flat=True)) == {Status.QUEUED}
-    assert set(Target.objects.values_list("builtin_status", flat=True)) == {Status.QUEUED}
+    assert set(Target.objects.values_list("builtin__status", flat=True)) == {Status.QUEUED}
     assert AnonymizationSubmission.objects.get(pk=sub_a.pk).attempts == 0
 
     assert not world.round.pwscup2015.results_published

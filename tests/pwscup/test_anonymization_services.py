@@ -44,7 +44,7 @@ def test_upload_is_queued_with_its_sha256_and_kept_byte_identical(world):
     assert submission.size == len(content)
     assert submission.attempts == 0
     assert submission.original_filename == "my anonymization.csv"
-    assert submission.submitted_by == world.users["a"]
+    assert submission.uploaded_by == world.users["a"]
     assert read_field(submission.file) == content
     assert submission.scores == {}
 

@@ -146,7 +146,7 @@ def test_release_estimate_and_leaderboard_over_the_api(world):
     from pwscup.dp.services import dp_estimates_build_queued
 
     assert dp_estimates_build_queued(dp_round=world.dp_round) == 2  # what the worker runs
-    assert Estimate.objects.get(pk=upload.json()["id"]).status == "valid"
+    assert Estimate.objects.get(pk=upload.json()["id"]).status == "finished"
     failed = Estimate.objects.get(pk=bad.json()["id"])
     assert failed.status == "failed" and failed.message.startswith("estimate.csv header must be")
     board = client.get(api(world, "dp-leaderboard"))

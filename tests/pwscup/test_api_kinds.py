@@ -62,7 +62,7 @@ def test_the_status_of_a_dp_round_answers_the_team(dp):
     upload = status_of(dp, dp.users["a"])["uploads"][0]
     assert (upload["type"], upload["number"], upload["status"]) == ("estimate-eps-1", 1, "queued")
     assert upload["url"] == accepted.json()["url"]
-    Estimate.objects.filter(pk=upload["id"]).update(status=Estimate.Status.VALID)
+    Estimate.objects.filter(pk=upload["id"]).update(status=Estimate.Status.FINISHED)
     polled = client.get(upload["url"], **headers).json()
     assert polled["status"] == "finished" and polled["scores"] == {}  # no score before the close
     # Another team sees neither the estimate nor its address.
@@ -103,7 +103,7 @@ def test_a_sequential_release_uploaded_through_the_api_is_kept_and_numbered(seq)
     assert (body["number"], body["status"]) == (1, "queued")
     assert body["message"] == "Release 1 (#1) is received: a worker checks it."
     release = Release.objects.get(pk=body["id"])
-    assert release.file.read() == content and release.original_name == "mine.csv"
+    assert release.file.read() == content and release.original_filename == "mine.csv"
     run_seq_jobs()
     assert client.get(body["url"], **headers).json()["status"] == "finished"
     # The page's rules, enforced by the service: release 2 is not open before 1 is frozen.

@@ -10,6 +10,7 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     Pwscup2015Round,
     Target,
 )
@@ -72,18 +73,18 @@ def test_freeze_publishes_one_shuffled_target_per_team_with_a_finished_submissio
 def test_builtin_rates_equal_the_anonymization_phase_attack_metrics(world):
     submission = scored(world, "a", seed=3, delete=6)
     target = freeze(world)["a"]
-    assert target.builtin_status == Status.FINISHED, target.builtin_message
-    assert target.builtin_attempts == 1
+    assert target.builtin.status == Status.FINISHED, target.builtin.message
+    assert target.builtin.attempts == 1
     # The six attacks of the anonymization phase, and the kit attacker (tests/pwscup/test_kit_attacker.py).
-    assert set(target.builtin_rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
+    assert set(target.builtin.rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
     # The published rows are shuffled; every rate, E3 included (ties split uniformly), must
     # still equal the anonymization phase's value exactly.
     for metric in scoring.ATTACK_METRICS:
-        assert target.builtin_rates[metric] == pytest.approx(submission.scores[metric]), metric
+        assert target.builtin.rates[metric] == pytest.approx(submission.scores[metric]), metric
     # A second delivery of the built-in job changes nothing.
     services.target_builtin_score(target_id=target.pk)
     again = Target.objects.get(pk=target.pk)
-    assert (again.builtin_rates, again.builtin_attempts) == (target.builtin_rates, 1)
+    assert (again.builtin.rates, again.builtin.attempts) == (target.builtin.rates, 1)
 
 
 def test_attack_scores_exact_half_and_malformed_answers(world):
@@ -192,7 +193,7 @@ def test_round_rescore_all_requeues_everything_and_reproduces_the_scores(
     assert len(tasks_sent(callbacks)) == 5, "one task sent per job"
     for model in (AnonymizationSubmission, AttackSubmission):
         assert set(model.objects.values_list("status", "attempts")) == {(Status.QUEUED, 0)}
-    assert set(Target.objects.values_list("builtin_status", "builtin_attempts")) == {
+    assert set(Target.objects.values_list("builtin__status", "builtin__attempts")) == {
         (Status.QUEUED, 0)
     }
     # Running the jobs again gives the same results.
@@ -201,13 +202,13 @@ def test_round_rescore_all_requeues_everything_and_reproduces_the_scores(
         assert again.status == Status.FINISHED and again.scores == submission.scores
     for target in targets.values():
         services.target_builtin_score(target_id=target.pk)
-        assert Target.objects.get(pk=target.pk).builtin_rates == target.builtin_rates
+        assert Target.objects.get(pk=target.pk).builtin.rates == target.builtin.rates
     assert score_attack(hit).rate == 1.0
 
 
 def set_builtin(target: Target, rate: float) -> None:
-    Target.objects.filter(pk=target.pk).update(
-        builtin_status=Status.FINISHED, builtin_rates=dict.fromkeys(scoring.ATTACK_METRICS, rate)
+    BuiltinAttack.objects.filter(pk=target.pk).update(
+        status=Status.FINISHED, rates=dict.fromkeys(scoring.ATTACK_METRICS, rate)
     )
 
 
@@ -234,8 +235,8 @@ def test_matrix_keeps_best_and_latest_per_cell_and_the_builtin_rows(world):
     assert matrix.cell(f"team:{world.teams['c'].pk}", target_a.pk).best is None
     for metric in scoring.ATTACK_METRICS:
         builtin = matrix.cell(f"builtin:{metric}", target_a.pk)
-        assert builtin.best == pytest.approx(target_a.builtin_rates[metric])
-    expected_worst = max(0.8, *target_a.builtin_rates.values())
+        assert builtin.best == pytest.approx(target_a.builtin.rates[metric])
+    expected_worst = max(0.8, *target_a.builtin.rates.values())
     assert matrix.worst_case(target_a.pk) == pytest.approx(expected_worst)
 
 
@@ -331,11 +332,11 @@ def test_per_team_mode_end_to_end(make_world):
         candidates.iloc[truth - 1].reset_index(drop=True), published, check_dtype=False
     )
     # Built-in attacks ran against the candidate table, not the sample.
-    assert target.builtin_status == Status.FINISHED, target.builtin_message
+    assert target.builtin.status == Status.FINISHED, target.builtin.message
     config = scoring.load_config(world.round.config, candidates)
     expected = scoring.builtin_attack_rates(candidates, published, truth, config)
     for metric in scoring.ATTACK_METRICS:
-        assert target.builtin_rates[metric] == pytest.approx(expected[metric])
+        assert target.builtin.rates[metric] == pytest.approx(expected[metric])
     # Team B attacks A: the right answer scores 1.0; a guess past the candidates is invalid.
     assert scored_attack(world, "b", target, truth).rate == 1.0
     beyond = truth.copy()

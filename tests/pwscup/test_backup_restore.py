@@ -31,6 +31,7 @@ from pwscup.pwscup2015.console.services import console_round_freeze, console_rou
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     RoundOperation,
     Target,
 )
@@ -175,7 +176,7 @@ def play(world) -> None:
     targets = list(Target.objects.filter(round=world.round))
     assert len(targets) == 2
     for target in targets:
-        assert wait_status(Target, target.pk, field="builtin_status") == Status.FINISHED
+        assert wait_status(BuiltinAttack, target.pk) == Status.FINISHED
     target_a = next(t for t in targets if t.team_id == world.teams["a"].pk)
     answer = target_truth(target=target_a).copy()
     answer[::3] = 0  # no guess on every third line

@@ -159,7 +159,8 @@ def test_dp_settings_hold_the_configuration_and_window_never_play_state():
         now=ANCHOR + dt.timedelta(minutes=5),
     )
     exported = get_kind("dp").bundle_export(source, anchor=ANCHOR - dt.timedelta(hours=2))
-    assert set(exported.settings) == {"config", "schedule"}
+    assert set(exported.settings) == {"config", "schedule", "limits"}
+    assert exported.settings["limits"] == {"daily_limit": None, "total_limit": None}
     assert exported.settings["schedule"] == {"opens_at": "P0DT01H00M00S", "closes_at": "P14DT02H00M00S"}  # fmt: skip
     assert [a["name"] for a in exported.settings["config"]["attributes"]] == ["gender", "age"]
     assert [lv["epsilon"] for lv in exported.settings["config"]["levels"]] == ["0.1", "1", "4"]
@@ -565,12 +566,12 @@ def test_an_imported_dp_round_plays_end_to_end(celery_worker_process, slug):
         uploaded_file=SimpleUploadedFile("estimate.csv", _uniform_estimate(dp_round.config)),
     )
     wait_for(
-        lambda: Estimate.objects.filter(pk=estimate.pk, status__in=["valid", "failed"]).exists(),
+        lambda: Estimate.objects.filter(pk=estimate.pk, status__in=["finished", "failed"]).exists(),
         timeout=120,
         what="the worker to check the estimate",
     )
     estimate.refresh_from_db()
-    assert estimate.status == Estimate.Status.VALID, estimate.message_text
+    assert estimate.status == Estimate.Status.FINISHED, estimate.message_text
     dp_round_close_now(dp_round=dp_round)
     wait_for(
         lambda: DPRound.objects.filter(pk=dp_round.pk, scored_at__isnull=False).exists(),

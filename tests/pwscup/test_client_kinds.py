@@ -96,7 +96,7 @@ def test_a_dp_round_through_the_client(live_server, celery_worker_process, tmp_p
     assert submitted.returncode == 0, submitted.stderr
     assert submitted.stderr.rstrip().endswith(": finished")
     assert "#1: no score to show yet." in submitted.stdout  # scores after the close only
-    assert Estimate.objects.get(team=world.teams["a"]).status == Estimate.Status.VALID
+    assert Estimate.objects.get(team=world.teams["a"]).status == Estimate.Status.FINISHED
 
     status = run(["status", ref], config_dir=home)
     upload_line = next(line for line in status.stdout.splitlines() if line.startswith("#1 "))

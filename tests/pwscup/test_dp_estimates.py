@@ -135,7 +135,7 @@ def test_release_declarations_are_checked_with_the_spec_messages(world, groups, 
 
 def test_estimate_upload_is_kept_and_checked(world):
     good = upload(world, estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]))
-    assert good.status == Estimate.Status.VALID and good.scores == {}
+    assert good.status == Estimate.Status.FINISHED and good.scores == {}
     assert read(good.file) == estimate_csv([0, 2, 2, 1, 2, 3], [4, 6])
     assert good.counts["gender"] == [4.0, 6.0]
     bad = upload(world, estimate_csv([0, 2, 2, 1, 2, "inf"], [4, 6]))
@@ -162,7 +162,7 @@ def test_estimates_from_a_release_and_from_an_answer(world):
             charge_no=charge.number,
             estimator=estimator,
         )
-        assert estimate.method == estimator and estimate.status == Estimate.Status.VALID
+        assert estimate.method == estimator and estimate.status == Estimate.Status.FINISHED
         assert sum(estimate.counts["gender"]) == pytest.approx(10)
     bt = np.asarray(estimate.counts["gender_age"])
     assert bt.size == 6
@@ -273,7 +273,7 @@ def test_declared_upload_of_the_truth_is_flagged_and_ranked_apart(declared_world
         toy_csv(),
         '{"mechanism": "pk_anonymization", "groups": [{"attributes": ["gender", "age"], "epsilon": "1"}], "estimator": "BT"}',
     )
-    assert truth.status == Estimate.Status.VALID and truth.declared and truth.flagged
+    assert truth.status == Estimate.Status.FINISHED and truth.declared and truth.flagged
     assert truth.plausibility["retention"][0]["kept"] == 10
     over = declare(
         world,
@@ -322,7 +322,7 @@ def test_large_workloads_build_br_on_the_worker(
     dp_estimate_check(estimate_id=queued.pk)  # a second delivery does nothing
     built = Estimate.objects.get(pk=queued.pk)
     assert built.attempts == 1
-    assert built.status == Estimate.Status.VALID and sum(built.counts["gender"]) == pytest.approx(
+    assert built.status == Estimate.Status.FINISHED and sum(built.counts["gender"]) == pytest.approx(
         10
     )
     # One left queued (its job lost) is built by the close before scoring.
@@ -333,7 +333,7 @@ def test_large_workloads_build_br_on_the_worker(
     close_now(world)
     dp_round_score(dp_round=world.dp_round)
     lost.refresh_from_db()
-    assert lost.status == Estimate.Status.VALID and lost.scores["mean_l2"] >= 0
+    assert lost.status == Estimate.Status.FINISHED and lost.scores["mean_l2"] >= 0
 
 
 def test_live_feedback_in_an_upload_only_round_and_published_truth(db):

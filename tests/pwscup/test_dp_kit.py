@@ -90,7 +90,7 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
     assert local.returncode == 0, local.stderr
     assert "sample_estimate.csv: valid" in local.stdout
     sample = (folder / "sample_estimate.csv").read_bytes()
-    assert _upload(client, world, sample).status == Estimate.Status.VALID
+    assert _upload(client, world, sample).status == Estimate.Status.FINISHED
     (folder / "broken.csv").write_bytes(b"".join(sample.splitlines(keepends=True)[:-1]))
     server = _upload(client, world, (folder / "broken.csv").read_bytes())
     assert server.status == Estimate.Status.FAILED

@@ -38,14 +38,14 @@ def test_the_sample_estimate_uploads_as_is_is_accepted_by_the_worker_and_scored(
     assert upload.status_code == 302
     estimate = Estimate.objects.get(dp_round=world.dp_round, team=world.teams["a"])
     wait_for(
-        lambda: Estimate.objects.filter(pk=estimate.pk, status__in=["valid", "failed"]).exists(),
+        lambda: Estimate.objects.filter(pk=estimate.pk, status__in=["finished", "failed"]).exists(),
         timeout=120,
         what="the worker to check the sample estimate",
     )
     estimate.refresh_from_db()
-    assert estimate.status == Estimate.Status.VALID, estimate.message_text
+    assert estimate.status == Estimate.Status.FINISHED, estimate.message_text
     level = client.get(reverse("dp:level", args=[c, r, "eps-1"])).content.decode()
-    assert f'data-testid="dp-verdict-{estimate.pk}" data-status="valid"' in level
+    assert f'data-testid="dp-verdict-{estimate.pk}" data-status="finished"' in level
     assert "Mean L2" not in level and not estimate.scores  # no score before the close
 
     close_now(world)

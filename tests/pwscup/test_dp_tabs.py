@@ -226,7 +226,7 @@ def test_results_before_and_after_the_close(world):
     dp_estimate_check(estimate_id=kept.pk)
     before = page(client_for(world, "a"), tab_url(world.round, RESULTS))
     assert 'data-testid="dp-hidden"' in before and "dp-leaderboard-link" not in before
-    assert f'data-testid="dp-verdict-{kept.pk}" data-status="valid"' in before
+    assert f'data-testid="dp-verdict-{kept.pk}" data-status="finished"' in before
     assert "Mean L2" not in before
     close_now(world)
     dp_round_score(dp_round=world.dp_round)
@@ -254,4 +254,4 @@ def test_the_level_page_s_estimate_list_is_polled_in_place_until_the_verdict(wor
     dp_estimate_check(estimate_id=kept.pk)
     done = client.get(address + "?fragment=1", HTTP_IF_NONE_MATCH=waiting["ETag"])
     assert done.status_code == 200 and b'data-pending="0"' in done.content
-    assert f'data-testid="dp-verdict-{kept.pk}" data-status="valid"'.encode() in done.content
+    assert f'data-testid="dp-verdict-{kept.pk}" data-status="finished"'.encode() in done.content

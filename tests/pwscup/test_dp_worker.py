@@ -26,7 +26,7 @@ def test_the_worker_scores_a_closed_round(celery_worker_process):
     )  # fmt: skip
     # The worker checks the upload, then scores it after the close.
     wait_for(
-        lambda: Estimate.objects.filter(pk=estimate.pk, status="valid").exists(),
+        lambda: Estimate.objects.filter(pk=estimate.pk, status="finished").exists(),
         timeout=120,
         what="the worker to check the estimate",
     )

@@ -94,15 +94,15 @@ def test_the_master_decides_for_the_sample_the_submissions_and_the_candidate_tab
     assert reference_config.integer_columns == config.integer_columns
     services.target_builtin_score(target_id=target.pk)
     target.refresh_from_db()
-    assert target.builtin_status == Status.FINISHED, target.builtin_message
+    assert target.builtin.status == Status.FINISHED, target.builtin.message
     published = read_csv_text(read_field(target.published_file))
     truth = target_truth(target=target)
     expected = scoring.builtin_attack_rates(candidates, published, truth, reference_config)
     expected[kit.BUILTIN_ATTACKER] = kit.lecture_attack_rate(
         candidates, published, truth, reference_config
     )
-    assert target.builtin_rates == pytest.approx(expected)
-    assert target.builtin_rates["E1"] > 0  # the rows really match their candidates
+    assert target.builtin.rates == pytest.approx(expected)
+    assert target.builtin.rates["E1"] > 0  # the rows really match their candidates
 
 
 def test_an_integer_master_lets_39_0_count_as_39_in_every_job(make_world):

@@ -148,7 +148,7 @@ def test_moving_the_models_keeps_every_row(world):
         False,
     )
     target = Target.objects.get(pk=made["target"])
-    assert (target.submission_id, target.version, target.rows, target.builtin_rates) == (
+    assert (target.submission_id, target.version, target.rows, target.builtin.rates) == (
         made["chosen"],
         2,
         7,

@@ -15,8 +15,8 @@ def test_kit_attacker_rate_is_what_a_team_running_the_kit_on_the_published_file_
     scored(world, "a", seed=1, delete=5)
     submission_b = scored(world, "b", seed=2)
     target = freeze(world)["a"]
-    assert target.builtin_status == Status.FINISHED
-    assert kit.BUILTIN_ATTACKER in target.builtin_rates
+    assert target.builtin.status == Status.FINISHED
+    assert kit.BUILTIN_ATTACKER in target.builtin.rates
 
     # Team C downloads the published file and the reference, runs the kit, uploads.
     published = scoring.read_table(read_field(target.published_file))
@@ -27,7 +27,7 @@ def test_kit_attacker_rate_is_what_a_team_running_the_kit_on_the_published_file_
     uploaded = score_attack(attack(world, "c", target, answer))
     assert uploaded.status == Status.FINISHED, uploaded.message
     assert uploaded.correct > 0, "noisy copies are largely re-identified"
-    assert target.builtin_rates[kit.BUILTIN_ATTACKER] == pytest.approx(uploaded.rate, abs=1e-12)
+    assert target.builtin.rates[kit.BUILTIN_ATTACKER] == pytest.approx(uploaded.rate, abs=1e-12)
 
     # It is a row of the attack matrix (counted in the target's worst case) ...
     matrix = attack_matrix(round=world.round)

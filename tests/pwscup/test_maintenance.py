@@ -10,6 +10,7 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     Pwscup2015Round,
     Target,
 )
@@ -124,10 +125,10 @@ def test_reaper_covers_attacks_and_builtin_jobs(world, django_capture_on_commit_
     AttackSubmission.objects.filter(pk=hit.pk).update(
         status=Status.RUNNING, started_at=late, attempts=1
     )
-    Target.objects.filter(pk=target.pk).update(
-        builtin_status=Status.RUNNING,
-        builtin_started_at=late,
-        builtin_attempts=settings.PWSCUP_SCORING_MAX_ATTEMPTS,
+    BuiltinAttack.objects.filter(pk=target.pk).update(
+        status=Status.RUNNING,
+        started_at=late,
+        attempts=settings.PWSCUP_SCORING_MAX_ATTEMPTS,
     )
     with django_capture_on_commit_callbacks() as callbacks:
         counts = jobs_reap()
@@ -135,7 +136,7 @@ def test_reaper_covers_attacks_and_builtin_jobs(world, django_capture_on_commit_
     assert len(callbacks) == 1
     assert AttackSubmission.objects.get(pk=hit.pk).status == Status.QUEUED
     target.refresh_from_db()
-    assert target.builtin_status == Status.FAILED and target.builtin_message
+    assert target.builtin.status == Status.FAILED and target.builtin.message
 
 
 def test_a_superseded_run_cannot_overwrite_the_new_one(world):

@@ -306,8 +306,8 @@ def test_the_built_in_attacks_of_every_target_share_one_prepared_reference(world
         expected = scoring.builtin_attack_rates(
             original, published, target_truth(target=target), config
         )
-        assert target.builtin_status == Status.FINISHED
-        assert {k: target.builtin_rates[k] for k in expected} == pytest.approx(expected)
+        assert target.builtin.status == Status.FINISHED
+        assert {k: target.builtin.rates[k] for k in expected} == pytest.approx(expected)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -31,7 +31,7 @@ def wait_finished(operation_id: int) -> RoundOperation:
 
 def wait_builtins(round_) -> list[str]:
     def states():
-        found = list(Target.objects.filter(round=round_).values_list("builtin_status", flat=True))
+        found = list(Target.objects.filter(round=round_).values_list("builtin__status", flat=True))
         return found if found and all(s in DONE for s in found) else None
 
     return wait_for(states, timeout=120, what="every built-in attack job to end")

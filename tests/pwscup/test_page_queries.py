@@ -19,6 +19,7 @@ from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     Pwscup2015Round,
     Target,
 )
@@ -76,11 +77,17 @@ def freeze_rows(world, teams: list[Team]) -> None:
             truth_file="private/generated/t.csv",
             rows=10,
             reference_rows=10,
-            builtin_status=Status.FINISHED,
-            builtin_rates={m: 0.1 + 0.01 * (i % 7) for m in scoring.ATTACK_METRICS},
+        )
+        for team in teams
+    )
+    BuiltinAttack.objects.bulk_create(
+        BuiltinAttack(
+            target=target,
+            status=Status.FINISHED,
+            rates={m: 0.1 + 0.01 * (i % 7) for m in scoring.ATTACK_METRICS},
             scorer_version=scoring.SCORER_VERSION,
         )
-        for i, team in enumerate(teams)
+        for i, target in enumerate(targets)
     )
     attacks = []
     for i, team in enumerate(teams):
@@ -219,7 +226,7 @@ def test_the_cached_matrix_follows_the_built_in_attacks(make_world, client):
     assert "0." not in before  # not scored yet: every cell is "–"
     for target in Target.objects.filter(round=world.round):
         services.target_builtin_score(target_id=target.pk)
-    rate = Target.objects.get(team=world.teams["a"]).builtin_rates["E1"]
+    rate = Target.objects.get(team=world.teams["a"]).builtin.rates["E1"]
     after = client.get(url).content.decode().split(builtin_row)[1].split("</tr>")[0]
     assert f"{rate:.4f}" in after
 

@@ -51,7 +51,7 @@ def test_a_real_pdf_named_slides_txt_is_accepted_and_previewed_800_pixels_wide(w
     window = window_for(world)
     slides = rendered(upload(world, window, name="slides.txt"))
     assert slides.status == Slides.Status.FINISHED, slides.message
-    assert slides.original_name == "slides.txt"
+    assert slides.original_filename == "slides.txt"
     with opened(slides.preview) as handle:
         png = handle.read()
     width, height = png_size(png)

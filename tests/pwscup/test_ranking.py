@@ -8,7 +8,7 @@ import pytest
 
 import scoring
 from pwscup.accounts.services import membership_add, team_create, user_create
-from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target
+from pwscup.pwscup2015.models import AnonymizationSubmission, BuiltinAttack, Pwscup2015Round
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of, upload
 
@@ -117,8 +117,8 @@ def frozen(world):
     targets = freeze(world)
     built_in = {"a": rates(0.3), "b": rates(0.3), "c": rates(0.1)}
     for letter, target in targets.items():
-        Target.objects.filter(pk=target.pk).update(
-            builtin_status=Status.FINISHED, builtin_rates=built_in[letter]
+        BuiltinAttack.objects.filter(pk=target.pk).update(
+            status=Status.FINISHED, rates=built_in[letter]
         )
         submission = target.submission
         submission.scores = {**submission.scores, "U1": 5.0}
@@ -168,7 +168,7 @@ def test_final_ranking_shares_ranks_in_both_tables_and_csvs(world, frozen, clien
 def test_the_final_csv_header_names_the_mean_rule_in_force(world, frozen, client):
     from pwscup.pwscup2015.leaderboards.selectors import final_ranking
 
-    Target.objects.filter(pk=frozen["a"].pk).update(builtin_rates=rates(0.6, 0.0))
+    BuiltinAttack.objects.filter(pk=frozen["a"].pk).update(rates=rates(0.6, 0.0))
     set_rule(world, Pwscup2015Round.RankingRule.MEAN_ATTACK)
     anonymization, _ = final_ranking(round=world.round)
     assert [(r.team.slug, r.rank, r.safety) for r in anonymization] == [

@@ -34,6 +34,7 @@ from pwscup.pwscup2015.console.selectors import round_archive_members
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     Pwscup2015Round,
     RoundOperation,
     Target,
@@ -350,9 +351,9 @@ def test_freeze_attack_downloads_and_exports_on_the_bucket(make_world, s3_site):
     }
     assert set(targets) == {"teamA", "teamB"}
     for target in targets.values():
-        assert _wait_done(Target, target.pk, "builtin_status") == Status.FINISHED
+        assert _wait_done(BuiltinAttack, target.pk) == Status.FINISHED
     target_a = Target.objects.get(pk=targets["teamA"].pk)
-    assert set(target_a.builtin_rates) >= set(scoring.ATTACK_METRICS)
+    assert set(target_a.builtin.rates) >= set(scoring.ATTACK_METRICS)
     published = [
         name
         for t in targets.values()
@@ -496,8 +497,8 @@ def test_a_dp_estimate_and_release_on_the_bucket(s3_site):
     )
     assert uploaded.status_code == 202, uploaded.text
     estimate_pk = uploaded.json()["id"]
-    valid = (Estimate.Status.VALID, Estimate.Status.FAILED)
-    assert _wait_done(Estimate, estimate_pk, done=valid) == Estimate.Status.VALID
+    valid = (Estimate.Status.FINISHED, Estimate.Status.FAILED)
+    assert _wait_done(Estimate, estimate_pk, done=valid) == Estimate.Status.FINISHED
     estimate = Estimate.objects.get(pk=estimate_pk)
     assert s3_site.objects()[estimate.file.name] == estimate_bytes
     assert estimate.counts["gender_age"] == TOY_Z  # read by the worker from the object

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 import scoring
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission, Target
+from pwscup.pwscup2015.models import AnonymizationSubmission, BuiltinAttack, Target
 from pwscup.pwscup2015.selectors import round_stale_scores
 from tests.pwscup.factories import freeze, score, scored
 
@@ -26,7 +26,7 @@ def stale_world(world):
     scored(world, "b", seed=2)
     freeze(world)
     AnonymizationSubmission.objects.filter(pk=submission.pk).update(scorer_version=OLD)
-    Target.objects.filter(submission=submission).update(scorer_version=OLD)
+    BuiltinAttack.objects.filter(target__submission=submission).update(scorer_version=OLD)
     return world, submission
 
 

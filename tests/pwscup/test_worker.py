@@ -11,7 +11,11 @@ import pytest
 
 import scoring
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    BuiltinAttack,
+)
 from pwscup.pwscup2015.selectors import target_truth
 from pwscup.submissions.models import Status
 from scoring import kit
@@ -81,9 +85,9 @@ def test_attack_phase_through_the_worker(world, celery_worker_process):
     targets = services.round_freeze(round=world.round)
     assert len(targets) == 2
     for target in targets:
-        assert wait_scored(Target, target.pk, field="builtin_status") == Status.FINISHED
+        assert wait_scored(BuiltinAttack, target.pk) == Status.FINISHED
         target.refresh_from_db()
-        assert set(target.builtin_rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
+        assert set(target.builtin.rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
     target_a = next(t for t in targets if t.team_id == world.teams["a"].pk)
     truth = target_truth(target=target_a)
     answer = truth.copy()

@@ -1,6 +1,6 @@
 """A team's estimates: uploaded, built from a release or an answer, or declared (spec §7.4,
 §8.2). Uploads enter through the core's upload pipeline (``upload_keep``) and are checked
-by a worker (``dp_estimate_check``); every estimate ends VALID, or FAILED with the spec's
+by a worker (``dp_estimate_check``); every estimate ends FINISHED ("valid" on the pages), or FAILED with the spec's
 message."""
 
 from django.db import transaction
@@ -13,7 +13,6 @@ from pwscup.dp.ledger import fraction_text
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, DPRequestError, level_open
 from pwscup.submissions.broker import job_send
-from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
@@ -38,10 +37,14 @@ def _method_label(ledger: Ledger | None, *, estimator: str = "") -> str:
 
 
 def _uploads_window(dp_round: DPRound, team, level: str) -> UploadWindow:
-    """A level's estimates of the team: what an uploaded estimate is numbered after."""
-    return UploadWindow(
+    """A level's estimates of the team: what an uploaded estimate is numbered after and
+    counted against (the round's daily and total limits, per level)."""
+    return UploadWindow.limited_by(
+        dp_round,
         round=dp_round.round,
         uploads=Estimate.objects.filter(dp_round=dp_round, team=team, level=level),
+        total_message=_("Your team has used all %(limit)s estimates of level %(level)s.")
+        % {"level": level, "limit": "%(limit)s"},
     )
 
 
@@ -61,7 +64,7 @@ def _estimate_upload_keep(
         check=lambda: level_open(dp_round, level, now),
         dp_round=dp_round,
         level=level,
-        user=uploader(user),
+        uploaded_by=uploader(user),
         original_filename=original_name(uploaded_file, default=stored_name),
         **fields,
     )
@@ -72,7 +75,7 @@ def _estimate_upload_keep(
 def dp_estimate_upload(
     *, dp_round: DPRound, team, user, level: str, uploaded_file, now=None
 ) -> Estimate:
-    """Keep an uploaded estimate.csv (spec §7.4) as uploaded; a worker checks it: VALID, or
+    """Keep an uploaded estimate.csv (spec §7.4) as uploaded; a worker checks it: FINISHED ("valid"), or
     FAILED with the spec's message. The last valid one counts. No score is computed before
     the close."""
     return _estimate_upload_keep(
@@ -107,7 +110,7 @@ def dp_estimate_from_release(
     estimate = Estimate(
         dp_round=dp_round,
         team=team,
-        user=user,
+        uploaded_by=user,
         level=level,
         source=Estimate.Source.RELEASE,
         estimator=estimator,
@@ -123,7 +126,7 @@ def dp_estimate_from_release(
         estimate.counts = _release_estimate_counts(dp_round, charge, estimator)
     except engine.DPInputError as error:
         raise DPRequestError(error) from None
-    estimate.status = Estimate.Status.VALID
+    estimate.status = Estimate.Status.FINISHED
     _numbered_save(estimate)
     return estimate
 
@@ -152,8 +155,9 @@ def _release_estimate_counts(dp_round, charge, estimator) -> dict:
 def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") -> None:
     """The estimate's job (the core's state machine, ``jobs.py``: a job delivered twice does
     no harm, a run taken over after its worker died writes nothing): check an uploaded
-    estimate or declared table, or build the platform's estimate from a release. VALID with
-    its counts, or FAILED with the reason in the reader's language."""
+    estimate or declared table, or build the platform's estimate from a release. FINISHED
+    ("valid" in the pages) with its counts, or FAILED with the reason in the reader's
+    language."""
     token = job_claim(model=Estimate, pk=estimate_id, task_id=task_id, worker=worker)
     if token is None:
         return
@@ -165,7 +169,7 @@ def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") 
         model=Estimate,
         pk=estimate_id,
         token=token,
-        status=Estimate.Status.VALID if status == Status.FINISHED else Estimate.Status.FAILED,
+        status=status,
         message=message,
         **values,
     )
@@ -225,13 +229,13 @@ def dp_estimate_from_answer(
         Estimate(
             dp_round=dp_round,
             team=team,
-            user=user,
+            uploaded_by=user,
             level=level,
             source=Estimate.Source.ANSWER,
             declaration={"from_answer": charge_no},
             counts=counts,
             method=_method_label(charge.ledger),
-            status=Estimate.Status.VALID,
+            status=Estimate.Status.FINISHED,
         )
     )
 
@@ -259,7 +263,7 @@ def _own_charge(dp_round, team, level, charge_no, kind) -> Charge:
 def _current_estimate(dp_round, team, level) -> Estimate | None:
     return (
         Estimate.objects.filter(
-            dp_round=dp_round, team=team, level=level, status=Estimate.Status.VALID
+            dp_round=dp_round, team=team, level=level, status=Estimate.Status.FINISHED
         )
         .order_by("-created_at", "-id")
         .first()

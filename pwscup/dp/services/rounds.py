@@ -46,6 +46,8 @@ def dp_round_create(
     config_raw,
     opens_at,
     closes_at,
+    daily_limit: int | None = None,
+    total_limit: int | None = None,
     timezone_name: str | None = None,
     order: int | None = None,
     user=None,
@@ -57,7 +59,9 @@ def dp_round_create(
     console send the text). Raises ``ValidationError`` keyed by field (``config``, ``table``,
     ``slug``, ``timezone``, ``closes_at``) with the spec's messages. ``timezone_name``: the
     round's (default: the site's ``default_time_zone()``). ``order``: the round's place in
-    the competition (default: after the others; a bundle import gives it)."""
+    the competition (default: after the others; a bundle import gives it).
+    ``daily_limit``, ``total_limit``: the estimates a team may upload per level, per day and
+    in all (``None``: no limit)."""
     if timezone_name is None:
         timezone_name = default_time_zone()
     if isinstance(config_raw, str | bytes):
@@ -94,6 +98,8 @@ def dp_round_create(
         config_text=json.dumps(config, ensure_ascii=False),
         opens_at=opens_at,
         closes_at=closes_at,
+        daily_limit=daily_limit,
+        total_limit=total_limit,
     )
     if user is not None:
         audit_record(
@@ -132,7 +138,7 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
         if locked.scored_at is not None and not force:
             return False
         truths = engine.round_truths(locked.round)
-        for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.VALID):
+        for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.FINISHED):
             Estimate.objects.filter(pk=estimate.pk).update(
                 scores=estimation.estimate_scores(estimate.counts, truths, locked.config)
             )

@@ -39,7 +39,7 @@ def _estimate(request, access, level, make):
             _("Estimate #%(n)s received: a worker checks it; this page shows the verdict.")
             % {"n": estimate.number},
         )
-    elif estimate.status == estimate.Status.VALID:
+    elif estimate.status == estimate.Status.FINISHED:
         messages.success(
             request,
             _("Estimate accepted (format checked). It is scored when the level closes."),

@@ -13,7 +13,12 @@ from pwscup.competitions.admin_scope import (
     private_file_link,
     scoped_filter,
 )
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Target, TeamDataset
+from pwscup.pwscup2015.models import (
+    AnonymizationSubmission,
+    AttackSubmission,
+    Target,
+    TeamDataset,
+)
 from pwscup.pwscup2015.selectors import older_scorer_version
 from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
 from pwscup.submissions.messages import job_message_text
@@ -30,7 +35,7 @@ READONLY = (
     "created_at",
     "started_at",
     "finished_at",
-    "submitted_by",
+    "uploaded_by",
 )
 
 
@@ -93,17 +98,19 @@ class AttackSubmissionAdmin(UploadAdmin):
 @admin.register(Target)
 class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "round__competition"
-    list_display = ("team", "round", "version", "rows", "builtin_status", "published_at", scorer)
+    list_display = (
+        "team",
+        "round",
+        "version",
+        "rows",
+        "builtin_status",
+        "published_at",
+        "builtin_scorer",
+    )
+    list_select_related = ("team", "round", "builtin")
     list_filter = (scoped_filter("round"),)
     # Shown by the methods below.
-    exclude = (
-        "published_file",
-        "truth_file",
-        "candidate_file",
-        "builtin_message",
-        "builtin_message_code",
-        "builtin_message_params",
-    )
+    exclude = ("published_file", "truth_file", "candidate_file")
     readonly_fields = (
         "submission",
         "version",
@@ -115,12 +122,28 @@ class TargetAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
         "builtin_status",
         "builtin_rates",
         "builtin_failure",
-        "scorer_version",
+        "builtin_scorer",
     )
+
+    @admin.display(description=_("built-in attacks"), ordering="builtin__status")
+    def builtin_status(self, obj):
+        builtin = getattr(obj, "builtin", None)
+        return builtin.status_label if builtin else "—"
+
+    @admin.display(description=_("built-in attack rates"))
+    def builtin_rates(self, obj):
+        builtin = getattr(obj, "builtin", None)
+        return builtin.rates if builtin else {}
 
     @admin.display(description=_("built-in attacks message"))
     def builtin_failure(self, obj):
-        return job_message_text(obj, prefix="builtin_")
+        builtin = getattr(obj, "builtin", None)
+        return job_message_text(builtin) if builtin else ""
+
+    @admin.display(description=_("scorer"), ordering="builtin__scorer_version")
+    def builtin_scorer(self, obj):
+        builtin = getattr(obj, "builtin", None)
+        return scorer(builtin) if builtin else ""
 
     def _target_url(self, obj, view: str) -> str:
         return reverse(view, args=[obj.round.competition.slug, obj.round.slug, obj.team.slug])

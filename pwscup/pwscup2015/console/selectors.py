@@ -14,6 +14,7 @@ from pwscup.competitions.selectors import (
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
+    BuiltinAttack,
     RoundOperation,
     Target,
 )
@@ -67,11 +68,7 @@ def round_counts(*, round: Round) -> RoundCounts:
 
     uploads = by_status(AnonymizationSubmission.objects.filter(phase__round=round))
     attacks = by_status(AttackSubmission.objects.filter(phase__round=round))
-    builtin = Target.objects.filter(round=round).aggregate(
-        queued=Count("pk", filter=Q(builtin_status=Status.QUEUED)),
-        running=Count("pk", filter=Q(builtin_status=Status.RUNNING)),
-        failed=Count("pk", filter=Q(builtin_status=Status.FAILED)),
-    )
+    builtin = by_status(BuiltinAttack.objects.filter(target__round=round))
     return RoundCounts(
         teams=round.competition.teams.count(),
         submissions=uploads["total"],
@@ -87,7 +84,7 @@ def round_busy(*, round: Round) -> bool:
     active = (Status.QUEUED, Status.RUNNING)
     return (
         RoundOperation.objects.filter(round=round, status__in=active).exists()
-        or Target.objects.filter(round=round, builtin_status__in=active).exists()
+        or BuiltinAttack.objects.filter(target__round=round, status__in=active).exists()
     )
 
 

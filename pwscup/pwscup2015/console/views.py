@@ -134,7 +134,7 @@ def pwscup2015_panel_context(request, round_) -> dict:
         "counts": selectors.round_counts(round=round_),
         "health": system_health(),
         "overview": selectors.round_team_overview(round=round_),
-        "targets": round_.targets.select_related("team").order_by("team__name"),
+        "targets": round_.targets.select_related("team", "builtin").order_by("team__name"),
         "stale": round_stale_scores(round=round_),
         "rule": rule_text(round_),
         "metrics": round_metrics(round=round_),

@@ -165,7 +165,9 @@ def attack_matrix(*, round: Round) -> Matrix:
     The built-in attackers' labels are translated when the matrix is computed: the cached
     copy is kept per language (``attack_matrix_cached``).
     """
-    targets = list(Target.objects.filter(round=round).select_related("team", "submission"))
+    targets = list(
+        Target.objects.filter(round=round).select_related("team", "submission", "builtin")
+    )
     teams = _competition_teams(round)
     matrix = Matrix(
         targets=targets,
@@ -190,9 +192,10 @@ def attack_matrix(*, round: Round) -> Matrix:
         cell.latest = rate
         cell.best = rate if cell.best is None else max(cell.best, rate)
     for target in targets:
-        if target.builtin_status != Status.FINISHED:
+        builtin = getattr(target, "builtin", None)
+        if builtin is None or builtin.status != Status.FINISHED:
             continue
-        for metric, rate in target.builtin_rates.items():
+        for metric, rate in builtin.rates.items():
             matrix.cells[(f"builtin:{metric}", target.pk)] = Cell(best=rate, latest=rate, count=1)
     return matrix
 

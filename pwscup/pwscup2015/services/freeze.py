@@ -19,14 +19,18 @@ from pwscup.competitions.selectors import (
 from pwscup.core.files import csv_content, opened
 from pwscup.notifications.services import notify_round_frozen
 from pwscup.pwscup2015.broker import SCORE_BUILTIN_ATTACKS
-from pwscup.pwscup2015.models import AttackSubmission, Pwscup2015Round, Target, TeamDataset
+from pwscup.pwscup2015.models import (
+    AttackSubmission,
+    BuiltinAttack,
+    Pwscup2015Round,
+    Target,
+    TeamDataset,
+)
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.selectors import submissions_by_rule, target_truth, team_dataset
 from pwscup.pwscup2015.services.attacks import attacks_rescore
 from pwscup.submissions.broker import Dispatch, job_send
-from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import (
-    BUILTIN_JOB,
     job_claim,
     job_complete,
     job_reset,
@@ -132,13 +136,6 @@ def target_publish(*, round: Round, team, submission) -> Target:
     target.rows = len(published.table)
     target.reference_rows = reference_rows
     target.published_at = timezone.now()
-    target.builtin_status = Status.QUEUED
-    target.builtin_rates = {}
-    target.builtin_message = ""
-    target.builtin_message_code = ""
-    target.builtin_message_params = {}
-    target.builtin_attempts = 0
-    target.builtin_queued_at = timezone.now()
     target.published_file.save(
         f"{team.slug}_anonymized.csv", csv_content(published.table, scoring.write_csv), save=False
     )
@@ -147,6 +144,10 @@ def target_publish(*, round: Round, team, submission) -> Target:
         f"{team.slug}_truth.csv", csv_content(truth_table, scoring.write_csv), save=False
     )
     target.save()
+    # The built-in attacks of this version: a fresh job (a new version's run supersedes
+    # any run on the previous one).
+    BuiltinAttack.objects.update_or_create(target=target, defaults={"rates": {}})
+    job_reset(model=BuiltinAttack, pks=[target.pk])
     ranking_invalidate(round_ids=[round.pk])
     enqueue_builtin(target.pk)
     if existing is not None:
@@ -189,9 +190,7 @@ def round_reference_table(*, round: Round):
 
 
 def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "") -> None:
-    token = job_claim(
-        model=Target, pk=target_id, fields=BUILTIN_JOB, task_id=task_id, worker=worker
-    )
+    token = job_claim(model=BuiltinAttack, pk=target_id, task_id=task_id, worker=worker)
     if token is None:
         return
     target = Target.objects.select_related("round", "team").get(pk=target_id)
@@ -208,13 +207,12 @@ def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "")
 
     status, message, rates = job_run(compute, what=f"built-in attacks on target {target_id}")
     job_complete(
-        model=Target,
+        model=BuiltinAttack,
         pk=target_id,
         token=token,
         status=status,
         message=message,
-        fields=BUILTIN_JOB,
-        builtin_rates={k: float(v) for k, v in rates.items()},
+        rates={k: float(v) for k, v in rates.items()},
         scorer_version=scoring.SCORER_VERSION,
     )
     ranking_invalidate(round_ids=[target.round_id])
@@ -222,7 +220,7 @@ def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "")
 
 def targets_rescore(*, round: Round) -> int:
     pks = list(Target.objects.filter(round=round).values_list("pk", flat=True))
-    job_reset(model=Target, pks=pks, fields=BUILTIN_JOB)
+    job_reset(model=BuiltinAttack, pks=pks)
     ranking_invalidate(round_ids=[round.pk])
     for pk in pks:
         enqueue_builtin(pk)

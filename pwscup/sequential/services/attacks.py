@@ -84,7 +84,7 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
         now=now,
         check=attack_open,
         target=target,
-        original_name=original_name(uploaded_file, default="attack.csv"),
+        original_filename=original_name(uploaded_file, default="attack.csv"),
         uploaded_by=uploader(user),
     )
     broker.job_send(SCORE_ATTACK_TASK, attack.pk)

@@ -54,11 +54,10 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> 
 def release_window(*, sequential: SequentialRound, team: Team, step: int) -> UploadWindow:
     """The window a release upload counts against: the team's uploads of release ``step``
     and the round's per-release limits (rejected releases are free)."""
-    return UploadWindow(
+    return UploadWindow.limited_by(
+        sequential,
         round=sequential.round,
         uploads=Release.objects.filter(sequential=sequential, team=team, step=step),
-        daily_limit=sequential.daily_limit,
-        total_limit=sequential.total_limit,
         total_message=_("Your team has used all %(limit)s uploads of release %(j)s.")
         % {"j": step, "limit": "%(limit)s"},
     )
@@ -126,7 +125,7 @@ def release_upload(
         check=step_open,
         sequential=sequential,
         step=step,
-        original_name=original_name(uploaded_file, default=f"release_{step}.csv"),
+        original_filename=original_name(uploaded_file, default=f"release_{step}.csv"),
         uploaded_by=uploader(user),
     )
     broker.job_send(CHECK_RELEASE_TASK, release.pk)

@@ -28,42 +28,12 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class JobFields:
-    status: str = "status"
-    queued_at: str = "queued_at"
-    started_at: str = "started_at"
-    task_id: str = "task_id"
-    worker: str = "worker"
-    attempts: str = "attempts"
-    message: str = "message"
-    message_code: str = "message_code"
-    message_params: str = "message_params"
-    finished_at: str | None = "finished_at"
-
-
-UPLOAD_JOB = JobFields()
-BUILTIN_JOB = JobFields(
-    status="builtin_status",
-    queued_at="builtin_queued_at",
-    started_at="builtin_started_at",
-    task_id="builtin_task_id",
-    worker="builtin_worker",
-    attempts="builtin_attempts",
-    message="builtin_message",
-    message_code="builtin_message_code",
-    message_params="builtin_message_params",
-    finished_at=None,
-)
-
-
-@dataclass(frozen=True)
 class JobKind:
-    """A model whose rows are background jobs: its job fields, and the task (by name) that
-    takes a row's primary key. The reaper watches the core's and every round kind's
-    (``RoundKind.jobs``)."""
+    """A model whose rows are background jobs (it inherits ``JobState``), and the task (by
+    name) that takes a row's primary key. The reaper watches the core's and every round
+    kind's (``RoundKind.jobs``)."""
 
     model: type
-    fields: JobFields
     task: str
 
 
@@ -72,27 +42,26 @@ def stale_before(now: dt.datetime) -> dt.datetime:
     return now - dt.timedelta(seconds=settings.PWSCUP_SCORING_HARD_TIME_LIMIT + 30)
 
 
-def message_values(fields: JobFields, message: JobMessage | None) -> dict:
+def message_values(message: JobMessage | None) -> dict:
     """The field values recording ``message`` (none: cleared) on a job row."""
     message = message or JobMessage()
     return {
-        fields.message: message.text,
-        fields.message_code: message.code,
-        fields.message_params: message.params,
+        "message": message.text,
+        "message_code": message.code,
+        "message_params": message.params,
     }
 
 
-def exhausted_values(fields: JobFields) -> dict:
-    """The field values of a job failed for good: its attempts are used up."""
+def exhausted_values(now: dt.datetime) -> dict:
+    """The field values of a job failed for good at ``now``: its attempts are used up."""
     message = JobMessage.platform("job.attempts_exhausted", n=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
-    return {fields.status: Status.FAILED, **message_values(fields, message)}
+    return {"status": Status.FAILED, "finished_at": now, **message_values(message)}
 
 
 def job_claim(
     *,
     model,
     pk: int,
-    fields: JobFields = UPLOAD_JOB,
     now=None,
     task_id: str = "",
     worker: str = "",
@@ -104,34 +73,29 @@ def job_claim(
     (the claiming worker's hostname) lets the reaper notice a worker that vanished.
     """
     now = now or timezone.now()
-    running = Q(**{fields.status: Status.RUNNING})
-    abandoned = running & Q(**{f"{fields.started_at}__lt": stale_before(now)})
+    running = Q(status=Status.RUNNING)
+    abandoned = running & Q(started_at__lt=stale_before(now))
     if task_id:
-        abandoned |= running & Q(**{fields.task_id: task_id})
-    retry_allowed = Q(**{f"{fields.attempts}__lt": settings.PWSCUP_SCORING_MAX_ATTEMPTS})
-    claimable = Q(**{fields.status: Status.QUEUED}) | (abandoned & retry_allowed)
+        abandoned |= running & Q(task_id=task_id)
+    retry_allowed = Q(attempts__lt=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
+    claimable = Q(status=Status.QUEUED) | (abandoned & retry_allowed)
     updated = (
         model.objects.filter(pk=pk)
         .filter(claimable)
         .update(
-            **{
-                fields.status: Status.RUNNING,
-                fields.started_at: now,
-                fields.task_id: task_id,
-                fields.worker: worker,
-                fields.attempts: F(fields.attempts) + 1,
-            }
+            status=Status.RUNNING,
+            started_at=now,
+            task_id=task_id,
+            worker=worker,
+            attempts=F("attempts") + 1,
         )
     )
     if updated:
         return now
     if task_id:
         # This very task keeps dying with its worker: stop, with a reason.
-        failed = exhausted_values(fields)
-        if fields.finished_at:
-            failed[fields.finished_at] = now
-        model.objects.filter(pk=pk).filter(running & Q(**{fields.task_id: task_id})).update(
-            **failed
+        model.objects.filter(pk=pk).filter(running & Q(task_id=task_id)).update(
+            **exhausted_values(now)
         )
     return None
 
@@ -169,48 +133,46 @@ def job_complete(
     token: dt.datetime,
     status: str,
     message: JobMessage | None = None,
-    fields: JobFields = UPLOAD_JOB,
     **values,
 ) -> bool:
     """RUNNING (this run) → FINISHED/FAILED with the results; False if the run was superseded."""
-    values[fields.status] = status
-    values.update(message_values(fields, message))
-    if fields.finished_at:
-        values[fields.finished_at] = timezone.now()
-    updated = model.objects.filter(
-        pk=pk, **{fields.status: Status.RUNNING, fields.started_at: token}
-    ).update(**values)
+    values["status"] = status
+    values.update(message_values(message))
+    values["finished_at"] = timezone.now()
+    updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
+        **values
+    )
     return bool(updated)
 
 
-def _queued_values(fields: JobFields) -> dict:
+def _queued_values() -> dict:
     return {
-        fields.status: Status.QUEUED,
-        **message_values(fields, None),
-        fields.started_at: None,
-        fields.worker: "",
-        fields.queued_at: timezone.now(),
+        "status": Status.QUEUED,
+        **message_values(None),
+        "started_at": None,
+        "worker": "",
+        "queued_at": timezone.now(),
     }
 
 
-def job_requeue(*, model, pk: int, token: dt.datetime, fields: JobFields = UPLOAD_JOB) -> bool:
+def job_requeue(*, model, pk: int, token: dt.datetime) -> bool:
     """RUNNING (the run ``token`` the caller read) → QUEUED: its worker is gone.
 
     Conditional like every transition: a run that finished, failed or was taken over
     between the caller's read and this update is left as it is (False). The caller
     sends the task again only when this returns True.
     """
-    updated = model.objects.filter(
-        pk=pk, **{fields.status: Status.RUNNING, fields.started_at: token}
-    ).update(**_queued_values(fields))
+    updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
+        **_queued_values()
+    )
     return bool(updated)
 
 
-def job_reset(*, model, pks, fields: JobFields = UPLOAD_JOB) -> int:
+def job_reset(*, model, pks) -> int:
     """Any state → QUEUED with fresh attempts: the organizers asked for a rescore.
 
     A run still in progress is superseded (its results are not written); the caller
     enqueues the tasks.
     """
-    values = {**_queued_values(fields), fields.attempts: 0}
+    values = {**_queued_values(), "attempts": 0}
     return model.objects.filter(pk__in=list(pks)).update(**values)

@@ -47,12 +47,8 @@ def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
     counts = {"requeued": 0, "failed": 0, "resent": 0}
     runs = {
         kind: list(
-            kind.model.objects.filter(**{kind.fields.status: Status.RUNNING}).values_list(
-                "pk",
-                kind.fields.started_at,
-                kind.fields.worker,
-                kind.fields.task_id,
-                kind.fields.attempts,
+            kind.model.objects.filter(status=Status.RUNNING).values_list(
+                "pk", "started_at", "worker", "task_id", "attempts"
             )
         )
         for kind in job_kinds()
@@ -64,7 +60,7 @@ def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
                 continue
             if attempts >= settings.PWSCUP_SCORING_MAX_ATTEMPTS:
                 counts["failed"] += _fail_exhausted(kind, pk=pk, token=token, now=now)
-            elif job_requeue(model=kind.model, pk=pk, token=token, fields=kind.fields):
+            elif job_requeue(model=kind.model, pk=pk, token=token):
                 broker.job_send(kind.task, pk)
                 counts["requeued"] += 1
     counts["resent"] = _resend_lost_messages(now=now)
@@ -96,13 +92,9 @@ def _run_is_lost(token, run_worker: str, task_id: str, *, census, now) -> bool:
 
 
 def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
-    fields = kind.fields
-    failed = exhausted_values(fields)
-    if fields.finished_at:
-        failed[fields.finished_at] = now
-    return kind.model.objects.filter(
-        pk=pk, **{fields.status: Status.RUNNING, fields.started_at: token}
-    ).update(**failed)
+    return kind.model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
+        **exhausted_values(now)
+    )
 
 
 def _resend_lost_messages(*, now) -> int:
@@ -112,13 +104,12 @@ def _resend_lost_messages(*, now) -> int:
     before = now - dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS)
     resent = 0
     for kind in job_kinds():
-        fields = kind.fields
         waiting = kind.model.objects.filter(
-            **{fields.status: Status.QUEUED, f"{fields.queued_at}__lt": before}
-        ).values_list("pk", fields.queued_at)
+            status=Status.QUEUED, queued_at__lt=before
+        ).values_list("pk", "queued_at")
         for pk, queued_at in waiting:
-            still_waiting = Q(**{fields.status: Status.QUEUED}) & Q(**{fields.queued_at: queued_at})
-            if kind.model.objects.filter(still_waiting, pk=pk).update(**{fields.queued_at: now}):
+            still_waiting = Q(status=Status.QUEUED, queued_at=queued_at)
+            if kind.model.objects.filter(still_waiting, pk=pk).update(queued_at=now):
                 broker.job_send(kind.task, pk)
                 resent += 1
     return resent

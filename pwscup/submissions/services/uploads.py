@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.models import Phase, Round, UploadLimits
 from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
@@ -167,6 +167,19 @@ class UploadWindow:
         """The time zone of the window's local day: ``time_zone``, else the round's."""
         return self.time_zone or self.round.timezone
 
+    @classmethod
+    def limited_by(cls, limits: UploadLimits, *, round: Round | None, uploads: QuerySet, **options):
+        """The window of ``uploads`` under the daily and total limits of ``limits`` (the
+        core's ``UploadLimits``: a phase, a presentation window, a sequential round), the one
+        place a window's limits are read."""
+        return cls(
+            round=round,
+            uploads=uploads,
+            daily_limit=limits.daily_limit,
+            total_limit=limits.total_limit,
+            **options,
+        )
+
 
 def upload_keep(
     *,
@@ -238,11 +251,8 @@ def store_upload(
     check_window(phase=phase, expected_kind=_expected_kind(model), now=now)
     return upload_keep(
         model=model,
-        window=UploadWindow(
-            round=phase.round,
-            uploads=model.objects.filter(phase=phase, team=team),
-            daily_limit=phase.daily_limit,
-            total_limit=phase.total_limit,
+        window=UploadWindow.limited_by(
+            phase, round=phase.round, uploads=model.objects.filter(phase=phase, team=team)
         ),
         team=team,
         uploaded_file=uploaded_file,
@@ -250,7 +260,7 @@ def store_upload(
         now=now,
         phase=phase,
         note=note_clean(note),
-        submitted_by=uploader(user),
+        uploaded_by=uploader(user),
         original_filename=original_name(uploaded_file, default=stored_name),
         **fields,
     )

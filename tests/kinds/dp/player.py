@@ -17,23 +17,10 @@ from tests.pwscup.dp_world import build_dp_world
 
 class DPPlayer(Player):
     key = "dp"
-    gaps = {
-        "test_the_upload_is_kept_as_uploaded_and_numbered": (
-            "the DP kind stores 'valid' for a finished check, not the core's status"
-        ),
-        "test_the_daily_limit_refuses_with_429": "the DP round has no daily upload limit",
-        "test_the_total_limit_refuses_with_429": "the DP round has no total upload limit",
-    }
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
-        world = build_dp_world(slug=slug)
-        if daily_limit is not None or total_limit is not None:
-            self.limits_set(world.dp_round, daily_limit=daily_limit, total_limit=total_limit)
+        world = build_dp_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)
         return Arena.of(world, state=world.dp_round)
-
-    def limits_set(self, dp_round, *, daily_limit, total_limit):
-        # The DP round has no upload limits of its own yet (issue 34, "one upload window").
-        raise NotImplementedError("the DP round has no daily or total upload limit")
 
     def close(self, arena):
         now = timezone.now()

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.selectors import phases_schedule_lines
 from pwscup.kinds import RoundKind
 from pwscup.kinds.tabs import render_tab
-from pwscup.submissions.services.jobs import UPLOAD_JOB, JobKind
+from pwscup.submissions.services.jobs import JobKind
 from tests.kinds.toy import actions, api, archive, bundle, console, selectors, views
 from tests.kinds.toy.models import ToyUpload
 from tests.kinds.toy.services import SCORE_TOY
@@ -63,7 +63,7 @@ class ToyGameKind(RoundKind):
         return [ToyUpload]
 
     def jobs(self):
-        return [JobKind(ToyUpload, UPLOAD_JOB, SCORE_TOY)]
+        return [JobKind(ToyUpload, SCORE_TOY)]
 
     # --- bundles and the archive --------------------------------------------------------------
 

@@ -1,13 +1,13 @@
 """The toy's state and uploads: its own row one-to-one with the round (as a kind keeps what
 ``Round`` does not have), and uploads with the core's kept-upload fields
-(``RoundKind.upload_models``) and job fields (``jobs.UPLOAD_JOB``). Their tables are created
+(``RoundKind.upload_models``) and job state: the core's ``KeptUpload``. Their tables are created
 by the tests' fixture."""
 
 from django.db import models
-from django.utils import timezone
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+from pwscup.submissions.models import KeptUpload
 
 
 class ToyRound(models.Model):
@@ -23,27 +23,14 @@ class ToyRound(models.Model):
         return f"toy state of round {self.round_id}"
 
 
-class ToyUpload(models.Model):
+class ToyUpload(KeptUpload):
+    UPLOAD_FOLDER = "toy"
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    file = models.FileField(upload_to="private/toy/")
-    sha256 = models.CharField(max_length=64, blank=True)
-    size = models.PositiveBigIntegerField(default=0)
-    number = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, default="queued")
     score = models.FloatField(null=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    queued_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True)
-    finished_at = models.DateTimeField(null=True)
-    task_id = models.CharField(max_length=64, blank=True)
-    worker = models.CharField(max_length=255, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
 
-    class Meta:
+    class Meta(KeptUpload.Meta):
         app_label = "toykind"
 
     def __str__(self) -> str:
