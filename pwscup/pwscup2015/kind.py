@@ -131,10 +131,23 @@ class Pwscup2015Kind(RoundKind):
 
     def jobs(self):
         return [
-            JobKind(AnonymizationSubmission, UPLOAD_JOB, broker.SCORE_ANONYMIZATION),
-            JobKind(AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK),
-            JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS),
-            JobKind(RoundOperation, UPLOAD_JOB, broker.RUN_ROUND_OPERATION),
+            JobKind(
+                AnonymizationSubmission,
+                UPLOAD_JOB,
+                broker.SCORE_ANONYMIZATION,
+                round_path="phase__round",
+            ),
+            JobKind(
+                AttackSubmission, UPLOAD_JOB, broker.SCORE_ATTACK, round_path="phase__round"
+            ),
+            JobKind(Target, BUILTIN_JOB, broker.SCORE_BUILTIN_ATTACKS, round_path="round"),
+            JobKind(
+                RoundOperation,
+                UPLOAD_JOB,
+                broker.RUN_ROUND_OPERATION,
+                round_path="round",
+                team_path=None,
+            ),
         ]
 
     def leaderboard_url(self, round):

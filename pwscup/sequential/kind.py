@@ -92,8 +92,10 @@ class SequentialKind(RoundKind):
 
     def jobs(self):
         return [
-            JobKind(Release, UPLOAD_JOB, CHECK_RELEASE_TASK),
-            JobKind(SeqAttack, UPLOAD_JOB, SCORE_ATTACK_TASK),
+            JobKind(Release, UPLOAD_JOB, CHECK_RELEASE_TASK, round_path="sequential__round"),
+            JobKind(
+                SeqAttack, UPLOAD_JOB, SCORE_ATTACK_TASK, round_path="target__sequential__round"
+            ),
         ]
 
     def leaderboard_url(self, round) -> str | None:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
+from pwscup.competitions.models import Phase, Round
 
 NOTE_MAX_LENGTH = 200
 
@@ -78,3 +78,38 @@ class ScoredUpload(models.Model):
         """How every page, message, console table, API answer and the CLI name an upload:
         the team's own number in the phase ("#3"), never the global id."""
         return f"#{self.number}"
+
+
+class LiveVersion(models.Model):
+    """How often the jobs of one scope changed state: the version the live pages poll.
+
+    A scope is a team in a round (``team`` set: the team's jobs, the pages of the team) or a
+    whole round (``team`` empty: every job and operation of the round, the console's round
+    page). The job state machine bumps it on every transition
+    (``pwscup.submissions.services.live``); a poll is answered 304 from one indexed read of
+    it (``pwscup.pages.live``). A scope no job ever touched has no row: version 0.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        # Two partial unique indexes, not one over (round, team): NULLs are distinct in a
+        # unique index, so the round's own row would not be unique. Each also serves the
+        # poll's lookup of its scope.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "team"],
+                condition=models.Q(team__isnull=False),
+                name="live_version_one_per_team",
+            ),
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=models.Q(team__isnull=True),
+                name="live_version_one_per_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}/{self.team_id or '-'}: v{self.version}"

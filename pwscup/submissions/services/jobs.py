@@ -23,6 +23,7 @@ from django.utils import timezone
 import scoring
 from pwscup.submissions.messages import JobFailure, JobMessage
 from pwscup.submissions.models import Status
+from pwscup.submissions.services.live import live_jobs_changed
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +61,18 @@ BUILTIN_JOB = JobFields(
 class JobKind:
     """A model whose rows are background jobs: its job fields, and the task (by name) that
     takes a row's primary key. The reaper watches the core's and every round kind's
-    (``RoundKind.jobs``)."""
+    (``RoundKind.jobs``).
+
+    ``round_path`` and ``team_path`` are field paths from a job row to its round and its
+    team (``"phase__round"``, ``"team"``): every transition bumps their live versions
+    (``pwscup.submissions.services.live``). No ``round_path``: no live status (a job of no
+    round); no ``team_path``: a job of the round itself (a console operation)."""
 
     model: type
     fields: JobFields
     task: str
+    round_path: str | None = None
+    team_path: str | None = "team"
 
 
 def stale_before(now: dt.datetime) -> dt.datetime:
@@ -124,15 +132,17 @@ def job_claim(
         )
     )
     if updated:
+        live_jobs_changed(model=model, pks=[pk])
         return now
     if task_id:
         # This very task keeps dying with its worker: stop, with a reason.
         failed = exhausted_values(fields)
         if fields.finished_at:
             failed[fields.finished_at] = now
-        model.objects.filter(pk=pk).filter(running & Q(**{fields.task_id: task_id})).update(
+        if model.objects.filter(pk=pk).filter(running & Q(**{fields.task_id: task_id})).update(
             **failed
-        )
+        ):
+            live_jobs_changed(model=model, pks=[pk])
     return None
 
 
@@ -180,6 +190,8 @@ def job_complete(
     updated = model.objects.filter(
         pk=pk, **{fields.status: Status.RUNNING, fields.started_at: token}
     ).update(**values)
+    if updated:
+        live_jobs_changed(model=model, pks=[pk])
     return bool(updated)
 
 
@@ -203,6 +215,8 @@ def job_requeue(*, model, pk: int, token: dt.datetime, fields: JobFields = UPLOA
     updated = model.objects.filter(
         pk=pk, **{fields.status: Status.RUNNING, fields.started_at: token}
     ).update(**_queued_values(fields))
+    if updated:
+        live_jobs_changed(model=model, pks=[pk])
     return bool(updated)
 
 
@@ -213,4 +227,8 @@ def job_reset(*, model, pks, fields: JobFields = UPLOAD_JOB) -> int:
     enqueues the tasks.
     """
     values = {**_queued_values(fields), fields.attempts: 0}
-    return model.objects.filter(pk__in=list(pks)).update(**values)
+    pks = list(pks)
+    updated = model.objects.filter(pk__in=pks).update(**values)
+    if updated:
+        live_jobs_changed(model=model, pks=pks)
+    return updated
