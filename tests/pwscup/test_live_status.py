@@ -244,3 +244,20 @@ def test_two_first_bumps_at_once_both_count(world):
     assert errors == []
     assert version(world, "a") == 2
     assert LiveVersion.objects.filter(round=world.round, team=world.teams["a"]).count() == 1
+
+
+@pytest.mark.django_db
+def test_an_operations_progress_moves_the_rounds_version(world):
+    """The console shows "n of m done": each step of a running operation bumps the round's
+    version, like its claim and its completion."""
+    from tests.pwscup.factories import run_operations, scored
+
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    services.round_freeze_request(round=world.round, requested_by=world.organizer)
+    before = (version(world, None), version(world, "a"))
+    [operation] = run_operations()
+    assert operation.status == "finished" and operation.progress_total == 2
+    # claim + start + one step per target + complete; a team's own scope does not move.
+    assert version(world, None) - before[0] == 2 + 1 + operation.progress_total
+    assert version(world, "a") == before[1]
