@@ -15,6 +15,11 @@ from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
+HIDE = """hidden => {
+  Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
 
 def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
     web, e2e_world, celery_worker_process, tmp_path
@@ -55,6 +60,14 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
         page.wait_for_timeout(3500)
         assert polls[:1] == [200] and fragments == [200], (polls, fragments)
         assert len(polls) >= 3 and set(polls[1:]) == {304}, polls
+        # A background tab asks nothing while the job waits, and asks again once shown.
+        page.evaluate(HIDE, True)
+        page.wait_for_timeout(1_500)  # a poll already on its way may still land
+        hidden_at = len(polls)
+        page.wait_for_timeout(4_000)  # four polls' worth at the page's pace
+        assert len(polls) == hidden_at, polls[hidden_at:]
+        with page.expect_response(lambda r: "/live/team/" in r.url, timeout=10_000):
+            page.evaluate(HIDE, False)
     expect(row).to_have_attribute("data-status", "finished", timeout=SCORING_TIMEOUT * 1000)
     done = AnonymizationSubmission.objects.get(pk=upload.pk)
     assert done.status == Status.FINISHED
