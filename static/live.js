@@ -9,19 +9,17 @@
 // the box's fragment (data-fragment-url) is fetched and swapped in, or, for a page without a
 // fragment, the page is reloaded. The fragment also carries the quota lines, the score
 // history charts (data-live) and, for each notice, the job's outcome (data-banner), which
-// replaces the notice once it is known.
+// replaces the notice once it is known. The presentations page follows the team's jobs of no
+// round (its slides) the same way.
 //
 // Cadence: about once a second for 10 s after the page loaded or something changed, then
 // half as often again each time, up to every 5 s; nothing at all with no job pending, or
 // from a background tab (resumed when it is shown).
-//
-// A box with a fragment and no poll address (the presentations page: competition-wide, no
-// round's version to follow) polls its fragment itself.
 (function () {
   "use strict";
-  const box = document.querySelector("[data-live-url], #jobs[data-fragment-url]");
+  const box = document.querySelector("[data-live-url]");
   if (!box) return;
-  const liveUrl = box.dataset.liveUrl || null;
+  const liveUrl = box.dataset.liveUrl;
   const fragmentUrl = box.dataset.fragmentUrl || null;
   const notices = () => Array.from(document.querySelectorAll(".messages li.job"));
   const keyOf = (li) => (li.className.match(/\bjob-([a-z]+-\d+)\b/) || [])[1];
@@ -100,14 +98,8 @@
   const failed = () => { delay = Math.min(Math.max(delay, SLOW) * 2, BROKEN); };
 
   // One poll; resolves to true when the page is being reloaded (nothing more to schedule).
-  const poll = () => {
-    if (!liveUrl) {
-      return get(withWatch(fragmentUrl), {}).then(text).then((html) => {
-        if (swap(html)) moved(); else failed();
-        return false;
-      });
-    }
-    return get(liveUrl, etag ? { "If-None-Match": etag } : {}).then((response) => {
+  const poll = () =>
+    get(liveUrl, etag ? { "If-None-Match": etag } : {}).then((response) => {
       if (response.status === 304) { delay = next(); return false; }
       if (!response.ok) { failed(); return false; }
       const before = etag;
@@ -123,7 +115,6 @@
         return false;
       });
     });
-  };
   const tick = () => {
     if (!pending()) return;
     if (document.hidden) {

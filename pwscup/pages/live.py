@@ -16,13 +16,16 @@ without a list of what it shows and without rendering it.
 """
 
 from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404
 from django.views.decorators.http import condition, require_GET
 
 from pwscup.accounts.access import round_access
+from pwscup.accounts.selectors import competitions_for_user, team_for_user
 from pwscup.competitions.selectors import console_round
 from pwscup.submissions.selectors import (
     live_etag,
     live_round_poll_etag,
+    live_team_of_no_round_poll_etag,
     live_team_poll_etag,
 )
 
@@ -64,3 +67,20 @@ def round_poll(request, competition_slug, round_slug):
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
     return _changed(live_etag(round_id=round_.pk))
+
+
+def _team_of_no_round_etag(request, competition_slug):
+    return live_team_of_no_round_poll_etag(user=request.user, competition_slug=competition_slug)
+
+
+@require_GET
+@condition(etag_func=_team_of_no_round_etag)
+def team_of_no_round_poll(request, competition_slug):
+    """The user's team's jobs of no round (its slides: the presentations page)."""
+    competition = get_object_or_404(
+        competitions_for_user(user=request.user), slug=competition_slug
+    )
+    team = team_for_user(user=request.user, competition=competition)
+    if team is None:
+        raise Http404("No team of yours in this competition.")
+    return _changed(live_etag(round_id=None, team_id=team.pk))

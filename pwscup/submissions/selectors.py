@@ -84,13 +84,13 @@ def upload_visible_to(*, user, upload, owner_only: bool = False) -> bool:
 # --- live status (``LiveVersion``; the writes are ``services/live.py``) --------------------
 
 
-def live_etag_of(*, round_id: int, team_id: int | None, version: int | None) -> str:
+def live_etag_of(*, round_id: int | None, team_id: int | None, version: int | None) -> str:
     """The ETag of a scope at ``version`` (``None``: no row yet, version 0). The round and
     team are part of it, so that the ETag of one scope never answers for another."""
-    return f'"live-{round_id}-{team_id or "round"}-{version or 0}"'
+    return f'"live-{round_id or "none"}-{team_id or "round"}-{version or 0}"'
 
 
-def live_etag(*, round_id: int, team_id: int | None = None) -> str:
+def live_etag(*, round_id: int | None, team_id: int | None = None) -> str:
     """The scope's ETag now. A page that shows the scope's jobs reads it BEFORE it reads the
     jobs, and embeds it for its script: a job that changes after this read bumps the
     version past it, so the next poll cannot miss the change."""
@@ -141,3 +141,21 @@ def live_round_poll_etag(*, user, competition_slug: str, round_slug: str) -> str
         return None
     round_id, version = row
     return live_etag_of(round_id=round_id, team_id=None, version=version)
+
+
+def live_team_of_no_round_poll_etag(*, user, competition_slug: str) -> str | None:
+    """The ETag of ``user``'s team's jobs of no round (its slides), from ONE query that also
+    checks that the user is a member of a team of the competition; ``None`` otherwise."""
+    if not user.is_authenticated:
+        return None
+    version = LiveVersion.objects.filter(round__isnull=True, team=OuterRef("team_id"))
+    row = (
+        Membership.objects.filter(user=user, competition__slug=competition_slug)
+        .annotate(live_version=Subquery(version.values("version")[:1]))
+        .values_list("team_id", "live_version")
+        .first()
+    )
+    if row is None:
+        return None
+    team_id, version = row
+    return live_etag_of(round_id=None, team_id=team_id, version=version)

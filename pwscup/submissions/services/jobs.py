@@ -65,8 +65,8 @@ class JobKind:
 
     ``round_path`` and ``team_path`` are field paths from a job row to its round and its
     team (``"phase__round"``, ``"team"``): every transition bumps their live versions
-    (``pwscup.submissions.services.live``). No ``round_path``: no live status (a job of no
-    round); no ``team_path``: a job of the round itself (a console operation)."""
+    (``pwscup.submissions.services.live``). No ``round_path``: a team's job of no round (the
+    slides); no ``team_path``: a job of the round itself (a console operation)."""
 
     model: type
     fields: JobFields

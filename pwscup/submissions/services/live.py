@@ -1,17 +1,17 @@
 """The live status's writes: every change of a job's state bumps the version its pages poll.
 
-Two scopes (``pwscup.submissions.models.LiveVersion``): a team in a round (the team's pages
-follow its own jobs) and the round (the console's round page follows every job and
-operation of the round). The job state machine (``services/jobs.py``: claim, complete,
+Three scopes (``pwscup.submissions.models.LiveVersion``): a team in a round (the team's pages
+follow its own jobs), the round (the console's round page follows every job and operation
+of the round), and a team's jobs of no round (the presentations page follows the slides). The job state machine (``services/jobs.py``: claim, complete,
 requeue, reset; the reaper's failure of an exhausted run) calls ``live_jobs_changed`` after
 each transition that changed a row, and the upload pipeline (``upload_keep``) calls
 ``live_scope_changed`` for each new QUEUED upload.
 
 A job model says where its round and team are through its ``JobKind`` (``round_path``,
 ``team_path``, field paths from a job row, e.g. ``"phase__round"``): a model registered
-without a ``round_path`` (the slides' preview: a competition's, no round's) has no live
-status. Reading the scope costs one query per transition; the caller's code stays unaware
-of it.
+without a ``round_path`` (the slides' preview: a competition's, no round's) bumps its team's
+scope of no round. Reading the scope costs one query per transition; the caller's code stays
+unaware of it.
 
 Lock order: a transaction bumps its team scopes first, sorted, then its round scopes, sorted,
 so two transactions bumping the same rows never wait on each other in a circle.
@@ -24,8 +24,9 @@ from pwscup.submissions.models import LiveVersion
 from pwscup.submissions.registry import job_kinds
 
 
-def live_bump(*, round_id: int, team_id: int | None = None) -> None:
-    """One more version of the scope (``team_id`` ``None``: the round's own).
+def live_bump(*, round_id: int | None, team_id: int | None = None) -> None:
+    """One more version of the scope (``team_id`` ``None``: the round's own; ``round_id``
+    ``None``: the team's jobs of no round).
 
     Atomic through the ORM's public API: ``UPDATE ... SET version = version + 1`` (an ``F``
     expression: the database adds, so two bumps at once both count and none is lost). A
@@ -47,24 +48,30 @@ def live_bump(*, round_id: int, team_id: int | None = None) -> None:
         scope.update(version=F("version") + 1)
 
 
-def live_scope_changed(*, round_id: int, team_id: int | None) -> None:
+def live_scope_changed(*, round_id: int | None, team_id: int | None) -> None:
     """Something of the team in the round changed (a new upload): its version and the
-    round's."""
+    round's (``round_id`` ``None``: the team's scope of no round alone)."""
     if team_id is not None:
         live_bump(round_id=round_id, team_id=team_id)
-    live_bump(round_id=round_id)
+    if round_id is not None:
+        live_bump(round_id=round_id)
 
 
 def live_jobs_changed(*, model, pks) -> None:
     """The jobs ``pks`` of ``model`` changed state: bump the version of each team and round
-    they belong to (nothing for a model without a round: see the module's docstring)."""
+    they belong to (see the module's docstring)."""
     job = next((job for job in job_kinds() if job.model is model), None)
-    if job is None or job.round_path is None:
+    if job is None or (job.round_path is None and job.team_path is None):
         return
-    fields = [job.round_path, job.team_path] if job.team_path else [job.round_path]
-    rows = model.objects.filter(pk__in=list(pks)).values_list(*fields)
-    scopes = {(row[0], row[1] if job.team_path else None) for row in rows}
-    for round_id, team_id in sorted(s for s in scopes if s[1] is not None):
+    fields = [path for path in (job.round_path, job.team_path) if path]
+    scopes = set()
+    for row in model.objects.filter(pk__in=list(pks)).values_list(*fields):
+        values = dict(zip((p for p in (job.round_path, job.team_path) if p), row, strict=True))
+        scopes.add((values.get(job.round_path), values.get(job.team_path)))
+    teams = sorted(
+        (s for s in scopes if s[1] is not None), key=lambda s: (s[0] is None, s[0] or 0, s[1])
+    )
+    for round_id, team_id in teams:
         live_bump(round_id=round_id, team_id=team_id)
-    for round_id in sorted({round_id for round_id, _team_id in scopes}):
+    for round_id in sorted({round_id for round_id, _team_id in scopes if round_id is not None}):
         live_bump(round_id=round_id)

@@ -216,8 +216,7 @@ def upload_keep(
         )
         upload.file.save(stored_name, uploaded_file, save=False)
         upload.save()
-        if window.round is not None:
-            live_scope_changed(round_id=window.round.pk, team_id=team.pk)
+        live_scope_changed(round_id=getattr(window.round, "pk", None), team_id=team.pk)
     return upload
 
 
