@@ -5,6 +5,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.core import views as core_views
+from pwscup.pages import live
 from pwscup.pages import views as competition_views
 from pwscup.pages.kinds import kind_console_urlpatterns, kind_urlpatterns
 from pwscup.pwscup2015 import views as submission_views
@@ -29,6 +30,12 @@ urlpatterns = [
     path("notifications/", include("pwscup.notifications.urls")),
     # Before the rounds: a round cannot take the slug "team" or "join".
     path("c/<slug:competition_slug>/", include(team_urls)),
+    # The live status of the team's jobs of no round (its slides: pwscup/pages/live.py).
+    path(
+        "c/<slug:competition_slug>/team/live/",
+        live.team_of_no_round_poll,
+        name="live_competition_team",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path(

@@ -10,8 +10,8 @@ class PrivateCacheControlMiddleware:
     API's JSON) is never kept by a shared cache (a school's proxy) nor on disk by the browser.
     One rule for the whole site: the user, not the view, decides. The session user is known
     here; an API token's user too, since DRF sets it on this request when it authenticates.
-    Conditional GETs are unaffected (the round page's polling sends its own If-None-Match and
-    still gets 304), and anonymous visitors' public pages (leaderboards) stay cacheable.
+    Conditional GETs are unaffected (the live status's polls send their own If-None-Match and
+    still get 304), and anonymous visitors' public pages (leaderboards) stay cacheable.
     Static files never reach this middleware (WhiteNoise answers them first).
     """
 

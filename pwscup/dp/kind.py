@@ -41,7 +41,7 @@ class DPKind(RoundKind):
         return [Estimate]
 
     def jobs(self):
-        return [JobKind(Estimate, CHECK_DP_ESTIMATE)]
+        return [JobKind(Estimate, CHECK_DP_ESTIMATE, round_path="dp_round__round")]
 
     def round_note(self, round) -> str:
         from django.utils.translation import gettext

@@ -5,26 +5,23 @@ kind's URL patterns (its pages and its console pages). A kind's views use
 import functools
 
 from django.urls import URLPattern, URLResolver, include, path, register_converter
-from django.views.decorators.http import conditional_page
 
 from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, round_access
 from pwscup.kinds.registry import all_kinds, kind_of
 from pwscup.kinds.tabs import OVERVIEW, TabConverter
+from pwscup.pages import live
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
 
 register_converter(TabConverter, "round_tab")
 
 
-@conditional_page
 def round_page(request, competition_slug, round_slug, tab=OVERVIEW):
     """``c/<comp>/<round>/`` (the overview) and ``c/<comp>/<round>/<tab>/``: the round's own
     kind draws the tab (``pwscup.kinds.tabs``).
 
-    Conditional GET: the answer carries an ETag of its content, and a request naming it
-    (``If-None-Match``) gets an empty 304. The page's script polls the jobs fragment this way
-    while one of the team's jobs is pending; an ETag computed from the content is right by
-    construction, whatever the page comes to show.
+    A tab showing the team's jobs follows them live: ``static/live.js`` polls the team's
+    version (``pwscup.pages.live``) and fetches the tab's fragment only when it moved.
     """
     access = round_access(request, competition_slug, round_slug)
     return kind_of(access.round).round_page(request, access, tab)
@@ -80,12 +77,15 @@ def kind_console_urlpatterns() -> list:
 
 
 def kind_urlpatterns() -> list:
-    """The round page and its tabs, then every registered kind's pages under
+    """The round page and its tabs, the live status's polls, then every registered kind's pages under
     ``ROUND_PREFIX``, each in its namespace (read when the URLconf loads: after every app's
     ``ready()``)."""
     patterns = [
         path(ROUND_PREFIX, round_page, name="round_detail"),
         path(ROUND_PREFIX + "<round_tab:tab>/", round_page, name="round_tab"),
+        # The live status's polls (every kind's pages and the console's round page).
+        path(ROUND_PREFIX + "live/team/", live.team_poll, name="live_team"),
+        path(ROUND_PREFIX + "live/round/", live.round_poll, name="live_round"),
     ]
     for kind in all_kinds():
         confined = _confine_patterns(kind.url_patterns(), kind.key)

@@ -15,6 +15,7 @@ from pwscup.core.files import private_file_response
 from pwscup.presentations import selectors, services
 from pwscup.presentations.forms import SlidesUploadForm
 from pwscup.presentations.models import PresentationWindow, Slides
+from pwscup.submissions.selectors import live_etag
 
 PDF_CONTENT_TYPE = "application/pdf"
 PNG_CONTENT_TYPE = "image/png"
@@ -29,7 +30,12 @@ def _competition(request, competition_slug):
 
 
 def _page(request, competition, *, form=None, status=200):
+    # The team's live ETag, read before the slides: one that changes after it makes the
+    # page's next poll a 200 (``static/live.js``).
+    team = team_for_user(user=request.user, competition=competition)
+    etag = live_etag(round_id=None, team_id=team.pk) if team is not None else ""
     context = selectors.presentations_page(user=request.user, competition=competition)
+    context["live_etag"] = etag
     context["form"] = form or SlidesUploadForm()
     template = (
         "presentations/_uploads.html" if request.GET.get("fragment") else "presentations/page.html"

@@ -160,10 +160,19 @@ class Pwscup2015Kind(RoundKind):
 
     def jobs(self):
         return [
-            JobKind(AnonymizationSubmission, broker.SCORE_ANONYMIZATION),
-            JobKind(AttackSubmission, broker.SCORE_ATTACK),
-            JobKind(BuiltinAttack, broker.SCORE_BUILTIN_ATTACKS),
-            JobKind(RoundOperation, broker.RUN_ROUND_OPERATION),
+            JobKind(
+                AnonymizationSubmission, broker.SCORE_ANONYMIZATION, round_path="phase__round"
+            ),
+            JobKind(AttackSubmission, broker.SCORE_ATTACK, round_path="phase__round"),
+            JobKind(
+                BuiltinAttack,
+                broker.SCORE_BUILTIN_ATTACKS,
+                round_path="target__round",
+                team_path="target__team",
+            ),
+            JobKind(
+                RoundOperation, broker.RUN_ROUND_OPERATION, round_path="round", team_path=None
+            ),
         ]
 
     def leaderboard_url(self, round):

@@ -101,8 +101,8 @@ class SequentialKind(RoundKind):
 
     def jobs(self):
         return [
-            JobKind(Release, CHECK_RELEASE_TASK),
-            JobKind(SeqAttack, SCORE_ATTACK_TASK),
+            JobKind(Release, CHECK_RELEASE_TASK, round_path="sequential__round"),
+            JobKind(SeqAttack, SCORE_ATTACK_TASK, round_path="target__sequential__round"),
         ]
 
     def leaderboard_url(self, round) -> str | None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
+from pwscup.competitions.models import Phase, Round
 
 NOTE_MAX_LENGTH = 200
 
@@ -154,3 +154,50 @@ class ScoredUpload(KeptUpload):
 
     class Meta(KeptUpload.Meta):
         abstract = True
+
+
+class LiveVersion(models.Model):
+    """How often the jobs of one scope changed state: the version the live pages poll.
+
+    A scope is a team in a round (both set: the team's jobs, the pages of the team), a whole
+    round (``team`` empty: every job and operation of the round, the console's round page),
+    or a team's jobs of no round (``round`` empty: the slides of the competition's
+    presentations page). The job state machine bumps it on every transition
+    (``pwscup.submissions.services.live``); a poll is answered 304 from one indexed read of
+    it (``pwscup.pages.live``). A scope no job ever touched has no row: version 0.
+    """
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        # One partial unique index per kind of scope, not one over (round, team): NULLs are
+        # distinct in a unique index, so a row with an empty side would not be unique. Each
+        # also serves the poll's lookup of its scope.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "team"],
+                condition=models.Q(round__isnull=False, team__isnull=False),
+                name="live_version_one_per_team",
+            ),
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=models.Q(round__isnull=False, team__isnull=True),
+                name="live_version_one_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["team"],
+                condition=models.Q(round__isnull=True, team__isnull=False),
+                name="live_version_one_per_team_of_no_round",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(round__isnull=False) | models.Q(team__isnull=False),
+                name="live_version_has_a_scope",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id or '-'}/{self.team_id or '-'}: v{self.version}"

@@ -16,9 +16,11 @@ Then, like every kind's, a registered upload model counts for the team-wide boun
 upload pipeline (failed uploads per local day, bytes kept per team:
 ``pwscup.submissions.selectors.upload_models``), and a registered job is watched by the reaper
 (requeued when lost with its worker, resent when its message was lost:
-``pwscup.submissions.services.maintenance.job_kinds``). Registering the same model or job twice
-keeps one.
+``job_kinds``), and its transitions bump the live version its pages poll
+(``pwscup.submissions.services.live``). Registering the same model or job twice keeps one.
 """
+
+from pwscup.kinds import all_kinds
 
 _upload_models: list[type] = []
 _jobs: list = []
@@ -43,3 +45,11 @@ def registered_upload_models() -> list[type]:
 
 def registered_jobs() -> list:
     return list(_jobs)
+
+
+def job_kinds() -> list:
+    """Every background job of the platform: every registered round kind's
+    (``RoundKind.jobs``) and those registered outside the kinds (the slides' preview). The
+    reaper watches them all; the live status finds a job model's scope among them."""
+    kinds = [job for kind in all_kinds() for job in kind.jobs()]
+    return kinds + [job for job in registered_jobs() if job not in kinds]

@@ -4,13 +4,13 @@ import datetime as dt
 import zoneinfo
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
-from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import user_is_organizer
+from pwscup.accounts.models import Membership, Team
+from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.selectors import organized_competitions, user_is_organizer
 from pwscup.kinds import all_kinds
-from pwscup.submissions.models import Status
+from pwscup.submissions.models import LiveVersion, Status
 from pwscup.submissions.registry import registered_upload_models
 
 
@@ -79,3 +79,83 @@ def upload_visible_to(*, user, upload, owner_only: bool = False) -> bool:
     if upload.team.members.filter(pk=user.pk).exists():
         return True
     return not owner_only and user_is_organizer(user=user, competition=upload.team.competition)
+
+
+# --- live status (``LiveVersion``; the writes are ``services/live.py``) --------------------
+
+
+def live_etag_of(*, round_id: int | None, team_id: int | None, version: int | None) -> str:
+    """The ETag of a scope at ``version`` (``None``: no row yet, version 0). The round and
+    team are part of it, so that the ETag of one scope never answers for another."""
+    return f'"live-{round_id or "none"}-{team_id or "round"}-{version or 0}"'
+
+
+def live_etag(*, round_id: int | None, team_id: int | None = None) -> str:
+    """The scope's ETag now. A page that shows the scope's jobs reads it BEFORE it reads the
+    jobs, and embeds it for its script: a job that changes after this read bumps the
+    version past it, so the next poll cannot miss the change."""
+    version = (
+        LiveVersion.objects.filter(round_id=round_id, team_id=team_id)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return live_etag_of(round_id=round_id, team_id=team_id, version=version)
+
+
+def live_team_poll_etag(*, user, competition_slug: str, round_slug: str) -> str | None:
+    """The ETag of ``user``'s team's scope in the round, from ONE query that also checks the
+    access (the round exists in the competition, the user is a member of a team of it: what
+    ``round_access`` grants a team's member); ``None`` when it cannot say so (a visitor, no
+    team, no such round): the poll then answers through the page's full access check."""
+    if not user.is_authenticated:
+        return None
+    team = Membership.objects.filter(user=user, competition=OuterRef("competition_id"))
+    version = LiveVersion.objects.filter(round=OuterRef("pk"), team=OuterRef("live_team"))
+    row = (
+        Round.objects.filter(slug=round_slug, competition__slug=competition_slug)
+        .annotate(live_team=Subquery(team.values("team_id")[:1]))
+        .annotate(live_version=Subquery(version.values("version")[:1]))
+        .values_list("pk", "live_team", "live_version")
+        .first()
+    )
+    if row is None or row[1] is None:
+        return None
+    round_id, team_id, version = row
+    return live_etag_of(round_id=round_id, team_id=team_id, version=version)
+
+
+def live_round_poll_etag(*, user, competition_slug: str, round_slug: str) -> str | None:
+    """The ETag of the round's own scope for one of its organizers, from ONE query that also
+    checks the access (``organized_competitions``, the console's rule); ``None`` otherwise."""
+    organized = organized_competitions(user=user)
+    version = LiveVersion.objects.filter(round=OuterRef("pk"), team__isnull=True)
+    row = (
+        Round.objects.filter(
+            slug=round_slug, competition__slug=competition_slug, competition__in=organized
+        )
+        .annotate(live_version=Subquery(version.values("version")[:1]))
+        .values_list("pk", "live_version")
+        .first()
+    )
+    if row is None:
+        return None
+    round_id, version = row
+    return live_etag_of(round_id=round_id, team_id=None, version=version)
+
+
+def live_team_of_no_round_poll_etag(*, user, competition_slug: str) -> str | None:
+    """The ETag of ``user``'s team's jobs of no round (its slides), from ONE query that also
+    checks that the user is a member of a team of the competition; ``None`` otherwise."""
+    if not user.is_authenticated:
+        return None
+    version = LiveVersion.objects.filter(round__isnull=True, team=OuterRef("team_id"))
+    row = (
+        Membership.objects.filter(user=user, competition__slug=competition_slug)
+        .annotate(live_version=Subquery(version.values("version")[:1]))
+        .values_list("team_id", "live_version")
+        .first()
+    )
+    if row is None:
+        return None
+    team_id, version = row
+    return live_etag_of(round_id=None, team_id=team_id, version=version)

@@ -1,6 +1,7 @@
-"""Scores appear on the round page by themselves, the polls of an unchanged job cost a 304,
-a form that arrived in a fragment posts with the page's CSRF token, and a page with nothing
-pending polls nothing. Nothing is timed here (see benchmarks/bench_rush.py for the figures)."""
+"""Scores appear on the round page by themselves, the polls of an unchanged job cost a 304
+(the team's live version, static/live.js), the fragment is fetched only when the version
+moved, a form that arrived in a fragment posts with the page's CSRF token, and a page with
+nothing pending polls nothing. Nothing is timed here (see benchmarks/bench_rush.py for the figures)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -14,16 +15,26 @@ from tests.support import noisy_copy
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
+HIDE = """hidden => {
+  Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
 
 def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
     web, e2e_world, celery_worker_process, tmp_path
 ):
     world, page = e2e_world, web
-    fragments = []  # (status) of every poll of the jobs fragment
+    polls = []  # (status) of every poll of the team's live version
+    fragments = []  # (status) of every fetch of the jobs fragment
     page.on(
         "response",
         lambda response: (
-            fragments.append(response.status) if "fragment=1" in response.url else None
+            polls.append(response.status)
+            if "/live/team/" in response.url
+            else fragments.append(response.status)
+            if "fragment=1" in response.url
+            else None
         ),
     )
     # An earlier scored upload: final until the new one is scored, then it gets a "Make
@@ -42,19 +53,31 @@ def test_scores_appear_without_a_reload_and_an_idle_page_polls_nothing(
         upload = AnonymizationSubmission.objects.filter(team=world.teams["a"]).latest("pk")
         row = page.get_by_test_id(f"submission-{upload.pk}")
         expect(row).to_have_attribute("data-status", "queued")
-        # While the job waits, the page keeps asking (about once a second); the unchanged
-        # fragment comes back 304.
+        # The page came with a "being scored" notice: its first poll carries no ETag, so the
+        # fragment is fetched once (a job that ended before the page was drawn resolves its
+        # notice). Then, while the job waits, the page keeps asking (about once a second);
+        # the unchanged version comes back 304, and no fragment is fetched for it.
         page.wait_for_timeout(3500)
-        assert 304 in fragments, fragments
+        assert polls[:1] == [200] and fragments == [200], (polls, fragments)
+        assert len(polls) >= 3 and set(polls[1:]) == {304}, polls
+        # A background tab asks nothing while the job waits, and asks again once shown.
+        page.evaluate(HIDE, True)
+        page.wait_for_timeout(1_500)  # a poll already on its way may still land
+        hidden_at = len(polls)
+        page.wait_for_timeout(4_000)  # four polls' worth at the page's pace
+        assert len(polls) == hidden_at, polls[hidden_at:]
+        with page.expect_response(lambda r: "/live/team/" in r.url, timeout=10_000):
+            page.evaluate(HIDE, False)
     expect(row).to_have_attribute("data-status", "finished", timeout=SCORING_TIMEOUT * 1000)
     done = AnonymizationSubmission.objects.get(pk=upload.pk)
     assert done.status == Status.FINISHED
     expect(row.locator('td[data-metric="U1"]')).to_have_text(score(done.scores["U1"]))
     assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
+    assert 200 in polls and 200 in fragments, (polls, fragments)
     # Nothing pending any more: the page stops polling.
-    settled = len(fragments)
+    settled = len(polls) + len(fragments)
     page.wait_for_timeout(2500)
-    assert len(fragments) == settled, fragments[settled:]
+    assert len(polls) + len(fragments) == settled, (polls, fragments)
     # The "Make final" form came in a fragment without a token of its own: the script gave
     # it the page's, and it posts (a refused token would answer 403).
     final = page.get_by_test_id(f"submission-{earlier.pk}").get_by_test_id("make-final")

@@ -47,6 +47,9 @@ ALWAYS = {
     "candidate_a": (LOGIN, 404, 404, 404, 404),
     # The progress of freeze / rescore / publish: the organizers' only.
     "operations": (404, 404, 404, 404, 200),
+    # The live status's polls: a team's own jobs, the round's (the console's) for organizers.
+    "live_team": (404, 200, 200, 404, 404),
+    "live_round": (404, 404, 404, 404, 200),
 }
 # Before the organizer makes it public, other teams' scores are for organizers only
 # (competition.md: a team never sees another team's scores before they are published).
@@ -151,6 +154,8 @@ def urls(world, sub_a, attack) -> dict:
         "submission_a": reverse("submission_file", args=[sub_a.pk]),
         "status": reverse("status_json", args=args),
         "operations": reverse("operations_json", args=args),
+        "live_team": reverse("live_team", args=args),
+        "live_round": reverse("live_round", args=args),
         "round": reverse("round_detail", args=args),
         **{tab: tab_url(world.round, tab) for tab in ("data", "rules", "submit", "results")},
         "sample": reverse("sample_download", args=args),

@@ -1,6 +1,6 @@
 """What a logged-in user sees is never kept by a cache: ``Cache-Control: private, no-store``
 on every answer to a session or an API token (pwscup/core/middleware.py); public pages seen by
-anonymous visitors stay cacheable, and the round page's conditional GET still answers 304."""
+anonymous visitors stay cacheable, and the round page's live poll still answers 304."""
 
 import pytest
 from django.urls import reverse
@@ -8,6 +8,7 @@ from django.urls import reverse
 from pwscup.api.services import api_token_create
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from tests.pwscup.factories import scored
+from tests.pwscup.live_support import live_box, poll
 
 pytestmark = pytest.mark.django_db
 
@@ -66,11 +67,8 @@ def test_the_api_with_the_session_is_private_too(client, world, team_a):
 
 def test_the_round_pages_polling_still_gets_304(client, world, team_a):
     client.force_login(world.users["a"])
-    url = tab_url(world.round, SUBMIT) + "?fragment=1"
-    first = client.get(url)
-    assert first.status_code == 200
-    etag = first["ETag"]
-    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    url, etag = live_box(client.get(tab_url(world.round, SUBMIT)).content.decode())
+    again = poll(client, url, etag)
     assert again.status_code == 304
     assert {"private", "no-store"} <= _directives(again)
 

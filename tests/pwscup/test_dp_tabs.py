@@ -24,6 +24,7 @@ from pwscup.dp.services import (
 from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, TABS, tab_url
 from scoring.dp.utility import l2, spearman
 from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now
+from tests.pwscup.live_support import live_box, poll
 
 pytestmark = pytest.mark.django_db
 
@@ -244,14 +245,17 @@ def test_the_level_page_s_estimate_list_is_polled_in_place_until_the_verdict(wor
         uploaded_file=SimpleUploadedFile("e.csv", sample_estimate(dp_round=world.dp_round)),
     )  # fmt: skip
     full = page(client, address)
-    assert f'id="jobs" data-fragment-url="{address}?fragment=1"' in full
-    assert 'data-pending="1"' in full  # static/pwscup.js polls while a check is pending
+    assert f'data-fragment-url="{address}?fragment=1"' in full
+    assert 'data-pending="1"' in full  # static/live.js polls while a check is pending
+    live_url, etag = live_box(full)
+    assert live_url == reverse("live_team", args=[world.competition.slug, world.round.slug])
     waiting = client.get(address + "?fragment=1")
     assert waiting.status_code == 200 and b'data-pending="1"' in waiting.content
     assert b"<html" not in waiting.content and b"round-tabs" not in waiting.content
-    again = client.get(address + "?fragment=1", HTTP_IF_NONE_MATCH=waiting["ETag"])
-    assert again.status_code == 304  # nothing moved: an empty answer
-    dp_estimate_check(estimate_id=kept.pk)
-    done = client.get(address + "?fragment=1", HTTP_IF_NONE_MATCH=waiting["ETag"])
+    again = poll(client, live_url, etag)
+    assert again.status_code == 304 and again.content == b""  # nothing moved
+    dp_estimate_check(estimate_id=kept.pk)  # the worker: claim, then complete
+    assert poll(client, live_url, etag).status_code == 200  # the script fetches the list
+    done = client.get(address + "?fragment=1")
     assert done.status_code == 200 and b'data-pending="0"' in done.content
     assert f'data-testid="dp-verdict-{kept.pk}" data-status="finished"'.encode() in done.content

@@ -248,3 +248,31 @@ def test_an_s3_bucket_keeps_the_slides_and_their_preview(client, world, s3_serve
     client.force_login(world.users["a"])
     pdf, _preview = file_urls(world, slides)
     assert b"".join(client.get(pdf).streaming_content) == minimal_pdf()
+
+
+def test_the_page_follows_the_teams_slides_through_the_live_status(client, world):
+    """The presentations page polls its team's jobs of no round like every live page: 304
+    from one query while the preview waits, 200 once the worker has rendered it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.pwscup.live_support import live_box, poll
+
+    window = window_for(world, total_limit=3)
+    client.force_login(world.users["a"])
+    post_slides(client, world, window)
+    page = client.get(page_url(world)).content.decode()
+    url, etag = live_box(page)
+    assert url == reverse("live_competition_team", args=[world.competition.slug])
+    with CaptureQueriesContext(connection) as queries:
+        unchanged = poll(client, url, etag)
+    assert unchanged.status_code == 304 and len(queries) == 3, queries.captured_queries
+    rendered(Slides.objects.get())  # the worker: claim, render, complete
+    assert poll(client, url, etag).status_code == 200
+    # Another team's member, the organizer (no team) and a visitor have no such scope.
+    client.force_login(world.users["b"])
+    assert poll(client, url, etag).status_code == 200  # its own team's, not A's
+    client.force_login(world.organizer)
+    assert poll(client, url, etag).status_code == 404
+    client.logout()
+    assert poll(client, url, etag).status_code == 404

@@ -11,6 +11,7 @@ import pytest
 from pwscup.kinds.tabs import TABS
 from pwscup.sequential import example, services
 from pwscup.sequential.models import Release
+from tests.pwscup.live_support import live_box, poll
 from tests.pwscup.seq_web_world import (
     fixture,
     fixture_config,
@@ -196,7 +197,7 @@ def test_the_results_tab_shows_the_latest_release_the_chart_and_the_leaderboard_
     assert 'data-testid="leaderboard-link"' not in page and 'data-testid="no-results"' in page
 
 
-def test_a_tab_listing_a_release_being_checked_reloads_itself_without_its_fragment(client):
+def test_a_tab_listing_a_release_being_checked_reloads_when_the_teams_version_moves(client):
     world = seq_world()
     client.force_login(world.users["a"])
     response = client.post(
@@ -206,8 +207,33 @@ def test_a_tab_listing_a_release_being_checked_reloads_itself_without_its_fragme
     assert response["Location"] == tab(world, "submit") + "#uploads"
     page = client.get(tab(world, "submit"))
     assert 'data-testid="pending"' in page.content.decode()
-    # With the address: a bare refresh of ".../submit/#uploads" only scrolls to #uploads.
-    assert page["Refresh"] == f"3; url={tab(world, 'submit')}"
-    services.release_check(release_id=world.sequential.releases.get().pk)  # the worker
+    # No blind reload every 3 s: the page's script polls the team's version and reloads the
+    # page (location.reload(), which also reloads ".../submit/#uploads") when it moved.
+    assert "Refresh" not in page
+    assert 'data-pending="1" data-testid="live-reload"' in page.content.decode()
+    live_url, etag = live_box(page.content.decode())
+    assert poll(client, live_url, etag).status_code == 304
+    release = world.sequential.releases.get()
+    services.release_check(release_id=release.pk)  # the worker
+    assert poll(client, live_url, etag).status_code == 200
     page = client.get(tab(world, "submit"))
     assert "Refresh" not in page and 'data-testid="accepted"' in page.content.decode()
+    assert 'data-testid="live-reload"' not in page.content.decode()  # nothing to follow
+
+
+def test_a_release_being_checked_reloads_its_own_page_when_it_is_checked(client):
+    world = seq_world()
+    client.force_login(world.users["a"])
+    client.post(
+        url(world, "sequential:upload"),
+        {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
+    )
+    release = world.sequential.releases.get()
+    address = url(world, "sequential:release", release.pk)
+    page = client.get(address)
+    assert "Refresh" not in page
+    live_url, etag = live_box(page.content.decode())
+    assert poll(client, live_url, etag).status_code == 304
+    services.release_check(release_id=release.pk)
+    assert poll(client, live_url, etag).status_code == 200
+    assert 'data-testid="live-reload"' not in client.get(address).content.decode()

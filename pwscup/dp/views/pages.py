@@ -6,7 +6,6 @@ tabs themselves are ``pwscup.dp.views.tabs``."""
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils import timezone
-from django.views.decorators.http import conditional_page
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.exports import csv_bytes_response
@@ -21,24 +20,27 @@ from pwscup.dp.forms import (
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.views.common import dp_round_or_404, level_or_404, team_or_404
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab
+from pwscup.submissions.selectors import live_etag
 
 
 @kind_view("dp")
 @login_required
-@conditional_page
 def level_page(request, access, level):
     """A level's page; ``?fragment=1`` is its list of estimates alone, which the page's
-    script (``static/pwscup.js``) polls in place while a worker checks one (ETag: an
-    unchanged list is answered 304)."""
+    script (``static/live.js``) fetches when the team's live version moved while a worker
+    checks one."""
     dp_round = dp_round_or_404(access)
-    view = level_or_404(dp_round, team_or_404(access), level)
+    team = team_or_404(access)
+    # Read before the estimates: one that changes after it makes the next poll a 200.
+    etag = live_etag(round_id=access.round.pk, team_id=team.pk)
+    view = level_or_404(dp_round, team, level)
     if request.GET.get("fragment"):
         return render(
             request,
             "dp/_estimates.html",
             {"level": view, "pending": _pending(view), "round_tz": access.round.timezone},
         )
-    return render_level(request, access, dp_round, view)
+    return render_level(request, access, dp_round, view, live_etag=etag)
 
 
 def _pending(view) -> bool:
@@ -46,8 +48,18 @@ def _pending(view) -> bool:
 
 
 def render_level(
-    request, access, dp_round, view, *, query_form=None, release_form=None, status=200
+    request,
+    access,
+    dp_round,
+    view,
+    *,
+    query_form=None,
+    release_form=None,
+    status=200,
+    live_etag: str = "",
 ):
+    """The level's page. ``live_etag``: the team's live ETag read before the estimates
+    (none: the page's script fetches the estimates once to be sure)."""
     config = dp_round.config
     parsed = engine.config_of(config)
     return render_tab(
@@ -75,6 +87,7 @@ def render_level(
             ],
             "header": ",".join(["target", *parsed.workload_attributes, "count"]),
             "pending": _pending(view),
+            "live_etag": live_etag,
         },
         status=status,
     )

@@ -30,6 +30,7 @@ from pwscup.pwscup2015.operation_selectors import operation_request_text
 from pwscup.pwscup2015.ranking import rule_text
 from pwscup.pwscup2015.selectors import round_stale_scores
 from pwscup.pwscup2015.services.rounds import round_settings_check
+from pwscup.submissions.selectors import live_etag
 
 
 def _freeze(*, user, round) -> str:
@@ -128,6 +129,9 @@ def pwscup2015_actions(round_) -> dict[str, RoundAction]:
 def pwscup2015_panel_context(request, round_) -> dict:
     """What the first kind's console panel shows (``Pwscup2015Kind.console_panel``)."""
     return {
+        # Read first, before what it follows: a job or operation of the round that changes
+        # after it makes the page's next poll a 200 (``static/live.js`` then reloads).
+        "live_etag": live_etag(round_id=round_.pk),
         "competition": round_.competition,
         "round": round_,
         "phases": selectors.round_phases(round=round_),

@@ -38,6 +38,7 @@ from pwscup.pwscup2015.services.freeze import freeze_plan, target_publish, targe
 from pwscup.submissions.broker import job_send
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.live import live_jobs_changed
 
 ACTIVE = (Status.QUEUED, Status.RUNNING)
 
@@ -128,6 +129,8 @@ class Progress:
         ).update(**values)
         if not updated:
             raise RunSuperseded
+        # The console's round page shows the progress: it moves like a transition does.
+        live_jobs_changed(model=RoundOperation, pks=[self.pk])
 
     def start(self, total: int) -> None:
         self.done = 0

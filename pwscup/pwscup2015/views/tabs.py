@@ -3,8 +3,8 @@ scoring, Submit, Results. Thin: each tab gathers what selectors read and renders
 template, which extends ``rounds/base.html``.
 
 Submit and Results carry the team's jobs in ``#jobs``; while one is queued or running the
-page's script polls ``?fragment=1`` on the tab's own address (``pwscup2015/_jobs.html``,
-answered 304 while unchanged by the core's conditional GET).
+page's script (``static/live.js``) polls the team's live version and, when it moved, fetches
+``?fragment=1`` on the tab's own address (``pwscup2015/_jobs.html``).
 """
 
 import zoneinfo
@@ -46,7 +46,7 @@ from pwscup.pwscup2015.selectors import (
 )
 from pwscup.submissions.history import upload_history
 from pwscup.submissions.models import Status
-from pwscup.submissions.selectors import quota_usage
+from pwscup.submissions.selectors import live_etag, quota_usage
 
 PENDING = (Status.QUEUED, Status.RUNNING)
 
@@ -193,6 +193,8 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
     }
     if team is None:
         return context
+    # Read before the jobs: a job that changes after it makes the next poll a 200.
+    context["live_etag"] = live_etag(round_id=round_.pk, team_id=team.pk)
     pending = False
     if phases.anonymization is not None:
         submissions = list(team_submissions(phase=phases.anonymization, team=team))
@@ -226,8 +228,7 @@ def _fragment(request, access, base, tab):
         return render_tab(request, access, tab, "pwscup2015/_jobs.html", {**base, "tab": tab})
     context = _jobs(request, access, base, tab, fragment=True)
     # Its forms carry no CSRF token (Django masks it anew on every request; see
-    # _submission_row.html): the page's script gives them the page's own, so an unchanged
-    # fragment is the same bytes and the poll is answered 304 (``conditional_page``).
+    # _submission_row.html): the page's script (``static/live.js``) gives them the page's own.
     context["watched_jobs"] = team_jobs(
         team=access.team, keys=request.GET.get("watch", "").split(",")
     )

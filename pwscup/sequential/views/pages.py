@@ -1,6 +1,6 @@
 """The sequential round's pages beside its tabs (``views/tabs.py``): a release's page with its
 per-person risk table (under the Submit tab, where the uploads are listed; it reloads itself
-while the release is checked) and the leaderboard with the attack matrix (under Results)."""
+when the team's live version moves while the release is checked) and the leaderboard with the attack matrix (under Results)."""
 
 import csv
 import io
@@ -13,10 +13,10 @@ from pwscup.sequential import KEY, selectors
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release
 from pwscup.sequential.views.common import own_release
+from pwscup.submissions.selectors import live_etag
 
 PER_PERSON_SHOWN = 500
 PENDING = (Release.Status.QUEUED, Release.Status.RUNNING)
-REFRESH_SECONDS = 3
 
 
 DISPLAY_ORDER = (
@@ -77,12 +77,14 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
 
 @kind_view(KEY)
 def release_detail(request, access, pk: int):
+    # Read before the release: a change after it makes the next poll a 200.
+    etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if access.team else ""
     release = own_release(access, pk)
     header, rows = _per_person_rows(
         selectors.release_risk_table(release=release),
         m=int(release.sequential.config.get("m", 2)),
     )
-    response = render_tab(
+    return render_tab(
         request,
         access,
         SUBMIT,
@@ -96,11 +98,12 @@ def release_detail(request, access, pk: int):
             "per_person_rows": rows[:PER_PERSON_SHOWN],
             "per_person_more": max(0, len(rows) - PER_PERSON_SHOWN),
             "inverse_m": 1 / int(release.sequential.config.get("m", 2)),
+            # (the poll follows the user's own team: not for an organizer's look at another's)
+            "live_reload_etag": etag
+            if release.status in PENDING and release.team_id == getattr(access.team, "pk", None)
+            else "",
         },
     )
-    if release.status in PENDING:
-        response["Refresh"] = str(REFRESH_SECONDS)
-    return response
 
 
 @kind_view(KEY)

@@ -2,7 +2,8 @@
 Overview, Data, Rules and scoring, Submit, Results. Each tab reads through
 ``tab_selectors`` (the sample and the kit through ``kit``, the worked example through
 ``example``) and renders ``templates/sequential/tabs/<tab>.html``. A tab listing an upload
-still being checked reloads itself until the worker's verdict."""
+still being checked reloads itself when the team's live version moves (``static/live.js``),
+until the worker's verdict."""
 
 from django.conf import settings
 
@@ -13,18 +14,18 @@ from pwscup.sequential import tab_selectors as tabs
 from pwscup.sequential.example import worked_example
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.kit import sample_plan
+from pwscup.submissions.selectors import live_etag
 
-REFRESH_SECONDS = 3
+LIVE_TABS = (SUBMIT, RESULTS)
 
 
-def _render(request, access, tab: str, context: dict, *, reload: bool = False):
-    response = render_tab(request, access, tab, f"sequential/tabs/{tab}.html", context)
-    if reload:
-        # A worker checks an upload: reload. The address is given because a bare refresh of
-        # an address with a fragment (".../submit/#uploads", where an upload lands) would
-        # only scroll to the fragment, not load the page again.
-        response["Refresh"] = f"{REFRESH_SECONDS}; url={request.get_full_path()}"
-    return response
+def _render(request, access, tab: str, context: dict, *, reload: bool = False, etag: str = ""):
+    """The tab; with ``reload`` (a worker checks one of the team's uploads) the page's script
+    polls the team's live version (``etag``, read before the uploads) and reloads the page
+    when it moves (``rounds/base.html``)."""
+    if reload and etag:
+        context["live_reload_etag"] = etag
+    return render_tab(request, access, tab, f"sequential/tabs/{tab}.html", context)
 
 
 def overview(request, access, state):
@@ -66,7 +67,7 @@ def rules(request, access, state):
     )
 
 
-def submit(request, access, state):
+def submit(request, access, state, *, etag: str = ""):
     team = access.team
     context = {
         "state": state,
@@ -79,10 +80,10 @@ def submit(request, access, state):
         context["upload_form"] = ReleaseUploadForm(steps=state.open_steps)
         uploads = context["releases"]
     uploads += [a for target in context["targets"] for a in target["attacks"]]
-    return _render(request, access, SUBMIT, context, reload=tabs.pending(uploads))
+    return _render(request, access, SUBMIT, context, reload=tabs.pending(uploads), etag=etag)
 
 
-def results(request, access, state):
+def results(request, access, state, *, etag: str = ""):
     team, sequential = access.team, state.sequential
     context = {
         "state": state,
@@ -98,7 +99,7 @@ def results(request, access, state):
             risk_chart=charts.risk_chart(points, m=state.m),
             attacks=uploads,
         )
-    return _render(request, access, RESULTS, context, reload=tabs.pending(uploads))
+    return _render(request, access, RESULTS, context, reload=tabs.pending(uploads), etag=etag)
 
 
 TABS = {OVERVIEW: overview, DATA: data, RULES: rules, SUBMIT: submit, RESULTS: results}
@@ -106,6 +107,11 @@ TABS = {OVERVIEW: overview, DATA: data, RULES: rules, SUBMIT: submit, RESULTS: r
 
 def round_page(request, access, tab: str):
     """The tab ``tab`` of the round's page (the core checked access)."""
+    live = tab in LIVE_TABS and access.team is not None
+    # Read before the uploads: one that changes after it makes the next poll a 200.
+    etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if live else ""
     sequential = selectors.sequential_of(round=access.round)
     state = tabs.round_state(sequential=sequential, team=access.team)
+    if live:
+        return TABS[tab](request, access, state, etag=etag)
     return TABS[tab](request, access, state)

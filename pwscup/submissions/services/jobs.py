@@ -23,6 +23,7 @@ from django.utils import timezone
 import scoring
 from pwscup.submissions.messages import JobFailure, JobMessage
 from pwscup.submissions.models import Status
+from pwscup.submissions.services.live import live_jobs_changed
 
 log = logging.getLogger(__name__)
 
@@ -31,10 +32,17 @@ log = logging.getLogger(__name__)
 class JobKind:
     """A model whose rows are background jobs (it inherits ``JobState``), and the task (by
     name) that takes a row's primary key. The reaper watches the core's and every round
-    kind's (``RoundKind.jobs``)."""
+    kind's (``RoundKind.jobs``).
+
+    ``round_path`` and ``team_path`` are field paths from a job row to its round and its
+    team (``"phase__round"``, ``"team"``): every transition bumps their live versions
+    (``pwscup.submissions.services.live``). No ``round_path``: a team's job of no round (the
+    slides); no ``team_path``: a job of the round itself (a console operation)."""
 
     model: type
     task: str
+    round_path: str | None = None
+    team_path: str | None = "team"
 
 
 def stale_before(now: dt.datetime) -> dt.datetime:
@@ -91,12 +99,14 @@ def job_claim(
         )
     )
     if updated:
+        live_jobs_changed(model=model, pks=[pk])
         return now
     if task_id:
         # This very task keeps dying with its worker: stop, with a reason.
-        model.objects.filter(pk=pk).filter(running & Q(task_id=task_id)).update(
+        if model.objects.filter(pk=pk).filter(running & Q(task_id=task_id)).update(
             **exhausted_values(now)
-        )
+        ):
+            live_jobs_changed(model=model, pks=[pk])
     return None
 
 
@@ -142,6 +152,8 @@ def job_complete(
     updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
         **values
     )
+    if updated:
+        live_jobs_changed(model=model, pks=[pk])
     return bool(updated)
 
 
@@ -165,6 +177,8 @@ def job_requeue(*, model, pk: int, token: dt.datetime) -> bool:
     updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
         **_queued_values()
     )
+    if updated:
+        live_jobs_changed(model=model, pks=[pk])
     return bool(updated)
 
 
@@ -175,4 +189,8 @@ def job_reset(*, model, pks) -> int:
     enqueues the tasks.
     """
     values = {**_queued_values(), "attempts": 0}
-    return model.objects.filter(pk__in=list(pks)).update(**values)
+    pks = list(pks)
+    updated = model.objects.filter(pk__in=pks).update(**values)
+    if updated:
+        live_jobs_changed(model=model, pks=pks)
+    return updated

@@ -7,11 +7,11 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from pwscup.kinds import all_kinds
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
-from pwscup.submissions.registry import registered_jobs
+from pwscup.submissions.registry import job_kinds
 from pwscup.submissions.services.jobs import JobKind, exhausted_values, job_requeue, stale_before
+from pwscup.submissions.services.live import live_jobs_changed
 
 # A run claimed this recently is left alone: its worker may be starting.
 SEND_GRACE = dt.timedelta(seconds=10)
@@ -19,13 +19,6 @@ SEND_GRACE = dt.timedelta(seconds=10)
 # upload phase closed (the reaper makes every job end well before). Every kind's
 # automatic freeze uses it.
 AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
-
-
-def job_kinds() -> list[JobKind]:
-    """Every job the reaper watches: every registered round kind's (``RoundKind.jobs``) and
-    those registered outside the kinds (``pwscup.submissions.registry``, the slides' preview)."""
-    kinds = [job for kind in all_kinds() for job in kind.jobs()]
-    return kinds + [job for job in registered_jobs() if job not in kinds]
 
 
 def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
@@ -92,9 +85,12 @@ def _run_is_lost(token, run_worker: str, task_id: str, *, census, now) -> bool:
 
 
 def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
-    return kind.model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
-        **exhausted_values(now)
-    )
+    failed_count = kind.model.objects.filter(
+        pk=pk, status=Status.RUNNING, started_at=token
+    ).update(**exhausted_values(now))
+    if failed_count:
+        live_jobs_changed(model=kind.model, pks=[pk])
+    return failed_count
 
 
 def _resend_lost_messages(*, now) -> int:

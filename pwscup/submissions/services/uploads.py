@@ -27,6 +27,7 @@ from pwscup.submissions.selectors import (
     upload_visible_to,
     uploads_quota_usage,
 )
+from pwscup.submissions.services.live import live_scope_changed
 
 
 def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
@@ -228,6 +229,7 @@ def upload_keep(
         )
         upload.file.save(stored_name, uploaded_file, save=False)
         upload.save()
+        live_scope_changed(round_id=getattr(window.round, "pk", None), team_id=team.pk)
     return upload
 
 

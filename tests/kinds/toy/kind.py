@@ -63,7 +63,7 @@ class ToyGameKind(RoundKind):
         return [ToyUpload]
 
     def jobs(self):
-        return [JobKind(ToyUpload, SCORE_TOY)]
+        return [JobKind(ToyUpload, SCORE_TOY, round_path="round")]
 
     # --- bundles and the archive --------------------------------------------------------------
 
