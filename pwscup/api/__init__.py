@@ -18,7 +18,8 @@ How it is built
 
 Adding the endpoints of a round kind (dp, sequential, ...)
 ----------------------------------------------------------
-1. In the kind's app, a module ``api.py`` with ``APIView`` classes. Each round-scoped view
+1. In the kind's app, a module ``api.py`` (a package ``api/`` once it grows: ``views.py``,
+   ``round_status.py``) with ``APIView`` classes. Each round-scoped view
    takes ``competition_slug, round_slug``, calls
    ``round_access(request, competition_slug, round_slug)`` and answers 404 when
    ``kind_of(access.round).key`` is not its kind; then it calls the kind's own services
@@ -39,6 +40,6 @@ Adding the endpoints of a round kind (dp, sequential, ...)
 
 This package's own endpoints are the competitions, my team, who I am, and a round's status
 and standings whatever its kind; the 2015 game's are in ``pwscup/pwscup2015/api/``, the DP
-round's in ``pwscup/dp/api.py`` and ``api_round.py``, the sequential round's in
-``pwscup/sequential/api.py``.
+round's in ``pwscup/dp/api/``, the sequential round's in
+``pwscup/sequential/api/views.py``.
 """

@@ -5,9 +5,10 @@ import json
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import api_round, archive, bundle, console, engine
+from pwscup.dp import archive, bundle, console, engine
 from pwscup.dp.actions import dp_actions
-from pwscup.dp.api import api_urlpatterns
+from pwscup.dp.api import round_status as api_round
+from pwscup.dp.api.views import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.selectors import dp_round_of, organizer_overview

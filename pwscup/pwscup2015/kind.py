@@ -20,13 +20,13 @@ from pwscup.competitions.selectors import (
 )
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
-from pwscup.pwscup2015 import KEY, archive, broker, bundle, kit_views, operation_views, target_views
+from pwscup.pwscup2015 import KEY, archive, broker, bundle
+from pwscup.pwscup2015.actions import pwscup2015_actions
 from pwscup.pwscup2015.api import round_status
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
-from pwscup.pwscup2015.console.views import pwscup2015_actions, pwscup2015_panel_context
+from pwscup.pwscup2015.console.views import pwscup2015_panel_context
 from pwscup.pwscup2015.demo import pwscup2015_demo_load
-from pwscup.pwscup2015.leaderboards import views as leaderboard_views
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
@@ -39,7 +39,11 @@ from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_data_check
 from pwscup.pwscup2015.views import files as file_views
+from pwscup.pwscup2015.views import kit as kit_views
+from pwscup.pwscup2015.views import leaderboards as leaderboard_views
+from pwscup.pwscup2015.views import operations as operation_views
 from pwscup.pwscup2015.views import tabs as tab_views
+from pwscup.pwscup2015.views import targets as target_views
 from pwscup.pwscup2015.views import uploads as upload_views
 from pwscup.submissions.services.jobs import JobKind
 

@@ -7,8 +7,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import KEY, api, api_round, archive, bundle, console, selectors
+from pwscup.sequential import KEY, archive, bundle, console, selectors
 from pwscup.sequential.actions import sequential_actions
+from pwscup.sequential.api import round_status as api_round
+from pwscup.sequential.api import views as api
 from pwscup.sequential.demo import demo_load
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import (

@@ -1,4 +1,4 @@
-"""The DP round over the REST API (pwscup/dp/api.py): token-authenticated queries with 409
+"""The DP round over the REST API (pwscup/dp/api/views.py): token-authenticated queries with 409
 refusals, the ledger, releases, estimates, and the leaderboard only after the close."""
 
 import json

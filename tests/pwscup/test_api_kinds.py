@@ -1,6 +1,6 @@
 """Every kind in the REST API (issue 34): the round status and the standings, the same shape
 for the 2015, DP and sequential rounds (``…/rounds/{r}/status/``, ``…/standings/``), and the
-sequential kind's own endpoints (pwscup/sequential/api.py) with its pages' access rules: no
+sequential kind's own endpoints (pwscup/sequential/api/views.py) with its pages' access rules: no
 other team's file, no future release, 404 for a round of another kind."""
 
 import json

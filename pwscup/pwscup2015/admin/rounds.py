@@ -31,7 +31,7 @@ from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.models import (
     Pwscup2015Round,
 )
-from pwscup.pwscup2015.operation_selectors import operation_request_text, round_operations_summary
+from pwscup.pwscup2015.selectors.operations import operation_request_text, round_operations_summary
 from pwscup.pwscup2015.services import (
     round_assign_samples,
     round_freeze_request,

@@ -3,7 +3,7 @@ progress (include it only where the reader is an organizer of the round)."""
 
 from django import template
 
-from pwscup.pwscup2015.operation_selectors import round_operations_summary
+from pwscup.pwscup2015.selectors.operations import round_operations_summary
 
 register = template.Library()
 

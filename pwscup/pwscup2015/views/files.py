@@ -1,5 +1,5 @@
 """What a team downloads from the *Data* tab: its data, the configuration and the sample
-submission (the starter kit is ``kit_views``, the targets ``target_views``)."""
+submission (the starter kit is ``views.kit``, the targets ``views.targets``)."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse

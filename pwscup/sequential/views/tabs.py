@@ -1,6 +1,6 @@
 """The sequential round's page as the five tabs every kind draws (``pwscup.kinds.tabs``):
 Overview, Data, Rules and scoring, Submit, Results. Each tab reads through
-``tab_selectors`` (the sample and the kit through ``kit``, the worked example through
+``tab_context`` (the sample and the kit through ``kit``, the worked example through
 ``example``) and renders ``templates/sequential/tabs/<tab>.html``. A tab listing an upload
 still being checked reloads itself when the team's live version moves (``static/live.js``),
 until the worker's verdict."""
@@ -10,10 +10,10 @@ from django.conf import settings
 from pwscup.core.toolkit import wheel_filename
 from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
 from pwscup.sequential import charts, selectors
-from pwscup.sequential import tab_selectors as tabs
 from pwscup.sequential.example import worked_example
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.kit import sample_plan
+from pwscup.sequential.views import tab_context as tabs
 from pwscup.submissions.selectors import live_etag
 
 LIVE_TABS = (SUBMIT, RESULTS)

@@ -6,7 +6,7 @@ from django.core.management.base import CommandError
 
 from pwscup.pwscup2015.management.commands._round import RoundCommand
 from pwscup.pwscup2015.models import RoundOperation
-from pwscup.pwscup2015.operation_selectors import operation_request_text, operation_summary
+from pwscup.pwscup2015.selectors.operations import operation_request_text, operation_summary
 
 
 class OperationCommand(RoundCommand):

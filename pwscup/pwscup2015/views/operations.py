@@ -4,7 +4,7 @@ from django.http import Http404, JsonResponse
 from django.views.decorators.http import require_GET
 
 from pwscup.accounts.access import round_access
-from pwscup.pwscup2015.operation_selectors import round_operations_summary
+from pwscup.pwscup2015.selectors.operations import round_operations_summary
 
 
 @require_GET

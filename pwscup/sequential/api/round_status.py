@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.sequential import selectors
-from pwscup.sequential.api import (
+from pwscup.sequential.api.views import (
     ATTACK,
     RELEASE,
     attack_json,

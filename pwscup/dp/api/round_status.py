@@ -23,7 +23,7 @@ from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
 from pwscup.dp import kit, services
-from pwscup.dp.api import dp_access
+from pwscup.dp.api.views import dp_access
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import dp_round_of, team_level, team_levels

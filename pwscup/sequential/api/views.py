@@ -1,5 +1,5 @@
 """The sequential round's REST endpoints (mounted by the API under the round, like
-``pwscup/dp/api.py``), with the access rules of its pages (``views/common.py``: 404 for a
+``pwscup/dp/api/views.py``), with the access rules of its pages (``views/common.py``: 404 for a
 round of another kind, for a caller outside the round's teams, for another team's file):
 
 * ``GET  seq/releases/``                 my team's releases, newest first;
@@ -16,7 +16,7 @@ round of another kind, for a caller outside the round's teams, for another team'
   ``GET seq/attacks/<pk>/`` one of my team's attacks.
 
 The round's status and leaderboard, the same shape for every kind (the API's ``…/status/``
-and ``…/standings/``), are in ``api_round.py`` (the kind's hooks).
+and ``…/standings/``), are in ``round_status.py`` (the kind's hooks).
 Messages follow Accept-Language.
 """
 

@@ -1,0 +1,104 @@
+"""The 2015 round's lifecycle actions in the organizer console
+(``Pwscup2015Kind.console_actions``): close the phases, freeze, rescore, publish or hide the
+results, draw the per-team samples. Each calls one console service."""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from pwscup.kinds.actions import RoundAction
+from pwscup.pwscup2015.console import services
+from pwscup.pwscup2015.selectors.operations import operation_request_text
+
+
+def _freeze(*, user, round) -> str:
+    return operation_request_text(operation=services.console_round_freeze(user=user, round=round))
+
+
+def _rescore(*, user, round) -> str:
+    return operation_request_text(operation=services.console_round_rescore(user=user, round=round))
+
+
+def _publish(*, user, round) -> str:
+    return operation_request_text(operation=services.console_round_publish(user=user, round=round))
+
+
+def _hide(*, user, round) -> str:
+    services.console_round_hide_results(user=user, round=round)
+    return _("Results hidden.")
+
+
+def _close(*, user, round) -> str:
+    count = services.console_round_phases_close(user=user, round=round)
+    return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
+
+
+def _samples(*, user, round) -> str:
+    count = services.console_round_draw_samples(user=user, round=round)
+    return ngettext("Drew %(n)d sample.", "Drew %(n)d samples.", count) % {"n": count}
+
+
+ACTIONS = {
+    "close": RoundAction(
+        gettext_lazy("Close the open phases now"),
+        gettext_lazy(
+            "Every phase of the round still open (or not yet open) closes now: uploads are "
+            "refused from this moment. Uploads already received are still scored."
+        ),
+        gettext_lazy("Close now"),
+        _close,
+    ),
+    "freeze": RoundAction(
+        gettext_lazy("Freeze now"),
+        gettext_lazy(
+            "Each team's final anonymization is published as an attack target. Freezing "
+            "again republishes only the targets whose final submission changed."
+        ),
+        gettext_lazy("Freeze the round"),
+        _freeze,
+    ),
+    "rescore": RoundAction(
+        gettext_lazy("Rescore everything"),
+        gettext_lazy(
+            "Every submission, target and attack of the round is scored again with the current "
+            "scorer and configuration. Scores are replaced as the jobs finish."
+        ),
+        gettext_lazy("Rescore everything"),
+        _rescore,
+    ),
+    "publish": RoundAction(
+        gettext_lazy("Publish the results"),
+        gettext_lazy(
+            "Every phase still open closes now (uploads are refused from this moment), and "
+            "everyone will see the attack matrix and the final ranking. A published ranking "
+            "never changes afterwards."
+        ),
+        gettext_lazy("Close the phases and publish"),
+        _publish,
+    ),
+    "hide": RoundAction(
+        gettext_lazy("Hide the results"),
+        gettext_lazy("The attack matrix and the final ranking become organizer-only again."),
+        gettext_lazy("Hide the results"),
+        _hide,
+        secondary=True,
+    ),
+    "samples": RoundAction(
+        gettext_lazy("Draw the per-team samples"),
+        gettext_lazy("Teams without a sample of the master table get one now."),
+        gettext_lazy("Draw the samples"),
+        _samples,
+        secondary=True,
+    ),
+}
+
+
+def pwscup2015_actions(round_) -> dict[str, RoundAction]:
+    """The first kind's actions offered now (``Pwscup2015Kind.console_actions``)."""
+    now = timezone.now()
+    shown = {"freeze", "rescore", "hide" if round_.pwscup2015.results_published else "publish"}
+    if any(phase.closes_at > now for phase in round_.phases.all()):
+        shown.add("close")
+    if round_.pwscup2015.is_per_team:
+        shown.add("samples")
+    return {name: action for name, action in ACTIONS.items() if name in shown}
