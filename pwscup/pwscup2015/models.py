@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
-from pwscup.submissions.models import JobState, ScoredUpload
+from pwscup.submissions.models import JobState, KeptUpload
 
 
 def generated_path(instance, filename: str) -> str:
@@ -114,6 +114,18 @@ class Pwscup2015Round(models.Model):
     @property
     def is_per_team(self) -> bool:
         return self.data_mode == self.DataMode.PER_TEAM
+
+
+class ScoredUpload(KeptUpload):
+    """An upload of a phase of the core (the anonymizations and the attacks) and its scores'
+    scorer version."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    scorer_version = models.CharField(max_length=32, blank=True)
+
+    class Meta(KeptUpload.Meta):
+        abstract = True
 
 
 class AnonymizationSubmission(ScoredUpload):

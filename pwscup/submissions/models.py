@@ -1,5 +1,5 @@
-"""What every kind's jobs and uploads share: the job state (``JobState``), the kept upload
-(``KeptUpload``) and the 2015 kind's scored upload built on them.
+"""What every kind's jobs and uploads share: the job state (``JobState``) and the kept upload
+(``KeptUpload``), and the live-status versions the job state machine bumps (``LiveVersion``).
 
 Every scored object carries its job state in ``status``; each transition is a conditional
 UPDATE (``services/jobs.py``), so a task delivered twice does no harm. The concrete upload
@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.models import Round
 
 NOTE_MAX_LENGTH = 200
 
@@ -142,18 +142,6 @@ class KeptUpload(JobState):
         """How every page, message, console table, API answer and the CLI name an upload:
         the team's own number in its window ("#3"), never the global id."""
         return f"#{self.number}"
-
-
-class ScoredUpload(KeptUpload):
-    """An upload of a phase (the 2015 kind's anonymizations and attacks) and its scores'
-    scorer version."""
-
-    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
-    scorer_version = models.CharField(max_length=32, blank=True)
-
-    class Meta(KeptUpload.Meta):
-        abstract = True
 
 
 class LiveVersion(models.Model):
