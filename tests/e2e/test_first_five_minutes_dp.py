@@ -91,13 +91,13 @@ def test_a_newcomer_signs_up_and_has_a_first_estimate_accepted(
         page.get_by_test_id("dp-estimate-submit").click()
     expect(page.get_by_test_id("message").first).to_contain_text("#1")
     # The page reloads itself while the worker checks the file, then shows its verdict.
-    verdict = page.get_by_test_id("dp-estimate-list").locator("[data-status=valid]")
+    verdict = page.get_by_test_id("dp-estimate-list").locator("[data-status=finished]")
     expect(verdict).to_have_text(words["accepted"], timeout=SCORING_TIMEOUT * 1000)
     assert page_overflow(page) <= 0, "the level page is wider than the screen"
     screenshot(page, f"{shot}-5-level")
 
     open_tab(page, "results")
-    expect(page.get_by_test_id("dp-result-eps-1").locator("[data-status=valid]")).to_have_text(
+    expect(page.get_by_test_id("dp-result-eps-1").locator("[data-status=finished]")).to_have_text(
         words["accepted"]
     )
     expect(page.get_by_test_id("dp-hidden")).to_be_visible()  # no score before the close

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015 import services
-from pwscup.pwscup2015.models import AnonymizationSubmission, RoundOperation
+from pwscup.pwscup2015.models import AnonymizationSubmission, RoundOperation, Target
 from pwscup.submissions.models import LiveVersion
 from pwscup.submissions.registry import job_kinds
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_requeue, job_reset
@@ -258,6 +258,10 @@ def test_an_operations_progress_moves_the_rounds_version(world):
     before = (version(world, None), version(world, "a"))
     [operation] = run_operations()
     assert operation.status == "finished" and operation.progress_total == 2
-    # claim + start + one step per target + complete; a team's own scope does not move.
-    assert version(world, None) - before[0] == 2 + 1 + operation.progress_total
-    assert version(world, "a") == before[1]
+    # claim + start + one step per target + complete, and each target's built-in attacks
+    # job (a job row of its own, queued by the freeze): the round's version, and the version
+    # of the team whose target it is (its page shows its target's built-in rates).
+    targets = Target.objects.filter(round=world.round).count()
+    assert targets == operation.progress_total == 2
+    assert version(world, None) - before[0] == 2 + 1 + operation.progress_total + targets
+    assert version(world, "a") == before[1] + 1
