@@ -113,7 +113,7 @@ def team_attacks(sequential, team):
     )
 
 
-class AttackUploadSerializer(serializers.Serializer):
+class SeqAttackUploadSerializer(serializers.Serializer):
     file = serializers.FileField()
     target = serializers.CharField(max_length=100, help_text="The target team's slug.")
 
@@ -123,14 +123,14 @@ class AttackListView(APIView):
     parser_classes = [MultiPartParser]
 
     @extend_schema(
-        request=AttackUploadSerializer,
+        request=SeqAttackUploadSerializer,
         responses={202: JSON_OBJECT, **errors(400, 401, 403, 404, 413, 429)},
         summary="Upload guesses (pid,guess) on another team's target (scored by a worker)",
     )
     def post(self, request, competition_slug, round_slug):
         access, _sequential = _seq_access(request, competition_slug, round_slug)
         team = require_team(access)
-        form = AttackUploadSerializer(data=request.data)
+        form = SeqAttackUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         target = attack_target(access, form.validated_data["target"])
         attack = services.attack_upload(
@@ -185,6 +185,7 @@ class ReleaseListView(APIView):
     @extend_schema(
         responses={200: JSON_OBJECT, **errors(401, 404)},
         summary="My team's releases in a sequential round, newest first",
+        operation_id="seq_releases_list",
     )
     def get(self, request, competition_slug, round_slug):
         access, sequential = _seq_access(request, competition_slug, round_slug)
@@ -225,6 +226,7 @@ class ReleaseDetailView(APIView):
     @extend_schema(
         responses={200: JSON_OBJECT, **errors(401, 404)},
         summary="One of my team's releases: status, message and results",
+        operation_id="seq_release_retrieve",
     )
     def get(self, request, competition_slug, round_slug, pk):
         access, _sequential = _seq_access(request, competition_slug, round_slug)
