@@ -7,8 +7,7 @@ from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.core import views as core_views
 from pwscup.pages import live
 from pwscup.pages import views as competition_views
-from pwscup.pages.kinds import kind_console_urlpatterns, kind_urlpatterns
-from pwscup.pwscup2015 import views as submission_views
+from pwscup.pages.kinds import kind_console_urlpatterns, kind_site_urlpatterns, kind_urlpatterns
 
 urlpatterns = [
     path("", competition_views.home, name="home"),
@@ -45,11 +44,6 @@ urlpatterns = [
     ),
     # The round page and every round kind's pages (pwscup/kinds/).
     *kind_urlpatterns(),
-    path("submissions/<int:pk>/file", submission_views.submission_file, name="submission_file"),
-    path(
-        "submissions/<int:pk>/select", submission_views.submission_select, name="submission_select"
-    ),
-    path("attacks/<int:pk>/file", submission_views.attack_file, name="attack_file"),
-    path("submissions/<int:pk>/note", submission_views.submission_note, name="submission_note"),
-    path("attacks/<int:pk>/note", submission_views.attack_note, name="attack_note"),
+    # Every kind's pages whose address names no round (an upload by its id).
+    *kind_site_urlpatterns(),
 ]

@@ -98,6 +98,12 @@ class RoundKind:
         """
         return []
 
+    def site_url_patterns(self) -> list[URLPattern]:
+        """The kind's pages whose address names no round (an upload by its id:
+        ``submissions/<pk>/file``), mounted by the core at the site's root, in the namespace
+        ``namespace`` like ``url_patterns()``. Each view checks access itself. Default: none."""
+        return []
+
     def round_page(self, request, access, tab: str) -> HttpResponse:
         """One tab of the round's page (``pwscup.kinds.tabs``: overview, data, rules, submit,
         results). The core views at ``c/<comp>/<round>/`` (``round_detail``, the overview)

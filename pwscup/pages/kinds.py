@@ -76,6 +76,21 @@ def kind_console_urlpatterns() -> list:
     ]
 
 
+def kind_site_urlpatterns() -> list:
+    """Every kind's pages whose address names no round (``RoundKind.site_url_patterns``), at
+    the site's root, each in its namespace."""
+    patterns = []
+    for kind in all_kinds():
+        own = kind.site_url_patterns()
+        if not own:
+            continue
+        if kind.namespace:
+            patterns.append(path("", include((own, kind.namespace), namespace=kind.namespace)))
+        else:
+            patterns.append(path("", include(own)))
+    return patterns
+
+
 def kind_urlpatterns() -> list:
     """The round page and its tabs, the live status's polls, then every registered kind's pages under
     ``ROUND_PREFIX``, each in its namespace (read when the URLconf loads: after every app's

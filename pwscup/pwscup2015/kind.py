@@ -97,6 +97,19 @@ class Pwscup2015Kind(RoundKind):
     def results_published(self, round):
         return round.pwscup2015.results_published
 
+    def site_url_patterns(self):
+        return [
+            path("submissions/<int:pk>/file", upload_views.submission_file, name="submission_file"),
+            path(
+                "submissions/<int:pk>/select",
+                upload_views.submission_select,
+                name="submission_select",
+            ),
+            path("attacks/<int:pk>/file", upload_views.attack_file, name="attack_file"),
+            path("submissions/<int:pk>/note", upload_views.submission_note, name="submission_note"),
+            path("attacks/<int:pk>/note", upload_views.attack_note, name="attack_note"),
+        ]
+
     def url_patterns(self):
         return [
             path("original.csv", file_views.original_download, name="original_download"),

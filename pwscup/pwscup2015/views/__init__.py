@@ -3,15 +3,5 @@ page's five tabs and the jobs fragment), ``files`` (the data, configuration and
 sample-submission downloads), ``kit`` (the starter kit), ``uploads`` (uploads, the final
 choice, notes, the files back, ``status.json``), ``targets`` (the published targets),
 ``leaderboards`` (the leaderboard, attack matrix, final ranking and their charts) and
-``operations`` (the console's operations as JSON). The site's URLconf mounts the upload pages that have no round in
-their address from here."""
-
-from pwscup.pwscup2015.views.uploads import (
-    attack_file,
-    attack_note,
-    submission_file,
-    submission_note,
-    submission_select,
-)
-
-__all__ = ["attack_file", "attack_note", "submission_file", "submission_note", "submission_select"]
+``operations`` (the console's operations as JSON). The upload pages whose address names no
+round are mounted at the site's root by ``Pwscup2015Kind.site_url_patterns``."""
