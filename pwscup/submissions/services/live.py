@@ -2,8 +2,8 @@
 
 Three scopes (``pwscup.submissions.models.LiveVersion``): a team in a round (the team's pages
 follow its own jobs), the round (the console's round page follows every job and operation
-of the round), and a team's jobs of no round (the presentations page follows the slides). The job state machine (``services/jobs.py``: claim, complete,
-requeue, reset; the reaper's failure of an exhausted run) calls ``live_jobs_changed`` after
+of the round), and a team's jobs of no round (the presentations page follows the slides). The job state machine (``services/jobs.py``:
+claim, complete, requeue, reset; the reaper's failure of an exhausted run) calls ``live_jobs_changed`` after
 each transition that changed a row, and the upload pipeline (``upload_keep``) calls
 ``live_scope_changed`` for each new QUEUED upload.
 
@@ -61,13 +61,13 @@ def live_jobs_changed(*, model, pks) -> None:
     """The jobs ``pks`` of ``model`` changed state: bump the version of each team and round
     they belong to (see the module's docstring)."""
     job = next((job for job in job_kinds() if job.model is model), None)
-    if job is None or (job.round_path is None and job.team_path is None):
+    paths = [path for path in (job.round_path, job.team_path) if path] if job else []
+    if not paths:
         return
-    fields = [path for path in (job.round_path, job.team_path) if path]
-    scopes = set()
-    for row in model.objects.filter(pk__in=list(pks)).values_list(*fields):
-        values = dict(zip((p for p in (job.round_path, job.team_path) if p), row, strict=True))
-        scopes.add((values.get(job.round_path), values.get(job.team_path)))
+    scopes = {
+        (row.get(job.round_path), row.get(job.team_path))
+        for row in model.objects.filter(pk__in=list(pks)).values(*paths)
+    }
     teams = sorted(
         (s for s in scopes if s[1] is not None), key=lambda s: (s[0] is None, s[0] or 0, s[1])
     )
