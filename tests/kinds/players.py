@@ -20,6 +20,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from pwscup.accounts.services import membership_add, team_create, user_create
+from pwscup.competitions.models import Phase
+from pwscup.competitions.services import phase_set
 from pwscup.kinds import kind_of
 
 HERE = Path(__file__).resolve().parent
@@ -145,9 +147,6 @@ def teams_join(arena: Arena, *, slug: str, password: str = "pw") -> Arena:
 
 def phase_close(arena: Arena) -> None:
     """Close the arena round's core anonymization phase a minute ago (``phase_set``)."""
-    from pwscup.competitions.models import Phase
-    from pwscup.competitions.services import phase_set
-
     now = timezone.now()
     phase_set(
         round=arena.round,
@@ -167,10 +166,6 @@ def creator(user):
 
 def uploaded(content: bytes, name: str) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, content, content_type="text/csv")
-
-
-def a_day() -> dt.timedelta:
-    return dt.timedelta(days=1)
 
 
 def discover_players() -> dict[str, Player]:
