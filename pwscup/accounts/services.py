@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.accounts.models import Membership, Team, new_invitation_code
-from pwscup.accounts.signals import password_set
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
 from pwscup.kinds import all_kinds, kind_of
@@ -266,16 +265,16 @@ def _sign_up_notice_send(
 
 @transaction.atomic
 def user_password_set(*, user, password: str):
-    """Give ``user`` a new password (reset by e-mail or changed on the site) and revoke their
-    API tokens (``password_set``, answered by the API app): whoever held the old password, or a
-    token made with it, is out.
+    """Give ``user`` a new password (reset by e-mail or changed on the site): whoever held the
+    old password, or a token made with it, is out.
 
-    Their other sessions end by themselves: Django checks each session against a hash of the
-    password on every request (the page that made the change keeps its session by
-    ``update_session_auth_hash``)."""
+    Nothing to do here for that, as for a password set in the admin or by
+    ``changepassword``: Django checks each session against a hash of the password on every
+    request (the page that made the change keeps its session by
+    ``update_session_auth_hash``), and an API token carries such a hash too
+    (``pwscup.api.models.password_binding``)."""
     user.set_password(password)
     user.save(update_fields=["password"])
-    password_set.send(sender=user_password_set, user=user)
     return user
 
 
