@@ -2,7 +2,7 @@
 leaves an entry in the audit log."""
 
 from django.contrib.auth.models import Permission
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -14,7 +14,7 @@ from pwscup.competitions.services import (
     competition_create,
     competition_organizers_add,
 )
-from pwscup.console.selectors import user_by_name_or_email
+from pwscup.console.selectors import may_manage_creators, user_by_name_or_email
 from pwscup.kinds import kind_of
 
 Action = AuditEntry.Action
@@ -48,9 +48,17 @@ def competition_creator_revoke(*, user) -> None:
     user.user_permissions.remove(_add_competition_permission())
 
 
-def competition_creator_set(*, identifier: str, allowed: bool):
-    """Grant (``allowed``) or revoke the right to create competitions of the account named
-    by ``identifier`` (username or e-mail); returns the account."""
+def creators_refused_message() -> str:
+    return _("Only a superuser decides who may create competitions.")
+
+
+def competition_creator_set(*, user, identifier: str, allowed: bool):
+    """``user`` (a superuser: ``may_manage_creators``) grants (``allowed``) or revokes the
+    right to create competitions of the account named by ``identifier``
+    (``user_by_name_or_email``); returns the account. The shell's ``allow_competitions``
+    calls the grant and revoke below directly: whoever runs it holds the server."""
+    if not may_manage_creators(user=user):
+        raise PermissionDenied(creators_refused_message())
     account = user_by_name_or_email(identifier=identifier)
     if account is None:
         raise ValidationError(
