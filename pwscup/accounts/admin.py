@@ -1,10 +1,13 @@
+from django import forms
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Membership, Team
+from pwscup.accounts.services import team_name_check
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, scoped_filter
+from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
 
@@ -29,8 +32,27 @@ class MembershipInline(admin.TabularInline):
         return False
 
 
+class TeamAdminForm(forms.ModelForm):
+    """A new team's name meets the same rule as on the site (``team_name_check``)."""
+
+    class Meta:
+        model = Team
+        fields = ("competition", "name", "slug")  # the admin's change form decides the rest
+
+    def clean(self):
+        cleaned = super().clean()
+        competition, name = cleaned.get("competition"), cleaned.get("name")
+        if competition is not None and name is not None and "name" in self.fields:
+            try:
+                cleaned["name"] = team_name_check(competition=competition, name=name)
+            except Refused as refusal:
+                self.add_error("name", refusal.message)
+        return cleaned
+
+
 @admin.register(Team)
 class TeamAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+    form = TeamAdminForm
     list_display = ("name", "slug", "competition", "captain")
     # Choosing a captain from every account would list them all to any organizer.
     readonly_fields = ("captain", "invitation_code", "members_page")

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Membership, Team, TeamDisqualification
-from pwscup.accounts.services import team_member_remove
+from pwscup.accounts.services import team_member_remove, team_name_check
 from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import (
     audit_record,
@@ -15,6 +15,7 @@ from pwscup.competitions.services import (
     competition_organizers_add,
 )
 from pwscup.console.selectors import may_manage_creators, user_by_name_or_email
+from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
 Action = AuditEntry.Action
@@ -145,13 +146,12 @@ def organizer_invite(*, user, competition: Competition, identifier: str):
 
 @transaction.atomic
 def console_team_rename(*, user, team: Team, name: str) -> None:
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": _("A team needs a name.")})
-    if Team.objects.filter(competition=team.competition, name=name).exclude(pk=team.pk).exists():
-        raise ValidationError(
-            {"name": _("Another team of this competition is named %(name)s.") % {"name": name}}
-        )
+    # One name change at a time per competition (``team_name_check`` reads the others).
+    Competition.objects.select_for_update().get(pk=team.competition_id)
+    try:
+        name = team_name_check(competition=team.competition, name=name, team=team)
+    except Refused as refusal:
+        raise ValidationError({"name": refusal.message}) from None
     old = team.name
     if old == name:
         return
