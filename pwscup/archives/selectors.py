@@ -104,7 +104,12 @@ def archive_variant_for(*, user, archive: ResultsArchive) -> OfferedArchive | No
     competition's participants and organizers), without them for every other viewer;
     ``None`` when there is none for them (a version published before the variants
     existed has only the one with the slides)."""
-    if published_slides_visible_to(user=user, competition=archive.competition):
+    audience = published_slides_visible_to(user=user, competition=archive.competition)
+    return _variant(archive, audience=audience)
+
+
+def _variant(archive: ResultsArchive, *, audience: bool) -> OfferedArchive | None:
+    if audience:
         return OfferedArchive(archive=archive, with_slides=True)
     if archive.public_file:
         return OfferedArchive(archive=archive, with_slides=False)
@@ -114,10 +119,11 @@ def archive_variant_for(*, user, archive: ResultsArchive) -> OfferedArchive | No
 def archives_for(*, user, competition):
     """The archives the competition page offers ``user`` (``None``: nothing), each as the
     variant they may download. The page is shown only to who may see the competition."""
+    audience = published_slides_visible_to(user=user, competition=competition)
     offered = [
         found
         for archive in competition_archives(competition=competition)
-        if (found := archive_variant_for(user=user, archive=archive)) is not None
+        if (found := _variant(archive, audience=audience)) is not None
     ]
     if not offered:
         return None
