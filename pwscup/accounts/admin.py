@@ -1,47 +1,79 @@
+from django import forms
 from django.contrib import admin
-from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Membership, Team
-from pwscup.competitions.admin_scope import CompetitionScopedAdmin, UsernameField, scoped_filter
+from pwscup.accounts.services import team_name_check
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin, scoped_filter
+from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
 
 class MembershipInline(admin.TabularInline):
-    model = Membership
-    extra = 1
+    """The members, read-only. A member joins with the team's invitation code (registration
+    open, the team not full, one team per account: ``team_join``), and leaves through the
+    console's *Teams and participants* page (``console_member_remove``: the captaincy
+    passes on and the audit log records it); a row edited here would skip both."""
 
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "user":
-            return UsernameField(
-                get_user_model().objects.filter(is_active=True),
-                label=_("username"),
-                error_messages={"invalid_choice": _("No account has the username %(value)s.")},
-            )
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+    model = Membership
+    fields = ("user", "joined_at")
+    readonly_fields = ("user", "joined_at")
+    extra = 0
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class TeamAdminForm(forms.ModelForm):
+    """A new team's name meets the same rule as on the site (``team_name_check``)."""
+
+    class Meta:
+        model = Team
+        fields = ("competition", "name", "slug")  # the admin's change form decides the rest
+
+    def clean(self):
+        cleaned = super().clean()
+        competition, name = cleaned.get("competition"), cleaned.get("name")
+        if competition is not None and name is not None and "name" in self.fields:
+            try:
+                cleaned["name"] = team_name_check(competition=competition, name=name)
+            except Refused as refusal:
+                self.add_error("name", refusal.message)
+        return cleaned
 
 
 @admin.register(Team)
 class TeamAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+    form = TeamAdminForm
     list_display = ("name", "slug", "competition", "captain")
     # Choosing a captain from every account would list them all to any organizer.
-    readonly_fields = ("captain", "invitation_code")
+    readonly_fields = ("captain", "invitation_code", "members_page")
     list_filter = (scoped_filter("competition"),)
     inlines = [MembershipInline]
+
+    @admin.display(description=_("members"))
+    def members_page(self, obj):
+        if obj is None or obj.pk is None:
+            return "—"
+        return format_html(
+            '<a href="{}" data-testid="console-teams">{}</a>',
+            reverse("console:teams", args=[obj.competition.slug]),
+            _("Remove a member on the console’s Teams and participants page"),
+        )
 
     def get_readonly_fields(self, request, obj=None):
         # A rename goes through the console's service (Teams and participants → Rename),
         # which records it and refreshes the cached rankings that show the name.
         readonly = tuple(super().get_readonly_fields(request, obj))
         return readonly if obj is None else (*readonly, "name")
-
-    def save_formset(self, request, form, formset, change):
-        # The membership's competition is the team's: the database enforces one team per competition.
-        for membership in formset.save(commit=False):
-            membership.competition = form.instance.competition
-            membership.save()
-        for removed in formset.deleted_objects:
-            removed.delete()
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

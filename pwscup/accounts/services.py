@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.accounts.models import Membership, Team, new_invitation_code
-from pwscup.accounts.signals import password_set
+from pwscup.accounts.names import hidden_characters, name_normal, name_skeleton
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
 from pwscup.kinds import all_kinds, kind_of
@@ -68,6 +68,52 @@ def team_slug_generate(*, competition: Competition, name: str) -> str:
     return slug
 
 
+TEAM_NAME_MAX_LENGTH = Team._meta.get_field("name").max_length
+
+
+def team_name_check(*, competition: Competition, name: str, team: Team | None = None) -> str:
+    """The one rule for a team's name; returns the name to store (``names.name_normal``).
+
+    Every entry point calls it: registering on the site (``team_create``), the console's
+    rename, the admin's form for a new team, ``load_demo``. A name is refused when it is
+    empty, longer than the column, holds an invisible or control character
+    (``names.hidden_characters``: zero-width, bidirectional and other format characters), or
+    is the same as another team's name of ``competition`` once folded (``names.name_skeleton``:
+    case, full-width forms and Cyrillic or Greek look-alikes of Latin letters); ``team`` is
+    the team being renamed, not compared with itself. The caller holds the competition's row
+    lock when two requests could race (``team_create``, ``console_team_rename``)."""
+    hidden = hidden_characters(name_normal(name))
+    if hidden:
+        raise Refused(
+            _("A team name cannot hold invisible or control characters (here: %(chars)s).")
+            % {"chars": ", ".join(f"U+{ord(c):04X}" for c in hidden)}
+        )
+    name = name_normal(name)
+    if not name:
+        raise Refused(_("Give the team a name."))
+    if len(name) > TEAM_NAME_MAX_LENGTH:
+        raise Refused(
+            _("A team name has at most %(limit)s characters.") % {"limit": TEAM_NAME_MAX_LENGTH}
+        )
+    skeleton = name_skeleton(name)
+    others = Team.objects.filter(competition=competition)
+    if team is not None:
+        others = others.exclude(pk=team.pk)
+    for other in others.values_list("name", flat=True):
+        if name_skeleton(other) != skeleton:
+            continue
+        if other.casefold() == name.casefold():
+            raise Refused(_("A team named “%(name)s” already exists.") % {"name": name})
+        raise Refused(
+            _(
+                "“%(name)s” looks like the name of team “%(other)s” of this competition: "
+                "choose a name that reads differently."
+            )
+            % {"name": name, "other": other}
+        )
+    return name
+
+
 def team_create(
     *, competition: Competition, name: str, slug: str | None = None, captain=None
 ) -> Team:
@@ -75,9 +121,6 @@ def team_create(
     registration must be open and the captain in no other team of it; the captain becomes
     its first member, and the team gets its sample in every per-team round.
     Without one it is an organizer's team (no rule but the database's)."""
-    name = name.strip()
-    if not name:
-        raise Refused(_("Give the team a name."))
     with transaction.atomic():
         # One registration at a time per competition: names, slugs and the lock are read
         # and written without a race.
@@ -85,8 +128,7 @@ def team_create(
         if captain is not None:
             _check_registration_open(competition=competition)
             _check_not_in_a_team(competition=competition, user=captain)
-        if Team.objects.filter(competition=competition, name__iexact=name).exists():
-            raise Refused(_("A team named “%(name)s” already exists.") % {"name": name})
+        name = team_name_check(competition=competition, name=name)
         slug = slug or team_slug_generate(competition=competition, name=name)
         team = Team.objects.create(competition=competition, name=name, slug=slug, captain=captain)
         if captain is not None:
@@ -266,16 +308,16 @@ def _sign_up_notice_send(
 
 @transaction.atomic
 def user_password_set(*, user, password: str):
-    """Give ``user`` a new password (reset by e-mail or changed on the site) and revoke their
-    API tokens (``password_set``, answered by the API app): whoever held the old password, or a
-    token made with it, is out.
+    """Give ``user`` a new password (reset by e-mail or changed on the site): whoever held the
+    old password, or a token made with it, is out.
 
-    Their other sessions end by themselves: Django checks each session against a hash of the
-    password on every request (the page that made the change keeps its session by
-    ``update_session_auth_hash``)."""
+    Nothing to do here for that, as for a password set in the admin or by
+    ``changepassword``: Django checks each session against a hash of the password on every
+    request (the page that made the change keeps its session by
+    ``update_session_auth_hash``), and an API token carries such a hash too
+    (``pwscup.api.models.password_binding``)."""
     user.set_password(password)
     user.save(update_fields=["password"])
-    password_set.send(sender=user_password_set, user=user)
     return user
 
 

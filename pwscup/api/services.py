@@ -9,7 +9,13 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pwscup.api.models import TOKEN_NAME_MAX_LENGTH, ApiToken
+from pwscup.api.models import (
+    TOKEN_NAME_MAX_LENGTH,
+    ApiToken,
+    password_binding,
+    password_bindings,
+)
+from pwscup.api.selectors import api_tokens_of
 from pwscup.core.errors import Refused
 
 TOKEN_START = "pws_"
@@ -38,13 +44,19 @@ def api_token_create(*, user, name: str) -> NewToken:
         raise Refused(
             _("A token name has at most %(limit)s characters.") % {"limit": TOKEN_NAME_MAX_LENGTH}
         )
-    if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_ACTIVE_TOKENS:
+    if api_tokens_of(user=user).count() >= MAX_ACTIVE_TOKENS:
         raise Refused(
             _("You already have %(limit)s tokens; revoke one first.") % {"limit": MAX_ACTIVE_TOKENS}
         )
     prefix = secrets.token_hex(PREFIX_LENGTH // 2)
     raw = f"{TOKEN_START}{prefix}_{secrets.token_urlsafe(32)}"
-    token = ApiToken.objects.create(user=user, name=name, prefix=prefix, digest=_digest(raw))
+    token = ApiToken.objects.create(
+        user=user,
+        name=name,
+        prefix=prefix,
+        digest=_digest(raw),
+        password_hash=password_binding(user.password),
+    )
     return NewToken(token=token, secret=raw)
 
 
@@ -58,15 +70,9 @@ def api_token_revoke(*, user, token_id: int) -> ApiToken:
     return token
 
 
-def api_tokens_revoke_all(*, user) -> int:
-    """Revoke every live token of ``user`` (their password changed); how many were live."""
-    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
-
-
 def api_token_authenticate(*, raw: str, now=None) -> ApiToken | None:
-    """The live token ``raw`` names, its user active; ``None`` otherwise. Records its use."""
+    """The live token ``raw`` names, its user active and their password the one the token
+    was made under (``password_binding``); ``None`` otherwise. Records its use."""
     if not raw.startswith(TOKEN_START) or len(raw) < len(TOKEN_START) + PREFIX_LENGTH + 2:
         return None
     prefix = raw[len(TOKEN_START) : len(TOKEN_START) + PREFIX_LENGTH]
@@ -79,13 +85,13 @@ def api_token_authenticate(*, raw: str, now=None) -> ApiToken | None:
         return None
     if not token.user.is_active:
         return None
+    if not any(
+        hmac.compare_digest(token.password_hash, binding)
+        for binding in password_bindings(token.user)
+    ):
+        return None  # the password changed since the token was made, in whatever way
     now = now or timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
     return token
-
-
-def api_tokens_revoke_on_password_set(sender, *, user, **kwargs) -> None:
-    """A new password ends every token made with the old one (``accounts.signals.password_set``)."""
-    api_tokens_revoke_all(user=user)

@@ -8,10 +8,14 @@ The layout (``docs/archive.md``)::
     data-card.md       per round: the kind, the original (rows, SHA-256, description), its
     data-card.json     columns and roles, the rules in plain words (``kind.data_card``)
     rounds/<slug>/...  each round's outcome (``kind.archive_members``)
-    slides/...         the published slides and policy texts (pwscup.presentations)
+    slides/...         the published slides and policy texts (pwscup.presentations), in
+                       the full variant only
 
-The data card and the manifest are written in English whoever publishes (the archive is
-one file for every reader); the README says it in both languages.
+Each version is written twice from the same round outcomes: the full variant, with the
+slides, for those who may see the published slides (``published_slides_visible_to``), and
+the variant without them for everyone else who sees the competition. The data card and the
+manifest are written in English whoever publishes (each variant is one file for all its
+readers); the README says it in both languages.
 """
 
 import hashlib
@@ -128,55 +132,104 @@ def data_card_markdown(competition, cards: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def readme(competition, version: int, secrets: list[str]) -> str:
+def readme(competition, version: int, secrets: list[str], *, with_slides: bool = True) -> str:
     ticked = ", ".join(secrets) if secrets else "none"
+    if with_slides:
+        slides_en = "the teams' published slides and policy texts, "
+        slides_ja = "公開された各チームの発表資料と方針、"
+        folders_en, folders_ja = ", `slides/`", "、`slides/`"
+        note_en = note_ja = ""
+    else:
+        slides_en = slides_ja = folders_en = folders_ja = ""
+        note_en = (
+            "\nThis variant holds no slides: the teams' slides and policy texts are written "
+            "for the competition's own participants, whose variant of this version holds them.\n"
+        )
+        note_ja = (
+            "\nこの版には発表資料が含まれていません。各チームの発表資料と方針はコンペティションの"
+            "参加者に向けたもので、参加者向けの同じ版に含まれています。\n"
+        )
     return f"""# {competition.name}: results archive, version {version}
 
 This archive is the published outcome of the competition `{competition.slug}`: each round's
-scores, rankings and attack matrix, the targets that were published to the attackers, the
-teams' published slides, and a data card (`data-card.md`, `data-card.json`) saying what each
+scores, rankings and attack matrix, the targets that were published to the attackers,
+{slides_en}and a data card (`data-card.md`, `data-card.json`) saying what each
 round was played on. `manifest.json` lists every file with its SHA-256 and size.
-
+{note_en}
 Secrets the organizers chose to include: **{ticked}**. Unless listed here, the archive holds
 no original table, no sample, no permutation and no attack ground truth.
 
-Folders: `rounds/<round>/` (one per round whose results were published), `slides/`.
+Folders: `rounds/<round>/` (one per round whose results were published){folders_en}.
 
 ---
 
 # {competition.name}: 結果アーカイブ（第 {version} 版）
 
 このアーカイブはコンペティション `{competition.slug}` の公開結果です。各ラウンドのスコア、
-順位、攻撃行列、攻撃者に公開されたターゲット、公開された各チームの発表資料、そして各ラウンドが
+順位、攻撃行列、攻撃者に公開されたターゲット、{slides_ja}そして各ラウンドが
 どのデータで行われたかを示すデータカード（`data-card.md`、`data-card.json`）を含みます。
 `manifest.json` に全ファイルの SHA-256 とサイズが記載されています。
-
+{note_ja}
 主催者が含めることを選んだ秘密情報: **{ticked}**。ここに記載がない限り、元データ、サンプル、
 置換（パーミュテーション）、攻撃の正解データは一切含まれていません。
 
-フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）、`slides/`。
+フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）{folders_ja}。
 """
 
 
-def write_archive(
-    sink, *, competition, version: int, secrets: list[str], rounds: ArchiveRounds, created_at
-) -> dict:
-    """Write the whole ZIP into ``sink`` (a seekable binary file); return the manifest."""
+@dataclass
+class RoundOutcome:
+    """One round as both variants hold it: its data card and its members."""
+
+    round: object
+    card: dict
+    members: list
+
+
+def round_outcomes(*, rounds: ArchiveRounds, secrets: list[str]) -> list[RoundOutcome]:
+    """Each included round's card and members (``kind.archive_members``), the unticked
+    secrets left out; read once for both variants."""
     ticked = frozenset(secrets)
-    written = Written()
-    with translation.override("en"), zipfile.ZipFile(sink, mode="w") as archive:
-        cards = []
+    outcomes = []
+    with translation.override("en"):
         for round in rounds.included:
-            kind = kind_of(round)
-            cards.append(round_card(round))
-            prefix = f"rounds/{round.slug}"
-            for member in kind.archive_members(round, secrets=ticked):
+            members = []
+            for member in kind_of(round).archive_members(round, secrets=ticked):
                 if member.secret and member.secret not in SECRETS:
                     raise ArchiveError(f"Unknown secret {member.secret!r}.")
                 if member.secret and member.secret not in ticked:
                     # A kind must not offer an unticked secret; should one ever do, it
                     # stays out (the archive is public to every viewer of the competition).
                     continue
+                members.append(member)
+            outcomes.append(RoundOutcome(round=round, card=round_card(round), members=members))
+    return outcomes
+
+
+def write_archive(
+    sink,
+    *,
+    competition,
+    version: int,
+    secrets: list[str],
+    rounds: ArchiveRounds,
+    created_at,
+    with_slides: bool = True,
+    outcomes: list[RoundOutcome] | None = None,
+) -> dict:
+    """Write the whole ZIP into ``sink`` (a seekable binary file); return the manifest.
+    ``with_slides``: the full variant (the published slides and policy texts) or the one
+    without them; ``outcomes``: ``round_outcomes`` already read (else read here)."""
+    if outcomes is None:
+        outcomes = round_outcomes(rounds=rounds, secrets=secrets)
+    written = Written()
+    with translation.override("en"), zipfile.ZipFile(sink, mode="w") as archive:
+        cards = []
+        for outcome in outcomes:
+            round = outcome.round
+            cards.append(outcome.card)
+            prefix = f"rounds/{round.slug}"
+            for member in outcome.members:
                 _write_bytes(
                     archive,
                     written,
@@ -185,36 +238,8 @@ def write_archive(
                     secret=member.secret,
                     round=round.slug,
                 )
-        slides = []
-        for item in published_slides(competition=competition):
-            window = slugify(item.window_title) or f"window-{item.window.pk}"
-            folder = f"slides/{window}"
-            pdf = member_name(folder, f"{item.team_slug}.pdf")
-            if pdf in written.names:  # two windows whose titles give the same folder
-                folder = f"slides/{window}-{item.window.pk}"
-                pdf = member_name(folder, f"{item.team_slug}.pdf")
-            round_slug = item.round.slug if item.round is not None else None
-            _write_field(archive, written, pdf, item.slides.file, round=round_slug)
-            entry = {
-                "window": item.window_title,
-                "round": round_slug,
-                "team": item.team_name,
-                "team_slug": item.team_slug,
-                "file": pdf,
-            }
-            policies = [
-                ("Anonymization policy", item.slides.anonymization_policy),
-                ("Attack policy", item.slides.attack_policy),
-            ]
-            if any(text for _title, text in policies):
-                text = f"# {item.team_name}: {item.window_title}\n\n" + "\n".join(
-                    f"## {title}\n\n{body}\n" for title, body in policies if body
-                )
-                name = member_name(folder, f"{item.team_slug}-policies.md")
-                _write_bytes(archive, written, name, text.encode(), round=round_slug)
-                entry["policies"] = name
-            slides.append(entry)
-        _write_bytes(archive, written, "slides/index.json", _json(slides))
+        if with_slides:
+            _write_slides(archive, written, competition)
         data_card = {
             "competition": {"name": competition.name, "slug": competition.slug},
             "rounds": cards,
@@ -223,11 +248,17 @@ def write_archive(
         _write_bytes(
             archive, written, "data-card.md", data_card_markdown(competition, cards).encode()
         )
-        _write_bytes(archive, written, "README.md", readme(competition, version, secrets).encode())
+        _write_bytes(
+            archive,
+            written,
+            "README.md",
+            readme(competition, version, secrets, with_slides=with_slides).encode(),
+        )
         manifest = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "version": version,
+            "slides": with_slides,
             "competition": {"name": competition.name, "slug": competition.slug},
             "created_at": created_at.isoformat(),
             "secrets": list(secrets),
@@ -240,3 +271,37 @@ def write_archive(
         }
         archive.writestr("manifest.json", _json(manifest), compress_type=zipfile.ZIP_DEFLATED)
     return manifest
+
+
+def _write_slides(archive: zipfile.ZipFile, written: Written, competition) -> None:
+    """The published slides, their policy texts and ``slides/index.json``."""
+    slides = []
+    for item in published_slides(competition=competition):
+        window = slugify(item.window_title) or f"window-{item.window.pk}"
+        folder = f"slides/{window}"
+        pdf = member_name(folder, f"{item.team_slug}.pdf")
+        if pdf in written.names:  # two windows whose titles give the same folder
+            folder = f"slides/{window}-{item.window.pk}"
+            pdf = member_name(folder, f"{item.team_slug}.pdf")
+        round_slug = item.round.slug if item.round is not None else None
+        _write_field(archive, written, pdf, item.slides.file, round=round_slug)
+        entry = {
+            "window": item.window_title,
+            "round": round_slug,
+            "team": item.team_name,
+            "team_slug": item.team_slug,
+            "file": pdf,
+        }
+        policies = [
+            ("Anonymization policy", item.slides.anonymization_policy),
+            ("Attack policy", item.slides.attack_policy),
+        ]
+        if any(text for _title, text in policies):
+            text = f"# {item.team_name}: {item.window_title}\n\n" + "\n".join(
+                f"## {title}\n\n{body}\n" for title, body in policies if body
+            )
+            name = member_name(folder, f"{item.team_slug}-policies.md")
+            _write_bytes(archive, written, name, text.encode(), round=round_slug)
+            entry["policies"] = name
+        slides.append(entry)
+    _write_bytes(archive, written, "slides/index.json", _json(slides))

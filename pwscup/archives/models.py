@@ -19,7 +19,13 @@ def archive_path(instance, filename: str) -> str:
 class ResultsArchive(models.Model):
     """Version ``version`` of a competition's results archive: the ZIP as published, its
     SHA-256 and size, and which secrets the organizer ticked (``pwscup.kinds.archives``).
-    Never changed once written; a new publication is a new version."""
+    Never changed once written; a new publication is a new version.
+
+    Two variants of each version, built together from the same round outcomes: ``file``
+    holds the published slides and policy texts, for those who may see them
+    (``pwscup.presentations.selectors.published_slides_visible_to``); ``public_file`` is
+    the same without them, for everyone else who sees the competition. A version published
+    before the variants existed has no ``public_file``: only the former may download it."""
 
     competition = models.ForeignKey(
         Competition,
@@ -31,6 +37,11 @@ class ResultsArchive(models.Model):
     file = models.FileField(_("archive (ZIP)"), upload_to=archive_path, max_length=300)
     sha256 = models.CharField(max_length=64)
     size = models.PositiveBigIntegerField(default=0)
+    public_file = models.FileField(
+        _("archive without the slides (ZIP)"), upload_to=archive_path, max_length=300, blank=True
+    )
+    public_sha256 = models.CharField(max_length=64, blank=True)
+    public_size = models.PositiveBigIntegerField(default=0)
     secrets = models.JSONField(
         _("secrets included"), default=list, blank=True, help_text=_("Keys of the ticked secrets.")
     )
@@ -60,3 +71,7 @@ class ResultsArchive(models.Model):
     @property
     def filename(self) -> str:
         return f"{self.competition.slug}-results-v{self.version}.zip"
+
+    @property
+    def public_filename(self) -> str:
+        return f"{self.competition.slug}-results-v{self.version}-no-slides.zip"

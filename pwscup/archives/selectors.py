@@ -3,6 +3,7 @@ one a download may serve."""
 
 from dataclasses import dataclass, field
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -12,6 +13,7 @@ from pwscup.archives.models import ResultsArchive
 from pwscup.competitions.models import Competition
 from pwscup.kinds import kind_of
 from pwscup.kinds.archives import SECRETS
+from pwscup.presentations.selectors import published_slides_visible_to
 
 
 @dataclass
@@ -71,24 +73,78 @@ def archives_console(*, competition):
     }
 
 
+@dataclass(frozen=True)
+class OfferedArchive:
+    """One version as a viewer may download it: the variant the presentation rule gives
+    them (``archive_variant_for``)."""
+
+    archive: ResultsArchive
+    with_slides: bool
+
+    @property
+    def version(self) -> int:
+        return self.archive.version
+
+    @property
+    def created_at(self):
+        return self.archive.created_at
+
+    @property
+    def size(self) -> int:
+        return self.archive.size if self.with_slides else self.archive.public_size
+
+    @property
+    def sha256(self) -> str:
+        return self.archive.sha256 if self.with_slides else self.archive.public_sha256
+
+
+def archive_variant_for(*, user, archive: ResultsArchive) -> OfferedArchive | None:
+    """The variant of ``archive`` that ``user`` (who sees the competition) downloads: with
+    the slides and policy texts for their audience (``published_slides_visible_to``: the
+    competition's participants and organizers), without them for every other viewer;
+    ``None`` when there is none for them (a version published before the variants
+    existed has only the one with the slides)."""
+    audience = published_slides_visible_to(user=user, competition=archive.competition)
+    return _variant(archive, audience=audience)
+
+
+def _variant(archive: ResultsArchive, *, audience: bool) -> OfferedArchive | None:
+    if audience:
+        return OfferedArchive(archive=archive, with_slides=True)
+    if archive.public_file:
+        return OfferedArchive(archive=archive, with_slides=False)
+    return None
+
+
 def archives_for(*, user, competition):
-    """The archives the competition page offers ``user`` (``None``: nothing). The page is
-    shown only to who may see the competition, and so may every archive of it."""
-    archives = competition_archives(competition=competition)
-    if not archives:
+    """The archives the competition page offers ``user`` (``None``: nothing), each as the
+    variant they may download. The page is shown only to who may see the competition."""
+    audience = published_slides_visible_to(user=user, competition=competition)
+    offered = [
+        found
+        for archive in competition_archives(competition=competition)
+        if (found := _variant(archive, audience=audience)) is not None
+    ]
+    if not offered:
         return None
     return {
-        "latest": archives[0],
-        "earlier": archives[1:],
+        "latest": offered[0],
+        "earlier": offered[1:],
+        "with_slides": offered[0].with_slides,
     }
 
 
-def archive_for_download(*, user, competition_slug: str, version: int) -> ResultsArchive:
-    """The archive ``version`` of a competition ``user`` may see; 404 otherwise (a
-    competition that is not listed does not exist for a stranger)."""
+def archive_for_download(*, user, competition_slug: str, version: int) -> OfferedArchive:
+    """The variant of archive ``version`` of a competition ``user`` may see that is theirs
+    (``archive_variant_for``); 404 otherwise (a competition that is not listed does not
+    exist for a stranger)."""
     competition = get_object_or_404(competitions_for_user(user=user), slug=competition_slug)
-    return get_object_or_404(
+    archive = get_object_or_404(
         ResultsArchive.objects.select_related("competition"),
         competition=competition,
         version=version,
     )
+    offered = archive_variant_for(user=user, archive=archive)
+    if offered is None:
+        raise Http404
+    return offered

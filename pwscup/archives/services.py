@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from pwscup.archives.builder import write_archive
+from pwscup.archives.builder import round_outcomes, write_archive
 from pwscup.archives.models import ResultsArchive
 from pwscup.archives.selectors import archive_rounds
 from pwscup.competitions.models import AuditEntry, Competition
@@ -31,11 +31,37 @@ def archive_secrets_check(secrets) -> list[str]:
     return [key for key in SECRETS if key in set(secrets)]
 
 
+def _write_variant(archive: ResultsArchive, *, public: bool, **build) -> None:
+    """Build one variant into a spool, then keep it in ``archive``'s file field for it, with
+    its SHA-256 and size."""
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        write_archive(spool, with_slides=not public, **build)
+        size = spool.tell()
+        spool.seek(0)
+        digest = hashlib.sha256()
+        while chunk := spool.read(CHUNK):
+            digest.update(chunk)
+        spool.seek(0)
+        if public:
+            archive.public_size, archive.public_sha256 = size, digest.hexdigest()
+            name = archive.public_filename
+            archive.public_file.save(name, File(spool, name=name), save=False)
+        else:
+            archive.size, archive.sha256 = size, digest.hexdigest()
+            archive.file.save(archive.filename, File(spool, name=archive.filename), save=False)
+
+
 def archive_publish(*, competition: Competition, secrets, user) -> ResultsArchive:
     """Build and keep version N+1 of the competition's results archive: the rounds whose
     results are published (``archive_rounds``), each with the secrets ticked in
-    ``secrets`` (keys of ``pwscup.kinds.archives.SECRETS``) and no other, and the published
-    slides. Earlier versions are kept as they were.
+    ``secrets`` (keys of ``pwscup.kinds.archives.SECRETS``) and no other; in two variants,
+    with the published slides and policy texts (``file``, for who may see them) and
+    without (``public_file``, for every other viewer of the competition). Earlier versions
+    are kept as they were.
+
+    Two files rather than one filtered at download: each variant is a plain ZIP whose
+    manifest lists exactly what it holds, with a SHA-256 a reader can check, and a download
+    serves a stored file as it is. The round outcomes are read once for both.
 
     Built synchronously, in the request: what the archive holds is the rounds' result tables
     (kilobytes to a few megabytes, computed by the same selectors as the pages) and the
@@ -65,24 +91,17 @@ def archive_publish(*, competition: Competition, secrets, user) -> ResultsArchiv
             created_by=user if user is not None and user.is_authenticated else None,
             created_at=created_at,
         )
-        with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
-            write_archive(
-                spool,
-                competition=competition,
-                version=version,
-                secrets=secrets,
-                rounds=rounds,
-                created_at=created_at,
-            )
-            archive.size = spool.tell()
-            spool.seek(0)
-            digest = hashlib.sha256()
-            while chunk := spool.read(CHUNK):
-                digest.update(chunk)
-            archive.sha256 = digest.hexdigest()
-            spool.seek(0)
-            archive.file.save(archive.filename, File(spool, name=archive.filename), save=False)
+        build = {
+            "competition": competition,
+            "version": version,
+            "secrets": secrets,
+            "rounds": rounds,
+            "created_at": created_at,
+            "outcomes": round_outcomes(rounds=rounds, secrets=secrets),
+        }
         try:
+            _write_variant(archive, public=False, **build)
+            _write_variant(archive, public=True, **build)
             archive.save()
             audit_record(
                 user=user,
@@ -94,6 +113,8 @@ def archive_publish(*, competition: Competition, secrets, user) -> ResultsArchiv
                 size=archive.size,
             )
         except BaseException:
-            archive.file.delete(save=False)
+            for field in (archive.file, archive.public_file):
+                if field:
+                    field.delete(save=False)
             raise
     return archive

@@ -52,7 +52,13 @@ def archive_console(request, competition_slug):
 
 
 def archive_download(request, competition_slug, version):
-    archive = selectors.archive_for_download(
+    """The variant the viewer may download (``archive_variant_for``), at one address."""
+    offered = selectors.archive_for_download(
         user=request.user, competition_slug=competition_slug, version=version
     )
-    return private_file_response(archive.file, archive.filename, content_type=ZIP_CONTENT_TYPE)
+    archive = offered.archive
+    if offered.with_slides:
+        field, filename = archive.file, archive.filename
+    else:
+        field, filename = archive.public_file, archive.public_filename
+    return private_file_response(field, filename, content_type=ZIP_CONTENT_TYPE)

@@ -8,7 +8,6 @@ admin actions (they act on the change list's queryset), to foreign-key choices a
 list filters.
 """
 
-from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AdminFileWidget
 from django.http import Http404
@@ -98,16 +97,6 @@ class PrivateFileWidget(AdminFileWidget):
             file_name = str(value.name).rsplit("/", 1)[-1]
             context["widget"]["value"] = _FileLink(self.download_url, file_name)
         return context
-
-
-class UsernameField(forms.ModelChoiceField):
-    """An account typed by its username: organizers never get a list of every account."""
-
-    widget = forms.TextInput
-
-    def __init__(self, queryset, **kwargs):
-        kwargs.pop("widget", None)
-        super().__init__(queryset, to_field_name="username", **kwargs)
 
 
 def private_file_link(field, url: str | None = None):

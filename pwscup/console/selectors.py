@@ -21,11 +21,9 @@ def may_use_console(*, user) -> bool:
 
 
 def may_manage_creators(*, user) -> bool:
-    """Who decides which accounts may create competitions: a superuser, or a staff account
-    that uses the console (a staff organizer)."""
-    if not (user.is_authenticated and user.is_active):
-        return False
-    return user.is_superuser or (user.is_staff and may_use_console(user=user))
+    """Who decides which accounts may create competitions: a superuser, and no one else. The
+    right is site-wide, so no competition's organizer (staff or not) holds it."""
+    return bool(user.is_authenticated and user.is_active and user.is_superuser)
 
 
 def competition_creators():
@@ -46,16 +44,26 @@ def competition_creators():
     )
 
 
+# ``user:NAME`` names an account by its user name even when the name holds an ``@`` (user
+# names are ASCII letters, digits and ``@.+-_``, so ``:`` is never part of one).
+USER_NAME_PREFIX = "user:"
+
+
 def user_by_name_or_email(*, identifier: str):
-    """The one active account with this username or e-mail (case-insensitive), else ``None``."""
+    """The one active account ``identifier`` names (case-insensitive), else ``None``: an
+    input holding ``@`` is an e-mail address and matches e-mail addresses only (a user name
+    may hold ``@`` too, and must not be taken for one); ``user:NAME`` matches the user name
+    NAME only; anything else matches user names only."""
     identifier = identifier.strip()
-    if not identifier:
+    if identifier[: len(USER_NAME_PREFIX)].lower() == USER_NAME_PREFIX:
+        field, value = "username__iexact", identifier[len(USER_NAME_PREFIX) :].strip()
+    elif "@" in identifier:
+        field, value = "email__iexact", identifier
+    else:
+        field, value = "username__iexact", identifier
+    if not value:
         return None
-    found = list(
-        get_user_model()
-        .objects.filter(is_active=True)
-        .filter(Q(username__iexact=identifier) | Q(email__iexact=identifier))[:2]
-    )
+    found = list(get_user_model().objects.filter(is_active=True, **{field: value})[:2])
     return found[0] if len(found) == 1 else None
 
 

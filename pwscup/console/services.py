@@ -2,19 +2,20 @@
 leaves an entry in the audit log."""
 
 from django.contrib.auth.models import Permission
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Membership, Team, TeamDisqualification
-from pwscup.accounts.services import team_member_remove
+from pwscup.accounts.services import team_member_remove, team_name_check
 from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import (
     audit_record,
     competition_create,
     competition_organizers_add,
 )
-from pwscup.console.selectors import user_by_name_or_email
+from pwscup.console.selectors import may_manage_creators, user_by_name_or_email
+from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
 Action = AuditEntry.Action
@@ -48,9 +49,17 @@ def competition_creator_revoke(*, user) -> None:
     user.user_permissions.remove(_add_competition_permission())
 
 
-def competition_creator_set(*, identifier: str, allowed: bool):
-    """Grant (``allowed``) or revoke the right to create competitions of the account named
-    by ``identifier`` (username or e-mail); returns the account."""
+def creators_refused_message() -> str:
+    return _("Only a superuser decides who may create competitions.")
+
+
+def competition_creator_set(*, user, identifier: str, allowed: bool):
+    """``user`` (a superuser: ``may_manage_creators``) grants (``allowed``) or revokes the
+    right to create competitions of the account named by ``identifier``
+    (``user_by_name_or_email``); returns the account. The shell's ``allow_competitions``
+    calls the grant and revoke below directly: whoever runs it holds the server."""
+    if not may_manage_creators(user=user):
+        raise PermissionDenied(creators_refused_message())
     account = user_by_name_or_email(identifier=identifier)
     if account is None:
         raise ValidationError(
@@ -137,13 +146,12 @@ def organizer_invite(*, user, competition: Competition, identifier: str):
 
 @transaction.atomic
 def console_team_rename(*, user, team: Team, name: str) -> None:
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": _("A team needs a name.")})
-    if Team.objects.filter(competition=team.competition, name=name).exclude(pk=team.pk).exists():
-        raise ValidationError(
-            {"name": _("Another team of this competition is named %(name)s.") % {"name": name}}
-        )
+    # One name change at a time per competition (``team_name_check`` reads the others).
+    Competition.objects.select_for_update().get(pk=team.competition_id)
+    try:
+        name = team_name_check(competition=team.competition, name=name, team=team)
+    except Refused as refusal:
+        raise ValidationError({"name": refusal.message}) from None
     old = team.name
     if old == name:
         return

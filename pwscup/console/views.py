@@ -48,13 +48,13 @@ def console_home(request):
 
 @login_required
 def competition_creators(request):
-    """Who may create competitions: a superuser or a staff organizer grants and revokes it."""
+    """Who may create competitions: a superuser grants and revokes it (the service checks)."""
     if not selectors.may_manage_creators(user=request.user):
-        raise PermissionDenied
+        raise PermissionDenied(services.creators_refused_message())
     form = CompetitionCreatorForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            account = services.competition_creator_set(**form.cleaned_data)
+            account = services.competition_creator_set(user=request.user, **form.cleaned_data)
         except ValidationError as error:
             add_errors(form, error)
         else:

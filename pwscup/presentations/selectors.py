@@ -5,8 +5,9 @@ only its own uploads and the organizers see every upload. Once an organizer publ
 window, every participant of the competition (a member of one of its teams) sees every
 team's latest ready slides: preview, policy texts and the PDF. Visitors never do, even in a
 listed competition: the slides describe a team's anonymization and its attacks on the other
-teams' data, written for the contest's own audience (the conservative choice; an organizer who
-wants them public can publish the results archive, which holds them).
+teams' data, written for the contest's own audience (the conservative choice).
+``published_slides_visible_to`` says who that audience is; the results archive follows it
+(its variant with the slides goes to that audience only).
 
 Order (``competition_windows``): the rounds' windows in the competition's page order (the
 rounds' ``order``), then the competition-wide window last, as the final session of the
@@ -113,6 +114,16 @@ def is_participant(*, user, competition: Competition) -> bool:
     return team_for_user(user=user, competition=competition) is not None
 
 
+def published_slides_visible_to(*, user, competition: Competition) -> bool:
+    """Whether ``user`` is in the audience of ``competition``'s published slides (and their
+    policy texts): its participants and its organizers, never a visitor."""
+    if not user.is_authenticated:
+        return False
+    return is_participant(user=user, competition=competition) or user_is_organizer(
+        user=user, competition=competition
+    )
+
+
 def slides_visible_to(*, user, slides: Slides) -> bool:
     """Whether ``user`` may fetch ``slides`` (its PDF and preview): the module's rule."""
     if not user.is_authenticated:
@@ -176,6 +187,7 @@ def presentations_page(*, user, competition: Competition, now=None) -> dict:
     windows = competition_windows(competition=competition)
     team = team_for_user(user=user, competition=competition)
     organizer = user_is_organizer(user=user, competition=competition)
+    audience = published_slides_visible_to(user=user, competition=competition)
     latest = latest_ready_slides(windows=windows)
     uploads = {}
     if team is not None:
@@ -185,7 +197,7 @@ def presentations_page(*, user, competition: Competition, now=None) -> dict:
             uploads.setdefault(slides.window_id, []).append(slides)
     views = []
     for window in windows:
-        sees_gallery = window.is_published and (team is not None or organizer)
+        sees_gallery = window.is_published and audience
         gallery = []
         if sees_gallery:
             gallery = sorted(
@@ -220,10 +232,7 @@ def presentations_for(*, user, competition):
     windows = competition_windows(competition=competition)
     if not windows:
         return None
-    if not (
-        is_participant(user=user, competition=competition)
-        or user_is_organizer(user=user, competition=competition)
-    ):
+    if not published_slides_visible_to(user=user, competition=competition):
         return None
     now = timezone.now()
     return {

@@ -6,7 +6,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import Membership, Team
 from pwscup.competitions.models import Round
 from pwscup.notifications.models import Notification
 from pwscup.sequential.models import SequentialRound
@@ -53,6 +53,27 @@ def test_the_admin_cannot_rename_a_team_past_the_console_service(admin_client, w
     # A new team is still named in the admin.
     add = admin_client.get(reverse("admin:accounts_team_add")).content.decode()
     assert 'name="name"' in add
+
+
+def test_the_admin_cannot_remove_a_member_past_the_console_service(
+    admin_client, world, django_user_model
+):
+    team = world.teams["a"]
+    captain = team.captain
+    url = reverse("admin:accounts_team_change", args=[team.pk])
+    page = admin_client.get(url).content.decode()
+    assert "memberships-0-DELETE" not in page  # the members are shown, not editable
+    assert reverse("console:teams", args=[world.competition.slug]) in page
+    data = _team_change_data(team)
+    data["memberships-0-DELETE"] = "on"
+    data.update({"memberships-TOTAL_FORMS": "2", "memberships-1-user": "outsider"})
+    django_user_model.objects.create_user("outsider", password="pw")
+    assert admin_client.post(url, data).status_code == 302
+    team.refresh_from_db()
+    assert team.captain == captain
+    assert team.memberships.filter(user=captain).exists()
+    assert not team.memberships.filter(user__username="outsider").exists()
+    assert not Membership.objects.filter(user__username="outsider").exists()
 
 
 def _round_change_data(round_: Round, **changes) -> dict:

@@ -1,15 +1,21 @@
 """Personal API tokens: made on the profile page and shown once, stored hashed, used as
 Bearer (or Token), last-used time recorded, revoked -> 401; throttling per token, per user and
-per anonymous address (429 + Retry-After); errors as {code, message} in the caller's language."""
+per anonymous address (429 + Retry-After); errors as {code, message} in the caller's language;
+bound to the password (a new one set in any way ends them)."""
 
 import hashlib
+import importlib
+import io
 import re
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.cache import cache
+from django.core.management import call_command
 from django.urls import reverse
 
 from pwscup.api.models import ApiToken
+from pwscup.api.selectors import api_tokens_of
 from pwscup.api.services import api_token_create
 
 pytestmark = pytest.mark.django_db
@@ -181,3 +187,78 @@ def test_only_superusers_see_tokens_in_the_admin_and_can_revoke_them(client, dja
     )
     client.logout()
     assert client.get(ME, **bearer(new.secret)).status_code == 401
+
+
+# --- Tokens are bound to the password ------------------------------------------------
+
+
+def _password_by_admin(client, django_user_model, user, password):
+    root = django_user_model.objects.create_superuser("root", password="pw")
+    client.force_login(root)
+    answer = client.post(
+        f"/admin/auth/user/{user.pk}/password/",
+        {"password1": password, "password2": password, "usable_password": "true"},
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    client.logout()
+
+
+def _password_by_changepassword(client, django_user_model, user, password, monkeypatch):
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": password)
+    call_command("changepassword", user.username, stdout=io.StringIO())
+
+
+def _password_by_set_password(client, django_user_model, user, password):
+    user.set_password(password)
+    user.save()
+
+
+@pytest.mark.parametrize(
+    "change", ["admin", "changepassword", "set_password"], ids=["admin", "command", "model"]
+)
+def test_a_password_changed_in_any_way_ends_the_tokens(
+    client, django_user_model, monkeypatch, settings, change
+):
+    user = django_user_model.objects.create_user("alice", password="first-password-1")
+    old = api_token_create(user=user, name="laptop")
+    # Saving the user without a new password, or rotating the secret key (the old one kept
+    # in SECRET_KEY_FALLBACKS), keeps the token.
+    user.first_name = "Alice"
+    user.save()
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a-new-secret-key-" + "x" * 40
+    assert client.get(ME, **bearer(old.secret)).status_code == 200
+
+    if change == "admin":
+        _password_by_admin(client, django_user_model, user, "second-password-2")
+    elif change == "changepassword":
+        _password_by_changepassword(
+            client, django_user_model, user, "second-password-2", monkeypatch
+        )
+    else:
+        _password_by_set_password(client, django_user_model, user, "second-password-2")
+    user.refresh_from_db()
+    assert user.check_password("second-password-2")
+
+    refused = client.get(ME, **bearer(old.secret))
+    assert refused.status_code == 401
+    assert refused.json()["message"] == "Invalid or revoked API token."
+    # It leaves the profile's list and no longer counts towards the limit of live tokens.
+    assert list(api_tokens_of(user=user)) == []
+    # A token made under the new password works.
+    new = api_token_create(user=user, name="laptop")
+    assert client.get(ME, **bearer(new.secret)).status_code == 200
+
+
+def test_the_migration_binds_existing_tokens_to_the_current_password(client, django_user_model):
+    user = django_user_model.objects.create_user("alice", password="first-password-1")
+    token = api_token_create(user=user, name="laptop")
+    ApiToken.objects.filter(pk=token.token.pk).update(password_hash="")  # as before 0002
+    assert client.get(ME, **bearer(token.secret)).status_code == 401
+
+    migration = importlib.import_module("pwscup.api.migrations.0002_apitoken_password_hash")
+    migration.bind_to_current_passwords(django_apps, None)
+    assert client.get(ME, **bearer(token.secret)).status_code == 200
+    user.set_password("second-password-2")
+    user.save()
+    assert client.get(ME, **bearer(token.secret)).status_code == 401

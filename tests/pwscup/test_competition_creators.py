@@ -1,11 +1,13 @@
-"""Who may create competitions: granted and withdrawn from the console by a staff organizer
-or a superuser (the ``allow_competitions`` command calls the same services)."""
+"""Who may create competitions: a site-wide right granted and withdrawn from the console by a
+superuser only (the ``allow_competitions`` command calls the same services)."""
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
 from django.urls import reverse
 
 from pwscup.accounts.services import organizer_grant
+from pwscup.console.services import competition_creator_set
 
 pytestmark = pytest.mark.django_db
 
@@ -38,23 +40,43 @@ def test_an_organizer_without_staff_rights_cannot_grant(client, world, newcomer)
     assert 'data-testid="competition-creators"' not in home
 
 
-def test_a_staff_organizer_grants_and_withdraws_the_right(client, world, newcomer):
+def test_a_staff_organizer_may_neither_see_nor_change_the_right(
+    client, world, newcomer, django_user_model
+):
     organizer_grant(user=world.organizer, competition=world.competition)  # staff now
-    assert _opens_new(client, newcomer) == 403
     client.force_login(world.organizer)
     home = client.get(reverse("console:home")).content.decode()
+    assert 'data-testid="competition-creators"' not in home
+    page = client.get(CREATORS)
+    assert page.status_code == 403
+    text = page.content.decode()
+    assert "Only a superuser decides who may create competitions." in text
+    superuser = django_user_model.objects.create_superuser(
+        "root-s", email="root-secret@example.org", password="pw"
+    )
+    assert "root-secret@example.org" not in text
+    for allowed in ("1", "0"):
+        refused = client.post(CREATORS, {"identifier": "newcomer", "allowed": allowed})
+        assert refused.status_code == 403
+    assert _opens_new(client, newcomer) == 403
+    # The service itself refuses, whoever calls it.
+    with pytest.raises(PermissionDenied):
+        competition_creator_set(user=world.organizer, identifier="newcomer", allowed=True)
+    assert _opens_new(client, newcomer) == 403
+
+    # A superuser grants and withdraws it; the page lists the creators' e-mails to them.
+    client.force_login(superuser)
+    home = client.get(reverse("console:home")).content.decode()
     assert 'data-testid="competition-creators"' in home
-    assert client.get(CREATORS).status_code == 200
     unknown = client.post(CREATORS, {"identifier": "nobody", "allowed": "1"})
     assert unknown.status_code == 200 and unknown.context["form"].errors["identifier"]
-    # By e-mail, as the co-organizer invitation.
     granted = client.post(CREATORS, {"identifier": "newcomer@example.org", "allowed": "1"})
     assert granted.status_code == 302
     listed = client.get(CREATORS).content.decode()
-    assert 'data-testid="creator-newcomer"' in listed
+    assert 'data-testid="creator-newcomer"' in listed and "newcomer@example.org" in listed
     assert _opens_new(client, newcomer) == 200
-    client.force_login(world.organizer)
-    withdrawn = client.post(CREATORS, {"identifier": "newcomer", "allowed": "0"})
+    client.force_login(superuser)
+    withdrawn = client.post(CREATORS, {"identifier": "user:newcomer", "allowed": "0"})
     assert withdrawn.status_code == 302
     assert _opens_new(client, newcomer) == 403
 

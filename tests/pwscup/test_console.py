@@ -12,6 +12,7 @@ from pwscup.accounts.models import TeamDisqualification
 from pwscup.accounts.services import team_create
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.competitions.services import competition_create
+from pwscup.console.selectors import user_by_name_or_email
 from pwscup.core.markdown import render_markdown
 from pwscup.pwscup2015.leaderboards.selectors import (
     anonymization_leaderboard,
@@ -158,6 +159,30 @@ def test_inviting_a_co_organizer_by_email(client, console, django_user_model):
     assert (
         client.get(reverse("console:competition", args=[world.competition.slug])).status_code == 200
     )
+
+
+def test_an_e_mail_invitation_matches_e_mail_addresses_only(client, console, django_user_model):
+    world = console["world"]
+    # A participant whose *user name* is the address the organizer types.
+    impostor = django_user_model.objects.create_user("helper@example.org", email="x@ex.org")
+    client.force_login(world.organizer)
+    url = reverse("console:organizer_invite", args=[world.competition.slug])
+    missing = client.post(url, {"identifier": "helper@example.org"})
+    assert missing.status_code == 200
+    assert "No single account has the username or e-mail" in missing.content.decode()
+    assert not world.competition.organizers.filter(pk=impostor.pk).exists()
+    # The owner of the address is the one invited, even with the impostor beside them.
+    helper = django_user_model.objects.create_user("helper", email="Helper@Example.org")
+    assert client.post(url, {"identifier": "helper@example.org"}).status_code == 302
+    assert world.competition.organizers.filter(pk=helper.pk).exists()
+    assert not world.competition.organizers.filter(pk=impostor.pk).exists()
+    # A user name holding "@" is named with "user:"; a plain name matches user names only.
+    assert client.post(url, {"identifier": "user:helper@example.org"}).status_code == 302
+    assert world.competition.organizers.filter(pk=impostor.pk).exists()
+    assert user_by_name_or_email(identifier="x") is None
+    django_user_model.objects.create_user("solo", email="other@ex.org")
+    django_user_model.objects.create_user("someone", email="solo")  # a bogus address
+    assert user_by_name_or_email(identifier="Solo").username == "solo"
 
 
 def test_each_round_action_is_recorded_in_the_audit_log(client, console):
