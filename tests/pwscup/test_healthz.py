@@ -53,8 +53,10 @@ def _assert_never_cached(response):
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_healthz_with_a_real_worker_reports_ok_and_the_worker(client, celery_worker_process):
-    response = client.get("/healthz")
-    assert response.status_code == 200
+    # The first ping of a process (its 1 s timeout, on a busy machine) may outlast the
+    # endpoint's deadline: that answer says "error: timeout", the next ones the ping's count.
+    response = _eventually(lambda: (r := client.get("/healthz")).status_code == 200 and r)
+    assert response, client.get("/healthz").json()
     assert response["Content-Type"] == "application/json"
     _assert_never_cached(response)
     payload = response.json()
