@@ -24,6 +24,7 @@ the traffic. The checks never read the request's session: nothing the view does 
 database but its own check.
 """
 
+import logging
 import queue
 import shutil
 import threading
@@ -39,6 +40,8 @@ from django.db import close_old_connections, connection
 from django_redis import get_redis_connection
 
 from pwscup import celery_app
+
+logger = logging.getLogger(__name__)
 
 WORKERS_KEY = "healthz:broker-workers"  # (broker status, worker count) of the last refresh
 PING_LOCK_KEY = "healthz:ping-lock"
@@ -123,6 +126,8 @@ class SingleFlight:
             run = self._runs.get()
             try:
                 run.result = self.function()
+            except Exception:  # a check reports its own errors; this one is a bug: say so
+                logger.exception("The /healthz check %s failed", self.name)
             finally:
                 run.finished.set()
 
