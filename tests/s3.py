@@ -81,8 +81,9 @@ class S3Server:
             "AWS_SECRET_ACCESS_KEY": SECRET_KEY,
         }
 
-    def storage(self, bucket: str) -> dict:
-        """The STORAGES["default"] entry those variables give (``pwscup.settings.base``)."""
+    def storage(self, bucket: str, **options) -> dict:
+        """The STORAGES["default"] entry those variables give (``pwscup.settings.base``);
+        ``options``: ``s3_storage``'s others (its timeouts, its retries)."""
         # Imported here: importing the settings module reads the environment as it is now.
         from pwscup.settings.base import s3_storage
 
@@ -92,6 +93,7 @@ class S3Server:
             region_name=REGION,
             access_key=ACCESS_KEY,
             secret_key=SECRET_KEY,
+            **options,
         )
 
     def objects(self, bucket: str) -> dict[str, bytes]:

@@ -41,6 +41,17 @@ def port_answers(port: int) -> bool:
 
 
 @contextlib.contextmanager
+def silent_port():
+    """A loopback port whose connections the kernel accepts and nobody ever answers: a server
+    that hangs (a frozen PostgreSQL, Redis or bucket, as seen by its clients). Closing it at
+    the end resets the connections still waiting."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(64)
+        yield sock.getsockname()[1]
+
+
+@contextlib.contextmanager
 def running(command: list[str], *, env: dict, log_path: Path, ready, what: str):
     """``command`` started from the repository with ``env``, its output in ``log_path``;
     yields the process once ``ready()`` is true (the test fails with the log's end if the

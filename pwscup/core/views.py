@@ -1,6 +1,7 @@
 """Operator endpoints, and the participants' toolkit download."""
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import FileResponse, Http404, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -11,7 +12,12 @@ from pwscup.core.toolkit import toolkit_wheel, wheel_filename
 
 @never_cache
 def healthz(request):
-    """``ok`` (200) when the database, the broker and at least one worker answer; else 503."""
+    """``ok`` (200) when the database, the storage, the broker and at least one worker answer;
+    else 503, in about ``PWSCUP_HEALTHZ_TIMEOUT`` seconds at most whatever hangs.
+
+    It answers for no one: its request's user is anonymous, so no middleware reads the session
+    (a session cookie would be looked up in the database, which may be down or hanging)."""
+    request.user = AnonymousUser()
     health = system_health()
     return JsonResponse(health.as_json(), status=200 if health.healthy else 503)
 

@@ -136,6 +136,9 @@ DJANGO_REDIS_LOGGER = "pwscup.cache"
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # /healthz pings the Celery workers at most once per this many seconds, whatever the traffic.
 PWSCUP_HEALTHZ_PING_INTERVAL = env.float("PWSCUP_HEALTHZ_PING_INTERVAL", default=5.0)
+# Each /healthz check (database, cache, storage, broker) that has not answered within this many
+# seconds is reported "error: timeout": the endpoint answers in about this time whatever hangs.
+PWSCUP_HEALTHZ_TIMEOUT = env.float("PWSCUP_HEALTHZ_TIMEOUT", default=1.5)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -182,6 +185,19 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+# A bucket that stalls must not take the site down. Each call to it waits at most this long to
+# connect and for each read (seconds), and is retried this many times after the first try: a
+# bucket that never answers fails a call after about (retries + 1) x read timeout.
+PWSCUP_STORAGE_CONNECT_TIMEOUT = env.float("PWSCUP_STORAGE_CONNECT_TIMEOUT", default=2.0)
+PWSCUP_STORAGE_READ_TIMEOUT = env.float("PWSCUP_STORAGE_READ_TIMEOUT", default=10.0)
+PWSCUP_STORAGE_RETRIES = env.int("PWSCUP_STORAGE_RETRIES", default=2)
+# At most this many requests of one web process write an upload to the storage at once; one
+# more is refused at once (503, Retry-After) rather than waiting for a slow storage. Keep it
+# below GUNICORN_THREADS, so pages that do not touch the storage always find a thread.
+PWSCUP_STORAGE_WRITE_SLOTS = env.int("PWSCUP_STORAGE_WRITE_SLOTS", default=2)
+# /healthz reports the local storage degraded (503) with less free space than this (bytes).
+PWSCUP_MIN_FREE_BYTES = env.int("PWSCUP_MIN_FREE_BYTES", default=512 * 1024**2)
+
 
 def s3_storage(
     *,
@@ -191,12 +207,17 @@ def s3_storage(
     access_key: str | None = None,
     secret_key: str | None = None,
     location: str = "",
+    connect_timeout: float | None = None,
+    read_timeout: float | None = None,
+    retries: int | None = None,
 ) -> dict:
     """Every kept file (uploads, originals, samples, targets, kits) as a private object in
     ``bucket`` of an S3-compatible server (AWS, MinIO), read and written by django-storages.
     Objects get no ACL of their own (the bucket's private default) and are never
     overwritten: a name is taken once. Every download streams through a view that checks
     who is asking; no object URL is handed out (one would be signed, valid for a minute).
+    Every call waits at most ``connect_timeout`` to connect and ``read_timeout`` for each
+    read, and is retried ``retries`` times (defaults: the ``PWSCUP_STORAGE_*`` settings).
     """
     from botocore.config import Config
 
@@ -216,10 +237,19 @@ def s3_storage(
             # A read holds at most this much in memory; a larger object spills to a
             # temporary file (django-storages' default, 0, keeps every object in memory).
             "max_memory_size": 5 * 1024 * 1024,
-            # An unreachable server fails in seconds (a job is retried, /healthz reports
-            # it), not after botocore's default minute per attempt.
+            # A server that is unreachable or stalls (accepts, never answers) fails a call in
+            # seconds (an upload is refused 503, a job retried, /healthz reports it), not after
+            # botocore's default minute per read and attempt. ``max_attempts`` counts the
+            # retries after the first attempt.
             "client_config": Config(
-                connect_timeout=5, read_timeout=60, retries={"max_attempts": 3, "mode": "standard"}
+                connect_timeout=(
+                    PWSCUP_STORAGE_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
+                ),
+                read_timeout=PWSCUP_STORAGE_READ_TIMEOUT if read_timeout is None else read_timeout,
+                retries={
+                    "max_attempts": PWSCUP_STORAGE_RETRIES if retries is None else retries,
+                    "mode": "standard",
+                },
             ),
         },
     }

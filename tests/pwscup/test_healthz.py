@@ -1,5 +1,7 @@
 """The operator endpoint: database, broker (the real Redis of the test settings), workers."""
 
+import os
+import signal
 import threading
 import time
 
@@ -9,6 +11,7 @@ from django.db import connection
 
 from pwscup import celery_app
 from pwscup.core import selectors
+from tests.support import silent_port
 
 pytestmark = pytest.mark.django_db
 
@@ -53,8 +56,10 @@ def _assert_never_cached(response):
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_healthz_with_a_real_worker_reports_ok_and_the_worker(client, celery_worker_process):
-    response = client.get("/healthz")
-    assert response.status_code == 200
+    # The first ping of a process (its 1 s timeout, on a busy machine) may outlast the
+    # endpoint's deadline: that answer says "error: timeout", the next ones the ping's count.
+    response = _eventually(lambda: (r := client.get("/healthz")).status_code == 200 and r)
+    assert response, client.get("/healthz").json()
     assert response["Content-Type"] == "application/json"
     _assert_never_cached(response)
     payload = response.json()
@@ -224,3 +229,105 @@ def test_healthz_reaches_the_bucket_and_is_degraded_when_it_cannot(
     assert response.status_code == 503
     assert response.json()["storage"].startswith("error: ")
     assert response.json()["database"] == "ok" and response.json()["workers"] == 1
+
+
+# --- every fault answered within the deadline ------------------------------------------------
+
+DEADLINE_CLIENT_TIMEOUT = 10.0  # generous: a hang, not a slow answer, is what fails
+
+
+def _healthz_in_time(client) -> tuple[object, float]:
+    """/healthz asked in a thread of its own: (the response, or None when it had not answered
+    after ``DEADLINE_CLIENT_TIMEOUT`` — a hang; seconds it took)."""
+    answers = []
+    started = time.monotonic()
+    asking = threading.Thread(target=lambda: answers.append(client.get("/healthz")), daemon=True)
+    asking.start()
+    asking.join(DEADLINE_CLIENT_TIMEOUT)
+    return (answers[0] if answers else None), time.monotonic() - started
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_answers_503_with_a_session_cookie_while_the_database_is_down(
+    client, django_user_model, monkeypatch
+):
+    # A logged-in operator's browser sends its session cookie: the session is never looked up
+    # (it lives in the database), so the answer is /healthz's 503, not a 500.
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=1))
+    client.force_login(django_user_model.objects.create_user("operator", password="x" * 12))
+    connection.close()
+    with monkeypatch.context() as patch:
+        patch.setitem(connection.settings_dict, "PORT", "1")
+        patch.setitem(connection.settings_dict, "HOST", "127.0.0.1")
+        try:
+            response, _ = _healthz_in_time(client)
+        finally:
+            connection.close()
+    assert response is not None
+    assert response.status_code == 503
+    assert response.json()["database"] == "error: OperationalError"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_healthz_answers_in_time_while_the_database_hangs(client, django_user_model, monkeypatch):
+    # The database accepts connections and never answers (a frozen server): its check is
+    # reported timed out, with a session cookie present too.
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=1))
+    client.force_login(django_user_model.objects.create_user("operator", password="x" * 12))
+    connection.close()
+    with silent_port() as port, monkeypatch.context() as patch:
+        patch.setitem(connection.settings_dict, "PORT", str(port))
+        patch.setitem(connection.settings_dict, "HOST", "127.0.0.1")
+        try:
+            response, took = _healthz_in_time(client)
+        finally:
+            connection.close()
+    print(f"\n[database hangs] /healthz answered in {took:.2f} s")
+    assert response is not None, "/healthz hung with the database"
+    assert response.status_code == 503
+    assert response.json()["database"] == "error: timeout"
+    assert response.json()["storage"] == "ok"
+
+
+def test_healthz_answers_in_time_while_the_broker_hangs(client, monkeypatch):
+    # Redis accepts the broker's connection and never answers.
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=1))
+    with silent_port() as port:
+        monkeypatch.setattr(celery_app.conf, "broker_url", f"redis://127.0.0.1:{port}/0")
+        response, took = _healthz_in_time(client)
+    print(f"\n[broker hangs] /healthz answered in {took:.2f} s")
+    assert response is not None, "/healthz hung with the broker"
+    assert response.status_code == 503
+    assert response.json()["broker"].startswith("error: ")
+    assert response.json()["database"] == "ok"
+
+
+def test_healthz_answers_in_time_while_the_bucket_is_frozen(
+    client, monkeypatch, settings, tmp_path
+):
+    # moto's server stopped (SIGSTOP): it accepts connections and never answers. A server of
+    # this test's own, so no other test meets the frozen one.
+    from tests.s3 import S3Server
+
+    monkeypatch.setattr(celery_app.control, "ping", CountingPing(workers=1))
+    s3 = S3Server(log_path=tmp_path / "moto.log").start()
+    try:
+        bucket = s3.new_bucket()
+        settings.STORAGES = {**settings.STORAGES, "default": s3.storage(bucket)}
+        assert client.get("/healthz").json()["storage"] == "ok"
+        os.kill(s3.process.pid, signal.SIGSTOP)
+        try:
+            first, took = _healthz_in_time(client)
+            again, took_again = _healthz_in_time(client)  # the check hung before is not repeated
+        finally:
+            os.kill(s3.process.pid, signal.SIGCONT)
+        print(f"\n[bucket frozen] /healthz answered in {took:.2f} s, then {took_again:.2f} s")
+        for response in (first, again):
+            assert response is not None, "/healthz hung with the bucket"
+            assert response.status_code == 503
+            assert response.json()["storage"] == "error: timeout"
+            assert response.json()["database"] == "ok"
+        # The server answers again: so does the storage check, once its hung run has ended.
+        assert _eventually(lambda: client.get("/healthz").json()["storage"] == "ok", 60)
+    finally:
+        s3.stop()

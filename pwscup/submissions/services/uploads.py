@@ -18,6 +18,7 @@ from pwscup.competitions.models import Phase, Round, UploadLimits
 from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
+from pwscup.core.storage import kept_file_save, storage_write_slot
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from pwscup.submissions.selectors import (
     Quota,
@@ -202,10 +203,15 @@ def upload_keep(
     is kept exactly as uploaded with its SHA-256 and size, numbered after the team's earlier
     uploads of the window, QUEUED: the kind sends its job (``broker.job_send``), and a
     worker checks and scores it, never the request.
+
+    The write takes one of the process's storage write slots first; with none free, or when
+    the storage fails (full, refusing, not answering in time), the upload is refused (503,
+    ``Retry-After``) with nothing kept: no row, no file (``pwscup.core.storage``).
     """
     check_size(uploaded_file)
     digest = sha256_of(uploaded_file)  # read once, before the team's row is locked
-    with transaction.atomic():
+    # The slot before the row lock: a request refused for want of one holds nothing.
+    with storage_write_slot(), transaction.atomic():
         Team.objects.select_for_update().get(pk=team.pk)
         if check is not None:
             check()
@@ -227,7 +233,7 @@ def upload_keep(
             queued_at=now,
             **fields,
         )
-        upload.file.save(stored_name, uploaded_file, save=False)
+        kept_file_save(upload.file, stored_name, uploaded_file)
         upload.save()
         live_scope_changed(round_id=getattr(window.round, "pk", None), team_id=team.pk)
     return upload
