@@ -19,17 +19,15 @@ from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
+from django_redis.exceptions import ConnectionInterrupted
 
 # The database (connection refused or timed out, the server gone, a SQLite lock held too long)
-# and the cache's Redis when it reaches a view as an exception (the default cache ignores
-# them; a direct client may not). A programming error (ProgrammingError, IntegrityError) is
-# not an outage: it stays a 500.
-OUTAGE_ERRORS = (
-    OperationalError,
-    InterfaceError,
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-)
+# and Redis unreachable when that reaches a view as an exception (the default cache ignores
+# it; a direct client, or django-redis without IGNORE_EXCEPTIONS, does not). A programming
+# error (ProgrammingError, IntegrityError, a Redis command refused) is not an outage: it
+# stays a 500.
+REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+OUTAGE_ERRORS = (OperationalError, InterfaceError, *REDIS_UNREACHABLE)
 # Seconds a browser or script should wait before trying again.
 RETRY_AFTER_SECONDS = 30
 API_NAMESPACE = "api"
@@ -37,6 +35,8 @@ API_NAMESPACE = "api"
 
 def is_outage(exc: BaseException | None) -> bool:
     """``exc`` says a service the site needs is unreachable, not that the code is wrong."""
+    if isinstance(exc, ConnectionInterrupted):  # django-redis's wrapper of the Redis error
+        return isinstance(exc.__cause__, REDIS_UNREACHABLE)
     return isinstance(exc, OUTAGE_ERRORS)
 
 

@@ -60,9 +60,10 @@ def django_script(env: dict, code: str, timeout: float = 300):
 
 
 def status_of(url: str) -> int | None:
+    """The answer's status, ``None`` while the server is not listening or still starting."""
     try:
         return requests.get(url, timeout=10).status_code
-    except requests.ConnectionError:
+    except (requests.ConnectionError, requests.Timeout):
         return None
 
 

@@ -95,6 +95,12 @@ def test_pages_and_the_api_answer_503_in_the_readers_language_while_postgresql_i
             assert answer.headers["Retry-After"].isdigit()
             if expected:
                 assert "一時的" in body["message"]
+        # The API with the browser's session: the same, though the session cannot be read.
+        by_session = browser.get(
+            base + "/api/v1/me/", headers={"Accept-Language": "en"}, timeout=30
+        )
+        assert by_session.status_code == 503, by_session.text[:500]
+        assert by_session.json()["code"] == "unavailable"
         # An upload by the API is refused the same way (nothing could be recorded).
         upload = requests.post(
             base + "/api/v1/competitions/cup/rounds/r1/submissions/",
