@@ -17,6 +17,7 @@ from django.http import HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import Resolver404, resolve
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django_redis.exceptions import ConnectionInterrupted
@@ -78,6 +79,9 @@ def outage_response(request) -> HttpResponse:
     for name, value in outage_headers().items():
         response[name] = value
     response["Content-Language"] = language
+    # Kept by no cache: the next request may well be answered; its language depends on these.
+    add_never_cache_headers(response)
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 

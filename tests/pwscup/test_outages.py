@@ -44,6 +44,7 @@ def test_redis_unreachable_answers_503_in_the_readers_language(case):
     japanese = client.get(f"/failing/{case}/", HTTP_ACCEPT_LANGUAGE="ja")
     assert japanese.status_code == 503
     assert japanese["Retry-After"].isdigit() and japanese["Content-Language"] == "ja"
+    assert "no-store" in japanese["Cache-Control"] and "Accept-Language" in japanese["Vary"]
     page = japanese.content.decode()
     assert 'lang="ja"' in page and "一時的にご利用いただけません" in page
     english = client.get(f"/failing/{case}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
