@@ -9,6 +9,10 @@ from pwscup.pages import live
 from pwscup.pages import views as competition_views
 from pwscup.pages.kinds import kind_console_urlpatterns, kind_site_urlpatterns, kind_urlpatterns
 
+# An outage (database or cache unreachable) answers 503 in the reader's language; any other
+# error Django's own 500 page (pwscup/core/outages.py).
+handler500 = "pwscup.core.outages.server_error"
+
 urlpatterns = [
     path("", competition_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from pwscup.core.errors import Refused
+from pwscup.core.outages import is_outage, outage_api_body, outage_headers
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +78,9 @@ def exception_handler(exc, context):
         return Response(
             {"code": code, "message": exc.message, **retry}, status=exc.status, headers=headers
         )
+    if is_outage(exc):  # the database or the cache unreachable: 503, never a 500
+        logger.error("API outage", exc_info=exc)
+        return Response(outage_api_body(), status=503, headers=outage_headers())
     response = drf_exception_handler(exc, context)
     if response is None:
         logger.exception("API error", exc_info=exc)

@@ -96,8 +96,21 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # The web server and the worker share the file: wait for the lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 30
+    # The web server and the worker share the file: a writer waits for the lock (up to 30 s,
+    # far longer than any one write of theirs holds it) instead of failing. That wait only
+    # works if every transaction takes the write lock when it begins (IMMEDIATE): a deferred
+    # one that has read cannot upgrade its lock while another process writes, and SQLite
+    # fails it at once ("database is locked") rather than wait. WAL lets pages read while a
+    # write is under way (a setting of the file, kept once set).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=30, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL"
+    )
+elif DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # An unreachable server fails a request in seconds (the outage page, 503), not after the
+    # system's TCP timeout of minutes with every web thread waiting.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env.int(
+        "PWSCUP_DB_CONNECT_TIMEOUT", default=3
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: two roles, two settings -----------------------------------------------

@@ -1,0 +1,182 @@
+"""The laptop default (no DATABASE_URL, no REDIS_URL: SQLite and the filesystem broker) holds a
+burst of uploads: gunicorn as scripts/demo starts it and a Celery worker with its beat write
+the same SQLite file in the test's own folder while 24 teams upload at once, through the
+page's form and the API. No upload answers 500 ("database is locked"), every one is kept,
+and every one is scored."""
+
+import re
+import sys
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+from tests.pwscup.outage_support import (
+    csrf_token,
+    django_script,
+    logged_in,
+    manage,
+    site_env,
+    status_of,
+)
+from tests.support import ROOT, adult_head, free_port, noisy_copy, running
+
+TEAMS = 24
+BY_API = range(0, TEAMS, 3)  # every third team uploads with its API token, the rest by the page
+PASSWORD = "burst-pw-123"
+ROUND_URL = "/c/burst/r1/"
+SEED = f"""
+import json
+from pwscup.accounts.services import membership_add, team_create, user_create
+from pwscup.api.services import api_token_create
+from pwscup.pwscup2015.services import round_assign_samples
+from tests.support import build_world
+
+world = build_world(slug="burst", password="{PASSWORD}")
+users = [world.users[letter] for letter in "abc"]
+for number in range(len(users), {TEAMS}):
+    team = team_create(competition=world.competition, name=f"Team {{number}}", slug=f"t{{number}}")
+    user = user_create(username=f"burst-{{number}}", password="{PASSWORD}")
+    membership_add(team=team, user=user)
+    users.append(user)
+round_assign_samples(round=world.round)
+print(json.dumps({{
+    "users": [user.username for user in users],
+    "tokens": {{i: api_token_create(user=users[i], name="laptop").secret for i in {list(BY_API)}}},
+}}))
+"""
+UPLOADS = """
+import json, time
+from pwscup.pwscup2015.models import AnonymizationSubmission
+deadline = time.monotonic() + {wait}
+while True:
+    kept = list(AnonymizationSubmission.objects.order_by("pk"))
+    statuses = sorted(str(s.status) for s in kept)
+    if time.monotonic() > deadline or (kept and set(statuses) <= {{"finished", "failed"}}):
+        break
+    time.sleep(1)
+print(json.dumps({{
+    "teams": sorted(s.team.slug for s in kept),
+    "statuses": statuses,
+    "stored": [bool(s.file) and len(s.sha256) == 64 for s in kept],
+}}))
+"""
+
+
+def _worker(env, var_dir, log_path):
+    """The worker as scripts/demo starts it (with its beat), on the same SQLite file."""
+    command = [
+        *(sys.executable, "-m", "celery", "-A", "pwscup", "worker", "--beat"),
+        *("--schedule", str(var_dir / "celerybeat-schedule"), "--concurrency", "1"),
+        *("--loglevel", "INFO", "-n", "burst@%h"),
+    ]
+    return running(
+        command,
+        env=env,
+        log_path=log_path,
+        ready=lambda: log_path.exists() and " ready." in log_path.read_text(),
+        what="the Celery worker to start",
+    )
+
+
+def _gunicorn(env, port, log_path):
+    """gunicorn as scripts/demo starts it: two worker processes."""
+    command = [
+        *(sys.executable, "-m", "gunicorn", "pwscup.wsgi:application"),
+        *("--bind", f"127.0.0.1:{port}", "--workers", "2"),
+    ]
+    return running(
+        command,
+        env=env,
+        log_path=log_path,
+        ready=lambda: status_of(f"http://127.0.0.1:{port}/accounts/login/") == 200,
+        what="gunicorn to answer",
+    )
+
+
+def _upload_by_page(browser: requests.Session, base: str, content: bytes) -> requests.Response:
+    page = browser.get(base + ROUND_URL + "submit/", timeout=120)
+    action = re.search(r'action="([^"]+)"[^>]*data-testid="upload-form"', page.text).group(1)
+    return browser.post(
+        base + action,
+        data={"csrfmiddlewaretoken": csrf_token(page.text)},
+        files={"file": ("anonymized.csv", content, "text/csv")},
+        headers={"Referer": base + ROUND_URL + "submit/"},
+        timeout=120,
+    )
+
+
+def _upload_by_api(secret: str, base: str, content: bytes) -> requests.Response:
+    return requests.post(
+        base + "/api/v1/competitions/burst/rounds/r1/submissions/",
+        headers={"Authorization": f"Bearer {secret}"},
+        files={"file": ("anonymized.csv", content, "text/csv")},
+        timeout=120,
+    )
+
+
+@pytest.mark.worker
+def test_a_burst_of_uploads_on_the_laptop_default_answers_no_500_and_keeps_every_upload(
+    tmp_path,
+):
+    var_dir = tmp_path / "var"
+    env = site_env(var_dir, PWSCUP_REAPER_INTERVAL="2", PWSCUP_QUEUED_RESEND_SECONDS="10")
+    manage(env, "migrate", "--noinput")
+    seeded = django_script({**env, "PYTHONPATH": str(ROOT)}, SEED)
+    original = adult_head()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with (
+        _worker(env, var_dir, tmp_path / "worker.log"),
+        _gunicorn(env, port, tmp_path / "gunicorn.log"),
+    ):
+        browsers = {
+            i: logged_in(base, username, PASSWORD)
+            for i, username in enumerate(seeded["users"])
+            if i not in BY_API
+        }
+        start = threading.Barrier(TEAMS)
+
+        def upload(i: int):
+            content = noisy_copy(original, seed=i)
+            start.wait()
+            began = time.monotonic()
+            if i in BY_API:
+                answer = _upload_by_api(seeded["tokens"][str(i)], base, content)
+            else:
+                answer = _upload_by_page(browsers[i], base, content)
+            return i, answer, time.monotonic() - began
+
+        began = time.monotonic()
+        with ThreadPoolExecutor(TEAMS) as pool:
+            answers = list(pool.map(upload, range(TEAMS)))
+        burst = time.monotonic() - began
+        seconds = sorted(elapsed for _i, _answer, elapsed in answers)
+        print(
+            f"{TEAMS} uploads at once: all answered in {burst:.2f}s; per upload "
+            f"min {seconds[0]:.2f}s, median {seconds[len(seconds) // 2]:.2f}s, "
+            f"max {seconds[-1]:.2f}s; statuses "
+            f"{dict(Counter(answer.status_code for _i, answer, _elapsed in answers))}"
+        )
+        for i, answer, _elapsed in answers:
+            assert answer.status_code != 500, (i, answer.text[:500])
+            if i in BY_API:
+                assert answer.status_code == 202, (i, answer.status_code, answer.text[:500])
+            else:
+                assert answer.status_code == 200, (i, answer.status_code, answer.text[:500])
+                assert "queued" in answer.text, (i, answer.text[:500])
+
+        began = time.monotonic()
+        kept = django_script(env, UPLOADS.format(wait=240), timeout=300)
+        print(
+            f"scored {kept['statuses'].count('finished')} of {TEAMS} in a further "
+            f"{time.monotonic() - began:.1f}s"
+        )
+    assert len(kept["teams"]) == TEAMS and len(set(kept["teams"])) == TEAMS
+    assert all(kept["stored"])
+    assert kept["statuses"] == ["finished"] * TEAMS
+    assert "database is locked" not in (tmp_path / "worker.log").read_text()
+    assert "database is locked" not in (tmp_path / "gunicorn.log").read_text()
