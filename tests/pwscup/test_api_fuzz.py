@@ -6,6 +6,7 @@ body); the runs reach real objects (each GET answers 200 at least once)."""
 
 import pytest
 import schemathesis
+from django.test import Client
 
 from pwscup.api.services import api_token_create
 from pwscup.dp import services as dp_services
@@ -132,3 +133,35 @@ def test_the_sequential_api_answers_match_the_schema(transactional_db, live_serv
         token=api_token_create(user=world.users["b"], name="schemathesis").secret,
     )
     assert_conforms(failures, statuses, never_200=set())
+
+
+def schema_body(schema: dict, node: dict) -> dict:
+    """``node`` with its ``$ref`` followed."""
+    ref = node.get("$ref")
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[1]] if ref else node
+
+
+def test_the_dp_schema_names_required_fields_and_the_csv_download(db):
+    schema = Client().get("/api/schema/?format=json").json()
+    level = "/api/v1/competitions/{competition_slug}/rounds/{round_slug}/dp/levels/{level}/"
+    body = {
+        name: schema["paths"][level + name]["post"]["requestBody"]["content"]
+        for name in ("queries/", "releases/", "estimates/")
+    }
+    query = schema_body(schema, body["queries/"]["application/json"]["schema"])
+    assert query["required"] == ["epsilon"]
+    assert set(query["properties"]) >= {"type", "attributes", "where", "epsilon", "request_id"}
+    release = schema_body(schema, body["releases/"]["application/json"]["schema"])
+    assert release["required"] == ["groups"]
+    group = schema_body(schema, release["properties"]["groups"]["items"])
+    assert group["required"] == ["attributes"]
+    upload = schema_body(schema, body["estimates/"]["multipart/form-data"]["schema"])
+    assert upload["required"] == ["file"]
+    built = schema_body(schema, body["estimates/"]["application/json"]["schema"])
+    assert [schema_body(schema, one)["required"] for one in built["oneOf"]] == [
+        ["from_release"],
+        ["from_answer"],
+    ]
+    download = schema["paths"][level + "releases/{number}/release.csv"]["get"]["responses"]
+    assert list(download["200"]["content"]) == ["text/csv"]
+    assert download["200"]["content"]["text/csv"]["schema"]["format"] == "binary"
