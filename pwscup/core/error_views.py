@@ -42,8 +42,9 @@ def bad_request_error(exception: Exception) -> dict:
             "code": "too_many_fields",
             "message": _(
                 "The form sent more than %(limit)s fields, more than this site reads in one "
-                "request. A table of several hundred columns is too wide for the round "
-                "wizard's roles form: upload its configuration file in the same step instead."
+                "request. (The round wizard's roles form sends up to three per column: a table "
+                "of thousands of columns is too wide for it; import the round in a competition "
+                "bundle instead.)"
             )
             % {"limit": number_format(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS, force_grouping=True)},
         }
