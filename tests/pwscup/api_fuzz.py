@@ -13,6 +13,7 @@ import re
 from django.urls import resolve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 MAX_EXAMPLES = 12  # per operation: about a minute for the whole schema on one core
@@ -25,11 +26,20 @@ def view_module(path_template: str, known: dict) -> str:
     return resolve(path).func.__module__
 
 
-def property_test(operation, *, real: dict, base_url: str, token: str, statuses: list):
-    """A Hypothesis test of one operation: generated requests, on the world's objects or on
-    generated path parameters, each answer validated against the schema."""
+def property_test(
+    operation,
+    *,
+    real: dict,
+    base_url: str,
+    token: str,
+    statuses: list,
+    mode=GenerationMode.POSITIVE,
+):
+    """A Hypothesis test of one operation: generated requests (valid ones, or with ``mode``
+    NEGATIVE bodies the schema forbids), on the world's objects or on generated path
+    parameters, each answer validated against the schema."""
 
-    @given(case=operation.as_strategy(), on_real_objects=st.booleans())
+    @given(case=operation.as_strategy(mode), on_real_objects=st.booleans())
     @settings(
         max_examples=MAX_EXAMPLES,
         deadline=None,
@@ -57,19 +67,25 @@ def property_test(operation, *, real: dict, base_url: str, token: str, statuses:
 
 def fuzz(operations, *, real_for, base_url: str, token: str) -> tuple[dict, dict]:
     """Run :func:`property_test` over ``operations``: ``({label: failure}, {label: [status,
-    …]})``. ``real_for(operation)`` gives the world's path parameters of the operation."""
+    …]})``. ``real_for(operation)`` gives the world's path parameters of the operation. An
+    operation that takes a body also gets invalid bodies (answered 4xx, never 5xx)."""
     failures, statuses = {}, {}
     for operation in operations:
         statuses[operation.label] = []
-        check = property_test(
-            operation,
-            real=real_for(operation),
-            base_url=base_url,
-            token=token,
-            statuses=statuses[operation.label],
-        )
-        try:
-            check()
-        except Exception as failure:  # noqa: BLE001 - collected, reported together
-            failures[operation.label] = failure
+        modes = [GenerationMode.POSITIVE]
+        if operation.method.upper() == "POST" and len(operation.body):
+            modes.append(GenerationMode.NEGATIVE)
+        for mode in modes:
+            check = property_test(
+                operation,
+                real=real_for(operation),
+                base_url=base_url,
+                token=token,
+                statuses=statuses[operation.label],
+                mode=mode,
+            )
+            try:
+                check()
+            except Exception as failure:  # noqa: BLE001 - collected, reported together
+                failures[f"{operation.label} ({mode.value})"] = failure
     return failures, statuses
