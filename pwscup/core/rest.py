@@ -83,9 +83,7 @@ def exception_handler(exc, context):
     # A body Django refuses to read (too large, too many fields, a malformed multipart form),
     # met when the view reads ``request.data``: the answer of the site's ``handler400``. DRF's
     # multipart parser raises its ParseError from Django's MultiPartParserError.
-    if isinstance(exc, exceptions.ParseError) and isinstance(
-        exc.__context__, MultiPartParserError
-    ):
+    if isinstance(exc, exceptions.ParseError) and isinstance(exc.__context__, MultiPartParserError):
         exc = exc.__context__
     if isinstance(exc, (SuspiciousOperation, MultiPartParserError)):
         return Response(bad_request_error(exc), status=400)
