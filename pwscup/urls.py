@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from pwscup.accounts.urls import account_urls, team_urls
+from pwscup.core import error_views
 from pwscup.core import views as core_views
 from pwscup.pages import live
 from pwscup.pages import views as competition_views
@@ -51,3 +52,7 @@ urlpatterns = [
     # Every kind's pages whose address names no round (an upload by its id).
     *kind_site_urlpatterns(),
 ]
+
+# A request refused before any view read it (too large, too many fields, a malformed upload):
+# the API's error format for API clients, the 400 page for browsers.
+handler400 = error_views.bad_request

@@ -8,6 +8,8 @@ a daily quota's 429 also says when it resets: ``Retry-After`` (seconds) and ``re
 
 import logging
 
+from django.core.exceptions import SuspiciousOperation
+from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -17,6 +19,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from pwscup.core.error_views import bad_request_error
 from pwscup.core.errors import Refused
 from pwscup.core.outages import is_outage, outage_api_body, outage_headers
 
@@ -81,6 +84,13 @@ def exception_handler(exc, context):
     if is_outage(exc):  # the database or the cache unreachable: 503, never a 500
         logger.error("API outage", exc_info=exc)
         return Response(outage_api_body(), status=503, headers=outage_headers())
+    # A body Django refuses to read (too large, too many fields, a malformed multipart form),
+    # met when the view reads ``request.data``: the answer of the site's ``handler400``. DRF's
+    # multipart parser raises its ParseError from Django's MultiPartParserError.
+    if isinstance(exc, exceptions.ParseError) and isinstance(exc.__context__, MultiPartParserError):
+        exc = exc.__context__
+    if isinstance(exc, (SuspiciousOperation, MultiPartParserError)):
+        return Response(bad_request_error(exc), status=400)
     response = drf_exception_handler(exc, context)
     if response is None:
         logger.exception("API error", exc_info=exc)

@@ -300,6 +300,11 @@ PWSCUP_PREPARED_CACHE_BYTES = env.int("PWSCUP_PREPARED_CACHE_BYTES", default=4 *
 PWSCUP_MAX_UPLOAD_BYTES = env.int("PWSCUP_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Form fields per request (Django's default: 1,000). The round wizard's roles form sends up to
+# three check boxes per column of the table (a QI: qi, match_qi, cross; an SA: sa, euc_sa,
+# number_domain): Django's default refused a table of 330 columns with a bare 400. The fields
+# stay bounded by DATA_UPLOAD_MAX_MEMORY_SIZE; beyond this count the 400 page says so.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
 # Failed uploads cost no quota but are kept: bounded per team per (round-local) day, and the
 # bytes a team may have stored over all its uploads.
 PWSCUP_MAX_FAILED_UPLOADS_PER_DAY = env.int("PWSCUP_MAX_FAILED_UPLOADS_PER_DAY", default=50)

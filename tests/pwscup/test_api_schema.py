@@ -8,20 +8,13 @@ submission and an attack on the published target of team B, so that the generate
 fixed to the world's, numbers and bodies are generated.
 """
 
-import re
-
 import pytest
 import schemathesis
-from django.urls import resolve
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from pwscup.api.services import api_token_create
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
+from tests.pwscup.api_fuzz import fuzz, view_module
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
-
-MAX_EXAMPLES = 12  # per operation: about a minute for the whole schema on one core
 
 
 @pytest.fixture
@@ -58,60 +51,19 @@ def real_path_parameters(world, operation) -> dict:
 def first_kind(path_template: str, world) -> bool:
     """Whether the operation is one of pwscup/api's own views (the first round kind's)."""
     known = {"competition_slug": world.competition.slug, "round_slug": world.round.slug, "id": 1}
-    # Other parameters (team_slug, a kind's level or number, ...) take a placeholder.
-    path = re.sub(r"\{(\w+)\}", lambda m: str(known.get(m.group(1), "1")), path_template)
-    return resolve(path).func.__module__.startswith("pwscup.api.views")
-
-
-def property_test(operation, *, real: dict, base_url: str, token: str, statuses: list):
-    """A Hypothesis test of one operation: generated requests, on the world's objects or on
-    generated path parameters, each answer validated against the schema."""
-
-    @given(case=operation.as_strategy(), on_real_objects=st.booleans())
-    @settings(
-        max_examples=MAX_EXAMPLES,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-        derandomize=True,
-        database=None,
-    )
-    def check(case, on_real_objects):
-        if on_real_objects and case.path_parameters:
-            case.path_parameters.update(
-                {name: real[name] for name in case.path_parameters if name in real}
-            )
-        response = case.call_and_validate(
-            base_url=base_url,
-            headers={"Authorization": f"Bearer {token}"},
-            # A schema-valid request may still be refused with 400 for what no schema says
-            # (an unknown target team, an empty file, a queued submission chosen as final):
-            # the platform's rules, the same as the pages'.
-            excluded_checks=[positive_data_acceptance],
-        )
-        statuses.append(response.status_code)
-
-    return check
+    return view_module(path_template, known).startswith("pwscup.api.views")
 
 
 def test_api_answers_match_the_schema(api_schema, api_world):
-    """Every operation of the schema, one after the other (schemathesis' own pytest plugin
-    does not run under this pytest: its parametrize reads ``Function._nodeid``, gone)."""
-    failures, statuses = {}, {}
+    """Every operation of the schema, one after the other (tests/pwscup/api_fuzz.py)."""
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 19
-    for operation in operations:
-        statuses[operation.label] = []
-        check = property_test(
-            operation,
-            real=real_path_parameters(api_world["world"], operation),
-            base_url=api_world["base_url"],
-            token=api_world["token"],
-            statuses=statuses[operation.label],
-        )
-        try:
-            check()
-        except Exception as failure:  # noqa: BLE001 - collected, reported together below
-            failures[operation.label] = failure
+    failures, statuses = fuzz(
+        operations,
+        real_for=lambda operation: real_path_parameters(api_world["world"], operation),
+        base_url=api_world["base_url"],
+        token=api_world["token"],
+    )
     assert not failures, "\n\n".join(f"{label}: {error}" for label, error in failures.items())
     # The run reached real objects: every GET of the first kind's endpoints (this world's
     # round) answered 200 at least once. Other kinds' endpoints answer 404 on this round.

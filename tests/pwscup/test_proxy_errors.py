@@ -116,6 +116,43 @@ def test_a_browser_gets_a_small_html_page_instead(nginx_port):
     assert "サイトは再起動中か混み合っています" in page
 
 
+def _request(port: int, method: str, path: str, **headers) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", method=method, headers=headers
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        (
+            "en",
+            "This site does not take this request's method: it takes GET, HEAD, POST and OPTIONS.",
+        ),
+        (
+            "ja",
+            "このサイトはこのリクエストのメソッドを受け付けません。受け付けるのは GET、HEAD、POST、OPTIONS です。",
+        ),
+    ],
+)
+def test_nginxs_own_405_names_the_allowed_methods_in_the_apis_format(nginx_port, language, message):
+    # nginx refuses TRACE itself, before any location: it never reaches Django.
+    status, headers, body = _request(
+        nginx_port, "TRACE", "/api/v1/me/", **{"Accept-Language": language}
+    )
+    assert status == 405
+    assert headers["Allow"] == "GET, HEAD, POST, OPTIONS"
+    assert headers["Content-Type"] == "application/json; charset=utf-8"
+    assert json.loads(body) == {"code": "method_not_allowed", "message": message}
+    # Only a 405 names the methods: nginx's other refusals carry no Allow header.
+    assert "Allow" not in _get(nginx_port, "/api/v1/me/")[1]
+
+
 def test_a_class_behind_one_address_is_let_in(nginx_port):
     # 50 uploads at once from one address (the field test's class behind a NAT): none refused.
     held = HeldUploads(nginx_port, 50)
@@ -172,9 +209,7 @@ def test_the_client_prints_nginxs_message_for_a_too_large_upload(nginx_port, tmp
         handle.truncate(65 * 1024 * 1024)  # above client_max_body_size (64m)
     # ``attack`` posts at once (``submit`` first asks the round's status, which this nginx,
     # with no application behind it, cannot answer).
-    result = run_pwscup(
-        ["attack", "cup/r1", "teamB", str(big)], config_dir=tmp_path, language="en"
-    )
+    result = run_pwscup(["attack", "cup/r1", "teamB", str(big)], config_dir=tmp_path, language="en")
     assert result.returncode == 1, result.stderr
     assert result.stderr == (
         "error: The request is too large: this site accepts at most 64 MB per request. "

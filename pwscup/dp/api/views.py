@@ -31,6 +31,11 @@ from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.json_input import BoundedJSONParser
 from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
 from pwscup.dp import services
+from pwscup.dp.api.serializers import (
+    ESTIMATE_REQUEST,
+    QueryRequestSerializer,
+    ReleaseRequestSerializer,
+)
 from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
@@ -82,7 +87,7 @@ class _ChargeView(APIView):
 
 @extend_schema_view(
     post=extend_schema(
-        request=OpenApiTypes.OBJECT,
+        request=QueryRequestSerializer,
         responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
         summary="Ask a histogram or count query (charges ε; 409 past the budget)",
     )
@@ -113,7 +118,7 @@ class LedgerView(APIView):
 
 @extend_schema_view(
     post=extend_schema(
-        request=OpenApiTypes.OBJECT,
+        request=ReleaseRequestSerializer,
         responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
         summary="Request a platform-run Pk-anonymized release (charges ε by eq. 6)",
     )
@@ -125,7 +130,9 @@ class ReleaseView(_ChargeView):
 class ReleaseFileView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: CSV_FILE, **errors(401, 404)}, summary="A release's CSV")
+    @extend_schema(
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)}, summary="A release's CSV"
+    )
     def get(self, request, competition_slug, round_slug, level, number):
         access, dp_round = dp_access(request, competition_slug, round_slug)
         charge = team_charge(dp_round=dp_round, team=access.team, level=level, number=number)
@@ -173,10 +180,18 @@ class EstimateView(APIView):
     parser_classes = [MultiPartParser, BoundedJSONParser]
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={201: JSON_OBJECT, **errors(400, 401, 404)},
+        request=ESTIMATE_REQUEST,
+        responses={
+            201: JSON_OBJECT,
+            202: JSON_OBJECT,
+            **errors(400, 401, 403, 404, 413, 429),
+        },
         summary="Upload estimate.csv, or build the estimate from a release or an answer",
-        description="No score before the level closes: the answer is the format check only.",
+        description=(
+            "An upload is kept and checked by a worker (202: poll its url); a build is answered "
+            "at once (201), or queued for a worker when large (202). No score before the level "
+            "closes."
+        ),
     )
     def post(self, request, competition_slug, round_slug, level):
         access, dp_round = dp_access(request, competition_slug, round_slug)

@@ -25,6 +25,7 @@ import json
 from django.http import Http404, HttpResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -44,6 +45,7 @@ from pwscup.sequential.views.common import attack_target, own_release, require_t
 from scoring.display import format_number
 
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
+JSON_LIST = OpenApiResponse(build_array_type(build_basic_type(OpenApiTypes.OBJECT)))
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
 UNDEFINED = "–"
 
@@ -183,7 +185,7 @@ class ReleaseListView(APIView):
     parser_classes = [MultiPartParser]
 
     @extend_schema(
-        responses={200: JSON_OBJECT, **errors(401, 404)},
+        responses={200: JSON_LIST, **errors(401, 404)},
         summary="My team's releases in a sequential round, newest first",
         operation_id="seq_releases_list",
     )
