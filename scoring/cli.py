@@ -45,6 +45,7 @@ from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
 from scoring.schema import load_config
 from scoring.sequential.cli import add_seq_commands
+from scoring.synthetic.cli import add_synth_commands
 from scoring.tables import load_table, read_bytes, read_table, write_csv
 from scoring.validation import validate_original, validate_submission
 
@@ -210,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_kit_commands(commands)  # anonymize, attack (scoring.kit)
     add_seq_commands(commands)  # seq check (scoring.sequential)
     add_dp_commands(commands)  # dp epsilon|release|estimate|score (scoring.dp)
+    add_synth_commands(commands)  # synth describe|check|score-release|… (scoring.synthetic)
     return parser
 
 

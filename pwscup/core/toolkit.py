@@ -33,7 +33,16 @@ ROOT = Path(__file__).resolve().parents[2]
 DISTRIBUTION = "pwscup-toolkit"
 #: The third-party distributions ``scoring`` imports (a test checks the list against its
 #: imports); their versions are the platform's pins.
-NEEDS = ("numpy", "pandas", "pyarrow", "scipy", "numba", "opendp", "charset-normalizer")
+NEEDS = (
+    "numpy",
+    "pandas",
+    "pyarrow",
+    "scipy",
+    "numba",
+    "opendp",
+    "charset-normalizer",
+    "scikit-learn",
+)
 #: What the wheel holds, relative to the repository. ``pwscup/__init__.py`` imports nothing
 #: (the Celery app is loaded on first use), so ``pwscup.client`` works without the server.
 SOURCES = ("scoring", "pwscup/__init__.py", "pwscup/client")

@@ -1,0 +1,205 @@
+"""The synthetic round's settings (spec synthetic-round.md §1–§5) and their one check.
+
+Every free choice of the spec marked **[chosen]** is a key here with the spec's value as
+its default, so an organizer can change it per round:
+
+``columns``      ``{column: "numeric" | "categorical"}``, every column of the original
+                 table in its order (required);
+``label``        the categorical column the utility task predicts (required);
+``n_holdout``    rows of the holdout ``H`` (5,000);
+``n_train``      members ``T_X`` per team (2,000);
+``n_challenge``  rows of a challenge set ``C_X``, half members, half not; a multiple of 4 so
+                 that the dev and final halves hold as many members as non-members (400);
+``n_aux``        rows of the auxiliary table ``A`` (2,000);
+``max_rows``     the most rows a release may hold (3 × ``n_train``);
+``fpr_levels``   the false-positive levels of ``TPR@FPR``, the first one the headline ([0.1]);
+``gates``        ``{"u_ml_min": 0.8, "u_1_max": 0.1}``: a release failing either is ranked last.
+
+Examples
+--------
+>>> config = parse_config({"columns": {"age": "numeric", "y": "categorical"}, "label": "y"})
+>>> config.n_train, config.max_rows, config.fpr_levels, config.headline
+(2000, 6000, (0.1,), 'tpr@0.1')
+>>> parse_config({"columns": {"age": "numeric"}, "label": "age"})
+Traceback (most recent call last):
+...
+scoring.synthetic.errors.SynthError: The label 'age' must be a categorical column of the table
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.messages import clip
+from scoring.synthetic.errors import SynthError
+
+ROLES = ("numeric", "categorical")
+DEFAULTS: dict[str, Any] = {
+    "n_holdout": 5000,
+    "n_train": 2000,
+    "n_challenge": 400,
+    "n_aux": 2000,
+    "fpr_levels": [0.1],
+    "gates": {"u_ml_min": 0.8, "u_1_max": 0.1},
+}
+KEYS = ("columns", "label", "max_rows", *DEFAULTS)
+GATE_KEYS = ("u_ml_min", "u_1_max")
+
+
+@dataclass(frozen=True)
+class SynthConfig:
+    """A checked configuration; see the module's docstring for each field."""
+
+    columns: tuple[str, ...]
+    roles: Mapping[str, str]
+    label: str
+    n_holdout: int
+    n_train: int
+    n_challenge: int
+    n_aux: int
+    max_rows: int
+    fpr_levels: tuple[float, ...]
+    u_ml_min: float
+    u_1_max: float
+
+    @property
+    def numeric(self) -> tuple[str, ...]:
+        return tuple(c for c in self.columns if self.roles[c] == "numeric")
+
+    @property
+    def categorical(self) -> tuple[str, ...]:
+        return tuple(c for c in self.columns if self.roles[c] == "categorical")
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The columns the utility model learns from: all but the label."""
+        return tuple(c for c in self.columns if c != self.label)
+
+    @property
+    def headline(self) -> str:
+        """The matrix's and rankings' number: ``TPR@FPR`` at the first level."""
+        return tpr_key(self.fpr_levels[0])
+
+    def as_dict(self) -> dict[str, Any]:
+        """The configuration as JSON data that :func:`parse_config` reads back."""
+        return {
+            "columns": {c: self.roles[c] for c in self.columns},
+            "label": self.label,
+            "n_holdout": self.n_holdout,
+            "n_train": self.n_train,
+            "n_challenge": self.n_challenge,
+            "n_aux": self.n_aux,
+            "max_rows": self.max_rows,
+            "fpr_levels": list(self.fpr_levels),
+            "gates": {"u_ml_min": self.u_ml_min, "u_1_max": self.u_1_max},
+        }
+
+
+def tpr_key(level: float) -> str:
+    """The score's name of ``TPR@FPR`` at ``level``: ``tpr@0.1``."""
+    return f"tpr@{level:g}"
+
+
+def _integer(data: Mapping[str, Any], key: str, *, low: int) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SynthError(
+            "syn.config.bad_value", key=key, expected=f"an integer ≥ {low}", value=clip(value)
+        )
+    return value
+
+
+def _fraction(value: Any, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise SynthError("syn.config.bad_value", key=key, expected="a number", value=clip(value))
+    return float(value)
+
+
+def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
+    """Check a round's settings (and, given ``header``, that they fit the original table).
+
+    Raises
+    ------
+    SynthError
+        Naming the key and the value at fault.
+    """
+    if not isinstance(data, Mapping):
+        raise SynthError("syn.config.not_object")
+    for key in data:
+        if key not in KEYS:
+            raise SynthError("syn.config.unknown_key", key=clip(key), known=", ".join(KEYS))
+    for key in ("columns", "label"):
+        if key not in data:
+            raise SynthError("syn.config.missing_key", key=key)
+    data = {**DEFAULTS, **data}
+    columns = data["columns"]
+    if not isinstance(columns, Mapping) or not columns:
+        raise SynthError(
+            "syn.config.bad_value",
+            key="columns",
+            expected="an object of column roles",
+            value=clip(columns),
+        )
+    for column, role in columns.items():
+        if role not in ROLES:
+            raise SynthError("syn.config.role", column=clip(column), value=clip(role))
+    names = tuple(str(c) for c in columns)
+    if header is not None and list(names) != list(header):
+        raise SynthError(
+            "syn.config.columns", configured=", ".join(names), header=", ".join(header)
+        )
+    label = data["label"]
+    if label not in columns or columns[label] != "categorical":
+        raise SynthError("syn.config.label", label=clip(label))
+    n_train = _integer(data, "n_train", low=2)
+    n_challenge = _integer(data, "n_challenge", low=4)
+    if n_challenge % 4 or n_challenge // 2 > n_train:
+        raise SynthError(
+            "syn.config.bad_value",
+            key="n_challenge",
+            expected=f"a multiple of 4 of at most 2 × n_train ({2 * n_train})",
+            value=n_challenge,
+        )
+    if "max_rows" not in data:
+        data["max_rows"] = 3 * n_train
+    levels = data["fpr_levels"]
+    if not isinstance(levels, list) or not levels:
+        raise SynthError(
+            "syn.config.bad_value",
+            key="fpr_levels",
+            expected="a list of numbers",
+            value=clip(levels),
+        )
+    fpr_levels = tuple(_fraction(level, "fpr_levels") for level in levels)
+    if any(not 0 < level < 1 for level in fpr_levels) or len(set(fpr_levels)) < len(fpr_levels):
+        raise SynthError(
+            "syn.config.bad_value",
+            key="fpr_levels",
+            expected="distinct numbers between 0 and 1",
+            value=clip(levels),
+        )
+    gates = data["gates"]
+    if not isinstance(gates, Mapping) or set(gates) - set(GATE_KEYS):
+        raise SynthError(
+            "syn.config.bad_value",
+            key="gates",
+            expected="an object with u_ml_min and u_1_max",
+            value=clip(gates),
+        )
+    gates = {**DEFAULTS["gates"], **gates}
+    return SynthConfig(
+        columns=names,
+        roles={str(c): r for c, r in columns.items()},
+        label=str(label),
+        n_holdout=_integer(data, "n_holdout", low=1),
+        n_train=n_train,
+        n_challenge=n_challenge,
+        n_aux=_integer(data, "n_aux", low=1),
+        max_rows=_integer(data, "max_rows", low=1),
+        fpr_levels=fpr_levels,
+        u_ml_min=_fraction(gates["u_ml_min"], "gates.u_ml_min"),
+        u_1_max=_fraction(gates["u_1_max"], "gates.u_1_max"),
+    )

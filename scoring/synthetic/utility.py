@@ -1,0 +1,179 @@
+"""The scores of a release ``S`` of team X (spec synthetic-round.md §2).
+
+``U_ML`` (train on synthetic, test on real), the marginal fidelities ``U_1`` and ``U_2``,
+the share of copies ``R_copy`` and the distance to closest record ``DCR_5`` of the members
+and of the holdout. Every function takes typed frames (:mod:`scoring.synthetic.population`)
+and the population they come from.
+
+Examples
+--------
+>>> from scoring.synthetic.config import parse_config
+>>> from scoring.synthetic.population import read_population
+>>> config = parse_config({"columns": {"x": "numeric", "y": "categorical"}, "label": "y"})
+>>> p = read_population(b"x,y\\n0,a\\n10,a\\n20,b\\n30,b\\n", config)
+>>> members = p.rows([0, 1, 2, 3])
+>>> release = p.rows([0, 0, 3, 3])
+>>> u_1(release, members, p), r_copy(release, members, p)
+(0.25, 1.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from sklearn.compose import ColumnTransformer
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.metrics import roc_auc_score
+from sklearn.neighbors import NearestNeighbors
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import OneHotEncoder
+
+from scoring.synthetic.population import Population
+
+DCR_PERCENTILE = 5
+
+
+def utility_model(population: Population) -> Pipeline:
+    """The spec's model: one-hot categorical features, numeric ones as they are, a random
+    forest of 100 trees (``random_state=0``, one job, so every run gives the same numbers)."""
+    config = population.config
+    categorical = [c for c in config.features if config.roles[c] == "categorical"]
+    encode = ColumnTransformer(
+        [("categorical", OneHotEncoder(handle_unknown="ignore"), categorical)],
+        remainder="passthrough",
+    )
+    forest = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1)
+    return Pipeline([("encode", encode), ("forest", forest)])
+
+
+def model_auc(train: pd.DataFrame, test: pd.DataFrame, population: Population) -> float:
+    """ROC AUC on ``test`` of the model trained on ``train``; 0.0 when ``train`` holds one
+    label value only.
+
+    Two label values: the positive class is the last of ``P``'s sorted label values and
+    its probability is scored with :func:`sklearn.metrics.roc_auc_score` (0 for a class the
+    model never saw). More: the macro one-vs-rest mean over the classes present in
+    ``test``, which is what ``roc_auc_score(multi_class="ovr", average="macro")`` gives
+    whenever that is defined (it refuses a class absent from ``test``).
+    """
+    config = population.config
+    label = config.label
+    if train[label].nunique() < 2:
+        return 0.0
+    model = utility_model(population).fit(train[list(config.features)], train[label])
+    proba = model.predict_proba(test[list(config.features)])
+    seen = list(model.classes_)
+    classes = population.domains[label]
+
+    def probability(value: str) -> np.ndarray:
+        return proba[:, seen.index(value)] if value in seen else np.zeros(len(test))
+
+    truth = test[label].to_numpy()
+    if len(classes) == 2:
+        return float(roc_auc_score(truth == classes[-1], probability(classes[-1])))
+    present = [c for c in classes if 0 < (truth == c).sum() < len(truth)]
+    return float(np.mean([roc_auc_score(truth == c, probability(c)) for c in present]))
+
+
+def _distribution(codes: np.ndarray, size: int) -> np.ndarray:
+    return np.bincount(codes, minlength=size) / len(codes)
+
+
+def _tvd(a: np.ndarray, b: np.ndarray, size: int) -> float:
+    return 0.5 * float(np.abs(_distribution(a, size) - _distribution(b, size)).sum())
+
+
+def u_1(release: pd.DataFrame, members: pd.DataFrame, population: Population) -> float:
+    """Mean over every column of the total variation distance between its distribution in
+    the release and in the members (numeric columns by decile bin of ``P``)."""
+    s, t = population.codes(release), population.codes(members)
+    sizes = [population.cardinality(c) for c in population.config.columns]
+    return float(np.mean([_tvd(s[:, k], t[:, k], n) for k, n in enumerate(sizes)]))
+
+
+def u_2(release: pd.DataFrame, members: pd.DataFrame, population: Population) -> float:
+    """The same over every unordered pair of columns, on the joint (bin, bin) cells
+    (0.0 for a one-column table, which has no pair)."""
+    s, t = population.codes(release), population.codes(members)
+    sizes = [population.cardinality(c) for c in population.config.columns]
+    distances = [
+        _tvd(s[:, i] * sizes[j] + s[:, j], t[:, i] * sizes[j] + t[:, j], sizes[i] * sizes[j])
+        for i, j in combinations(range(len(sizes)), 2)
+    ]
+    return float(np.mean(distances)) if distances else 0.0
+
+
+def r_copy(release: pd.DataFrame, members: pd.DataFrame, population: Population) -> float:
+    """The share of the release's rows equal to some member on every column (numbers by
+    value: ``39`` and ``39.0`` are one number)."""
+    columns = list(population.config.columns)
+    known = pd.MultiIndex.from_frame(members[columns])
+    return float(pd.MultiIndex.from_frame(release[columns]).isin(known).mean())
+
+
+def nearest_distances(
+    queries: pd.DataFrame, base: pd.DataFrame, population: Population
+) -> np.ndarray:
+    """The L1 distance, in the DCR embedding, from each row of ``queries`` to its nearest
+    row of ``base`` (:class:`sklearn.neighbors.NearestNeighbors`, exact)."""
+    search = NearestNeighbors(n_neighbors=1, metric="manhattan").fit(population.embed(base))
+    distances, _ = search.kneighbors(population.embed(queries))
+    return distances[:, 0]
+
+
+def dcr_5(reference: pd.DataFrame, release: pd.DataFrame, population: Population) -> float:
+    """The 5th percentile (linear interpolation) of the distances from each row of
+    ``reference`` (the members, or the holdout) to its nearest row of the release."""
+    return float(np.percentile(nearest_distances(reference, release, population), DCR_PERCENTILE))
+
+
+@dataclass(frozen=True)
+class ReleaseScores:
+    """Every score of a release; ``u_ml = auc_release / auc_train``."""
+
+    u_ml: float
+    u_1: float
+    u_2: float
+    r_copy: float
+    dcr_5_train: float
+    dcr_5_holdout: float
+    auc_release: float
+    auc_train: float
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+    def passes(self, *, u_ml_min: float, u_1_max: float) -> bool:
+        """Whether the release passes the round's gates (spec §5)."""
+        return self.u_ml >= u_ml_min and self.u_1 <= u_1_max
+
+
+def release_scores(
+    release: pd.DataFrame,
+    members: pd.DataFrame,
+    holdout: pd.DataFrame,
+    population: Population,
+    *,
+    auc_train: float | None = None,
+) -> ReleaseScores:
+    """Score a checked release of the team whose members are ``members``.
+
+    ``auc_train`` (the members' own model's AUC on the holdout) may be passed when known:
+    it depends on the team's draw only, not on the release.
+    """
+    if auc_train is None:
+        auc_train = model_auc(members, holdout, population)
+    auc_release = model_auc(release, holdout, population)
+    return ReleaseScores(
+        u_ml=auc_release / auc_train if auc_train > 0 else 0.0,
+        u_1=u_1(release, members, population),
+        u_2=u_2(release, members, population),
+        r_copy=r_copy(release, members, population),
+        dcr_5_train=dcr_5(members, release, population),
+        dcr_5_holdout=dcr_5(holdout, release, population),
+        auc_release=auc_release,
+        auc_train=auc_train,
+    )

@@ -1,0 +1,162 @@
+"""``python -m scoring synth …``: the kit gives the server's numbers for the same files."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scoring.synthetic.attack import read_attack, score_attack
+from scoring.synthetic.config import parse_config
+from scoring.synthetic.population import population_from_description, read_population
+from scoring.synthetic.release import read_release
+from scoring.synthetic.utility import release_scores
+
+ROOT = Path(__file__).resolve().parents[2]
+ADULT = ROOT / "fixtures" / "adult.csv"
+NUMERIC = {"age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"}
+
+
+def run(*args, lang="en"):
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", "--lang", lang, "synth", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def adult(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("synth")
+    header = ADULT.read_text().splitlines()[0].split(",")
+    config = {"columns": {c: "numeric" if c in NUMERIC else "categorical" for c in header}}
+    (folder / "config.json").write_text(json.dumps({**config, "label": "income"}))
+    assert (
+        run(
+            "describe", ADULT, "--config", folder / "config.json", "-o", folder / "pop.json"
+        ).returncode
+        == 0
+    )
+    lines = ADULT.read_text().splitlines(keepends=True)
+    (folder / "train.csv").write_text("".join(lines[:1] + lines[1:801]))
+    (folder / "holdout.csv").write_text("".join(lines[:1] + lines[5001:6001]))
+    (folder / "aux.csv").write_text("".join(lines[:1] + lines[9001:9401]))
+    return folder
+
+
+def test_the_description_reproduces_the_populations_bins_and_embedding(adult):
+    config = parse_config(json.loads((adult / "config.json").read_text()))
+    server = read_population(ADULT, config)
+    kit = population_from_description(json.loads((adult / "pop.json").read_text()))
+    rows = server.rows(np.arange(0, 32561, 97))
+    assert np.array_equal(server.codes(rows), kit.codes(rows))
+    assert np.array_equal(server.embed(rows), kit.embed(rows))
+
+
+def test_the_sample_release_is_valid_and_scores_as_the_library_does(adult):
+    assert (
+        run(
+            "baseline",
+            adult / "train.csv",
+            "--population",
+            adult / "pop.json",
+            "--seed",
+            5,
+            "-o",
+            adult / "syn.csv",
+        ).returncode
+        == 0
+    )
+    assert run("check", adult / "syn.csv", "--population", adult / "pop.json").returncode == 0
+    result = run(
+        "score-release",
+        adult / "syn.csv",
+        "--population",
+        adult / "pop.json",
+        "--train",
+        adult / "train.csv",
+        "--holdout",
+        adult / "holdout.csv",
+        "--format",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    config = parse_config(json.loads((adult / "config.json").read_text()))
+    server = read_population(ADULT, config)
+    expected = release_scores(
+        read_release(adult / "syn.csv", server),
+        read_release(adult / "train.csv", server),
+        server.rows(np.arange(5000, 6000)),
+        server,
+    )
+    assert json.loads(result.stdout) == expected.as_dict()  # bit for bit: same code, same inputs
+
+
+def test_practice_split_sample_attack_and_its_score(adult):
+    pop = adult / "pop.json"
+    assert (
+        run(
+            "practice",
+            adult / "aux.csv",
+            "--population",
+            pop,
+            "--challenge",
+            40,
+            "--out",
+            adult / "practice",
+        ).returncode
+        == 0
+    )
+    practice = adult / "practice"
+    assert (
+        run(
+            "baseline",
+            practice / "practice_train.csv",
+            "--population",
+            pop,
+            "-o",
+            adult / "p_syn.csv",
+        ).returncode
+        == 0
+    )
+    assert (
+        run(
+            "attack-dcr",
+            adult / "p_syn.csv",
+            practice / "practice_challenge.csv",
+            "--population",
+            pop,
+            "-o",
+            adult / "answer.csv",
+        ).returncode
+        == 0
+    )
+    scores = read_attack(adult / "answer.csv", 40)  # uploadable as it is
+    result = run(
+        "score-attack",
+        adult / "answer.csv",
+        "--truth",
+        practice / "practice_truth.csv",
+        "--fpr",
+        0.1,
+        0.25,
+        "--format",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    truth = np.loadtxt(practice / "practice_truth.csv", delimiter=",", skiprows=1, dtype=str)
+    labels, dev = truth[:, 1].astype(int), truth[:, 2] == "dev"
+    expected = score_attack(scores, labels, dev, fpr_levels=(0.1, 0.25))
+    assert json.loads(result.stdout) == {"dev": expected.dev, "final": expected.final}
+
+
+def test_a_refused_file_exits_2_with_the_message_in_japanese(adult):
+    bad = adult / "bad.csv"
+    bad.write_text(ADULT.read_text().splitlines()[0] + "\n" + "200," * 14 + "<=50K\n")
+    result = run("check", bad, "--population", adult / "pop.json", lang="ja")
+    assert result.returncode == 2
+    assert "列 'workclass'" in result.stderr or "列 'age'" in result.stderr
