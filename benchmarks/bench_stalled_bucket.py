@@ -373,12 +373,20 @@ def figures(samples: list[dict], window: dict) -> dict:
 
 
 def report(args, window: dict, samples: list[dict], found: dict, checked: dict) -> dict:
+    from django.conf import settings
+
     visitor, health, uploads = found["visitor"], found["healthz"], found["uploads"]
     frozen = window["thawed_at"] - window["frozen_at"]
     print(
         f"\nstalled bucket: frozen {frozen:.1f} s; {args.teams} teams uploading every "
         f"{args.upload_every:g} s; gunicorn {args.workers} workers x {args.threads} threads"
         f"{'' if args.no_nginx else ' behind nginx'}; load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"storage: connect {settings.PWSCUP_STORAGE_CONNECT_TIMEOUT:g} s, read "
+        f"{settings.PWSCUP_STORAGE_READ_TIMEOUT:g} s, {settings.PWSCUP_STORAGE_RETRIES} retries, "
+        f"{settings.PWSCUP_STORAGE_WRITE_SLOTS} write slots per process; /healthz within "
+        f"{settings.PWSCUP_HEALTHZ_TIMEOUT:g} s"
     )
     print(
         f"visitor pages while frozen: {visitor['count']} ({visitor['not 200']} not 200); "
@@ -438,6 +446,11 @@ def report(args, window: dict, samples: list[dict], found: dict, checked: dict) 
             "workers": args.workers,
             "threads": args.threads,
             "nginx": not args.no_nginx,
+            "storage": {
+                name: getattr(settings, f"PWSCUP_STORAGE_{name.upper()}")
+                for name in ("connect_timeout", "read_timeout", "retries", "write_slots")
+            },
+            "healthz_timeout": settings.PWSCUP_HEALTHZ_TIMEOUT,
             "load_average": os.getloadavg()[0],
         },
         **found,
