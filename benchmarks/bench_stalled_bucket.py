@@ -197,11 +197,10 @@ class Recorder:
             self.samples.append(sample)
 
 
-def schedule(events: list[tuple[float, callable]], stop_at: float) -> None:
-    """Run each ``(epoch, action)`` at its time, in order, until ``stop_at``."""
+def schedule(events: list[tuple[float, callable]]) -> None:
+    """Run each ``(epoch, action)`` at its time, in order (each action only starts a request:
+    one that waits does not delay the next)."""
     for at, action in sorted(events, key=lambda event: event[0]):
-        if at >= stop_at:
-            break
         time.sleep(max(0.0, at - time.time()))
         action()
 
@@ -211,7 +210,7 @@ def run_load(args, base: str, data: dict, s3_pid: int) -> tuple[dict, list[dict]
     begin = time.time() + 1.0
     freeze_at = begin + LEAD_S
     thaw_at = freeze_at + args.freeze_seconds
-    window = {"freeze": freeze_at, "thaw": thaw_at}
+    window = {}
 
     recorder = Recorder()
     events = []
@@ -259,7 +258,7 @@ def run_load(args, base: str, data: dict, s3_pid: int) -> tuple[dict, list[dict]
 
     events += [(freeze_at, freeze), (thaw_at, thaw)]
     try:
-        schedule(events, stop_at=float("inf"))
+        schedule(events)
     finally:
         os.kill(s3_pid, signal.SIGCONT)  # never leave the bucket frozen
     recorder.pool.shutdown(wait=True)
