@@ -7,8 +7,12 @@ from functools import cache
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator
+
+from scoring.bounded_json import loads_bounded
+from scoring.errors import ConfigError
 
 FORMAT = "pwscup-competition-bundle"
 VERSION = 1
@@ -100,23 +104,23 @@ def manifest_parse(data: bytes) -> dict:
     """The manifest read from its bytes and checked against the schema.
 
     Raises ``ValidationError`` with messages naming ``manifest.json`` and the JSON path: a
-    manifest that is not UTF-8 JSON, of another format or version (said first: a newer
+    manifest that is not UTF-8 JSON (or beyond the bounded reader's size, depth and number
+    limits: never a ``RecursionError``), of another format or version (said first: a newer
     bundle is refused as such, not as a list of unknown keys), or that breaks the schema
     (the first ``MAX_MESSAGES`` errors).
     """
     try:
-        manifest = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValidationError(_("%(file)s is not UTF-8 text.") % {"file": MANIFEST_NAME}) from None
-    except json.JSONDecodeError as error:
+    try:
+        # The one bounded reader (its size, depth and number limits): a hostile nesting is
+        # a refusal, never a RecursionError.
+        manifest = loads_bounded(text)
+    except ConfigError as error:
         raise ValidationError(
-            _("%(file)s is not JSON: %(reason)s at line %(line)s, column %(column)s.")
-            % {
-                "file": MANIFEST_NAME,
-                "reason": error.msg,
-                "line": error.lineno,
-                "column": error.colno,
-            }
+            _("%(file)s: %(message)s")
+            % {"file": MANIFEST_NAME, "message": error.render(get_language())}
         ) from None
     if not isinstance(manifest, dict):
         raise ValidationError(_("%(file)s must hold a JSON object.") % {"file": MANIFEST_NAME})
