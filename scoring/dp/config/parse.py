@@ -19,6 +19,7 @@ from scoring.dp.config.schema import Baselines, DPConfig, Level, Reconstruction,
 from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.errors import ConfigError
+from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 from scoring.messages import clip
 
 MAX_LEVEL_EPSILON = Fraction(100)
@@ -121,7 +122,8 @@ def _parse_numeric(raw: Any) -> dict[str, tuple[float, float]]:
 def _identified_entries(raw: Any, *, key: str, field: str, sample: str, duplicate: str, name: str):
     """``(id, entry)`` of a non-empty list of ``{"id": text, <field>: <sample>}`` with
     distinct ids (``workload`` and ``levels``); a repeated id raises ``duplicate`` with the id
-    as the parameter ``name``."""
+    as the parameter ``name``. An id is one of :func:`scoring.identifiers.is_identifier`
+    (with dots): it is a part of the round's URLs and of file names."""
     if not isinstance(raw, list) or not raw:
         raise _bad(key, f'a non-empty list of {{"id", "{field}"}}', raw)
     ids = set()
@@ -129,6 +131,8 @@ def _identified_entries(raw: Any, *, key: str, field: str, sample: str, duplicat
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
             raise _bad(key, f'a list of {{"id": text, "{field}": {sample}}}', entry)
         entry_id = entry["id"]
+        if not is_identifier(entry_id, dots=True):
+            raise DPError(f"dp.{name}.id_form", **{name: clip(entry_id)}, max=IDENTIFIER_MAX_LENGTH)
         if entry_id in ids:
             raise DPError(duplicate, **{name: clip(entry_id)})
         ids.add(entry_id)
