@@ -88,11 +88,20 @@ def _schema_message(error) -> str:
         "maxLength": lambda: (
             _("%(value)s is too long (at most %(n)s characters).") % {"value": value, "n": expected}
         ),
+        "maxItems": lambda: (
+            _("%(count)s items; at most %(n)s are allowed.")
+            % {"count": len(error.instance), "n": expected}
+        ),
+        "maxProperties": lambda: (
+            _("%(count)s keys; at most %(n)s are allowed.")
+            % {"count": len(error.instance), "n": expected}
+        ),
         "minimum": lambda: _("%(value)s is less than %(n)s.") % {"value": value, "n": expected},
         "maximum": lambda: _("%(value)s is more than %(n)s.") % {"value": value, "n": expected},
     }
     make = messages.get(error.validator)
-    return make() if make else error.message
+    # jsonschema's own message quotes the whole value: cut it (it may be a huge one).
+    return make() if make else error.message[:200]
 
 
 def _error_order(error) -> list[tuple]:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.core.files import OrganizerCsv, opened
+from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.kinds.registry import get_kind
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
@@ -109,6 +110,12 @@ def competition_create(
     *, name: str, slug: str, description: str = "", organizers=()
 ) -> Competition:
     slug_check(slug=slug)
+    text_length_check(
+        field="description",
+        label=_("The description"),
+        value=description,
+        max_length=DESCRIPTION_MAX_LENGTH,
+    )
     competition = Competition.objects.create(name=name, slug=slug, description=description)
     if organizers:
         competition.organizers.set(organizers)
