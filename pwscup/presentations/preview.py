@@ -45,8 +45,9 @@ STALE_SECONDS = 3600
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _PAGE_SIZE = re.compile(rb"^Page\s+1\s+size:\s*([0-9.]+)\s*x\s*([0-9.]+)\s*pts", re.MULTILINE)
 _PAGE_ROTATION = re.compile(rb"^Page\s+1\s+rot:\s*(-?[0-9]+)", re.MULTILINE)
-# Loaded once in the parent: the child between fork and exec only calls into it.
-_LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+# Loaded once in the parent: the child between fork and exec only calls into it. Linux only
+# (the platform's hosts); elsewhere the tools run without the parent-death signal.
+_PRCTL = getattr(ctypes.CDLL(ctypes.util.find_library("c") or None), "prctl", None)
 
 
 class PreviewError(Exception):
@@ -148,7 +149,8 @@ def _run(command: list[str], *, timeout: float, memory_bytes: int):
         # runs no cleanup, and the tool's own time limit lives in that worker). Linux's
         # prctl has no Python binding in the standard library, hence ctypes; the signal is
         # kept across exec. If the worker died before the call took effect, stop now.
-        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if _PRCTL is not None:
+            _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:
             os.kill(os.getpid(), signal.SIGKILL)
 

@@ -106,7 +106,8 @@ WORKER = textwrap.dedent(
 
 def test_a_worker_killed_mid_render_leaves_no_pdftoppm_and_its_folder_is_swept(tmp_path):
     pdf = tmp_path / "slow.pdf"
-    pdf.write_bytes(slow_pdf())
+    # About 90 s of rendering: left alone, pdftoppm outlives the 20 s this test waits.
+    pdf.write_bytes(slow_pdf(30_000))
     work = tmp_path / "work"
     worker = subprocess.Popen(
         [sys.executable, "-c", WORKER, str(pdf), str(work)],
@@ -119,7 +120,7 @@ def test_a_worker_killed_mid_render_leaves_no_pdftoppm_and_its_folder_is_swept(t
         worker.wait(timeout=30)
         wait_for(
             lambda: not _poppler_processes(work),
-            timeout=30,
+            timeout=20,
             what=f"pdftoppm {rendering} to die with its worker",
         )
     finally:
