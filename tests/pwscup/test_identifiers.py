@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from pwscup.bundles.manifest import SCHEMA_PATH
 from pwscup.competitions.models import Round
+from pwscup.dp import engine
 from pwscup.dp.services import dp_round_create
 from scoring.dp.config import parse_config
 from scoring.dp.errors import DPError
@@ -48,6 +49,15 @@ def test_scoring_keeps_dotted_level_ids_and_refuses_target_ids_with_a_slash():
     assert caught.value.code == "dp.target.id_form"
     assert "Target id 'a/b' is not valid" in str(caught.value)
     assert "対象 ID 'a/b' は使えません" in caught.value.render("ja")
+
+
+def test_a_stored_configuration_is_read_without_the_rule():
+    # Saved before the rule (checked then): its rounds keep working.
+    stored = engine.config_validate(TOY_CONFIG)
+    stored["levels"][0]["id"] = "ε 1"
+    assert engine.config_of(stored).levels[0].id == "ε 1"
+    with pytest.raises(DPError):
+        engine.config_validate(stored)
 
 
 def test_the_bundle_schema_states_the_same_slug_pattern():
