@@ -109,6 +109,21 @@ HOSTILE = {
         lambda b: _zip([("manifest.json", "{}".encode("utf-16"))]),
         "manifest.json is not UTF-8",
     ),
+    "20,000 empty rounds": (
+        lambda b: _zip(
+            [
+                (
+                    "manifest.json",
+                    members_of(b)["manifest.json"].replace(
+                        b'"rounds": [', b'"rounds": [' + b"{}, " * 20_000, 1
+                    ),
+                )
+            ]
+        ),
+        # Said at once (the schema's errors are read lazily: a million of them once took
+        # minutes and gigabytes), each message once.
+        "manifest.json: rounds: 20001 items; at most 100 are allowed.",
+    ),
     "manifest a list": (lambda b: _zip([("manifest.json", b"[]")]), "must hold a JSON object"),
     "version 2": (
         lambda b: zip_of(

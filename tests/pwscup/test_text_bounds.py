@@ -96,6 +96,7 @@ def test_a_bundle_with_too_many_rounds_is_refused_with_a_short_message(world):
     messages = _import(world, rebuilt(bundle, change=many))
     assert messages[0] == "manifest.json: rounds: 101 items; at most 100 are allowed."
     assert all(len(message) < 400 for message in messages)
+    assert len(set(messages)) == len(messages)  # each message once
 
 
 def test_the_services_refuse_a_long_description_or_reason(world):
