@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
+from pwscup.core.text_limits import REASON_MAX_LENGTH
 
 
 def new_invitation_code() -> str:
@@ -73,7 +74,7 @@ class TeamDisqualification(models.Model):
     """A team the organizers took out of every ranking of its competition, with the reason."""
 
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="disqualification")
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), max_length=REASON_MAX_LENGTH)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

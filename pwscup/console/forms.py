@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
+from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, REASON_MAX_LENGTH
 
 ROLE_FIELDS = ("qi", "sa", "cross", "match_qi", "euc_sa")
 ROLE_LABELS = {
@@ -24,6 +25,7 @@ class CompetitionForm(forms.Form):
     )
     description = forms.CharField(
         label=_("Description (Markdown)"),
+        max_length=DESCRIPTION_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 8}),
         required=False,
         help_text=_("Headings, lists, links and tables; HTML is removed."),
@@ -80,7 +82,9 @@ class TeamRenameForm(forms.Form):
 
 
 class DisqualifyForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=REASON_MAX_LENGTH, widget=forms.Textarea(attrs={"rows": 2})
+    )
 
 
 def competition_initial(competition: Competition) -> dict:

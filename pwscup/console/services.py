@@ -16,6 +16,11 @@ from pwscup.competitions.services import (
 )
 from pwscup.console.selectors import may_manage_creators, user_by_name_or_email
 from pwscup.core.errors import Refused
+from pwscup.core.text_limits import (
+    DESCRIPTION_MAX_LENGTH,
+    REASON_MAX_LENGTH,
+    text_length_check,
+)
 from pwscup.kinds import kind_of
 
 Action = AuditEntry.Action
@@ -103,6 +108,12 @@ EDITABLE_COMPETITION_FIELDS = (
 @transaction.atomic
 def console_competition_update(*, user, competition: Competition, **values) -> list[str]:
     """Change the given fields; returns (and records) the names of those that changed."""
+    text_length_check(
+        field="description",
+        label=_("The description"),
+        value=values.get("description"),
+        max_length=DESCRIPTION_MAX_LENGTH,
+    )
     changed = []
     for field in EDITABLE_COMPETITION_FIELDS:
         if field in values and getattr(competition, field) != values[field]:
@@ -168,6 +179,9 @@ def console_team_disqualify(*, user, team: Team, reason: str) -> TeamDisqualific
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Give the reason: the team is told why.")})
+    text_length_check(
+        field="reason", label=_("The reason"), value=reason, max_length=REASON_MAX_LENGTH
+    )
     disqualification, _created = TeamDisqualification.objects.update_or_create(
         team=team, defaults={"reason": reason, "decided_by": user}
     )
