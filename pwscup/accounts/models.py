@@ -5,6 +5,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
@@ -67,7 +68,7 @@ class Membership(models.Model):
         verbose_name_plural = _("memberships")
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.team}"
+        return gettext("%(user)s in %(team)s") % {"user": self.user, "team": self.team}
 
 
 class TeamDisqualification(models.Model):

@@ -54,12 +54,22 @@ class CompetitionEditForm(CompetitionForm):
         del self.fields["slug"]
 
 
+IDENTIFIER_HELP = _(
+    "A user name, or an e-mail address (anything holding @ is read as one). For a user name "
+    "that holds @, write user:NAME."
+)
+
+
 class OrganizerInviteForm(forms.Form):
-    identifier = forms.CharField(label=_("Username or e-mail"), max_length=254)
+    identifier = forms.CharField(
+        label=_("Username or e-mail"), max_length=254, help_text=IDENTIFIER_HELP
+    )
 
 
 class CompetitionCreatorForm(forms.Form):
-    identifier = forms.CharField(label=_("Username or e-mail"), max_length=254)
+    identifier = forms.CharField(
+        label=_("Username or e-mail"), max_length=254, help_text=IDENTIFIER_HELP
+    )
     allowed = forms.TypedChoiceField(
         label=_("Right to create competitions"),
         choices=[("1", _("Allow")), ("0", _("Withdraw"))],

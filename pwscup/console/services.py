@@ -14,7 +14,11 @@ from pwscup.competitions.services import (
     competition_create,
     competition_organizers_add,
 )
-from pwscup.console.selectors import may_manage_creators, user_by_name_or_email
+from pwscup.console.selectors import (
+    USER_NAME_PREFIX,
+    may_manage_creators,
+    user_by_name_or_email,
+)
 from pwscup.core.errors import Refused
 from pwscup.core.text_limits import (
     DESCRIPTION_MAX_LENGTH,
@@ -55,7 +59,28 @@ def competition_creator_revoke(*, user) -> None:
 
 
 def creators_refused_message() -> str:
-    return _("Only a superuser decides who may create competitions.")
+    return _(
+        "Only a superuser of this site decides who may create competitions: ask one of the "
+        "site's administrators if an account needs the right."
+    )
+
+
+def no_account_message(*, identifier: str) -> str:
+    """Why ``user_by_name_or_email`` found no account for ``identifier``, in the terms it
+    was read in: an input holding ``@`` was an e-mail address (and a user name holding
+    ``@`` is written ``user:NAME``)."""
+    identifier = identifier.strip()
+    shown = identifier[:80]
+    if identifier[: len(USER_NAME_PREFIX)].lower() == USER_NAME_PREFIX:
+        return _("No active account has the user name “%(value)s”.") % {
+            "value": identifier[len(USER_NAME_PREFIX) :].strip()[:80]
+        }
+    if "@" in identifier:
+        return _(
+            "No single active account has the e-mail address “%(value)s”. If this is a user "
+            "name holding @, write it as user:%(value)s."
+        ) % {"value": shown}
+    return _("No active account has the user name “%(value)s”.") % {"value": shown}
 
 
 def competition_creator_set(*, user, identifier: str, allowed: bool):
@@ -67,12 +92,7 @@ def competition_creator_set(*, user, identifier: str, allowed: bool):
         raise PermissionDenied(creators_refused_message())
     account = user_by_name_or_email(identifier=identifier)
     if account is None:
-        raise ValidationError(
-            {
-                "identifier": _("No single account has the username or e-mail %(value)s.")
-                % {"value": repr(identifier.strip())[:80]}
-            }
-        )
+        raise ValidationError({"identifier": no_account_message(identifier=identifier)})
     if allowed:
         competition_creator_grant(user=account)
     else:
@@ -132,12 +152,7 @@ def organizer_invite(*, user, competition: Competition, identifier: str):
     """Make the account named by ``identifier`` (username or e-mail) a co-organizer."""
     invited = user_by_name_or_email(identifier=identifier)
     if invited is None:
-        raise ValidationError(
-            {
-                "identifier": _("No single account has the username or e-mail %(value)s.")
-                % {"value": repr(identifier.strip())[:80]}
-            }
-        )
+        raise ValidationError({"identifier": no_account_message(identifier=identifier)})
     if competition.organizers.filter(pk=invited.pk).exists():
         raise ValidationError(
             {"identifier": _("%(user)s already organizes this competition.") % {"user": invited}}
