@@ -2,12 +2,16 @@
 §8.2, §12), through the services."""
 
 import csv
+import html
 import io
 import math
 
 import numpy as np
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
 
 from pwscup.core.errors import Refused
 from pwscup.dp.models import Estimate
@@ -144,11 +148,71 @@ def test_estimate_upload_is_kept_and_checked(world):
     assert read(bad.file).endswith(b"gender,M,,6\n")  # kept as uploaded
     assert bad.message_in("ja") == "6 行目: count 'inf' は有限の数ではありません"
     header = upload(world, b"target,age,gender,count\n")
-    assert header.message == "estimate.csv header must be: target,gender,age,count"
+    assert header.message == (
+        "estimate.csv: the header must be target,gender,age,count; "
+        "misordered column(s): 'age', 'gender'"
+    )
     missing = upload(
         world, estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).replace(b"gender_age,M,25-34,3\n", b"")
     )
     assert missing.status == Estimate.Status.FAILED and "misses cells (M,25-34)" in missing.message
+
+
+@pytest.fixture
+def language_restored():
+    """The test client's requests leave the reader's language active in this thread."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_estimate_not_in_utf8_is_kept_and_refused_naming_it_in_the_reader_s_language(
+    world, lang, language_restored
+):
+    """The file rules of every kind (``scoring.tables``): Shift_JIS is read, Latin-1 (which
+    also decodes as CP932: "Femäle" as "Fem舁e") is refused as Windows-1252, naming the file
+    as uploaded, on the level page in the reader's language."""
+    client = Client()
+    client.cookies["django_language"] = lang
+    client.force_login(world.users["a"])
+    address = reverse(
+        "dp:estimate_upload",
+        kwargs={
+            "competition_slug": world.competition.slug,
+            "round_slug": world.round.slug,
+            "level": "eps-1",
+        },
+    )
+    shift_jis = estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).decode().replace("gender,F,", "gender,女,")
+    sent = client.post(
+        address, {"file": SimpleUploadedFile("見積もり.csv", shift_jis.encode("cp932"))}
+    )
+    assert sent.status_code == 302
+    latin1 = estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).replace(
+        b"gender,F,,4", "gender,Femäle,,4".encode("latin-1")
+    )
+    sent = client.post(address, {"file": SimpleUploadedFile("Schätzung.csv", latin1)})
+    assert sent.status_code == 302
+    japanese, refused = Estimate.objects.filter(team=world.teams["a"]).order_by("number")
+    # Read as Shift_JIS, as every kind reads it: on to the domain check of its cells.
+    japanese = checked(japanese)
+    assert japanese.message_code == "dp.estimate.outside_domain"
+    assert "'女'" in japanese.message_in(lang)
+    refused = checked(refused)
+    assert refused.status == Estimate.Status.FAILED and refused.message_code == "table.encoding"
+    assert read(refused.file) == latin1  # kept as uploaded
+    offset = latin1.index(b"\xe4")
+    expected = {
+        "en": "Schätzung.csv is not UTF-8 (it looks like Windows-1252 (Latin-1)): the first "
+        f"byte that is not UTF-8 is on line 8 of the file (byte offset {offset}). Save it as "
+        'UTF-8 (in Excel: Save As, "CSV UTF-8 (Comma delimited)") and upload it again.',
+        "ja": "Schätzung.csv は UTF-8 ではありません（Windows-1252 (Latin-1) のようです）。"
+        f"UTF-8 でない最初のバイトはファイルの 8 行目（バイト位置 {offset}）にあります。",
+    }[lang]
+    assert refused.message_in(lang).startswith(expected)
+    page = client.get(sent["Location"].split("#")[0]).content.decode()
+    assert html.escape(expected) in page
+    assert "舁" not in page
 
 
 def test_estimates_from_a_release_and_from_an_answer(world):
