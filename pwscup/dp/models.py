@@ -11,8 +11,7 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 

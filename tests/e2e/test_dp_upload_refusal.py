@@ -14,14 +14,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 EXPECTED = {
     "en": {
         "encoding": "Schätzung.csv is not UTF-8 (it looks like Windows-1252 (Latin-1)): "
-        "the first byte that is not UTF-8 is on line 8 of the file",
+        "the first byte that is not UTF-8 is on line 2 of the file",
         "header": "level1.csv: the header must be target,gender,age,count; "
         "missing column(s): 'target'; unexpected column(s): 'Target'",
         "rejected": "rejected",
     },
     "ja": {
         "encoding": "Schätzung.csv は UTF-8 ではありません（Windows-1252 (Latin-1) のようです）。"
-        "UTF-8 でない最初のバイトはファイルの 8 行目",
+        "UTF-8 でない最初のバイトはファイルの 2 行目",
         "header": "level1.csv のヘッダーは target,gender,age,count にしてください"
         "（足りない列: 'target'；余分な列: 'Target'）",
         "rejected": "不受理",

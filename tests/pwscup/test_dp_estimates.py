@@ -386,9 +386,9 @@ def test_large_workloads_build_br_on_the_worker(
     dp_estimate_check(estimate_id=queued.pk)  # a second delivery does nothing
     built = Estimate.objects.get(pk=queued.pk)
     assert built.attempts == 1
-    assert built.status == Estimate.Status.FINISHED and sum(built.counts["gender"]) == pytest.approx(
-        10
-    )
+    assert built.status == Estimate.Status.FINISHED and sum(
+        built.counts["gender"]
+    ) == pytest.approx(10)
     # One left queued (its job lost) is built by the close before scoring.
     lost = dp_estimate_from_release(
         dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"],
