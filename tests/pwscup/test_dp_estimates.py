@@ -316,16 +316,42 @@ def declared_world(db):
     return build_dp_world(slug="dpdecl", config=DECLARED_CONFIG)
 
 
-def declare(world, content, declaration, letter="a"):
+def declare(world, content, declaration, letter="a", name="release.csv"):
     return checked(
         dp_declared_upload(
             dp_round=world.dp_round,
             team=world.teams[letter],
             user=world.users[letter],
             level="eps-1",
-            uploaded_file=SimpleUploadedFile("release.csv", content),
+            uploaded_file=SimpleUploadedFile(name, content),
             declaration_raw=declaration,
         )
+    )
+
+
+def test_a_declared_upload_s_refusal_names_the_file_as_uploaded(declared_world):
+    world = declared_world
+    declaration = '{"groups": [{"attributes": ["gender", "age"], "epsilon": "1"}]}'
+    latin1 = toy_csv().replace(b"\nF,", "\nFemäle,".encode("latin-1"), 1)
+    refused = declare(world, latin1, declaration, name="ma_publication.csv")
+    assert refused.status == Estimate.Status.FAILED and read(refused.file) == latin1
+    assert refused.message.startswith(
+        "ma_publication.csv is not UTF-8 (it looks like Windows-1252 (Latin-1))"
+    )
+    assert refused.message_in("ja").startswith(
+        "ma_publication.csv は UTF-8 ではありません（Windows-1252 (Latin-1) のようです）"
+    )
+    renamed = toy_csv().replace(b"gender,age", b"sex,age", 1)
+    header = declare(world, renamed, declaration, name="noisy.csv")
+    assert header.message == (
+        "noisy.csv: the header must be gender,age; "
+        "missing column(s): 'gender'; unexpected column(s): 'sex'"
+    )
+    counts = declare(
+        world, b"target,gender,count\n", {"mechanism": "laplace", "targets": {"gender_age": "1"}}
+    )
+    assert counts.message == (
+        "release.csv: the header must be target,gender,age,count; missing column(s): 'age'"
     )
 
 
