@@ -153,6 +153,13 @@ def _starts_with_term(text: str, term: str) -> bool:
     return text.startswith(term) and text[len(term) : len(term) + 1] in (" ", ":")
 
 
+def render_value(value: Any, lang: str | None = "en") -> Any:
+    """A parameter value as :func:`render` puts it in a message in ``lang``: a listing or
+    nested message(s) as text, a term translated, anything else as it is. For another
+    catalogue's renderer whose messages hold this catalogue's parts (``header.*``)."""
+    return _value(value, language(lang))
+
+
 def _value(value: Any, lang: str) -> Any:
     if isinstance(value, Mapping) and "listing" in value:
         return _listing_text(value, lang)

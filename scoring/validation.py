@@ -27,9 +27,31 @@ def _row_values(rows: np.ndarray, values: Sequence) -> dict:
 
 def check_header(expected: Sequence[str], got: Sequence[str], *, what: str = "submission") -> None:
     """Raise when ``got`` differs from ``expected``, naming the columns concerned."""
+    problems = header_problems(expected, got)
+    if problems:
+        raise ValidationError(
+            "header.mismatch",
+            what=what,
+            problems=problems,
+            expected=clip(",".join(expected), 400),
+        )
+
+
+def header_problems(expected: Sequence[str], got: Sequence[str]) -> list[dict]:
+    """How header ``got`` differs from ``expected`` (none when equal): the missing, the
+    unexpected or else the misordered columns, as message parts (``header.*`` codes) that a
+    message's ``problems`` parameter renders.
+
+    Examples
+    --------
+    >>> [p["code"] for p in header_problems(["a", "b"], ["a", "c"])]
+    ['header.missing', 'header.unexpected']
+    >>> header_problems(["a", "b"], ["b", "a"])[0]["params"]
+    {'columns': "'b', 'a'"}
+    """
     expected, got = list(expected), list(got)
     if expected == got:
-        return
+        return []
     missing = [c for c in expected if c not in got]
     extra = [c for c in got if c not in expected]
     problems = []
@@ -40,9 +62,7 @@ def check_header(expected: Sequence[str], got: Sequence[str], *, what: str = "su
     if not problems:
         misplaced = [c for k, c in enumerate(got) if expected[k] != c]
         problems.append({"code": "header.misordered", "params": {"columns": quoted(misplaced)}})
-    raise ValidationError(
-        "header.mismatch", what=what, problems=problems, expected=clip(",".join(expected), 400)
-    )
+    return problems
 
 
 def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: str) -> None:

@@ -88,11 +88,12 @@ def estimate_from_release(content: bytes, config: dict, estimator: str, *, group
     return _as_lists(estimate(codes, plan, parsed, estimator))
 
 
-def estimate_read(content: bytes, config: dict) -> dict:
-    """A checked estimate.csv as ``{target: [counts]}``, or ``DPError`` (spec §12)."""
+def estimate_read(content: bytes, config: dict, *, name: str) -> dict:
+    """A checked estimate.csv as ``{target: [counts]}``, or ``DPError`` (spec §12); the
+    messages call the file ``name`` (as uploaded)."""
     from scoring.dp.estimators import read_estimate
 
-    return _as_lists(read_estimate(content, config_of(config)))
+    return _as_lists(read_estimate(content, config_of(config), name=name))
 
 
 def estimate_header(config: dict) -> list[str]:
@@ -166,11 +167,13 @@ class DeclaredUpload:
         return self.checked.epsilon
 
 
-def declared_check(content: bytes, declaration_raw, config: dict, *, budget, rows: int):
+def declared_check(content: bytes, declaration_raw, config: dict, *, budget, rows: int, name: str):
     from scoring.dp.declared import check_declared
 
     return DeclaredUpload(
-        check_declared(content, declaration_raw, config_of(config), budget=budget, rows=rows)
+        check_declared(
+            content, declaration_raw, config_of(config), budget=budget, rows=rows, name=name
+        )
     )
 
 

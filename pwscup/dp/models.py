@@ -11,12 +11,13 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round, UploadDates, UploadLimits
+from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import KeptUpload, Status
 from scoring.dp.errors import render_dp
 from scoring.dp.messages import DP_MESSAGES
@@ -189,7 +190,10 @@ class Estimate(KeptUpload):
         return self.message_in(get_language())
 
     def message_in(self, lang: str | None) -> str:
-        """The failure in ``lang`` (English when stored without a code)."""
+        """The failure in ``lang``: a ``dp.*`` code by the DP catalogue; any other (the file
+        rules every kind shares, ``table.encoding`` …, and the platform's ``job.*``) by
+        the core's renderer; English when stored without a code."""
         if self.message_code in DP_MESSAGES:
             return render_dp(self.message_code, self.message_params, lang)
-        return self.message
+        with translation.override(lang):
+            return job_message_text(self)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
 import numpy as np
@@ -167,8 +168,9 @@ def cmd_release(args) -> int:
 
 def cmd_estimate(args) -> int:
     config = load_dp_config(args.config)
-    release = read_table(args.release, name="release.csv")
-    codes = validate_release_table(release, config, rows=None)
+    name = os.path.basename(args.release)
+    release = read_table(args.release, name=name)
+    codes = validate_release_table(release, config, rows=None, name=name)
     declaration = _declaration(args)
     if declaration is None and args.estimator != "BT":
         raise SystemExit(f"error: {args.estimator} needs the release's --groups or --declaration")
@@ -195,7 +197,7 @@ def cmd_estimate(args) -> int:
 def cmd_score(args) -> int:
     config = load_dp_config(args.config)
     truth = validate_original(read_table(args.truth, name="the truth table"), config)
-    estimates = read_estimate(args.estimate, config)
+    estimates = read_estimate(args.estimate, config, name=os.path.basename(args.estimate))
     result = score_estimates(estimates, true_histograms(truth, config))
     lines = [f"{'target':<24} {'L2':>12} {'Spearman':>9}"]
     for key, value in result["targets"].items():
@@ -210,7 +212,7 @@ def cmd_check(args) -> int:
     config = load_dp_config(args.config)
     if config.batch == "upload" and not config.interactive:
         raise DPError("dp.estimate.upload_mode")
-    estimates = read_estimate(args.estimate, config)
+    estimates = read_estimate(args.estimate, config, name=os.path.basename(args.estimate))
     cells = sum(len(value) for value in estimates.values())
     result = {"valid": True, "targets": {key: len(value) for key, value in estimates.items()}}
     lines = [f"{args.estimate}: valid ({len(estimates)} target(s), {cells} cells)"]

@@ -25,6 +25,8 @@ import pandas as pd
 from scoring.dp.config import DPConfig
 from scoring.dp.errors import DPError, row_listing
 from scoring.dp.exact import exact_text
+from scoring.messages import clip
+from scoring.validation import header_problems
 
 
 def target_cells(config: DPConfig, attributes) -> list[tuple[str, ...]]:
@@ -138,14 +140,19 @@ def synthetic_table(counts, config: DPConfig, attributes, *, rng=None) -> pd.Dat
 
 
 def validate_release_table(
-    table: pd.DataFrame, config: DPConfig, *, rows: int | None
+    table: pd.DataFrame, config: DPConfig, *, rows: int | None, name: str = "release.csv"
 ) -> np.ndarray:
-    """Check an uploaded ``release.csv`` (§8.2) and return its codes (N × workload attributes)."""
+    """Check an uploaded ``release.csv`` (§8.2) and return its codes (N × workload attributes).
+
+    ``name`` is how messages call the file (the name it was uploaded under)."""
     header = list(config.workload_attributes)
-    if [str(c).strip() for c in table.columns] != header:
-        raise DPError("dp.releasecsv.header", header=",".join(header))
+    problems = header_problems(header, [str(c).strip() for c in table.columns])
+    if problems:
+        raise DPError(
+            "dp.releasecsv.header", name=clip(name), header=",".join(header), problems=problems
+        )
     if rows is not None and len(table) != rows:
-        raise DPError("dp.releasecsv.rows", got=len(table), expected=rows)
+        raise DPError("dp.releasecsv.rows", name=clip(name), got=len(table), expected=rows)
     table = table.set_axis(header, axis=1)
     return table_codes(table, config, header, what="release")
 

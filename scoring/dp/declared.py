@@ -86,13 +86,24 @@ def _parse_declaration(raw: Any) -> dict:
 
 
 def check_declared(
-    content: bytes, declaration: Any, config: DPConfig, *, budget: Fraction, rows: int
+    content: bytes,
+    declaration: Any,
+    config: DPConfig,
+    *,
+    budget: Fraction,
+    rows: int,
+    name: str | None = None,
 ) -> Declared:
-    """Check a declared upload (§8.2, §12) and compute the estimate the platform scores."""
+    """Check a declared upload (§8.2, §12) and compute the estimate the platform scores.
+
+    ``name`` is how messages call the file (the name it was uploaded under; by default
+    ``release.csv`` or, for noisy counts, ``counts.csv``)."""
     declaration = _parse_declaration(declaration)
     mechanism = declaration.get("mechanism", "pk_anonymization")
     if mechanism == "laplace":
-        return _declared_counts(content, declaration, config, budget=budget, rows=rows)
+        return _declared_counts(
+            content, declaration, config, budget=budget, rows=rows, name=name or "counts.csv"
+        )
     if not isinstance(declaration.get("groups"), list):
         raise DPError("dp.declaration.not_object")
     plan = parse_release_declaration(declaration, config)
@@ -105,7 +116,8 @@ def check_declared(
     estimator = declaration.get("estimator", "BT")
     if estimator not in ESTIMATORS:
         raise DPError("dp.estimator.unknown", estimator=clip(estimator))
-    codes = validate_release_table(read_table(content, name="release.csv"), config, rows=rows)
+    name = name or "release.csv"
+    codes = validate_release_table(read_table(content, name=name), config, rows=rows, name=name)
     return Declared(
         kind="table",
         declaration=declaration,
@@ -118,9 +130,9 @@ def check_declared(
     )
 
 
-def _declared_counts(content, declaration, config, *, budget, rows) -> Declared:
+def _declared_counts(content, declaration, config, *, budget, rows, name) -> Declared:
     parsed = parse_counts_declaration(declaration, config, budget)  # the §12 rules, one place
-    raw = read_estimate(content, config)
+    raw = read_estimate(content, config, name=name)
     return Declared(
         kind="counts",
         declaration=declaration,

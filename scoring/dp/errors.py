@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring.dp.messages import DP_MESSAGES
 from scoring.errors import ValidationError
-from scoring.messages import clip, language
+from scoring.messages import clip, language, render_value
 
 MAX_LISTED = 10
 
@@ -56,7 +56,9 @@ def render_dp(code: str, params: Mapping[str, Any] | None = None, lang: str | No
     """The message ``code`` with ``params`` in ``lang`` (``"en"`` or ``"ja"``).
 
     A parameter made by :func:`row_listing` reads ``row 5 ('17-'), row 9 ('')``; the
-    words ``query``, ``release`` and ``charges`` are translated.
+    words ``query``, ``release`` and ``charges`` are translated; a list of the library's
+    message parts (:func:`scoring.validation.header_problems`) reads as that library
+    renders it.
     """
     lang = language(lang)
     values = {}
@@ -65,6 +67,8 @@ def render_dp(code: str, params: Mapping[str, Any] | None = None, lang: str | No
             value = _rows_text(value, lang)
         elif isinstance(value, str) and key in ("what", "charges") and value in _WORDS:
             value = _WORDS[value][lang]
+        elif isinstance(value, list):  # parts of the library's catalogue (``header.*``)
+            value = render_value(value, lang)
         values[key] = value
     return DP_MESSAGES[code][lang].format(**values)
 

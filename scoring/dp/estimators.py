@@ -33,6 +33,7 @@ from scoring.dp.errors import DPError, row_listing
 from scoring.dp.pk import Channel, ReleasePlan, target_channel
 from scoring.messages import clip
 from scoring.tables import read_table
+from scoring.validation import header_problems
 
 ESTIMATORS = ("BT", "BR", "BI")
 
@@ -193,15 +194,18 @@ def _cell_text(cell) -> str:
     return "(" + ",".join(cell) + ")"
 
 
-def read_estimate(source, config: DPConfig) -> dict[str, np.ndarray]:
+def read_estimate(source, config: DPConfig, *, name: str = "estimate.csv") -> dict[str, np.ndarray]:
     """Read and validate ``estimate.csv`` (§7.4, §12); return each target's vector.
 
     Parameters
     ----------
     source : path, bytes or binary file
-        UTF-8 (BOM allowed) or CP932 CSV.
+        UTF-8 (BOM allowed) or Shift_JIS (CP932) CSV, read by :func:`scoring.tables.read_table`
+        (any other encoding is refused, naming the one it most likely is).
     config : DPConfig
         The round (its workload and domains).
+    name : str, optional
+        How messages call the file: the name it was uploaded under.
 
     Returns
     -------
@@ -221,10 +225,13 @@ def read_estimate(source, config: DPConfig) -> dict[str, np.ndarray]:
     ...
     scoring.dp.errors.DPError: Row 2: count 'inf' is not a finite number
     """
-    table = read_table(source, name="estimate.csv")
+    table = read_table(source, name=name)
     header = estimate_header(config)
-    if [str(c).strip() for c in table.columns] != header:
-        raise DPError("dp.estimate.header", header=",".join(header))
+    problems = header_problems(header, [str(c).strip() for c in table.columns])
+    if problems:
+        raise DPError(
+            "dp.estimate.header", name=clip(name), header=",".join(header), problems=problems
+        )
     table = table.set_axis(header, axis=1)
     text = table.astype(str).apply(lambda column: column.str.strip())
     targets = {t.id: t for t in config.workload}
@@ -233,6 +240,7 @@ def read_estimate(source, config: DPConfig) -> dict[str, np.ndarray]:
         bad = np.flatnonzero(~known)
         raise DPError(
             "dp.estimate.unknown_target",
+            name=clip(name),
             rows=row_listing((bad + 1).tolist(), text["target"].iloc[bad].tolist()),
             targets=", ".join(targets),
         )

@@ -274,12 +274,12 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     # release.csv (§8.2, §12)
     "dp.releasecsv.header": {
-        "en": "release.csv header must be: {header}",
-        "ja": "release.csv のヘッダーは次のとおりにしてください: {header}",
+        "en": "{name}: the header must be {header}; {problems}",
+        "ja": "{name} のヘッダーは {header} にしてください（{problems}）",
     },
     "dp.releasecsv.rows": {
-        "en": "release.csv has {got} rows; the table has {expected}",
-        "ja": "release.csv は {got} 行ですが、テーブルは {expected} 行です",
+        "en": "{name} has {got} rows; the table has {expected}",
+        "ja": "{name} は {got} 行ですが、テーブルは {expected} 行です",
     },
     "dp.releasecsv.outside_domain": {
         "en": "Column '{column}' holds values outside its domain: {rows}",
@@ -287,12 +287,12 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     # estimate.csv (§7.4, §12)
     "dp.estimate.header": {
-        "en": "estimate.csv header must be: {header}",
-        "ja": "estimate.csv のヘッダーは次のとおりにしてください: {header}",
+        "en": "{name}: the header must be {header}; {problems}",
+        "ja": "{name} のヘッダーは {header} にしてください（{problems}）",
     },
     "dp.estimate.unknown_target": {
-        "en": "estimate.csv names unknown target(s): {rows}; targets: {targets}",
-        "ja": "estimate.csv に未知の対象があります: {rows}。対象: {targets}",
+        "en": "{name} names unknown target(s): {rows}; targets: {targets}",
+        "ja": "{name} に未知の対象があります: {rows}。対象: {targets}",
     },
     "dp.estimate.missing_cells": {
         "en": "Target '{target}' misses cells {cells}",

@@ -148,7 +148,9 @@ def test_release_estimate_and_leaderboard_over_the_api(world):
     assert dp_estimates_build_queued(dp_round=world.dp_round) == 2  # what the worker runs
     assert Estimate.objects.get(pk=upload.json()["id"]).status == "finished"
     failed = Estimate.objects.get(pk=bad.json()["id"])
-    assert failed.status == "failed" and failed.message.startswith("estimate.csv header must be")
+    assert failed.status == "failed" and failed.message == (
+        "estimate.csv: the header must be target,gender,age,count; missing column(s): 'age'"
+    )
     board = client.get(api(world, "dp-leaderboard"))
     assert board.status_code == 404 and board.json()["code"] == "not_closed"
     close_now(world)

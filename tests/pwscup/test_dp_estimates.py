@@ -2,12 +2,16 @@
 §8.2, §12), through the services."""
 
 import csv
+import html
 import io
 import math
 
 import numpy as np
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
 
 from pwscup.core.errors import Refused
 from pwscup.dp.models import Estimate
@@ -144,11 +148,71 @@ def test_estimate_upload_is_kept_and_checked(world):
     assert read(bad.file).endswith(b"gender,M,,6\n")  # kept as uploaded
     assert bad.message_in("ja") == "6 行目: count 'inf' は有限の数ではありません"
     header = upload(world, b"target,age,gender,count\n")
-    assert header.message == "estimate.csv header must be: target,gender,age,count"
+    assert header.message == (
+        "estimate.csv: the header must be target,gender,age,count; "
+        "misordered column(s): 'age', 'gender'"
+    )
     missing = upload(
         world, estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).replace(b"gender_age,M,25-34,3\n", b"")
     )
     assert missing.status == Estimate.Status.FAILED and "misses cells (M,25-34)" in missing.message
+
+
+@pytest.fixture
+def language_restored():
+    """The test client's requests leave the reader's language active in this thread."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_estimate_not_in_utf8_is_kept_and_refused_naming_it_in_the_reader_s_language(
+    world, lang, language_restored
+):
+    """The file rules of every kind (``scoring.tables``): Shift_JIS is read, Latin-1 (which
+    also decodes as CP932: "Femäle" as "Fem舁e") is refused as Windows-1252, naming the file
+    as uploaded, on the level page in the reader's language."""
+    client = Client()
+    client.cookies["django_language"] = lang
+    client.force_login(world.users["a"])
+    address = reverse(
+        "dp:estimate_upload",
+        kwargs={
+            "competition_slug": world.competition.slug,
+            "round_slug": world.round.slug,
+            "level": "eps-1",
+        },
+    )
+    shift_jis = estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).decode().replace("gender,F,", "gender,女,")
+    sent = client.post(
+        address, {"file": SimpleUploadedFile("見積もり.csv", shift_jis.encode("cp932"))}
+    )
+    assert sent.status_code == 302
+    latin1 = estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).replace(
+        b"gender,F,,4", "gender,Femäle,,4".encode("latin-1")
+    )
+    sent = client.post(address, {"file": SimpleUploadedFile("Schätzung.csv", latin1)})
+    assert sent.status_code == 302
+    japanese, refused = Estimate.objects.filter(team=world.teams["a"]).order_by("number")
+    # Read as Shift_JIS, as every kind reads it: on to the domain check of its cells.
+    japanese = checked(japanese)
+    assert japanese.message_code == "dp.estimate.outside_domain"
+    assert "'女'" in japanese.message_in(lang)
+    refused = checked(refused)
+    assert refused.status == Estimate.Status.FAILED and refused.message_code == "table.encoding"
+    assert read(refused.file) == latin1  # kept as uploaded
+    offset = latin1.index(b"\xe4")
+    expected = {
+        "en": "Schätzung.csv is not UTF-8 (it looks like Windows-1252 (Latin-1)): the first "
+        f"byte that is not UTF-8 is on line 8 of the file (byte offset {offset}). Save it as "
+        'UTF-8 (in Excel: Save As, "CSV UTF-8 (Comma delimited)") and upload it again.',
+        "ja": "Schätzung.csv は UTF-8 ではありません（Windows-1252 (Latin-1) のようです）。"
+        f"UTF-8 でない最初のバイトはファイルの 8 行目（バイト位置 {offset}）にあります。",
+    }[lang]
+    assert refused.message_in(lang).startswith(expected)
+    page = client.get(sent["Location"].split("#")[0]).content.decode()
+    assert html.escape(expected) in page
+    assert "舁" not in page
 
 
 def test_estimates_from_a_release_and_from_an_answer(world):
@@ -252,16 +316,42 @@ def declared_world(db):
     return build_dp_world(slug="dpdecl", config=DECLARED_CONFIG)
 
 
-def declare(world, content, declaration, letter="a"):
+def declare(world, content, declaration, letter="a", name="release.csv"):
     return checked(
         dp_declared_upload(
             dp_round=world.dp_round,
             team=world.teams[letter],
             user=world.users[letter],
             level="eps-1",
-            uploaded_file=SimpleUploadedFile("release.csv", content),
+            uploaded_file=SimpleUploadedFile(name, content),
             declaration_raw=declaration,
         )
+    )
+
+
+def test_a_declared_upload_s_refusal_names_the_file_as_uploaded(declared_world):
+    world = declared_world
+    declaration = '{"groups": [{"attributes": ["gender", "age"], "epsilon": "1"}]}'
+    latin1 = toy_csv().replace(b"\nF,", "\nFemäle,".encode("latin-1"), 1)
+    refused = declare(world, latin1, declaration, name="ma_publication.csv")
+    assert refused.status == Estimate.Status.FAILED and read(refused.file) == latin1
+    assert refused.message.startswith(
+        "ma_publication.csv is not UTF-8 (it looks like Windows-1252 (Latin-1))"
+    )
+    assert refused.message_in("ja").startswith(
+        "ma_publication.csv は UTF-8 ではありません（Windows-1252 (Latin-1) のようです）"
+    )
+    renamed = toy_csv().replace(b"gender,age", b"sex,age", 1)
+    header = declare(world, renamed, declaration, name="noisy.csv")
+    assert header.message == (
+        "noisy.csv: the header must be gender,age; "
+        "missing column(s): 'gender'; unexpected column(s): 'sex'"
+    )
+    counts = declare(
+        world, b"target,gender,count\n", {"mechanism": "laplace", "targets": {"gender_age": "1"}}
+    )
+    assert counts.message == (
+        "release.csv: the header must be target,gender,age,count; missing column(s): 'age'"
     )
 
 
@@ -322,9 +412,9 @@ def test_large_workloads_build_br_on_the_worker(
     dp_estimate_check(estimate_id=queued.pk)  # a second delivery does nothing
     built = Estimate.objects.get(pk=queued.pk)
     assert built.attempts == 1
-    assert built.status == Estimate.Status.FINISHED and sum(built.counts["gender"]) == pytest.approx(
-        10
-    )
+    assert built.status == Estimate.Status.FINISHED and sum(
+        built.counts["gender"]
+    ) == pytest.approx(10)
     # One left queued (its job lost) is built by the close before scoring.
     lost = dp_estimate_from_release(
         dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"],

@@ -273,8 +273,9 @@ def test_score_of_a_bad_estimate_exits_2(files, capsys):
         "--config",
         files / "round.json",
     )
-    assert (
-        status == 2 and err.strip() == "error: estimate.csv header must be: target,gender,age,count"
+    assert status == 2 and err.strip() == (
+        "error: bad.csv: the header must be target,gender,age,count; "
+        "misordered column(s): 'age', 'gender'"
     )
     (files / "truth.csv").write_text("gender,age\nF,17-\nM,18-24\n")
     status, _, err = run(
@@ -319,6 +320,33 @@ def test_check_gives_the_verdict_and_message_of_the_server_s_check(files, capsys
     assert "(M,25-34)" in err
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_check_refuses_a_latin1_estimate_as_the_server_does(files, capsys, lang):
+    lines = ["target,gender,age,count", "gender,F,,4", "gender,M,,6"]
+    lines += [f"gender_age,{g},{a},1" for g in "FM" for a in ("<=17", "18-24", "25-34")]
+    data = ("\n".join(lines) + "\n").replace("gender,F,,4", "gender,Femäle,,4").encode("latin-1")
+    (files / "my_estimate.csv").write_bytes(data)
+    status, _, err = run(
+        capsys,
+        "--lang",
+        lang,
+        "dp",
+        "check",
+        files / "my_estimate.csv",
+        "--config",
+        files / "round.json",
+    )
+    offset = data.index(b"\xe4")
+    expected = {
+        "en": "error: my_estimate.csv is not UTF-8 (it looks like Windows-1252 (Latin-1)): "
+        f"the first byte that is not UTF-8 is on line 2 of the file (byte offset {offset}).",
+        "ja": "error: my_estimate.csv は UTF-8 ではありません（Windows-1252 (Latin-1) の"
+        f"ようです）。UTF-8 でない最初のバイトはファイルの 2 行目（バイト位置 {offset}）に"
+        "あります。",
+    }
+    assert status == 2 and err.startswith(expected[lang])
+
+
 def test_the_module_runs_in_a_fresh_interpreter(files):
     env = {k: v for k, v in os.environ.items() if k not in {"LC_ALL", "LC_MESSAGES"}}
     result = subprocess.run(
@@ -341,7 +369,10 @@ def test_the_module_runs_in_a_fresh_interpreter(files):
         env={**env, "LANG": "C.UTF-8"},
     )
     assert result.returncode == 2
-    assert result.stderr.strip() == "error: estimate.csv header must be: target,gender,age,count"
+    assert result.stderr.strip() == (
+        "error: table.csv: the header must be target,gender,age,count; "
+        "missing column(s): 'target', 'count'"
+    )
     assert TOY_Z == [0, 2, 2, 1, 2, 3]
 
 

@@ -324,7 +324,18 @@ def test_release_csv_rules():
         "release.csv has 9 rows; the table has 10"
     )
     assert message(validate_release_table, table[["age", "gender"]], config, rows=10) == (
-        "release.csv header must be: gender,age"
+        "release.csv: the header must be gender,age; misordered column(s): 'age', 'gender'"
+    )
+    renamed = table.rename(columns={"age": "Age"})
+    with pytest.raises(DPError) as error:
+        validate_release_table(renamed, config, rows=10, name="my release.csv")
+    assert str(error.value) == (
+        "my release.csv: the header must be gender,age; "
+        "missing column(s): 'age'; unexpected column(s): 'Age'"
+    )
+    assert error.value.render("ja") == (
+        "my release.csv のヘッダーは gender,age にしてください"
+        "（足りない列: 'age'；余分な列: 'Age'）"
     )
     bad = table.copy()
     bad.loc[6, "age"] = "30"
@@ -351,11 +362,46 @@ def test_estimate_round_trip_with_bom_and_cp932():
     assert read_estimate(good_estimate().encode("cp932"), toy_config())["gender"].tolist() == [4, 6]
 
 
-def test_estimate_header():
+def test_estimate_header_names_the_wrong_columns_and_the_file():
     text = good_estimate().replace("target,gender,age,count", "target,age,gender,count")
     assert message(read_estimate, text.encode(), toy_config()) == (
-        "estimate.csv header must be: target,gender,age,count"
+        "estimate.csv: the header must be target,gender,age,count; "
+        "misordered column(s): 'age', 'gender'"
     )
+    text = good_estimate().replace("target,gender,age,count", "targets,gender,age,n")
+    with pytest.raises(DPError) as error:
+        read_estimate(text.encode(), toy_config(), name="level1_estimate.csv")
+    assert str(error.value) == (
+        "level1_estimate.csv: the header must be target,gender,age,count; "
+        "missing column(s): 'target', 'count'; unexpected column(s): 'targets', 'n'"
+    )
+    assert error.value.render("ja") == (
+        "level1_estimate.csv のヘッダーは target,gender,age,count にしてください"
+        "（足りない列: 'target', 'count'；余分な列: 'targets', 'n'）"
+    )
+
+
+def test_a_latin1_estimate_is_refused_as_not_utf8_naming_the_file():
+    # "Femäle" saved by a Western Excel: b"Fem\xe4le" also reads as CP932 ("Fem舁e"), but
+    # the one encoding rule of every kind (scoring.tables) refuses it as Windows-1252.
+    text = good_estimate().replace("gender,F,,4", "gender,Femäle,,4")
+    with pytest.raises(ScoringError) as error:
+        read_estimate(text.encode("latin-1"), toy_config(), name="Schätzung.csv")
+    assert error.value.code == "table.encoding"
+    offset = text.encode("latin-1").index(b"\xe4")
+    assert str(error.value) == (
+        "Schätzung.csv is not UTF-8 (it looks like Windows-1252 (Latin-1)): the first byte "
+        f"that is not UTF-8 is on line 8 of the file (byte offset {offset}). Save it as UTF-8 "
+        '(in Excel: Save As, "CSV UTF-8 (Comma delimited)") and upload it again.'
+    )
+    assert error.value.render("ja").startswith(
+        "Schätzung.csv は UTF-8 ではありません（Windows-1252 (Latin-1) のようです）。"
+        f"UTF-8 でない最初のバイトはファイルの 8 行目（バイト位置 {offset}）にあります。"
+    )
+    # Shift_JIS (Japanese Excel) is still read, as for every kind: on to the domain check.
+    japanese = good_estimate().replace("gender,F,,4", "gender,女性,,4").encode("cp932")
+    with pytest.raises(DPError, match="'女性' is not in the domain of 'gender'"):
+        read_estimate(japanese, toy_config())
 
 
 def test_estimate_missing_and_duplicate_cells():

@@ -190,7 +190,9 @@ def _estimate_values(estimate: Estimate) -> dict:
             dp_round=dp_round, team=estimate.team, level=estimate.level
         ).first()
         return {
-            "counts": estimation.estimate_read(content, dp_round.config),
+            "counts": estimation.estimate_read(
+                content, dp_round.config, name=estimate.original_filename
+            ),
             "method": _method_label(ledger, estimator="own"),
         }
     return _declared_values(estimate, content)
@@ -313,6 +315,7 @@ def _declared_values(estimate: Estimate, content: bytes) -> dict:
         dp_round.config,
         budget=engine.level_budget(dp_round.config, estimate.level),
         rows=dp_round.round.original_rows,
+        name=estimate.original_filename,
     )
     plausibility = estimation.declared_plausibility(dp_round.round, declared)
     values = {
