@@ -36,9 +36,7 @@ def fits(page, locator, language) -> None:
 
 
 @pytest.mark.parametrize("newcomer", ["ja", "en"], indirect=True)
-def test_the_rules_tab_installs_the_toolkit_wheel_of_the_data_tab(
-    newcomer, e2e_world, screenshot
-):
+def test_the_rules_tab_installs_the_toolkit_wheel_of_the_data_tab(newcomer, e2e_world, screenshot):
     language, page = newcomer
     wheel = wheel_filename()
     log_in(page, "team-a")

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('competitions', '0010_merge_upload_window_and_time_zone'),
+        ("competitions", "0010_merge_upload_window_and_time_zone"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='competition',
-            name='is_demo',
+            model_name="competition",
+            name="is_demo",
             field=models.BooleanField(default=False, editable=False),
         ),
     ]

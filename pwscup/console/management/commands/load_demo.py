@@ -24,8 +24,8 @@ from pwscup.accounts.services import (
 )
 from pwscup.competitions.models import Competition
 from pwscup.competitions.services import competition_create, competition_demo_mark
-from pwscup.core.errors import Refused
 from pwscup.console.services import competition_creator_grant
+from pwscup.core.errors import Refused
 from pwscup.kinds import all_kinds, kind_of
 from pwscup.presentations.services import presentation_window_create
 
