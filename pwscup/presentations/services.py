@@ -311,9 +311,7 @@ def _checked_preview(slides: Slides) -> bytes:
     with opened(slides.file) as handle:
         head = handle.read(HEADER_WINDOW)
         if not looks_like_pdf(head):
-            raise SlidesRejected(
-                "slides.not_pdf", file=slides.original_filename, bytes=HEADER_WINDOW
-            )
+            raise SlidesRejected("slides.not_pdf", file=slides.original_filename, bytes=HEADER_WINDOW)
         data = head + handle.read()
     try:
         return first_page_png(data)

@@ -139,12 +139,9 @@ def test_no_other_teams_file_and_no_future_release_over_the_api(seq):
     assert [d["name"] for d in status_of(seq, seq.users["a"])["downloads"]][-1] == "T2.csv"
     # A competition's visitor without a team gets nothing of the team's.
     outsider = api_token_create(user=seq.organizer, name="o").secret
-    assert (
-        client.get(
-            address(seq, "seq-releases"), HTTP_AUTHORIZATION=f"Bearer {outsider}"
-        ).status_code
-        == 404
-    )
+    assert client.get(
+        address(seq, "seq-releases"), HTTP_AUTHORIZATION=f"Bearer {outsider}"
+    ).status_code == 404
 
 
 def test_kind_endpoints_answer_404_on_a_round_of_another_kind(seq, dp):
@@ -153,10 +150,7 @@ def test_kind_endpoints_answer_404_on_a_round_of_another_kind(seq, dp):
         response = Client().get(address(dp, name), **headers)
         assert response.status_code == 404, name
         assert response.json()["code"] == "not_found"
-    assert (
-        Client().get(address(seq, "dp-sample-estimate"), **bearer(seq.users["a"])).status_code
-        == 404
-    )
+    assert Client().get(address(seq, "dp-sample-estimate"), **bearer(seq.users["a"])).status_code == 404
 
 
 def test_the_sequential_standings_are_the_leaderboard_pages(seq):
@@ -212,9 +206,7 @@ def test_the_sequential_attack_phase_over_the_api(db):
     )
     assert published.status_code == 200 and b"pid" not in published.content.split(b"\n")[0]
 
-    guesses = (
-        b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
-    )
+    guesses = b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
     accepted = client.post(
         attack["url"],
         {"file": SimpleUploadedFile("guesses.csv", guesses), "target": "teamA"},
