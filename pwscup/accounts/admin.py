@@ -18,9 +18,18 @@ class MembershipInline(admin.TabularInline):
     passes on and the audit log records it); a row edited here would skip both."""
 
     model = Membership
-    fields = ("user", "joined_at")
-    readonly_fields = ("user", "joined_at")
+    # Columns named by the site's own words (the model's fields have no translated names).
+    fields = ("member", "joined")
+    readonly_fields = ("member", "joined")
     extra = 0
+
+    @admin.display(description=_("Account"))
+    def member(self, membership):
+        return membership.user
+
+    @admin.display(description=_("Joined"))
+    def joined(self, membership):
+        return membership.joined_at
 
     def has_add_permission(self, request, obj=None):
         return False

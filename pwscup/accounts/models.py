@@ -5,9 +5,11 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
+from pwscup.core.text_limits import REASON_MAX_LENGTH
 
 
 def new_invitation_code() -> str:
@@ -66,14 +68,14 @@ class Membership(models.Model):
         verbose_name_plural = _("memberships")
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.team}"
+        return gettext("%(user)s in %(team)s") % {"user": self.user, "team": self.team}
 
 
 class TeamDisqualification(models.Model):
     """A team the organizers took out of every ranking of its competition, with the reason."""
 
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="disqualification")
-    reason = models.TextField(_("reason"))
+    reason = models.TextField(_("reason"), max_length=REASON_MAX_LENGTH)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

@@ -117,6 +117,27 @@ def hidden_characters(name: str) -> list[str]:
     return found
 
 
+def look_alike_characters(name: str) -> list[str]:
+    """The characters of ``name`` that ``name_skeleton`` replaces by a Latin letter
+    (``LOOK_ALIKES``), each once, in order.
+
+    >>> look_alike_characters("T\u0435\u0430m")  # Cyrillic е and а
+    ['\u0435', '\u0430']
+    """
+    return list(dict.fromkeys(c for c in name_normal(name) if c in LOOK_ALIKES))
+
+
+def characters_named(characters) -> str:
+    """``characters`` as a reader can tell them apart: code point and Unicode name.
+
+    >>> characters_named(["\u200b", "\u0435"])
+    'U+200B ZERO WIDTH SPACE, U+0435 CYRILLIC SMALL LETTER IE'
+    """
+    return ", ".join(
+        " ".join(filter(None, (f"U+{ord(c):04X}", unicodedata.name(c, "")))) for c in characters
+    )
+
+
 def name_skeleton(name: str) -> str:
     """The form in which two names are the same name: normal, look-alikes replaced,
     case-folded.

@@ -14,7 +14,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.accounts.models import Membership, Team, new_invitation_code
-from pwscup.accounts.names import hidden_characters, name_normal, name_skeleton
+from pwscup.accounts.names import (
+    characters_named,
+    hidden_characters,
+    look_alike_characters,
+    name_normal,
+    name_skeleton,
+)
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
 from pwscup.kinds import all_kinds, kind_of
@@ -86,7 +92,7 @@ def team_name_check(*, competition: Competition, name: str, team: Team | None = 
     if hidden:
         raise Refused(
             _("A team name cannot hold invisible or control characters (here: %(chars)s).")
-            % {"chars": ", ".join(f"U+{ord(c):04X}" for c in hidden)}
+            % {"chars": characters_named(hidden)}
         )
     name = name_normal(name)
     if not name:
@@ -104,6 +110,17 @@ def team_name_check(*, competition: Competition, name: str, team: Team | None = 
             continue
         if other.casefold() == name.casefold():
             raise Refused(_("A team named “%(name)s” already exists.") % {"name": name})
+        look_alikes = look_alike_characters(name)
+        if look_alikes:
+            raise Refused(
+                _(
+                    "“%(name)s” reads as “%(other)s”, the name of another team of this "
+                    "competition: it holds letters of another alphabet that look like Latin "
+                    "ones (%(chars)s). Type the name with Latin letters only, or choose "
+                    "another name."
+                )
+                % {"name": name, "other": other, "chars": characters_named(look_alikes)}
+            )
         raise Refused(
             _(
                 "“%(name)s” looks like the name of team “%(other)s” of this competition: "

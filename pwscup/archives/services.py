@@ -1,6 +1,7 @@
 """Publishing a results archive (the one write of the app)."""
 
 import hashlib
+import logging
 import tempfile
 
 from django.core.exceptions import ValidationError
@@ -15,7 +16,15 @@ from pwscup.archives.selectors import archive_rounds
 from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import audit_record
 from pwscup.core.files import CHUNK
+from pwscup.core.storage import (
+    STORAGE_ERRORS,
+    kept_file_save,
+    storage_unavailable,
+    storage_write_slot,
+)
 from pwscup.kinds.archives import SECRETS
+
+logger = logging.getLogger(__name__)
 
 # Up to this size the ZIP is built in memory, past it in a temporary file on local disk.
 SPOOL_BYTES = 32 * 1024 * 1024
@@ -45,10 +54,10 @@ def _write_variant(archive: ResultsArchive, *, public: bool, **build) -> None:
         if public:
             archive.public_size, archive.public_sha256 = size, digest.hexdigest()
             name = archive.public_filename
-            archive.public_file.save(name, File(spool, name=name), save=False)
+            kept_file_save(archive.public_file, name, File(spool, name=name))
         else:
             archive.size, archive.sha256 = size, digest.hexdigest()
-            archive.file.save(archive.filename, File(spool, name=archive.filename), save=False)
+            kept_file_save(archive.file, archive.filename, File(spool, name=archive.filename))
 
 
 def archive_publish(*, competition: Competition, secrets, user) -> ResultsArchive:
@@ -97,11 +106,19 @@ def archive_publish(*, competition: Competition, secrets, user) -> ResultsArchiv
             "secrets": secrets,
             "rounds": rounds,
             "created_at": created_at,
-            "outcomes": round_outcomes(rounds=rounds, secrets=secrets),
         }
         try:
-            _write_variant(archive, public=False, **build)
-            _write_variant(archive, public=True, **build)
+            # A storage that is full, refuses or stalls refuses the publication
+            # (``storage_unavailable``: 503) with neither variant kept, as it refuses an
+            # upload: the rounds' files and the slides are read from it, the ZIPs written.
+            with storage_write_slot():
+                try:
+                    build["outcomes"] = round_outcomes(rounds=rounds, secrets=secrets)
+                    _write_variant(archive, public=False, **build)
+                    _write_variant(archive, public=True, **build)
+                except STORAGE_ERRORS as error:
+                    logger.warning("Archive of %s not published: %r", competition.slug, error)
+                    raise storage_unavailable() from error
             archive.save()
             audit_record(
                 user=user,

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from pwscup.archives import selectors, services
 from pwscup.archives.forms import ArchivePublishForm
 from pwscup.competitions.selectors import console_competition
+from pwscup.core.errors import Refused
 from pwscup.core.files import private_file_response
 from pwscup.core.form_fields import add_errors
 from pwscup.kinds import kind_of
@@ -21,6 +22,7 @@ ZIP_CONTENT_TYPE = "application/zip"
 def archive_console(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     form = ArchivePublishForm(request.POST if request.method == "POST" else None)
+    status, headers = 200, {}
     if request.method == "POST" and form.is_valid():
         try:
             archive = services.archive_publish(
@@ -28,6 +30,9 @@ def archive_console(request, competition_slug):
             )
         except ValidationError as error:
             add_errors(form, error)
+        except Refused as refusal:  # the storage cannot take the files now (503)
+            form.add_error(None, refusal.message)
+            status, headers = refusal.status, refusal.retry_details()[0]
         else:
             messages.success(
                 request,
@@ -37,7 +42,7 @@ def archive_console(request, competition_slug):
             return redirect("archives:console", competition_slug=competition.slug)
     rounds = selectors.archive_rounds(competition=competition)
     archives = selectors.competition_archives(competition=competition)
-    return render(
+    response = render(
         request,
         "archives/console.html",
         {
@@ -48,7 +53,11 @@ def archive_console(request, competition_slug):
             "archives": [(a, selectors.secret_labels(a.secrets)) for a in archives],
             "next_version": archives[0].version + 1 if archives else 1,
         },
+        status=status,
     )
+    for header, value in headers.items():
+        response.headers[header] = value
+    return response
 
 
 def archive_download(request, competition_slug, version):

@@ -4,18 +4,25 @@ at fault (``rounds[2].slug``)."""
 
 import json
 from functools import cache
+from itertools import islice
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator
+
+from scoring.bounded_json import loads_bounded
+from scoring.errors import ConfigError
 
 FORMAT = "pwscup-competition-bundle"
 VERSION = 1
 MANIFEST_NAME = "manifest.json"
 SCHEMA_PATH = Path(__file__).parent / "schema" / "bundle-v1.schema.json"
-# How many schema errors one refusal lists (the first ones, in the manifest's order).
+# How many schema errors one refusal lists (the first ones, in the manifest's order), among
+# how many found.
 MAX_MESSAGES = 5
+ERRORS_READ = 1000
 
 
 def manifest_bytes(manifest: dict) -> bytes:
@@ -84,11 +91,20 @@ def _schema_message(error) -> str:
         "maxLength": lambda: (
             _("%(value)s is too long (at most %(n)s characters).") % {"value": value, "n": expected}
         ),
+        "maxItems": lambda: (
+            _("%(count)s items; at most %(n)s are allowed.")
+            % {"count": len(error.instance), "n": expected}
+        ),
+        "maxProperties": lambda: (
+            _("%(count)s keys; at most %(n)s are allowed.")
+            % {"count": len(error.instance), "n": expected}
+        ),
         "minimum": lambda: _("%(value)s is less than %(n)s.") % {"value": value, "n": expected},
         "maximum": lambda: _("%(value)s is more than %(n)s.") % {"value": value, "n": expected},
     }
     make = messages.get(error.validator)
-    return make() if make else error.message
+    # jsonschema's own message quotes the whole value: cut it (it may be a huge one).
+    return make() if make else error.message[:200]
 
 
 def _error_order(error) -> list[tuple]:
@@ -100,23 +116,23 @@ def manifest_parse(data: bytes) -> dict:
     """The manifest read from its bytes and checked against the schema.
 
     Raises ``ValidationError`` with messages naming ``manifest.json`` and the JSON path: a
-    manifest that is not UTF-8 JSON, of another format or version (said first: a newer
+    manifest that is not UTF-8 JSON (or beyond the bounded reader's size, depth and number
+    limits: never a ``RecursionError``), of another format or version (said first: a newer
     bundle is refused as such, not as a list of unknown keys), or that breaks the schema
     (the first ``MAX_MESSAGES`` errors).
     """
     try:
-        manifest = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValidationError(_("%(file)s is not UTF-8 text.") % {"file": MANIFEST_NAME}) from None
-    except json.JSONDecodeError as error:
+    try:
+        # The one bounded reader (its size, depth and number limits): a hostile nesting is
+        # a refusal, never a RecursionError.
+        manifest = loads_bounded(text)
+    except ConfigError as error:
         raise ValidationError(
-            _("%(file)s is not JSON: %(reason)s at line %(line)s, column %(column)s.")
-            % {
-                "file": MANIFEST_NAME,
-                "reason": error.msg,
-                "line": error.lineno,
-                "column": error.colno,
-            }
+            _("%(file)s: %(message)s")
+            % {"file": MANIFEST_NAME, "message": error.render(get_language())}
         ) from None
     if not isinstance(manifest, dict):
         raise ValidationError(_("%(file)s must hold a JSON object.") % {"file": MANIFEST_NAME})
@@ -141,17 +157,19 @@ def manifest_parse(data: bytes) -> dict:
                 "version": VERSION,
             }
         )
-    errors = sorted(_validator().iter_errors(manifest), key=_error_order)
+    # The errors are found lazily and only the first ERRORS_READ are kept: a manifest of
+    # 300,000 empty rounds has a million errors (minutes and gigabytes to list them all).
+    errors = sorted(islice(_validator().iter_errors(manifest), ERRORS_READ), key=_error_order)
     if errors:
-        raise ValidationError(
-            [
-                _("%(file)s: %(path)s: %(message)s")
-                % {
-                    "file": MANIFEST_NAME,
-                    "path": json_path(error.absolute_path) or _("(top level)"),
-                    "message": _schema_message(error),
-                }
-                for error in errors[:MAX_MESSAGES]
-            ]
+        # dict: each message once (an object missing three keys is said once), in order.
+        messages = dict.fromkeys(
+            _("%(file)s: %(path)s: %(message)s")
+            % {
+                "file": MANIFEST_NAME,
+                "path": json_path(error.absolute_path) or _("(top level)"),
+                "message": _schema_message(error),
+            }
+            for error in errors
         )
+        raise ValidationError(list(messages)[:MAX_MESSAGES])
     return manifest

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.core.files import source_encoding_label
+from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH
 from pwscup.core.time_zones import default_time_zone
 
 
@@ -25,7 +26,7 @@ def private_upload_path(instance, filename: str) -> str:
 class Competition(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), unique=True)
-    description = models.TextField(_("description"), blank=True)
+    description = models.TextField(_("description"), max_length=DESCRIPTION_MAX_LENGTH, blank=True)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,

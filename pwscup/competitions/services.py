@@ -2,7 +2,6 @@
 
 import datetime as dt
 import hashlib
-import re
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile, File
@@ -13,8 +12,10 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.core.files import OrganizerCsv, opened
+from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.kinds.registry import get_kind
+from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 
 
 def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> None:
@@ -35,9 +36,9 @@ def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> N
 RESERVED_ROUND_SLUGS = frozenset({"team", "join", "presentations", "archive"})
 # The console's own pages beside ``console/<competition>/`` (the bundle import: pwscup/bundles/).
 RESERVED_COMPETITION_SLUGS = frozenset({"new", "creators", "import"})
-# What the URLs' ``<slug:…>`` converter matches, within the models' SlugField length.
-SLUG_PATTERN = re.compile(r"[-a-zA-Z0-9_]+")
-SLUG_MAX_LENGTH = 50
+# What the URLs' ``<slug:…>`` converter matches, within the models' SlugField length: the
+# one identifier rule (scoring.identifiers).
+SLUG_MAX_LENGTH = IDENTIFIER_MAX_LENGTH
 
 
 def slug_check(*, slug, competition: Competition | None = None, current=None) -> None:
@@ -54,7 +55,7 @@ def slug_check(*, slug, competition: Competition | None = None, current=None) ->
     Raises ``ValidationError`` keyed ``slug``, with a message that names the value.
     """
     text = slug if isinstance(slug, str) else ""
-    if not SLUG_PATTERN.fullmatch(text) or len(text) > SLUG_MAX_LENGTH:
+    if not is_identifier(text):
         message = _(
             "The address %(value)s is not valid: use 1 to %(max)s letters, digits, hyphens "
             "or underscores."
@@ -110,6 +111,12 @@ def competition_create(
 ) -> Competition:
     """``is_demo``: ``manage.py load_demo``'s competition, which its next run may complete."""
     slug_check(slug=slug)
+    text_length_check(
+        field="description",
+        label=_("The description"),
+        value=description,
+        max_length=DESCRIPTION_MAX_LENGTH,
+    )
     competition = Competition.objects.create(
         name=name, slug=slug, description=description, is_demo=is_demo
     )

@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
+from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, REASON_MAX_LENGTH
 
 ROLE_FIELDS = ("qi", "sa", "cross", "match_qi", "euc_sa")
 ROLE_LABELS = {
@@ -24,6 +25,7 @@ class CompetitionForm(forms.Form):
     )
     description = forms.CharField(
         label=_("Description (Markdown)"),
+        max_length=DESCRIPTION_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 8}),
         required=False,
         help_text=_("Headings, lists, links and tables; HTML is removed."),
@@ -52,12 +54,22 @@ class CompetitionEditForm(CompetitionForm):
         del self.fields["slug"]
 
 
+IDENTIFIER_HELP = _(
+    "A user name, or an e-mail address (anything holding @ is read as one). For a user name "
+    "that holds @, write user:NAME."
+)
+
+
 class OrganizerInviteForm(forms.Form):
-    identifier = forms.CharField(label=_("Username or e-mail"), max_length=254)
+    identifier = forms.CharField(
+        label=_("Username or e-mail"), max_length=254, help_text=IDENTIFIER_HELP
+    )
 
 
 class CompetitionCreatorForm(forms.Form):
-    identifier = forms.CharField(label=_("Username or e-mail"), max_length=254)
+    identifier = forms.CharField(
+        label=_("Username or e-mail"), max_length=254, help_text=IDENTIFIER_HELP
+    )
     allowed = forms.TypedChoiceField(
         label=_("Right to create competitions"),
         choices=[("1", _("Allow")), ("0", _("Withdraw"))],
@@ -80,7 +92,9 @@ class TeamRenameForm(forms.Form):
 
 
 class DisqualifyForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=REASON_MAX_LENGTH, widget=forms.Textarea(attrs={"rows": 2})
+    )
 
 
 def competition_initial(competition: Competition) -> dict:

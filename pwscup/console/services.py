@@ -14,8 +14,17 @@ from pwscup.competitions.services import (
     competition_create,
     competition_organizers_add,
 )
-from pwscup.console.selectors import may_manage_creators, user_by_name_or_email
+from pwscup.console.selectors import (
+    USER_NAME_PREFIX,
+    may_manage_creators,
+    user_by_name_or_email,
+)
 from pwscup.core.errors import Refused
+from pwscup.core.text_limits import (
+    DESCRIPTION_MAX_LENGTH,
+    REASON_MAX_LENGTH,
+    text_length_check,
+)
 from pwscup.kinds import kind_of
 
 Action = AuditEntry.Action
@@ -50,7 +59,28 @@ def competition_creator_revoke(*, user) -> None:
 
 
 def creators_refused_message() -> str:
-    return _("Only a superuser decides who may create competitions.")
+    return _(
+        "Only a superuser of this site decides who may create competitions: ask one of the "
+        "site's administrators if an account needs the right."
+    )
+
+
+def no_account_message(*, identifier: str) -> str:
+    """Why ``user_by_name_or_email`` found no account for ``identifier``, in the terms it
+    was read in: an input holding ``@`` was an e-mail address (and a user name holding
+    ``@`` is written ``user:NAME``)."""
+    identifier = identifier.strip()
+    shown = identifier[:80]
+    if identifier[: len(USER_NAME_PREFIX)].lower() == USER_NAME_PREFIX:
+        return _("No active account has the user name “%(value)s”.") % {
+            "value": identifier[len(USER_NAME_PREFIX) :].strip()[:80]
+        }
+    if "@" in identifier:
+        return _(
+            "No single active account has the e-mail address “%(value)s”. If this is a user "
+            "name holding @, write it as user:%(value)s."
+        ) % {"value": shown}
+    return _("No active account has the user name “%(value)s”.") % {"value": shown}
 
 
 def competition_creator_set(*, user, identifier: str, allowed: bool):
@@ -62,12 +92,7 @@ def competition_creator_set(*, user, identifier: str, allowed: bool):
         raise PermissionDenied(creators_refused_message())
     account = user_by_name_or_email(identifier=identifier)
     if account is None:
-        raise ValidationError(
-            {
-                "identifier": _("No single account has the username or e-mail %(value)s.")
-                % {"value": repr(identifier.strip())[:80]}
-            }
-        )
+        raise ValidationError({"identifier": no_account_message(identifier=identifier)})
     if allowed:
         competition_creator_grant(user=account)
     else:
@@ -103,6 +128,12 @@ EDITABLE_COMPETITION_FIELDS = (
 @transaction.atomic
 def console_competition_update(*, user, competition: Competition, **values) -> list[str]:
     """Change the given fields; returns (and records) the names of those that changed."""
+    text_length_check(
+        field="description",
+        label=_("The description"),
+        value=values.get("description"),
+        max_length=DESCRIPTION_MAX_LENGTH,
+    )
     changed = []
     for field in EDITABLE_COMPETITION_FIELDS:
         if field in values and getattr(competition, field) != values[field]:
@@ -121,12 +152,7 @@ def organizer_invite(*, user, competition: Competition, identifier: str):
     """Make the account named by ``identifier`` (username or e-mail) a co-organizer."""
     invited = user_by_name_or_email(identifier=identifier)
     if invited is None:
-        raise ValidationError(
-            {
-                "identifier": _("No single account has the username or e-mail %(value)s.")
-                % {"value": repr(identifier.strip())[:80]}
-            }
-        )
+        raise ValidationError({"identifier": no_account_message(identifier=identifier)})
     if competition.organizers.filter(pk=invited.pk).exists():
         raise ValidationError(
             {"identifier": _("%(user)s already organizes this competition.") % {"user": invited}}
@@ -168,6 +194,9 @@ def console_team_disqualify(*, user, team: Team, reason: str) -> TeamDisqualific
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Give the reason: the team is told why.")})
+    text_length_check(
+        field="reason", label=_("The reason"), value=reason, max_length=REASON_MAX_LENGTH
+    )
     disqualification, _created = TeamDisqualification.objects.update_or_create(
         team=team, defaults={"reason": reason, "decided_by": user}
     )

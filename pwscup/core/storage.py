@@ -45,8 +45,8 @@ def storage_unavailable() -> Refused:
     return Refused(
         _(
             "The platform cannot store files right now (its storage is slow, full or "
-            "unreachable). Your file was not kept and counts for nothing; please try again "
-            "in a few minutes."
+            "unreachable). Your file was not kept and does not count towards your upload "
+            "limits; please try again in a few minutes."
         ),
         status=503,
         code="storage_unavailable",

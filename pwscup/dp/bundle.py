@@ -167,10 +167,10 @@ def _config_path(error: DPError, config: dict) -> str:
     if code == "dp.numeric.range":
         return f"config.numeric.{params.get('column')}"
     if code.startswith("dp.target."):
-        field = "id" if code == "dp.target.duplicate" else "attributes"
+        field = "id" if code in ("dp.target.duplicate", "dp.target.id_form") else "attributes"
         return _indexed("workload", config, params.get("target"), "id", field)
     if code.startswith("dp.level."):
-        field = "id" if code == "dp.level.duplicate" else "epsilon"
+        field = "id" if code in ("dp.level.duplicate", "dp.level.id_form") else "epsilon"
         return _indexed("levels", config, params.get("level"), "id", field)
     if code.startswith("dp.epsilon."):
         return _failing_epsilon(config)

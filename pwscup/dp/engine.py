@@ -30,7 +30,8 @@ def config_validate(raw) -> dict:
 def _parsed(config_json: str) -> DPConfig:
     import json
 
-    return parse_config(json.loads(config_json))
+    # Stored, so checked when saved: ids saved before the identifier rule keep working.
+    return parse_config(json.loads(config_json), check_ids=False)
 
 
 def config_of(config: dict) -> DPConfig:

@@ -5,6 +5,8 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.bounded_json import MAX_BYTES
+
 
 class QueryForm(forms.Form):
     type = forms.ChoiceField(label=_("Query"), choices=())
@@ -131,6 +133,8 @@ class DeclaredUploadForm(forms.Form):
     file = forms.FileField(label=_("release.csv or counts.csv"))
     declaration = forms.CharField(
         label=_("declaration.json"),
+        # The one JSON reader's bound (the job reads it with scoring.bounded_json).
+        max_length=MAX_BYTES,
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_(
             'As for a platform release, e.g. {"mechanism": "pk_anonymization", "groups": '

@@ -16,6 +16,11 @@ SLIDES_MESSAGES = {
         "%(file)s could not be read as a PDF (%(reason)s). Export it again as PDF "
         "(PDF/A or “standard” quality) and upload that file."
     ),
+    "slides.page_too_large": _(
+        "The first page of %(file)s is %(width)s × %(height)s points; a page may be at most "
+        "%(limit)s points on a side. Export your slides with a usual page size (such as "
+        "16:9 or A4)."
+    ),
     "slides.render_timeout": _(
         "The first page of %(file)s took longer than %(seconds)s seconds to render. Upload a "
         "lighter PDF (fewer or smaller images)."

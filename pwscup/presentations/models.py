@@ -19,11 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition, Round, UploadDates, UploadLimits
+from pwscup.core.text_limits import POLICY_MAX_LENGTH
 from pwscup.core.time_zones import default_time_zone
 from pwscup.submissions.models import KeptUpload, Status
-
-# The policy texts a team may write beside its slides (each, in characters).
-POLICY_MAX_LENGTH = 4000
 
 
 def slides_max_bytes_default() -> int:

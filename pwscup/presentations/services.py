@@ -311,10 +311,16 @@ def _checked_preview(slides: Slides) -> bytes:
     with opened(slides.file) as handle:
         head = handle.read(HEADER_WINDOW)
         if not looks_like_pdf(head):
-            raise SlidesRejected("slides.not_pdf", file=slides.original_filename, bytes=HEADER_WINDOW)
+            raise SlidesRejected(
+                "slides.not_pdf", file=slides.original_filename, bytes=HEADER_WINDOW
+            )
         data = head + handle.read()
     try:
-        return first_page_png(data)
+        return first_page_png(
+            data,
+            work_dir=settings.PWSCUP_SLIDES_WORK_DIR,
+            memory_bytes=settings.PWSCUP_SLIDES_RENDER_MEMORY_BYTES,
+        )
     except PreviewError as error:
         raise SlidesRejected(error.code, file=slides.original_filename, **error.params) from None
 

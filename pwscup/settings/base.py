@@ -313,6 +313,10 @@ PWSCUP_MAX_STORED_BYTES_PER_TEAM = env.int(
 )
 # A team's slides (pwscup/presentations/): a PDF of at most this size, whatever a window allows.
 PWSCUP_SLIDES_MAX_BYTES = env.int("PWSCUP_SLIDES_MAX_BYTES", default=20 * 1024 * 1024)
+# The preview's renderer (pwscup/presentations/preview.py): its temporary folders (never the
+# system's temp folder) and the address space each poppler tool may use.
+PWSCUP_SLIDES_WORK_DIR = Path(env("PWSCUP_SLIDES_WORK_DIR", default=str(VAR_DIR / "slides-work")))
+PWSCUP_SLIDES_RENDER_MEMORY_BYTES = env.int("PWSCUP_SLIDES_RENDER_MEMORY_BYTES", default=1024**3)
 # A competition bundle (pwscup/bundles/): the ZIP as uploaded (under nginx's 64m request
 # cap, scripts/docker/nginx.conf, with room for the form), then what it decompresses to, and
 # how many members it may hold; a bundle past any of them is refused unread.

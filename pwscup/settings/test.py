@@ -24,6 +24,13 @@ PWSCUP_PREPARED_CACHE_DIR = Path(
         default=str(MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-prepared")),
     )
 )
+# The slides renderer's temporary folders: this run's, beside its media (never /tmp itself).
+PWSCUP_SLIDES_WORK_DIR = Path(
+    env(
+        "PWSCUP_SLIDES_WORK_DIR",
+        default=str(MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-slides-work")),
+    )
+)
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     "default": STORAGES["default"],  # noqa: F405 - the bucket when AWS_STORAGE_BUCKET_NAME is set

@@ -46,6 +46,12 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Numeric column '{column}' needs a range [lo, hi] of finite numbers with lo < hi",
         "ja": "数値列 '{column}' には lo < hi の有限な数の範囲 [lo, hi] が必要です",
     },
+    "dp.target.id_form": {
+        "en": "Target id '{target}' is not valid: use 1 to {max} letters, digits, hyphens, "
+        "underscores or dots (not first)",
+        "ja": "対象 ID '{target}' は使えません。英数字・ハイフン・アンダースコア・ドット（先頭以外）"
+        "の 1〜{max} 文字にしてください",
+    },
     "dp.target.duplicate": {
         "en": "Target id '{target}' appears more than once in the workload",
         "ja": "ワークロードに対象 ID '{target}' が 2 回以上あります",
@@ -65,6 +71,12 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     "dp.target.too_many_cells": {
         "en": "Target '{target}' has {cells} cells; the limit is {limit}",
         "ja": "対象 '{target}' のセル数は {cells} です。上限は {limit} です",
+    },
+    "dp.level.id_form": {
+        "en": "Level id '{level}' is not valid: use 1 to {max} letters, digits, hyphens, "
+        "underscores or dots (not first)",
+        "ja": "レベル ID '{level}' は使えません。英数字・ハイフン・アンダースコア・ドット（先頭以外）"
+        "の 1〜{max} 文字にしてください",
     },
     "dp.level.duplicate": {
         "en": "Level id '{level}' appears more than once",

@@ -38,7 +38,7 @@ from scoring.numbers import parse_integers
 from scoring.synthetic.config import tpr_key
 from scoring.synthetic.draws import _rng
 from scoring.synthetic.errors import SynthError, row_listing
-from scoring.synthetic.population import Population, numeric_cells
+from scoring.synthetic.population import Population, checked_numbers
 from scoring.synthetic.utility import nearest_distances
 from scoring.tables import load_table
 
@@ -81,11 +81,7 @@ def read_attack(source: Any, n_challenge: int, *, name: str = "mia.csv") -> np.n
         )
         raise SynthError("syn.attack.missing", ids=shown, total=len(missing))
     score_cells = table["score"].to_numpy(dtype=object)
-    scores, bad = numeric_cells(score_cells)
-    if len(bad):
-        raise SynthError(
-            "syn.attack.not_score", rows=row_listing(bad + 1, score_cells[bad[:10]].tolist())
-        )
+    scores = checked_numbers(score_cells, column="score", code="syn.attack.not_score")
     ordered = np.empty(n_challenge)
     ordered[ids - 1] = scores
     return ordered

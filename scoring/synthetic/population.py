@@ -36,10 +36,14 @@ DECILES = np.linspace(0.1, 0.9, 9)
 ONE_HOT_WEIGHT = 0.5  # a categorical mismatch costs 2 × ½ = 1 in the L1 embedding (spec §2)
 
 
-def numeric_cells(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The numbers of text cells and the positions of those that are no finite number."""
+def checked_numbers(cells: np.ndarray, *, column: str, code: str) -> np.ndarray:
+    """The numbers of a column's text cells; ``code`` refused, naming the rows and values,
+    when a cell is no finite number (the platform's one number rule, NFKC included)."""
     values = parse_numbers(cells)
-    return values, np.flatnonzero(~np.isfinite(values))
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        raise SynthError(code, column=column, rows=row_listing(bad + 1, cells[bad[:10]].tolist()))
+    return values
 
 
 @dataclass(frozen=True)
@@ -157,13 +161,7 @@ def population_from_frame(table: pd.DataFrame, config: SynthConfig) -> Populatio
     for column in config.columns:
         cells = table[column].to_numpy(dtype=object)
         if config.roles[column] == "numeric":
-            values, bad = numeric_cells(cells)
-            if len(bad):
-                raise SynthError(
-                    "syn.config.not_number",
-                    column=column,
-                    rows=row_listing(bad + 1, cells[bad[:10]].tolist()),
-                )
+            values = checked_numbers(cells, column=column, code="syn.config.not_number")
             typed[column] = values
             ranges[column] = (
                 (float(values.min()), float(values.max())) if len(values) else (0.0, 0.0)

@@ -30,7 +30,7 @@ import pandas as pd
 
 from scoring.messages import clip, quoted
 from scoring.synthetic.errors import SynthError, row_listing
-from scoring.synthetic.population import Population, numeric_cells
+from scoring.synthetic.population import Population, checked_numbers
 from scoring.tables import load_table
 
 WIDEN = 0.1
@@ -99,13 +99,7 @@ def typed_rows(
     for column in config.columns:
         cells = table[column].to_numpy(dtype=object)
         if config.roles[column] == "numeric":
-            values, bad = numeric_cells(cells)
-            if len(bad):
-                raise SynthError(
-                    "syn.release.not_number",
-                    column=column,
-                    rows=row_listing(bad + 1, cells[bad[:10]].tolist()),
-                )
+            values = checked_numbers(cells, column=column, code="syn.release.not_number")
             low, high = widened_range(population, column)
             out = np.flatnonzero((values < low) | (values > high))
             if len(out):

@@ -4,7 +4,7 @@ table (English and Japanese, desktop and a 390 px phone), under the strict CSP."
 import pytest
 
 from tests.e2e.helpers import PASSWORD, log_in, open_tab, switch_language
-from tests.pwscup.seq_web_world import FIXTURES, freeze, run_seq_jobs, seq_world
+from tests.pwscup.seq_web_world import FIXTURES, attack_phase_world, freeze, run_seq_jobs, seq_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -130,22 +130,8 @@ def test_the_organizer_reads_the_timeline_freezes_and_reads_the_leaderboard(
 def test_attack_phase_a_team_downloads_a_target_and_uploads_guesses(
     web, transactional_db, screenshot, tmp_path
 ):
-    from pwscup.sequential import services
-    from tests.pwscup.seq_web_world import fixture, fixture_config, publish, upload_file
 
-    config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(slug="seqatk2", config=config, master=None, letters="ab", password=PASSWORD)
-    for letter in "ab":
-        services.master_upload(
-            sequential=world.sequential,
-            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
-            team=world.teams[letter],
-        )
-        publish(world, letter, 1, fixture("small_release_1.csv"))
-    freeze(world)
-    for letter in "ab":
-        publish(world, letter, 2, fixture("small_release_2.csv"))
-    freeze(world)
+    world = attack_phase_world(slug="seqatk2", password=PASSWORD)
     log_in(web, "seqatk2-team-b")
     web.goto(f"/c/{world.competition.slug}/{world.round.slug}/")
     open_tab(web, "submit")

@@ -147,6 +147,28 @@ def freeze(world: SeqWorld) -> int:
     return step
 
 
+def attack_phase_world(**options) -> SeqWorld:
+    """The small example's attack phase: teams A and B, each with its own master (the W3
+    master), publish 表 12 and 表 13 and both steps are frozen. ``options`` go to
+    :func:`seq_world` (``slug``, ``pool``, ``password``…)."""
+    from pwscup.sequential import services
+
+    config = {**fixture_config("small_config.json"), "attack_phase": True}
+    world = seq_world(config=config, master=None, letters="ab", **options)
+    for letter in "ab":
+        services.master_upload(
+            sequential=world.sequential,
+            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
+            team=world.teams[letter],
+        )
+        publish(world, letter, 1, fixture("small_release_1.csv"))
+    freeze(world)
+    for letter in "ab":
+        publish(world, letter, 2, fixture("small_release_2.csv"))
+    freeze(world)
+    return world
+
+
 # --- the round page's local check command, run on the files the page serves ------------
 
 

@@ -76,6 +76,16 @@ def test_the_admin_cannot_remove_a_member_past_the_console_service(
     assert not Membership.objects.filter(user__username="outsider").exists()
 
 
+def test_the_admin_lists_a_team_s_members_in_the_page_s_language(admin_client, world):
+    team = world.teams["a"]
+    url = reverse("admin:accounts_team_change", args=[team.pk])
+    page = admin_client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    member = team.captain.username
+    assert "アカウント" in page and "参加日時" in page
+    assert f"Team A の {member}" in page
+    assert "Joined at" not in page and f"{member} in Team A" not in page
+
+
 def _round_change_data(round_: Round, **changes) -> dict:
     """The round's change form as saved, its phases left out of the post (kept as they are)."""
     data = {

@@ -10,18 +10,12 @@ from django.test import Client
 
 from pwscup.api.services import api_token_create
 from pwscup.dp import services as dp_services
-from pwscup.sequential import services as seq_services
 from pwscup.sequential.models import Release, SeqAttack, SeqTarget
 from tests.pwscup.api_fuzz import fuzz, view_module
 from tests.pwscup.dp_world import build_dp_world
 from tests.pwscup.seq_web_world import (
     attack,
-    fixture,
-    fixture_config,
-    freeze,
-    publish,
-    seq_world,
-    upload_file,
+    attack_phase_world,
 )
 
 GUESSES = b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
@@ -96,19 +90,7 @@ def test_the_dp_api_answers_match_the_schema(transactional_db, live_server, api_
 
 def test_the_sequential_api_answers_match_the_schema(transactional_db, live_server, api_schema):
     # The attack phase: both teams' releases frozen, team B attacks team A's.
-    config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(slug="fuzzseq", config=config, master=None, letters="ab")
-    for letter in "ab":
-        seq_services.master_upload(
-            sequential=world.sequential,
-            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
-            team=world.teams[letter],
-        )
-        publish(world, letter, 1, fixture("small_release_1.csv"))
-    freeze(world)
-    for letter in "ab":
-        publish(world, letter, 2, fixture("small_release_2.csv"))
-    freeze(world)
+    world = attack_phase_world(slug="fuzzseq")
     target = SeqTarget.objects.get(sequential=world.sequential, team=world.teams["a"])
     attack(world, "b", target, GUESSES)
     base = {

@@ -14,7 +14,14 @@ from pwscup.api.services import api_token_create
 from pwscup.dp.models import Estimate
 from pwscup.sequential.models import Release
 from tests.pwscup.dp_world import build_dp_world
-from tests.pwscup.seq_web_world import fixture, freeze, publish, run_seq_jobs, seq_world
+from tests.pwscup.seq_web_world import (
+    attack_phase_world,
+    fixture,
+    freeze,
+    publish,
+    run_seq_jobs,
+    seq_world,
+)
 
 
 def bearer(user) -> dict:
@@ -139,9 +146,12 @@ def test_no_other_teams_file_and_no_future_release_over_the_api(seq):
     assert [d["name"] for d in status_of(seq, seq.users["a"])["downloads"]][-1] == "T2.csv"
     # A competition's visitor without a team gets nothing of the team's.
     outsider = api_token_create(user=seq.organizer, name="o").secret
-    assert client.get(
-        address(seq, "seq-releases"), HTTP_AUTHORIZATION=f"Bearer {outsider}"
-    ).status_code == 404
+    assert (
+        client.get(
+            address(seq, "seq-releases"), HTTP_AUTHORIZATION=f"Bearer {outsider}"
+        ).status_code
+        == 404
+    )
 
 
 def test_kind_endpoints_answer_404_on_a_round_of_another_kind(seq, dp):
@@ -150,7 +160,10 @@ def test_kind_endpoints_answer_404_on_a_round_of_another_kind(seq, dp):
         response = Client().get(address(dp, name), **headers)
         assert response.status_code == 404, name
         assert response.json()["code"] == "not_found"
-    assert Client().get(address(seq, "dp-sample-estimate"), **bearer(seq.users["a"])).status_code == 404
+    assert (
+        Client().get(address(seq, "dp-sample-estimate"), **bearer(seq.users["a"])).status_code
+        == 404
+    )
 
 
 def test_the_sequential_standings_are_the_leaderboard_pages(seq):
@@ -178,22 +191,8 @@ def test_the_competition_lists_every_rounds_kind_and_status(seq):
 
 
 def test_the_sequential_attack_phase_over_the_api(db):
-    from pwscup.sequential import services
-    from tests.pwscup.seq_web_world import fixture_config, upload_file
 
-    config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(slug="seqapiatk", config=config, master=None, letters="ab")
-    for letter in "ab":
-        services.master_upload(
-            sequential=world.sequential,
-            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
-            team=world.teams[letter],
-        )
-        publish(world, letter, 1, fixture("small_release_1.csv"))
-    freeze(world)
-    for letter in "ab":
-        publish(world, letter, 2, fixture("small_release_2.csv"))
-    freeze(world)
+    world = attack_phase_world(slug="seqapiatk")
 
     status = status_of(world, world.users["b"])
     attack = next(t for t in status["submission_types"] if t["key"] == "attack")
@@ -206,7 +205,9 @@ def test_the_sequential_attack_phase_over_the_api(db):
     )
     assert published.status_code == 200 and b"pid" not in published.content.split(b"\n")[0]
 
-    guesses = b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
+    guesses = (
+        b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
+    )
     accepted = client.post(
         attack["url"],
         {"file": SimpleUploadedFile("guesses.csv", guesses), "target": "teamA"},

@@ -299,3 +299,20 @@ def test_an_unknown_secret_is_refused_by_name(played):
         archive_publish(competition=world.competition, secrets=["everything"], user=None)
     assert "everything" in str(refused.value)
     assert not ResultsArchive.objects.exists()
+
+
+def test_a_storage_that_cannot_take_the_archive_refuses_it_with_nothing_kept(
+    played, settings, tmp_path
+):
+    world, _targets = played
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the media folder should be")
+    settings.MEDIA_ROOT = blocker / "media"  # every write fails (NotADirectoryError)
+    organizer = client_of(world.organizer)
+    url = reverse("archives:console", args=["cup"])
+    response = organizer.post(url, {}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == 503 and int(response["Retry-After"]) >= 1
+    assert "現在、ファイルを保存できません" in response.content.decode()
+    assert 'data-testid="archive-error"' in response.content.decode()
+    assert not ResultsArchive.objects.exists()
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.ARCHIVE_PUBLISHED).exists()

@@ -26,8 +26,12 @@ from tests.pwscup.archive_world import (
 from tests.pwscup.dp_world import build_dp_world, close_now, toy_csv
 from tests.pwscup.factories import read_field
 from tests.pwscup.presentations_support import close, rendered, upload, window_for
-from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world
-from tests.pwscup.seq_web_world import upload_file as seq_upload
+from tests.pwscup.seq_web_world import (
+    attack_phase_world,
+    fixture,
+    fixture_config,
+    seq_world,
+)
 from tests.support import csv_upload
 
 pytestmark = pytest.mark.django_db
@@ -109,19 +113,7 @@ def test_a_dp_round_is_archived_after_its_close_and_scoring_only(db):
 
 def attack_world():
     """Teams A and B, each with its own master, publish both releases; the attack phase."""
-    config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(slug="seqarc", config=config, master=None, pool=None, letters="ab")
-    for letter in "ab":
-        seq_services.master_upload(
-            sequential=world.sequential,
-            uploaded_file=seq_upload(fixture("small_master.csv"), "master.csv"),
-            team=world.teams[letter],
-        )
-        publish(world, letter, 1, fixture("small_release_1.csv"))
-    freeze(world)
-    for letter in "ab":
-        publish(world, letter, 2, fixture("small_release_2.csv"))
-    freeze(world)
+    world = attack_phase_world(slug="seqarc", pool=None)
     return world
 
 

@@ -290,6 +290,18 @@ DP_BAD = [
         "'lots'",
     ),
     (
+        "level id with a slash",
+        lambda s: s["config"]["levels"][1].update(id="eps/1"),
+        "config.levels[1].id",
+        "Level id 'eps/1' is not valid",
+    ),
+    (
+        "target id with a space",
+        lambda s: s["config"]["workload"][0].update(id="gender age"),
+        "config.workload[0].id",
+        "Target id 'gender age' is not valid",
+    ),
+    (
         "unknown level field",
         lambda s: s["config"]["levels"][0].update(epsilom="0.1"),
         "config.levels[0].epsilom",

@@ -97,11 +97,32 @@ HOSTILE = {
     "no manifest": (lambda b: _zip([("readme.txt", b"hi")]), "The bundle has no manifest.json"),
     "manifest not json": (
         lambda b: _zip([("manifest.json", b"{nope")]),
-        "manifest.json is not JSON",
+        "manifest.json: Not valid JSON: the syntax breaks at line 1, column 2.",
+    ),
+    "manifest nested 100,000 levels": (
+        lambda b: _zip(
+            [("manifest.json", b'{"rounds": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")]
+        ),
+        "manifest.json: The JSON text is nested 100001 levels deep; at most 32 levels",
     ),
     "manifest not utf-8": (
         lambda b: _zip([("manifest.json", "{}".encode("utf-16"))]),
         "manifest.json is not UTF-8",
+    ),
+    "20,000 empty rounds": (
+        lambda b: _zip(
+            [
+                (
+                    "manifest.json",
+                    members_of(b)["manifest.json"].replace(
+                        b'"rounds": [', b'"rounds": [' + b"{}, " * 20_000, 1
+                    ),
+                )
+            ]
+        ),
+        # Said at once (the schema's errors are read lazily: a million of them once took
+        # minutes and gigabytes), each message once.
+        "manifest.json: rounds: 20001 items; at most 100 are allowed.",
     ),
     "manifest a list": (lambda b: _zip([("manifest.json", b"[]")]), "must hold a JSON object"),
     "version 2": (
@@ -128,16 +149,28 @@ def limits(settings):
     return settings
 
 
-def _temp_files() -> set[str]:
-    return {str(p) for p in Path(tempfile.gettempdir()).iterdir()}
+@pytest.fixture
+def temp_folder(tmp_path, monkeypatch, settings):
+    """This test's own temp folder, for Python's ``tempfile`` (its documented ``tempdir``)
+    and for Django's uploads: what the import leaves in a temp folder is found there, and
+    nothing else on the machine writes into it."""
+    folder = tmp_path / "temp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    settings.FILE_UPLOAD_TEMP_DIR = str(folder)
+    return folder
+
+
+def _temp_files(folder: Path) -> set[str]:
+    return {str(p) for p in folder.rglob("*")}
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))
-def test_the_service_refuses_each_hostile_bundle(world, limits, case):
+def test_the_service_refuses_each_hostile_bundle(world, limits, temp_folder, case):
     organizer = creator(world.organizer)
     make, expected = HOSTILE[case]
     data = make(competition_bundle(competition=world.competition).data)
-    before, temp_before = storage_names(), _temp_files()
+    before = storage_names()
     with pytest.raises(ValidationError) as caught:
         services.competition_import(
             bundle_file=io.BytesIO(data), name="", slug="copy", start=START, user=organizer
@@ -145,7 +178,7 @@ def test_the_service_refuses_each_hostile_bundle(world, limits, case):
     assert any(expected in message for message in caught.value.messages), caught.value.messages
     assert Competition.objects.count() == 1 and Round.objects.count() == 1
     assert storage_names() == before
-    assert _temp_files() == temp_before
+    assert _temp_files(temp_folder) == set()
     assert not Path("/etc/evil.csv").exists() and not Path("evil.csv").exists()
 
 
@@ -179,7 +212,7 @@ def _post(client, content: bytes, **fields):
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))
-def test_the_import_page_shows_each_refusal(world, limits, client, case):
+def test_the_import_page_shows_each_refusal(world, limits, client, temp_folder, case):
     organizer = creator(world.organizer)
     make, expected = HOSTILE[case]
     # Django's own check of an upload answers first for an empty file.
@@ -192,6 +225,7 @@ def test_the_import_page_shows_each_refusal(world, limits, client, case):
     assert 'data-testid="bundle-import-form"' in page
     assert expected in page, case
     assert Competition.objects.count() == 1
+    assert _temp_files(temp_folder) == set()
 
 
 def test_the_import_page_refuses_a_huge_upload_unread_and_a_large_one_unkept(

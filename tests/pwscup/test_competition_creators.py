@@ -50,7 +50,9 @@ def test_a_staff_organizer_may_neither_see_nor_change_the_right(
     page = client.get(CREATORS)
     assert page.status_code == 403
     text = page.content.decode()
-    assert "Only a superuser decides who may create competitions." in text
+    # The refusal says who holds the right and whom to ask for it.
+    assert "Only a superuser of this site decides who may create competitions" in text
+    assert "ask one of the site&#x27;s administrators if an account needs the right." in text
     superuser = django_user_model.objects.create_superuser(
         "root-s", email="root-secret@example.org", password="pw"
     )

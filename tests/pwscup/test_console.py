@@ -148,7 +148,7 @@ def test_inviting_a_co_organizer_by_email(client, console, django_user_model):
     client.force_login(world.organizer)
     url = reverse("console:organizer_invite", args=[world.competition.slug])
     missing = client.post(url, {"identifier": "nobody@example.org"})
-    assert "No single account has the username or e-mail &#x27;nobody@example.org&#x27;." in (
+    assert "No single active account has the e-mail address “nobody@example.org”." in (
         missing.content.decode()
     )
     assert client.post(url, {"identifier": "helper@example.org"}).status_code == 302
@@ -169,7 +169,10 @@ def test_an_e_mail_invitation_matches_e_mail_addresses_only(client, console, dja
     url = reverse("console:organizer_invite", args=[world.competition.slug])
     missing = client.post(url, {"identifier": "helper@example.org"})
     assert missing.status_code == 200
-    assert "No single account has the username or e-mail" in missing.content.decode()
+    # The refusal says how to name the account by its user name instead.
+    assert "If this is a user name holding @, write it as user:helper@example.org." in (
+        missing.content.decode()
+    )
     assert not world.competition.organizers.filter(pk=impostor.pk).exists()
     # The owner of the address is the one invited, even with the impostor beside them.
     helper = django_user_model.objects.create_user("helper", email="Helper@Example.org")
@@ -180,6 +183,11 @@ def test_an_e_mail_invitation_matches_e_mail_addresses_only(client, console, dja
     assert client.post(url, {"identifier": "user:helper@example.org"}).status_code == 302
     assert world.competition.organizers.filter(pk=impostor.pk).exists()
     assert user_by_name_or_email(identifier="x") is None
+    unknown = client.post(url, {"identifier": "user:nosuch"}).content.decode()
+    assert "No active account has the user name “nosuch”." in unknown
+    # Both invitation forms say how an input is read.
+    for page in (url, reverse("console:competition", args=[world.competition.slug])):
+        assert "For a user name that holds @, write user:NAME." in client.get(page).content.decode()
     django_user_model.objects.create_user("solo", email="other@ex.org")
     django_user_model.objects.create_user("someone", email="solo")  # a bogus address
     assert user_by_name_or_email(identifier="Solo").username == "solo"

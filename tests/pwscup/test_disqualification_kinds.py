@@ -25,8 +25,9 @@ from pwscup.dp.services import (
 from pwscup.sequential import services as seq_services
 from tests.pwscup.archive_world import publish_and_read
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
-from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world
-from tests.pwscup.seq_web_world import upload_file as seq_upload
+from tests.pwscup.seq_web_world import (
+    attack_phase_world,
+)
 from tests.support import csv_upload
 
 pytestmark = pytest.mark.django_db
@@ -43,19 +44,7 @@ def dp_estimate(gender_age, gender) -> bytes:
 def played_world():
     """Teams A and B play a sequential round (own masters, both releases frozen, attack
     phase, results published) and a DP round (an estimate each at ε = 1, closed, scored)."""
-    config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(slug="dqcup", config=config, master=None, pool=None, letters="ab")
-    for letter in "ab":
-        seq_services.master_upload(
-            sequential=world.sequential,
-            uploaded_file=seq_upload(fixture("small_master.csv"), "master.csv"),
-            team=world.teams[letter],
-        )
-        publish(world, letter, 1, fixture("small_release_1.csv"))
-    freeze(world)
-    for letter in "ab":
-        publish(world, letter, 2, fixture("small_release_2.csv"))
-    freeze(world)
+    world = attack_phase_world(slug="dqcup", pool=None)
     seq_services.results_publish(sequential=world.sequential)
 
     now = timezone.now()

@@ -13,10 +13,8 @@ from tests.pwscup.seq_web_world import (
     attack as seq_attack,
 )
 from tests.pwscup.seq_web_world import (
-    fixture,
+    attack_phase_world,
     fixture_config,
-    freeze,
-    publish,
     seq_world,
     tab,
     upload_file,
@@ -29,19 +27,7 @@ W6_GUESSES = b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,
 
 def attack_world():
     """Teams A and B each get the W3 master (uploaded per team) and publish 表 12 + 表 13."""
-    config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(slug="seqatk", config=config, master=None, pool=None, letters="ab")
-    for letter in "ab":
-        services.master_upload(
-            sequential=world.sequential,
-            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
-            team=world.teams[letter],
-        )
-        publish(world, letter, 1, fixture("small_release_1.csv"))
-    freeze(world)
-    for letter in "ab":
-        publish(world, letter, 2, fixture("small_release_2.csv"))
-    freeze(world)
+    world = attack_phase_world(slug="seqatk", pool=None)
     return world
 
 

@@ -13,6 +13,7 @@ from pwscup.sequential import example, services
 from pwscup.sequential.models import Release
 from tests.pwscup.live_support import live_box, poll
 from tests.pwscup.seq_web_world import (
+    attack_phase_world,
     fixture,
     fixture_config,
     freeze,
@@ -156,19 +157,7 @@ def test_the_submit_tab_puts_the_upload_form_first_then_the_limits_command_and_u
 
 
 def test_the_attack_form_comes_first_while_the_attack_phase_is_open(client):
-    config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(config=config, master=None, letters="ab")
-    for letter in "ab":
-        services.master_upload(
-            sequential=world.sequential,
-            uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
-            team=world.teams[letter],
-        )
-        publish(world, letter, 1, fixture("small_release_1.csv"))
-    freeze(world)
-    for letter in "ab":
-        publish(world, letter, 2, fixture("small_release_2.csv"))
-    freeze(world)
+    world = attack_phase_world()
     client.force_login(world.users["b"])
     page = text_of(client, tab(world, "submit"))
     assert page.index('data-testid="attack-phase"') < page.index('data-testid="upload"')

@@ -14,6 +14,12 @@ from pwscup.accounts.services import team_create
 from pwscup.core.errors import Refused
 from tests.pwscup.test_teams import account
 
+# Each look-alike of "Team A", with the letters of another alphabet its refusal names.
+LOOK_ALIKE_LETTERS = {
+    "T\u0435am A": "(U+0435 CYRILLIC SMALL LETTER IE)",
+    "Team \u0410": "(U+0410 CYRILLIC CAPITAL LETTER A)",
+    "\u03a4eam \u0391": "(U+03A4 GREEK CAPITAL LETTER TAU, U+0391 GREEK CAPITAL LETTER ALPHA)",
+}
 LOOK_ALIKES_OF_TEAM_A = {
     "cyrillic e": "T\u0435am A",
     "cyrillic capital a": "Team \u0410",
@@ -23,11 +29,11 @@ LOOK_ALIKES_OF_TEAM_A = {
     "doubled spaces": "  Team   A ",
 }
 HIDDEN = {
-    "zero-width space": ("Team\u200bA", "U+200B"),
-    "zero-width space at the end": ("Team A\u200b", "U+200B"),
-    "right-to-left override": ("\u202eA maeT", "U+202E"),
-    "byte-order mark": ("\ufeffTeam A", "U+FEFF"),
-    "a control character": ("Team\x07A", "U+0007"),
+    "zero-width space": ("Team\u200bA", "U+200B ZERO WIDTH SPACE"),
+    "zero-width space at the end": ("Team A\u200b", "U+200B ZERO WIDTH SPACE"),
+    "right-to-left override": ("\u202eA maeT", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    "byte-order mark": ("\ufeffTeam A", "U+FEFF ZERO WIDTH NO-BREAK SPACE"),
+    "a control character": ("Team\x07A", "U+0007"),  # a control has no Unicode name
 }
 
 
@@ -59,7 +65,8 @@ def test_registering_a_look_alike_of_a_team_name_is_refused_on_the_site(client, 
     if name_normal(name).casefold() == "team a":
         assert f"A team named “{name_normal(name)}” already exists." in shown, shown
     else:
-        assert "looks like the name of team “Team A” of this competition" in shown, shown
+        assert f"“{name}” reads as “Team A”, the name of another team" in shown, shown
+        assert LOOK_ALIKE_LETTERS[name] in shown, shown
     assert Team.objects.filter(competition=world.competition).count() == len(world.teams)
 
 
@@ -81,7 +88,9 @@ def test_names_are_stored_normal_and_other_scripts_are_welcome(world):
     assert Team.objects.get(pk=team.pk).name == "New Team"
     for name in ("チーム桜", "チームA", "Команда"):
         team_create(competition=world.competition, name=name)
-    with pytest.raises(Refused, match="looks like the name of team “チームA”"):
+    with pytest.raises(
+        Refused, match=re.escape("reads as “チームA”, the name of another team of this competition")
+    ):
         team_create(competition=world.competition, name="チーム\u0410")
 
 
@@ -92,7 +101,8 @@ def test_the_console_rename_uses_the_same_rule(client, world):
     url = reverse("console:team_rename", args=[world.competition.slug, team_b.pk])
     page = client.post(url, {"name": "T\u0435am A"})
     assert page.status_code == 200
-    assert "looks like the name of team “Team A”" in page.content.decode()
+    assert "reads as “Team A”, the name of another team" in page.content.decode()
+    assert "(U+0435 CYRILLIC SMALL LETTER IE)" in page.content.decode()
     team_b.refresh_from_db()
     assert team_b.name == "Team B"
     assert client.post(url, {"name": "Team\u200bB2"}).status_code == 200
@@ -114,7 +124,7 @@ def test_the_admin_adds_a_team_under_the_same_rule(client, world, django_user_mo
     }
     refused = client.post(reverse("admin:accounts_team_add"), {**data, "name": "\u03a4eam A"})
     assert refused.status_code == 200
-    assert "looks like the name of team “Team A”" in str(
+    assert "(U+03A4 GREEK CAPITAL LETTER TAU)" in str(
         refused.context["adminform"].form.errors["name"]
     )
     assert not Team.objects.filter(slug="lookalike").exists()

@@ -47,9 +47,14 @@ def derived_seed(round: Round, *parts) -> int:
 
 @transaction.atomic
 def round_assign_samples(*, round: Round) -> list[TeamDataset]:
-    """Per-team mode: draw each team's own sample of the master table (once per team)."""
+    """Per-team mode: draw each team's own sample of the master table (once per team).
+
+    The round's row is locked first: teams registering at the same moment each draw every
+    team's missing sample, and without the lock two of them would draw the same team's
+    (a unique violation). After the lock, the samples another draw committed are seen."""
     if not round.pwscup2015.is_per_team:
         return []
+    Round.objects.select_for_update().get(pk=round.pk)
     master = round_original_table(round=round)
     created = []
     for team in round.competition.teams.all():

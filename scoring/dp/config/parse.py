@@ -19,6 +19,7 @@ from scoring.dp.config.schema import Baselines, DPConfig, Level, Reconstruction,
 from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.errors import ConfigError
+from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 from scoring.messages import clip
 
 MAX_LEVEL_EPSILON = Fraction(100)
@@ -118,10 +119,14 @@ def _parse_numeric(raw: Any) -> dict[str, tuple[float, float]]:
     return numeric
 
 
-def _identified_entries(raw: Any, *, key: str, field: str, sample: str, duplicate: str, name: str):
+def _identified_entries(
+    raw: Any, *, key: str, field: str, sample: str, duplicate: str, name: str, check_ids: bool
+):
     """``(id, entry)`` of a non-empty list of ``{"id": text, <field>: <sample>}`` with
     distinct ids (``workload`` and ``levels``); a repeated id raises ``duplicate`` with the id
-    as the parameter ``name``."""
+    as the parameter ``name``. With ``check_ids``, an id is one of
+    :func:`scoring.identifiers.is_identifier` (with dots): it is a part of the round's URLs
+    and of file names."""
     if not isinstance(raw, list) or not raw:
         raise _bad(key, f'a non-empty list of {{"id", "{field}"}}', raw)
     ids = set()
@@ -129,13 +134,17 @@ def _identified_entries(raw: Any, *, key: str, field: str, sample: str, duplicat
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
             raise _bad(key, f'a list of {{"id": text, "{field}": {sample}}}', entry)
         entry_id = entry["id"]
+        if check_ids and not is_identifier(entry_id, dots=True):
+            raise DPError(f"dp.{name}.id_form", **{name: clip(entry_id)}, max=IDENTIFIER_MAX_LENGTH)
         if entry_id in ids:
             raise DPError(duplicate, **{name: clip(entry_id)})
         ids.add(entry_id)
         yield entry_id, entry
 
 
-def _parse_workload(raw: Any, attributes: dict, max_cells: int) -> tuple[Target, ...]:
+def _parse_workload(
+    raw: Any, attributes: dict, max_cells: int, *, check_ids: bool
+) -> tuple[Target, ...]:
     order = {a: k for k, a in enumerate(attributes)}
     targets = []
     for target_id, entry in _identified_entries(
@@ -145,6 +154,7 @@ def _parse_workload(raw: Any, attributes: dict, max_cells: int) -> tuple[Target,
         sample="[...]",
         duplicate="dp.target.duplicate",
         name="target",
+        check_ids=check_ids,
     ):
         names = entry.get("attributes")
         if not isinstance(names, list) or not names:
@@ -173,7 +183,7 @@ def _parse_workload(raw: Any, attributes: dict, max_cells: int) -> tuple[Target,
     return tuple(targets)
 
 
-def _parse_levels(raw: Any) -> tuple[Level, ...]:
+def _parse_levels(raw: Any, *, check_ids: bool) -> tuple[Level, ...]:
     levels = []
     for level_id, entry in _identified_entries(
         raw,
@@ -182,6 +192,7 @@ def _parse_levels(raw: Any) -> tuple[Level, ...]:
         sample="...",
         duplicate="dp.level.duplicate",
         name="level",
+        check_ids=check_ids,
     ):
         epsilon = parse_epsilon(entry.get("epsilon"), positive=False)
         if epsilon <= 0:
@@ -319,13 +330,17 @@ def _check_option_rules(*, adjacency: str, interactive: bool, batch: str, feedba
         raise DPError("dp.config.live_feedback")
 
 
-def parse_config(raw: Any) -> DPConfig:
+def parse_config(raw: Any, *, check_ids: bool = True) -> DPConfig:
     """Validate a DP round configuration and return it as a :class:`DPConfig`.
 
     Parameters
     ----------
     raw : dict, str or bytes
         The configuration as a JSON object, or its JSON text.
+    check_ids : bool, keyword-only
+        Whether the levels' and targets' ids must follow the identifier rule (a new
+        configuration); a stored one, checked when it was saved, is read without it (ids
+        saved before the rule keep working).
 
     Raises
     ------
@@ -336,8 +351,8 @@ def parse_config(raw: Any) -> DPConfig:
     attributes = _parse_attributes(raw["attributes"])
     numeric = _parse_numeric(raw.get("numeric", {}))
     max_cells = _integer(raw, "max_cells", DPConfig.max_cells, 2, 100_000_000)
-    workload = _parse_workload(raw["workload"], attributes, max_cells)
-    levels = _parse_levels(raw["levels"])
+    workload = _parse_workload(raw["workload"], attributes, max_cells, check_ids=check_ids)
+    levels = _parse_levels(raw["levels"], check_ids=check_ids)
     adjacency = _choice(raw, "adjacency", ("replace", "add_remove"), DPConfig.adjacency)
     interactive, batch = _parse_tracks(raw.get("tracks", {}))
     query_types = _parse_query_types(raw)

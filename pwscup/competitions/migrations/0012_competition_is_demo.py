@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("competitions", "0010_merge_upload_window_and_time_zone"),
+        ("competitions", "0011_competition_description_bounded"),
     ]
 
     operations = [
