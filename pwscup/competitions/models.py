@@ -49,6 +49,9 @@ class Competition(models.Model):
         default=False,
         help_text=_("Participants can no longer create or join teams (organizers still can)."),
     )
+    # Set by ``manage.py load_demo`` only: the competition it made, which it may complete on
+    # its next run (an import or a clone never makes a demo).
+    is_demo = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

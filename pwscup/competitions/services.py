@@ -107,8 +107,9 @@ def phase_window_check(
 
 
 def competition_create(
-    *, name: str, slug: str, description: str = "", organizers=()
+    *, name: str, slug: str, description: str = "", organizers=(), is_demo: bool = False
 ) -> Competition:
+    """``is_demo``: ``manage.py load_demo``'s competition, which its next run may complete."""
     slug_check(slug=slug)
     text_length_check(
         field="description",
@@ -116,10 +117,19 @@ def competition_create(
         value=description,
         max_length=DESCRIPTION_MAX_LENGTH,
     )
-    competition = Competition.objects.create(name=name, slug=slug, description=description)
+    competition = Competition.objects.create(
+        name=name, slug=slug, description=description, is_demo=is_demo
+    )
     if organizers:
         competition.organizers.set(organizers)
     return competition
+
+
+def competition_demo_mark(*, competition: Competition) -> None:
+    """Mark a demo made before demos were marked (``load_demo`` on a database holding only
+    the demo's accounts and that competition) as ``load_demo``'s own."""
+    Competition.objects.filter(pk=competition.pk).update(is_demo=True)
+    competition.is_demo = True
 
 
 def competition_organizers_add(*, competition: Competition, users) -> None:

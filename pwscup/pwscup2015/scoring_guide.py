@@ -1,12 +1,13 @@
 """What a team is scored against (reads only): the round's configuration as teams may
-download it, in words for the round page, and the command that reproduces the server's
-scores locally with the downloaded files."""
+download it, in words for the round page, and the commands that reproduce the server's
+scores locally with the downloaded files and the toolkit wheel of the Data tab."""
 
 from dataclasses import dataclass
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
+from pwscup.core.toolkit import wheel_filename
 from scoring.schema import NUMBER, ORIGINAL_VALUES
 
 ANONYMIZED_PLACEHOLDER = "anonymized.csv"
@@ -45,6 +46,7 @@ class ScoringGuide:
     number_columns: tuple[str, ...]
     command: str
     config_name: str
+    wheel: str  # the toolkit wheel the Data tab offers, which holds the server's scorer
     anonymized_placeholder: str = ANONYMIZED_PLACEHOLDER
 
 
@@ -69,4 +71,5 @@ def round_scoring_guide(*, round: Round, team: Team | None) -> ScoringGuide:
         number_columns=tuple(c for c in config["columns"] if domains.get(c) == NUMBER),
         command=command,
         config_name=config_download_name(round=round),
+        wheel=wheel_filename(),
     )

@@ -68,24 +68,35 @@ def paper_master() -> bytes:
 
 
 def demo_load(competition, *, organizer) -> list[SequentialRound]:
-    paper = services.sequential_round_create(
-        competition=competition,
-        name="ラウンド S1：逐次公開・論文の人物 / Round S1: sequential release, the paper's persons",
-        slug="seq-paper",
-        config=PAPER_CONFIG,
-        master_file=_Upload(paper_master(), "master.csv").file,
-        user=organizer,
-    )
-    generated = services.sequential_round_create(
-        competition=competition,
-        name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
-        slug="seq-generated",
-        config=GENERATED_CONFIG,
-        pool_file=_Upload(generated_pool(), "pool.csv").file,
-        user=organizer,
-    )
-    baseline_publish(sequential=generated, team_slugs=BASELINE_TEAMS)
-    return [paper, generated]
+    """Add the two sequential demo rounds to ``competition`` (those it lacks); returns the
+    rounds made. Teams B and C publish the generated round's releases when it is made."""
+    made = []
+    if not competition.rounds.filter(slug="seq-paper").exists():
+        made.append(
+            services.sequential_round_create(
+                competition=competition,
+                name=(
+                    "ラウンド S1：逐次公開・論文の人物 / "
+                    "Round S1: sequential release, the paper's persons"
+                ),
+                slug="seq-paper",
+                config=PAPER_CONFIG,
+                master_file=_Upload(paper_master(), "master.csv").file,
+                user=organizer,
+            )
+        )
+    if not competition.rounds.filter(slug="seq-generated").exists():
+        generated = services.sequential_round_create(
+            competition=competition,
+            name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
+            slug="seq-generated",
+            config=GENERATED_CONFIG,
+            pool_file=_Upload(generated_pool(), "pool.csv").file,
+            user=organizer,
+        )
+        baseline_publish(sequential=generated, team_slugs=BASELINE_TEAMS)
+        made.append(generated)
+    return made
 
 
 def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:

@@ -31,8 +31,8 @@ MAX_LISTED = 10
 _WORDS = {
     "query": {"en": "query", "ja": "クエリ"},
     "release": {"en": "release", "ja": "開示"},
-    "charge": {"en": "charge", "ja": "課金"},
-    "charges": {"en": "charges", "ja": "課金"},
+    "charge": {"en": "charge", "ja": "消費"},
+    "charges": {"en": "charges", "ja": "消費"},
 }
 
 

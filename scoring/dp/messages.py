@@ -191,12 +191,12 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "level's budget {budget} is left (spent {spent} in {earlier} earlier "
         "{charges}); nothing was charged",
         "ja": "拒否: {what} {number} は epsilon {asked} を求めていますが、レベルの予算 {budget} の"
-        "残りは {remaining} だけです（これまでの {earlier} 回の{charges}で {spent} を消費）。"
-        "課金はしていません",
+        "残りは {remaining} だけです（これまでの {earlier} 回の{charges}で {spent} を使っています）。"
+        "今回は予算を消費していません",
     },
     "dp.ledger.too_many_charges": {
         "en": "Level '{level}' allows at most {limit} charges",
-        "ja": "レベル '{level}' の課金は最大 {limit} 回です",
+        "ja": "レベル '{level}' で予算を消費できるのは最大 {limit} 回です",
     },
     # release declarations (§7.3, §12)
     "dp.release.not_object": {
@@ -252,7 +252,7 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.release.zero": {
         "en": "The release's total epsilon is 0: it carries no information; nothing was charged",
-        "ja": "この開示の epsilon の合計は 0 です。情報を含まないため、課金していません",
+        "ja": "この開示の epsilon の合計は 0 です。情報を含まないため、予算は消費していません",
     },
     "dp.release.over_budget": {
         "en": "The release costs epsilon {cost}, above the level's budget {budget}",

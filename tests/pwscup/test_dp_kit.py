@@ -7,14 +7,17 @@ against (the truth is secret: a team cannot run this one on the real round)."""
 
 import io
 import json
+import re
 import shlex
 import zipfile
 
 import numpy as np
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.template.loader import render_to_string
 from django.urls import reverse
 
+from pwscup.dp import kit
 from pwscup.dp.models import Estimate
 from pwscup.dp.services import (
     dp_estimate_check,
@@ -22,6 +25,7 @@ from pwscup.dp.services import (
     dp_release_request,
     dp_round_score,
 )
+from scoring.cli import build_parser
 from scoring.dp import load_dp_config, read_estimate, write_estimate
 from tests.pwscup.dp_world import build_dp_world, close_now, toy_csv
 from tests.pwscup.test_toolkit_wheel import (  # noqa: F401 (module-scoped fixtures)
@@ -163,3 +167,37 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
     assert scores["targets"].keys() == built.scores["targets"].keys()
     for target, measures in built.scores["targets"].items():
         assert scores["targets"][target] == pytest.approx(measures, **close), target
+
+
+# A command line of the README: an indented line, or one in backticks within the text.
+README_COMMAND = re.compile(r"^    (python -m scoring .*)$|`(python -m scoring [^`]*)`", re.M)
+
+
+def test_every_command_of_the_kit_readme_is_one_the_toolkit_accepts(capsys):
+    """Every ``python -m scoring …`` of the README, in both languages and with every track's
+    section shown, is accepted by the toolkit's own parser; each language shows the command
+    for Japanese messages in full (``--lang`` goes before the subcommand: after it, the
+    parser refuses it)."""
+    world = build_dp_world(slug="dpreadme")
+    context = kit._readme_context(world.dp_round, world.teams["a"])
+    context.update(uploads=True, batch_platform=True, interactive=True)
+    readme = render_to_string("dp/kit/README.md", context)
+    for section in ("## English", "## 日本語"):
+        start = readme.index(section)
+        end = readme.find("\n## ", start + 1)
+        text = readme[start : end if end > 0 else None]
+        # (``python -m scoring dp`` alone names the commands in the text: not a command line)
+        commands = [a or b for a, b in README_COMMAND.findall(text)]
+        commands = [c for c in commands if c != "python -m scoring dp"]
+        assert len(commands) >= 7, section
+        japanese = []
+        for command in commands:
+            words = shlex.split(command)
+            try:
+                args = build_parser().parse_args(words[3:])
+            except SystemExit as leave:  # --help leaves with 0, a refused command with 2
+                assert leave.code == 0, (section, command, capsys.readouterr().err)
+                continue
+            if args.lang == "ja":
+                japanese.append(command)
+        assert japanese, f"{section}: no command for Japanese messages"

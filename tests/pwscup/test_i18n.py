@@ -73,6 +73,18 @@ def test_no_message_is_fuzzy_or_untranslated_in_the_committed_catalogue():
     assert not untranslated, untranslated
 
 
+def test_spending_privacy_budget_reads_as_consuming_it_not_paying():
+    """課金 is paying money (in-app purchases): the budget ε is spent, 消費."""
+    entries = live_entries(polib.pofile(str(PO)))
+    paying = [label(e) for e in entries if "課金" in e.msgstr or "課金" in str(e.msgstr_plural)]
+    assert not paying, paying
+    translation_of = {e.msgid: e.msgstr for e in entries}
+    assert translation_of["Ask (charges ε)"] == "送信（ε を消費）"
+    assert translation_of["Query %(n)s answered; %(eps)s charged."] == (
+        "クエリ %(n)s に回答しました。%(eps)s を消費しました。"
+    )
+
+
 def test_compiled_catalogue_matches_the_source():
     with open(MO, "rb") as handle:
         compiled = gettext.GNUTranslations(handle)

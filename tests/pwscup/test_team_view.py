@@ -17,7 +17,8 @@ from django.urls import reverse
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
-from pwscup.kinds.tabs import RULES, SUBMIT, tab_url
+from pwscup.core.toolkit import wheel_filename
+from pwscup.kinds.tabs import DATA, RULES, SUBMIT, tab_url
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from pwscup.pwscup2015.selectors import ranking_key
 from pwscup.submissions.models import Status
@@ -113,6 +114,24 @@ def test_the_downloaded_files_and_the_command_give_the_servers_scores(
     for metric in scoring.METRICS:
         shown = format_metric(metric, submission.scores[metric])
         assert re.search(rf"^{metric}\s+\S.*\s{re.escape(shown)}$", table.stdout, re.M), metric
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_rules_tab_installs_the_toolkit_wheel_of_the_data_tab(world, client, language):
+    """The scorer the command runs is the toolkit the Data tab offers (as the kit's README
+    says), not a copy of the platform's source."""
+    rules = page(client, world, tab=RULES, HTTP_ACCEPT_LANGUAGE=language)
+    guide = by_testid(rules, "scoring-guide", "section")
+    wheel = wheel_filename()
+    assert by_testid(rules, "install-command", "pre").strip() == f"pip install {wheel}"
+    assert f'<a href="{tab_url(world.round, DATA)}">' in by_testid(rules, "install-how", "p")
+    assert "source" not in guide.lower() and "ソース" not in guide
+    data = page(client, world, tab=DATA, HTTP_ACCEPT_LANGUAGE=language)
+    toolkit = re.search(r'href="([^"]+)" data-testid="download-toolkit"', data).group(1)
+    assert toolkit == reverse("toolkit_download", args=[wheel])
+    if language == "ja":
+        assert "ツールキット（Python の wheel）を仮想環境に一度インストールします" in words(guide)
+        assert "Reproduce" not in guide
 
 
 def test_the_configuration_download_holds_no_value_of_the_original(world, client):

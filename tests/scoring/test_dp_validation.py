@@ -79,6 +79,21 @@ def test_a_rows_listing_reads_in_both_languages():
     assert "5 行目 ('17-')" in text and "全 12 行" in text
 
 
+def test_spending_the_budget_reads_as_consuming_it_in_japanese():
+    """課金 reads as paying money: the privacy budget is spent (消費), in every DP message."""
+    assert not [code for code, texts in DP_MESSAGES.items() if "課金" in texts["ja"]]
+    state = LedgerState(budget=Fraction(1), spent=Fraction(9, 10), charges=3)
+    with pytest.raises(DPError) as refused:
+        ledger_charge(state, Fraction(1, 2), what="query")
+    assert refused.value.render("ja") == (
+        "拒否: クエリ 4 は epsilon 0.5 を求めていますが、レベルの予算 1 の残りは 0.1 だけです"
+        "（これまでの 3 回の消費で 0.9 を使っています）。今回は予算を消費していません"
+    )
+    with pytest.raises(DPError) as too_many:
+        ledger_charge(state, Fraction(1, 20), what="release", max_charges=3, level_id="eps-1")
+    assert too_many.value.render("ja") == "レベル 'eps-1' で予算を消費できるのは最大 3 回です"
+
+
 # config ----------------------------------------------------------------------------------
 
 

@@ -1,9 +1,12 @@
 """Create the demo competition on the Adult fixture, with demo accounts.
 
 Only this command creates the demo accounts (password ``pwscup-demo``); it is meant for
-a laptop, never for a real competition. It refuses to run on a database holding other
-accounts or competitions unless ``--force``, and it never changes an existing account
-(password, staff or superuser flags), even with ``--force``.
+a laptop, never for a real competition. On a database that holds the demo (the competition
+it made, ``Competition.is_demo``) it adds what the demo lacks and keeps everything else: the
+class's accounts, teams, uploads and scores, and the demo's own rows as the class left them,
+so that ``scripts/demo`` starts again on the data of the day before. It refuses a database
+holding other accounts or competitions and no demo unless ``--force``, and it never changes
+an existing account (password, staff or superuser flags), even with ``--force``.
 """
 
 import datetime as dt
@@ -20,9 +23,10 @@ from pwscup.accounts.services import (
     user_get_or_create,
 )
 from pwscup.competitions.models import Competition
-from pwscup.competitions.services import competition_create
+from pwscup.competitions.services import competition_create, competition_demo_mark
 from pwscup.console.services import competition_creator_grant
-from pwscup.kinds import all_kinds
+from pwscup.core.errors import Refused
+from pwscup.kinds import all_kinds, kind_of
 from pwscup.presentations.services import presentation_window_create
 
 DEMO_PASSWORD = "pwscup-demo"
@@ -76,17 +80,27 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, slug, reset, force, **options):
-        found = non_demo_data(slug=slug)
-        if found and not force:
-            raise CommandError(
-                f"This database holds data that is not the demo's ({', '.join(found)}): "
-                "the demo is for a laptop, with its well-known passwords. "
-                "Use --force to load it anyway."
-            )
-        if reset:
-            Competition.objects.filter(slug=slug).delete()
-        if Competition.objects.filter(slug=slug).exists():
-            self.stdout.write(f"Demo competition '{slug}' already exists; nothing to do.")
+        competition = Competition.objects.filter(slug=slug).first()
+        ours = competition is not None and competition.is_demo
+        if not ours:
+            self.refuse_unless_forced(slug=slug, force=force)
+        if reset and competition is not None:
+            competition.delete()
+            competition, ours = None, False
+        if ours:
+            self.complete(competition)
+            return
+        if competition is not None:
+            if non_demo_data(slug=slug):
+                # Forced on a database of a class or a real competition: a competition of that
+                # slug that load_demo did not make is left alone, as it always was.
+                self.stdout.write(
+                    f"Competition '{slug}' exists and is not the demo's; nothing to do."
+                )
+                return
+            # The demo, made before load_demo marked its competition: nothing else is here.
+            competition_demo_mark(competition=competition)
+            self.complete(competition)
             return
         organizer, organizer_created = self.account(ORGANIZER)
         competition = competition_create(
@@ -94,21 +108,81 @@ class Command(BaseCommand):
             slug=slug,
             description=DEMO_DESCRIPTION,
             organizers=[organizer],
+            is_demo=True,
         )
         if organizer_created:
-            # Staff in the organizers' group, not a superuser: the demo shows what a real
-            # organizer sees (their own competitions only), and may create competitions.
-            organizer_grant(user=organizer, competition=competition)
-            competition_creator_grant(user=organizer)
+            self.organizer_grant(organizer, competition)
+        self.teams_add(competition)
+        self.rounds_add(competition, organizer=organizer)
+        self.presentations_add(competition, organizer=organizer)
+        self.stdout.write(self.style.SUCCESS(f"Demo competition '{slug}' created."))
+
+    def refuse_unless_forced(self, *, slug, force):
+        found = non_demo_data(slug=slug)
+        if found and not force:
+            raise CommandError(
+                f"This database holds data that is not the demo's ({', '.join(found)}) and "
+                "no demo: the demo is for a laptop, with its well-known passwords. "
+                "Use --force to load it anyway."
+            )
+
+    def complete(self, competition):
+        """The demo is here: add what it lacks (its organizer, teams, rounds, presentation
+        window), never changing nor deleting what exists (the class's accounts, teams,
+        uploads, scores, and the demo's rows as the class left them)."""
+        organizer, organizer_created = self.account(ORGANIZER)
+        if organizer_created:
+            self.organizer_grant(organizer, competition)
+        teams = self.teams_add(competition)
+        rounds_before = set(competition.rounds.values_list("pk", flat=True))
+        self.rounds_add(competition, organizer=organizer)
+        if teams:
+            # A demo team made again after the rounds: each round's kind draws its data (as
+            # for a team registered on the site); the rounds made just now drew theirs.
+            for round_ in competition.rounds.filter(pk__in=rounds_before):
+                kind_of(round_).teams_changed(round_)
+        if not competition.presentation_windows.exists():
+            self.presentations_add(competition, organizer=organizer)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo competition '{competition.slug}' already exists: what it lacked was "
+                "added, the rest (accounts, teams, uploads, scores) is kept."
+            )
+        )
+
+    def organizer_grant(self, organizer, competition):
+        # Staff in the organizers' group, not a superuser: the demo shows what a real
+        # organizer sees (their own competitions only), and may create competitions.
+        organizer_grant(user=organizer, competition=competition)
+        competition_creator_grant(user=organizer)
+
+    def teams_add(self, competition) -> list:
+        """The demo teams the competition lacks (by slug), each with its demo account;
+        returns those made."""
+        made = []
         for name, team_slug, username in TEAMS:
-            team = team_create(competition=competition, name=name, slug=team_slug)
-            membership_add(team=team, user=self.account(username)[0])
-        # Each round kind adds its demo rounds, the first kind's first (the registry's
-        # order): the command knows no game.
+            if competition.teams.filter(slug=team_slug).exists():
+                continue
+            try:
+                team = team_create(competition=competition, name=name, slug=team_slug)
+            except Refused as refusal:  # a team of the class took the name
+                self.stdout.write(f"Team '{name}' is not made again: {refusal}")
+                continue
+            user = self.account(username)[0]
+            if not competition.teams.filter(members=user).exists():
+                membership_add(team=team, user=user)
+            made.append(team)
+        return made
+
+    def rounds_add(self, competition, *, organizer):
+        # Each round kind adds the demo rounds the competition lacks, the first kind's first
+        # (the registry's order): the command knows no game.
         for kind in all_kinds():
             kind.demo_load(competition, organizer=organizer)
-        now = timezone.now()
+
+    def presentations_add(self, competition, *, organizer):
         # The closing session: every team presents its policies (slides open for two weeks).
+        now = timezone.now()
         presentation_window_create(
             competition=competition,
             user=organizer,
@@ -116,7 +190,6 @@ class Command(BaseCommand):
             opens_at=now - dt.timedelta(hours=1),
             closes_at=now + dt.timedelta(days=14),
         )
-        self.stdout.write(self.style.SUCCESS(f"Demo competition '{slug}' created."))
 
     def account(self, username: str):
         user, created = user_get_or_create(username=username, password=DEMO_PASSWORD)
