@@ -8,7 +8,9 @@ and its schedule) and its files, through ``RoundKind.bundle_export`` and
 
 Times are never absolute in a bundle: each is an offset from the competition's start (the
 earliest moment any of its rounds opens), written as an ISO 8601 duration (``"P3DT4H"``),
-so that one bundle can be played again from any start date.
+so that one bundle can be played again from any start date. Every kind writes its windows
+through ``schedule_offsets`` (a phase closed before it opened gets a length) and reads them
+back through ``window_at_offsets``.
 """
 
 import datetime as dt
@@ -122,14 +124,18 @@ def window_at_offsets(
     required) as ``start`` plus its offsets, refused when it closes when or before it opens
     with a message naming the round (``entry``) and the ``phase`` (its label) and saying
     what to do: a bundle of an older export keeps a phase closed before it opened so."""
+
+    def where(key):  # ``path`` "settings" is the top, as for ``setting_required``
+        return key if path == "settings" else f"{path}.{key}"
+
     times = {
-        key: at_offset(setting_required(window, key, path), start, field=f"{path}.{key}")
+        key: at_offset(setting_required(window, key, path), start, field=where(key))
         for key in ("opens_at", "closes_at")
     }
     if times["closes_at"] <= times["opens_at"]:
         raise ValidationError(
             {
-                f"{path}.closes_at": _(
+                where("closes_at"): _(
                     "Round “%(round)s” (%(slug)s), %(phase)s: it closes when or before it "
                     "opens, so it has no length (older exports wrote a phase that was closed "
                     "before it opened so). Export the competition again from its site, or in "
