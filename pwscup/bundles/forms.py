@@ -3,6 +3,7 @@
 import zoneinfo
 
 from django import forms
+from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
@@ -18,7 +19,10 @@ class NewCompetitionForm(forms.Form):
         required=False,
     )
     slug = forms.SlugField(
-        label=_("Address"), max_length=50, help_text=_("Used in the page address: /c/<address>/.")
+        label=_("Address"),
+        max_length=50,
+        # Django renders a help text as HTML: <address> would vanish as a tag.
+        help_text=escape(_("Used in the page address: /c/<address>/.")),
     )
     start = forms.DateTimeField(
         label=_("Start"),

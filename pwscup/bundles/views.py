@@ -17,9 +17,12 @@ from pwscup.bundles.forms import CloneForm, ImportForm
 from pwscup.bundles.manifest import schema_text
 from pwscup.competitions.selectors import console_competition, may_create_competitions
 from pwscup.core.form_fields import add_errors
+from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 
 # What a form's other fields may add to the upload's body.
 FORM_OVERHEAD_BYTES = 64 * 1024
+# What the import and clone pages say of a phase closed before it opened.
+SCHEDULE_NOTE = {"empty_phase_days": EMPTY_PHASE_LENGTH.days}
 
 
 @cache_control(public=True, max_age=3600)
@@ -61,7 +64,9 @@ def competition_clone(request, competition_slug):
         else:
             messages.success(request, _("Competition cloned: you organize the copy."))
             return redirect("console:competition", clone.slug)
-    return render(request, "bundles/clone.html", {"competition": competition, "form": form})
+    return render(
+        request, "bundles/clone.html", {"competition": competition, "form": form, **SCHEDULE_NOTE}
+    )
 
 
 class _BundleSizeHandler(FileUploadHandler):
@@ -102,7 +107,7 @@ def competition_import(request):
         return render(
             request,
             "bundles/import.html",
-            {"form": ImportForm(), "refusal": _too_large_message()},
+            {"form": ImportForm(), "refusal": _too_large_message(), **SCHEDULE_NOTE},
             status=413,
         )
     request.upload_handlers.insert(0, _BundleSizeHandler(request))
@@ -128,4 +133,4 @@ def _competition_import(request):
         else:
             messages.success(request, _("Competition imported: you organize it."))
             return redirect("console:competition", competition.slug)
-    return render(request, "bundles/import.html", {"form": form})
+    return render(request, "bundles/import.html", {"form": form, **SCHEDULE_NOTE})

@@ -1,6 +1,7 @@
 """The console's competition and team forms: they collect values; the services check them."""
 
 from django import forms
+from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
@@ -21,7 +22,10 @@ ROLE_LABELS = {
 class CompetitionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(
-        label=_("Address"), max_length=50, help_text=_("Used in the page address: /c/<address>/.")
+        label=_("Address"),
+        max_length=50,
+        # Django renders a help text as HTML: <address> would vanish as a tag.
+        help_text=escape(_("Used in the page address: /c/<address>/.")),
     )
     description = forms.CharField(
         label=_("Description (Markdown)"),

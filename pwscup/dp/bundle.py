@@ -14,7 +14,7 @@ round's order (cells are row-major in it), so ``attributes`` is a list of
 """
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from pwscup.dp import engine
@@ -22,15 +22,15 @@ from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
 from pwscup.kinds.bundles import (
     RoundBundle,
-    at_offset,
     limits_export,
     limits_read,
     named_list,
     named_list_read,
-    offset_from,
+    schedule_offsets,
     setting_required,
     settings_known,
     settings_object,
+    window_at_offsets,
 )
 from scoring.dp.errors import DPError
 from scoring.dp.exact import parse_epsilon
@@ -38,6 +38,7 @@ from scoring.dp.exact import parse_epsilon
 ORIGINAL = "original.csv"
 SETTINGS_KEYS = ("config", "schedule", "limits")
 SCHEDULE_KEYS = ("opens_at", "closes_at")
+RELEASE_PHASE = gettext_lazy("Release phase")
 # The normalised form of a workload target and of a level: any other field is refused (a
 # misspelt "epsilom" must not pass silently as it would in a hand-written console JSON).
 ENTRY_FIELDS = {"workload": ("id", "attributes"), "levels": ("id", "epsilon")}
@@ -62,13 +63,12 @@ def round_bundle(round, *, anchor) -> RoundBundle:
         {name: list(values) for name, values in config["attributes"].items()}, "values"
     )
     original = round.original_source if round.original_source else round.original_file
+    # A release phase closed before it opened gets a length (``schedule_offsets``).
+    ((opens_at, closes_at),) = schedule_offsets([(dp_round.opens_at, dp_round.closes_at)], anchor)
     return RoundBundle(
         settings={
             "config": config,
-            "schedule": {
-                "opens_at": offset_from(dp_round.opens_at, anchor),
-                "closes_at": offset_from(dp_round.closes_at, anchor),
-            },
+            "schedule": {"opens_at": opens_at, "closes_at": closes_at},
             "limits": limits_export(dp_round),
         },
         files={ORIGINAL: engine.stored_bytes(original)},
@@ -89,10 +89,9 @@ def round_from_bundle(*, competition, entry, start, user):
     config = _config_of(setting_required(settings, "config", "settings"))
     schedule = settings_object(setting_required(settings, "schedule", "settings"), "schedule")
     settings_known(schedule, SCHEDULE_KEYS, "schedule")
-    window = {
-        key: at_offset(setting_required(schedule, key, "schedule"), start, field=f"schedule.{key}")
-        for key in SCHEDULE_KEYS
-    }
+    opens_at, closes_at = window_at_offsets(
+        schedule, start, path="schedule", entry=entry, phase=RELEASE_PHASE
+    )
     # A bundle written before DP rounds had upload limits has none: no limit.
     limits = limits_read(settings["limits"]) if "limits" in settings else {}
     table = _files(entry.files)
@@ -108,8 +107,8 @@ def round_from_bundle(*, competition, entry, start, user):
             table=table,
             table_filename=ORIGINAL,
             config_raw=config,
-            opens_at=window["opens_at"],
-            closes_at=window["closes_at"],
+            opens_at=opens_at,
+            closes_at=closes_at,
             timezone_name=entry.timezone,
             **limits,
             order=entry.order,

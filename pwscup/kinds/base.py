@@ -253,14 +253,14 @@ class RoundKind:
 
     def bundle_export(self, round, *, anchor):
         """The round as a competition bundle holds it: a ``pwscup.kinds.bundles.RoundBundle``
-        of its settings (configuration, schedule as ``offset_from(at, anchor)``, limits) and
-        its organizer files (original, samples). ``bundle_import`` of the result, then
+        of its settings (configuration, schedule as ``schedule_offsets(windows, anchor)``,
+        limits) and its organizer files (original, samples). ``bundle_import`` of the result, then
         ``bundle_export`` again with the same anchor, gives equal settings and files."""
         raise NotImplementedError
 
     def bundle_import(self, *, competition, entry, start, user):
         """Create the round ``entry`` (a ``pwscup.kinds.bundles.RoundEntry``) in
-        ``competition``, its schedule ``at_offset(..., start, field=...)``, through the same
+        ``competition``, its schedule ``window_at_offsets`` (or ``at_offset``), through the same
         services as the kind's console (every check they make). Raises ``ValidationError``
         keyed by the settings' field (``"levels[2].epsilon"``) or the file's role, with a
         message naming the value. Returns the ``Round``. Runs inside the import's

@@ -8,7 +8,9 @@ and its schedule) and its files, through ``RoundKind.bundle_export`` and
 
 Times are never absolute in a bundle: each is an offset from the competition's start (the
 earliest moment any of its rounds opens), written as an ISO 8601 duration (``"P3DT4H"``),
-so that one bundle can be played again from any start date.
+so that one bundle can be played again from any start date. Every kind writes its windows
+through ``schedule_offsets`` (a phase closed before it opened gets a length) and reads them
+back through ``window_at_offsets``.
 """
 
 import datetime as dt
@@ -82,6 +84,67 @@ def at_offset(offset, start: dt.datetime, *, field: str) -> dt.datetime:
         raise ValidationError(
             {field: _("%(value)s is too far from the start date.") % {"value": offset[:80]}}
         ) from None
+
+
+# A round's schedule in a bundle. Publishing (or *Close now*) closes every phase still to
+# come at that moment: a phase that had not opened yet then opens and closes at the same
+# instant, and its planned length is not kept anywhere. Such a phase cannot be created again
+# (a phase closes after it opens), so the export gives it ``EMPTY_PHASE_LENGTH``; one rule for
+# every kind, here, so that every kind's finished round can be imported and cloned.
+
+EMPTY_PHASE_LENGTH = dt.timedelta(days=7)
+
+
+def schedule_offsets(windows, anchor: dt.datetime) -> list[tuple[str | None, str | None]]:
+    """A round's upload windows, ``(opens_at, closes_at)`` in the order they run (``None``:
+    no such time), as offsets from ``anchor`` (``offset_from``), every window of positive
+    length: one that closes when (or before) it opens gets ``EMPTY_PHASE_LENGTH`` from its
+    opening, and every later window of the list moves as much later, so that the phases
+    keep their order and the gaps between them (``docs/bundles.md``).
+
+    >>> at = dt.datetime(2026, 4, 6, 9, tzinfo=dt.UTC)
+    >>> schedule_offsets([(at, at + dt.timedelta(days=2)), (at + dt.timedelta(days=2),) * 2], at)
+    [('P0DT00H00M00S', 'P2DT00H00M00S'), ('P2DT00H00M00S', 'P9DT00H00M00S')]
+    """
+    shift, offsets = dt.timedelta(0), []
+    for opens_at, closes_at in windows:
+        opens_at = None if opens_at is None else opens_at + shift
+        closes_at = None if closes_at is None else closes_at + shift
+        if opens_at is not None and closes_at is not None and closes_at <= opens_at:
+            shift += opens_at + EMPTY_PHASE_LENGTH - closes_at
+            closes_at = opens_at + EMPTY_PHASE_LENGTH
+        offsets.append((offset_from(opens_at, anchor), offset_from(closes_at, anchor)))
+    return offsets
+
+
+def window_at_offsets(
+    window: dict, start: dt.datetime, *, path: str, entry: "RoundEntry", phase
+) -> tuple[dt.datetime, dt.datetime]:
+    """A window ``{"opens_at": ..., "closes_at": ...}`` of the settings at ``path`` (both
+    required) as ``start`` plus its offsets, refused when it closes when or before it opens
+    with a message naming the round (``entry``) and the ``phase`` (its label) and saying
+    what to do: a bundle of an older export keeps a phase closed before it opened so."""
+
+    def where(key):  # ``path`` "settings" is the top, as for ``setting_required``
+        return key if path == "settings" else f"{path}.{key}"
+
+    times = {
+        key: at_offset(setting_required(window, key, path), start, field=where(key))
+        for key in ("opens_at", "closes_at")
+    }
+    if times["closes_at"] <= times["opens_at"]:
+        raise ValidationError(
+            {
+                where("closes_at"): _(
+                    "Round “%(round)s” (%(slug)s), %(phase)s: it closes when or before it "
+                    "opens, so it has no length (older exports wrote a phase that was closed "
+                    "before it opened so). Export the competition again from its site, or in "
+                    "manifest.json set its closes_at to a later duration than its opens_at."
+                )
+                % {"round": entry.name, "slug": entry.slug, "phase": phase}
+            }
+        )
+    return times["opens_at"], times["closes_at"]
 
 
 # Reading a kind's ``settings`` from an uploaded manifest: untrusted JSON, checked step by
@@ -179,7 +242,9 @@ def limits_read(raw, *, field: str = "limits") -> dict:
     for key in LIMIT_KEYS:
         value = setting_required(limits, key, field)
         if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= POSITIVE_INT_MAX
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= POSITIVE_INT_MAX
         ):
             raise setting_type_error(
                 f"{field}.{key}",

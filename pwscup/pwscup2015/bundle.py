@@ -24,12 +24,12 @@ from pwscup.competitions.services import read_file_bytes
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.kinds.bundles import (
     RoundBundle,
-    at_offset,
-    offset_from,
+    schedule_offsets,
     setting_required,
     setting_type_error,
     settings_known,
     settings_object,
+    window_at_offsets,
 )
 from pwscup.pwscup2015.console.services import console_round_create
 from pwscup.pwscup2015.models import Pwscup2015Round
@@ -49,7 +49,17 @@ SETTINGS_KEYS = ("config", *CHOICES, *COUNTS, "utility_gates", "tie_break_metric
 
 def round_bundle(round, *, anchor):
     game = round.pwscup2015
-    phases = {phase.kind: phase for phase in round.phases.all()}
+    # In the order the phases run (``Phase.Kind``): a phase closed before it opened gets a
+    # length and moves the next one (``schedule_offsets``).
+    by_kind = {phase.kind: phase for phase in round.phases.all()}
+    phases = {kind: by_kind[kind] for kind in Phase.Kind.values if kind in by_kind}
+    windows = dict(
+        zip(
+            phases,
+            schedule_offsets([(p.opens_at, p.closes_at) for p in phases.values()], anchor),
+            strict=True,
+        )
+    )
     anonymization, attack = phases.get(Phase.Kind.ANONYMIZATION), phases.get(Phase.Kind.ATTACK)
     settings = {
         "config": round.config,
@@ -68,13 +78,13 @@ def round_bundle(round, *, anchor):
         ),
         "phases": {
             kind: {
-                "opens_at": offset_from(phase.opens_at, anchor),
-                "closes_at": offset_from(phase.closes_at, anchor),
+                "opens_at": windows[kind][0],
+                "closes_at": windows[kind][1],
                 "daily_limit": phase.daily_limit,
                 "total_limit": phase.total_limit,
                 "leaderboard_public": phase.leaderboard_public,
             }
-            for kind, phase in sorted(phases.items())
+            for kind, phase in phases.items()
         },
     }
     return RoundBundle(settings=settings, files={ORIGINAL: read_file_bytes(round.original_file)})
@@ -133,16 +143,17 @@ def _settings_read(settings) -> dict:
     return values
 
 
-def _phases(phases: dict, start) -> dict:
+def _phases(phases: dict, start, entry) -> dict:
     """``{kind: phase_set keyword arguments}`` with the times ``start`` plus the offsets."""
     errors, result = {}, {}
     for kind, values in phases.items():
         times = {}
-        for key in ("opens_at", "closes_at"):
-            try:
-                times[key] = at_offset(values[key], start, field=f"phases.{kind}.{key}")
-            except ValidationError as error:
-                errors.update(error.message_dict)
+        try:
+            times["opens_at"], times["closes_at"] = window_at_offsets(
+                values, start, path=f"phases.{kind}", entry=entry, phase=Phase.Kind(kind).label
+            )
+        except ValidationError as error:
+            errors.update(error.message_dict)
         result[kind] = {
             **times,
             "daily_limit": values["daily_limit"],
@@ -174,7 +185,7 @@ def round_from_bundle(*, competition, entry, start, user):
             }
         )
     settings = _settings_read(settings)
-    phases = _phases(settings["phases"], start)
+    phases = _phases(settings["phases"], start, entry)
     try:
         return console_round_create(
             user=user,

@@ -35,7 +35,7 @@ from pwscup.kinds.bundles import (
     limits_read,
     named_list,
     named_list_read,
-    offset_from,
+    schedule_offsets,
     setting_required,
     setting_type_error,
     settings_known,
@@ -89,7 +89,13 @@ def round_bundle(round, *, anchor) -> RoundBundle:
     return RoundBundle(
         settings={
             "config": config,
-            "schedule": {"step_closes": [offset_from(at, anchor) for at in closes]},
+            # Releases only close (each one after the last): no window to give a length.
+            "schedule": {
+                "step_closes": [
+                    closes_at
+                    for _opens, closes_at in schedule_offsets([(None, at) for at in closes], anchor)
+                ]
+            },
             "auto_freeze": sequential.auto_freeze,
             "limits": limits_export(sequential),
         },

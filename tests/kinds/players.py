@@ -88,6 +88,11 @@ class Player:
         """Move the upload window's close to the past, through the kind's services."""
         raise NotImplementedError
 
+    def postpone(self, arena: Arena) -> None:
+        """Move every upload window of the round to open tomorrow or later, in the order they
+        run, through the kind's services: publishing then closes windows that never opened."""
+        raise NotImplementedError
+
     def publish(self, arena: Arena) -> None:
         """Publish the round's results through the kind's own console action."""
         actions = kind_of(arena.round).console_actions(arena.round)
@@ -154,6 +159,20 @@ def phase_close(arena: Arena) -> None:
         opens_at=now - dt.timedelta(hours=2),
         closes_at=now - dt.timedelta(minutes=1),
     )
+
+
+def phases_postpone(arena: Arena) -> None:
+    """Move the arena round's core phases (``phase_set``) to open tomorrow or later, one day
+    each, in the order they run."""
+    now = timezone.now()
+    kinds = set(arena.round.phases.values_list("kind", flat=True))
+    for day, kind in enumerate((k for k in Phase.Kind.values if k in kinds), start=1):
+        phase_set(
+            round=arena.round,
+            kind=kind,
+            opens_at=now + dt.timedelta(days=day),
+            closes_at=now + dt.timedelta(days=day + 1),
+        )
 
 
 def creator(user):

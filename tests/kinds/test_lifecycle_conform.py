@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from pwscup.archives.services import archive_publish
-from pwscup.bundles.services import competition_export, competition_import
+from pwscup.bundles.services import competition_clone, competition_export, competition_import
 from pwscup.console.services import console_team_disqualify, console_team_reinstate
 from pwscup.kinds import kind_of
 from pwscup.kinds.archives import SECRETS
@@ -59,6 +59,54 @@ def test_a_bundle_gives_the_round_back_equal_in_every_state(player, arena_of, st
     assert manifest(again)["rounds"] == manifest(exported)["rounds"]
     # A bundle carries settings, never what was published.
     assert not kind_of(round_).results_published(round_)
+
+
+def windows(round_) -> list[tuple]:
+    """The round's schedule (``RoundKind.schedule_lines``): each window's label, its length
+    (``None`` without an opening) and its close's offset from the first line's."""
+    lines = kind_of(round_).schedule_lines(round_)
+    first = next((line["opens_at"] or line["closes_at"] for line in lines), None)
+    return [
+        (
+            line["label"],
+            line["closes_at"] - line["opens_at"] if line["opens_at"] else None,
+            line["closes_at"] - first,
+        )
+        for line in lines
+    ]
+
+
+def test_a_round_published_before_it_opened_imports_and_clones(player, arena_of):
+    """Publishing closes the windows still to come: one that had not opened yet closes at
+    its opening. The bundle gives it a length (docs/bundles.md), so next year's copy, as an
+    import or as a clone, has windows of positive length in the same order."""
+    arena = arena_of()
+    player.postpone(arena)
+    player.publish(arena)
+    player.run_jobs()
+    arena.round.refresh_from_db()
+    exported = competition_export(competition=arena.competition, user=arena.organizer)
+    organizer = creator(arena.organizer)
+    start = timezone.now() + dt.timedelta(days=30)
+    imported = competition_import(
+        bundle_file=io.BytesIO(exported), name="", slug="next", start=start, user=organizer
+    )
+    cloned = competition_clone(
+        competition=arena.competition, name="", slug="next-clone", start=start, user=organizer
+    )
+    source = windows(arena.round)
+    for copy in (imported, cloned):
+        (round_,) = copy.rounds.all()
+        copied = windows(round_)
+        assert [line[0] for line in copied] == [line[0] for line in source]
+        lengths = [length for _label, length, _close in copied if length is not None]
+        assert all(length > dt.timedelta(0) for length in lengths), copied
+        closes = [close for _label, _length, close in copied]
+        assert closes == sorted(closes) and len(set(closes)) == len(closes), copied
+        opens = [line["opens_at"] for line in kind_of(round_).schedule_lines(round_)]
+        assert [at for at in opens if at is not None] == sorted(at for at in opens if at)
+        again = competition_export(competition=copy, user=arena.organizer)
+        assert manifest(again)["rounds"] == manifest(exported)["rounds"]
 
 
 def test_publishing_goes_through_the_kind_and_is_reported(player, arena_of):

@@ -360,7 +360,7 @@ DP_BAD = [
         "closes before it opens",
         lambda s: s["schedule"].update(closes_at="-P1D"),
         "schedule.closes_at",
-        "must close after it opens",
+        "Release phase: it closes when or before it opens",
     ),
     (
         "date out of range",

@@ -11,12 +11,15 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils import translation
+from django.utils.dateparse import parse_duration
 
 from pwscup.bundles import services
 from pwscup.bundles.manifest import SCHEMA_PATH
 from pwscup.bundles.selectors import competition_bundle
 from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.presentations.services import presentation_window_create
+from pwscup.pwscup2015.console.services import console_round_publish
 from pwscup.pwscup2015.models import Pwscup2015Round
 from tests.pwscup.bundle_helpers import (
     START,
@@ -226,8 +229,8 @@ def test_the_schema_is_valid_and_served_as_it_is(client):
         ),
         (
             lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(closes_at="-P1D"),
-            "manifest.json: rounds[0] (r1).settings.phases.attack.closes_at: A phase must "
-            "close after it opens",
+            "manifest.json: rounds[0] (r1).settings.phases.attack.closes_at: Round “Round” "
+            "(r1), Attack phase: it closes when or before it opens",
         ),
         (
             lambda m: m["rounds"][0]["settings"]["config"].update(qi=["no-such-column"]),
@@ -469,3 +472,71 @@ def test_presentation_windows_go_round_trip_without_their_slides(world):
     messages = _refused(late, organizer, slug="copy-3")
     assert any(m.startswith("manifest.json: presentations[1].closes_at:") for m in messages)
     assert not Competition.objects.filter(slug__in=["copy-2", "copy-3"]).exists()
+
+
+def test_a_round_published_before_its_attack_phase_opened_exports_imports_and_clones(
+    make_world,
+):
+    """Publishing closes the attack phase that had not opened yet at that instant (it opens
+    and closes at once): the export gives it seven days from its opening (no length of it
+    is kept), after the anonymization phase as before; import and clone accept the bundle."""
+    world = make_world(attack_open=False)
+    organizer = creator(world.organizer)
+    console_round_publish(user=organizer, round=world.round)
+    world.attack.refresh_from_db()
+    assert world.attack.opens_at == world.attack.closes_at  # what publishing did
+    data = services.competition_export(competition=world.competition, user=organizer)
+    phases = manifest_of(data)["rounds"][0]["settings"]["phases"]
+    opens = parse_duration(phases["attack"]["opens_at"])
+    assert parse_duration(phases["attack"]["closes_at"]) - opens == dt.timedelta(days=7)
+    assert parse_duration(phases["anonymization"]["closes_at"]) == opens
+    assert manifest_of(data)["rounds"][0]["settings"]["allow_attack_before_close"] is False
+    imported = _import(data, organizer, slug="next-year")
+    cloned = services.competition_clone(
+        competition=world.competition, name="", slug="next-clone", start=START, user=organizer
+    )
+    for competition in (imported, cloned):
+        attack = Phase.objects.get(round__competition=competition, kind=Phase.Kind.ATTACK)
+        anonymization = Phase.objects.get(
+            round__competition=competition, kind=Phase.Kind.ANONYMIZATION
+        )
+        assert anonymization.opens_at == START
+        assert anonymization.closes_at == attack.opens_at
+        assert attack.closes_at - attack.opens_at == dt.timedelta(days=7)
+
+
+def _collapsed(manifest):
+    """What an older export wrote of a round published before its attack phase opened."""
+    attack = manifest["rounds"][0]["settings"]["phases"]["attack"]
+    attack["closes_at"] = attack["opens_at"]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            "Round “Round” (r1), Attack phase: it closes when or before it opens, so it has no "
+            "length (older exports wrote a phase that was closed before it opened so). Export "
+            "the competition again from its site, or in manifest.json set its closes_at to a "
+            "later duration than its opens_at.",
+        ),
+        (
+            "ja",
+            "ラウンド「Round」（r1）の攻撃フェーズ：終了が開始と同時か開始より前のため、期間が"
+            "ありません（開始前に締め切られたフェーズを、以前の書き出しはこのように記録していま"
+            "した）。元のサイトでコンペティションをもう一度書き出すか、manifest.json でこの "
+            "closes_at を opens_at より後の期間にしてください。",
+        ),
+    ],
+)
+def test_a_phase_without_length_is_refused_naming_the_round_the_phase_and_the_way_out(
+    world, language, expected
+):
+    organizer = creator(world.organizer)
+    data = rebuilt(competition_bundle(competition=world.competition).data, change=_collapsed)
+    with translation.override(language):
+        messages = _refused(data, organizer)
+    colon = "：" if language == "ja" else ": "
+    where = "rounds[0] (r1).settings.phases.attack.closes_at"
+    assert messages == [f"manifest.json{colon}{where}{colon}{expected}"]

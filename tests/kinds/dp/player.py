@@ -30,6 +30,14 @@ class DPPlayer(Player):
             closes_at=now - dt.timedelta(minutes=1),
         )
 
+    def postpone(self, arena):
+        now = timezone.now()
+        dp_round_window_set(
+            dp_round=arena.state,
+            opens_at=now + dt.timedelta(days=1),
+            closes_at=now + dt.timedelta(days=2),
+        )
+
     def publish(self, arena):
         """A DP round's results are out once its phase has closed and it is scored: the
         console's *Close now and score* (or *Score again* once closed), then the scoring job."""

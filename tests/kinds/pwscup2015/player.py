@@ -1,12 +1,10 @@
 """The anonymize-then-attack game (PWSCup 2015) in the conformance suite: an anonymized CSV
 uploaded to the anonymization phase."""
 
-
-
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.kinds.players import Arena, Player, phase_close, uploaded
+from tests.kinds.players import Arena, Player, phase_close, phases_postpone, uploaded
 from tests.pwscup.factories import freeze, run_operations
 from tests.support import build_world, noisy_copy
 
@@ -20,6 +18,9 @@ class Pwscup2015Player(Player):
 
     def close(self, arena):
         phase_close(arena)
+
+    def postpone(self, arena):
+        phases_postpone(arena)
 
     def play_results(self, arena, letters="ab"):
         """The final ranking ranks the published targets: each team's upload, then the

@@ -15,9 +15,7 @@ class SequentialPlayer(Player):
     key = "sequential"
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
-        world = seq_world(
-            slug=slug, letters="ab", daily_limit=daily_limit, total_limit=total_limit
-        )
+        world = seq_world(slug=slug, letters="ab", daily_limit=daily_limit, total_limit=total_limit)
         sequential = world.sequential
         services.schedule_set(
             sequential=sequential,
@@ -30,6 +28,13 @@ class SequentialPlayer(Player):
         services.schedule_set(
             sequential=arena.state,
             first_close=timezone.now() - dt.timedelta(minutes=1),
+            step_length=dt.timedelta(days=1),
+        )
+
+    def postpone(self, arena):
+        services.schedule_set(
+            sequential=arena.state,
+            first_close=timezone.now() + dt.timedelta(days=2),
             step_length=dt.timedelta(days=1),
         )
 

@@ -1,24 +1,26 @@
 """The toy round in a competition bundle: its phase's times (offsets from the bundle's
-anchor) and limits, created again through the toy's own service."""
+anchor, through the core's schedule rule) and limits, created again through the toy's own
+service."""
 
 from pwscup.kinds.bundles import (
     RoundBundle,
-    at_offset,
-    offset_from,
+    schedule_offsets,
     settings_known,
     settings_object,
+    window_at_offsets,
 )
 from tests.kinds.toy.services import toy_round_create
 
-KEYS = ("opens", "closes", "daily_limit", "total_limit")
+KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
 
 
 def round_bundle(round, *, anchor) -> RoundBundle:
     phase = round.phases.get()
+    ((opens_at, closes_at),) = schedule_offsets([(phase.opens_at, phase.closes_at)], anchor)
     return RoundBundle(
         settings={
-            "opens": offset_from(phase.opens_at, anchor),
-            "closes": offset_from(phase.closes_at, anchor),
+            "opens_at": opens_at,
+            "closes_at": closes_at,
             "daily_limit": phase.daily_limit,
             "total_limit": phase.total_limit,
         }
@@ -28,12 +30,15 @@ def round_bundle(round, *, anchor) -> RoundBundle:
 def round_from_bundle(*, competition, entry, start):
     settings = settings_object(entry.settings, "settings")
     settings_known(settings, KEYS, "settings")
+    opens_at, closes_at = window_at_offsets(
+        settings, start, path="settings", entry=entry, phase="Toy phase"
+    )
     return toy_round_create(
         competition=competition,
         name=entry.name,
         slug=entry.slug,
-        opens_at=at_offset(settings["opens"], start, field="opens"),
-        closes_at=at_offset(settings["closes"], start, field="closes"),
+        opens_at=opens_at,
+        closes_at=closes_at,
         daily_limit=settings["daily_limit"],
         total_limit=settings["total_limit"],
     )

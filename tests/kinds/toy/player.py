@@ -15,7 +15,7 @@ from pwscup.accounts.services import user_create
 from pwscup.competitions.services import competition_create
 from pwscup.kinds import register, unregister
 from pwscup.submissions.models import Status
-from tests.kinds.players import Arena, Player, phase_close, teams_join, uploaded
+from tests.kinds.players import Arena, Player, phase_close, phases_postpone, teams_join, uploaded
 from tests.kinds.toy import services
 from tests.kinds.toy.kind import ToyGameKind
 from tests.kinds.toy.models import ToyRound, ToyUpload
@@ -63,6 +63,9 @@ class ToyPlayer(Player):
 
     def close(self, arena):
         phase_close(arena)
+
+    def postpone(self, arena):
+        phases_postpone(arena)
 
     def submit(self, arena, letter, content, *, name="toy.csv"):
         return services.toy_upload(
