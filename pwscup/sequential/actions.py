@@ -28,9 +28,8 @@ def _redraw(*, user, round) -> str:
     sequential = selectors.sequential_of(round=round)
     drawn = services.masters_draw(sequential=sequential, redraw=True)
     services.audit(user=user, sequential=sequential, action="draw")
-    return ngettext(
-        "%(n)s master table drawn.", "%(n)s master tables drawn.", len(drawn)
-    ) % {"n": len(drawn)}
+    text = ngettext("%(n)s master table drawn.", "%(n)s master tables drawn.", len(drawn))
+    return text % {"n": len(drawn)}
 
 
 def _names(teams) -> str:

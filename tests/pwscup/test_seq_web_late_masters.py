@@ -115,7 +115,9 @@ def test_redraw_is_confirmed_first_and_keeps_a_team_that_uploaded(client):
     masters = {m.team.slug: m for m in world.sequential.masters.select_related("team")}
     frame = services.master_frame(master=masters["teamA"])
     table = engine.table_bytes(engine.step_table(frame, 1))
-    release = publish(world, "a", 1, engine.baseline_bytes(table, None, world.sequential.config, step=1))
+    release = publish(
+        world, "a", 1, engine.baseline_bytes(table, None, world.sequential.config, step=1)
+    )
     assert release.status == release.Status.FINISHED
     client.force_login(world.organizer)
     page = page_text(client.get(redraw_url(world), HTTP_ACCEPT_LANGUAGE="en"))

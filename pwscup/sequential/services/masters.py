@@ -92,9 +92,7 @@ def masters_draw(*, sequential: SequentialRound, redraw: bool = False) -> list[M
         raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
     if redraw:
         plan = selectors.masters_redraw_plan(sequential=sequential)
-        Master.objects.filter(
-            sequential=sequential, drawn=True, team__in=plan["redrawn"]
-        ).delete()
+        Master.objects.filter(sequential=sequential, drawn=True, team__in=plan["redrawn"]).delete()
     teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("pk"))
     kept = set(Master.objects.filter(sequential=sequential).values_list("team_id", flat=True))
     wanted = [team for team in teams if team.pk not in kept]
