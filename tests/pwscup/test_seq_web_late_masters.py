@@ -11,7 +11,8 @@ import pytest
 from django.urls import reverse
 
 from pwscup.accounts.services import team_create, user_create
-from pwscup.sequential import engine, services
+from pwscup.competitions.services import competition_create
+from pwscup.sequential import demo, engine, services
 from pwscup.sequential.models import Master
 from tests.pwscup.seq_web_world import fixture_config, publish, seq_world, tab, url
 
@@ -145,3 +146,29 @@ def test_the_redraw_confirmation_page_in_japanese(client):
     assert "チームごとのマスター表を抽選し直す" in page
     assert "抽選し直すチーム: Team A、Team B、Team C。" in page
     assert "Drawn again" not in page
+
+
+def test_teams_of_a_class_registering_after_the_demo_loaded_each_get_a_master_in_round_s2(
+    client,
+):
+    organizer = user_create(username="latedemo-org", password="pw")
+    competition = competition_create(name="Demo", slug="latedemo", organizers=[organizer])
+    for letter in "ABC":
+        team_create(competition=competition, name=f"Team {letter}", slug=f"team{letter}")
+    _paper, generated = demo.demo_load(competition, organizer=organizer)
+    students = []
+    for index in range(5):
+        student = user_create(username=f"latedemo-{index}", password="pw")
+        team_create(competition=competition, name=f"Class {index}", captain=student)
+        students.append(student)
+    masters = list(generated.masters.all())
+    assert len(masters) == 8
+    seen = set()
+    for master in masters:
+        pids = pids_of(master)
+        assert not (pids & seen)
+        seen |= pids
+    client.force_login(students[-1])
+    address = reverse("round_tab", args=[competition.slug, generated.round.slug, "data"])
+    page = page_text(client.get(address))
+    assert 'data-testid="download-master"' in page
