@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from pwscup.competitions.selectors import audit_entries, console_round
+from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
 
@@ -42,7 +43,10 @@ def round_action(request, competition_slug, round_slug, action):
     if chosen is None:
         raise Http404
     if request.method == "POST":
-        messages.success(request, chosen.perform(user=request.user, round=round_))
+        try:
+            messages.success(request, chosen.perform(user=request.user, round=round_))
+        except Refused as refusal:
+            messages.error(request, refusal.message)
         return redirect("console:round", competition_slug, round_slug)
     return render(
         request,
@@ -52,5 +56,6 @@ def round_action(request, competition_slug, round_slug, action):
             "round": round_,
             "action": chosen,
             "action_name": action,
+            "details": chosen.details(round=round_) if chosen.details else [],
         },
     )

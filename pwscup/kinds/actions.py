@@ -3,7 +3,9 @@
 A kind lists its actions (``RoundKind.console_actions``); the core shows each behind the
 same confirmation page (``console:round_action``: its title, what it does, one button) and
 runs ``perform`` only on POST, for an organizer of the round. ``perform`` calls the kind's
-lifecycle services and returns the message shown afterwards.
+lifecycle services and returns the message shown afterwards (or raises
+``pwscup.core.errors.Refused``, shown as an error). ``details``, when given, returns the
+lines the confirmation page adds for this round (e.g. which teams the action touches).
 """
 
 from collections.abc import Callable
@@ -17,3 +19,4 @@ class RoundAction:
     button: object
     perform: Callable[..., str]  # (user=, round=) -> the message shown afterwards
     secondary: bool = False  # drawn as a secondary button (undo-like actions)
+    details: Callable[..., list] | None = None  # (round=) -> lines shown before confirming

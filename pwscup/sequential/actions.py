@@ -1,9 +1,10 @@
 """The sequential round's lifecycle actions in the organizer console
-(``SequentialKind.console_actions``): publish the results (which ends the attack phase) and
-hide them again. Freezing a release has its own confirmed form in the round's panel."""
+(``SequentialKind.console_actions``): redraw the per-team masters (before step 1 froze),
+publish the results (which ends the attack phase) and hide them again. Freezing a release
+has its own confirmed form in the round's panel."""
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.kinds.actions import RoundAction
 from pwscup.sequential import selectors, services
@@ -23,6 +24,41 @@ def _hide(*, user, round) -> str:
     return _("Results hidden.")
 
 
+def _redraw(*, user, round) -> str:
+    sequential = selectors.sequential_of(round=round)
+    drawn = services.masters_draw(sequential=sequential, redraw=True)
+    services.audit(user=user, sequential=sequential, action="draw")
+    text = ngettext("%(n)s master table drawn.", "%(n)s master tables drawn.", len(drawn))
+    return text % {"n": len(drawn)}
+
+
+def _names(teams) -> str:
+    return _(", ").join(team.name for team in teams) or _("none")
+
+
+def _redraw_details(*, round) -> list[str]:
+    plan = selectors.masters_redraw_plan(sequential=selectors.sequential_of(round=round))
+    return [
+        _("Drawn again: %(teams)s.") % {"teams": _names(plan["redrawn"])},
+        _("Kept (a release uploaded, or a master uploaded by the organizers): %(teams)s.")
+        % {"teams": _names(plan["kept"])},
+        _("Drawn for the first time: %(teams)s.") % {"teams": _names(plan["drawn"])},
+    ]
+
+
+REDRAW = RoundAction(
+    gettext_lazy("Redraw the per-team masters"),
+    gettext_lazy(
+        "The master tables drawn from the pool are drawn again for the teams that have "
+        "uploaded nothing yet; the teams that uploaded a release keep theirs, and teams "
+        "without a master get one from what the pool has left. Possible until release 1 "
+        "is frozen."
+    ),
+    gettext_lazy("Redraw the masters"),
+    _redraw,
+    secondary=True,
+    details=_redraw_details,
+)
 PUBLISH = RoundAction(
     gettext_lazy("Publish the results"),
     gettext_lazy(
@@ -43,4 +79,7 @@ HIDE = RoundAction(
 
 def sequential_actions(round_) -> dict[str, RoundAction]:
     sequential = selectors.sequential_of(round=round_)
-    return {"hide": HIDE} if sequential.results_published else {"publish": PUBLISH}
+    actions = {"hide": HIDE} if sequential.results_published else {"publish": PUBLISH}
+    if sequential.pool_file and not sequential.frozen_steps:
+        actions["redraw"] = REDRAW
+    return actions

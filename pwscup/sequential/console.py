@@ -1,7 +1,7 @@
 """The organizer's side: the page creating a sequential round, the console panel of one
-(masters, timeline T(1) … T(n) with arrivals and departures, freeze, draw, publish), and
-the panel's forms (``organizer_action``: freeze, confirmed on its own page; draw the
-masters; publish; upload a master), each calling one service and recorded in the audit
+(masters, timeline T(1) … T(n) with arrivals and departures, freeze, publish), and
+the panel's forms (``organizer_action``: freeze, confirmed on its own page; publish; upload
+a master). Redrawing the masters is a lifecycle action (``actions.REDRAW``), each calling one service and recorded in the audit
 log. Organizers of the competition only."""
 
 import json
@@ -83,6 +83,8 @@ def panel_context(*, request, round) -> dict:
         "config_json": json.dumps(sequential.config, indent=2, ensure_ascii=False),
         "masters": masters,
         "teams_without_master": sorted(missing, key=lambda t: t.name),
+        "pool_left_short": bool(missing)
+        and any(selectors.pool_left_short(sequential=sequential, team=t) for t in missing),
         "open_steps": selectors.open_steps(sequential=sequential),
         "next_step": sequential.frozen_steps + 1,
         "master_form": MasterUploadForm(competition=round.competition),
@@ -154,10 +156,7 @@ def organizer_action(request, access, action: str):
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     try:
-        if action == "draw":
-            drawn = services.masters_draw(sequential=sequential)
-            messages.success(request, _("%(n)s master tables drawn.") % {"n": len(drawn)})
-        elif action == "publish":
+        if action == "publish":
             services.results_publish(sequential=sequential, published=True)
             messages.success(request, _("The results are published."))
         elif action == "master":

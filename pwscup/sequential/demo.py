@@ -3,9 +3,11 @@
 * **S1: the paper's persons** — the master of Z's 表 5 (U(2): 16 persons over 2 releases),
   shared by every team, online mode, m = 2: publish 表 3, freeze, publish 表 9 (2-invariant) or
   表 4 (the intersection attack) and read the risks of spec §13 W1 / W2.
-* **S2: generated** — per-team masters drawn from a generated pool of 600 persons (100 per
+* **S2: generated** — per-team masters drawn from a generated pool of 6,000 persons (100 per
   release, turnover 0.2, 4 releases, batch mode, attack phase). Teams B and C have published
-  all four releases with the kit's baseline publisher (spec §16); team A plays.
+  all four releases with the kit's baseline publisher (spec §16); team A plays. A master uses
+  about 160 persons of the pool, so some thirty teams of a class that register after the
+  demo is loaded each still get their own (``services.masters_draw_for_new_teams``).
 """
 
 import numpy as np
@@ -47,7 +49,7 @@ class _Upload:
         self.file = SimpleUploadedFile(name, content, content_type="text/csv")
 
 
-def generated_pool(persons: int = 600, *, seed: int = 2026) -> bytes:
+def generated_pool(persons: int = 6000, *, seed: int = 2026) -> bytes:
     """A pool ``pid,Age,Zip,Sex,Disease`` (seeded: the same demo every time)."""
     rng = np.random.default_rng(seed)
     age = rng.integers(18, 90, persons)

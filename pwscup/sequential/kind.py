@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import KEY, archive, bundle, console, selectors
+from pwscup.sequential import KEY, archive, bundle, console, selectors, services
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.api import round_status as api_round
 from pwscup.sequential.api import views as api
@@ -29,6 +29,9 @@ class SequentialKind(RoundKind):
         "Teams publish generalized releases of a table that changes between releases; "
         "scored by m-invariance, information loss and each person's identification risk."
     )
+
+    def teams_changed(self, round) -> None:
+        services.masters_draw_for_new_teams(round=round)
 
     def validate_config(self, config: dict) -> dict:
         if not isinstance(config, dict):

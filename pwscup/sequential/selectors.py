@@ -94,6 +94,39 @@ def team_master(*, sequential: SequentialRound, team: Team | None) -> Master | N
     return masters.get(None)
 
 
+def masters_redraw_plan(*, sequential: SequentialRound) -> dict[str, list[Team]]:
+    """What "redraw the masters" does, team by team: ``redrawn`` (a master drawn from the
+    pool and nothing uploaded yet), ``kept`` (a release uploaded, or a master the organizers
+    uploaded) and ``drawn`` (no master yet: one is drawn from what the pool has left)."""
+    masters = {m.team_id: m for m in Master.objects.filter(sequential=sequential)}
+    uploaded = set(Release.objects.filter(sequential=sequential).values_list("team_id", flat=True))
+    plan = {"redrawn": [], "kept": [], "drawn": []}
+    teams = Team.objects.filter(competition_id=sequential.round.competition_id).order_by("name")
+    for team in teams:
+        master = masters.get(team.pk)
+        if master is None:
+            plan["drawn"].append(team)
+        elif master.drawn and team.pk not in uploaded:
+            plan["redrawn"].append(team)
+        else:
+            plan["kept"].append(team)
+    return plan
+
+
+def pool_left_short(*, sequential: SequentialRound, team: Team | None) -> bool:
+    """The team has no master although the per-team masters were drawn from the pool, before
+    step 1 froze: the team hook found too few persons left in the pool for it
+    (``services.masters_draw_for_new_teams``)."""
+    if team is None or not sequential.pool_file or sequential.frozen_steps:
+        return False
+    masters = Master.objects.filter(sequential=sequential)
+    return (
+        masters.filter(drawn=True).exists()
+        and not masters.filter(team=team).exists()
+        and not masters.filter(team=None).exists()
+    )
+
+
 def latest_valid_release(*, sequential: SequentialRound, team: Team, step: int) -> Release | None:
     return (
         Release.objects.filter(

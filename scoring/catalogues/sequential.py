@@ -92,6 +92,17 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "設定キー 'attack_phase': 攻撃フェーズにはチームごとのマスター表が必要です"
         "（'per_team' またはチームごとにアップロードしたマスター表）",
     },
+    # -- per-team masters drawn from a pool (spec §3)
+    "seq.pool.too_small": {
+        "en": "The pool is too small: a team's part holds {persons} persons, not enough "
+        "for {size} persons over {n} releases with turnover {turnover}.",
+        "ja": "プールの人数が足りません: 1 チーム分のプールは {persons} 人で、"
+        "{n} 回の公開にわたり {size} 人（入れ替わり率 {turnover}）を保つには足りません。",
+    },
+    "seq.pool.no_eligible_draw": {
+        "en": "No {m}-eligible draw for team {team!r} in {attempts} attempts.",
+        "ja": "チーム {team!r} について、{attempts} 回試しても {m}-eligible な抽選ができませんでした。",
+    },
     # -- master table (spec §3)
     "seq.master.columns": {
         "en": "master table: the header must be {expected}; {problem}",

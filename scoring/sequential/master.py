@@ -347,8 +347,11 @@ def draw_team_masters(
             drawn = _draw_one(pool.iloc[part].reset_index(drop=True), config, size, turnover, rng)
             if drawn is None:
                 raise ValidationError(
-                    f"The pool is too small: a team's part holds {len(part)} persons, not enough "
-                    f"for {size} persons over {n} releases with turnover {turnover}."
+                    "seq.pool.too_small",
+                    persons=len(part),
+                    size=size,
+                    n=n,
+                    turnover=turnover,
                 )
             try:
                 read_master(drawn, config, check_eligible=True)
@@ -360,7 +363,7 @@ def draw_team_masters(
             break
         else:
             raise ValidationError(
-                f"No {config.m}-eligible draw for team {team!r} in {attempts} attempts."
+                "seq.pool.no_eligible_draw", m=config.m, team=team, attempts=attempts
             )
     return masters
 

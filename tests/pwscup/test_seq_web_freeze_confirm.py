@@ -75,5 +75,5 @@ def test_teams_cannot_open_the_confirmation_and_other_actions_stay_post_only(cli
     assert client.post(freeze_url(world), {"step": "1"}).status_code == 403
     assert frozen(world) == 0
     client.force_login(world.organizer)
-    draw = reverse("sequential:action", args=[world.competition.slug, world.round.slug, "draw"])
+    draw = reverse("sequential:action", args=[world.competition.slug, world.round.slug, "master"])
     assert client.get(draw).status_code == 405

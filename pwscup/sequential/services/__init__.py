@@ -16,6 +16,7 @@ from pwscup.sequential.services.masters import (
     master_frame,
     master_upload,
     masters_draw,
+    masters_draw_for_new_teams,
     step_table_bytes,
     team_master_bytes,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "master_frame",
     "master_upload",
     "masters_draw",
+    "masters_draw_for_new_teams",
     "release_bytes_for_download",
     "release_check",
     "release_upload",

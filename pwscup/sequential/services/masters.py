@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
 from pwscup.core.errors import Refused
 from pwscup.core.files import OrganizerCsv, organizer_csv
 from pwscup.sequential import engine, selectors
@@ -70,33 +71,50 @@ def master_upload(*, sequential: SequentialRound, uploaded_file, team: Team | No
     return master_create(sequential=sequential, team=team, csv=csv, persons=persons)
 
 
+def _pids(data: bytes) -> set[str]:
+    return set(engine.pool_read(data, {})["pid"])
+
+
 @transaction.atomic
-def masters_draw(*, sequential: SequentialRound) -> list[Master]:
+def masters_draw(*, sequential: SequentialRound, redraw: bool = False) -> list[Master]:
     """Draw a master for each team of the competition without one (spec §3, per-team
-    masters from the pool, seeded per round); teams with a master keep it."""
+    masters from the pool, seeded per round) from what the pool has left: persons already
+    in a team's master are never drawn again, so a team that joins after the draw gets its
+    own part. Teams with a master keep it; with ``redraw``, the drawn masters of the teams
+    that have uploaded nothing are drawn again (``selectors.masters_redraw_plan``).
+
+    The round's row is locked first: teams joining at the same moment each draw every
+    missing master, and without the lock two of them would draw the same team's."""
+    Round.objects.select_for_update().get(pk=sequential.round_id)
     if not sequential.pool_file:
         raise Refused(_("This round has no pool to draw masters from."))
     if sequential.frozen_steps:
         raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
+    if redraw:
+        plan = selectors.masters_redraw_plan(sequential=sequential)
+        Master.objects.filter(sequential=sequential, drawn=True, team__in=plan["redrawn"]).delete()
     teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("pk"))
-    if not teams:
-        return []
-    pool = engine.pool_read(stored_bytes(sequential.pool_file), sequential.config)
-    Master.objects.filter(sequential=sequential, drawn=True).delete()
     kept = set(Master.objects.filter(sequential=sequential).values_list("team_id", flat=True))
     wanted = [team for team in teams if team.pk not in kept]
+    if not wanted:
+        return []
+    pool = engine.pool_read(stored_bytes(sequential.pool_file), sequential.config)
+    used = set()
+    for master in Master.objects.filter(sequential=sequential, drawn=True):
+        used |= _pids(stored_bytes(master.file))
+    left = pool[~pool["pid"].isin(used)].reset_index(drop=True)
     per_team = sequential.config.get("per_team") or {}
     try:
-        # Disjoint parts of the pool for all the teams, in a fixed order (seeded per round):
-        # drawing again after a team joined redraws every drawn master, before step 1 froze.
+        # Disjoint parts of what is left, for the teams without a master, in a fixed order
+        # (seeded per round).
         drawn = engine.masters_draw(
-            pool,
+            left,
             sequential.config,
-            teams=[str(team.pk) for team in teams],
+            teams=[str(team.pk) for team in wanted],
             seed=int(per_team.get("seed", 0)) ^ sequential.secret_seed,
         )
     except scoring.ScoringError as error:
-        raise Refused(str(error)) from None
+        raise Refused(error.render(get_language())) from None
     created = []
     for team in wanted:
         frame = drawn[str(team.pk)]
@@ -110,6 +128,22 @@ def masters_draw(*, sequential: SequentialRound) -> list[Master]:
             )
         )
     return created
+
+
+def masters_draw_for_new_teams(*, round: Round) -> list[Master]:
+    """The kind's team hook: once the organizers have drawn the per-team masters, a team
+    that joins later gets its own from what the pool has left. Nothing happens before the
+    first draw, without a pool, or after step 1 froze; when the pool has too few persons
+    left the team stays without a master (its Data tab and the console say so)."""
+    sequential = SequentialRound.objects.filter(round=round).first()
+    if sequential is None or not sequential.pool_file or sequential.frozen_steps:
+        return []
+    if not Master.objects.filter(sequential=sequential, drawn=True).exists():
+        return []
+    try:
+        return masters_draw(sequential=sequential)
+    except Refused:
+        return []
 
 
 def master_frame(*, master: Master):

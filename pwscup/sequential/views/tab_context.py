@@ -36,6 +36,7 @@ class RoundState:
     visible_steps: int
     attack_open: bool
     has_master: bool
+    pool_left_short: bool = False  # no master: the pool had too few persons left
 
     @property
     def attack_phase(self) -> bool:
@@ -59,6 +60,7 @@ def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> 
         ),
         has_master=team is not None
         and selectors.team_master(sequential=sequential, team=team) is not None,
+        pool_left_short=selectors.pool_left_short(sequential=sequential, team=team),
     )
 
 
