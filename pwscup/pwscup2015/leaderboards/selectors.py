@@ -218,7 +218,7 @@ class FinalAnonymizationRow:
     scores: dict
     passes_gates: bool
     safety: float | None
-    older_scorer: str = ""  # the leaderboard's column; a target's scores are its own
+    older_scorer: str = ""  # the older scorer version that computed its scores, if any
 
     @property
     def submission(self) -> AnonymizationSubmission:
@@ -251,6 +251,7 @@ def _final_ranking(matrix: Matrix, round: Round):
                 safety=ranking.safety_of(
                     (matrix.cell(key, target.pk).best for key, _label in matrix.attackers), round
                 ),
+                older_scorer=older_scorer_version(target.submission),
             )
         )
     _rank_anonymizations(anonymization, round)
