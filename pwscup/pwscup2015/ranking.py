@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 import scoring
 import scoring.ranking
@@ -167,15 +166,12 @@ class SafetyMeasure:
     """How a ranking rule turns re-identification rates into one safety value."""
 
     aggregate: Callable[[list[float]], float]
-    csv_column: str
-    label: object  # a lazy translation
+    csv_column: str  # its key in CSV files and JSON; its words: ``metric_words.ranking_label``
 
 
 SAFETY_MEASURES = {
-    "worst_attack": SafetyMeasure(max, "worst_case_rate", gettext_lazy("Worst-case rate")),
-    "mean_attack": SafetyMeasure(
-        lambda rates: sum(rates) / len(rates), "mean_rate", gettext_lazy("Mean rate")
-    ),
+    "worst_attack": SafetyMeasure(max, "worst_case_rate"),
+    "mean_attack": SafetyMeasure(lambda rates: sum(rates) / len(rates), "mean_rate"),
 }
 
 

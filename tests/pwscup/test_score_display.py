@@ -83,10 +83,11 @@ def test_the_client_prints_what_the_pages_show(shown, client, monkeypatch, capsy
 
     assert cli.main(["leaderboard", "/".join(ref)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    header = lines[1].split()
-    row = next(line for line in lines if line.startswith("1 ")).split()
-    # "1  Team A  <safety>  U1 … T": the team name is two words.
-    values = dict(zip(header[3:], row[4:], strict=True))
+    # Columns are two spaces apart; the team and the ranking number's name hold one.
+    header = re.split(r"\s{2,}", lines[1])
+    row = re.split(r"\s{2,}", next(line for line in lines if line.startswith("1 ")))
+    assert header[2] == "Worst-case re-identification rate of the built-in attacks"
+    values = dict(zip(header[3:], row[3:], strict=True))
     assert values["U6"] == "20" and values["S1"] == str(submission.scores["S1"])
     assert values["E3"] == "0.000044" and values["L3"] == "∞"
 

@@ -19,7 +19,6 @@ from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.leaderboards import selectors as boards
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access
 from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
-from pwscup.pwscup2015.ranking import safety_measure
 from pwscup.pwscup2015.selectors import team_attacks, team_submissions
 from scoring.display import UNDEFINED, format_metric, format_number, undefined_note
 
@@ -152,28 +151,33 @@ def round_status(request, access) -> dict:
 
 
 def round_leaderboard(request, access) -> dict:
-    """``Pwscup2015Kind.api_leaderboard``: once the results are published (to whom the final
-    ranking page shows them), the final ranking of both phases; before, the anonymization
-    leaderboard, to whom its page shows it (``leaderboard_access``: public once the
-    organizer says so)."""
-    if boards.can_view_results(
-        user=request.user, round=access.round, is_organizer=access.is_organizer
-    ):
-        return _final_ranking(access.round)
-    access, phase = leaderboard_access(request, access.competition.slug, access.round.slug)
-    return {
-        "note": boards.ranking_rule_text(access.round),
-        "tables": [
-            _anonymization_table(
-                access.round, _("Leaderboard"), boards.anonymization_leaderboard_cached(phase=phase)
-            )
-        ],
-    }
+    """``Pwscup2015Kind.api_leaderboard``: the leaderboard page's table, to whom its page shows
+    it (``leaderboard_access``: public once the organizer says so), with its ranking number
+    (``leaderboard_standings``: over every attack once the viewer may see the final
+    ranking); once the results are published (or to the organizers), the attack ranking
+    too. Published results are shown even where the leaderboard itself is not public."""
+    round_ = access.round
+    results = boards.can_view_results(
+        user=request.user, round=round_, is_organizer=access.is_organizer
+    )
+    if results:
+        phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+        if phase is None:
+            raise Http404
+    else:
+        access, phase = leaderboard_access(request, access.competition.slug, round_.slug)
+    standings = boards.leaderboard_standings(
+        phase=phase, user=request.user, is_organizer=access.is_organizer
+    )
+    title = _("Anonymization ranking") if standings.every_attack else _("Leaderboard")
+    tables = [_anonymization_table(round_, title, standings)]
+    if results:
+        tables.append(_attack_table(round_))
+    return {"note": boards.ranking_rule_text(round_), "tables": tables}
 
 
-def _anonymization_table(round, title, ranked) -> dict:
+def _anonymization_table(round, title, standings) -> dict:
     metrics = list(round_metrics(round=round))
-    measure = safety_measure(round)
     rows = [
         [
             row.rank,
@@ -181,33 +185,27 @@ def _anonymization_table(round, title, ranked) -> dict:
             UNDEFINED if row.safety is None else format_number(row.safety),
             *[format_metric(m, row.scores.get(m)) for m in metrics],
         ]
-        for row in ranked
+        for row in standings.rows()
     ]
     return {
         "title": title,
-        "columns": [_("Rank"), _("Team"), measure.csv_column, *metrics],
+        "columns": [_("Rank"), _("Team"), standings.label, *metrics],
         "rows": rows,
     }
 
 
-def _final_ranking(round) -> dict:
-    anonymization, attack = boards.final_ranking_cached(round=round)
+def _attack_table(round) -> dict:
+    _anonymization, attack = boards.final_ranking_cached(round=round)
     return {
-        "note": boards.ranking_rule_text(round),
-        "tables": [
-            _anonymization_table(round, _("Anonymization ranking"), anonymization),
-            {
-                "title": _("Attack ranking"),
-                "columns": [_("Rank"), _("Team"), _("Mean rate"), _("Targets attacked")],
-                "rows": [
-                    [
-                        row.rank,
-                        row.team.name,
-                        UNDEFINED if row.mean_rate is None else format_number(row.mean_rate),
-                        row.targets_attacked,
-                    ]
-                    for row in attack
-                ],
-            },
+        "title": _("Attack ranking"),
+        "columns": [_("Rank"), _("Team"), _("Mean rate"), _("Targets attacked")],
+        "rows": [
+            [
+                row.rank,
+                row.team.name,
+                UNDEFINED if row.mean_rate is None else format_number(row.mean_rate),
+                row.targets_attacked,
+            ]
+            for row in attack
         ],
     }

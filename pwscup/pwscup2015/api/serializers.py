@@ -191,6 +191,9 @@ class LeaderboardRowSerializer(ScoresTextMixin, SafetyTextMixin):
 class LeaderboardSerializer(serializers.Serializer):
     rule = serializers.CharField()
     safety_measure = serializers.CharField()
+    safety_label = serializers.CharField(
+        help_text="The ranking number's name, as the leaderboard page heads its column."
+    )
     metrics = serializers.ListField(child=serializers.CharField())
     rows = LeaderboardRowSerializer(many=True)
 

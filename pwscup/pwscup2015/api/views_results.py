@@ -10,7 +10,6 @@ from pwscup.core.rest import errors
 from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.leaderboards import selectors
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access, results_access
-from pwscup.pwscup2015.ranking import safety_measure
 
 
 def _metric_scores(scores: dict, metrics) -> dict:
@@ -24,6 +23,9 @@ class LeaderboardView(APIView):
     )
     def get(self, request, competition_slug, round_slug):
         access, phase = leaderboard_access(request, competition_slug, round_slug)
+        standings = selectors.leaderboard_standings(
+            phase=phase, user=request.user, is_organizer=access.is_organizer
+        )
         metrics = list(round_metrics(round=access.round))
         rows = [
             {
@@ -34,11 +36,12 @@ class LeaderboardView(APIView):
                 "safety": r.safety,
                 "scores": _metric_scores(r.scores, metrics),
             }
-            for r in selectors.anonymization_leaderboard_cached(phase=phase)
+            for r in standings.rows()
         ]
         data = {
             "rule": selectors.ranking_rule_text(access.round),
-            "safety_measure": safety_measure(access.round).csv_column,
+            "safety_measure": standings.column,
+            "safety_label": standings.label,
             "metrics": metrics,
             "rows": rows,
         }

@@ -9,6 +9,7 @@ freeze only the built-in attacks have attacked; after it, every team too).
 
 from dataclasses import dataclass
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -121,6 +122,12 @@ def ranking_words(*, measure: str, every_attack: bool) -> str:
     if every_attack:
         return str(_("worst-case re-identification rate over every attack"))
     return str(_("worst-case re-identification rate of the built-in attacks"))
+
+
+def ranking_label(*, measure: str, every_attack: bool) -> str:
+    """The ranking number's one name, as every surface heads it: the leaderboard's table, its
+    chart's axis and data table, and the API's standings (``pwscup leaderboard``)."""
+    return capfirst(ranking_words(measure=measure, every_attack=every_attack))
 
 
 def ranking_sentence(*, measure: str, every_attack: bool) -> str:

@@ -6,6 +6,7 @@ until a change invalidates it (``pwscup.pwscup2015.ranking_cache``); the pages r
 ``*_cached`` versions.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.utils.translation import get_language
@@ -16,6 +17,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of, user_is_organizer
 from pwscup.pwscup2015 import ranking
+from pwscup.pwscup2015.leaderboards.metric_words import ranking_label
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
@@ -216,6 +218,11 @@ class FinalAnonymizationRow:
     scores: dict
     passes_gates: bool
     safety: float | None
+    older_scorer: str = ""  # the older scorer version that computed its scores, if any
+
+    @property
+    def submission(self) -> AnonymizationSubmission:
+        return self.target.submission
 
 
 @dataclass
@@ -244,6 +251,7 @@ def _final_ranking(matrix: Matrix, round: Round):
                 safety=ranking.safety_of(
                     (matrix.cell(key, target.pk).best for key, _label in matrix.attackers), round
                 ),
+                older_scorer=older_scorer_version(target.submission),
             )
         )
     _rank_anonymizations(anonymization, round)
@@ -288,12 +296,43 @@ def ranking_counts_every_attack(*, user, round: Round, is_organizer: bool | None
     )
 
 
-def scatter_rows(*, phase: Phase, every_attack: bool) -> list:
-    """The rows the leaderboard's chart plots: the leaderboard's, or the final ranking's
-    when the ranking's safety counts every attack (its safety is then that one)."""
+@dataclass(frozen=True)
+class Standings:
+    """The leaderboard as every surface shows it (its table, chart, CSV, the API's standings):
+    one ranking number per team, named ``label`` (``column`` in CSV and JSON keys)."""
+
+    every_attack: bool  # teams' attacks count in the number (the final ranking's rows)
+    label: str
+    column: str
+    _rows: Callable[[], list]
+
+    def rows(self) -> list:
+        return self._rows()
+
+
+def leaderboard_standings(*, phase: Phase, user, is_organizer: bool | None = None) -> Standings:
+    """The one owner of the leaderboard's ranking number (competition.md, "A round").
+
+    Before the freeze, and to whoever may not see the results yet, only the built-in attacks
+    have a rate: the number is their safety on each team's representative upload (the
+    phase leaderboard). After the freeze, to whoever may see the final ranking (organizers;
+    everyone once published), it is the final ranking's: the safety over every attacker,
+    team or built-in, on each team's target, and the rows are the final ranking's.
+    Computing the rows is left to ``rows()`` (a cached table needs none).
+    """
+    round_ = phase.round
+    every_attack = ranking_counts_every_attack(user=user, round=round_, is_organizer=is_organizer)
     if every_attack:
-        return list(final_ranking_cached(round=phase.round)[0])
-    return anonymization_leaderboard_cached(phase=phase)
+        rows = lambda: list(final_ranking_cached(round=round_)[0])  # noqa: E731
+    else:
+        rows = lambda: anonymization_leaderboard_cached(phase=phase)  # noqa: E731
+    measure = round_.pwscup2015.ranking_rule
+    return Standings(
+        every_attack=every_attack,
+        label=ranking_label(measure=measure, every_attack=every_attack),
+        column=ranking.safety_measure(round_).csv_column,
+        _rows=rows,
+    )
 
 
 @dataclass(frozen=True)

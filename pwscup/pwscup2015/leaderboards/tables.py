@@ -12,18 +12,13 @@ def cell(value):
     return "" if value is None else value
 
 
-def leaderboard_table(*, round: Round, rows) -> tuple[list, list]:
+def leaderboard_table(*, round: Round, standings) -> tuple[list, list]:
+    """The leaderboard page's table (``leaderboard_standings``: its rows and ranking number)."""
     metrics = round_metrics(round=round)
-    header = [
-        "rank",
-        "team",
-        "submission",
-        "passes_gates",
-        safety_measure(round).csv_column,
-        *metrics,
-    ]
+    header = ["rank", "team", "submission", "passes_gates", standings.column, *metrics]
+    rows = standings.rows()
     return header, [
-        [cell(r.rank), r.team.name, r.submission.pk, r.passes_gates, r.safety]
+        [cell(r.rank), r.team.name, r.submission.pk, r.passes_gates, cell(r.safety)]
         + [cell(r.scores.get(m)) for m in metrics]
         for r in rows
     ]

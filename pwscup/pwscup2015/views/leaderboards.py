@@ -11,7 +11,6 @@ from pwscup.core.exports import csv_response
 from pwscup.kinds.tabs import RESULTS, render_tab
 from pwscup.pwscup2015.leaderboards import charts, metric_words, selectors, tables
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access, results_access
-from pwscup.pwscup2015.ranking import safety_measure
 from pwscup.pwscup2015.ranking_cache import ranking_cache_key
 from pwscup.pwscup2015.selectors import round_stale_scores
 
@@ -31,12 +30,14 @@ def _once(compute):
 def leaderboard(request, competition_slug, round_slug):
     """The leaderboard under the round's *Results* tab; ``?fragment=1``: its live part."""
     access, phase = leaderboard_access(request, competition_slug, round_slug)
-    rows = _once(lambda: selectors.anonymization_leaderboard_cached(phase=phase))
+    standings = selectors.leaderboard_standings(
+        phase=phase, user=request.user, is_organizer=access.is_organizer
+    )
+    rows = _once(standings.rows)
     if request.GET.get("format") == "csv":
-        rows = rows()
         return csv_response(
             f"{access.round.slug}_leaderboard.csv",
-            *tables.leaderboard_table(round=access.round, rows=rows),
+            *tables.leaderboard_table(round=access.round, standings=standings),
         )
     table_key = ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}")
     context = {
@@ -50,8 +51,8 @@ def leaderboard(request, competition_slug, round_slug):
         "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=access.round)},
         "metric_legend": metric_words.legend(round_metrics(round=access.round)),
         "rule": selectors.ranking_rule_text(access.round),
-        "safety_label": safety_measure(access.round).label,
-        **_scatter_context(request, access, phase, rows),
+        "standings": standings,
+        **_scatter_context(request, access, phase, standings, rows),
     }
     if request.GET.get("fragment"):
         # The page's script polls this (the table and the chart) with the ETag of the last
@@ -60,7 +61,7 @@ def leaderboard(request, competition_slug, round_slug):
     return render_tab(request, access, RESULTS, "pwscup2015/leaderboard.html", context)
 
 
-def _scatter_context(request, access, phase, rows) -> dict:
+def _scatter_context(request, access, phase, standings, rows) -> dict:
     """The leaderboard's scatter: one labelled point per team, the ranking's safety up by
     default (over every attack after the freeze for whoever may see the final ranking).
 
@@ -69,18 +70,14 @@ def _scatter_context(request, access, phase, rows) -> dict:
     """
     round_ = access.round
     metrics = round_metrics(round=round_)
-    every_attack = selectors.ranking_counts_every_attack(
-        user=request.user, round=round_, is_organizer=access.is_organizer
-    )
+    every_attack = standings.every_attack
     ranking = charts.ranking_axis(measure=round_.pwscup2015.ranking_rule, every_attack=every_attack)
     x_axis, y_axis = charts.chosen_axes(request.GET, metrics, ranking)
     faint = bool(request.GET.get("all"))
     own = access.team.pk if access.team is not None else None
 
     def chart():
-        shown = (
-            rows() if not every_attack else selectors.scatter_rows(phase=phase, every_attack=True)
-        )
+        shown = rows()
         teams = [r.team.pk for r in shown]
         if not access.is_organizer:
             teams = [pk for pk in teams if pk == own]
@@ -159,6 +156,8 @@ def final(request, competition_slug, round_slug):
             "table_key": ranking_cache_key(round=access.round, name="final"),
             "metrics": round_metrics(round=access.round),
             "rule": selectors.ranking_rule_text(access.round),
-            "safety_label": safety_measure(access.round).label,
+            "safety_label": metric_words.ranking_label(
+                measure=access.round.pwscup2015.ranking_rule, every_attack=True
+            ),
         },
     )

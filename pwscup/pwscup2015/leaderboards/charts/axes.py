@@ -19,6 +19,7 @@ from pwscup.pwscup2015.leaderboards.metric_words import (
     RANKING,
     better_words,
     metric_name,
+    ranking_label,
     ranking_words,
 )
 
@@ -43,6 +44,11 @@ class Axis:
     lower_is_better: bool
     floor: float | None = 0.0  # the values' own bounds: every metric is ≥ 0 …
     ceiling: float | None = None  # … and a rate ≤ 1
+    name: str = ""  # the column heading of the chart's data table, when not the code
+
+    @property
+    def heading(self) -> str:
+        return self.name or self.code
 
     @property
     def label(self) -> str:
@@ -77,6 +83,8 @@ def ranking_axis(*, measure: str, every_attack: bool) -> Axis:
     code = str(_("ranking"))
     words = ranking_words(measure=measure, every_attack=every_attack)
     return Axis(
+        # the data table heads the column as the leaderboard's table does
+        name=ranking_label(measure=measure, every_attack=every_attack),
         key=RANKING,
         code=code,
         title=_axis_title(words, code),
