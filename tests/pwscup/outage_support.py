@@ -10,6 +10,8 @@ from pathlib import Path
 
 import requests
 
+from tests.support import running
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -83,3 +85,18 @@ def logged_in(base: str, username: str, password: str) -> requests.Session:
     )
     assert answer.status_code == 200 and answer.url.rstrip("/") == base, answer.url
     return browser
+
+
+def demo_gunicorn(env: dict, port: int, log_path: Path):
+    """gunicorn as scripts/demo starts it (two worker processes), answering on ``port``."""
+    command = [
+        *(sys.executable, "-m", "gunicorn", "pwscup.wsgi:application"),
+        *("--bind", f"127.0.0.1:{port}", "--workers", "2"),
+    ]
+    return running(
+        command,
+        env=env,
+        log_path=log_path,
+        ready=lambda: status_of(f"http://127.0.0.1:{port}/accounts/login/") == 200,
+        what="gunicorn to answer",
+    )

@@ -7,19 +7,17 @@ second start comes up, and the student logs in and finds the team and the upload
 (``scripts/demo`` itself first runs ``scripts/bootstrap``, which installs the project into
 ``.venv``: the test runs the steps after it.)"""
 
-import sys
-
 import requests
 
 from tests.pwscup.outage_support import (
     ROOT,
+    demo_gunicorn,
     django_script,
     logged_in,
     manage,
     site_env,
-    status_of,
 )
-from tests.support import free_port, running
+from tests.support import free_port
 
 STUDENT, PASSWORD = "student-1", "student-pw-123"
 CLASS_PLAYS = f"""
@@ -64,21 +62,6 @@ def _demo_start(env) -> str:
     return manage(env, "load_demo")
 
 
-def _gunicorn(env, port, log_path):
-    """gunicorn as scripts/demo starts it."""
-    command = [
-        *(sys.executable, "-m", "gunicorn", "pwscup.wsgi:application"),
-        *("--bind", f"127.0.0.1:{port}", "--workers", "2"),
-    ]
-    return running(
-        command,
-        env=env,
-        log_path=log_path,
-        ready=lambda: status_of(f"http://127.0.0.1:{port}/accounts/login/") == 200,
-        what="gunicorn to answer",
-    )
-
-
 def test_the_demo_starts_again_with_the_class_s_data(tmp_path):
     var_dir = tmp_path / "var"
     var_dir.mkdir()
@@ -86,7 +69,7 @@ def test_the_demo_starts_again_with_the_class_s_data(tmp_path):
     assert "Demo competition 'demo' created." in _demo_start(env)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    with _gunicorn(env, port, tmp_path / "gunicorn-monday.log"):
+    with demo_gunicorn(env, port, tmp_path / "gunicorn-monday.log"):
         assert requests.get(base + "/c/demo/", timeout=60).status_code == 200
     played = django_script(env, CLASS_PLAYS)
     before = django_script(env, DEMO_ROWS)
@@ -96,7 +79,7 @@ def test_the_demo_starts_again_with_the_class_s_data(tmp_path):
     out = _demo_start(env)
     assert "Demo competition 'demo' already exists" in out
     assert django_script(env, DEMO_ROWS) == before  # nothing lost, nothing made twice
-    with _gunicorn(env, port, tmp_path / "gunicorn-tuesday.log"):
+    with demo_gunicorn(env, port, tmp_path / "gunicorn-tuesday.log"):
         browser = logged_in(base, STUDENT, PASSWORD)
         round_page = browser.get(base + "/c/demo/round-1/submit/", timeout=60)
         assert round_page.status_code == 200

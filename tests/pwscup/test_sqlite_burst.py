@@ -16,11 +16,11 @@ import requests
 
 from tests.pwscup.outage_support import (
     csrf_token,
+    demo_gunicorn,
     django_script,
     logged_in,
     manage,
     site_env,
-    status_of,
 )
 from tests.support import ROOT, adult_head, free_port, noisy_copy, running
 
@@ -82,21 +82,6 @@ def _worker(env, var_dir, log_path):
     )
 
 
-def _gunicorn(env, port, log_path):
-    """gunicorn as scripts/demo starts it: two worker processes."""
-    command = [
-        *(sys.executable, "-m", "gunicorn", "pwscup.wsgi:application"),
-        *("--bind", f"127.0.0.1:{port}", "--workers", "2"),
-    ]
-    return running(
-        command,
-        env=env,
-        log_path=log_path,
-        ready=lambda: status_of(f"http://127.0.0.1:{port}/accounts/login/") == 200,
-        what="gunicorn to answer",
-    )
-
-
 def _upload_by_page(browser: requests.Session, base: str, content: bytes) -> requests.Response:
     page = browser.get(base + ROUND_URL + "submit/", timeout=120)
     action = re.search(r'action="([^"]+)"[^>]*data-testid="upload-form"', page.text).group(1)
@@ -131,7 +116,7 @@ def test_a_burst_of_uploads_on_the_laptop_default_answers_no_500_and_keeps_every
     base = f"http://127.0.0.1:{port}"
     with (
         _worker(env, var_dir, tmp_path / "worker.log"),
-        _gunicorn(env, port, tmp_path / "gunicorn.log"),
+        demo_gunicorn(env, port, tmp_path / "gunicorn.log"),
     ):
         browsers = {
             i: logged_in(base, username, PASSWORD)
