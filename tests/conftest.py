@@ -15,6 +15,17 @@ hypothesis_settings.register_profile("explore", derandomize=False)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True)
+def default_language_after_each_test():
+    """Each test starts in the site's default language. A request through the test client
+    leaves the language LocaleMiddleware chose active in the test's thread (nothing
+    deactivates it), so a test after one that asked for Japanese would read Japanese."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, django_db_blocker):
     """Start ``celery worker`` (prefork, concurrency 1) against the test database and queue.

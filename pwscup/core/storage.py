@@ -5,8 +5,10 @@ stalls, refuses or is full never takes the site down nor leaves half a file behi
   ``PWSCUP_STORAGE_READ_TIMEOUT`` and is retried ``PWSCUP_STORAGE_RETRIES`` times (the
   client's ``Config``, ``pwscup.settings.base.s3_storage``).
 * **Bounded threads.** At most ``PWSCUP_STORAGE_WRITE_SLOTS`` requests of one process write at
-  once (``storage_write_slot``); one more is refused at once, so a stalled bucket holds that
-  many web threads at most and every page that does not touch it keeps answering.
+  once (``storage_write_slot``); one more waits ``PWSCUP_STORAGE_SLOT_WAIT`` seconds for a
+  slot (a healthy storage frees one in milliseconds, so a burst of uploads queues briefly)
+  and is refused then, so a stalled bucket holds that many web threads for long at most and
+  every page that does not touch it keeps answering.
 * **Nothing half kept.** A write that fails (a full disk, a bucket that refuses or times out)
   deletes what it had written under its name and raises ``Refused`` (503, ``Retry-After``):
   the caller's transaction rolls back, so no row refers to a file that is not there.
@@ -55,10 +57,11 @@ def storage_unavailable() -> Refused:
 
 
 def _write_slots() -> threading.BoundedSemaphore:
-    # A semaphore of the standard library, taken without waiting: no library bounds the calls
-    # of one process to a resource and refuses the one past the bound (a pool would queue it,
-    # holding its web thread, which is what must not happen). Made again when the setting
-    # changes (tests); a holder keeps the one it took.
+    # A semaphore of the standard library, taken with a short wait: no library bounds the calls
+    # of one process to a resource and refuses the one past the bound after a bounded wait (a
+    # pool would queue it for as long as the storage stalls, holding its web thread, which is
+    # what must not happen). Made again when the setting changes (tests); a holder keeps the
+    # one it took.
     global _slots
     count = settings.PWSCUP_STORAGE_WRITE_SLOTS
     with _slots_guard:
@@ -70,9 +73,10 @@ def _write_slots() -> threading.BoundedSemaphore:
 @contextlib.contextmanager
 def storage_write_slot():
     """One of the process's ``PWSCUP_STORAGE_WRITE_SLOTS`` writes to the storage, or
-    ``storage_unavailable()`` at once when all are taken (by writes a slow storage holds)."""
+    ``storage_unavailable()`` when all stay taken for ``PWSCUP_STORAGE_SLOT_WAIT`` seconds
+    (by writes a slow storage holds)."""
     slots = _write_slots()
-    if not slots.acquire(blocking=False):
+    if not slots.acquire(timeout=settings.PWSCUP_STORAGE_SLOT_WAIT):
         logger.warning(
             "A storage write refused: all %s write slots are busy",
             settings.PWSCUP_STORAGE_WRITE_SLOTS,

@@ -205,9 +205,11 @@ PWSCUP_STORAGE_CONNECT_TIMEOUT = env.float("PWSCUP_STORAGE_CONNECT_TIMEOUT", def
 PWSCUP_STORAGE_READ_TIMEOUT = env.float("PWSCUP_STORAGE_READ_TIMEOUT", default=10.0)
 PWSCUP_STORAGE_RETRIES = env.int("PWSCUP_STORAGE_RETRIES", default=2)
 # At most this many requests of one web process write an upload to the storage at once; one
-# more is refused at once (503, Retry-After) rather than waiting for a slow storage. Keep it
-# below GUNICORN_THREADS, so pages that do not touch the storage always find a thread.
+# more waits PWSCUP_STORAGE_SLOT_WAIT seconds for a slot (a healthy storage frees one in
+# milliseconds) and is then refused (503, Retry-After) rather than waiting for a slow storage.
+# Keep it below GUNICORN_THREADS, so pages that do not touch the storage always find a thread.
 PWSCUP_STORAGE_WRITE_SLOTS = env.int("PWSCUP_STORAGE_WRITE_SLOTS", default=2)
+PWSCUP_STORAGE_SLOT_WAIT = env.float("PWSCUP_STORAGE_SLOT_WAIT", default=1.0)
 # /healthz reports the local storage degraded (503) with less free space than this (bytes).
 PWSCUP_MIN_FREE_BYTES = env.int("PWSCUP_MIN_FREE_BYTES", default=512 * 1024**2)
 

@@ -150,16 +150,12 @@ def test_an_unreachable_bucket_refuses_the_upload_and_nothing_is_kept(
     assert s3_server.objects(s3_bucket) == {}
 
 
-@pytest.mark.django_db
-def test_uploads_past_the_write_slots_are_refused_at_once(world, client, settings, monkeypatch):
-    # Both slots are held by writes that wait (a slow storage): a third upload is refused at
-    # once, without waiting for them, and nothing is kept for it.
+def _hold_write_slots(count: int, release: threading.Event) -> list[threading.Thread]:
+    """``count`` threads that each hold a write slot until ``release`` (a slow storage)."""
     from pwscup.core import storage
 
-    settings.PWSCUP_STORAGE_WRITE_SLOTS = 2
-    release = threading.Event()
     holders = []
-    for _ in range(2):
+    for _ in range(count):
         entered = threading.Event()
 
         def hold(entered=entered):
@@ -170,6 +166,17 @@ def test_uploads_past_the_write_slots_are_refused_at_once(world, client, setting
         holders.append(threading.Thread(target=hold, daemon=True))
         holders[-1].start()
         assert entered.wait(10)
+    return holders
+
+
+@pytest.mark.django_db
+def test_uploads_past_the_write_slots_are_refused_after_the_slot_wait(world, client, settings):
+    # Both slots are held by writes that wait (a slow storage): a third upload waits
+    # PWSCUP_STORAGE_SLOT_WAIT for a slot, not for them, is refused, and nothing is kept for it.
+    settings.PWSCUP_STORAGE_WRITE_SLOTS = 2
+    settings.PWSCUP_STORAGE_SLOT_WAIT = 0.2
+    release = threading.Event()
+    holders = _hold_write_slots(2, release)
     try:
         response = _api_upload(client, world, "a", _body(1))
         _assert_refused_503(response, message=MESSAGE_EN)
@@ -180,6 +187,24 @@ def test_uploads_past_the_write_slots_are_refused_at_once(world, client, setting
         for holder in holders:
             holder.join(10)
     assert _api_upload(client, world, "a", _body(1)).status_code == 202
+
+
+@pytest.mark.django_db
+def test_an_upload_waits_for_a_slot_a_healthy_storage_frees(world, client, settings):
+    # A burst on a healthy storage: both slots busy for a moment, then one is freed while the
+    # third upload waits for it. It is kept, not refused.
+    settings.PWSCUP_STORAGE_WRITE_SLOTS = 2
+    settings.PWSCUP_STORAGE_SLOT_WAIT = 30
+    release = threading.Event()
+    holders = _hold_write_slots(2, release)
+    threading.Timer(0.3, release.set).start()
+    try:
+        assert _api_upload(client, world, "a", _body(1)).status_code == 202
+        assert AnonymizationSubmission.objects.count() == 1
+    finally:
+        release.set()
+        for holder in holders:
+            holder.join(10)
 
 
 # --- a bucket that stalls, under gunicorn -------------------------------------------------
