@@ -5,10 +5,11 @@ stalls, refuses or is full never takes the site down nor leaves half a file behi
   ``PWSCUP_STORAGE_READ_TIMEOUT`` and is retried ``PWSCUP_STORAGE_RETRIES`` times (the
   client's ``Config``, ``pwscup.settings.base.s3_storage``).
 * **Bounded threads.** At most ``PWSCUP_STORAGE_WRITE_SLOTS`` requests of one process write at
-  once (``storage_write_slot``); one more waits ``PWSCUP_STORAGE_SLOT_WAIT`` seconds for a
-  slot (a healthy storage frees one in milliseconds, so a burst of uploads queues briefly)
-  and is refused then, so a stalled bucket holds that many web threads for long at most and
-  every page that does not touch it keeps answering.
+  once (``storage_write_slot``). One more waits up to ``PWSCUP_STORAGE_SLOT_WAIT`` seconds
+  for a slot while the holders are young (a healthy storage frees one in milliseconds, so a
+  burst of uploads only queues), and is refused at once when every holder has been writing
+  longer than that (a stalled storage): a stalled bucket holds that many web threads at most
+  and every page that does not touch it keeps answering.
 * **Nothing half kept.** A write that fails (a full disk, a bucket that refuses or times out)
   deletes what it had written under its name and raises ``Refused`` (503, ``Retry-After``):
   the caller's transaction rolls back, so no row refers to a file that is not there.
@@ -16,8 +17,10 @@ stalls, refuses or is full never takes the site down nor leaves half a file behi
 
 import contextlib
 import datetime as dt
+import itertools
 import logging
 import threading
+import time
 
 from boto3.exceptions import Boto3Error
 from botocore.exceptions import BotoCoreError, ClientError
@@ -38,9 +41,6 @@ BUCKET_ERRORS = (BotoCoreError, ClientError, Boto3Error)
 # A local folder that is full (ENOSPC), past a file-size limit (EFBIG), read-only...
 STORAGE_ERRORS = (*BUCKET_ERRORS, OSError)
 
-_slots_guard = threading.Lock()
-_slots: tuple[int, threading.BoundedSemaphore] | None = None
-
 
 def storage_unavailable() -> Refused:
     """The refusal of a file the storage cannot take now: 503, try again in a minute."""
@@ -56,27 +56,69 @@ def storage_unavailable() -> Refused:
     )
 
 
-def _write_slots() -> threading.BoundedSemaphore:
-    # A semaphore of the standard library, taken with a short wait: no library bounds the calls
-    # of one process to a resource and refuses the one past the bound after a bounded wait (a
-    # pool would queue it for as long as the storage stalls, holding its web thread, which is
-    # what must not happen). Made again when the setting changes (tests); a holder keeps the
-    # one it took.
+class WriteSlots:
+    """``count`` slots to write to the storage, and when each holder took its slot.
+
+    Hand-written over the standard library's semaphore: no library bounds the calls of one
+    process to a resource and tells a busy resource from a stalled one. A pool would queue
+    every request for as long as the storage stalls, holding its web thread, which is what
+    must not happen; refusing at once whenever the slots are taken would refuse a burst of
+    uploads that a healthy storage writes in milliseconds (the multi-host test's did).
+    """
+
+    def __init__(self, count: int):
+        self.count = count
+        self._free = threading.BoundedSemaphore(count)
+        self._lock = threading.Lock()
+        self._taken_at: dict[int, float] = {}
+        self._tokens = itertools.count()
+
+    def _stalled(self, wait: float) -> bool:
+        """Every slot is held by a write older than ``wait``: the storage is slow, not busy."""
+        with self._lock:
+            ages = [time.monotonic() - taken for taken in self._taken_at.values()]
+        return len(ages) >= self.count and min(ages) > wait
+
+    def acquire(self, wait: float) -> int | None:
+        """A token for a slot: at once, or within ``wait`` seconds while the holders are
+        young; ``None`` when the slots stay taken, or at once when they are all stalled."""
+        if not self._free.acquire(blocking=False):
+            if self._stalled(wait) or not self._free.acquire(timeout=wait):
+                return None
+        with self._lock:
+            token = next(self._tokens)
+            self._taken_at[token] = time.monotonic()
+        return token
+
+    def release(self, token: int) -> None:
+        with self._lock:
+            del self._taken_at[token]
+        self._free.release()
+
+
+_slots_guard = threading.Lock()
+_slots: WriteSlots | None = None
+
+
+def _write_slots() -> WriteSlots:
+    # Made again when the setting changes (tests); a holder keeps the one it took.
     global _slots
     count = settings.PWSCUP_STORAGE_WRITE_SLOTS
     with _slots_guard:
-        if _slots is None or _slots[0] != count:
-            _slots = (count, threading.BoundedSemaphore(count))
-        return _slots[1]
+        if _slots is None or _slots.count != count:
+            _slots = WriteSlots(count)
+        return _slots
 
 
 @contextlib.contextmanager
 def storage_write_slot():
     """One of the process's ``PWSCUP_STORAGE_WRITE_SLOTS`` writes to the storage, or
-    ``storage_unavailable()`` when all stay taken for ``PWSCUP_STORAGE_SLOT_WAIT`` seconds
-    (by writes a slow storage holds)."""
+    ``storage_unavailable()``: at once when every slot is held by a write older than
+    ``PWSCUP_STORAGE_SLOT_WAIT`` seconds (a stalled storage), else after waiting that long
+    for a slot a burst of healthy writes frees."""
     slots = _write_slots()
-    if not slots.acquire(timeout=settings.PWSCUP_STORAGE_SLOT_WAIT):
+    token = slots.acquire(settings.PWSCUP_STORAGE_SLOT_WAIT)
+    if token is None:
         logger.warning(
             "A storage write refused: all %s write slots are busy",
             settings.PWSCUP_STORAGE_WRITE_SLOTS,
@@ -85,7 +127,7 @@ def storage_write_slot():
     try:
         yield
     finally:
-        slots.release()
+        slots.release(token)
 
 
 def kept_file_save(field_file, name: str, content) -> str:

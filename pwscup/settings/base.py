@@ -205,8 +205,9 @@ PWSCUP_STORAGE_CONNECT_TIMEOUT = env.float("PWSCUP_STORAGE_CONNECT_TIMEOUT", def
 PWSCUP_STORAGE_READ_TIMEOUT = env.float("PWSCUP_STORAGE_READ_TIMEOUT", default=10.0)
 PWSCUP_STORAGE_RETRIES = env.int("PWSCUP_STORAGE_RETRIES", default=2)
 # At most this many requests of one web process write an upload to the storage at once; one
-# more waits PWSCUP_STORAGE_SLOT_WAIT seconds for a slot (a healthy storage frees one in
-# milliseconds) and is then refused (503, Retry-After) rather than waiting for a slow storage.
+# more waits up to PWSCUP_STORAGE_SLOT_WAIT seconds for a slot while its holders are younger
+# than that (a healthy storage frees one in milliseconds), and is refused (503, Retry-After)
+# then, or at once when every holder has been writing longer (a stalled storage).
 # Keep it below GUNICORN_THREADS, so pages that do not touch the storage always find a thread.
 PWSCUP_STORAGE_WRITE_SLOTS = env.int("PWSCUP_STORAGE_WRITE_SLOTS", default=2)
 PWSCUP_STORAGE_SLOT_WAIT = env.float("PWSCUP_STORAGE_SLOT_WAIT", default=1.0)

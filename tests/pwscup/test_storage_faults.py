@@ -315,3 +315,20 @@ def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
             assert not AnonymizationSubmission.objects.exists()
     finally:
         s3.stop()
+
+
+def test_write_slots_wait_for_young_holders_and_refuse_stalled_ones_at_once(monkeypatch):
+    from pwscup.core import storage
+
+    # A holder that has just taken the slot (a healthy write): the next one waits for it.
+    slots = storage.WriteSlots(1)
+    held = slots.acquire(5)
+    threading.Timer(0.3, slots.release, args=(held,)).start()
+    second = slots.acquire(5)
+    assert second is not None
+    # A holder writing for a minute (a stalled storage): the next one is refused without
+    # waiting; had it waited, it would have got the slot released half a second later.
+    real = time.monotonic
+    monkeypatch.setattr(storage.time, "monotonic", lambda: real() + 60)
+    threading.Timer(0.5, slots.release, args=(second,)).start()
+    assert slots.acquire(5) is None
