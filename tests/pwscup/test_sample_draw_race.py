@@ -2,15 +2,12 @@
 team's missing sample, serialised by the round's row lock (real PostgreSQL transactions in
 threads, each with its own connection)."""
 
-import threading
-import time
-
 import pytest
-from django.db import connections
 
 import scoring
-from pwscup.accounts.services import team_create, user_create
+from pwscup.accounts.services import user_create
 from pwscup.pwscup2015.models import TeamDataset
+from tests.pwscup.races import register_at_once, slow_down
 
 TEAMS = 6
 
@@ -22,38 +19,8 @@ def test_simultaneous_registrations_each_get_one_distinct_sample(make_world, mon
         user_create(username=f"drawrace-captain-{i}", password="pw-Secret-123")
         for i in range(TEAMS)
     ]
-    draw = scoring.draw_sample
-
-    def slow_draw(*args, **kwargs):
-        # Widen the window between "this team has no sample" and the insert: without the
-        # round's lock, the registrations draw the same teams' samples at once.
-        time.sleep(0.2)
-        return draw(*args, **kwargs)
-
-    monkeypatch.setattr(scoring, "draw_sample", slow_draw)
-    start = threading.Barrier(TEAMS)
-    errors, created = [], []
-
-    def register(index: int) -> None:
-        try:
-            start.wait()
-            created.append(
-                team_create(
-                    competition=world.competition,
-                    name=f"Racer {index}",
-                    captain=captains[index],
-                ).pk
-            )
-        except Exception as error:  # noqa: BLE001 - every failure is the finding
-            errors.append(repr(error))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=register, args=(i,)) for i in range(TEAMS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    slow_down(monkeypatch, scoring, "draw_sample")
+    created, errors = register_at_once(world.competition, captains)
     assert errors == []
     assert len(created) == TEAMS
     datasets = list(TeamDataset.objects.filter(round=world.round))
