@@ -91,7 +91,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
-from production import admin_sql, production_environment  # noqa: E402 - after the path
+from production import admin_sql, database_migrated, production_environment  # noqa: E402 - after the path
 
 PYTHON = sys.executable
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -1152,10 +1152,8 @@ def main() -> int:
     meter: CpuMeter | None = None
     created = False
     try:
-        admin_sql(args.database, f'CREATE DATABASE "{name}"')
-        created = True
-        for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-            subprocess.run([PYTHON, "manage.py", *command], cwd=REPO, check=True, env=env)
+        created = True  # from here on, the cleaning drops the database
+        database_migrated(args.database, name, env)
         import django
 
         django.setup()

@@ -79,7 +79,7 @@ from bench_rush import (  # noqa: E402 - after the path
     tail,
     wait_healthy,
 )
-from production import admin_sql, production_environment  # noqa: E402
+from production import admin_sql, database_migrated, production_environment  # noqa: E402
 
 PYTHON = sys.executable
 ROWS = 1000  # of the round's original and of every upload
@@ -494,10 +494,8 @@ def main() -> int:
             **s3.env(bucket),
         }
         os.environ.update(env)
-        admin_sql(args.database, f'CREATE DATABASE "{name}"')
-        created = True
-        for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-            subprocess.run([PYTHON, "manage.py", *command], cwd=REPO, check=True, env=env)
+        created = True  # from here on, the cleaning drops the database
+        database_migrated(args.database, name, env)
         import django
 
         django.setup()

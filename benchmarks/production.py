@@ -1,11 +1,15 @@
-"""What the benchmarks that start the production pair share: its environment and the admin
-connection that creates and drops their databases (imported by those scripts, which run
+"""What the benchmarks that start the production pair share: its environment, the admin
+connection that creates and drops their databases, and a migrated database (imported by those scripts, which run
 with this folder first on ``sys.path``)."""
 
 from __future__ import annotations
 
 import secrets
+import subprocess
+import sys
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def production_environment(
@@ -51,3 +55,11 @@ def admin_sql(database: str, statement: str) -> None:
 
     with psycopg.connect(f"{database.rstrip('/')}/postgres", autocommit=True) as conn:
         conn.execute(statement)
+
+
+def database_migrated(database: str, name: str, env: dict) -> None:
+    """Create the benchmark's database ``name`` on the server, migrate it and collect the
+    static files, with the production environment ``env``."""
+    admin_sql(database, f'CREATE DATABASE "{name}"')
+    for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=REPO, check=True, env=env)
