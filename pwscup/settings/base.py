@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "pwscup.pwscup2015",
     "pwscup.sequential",
     "pwscup.dp",
+    "pwscup.synthetic",
     "pwscup.presentations",
     "pwscup.bundles",
     "pwscup.archives",

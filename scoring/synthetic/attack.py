@@ -104,6 +104,15 @@ def attack_scores(
     return result
 
 
+def roc_points(
+    labels: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray
+) -> dict[str, list[float]]:
+    """The ROC curve of ``scores`` against ``labels`` (``fpr`` and ``tpr``, every threshold),
+    for the pictures of the results page."""
+    fpr, tpr, _ = roc_curve(np.asarray(labels), np.asarray(scores, dtype=np.float64))
+    return {"fpr": [round(float(v), 6) for v in fpr], "tpr": [round(float(v), 6) for v in tpr]}
+
+
 @dataclass(frozen=True)
 class AttackResult:
     """An attack's scores on the dev half (shown live) and on the final half (hidden until
@@ -111,6 +120,7 @@ class AttackResult:
 
     dev: dict[str, float]
     final: dict[str, float]
+    final_roc: dict[str, list[float]]
 
 
 def score_attack(
@@ -121,6 +131,7 @@ def score_attack(
     return AttackResult(
         dev=attack_scores(labels[dev], scores[dev], fpr_levels=fpr_levels),
         final=attack_scores(labels[~dev], scores[~dev], fpr_levels=fpr_levels),
+        final_roc=roc_points(labels[~dev], scores[~dev]),
     )
 
 

@@ -48,7 +48,8 @@ def kind_packages() -> set[str]:
 def test_the_listing_sees_the_packages_and_the_kinds():
     packages = pwscup_packages()
     assert {"pwscup.core", "pwscup.console", "pwscup.client", "pwscup.settings"} <= packages
-    assert kind_packages() == {"pwscup.pwscup2015", "pwscup.dp", "pwscup.sequential"}
+    # A sanity check of the listing, not a list of the kinds: a new kind adds itself.
+    assert {"pwscup.pwscup2015", "pwscup.dp", "pwscup.sequential"} < kind_packages()
 
 
 def test_every_package_is_in_the_layers_or_standalone():

@@ -1,0 +1,94 @@
+"""The admin of synthetic rounds: read-only (the platform makes every row; the console's
+actions change the state). The secret seed, the draws' rows and labels, and the final half's
+scores (hidden from everyone until publication) are not shown."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
+from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, SyntheticRound
+
+
+class ReadOnlyAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(SyntheticRound)
+class SyntheticRoundAdmin(ReadOnlyAdmin):
+    competition_lookup = "round__competition"
+    list_display = ("round", "frozen_at", "results_published")
+    fields = ("round", "frozen_at", "results_published", "holdout_rows", "aux_rows")
+    readonly_fields = fields
+
+    @admin.display(description=_("holdout rows"))
+    def holdout_rows(self, obj) -> int:
+        return len(obj.holdout)
+
+    @admin.display(description=_("auxiliary rows"))
+    def aux_rows(self, obj) -> int:
+        return len(obj.aux)
+
+
+@admin.register(SynRelease)
+class SynReleaseAdmin(ReadOnlyAdmin):
+    competition_lookup = "synthetic__round__competition"
+    list_display = ("synthetic", "team", "number", "status", "selected", "created_at")
+    list_filter = ("status", scoped_filter("team"))
+    fields = (
+        "synthetic",
+        "team",
+        "number",
+        "original_filename",
+        "sha256",
+        "size",
+        "uploaded_by",
+        "created_at",
+        "status",
+        "failure",
+        "rows",
+        "scores",
+        "selected",
+        "elapsed_ms",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("message"))
+    def failure(self, obj) -> str:
+        return obj.message_text
+
+
+@admin.register(SynTarget)
+class SynTargetAdmin(ReadOnlyAdmin):
+    competition_lookup = "synthetic__round__competition"
+    list_display = ("synthetic", "team", "release", "status")
+    fields = ("synthetic", "team", "release", "status", "failure")
+    readonly_fields = fields
+
+    @admin.display(description=_("message"))
+    def failure(self, obj) -> str:
+        return obj.message_text
+
+
+@admin.register(SynAttack)
+class SynAttackAdmin(ReadOnlyAdmin):
+    competition_lookup = "team__competition"
+    list_display = ("team", "target", "number", "status", "created_at")
+    list_filter = ("status", scoped_filter("team"))
+    fields = (
+        "target",
+        "team",
+        "number",
+        "original_filename",
+        "sha256",
+        "uploaded_by",
+        "created_at",
+        "status",
+        "failure",
+        "dev",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("message"))
+    def failure(self, obj) -> str:
+        return obj.message_text

@@ -1,0 +1,7 @@
+"""The synthetic round in the REST API: its endpoints (``views.py``) and its answers to the
+API's round status and standings, the same shape for every kind (``round_status.py``)."""
+
+from pwscup.synthetic.api.round_status import round_leaderboard, round_status
+from pwscup.synthetic.api.views import urlpatterns
+
+__all__ = ["round_leaderboard", "round_status", "urlpatterns"]

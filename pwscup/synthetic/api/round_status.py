@@ -1,0 +1,220 @@
+"""The synthetic round's answers to the API's round status and standings, the same shape for
+every kind (``RoundKind.api_round_status``, ``api_leaderboard``), pointing at the endpoints
+of ``views.py``: what the team may upload (a release in the release phase; an attack on
+another team's target in the attack phase), what it may download now (its own members
+table; after the freeze the targets' releases, challenge sets and the auxiliary table), its
+uploads with the scores it may see.
+
+The standings are the two final rankings (spec §5), on the final half: they exist only once
+the results are published. Before, the standings answer 404 for everyone, organizers
+included (no provisional dev-half ranking: the ranking's half is shown to nobody before
+publication, and a dev-half ranking beside it would be a second ranking rule).
+"""
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.selectors import phase_state
+from pwscup.core.errors import Refused
+from pwscup.synthetic import engine, selectors
+from pwscup.synthetic.api import files
+from pwscup.synthetic.api.views import (
+    ATTACK,
+    RELEASE,
+    RELEASE_METRICS,
+    attack_metrics,
+    attackable,
+    attacks_json,
+    releases_json,
+    score_text,
+)
+
+# The names a client prints for each score (``pwscup status``, ``pwscup submit --wait``).
+METRIC_NAMES = {
+    "u_ml": "U_ML",
+    "u_1": "U_1",
+    "u_2": "U_2",
+    "r_copy": "R_copy",
+    "dcr_5_train": "DCR_5(T)",
+    "dcr_5_holdout": "DCR_5(H)",
+    "auc": "AUC",
+    "adv": "ADV",
+}
+
+
+def _metric_name(key: str) -> str:
+    if key.startswith("tpr@"):
+        return f"TPR@FPR≤{key[4:]}"
+    return METRIC_NAMES.get(key, key)
+
+
+def _metrics(synthetic) -> list[dict]:
+    headline = engine.round_config(synthetic.round).headline
+    keys = [*RELEASE_METRICS, *attack_metrics(synthetic)]
+    return [
+        {
+            "key": key,
+            "name": _metric_name(key),
+            "note": "",
+            "headline": key in ("u_ml", "u_1", headline),
+        }
+        for key in keys
+    ]
+
+
+def _download(name: str, label: str, url: str) -> dict:
+    return {"name": name, "label": label, "url": url}
+
+
+def round_status(request, access) -> dict:
+    """``SyntheticKind.api_round_status``: the release upload and the members table; after
+    the freeze the attack upload (one choice per other team's target) and the targets'
+    files; the team's releases and attacks, newest first."""
+    synthetic = selectors.synthetic_of(access.round)
+    answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
+    if synthetic is None:
+        return answer
+    answer["metrics"] = _metrics(synthetic)
+    if access.team is None and not access.is_organizer:
+        return answer
+    args = [access.competition.slug, access.round.slug]
+    team = access.team
+    if team is not None:
+        answer["submission_types"].append(
+            {
+                "key": RELEASE,
+                "label": _("A synthetic release (teamX_synthetic.csv)"),
+                "url": reverse("api:syn-releases", args=args),
+                "open": phase_state(phase=selectors.release_phase(access.round)) == "open",
+                "fields": [],
+            }
+        )
+        if selectors.team_draw_of(synthetic=synthetic, team=team) is not None:
+            answer["downloads"].append(
+                _download(
+                    files.members_name(team),
+                    _("Your members table T_X"),
+                    reverse("api:syn-members", args=args),
+                )
+            )
+        answer["uploads"] = releases_json(synthetic, team)
+    if synthetic.frozen_at is not None:
+        _attack_phase(answer, access=access, synthetic=synthetic, args=args)
+    return answer
+
+
+def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
+    """The attack phase in the status: the targets' files to download, the attack upload
+    (open while the attack phase is and the results are not published) and the attacks."""
+    targets = attackable(access, synthetic)
+    for target in targets:
+        target_args = [*args, target.team.slug]
+        answer["downloads"].append(
+            _download(
+                files.release_name(target),
+                _("Release of %(team)s") % {"team": target.team.name},
+                reverse("api:syn-target-release", args=target_args),
+            )
+        )
+        answer["downloads"].append(
+            _download(
+                files.challenge_name(target),
+                _("Challenge set of %(team)s") % {"team": target.team.name},
+                reverse("api:syn-target-challenge", args=target_args),
+            )
+        )
+    answer["downloads"].append(
+        _download(files.AUX_NAME, _("Auxiliary table A"), reverse("api:syn-aux", args=args))
+    )
+    if access.team is None:
+        return
+    is_open = (
+        phase_state(phase=selectors.attack_phase(access.round)) == "open"
+        and not synthetic.results_published
+    )
+    answer["submission_types"].append(
+        {
+            "key": ATTACK,
+            "label": _("A membership-inference attack on a target (id,score)"),
+            "url": reverse("api:syn-attacks", args=args),
+            "open": bool(targets) and is_open,
+            "fields": [
+                {
+                    "name": "target",
+                    "label": _("Target"),
+                    "required": True,
+                    "choices": [target.team.slug for target in targets],
+                }
+            ],
+        }
+    )
+    answer["uploads"] = sorted(
+        answer["uploads"] + attacks_json(synthetic, access.team),
+        key=lambda u: (u["created_at"], u["id"]),
+        reverse=True,
+    )
+
+
+def round_leaderboard(request, access) -> dict:
+    """``SyntheticKind.api_leaderboard``: once the results are published, to everyone who
+    sees the round, the release ranking and the attack ranking on the final half
+    (disqualified teams left out); before, 404 for everyone."""
+    synthetic = selectors.synthetic_of(access.round)
+    if synthetic is None or not synthetic.results_published:
+        raise Refused(
+            _(
+                "The rankings are shown once the organizers publish the results: they use the "
+                "final half of the challenge sets, which stays hidden until then."
+            ),
+            status=404,
+        )
+    half = selectors.visible_half(synthetic=synthetic)
+    headline = engine.round_config(synthetic.round).headline
+    name = _metric_name(headline)
+    releases = [
+        [
+            row["rank"],
+            row["team"].name,
+            _("passes") if row["passes"] else _("fails"),
+            score_text(row["worst"]),
+            score_text(row["u_ml"]),
+            score_text(row["u_1"]),
+        ]
+        for row in selectors.release_ranking(synthetic=synthetic, half=half)
+    ]
+    attacks = [
+        [row["rank"], row["team"].name, score_text(row["mean"]), row["attacked"]]
+        for row in selectors.attack_ranking(synthetic=synthetic, half=half)
+    ]
+    return {
+        "note": _(
+            "On the final half of the challenge sets. Releases failing the gates are listed "
+            "last; the others by the highest %(headline)s any attacker reached on them, lower "
+            "first."
+        )
+        % {"headline": name},
+        "tables": [
+            {
+                "title": _("Release ranking"),
+                "columns": [
+                    _("Rank"),
+                    _("Team"),
+                    _("Gates"),
+                    _("Worst attack (%(headline)s)") % {"headline": name},
+                    "U_ML",
+                    "U_1",
+                ],
+                "rows": releases,
+            },
+            {
+                "title": _("Attack ranking"),
+                "columns": [
+                    _("Rank"),
+                    _("Team"),
+                    _("Mean %(headline)s") % {"headline": name},
+                    _("Targets attacked"),
+                ],
+                "rows": attacks,
+            },
+        ],
+    }

@@ -1,0 +1,226 @@
+"""The synthetic round in the competition's results archive (``RoundKind.archive_members`` /
+``data_card``; ``pwscup.kinds.archives``). Called only once the results are published; a
+round whose results are not published gives nothing (the final half decides everything the
+archive holds, and it is shown to nobody before).
+
+Published anyway, on the final half: the release ranking and the attack ranking
+(``selectors.release_ranking`` / ``attack_ranking``: the one ranking rule; disqualified
+teams left out), the attacker × target matrix (every attacker's row, built-in attacks
+first), and for each target what the attackers were given (its frozen release and its
+challenge set: ids and columns, no label) with every attack's scores and ROC curve on it;
+the auxiliary table every team was given.
+
+Secrets, each only when ticked: the original table and the holdout drawn from it
+(``ORIGINAL``), each team's members table ``T_X`` (``SAMPLES``), and each challenge set's
+membership labels with its dev/final split (``GROUND_TRUTH``). The round's seed is never
+archived.
+"""
+
+import json
+
+from pwscup.core.exports import csv_bytes
+from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember
+from pwscup.synthetic import engine, selectors
+from pwscup.synthetic.api import files
+from pwscup.synthetic.models import TeamDraw
+from pwscup.synthetic.services.common import stored_bytes
+from scoring.synthetic.attack import BUILTIN_ATTACKS
+
+FINAL = "final"
+RELEASE_SCORES = ("u_ml", "u_1", "u_2", "r_copy", "dcr_5_train", "dcr_5_holdout")
+
+
+def _cell(value):
+    return "" if value is None else value
+
+
+def _release_ranking(synthetic) -> bytes:
+    return csv_bytes(
+        ["rank", "team", "passes_gates", "worst_attack", *RELEASE_SCORES],
+        (
+            [
+                _cell(row["rank"]),
+                row["team"].name,
+                row["passes"],
+                _cell(row["worst"]),
+                *[_cell(row["release"].scores.get(key)) for key in RELEASE_SCORES],
+            ]
+            for row in selectors.release_ranking(synthetic=synthetic, half=FINAL)
+        ),
+    )
+
+
+def _attack_ranking(synthetic) -> bytes:
+    return csv_bytes(
+        ["rank", "team", "mean_headline", "targets_attacked"],
+        (
+            [_cell(row["rank"]), row["team"].name, row["mean"], row["attacked"]]
+            for row in selectors.attack_ranking(synthetic=synthetic, half=FINAL)
+        ),
+    )
+
+
+def _matrix(matrix: dict) -> bytes:
+    """Attacker × target, each cell the headline on the final half (a disqualified team's
+    row and column kept, as every kind's matrix keeps them)."""
+    return csv_bytes(
+        ["attacker", "builtin", *[target.team.name for target in matrix["targets"]]],
+        (
+            [row.name, row.builtin, *[_cell(cell.headline) for cell in row.cells]]
+            for row in matrix["rows"]
+        ),
+    )
+
+
+def _target_scores(synthetic, target, latest: dict) -> bytes:
+    """Every attack on ``target`` (built-in and the teams' that count) with its final-half
+    scores and ROC curve."""
+    keys = ("auc", *sorted(k for k in _score_keys(target, latest) if k.startswith("tpr@")), "adv")
+    rows = []
+    for name in BUILTIN_ATTACKS:
+        scored = target.builtin.get(name) or {}
+        rows.append([name, True, *_final_cells(scored.get("final"), scored.get("final_roc"), keys)])
+    for (_team_id, target_id), attack in sorted(latest.items(), key=lambda i: i[1].team.name):
+        if target_id == target.pk:
+            rows.append(
+                [attack.team.name, False, *_final_cells(attack.final, attack.final_roc, keys)]
+            )
+    return csv_bytes(["attacker", "builtin", *keys, "roc_fpr", "roc_tpr"], rows)
+
+
+def _score_keys(target, latest: dict) -> set:
+    keys = set()
+    for scored in target.builtin.values():
+        keys |= set((scored or {}).get("final") or {})
+    for (_team_id, target_id), attack in latest.items():
+        if target_id == target.pk:
+            keys |= set(attack.final or {})
+    return keys
+
+
+def _final_cells(final, roc, keys) -> list:
+    final, roc = final or {}, roc or {}
+    return [
+        *[_cell(final.get(key)) for key in keys],
+        json.dumps(roc.get("fpr", [])),
+        json.dumps(roc.get("tpr", [])),
+    ]
+
+
+def _target_members(synthetic) -> list[ArchiveMember]:
+    matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
+    members = [ArchiveMember("attack_matrix.csv", _matrix(matrix))]
+    latest = selectors.latest_attacks(synthetic=synthetic)
+    for target in matrix["targets"]:
+        folder = f"targets/{target.team.slug}"
+        members += [
+            ArchiveMember(f"{folder}/release.csv", files.release_bytes(target=target)),
+            ArchiveMember(f"{folder}/challenge.csv", files.challenge_csv(target=target).encode()),
+            ArchiveMember(f"{folder}/scores.csv", _target_scores(synthetic, target, latest)),
+        ]
+    if matrix["targets"]:
+        members.append(ArchiveMember("aux.csv", files.aux_csv(synthetic=synthetic).encode()))
+    return members
+
+
+def _secret_members(synthetic, secrets) -> list[ArchiveMember]:
+    members = []
+    draws = TeamDraw.objects.filter(synthetic=synthetic).select_related("team")
+    if ORIGINAL in secrets:
+        round_ = synthetic.round
+        original = round_.original_source if round_.original_source else round_.original_file
+        population = engine.round_population(round_)
+        members += [
+            ArchiveMember("original.csv", stored_bytes(original), ORIGINAL),
+            ArchiveMember(
+                "holdout.csv",
+                engine.table_text(engine.rows_of(population, synthetic.holdout)).encode(),
+                ORIGINAL,
+            ),
+        ]
+    if SAMPLES in secrets:
+        for draw in draws.order_by("team__slug"):
+            members.append(
+                ArchiveMember(
+                    f"samples/{files.members_name(draw.team)}",
+                    files.members_csv(synthetic=synthetic, draw=draw).encode(),
+                    SAMPLES,
+                )
+            )
+    if GROUND_TRUTH in secrets:
+        for draw in draws.order_by("team__slug"):
+            members.append(
+                ArchiveMember(
+                    f"ground_truth/{draw.team.slug}_challenge_labels.csv",
+                    csv_bytes(
+                        ["id", "member", "half"],
+                        (
+                            [number, label, "dev" if dev else "final"]
+                            for number, (label, dev) in enumerate(
+                                zip(draw.labels, draw.dev, strict=True), start=1
+                            )
+                        ),
+                    ),
+                    GROUND_TRUTH,
+                )
+            )
+    return members
+
+
+def archive_members(round, *, secrets):
+    synthetic = selectors.synthetic_of(round)
+    if synthetic is None or not synthetic.results_published:
+        return []
+    members = [
+        ArchiveMember("release_ranking.csv", _release_ranking(synthetic)),
+        ArchiveMember("attack_ranking.csv", _attack_ranking(synthetic)),
+        *_target_members(synthetic),
+        *_secret_members(synthetic, secrets),
+    ]
+    return members
+
+
+def data_card(round) -> dict:
+    synthetic = selectors.synthetic_of(round)
+    config = engine.round_config(round)
+    columns = [
+        {
+            "name": name,
+            "role": "label (utility task)" if name == config.label else "attribute",
+            "domain": config.roles[name],
+        }
+        for name in config.columns
+    ]
+    levels = ", ".join(f"{level:g}" for level in config.fpr_levels)
+    rules = (
+        f"Each team received {config.n_train} member rows of the original and published a "
+        f"synthetic release of at most {config.max_rows} rows, scored by model utility U_ML "
+        f"(train on the release, test on a {config.n_holdout}-row holdout) and marginal "
+        f"fidelity U_1; then attacked the other teams' frozen releases by membership inference "
+        f"on challenge sets of {config.n_challenge} rows (half members), scored by the true "
+        f"positive rate at a false positive rate of at most {levels} on the final half of each "
+        f"challenge set. Releases failing the gates (U_ML ≥ {config.u_ml_min:g}, "
+        f"U_1 ≤ {config.u_1_max:g}) are ranked last; the others by the highest headline any "
+        "attacker reached on them, lower first, ties by U_ML. Attackers are ranked by their "
+        "mean headline over the targets, a target not attacked counting as the built-in DCR "
+        "attack's headline."
+    )
+    return {
+        "original": {
+            "rows": round.original_rows,
+            "sha256": round.original_sha256,
+            "description": "The original table; each team's members, the non-members of the "
+            "challenge sets, the holdout and the auxiliary table were drawn from its rows"
+            + (
+                " (member sets disjoint across teams)."
+                if synthetic and _disjoint(synthetic)
+                else "."
+            ),
+        },
+        "columns": columns,
+        "rules": rules,
+    }
+
+
+def _disjoint(synthetic) -> bool:
+    return not TeamDraw.objects.filter(synthetic=synthetic, disjoint=False).exists()

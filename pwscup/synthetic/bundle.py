@@ -1,0 +1,183 @@
+"""The synthetic round in a competition bundle (``RoundKind.bundle_export`` / ``bundle_import``;
+``pwscup.kinds.bundles``).
+
+What a bundle holds of a synthetic round: its configuration (``Round.config`` as checked
+against the original: column roles, label, draw sizes, rows allowed, FPR levels, gates), its
+two phases (the release phase and the attack phase, as offsets from the bundle's anchor,
+each with its upload limits) and the original table (``original.csv``, as the organizer
+uploaded it).
+
+Never a release, an attack, a score, a target, how far the round has run (freeze,
+publication), a team's draw, the holdout or the auxiliary table, nor the round's secret
+seed: the imported round draws a new seed, hence a new holdout, auxiliary table and new
+draws for its own teams (the same settings played again are a new game, and an old
+round's membership labels say nothing about the new one).
+
+The settings survive a manifest written with sorted keys: the columns' order is the
+original's header order (a release's header must follow it), so ``config.columns`` is a
+list of ``{"name", "role"}`` rather than an object.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.services import read_file_bytes
+from pwscup.kinds.bundles import (
+    RoundBundle,
+    limits_export,
+    limits_read,
+    named_list,
+    named_list_read,
+    schedule_offsets,
+    setting_required,
+    settings_known,
+    settings_object,
+    window_at_offsets,
+)
+from pwscup.synthetic import engine, selectors
+from pwscup.synthetic.services import synthetic_round_create
+from pwscup.synthetic.services.rounds import SETTING_FIELDS
+from scoring.synthetic.config import GATE_KEYS
+
+ORIGINAL = "original.csv"
+SETTINGS_KEYS = ("config", "phases")
+PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
+# The round's two phases, in the order they run.
+PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
+PHASE_LABELS = {
+    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
+    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
+}
+# Where the service's own errors point in the settings.
+# The service keys a configuration error by its field (``services.rounds.config_error_field``).
+SERVICE_FIELDS = {
+    "table": ORIGINAL,
+    "config": "config",
+    "columns": "config.columns",
+    "label": "config.label",
+    "attack_opens_at": "phases.attack.opens_at",
+    **{key: f"config.{key}" for key in SETTING_FIELDS if key not in GATE_KEYS},
+    **{key: f"config.gates.{key}" for key in GATE_KEYS},
+}
+
+
+# --- export ----------------------------------------------------------------------------------
+
+
+def round_bundle(round, *, anchor) -> RoundBundle:
+    """The round's settings (configuration, both phases as offsets from ``anchor`` with
+    their limits) and its original as the organizer uploaded it."""
+    config = engine.round_config(round).as_dict()
+    config["columns"] = named_list(config["columns"], "role")
+    phases = [
+        phase
+        for phase in (selectors.release_phase(round), selectors.attack_phase(round))
+        if phase is not None
+    ]
+    # A phase closed before it opened (published early) gets a length (``schedule_offsets``).
+    windows = schedule_offsets([(p.opens_at, p.closes_at) for p in phases], anchor)
+    original = round.original_source if round.original_source else round.original_file
+    return RoundBundle(
+        settings={
+            "config": config,
+            "phases": {
+                phase.kind: {"opens_at": opens, "closes_at": closes, **limits_export(phase)}
+                for phase, (opens, closes) in zip(phases, windows, strict=True)
+            },
+        },
+        files={ORIGINAL: read_file_bytes(original)},
+    )
+
+
+# --- import ----------------------------------------------------------------------------------
+
+
+def round_from_bundle(*, competition, entry, start, user):
+    """Create the round through ``synthetic_round_create`` (the console's service: the
+    configuration checked against the original, the draws from a new seed, the windows,
+    the address and the time zone), each window ``start`` plus the bundle's offsets.
+    Raises ``ValidationError`` keyed by the settings' path (``config.columns[2].role``,
+    ``phases.attack.opens_at``, ``phases.anonymization.daily_limit``) or the file's role
+    (``original.csv``)."""
+    settings = settings_object(entry.settings, "settings")
+    settings_known(settings, SETTINGS_KEYS, "settings")
+    config = _config_of(setting_required(settings, "config", "settings"))
+    phases = _phases(setting_required(settings, "phases", "settings"), start, entry)
+    table = _original(entry.files)
+    release, attack = phases[Phase.Kind.ANONYMIZATION], phases[Phase.Kind.ATTACK]
+    try:
+        synthetic = synthetic_round_create(
+            competition=competition,
+            name=entry.name,
+            slug=entry.slug,
+            table=table,
+            table_filename=ORIGINAL,
+            config=config,
+            release=release["window"],
+            attack=attack["window"],
+            release_limits=release["limits"],
+            attack_limits=attack["limits"],
+            timezone_name=entry.timezone,
+            order=entry.order,
+            user=user,
+        )
+    except ValidationError as error:
+        raise _rekeyed(error) from None
+    return synthetic.round
+
+
+def _original(files) -> bytes:
+    unknown = sorted(set(files) - {ORIGINAL})
+    if unknown:
+        raise ValidationError(
+            {
+                unknown[0]: _(
+                    "%(role)s is not a file of a synthetic round (it has only %(known)s)."
+                )
+                % {"role": repr(unknown[0])[:80], "known": ORIGINAL}
+            }
+        )
+    if ORIGINAL not in files:
+        raise ValidationError(
+            {ORIGINAL: _("The bundle lacks the synthetic round's original table, original.csv.")}
+        )
+    return files[ORIGINAL]
+
+
+def _config_of(raw) -> dict:
+    """The configuration as the console takes it (``columns`` an object again, in the
+    bundle's order); the rest is the service's to check."""
+    config = dict(settings_object(raw, "config"))
+    config["columns"] = named_list_read(
+        setting_required(config, "columns", "config"), "config.columns", "role"
+    )
+    return config
+
+
+def _phases(raw, start, entry) -> dict:
+    """``{kind: {"window": (opens_at, closes_at), "limits": (daily, total)}}`` for both
+    phases, each refusal keyed by its path."""
+    phases = settings_object(raw, "phases")
+    settings_known(phases, PHASES, "phases")
+    out = {}
+    for kind in PHASES:
+        path = f"phases.{kind}"
+        phase = settings_object(setting_required(phases, kind, "phases"), path)
+        settings_known(phase, PHASE_KEYS, path)
+        window = window_at_offsets(phase, start, path=path, entry=entry, phase=PHASE_LABELS[kind])
+        limits = limits_read(
+            {key: setting_required(phase, key, path) for key in ("daily_limit", "total_limit")},
+            field=path,
+        )
+        out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
+    return out
+
+
+def _rekeyed(error: ValidationError) -> ValidationError:
+    if not hasattr(error, "error_dict"):
+        return ValidationError({"settings": error.messages})
+    return ValidationError(
+        {SERVICE_FIELDS.get(key, key): messages for key, messages in error.message_dict.items()}
+    )

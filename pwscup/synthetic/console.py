@@ -1,0 +1,227 @@
+"""The organizer's side of a synthetic round: the two-step page creating one (mounted at
+``console/<comp>/synthetic/new/``) and the round's console panel. The lifecycle actions
+(close, freeze, publish, hide) are ``actions.py``'s, listed by the core's round page.
+Organizers of the competition only (``console_competition``: 404 for anyone else).
+
+Step 1 takes the original table, checks it and keeps it as a draft (``drafts``); step 2
+proposes each column's role, the label, the sizes and the windows, and creates the round
+through ``services.synthetic_round_create``, its errors shown next to their fields."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.competitions.selectors import console_competition
+from pwscup.core.errors import Refused
+from pwscup.core.time_zones import default_time_zone
+from pwscup.synthetic import drafts, engine, selectors, services
+from pwscup.synthetic.forms import OriginalForm, SettingsForm, settings_initial
+from pwscup.synthetic.models import SynAttack, SynRelease
+from scoring.errors import ScoringError
+
+
+def create_url(competition) -> str:
+    return reverse("synthetic_console:create", args=[competition.slug])
+
+
+def _read(content: bytes, filename: str):
+    """The draft's table as text cells, or the reason it cannot be read (reader's language)."""
+    try:
+        return drafts.table_frame(content, filename=filename), ""
+    except ScoringError as error:
+        return None, error.render(get_language())
+
+
+@login_required
+def round_create(request, competition_slug):
+    """Step 1: the original table, checked (encoding, header, cells) and kept as a draft."""
+    competition = console_competition(user=request.user, slug=competition_slug)
+    draft = drafts.draft_of(request.session, competition.pk)
+    form = OriginalForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["original"]
+        if upload.size > settings.PWSCUP_MAX_UPLOAD_BYTES:
+            form.add_error("original", _("The file is larger than the upload limit."))
+        else:
+            content = upload.read()
+            _frame, problem = _read(content, upload.name)
+            if problem:
+                form.add_error("original", problem)
+            else:
+                try:
+                    drafts.draft_store(
+                        request.session, competition.pk, content=content, filename=upload.name
+                    )
+                except Refused as refusal:
+                    form.add_error("original", refusal.message)
+                else:
+                    return redirect("synthetic_console:settings", competition.slug)
+    return render(
+        request,
+        "synthetic/console_create.html",
+        {"competition": competition, "form": form, "draft": draft, "step": 1},
+    )
+
+
+def _show_errors(form: SettingsForm, error: ValidationError) -> None:
+    """A service's errors next to their fields; the column roles' over the roles table."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error.messages)
+        return
+    for field, texts in error.message_dict.items():
+        if field == "columns":
+            form.column_errors.extend(texts)
+        else:
+            form.add_error(field if field in form.fields else None, texts)
+
+
+def _lost_draft(request, competition):
+    drafts.draft_clear(request.session, competition.pk)
+    messages.error(
+        request,
+        _(
+            "The table uploaded at step 1 is no longer kept (the session ended or the storage "
+            "lost it): upload it again."
+        ),
+    )
+    return redirect("synthetic_console:create", competition.slug)
+
+
+@login_required
+def round_create_settings(request, competition_slug):
+    """Step 2: column roles, label, sizes, gates, windows; creates the round."""
+    competition = console_competition(user=request.user, slug=competition_slug)
+    draft = drafts.draft_of(request.session, competition.pk)
+    if draft is None:
+        messages.info(request, _("Upload the original table first."))
+        return redirect("synthetic_console:create", competition.slug)
+    content = drafts.draft_bytes(draft)
+    if content is None:
+        return _lost_draft(request, competition)
+    frame, problem = _read(content, draft.filename)
+    if frame is None:
+        messages.error(request, problem)
+        return _lost_draft(request, competition)
+    profiles = drafts.column_profiles(frame)
+    columns = [p.name for p in profiles]
+    if request.method == "POST":
+        form = SettingsForm(request.POST, columns=columns)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                synthetic = services.synthetic_round_create(
+                    competition=competition,
+                    name=data["name"],
+                    slug=data["slug"],
+                    table=content,
+                    table_filename=draft.filename,
+                    config=form.config(),
+                    timezone_name=data["timezone"],
+                    user=request.user,
+                    **form.windows(),
+                )
+            except ValidationError as error:
+                _show_errors(form, error)
+            except Refused as refusal:
+                form.add_error(None, refusal.message)
+            else:
+                drafts.draft_clear(request.session, competition.pk)
+                messages.success(request, _("The round is created and the draws are made."))
+                return redirect("console:round", competition.slug, synthetic.round.slug)
+    else:
+        form = SettingsForm(
+            columns=columns,
+            initial=settings_initial(
+                profiles=profiles,
+                label=drafts.proposed_label(profiles),
+                rows=len(frame),
+                now=timezone.now(),
+                time_zone=default_time_zone(),
+            ),
+        )
+    rows = [
+        {"profile": profile, "field": field}
+        for profile, field in zip(profiles, form.role_fields(), strict=True)
+    ]
+    return render(
+        request,
+        "synthetic/console_settings.html",
+        {
+            "competition": competition,
+            "form": form,
+            "draft": draft,
+            "rows": len(frame),
+            "columns": rows,
+            "step": 2,
+        },
+    )
+
+
+@login_required
+@require_POST
+def round_create_cancel(request, competition_slug):
+    """Start over: the draft's file is deleted."""
+    competition = console_competition(user=request.user, slug=competition_slug)
+    drafts.draft_clear(request.session, competition.pk)
+    return redirect("synthetic_console:create", competition.slug)
+
+
+urlpatterns = [
+    path("new/", round_create, name="create"),
+    path("new/settings/", round_create_settings, name="settings"),
+    path("new/cancel/", round_create_cancel, name="cancel"),
+]
+
+
+# --- the round's panel -------------------------------------------------------------------------
+
+
+def panel_context(round_) -> dict | None:
+    """What the panel shows: the draws' sizes and disjointness, the counts of releases,
+    targets and attacks, the freeze and the publication. Nothing secret: sizes and counts,
+    no row, no label, no final-half score."""
+    synthetic = selectors.synthetic_of(round_)
+    if synthetic is None:
+        return None
+    releases = SynRelease.objects.filter(synthetic=synthetic)
+    attacks = SynAttack.objects.filter(target__synthetic=synthetic)
+    config = engine.round_config(round_)
+    return {
+        "round": round_,
+        "synthetic": synthetic,
+        "summary": selectors.draws_summary(synthetic=synthetic),
+        "config": config,
+        "columns": [(column, config.roles[column]) for column in config.columns],
+        "phases": [
+            (selectors.release_phase(round_), _("Release phase")),
+            (selectors.attack_phase(round_), _("Attack phase")),
+        ],
+        "releases": {
+            "all": releases.count(),
+            "scored": releases.filter(status=SynRelease.Status.FINISHED).count(),
+            "rejected": releases.filter(status=SynRelease.Status.FAILED).count(),
+            "teams": releases.values("team").distinct().count(),
+        },
+        "targets": len(selectors.targets(synthetic=synthetic)),
+        "attacks": {
+            "all": attacks.count(),
+            "scored": attacks.filter(status=SynAttack.Status.FINISHED).count(),
+            "teams": attacks.values("team").distinct().count(),
+        },
+        "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
+    }
+
+
+def panel_html(request, round_) -> str:
+    context = panel_context(round_)
+    if context is None:
+        return ""
+    return render_to_string("synthetic/console_panel.html", context, request=request)

@@ -1,0 +1,66 @@
+"""The synthetic round of the demo competition (``manage.py load_demo``).
+
+``syn-adult``: the whole Adult fixture (32,561 rows) as the population, the column roles and
+the label the console would propose (numbers → numeric, ``income`` the label), the spec's
+sizes (5,000 holdout, 2,000 auxiliary rows, 2,000 members and 400 challenge rows per team:
+some eleven teams still get rows of their own), the release phase open now for three weeks
+and the attack phase the two weeks after. The demo teams play it from a fresh
+``scripts/demo``; a team of the class that registers later is drawn when it joins. A second
+``load_demo`` adds the round only when the competition lacks it, and changes nothing else.
+"""
+
+import datetime as dt
+
+from django.conf import settings
+from django.utils import timezone
+
+from pwscup.competitions.models import Round
+from pwscup.synthetic import drafts, services
+from pwscup.synthetic.models import SyntheticRound
+
+SLUG = "syn-adult"
+NAME = (
+    "ラウンド Y：合成データとメンバーシップ推定 (Adult) / "
+    "Round Y: synthetic data and membership inference (Adult)"
+)
+RELEASE_DAYS, ATTACK_DAYS = 21, 14
+RELEASE_DAILY, ATTACK_DAILY = 10, 20
+
+
+def adult_bytes() -> bytes:
+    return (settings.BASE_DIR / "fixtures" / "adult.csv").read_bytes()
+
+
+def demo_config(content: bytes, *, teams: int) -> dict:
+    """The configuration the console proposes for the table (roles, label), with the spec's
+    sizes when the table holds them for ``teams`` teams, else scaled down."""
+    frame = drafts.table_frame(content, filename="adult.csv")
+    profiles = drafts.column_profiles(frame)
+    return {
+        "columns": {p.name: "numeric" if p.numeric else "categorical" for p in profiles},
+        "label": drafts.proposed_label(profiles),
+        **drafts.proposed_sizes(len(frame), teams=teams),
+    }
+
+
+def demo_load(competition, *, organizer, now=None) -> SyntheticRound | None:
+    """Add the demo's synthetic round to ``competition`` unless it has one by that address;
+    returns the round made (None: nothing to do)."""
+    if Round.objects.filter(competition=competition, slug=SLUG).exists():
+        return None
+    now = (now or timezone.now()).replace(second=0, microsecond=0)
+    content = adult_bytes()
+    release_closes = now + dt.timedelta(days=RELEASE_DAYS)
+    return services.synthetic_round_create(
+        competition=competition,
+        name=NAME,
+        slug=SLUG,
+        table=content,
+        table_filename="adult.csv",
+        config=demo_config(content, teams=max(competition.teams.count(), 1)),
+        release=(now - dt.timedelta(hours=1), release_closes),
+        attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),
+        release_limits=(RELEASE_DAILY, None),
+        attack_limits=(ATTACK_DAILY, None),
+        user=organizer,
+    )

@@ -1,0 +1,229 @@
+"""The synthetic round's forms. The console's: step 1 takes the original table, step 2 the
+column roles, the label, the sizes, the gates and the two windows; they collect values,
+``services.synthetic_round_create`` (with ``scoring.synthetic.config``) checks them. The
+teams': a release (``teamX_synthetic.csv``) and an attack (``teamX_mia_teamY.csv``), each
+the file only; the services check everything else."""
+
+import datetime as dt
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import form_dates_check
+from pwscup.core.form_fields import positive_int_field
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from pwscup.synthetic.drafts import proposed_sizes
+from scoring.synthetic.config import DEFAULTS, ROLES
+
+WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
+ROLE_LABELS = {"numeric": _("numeric"), "categorical": _("categorical")}
+
+
+class OriginalForm(forms.Form):
+    original = forms.FileField(
+        label=_("Original table (CSV, UTF-8 or CP932)"),
+        help_text=_(
+            "The population P: the holdout, each team's members and non-members and the "
+            "auxiliary table are drawn from its rows. It is never shown to a team."
+        ),
+    )
+
+
+def _local_input():
+    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def _size_field(label, help_text, **kwargs):
+    return positive_int_field(
+        label=label,
+        help_text=help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        **kwargs,
+    )
+
+
+class FprLevelsField(forms.CharField):
+    """False-positive levels as typed, ``0.1, 0.01``: a list of numbers (the configuration's
+    check decides whether they are levels)."""
+
+    def to_python(self, value):
+        text = super().to_python(value) or ""
+        levels = []
+        for part in text.replace("、", ",").replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            try:
+                levels.append(float(part))
+            except ValueError:
+                raise forms.ValidationError(
+                    _("“%(value)s” is not a number (write the levels as 0.1, 0.01).")
+                    % {"value": part[:40]}
+                ) from None
+        return levels
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return ", ".join(f"{v:g}" for v in value)
+        return value
+
+
+class SettingsForm(forms.Form):
+    """Step 2: a role per column of the uploaded header (``role_<k>``), then the rest."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
+    label = forms.ChoiceField(
+        label=_("Label column (the utility task predicts it)"),
+        help_text=_("A categorical column with at least two values, e.g. income."),
+    )
+    n_holdout = _size_field(
+        _("Holdout rows (n_holdout)"), _("Kept secret; the utility model is scored on them.")
+    )
+    n_train = _size_field(
+        _("Members per team (n_train)"), _("The private training table each team downloads.")
+    )
+    n_challenge = _size_field(
+        _("Challenge rows per team (n_challenge)"),
+        _("Half members, half non-members; a multiple of 4 (dev and final halves)."),
+    )
+    n_aux = _size_field(_("Auxiliary rows (n_aux)"), _("Public to every team in the attack phase."))
+    max_rows = _size_field(
+        _("Most rows of a release (max_rows)"),
+        _("Empty: 3 × the members per team."),
+        required=False,
+    )
+    fpr_levels = FprLevelsField(
+        label=_("False-positive levels of TPR@FPR"),
+        max_length=200,
+        help_text=_("Comma-separated, the first one the headline, e.g. 0.1, 0.01."),
+    )
+    u_ml_min = forms.FloatField(
+        label=_("Gate: least U_ML"), help_text=_("A release below it is ranked last.")
+    )
+    u_1_max = forms.FloatField(
+        label=_("Gate: most U_1"), help_text=_("A release above it is ranked last.")
+    )
+    timezone = TimeZoneField(label=_("Time zone of the round"))
+    release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
+    release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
+    release_daily_limit = positive_int_field(
+        label=_("Releases per team per day"), required=False, help_text=_("Empty: no limit.")
+    )
+    release_total_limit = positive_int_field(
+        label=_("Releases per team in total"), required=False, help_text=_("Empty: no limit.")
+    )
+    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
+    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
+    attack_daily_limit = positive_int_field(
+        label=_("Attacks per team per day"), required=False, help_text=_("Empty: no limit.")
+    )
+    attack_total_limit = positive_int_field(
+        label=_("Attacks per team in total"), required=False, help_text=_("Empty: no limit.")
+    )
+
+    def __init__(self, *args, columns: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.columns = list(columns)
+        self.role_names = []
+        for k, column in enumerate(self.columns):
+            name = f"role_{k}"
+            self.fields[name] = forms.ChoiceField(
+                label=column,
+                choices=[(role, ROLE_LABELS[role]) for role in ROLES],
+                widget=forms.RadioSelect,
+            )
+            self.role_names.append(name)
+        self.fields["label"].choices = [(c, c) for c in self.columns]
+        # Errors of the column roles as a whole (the service's ``columns``), over the table.
+        self.column_errors: list[str] = []
+        # The windows are typed in the round's time zone, not the server's.
+        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
+        self.zone = zone_or_default(zone)
+
+    def role_fields(self):
+        return [self[name] for name in self.role_names]
+
+    def setting_fields(self):
+        names = ("n_holdout", "n_train", "n_challenge", "n_aux", "max_rows", "fpr_levels")
+        return [self[name] for name in names]
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in WINDOW_FIELDS:
+            value = cleaned.get(name)
+            if value is not None:
+                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        form_dates_check(self, WINDOW_FIELDS, time_zone=self.zone)
+        for phase in ("release", "attack"):
+            opens, closes = cleaned.get(f"{phase}_opens_at"), cleaned.get(f"{phase}_closes_at")
+            if opens and closes and closes <= opens and not self.has_error(f"{phase}_closes_at"):
+                self.add_error(f"{phase}_closes_at", _("A phase must close after it opens."))
+        release_closes, attack_opens = (
+            cleaned.get("release_closes_at"),
+            cleaned.get("attack_opens_at"),
+        )
+        if release_closes and attack_opens and attack_opens < release_closes:
+            self.add_error(
+                "attack_opens_at",
+                _("The attack phase opens once the release phase has closed."),
+            )
+        return cleaned
+
+    def config(self) -> dict:
+        """The round's configuration (``scoring.synthetic.config``) the fields describe."""
+        data = self.cleaned_data
+        config = {
+            "columns": {c: data[n] for c, n in zip(self.columns, self.role_names, strict=True)},
+            "label": data["label"],
+            "fpr_levels": data["fpr_levels"],
+            "gates": {"u_ml_min": data["u_ml_min"], "u_1_max": data["u_1_max"]},
+        }
+        for key in ("n_holdout", "n_train", "n_challenge", "n_aux", "max_rows"):
+            if data.get(key) is not None:
+                config[key] = data[key]
+        return config
+
+    def windows(self) -> dict:
+        """The keyword arguments of ``synthetic_round_create`` for the two windows."""
+        data = self.cleaned_data
+        return {
+            "release": (data["release_opens_at"], data["release_closes_at"]),
+            "attack": (data["attack_opens_at"], data["attack_closes_at"]),
+            "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
+            "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
+        }
+
+
+def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) -> dict:
+    """Step 2's starting values: the proposed roles and label, the spec's sizes (scaled down
+    to what the table holds with room for about ten teams), the release phase from now for
+    two weeks and the attack phase the week after."""
+    sizes = proposed_sizes(rows)
+    zone = zone_or_default(time_zone)
+    local = now.astimezone(zone).replace(tzinfo=None, second=0, microsecond=0)
+    release_closes = local + dt.timedelta(days=14)
+    initial = {
+        f"role_{k}": "numeric" if p.numeric else "categorical" for k, p in enumerate(profiles)
+    }
+    initial.update(
+        label=label,
+        fpr_levels=list(DEFAULTS["fpr_levels"]),
+        u_ml_min=DEFAULTS["gates"]["u_ml_min"],
+        u_1_max=DEFAULTS["gates"]["u_1_max"],
+        timezone=time_zone,
+        release_opens_at=local,
+        release_closes_at=release_closes,
+        attack_opens_at=release_closes,
+        attack_closes_at=release_closes + dt.timedelta(days=7),
+        **sizes,
+    )
+    return initial
+
+
+class ReleaseUploadForm(forms.Form):
+    file = forms.FileField(label=_("Synthetic release (CSV)"))
+
+
+class AttackUploadForm(forms.Form):
+    file = forms.FileField(label=_("Membership scores (id,score)"))

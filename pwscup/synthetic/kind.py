@@ -1,0 +1,140 @@
+"""The synthetic-data round behind the ``RoundKind`` interface (pwscup/kinds/): each hook is
+one call into the kind's modules."""
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_state
+from pwscup.kinds.base import RoundKind
+from pwscup.submissions.services.jobs import JobKind
+from pwscup.synthetic import KEY, api, archive, bundle, console, demo, selectors, services, views
+from pwscup.synthetic.actions import synthetic_actions
+from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
+
+PHASE_LABELS = {
+    Phase.Kind.ANONYMIZATION: _("Release phase"),
+    Phase.Kind.ATTACK: _("Attack phase"),
+}
+
+
+class SyntheticKind(RoundKind):
+    key = KEY
+    label = _("Synthetic data and membership inference")
+    description = _(
+        "Teams publish a synthetic stand-in for their private training table, scored by "
+        "model utility and marginal fidelity; then attack the others' releases by membership "
+        "inference, scored by the true-positive rate at a low false-positive rate."
+    )
+
+    # --- configuration and state -------------------------------------------------------------
+
+    def validate_config(self, config: dict, *, round=None) -> dict:
+        return services.synthetic_config_validate(config)
+
+    def teams_changed(self, round) -> None:
+        services.teams_changed(round=round)
+
+    def phase_ended_at(self, phase):
+        """The freeze ends the release phase (its uploads are refused from then)."""
+        if phase.kind != Phase.Kind.ANONYMIZATION:
+            return None
+        synthetic = selectors.synthetic_of(phase.round)
+        return synthetic.frozen_at if synthetic is not None else None
+
+    def results_published(self, round) -> bool:
+        synthetic = selectors.synthetic_of(round)
+        return bool(synthetic and synthetic.results_published)
+
+    def missing_phases(self, round) -> list[str]:
+        kinds = {phase.kind for phase in round.phases.all()}
+        return [str(label) for kind, label in PHASE_LABELS.items() if kind not in kinds]
+
+    def round_note(self, round) -> str:
+        synthetic = selectors.synthetic_of(round)
+        if synthetic is None:
+            return ""
+        if synthetic.results_published:
+            return gettext("Results published")
+        if synthetic.frozen_at is not None:
+            return gettext("Releases frozen · attack phase")
+        return gettext("Release phase")
+
+    def schedule_lines(self, round) -> list[dict]:
+        return [
+            {
+                "label": PHASE_LABELS.get(phase.kind, phase.get_kind_display()),
+                "opens_at": phase.opens_at,
+                "closes_at": phase.closes_at,
+                "state": phase_state(phase=phase),
+            }
+            for phase in round.phases.all()
+        ]
+
+    # --- pages, API and console ---------------------------------------------------------------
+
+    def url_patterns(self):
+        return views.urlpatterns
+
+    def round_page(self, request, access, tab):
+        return views.round_page(request, access, tab)
+
+    def api_url_patterns(self):
+        return api.urlpatterns
+
+    def api_round_status(self, request, access) -> dict:
+        return api.round_status(request, access)
+
+    def api_leaderboard(self, request, access) -> dict:
+        return api.round_leaderboard(request, access)
+
+    def console_url_patterns(self):
+        return console.urlpatterns
+
+    def console_create_url(self, competition) -> str | None:
+        return console.create_url(competition)
+
+    def console_panel(self, request, round) -> str:
+        return console.panel_html(request, round)
+
+    def console_actions(self, round):
+        return synthetic_actions(round)
+
+    def leaderboard_url(self, round) -> str | None:
+        return views.results_url(round)
+
+    def results_summary(self, round) -> list[dict]:
+        if not self.results_published(round):
+            return []
+        return [{"label": _("Results"), "url": views.results_url(round)}]
+
+    # --- uploads and jobs ---------------------------------------------------------------------
+
+    def upload_models(self):
+        return [SynRelease, SynAttack]
+
+    def jobs(self):
+        return [
+            JobKind(SynRelease, services.SCORE_RELEASE_TASK, round_path="synthetic__round"),
+            JobKind(SynTarget, services.SCORE_TARGET_TASK, round_path="synthetic__round"),
+            JobKind(SynAttack, services.SCORE_ATTACK_TASK, round_path="target__synthetic__round"),
+        ]
+
+    # --- the demo, bundles and the archive ----------------------------------------------------
+
+    def demo_load(self, competition, *, organizer) -> None:
+        demo.demo_load(competition, organizer=organizer)
+
+    def bundle_export(self, round, *, anchor):
+        return bundle.round_bundle(round, anchor=anchor)
+
+    def bundle_import(self, *, competition, entry, start, user):
+        return bundle.round_from_bundle(
+            competition=competition, entry=entry, start=start, user=user
+        )
+
+    def archive_members(self, round, *, secrets):
+        return archive.archive_members(round, secrets=secrets)
+
+    def data_card(self, round):
+        return archive.data_card(round)

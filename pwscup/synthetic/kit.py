@@ -1,0 +1,112 @@
+"""A team's toolkit for a synthetic round (spec §7): the ZIP its pages hand it.
+
+It holds what the team may have, no more: ``population.json`` (the original's domains,
+ranges and bin edges: aggregates, no row), ``config.json``, the team's own members
+``<team>_train.csv``, a sample release made from them by the kit's command (independent
+marginals: uploadable as it is), a bilingual README with every ``python -m scoring synth``
+command, and, once the releases are frozen, the auxiliary table ``aux.csv`` (public to every
+team then) with the practice split's commands. Never the holdout, another team's rows, or
+a membership label. ``pwscup.core.kits`` packs it with the toolkit wheel, so every command
+runs the server's own code.
+"""
+
+import json
+import zoneinfo
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from pwscup.accounts.models import Team
+from pwscup.core.kits import KitFile, kit_archive
+from pwscup.core.toolkit import wheel_filename
+from pwscup.synthetic import engine, services
+from pwscup.synthetic.models import SyntheticRound
+from scoring.synthetic.kit import independent_marginals, table_text
+
+POPULATION_NAME = "population.json"
+CONFIG_NAME = "config.json"
+AUX_NAME = "aux.csv"
+# The sample release is the kit's command with its default seed.
+SAMPLE_SEED = 0
+
+
+def train_name(team: Team) -> str:
+    return f"{team.slug}_train.csv"
+
+
+def release_name(team: Team) -> str:
+    return f"{team.slug}_synthetic.csv"
+
+
+def kit_filename(*, synthetic: SyntheticRound, team: Team) -> str:
+    return f"{synthetic.round.slug}_{team.slug}_kit.zip"
+
+
+def team_train_text(*, synthetic: SyntheticRound, team: Team) -> str:
+    """The team's members ``T_X`` as the kit and the Data tab give them."""
+    population = engine.round_population(synthetic.round)
+    draw = services.team_draw(synthetic=synthetic, team=team)
+    return table_text(engine.rows_of(population, draw.members))
+
+
+def sample_release_text(*, synthetic: SyntheticRound, team: Team) -> str:
+    """What ``synth baseline <team>_train.csv`` writes: as many rows as the members, each
+    cell drawn on its own from its column (seed ``SAMPLE_SEED``)."""
+    population = engine.round_population(synthetic.round)
+    draw = services.team_draw(synthetic=synthetic, team=team)
+    members = engine.rows_of(population, draw.members)
+    return table_text(independent_marginals(members, rows=len(members), seed=SAMPLE_SEED))
+
+
+def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFile]:
+    """The kit's files for ``team`` (the toolkit wheel is added by ``kit_archive``)."""
+    now = now or timezone.now()
+    round_ = synthetic.round
+    population = engine.round_population(round_)
+    config = population.config
+    frozen = synthetic.frozen_at is not None
+    practice_challenge = min(200, len(synthetic.aux) // 4 * 4)
+    context = {
+        "round_name": round_.name,
+        "who": team.name,
+        "who_slug": team.slug,
+        "address": f"{round_.competition.slug}/{round_.slug}",
+        "made_at": timezone.localtime(now, zoneinfo.ZoneInfo(round_.timezone)).strftime(
+            "%Y-%m-%d %H:%M %Z"
+        ),
+        "wheel": wheel_filename(),
+        "population": POPULATION_NAME,
+        "config_name": CONFIG_NAME,
+        "train": train_name(team),
+        "release": release_name(team),
+        "aux": AUX_NAME,
+        "frozen": frozen,
+        "n_train": config.n_train,
+        "max_rows": config.max_rows,
+        "label": config.label,
+        "levels": " ".join(f"{level:g}" for level in config.fpr_levels),
+        "headline": config.headline,
+        "u_ml_min": f"{config.u_ml_min:g}",
+        "u_1_max": f"{config.u_1_max:g}",
+        "n_challenge": config.n_challenge,
+        "practice_challenge": practice_challenge,
+    }
+    files = [
+        KitFile("README.md", render_to_string("synthetic/kit/README.md", context)),
+        KitFile(
+            POPULATION_NAME, json.dumps(population.describe(), ensure_ascii=False, indent=1) + "\n"
+        ),
+        KitFile(CONFIG_NAME, json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n"),
+        KitFile(train_name(team), team_train_text(synthetic=synthetic, team=team)),
+        KitFile(release_name(team), sample_release_text(synthetic=synthetic, team=team)),
+    ]
+    if frozen:
+        aux = engine.rows_of(population, synthetic.aux)
+        files.append(KitFile(AUX_NAME, table_text(aux)))
+    return files
+
+
+def kit_zip_bytes(*, synthetic: SyntheticRound, team: Team) -> bytes:
+    """The team's toolkit as ZIP bytes (the caller checks that the reader is of ``team``)."""
+    with kit_archive(kit_files(synthetic=synthetic, team=team)) as archive:
+        return archive.read()

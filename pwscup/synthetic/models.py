@@ -1,0 +1,171 @@
+"""A synthetic round's data: its draws (kept once drawn), the teams' releases, the frozen
+targets with their built-in attacks, and the teams' membership-inference attacks.
+
+The round's settings are ``Round.config`` (``scoring.synthetic.config``); its two windows
+are the core's phases: the release phase (``Phase.Kind.ANONYMIZATION``) and the attack
+phase (``Phase.Kind.ATTACK``)."""
+
+import secrets
+from typing import ClassVar
+
+from django.db import models
+from django.utils import translation
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
+from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.models import JobState, KeptUpload, Status
+from scoring.synthetic.errors import render_synth
+from scoring.synthetic.messages import SYN_MESSAGES
+
+
+def _new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class SynthMessages:
+    """A job row whose failure may be a ``syn.*`` code: shown in the reader's language by
+    the round's catalogue (``scoring.synthetic.messages``), any other by the core's."""
+
+    @property
+    def message_text(self) -> str:
+        return self.message_in(get_language())
+
+    def message_in(self, lang: str | None) -> str:
+        if self.message_code in SYN_MESSAGES:
+            return render_synth(self.message_code, self.message_params, lang)
+        with translation.override(lang):
+            return job_message_text(self)
+
+
+class SyntheticRound(models.Model):
+    """The synthetic part of a round: the secret seed, the shared draws (holdout ``H`` and
+    auxiliary table ``A``, as 0-based rows of the original table), the freeze and the
+    publication."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, related_name="synthetic", verbose_name=_("round")
+    )
+    secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
+    holdout = models.JSONField(default=list, editable=False)
+    aux = models.JSONField(default=list, editable=False)
+    frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True)
+    results_published = models.BooleanField(_("results published"), default=False)
+
+    class Meta:
+        verbose_name = _("synthetic round")
+        verbose_name_plural = _("synthetic rounds")
+
+    def __str__(self) -> str:
+        return str(self.round)
+
+
+class TeamDraw(models.Model):
+    """One team's rows of the original table (spec §1), drawn once from the round's seed and
+    kept: members ``T_X``, non-members ``N_X`` and the challenge set (id ``i`` is row
+    ``challenge[i-1]``, label ``labels[i-1]``, in the dev half where ``dev[i-1]``)."""
+
+    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="draws")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    members = models.JSONField(default=list)
+    nonmembers = models.JSONField(default=list)
+    challenge = models.JSONField(default=list)
+    labels = models.JSONField(default=list)
+    dev = models.JSONField(default=list)
+    disjoint = models.BooleanField(default=True)
+    # The members' own model's AUC on the holdout (U_ML's denominator): it depends on the
+    # draw only, so it is computed once, by the first release scored.
+    auc_train = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["synthetic", "team"], name="syn_draw_one_per_team")
+        ]
+        ordering = ["created_at", "pk"]
+        verbose_name = _("team draw")
+        verbose_name_plural = _("team draws")
+
+    def __str__(self) -> str:
+        return f"{self.synthetic} / {self.team}"
+
+
+class SynRelease(SynthMessages, KeptUpload):
+    """One uploaded ``teamX_synthetic.csv``, kept as uploaded, with its scores (spec §2)."""
+
+    UPLOAD_FOLDER = "synthetic"
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Being scored"),
+        Status.FINISHED: _("Scored"),
+        Status.FAILED: _("Rejected"),
+    }
+
+    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="releases")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    rows = models.PositiveIntegerField(default=0)
+    scores = models.JSONField(default=dict, blank=True)
+    selected = models.BooleanField(_("selected as final"), default=False)
+    elapsed_ms = models.PositiveIntegerField(default=0)
+
+    class Meta(KeptUpload.Meta):
+        indexes = [models.Index(fields=["synthetic", "team", "status"])]
+        verbose_name = _("synthetic release")
+        verbose_name_plural = _("synthetic releases")
+
+    def __str__(self) -> str:
+        return f"{self.team} release #{self.number}"
+
+
+class SynTarget(SynthMessages, JobState):
+    """A team's frozen release, published to the other teams with its challenge set; its
+    job scores the built-in attacks (``builtin``: name → ``{"dev": …, "final": …,
+    "final_roc": …}``)."""
+
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Built-in attacks running"),
+        Status.FINISHED: _("Built-in attacks scored"),
+    }
+
+    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="targets")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    release = models.ForeignKey(SynRelease, on_delete=models.CASCADE, related_name="+")
+    builtin = models.JSONField(default=dict, blank=True)
+
+    class Meta(JobState.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["synthetic", "team"], name="syn_target_one_per_team")
+        ]
+        verbose_name = _("target")
+        verbose_name_plural = _("targets")
+
+    def __str__(self) -> str:
+        return f"{self.team} (target)"
+
+
+class SynAttack(SynthMessages, KeptUpload):
+    """A team's ``teamX_mia_teamY.csv`` on another team's target: its scores on the dev
+    half (shown live) and on the final half (hidden until the results are published)."""
+
+    UPLOAD_FOLDER = "synthetic"
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Being scored"),
+        Status.FINISHED: _("Scored"),
+        Status.FAILED: _("Rejected"),
+    }
+
+    target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    dev = models.JSONField(default=dict, blank=True)
+    final = models.JSONField(default=dict, blank=True)
+    # The final half's ROC curve (``fpr``, ``tpr``): hidden with the final half's scores.
+    final_roc = models.JSONField(default=dict, blank=True)
+
+    class Meta(KeptUpload.Meta):
+        indexes = [models.Index(fields=["target", "team", "status"])]
+        verbose_name = _("membership-inference attack")
+        verbose_name_plural = _("membership-inference attacks")
+
+    def __str__(self) -> str:
+        return f"{self.team} → {self.target.team} #{self.number}"

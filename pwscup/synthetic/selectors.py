@@ -1,0 +1,251 @@
+"""The synthetic round's reads: a team's draw and releases, the final releases, the targets,
+the attacker × target matrix and the two rankings (spec §5), on either half of the
+challenge sets: ``"dev"`` (live) or ``"final"`` (once the results are published; the
+ranking's half). Which half a reader may see is ``visible_half``'s rule, the one owner."""
+
+from dataclasses import dataclass, field
+
+from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import disqualified_team_ids, without_disqualified
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of
+from pwscup.submissions.models import Status
+from pwscup.synthetic import engine
+from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, SyntheticRound, TeamDraw
+from scoring.ranking import competition_ranks
+from scoring.synthetic.attack import BUILTIN_ATTACKS
+
+HALVES = ("dev", "final")
+
+
+def synthetic_of(round_) -> SyntheticRound | None:
+    return SyntheticRound.objects.filter(round=round_).select_related("round").first()
+
+
+def visible_half(*, synthetic: SyntheticRound, is_organizer: bool = False) -> str:
+    """The half of the challenge sets whose scores a reader sees: the final half once the
+    results are published, the dev half before (for everyone, organizers included: the
+    final half decides the ranking and is shown to nobody before)."""
+    return "final" if synthetic.results_published else "dev"
+
+
+def release_phase(round_) -> Phase | None:
+    return phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+
+
+def attack_phase(round_) -> Phase | None:
+    return phase_of(round=round_, kind=Phase.Kind.ATTACK)
+
+
+def team_draw_of(*, synthetic: SyntheticRound, team: Team) -> TeamDraw | None:
+    return TeamDraw.objects.filter(synthetic=synthetic, team=team).first()
+
+
+def team_releases(*, synthetic: SyntheticRound, team: Team):
+    """The team's releases, newest first."""
+    return SynRelease.objects.filter(synthetic=synthetic, team=team).order_by("-number", "-pk")
+
+
+def final_release(*, synthetic: SyntheticRound, team: Team) -> SynRelease | None:
+    """The team's final release: the selected one, else its last valid one."""
+    valid = SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
+    return valid.filter(selected=True).first() or valid.order_by("-number", "-pk").first()
+
+
+def final_releases(*, synthetic: SyntheticRound) -> list[tuple[Team, SynRelease]]:
+    """(team, final release) of every team with a valid release, by team name."""
+    teams = Team.objects.filter(competition_id=synthetic.round.competition_id).order_by("name")
+    out = []
+    for team in teams:
+        release = final_release(synthetic=synthetic, team=team)
+        if release is not None:
+            out.append((team, release))
+    return out
+
+
+def targets(*, synthetic: SyntheticRound, ranked_only: bool = False) -> list[SynTarget]:
+    """The published targets, by team name; ``ranked_only``: without disqualified teams."""
+    rows = list(
+        SynTarget.objects.filter(synthetic=synthetic)
+        .select_related("team", "release")
+        .order_by("team__name", "pk")
+    )
+    if ranked_only:
+        rows = without_disqualified(rows, competition_id=synthetic.round.competition_id)
+    return rows
+
+
+def team_attacks(*, synthetic: SyntheticRound, team: Team):
+    """The team's attacks, newest first."""
+    return (
+        SynAttack.objects.filter(target__synthetic=synthetic, team=team)
+        .select_related("target__team")
+        .order_by("-number", "-pk")
+    )
+
+
+def latest_attacks(*, synthetic: SyntheticRound) -> dict[tuple[int, int], SynAttack]:
+    """Each team's attack that counts on each target: its last scored one (as a team's last
+    valid release is its final one), keyed (attacker team id, target id)."""
+    out: dict[tuple[int, int], SynAttack] = {}
+    scored = SynAttack.objects.filter(
+        target__synthetic=synthetic, status=Status.FINISHED
+    ).select_related("team")
+    for attack in scored.order_by("number", "pk"):
+        out[(attack.team_id, attack.target_id)] = attack
+    return out
+
+
+@dataclass
+class Cell:
+    """One matrix cell: the headline and the AUC on the half shown (None: no attack)."""
+
+    headline: float | None = None
+    auc: float | None = None
+
+
+@dataclass
+class MatrixRow:
+    name: str
+    builtin: bool
+    team: Team | None
+    cells: list[Cell] = field(default_factory=list)
+
+
+def _cell(scores: dict | None, headline: str) -> Cell:
+    if not scores:
+        return Cell()
+    return Cell(headline=scores.get(headline), auc=scores.get("auc"))
+
+
+def attack_matrix(*, synthetic: SyntheticRound, half: str) -> dict:
+    """Attacker × target: the built-in attacks' rows, then one per team, each cell the
+    headline (``TPR@FPR`` at the round's first level) and the AUC on ``half``. A disqualified
+    team leaves the results (the core's rule): neither its target nor its attacks are shown
+    until it is reinstated."""
+    headline = engine.round_config(synthetic.round).headline
+    disqualified = disqualified_team_ids(competition_id=synthetic.round.competition_id)
+    shown = [t for t in targets(synthetic=synthetic) if t.team_id not in disqualified]
+    rows = [
+        MatrixRow(
+            name=name,
+            builtin=True,
+            team=None,
+            cells=[_cell((t.builtin.get(name) or {}).get(half), headline) for t in shown],
+        )
+        for name in BUILTIN_ATTACKS
+    ]
+    latest = latest_attacks(synthetic=synthetic)
+    teams = Team.objects.filter(competition_id=synthetic.round.competition_id).order_by("name")
+    for team in teams:
+        if team.pk in disqualified:
+            continue
+        cells = []
+        for target in shown:
+            attack = latest.get((team.pk, target.pk))
+            cells.append(_cell(getattr(attack, half) if attack else None, headline))
+        if any(c.headline is not None for c in cells):
+            rows.append(MatrixRow(name=team.name, builtin=False, team=team, cells=cells))
+    return {"targets": shown, "rows": rows, "headline": headline, "half": half}
+
+
+def release_ranking(
+    *, synthetic: SyntheticRound, half: str, matrix: dict | None = None
+) -> list[dict]:
+    """Spec §5: releases failing a gate last; the others by privacy (the highest headline any
+    attacker, team or built-in, reached on them), lower first; ties by ``U_ML``, higher
+    first. Disqualified teams are left out (the matrix has none). ``matrix``: the round's
+    ``attack_matrix`` on ``half`` when the caller has it already (a page shows both)."""
+    matrix = matrix or attack_matrix(synthetic=synthetic, half=half)
+    out = []
+    for column, target in enumerate(matrix["targets"]):
+        reached = [
+            row.cells[column].headline
+            for row in matrix["rows"]
+            if row.cells[column].headline is not None
+            and (row.team is None or row.team.pk != target.team_id)
+        ]
+        scores = target.release.scores
+        out.append(
+            {
+                "team": target.team,
+                "target": target,
+                "release": target.release,
+                "worst": max(reached) if reached else None,
+                "u_ml": scores.get("u_ml"),
+                "u_1": scores.get("u_1"),
+                "passes": bool(scores.get("passes")),
+            }
+        )
+    out.sort(key=lambda r: r["team"].name)
+    ordered = competition_ranks(
+        out,
+        key=lambda r: (1.0 if r["worst"] is None else r["worst"], -(r["u_ml"] or 0.0)),
+        ranked=lambda r: r["passes"] and r["worst"] is not None,
+    )
+    return [{**r, "rank": rank} for rank, r in ordered]
+
+
+def attack_ranking(
+    *, synthetic: SyntheticRound, half: str, matrix: dict | None = None
+) -> list[dict]:
+    """Spec §5: mean headline over the other teams' targets, higher first; a target not
+    attacked counts as the built-in DCR attack's headline on it. A team that attacked no
+    target has no rank. Disqualified teams (attackers and targets) are left out: the matrix
+    has neither. ``matrix``: as for ``release_ranking``."""
+    matrix = matrix or attack_matrix(synthetic=synthetic, half=half)
+    dcr = next(row for row in matrix["rows"] if row.name == "dcr")
+    out = []
+    for row in matrix["rows"]:
+        if row.builtin:
+            continue
+        values, attacked = [], 0
+        for column, target in enumerate(matrix["targets"]):
+            if target.team_id == row.team.pk:
+                continue
+            cell = row.cells[column]
+            if cell.headline is not None:
+                attacked += 1
+                values.append(cell.headline)
+            else:
+                values.append(dcr.cells[column].headline or 0.0)
+        mean = sum(values) / len(values) if values else 0.0
+        out.append({"team": row.team, "mean": mean, "attacked": attacked})
+    out.sort(key=lambda r: r["team"].name)
+    ordered = competition_ranks(out, key=lambda r: -r["mean"], ranked=lambda r: r["attacked"] > 0)
+    return [{**r, "rank": rank} for rank, r in ordered]
+
+
+def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:
+    """Each target's ROC curves on the final half (built-in and team attacks): for the
+    results page once the results are published — never before (the caller checks)."""
+    latest = latest_attacks(synthetic=synthetic)
+    disqualified = disqualified_team_ids(competition_id=synthetic.round.competition_id)
+    out = []
+    for target in targets(synthetic=synthetic, ranked_only=True):
+        curves = [
+            {"name": name, "builtin": True, **(target.builtin.get(name) or {}).get("final_roc", {})}
+            for name in BUILTIN_ATTACKS
+            if (target.builtin.get(name) or {}).get("final_roc")
+        ]
+        for (_team_id, target_id), attack in sorted(latest.items()):
+            if target_id == target.pk and attack.final_roc and attack.team_id not in disqualified:
+                curves.append({"name": attack.team.name, "builtin": False, **attack.final_roc})
+        out.append({"target": target, "curves": curves})
+    return out
+
+
+def draws_summary(*, synthetic: SyntheticRound) -> dict:
+    """For the console: the draws' sizes and whether the teams' member sets are disjoint."""
+    draws = list(TeamDraw.objects.filter(synthetic=synthetic).select_related("team"))
+    config = engine.round_config(synthetic.round)
+    return {
+        "population": synthetic.round.original_rows,
+        "holdout": len(synthetic.holdout),
+        "aux": len(synthetic.aux),
+        "n_train": config.n_train,
+        "n_challenge": config.n_challenge,
+        "teams": len(draws),
+        "disjoint": all(d.disjoint for d in draws),
+        "overlapping": [d.team for d in draws if not d.disjoint],
+    }

@@ -1,0 +1,103 @@
+"""The attack phase (spec §4): ``teamX_mia_teamY.csv`` on another team's target, kept
+through the core's upload pipeline while the attack phase is open, scored by a worker on
+the dev half (shown live) and the final half (kept hidden until the results are published)."""
+
+import numpy as np
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of
+from pwscup.core.errors import Refused
+from pwscup.submissions import broker
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    original_name,
+    upload_keep,
+    uploader,
+)
+from pwscup.synthetic import engine
+from pwscup.synthetic.models import SynAttack, SynTarget, TeamDraw
+from pwscup.synthetic.services.common import SCORE_ATTACK_TASK, stored_bytes
+from pwscup.synthetic.services.releases import phase_refusal
+from scoring.synthetic.attack import read_attack, score_attack
+
+
+def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=None) -> SynAttack:
+    """Keep an attack on ``target`` as uploaded (QUEUED) and send its scoring to a worker;
+    refused (403) outside the attack phase, on the team's own release, or once the
+    results are published."""
+    now = now or timezone.now()
+    synthetic = target.synthetic
+    round_ = synthetic.round
+    phase = phase_of(round=round_, kind=Phase.Kind.ATTACK)
+
+    def attack_open() -> None:
+        refusal = phase_refusal(round_=round_, kind=Phase.Kind.ATTACK, now=now)
+        if refusal is not None:
+            raise refusal
+        synthetic.refresh_from_db(fields=["frozen_at", "results_published"])
+        if synthetic.frozen_at is None:
+            raise Refused(_("The releases are not frozen yet: there is nothing to attack."), 403)
+        if synthetic.results_published:
+            raise Refused(_("The results are published: the attack phase is over."), status=403)
+        if target.team_id == team.pk:
+            raise Refused(_("A team does not attack its own release."), status=403)
+
+    window = (
+        UploadWindow.limited_by(
+            phase,
+            round=round_,
+            uploads=SynAttack.objects.filter(target__synthetic=synthetic, team=team),
+        )
+        if phase is not None
+        else UploadWindow(round=round_, uploads=SynAttack.objects.none())
+    )
+    default_name = f"{team.slug}_mia_{target.team.slug}.csv"
+    attack = upload_keep(
+        model=SynAttack,
+        window=window,
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=default_name,
+        now=now,
+        check=attack_open,
+        target=target,
+        original_filename=original_name(uploaded_file, default=default_name),
+        uploaded_by=uploader(user),
+    )
+    attack.dispatch = broker.job_send(SCORE_ATTACK_TASK, attack.pk)
+    return attack
+
+
+def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None:
+    """The attack's job: ``id,score`` checked (every challenge id once, finite scores),
+    then AUC, TPR at the round's FPR levels and the advantage on each half."""
+    token = job_claim(model=SynAttack, pk=attack_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    attack = SynAttack.objects.select_related("target__synthetic__round", "target__team").get(
+        pk=attack_id
+    )
+    synthetic = attack.target.synthetic
+
+    def compute() -> dict:
+        config = engine.round_config(synthetic.round)
+        draw = TeamDraw.objects.get(synthetic=synthetic, team_id=attack.target.team_id)
+        scores = read_attack(
+            stored_bytes(attack.file), len(draw.challenge), name=attack.original_filename
+        )
+        result = score_attack(
+            scores,
+            np.asarray(draw.labels),
+            np.asarray(draw.dev, dtype=bool),
+            fpr_levels=config.fpr_levels,
+        )
+        return {"dev": result.dev, "final": result.final, "final_roc": result.final_roc}
+
+    status, message, values = job_run(compute, what=f"synthetic attack {attack_id}")
+    job_complete(
+        model=SynAttack, pk=attack_id, token=token, status=status, message=message, **values
+    )

@@ -1,0 +1,101 @@
+"""The freeze (spec §3): each team's final release (selected, else its last valid one) is
+fixed and published as a target, with its challenge set and the auxiliary table; a worker
+scores the built-in attacks on it (``target_score``)."""
+
+import numpy as np
+from django.db import transaction
+from django.utils import timezone
+
+from pwscup.competitions.models import AuditEntry
+from pwscup.competitions.services import audit_record
+from pwscup.notifications.services import notify_round_frozen
+from pwscup.submissions import broker
+from pwscup.submissions.models import Status
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.synthetic import engine, selectors
+from pwscup.synthetic.models import SynTarget, SyntheticRound, TeamDraw
+from pwscup.synthetic.services.common import SCORE_TARGET_TASK, locked, stored_bytes
+from scoring.synthetic.attack import dcr_attack, density_attack, null_attack, score_attack
+from scoring.synthetic.release import read_release
+
+
+def round_freeze(*, synthetic: SyntheticRound, user=None, now=None) -> list[SynTarget]:
+    """Publish every team's final release as a target; uploads of releases are refused from
+    now. Freezing again republishes only the targets whose final release changed (and
+    their built-in attacks are scored again). Returns the targets (re)published."""
+    now = now or timezone.now()
+    changed = []
+    with transaction.atomic():
+        synthetic = locked(synthetic)
+        for team, release in selectors.final_releases(synthetic=synthetic):
+            target = SynTarget.objects.filter(synthetic=synthetic, team=team).first()
+            if target is not None and target.release_id == release.pk:
+                continue
+            target, _created = SynTarget.objects.update_or_create(
+                synthetic=synthetic,
+                team=team,
+                defaults={
+                    "release": release,
+                    "builtin": {},
+                    "status": Status.QUEUED,
+                    "queued_at": now,
+                    "started_at": None,
+                    "finished_at": None,
+                    "message": "",
+                    "message_code": "",
+                    "message_params": {},
+                },
+            )
+            changed.append(target)
+        SyntheticRound.objects.filter(pk=synthetic.pk).update(frozen_at=now)
+        if user is not None:
+            audit_record(
+                user=user,
+                competition=synthetic.round.competition,
+                round=synthetic.round,
+                action=AuditEntry.Action.ROUND_FROZEN,
+                targets=len(changed),
+            )
+        transaction.on_commit(lambda: [broker.job_send(SCORE_TARGET_TASK, t.pk) for t in changed])
+    notify_round_frozen(round=synthetic.round, frozen_at=now)
+    return changed
+
+
+def builtin_attacks(*, synthetic: SyntheticRound, target: SynTarget) -> dict:
+    """The built-in attacks' scores on a target: name → ``{"dev", "final", "final_roc"}``."""
+    population = engine.round_population(synthetic.round)
+    config = population.config
+    draw = TeamDraw.objects.get(synthetic=synthetic, team=target.team)
+    release = read_release(stored_bytes(target.release.file), population)
+    challenge = engine.rows_of(population, draw.challenge)
+    aux = engine.rows_of(population, synthetic.aux)
+    labels, dev = np.asarray(draw.labels), np.asarray(draw.dev, dtype=bool)
+    answers = {
+        "dcr": dcr_attack(release, challenge, population),
+        "density": density_attack(release, aux, challenge, population),
+        "null": null_attack(
+            len(draw.challenge), seed=synthetic.secret_seed, target=str(target.team_id)
+        ),
+    }
+    out = {}
+    for name, scores in answers.items():
+        result = score_attack(scores, labels, dev, fpr_levels=config.fpr_levels)
+        out[name] = {"dev": result.dev, "final": result.final, "final_roc": result.final_roc}
+    return out
+
+
+def target_score(*, target_id: int, task_id: str = "", worker: str = "") -> None:
+    """The target's job: score the built-in attacks (DCR, density, null) on it."""
+    token = job_claim(model=SynTarget, pk=target_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    target = SynTarget.objects.select_related("synthetic__round", "release", "team").get(
+        pk=target_id
+    )
+    status, message, values = job_run(
+        lambda: {"builtin": builtin_attacks(synthetic=target.synthetic, target=target)},
+        what=f"synthetic target {target_id}",
+    )
+    job_complete(
+        model=SynTarget, pk=target_id, token=token, status=status, message=message, **values
+    )

@@ -1,0 +1,191 @@
+"""A team's releases (spec §2): kept through the core's upload pipeline while the release
+phase is open and the round is not frozen, checked and scored by a worker
+(``release_score``), and the team's choice of its final release."""
+
+import time
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_closes_at, phase_of
+from pwscup.core.errors import Refused
+from pwscup.submissions import broker
+from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    format_at,
+    original_name,
+    upload_keep,
+    uploader,
+)
+from pwscup.synthetic import engine
+from pwscup.synthetic.models import SynRelease, SyntheticRound, TeamDraw
+from pwscup.synthetic.services.common import SCORE_RELEASE_TASK, stored_bytes
+from pwscup.synthetic.services.draws import team_draw
+from scoring.synthetic.release import read_release
+from scoring.synthetic.utility import model_auc, release_scores
+
+# What a refusal says, per phase (whole sentences: a phrase put together from parts does not
+# translate).
+PHASE_TEXTS = {
+    Phase.Kind.ANONYMIZATION: {
+        "none": gettext_lazy("This round has no release phase."),
+        "opens": gettext_lazy("The release phase opens at %(at)s."),
+        "closed": gettext_lazy(
+            "The release phase closed at %(at)s; releases are no longer accepted."
+        ),
+    },
+    Phase.Kind.ATTACK: {
+        "none": gettext_lazy("This round has no attack phase."),
+        "opens": gettext_lazy("The attack phase opens at %(at)s."),
+        "closed": gettext_lazy(
+            "The attack phase closed at %(at)s; attacks are no longer accepted."
+        ),
+    },
+}
+
+
+def phase_refusal(*, round_, kind: str, now) -> Refused | None:
+    """Why an upload to the round's phase ``kind`` is refused at ``now`` (403), or None while
+    it is open (until its scheduled close, or the freeze for the release phase)."""
+    texts = PHASE_TEXTS[kind]
+    phase = phase_of(round=round_, kind=kind)
+    if phase is None:
+        return Refused(str(texts["none"]), status=403)
+    if now < phase.opens_at:
+        return Refused(
+            str(texts["opens"]) % {"at": format_at(round_.timezone, phase.opens_at)}, status=403
+        )
+    closes_at = phase_closes_at(phase=phase)
+    if now >= closes_at:
+        return Refused(
+            str(texts["closed"]) % {"at": format_at(round_.timezone, closes_at)}, status=403
+        )
+    return None
+
+
+def release_upload(
+    *, synthetic: SyntheticRound, team: Team, user, uploaded_file, now=None
+) -> SynRelease:
+    """Keep ``teamX_synthetic.csv`` as uploaded (QUEUED, through the core's upload
+    pipeline: size cap, limits, failed-upload cap) and send its check and scores to a
+    worker; refused (403) outside the release phase or once the round is frozen."""
+    now = now or timezone.now()
+    round_ = synthetic.round
+    team_draw(synthetic=synthetic, team=team)
+
+    def release_open() -> None:
+        # Under the team's row lock: a freeze is seen before or after, never half.
+        synthetic.refresh_from_db(fields=["frozen_at"])
+        if synthetic.frozen_at is not None:
+            raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
+        refusal = phase_refusal(round_=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
+        if refusal is not None:
+            raise refusal
+
+    phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+    window = (
+        UploadWindow.limited_by(
+            phase,
+            round=round_,
+            uploads=SynRelease.objects.filter(synthetic=synthetic, team=team),
+        )
+        if phase is not None
+        else UploadWindow(round=round_, uploads=SynRelease.objects.none())
+    )
+    release = upload_keep(
+        model=SynRelease,
+        window=window,
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=f"{team.slug}_synthetic.csv",
+        now=now,
+        check=release_open,
+        synthetic=synthetic,
+        original_filename=original_name(uploaded_file, default=f"{team.slug}_synthetic.csv"),
+        uploaded_by=uploader(user),
+    )
+    release.dispatch = broker.job_send(SCORE_RELEASE_TASK, release.pk)
+    return release
+
+
+def _auc_train(*, draw: TeamDraw, members, holdout, population) -> float:
+    """U_ML's denominator for the team's draw, computed once and kept on the draw."""
+    if draw.auc_train is None:
+        draw.auc_train = model_auc(members, holdout, population)
+        TeamDraw.objects.filter(pk=draw.pk).update(auc_train=draw.auc_train)
+    return draw.auc_train
+
+
+def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> None:
+    """The release's job (QUEUED → RUNNING → FINISHED/FAILED, the core's state machine): a
+    release breaking a rule ends FAILED with the spec's message (column, row, value); a
+    valid one gets U_ML, U_1, U_2, R_copy, DCR_5 of the members and of the holdout, and
+    whether it passes the round's gates."""
+    token = job_claim(model=SynRelease, pk=release_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    release = SynRelease.objects.select_related("synthetic__round", "team").get(pk=release_id)
+    synthetic = release.synthetic
+    started = time.perf_counter()
+
+    def compute() -> dict:
+        population = engine.round_population(synthetic.round)
+        table = read_release(stored_bytes(release.file), population, name=release.original_filename)
+        draw = team_draw(synthetic=synthetic, team=release.team)
+        members = engine.rows_of(population, draw.members)
+        holdout = engine.rows_of(population, synthetic.holdout)
+        scores = release_scores(
+            table,
+            members,
+            holdout,
+            population,
+            auc_train=_auc_train(
+                draw=draw, members=members, holdout=holdout, population=population
+            ),
+        )
+        config = population.config
+        return {
+            "rows": len(table),
+            "scores": {
+                **scores.as_dict(),
+                "passes": scores.passes(u_ml_min=config.u_ml_min, u_1_max=config.u_1_max),
+            },
+        }
+
+    status, message, values = job_run(compute, what=f"synthetic release {release_id}")
+    job_complete(
+        model=SynRelease,
+        pk=release_id,
+        token=token,
+        status=status,
+        message=message,
+        elapsed_ms=round((time.perf_counter() - started) * 1000),
+        **values,
+    )
+
+
+def release_select(*, release: SynRelease, now=None) -> None:
+    """Make a valid release the team's final one (the freeze publishes it); refused once
+    the round is frozen or the release phase has closed."""
+    now = now or timezone.now()
+    synthetic = release.synthetic
+    with transaction.atomic():
+        Team.objects.select_for_update().get(pk=release.team_id)
+        synthetic.refresh_from_db(fields=["frozen_at"])
+        if synthetic.frozen_at is not None:
+            raise Refused(_("The releases are frozen: the final release cannot change."), 403)
+        refusal = phase_refusal(round_=synthetic.round, kind=Phase.Kind.ANONYMIZATION, now=now)
+        if refusal is not None:
+            raise refusal
+        if release.status != SynRelease.Status.FINISHED:
+            raise Refused(_("Only a scored release can be your final one."))
+        SynRelease.objects.filter(synthetic=synthetic, team_id=release.team_id).update(
+            selected=False
+        )
+        SynRelease.objects.filter(pk=release.pk).update(selected=True)
+        release.selected = True

@@ -1,0 +1,199 @@
+"""The round itself: creation (settings checked against the original, the shared draws),
+its two windows (the core's phases), closing, publishing and hiding the results."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import AuditEntry, Competition, Phase
+from pwscup.competitions.services import (
+    audit_record,
+    phase_set,
+    round_of_kind_create,
+    round_original_store,
+    round_phases_close,
+)
+from pwscup.core.files import organizer_csv
+from pwscup.notifications.services import notify_results_published
+from pwscup.synthetic import KEY, engine
+from pwscup.synthetic.models import SyntheticRound
+from pwscup.synthetic.services.common import form_error
+from pwscup.synthetic.services.draws import draws_for_teams
+from scoring.errors import ScoringError
+from scoring.synthetic.config import parse_config
+from scoring.synthetic.draws import draw_shared
+from scoring.synthetic.population import read_population
+
+Action = AuditEntry.Action
+RELEASE = Phase.Kind.ANONYMIZATION
+ATTACK = Phase.Kind.ATTACK
+
+
+def synthetic_config_validate(config) -> dict:
+    """The kind's ``validate_config``: the settings checked on their own (the original's
+    header is checked when the round is created), with every default filled in."""
+    try:
+        return parse_config(config).as_dict()
+    except ScoringError as error:
+        raise form_error("config", error) from None
+
+
+# The settings a creation form asks one by one: a configuration error naming one of them
+# goes next to its field (``gates.u_ml_min`` is the form's ``u_ml_min``).
+SETTING_FIELDS = (
+    "n_holdout",
+    "n_train",
+    "n_challenge",
+    "n_aux",
+    "max_rows",
+    "fpr_levels",
+    "u_ml_min",
+    "u_1_max",
+)
+COLUMN_CODES = ("syn.config.role", "syn.config.columns", "syn.config.not_number")
+LABEL_CODES = ("syn.config.label", "syn.config.label_values")
+
+
+def config_error_field(error) -> str:
+    """The field a configuration error belongs to: ``label``, ``columns`` (a column's role,
+    the header), one of ``SETTING_FIELDS``, else ``config`` (the settings as a whole)."""
+    code, params = getattr(error, "code", ""), getattr(error, "params", {}) or {}
+    if code in LABEL_CODES:
+        return "label"
+    if code in COLUMN_CODES:
+        return "columns"
+    key = str(params.get("key", "")).removeprefix("gates.")
+    if code == "syn.config.bad_value" and key in SETTING_FIELDS:
+        return key
+    return "config"
+
+
+def _windows_check(*, release, attack) -> None:
+    if attack[0] < release[1]:
+        raise ValidationError(
+            {"attack_opens_at": _("The attack phase opens once the release phase has closed.")}
+        )
+
+
+@transaction.atomic
+def synthetic_round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    table: bytes,
+    table_filename: str,
+    config: dict,
+    release: tuple,
+    attack: tuple,
+    release_limits: tuple = (None, None),
+    attack_limits: tuple = (None, None),
+    timezone_name: str | None = None,
+    order: int | None = None,
+    user=None,
+    seed: int | None = None,
+) -> SyntheticRound:
+    """Create a synthetic round: the original checked against the settings (header, numbers,
+    label values, enough rows for the draws), kept as uploaded and never shown to a team;
+    the holdout and the auxiliary table drawn; the release phase ``release`` = (opens,
+    closes) and the attack phase ``attack``, each with its (daily, total) upload limits.
+
+    Raises ``ValidationError`` keyed by field (``table``, ``label``, ``columns``, a setting
+    of ``SETTING_FIELDS``, ``config``, ``slug``, ``timezone``, ``attack_opens_at``...) in the
+    reader's language."""
+    _windows_check(release=release, attack=attack)
+    filename = table_filename or "original.csv"
+    try:
+        csv = organizer_csv(table, name=filename)
+        header = engine.header_of(csv.utf8)
+    except ScoringError as error:
+        raise form_error("table", error) from None
+    if not csv.utf8.strip().count(b"\n"):
+        # A header and no row: the table's fault, not the settings' (the label would be
+        # said to have no value).
+        raise ValidationError({"table": _("The original table has a header and no data row.")})
+    try:
+        parsed = parse_config(engine.config_in_order(config, header), header)
+        population = read_population(csv.utf8, parsed, name=filename)
+    except ScoringError as error:
+        raise form_error(config_error_field(error), error) from None
+    round_ = round_of_kind_create(
+        competition=competition,
+        kind=KEY,
+        name=name,
+        slug=slug,
+        config=parsed.as_dict(),
+        timezone=timezone_name,
+        order=order,
+        original_rows=len(population.frame),
+    )
+    round_original_store(round=round_, csv=csv, filename=filename)
+    round_.save(
+        update_fields=["original_file", "original_sha256", "original_encoding", "original_source"]
+    )
+    synthetic = SyntheticRound(round=round_)
+    if seed is not None:
+        synthetic.secret_seed = seed
+    try:
+        shared = draw_shared(len(population.frame), parsed, seed=synthetic.secret_seed)
+    except ScoringError as error:
+        raise form_error(config_error_field(error), error) from None
+    synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
+    synthetic.save()
+    for kind, (opens_at, closes_at), (daily, total) in (
+        (RELEASE, release, release_limits),
+        (ATTACK, attack, attack_limits),
+    ):
+        phase_set(
+            round=round_,
+            kind=kind,
+            opens_at=opens_at,
+            closes_at=closes_at,
+            daily_limit=daily,
+            total_limit=total,
+        )
+    draws_for_teams(synthetic=synthetic)
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=competition,
+            round=round_,
+            action=Action.ROUND_CREATED,
+            name=round_.name,
+            rows=len(population.frame),
+        )
+    return synthetic
+
+
+def synthetic_round_close(*, synthetic: SyntheticRound) -> int:
+    """*Close now*: every phase still open (or not yet open) closes now."""
+    return round_phases_close(round=synthetic.round)
+
+
+def results_publish(*, synthetic: SyntheticRound, user=None) -> None:
+    """Close every open phase (a published ranking never changes), show the final half's
+    scores, the matrix, the rankings and the ROC curves to everyone, tell the participants."""
+    round_phases_close(round=synthetic.round)
+    SyntheticRound.objects.filter(pk=synthetic.pk).update(results_published=True)
+    synthetic.results_published = True
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=synthetic.round.competition,
+            round=synthetic.round,
+            action=Action.RESULTS_PUBLISHED,
+        )
+    notify_results_published(round=synthetic.round)
+
+
+def results_hide(*, synthetic: SyntheticRound, user=None) -> None:
+    """The matrix, the rankings and the final half's scores become organizer-only again."""
+    SyntheticRound.objects.filter(pk=synthetic.pk).update(results_published=False)
+    synthetic.results_published = False
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=synthetic.round.competition,
+            round=synthetic.round,
+            action=Action.RESULTS_HIDDEN,
+        )

@@ -1,0 +1,40 @@
+"""The synthetic round's pages for participants (organizers see them too): the five tabs
+(``tabs``, read through ``tab_context``), the uploads (``uploads``: a release, the final
+choice, an attack) and the downloads (``downloads``: the team's members table, its
+releases, the published targets, their challenge sets and the auxiliary table);
+``common`` holds who may see what. ``kind.py`` calls ``urlpatterns``, ``round_page`` and
+``results_url``."""
+
+from django.urls import path
+
+from pwscup.kinds.tabs import RESULTS, tab_url
+from pwscup.synthetic.views import downloads, uploads
+from pwscup.synthetic.views.tabs import round_page
+
+urlpatterns = [
+    path("syn/train.csv", downloads.train_download, name="train"),
+    path("syn/aux.csv", downloads.aux_download, name="aux"),
+    path("syn/kit.zip", downloads.kit_download, name="kit"),
+    path(
+        "syn/targets/<slug:team_slug>/synthetic.csv",
+        downloads.target_release,
+        name="target_release",
+    ),
+    path(
+        "syn/targets/<slug:team_slug>/challenge.csv",
+        downloads.target_challenge,
+        name="target_challenge",
+    ),
+    path("syn/upload/", uploads.release_upload, name="upload"),
+    path("syn/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
+    path("syn/releases/<int:pk>/select/", uploads.release_select, name="select"),
+    path("syn/attack/<slug:team_slug>/", uploads.attack_upload, name="attack"),
+]
+
+
+def results_url(round_) -> str:
+    """The results of the round: its Results tab (the matrix, the rankings, the pictures)."""
+    return tab_url(round_, RESULTS)
+
+
+__all__ = ["results_url", "round_page", "urlpatterns"]

@@ -1,0 +1,54 @@
+"""Who may see what on the synthetic round's pages: the team's own data and releases (its
+team; a release also the organizers), a published target (participants and organizers,
+once the releases are frozen; a team: the other teams' targets). Each answers 404
+otherwise, so nothing tells a caller that the thing exists. Shared by the uploads and the
+downloads."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from pwscup.synthetic import selectors
+from pwscup.synthetic.models import SynRelease, SynTarget, SyntheticRound
+
+
+def synthetic_of(access) -> SyntheticRound:
+    synthetic = selectors.synthetic_of(access.round)
+    if synthetic is None:
+        raise Http404("No synthetic round.")
+    return synthetic
+
+
+def require_team(access):
+    if access.team is None:
+        raise Http404("Not in a team of this competition.")
+    return access.team
+
+
+def require_participant(access) -> None:
+    if access.team is None and not access.is_organizer:
+        raise Http404("Not a participant.")
+
+
+def own_release(access, pk: int) -> SynRelease:
+    """A release of the caller's team (an organizer: any release of the round)."""
+    release = get_object_or_404(SynRelease, pk=pk, synthetic=synthetic_of(access))
+    if not access.is_organizer and (access.team is None or release.team_id != access.team.pk):
+        raise Http404("No such release.")
+    return release
+
+
+def published_target(access, team_slug: str) -> SynTarget:
+    """A target a participant may download or attack: published (frozen), and another
+    team's (an organizer: any)."""
+    synthetic = synthetic_of(access)
+    require_participant(access)
+    if synthetic.frozen_at is None:
+        raise Http404("Not frozen yet.")
+    target = get_object_or_404(
+        SynTarget.objects.select_related("team", "release", "synthetic__round"),
+        synthetic=synthetic,
+        team__slug=team_slug,
+    )
+    if access.team is not None and target.team_id == access.team.pk:
+        raise Http404("Your own release.")
+    return target

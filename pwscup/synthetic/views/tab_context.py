@@ -1,0 +1,349 @@
+"""Reads of the synthetic round page's five tabs (``pwscup.kinds.tabs``): where the round is
+(its flow picture), what the team should do now, the columns of the data, the team's
+releases and attacks with the scores it may see, the matrix and the rankings. The views
+render what these return; nothing here writes.
+
+The one rule on what a page may show: the half of the challenge sets is
+``selectors.visible_half`` (dev before the results are published, final after); every score
+of an attack shown here comes from that half, and the ROC curves (final half) only once the
+results are published."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_closes_at, phase_state
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.submissions.models import Status
+from pwscup.synthetic import engine, selectors
+from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
+from scoring.synthetic.config import SynthConfig, tpr_key
+
+PENDING = (Status.QUEUED, Status.RUNNING)
+DOMAIN_SHOWN = 8
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The round as every tab describes it."""
+
+    synthetic: SyntheticRound
+    config: SynthConfig
+    release_phase: Phase | None
+    attack_phase: Phase | None
+    release_state: str  # the release phase: unset, upcoming, open, closed (frozen: closed)
+    attack_state: str
+
+    @property
+    def frozen(self) -> bool:
+        return self.synthetic.frozen_at is not None
+
+    @property
+    def published(self) -> bool:
+        return self.synthetic.results_published
+
+    @property
+    def half(self) -> str:
+        return selectors.visible_half(synthetic=self.synthetic)
+
+    @property
+    def release_open(self) -> bool:
+        return self.release_state == "open" and not self.frozen
+
+    @property
+    def attack_open(self) -> bool:
+        return self.attack_state == "open" and self.frozen and not self.published
+
+    @property
+    def release_closes_at(self):
+        return phase_closes_at(phase=self.release_phase) if self.release_phase else None
+
+    @property
+    def attack_closes_at(self):
+        return self.attack_phase.closes_at if self.attack_phase else None
+
+    @property
+    def levels(self) -> list[dict]:
+        """The round's FPR levels, each with its score's key (``tpr@0.1``)."""
+        return [{"level": level, "key": tpr_key(level)} for level in self.config.fpr_levels]
+
+    @property
+    def headline_level(self) -> float:
+        return self.config.fpr_levels[0]
+
+
+def round_state(*, synthetic: SyntheticRound) -> RoundState:
+    round_ = synthetic.round
+    release_phase = selectors.release_phase(round_)
+    attack_phase = selectors.attack_phase(round_)
+    return RoundState(
+        synthetic=synthetic,
+        config=engine.round_config(round_),
+        release_phase=release_phase,
+        attack_phase=attack_phase,
+        release_state="closed"
+        if synthetic.frozen_at is not None
+        else phase_state(phase=release_phase),
+        attack_state=phase_state(phase=attack_phase),
+    )
+
+
+# --- the overview ------------------------------------------------------------------------
+
+
+def _has_valid_release(*, state: RoundState, team: Team | None) -> bool:
+    return team is not None and (
+        selectors.final_release(synthetic=state.synthetic, team=team) is not None
+    )
+
+
+def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
+    """The overview's five-step picture, the box the round (and the team) is at marked."""
+    boxes = [
+        (
+            _("Download your members table"),
+            _("teamX_train.csv: the private rows of your team (nobody else sees them)."),
+        ),
+        (
+            _("Upload a synthetic release"),
+            _("A stand-in table with the same columns; scored by utility and fidelity."),
+        ),
+        (
+            _("Freeze"),
+            _(
+                "Each team's final release is published with its challenge set and the "
+                "auxiliary table."
+            ),
+        ),
+        (
+            _("Attack the others"),
+            _("Membership inference: score each challenge row, higher = more likely a member."),
+        ),
+        (
+            _("Results"),
+            _("The attack matrix, the release ranking and the attack ranking."),
+        ),
+    ]
+    if state.published:
+        now_box = 4
+    elif state.frozen:
+        now_box = 3
+    elif _has_valid_release(state=state, team=team):
+        now_box = 1
+    else:
+        now_box = 0 if team is not None else 1
+    return [
+        FlowStep(title, text, "done" if k < now_box else "now" if k == now_box else "later")
+        for k, (title, text) in enumerate(boxes)
+    ]
+
+
+def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
+    """The "What to do now" lines of a team (the template shows visitors and organizers theirs)."""
+    if team is None:
+        return []
+    round_ = state.synthetic.round
+    steps = []
+    if state.published:
+        return [
+            NextStep(
+                _("Results published: see the rankings."), tab_url(round_, RESULTS), _("Results")
+            )
+        ]
+    if state.release_open:
+        steps += [
+            NextStep(
+                _("Download your members table (teamX_train.csv) and read what each column is."),
+                tab_url(round_, DATA),
+                _("Data"),
+            ),
+            NextStep(
+                _("Make a synthetic stand-in of it and upload it; the scores appear in a minute."),
+                tab_url(round_, SUBMIT) + "#upload",
+                _("Submit"),
+            ),
+        ]
+        if _has_valid_release(state=state, team=team):
+            steps.append(
+                NextStep(
+                    _("Choose which of your scored releases is final (else the last valid one)."),
+                    tab_url(round_, SUBMIT) + "#releases",
+                    _("Submit"),
+                )
+            )
+    elif not state.frozen:
+        if state.release_state == "upcoming":
+            steps.append(NextStep(_("The release phase has not opened yet.")))
+        else:
+            steps.append(NextStep(_("The release phase is closed: the organizers freeze next.")))
+    elif state.attack_open:
+        steps += [
+            NextStep(
+                _("Download the other teams' releases, challenge sets and the auxiliary table."),
+                tab_url(round_, DATA) + "#published",
+                _("Data"),
+            ),
+            NextStep(
+                _("Upload one membership score per challenge row for each target."),
+                tab_url(round_, SUBMIT) + "#attack",
+                _("Attack"),
+            ),
+        ]
+    else:
+        steps.append(
+            NextStep(
+                _(
+                    "The releases are frozen; the results are shown once the organizers publish them."
+                ),
+                tab_url(round_, RESULTS),
+                _("Results"),
+            )
+        )
+    return steps
+
+
+# --- the data tab ------------------------------------------------------------------------
+
+
+def columns(*, synthetic: SyntheticRound) -> list[dict]:
+    """Each column of ``P``: its role, the label mark, its range (numeric) or its domain
+    (categorical: the size and the first values). Aggregates of ``P`` only, no row."""
+    population = engine.round_population(synthetic.round)
+    config = population.config
+    out = []
+    for column in config.columns:
+        role = config.roles[column]
+        row = {"name": column, "role": role, "label": column == config.label}
+        if role == "numeric":
+            low, high = population.ranges[column]
+            row["low"], row["high"] = low, high
+        else:
+            domain = population.domains[column]
+            row["size"] = len(domain)
+            row["values"] = list(domain[:DOMAIN_SHOWN])
+            row["more"] = max(0, len(domain) - DOMAIN_SHOWN)
+        out.append(row)
+    return out
+
+
+def published_files(*, state: RoundState, team: Team | None) -> list[dict]:
+    """After the freeze: each target the reader may download (a team: the other teams')."""
+    if not state.frozen:
+        return []
+    return [
+        {"target": target}
+        for target in selectors.targets(synthetic=state.synthetic)
+        if team is None or target.team_id != team.pk
+    ]
+
+
+# --- the submit tab ----------------------------------------------------------------------
+
+
+def team_releases(*, state: RoundState, team: Team) -> list[SynRelease]:
+    """The team's releases, newest first, each with its gates and whether it is the final."""
+    config = state.config
+    final = selectors.final_release(synthetic=state.synthetic, team=team)
+    releases = list(selectors.team_releases(synthetic=state.synthetic, team=team))
+    for release in releases:
+        scores = release.scores or {}
+        release.is_final = final is not None and release.pk == final.pk
+        release.gate_ml = scores.get("u_ml") is not None and scores["u_ml"] >= config.u_ml_min
+        release.gate_u1 = scores.get("u_1") is not None and scores["u_1"] <= config.u_1_max
+    return releases
+
+
+def shown_scores(scores: dict | None, state: RoundState) -> list[dict]:
+    """An attack's scores on the visible half, in the page's order: AUC, TPR at each level,
+    ADV (``scores`` is the visible half's dict; empty if none)."""
+    if not scores:
+        return []
+    out = [{"name": "AUC", "value": scores.get("auc")}]
+    out += [
+        {"name": f"TPR@FPR≤{level['level']:g}", "value": scores.get(level["key"])}
+        for level in state.levels
+    ]
+    out.append({"name": "ADV", "value": scores.get("adv")})
+    return out
+
+
+def _visible(attack: SynAttack, half: str) -> dict:
+    return attack.final if half == "final" else attack.dev
+
+
+def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
+    """After the freeze: each other team's target with the team's attacks on it (the
+    visible half's scores only)."""
+    if not state.frozen or team is None:
+        return []
+    half = state.half
+    attacks = list(selectors.team_attacks(synthetic=state.synthetic, team=team))
+    for attack in attacks:
+        attack.shown = shown_scores(
+            _visible(attack, half) if attack.status == Status.FINISHED else None, state
+        )
+    return [
+        {"target": target, "attacks": [a for a in attacks if a.target_id == target.pk]}
+        for target in selectors.targets(synthetic=state.synthetic)
+        if target.team_id != team.pk
+    ]
+
+
+def team_ranks(*, state: RoundState, team: Team) -> dict:
+    """The team's place in the two rankings on the visible half (after the freeze)."""
+    if not state.frozen:
+        return {}
+    half = state.half
+    table = selectors.attack_matrix(synthetic=state.synthetic, half=half)
+    mine = (
+        next((r for r in ranking if r["team"].pk == team.pk), None)
+        for ranking in (
+            selectors.release_ranking(synthetic=state.synthetic, half=half, matrix=table),
+            selectors.attack_ranking(synthetic=state.synthetic, half=half, matrix=table),
+        )
+    )
+    release, attack = mine
+    return {"release": release, "attack": attack}
+
+
+def pending(uploads) -> bool:
+    """Whether a worker still checks one of ``uploads`` (the page then reloads itself)."""
+    return any(upload.status in PENDING for upload in uploads)
+
+
+# --- the results tab ---------------------------------------------------------------------
+
+
+def matrix(*, state: RoundState, table: dict | None = None) -> dict:
+    """The attacker × target matrix on the visible half, each cell marked when the attacker
+    is the target's own team (no attack there). ``table``: ``selectors.attack_matrix`` on
+    that half, when the caller has it already."""
+    table = table or selectors.attack_matrix(synthetic=state.synthetic, half=state.half)
+    names = {
+        "dcr": _("DCR (built-in)"),
+        "density": _("density (built-in)"),
+        "null": _("null, chance level (built-in)"),
+    }
+    rows = []
+    for row in table["rows"]:
+        cells = [
+            {"cell": cell, "own": row.team is not None and target.team_id == row.team.pk}
+            for cell, target in zip(row.cells, table["targets"], strict=True)
+        ]
+        rows.append(
+            {
+                "name": names.get(row.name, row.name) if row.builtin else row.name,
+                "builtin": row.builtin,
+                "cells": cells,
+            }
+        )
+    return {"targets": table["targets"], "rows": rows}
+
+
+def targets_pending(*, state: RoundState) -> bool:
+    """Whether a target's built-in attacks are still being scored."""
+    return any(t.status in PENDING for t in selectors.targets(synthetic=state.synthetic))

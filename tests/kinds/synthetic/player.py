@@ -1,0 +1,121 @@
+"""The synthetic-data game in the conformance suite: a release (the kit's independent
+marginals of team A's members) uploaded in the release phase of a small round on Adult."""
+
+import datetime as dt
+
+from django.utils import timezone
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.services import phase_set
+from pwscup.kinds import kind_of
+from pwscup.submissions.models import Status
+from pwscup.synthetic import engine, services
+from pwscup.synthetic.api import files
+from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, TeamDraw
+from scoring.synthetic.kit import independent_marginals, table_text
+from tests.kinds.players import Arena, Player, uploaded
+from tests.pwscup.syn_world import syn_world
+
+
+class SyntheticPlayer(Player):
+    key = "synthetic"
+    # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
+    page_queries = {"overview": 15, "data": 15, "rules": 13, "submit": 23, "results": 20}
+
+    def arena(self, *, slug, daily_limit=None, total_limit=None):
+        world = syn_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))
+        return Arena.of(world, state=world.synthetic)
+
+    def close(self, arena):
+        now = timezone.now()
+        phase = arena.round.phases.get(kind=Phase.Kind.ANONYMIZATION)
+        phase_set(
+            round=arena.round,
+            kind=Phase.Kind.ANONYMIZATION,
+            opens_at=now - dt.timedelta(hours=2),
+            closes_at=now - dt.timedelta(minutes=1),
+            daily_limit=phase.daily_limit,
+            total_limit=phase.total_limit,
+        )
+        arena.round.refresh_from_db()
+
+    def postpone(self, arena):
+        now = timezone.now()
+        for day, kind in enumerate((Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK), start=1):
+            phase_set(
+                round=arena.round,
+                kind=kind,
+                opens_at=now + dt.timedelta(days=day),
+                closes_at=now + dt.timedelta(days=day + 1),
+            )
+        arena.round.refresh_from_db()
+
+    def play_results(self, arena, letters="ab"):
+        """A team is on the release ranking once its final release is frozen as a target:
+        one valid release each, then the console's freeze and the built-in attacks."""
+        super().play_results(arena, letters)
+        actions = kind_of(arena.round).console_actions(arena.round)
+        actions["freeze"].perform(user=arena.organizer, round=arena.round)
+        self.run_jobs()
+
+    def submit(self, arena, letter, content, *, name="team_synthetic.csv"):
+        arena.state.refresh_from_db()
+        return services.release_upload(
+            synthetic=arena.state,
+            team=arena.teams[letter],
+            user=arena.users[letter],
+            uploaded_file=uploaded(content, name),
+        )
+
+    def valid(self, arena, n):
+        """Team A's kit release (independent marginals of its members), seed ``n``: valid for
+        every team (the same columns and domains)."""
+        draw = services.team_draw(synthetic=arena.state, team=arena.teams["a"])
+        members = engine.rows_of(engine.round_population(arena.round), draw.members)
+        return table_text(independent_marginals(members, rows=100, seed=n)).encode()
+
+    def invalid(self, arena):
+        return b"this,is,not,a,release\n1,2,3,4,5\n"
+
+    def secrets(self, arena, letter):
+        """Beside the other teams' releases: the original, the holdout, the other teams'
+        members tables."""
+        synthetic = arena.state
+        found = super().secrets(arena, letter)
+        with arena.round.original_file.open("rb") as handle:
+            found.append(handle.read())
+        population = engine.round_population(arena.round)
+        found.append(table_text(engine.rows_of(population, synthetic.holdout)).encode())
+        for draw in TeamDraw.objects.filter(synthetic=synthetic).exclude(team=arena.teams[letter]):
+            found.append(files.members_csv(synthetic=synthetic, draw=draw).encode())
+        return found
+
+    def run_jobs(self):
+        for pk in (
+            SynRelease.objects.filter(status=Status.QUEUED)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        ):
+            services.release_score(release_id=pk)
+        for pk in (
+            SynTarget.objects.filter(status=Status.QUEUED)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        ):
+            services.target_score(target_id=pk)
+        for pk in (
+            SynAttack.objects.filter(status=Status.QUEUED)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        ):
+            services.attack_score(attack_id=pk)
+
+    def kept(self, arena, letter):
+        return list(
+            SynRelease.objects.filter(synthetic=arena.state, team=arena.teams[letter]).order_by(
+                "pk"
+            )
+        )
+
+
+PLAYER = SyntheticPlayer()

@@ -1,0 +1,71 @@
+"""The demo's synthetic round on the whole Adult fixture: the spec's sizes, disjoint draws,
+the release phase open now and the attack phase after it, playable at once (the kit's sample
+release of a demo team is scored), and a second load adds nothing and deletes nothing."""
+
+import pytest
+from django.utils import timezone
+
+from pwscup.accounts.services import membership_add, team_create, user_create
+from pwscup.competitions.models import Round
+from pwscup.competitions.selectors import phase_state
+from pwscup.competitions.services import competition_create
+from pwscup.submissions.models import Status
+from pwscup.synthetic import demo, selectors, services
+from pwscup.synthetic.kit import sample_release_text
+from pwscup.synthetic.models import SynRelease, TeamDraw
+from tests.pwscup.syn_world import upload_file
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
+    organizer = user_create(username="syndemo-org", password="pw")
+    competition = competition_create(name="Demo", slug="syndemo", organizers=[organizer])
+    members = {}
+    for letter in "ABC":
+        team = team_create(competition=competition, name=f"Team {letter}", slug=f"team{letter}")
+        members[letter] = user_create(username=f"syndemo-{letter}", password="pw")
+        membership_add(team=team, user=members[letter])
+    synthetic = demo.demo_load(competition, organizer=organizer)
+    round_ = synthetic.round
+    assert round_.slug == demo.SLUG and round_.original_rows == 32561
+    config = round_.config
+    assert config["label"] == "income" and config["columns"]["age"] == "numeric"
+    assert config["columns"]["workclass"] == "categorical"
+    assert (config["n_holdout"], config["n_aux"], config["n_train"], config["n_challenge"]) == (
+        5000,
+        2000,
+        2000,
+        400,
+    )
+    summary = selectors.draws_summary(synthetic=synthetic)
+    assert summary["teams"] == 3 and summary["disjoint"]
+    now = timezone.now()
+    release, attack = selectors.release_phase(round_), selectors.attack_phase(round_)
+    assert phase_state(phase=release, now=now) == "open"
+    assert phase_state(phase=attack, now=now) == "upcoming"
+    assert (release.closes_at - now).days >= 14 and attack.opens_at == release.closes_at
+
+    # Playable: team A uploads the kit's sample release, scored as a worker would.
+    team_a = competition.teams.get(slug="teamA")
+    content = sample_release_text(synthetic=synthetic, team=team_a).encode()
+    kept = services.release_upload(
+        synthetic=synthetic,
+        team=team_a,
+        user=members["A"],
+        uploaded_file=upload_file(content, "teamA_synthetic.csv"),
+    )
+    services.release_score(release_id=kept.pk)
+    kept.refresh_from_db()
+    assert kept.status == Status.FINISHED, kept.message
+    # The sample draws every cell on its own, so its label says nothing of the other
+    # columns: the model trained on it is near chance and the release fails the ML gate
+    # (U_ML >= 0.8 in the demo); it copies no member.
+    assert 0 <= kept.scores["u_ml"] < config["gates"]["u_ml_min"] and kept.scores["r_copy"] < 0.05
+
+    # A second load adds nothing and keeps the players' data.
+    draws = list(TeamDraw.objects.filter(synthetic=synthetic).values_list("pk", "members"))
+    assert demo.demo_load(competition, organizer=organizer) is None
+    assert Round.objects.filter(competition=competition, slug=demo.SLUG).count() == 1
+    assert list(TeamDraw.objects.filter(synthetic=synthetic).values_list("pk", "members")) == draws
+    assert SynRelease.objects.filter(pk=kept.pk, status=Status.FINISHED).exists()

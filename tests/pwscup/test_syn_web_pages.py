@@ -1,0 +1,202 @@
+"""The synthetic round's pages over HTTP: a release uploaded through the form is kept and
+scored, a bad one is rejected with the column, row and value (in Japanese for a Japanese
+reader), the JSON answers, the final choice, an attack's dev-half scores, the live box, and
+every tab in both languages with no inline script or style (phone width is CSS only)."""
+
+import html
+import json
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+
+from pwscup.submissions.models import Status
+from pwscup.synthetic import services
+from pwscup.synthetic.models import SynAttack, SynRelease
+from tests.pwscup.live_support import live_box
+from tests.pwscup.syn_world import (
+    baseline_release,
+    dcr_answer_bytes,
+    freeze,
+    open_attack_phase,
+    release,
+    syn_world,
+)
+
+pytestmark = pytest.mark.django_db
+
+TABS = ("overview", "data", "rules", "submit", "results")
+
+
+def tab_url(world, tab: str) -> str:
+    comp, rnd = world.competition.slug, world.round.slug
+    if tab == "overview":
+        return reverse("round_detail", args=[comp, rnd])
+    return reverse("round_tab", args=[comp, rnd, tab])
+
+
+def page(client, url: str, **headers) -> str:
+    response = client.get(url, **headers)
+    assert response.status_code == 200, url
+    return html.unescape(response.content.decode())
+
+
+def post_file(client, url: str, content: bytes, name: str, **headers):
+    return client.post(url, {"file": SimpleUploadedFile(name, content, "text/csv")}, **headers)
+
+
+def test_syn_a_release_uploaded_over_http_is_kept_scored_and_chosen(client):
+    world = syn_world(slug="synup", letters="ab")
+    client.force_login(world.users["a"])
+    upload = reverse("synthetic:upload", args=[world.competition.slug, world.round.slug])
+    response = post_file(client, upload, baseline_release(world, "a"), "teamA_synthetic.csv")
+    assert response.status_code == 302 and response.url.endswith("/submit/#releases")
+    kept = SynRelease.objects.get(team=world.teams["a"])
+    assert kept.status == Status.QUEUED
+    submit = page(client, tab_url(world, "submit"))
+    assert 'data-testid="pending"' in submit
+    raw = client.get(tab_url(world, "submit")).content.decode()
+    url, etag = live_box(raw)  # the page follows the team's jobs
+    assert url.endswith("/live/team/") and etag
+    services.release_score(release_id=kept.pk)
+    kept.refresh_from_db()
+    assert kept.status == Status.FINISHED, kept.message
+    submit = page(client, tab_url(world, "submit"))
+    assert (
+        floatformat(kept.scores["u_ml"], 3) in submit
+        and floatformat(kept.scores["u_1"], 3) in submit
+    )
+    assert floatformat(kept.scores["dcr_5_holdout"], 3) in submit
+    assert "final (last valid)" in submit and 'data-testid="live-reload"' not in submit
+    # JSON: the same form answers 202 with the upload's id.
+    response = post_file(
+        client,
+        upload,
+        baseline_release(world, "a", seed=1),
+        "a.csv",
+        HTTP_ACCEPT="application/json",
+    )
+    assert response.status_code == 202
+    second = SynRelease.objects.get(pk=response.json()["id"])
+    services.release_score(release_id=second.pk)
+    # The first one becomes the final choice.
+    select = reverse("synthetic:select", args=[world.competition.slug, world.round.slug, kept.pk])
+    assert client.post(select).status_code == 302
+    kept.refresh_from_db()
+    assert kept.selected
+    assert "final (chosen)" in page(client, tab_url(world, "submit"))
+    targets = freeze(world)
+    assert targets["teamA"].release_id == kept.pk
+    # Frozen: the form is gone and an upload is refused (JSON: 403 with the reason).
+    assert 'data-testid="upload-form"' not in page(client, tab_url(world, "submit"))
+    response = post_file(
+        client, upload, baseline_release(world, "a"), "late.csv", HTTP_ACCEPT="application/json"
+    )
+    assert response.status_code == 403 and "frozen" in response.json()["error"]
+
+
+def test_syn_a_bad_release_names_column_row_value_in_the_readers_language(client):
+    world = syn_world(slug="synbad", letters="ab")
+    client.force_login(world.users["a"])
+    upload = reverse("synthetic:upload", args=[world.competition.slug, world.round.slug])
+    bad = baseline_release(world, "a").replace(b",Male,", b",Mle,", 1)
+    assert post_file(client, upload, bad, "bad.csv", HTTP_ACCEPT_LANGUAGE="ja").status_code == 302
+    kept = SynRelease.objects.get(team=world.teams["a"])
+    services.release_score(release_id=kept.pk)
+    kept.refresh_from_db()
+    assert kept.status == Status.FAILED
+    japanese = page(client, tab_url(world, "submit"), HTTP_ACCEPT_LANGUAGE="ja")
+    message = japanese[japanese.index('data-testid="message"') :]
+    message = message[: message.index("</pre>")]
+    assert "列" in message and "sex" in message and "Mle" in message and "行" in message
+    english = page(client, tab_url(world, "submit"), HTTP_ACCEPT_LANGUAGE="en")
+    message = english[english.index('data-testid="message"') :]
+    message = message[: message.index("</pre>")]
+    assert "sex" in message and "Mle" in message and "row" in message
+
+
+def test_syn_an_attack_over_http_shows_its_dev_half_only(client):
+    world = syn_world(slug="synatk")
+    for letter in "abc":
+        release(world, letter, baseline_release(world, letter))
+    targets = freeze(world)
+    open_attack_phase(world)
+    world.synthetic.refresh_from_db()
+    client.force_login(world.users["b"])
+    submit = page(client, tab_url(world, "submit"))
+    assert 'data-testid="attack-form-teamA"' in submit
+    assert 'data-testid="attack-form-teamB"' not in submit  # not its own release
+    url = reverse("synthetic:attack", args=[world.competition.slug, world.round.slug, "teamA"])
+    answer = dcr_answer_bytes(world, targets["teamA"])
+    response = post_file(client, url, answer, "teamB_mia_teamA.csv", HTTP_ACCEPT="application/json")
+    assert response.status_code == 202, response.content
+    kept = SynAttack.objects.get(pk=response.json()["id"])
+    services.attack_score(attack_id=kept.pk)
+    kept.refresh_from_db()
+    assert kept.status == Status.FINISHED, kept.message
+    # Make the two halves tell apart (the final half as a number no page may show).
+    SynAttack.objects.filter(pk=kept.pk).update(
+        final={"auc": 0.1234, "tpr@0.1": 0.0123, "adv": 0.0456}
+    )
+    submit = page(client, tab_url(world, "submit"))
+    block = submit[submit.index(f'data-testid="attack-{kept.pk}"') :]
+    block = block[: block.index("</tr>")]
+    assert floatformat(kept.dev["auc"], 3) in block and floatformat(kept.dev["tpr@0.1"], 3) in block
+    assert "0.123" not in submit and "0.046" not in submit
+    assert 'data-testid="ranks"' in submit  # the provisional ranks on the dev half
+    # A bad answer: rejected with the id named.
+    bad = b"id,score\n1,0.5\n1,0.2\n"
+    response = post_file(client, url, bad, "bad.csv")
+    assert response.status_code == 302
+    failed = SynAttack.objects.filter(team=world.teams["b"]).order_by("-pk").first()
+    services.attack_score(attack_id=failed.pk)
+    failed.refresh_from_db()
+    assert failed.status == Status.FAILED and failed.message_text in page(
+        client, tab_url(world, "submit")
+    )
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_syn_every_tab_answers_in_both_languages_without_inline_code(client, lang):
+    world = syn_world(slug=f"synlang{lang}", letters="ab")
+    release(world, "a", baseline_release(world, "a"))
+    release(world, "b", baseline_release(world, "b"))
+    inline_script = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>")
+    stages = ("release", "frozen", "published")
+    for stage in stages:
+        if stage == "frozen":
+            freeze(world)
+            open_attack_phase(world)
+        elif stage == "published":
+            services.results_publish(synthetic=world.synthetic)
+        for user in (world.users["a"], world.organizer, None):
+            client.logout()
+            if user is not None:
+                client.force_login(user)
+            client.cookies["django_language"] = lang
+            for tab in TABS:
+                text = page(client, tab_url(world, tab), HTTP_ACCEPT_LANGUAGE=lang)
+                assert ' style="' not in text and not inline_script.search(text), (stage, tab)
+                if lang == "ja":
+                    assert 'lang="ja"' in text or "ラウンド" in text
+
+
+def test_syn_the_japanese_pages_are_translated(client):
+    world = syn_world(slug="synja", letters="ab")
+    client.force_login(world.users["a"])
+    overview = page(client, tab_url(world, "overview"), HTTP_ACCEPT_LANGUAGE="ja")
+    assert "合成" in overview and "メンバーシップ推定" in overview
+    rules = page(client, tab_url(world, "rules"), HTTP_ACCEPT_LANGUAGE="ja")
+    assert "0.875" in rules and "0.75" in rules and "ゲート" in rules
+    data = page(client, tab_url(world, "data"), HTTP_ACCEPT_LANGUAGE="ja")
+    assert "teamA_train.csv" in data and "ラベル" in data
+
+
+def test_syn_results_url_is_the_results_tab():
+    world = syn_world(slug="synurl", letters="a")
+    from pwscup.kinds.registry import kind_of
+
+    assert kind_of(world.round).leaderboard_url(world.round) == tab_url(world, "results")
+    assert json.dumps(kind_of(world.round).results_summary(world.round)) == "[]"
