@@ -1,7 +1,10 @@
 """Per-request cost of the REST API (issue 13), in process: median and p95 wall time and the
 SQL queries of one request, for the endpoints a team's script calls in its loop, with a
 personal token and with the browser session (the token's extra cost: its lookup and, at most
-once a minute, its last-used write).
+once a minute, its last-used write). The addresses are the command-line client's: the paths it
+builds (``pwscup.client.cli``), and the upload list's and an upload's as the round's
+``status/`` gives them, so a moved endpoint breaks the smoke run of the test suite
+(``tests/pwscup/test_bench_smoke_api.py``) as it would break the client.
 
 It creates its own test database (``TEST_DATABASE_NAME``, default ``bench_pwscup_api``;
 dropped at the end) from the test settings, a round of the Adult head with 3 teams, team A's
@@ -11,6 +14,7 @@ published round. Figures are printed, never asserted.
 Usage::
 
     TEST_DATABASE_NAME=bench_api .venv/bin/python benchmarks/bench_api.py --requests 200
+    .venv/bin/python benchmarks/bench_api.py --requests 3 --submissions 3   # a smoke run
 """
 
 from __future__ import annotations
@@ -53,11 +57,10 @@ def run(args) -> None:
     from django.conf import settings
     from django.db import connection
     from django.test import Client
-    from django.urls import reverse
 
     from pwscup.api.services import api_token_create
-    from pwscup.competitions.models import Round
     from pwscup.pwscup2015.models import AnonymizationSubmission
+    from pwscup.pwscup2015.services.operations import round_results_set
     from pwscup.submissions.models import Status
     from tests.pwscup.factories import freeze, scored
     from tests.support import build_world
@@ -81,22 +84,13 @@ def run(args) -> None:
             scores=first.scores,
         )
     freeze(world)
-    Round.objects.filter(pk=world.round.pk).update(results_published=True)
+    round_results_set(round=world.round, published=True)
 
-    args_ = [world.competition.slug, world.round.slug]
-    endpoints = {
-        "me": reverse("api:me"),
-        "round": reverse("api:round-detail", args=args_),
-        "submissions (list)": reverse("api:submissions", args=args_),
-        "submission (detail)": reverse("api:submission-detail", args=[first.pk]),
-        "targets": reverse("api:targets", args=args_),
-        "leaderboard": reverse("api:leaderboard", args=args_),
-        "final ranking": reverse("api:final", args=args_),
-    }
     token = api_token_create(user=world.users["a"], name="bench").secret
     by_token = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
     by_session = Client()
     by_session.force_login(world.users["a"])
+    endpoints = addresses(by_token, (world.competition.slug, world.round.slug), first.pk)
 
     print(
         f"{args.requests} requests per endpoint, team A with {args.submissions} submissions, "
@@ -121,6 +115,30 @@ def run(args) -> None:
                 f"{name:<22} {auth:<8} {statistics.median(times):>9.2f} {p95:>7.2f} "
                 f"{len(queries):>7}"
             )
+
+
+def addresses(client, round_ref: tuple[str, str], submission_pk: int) -> dict[str, str]:
+    """The endpoints' addresses as the command-line client finds them: the paths it builds
+    (``pwscup.client.cli``), the upload list's and an upload's from the round's status."""
+    from pwscup.client.cli import round_path
+
+    status = client.get("/" + round_path(round_ref, "status/"))
+    assert status.status_code == 200, status.status_code
+    status = status.json()
+    kinds = {kind["key"]: kind["url"] for kind in status["submission_types"]}
+    uploads = {upload["id"]: upload["url"] for upload in status["uploads"]}
+    assert "anonymized" in kinds and submission_pk in uploads, (kinds, uploads)
+    return {
+        "me": "/api/v1/me/",
+        "status": "/" + round_path(round_ref, "status/"),
+        "round": "/" + round_path(round_ref),
+        "submissions (list)": kinds["anonymized"],
+        "submission (detail)": uploads[submission_pk],
+        "targets": "/" + round_path(round_ref, "targets/"),
+        "standings": "/" + round_path(round_ref, "standings/"),
+        "leaderboard": "/" + round_path(round_ref, "leaderboard/"),
+        "final ranking": "/" + round_path(round_ref, "final/"),
+    }
 
 
 def counting(queries: list):

@@ -4,10 +4,13 @@ process on PostgreSQL: the request (which only keeps the file) and the check (th
 job, run here in process) timed apart.
 
 Each size uploads releases 1 … n in batch mode through Django's test client as a logged-in
-team member (URL resolution, access check, form, storage, ``scoring.sequential``'s
-validation of every release of the prefix, ``evaluate_sequence``, the INSERT), and prints
-the time of the *last* upload (the one checking the most releases) and the check alone
-(``Release.elapsed_ms``). Releases are generated like ``bench_sequential.py`` (sorted by
+team member does in a browser: the round page, its Submit tab (the link the page gives), the
+tab's upload form (its action, hidden fields and the release chosen among its offered steps)
+— URL resolution, access check, form, storage, ``scoring.sequential``'s validation of every
+release of the prefix, ``evaluate_sequence``, the INSERT — and prints the time of the *last*
+upload's POST (the one checking the most releases), the check alone (``Release.elapsed_ms``)
+and how many of the uploads were checked and finished. A moved tab or form breaks the smoke
+run of the test suite (``tests/pwscup/test_bench_smoke_seq_upload.py``). Releases are generated like ``bench_sequential.py`` (sorted by
 (Age, Zip), groups of 3, minimal boxes, a counterfeit in every fifth group).
 
 It creates its own test database (``test_pwscup_bench_seq``, dropped at the end).
@@ -16,6 +19,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_seq_upload.py                  # paper, 160×4, 1,000×4
     .venv/bin/python benchmarks/bench_seq_upload.py --large          # + 10,000 × 10
+    .venv/bin/python benchmarks/bench_seq_upload.py --sizes 40x2     # the paper + 40 × 2
 """
 
 from __future__ import annotations
@@ -38,6 +42,11 @@ os.environ.setdefault("TEST_DATABASE_NAME", "test_pwscup_bench_seq")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", action="store_true", help="also 10,000 persons × 10")
+    parser.add_argument(
+        "--sizes",
+        default="160x4,1000x4,2000x10",
+        help="generated rounds after the paper's, PERSONSxRELEASES, comma-separated",
+    )
     args = parser.parse_args()
     import django
 
@@ -47,7 +56,8 @@ def main() -> None:
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
     try:
-        sizes = [(160, 4), (1_000, 4), (2_000, 10)] + ([(10_000, 10)] if args.large else [])
+        sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",") if size]
+        sizes += [(10_000, 10)] if args.large else []
         run(sizes)
     finally:
         teardown_databases(old, verbosity=0)
@@ -113,13 +123,15 @@ def run(sizes) -> None:
             config={**config, "mode": "batch"},
             master_file=SimpleUploadedFile("master.csv", master),
         )
-        url = reverse("sequential:upload", args=["bench", sequential.round.slug])
+        round_page = reverse("round_detail", args=["bench", sequential.round.slug])
         last_request = 0.0
         for step, content in enumerate(tables, start=1):
+            form = submit_form(client, round_page)
+            assert str(step) in form["fields"].get("step", []), (step, form["fields"])
+            data = {**form["hidden"], "step": str(step)}
+            data[form["file"]] = SimpleUploadedFile(f"r{step}.csv", content)
             start = time.perf_counter()
-            response = client.post(
-                url, {"step": str(step), "file": SimpleUploadedFile(f"r{step}.csv", content)}
-            )
+            response = client.post(form["action"], data)
             last_request = time.perf_counter() - start
             assert response.status_code == 302, response.status_code
             # The check is the worker's job: run it here, as the worker does, and time it
@@ -128,11 +140,30 @@ def run(sizes) -> None:
             services.release_check(release_id=queued.pk)
         release = Release.objects.filter(sequential=sequential).order_by("-id").first()
         assert release.status == Release.Status.FINISHED, release.message
+        finished = Release.objects.filter(
+            sequential=sequential, status=Release.Status.FINISHED
+        ).count()
         rows = sum(content.count(b"\n") - 1 for content in tables)
         print(
             f"{label:24s} upload of release {len(tables):>2} ({rows:>7,} release rows in all): "
-            f"request {last_request * 1000:8.1f} ms, check {release.elapsed_ms:>6} ms"
+            f"request {last_request * 1000:8.1f} ms, check {release.elapsed_ms:>6} ms; "
+            f"{finished}/{len(tables)} uploads finished"
         )
+
+
+def submit_form(client, round_page: str) -> dict:
+    """The upload form of the round's Submit tab, reached as a browser does."""
+    from pages import page_link, upload_form
+
+    page = client.get(round_page)
+    assert page.status_code == 200, (round_page, page.status_code)
+    tab = page_link(round_page, page.content.decode(), "tab-submit")
+    assert tab, f"no Submit tab on {round_page}"
+    page = client.get(tab)
+    assert page.status_code == 200, (tab, page.status_code)
+    form = upload_form(tab, page.content.decode())
+    assert form, f"no upload form on {tab}"
+    return form
 
 
 if __name__ == "__main__":

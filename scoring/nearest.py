@@ -152,7 +152,11 @@ def _forest_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows)
     if rows.size == 0:
         return
     # Imported here: importing numba is slow, and only the tree search should pay for it
-    from scoring import _nearest_numba as kernels
+    try:
+        from scoring import _nearest_numba as kernels
+    except ImportError:  # numba not installed (the toolkit without its "fast" extra)
+        _all_pairs_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows)
+        return
 
     if ref_class is None:
         ref_rows = np.arange(ref_points.shape[0])
@@ -231,3 +235,39 @@ def _small_class_hits(out, ref_points, rel_points, truth, ref_class, rel_class, 
             hit = d_true[part] <= threshold
             out[rows[part][hit]] = 1.0 / np.maximum(count[hit], 1)
         width *= 2
+
+
+def _all_pairs_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows):
+    """:func:`nearest_hits` for ``rows`` without the compiled tree search: every candidate of
+    a row's class (all rows when ``ref_class`` is None), in numpy blocks of queries, with the
+    distances and the tie rule of the small classes' path. The same answers, slower: the
+    work grows with rows × class size (the square of the rows when there are no classes)."""
+    if rows.size == 0:
+        return
+    gaps = ref_points[truth[rows]] - rel_points[rows]
+    d_true = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
+    if ref_class is None:
+        groups = [(np.arange(ref_points.shape[0]), np.arange(rows.size))]
+    else:
+        order = np.argsort(ref_class, kind="stable")
+        keys = rel_class[rows]
+        by_key = np.argsort(keys, kind="stable")
+        classes, starts = np.unique(keys[by_key], return_index=True)
+        bounds = np.append(starts, by_key.size)
+        low = np.searchsorted(ref_class[order], classes, side="left")
+        high = np.searchsorted(ref_class[order], classes, side="right")
+        groups = [
+            (order[low[k] : high[k]], by_key[bounds[k] : bounds[k + 1]])
+            for k in range(classes.size)
+        ]
+    for members, which in groups:
+        candidates = ref_points[members]
+        step = max(1, _BLOCK_ELEMENTS // max(1, members.size * ref_points.shape[1]))
+        for first in range(0, which.size, step):
+            part = which[first : first + step]
+            diff = candidates[None, :, :] - rel_points[rows[part]][:, None, :]
+            dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
+            threshold = tie_threshold(np.minimum(dist.min(axis=1), d_true[part]))
+            count = np.sum(dist <= threshold[:, None], axis=1)
+            hit = d_true[part] <= threshold
+            out[rows[part][hit]] = 1.0 / np.maximum(count[hit], 1)

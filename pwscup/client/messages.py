@@ -35,6 +35,9 @@ JA = {
     "Logged in to {url} as {user} (token kept in {path}).": (
         "{url} に {user} としてログインしました (トークンの保存先: {path})。"
     ),
+    "The site is busy: trying again in {seconds} s.": (
+        "サイトが混み合っています。{seconds} 秒後にもう一度送ります。"
+    ),
     "still {status} after {seconds} s; see `pwscup status`": (
         "{seconds} 秒待ちましたがまだ {status} です。`pwscup status` で確認してください"
     ),

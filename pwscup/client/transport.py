@@ -4,6 +4,8 @@ import json
 import mimetypes
 import secrets
 import shutil
+import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -12,6 +14,11 @@ from pathlib import Path
 from pwscup.client.messages import language, tr
 
 USER_AGENT = "pwscup-client/1"
+# A busy site (the proxy's admission control, scripts/docker/nginx.conf) answers 503 with
+# Retry-After before the request reaches the application: nothing was done, so the request is
+# sent again after the wait it names, at most this many times, when it names a short one.
+BUSY_RETRIES = 3
+BUSY_LONGEST_WAIT = 30  # seconds: a longer Retry-After (a restart, a maintenance) is an error
 
 
 class ApiError(Exception):
@@ -45,13 +52,25 @@ class Api:
             headers["Authorization"] = f"Bearer {self.token}"
         if content_type:
             headers["Content-Type"] = content_type
-        request = urllib.request.Request(self.url(path), data=body, method=method, headers=headers)
-        try:
-            return urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310
-        except urllib.error.HTTPError as error:
-            raise _api_error(error) from None
-        except urllib.error.URLError as error:
-            raise ApiError(0, "unreachable", f"{self.base}: {error.reason}") from None
+        for attempt in range(BUSY_RETRIES + 1):
+            request = urllib.request.Request(
+                self.url(path), data=body, method=method, headers=headers
+            )
+            try:
+                return urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310
+            except urllib.error.HTTPError as error:
+                wait = _busy_wait(error)
+                if wait is None or attempt == BUSY_RETRIES:
+                    raise _api_error(error) from None
+                error.close()
+                print(
+                    tr("The site is busy: trying again in {seconds} s.").format(seconds=wait),
+                    file=sys.stderr,
+                )
+                time.sleep(wait)
+            except urllib.error.URLError as error:
+                raise ApiError(0, "unreachable", f"{self.base}: {error.reason}") from None
+        raise AssertionError("unreachable")  # the loop returns or raises
 
     def get(self, path: str):
         with self._request("GET", path) as response:
@@ -117,6 +136,14 @@ def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[bytes, st
     )
     parts.append(f"--{boundary}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def _busy_wait(error: urllib.error.HTTPError) -> int | None:
+    """The seconds to wait before sending again, for a 503 with a short Retry-After."""
+    retry = (error.headers.get("Retry-After") or "").strip()
+    if error.code == 503 and retry.isdigit() and int(retry) <= BUSY_LONGEST_WAIT:
+        return int(retry)
+    return None
 
 
 def _api_error(error: urllib.error.HTTPError) -> ApiError:

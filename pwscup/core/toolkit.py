@@ -31,18 +31,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DISTRIBUTION = "pwscup-toolkit"
-#: The third-party distributions ``scoring`` imports (a test checks the list against its
-#: imports); their versions are the platform's pins.
-NEEDS = (
-    "numpy",
-    "pandas",
-    "pyarrow",
-    "scipy",
-    "numba",
-    "opendp",
-    "charset-normalizer",
-    "scikit-learn",
-)
+#: The third-party distributions ``scoring`` imports (a test checks the lists against its
+#: imports); their versions are the platform's pins. What every score needs:
+REQUIRED = ("numpy", "pandas", "scipy", "scikit-learn", "charset-normalizer")
+#: The rest are extras of the wheel: they change speed, never a number (the wheel without
+#: them reproduces the server's scores, which are computed with them:
+#: tests/pwscup/test_toolkit_wheel.py). ``fast``: numba's compiled nearest-row search behind
+#: EUC (10x scipy's cKDTree at 100k rows; without it, every candidate of a row's class is
+#: compared in numpy blocks, ``scoring.nearest``) and Arrow's CSV reader (without it, the
+#: checking reader reads every file). ``dp``: OpenDP's Laplace sampler, which only the
+#: platform's own answers use (``scoring.dp.laplace``). Without them a fresh environment
+#: holds about 390 MB instead of 975 MB.
+EXTRAS = {"fast": ("numba", "pyarrow"), "dp": ("opendp",)}
+NEEDS = REQUIRED + tuple(name for names in EXTRAS.values() for name in names)
 #: What the wheel holds, relative to the repository. ``pwscup/__init__.py`` imports nothing
 #: (the Celery app is loaded on first use), so ``pwscup.client`` works without the server.
 SOURCES = ("scoring", "pwscup/__init__.py", "pwscup/client")
@@ -59,13 +60,22 @@ def _name(requirement: str) -> str:
     return re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].lower().replace("_", "-")
 
 
-def toolkit_dependencies() -> list[str]:
-    """The platform's pinned requirement of each distribution in ``NEEDS``, in that order."""
+def _pins(names) -> list[str]:
     pins = {_name(r): r for r in platform_metadata()["dependencies"]}
-    missing = [name for name in NEEDS if name not in pins]
+    missing = [name for name in names if name not in pins]
     if missing:
         raise LookupError(f"pyproject.toml pins no version of {', '.join(missing)}")
-    return [pins[name] for name in NEEDS]
+    return [pins[name] for name in names]
+
+
+def toolkit_dependencies() -> list[str]:
+    """The platform's pinned requirement of each distribution in ``REQUIRED``, in order."""
+    return _pins(REQUIRED)
+
+
+def toolkit_extras() -> dict[str, list[str]]:
+    """Each extra of the wheel with the platform's pins of its distributions."""
+    return {extra: _pins(names) for extra, names in EXTRAS.items()}
 
 
 def wheel_filename(version: str | None = None) -> str:
@@ -92,8 +102,12 @@ def sources_digest() -> str:
     return digest.hexdigest()
 
 
-def _pyproject(version: str, dependencies: list[str]) -> str:
+def _pyproject(version: str, dependencies: list[str], extras: dict[str, list[str]]) -> str:
     requires = ",\n".join(f'    "{requirement}"' for requirement in dependencies)
+    optional = "\n".join(
+        f"{extra} = [{', '.join(repr(r).replace(chr(39), chr(34)) for r in pins)}]"
+        for extra, pins in extras.items()
+    )
     return f"""[project]
 name = "{DISTRIBUTION}"
 version = "{version}"
@@ -103,6 +117,9 @@ requires-python = ">=3.11"
 dependencies = [
 {requires},
 ]
+
+[project.optional-dependencies]
+{optional}
 
 [project.scripts]
 pwscup = "pwscup.client.cli:main"
@@ -131,7 +148,9 @@ def build(out_dir: Path) -> Path:
             else:
                 shutil.copytree(path, target, ignore=IGNORED)
         shutil.copy2(README, stage / "README.md")
-        (stage / "pyproject.toml").write_text(_pyproject(version, toolkit_dependencies()))
+        (stage / "pyproject.toml").write_text(
+            _pyproject(version, toolkit_dependencies(), toolkit_extras())
+        )
         # pip's standard build: setuptools in an isolated build environment (from the package
         # index, or pip's cache), the toolkit's dependencies not installed (--no-deps).
         built = subprocess.run(

@@ -40,25 +40,25 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 
 
 def when_ready(server):
-    """Warm the master before it forks: URL resolver and the templates of the pages users
-    wait on are compiled once here and inherited by every worker (and by a recycled one)."""
-    from django.template import TemplateDoesNotExist
-    from django.template.loader import get_template
+    """Warm the master before it forks: the URL resolver and every template of the project
+    are compiled once here (the cached template loader keeps them) and inherited by every
+    worker (and by a recycled one), so no user's first page pays for it."""
+    from pathlib import Path
+
+    from django.template import TemplateSyntaxError, engines
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018 - imports every urls module
-    for name in WARM_TEMPLATES:
-        try:
-            get_template(name)
-        except TemplateDoesNotExist:  # a renamed template must not stop the server
-            server.log.warning("warm-up: no template %s", name)
-
-
-WARM_TEMPLATES = (
-    "base.html",
-    "pwscup2015/leaderboard.html",
-    "pwscup2015/round.html",
-    "pwscup2015/_jobs.html",
-    "pwscup2015/matrix.html",
-    "pwscup2015/final.html",
-)
+    warmed = 0
+    for engine in engines.all():
+        # ``template_dirs``: the engine's DIRS and, with APP_DIRS, every app's templates.
+        for folder in map(Path, engine.template_dirs):
+            if "site-packages" in folder.parts:
+                continue  # Django's and the libraries' own templates: the admin's only
+            for path in sorted(folder.rglob("*.html")):
+                try:
+                    engine.get_template(path.relative_to(folder).as_posix())
+                    warmed += 1
+                except TemplateSyntaxError as error:  # a broken template must not stop it
+                    server.log.warning("warm-up: %s: %s", path, error)
+    server.log.info("warm-up: %d templates compiled", warmed)

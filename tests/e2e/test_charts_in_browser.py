@@ -70,8 +70,13 @@ def test_charts_render_with_one_labelled_mark_per_team(
         svg.locator("text.label").evaluate_all("ls => ls.map(l => l.firstChild.textContent)")
     )
     assert names == ["Team A", "Team B", "Team C"]
-    bold = svg.locator('text.label[font-weight="bold"]')
-    assert bold.evaluate_all("ls => ls.map(l => l.firstChild.textContent)") == ["Team A"]
+    # The chart is every team's; the page's script marks the reader's point and name.
+    own_names = svg.locator("text.label.own")
+    assert own_names.evaluate_all("ls => ls.map(l => l.firstChild.textContent)") == ["Team A"]
+    assert svg.locator("circle.point").last.get_attribute("data-team") == "teamA"  # on top
+    assert svg.locator("circle.point.own").evaluate("c => getComputedStyle(c).fill") == (
+        "rgb(217, 72, 15)"
+    )
     expect(page.get_by_test_id("scatter-y-label")).to_contain_text("(ranking)")
     assert svg.evaluate(OUTSIDE_THE_PLOT) == []
     assert svg.evaluate(OVERLAPPING_LABELS) == []

@@ -67,12 +67,16 @@ class Player:
     gaps : dict
         Promises the kind does not keep yet, by test name, with the reason: those tests are
         expected to fail (strictly: once the kind keeps the promise, the entry must go).
+    page_queries : dict
+        The SQL queries a team member's second reading of each round tab costs (overview,
+        data, rules, submit, results), pinned (``test_page_queries_conform.py``).
     """
 
     key: str = ""
     test_only: bool = False
     publish_action: str = "publish"
     gaps: dict[str, str] = {}
+    page_queries: dict[str, int] = {}
 
     def install(self) -> None:
         """Make the kind playable (a test-only kind registers itself here)."""

@@ -46,15 +46,16 @@ def nginx_port(gunicorn_port, tmp_path):
         pytest.fail("nginx is missing: install Debian's nginx-light (scripts/test does as root)")
     port = free_port()
     site = (DOCKER / "nginx.conf").read_text()
-    for production, here in (
-        ("server web:8000;", f"server 127.0.0.1:{gunicorn_port};"),
-        ("listen 80;", f"listen 127.0.0.1:{port};"),
+    for production, here, count in (
+        ("server web:8000 ", f"server 127.0.0.1:{gunicorn_port} ", 2),  # reads and writes
+        ("listen 80;", f"listen 127.0.0.1:{port};", 1),
         (
-            "proxy_pass http://pwscup_web;",
-            f"proxy_bind {PROXY_ADDRESS};\n proxy_pass http://pwscup_web;",
+            "proxy_pass http://$pwscup_upstream;",
+            f"proxy_bind {PROXY_ADDRESS};\n proxy_pass http://$pwscup_upstream;",
+            1,
         ),
     ):
-        assert site.count(production) == 1, production
+        assert site.count(production) == count, production
         site = site.replace(production, here)
     prefix = tmp_path / "nginx"
     prefix.mkdir()

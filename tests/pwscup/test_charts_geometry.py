@@ -14,8 +14,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from pwscup.core.charts.text import text_width
 from pwscup.pwscup2015.leaderboards import charts
-from pwscup.pwscup2015.leaderboards.charts.text import text_width
 
 SVG = "{http://www.w3.org/2000/svg}"
 LONG_EN = "The Anonymizers of the Faculty of Information Science, Team9"
@@ -52,10 +52,11 @@ assert len(LONG_EN) == 60 and len(LONG_JA) == 60
 
 
 def draw(rows, language: str, own: int = 1, y="ranking") -> tuple[charts.Scatter, ElementTree]:
+    """The chart as the page includes it; ``own``: the viewer's team (the legend only)."""
     with translation.override(language):
         ranking = charts.ranking_axis(measure="worst_attack", every_attack=False)
         x_axis, y_axis = charts.chosen_axes({"x": "U4", "y": y}, ["U4", "E3"], ranking)
-        chart = charts.scatter(rows=rows, x_axis=x_axis, y_axis=y_axis, own_team_id=own)
+        chart = charts.scatter(rows=rows, x_axis=x_axis, y_axis=y_axis)
         page = render_to_string(
             "pwscup2015/_scatter.html",
             {
@@ -138,17 +139,21 @@ def test_a_long_name_is_cut_and_kept_whole_in_its_title():
     assert drawn["B"] == "B"
 
 
-def test_the_own_team_is_bold_orange_and_larger():
+def test_every_point_and_label_carries_its_teams_slug_and_none_is_drawn_apart():
     _chart, svg = draw(CASES["forty teams"], "en", own=7)
-    own = [c for c in svg.iter(f"{SVG}circle") if "own" in c.get("class", "")]
-    assert [c.get("data-team") for c in own] == ["team7"]
-    assert float(own[0].get("r")) > max(
-        float(c.get("r")) for c in svg.iter(f"{SVG}circle") if "own" not in c.get("class", "")
-    )
-    bold = [e for e in svg.iter(f"{SVG}text") if e.get("font-weight") == "bold"]
-    labels = [e for e in bold if e.get("class") == "label"]
-    assert [e.find(f"{SVG}title").text for e in labels] == ["Team 7"]
-    assert labels[0].get("fill") == charts.axes.OWN == own[0].get("fill")
+    circles = [c for c in svg.iter(f"{SVG}circle") if c.get("class") == "point"]
+    labels = [e for e in svg.iter(f"{SVG}text") if e.get("class") == "label"]
+    assert len(circles) == len(labels) == 40
+    assert {c.get("r") for c in circles} == {"6"} and {c.get("fill") for c in circles} == {
+        charts.axes.POINT
+    }
+    assert [e.get("font-weight") for e in labels] == [None] * 40
+    # The page marks the viewer's team by these slugs (static/pwscup.js): a label's slug is
+    # its own team's, the one its hover text names.
+    for label in labels:
+        number = label.find(f"{SVG}title").text.removeprefix("Team ")
+        assert label.get("data-team") == f"team{number}"
+    assert sorted(c.get("data-team") for c in circles) == sorted(e.get("data-team") for e in labels)
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -1,17 +1,19 @@
 """The client package alone: no Django, Celery or pandas on import; its pieces."""
 
 import email.message
+import http.server
 import io
 import json
 import subprocess
 import sys
+import threading
 import urllib.error
 from pathlib import Path
 
 import pytest
 
 from pwscup.client import cli, formatting
-from pwscup.client.transport import _api_error, multipart
+from pwscup.client.transport import BUSY_RETRIES, Api, ApiError, _api_error, multipart
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,3 +99,65 @@ def test_a_daily_quota_refusal_says_when_the_team_may_submit_again():
     )
     spent = {"code": "quota_exhausted", "message": "Your team has used all 5 submissions."}
     assert _api_error(_http_error(429, spent, {})).message == spent["message"]
+
+
+class _BusyThenOk(http.server.BaseHTTPRequestHandler):
+    """503 with ``Retry-After`` (the proxy's admission control) to the first ``busy``
+    requests, then the JSON answer; every request's body is kept."""
+
+    busy = 0
+    retry_after = "1"
+    bodies: list = []
+
+    def do_POST(self):
+        type(self).bodies.append(self.rfile.read(int(self.headers["Content-Length"])))
+        if len(type(self).bodies) <= type(self).busy:
+            payload, status = {"code": "server_unavailable", "message": "busy"}, 503
+        else:
+            payload, status = {"id": 7}, 202
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        if status == 503:
+            self.send_header("Retry-After", type(self).retry_after)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def busy_server():
+    _BusyThenOk.bodies = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _BusyThenOk)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_upload_refused_as_busy_is_sent_again_after_retry_after(busy_server, tmp_path, capsys):
+    _BusyThenOk.busy, _BusyThenOk.retry_after = 2, "1"
+    path = tmp_path / "a.csv"
+    path.write_bytes(b"age\n1\n")
+    api = Api(f"http://127.0.0.1:{busy_server.server_port}", "pws_x")
+    answer = api.post_multipart("upload/", fields={"note": "n"}, file_field="file", file_path=path)
+    assert answer == {"id": 7}
+    assert len(_BusyThenOk.bodies) == 3 and len(set(_BusyThenOk.bodies)) == 1  # the same body
+    assert capsys.readouterr().err.count("trying again in 1 s") == 2
+
+
+def test_a_busy_site_that_stays_busy_or_names_a_long_wait_is_an_error(busy_server):
+    api = Api(f"http://127.0.0.1:{busy_server.server_port}", "pws_x")
+    _BusyThenOk.busy, _BusyThenOk.retry_after = 10, "0"
+    with pytest.raises(ApiError) as refused:
+        api.post("upload/")
+    assert (refused.value.status, refused.value.code) == (503, "server_unavailable")
+    assert len(_BusyThenOk.bodies) == 1 + BUSY_RETRIES
+    _BusyThenOk.bodies, _BusyThenOk.retry_after = [], "600"  # a maintenance: not waited for
+    with pytest.raises(ApiError):
+        api.post("upload/")
+    assert len(_BusyThenOk.bodies) == 1

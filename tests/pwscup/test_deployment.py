@@ -120,7 +120,8 @@ def test_compose_serves_the_site_through_the_buffering_proxy_only():
     assert proxy["ports"] == ["${PWSCUP_HTTP_PORT:-8000}:80"]
     site = (ROOT / "scripts" / "docker" / "nginx.conf").read_text()
     for directive in (
-        "server web:8000;",
+        "server web:8000 max_fails=0 max_conns=32;",
+        "server web:8000 max_fails=0 max_conns=16;",
         "client_max_body_size 64m;",
         "client_body_timeout 20s;",
         "proxy_request_buffering on;",

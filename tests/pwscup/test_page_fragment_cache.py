@@ -1,8 +1,9 @@
 """What pages read from the cache, and conditional GET: every viewer still sees its own.
 
 The leaderboard's chart is drawn once per ranking version, language, viewer class (team,
-organizer, visitor) and axes; these tests fetch it as different viewers in a row and after a
-change, so a key missing one of those would show one viewer another's drawing. The round page
+organizer, visitor) and axes, the same for every team (the page marks the reader's own); these
+tests fetch it as different viewers in a row and after a change, so a key missing one of those
+would show one viewer another's drawing. The round page
 is rendered on every request; its live poll is answered 304 while the team's jobs are unchanged.
 """
 
@@ -12,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.kinds.tabs import RESULTS, SUBMIT, tab_url
+from pwscup.pwscup2015.leaderboards import charts
 from tests.pwscup.factories import scored
 from tests.pwscup.live_support import live_box, poll
 
@@ -37,17 +39,31 @@ def board(make_world):
     return world
 
 
-def test_the_cached_chart_highlights_each_viewers_own_team(board, client):
+def _own_team(client, world) -> list[str]:
+    url = reverse("leaderboard", args=[world.competition.slug, world.round.slug])
+    return re.findall(r'data-own-team="([^"]*)"', client.get(url).content.decode())
+
+
+def test_the_chart_is_drawn_once_for_every_team_and_each_page_names_its_reader(
+    board, client, monkeypatch
+):
+    drawn = []
+    scatter = charts.scatter
+    monkeypatch.setattr(charts, "scatter", lambda **kw: drawn.append(1) or scatter(**kw))
     client.force_login(board.users["a"])
-    own_a = [p for p in _points(_chart(client, board)) if " own" in p]
+    chart_a = _chart(client, board)
     client.force_login(board.users["b"])
-    own_b = [p for p in _points(_chart(client, board)) if " own" in p]
+    chart_b = _chart(client, board)
+    # One drawing (with its label placement) served to both teams, marked by neither.
+    assert len(drawn) == 1 and chart_a == chart_b
+    assert [p for p in _points(chart_a) if " own" in p] == []
+    assert "own-swatch" in chart_a  # the legend's "your team", for the page's marking
+    assert _own_team(client, board) == ["teamB"]
+    client.force_login(board.users["a"])
+    assert _own_team(client, board) == ["teamA"]
     client.logout()
     visitor = _chart(client, board)
-    assert len(own_a) == 1 and 'data-team="teamA"' in own_a[0]
-    assert len(own_b) == 1 and 'data-team="teamB"' in own_b[0]
-    assert [p for p in _points(visitor) if " own" in p] == []
-    assert "own-swatch" not in visitor
+    assert "own-swatch" not in visitor and _own_team(client, board) == [""]
 
 
 def test_the_cached_chart_follows_axes_faint_points_and_new_scores(board, client):

@@ -3,7 +3,9 @@ the API's error format in the caller's language, the pwscup client prints them, 
 may hold a classroom's connections, and the Server header names no version.
 
 The upstream here is a free port nobody listens on, so every request nginx lets through is
-answered 502 by nginx itself: a 502 means the request passed the connection limit.
+answered by nginx itself: a 502 (no gunicorn) sent as a 503 with Retry-After, which means the
+request passed the connection limit. The admission control's tests put a gunicorn that never
+answers behind it instead (``StalledUpstream``).
 """
 
 import json
@@ -98,7 +100,7 @@ def test_the_server_header_names_no_version(nginx_port):
 )
 def test_a_gateway_error_is_json_in_the_callers_language(nginx_port, headers, message):
     status, answer_headers, body = _get(nginx_port, "/api/v1/me/", **headers)
-    assert status == 502
+    assert status == 503 and answer_headers["Retry-After"] == "5"
     assert answer_headers["Content-Type"] == "application/json; charset=utf-8"
     payload = json.loads(body)
     assert payload["code"] == "server_unavailable"
@@ -109,7 +111,7 @@ def test_a_browser_gets_a_small_html_page_instead(nginx_port):
     status, headers, body = _get(
         nginx_port, Accept="text/html,application/xhtml+xml,*/*;q=0.8", **{"Accept-Language": "ja"}
     )
-    assert status == 502
+    assert status == 503 and headers["Retry-After"] == "5"
     assert headers["Content-Type"] == "text/html; charset=utf-8"
     page = body.decode("utf-8")
     assert '<html lang="ja">' in page
@@ -149,8 +151,10 @@ def test_nginxs_own_405_names_the_allowed_methods_in_the_apis_format(nginx_port,
     assert headers["Allow"] == "GET, HEAD, POST, OPTIONS"
     assert headers["Content-Type"] == "application/json; charset=utf-8"
     assert json.loads(body) == {"code": "method_not_allowed", "message": message}
-    # Only a 405 names the methods: nginx's other refusals carry no Allow header.
+    # Only a 405 names the methods: nginx's other refusals carry no Allow header; a 405 is
+    # no reason to come back later.
     assert "Allow" not in _get(nginx_port, "/api/v1/me/")[1]
+    assert "Retry-After" not in headers
 
 
 def test_a_class_behind_one_address_is_let_in(nginx_port):
@@ -159,7 +163,7 @@ def test_a_class_behind_one_address_is_let_in(nginx_port):
     try:
         assert held.answered(within=2.0) == []
         status, _, body = _get(nginx_port, "/healthz")
-        assert status == 502, body  # let through to the (absent) upstream, not refused
+        assert status == 503, body  # let through to the (absent) upstream, not refused
     finally:
         held.close()
 
@@ -172,7 +176,7 @@ def test_beyond_the_limit_the_client_prints_nginxs_message(nginx_port, tmp_path)
         )
         assert held.answered(within=0.5) == []  # the limit's own connections were all let in
         status, headers, body = _get(nginx_port, "/api/v1/me/", **{"Accept-Language": "en"})
-        assert status == 429
+        assert status == 429 and headers["Retry-After"] == "5"
         assert headers["Content-Type"] == "application/json; charset=utf-8"
         assert json.loads(body) == {
             "code": "too_many_connections",

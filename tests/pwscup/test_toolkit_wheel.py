@@ -80,8 +80,14 @@ def test_the_wheel_requires_only_what_scoring_imports_at_the_platform_s_pins(whe
         metadata = email.message_from_bytes(zf.read(metadata_name))
     assert metadata["Name"] == toolkit.DISTRIBUTION
     assert metadata["Version"] == toolkit.platform_metadata()["version"]
-    assert metadata.get_all("Requires-Dist") == toolkit.toolkit_dependencies()
-    required = {toolkit._name(r) for r in metadata.get_all("Requires-Dist")}
+    requires = metadata.get_all("Requires-Dist")
+    assert [r for r in requires if "extra ==" not in r] == toolkit.toolkit_dependencies()
+    # The accelerators are extras (pip install 'pwscup_toolkit-….whl[fast]'), at the pins.
+    assert metadata.get_all("Provides-Extra") == list(toolkit.EXTRAS)
+    for extra, pins in toolkit.toolkit_extras().items():
+        marked = [r.split(";")[0].strip() for r in requires if f'extra == "{extra}"' in r]
+        assert marked == pins, extra
+    required = {toolkit._name(r) for r in requires}
     assert not required & SERVER_ONLY
     assert "scoring/__init__.py" in names and "pwscup/client/cli.py" in names
     # Nothing of the server: only the package marker and the client of pwscup/.
@@ -92,8 +98,8 @@ def test_the_wheel_requires_only_what_scoring_imports_at_the_platform_s_pins(whe
 
 
 def test_scoring_imports_nothing_the_toolkit_does_not_require():
-    """The list ``NEEDS`` is scoring's third-party imports: a new import without a new entry
-    would give a wheel that fails on a participant's machine."""
+    """The lists ``REQUIRED`` and ``EXTRAS`` are scoring's third-party imports: a new import
+    without a new entry would give a wheel that fails on a participant's machine."""
     modules = {"charset_normalizer": "charset-normalizer", "sklearn": "scikit-learn"}
     imported = set()
     for path in Path(toolkit.ROOT, "scoring").rglob("*.py"):
@@ -119,7 +125,9 @@ def test_the_site_serves_the_wheel_under_the_platform_s_version(client, wheel):
 def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
     client, tmp_path, wheel, toolkit_env
 ):
-    for module in ("django", "celery", "psycopg"):
+    # Neither the server nor the extras: the scores below come from the slow paths (numpy
+    # blocks for the nearest rows, the checking reader), the server's from numba and Arrow.
+    for module in ("django", "celery", "psycopg", "numba", "pyarrow", "opendp"):
         missing = in_env(toolkit_env, ["-c", f"import {module}"], cwd=tmp_path)
         assert missing.returncode != 0, f"{module} is installed in the toolkit's environment"
     assert in_env(toolkit_env, ["-m", "pwscup.client", "--help"], cwd=tmp_path).returncode == 0

@@ -17,6 +17,8 @@ from tests.pwscup.dp_world import build_dp_world
 
 class DPPlayer(Player):
     key = "dp"
+    # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
+    page_queries = {"overview": 14, "data": 11, "rules": 11, "submit": 14, "results": 14}
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = build_dp_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)

@@ -30,6 +30,8 @@ def _reload_urls():
 
 class ToyPlayer(Player):
     key = ToyGameKind.key
+    # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
+    page_queries = {"overview": 10, "data": 10, "rules": 10, "submit": 10, "results": 10}
     test_only = True
 
     def install(self):

@@ -40,6 +40,7 @@ So the standard, simpler option here is the one already in place: SVG written by
 server, a few hundred lines of Python with tests, no third-party script to keep updated.
 """
 
+from pwscup.core.charts.labels import Box, place_labels
 from pwscup.pwscup2015.leaderboards.charts.axes import (
     Axis,
     Scale,
@@ -49,7 +50,6 @@ from pwscup.pwscup2015.leaderboards.charts.axes import (
 )
 from pwscup.pwscup2015.leaderboards.charts.heatmap import heat_legend, marked_grid
 from pwscup.pwscup2015.leaderboards.charts.history import Line, chosen_history_metrics, history
-from pwscup.pwscup2015.leaderboards.charts.labels import Box, place_labels
 from pwscup.pwscup2015.leaderboards.charts.scatter import (
     Scatter,
     axis_choices,

@@ -208,5 +208,4 @@ class Point:
     colour: str
     title: str
     team: str  # slug, for tests and styling
-    own: bool = False
     radius: float = 6

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from pwscup.core.charts.labels import Box, Label, Mark, place_labels
+from pwscup.core.charts.text import text_width
 from pwscup.pwscup2015.leaderboards.charts.axes import (
     DEFAULT_X,
     INK,
@@ -24,8 +26,6 @@ from pwscup.pwscup2015.leaderboards.charts.axes import (
     number,
     plain_scale,
 )
-from pwscup.pwscup2015.leaderboards.charts.labels import Box, Label, Mark, place_labels
-from pwscup.pwscup2015.leaderboards.charts.text import text_width
 
 WIDTH, HEIGHT = 440, 200
 FONT = 12

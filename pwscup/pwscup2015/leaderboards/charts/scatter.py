@@ -2,7 +2,11 @@
 metric across and, by default, the ranking's own safety up.
 
 Every team's point carries its name (``charts.labels`` places the labels so that they do
-not overlap); the reader's own team is orange, larger and in bold. The axes' domains are
+not overlap). The chart is the same for every viewer, so that it is drawn once per ranking
+version and cached for all (a label placement costs milliseconds to seconds at hundreds of
+teams): each point and label carries its team's slug (``data-team``), and the page marks the
+reader's own team by a class (``static/pwscup.js``: ``[data-own-team]``; its look in
+``static/leaderboard.css``). The axes' domains are
 padded to nice ticks inside the frame (``charts.axes``), so no point or label sits on the
 frame or outside it, whatever the scores.
 """
@@ -14,12 +18,13 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from pwscup.core.charts.labels import Box, Label, Mark, place_labels
+from pwscup.core.charts.text import text_width, wrap
 from pwscup.pwscup2015.leaderboards.charts.axes import (
     DEFAULT_X,
     DEFAULT_Y,
     FAINT,
     INK,
-    OWN,
     POINT,
     Axis,
     Point,
@@ -28,8 +33,6 @@ from pwscup.pwscup2015.leaderboards.charts.axes import (
     nice_scale,
     number,
 )
-from pwscup.pwscup2015.leaderboards.charts.labels import Box, Label, Mark, place_labels
-from pwscup.pwscup2015.leaderboards.charts.text import text_width, wrap
 from pwscup.pwscup2015.leaderboards.metric_words import RANKING
 
 WIDTH, HEIGHT = 360, 360
@@ -124,8 +127,9 @@ def chosen_axes(params, metrics, ranking: Axis | None = None) -> tuple[Axis, Axi
     return axis(params.get("x"), DEFAULT_X), axis(params.get("y"), DEFAULT_Y)
 
 
-def scatter(*, rows, x_axis: Axis, y_axis: Axis, own_team_id=None, faint=()) -> Scatter:
-    """One labelled point per row (its team's ranked submission), in the table's order.
+def scatter(*, rows, x_axis: Axis, y_axis: Axis, faint=()) -> Scatter:
+    """One labelled point per row (its team's ranked submission), in the table's order; the
+    same for every viewer (none is drawn apart: the page marks the reader's own team).
 
     ``rows`` have ``team``, ``rank``, ``scores`` and ``safety`` (the ranking's); ``faint``
     are other uploads as ``(team, row)`` drawn small and grey behind, without labels.
@@ -157,33 +161,27 @@ def scatter(*, rows, x_axis: Axis, y_axis: Axis, own_team_id=None, faint=()) -> 
             )
         )
     for row in shown:
-        own = row.team.pk == own_team_id
         chart.points.append(
             Point(
                 x=x_scale(x_axis.value(row)),
                 y=y_scale(y_axis.value(row)),
-                colour=OWN if own else POINT,
+                colour=POINT,
                 title=_title(row.team.name, row, x_axis, y_axis, rank=row.rank),
                 team=row.team.slug,
-                own=own,
-                radius=8 if own else 6,
+                radius=6,
             )
         )
         chart.rows.append(
             (row.rank, row.team.name, number(x_axis.value(row)), number(y_axis.value(row)))
         )
-    # The own team's label is placed first (the best place) and its point drawn last (on top).
-    order = sorted(chart.points, key=lambda p: not p.own)
-    names = {p.team: r.team.name for p, r in zip(chart.points, shown, strict=True)}
     chart.labels = place_labels(
         [
-            Mark(p.x, p.y, p.radius, names[p.team], bold=p.own, colour=OWN if p.own else INK)
-            for p in order
+            Mark(p.x, p.y, p.radius, row.team.name, colour=INK, key=p.team)
+            for p, row in zip(chart.points, shown, strict=True)
         ],
         frame=chart.frame,
         font_size=LABEL_FONT,
     )
-    chart.points.sort(key=lambda p: p.own)
     return chart
 
 

@@ -1,0 +1,249 @@
+"""Labels next to a chart's points, placed on the server so that they do not overlap.
+
+A simple deterministic placement (the greedy candidate-position method of cartography):
+the points are labelled one after another, most important first (the reader's own team,
+then by rank); each label tries positions around its point, nearest first (right, left,
+above right, below right, …, then rings further out, with a thin leader line back to the
+point), and takes the first whose box lies inside the frame without touching a placed label
+or any point. When none is free within about 120 px (dozens of teams on one spot), it takes
+the free-est of those positions inside the frame: a label is never on or outside the frame.
+The areas are read from a summed-area table of the frame's pixels (``_Coverage``), so a chart
+of 300 teams is labelled in a few tens of milliseconds.
+
+Text widths are estimated (``charts.text``) on the wide side, so a box that fits by the
+estimate fits on screen.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pwscup.core.charts.text import shorten, text_width
+
+LABEL_COLUMNS = 20  # display columns of a label; a longer name is cut with "…"
+GAP = 3  # px between a point and its label
+MARGIN = 2  # px between a label and the frame
+FAR = 10  # px: a label further than this from its point gets a leader line
+LABEL_CLASH = 20  # how much worse a px² over another label is than one over a point
+MAX_CANDIDATES = 600  # positions tried per label: the rings out to about 120 px
+
+
+@dataclass(frozen=True)
+class Box:
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlap(self, other: Box) -> float:
+        """The area shared with ``other`` (0 when apart)."""
+        width = min(self.right, other.right) - max(self.left, other.left)
+        height = min(self.bottom, other.bottom) - max(self.top, other.top)
+        return width * height if width > 0 and height > 0 else 0.0
+
+    def within(self, frame: Box, margin: float = 0.0) -> bool:
+        return (
+            self.left >= frame.left + margin
+            and self.right <= frame.right - margin
+            and self.top >= frame.top + margin
+            and self.bottom <= frame.bottom - margin
+        )
+
+    def nearest(self, x: float, y: float) -> tuple[float, float]:
+        return min(max(x, self.left), self.right), min(max(y, self.top), self.bottom)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point to label: where it is, how big, and the name to write beside it."""
+
+    x: float
+    y: float
+    radius: float
+    name: str
+    bold: bool = False
+    colour: str = "#333"
+    key: str = ""  # what the page knows the mark by (a team's slug), carried to its label
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str  # as drawn (maybe cut)
+    title: str  # in full (the hover text)
+    x: float  # where the text starts (text-anchor="start")
+    y: float  # its baseline
+    box: Box
+    bold: bool
+    colour: str
+    leader: tuple[float, float, float, float] | None = None  # from the point to the box
+    key: str = ""  # its mark's
+
+
+def _directions(distance: float) -> list[tuple[float, float]]:
+    """Unit vectors to try at ``distance`` px: the eight compass points near the point
+    (right first, as a reader expects), more angles further out."""
+    if distance == 0:
+        degrees = [0, 180, 45, -45, 135, -135, 90, -90]
+    else:
+        count = max(8, min(72, round(2 * math.pi * distance / 10)))
+        degrees = [k * 360 / count for k in range(count)]
+    return [(math.cos(math.radians(d)), math.sin(math.radians(d))) for d in degrees]
+
+
+def _distances(frame: Box) -> list[float]:
+    reach = max(frame.right - frame.left, frame.bottom - frame.top)
+    out, step, distance = [0.0], 6.0, 6.0
+    while distance < reach:
+        out.append(distance)
+        distance += step
+        step = min(step + 2, 10)
+    return out
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Every position a label may try around its point, nearest first, as arrays: the
+    distance beyond the point's edge and the direction (``sin`` > 0: above). At most
+    ``MAX_CANDIDATES``: a label that finds no free place that near takes the least crowded
+    of them (a leader line joins it to its point), so a crowded chart costs a bounded
+    search per label instead of one over the whole frame."""
+
+    distance: np.ndarray
+    cos: np.ndarray
+    sin: np.ndarray
+
+    @classmethod
+    def around(cls, frame: Box) -> _Candidates:
+        rows = [(d, c, s) for d in _distances(frame) for c, s in _directions(d)]
+        rows = rows[:MAX_CANDIDATES]
+        distance, cos, sin = (np.array(column, dtype=float) for column in zip(*rows, strict=True))
+        return cls(distance=distance, cos=cos, sin=sin)
+
+    def boxes(self, mark: Mark, width: float, height: float) -> np.ndarray:
+        """The label's box (left, top, right, bottom) at every position, rounded to 0.1 px."""
+        reach = mark.radius + GAP + self.distance
+        ax, ay = mark.x + reach * self.cos, mark.y - reach * self.sin
+        left = np.where(self.cos > 0.3, ax, np.where(self.cos < -0.3, ax - width, ax - width / 2))
+        top = np.where(self.sin > 0.3, ay - height, np.where(self.sin < -0.3, ay, ay - height / 2))
+        return np.round(np.stack([left, top, left + width, top + height], axis=1), 1)
+
+
+class _Coverage:
+    """How many boxes (weighted) cover each pixel of the frame, as its summed-area table, so that the
+    area a box shares with every box added so far is four lookups (``shared``) and adding a
+    box is one outer product (``add``). A box covers every pixel it touches, so two boxes
+    that share no pixel are at least apart, never overlapping by a fraction of one. Hand-written because no maintained
+    library offers an incremental summed-area table; it replaces a pairwise box test whose
+    cost grew with the square of the teams (seconds per chart at 100 teams)."""
+
+    def __init__(self, frame: Box) -> None:
+        self.x0, self.y0 = math.floor(frame.left), math.floor(frame.top)
+        self.width = math.ceil(frame.right) - self.x0 + 1
+        self.height = math.ceil(frame.bottom) - self.y0 + 1
+        # table[r, c]: the coverage summed over the pixels above row r and left of column c.
+        self.table = np.zeros((self.height + 1, self.width + 1))
+        self.columns = np.arange(self.width + 1, dtype=float)
+        self.rows = np.arange(self.height + 1, dtype=float)
+
+    def _edges(self, boxes: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Pixel edges (left, top, right, bottom) of ``boxes`` (… × 4), inside the table."""
+        edges = np.concatenate([np.floor(boxes[..., :2]), np.ceil(boxes[..., 2:])], axis=-1)
+        edges = edges - (self.x0, self.y0, self.x0, self.y0)
+        edges = np.clip(edges, 0, (self.width, self.height, self.width, self.height))
+        edges = edges.astype(int)
+        return edges[..., 0], edges[..., 1], edges[..., 2], edges[..., 3]
+
+    def add(self, box: Box, weight: float = 1.0) -> None:
+        left, top, right, bottom = (
+            int(v) for v in self._edges(np.array([box.left, box.top, box.right, box.bottom]))
+        )
+        if right <= left or bottom <= top:
+            return
+        # Only the entries below and right of the box's corner change.
+        across = np.clip(self.columns[left:] - left, 0, right - left)
+        down = np.clip(self.rows[top:] - top, 0, bottom - top)
+        self.table[top:, left:] += np.outer(weight * down, across)
+
+    def add_all(self, boxes: list[Box]) -> None:
+        """Add many boxes at once (the points): counted pixel by pixel, then summed once."""
+        cover = np.zeros((self.height, self.width))
+        if boxes:
+            edges = self._edges(np.array([[b.left, b.top, b.right, b.bottom] for b in boxes]))
+            for left, top, right, bottom in zip(*edges, strict=True):
+                cover[top:bottom, left:right] += 1
+        self.table[1:, 1:] += cover.cumsum(axis=0).cumsum(axis=1)
+
+    def shared(self, boxes: np.ndarray) -> np.ndarray:
+        """The covered area (pixels × boxes) under each of ``boxes`` (an n × 4 array)."""
+        left, top, right, bottom = self._edges(boxes)
+        t = self.table
+        return t[bottom, right] - t[top, right] - t[bottom, left] + t[top, left]
+
+
+def place_labels(marks: list[Mark], *, frame: Box, font_size: float) -> list[Label]:
+    """One label per mark, in the order given (the first gets the best place)."""
+    height = font_size * 1.25
+    candidates = _Candidates.around(frame)
+    # One table: the cost of a position is what it covers, a label's pixel counting
+    # LABEL_CLASH times a point's (covering another label hides its name; covering a point
+    # less so: the label's white halo leaves the point's edge visible). A position is free
+    # when it covers nothing.
+    cover = _Coverage(frame)
+    cover.add_all(
+        [Box(m.x - m.radius, m.y - m.radius, m.x + m.radius, m.y + m.radius) for m in marks]
+    )
+    labels = []
+    for mark in marks:
+        text = shorten(mark.name, LABEL_COLUMNS)
+        width = min(
+            text_width(text, font_size=font_size, bold=mark.bold),
+            frame.right - frame.left - 2 * MARGIN,
+        )
+        box, distance = _free_box(mark, width, height, frame, candidates, cover)
+        cover.add(box, LABEL_CLASH)
+        leader = None
+        if distance > FAR:
+            to_x, to_y = box.nearest(mark.x, mark.y)
+            length = math.hypot(to_x - mark.x, to_y - mark.y) or 1.0
+            leader = (
+                round(mark.x + (to_x - mark.x) * mark.radius / length, 1),
+                round(mark.y + (to_y - mark.y) * mark.radius / length, 1),
+                round(to_x, 1),
+                round(to_y, 1),
+            )
+        labels.append(
+            Label(
+                text=text,
+                title=mark.name,
+                x=box.left,
+                y=round(box.bottom - font_size * 0.3, 1),
+                box=box,
+                bold=mark.bold,
+                colour=mark.colour,
+                leader=leader,
+                key=mark.key,
+            )
+        )
+    return labels
+
+
+def _free_box(mark, width, height, frame, candidates, cover) -> tuple[Box, float]:
+    """The first free position, else the least crowded one inside the frame."""
+    boxes = candidates.boxes(mark, width, height)
+    inside = (
+        (boxes[:, 0] >= frame.left + MARGIN)
+        & (boxes[:, 2] <= frame.right - MARGIN)
+        & (boxes[:, 1] >= frame.top + MARGIN)
+        & (boxes[:, 3] <= frame.bottom - MARGIN)
+    )
+    if not inside.any():  # no position inside the frame at all: pin it inside the frame
+        left = min(max(mark.x, frame.left + MARGIN), frame.right - MARGIN - width)
+        top = min(max(mark.y, frame.top + MARGIN), frame.bottom - MARGIN - height)
+        return Box(left, top, left + width, top + height), math.inf
+    cost = np.where(inside, cover.shared(boxes), np.inf)
+    chosen = int(np.argmin(cost))  # the first free one (cost 0), else the least crowded
+    left, top, right, bottom = (float(v) for v in boxes[chosen])
+    return Box(left, top, right, bottom), float(candidates.distance[chosen])

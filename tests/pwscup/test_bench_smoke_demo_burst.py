@@ -1,0 +1,53 @@
+"""A short run of benchmarks/bench_demo_burst.py: ``scripts/demo`` itself on the test's own
+``var`` folder (SQLite, the demo's own Redis from scripts/demo_redis, a Celery worker with its
+beat, gunicorn), three teams that download the Data tab's sample and post it to the Submit
+tab's upload form, as a browser follows the pages.
+
+Correctness only, from the run's JSON: the demo's broker is its own Redis, every upload
+answered the page (no error), was kept and was scored. Timings are never asserted (the
+figures are in benchmarks/README.md)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.worker
+
+
+def test_the_demo_holds_a_small_burst_on_its_own_redis(tmp_path):
+    figures_path = tmp_path / "burst.json"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "bench_demo_burst.py"),
+            *("--teams", "3", "--window", "1", "--messages", "5"),
+            *("--var-dir", str(tmp_path / "var"), "--json", str(figures_path)),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,  # a hang, not a timing
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    figures = json.loads(figures_path.read_text())
+    assert figures["delivery"]["transport"] == "redis" and figures["delivery"]["messages"] == 5
+    burst = figures["burst"]
+    assert burst["answers"] == {"200": 3}, burst
+    assert burst["kept"] == 3 and burst["statuses"] == {"finished": 3}, burst
+    # The demo's Redis is gone with the demo: nothing is left listening on its address.
+    url = (tmp_path / "var" / "redis.url").read_text().strip()
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    probe = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import socket; socket.create_connection(('127.0.0.1', {port}), 1)",
+        ],
+        capture_output=True,
+    )
+    assert probe.returncode != 0
