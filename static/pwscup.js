@@ -23,4 +23,44 @@
       });
     });
   });
+
+  // The round's tab bar on a narrow screen: the current tab scrolled into view, and a "›"
+  // cue (class more-right, static/pwscup.css) while more tabs lie to the right.
+  document.querySelectorAll(".round-tabs").forEach((bar) => {
+    const update = () => {
+      bar.classList.toggle("more-right", bar.scrollLeft + bar.clientWidth < bar.scrollWidth - 2);
+    };
+    const current = bar.querySelector('[aria-current="page"]');
+    if (current && current.offsetLeft + current.offsetWidth > bar.clientWidth) {
+      bar.scrollLeft = current.offsetLeft - bar.offsetLeft;
+    }
+    bar.addEventListener("scroll", update, { passive: true });
+    window.addEventListener("resize", update);
+    update();
+  });
+
+  // The reader's own team in a chart drawn once for every reader (the 2015 leaderboard's
+  // scatter, cached per ranking version): an element with data-own-team names the team's
+  // slug; its point and label (data-team) get the class "own" (static/leaderboard.css) and
+  // the point is moved last, on top of the others. Again whenever a live part is swapped in.
+  const markOwn = () => {
+    document.querySelectorAll("[data-own-team]:not([data-own-marked])").forEach((holder) => {
+      holder.setAttribute("data-own-marked", "");
+      const slug = holder.dataset.ownTeam;
+      if (!slug) return;
+      holder.querySelectorAll("[data-team]").forEach((mark) => {
+        if (mark.dataset.team !== slug) return;
+        mark.classList.add("own");
+        if (mark.matches("circle.point")) {
+          const points = mark.parentNode.querySelectorAll("circle.point");
+          const last = points[points.length - 1];
+          if (last !== mark) last.after(mark);
+        }
+      });
+    });
+  };
+  markOwn();
+  if (window.MutationObserver && document.querySelector("[data-own-team]")) {
+    new MutationObserver(markOwn).observe(document.body, { childList: true, subtree: true });
+  }
 })();

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -26,6 +26,7 @@ from pwscup.accounts.forms import (
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import competitions_for_user, team_for_user, user_profile
 from pwscup.accounts.throttling import throttle_minutes
+from pwscup.competitions.selectors import round_at_path
 from pwscup.core.errors import Refused
 from pwscup.notifications.selectors import notification_preference
 from pwscup.notifications.services import notification_preference_set
@@ -48,11 +49,24 @@ def login_locked_out(request, response=None, credentials=None):
     )
 
 
-def _next_or(request, fallback: str):
+def _safe_next(request) -> str:
+    """The ``next`` address of the request if it stays on this site (else ``""``)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect(fallback)
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+def _next_or(request, fallback: str):
+    return redirect(_safe_next(request) or fallback)
+
+
+def _team_page(competition_slug: str, back: str):
+    """The team page, carrying where the student came from (its "back" link)."""
+    address = reverse("team_detail", args=[competition_slug])
+    return redirect(f"{address}?{urlencode({'next': back})}" if back else address)
 
 
 def _throttled(request, *, what: str, minutes: int):
@@ -130,6 +144,8 @@ def team_detail(request, competition_slug):
     team = team_for_user(user=request.user, competition=competition)
     if team is None:
         return redirect("competition_detail", competition.slug)
+    back = _safe_next(request)
+    back_round = round_at_path(competition=competition, path=back) if back else None
     join_url = request.build_absolute_uri(
         _join_path(competition_slug=competition.slug, code=team.invitation_code)
     )
@@ -142,6 +158,8 @@ def team_detail(request, competition_slug):
             "memberships": team.memberships.select_related("user").order_by("joined_at", "pk"),
             "is_captain": team.captain_id == request.user.pk,
             "join_url": join_url,
+            "back_url": back,
+            "back_round": back_round,
         },
     )
 
@@ -175,7 +193,7 @@ def team_create(request, competition_slug):
         )
         % {"team": team.name},
     )
-    return redirect("team_detail", competition.slug)
+    return _team_page(competition.slug, _safe_next(request))
 
 
 @login_required
@@ -196,7 +214,7 @@ def _join(request, *, competition_slug: str, code: str):
         visible = competitions_for_user(user=request.user).filter(slug=competition_slug)
         return redirect("competition_detail", competition_slug) if visible else redirect("home")
     messages.success(request, _("You joined team %(team)s.") % {"team": team.name})
-    return redirect("team_detail", competition_slug)
+    return _team_page(competition_slug, _safe_next(request))
 
 
 def team_join_link(request, competition_slug, code):

@@ -2,9 +2,11 @@
 
 import threading
 from collections import OrderedDict
+from urllib.parse import urlsplit
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 import scoring
@@ -160,3 +162,16 @@ CREATE_PERMISSION = "competitions.add_competition"
 def may_create_competitions(*, user) -> bool:
     """Whether ``user`` may create a competition, from the console, a bundle or a clone."""
     return bool(user.is_authenticated and user.is_active and user.has_perm(CREATE_PERMISSION))
+
+
+def round_at_path(*, competition: Competition, path: str) -> Round | None:
+    """The round of ``competition`` whose page ``path`` is (any of its tabs or a kind's page
+    under it), else ``None``: where a "back to the round" link leads."""
+    try:
+        match = resolve(urlsplit(path).path)
+    except Resolver404:
+        return None
+    if match.kwargs.get("competition_slug") != competition.slug:
+        return None
+    slug = match.kwargs.get("round_slug")
+    return Round.objects.filter(competition=competition, slug=slug).first() if slug else None

@@ -65,6 +65,18 @@ def creators_refused_message() -> str:
     )
 
 
+def console_refused_message() -> str:
+    """Why an account that organizes nothing and may not create competitions cannot open the
+    console, and who changes that."""
+    return _(
+        "This account organizes no competition and may not create one yet. The right to "
+        "create competitions is granted by a site administrator (a superuser of this site) "
+        "on the console page “Who may create competitions”: ask one of them. To help run an "
+        "existing competition, ask its organizers to invite you. The organizers' guide "
+        "(docs/organizers.md, step 1) describes both."
+    )
+
+
 def no_account_message(*, identifier: str) -> str:
     """Why ``user_by_name_or_email`` found no account for ``identifier``, in the terms it
     was read in: an input holding ``@`` was an e-mail address (and a user name holding

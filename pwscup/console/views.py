@@ -34,7 +34,7 @@ def console_home(request):
     competitions = organized_competitions(user=request.user).order_by("-created_at")
     may_create = may_create_competitions(user=request.user)
     if not may_create and not competitions.exists():
-        raise PermissionDenied
+        raise PermissionDenied(services.console_refused_message())
     return render(
         request,
         "console/home.html",

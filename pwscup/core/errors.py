@@ -3,6 +3,7 @@
 import datetime as dt
 import math
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 
@@ -46,3 +47,20 @@ class Refused(Exception):
             {"Retry-After": str(seconds)},
             {"retry_after": seconds, "resets_at": self.resets_at.isoformat()},
         )
+
+
+def scoring_validation_error(error, *, message: str, field: str | None = None):
+    """A Django ``ValidationError`` carrying a ``scoring`` error's ``message`` (already
+    rendered in the reader's language) with its ``code`` and ``params``, so that a form can
+    put it next to the field it is about (a DP level's ε, a sequential round's ``m``)
+    rather than above the form. ``field``: the key of the error (``{field: error}``).
+
+    The message is escaped for Django's ``%``-formatting, which ``params`` turns on: the
+    text reads the same (``"50%"`` stays ``"50%"``)."""
+    params = dict(getattr(error, "params", {}) or {})
+    inner = ValidationError(
+        message.replace("%", "%%") if params else message,
+        code=getattr(error, "code", "") or None,
+        params=params or None,
+    )
+    return ValidationError({field: inner}) if field else inner

@@ -26,7 +26,11 @@ class DPRoundCreateForm(forms.ModelForm):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Address (slug)"))
     table = forms.FileField(label=_("Hidden table (CSV)"))
-    config_json = forms.CharField(label=_("Configuration (JSON)"), widget=forms.Textarea)
+    config_json = forms.CharField(
+        label=_("Configuration (JSON)"),
+        widget=forms.Textarea,
+        help_text=_("Every key is described in docs/dp.md (“The configuration”)."),
+    )
     timezone_name = TimeZoneField(label=_("Time zone"))
 
     class Meta:

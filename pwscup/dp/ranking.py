@@ -158,3 +158,34 @@ def overall_ranking(boards: list[LevelBoard]) -> list[OverallRow]:
         )
     rows.sort(key=lambda row: (row.rank, row.team.name))
     return rows
+
+
+def gate_name(config: dict) -> str:
+    """The round's gate as the tabs name it (``""``: the round has none)."""
+    gate = config.get("spearman_gate")
+    return "" if gate is None else f"mean ρs ≥ {gate:g}"
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    """A team's rows of the published tables: its row per level (``Row.passes_gate``,
+    ``Row.rank``), its overall row (``None``: not in the overall ranking) and how many
+    teams the overall ranking holds."""
+
+    levels: dict
+    overall: OverallRow | None
+    ranked: int
+
+
+def team_standing(*, dp_round: DPRound, team) -> TeamStanding:
+    """The team's rows of ``level_boards`` and ``overall_ranking`` (the one rule)."""
+    boards = level_boards(dp_round=dp_round)
+    own = {
+        board.level: row
+        for board in boards
+        for row in [*board.verified, *board.declared]
+        if row.team.pk == team.pk
+    }
+    overall = overall_ranking(boards)
+    mine = next((row for row in overall if row.team.pk == team.pk), None)
+    return TeamStanding(levels=own, overall=mine, ranked=len(overall))

@@ -79,6 +79,20 @@ class NextStep:
     action: str = ""
 
 
+@dataclass(frozen=True)
+class UploadGates:
+    """One scored upload and the round's gates, for the Submit and Results tabs
+    (``rounds/_gates.html``): ``label`` names the upload ("#3", "Release 2"), ``checks`` are
+    ``(gate's name, passed)`` pairs in the rules' order (empty: the round has no gates)."""
+
+    label: str
+    checks: tuple[tuple[str, bool], ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(passed for _name, passed in self.checks)
+
+
 def render_tab(request, access, tab: str, template: str, context=None, *, status=200):
     """Render one tab of a round page: ``template`` extends ``rounds/base.html``, which draws
     the round's title, the tab bar (``tab`` marked current) and the kind's content.

@@ -2,6 +2,7 @@
 window's time zone: its round's, else the one chosen)."""
 
 import zoneinfo
+from decimal import ROUND_HALF_UP, Decimal
 
 from django import forms
 from django.conf import settings
@@ -13,6 +14,16 @@ from pwscup.competitions.models import Round
 from pwscup.core.form_fields import positive_int_field
 from pwscup.core.time_zones import TimeZoneField, zone_or_default
 from pwscup.presentations.models import POLICY_MAX_LENGTH, PresentationWindow
+
+MEGABYTE = 1024 * 1024  # the "MB" of Django's filesizeformat, which the pages print
+
+
+def megabytes(size: int) -> Decimal:
+    """A byte count in MB, to 0.01 (at least 0.01), as the window's form shows it."""
+    return max(
+        (Decimal(size) / MEGABYTE).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
+        Decimal("0.01"),
+    )
 
 
 class SlidesUploadForm(forms.Form):
@@ -58,7 +69,9 @@ class WindowForm(forms.Form):
         label=_("Time zone"),
         help_text=_("Of the dates above; a round's window uses the round's time zone."),
     )
-    max_bytes = positive_int_field(label=_("Largest PDF (bytes)"))
+    max_megabytes = forms.DecimalField(
+        label=_("Largest PDF (MB)"), min_value=Decimal("0.01"), max_digits=9, decimal_places=2
+    )
     daily_limit = positive_int_field(
         label=_("Uploads per team per day"), required=False, help_text=_("Empty: no limit.")
     )
@@ -70,11 +83,11 @@ class WindowForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.window = window
         ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
-        self.fields["max_bytes"].widget.attrs["max"] = ceiling
-        self.fields["max_bytes"].initial = ceiling
-        self.fields["max_bytes"].help_text = _("At most %(limit)s (%(bytes)s bytes).") % {
-            "limit": filesizeformat(ceiling),
-            "bytes": ceiling,
+        field = self.fields["max_megabytes"]
+        field.widget.attrs.update(max=str(megabytes(ceiling)), step="0.01")
+        field.initial = megabytes(ceiling)
+        field.help_text = _("In megabytes (1 MB = 1,048,576 bytes); at most %(limit)s.") % {
+            "limit": filesizeformat(ceiling)
         }
         self.fields["round"].queryset = Round.objects.filter(competition=competition).order_by(
             "order", "id"
@@ -88,15 +101,16 @@ class WindowForm(forms.Form):
         name = round_.timezone if round_ else self.cleaned_data.get("time_zone")
         return zone_or_default(name)
 
-    def clean_max_bytes(self):
-        value = self.cleaned_data["max_bytes"]
+    def clean_max_megabytes(self):
+        """The limit in bytes (what the window keeps), within the platform's."""
+        value = self.cleaned_data["max_megabytes"]
         ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
-        if value > ceiling:
+        if value > megabytes(ceiling):
             raise forms.ValidationError(
-                _("At most %(limit)s bytes (%(human)s), the platform's limit; %(value)s is more.")
-                % {"limit": ceiling, "human": filesizeformat(ceiling), "value": value}
+                _("At most %(limit)s MB, the platform's limit; %(value)s MB is more.")
+                % {"limit": megabytes(ceiling), "value": value}
             )
-        return value
+        return min(int(value * MEGABYTE), ceiling)
 
     def clean(self):
         cleaned = super().clean()
@@ -115,7 +129,7 @@ class WindowForm(forms.Form):
             "opens_at": data["opens_at"],
             "closes_at": data["closes_at"],
             "time_zone": data["time_zone"],
-            "max_bytes": data["max_bytes"],
+            "max_bytes": data["max_megabytes"],
             "daily_limit": data.get("daily_limit"),
             "total_limit": data.get("total_limit"),
         }
@@ -129,7 +143,7 @@ def window_initial(window: PresentationWindow) -> dict:
         "opens_at": window.opens_at.astimezone(zone).replace(tzinfo=None),
         "closes_at": window.closes_at.astimezone(zone).replace(tzinfo=None),
         "time_zone": window.time_zone,
-        "max_bytes": window.max_bytes,
+        "max_megabytes": megabytes(window.max_bytes),
         "daily_limit": window.daily_limit,
         "total_limit": window.total_limit,
     }

@@ -155,10 +155,22 @@ def indicator_gates_check(raw, config: dict | None) -> None:
         )
 
 
+def gate_checks(scores: dict, round) -> list[tuple[Gate, bool]]:
+    """Each of the round's gates with whether ``scores`` pass it (``[]``: the round has none).
+
+    >>> from types import SimpleNamespace as NS
+    >>> r = NS(pwscup2015=NS(utility_gates={"U1": 100, "S1": {"min": 5}}))
+    >>> [(str(g), ok) for g, ok in gate_checks({"U1": 50, "S1": 3}, r)]
+    [('U1 ≤ 100', True), ('S1 ≥ 5', False)]
+    """
+    return [
+        (gate, gate.passes(scores.get(gate.metric)))
+        for gate in parse_gates(round.pwscup2015.utility_gates)
+    ]
+
+
 def passes_gates(scores: dict, round) -> bool:
-    return all(
-        gate.passes(scores.get(gate.metric)) for gate in parse_gates(round.pwscup2015.utility_gates)
-    )
+    return all(passed for _gate, passed in gate_checks(scores, round))
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,7 @@ def sample_filename(*, round: Round, team: Team | None) -> str:
     return f"{prefix}_sample_anonymized.csv"
 
 
-def _data_version(*, round: Round, team: Team | None) -> str | None:
+def data_version(*, round: Round, team: Team | None) -> str | None:
     """The version of the reader's data (``None``: a per-team round without the team's
     sample): the cache's key, read without reading the data."""
     if round.pwscup2015.is_per_team and team is not None:
@@ -123,7 +123,7 @@ def _data_version(*, round: Round, team: Team | None) -> str | None:
     return f"original-{round.original_sha256}"
 
 
-def _data_of(*, round: Round, team: Team | None):
+def reader_data(*, round: Round, team: Team | None):
     """``(table, config)``: the reader's own data, as the data download gives it."""
     if team is not None:
         return team_original_table(round=round, team=team)
@@ -161,7 +161,7 @@ def _make(table: pd.DataFrame, config, round: Round) -> tuple[pd.DataFrame, Samp
 def sample_summary(*, round: Round, team: Team | None) -> SampleSummary | None:
     """The summary of the reader's sample if it was made before (else ``None``); reads the
     cache only, never the data."""
-    version = _data_version(round=round, team=team)
+    version = data_version(round=round, team=team)
     if version is None:
         return None
     found = cache.get(_cache_key(round=round, version=version) + ":summary")
@@ -171,13 +171,13 @@ def sample_summary(*, round: Round, team: Team | None) -> SampleSummary | None:
 def sample_submission(*, round: Round, team: Team | None) -> SampleSubmission:
     """The sample submission of ``team`` (of the round's original for an organizer outside
     the teams). The caller has checked that the reader may download the data."""
-    key = _cache_key(round=round, version=_data_version(round=round, team=team))
+    key = _cache_key(round=round, version=data_version(round=round, team=team))
     filename = sample_filename(round=round, team=team)
     cached = cache.get(key)
     if cached:
         content, recipe, passes = cached
         return SampleSubmission(content, filename, SampleSummary(recipe, passes))
-    table, config = _data_of(round=round, team=team)  # read only when not made before
+    table, config = reader_data(round=round, team=team)  # read only when not made before
     anonymized, summary = _make(table, config, round)
     content = anonymized.to_csv(index=False, lineterminator="\n").encode()
     cache.set(key, (content, summary.recipe, summary.passes_gates), CACHE_SECONDS)

@@ -22,7 +22,10 @@ from pwscup.sequential.services import (
 
 
 class SequentialRoundForm(forms.ModelForm):
-    config = ConfigField(label=_("Configuration (JSON, spec §12)"))
+    config = ConfigField(
+        label=_("Configuration (JSON)"),
+        help_text=_("Every key is described in docs/sequential.md (“The configuration”)."),
+    )
 
     class Meta:
         model = SequentialRound

@@ -1,13 +1,22 @@
-"""The team's risk timeline, drawn on the server as SVG (no script, no inline style: CSP).
+"""The team's risk timeline and its releases' groups, drawn on the server as SVG (no script,
+no inline style: CSP).
 
 One line per summary (RN_max, RN_mean, RA_max, RA_mean) over the steps 1 … j the team has
 scores for, on a 0–1 axis, with the 1/m promise of m-invariance as a dashed line. Hover
 values are each point's ``<title>``.
+
+The groups chart (``groups_chart``): per release, how many of its groups could hold a person
+(``groups_per_release`` of the per-person table), fewest to most with the mean, and how many
+persons the release covers.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 40
@@ -90,4 +99,90 @@ def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
         ]
         path = " ".join(f"{'M' if i == 0 else 'L'}{mk.x},{mk.y}" for i, mk in enumerate(marks))
         chart.lines.append(Line(metric, colour, dash, path, marks))
+    return chart
+
+
+GROUPS_WIDTH, GROUPS_HEIGHT = 480, 260
+GROUPS_COLOUR = "#2b6cb0"
+
+
+@dataclass(frozen=True)
+class Span:
+    """One release's column: the range of groups per person (min … max) and its mean."""
+
+    x: float
+    low_y: float
+    high_y: float
+    mean_y: float
+    label: str  # under the axis: the release number
+    persons: str  # under it: how many persons the release covers
+    title: str
+
+
+@dataclass
+class GroupsChart:
+    spans: list[Span] = field(default_factory=list)
+    y_ticks: list[tuple[float, str]] = field(default_factory=list)
+    width: int = GROUPS_WIDTH
+    height: int = GROUPS_HEIGHT
+    left: int = 44
+    right: int = GROUPS_WIDTH - 12
+    top: int = 28
+    bottom: int = GROUPS_HEIGHT - 48
+    colour: str = GROUPS_COLOUR
+
+    @property
+    def persons_y(self) -> int:
+        return self.bottom + 32
+
+    @property
+    def plot_width(self) -> int:
+        return self.right - self.left
+
+    @property
+    def plot_height(self) -> int:
+        return self.bottom - self.top
+
+
+def groups_chart(groups: list[dict]) -> GroupsChart | None:
+    """Per release (``pwscup.sequential.selectors.release_groups``), the groups of the release
+    that could hold a person: a bar from the fewest to the most, a dot at the mean, on an axis
+    from 0; the persons the release covers under each column. None when empty.
+
+    >>> chart = groups_chart([{"step": 1, "persons": 4, "min": 1, "mean": 1.5, "max": 2,
+    ...                        "MU": 2, "IL": 0.1}])
+    >>> [(s.label, s.persons) for s in chart.spans], [label for _y, label in chart.y_ticks]
+    ([('1', '4 persons')], ['0', '1', '2'])
+    """
+    if not groups:
+        return None
+    chart = GroupsChart()
+    top = max(2, max(g["max"] for g in groups))
+    step = max(1, math.ceil(top / 5))
+    top = math.ceil(top / step) * step
+
+    def y_of(value: float) -> float:
+        return round(chart.bottom - value / top * (chart.bottom - chart.top), 1)
+
+    chart.y_ticks = [(y_of(v), str(v)) for v in range(0, top + 1, step)]
+    width = (chart.right - chart.left) / len(groups)
+    for k, g in enumerate(groups):
+        persons = ngettext("%(n)d person", "%(n)d persons", g["persons"]) % {"n": g["persons"]}
+        title = _(
+            "Release %(step)d: %(persons)s; groups that could hold a person: "
+            "fewest %(min)d, mean %(mean).2f, most %(max)d"
+        ) % {**g, "persons": persons}
+        if g.get("MU") is not None:
+            title += f"\nMU({g['step']}) = {g['MU']}"
+        chart.spans.append(
+            Span(
+                x=round(chart.left + width * (k + 0.5), 1),
+                low_y=y_of(g["min"]),
+                high_y=y_of(g["max"]),
+                mean_y=y_of(g["mean"]),
+                label=str(g["step"]),
+                persons=persons,
+                title=title,
+            )
+        )
     return chart

@@ -20,7 +20,6 @@ from pwscup.accounts.access import kind_view
 from pwscup.accounts.models import Team
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
-from pwscup.core.form_fields import add_errors
 from pwscup.sequential import KEY, engine, selectors, services
 from pwscup.sequential.forms import MasterUploadForm, SequentialRoundForm
 
@@ -36,7 +35,7 @@ def round_create(request, competition_slug):
                 competition=competition,
                 name=data["name"],
                 slug=data["slug"],
-                config=data["config"],
+                config=form.round_config(),
                 master_file=data["master"],
                 pool_file=data["pool"],
                 timezone_name=data["timezone"] or None,
@@ -44,7 +43,7 @@ def round_create(request, competition_slug):
                 **form.schedule(),
             )
         except ValidationError as error:
-            add_errors(form, error)
+            form.add_service_errors(error)
         else:
             return redirect(
                 reverse("console:round", args=[competition.slug, sequential.round.slug])

@@ -174,21 +174,24 @@ def per_person_known_at(per_person_csv: str, step: int) -> str:
     return out.getvalue()
 
 
-def gate_failures(results: dict, config: dict) -> tuple[str, ...]:
-    """Which of spec §11's gates a complete sequence fails (the library decides the rule:
-    ``passes_gates``; this only names the failing gates for the page)."""
-    from scoring.sequential.evaluate import passes_gates
+def gate_checks(results: dict, config: dict) -> list[tuple[str, bool]]:
+    """Spec §11's gates, each named with whether ``results`` pass it (the library's rule:
+    ``scoring.sequential.evaluate.gate_checks``)."""
+    from scoring.sequential.evaluate import gate_checks as library_checks
 
-    parsed = config_of(config)
-    if passes_gates(results, parsed):
-        return ()
-    failed = []
-    if parsed.require == "m-invariant" and results["MINV"] < parsed.m:
-        failed.append("m-invariant")
-    if parsed.require == "m-unique" and results["MU_min"] < parsed.m:
-        failed.append("m-unique")
-    failed += [k for k, bound in parsed.utility_gates.items() if results[k] > bound]
-    return tuple(failed)
+    return library_checks(results, config_of(config))
+
+
+def gate_names(config: dict) -> list[str]:
+    from scoring.sequential.evaluate import gate_names as library_names
+
+    return library_names(config_of(config))
+
+
+def gate_failures(results: dict, config: dict) -> tuple[str, ...]:
+    """Which of spec §11's gates a complete sequence fails (the keys the leaderboard shows:
+    ``m-invariant``, ``m-unique`` or a utility metric)."""
+    return tuple(name.split(" ")[0] for name, passed in gate_checks(results, config) if not passed)
 
 
 def ranking_key(results: dict, config: dict, *, complete: bool, attack_best: float | None):

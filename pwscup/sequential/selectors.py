@@ -5,6 +5,8 @@ The ranking rule of spec §11 lives here, once (``leaderboard_rows``).
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
 
 from django.utils import timezone
@@ -192,6 +194,38 @@ def release_risk_table(*, release: Release) -> str:
     """The release's ``risk_per_person.csv`` as it may be shown: over releases 1 … j, with
     ``lsb`` as known at release j (a later departure is a later release's news)."""
     return per_person_known_at(release.per_person, release.step)
+
+
+def release_groups(*, release: Release) -> list[dict]:
+    """Per release 1 … j of ``release`` (a finished one): how many persons it covers and how
+    many of its groups could hold each of them (``groups_per_release`` of the per-person
+    table, as shown: ``release_risk_table``): ``{"step", "persons", "min", "mean", "max",
+    "MU", "IL"}``; MU(j) and IL(j) from the release's results. Empty without a table."""
+    text = release_risk_table(release=release)
+    if not text:
+        return []
+    counts: dict[int, list[int]] = {}
+    for row in csv.DictReader(io.StringIO(text)):
+        pieces = (row.get("groups_per_release") or "").split(";")
+        if not row.get("lsf", "").isdigit():
+            continue
+        for offset, piece in enumerate(p for p in pieces if p.strip()):
+            counts.setdefault(int(row["lsf"]) + offset, []).append(int(piece))
+    results = release.results or {}
+    mu, il = results.get("MU") or [], results.get("IL_per_release") or []
+    return [
+        {
+            "step": step,
+            "persons": len(values),
+            "min": min(values),
+            "mean": sum(values) / len(values),
+            "max": max(values),
+            "MU": mu[step - 1] if step <= len(mu) else None,
+            "IL": il[step - 1] if step <= len(il) else None,
+        }
+        for step, values in sorted(counts.items())
+        if step <= release.step
+    ]
 
 
 def team_scores(*, sequential: SequentialRound, team: Team) -> list[SequenceScore]:

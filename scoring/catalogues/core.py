@@ -128,8 +128,13 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "submission.outside_domain": {
         "en": "Column {column} holds values that do not occur in that column of the original "
-        "table: {rows}. " + _ROWS_NOTE["en"],
-        "ja": "列 {column} に元のテーブルのその列にない値があります: {rows}。" + _ROWS_NOTE["ja"],
+        "table: {rows}. To generalize, replace each value by a value of the column that occurs "
+        "in the original (e.g. every age from 30 to 39 by 35): a range such as 30-39 or a new "
+        "label is refused. " + _ROWS_NOTE["en"],
+        "ja": "列 {column} に元のテーブルのその列にない値があります: {rows}。"
+        "一般化するには、各値を元のテーブルのその列にある値で置き換えてください"
+        "（例: 30〜39 歳をすべて 35 に）。30-39 のような範囲や新しいラベルは受け付けません。"
+        + _ROWS_NOTE["ja"],
     },
     "answer.empty": {
         "en": "The correspondence table is empty; expected {expected} lines (one line per row "

@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
@@ -95,15 +96,31 @@ def risk_per_person_csv(result: SequenceResult) -> str:
     return result.per_person.to_csv(index=False, lineterminator="\n")
 
 
+def _gates(config: SeqConfig) -> list[tuple[str, Callable[[dict], bool]]]:
+    """Spec §11 step 1's gates in order: the ``require`` gate, then each utility gate."""
+    gates: list[tuple[str, Callable[[dict], bool]]] = []
+    if config.require == "m-invariant":
+        gates.append((f"m-invariant (MINV ≥ {config.m})", lambda s: s["MINV"] >= config.m))
+    if config.require == "m-unique":
+        gates.append((f"m-unique (MU ≥ {config.m})", lambda s: s["MU_min"] >= config.m))
+    for metric, bound in config.utility_gates.items():
+        gates.append((f"{metric} ≤ {bound:g}", lambda s, m=metric, b=bound: s[m] <= b))
+    return gates
+
+
+def gate_names(config: SeqConfig) -> list[str]:
+    """The gates' names (``"m-invariant (MINV ≥ 2)"``, ``"IL ≤ 0.5"``); ``[]``: none."""
+    return [name for name, _passes in _gates(config)]
+
+
+def gate_checks(summary: dict, config: SeqConfig) -> list[tuple[str, bool]]:
+    """Each gate's name with whether ``summary`` passes it, in ``gate_names``' order."""
+    return [(name, passes(summary)) for name, passes in _gates(config)]
+
+
 def passes_gates(summary: dict, config: SeqConfig, *, complete: bool = True) -> bool:
     """Spec §11 step 1: the ``require`` gate, the utility gates, and completeness."""
-    if not complete:
-        return False
-    if config.require == "m-invariant" and summary["MINV"] < config.m:
-        return False
-    if config.require == "m-unique" and summary["MU_min"] < config.m:
-        return False
-    return all(summary[metric] <= bound for metric, bound in config.utility_gates.items())
+    return complete and all(passed for _name, passed in gate_checks(summary, config))
 
 
 def safety_key(

@@ -36,7 +36,9 @@ WIDE_SCORES = {
 LONG_MESSAGE = (
     "Column 'age' holds values that do not occur in that column of the original table: "
     + ", ".join(f"row {i} ('{190 + i}')" for i in range(1, 11))
-    + " (1,234 rows in total). Rows are numbered from 1 after the header line."
+    + " (1,234 rows in total). To generalize, replace each value by a value of the column that"
+    " occurs in the original (e.g. every age from 30 to 39 by 35): a range such as 30-39 or a"
+    " new label is refused. Rows are numbered from 1 after the header line."
 )
 
 

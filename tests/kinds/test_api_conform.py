@@ -17,7 +17,9 @@ STATUSES = {"queued", "running", "finished", "failed"}
 
 def api(arena, letter: str) -> tuple[Client, dict]:
     user = arena.users[letter] if letter != "organizer" else arena.organizer
-    return Client(), {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t').secret}"}
+    return Client(), {
+        "HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='t').secret}"
+    }
 
 
 def status_of(arena, letter: str) -> dict:

@@ -16,6 +16,14 @@ def toy_csv(rows=TOY_ROWS) -> bytes:
     return ("gender,age\n" + "".join(f"{g},{a}\n" for g, a in rows)).encode()
 
 
+def toy_estimate_csv(counts=TOY_Z, gender=(4, 6)) -> bytes:
+    """An estimate of the toy round's two targets: gender × age ``counts`` (row-major), then
+    the ``gender`` histogram."""
+    cells = [(g, a) for g in "FM" for a in ("<=17", "18-24", "25-34")]
+    rows = "".join(f"gender_age,{g},{a},{v}\n" for (g, a), v in zip(cells, counts, strict=True))
+    return f"target,gender,age,count\n{rows}gender,F,,{gender[0]}\ngender,M,,{gender[1]}\n".encode()
+
+
 def movielens_csv() -> bytes:
     """6,040 rows whose gender × age histogram is the paper's 14 counts (no MovieLens row)."""
     lines = ["gender,age"]
@@ -82,6 +90,23 @@ def build_dp_world(
         users[letter] = user_create(username=f"{slug}-team-{letter}", password=password)
         membership_add(team=teams[letter], user=users[letter])
     return DPWorld(competition, dp_round.round, dp_round, teams, users, organizer)
+
+
+def upload_estimate(world: DPWorld, letter: str, level: str, content: bytes):
+    """Team ``letter``'s estimate of ``level``, uploaded and checked (what the worker runs)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from pwscup.dp.services import dp_estimate_check, dp_estimate_upload
+
+    kept = dp_estimate_upload(
+        dp_round=world.dp_round,
+        team=world.teams[letter],
+        user=world.users[letter],
+        level=level,
+        uploaded_file=SimpleUploadedFile("estimate.csv", content),
+    )
+    dp_estimate_check(estimate_id=kept.pk)
+    return kept
 
 
 def close_now(world: DPWorld) -> None:

@@ -24,10 +24,14 @@ pytestmark = pytest.mark.django_db
 ENGLISH = (
     "Column 'workclass' holds values that do not occur in that column of the original "
     "table: row 7 ('Martian-gov') (1 row in total). "
+    "To generalize, replace each value by a value of the column that occurs in the original "
+    "(e.g. every age from 30 to 39 by 35): a range such as 30-39 or a new label is refused. "
     "Rows are numbered from 1 after the header line."
 )
 JAPANESE = (
     "列 'workclass' に元のテーブルのその列にない値があります: 7 行目 ('Martian-gov')（計 1 行）。"
+    "一般化するには、各値を元のテーブルのその列にある値で置き換えてください"
+    "（例: 30〜39 歳をすべて 35 に）。30-39 のような範囲や新しいラベルは受け付けません。"
     "行番号はヘッダー行の次の行を 1 とします。"
 )
 

@@ -184,7 +184,7 @@ def test_the_console_schedules_and_publishes_behind_a_confirmation(client, world
             "opens_at": "2030-01-02T10:00",
             "closes_at": "2030-01-01T10:00",
             "time_zone": "Asia/Tokyo",
-            "max_bytes": 1000,
+            "max_megabytes": "1",
         },
     )
     assert bad.status_code == 200 and b"must close after it opens" in bad.content
@@ -197,12 +197,12 @@ def test_the_console_schedules_and_publishes_behind_a_confirmation(client, world
             "opens_at": (now - 2 * HOUR).strftime("%Y-%m-%dT%H:%M"),
             "closes_at": (now + HOUR).strftime("%Y-%m-%dT%H:%M"),
             "time_zone": "Asia/Tokyo",
-            "max_bytes": 100_000,
+            "max_megabytes": "0.5",
         },
     )
     assert created.status_code == 302
     window = PresentationWindow.objects.get()
-    assert (window.title, window.max_bytes, window.round) == ("Talks", 100_000, world.round)
+    assert (window.title, window.max_bytes, window.round) == ("Talks", 524_288, world.round)
     rendered(upload(world, window, "b"))
     publish_url = reverse("presentations:window_publish", args=[slug, window.pk])
     confirm = client.get(publish_url)
@@ -226,7 +226,7 @@ def test_the_console_schedules_and_publishes_behind_a_confirmation(client, world
             "opens_at": "2030-01-01T10:00",
             "closes_at": "2030-01-02T10:00",
             "time_zone": "Asia/Tokyo",
-            "max_bytes": 1000,
+            "max_megabytes": "1",
         },
     )
     assert b"hide them before changing it" in edit.content

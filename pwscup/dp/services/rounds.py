@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import audit_record, round_of_kind_create, round_original_store
+from pwscup.core.errors import scoring_validation_error
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
 from pwscup.core.time_zones import default_time_zone
@@ -32,7 +33,9 @@ Action = AuditEntry.Action
 
 def _dp_validation_error(field: str, error) -> ValidationError:
     text = error.render(get_language()) if hasattr(error, "render") else str(error)
-    return ValidationError({field: text})
+    # The code and parameters go along: the console's form shows a configuration error
+    # next to the attribute, target or level it names.
+    return scoring_validation_error(error, message=text, field=field)
 
 
 @transaction.atomic

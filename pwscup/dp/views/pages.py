@@ -10,6 +10,7 @@ from django.utils import timezone
 from pwscup.accounts.access import kind_view
 from pwscup.core.exports import csv_bytes_response
 from pwscup.dp import engine, guide, services
+from pwscup.dp.charts import l2_chart
 from pwscup.dp.exports import leaderboard_csv_text, published_truths
 from pwscup.dp.forms import (
     DeclaredUploadForm,
@@ -38,7 +39,12 @@ def level_page(request, access, level):
         return render(
             request,
             "dp/_estimates.html",
-            {"level": view, "pending": _pending(view), "round_tz": access.round.timezone},
+            {
+                "level": view,
+                "pending": _pending(view),
+                "round_tz": access.round.timezone,
+                "live_feedback": engine.live_feedback(dp_round.config),
+            },
         )
     return render_level(request, access, dp_round, view, live_etag=etag)
 
@@ -76,6 +82,7 @@ def render_level(
             "batch_platform": engine.batch_platform_enabled(config),
             "declared_mode": engine.declared_enabled(config),
             "upload_estimates": not engine.declared_only(config),
+            "live_feedback": engine.live_feedback(config),
             "query_form": query_form or QueryForm(config=config),
             "release_form": release_form
             or ReleaseForm(config=config, attributes=list(parsed.workload_attributes)),
@@ -120,5 +127,8 @@ def leaderboard(request, access):
             "gate": dp_round.config.get("spearman_gate"),
             "own_team": access.team,
             "truths": published_truths(dp_round),
+            "l2_chart": l2_chart(
+                boards=boards, own_team_id=access.team.pk if access.team else None
+            ),
         },
     )

@@ -10,10 +10,10 @@ from django.http import Http404
 
 from pwscup.core.toolkit import wheel_filename
 from pwscup.dp import guide, kit, services
-from pwscup.dp.ranking import level_boards
+from pwscup.dp.ranking import gate_name, team_standing
 from pwscup.dp.selectors import team_levels
 from pwscup.dp.views.common import dp_round_or_404
-from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, UploadGates, render_tab
 
 
 def round_page(request, access, tab):
@@ -61,18 +61,37 @@ def _rules(access, dp_round, context):
     }
 
 
+def _standing(access, dp_round) -> dict:
+    """Where the team stands once the round is scored: each level's counting estimate
+    against the gate, and the ranks (``pwscup.dp.ranking.team_standing``)."""
+    ready = services.dp_round_results_ready(dp_round=dp_round)
+    context = {"ready": ready, "gate_names": [], "upload_gates": [], "standing": None}
+    name = gate_name(dp_round.config)
+    if name:
+        context["gate_names"] = [name]
+    if ready and access.team is not None:
+        standing = team_standing(dp_round=dp_round, team=access.team)
+        context["standing"] = standing
+        context["upload_gates"] = [
+            UploadGates(
+                label=f"{level} · #{row.estimate.number}",
+                checks=((name, row.passes_gate),) if name else (),
+            )
+            for level, row in standing.levels.items()
+        ]
+    return context
+
+
 def _submit(access, dp_round, context):
-    return "submit.html", {"levels": team_levels(dp_round=dp_round, team=access.team)}
+    return "submit.html", {
+        "levels": team_levels(dp_round=dp_round, team=access.team),
+        **_standing(access, dp_round),
+    }
 
 
 def _results(access, dp_round, context):
-    ready = services.dp_round_results_ready(dp_round=dp_round)
-    own = {}
-    if ready and access.team is not None:
-        for board in level_boards(dp_round=dp_round):
-            for row in [*board.verified, *board.declared]:
-                if row.team.pk == access.team.pk:
-                    own[board.level] = row
+    standing = _standing(access, dp_round)
+    own = standing["standing"].levels if standing["standing"] else {}
     levels = team_levels(dp_round=dp_round, team=access.team)
     rows = [
         {
@@ -82,7 +101,7 @@ def _results(access, dp_round, context):
         }
         for level in levels
     ]
-    return "results.html", {"ready": ready, "rows": rows}
+    return "results.html", {"rows": rows, **standing}
 
 
 TABS = {OVERVIEW: _overview, DATA: _data, RULES: _rules, SUBMIT: _submit, RESULTS: _results}

@@ -24,6 +24,66 @@ ROLE_LABELS = {
     "e4_column": _("e4 column (E4 attack)"),
 }
 
+# What each role means, in plain words (spec metrics.md, "Column roles"): shown under the
+# wizard's roles grid.
+ROLE_NOTES = (
+    (
+        "QI",
+        _(
+            "Quasi-identifiers: what an attacker may already know about a person (age, sex, "
+            "zip code). Rows with the same values in every QI form a group; k-anonymity (S1, "
+            "S2) measures the groups' sizes."
+        ),
+    ),
+    (
+        "SA",
+        _(
+            "Sensitive attributes: the numbers the table is about (income, hours). The "
+            "utility measures (U1–U5) compare them with the original; the attacks use them "
+            "to single out a person."
+        ),
+    ),
+    (
+        "cross",
+        _(
+            "Columns of the cross tables: U2 and U3 group the rows by these columns and "
+            "compare each cell's mean and count with the original table."
+        ),
+    ),
+    (
+        "match_qi",
+        _(
+            "The QI columns an attacker matches on when guessing whose row is whose (E1, E2, "
+            "EUC). Tick fewer than all QI for a weaker attacker."
+        ),
+    ),
+    (
+        "euc_sa",
+        _(
+            "The SA columns the Euclidean attack (EUC1, EUC2) compares: the nearest row over "
+            "these values is its guess."
+        ),
+    ),
+    (
+        _("number"),
+        _(
+            "Compared as numbers: a submission may write any number in this column; otherwise "
+            "every value must come from the original column."
+        ),
+    ),
+    (
+        _("e2 / e4 column"),
+        _(
+            "The one SA column attacks E2 and E4 compare: E2 among the rows matching the QI, "
+            "E4 among all rows."
+        ),
+    ),
+    (
+        _("none"),
+        _("A column in neither QI nor SA: kept in the file, ignored by the measures."),
+    ),
+)
+
 
 def metric_choices():
     return [

@@ -25,6 +25,7 @@ from pwscup.core.time_zones import default_time_zone
 from pwscup.pwscup2015.console import services, wizard
 from pwscup.pwscup2015.console.forms import (
     ROLE_FIELDS,
+    ROLE_NOTES,
     DataModeForm,
     PhasesForm,
     RolesForm,
@@ -152,7 +153,15 @@ def step_roles(request, competition_slug):
     return render(
         request,
         "pwscup2015/wizard.html",
-        _context(competition, state, "roles", form=form, profiles=profiles, role_rows=rows),
+        _context(
+            competition,
+            state,
+            "roles",
+            form=form,
+            profiles=profiles,
+            role_rows=rows,
+            role_notes=ROLE_NOTES,
+        ),
     )
 
 

@@ -358,3 +358,37 @@ def scatter_uploads(*, phase: Phase, team_ids, every_attack: bool) -> list[tuple
         )
         for team, scores in phase_scored_scores(phase=phase, team_ids=team_ids)
     ]
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    """Where a team stands on the leaderboard it may see (its Submit and Results tabs).
+
+    ``visible``: the reader may see the leaderboard (otherwise no rank is told: a rank
+    reveals how the other teams did). ``listed``: the team has a row. ``rank``: its rank
+    (``None``: listed last, unranked, its final upload fails a gate). ``label``: the
+    ranking number's name, as the leaderboard prints it. ``ranked``: how many teams are
+    ranked."""
+
+    visible: bool
+    listed: bool = False
+    rank: int | None = None
+    ranked: int = 0
+    label: str = ""
+
+
+def team_standing(*, phase: Phase, team: Team, user, is_organizer: bool) -> TeamStanding:
+    """The team's row of the leaderboard's standings (``leaderboard_standings``, the one owner
+    of the ranking), when the reader may see the leaderboard."""
+    if not can_view_leaderboard(user=user, phase=phase, is_organizer=is_organizer):
+        return TeamStanding(visible=False)
+    standings = leaderboard_standings(phase=phase, user=user, is_organizer=is_organizer)
+    rows = standings.rows()
+    own = next((row for row in rows if row.team.pk == team.pk), None)
+    return TeamStanding(
+        visible=True,
+        listed=own is not None,
+        rank=own.rank if own is not None else None,
+        ranked=sum(1 for row in rows if row.rank is not None),
+        label=standings.label,
+    )

@@ -86,20 +86,27 @@ def _scatter_context(request, access, phase, standings, rows) -> dict:
             if faint
             else ()
         )
-        return charts.scatter(
-            rows=shown, x_axis=x_axis, y_axis=y_axis, own_team_id=own, faint=uploads
-        )
+        return charts.scatter(rows=shown, x_axis=x_axis, y_axis=y_axis, faint=uploads)
 
     # The template caches the drawn chart under the table's key and everything the chart
-    # depends on besides the ranking: the axes, the faint points asked for, the viewer,
-    # which safety the ranking axis plots.
+    # depends on besides the ranking: the axes, the faint points asked for (a team's own
+    # uploads: then the viewer's team), which safety the ranking axis plots, whether the
+    # legend names "your team". The reader's own team is marked by the page, not drawn: one
+    # chart serves every team.
     return {
         "chart": chart,
         "chart_choices": charts.axis_choices(metrics, ranking),
         "chart_x": x_axis.key,
         "chart_y": y_axis.key,
         "chart_all": faint,
-        "chart_key": [x_axis.key, y_axis.key, faint, own, every_attack],
+        "chart_key": [
+            x_axis.key,
+            y_axis.key,
+            faint,
+            own if faint and not access.is_organizer else None,
+            every_attack,
+            own is not None,
+        ],
         "ranking_sentence": metric_words.ranking_sentence(
             measure=round_.pwscup2015.ranking_rule, every_attack=every_attack
         ),

@@ -20,19 +20,21 @@ from pwscup.competitions.selectors import (
     round_missing_phases,
 )
 from pwscup.core.toolkit import wheel_filename
-from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
-from pwscup.pwscup2015 import explanations, overview
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, UploadGates, render_tab
+from pwscup.pwscup2015 import example_picture, explanations, overview
 from pwscup.pwscup2015.access import targets_for_attacker
+from pwscup.pwscup2015.data_picture import data_charts
 from pwscup.pwscup2015.forms import AnonymizationUploadForm, AttackUploadForm
 from pwscup.pwscup2015.leaderboards import charts
 from pwscup.pwscup2015.leaderboards.selectors import (
     attack_rates_visible_to_team,
     can_view_leaderboard,
     can_view_results,
+    team_standing,
 )
 from pwscup.pwscup2015.metric_headers import metric_headers
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
-from pwscup.pwscup2015.ranking import gates_text, rule_text
+from pwscup.pwscup2015.ranking import gate_checks, gates_text, parse_gates, rule_text
 from pwscup.pwscup2015.sample import sample_filename, sample_summary
 from pwscup.pwscup2015.scoring_guide import original_download_name, round_scoring_guide
 from pwscup.pwscup2015.selectors import (
@@ -44,6 +46,7 @@ from pwscup.pwscup2015.selectors import (
     team_jobs,
     team_submissions,
 )
+from pwscup.pwscup2015.selectors.columns import column_descriptions
 from pwscup.submissions.history import upload_history
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import live_etag, quota_usage
@@ -153,9 +156,11 @@ def _data(request, access, base):
         "original_name": original_download_name(round=round_, team=team),
         "sample_name": sample_filename(round=round_, team=team),
         "sample": sample_summary(round=round_, team=team) if may_download else None,
+        "data_charts": data_charts(round=round_, team=team) if may_download else [],
         "wheel": wheel_filename(),
         "targets": targets_for_attacker(access) if base["frozen"] else [],
         "show_targets": base["frozen"] and (team is not None or access.is_organizer),
+        "columns": column_descriptions(round=round_),
     }
     return render_tab(request, access, DATA, "pwscup2015/tabs/data.html", context)
 
@@ -171,6 +176,8 @@ def _rules(request, access, base):
         "example_copy": explanations.EXAMPLE_COPY,
         "example_scores": explanations.EXAMPLE_SCORES,
         "example_worst": explanations.example_worst_cases(),
+        "example_plane": example_picture.plane(),
+        "example_rates": example_picture.rates(),
         "gates": gates_text(round_.pwscup2015.utility_gates),
         "rule_text": rule_text(round_),
     }
@@ -204,6 +211,7 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
             final=representative_submission(phase=phases.anonymization, team=team),
         )
         pending = any(s.status in PENDING for s in submissions)
+        context.update(_standing(request, access, phases.anonymization, submissions))
         if tab == RESULTS:
             # the same submissions as the history table, drawn over time
             context["history_metrics"] = charts.chosen_history_metrics(request.GET, metrics)
@@ -219,6 +227,26 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
         pending = pending or any(a.status in PENDING for a in attacks)
     context["pending"] = pending
     return context
+
+
+def _standing(request, access, phase, submissions) -> dict:
+    """Where the team stands: each scored upload against the gates, and its current rank
+    on the leaderboard (``team_standing``: the leaderboard's own ranking)."""
+    round_ = access.round
+    return {
+        "gate_names": [str(gate) for gate in parse_gates(round_.pwscup2015.utility_gates)],
+        "upload_gates": [
+            UploadGates(
+                label=s.label,
+                checks=tuple((str(gate), ok) for gate, ok in gate_checks(s.scores, round_)),
+            )
+            for s in submissions
+            if s.status == Status.FINISHED
+        ],
+        "standing": team_standing(
+            phase=phase, team=access.team, user=request.user, is_organizer=access.is_organizer
+        ),
+    }
 
 
 def _fragment(request, access, base, tab):

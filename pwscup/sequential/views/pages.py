@@ -10,6 +10,7 @@ from django.http import Http404
 from pwscup.accounts.access import kind_view
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab
 from pwscup.sequential import KEY, selectors
+from pwscup.sequential.charts import groups_chart
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release
 from pwscup.sequential.views.common import own_release
@@ -94,6 +95,9 @@ def release_detail(request, access, pk: int):
             "release": release,
             "message_text": release_message(release),
             "results": release.results,
+            "groups_chart": groups_chart(selectors.release_groups(release=release))
+            if release.status == Release.Status.FINISHED
+            else None,
             "per_person_header": header,
             "per_person_rows": rows[:PER_PERSON_SHOWN],
             "per_person_more": max(0, len(rows) - PER_PERSON_SHOWN),

@@ -6,13 +6,15 @@ still being checked reloads itself when the team's live version moves (``static/
 until the worker's verdict."""
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from pwscup.core.toolkit import wheel_filename
-from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
-from pwscup.sequential import charts, selectors
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, UploadGates, render_tab
+from pwscup.sequential import charts, engine, selectors
 from pwscup.sequential.example import worked_example
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.kit import sample_plan
+from pwscup.sequential.models import Release
 from pwscup.sequential.views import tab_context as tabs
 from pwscup.submissions.selectors import live_etag
 
@@ -67,6 +69,30 @@ def rules(request, access, state):
     )
 
 
+def _standing(state, team, releases) -> dict:
+    """Where the team stands: each valid release against the gates, and its current rank on
+    the leaderboard (``selectors.leaderboard_rows``, the one owner of the ranking)."""
+    config = state.config
+    rows = selectors.leaderboard_rows(sequential=state.sequential)
+    own = next((row for row in rows if row.team.pk == team.pk), None)
+    return {
+        "gate_names": engine.gate_names(config),
+        "upload_gates": [
+            UploadGates(
+                label=_("Release %(j)s · #%(n)s") % {"j": r.step, "n": r.number},
+                checks=tuple(engine.gate_checks(r.results, config)),
+            )
+            for r in releases
+            if r.status == Release.Status.FINISHED
+        ],
+        "standing": {
+            "frozen": state.sequential.frozen_steps,
+            "row": own,
+            "ranked": sum(1 for row in rows if row.rank is not None),
+        },
+    }
+
+
 def submit(request, access, state, *, etag: str = ""):
     team = access.team
     context = {
@@ -79,6 +105,7 @@ def submit(request, access, state, *, etag: str = ""):
         context.update(tabs.submit_context(state=state, team=team))
         context["upload_form"] = ReleaseUploadForm(steps=state.open_steps)
         uploads = context["releases"]
+        context.update(_standing(state, team, uploads))
     uploads += [a for target in context["targets"] for a in target["attacks"]]
     return _render(request, access, SUBMIT, context, reload=tabs.pending(uploads), etag=etag)
 
@@ -94,10 +121,14 @@ def results(request, access, state, *, etag: str = ""):
         releases = tabs.team_uploads(sequential=sequential, team=team)
         points = selectors.risk_points(sequential=sequential, team=team)
         uploads = tabs.team_attacks(sequential=sequential, team=team)
+        latest = tabs.latest_finished(releases)
+        groups = selectors.release_groups(release=latest) if latest else []
         context.update(
-            latest=tabs.latest_finished(releases),
+            latest=latest,
             risk_chart=charts.risk_chart(points, m=state.m),
+            groups_chart=charts.groups_chart(groups),
             attacks=uploads,
+            **_standing(state, team, releases),
         )
     return _render(request, access, RESULTS, context, reload=tabs.pending(uploads), etag=etag)
 

@@ -1,0 +1,157 @@
+"""axe-core (through axe-playwright-python, which bundles it) over every page a team, a
+visitor and an organizer reach, in both languages: each kind's five tabs, its leaderboards,
+the competition and team pages, the notifications and the organizer's console. No page may
+have a serious or a critical violation.
+
+The synthetic round is played to its published results (releases, the freeze, an attack),
+so its Results tab shows the matrix, both rankings and its charts.
+"""
+
+import pytest
+
+from pwscup.kinds.registry import kind_of
+from tests.e2e.helpers import PASSWORD, log_in, switch_language
+
+axe_playwright_python = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+BLOCKING = ("serious", "critical")
+
+
+@pytest.fixture
+def worlds(e2e_world):
+    """The 2015 round (``e2e_world``, public leaderboard, one scored upload per team), a DP
+    round closed and scored, a sequential round with release 1 frozen, and a synthetic round
+    with its results published."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from pwscup.dp.kit import sample_estimate
+    from pwscup.dp.services import dp_estimate_check, dp_estimate_upload, dp_round_score
+    from pwscup.notifications.services import notify_upload_outcome
+    from pwscup.synthetic.services import results_publish
+    from tests.pwscup.dp_world import build_dp_world, close_now
+    from tests.pwscup.factories import scored
+    from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world
+    from tests.pwscup.syn_world import (
+        attack,
+        baseline_release,
+        dcr_answer_bytes,
+        open_attack_phase,
+        release,
+        syn_world,
+    )
+    from tests.pwscup.syn_world import freeze as syn_freeze
+
+    for letter, seed in (("a", 1), ("b", 2)):
+        latest = scored(e2e_world, letter, seed=seed)
+    dp = build_dp_world(slug="axdp", password=PASSWORD)
+    for letter in "ab":
+        kept = dp_estimate_upload(
+            dp_round=dp.dp_round, team=dp.teams[letter], user=dp.users[letter], level="eps-1",
+            uploaded_file=SimpleUploadedFile("e.csv", sample_estimate(dp_round=dp.dp_round)),
+        )  # fmt: skip
+        dp_estimate_check(estimate_id=kept.pk)
+    close_now(dp)
+    dp_round_score(dp_round=dp.dp_round)
+    seq = seq_world(slug="axseq", password=PASSWORD)
+    for letter in "ab":
+        publish(seq, letter, 1, fixture("zhang_release_1.csv"))
+    freeze(seq)
+    syn = syn_world(slug="axsyn", letters="ab", password=PASSWORD)
+    for letter in "ab":
+        release(syn, letter, baseline_release(syn, letter))
+    targets = syn_freeze(syn)
+    open_attack_phase(syn)
+    attack(syn, "a", targets["teamB"], dcr_answer_bytes(syn, targets["teamB"]))
+    results_publish(synthetic=syn.synthetic, user=syn.organizer)
+    notify_upload_outcome(upload=latest, status="finished")  # an unread notification: the bell
+    return {"2015": e2e_world, "dp": dp, "sequential": seq, "synthetic": syn}
+
+
+def kind_pages(worlds, role: str) -> list[str]:
+    """Every page ``role`` reaches in each world (its competition's, its round's, its own)."""
+    pages = ["/"]
+    extra = {
+        "2015": ["leaderboard/"],
+        "dp": ["dp/leaderboard/"],
+        "sequential": ["seq/leaderboard/"],
+        "synthetic": [],  # its results are the Results tab
+    }
+    for key, world in worlds.items():
+        competition, round_ = world.competition.slug, world.round.slug
+        base = f"/c/{competition}/{round_}/"
+        pages.append(f"/c/{competition}/")
+        pages += [base + tab for tab in ("", "data/", "rules/", "submit/", "results/")]
+        if role != "visitor" or key == "2015":  # DP and sequential boards: players only
+            pages += [base + page for page in extra[key]]
+        if role == "team":
+            pages.append(f"/c/{competition}/team/")
+            if key == "dp":
+                pages.append(base + "dp/levels/eps-1/")  # a level: its team's page only
+        if role == "organizer":
+            create = kind_of(world.round).console_create_url(world.competition)
+            pages += [
+                create,  # the kind's round creation (the 2015 wizard's first step)
+                f"/console/{competition}/",
+                f"/console/{competition}/teams/",
+                f"/console/{competition}/r/{round_}/",
+            ]
+    if role == "team":
+        pages.append("/notifications/")
+    if role == "organizer":
+        pages.append("/console/")
+    return pages
+
+
+def accounts(worlds, role: str) -> dict[str, str]:
+    """The account ``role`` logs in with in each world (``{}``: a visitor)."""
+    if role == "visitor":
+        return {}
+    names = {
+        "2015": "team-a" if role == "team" else "organizer",
+        "dp": f"axdp-{'team-a' if role == 'team' else 'organizer'}",
+        "sequential": f"axseq-{'team-a' if role == 'team' else 'organizer'}",
+        "synthetic": f"axsyn-{'team-a' if role == 'team' else 'organizer'}",
+    }
+    return {key: names[key] for key in worlds}
+
+
+def blocking_violations(page) -> list[str]:
+    results = axe_playwright_python.Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in BLOCKING:
+            targets = [" ".join(map(str, node["target"])) for node in violation["nodes"][:4]]
+            found.append(f"{violation['impact']} {violation['id']}: {targets}")
+    return found
+
+
+@pytest.mark.parametrize("role", ["visitor", "team", "organizer"])
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_no_serious_or_critical_violation_on_any_page(
+    chromium, live_server, worlds, role, language
+):
+    report = {}
+    logins = accounts(worlds, role) or {"all": None}
+    for key, username in logins.items():
+        context = chromium.new_context(base_url=live_server.url, locale="en-US")
+        context.set_default_timeout(30_000)
+        page = context.new_page()
+        try:
+            if username:
+                log_in(page, username)
+            else:
+                page.goto("/")
+            if language != "en":
+                switch_language(page, language)
+            chosen = {key: worlds[key]} if username else worlds
+            for address in kind_pages(chosen, role):
+                response = page.goto(address)
+                assert response.status < 400, (address, response.status)
+                found = blocking_violations(page)
+                if found:
+                    report[address] = found
+        finally:
+            context.close()
+    assert report == {}, "\n".join(f"{a}: {v}" for a, vs in report.items() for v in vs)

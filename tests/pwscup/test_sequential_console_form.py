@@ -1,0 +1,159 @@
+"""The console's sequential round form: releases, m, QI columns, the sensitive column, the
+rules, the pool's draw (size, turnover, seed) and the attack phase in fields (no JSON); the
+fields build the configuration ``sequential_round_create`` checks, its errors are shown next
+to the field they name, and the JSON view (when filled) is the configuration."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from pwscup.competitions.models import Round
+from pwscup.sequential.models import SequentialRound
+from tests.pwscup.seq_web_world import fixture, fixture_config, upload_file
+
+pytestmark = pytest.mark.django_db
+
+
+def _qi_rows(rows: list[dict]) -> dict:
+    data = {
+        "qi-TOTAL_FORMS": str(len(rows)),
+        "qi-INITIAL_FORMS": "0",
+        "qi-MIN_NUM_FORMS": "0",
+        "qi-MAX_NUM_FORMS": "1000",
+    }
+    for k, row in enumerate(rows):
+        data.update({f"qi-{k}-{name}": value for name, value in row.items()})
+    return data
+
+
+def fields_post(slug="seq", **overrides) -> dict:
+    data = {
+        "name": "Seq by fields",
+        "slug": slug,
+        "timezone": "Asia/Tokyo",
+        "n_releases": "2",
+        "m": "2",
+        "sa": "Disease",
+        "sa_domain": "",
+        "mode": "batch",
+        "require": "m-invariant",
+        "require_m_eligible": "on",
+        "counterfeit_disclosure": "per-group",
+        "allow_suppression": "on",
+        "gate_IL": "0.5",
+        "config": "",
+        "master": upload_file(fixture("zhang_master.csv"), "master.csv"),
+        **_qi_rows(
+            [
+                {"column": "Age", "kind": "num"},
+                {"column": "Zip", "kind": "cat"},
+                {"column": "", "kind": "num"},
+            ]
+        ),
+    }
+    data.update(overrides)
+    return data
+
+
+def _post(client, world, data, **headers):
+    client.force_login(world.organizer)  # an organizer, not a superuser
+    assert not world.organizer.is_superuser
+    url = reverse("sequential_console:create", args=[world.competition.slug])
+    return client.post(url, data, **headers)
+
+
+def test_the_page_offers_fields_and_keeps_json_as_an_advanced_view(world, client):
+    client.force_login(world.organizer)
+    page = client.get(reverse("sequential_console:create", args=[world.competition.slug]))
+    html = page.content.decode()
+    assert 'name="qi-0-column"' in html and 'value="Age"' in html
+    assert 'name="n_releases"' in html and 'name="per_team_turnover"' in html
+    assert '<details class="advanced-json" data-testid="seq-advanced">' in html
+    assert "spec §" not in html and "docs/sequential.md" in html
+
+
+def test_a_round_created_from_the_fields_alone(world, client):
+    response = _post(client, world, fields_post())
+    assert response.status_code == 302, response.context["form"].errors
+    config = SequentialRound.objects.get(round__slug="seq").config
+    assert config["qi"] == {"Age": "num", "Zip": "cat"}
+    assert (config["n_releases"], config["m"], config["sa"]) == (2, 2, "Disease")
+    assert config["mode"] == "batch" and config["counterfeit_disclosure"] == "per-group"
+    assert config["allow_suppression"] is True and config["allow_tampering"] is False
+    assert config["utility_gates"] == {"IL": 0.5}
+    assert config["per_team"] is None and config["attack_phase"] is False
+
+
+def test_a_pool_with_turnover_and_an_attack_phase_from_the_fields(world, client):
+    pool = "pid,Age,Zip,Disease\n" + "".join(
+        f"p{k},{20 + k % 30},{10000 + k % 7},{['flu', 'gastritis', 'dyspepsia'][k % 3]}\n"
+        for k in range(60)
+    )
+    data = fields_post(
+        master="",
+        pool=upload_file(pool.encode(), "pool.csv"),
+        per_team_size="8",
+        per_team_turnover="0.25",
+        per_team_seed="11",
+        attack_phase="on",
+    )
+    response = _post(client, world, data)
+    assert response.status_code == 302, response.context["form"].errors
+    config = SequentialRound.objects.get(round__slug="seq").config
+    assert config["per_team"] == {"pool": "pool.csv", "size": 8, "turnover": 0.25, "seed": 11}
+    assert config["attack_phase"] is True
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"m": "1"}, "m", "configuration key 'm' must be an integer ≥ 2, got 1"),
+        ({"n_releases": ""}, "n_releases", "configuration key 'n_releases' must be"),
+        ({"sa": "Age"}, "sa", "configuration key 'sa' must be a column name other than"),
+        ({"gate_IL": "-1"}, "gate_IL", "configuration key 'utility_gates'"),
+        # An attack phase on one shared master: the master is at fault.
+        ({"attack_phase": "on"}, "master", "an attack phase needs per-team masters"),
+        (
+            {"master": "", "pool": upload_file(b"pid,Age,Zip,Disease\n", "pool.csv")},
+            "per_team_size",
+            "'per_team.size' must be an integer ≥ 1, got null",
+        ),
+    ],
+)
+def test_a_configuration_error_is_shown_next_to_its_field(world, client, overrides, field, message):
+    response = _post(client, world, fields_post(**overrides))
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert any(message in m for m in form.errors.get(field, [])), form.errors
+    assert "__all__" not in form.errors
+    assert not Round.objects.filter(slug="seq").exists()
+
+
+def test_a_qi_column_error_is_shown_on_its_row(world, client):
+    response = _post(client, world, fields_post(**{"qi-1-column": "pid"}))
+    rows = response.context["form"].qi_rows
+    assert "configuration key 'qi'" in rows[1].errors["column"][0]
+    assert not rows[0].errors
+
+
+def test_the_errors_are_in_japanese_for_a_japanese_reader(world, client):
+    response = _post(client, world, fields_post(m="1"), headers={"accept-language": "ja"})
+    assert "2 以上の整数" in response.context["form"].errors["m"][0]
+
+
+def test_the_json_view_when_filled_is_the_configuration(world, client):
+    data = fields_post(config=json.dumps(fixture_config("zhang_config.json")), m="")
+    response = _post(client, world, data)
+    assert response.status_code == 302, response.context["form"].errors
+    config = SequentialRound.objects.get(round__slug="seq").config
+    assert config["qi"] == {"Age": "num", "Zip": "num"} and config["mode"] == "online"
+
+
+def test_an_error_of_the_json_view_stays_on_it(world, client):
+    config = dict(fixture_config("zhang_config.json"), m=1)
+    response = _post(client, world, fields_post(config=json.dumps(config)))
+    assert response.context["form"].errors["config"] == [
+        "configuration key 'm' must be an integer ≥ 2, got 1"
+    ]
+    assert 'data-testid="seq-advanced" open>' in response.content.decode()

@@ -1,0 +1,197 @@
+"""Where a team stands, on the Submit and Results tabs of every kind: each scored upload
+against the round's gates (named, passed or failed) and the team's current rank, read from
+the leaderboard's own ranking (never computed a second way)."""
+
+import re
+
+import pytest
+
+from pwscup.kinds.tabs import RESULTS, SUBMIT, tab_url
+from pwscup.pwscup2015.leaderboards.selectors import leaderboard_standings
+from pwscup.pwscup2015.models import Pwscup2015Round
+from tests.pwscup.factories import scored
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client, world, tab) -> str:
+    response = client.get(tab_url(world.round, tab))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def gates_row(html: str, n: int) -> str:
+    match = re.search(rf'<tr data-testid="gates-{n}"[^>]*>(.*?)</tr>', html, re.S)
+    assert match, html[html.find('data-testid="standing"') :][:3000]
+    return match.group(0)
+
+
+def test_2015_each_scored_upload_names_each_gate_passed_or_failed(world, client):
+    Pwscup2015Round.objects.filter(round=world.round).update(
+        utility_gates={"U1": 1e12, "S1": {"min": 1e12}}
+    )
+    scored(world, "a", seed=1)
+    client.force_login(world.users["a"])
+    for tab in (SUBMIT, RESULTS):
+        html = page(client, world, tab)
+        row = gates_row(html, 1)
+        assert 'data-passed="0"' in row
+        assert "U1 ≤ 1,000,000,000,000" in html and "S1 ≥ 1,000,000,000,000" in html
+        assert row.count("gate-pass") == 1 and row.count("gate-fail") == 2  # S1 and "all"
+        rank = re.search(r'data-testid="rank"[^>]*>(.*?)</p>', html, re.S).group(1)
+        assert "leaderboard is not public" in rank  # a private leaderboard tells no rank
+
+
+def test_2015_the_rank_is_the_leaderboards_own(make_world, client):
+    world = make_world(leaderboard_public=True)
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2, delete=3)
+    client.force_login(world.users["b"])
+    standings = leaderboard_standings(
+        phase=world.anonymization, user=world.users["b"], is_organizer=False
+    )
+    expected = next(r.rank for r in standings.rows() if r.team.pk == world.teams["b"].pk)
+    for tab in (SUBMIT, RESULTS):
+        html = page(client, world, tab)
+        assert f"Your current rank: <strong>{expected}</strong> of 2 ranked teams" in html
+        assert 'data-testid="no-gates"' in html  # this round has no gates: said, not invented
+
+
+def test_2015_a_team_that_fails_a_gate_is_told_it_is_unranked(make_world, client):
+    world = make_world(leaderboard_public=True)
+    Pwscup2015Round.objects.filter(round=world.round).update(utility_gates={"S1": {"min": 1e12}})
+    scored(world, "a", seed=1)
+    client.force_login(world.users["a"])
+    html = page(client, world, SUBMIT)
+    assert "<strong>Unranked</strong>" in html
+    assert 'data-passed="0"' in gates_row(html, 1)
+    client.force_login(world.users["c"])  # no upload: no rank, and says why
+    assert "No rank yet" in page(client, world, RESULTS)
+
+
+def dp_scored_world(config_extra: dict):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from pwscup.dp.kit import sample_estimate
+    from pwscup.dp.services import dp_estimate_check, dp_estimate_upload
+    from tests.pwscup.dp_world import TOY_CONFIG, build_dp_world
+
+    world = build_dp_world(slug="dpstand", config={**TOY_CONFIG, **config_extra})
+    for letter in "ab":
+        kept = dp_estimate_upload(
+            dp_round=world.dp_round, team=world.teams[letter], user=world.users[letter],
+            level="eps-1",
+            uploaded_file=SimpleUploadedFile("e.csv", sample_estimate(dp_round=world.dp_round)),
+        )  # fmt: skip
+        dp_estimate_check(estimate_id=kept.pk)
+    return world
+
+
+def test_dp_gate_and_ranks_are_shown_once_scored(db, client):
+    from pwscup.dp.ranking import level_boards, overall_ranking
+    from pwscup.dp.services import dp_round_score
+    from tests.pwscup.dp_world import close_now
+
+    world = dp_scored_world({"spearman_gate": 0.99})
+    client.force_login(world.users["a"])
+    before = page(client, world, SUBMIT)
+    assert 'data-testid="gate-rule"' in before and "mean ρs ≥ 0.99" in before
+    assert "upload-gates" not in before  # no score before the close
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    overall = overall_ranking(level_boards(dp_round=world.dp_round))
+    for tab in (SUBMIT, RESULTS):
+        html = page(client, world, tab)
+        row = gates_row(html, 1)
+        assert "eps-1 · #1" in row and 'data-passed="0"' in row  # a uniform guess: ρs < 0.99
+        mine = next((r for r in overall if r.team.pk == world.teams["a"].pk), None)
+        if mine is None:
+            assert "No overall rank" in html
+        else:
+            assert f"Your overall rank: <strong>{mine.rank}</strong> of {len(overall)}" in html
+
+
+def test_dp_without_a_gate_says_so(db, client):
+    from pwscup.dp.services import dp_round_score
+    from tests.pwscup.dp_world import close_now
+
+    world = dp_scored_world({})
+    client.force_login(world.users["a"])
+    assert 'data-testid="no-gates"' in page(client, world, SUBMIT)
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    html = page(client, world, RESULTS)
+    assert 'data-testid="no-gates"' in html and "Your overall rank: <strong>" in html
+
+
+def test_sequential_gates_per_release_and_the_leaderboards_rank(db, client):
+    from pwscup.sequential import selectors
+    from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world
+
+    world = seq_world(slug="seqstand")
+    client.force_login(world.users["a"])
+    assert "none is frozen yet" in page(client, world, SUBMIT)
+    for letter in "ab":
+        publish(world, letter, 1, fixture("zhang_release_1.csv"))
+    freeze(world)
+    publish(world, "a", 2, fixture("zhang_release_2_table9.csv"))  # 2-invariant
+    publish(world, "b", 2, fixture("zhang_release_2_table4.csv"))  # fails the m-invariant gate
+    freeze(world)
+    rows = {r.team.slug: r for r in selectors.leaderboard_rows(sequential=world.sequential)}
+    for tab in (SUBMIT, RESULTS):
+        html = page(client, world, tab)
+        assert f"Your current rank: <strong>{rows['teamA'].rank}</strong> of 1 ranked" in html
+        newest = gates_row(html, 1)
+        assert "Release 2" in newest and "m-invariant (MINV ≥ 2)" in html
+        assert 'data-passed="1"' in newest
+    client.force_login(world.users["b"])
+    for tab in (SUBMIT, RESULTS):
+        html = page(client, world, tab)
+        assert "<strong>Unranked</strong>" in html and "fails m-invariant" in html
+        newest = gates_row(html, 1)
+        assert "Release 2" in newest and 'data-passed="0"' in newest and "✘" in newest
+
+
+def test_2015_data_tab_describes_each_column(world, client):
+    from pwscup.competitions.selectors import round_config, round_original_table
+    from pwscup.kinds.tabs import DATA
+
+    config = round_config(round=world.round)
+    table = round_original_table(round=world.round)
+    client.force_login(world.users["a"])
+    html = page(client, world, DATA)
+    for name in config.columns:
+        row = re.search(rf'<tr data-testid="column-{re.escape(name)}">(.*?)</tr>', html, re.S)
+        assert row, name
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)
+        role = "quasi-identifier" if name in config.qi else "sensitive" if name in config.sa else ""
+        assert role in cells[0], (name, cells)
+        assert cells[2] == str(table[name].nunique()), (name, cells)
+    age = re.search(r'<tr data-testid="column-age">(.*?)</tr>', html, re.S).group(1)
+    ages = table["age"].astype(int)
+    assert f"{ages.min()} to {ages.max()}" in age and "number" in age and "quasi-identifier" in age
+    visitor = page(client.__class__(), world, DATA)  # roles and types, not the values
+    assert 'data-testid="column-age"' in visitor and f"{ages.min()} to {ages.max()}" not in visitor
+
+
+def test_2015_overview_says_how_to_generalize(world, client):
+    from pwscup.kinds.tabs import OVERVIEW
+
+    hint = re.search(r'data-testid="generalize-hint">(.*?)</span>', page(client, world, OVERVIEW))
+    assert "30-39" in hint.group(1) and "refused" in hint.group(1) and "35" in hint.group(1)
+
+
+def test_2015_a_range_is_refused_with_the_accepted_form(world):
+    from pwscup.submissions.models import Status
+    from tests.pwscup.factories import read_csv_text, score, upload
+    from tests.support import table_bytes
+
+    table = read_csv_text(world.original)
+    table.loc[0, "age"] = "30-39"
+    submission = score(upload(world, "a", table_bytes(table)))
+    assert submission.status == Status.FAILED
+    from pwscup.submissions.templatetags.job_messages import job_message
+
+    message = job_message(submission)
+    assert "row 1 ('30-39')" in message
+    assert "every age from 30 to 39 by 35" in message and "a range such as 30-39" in message
