@@ -14,6 +14,7 @@ from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
 from pwscup.core.files import OrganizerCsv, opened
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
+from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 from pwscup.kinds.registry import get_kind
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 
@@ -231,6 +232,32 @@ def round_phases_close(*, round: Round, now=None) -> int:
         phase.save(update_fields=["opens_at", "closes_at"])
         closed += 1
     return closed
+
+
+def round_phase_open_now(*, round: Round, kind: str, now=None) -> Phase:
+    """Open the round's phase ``kind`` now, ahead of its schedule (a lecturer running both
+    phases in one lesson): every phase scheduled before it and still open, or still to come,
+    closes now, as *Close now* closes it. A phase open already stays as it is; else it opens
+    now and keeps its closing time when that is still ahead, or runs from now for its planned
+    length, or for the bundles' ``EMPTY_PHASE_LENGTH`` when *Close now* or a publication
+    collapsed it (the one rule for a phase that lost its length, ``pwscup.kinds.bundles``).
+    Returns the phase."""
+    now = now or timezone.now()
+    phase = Phase.objects.get(round=round, kind=kind)
+    for earlier in Phase.objects.filter(
+        round=round, opens_at__lt=phase.opens_at, closes_at__gt=now
+    ).exclude(pk=phase.pk):
+        earlier.opens_at = min(earlier.opens_at, now)
+        earlier.closes_at = now
+        earlier.save(update_fields=["opens_at", "closes_at"])
+    if phase.opens_at <= now < phase.closes_at:
+        return phase
+    if phase.closes_at <= now:
+        planned = phase.closes_at - phase.opens_at
+        phase.closes_at = now + (planned if planned > dt.timedelta(0) else EMPTY_PHASE_LENGTH)
+    phase.opens_at = now
+    phase.save(update_fields=["opens_at", "closes_at"])
+    return phase
 
 
 def audit_record(

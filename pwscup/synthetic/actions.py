@@ -3,9 +3,12 @@
 Each calls one service."""
 
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from pwscup.competitions.models import Phase
+from pwscup.core.time_zones import zone_or_default
 from pwscup.kinds.actions import RoundAction
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
@@ -23,6 +26,20 @@ def _freeze(*, user, round) -> str:
         "Froze the round: %(n)d targets published.",
         len(targets),
     ) % {"n": len(targets)}
+
+
+def _attack_now(*, user, round) -> str:
+    targets, attack = services.attack_phase_open_now(synthetic=synthetic_of(round), user=user)
+    return ngettext(
+        "The attack phase is open until %(closes)s: %(n)d target published.",
+        "The attack phase is open until %(closes)s: %(n)d targets published.",
+        len(targets),
+    ) % {"n": len(targets), "closes": _in_round_zone(attack.closes_at, round)}
+
+
+def _in_round_zone(at, round) -> str:
+    """``at`` as the round's pages show a date (its time zone, ``Y-m-d H:i T``)."""
+    return date_format(at.astimezone(zone_or_default(round.timezone)), "Y-m-d H:i T")
 
 
 def _publish(*, user, round) -> str:
@@ -56,6 +73,18 @@ ACTIONS = {
         gettext_lazy("Freeze the releases"),
         _freeze,
     ),
+    "attack_now": RoundAction(
+        gettext_lazy("Open the attack phase now"),
+        gettext_lazy(
+            "For a class that plays both phases in one sitting: the release phase closes now, "
+            "the releases are frozen (each team's final release is published with its "
+            "challenge set and the auxiliary table) and the attack phase opens now. It keeps "
+            "its closing time if that is still ahead, else it runs for its planned length "
+            "(7 days if it has none) from now."
+        ),
+        gettext_lazy("Freeze and open the attack phase"),
+        _attack_now,
+    ),
     "publish": RoundAction(
         gettext_lazy("Publish the results"),
         gettext_lazy(
@@ -86,6 +115,9 @@ def synthetic_actions(round_) -> dict[str, RoundAction]:
     shown = {"hide" if synthetic.results_published else "publish"}
     if not synthetic.results_published:
         shown.add("freeze")
+        attack = next((p for p in round_.phases.all() if p.kind == Phase.Kind.ATTACK), None)
+        if attack is not None and not attack.opens_at <= now < attack.closes_at:
+            shown.add("attack_now")
     if any(phase.closes_at > now for phase in round_.phases.all()):
         shown.add("close")
     return {name: action for name, action in ACTIONS.items() if name in shown}

@@ -7,7 +7,7 @@ from pwscup.synthetic.services.common import (
     SCORE_TARGET_TASK,
 )
 from pwscup.synthetic.services.draws import draws_for_teams, team_draw, teams_changed
-from pwscup.synthetic.services.freeze import round_freeze, target_score
+from pwscup.synthetic.services.freeze import attack_phase_open_now, round_freeze, target_score
 from pwscup.synthetic.services.releases import release_score, release_select, release_upload
 from pwscup.synthetic.services.rounds import (
     results_hide,
@@ -21,6 +21,7 @@ __all__ = [
     "SCORE_ATTACK_TASK",
     "SCORE_RELEASE_TASK",
     "SCORE_TARGET_TASK",
+    "attack_phase_open_now",
     "attack_score",
     "attack_upload",
     "draws_for_teams",

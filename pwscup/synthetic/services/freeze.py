@@ -5,9 +5,11 @@ scores the built-in attacks on it (``target_score``)."""
 import numpy as np
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import AuditEntry
-from pwscup.competitions.services import audit_record
+from pwscup.competitions.models import AuditEntry, Phase
+from pwscup.competitions.services import audit_record, round_phase_open_now
+from pwscup.core.errors import Refused
 from pwscup.notifications.services import notify_round_frozen
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
@@ -59,6 +61,36 @@ def round_freeze(*, synthetic: SyntheticRound, user=None, now=None) -> list[SynT
         transaction.on_commit(lambda: [broker.job_send(SCORE_TARGET_TASK, t.pk) for t in changed])
     notify_round_frozen(round=synthetic.round, frozen_at=now)
     return changed
+
+
+def attack_phase_open_now(
+    *, synthetic: SyntheticRound, user=None, now=None
+) -> tuple[list[SynTarget], Phase]:
+    """The organizer's way from the release phase to the attack phase ahead of the schedule
+    (a class playing both phases in one lesson): the release phase closes now, the releases
+    are frozen (``round_freeze``) and the attack phase opens now; it keeps its closing time
+    when that is still ahead, else it runs for its planned length from now
+    (``round_phase_open_now``, the core's rule). Refused once the results are published: a
+    published ranking never changes. Returns the targets (re)published and the phase."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        synthetic = locked(synthetic)
+        if synthetic.results_published:
+            raise Refused(
+                _("The results are published: the attack phase cannot open again."), status=409
+            )
+        attack = round_phase_open_now(round=synthetic.round, kind=Phase.Kind.ATTACK, now=now)
+        if user is not None:
+            audit_record(
+                user=user,
+                competition=synthetic.round.competition,
+                round=synthetic.round,
+                action=AuditEntry.Action.ROUND_EDITED,
+                attack_phase_opens=attack.opens_at.isoformat(),
+                attack_phase_closes=attack.closes_at.isoformat(),
+            )
+        targets = round_freeze(synthetic=synthetic, user=user, now=now)
+    return targets, attack
 
 
 def builtin_attacks(*, synthetic: SyntheticRound, target: SynTarget) -> dict:
