@@ -16,6 +16,9 @@ Cases (the submission always has 5 % deleted rows and 10 % noise on the SA):
 ``nomatch``  every kept row's QI combination is absent from X (household_size 1 with
              2 children never occurs in generated data), so EUC2 and E2 fall back to
              all rows for every row.
+``decimals`` ``normal`` on a copy of X whose 12 SA columns hold decimals with cents
+             (``43969.61``: as many distinct values as rows), and its submission: the
+             engine's cost of turning many distinct texts into numbers (issue 38).
 
 Targets (issue 8), every case checked and reported PASS or FAIL:
 
@@ -61,7 +64,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-CASES = ("normal", "match1", "nomatch")
+CASES = ("normal", "match1", "nomatch", "decimals")
 REPEAT_UP_TO = 100_000  # rows; smaller sizes are timed best of REPEATS
 REPEATS = 3
 INDICATORS = {"sa": "food", "bins": 5, "l": 2}
@@ -88,6 +91,8 @@ def _peak_gib() -> float:
 
 def prepare(size: int, directory: Path) -> dict:
     """Generate X and the submissions of every case, write them as CSV."""
+    import numpy as np
+
     import scoring
     from scoring.datasets import default_config_dict, generate_anonymized, generate_original
 
@@ -106,10 +111,20 @@ def prepare(size: int, directory: Path) -> dict:
     scoring.write_csv(anonymized, directory / "a.csv")
     written = time.perf_counter() - started
     scoring.write_csv(nomatch, directory / "a_nomatch.csv")
+    cents = np.random.default_rng(38).integers(0, 100, size=len(original)) / 100
+    decimals = original.copy()
+    for column in default_config_dict()["sa"]:
+        decimals[column] = [f"{v:.2f}" for v in decimals[column].astype(float) + cents]
+    scoring.write_csv(decimals, directory / "x_decimals.csv")
+    scoring.write_csv(
+        generate_anonymized(decimals, seed=1, delete_fraction=0.05, sa_noise=0.1),
+        directory / "a_decimals.csv",
+    )
 
     config = {**default_config_dict(), "indicators": INDICATORS}
     (directory / "normal.json").write_text(json.dumps(config))
     (directory / "nomatch.json").write_text(json.dumps(config))
+    (directory / "decimals.json").write_text(json.dumps(config))
     (directory / "match1.json").write_text(json.dumps({**config, "match_qi": ["sex"]}))
     return {
         "generate_s": generated,
@@ -119,7 +134,11 @@ def prepare(size: int, directory: Path) -> dict:
 
 
 def _submission(case: str) -> str:
-    return "a_nomatch.csv" if case == "nomatch" else "a.csv"
+    return {"nomatch": "a_nomatch.csv", "decimals": "a_decimals.csv"}.get(case, "a.csv")
+
+
+def _original(case: str) -> str:
+    return "x_decimals.csv" if case == "decimals" else "x.csv"
 
 
 def pandas_parse(directory: Path, case: str) -> dict:
@@ -129,7 +148,7 @@ def pandas_parse(directory: Path, case: str) -> dict:
     best = best_cpu = float("inf")
     for _ in range(_repeats(directory)):
         started, cpu = time.perf_counter(), time.process_time()
-        pd.read_csv(directory / "x.csv")
+        pd.read_csv(directory / _original(case))
         pd.read_csv(directory / _submission(case))
         best = min(best, time.perf_counter() - started)
         best_cpu = min(best_cpu, time.process_time() - cpu)
@@ -152,7 +171,7 @@ def score(directory: Path, case: str) -> dict:
     for _ in range(_repeats(directory)):
         run: dict = {}
         started, cpu = time.perf_counter(), time.process_time()
-        original = scoring.load_table(directory / "x.csv", name="x.csv")
+        original = scoring.load_table(directory / _original(case), name="x.csv")
         run["read_x_s"] = time.perf_counter() - started
         clock = time.perf_counter()
         anonymized = scoring.load_table(directory / submission, name=submission)
