@@ -1,5 +1,6 @@
-"""Form helpers: fields whose bounds come from the database columns they are stored in, and
-a service's ``ValidationError`` shown next to the fields."""
+"""Form helpers: fields whose bounds come from the database columns they are stored in, a
+service's ``ValidationError`` shown next to the fields, the comma-separated lists the round
+forms take, and the round forms' "advanced" JSON view."""
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -22,3 +23,17 @@ def add_errors(form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, messages_)
     else:
         form.add_error(None, error.messages)
+
+
+def comma_list(text: str | None) -> list[str]:
+    """``"F, M"`` → ``["F", "M"]``: a field's comma-separated items, blanks dropped."""
+    return [item.strip() for item in (text or "").split(",") if item.strip()]
+
+
+class ConfigJsonView:
+    """A round form whose fields build the configuration, with an *Advanced* JSON view (the
+    field ``config``) that, when filled in, is the configuration instead."""
+
+    def uses_json(self) -> bool:
+        """Whether the JSON view is filled in (then it is the configuration)."""
+        return bool((self.data.get(self.add_prefix("config")) or "").strip())

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
-from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.core.form_fields import POSITIVE_INT_MAX, ConfigJsonView, comma_list
 from pwscup.core.time_zones import TimeZoneField
 from scoring.bounded_json import MAX_BYTES
 
@@ -167,11 +167,6 @@ ATTRIBUTE_ROWS = 8  # rows shown for attributes (a longer list: the JSON view)
 TARGET_ROWS = 6
 
 
-def _listed(text: str) -> list[str]:
-    """``"F, M"`` → ``["F", "M"]``: comma-separated items, blanks dropped."""
-    return [item.strip() for item in (text or "").split(",") if item.strip()]
-
-
 class AttributeRowForm(forms.Form):
     """One attribute: the hidden table's column and its public, ordered domain."""
 
@@ -218,7 +213,7 @@ def _level_id(epsilon: str) -> str:
     return "eps-" + re.sub(r"[^0-9A-Za-z.\-]", "_", epsilon)
 
 
-class DPRoundForm(forms.Form):
+class DPRoundForm(ConfigJsonView, forms.Form):
     """A new DP round: its fields build the configuration the service checks
     (``dp_round_create``); the JSON view (``config``), when filled, replaces them."""
 
@@ -389,10 +384,6 @@ class DPRoundForm(forms.Form):
         """The bound fields of the levels and tracks, in order (the template's fieldset)."""
         return [self[name] for name in self.CONFIG_FIELDS]
 
-    def uses_json(self) -> bool:
-        """Whether the JSON view is filled in (then it is the configuration)."""
-        return bool((self.data.get(self.add_prefix("config")) or "").strip())
-
     def is_valid(self) -> bool:
         valid = super().is_valid()
         if self.uses_json():
@@ -412,7 +403,7 @@ class DPRoundForm(forms.Form):
 
     def _attributes(self) -> dict:
         return {
-            row.cleaned_data["name"].strip(): _listed(row.cleaned_data.get("values", ""))
+            row.cleaned_data["name"].strip(): comma_list(row.cleaned_data.get("values", ""))
             for row in self.attribute_rows
             if row.cleaned_data.get("name", "").strip()
         }
@@ -420,7 +411,7 @@ class DPRoundForm(forms.Form):
     def _workload(self) -> list[dict]:
         workload = []
         for row in self.target_rows:
-            names = _listed(row.cleaned_data.get("attributes", ""))
+            names = comma_list(row.cleaned_data.get("attributes", ""))
             if names:
                 target_id = row.cleaned_data.get("target_id", "").strip() or "_".join(names)
                 workload.append({"id": target_id, "attributes": names})
@@ -436,7 +427,7 @@ class DPRoundForm(forms.Form):
             "workload": self._workload(),
             "levels": [
                 {"id": _level_id(epsilon.replace(" ", "")), "epsilon": epsilon}
-                for epsilon in _listed(data.get("levels", ""))
+                for epsilon in comma_list(data.get("levels", ""))
             ],
             "tracks": {"interactive": bool(data.get("interactive")), "batch": data["batch"]},
             "query_types": list(data.get("query_types") or []),
@@ -501,6 +492,6 @@ class DPRoundForm(forms.Form):
         data = row.cleaned_data or {}
         if key_field == "target_id":
             return data.get("target_id", "").strip() or "_".join(
-                _listed(data.get("attributes", ""))
+                comma_list(data.get("attributes", ""))
             )
         return data.get(key_field, "").strip()

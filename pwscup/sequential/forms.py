@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.dates import dates_check, form_dates_check
-from pwscup.core.form_fields import add_errors, positive_int_field
+from pwscup.core.form_fields import ConfigJsonView, add_errors, comma_list, positive_int_field
 from pwscup.core.json_input import json_input
 from pwscup.core.time_zones import TimeZoneField
 
@@ -154,11 +154,7 @@ QI_ROWS = 6  # rows shown (a longer list: the JSON view)
 GATE_METRICS = ("IL", "CF_ratio", "SUP", "TMP")
 
 
-def _listed(text: str) -> list[str]:
-    return [item.strip() for item in (text or "").split(",") if item.strip()]
-
-
-class SequentialRoundForm(ScheduleFields):
+class SequentialRoundForm(ConfigJsonView, ScheduleFields):
     """A new sequential round: its fields build the configuration the service checks
     (``sequential_round_create``); the JSON view (``config``), when filled, replaces them."""
 
@@ -346,10 +342,6 @@ class SequentialRoundForm(ScheduleFields):
     def schedule_fields(self):
         return [self[name] for name in self.SCHEDULE_FIELDS]
 
-    def uses_json(self) -> bool:
-        """Whether the JSON view is filled in (then it is the configuration)."""
-        return bool((self.data.get(self.add_prefix("config")) or "").strip())
-
     def is_valid(self) -> bool:
         valid = super().is_valid()
         if self.uses_json():
@@ -374,7 +366,7 @@ class SequentialRoundForm(ScheduleFields):
             "m": data.get("m"),
             "qi": qi,
             "sa": (data.get("sa") or "").strip(),
-            "sa_domain": _listed(data.get("sa_domain", "")) or None,
+            "sa_domain": comma_list(data.get("sa_domain", "")) or None,
             "mode": data.get("mode") or "online",
             "require": data.get("require") or "m-invariant",
             "require_m_eligible": bool(data.get("require_m_eligible")),
