@@ -37,7 +37,8 @@ deleted at the end).
 The load (Locust 2.47.0, in a process of its own): 300 users (3 per team, each from its own
 loopback address, 127.0.x.y: nginx limits connections per address) log in as a browser sent
 to the login form by the round page (the form, the log-in, the round page: before the window,
-not in its figures), then, during ``--seconds``:
+not in its figures; a log-in the server sheds with a 503 is sent again after its
+``Retry-After``, as its user would, and counted apart), then, during ``--seconds``:
 
 * each user opens a page every 10 s with constant pacing (first one at a random moment of
   the first 10 s): the round page 50 %, the leaderboard 30 %, the attack matrix 10 %, the
@@ -127,6 +128,8 @@ KINDS = (
     "upload POST",
 )
 LOGIN_STEPS = ("login page", "login", "after login")  # before the window, apart
+LOGIN_TRIES = 5  # a user whose log-in is shed (503) tries again, at most this many times
+SHED_WAIT_MAX_S = 30.0  # a longer Retry-After is not waited for
 PAGE_KINDS = ("round page", "submit tab", "leaderboard", "matrix", "final", "fragment 200")
 PAGE_P95_MS, POLL_304_P95_MS, VISIBLE_P95_S = 150.0, 20.0, 3.0
 
@@ -177,6 +180,18 @@ def percentile(values, p: float) -> float | None:
 def problem(response) -> str:
     """Why a Locust response is a failure: the connection's error, else its status."""
     return str(response.error) if response.error else f"status {response.status_code}"
+
+
+def shed_wait(response) -> float | None:
+    """The seconds a shed answer (503 with a numeric ``Retry-After``, the admission
+    control's page) asks to wait before trying again; None for any other answer."""
+    if response.status_code != 503:
+        return None
+    try:
+        wait = float(response.headers.get("Retry-After", ""))
+    except ValueError:
+        return None
+    return wait if 0 <= wait <= SHED_WAIT_MAX_S else None
 
 
 def fmt(value, digits: int = 1) -> str:
@@ -794,32 +809,54 @@ def load_process(state_file: Path) -> None:
 
         def login(self):
             """As a browser sent to the login form by the round page: the form, the log-in,
-            the round page it leads back to (not in the window's figures)."""
+            the round page it leads back to (not in the window's figures). A log-in the
+            server sheds (503 with ``Retry-After``, its page saying "try again in a few
+            seconds") is sent again after that wait, as its user would, at most
+            ``LOGIN_TRIES`` times; each shed answer is counted apart ("login shed")."""
             login_url = f"/accounts/login/?next={urls['round page']}"
             try:
-                with self.client.get(login_url, name="login page", catch_response=True) as page:
-                    if page.status_code != 200:
-                        page.failure(problem(page))
-                with self.client.post(
-                    login_url,
-                    data={
-                        "username": self.me["username"],
-                        "password": state["password"],
-                        "csrfmiddlewaretoken": self.client.cookies.get("csrftoken", ""),
-                        "next": urls["round page"],
-                    },
-                    name="login",
-                    allow_redirects=False,
-                    catch_response=True,
-                ) as response:
-                    location = response.headers.get("Location")
-                    if response.status_code != 302 or "sessionid" not in self.client.cookies:
-                        response.failure(f"not logged in (status {response.status_code})")
-                        location = None
+                for attempt in range(1, LOGIN_TRIES + 1):
+                    location, wait = self.try_login(login_url, last=attempt == LOGIN_TRIES)
+                    if wait is None:
+                        break
+                    gevent.sleep(wait)
                 if location:
                     self.get_page("after login", location)
             finally:
                 logged_in[0] += 1
+
+        def try_login(self, login_url: str, *, last: bool):
+            """One try: the form and its POST. Returns (the redirect's address or None, the
+            seconds to wait before trying again, or None when there is no point)."""
+            with self.client.get(login_url, name="login page", catch_response=True) as page:
+                wait = shed_wait(page)
+                if wait is not None and not last:
+                    page.success()
+                    logins.append(["login shed", 0, ""])
+                    return None, wait
+                if page.status_code != 200:
+                    page.failure(problem(page))
+            with self.client.post(
+                login_url,
+                data={
+                    "username": self.me["username"],
+                    "password": state["password"],
+                    "csrfmiddlewaretoken": self.client.cookies.get("csrftoken", ""),
+                    "next": urls["round page"],
+                },
+                name="login",
+                allow_redirects=False,
+                catch_response=True,
+            ) as response:
+                wait = shed_wait(response)
+                if wait is not None and not last:
+                    response.success()
+                    logins.append(["login shed", 0, ""])
+                    return None, wait
+                if response.status_code != 302 or "sessionid" not in self.client.cookies:
+                    response.failure(f"not logged in (status {response.status_code})")
+                    return None, None
+                return response.headers.get("Location"), None
 
         def get_page(self, kind: str, url: str):
             with self.client.get(
@@ -1083,6 +1120,7 @@ def report(args, results: dict, client: dict, server: dict, uploads: dict, meter
     logins = [ms for step, ms, _error in results["logins"] if step == "login"]
     login_errors = sorted({error for _step, _ms, error in results["logins"] if error})
     login_failed = sum(1 for _step, _ms, error in results["logins"] if error)
+    login_shed = sum(1 for step, _ms, _error in results["logins"] if step == "login shed")
     users = args.teams * MEMBERS
     print(
         f"\nrush: {args.teams} teams, {users} users (1 page / {PACE_S:.0f} s each), "
@@ -1093,7 +1131,8 @@ def report(args, results: dict, client: dict, server: dict, uploads: dict, meter
     print(
         f"log-ins before the window (form, log-in, round page): {len(logins)} in "
         f"{results['login_s']:.1f} s, log-in p50 {fmt(percentile(logins, 50), 0)} ms, "
-        f"p95 {fmt(percentile(logins, 95), 0)} ms; {login_failed} failed requests"
+        f"p95 {fmt(percentile(logins, 95), 0)} ms; {login_shed} shed (503) and sent again "
+        f"after Retry-After; {login_failed} failed requests"
         + (f" ({'; '.join(login_errors[:3])})" if login_errors else "")
     )
     header = f"{'':<14}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}"
@@ -1210,6 +1249,7 @@ def report(args, results: dict, client: dict, server: dict, uploads: dict, meter
             "count": len(logins),
             "p50": percentile(logins, 50),
             "p95": percentile(logins, 95),
+            "shed and sent again": login_shed,
             "failed requests": login_failed,
             "errors": login_errors,
             "seconds": results["login_s"],
