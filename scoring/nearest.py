@@ -42,6 +42,14 @@ splits peeling off a few outliers each, is most of the build). With ``cKDTree``:
 rotation, dimension reduction with exact pruning, triangle-inequality shortcuts from each
 true row's nearest neighbour, dual-tree search; and brute force with BLAS (hopeless at a
 million rows: 10^13 multiply-adds).
+
+What the forest earns (measured on this search, 2 cores, same answers bit for bit): 10x
+faster than scipy's ``cKDTree`` at 100,000 rows and 27x at 1,000,000 (6.3-7.5 s against
+173 s), 35x faster than scikit-learn's ``kd_tree`` at 100,000 rows (its ``ball_tree`` did not
+finish in 400 s). Its one cost is numba's compile, 5.9 s on a cold cache: the worker image
+compiles it at build time into ``NUMBA_CACHE_DIR`` (``warm_up``, scripts/docker/Dockerfile),
+so no upload pays it. Without numba (the toolkit without its ``fast`` extra) the large
+classes fall back to the numpy blocks, same answers, slower.
 """
 
 from __future__ import annotations

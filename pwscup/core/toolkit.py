@@ -32,18 +32,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DISTRIBUTION = "pwscup-toolkit"
 #: The third-party distributions ``scoring`` imports (a test checks the lists against its
-#: imports); their versions are the platform's pins. What every score needs:
-REQUIRED = ("numpy", "pandas", "scipy", "scikit-learn", "charset-normalizer")
-#: The rest are extras of the wheel: they change speed, never a number (the wheel without
-#: them reproduces the server's scores, which are computed with them:
-#: tests/pwscup/test_toolkit_wheel.py). ``fast``: numba's compiled nearest-row search behind
+#: imports); their versions are the platform's pins. What the anonymize-and-attack game's
+#: 14 scores, the sequential round's scores and the client need (a fresh environment of
+#: about 190 MB):
+REQUIRED = ("numpy", "pandas", "charset-normalizer")
+#: The rest are extras of the wheel, imported on first use (``scoring.extras``: a command
+#: that needs a missing one says which extra to install). Two add speed, never a number (the
+#: wheel without them reproduces the server's scores, which are computed with them:
+#: tests/pwscup/test_toolkit_wheel.py): ``fast``, numba's compiled nearest-row search behind
 #: EUC (10x scipy's cKDTree at 100k rows; without it, every candidate of a row's class is
 #: compared in numpy blocks, ``scoring.nearest``) and Arrow's CSV reader (without it, the
-#: checking reader reads every file). ``dp``: OpenDP's Laplace sampler, which only the
-#: platform's own answers use (``scoring.dp.laplace``). Without them a fresh environment
-#: holds about 390 MB instead of 975 MB.
-EXTRAS = {"fast": ("numba", "pyarrow"), "dp": ("opendp",)}
-NEEDS = REQUIRED + tuple(name for names in EXTRAS.values() for name in names)
+#: checking reader reads every file). The others are what one game's code truly needs:
+#: ``kit``, scipy for the starter kit's baseline attacks (nearest rows, matching); ``dp``,
+#: scipy for the DP round's ranks and plausibility tests; ``synthetic``, scikit-learn for the
+#: synthetic round's scores and attacks. Each round kind names the extra its pages and kit
+#: install (``install_argument``). ``opendp``: OpenDP's Laplace sampler, which only the
+#: platform's own answers use (``scoring.dp.laplace``; 270 MB, no team needs it).
+#: Fresh environments measured: the wheel alone 189 MB; with kit or dp 332 MB, synthetic
+#: 391 MB, fast 566 MB.
+EXTRAS = {
+    "fast": ("numba", "pyarrow"),
+    "kit": ("scipy",),
+    "dp": ("scipy",),
+    "synthetic": ("scikit-learn", "scipy"),
+    "opendp": ("opendp",),
+}
+NEEDS = tuple(dict.fromkeys(REQUIRED + tuple(n for names in EXTRAS.values() for n in names)))
 #: What the wheel holds, relative to the repository. ``pwscup/__init__.py`` imports nothing
 #: (the Celery app is loaded on first use), so ``pwscup.client`` works without the server.
 SOURCES = ("scoring", "pwscup/__init__.py", "pwscup/client")
@@ -81,6 +95,17 @@ def toolkit_extras() -> dict[str, list[str]]:
 def wheel_filename(version: str | None = None) -> str:
     version = version or platform_metadata()["version"]
     return f"{DISTRIBUTION.replace('-', '_')}-{version}-py3-none-any.whl"
+
+
+def install_argument(extra: str | None = None) -> str:
+    """What follows ``pip install`` on a round's pages and in its kit's README: the wheel,
+    with the extra its kind's code needs (``EXTRAS``), quoted for every shell (bash, zsh,
+    PowerShell, cmd) since square brackets are a pattern to some."""
+    if extra is None:
+        return wheel_filename()
+    if extra not in EXTRAS:
+        raise LookupError(f"the toolkit has no extra {extra!r}")
+    return f'"{wheel_filename()}[{extra}]"'
 
 
 def _source_files() -> Iterator[Path]:

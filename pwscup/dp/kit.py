@@ -18,9 +18,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from pwscup.core.kits import KitFile
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.dp import engine, estimation
 from pwscup.dp.models import DPRound
+
+#: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
+TOOLKIT_EXTRA = "dp"
 
 CONFIG_NAME = "dp_config.json"
 SAMPLE_NAME = "sample_estimate.csv"
@@ -79,6 +82,7 @@ def _readme_context(dp_round: DPRound, team) -> dict:
         "sample": SAMPLE_NAME,
         "practice": PRACTICE_NAME,
         "wheel": wheel_filename(),
+        "install": install_argument(TOOLKIT_EXTRA),
         "rows": dp_round.round.original_rows,
         "level": first["id"],
         "epsilon": first["epsilon"],

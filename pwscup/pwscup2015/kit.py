@@ -20,7 +20,7 @@ from pwscup.competitions.selectors import (
     table_config,
 )
 from pwscup.core.kits import KitFile
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.pwscup2015.scoring_guide import (
     config_download_name,
     original_download_name,
@@ -28,6 +28,9 @@ from pwscup.pwscup2015.scoring_guide import (
 )
 from pwscup.pwscup2015.selectors import round_targets, team_dataset, team_original_table
 from scoring import kit
+
+#: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
+TOOLKIT_EXTRA = "kit"
 
 
 def kit_download_name(*, round: Round) -> str:
@@ -75,6 +78,7 @@ def round_kit_files(*, round: Round, team: Team | None, is_organizer: bool, now=
         "targets": [t.team.slug for t in targets],
         "levels": ",".join(f"{column}:1" for column in example),
         "wheel": wheel_filename(),
+        "install": install_argument(TOOLKIT_EXTRA),
     }
     files = []
     if data_field:

@@ -18,10 +18,13 @@ from django.utils import timezone
 
 from pwscup.accounts.models import Team
 from pwscup.core.kits import KitFile, kit_archive
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.synthetic import engine, services
 from pwscup.synthetic.models import SyntheticRound
 from scoring.synthetic.kit import independent_marginals, table_text
+
+#: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
+TOOLKIT_EXTRA = "synthetic"
 
 POPULATION_NAME = "population.json"
 CONFIG_NAME = "config.json"
@@ -75,6 +78,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
             "%Y-%m-%d %H:%M %Z"
         ),
         "wheel": wheel_filename(),
+        "install": install_argument(TOOLKIT_EXTRA),
         "population": POPULATION_NAME,
         "config_name": CONFIG_NAME,
         "train": train_name(team),

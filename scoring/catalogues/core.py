@@ -22,6 +22,12 @@ _SAVE_UTF8 = {
 
 # code -> {language: template}; placeholders are str.format fields of ``params``.
 CORE_MESSAGES: dict[str, dict[str, str]] = {
+    "toolkit.extra_missing": {
+        "en": "This command needs {package}, which the toolkit installs with its extra "
+        "[{extra}]: pip install {install}",
+        "ja": "このコマンドには {package} が必要です。ツールキットの追加機能 [{extra}] で"
+        "インストールしてください: pip install {install}",
+    },
     "table.unreadable": {
         "en": "{name}: cannot read the file ({reason}).",
         "ja": "{name}: ファイルを読めません（{reason}）。",

@@ -31,6 +31,7 @@ from scoring.dp.config import DPConfig
 from scoring.dp.data import column_codes, histogram_of_codes, table_codes, target_cells
 from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
+from scoring.extras import optional
 from scoring.messages import clip
 
 
@@ -182,8 +183,7 @@ def opendp_laplace_noise(cells: int, *, scale: float) -> np.ndarray:
     The platform's answers use this: OpenDP samples the float Laplace exactly on a fine
     grid, so the answer's low bits carry nothing about the true count.
     """
-    import opendp.prelude as dp  # a compiled wheel: loaded only where answers are drawn
-
+    dp = optional("opendp.prelude", extra="opendp")  # loaded only where answers are drawn
     dp.enable_features("contrib")
     space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
     measurement = dp.m.make_laplace(*space, scale=float(scale))
@@ -192,8 +192,7 @@ def opendp_laplace_noise(cells: int, *, scale: float) -> np.ndarray:
 
 def opendp_laplace_answer(truth, *, scale: float) -> np.ndarray:
     """``truth + noise`` with OpenDP adding the noise to the true values themselves."""
-    import opendp.prelude as dp
-
+    dp = optional("opendp.prelude", extra="opendp")
     dp.enable_features("contrib")
     space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
     measurement = dp.m.make_laplace(*space, scale=float(scale))

@@ -20,14 +20,13 @@ import math
 from fractions import Fraction
 
 import numpy as np
-from scipy.special import gammainc, gammaincc
-from scipy.stats import norm
 
 from scoring.dp.config import DPConfig
 from scoring.dp.data import histogram_of_codes
 from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.dp.pk import Channel, ReleasePlan, target_channel
+from scoring.extras import optional
 from scoring.messages import clip
 
 NORMAL_APPROXIMATION_CELLS = 1000
@@ -35,7 +34,7 @@ NORMAL_APPROXIMATION_CELLS = 1000
 
 def tail_threshold(z: float = 4.0) -> float:
     """``Pr(Z > z)`` for a standard normal: 3.167e-5 at z = 4."""
-    return float(norm.sf(z))
+    return float(optional("scipy.stats", extra="dp").norm.sf(z))
 
 
 def release_moments(truth, channel: Channel) -> tuple[np.ndarray, np.ndarray]:
@@ -116,10 +115,13 @@ def laplace_counts_test(counts, truth, *, scale: float, z_limit: float = 4.0) ->
     cells = counts.size
     statistic = float(np.abs(counts - truth).sum() / scale)
     if cells > NORMAL_APPROXIMATION_CELLS:
+        norm = optional("scipy.stats", extra="dp").norm
         standard = (statistic - cells) / math.sqrt(cells)
         lower, upper = float(norm.cdf(standard)), float(norm.sf(standard))
     else:
-        lower, upper = float(gammainc(cells, statistic)), float(gammaincc(cells, statistic))
+        special = optional("scipy.special", extra="dp")
+        lower = float(special.gammainc(cells, statistic))
+        upper = float(special.gammaincc(cells, statistic))
     limit = tail_threshold(z_limit)
     return {
         "T": statistic,

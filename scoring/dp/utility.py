@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
 
 from scoring import ranking
+from scoring.extras import optional
 
 
 def l2(estimate, truth) -> float:
@@ -38,6 +38,7 @@ def spearman(estimate, truth) -> float:
 
 def spearman_rows(estimates: np.ndarray, truth) -> np.ndarray:
     """ρ_s of each row of ``estimates`` (trials × V) against ``truth``, vectorised."""
+    rankdata = optional("scipy.stats", extra="dp").rankdata
     estimates = np.atleast_2d(np.asarray(estimates, dtype=float))
     rx = rankdata(estimates, axis=1)
     ry = rankdata(np.asarray(truth, dtype=float))

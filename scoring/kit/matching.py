@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from scoring.extras import optional
 from scoring.kit._common import KitError
 from scoring.kit.neighbors import Candidates
 
@@ -65,7 +66,7 @@ def attack_id(
 
 
 def _lsap(index: np.ndarray, distance: np.ndarray) -> np.ndarray:
-    from scipy.optimize import linear_sum_assignment
+    linear_sum_assignment = optional("scipy.optimize", extra="kit").linear_sum_assignment
 
     m = index.shape[0]
     guess = np.full(m, -1, dtype=np.int64)

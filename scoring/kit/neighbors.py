@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import cKDTree
 
+from scoring.extras import optional
 from scoring.kit._common import KitError
 from scoring.nearest import tie_threshold
 from scoring.prepare import TableCache, class_ids, deleted_mask
@@ -124,7 +124,8 @@ class _DistinctPoints:
         self.starts = np.r_[0, np.cumsum(self.counts)[:-1]]
         # Sliding-midpoint splits and 64-point leaves: both faster than cKDTree's defaults on
         # these queries.
-        self.tree = cKDTree(self.unique, balanced_tree=False, leafsize=64)
+        spatial = optional("scipy.spatial", extra="kit")
+        self.tree = spatial.cKDTree(self.unique, balanced_tree=False, leafsize=64)
 
     def rows_of(self, owners: np.ndarray, points: np.ndarray, limit: int | None = None):
         """(owner, row) pairs: the rows of each point (the first ``limit`` of each if given)."""

@@ -30,9 +30,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import roc_auc_score, roc_curve
-from sklearn.neighbors import KernelDensity
 
+from scoring.extras import optional
 from scoring.messages import clip
 from scoring.numbers import parse_integers
 from scoring.synthetic.config import tpr_key
@@ -94,10 +93,11 @@ def attack_scores(
     fpr_levels: Sequence[float],
 ) -> dict[str, float]:
     """``auc``, ``tpr@L`` for each level and ``adv`` of ``scores`` against ``labels``."""
+    metrics = optional("sklearn.metrics", extra="synthetic")
     labels = np.asarray(labels)
     scores = np.asarray(scores, dtype=np.float64)
-    fpr, tpr, _ = roc_curve(labels, scores, drop_intermediate=False)
-    result = {"auc": float(roc_auc_score(labels, scores))}
+    fpr, tpr, _ = metrics.roc_curve(labels, scores, drop_intermediate=False)
+    result = {"auc": float(metrics.roc_auc_score(labels, scores))}
     for level in fpr_levels:
         result[tpr_key(level)] = float(tpr[fpr <= level].max())
     result["adv"] = float((tpr - fpr).max())
@@ -109,7 +109,8 @@ def roc_points(
 ) -> dict[str, list[float]]:
     """The ROC curve of ``scores`` against ``labels`` (``fpr`` and ``tpr``, every threshold),
     for the pictures of the results page."""
-    fpr, tpr, _ = roc_curve(np.asarray(labels), np.asarray(scores, dtype=np.float64))
+    metrics = optional("sklearn.metrics", extra="synthetic")
+    fpr, tpr, _ = metrics.roc_curve(np.asarray(labels), np.asarray(scores, dtype=np.float64))
     return {"fpr": [round(float(v), 6) for v in fpr], "tpr": [round(float(v), 6) for v in tpr]}
 
 
@@ -151,11 +152,10 @@ def density_attack(
     """The log-density of each challenge row under a Gaussian kernel density fitted on the
     release minus the same under one fitted on the auxiliary table (Scott's bandwidth, in
     the DCR embedding): the likelihood-ratio test with ``A`` as the reference population."""
+    density = optional("sklearn.neighbors", extra="synthetic").KernelDensity
     points = population.embed(challenge)
-    under_release = KernelDensity(kernel="gaussian", bandwidth="scott").fit(
-        population.embed(release)
-    )
-    under_aux = KernelDensity(kernel="gaussian", bandwidth="scott").fit(population.embed(aux))
+    under_release = density(kernel="gaussian", bandwidth="scott").fit(population.embed(release))
+    under_aux = density(kernel="gaussian", bandwidth="scott").fit(population.embed(aux))
     return under_release.score_samples(points) - under_aux.score_samples(points)
 
 

@@ -21,17 +21,16 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from sklearn.compose import ColumnTransformer
-from sklearn.ensemble import RandomForestClassifier
-from sklearn.metrics import roc_auc_score
-from sklearn.neighbors import NearestNeighbors
-from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import OneHotEncoder
 
+from scoring.extras import optional
 from scoring.synthetic.population import Population
+
+if TYPE_CHECKING:
+    from sklearn.pipeline import Pipeline
 
 DCR_PERCENTILE = 5
 
@@ -39,14 +38,18 @@ DCR_PERCENTILE = 5
 def utility_model(population: Population) -> Pipeline:
     """The spec's model: one-hot categorical features, numeric ones as they are, a random
     forest of 100 trees (``random_state=0``, one job, so every run gives the same numbers)."""
+    compose = optional("sklearn.compose", extra="synthetic")
+    ensemble = optional("sklearn.ensemble", extra="synthetic")
+    pipeline = optional("sklearn.pipeline", extra="synthetic")
+    preprocessing = optional("sklearn.preprocessing", extra="synthetic")
     config = population.config
     categorical = [c for c in config.features if config.roles[c] == "categorical"]
-    encode = ColumnTransformer(
-        [("categorical", OneHotEncoder(handle_unknown="ignore"), categorical)],
+    encode = compose.ColumnTransformer(
+        [("categorical", preprocessing.OneHotEncoder(handle_unknown="ignore"), categorical)],
         remainder="passthrough",
     )
-    forest = RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1)
-    return Pipeline([("encode", encode), ("forest", forest)])
+    forest = ensemble.RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1)
+    return pipeline.Pipeline([("encode", encode), ("forest", forest)])
 
 
 def model_auc(train: pd.DataFrame, test: pd.DataFrame, population: Population) -> float:
@@ -59,6 +62,7 @@ def model_auc(train: pd.DataFrame, test: pd.DataFrame, population: Population) -
     ``test``, which is what ``roc_auc_score(multi_class="ovr", average="macro")`` gives
     whenever that is defined (it refuses a class absent from ``test``).
     """
+    roc_auc_score = optional("sklearn.metrics", extra="synthetic").roc_auc_score
     config = population.config
     label = config.label
     if train[label].nunique() < 2:
@@ -119,7 +123,10 @@ def nearest_distances(
 ) -> np.ndarray:
     """The L1 distance, in the DCR embedding, from each row of ``queries`` to its nearest
     row of ``base`` (:class:`sklearn.neighbors.NearestNeighbors`, exact)."""
-    search = NearestNeighbors(n_neighbors=1, metric="manhattan").fit(population.embed(base))
+    neighbors = optional("sklearn.neighbors", extra="synthetic")
+    search = neighbors.NearestNeighbors(n_neighbors=1, metric="manhattan").fit(
+        population.embed(base)
+    )
     distances, _ = search.kneighbors(population.embed(queries))
     return distances[:, 0]
 

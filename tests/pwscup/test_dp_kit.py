@@ -30,7 +30,7 @@ from scoring.dp import load_dp_config, read_estimate, write_estimate
 from tests.pwscup.dp_world import build_dp_world, close_now, toy_csv
 from tests.pwscup.test_toolkit_wheel import (  # noqa: F401 (module-scoped fixtures)
     in_env,
-    toolkit_env,
+    toolkit_dp_env,
     wheel,
 )
 
@@ -73,7 +73,7 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
     client,
     tmp_path,
     wheel,  # noqa: F811 (the imported fixture)
-    toolkit_env,  # noqa: F811
+    toolkit_dp_env,  # noqa: F811
 ):
     world = build_dp_world(slug="dpkit")
     client.force_login(world.users["a"])
@@ -90,7 +90,7 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
 
     # dp check: the server's verdict and message, for the sample and for a broken copy.
     check = pick(english, "check")
-    local = in_env(toolkit_env, check, cwd=folder)
+    local = in_env(toolkit_dp_env, check, cwd=folder)
     assert local.returncode == 0, local.stderr
     assert "sample_estimate.csv: valid" in local.stdout
     sample = (folder / "sample_estimate.csv").read_bytes()
@@ -101,7 +101,7 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
     for lang in ("en", "ja"):
         args = ["-m", "scoring", "--lang", lang, *check[2:]]
         args[args.index("sample_estimate.csv")] = "broken.csv"
-        local = in_env(toolkit_env, args, cwd=folder)
+        local = in_env(toolkit_dp_env, args, cwd=folder)
         assert local.returncode == 2
         assert local.stderr.strip() == f"error: {server.message_in(lang)}"
 
@@ -116,7 +116,7 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
     (folder / "release.csv").write_bytes(b"".join(release.streaming_content))
     command = pick(english, "estimate", containing="estimate release.csv")
     assert "--groups" in command and "gender+age:epsilon=1" in command
-    local = in_env(toolkit_env, command, cwd=folder)
+    local = in_env(toolkit_dp_env, command, cwd=folder)
     assert local.returncode == 0, local.stderr
     built = dp_estimate_from_release(
         dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-1",
@@ -138,7 +138,7 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
         ("estimate", "practice_release.csv"),
         ("score", "practice"),
     ):
-        ran = in_env(toolkit_env, pick(english, word, containing=containing), cwd=folder)
+        ran = in_env(toolkit_dp_env, pick(english, word, containing=containing), cwd=folder)
         assert ran.returncode == 0, (word, ran.stderr)
     assert ran.stdout.splitlines()[-1].startswith("mean")
 
@@ -154,7 +154,7 @@ def test_the_kit_s_commands_run_with_only_the_wheel_and_agree_with_the_server(
     server_counts = {key: np.asarray(value) for key, value in built.counts.items()}
     (folder / "server_estimate.csv").write_bytes(write_estimate(server_counts, config))
     local = in_env(
-        toolkit_env,
+        toolkit_dp_env,
         ["-m", "scoring", "dp", "score", "server_estimate.csv", "--truth", "hidden.csv",
          "--config", "dp_config.json", "--format", "json"],
         cwd=folder,

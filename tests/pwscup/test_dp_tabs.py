@@ -179,7 +179,7 @@ def test_the_kit_holds_the_config_the_sample_a_practice_table_a_readme_and_the_w
     ]
     assert "## English" in readme and "## 日本語" in readme
     assert readme.index("## English") < readme.index("## 日本語")
-    assert f"pip install {toolkit.wheel_filename()}" in readme
+    assert f'pip install "{toolkit.wheel_filename()}[dp]"' in readme
     assert "python -m venv .venv" in readme and ". .venv/bin/activate" in readme
     assert "python -m scoring dp check sample_estimate.csv --config dp_config.json" in readme
     assert practice[0] == "gender,age" and len(practice) == 1 + 10

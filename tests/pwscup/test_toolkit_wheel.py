@@ -36,20 +36,38 @@ def wheel() -> Path:
     return toolkit.toolkit_wheel(settings.PWSCUP_TOOLKIT_DIR)
 
 
-@pytest.fixture(scope="module")
-def toolkit_env(wheel, tmp_path_factory) -> dict:
-    """A fresh virtual environment with only the wheel installed (and what it requires)."""
-    where = tmp_path_factory.mktemp("toolkit") / "env"
+def fresh_toolkit_env(wheel: Path, where: Path, extra: str | None = None) -> dict:
+    """A fresh virtual environment at ``where`` with only the wheel installed (and what it
+    requires), with its ``extra`` if given, as a round's pages tell a team to install it."""
     venv.EnvBuilder(with_pip=True).create(where)
     python = where / "bin" / "python"
+    argument = str(wheel) if extra is None else f"{wheel}[{extra}]"
     installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        [str(python), "-m", "pip", "install", "--quiet", argument],
         capture_output=True,
         text=True,
         timeout=900,
     )
     assert installed.returncode == 0, installed.stderr[-3000:]
-    return {"python": python, "bin": where / "bin"}
+    return {"python": python, "bin": where / "bin", "root": where}
+
+
+@pytest.fixture(scope="module")
+def toolkit_env(wheel, tmp_path_factory) -> dict:
+    """The wheel alone, none of its extras."""
+    return fresh_toolkit_env(wheel, tmp_path_factory.mktemp("toolkit") / "env")
+
+
+@pytest.fixture(scope="module")
+def toolkit_kit_env(wheel, tmp_path_factory) -> dict:
+    """The wheel with its ``kit`` extra: the anonymize-and-attack kit's README installs it."""
+    return fresh_toolkit_env(wheel, tmp_path_factory.mktemp("toolkit-kit") / "env", "kit")
+
+
+@pytest.fixture(scope="module")
+def toolkit_dp_env(wheel, tmp_path_factory) -> dict:
+    """The wheel with its ``dp`` extra: the DP round's kit README installs it."""
+    return fresh_toolkit_env(wheel, tmp_path_factory.mktemp("toolkit-dp") / "env", "dp")
 
 
 def clean_env(toolkit_env, home) -> dict:
@@ -99,17 +117,34 @@ def test_the_wheel_requires_only_what_scoring_imports_at_the_platform_s_pins(whe
 
 def test_scoring_imports_nothing_the_toolkit_does_not_require():
     """The lists ``REQUIRED`` and ``EXTRAS`` are scoring's third-party imports: a new import
-    without a new entry would give a wheel that fails on a participant's machine."""
+    without a new entry would give a wheel that fails on a participant's machine. An extra's
+    module is imported through ``scoring.extras.optional(module, extra=...)``, whose extra
+    must install that module's distribution."""
     modules = {"charset_normalizer": "charset-normalizer", "sklearn": "scikit-learn"}
-    imported = set()
+    imported, optional = set(), []
     for path in Path(toolkit.ROOT, "scoring").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 imported |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 imported.add(node.module.split(".")[0])
-    third_party = imported - set(sys.stdlib_module_names) - {"scoring", "__future__"}
+            elif (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "optional"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                extra = next(k.value.value for k in node.keywords if k.arg == "extra")
+                optional.append((path.name, node.args[0].value.split(".")[0], extra))
+    assert {module for _, module, _ in optional} == {"scipy", "sklearn", "opendp"}
+    for where, module, extra in optional:
+        assert modules.get(module, module) in toolkit.EXTRAS[extra], (where, module, extra)
+    third_party = (
+        imported | {module for _, module, _ in optional}
+    ) - set(sys.stdlib_module_names) - {"scoring", "__future__"}
     assert {modules.get(name, name) for name in third_party} == set(toolkit.NEEDS)
+    # Required: only what the anonymize-and-attack and sequential scores need.
+    assert set(toolkit.REQUIRED) == {"numpy", "pandas", "charset-normalizer"}
 
 
 def test_the_site_serves_the_wheel_under_the_platform_s_version(client, wheel):
@@ -123,11 +158,12 @@ def test_the_site_serves_the_wheel_under_the_platform_s_version(client, wheel):
 
 @pytest.mark.django_db
 def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
-    client, tmp_path, wheel, toolkit_env
+    client, tmp_path, wheel, toolkit_env, toolkit_kit_env
 ):
     # Neither the server nor the extras: the scores below come from the slow paths (numpy
     # blocks for the nearest rows, the checking reader), the server's from numba and Arrow.
-    for module in ("django", "celery", "psycopg", "numba", "pyarrow", "opendp"):
+    modules = ("django", "celery", "psycopg", "numba", "pyarrow", "opendp", "scipy", "sklearn")
+    for module in modules:
         missing = in_env(toolkit_env, ["-c", f"import {module}"], cwd=tmp_path)
         assert missing.returncode != 0, f"{module} is installed in the toolkit's environment"
     assert in_env(toolkit_env, ["-m", "pwscup.client", "--help"], cwd=tmp_path).returncode == 0
@@ -140,7 +176,8 @@ def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
         zf.extractall(folder)
     assert (folder / wheel.name).read_bytes() == wheel.read_bytes()
     readme = (folder / "README.md").read_text(encoding="utf-8")
-    assert f"pip install {wheel.name}" in readme and "pip install -e" not in readme
+    # The kit's attack example needs the kit extra (scipy), so its README installs it.
+    assert f'pip install "{wheel.name}[kit]"' in readme and "pip install -e" not in readme
 
     made = in_env(toolkit_env, ["anonymize_example.py"], cwd=folder)
     assert made.returncode == 0, made.stderr
@@ -178,7 +215,13 @@ def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
     folder = tmp_path / "attack"
     with zipfile.ZipFile(io.BytesIO(b"".join(client.get(kit).streaming_content))) as zf:
         zf.extractall(folder)
-    attacked = in_env(toolkit_env, ["attack_example.py"], cwd=folder)
+    # Without the extra, the attack says which extra to install (not a bare import error).
+    refused = in_env(toolkit_env, ["attack_example.py"], cwd=folder)
+    assert refused.returncode != 0
+    assert "MissingExtra" in refused.stderr and "ModuleNotFoundError" not in refused.stderr
+    assert f'pip install "pwscup_toolkit-{toolkit.platform_metadata()["version"]}' in refused.stderr
+    assert '-py3-none-any.whl[kit]"' in refused.stderr
+    attacked = in_env(toolkit_kit_env, ["attack_example.py"], cwd=folder)
     assert attacked.returncode == 0, attacked.stderr
     answer = (folder / "answers" / "teamB_answer.csv").read_bytes()
     url = reverse("attack_upload", args=[world.competition.slug, world.round.slug])
@@ -225,3 +268,38 @@ def test_the_sequential_page_s_command_and_kit_give_the_stored_numbers_with_only
         env=clean_env(toolkit_env, tmp_path),
     )
     assert second.step == 2
+
+
+def site_packages_megabytes(env: dict) -> float:
+    """What the environment's installed packages take on disk (the venv's lib folder)."""
+    files = (p for p in Path(env["root"], "lib").rglob("*") if p.is_file() and not p.is_symlink())
+    return sum(p.stat().st_size for p in files) / 2**20
+
+
+def test_the_wheel_alone_is_light_and_names_the_extra_a_game_needs(tmp_path, toolkit_env):
+    # issue 38: a fresh environment with the wheel alone holds at most 250 MB.
+    assert site_packages_megabytes(toolkit_env) <= 250
+    # Each game's code that needs an extra says which one, in the reader's language (the
+    # kit's: test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores).
+    calls = {
+        "dp": "from scoring.dp.utility import spearman; spearman([1, 2, 3], [3, 1, 2])",
+        "synthetic": "from scoring.synthetic.attack import attack_scores; "
+        "attack_scores([0, 1], [0.2, 0.7], fpr_levels=[0.1])",
+    }
+    version = toolkit.platform_metadata()["version"]
+    for extra, call in calls.items():
+        program = (
+            "from scoring.extras import MissingExtra\n"
+            f"try:\n    {call}\n"
+            "except MissingExtra as error:\n"
+            "    print(error.render('en')); print(error.render('ja'))\n"
+        )
+        ran = in_env(toolkit_env, ["-c", program], cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+        english, japanese = ran.stdout.splitlines()
+        hint = f'pip install "pwscup_toolkit-{version}-py3-none-any.whl[{extra}]"'
+        assert english.startswith("This command needs ") and english.endswith(hint), english
+        assert japanese.startswith("このコマンドには ") and japanese.endswith(hint), japanese
+    # The command line imports every game's commands without the extras.
+    assert in_env(toolkit_env, ["-m", "scoring", "synth", "--help"], cwd=tmp_path).returncode == 0
+    assert in_env(toolkit_env, ["-m", "scoring", "dp", "--help"], cwd=tmp_path).returncode == 0

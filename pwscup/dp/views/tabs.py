@@ -8,7 +8,7 @@ import json
 
 from django.http import Http404
 
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.dp import guide, kit, services
 from pwscup.dp.ranking import gate_name, team_standing
 from pwscup.dp.selectors import team_levels
@@ -49,6 +49,7 @@ def _overview(access, dp_round, context):
 def _data(access, dp_round, context):
     return "data.html", {
         "wheel": wheel_filename(),
+        "install": install_argument(kit.TOOLKIT_EXTRA),
         "sample": kit.sample_preview(dp_round=dp_round),
         "sample_name": kit.sample_estimate_name(dp_round=dp_round),
     }

@@ -19,12 +19,13 @@ from pwscup.competitions.selectors import (
     round_metrics,
     round_missing_phases,
 )
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, UploadGates, render_tab
 from pwscup.pwscup2015 import example_picture, explanations, overview
 from pwscup.pwscup2015.access import targets_for_attacker
 from pwscup.pwscup2015.data_picture import data_charts
 from pwscup.pwscup2015.forms import AnonymizationUploadForm, AttackUploadForm
+from pwscup.pwscup2015.kit import TOOLKIT_EXTRA
 from pwscup.pwscup2015.leaderboards import charts
 from pwscup.pwscup2015.leaderboards.selectors import (
     attack_rates_visible_to_team,
@@ -158,6 +159,7 @@ def _data(request, access, base):
         "sample": sample_summary(round=round_, team=team) if may_download else None,
         "data_charts": data_charts(round=round_, team=team) if may_download else [],
         "wheel": wheel_filename(),
+        "install": install_argument(TOOLKIT_EXTRA),
         "targets": targets_for_attacker(access) if base["frozen"] else [],
         "show_targets": base["frozen"] and (team is not None or access.is_organizer),
         "columns": column_descriptions(round=round_),

@@ -10,12 +10,13 @@ privacy after (for everyone)."""
 
 from django.conf import settings
 
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
 from pwscup.submissions.selectors import live_etag
 from pwscup.synthetic import charts, selectors
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
+from pwscup.synthetic.kit import TOOLKIT_EXTRA
 from pwscup.synthetic.views import tab_context as tabs
 from pwscup.synthetic.views.common import synthetic_of
 
@@ -55,6 +56,7 @@ def data(request, access, state):
             "published": tabs.published_files(state=state, team=access.team) if participant else [],
             "participant": participant,
             "wheel": wheel_filename(),
+            "install": install_argument(TOOLKIT_EXTRA),
         },
     )
 
