@@ -6,8 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.cache import cache
+
 from pwscup.competitions.selectors import may_create_competitions, organized_competitions
 from pwscup.notifications.models import Notification
+
+#: The console link's answer is kept in Django's cache per user for at most this long: it
+#: costs three queries (the permission check's two, the organizer check's one) on every page,
+#: and changes only when an organizer, a group or a permission is added or removed, which
+#: forgets it at once (``console_link_forget``, from the m2m_changed receivers of
+#: ``pwscup.accounts.apps``). The bound covers what no signal reports (a ``QuerySet.update``
+#: or raw SQL on those tables); the console itself checks on the server at every request.
+CONSOLE_LINK_SECONDS = 300
 
 
 @dataclass(frozen=True)
@@ -17,11 +27,39 @@ class Header:
     admin: bool = False  # a superuser: the header also links to the Django admin
 
 
+def _console_key(user_id: int) -> str:
+    return f"pwscup:header:console:{user_id}"
+
+
+def _may_use_console(user) -> bool:
+    """``may_use_console``'s rule (the console's selectors), read through the ORM and
+    Django's permission check (``has_perm``: ModelBackend's rule)."""
+    return bool(
+        may_create_competitions(user=user) or organized_competitions(user=user).exists()
+    )
+
+
 def header_state(*, user) -> Header:
-    """What the header shows ``user``, read through the ORM and Django's permission check
-    (``has_perm``: ModelBackend's rule, with its per-request cache of the permissions)."""
+    """What the header shows ``user``: the unread count read now (one indexed count), the
+    console link from the cache when it holds it."""
     if not user.is_authenticated:
         return Header(console=False, unread=0)
-    console = may_create_competitions(user=user) or organized_competitions(user=user).exists()
+    if not user.is_active:
+        console = False  # neither rule grants an inactive account anything
+    elif user.is_superuser:
+        console = True  # read from the user row itself: no query
+    else:
+        console = cache.get(_console_key(user.pk))
+        if console is None:
+            console = _may_use_console(user)
+            cache.set(_console_key(user.pk), console, CONSOLE_LINK_SECONDS)
     unread = Notification.objects.filter(user=user, read_at__isnull=True).count()
-    return Header(console=bool(console), unread=unread, admin=user.is_active and user.is_superuser)
+    return Header(console=console, unread=unread, admin=user.is_active and user.is_superuser)
+
+
+def console_link_forget(*, user_ids) -> None:
+    """Forget the cached console link of these users (their organizer or permission rows
+    changed): their next page reads it again."""
+    keys = [_console_key(pk) for pk in user_ids]
+    if keys:
+        cache.delete_many(keys)

@@ -78,3 +78,56 @@ def test_the_bell_and_the_console_link_on_a_page(world):
     assert 'data-testid="unread">2<' in page
     client.force_login(world.organizer)
     assert 'data-testid="console-link"' in client.get("/").content.decode()
+
+
+def _console(user) -> bool:
+    """The header's console link for a fresh copy of ``user`` (has_perm caches on the instance)."""
+    return header_state(user=type(user).objects.get(pk=user.pk)).console
+
+
+def test_the_cached_console_link_follows_every_change_of_what_grants_it(world):
+    """The console link is cached per user (three queries on every page otherwise): each
+    write that grants or takes it, through a service, the ORM or the admin's widgets (all
+    many-to-many writes), is seen on the next page."""
+    permission = Permission.objects.get(
+        content_type__app_label="competitions", codename="add_competition"
+    )
+    user = user_create(username="someone", password="pw")
+    assert _console(user) is False  # now cached
+    world.competition.organizers.add(user)
+    assert _console(user) is True
+    world.competition.organizers.remove(user)
+    assert _console(user) is False
+    user.organized_competitions.add(world.competition)  # the reverse side
+    assert _console(user) is True
+    world.competition.organizers.clear()
+    assert _console(user) is False
+    user.user_permissions.add(permission)
+    assert _console(user) is True
+    permission.user_set.remove(user)
+    assert _console(user) is False
+    group = Group.objects.create(name="creators-later")
+    user.groups.add(group)
+    assert _console(user) is False
+    group.permissions.add(permission)  # every member of the group gains it
+    assert _console(user) is True
+    permission.group_set.clear()
+    assert _console(user) is False
+    group.permissions.add(permission)
+    group.user_set.remove(user)
+    assert _console(user) is False
+    group.user_set.add(user)
+    assert _console(user) is True
+    user.groups.clear()
+    assert _console(user) is False
+
+
+def test_deleting_a_competition_takes_its_organizers_console_link(world):
+    from pwscup.competitions.models import Competition
+
+    user = user_create(username="lone-organizer", password="pw")
+    other = Competition.objects.create(name="Other", slug="other-one")
+    other.organizers.add(user)
+    assert _console(user) is True
+    other.delete()
+    assert _console(user) is False

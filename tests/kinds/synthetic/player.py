@@ -20,7 +20,7 @@ from tests.pwscup.syn_world import syn_world
 class SyntheticPlayer(Player):
     key = "synthetic"
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
-    page_queries = {"overview": 15, "data": 15, "rules": 13, "submit": 23, "results": 20}
+    page_queries = {"overview": 12, "data": 12, "rules": 10, "submit": 20, "results": 17}
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = syn_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))
