@@ -128,7 +128,7 @@ KINDS = (
     "upload POST",
 )
 LOGIN_STEPS = ("login page", "login", "after login")  # before the window, apart
-LOGIN_TRIES = 5  # a user whose log-in is shed (503) tries again, at most this many times
+LOGIN_TRIES = 10  # a user whose log-in is shed (503) tries again, at most this many times
 SHED_WAIT_MAX_S = 30.0  # a longer Retry-After is not waited for
 PAGE_KINDS = ("round page", "submit tab", "leaderboard", "matrix", "final", "fragment 200")
 PAGE_P95_MS, POLL_304_P95_MS, VISIBLE_P95_S = 150.0, 20.0, 3.0
