@@ -45,7 +45,9 @@ not in its figures; a log-in the server sheds with a 503 is sent again after its
   final ranking 10 %;
 * one member of each team opens the Submit tab and uploads a noisy copy of the 8,333 rows
   (a valid anonymization, one file per team) through its form, the uploads spread evenly
-  over 60 s (or two thirds of ``--seconds`` if shorter); the browser follows the redirect;
+  over 60 s (or two thirds of ``--seconds`` if shorter); the browser follows the redirect
+  (the Submit tab or the page after the upload, shed with a 503, is opened again after its
+  ``Retry-After``, as its user would; every shed answer still counts in the figures);
 * while its team's upload is being scored, each of the team's 3 users (the others with the
   Submit tab open) polls as the page's script does: the live address with
   ``If-None-Match`` of the last ETag (an unchanged team is an empty 304), and when it
@@ -538,7 +540,7 @@ def nginx_command(scratch: Path, gunicorn_port: int, port: int) -> list[str]:
     prefix.mkdir()
     site = (REPO / "scripts" / "docker" / "nginx.conf").read_text()
     for production, here, count in (
-        ("server web:8000 ", f"server 127.0.0.1:{gunicorn_port} ", 2),  # reads and writes
+        ("server web:8000 ", f"server 127.0.0.1:{gunicorn_port} ", 3),  # reads, writes, polls
         ("listen 80;", f"listen 127.0.0.1:{port};", 1),
     ):
         if site.count(production) != count:
@@ -858,14 +860,23 @@ def load_process(state_file: Path) -> None:
                     return None, None
                 return response.headers.get("Location"), None
 
-        def get_page(self, kind: str, url: str):
-            with self.client.get(
-                url, name=kind, allow_redirects=False, catch_response=True
-            ) as response:
-                if response.status_code != 200:
+        def get_page(self, kind: str, url: str, *, patient: bool = False):
+            """The page, or None. ``patient``: a page the user needs to go on (the Submit
+            tab before an upload, the page after it) is opened again after a shed 503's
+            ``Retry-After``, as its user would, at most ``LOGIN_TRIES`` times; every shed
+            answer is still counted in the page's figures."""
+            for _ in range(LOGIN_TRIES if patient else 1):
+                with self.client.get(
+                    url, name=kind, allow_redirects=False, catch_response=True
+                ) as response:
+                    if response.status_code == 200:
+                        return response
                     response.failure(problem(response))
+                    wait = shed_wait(response)
+                if wait is None:
                     return None
-                return response
+                gevent.sleep(wait)
+            return None
 
         def upload(self):
             """As a browser on the Submit tab: the tab, its upload form's POST (to the
@@ -876,7 +887,7 @@ def load_process(state_file: Path) -> None:
             gevent.sleep(max(0.0, window["start"] + me["upload_at"] - time.time()))
             content = Path(me["upload_file"]).read_bytes()
             began = time.perf_counter()
-            tab = self.get_page("submit tab", urls["submit"])
+            tab = self.get_page("submit tab", urls["submit"], patient=True)
             form = upload_form(urls["submit"], tab.text) if tab else None
             if form is None:
                 story["error"] = "no upload form on the Submit tab"
@@ -894,7 +905,8 @@ def load_process(state_file: Path) -> None:
                     response.failure(problem(response))
                     story["error"] = f"upload answered {response.status_code}"
                     return
-            page = self.get_page("round page", location)  # the browser follows the redirect
+            # the browser follows the redirect
+            page = self.get_page("round page", location, patient=True)
             notice = re.search(r"\bjob-([a-z]+-(\d+))\b", page.text) if page else None
             live = read_page(page.text).live if page else None
             if notice is None or live is None:
@@ -915,7 +927,7 @@ def load_process(state_file: Path) -> None:
         def poll_while_team_waits(self):
             """A team mate with the Submit tab open: its script follows the team's jobs."""
             team_active[self.me["team"]].wait()
-            tab = self.get_page("submit tab", urls["submit"])
+            tab = self.get_page("submit tab", urls["submit"], patient=True)
             live = read_page(tab.text).live if tab else None
             if live is not None:
                 self.poll(live, page_url=urls["submit"])
