@@ -122,8 +122,6 @@ def test_compose_serves_the_site_through_the_buffering_proxy_only():
     for directive in (
         "server web:8000 max_fails=0 max_conns=32;",
         "server web:8000 max_fails=0 max_conns=16;",
-        "map $uri $pwscup_read_upstream {",
-        '"~/live/[a-z]+/$"   pwscup_web_live;',
         "client_max_body_size 64m;",
         "client_body_timeout 20s;",
         "proxy_request_buffering on;",

@@ -21,9 +21,7 @@ from tests.support import wait_for
 
 pytestmark = pytest.mark.proxy
 
-# scripts/docker/nginx.conf: max_conns of pwscup_web, pwscup_web_writes, pwscup_web_live
-READS, WRITES, POLLS = 32, 16, 16
-POLL = "/c/demo/r1/live/team/"  # a round's live status poll (static/live.js)
+READS, WRITES = 32, 16  # scripts/docker/nginx.conf: max_conns of pwscup_web, pwscup_web_writes
 ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 
 
@@ -108,12 +106,10 @@ def _send(port: int, method: str, path: str = "/c/demo/") -> socket.socket:
     return sock
 
 
-def _request(
-    port: int, method: str = "GET", path: str = "/c/demo/", **headers
-) -> tuple[int, dict, bytes]:
+def _request(port: int, method: str = "GET", **headers) -> tuple[int, dict, bytes]:
     data = b"note=x" if method == "POST" else None
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", data=data, method=method, headers=headers
+        f"http://127.0.0.1:{port}/c/demo/", data=data, method=method, headers=headers
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -181,27 +177,4 @@ def test_past_the_writes_bound_a_post_gets_a_503_and_page_views_still_pass(nginx
         page.close()
     finally:
         for sock in forms:
-            sock.close()
-
-
-def test_live_polls_have_their_own_bound_beside_the_page_views(nginx_port, upstream):
-    """Past the reads' bound a team's script still learns that its upload was scored: the
-    live polls are handed over on places of their own, and past those they are shed too."""
-    pages = [_send(nginx_port, "GET") for _ in range(READS)]
-    polls = []
-    try:
-        wait_for(lambda: upstream.holding() == READS, timeout=20, what="32 page views handed over")
-        assert _request(nginx_port)[0] == 503  # the page views' bound is reached
-        polls = [_send(nginx_port, "GET", POLL) for _ in range(POLLS)]
-        wait_for(
-            lambda: upstream.holding() == READS + POLLS, timeout=20, what="16 polls handed over"
-        )
-        status, headers, _ = _request(nginx_port, path=POLL)
-        assert (status, headers["Retry-After"]) == (503, "5")  # the polls' own bound
-        upstream.release()
-        answers = _answers([*pages, *polls], within=10)
-        assert all(answer.startswith(b"HTTP/1.1 200") for answer in answers), answers
-        assert _request(nginx_port, path=POLL)[0] == 200
-    finally:
-        for sock in [*pages, *polls]:
             sock.close()
