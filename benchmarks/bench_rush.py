@@ -1092,8 +1092,20 @@ def server_figures(log: Path, urls: dict, since: float) -> dict:
 
 
 def upload_figures(results: dict) -> dict:
-    """Upload → visible from the client; queue and scoring times from the database."""
+    """Upload → visible from the client; queue and scoring times from the database, and
+    every upload the server stored since the window opened, by status (an accepted upload is
+    never dropped: each ends finished or failed)."""
+    from collections import Counter
+    from datetime import UTC, datetime
+
     from pwscup.pwscup2015.models import AnonymizationSubmission
+
+    since = datetime.fromtimestamp(results["window"]["start"], tz=UTC)
+    stored = Counter(
+        AnonymizationSubmission.objects.filter(created_at__gte=since).values_list(
+            "status", flat=True
+        )
+    )
 
     stories = list(results["uploads"].values())
     visible = [s["visible_s"] for s in stories if s.get("status") == "finished"]
@@ -1124,6 +1136,7 @@ def upload_figures(results: dict) -> dict:
         "scoring p95": percentile(score, 95),
         "seen after p50": percentile(lag, 50),
         "seen after p95": percentile(lag, 95),
+        "stored": dict(sorted(stored.items())),
     }
 
 
@@ -1170,6 +1183,12 @@ def report(args, results: dict, client: dict, server: dict, uploads: dict, meter
         f"scoring {fmt(uploads['scoring p50'], 2)} / {fmt(uploads['scoring p95'], 2)} s, "
         f"seen after finished {fmt(uploads['seen after p50'], 2)} / "
         f"{fmt(uploads['seen after p95'], 2)} s (p50 / p95)"
+    )
+    stored = uploads["stored"]
+    print(
+        f"  server: {sum(stored.values())} uploads stored since the window opened ("
+        + ", ".join(f"{count} {status}" for status, count in stored.items())
+        + ")"
     )
     for error in sorted(set(uploads["errors"])):
         print(f"  {uploads['errors'].count(error)} × {error}")

@@ -47,6 +47,7 @@ def test_a_small_rush_uploads_through_the_form_and_sees_every_score(tmp_path):
     assert uploads["uploads"] == 3
     assert uploads["errors"] == [] and uploads["not started"] == 0, uploads
     assert uploads["visible"] == 3, uploads
+    assert uploads["stored"] == {"finished": 3}, uploads  # every accepted upload scored
     client = figures["client"]
     assert all(kind["errors"] == 0 for kind in client.values()), client
     # The CPU per request was measured on every page a member opens, each answered as a
