@@ -70,6 +70,11 @@ def competition_deleted(sender, instance, **kwargs):
     _forget(instance.organizers.values_list("pk", flat=True))
 
 
+def group_deleted(sender, instance, **kwargs):
+    """Deleting a group takes its permissions from its members without ``m2m_changed``."""
+    _forget(instance.user_set.values_list("pk", flat=True))
+
+
 def connect() -> None:
     User = get_user_model()
     m2m_changed.connect(
@@ -81,6 +86,7 @@ def connect() -> None:
     ):
         m2m_changed.connect(user_relation_changed, sender=through, dispatch_uid=uid)
     pre_delete.connect(competition_deleted, sender=Competition, dispatch_uid="header-delete")
+    pre_delete.connect(group_deleted, sender=Group, dispatch_uid="header-group-delete")
     m2m_changed.connect(
         group_permissions_changed, sender=Group.permissions.through, dispatch_uid="header-gperms"
     )

@@ -120,6 +120,10 @@ def test_the_cached_console_link_follows_every_change_of_what_grants_it(world):
     assert _console(user) is True
     user.groups.clear()
     assert _console(user) is False
+    group.user_set.add(user)
+    assert _console(user) is True
+    group.delete()  # its rows go without m2m_changed
+    assert _console(user) is False
 
 
 def test_deleting_a_competition_takes_its_organizers_console_link(world):
