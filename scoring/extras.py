@@ -33,7 +33,9 @@ class MissingExtra(ScoringError):
 
 
 def install_hint(extra: str) -> str:
-    """The ``pip install`` argument that adds ``extra`` to the installed toolkit."""
+    """The ``pip install`` argument that adds ``extra`` to the installed toolkit: the
+    wheel's name as ``pwscup.core.toolkit.install_argument`` writes it (``scoring`` cannot
+    import the platform; tests/pwscup/test_toolkit_wheel.py compares the two)."""
     try:
         version = metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:

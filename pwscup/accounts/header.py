@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 
-from pwscup.competitions.selectors import may_create_competitions, organized_competitions
+from pwscup.competitions.selectors import may_use_console
 from pwscup.notifications.models import Notification
 
 #: The console link's answer is kept in Django's cache per user for at most this long: it
@@ -31,14 +31,6 @@ def _console_key(user_id: int) -> str:
     return f"pwscup:header:console:{user_id}"
 
 
-def _may_use_console(user) -> bool:
-    """``may_use_console``'s rule (the console's selectors), read through the ORM and
-    Django's permission check (``has_perm``: ModelBackend's rule)."""
-    return bool(
-        may_create_competitions(user=user) or organized_competitions(user=user).exists()
-    )
-
-
 def header_state(*, user) -> Header:
     """What the header shows ``user``: the unread count read now (one indexed count), the
     console link from the cache when it holds it."""
@@ -51,7 +43,7 @@ def header_state(*, user) -> Header:
     else:
         console = cache.get(_console_key(user.pk))
         if console is None:
-            console = _may_use_console(user)
+            console = may_use_console(user=user)
             cache.set(_console_key(user.pk), console, CONSOLE_LINK_SECONDS)
     unread = Notification.objects.filter(user=user, read_at__isnull=True).count()
     return Header(console=console, unread=unread, admin=user.is_active and user.is_superuser)

@@ -31,7 +31,7 @@ def _forget(user_ids) -> None:
 def organizers_changed(sender, instance, action, reverse, pk_set, **kwargs):
     if action not in CHANGES:
         return
-    if reverse:  # user.competition_set-style: the user is the instance
+    if reverse:  # user.organized_competitions: the user is the instance
         _forget([instance.pk])
     elif action == "pre_clear":
         _forget(instance.organizers.values_list("pk", flat=True))
@@ -39,7 +39,7 @@ def organizers_changed(sender, instance, action, reverse, pk_set, **kwargs):
         _forget(pk_set or ())
 
 
-def user_relation_changed(sender, instance, action, reverse, pk_set, model, **kwargs):
+def user_relation_changed(sender, instance, action, reverse, pk_set, **kwargs):
     """A user's groups or direct permissions (either side of the relation)."""
     if action not in CHANGES:
         return

@@ -164,6 +164,14 @@ def may_create_competitions(*, user) -> bool:
     return bool(user.is_authenticated and user.is_active and user.has_perm(CREATE_PERMISSION))
 
 
+def may_use_console(*, user) -> bool:
+    """An account that organizes a competition, or may create one: who gets the console
+    (its pages, and the header's link to it)."""
+    if not user.is_authenticated:
+        return False
+    return may_create_competitions(user=user) or organized_competitions(user=user).exists()
+
+
 def round_at_path(*, competition: Competition, path: str) -> Round | None:
     """The round of ``competition`` whose page ``path`` is (any of its tabs or a kind's page
     under it), else ``None``: where a "back to the round" link leads."""

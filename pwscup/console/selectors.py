@@ -6,18 +6,15 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.models import Membership, Team
 from pwscup.competitions.models import Competition
-from pwscup.competitions.selectors import may_create_competitions, organized_competitions
+from pwscup.competitions.selectors import (  # noqa: F401 - may_use_console: the console's rule
+    may_create_competitions,
+    may_use_console,
+    organized_competitions,
+)
 
 
 def console_team(*, competition: Competition, pk: int) -> Team:
     return get_object_or_404(Team, competition=competition, pk=pk)
-
-
-def may_use_console(*, user) -> bool:
-    """An account that organizes a competition, or may create one."""
-    if not user.is_authenticated:
-        return False
-    return may_create_competitions(user=user) or organized_competitions(user=user).exists()
 
 
 def may_manage_creators(*, user) -> bool:

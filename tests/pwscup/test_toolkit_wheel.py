@@ -286,7 +286,6 @@ def test_the_wheel_alone_is_light_and_names_the_extra_a_game_needs(tmp_path, too
         "synthetic": "from scoring.synthetic.attack import attack_scores; "
         "attack_scores([0, 1], [0.2, 0.7], fpr_levels=[0.1])",
     }
-    version = toolkit.platform_metadata()["version"]
     for extra, call in calls.items():
         program = (
             "from scoring.extras import MissingExtra\n"
@@ -297,7 +296,7 @@ def test_the_wheel_alone_is_light_and_names_the_extra_a_game_needs(tmp_path, too
         ran = in_env(toolkit_env, ["-c", program], cwd=tmp_path)
         assert ran.returncode == 0, ran.stderr
         english, japanese = ran.stdout.splitlines()
-        hint = f'pip install "pwscup_toolkit-{version}-py3-none-any.whl[{extra}]"'
+        hint = f"pip install {toolkit.install_argument(extra)}"  # the pages' own command
         assert english.startswith("This command needs ") and english.endswith(hint), english
         assert japanese.startswith("このコマンドには ") and japanese.endswith(hint), japanese
     # The command line imports every game's commands without the extras.

@@ -57,8 +57,8 @@ def rate(value):
 def metric_cells(scores, metrics):
     """One ``<td class="num" data-metric="M">`` per metric of ``metrics``, each
     :func:`metric_value` of ``scores``: a table's score cells in one tag rather than a
-    ``{% for %}`` of its own per row (a 100-team leaderboard is 1,400 cells, and the template
-    loop was most of the time a new ranking version takes to draw)."""
+    ``{% for %}`` of its own per row (a 100-team leaderboard is 1,400 cells: drawing a new
+    ranking version's leaderboard went from 66 to 61 ms of CPU)."""
     return format_html_join(
         "",
         '<td class="num" data-metric="{}">{}</td>',
