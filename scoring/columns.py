@@ -16,10 +16,13 @@ Two kinds of column give the same answers:
   integers: its codes come from the integer values (one code per distinct integer is
   one code per distinct text, because the canonical text of an integer is unique) and
   its numbers are those integers, exactly what :func:`pandas.to_numeric` gives for such
-  text. Plain integers with leading zeros still give their numbers that way. Any other
-  column is dictionary-encoded; its distinct texts are parsed by the one numeric rule, or,
-  when every one is a plain decimal (``-7.25``, ``.5``), by Arrow's compiled cast, which
-  gives the same numbers (:func:`_plain_decimal_numbers`).
+  text. Plain integers with leading zeros still give their numbers that way. A column
+  whose cells are all plain decimals (``-7.25``, ``.5``) gets every cell's number from
+  one compiled cast of the whole column, which gives the rule's numbers, and is
+  dictionary-encoded only when a metric asks for its codes
+  (:meth:`ArrowColumn._plain_decimal_cells`). Any other column is dictionary-encoded;
+  its distinct texts are parsed by the one numeric rule, or, when every one is a plain
+  decimal, by the same cast (:func:`_plain_decimal_numbers`).
 
 A column is plain when its bytes hold digits and ``-`` only (``bytes.translate``) and
 Arrow's cast to int64 accepts it; Arrow's compiled cast is cheaper than parsing the
@@ -93,7 +96,8 @@ class Column:
 
     def is_integral(self) -> bool:
         """Whether every value is an integral number (below 2**53 in magnitude)."""
-        numbers = self.unique_numbers()
+        # Every row's numbers, when read already, hold the same values as the distinct ones.
+        numbers = self._numbers if self._numbers is not None else self.unique_numbers()
         return bool(
             numbers.size
             and np.isfinite(numbers).all()
@@ -170,6 +174,7 @@ class ArrowColumn(Column):
             np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(1, np.uint8)
         )
         self._integers: np.ndarray | None | bool = False  # False: not tried yet
+        self._alphabet_found: str | None | bool = False  # False: not looked at yet
 
     def empty(self) -> np.ndarray:
         if self._empty is None:
@@ -196,10 +201,7 @@ class ArrowColumn(Column):
         import pyarrow.compute as pc
 
         self._integers = None
-        first, last = int(self._offsets[0]), int(self._offsets[-1])
-        if first == last:
-            return None
-        if self._data[first:last].tobytes().translate(None, b"0123456789-"):
+        if self._alphabet() != "integer":
             return None  # Arrow's cast also reads "+5" or "0x10", which are not plain
         try:
             parsed = pc.cast(self._array, pa.int64())
@@ -213,15 +215,56 @@ class ArrowColumn(Column):
         self._integers = values
         return values
 
+    def _alphabet(self) -> str | None:
+        """``"integer"`` when the cells' bytes hold digits and ``-`` only, ``"decimal"``
+        when they also hold ``.``, else None (also for a column of empty cells only). One
+        pass over the bytes (``bytes.translate``) answers both."""
+        if self._alphabet_found is False:
+            self._alphabet_found = None
+            first, last = int(self._offsets[0]), int(self._offsets[-1])
+            if first != last:
+                rest = self._data[first:last].tobytes().translate(None, b"0123456789-")
+                if not rest:
+                    self._alphabet_found = "integer"
+                elif rest.count(b".") == len(rest):
+                    self._alphabet_found = "decimal"
+        return self._alphabet_found
+
     def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
         if self._numbers is None:
             integers = self._integer_cells()
-            if integers is None:
-                return super().numbers(rows)
-            numbers = integers.astype(np.float64)
-            numbers[self.empty()] = np.nan
+            if integers is not None:
+                numbers = integers.astype(np.float64)
+                numbers[self.empty()] = np.nan
+            else:
+                numbers = self._plain_decimal_cells()
+                if numbers is None:
+                    return super().numbers(rows)
             self._numbers = numbers
         return self._numbers if rows is None else self._numbers[rows]
+
+    def _plain_decimal_cells(self) -> np.ndarray | None:
+        """Every cell's number (NaN when empty) when every cell is a plain decimal, from
+        one compiled cast of the whole column; else None.
+
+        A column of many distinct decimals (amounts with cents) then gets its numbers
+        without being dictionary-encoded: hashing every cell and turning each distinct
+        text into a Python string cost more than the cast itself. Its bytes hold digits,
+        ``-`` and ``.`` only (``bytes.translate``), and in that alphabet Arrow's cast
+        accepts exactly the plain decimals (``-7.25``, ``.5``, ``39.``) and refuses the rest
+        (``1.2.3``, ``1-2``, ``-``, ``.``): ``tests/scoring/test_columns_decimals.py``
+        checks every text of up to seven such characters against the one numeric rule.
+        """
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if self._alphabet() not in ("integer", "decimal"):
+            return None
+        try:
+            parsed = pc.cast(self._array, pa.float64())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+        return parsed.to_numpy(zero_copy_only=False)  # a null (empty cell) is NaN
 
     def _factorize(self) -> tuple[np.ndarray, np.ndarray]:
         integers = self._integer_cells()

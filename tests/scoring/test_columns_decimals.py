@@ -3,6 +3,7 @@
 (``scoring.numbers.parse_numbers``, pandas' parser), text by text and in every score."""
 
 import io
+import itertools
 import random
 
 import numpy as np
@@ -74,3 +75,42 @@ def test_a_column_with_one_other_text_is_parsed_by_the_rule_the_same_way():
     want = parse_numbers(cells)
     assert np.array_equal(np.isnan(got), np.isnan(want))
     assert np.array_equal(got[~np.isnan(got)], want[~np.isnan(want)])
+
+
+def every_text(alphabet: str, longest: int):
+    for length in range(1, longest + 1):
+        yield from ("".join(t) for t in itertools.product(alphabet, repeat=length))
+
+
+def test_in_the_alphabet_of_decimals_the_cast_takes_exactly_the_rules_numbers():
+    """``ArrowColumn._plain_decimal_cells`` casts a whole column once its bytes hold
+    digits, ``-`` and ``.`` only: for every text of up to seven such characters (a stray
+    sign or point anywhere), a column of that text is either cast to the rule's number or
+    refused, and refused exactly when the rule says it is not a number."""
+    texts = list(every_text("05-.", 7))
+    assert len(texts) == sum(4**k for k in range(1, 8))
+    rule = parse_numbers(texts)
+    taken = 0
+    for text, want in zip(texts, rule, strict=True):
+        got = ArrowColumn(pa.array([text]))._plain_decimal_cells()
+        if got is None:
+            assert np.isnan(want), text
+        else:
+            taken += 1
+            assert got.tolist() == [want], text
+    assert taken == np.count_nonzero(~np.isnan(rule))
+
+
+def test_a_column_of_decimals_needs_no_dictionary_for_its_numbers(monkeypatch):
+    """Its numbers and whether it is integral come from the one cast of its cells: the
+    dictionary encoding (hashing every cell) is not paid unless codes are asked for."""
+    cells = plain_decimals(2_000, seed=7) + [""]
+    column = table("v,w\n" + "".join(f"{c},a\n" for c in cells)).column("v")
+    monkeypatch.setattr(
+        ArrowColumn, "_dictionary_codes", lambda self: pytest.fail("dictionary-encoded")
+    )
+    got = column.numbers()
+    want = parse_numbers(cells)
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(got[~np.isnan(got)], want[~np.isnan(want)])
+    assert column.is_integral() is False
