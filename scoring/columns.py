@@ -56,8 +56,10 @@ class Column:
         self._empty: np.ndarray | None = None
         self._keys: dict[bool, tuple[np.ndarray, np.ndarray]] = {}
         # Set by a factorisation that found plain integers: the integral keys, which are
-        # then the distinct integers themselves (no NaN; code -1 for empty rows).
+        # then the distinct integers themselves (no NaN; code -1 for empty rows), and the
+        # integer of each code (0 for the empty cells' code, the last).
         self._integer_keys: tuple[np.ndarray, np.ndarray] | None = None
+        self._coded_integers: np.ndarray | None = None
 
     def factorized(self) -> tuple[np.ndarray, np.ndarray]:
         """Row codes (int64) into the distinct text values (object array of ``str``)."""
@@ -105,14 +107,20 @@ class Column:
             and np.all(np.abs(numbers) < 2**53)
         )
 
-    def integers(self) -> np.ndarray | None:
-        """Every cell's integer (0 when empty) when the column was factorised as plain
-        integers (its integral keys are then those integers), else None."""
-        self.factorized()
-        return self._integer_cells() if self._integer_keys is not None else None
-
-    def _integer_cells(self) -> np.ndarray | None:
-        return None
+    def integers(
+        self, *, minus: int = 0, empty: int = 0, dtype: type = np.int64
+    ) -> np.ndarray | None:
+        """Every cell's integer less ``minus`` (``empty`` for an empty cell), as ``dtype``,
+        when the column was factorised as plain integers (its integral keys are then those
+        integers), else None. One array of ``dtype``, read through the codes (a narrow
+        ``dtype`` keeps a million-row column's copy small)."""
+        codes = self.factorized()[0]
+        if self._integer_keys is None or self._coded_integers is None:
+            return None
+        values = self._coded_integers - minus
+        if values.size > len(self._integer_keys[1]):  # the empty cells' code is the last
+            values[-1] = empty
+        return values.astype(dtype, copy=False)[codes]
 
     def keys(self, *, integral: bool) -> tuple[np.ndarray, np.ndarray]:
         """Row codes into distinct comparison keys, and those keys.
@@ -232,10 +240,14 @@ class ArrowColumn(Column):
 
     def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
         if self._numbers is None:
-            integers = self._integer_cells()
+            # Once coded, a column's numbers are read through its codes (the base class).
+            integers = self._integer_cells() if self._factorized is None else None
             if integers is not None:
                 numbers = integers.astype(np.float64)
                 numbers[self.empty()] = np.nan
+                # Not kept beside its numbers: a column that is coded later casts again
+                # (milliseconds), most numeric columns never are.
+                self._integers = False
             else:
                 numbers = self._plain_decimal_cells()
                 if numbers is None:
@@ -283,6 +295,10 @@ class ArrowColumn(Column):
         # in this order, NaN (the empty rows) -1.
         key_codes = np.where(empty, -1, codes) if any_empty else codes
         self._integer_keys = (key_codes, numbers)
+        self._coded_integers = np.append(distinct, 0) if any_empty else distinct
+        # The cells' integers are read through the codes from now on: the column does not
+        # keep a second array of its size (a million-row table holds 25 of them).
+        self._integers = None
         if any_empty:
             texts.append("")
             numbers = np.append(numbers, np.nan)

@@ -177,7 +177,8 @@ def _forest_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows)
         rel_key = rel_class[rows].astype(np.int64)
     # Distinct points per class (duplicates would stall the search: every point tying the
     # minimum is visited), grouped by class
-    points = np.ascontiguousarray(ref_points[ref_rows] + 0.0)  # -0.0 and 0.0: one value
+    points = np.ascontiguousarray(ref_points[ref_rows])  # a copy (rows picked)
+    points += 0.0  # -0.0 and 0.0: one value (in place: no second copy of the points)
     first, inverse, weights = kernels.distinct_rows(points, ref_key)
     by_class = np.argsort(ref_key[first], kind="stable")
     first, weights = first[by_class], weights[by_class].astype(np.float64)
@@ -195,8 +196,10 @@ def _forest_hits(out, ref_points, rel_points, truth, ref_class, rel_class, rows)
     weights = weights[order]
     query_root = roots[np.searchsorted(classes, rel_key)]
     queries = np.ascontiguousarray(rel_points[rows])
-    gaps = ref_points[truth[rows]] - queries
+    gaps = ref_points[truth[rows]]
+    gaps -= queries  # in place: one array of the queries' size, not two
     d_true = np.sqrt(np.einsum("ij,ij->i", gaps, gaps))
+    del gaps  # not held through the search
     locality = tree_rank[inverse[np.searchsorted(ref_rows, truth[rows])]]
     weight = np.zeros(rows.size)
 

@@ -290,9 +290,6 @@ class ScoringData:
         less the smallest (-1 for an empty cell). Not dense, but the class ids made of
         them are those of :func:`encode_pair`'s codes: both are one code per value."""
         x, a = self.x_cache.table.column(column), self.a_cache.table.column(column)
-        x_values, a_values = x.integers(), a.integers()
-        if x_values is None or a_values is None:
-            return None
         x_keys, a_keys = x.keys(integral=True)[1], a.keys(integral=True)[1]
         if x_keys.size == 0 or a_keys.size == 0:
             return None
@@ -300,14 +297,12 @@ class ScoringData:
         span = int(max(x_keys.max(), a_keys.max())) - low + 1
         if span > _MAX_CODE_SPAN:
             return None
-        coded = []
-        for table, values in ((x, x_values), (a, a_values)):
-            codes = values - low
-            empty = table.empty()
-            if empty.any():
-                codes[empty] = -1
-            coded.append(codes)
-        return coded[0], coded[1], span
+        # int32 holds every code below _MAX_CODE_SPAN (and -1): half an int64 copy.
+        x_codes = x.integers(minus=low, empty=-1, dtype=np.int32)
+        a_codes = a.integers(minus=low, empty=-1, dtype=np.int32)
+        if x_codes is None or a_codes is None:
+            return None
+        return x_codes, a_codes, span
 
     def _class_ids(self, columns: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """:func:`class_ids` of X and the kept rows of A, from the shared codes."""
