@@ -23,11 +23,15 @@ def checked(data: bytes) -> Table:
     return Table.from_frame(_read_checked(data, encoding, name="file"))
 
 
-def answers(table: Table) -> dict:
-    """Everything the engine asks of a table's columns, per row."""
+def answers(table: Table, *, numbers_first: bool = False) -> dict:
+    """Everything the engine asks of a table's columns, per row. ``numbers_first``: ask
+    for the numbers and integrality before the codes (a column's numbers then come from its
+    cells, otherwise through its codes; both must be the same)."""
     out = {}
     for name in table.columns:
         column = table.column(name)
+        if numbers_first:
+            early = (np.nan_to_num(column.numbers(), nan=-0.5).tolist(), column.is_integral())
         codes, uniques = column.factorized()
         rows = np.arange(len(table))
         keys = {}
@@ -42,7 +46,26 @@ def answers(table: Table) -> dict:
             "integral": column.is_integral(),
             "keys": keys,
         }
+        _check_integers(column)
+        if numbers_first:
+            assert early == (out[name]["numbers"], out[name]["integral"]), name
     return out
+
+
+def _check_integers(column) -> None:
+    """A column coded as integers gives its cells' integers as the class ids read them
+    (less the smallest, -1 when empty, int32): one value per comparison key."""
+    keys = column.keys(integral=True)[1]
+    low = int(keys.min()) if keys.size and np.isfinite(keys).all() else 0
+    values = column.integers(minus=low, empty=-1, dtype=np.int32)
+    if values is None:
+        return
+    assert values.dtype == np.int32
+    key_codes = column.keys(integral=True)[0]
+    # the same classes as the comparison keys: one value per key, -1 for no key
+    assert [int(v) for v in values] == [
+        -1 if c < 0 else int(keys[c]) - low for c in key_codes.tolist()
+    ]
 
 
 PLAIN = {
@@ -73,6 +96,7 @@ def test_plain_files_are_read_by_arrow_with_the_same_answers(text):
     assert all(isinstance(fast.column(c), ArrowColumn) for c in fast.columns)
     assert fast.columns == checked(data).columns
     assert answers(fast) == answers(checked(data))
+    assert answers(load_table(data), numbers_first=True) == answers(fast)
     assert fast.to_frame().values.tolist() == scoring.read_table(data).values.tolist()
 
 
@@ -200,6 +224,7 @@ def test_random_plain_tables_give_the_same_answers_from_either_reader(seed):
     if len(fast):  # a table whose rows are all blank has no body left for Arrow
         assert isinstance(fast.column("c0"), ArrowColumn)
     assert answers(fast) == answers(checked(data))
+    assert answers(load_table(data), numbers_first=True) == answers(fast)
 
 
 def test_lines_without_a_separator_are_blank_rows_or_ragged_ones():
