@@ -25,6 +25,21 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     assert page.get_by_test_id("who").inner_text() == username
 
 
+def reload_page(page) -> None:
+    """Reload the page once a job it shows has changed. Its own script (``static/live.js``)
+    may reload it at the same moment, having seen the change too: the browser then aborts
+    one of the two navigations (``net::ERR_ABORTED``), and the page that loads is as fresh
+    either way, so an aborted reload is waited out rather than failed."""
+    from playwright.sync_api import Error
+
+    try:
+        page.reload()
+    except Error as error:
+        if "ERR_ABORTED" not in str(error):
+            raise
+        page.wait_for_load_state()
+
+
 def open_tab(page, key: str) -> None:
     """Click the round page's tab ``key`` (``pwscup.kinds.tabs``: overview, data, rules,
     submit, results) and wait until it is the current one."""

@@ -16,7 +16,7 @@ from pwscup.synthetic import engine, services
 from pwscup.synthetic.models import SynAttack, SynRelease
 from scoring.synthetic.kit import dcr_answer, independent_marginals, table_text
 from scoring.synthetic.release import read_challenge, read_release
-from tests.e2e.helpers import PASSWORD, log_in, open_tab, switch_language
+from tests.e2e.helpers import PASSWORD, log_in, open_tab, reload_page, switch_language
 from tests.pwscup.syn_world import (
     baseline_release,
     freeze,
@@ -87,7 +87,7 @@ def test_a_student_releases_attacks_and_reads_the_results(web, syn_e2e_world, sc
     upload_through(web, web.get_by_test_id("upload-form"), "teamA_synthetic.csv", sample)
     assert web.get_by_test_id("message").count() >= 1
     run_jobs()
-    web.reload()
+    reload_page(web)
     kept = SynRelease.objects.get(team=world.teams["a"])
     assert kept.status == Status.FINISHED, kept.message
     assert web.get_by_test_id("u_ml").first.inner_text() == floatformat(kept.scores["u_ml"], 3)
@@ -115,7 +115,7 @@ def test_a_student_releases_attacks_and_reads_the_results(web, syn_e2e_world, sc
         web, web.get_by_test_id("attack-form-teamB"), "teamA_mia_teamB.csv", answer.encode()
     )
     run_jobs()
-    web.reload()
+    reload_page(web)
     attack = SynAttack.objects.get(team=world.teams["a"])
     assert attack.status == Status.FINISHED, attack.message
     shown = web.get_by_test_id(f"attack-{attack.pk}").inner_text()
