@@ -1,4 +1,5 @@
-"""What the organizer console reads: who may use it, competitions' creators, teams and members."""
+"""What the organizer console reads: competitions' creators, teams and members (who may use
+the console is ``pwscup.competitions.selectors.may_use_console``)."""
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
@@ -6,11 +7,6 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.models import Membership, Team
 from pwscup.competitions.models import Competition
-from pwscup.competitions.selectors import (  # noqa: F401 - may_use_console: the console's rule
-    may_create_competitions,
-    may_use_console,
-    organized_competitions,
-)
 
 
 def console_team(*, competition: Competition, pk: int) -> Team:

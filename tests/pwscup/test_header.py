@@ -6,7 +6,7 @@ from django.test import Client
 
 from pwscup.accounts.header import header_state
 from pwscup.accounts.services import user_create
-from pwscup.console.selectors import may_use_console
+from pwscup.competitions.selectors import may_use_console
 from pwscup.notifications.models import Notification
 from pwscup.notifications.selectors import notifications_unread_count
 
