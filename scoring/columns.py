@@ -240,8 +240,10 @@ class ArrowColumn(Column):
 
     def numbers(self, rows: np.ndarray | None = None) -> np.ndarray:
         if self._numbers is None:
-            # Once coded, a column's numbers are read through its codes (the base class).
-            integers = self._integer_cells() if self._factorized is None else None
+            if self._factorized is not None:
+                # Once coded, a column's numbers are read through its codes (the base class).
+                return super().numbers(rows)
+            integers = self._integer_cells()
             if integers is not None:
                 numbers = integers.astype(np.float64)
                 numbers[self.empty()] = np.nan

@@ -114,3 +114,18 @@ def test_a_column_of_decimals_needs_no_dictionary_for_its_numbers(monkeypatch):
     assert np.array_equal(np.isnan(got), np.isnan(want))
     assert np.array_equal(got[~np.isnan(got)], want[~np.isnan(want)])
     assert column.is_integral() is False
+
+
+def test_a_coded_column_reads_its_numbers_through_its_codes(monkeypatch):
+    """Once a column is coded (its distinct values have numbers), its cells are not cast
+    again: every row's number is its value's, whatever the column holds."""
+    cells = ["43969.61", "-0.5", "", "12", "43969.61", ".5"]
+    for text in ("v\n" + "".join(f"{c}\n" for c in cells), "v\n1\n2\n\n2\n"):
+        column = table(text).column("v")
+        column.factorized()
+        monkeypatch.setattr(ArrowColumn, "_plain_decimal_cells", lambda self: pytest.fail("cast"))
+        got = column.numbers()
+        want = parse_numbers(column.values(np.arange(column.size)).tolist())
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        assert np.array_equal(got[~np.isnan(got)], want[~np.isnan(want)])
+        monkeypatch.undo()
