@@ -13,6 +13,10 @@ class PrivateCacheControlMiddleware:
     Conditional GETs are unaffected (the live status's polls send their own If-None-Match and
     still get 304), and anonymous visitors' public pages (leaderboards) stay cacheable.
     Static files never reach this middleware (WhiteNoise answers them first).
+
+    One exception, decided by the page: an answer already marked ``no-cache`` with an ETag
+    (``pwscup.accounts.conditional``: a page that shows nothing private to the team,
+    answered 304 while unchanged) is kept by the browser and revalidated every time.
     """
 
     def __init__(self, get_response):
@@ -21,6 +25,15 @@ class PrivateCacheControlMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        if user is not None and user.is_authenticated and not _revalidated(response):
             patch_cache_control(response, private=True, no_store=True)
         return response
+
+
+def _revalidated(response) -> bool:
+    """The answer asks to be kept and revalidated: an ETag and ``Cache-Control: no-cache``."""
+    directives = {
+        directive.split("=", 1)[0].strip().lower()
+        for directive in response.get("Cache-Control", "").split(",")
+    }
+    return response.has_header("ETag") and "no-cache" in directives

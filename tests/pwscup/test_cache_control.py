@@ -1,12 +1,14 @@
 """What a logged-in user sees is never kept by a cache: ``Cache-Control: private, no-store``
 on every answer to a session or an API token (pwscup/core/middleware.py); public pages seen by
-anonymous visitors stay cacheable, and the round page's live poll still answers 304."""
+anonymous visitors stay cacheable, and the round page's live poll still answers 304. The
+pages that opt in to being kept and revalidated (a round's overview and leaderboards:
+``tests/pwscup/test_conditional_pages.py``) are ``private, no-cache``, never shared."""
 
 import pytest
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
-from pwscup.kinds.tabs import SUBMIT, tab_url
+from pwscup.kinds.tabs import RESULTS, SUBMIT, tab_url
 from tests.pwscup.factories import scored
 from tests.pwscup.live_support import live_box, poll
 
@@ -24,7 +26,8 @@ def team_a(world):
     api_round = f"/api/v1/competitions/{world.competition.slug}/rounds/{world.round.slug}/"
     return {
         "pages": {
-            "round page": world.round_url(),
+            "Submit tab": tab_url(world.round, SUBMIT),
+            "Results tab": tab_url(world.round, RESULTS),
             "original.csv": reverse("original_download", args=args),
             "upload file": reverse("submission_file", args=[submission.pk]),
             "profile": reverse("profile"),

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.http import conditional_page
 
 import scoring
+from pwscup.accounts.conditional import conditional_response, round_page_etag
 from pwscup.competitions.selectors import round_metrics
 from pwscup.core.exports import csv_response
 from pwscup.kinds.tabs import RESULTS, render_tab
@@ -58,7 +59,16 @@ def leaderboard(request, competition_slug, round_slug):
         # The page's script polls this (the table and the chart) with the ETag of the last
         # answer: an unchanged leaderboard is an empty 304 (``conditional_page``).
         return render(request, "pwscup2015/_leaderboard_live.html", context)
-    return render_tab(request, access, RESULTS, "pwscup2015/leaderboard.html", context)
+    # The whole page: 304 while its table's key (the ranking's version and settings), its
+    # chart's and the round's rows are those the browser's copy was drawn from.
+    etag = round_page_etag(
+        request, access, access.round.pwscup2015, table_key, context["chart_key"]
+    )
+    return conditional_response(
+        request,
+        etag,
+        lambda: render_tab(request, access, RESULTS, "pwscup2015/leaderboard.html", context),
+    )
 
 
 def _scatter_context(request, access, phase, standings, rows) -> dict:
@@ -120,19 +130,24 @@ def matrix(request, competition_slug, round_slug):
         return csv_response(
             f"{access.round.slug}_attack_matrix.csv", *tables.matrix_table(matrix_of())
         )
-    return render_tab(
+    table_key = ranking_cache_key(round=access.round, name="matrix")
+    return conditional_response(
         request,
-        access,
-        RESULTS,
-        "pwscup2015/matrix.html",
-        {
-            "stale": _stale_for_organizers(access),
-            "targets": lambda: matrix_of().targets,
-            "grid": lambda: charts.marked_grid(matrix_of().grid(), matrix_of().worst_cases()),
-            "worst": lambda: matrix_of().worst_cases(),
-            "heat_legend": charts.heat_legend,
-            "table_key": ranking_cache_key(round=access.round, name="matrix"),
-        },
+        round_page_etag(request, access, access.round.pwscup2015, table_key),
+        lambda: render_tab(
+            request,
+            access,
+            RESULTS,
+            "pwscup2015/matrix.html",
+            {
+                "stale": _stale_for_organizers(access),
+                "targets": lambda: matrix_of().targets,
+                "grid": lambda: charts.marked_grid(matrix_of().grid(), matrix_of().worst_cases()),
+                "worst": lambda: matrix_of().worst_cases(),
+                "heat_legend": charts.heat_legend,
+                "table_key": table_key,
+            },
+        ),
     )
 
 
@@ -151,20 +166,25 @@ def final(request, competition_slug, round_slug):
         return csv_response(
             f"{access.round.slug}_final_attack.csv", *tables.final_attack_table(attack)
         )
-    return render_tab(
+    table_key = ranking_cache_key(round=access.round, name="final")
+    return conditional_response(
         request,
-        access,
-        RESULTS,
-        "pwscup2015/final.html",
-        {
-            "stale": _stale_for_organizers(access),
-            "anonymization": lambda: final_of()[0],
-            "attack": lambda: final_of()[1],
-            "table_key": ranking_cache_key(round=access.round, name="final"),
-            "metrics": round_metrics(round=access.round),
-            "rule": selectors.ranking_rule_text(access.round),
-            "safety_label": metric_words.ranking_label(
-                measure=access.round.pwscup2015.ranking_rule, every_attack=True
-            ),
-        },
+        round_page_etag(request, access, access.round.pwscup2015, table_key),
+        lambda: render_tab(
+            request,
+            access,
+            RESULTS,
+            "pwscup2015/final.html",
+            {
+                "stale": _stale_for_organizers(access),
+                "anonymization": lambda: final_of()[0],
+                "attack": lambda: final_of()[1],
+                "table_key": table_key,
+                "metrics": round_metrics(round=access.round),
+                "rule": selectors.ranking_rule_text(access.round),
+                "safety_label": metric_words.ranking_label(
+                    measure=access.round.pwscup2015.ranking_rule, every_attack=True
+                ),
+            },
+        ),
     )

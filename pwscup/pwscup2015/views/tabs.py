@@ -12,6 +12,7 @@ import zoneinfo
 from django.utils import timezone
 
 import scoring
+from pwscup.accounts.conditional import conditional_response, round_page_etag
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import (
     phase_of,
@@ -124,6 +125,16 @@ def _links(request, access, base) -> dict:
 
 
 def _overview(request, access, base):
+    """The overview is answered 304 while nothing it shows changed
+    (``pwscup.accounts.conditional``): the round's and the kind's rows, the phases' states,
+    and the team's jobs (its version: whether it has uploaded moves the next steps)."""
+    team = access.team
+    team_version = live_etag(round_id=access.round.pk, team_id=team.pk) if team else None
+    etag = round_page_etag(request, access, access.round.pwscup2015, team_version)
+    return conditional_response(request, etag, lambda: _render_overview(request, access, base))
+
+
+def _render_overview(request, access, base):
     round_, team = access.round, access.team
     phases = base["phases"]
     has_submission = bool(

@@ -1,0 +1,142 @@
+"""Conditional GET of whole pages: an ETag from versions, never from the rendered bytes.
+
+A page's bytes differ on every request (Django masks the CSRF token of the header's forms
+anew each time), so an ETag of the bytes never matches and a browser would download every
+page again. A page that opts in instead names what it shows: versions its owners replace
+on every change (a ranking's version, a team's live version) and the rows it read. This
+module adds what every page shows besides (``page_etag``):
+
+* the viewer: the account (its name is in the header), the language, the header's own
+  state (unread notifications, the console link: ``header_state``) and the CSRF secret the
+  page's forms are masked from, so a page kept from before a log-in is never reused
+  with tokens that no longer validate;
+* the code: a token of the files that draw pages (``code_version``), so a deploy is seen;
+* for a round's page (``round_page_etag``): the competition, the round, its phases with
+  their state now (a window opening is a change though no row changed) and the viewer's
+  team.
+
+A page is rendered, and gets no ETag, when any of that cannot vouch for it: a flash message
+is waiting (it is shown once), the browser has no CSRF cookie yet (the render makes one),
+or the viewer organizes the round (an organizer's pages show more than these parts).
+
+``conditional_response`` answers 304 before rendering when the browser's copy is current,
+and marks a page it renders ``Cache-Control: private, no-cache``: the browser keeps it and
+asks about it every time (``pwscup.core.middleware`` leaves such an answer alone; every
+other answer to a logged-in user is ``no-store``). Only pages that show nothing private to
+the team opt in (a round's overview, its leaderboards): the Submit and Results tabs, files
+and the API stay ``no-store``, so a classroom's shared computer keeps no team's uploads.
+"""
+
+import datetime as dt
+import functools
+import hashlib
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.db.models import Model
+from django.http import HttpResponse
+from django.utils import timezone, translation
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import quote_etag
+
+from pwscup.accounts.header import header_state
+from pwscup.competitions.selectors import phase_state
+
+# The folders whose files draw the pages (code, templates, translations).
+_DRAWING_FOLDERS = ("pwscup", "templates", "locale")
+_DRAWING_SUFFIXES = (".py", ".html", ".mo", ".txt", ".svg")
+
+
+@functools.cache
+def code_version() -> str:
+    """A token of the files that draw pages, read once per process: a new deploy (any
+    file's size or modification time) gives every page a new ETag. Statted, not read
+    (about 600 files)."""
+    digest = hashlib.sha256()
+    base = settings.BASE_DIR
+    for folder in _DRAWING_FOLDERS:
+        for path in sorted((base / folder).rglob("*")):
+            if path.suffix in _DRAWING_SUFFIXES and path.is_file():
+                stat = path.stat()
+                digest.update(
+                    f"{path.relative_to(base)}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+                )
+    return digest.hexdigest()[:16]
+
+
+def _token(part) -> str:
+    """A part of an ETag as text: a model row by its stored values (what the page read of
+    it), ``None`` as nothing, anything else as its ``str``."""
+    if part is None:
+        return "-"
+    if isinstance(part, Model):
+        values = [
+            (field.name, field.value_from_object(part))
+            for field in type(part)._meta.get_fields()  # the documented Model _meta API
+            if field.concrete and not field.many_to_many
+        ]
+        return f"{type(part).__name__}{values!r}"
+    if isinstance(part, list | tuple):
+        return "[" + ",".join(_token(item) for item in part) + "]"
+    return str(part)
+
+
+def page_etag(request, *parts) -> str | None:
+    """The ETag of the page ``request`` asks for, made of ``parts`` (what the page shows
+    of the site, see ``_token``) and of what every page shows of its viewer; ``None`` when
+    the page must be rendered (see the module's docstring)."""
+    csrf_secret = request.META.get("CSRF_COOKIE")
+    if not csrf_secret or len(get_messages(request)):
+        return None
+    user = request.user
+    header = header_state(user=user)
+    viewer = (
+        [user.pk, user.get_username(), header.console, header.unread, header.admin]
+        if user.is_authenticated
+        else ["visitor"]
+    )
+    digest = hashlib.sha256()
+    for part in (
+        code_version(),
+        translation.get_language(),
+        csrf_secret,
+        request.get_full_path(),
+        *viewer,
+        *parts,
+    ):
+        digest.update(_token(part).encode())
+        digest.update(b"\x1f")
+    return quote_etag(digest.hexdigest()[:32])
+
+
+def round_page_etag(request, access, *parts, now: dt.datetime | None = None) -> str | None:
+    """``page_etag`` of a round's page (``access``: ``pwscup.accounts.access.RoundAccess``)
+    with the round's rows, its phases and their state at ``now``, and the viewer's team.
+    ``None`` for the round's organizers (their pages show more than these parts)."""
+    if access.is_organizer:
+        return None
+    now = now or timezone.now()
+    phases = [(phase, phase_state(phase=phase, now=now)) for phase in access.round.phases.all()]
+    return page_etag(request, access.competition, access.round, access.team, phases, *parts)
+
+
+def conditional_response(request, etag: str | None, render: Callable[[], HttpResponse]):
+    """``render()``'s page, or an empty 304 when the browser's copy has ``etag`` (RFC 9110:
+    the 304 carries the ETag and Cache-Control the page would). ``etag`` ``None``: always
+    rendered, and not kept by the browser."""
+    if etag is None:
+        return render()
+    headers = HttpResponse()
+    headers["ETag"] = etag
+    patch_cache_control(headers, private=True, no_cache=True)
+    # Django's own evaluation of If-None-Match / If-Match: a 304 (or a 412) carrying the
+    # headers above, else the headers themselves back (nothing to answer early).
+    early = get_conditional_response(request, etag=etag, response=headers)
+    if early is not headers:
+        return early
+    response = render()
+    if response.status_code == 200:
+        response["ETag"] = etag
+        patch_cache_control(response, private=True, no_cache=True)
+    return response
