@@ -516,6 +516,11 @@ def page_cpu(base: str, data: dict, gunicorn_pid: int, requests_per_page: int) -
     if live and live.get("etag"):
         kinds["poll 304"] = (live["url"], {"If-None-Match": live["etag"]})
     figures = {}
+    for kind, (url, headers) in list(kinds.items()):
+        first = browser.get(base + url, headers=headers, timeout=30)  # caches filled
+        if "no-cache" in first.headers.get("Cache-Control", "") and first.headers.get("ETag"):
+            # a page the browser keeps: opened again, it is revalidated
+            kinds[f"{kind} 304"] = (url, {"If-None-Match": first.headers["ETag"]})
     for kind, (url, headers) in kinds.items():
         statuses = set()
         browser.get(base + url, headers=headers, timeout=30)  # caches filled, as under load
@@ -758,7 +763,7 @@ def load_process(state_file: Path) -> None:
     go, page_views_over, polls_over = Event(), Event(), Event()
     window = {"start": 0.0}
     logged_in = [0]  # users whose log-in is over (done or failed)
-    samples: list = []  # [kind, start (s into the window), ms, error]
+    samples: list = []  # [kind, start (s into the window), ms, error, answered 304]
     logins: list = []  # [step, ms, error]
     uploads: dict = {}  # team -> its upload's story
     helpers: list = []
@@ -771,10 +776,10 @@ def load_process(state_file: Path) -> None:
             return
         if not go.is_set():
             return
+        not_modified = response is not None and response.status_code == 304
         if name == "poll":
-            not_modified = response is not None and response.status_code == 304
             name = "poll 304" if not_modified else "poll 200"
-        samples.append([name, start_time - window["start"], response_time, error])
+        samples.append([name, start_time - window["start"], response_time, error, not_modified])
 
     def next_delay(delay: float, changed: float) -> float:
         if time.monotonic() - changed < POLL_FAST_FOR_S:
@@ -792,6 +797,9 @@ def load_process(state_file: Path) -> None:
             self.pool_manager = urllib3.PoolManager(
                 maxsize=4, source_address=(self.me["address"], 0)
             )
+            # The browser's cache: the ETag of each page it was told to keep and revalidate
+            # (``Cache-Control: no-cache``), sent back as If-None-Match when it opens it again.
+            self.kept: dict[str, str] = {}
             super().__init__(environment)
 
         def on_start(self):
@@ -866,10 +874,20 @@ def load_process(state_file: Path) -> None:
             ``Retry-After``, as its user would, at most ``LOGIN_TRIES`` times; every shed
             answer is still counted in the page's figures."""
             for _ in range(LOGIN_TRIES if patient else 1):
+                # A page the user goes on from (``patient``) is needed whole, not revalidated.
+                kept = None if patient else self.kept.get(url)
                 with self.client.get(
-                    url, name=kind, allow_redirects=False, catch_response=True
+                    url,
+                    name=kind,
+                    headers={"If-None-Match": kept} if kept else {},
+                    allow_redirects=False,
+                    catch_response=True,
                 ) as response:
+                    if response.status_code == 304 and kept:
+                        return None  # the browser shows its kept copy
                     if response.status_code == 200:
+                        if "no-cache" in response.headers.get("Cache-Control", ""):
+                            self.kept[url] = response.headers.get("ETag", "")
                         return response
                     response.failure(problem(response))
                     wait = shed_wait(response)
@@ -1031,10 +1049,11 @@ def load_process(state_file: Path) -> None:
 def client_figures(samples: list) -> dict:
     figures = {}
     for kind in KINDS:
-        times = [ms for name, _at, ms, _error in samples if name == kind]
-        errors = [error for name, _at, _ms, error in samples if name == kind and error]
+        times = [ms for name, _at, ms, _error, _kept in samples if name == kind]
+        errors = [error for name, _at, _ms, error, _kept in samples if name == kind and error]
         figures[kind] = {
             "count": len(times),
+            "answered 304": sum(1 for name, _at, _ms, _e, kept in samples if name == kind and kept),
             "p50": percentile(times, 50),
             "p95": percentile(times, 95),
             "p99": percentile(times, 99),
@@ -1161,11 +1180,12 @@ def report(args, results: dict, client: dict, server: dict, uploads: dict, meter
         + (f" ({'; '.join(login_errors[:3])})" if login_errors else "")
     )
     header = f"{'':<14}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>8}"
-    print(f"\nclient (Locust)\n{header}")
+    print(f"\nclient (Locust; 304: a kept page revalidated)\n{header}{'304':>7}")
     for kind, f in client.items():
         print(
             f"{kind:<14}{f['count']:>7}{fmt(f['p50']):>9}{fmt(f['p95']):>9}{fmt(f['p99']):>9}"
-            f"{f['errors']:>8}" + (f"  {'; '.join(f['first errors'])}" if f["first errors"] else "")
+            f"{f['errors']:>8}{f['answered 304']:>7}"
+            + (f"  {'; '.join(f['first errors'])}" if f["first errors"] else "")
         )
     print(f"\nserver (nginx $request_time; upstream: gunicorn's part)\n{header}  upstream p95")
     for kind, f in server.items():
@@ -1304,8 +1324,9 @@ def report_page_cpu(args, figures: dict) -> dict:
         return figures
     print(f"\ngunicorn CPU per request, {args.page_cpu} sequential requests per page, idle server")
     for kind, row in figures.items():
-        print(f"  {kind:<14} {row['ms_per_request']:7.1f} ms  (status {row['statuses']})")
-    pages = {k: v["ms_per_request"] for k, v in figures.items() if k != "poll 304"}
+        print(f"  {kind:<18} {row['ms_per_request']:7.1f} ms  (status {row['statuses']})")
+    # a page the browser kept and revalidates ("... 304") is not a page render
+    pages = {k: v["ms_per_request"] for k, v in figures.items() if not k.endswith(" 304")}
     worst = max(pages, key=pages.get)
     verdict = "PASS" if pages[worst] <= 10 else "FAIL"
     print(f"  {verdict}  a team's page <= 10 ms: the costliest, {worst}, {pages[worst]:.1f} ms")

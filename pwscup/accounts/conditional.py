@@ -11,7 +11,7 @@ module adds what every page shows besides (``page_etag``):
   page's forms are masked from, so a page kept from before a log-in is never reused
   with tokens that no longer validate;
 * the code: a token of the files that draw pages (``code_version``), so a deploy is seen;
-* for a round's page (``round_page_etag``): the competition, the round, its phases with
+* for a round's page (``round_page_etag``): the competition, the round, its windows with
   their state now (a window opening is a change though no row changed) and the viewer's
   team.
 
@@ -27,7 +27,6 @@ the team opt in (a round's overview, its leaderboards): the Submit and Results t
 and the API stay ``no-store``, so a classroom's shared computer keeps no team's uploads.
 """
 
-import datetime as dt
 import functools
 import hashlib
 from collections.abc import Callable
@@ -36,12 +35,12 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.db.models import Model
 from django.http import HttpResponse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
 
 from pwscup.accounts.header import header_state
-from pwscup.competitions.selectors import phase_state
+from pwscup.kinds.registry import kind_of
 
 # The folders whose files draw the pages (code, templates, translations).
 _DRAWING_FOLDERS = ("pwscup", "templates", "locale")
@@ -110,15 +109,16 @@ def page_etag(request, *parts) -> str | None:
     return quote_etag(digest.hexdigest()[:32])
 
 
-def round_page_etag(request, access, *parts, now: dt.datetime | None = None) -> str | None:
+def round_page_etag(request, access, *parts) -> str | None:
     """``page_etag`` of a round's page (``access``: ``pwscup.accounts.access.RoundAccess``)
-    with the round's rows, its phases and their state at ``now``, and the viewer's team.
-    ``None`` for the round's organizers (their pages show more than these parts)."""
+    with the competition's and the round's rows, the viewer's team, and the round's windows
+    with their state now, as its kind tells them (``RoundKind.schedule_lines``: a window
+    opening or closing changes the page though no row changed). ``None`` for the round's
+    organizers (their pages show more than these parts)."""
     if access.is_organizer:
         return None
-    now = now or timezone.now()
-    phases = [(phase, phase_state(phase=phase, now=now)) for phase in access.round.phases.all()]
-    return page_etag(request, access.competition, access.round, access.team, phases, *parts)
+    windows = [sorted(line.items()) for line in kind_of(access.round).schedule_lines(access.round)]
+    return page_etag(request, access.competition, access.round, access.team, windows, *parts)
 
 
 def conditional_response(request, etag: str | None, render: Callable[[], HttpResponse]):
