@@ -7,7 +7,7 @@ on every change (a ranking's version, a team's live version) and the rows it rea
 module adds what every page shows besides (``page_etag``):
 
 * the viewer: the account (its name is in the header), the language, the header's own
-  state (unread notifications, the console link: ``header_state``) and the CSRF secret the
+  state (unread notifications, the console link: ``request_header``) and the CSRF secret the
   page's forms are masked from, so a page kept from before a log-in is never reused
   with tokens that no longer validate;
 * the code: a token of the files that draw pages (``code_version``), so a deploy is seen;
@@ -39,7 +39,7 @@ from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
 
-from pwscup.accounts.header import header_state
+from pwscup.accounts.header import request_header
 from pwscup.kinds.registry import kind_of
 
 # The folders whose files draw the pages (code, templates, translations).
@@ -89,7 +89,7 @@ def page_etag(request, *parts) -> str | None:
     if not csrf_secret or len(get_messages(request)):
         return None
     user = request.user
-    header = header_state(user=user)
+    header = request_header(request)
     viewer = (
         [user.pk, user.get_username(), header.console, header.unread, header.admin]
         if user.is_authenticated

@@ -2,12 +2,11 @@
 
 from django.utils.functional import SimpleLazyObject
 
-from pwscup.accounts.header import header_state
+from pwscup.accounts.header import request_header
 
 
 def header(request):
     # Lazy: pages that do not show the header (JSON, files) never run the query.
-    user = getattr(request, "user", None)
-    if user is None:
+    if getattr(request, "user", None) is None:
         return {}
-    return {"header": SimpleLazyObject(lambda: header_state(user=user))}
+    return {"header": SimpleLazyObject(lambda: request_header(request))}

@@ -49,6 +49,16 @@ def header_state(*, user) -> Header:
     return Header(console=console, unread=unread, admin=user.is_active and user.is_superuser)
 
 
+def request_header(request) -> Header:
+    """``header_state`` of the request's user, read once per request: a page's ETag
+    (``pwscup.accounts.conditional``) and the header it draws share it."""
+    header = getattr(request, "pwscup_header", None)
+    if header is None:
+        header = header_state(user=request.user)
+        request.pwscup_header = header
+    return header
+
+
 def console_link_forget(*, user_ids) -> None:
     """Forget the cached console link of these users (their organizer or permission rows
     changed): their next page reads it again."""

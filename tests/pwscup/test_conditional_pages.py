@@ -12,7 +12,9 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -225,3 +227,14 @@ def test_the_code_version_moves_with_a_file_that_draws_pages(tmp_path, settings)
     before = conditional.code_version.__wrapped__()
     template.write_text("one, two")
     assert conditional.code_version.__wrapped__() != before
+
+
+def test_a_rendered_page_reads_its_header_once(world):
+    """The ETag and the page's header share one reading of the unread count."""
+    client = _member(world)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(world.round_url()).status_code == 200
+    counts = [
+        q["sql"] for q in queries.captured_queries if "notifications_notification" in q["sql"]
+    ]
+    assert len(counts) == 1, counts
