@@ -238,3 +238,15 @@ def test_a_rendered_page_reads_its_header_once(world):
         q["sql"] for q in queries.captured_queries if "notifications_notification" in q["sql"]
     ]
     assert len(counts) == 1, counts
+
+
+def test_a_visitors_public_leaderboard_is_kept_privately_too(make_world):
+    """Its language form's token is masked from the visitor's own CSRF secret: kept by the
+    visitor's browser only (``private``), never by a shared cache."""
+    world = make_world(leaderboard_public=True)
+    scored(world, "a", seed=1)
+    visitor = Client()
+    visitor.get(reverse("home"))
+    url = _pages(world)["leaderboard"]
+    page = _kept(visitor, url)
+    assert _asked_again(visitor, url, page).status_code == 304
