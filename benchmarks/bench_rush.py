@@ -516,14 +516,14 @@ def page_cpu(base: str, data: dict, gunicorn_pid: int, requests_per_page: int) -
     if live and live.get("etag"):
         kinds["poll 304"] = (live["url"], {"If-None-Match": live["etag"]})
     figures = {}
-    for kind, (url, headers) in list(kinds.items()):
+    queue = list(kinds.items())
+    for kind, (url, headers) in queue:  # grows while read: a kept page's 304 comes last
         first = browser.get(base + url, headers=headers, timeout=30)  # caches filled
-        if "no-cache" in first.headers.get("Cache-Control", "") and first.headers.get("ETag"):
+        kept = "no-cache" in first.headers.get("Cache-Control", "") and "ETag" in first.headers
+        if first.status_code == 200 and kept:
             # a page the browser keeps: opened again, it is revalidated
-            kinds[f"{kind} 304"] = (url, {"If-None-Match": first.headers["ETag"]})
-    for kind, (url, headers) in kinds.items():
+            queue.append((f"{kind} 304", (url, {"If-None-Match": first.headers["ETag"]})))
         statuses = set()
-        browser.get(base + url, headers=headers, timeout=30)  # caches filled, as under load
         before = tree_cpu(gunicorn_pid)
         for _ in range(requests_per_page):
             statuses.add(browser.get(base + url, headers=headers, timeout=30).status_code)

@@ -166,7 +166,6 @@ def test_a_waiting_message_is_shown_not_answered_304(world):
     """A flash message is shown once, by the next page: that page is rendered."""
     client = _member(world)
     page = _kept(client, world.round_url())
-    client.post(reverse("set_language"), {"language": "en", "next": world.round_url()})
     client.post(
         reverse("team_create", args=[world.competition.slug]),
         {"name": "Another", "next": world.round_url()},
