@@ -1,4 +1,12 @@
-"""Session-wide fixtures: a real Celery worker process on the real Redis broker."""
+"""Session-wide fixtures (a real Celery worker process on the real Redis broker) and the
+suite's schedule: the slow modules first, the tests that need the machine alone in a tail.
+
+``scripts/test`` runs the suite in parallel (pytest-xdist, whole files per process), then
+the tests marked ``alone`` one after another with nothing beside them
+(``PWSCUP_TESTS_ALONE=only``). A test marked ``slow`` takes more than 20 s on its own and
+says why in its docstring; its module is sent first, so that the run does not end waiting
+for it. See docs/architecture.md, "Tests".
+"""
 
 import os
 from pathlib import Path
@@ -13,6 +21,24 @@ from tests.support import child_env, running, worker_command
 hypothesis_settings.register_profile("ci", derandomize=True, database=None)
 hypothesis_settings.register_profile("explore", derandomize=False)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Schedule the run: under pytest-xdist the ``alone`` tests are left to the serial tail;
+    ``PWSCUP_TESTS_ALONE=only`` keeps them alone; the modules holding a ``slow`` test go
+    first (a stable sort: the order within and between the other modules is kept)."""
+    tail = os.environ.get("PWSCUP_TESTS_ALONE", "")
+    if tail not in ("", "only"):
+        raise pytest.UsageError(f"PWSCUP_TESTS_ALONE={tail!r}: only 'only' is understood")
+    parallel = bool(os.environ.get("PYTEST_XDIST_WORKER"))
+    if tail or parallel:
+        keep = [item for item in items if bool(item.get_closest_marker("alone")) == bool(tail)]
+        left = [item for item in items if item not in set(keep)]
+        if left:
+            config.hook.pytest_deselected(items=left)
+            items[:] = keep
+    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_modules)
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import *  # noqa: F403
 from .base import env, redis_cache
 
@@ -12,7 +14,15 @@ DATABASES = {
 }
 DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default="test_pwscup")}
 # Redis database 15, queue named per test run: nothing is shared with a running platform.
-CELERY_BROKER_URL = env("TEST_REDIS_URL", default="redis://127.0.0.1:6379/15")
+# Under pytest-xdist each worker process (PYTEST_XDIST_WORKER: gw0, gw1, ...) takes the next
+# database down (gw0: 15, gw1: 14, ...): a Celery ping or broadcast is answered only by that
+# worker's own Celery worker, and one run's clean-up never deletes another's unacked messages.
+# A child the tests start (Celery worker, gunicorn) gets TEST_REDIS_URL from its parent.
+_XDIST_WORKER = env("PYTEST_XDIST_WORKER", default="gw0")
+_REDIS_DB = 15 - int(_XDIST_WORKER.removeprefix("gw") or 0)
+if _REDIS_DB < 1:
+    raise ImproperlyConfigured(f"{_XDIST_WORKER}: at most 15 pytest-xdist workers share Redis")
+CELERY_BROKER_URL = env("TEST_REDIS_URL", default=f"redis://127.0.0.1:6379/{_REDIS_DB}")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"pwscup-test-{os.getpid()}")
 MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=tempfile.mkdtemp(prefix="pwscup-media-")))
@@ -31,6 +41,10 @@ PWSCUP_SLIDES_WORK_DIR = Path(
         default=str(MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-slides-work")),
     )
 )
+# Each /healthz check is given 5 s here (production: 1.5 s): a healthy check on a machine busy
+# with the parallel suite must not be reported timed out; the tests of a hung service still see
+# its "error: timeout" within their clients' deadlines.
+PWSCUP_HEALTHZ_TIMEOUT = env.float("PWSCUP_HEALTHZ_TIMEOUT", default=5.0)
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
     "default": STORAGES["default"],  # noqa: F405 - the bucket when AWS_STORAGE_BUCKET_NAME is set

@@ -51,6 +51,18 @@ def _statuses_on_the_wire(page) -> list:
     return wire
 
 
+def _recorded(page, what: list, count: int) -> list:
+    """``what`` once it holds ``count`` entries: Playwright hands a navigation's events to
+    their listeners after ``goto`` returns (on a busy machine, well after), so the list is
+    read only once the page's own events for every navigation have arrived; the Playwright
+    loop runs while it waits (``wait_for_timeout``), a Python ``sleep`` would block it."""
+    for _ in range(200):  # 10 s: a lost event, not a slow one, fails
+        if len(what) >= count:
+            break
+        page.wait_for_timeout(50)
+    return what
+
+
 def test_the_overview_is_kept_revalidated_and_still_works(web, e2e_world):
     page = web
     log_in(page, "team-a")
@@ -63,6 +75,7 @@ def test_the_overview_is_kept_revalidated_and_still_works(web, e2e_world):
     page.goto("/")
     again = page.goto(overview)
     # Asked again with the kept ETag, answered 304: the browser shows its kept copy.
+    seen, wire = _recorded(page, seen, 3), _recorded(page, wire, 3)
     assert (overview, kept) in [(path, etag) for path, etag, _status in seen], seen
     assert wire.count((overview, 304)) == 1, wire
     assert again.ok and again.headers["etag"] == kept
@@ -83,5 +96,5 @@ def test_the_submit_tab_is_never_kept(web, e2e_world):
     assert "no-store" in first.headers["cache-control"]
     page.goto("/")
     page.goto(submit)
-    asked = [(etag, status) for path, etag, status in seen if path == submit]
+    asked = [(etag, status) for path, etag, status in _recorded(page, seen, 3) if path == submit]
     assert asked == [(None, 200), (None, 200)], seen

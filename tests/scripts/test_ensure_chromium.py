@@ -42,7 +42,7 @@ def run(env: dict) -> subprocess.CompletedProcess:
 def test_scripts_test_calls_it_before_pytest():
     lines = (ROOT / "scripts" / "test").read_text().splitlines()
     assert lines.index("scripts/ensure_chromium") < next(
-        i for i, line in enumerate(lines) if "pytest" in line and line.startswith("exec")
+        i for i, line in enumerate(lines) if "-m pytest" in line and not line.startswith("#")
     )
 
 
