@@ -5,6 +5,10 @@ have a serious or a critical violation.
 
 The synthetic round is played to its published results (releases, the freeze, an attack),
 so its Results tab shows the matrix, both rankings and its charts.
+
+Slow (over 20 s on its own, so its module is scheduled first): axe-core checks every page of
+every kind for each role and language in Chromium, after the synthetic round is played to its
+results.
 """
 
 import pytest
@@ -14,7 +18,7 @@ from tests.e2e.helpers import PASSWORD, log_in, switch_language
 
 axe_playwright_python = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 BLOCKING = ("serious", "critical")
 

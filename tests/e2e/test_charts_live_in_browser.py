@@ -1,7 +1,11 @@
 """The leaderboard follows the scores by itself: on an open leaderboard page, a new team's
 score appears in the table and as a labelled point in the chart when its scoring job
 finishes, without a reload; the unchanged polls before it cost a 304, and a hidden tab
-polls nothing until it is shown again."""
+polls nothing until it is shown again.
+
+Slow (over 20 s on its own, so its module is scheduled first): it waits for a real scoring job
+and for the page's own polls (a hidden tab's pause included), as a team does.
+"""
 
 import pytest
 from playwright.sync_api import expect
@@ -10,7 +14,7 @@ from pwscup.submissions.models import Status
 from tests.e2e.helpers import SCORING_TIMEOUT, log_in, submit_anonymization
 from tests.support import noisy_copy
 
-pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 HIDE = """hidden => {
   Object.defineProperty(document, "hidden", { value: hidden, configurable: true });

@@ -6,6 +6,9 @@ bodies as the schema documents them.
 The world is a frozen round with published results: team A (the caller) has a scored
 submission and an attack on the published target of team B, so that the generated requests reach real objects: the slugs are
 fixed to the world's, numbers and bodies are generated.
+
+Slow (over 20 s on its own, so its module is scheduled first): schemathesis sends a bounded
+number of generated requests to every operation of the live server.
 """
 
 import pytest
@@ -15,6 +18,8 @@ from pwscup.api.services import api_token_create
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from tests.pwscup.api_fuzz import fuzz, view_module
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

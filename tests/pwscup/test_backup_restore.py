@@ -7,6 +7,10 @@ process on each deployment then prints its leaderboards, every file a row names 
 read through the storage) and its audit log, and the two must be equal. The refusals
 (a deployment that is not empty, a changed file or dump, an unknown format version, a
 missing file at backup time) are checked to change nothing.
+
+Slow (over 20 s on its own, so its module is scheduled first): a competition is played through
+a real worker, backed up with ``pg_dump`` and restored into a freshly migrated database (and a
+new bucket) for each of its journeys.
 """
 
 import json
@@ -41,7 +45,7 @@ from tests.pwscup.brokers import broker_at, start_worker, stop_worker
 from tests.pwscup.deployment_state import row_counts
 from tests.support import ROOT, child_env, csv_upload, noisy_copy, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 DONE = (Status.FINISHED, Status.FAILED)
 

@@ -5,7 +5,11 @@ tab's upload form, as a browser follows the pages.
 
 Correctness only, from the run's JSON: the demo's broker is its own Redis, every upload
 answered the page (no error), was kept and was scored. Timings are never asserted (the
-figures are in benchmarks/README.md)."""
+figures are in benchmarks/README.md).
+
+Slow (over 20 s on its own, so its module is scheduled first): ``scripts/demo`` itself starts
+(migrate, ``load_demo``, its own Redis, a worker with its beat, gunicorn) and scores the burst.
+"""
 
 import json
 import subprocess
@@ -16,7 +20,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.worker
+pytestmark = [pytest.mark.slow, pytest.mark.worker]
 
 
 def test_the_demo_holds_a_small_burst_on_its_own_redis(tmp_path):

@@ -5,12 +5,20 @@ close. A moved tab, link or form, or a form the page refuses, fails this test.
 
 Correctness only, from its output: every query answered and charged once (the replays
 charged nothing), both releases made and an estimate built from each, every figure printed.
-Timings are never asserted (see docs/dp.md for the figures)."""
+Timings are never asserted (see docs/dp.md for the figures).
+
+Slow (over 20 s on its own, so its module is scheduled first): the benchmark migrates a
+database of its own and plays both DP demo rounds through the pages' forms.
+"""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,12 @@ the admin's request asks, every built-in attack run.
 Correctness only, from its output: every team's submission scored, every target frozen and
 published, every built-in attack done and none failed. Timings are never asserted (the exit
 status is 1 when the 120 s target is missed, so it is not asserted either; see
-benchmarks/README.md for the figures)."""
+benchmarks/README.md for the figures).
+
+Slow (over 20 s on its own, so its module is scheduled first): the benchmark migrates a
+database, builds and scores three teams, and a real worker freezes the round and runs every
+built-in attack.
+"""
 
 import os
 import re
@@ -17,7 +22,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.worker]
+pytestmark = [pytest.mark.slow, pytest.mark.worker]
 
 
 def test_a_small_freeze_publishes_every_target_and_runs_every_attack():

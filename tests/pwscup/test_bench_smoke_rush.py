@@ -5,7 +5,12 @@ from the pages. A moved form, box or poll address fails this test.
 
 Correctness only, from the run's JSON: no request, log-in or upload failed, and every upload
 was seen scored through the page's own poll. Timings are never asserted (see
-benchmarks/README.md for the figures)."""
+benchmarks/README.md for the figures).
+
+Slow (over 20 s on its own, so its module is scheduled first): the benchmark boots the
+production stack (a migrated database, nginx, gunicorn, a Celery worker) and drives it for 12
+s, then measures each page's CPU.
+"""
 
 import importlib.util
 import json
@@ -18,7 +23,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.worker, pytest.mark.proxy]
+pytestmark = [pytest.mark.slow, pytest.mark.worker, pytest.mark.proxy]
 
 
 def test_a_small_rush_uploads_through_the_form_and_sees_every_score(tmp_path):

@@ -7,6 +7,10 @@ Correctness only, from the run's JSON; its timings are never asserted (see
 benchmarks/README.md for the figures). The storage calls are given 1 s and one retry here
 (production: 10 s and two), so uploads that reach the frozen bucket are refused within the
 5 s and the refused path is exercised too.
+
+Slow (over 20 s on its own, so its module is scheduled first): the benchmark boots the
+production stack (a migrated database, nginx, gunicorn, a Celery worker, moto's S3 server) and
+keeps the bucket frozen 5 s while the teams upload.
 """
 
 import json
@@ -19,7 +23,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.worker, pytest.mark.proxy]
+pytestmark = [pytest.mark.slow, pytest.mark.worker, pytest.mark.proxy]
 
 
 def test_a_short_freeze_loses_no_accepted_upload_and_keeps_nothing_it_refused(tmp_path):

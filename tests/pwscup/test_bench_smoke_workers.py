@@ -4,7 +4,11 @@ file in moto's S3 server), and one repetition of the bucket against the local di
 
 Correctness only, from its output: every upload scored on one of the hosts and none failed,
 every row of the bucket's table printed. Timings are never asserted (see benchmarks/README.md
-for the figures)."""
+for the figures).
+
+Slow (over 20 s on its own, so its module is scheduled first): the benchmark starts worker
+hosts at each count and scores every upload on each.
+"""
 
 import re
 import subprocess
@@ -17,7 +21,7 @@ from tests.hosts import unavailable_reason
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.worker]
+pytestmark = [pytest.mark.slow, pytest.mark.worker]
 
 STEPS = (
     "store the upload",

@@ -1,7 +1,13 @@
 """Real failures on a Redis server of the test's own: Redis killed and restarted without
 its data while jobs are queued, and a whole worker killed mid-job. A real Celery worker
 with its beat runs the reaper every 2 s (``PWSCUP_REAPER_INTERVAL``), so each bound below
-is measured, not assumed."""
+is measured, not assumed.
+
+Slow (over 20 s on its own, so its module is scheduled first):
+``test_jobs_queued_when_redis_restarts_empty_all_finish_once`` scores 8 uploads of the whole
+Adult table after the beat finds them lost, and the whole-worker crash waits for the reaper's
+sweep.
+"""
 
 import os
 import time
@@ -22,7 +28,7 @@ from tests.pwscup.brokers import (
 )
 from tests.support import csv_upload, noisy_copy, wait_for
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 BOUND = 120  # seconds: lost jobs are sent again within 2 minutes of the broker being back
 FULL_ADULT = 32561  # about a second to score each upload

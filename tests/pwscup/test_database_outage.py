@@ -2,7 +2,11 @@
 API token that it is revoked: gunicorn runs the laptop settings on a PostgreSQL server of the
 test's own, which the test stops while a user is logged in (its session cookie is sent).
 And a server that accepts connections but never answers fails a page in seconds (503), not
-after the system's TCP timeout."""
+after the system's TCP timeout.
+
+Slow (over 20 s on its own, so its module is scheduled first): it starts a PostgreSQL server of
+its own, migrates it and stops it under a live site.
+"""
 
 import socket
 import time
@@ -14,7 +18,7 @@ from tests.pwscup.outage_support import django_script, logged_in, manage, site_e
 from tests.pwscup.postgres import PostgresServer, server_bin
 from tests.support import free_port, gunicorn_command, running
 
-pytestmark = pytest.mark.skipif(server_bin() is None, reason="no PostgreSQL server installed")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(server_bin() is None, reason="no PostgreSQL server installed")]
 
 PASSWORD = "outage-pw-123"
 SEED = f"""

@@ -5,8 +5,13 @@ folder). Between the two starts a student signs up, registers a team and uploads
 second start comes up, and the student logs in and finds the team and the upload.
 
 (``scripts/demo`` itself first runs ``scripts/bootstrap``, which installs the project into
-``.venv``: the test runs the steps after it.)"""
+``.venv``: the test runs the steps after it.)
 
+Slow (over 20 s on its own, so its module is scheduled first): the demo's steps (migrate,
+``load_demo``, gunicorn) run twice on the laptop settings.
+"""
+
+import pytest
 import requests
 
 from tests.pwscup.outage_support import (
@@ -18,6 +23,8 @@ from tests.pwscup.outage_support import (
     site_env,
 )
 from tests.support import free_port
+
+pytestmark = pytest.mark.slow
 
 STUDENT, PASSWORD = "student-1", "student-pw-123"
 CLASS_PLAYS = f"""

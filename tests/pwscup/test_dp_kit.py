@@ -3,7 +3,11 @@ wheel (``tests/pwscup/test_toolkit_wheel.py``'s helpers, one environment for thi
 ``dp check`` gives the server's verdict and message for the same file, ``dp estimate`` builds
 from a downloaded release exactly the estimate the level page builds, the practice commands
 run, and ``dp score`` gives the server's scores when it is handed the table the server scored
-against (the truth is secret: a team cannot run this one on the real round)."""
+against (the truth is secret: a team cannot run this one on the real round).
+
+Slow (over 20 s on its own, so its module is scheduled first): it installs the toolkit's wheel
+with its ``dp`` extra into a fresh virtual environment, as a team does.
+"""
 
 import io
 import json
@@ -34,7 +38,7 @@ from tests.pwscup.test_toolkit_wheel import (  # noqa: F401 (module-scoped fixtu
     wheel,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 def readme_commands(readme: str, section: str) -> list[list[str]]:

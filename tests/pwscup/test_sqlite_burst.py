@@ -2,7 +2,12 @@
 burst of uploads: gunicorn as scripts/demo starts it and a Celery worker with its beat write
 the same SQLite file in the test's own folder while 24 teams upload at once, through the
 page's form and the API. No upload answers 500 ("database is locked"), every one is kept,
-and every one is scored."""
+and every one is scored.
+
+Slow (over 20 s on its own, so its module is scheduled first): 24 uploads are scored one after
+another by the demo's one Celery worker on SQLite, after the demo's migrate and seed: the burst
+and its scoring are what is tested.
+"""
 
 import re
 import sys
@@ -23,6 +28,8 @@ from tests.pwscup.outage_support import (
     site_env,
 )
 from tests.support import ROOT, adult_head, free_port, noisy_copy, running
+
+pytestmark = pytest.mark.slow
 
 TEAMS = 24
 BY_API = range(0, TEAMS, 3)  # every third team uploads with its API token, the rest by the page

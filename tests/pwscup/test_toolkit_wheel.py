@@ -1,7 +1,12 @@
 """The participants' toolkit (``pwscup/core/toolkit.py``): one wheel with the scorers, the
 starter kit's methods and the team client, needing none of the server's dependencies.
 Installed alone in a fresh virtual environment, the starter kit's own scripts run and the
-scores computed there are exactly the server's."""
+scores computed there are exactly the server's.
+
+Slow (over 20 s on its own, so its module is scheduled first): it builds the toolkit's wheel
+and installs it into three fresh virtual environments (alone, with ``kit``, with ``dp``), as a
+team does, from the package index.
+"""
 
 import ast
 import email
@@ -24,6 +29,8 @@ from pwscup.submissions.models import Status
 from tests.pwscup import seq_web_world as seq
 from tests.pwscup.factories import freeze, score, score_attack, scored
 from tests.support import build_world, csv_upload
+
+pytestmark = pytest.mark.slow
 
 JSON = {"HTTP_ACCEPT": "application/json"}
 METRICS = {"U1", "U2", "U3", "U4", "U5", "U6", "S1", "S2", "E1", "E2", "E3", "E4", "EUC1", "EUC2"}

@@ -1,6 +1,10 @@
 """Migration 0007 numbers the uploads that existed before per-team numbers did: per team
 and phase, in the order they were made (created_at, then id); 0008 then makes the
-numbers unique per team and phase."""
+numbers unique per team and phase.
+
+Slow (over 20 s on its own, so its module is scheduled first): it migrates the test database
+back before the numbering and forward again.
+"""
 
 import datetime as dt
 
@@ -10,7 +14,7 @@ from django.utils import timezone
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from tests.support import migrate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 BEFORE = [("submissions", "0006_round_operation")]
 
