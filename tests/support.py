@@ -92,6 +92,9 @@ def child_env(*, broker_url: str | None = None, **extra: str) -> dict:
     user, password = db.get("USER") or "postgres", db.get("PASSWORD") or ""
     auth = f"{user}:{password}@" if password else f"{user}@"
     env = dict(os.environ)
+    # The child takes this process's broker as given (the test settings would otherwise move
+    # a pytest-xdist worker's Redis database down once more).
+    env.pop("PYTEST_XDIST_WORKER", None)
     env.update(
         DJANGO_SETTINGS_MODULE="pwscup.settings.test",
         TEST_DATABASE_URL=f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:"

@@ -3,6 +3,7 @@
 import os
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -14,15 +15,21 @@ DATABASES = {
 }
 DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default="test_pwscup")}
 # Redis database 15, queue named per test run: nothing is shared with a running platform.
-# Under pytest-xdist each worker process (PYTEST_XDIST_WORKER: gw0, gw1, ...) takes the next
-# database down (gw0: 15, gw1: 14, ...): a Celery ping or broadcast is answered only by that
-# worker's own Celery worker, and one run's clean-up never deletes another's unacked messages.
-# A child the tests start (Celery worker, gunicorn) gets TEST_REDIS_URL from its parent.
-_XDIST_WORKER = env("PYTEST_XDIST_WORKER", default="gw0")
-_REDIS_DB = 15 - int(_XDIST_WORKER.removeprefix("gw") or 0)
-if _REDIS_DB < 1:
-    raise ImproperlyConfigured(f"{_XDIST_WORKER}: at most 15 pytest-xdist workers share Redis")
-CELERY_BROKER_URL = env("TEST_REDIS_URL", default=f"redis://127.0.0.1:6379/{_REDIS_DB}")
+# Under pytest-xdist each worker process (PYTEST_XDIST_WORKER: gw0, gw1, ...) takes the
+# database that many below TEST_REDIS_URL's (gw0: 15, gw1: 14, ...): a Celery ping or
+# broadcast is answered only by that process's own Celery worker, and one process's clean-up
+# never deletes another's unacked messages. A child the tests start (Celery worker, gunicorn)
+# is given the final URL without PYTEST_XDIST_WORKER (tests.support.child_env).
+_REDIS_URL = urlsplit(env("TEST_REDIS_URL", default="redis://127.0.0.1:6379/15"))
+_XDIST_WORKER = env("PYTEST_XDIST_WORKER", default="")
+if _XDIST_WORKER:
+    _REDIS_DB = int(_REDIS_URL.path.strip("/") or 0) - int(_XDIST_WORKER.removeprefix("gw"))
+    if _REDIS_DB < 0:
+        raise ImproperlyConfigured(
+            f"{_XDIST_WORKER}: TEST_REDIS_URL's database number leaves it no Redis database"
+        )
+    _REDIS_URL = _REDIS_URL._replace(path=f"/{_REDIS_DB}")
+CELERY_BROKER_URL = urlunsplit(_REDIS_URL)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"pwscup-test-{os.getpid()}")
 MEDIA_ROOT = Path(env("PWSCUP_MEDIA_ROOT", default=tempfile.mkdtemp(prefix="pwscup-media-")))
