@@ -37,6 +37,10 @@ def pytest_collection_modifyitems(config, items):
         if left:
             config.hook.pytest_deselected(items=left)
             items[:] = keep
+        # scripts/test runs the serial tail only when the parallel part left a test for it.
+        if parallel and left and os.environ.get("PWSCUP_TESTS_ALONE_LIST"):
+            listed = "".join(f"{item.nodeid}\n" for item in left)
+            Path(os.environ["PWSCUP_TESTS_ALONE_LIST"]).write_text(listed)
     slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.path not in slow_modules)
 
