@@ -43,14 +43,22 @@ def wheel() -> Path:
     return toolkit.toolkit_wheel(settings.PWSCUP_TOOLKIT_DIR)
 
 
-def fresh_toolkit_env(wheel: Path, where: Path, extra: str | None = None) -> dict:
+def fresh_toolkit_env(
+    wheel: Path, where: Path, extra: str | None = None, *, compiled: bool = True
+) -> dict:
     """A fresh virtual environment at ``where`` with only the wheel installed (and what it
-    requires), with its ``extra`` if given, as a round's pages tell a team to install it."""
+    requires), with its ``extra`` if given, as a round's pages tell a team to install it.
+    ``compiled=False`` leaves the packages' bytecode to be written when a module is first
+    imported (pip's ``--no-compile``): the same code runs, and the install costs a third of
+    the CPU (byte-compiling numpy, pandas and scipy whole is most of it). The environment
+    whose size is measured is compiled, as a team's is."""
     venv.EnvBuilder(with_pip=True).create(where)
     python = where / "bin" / "python"
     argument = str(wheel) if extra is None else f"{wheel}[{extra}]"
     installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", argument],
+        [str(python), "-m", "pip", "install", "--quiet"]
+        + ([] if compiled else ["--no-compile"])
+        + [argument],
         capture_output=True,
         text=True,
         timeout=900,
@@ -68,13 +76,15 @@ def toolkit_env(wheel, tmp_path_factory) -> dict:
 @pytest.fixture(scope="module")
 def toolkit_kit_env(wheel, tmp_path_factory) -> dict:
     """The wheel with its ``kit`` extra: the anonymize-and-attack kit's README installs it."""
-    return fresh_toolkit_env(wheel, tmp_path_factory.mktemp("toolkit-kit") / "env", "kit")
+    where = tmp_path_factory.mktemp("toolkit-kit") / "env"
+    return fresh_toolkit_env(wheel, where, "kit", compiled=False)
 
 
 @pytest.fixture(scope="module")
 def toolkit_dp_env(wheel, tmp_path_factory) -> dict:
     """The wheel with its ``dp`` extra: the DP round's kit README installs it."""
-    return fresh_toolkit_env(wheel, tmp_path_factory.mktemp("toolkit-dp") / "env", "dp")
+    where = tmp_path_factory.mktemp("toolkit-dp") / "env"
+    return fresh_toolkit_env(wheel, where, "dp", compiled=False)
 
 
 def clean_env(toolkit_env, home) -> dict:
@@ -147,8 +157,10 @@ def test_scoring_imports_nothing_the_toolkit_does_not_require():
     for where, module, extra in optional:
         assert modules.get(module, module) in toolkit.EXTRAS[extra], (where, module, extra)
     third_party = (
-        imported | {module for _, module, _ in optional}
-    ) - set(sys.stdlib_module_names) - {"scoring", "__future__"}
+        (imported | {module for _, module, _ in optional})
+        - set(sys.stdlib_module_names)
+        - {"scoring", "__future__"}
+    )
     assert {modules.get(name, name) for name in third_party} == set(toolkit.NEEDS)
     # Required: only what the anonymize-and-attack and sequential scores need.
     assert set(toolkit.REQUIRED) == {"numpy", "pandas", "charset-normalizer"}
