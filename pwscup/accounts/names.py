@@ -10,7 +10,8 @@ compare, so that a name cannot pass for another one of the same competition.
   private-use and unassigned code points. They show as nothing, or as what the reader's font
   makes of them.
 * ``name_skeleton``: the form two names are compared in: normal, letters of Cyrillic and
-  Greek that look like Latin ones replaced by those (``LOOK_ALIKES``), then case-folded.
+  Greek that look like Latin ones replaced by those (``LOOK_ALIKES``), case-folded, and
+  without spaces (``ＴｅａｍＡ``, stored ``TeamA``, passes for ``Team A`` on a leaderboard).
 
 ``LOOK_ALIKES`` is written here by hand, on purpose small: Unicode's full confusables table
 (UTS #39 ``confusables.txt``) is not in the standard library, and the maintained PyPI
@@ -140,11 +141,13 @@ def characters_named(characters) -> str:
 
 def name_skeleton(name: str) -> str:
     """The form in which two names are the same name: normal, look-alikes replaced,
-    case-folded.
+    case-folded, spaces removed.
 
     >>> name_skeleton("TEAM \\u0410") == name_skeleton("team a")  # Cyrillic А
+    True
+    >>> name_skeleton("\\uff34\\uff45\\uff41\\uff4d\\uff21") == name_skeleton("Team A")  # ＴｅａｍＡ
     True
     """
     folded = name_normal(name).translate(_LOOK_ALIKES).casefold()
     # Case folding may turn an unmapped capital into a small look-alike: map once more.
-    return folded.translate(_LOOK_ALIKES)
+    return "".join(folded.translate(_LOOK_ALIKES).split())

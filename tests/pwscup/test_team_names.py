@@ -45,6 +45,9 @@ def test_the_normal_form_and_the_skeleton():
     for look_alike in LOOK_ALIKES_OF_TEAM_A.values():
         assert name_skeleton(look_alike) == name_skeleton("Team A"), look_alike
     assert name_skeleton("TEAM a") == name_skeleton("Team A")
+    # Width and spacing fold too: full-width ＴｅａｍＡ is stored "TeamA".
+    assert name_skeleton("\uff34\uff45\uff41\uff4d\uff21") == name_skeleton("Team A")
+    assert name_skeleton("チーム A") == name_skeleton("チームA")
     # Greek capital eta looks like H, its small letter like n.
     assert name_skeleton("\u0397ero") == name_skeleton("hero")
     assert name_skeleton("\u03b7ero") != name_skeleton("hero")
@@ -92,6 +95,22 @@ def test_names_are_stored_normal_and_other_scripts_are_welcome(world):
         Refused, match=re.escape("reads as “チームA”, the name of another team of this competition")
     ):
         team_create(competition=world.competition, name="チーム\u0410")
+
+
+@pytest.mark.django_db
+def test_a_name_that_differs_only_in_width_and_spacing_is_refused(client, world):
+    # Field test 4: full-width ＴｅａｍＡ was stored "TeamA" beside "Team A".
+    client.force_login(account("newcomer"))
+    response = client.post(
+        reverse("team_create", args=[world.competition.slug]),
+        {"name": "\uff34\uff45\uff41\uff4d\uff21"},
+        follow=True,
+    )
+    shown = " ".join(str(m) for m in response.context["messages"])
+    assert "“TeamA” looks like the name of team “Team A” of this competition" in shown, shown
+    assert not Team.objects.filter(competition=world.competition, name="TeamA").exists()
+    with pytest.raises(Refused, match=re.escape("looks like the name of team “Team B”")):
+        team_create(competition=world.competition, name="Te am\u3000B")
 
 
 @pytest.mark.django_db
