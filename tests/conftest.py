@@ -32,8 +32,9 @@ def pytest_collection_modifyitems(config, items):
         raise pytest.UsageError(f"PWSCUP_TESTS_ALONE={tail!r}: only 'only' is understood")
     parallel = bool(os.environ.get("PYTEST_XDIST_WORKER"))
     if tail or parallel:
-        keep = [item for item in items if bool(item.get_closest_marker("alone")) == bool(tail)]
-        left = [item for item in items if item not in set(keep)]
+        alone = [bool(item.get_closest_marker("alone")) for item in items]
+        keep = [item for item, marked in zip(items, alone, strict=True) if marked == bool(tail)]
+        left = [item for item, marked in zip(items, alone, strict=True) if marked != bool(tail)]
         if left:
             config.hook.pytest_deselected(items=left)
             items[:] = keep
