@@ -91,6 +91,16 @@ def _signal_all(pids, signum) -> None:
             os.kill(pid, signum)
 
 
+def _running(pid: int) -> bool:
+    """Whether ``pid`` still runs (not stopped, not gone), from ``/proc/<pid>/stat``."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            state = stat.read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+    return state not in ("T", "t", "Z", "X")
+
+
 def sweep_stale() -> list[str]:
     """Remove the namespaces and bridges left by harness runs whose process is dead (a run
     killed before its teardown), with the processes still running in those namespaces."""
@@ -177,9 +187,15 @@ class Host:
         """Every process running in this host's namespace."""
         return namespace_pids(self.namespace)
 
-    def freeze(self) -> None:
-        """Stop every process of the host (SIGSTOP): nothing it does goes further."""
-        _signal_all(self.pids(), signal.SIGSTOP)
+    def freeze(self, timeout: float = 10) -> None:
+        """Stop every process of the host (SIGSTOP) and return once each one is stopped:
+        a signal is only queued by ``kill()``, and a process busy on the other core runs on
+        until it is delivered, so "frozen" is read from ``/proc`` (state ``T``)."""
+        pids = self.pids()
+        _signal_all(pids, signal.SIGSTOP)
+        deadline = time.monotonic() + timeout
+        while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def thaw(self) -> None:
         _signal_all(self.pids(), signal.SIGCONT)

@@ -25,19 +25,24 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     assert page.get_by_test_id("who").inner_text() == username
 
 
-def reload_page(page) -> None:
+def reload_page(page, attempts: int = 3) -> None:
     """Reload the page once a job it shows has changed. Its own script (``static/live.js``)
     may reload it at the same moment, having seen the change too: the browser then aborts
-    one of the two navigations (``net::ERR_ABORTED``), and the page that loads is as fresh
-    either way, so an aborted reload is waited out rather than failed."""
+    one of the two navigations (``net::ERR_ABORTED``), or, when the two swap the renderer,
+    answers the test's reload with "Not attached to an active page". Either way the
+    navigation that wins started after the change, so the test waits for it to load and
+    reloads once more: a further reload only makes the page fresher, never staler."""
     from playwright.sync_api import Error
 
-    try:
-        page.reload()
-    except Error as error:
-        if "ERR_ABORTED" not in str(error):
-            raise
-        page.wait_for_load_state()
+    raced = ("ERR_ABORTED", "Not attached to an active page", "interrupted by another")
+    for attempt in range(attempts):
+        try:
+            page.reload()
+            return
+        except Error as error:
+            if attempt == attempts - 1 or not any(words in str(error) for words in raced):
+                raise
+            page.wait_for_load_state()
 
 
 def open_tab(page, key: str) -> None:

@@ -14,7 +14,12 @@ from pwscup.submissions.models import Status
 from tests.e2e.helpers import SCORING_TIMEOUT, log_in, submit_anonymization
 from tests.support import noisy_copy
 
-pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.e2e,
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+]
 
 HIDE = """hidden => {
   Object.defineProperty(document, "hidden", { value: hidden, configurable: true });

@@ -21,7 +21,7 @@ from pwscup.competitions.models import AuditEntry, Round
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target
 from pwscup.submissions.models import Status
-from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, switch_language
+from tests.e2e.helpers import PASSWORD, SCORING_TIMEOUT, log_in, reload_page, switch_language
 from tests.support import FIXTURES, adult_head, csv_upload, noisy_copy, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -139,7 +139,7 @@ def test_an_organizer_runs_a_round_from_an_empty_database_with_the_console(
 
     # Teams upload; the control page counts them.
     teams_upload(round_, original)
-    page.reload()
+    reload_page(page)
     expect(page.get_by_test_id("count-submissions")).to_have_text("2")
     expect(page.get_by_test_id("overview-teamA")).to_contain_text("Finished")
 
@@ -151,7 +151,7 @@ def test_an_organizer_runs_a_round_from_an_empty_database_with_the_console(
         timeout=SCORING_TIMEOUT,
         what="the freeze and the built-in attacks on both targets",
     )
-    page.reload()
+    reload_page(page)
     expect(page.get_by_test_id("target-teamA")).to_contain_text("v1")
     expect(page.get_by_test_id("target-teamC")).to_contain_text("Finished")
 
@@ -162,7 +162,7 @@ def test_an_organizer_runs_a_round_from_an_empty_database_with_the_console(
         timeout=SCORING_TIMEOUT,
         what="the results to be published",
     )
-    page.reload()
+    reload_page(page)
     expect(page.get_by_test_id("audit-log")).to_contain_text("Published the results")
     expect(page.get_by_test_id("audit-log")).to_contain_text("Froze the round")
     screenshot(page, "console-round-en")

@@ -6,7 +6,7 @@ named as uploaded, in the reader's language; a wrong header names its columns. E
 import pytest
 
 from pwscup.dp.services import dp_estimates_build_queued
-from tests.e2e.helpers import PASSWORD, log_in
+from tests.e2e.helpers import PASSWORD, log_in, reload_page
 from tests.pwscup.dp_world import build_dp_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -61,7 +61,7 @@ def test_a_refused_estimate_says_why_in_the_reader_s_language(
     upload(page, "Schätzung.csv", latin1)
     upload(page, "level1.csv", estimate().replace("target,", "Target,", 1).encode())
     dp_estimates_build_queued()  # what the worker does
-    page.reload()
+    reload_page(page)
     listing = page.get_by_test_id("dp-estimate-list")
     errors = listing.locator("pre.error")
     assert errors.count() == 2

@@ -13,6 +13,7 @@ from pwscup.pwscup2015.models import Pwscup2015Round, RoundOperation, Target
 from pwscup.submissions.models import Status
 from tests.e2e.helpers import (
     log_in,
+    reload_page,
     submit_anonymization,
     wait_for_builtin_attacks,
 )
@@ -58,7 +59,7 @@ def test_organizer_freezes_and_publishes_from_the_admin(
     expect(page.locator("ul.messagelist")).to_contain_text(f"{world.round}: freeze started.")
     page.click("ul.messagelist a:has-text('Follow its progress')")
     wait_for_operation(world, "freeze")
-    page.reload()
+    reload_page(page)
     expect(page.get_by_test_id("operation-freeze")).to_contain_text("Finished — 2 of 2 done")
     screenshot(page, "organizer-freeze-progress-en")
     world.round.refresh_from_db()

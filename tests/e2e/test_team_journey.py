@@ -9,7 +9,14 @@ from playwright.sync_api import expect
 
 import scoring
 from pwscup.pwscup2015.models import AnonymizationSubmission
-from tests.e2e.helpers import SCORING_TIMEOUT, log_in, open_tab, switch_language, worker_paused
+from tests.e2e.helpers import (
+    SCORING_TIMEOUT,
+    log_in,
+    open_tab,
+    reload_page,
+    switch_language,
+    worker_paused,
+)
 from tests.support import noisy_copy, table_bytes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -152,7 +159,7 @@ def test_team_uploads_sees_live_scores_and_the_leaderboard(
     missing = {"en": "missing column(s): 'age'", "ja": "足りない列: 'age'"}[language]
     assert missing in message, message
     expect(bad_row.locator("td[data-metric]")).to_have_count(0)
-    page.reload()
+    reload_page(page)
     expect(page.get_by_test_id("quota")).to_contain_text(text["quota"])  # failed: not counted
     screenshot(page, f"round-{language}")
     if language == "ja":

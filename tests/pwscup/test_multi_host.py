@@ -37,6 +37,7 @@ REAPER_INTERVAL = 1  # seconds between two runs of the reaper
 RESEND_SECONDS = 3  # a QUEUED job's message is sent again after this long
 WEB_PORT = 8000  # inside the web host's own network namespace
 DONE = (Status.FINISHED, Status.FAILED)
+IN_FLIGHT_SECONDS = 0.5  # a frozen host's last write reaches PostgreSQL within this
 W1_FINISHES = 5  # w1 dies during a job after scoring this many: its scores stay
 
 
@@ -162,8 +163,10 @@ def _kill_mid_job(host, worker: str, uploads_sent) -> int:
     job's primary key.
 
     A RUNNING row may finish between the read and the kill: the host is frozen first
-    (SIGSTOP), the row read again, and the host killed only if the same run is still in
-    progress (else thawed, and the next run waited for)."""
+    (SIGSTOP, every process seen stopped), its writes already sent are let land, the row
+    read again, and the host killed only if the same run is still in progress (else thawed,
+    and the next run waited for). Without that wait a run seen RUNNING was once recorded
+    finished by the dead host under load: its last UPDATE was already on the wire."""
     jobs = AnonymizationSubmission.objects.filter(worker=worker)
     running = jobs.filter(status=Status.RUNNING)
     deadline = time.monotonic() + 180
@@ -171,6 +174,11 @@ def _kill_mid_job(host, worker: str, uploads_sent) -> int:
         run = running.values_list("pk", "started_at").first()
         if run is not None and jobs.filter(status=Status.FINISHED).count() >= W1_FINISHES:
             host.freeze()
+            # A write the worker sent just before it stopped may still be on its way
+            # (socket buffers, the forwarder on the LAN's root side): it lands within
+            # milliseconds, so the row is read again once that has had time to happen,
+            # and the job is only killed if it is still running then.
+            time.sleep(IN_FLIGHT_SECONDS)
             if running.filter(pk=run[0], started_at=run[1]).exists():
                 host.kill()
                 return run[0]
