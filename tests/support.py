@@ -82,6 +82,20 @@ def gunicorn_command() -> list[str]:
     ]
 
 
+def demo_gunicorn_command() -> list[str]:
+    """gunicorn with the demo's configuration file (scripts/demo_gunicorn.conf.py)."""
+    return [
+        *(
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            str(ROOT / "scripts" / "demo_gunicorn.conf.py"),
+        ),
+        "pwscup.wsgi:application",
+    ]
+
+
 def child_env(*, broker_url: str | None = None, **extra: str) -> dict:
     """The environment of a process the tests start (worker, gunicorn): the test settings on
     this run's test database, queue, broker (``broker_url``, default this run's) and media."""

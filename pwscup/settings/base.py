@@ -408,6 +408,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 PWSCUP_SCORING_SOFT_TIME_LIMIT = env.int("PWSCUP_SCORING_SOFT_TIME_LIMIT", default=600)
 PWSCUP_SCORING_HARD_TIME_LIMIT = env.int("PWSCUP_SCORING_HARD_TIME_LIMIT", default=660)
 PWSCUP_SCORING_MAX_ATTEMPTS = env.int("PWSCUP_SCORING_MAX_ATTEMPTS", default=3)
+# The memory a worker process may take for jobs (MiB of address space above what it held once
+# warmed; 0: no bound): an allocation beyond it fails the job with a message, it never takes
+# down the host (pwscup/submissions/limits.py). A process whose resident memory passed half
+# of it after a job is replaced by a fresh one, so what its caches hold never eats the bound.
+PWSCUP_SCORING_MEMORY_MB = env.int("PWSCUP_SCORING_MEMORY_MB", default=3072)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = PWSCUP_SCORING_MEMORY_MB * 1024 // 2 or None  # KiB
 # The reaper resends jobs lost by a broker restart or a dead worker: every 30 s by
 # default, so they are sent again well within 2 minutes. A tick that waited longer than
 # one interval for a free worker is dropped (the next one does the same work).

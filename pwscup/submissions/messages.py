@@ -25,6 +25,10 @@ PLATFORM_MESSAGES = {
         "the organizers can rescore it."
     ),
     "job.time_limit": _("Scoring exceeded the time limit of %(seconds)s seconds."),
+    "job.memory_limit": _(
+        "Scoring needed more memory than the limit of %(megabytes)s MiB; the file is too "
+        "large or too unusual for this round."
+    ),
     "job.internal_error": _(
         "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
     ),
@@ -77,9 +81,7 @@ def message_render(*, code: str, params: dict | None, text: str) -> str:
 
 def job_message_text(job) -> str:
     """The failure message of a job row (a ``JobState``) in the active language."""
-    return message_render(
-        code=job.message_code, params=job.message_params, text=job.message
-    )
+    return message_render(code=job.message_code, params=job.message_params, text=job.message)
 
 
 def upload_received_message(upload) -> str:

@@ -1,9 +1,17 @@
-"""The core's tasks: the reaper, and the options every kind's scoring task uses."""
+"""The core's tasks: the reaper, the options every kind's scoring task uses, and the
+memory bound of every worker process."""
 
 from celery import shared_task
+from celery.signals import worker_process_init
 from django.conf import settings
 
+from pwscup.submissions.limits import on_worker_process_init
 from pwscup.submissions.services.maintenance import jobs_reap
+
+# Every pool process of every worker bounds its memory (pwscup/submissions/limits.py).
+worker_process_init.connect(
+    on_worker_process_init, weak=False, dispatch_uid="pwscup.submissions.memory_bound"
+)
 
 SCORING = dict(
     acks_late=True,

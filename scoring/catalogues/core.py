@@ -81,6 +81,18 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name}: フィールド数が違います（ヘッダーは {width} 個）: {rows}。"
         + _ROWS_NOTE["ja"],
     },
+    "table.cell_too_long": {
+        "en": "{name}: the cell in column '{column}' at row {row} holds {size} bytes; a cell "
+        "may hold at most {limit} bytes. " + _ROWS_NOTE["en"],
+        "ja": "{name}: 列 '{column}' の {row} 行目のセルは {size} バイトあります。"
+        "セルは {limit} バイトまでです。" + _ROWS_NOTE["ja"],
+    },
+    "table.header_cell_too_long": {
+        "en": "{name}: header field {column} holds {size} bytes; a cell may hold at most "
+        "{limit} bytes.",
+        "ja": "{name}: ヘッダーの {column} 番目のフィールドは {size} バイトあります。"
+        "セルは {limit} バイトまでです。",
+    },
     "table.unparsable": {
         "en": "{name} is not a readable CSV table: {detail}",
         "ja": "{name} は読み取れる CSV 表ではありません: {detail}",

@@ -36,6 +36,13 @@ DECILES = np.linspace(0.1, 0.9, 9)
 ONE_HOT_WEIGHT = 0.5  # a categorical mismatch costs 2 × ½ = 1 in the L1 embedding (spec §2)
 
 
+def text_cells(cells: np.ndarray) -> np.ndarray:
+    """A column's cells as an object array of ``str``. Not ``cells.astype(str)``: NumPy's
+    text dtype is fixed-width, rows × longest cell × 4 bytes (a 400 KB cell over 6,000
+    rows asked for 10 GB); pandas' cast keeps each cell its own size."""
+    return pd.Series(cells, dtype=object).astype(str).to_numpy(dtype=object)
+
+
 def checked_numbers(cells: np.ndarray, *, column: str, code: str) -> np.ndarray:
     """The numbers of a column's text cells; ``code`` refused, naming the rows and values,
     when a cell is no finite number (the platform's one number rule, NFKC included)."""
@@ -168,7 +175,7 @@ def population_from_frame(table: pd.DataFrame, config: SynthConfig) -> Populatio
             )
             edges[column] = np.unique(np.quantile(values, DECILES)) if len(values) else np.array([])
         else:
-            typed[column] = cells.astype(str)
+            typed[column] = text_cells(cells)
             domains[column] = tuple(sorted(set(typed[column].tolist())))
     labels = domains[config.label]
     if len(labels) < 2:

@@ -30,7 +30,7 @@ import pandas as pd
 
 from scoring.messages import clip, quoted
 from scoring.synthetic.errors import SynthError, row_listing
-from scoring.synthetic.population import Population, checked_numbers
+from scoring.synthetic.population import Population, checked_numbers, text_cells
 from scoring.tables import load_table
 
 WIDEN = 0.1
@@ -112,7 +112,7 @@ def typed_rows(
                 )
             typed[column] = values
         else:
-            values = cells.astype(str)
+            values = text_cells(cells)
             outside = np.flatnonzero(~pd.Series(values).isin(population.domains[column]).to_numpy())
             if len(outside):
                 raise SynthError(

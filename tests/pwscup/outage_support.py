@@ -10,7 +10,7 @@ from pathlib import Path
 
 import requests
 
-from tests.support import running
+from tests.support import demo_gunicorn_command, running
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,11 +88,8 @@ def logged_in(base: str, username: str, password: str) -> requests.Session:
 
 
 def demo_gunicorn(env: dict, port: int, log_path: Path):
-    """gunicorn as scripts/demo starts it (two worker processes), answering on ``port``."""
-    command = [
-        *(sys.executable, "-m", "gunicorn", "pwscup.wsgi:application"),
-        *("--bind", f"127.0.0.1:{port}", "--workers", "2"),
-    ]
+    """gunicorn as scripts/demo starts it (its configuration file), answering on ``port``."""
+    command = [*demo_gunicorn_command(), "--bind", f"127.0.0.1:{port}"]
     return running(
         command,
         env=env,

@@ -26,7 +26,15 @@ from pwscup import celery_app
 from pwscup.api.services import api_token_create
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from tests.s3 import S3Server
-from tests.support import child_env, csv_upload, free_port, gunicorn_command, running, wait_for
+from tests.support import (
+    child_env,
+    csv_upload,
+    demo_gunicorn_command,
+    free_port,
+    gunicorn_command,
+    running,
+    wait_for,
+)
 
 MESSAGE_EN = "The platform cannot store files right now"
 MESSAGE_JA = "現在、ファイルを保存できません"
@@ -233,9 +241,19 @@ def _timed_get(url: str, timeout: float) -> tuple[int | None, float, dict]:
     return response.status_code, time.monotonic() - started, body
 
 
+# The production server (one process of THREADS threads, as behind nginx) and the demo's
+# (scripts/demo_gunicorn.conf.py, facing the browsers itself: with two sync workers, two
+# stalled uploads held it whole, field test 4).
+SERVERS = {
+    "production": (gunicorn_command, {"GUNICORN_WORKERS": "1", "GUNICORN_THREADS": str(THREADS)}),
+    "demo": (demo_gunicorn_command, {}),
+}
+
+
+@pytest.mark.parametrize("server", sorted(SERVERS))
 @pytest.mark.django_db(transaction=True)
 def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
-    make_world, tmp_path, capsys
+    make_world, tmp_path, capsys, server
 ):
     s3 = S3Server(log_path=tmp_path / "moto.log").start()
     try:
@@ -247,9 +265,9 @@ def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         env = child_env(GUNICORN_BIND=f"127.0.0.1:{port}", **s3.env(bucket))
+        command, server_env = SERVERS[server]
         env.update(
-            GUNICORN_WORKERS="1",
-            GUNICORN_THREADS=str(THREADS),
+            **server_env,
             PWSCUP_STORAGE_WRITE_SLOTS="2",
             # A stalled call fails after (1 + 1 retry) x 3 s here (production: 3 x 10 s).
             PWSCUP_STORAGE_READ_TIMEOUT="3",
@@ -259,7 +277,7 @@ def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
             "api:submissions", args=[world.competition.slug, world.round.slug]
         )
         with running(
-            gunicorn_command(),
+            command(),
             env=env,
             log_path=tmp_path / "gunicorn.log",
             ready=lambda: _timed_get(base + "/healthz", 5)[0] is not None,
@@ -292,7 +310,7 @@ def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
                     thread.join(timeout=120)
                 with capsys.disabled():
                     print(
-                        f"\n[stalled bucket] visitor's page: {visitor[0]} in {visitor[1]:.2f} s; "
+                        f"\n[stalled bucket, {server}] visitor's page: {visitor[0]} in {visitor[1]:.2f} s; "
                         f"/healthz: {health[0]} in {health[1]:.2f} s ({health[2].get('storage')})"
                     )
                 assert visitor[0] == 200

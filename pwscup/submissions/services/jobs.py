@@ -133,6 +133,10 @@ def scorer_crash_message(error: Exception) -> JobMessage:
         return JobMessage.platform(
             "job.time_limit", seconds=settings.PWSCUP_SCORING_SOFT_TIME_LIMIT
         )
+    if isinstance(error, MemoryError):  # the process's bound (pwscup/submissions/limits.py)
+        return JobMessage.platform(
+            "job.memory_limit", megabytes=settings.PWSCUP_SCORING_MEMORY_MB
+        )
     return JobMessage.platform("job.internal_error", kind=error.__class__.__name__)
 
 
