@@ -26,6 +26,7 @@ from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, SettingsForm, settings_initial
 from pwscup.synthetic.models import SynAttack, SynRelease
 from scoring.errors import ScoringError
+from scoring.synthetic.draws import disjoint_teams
 
 
 def create_url(competition) -> str:
@@ -95,6 +96,20 @@ def _lost_draft(request, competition):
     return redirect("synthetic_console:create", competition.slug)
 
 
+def _capacity(form: SettingsForm, rows: int) -> int | None:
+    """How many teams get rows of their own with the sizes the form shows (proposed, or as
+    posted back with an error); None while a size is not a positive whole number."""
+    sizes = {}
+    for key in ("n_holdout", "n_aux", "n_train", "n_challenge"):
+        try:
+            sizes[key] = int(form[key].value())
+        except (TypeError, ValueError):
+            return None
+        if sizes[key] < 1:
+            return None
+    return disjoint_teams(rows, **sizes)
+
+
 @login_required
 def round_create_settings(request, competition_slug):
     """Step 2: column roles, label, sizes, gates, windows; creates the round."""
@@ -159,6 +174,7 @@ def round_create_settings(request, competition_slug):
             "form": form,
             "draft": draft,
             "rows": len(frame),
+            "capacity": _capacity(form, len(frame)),
             "columns": rows,
             "step": 2,
         },

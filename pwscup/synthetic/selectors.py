@@ -14,6 +14,7 @@ from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, SyntheticRound, TeamDraw
 from scoring.ranking import competition_ranks
 from scoring.synthetic.attack import BUILTIN_ATTACKS
+from scoring.synthetic.draws import disjoint_teams
 
 HALVES = ("dev", "final")
 
@@ -236,7 +237,9 @@ def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:
 
 
 def draws_summary(*, synthetic: SyntheticRound) -> dict:
-    """For the console: the draws' sizes and whether the teams' member sets are disjoint."""
+    """For the console: the draws' sizes, how many teams the table holds disjointly
+    (``capacity``: team ``capacity + 1`` and later are drawn independently) and whether the
+    teams' member sets are disjoint."""
     draws = list(TeamDraw.objects.filter(synthetic=synthetic).select_related("team"))
     config = engine.round_config(synthetic.round)
     return {
@@ -245,6 +248,13 @@ def draws_summary(*, synthetic: SyntheticRound) -> dict:
         "aux": len(synthetic.aux),
         "n_train": config.n_train,
         "n_challenge": config.n_challenge,
+        "capacity": disjoint_teams(
+            synthetic.round.original_rows,
+            n_holdout=config.n_holdout,
+            n_aux=config.n_aux,
+            n_train=config.n_train,
+            n_challenge=config.n_challenge,
+        ),
         "teams": len(draws),
         "disjoint": all(d.disjoint for d in draws),
         "overlapping": [d.team for d in draws if not d.disjoint],

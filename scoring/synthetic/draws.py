@@ -3,7 +3,8 @@ its members, non-members and challenge set with its dev and final halves.
 
 Every draw is a function of the round's secret seed and a tag (``"shared"``, or the team's
 key), so it is the same whenever it is computed; the platform still stores each draw once
-made, and a team that joins late draws from what the others left (``taken``).
+made (so a change of the rule below changes no team already drawn), and a team that joins
+late draws from what the others left (``taken``) while that is enough for a team.
 
 Two choices where the spec is silent or, read literally, leaks:
 
@@ -11,10 +12,18 @@ Two choices where the spec is silent or, read literally, leaks:
   it. The spec draws ``A`` from ``P \\ H \\ ⋃ T_X`` and ``N_X`` from ``P \\ H \\ T_X``: a
   non-member that is also a row of the public ``A`` would be recognised as a non-member by
   every attacker who looks it up in ``A``.
-* While ``P`` is large enough, the non-members of a team are drawn from rows no other team
-  holds (members or challenge rows): a row of ``N_X`` that is in ``T_Z`` tells team Z that it
-  is no member of X (draws are disjoint). When the pool is exhausted the draw is independent
-  (``disjoint`` is False) and the round page says so.
+* A team's members and its non-members come from one pool, by one rule, so that which rows of
+  its challenge set are members owes nothing to what the other teams hold. While the rows no
+  team holds yet can take a whole team (``n_train + n_challenge/2`` rows), both are drawn from
+  them (``disjoint``): no team drawn before it, nor disjointly after it, holds one of its
+  challenge rows (a later independent team may, a member or a non-member alike). Once they
+  cannot (also when the members alone would still fit), both are drawn from all of
+  ``P \\ H \\ A``, independently of the other teams (``disjoint`` is False). The spec
+  (rev. 2) keeps the non-members, and not the members, off other teams' rows "while the pool
+  lasts": in the independent regime that made a challenge row held by another team a member,
+  nearly always (Adult at the spec's sizes, teams 12-16, seed 1: 905 of the 1,032 such rows;
+  the 16th team 182 of 182). Now 905 of 1,818 (``tests/scoring/test_syn_draws_membership.py``;
+  ``docs/synthetic.md``). :func:`disjoint_teams` says how many teams a table holds disjointly.
 
 Examples
 --------
@@ -106,6 +115,21 @@ def needed_rows(config: SynthConfig) -> int:
     return config.n_holdout + config.n_aux + config.n_train + config.n_challenge // 2
 
 
+def disjoint_teams(size: int, *, n_holdout: int, n_aux: int, n_train: int, n_challenge: int) -> int:
+    """How many teams a table of ``size`` rows gives rows of their own (the round's sizes as
+    keywords, so a form can ask before a configuration exists): each takes
+    ``n_train + n_challenge/2`` of the rows left once ``H`` and ``A`` are drawn; the next team
+    and every later one are drawn independently (:func:`draw_team`).
+
+    >>> disjoint_teams(32561, n_holdout=5000, n_aux=2000, n_train=2000, n_challenge=400)
+    11
+
+    (Adult at the spec's sizes: the 12th team is the first drawn independently.)
+    """
+    rows_left = max(size - n_holdout - n_aux, 0)
+    return rows_left // max(n_train + n_challenge // 2, 1)
+
+
 def draw_shared(size: int, config: SynthConfig, *, seed: int) -> SharedDraw:
     """Draw ``H`` from ``P`` and ``A`` from ``P \\ H`` (``size`` = rows of ``P``)."""
     if size < needed_rows(config):
@@ -136,11 +160,11 @@ def draw_team(
     half = config.n_challenge // 2
     free = np.setdiff1d(base, taken)
     disjoint = len(free) >= config.n_train + half
-    members = _choice(rng, free if disjoint else base, config.n_train)
-    outside = np.setdiff1d(free if disjoint else base, members)
-    if not disjoint and len(np.setdiff1d(outside, taken)) >= half:
-        outside = np.setdiff1d(outside, taken)
-    nonmembers = _choice(rng, outside, half)
+    # Members and non-members from the same pool: keeping only the non-members off the
+    # other teams' rows would make every challenge row another team holds a member.
+    pool = free if disjoint else base
+    members = _choice(rng, pool, config.n_train)
+    nonmembers = _choice(rng, np.setdiff1d(pool, members), half)
     return _with_challenge(rng, members, nonmembers, disjoint=disjoint)
 
 

@@ -133,6 +133,27 @@ def test_the_draft_survives_a_form_error_and_is_deleted_when_the_round_is_made(c
     assert not default_storage.exists(stored)
 
 
+def capacity(html: str) -> str:
+    match = re.search(r'data-testid="syn-capacity">(.*?)</(?:p|dd)>', html, re.S)
+    assert match, "the page does not say how many teams get rows of their own"
+    return match.group(1)
+
+
+def test_step_two_says_how_many_teams_the_sizes_hold_before_the_round_exists(client, organizer):
+    # Proposed for 3,000 rows: holdout 517, aux 206, 206 members and 40 challenge rows a
+    # team: (3000 - 723) // 226 = 10 teams; as posted back (500, 300, 300, 82 refused):
+    # (3000 - 800) // 341 = 6.
+    upload(client, organizer)
+    page = client.get(settings_url(organizer)).content.decode()
+    assert "3000 rows holds 10 teams with rows of their own" in capacity(page)
+    bad = client.post(settings_url(organizer), settings_post(n_challenge=82)).content.decode()
+    assert "holds 6 teams" in capacity(bad)
+    page = client.get(settings_url(organizer), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "割り当てられるのは 10 チームまで" in capacity(page)
+    unreadable = client.post(settings_url(organizer), settings_post(n_train="x")).content
+    assert 'data-testid="syn-capacity"' not in unreadable.decode()
+
+
 def test_a_lost_draft_is_reported_not_replaced(client, organizer):
     upload(client, organizer)
     default_storage.delete(client.session[f"synthetic-round-draft-{organizer.pk}"]["file"])
@@ -253,6 +274,7 @@ def test_the_panel_shows_draws_counts_and_states_in_both_languages(client):
     assert "Disjoint" in re.search(r'data-testid="syn-disjoint">(.*?)</dd>', html, re.S).group(1)
     assert re.search(r'data-testid="syn-holdout">500 rows', html)
     assert re.search(r'data-testid="syn-teams-drawn">3<', html)
+    assert "The table holds" in capacity(html)
     assert "not frozen yet" in html
     assert "action-freeze" in html and "action-close" in html  # the core lists the actions
     release(world, "a", baseline_release(world, "a"))
@@ -275,7 +297,11 @@ def test_the_panel_says_when_member_sets_overlap(client):
     html = panel(client, world)
     disjoint = re.search(r'data-testid="syn-disjoint">(.*?)</dd>', html, re.S).group(1)
     assert "Not disjoint" in disjoint and "Team" in disjoint
-    assert "互いに素ではありません" in panel(client, world, "ja")
+    # (1400 - 800) // 340: one team gets rows of its own, the panel says so.
+    assert "The table holds 1 team with rows of its own" in capacity(html)
+    ja = panel(client, world, "ja")
+    assert "互いに素ではありません" in ja
+    assert "割り当てられるのは 1 チームまで" in capacity(ja)
 
 
 def test_a_non_organizer_gets_no_panel(client):

@@ -40,6 +40,7 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
     )
     summary = selectors.draws_summary(synthetic=synthetic)
     assert summary["teams"] == 3 and summary["disjoint"]
+    assert summary["capacity"] == 11  # (32561 - 7000) // 2200: the 12th team overlaps
     now = timezone.now()
     release, attack = selectors.release_phase(round_), selectors.attack_phase(round_)
     assert phase_state(phase=release, now=now) == "open"

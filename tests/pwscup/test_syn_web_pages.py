@@ -196,6 +196,9 @@ def test_syn_the_japanese_pages_are_translated(client):
     assert "0.875" in rules and "0.75" in rules and "ゲート" in rules
     data = page(client, tab_url(world, "data"), HTTP_ACCEPT_LANGUAGE="ja")
     assert "teamA_train.csv" in data and "ラベル" in data
+    # How many teams the table keeps disjoint, said before a later team makes them overlap.
+    assert "チームまでです" in data
+    assert "teams so; a team registering after them" in page(client, tab_url(world, "data"))
 
 
 def test_syn_results_url_is_the_results_tab():
