@@ -10,7 +10,7 @@ from django.http import Http404
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import competitions_for_user, team_for_user
 from pwscup.competitions.models import Competition, Round
-from pwscup.competitions.selectors import organized_competitions
+from pwscup.competitions.selectors import organized_competitions, with_ranking_version
 
 # Set on the request by the core for every view under a round kind's URLs (pwscup/kinds/
 # views.py): ``round_access`` then answers 404 for a round of another kind.
@@ -39,9 +39,11 @@ def round_access(
         else Exists(organized.filter(pk=OuterRef("pk")))
     )
     competition = competitions.annotate(user_organizes=organizes).first()
+    # Its ranking version comes with the round's row: the cached rankings a page reads are
+    # keyed by it (``round_ranking_version``) at no query of their own.
     round_ = (
         competition
-        and Round.objects.filter(competition=competition, slug=round_slug)
+        and with_ranking_version(Round.objects.filter(competition=competition, slug=round_slug))
         .prefetch_related("phases")
         .first()
     )

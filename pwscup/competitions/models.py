@@ -118,6 +118,27 @@ class Round(models.Model):
         return source_encoding_label(self.original_encoding)
 
 
+class RankingVersion(models.Model):
+    """How often the round's rankings changed: the version its cached rankings are keyed by.
+
+    Bumped in the transaction of every change that can move a rank or a number
+    (``pwscup.competitions.services.ranking_version_bump``), so it commits with the score;
+    read with the round's row (``pwscup.competitions.selectors.with_ranking_version``). A
+    row of its own, not a column of the round's or the kind's row: those are saved whole by
+    forms (a stale copy would set the version back), and the workers that score a round's
+    uploads lock only this small row, and only until their scoring transaction commits. A
+    round whose rankings never changed has no row: version 0.
+    """
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.version}"
+
+
 class UploadDates(models.Model):
     """When a window takes uploads: from ``opens_at`` (included) to ``closes_at`` (excluded).
 

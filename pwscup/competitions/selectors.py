@@ -4,13 +4,14 @@ import threading
 from collections import OrderedDict
 from urllib.parse import urlsplit
 
-from django.db.models import QuerySet
+from django.db.models import BigIntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 import scoring
-from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
+from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
 from pwscup.core.files import opened
 from pwscup.kinds.registry import kind_of
 
@@ -66,6 +67,31 @@ def table_config(*, round: Round, table) -> scoring.RoundConfig:
         decided = round_config(round=round).integer_columns
         stored = {**stored, "integer_columns": list(decided)}
     return scoring.load_config(stored, table)
+
+
+# The attribute ``with_ranking_version`` reads the version into.
+_RANKING_VERSION = "ranking_version"
+
+
+def with_ranking_version(rounds: QuerySet[Round]) -> QuerySet[Round]:
+    """``rounds`` with each round's ranking version (``RankingVersion``; 0 without a row)
+    read in the same query as the round, for ``round_ranking_version``. The round a request
+    reads (``pwscup.accounts.access.round_access``) is read so: its cached rankings cost no
+    query of their own."""
+    version = RankingVersion.objects.filter(round=OuterRef("pk")).values("version")[:1]
+    return rounds.annotate(
+        **{_RANKING_VERSION: Coalesce(Subquery(version), 0, output_field=BigIntegerField())}
+    )
+
+
+def round_ranking_version(*, round: Round) -> int:
+    """The round's ranking version: as read with the round (``with_ranking_version``: once
+    per request), else read now (one indexed read)."""
+    version = getattr(round, _RANKING_VERSION, None)
+    if version is None:
+        row = RankingVersion.objects.filter(round_id=round.pk).values_list("version", flat=True)
+        version = row.first() or 0
+    return version
 
 
 def phase_of(*, round: Round, kind: str) -> Phase | None:

@@ -5,12 +5,13 @@ import hashlib
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile, File
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
-from pwscup.competitions.models import AuditEntry, Competition, Phase, Round
+from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
 from pwscup.core.files import OrganizerCsv, opened
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
@@ -217,6 +218,37 @@ def phase_set(
 def read_file_bytes(field: File) -> bytes:
     with opened(field) as handle:
         return handle.read()
+
+
+def ranking_version_bump(*, round_ids) -> None:
+    """One more ranking version of each round (``RankingVersion``): the cached rankings
+    keyed by the former one are no longer read.
+
+    Call it inside the transaction of the change (a score written, a selection, a rescore,
+    a freeze...): the version then commits with the change or not at all, whatever the
+    cache does meanwhile. Call it before the change writes an upload or job row or a live
+    version (what a scoring job writes) and before it takes the round's row with
+    ``select_for_update`` (as a freeze does): those rows are then always locked after this
+    one, so two changes of the round queue on it instead of waiting on each other in a
+    circle (an edit of the round's settings, phases or teams may bump last). The lock is
+    held until the caller's transaction commits: keep the slow work (scoring a file) out of
+    that transaction.
+
+    ``UPDATE ... SET version = version + 1`` (an ``F`` expression: concurrent bumps all
+    count); a round's first bump inserts its row inside a savepoint, and when a concurrent
+    first bump inserted it meanwhile the unique key refuses ours and the UPDATE, run again,
+    finds the row (as ``pwscup.submissions.services.live.live_bump``). Rounds in ascending
+    order, so that two bumps of several rounds lock them in the same order.
+    """
+    for round_id in sorted({int(pk) for pk in round_ids if pk is not None}):
+        row = RankingVersion.objects.filter(round_id=round_id)
+        if row.update(version=F("version") + 1):
+            continue
+        try:
+            with transaction.atomic():
+                RankingVersion.objects.create(round_id=round_id, version=1)
+        except IntegrityError:
+            row.update(version=F("version") + 1)
 
 
 def round_phases_close(*, round: Round, now=None) -> int:

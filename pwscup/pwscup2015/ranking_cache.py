@@ -2,59 +2,45 @@
 
 The leaderboard, the attack matrix and the final ranking are read from the Django cache
 (Redis in production: shared by the web processes and the workers that write scores).
-Each entry's key holds the round's *ranking version*, a token that the services replace
-whenever a change can move a rank or a number: a score written (upload, attack, built-in
-attack), a selection, a rescore, a freeze, a publication, a disqualification
-(``ranking_invalidate``). A computation that raced with a change stores its result under
-the old version, where no reader looks any more; the version is replaced again once the
-change commits, so a reader that recomputed in between does not keep what it saw.
+Each entry's key holds the round's *ranking version*, a counter kept in the database
+(``pwscup.competitions.models.RankingVersion``) beside the scores it vouches for. The
+services that change what a ranking shows bump it: a score written (upload, attack,
+built-in attack), a selection, a rescore, a freeze, a disqualification, an edit of the
+round (``ranking_invalidate``). The bump is an UPDATE in the change's own transaction, so
+the version moves exactly when the change commits, and a cache that missed the change
+(unreachable for a while, then back with its old entries) holds nothing under the new
+version: the next reader computes the ranking again. A computation that raced with a
+change stores its result under the version it read, which no reader asks for once the
+change has committed.
+
+The version is read with the round's row, which every request reads anyway
+(``pwscup.accounts.access.round_access``; elsewhere, one indexed read): a cached ranking
+costs no query. The pages' ETags hold the tables' keys, so a browser's copy from before a
+change is answered in full, not 304.
 
 The round's own ranking settings (gates, rules, tie-break, freeze, publication) are part
-of the key too: the round row is read on every request anyway, so an edit of the round is
-seen at once without anyone having to invalidate.
+of the key too: an edit of the kind's row is seen at once without anyone having to
+invalidate.
 """
 
 import hashlib
 import json
-import secrets
 from collections.abc import Callable
 
 from django.core.cache import cache
-from django.db import transaction
 
-# A safety net only (nothing relies on it): an entry nobody invalidated lives this long.
+from pwscup.competitions.selectors import round_ranking_version
+from pwscup.competitions.services import ranking_version_bump
+
+# A safety net only (nothing relies on it): an entry nobody reads lives this long.
 ENTRY_SECONDS = 3600
 
 
-def ranking_version_key(round_id: int) -> str:
-    """The cache key of the round's ranking version."""
-    return f"ranking-version:{round_id}"
-
-
-def ranking_version(*, round_id: int) -> str:
-    """The round's current ranking version (created on first use)."""
-    key = ranking_version_key(round_id)
-    version = cache.get(key)
-    if version is None:
-        version = secrets.token_hex(8)
-        if not cache.add(key, version, timeout=None):
-            version = cache.get(key) or version
-    return version
-
-
-def _replace_version(round_ids) -> None:
-    cache.set_many(
-        {ranking_version_key(pk): secrets.token_hex(8) for pk in round_ids}, timeout=None
-    )
-
-
 def ranking_invalidate(*, round_ids) -> None:
-    """Forget the cached rankings of these rounds: now, and again when the change commits."""
-    round_ids = sorted({int(pk) for pk in round_ids if pk is not None})
-    if not round_ids:
-        return
-    _replace_version(round_ids)
-    transaction.on_commit(lambda: _replace_version(round_ids))
+    """The rankings of these rounds change with the current transaction: bump their
+    version in it, before the change writes an upload or job row (the lock order of
+    ``ranking_version_bump``). Without a transaction the bump commits at once."""
+    ranking_version_bump(round_ids=round_ids)
 
 
 def _settings_token(round) -> str:
@@ -75,9 +61,8 @@ def ranking_cache_key(*, round, name: str) -> str:
     Templates cache the HTML of a ranking table under it (``{% cache %}``), so an
     unchanged table is neither recomputed nor rendered again.
     """
-    return (
-        f"ranking:{round.pk}:{name}:{ranking_version(round_id=round.pk)}:{_settings_token(round)}"
-    )
+    version = round_ranking_version(round=round)
+    return f"ranking:{round.pk}:{name}:{version}:{_settings_token(round)}"
 
 
 def ranking_cached(*, round, name: str, compute: Callable):

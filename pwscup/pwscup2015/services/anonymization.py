@@ -45,10 +45,11 @@ def enqueue_anonymization(pk: int) -> Dispatch:
 
 def anonymizations_rescore(*, queryset) -> int:
     pks = list(queryset.values_list("pk", flat=True))
-    job_reset(model=AnonymizationSubmission, pks=pks)
-    ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
-    for pk in pks:
-        enqueue_anonymization(pk)
+    with transaction.atomic():
+        ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
+        job_reset(model=AnonymizationSubmission, pks=pks)
+        for pk in pks:
+            enqueue_anonymization(pk)  # sent once the reset has committed
     return len(pks)
 
 
@@ -75,16 +76,19 @@ def anonymization_submission_score(
         return scoring.evaluate(original, table, config)
 
     status, message, scores = job_run(compute, what=f"submission {submission_id}")
-    completed = job_complete(
-        model=AnonymizationSubmission,
-        pk=submission_id,
-        token=token,
-        status=status,
-        message=message,
-        scores=scores,
-        scorer_version=scoring.SCORER_VERSION,
-    )
-    ranking_invalidate(round_ids=[submission.phase.round_id])
+    # The scores and the round's new ranking version commit together (a short transaction:
+    # the scoring is done).
+    with transaction.atomic():
+        ranking_invalidate(round_ids=[submission.phase.round_id])
+        completed = job_complete(
+            model=AnonymizationSubmission,
+            pk=submission_id,
+            token=token,
+            status=status,
+            message=message,
+            scores=scores,
+            scorer_version=scoring.SCORER_VERSION,
+        )
     if completed:
         notify_upload_outcome(upload=submission, status=status)
 
@@ -102,10 +106,10 @@ def anonymization_submission_select(*, submission: AnonymizationSubmission, team
         raise Refused(
             _("The phase is closed; the final submission can no longer change."), status=403
         )
+    ranking_invalidate(round_ids=[phase.round_id])
     AnonymizationSubmission.objects.filter(phase=phase, team=team, is_selected=True).update(
         is_selected=False
     )
     AnonymizationSubmission.objects.filter(pk=submission.pk).update(is_selected=True)
     submission.is_selected = True
-    ranking_invalidate(round_ids=[phase.round_id])
     return submission

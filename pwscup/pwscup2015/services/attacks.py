@@ -1,5 +1,6 @@
 """Attack phase: correspondence-table uploads and their scoring."""
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 import scoring
@@ -62,25 +63,28 @@ def attack_submission_score(*, submission_id: int, task_id: str = "", worker: st
 
     status, message, result = job_run(compute, what=f"attack {submission_id}")
     result = {"rate": None, "correct": None, "rows": None, **result}
-    completed = job_complete(
-        model=AttackSubmission,
-        pk=submission_id,
-        token=token,
-        status=status,
-        message=message,
-        target_version=target.version,
-        scorer_version=scoring.SCORER_VERSION,
-        **result,
-    )
-    ranking_invalidate(round_ids=[target.round_id])
+    # The rate and the round's new ranking version commit together.
+    with transaction.atomic():
+        ranking_invalidate(round_ids=[target.round_id])
+        completed = job_complete(
+            model=AttackSubmission,
+            pk=submission_id,
+            token=token,
+            status=status,
+            message=message,
+            target_version=target.version,
+            scorer_version=scoring.SCORER_VERSION,
+            **result,
+        )
     if completed:
         notify_upload_outcome(upload=submission, status=status)
 
 
 def attacks_rescore(*, queryset) -> int:
     pks = list(queryset.values_list("pk", flat=True))
-    job_reset(model=AttackSubmission, pks=pks)
-    ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
-    for pk in pks:
-        enqueue_attack(pk)
+    with transaction.atomic():
+        ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
+        job_reset(model=AttackSubmission, pks=pks)
+        for pk in pks:
+            enqueue_attack(pk)  # sent once the reset has committed
     return len(pks)

@@ -84,6 +84,7 @@ def round_freeze(*, round: Round, now=None) -> list[Target]:
     locked, so an automatic freeze and an organizer's freeze run one after the other.
     """
     now = now or timezone.now()
+    ranking_invalidate(round_ids=[round.pk])  # its row before the round's (the lock order)
     Round.objects.select_for_update().get(pk=round.pk)
     targets = [
         target_publish(round=round, team=team, submission=submission)
@@ -111,6 +112,7 @@ def target_publish(*, round: Round, team, submission) -> Target:
     existing = Target.objects.select_for_update().filter(round=round, team=team).first()
     if existing is not None and existing.submission_id == submission.pk:
         return existing
+    ranking_invalidate(round_ids=[round.pk])
     version = existing.version + 1 if existing else 1
     with opened(submission.file) as handle:
         anonymized = scoring.read_table(handle, name=submission.original_filename)
@@ -153,7 +155,6 @@ def target_publish(*, round: Round, team, submission) -> Target:
     # any run on the previous one).
     BuiltinAttack.objects.update_or_create(target=target, defaults={"rates": {}})
     job_reset(model=BuiltinAttack, pks=[target.pk])
-    ranking_invalidate(round_ids=[round.pk])
     enqueue_builtin(target.pk)
     if existing is not None:
         attacks_rescore(queryset=AttackSubmission.objects.filter(target=target))
@@ -211,22 +212,25 @@ def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "")
         return rates
 
     status, message, rates = job_run(compute, what=f"built-in attacks on target {target_id}")
-    job_complete(
-        model=BuiltinAttack,
-        pk=target_id,
-        token=token,
-        status=status,
-        message=message,
-        rates={k: float(v) for k, v in rates.items()},
-        scorer_version=scoring.SCORER_VERSION,
-    )
-    ranking_invalidate(round_ids=[target.round_id])
+    # The rates and the round's new ranking version commit together.
+    with transaction.atomic():
+        ranking_invalidate(round_ids=[target.round_id])
+        job_complete(
+            model=BuiltinAttack,
+            pk=target_id,
+            token=token,
+            status=status,
+            message=message,
+            rates={k: float(v) for k, v in rates.items()},
+            scorer_version=scoring.SCORER_VERSION,
+        )
 
 
 def targets_rescore(*, round: Round) -> int:
     pks = list(Target.objects.filter(round=round).values_list("pk", flat=True))
-    job_reset(model=BuiltinAttack, pks=pks)
-    ranking_invalidate(round_ids=[round.pk])
-    for pk in pks:
-        enqueue_builtin(pk)
+    with transaction.atomic():
+        ranking_invalidate(round_ids=[round.pk])
+        job_reset(model=BuiltinAttack, pks=pks)
+        for pk in pks:
+            enqueue_builtin(pk)  # sent once the reset has committed
     return len(pks)

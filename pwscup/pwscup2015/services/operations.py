@@ -32,6 +32,7 @@ from pwscup.pwscup2015.models import (
     RoundOperation,
     Target,
 )
+from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
 from pwscup.pwscup2015.services.attacks import attacks_rescore
 from pwscup.pwscup2015.services.freeze import freeze_plan, target_publish, targets_rescore
@@ -187,6 +188,9 @@ def freeze_run(*, operation: RoundOperation, progress: Progress) -> dict:
     published = 0
     for team, submission in plan:
         with transaction.atomic():
+            # The ranking version's row before the round's (the lock order of
+            # ``ranking_version_bump``): a scoring job waits on it, never in a circle.
+            ranking_invalidate(round_ids=[round_.pk])
             Round.objects.select_for_update().get(pk=round_.pk)
             target_publish(round=round_, team=team, submission=submission)
         published += before.get(team.pk) != submission.pk
