@@ -18,7 +18,13 @@ import numpy as np
 import pandas as pd
 
 from scoring.columns import ArrowColumn, Table
-from scoring.encodings import encoding_refusal, guess_encoding, is_shift_jis, utf8_error
+from scoring.encodings import (
+    encoding_refusal,
+    guess_encoding,
+    is_shift_jis,
+    reads_as_japanese,
+    utf8_error,
+)
 from scoring.errors import ValidationError
 from scoring.messages import MAX_LISTED, clip, listing, quoted
 
@@ -31,6 +37,10 @@ _CHUNK_ROWS = 200_000
 # into a fixed-width array anywhere downstream costs rows × longest cell × 4 bytes (a 400 KB
 # cell over 6,000 rows asked for 10 GB before this bound).
 MAX_CELL_BYTES = 1024
+# The most columns a table may have (the benchmarks' widest table has 25; the PWSCup
+# editions' tables have tens). A header of a million one-letter columns is a 3 MB file that cost a
+# reader 1.8 GB (``benchmarks/bench_hostile_files.py``): refused on its header line first.
+MAX_COLUMNS = 1000
 # The raw bytes are scanned for separators about this many at a time (a boolean per byte),
 # so the scan's memory stays bounded whatever the file.
 _CELL_SCAN_BYTES = 1 << 24
@@ -82,11 +92,14 @@ def _decode(data: bytes, *, name: str) -> tuple[str, str]:
         return body.decode("utf-8"), "utf-8"
     # Not UTF-8: Shift_JIS (CP932) is read as it is when detection is sure of it, not just
     # because the bytes decode (Latin-1 "éa" is a valid CP932 character), or when no
-    # plausible encoding reads them as text at all (full-width letters alone puzzle it).
+    # plausible encoding reads them as text at all (full-width letters alone puzzle it) and
+    # the CP932 reading is Japanese text (Latin-1 "Fémale" would be "F駑ale").
     guess = guess_encoding(body)
     if b"\x00" in data and guess.encoding != "utf_16":
         raise ValidationError("table.binary", name=clip(name))
-    if (guess.confident and is_shift_jis(guess.encoding)) or guess.encoding is None:
+    if (guess.confident and is_shift_jis(guess.encoding)) or (
+        guess.encoding is None and reads_as_japanese(body)
+    ):
         try:
             return body.decode("cp932"), "cp932"
         except UnicodeDecodeError:
@@ -134,6 +147,23 @@ def _structural_lines(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     commas_before = np.searchsorted(commas, ends)
     fields = np.diff(commas_before, prepend=0) + 1
     return starts, ends, fields
+
+
+def check_shape(data: bytes, *, name: str = "file", most: int = MAX_COLUMNS) -> None:
+    """Refuse a table whose header line has more than ``most`` fields (separators counted on
+    the raw bytes, before any parser sees them).
+
+    Examples
+    --------
+    >>> check_shape(b"a,b,c\\n1,2,3\\n", most=2)
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ValidationError: file: the header has 3 columns; a table may have at most 2.
+    """
+    end = data.find(b"\n")
+    fields = data.count(b",", 0, end if end >= 0 else len(data)) + 1
+    if fields > most:
+        raise ValidationError("table.too_many_columns", name=clip(name), got=fields, most=most)
 
 
 def check_cell_lengths(data: bytes, *, name: str = "file", limit: int = MAX_CELL_BYTES) -> None:
@@ -303,6 +333,7 @@ def load_table(source: Any, *, name: str = "file") -> Table:
     else:
         plain = unix_line_ends(text.encode("utf-8")).rstrip(b" \t\r\n")
     del text  # the decoded copy of the whole file is not needed any more
+    check_shape(plain, name=name)
     check_cell_lengths(plain, name=name)
     table = _read_plain(plain, name=name)
     del plain

@@ -87,6 +87,10 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name}: 列 '{column}' の {row} 行目のセルは {size} バイトあります。"
         "セルは {limit} バイトまでです。" + _ROWS_NOTE["ja"],
     },
+    "table.too_many_columns": {
+        "en": "{name}: the header has {got} columns; a table may have at most {most}.",
+        "ja": "{name}: ヘッダーの列は {got} 個あります。列は {most} 個までです。",
+    },
     "table.header_cell_too_long": {
         "en": "{name}: header field {column} holds {size} bytes; a cell may hold at most "
         "{limit} bytes.",

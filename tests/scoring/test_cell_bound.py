@@ -15,7 +15,7 @@ import scoring.tables as tables
 from scoring.errors import ValidationError
 from scoring.messages import render
 from scoring.synthetic.release import read_release
-from scoring.tables import MAX_CELL_BYTES, check_cell_lengths, load_table
+from scoring.tables import MAX_CELL_BYTES, MAX_COLUMNS, check_cell_lengths, load_table
 from tests.scoring.synth_support import small_population
 
 LONG = MAX_CELL_BYTES + 1
@@ -97,3 +97,23 @@ def test_a_release_s_text_cells_cost_their_own_size_not_rows_times_the_longest()
         tracemalloc.stop()
     assert "row 2000" in str(caught.value)
     assert peak < 4_000_000, f"reading the release peaked at {peak:,} bytes"
+
+
+def test_a_header_wider_than_the_bound_is_refused_before_any_parser_runs(monkeypatch):
+    def parser_reached(*args, **kwargs):
+        raise AssertionError("a parser saw the hostile file")
+
+    monkeypatch.setattr(tables, "_read_plain", parser_reached)
+    monkeypatch.setattr(tables, "_read_checked", parser_reached)
+    columns = MAX_COLUMNS + 1
+    data = b",".join(b"c%d" % k for k in range(columns)) + b"\n" + b"1," * (columns - 1) + b"1\n"
+    error = refusal(data)
+    assert error.code == "table.too_many_columns"
+    assert (error.params["got"], error.params["most"]) == (columns, MAX_COLUMNS)
+    assert f"at most {MAX_COLUMNS}" in render(error.code, error.params, "en")
+    assert f"{MAX_COLUMNS} 個まで" in render(error.code, error.params, "ja")
+
+
+def test_a_table_at_the_column_bound_is_read():
+    data = b",".join(b"c%d" % k for k in range(MAX_COLUMNS)) + b"\n" + b"1," * (MAX_COLUMNS - 1)
+    assert len(load_table(data + b"1\n", name="upload.csv").columns) == MAX_COLUMNS
