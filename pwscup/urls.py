@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from pwscup.accounts import views as account_views
 from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.core import error_views
 from pwscup.core import views as core_views
@@ -28,7 +29,7 @@ urlpatterns = [
     *kind_console_urlpatterns(),
     path("console/", include("pwscup.console.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", account_views.LogoutView.as_view(), name="logout"),
     path("accounts/tokens/", include("pwscup.api.token_urls")),
     path("accounts/", include(account_urls)),
     path("notifications/", include("pwscup.notifications.urls")),

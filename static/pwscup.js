@@ -63,4 +63,16 @@
   if (window.MutationObserver && document.querySelector("[data-own-team]")) {
     new MutationObserver(markOwn).observe(document.body, { childList: true, subtree: true });
   }
+
+  // A page restored by Back or Forward from the browser's back/forward cache is asked for
+  // again before anyone reads it (docs/operations.md, "Log-out"): its header names the viewer
+  // it was drawn for and its forms carry a CSRF token, and since then that viewer may have
+  // logged out and another logged in (a kept page revalidates as an empty 304 when nothing
+  // changed). It is hidden as it enters that cache, so the restored copy is never seen.
+  window.addEventListener("pagehide", (event) => {
+    if (event.persisted) document.body.hidden = true;
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) window.location.reload();
+  });
 })();

@@ -31,6 +31,24 @@ from pwscup.core.errors import Refused
 from pwscup.notifications.selectors import notification_preference
 from pwscup.notifications.services import notification_preference_set
 
+# What the browser forgets at log-out, beside the session Django ends (docs/operations.md,
+# "Log-out"): the pages it kept and the site's storage. Its back/forward cache keeps the page
+# the log-out was sent from: static/pwscup.js asks for a page restored from there again. Not
+# "cookies": the session cookie is already deleted, the language cookie should outlive a
+# log-out, the CSRF cookie is rotated by the next log-in anyway, and the browser would clear
+# the cookies of the whole registrable domain (every site under it).
+CLEARED_AT_LOGOUT = '"cache", "storage"'
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's log-out, whose answer also clears what the browser kept of the site: on a
+    shared computer, the next user's Back button must not show the last user's pages."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = CLEARED_AT_LOGOUT
+        return response
+
 
 def login_locked_out(request, response=None, credentials=None):
     """The login page again, with the lock-out message instead of the form (HTTP 429): the
