@@ -42,9 +42,10 @@ from django.utils.http import quote_etag
 from pwscup.accounts.header import request_header
 from pwscup.kinds.registry import kind_of
 
-# The folders whose files draw the pages (code, templates, translations).
-_DRAWING_FOLDERS = ("pwscup", "templates", "locale")
-_DRAWING_SUFFIXES = (".py", ".html", ".mo", ".txt", ".svg")
+# The folders whose files draw the pages (code, templates, translations, and the scripts and
+# styles a page names by their hashed file names, so a deploy of those alone is seen too).
+_DRAWING_FOLDERS = ("pwscup", "templates", "locale", "static")
+_DRAWING_SUFFIXES = (".py", ".html", ".mo", ".txt", ".svg", ".js", ".css")
 
 
 @functools.cache

@@ -218,9 +218,10 @@ def test_a_first_visit_without_a_csrf_cookie_is_rendered_and_not_kept(world):
     assert "no-store" in _directives(page)
 
 
-def test_the_code_version_moves_with_a_file_that_draws_pages(tmp_path, settings):
+@pytest.mark.parametrize("drawing", ["templates/page.html", "static/pwscup.js"])
+def test_the_code_version_moves_with_a_file_that_draws_pages(tmp_path, settings, drawing):
     settings.BASE_DIR = tmp_path
-    template = tmp_path / "templates" / "page.html"
+    template = tmp_path / drawing
     template.parent.mkdir()
     template.write_text("one")
     before = conditional.code_version.__wrapped__()
