@@ -201,12 +201,28 @@ def check_cell_lengths(data: bytes, *, name: str = "file", limit: int = MAX_CELL
             offset = start + k * block
             if offset < checked_until:
                 continue  # a block of a run already measured
-            run_start = max(data.rfind(byte, 0, offset) for byte in _SEPARATORS) + 1
-            ends = [data.find(byte, offset) for byte in _SEPARATORS]
-            run_end = min((end for end in ends if end >= 0), default=len(data))
+            # The run's ends are looked for within ``limit`` bytes of the block only (a search
+            # through the whole file for each block would make a file of long cells cost
+            # its length squared); a run reaching past that is over the bound.
+            low, high = max(offset - limit - 1, 0), min(offset + block + limit + 1, len(data))
+            run_start = max(data.rfind(byte, low, offset) for byte in _SEPARATORS) + 1
+            ends = [data.find(byte, offset, high) for byte in _SEPARATORS]
+            run_end = min((end for end in ends if end >= 0), default=-1)
+            if run_start == 0 and low > 0 or run_end < 0 and high < len(data):
+                run_start, run_end = _run_around(data, offset)
+            elif run_end < 0:
+                run_end = len(data)
             if run_end - run_start > limit:
                 _refuse_long_cell(data, run_start, run_end - run_start, name, limit)
             checked_until = run_end
+
+
+def _run_around(data: bytes, offset: int) -> tuple[int, int]:
+    """The run of non-separator bytes holding ``offset``: its start and end (searched
+    through the file, once, for the message of a refused cell)."""
+    start = max(data.rfind(byte, 0, offset) for byte in _SEPARATORS) + 1
+    ends = [data.find(byte, offset) for byte in _SEPARATORS]
+    return start, min((end for end in ends if end >= 0), default=len(data))
 
 
 def _refuse_long_cell(data: bytes, offset: int, size: int, name: str, limit: int) -> None:
