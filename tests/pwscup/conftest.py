@@ -47,7 +47,7 @@ def nginx_port(gunicorn_port, tmp_path):
     port = free_port()
     site = (DOCKER / "nginx.conf").read_text()
     for production, here, count in (
-        ("server web:8000 ", f"server 127.0.0.1:{gunicorn_port} ", 2),  # reads and writes
+        ("server web:8000 ", f"server 127.0.0.1:{gunicorn_port} ", 3),  # reads, writes, log-ins
         ("listen 80;", f"listen 127.0.0.1:{port};", 1),
         (
             "proxy_pass http://$pwscup_upstream;",

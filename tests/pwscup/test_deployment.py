@@ -122,14 +122,16 @@ def test_compose_serves_the_site_through_the_buffering_proxy_only():
     for directive in (
         "server web:8000 max_fails=0 max_conns=32;",
         "server web:8000 max_fails=0 max_conns=16;",
+        "server web:8000 max_fails=0 max_conns=8;",  # log-ins: places of their own
         "client_max_body_size 64m;",
         "client_body_timeout 20s;",
         "proxy_request_buffering on;",
         "proxy_set_header X-Real-IP $remote_addr;",
         "proxy_set_header Host $http_host;",  # the port too: links and CSRF origin checks
         "server_tokens off;",
-        "limit_conn pwscup_per_address 256;",
+        "limit_conn pwscup_per_address 512;",
         "limit_conn_status 429;",
+        "limit_req zone=pwscup_logins_per_address burst=40;",
     ):
         assert directive in site
     assert "proxy_set_header Host $host;" not in site

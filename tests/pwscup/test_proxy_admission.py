@@ -1,7 +1,8 @@
 """nginx's admission control (scripts/docker/nginx.conf): gunicorn is handed at most 32 reads
 and 16 writes (POST, PUT, PATCH, DELETE) at once; past that bound nginx answers at once with a
 503, Retry-After and its message in the caller's language, instead of queueing requests until
-they time out. Every request it did hand over is answered when gunicorn answers.
+they time out. Every request it did hand over is answered when gunicorn answers. (Log-ins
+have 8 places of their own: tests/pwscup/test_proxy_fairness.py.)
 
 Behind nginx here is a gunicorn that has stalled (``StalledUpstream``: it accepts connections,
 holds every request, and answers them all when released), so the bound is reached without

@@ -21,7 +21,7 @@ from tests.support import free_port, run_pwscup, wait_for
 
 pytestmark = pytest.mark.proxy
 
-PER_ADDRESS_LIMIT = 256  # scripts/docker/nginx.conf, limit_conn pwscup_per_address
+PER_ADDRESS_LIMIT = 512  # scripts/docker/nginx.conf, limit_conn pwscup_per_address
 
 
 @pytest.fixture
