@@ -73,8 +73,9 @@ def hostile_file(case: str, megabytes: float) -> bytes:
         row = b",".join([b"1"] * width)
         return b"\n".join(header + [row] * max(size // (len(row) + 1), 1)) + b"\n"
     if case == "wide-header":
-        count = max(size // 3, 2)
-        return b",".join(b"c%d" % k for k in range(count)) + b"\n" + b"1," * (count - 1) + b"1\n"
+        count = max(size // 10, 2)  # names of about 6 bytes, a one-byte row under them
+        names = b",".join(b"%x" % k for k in range(count))
+        return names + b"\n" + b"1," * (count - 1) + b"1\n"
     raise ValueError(case)
 
 
