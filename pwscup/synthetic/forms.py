@@ -1,8 +1,9 @@
 """The synthetic round's forms. The console's: step 1 takes the original table, step 2 the
-column roles, the label, the sizes, the gates and the two windows; they collect values,
-``services.synthetic_round_create`` (with ``scoring.synthetic.config``) checks them. The
-teams': a release (``teamX_synthetic.csv``) and an attack (``teamX_mia_teamY.csv``), each
-the file only; the services check everything else."""
+column roles, the label, the sizes, the gates, the density attack's bandwidth and the two
+windows; they collect values, ``services.synthetic_round_create`` (with
+``scoring.synthetic.config``) checks them. The teams': a release (``teamX_synthetic.csv``)
+and an attack (``teamX_mia_teamY.csv``), each the file only; the services check everything
+else."""
 
 import datetime as dt
 
@@ -104,6 +105,14 @@ class SettingsForm(forms.Form):
     u_1_max = forms.FloatField(
         label=_("Gate: most U_1"), help_text=_("A release above it is ranked last.")
     )
+    density_bandwidth = forms.FloatField(
+        label=_("Density attack's bandwidth (density_bandwidth)"),
+        required=False,
+        help_text=_(
+            "The built-in density attack's Gaussian kernel, in the embedding where a "
+            "categorical mismatch is 0.71 apart; a positive number. Empty: 0.1."
+        ),
+    )
     timezone = TimeZoneField(label=_("Time zone of the round"))
     release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
     release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
@@ -145,7 +154,15 @@ class SettingsForm(forms.Form):
         return [self[name] for name in self.role_names]
 
     def setting_fields(self):
-        names = ("n_holdout", "n_train", "n_challenge", "n_aux", "max_rows", "fpr_levels")
+        names = (
+            "n_holdout",
+            "n_train",
+            "n_challenge",
+            "n_aux",
+            "max_rows",
+            "fpr_levels",
+            "density_bandwidth",
+        )
         return [self[name] for name in names]
 
     def clean(self):
@@ -179,7 +196,14 @@ class SettingsForm(forms.Form):
             "fpr_levels": data["fpr_levels"],
             "gates": {"u_ml_min": data["u_ml_min"], "u_1_max": data["u_1_max"]},
         }
-        for key in ("n_holdout", "n_train", "n_challenge", "n_aux", "max_rows"):
+        for key in (
+            "n_holdout",
+            "n_train",
+            "n_challenge",
+            "n_aux",
+            "max_rows",
+            "density_bandwidth",
+        ):
             if data.get(key) is not None:
                 config[key] = data[key]
         return config
@@ -211,6 +235,7 @@ def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) ->
         fpr_levels=list(DEFAULTS["fpr_levels"]),
         u_ml_min=DEFAULTS["gates"]["u_ml_min"],
         u_1_max=DEFAULTS["gates"]["u_1_max"],
+        density_bandwidth=DEFAULTS["density_bandwidth"],
         timezone=time_zone,
         release_opens_at=local,
         release_closes_at=release_closes,

@@ -90,6 +90,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         "label": config.label,
         "levels": " ".join(f"{level:g}" for level in config.fpr_levels),
         "headline": config.headline,
+        "density_bandwidth": f"{config.density_bandwidth:g}",
         "u_ml_min": f"{config.u_ml_min:g}",
         "u_1_max": f"{config.u_1_max:g}",
         "n_challenge": config.n_challenge,

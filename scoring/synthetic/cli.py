@@ -14,6 +14,9 @@ synth baseline TRAIN.csv --population P.json [--rows N] [--seed N] -o SYNTHETIC.
     The sample release: independent marginals of the members (uploadable as it is).
 synth attack-dcr RELEASE CHALLENGE.csv --population P.json -o ANSWER.csv
     The sample attack: the DCR attack's answer to a challenge set (uploadable as it is).
+synth attack-density RELEASE CHALLENGE.csv AUX.csv --population P.json -o ANSWER.csv
+    The built-in density attack's answer, with the round's density_bandwidth (read from
+    the population's configuration): the server's scores for the same files.
 synth practice AUX.csv --population P.json [--challenge N] [--seed N] --out DIR
     A labelled practice split of the auxiliary table: practice_train.csv (the members),
     practice_challenge.csv (id and columns) and practice_truth.csv (id, member, half).
@@ -33,7 +36,7 @@ from scoring.bounded_json import loads_bounded
 from scoring.synthetic.attack import read_attack, score_attack
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.draws import practice_draw
-from scoring.synthetic.kit import dcr_answer, independent_marginals, table_text
+from scoring.synthetic.kit import dcr_answer, density_answer, independent_marginals, table_text
 from scoring.synthetic.population import Population, population_from_description, read_population
 from scoring.synthetic.release import read_challenge, read_release, typed_rows
 from scoring.synthetic.utility import release_scores
@@ -118,6 +121,20 @@ def cmd_attack_dcr(args) -> int:
     return 0
 
 
+def cmd_attack_density(args) -> int:
+    population = _population(args.population)
+    release = read_release(args.release, population, name=Path(args.release).name)
+    challenge = read_challenge(args.challenge, population, name=Path(args.challenge).name)
+    aux = _members(args.aux, population)
+    _write(
+        density_answer(release, aux, challenge, population).to_csv(
+            index=False, lineterminator="\n"
+        ),
+        args.output,
+    )
+    return 0
+
+
 def cmd_practice(args) -> int:
     population = _population(args.population)
     aux = _members(args.aux, population)
@@ -196,6 +213,14 @@ def add_synth_commands(commands) -> None:
     p.add_argument("--population", required=True)
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(handler=cmd_attack_dcr)
+
+    p = sub.add_parser("attack-density", help="the built-in density attack (the round's bandwidth)")
+    p.add_argument("release")
+    p.add_argument("challenge")
+    p.add_argument("aux")
+    p.add_argument("--population", required=True)
+    p.add_argument("-o", "--output", required=True)
+    p.set_defaults(handler=cmd_attack_density)
 
     p = sub.add_parser("practice", help="a labelled practice split of the auxiliary table")
     p.add_argument("aux")

@@ -3,6 +3,9 @@
 Both are uploadable as they are: :func:`independent_marginals` writes a release that keeps
 each column's distribution of the team's members and nothing of their joint (every cell
 drawn on its own), and :func:`dcr_answer` is the built-in DCR attack as an answer file.
+:func:`density_answer` is the built-in density attack as one, with the round's
+``density_bandwidth`` read from the population's configuration (``population.json``), so a
+team's local run gives the server's scores.
 
 Examples
 --------
@@ -20,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from scoring.synthetic.attack import dcr_attack
+from scoring.synthetic.attack import dcr_attack, density_attack
 from scoring.synthetic.population import Population
 
 
@@ -38,6 +41,15 @@ def dcr_answer(
 ) -> pd.DataFrame:
     """The DCR attack's answer (``id,score``) on a challenge set given in id order."""
     scores = dcr_attack(release, challenge, population)
+    return pd.DataFrame({"id": np.arange(1, len(challenge) + 1), "score": scores})
+
+
+def density_answer(
+    release: pd.DataFrame, aux: pd.DataFrame, challenge: pd.DataFrame, population: Population
+) -> pd.DataFrame:
+    """The density attack's answer (``id,score``) on a challenge set given in id order, with
+    the auxiliary table as the reference population and the round's bandwidth."""
+    scores = density_attack(release, aux, challenge, population)
     return pd.DataFrame({"id": np.arange(1, len(challenge) + 1), "score": scores})
 
 

@@ -105,13 +105,15 @@ def test_step_one_proposes_roles_and_label_and_step_two_creates_the_round(client
     for k, role in enumerate(ROLES.values()):
         assert re.search(rf'name="role_{k}" value="{role}"[^>]*checked', page), (k, role)
     assert re.search(r'<option value="income" selected>', page)
-    response = client.post(settings_url(organizer), settings_post())
+    assert re.search(r'name="density_bandwidth" value="0.1"', page)
+    response = client.post(settings_url(organizer), settings_post(density_bandwidth="0.05"))
     assert response.status_code == 302, field_errors(response.content.decode(), "label")
     round_ = Round.objects.get(competition=organizer, slug="synth")
     assert response["Location"] == reverse("console:round", args=[organizer.slug, "synth"])
     synthetic = SyntheticRound.objects.get(round=round_)
     assert round_.kind == "synthetic" and round_.original_rows == ROWS
     assert round_.config["fpr_levels"] == [0.1, 0.01] and round_.config["n_challenge"] == 80
+    assert round_.config["density_bandwidth"] == 0.05
     assert len(synthetic.holdout) == 500 and len(synthetic.aux) == 300
     assert TeamDraw.objects.filter(synthetic=synthetic).count() == 2
     release = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
@@ -170,6 +172,8 @@ def test_a_lost_draft_is_reported_not_replaced(client, organizer):
         ({"label": "age"}, "label", ["age", "categorical"]),
         ({"fpr_levels": "0.1, x"}, "fpr_levels", ["x", "not a number"]),
         ({"fpr_levels": "0.1, 1.5"}, "fpr_levels", ["fpr_levels", "between 0 and 1"]),
+        ({"density_bandwidth": 0}, "density_bandwidth", ["density_bandwidth", "positive"]),
+        ({"density_bandwidth": "wide"}, "density_bandwidth", ["number"]),
         ({"n_train": 0}, "n_train", ["1"]),
         ({"slug": "not a slug"}, "slug", ["slug"]),
         ({"timezone": "Mars/Olympus"}, "timezone", ["Mars/Olympus"]),
@@ -275,6 +279,7 @@ def test_the_panel_shows_draws_counts_and_states_in_both_languages(client):
     assert re.search(r'data-testid="syn-holdout">500 rows', html)
     assert re.search(r'data-testid="syn-teams-drawn">3<', html)
     assert "The table holds" in capacity(html)
+    assert re.search(r'data-testid="syn-density-bandwidth"><code>0.1</code>', html)
     assert "not frozen yet" in html
     assert "action-freeze" in html and "action-close" in html  # the core lists the actions
     release(world, "a", baseline_release(world, "a"))
@@ -283,7 +288,7 @@ def test_the_panel_shows_draws_counts_and_states_in_both_languages(client):
     assert "1 uploaded (1 scored, 0 rejected) by 1 team(s)" in html
     assert "1 release published" in html and "Releases frozen at" in html
     ja = panel(client, world, "ja")
-    assert "抽出" in ja and "凍結" in ja
+    assert "抽出" in ja and "凍結" in ja and "密度攻撃のバンド幅" in ja
     # Nothing secret: no holdout row number list, no seed.
     assert str(world.synthetic.secret_seed) not in html + ja
 

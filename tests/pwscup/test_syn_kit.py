@@ -151,6 +151,38 @@ def test_the_kit_s_commands_give_the_server_s_numbers(tmp_path):
     )
     assert local == {"dev": scored.dev, "final": scored.final}
 
+    # The built-in density attack from the kit of the frozen round (its aux.csv, the round's
+    # bandwidth in population.json): the server's scores of the target, exactly.
+    files = unpack(kit_zip_bytes(synthetic=world.synthetic, team=world.teams["a"]), tmp_path)
+    assert json.loads(files["population.json"])["config"]["density_bandwidth"] == 0.1
+    synth(
+        "attack-density",
+        "teamB_synthetic.csv",
+        "teamB_challenge.csv",
+        "aux.csv",
+        "--population",
+        "population.json",
+        "-o",
+        "density_mia_teamB.csv",
+        cwd=tmp_path,
+    )
+    local = json.loads(
+        synth(
+            "score-attack",
+            "density_mia_teamB.csv",
+            "--truth",
+            "truth.csv",
+            "--fpr",
+            *levels,
+            "--format",
+            "json",
+            cwd=tmp_path,
+        )
+    )
+    target.refresh_from_db()
+    server = target.builtin["density"]
+    assert local == {"dev": server["dev"], "final": server["final"]}
+
 
 def test_the_kit_holds_no_other_team_s_rows_no_holdout_no_label(tmp_path):
     world = syn_world(slug="synkitsafe", seed=3_141_592_653_589_793_238)

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring.synthetic.attack import read_attack, score_attack
+from scoring.synthetic.attack import attack_scores, density_attack, read_attack, score_attack
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.population import population_from_description, read_population
 from scoring.synthetic.release import read_release
@@ -152,6 +152,40 @@ def test_practice_split_sample_attack_and_its_score(adult):
     labels, dev = truth[:, 1].astype(int), truth[:, 2] == "dev"
     expected = score_attack(scores, labels, dev, fpr_levels=(0.1, 0.25))
     assert json.loads(result.stdout) == {"dev": expected.dev, "final": expected.final}
+
+
+def test_the_kits_density_attack_is_the_servers_with_the_rounds_bandwidth(adult):
+    """A verbatim copy of the members attacked with ``attack-density``: the answer's scores are
+    the library's (the bandwidth travels in ``population.json``), and they find the copy."""
+    pop = json.loads((adult / "pop.json").read_text())
+    assert pop["config"]["density_bandwidth"] == 0.1
+    lines = ADULT.read_text().splitlines(keepends=True)
+    rows = lines[1:51] + lines[5001:5051]  # 50 members (of train.csv), 50 holdout rows
+    (adult / "density_challenge.csv").write_text(
+        "id," + lines[0] + "".join(f"{k},{row}" for k, row in enumerate(rows, start=1))
+    )
+    result = run(
+        "attack-density",
+        adult / "train.csv",
+        adult / "density_challenge.csv",
+        adult / "aux.csv",
+        "--population",
+        adult / "pop.json",
+        "-o",
+        adult / "density_answer.csv",
+    )
+    assert result.returncode == 0, result.stderr
+    scores = read_attack(adult / "density_answer.csv", 100)  # uploadable as it is
+    server = read_population(ADULT, parse_config(pop["config"]))
+    expected = density_attack(
+        read_release(adult / "train.csv", server),
+        read_release(adult / "aux.csv", server),
+        server.rows(np.r_[np.arange(0, 50), np.arange(5000, 5050)]),
+        server,
+    )
+    assert np.array_equal(scores, expected)  # bit for bit
+    labels = np.r_[np.ones(50, int), np.zeros(50, int)]
+    assert attack_scores(labels, scores, fpr_levels=(0.1,))["auc"] > 0.7
 
 
 def test_a_refused_file_exits_2_with_the_message_in_japanese(adult):

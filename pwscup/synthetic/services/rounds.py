@@ -47,6 +47,7 @@ SETTING_FIELDS = (
     "n_aux",
     "max_rows",
     "fpr_levels",
+    "density_bandwidth",
     "u_ml_min",
     "u_1_max",
 )
