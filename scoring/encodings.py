@@ -61,6 +61,36 @@ _LABELS = {
 _CODEC = {"shift_jis": "cp932"}
 
 
+# JIS X 0208 characters that CP932 (Windows) decodes to other code points than Shift_JIS
+# and EUC-JP do (and than Macs and most IMEs type): the pairs look the same on screen.
+# Values an organizer typed are compared with uploaded cells after folding both to the JIS
+# form (:func:`fold_lookalikes`), so "60〜" typed and "60～" from a CP932 file are one value.
+CP932_LOOKALIKES = {
+    "\uff5e": "\u301c",  # FULLWIDTH TILDE → WAVE DASH (0x8160)
+    "\uff0d": "\u2212",  # FULLWIDTH HYPHEN-MINUS → MINUS SIGN (0x817C)
+    "\u2015": "\u2014",  # HORIZONTAL BAR → EM DASH (0x815C; Python's codecs both give U+2015)
+    "\u2225": "\u2016",  # PARALLEL TO → DOUBLE VERTICAL LINE (0x8161)
+    "\uffe0": "\u00a2",  # FULLWIDTH CENT SIGN → CENT SIGN (0x8191)
+    "\uffe1": "\u00a3",  # FULLWIDTH POUND SIGN → POUND SIGN (0x8192)
+    "\uffe2": "\u00ac",  # FULLWIDTH NOT SIGN → NOT SIGN (0x81CA)
+}
+_FOLD = str.maketrans(CP932_LOOKALIKES)
+
+
+def fold_lookalikes(text: str) -> str:
+    """``text`` with the CP932 look-alikes of :data:`CP932_LOOKALIKES` in their JIS form:
+    the one form in which a categorical value an organizer typed meets an uploaded cell.
+
+    Examples
+    --------
+    >>> fold_lookalikes("60\uff5e") == fold_lookalikes("60\u301c") == "60\u301c"
+    True
+    >>> fold_lookalikes("F")
+    'F'
+    """
+    return text.translate(_FOLD) if not text.isascii() else text
+
+
 def encoding_label(encoding: str | None) -> str:
     """How messages and pages name an encoding (``"Shift_JIS (CP932)"`` for ``cp932``)."""
     return _LABELS.get(encoding or "", encoding or "")
@@ -114,9 +144,23 @@ def guess_encoding(data: bytes) -> Guess:
     if _mostly_utf8(data):
         return Guess(UTF8, False)
     matches = from_bytes(data, cp_isolation=list(PLAUSIBLE))
-    best = matches.best()
-    if best is None:
+    # A Japanese reading is dropped when it is not Japanese text (see reads_as_japanese):
+    # Latin-1 letters read as CP932 give rare kanji or half-width kana inside a Latin word
+    # ("Fémale" as "F駑ale"), which detection can prefer on a short file.
+    readings = [
+        match
+        for match in matches
+        if _FAMILY.get(match.encoding) != "ja"
+        or reads_as_japanese(data, _CODEC.get(match.encoding, match.encoding))
+    ]
+    if not readings:
+        # Nothing reads it: bytes only of 0xA0-0xFF beyond ASCII are what ISO-8859-1 text
+        # holds (a few accented capitals puzzle detection), and what its message names.
+        if not re.search(rb"[\x80-\x9f]", data) and not reads_as_japanese(data, "cp932"):
+            return Guess("latin_1", False)
         return Guess(None, False)
+    best = min(readings, key=lambda match: match.chaos)
+    # A dropped Japanese reading that fits as well still makes the guess unsure.
     tied = [match.encoding for match in matches if match.chaos <= best.chaos]
     if len({_FAMILY.get(encoding) for encoding in tied}) == 1:
         return Guess(best.encoding, True)
@@ -138,12 +182,50 @@ def _common_japanese(data: bytes, codec: str) -> bool:
         characters = set(data.decode(codec))
     except UnicodeDecodeError:
         return False
-    for character in characters:
-        if character > "\x7f":
-            encoded = character.encode("cp932", errors="ignore")
-            if len(encoded) == 2 and 0x81 <= encoded[0] <= 0x9F:
-                return True
-    return False
+    return any(_cp932_lead(character) in _COMMON_LEADS for character in characters)
+
+
+# First bytes of the CP932 characters of everyday Japanese text: kana, full-width forms and
+# punctuation, and the kanji of JIS level 1 (ISO-8859-1 text never holds these bytes).
+_COMMON_LEADS = range(0x81, 0xA0)
+_HALF_WIDTH_KANA = "\uff61-\uff9f"
+# Half-width kana touching a Latin letter: a Latin-1 capital read as CP932 ("CAÑÓN" as
+# "CAﾑﾓN"); Japanese text writes a kana word apart from Latin letters.
+_KANA_IN_LATIN_WORD = re.compile(f"[A-Za-z][{_HALF_WIDTH_KANA}]|[{_HALF_WIDTH_KANA}][A-Za-z]")
+
+
+def _cp932_lead(character: str) -> int | None:
+    """The first byte of ``character`` in CP932 when it is a double-byte character there."""
+    if character <= "\x7f":
+        return None
+    encoded = character.encode("cp932", errors="ignore")
+    return encoded[0] if len(encoded) == 2 else None
+
+
+def reads_as_japanese(data: bytes, codec: str = "cp932") -> bool:
+    """Whether ``data`` read in ``codec`` (a Japanese one) is plausibly Japanese text.
+
+    It is when it decodes and holds a character of everyday Japanese (kana, full-width
+    forms, JIS level-1 kanji), or else only half-width kana written apart from Latin
+    letters. ISO-8859-1 letters read as CP932 give neither: rare kanji or half-width kana
+    inside a Latin word.
+
+    Examples
+    --------
+    >>> reads_as_japanese("性別\\n女性\\n".encode("cp932")), reads_as_japanese("ｵﾄｺ".encode("cp932"))
+    (True, True)
+    >>> reads_as_japanese("sex\\nFémale\\n".encode("latin-1"))  # "F駑ale"
+    False
+    """
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    characters = {character for character in set(text) if character > "\x7f"}
+    if any(_cp932_lead(character) in _COMMON_LEADS for character in characters):
+        return True
+    kana = {c for c in characters if "\uff61" <= c <= "\uff9f"}
+    return characters == kana and not _KANA_IN_LATIN_WORD.search(text)
 
 
 def _mostly_utf8(data: bytes) -> bool:

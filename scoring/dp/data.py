@@ -2,7 +2,8 @@
 
 A target's cells are the cross product of its attributes' domains, **row-major** (the
 first attribute varies slowest). Tables are DataFrames of text cells (as
-:func:`scoring.tables.read_table` returns them); values are compared after trimming.
+:func:`scoring.tables.read_table` returns them); a cell meets a domain value (as the
+organizer typed it) after trimming, the CP932 look-alikes folded (:func:`domain_positions`).
 
 Examples
 --------
@@ -25,6 +26,7 @@ import pandas as pd
 from scoring.dp.config import DPConfig
 from scoring.dp.errors import DPError, row_listing
 from scoring.dp.exact import exact_text
+from scoring.encodings import fold_lookalikes
 from scoring.messages import clip
 from scoring.validation import header_problems
 
@@ -34,6 +36,24 @@ def target_cells(config: DPConfig, attributes) -> list[tuple[str, ...]]:
     return list(itertools.product(*(config.attributes[a] for a in attributes)))
 
 
+def domain_positions(values, domain) -> np.ndarray:
+    """The 0-based index in ``domain`` of each of ``values`` (trimmed text), −1 outside.
+
+    A value and a domain value are the same when they are after
+    :func:`scoring.encodings.fold_lookalikes`: ``60～`` from a CP932 file is ``60〜`` typed
+    in the configuration (WAVE DASH), and the other CP932 look-alikes likewise.
+
+    Examples
+    --------
+    >>> domain_positions(["60\uff5e", "F", "x"], ("F", "60\u301c")).tolist()
+    [1, 0, -1]
+    """
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
+    folded = pd.Index([fold_lookalikes(str(v)) for v in domain])
+    positions = folded.get_indexer([fold_lookalikes(str(v)) for v in uniques])
+    return np.asarray(positions, dtype=np.int64)[codes]
+
+
 def column_codes(values, domain, *, column: str, what: str = "original") -> np.ndarray:
     """The 0-based index of each value in ``domain`` (trimmed text); outside values raise.
 
@@ -41,7 +61,7 @@ def column_codes(values, domain, *, column: str, what: str = "original") -> np.n
     ``"release"`` (release.csv).
     """
     text = pd.Series(values, dtype=object).astype(str).str.strip()
-    codes = pd.Index(list(domain)).get_indexer(text.to_numpy(dtype=object)).astype(np.int64)
+    codes = domain_positions(text.to_numpy(dtype=object), domain)
     bad = np.flatnonzero(codes < 0)
     if bad.size:
         code = (

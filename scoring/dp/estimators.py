@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.dp.config import DPConfig
-from scoring.dp.data import histogram_of_codes, target_cells
+from scoring.dp.data import domain_positions, histogram_of_codes, target_cells
 from scoring.dp.errors import DPError, row_listing
 from scoring.dp.pk import Channel, ReleasePlan, target_channel
 from scoring.messages import clip
@@ -269,7 +269,7 @@ def read_estimate(source, config: DPConfig, *, name: str = "estimate.csv") -> di
         codes = np.empty((len(part), len(target.attributes)), dtype=np.int64)
         for k, attribute in enumerate(target.attributes):
             values = part[attribute].to_numpy(dtype=object)
-            column = pd.Index(list(config.attributes[attribute])).get_indexer(values)
+            column = domain_positions(values, config.attributes[attribute])
             outside = np.flatnonzero(column < 0)
             if outside.size:
                 first = int(outside[0])

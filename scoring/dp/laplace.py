@@ -28,7 +28,13 @@ import numpy as np
 import pandas as pd
 
 from scoring.dp.config import DPConfig
-from scoring.dp.data import column_codes, histogram_of_codes, table_codes, target_cells
+from scoring.dp.data import (
+    column_codes,
+    domain_positions,
+    histogram_of_codes,
+    table_codes,
+    target_cells,
+)
 from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.extras import optional
@@ -144,12 +150,13 @@ def parse_query(query: Any, config: DPConfig, *, rows: int | None = None) -> Que
                 raise DPError(
                     "dp.count.unknown_attribute", attribute=clip(attribute), attributes=names
                 )
-            text = str(value).strip()
-            if text not in config.attributes[attribute]:
+            domain = config.attributes[attribute]
+            position = int(domain_positions([str(value).strip()], domain)[0])
+            if position < 0:
                 raise DPError(
                     "dp.count.not_in_domain", attribute=clip(attribute), value=clip(value)
                 )
-            where[attribute] = text
+            where[attribute] = domain[position]  # as the organizer typed it
         ordered = config.in_round_order(where)
     epsilon = parse_epsilon(query.get("epsilon"))
     return Query(kind, ordered, where, epsilon, config.sensitivity(kind))

@@ -27,6 +27,7 @@ from pwscup.dp.services import (
     dp_release_request,
     dp_round_score,
 )
+from scoring.dp._examples import TOY_CONFIG, TOY_ROWS
 from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now, toy_csv
 
 
@@ -477,3 +478,38 @@ def test_the_services_send_the_dp_jobs_by_the_tasks_registered_names():
         tasks.check_dp_estimate.name,
     )
     assert {SCORE_DP_ROUND, CHECK_DP_ESTIMATE} <= set(celery_app.tasks)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_latin1_estimate_that_detection_read_as_cp932_is_refused_naming_its_line(world, lang):
+    """Issue 47: "ÂGÉE" in Latin-1 also reads as CP932 ("ﾂGﾉE"), which the reader took,
+    so the upload failed on the domain check instead of the file rule of every kind."""
+    latin1 = estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).replace(
+        b"gender_age,F,<=17,", "gender_age,F,ÂGÉE,".encode("latin-1")
+    )
+    refused = upload(world, latin1)
+    assert refused.status == Estimate.Status.FAILED
+    assert refused.message_code in ("table.encoding", "table.encoding_unsure")
+    assert read(refused.file) == latin1  # kept as uploaded
+    message = refused.message_in(lang)
+    assert message.startswith("estimate.csv ")
+    assert "Windows-1252 (Latin-1)" in message
+    assert {"en": "line 2 of the file", "ja": "2 行目"}[lang] in message
+    assert "ﾂ" not in message
+
+
+def test_a_cp932_estimate_meets_a_domain_typed_with_the_wave_dash(db):
+    """Issue 47: "18〜24" typed in the domain (WAVE DASH) and "18～24" from a CP932 file
+    (FULLWIDTH TILDE) are one value; a value outside is echoed as uploaded."""
+    typed = "18\u301c24"
+    config = {**TOY_CONFIG, "attributes": {"gender": ["F", "M"], "age": ["<=17", typed, "25-34"]}}
+    rows = [(g, typed if a == "18-24" else a) for g, a in TOY_ROWS]
+    world = build_dp_world(config=config, table=toy_csv(rows))
+    text = estimate_csv([0, 2, 2, 1, 2, 3], [4, 6]).decode().replace("18-24", "18\uff5e24")
+    accepted = upload(world, text.encode("cp932"))
+    assert accepted.status == Estimate.Status.FINISHED, accepted.message_in("en")
+    assert accepted.counts["gender_age"] == [0, 2, 2, 1, 2, 3]
+    outside = upload(world, text.replace("F,18\uff5e24", "F,18\uff0d24").encode("cp932"))
+    assert outside.status == Estimate.Status.FAILED
+    assert outside.message_code == "dp.estimate.outside_domain"
+    assert "'18\uff0d24'" in outside.message_in("en") and "'18\uff0d24'" in outside.message_in("ja")

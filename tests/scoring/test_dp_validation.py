@@ -561,3 +561,44 @@ def test_mean_query_of_a_numeric_column():
         parse_query, {"type": "mean", "column": "income", "epsilon": "1"}, toy_config(), rows=10
     )
     assert text == "Query type 'mean' is not allowed in this round; allowed: histogram, count"
+
+
+# The CP932 look-alikes (issue 47): "60〜" typed in a domain (WAVE DASH, what IMEs give) and
+# "60～" from a CP932 file (FULLWIDTH TILDE) are one value, either way round.
+
+WAVE_DASH, FULLWIDTH_TILDE = "\u301c", "\uff5e"
+
+
+def tilde_config(typed: str):
+    return toy_config(attributes={"gender": ["F", "M"], "age": ["<60", f"60{typed}", "?"]})
+
+
+@pytest.mark.parametrize(
+    ("typed", "uploaded"), [(WAVE_DASH, FULLWIDTH_TILDE), (FULLWIDTH_TILDE, WAVE_DASH)]
+)
+def test_an_estimate_meets_a_domain_typed_with_the_other_tilde(typed, uploaded):
+    config = tilde_config(typed)
+    text = write_estimate({"gender_age": [1, 2, 3, 4, 5, 6], "gender": [6, 15]}, config).decode()
+    assert f"60{typed}" in text
+    text = text.replace(f"60{typed}", f"60{uploaded}")
+    data = text.encode("cp932") if uploaded == FULLWIDTH_TILDE else text.encode("utf-8")
+    assert read_estimate(data, config)["gender_age"].tolist() == [1, 2, 3, 4, 5, 6]
+
+
+def test_tables_and_queries_meet_a_wave_dash_domain_and_messages_echo_the_upload():
+    config = tilde_config(WAVE_DASH)
+    table = pd.DataFrame({"gender": ["F", "M", "F"], "age": ["<60", "60～", "60～"]}, dtype=object)
+    assert validate_original(table, config)["age"].tolist() == ["<60", "60～", "60～"]
+    codes = validate_release_table(table, config, rows=3)
+    assert codes[:, 1].tolist() == [0, 1, 1]
+    assert message(
+        validate_release_table, table.assign(age=["60－", "?", "?"]), config, rows=3
+    ) == ("Column 'age' holds values outside its domain: row 1 ('60－')")
+    query = parse_query({"type": "count", "where": {"age": "60～"}, "epsilon": "1"}, config)
+    assert query.where == {"age": "60〜"}  # the domain's value, as the organizer typed it
+
+
+def test_a_domain_holding_both_tildes_is_refused_as_a_duplicate():
+    with pytest.raises(DPError) as error:
+        toy_config(attributes={"gender": ["F", "M"], "age": ["60〜", "60～"]})
+    assert error.value.code == "dp.attr.duplicate"

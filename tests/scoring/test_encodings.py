@@ -5,7 +5,7 @@ organizer's file is converted to UTF-8 when its encoding is recognised for sure.
 import pytest
 
 import scoring
-from scoring.encodings import guess_encoding, to_utf8
+from scoring.encodings import fold_lookalikes, guess_encoding, reads_as_japanese, to_utf8
 from scoring.errors import ValidationError
 
 JAPANESE = "氏名,年齢,性別\n山田太郎,30,男\n佐藤花子,25,女\n"
@@ -91,3 +91,52 @@ def test_to_utf8_refuses_when_the_encoding_is_not_sure():
         to_utf8(data, name="original.csv")
     assert info.value.code == "table.encoding_unsure"
     assert "original.csv is not UTF-8, and its encoding cannot be told for sure" in str(info.value)
+
+
+# Latin-1 files that detection read as CP932 (confidently, or by giving up): their CP932
+# reading is rare kanji or half-width kana inside a Latin word, never Japanese text (issue 47).
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("target,sex,count\nsex,CAÑÓN,4\n", "CAﾑﾓN"),
+        ("target,sex,count\nsex,FemalÑ,4\n", "Femalﾑ"),
+        ("target,gender,age,count\ngender_age,F,ÂGÉE,1\n", "ﾂGﾉE"),
+    ],
+)
+def test_latin1_that_detection_read_as_cp932_is_refused_naming_latin1_and_the_line(text, shown):
+    data = text.encode("latin-1")
+    assert data.decode("cp932").count(shown) == 1  # what the reader used to return
+    error = refusal(data)
+    assert error.code in ("table.encoding", "table.encoding_unsure")
+    assert "Latin-1" in str(error) and "line 2 of the file" in str(error)
+    assert "Latin-1" in error.render("ja") and "2 行目" in error.render("ja")
+
+
+@pytest.mark.parametrize(
+    "text", ["性別,年齢\n女性,60〜\n", "ｵﾄｺ,ｵﾝﾅ\n1,2\n", "名前\nＡＢＣ\n", "a,b\n－,～\n"]
+)
+def test_japanese_cp932_is_still_read(text):
+    data = text.replace("〜", "～").encode("cp932")
+    assert reads_as_japanese(data)
+    assert scoring.read_table(data, name="t.csv").shape[0] >= 1
+
+
+@pytest.mark.parametrize(
+    ("jis", "cp932", "byte"),
+    [
+        ("\u301c", "\uff5e", "8160"),  # WAVE DASH / FULLWIDTH TILDE
+        ("\u2212", "\uff0d", "817c"),  # MINUS SIGN / FULLWIDTH HYPHEN-MINUS
+        ("\u2014", "\u2015", "815c"),  # EM DASH / HORIZONTAL BAR
+        ("\u2016", "\u2225", "8161"),  # DOUBLE VERTICAL LINE / PARALLEL TO
+        ("\u00a2", "\uffe0", "8191"),  # CENT SIGN
+        ("\u00a3", "\uffe1", "8192"),  # POUND SIGN
+        ("\u00ac", "\uffe2", "81ca"),  # NOT SIGN
+    ],
+)
+def test_each_cp932_lookalike_pair_folds_to_one_form(jis, cp932, byte):
+    assert bytes.fromhex(byte).decode("cp932") == cp932  # what a CP932 file gives
+    if jis != "\u2014":  # Python's Shift_JIS also reads 0x815C as HORIZONTAL BAR
+        assert bytes.fromhex(byte).decode("shift_jis") == jis
+    assert jis != cp932
+    assert fold_lookalikes(f"60{jis}") == fold_lookalikes(f"60{cp932}") == f"60{jis}"
+    assert fold_lookalikes("plain ASCII ~-") == "plain ASCII ~-"

@@ -18,6 +18,7 @@ from scoring.bounded_json import loads_bounded
 from scoring.dp.config.schema import Baselines, DPConfig, Level, Reconstruction, Target
 from scoring.dp.errors import DPError
 from scoring.dp.exact import exact_text, parse_epsilon
+from scoring.encodings import fold_lookalikes
 from scoring.errors import ConfigError
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 from scoring.messages import clip
@@ -89,15 +90,17 @@ def _parse_attributes(raw: Any) -> dict[str, tuple[str, ...]]:
         for position, value in enumerate(values, start=1):
             if value == "":
                 raise DPError("dp.attr.empty_value", attribute=clip(name), position=position)
-            if value in seen:
+            # Values are compared with cells as fold_lookalikes leaves them (scoring.dp.data).
+            key = fold_lookalikes(value)
+            if key in seen:
                 raise DPError(
                     "dp.attr.duplicate",
                     attribute=clip(name),
                     value=clip(value),
-                    first=seen[value],
+                    first=seen[key],
                     second=position,
                 )
-            seen[value] = position
+            seen[key] = position
         attributes[str(name).strip()] = tuple(values)
     return attributes
 
