@@ -359,14 +359,20 @@ def user_create(*, username: str, password: str, email: str = "", is_staff: bool
     return user
 
 
-def user_get_or_create(*, username: str, password: str, is_staff: bool = False):
-    """``(user, created)``: an existing account is returned untouched (password, flags)."""
+def user_get_or_create(
+    *, username: str, password: str, is_staff: bool = False, is_superuser: bool = False
+):
+    """``(user, created)``: an existing account is returned untouched (password, flags). A
+    superuser is made staff too (the admin lets in staff only)."""
     user_model = get_user_model()
     user = user_model.objects.filter(username=username).first()
     if user is not None:
         return user, False
     return user_model.objects.create_user(
-        username=username, password=password, is_staff=is_staff
+        username=username,
+        password=password,
+        is_staff=is_staff or is_superuser,
+        is_superuser=is_superuser,
     ), True
 
 

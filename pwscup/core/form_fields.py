@@ -2,8 +2,12 @@
 service's ``ValidationError`` shown next to the fields, the comma-separated lists the round
 forms take, and the round forms' "advanced" JSON view."""
 
+import json
+
 from django import forms
 from django.core.exceptions import ValidationError
+
+from pwscup.core.json_input import json_input
 
 # The largest value of a PositiveIntegerField column on PostgreSQL (``integer``); a larger
 # number typed in a form would otherwise reach the database as "integer out of range".
@@ -37,3 +41,23 @@ class ConfigJsonView:
     def uses_json(self) -> bool:
         """Whether the JSON view is filled in (then it is the configuration)."""
         return bool((self.data.get(self.add_prefix("config")) or "").strip())
+
+
+class ConfigField(forms.CharField):
+    """A configuration typed as JSON: the text in, the parsed value out (``None`` when empty).
+
+    An absent configuration is rendered as an empty box, never as ``null``: a browser posts
+    what the box holds, and a JSON view holding ``null`` would be taken for a configuration
+    (``ConfigJsonView.uses_json``) and refused as "not a JSON object"."""
+
+    widget = forms.Textarea(attrs={"rows": 14, "cols": 60, "spellcheck": "false"})
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        # Empty: no configuration (the console's JSON view left empty; required elsewhere).
+        return json_input(value) if (value or "").strip() else None
+
+    def prepare_value(self, value):
+        if value is None:
+            return ""
+        return value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
 from pwscup.competitions.dates import dates_check
-from pwscup.sequential.forms import ConfigField
+from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import (

@@ -1,5 +1,4 @@
 import datetime as dt
-import json
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -8,8 +7,13 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.dates import dates_check, form_dates_check
-from pwscup.core.form_fields import ConfigJsonView, add_errors, comma_list, positive_int_field
-from pwscup.core.json_input import json_input
+from pwscup.core.form_fields import (
+    ConfigField,
+    ConfigJsonView,
+    add_errors,
+    comma_list,
+    positive_int_field,
+)
 from pwscup.core.time_zones import TimeZoneField
 
 EXAMPLE_CONFIG = {
@@ -34,18 +38,6 @@ class ReleaseUploadForm(forms.Form):
 
 class GuessUploadForm(forms.Form):
     file = forms.FileField(label=_("Guesses (pid,guess)"))
-
-
-class ConfigField(forms.CharField):
-    widget = forms.Textarea(attrs={"rows": 14, "cols": 60, "spellcheck": "false"})
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        # Empty: no configuration (the console's JSON view left empty; required elsewhere).
-        return json_input(value) if (value or "").strip() else None
-
-    def prepare_value(self, value):
-        return value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
 
 
 class ClosesField(forms.CharField):

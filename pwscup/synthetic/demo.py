@@ -3,8 +3,10 @@
 ``syn-adult``: the whole Adult fixture (32,561 rows) as the population, the column roles and
 the label the console would propose (numbers → numeric, ``income`` the label), the spec's
 sizes (5,000 holdout, 2,000 auxiliary rows, 2,000 members and 400 challenge rows per team:
-some eleven teams still get rows of their own), the release phase open now for three weeks
-and the attack phase the two weeks after. The demo teams play it from a fresh
+some eleven teams still get rows of their own), the release phase open now for a week and
+the attack phase the week after. A class plays both phases in one session: the organizer's
+console action *Open the attack phase now* (``actions.py``) freezes the releases and opens
+the attack phase at once. The demo teams play it from a fresh
 ``scripts/demo``; a team of the class that registers later is drawn when it joins. A second
 ``load_demo`` adds the round only when the competition lacks it, and changes nothing else.
 """
@@ -23,7 +25,9 @@ NAME = (
     "ラウンド Y：合成データとメンバーシップ推定 (Adult) / "
     "Round Y: synthetic data and membership inference (Adult)"
 )
-RELEASE_DAYS, ATTACK_DAYS = 21, 14
+# A week each: the round stays playable on the days after the load (``scripts/demo`` keeps
+# the class's data), and *Open the attack phase now* brings the attack phase to the session.
+RELEASE_DAYS, ATTACK_DAYS = 7, 7
 RELEASE_DAILY, ATTACK_DAILY = 10, 20
 
 

@@ -1,6 +1,9 @@
 """The demo's synthetic round on the whole Adult fixture: the spec's sizes, disjoint draws,
 the release phase open now and the attack phase after it, playable at once (the kit's sample
-release of a demo team is scored), and a second load adds nothing and deletes nothing."""
+release of a demo team is scored), the built-in attacks run at the freeze with the spec's
+density bandwidth (rev. 2: 0.1), and a second load adds nothing and deletes nothing."""
+
+import datetime as dt
 
 import pytest
 from django.utils import timezone
@@ -11,8 +14,9 @@ from pwscup.competitions.selectors import phase_state
 from pwscup.competitions.services import competition_create
 from pwscup.submissions.models import Status
 from pwscup.synthetic import demo, selectors, services
-from pwscup.synthetic.kit import sample_release_text
-from pwscup.synthetic.models import SynRelease, TeamDraw
+from pwscup.synthetic.actions import synthetic_actions
+from pwscup.synthetic.kit import sample_release_text, team_train_text
+from pwscup.synthetic.models import SynRelease, SynTarget, TeamDraw
 from tests.pwscup.syn_world import upload_file
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +42,7 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
         2000,
         400,
     )
+    assert config["density_bandwidth"] == 0.1  # spec rev. 2; Scott's rule stayed at chance
     summary = selectors.draws_summary(synthetic=synthetic)
     assert summary["teams"] == 3 and summary["disjoint"]
     assert summary["capacity"] == 11  # (32561 - 7000) // 2200: the 12th team overlaps
@@ -45,7 +50,11 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
     release, attack = selectors.release_phase(round_), selectors.attack_phase(round_)
     assert phase_state(phase=release, now=now) == "open"
     assert phase_state(phase=attack, now=now) == "upcoming"
-    assert (release.closes_at - now).days >= 14 and attack.opens_at == release.closes_at
+    # A week each; *Open the attack phase now* brings the attack phase to the same session.
+    assert release.opens_at < now and attack.opens_at == release.closes_at
+    assert release.closes_at - release.opens_at == dt.timedelta(days=7, hours=1)
+    assert attack.closes_at - attack.opens_at == dt.timedelta(days=7)
+    assert "attack_now" in synthetic_actions(round_)
 
     # Playable: team A uploads the kit's sample release, scored as a worker would.
     team_a = competition.teams.get(slug="teamA")
@@ -63,6 +72,30 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
     # columns: the model trained on it is near chance and the release fails the ML gate
     # (U_ML >= 0.8 in the demo); it copies no member.
     assert 0 <= kept.scores["u_ml"] < config["gates"]["u_ml_min"] and kept.scores["r_copy"] < 0.05
+
+    # Team B releases its members verbatim. At the freeze the built-in attacks run on both
+    # targets with the round's bandwidth: the density attack finds B's copy on the hidden
+    # final half (the spec measured AUC 0.85 on Adult at these sizes; Scott's rule 0.54),
+    # and stays near chance on A's independent marginals.
+    team_b = competition.teams.get(slug="teamB")
+    copy = services.release_upload(
+        synthetic=synthetic,
+        team=team_b,
+        user=members["B"],
+        uploaded_file=upload_file(
+            team_train_text(synthetic=synthetic, team=team_b).encode(), "teamB_synthetic.csv"
+        ),
+    )
+    services.release_score(release_id=copy.pk)
+    copy.refresh_from_db()
+    assert copy.status == Status.FINISHED and copy.scores["r_copy"] == 1.0, copy.message
+    for target in services.round_freeze(synthetic=synthetic, user=organizer):
+        services.target_score(target_id=target.pk)
+    builtin = {t.team.slug: t.builtin for t in SynTarget.objects.filter(synthetic=synthetic)}
+    assert set(builtin) == {"teamA", "teamB"}
+    assert builtin["teamB"]["density"]["final"]["auc"] > 0.75
+    assert builtin["teamB"]["dcr"]["final"]["auc"] > 0.95
+    assert abs(builtin["teamA"]["density"]["final"]["auc"] - 0.5) < 0.1
 
     # A second load adds nothing and keeps the players' data.
     draws = list(TeamDraw.objects.filter(synthetic=synthetic).values_list("pk", "members"))

@@ -1,8 +1,9 @@
 """Create the demo competition on the Adult fixture, with demo accounts.
 
-Only this command creates the demo accounts (password ``pwscup-demo``); it is meant for
-a laptop, never for a real competition. On a database that holds the demo (the competition
-it made, ``Competition.is_demo``) it adds what the demo lacks and keeps everything else: the
+Only this command creates the demo accounts (password ``pwscup-demo``: the superuser
+``admin``, ``organizer`` and one member per team); it is meant for a laptop, never for a real
+competition. On a database that holds the demo (the competition it made,
+``Competition.is_demo``) it adds what the demo lacks and keeps everything else: the
 class's accounts, teams, uploads and scores, and the demo's own rows as the class left them,
 so that ``scripts/demo`` starts again on the data of the day before. It refuses a database
 holding other accounts or competitions and no demo unless ``--force``, and it never changes
@@ -36,7 +37,12 @@ TEAMS = [
     ("Team C", "teamC", "team-c"),
 ]
 ORGANIZER = "organizer"
-DEMO_USERNAMES = (ORGANIZER, *(username for _name, _slug, username in TEAMS))
+# The site's administrator: a superuser, the only account that may open "Who may create
+# competitions" (``may_manage_creators``). The right is site-wide, so the demo does not give
+# it to its organizer: a lecturer sees the split of a real site (the administrator grants,
+# the organizer organizes) and grants the right to a student from the console, no shell.
+ADMIN = "admin"
+DEMO_USERNAMES = (ADMIN, ORGANIZER, *(username for _name, _slug, username in TEAMS))
 # Names and descriptions are an organizer's own text, one per competition or round (not
 # translated by the site): the demo writes them in Japanese and English, as a lecturer of
 # a mixed class would. The rounds are the kinds' (``RoundKind.demo_load``).
@@ -102,6 +108,7 @@ class Command(BaseCommand):
             competition_demo_mark(competition=competition)
             self.complete(competition)
             return
+        self.account(ADMIN, is_superuser=True)
         organizer, organizer_created = self.account(ORGANIZER)
         competition = competition_create(
             name=DEMO_NAME,
@@ -130,6 +137,7 @@ class Command(BaseCommand):
         """The demo is here: add what it lacks (its organizer, teams, rounds, presentation
         window), never changing nor deleting what exists (the class's accounts, teams,
         uploads, scores, and the demo's rows as the class left them)."""
+        self.account(ADMIN, is_superuser=True)
         organizer, organizer_created = self.account(ORGANIZER)
         if organizer_created:
             self.organizer_grant(organizer, competition)
@@ -191,8 +199,10 @@ class Command(BaseCommand):
             closes_at=now + dt.timedelta(days=14),
         )
 
-    def account(self, username: str):
-        user, created = user_get_or_create(username=username, password=DEMO_PASSWORD)
+    def account(self, username: str, *, is_superuser: bool = False):
+        user, created = user_get_or_create(
+            username=username, password=DEMO_PASSWORD, is_superuser=is_superuser
+        )
         if not created:
             self.stdout.write(
                 f"Account '{username}' exists already: its password and flags are left as they are."
