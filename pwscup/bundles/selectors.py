@@ -41,14 +41,14 @@ def competition_rounds(*, competition: Competition) -> list[Round]:
 
 def bundle_anchor(*, competition: Competition, rounds: list[Round]) -> dt.datetime:
     """The moment every time of the bundle is an offset from: the earliest opening of any
-    round's schedule (``RoundKind.schedule_lines``); when no round has an opening (a
+    round's schedule as planned (``RoundKind.schedule_plan``: what the kinds export); when no round has an opening (a
     sequential round is open from its creation), the earliest close; else the competition's
     creation. The import puts the anchor at the start it is given, so the anchor must be a
     time of the schedule itself: the creation of the competition would move with every
     import, and an exported copy would not equal its source."""
-    lines = [line for round_ in rounds for line in kind_of(round_).schedule_lines(round_)]
-    for key in ("opens_at", "closes_at"):
-        times = [line[key] for line in lines if line.get(key) is not None]
+    plans = [window for round_ in rounds for window in kind_of(round_).schedule_plan(round_)]
+    for index in (0, 1):  # the openings, else the closes
+        times = [window[index] for window in plans if window[index] is not None]
         if times:
             return min(times)
     return competition.created_at
@@ -98,8 +98,8 @@ def _window_entry(window, anchor: dt.datetime) -> dict:
     return {
         "round": window.round.slug if window.round_id else None,
         "title": window.title,
-        "opens_at": offset_from(window.opens_at, anchor),
-        "closes_at": offset_from(window.closes_at, anchor),
+        "opens_at": offset_from(window.planned_window()[0], anchor),
+        "closes_at": offset_from(window.planned_window()[1], anchor),
         "time_zone": window.time_zone,
         "max_bytes": window.max_bytes,
         "daily_limit": window.daily_limit,

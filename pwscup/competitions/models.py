@@ -144,13 +144,29 @@ class UploadDates(models.Model):
 
     What every upload window of every kind declares (a 2015 phase, a presentation window,
     a DP round's release phase); a kind may end a window earlier (the 2015 freeze:
-    ``RoundKind.phase_ended_at``), never later."""
+    ``RoundKind.phase_ended_at``), never later.
+
+    ``opens_at`` and ``closes_at`` are when the window really takes uploads (its pages show
+    them). When an action moves them (*Close now*, a publication, *Open now*: every one
+    through ``pwscup.competitions.windows.window_move``) the times it had before the first
+    such move are kept in ``planned_opens_at`` / ``planned_closes_at``: the plan, which a
+    bundle exports (``planned_window``). An organizer's edit of the dates is the new plan
+    and clears them (``window_dates_edit``)."""
 
     opens_at = models.DateTimeField(_("opens at"))
     closes_at = models.DateTimeField(_("closes at"))
+    planned_opens_at = models.DateTimeField(_("planned to open at"), null=True, blank=True)
+    planned_closes_at = models.DateTimeField(_("planned to close at"), null=True, blank=True)
 
     class Meta:
         abstract = True
+
+    def planned_window(self) -> tuple:
+        """``(opens_at, closes_at)`` as the organizer planned them: before an action first
+        moved the window, else as they are."""
+        if self.planned_opens_at is not None and self.planned_closes_at is not None:
+            return self.planned_opens_at, self.planned_closes_at
+        return self.opens_at, self.closes_at
 
     def is_open(self, at=None) -> bool:
         at = at or timezone.now()

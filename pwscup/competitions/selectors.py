@@ -140,6 +140,13 @@ def phases_schedule_lines(*, round: Round) -> list[dict]:
     ]
 
 
+def phases_schedule_plan(*, round: Round) -> list[tuple]:
+    """The round's phases as planned (``UploadDates.planned_window``), as
+    ``RoundKind.schedule_plan`` returns them (a kind whose windows are the core's phases
+    returns this)."""
+    return [phase.planned_window() for phase in round.phases.all()]
+
+
 def organized_competitions(*, user) -> QuerySet[Competition]:
     """The competitions ``user`` may organize: the one rule every organizer screen applies.
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
+from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.files import OrganizerCsv, opened
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
@@ -201,17 +202,19 @@ def phase_set(
     leaderboard_public: bool = False,
 ) -> Phase:
     phase_window_check(opens_at=opens_at, closes_at=closes_at, time_zone=round.timezone)
-    phase, _ = Phase.objects.update_or_create(
-        round=round,
-        kind=kind,
-        defaults=dict(
-            opens_at=opens_at,
-            closes_at=closes_at,
-            daily_limit=daily_limit,
-            total_limit=total_limit,
-            leaderboard_public=leaderboard_public,
-        ),
+    settings = dict(
+        daily_limit=daily_limit, total_limit=total_limit, leaderboard_public=leaderboard_public
     )
+    phase = Phase.objects.filter(round=round, kind=kind).first()
+    if phase is None:
+        return Phase.objects.create(
+            round=round, kind=kind, opens_at=opens_at, closes_at=closes_at, **settings
+        )
+    # The organizer's dates: an edit of them is the phase's new plan (``window_dates_edit``).
+    window_dates_edit(window=phase, opens_at=opens_at, closes_at=closes_at)
+    for name, value in settings.items():
+        setattr(phase, name, value)
+    phase.save(update_fields=list(settings))
     return phase
 
 
@@ -254,14 +257,12 @@ def ranking_version_bump(*, round_ids) -> None:
 def round_phases_close(*, round: Round, now=None) -> int:
     """Close now every phase of the round still open or not yet open: uploads are refused
     from ``now``. What *Close now* does, and what publishing does first (a published ranking
-    never changes afterwards). A phase not yet open gets an empty window at ``now``.
-    Returns how many phases were closed."""
+    never changes afterwards). A phase not yet open gets an empty window at ``now``; each
+    keeps its plan (``window_move``). Returns how many phases were closed."""
     now = now or timezone.now()
     closed = 0
     for phase in Phase.objects.filter(round=round, closes_at__gt=now):
-        phase.opens_at = min(phase.opens_at, now)
-        phase.closes_at = now
-        phase.save(update_fields=["opens_at", "closes_at"])
+        window_move(window=phase, opens_at=min(phase.opens_at, now), closes_at=now)
         closed += 1
     return closed
 
@@ -273,22 +274,20 @@ def round_phase_open_now(*, round: Round, kind: str, now=None) -> Phase:
     now and keeps its closing time when that is still ahead, or runs from now for its planned
     length, or for the bundles' ``EMPTY_PHASE_LENGTH`` when *Close now* or a publication
     collapsed it (the one rule for a phase that lost its length, ``pwscup.kinds.bundles``).
-    Returns the phase."""
+    Every phase moved keeps its plan (``window_move``). Returns the phase."""
     now = now or timezone.now()
     phase = Phase.objects.get(round=round, kind=kind)
     for earlier in Phase.objects.filter(
         round=round, opens_at__lt=phase.opens_at, closes_at__gt=now
     ).exclude(pk=phase.pk):
-        earlier.opens_at = min(earlier.opens_at, now)
-        earlier.closes_at = now
-        earlier.save(update_fields=["opens_at", "closes_at"])
+        window_move(window=earlier, opens_at=min(earlier.opens_at, now), closes_at=now)
     if phase.opens_at <= now < phase.closes_at:
         return phase
-    if phase.closes_at <= now:
+    closes_at = phase.closes_at
+    if closes_at <= now:
         planned = phase.closes_at - phase.opens_at
-        phase.closes_at = now + (planned if planned > dt.timedelta(0) else EMPTY_PHASE_LENGTH)
-    phase.opens_at = now
-    phase.save(update_fields=["opens_at", "closes_at"])
+        closes_at = now + (planned if planned > dt.timedelta(0) else EMPTY_PHASE_LENGTH)
+    window_move(window=phase, opens_at=now, closes_at=closes_at)
     return phase
 
 

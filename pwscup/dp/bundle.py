@@ -63,8 +63,9 @@ def round_bundle(round, *, anchor) -> RoundBundle:
         {name: list(values) for name, values in config["attributes"].items()}, "values"
     )
     original = round.original_source if round.original_source else round.original_file
-    # A release phase closed before it opened gets a length (``schedule_offsets``).
-    ((opens_at, closes_at),) = schedule_offsets([(dp_round.opens_at, dp_round.closes_at)], anchor)
+    # The release phase as planned (``planned_window``: not cut short by *Close now*); one
+    # closed before it opened with no plan kept gets a length (``schedule_offsets``).
+    ((opens_at, closes_at),) = schedule_offsets([dp_round.planned_window()], anchor)
     return RoundBundle(
         settings={
             "config": config,

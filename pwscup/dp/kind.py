@@ -144,6 +144,10 @@ class DPKind(RoundKind):
             }
         ]
 
+    def schedule_plan(self, round) -> list[tuple]:
+        dp_round = DPRound.objects.filter(round=round).first()
+        return [] if dp_round is None else [dp_round.planned_window()]
+
     def results_published(self, round) -> bool:
         """The leaderboard is shown to everyone once the release phase has closed and the
         round is scored; before that nothing of it is final (nor shown)."""

@@ -303,3 +303,11 @@ class RoundKind:
         "state": "upcoming" | "open" | "closed" | "frozen"}`` (the page shows the dates in
         the round's time zone, ``None`` as "—"). ``[]``: nothing is scheduled yet."""
         return []
+
+    def schedule_plan(self, round) -> list[tuple]:
+        """The round's windows as the organizer planned them, ``(opens_at, closes_at)`` each
+        (``None``: no such time): what a bundle exports, so its start is the earliest planned
+        opening. A window an action moved (*Close now*, a publication) gives its plan
+        (``UploadDates.planned_window``). Default: the times of ``schedule_lines``, for a
+        kind whose windows no action moves."""
+        return [(line["opens_at"], line["closes_at"]) for line in self.schedule_lines(round)]

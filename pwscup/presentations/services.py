@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record, phase_window_check
+from pwscup.competitions.windows import window_dates_edit
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
 from pwscup.core.time_zones import time_zone_check
@@ -150,6 +151,8 @@ def presentation_window_update(*, window: PresentationWindow, user, **fields) ->
     if not changed:
         return []
     _window_check(window=window)
+    if {"opens_at", "closes_at"} & set(changed):  # the organizer's dates: the new plan
+        window_dates_edit(window=window, opens_at=window.opens_at, closes_at=window.closes_at)
     window.save(update_fields=changed)
     audit_record(
         user=user,

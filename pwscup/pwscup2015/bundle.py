@@ -49,18 +49,14 @@ SETTINGS_KEYS = ("config", *CHOICES, *COUNTS, "utility_gates", "tie_break_metric
 
 def round_bundle(round, *, anchor):
     game = round.pwscup2015
-    # In the order the phases run (``Phase.Kind``): a phase closed before it opened gets a
-    # length and moves the next one (``schedule_offsets``).
+    # In the order the phases run (``Phase.Kind``), as planned (``planned_window``: not
+    # cut short by *Close now* or the publication); a phase closed before it opened with no
+    # plan kept gets a length and moves the next one (``schedule_offsets``).
     by_kind = {phase.kind: phase for phase in round.phases.all()}
     phases = {kind: by_kind[kind] for kind in Phase.Kind.values if kind in by_kind}
-    windows = dict(
-        zip(
-            phases,
-            schedule_offsets([(p.opens_at, p.closes_at) for p in phases.values()], anchor),
-            strict=True,
-        )
-    )
-    anonymization, attack = phases.get(Phase.Kind.ANONYMIZATION), phases.get(Phase.Kind.ATTACK)
+    plans = {kind: phase.planned_window() for kind, phase in phases.items()}
+    windows = dict(zip(phases, schedule_offsets(list(plans.values()), anchor), strict=True))
+    anonymization, attack = plans.get(Phase.Kind.ANONYMIZATION), plans.get(Phase.Kind.ATTACK)
     settings = {
         "config": round.config,
         "data_mode": game.data_mode,
@@ -74,7 +70,7 @@ def round_bundle(round, *, anchor):
         "auto_freeze": game.auto_freeze,
         # The wizard's explicit consent to overlapping phases (the demo's rounds have them).
         "allow_attack_before_close": bool(
-            anonymization and attack and attack.opens_at < anonymization.closes_at
+            anonymization and attack and attack[0] < anonymization[1]
         ),
         "phases": {
             kind: {

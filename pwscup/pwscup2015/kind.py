@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import (
     phases_schedule_lines,
+    phases_schedule_plan,
     round_missing_phases,
 )
 from pwscup.competitions.services import read_file_bytes
@@ -177,9 +178,7 @@ class Pwscup2015Kind(RoundKind):
 
     def jobs(self):
         return [
-            JobKind(
-                AnonymizationSubmission, broker.SCORE_ANONYMIZATION, round_path="phase__round"
-            ),
+            JobKind(AnonymizationSubmission, broker.SCORE_ANONYMIZATION, round_path="phase__round"),
             JobKind(AttackSubmission, broker.SCORE_ATTACK, round_path="phase__round"),
             JobKind(
                 BuiltinAttack,
@@ -187,9 +186,7 @@ class Pwscup2015Kind(RoundKind):
                 round_path="target__round",
                 team_path="target__team",
             ),
-            JobKind(
-                RoundOperation, broker.RUN_ROUND_OPERATION, round_path="round", team_path=None
-            ),
+            JobKind(RoundOperation, broker.RUN_ROUND_OPERATION, round_path="round", team_path=None),
         ]
 
     def leaderboard_url(self, round):
@@ -197,6 +194,9 @@ class Pwscup2015Kind(RoundKind):
 
     def schedule_lines(self, round):
         return phases_schedule_lines(round=round)
+
+    def schedule_plan(self, round):
+        return phases_schedule_plan(round=round)
 
     def results_url(self, round):
         return reverse("final_ranking", args=[round.competition.slug, round.slug])

@@ -76,8 +76,10 @@ def round_bundle(round, *, anchor) -> RoundBundle:
         for phase in (selectors.release_phase(round), selectors.attack_phase(round))
         if phase is not None
     ]
-    # A phase closed before it opened (published early) gets a length (``schedule_offsets``).
-    windows = schedule_offsets([(p.opens_at, p.closes_at) for p in phases], anchor)
+    # The phases as planned (``planned_window``: not cut short by *Close now*, *Open the
+    # attack phase now* or the publication); one closed before it opened with no plan kept
+    # gets a length (``schedule_offsets``).
+    windows = schedule_offsets([p.planned_window() for p in phases], anchor)
     original = round.original_source if round.original_source else round.original_file
     return RoundBundle(
         settings={

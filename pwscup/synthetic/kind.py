@@ -5,7 +5,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_state
+from pwscup.competitions.selectors import phase_state, phases_schedule_plan
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import JobKind
 from pwscup.synthetic import KEY, api, archive, bundle, console, demo, selectors, services, views
@@ -70,6 +70,9 @@ class SyntheticKind(RoundKind):
             }
             for phase in round.phases.all()
         ]
+
+    def schedule_plan(self, round) -> list[tuple]:
+        return phases_schedule_plan(round=round)
 
     # --- pages, API and console ---------------------------------------------------------------
 

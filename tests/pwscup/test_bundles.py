@@ -478,13 +478,22 @@ def test_a_round_published_before_its_attack_phase_opened_exports_imports_and_cl
     make_world,
 ):
     """Publishing closes the attack phase that had not opened yet at that instant (it opens
-    and closes at once): the export gives it seven days from its opening (no length of it
-    is kept), after the anonymization phase as before; import and clone accept the bundle."""
+    and closes at once): the export gives its plan. A phase collapsed so before plans were
+    kept (no plan recorded) gets seven days from its opening, after the anonymization phase
+    as before; import and clone accept the bundle."""
     world = make_world(attack_open=False)
     organizer = creator(world.organizer)
+    planned = world.attack.closes_at - world.attack.opens_at
     console_round_publish(user=organizer, round=world.round)
     world.attack.refresh_from_db()
     assert world.attack.opens_at == world.attack.closes_at  # what publishing did
+    phases = manifest_of(
+        services.competition_export(competition=world.competition, user=organizer)
+    )["rounds"][0]["settings"]["phases"]
+    attack = {key: parse_duration(phases["attack"][key]) for key in ("opens_at", "closes_at")}
+    assert attack["closes_at"] - attack["opens_at"] == planned
+    # A round published before the platform kept plans: nothing says how long it was.
+    Phase.objects.filter(round=world.round).update(planned_opens_at=None, planned_closes_at=None)
     data = services.competition_export(competition=world.competition, user=organizer)
     phases = manifest_of(data)["rounds"][0]["settings"]["phases"]
     opens = parse_duration(phases["attack"]["opens_at"])

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import audit_record, round_of_kind_create, round_original_store
+from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
@@ -117,13 +118,13 @@ def dp_round_create(
 
 
 def dp_round_window_set(*, dp_round: DPRound, opens_at, closes_at) -> None:
-    """Move the release window (the console, the admin and *Close now* call it); its dates
-    are checked by the platform's one date rule (``dates_check``)."""
+    """An organizer sets the release window (the admin calls it): its dates are checked by
+    the platform's one date rule (``dates_check``) and, when they change, are the round's
+    new plan (``window_dates_edit``)."""
     dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=dp_round.round.timezone)
     if closes_at < opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
-    DPRound.objects.filter(pk=dp_round.pk).update(opens_at=opens_at, closes_at=closes_at)
-    dp_round.opens_at, dp_round.closes_at = opens_at, closes_at
+    window_dates_edit(window=dp_round, opens_at=opens_at, closes_at=closes_at)
 
 
 # --- the close: scores and baselines -------------------------------------------------------
@@ -207,7 +208,8 @@ def dp_round_close_now(*, dp_round: DPRound, now=None) -> None:
     now = now or timezone.now()
     if dp_round.has_closed(now):
         return
-    dp_round_window_set(dp_round=dp_round, opens_at=min(dp_round.opens_at, now), closes_at=now)
+    # An action, not an edit: the planned window stays what a bundle exports (``window_move``).
+    window_move(window=dp_round, opens_at=min(dp_round.opens_at, now), closes_at=now)
     dp_round_score_request(dp_round=dp_round)
 
 

@@ -23,6 +23,7 @@ from pwscup.competitions.services import (
     read_file_bytes,
     round_original_store,
 )
+from pwscup.competitions.windows import window_dates_edit
 from pwscup.core.files import private_file_response
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
@@ -59,6 +60,16 @@ class PhaseForm(forms.ModelForm):
         except ValidationError as error:
             self.add_error(None, error)
         return cleaned
+
+    def save(self, commit=True):
+        if commit and self.instance.pk is not None:
+            # The organizer's dates: an edit of them is the phase's new plan.
+            window_dates_edit(
+                window=self.instance,
+                opens_at=self.instance.opens_at,
+                closes_at=self.instance.closes_at,
+            )
+        return super().save(commit=commit)
 
 
 class PhaseInline(admin.TabularInline):
