@@ -272,8 +272,9 @@ def round_phase_open_now(*, round: Round, kind: str, now=None) -> Phase:
     phases in one lesson): every phase scheduled before it and still open, or still to come,
     closes now, as *Close now* closes it. A phase open already stays as it is; else it opens
     now and keeps its closing time when that is still ahead, or runs from now for its planned
-    length, or for the bundles' ``EMPTY_PHASE_LENGTH`` when *Close now* or a publication
-    collapsed it (the one rule for a phase that lost its length, ``pwscup.kinds.bundles``).
+    length (``planned_window``: also when *Close now* or a publication collapsed it), or for
+    the bundles' ``EMPTY_PHASE_LENGTH`` when a phase collapsed before plans were kept has
+    none (the one rule for a phase that lost its length, ``pwscup.kinds.bundles``).
     Every phase moved keeps its plan (``window_move``). Returns the phase."""
     now = now or timezone.now()
     phase = Phase.objects.get(round=round, kind=kind)
@@ -285,7 +286,8 @@ def round_phase_open_now(*, round: Round, kind: str, now=None) -> Phase:
         return phase
     closes_at = phase.closes_at
     if closes_at <= now:
-        planned = phase.closes_at - phase.opens_at
+        planned_opens_at, planned_closes_at = phase.planned_window()
+        planned = planned_closes_at - planned_opens_at
         closes_at = now + (planned if planned > dt.timedelta(0) else EMPTY_PHASE_LENGTH)
     window_move(window=phase, opens_at=now, closes_at=closes_at)
     return phase

@@ -145,7 +145,13 @@ def test_a_later_action_never_replaces_the_plan_the_first_one_kept():
     round_phases_close(round=source.round, now=now)  # the attack phase collapses at now
     round_phase_open_now(round=source.round, kind=Phase.Kind.ATTACK, now=now + HOUR)
     attack = Phase.objects.get(round=source.round, kind=Phase.Kind.ATTACK)
-    assert (attack.opens_at, attack.closes_at) == (now + HOUR, now + HOUR + 7 * DAY)
+    plan_opens_at, plan_closes_at = attack.planned_window()
+    assert plan_closes_at - plan_opens_at != 7 * DAY  # the bundles' default for a lost length
+    # Opened again, it runs for its planned length, not the default.
+    assert (attack.opens_at, attack.closes_at) == (
+        now + HOUR,
+        now + HOUR + (plan_closes_at - plan_opens_at),
+    )
     assert [w.planned_window() for w in windows(source.competition)] == planned
 
 

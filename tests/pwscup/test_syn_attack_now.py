@@ -81,12 +81,20 @@ def test_the_console_freezes_and_opens_the_attack_phase_and_a_team_attacks_at_on
         release(world, "a", baseline_release(world, "a"))  # releases are frozen
 
 
-def test_after_close_now_collapsed_the_attack_phase_it_runs_seven_days():
+@pytest.mark.parametrize("plan_kept", [True, False])
+def test_after_close_now_collapsed_the_attack_phase_it_runs_its_planned_length(plan_kept):
+    """The phase Close now collapsed runs for its planned length; a phase collapsed before
+    plans were kept (no plan recorded: ``plan_kept`` False) for the bundles' seven days."""
     world = syn_world(letters="ab")
     release(world, "a", baseline_release(world, "a"))
+    planned = phase(world, Phase.Kind.ATTACK)
+    planned_length = planned.closes_at - planned.opens_at
+    assert planned_length != EMPTY_PHASE_LENGTH  # else the two cases could not be told apart
     assert services.synthetic_round_close(synthetic=world.synthetic) == 2
     collapsed = phase(world, Phase.Kind.ATTACK)
     assert collapsed.opens_at == collapsed.closes_at  # what Close now leaves
+    if not plan_kept:
+        Phase.objects.filter(pk=collapsed.pk).update(planned_opens_at=None, planned_closes_at=None)
     client = console(world, "ja")
     assert (
         action_url(world)
@@ -98,7 +106,8 @@ def test_after_close_now_collapsed_the_attack_phase_it_runs_seven_days():
     page = client.post(action_url(world), follow=True).content.decode()
     assert "攻撃フェーズ" in page
     attack_phase = phase(world, Phase.Kind.ATTACK)
-    assert attack_phase.closes_at - attack_phase.opens_at == EMPTY_PHASE_LENGTH
+    expected = planned_length if plan_kept else EMPTY_PHASE_LENGTH
+    assert attack_phase.closes_at - attack_phase.opens_at == expected
     assert attack_phase.opens_at >= before
 
 
