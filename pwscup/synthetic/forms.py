@@ -105,6 +105,15 @@ class SettingsForm(forms.Form):
     u_1_max = forms.FloatField(
         label=_("Gate: most U_1"), help_text=_("A release above it is ranked last.")
     )
+    r_copy_max = forms.FloatField(
+        label=_("Gate: most R_copy"),
+        required=False,
+        help_text=_(
+            "The largest share (0–1) of a release's rows that may equal a member: a release "
+            "above it is scored but never published. Raise it for a table of a few "
+            "categorical columns, whose rows repeat by chance. Empty: 0.1."
+        ),
+    )
     density_bandwidth = forms.FloatField(
         label=_("Density attack's bandwidth (density_bandwidth)"),
         required=False,
@@ -206,6 +215,8 @@ class SettingsForm(forms.Form):
         ):
             if data.get(key) is not None:
                 config[key] = data[key]
+        if data.get("r_copy_max") is not None:
+            config["gates"]["r_copy_max"] = data["r_copy_max"]
         return config
 
     def windows(self) -> dict:
@@ -235,6 +246,7 @@ def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) ->
         fpr_levels=list(DEFAULTS["fpr_levels"]),
         u_ml_min=DEFAULTS["gates"]["u_ml_min"],
         u_1_max=DEFAULTS["gates"]["u_1_max"],
+        r_copy_max=DEFAULTS["gates"]["r_copy_max"],
         density_bandwidth=DEFAULTS["density_bandwidth"],
         timezone=time_zone,
         release_opens_at=local,

@@ -47,9 +47,21 @@ def team_releases(*, synthetic: SyntheticRound, team: Team):
     return SynRelease.objects.filter(synthetic=synthetic, team=team).order_by("-number", "-pk")
 
 
+def publishable_releases(*, synthetic: SyntheticRound, team: Team):
+    """The team's releases the freeze may publish: scored, and within the copy gate
+    (``R_copy`` ≤ the round's ``r_copy_max``, ``scoring.synthetic.utility.copy_gate_failure``
+    read in SQL). One that copies more is kept, scored and shown to its team, never
+    published: a team whose releases all fail it has no target, as one with none valid."""
+    r_copy_max = engine.round_config(synthetic.round).r_copy_max
+    return SynRelease.objects.filter(
+        synthetic=synthetic, team=team, status=Status.FINISHED, scores__r_copy__lte=r_copy_max
+    )
+
+
 def final_release(*, synthetic: SyntheticRound, team: Team) -> SynRelease | None:
-    """The team's final release: the selected one, else its last valid one."""
-    valid = SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
+    """The team's final release: the selected one, else its last valid one (valid: scored
+    and within the copy gate, ``publishable_releases``)."""
+    valid = publishable_releases(synthetic=synthetic, team=team)
     return valid.filter(selected=True).first() or valid.order_by("-number", "-pk").first()
 
 

@@ -52,6 +52,15 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
         "メンバー・非メンバーに {needed} 行必要です",
     },
     # -- a release (teamX_synthetic.csv)
+    "syn.gate.r_copy": {
+        "en": "This release fails the copy gate: R_copy = {value}, above the round's limit "
+        "{limit} (R_copy is the share of its rows equal to one of your members on every "
+        "column). It is kept and scored, but it cannot be your final release and the freeze "
+        "does not publish it.",
+        "ja": "この公開データはコピーの基準を満たしません: R_copy = {value} がラウンドの上限 "
+        "{limit} を超えています（R_copy はメンバーのどれかと全列で一致する行の割合）。"
+        "保存・採点はされますが、最終公開データにはできず、凍結時に公開されません。",
+    },
     "syn.release.header": {
         "en": "The header of {name} must be the original table's, in its order: {expected} "
         "(got {got})",

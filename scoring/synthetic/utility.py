@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.extras import optional
+from scoring.synthetic.errors import SynthError
 from scoring.synthetic.population import Population
 
 if TYPE_CHECKING:
@@ -153,9 +154,33 @@ class ReleaseScores:
     def as_dict(self) -> dict[str, float]:
         return asdict(self)
 
-    def passes(self, *, u_ml_min: float, u_1_max: float) -> bool:
-        """Whether the release passes the round's gates (spec §5)."""
-        return self.u_ml >= u_ml_min and self.u_1 <= u_1_max
+    def passes(self, *, u_ml_min: float, u_1_max: float, r_copy_max: float) -> bool:
+        """Whether the release passes the round's gates: the utility gates of spec §5 and
+        the copy gate (:func:`copy_gate_failure`)."""
+        return (
+            self.u_ml >= u_ml_min
+            and self.u_1 <= u_1_max
+            and copy_gate_failure(self.r_copy, r_copy_max=r_copy_max) is None
+        )
+
+
+def copy_gate_failure(r_copy: float, *, r_copy_max: float) -> SynthError | None:
+    """Why a release whose share of copies is ``r_copy`` fails the copy gate (above
+    ``r_copy_max``), else None.
+
+    Unlike the utility gates, which only rank a release last, this one guards the members:
+    a release failing it is kept and scored, but never published to the other teams.
+
+    Examples
+    --------
+    >>> copy_gate_failure(1.0, r_copy_max=0.1).params
+    {'value': '1.000', 'limit': '0.1'}
+    >>> copy_gate_failure(0.1, r_copy_max=0.1) is None
+    True
+    """
+    if r_copy <= r_copy_max:
+        return None
+    return SynthError("syn.gate.r_copy", value=f"{r_copy:.3f}", limit=f"{r_copy_max:g}")
 
 
 def release_scores(

@@ -131,6 +131,17 @@ def copy_release(world: SynWorld, letter: str) -> bytes:
     return table_text(team_train(world, letter)).encode()
 
 
+def near_copy_release(world: SynWorld, letter: str) -> bytes:
+    """The team's members with each ``fnlwgt`` moved by one: no row is a copy (R_copy 0, so
+    it passes the copy gate and is published), yet each sits next to its member, which the
+    built-in DCR attack sees."""
+    from scoring.synthetic.kit import table_text
+
+    members = team_train(world, letter).copy()
+    members["fnlwgt"] = members["fnlwgt"] + 1
+    return table_text(members).encode()
+
+
 def release(world: SynWorld, letter: str, content: bytes, now=None):
     """Team ``letter`` uploads a release, scored here as the worker does."""
     from pwscup.synthetic import services

@@ -4,7 +4,9 @@ release of a demo team is scored), the built-in attacks run at the freeze with t
 density bandwidth (rev. 2: 0.1), and a second load adds nothing and deletes nothing."""
 
 import datetime as dt
+import io
 
+import pandas as pd
 import pytest
 from django.utils import timezone
 
@@ -73,22 +75,33 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
     # (U_ML >= 0.8 in the demo); it copies no member.
     assert 0 <= kept.scores["u_ml"] < config["gates"]["u_ml_min"] and kept.scores["r_copy"] < 0.05
 
-    # Team B releases its members verbatim. At the freeze the built-in attacks run on both
-    # targets with the round's bandwidth: the density attack finds B's copy on the hidden
-    # final half (the spec measured AUC 0.85 on Adult at these sizes; Scott's rule 0.54),
-    # and stays near chance on A's independent marginals.
+    # Team B releases its members verbatim: kept and scored, but the copy gate keeps it from
+    # being final or published. Then its members with each fnlwgt moved by one (no row a
+    # copy): at the freeze the built-in attacks run on both targets with the round's
+    # bandwidth, the density attack finds B's near copy on the hidden final half (the spec
+    # measured AUC 0.85 on Adult at these sizes; Scott's rule 0.54) and stays near chance on
+    # A's independent marginals.
     team_b = competition.teams.get(slug="teamB")
-    copy = services.release_upload(
-        synthetic=synthetic,
-        team=team_b,
-        user=members["B"],
-        uploaded_file=upload_file(
-            team_train_text(synthetic=synthetic, team=team_b).encode(), "teamB_synthetic.csv"
-        ),
-    )
-    services.release_score(release_id=copy.pk)
-    copy.refresh_from_db()
-    assert copy.status == Status.FINISHED and copy.scores["r_copy"] == 1.0, copy.message
+    train = team_train_text(synthetic=synthetic, team=team_b)
+
+    def upload_b(text: str):
+        kept = services.release_upload(
+            synthetic=synthetic,
+            team=team_b,
+            user=members["B"],
+            uploaded_file=upload_file(text.encode(), "teamB_synthetic.csv"),
+        )
+        services.release_score(release_id=kept.pk)
+        kept.refresh_from_db()
+        return kept
+
+    verbatim = upload_b(train)
+    assert verbatim.status == Status.FINISHED and verbatim.scores["r_copy"] == 1.0
+    assert verbatim.message_code == "syn.gate.r_copy"
+    near = pd.read_csv(io.StringIO(train), dtype=str, keep_default_na=False)
+    near["fnlwgt"] = (near["fnlwgt"].astype(int) + 1).astype(str)
+    copy = upload_b(near.to_csv(index=False, lineterminator="\n"))
+    assert copy.status == Status.FINISHED and copy.scores["r_copy"] < 0.1, copy.message
     for target in services.round_freeze(synthetic=synthetic, user=organizer):
         services.target_score(target_id=target.pk)
     builtin = {t.team.slug: t.builtin for t in SynTarget.objects.filter(synthetic=synthetic)}

@@ -11,9 +11,9 @@ from pwscup.synthetic.models import TeamDraw
 from tests.pwscup.syn_world import (
     attack,
     baseline_release,
-    copy_release,
     dcr_answer_bytes,
     freeze,
+    near_copy_release,
     open_attack_phase,
     release,
     syn_world,
@@ -57,7 +57,9 @@ def test_a_release_is_scored_and_a_bad_one_names_column_row_value():
 
 def test_freeze_then_attacks_score_both_halves_and_rank():
     world = syn_world()
-    release(world, "a", copy_release(world, "a"))
+    # A near copy: a verbatim one fails the copy gate and is never published
+    # (test_syn_release_copy_gate.py).
+    release(world, "a", near_copy_release(world, "a"))
     release(world, "b", baseline_release(world, "b"))
     release(world, "c", baseline_release(world, "c"))
     targets = freeze(world)
@@ -65,7 +67,7 @@ def test_freeze_then_attacks_score_both_halves_and_rank():
     for target in targets.values():
         assert target.status == Status.FINISHED, target.message
         assert set(target.builtin) == {"dcr", "density", "null"}
-    # The DCR attack sees the copy.
+    # The DCR attack sees the near copy.
     assert targets["teamA"].builtin["dcr"]["final"]["auc"] > 0.9
     with pytest.raises(Refused):
         release(world, "a", baseline_release(world, "a"))

@@ -6,14 +6,15 @@ import time
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at, phase_of
 from pwscup.core.errors import Refused
 from pwscup.submissions import broker
+from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
@@ -27,7 +28,7 @@ from pwscup.synthetic.models import SynRelease, SyntheticRound, TeamDraw
 from pwscup.synthetic.services.common import SCORE_RELEASE_TASK, stored_bytes
 from pwscup.synthetic.services.draws import team_draw
 from scoring.synthetic.release import read_release
-from scoring.synthetic.utility import model_auc, release_scores
+from scoring.synthetic.utility import copy_gate_failure, model_auc, release_scores
 
 # What a refusal says, per phase (whole sentences: a phrase put together from parts does not
 # translate).
@@ -125,7 +126,8 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
     """The release's job (QUEUED → RUNNING → FINISHED/FAILED, the core's state machine): a
     release breaking a rule ends FAILED with the spec's message (column, row, value); a
     valid one gets U_ML, U_1, U_2, R_copy, DCR_5 of the members and of the holdout, and
-    whether it passes the round's gates."""
+    whether it passes the round's gates. One failing the copy gate ends FINISHED too (kept,
+    scored, shown) with the gate's message; ``selectors.final_release`` never picks it."""
     token = job_claim(model=SynRelease, pk=release_id, task_id=task_id, worker=worker)
     if token is None:
         return
@@ -153,11 +155,17 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
             "rows": len(table),
             "scores": {
                 **scores.as_dict(),
-                "passes": scores.passes(u_ml_min=config.u_ml_min, u_1_max=config.u_1_max),
+                "passes": scores.passes(
+                    u_ml_min=config.u_ml_min, u_1_max=config.u_1_max, r_copy_max=config.r_copy_max
+                ),
             },
+            "copy_gate": copy_gate_failure(scores.r_copy, r_copy_max=config.r_copy_max),
         }
 
     status, message, values = job_run(compute, what=f"synthetic release {release_id}")
+    copy_gate = values.pop("copy_gate", None)
+    if copy_gate is not None:
+        message = JobMessage.from_scoring_error(copy_gate)
     job_complete(
         model=SynRelease,
         pk=release_id,
@@ -184,6 +192,12 @@ def release_select(*, release: SynRelease, now=None) -> None:
             raise refusal
         if release.status != SynRelease.Status.FINISHED:
             raise Refused(_("Only a scored release can be your final one."))
+        copy_gate = copy_gate_failure(
+            release.scores.get("r_copy", 1.0),
+            r_copy_max=engine.round_config(synthetic.round).r_copy_max,
+        )
+        if copy_gate is not None:
+            raise Refused(copy_gate.render(get_language()))
         SynRelease.objects.filter(synthetic=synthetic, team_id=release.team_id).update(
             selected=False
         )
