@@ -11,8 +11,9 @@ import logging
 from django.core.exceptions import SuspiciousOperation
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import exceptions, serializers
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound
@@ -122,6 +123,25 @@ def errors(*codes: int) -> dict:
 
 
 CSV_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The CSV file as stored.")
+
+
+@extend_schema_field({"type": "string", "format": "binary", "minLength": 1})
+class UploadField(serializers.FileField):
+    """The multipart file of every upload endpoint. DRF refuses an empty file (400
+    ``invalid``: *The submitted file is empty.*), so the schema says it: at least one byte."""
+
+
+class BodyRequiredSchema(AutoSchema):
+    """The schema of a view that refuses a request without a body, when its body is one of
+    several shapes (a file, or one of a ``PolymorphicProxySerializer``'s objects):
+    drf-spectacular marks a body required only when one serializer has required fields."""
+
+    def get_operation(self, *args, **kwargs):
+        operation = super().get_operation(*args, **kwargs)
+        if operation and "requestBody" in operation:
+            operation["requestBody"]["required"] = True
+        return operation
+
 
 # Where every round-scoped endpoint lives under /api/ (a kind's ``api_url_patterns``).
 ROUND_PREFIX = "v1/competitions/<str:competition_slug>/rounds/<str:round_slug>/"

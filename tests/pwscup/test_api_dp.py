@@ -82,7 +82,8 @@ def test_queries_ledger_and_refusal_over_the_api(world):
     invalid = post(
         client, address, {"type": "count", "where": {"age": "26"}, "epsilon": "0.1"}, headers
     )
-    assert invalid.status_code == 400
+    # A value the round's domain does not have: 404, as for a name the schema cannot list.
+    assert invalid.status_code == 404 and invalid.json()["code"] == "not_found"
     assert invalid.json()["message"] == "Count condition age='26' is not in the domain of 'age'"
     ledger = client.get(api(world, "dp-ledger", level="eps-1"), **headers).json()
     assert ledger["spent"] == "0.75" and len(ledger["charges"]) == 1

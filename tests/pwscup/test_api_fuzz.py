@@ -74,11 +74,16 @@ def test_the_dp_api_answers_match_the_schema(transactional_db, live_server, api_
     }
     operations = operations_of(api_schema, world, "pwscup.dp")
     assert len(operations) >= 9
+    level = "POST /api/v1/competitions/{competition_slug}/rounds/{round_slug}/dp/levels/{level}/"
     failures, statuses = fuzz(
         operations,
         real_for=lambda operation: real,
         base_url=live_server.url,
         token=api_token_create(user=user, name="schemathesis").secret,
+        # Known disagreement (issue 46, point 7): the schema lets a JSON body carry any extra
+        # property, and the bounded JSON reader refuses (400 ``parse_error``) an integer past
+        # 64 bits anywhere in the body, an extra property included.
+        acceptance_unchecked={level + name for name in ("queries/", "releases/", "estimates/")},
     )
     # Scores are shown after the close only: before it, both answer 404 ``not_closed``.
     closed_only = {
@@ -130,9 +135,13 @@ def test_the_dp_schema_names_required_fields_and_the_csv_download(db):
         name: schema["paths"][level + name]["post"]["requestBody"]["content"]
         for name in ("queries/", "releases/", "estimates/")
     }
+    # A query is one of three shapes, each with what the service requires of it.
     query = schema_body(schema, body["queries/"]["application/json"]["schema"])
-    assert query["required"] == ["epsilon"]
-    assert set(query["properties"]) >= {"type", "attributes", "where", "epsilon", "request_id"}
+    assert [sorted(schema_body(schema, one)["required"]) for one in query["oneOf"]] == [
+        ["attributes", "epsilon"],
+        ["epsilon", "type", "where"],
+        ["column", "epsilon", "type"],
+    ]
     release = schema_body(schema, body["releases/"]["application/json"]["schema"])
     assert release["required"] == ["groups"]
     group = schema_body(schema, release["properties"]["groups"]["items"])

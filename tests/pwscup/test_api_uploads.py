@@ -228,7 +228,10 @@ def test_attack_upload_against_a_published_target(world, client):
     assert detail["rate"] == attack.rate == 1.0
     assert [a["id"] for a in api.get("api:attacks", *api.args).json()] == [attack.pk]
     unknown = api.attack("nobody", answer_bytes(truth_of(targets["a"])))
-    assert unknown.status_code == 400 and "target" in unknown.json()["fields"]
+    assert unknown.status_code == 404 and unknown.json() == {
+        "code": "not_found",
+        "message": "No published target of the team nobody.",
+    }
 
 
 def test_attack_rates_follow_the_rounds_visibility_rule(make_world, client):

@@ -5,10 +5,11 @@ The services check a body themselves (``pwscup.dp.services``: ``engine.query_che
 what a client must send, so that the schema names the required fields.
 """
 
-from drf_spectacular.utils import PolymorphicProxySerializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.core.rest import UploadField
 
 EPSILON_HELP = 'ε as exact text: a decimal ("0.25") or a fraction ("1/14"); a JSON number too.'
 REQUEST_ID_HELP = (
@@ -17,29 +18,67 @@ REQUEST_ID_HELP = (
 )
 
 
-class QueryRequestSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(
-        choices=["histogram", "count", "mean"],
-        required=False,
-        help_text="histogram (the default), count, or mean where the round offers it.",
-    )
+@extend_schema_field({"type": "string", "maxLength": 100, "pattern": "^[ -~]*$"})
+class RequestIdField(serializers.Field):
+    """``scoring.dp.check_request_id``'s rule, for the schema: printable ASCII, at most 100
+    characters; ``""`` or ``null`` is none. (The service checks it.)"""
+
+    def __init__(self, **kwargs):
+        kwargs.update(required=False, allow_null=True)
+        super().__init__(help_text=REQUEST_ID_HELP, **kwargs)
+
+
+class _QuerySerializer(serializers.Serializer):
     epsilon = serializers.CharField(help_text=EPSILON_HELP)
+    request_id = RequestIdField()
+
+
+class HistogramQuerySerializer(_QuerySerializer):
+    type = serializers.ChoiceField(
+        choices=["histogram"], required=False, help_text="histogram (the default)."
+    )
     attributes = serializers.ListField(
         child=serializers.CharField(),
-        required=False,
-        help_text="A histogram's attributes (the round's names).",
+        min_length=1,
+        help_text="The histogram's attributes (the round's names): at least one. A name the "
+        "round does not have is answered 404.",
     )
-    where = serializers.DictField(
-        child=serializers.CharField(),
-        required=False,
-        help_text="A count's condition: attribute → value of its domain.",
+
+
+@extend_schema_field(
+    {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1}
+)
+class ConditionField(serializers.DictField):
+    """A count's condition: at least one attribute (the service refuses an empty one)."""
+
+
+class CountQuerySerializer(_QuerySerializer):
+    type = serializers.ChoiceField(choices=["count"])
+    where = ConditionField(
+        help_text="The condition: attribute → value of its domain (an unknown one: 404)."
     )
-    column = serializers.CharField(required=False, help_text="A mean's numeric column.")
-    request_id = serializers.CharField(required=False, help_text=REQUEST_ID_HELP)
+
+
+class MeanQuerySerializer(_QuerySerializer):
+    type = serializers.ChoiceField(choices=["mean"], help_text="Where the round offers it.")
+    column = serializers.CharField(help_text="A numeric column (an unknown one: 404).")
+
+
+# One of three shapes, told apart by ``type`` (absent: a histogram), each with what the
+# service requires of it (``scoring.dp.laplace.parse_query``).
+QUERY_REQUEST = PolymorphicProxySerializer(
+    component_name="QueryRequest",
+    serializers=[HistogramQuerySerializer, CountQuerySerializer, MeanQuerySerializer],
+    resource_type_field_name=None,
+)
 
 
 class ReleaseGroupSerializer(serializers.Serializer):
-    attributes = serializers.ListField(child=serializers.CharField())
+    attributes = serializers.ListField(
+        child=serializers.CharField(),
+        min_length=1,
+        help_text="The group's workload attributes: at least one (an unknown name: 404).",
+    )
     rho = serializers.FloatField(
         required=False, help_text="The group's retention probability ρ: give ρ or ε, not both."
     )
@@ -47,15 +86,17 @@ class ReleaseGroupSerializer(serializers.Serializer):
 
 
 class ReleaseRequestSerializer(serializers.Serializer):
-    groups = ReleaseGroupSerializer(
-        many=True, help_text="The attribute groups; every workload attribute in one group."
+    groups = serializers.ListField(
+        child=ReleaseGroupSerializer(),
+        min_length=1,
+        help_text="The attribute groups; every workload attribute in one group.",
     )
     mechanism = serializers.ChoiceField(choices=["pk_anonymization"], required=False)
-    request_id = serializers.CharField(required=False, help_text=REQUEST_ID_HELP)
+    request_id = RequestIdField()
 
 
 class EstimateUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="estimate.csv (the sample estimate's format).")
+    file = UploadField(help_text="estimate.csv (the sample estimate's format).")
 
 
 class EstimateFromReleaseSerializer(serializers.Serializer):

@@ -29,11 +29,11 @@ from pwscup.accounts.access import round_access
 from pwscup.core.files import private_file_response
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.json_input import BoundedJSONParser
-from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
+from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, BodyRequiredSchema, errors
 from pwscup.dp import services
 from pwscup.dp.api.serializers import (
     ESTIMATE_REQUEST,
-    QueryRequestSerializer,
+    QUERY_REQUEST,
     ReleaseRequestSerializer,
 )
 from pwscup.dp.ledger import LedgerRefusal
@@ -61,6 +61,12 @@ def _bad(error, status=400, code="invalid") -> Response:
     return Response({"code": code, "message": services.dp_error_text(error)}, status=status)
 
 
+def _refused(error: services.DPRequestError) -> Response:
+    """400 ``invalid``, or 404 ``not_found`` when the request names something the round or
+    the team's ledger does not have (an attribute, a charge number)."""
+    return _bad(error, error.status, "not_found" if error.status == 404 else "invalid")
+
+
 class _ChargeView(APIView):
     # POST a query or a release: one charging service, the same replies and refusals.
     # (A comment, not a docstring: the schema would show it as both endpoints' description.)
@@ -81,18 +87,19 @@ class _ChargeView(APIView):
         except LedgerRefusal as refusal:
             return _bad(refusal, 409, "budget_refused")
         except services.DPRequestError as error:
-            return _bad(error)
+            return _refused(error)
         return Response(charge_json(result.charge, replayed=result.replayed))
 
 
 @extend_schema_view(
     post=extend_schema(
-        request=QueryRequestSerializer,
+        request=QUERY_REQUEST,
         responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
         summary="Ask a histogram or count query (charges ε; 409 past the budget)",
     )
 )
 class QueryView(_ChargeView):
+    schema = BodyRequiredSchema()
     service = services.dp_query_answer
 
 
@@ -178,6 +185,7 @@ def _estimate_json(estimate: Estimate) -> dict:
 class EstimateView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser, BoundedJSONParser]
+    schema = BodyRequiredSchema()
 
     @extend_schema(
         request=ESTIMATE_REQUEST,
@@ -219,7 +227,7 @@ class EstimateView(APIView):
                 % {"field": error.field, "value": clip(json.dumps(error.value, default=str))}
             )
         except services.DPRequestError as error:
-            return _bad(error)
+            return _refused(error)
         # A ``Refused`` (size, limits, the team's bounds) is answered by the API's handler.
         # A kept upload is checked by a worker (202: poll the estimate); a build is answered.
         status = {

@@ -18,15 +18,35 @@ SCORE_DP_ROUND = "pwscup.dp.tasks.score_dp_round"
 CHECK_DP_ESTIMATE = "pwscup.dp.tasks.check_dp_estimate"
 
 
+# Errors that name something the round or the team's ledger does not have (a query type, an
+# attribute, a value of its domain, a numeric column, a charge number): the API answers them
+# 404, as it answers an unknown number in a URL. The schema cannot list a round's names, so a
+# request the schema calls valid may name one.
+NOT_FOUND_CODES = frozenset(
+    {
+        "dp.query.type",
+        "dp.query.unknown_attribute",
+        "dp.query.unknown_column",
+        "dp.count.unknown_attribute",
+        "dp.count.not_in_domain",
+        "dp.release.unknown_attribute",
+    }
+)
+
+
 class DPRequestError(Exception):
-    """A request the round cannot take (HTTP 400): its message names what is wrong.
+    """A request the round cannot take (HTTP 400, or 404 when it names something the round
+    or the ledger does not have): its message names what is wrong.
 
     ``error`` is the ``scoring.dp.DPError`` when there is one (rendered in the reader's
     language by the pages), else the message text."""
 
-    def __init__(self, error):
+    def __init__(self, error, *, status: int | None = None):
         super().__init__(str(error))
         self.error = error
+        if status is None:
+            status = 404 if getattr(error, "code", None) in NOT_FOUND_CODES else 400
+        self.status = status
 
 
 def dp_error_text(error) -> str:

@@ -257,7 +257,8 @@ def _own_charge(dp_round, team, level, charge_no, kind) -> Charge:
     if charge is None:
         raise DPRequestError(
             _("Level '%(level)s' has no %(kind)s number %(n)s in your ledger")
-            % {"level": level, "kind": Charge.Kind(kind).label.lower(), "n": charge_no}
+            % {"level": level, "kind": Charge.Kind(kind).label.lower(), "n": charge_no},
+            status=404,
         )
     return charge
 

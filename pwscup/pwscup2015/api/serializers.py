@@ -6,7 +6,7 @@ from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.fields import get_attribute
 
-from pwscup.core.rest import TeamRefSerializer
+from pwscup.core.rest import TeamRefSerializer, UploadField
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from scoring.display import UNDEFINED, format_metric, format_number
@@ -145,12 +145,12 @@ class AttackSerializer(UploadSerializer):
 
 
 class SubmissionUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="The anonymized CSV.")
+    file = UploadField(help_text="The anonymized CSV.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH)
 
 
 class AttackUploadSerializer(SubmissionUploadSerializer):
-    file = serializers.FileField(help_text="The correspondence table (CSV).")
+    file = UploadField(help_text="The correspondence table (CSV).")
     target = serializers.CharField(help_text="The target team's slug (its file-name prefix).")
 
 

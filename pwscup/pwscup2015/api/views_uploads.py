@@ -5,7 +5,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -219,10 +219,8 @@ class AttackListView(APIView):
         form.is_valid(raise_exception=True)
         slug = form.validated_data["target"]
         target = next((t for t in round_targets(round=access.round) if t.team.slug == slug), None)
-        if target is None:
-            raise ValidationError(
-                {"target": [_("No published target of the team %(team)s.") % {"team": slug}]}
-            )
+        if target is None:  # as the target's own URLs answer, and every kind's attack upload
+            raise NotFound(_("No published target of the team %(team)s.") % {"team": slug})
         upload = services.attack_submission_create(
             phase=phase,
             team=access.team,

@@ -37,7 +37,7 @@ from rest_framework.views import APIView
 from pwscup.accounts.access import round_access
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
-from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
+from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, UploadField, errors
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release, SeqAttack
@@ -116,7 +116,7 @@ def team_attacks(sequential, team):
 
 
 class SeqAttackUploadSerializer(serializers.Serializer):
-    file = serializers.FileField()
+    file = UploadField()
     target = serializers.CharField(max_length=100, help_text="The target team's slug.")
 
 
@@ -176,7 +176,7 @@ class TargetFileView(APIView):
 
 
 class ReleaseUploadSerializer(serializers.Serializer):
-    file = serializers.FileField()
+    file = UploadField()
     step = serializers.IntegerField(min_value=1, max_value=10_000)
 
 

@@ -28,9 +28,10 @@ from pwscup.submissions.services.uploads import (
 
 def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> None:
     n = sequential.n_releases
-    if not 1 <= step <= n:
+    if not 1 <= step <= n:  # 404, as the API answers a release it does not have in a URL
         raise Refused(
-            _("Release %(j)s does not exist: this round has %(n)s.") % {"j": step, "n": n}
+            _("Release %(j)s does not exist: this round has %(n)s.") % {"j": step, "n": n},
+            status=404,
         )
     closes_at = sequential.close_of(step)
     if closes_at is not None and now >= closes_at and step > sequential.frozen_steps:

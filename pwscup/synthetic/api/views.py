@@ -36,7 +36,7 @@ from rest_framework.views import APIView
 
 from pwscup.accounts.access import round_access
 from pwscup.core.exports import csv_bytes_response
-from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
+from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, UploadField, errors
 from pwscup.synthetic import KEY, engine, selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
@@ -207,11 +207,11 @@ def target_json(target: SynTarget, *, synthetic) -> dict:
 
 
 class SynReleaseUploadSerializer(serializers.Serializer):
-    file = serializers.FileField()
+    file = UploadField()
 
 
 class SynAttackUploadSerializer(serializers.Serializer):
-    file = serializers.FileField()
+    file = UploadField()
     target = serializers.CharField(max_length=100, help_text="The target team's slug.")
 
 
