@@ -1,10 +1,12 @@
-"""Organizer screens: competitions, rounds (data + configuration checked by ``scoring``), phases."""
+"""Organizer screens: competitions, and (registered by ``admin_rounds``) rounds and their
+phases, the same for every kind."""
 
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions import admin_rounds  # noqa: F401  (registers the rounds' admin)
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.services import (

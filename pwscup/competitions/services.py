@@ -191,6 +191,53 @@ def round_of_kind_create(
     )
 
 
+def round_core_check(*, round: Round, slug, timezone) -> None:
+    """What every round's own fields must be on an edit, whatever its kind: the address
+    (``slug_check``, the round's own one not taken) and the time zone. Raises
+    ``ValidationError`` keyed by field. The kind's settings are not looked at: they are the
+    kind's (its console checks them)."""
+    errors = {}
+    for field, check in (
+        ("slug", lambda: slug_check(slug=slug, competition=round.competition, current=round)),
+        ("timezone", lambda: time_zone_check(timezone)),
+    ):
+        try:
+            check()
+        except ValidationError as error:
+            errors[field] = error.message_dict[field]
+    if errors:
+        raise ValidationError(errors)
+
+
+@transaction.atomic
+def round_core_update(
+    *, user, round: Round, name: str, slug: str, order: int, timezone: str
+) -> list[str]:
+    """Edit what every round has (name, address, order, time zone), for a round of any kind
+    (the admin's round page calls it). Checks ``round_core_check``; records the changed
+    fields in the audit log and bumps the round's ranking version (its pages show the name).
+    Returns the changed field names."""
+    round_core_check(round=round, slug=slug, timezone=timezone)
+    values = {"name": name, "slug": slug, "order": order, "timezone": timezone}
+    stored = Round.objects.select_for_update().get(pk=round.pk)
+    changed = [field for field, value in values.items() if getattr(stored, field) != value]
+    if not changed:
+        return []
+    ranking_version_bump(round_ids=[round.pk])
+    for field in changed:
+        setattr(stored, field, values[field])
+        setattr(round, field, values[field])
+    stored.save(update_fields=changed)
+    audit_record(
+        user=user,
+        competition=round.competition,
+        round=round,
+        action=AuditEntry.Action.ROUND_EDITED,
+        fields=changed,
+    )
+    return changed
+
+
 def phase_set(
     *,
     round: Round,

@@ -6,6 +6,8 @@ runs ``perform`` only on POST, for an organizer of the round. ``perform`` calls 
 lifecycle services and returns the message shown afterwards (or raises
 ``pwscup.core.errors.Refused``, shown as an error). ``details``, when given, returns the
 lines the confirmation page adds for this round (e.g. which teams the action touches).
+
+``AdminAction`` is the same for the admin's list of rounds (``RoundKind.admin_actions``).
 """
 
 from collections.abc import Callable
@@ -20,3 +22,12 @@ class RoundAction:
     perform: Callable[..., str]  # (user=, round=) -> the message shown afterwards
     secondary: bool = False  # drawn as a secondary button (undo-like actions)
     details: Callable[..., list] | None = None  # (round=) -> lines shown before confirming
+
+
+@dataclass(frozen=True)
+class AdminAction:
+    """An action of the admin's list of rounds, run on the ticked rounds of the kind that
+    declares it (the rounds of another kind are skipped, with a message)."""
+
+    description: object
+    perform: Callable[..., str]  # (user=, round=) -> the message shown (a SafeString may link)

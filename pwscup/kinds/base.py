@@ -233,12 +233,14 @@ class RoundKind:
         organizers. The console's services call it for every round of the competition,
         whatever its kind, after the change (inside its transaction).
 
-        The rule is the core's: every ranking a kind shows (leaderboards, final rankings,
-        rank sums, attack rankings; its pages, CSV downloads, API answers and archive
-        members) leaves out the teams of
-        ``pwscup.accounts.selectors.disqualified_team_ids`` when it is computed (drop their
-        rows before ranking with ``without_disqualified``), so a reinstated team is back on
-        the next computation. A kind that keeps computed rankings (a cache) forgets them
+        The rule is the core's, ``pwscup.accounts.selectors.DisqualificationRule`` (read
+        with ``disqualification_rule`` when a ranking is computed): every ranking a kind
+        shows (leaderboards, final rankings, rank sums, attack rankings; its pages, CSV
+        downloads, API answers and archive members) leaves the disqualified teams' rows out
+        (``ranked``) after computing every team's numbers, while every attack counts
+        (``attack_counts``: the safety of the targets it hit, the attack matrix) and the
+        matrix keeps a disqualified team's target and row, ``marked``; a reinstated team is
+        back on the next computation. A kind that keeps computed rankings (a cache) forgets them
         here; one that computes them on every read has nothing to do (the default)."""
 
     def console_actions(self, round) -> dict:
@@ -248,6 +250,31 @@ class RoundKind:
         confirmation page (its title, what it does, one button) and runs it only on POST;
         the action calls the kind's lifecycle services."""
         return {}
+
+    # --- the admin ----------------------------------------------------------------------------
+
+    def admin_actions(self) -> dict:
+        """The actions the admin's list of rounds offers for rounds of this kind, by action
+        name: ``{"freeze": pwscup.kinds.actions.AdminAction(description, perform), ...}``.
+        ``perform(user=, round=)`` calls the same lifecycle services as the console's action
+        and returns the message shown. The core's round admin (``pwscup.competitions``)
+        runs an action only on the ticked rounds whose kind declares that name, and skips the
+        others with a message; two kinds declaring the same name share one entry in the list
+        (each round runs its own kind's). ``{}``: the console is the only place (default)."""
+        return {}
+
+    def admin_round_page(self):
+        """The admin's page of this kind's rounds, or ``None`` (the default): the core's page,
+        which edits what every round has (name, address, order, time zone) through
+        ``round_core_update`` and shows the kind's settings read-only (the console edits them).
+
+        A kind whose settings the admin edits returns a subclass of
+        ``pwscup.competitions.admin_rounds.RoundPageAdmin`` (a ``ModelAdmin`` of ``Round``,
+        scoped to the user's competitions); the core's round admin shows that page for the
+        kind's rounds only, so that no kind's form ever checks another kind's round. Its
+        ``adds_rounds = True`` also makes it the admin's *Add round* page (the first
+        registered kind that sets it)."""
+        return None
 
     # --- competition bundles and the results archive ---------------------------------------
 

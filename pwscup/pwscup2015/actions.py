@@ -1,12 +1,15 @@
 """The 2015 round's lifecycle actions in the organizer console
 (``Pwscup2015Kind.console_actions``): close the phases, freeze, rescore, publish or hide the
-results, draw the per-team samples. Each calls one console service."""
+results, draw the per-team samples; and those of the admin's list of rounds
+(``Pwscup2015Kind.admin_actions``). Each calls one console service."""
 
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from pwscup.kinds.actions import RoundAction
+from pwscup.kinds.actions import AdminAction, RoundAction
 from pwscup.pwscup2015.console import services
 from pwscup.pwscup2015.selectors.operations import operation_request_text
 
@@ -102,3 +105,45 @@ def pwscup2015_actions(round_) -> dict[str, RoundAction]:
     if round_.pwscup2015.is_per_team:
         shown.add("samples")
     return {name: action for name, action in ACTIONS.items() if name in shown}
+
+
+def _with_progress_link(request_operation):
+    """An admin action asking for a background operation: its message links to the progress
+    shown on the round's admin page."""
+
+    def perform(*, user, round) -> str:
+        operation = request_operation(user=user, round=round)
+        return format_html(
+            '{} <a href="{}#operations">{}</a>',
+            operation_request_text(operation=operation),
+            reverse("admin:competitions_round_change", args=[round.pk]),
+            _("Follow its progress"),
+        )
+
+    return perform
+
+
+def _admin_samples(*, user, round) -> str:
+    count = services.console_round_draw_samples(user=user, round=round)
+    return _("Drew %(n)d samples.") % {"n": count}
+
+
+#: The admin's actions on the game's rounds (names kept from before kinds existed).
+ADMIN_ACTIONS = {
+    "draw_samples": AdminAction(
+        gettext_lazy("Draw the per-team samples (teams without one)"), _admin_samples
+    ),
+    "freeze": AdminAction(
+        gettext_lazy("Freeze now: publish each team's final anonymization as a target"),
+        _with_progress_link(services.console_round_freeze),
+    ),
+    "rescore_all": AdminAction(
+        gettext_lazy("Rescore everything with the current scorer"),
+        _with_progress_link(services.console_round_rescore),
+    ),
+    "publish_results": AdminAction(
+        gettext_lazy("Publish the results (matrix and final ranking)"),
+        _with_progress_link(services.console_round_publish),
+    ),
+    "unpublish_results": AdminAction(gettext_lazy("Hide the results again"), _hide),
+}

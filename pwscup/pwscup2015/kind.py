@@ -22,7 +22,8 @@ from pwscup.competitions.selectors import (
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, archive, broker, bundle
-from pwscup.pwscup2015.actions import pwscup2015_actions
+from pwscup.pwscup2015.actions import ADMIN_ACTIONS, pwscup2015_actions
+from pwscup.pwscup2015.admin.rounds import Pwscup2015RoundPage
 from pwscup.pwscup2015.api import round_status
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
@@ -160,6 +161,12 @@ class Pwscup2015Kind(RoundKind):
 
     def console_url_patterns(self):
         return console_urls.urlpatterns
+
+    def admin_actions(self):
+        return ADMIN_ACTIONS
+
+    def admin_round_page(self):
+        return Pwscup2015RoundPage
 
     def console_create_url(self, competition):
         return reverse("pwscup2015_console:wizard_upload", args=[competition.slug])

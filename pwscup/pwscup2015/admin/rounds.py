@@ -1,45 +1,30 @@
-"""The rounds' admin: the core's round with the 2015 game's settings (``Pwscup2015Round``),
-its data and its lifecycle actions."""
+"""The 2015 game's page of its rounds in the admin: the core's round with the game's settings
+(``Pwscup2015Round``) and its data on one form. The core's round admin
+(``pwscup.competitions.admin_rounds``) shows it for the game's rounds only
+(``Pwscup2015Kind.admin_round_page``) and as its *Add round* page; the game's actions in the
+list of rounds are ``pwscup.pwscup2015.actions.ADMIN_ACTIONS``."""
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
-from django.urls import path, reverse
-from django.utils.html import format_html
+from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from pwscup.competitions.admin_scope import (
-    CompetitionScopedAdmin,
-    PrivateFileWidget,
-    scoped_filter,
-)
-from pwscup.competitions.models import Phase, Round
-from pwscup.competitions.services import (
-    phase_window_check,
-    read_file_bytes,
-    round_original_store,
-)
-from pwscup.competitions.windows import window_dates_edit
-from pwscup.core.files import private_file_response
+from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
+from pwscup.competitions.admin_scope import PrivateFileWidget
+from pwscup.competitions.models import Round
+from pwscup.competitions.services import read_file_bytes, round_original_store
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind
 from pwscup.pwscup2015 import KEY
-from pwscup.pwscup2015.models import (
-    Pwscup2015Round,
-)
-from pwscup.pwscup2015.selectors.operations import operation_request_text, round_operations_summary
-from pwscup.pwscup2015.services import (
-    round_assign_samples,
-    round_freeze_request,
-    round_publish_request,
-    round_rescore_request,
-    round_results_set,
-)
+from pwscup.pwscup2015.models import Pwscup2015Round
+from pwscup.pwscup2015.selectors.operations import round_operations_summary
+from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import (
     round_data_check,
     round_record_data,
@@ -47,42 +32,8 @@ from pwscup.pwscup2015.services.rounds import (
 )
 
 
-class PhaseForm(forms.ModelForm):
-    def clean(self):
-        cleaned = super().clean()
-        round_ = self.instance.round if self.instance.round_id else None
-        try:
-            phase_window_check(
-                opens_at=cleaned.get("opens_at"),
-                closes_at=cleaned.get("closes_at"),
-                time_zone=round_.timezone if round_ is not None else None,
-            )
-        except ValidationError as error:
-            self.add_error(None, error)
-        return cleaned
-
-    def save(self, commit=True):
-        if commit and self.instance.pk is not None:
-            # The organizer's dates: an edit of them is the phase's new plan.
-            window_dates_edit(
-                window=self.instance,
-                opens_at=self.instance.opens_at,
-                closes_at=self.instance.closes_at,
-            )
-        return super().save(commit=commit)
-
-
-class PhaseInline(admin.TabularInline):
-    model = Phase
-    form = PhaseForm
-    extra = 0
-    fields = ("kind", "opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
-
-
 def game_of(round_: Round | None) -> Pwscup2015Round | None:
-    """The round's 2015 game settings; ``None`` for a new round or a round of another kind.
-    (A missing reverse one-to-one raises an ``AttributeError`` subclass: Django's documented
-    ``hasattr`` idiom. The change list selects it with the rounds, one query in all.)"""
+    """The round's 2015 game settings; ``None`` for a new round."""
     if round_ is None or round_.pk is None:
         return None
     return getattr(round_, "pwscup2015", None)
@@ -155,14 +106,11 @@ class RoundAdminForm(forms.ModelForm):
         if self.game is not None:
             for name in GAME_FIELDS:
                 self.initial.setdefault(name, getattr(self.game, name))
-        elif self.instance.pk is not None:  # a round of another kind: none of these apply
-            for name in GAME_FIELDS:
-                del self.fields[name]
 
     @property
     def game_settings(self) -> dict:
-        """The cleaned 2015 game settings (empty for a round of another kind)."""
-        return {name: self.cleaned_data[name] for name in GAME_FIELDS if name in self.fields}
+        """The cleaned 2015 game settings."""
+        return {name: self.cleaned_data[name] for name in GAME_FIELDS}
 
     def clean(self):
         cleaned = super().clean()
@@ -205,29 +153,15 @@ class RoundAdminForm(forms.ModelForm):
         return cleaned
 
 
-@admin.register(Round)
-class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
+class Pwscup2015RoundPage(RoundPageAdmin):
+    """The game's rounds' page (not registered: the core's round admin shows it)."""
+
+    adds_rounds = True
     form = RoundAdminForm
     inlines = [PhaseInline]
-    list_display = (
-        "name",
-        "competition",
-        "kind_label",
-        "data_mode",
-        "original_rows",
-        "frozen_at",
-        "results_published",
-    )
-    list_select_related = ("competition", "pwscup2015")
-    list_filter = (
-        scoped_filter("competition"),
-        "kind",
-        "pwscup2015__data_mode",
-        "pwscup2015__results_published",
-    )
-    # The kind is fixed: rounds added here are of the first kind (this form is its form);
-    # the other kinds' rounds are created from their console pages (pwscup/kinds/).
-    # Publishing tells the participants: only the actions below (the services) change it.
+    # The kind is fixed: rounds added here are of this game (this form is its form); the
+    # other kinds' rounds are created from their console pages (pwscup/kinds/).
+    # Publishing tells the participants: only the actions (the services) change it.
     readonly_fields = (
         "kind_label",
         "original_rows",
@@ -237,7 +171,6 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         "operations",
     )
     prepopulated_fields = {"slug": ("name",)}
-    actions = ["draw_samples", "freeze", "rescore_all", "publish_results", "unpublish_results"]
     fieldsets = (
         (None, {"fields": ("competition", "kind_label", "name", "slug", "order", "data_mode")}),
         (
@@ -272,23 +205,6 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         ),
     )
 
-    def get_fieldsets(self, request, obj=None):
-        """A round of another kind shows only what every round has."""
-        if obj is None or game_of(obj) is not None:
-            return self.fieldsets
-        game_only = {*GAME_FIELDS, "frozen_at", "results_published", "operations"}
-        kept = []
-        for name, options in self.fieldsets:
-            fields = [field for field in options["fields"] if field not in game_only]
-            if fields:
-                kept.append((name, {**options, "fields": tuple(fields)}))
-        return kept
-
-    @admin.display(description=_("data mode"), ordering="pwscup2015__data_mode")
-    def data_mode(self, round_: Round) -> str:
-        game = game_of(round_)
-        return game.get_data_mode_display() if game else "—"
-
     @admin.display(description=_("frozen at"), ordering="pwscup2015__frozen_at")
     def frozen_at(self, round_: Round):
         game = game_of(round_)
@@ -301,30 +217,9 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         game = game_of(round_)
         return game.results_published if game else None
 
-    @admin.display(description=_("kind"), ordering="kind")
+    @admin.display(description=_("kind"))
     def kind_label(self, round_: Round | None) -> str:
-        key = round_.kind if round_ is not None and round_.pk else KEY
-        try:
-            return str(get_kind(key).label)
-        except ValidationError:
-            return key  # an app that registered it is no longer installed
-
-    def get_urls(self):
-        return [
-            path(
-                "<path:object_id>/original/",
-                self.admin_site.admin_view(self.original_view),
-                name="competitions_round_original",
-            ),
-            *super().get_urls(),
-        ]
-
-    def original_view(self, request, object_id):
-        """The round's original table, for the organizers of its competition only."""
-        round_ = self.get_object(request, object_id)
-        if not self.has_view_or_change_permission(request, round_):
-            raise PermissionDenied
-        return private_file_response(round_.original_file, f"{round_.slug}_original.csv")
+        return str(get_kind(KEY).label)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
@@ -340,10 +235,11 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         checked = getattr(form, "checked", None)
         if checked is not None:
             round_record_data(round=obj, checked=checked)
-            # The upload itself is kept only when it was not UTF-8: original_file is the
-            # UTF-8 copy (round_original_store).
-            upload = form.cleaned_data["original_file"]
-            round_original_store(round=obj, csv=checked.csv, filename=upload.name)
+            if "original_file" in form.changed_data:  # a new upload, not the stored one rechecked
+                # The upload itself is kept only when it was not UTF-8: original_file is the
+                # UTF-8 copy (round_original_store).
+                upload = form.cleaned_data["original_file"]
+                round_original_store(round=obj, csv=checked.csv, filename=upload.name)
         super().save_model(request, obj, form, change)
         if form.game_settings:
             Pwscup2015Round.objects.update_or_create(round=obj, defaults=form.game_settings)
@@ -354,47 +250,6 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         if created:
             messages.info(request, _("Drew samples for %(n)d teams.") % {"n": len(created)})
 
-    @admin.action(
-        description=_("Draw the per-team samples (teams without one)"), permissions=["change"]
-    )
-    def draw_samples(self, request, queryset):
-        total = sum(len(round_assign_samples(round=r)) for r in queryset)
-        self.message_user(request, _("Drew %(n)d samples.") % {"n": total})
-
-    @admin.action(
-        description=_("Freeze now: publish each team's final anonymization as a target"),
-        permissions=["change"],
-    )
-    def freeze(self, request, queryset):
-        self._request_operations(request, queryset, round_freeze_request)
-
-    @admin.action(
-        description=_("Rescore everything with the current scorer"), permissions=["change"]
-    )
-    def rescore_all(self, request, queryset):
-        self._request_operations(request, queryset, round_rescore_request)
-
-    @admin.action(
-        description=_("Publish the results (matrix and final ranking)"), permissions=["change"]
-    )
-    def publish_results(self, request, queryset):
-        self._request_operations(request, queryset, round_publish_request)
-
-    def _request_operations(self, request, queryset, request_operation) -> None:
-        """Each round's operation runs in the background: say so, with a link to its progress."""
-        for round_ in queryset:
-            operation = request_operation(round=round_, requested_by=request.user)
-            progress_url = reverse("admin:competitions_round_change", args=[round_.pk])
-            self.message_user(
-                request,
-                format_html(
-                    '{} <a href="{}#operations">{}</a>',
-                    operation_request_text(operation=operation),
-                    progress_url,
-                    _("Follow its progress"),
-                ),
-            )
-
     @admin.display(description=_("Background operations"))
     def operations(self, obj):
         if obj is None or obj.pk is None:
@@ -402,8 +257,3 @@ class RoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         return render_to_string(
             "pwscup2015/_operations.html", {"summary": round_operations_summary(round=obj)}
         )
-
-    @admin.action(description=_("Hide the results again"), permissions=["change"])
-    def unpublish_results(self, request, queryset):
-        for round_ in queryset:
-            round_results_set(round=round_, published=False)

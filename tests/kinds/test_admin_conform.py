@@ -1,0 +1,95 @@
+"""The rounds' admin serves every kind (issue 48): a round's page opens and saves a rename
+as the browser posts it, and every action the list offers answers with a message, never a
+500 and never a job of another kind, for a superuser and for a staff organizer."""
+
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from pwscup.accounts.services import organizer_grant
+from pwscup.competitions.models import Round
+from pwscup.kinds import all_kinds
+from tests.pwscup.rendered_forms import _FormParser, post_data
+
+CHANGELIST = reverse("admin:competitions_round_changelist")
+
+
+def fields_of_form(html: str, form_id: str) -> list[dict]:
+    """The fields of the page's form ``id=form_id``, as the page renders them."""
+    parser = _FormParser()
+    parser.feed(html)
+    forms = [form for form in parser.forms if form["attrs"].get("id") == form_id]
+    assert len(forms) == 1, f"one form id={form_id!r} expected, {len(forms)} found"
+    return forms[0]["fields"]
+
+
+def other_kinds_jobs(round_: Round) -> list:
+    """Job rows of ``round_`` in the job models of every kind but its own."""
+    found = []
+    for kind in all_kinds():
+        if kind.key == round_.kind:
+            continue
+        for job in kind.jobs():
+            if job.round_path is not None:
+                found += list(job.model.objects.filter(**{job.round_path: round_}))
+    return found
+
+
+def offered_actions(client, round_: Round) -> list[str]:
+    page = client.get(f"{CHANGELIST}?kind={round_.kind}")
+    assert page.status_code == 200
+    (select,) = [
+        field
+        for field in fields_of_form(page.content.decode(), "changelist-form")
+        if field["name"] == "action"
+    ]
+    return [option["value"] for option in select["options"] if option["value"]]
+
+
+def rename_and_run_actions(client, round_: Round, name: str) -> None:
+    url = reverse("admin:competitions_round_change", args=[round_.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    data = post_data(fields_of_form(page.content.decode(), "round_form"), {"name": name})
+    response = client.post(url, data)
+    errors = response.context["adminform"].form.errors if response.status_code == 200 else {}
+    assert response.status_code == 302, errors
+    round_.refresh_from_db()
+    assert round_.name == name
+    actions = offered_actions(client, round_)
+    assert actions
+    for action in actions:
+        body = {"action": action, "_selected_action": [round_.pk], "index": "0"}
+        response = client.post(CHANGELIST, body, follow=True)
+        assert response.status_code == 200, action
+        if action == "delete_selected":  # asks first: nothing is deleted without "post"
+            assert Round.objects.filter(pk=round_.pk).exists()
+            continue
+        assert list(response.context["messages"]), action
+        assert other_kinds_jobs(round_) == [], action
+
+
+def test_the_round_admin_serves_every_kind(arena_of, client):
+    arena = arena_of()
+    boss = get_user_model().objects.create_superuser("boss48", "boss48@example.org", "pw")
+    client.force_login(boss)
+    rename_and_run_actions(client, arena.round, "Renamed by the superuser")
+
+    organizer_grant(user=arena.organizer, competition=arena.competition)
+    client.force_login(arena.organizer)
+    rename_and_run_actions(client, arena.round, "Renamed by the organizer")
+
+
+def test_a_staff_organizer_reaches_no_other_competition_s_round(arena_of, client):
+    mine, theirs = arena_of(), arena_of()
+    organizer = get_user_model().objects.create_user("staff48", password="pw")
+    organizer_grant(user=organizer, competition=mine.competition)
+    client.force_login(organizer)
+    url = reverse("admin:competitions_round_change", args=[theirs.round.pk])
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"name": "Taken"}).status_code == 404
+    for action in offered_actions(client, mine.round):
+        client.post(CHANGELIST, {"action": action, "_selected_action": [theirs.round.pk]})
+    theirs.round.refresh_from_db()
+    assert theirs.round.name != "Taken"
+    assert Round.objects.filter(pk=theirs.round.pk).exists()
+    assert other_kinds_jobs(theirs.round) == []
