@@ -13,7 +13,7 @@ from django.utils import timezone
 
 import scoring.ranking
 from pwscup.accounts.models import Team
-from pwscup.accounts.selectors import without_disqualified
+from pwscup.accounts.selectors import disqualification_rule, without_disqualified
 from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
@@ -261,11 +261,15 @@ class BoardRow:
 
 
 def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
-    """(attacker team id, target team id) → the attacker's best accuracy on the target."""
+    """(attacker team id, target team id) → the attacker's best accuracy on the target. Every
+    attack counts, a disqualified team's too (``DisqualificationRule.attack_counts``)."""
+    rule = disqualification_rule(competition_id=sequential.round.competition_id)
     best: dict[tuple[int, int], float] = {}
     for attack in SeqAttack.objects.filter(
         target__sequential=sequential, status=SeqAttack.Status.FINISHED
     ).select_related("target"):
+        if not rule.attack_counts(attack.team_id):
+            continue
         key = (attack.team_id, attack.target.team_id)
         best[key] = max(best.get(key, 0.0), attack.accuracy or 0.0)
     return best
@@ -317,7 +321,10 @@ def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
 
 
 def attack_matrix(*, sequential: SequentialRound) -> dict:
-    """Attacker × target accuracies: the teams' best uploads and the built-in MAP_N, MAP_A."""
+    """Attacker × target accuracies: the teams' best uploads and the built-in MAP_N, MAP_A.
+    A disqualified team's target and row stay, marked (``disqualified``: its team ids;
+    ``pwscup.accounts.selectors.DisqualificationRule``)."""
+    rule = disqualification_rule(competition_id=sequential.round.competition_id)
     targets = list(sequential.targets.select_related("team").order_by("team__name"))
     best = attack_best(sequential=sequential)
     teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("name"))
@@ -327,8 +334,17 @@ def attack_matrix(*, sequential: SequentialRound) -> dict:
     ]
     for team in teams:
         cells = [None if t.team_id == team.pk else best.get((team.pk, t.team_id)) for t in targets]
-        rows.append({"name": team.name, "builtin": False, "team": team, "cells": cells})
-    return {"targets": targets, "rows": rows}
+        rows.append(
+            {
+                "name": team.name,
+                "builtin": False,
+                "team": team,
+                "cells": cells,
+                "disqualified": rule.marked(team.pk),
+            }
+        )
+    disqualified = {team.pk for team in teams if rule.marked(team.pk)}
+    return {"targets": targets, "rows": rows, "disqualified": disqualified, "rule": rule}
 
 
 def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
@@ -350,9 +366,7 @@ def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
         out.append(
             {"team": row["team"], "mean": mean, "attacked": sum(c is not None for c in others)}
         )
-    out = without_disqualified(
-        out, competition_id=sequential.round.competition_id, team_id=lambda r: r["team"].pk
-    )
+    out = matrix["rule"].ranked(out, team_id=lambda r: r["team"].pk)
     out.sort(key=lambda r: r["team"].name)
     ordered = scoring.ranking.competition_ranks(
         out, key=lambda r: -r["mean"], ranked=lambda r: r["attacked"] > 0

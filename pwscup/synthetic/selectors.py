@@ -6,7 +6,7 @@ ranking's half). Which half a reader may see is ``visible_half``'s rule, the one
 from dataclasses import dataclass, field
 
 from pwscup.accounts.models import Team
-from pwscup.accounts.selectors import disqualified_team_ids, without_disqualified
+from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import Status
@@ -76,16 +76,13 @@ def final_releases(*, synthetic: SyntheticRound) -> list[tuple[Team, SynRelease]
     return out
 
 
-def targets(*, synthetic: SyntheticRound, ranked_only: bool = False) -> list[SynTarget]:
-    """The published targets, by team name; ``ranked_only``: without disqualified teams."""
-    rows = list(
+def targets(*, synthetic: SyntheticRound) -> list[SynTarget]:
+    """The published targets, by team name (a disqualified team's included)."""
+    return list(
         SynTarget.objects.filter(synthetic=synthetic)
         .select_related("team", "release")
         .order_by("team__name", "pk")
     )
-    if ranked_only:
-        rows = without_disqualified(rows, competition_id=synthetic.round.competition_id)
-    return rows
 
 
 def team_attacks(*, synthetic: SyntheticRound, team: Team):
@@ -123,6 +120,7 @@ class MatrixRow:
     builtin: bool
     team: Team | None
     cells: list[Cell] = field(default_factory=list)
+    disqualified: bool = False  # the attacker's team is disqualified (its row is kept)
 
 
 def _cell(scores: dict | None, headline: str) -> Cell:
@@ -134,11 +132,11 @@ def _cell(scores: dict | None, headline: str) -> Cell:
 def attack_matrix(*, synthetic: SyntheticRound, half: str) -> dict:
     """Attacker × target: the built-in attacks' rows, then one per team, each cell the
     headline (``TPR@FPR`` at the round's first level) and the AUC on ``half``. A disqualified
-    team leaves the results (the core's rule): neither its target nor its attacks are shown
-    until it is reinstated."""
+    team's target and attacks stay, marked (``disqualified``: its team ids): the core's rule,
+    ``pwscup.accounts.selectors.DisqualificationRule``, which the rankings read as ``rule``."""
     headline = engine.round_config(synthetic.round).headline
-    disqualified = disqualified_team_ids(competition_id=synthetic.round.competition_id)
-    shown = [t for t in targets(synthetic=synthetic) if t.team_id not in disqualified]
+    rule = disqualification_rule(competition_id=synthetic.round.competition_id)
+    shown = targets(synthetic=synthetic)
     rows = [
         MatrixRow(
             name=name,
@@ -151,15 +149,31 @@ def attack_matrix(*, synthetic: SyntheticRound, half: str) -> dict:
     latest = latest_attacks(synthetic=synthetic)
     teams = Team.objects.filter(competition_id=synthetic.round.competition_id).order_by("name")
     for team in teams:
-        if team.pk in disqualified:
+        if not rule.attack_counts(team.pk):
             continue
         cells = []
         for target in shown:
             attack = latest.get((team.pk, target.pk))
             cells.append(_cell(getattr(attack, half) if attack else None, headline))
         if any(c.headline is not None for c in cells):
-            rows.append(MatrixRow(name=team.name, builtin=False, team=team, cells=cells))
-    return {"targets": shown, "rows": rows, "headline": headline, "half": half}
+            rows.append(
+                MatrixRow(
+                    name=team.name,
+                    builtin=False,
+                    team=team,
+                    cells=cells,
+                    disqualified=rule.marked(team.pk),
+                )
+            )
+    disqualified = {t.team_id for t in shown if rule.marked(t.team_id)}
+    return {
+        "targets": shown,
+        "rows": rows,
+        "headline": headline,
+        "half": half,
+        "rule": rule,
+        "disqualified": disqualified,
+    }
 
 
 def release_ranking(
@@ -167,7 +181,8 @@ def release_ranking(
 ) -> list[dict]:
     """Spec §5: releases failing a gate last; the others by privacy (the highest headline any
     attacker, team or built-in, reached on them), lower first; ties by ``U_ML``, higher
-    first. Disqualified teams are left out (the matrix has none). ``matrix``: the round's
+    first. The privacy counts every attack, a disqualified team's too; a disqualified team's
+    release gets no rank (``DisqualificationRule``). ``matrix``: the round's
     ``attack_matrix`` on ``half`` when the caller has it already (a page shows both)."""
     matrix = matrix or attack_matrix(synthetic=synthetic, half=half)
     out = []
@@ -190,6 +205,7 @@ def release_ranking(
                 "passes": bool(scores.get("passes")),
             }
         )
+    out = matrix["rule"].ranked(out, team_id=lambda r: r["team"].pk)
     out.sort(key=lambda r: r["team"].name)
     ordered = competition_ranks(
         out,
@@ -204,8 +220,8 @@ def attack_ranking(
 ) -> list[dict]:
     """Spec §5: mean headline over the other teams' targets, higher first; a target not
     attacked counts as the built-in DCR attack's headline on it. A team that attacked no
-    target has no rank. Disqualified teams (attackers and targets) are left out: the matrix
-    has neither. ``matrix``: as for ``release_ranking``."""
+    target has no rank, nor has a disqualified team (its target still counts among the
+    others', ``DisqualificationRule``). ``matrix``: as for ``release_ranking``."""
     matrix = matrix or attack_matrix(synthetic=synthetic, half=half)
     dcr = next(row for row in matrix["rows"] if row.name == "dcr")
     out = []
@@ -224,6 +240,7 @@ def attack_ranking(
                 values.append(dcr.cells[column].headline or 0.0)
         mean = sum(values) / len(values) if values else 0.0
         out.append({"team": row.team, "mean": mean, "attacked": attacked})
+    out = matrix["rule"].ranked(out, team_id=lambda r: r["team"].pk)
     out.sort(key=lambda r: r["team"].name)
     ordered = competition_ranks(out, key=lambda r: -r["mean"], ranked=lambda r: r["attacked"] > 0)
     return [{**r, "rank": rank} for rank, r in ordered]
@@ -231,20 +248,24 @@ def attack_ranking(
 
 def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:
     """Each target's ROC curves on the final half (built-in and team attacks): for the
-    results page once the results are published — never before (the caller checks)."""
+    results page once the results are published — never before (the caller checks). As the
+    matrix (``DisqualificationRule``): a disqualified team's target and attacks stay, the
+    target marked ``disqualified``."""
     latest = latest_attacks(synthetic=synthetic)
-    disqualified = disqualified_team_ids(competition_id=synthetic.round.competition_id)
+    rule = disqualification_rule(competition_id=synthetic.round.competition_id)
     out = []
-    for target in targets(synthetic=synthetic, ranked_only=True):
+    for target in targets(synthetic=synthetic):
         curves = [
             {"name": name, "builtin": True, **(target.builtin.get(name) or {}).get("final_roc", {})}
             for name in BUILTIN_ATTACKS
             if (target.builtin.get(name) or {}).get("final_roc")
         ]
         for (_team_id, target_id), attack in sorted(latest.items()):
-            if target_id == target.pk and attack.final_roc and attack.team_id not in disqualified:
+            if target_id == target.pk and attack.final_roc and rule.attack_counts(attack.team_id):
                 curves.append({"name": attack.team.name, "builtin": False, **attack.final_roc})
-        out.append({"target": target, "curves": curves})
+        out.append(
+            {"target": target, "curves": curves, "disqualified": rule.marked(target.team_id)}
+        )
     return out
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.utils import timezone
 
 from pwscup.accounts.services import membership_add, team_create, user_create
@@ -52,6 +53,18 @@ class Arena:
         )
 
 
+@dataclass(frozen=True)
+class MatrixView:
+    """What a round's results say of its attack matrix and its rankings, by team letter
+    (``Player.matrix_view``). A team without a row in a ranking is absent from its dict."""
+
+    target_ranks: dict  # letter -> the rank of its target (release / anonymization); None: unranked
+    safety: dict  # letter -> the safety its ranked target is ranked by (every attack counted)
+    attack_ranks: dict  # letter -> its rank in the attack ranking
+    targets: dict  # letter -> whether its target is shown marked disqualified
+    strongest: dict  # target letter -> the attacker (a letter, or a built-in's name) ahead on it
+
+
 class Player:
     """The conformance suite's handle on one kind. Subclass per kind; every method goes
     through the kind's services, never around them.
@@ -70,6 +83,10 @@ class Player:
     page_queries : dict
         The SQL queries a team member's second reading of each round tab costs (overview,
         data, rules, submit, results), pinned (``test_page_queries_conform.py``).
+    attack_matrix : bool
+        The kind's teams attack each other's published targets (an attacker × target matrix):
+        ``matrix_arena``, ``matrix_view`` and ``matrix_page`` are played
+        (``test_matrix_conform.py``).
     """
 
     key: str = ""
@@ -77,6 +94,7 @@ class Player:
     publish_action: str = "publish"
     gaps: dict[str, str] = {}
     page_queries: dict[str, int] = {}
+    attack_matrix: bool = False
 
     def install(self) -> None:
         """Make the kind playable (a test-only kind registers itself here)."""
@@ -130,6 +148,21 @@ class Player:
             self.submit(arena, letter, self.valid(arena, n))
         self.run_jobs()
 
+    def matrix_arena(self, *, slug: str) -> Arena:
+        """A round with teams A, B and C whose targets are published and attacked, every
+        upload scored: team A's attack on B's target is the strongest on it (above every
+        other team's and every built-in attack's), and each team attacks some target."""
+        raise NotImplementedError
+
+    def matrix_view(self, arena: Arena) -> MatrixView:
+        """The round's matrix and rankings now, as its results show them (the kind's
+        selectors, the ones its pages, CSV files and archive read)."""
+        raise NotImplementedError
+
+    def matrix_page(self, arena: Arena) -> str:
+        """The page that shows the round's attack matrix, as its organizer reads it."""
+        raise NotImplementedError
+
     def secrets(self, arena: Arena, letter: str) -> list[bytes]:
         """What team ``letter`` (and a visitor) must not be served now: the other teams'
         uploads, and what the kind adds (a hidden table, a future release)."""
@@ -140,6 +173,29 @@ class Player:
                 with row.file.open("rb") as handle:
                     found.append(handle.read())
         return found
+
+
+def organizer_page(arena: Arena, url: str) -> str:
+    """The page at ``url`` as the arena's organizer reads it."""
+    client = Client()
+    client.force_login(arena.organizer)
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def strongest_of(cells) -> object:
+    """Who holds the strongest of ``cells`` ``(value, who)`` (None values skipped): ``who`` of
+    the one highest value, None if none or if two share it."""
+    values = sorted((cell for cell in cells if cell[0] is not None), key=lambda c: c[0])
+    if not values or (len(values) > 1 and values[-1][0] == values[-2][0]):
+        return None
+    return values[-1][1]
+
+
+def letters_of(arena: Arena) -> dict:
+    """Team id -> its letter in the arena."""
+    return {team.pk: letter for letter, team in arena.teams.items()}
 
 
 def teams_join(arena: Arena, *, slug: str, password: str = "pw") -> Arena:

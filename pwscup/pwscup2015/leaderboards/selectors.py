@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of, user_is_organizer
 from pwscup.pwscup2015 import ranking
@@ -137,6 +138,8 @@ class Matrix:
     attackers: list[tuple[str, str]]  # (key, label): "team:<pk>" or "builtin:<metric>"
     cells: dict = field(default_factory=dict)  # (attacker key, target pk) -> Cell
     teams: list[Team] = field(default_factory=list)
+    # The disqualified teams: their targets and rows stay, marked (DisqualificationRule).
+    disqualified: frozenset[int] = frozenset()
 
     def cell(self, attacker_key: str, target_pk: int) -> Cell:
         return self.cells.get((attacker_key, target_pk), Cell())
@@ -162,11 +165,14 @@ class Matrix:
 
 
 def attack_matrix(*, round: Round) -> Matrix:
-    """Three queries whatever the number of teams: targets, teams, finished attacks.
+    """Four queries whatever the number of teams: disqualifications, targets, teams, finished
+    attacks. Every attack counts, a disqualified team's too, and every target stays
+    (``pwscup.accounts.selectors.DisqualificationRule``), a disqualified team's marked.
 
     The built-in attackers' labels are translated when the matrix is computed: the cached
     copy is kept per language (``attack_matrix_cached``).
     """
+    rule = disqualification_rule(competition_id=round.competition_id)
     targets = list(
         Target.objects.filter(round=round).select_related("team", "submission", "builtin")
     )
@@ -174,6 +180,7 @@ def attack_matrix(*, round: Round) -> Matrix:
     matrix = Matrix(
         targets=targets,
         teams=teams,
+        disqualified=frozenset(t.pk for t in teams if rule.marked(t.pk)),
         attackers=[(f"team:{t.pk}", t.name) for t in teams]
         + [
             (f"builtin:{m}", _("built-in %(metric)s") % {"metric": m})
@@ -187,7 +194,7 @@ def attack_matrix(*, round: Round) -> Matrix:
     ).order_by("created_at", "id")
     for attack in finished.values_list("team_id", "target_id", "target_version", "rate"):
         team_id, target_id, target_version, rate = attack
-        if versions.get(target_id) != target_version:
+        if versions.get(target_id) != target_version or not rule.attack_counts(team_id):
             continue
         cell = matrix.cells.setdefault((f"team:{team_id}", target_id), Cell())
         cell.count += 1

@@ -142,6 +142,7 @@ def matrix(request, competition_slug, round_slug):
             {
                 "stale": _stale_for_organizers(access),
                 "targets": lambda: matrix_of().targets,
+                "disqualified": lambda: matrix_of().disqualified,
                 "grid": lambda: charts.marked_grid(matrix_of().grid(), matrix_of().worst_cases()),
                 "worst": lambda: matrix_of().worst_cases(),
                 "heat_legend": charts.heat_legend,

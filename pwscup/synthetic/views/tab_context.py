@@ -325,7 +325,7 @@ def pending(uploads) -> bool:
 
 def matrix(*, state: RoundState, table: dict | None = None) -> dict:
     """The attacker × target matrix on the visible half, each cell marked when the attacker
-    is the target's own team (no attack there). ``table``: ``selectors.attack_matrix`` on
+    is the target's own team (no attack there), a disqualified team's target and row marked. ``table``: ``selectors.attack_matrix`` on
     that half, when the caller has it already."""
     table = table or selectors.attack_matrix(synthetic=state.synthetic, half=state.half)
     names = {
@@ -344,9 +344,10 @@ def matrix(*, state: RoundState, table: dict | None = None) -> dict:
                 "name": names.get(row.name, row.name) if row.builtin else row.name,
                 "builtin": row.builtin,
                 "cells": cells,
+                "disqualified": row.disqualified,
             }
         )
-    return {"targets": table["targets"], "rows": rows}
+    return {"targets": table["targets"], "rows": rows, "disqualified": table["disqualified"]}
 
 
 def targets_pending(*, state: RoundState) -> bool:

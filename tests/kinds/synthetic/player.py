@@ -8,19 +8,45 @@ from django.utils import timezone
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import phase_set
 from pwscup.kinds import kind_of
+from pwscup.kinds.tabs import tab_url
 from pwscup.submissions.models import Status
-from pwscup.synthetic import engine, services
+from pwscup.synthetic import engine, selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, TeamDraw
 from scoring.synthetic.kit import independent_marginals, table_text
-from tests.kinds.players import Arena, Player, uploaded
-from tests.pwscup.syn_world import syn_world
+from tests.kinds.players import (
+    Arena,
+    MatrixView,
+    Player,
+    letters_of,
+    organizer_page,
+    strongest_of,
+    uploaded,
+)
+from tests.pwscup.syn_world import (
+    attack,
+    baseline_release,
+    dcr_answer_bytes,
+    freeze,
+    labels_of,
+    open_attack_phase,
+    release,
+    syn_world,
+)
+
+
+def answer(labels, *, right: bool) -> bytes:
+    """An attack's ``id,score`` answer: the true membership (``right``) or its opposite."""
+    lines = ["id,score"]
+    lines += [f"{i},{int(label) if right else 1 - int(label)}" for i, label in enumerate(labels, 1)]
+    return ("\n".join(lines) + "\n").encode()
 
 
 class SyntheticPlayer(Player):
     key = "synthetic"
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 12, "data": 12, "rules": 10, "submit": 20, "results": 17}
+    attack_matrix = True
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = syn_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))
@@ -57,6 +83,48 @@ class SyntheticPlayer(Player):
         actions = kind_of(arena.round).console_actions(arena.round)
         actions["freeze"].perform(user=arena.organizer, round=arena.round)
         self.run_jobs()
+
+    def matrix_arena(self, *, slug):
+        """Each team's kit release frozen as its target; A answers B's challenge set right
+        (the strongest attack there is), B attacks A and C with the kit's DCR answer, C
+        answers A's wrong."""
+        world = syn_world(slug=slug, letters="abc")
+        for n, letter in enumerate("abc"):
+            release(world, letter, baseline_release(world, letter, seed=n))
+        targets = freeze(world)
+        open_attack_phase(world)
+        world.synthetic.refresh_from_db()
+        attack(world, "a", targets["teamB"], answer(labels_of(world, "b"), right=True))
+        for slug_ in ("teamA", "teamC"):
+            attack(world, "b", targets[slug_], dcr_answer_bytes(world, targets[slug_]))
+        attack(world, "c", targets["teamA"], answer(labels_of(world, "a"), right=False))
+        return Arena.of(world, state=world.synthetic)
+
+    def matrix_view(self, arena):
+        synthetic = arena.state
+        half = selectors.visible_half(synthetic=synthetic)
+        matrix = selectors.attack_matrix(synthetic=synthetic, half=half)
+        letters = letters_of(arena)
+        releases = selectors.release_ranking(synthetic=synthetic, half=half, matrix=matrix)
+        attacks = selectors.attack_ranking(synthetic=synthetic, half=half, matrix=matrix)
+        strongest = {}
+        for column, target in enumerate(matrix["targets"]):
+            strongest[letters[target.team_id]] = strongest_of(
+                (row.cells[column].headline, letters[row.team.pk] if row.team else row.name)
+                for row in matrix["rows"]
+            )
+        return MatrixView(
+            target_ranks={letters[r["team"].pk]: r["rank"] for r in releases},
+            safety={letters[r["team"].pk]: r["worst"] for r in releases},
+            attack_ranks={letters[r["team"].pk]: r["rank"] for r in attacks},
+            targets={
+                letters[t.team_id]: t.team_id in matrix["disqualified"] for t in matrix["targets"]
+            },
+            strongest=strongest,
+        )
+
+    def matrix_page(self, arena):
+        return organizer_page(arena, tab_url(arena.round, "results"))
 
     def submit(self, arena, letter, content, *, name="team_synthetic.csv"):
         arena.state.refresh_from_db()
