@@ -12,7 +12,7 @@ from pwscup.dp.api.views import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.selectors import dp_round_of, organizer_overview
-from pwscup.dp.services.common import CHECK_DP_ESTIMATE
+from pwscup.dp.services.common import CHECK_DP_ESTIMATE, RELEASE_PHASE_LABEL
 from pwscup.dp.views import charges, estimates, kit, pages, tabs
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import JobKind
@@ -125,7 +125,6 @@ class DPKind(RoundKind):
 
     def schedule_lines(self, round) -> list[dict]:
         from django.utils import timezone
-        from django.utils.translation import gettext
 
         dp_round = DPRound.objects.filter(round=round).first()
         if dp_round is None:
@@ -137,7 +136,7 @@ class DPKind(RoundKind):
             state = "open" if dp_round.is_open(now) else "closed"
         return [
             {
-                "label": gettext("Release phase"),
+                "label": str(RELEASE_PHASE_LABEL),
                 "opens_at": dp_round.opens_at,
                 "closes_at": dp_round.closes_at,
                 "state": state,

@@ -48,9 +48,7 @@ def window_state(*, window: PresentationWindow, now: dt.datetime | None = None) 
     now = now or timezone.now()
     if now < window.opens_at:
         return "upcoming"
-    if now < window.closes_at:
-        return "open"
-    return "closed"
+    return "open" if window.is_open(now) else "closed"
 
 
 def latest_ready_slides(*, windows) -> dict[tuple[int, int], Slides]:
@@ -157,7 +155,7 @@ def publication_missing(*, window: PresentationWindow, now=None) -> list[str]:
     window) must not be unpublished."""
     now = now or timezone.now()
     missing = []
-    if now < window.closes_at:
+    if not window.has_closed(now):
         missing.append(_("The upload window has not closed yet."))
     rounds = [window.round] if window.round_id else list(window.competition.rounds.all())
     for round_ in rounds:

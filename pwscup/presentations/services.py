@@ -38,10 +38,10 @@ from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
-    format_at,
     original_name,
     upload_keep,
     uploader,
+    window_check,
 )
 
 RENDER_PREVIEW_TASK = "pwscup.presentations.render_preview"
@@ -242,19 +242,18 @@ def slides_window(*, window: PresentationWindow, team: Team) -> UploadWindow:
 
 
 def _refuse_closed(*, window: PresentationWindow, now) -> None:
+    """The core's window check, under the window's name; publishing the slides ends it."""
     window.refresh_from_db(fields=["opens_at", "closes_at", "published_at"])
-    if now < window.opens_at:
-        raise Refused(
-            _("Slides are accepted from %(at)s; the window is not open yet.")
-            % {"at": format_at(window.zone, window.opens_at)},
-            status=403,
-        )
-    if now >= window.closes_at or window.is_published:
-        raise Refused(
-            _("The window closed at %(at)s; slides are no longer accepted.")
-            % {"at": format_at(window.zone, window.closes_at)},
-            status=403,
-        )
+    closes_at = window.closes_at
+    if window.is_published:
+        closes_at = min(closes_at, window.published_at)
+    window_check(
+        label=window.name,
+        opens_at=window.opens_at,
+        closes_at=closes_at,
+        time_zone=window.zone,
+        now=now,
+    )
 
 
 def slides_upload(

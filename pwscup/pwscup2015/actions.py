@@ -100,7 +100,7 @@ def pwscup2015_actions(round_) -> dict[str, RoundAction]:
     """The first kind's actions offered now (``Pwscup2015Kind.console_actions``)."""
     now = timezone.now()
     shown = {"freeze", "rescore", "hide" if round_.pwscup2015.results_published else "publish"}
-    if any(phase.closes_at > now for phase in round_.phases.all()):
+    if any(not phase.has_closed(now) for phase in round_.phases.all()):
         shown.add("close")
     if round_.pwscup2015.is_per_team:
         shown.add("samples")

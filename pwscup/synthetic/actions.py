@@ -116,8 +116,8 @@ def synthetic_actions(round_) -> dict[str, RoundAction]:
     if not synthetic.results_published:
         shown.add("freeze")
         attack = next((p for p in round_.phases.all() if p.kind == Phase.Kind.ATTACK), None)
-        if attack is not None and not attack.opens_at <= now < attack.closes_at:
+        if attack is not None and not attack.is_open(now):
             shown.add("attack_now")
-    if any(phase.closes_at > now for phase in round_.phases.all()):
+    if any(not phase.has_closed(now) for phase in round_.phases.all()):
         shown.add("close")
     return {name: action for name, action in ACTIONS.items() if name in shown}

@@ -27,7 +27,15 @@ from pwscup.synthetic.services.common import stored_bytes
 from scoring.synthetic.attack import BUILTIN_ATTACKS
 
 FINAL = "final"
-RELEASE_SCORES = ("u_ml", "u_1", "u_2", "r_copy", "dcr_5_train", "dcr_5_holdout")
+RELEASE_SCORES = (
+    "u_ml",
+    "u_1",
+    "u_2",
+    "r_copy",
+    "r_copy_holdout",
+    "dcr_5_train",
+    "dcr_5_holdout",
+)
 
 
 def _cell(value):
@@ -200,8 +208,9 @@ def data_card(round) -> dict:
         f"on challenge sets of {config.n_challenge} rows (half members), scored by the true "
         f"positive rate at a false positive rate of at most {levels} on the final half of each "
         f"challenge set. Releases failing the gates (U_ML ≥ {config.u_ml_min:g}, "
-        f"U_1 ≤ {config.u_1_max:g}) are ranked last; a release copying more than "
-        f"{config.r_copy_max:g} of its members' rows (R_copy) was never published; the others "
+        f"U_1 ≤ {config.u_1_max:g}) are ranked last; a release whose share of rows copied from "
+        "its members (R_copy) exceeded its share copied from as many holdout rows (chance) by "
+        f"more than {config.r_copy_excess_max:g} was never published; the others "
         "by the highest headline any "
         "attacker reached on them, lower first, ties by U_ML. Attackers are ranked by their "
         "mean headline over the targets, a target not attacked counting as the built-in DCR "

@@ -20,7 +20,6 @@ list of ``{"name", "role"}`` rather than an object.
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
@@ -38,6 +37,7 @@ from pwscup.kinds.bundles import (
 )
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
+from pwscup.synthetic.services.common import PHASE_LABELS
 from pwscup.synthetic.services.rounds import SETTING_FIELDS
 from scoring.synthetic.config import GATE_KEYS
 
@@ -46,10 +46,6 @@ SETTINGS_KEYS = ("config", "phases")
 PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
 # The round's two phases, in the order they run.
 PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
-PHASE_LABELS = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
-    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
-}
 # Where the service's own errors point in the settings.
 # The service keys a configuration error by its field (``services.rounds.config_error_field``).
 SERVICE_FIELDS = {

@@ -105,13 +105,14 @@ class SettingsForm(forms.Form):
     u_1_max = forms.FloatField(
         label=_("Gate: most U_1"), help_text=_("A release above it is ranked last.")
     )
-    r_copy_max = forms.FloatField(
-        label=_("Gate: most R_copy"),
+    r_copy_excess_max = forms.FloatField(
+        label=_("Gate: most R_copy beyond chance"),
         required=False,
         help_text=_(
-            "The largest share (0–1) of a release's rows that may equal a member: a release "
-            "above it is scored but never published. Raise it for a table of a few "
-            "categorical columns, whose rows repeat by chance. Empty: 0.1."
+            "How much larger (0–1) a release's share of rows equal to a member may be than its "
+            "share equal to a row of as many holdout rows, which the team never saw (what "
+            "chance gives, high on a table of a few categorical columns): a release above it is "
+            "scored but never published. Empty: 0.1."
         ),
     )
     density_bandwidth = forms.FloatField(
@@ -215,8 +216,8 @@ class SettingsForm(forms.Form):
         ):
             if data.get(key) is not None:
                 config[key] = data[key]
-        if data.get("r_copy_max") is not None:
-            config["gates"]["r_copy_max"] = data["r_copy_max"]
+        if data.get("r_copy_excess_max") is not None:
+            config["gates"]["r_copy_excess_max"] = data["r_copy_excess_max"]
         return config
 
     def windows(self) -> dict:
@@ -246,7 +247,7 @@ def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) ->
         fpr_levels=list(DEFAULTS["fpr_levels"]),
         u_ml_min=DEFAULTS["gates"]["u_ml_min"],
         u_1_max=DEFAULTS["gates"]["u_1_max"],
-        r_copy_max=DEFAULTS["gates"]["r_copy_max"],
+        r_copy_excess_max=DEFAULTS["gates"]["r_copy_excess_max"],
         density_bandwidth=DEFAULTS["density_bandwidth"],
         timezone=time_zone,
         release_opens_at=local,

@@ -11,11 +11,7 @@ from pwscup.submissions.services.jobs import JobKind
 from pwscup.synthetic import KEY, api, archive, bundle, console, demo, selectors, services, views
 from pwscup.synthetic.actions import synthetic_actions
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
-
-PHASE_LABELS = {
-    Phase.Kind.ANONYMIZATION: _("Release phase"),
-    Phase.Kind.ATTACK: _("Attack phase"),
-}
+from pwscup.synthetic.services.common import PHASE_LABELS
 
 
 class SyntheticKind(RoundKind):
@@ -63,7 +59,7 @@ class SyntheticKind(RoundKind):
     def schedule_lines(self, round) -> list[dict]:
         return [
             {
-                "label": PHASE_LABELS.get(phase.kind, phase.get_kind_display()),
+                "label": str(PHASE_LABELS.get(phase.kind, phase.get_kind_display())),
                 "opens_at": phase.opens_at,
                 "closes_at": phase.closes_at,
                 "state": phase_state(phase=phase),

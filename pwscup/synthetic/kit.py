@@ -93,7 +93,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         "density_bandwidth": f"{config.density_bandwidth:g}",
         "u_ml_min": f"{config.u_ml_min:g}",
         "u_1_max": f"{config.u_1_max:g}",
-        "r_copy_max": f"{config.r_copy_max:g}",
+        "r_copy_excess_max": f"{config.r_copy_excess_max:g}",
         "n_challenge": config.n_challenge,
         "practice_challenge": practice_challenge,
     }

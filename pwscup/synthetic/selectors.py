@@ -14,7 +14,10 @@ from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, SyntheticRound, TeamDraw
 from scoring.ranking import competition_ranks
 from scoring.synthetic.attack import BUILTIN_ATTACKS
+from scoring.synthetic.config import SynthConfig
 from scoring.synthetic.draws import disjoint_teams
+from scoring.synthetic.errors import SynthError
+from scoring.synthetic.utility import copy_gate_failure
 
 HALVES = ("dev", "final")
 
@@ -47,15 +50,31 @@ def team_releases(*, synthetic: SyntheticRound, team: Team):
     return SynRelease.objects.filter(synthetic=synthetic, team=team).order_by("-number", "-pk")
 
 
+def release_copy_gate(scores: dict, *, config: SynthConfig) -> SynthError | None:
+    """Why a release with these stored scores fails the round's copy gate, else None
+    (``scoring.synthetic.utility.copy_gate_failure``). A release scored before the gate
+    measured copying beyond chance has no ``r_copy_holdout``: its reference reads as 0, the
+    absolute gate it was scored under; one with no ``R_copy`` at all fails."""
+    return copy_gate_failure(
+        scores.get("r_copy", 1.0),
+        scores.get("r_copy_holdout", 0.0),
+        r_copy_excess_max=config.r_copy_excess_max,
+    )
+
+
 def publishable_releases(*, synthetic: SyntheticRound, team: Team):
     """The team's releases the freeze may publish: scored, and within the copy gate
-    (``R_copy`` ≤ the round's ``r_copy_max``, ``scoring.synthetic.utility.copy_gate_failure``
-    read in SQL). One that copies more is kept, scored and shown to its team, never
-    published: a team whose releases all fail it has no target, as one with none valid."""
-    r_copy_max = engine.round_config(synthetic.round).r_copy_max
-    return SynRelease.objects.filter(
-        synthetic=synthetic, team=team, status=Status.FINISHED, scores__r_copy__lte=r_copy_max
-    )
+    (:func:`release_copy_gate`). One that copies more is kept, scored and shown to its team,
+    never published: a team whose releases all fail it has no target, as one with none
+    valid."""
+    config = engine.round_config(synthetic.round)
+    scored = SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
+    within = [
+        pk
+        for pk, scores in scored.values_list("pk", "scores")
+        if release_copy_gate(scores or {}, config=config) is None
+    ]
+    return scored.filter(pk__in=within)
 
 
 def final_release(*, synthetic: SyntheticRound, team: Team) -> SynRelease | None:

@@ -53,12 +53,14 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
     },
     # -- a release (teamX_synthetic.csv)
     "syn.gate.r_copy": {
-        "en": "This release fails the copy gate: R_copy = {value}, above the round's limit "
-        "{limit} (R_copy is the share of its rows equal to one of your members on every "
-        "column). It is kept and scored, but it cannot be your final release and the freeze "
-        "does not publish it.",
-        "ja": "この公開データはコピーの基準を満たしません: R_copy = {value} がラウンドの上限 "
-        "{limit} を超えています（R_copy はメンバーのどれかと全列で一致する行の割合）。"
+        "en": "This release fails the copy gate: R_copy = {value} (the share of its rows equal "
+        "to one of your members on every column), against {reference} for as many rows of the "
+        "holdout, which you never saw (what chance gives); the excess {excess} is above the "
+        "round's limit {limit}. It is kept and scored, but it cannot be your final release and "
+        "the freeze does not publish it.",
+        "ja": "この公開データはコピーの基準を満たしません: R_copy = {value}（メンバーのどれかと全列で"
+        "一致する行の割合）に対し、あなたが見ていない同数のホールドアウト行では {reference}（偶然の"
+        "一致）で、その差 {excess} がラウンドの上限 {limit} を超えています。"
         "保存・採点はされますが、最終公開データにはできず、凍結時に公開されません。",
     },
     "syn.release.header": {

@@ -1,8 +1,8 @@
 """The scores of a release ``S`` of team X (spec synthetic-round.md §2).
 
 ``U_ML`` (train on synthetic, test on real), the marginal fidelities ``U_1`` and ``U_2``,
-the share of copies ``R_copy`` and the distance to closest record ``DCR_5`` of the members
-and of the holdout. Every function takes typed frames (:mod:`scoring.synthetic.population`)
+the share of copies ``R_copy`` of the members and of as many holdout rows (the copies chance
+makes), and the distance to closest record ``DCR_5`` of the members and of the holdout. Every function takes typed frames (:mod:`scoring.synthetic.population`)
 and the population they come from.
 
 Examples
@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from sklearn.pipeline import Pipeline
 
 DCR_PERCENTILE = 5
+# The copy gate's reference rows of the holdout: a fixed, public draw of positions, so the
+# kit's ``score-release`` given the round's holdout picks the server's rows (the holdout
+# itself is the round's secret random draw, so any choice of positions blind to its rows is a
+# uniform sample of the table).
+COPY_REFERENCE_SEED = 20151
 
 
 def utility_model(population: Population) -> Pipeline:
@@ -119,6 +124,27 @@ def r_copy(release: pd.DataFrame, members: pd.DataFrame, population: Population)
     return float(pd.MultiIndex.from_frame(release[columns]).isin(known).mean())
 
 
+def copy_reference(holdout: pd.DataFrame, size: int) -> pd.DataFrame:
+    """``size`` rows of the holdout (all of it when it is smaller), drawn by a fixed generator
+    (``COPY_REFERENCE_SEED``) from the holdout's positions: the same rows for the same
+    holdout in the same order, on the server and in the kit.
+
+    A release's ``R_copy`` against them is what an honest release copies by chance: the
+    members and these rows are samples of the same table of the same size, and the team
+    never saw these.
+
+    >>> frame = pd.DataFrame({"y": list("abcdef")})
+    >>> len(copy_reference(frame, 4)), copy_reference(frame, 4).equals(copy_reference(frame, 4))
+    (4, True)
+    >>> len(copy_reference(frame, 10))
+    6
+    """
+    if size >= len(holdout):
+        return holdout
+    rng = np.random.default_rng(COPY_REFERENCE_SEED)
+    return holdout.iloc[np.sort(rng.choice(len(holdout), size=size, replace=False))]
+
+
 def nearest_distances(
     queries: pd.DataFrame, base: pd.DataFrame, population: Population
 ) -> np.ndarray:
@@ -140,12 +166,14 @@ def dcr_5(reference: pd.DataFrame, release: pd.DataFrame, population: Population
 
 @dataclass(frozen=True)
 class ReleaseScores:
-    """Every score of a release; ``u_ml = auc_release / auc_train``."""
+    """Every score of a release; ``u_ml = auc_release / auc_train``; ``r_copy_holdout`` is
+    ``R_copy`` against :func:`copy_reference` (as many holdout rows as members)."""
 
     u_ml: float
     u_1: float
     u_2: float
     r_copy: float
+    r_copy_holdout: float
     dcr_5_train: float
     dcr_5_holdout: float
     auc_release: float
@@ -154,33 +182,50 @@ class ReleaseScores:
     def as_dict(self) -> dict[str, float]:
         return asdict(self)
 
-    def passes(self, *, u_ml_min: float, u_1_max: float, r_copy_max: float) -> bool:
+    def passes(self, *, u_ml_min: float, u_1_max: float, r_copy_excess_max: float) -> bool:
         """Whether the release passes the round's gates: the utility gates of spec §5 and
         the copy gate (:func:`copy_gate_failure`)."""
         return (
             self.u_ml >= u_ml_min
             and self.u_1 <= u_1_max
-            and copy_gate_failure(self.r_copy, r_copy_max=r_copy_max) is None
+            and copy_gate_failure(
+                self.r_copy, self.r_copy_holdout, r_copy_excess_max=r_copy_excess_max
+            )
+            is None
         )
 
 
-def copy_gate_failure(r_copy: float, *, r_copy_max: float) -> SynthError | None:
-    """Why a release whose share of copies is ``r_copy`` fails the copy gate (above
-    ``r_copy_max``), else None.
+def copy_gate_failure(
+    r_copy: float, r_copy_holdout: float, *, r_copy_excess_max: float
+) -> SynthError | None:
+    """Why a release fails the copy gate, else None: it does when it copies its members
+    beyond chance, ``r_copy − r_copy_holdout`` (its share of rows equal to a member, less its
+    share equal to a row of as many holdout rows, which the team never saw) above
+    ``r_copy_excess_max``.
 
-    Unlike the utility gates, which only rank a release last, this one guards the members:
-    a release failing it is kept and scored, but never published to the other teams.
+    An absolute limit on ``r_copy`` refused honest releases of a table whose rows repeat by
+    chance (Adult's categorical columns alone: a fresh sample of the table copies half its
+    rows from 2,000 members, and as many from 2,000 holdout rows). Unlike the utility gates,
+    which only rank a release last, this one guards the members: a release failing it is
+    kept and scored, but never published to the other teams.
 
     Examples
     --------
-    >>> copy_gate_failure(1.0, r_copy_max=0.1).params
-    {'value': '1.000', 'limit': '0.1'}
-    >>> copy_gate_failure(0.1, r_copy_max=0.1) is None
+    >>> copy_gate_failure(1.0, 0.0, r_copy_excess_max=0.1).params
+    {'value': '1.000', 'reference': '0.000', 'excess': '1.000', 'limit': '0.1'}
+    >>> copy_gate_failure(0.52, 0.51, r_copy_excess_max=0.1) is None
     True
     """
-    if r_copy <= r_copy_max:
+    excess = r_copy - r_copy_holdout
+    if excess <= r_copy_excess_max:
         return None
-    return SynthError("syn.gate.r_copy", value=f"{r_copy:.3f}", limit=f"{r_copy_max:g}")
+    return SynthError(
+        "syn.gate.r_copy",
+        value=f"{r_copy:.3f}",
+        reference=f"{r_copy_holdout:.3f}",
+        excess=f"{excess:.3f}",
+        limit=f"{r_copy_excess_max:g}",
+    )
 
 
 def release_scores(
@@ -204,6 +249,7 @@ def release_scores(
         u_1=u_1(release, members, population),
         u_2=u_2(release, members, population),
         r_copy=r_copy(release, members, population),
+        r_copy_holdout=r_copy(release, copy_reference(holdout, len(members)), population),
         dcr_5_train=dcr_5(members, release, population),
         dcr_5_holdout=dcr_5(holdout, release, population),
         auc_release=auc_release,

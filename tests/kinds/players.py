@@ -87,6 +87,11 @@ class Player:
         The kind's teams attack each other's published targets (an attacker × target matrix):
         ``matrix_arena``, ``matrix_view`` and ``matrix_page`` are played
         (``test_matrix_conform.py``).
+    window_opens : bool
+        The window ``submit`` uploads to opens at a time (the first line of the round's
+        schedule, ``RoundKind.schedule_lines``), so ``postpone`` makes an upload too early. A
+        window that opens on an event instead (a sequential release, when the one before is
+        frozen) has no time to be too early for.
     """
 
     key: str = ""
@@ -95,6 +100,7 @@ class Player:
     gaps: dict[str, str] = {}
     page_queries: dict[str, int] = {}
     attack_matrix: bool = False
+    window_opens: bool = True
 
     def install(self) -> None:
         """Make the kind playable (a test-only kind registers itself here)."""

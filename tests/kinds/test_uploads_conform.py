@@ -7,10 +7,12 @@ Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``
 import hashlib
 
 import pytest
+from django.utils import translation
 
 from pwscup.core.errors import Refused
-from pwscup.kinds import all_kinds
+from pwscup.kinds import all_kinds, kind_of
 from pwscup.submissions.models import Status
+from pwscup.submissions.services.uploads import format_at
 from tests.kinds.conftest import PLAYERS
 from tests.kinds.players import HERE
 
@@ -105,6 +107,42 @@ def test_the_deadline_refuses_with_403_and_keeps_nothing(player, arena_of):
     arena = arena_of()
     player.close(arena)
     assert refusal(player, arena, "a", player.valid(arena, 1)).status == 403
+    assert player.kept(arena, "a") == []
+
+
+# The core's one refusal of an upload outside its window (``window_check``), in each language:
+# the window's name as the round's schedule shows it, the time in the round's time zone.
+OUTSIDE = {
+    ("before", "en"): "{window} is not open yet: it opens at {at}.",
+    ("before", "ja"): "{window}はまだ始まっていません。{at} に始まります。",
+    ("after", "en"): "{window} closed at {at}.",
+    ("after", "ja"): "{window}は {at} に締め切られました。",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_an_upload_outside_its_window_is_refused_with_the_cores_message(
+    player, arena_of, when, language
+):
+    """Every kind refuses an upload too early or too late with the same words (naming its
+    window and the time), 403, and keeps nothing (the window is checked before the file is
+    stored, in every kind)."""
+    arena = arena_of()
+    if when == "before":
+        if not player.window_opens:
+            pytest.skip("the kind's window opens on an event, not at a time")
+        player.postpone(arena)
+    else:
+        player.close(arena)
+    arena.round.refresh_from_db()
+    with translation.override(language):
+        line = kind_of(arena.round).schedule_lines(arena.round)[0]
+        window = str(line["label"])
+        refused = refusal(player, arena, "a", player.valid(arena, 1))
+    at = line["opens_at"] if when == "before" else line["closes_at"]
+    expected = OUTSIDE[when, language].format(window=window, at=format_at(arena.round.timezone, at))
+    assert (refused.status, refused.message) == (403, expected)
     assert player.kept(arena, "a") == []
 
 

@@ -299,7 +299,7 @@ def test_a_failed_estimate_does_not_replace_the_valid_one(world):
 
 def test_uploads_after_the_close_are_refused(world):
     close_now(world)
-    with pytest.raises(Refused, match="The release phase is closed") as refused:
+    with pytest.raises(Refused, match="Release phase closed at ") as refused:
         upload(world, estimate_csv(TOY_Z, [4, 6]))
     assert refused.value.status == 403  # the core's deadline answer, as in every kind
 

@@ -85,11 +85,11 @@ def test_the_form_answers_refusals_with_their_status_and_message(client, world):
     assert answer.status_code == 429 and b"all 1 uploads of slides" in answer.content
     close(window)
     answer = post_slides(client, world, window)
-    assert answer.status_code == 403 and b"no longer accepted" in answer.content
+    assert answer.status_code == 403 and b" closed at " in answer.content
     json_answer = client.post(
         upload_url(world, window), {"file": pdf_file()}, headers={"accept": "application/json"}
     )
-    assert json_answer.status_code == 403 and "no longer accepted" in json_answer.json()["error"]
+    assert json_answer.status_code == 403 and " closed at " in json_answer.json()["error"]
     assert Slides.objects.count() == 1
 
 
@@ -214,7 +214,10 @@ def test_the_console_schedules_and_publishes_behind_a_confirmation(client, world
     close(window)
     publish_results(world.round)
     confirm = client.get(publish_url)
-    assert b'data-testid="confirm"' in confirm.content and b"Teams with ready slides: 1." in confirm.content
+    assert (
+        b'data-testid="confirm"' in confirm.content
+        and b"Teams with ready slides: 1." in confirm.content
+    )
     assert client.post(publish_url).status_code == 302
     window.refresh_from_db()
     assert window.published_by == staff

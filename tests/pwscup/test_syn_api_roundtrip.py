@@ -83,7 +83,15 @@ def test_syn_api_release_round_trip_from_the_status_to_the_scores():
     kept = SynRelease.objects.get(pk=body["id"])
     assert scored["status"] == "finished", scored["message"]
     assert scored["scores"]["u_ml"] == pytest.approx(kept.scores["u_ml"])
-    assert set(scored["scores"]) == {"u_ml", "u_1", "u_2", "r_copy", "dcr_5_train", "dcr_5_holdout"}
+    assert set(scored["scores"]) == {
+        "u_ml",
+        "u_1",
+        "u_2",
+        "r_copy",
+        "r_copy_holdout",
+        "dcr_5_train",
+        "dcr_5_holdout",
+    }
     assert scored["scores_text"]["u_1"] == f"{kept.scores['u_1']:.4f}"
     assert scored["final"] is True  # the last valid release counts until one is selected
     (listed,) = status_of(world, user)["uploads"]

@@ -1,8 +1,9 @@
 """The copy gate (issue 47) on the platform: a team that uploads its own ``teamX_train.csv``
 as its release has it kept and scored (R_copy 1.000, the utility gates passed), but the
 release fails the copy gate, is never the team's final release, cannot be chosen, and the
-freeze does not publish it; the message names the gate, the value and the limit in the
-reader's language."""
+freeze does not publish it; the message names the gate, the value, its reference (R_copy
+against as many holdout rows, what chance copies) and the limit in the reader's language, and
+the Submit tab shows the three beside the ✗."""
 
 import html
 
@@ -14,7 +15,7 @@ from pwscup.core.errors import Refused
 from pwscup.submissions.models import Status
 from pwscup.synthetic import selectors, services
 from pwscup.synthetic.kit import team_train_text
-from pwscup.synthetic.models import SynTarget
+from pwscup.synthetic.models import SynRelease, SynTarget
 from tests.pwscup.syn_world import baseline_release, freeze, release, syn_world
 
 pytestmark = pytest.mark.django_db
@@ -33,11 +34,16 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
     scores = copy_a.scores
     assert scores["r_copy"] == 1.0 and scores["u_1"] == 0.0 and scores["u_ml"] == 1.0
     assert scores["passes"] is False  # every utility gate passed, the copy gate failed
+    reference = f"{scores['r_copy_holdout']:.3f}"
+    excess = f"{1 - scores['r_copy_holdout']:.3f}"
+    assert 0 <= scores["r_copy_holdout"] < 0.9
     assert copy_a.message_code == "syn.gate.r_copy"
     english, japanese = copy_a.message_in("en"), copy_a.message_in("ja")
     assert "copy gate" in english and "R_copy = 1.000" in english and "limit 0.1" in english
+    assert f"against {reference}" in english and f"excess {excess}" in english
     assert "R_copy = 1.000" in japanese and "0.1" in japanese and "公開されません" in japanese
-    assert config["gates"]["r_copy_max"] == 0.1
+    assert reference in japanese and excess in japanese and "ホールドアウト" in japanese
+    assert config["gates"]["r_copy_excess_max"] == 0.1
 
     # Team A's only release fails the gate: it has no final release, and cannot choose it.
     assert selectors.final_release(synthetic=world.synthetic, team=world.teams["a"]) is None
@@ -61,15 +67,35 @@ def test_a_teams_own_members_are_kept_scored_never_final_nor_published(client):
     # The submit tab: the gate, its message in each language, and no "make final" button.
     client.force_login(world.users["a"])
     submit = reverse("round_tab", args=[world.competition.slug, world.round.slug, "submit"])
-    for lang, phrase in (("en", "copy gate"), ("ja", "公開されません")):
+    for lang, phrase, footer in (
+        ("en", "copy gate", "R_copy(members) − R_copy(holdout) ≤ 0.1"),
+        ("ja", "公開されません", "R_copy(メンバー) − R_copy(ホールドアウト) ≤ 0.1"),
+    ):
         page = html.unescape(client.get(submit, HTTP_ACCEPT_LANGUAGE=lang).content.decode())
         row = page[page.index(f'data-testid="release-{copy_a.pk}"') :]
         row = row[: row.index("</tr>")]
         assert 'data-testid="gate-copy"' in row and "R_copy ✗" in row
-        assert phrase in row and "R_copy = 1.000" in row
+        # The gate's figures: value − reference = excess > limit, and the reference's column.
+        assert f"1.000 − {reference} = {excess} > 0.1" in row
+        assert f'data-testid="r_copy_holdout">{reference}<' in row
+        assert phrase in row and "R_copy = 1.000" in row and reference in row
         assert f'data-testid="select-{copy_a.pk}"' not in row
         assert 'data-testid="final"' not in row
-        assert "R_copy ≤ 0.1" in page
+        assert footer in page
+
+    # Team B's honest release passes, with its figures; one scored before the gate had a
+    # reference (no r_copy_holdout) is judged as then, against 0, and stays final.
+    legacy = {k: v for k, v in honest_b.scores.items() if k != "r_copy_holdout"}
+    SynRelease.objects.filter(pk=honest_b.pk).update(scores=legacy)
+    final_b = selectors.final_release(synthetic=world.synthetic, team=world.teams["b"])
+    assert final_b.pk == honest_b.pk
+    client.force_login(world.users["b"])
+    page = html.unescape(client.get(submit, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    row = page[page.index(f'data-testid="release-{honest_b.pk}"') :]
+    row = row[: row.index("</tr>")]
+    r_copy_b = f"{honest_b.scores['r_copy']:.3f}"
+    assert "R_copy ✓" in row and f"{r_copy_b} − 0.000 = {r_copy_b} ≤ 0.1" in row
+    assert 'data-testid="r_copy_holdout">–<' in row
 
     # The freeze publishes B's honest release and nothing of A's.
     targets = freeze(world)

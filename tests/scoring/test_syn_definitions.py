@@ -156,6 +156,6 @@ def test_the_members_released_as_they_are_score_as_the_real_data():
         0.0,
     )
     assert scores.dcr_5_holdout > 0.0
-    assert scores.passes(u_ml_min=0.8, u_1_max=0.1, r_copy_max=1.0)
-    assert not scores.passes(u_ml_min=1.01, u_1_max=0.1, r_copy_max=1.0)
-    assert not scores.passes(u_ml_min=0.8, u_1_max=0.1, r_copy_max=0.1)  # a verbatim copy
+    assert scores.passes(u_ml_min=0.8, u_1_max=0.1, r_copy_excess_max=1.0)
+    assert not scores.passes(u_ml_min=1.01, u_1_max=0.1, r_copy_excess_max=1.0)
+    assert not scores.passes(u_ml_min=0.8, u_1_max=0.1, r_copy_excess_max=0.1)  # a verbatim copy

@@ -1,21 +1,23 @@
 """What every DP service shares: the request error (HTTP 400) and its text, and the checks
 of a level's window and of a request_id."""
 
-import zoneinfo
-
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from pwscup.core.errors import Refused
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
+from pwscup.submissions.services.uploads import window_check
 from scoring.dp.errors import DPError
 
 # The DP jobs, sent by name (``pwscup.submissions.broker.job_send``): tasks.py imports the
 # services, so the services do not import the tasks.
 SCORE_DP_ROUND = "pwscup.dp.tasks.score_dp_round"
 CHECK_DP_ESTIMATE = "pwscup.dp.tasks.check_dp_estimate"
+
+# The game's name of its one upload window (``UploadDates`` on ``DPRound``): its schedule and
+# its refusals say it.
+RELEASE_PHASE_LABEL = gettext_lazy("Release phase")
 
 
 # Errors that name something the round or the team's ledger does not have (a query type, an
@@ -68,26 +70,14 @@ def level_open(dp_round: DPRound, level: str, now=None) -> None:
             _("Level '%(level)s' does not exist; levels: %(levels)s")
             % {"level": level, "levels": ", ".join(levels)}
         )
-    now = now or timezone.now()
     # The window's refusals are the core's (403), like every kind's deadline.
-    if now < dp_round.opens_at:
-        raise Refused(
-            _("The release phase has not opened yet (opens %(when)s)")
-            % {"when": _local(dp_round, dp_round.opens_at)},
-            status=403,
-        )
-    if dp_round.has_closed(now):
-        raise Refused(
-            _("The release phase is closed (ended %(when)s)")
-            % {"when": _local(dp_round, dp_round.closes_at)},
-            status=403,
-        )
-
-
-def _local(dp_round: DPRound, moment) -> str:
-    zone = zoneinfo.ZoneInfo(dp_round.round.timezone)
-    local = moment.astimezone(zone)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+    window_check(
+        label=str(RELEASE_PHASE_LABEL),
+        opens_at=dp_round.opens_at,
+        closes_at=dp_round.closes_at,
+        time_zone=dp_round.round.timezone,
+        now=now or timezone.now(),
+    )
 
 
 def request_id_of(value) -> str:

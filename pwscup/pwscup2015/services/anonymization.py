@@ -17,7 +17,7 @@ from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.submissions.broker import Dispatch, job_send
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
-from pwscup.submissions.services.uploads import store_upload
+from pwscup.submissions.services.uploads import phase_window_check, store_upload
 
 
 def anonymization_submission_create(
@@ -102,10 +102,8 @@ def anonymization_submission_select(*, submission: AnonymizationSubmission, team
     if submission.status != Status.FINISHED:
         raise Refused(_("Only a scored (finished) submission can be chosen as final."))
     phase = submission.phase
-    if not phase.is_open(now) or phase.round.pwscup2015.frozen_at is not None:
-        raise Refused(
-            _("The phase is closed; the final submission can no longer change."), status=403
-        )
+    # Open until its close or the freeze (phase_closes_at), refused as an upload would be.
+    phase_window_check(phase=phase, now=now)
     ranking_invalidate(round_ids=[phase.round_id])
     AnonymizationSubmission.objects.filter(phase=phase, team=team, is_selected=True).update(
         is_selected=False

@@ -19,10 +19,10 @@ from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
-    format_at,
     original_name,
     upload_keep,
     uploader,
+    window_check,
 )
 
 
@@ -33,12 +33,13 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> 
             _("Release %(j)s does not exist: this round has %(n)s.") % {"j": step, "n": n},
             status=404,
         )
-    closes_at = sequential.close_of(step)
-    if closes_at is not None and now >= closes_at and step > sequential.frozen_steps:
-        raise Refused(
-            _("Release %(j)s closed at %(at)s; uploads of it are no longer accepted.")
-            % {"j": step, "at": format_at(sequential.round.timezone, closes_at)},
-            status=403,
+    if step > sequential.frozen_steps:  # a frozen release is refused as frozen, below
+        window_check(
+            label=_("Release %(j)s") % {"j": step},
+            opens_at=None,  # a release opens when the one before is frozen, below
+            closes_at=sequential.close_of(step),
+            time_zone=sequential.round.timezone,
+            now=now,
         )
     open_steps = selectors.open_steps(sequential=sequential)
     if step not in open_steps:

@@ -31,27 +31,57 @@ from pwscup.submissions.selectors import (
 from pwscup.submissions.services.live import live_scope_changed
 
 
+def window_check(
+    *,
+    label: str,
+    opens_at: dt.datetime | None,
+    closes_at: dt.datetime | None,
+    time_zone: str,
+    now: dt.datetime,
+) -> None:
+    """Refuse (403) what is sent to an upload window outside its opening: before
+    ``opens_at`` (included) or from ``closes_at`` (excluded) on, ``None`` being no bound —
+    the rule of ``UploadDates.is_open``. The one place every kind's window (a phase, a
+    release phase, a release, a presentation window) is checked and its refusal worded:
+    ``label`` is the window's name as the kind shows it (its schedule line), ``closes_at``
+    the window's real end (earlier than the planned one when the kind ended it), the times
+    printed in ``time_zone`` (the round's)."""
+    if opens_at is not None and now < opens_at:
+        raise Refused(
+            _("%(window)s is not open yet: it opens at %(at)s.")
+            % {"window": label, "at": format_at(time_zone, opens_at)},
+            status=403,
+        )
+    if closes_at is not None and now >= closes_at:
+        raise Refused(
+            _("%(window)s closed at %(at)s.")
+            % {"window": label, "at": format_at(time_zone, closes_at)},
+            status=403,
+        )
+
+
+def phase_window_check(*, phase: Phase, now: dt.datetime, label: str | None = None) -> None:
+    """``window_check`` on a core phase, until its real close (``phase_closes_at``: a kind
+    may have ended it, the 2015 freeze); ``label``: the kind's name of the phase (default:
+    the core's)."""
+    window_check(
+        label=label or phase.get_kind_display(),
+        opens_at=phase.opens_at,
+        closes_at=phase_closes_at(phase=phase),
+        time_zone=phase.round.timezone,
+        now=now,
+    )
+
+
 def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
     if phase.kind != expected_kind:
         raise Refused(
             _("This upload does not belong to the %(phase)s.") % {"phase": phase.get_kind_display()}
         )
-    if now < phase.opens_at:
-        raise Refused(
-            _("The %(phase)s opens at %(at)s; uploads are not accepted yet.")
-            % {"phase": phase.get_kind_display(), "at": _format_at(phase, phase.opens_at)},
-            status=403,
-        )
     # The kind may have just ended the phase (a freeze): re-read the round, which also drops
     # the relations cached on it, where a kind keeps its state.
     phase.round.refresh_from_db()
-    closes_at = phase_closes_at(phase=phase)
-    if now >= closes_at:
-        raise Refused(
-            _("The %(phase)s closed at %(at)s; uploads are no longer accepted.")
-            % {"phase": phase.get_kind_display(), "at": _format_at(phase, closes_at)},
-            status=403,
-        )
+    phase_window_check(phase=phase, now=now)
 
 
 def check_size(uploaded_file) -> None:
@@ -314,10 +344,6 @@ def upload_note_set(*, upload, user, note: str):
 
 def _expected_kind(model) -> str:
     return model.PHASE_KIND
-
-
-def _format_at(phase: Phase, at: dt.datetime) -> str:
-    return format_at(phase.round.timezone, at)
 
 
 def format_at(time_zone: str, at: dt.datetime) -> str:

@@ -35,6 +35,7 @@ METRIC_NAMES = {
     "u_1": "U_1",
     "u_2": "U_2",
     "r_copy": "R_copy",
+    "r_copy_holdout": "R_copy(H)",
     "dcr_5_train": "DCR_5(T)",
     "dcr_5_holdout": "DCR_5(H)",
     "auc": "AUC",

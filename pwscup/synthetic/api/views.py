@@ -46,7 +46,15 @@ from scoring.synthetic.attack import BUILTIN_ATTACKS
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 JSON_LIST = OpenApiResponse(build_array_type(build_basic_type(OpenApiTypes.OBJECT)))
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
-RELEASE_METRICS = ("u_ml", "u_1", "u_2", "r_copy", "dcr_5_train", "dcr_5_holdout")
+RELEASE_METRICS = (
+    "u_ml",
+    "u_1",
+    "u_2",
+    "r_copy",
+    "r_copy_holdout",
+    "dcr_5_train",
+    "dcr_5_holdout",
+)
 UNDEFINED = "–"
 
 

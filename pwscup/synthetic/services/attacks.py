@@ -21,7 +21,7 @@ from pwscup.submissions.services.uploads import (
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynTarget, TeamDraw
 from pwscup.synthetic.services.common import SCORE_ATTACK_TASK, stored_bytes
-from pwscup.synthetic.services.releases import phase_refusal
+from pwscup.synthetic.services.releases import phase_open_check
 from scoring.synthetic.attack import read_attack, score_attack
 
 
@@ -35,9 +35,7 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
     phase = phase_of(round=round_, kind=Phase.Kind.ATTACK)
 
     def attack_open() -> None:
-        refusal = phase_refusal(round_=round_, kind=Phase.Kind.ATTACK, now=now)
-        if refusal is not None:
-            raise refusal
+        phase_open_check(round_=round_, kind=Phase.Kind.ATTACK, now=now)
         synthetic.refresh_from_db(fields=["frozen_at", "results_published"])
         if synthetic.frozen_at is None:
             raise Refused(_("The releases are not frozen yet: there is nothing to attack."), 403)

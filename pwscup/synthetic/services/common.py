@@ -1,14 +1,21 @@
-"""What the synthetic round's services share: the tasks' names, stored bytes, the
-round's row lock and how a scoring error becomes a form's message."""
+"""What the synthetic round's services share: the tasks' names, the phases' names, stored
+bytes, the round's row lock and how a scoring error becomes a form's message."""
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 
+from pwscup.competitions.models import Phase
 from pwscup.synthetic.models import SyntheticRound
 
 SCORE_RELEASE_TASK = "pwscup.synthetic.score_release"
 SCORE_TARGET_TASK = "pwscup.synthetic.score_target"
 SCORE_ATTACK_TASK = "pwscup.synthetic.score_attack"
+
+# The game's names of the core's phases: its schedule, its bundle and its refusals say them.
+PHASE_LABELS = {
+    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
+    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
+}
 
 
 def stored_bytes(field) -> bytes:

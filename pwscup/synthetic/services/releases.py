@@ -11,62 +11,41 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_closes_at, phase_of
+from pwscup.competitions.selectors import phase_of
 from pwscup.core.errors import Refused
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
-    format_at,
     original_name,
+    phase_window_check,
     upload_keep,
     uploader,
 )
-from pwscup.synthetic import engine
+from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynRelease, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import SCORE_RELEASE_TASK, stored_bytes
+from pwscup.synthetic.services.common import PHASE_LABELS, SCORE_RELEASE_TASK, stored_bytes
 from pwscup.synthetic.services.draws import team_draw
 from scoring.synthetic.release import read_release
-from scoring.synthetic.utility import copy_gate_failure, model_auc, release_scores
+from scoring.synthetic.utility import model_auc, release_scores
 
-# What a refusal says, per phase (whole sentences: a phrase put together from parts does not
-# translate).
-PHASE_TEXTS = {
-    Phase.Kind.ANONYMIZATION: {
-        "none": gettext_lazy("This round has no release phase."),
-        "opens": gettext_lazy("The release phase opens at %(at)s."),
-        "closed": gettext_lazy(
-            "The release phase closed at %(at)s; releases are no longer accepted."
-        ),
-    },
-    Phase.Kind.ATTACK: {
-        "none": gettext_lazy("This round has no attack phase."),
-        "opens": gettext_lazy("The attack phase opens at %(at)s."),
-        "closed": gettext_lazy(
-            "The attack phase closed at %(at)s; attacks are no longer accepted."
-        ),
-    },
+# What a refusal says when the round lacks the phase (whole sentences: a phrase put together
+# from parts does not translate); an upload outside it is the core's refusal.
+PHASE_MISSING = {
+    Phase.Kind.ANONYMIZATION: gettext_lazy("This round has no release phase."),
+    Phase.Kind.ATTACK: gettext_lazy("This round has no attack phase."),
 }
 
 
-def phase_refusal(*, round_, kind: str, now) -> Refused | None:
-    """Why an upload to the round's phase ``kind`` is refused at ``now`` (403), or None while
-    it is open (until its scheduled close, or the freeze for the release phase)."""
-    texts = PHASE_TEXTS[kind]
+def phase_open_check(*, round_, kind: str, now) -> None:
+    """Refuse (403) an upload to the round's phase ``kind`` at ``now`` unless it is open
+    (until its scheduled close, or the freeze for the release phase): the core's window
+    check, under the game's name of the phase."""
     phase = phase_of(round=round_, kind=kind)
     if phase is None:
-        return Refused(str(texts["none"]), status=403)
-    if now < phase.opens_at:
-        return Refused(
-            str(texts["opens"]) % {"at": format_at(round_.timezone, phase.opens_at)}, status=403
-        )
-    closes_at = phase_closes_at(phase=phase)
-    if now >= closes_at:
-        return Refused(
-            str(texts["closed"]) % {"at": format_at(round_.timezone, closes_at)}, status=403
-        )
-    return None
+        raise Refused(str(PHASE_MISSING[kind]), status=403)
+    phase_window_check(phase=phase, now=now, label=str(PHASE_LABELS[kind]))
 
 
 def release_upload(
@@ -84,9 +63,7 @@ def release_upload(
         synthetic.refresh_from_db(fields=["frozen_at"])
         if synthetic.frozen_at is not None:
             raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
-        refusal = phase_refusal(round_=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
-        if refusal is not None:
-            raise refusal
+        phase_open_check(round_=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
 
     phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
     window = (
@@ -125,7 +102,7 @@ def _auc_train(*, draw: TeamDraw, members, holdout, population) -> float:
 def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> None:
     """The release's job (QUEUED → RUNNING → FINISHED/FAILED, the core's state machine): a
     release breaking a rule ends FAILED with the spec's message (column, row, value); a
-    valid one gets U_ML, U_1, U_2, R_copy, DCR_5 of the members and of the holdout, and
+    valid one gets U_ML, U_1, U_2, R_copy and DCR_5 of the members and of the holdout, and
     whether it passes the round's gates. One failing the copy gate ends FINISHED too (kept,
     scored, shown) with the gate's message; ``selectors.final_release`` never picks it."""
     token = job_claim(model=SynRelease, pk=release_id, task_id=task_id, worker=worker)
@@ -156,10 +133,12 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
             "scores": {
                 **scores.as_dict(),
                 "passes": scores.passes(
-                    u_ml_min=config.u_ml_min, u_1_max=config.u_1_max, r_copy_max=config.r_copy_max
+                    u_ml_min=config.u_ml_min,
+                    u_1_max=config.u_1_max,
+                    r_copy_excess_max=config.r_copy_excess_max,
                 ),
             },
-            "copy_gate": copy_gate_failure(scores.r_copy, r_copy_max=config.r_copy_max),
+            "copy_gate": selectors.release_copy_gate(scores.as_dict(), config=config),
         }
 
     status, message, values = job_run(compute, what=f"synthetic release {release_id}")
@@ -187,14 +166,11 @@ def release_select(*, release: SynRelease, now=None) -> None:
         synthetic.refresh_from_db(fields=["frozen_at"])
         if synthetic.frozen_at is not None:
             raise Refused(_("The releases are frozen: the final release cannot change."), 403)
-        refusal = phase_refusal(round_=synthetic.round, kind=Phase.Kind.ANONYMIZATION, now=now)
-        if refusal is not None:
-            raise refusal
+        phase_open_check(round_=synthetic.round, kind=Phase.Kind.ANONYMIZATION, now=now)
         if release.status != SynRelease.Status.FINISHED:
             raise Refused(_("Only a scored release can be your final one."))
-        copy_gate = copy_gate_failure(
-            release.scores.get("r_copy", 1.0),
-            r_copy_max=engine.round_config(synthetic.round).r_copy_max,
+        copy_gate = selectors.release_copy_gate(
+            release.scores, config=engine.round_config(synthetic.round)
         )
         if copy_gate is not None:
             raise Refused(copy_gate.render(get_language()))

@@ -50,7 +50,7 @@ SETTING_FIELDS = (
     "density_bandwidth",
     "u_ml_min",
     "u_1_max",
-    "r_copy_max",
+    "r_copy_excess_max",
 )
 COLUMN_CODES = ("syn.config.role", "syn.config.columns", "syn.config.not_number")
 LABEL_CODES = ("syn.config.label", "syn.config.label_values")

@@ -22,7 +22,6 @@ from pwscup.submissions.models import Status
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import SynthConfig, tpr_key
-from scoring.synthetic.utility import copy_gate_failure
 
 PENDING = (Status.QUEUED, Status.RUNNING)
 DOMAIN_SHOWN = 8
@@ -255,9 +254,13 @@ def team_releases(*, state: RoundState, team: Team) -> list[SynRelease]:
         release.is_final = final is not None and release.pk == final.pk
         release.gate_ml = scores.get("u_ml") is not None and scores["u_ml"] >= config.u_ml_min
         release.gate_u1 = scores.get("u_1") is not None and scores["u_1"] <= config.u_1_max
+        # The copy gate's figures: R_copy, its reference (as many holdout rows; 0 for a
+        # release scored before the gate had one) and the excess the limit bounds.
+        release.copy_reference = scores.get("r_copy_holdout", 0.0)
+        release.copy_excess = scores.get("r_copy", 1.0) - release.copy_reference
         release.gate_copy = (
             scores.get("r_copy") is not None
-            and copy_gate_failure(scores["r_copy"], r_copy_max=config.r_copy_max) is None
+            and selectors.release_copy_gate(scores, config=config) is None
         )
     return releases
 

@@ -13,6 +13,7 @@ from tests.pwscup.seq_web_world import fixture, seq_world
 
 class SequentialPlayer(Player):
     key = "sequential"
+    window_opens = False  # release 1 is open from the start; release j once j-1 is frozen
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 10, "data": 12, "rules": 9, "submit": 13, "results": 15}
 

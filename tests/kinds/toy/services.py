@@ -4,11 +4,10 @@ from django.utils import timezone
 
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import phase_set, round_of_kind_create, round_phases_close
-from pwscup.core.errors import Refused
 from pwscup.notifications.services import notify_results_published
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.uploads import UploadWindow, upload_keep
+from pwscup.submissions.services.uploads import UploadWindow, phase_window_check, upload_keep
 from tests.kinds.toy.models import ToyRound, ToyUpload
 
 SCORE_TOY = "tests.toykind.score"
@@ -49,8 +48,7 @@ def toy_upload(*, round, team, uploaded_file, now=None) -> ToyUpload:
 
     def window_open():
         phase.refresh_from_db()
-        if not phase.is_open(now):
-            raise Refused("The toy phase is closed.", status=403)
+        phase_window_check(phase=phase, now=now)
 
     upload = upload_keep(
         model=ToyUpload,
