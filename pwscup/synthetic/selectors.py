@@ -80,8 +80,14 @@ def publishable_releases(*, synthetic: SyntheticRound, team: Team):
 def final_release(*, synthetic: SyntheticRound, team: Team) -> SynRelease | None:
     """The team's final release: the selected one, else its last valid one (valid: scored
     and within the copy gate, ``publishable_releases``)."""
-    valid = publishable_releases(synthetic=synthetic, team=team)
-    return valid.filter(selected=True).first() or valid.order_by("-number", "-pk").first()
+    config = engine.round_config(synthetic.round)
+    scored = SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
+    valid = [  # one query: the gate reads each release's stored scores
+        release
+        for release in scored.order_by("-number", "-pk")
+        if release_copy_gate(release.scores or {}, config=config) is None
+    ]
+    return next((release for release in valid if release.selected), None) or next(iter(valid), None)
 
 
 def final_releases(*, synthetic: SyntheticRound) -> list[tuple[Team, SynRelease]]:
