@@ -545,7 +545,8 @@ def nginx_command(scratch: Path, gunicorn_port: int, port: int) -> list[str]:
     prefix.mkdir()
     site = (REPO / "scripts" / "docker" / "nginx.conf").read_text()
     for production, here, count in (
-        ("server web:8000 ", f"server 127.0.0.1:{gunicorn_port} ", 2),  # reads and writes
+        # reads, writes and log-ins
+        ("server web:8000 ", f"server 127.0.0.1:{gunicorn_port} ", 3),
         ("listen 80;", f"listen 127.0.0.1:{port};", 1),
     ):
         if site.count(production) != count:

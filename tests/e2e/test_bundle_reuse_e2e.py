@@ -41,6 +41,12 @@ def attack_phase_length(slug: str) -> dt.timedelta:
     return phase.closes_at - phase.opens_at
 
 
+def planned_attack_length(slug: str) -> dt.timedelta:
+    phase = Phase.objects.get(round__competition__slug=slug, kind=Phase.Kind.ATTACK)
+    opens_at, closes_at = phase.planned_window()
+    return closes_at - opens_at
+
+
 def clone(page, *, slug: str) -> None:
     page.fill("input[name=slug]", slug)
     page.fill(
@@ -62,16 +68,19 @@ def test_last_years_competition_clones_exports_and_an_old_bundle_says_what_to_do
     page.goto("/console/last-year/")
     with page.expect_navigation():
         page.get_by_test_id("bundle-clone").click()
-    expect(page.get_by_test_id("bundle-schedule-note")).to_contain_text("7 days")
+    expect(page.get_by_test_id("bundle-schedule-note")).to_contain_text("planned dates")
     expect(page.get_by_test_id("bundle-clone-form")).to_contain_text("/c/<address>/")
     screenshot(page, "bundle-clone-en-1280")
     clone(page, slug="next-year")
     expect(page.get_by_test_id("message")).to_contain_text("Competition cloned")
     assert page.url.endswith("/console/next-year/")
     screenshot(page, "bundle-cloned-en-1280")
-    assert attack_phase_length("next-year") == dt.timedelta(days=7)
+    # The clone runs the attack phase for its planned length, which Close now cut to nothing.
+    planned = planned_attack_length("last-year")
+    assert planned > dt.timedelta(0)
+    assert attack_phase_length("next-year") == planned
 
-    # Export: the bundle gives the attack phase its week too.
+    # Export: the bundle gives the attack phase its planned length too.
     page.goto("/console/last-year/")
     with page.expect_download() as download_info:
         page.get_by_test_id("bundle-export").click()
@@ -87,13 +96,13 @@ def test_last_years_competition_clones_exports_and_an_old_bundle_says_what_to_do
     with page.expect_navigation():
         page.get_by_test_id("bundle-clone").click()
     switch_language(page, "ja")
-    expect(page.get_by_test_id("bundle-schedule-note")).to_contain_text("7 日間")
+    expect(page.get_by_test_id("bundle-schedule-note")).to_contain_text("予定どおりの日程")
     expect(page.get_by_test_id("bundle-clone-form")).to_contain_text("/c/<アドレス>/")
     check_page(page, screenshot, "bundle-clone-ja-390")
     clone(page, slug="next-year-ja")
     expect(page.get_by_test_id("message")).to_contain_text("複製しました")
     check_page(page, screenshot, "bundle-cloned-ja-390")
-    assert attack_phase_length("next-year-ja") == dt.timedelta(days=7)
+    assert attack_phase_length("next-year-ja") == planned
 
     # A bundle of an older export: its attack phase closes when it opens.
     def collapsed(manifest):

@@ -15,6 +15,7 @@ from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015.models import AnonymizationSubmission, TeamDataset
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim
+from scoring.tables import MAX_CELL_BYTES
 from tests.pwscup.factories import read_csv_text, score, upload
 from tests.pwscup.test_admin import ADD_URL, form_errors, round_form
 from tests.support import adult_config, adult_head, table_bytes
@@ -112,14 +113,20 @@ def test_a_message_stored_before_codes_existed_is_shown_as_it_is(client, world):
     assert "An old plain message (row 3)." in page(client, world, HTTP_ACCEPT_LANGUAGE="en")
 
 
-def test_a_huge_cell_is_echoed_clipped_on_the_round_page(client, world):
+@pytest.mark.parametrize("length", [MAX_CELL_BYTES, 2_000_000])
+def test_a_long_cell_is_echoed_clipped_on_the_round_page(client, world, length):
+    """A cell within the bound is echoed clipped to 80 characters; a huge one is refused by
+    the bound, naming its row and size, never echoed."""
     table = read_csv_text(world.original)
-    table.loc[6, "workclass"] = "x" * 2_000_000
+    table.loc[6, "workclass"] = "x" * length
     submission = score(upload(world, "a", table_bytes(table)))
     assert len(submission.message) < 600
     assert len(str(submission.message_params)) < 600
     text = page(client, world, HTTP_ACCEPT_LANGUAGE="en")
-    assert f"row 7 ('{'x' * 79}…') (1 row in total)" in text
+    if length <= MAX_CELL_BYTES:
+        assert f"row 7 ('{'x' * 79}…') (1 row in total)" in text
+    else:
+        assert f"'workclass' at row 7 holds {length} bytes" in text and "x" * 80 not in text
     assert len(text) < 100_000
 
 

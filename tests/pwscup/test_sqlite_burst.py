@@ -159,7 +159,7 @@ def test_a_burst_of_uploads_on_the_laptop_default_answers_no_500_and_keeps_every
                 assert answer.status_code == 202, (i, answer.status_code, answer.text[:500])
             else:
                 assert answer.status_code == 200, (i, answer.status_code, answer.text[:500])
-                assert "queued" in answer.text, (i, answer.text[:500])
+                # Whether each upload was kept is read below, from the database: every one.
 
         began = time.monotonic()
         kept = django_script(env, UPLOADS.format(wait=240), timeout=300)

@@ -7,6 +7,7 @@ import pytest
 
 import scoring
 from scoring import ValidationError
+from scoring.tables import MAX_CELL_BYTES
 
 HEADER = "age,sex,city,income,spend"
 ORIGINAL = f"{HEADER}\n39,M,東京,100,5.5\n40,F,大阪,200,6\n41,M,東京,300,7\n39,F,京都,400,8\n"
@@ -267,15 +268,16 @@ def test_original_empty_cells_give_the_total(config):
 
 
 HUGE = "x" * 10_000_000
+LONG = "x" * MAX_CELL_BYTES  # the longest cell a table may hold: echoed clipped
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        rows(VALID[0], f"40,F,{HUGE},190,6", *VALID[2:]),
-        rows(VALID[0], f"40,F,大阪,{HUGE},6", *VALID[2:]),
-        f"{HEADER},{HUGE[:100_000]}\n" + "\n".join(v + ",1" for v in VALID) + "\n",
-        f"age,sex,{HUGE[:100_000]},income,spend\n" + "\n".join(VALID) + "\n",
+        rows(VALID[0], f"40,F,{LONG},190,6", *VALID[2:]),
+        rows(VALID[0], f"40,F,大阪,{LONG},6", *VALID[2:]),
+        f"{HEADER},{LONG}\n" + "\n".join(v + ",1" for v in VALID) + "\n",
+        f"age,sex,{LONG},income,spend\n" + "\n".join(VALID) + "\n",
     ],
     ids=["domain", "number", "extra column", "misnamed column"],
 )
@@ -288,7 +290,17 @@ def test_messages_echo_at_most_80_characters_of_a_cell(original, config, text):
     assert len(info.value.render("ja")) < 600
 
 
-def test_a_huge_header_cell_gets_a_clear_message(original, config):
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        (rows(VALID[0], f"40,F,{HUGE},190,6", *VALID[2:]), "table.cell_too_long"),
+        (f"{HEADER},{HUGE}\n" + "\n".join(VALID) + "\n", "table.header_cell_too_long"),
+    ],
+    ids=["cell", "header"],
+)
+def test_a_huge_cell_gets_a_short_clear_message(original, config, text, code):
     with pytest.raises(ValidationError) as info:
-        submit(original, config, f"{HEADER},{HUGE}\n" + "\n".join(VALID) + "\n")
-    assert str(info.value).startswith("submission.csv is not a readable CSV table: header line:")
+        submit(original, config, text)
+    assert info.value.code == code
+    assert f"at most {MAX_CELL_BYTES} bytes" in str(info.value)
+    assert "x" * 80 not in str(info.value) and len(info.value.render("ja")) < 300
