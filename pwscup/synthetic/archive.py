@@ -25,17 +25,10 @@ from pwscup.synthetic.api import files
 from pwscup.synthetic.models import TeamDraw
 from pwscup.synthetic.services.common import stored_bytes
 from scoring.synthetic.attack import BUILTIN_ATTACKS
+from scoring.synthetic.utility import SHOWN_RELEASE_SCORES
 
 FINAL = "final"
-RELEASE_SCORES = (
-    "u_ml",
-    "u_1",
-    "u_2",
-    "r_copy",
-    "r_copy_holdout",
-    "dcr_5_train",
-    "dcr_5_holdout",
-)
+RELEASE_SCORES = SHOWN_RELEASE_SCORES
 
 
 def _cell(value):

@@ -164,6 +164,19 @@ def dcr_5(reference: pd.DataFrame, release: pd.DataFrame, population: Population
     return float(np.percentile(nearest_distances(reference, release, population), DCR_PERCENTILE))
 
 
+# The scores a release shows, in this order (pages, API, archive); the two AUCs behind u_ml
+# are kept on the release but not shown.
+SHOWN_RELEASE_SCORES = (
+    "u_ml",
+    "u_1",
+    "u_2",
+    "r_copy",
+    "r_copy_holdout",
+    "dcr_5_train",
+    "dcr_5_holdout",
+)
+
+
 @dataclass(frozen=True)
 class ReleaseScores:
     """Every score of a release; ``u_ml = auc_release / auc_train``; ``r_copy_holdout`` is

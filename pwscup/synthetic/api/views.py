@@ -42,19 +42,12 @@ from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
 from scoring.display import format_number
 from scoring.synthetic.attack import BUILTIN_ATTACKS
+from scoring.synthetic.utility import SHOWN_RELEASE_SCORES
 
 JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 JSON_LIST = OpenApiResponse(build_array_type(build_basic_type(OpenApiTypes.OBJECT)))
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
-RELEASE_METRICS = (
-    "u_ml",
-    "u_1",
-    "u_2",
-    "r_copy",
-    "r_copy_holdout",
-    "dcr_5_train",
-    "dcr_5_holdout",
-)
+RELEASE_METRICS = SHOWN_RELEASE_SCORES
 UNDEFINED = "–"
 
 
