@@ -56,7 +56,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
-from production import admin_sql, production_environment  # noqa: E402 - after the path
+from production import admin_sql, database_migrated, production_environment  # noqa: E402
 
 PYTHON = sys.executable
 CHROMIUM = "/usr/bin/chromium"
@@ -228,12 +228,10 @@ def main() -> int:
         cache_url=args.redis,
     )
     os.environ.update(env)
-    admin_sql(args.database, f'CREATE DATABASE "{name}"')
     processes: list[subprocess.Popen] = []
     log = open(scratch / "server.log", "w")  # noqa: SIM115 - closed at the end
     try:
-        for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-            subprocess.run([PYTHON, "manage.py", *command], cwd=REPO, check=True, env=env)
+        database_migrated(args.database, name, env)
         import django
 
         django.setup()

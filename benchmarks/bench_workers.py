@@ -45,7 +45,6 @@ import io
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -56,7 +55,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
-from production import admin_sql, production_environment  # noqa: E402 - after the path
+from production import admin_sql, database_created, production_environment  # noqa: E402
 
 PYTHON = sys.executable
 PASSWORD = "bench-workers-pw"
@@ -407,9 +406,8 @@ def main() -> int:
             s3.start()
             bucket = s3.new_bucket()
             base.update(s3.env(bucket))  # the worker hosts' storage
-            admin_sql(args.database, f'CREATE DATABASE "{name}"')
+            database_created(args.database, name, dict(os.environ))
             created = True
-            subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=REPO, check=True)
             import django
             from django.conf import settings
 
