@@ -9,6 +9,7 @@ score-attack ANSWER.csv --truth T.csv [--reference-rows M] [--format table|json]
 config-template ORIGINAL
 seq check MASTER RELEASE_1 … RELEASE_n --config CFG [--format table|json] [--per-person FILE]
 dp epsilon|release|estimate|score ...   (the DP round; see scoring.dp.cli)
+scorer run --program P.zip --submission S --reference DIR --output DIR   (scoring.scorer.cli)
 
 Messages are in English, or in Japanese with ``--lang ja`` (before the command) or when
 ``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``).
@@ -44,6 +45,7 @@ from scoring.metrics_info import ALL_METRICS, METRIC_NAMES
 from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
 from scoring.schema import load_config
+from scoring.scorer.cli import add_scorer_commands
 from scoring.sequential.cli import add_seq_commands
 from scoring.synthetic.cli import add_synth_commands
 from scoring.tables import load_table, read_bytes, read_table, write_csv
@@ -212,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_seq_commands(commands)  # seq check (scoring.sequential)
     add_dp_commands(commands)  # dp epsilon|release|estimate|score (scoring.dp)
     add_synth_commands(commands)  # synth describe|check|score-release|… (scoring.synthetic)
+    add_scorer_commands(commands)  # scorer run (scoring.scorer: an organizer's program)
     return parser
 
 

@@ -37,7 +37,9 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from scoring.catalogues.core import CORE_MESSAGES, TERMS
+from scoring.catalogues.core import CORE_MESSAGES
+from scoring.catalogues.core import TERMS as CORE_TERMS
+from scoring.catalogues.scorer import SCORER_MESSAGES, SCORER_TERMS
 from scoring.catalogues.sequential import SEQ_MESSAGES
 
 LANGUAGES = ("en", "ja")
@@ -45,8 +47,13 @@ ECHO_LIMIT = 80
 MAX_LISTED = 10
 ELLIPSIS = "…"
 
-# The parts of the catalogue: the library's own codes, then the sequential round's ``seq.*``.
-CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (CORE_MESSAGES, SEQ_MESSAGES)
+# The parts of the catalogue: the library's own codes, the sequential round's ``seq.*``, then
+# the organizer's scoring program's ``scorer.*``.
+CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
+    CORE_MESSAGES,
+    SEQ_MESSAGES,
+    SCORER_MESSAGES,
+)
 
 
 def _merged(catalogues: Iterable[Mapping[str, dict[str, str]]]) -> dict[str, dict[str, str]]:
@@ -62,6 +69,8 @@ def _merged(catalogues: Iterable[Mapping[str, dict[str, str]]]) -> dict[str, dic
 
 # code -> {language: template}; placeholders are str.format fields of ``params``.
 MESSAGES: dict[str, dict[str, str]] = _merged(CATALOGUES)
+# Descriptions of files passed as ``name``/``what`` -> {language: text}.
+TERMS: dict[str, dict[str, str]] = {**CORE_TERMS, **SCORER_TERMS}
 
 # Listing kinds: how one item ``[n, detail]`` reads, and the unit of the total.
 _ITEMS = {

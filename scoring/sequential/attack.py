@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from scoring.encodings import fold_lookalikes
 from scoring.errors import ValidationError
 from scoring.sequential.master import Master
 from scoring.sequential.messages import q
@@ -125,7 +126,7 @@ def read_guesses(source: Any, *, master: Master, n: int | None = None) -> pd.Ser
         raise ValidationError("seq.guess.header", got=",".join(map(str, frame.columns)))
     n = master.config.n_releases if n is None else n
     targets = master.pids[master.union(n)]
-    pid, guess = frame["pid"].astype(str), frame["guess"].astype(str)
+    pid, guess = frame["pid"].astype(str), frame["guess"].astype(str).map(fold_lookalikes)
     line = np.arange(2, len(frame) + 2)
     unknown = ~pid.isin(targets).to_numpy()
     if unknown.any():

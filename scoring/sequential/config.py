@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from scoring.bounded_json import loads_bounded
+from scoring.encodings import fold_lookalikes
 from scoring.errors import ConfigError
 from scoring.sequential.messages import q
 
@@ -224,7 +225,9 @@ def parse_config(
             or len(set(domain)) != len(domain)
         ):
             raise ConfigError("seq.config.sa_domain", value=q(domain))
-        domain = tuple(domain)
+        # Values meet the tables' cells as fold_lookalikes leaves both (60〜 typed, 60～
+        # from a CP932 file): two values that fold alike are one value.
+        domain = tuple(dict.fromkeys(fold_lookalikes(v) for v in domain))
     mode = _choice(raw, "mode", MODES)
     require = _choice(raw, "require", REQUIRES)
     disclosure = _choice(raw, "counterfeit_disclosure", COUNTERFEIT_DISCLOSURES)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from scoring.encodings import fold_lookalikes
 from scoring.errors import ConfigError, ValidationError
 from scoring.messages import listing
 from scoring.numbers import parse_numbers
@@ -260,13 +261,13 @@ def read_master(
                 raise ValidationError(
                     "seq.master.bad_category", column=q(column), rows=_rows(bad.to_numpy(), cells)
                 )
-            out[column] = frame[column].astype(str)
+            out[column] = frame[column].astype(str).map(fold_lookalikes)
     sa = frame[config.sa]
     if (sa == "").any():
         raise ValidationError(
             "seq.master.sa_empty", column=q(config.sa), rows=_rows((sa == "").to_numpy())
         )
-    out[config.sa] = sa.astype(str)
+    out[config.sa] = sa.astype(str).map(fold_lookalikes)
     lsf = parse_numbers(frame["lsf"].to_numpy(dtype=object))
     lsb = parse_numbers(frame["lsb"].to_numpy(dtype=object))
     with np.errstate(invalid="ignore"):

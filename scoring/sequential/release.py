@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from scoring.encodings import fold_lookalikes
 from scoring.errors import ValidationError
 from scoring.sequential.cells import SEP, region_columns
 from scoring.sequential.master import Master
@@ -93,10 +94,16 @@ class Release:
         return int(self.rows["tampered"].sum())
 
 
-def _frame(source: Any, release: int) -> pd.DataFrame:
+def _frame(source: Any, release: int, config) -> pd.DataFrame:
     if isinstance(source, pd.DataFrame):
-        return source.fillna("").astype(str).apply(lambda column: column.str.strip())
-    return read_table(source, name=f"release_{release}.csv")
+        frame = source.fillna("").astype(str).apply(lambda column: column.str.strip())
+    else:
+        frame = read_table(source, name=f"release_{release}.csv")
+    # Compared with the master's values as the master's reading leaves them.
+    for column in (config.sa, *(c for c, kind in config.qi.items() if kind != "num")):
+        if column in frame:
+            frame[column] = frame[column].map(fold_lookalikes)
+    return frame
 
 
 def read_release(
@@ -126,7 +133,7 @@ def read_release(
         Disease 'dyspepsia', got 'gastritis' (Def. 2(2))``.
     """
     config = master.config
-    frame = _frame(source, release)
+    frame = _frame(source, release, config)
     check_header(list(frame.columns), release, master)
     if frame.empty:
         raise ValidationError("seq.release.no_rows", release=release)

@@ -15,6 +15,7 @@ import pytest
 import scoring.catalogues
 import scoring.messages
 from scoring.catalogues.core import CORE_MESSAGES
+from scoring.catalogues.scorer import SCORER_MESSAGES
 from scoring.catalogues.sequential import SEQ_MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,10 +72,11 @@ print(error.code, "|", error.render("ja"))
 
 
 def test_the_catalogue_is_the_parts_merged_core_first():
-    assert scoring.messages.CATALOGUES == (CORE_MESSAGES, SEQ_MESSAGES)
-    assert list(scoring.messages.MESSAGES) == [*CORE_MESSAGES, *SEQ_MESSAGES]
+    assert scoring.messages.CATALOGUES == (CORE_MESSAGES, SEQ_MESSAGES, SCORER_MESSAGES)
+    assert list(scoring.messages.MESSAGES) == [*CORE_MESSAGES, *SEQ_MESSAGES, *SCORER_MESSAGES]
     assert all(code.startswith("seq.") for code in SEQ_MESSAGES)
-    assert not any(code.startswith("seq.") for code in CORE_MESSAGES)
+    assert all(code.startswith("scorer.") for code in SCORER_MESSAGES)
+    assert not any(code.startswith(("seq.", "scorer.")) for code in CORE_MESSAGES)
 
 
 def test_a_code_in_two_parts_is_refused():

@@ -335,3 +335,31 @@ def test_messages_render_in_japanese():
     with pytest.raises(ValidationError) as error:
         read_release(R1.replace("Andy", "Zoe").encode(), release=1, master=m)
     assert error.value.render("ja") == "リリース 1 の 3 行目: pid 'Zoe' はマスター表にありません。"
+
+
+# -- look-alike characters (issue 47, point 6): "60〜" typed by the organizer and "60～" from a
+# CP932 file are one value in the domain, the master, a release and a guess file.
+WAVE_DASH, FULLWIDTH_TILDE = "\u301c", "\uff5e"
+
+
+def test_look_alike_sensitive_values_are_one_value_everywhere():
+    from scoring.sequential.attack import read_guesses
+
+    typed = f"60{WAVE_DASH}"
+    config = parse_config(
+        {**BASE, "require_m_eligible": False, "sa_domain": [typed, f"60{FULLWIDTH_TILDE}", "<60"]}
+    )
+    assert config.sa_domain == (typed, "<60")
+    from_cp932 = MASTER.decode().replace("dyspepsia", f"60{FULLWIDTH_TILDE}")
+    from_cp932 = from_cp932.replace("bronchitis", "<60").replace("gastritis", "<60")
+    m = read_master(from_cp932.encode("cp932"), config)
+    assert set(m.sa_values) == {typed, "<60"}
+    release = (
+        R1.replace("dyspepsia", typed).replace("bronchitis", "<60").replace("gastritis", "<60")
+    )
+    counterfeit = f'2,,"[23,24]","[18000,25000]",60{FULLWIDTH_TILDE}\n'
+    read = read_release((release + counterfeit).encode(), release=1, master=m)
+    assert read.counterfeits == 1
+    assert set(read.rows["sa"]) == {typed, "<60"}
+    guesses = read_guesses(f"pid,guess\nBob,60{FULLWIDTH_TILDE}\n".encode(), master=m)
+    assert guesses.tolist() == [typed]

@@ -1,0 +1,173 @@
+"""The organizer's scoring program's message codes (``scorer.*``, docs/scorer.md): data only.
+
+Part of the one catalogue of :func:`scoring.messages.render`. ``tail`` is always the last
+lines the program printed (already bounded), shown as they are in every language.
+"""
+
+SCORER_MESSAGES: dict[str, dict[str, str]] = {
+    # -- the program's ZIP and its metadata (checked when the organizer uploads it)
+    "scorer.zip.not_zip": {
+        "en": "The {what} is not a ZIP file (or it is damaged).",
+        "ja": "{what}が ZIP ファイルではありません（または壊れています）。",
+    },
+    "scorer.zip.too_many": {
+        "en": "The {what} holds {count} members; at most {limit} are allowed.",
+        "ja": "{what}のメンバーは {count} 個です。上限は {limit} 個です。",
+    },
+    "scorer.zip.too_large": {
+        "en": "The {what} takes more than {limit} bytes once decompressed.",
+        "ja": "{what}は展開すると {limit} バイトを超えます。",
+    },
+    "scorer.zip.bad_member": {
+        "en": "The {what}'s member {name} is refused: {problem}.",
+        "ja": "{what}のメンバー {name} は受け付けられません: {problem}。",
+    },
+    "scorer.zip.unreadable": {
+        "en": "The {what}'s member {name} cannot be read: the ZIP is damaged or uses an "
+        "unknown compression.",
+        "ja": "{what}のメンバー {name} を読めません。ZIP が壊れているか、未知の圧縮方式です。",
+    },
+    "scorer.metadata.missing": {
+        "en": "The scoring program has no metadata file (metadata or metadata.yaml at its top "
+        "level).",
+        "ja": "採点プログラムに metadata ファイル（最上位の metadata または metadata.yaml）が"
+        "ありません。",
+    },
+    "scorer.metadata.invalid": {
+        "en": "The scoring program's metadata is not a YAML mapping of keys to values ({detail}).",
+        "ja": "採点プログラムの metadata がキーと値の YAML マッピングではありません（{detail}）。",
+    },
+    "scorer.metadata.key": {
+        "en": "The scoring program's metadata key {key} is invalid: {detail}.",
+        "ja": "採点プログラムの metadata のキー {key} が正しくありません: {detail}。",
+    },
+    "scorer.metadata.no_command": {
+        "en": "The scoring program's metadata names no command for the {kind} (key {key} or "
+        "command).",
+        "ja": "採点プログラムの metadata に {kind}用のコマンド（キー {key} または command）が"
+        "ありません。",
+    },
+    "scorer.requirements.line": {
+        "en": "Line {line} of the requirements file is not a pinned requirement "
+        "(name==version): {text}.",
+        "ja": "requirements ファイルの {line} 行目が固定バージョンの指定（name==version）では"
+        "ありません: {text}。",
+    },
+    "scorer.requirements.too_large": {
+        "en": "The requirements file is larger than {limit} bytes.",
+        "ja": "requirements ファイルが {limit} バイトを超えています。",
+    },
+    "scorer.build.failed": {
+        "en": "The scoring program's environment could not be built (pip exited with status "
+        "{status}); the end of the build's log:\n{tail}",
+        "ja": "採点プログラムの実行環境を構築できませんでした（pip の終了ステータス {status}）。"
+        "構築ログの末尾:\n{tail}",
+    },
+    "scorer.build.timeout": {
+        "en": "The scoring program's environment was not built within {seconds} s.",
+        "ja": "採点プログラムの実行環境の構築が {seconds} 秒以内に終わりませんでした。",
+    },
+    # -- a run: the program's verdict (refused) or its misbehaviour
+    "scorer.ok": {
+        "en": "The scoring program finished.",
+        "ja": "採点プログラムが終了しました。",
+    },
+    "scorer.exit": {
+        "en": "The scoring program refused the submission (exit status {status}). It printed "
+        "last:\n{tail}",
+        "ja": "採点プログラムが提出を受け付けませんでした（終了ステータス {status}）。"
+        "最後の出力:\n{tail}",
+    },
+    "scorer.signal": {
+        "en": "The scoring program was stopped by signal {signal}. It printed last:\n{tail}",
+        "ja": "採点プログラムがシグナル {signal} で停止しました。最後の出力:\n{tail}",
+    },
+    "scorer.memory": {
+        "en": "The scoring program ran out of memory (the limit is {limit_mb} MB). It printed "
+        "last:\n{tail}",
+        "ja": "採点プログラムがメモリの上限（{limit_mb} MB）を超えました。最後の出力:\n{tail}",
+    },
+    "scorer.timeout": {
+        "en": "The scoring program did not finish within {seconds} s and was stopped. It "
+        "printed last:\n{tail}",
+        "ja": "採点プログラムが {seconds} 秒以内に終わらなかったため停止しました。"
+        "最後の出力:\n{tail}",
+    },
+    "scorer.printed_too_much": {
+        "en": "The scoring program printed more than {limit} bytes and was stopped. It printed "
+        "last:\n{tail}",
+        "ja": "採点プログラムの出力が {limit} バイトを超えたため停止しました。最後の出力:\n{tail}",
+    },
+    "scorer.output_too_large": {
+        "en": "The scoring program's output folder grew beyond {limit} bytes or {files} files "
+        "and the program was stopped.",
+        "ja": "採点プログラムの出力フォルダーが {limit} バイトまたは {files} ファイルを超えたため"
+        "停止しました。",
+    },
+    "scorer.scores.missing": {
+        "en": "The scoring program finished without writing scores.json in its output folder.",
+        "ja": "採点プログラムは出力フォルダーに scores.json を書かずに終了しました。",
+    },
+    "scorer.scores.json": {
+        "en": "The scoring program's scores.json is not valid: {detail}",
+        "ja": "採点プログラムの scores.json が正しくありません: {detail}",
+    },
+    "scorer.scores.shape": {
+        "en": "The scoring program's scores.json must be an object of score names to numbers "
+        '(with an optional "targets" object); {detail}.',
+        "ja": "採点プログラムの scores.json はスコア名から数値へのオブジェクト（任意で "
+        '"targets" オブジェクト）でなければなりません。{detail}。',
+    },
+    "scorer.scores.primary": {
+        "en": "The scoring program's scores.json has no primary score {key}.",
+        "ja": "採点プログラムの scores.json に主スコア {key} がありません。",
+    },
+    "scorer.public.missing": {
+        "en": "The scoring program wrote no public/ folder and not the file {name} its metadata "
+        "names for attackers.",
+        "ja": "採点プログラムは public/ フォルダーも、metadata が攻撃者向けに指定するファイル "
+        "{name} も書きませんでした。",
+    },
+    "scorer.file_too_large": {
+        "en": "The scoring program's {name} is larger than {limit} bytes.",
+        "ja": "採点プログラムの {name} が {limit} バイトを超えています。",
+    },
+    "scorer.submission.unreadable": {
+        "en": "The submission could not be read: {detail}",
+        "ja": "提出ファイルを読めませんでした: {detail}",
+    },
+    # -- the platform's own failures (the team is not at fault)
+    "scorer.sandbox.failed": {
+        "en": "The scoring sandbox could not start (a fault of the platform, not of the "
+        "submission):\n{tail}",
+        "ja": "採点用サンドボックスを起動できませんでした（提出ではなくプラットフォームの"
+        "障害です）:\n{tail}",
+    },
+    "scorer.sandbox.unreachable": {
+        "en": "The sandbox's user cannot read {path}: every folder above it must be "
+        "searchable by others (a fault of the platform's setup).",
+        "ja": "サンドボックスのユーザーが {path} を読めません。上位のフォルダーすべてに"
+        "他ユーザーの検索権限が必要です（プラットフォーム設定の問題です）。",
+    },
+    "scorer.sandbox.missing": {
+        "en": "The scoring sandbox needs {tool}, which this host does not have (apt-get "
+        "install {package}).",
+        "ja": "採点用サンドボックスには {tool} が必要ですが、このホストにはありません"
+        "（apt-get install {package}）。",
+    },
+}
+
+# Descriptions passed as ``what``, and the reasons a ZIP member is refused (``problem``).
+SCORER_TERMS: dict[str, dict[str, str]] = {
+    "scoring program": {"ja": "採点プログラム"},
+    "submission ZIP": {"ja": "提出 ZIP"},
+    "an absolute path": {"ja": "絶対パスです"},
+    "a backslash in its name": {"ja": "名前にバックスラッシュがあります"},
+    "a parent folder (..) in its name": {"ja": "名前に親フォルダー (..) があります"},
+    "an empty part, a dot part or a control character in its name": {
+        "ja": "名前に空の部分、ドットだけの部分または制御文字があります"
+    },
+    "it is given twice": {"ja": "同じ名前が 2 回あります"},
+    "a symbolic link": {"ja": "シンボリックリンクです"},
+    "encrypted": {"ja": "暗号化されています"},
+}

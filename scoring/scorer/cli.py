@@ -1,0 +1,102 @@
+"""``python -m scoring scorer run …``: an organizer's scoring program, run as the worker runs it.
+
+scorer run --program PROG.zip|DIR --submission FILE|ZIP --reference DIR --output DIR
+        [--truth DIR] [--context JSON] [--kind score|release|attack|ranking]
+        [--primary-key KEY] [--timeout S] [--memory-mb MB] [--cache DIR]
+    Unpack the program, build (or reuse) its environment in ``--cache``, run it in the
+    sandbox and print the result as JSON (status, scores, targets, public files, message).
+    ``--output`` receives the program's output folder. Exit status 0 when the program
+    scored the submission, 1 when it refused it (the message on stderr), 2 when it could
+    not run (an invalid program, the sandbox missing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from scoring.messages import language
+from scoring.scorer.environment import environment_ensure
+from scoring.scorer.program import program_read, program_unpack
+from scoring.scorer.run import scorer_run
+from scoring.scorer.sandbox import SandboxLimits
+
+DEFAULT_CACHE = Path(tempfile.gettempdir()) / "pwscup-scorer-envs"
+
+
+def cmd_scorer_run(args) -> int:
+    work = Path(tempfile.mkdtemp(prefix="pwscup-scorer-"))
+    try:
+        os.chmod(work, 0o711)  # the sandbox's user reaches the folders inside
+        source = Path(args.program)
+        if source.is_dir():
+            program = program_read(source)
+        else:
+            program = program_unpack(source, work / "program")
+        environment = environment_ensure(program.requirements, cache=Path(args.cache))
+        context = json.loads(Path(args.context).read_text("utf-8")) if args.context else None
+        limits = SandboxLimits(
+            timeout_seconds=args.timeout, memory_bytes=args.memory_mb * 1024 * 1024
+        )
+        result = scorer_run(
+            program,
+            environment=environment,
+            work=work / "run",
+            kind=args.kind,
+            submission=Path(args.submission) if args.submission else None,
+            reference=Path(args.reference).resolve() if args.reference else None,
+            truth=Path(args.truth).resolve() if args.truth else None,
+            context=context,
+            limits=limits,
+            primary_key=args.primary_key,
+        )
+        if result.output.is_dir():
+            shutil.copytree(result.output, args.output, symlinks=True, dirs_exist_ok=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    message = result.render(args.lang or _environment_language())
+    summary = {
+        "status": result.status,
+        "scores": result.scores,
+        "targets": result.targets,
+        "public": list(result.public),
+        "message": message,
+        "program_seconds": round(result.program_seconds, 3),
+        "platform_seconds": round(result.platform_seconds, 3),
+    }
+    print(json.dumps(summary, indent=2, ensure_ascii=False))
+    if result.status != "ok":
+        print(f"error: {message}", file=sys.stderr)
+    return {"ok": 0, "refused": 1}.get(result.status, 2)
+
+
+def _environment_language() -> str:
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(variable):
+            return language(os.environ[variable])
+    return "en"
+
+
+def add_scorer_commands(commands) -> None:
+    """Add ``scorer run`` to the subcommands of ``python -m scoring``."""
+    scorer = commands.add_parser("scorer", help="an organizer's Codabench-style scoring program")
+    sub = scorer.add_subparsers(dest="scorer_command", required=True)
+    run = sub.add_parser("run", help="run a scoring program on a submission in the sandbox")
+    run.add_argument("--program", required=True, help="the program's ZIP (or its folder)")
+    run.add_argument("--submission", default=None, help="the submission (a ZIP is unzipped)")
+    run.add_argument("--reference", default=None, help="the reference data folder (ref/)")
+    run.add_argument("--truth", default=None, help="the hidden truth folder")
+    run.add_argument("--context", default=None, help="a JSON file given as input/context.json")
+    run.add_argument("--output", required=True, help="the folder that receives the output")
+    run.add_argument("--kind", choices=("score", "release", "attack", "ranking"), default="score")
+    run.add_argument("--primary-key", default=None, help="the score scores.json must hold")
+    run.add_argument("--timeout", type=float, default=300.0, help="seconds (default 300)")
+    run.add_argument("--memory-mb", type=int, default=2048, help="MB (default 2048)")
+    run.add_argument(
+        "--cache", default=str(DEFAULT_CACHE), help=f"environments' cache (default {DEFAULT_CACHE})"
+    )
+    run.set_defaults(handler=cmd_scorer_run)

@@ -1,0 +1,248 @@
+"""One run of an organizer's scoring program on one submission: stage, sandbox, read.
+
+:func:`scorer_run` lays out the Codabench folders in ``work`` (``input/res`` the submission,
+unzipped when it is a ZIP; ``input/ref`` the round's reference data; ``input/context.json``
+our optional context; ``output``), runs the program's command in the sandbox
+(:mod:`scoring.scorer.sandbox`) with the environment's interpreter first on ``PATH``, and
+returns a :class:`ScorerResult`: whatever the program did, the run ends as a result with a
+message code, never as an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from scoring.messages import render
+from scoring.scorer.environment import ScorerEnvironment
+from scoring.scorer.errors import ScorerError
+from scoring.scorer.output import ScorerOutput, output_read
+from scoring.scorer.program import ScorerProgram
+from scoring.scorer.sandbox import NOBODY, Mount, SandboxLimits, SandboxOutcome, sandbox_run
+from scoring.scorer.unzip import UnzipLimits, looks_like_zip, unzip
+
+# Codabench's folders inside the sandbox.
+PROGRAM, INPUT, OUTPUT, SHARED = "/app/program", "/app/input", "/app/output", "/app/shared"
+SUBSTITUTIONS = {"program": PROGRAM, "input": INPUT, "output": OUTPUT, "shared": SHARED}
+PLACEHOLDER = re.compile(r"\$(?:\{(program|input|output|shared)\}|(program|input|output|shared)\b)")
+MAX_TAIL_CHARS = 2_000
+OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
+STATUSES = ("ok", "refused", "failed")  # failed: the platform's fault, not the submission's
+
+
+@dataclass(frozen=True)
+class ScorerResult:
+    """The end of one run.
+
+    ``status`` is ``ok``, ``refused`` (the program's verdict or its misbehaviour) or
+    ``failed`` (the platform could not run it). ``code`` and ``params`` make the message
+    in the reader's language (:meth:`render`); ``tail`` is the last lines the program
+    printed. ``program_seconds`` is the sandbox's run, ``platform_seconds`` the rest.
+    """
+
+    status: str
+    code: str
+    params: dict[str, Any]
+    output: Path
+    scores: dict[str, int | float] = field(default_factory=dict)
+    targets: dict[str, dict[str, int | float]] = field(default_factory=dict)
+    detailed_html: bytes | None = None
+    public: tuple[str, ...] = ()
+    tail: str = ""
+    program_seconds: float = 0.0
+    platform_seconds: float = 0.0
+
+    def render(self, lang: str | None = "en") -> str:
+        """The message in ``lang`` (``"en"`` or ``"ja"``)."""
+        return render(self.code, self.params, lang)
+
+
+def substitute(command: str) -> str:
+    """The command with Codabench's ``$program``, ``$input``, ``$output``, ``$shared`` replaced.
+
+    Examples
+    --------
+    >>> substitute("python3 $program/score.py $input ${output}")
+    'python3 /app/program/score.py /app/input /app/output'
+    """
+    return PLACEHOLDER.sub(lambda m: SUBSTITUTIONS[m.group(1) or m.group(2)], command)
+
+
+def scorer_run(
+    program: ScorerProgram,
+    *,
+    environment: ScorerEnvironment,
+    work: Path,
+    kind: str = "score",
+    submission: Path | None = None,
+    reference: Path | None = None,
+    truth: Path | None = None,
+    context: Mapping[str, Any] | None = None,
+    limits: SandboxLimits | None = None,
+    primary_key: str | None = None,
+    submission_limits: UnzipLimits | None = None,
+    run_as: tuple[int, int] = NOBODY,
+) -> ScorerResult:
+    """Run ``program``'s command of ``kind`` on ``submission`` in the sandbox.
+
+    ``work`` is an empty folder of the caller's (the output stays in ``work/output``);
+    ``reference`` and ``truth`` are folders bound read-only. ``primary_key`` (else the
+    metadata's) must be among the scores.
+    """
+    started = time.monotonic()
+    limits = limits or SandboxLimits()
+    output = work / "output"
+    try:
+        command = substitute(program.command(kind))
+        mounts = _stage(
+            program, work, submission, reference, truth, context, submission_limits, run_as
+        )
+        outcome = sandbox_run(
+            ["/bin/sh", "-c", command],
+            mounts=mounts,
+            environment=_variables(program, environment),
+            limits=limits,
+            chdir=PROGRAM,
+            watched=output,
+            extra_readonly=_interpreter_folders(environment),
+            run_as=run_as,
+        )
+    except ScorerError as error:
+        status = "failed" if error.code.startswith("scorer.sandbox.") else "refused"
+        return _result(status, error.code, error.params, output, started)
+    status, code, params, read = _judge(
+        program, outcome, output, primary_key or program.primary_key, limits
+    )
+    return _result(status, code, params, output, started, read, outcome=outcome)
+
+
+def _stage(program, work, submission, reference, truth, context, submission_limits, run_as):
+    """Make ``work``'s folders and return the sandbox's mounts."""
+    work.mkdir(parents=True, exist_ok=True)
+    os.chmod(work, 0o711)
+    inputs, output = work / "input", work / "output"
+    res = inputs / "res"
+    res.mkdir(parents=True, mode=0o755)
+    output.mkdir(mode=0o755)
+    if os.geteuid() == 0:
+        os.chown(output, *run_as)
+    if submission is not None:
+        if submission.is_file() and looks_like_zip(submission):
+            unzip(submission, res, what="submission ZIP", limits=submission_limits or UnzipLimits())
+        else:
+            _copy_submission(submission, res)
+    if context is not None:
+        text = json.dumps(context, allow_nan=False, ensure_ascii=False, indent=1)
+        (inputs / "context.json").write_text(text, encoding="utf-8")
+    mounts = [Mount(program.root, PROGRAM), Mount(inputs, INPUT), Mount(output, OUTPUT, True)]
+    if reference is not None:
+        (inputs / "ref").mkdir(mode=0o755)
+        mounts.append(Mount(reference, f"{INPUT}/ref"))
+    if truth is not None:
+        inside = PurePosixPath(program.truth_mount)
+        if inside.is_relative_to(INPUT):
+            inputs.joinpath(*inside.relative_to(INPUT).parts).mkdir(parents=True, mode=0o755)
+        mounts.append(Mount(truth, str(inside)))
+    for folder in (inputs, *(p for p in inputs.rglob("*") if p.is_dir())):
+        os.chmod(folder, 0o755)
+    return mounts
+
+
+def _copy_submission(submission: Path, res: Path) -> None:
+    try:
+        shutil.copyfile(submission, res / submission.name)
+    except OSError as error:
+        raise ScorerError(
+            "scorer.submission.unreadable", detail=error.strerror or str(error)
+        ) from None
+    os.chmod(res / submission.name, 0o644)
+
+
+def _variables(program: ScorerProgram, environment: ScorerEnvironment) -> dict[str, str]:
+    return {
+        **program.environment,
+        "PATH": f"{environment.bin}:/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONNOUSERSITE": "1",
+    }
+
+
+def _interpreter_folders(environment: ScorerEnvironment) -> list[Path]:
+    """The environment, and its interpreter's installation when it is outside ``/usr``."""
+    folders = [environment.path]
+    real = Path(os.path.realpath(environment.python))
+    if not real.is_relative_to("/usr"):
+        folders.append(real.parents[1])
+    return folders
+
+
+def _judge(program, outcome: SandboxOutcome, output: Path, primary_key, limits: SandboxLimits):
+    """-> (status, code, params, ScorerOutput or None)."""
+    tail = outcome.tail[-MAX_TAIL_CHARS:]
+    if not outcome.started and not outcome.stopped:
+        return "failed", "scorer.sandbox.failed", {"tail": tail}, None
+    if outcome.stopped == "timeout":
+        return (
+            "refused",
+            "scorer.timeout",
+            {"seconds": f"{limits.timeout_seconds:g}", "tail": tail},
+            None,
+        )
+    if outcome.stopped == "printed":
+        return (
+            "refused",
+            "scorer.printed_too_much",
+            {"limit": f"{limits.printed_bytes:,}", "tail": tail},
+            None,
+        )
+    if outcome.stopped == "output":
+        params = {"limit": f"{limits.output_bytes:,}", "files": f"{limits.output_files:,}"}
+        return "refused", "scorer.output_too_large", params, None
+    if outcome.exit_code != 0 and any(marker in tail for marker in OUT_OF_MEMORY):
+        return (
+            "refused",
+            "scorer.memory",
+            {"limit_mb": limits.memory_bytes // 2**20, "tail": tail},
+            None,
+        )
+    if outcome.signal is not None:
+        return "refused", "scorer.signal", {"signal": outcome.signal, "tail": tail}, None
+    if outcome.exit_code != 0:
+        return "refused", "scorer.exit", {"status": outcome.exit_code, "tail": tail}, None
+    try:
+        read = output_read(output, primary_key=primary_key, public_names=program.public)
+    except ScorerError as error:
+        return "refused", error.code, error.params, None
+    return "ok", "scorer.ok", {}, read
+
+
+def _result(
+    status, code, params, output, started, read: ScorerOutput | None = None, *, outcome=None
+):
+    total = time.monotonic() - started
+    program_seconds = outcome.seconds if outcome is not None else 0.0
+    read = read or ScorerOutput(scores={})
+    return ScorerResult(
+        status=status,
+        code=code,
+        params=params,
+        output=output,
+        scores=read.scores,
+        targets=read.targets,
+        detailed_html=read.detailed_html,
+        public=read.public,
+        tail=outcome.tail if outcome is not None else "",
+        program_seconds=program_seconds,
+        platform_seconds=max(0.0, total - program_seconds),
+    )

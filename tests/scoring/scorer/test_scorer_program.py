@@ -1,0 +1,113 @@
+"""The program's ZIP and metadata, checked when the organizer uploads it."""
+
+import stat
+import zipfile
+
+import pytest
+
+from scoring.scorer import ScorerError, UnzipLimits, program_read, program_unpack
+from scoring.scorer.program import requirements_check
+
+
+def _zip(path, members, *, links=()):
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+        for name in links:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, "/etc/passwd")
+    return path
+
+
+METADATA = "command: python3 $program/score.py $input $output\n"
+
+
+@pytest.mark.parametrize(
+    ("members", "links", "code"),
+    [
+        ({"metadata": METADATA, "../evil.py": "x"}, (), "scorer.zip.bad_member"),
+        ({"metadata": METADATA, "/abs.py": "x"}, (), "scorer.zip.bad_member"),
+        ({"metadata": METADATA, "a\\b.py": "x"}, (), "scorer.zip.bad_member"),
+        ({"metadata": METADATA}, ("link",), "scorer.zip.bad_member"),
+        ({"metadata": METADATA, "bomb.bin": b"\0" * 3_000_000}, (), "scorer.zip.too_large"),
+        ({f"f{n}": "x" for n in range(30)}, (), "scorer.zip.too_many"),
+        ({"score.py": "x"}, (), "scorer.metadata.missing"),
+        ({"metadata": "- a list\n"}, (), "scorer.metadata.invalid"),
+        ({"metadata": "command: [1\n"}, (), "scorer.metadata.invalid"),
+        ({"metadata": "description: no command\n"}, (), "scorer.metadata.no_command"),
+        ({"metadata": METADATA + "truth_mount: /app/output/t\n"}, (), "scorer.metadata.key"),
+        ({"metadata": METADATA + "environment: {LD_PRELOAD: x}\n"}, (), "scorer.metadata.key"),
+        ({"metadata": METADATA + "environment: {PATH: /x}\n"}, (), "scorer.metadata.key"),
+        ({"metadata": METADATA, "requirements.txt": "numpy\n"}, (), "scorer.requirements.line"),
+    ],
+    ids=[
+        "zip-slip",
+        "absolute",
+        "backslash",
+        "symlink",
+        "bomb",
+        "too-many",
+        "no-metadata",
+        "not-mapping",
+        "not-yaml",
+        "no-command",
+        "truth-in-output",
+        "ld-preload",
+        "path",
+        "unpinned",
+    ],
+)
+def test_a_bad_program_is_refused_with_its_reason(tmp_path, members, links, code):
+    archive = _zip(tmp_path / "program.zip", members, links=links)
+    limits = UnzipLimits(members=20, total_bytes=1_000_000)
+    with pytest.raises(ScorerError) as caught:
+        program_unpack(archive, tmp_path / "out", limits=limits)
+    assert caught.value.code == code
+    assert caught.value.render("ja") != str(caught.value)
+    assert not (tmp_path / "evil.py").exists()
+
+
+def test_a_zip_of_one_folder_is_read_inside_it_and_keys_are_parsed(tmp_path):
+    metadata = (
+        METADATA + "attack_command: python3 $program/attack.py\nrequirements: deps.txt\n"
+        "primary_key: utility\npublic: release.csv\ndescription: ignored\n"
+    )
+    members = {"scorer/metadata": metadata, "scorer/deps.txt": "# pinned\nnumpy==2.4.6\n"}
+    program = program_unpack(_zip(tmp_path / "p.zip", members), tmp_path / "out")
+    assert program.root == tmp_path / "out" / "scorer"
+    assert program.command("attack") == "python3 $program/attack.py"
+    assert program.requirements == "numpy==2.4.6"
+    assert (program.primary_key, program.public, program.truth_mount) == (
+        "utility",
+        ("release.csv",),
+        "/app/truth",
+    )
+
+
+def test_metadata_yaml_is_read_too(tmp_path):
+    (tmp_path / "metadata.yaml").write_text(METADATA)
+    assert program_read(tmp_path).command("score").startswith("python3")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "numpy",
+        "numpy>=2",
+        "-e .",
+        "-r other.txt",
+        "--index-url https://evil.example/simple",
+        "pkg @ https://evil.example/pkg.whl",
+        "./local.whl",
+    ],
+)
+def test_only_pinned_requirements_are_accepted(line):
+    with pytest.raises(ScorerError) as caught:
+        requirements_check(f"pandas==3.1.1\n{line}\n")
+    assert caught.value.code == "scorer.requirements.line" and caught.value.params["line"] == 2
+
+
+def test_pinned_requirements_with_extras_markers_and_hashes_pass():
+    text = "requests[socks]==2.34.2 ; python_version >= '3.9'\nsix==1.17.0 --hash=sha256:ab12\n"
+    assert requirements_check(text).count("\n") == 1
