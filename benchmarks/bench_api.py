@@ -2,7 +2,7 @@
 SQL queries of one request, for the endpoints a team's script calls in its loop, with a
 personal token and with the browser session (the token's extra cost: its lookup and, at most
 once a minute, its last-used write). The addresses are the command-line client's: the paths it
-builds (``pwscup.client.cli``), and the upload list's and an upload's as the round's
+builds (``pwscup.client.session``), and the upload list's and an upload's as the round's
 ``status/`` gives them, so a moved endpoint breaks the smoke run of the test suite
 (``tests/pwscup/test_bench_smoke_api.py``) as it would break the client.
 
@@ -119,8 +119,8 @@ def run(args) -> None:
 
 def addresses(client, round_ref: tuple[str, str], submission_pk: int) -> dict[str, str]:
     """The endpoints' addresses as the command-line client finds them: the paths it builds
-    (``pwscup.client.cli``), the upload list's and an upload's from the round's status."""
-    from pwscup.client.cli import round_path
+    (``pwscup.client.session``), the upload list's and an upload's from the round's status."""
+    from pwscup.client.session import round_path
 
     status = client.get("/" + round_path(round_ref, "status/"))
     assert status.status_code == 200, status.status_code

@@ -152,8 +152,9 @@ def upload_bodies(count: int) -> list[bytes]:
 
 def upload_address(base: str, token: str, round_ref: tuple[str, str]) -> str:
     """Where the command-line client sends a file: the round's status lists its types."""
-    from pwscup.client.cli import choose_type, round_path
+    from pwscup.client.session import round_path
     from pwscup.client.transport import Api
+    from pwscup.client.uploads import choose_type
 
     status = Api(base, token).get(round_path(round_ref, "status/"))
     return Api(base, token).url(choose_type(status, None)["url"])

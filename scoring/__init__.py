@@ -1,7 +1,8 @@
 """Pure scoring engine of PWSCup-style anonymize-and-attack competitions.
 
 Implements ``spec/metrics.md``: utility U1–U6, k-anonymity S1–S2, the re-identification
-attacks E1–E4, EUC1, EUC2, submission validation, publication of attack targets and
+attacks E1–E4, EUC1, EUC2 (and, beside them, the reference linkage attack of
+:mod:`scoring.linkage`), submission validation, publication of attack targets and
 the scoring of correspondence tables. No Django, no Celery: DataFrames in, numbers out.
 The command line (``python -m scoring``) runs the same code as the server.
 """
@@ -11,6 +12,7 @@ from scoring.columns import Table
 from scoring.correspondence import AttackScore, read_correspondence, score_correspondence
 from scoring.errors import ConfigError, ScoringError, ValidationError
 from scoring.evaluate import METRIC_FUNCTIONS, PreparedOriginal, evaluate, prepare_original
+from scoring.linkage import REFERENCE_ATTACK, reference_attack_rate
 from scoring.metrics_info import (
     ALL_METRICS,
     ATTACK_METRICS,
@@ -46,6 +48,7 @@ __all__ = [
     "METRIC_NAMES",
     "PreparedOriginal",
     "PublishedTarget",
+    "REFERENCE_ATTACK",
     "RoundConfig",
     "SAFETY_METRICS",
     "SCORER_VERSION",
@@ -64,6 +67,7 @@ __all__ = [
     "publish_target",
     "read_correspondence",
     "read_table",
+    "reference_attack_rate",
     "score_correspondence",
     "validate_original",
     "validate_submission",

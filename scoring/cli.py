@@ -35,11 +35,12 @@ import pandas as pd
 
 from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
-from scoring.display import format_metric, legend
+from scoring.display import format_metric, format_number, legend
 from scoring.dp.cli import add_dp_commands
 from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate, indicator_classes
 from scoring.kit.cli import add_kit_commands
+from scoring.linkage import REFERENCE_ATTACK
 from scoring.messages import language
 from scoring.metrics_info import ALL_METRICS, METRIC_NAMES
 from scoring.prepare import is_integral_column, numeric_values
@@ -73,6 +74,11 @@ def cmd_evaluate(args) -> int:
     for metric in shown:
         print(
             f"{metric:<7} {METRIC_NAMES[metric]:<{width}} {format_metric(metric, results[metric])}"
+        )
+    if REFERENCE_ATTACK in results:
+        print(
+            f"{REFERENCE_ATTACK:<7} {'reference attack':<{width}} "
+            f"{format_number(results[REFERENCE_ATTACK])}"
         )
     for note in legend(shown, results, args.lang or environment_language()):
         print(note)

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
-from scoring import attacks, indicators, safety, utility
+from scoring import attacks, indicators, linkage, safety, utility
 from scoring.columns import Table
 from scoring.metrics_info import ATTACK_METRICS, METRICS
 from scoring.prepare import ScoringData, TableCache, sa_matrix
@@ -123,7 +123,9 @@ def evaluate(
     -------
     dict
         ``U1`` .. ``EUC2`` (plain float/int; ``U2`` may be ``None``) plus ``rows``,
-        ``kept_rows``, and ``classes`` (equivalence classes of A+); with an
+        ``kept_rows``, ``classes`` (equivalence classes of A+) and ``REF``, the rate of
+        the reference linkage attack (:mod:`scoring.linkage`: shown beside the 2015
+        metrics, not one of them); with an
         ``indicators`` block in ``config`` also ``L1``, ``L2``, ``L3`` (``None`` when
         some class has fewer than ``l`` labels) and ``T``.
 
@@ -171,7 +173,17 @@ def evaluate(
                 value = METRIC_FUNCTIONS[metric](data)
             record[metric] = time.perf_counter() - clock
             results[metric] = _plain(value)
-    if config.indicators is not None:
+    results.update(_beside_the_metrics(prepared, data, record))
+    return results
+
+
+def _beside_the_metrics(prepared: PreparedOriginal, data: ScoringData, record: dict) -> dict:
+    """What ``evaluate`` returns besides the 14 metrics: the reference attack, the indicators
+    (when configured) and the row and class counts; their seconds go into ``record``."""
+    clock = time.perf_counter()
+    results = {linkage.REFERENCE_ATTACK: reference_attack_score(prepared, data)}
+    record[linkage.REFERENCE_ATTACK] = time.perf_counter() - clock
+    if data.config.indicators is not None:
         clock = time.perf_counter()
         results.update(indicator_scores(prepared, data))
         record["indicators"] = time.perf_counter() - clock
@@ -179,6 +191,16 @@ def evaluate(
     results["kept_rows"] = int(data.kept.size)
     results["classes"] = int(data.qi_ids.max(initial=-1) + 1)
     return results
+
+
+def reference_attack_score(prepared: PreparedOriginal, data: ScoringData) -> float:
+    """The reference linkage attack on the kept rows of A, each row's truth its own row of X
+    (the attack the platform runs on the published target gives the same rate: it does not
+    depend on the order of the rows)."""
+    inputs = linkage.linkage_inputs(
+        prepared.cache, data.a_cache, data.kept, data.config, released_rows=data.kept
+    )
+    return linkage.reference_attack(inputs)
 
 
 def indicator_scores(prepared: PreparedOriginal, data: ScoringData) -> dict:

@@ -10,14 +10,13 @@ import csv
 import io
 import os
 import re
-import sys
-import time
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from scoring.columns import ArrowColumn, Table
+from scoring.arrow_columns import ArrowColumn
+from scoring.columns import Table
 from scoring.encodings import (
     encoding_refusal,
     guess_encoding,
@@ -358,10 +357,6 @@ def load_table(source: Any, *, name: str = "file") -> Table:
     return Table.from_frame(_read_checked(data, encoding, name=name))
 
 
-# How long a read waits for Arrow's threads to release its input (milliseconds in practice;
-# a bound only, so that a read never hangs), and how many times it first just yields.
-_ARROW_RELEASE_SECONDS = 30.0
-_RELEASE_SPINS = 100
 _MAX_BLOCK = 1 << 22
 _MIN_BLOCK = 1 << 16
 
@@ -393,18 +388,18 @@ def _read_plain(data: bytes, *, name: str) -> Table | None:
         return None
 
     names = [str(k) for k in range(width)]
-    # Arrow's reader threads may drop the last reference to the input after read_csv has
-    # returned. Releasing a buffer that wraps Python bytes takes the GIL, and a thread that
-    # asks for it while the interpreter exits is ended mid-destructor: the process aborts
-    # ("terminate called without an active exception", the CLI's exit status -6 after its
-    # message). So the read returns only once Arrow has let go of the bytes: their
-    # reference count is back to what it was, which the releasing thread changes while
-    # it holds the GIL and so has given the GIL back by the time it is seen here (no
-    # Python code runs on that thread: the bytes outlive it).
-    unheld = sys.getrefcount(data)
+    # Arrow reads a copy in its own pool, not a view of the bytes. Its reader threads may drop
+    # their last reference to the input after read_csv has returned; a buffer wrapping Python
+    # bytes takes the GIL to be released, and a thread that asks for it while the interpreter
+    # exits is ended mid-destructor: the process aborts ("terminate called without an active
+    # exception"; the CLI once exited -6 after its message). Arrow's own memory is freed
+    # without Python, whenever that thread lets go. The copy costs about 1 % of the read
+    # (benchmarks/README.md, "Measurements behind design choices").
+    body = pa.allocate_buffer(len(data) - header_end - 1)
+    pa.FixedSizeBufferWriter(body).write(memoryview(data)[header_end + 1 :])
     try:
         parsed = pacsv.read_csv(
-            pa.BufferReader(pa.py_buffer(data)[header_end + 1 :]),
+            pa.BufferReader(body),
             read_options=pacsv.ReadOptions(column_names=names, block_size=_block_size(len(data))),
             parse_options=pacsv.ParseOptions(
                 delimiter=",", quote_char=False, newlines_in_values=False, ignore_empty_lines=False
@@ -418,12 +413,6 @@ def _read_plain(data: bytes, *, name: str) -> Table | None:
         )
     except pa.ArrowException:
         parsed = None  # a ragged line, a blank line: the checking reader says what it is
-    deadline = time.monotonic() + _ARROW_RELEASE_SECONDS
-    spins = 0
-    while sys.getrefcount(data) > unheld and time.monotonic() < deadline:
-        # Usually a matter of microseconds: yield the GIL first, then sleep.
-        time.sleep(0 if spins < _RELEASE_SPINS else 0.001)
-        spins += 1
     if parsed is None:
         return None
     return Table(header, [ArrowColumn(parsed.column(k)) for k in range(width)], parsed.num_rows)

@@ -82,10 +82,10 @@ class S3Server:
         }
 
     def storage(self, bucket: str, **options) -> dict:
-        """The STORAGES["default"] entry those variables give (``pwscup.settings.base``);
+        """The STORAGES["default"] entry those variables give (``pwscup.settings.files``);
         ``options``: ``s3_storage``'s others (its timeouts, its retries)."""
         # Imported here: importing the settings module reads the environment as it is now.
-        from pwscup.settings.base import s3_storage
+        from pwscup.settings.files import s3_storage
 
         return s3_storage(
             bucket=bucket,

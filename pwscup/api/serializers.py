@@ -118,6 +118,14 @@ class RoundStatusSerializer(serializers.Serializer):
     team = TeamRefSerializer(allow_null=True)
     is_organizer = serializers.BooleanField()
     schedule = ScheduleLineSerializer(many=True)
+    timezone = serializers.CharField(help_text="The round's time zone (an IANA name).")
+    quota_reset_time = serializers.CharField(
+        help_text="When every daily limit of the round resets, local time of its time zone "
+        "(HH:MM, e.g. 09:00)."
+    )
+    quota_resets_at = serializers.DateTimeField(
+        help_text="The next reset of the round's daily limits (the end of today's quota day)."
+    )
     submission_types = SubmissionTypeSerializer(many=True)
     downloads = DownloadSerializer(many=True)
     uploads = RoundUploadSerializer(many=True)

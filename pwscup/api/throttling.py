@@ -1,7 +1,7 @@
 """Request rates: per token, per user (session or tokens together) and per anonymous address.
 
 The rates are read from ``settings.PWSCUP_API_THROTTLE_RATES`` on each request (set from the
-environment in pwscup/settings/base.py), so a deployment or a test changes them without a
+environment in pwscup/settings/rest_api.py), so a deployment or a test changes them without a
 restart of the import machinery; counts live in the default cache. Uploads are further
 bounded by the phase quotas (services), whatever the rate.
 """

@@ -123,6 +123,7 @@ def _round_entry(round_: Round, exported: RoundBundle) -> dict:
         "slug": round_.slug,
         "order": round_.order,
         "timezone": round_.timezone,
+        "quota_reset_hour": round_.quota_reset_hour,
         "settings": exported.settings,
         "files": files,
     }

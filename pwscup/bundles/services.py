@@ -22,7 +22,12 @@ from pwscup.bundles.zipped import ZipLimits, zip_read
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.selectors import may_create_competitions
-from pwscup.competitions.services import audit_record, competition_create, slug_check
+from pwscup.competitions.services import (
+    audit_record,
+    competition_create,
+    quota_reset_hour_check,
+    slug_check,
+)
 from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds import get_kind
 from pwscup.kinds.bundles import RoundEntry, at_offset
@@ -31,7 +36,9 @@ from pwscup.presentations.services import presentation_window_create
 Action = AuditEntry.Action
 NAME_MAX_LENGTH = Competition._meta.get_field("name").max_length
 # A round's own fields in the manifest (any other key of a kind's error is a settings key).
-ROUND_FIELDS = ("kind", "name", "slug", "order", "timezone", "files")
+ROUND_FIELDS = ("kind", "name", "slug", "order", "timezone", "quota_reset_hour", "files")
+# A bundle of before the reset hour: its rounds' daily limits reset at midnight.
+DEFAULT_QUOTA_RESET_HOUR = Round._meta.get_field("quota_reset_hour").default
 # A presentation window's settings besides its round, title and times, as the console sets them.
 WINDOW_LIMITS = ("time_zone", "max_bytes", "daily_limit", "total_limit")
 
@@ -239,6 +246,11 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
             time_zone_check(entry["timezone"])
         except ValidationError as error:
             errors.update(error.message_dict)
+        reset_hour = entry.get("quota_reset_hour", DEFAULT_QUOTA_RESET_HOUR)
+        try:
+            quota_reset_hour_check(reset_hour)
+        except ValidationError as error:
+            errors.update(error.message_dict)
         if errors:
             raise ValidationError(errors)
         try:
@@ -256,9 +268,13 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
         raise ValidationError(
             _located(error, where=where, slug=entry["slug"], roles=files)
         ) from None
-    if round_.order != entry["order"]:
-        Round.objects.filter(pk=round_.pk).update(order=entry["order"])
-        round_.order = entry["order"]
+    # The core's own fields no kind's import sets, on the new round's row.
+    core = {"order": entry["order"], "quota_reset_hour": reset_hour}
+    changed = {field: value for field, value in core.items() if getattr(round_, field) != value}
+    if changed:
+        Round.objects.filter(pk=round_.pk).update(**changed)
+        for field, value in changed.items():
+            setattr(round_, field, value)
     return round_
 
 

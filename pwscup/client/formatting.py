@@ -5,6 +5,8 @@ Metric values are printed as the server wrote them (``scores_text``: the display
 ``scoring.display``, which the client cannot import without pandas), never re-formatted
 here: ``20`` for a count, ``0.000044`` for a small rate, ``∞`` for an infinite L3."""
 
+REFERENCE = "REF"  # the reference attack's key (scoring.REFERENCE_ATTACK; no pandas here)
+
 
 def upload_label(upload: dict) -> str:
     """An upload as every page names it: the team's own number in the phase ("#3"), from
@@ -27,6 +29,8 @@ def score_table(
     width = max(22, *(len(names.get(m, m)) + 1 for m in shown)) if shown else 22
     lines = [f"{'metric':<7} {'name':<{width}} value"]
     lines += [f"{m:<7} {names.get(m, m):<{width}} {texts[m]}" for m in shown]
+    if REFERENCE in texts:  # beside the scores, not one of them (scoring/linkage.py)
+        lines.append(f"{REFERENCE:<7} {'reference attack':<{width}} {texts[REFERENCE]}")
     lines += [f"{m} {notes[m]}" for m in shown if scores.get(m) is None and m in notes]
     if {"kept_rows", "rows", "classes"} <= scores.keys():
         lines.append(

@@ -125,14 +125,17 @@ class RoundCoreForm(forms.ModelForm):
 
     class Meta:
         model = Round
-        fields = ("name", "slug", "order", "timezone")
+        fields = ("name", "slug", "order", "timezone", "quota_reset_hour")
 
     def clean(self):
         cleaned = super().clean()
         if "slug" in cleaned and "timezone" in cleaned:
             try:
                 round_core_check(
-                    round=self.instance, slug=cleaned["slug"], timezone=cleaned["timezone"]
+                    round=self.instance,
+                    slug=cleaned["slug"],
+                    timezone=cleaned["timezone"],
+                    quota_reset_hour=cleaned.get("quota_reset_hour"),
                 )
             except ValidationError as error:
                 self.add_error(None, error)
@@ -162,7 +165,20 @@ class RoundAdmin(RoundPageAdmin):
         "console_link",
     )
     fieldsets = (
-        (None, {"fields": ("competition", "kind_label", "name", "slug", "order", "timezone")}),
+        (
+            None,
+            {
+                "fields": (
+                    "competition",
+                    "kind_label",
+                    "name",
+                    "slug",
+                    "order",
+                    "timezone",
+                    "quota_reset_hour",
+                )
+            },
+        ),
         (_("Data"), {"fields": ("original", "original_rows", "original_sha256")}),
         (_("The kind's settings"), {"fields": ("settings", "console_link")}),
     )

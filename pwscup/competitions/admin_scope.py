@@ -51,7 +51,12 @@ class CompetitionScopedAdmin:
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         # The choices of a foreign key are what the related model's admin shows this user.
-        related_admin = self.admin_site._registry.get(db_field.related_model)
+        related = db_field.related_model
+        related_admin = (
+            self.admin_site.get_model_admin(related)
+            if self.admin_site.is_registered(related)
+            else None
+        )
         if isinstance(related_admin, CompetitionScopedAdmin) and "queryset" not in kwargs:
             kwargs["queryset"] = related_admin.get_queryset(request)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)

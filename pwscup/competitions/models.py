@@ -1,9 +1,10 @@
 """Competitions, rounds and their phases."""
 
+import datetime as dt
 import secrets
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -102,6 +103,17 @@ class Round(models.Model):
     # The dates of the round are typed and shown in it; a new round starts from the site's
     # default (read when the row is made, so that no migration freezes a zone).
     timezone = models.CharField(_("time zone"), max_length=64, default=default_time_zone)
+    # The local hour the round's daily limits start a new day at (PWSCup 2024 and 2025: 9,
+    # Japan time): one rule for every kind, ``pwscup.submissions.selectors.QuotaDay``.
+    quota_reset_hour = models.PositiveSmallIntegerField(
+        _("daily limits reset at"),
+        default=0,
+        validators=[MaxValueValidator(23)],
+        help_text=_(
+            "The hour (0–23, in the round's time zone) at which every daily upload count of "
+            "the round starts again; 0: midnight."
+        ),
+    )
 
     class Meta:
         ordering = ["competition", "order", "id"]
@@ -111,6 +123,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition.name} / {self.name}"
+
+    @property
+    def quota_reset_time(self) -> dt.time:
+        """When the round's daily limits reset, as a local time of its time zone (pages
+        print it ``H:i``)."""
+        return dt.time(self.quota_reset_hour)
 
     @property
     def original_encoding_label(self) -> str:

@@ -191,16 +191,20 @@ def round_of_kind_create(
     )
 
 
-def round_core_check(*, round: Round, slug, timezone) -> None:
+def round_core_check(*, round: Round, slug, timezone, quota_reset_hour=None) -> None:
     """What every round's own fields must be on an edit, whatever its kind: the address
-    (``slug_check``, the round's own one not taken) and the time zone. Raises
+    (``slug_check``, the round's own one not taken), the time zone and the hour its daily
+    limits reset at (``quota_reset_hour_check``; ``None``: not edited). Raises
     ``ValidationError`` keyed by field. The kind's settings are not looked at: they are the
     kind's (its console checks them)."""
     errors = {}
-    for field, check in (
+    checks = [
         ("slug", lambda: slug_check(slug=slug, competition=round.competition, current=round)),
         ("timezone", lambda: time_zone_check(timezone)),
-    ):
+    ]
+    if quota_reset_hour is not None:
+        checks.append(("quota_reset_hour", lambda: quota_reset_hour_check(quota_reset_hour)))
+    for field, check in checks:
         try:
             check()
         except ValidationError as error:
@@ -209,16 +213,43 @@ def round_core_check(*, round: Round, slug, timezone) -> None:
         raise ValidationError(errors)
 
 
+def quota_reset_hour_check(hour) -> int:
+    """Return ``hour`` if it is an hour a round's daily limits may reset at (a whole hour,
+    0 to 23, local time of the round); else raise ``ValidationError`` keyed
+    ``quota_reset_hour``. The one check of the console, the admin and a bundle."""
+    if isinstance(hour, int) and not isinstance(hour, bool) and 0 <= hour <= 23:
+        return hour
+    raise ValidationError(
+        {
+            "quota_reset_hour": _(
+                "The daily limits reset at a whole hour from 0 to 23 (local time of the "
+                "round), not %(value)s."
+            )
+            % {"value": repr(hour)[:40]}
+        }
+    )
+
+
 @transaction.atomic
 def round_core_update(
-    *, user, round: Round, name: str, slug: str, order: int, timezone: str
+    *,
+    user,
+    round: Round,
+    name: str,
+    slug: str,
+    order: int,
+    timezone: str,
+    quota_reset_hour: int | None = None,
 ) -> list[str]:
-    """Edit what every round has (name, address, order, time zone), for a round of any kind
-    (the admin's round page calls it). Checks ``round_core_check``; records the changed
-    fields in the audit log and bumps the round's ranking version (its pages show the name).
-    Returns the changed field names."""
-    round_core_check(round=round, slug=slug, timezone=timezone)
+    """Edit what every round has (name, address, order, time zone, the hour its daily limits
+    reset at; ``quota_reset_hour`` ``None``: unchanged), for a round of any kind (the admin's
+    round page and the console's round page call it). Checks ``round_core_check``; records
+    the changed fields in the audit log and bumps the round's ranking version (its pages
+    show the name and the reset hour). Returns the changed field names."""
+    round_core_check(round=round, slug=slug, timezone=timezone, quota_reset_hour=quota_reset_hour)
     values = {"name": name, "slug": slug, "order": order, "timezone": timezone}
+    if quota_reset_hour is not None:
+        values["quota_reset_hour"] = quota_reset_hour
     stored = Round.objects.select_for_update().get(pk=round.pk)
     changed = [field for field, value in values.items() if getattr(stored, field) != value]
     if not changed:

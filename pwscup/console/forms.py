@@ -91,6 +91,22 @@ PHASE_DATE_FIELDS = (
 )
 
 
+class QuotaResetForm(forms.Form):
+    """The hour a round's daily limits reset at, for a round of any kind (the round's
+    console page); ``round_core_update`` checks and saves it."""
+
+    quota_reset_hour = forms.TypedChoiceField(
+        label=_("Daily limits reset at"),
+        choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
+        coerce=int,
+        help_text=_(
+            "Local time of the round's time zone. Every daily limit of the round (and the "
+            "cap on failed uploads) counts uploads from this hour to the same hour of the "
+            "next day; PWSCup 2024 and 2025 reset at 09:00, Japan time."
+        ),
+    )
+
+
 class TeamRenameForm(forms.Form):
     name = forms.CharField(label=_("New name"), max_length=100)
 

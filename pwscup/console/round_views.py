@@ -3,10 +3,15 @@ confirmation page of a lifecycle action."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from pwscup.competitions.selectors import audit_entries, console_round
+from pwscup.competitions.services import round_core_update
+from pwscup.console.forms import QuotaResetForm
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
@@ -28,6 +33,7 @@ def round_control(request, competition_slug, round_slug):
             "kind": kind,
             "panel": kind.console_panel(request, round_),
             "actions": kind.console_actions(round_),
+            "quota_form": QuotaResetForm(initial={"quota_reset_hour": round_.quota_reset_hour}),
             "audit": audit_entries(competition=round_.competition, round=round_),
         },
     )
@@ -59,3 +65,36 @@ def round_action(request, competition_slug, round_slug, action):
             "details": chosen.details(round=round_) if chosen.details else [],
         },
     )
+
+
+@login_required
+@require_POST
+def round_quota(request, competition_slug, round_slug):
+    """The hour the round's daily limits reset at (every kind: a core setting of the round),
+    saved by ``round_core_update``."""
+    round_ = console_round(
+        user=request.user, competition_slug=competition_slug, round_slug=round_slug
+    )
+    form = QuotaResetForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError(form.errors["quota_reset_hour"])
+        changed = round_core_update(
+            user=request.user,
+            round=round_,
+            name=round_.name,
+            slug=round_.slug,
+            order=round_.order,
+            timezone=round_.timezone,
+            quota_reset_hour=form.cleaned_data["quota_reset_hour"],
+        )
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if changed:
+            messages.success(
+                request,
+                _("The round's daily limits now reset at %(at)s (%(zone)s).")
+                % {"at": f"{round_.quota_reset_time:%H:%M}", "zone": round_.timezone},
+            )
+    return redirect("console:round", competition_slug, round_slug)

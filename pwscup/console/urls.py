@@ -27,4 +27,5 @@ urlpatterns = [
     path(team + "members/<int:user_id>/remove/", views.member_remove, name="member_remove"),
     path(round_, round_views.round_control, name="round"),
     path(round_ + "do/<slug:action>/", round_views.round_action, name="round_action"),
+    path(round_ + "quota/", round_views.round_quota, name="round_quota"),
 ]

@@ -3,7 +3,7 @@ stalls, refuses or is full never takes the site down nor leaves half a file behi
 
 * **Bounded time.** Each call to a bucket waits at most ``PWSCUP_STORAGE_CONNECT_TIMEOUT`` /
   ``PWSCUP_STORAGE_READ_TIMEOUT`` and is retried ``PWSCUP_STORAGE_RETRIES`` times (the
-  client's ``Config``, ``pwscup.settings.base.s3_storage``).
+  client's ``Config``, ``pwscup.settings.files.s3_storage``).
 * **Bounded threads.** At most ``PWSCUP_STORAGE_WRITE_SLOTS`` requests of one process write at
   once (``storage_write_slot``). One more waits up to ``PWSCUP_STORAGE_SLOT_WAIT`` seconds
   for a slot while the holders are young (a healthy storage frees one in milliseconds, so a

@@ -47,7 +47,8 @@ REQUIRED = ("numpy", "pandas", "charset-normalizer")
 #: scipy for the DP round's ranks and plausibility tests; ``synthetic``, scikit-learn for the
 #: synthetic round's scores and attacks. Each round kind names the extra its pages and kit
 #: install (``install_argument``). ``opendp``: OpenDP's Laplace sampler, which only the
-#: platform's own answers use (``scoring.dp.laplace``; 270 MB, no team needs it).
+#: platform's own answers use (``scoring.dp.laplace``; 270 MB, no team needs it). ``scorer``:
+#: pyyaml, to read an organizer's scoring program's Codabench ``metadata`` (``scoring.scorer``).
 #: Fresh environments measured: the wheel alone 189 MB; with kit or dp 332 MB, synthetic
 #: 391 MB, fast 566 MB.
 EXTRAS = {
@@ -56,6 +57,7 @@ EXTRAS = {
     "dp": ("scipy",),
     "synthetic": ("scikit-learn", "scipy"),
     "opendp": ("opendp",),
+    "scorer": ("pyyaml",),
 }
 NEEDS = tuple(dict.fromkeys(REQUIRED + tuple(n for names in EXTRAS.values() for n in names)))
 #: What the wheel holds, relative to the repository. ``pwscup/__init__.py`` imports nothing

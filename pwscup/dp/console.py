@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from pwscup.competitions.selectors import console_competition
 from pwscup.dp import services
-from pwscup.dp.forms import DPRoundForm
+from pwscup.dp.round_form import DPRoundForm
 
 __all__ = ["DPRoundForm", "round_create"]
 

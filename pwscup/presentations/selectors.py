@@ -28,7 +28,7 @@ from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.selectors import user_is_organizer
 from pwscup.kinds import kind_of
 from pwscup.presentations.models import PresentationWindow, Slides
-from pwscup.submissions.selectors import Quota, uploads_quota_usage
+from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage
 
 
 def competition_windows(*, competition: Competition) -> list[PresentationWindow]:
@@ -144,7 +144,7 @@ def slides_visible_to(*, user, slides: Slides) -> bool:
 def window_quota(*, window: PresentationWindow, team: Team, now=None) -> Quota:
     return uploads_quota_usage(
         Slides.objects.filter(window=window, team=team),
-        time_zone=window.zone,
+        day=quota_day_of(window.round, time_zone=window.zone),
         now=now or timezone.now(),
     )
 

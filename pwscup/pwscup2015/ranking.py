@@ -197,6 +197,32 @@ def safety_of(rates: Iterable, round) -> float | None:
     return safety_measure(round).aggregate(present) if present else None
 
 
+def final_safety(
+    rates: Iterable, *, reference: float | None, attacked: bool, round
+) -> float | None:
+    """A target's safety in the final ranking: the rule over every attack on it (teams',
+    E1–E4, EUC1, EUC2, the kit attacker), and, for a target no team attacked, never below
+    the reference attack's rate (``scoring.linkage``).
+
+    Why the floor: without it a release nobody attacked is judged by the built-in attacks
+    alone, which look only inside the exact QI class and miss a release whose QI values were
+    moved, so not being attacked ranked a team first (issue 47: the starter sample did). The
+    floor is the simplest rule that removes that reward: "never attacked" rates no better
+    than a plain linkage attack found. Targets some team attacked keep the 2015 definition.
+
+    >>> from types import SimpleNamespace as NS
+    >>> r = NS(pwscup2015=NS(ranking_rule="worst_attack"))
+    >>> final_safety([0.1, 0.05], reference=0.7, attacked=False, round=r)
+    0.7
+    >>> final_safety([0.1, 0.05], reference=0.7, attacked=True, round=r)
+    0.1
+    """
+    safety = safety_of(rates, round)
+    if attacked or reference is None:
+        return safety
+    return reference if safety is None else max(safety, reference)
+
+
 def submission_safety(scores: dict, round) -> float:
     """Safety of a submission from its own built-in attack rates (1.0 if none is known)."""
     safety = safety_of((scores.get(m) for m in scoring.ATTACK_METRICS), round)
@@ -267,6 +293,9 @@ def rule_text(round) -> str:
             "Then ranked by: %(rule)s over E1–E4, EUC1, EUC2 (and, in the final ranking, the built-in kit attacker and every team's attack)."
         )
         % {"rule": round.pwscup2015.get_ranking_rule_display()},
+        _(
+            "In the final ranking a target no team attacked is rated no lower than the reference attack's rate."
+        ),
         tie % {"metric": round.pwscup2015.tie_break_metric},
         _("Equal results share a rank."),
     ]

@@ -17,7 +17,7 @@ from pwscup.accounts.selectors import disqualification_rule, without_disqualifie
 from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
-from pwscup.submissions.selectors import Quota, uploads_quota_usage
+from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
 BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
@@ -75,10 +75,9 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
 
 def step_quota(*, sequential: SequentialRound, team: Team, step: int, now) -> Quota:
     """What the team has used of the round's per-release limits for ``step`` (the first
-    kind's counting: rejected releases are free, the day ends at midnight in the round's
-    time zone)."""
+    core's counting: rejected releases are free, the day is the round's quota day)."""
     uploads = Release.objects.filter(sequential=sequential, team=team, step=step)
-    return uploads_quota_usage(uploads, time_zone=sequential.round.timezone, now=now)
+    return uploads_quota_usage(uploads, day=quota_day_of(sequential.round), now=now)
 
 
 def visible_steps(*, sequential: SequentialRound) -> int:

@@ -8,7 +8,8 @@ from urllib.parse import urlsplit, urlunsplit
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env, redis_cache
+from .base import env
+from .caches import redis_cache
 
 DATABASES = {
     "default": env.db("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/pwscup"),

@@ -21,30 +21,70 @@ class Quota:
     resets_at: dt.datetime
 
 
-def day_start_in(time_zone: str, now: dt.datetime) -> dt.datetime:
-    """Midnight of ``now``'s day in ``time_zone``: when a daily quota resets."""
-    local = now.astimezone(zoneinfo.ZoneInfo(time_zone))
-    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+@dataclass(frozen=True)
+class QuotaDay:
+    """The day a daily limit counts uploads in: from ``reset_hour`` o'clock to the same hour
+    of the next day, local time of ``time_zone`` (the round's). The one rule of every kind's
+    daily limits and of the failed-upload cap (``quota_day_of`` gives a round's).
+
+    Wall-clock hours: a day across a change of clocks lasts 23 or 25 hours, and a reset hour
+    the change skips starts the day at the change (``zoneinfo`` reads the skipped hour with
+    the offset before it)."""
+
+    time_zone: str
+    reset_hour: int = 0
+
+    def _reset_on(self, day: dt.date) -> dt.datetime:
+        zone = zoneinfo.ZoneInfo(self.time_zone)
+        # Through UTC and back: a reset hour that the day skips becomes a real local time.
+        wall = dt.datetime.combine(day, dt.time(self.reset_hour), tzinfo=zone)
+        return wall.astimezone(dt.UTC).astimezone(zone)
+
+    def _day_of(self, now: dt.datetime) -> dt.date:
+        """The local date whose reset began ``now``'s quota day."""
+        local_day = now.astimezone(zoneinfo.ZoneInfo(self.time_zone)).date()
+        # Aware times of one zone compare by their wall clocks: compare the instants.
+        if self._reset_on(local_day).astimezone(dt.UTC) > now.astimezone(dt.UTC):
+            return local_day - dt.timedelta(days=1)
+        return local_day
+
+    def start(self, now: dt.datetime) -> dt.datetime:
+        """The last reset at or before ``now``: when ``now``'s quota day began."""
+        return self._reset_on(self._day_of(now))
+
+    def resets_at(self, now: dt.datetime) -> dt.datetime:
+        """The next reset after ``now``: when ``now``'s quota day ends."""
+        return self._reset_on(self._day_of(now) + dt.timedelta(days=1))
+
+
+def quota_day_of(round: Round | None, *, time_zone: str | None = None) -> QuotaDay:
+    """The quota day of a round's upload windows: its time zone and reset hour
+    (``Round.quota_reset_hour``). A window of no round (a competition-wide presentation
+    window) gives ``time_zone``, and its day starts at midnight."""
+    if round is None:
+        return QuotaDay(time_zone=time_zone)
+    return QuotaDay(time_zone=time_zone or round.timezone, reset_hour=round.quota_reset_hour)
 
 
 def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
     """What the team has used of the phase's limits; FAILED uploads do not count."""
     uploads = model.objects.filter(phase=phase, team=team)
-    return uploads_quota_usage(uploads, time_zone=phase.round.timezone, now=now)
+    return uploads_quota_usage(uploads, day=quota_day_of(phase.round), now=now)
 
 
-def uploads_quota_usage(uploads: QuerySet, *, time_zone: str, now: dt.datetime) -> Quota:
+def uploads_quota_usage(uploads: QuerySet, *, day: QuotaDay, now: dt.datetime) -> Quota:
     """What ``uploads`` (one team's, of one window: a phase, a release step, …) have used of
-    its limits, with ``created_at`` and ``status`` fields; FAILED uploads do not count."""
+    its limits, with ``created_at`` and ``status`` fields; FAILED uploads do not count.
+    "Today" is ``now``'s quota day (``day``: the window's round's, ``quota_day_of``)."""
     counted = uploads.exclude(status=Status.FAILED)
-    day_start = day_start_in(time_zone, now)
+    day_start = day.start(now)
     used = counted.aggregate(  # one query for both counts
         today=Count("pk", filter=Q(created_at__gte=day_start)), total=Count("pk")
     )
     return Quota(
         used_today=used["today"],
         used_total=used["total"],
-        resets_at=day_start + dt.timedelta(days=1),
+        resets_at=day.resets_at(now),
     )
 
 

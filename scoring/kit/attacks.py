@@ -3,7 +3,7 @@
 * :func:`answer` — a correspondence table (guesses) for any attack of :data:`ATTACKS`:
   the lecture's pipeline (:func:`~scoring.kit.neighbors.neighbor_att` then
   :func:`~scoring.kit.matching.attack_id`) and the built-in attacks E1–E4, EUC1, EUC2 as
-  answer files.
+  answer files, and the reference linkage attack (:mod:`scoring.linkage`).
 * :func:`lecture_attack_rate` — the lecture's pipeline scored like a team's answer.
 
 Guesses are 0-based reference rows, ``-1`` for "no guess";
@@ -21,6 +21,7 @@ from scoring.correspondence import score_correspondence
 from scoring.kit._common import KitError, rng_of
 from scoring.kit.matching import attack_id
 from scoring.kit.neighbors import neighbor_att
+from scoring.linkage import linkage_columns
 from scoring.prepare import TableCache, class_ids
 
 
@@ -127,6 +128,25 @@ def e3_answer(published, reference, config, **_):
     return guess
 
 
+def reference_answer(published, reference, config, **_):
+    """The reference linkage attack (:mod:`scoring.linkage`) as an answer file: blocking on
+    the categorical QIs, the nearest row over the range-scaled numeric columns, all rows with
+    one unit per categorical mismatch when the block is empty; ties to the lower row. On a
+    release without tied distances it scores the rate the platform reports for it."""
+    categorical, numeric = linkage_columns(config)
+    found = neighbor_att(
+        published,
+        reference,
+        columns=numeric + categorical,
+        n=1,
+        scale="range",
+        match=categorical or None,
+        fallback=True,
+        integer_columns=config.integer_columns,
+    )
+    return found.index[:, 0].copy()
+
+
 def _one_nearest(columns_of, *, match, fallback):
     def generate(published, reference, config, **_):
         found = _nearest(
@@ -146,6 +166,7 @@ ATTACKS = {
     "E4": _one_nearest(lambda c: [c.e4_column], match=False, fallback=True),
     "EUC1": _one_nearest(lambda c: list(c.euc_sa), match=True, fallback=False),
     "EUC2": _one_nearest(lambda c: list(c.euc_sa), match=True, fallback=True),
+    "reference": reference_answer,
 }
 """Answer generators: ``(published, reference, config, **options) -> guesses``.
 

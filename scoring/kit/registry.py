@@ -161,6 +161,11 @@ ATTACK_ENTRIES: dict[str, Entry] = {
     "E4": Entry(attacks.ATTACKS["E4"], "nearest e4_column value among all rows"),
     "EUC1": Entry(attacks.ATTACKS["EUC1"], "nearest euc_sa vector in the class, none if empty"),
     "EUC2": Entry(attacks.ATTACKS["EUC2"], "as EUC1, all rows if the class is empty"),
+    "reference": Entry(
+        attacks.ATTACKS["reference"],
+        "reference linkage attack: block on categorical QIs, nearest range-scaled numeric "
+        "row, mismatch penalty when the block is empty",
+    ),
 }
 
 

@@ -30,8 +30,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-import yaml
-
+from scoring.extras import optional
 from scoring.messages import clip
 from scoring.scorer.errors import ScorerError
 from scoring.scorer.unzip import UnzipLimits, unzip
@@ -132,6 +131,8 @@ def _read_metadata(root: Path) -> dict:
     data = path.read_bytes()
     if len(data) > MAX_METADATA_BYTES:
         raise ScorerError("scorer.metadata.invalid", detail=f"over {MAX_METADATA_BYTES:,} bytes")
+    # pyyaml is the wheel's ``scorer`` extra: the toolkit's other commands never need it.
+    yaml = optional("yaml", extra="scorer")
     try:
         metadata = yaml.safe_load(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, yaml.YAMLError) as error:

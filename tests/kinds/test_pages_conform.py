@@ -10,6 +10,7 @@ from collections import deque
 
 import pytest
 
+from pwscup.competitions.services import round_core_update
 from pwscup.kinds.tabs import tab_url
 
 LINK = re.compile(r'(?:href|src|action)="([^"#]+)')
@@ -73,3 +74,31 @@ def test_every_reachable_page_answers_in_the_readers_language_and_keeps_secrets(
         body = b"".join(response.streaming_content) if response.streaming else response.content
         leaked = [secret[:40] for secret in secrets if secret in body]
         assert not leaked, f"{url} serves a secret: {leaked}"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Daily limits reset at 09:00."), ("ja", "1 日の上限は 09:00 にリセットされます。")],
+)
+def test_every_tab_says_when_the_daily_limits_reset_in_the_rounds_time(
+    player, arena_of, client, language, said
+):
+    """The round's reset hour (a core setting) is on each tab of every kind, as a local time
+    beside the round's time zone."""
+    arena = arena_of(daily_limit=3)
+    round_ = arena.round
+    round_core_update(
+        user=arena.organizer,
+        round=round_,
+        name=round_.name,
+        slug=round_.slug,
+        order=round_.order,
+        timezone="Asia/Tokyo",
+        quota_reset_hour=9,
+    )
+    client.force_login(arena.users["a"])
+    for url in round_pages(arena):
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert said in html and "Asia/Tokyo" in html, url

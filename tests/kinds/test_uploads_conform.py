@@ -4,14 +4,19 @@ uploaded and numbered — the same answers (status and code) whatever the game.
 
 Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``)."""
 
+import datetime as dt
 import hashlib
+import re
+import zoneinfo
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
+from pwscup.competitions.services import round_core_update
 from pwscup.core.errors import Refused
 from pwscup.kinds import all_kinds, kind_of
 from pwscup.submissions.models import Status
+from pwscup.submissions.selectors import quota_day_of
 from pwscup.submissions.services.uploads import format_at
 from tests.kinds.conftest import PLAYERS
 from tests.kinds.players import HERE
@@ -82,6 +87,50 @@ def test_the_daily_limit_refuses_with_429(player, arena_of):
     assert player.submit(arena, "b", player.valid(arena, 1)).number == 1  # per team
 
 
+def next_nine_in_tokyo() -> dt.datetime:
+    """The next 09:00 in Tokyo, at least an hour away: the reset of PWSCup 2024 and 2025."""
+    tokyo = zoneinfo.ZoneInfo("Asia/Tokyo")
+    soon = (timezone.now() + dt.timedelta(hours=1)).astimezone(tokyo)
+    nine = soon.replace(hour=9, minute=0, second=0, microsecond=0)
+    return nine if nine >= soon else nine + dt.timedelta(days=1)
+
+
+@pytest.mark.parametrize("reset_hour", [9, 0])
+def test_the_daily_limit_counts_from_the_rounds_reset_hour(
+    player, arena_of, monkeypatch, reset_hour
+):
+    """With the round in Asia/Tokyo and its daily limits reset at 09:00 (PWSCup 2024 and
+    2025), an upload at 08:59 and one at 09:01 fall on two quota days; at the default
+    (midnight) on one. The round is made and played at those times (the clock moved)."""
+    nine = next_nine_in_tokyo()
+    clock = {"now": nine - dt.timedelta(minutes=1)}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    arena = arena_of(daily_limit=1)
+    round_ = arena.round
+    round_core_update(
+        user=arena.organizer,
+        round=round_,
+        name=round_.name,
+        slug=round_.slug,
+        order=round_.order,
+        timezone="Asia/Tokyo",
+        quota_reset_hour=reset_hour,
+    )
+    player.submit(arena, "a", player.valid(arena, 1))  # 08:59
+    clock["now"] = nine + dt.timedelta(minutes=1)  # 09:01
+    if reset_hour == 9:
+        assert player.submit(arena, "a", player.valid(arena, 2)).number == 2
+        refused = refusal(player, arena, "a", player.valid(arena, 3))
+        resets_at = nine + dt.timedelta(days=1)
+    else:
+        refused = refusal(player, arena, "a", player.valid(arena, 2))
+        resets_at = (nine + dt.timedelta(days=1)).replace(hour=0)
+    assert (refused.status, refused.code, refused.resets_at) == (429, "quota_exceeded", resets_at)
+    assert format_at("Asia/Tokyo", resets_at) in refused.message
+    # The same day the failed-upload cap counts (the core's one rule).
+    assert quota_day_of(arena.round).resets_at(clock["now"]) == resets_at
+
+
 def test_the_total_limit_refuses_with_429(player, arena_of):
     arena = arena_of(total_limit=1)
     player.submit(arena, "a", player.valid(arena, 1))
@@ -146,6 +195,30 @@ def test_an_upload_outside_its_window_is_refused_with_the_cores_message(
     assert player.kept(arena, "a") == []
 
 
+def naming(*names: str) -> re.Pattern:
+    """Any of ``names`` as a whole word, however it is written: in double or single quotes,
+    bare, in a URL name (``dicegame:hello``), a path, a dotted name or an identifier
+    (``dicegame_round``); not inside a longer word (``dicegames``)."""
+    either = "|".join(re.escape(name) for name in names)
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{either})(?![A-Za-z0-9])")
+
+
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ('kind = "dicegame"', True),
+        ("kind = 'dicegame'", True),
+        ("{% url 'dicegame:hello' word %}", True),
+        ("/c/cup/dicegame/", True),
+        ("round.kind == dicegame_key", True),
+        ("dicegames are many", False),
+        ("mydicegame", False),
+    ],
+)
+def test_the_naming_check_sees_every_way_of_writing_a_key(text, named):
+    assert bool(naming("dicegame").search(text)) is named
+
+
 def test_a_test_only_kind_is_named_only_in_its_folder():
     """Adding the toy kind changed no code outside its folder: no other file of the code or
     the tests names its key or its package (the suite finds it by its folder; the manual may
@@ -157,14 +230,13 @@ def test_a_test_only_kind_is_named_only_in_its_folder():
             continue
         package = type(player).__module__.rsplit(".", 1)[0]
         folder = root.joinpath(*package.split("."))
-        names = (f'"{player.key}"', package, str(folder.relative_to(root)))
+        names = naming(player.key, package, folder.relative_to(root).as_posix())
         outside = [
-            f"{path.relative_to(root)}: {name}"
+            f"{path.relative_to(root)}: {found.group()}"
             for top in code
             for path in top.rglob("*")
             if path.suffix in {".py", ".html", ".js", ".txt"} and folder not in path.parents
-            for name in names
-            if name in path.read_text(errors="replace")
+            for found in names.finditer(path.read_text(errors="replace"))
         ]
         assert not outside, outside
         assert (folder / "kind.py").exists() and (folder / "player.py").exists()

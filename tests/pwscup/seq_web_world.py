@@ -147,15 +147,15 @@ def freeze(world: SeqWorld) -> int:
     return step
 
 
-def attack_phase_world(**options) -> SeqWorld:
-    """The small example's attack phase: teams A and B, each with its own master (the W3
-    master), publish 表 12 and 表 13 and both steps are frozen. ``options`` go to
-    :func:`seq_world` (``slug``, ``pool``, ``password``…)."""
+def attack_phase_world(*, letters: str = "ab", **options) -> SeqWorld:
+    """The small example's attack phase: teams A and B (or ``letters``), each with its own
+    master (the W3 master), publish 表 12 and 表 13 and both steps are frozen. ``options`` go
+    to :func:`seq_world` (``slug``, ``pool``, ``password``…)."""
     from pwscup.sequential import services
 
     config = {**fixture_config("small_config.json"), "attack_phase": True}
-    world = seq_world(config=config, master=None, letters="ab", **options)
-    for letter in "ab":
+    world = seq_world(config=config, master=None, letters=letters, **options)
+    for letter in letters:
         services.master_upload(
             sequential=world.sequential,
             uploaded_file=upload_file(fixture("small_master.csv"), "master.csv"),
@@ -163,7 +163,7 @@ def attack_phase_world(**options) -> SeqWorld:
         )
         publish(world, letter, 1, fixture("small_release_1.csv"))
     freeze(world)
-    for letter in "ab":
+    for letter in letters:
         publish(world, letter, 2, fixture("small_release_2.csv"))
     freeze(world)
     return world

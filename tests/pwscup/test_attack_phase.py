@@ -75,8 +75,13 @@ def test_builtin_rates_equal_the_anonymization_phase_attack_metrics(world):
     target = freeze(world)["a"]
     assert target.builtin.status == Status.FINISHED, target.builtin.message
     assert target.builtin.attempts == 1
-    # The six attacks of the anonymization phase, and the kit attacker (tests/pwscup/test_kit_attacker.py).
-    assert set(target.builtin.rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
+    # The six attacks of the anonymization phase, the kit attacker (tests/pwscup/test_kit_attacker.py)
+    # and the reference attack (tests/pwscup/test_reference_attack.py).
+    assert set(target.builtin.rates) == {
+        *scoring.ATTACK_METRICS,
+        kit.BUILTIN_ATTACKER,
+        scoring.REFERENCE_ATTACK,
+    }
     # The published rows are shuffled; every rate, E3 included (ties split uniformly), must
     # still equal the anonymization phase's value exactly.
     for metric in scoring.ATTACK_METRICS:

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django_redis import get_redis_connection
 
-from pwscup.settings.base import redis_cache
+from pwscup.settings.caches import redis_cache
 from tests.pwscup.factories import scored
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pwscup.client import cli, formatting
+from pwscup.client import cli, formatting, session, uploads
 from pwscup.client.transport import BUSY_RETRIES, Api, ApiError, _api_error, multipart
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,9 +71,9 @@ def test_wait_gives_up_after_the_timeout(monkeypatch):
         def get(self, url):
             return {"id": 7, "number": 1, "status": "running"}
 
-    monkeypatch.setattr(cli.time, "sleep", lambda seconds: None)
-    with pytest.raises(cli.WaitTimeout, match="still running"):
-        cli.wait_for(Running(), "/api/v1/submissions/7/", timeout=0, quiet=True)
+    monkeypatch.setattr(uploads.time, "sleep", lambda seconds: None)
+    with pytest.raises(session.WaitTimeout, match="still running"):
+        uploads.wait_for(Running(), "/api/v1/submissions/7/", timeout=0, quiet=True)
 
 
 def _http_error(status: int, body: dict, headers: dict) -> urllib.error.HTTPError:

@@ -7,6 +7,7 @@ from django.test import RequestFactory
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Competition
+from pwscup.kinds import all_kinds
 from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round, Target, TeamDataset
 from pwscup.submissions.models import Status
 from tests.pwscup.factories import run_operations, scored
@@ -17,10 +18,14 @@ pytestmark = pytest.mark.django_db
 def test_load_demo_creates_the_playable_demo_once(capsys):
     call_command("load_demo")
     competition = Competition.objects.get(slug="demo")
+    # Every kind's demo_load ran: each of the four kinds has its rounds (and every kind the
+    # site registers is one of them).
+    kinds = {"pwscup2015", "dp", "sequential", "synthetic"}
+    assert {r.kind for r in competition.rounds.all()} == kinds
+    assert {kind.key for kind in all_kinds()} == kinds
     # The first kind's two rounds (the other kinds' demo rounds are tested with their kinds).
     rounds = {r.slug: r for r in competition.rounds.filter(kind="pwscup2015")}
     assert set(rounds) == {"round-1", "round-2"}
-    assert competition.rounds.exclude(kind="pwscup2015").exists()  # every kind's demo_load ran
     assert rounds["round-1"].original_rows == 32561
     assert rounds["round-2"].pwscup2015.data_mode == Pwscup2015Round.DataMode.PER_TEAM
     assert all(r.phases.count() == 2 for r in rounds.values())

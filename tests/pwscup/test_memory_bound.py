@@ -3,7 +3,8 @@
 Field test 4: one 1 MB synthetic release took a worker to 17.6 GB before the kernel killed
 it. Every pool process of a worker bounds its address space
 (``pwscup/submissions/limits.py``); an allocation past it is a ``MemoryError`` in the job,
-which fails with "job.memory_limit" in the reader's language.
+which fails with "job.memory_limit" in the reader's language. Past Celery's soft time limit
+(``celery.exceptions.SoftTimeLimitExceeded``, told by its class) it fails with "job.time_limit".
 """
 
 import subprocess
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import translation
 
 from pwscup.submissions.messages import JobMessage, message_render
@@ -61,6 +63,32 @@ def test_a_job_out_of_memory_fails_with_the_limit_in_each_language(settings):
     with translation.override("ja"):
         shown = message_render(code=message.code, params=message.params, text=message.text)
     assert "上限（512 MiB）" in shown
+
+
+def test_a_job_past_its_soft_time_limit_fails_with_the_limit(settings):
+    settings.PWSCUP_SCORING_SOFT_TIME_LIMIT = 90
+
+    def compute():
+        raise SoftTimeLimitExceeded()
+
+    status, message, values = job_run(compute, what="a test job")
+    assert (status, values) == (Status.FAILED, {})
+    assert (message.code, message.params) == ("job.time_limit", {"seconds": 90})
+    assert message.text == "Scoring exceeded the time limit of 90 seconds."
+
+
+def test_an_exception_is_told_by_its_class_not_its_name():
+    """A scorer's own exception that happens to share Celery's name is an internal error."""
+
+    class SoftTimeLimitExceeded(Exception):
+        pass
+
+    def compute():
+        raise SoftTimeLimitExceeded()
+
+    status, message, values = job_run(compute, what="a test job")
+    assert (status, message.code) == (Status.FAILED, "job.internal_error")
+    assert message.params == {"kind": "SoftTimeLimitExceeded"}
 
 
 def _children(pid: int) -> list[int]:

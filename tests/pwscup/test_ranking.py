@@ -195,5 +195,6 @@ def test_the_matrix_csv_lists_every_attacker_and_target(world, frozen, client):
     assert table[2] == ["Team B", "", "", ""]
     assert table[4] == ["built-in E1", "0.3", "0.3", "0.1"]
     assert [row[0] for row in table[4:]] == [f"built-in {m}" for m in scoring.ATTACK_METRICS] + [
-        "built-in kit attacker (top-3, 1:1)"
+        "built-in kit attacker (top-3, 1:1)",
+        "reference attack",  # its own line, outside the worst case (test_reference_attack.py)
     ]

@@ -1,7 +1,7 @@
 """A cache outage neither rolls the rankings back nor pins them (issue 46).
 
 The Django cache is a Redis server of the test's own, configured as in production
-(``pwscup.settings.base.redis_cache``: an unreachable Redis is a miss, never an error).
+(``pwscup.settings.caches.redis_cache``: an unreachable Redis is a miss, never an error).
 The leaderboard is read and kept (its page by a browser, with its ETag); the Redis then
 shuts down saving its data, a new score is written through the scoring service while
 it is down, and the Redis starts again from its saved data, holding every entry of
@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from pwscup.core.templatetags.pwscup_tags import score
-from pwscup.settings.base import redis_cache
+from pwscup.settings.caches import redis_cache
 from tests.pwscup.factories import scored
 
 pytestmark = pytest.mark.django_db

@@ -1,93 +1,20 @@
-"""Round kinds: the core dispatches to the round's kind, mounts each kind's pages in its
-namespace, confines them to the kind's rounds, and refuses unknown kinds."""
+"""Round kinds in the registry: the first kind is registered and owns the existing rounds,
+the round service refuses an unknown kind, a key cannot be taken twice, and the first kind
+checks a configuration against its round's original.
 
-import importlib
-import io
+How the core serves a round through its kind (the round page, the kind's pages in its
+namespace, the console, the admin, the commands) is tested with the toy game, the tests'
+one test-only kind, in its own folder of the conformance suite (a test-only kind is named
+nowhere else)."""
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.management import CommandError, call_command
-from django.http import HttpResponse
-from django.urls import clear_url_caches, path, reverse
-from django.utils.html import format_html
 
-import pwscup.urls
-from pwscup.accounts.access import kind_view
 from pwscup.competitions.models import Round
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.kinds import RoundKind, get_kind, kind_of, register
-from pwscup.kinds.registry import all_kinds, kind_choices, unregister
+from pwscup.kinds.registry import all_kinds, kind_choices
 from tests.support import adult_config
-
-
-@kind_view("toy")
-def toy_hello(request, access, word):
-    return HttpResponse(f"hello {word} from {access.round.name} ({access.competition.slug})")
-
-
-class ToyKind(RoundKind):
-    key = "toy"
-    label = "Toy game"
-    description = "A game for the tests."
-
-    def validate_config(self, config):
-        if not isinstance(config.get("size"), int):
-            raise ValidationError({"size": "size must be an integer"})
-        return {"size": config["size"], "normalised": True}
-
-    def url_patterns(self):
-        return [path("hello/<slug:word>/", toy_hello, name="hello")]
-
-    def round_page(self, request, access, tab):
-        return HttpResponse(f"TOY PAGE {access.round.name} team={access.team}")
-
-    def console_url_patterns(self):
-        return [path("new/", toy_console_new, name="create")]
-
-    def console_create_url(self, competition):
-        return reverse("toy_console:create", args=[competition.slug])
-
-    def console_panel(self, request, round):
-        return format_html("<p data-testid='toy-panel'>toy panel of {}</p>", round.slug)
-
-    def round_note(self, round):
-        return "a toy note"
-
-    def missing_phases(self, round):
-        return []
-
-    def results_summary(self, round):
-        return [{"label": "Toy results", "url": "/toy-results/"}]
-
-
-def toy_console_new(request, competition_slug):
-    return HttpResponse(f"new toy round in {competition_slug}")
-
-
-def _reload_urls():
-    clear_url_caches()
-    importlib.reload(pwscup.urls)
-
-
-@pytest.fixture
-def toy_kind():
-    kind = register(ToyKind())
-    _reload_urls()
-    yield kind
-    unregister("toy")
-    _reload_urls()
-
-
-@pytest.fixture
-def toy_round(world, toy_kind):
-    return round_of_kind_create(
-        competition=world.competition, kind="toy", name="Toy round", slug="toy", config={"size": 3}
-    )
-
-
-def _login(client, world, letter="a"):
-    client.force_login(world.users[letter])
-    return client
 
 
 def test_the_first_kind_is_registered_and_existing_rounds_belong_to_it(world):
@@ -95,45 +22,6 @@ def test_the_first_kind_is_registered_and_existing_rounds_belong_to_it(world):
     assert kind_of(world.round) is get_kind("pwscup2015")
     assert all_kinds()[0].key == "pwscup2015"
     assert ("pwscup2015", get_kind("pwscup2015").label) in kind_choices()
-
-
-def test_the_round_page_is_drawn_by_the_round_s_kind(client, world, toy_round):
-    _login(client, world)
-    toy = client.get(reverse("round_detail", args=[world.competition.slug, "toy"]))
-    assert toy.status_code == 200
-    assert toy.content.decode() == "TOY PAGE Toy round team=Team A"
-    first = client.get(reverse("round_detail", args=[world.competition.slug, world.round.slug]))
-    assert first.status_code == 200 and b"TOY PAGE" not in first.content
-
-
-def test_a_kind_s_pages_are_namespaced_by_its_key(client, world, toy_round):
-    url = reverse(
-        "toy:hello",
-        kwargs={"competition_slug": world.competition.slug, "round_slug": "toy", "word": "w"},
-    )
-    assert url == f"/c/{world.competition.slug}/toy/hello/w/"
-    response = _login(client, world).get(url)
-    assert response.status_code == 200
-    assert response.content.decode() == f"hello w from Toy round ({world.competition.slug})"
-
-
-def test_a_kind_s_pages_answer_404_for_a_round_of_another_kind(client, world, toy_round):
-    _login(client, world)
-    comp = world.competition.slug
-    # the toy's page on the first kind's round
-    assert client.get(f"/c/{comp}/{world.round.slug}/hello/w/").status_code == 404
-    # the first kind's pages (which call round_access themselves) on the toy's round
-    for page in ("leaderboard/", "status.json", "config.json", "original.csv", "matrix/"):
-        assert client.get(f"/c/{comp}/toy/{page}").status_code == 404, page
-        assert client.get(f"/c/{comp}/{world.round.slug}/{page}").status_code != 404, page
-
-
-def test_a_kind_s_pages_keep_the_core_s_access_rules(client, world, toy_round):
-    world.competition.is_listed = False
-    world.competition.save()
-    url = f"/c/{world.competition.slug}/toy/hello/w/"
-    assert client.get(url).status_code == 404  # a visitor does not see an unlisted competition
-    assert _login(client, world).get(url).status_code == 200
 
 
 def test_the_round_service_refuses_an_unknown_kind(world):
@@ -146,107 +34,15 @@ def test_the_round_service_refuses_an_unknown_kind(world):
     assert not Round.objects.filter(slug="x").exists()
 
 
-def test_the_round_service_validates_through_the_kind(world, toy_kind):
-    with pytest.raises(ValidationError) as raised:
-        round_of_kind_create(
-            competition=world.competition, kind="toy", name="X", slug="x", config={"size": "a"}
-        )
-    assert raised.value.message_dict == {"size": ["size must be an integer"]}
-    with pytest.raises(ValidationError) as raised:
-        round_of_kind_create(
-            competition=world.competition, kind="toy", name="X", slug="team", config={"size": 1}
-        )
-    assert set(raised.value.message_dict) == {"slug"}
-    created = round_of_kind_create(
-        competition=world.competition, kind="toy", name="X", slug="x", config={"size": 1}
-    )
-    assert (created.kind, created.config, created.order) == (
-        "toy",
-        {"size": 1, "normalised": True},
-        2,
-    )
+def test_a_key_cannot_be_taken_twice_by_different_kinds():
+    first = get_kind("pwscup2015")
 
-
-def test_a_key_cannot_be_taken_twice_by_different_kinds(toy_kind):
     class Other(RoundKind):
-        key = "toy"
+        key = "pwscup2015"
 
     with pytest.raises(ValueError, match="already registered"):
         register(Other())
-    assert get_kind("toy") is toy_kind
-
-
-def test_the_console_lists_one_new_round_button_per_kind(client, world, toy_round):
-    client.force_login(world.organizer)
-    page = client.get(reverse("console:competition", args=[world.competition.slug]))
-    html = page.content.decode()
-    wizard = reverse("pwscup2015_console:wizard_upload", args=[world.competition.slug])
-    toy_new = f"/console/{world.competition.slug}/toy/new/"
-    assert f'href="{wizard}" data-testid="round-new"' in html
-    assert f'href="{toy_new}" data-testid="round-new-toy"' in html
-    assert "New round: Toy game" in html
-    assert 'data-testid="console-round-kind-toy">Toy game' in html
-    assert client.get(toy_new).content.decode() == f"new toy round in {world.competition.slug}"
-
-
-def test_the_console_round_page_shows_the_kind_and_its_panel(client, world, toy_round):
-    client.force_login(world.organizer)
-    toy = client.get(reverse("console:round", args=[world.competition.slug, "toy"]))
-    html = toy.content.decode()
-    assert 'data-testid="round-kind">Toy game</small>' in html
-    assert "<p data-testid='toy-panel'>toy panel of toy</p>" in html
-    assert 'data-testid="round-actions"' not in html  # the first kind's panel is not drawn
-    first = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
-    html = first.content.decode()
-    assert 'data-testid="round-kind">Anonymize-then-attack (PWSCup 2015)</small>' in html
-    assert 'data-testid="round-actions"' in html and "toy-panel" not in html
-
-
-def test_a_console_panel_that_is_not_marked_safe_is_escaped(client, world, toy_round, monkeypatch):
-    monkeypatch.setattr(ToyKind, "console_panel", lambda self, request, round: "<b>x</b>")
-    client.force_login(world.organizer)
-    html = client.get(reverse("console:round", args=[world.competition.slug, "toy"])).content
-    assert b"&lt;b&gt;x&lt;/b&gt;" in html and b"<b>x</b>" not in html
-
-
-def test_the_competition_page_shows_each_round_s_kind_note_and_results(client, world, toy_round):
-    client.force_login(world.users["a"])
-    html = client.get(reverse("competition_detail", args=[world.competition.slug])).content
-    html = html.decode()
-    assert 'data-testid="round-kind-toy">Toy game</span> · a toy note' in html
-    assert '<a href="/toy-results/">Toy results</a>' in html
-    first = f'data-testid="round-kind-{world.round.slug}">Anonymize-then-attack (PWSCup 2015)'
-    assert first in html
-
-
-def test_the_admin_shows_the_kind_read_only(client, world, toy_round, django_user_model):
-    boss = django_user_model.objects.create_superuser("boss", "boss@example.org", "pw")
-    client.force_login(boss)
-    page = client.get(reverse("admin:competitions_round_change", args=[toy_round.pk]))
-    html = page.content.decode()
-    assert '<div class="readonly">Toy game</div>' in html
-    assert 'name="kind"' not in html
-    listing = client.get(reverse("admin:competitions_round_changelist") + "?kind=toy")
-    assert "Toy round" in listing.content.decode()
-    assert "Second" not in listing.content.decode()
-    add = client.get(reverse("admin:competitions_round_add")).content.decode()
-    assert '<div class="readonly">Anonymize-then-attack (PWSCup 2015)</div>' in add
-
-
-def _console_name(name: str) -> str:
-    # The first kind's own console pages are in its namespace; the round actions are the core's.
-    return f"console:{name}" if name == "round_action" else f"pwscup2015_console:{name}"
-
-
-def test_the_first_kind_s_console_pages_answer_404_for_another_kind(client, world, toy_round):
-    client.force_login(world.organizer)
-    comp = world.competition.slug
-    for name, extra in (("round_edit", []), ("round_archive", []), ("round_action", ["freeze"])):
-        toy = reverse(_console_name(name), args=[comp, "toy", *extra])
-        assert client.get(toy).status_code == 404, name
-        first = reverse(_console_name(name), args=[comp, world.round.slug, *extra])
-        assert client.get(first).status_code == 200, name
-    assert client.get(reverse("console:round", args=[comp, "toy"])).status_code == 200
+    assert get_kind("pwscup2015") is first
 
 
 def test_the_first_kind_checks_a_configuration_against_the_round_s_original(world):
@@ -262,30 +58,3 @@ def test_the_first_kind_checks_a_configuration_against_the_round_s_original(worl
     assert raised.value.message_dict == {
         "config": ["The round configuration must be a JSON object."]
     }
-
-
-def test_the_freeze_and_rescore_commands_refuse_a_round_of_another_kind(world, toy_round):
-    for command in ("freeze_round", "rescore_round"):
-        with pytest.raises(CommandError, match="is a 'toy' round: this command acts on"):
-            call_command(command, world.competition.slug, "toy", stdout=io.StringIO())
-
-
-def test_the_console_tells_every_round_s_kind_when_a_team_is_disqualified_or_reinstated(
-    client, world, toy_round, monkeypatch
-):
-    """Through the registry, never a kind's module: the 2015 round and the toy round alike."""
-    told = []
-    for kind in (get_kind("toy"), kind_of(world.round)):
-        monkeypatch.setattr(
-            kind, "teams_standing_changed", lambda round, kind=kind: told.append(round.slug)
-        )
-    client.force_login(world.organizer)
-    c, team = world.competition.slug, world.teams["a"]
-    client.post(reverse("console:team_disqualify", args=[c, team.pk]), {"reason": "Copied."})
-    assert sorted(told) == sorted([world.round.slug, toy_round.slug])
-    told.clear()
-    client.post(reverse("console:team_reinstate", args=[c, team.pk]))
-    assert sorted(told) == sorted([world.round.slug, toy_round.slug])
-    told.clear()
-    client.post(reverse("console:team_rename", args=[c, team.pk]), {"name": "Alpha"})
-    assert sorted(told) == sorted([world.round.slug, toy_round.slug])

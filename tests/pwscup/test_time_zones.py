@@ -63,7 +63,7 @@ def test_no_time_zone_is_written_outside_the_settings():
             if LITERAL in path.read_text(encoding="utf-8", errors="replace"):
                 found.append(str(relative))
     assert found == []
-    assert LITERAL in (ROOT / "pwscup/settings/base.py").read_text(encoding="utf-8")
+    assert LITERAL in (ROOT / "pwscup/settings/i18n.py").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,9 @@ def test_every_creation_form_starts_from_the_setting():
     competition = competition_create(name="Zones", slug="zones")
     for zone in (ELSEWHERE, "UTC"):
         with override_settings(PWSCUP_DEFAULT_TIME_ZONE=zone):
-            initial = {name: form[field].initial for name, (form, field) in _forms(competition).items()}
+            initial = {
+                name: form[field].initial for name, (form, field) in _forms(competition).items()
+            }
             assert initial == dict.fromkeys(initial, zone)
             rendered = str(DPRoundForm()["timezone"])
             assert f'<option value="{zone}" selected>' in rendered

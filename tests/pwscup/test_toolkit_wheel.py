@@ -137,7 +137,11 @@ def test_scoring_imports_nothing_the_toolkit_does_not_require():
     without a new entry would give a wheel that fails on a participant's machine. An extra's
     module is imported through ``scoring.extras.optional(module, extra=...)``, whose extra
     must install that module's distribution."""
-    modules = {"charset_normalizer": "charset-normalizer", "sklearn": "scikit-learn"}
+    modules = {
+        "charset_normalizer": "charset-normalizer",
+        "sklearn": "scikit-learn",
+        "yaml": "pyyaml",
+    }
     imported, optional = set(), []
     for path in Path(toolkit.ROOT, "scoring").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -153,7 +157,7 @@ def test_scoring_imports_nothing_the_toolkit_does_not_require():
             ):
                 extra = next(k.value.value for k in node.keywords if k.arg == "extra")
                 optional.append((path.name, node.args[0].value.split(".")[0], extra))
-    assert {module for _, module, _ in optional} == {"scipy", "sklearn", "opendp"}
+    assert {module for _, module, _ in optional} == {"scipy", "sklearn", "opendp", "yaml"}
     for where, module, extra in optional:
         assert modules.get(module, module) in toolkit.EXTRAS[extra], (where, module, extra)
     third_party = (
@@ -226,6 +230,8 @@ def test_a_fresh_venv_with_only_the_wheel_reproduces_the_server_s_14_scores(
     assert submission.status == Status.FINISHED, submission.message
     assert METRICS <= set(submission.scores)
     assert {m: local_scores[m] for m in METRICS} == {m: submission.scores[m] for m in METRICS}
+    # The reference attack beside them (no numba, no scipy here): the server's number too.
+    assert local_scores["REF"] == submission.scores["REF"]
 
     # The attack side: the kit's attack script runs in the same environment and its answer
     # scores on the server (its rate needs the target's secret truth: never computed locally).

@@ -87,7 +87,11 @@ def test_attack_phase_through_the_worker(world, celery_worker_process):
     for target in targets:
         assert wait_scored(BuiltinAttack, target.pk) == Status.FINISHED
         target.refresh_from_db()
-        assert set(target.builtin.rates) == {*scoring.ATTACK_METRICS, kit.BUILTIN_ATTACKER}
+        assert set(target.builtin.rates) == {
+            *scoring.ATTACK_METRICS,
+            kit.BUILTIN_ATTACKER,
+            scoring.REFERENCE_ATTACK,
+        }
     target_a = next(t for t in targets if t.team_id == world.teams["a"].pk)
     truth = target_truth(target=target_a)
     answer = truth.copy()

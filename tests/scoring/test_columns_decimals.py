@@ -1,5 +1,5 @@
 """Columns of plain decimals read by the fast reader: their numbers come from Arrow's cast
-(``scoring.columns._plain_decimal_numbers``) and must be exactly the one numeric rule's
+(``scoring.arrow_columns._plain_decimal_numbers``) and must be exactly the one numeric rule's
 (``scoring.numbers.parse_numbers``, pandas' parser), text by text and in every score."""
 
 import io
@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import scoring
-from scoring.columns import ArrowColumn, _plain_decimal_numbers
+from scoring.arrow_columns import ArrowColumn, _plain_decimal_numbers
 from scoring.numbers import parse_numbers
 
 

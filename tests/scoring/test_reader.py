@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 import scoring
-from scoring.columns import ArrowColumn, ObjectColumn, Table
+from scoring.arrow_columns import ArrowColumn
+from scoring.columns import ObjectColumn, Table
 from scoring.datasets import default_config_dict, generate_anonymized, generate_original
 from scoring.tables import _decode, _read_checked, load_table, unix_line_ends
 

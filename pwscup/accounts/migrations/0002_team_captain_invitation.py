@@ -1,3 +1,5 @@
+import secrets
+
 import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
@@ -6,10 +8,16 @@ from django.db import migrations, models
 import pwscup.accounts.models
 
 
+def new_invitation_code():
+    """``pwscup.accounts.models.new_invitation_code`` as it was when this migration was
+    written, kept here: a data migration runs the code of its own time."""
+    return secrets.token_urlsafe(16)
+
+
 def give_each_team_its_code(apps, schema_editor):
     Team = apps.get_model("accounts", "Team")
     for team in Team.objects.all():
-        team.invitation_code = pwscup.accounts.models.new_invitation_code()
+        team.invitation_code = new_invitation_code()
         team.save(update_fields=["invitation_code"])
 
 

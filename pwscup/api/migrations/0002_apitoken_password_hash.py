@@ -8,8 +8,17 @@ revoked by the old rule stay revoked (``revoked_at``).
 """
 
 from django.db import migrations, models
+from django.utils.crypto import salted_hmac
 
-from pwscup.api.models import password_binding
+
+def password_binding(password_hash):
+    """``pwscup.api.models.password_binding`` as it was when this migration was written, kept
+    here: a migration runs the code of its own time, never the models' code of today."""
+    return salted_hmac(
+        "pwscup.api.models.ApiToken.password_binding",
+        password_hash,
+        algorithm="sha256",
+    ).hexdigest()
 
 
 def bind_to_current_passwords(apps, schema_editor):

@@ -4,6 +4,7 @@ from the round's kind (``RoundKind.api_round_status``, ``api_leaderboard``): thi
 never names a kind."""
 
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,6 +13,7 @@ from pwscup.accounts.access import round_access
 from pwscup.api import serializers as s
 from pwscup.core.rest import errors
 from pwscup.kinds import kind_of
+from pwscup.submissions.selectors import quota_day_of
 
 
 class RoundStatusView(APIView):
@@ -33,6 +35,9 @@ class RoundStatusView(APIView):
             "team": access.team,
             "is_organizer": access.is_organizer,
             "schedule": kind.schedule_lines(access.round),
+            "timezone": access.round.timezone,
+            "quota_reset_time": f"{access.round.quota_reset_time:%H:%M}",
+            "quota_resets_at": quota_day_of(access.round).resets_at(timezone.now()),
             "standings_url": reverse("api:round-standings", args=[competition_slug, round_slug]),
             "submission_types": answer.get("submission_types", []),
             "downloads": answer.get("downloads", []),

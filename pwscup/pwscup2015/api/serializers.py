@@ -10,14 +10,19 @@ from pwscup.core.rest import TeamRefSerializer, UploadField
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from scoring.display import UNDEFINED, format_metric, format_number
+from scoring.linkage import REFERENCE_ATTACK
 from scoring.metrics_info import METRIC_KINDS
 
 
 def scores_text(scores: dict | None) -> dict[str, str] | None:
-    """Each metric of ``scores`` as the pages show it (scoring.display's one rule)."""
+    """Each metric of ``scores`` as the pages show it (scoring.display's one rule), and the
+    reference attack's rate (``REF``, a rate like E1–EUC2) beside them."""
     if scores is None:
         return None
-    return {m: format_metric(m, value) for m, value in scores.items() if m in METRIC_KINDS}
+    texts = {m: format_metric(m, value) for m, value in scores.items() if m in METRIC_KINDS}
+    if scores.get(REFERENCE_ATTACK) is not None:
+        texts[REFERENCE_ATTACK] = format_number(scores[REFERENCE_ATTACK])
+    return texts
 
 
 class ScoresTextMixin(serializers.Serializer):

@@ -7,21 +7,22 @@ until a change invalidates it (``pwscup.pwscup2015.ranking_cache``); the pages r
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
+from dataclasses import dataclass
 
 import scoring
 from pwscup.accounts.models import Team
-from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import phase_of, user_is_organizer
 from pwscup.pwscup2015 import ranking
+from pwscup.pwscup2015.leaderboards.matrix import (  # noqa: F401 (read from here too)
+    Cell,
+    Matrix,
+    attack_matrix,
+    attack_matrix_cached,
+)
 from pwscup.pwscup2015.leaderboards.metric_words import ranking_label
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
-    AttackSubmission,
     Pwscup2015Round,
     Target,
 )
@@ -31,8 +32,6 @@ from pwscup.pwscup2015.selectors import (
     phase_scored_scores,
     representative_submissions,
 )
-from pwscup.submissions.models import Status
-from scoring import kit
 
 
 @dataclass
@@ -44,6 +43,11 @@ class LeaderboardRow:
     passes_gates: bool
     safety: float
     older_scorer: str = ""  # the older scorer version that computed these scores, if any
+
+    @property
+    def reference(self) -> float | None:
+        """The reference attack's rate on this upload (not part of its safety)."""
+        return self.scores.get(scoring.REFERENCE_ATTACK)
 
 
 def ranking_rule_text(round: Round) -> str:
@@ -126,98 +130,6 @@ def attack_rates_visible_to_team(*, round: Round, now=None) -> bool:
 
 
 @dataclass
-class Cell:
-    best: float | None = None
-    latest: float | None = None
-    count: int = 0
-
-
-@dataclass
-class Matrix:
-    targets: list[Target]
-    attackers: list[tuple[str, str]]  # (key, label): "team:<pk>" or "builtin:<metric>"
-    cells: dict = field(default_factory=dict)  # (attacker key, target pk) -> Cell
-    teams: list[Team] = field(default_factory=list)
-    # The disqualified teams: their targets and rows stay, marked (DisqualificationRule).
-    disqualified: frozenset[int] = frozenset()
-
-    def cell(self, attacker_key: str, target_pk: int) -> Cell:
-        return self.cells.get((attacker_key, target_pk), Cell())
-
-    def worst_case(self, target_pk: int) -> float | None:
-        values = [
-            c.best for (a, t), c in self.cells.items() if t == target_pk and c.best is not None
-        ]
-        return max(values) if values else None
-
-    def grid(self) -> list[tuple[str, list[Cell]]]:
-        """The rows of the table: (attacker label, its cell on each target)."""
-        return [
-            (label, [self.cell(key, t.pk) for t in self.targets]) for key, label in self.attackers
-        ]
-
-    def worst_cases(self) -> list[float | None]:
-        worst: dict[int, float] = {}
-        for (_attacker, target_pk), cell in self.cells.items():
-            if cell.best is not None:
-                worst[target_pk] = max(worst.get(target_pk, cell.best), cell.best)
-        return [worst.get(t.pk) for t in self.targets]
-
-
-def attack_matrix(*, round: Round) -> Matrix:
-    """Four queries whatever the number of teams: disqualifications, targets, teams, finished
-    attacks. Every attack counts, a disqualified team's too, and every target stays
-    (``pwscup.accounts.selectors.DisqualificationRule``), a disqualified team's marked.
-
-    The built-in attackers' labels are translated when the matrix is computed: the cached
-    copy is kept per language (``attack_matrix_cached``).
-    """
-    rule = disqualification_rule(competition_id=round.competition_id)
-    targets = list(
-        Target.objects.filter(round=round).select_related("team", "submission", "builtin")
-    )
-    teams = _competition_teams(round)
-    matrix = Matrix(
-        targets=targets,
-        teams=teams,
-        disqualified=frozenset(t.pk for t in teams if rule.marked(t.pk)),
-        attackers=[(f"team:{t.pk}", t.name) for t in teams]
-        + [
-            (f"builtin:{m}", _("built-in %(metric)s") % {"metric": m})
-            for m in scoring.ATTACK_METRICS
-        ]
-        + [(f"builtin:{kit.BUILTIN_ATTACKER}", _("built-in kit attacker (top-3, 1:1)"))],
-    )
-    versions = {t.pk: t.version for t in targets}
-    finished = AttackSubmission.objects.filter(
-        target__round=round, status=Status.FINISHED
-    ).order_by("created_at", "id")
-    for attack in finished.values_list("team_id", "target_id", "target_version", "rate"):
-        team_id, target_id, target_version, rate = attack
-        if versions.get(target_id) != target_version or not rule.attack_counts(team_id):
-            continue
-        cell = matrix.cells.setdefault((f"team:{team_id}", target_id), Cell())
-        cell.count += 1
-        cell.latest = rate
-        cell.best = rate if cell.best is None else max(cell.best, rate)
-    for target in targets:
-        builtin = getattr(target, "builtin", None)
-        if builtin is None or builtin.status != Status.FINISHED:
-            continue
-        for metric, rate in builtin.rates.items():
-            matrix.cells[(f"builtin:{metric}", target.pk)] = Cell(best=rate, latest=rate, count=1)
-    return matrix
-
-
-def attack_matrix_cached(*, round: Round) -> Matrix:
-    return ranking_cached(
-        round=round,
-        name=f"matrix-{get_language()}",
-        compute=lambda: attack_matrix(round=round),
-    )
-
-
-@dataclass
 class FinalAnonymizationRow:
     rank: int | None
     team: Team
@@ -226,6 +138,8 @@ class FinalAnonymizationRow:
     passes_gates: bool
     safety: float | None
     older_scorer: str = ""  # the older scorer version that computed its scores, if any
+    reference: float | None = None  # the reference attack's rate on the target
+    attacked: bool = True  # some team attacked the target (else ``final_safety``'s floor)
 
     @property
     def submission(self) -> AnonymizationSubmission:
@@ -246,8 +160,10 @@ def final_ranking(*, round: Round) -> tuple[list[FinalAnonymizationRow], list[Fi
 
 def _final_ranking(matrix: Matrix, round: Round):
     anonymization = []
-    for target in matrix.targets:
+    attacked_targets = matrix.attacked_targets()
+    for target, reference in zip(matrix.targets, matrix.reference_rates(), strict=True):
         scores = target.submission.scores
+        attacked = target.pk in attacked_targets
         anonymization.append(
             FinalAnonymizationRow(
                 rank=None,
@@ -255,10 +171,15 @@ def _final_ranking(matrix: Matrix, round: Round):
                 target=target,
                 scores=scores,
                 passes_gates=ranking.passes_gates(scores, round),
-                safety=ranking.safety_of(
-                    (matrix.cell(key, target.pk).best for key, _label in matrix.attackers), round
+                safety=ranking.final_safety(
+                    (matrix.cell(key, target.pk).best for key, _label in matrix.attackers),
+                    reference=reference,
+                    attacked=attacked,
+                    round=round,
                 ),
                 older_scorer=older_scorer_version(target.submission),
+                reference=reference,
+                attacked=attacked,
             )
         )
     _rank_anonymizations(anonymization, round)
@@ -375,13 +296,15 @@ class TeamStanding:
     reveals how the other teams did). ``listed``: the team has a row. ``rank``: its rank
     (``None``: listed last, unranked, its final upload fails a gate). ``label``: the
     ranking number's name, as the leaderboard prints it. ``ranked``: how many teams are
-    ranked."""
+    ranked. ``reference``: the reference attack's rate on the team's row (its final upload,
+    or its target in the final ranking), shown beside the rank; ``None`` when not computed."""
 
     visible: bool
     listed: bool = False
     rank: int | None = None
     ranked: int = 0
     label: str = ""
+    reference: float | None = None
 
 
 def team_standing(*, phase: Phase, team: Team, user, is_organizer: bool) -> TeamStanding:
@@ -398,4 +321,5 @@ def team_standing(*, phase: Phase, team: Team, user, is_organizer: bool) -> Team
         rank=own.rank if own is not None else None,
         ranked=sum(1 for row in rows if row.rank is not None),
         label=standings.label,
+        reference=own.reference if own is not None else None,
     )

@@ -2,6 +2,8 @@
 matrix and the final ranking's columns, which the pages' CSV downloads and the results
 archive (``pwscup/pwscup2015/archive.py``) both write through ``csv_writer``."""
 
+from django.utils.translation import gettext as _
+
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_metrics
 from pwscup.pwscup2015.ranking import safety_measure
@@ -27,10 +29,13 @@ def leaderboard_table(*, round: Round, standings) -> tuple[list, list]:
 def matrix_table(matrix) -> tuple[list, list]:
     """Attacker × target: each attacker's best rate on each target."""
     header = ["attacker", *[t.team.name for t in matrix.targets]]
-    return header, [
+    rows = [
         [label] + [cell(matrix.cell(key, t.pk).best) for t in matrix.targets]
         for key, label in matrix.attackers
     ]
+    # Outside the cells (in no worst case): its own line, as on the page.
+    rows.append([_("reference attack"), *[cell(r) for r in matrix.reference_rates()]])
+    return header, rows
 
 
 def final_anonymization_table(*, round: Round, rows) -> tuple[list, list]:

@@ -209,6 +209,11 @@ def target_builtin_score(*, target_id: int, task_id: str = "", worker: str = "")
         # The lecture's pipeline, run on the shuffled file as a team would (not a score
         # of the anonymization phase: its ties depend on the file's order).
         rates[kit.BUILTIN_ATTACKER] = kit.lecture_attack_rate(reference, published, truth, config)
+        # Shown beside the others, counted only for a target no team attacked
+        # (``ranking.final_safety``).
+        rates[scoring.REFERENCE_ATTACK] = scoring.reference_attack_rate(
+            reference, published, truth, config
+        )
         return rates
 
     status, message, rates = job_run(compute, what=f"built-in attacks on target {target_id}")

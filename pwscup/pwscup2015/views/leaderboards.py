@@ -145,6 +145,7 @@ def matrix(request, competition_slug, round_slug):
                 "disqualified": lambda: matrix_of().disqualified,
                 "grid": lambda: charts.marked_grid(matrix_of().grid(), matrix_of().worst_cases()),
                 "worst": lambda: matrix_of().worst_cases(),
+                "reference": lambda: matrix_of().reference_rates(),
                 "heat_legend": charts.heat_legend,
                 "table_key": table_key,
             },

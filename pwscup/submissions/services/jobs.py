@@ -16,6 +16,7 @@ import datetime as dt
 import logging
 from dataclasses import dataclass
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
@@ -103,8 +104,10 @@ def job_claim(
         return now
     if task_id:
         # This very task keeps dying with its worker: stop, with a reason.
-        if model.objects.filter(pk=pk).filter(running & Q(task_id=task_id)).update(
-            **exhausted_values(now)
+        if (
+            model.objects.filter(pk=pk)
+            .filter(running & Q(task_id=task_id))
+            .update(**exhausted_values(now))
         ):
             live_jobs_changed(model=model, pks=[pk])
     return None
@@ -129,14 +132,12 @@ def job_run(compute, *, what: str) -> tuple[str, JobMessage | None, dict]:
 
 
 def scorer_crash_message(error: Exception) -> JobMessage:
-    if error.__class__.__name__ == "SoftTimeLimitExceeded":
+    if isinstance(error, SoftTimeLimitExceeded):
         return JobMessage.platform(
             "job.time_limit", seconds=settings.PWSCUP_SCORING_SOFT_TIME_LIMIT
         )
     if isinstance(error, MemoryError):  # the process's bound (pwscup/submissions/limits.py)
-        return JobMessage.platform(
-            "job.memory_limit", megabytes=settings.PWSCUP_SCORING_MEMORY_MB
-        )
+        return JobMessage.platform("job.memory_limit", megabytes=settings.PWSCUP_SCORING_MEMORY_MB)
     return JobMessage.platform("job.internal_error", kind=error.__class__.__name__)
 
 
@@ -153,9 +154,7 @@ def job_complete(
     values["status"] = status
     values.update(message_values(message))
     values["finished_at"] = timezone.now()
-    updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
-        **values
-    )
+    updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(**values)
     if updated:
         live_jobs_changed(model=model, pks=[pk])
     return bool(updated)

@@ -22,7 +22,8 @@ from pwscup.core.storage import kept_file_save, storage_write_slot
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from pwscup.submissions.selectors import (
     Quota,
-    day_start_in,
+    QuotaDay,
+    quota_day_of,
     team_failed_uploads_since,
     team_stored_upload_bytes,
     upload_visible_to,
@@ -136,17 +137,17 @@ def check_upload_bounds(
     now: dt.datetime,
     time_zone: str | None = None,
 ) -> None:
-    """Failed uploads cost no quota, but they are stored: at most so many a day (the local
-    day of ``time_zone``, else of the round), so many bytes per team, counted over every
-    kind's uploads.
+    """Failed uploads cost no quota, but they are stored: at most so many a day (the quota
+    day of the round, ``quota_day_of``: its reset hour, in ``time_zone`` if given, else in
+    its own), so many bytes per team, counted over every kind's uploads.
 
     Must run inside a transaction holding the team's row lock (``upload_keep`` does).
     """
-    zone = time_zone or round.timezone
+    day = quota_day_of(round, time_zone=time_zone)
+    zone = day.time_zone
     failed_limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
-    day_start = day_start_in(zone, now)
-    resets_at = day_start + dt.timedelta(days=1)
-    if team_failed_uploads_since(team=team, since=day_start) >= failed_limit:
+    resets_at = day.resets_at(now)
+    if team_failed_uploads_since(team=team, since=day.start(now)) >= failed_limit:
         raise Refused(
             _(
                 "Your team has had %(limit)s failed uploads today, the most allowed; uploads "
@@ -182,9 +183,10 @@ class UploadWindow:
     """What one upload counts against: a phase, a release step, a DP level...
 
     ``uploads`` are the team's uploads of the window, any status (FAILED ones count for
-    nothing but the numbering); ``round`` gives the local day of the daily limits and of
-    the failed-upload cap, unless ``time_zone`` is given (a window of no round: a
-    competition's presentations; ``round`` is then ``None``). ``total_message`` (with
+    nothing but the numbering); ``round`` gives the quota day of the daily limits and of
+    the failed-upload cap (its time zone and reset hour, ``day``), the time zone being
+    ``time_zone`` if given (a window of no round, a competition's presentations, whose day
+    starts at midnight; ``round`` is then ``None``). ``total_message`` (with
     ``%(limit)s``) names the window when it is not a phase."""
 
     round: Round | None
@@ -198,6 +200,12 @@ class UploadWindow:
     def zone(self) -> str:
         """The time zone of the window's local day: ``time_zone``, else the round's."""
         return self.time_zone or self.round.timezone
+
+    @property
+    def day(self) -> QuotaDay:
+        """The window's quota day: its round's reset hour (midnight without a round), in
+        ``zone``."""
+        return quota_day_of(self.round, time_zone=self.zone)
 
     @classmethod
     def limited_by(cls, limits: UploadLimits, *, round: Round | None, uploads: QuerySet, **options):
@@ -246,13 +254,15 @@ def upload_keep(
         if check is not None:
             check()
         check_limits(
-            quota=uploads_quota_usage(window.uploads, time_zone=window.zone, now=now),
+            quota=uploads_quota_usage(window.uploads, day=window.day, now=now),
             total_limit=window.total_limit,
             daily_limit=window.daily_limit,
             time_zone=window.zone,
             total_message=window.total_message,
         )
-        check_upload_bounds(team=team, size=uploaded_file.size, now=now, time_zone=window.zone)
+        check_upload_bounds(
+            round=window.round, team=team, size=uploaded_file.size, now=now, time_zone=window.zone
+        )
         upload = model(
             team=team,
             number=next_upload_number(window.uploads),

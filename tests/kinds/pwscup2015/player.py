@@ -1,12 +1,46 @@
 """The anonymize-then-attack game (PWSCup 2015) in the conformance suite: an anonymized CSV
 uploaded to the anonymization phase."""
 
+import io
+
+import numpy as np
+import pandas as pd
+from django.urls import reverse
+
 from pwscup.pwscup2015 import services
+from pwscup.pwscup2015.leaderboards import selectors as leaderboards
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.kinds.players import Arena, Player, phase_close, phases_postpone, uploaded
-from tests.pwscup.factories import freeze, run_operations
-from tests.support import build_world, noisy_copy
+from tests.kinds.players import (
+    Arena,
+    MatrixView,
+    Player,
+    letters_of,
+    organizer_page,
+    phase_close,
+    phases_postpone,
+    strongest_of,
+    uploaded,
+)
+from tests.pwscup.factories import freeze, run_operations, scored, scored_attack, truth_of
+from tests.support import build_world, noisy_copy, table_bytes
+
+
+def shuffled_copy(original: bytes, *, seed: int) -> bytes:
+    """A valid anonymization the built-in attacks cannot fully undo: the numeric columns
+    each shuffled over the rows (every value still one of the original's)."""
+    table = pd.read_csv(io.BytesIO(original), dtype=str, keep_default_na=False)
+    rng = np.random.default_rng(seed)
+    for column in ("age", "fnlwgt", "education-num", "hours-per-week"):
+        table[column] = rng.permutation(table[column].to_numpy())
+    return table_bytes(table)
+
+
+def part_of(truth, share: float):
+    """The true correspondence with all but the first ``share`` of its rows guessed wrong."""
+    answer = truth.copy()
+    answer[int(len(answer) * share) :] = 0
+    return answer
 
 
 class Pwscup2015Player(Player):
@@ -15,6 +49,7 @@ class Pwscup2015Player(Player):
     # The overview reads the team's live version for its ETag (a page kept by the browser:
     # pwscup/accounts/conditional.py).
     page_queries = {"overview": 10, "data": 9, "rules": 8, "submit": 15, "results": 14}
+    attack_matrix = True
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = build_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)
@@ -31,6 +66,45 @@ class Pwscup2015Player(Player):
         freeze (and its built-in attacks)."""
         super().play_results(arena, letters)
         freeze(arena.state)
+
+    def matrix_arena(self, *, slug):
+        """Teams A, B and C's shuffled copies frozen as targets; A sends B's true
+        correspondence (every row right: the strongest attack there is), B half of A's and
+        of C's, C a quarter of A's."""
+        world = build_world(slug=slug)
+        for seed, letter in enumerate("abc", start=1):
+            scored(world, letter, content=shuffled_copy(world.original, seed=seed))
+        targets = freeze(world)
+        scored_attack(world, "a", targets["b"], truth_of(targets["b"]))
+        for target in ("a", "c"):
+            scored_attack(world, "b", targets[target], part_of(truth_of(targets[target]), 0.5))
+        scored_attack(world, "c", targets["a"], part_of(truth_of(targets["a"]), 0.25))
+        return Arena.of(world, state=world)
+
+    def matrix_view(self, arena):
+        matrix = leaderboards.attack_matrix(round=arena.round)
+        anonymization, attack = leaderboards.final_ranking(round=arena.round)
+        letters = letters_of(arena)
+        who = {f"team:{pk}": letter for pk, letter in letters.items()}
+        strongest = {
+            letters[target.team_id]: strongest_of(
+                (matrix.cell(key, target.pk).best, who.get(key, label))
+                for key, label in matrix.attackers
+            )
+            for target in matrix.targets
+        }
+        return MatrixView(
+            target_ranks={letters[row.team.pk]: row.rank for row in anonymization},
+            safety={letters[row.team.pk]: row.safety for row in anonymization},
+            attack_ranks={letters[row.team.pk]: row.rank for row in attack},
+            targets={letters[t.team_id]: t.team_id in matrix.disqualified for t in matrix.targets},
+            strongest=strongest,
+        )
+
+    def matrix_page(self, arena):
+        return organizer_page(
+            arena, reverse("matrix", args=[arena.competition.slug, arena.round.slug])
+        )
 
     def submit(self, arena, letter, content, *, name="anonymized.csv"):
         arena.state.anonymization.refresh_from_db()

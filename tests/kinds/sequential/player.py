@@ -2,13 +2,30 @@
 
 import datetime as dt
 
+from django.urls import reverse
 from django.utils import timezone
 
-from pwscup.sequential import services
-from pwscup.sequential.models import Release
+from pwscup.sequential import selectors, services
+from pwscup.sequential.models import Release, SeqTarget
 from pwscup.submissions.models import Status
-from tests.kinds.players import Arena, Player, uploaded
-from tests.pwscup.seq_web_world import fixture, seq_world
+from tests.kinds.players import (
+    Arena,
+    MatrixView,
+    Player,
+    letters_of,
+    organizer_page,
+    strongest_of,
+    uploaded,
+)
+from tests.pwscup.seq_web_world import attack, attack_phase_world, fixture, seq_world
+
+# Guesses on the small example's persons (fixtures/sequential/small_master.csv): every
+# disease right, three of five right (the paper's W6), one of five right.
+ALL_RIGHT = b"pid,guess\nBob,dyspepsia\nAlice,bronchitis\nAndy,dyspepsia\nDavid,gastritis\nEmily,dyspepsia\n"
+THREE_RIGHT = (
+    b"pid,guess\nBob,dyspepsia\nAlice,dyspepsia\nAndy,dyspepsia\nDavid,\nEmily,dyspepsia\n"
+)
+ONE_RIGHT = b"pid,guess\nBob,dyspepsia\nAlice,gastritis\nAndy,flu\nDavid,\nEmily,flu\n"
 
 
 class SequentialPlayer(Player):
@@ -16,6 +33,7 @@ class SequentialPlayer(Player):
     window_opens = False  # release 1 is open from the start; release j once j-1 is frozen
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 10, "data": 12, "rules": 9, "submit": 13, "results": 15}
+    attack_matrix = True
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = seq_world(slug=slug, letters="ab", daily_limit=daily_limit, total_limit=total_limit)
@@ -57,6 +75,52 @@ class SequentialPlayer(Player):
             self.run_jobs()
             arena.state.refresh_from_db()
             services.step_freeze(sequential=arena.state, user=arena.organizer)
+
+    def matrix_arena(self, *, slug):
+        """The small example's attack phase with teams A, B and C (each its own W3 master,
+        both releases frozen, its sequence a target): A guesses every disease of B's
+        persons right (above MAP_N's 7/10), B three of five of A's and C's, C one of A's."""
+        world = attack_phase_world(slug=slug, letters="abc", pool=None)
+        targets = {
+            letter: SeqTarget.objects.get(sequential=world.sequential, team=team)
+            for letter, team in world.teams.items()
+        }
+        attack(world, "a", targets["b"], ALL_RIGHT)
+        for target in ("a", "c"):
+            attack(world, "b", targets[target], THREE_RIGHT)
+        attack(world, "c", targets["a"], ONE_RIGHT)
+        return Arena.of(world, state=world.sequential)
+
+    def matrix_view(self, arena):
+        sequential = arena.state
+        matrix = selectors.attack_matrix(sequential=sequential)
+        letters = letters_of(arena)
+        strongest = {
+            letters[target.team_id]: strongest_of(
+                (row["cells"][column], letters[row["team"].pk] if "team" in row else row["name"])
+                for row in matrix["rows"]
+            )
+            for column, target in enumerate(matrix["targets"])
+        }
+        board = selectors.leaderboard_rows(sequential=sequential)
+        return MatrixView(
+            target_ranks={letters[row.team.pk]: row.rank for row in board},
+            safety={letters[row.team.pk]: row.safety for row in board},
+            attack_ranks={
+                letters[row["team"].pk]: row["rank"]
+                for row in selectors.attack_ranking(sequential=sequential)
+            },
+            targets={
+                letters[t.team_id]: t.team_id in matrix["disqualified"] for t in matrix["targets"]
+            },
+            strongest=strongest,
+        )
+
+    def matrix_page(self, arena):
+        return organizer_page(
+            arena,
+            reverse("sequential:leaderboard", args=[arena.competition.slug, arena.round.slug]),
+        )
 
     def submit(self, arena, letter, content, *, name="release_1.csv"):
         arena.state.refresh_from_db()

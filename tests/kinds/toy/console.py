@@ -1,5 +1,6 @@
 """The toy's organizer console: its round creation page (the console's competition page
-shows a "New round" button per kind, ``RoundKind.console_create_url``)."""
+shows a "New round" button per kind, ``RoundKind.console_create_url``) and its panel on the
+console's round page."""
 
 import datetime as dt
 
@@ -7,6 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import path
 from django.utils import timezone
+from django.utils.html import format_html
 
 from pwscup.competitions.selectors import console_competition
 from tests.kinds.toy import services
@@ -26,6 +28,11 @@ def console_create(request, competition_slug):
         daily_limit=int(request.POST.get("daily_limit") or 0) or None,
     )
     return redirect("console:round", competition.slug, round_.slug)
+
+
+def panel(request, round):
+    """What the console's round page shows of the toy (``RoundKind.console_panel``)."""
+    return format_html("<p data-testid='toy-panel'>toy panel of {}</p>", round.slug)
 
 
 urlpatterns = [path("new/", console_create, name="create")]

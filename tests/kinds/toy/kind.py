@@ -8,7 +8,7 @@ from pwscup.competitions.selectors import phases_schedule_lines
 from pwscup.kinds import RoundKind
 from pwscup.kinds.tabs import render_tab
 from pwscup.submissions.services.jobs import JobKind
-from tests.kinds.toy import actions, api, archive, bundle, console, selectors, views
+from tests.kinds.toy import actions, api, archive, bundle, console, selectors, services, views
 from tests.kinds.toy.models import ToyUpload
 from tests.kinds.toy.services import SCORE_TOY
 
@@ -17,6 +17,9 @@ class ToyGameKind(RoundKind):
     key = "toygame"
     label = _("Toy game")
     description = _("A game for the tests.")
+
+    def validate_config(self, config, *, round=None):
+        return services.toy_config_check(config)
 
     # --- pages, API and console -----------------------------------------------------------
 
@@ -42,6 +45,17 @@ class ToyGameKind(RoundKind):
 
     def console_create_url(self, competition):
         return reverse("toygame_console:create", args=[competition.slug])
+
+    def console_panel(self, request, round):
+        return console.panel(request, round)
+
+    def round_note(self, round):
+        return "a toy note"
+
+    def results_summary(self, round):
+        if not selectors.toy_published(round=round):
+            return []
+        return [{"label": "Toy results", "url": self.leaderboard_url(round)}]
 
     # --- lifecycle ----------------------------------------------------------------------------
 

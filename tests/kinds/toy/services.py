@@ -1,5 +1,6 @@
 """The toy's writes, built only from the core's services."""
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from pwscup.competitions.models import Phase
@@ -11,6 +12,14 @@ from pwscup.submissions.services.uploads import UploadWindow, phase_window_check
 from tests.kinds.toy.models import ToyRound, ToyUpload
 
 SCORE_TOY = "tests.toykind.score"
+
+
+def toy_config_check(config: dict) -> dict:
+    """The toy's configuration: ``size``, an integer (1 when not given)."""
+    size = config.get("size", 1)
+    if not isinstance(size, int):
+        raise ValidationError({"size": "size must be an integer"})
+    return {"size": size}
 
 
 def toy_round_create(

@@ -1,7 +1,7 @@
-"""The toy's pages: an upload form's target and a leaderboard CSV (the core's writer). Each
-is thin: the core's access checks, the toy's services and selectors."""
+"""The toy's pages: an upload form's target, a leaderboard CSV (the core's writer) and a
+greeting. Each is thin: the core's access checks, the toy's services and selectors."""
 
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.urls import path
 from django.views.decorators.http import require_POST
 
@@ -26,6 +26,12 @@ def upload(request, access):
 
 
 @kind_view("toygame")
+def hello(request, access, word):
+    """A page of the kind's own, under the round (the core's access rules apply)."""
+    return HttpResponse(f"hello {word} from {access.round.name} ({access.competition.slug})")
+
+
+@kind_view("toygame")
 def leaderboard_csv(request, access):
     return csv_response("toy.csv", ["team", "score"], selectors.toy_leaderboard(access.round))
 
@@ -33,4 +39,5 @@ def leaderboard_csv(request, access):
 urlpatterns = [
     path("toy/upload/", upload, name="upload"),
     path("toy/leaderboard.csv", leaderboard_csv, name="leaderboard"),
+    path("hello/<slug:word>/", hello, name="hello"),
 ]

@@ -1,14 +1,6 @@
-"""Accounts and teams: sign-up, registering and joining a team, the captain's actions."""
+"""Teams: names and slugs, registering and joining a team, the captain's actions, members."""
 
-import logging
-
-from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.models import Group, Permission
-from django.contrib.auth.validators import ASCIIUsernameValidator
-from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,37 +15,7 @@ from pwscup.accounts.names import (
 )
 from pwscup.competitions.models import Competition
 from pwscup.core.errors import Refused
-from pwscup.kinds import all_kinds, kind_of
-
-log = logging.getLogger(__name__)
-
-ORGANIZER_GROUP = "Organizers"
-# What an organizer does in the admin with the core's models, on the competitions that list
-# them as organizers: run rounds and teams. Competitions and their organizers are created by
-# a superuser. Each kind adds its own models (``RoundKind.organizer_permissions``).
-ORGANIZER_PERMISSIONS = {
-    "competitions": {
-        "competition": ("view", "change"),
-        "round": ("view", "add", "change", "delete"),
-        "phase": ("view", "add", "change", "delete"),
-    },
-    "accounts": {
-        "team": ("view", "add", "change", "delete"),
-        "membership": ("view", "add", "change", "delete"),
-    },
-}
-
-
-def organizer_permissions() -> dict[str, dict[str, tuple[str, ...]]]:
-    """``{app label: {model name: actions}}``: the core's ``ORGANIZER_PERMISSIONS`` and
-    every registered kind's ``organizer_permissions()``."""
-    wanted = {app: dict(models) for app, models in ORGANIZER_PERMISSIONS.items()}
-    for kind in all_kinds():
-        for model, actions in kind.organizer_permissions().items():
-            meta = model._meta
-            wanted.setdefault(meta.app_label, {})[meta.model_name] = tuple(actions)
-    return wanted
-
+from pwscup.kinds import kind_of
 
 SLUG_MAX_LENGTH = 40
 
@@ -269,75 +231,6 @@ def team_invitation_renew(*, team: Team, by) -> str:
     return team.invitation_code
 
 
-def user_name_validate(*, username: str) -> None:
-    """A new user name's rules beyond the user model's, raising ``ValidationError``.
-
-    ASCII letters, digits and ``@.+-_`` only: a look-alike (``оrganizer`` with a Cyrillic
-    ``о``) cannot pass for another account. User names are log-in identifiers typed in forms and
-    commands; what others see of a participant is the team name, which may be in any script.
-    And unique whatever the case: ``Organizer`` is taken when ``organizer`` is.
-    """
-    ASCIIUsernameValidator()(username)
-    if get_user_model().objects.filter(username__iexact=username).exists():
-        raise ValidationError(_("A user with that username already exists."), code="unique")
-
-
-def user_sign_up(*, username: str, email: str, password: str, password_reset_url: str):
-    """A participant's own account (no staff rights).
-
-    The answer never tells whether the e-mail address is registered: an address already in use
-    gets the account all the same (the user name is the identity, not the address), and its
-    owner an e-mail saying so, with ``password_reset_url`` in case they forgot they had one.
-    """
-    user_name_validate(username=username)
-    user_model = get_user_model()
-    password_validation.validate_password(password, user_model(username=username, email=email))
-    owners = list(
-        user_model.objects.filter(email__iexact=email, is_active=True).values_list(
-            "username", flat=True
-        )
-    )
-    user = user_model.objects.create_user(username=username, email=email, password=password)
-    if owners:
-        _sign_up_notice_send(
-            email=email, new_username=username, owners=owners, password_reset_url=password_reset_url
-        )
-    return user
-
-
-def _sign_up_notice_send(
-    *, email: str, new_username: str, owners: list[str], password_reset_url: str
-) -> None:
-    context = {
-        "new_username": new_username,
-        "owners": ", ".join(owners),
-        "password_reset_url": password_reset_url,
-    }
-    subject = " ".join(
-        render_to_string("registration/signup_email_in_use_subject.txt", context).split()
-    )
-    body = render_to_string("registration/signup_email_in_use.txt", context)
-    try:
-        send_mail(subject, body, None, [email])
-    except Exception:  # noqa: BLE001 - a mail server down must not fail the sign-up
-        log.exception("sending the e-mail-in-use notice failed")
-
-
-@transaction.atomic
-def user_password_set(*, user, password: str):
-    """Give ``user`` a new password (reset by e-mail or changed on the site): whoever held the
-    old password, or a token made with it, is out.
-
-    Nothing to do here for that, as for a password set in the admin or by
-    ``changepassword``: Django checks each session against a hash of the password on every
-    request (the page that made the change keeps its session by
-    ``update_session_auth_hash``), and an API token carries such a hash too
-    (``pwscup.api.models.password_binding``)."""
-    user.set_password(password)
-    user.save(update_fields=["password"])
-    return user
-
-
 @transaction.atomic
 def membership_add(*, team: Team, user) -> Membership:
     membership, _created = Membership.objects.get_or_create(
@@ -348,64 +241,3 @@ def membership_add(*, team: Team, user) -> Membership:
         Team.objects.filter(pk=team.pk, captain__isnull=True).update(captain=user)
         team.refresh_from_db(fields=["captain"])
     return membership
-
-
-def user_create(*, username: str, password: str, email: str = "", is_staff: bool = False):
-    user_model = get_user_model()
-    user, _ = user_model.objects.get_or_create(username=username, defaults={"email": email})
-    user.set_password(password)
-    user.is_staff = is_staff
-    user.save()
-    return user
-
-
-def user_get_or_create(
-    *, username: str, password: str, is_staff: bool = False, is_superuser: bool = False
-):
-    """``(user, created)``: an existing account is returned untouched (password, flags). A
-    superuser is made staff too (the admin lets in staff only)."""
-    user_model = get_user_model()
-    user = user_model.objects.filter(username=username).first()
-    if user is not None:
-        return user, False
-    return user_model.objects.create_user(
-        username=username,
-        password=password,
-        is_staff=is_staff or is_superuser,
-        is_superuser=is_superuser,
-    ), True
-
-
-@transaction.atomic
-def organizer_group_ensure() -> Group:
-    """The group holding ``organizer_permissions()`` (created, or brought up to date)."""
-    group, _ = Group.objects.get_or_create(name=ORGANIZER_GROUP)
-    by_app = organizer_permissions()
-    wanted = [
-        (app, f"{action}_{model}")
-        for app, models in by_app.items()
-        for model, actions in models.items()
-        for action in actions
-    ]
-    permissions = list(
-        Permission.objects.filter(
-            content_type__app_label__in=by_app,
-            codename__in=[codename for _app, codename in wanted],
-        ).select_related("content_type")
-    )
-    found = {(p.content_type.app_label, p.codename) for p in permissions}
-    missing = sorted(set(wanted) - found)
-    if missing:
-        raise LookupError(f"Permissions missing (run migrate first): {missing}")
-    group.permissions.set(permissions)
-    return group
-
-
-@transaction.atomic
-def organizer_grant(*, user, competition: Competition) -> None:
-    """Make ``user`` an organizer of ``competition``: staff, in the organizers' group."""
-    if not user.is_staff:
-        user.is_staff = True
-        user.save(update_fields=["is_staff"])
-    user.groups.add(organizer_group_ensure())
-    competition.organizers.add(user)

@@ -1,0 +1,135 @@
+"""The commands that read: ``status`` (the team's rounds, or a round's schedule and the
+team's uploads), ``download``, ``leaderboard`` and the first game's ``targets``."""
+
+import sys
+from pathlib import Path
+
+from pwscup.client.formatting import table, upload_label
+from pwscup.client.messages import tr
+from pwscup.client.session import FAILED, round_path
+from pwscup.client.transport import Api
+
+HEADLINE_SCORES = 4  # scores per upload in ``status`` when the round marks no headline
+
+
+def _my_rounds(api: Api) -> int:
+    me = api.get("api/v1/me/")
+    print(tr("{user} on {server}").format(user=me["username"], server=api.base))
+    rows = []
+    for membership in me["teams"]:
+        competition = api.get(f"api/v1/competitions/{membership['competition']}/")
+        for round_ in competition["rounds"]:
+            rows.append(
+                [
+                    f"{competition['slug']}/{round_['slug']}",
+                    round_["kind_label"],
+                    membership["team"]["name"],
+                ]
+            )
+    if rows:
+        print(table([tr("round"), tr("kind"), tr("team")], rows))
+    else:
+        print(tr("You are in no team yet."))
+    return 0
+
+
+def cmd_status(api: Api, args) -> int:
+    if args.round is None:
+        return _my_rounds(api)
+    status = api.get(round_path(args.round, "status/"))
+    team = f" · {status['team']['name']}" if status["team"] else ""
+    print(
+        f"{status['name']} ({status['competition']}/{status['slug']}) · {status['kind_label']}{team}"
+    )
+    if status["schedule"]:
+        schedule = [
+            [line["label"], line["state"], line["opens_at"], line["closes_at"]]
+            for line in status["schedule"]
+        ]
+        print(table([tr("window"), tr("state"), tr("opens at"), tr("closes at")], schedule))
+    open_types = [t["label"] for t in status["submission_types"] if t["open"]]
+    if status["submission_types"]:
+        print()
+        if open_types:
+            print(tr("You may upload now: {types}").format(types="; ".join(open_types)))
+        else:
+            print(tr("Nothing is open for uploads now."))
+    if status["team"] is None:
+        return 0
+    present = {k for upload in status["uploads"] for k in upload["scores_text"]}
+    shown = [m["key"] for m in status["metrics"] if m["key"] in present]
+    marked = [m["key"] for m in status["metrics"] if m["headline"] and m["key"] in present]
+    headline = marked or shown[:HEADLINE_SCORES]
+    rows = [
+        [
+            upload_label(u),
+            u["id"],
+            u["status"] + (tr(" (final)") if u["final"] else ""),
+            " ".join(part for part in (u["type"], u["about"]) if part),
+            u["created_at"][:16],
+            *[u["scores_text"].get(m, "") for m in headline],
+            u["note"] or (u["message"][:60] if u["status"] == FAILED else ""),
+        ]
+        for u in status["uploads"]
+    ]
+    print()
+    print(tr("Your uploads"))
+    if rows:
+        headers = ["#", "id", tr("status"), tr("type"), tr("uploaded"), *headline, tr("note")]
+        print(table(headers, rows))
+    else:
+        print(tr("No upload yet."))
+    return 0
+
+
+def cmd_download(api: Api, args) -> int:
+    """What the team may download now, as the round's Data tab offers it (the table to work
+    on, the configuration, the team's own files), under the names the server gives."""
+    folder = Path(args.output)
+    folder.mkdir(parents=True, exist_ok=True)
+    status = api.get(round_path(args.round, "status/"))
+    if not status["downloads"]:
+        print(tr("Nothing to download now."), file=sys.stderr)
+        return 0
+    for item in status["downloads"]:
+        path = api.download(item["url"], folder / Path(item["name"]).name)
+        print(path)
+    return 0
+
+
+def cmd_leaderboard(api: Api, args) -> int:
+    board = api.get(round_path(args.round, "standings/"))
+    if board["note"]:
+        print(board["note"])
+    several = len(board["tables"]) > 1
+    for number, board_table in enumerate(board["tables"]):
+        if several:  # one table needs no title (the round's leaderboard)
+            if number or board["note"]:
+                print()
+            print(board_table["title"])
+        rows = [["–" if cell is None else cell for cell in row] for row in board_table["rows"]]
+        if rows:
+            print(table(board_table["columns"], rows))
+        else:
+            print(tr("{title}: empty").format(title=board_table["title"]))
+    return 0
+
+
+def cmd_targets(api: Api, args) -> int:
+    targets = api.get(round_path(args.round, "targets/"))
+    rows = [[t["team"]["slug"], t["team"]["name"], t["rows"], t["version"]] for t in targets]
+    if rows:
+        print(table([tr("target"), tr("team"), tr("rows"), tr("version")], rows))
+    else:
+        print(tr("No target yet."))
+    if args.download:
+        folder = Path(args.download)
+        folder.mkdir(parents=True, exist_ok=True)
+        for target in targets:
+            slug = target["team"]["slug"]
+            path = api.download(target["anonymized_url"], folder / f"{slug}_anonymized.csv")
+            print(tr("saved {path}").format(path=path), file=sys.stderr)
+            if target["candidate_url"]:
+                path = api.download(target["candidate_url"], folder / f"{slug}_candidate.csv")
+                print(tr("saved {path}").format(path=path), file=sys.stderr)
+    return 0

@@ -1,0 +1,165 @@
+"""The commands that upload: ``submit`` (any submission type of the round, its fields from
+the round's status) and the first game's ``attack``; both can wait for the scores."""
+
+import sys
+import time
+
+from pwscup.client.formatting import score_table, upload_label
+from pwscup.client.messages import tr
+from pwscup.client.session import FAILED, FINISHED, UsageError, WaitTimeout, round_path
+from pwscup.client.transport import Api
+
+# Polling while a job runs: quick at first (small uploads score in well under a second),
+# then every few seconds.
+POLL_START, POLL_MAX = 0.5, 5.0
+
+
+def with_id(upload: dict) -> str:
+    """``#3 (id 57)``: the team's number of the upload, and the id its URLs use."""
+    return f"{upload_label(upload)} (id {upload['id']})"
+
+
+def wait_for(api: Api, url: str, *, timeout: float, quiet: bool) -> dict:
+    """Poll an upload until it is finished or failed; progress on stderr."""
+    delay, started, last = POLL_START, time.monotonic(), None
+    while True:
+        upload = api.get(url)
+        if upload["status"] != last and not quiet:
+            print(f"{with_id(upload)}: {upload['status']}", file=sys.stderr)
+            last = upload["status"]
+        if upload["status"] in (FINISHED, FAILED):
+            return upload
+        if time.monotonic() - started > timeout:
+            raise WaitTimeout(
+                tr("still {status} after {seconds} s; see `pwscup status`").format(
+                    status=upload["status"], seconds=f"{timeout:.0f}"
+                )
+            )
+        time.sleep(delay)
+        delay = min(POLL_MAX, delay * 1.5)
+
+
+def _failed(upload: dict) -> int:
+    print(tr("failed: {message}").format(message=upload["message"]), file=sys.stderr)
+    return 2
+
+
+def choose_type(status: dict, key: str | None) -> dict:
+    """The submission type to upload: ``key`` if given; else the round's only one, or its
+    only open one (the server refuses a closed one with its own message)."""
+    types = status["submission_types"]
+    keys = ", ".join(t["key"] for t in types)
+    if not types:
+        raise UsageError(tr("This round takes no upload from your team."))
+    if key is not None:
+        chosen = [t for t in types if t["key"] == key]
+        if not chosen:
+            raise UsageError(
+                tr("no submission type {key!r} in this round; it takes: {keys}").format(
+                    key=key, keys=keys
+                )
+            )
+        return chosen[0]
+    if len(types) == 1:
+        return types[0]
+    open_types = [t for t in types if t["open"]]
+    if len(open_types) == 1:
+        return open_types[0]
+    raise UsageError(
+        tr("this round takes several uploads; choose one with --type: {keys}").format(keys=keys)
+    )
+
+
+def upload_fields(kind: dict, given: dict, note: str) -> dict:
+    """The fields the submission type takes: given ones, the note, a required field with a
+    single choice filled in; a required one missing is a usage error naming its choices."""
+    values = {}
+    for field in kind["fields"]:
+        name = field["name"]
+        if name in given:
+            values[name] = given[name]
+        elif name == "note":
+            values[name] = note
+        elif field["required"] and field["choices"] and len(field["choices"]) == 1:
+            values[name] = field["choices"][0]
+        elif field["required"]:
+            if field["choices"]:
+                raise UsageError(
+                    tr("give --field {name}=VALUE (one of: {choices})").format(
+                        name=name, choices=", ".join(field["choices"])
+                    )
+                )
+            raise UsageError(tr("give --field {name}=VALUE").format(name=name))
+    return values
+
+
+def print_scores(upload: dict, status: dict) -> None:
+    """The upload's scores as ``python -m scoring evaluate`` prints them (the round's metrics
+    in its order, each as the server wrote it)."""
+    texts = upload.get("scores_text") or {}
+    if not texts:
+        print(tr("{upload}: no score to show yet.").format(upload=upload_label(upload)))
+        return
+    metrics = status["metrics"]
+    keys = [m["key"] for m in metrics] or list(texts)
+    print(
+        score_table(
+            upload.get("scores") or {},
+            texts,
+            metrics=keys,
+            names={m["key"]: m["name"] for m in metrics},
+            notes={m["key"]: m["note"] for m in metrics if m["note"]},
+        )
+    )
+
+
+def cmd_submit(api: Api, args) -> int:
+    status = api.get(round_path(args.round, "status/"))
+    kind = choose_type(status, args.type)
+    accepted = api.post_multipart(
+        kind["url"],
+        fields=upload_fields(kind, dict(args.field), args.note),
+        file_field="file",
+        file_path=args.file,
+    )
+    if accepted.get("message"):
+        print(accepted["message"], file=sys.stderr)
+    if not args.wait:
+        print(with_id(accepted))
+        return 0
+    upload = wait_for(api, accepted["url"], timeout=args.timeout, quiet=args.quiet)
+    if upload["status"] == FAILED:
+        return _failed(upload)
+    if "rate" in upload:  # an attack of the first game: its own line (``attack``)
+        return _print_rate(upload)
+    print_scores(upload, status)
+    return 0
+
+
+def _print_rate(upload: dict) -> int:
+    if upload["rate"] is None:
+        print(tr("re-identification rate hidden until the organizer's rule shows it"))
+    else:
+        print(
+            tr("re-identification rate {rate} ({correct} of {rows} rows)").format(
+                rate=upload["rate_text"], correct=upload["correct"], rows=upload["rows"]
+            )
+        )
+    return 0
+
+
+def cmd_attack(api: Api, args) -> int:
+    accepted = api.post_multipart(
+        round_path(args.round, "attacks/"),
+        fields={"note": args.note, "target": args.target},
+        file_field="file",
+        file_path=args.file,
+    )
+    print(accepted["message"], file=sys.stderr)
+    if not args.wait:
+        print(with_id(accepted))
+        return 0
+    upload = wait_for(api, accepted["url"], timeout=args.timeout, quiet=args.quiet)
+    if upload["status"] == FAILED:
+        return _failed(upload)
+    return _print_rate(upload)

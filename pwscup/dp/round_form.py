@@ -1,0 +1,358 @@
+"""The console's form for a new DP round: its fields (attributes, histograms, levels, tracks,
+dates) build the configuration ``dp_round_create`` checks, and the service's errors are put
+back next to the field they name."""
+
+import re
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import form_dates_check
+from pwscup.core.form_fields import POSITIVE_INT_MAX, ConfigJsonView, comma_list
+from pwscup.core.time_zones import TimeZoneField
+
+EXAMPLE_CONFIG = {
+    "attributes": {
+        "gender": ["F", "M"],
+        "age": ["<=17", "18-24", "25-34", "35-44", "45-49", "50-55", "56+"],
+    },
+    "workload": [{"id": "gender_age", "attributes": ["gender", "age"]}],
+    "levels": [
+        {"id": "eps-0.1", "epsilon": "0.1"},
+        {"id": "eps-1", "epsilon": "1.0"},
+        {"id": "eps-4", "epsilon": "4.0"},
+    ],
+    "tracks": {"interactive": True, "batch": "platform"},
+}
+ATTRIBUTE_ROWS = 8  # rows shown for attributes (a longer list: the JSON view)
+TARGET_ROWS = 6
+
+
+class AttributeRowForm(forms.Form):
+    """One attribute: the hidden table's column and its public, ordered domain."""
+
+    name = forms.CharField(label=_("Attribute (a column of the table)"), max_length=200)
+    values = forms.CharField(
+        label=_("Its values, in order, separated by commas"),
+        max_length=20_000,
+        required=False,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].required = False
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("values", "").strip() and not cleaned.get("name", "").strip():
+            self.add_error("name", _("Name the column these values belong to."))
+        return cleaned
+
+
+class TargetRowForm(forms.Form):
+    """One histogram of the workload: the attributes it crosses, and its id."""
+
+    attributes = forms.CharField(
+        label=_("Attributes of the histogram, separated by commas"),
+        max_length=2000,
+        required=False,
+    )
+    target_id = forms.CharField(
+        label=_("Id (optional)"),
+        max_length=200,
+        required=False,
+        help_text=_("Empty: the attributes joined by “_” (gender_age)."),
+    )
+
+
+AttributeRows = forms.formset_factory(AttributeRowForm, extra=0, max_num=200)
+TargetRows = forms.formset_factory(TargetRowForm, extra=0, max_num=200)
+
+
+def _level_id(epsilon: str) -> str:
+    """``"0.1"`` → ``"eps-0.1"``, ``"1/14"`` → ``"eps-1_14"`` (a level's id is part of URLs)."""
+    return "eps-" + re.sub(r"[^0-9A-Za-z.\-]", "_", epsilon)
+
+
+class DPRoundForm(ConfigJsonView, forms.Form):
+    """A new DP round: its fields build the configuration the service checks
+    (``dp_round_create``); the JSON view (``config``), when filled, replaces them."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"))
+    table = forms.FileField(
+        label=_("Hidden table (CSV)"),
+        help_text=_("One column per attribute below; never shown to teams."),
+    )
+    levels = forms.CharField(
+        label=_("Privacy levels: the ε of each, separated by commas"),
+        max_length=2000,
+        required=False,
+        help_text=_(
+            "A decimal (0.1) or a fraction (1/14); each level is a leaderboard of its own, "
+            "named eps-<ε>. At most 100."
+        ),
+    )
+    interactive = forms.BooleanField(
+        label=_("Interactive track: teams query the hidden table and pay ε per answer"),
+        required=False,
+    )
+    batch = forms.ChoiceField(
+        label=_("Batch track: one randomized release of the whole table"),
+        choices=[
+            ("platform", _("Randomized by the platform")),
+            ("upload", _("Uploaded by the team (declared, unverified)")),
+            ("both", _("Both")),
+            ("off", _("No batch track")),
+        ],
+        required=False,
+    )
+    query_types = forms.MultipleChoiceField(
+        label=_("Queries the interactive track answers"),
+        choices=[
+            ("histogram", _("Histogram")),
+            ("count", _("Count (one cell)")),
+            ("mean", _("Mean of a numeric column")),
+        ],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    max_charges_per_level = forms.IntegerField(
+        label=_("Queries per team per level"),
+        min_value=1,
+        max_value=POSITIVE_INT_MAX,
+        required=False,
+        help_text=_("From 1 to 100,000."),
+    )
+    adjacency = forms.ChoiceField(
+        label=_("Neighbouring tables"),
+        choices=[
+            ("replace", _("One row replaced (the number of rows is public)")),
+            ("add_remove", _("One row added or removed (no batch track)")),
+        ],
+        required=False,
+    )
+    rank_metric = forms.ChoiceField(
+        label=_("Ranking by"),
+        choices=[("l2", _("L2 error (lower is better)")), ("spearman", _("Rank correlation"))],
+        required=False,
+    )
+    feedback = forms.ChoiceField(
+        label=_("Scores shown"),
+        choices=[
+            ("after_close", _("After the close")),
+            ("live", _("At once (upload-only rounds)")),
+        ],
+        required=False,
+    )
+    publish_truth = forms.BooleanField(
+        label=_("Publish the true histograms after the close"), required=False
+    )
+    config = forms.CharField(
+        label=_("Configuration (JSON)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
+        help_text=_(
+            "Filled in, it replaces every field of the configuration above (the other keys: "
+            "numeric, reconstruction, baselines, spearman_gate, plausibility_z, max_cells). "
+            "Every key is described in docs/dp.md (“The configuration”)."
+        ),
+    )
+    opens_at = forms.DateTimeField(label=_("Release phase opens at"))
+    closes_at = forms.DateTimeField(label=_("Release phase closes at"))
+    daily_limit = forms.IntegerField(
+        label=_("Estimates per team per level per day"),
+        required=False,
+        min_value=1,
+        max_value=POSITIVE_INT_MAX,
+        help_text=_("Empty: no limit. Rejected estimates do not count."),
+    )
+    total_limit = forms.IntegerField(
+        label=_("Estimates per team per level in all"),
+        required=False,
+        min_value=1,
+        max_value=POSITIVE_INT_MAX,
+        help_text=_("Empty: no limit. Rejected estimates do not count."),
+    )
+    timezone = TimeZoneField(label=_("Time zone"))
+
+    CONFIG_FIELDS = (
+        "levels",
+        "interactive",
+        "batch",
+        "query_types",
+        "max_charges_per_level",
+        "adjacency",
+        "rank_metric",
+        "feedback",
+        "publish_truth",
+    )
+    # A key the service names (``dp.config.bad_value``'s, its first part) → its field.
+    KEY_FIELDS = {
+        "levels": "levels",
+        "tracks": "batch",
+        "tracks.interactive": "interactive",
+        "tracks.batch": "batch",
+        "query_types": "query_types",
+        "max_charges_per_level": "max_charges_per_level",
+        "adjacency": "adjacency",
+        "rank_metric": "rank_metric",
+        "feedback": "feedback",
+        "publish_truth": "publish_truth",
+    }
+
+    def __init__(self, data=None, files=None, **kwargs):
+        super().__init__(data, files, **kwargs)
+        example = EXAMPLE_CONFIG
+        # Initial rows only on a blank form: a bound row equal to its initial value would
+        # count as unchanged, hence empty.
+        self.attribute_rows = AttributeRows(
+            data,
+            prefix="attribute",
+            initial=None
+            if self.is_bound
+            else [
+                {"name": name, "values": ", ".join(domain)}
+                for name, domain in example["attributes"].items()
+            ],
+        )
+        self.target_rows = TargetRows(
+            data,
+            prefix="target",
+            initial=None
+            if self.is_bound
+            else [
+                {"attributes": ", ".join(t["attributes"]), "target_id": t["id"]}
+                for t in example["workload"]
+            ],
+        )
+        if not self.is_bound:
+            # Blank rows to add attributes and histograms (no script needed).
+            self.attribute_rows.extra = ATTRIBUTE_ROWS - len(example["attributes"])
+            self.target_rows.extra = TARGET_ROWS - len(example["workload"])
+            self.initial.update(
+                levels=", ".join(level["epsilon"] for level in example["levels"]),
+                interactive=True,
+                batch="platform",
+                query_types=["histogram", "count"],
+                max_charges_per_level=1000,
+                adjacency="replace",
+                rank_metric="l2",
+                feedback="after_close",
+            )
+
+    def config_fields(self):
+        """The bound fields of the levels and tracks, in order (the template's fieldset)."""
+        return [self[name] for name in self.CONFIG_FIELDS]
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        if self.uses_json():
+            return valid
+        rows_valid = [self.attribute_rows.is_valid(), self.target_rows.is_valid()]
+        return valid and all(rows_valid)
+
+    def clean(self):
+        cleaned = super().clean()
+        form_dates_check(self, ("opens_at", "closes_at"), time_zone=cleaned.get("timezone"))
+        if not self.uses_json():
+            # Required only when the fields, not the JSON view, make the configuration.
+            for name in ("batch", "max_charges_per_level", "adjacency", "rank_metric", "feedback"):
+                if cleaned.get(name) in (None, "") and name not in self.errors:
+                    self.add_error(name, forms.Field.default_error_messages["required"])
+        return cleaned
+
+    def _attributes(self) -> dict:
+        return {
+            row.cleaned_data["name"].strip(): comma_list(row.cleaned_data.get("values", ""))
+            for row in self.attribute_rows
+            if row.cleaned_data.get("name", "").strip()
+        }
+
+    def _workload(self) -> list[dict]:
+        workload = []
+        for row in self.target_rows:
+            names = comma_list(row.cleaned_data.get("attributes", ""))
+            if names:
+                target_id = row.cleaned_data.get("target_id", "").strip() or "_".join(names)
+                workload.append({"id": target_id, "attributes": names})
+        return workload
+
+    def config_raw(self):
+        """What ``dp_round_create`` takes: the JSON view's text, or the fields' dict."""
+        data = self.cleaned_data
+        if self.uses_json():
+            return data["config"]
+        return {
+            "attributes": self._attributes(),
+            "workload": self._workload(),
+            "levels": [
+                {"id": _level_id(epsilon.replace(" ", "")), "epsilon": epsilon}
+                for epsilon in comma_list(data.get("levels", ""))
+            ],
+            "tracks": {"interactive": bool(data.get("interactive")), "batch": data["batch"]},
+            "query_types": list(data.get("query_types") or []),
+            "max_charges_per_level": data["max_charges_per_level"],
+            "adjacency": data["adjacency"],
+            "rank_metric": data["rank_metric"],
+            "feedback": data["feedback"],
+            "publish_truth": bool(data.get("publish_truth")),
+        }
+
+    def add_service_errors(self, error) -> None:
+        """Put the service's ``ValidationError`` next to the fields: a configuration error
+        next to the attribute, histogram, level or option it names (on the JSON view when
+        that was the configuration)."""
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error.messages)
+            return
+        for field, items in error.error_dict.items():
+            for item in items:
+                message = " ".join(item.messages)
+                if field == "config" and not self.uses_json():
+                    self._config_error(item.code or "", item.params or {}, message)
+                else:
+                    self.add_error(field if field in self.fields else None, message)
+
+    def _config_error(self, code: str, params: dict, message: str) -> None:
+        key = str(params.get("key", ""))
+        if code.startswith("dp.attr.") or key.startswith("attributes"):
+            name = params.get("attribute") or key.partition(".")[2]
+            return self._row_error(self.attribute_rows, "name", name, "values", message)
+        if code.startswith("dp.target.") or key.startswith("workload"):
+            return self._row_error(
+                self.target_rows, "target_id", params.get("target"), "attributes", message
+            )
+        if code.startswith(("dp.level.", "dp.epsilon.")):
+            return self.add_error("levels", message)
+        field = (
+            {
+                "dp.config.batch_needs_replace": "adjacency",
+                "dp.config.live_feedback": "feedback",
+            }.get(code)
+            or self.KEY_FIELDS.get(key)
+            or self.KEY_FIELDS.get(key.partition(".")[0])
+        )
+        self.add_error(field, message)
+
+    def _row_error(self, rows, key_field, key, field, message) -> None:
+        """The error on the row whose ``key_field`` is ``key`` (else the first filled row)."""
+        forms_ = list(rows)
+        filled = [row for row in forms_ if any((row.cleaned_data or {}).values())]
+        chosen = next(
+            (row for row in forms_ if key and self._row_key(row, key_field) == key),
+            (filled or forms_ or [None])[0],
+        )
+        if chosen is None:
+            self.add_error(None, message)
+        else:
+            chosen.add_error(field, message)
+
+    @staticmethod
+    def _row_key(row, key_field) -> str:
+        data = row.cleaned_data or {}
+        if key_field == "target_id":
+            return data.get("target_id", "").strip() or "_".join(
+                comma_list(data.get("attributes", ""))
+            )
+        return data.get(key_field, "").strip()

@@ -1,0 +1,15 @@
+"""Languages and time zones: the site's language, the server's zone and a new round's."""
+
+from django.utils.translation import gettext_lazy as _
+
+from .environment import BASE_DIR, env
+
+LANGUAGE_CODE = env("DJANGO_LANGUAGE_CODE", default="ja")
+LANGUAGES = [("ja", _("Japanese")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env("DJANGO_TIME_ZONE", default="Asia/Tokyo")
+# The time zone a new round (of every kind) or presentation window starts with, and the
+# creation forms' initial choice (pwscup/core/time_zones.py): the server's unless set.
+PWSCUP_DEFAULT_TIME_ZONE = env("PWSCUP_DEFAULT_TIME_ZONE", default=TIME_ZONE)
+USE_I18N = True
+USE_TZ = True
