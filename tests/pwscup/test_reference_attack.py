@@ -124,3 +124,23 @@ def test_the_rules_tab_states_the_algorithm_and_the_never_attacked_rule(world, c
     japanese = client.get(tab_url(world.round, RULES), HTTP_ACCEPT_LANGUAGE="ja")
     text = japanese.content.decode()
     assert "参照攻撃" in text and "どのチームにも攻撃されなかった対象" in text
+
+
+def test_the_api_gives_the_reference_line_and_which_releases_were_attacked(world, client):
+    from pwscup.api.services import api_token_create
+
+    scored(world, "a", content=recoded_ages(world.original))
+    scored(world, "b", seed=2)
+    targets = freeze(world)
+    scored_attack(world, "c", targets["a"], np.zeros(targets["a"].rows, dtype=int))
+    Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
+    token = api_token_create(user=world.users["c"], name="script").secret
+    args = [world.competition.slug, world.round.slug]
+    auth = {"HTTP_AUTHORIZATION": "Bearer " + token}
+    matrix = client.get(reverse("api:matrix", args=args), **auth).json()
+    by_slug = {t.team.slug: t for t in targets.values()}
+    expected = [by_slug[t["slug"]].builtin.rates[REF] for t in matrix["targets"]]
+    assert matrix["reference"] == expected and len(expected) == 2
+    final = client.get(reverse("api:final", args=args), **auth).json()
+    attacked = {row["team"]["slug"]: row["attacked"] for row in final["anonymization"]}
+    assert attacked == {"teamA": True, "teamB": False}

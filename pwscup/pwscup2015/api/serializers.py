@@ -212,6 +212,11 @@ class MatrixSerializer(serializers.Serializer):
     targets = TeamRefSerializer(many=True)
     rows = MatrixRowSerializer(many=True)
     worst = serializers.ListField(child=serializers.FloatField(allow_null=True))
+    reference = serializers.ListField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="The reference linkage attack's rate on each target (scoring.linkage): "
+        "shown beside the matrix, never part of the worst case; null where not computed.",
+    )
 
 
 class FinalAnonymizationRowSerializer(ScoresTextMixin, SafetyTextMixin):
@@ -219,6 +224,10 @@ class FinalAnonymizationRowSerializer(ScoresTextMixin, SafetyTextMixin):
     team = TeamRefSerializer()
     passes_gates = serializers.BooleanField()
     safety = serializers.FloatField(allow_null=True)
+    attacked = serializers.BooleanField(
+        help_text="Some team attacked this release; if not, its safety is never below the "
+        "reference attack's rate."
+    )
     scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
 
 

@@ -63,6 +63,7 @@ class MatrixView(APIView):
                 for label, cells in matrix.grid()
             ],
             "worst": matrix.worst_cases(),
+            "reference": matrix.reference_rates(),
         }
         return Response(s.MatrixSerializer(data).data)
 
@@ -84,6 +85,7 @@ class FinalRankingView(APIView):
                     "team": r.team,
                     "passes_gates": r.passes_gates,
                     "safety": r.safety,
+                    "attacked": r.attacked,
                     "scores": _metric_scores(r.scores, metrics),
                 }
                 for r in anonymization
