@@ -1,12 +1,14 @@
 """The DP starter kit's README commands in a fresh virtual environment holding only the toolkit
-wheel (``tests/pwscup/test_toolkit_wheel.py``'s helpers, one environment for this module):
+wheel (``tests/pwscup/test_toolkit_wheel.py``'s helpers and its ``kit`` environment, which
+installs the same distributions as ``dp``):
 ``dp check`` gives the server's verdict and message for the same file, ``dp estimate`` builds
 from a downloaded release exactly the estimate the level page builds, the practice commands
 run, and ``dp score`` gives the server's scores when it is handed the table the server scored
 against (the truth is secret: a team cannot run this one on the real round).
 
-Slow (over 20 s on its own, so its module is scheduled first): it installs the toolkit's wheel
-with its ``dp`` extra into a fresh virtual environment, as a team does.
+Slow (over 20 s on its own, so its module is scheduled first): unless the toolkit's test made
+it first in this run, it installs the toolkit's wheel with its ``dp`` extra into a fresh
+virtual environment, as a team does.
 """
 
 import io

@@ -4,15 +4,19 @@ Installed alone in a fresh virtual environment, the starter kit's own scripts ru
 scores computed there are exactly the server's.
 
 Slow (over 20 s on its own, so its module is scheduled first): it builds the toolkit's wheel
-and installs it into three fresh virtual environments (alone, with ``kit``, with ``dp``), as a
-team does, from the package index.
+and installs it into two fresh virtual environments (alone, and with ``kit``, which
+``test_dp_kit.py``'s ``dp`` shares: the same distributions), as a team does, from the
+package index.
 """
 
 import ast
 import email
+import fcntl
+import hashlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -73,18 +77,39 @@ def toolkit_env(wheel, tmp_path_factory) -> dict:
     return fresh_toolkit_env(wheel, tmp_path_factory.mktemp("toolkit") / "env")
 
 
+def shared_toolkit_env(wheel: Path, tmp_path_factory, extra: str) -> dict:
+    """The wheel with ``extra``, built once per run for every test process: under a lock in
+    the run's shared temporary folder (xdist's processes share its parent), keyed by the
+    wheel's contents and the distributions the extra installs, so two extras that install
+    the same ones (``kit`` and ``dp``: scipy) are one environment, and the second module
+    that needs it does not install scipy, numpy and pandas again (about a minute of CPU).
+    The tests only run commands in it, each from a folder of its own."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    digest = hashlib.sha256(wheel.read_bytes())
+    digest.update(repr(sorted(toolkit.EXTRAS[extra])).encode())
+    where = root / f"toolkit-env-{digest.hexdigest()[:16]}"
+    with open(f"{where}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (where / ".built").exists():
+            shutil.rmtree(where, ignore_errors=True)
+            fresh_toolkit_env(wheel, where, extra, compiled=False)
+            (where / ".built").touch()
+    return {"python": where / "bin" / "python", "bin": where / "bin", "root": where}
+
+
 @pytest.fixture(scope="module")
 def toolkit_kit_env(wheel, tmp_path_factory) -> dict:
     """The wheel with its ``kit`` extra: the anonymize-and-attack kit's README installs it."""
-    where = tmp_path_factory.mktemp("toolkit-kit") / "env"
-    return fresh_toolkit_env(wheel, where, "kit", compiled=False)
+    return shared_toolkit_env(wheel, tmp_path_factory, "kit")
 
 
 @pytest.fixture(scope="module")
 def toolkit_dp_env(wheel, tmp_path_factory) -> dict:
-    """The wheel with its ``dp`` extra: the DP round's kit README installs it."""
-    where = tmp_path_factory.mktemp("toolkit-dp") / "env"
-    return fresh_toolkit_env(wheel, where, "dp", compiled=False)
+    """The wheel with its ``dp`` extra: the DP round's kit README installs it (the same
+    distributions as ``kit``'s, so the same environment: ``shared_toolkit_env``)."""
+    return shared_toolkit_env(wheel, tmp_path_factory, "dp")
 
 
 def clean_env(toolkit_env, home) -> dict:
