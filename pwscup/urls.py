@@ -7,7 +7,7 @@ from pwscup.accounts import views as account_views
 from pwscup.accounts.urls import account_urls, team_urls
 from pwscup.core import error_views
 from pwscup.core import views as core_views
-from pwscup.pages import live
+from pwscup.pages import live, standings
 from pwscup.pages import views as competition_views
 from pwscup.pages.kinds import kind_console_urlpatterns, kind_site_urlpatterns, kind_urlpatterns
 
@@ -47,6 +47,17 @@ urlpatterns = [
         "c/<slug:competition_slug>/",
         competition_views.competition_detail,
         name="competition_detail",
+    ),
+    # Before the rounds: a round cannot take the slug "standings".
+    path(
+        "c/<slug:competition_slug>/standings/",
+        standings.standings_page,
+        name="competition_standings",
+    ),
+    path(
+        "c/<slug:competition_slug>/standings.csv",
+        standings.standings_download,
+        name="competition_standings_csv",
     ),
     # The round page and every round kind's pages (pwscup/kinds/).
     *kind_urlpatterns(),

@@ -1,4 +1,5 @@
-"""Teams and their members."""
+"""Teams, their members and what the organizers decide about them (a disqualification, a
+judged award)."""
 
 import secrets
 
@@ -8,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.models import Competition
+from pwscup.competitions.models import Competition, Round
 from pwscup.core.text_limits import REASON_MAX_LENGTH
 
 
@@ -87,3 +88,46 @@ class TeamDisqualification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team}: {self.reason[:40]}"
+
+
+AWARD_NAME_MAX_LENGTH = 200
+
+
+class Award(models.Model):
+    """A prize the judges give a team beside the computed rankings (Best presentation, the
+    committee's prize), for one round or, without a round, for the whole competition.
+
+    Shown at once on the competition's page, the round's results pages and in the next
+    results archive: the organizers record it when they announce it. It names a team, so
+    it stays with this site's competition and is not carried by a bundle."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="awards", verbose_name=_("competition")
+    )
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="awards",
+        verbose_name=_("round"),
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="awards", verbose_name=_("team")
+    )
+    name_en = models.CharField(_("name (English)"), max_length=AWARD_NAME_MAX_LENGTH)
+    name_ja = models.CharField(_("name (Japanese)"), max_length=AWARD_NAME_MAX_LENGTH)
+    citation = models.TextField(_("citation"), max_length=REASON_MAX_LENGTH, blank=True)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["competition", "order", "id"]
+        verbose_name = _("award")
+        verbose_name_plural = _("awards")
+
+    def __str__(self) -> str:
+        return f"{self.name_en}: {self.team}"

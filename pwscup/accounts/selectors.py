@@ -1,12 +1,16 @@
-"""Who is who in a competition."""
+"""Who is who in a competition, and the awards the judges gave its teams."""
 
+import io
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import get_language
 
-from pwscup.accounts.models import Membership, Team, TeamDisqualification
-from pwscup.competitions.models import Competition
-from pwscup.competitions.selectors import organized_competitions
+from pwscup.accounts.models import Award, Membership, Team, TeamDisqualification
+from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.selectors import organized_competitions, round_ranking_version
+from pwscup.core.exports import csv_writer
 
 
 def team_for_user(*, user, competition: Competition) -> Team | None:
@@ -98,3 +102,96 @@ def disqualification_rule(*, competition_id: int) -> DisqualificationRule:
 def without_disqualified(rows, *, competition_id: int, team_id=lambda row: row.team.pk) -> list:
     """``rows`` (in their order) of the teams that rank (``DisqualificationRule.ranked``)."""
     return disqualification_rule(competition_id=competition_id).ranked(rows, team_id=team_id)
+
+
+# --- Judged awards -------------------------------------------------------------------------
+
+# A safety net only: an entry nobody reads lives this long (the key moves with the version).
+AWARDS_CACHE_SECONDS = 3600
+AWARDS_CSV_HEADER = ["order", "award_en", "award_ja", "team", "team_slug", "round", "citation"]
+
+
+@dataclass(frozen=True)
+class AwardLine:
+    """One judged award as the pages, the archive and the standings show it (plain data)."""
+
+    pk: int
+    name_en: str
+    name_ja: str
+    team_name: str
+    team_slug: str
+    citation: str
+    round_slug: str | None
+    round_name: str | None
+    order: int
+
+    @property
+    def name(self) -> str:
+        """The name in the active language: Japanese when it is ``ja``, else English; the
+        other one when that is empty."""
+        japanese = (get_language() or "").split("-")[0] == "ja"
+        first, other = (self.name_ja, self.name_en) if japanese else (self.name_en, self.name_ja)
+        return first or other
+
+
+def _award_lines(awards) -> list[AwardLine]:
+    return [
+        AwardLine(
+            pk=award.pk,
+            name_en=award.name_en,
+            name_ja=award.name_ja,
+            team_name=award.team.name,
+            team_slug=award.team.slug,
+            citation=award.citation,
+            round_slug=award.round.slug if award.round else None,
+            round_name=award.round.name if award.round else None,
+            order=award.order,
+        )
+        for award in awards.select_related("team", "round").order_by("order", "pk")
+    ]
+
+
+def awards_of(*, competition: Competition, round: Round | None = None) -> list[AwardLine]:
+    """The competition's judged awards in their order (one query): every one, those of a
+    round naming it; with ``round``, that round's only."""
+    awards = Award.objects.filter(competition=competition)
+    if round is not None:
+        awards = awards.filter(round=round)
+    return _award_lines(awards)
+
+
+def award_of(*, competition: Competition, pk: int) -> Award | None:
+    """The competition's award ``pk`` (for the console's edit and delete), else ``None``."""
+    return Award.objects.filter(competition=competition, pk=pk).select_related("team").first()
+
+
+def round_awards_shown(*, round: Round) -> list[AwardLine]:
+    """``awards_of`` the round for its results pages, kept in the shared cache under the
+    round's ranking version (which the award services bump): no query once cached."""
+    key = f"awards:{round.pk}:{round_ranking_version(round=round)}"
+    lines = cache.get(key)
+    if lines is None:
+        lines = _award_lines(Award.objects.filter(round=round))
+        cache.set(key, lines, AWARDS_CACHE_SECONDS)
+    return lines
+
+
+def awards_csv(*, competition: Competition) -> bytes:
+    """Every award of the competition as a CSV (UTF-8, formulas neutralised): the results
+    archive's ``awards.csv``."""
+    buffer = io.StringIO()
+    writer = csv_writer(buffer, lineterminator="\n")
+    writer.writerow(AWARDS_CSV_HEADER)
+    for line in awards_of(competition=competition):
+        writer.writerow(
+            [
+                line.order,
+                line.name_en,
+                line.name_ja,
+                line.team_name,
+                line.team_slug,
+                line.round_slug or "",
+                line.citation,
+            ]
+        )
+    return buffer.getvalue().encode()

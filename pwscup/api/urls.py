@@ -9,7 +9,7 @@ and gets the API's JSON 404, and anything else under /api/ too (the last pattern
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from pwscup.api.views import competitions, docs, rounds
+from pwscup.api.views import competitions, docs, rounds, standings
 from pwscup.core.rest import ROUND_PREFIX, not_found
 from pwscup.kinds import all_kinds
 
@@ -29,6 +29,11 @@ urlpatterns = [
         "v1/competitions/<str:competition_slug>/team/",
         competitions.TeamView.as_view(),
         name="team",
+    ),
+    path(
+        "v1/competitions/<str:competition_slug>/standings/",
+        standings.CompetitionStandingsView.as_view(),
+        name="competition-standings",
     ),
     path(ROUND_PREFIX + "status/", rounds.RoundStatusView.as_view(), name="round-status"),
     path(ROUND_PREFIX + "standings/", rounds.RoundStandingsView.as_view(), name="round-standings"),

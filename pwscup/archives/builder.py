@@ -10,6 +10,9 @@ The layout (``docs/archive.md``)::
     rounds/<slug>/...  each round's outcome (``kind.archive_members``)
     slides/...         the published slides and policy texts (pwscup.presentations), in
                        the full variant only
+    awards.csv         the judged awards (pwscup.accounts), in both variants
+    standings.csv      the competition's standings, when the organizers set them
+                       (pwscup.competitions.standings)
 
 Each version is written twice from the same round outcomes: the full variant, with the
 slides, for those who may see the published slides (``published_slides_visible_to``), and
@@ -27,7 +30,9 @@ from dataclasses import dataclass, field
 from django.utils import translation
 from django.utils.text import slugify
 
+from pwscup.accounts.selectors import awards_csv
 from pwscup.archives.selectors import ArchiveRounds
+from pwscup.competitions.standings import standings_csv_bytes
 from pwscup.core.files import CHUNK, opened
 from pwscup.kinds import kind_of
 from pwscup.kinds.archives import SECRETS
@@ -160,6 +165,8 @@ Secrets the organizers chose to include: **{ticked}**. Unless listed here, the a
 no original table, no sample, no permutation and no attack ground truth.
 
 Folders: `rounds/<round>/` (one per round whose results were published){folders_en}.
+`awards.csv` lists the awards the judges gave (empty but for its header when none).
+`standings.csv`, when present, is the competition's standings (its rounds' rankings combined).
 
 ---
 
@@ -174,6 +181,8 @@ Folders: `rounds/<round>/` (one per round whose results were published){folders_
 置換（パーミュテーション）、攻撃の正解データは一切含まれていません。
 
 フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）{folders_ja}。
+`awards.csv` は審査員が授与した賞の一覧です（賞がなければ見出し行のみ）。
+`standings.csv` があれば、コンペティションの総合順位（各ラウンドの順位の組み合わせ）です。
 """
 
 
@@ -240,6 +249,10 @@ def write_archive(
                 )
         if with_slides:
             _write_slides(archive, written, competition)
+        _write_bytes(archive, written, "awards.csv", awards_csv(competition=competition))
+        standings = standings_csv_bytes(competition=competition)
+        if standings is not None:
+            _write_bytes(archive, written, "standings.csv", standings)
         data_card = {
             "competition": {"name": competition.name, "slug": competition.slug},
             "rounds": cards,

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.bundles.manifest import FORMAT, MANIFEST_NAME, VERSION, manifest_bytes, round_path
+from pwscup.bundles.standings import standings_entry
 from pwscup.bundles.zipped import zip_write
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.selectors import may_create_competitions, user_is_organizer
@@ -88,6 +89,9 @@ def competition_bundle(*, competition: Competition) -> Bundle:
             _window_entry(window, anchor) for window in competition_windows(competition=competition)
         ],
     }
+    standings = standings_entry(competition=competition)
+    if standings is not None:
+        manifest["standings"] = standings
     members[MANIFEST_NAME] = manifest_bytes(manifest)
     return Bundle(manifest=manifest, data=zip_write(members))
 

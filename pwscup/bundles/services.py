@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from pwscup.bundles.cleanup import files_recorded
 from pwscup.bundles.manifest import MANIFEST_NAME, manifest_parse, round_path
 from pwscup.bundles.selectors import competition_bundle, may_clone
+from pwscup.bundles.standings import standings_import
 from pwscup.bundles.zipped import ZipLimits, zip_read
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Round
@@ -155,6 +156,7 @@ def _import(*, bundle_file, name, slug, start, user, action, **detail) -> Compet
             _window_import(
                 competition=competition, index=index, entry=entry, start=start, user=user
             )
+        standings_import(competition=competition, entry=manifest.get("standings"), user=user)
         audit_record(
             user=user,
             competition=competition,

@@ -257,6 +257,9 @@ class AuditEntry(models.Model):
         COMPETITION_IMPORTED = "competition_imported", _("Imported the competition from a bundle")
         COMPETITION_CLONED = "competition_cloned", _("Cloned the competition")
         ARCHIVE_PUBLISHED = "archive_published", _("Published a results archive")
+        AWARD_RECORDED = "award_recorded", _("Recorded an award")
+        AWARD_EDITED = "award_edited", _("Edited an award")
+        AWARD_REMOVED = "award_removed", _("Removed an award")
 
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="audit_entries"
@@ -287,3 +290,7 @@ class AuditEntry(models.Model):
             f"{key}: {', '.join(map(str, value)) if isinstance(value, list) else value}"
             for key, value in self.detail.items()
         )
+
+
+# The standings' settings live in their own module (one line here registers them).
+from pwscup.competitions.standings_models import Standings, StandingsRound  # noqa: E402, F401

@@ -35,8 +35,9 @@ def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> N
 
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py), the
-# competition's presentations and results archive (pwscup/presentations/, pwscup/archives/).
-RESERVED_ROUND_SLUGS = frozenset({"team", "join", "presentations", "archive"})
+# competition's presentations and results archive (pwscup/presentations/, pwscup/archives/)
+# and its standings (/c/<competition>/standings/, pwscup/pages/standings.py).
+RESERVED_ROUND_SLUGS = frozenset({"team", "join", "presentations", "archive", "standings"})
 # The console's own pages beside ``console/<competition>/`` (the bundle import: pwscup/bundles/).
 RESERVED_COMPETITION_SLUGS = frozenset({"new", "creators", "import"})
 # What the URLs' ``<slug:…>`` converter matches, within the models' SlugField length: the

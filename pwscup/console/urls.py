@@ -5,7 +5,7 @@ Each round kind adds its own console pages (``RoundKind.console_url_patterns``) 
 
 from django.urls import path
 
-from pwscup.console import round_views, views
+from pwscup.console import award_views, round_views, standings_views, views
 
 app_name = "console"
 
@@ -21,10 +21,14 @@ urlpatterns = [
     path(competition + "edit/", views.competition_edit, name="competition_edit"),
     path(competition + "organizers/", views.organizer_invite, name="organizer_invite"),
     path(competition + "teams/", views.teams_page, name="teams"),
+    path(competition + "standings/", standings_views.standings_edit, name="standings"),
     path(team + "rename/", views.team_rename, name="team_rename"),
     path(team + "disqualify/", views.team_disqualify, name="team_disqualify"),
     path(team + "reinstate/", views.team_reinstate, name="team_reinstate"),
     path(team + "members/<int:user_id>/remove/", views.member_remove, name="member_remove"),
+    path(competition + "awards/", award_views.awards_page, name="awards"),
+    path(competition + "awards/<int:pk>/", award_views.award_edit, name="award_edit"),
+    path(competition + "awards/<int:pk>/remove/", award_views.award_remove, name="award_remove"),
     path(round_, round_views.round_control, name="round"),
     path(round_ + "do/<slug:action>/", round_views.round_action, name="round_action"),
     path(round_ + "quota/", round_views.round_quota, name="round_quota"),

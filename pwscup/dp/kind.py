@@ -5,7 +5,7 @@ import json
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import archive, bundle, console, engine
+from pwscup.dp import archive, bundle, console, engine, standings
 from pwscup.dp.actions import dp_actions
 from pwscup.dp.api import round_status as api_round
 from pwscup.dp.api.views import api_urlpatterns
@@ -167,6 +167,12 @@ class DPKind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
+
+    def ranking_keys(self, round):
+        return standings.ranking_keys(round)
+
+    def published_rankings(self, round):
+        return standings.published_rankings(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

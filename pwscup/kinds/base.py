@@ -196,6 +196,20 @@ class RoundKind:
         """Links for the competition page: ``[{"label": str, "url": str}, ...]``."""
         return []
 
+    def ranking_keys(self, round) -> list:
+        """The rankings the round has, as ``pwscup.kinds.rankings.RankingKey`` s (its key, label
+        and the direction of its score), whether published or not: what an organizer may pick
+        for the competition's standings (``pwscup.competitions.standings``). ``[]``: none."""
+        return []
+
+    def published_rankings(self, round) -> list:
+        """The round's rankings once its results are published, as
+        ``pwscup.kinds.rankings.RoundRanking`` s (one per ``ranking_keys`` entry it has), from
+        the same selectors as its final ranking pages: a disqualified team has no row, an
+        unranked team (failed gate, no attack) a row with rank ``None``. ``[]`` before the
+        publication: the standings then show the round as pending."""
+        return []
+
     # --- uploads and jobs ------------------------------------------------------------------
 
     def upload_models(self) -> list[type]:

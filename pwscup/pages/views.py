@@ -3,7 +3,7 @@ competition's page (its rounds, each drawn by its kind)."""
 
 from django.shortcuts import get_object_or_404, render
 
-from pwscup.accounts.selectors import competitions_for_user, team_for_user
+from pwscup.accounts.selectors import awards_of, competitions_for_user, team_for_user
 from pwscup.archives.selectors import archives_for
 from pwscup.competitions.selectors import user_is_organizer
 from pwscup.kinds import kind_of
@@ -43,5 +43,6 @@ def competition_detail(request, competition_slug):
             "is_organizer": user_is_organizer(user=request.user, competition=competition),
             "presentations": presentations_for(user=request.user, competition=competition),
             "archives": archives_for(user=request.user, competition=competition),
+            "awards": awards_of(competition=competition),
         },
     )

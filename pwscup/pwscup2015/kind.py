@@ -21,7 +21,7 @@ from pwscup.competitions.selectors import (
 )
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
-from pwscup.pwscup2015 import KEY, archive, broker, bundle
+from pwscup.pwscup2015 import KEY, archive, broker, bundle, standings
 from pwscup.pwscup2015.actions import ADMIN_ACTIONS, pwscup2015_actions
 from pwscup.pwscup2015.admin.rounds import Pwscup2015RoundPage
 from pwscup.pwscup2015.api import round_status
@@ -225,6 +225,12 @@ class Pwscup2015Kind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
+
+    def ranking_keys(self, round):
+        return standings.ranking_keys(round)
+
+    def published_rankings(self, round):
+        return standings.published_rankings(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import KEY, archive, bundle, console, selectors, services
+from pwscup.sequential import KEY, archive, bundle, console, selectors, services, standings
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.api import round_status as api_round
 from pwscup.sequential.api import views as api
@@ -162,6 +162,12 @@ class SequentialKind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
+
+    def ranking_keys(self, round):
+        return standings.ranking_keys(round)
+
+    def published_rankings(self, round):
+        return standings.published_rankings(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

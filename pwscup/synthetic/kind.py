@@ -8,7 +8,18 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_state, phases_schedule_plan
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import JobKind
-from pwscup.synthetic import KEY, api, archive, bundle, console, demo, selectors, services, views
+from pwscup.synthetic import (
+    KEY,
+    api,
+    archive,
+    bundle,
+    console,
+    demo,
+    selectors,
+    services,
+    standings,
+    views,
+)
 from pwscup.synthetic.actions import synthetic_actions
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
 from pwscup.synthetic.services.common import PHASE_LABELS
@@ -131,6 +142,12 @@ class SyntheticKind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
+
+    def ranking_keys(self, round):
+        return standings.ranking_keys(round)
+
+    def published_rankings(self, round):
+        return standings.published_rankings(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

@@ -11,10 +11,13 @@ Slow (over 20 s on its own, so its module is scheduled first): schemathesis send
 number of generated requests to every operation of the live server.
 """
 
+from decimal import Decimal
+
 import pytest
 import schemathesis
 
 from pwscup.api.services import api_token_create
+from pwscup.competitions.standings import EntryInput, standings_update
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission, Pwscup2015Round
 from tests.pwscup.api_fuzz import fuzz, view_module
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of
@@ -30,6 +33,13 @@ def api_world(transactional_db, live_server, make_world):
     targets = freeze(world)
     scored_attack(world, "a", targets["b"], truth_of(targets["b"]))
     Pwscup2015Round.objects.filter(round=world.round).update(results_published=True)
+    # The competition's standings, so that their endpoint answers 200 too.
+    standings_update(
+        user=world.organizer,
+        competition=world.competition,
+        rule="weighted_rank",
+        entries=[EntryInput(world.round, Decimal(1), ("anonymization", "attack"))],
+    )
     token = api_token_create(user=world.users["a"], name="schemathesis").secret
     return {"world": world, "token": token, "base_url": live_server.url}
 

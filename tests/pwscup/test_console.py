@@ -53,6 +53,7 @@ def console_urls(world) -> dict[str, tuple[str, str, dict]]:
         "competition_edit": ("get", reverse("console:competition_edit", args=[c]), {}),
         "organizer_invite": ("get", reverse("console:organizer_invite", args=[c]), {}),
         "teams": ("get", reverse("console:teams", args=[c]), {}),
+        "standings": ("get", reverse("console:standings", args=[c]), {}),
         "team_rename": ("get", reverse("console:team_rename", args=[c, team.pk]), {}),
         "team_disqualify": ("get", reverse("console:team_disqualify", args=[c, team.pk]), {}),
         "team_reinstate": ("post", reverse("console:team_reinstate", args=[c, team.pk]), {}),

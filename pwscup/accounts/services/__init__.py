@@ -1,10 +1,12 @@
 """Accounts and teams: sign-up, registering and joining a team, the captain's actions.
 
 One module per thing written: ``teams`` (names, registering, joining, the captain's actions,
-members), ``users`` (sign-up, passwords, the accounts scripts make) and ``organizers`` (the
-organizers' group and its permissions). Callers import from here.
+members), ``users`` (sign-up, passwords, the accounts scripts make), ``organizers`` (the
+organizers' group and its permissions) and ``awards`` (the judged awards). Callers import
+from here.
 """
 
+from pwscup.accounts.services.awards import award_create, award_delete, award_update
 from pwscup.accounts.services.organizers import (
     ORGANIZER_GROUP,
     ORGANIZER_PERMISSIONS,
@@ -36,6 +38,9 @@ __all__ = [
     "ORGANIZER_PERMISSIONS",
     "SLUG_MAX_LENGTH",
     "TEAM_NAME_MAX_LENGTH",
+    "award_create",
+    "award_delete",
+    "award_update",
     "membership_add",
     "organizer_grant",
     "organizer_group_ensure",

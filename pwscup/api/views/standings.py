@@ -1,0 +1,102 @@
+"""The competition's standings (``pwscup.competitions.standings``): the same table as the
+standings page and its CSV, for anyone who sees the competition."""
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pwscup.accounts.selectors import competitions_for_user
+from pwscup.competitions.standings import standings_of
+from pwscup.core.rest import TeamRefSerializer, errors
+
+
+class StandingsColumnSerializer(serializers.Serializer):
+    round = serializers.CharField(help_text="The round's address (slug).")
+    round_name = serializers.CharField()
+    ranking = serializers.CharField(help_text="The key of the round's ranking.")
+    label = serializers.CharField()
+    weight = serializers.FloatField(help_text="The round's weight.")
+    higher_is_better = serializers.BooleanField(help_text="The direction of the score.")
+    pending = serializers.BooleanField(help_text="The round's results are not published yet.")
+
+
+class StandingsCellSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text="null: no rank there.")
+    score = serializers.FloatField(allow_null=True)
+    pending = serializers.BooleanField()
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="null: pending, or no rank in a counted ranking."
+    )
+    team = TeamRefSerializer()
+    combined = serializers.FloatField(allow_null=True)
+    cells = StandingsCellSerializer(many=True, help_text="One per column, in their order.")
+
+
+class CompetitionStandingsSerializer(serializers.Serializer):
+    rule = serializers.ChoiceField(choices=["weighted_rank", "inverse_rank_sum", "weighted_score"])
+    rule_label = serializers.CharField()
+    higher_is_better = serializers.BooleanField(help_text="The direction of `combined`.")
+    pending = serializers.BooleanField(
+        help_text="Some counted round is not published: no combined value nor rank yet."
+    )
+    columns = StandingsColumnSerializer(many=True)
+    rows = StandingsRowSerializer(many=True)
+
+
+def _data(table) -> dict:
+    return {
+        "rule": table.rule,
+        "rule_label": table.rule_label,
+        "higher_is_better": table.higher_is_better,
+        "pending": table.pending,
+        "columns": [
+            {
+                "round": column.round.slug,
+                "round_name": column.round.name,
+                "ranking": column.declared.key,
+                "label": str(column.declared.label),
+                "weight": float(column.weight),
+                "higher_is_better": column.declared.higher_is_better,
+                "pending": column.pending,
+            }
+            for column in table.columns
+        ],
+        "rows": [
+            {
+                "rank": row.rank,
+                "team": row.team,
+                "combined": row.value,
+                "cells": [
+                    {
+                        "rank": None if cell is None else cell.rank,
+                        "score": None if cell is None else cell.score,
+                        "pending": column.pending,
+                    }
+                    for column, cell in zip(table.columns, row.cells, strict=True)
+                ],
+            }
+            for row in table.rows
+        ],
+    }
+
+
+class CompetitionStandingsView(APIView):
+    @extend_schema(
+        responses={200: CompetitionStandingsSerializer, **errors(404)},
+        summary="The competition's standings: its rounds' rankings combined",
+    )
+    def get(self, request, competition_slug):
+        competition = get_object_or_404(
+            competitions_for_user(user=request.user), slug=competition_slug
+        )
+        table = standings_of(competition=competition)
+        if table is None:
+            raise NotFound(_("This competition has no standings."))
+        return Response(CompetitionStandingsSerializer(_data(table)).data)

@@ -1,0 +1,283 @@
+"""Competition standings: the rankings of several rounds (a preliminary and a final)
+combined into one table (docs/organizers.md, "Standings").
+
+The settings (``Standings``, ``StandingsRound``) say which rounds count, with which weight,
+which of each round's rankings (its kind's ``ranking_keys``) and the rule
+(``scoring.standings``). Nothing computed is stored: ``standings_of`` asks each round's kind
+for its published rankings (``RoundKind.published_rankings``: a disqualified team has no
+row there, so it has none here) and combines them on every read.
+
+*Pending*: while a counted round has not published its results, its columns say "pending"
+and no combined value nor rank is given to anyone (a combination missing the final's 0.9
+would only repeat the preliminary; a pending round never counts as zero). The published
+rounds' ranks are shown meanwhile.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import AuditEntry, Competition, Round
+from pwscup.competitions.services import audit_record
+from pwscup.competitions.standings_models import Standings, StandingsRound
+from pwscup.core.exports import csv_bytes
+from pwscup.kinds import kind_of
+from pwscup.kinds.rankings import RankingKey
+from scoring import standings as rules
+
+# The weights a new standings of two rounds starts from (preliminary 0.1, final 0.9: every
+# PWSCup edition since 2019); with any other number of rounds, 1 each.
+TWO_ROUND_WEIGHTS = (Decimal("0.1"), Decimal("0.9"))
+
+
+def default_weights(count: int) -> list[Decimal]:
+    return list(TWO_ROUND_WEIGHTS) if count == 2 else [Decimal(1)] * count
+
+
+@dataclass(frozen=True)
+class Column:
+    """One counted ranking of one round (``weight``: the round's)."""
+
+    round: Round
+    weight: Decimal
+    declared: RankingKey
+    pending: bool
+
+    @property
+    def key(self) -> str:
+        return f"{self.round.slug}:{self.declared.key}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    rank: int | None
+    score: float | None
+
+
+@dataclass
+class StandingsRow:
+    team: object
+    cells: list  # a ``Cell`` per column, ``None``: no row in it (or the column is pending)
+    value: float | None = None
+    rank: int | None = None
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    rule: str
+    rule_label: str
+    columns: list[Column]
+    rows: list[StandingsRow]
+    higher_is_better: bool
+
+    @property
+    def pending(self) -> bool:
+        return any(column.pending for column in self.columns)
+
+    @property
+    def rounds(self) -> list[tuple[Round, Decimal]]:
+        seen = {}
+        for column in self.columns:
+            seen.setdefault(column.round.pk, (column.round, column.weight))
+        return list(seen.values())
+
+
+def standings_settings(*, competition: Competition) -> Standings | None:
+    return (
+        Standings.objects.filter(competition=competition).prefetch_related("entries__round").first()
+    )
+
+
+def _declared(round_: Round) -> dict[str, RankingKey]:
+    return {ranking.key: ranking for ranking in kind_of(round_).ranking_keys(round_)}
+
+
+def _columns(entries) -> tuple[list[Column], dict]:
+    columns, published = [], {}
+    for entry in entries:
+        declared = _declared(entry.round)
+        rankings = {r.key: r for r in kind_of(entry.round).published_rankings(entry.round)}
+        for key in entry.rankings:
+            if key not in declared:
+                continue  # the kind no longer has it (the service refuses it on the next save)
+            column = Column(entry.round, entry.weight, declared[key], key not in rankings)
+            columns.append(column)
+            if not column.pending:
+                published[column.key] = {row.team_id: row for row in rankings[key].rows}
+    return columns, published
+
+
+def standings_of(*, competition: Competition) -> StandingsTable | None:
+    """The competition's standings table, or ``None`` when the organizers set none."""
+    settings = standings_settings(competition=competition)
+    if settings is None:
+        return None
+    columns, published = _columns(settings.entries.all())
+    teams = {}
+    for rows in published.values():
+        for row in rows.values():
+            teams.setdefault(row.team_id, row.team)
+    table_rows = []
+    for team_id, team in teams.items():
+        cells = []
+        for column in columns:
+            row = published.get(column.key, {}).get(team_id)
+            cells.append(None if row is None else Cell(row.rank, row.score))
+        table_rows.append(StandingsRow(team=team, cells=cells))
+    higher = rules.higher_is_better(
+        settings.rule,
+        scores_higher=all(column.declared.higher_is_better for column in columns),
+    )
+    table = StandingsTable(
+        settings.rule, str(settings.get_rule_display()), columns, table_rows, higher
+    )
+    if not table.pending:
+        _rank(table)
+    else:
+        table_rows.sort(key=lambda row: row.team.name)
+    return table
+
+
+def _rank(table: StandingsTable) -> None:
+    by_round: dict[int, list[int]] = {}
+    for index, column in enumerate(table.columns):
+        by_round.setdefault(column.round.pk, []).append(index)
+    weights = {column.round.pk: float(column.weight) for column in table.columns}
+    for row in table.rows:
+        parts = []
+        for round_id, indexes in by_round.items():
+            cells = [row.cells[i] for i in indexes]
+            places = [
+                rules.Place(None, None) if c is None else rules.Place(c.rank, c.score)
+                for c in cells
+            ]
+            parts.append((weights[round_id], places))
+        row.value = rules.combined_value(table.rule, parts)
+    by_name = {row.team.name + f"\x00{row.team.pk}": row for row in table.rows}
+    ordered = rules.standings_ranks(
+        ((name, row.value) for name, row in by_name.items()), higher=table.higher_is_better
+    )
+    table.rows[:] = []
+    for rank, name, _value in ordered:
+        by_name[name].rank = rank
+        table.rows.append(by_name[name])
+
+
+def standings_csv(table: StandingsTable) -> tuple[list[str], list[list]]:
+    """The table as CSV (header, rows): the page's download, the archive's
+    ``standings.csv``. A pending column's cells say ``pending``, never 0; an empty cell: no
+    rank (or no row) in that ranking; ``rank`` and ``combined`` are empty while pending."""
+    header = ["rank", "team", "combined"]
+    for column in table.columns:
+        header += [f"{column.key}:rank", f"{column.key}:score"]
+    rows = []
+    for row in table.rows:
+        line = [_cell(row.rank), row.team.name, _cell(row.value)]
+        for column, cell in zip(table.columns, row.cells, strict=True):
+            if column.pending:
+                line += ["pending", "pending"]
+            else:
+                line += [_cell(cell and cell.rank), _cell(cell and cell.score)]
+        rows.append(line)
+    return header, rows
+
+
+def standings_csv_bytes(*, competition: Competition) -> bytes | None:
+    """``standings.csv`` of the results archive (``None``: the competition has none)."""
+    table = standings_of(competition=competition)
+    return None if table is None else csv_bytes(*standings_csv(table))
+
+
+def _cell(value):
+    return "" if value is None else value
+
+
+# --- the one service that writes the settings ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EntryInput:
+    """One round as an entry point hands it in (the console's form, a bundle's import)."""
+
+    round: Round
+    weight: Decimal
+    rankings: tuple[str, ...]
+
+
+def _check(competition: Competition, rule: str, entries: list[EntryInput]) -> None:
+    errors = []
+    if rule not in rules.RULES:
+        errors.append(_("Choose how the rankings combine."))
+    seen, directions = set(), set()
+    for entry in entries:
+        name = entry.round.name
+        if entry.round.competition_id != competition.pk:
+            errors.append(_("%(round)s is not a round of this competition.") % {"round": name})
+            continue
+        if entry.round.pk in seen:
+            errors.append(_("%(round)s is counted twice.") % {"round": name})
+        seen.add(entry.round.pk)
+        if entry.weight is None or entry.weight <= 0:
+            errors.append(_("The weight of %(round)s must be above 0.") % {"round": name})
+        declared = _declared(entry.round)
+        if not entry.rankings:
+            errors.append(_("Tick at least one ranking of %(round)s.") % {"round": name})
+        for key in entry.rankings:
+            if key not in declared:
+                errors.append(_("%(round)s has no ranking %(key)s.") % {"round": name, "key": key})
+            else:
+                directions.add(declared[key].higher_is_better)
+    if rule == rules.WEIGHTED_SCORE and len(directions) > 1:
+        errors.append(
+            _(
+                "A weighted sum of scores needs rankings whose scores point the same way "
+                "(all higher is better, or all lower is better); combine these by rank."
+            )
+        )
+    if errors:
+        raise ValidationError(errors)
+
+
+@transaction.atomic
+def standings_update(
+    *, user, competition: Competition, rule: str, entries: list[EntryInput]
+) -> Standings | None:
+    """Set the competition's standings (``entries`` empty: remove them). Raises
+    ``ValidationError`` (a list of messages naming the round) when a round is not the
+    competition's, a weight is not above 0, a ranking is not one its kind declares, or a
+    weighted sum of scores would add scores pointing opposite ways."""
+    if not entries:
+        deleted, _rows = Standings.objects.filter(competition=competition).delete()
+        if deleted:
+            audit_record(
+                user=user,
+                competition=competition,
+                action=AuditEntry.Action.COMPETITION_EDITED,
+                standings="removed",
+            )
+        return None
+    _check(competition, rule, entries)
+    standings, _created = Standings.objects.update_or_create(
+        competition=competition, defaults={"rule": rule}
+    )
+    standings.entries.all().delete()
+    StandingsRound.objects.bulk_create(
+        StandingsRound(
+            standings=standings,
+            round=entry.round,
+            weight=entry.weight,
+            rankings=list(entry.rankings),
+        )
+        for entry in entries
+    )
+    audit_record(
+        user=user,
+        competition=competition,
+        action=AuditEntry.Action.COMPETITION_EDITED,
+        standings=rule,
+        rounds=[f"{e.round.slug} ×{e.weight} ({', '.join(e.rankings)})" for e in entries],
+    )
+    return standings

@@ -1,0 +1,73 @@
+"""The console's judged awards: the competition's awards with a form to add one, an
+award's edit form, and its removal (POST only). Organizers of the competition only (the
+same 404 as for a competition that does not exist otherwise, as every console page)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.accounts.selectors import award_of, awards_of
+from pwscup.accounts.services import award_create, award_delete, award_update
+from pwscup.competitions.selectors import console_competition
+from pwscup.console.award_forms import AwardForm, award_initial
+from pwscup.core.form_fields import add_errors
+
+
+def _award(competition, pk):
+    award = award_of(competition=competition, pk=pk)
+    if award is None:
+        raise Http404("No such award.")
+    return award
+
+
+@login_required
+def awards_page(request, competition_slug):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    form = AwardForm(request.POST or None, competition=competition)
+    if request.method == "POST" and form.is_valid():
+        try:
+            award_create(user=request.user, competition=competition, **form.cleaned_data)
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            messages.success(request, _("Award recorded: it is shown on the pages now."))
+            return redirect("console:awards", competition.slug)
+    return render(
+        request,
+        "console/awards.html",
+        {"competition": competition, "form": form, "awards": awards_of(competition=competition)},
+    )
+
+
+@login_required
+def award_edit(request, competition_slug, pk):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    award = _award(competition, pk)
+    form = AwardForm(request.POST or None, competition=competition, initial=award_initial(award))
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = award_update(user=request.user, award=award, **form.cleaned_data)
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            if changed:
+                messages.success(request, _("Award saved."))
+            return redirect("console:awards", competition.slug)
+    return render(
+        request,
+        "console/award_form.html",
+        {"competition": competition, "form": form, "award": award},
+    )
+
+
+@login_required
+@require_POST
+def award_remove(request, competition_slug, pk):
+    competition = console_competition(user=request.user, slug=competition_slug)
+    award_delete(user=request.user, award=_award(competition, pk))
+    messages.success(request, _("Award removed."))
+    return redirect("console:awards", competition.slug)

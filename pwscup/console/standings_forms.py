@@ -1,0 +1,91 @@
+"""The console's standings form: the combination rule, then one row per round of the
+competition (count it or not, its weight, which of its rankings). Plain fields, no JSON;
+the service (``pwscup.competitions.standings.standings_update``) checks the values."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.standings import EntryInput, default_weights
+from pwscup.competitions.standings_models import Standings
+from pwscup.kinds import kind_of
+
+
+class StandingsRuleForm(forms.Form):
+    rule = forms.ChoiceField(
+        label=_("How the rankings combine"),
+        choices=Standings.Rule.choices,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Sum of ranks: Σ weight × rank, lower is better (PWSCup 2023). Inverse of the rank "
+            "sums: Σ weight ÷ (the round's ranks added up), higher is better (PWSCup 2020). Sum "
+            "of scores: Σ weight × score as each round gives it (PWSCup 2024, 2025)."
+        ),
+    )
+
+
+class StandingsRoundForm(forms.Form):
+    counts = forms.BooleanField(label=_("Counts"), required=False)
+    weight = forms.DecimalField(
+        label=_("Weight"), max_digits=9, decimal_places=4, min_value=0, required=False
+    )
+    rankings = forms.MultipleChoiceField(
+        label=_("Rankings"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, round, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.round = round
+        self.fields["rankings"].choices = [
+            (ranking.key, ranking.label) for ranking in kind_of(round).ranking_keys(round)
+        ]
+
+
+class BaseStandingsFormSet(forms.BaseFormSet):
+    def __init__(self, *args, rounds, **kwargs):
+        self.rounds = rounds
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index):
+        return {"round": self.rounds[index]}
+
+    def entries(self) -> list[EntryInput]:
+        return [
+            EntryInput(
+                round=form.round,
+                weight=form.cleaned_data.get("weight"),
+                rankings=tuple(form.cleaned_data.get("rankings") or ()),
+            )
+            for form in self.forms
+            if form.cleaned_data.get("counts")
+        ]
+
+
+StandingsFormSet = forms.formset_factory(
+    StandingsRoundForm, formset=BaseStandingsFormSet, extra=0, max_num=1000
+)
+
+
+def standings_initial(standings, rounds) -> tuple[dict, list[dict]]:
+    """What the form shows: the saved settings, or for a competition without standings every
+    round counted with all its rankings and the weights 0.1 / 0.9 (two rounds) or 1."""
+    if standings is None:
+        weights = default_weights(len(rounds))
+        rows = [
+            {
+                "counts": True,
+                "weight": weight,
+                "rankings": [r.key for r in kind_of(round_).ranking_keys(round_)],
+            }
+            for round_, weight in zip(rounds, weights, strict=True)
+        ]
+        return {"rule": Standings.Rule.WEIGHTED_RANK}, rows
+    saved = {entry.round_id: entry for entry in standings.entries.all()}
+    rows = []
+    for round_ in rounds:
+        entry = saved.get(round_.pk)
+        rows.append(
+            {"counts": False, "weight": None, "rankings": []}
+            if entry is None
+            else {"counts": True, "weight": entry.weight, "rankings": list(entry.rankings)}
+        )
+    return {"rule": standings.rule}, rows

@@ -1,0 +1,65 @@
+"""What a round kind declares of its rankings for the competition's standings
+(``RoundKind.ranking_keys`` / ``published_rankings``; ``pwscup.competitions.standings``).
+
+A round ranks teams in one or more rankings (the 2015 game's anonymization and attack
+rankings, the DP overall rank sum, the synthetic release and attack rankings). The
+standings combine chosen rankings of chosen rounds; a kind says which it has (always) and
+gives their rows once the round's results are published (never before: a ranking not yet
+published is *pending* in the standings, never zero).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RankingKey:
+    """One ranking a round has: ``key`` (a short slug stored in the standings' settings and
+    bundles: ``"anonymization"``, ``"attack"``, ``"release"``, ``"overall"``), its label
+    (lazy translated) and the direction of its score (``higher_is_better``)."""
+
+    key: str
+    label: str
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """A team's row of a published ranking: the team (its ``Team``), its rank (``None``:
+    listed without a rank, a failed gate or no attack) and the score the ranking orders by
+    (``None``: none)."""
+
+    team: object
+    rank: int | None
+    score: float | None
+
+    @property
+    def team_id(self) -> int:
+        return self.team.pk
+
+
+@dataclass(frozen=True)
+class RoundRanking:
+    """A published ranking: its declaration and rows. A disqualified team has no row (the
+    kind drops it, ``pwscup.accounts.selectors.DisqualificationRule``)."""
+
+    declared: RankingKey
+    rows: tuple[RankingRow, ...]
+
+    @property
+    def key(self) -> str:
+        return self.declared.key
+
+
+def ranking_rows(rows, *, team, rank, score) -> tuple[RankingRow, ...]:
+    """``RankingRow`` s from a kind's own ranking rows (``team(row)``: the team, ...)."""
+    out = []
+    for row in rows:
+        value = score(row)
+        out.append(
+            RankingRow(
+                team=team(row),
+                rank=rank(row),
+                score=None if value is None else float(value),
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,86 @@
+"""The competition's standings page and its CSV (``pwscup.competitions.standings``: the
+settings and the table), for everyone who sees the competition: only published rounds give
+rows, so the page tells nothing the rounds' own pages do not."""
+
+from dataclasses import dataclass
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.selectors import competitions_for_user
+from pwscup.competitions.selectors import user_is_organizer
+from pwscup.competitions.standings import StandingsTable, standings_csv, standings_of
+from pwscup.core.exports import csv_response
+
+BAR_HEIGHT, GAP, LEFT, WIDTH, RIGHT = 18, 6, 150, 520, 70
+
+
+@dataclass(frozen=True)
+class Bar:
+    y: int
+    width: float
+    name: str
+    label: str
+    rank: int
+
+
+def standings_chart(table: StandingsTable) -> dict | None:
+    """Horizontal bars of the combined values (a server-drawn SVG, no script: the table
+    under it holds the same values), or ``None`` when there is nothing to draw (pending,
+    or no team with a combined value)."""
+    if table.pending:
+        return None
+    ranked = [row for row in table.rows if row.value is not None]
+    if not ranked:
+        return None
+    top = max(abs(row.value) for row in ranked) or 1.0
+    plot = WIDTH - LEFT - RIGHT
+    bars = [
+        Bar(
+            y=index * (BAR_HEIGHT + GAP),
+            width=round(max(abs(row.value) / top * plot, 1.0), 1),
+            name=row.team.name if len(row.team.name) <= 22 else row.team.name[:21] + "…",
+            label=f"{row.value:.4g}",
+            rank=row.rank,
+        )
+        for index, row in enumerate(ranked)
+    ]
+    return {
+        "bars": bars,
+        "width": WIDTH,
+        "height": len(bars) * (BAR_HEIGHT + GAP) + 24,
+        "left": LEFT,
+        "bar_height": BAR_HEIGHT,
+        "axis_y": len(bars) * (BAR_HEIGHT + GAP) + 16,
+        "direction": _("higher is better") if table.higher_is_better else _("lower is better"),
+    }
+
+
+def _table(request, competition_slug):
+    competition = get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
+    table = standings_of(competition=competition)
+    if table is None:
+        raise Http404(_("This competition has no standings."))
+    return competition, table
+
+
+def standings_page(request, competition_slug):
+    competition, table = _table(request, competition_slug)
+    return render(
+        request,
+        "competitions/standings.html",
+        {
+            "competition": competition,
+            "table": table,
+            "rows": [(row, list(zip(table.columns, row.cells, strict=True))) for row in table.rows],
+            "chart": standings_chart(table),
+            "is_organizer": user_is_organizer(user=request.user, competition=competition),
+        },
+    )
+
+
+def standings_download(request, competition_slug):
+    competition, table = _table(request, competition_slug)
+    header, rows = standings_csv(table)
+    return csv_response(f"{competition.slug}-standings.csv", header, rows)
