@@ -101,6 +101,9 @@ def test_the_master_decides_for_the_sample_the_submissions_and_the_candidate_tab
     expected[kit.BUILTIN_ATTACKER] = kit.lecture_attack_rate(
         candidates, published, truth, reference_config
     )
+    expected[scoring.REFERENCE_ATTACK] = scoring.reference_attack_rate(
+        candidates, published, truth, reference_config
+    )
     assert target.builtin.rates == pytest.approx(expected)
     assert target.builtin.rates["E1"] > 0  # the rows really match their candidates
 
