@@ -13,7 +13,9 @@ from pwscup.competitions.selectors import user_is_organizer
 from pwscup.competitions.standings import StandingsTable, standings_csv, standings_of
 from pwscup.core.exports import csv_response
 
-BAR_HEIGHT, GAP, LEFT, WIDTH, RIGHT = 18, 6, 150, 520, 70
+# Drawn at about its own size on a phone (380 units in a 350-pixel card), kept from growing on
+# a wide screen by pwscup.css (.standings-chart svg).
+BAR_HEIGHT, GAP, LEFT, WIDTH, RIGHT = 18, 6, 130, 380, 50
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ def standings_chart(table: StandingsTable) -> dict | None:
         Bar(
             y=index * (BAR_HEIGHT + GAP),
             width=round(max(abs(row.value) / top * plot, 1.0), 1),
-            name=row.team.name if len(row.team.name) <= 22 else row.team.name[:21] + "…",
+            name=row.team.name if len(row.team.name) <= 18 else row.team.name[:17] + "…",
             label=f"{row.value:.4g}",
             rank=row.rank,
         )

@@ -304,6 +304,10 @@ def test_page_chart_csv_and_api_agree(season, client):
             HTTP_ACCEPT_LANGUAGE=language,
         ).content.decode()
         assert 'data-testid="standings-chart"' in page and "<rect" in page
+        # The rule's line says its direction once (the weighted rank's label holds it).
+        rule = page.split('data-testid="standings-rule">')[1].split("</p>")[0]
+        direction = "lower is better" if language == "en" else "低いほど良い"
+        assert rule.count(direction) == 1, rule
     assert "総合順位" in page
     rows = list(csv.reader(io.StringIO(_csv(client, competition))))
     assert rows[0] == [
