@@ -2,7 +2,7 @@
 
 Field test 4 found a 1 MB synthetic release (6,000 Adult rows, one 400 KB cell) that took
 the worker to 17.6 GB: a column of text cells cast to NumPy's fixed-width text dtype.
-:func:`scoring.tables.check_cell_lengths` bounds every cell of every table on the raw
+:func:`scoring.table_bounds.check_cell_lengths` bounds every cell of every table on the raw
 bytes, before Arrow or the checking reader runs; the synthetic reader keeps its cells as
 objects, so even a cell within the bound costs its own size only.
 """
@@ -11,6 +11,7 @@ import tracemalloc
 
 import pytest
 
+import scoring.table_bounds as table_bounds
 import scoring.tables as tables
 from scoring.errors import ValidationError
 from scoring.messages import render
@@ -74,7 +75,7 @@ def test_the_bound_is_checked_before_any_parser_runs(monkeypatch):
 def test_a_run_across_two_scanned_slices_is_found(monkeypatch):
     # Slices of 64 bytes: the long cell starts in one slice and ends two slices later; a
     # file of short cells across many slices passes.
-    monkeypatch.setattr(tables, "_CELL_SCAN_BYTES", 64)
+    monkeypatch.setattr(table_bounds, "_CELL_SCAN_BYTES", 64)
     check_cell_lengths(b"a,b\n" + b"1,22\n" * 100, limit=10)
     with pytest.raises(ValidationError) as caught:
         check_cell_lengths(b"a,b\n" + b"1,22\n" * 20 + b"3," + b"q" * 150 + b"\n5,6\n", limit=100)

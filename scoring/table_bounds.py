@@ -1,0 +1,177 @@
+"""Bounds on a table's raw bytes, checked before any parser runs: the most columns a header
+may name and the longest cell, so that a hostile file is refused for the price of a scan
+(:func:`scoring.tables.load_table` calls both). Also the structural lines of a CSV file
+(where each record starts and ends, and its number of fields), which the checking reader
+uses to name a ragged row.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+
+from scoring.errors import ValidationError
+from scoring.messages import clip, quoted
+
+# The longest cell any table may hold, in bytes of UTF-8 (a value of a column: a category, a
+# number, an id; the longest in the project's data is under 40). Checked on the raw bytes
+# before any parser runs, so a hostile cell costs nothing: a column of text cells turned
+# into a fixed-width array anywhere downstream costs rows × longest cell × 4 bytes (a 400 KB
+# cell over 6,000 rows asked for 10 GB before this bound).
+MAX_CELL_BYTES = 1024
+# The most columns a table may have (the benchmarks' widest table has 25; the PWSCup
+# editions' tables have tens). A header of a million one-letter columns is a 3 MB file that cost a
+# reader 1.8 GB (``benchmarks/bench_hostile_files.py``): refused on its header line first.
+MAX_COLUMNS = 1000
+# The raw bytes are scanned for separators about this many at a time (a boolean per byte),
+# so the scan's memory stays bounded whatever the file.
+_CELL_SCAN_BYTES = 1 << 24
+_SEPARATORS = (b",", b"\n", b"\r")
+
+
+def structural_lines(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Line boundaries and field counts of CSV bytes, honouring double quotes.
+
+    A comma or newline is structural when an even number of quote characters precedes
+    it (``""`` escapes keep the parity). Works on UTF-8 and CP932 bytes alike: neither
+    encoding uses the bytes of ``,``, ``"`` or ``\\n`` inside a multi-byte character.
+
+    Returns
+    -------
+    starts, ends, fields : ndarray
+        Start and end offsets and number of fields of every line (the header included).
+    """
+    arr = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(arr == 0x0A)
+    commas = np.flatnonzero(arr == 0x2C)
+    if b'"' in data:
+        quote_parity = np.cumsum(arr == 0x22, dtype=np.int64) & 1
+        newlines = newlines[quote_parity[newlines] == 0]
+        commas = commas[quote_parity[commas] == 0]
+    ends = np.append(newlines, arr.size)
+    starts = np.concatenate(([0], newlines + 1))
+    commas_before = np.searchsorted(commas, ends)
+    fields = np.diff(commas_before, prepend=0) + 1
+    return starts, ends, fields
+
+
+def check_shape(data: bytes, *, name: str = "file", most: int = MAX_COLUMNS) -> None:
+    """Refuse a table whose header line has more than ``most`` fields (separators counted on
+    the raw bytes, before any parser sees them).
+
+    Examples
+    --------
+    >>> check_shape(b"a,b,c\\n1,2,3\\n", most=2)
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ValidationError: file: the header has 3 columns; a table may have at most 2.
+    """
+    end = data.find(b"\n")
+    fields = data.count(b",", 0, end if end >= 0 else len(data)) + 1
+    if fields > most:
+        raise ValidationError("table.too_many_columns", name=clip(name), got=fields, most=most)
+
+
+def check_cell_lengths(data: bytes, *, name: str = "file", limit: int = MAX_CELL_BYTES) -> None:
+    """Refuse a table holding a run of more than ``limit`` bytes between two separators
+    (``,`` or a line end), naming the column, the row and the limit.
+
+    ``data`` is the file as UTF-8 with ``\\n`` or ``\\r\\n`` line ends. A quoted cell holding
+    commas is measured in its parts, so the bound is on what lies between separators; parsing
+    text of that shape costs memory in proportion to the file's size, which the upload limit
+    bounds.
+
+    Examples
+    --------
+    >>> check_cell_lengths(b"a,b\\n1,xxxxx\\n", limit=4)
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ValidationError: file: the cell in column 'b' at row 1 holds 5 bytes; a cell may hold at most 4 bytes. Rows are numbered from 1 after the header line.
+    """
+    if len(data) <= limit:
+        return
+    # A run of more than ``limit`` bytes covers at least one whole block of ``limit // 3``
+    # bytes (also where it ends in the file's last, partial block): only a block holding no
+    # separator at all is looked at closely, which in a real table none is.
+    block = max(limit // 3, 1)
+    arr = np.frombuffer(data, dtype=np.uint8)
+    whole = arr.size // block * block
+    span = max(_CELL_SCAN_BYTES // block, 1) * block
+    checked_until = 0
+    for start in range(0, whole, span):
+        part = arr[start : min(start + span, whole)]
+        separator = part == 0x2C
+        separator |= part == 0x0A
+        separator |= part == 0x0D
+        for k in np.flatnonzero(~separator.reshape(-1, block).any(axis=1)).tolist():
+            offset = start + k * block
+            if offset < checked_until:
+                continue  # a block of a run already measured
+            # The run's ends are looked for within ``limit`` bytes of the block only (a search
+            # through the whole file for each block would make a file of long cells cost
+            # its length squared); a run reaching past that is over the bound.
+            low, high = max(offset - limit - 1, 0), min(offset + block + limit + 1, len(data))
+            run_start = max(data.rfind(byte, low, offset) for byte in _SEPARATORS) + 1
+            ends = [data.find(byte, offset, high) for byte in _SEPARATORS]
+            run_end = min((end for end in ends if end >= 0), default=-1)
+            if run_start == 0 and low > 0 or run_end < 0 and high < len(data):
+                run_start, run_end = _run_around(data, offset)
+            elif run_end < 0:
+                run_end = len(data)
+            if run_end - run_start > limit:
+                _refuse_long_cell(data, run_start, run_end - run_start, name, limit)
+            checked_until = run_end
+
+
+def _run_around(data: bytes, offset: int) -> tuple[int, int]:
+    """The run of non-separator bytes holding ``offset``: its start and end (searched
+    through the file, once, for the message of a refused cell)."""
+    start = max(data.rfind(byte, 0, offset) for byte in _SEPARATORS) + 1
+    ends = [data.find(byte, offset) for byte in _SEPARATORS]
+    return start, min((end for end in ends if end >= 0), default=len(data))
+
+
+def _refuse_long_cell(data: bytes, offset: int, size: int, name: str, limit: int) -> None:
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    row = data.count(b"\n", 0, offset)  # 0: the header line
+    position = data.count(b",", line_start, offset)
+    if row == 0:
+        raise ValidationError(
+            "table.header_cell_too_long",
+            name=clip(name),
+            column=position + 1,
+            size=size,
+            limit=limit,
+        )
+    header = parse_header(data[: data.find(b"\n")].decode("utf-8", "replace"), name=name)
+    column = header[position] if position < len(header) else f"#{position + 1}"
+    raise ValidationError(
+        "table.cell_too_long",
+        name=clip(name),
+        column=clip(column),
+        row=row,
+        size=size,
+        limit=limit,
+    )
+
+
+def parse_header(text: str, *, name: str) -> list[str]:
+    try:
+        header = [cell.strip() for cell in next(csv.reader(io.StringIO(text)), [])]
+    except csv.Error as exc:  # e.g. a header cell longer than the csv module's 128 KiB
+        raise ValidationError(
+            "table.unparsable", name=clip(name), detail=clip(f"header line: {exc}", 200)
+        ) from None
+    seen: dict[str, int] = {}
+    duplicates = []
+    for position, column in enumerate(header, start=1):
+        if column in seen and column not in duplicates:
+            duplicates.append(column)
+        seen.setdefault(column, position)
+    if duplicates:
+        raise ValidationError(
+            "table.duplicate_columns", name=clip(name), columns=quoted(duplicates)
+        )
+    return header
