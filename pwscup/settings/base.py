@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "pwscup.sequential",
     "pwscup.dp",
     "pwscup.synthetic",
+    "pwscup.scorer",
     "pwscup.presentations",
     "pwscup.bundles",
     "pwscup.archives",

@@ -115,6 +115,13 @@ PWSCUP_PREPARED_CACHE_DIR = Path(
     env("PWSCUP_PREPARED_CACHE_DIR", default=str(VAR_DIR / "prepared"))
 )
 PWSCUP_PREPARED_CACHE_BYTES = env.int("PWSCUP_PREPARED_CACHE_BYTES", default=4 * 1024**3)
+# An organizer's scoring program (pwscup/scorer/, docs/scorer.md), on each worker host's local
+# disk: programs and data packs unpacked once (by digest), the programs' environments (by the
+# hash of their requirements) and each run's work folder; the sandbox's user (nobody) reads it.
+PWSCUP_SCORER_DIR = Path(env("PWSCUP_SCORER_DIR", default=str(VAR_DIR / "scorer")))
+# pip's options when a program's environment is built: the platform's, never the organizer's
+# ("--index-url https://mirror/simple", "--no-index --find-links /wheels").
+PWSCUP_SCORER_PIP_OPTIONS = env("PWSCUP_SCORER_PIP_OPTIONS", default="")
 PWSCUP_MAX_UPLOAD_BYTES = env.int("PWSCUP_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

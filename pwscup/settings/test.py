@@ -49,6 +49,11 @@ PWSCUP_SLIDES_WORK_DIR = Path(
         default=str(MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-slides-work")),
     )
 )
+# The organizer's programs, their environments and runs (pwscup/scorer/): this run's, beside
+# its media, shared by its test process and its worker (one host).
+PWSCUP_SCORER_DIR = Path(
+    env("PWSCUP_SCORER_DIR", default=str(MEDIA_ROOT.with_name(MEDIA_ROOT.name + "-scorer")))
+)
 # Each /healthz check is given 5 s here (production: 1.5 s): a healthy check on a machine busy
 # with the parallel suite must not be reported timed out; the tests of a hung service still see
 # its "error: timeout" within their clients' deadlines.

@@ -33,6 +33,10 @@ PLATFORM_MESSAGES = {
         "The scorer failed with an internal error (%(kind)s); the organizers can rescore it."
     ),
     "job.no_sample": _("No sample has been drawn for this team yet."),
+    "job.no_program": _(
+        "The round has no scoring program ready yet; the organizers rescore the uploads once "
+        "it is."
+    ),
 }
 
 

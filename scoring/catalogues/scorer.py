@@ -155,6 +155,33 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "採点用サンドボックスには {tool} が必要ですが、このホストにはありません"
         "（apt-get install {package}）。",
     },
+    # -- an attack's targets (given by the platform) and a round's settings (the organizer's)
+    "scorer.targets.name": {
+        "en": "The attack's target name {name} is invalid: expected 1 to 64 lowercase letters, "
+        "digits, - or _, starting with a letter or a digit (a fault of the platform).",
+        "ja": "攻撃対象の名前 {name} が正しくありません。英小文字・数字・-・_ の 1〜64 文字で、"
+        "英小文字か数字で始まる必要があります（プラットフォームの問題です）。",
+    },
+    "scorer.config.not_object": {
+        "en": "The round's settings must be a JSON object of keys to values.",
+        "ja": "ラウンドの設定はキーと値の JSON オブジェクトである必要があります。",
+    },
+    "scorer.config.unknown": {
+        "en": "The round's settings hold an unknown key {key}; the known keys are {known}.",
+        "ja": "ラウンドの設定に未知のキー {key} があります。使えるキーは {known} です。",
+    },
+    "scorer.config.value": {
+        "en": "The round's setting {key} is {value}; expected {expected}.",
+        "ja": "ラウンドの設定 {key} の値 {value} は正しくありません。{expected}が必要です。",
+    },
+    "scorer.config.duplicate": {
+        "en": "The round's setting {key} names the column {value} twice.",
+        "ja": "ラウンドの設定 {key} で列 {value} が 2 回指定されています。",
+    },
+    "scorer.config.column": {
+        "en": "The round's setting {key} is {value}, which is not one of the columns ({columns}).",
+        "ja": "ラウンドの設定 {key} の値 {value} は列（{columns}）のいずれでもありません。",
+    },
 }
 
 # Descriptions passed as ``what``, and the reasons a ZIP member is refused (``problem``).

@@ -2,16 +2,19 @@
 
 scorer run --program PROG.zip|DIR --submission FILE|ZIP --reference DIR --output DIR
         [--truth DIR] [--context JSON] [--kind score|release|attack|ranking]
-        [--primary-key KEY] [--timeout S] [--memory-mb MB] [--cache DIR]
+        [--target NAME=DIR ...] [--primary-key KEY] [--timeout S] [--memory-mb MB]
+        [--cache DIR]
     Unpack the program, build (or reuse) its environment in ``--cache``, run it in the
     sandbox and print the result as JSON (status, scores, targets, public files, message).
-    ``--output`` receives the program's output folder. Exit status 0 when the program
-    scored the submission, 1 when it refused it (the message on stderr), 2 when it could
-    not run (an invalid program, the sandbox missing).
+    ``--output`` receives the program's output folder; each ``--target NAME=DIR`` (an
+    attack's target, repeatable) is bound read-only at ``/app/input/targets/NAME``.
+    Exit status 0 when the program scored the submission, 1 when it refused it (the message
+    on stderr), 2 when it could not run (an invalid program, the sandbox missing).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -53,6 +56,7 @@ def cmd_scorer_run(args) -> int:
             context=context,
             limits=limits,
             primary_key=args.primary_key,
+            targets=_targets(args.target),
         )
         if result.output.is_dir():
             shutil.copytree(result.output, args.output, symlinks=True, dirs_exist_ok=True)
@@ -74,6 +78,18 @@ def cmd_scorer_run(args) -> int:
     return {"ok": 0, "refused": 1}.get(result.status, 2)
 
 
+def _target(pair: str) -> tuple[str, Path]:
+    """``NAME=DIR`` -> ``(NAME, DIR)``; the name itself is checked by the run."""
+    name, equals, folder = pair.partition("=")
+    if not equals or not name or not folder:
+        raise argparse.ArgumentTypeError(f"expected NAME=DIR, got {pair!r}")
+    return name, Path(folder).resolve()
+
+
+def _targets(pairs: list[tuple[str, Path]] | None) -> dict[str, Path] | None:
+    return dict(pairs) if pairs else None
+
+
 def _environment_language() -> str:
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         if os.environ.get(variable):
@@ -93,6 +109,14 @@ def add_scorer_commands(commands) -> None:
     run.add_argument("--context", default=None, help="a JSON file given as input/context.json")
     run.add_argument("--output", required=True, help="the folder that receives the output")
     run.add_argument("--kind", choices=("score", "release", "attack", "ranking"), default="score")
+    run.add_argument(
+        "--target",
+        action="append",
+        type=_target,
+        default=None,
+        metavar="NAME=DIR",
+        help="an attack's target: DIR bound at /app/input/targets/NAME (repeatable)",
+    )
     run.add_argument("--primary-key", default=None, help="the score scores.json must hold")
     run.add_argument("--timeout", type=float, default=300.0, help="seconds (default 300)")
     run.add_argument("--memory-mb", type=int, default=2048, help="MB (default 2048)")

@@ -5,7 +5,8 @@ unzipped when it is a ZIP; ``input/ref`` the round's reference data; ``input/con
 our optional context; ``output``), runs the program's command in the sandbox
 (:mod:`scoring.scorer.sandbox`) with the environment's interpreter first on ``PATH``, and
 returns a :class:`ScorerResult`: whatever the program did, the run ends as a result with a
-message code, never as an exception.
+message code, never as an exception. An attack run may also be given ``targets``, the frozen
+releases of the other teams, each bound read-only at ``input/targets/<name>``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from scoring.messages import render
+from scoring.messages import clip, render
 from scoring.scorer.environment import ScorerEnvironment
 from scoring.scorer.errors import ScorerError
 from scoring.scorer.output import ScorerOutput, output_read
@@ -35,6 +36,11 @@ PLACEHOLDER = re.compile(r"\$(?:\{(program|input|output|shared)\}|(program|input
 MAX_TAIL_CHARS = 2_000
 OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
 STATUSES = ("ok", "refused", "failed")  # failed: the platform's fault, not the submission's
+TARGETS = f"{INPUT}/targets"
+# A target's folder name inside the sandbox: a team's slug, never a path.
+TARGET_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+# Errors of the platform (its setup, or its caller), not of the submission.
+PLATFORM_CODES = ("scorer.sandbox.", "scorer.targets.")
 
 
 @dataclass(frozen=True)
@@ -89,11 +95,15 @@ def scorer_run(
     primary_key: str | None = None,
     submission_limits: UnzipLimits | None = None,
     run_as: tuple[int, int] = NOBODY,
+    targets: Mapping[str, Path] | None = None,
 ) -> ScorerResult:
     """Run ``program``'s command of ``kind`` on ``submission`` in the sandbox.
 
     ``work`` is an empty folder of the caller's (the output stays in ``work/output``);
-    ``reference`` and ``truth`` are folders bound read-only. ``primary_key`` (else the
+    ``reference`` and ``truth`` are folders bound read-only, and so is each of ``targets``
+    (``{name: folder}``, the frozen releases an attack is given) at
+    ``/app/input/targets/<name>``; a name outside ``[a-z0-9][a-z0-9_-]{0,63}`` is the caller's
+    mistake and ends the run as failed (``scorer.targets.name``). ``primary_key`` (else the
     metadata's) must be among the scores.
     """
     started = time.monotonic()
@@ -102,7 +112,7 @@ def scorer_run(
     try:
         command = substitute(program.command(kind))
         mounts = _stage(
-            program, work, submission, reference, truth, context, submission_limits, run_as
+            program, work, submission, reference, truth, context, submission_limits, run_as, targets
         )
         outcome = sandbox_run(
             ["/bin/sh", "-c", command],
@@ -115,7 +125,8 @@ def scorer_run(
             run_as=run_as,
         )
     except ScorerError as error:
-        status = "failed" if error.code.startswith("scorer.sandbox.") else "refused"
+        platform = error.code.startswith(PLATFORM_CODES)
+        status = "failed" if platform else "refused"
         return _result(status, error.code, error.params, output, started)
     status, code, params, read = _judge(
         program, outcome, output, primary_key or program.primary_key, limits
@@ -123,8 +134,14 @@ def scorer_run(
     return _result(status, code, params, output, started, read, outcome=outcome)
 
 
-def _stage(program, work, submission, reference, truth, context, submission_limits, run_as):
+def _stage(
+    program, work, submission, reference, truth, context, submission_limits, run_as, targets=None
+):
     """Make ``work``'s folders and return the sandbox's mounts."""
+    targets = dict(targets or {})
+    for name in targets:
+        if not isinstance(name, str) or not TARGET_NAME.match(name):
+            raise ScorerError("scorer.targets.name", name=repr(clip(name)))
     work.mkdir(parents=True, exist_ok=True)
     os.chmod(work, 0o711)
     inputs, output = work / "input", work / "output"
@@ -150,6 +167,11 @@ def _stage(program, work, submission, reference, truth, context, submission_limi
         if inside.is_relative_to(INPUT):
             inputs.joinpath(*inside.relative_to(INPUT).parts).mkdir(parents=True, mode=0o755)
         mounts.append(Mount(truth, str(inside)))
+    if targets:
+        (inputs / "targets").mkdir(mode=0o755, exist_ok=True)
+    for name, folder in sorted(targets.items()):
+        (inputs / "targets" / name).mkdir(mode=0o755, exist_ok=True)
+        mounts.append(Mount(Path(folder), f"{TARGETS}/{name}"))
     for folder in (inputs, *(p for p in inputs.rglob("*") if p.is_dir())):
         os.chmod(folder, 0o755)
     return mounts

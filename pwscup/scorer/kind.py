@@ -1,0 +1,166 @@
+"""The round scored by the organizer's program behind the ``RoundKind`` interface
+(pwscup/kinds/): each hook is one call into the kind's modules."""
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_state, phases_schedule_plan
+from pwscup.kinds.base import RoundKind
+from pwscup.scorer import (
+    KEY,
+    api,
+    archive,
+    bundle,
+    console,
+    demo,
+    selectors,
+    services,
+    standings,
+    views,
+)
+from pwscup.scorer.actions import scorer_actions
+from pwscup.scorer.models import Attack, ProgramVersion, Release
+from pwscup.scorer.services.common import PHASE_LABELS
+from pwscup.submissions.services.jobs import JobKind
+
+
+class ScorerKind(RoundKind):
+    key = KEY
+    label = _("Organizer's scoring program")
+    description = _(
+        "Teams upload a release and attack the others' frozen releases; the organizer's own "
+        "scoring program (Codabench's convention) scores both in a sandbox, and the platform "
+        "plays the two-sided game around it: targets, the attack matrix, protection and "
+        "attack power."
+    )
+
+    # --- configuration and state -------------------------------------------------------------
+
+    def validate_config(self, config: dict, *, round=None) -> dict:
+        return services.scorer_config_validate(config)
+
+    def teams_changed(self, round) -> None:
+        scorer = selectors.scorer_of(round)
+        if scorer is not None:
+            services.slots_for_teams(scorer=scorer)
+
+    def phase_ended_at(self, phase):
+        """The freeze ends the release phase (its uploads are refused from then)."""
+        if phase.kind != Phase.Kind.ANONYMIZATION:
+            return None
+        scorer = selectors.scorer_of(phase.round)
+        return scorer.frozen_at if scorer is not None else None
+
+    def results_published(self, round) -> bool:
+        scorer = selectors.scorer_of(round)
+        return bool(scorer and scorer.results_published)
+
+    def missing_phases(self, round) -> list[str]:
+        kinds = {phase.kind for phase in round.phases.all()}
+        return [str(label) for kind, label in PHASE_LABELS.items() if kind not in kinds]
+
+    def round_note(self, round) -> str:
+        scorer = selectors.scorer_of(round)
+        if scorer is None:
+            return ""
+        if scorer.results_published:
+            return gettext("Results published")
+        if scorer.frozen_at is not None:
+            return gettext("Releases frozen · attack phase")
+        if selectors.current_program(scorer=scorer) is None:
+            return gettext("Waiting for the organizer's scoring program")
+        return gettext("Release phase")
+
+    def schedule_lines(self, round) -> list[dict]:
+        return [
+            {
+                "label": str(PHASE_LABELS.get(phase.kind, phase.get_kind_display())),
+                "opens_at": phase.opens_at,
+                "closes_at": phase.closes_at,
+                "state": phase_state(phase=phase),
+            }
+            for phase in round.phases.all()
+        ]
+
+    def schedule_plan(self, round) -> list[tuple]:
+        return phases_schedule_plan(round=round)
+
+    # --- pages, API and console ---------------------------------------------------------------
+
+    def url_patterns(self):
+        return views.urlpatterns
+
+    def site_url_patterns(self):
+        return views.site_urlpatterns
+
+    def round_page(self, request, access, tab):
+        return views.round_page(request, access, tab)
+
+    def api_url_patterns(self):
+        return api.urlpatterns
+
+    def api_round_status(self, request, access) -> dict:
+        return api.round_status(request, access)
+
+    def api_leaderboard(self, request, access) -> dict:
+        return api.round_leaderboard(request, access)
+
+    def console_url_patterns(self):
+        return console.urlpatterns
+
+    def console_create_url(self, competition) -> str | None:
+        return console.create_url(competition)
+
+    def console_panel(self, request, round) -> str:
+        return console.panel_html(request, round)
+
+    def console_actions(self, round):
+        return scorer_actions(round)
+
+    def leaderboard_url(self, round) -> str | None:
+        return views.results_url(round)
+
+    def results_summary(self, round) -> list[dict]:
+        if not self.results_published(round):
+            return []
+        return [{"label": _("Results"), "url": views.results_url(round)}]
+
+    # --- uploads and jobs ---------------------------------------------------------------------
+
+    def upload_models(self):
+        return [Release, Attack]
+
+    def jobs(self):
+        return [
+            JobKind(
+                ProgramVersion, services.BUILD_TASK, round_path="scorer__round", team_path=None
+            ),
+            JobKind(Release, services.SCORE_RELEASE_TASK, round_path="scorer__round"),
+            JobKind(Attack, services.SCORE_ATTACK_TASK, round_path="scorer__round"),
+        ]
+
+    # --- the demo, bundles, standings and the archive -----------------------------------------
+
+    def demo_load(self, competition, *, organizer) -> None:
+        demo.demo_load(competition, organizer=organizer)
+
+    def bundle_export(self, round, *, anchor):
+        return bundle.round_bundle(round, anchor=anchor)
+
+    def bundle_import(self, *, competition, entry, start, user):
+        return bundle.round_from_bundle(
+            competition=competition, entry=entry, start=start, user=user
+        )
+
+    def ranking_keys(self, round):
+        return standings.ranking_keys(round)
+
+    def published_rankings(self, round):
+        return standings.published_rankings(round)
+
+    def archive_members(self, round, *, secrets):
+        return archive.archive_members(round, secrets=secrets)
+
+    def data_card(self, round):
+        return archive.data_card(round)

@@ -1,0 +1,230 @@
+"""A round scored by the organizer's program: the program's versions, the round's data packs,
+the teams' slots, the releases, the frozen targets and the attacks.
+
+The round's settings are ``Round.config`` (``scoring.scorer.round_config``); its two windows
+are the core's phases: the release phase (``Phase.Kind.ANONYMIZATION``) and the attack
+phase (``Phase.Kind.ATTACK``). Scores are stored exactly as the program wrote them in its
+``scores.json`` (a JSON number keeps its digits), with the program version that computed
+them."""
+
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Round
+from pwscup.submissions.models import JobState, KeptUpload, Status, kept_upload_path
+
+
+class ScorerRound(models.Model):
+    """The scorer part of a round: the freeze and the publication."""
+
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, related_name="scorer", verbose_name=_("round")
+    )
+    frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True)
+    results_published = models.BooleanField(_("results published"), default=False)
+
+    class Meta:
+        verbose_name = _("scorer round")
+        verbose_name_plural = _("scorer rounds")
+
+    def __str__(self) -> str:
+        return str(self.round)
+
+
+class ProgramVersion(JobState):
+    """One upload of the organizer's scoring program (a ZIP), numbered 1, 2, … in the round.
+
+    Its job builds the program's environment on a worker (``build_log``); the newest version
+    whose build finished is the one every run uses (``selectors.current_program``). The
+    metadata read when it was uploaded is kept (``metadata``: the commands, requirements,
+    public files, truth mount)."""
+
+    UPLOAD_FOLDER = "scorer-programs"
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.QUEUED: _("Waiting for its build"),
+        Status.RUNNING: _("Building its environment"),
+        Status.FINISHED: _("Ready"),
+        Status.FAILED: _("Build failed"),
+    }
+
+    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="programs")
+    version = models.PositiveIntegerField(_("version"))
+    file = models.FileField(upload_to=kept_upload_path, max_length=300)
+    original_filename = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveBigIntegerField(default=0)
+    metadata = models.JSONField(default=dict, blank=True)
+    build_log = models.TextField(blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta(JobState.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["scorer", "version"], name="scorer_program_version")
+        ]
+        ordering = ["-version"]
+        verbose_name = _("scoring program version")
+        verbose_name_plural = _("scoring program versions")
+
+    def __str__(self) -> str:
+        return f"v{self.version}"
+
+    @property
+    def label(self) -> str:
+        return f"v{self.version}"
+
+
+class DataPack(models.Model):
+    """A ZIP of the round's data, by role; the newest of each role counts.
+
+    * ``reference``: the scorer's hidden data, mounted at ``input/ref`` in every run; never
+      shown to a team.
+    * ``truth``: a second hidden folder mounted where the program's metadata says
+      (``truth_mount``); never shown to a team.
+    * ``public``: what every team downloads on the Data tab.
+    * ``slots``: a folder per team slot (``team_01/…``), each team downloading its own.
+    """
+
+    UPLOAD_FOLDER = "scorer-data"
+
+    class Role(models.TextChoices):
+        REFERENCE = "reference", _("Reference data (hidden, for the scorer)")
+        TRUTH = "truth", _("Truth folder (hidden, for the scorer)")
+        PUBLIC = "public", _("Files for every team")
+        SLOTS = "slots", _("A folder per team slot")
+
+    HIDDEN: ClassVar[tuple] = (Role.REFERENCE, Role.TRUTH)
+
+    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="packs")
+    role = models.CharField(max_length=16, choices=Role.choices)
+    file = models.FileField(upload_to=kept_upload_path, max_length=300)
+    original_filename = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveBigIntegerField(default=0)
+    members = models.JSONField(default=list, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("data pack")
+        verbose_name_plural = _("data packs")
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} ({self.original_filename})"
+
+
+class TeamSlot(models.Model):
+    """The slot a team plays in (1, 2, …): its folder ``team_NN/`` of the slots pack and the
+    ``slot`` of the program's ``context.json``. Given as teams register, kept."""
+
+    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="slots")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    slot = models.PositiveIntegerField(_("slot"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scorer", "team"], name="scorer_slot_one_per_team"),
+            models.UniqueConstraint(fields=["scorer", "slot"], name="scorer_slot_unique"),
+        ]
+        ordering = ["slot"]
+        verbose_name = _("team slot")
+        verbose_name_plural = _("team slots")
+
+    def __str__(self) -> str:
+        return f"{self.team} → {self.folder}"
+
+    @property
+    def folder(self) -> str:
+        return f"team_{self.slot:02d}"
+
+
+class ScoredUpload(KeptUpload):
+    """What a release and an attack share: the program's scores (``scores``: key → number,
+    as written), its detailed page, the version that scored it and its own time."""
+
+    UPLOAD_FOLDER = "scorer"
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Being scored"),
+        Status.FINISHED: _("Scored"),
+        Status.FAILED: _("Refused"),
+    }
+
+    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    scores = models.JSONField(default=dict, blank=True)
+    detail = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
+    program = models.ForeignKey(
+        ProgramVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    program_ms = models.PositiveIntegerField(default=0)
+    elapsed_ms = models.PositiveIntegerField(default=0)
+    # The last lines the program printed (bounded): the organizer's to read.
+    tail = models.TextField(blank=True)
+
+    class Meta(KeptUpload.Meta):
+        abstract = True
+
+
+class Release(ScoredUpload):
+    """A team's release (its defence), kept as uploaded; ``public`` is the ZIP of what the
+    program put in ``output/public`` (what attackers download once it is frozen)."""
+
+    public = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
+    public_names = models.JSONField(default=list, blank=True)
+    selected = models.BooleanField(_("selected as final"), default=False)
+
+    class Meta(ScoredUpload.Meta):
+        indexes = [models.Index(fields=["scorer", "team", "status"])]
+        verbose_name = _("release")
+        verbose_name_plural = _("releases")
+
+    def __str__(self) -> str:
+        return f"{self.team} release #{self.number}"
+
+
+class Target(models.Model):
+    """A team's frozen release, published to the other teams at the freeze."""
+
+    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="targets")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scorer", "team"], name="scorer_target_one_per_team")
+        ]
+        ordering = ["team__name", "pk"]
+        verbose_name = _("target")
+        verbose_name_plural = _("targets")
+
+    def __str__(self) -> str:
+        return f"{self.team} (target)"
+
+
+class Attack(ScoredUpload):
+    """A team's attack: on one target (``target``), or on every target at once (``target``
+    empty; ``targets`` then holds the per-target scores, by the target team's slug)."""
+
+    target = models.ForeignKey(
+        Target, on_delete=models.CASCADE, null=True, blank=True, related_name="attacks"
+    )
+    targets = models.JSONField(default=dict, blank=True)
+
+    class Meta(ScoredUpload.Meta):
+        indexes = [models.Index(fields=["scorer", "team", "status"])]
+        verbose_name = _("attack")
+        verbose_name_plural = _("attacks")
+
+    def __str__(self) -> str:
+        where = self.target.team if self.target_id else _("every target")
+        return f"{self.team} → {where} #{self.number}"

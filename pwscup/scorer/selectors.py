@@ -1,0 +1,332 @@
+"""The scorer round's reads: its settings, program and data packs, a team's slot and uploads,
+the final releases, the targets, the attacker × target matrix and the two rankings, and what
+a reader may see of an attack's scores (``attack_scores_for``: the one owner of the rule).
+
+The rankings follow the round's settings (``scoring.scorer.round_config``) through the pure
+rules of ``scoring.scorer.matrix``: a target's protection from the matrix (worst case or
+mean), an attacker's power (mean, or against the top-N releases only), the release ranking
+(by the primary score, by protection, or by the sum of both ranks; a release failing a gate
+after every passing one)."""
+
+from dataclasses import dataclass, field
+
+from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import disqualification_rule
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of
+from pwscup.scorer.models import (
+    Attack,
+    DataPack,
+    ProgramVersion,
+    Release,
+    ScorerRound,
+    Target,
+    TeamSlot,
+)
+from pwscup.submissions.models import Status
+from scoring.scorer.matrix import (
+    band,
+    band_label,
+    power,
+    protection,
+    rank,
+    release_ranking,
+    top_releases,
+)
+from scoring.scorer.round_config import ScorerRoundConfig, parse_round_config
+
+
+def scorer_of(round_) -> ScorerRound | None:
+    return ScorerRound.objects.filter(round=round_).select_related("round").first()
+
+
+def round_config(round_) -> ScorerRoundConfig:
+    """The round's settings, with every default filled in."""
+    return parse_round_config(round_.config or {})
+
+
+def release_phase(round_) -> Phase | None:
+    return phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+
+
+def attack_phase(round_) -> Phase | None:
+    return phase_of(round=round_, kind=Phase.Kind.ATTACK)
+
+
+# --- the program and the data ---------------------------------------------------------------
+
+
+def program_versions(*, scorer: ScorerRound):
+    """Every version of the round's program, newest first."""
+    return ProgramVersion.objects.filter(scorer=scorer).order_by("-version")
+
+
+def current_program(*, scorer: ScorerRound) -> ProgramVersion | None:
+    """The version every run uses: the newest whose environment was built."""
+    return program_versions(scorer=scorer).filter(status=Status.FINISHED).first()
+
+
+def current_pack(*, scorer: ScorerRound, role: str) -> DataPack | None:
+    """The round's newest data pack of ``role`` (``DataPack.Role``)."""
+    return DataPack.objects.filter(scorer=scorer, role=role).order_by("-created_at", "-pk").first()
+
+
+def current_packs(*, scorer: ScorerRound) -> dict[str, DataPack]:
+    """The newest pack of each role the round has, by role."""
+    packs = {}
+    for pack in DataPack.objects.filter(scorer=scorer).order_by("-created_at", "-pk"):
+        packs.setdefault(pack.role, pack)
+    return packs
+
+
+def slot_of(*, scorer: ScorerRound, team: Team) -> TeamSlot | None:
+    return TeamSlot.objects.filter(scorer=scorer, team=team).first()
+
+
+def slot_members(*, pack: DataPack | None, slot: TeamSlot | None) -> list[str]:
+    """The members of the slots pack under the team's folder (``team_NN/``)."""
+    if pack is None or slot is None:
+        return []
+    prefix = f"{slot.folder}/"
+    return [name for name in pack.members if name.startswith(prefix) and not name.endswith("/")]
+
+
+# --- uploads ---------------------------------------------------------------------------------
+
+
+def team_releases(*, scorer: ScorerRound, team: Team):
+    """The team's releases, newest first."""
+    return Release.objects.filter(scorer=scorer, team=team).order_by("-number", "-pk")
+
+
+def team_attacks(*, scorer: ScorerRound, team: Team):
+    """The team's attacks, newest first."""
+    return (
+        Attack.objects.filter(scorer=scorer, team=team)
+        .select_related("target__team")
+        .order_by("-number", "-pk")
+    )
+
+
+def gate_failures(scores: dict, *, config: ScorerRoundConfig) -> list[dict]:
+    """The round's gates a release with ``scores`` fails (``[]``: none): each
+    ``{"key", "min" | "max", "value"}``; a missing score fails its gate."""
+    return [
+        {**gate.as_dict(), "value": scores.get(gate.key)} for gate in config.failed_gates(scores)
+    ]
+
+
+def final_release(*, scorer: ScorerRound, team: Team) -> Release | None:
+    """The release the freeze publishes for the team: its chosen one if scored, else its
+    newest scored release."""
+    scored = Release.objects.filter(scorer=scorer, team=team, status=Status.FINISHED)
+    return scored.filter(selected=True).first() or scored.order_by("-number", "-pk").first()
+
+
+def final_releases(*, scorer: ScorerRound) -> list[tuple[Team, Release]]:
+    """``(team, final release)`` of every team of the competition that has one."""
+    teams = Team.objects.filter(competition_id=scorer.round.competition_id).order_by("pk")
+    out = []
+    for team in teams:
+        release = final_release(scorer=scorer, team=team)
+        if release is not None:
+            out.append((team, release))
+    return out
+
+
+def round_targets(*, scorer: ScorerRound):
+    return (
+        Target.objects.filter(scorer=scorer)
+        .select_related("team", "release")
+        .order_by("team__name", "pk")
+    )
+
+
+def attack_target_choices(*, scorer: ScorerRound, team: Team):
+    """The targets a team may attack: every frozen target but its own."""
+    return round_targets(scorer=scorer).exclude(team=team)
+
+
+# --- what a reader sees of an attack --------------------------------------------------------
+
+
+def attack_visibility(*, scorer: ScorerRound, is_organizer: bool) -> str:
+    """How much of an attack's scores its own team sees now: ``exact``, ``band`` or
+    ``hidden`` while the results are not published (the round's setting); everything once
+    they are, and always for the organizers."""
+    if is_organizer or scorer.results_published:
+        return "exact"
+    return round_config(scorer.round).visibility
+
+
+def shown_value(value, *, visibility: str, bands) -> dict:
+    """One score as a reader may see it: ``{"value": number | None, "text": str}``."""
+    if value is None:
+        return {"value": None, "text": "—"}
+    if visibility == "exact":
+        return {"value": value, "text": format_score(value)}
+    if visibility == "band":
+        return {"value": None, "text": band_label(band(value, bands), bands)}
+    return {"value": None, "text": "…"}
+
+
+def format_score(value) -> str:
+    """A score as written by the program (an integer stays one; a float keeps its digits)."""
+    if isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))
+
+
+def attack_scores_for(attack: Attack, *, visibility: str, config: ScorerRoundConfig) -> dict:
+    """The attack's scores as the reader may see them, by key: the one owner of the
+    visibility rule for pages, API answers, exports and notifications."""
+    return {
+        key: shown_value(attack.scores.get(key), visibility=visibility, bands=config.bands)
+        for key in [column.key for column in config.attack_columns]
+        if key in attack.scores
+    }
+
+
+# --- the matrix and the rankings -------------------------------------------------------------
+
+
+def _better(a, b, *, higher: bool) -> bool:
+    return a > b if higher else a < b
+
+
+def attack_matrix(*, scorer: ScorerRound, config: ScorerRoundConfig | None = None) -> dict:
+    """``{target slug: {attacker slug: value}}``: each attacker's best primary attack score
+    on each target over its scored attacks (per-target uploads, and the per-target scores
+    of uploads covering every target). Every attack counts, a disqualified team's included
+    (``DisqualificationRule.attack_counts``)."""
+    config = config or round_config(scorer.round)
+    key, higher = config.attack_primary, config.attack_primary_column.higher_is_better
+    targets = {t.team.slug: t for t in round_targets(scorer=scorer)}
+    matrix: dict[str, dict[str, float]] = {slug: {} for slug in targets}
+    attacks = Attack.objects.filter(scorer=scorer, status=Status.FINISHED).select_related(
+        "team", "target__team"
+    )
+    for attack in attacks:
+        if attack.target_id is not None:
+            pairs = [(attack.target.team.slug, attack.scores.get(key))]
+        else:
+            pairs = [(slug, values.get(key)) for slug, values in attack.targets.items()]
+        for slug, value in pairs:
+            if slug not in matrix or slug == attack.team.slug or value is None:
+                continue
+            known = matrix[slug].get(attack.team.slug)
+            if known is None or _better(value, known, higher=higher):
+                matrix[slug][attack.team.slug] = value
+    return matrix
+
+
+@dataclass
+class ReleaseRow:
+    team: Team
+    release: Release
+    primary: object
+    protection: object
+    failed_gates: list = field(default_factory=list)
+    rank: int | None = None
+    disqualified: bool = False
+
+
+@dataclass
+class AttackerRow:
+    team: Team
+    power: object
+    attacked: int
+    rank: int | None = None
+    disqualified: bool = False
+
+
+@dataclass
+class Standings:
+    """The round's two rankings and the matrix they come from (every team's numbers; the
+    ranks given to the teams that rank)."""
+
+    releases: list[ReleaseRow]
+    attackers: list[AttackerRow]
+    matrix: dict
+    top: list[str] | None
+
+
+def standings(*, scorer: ScorerRound) -> Standings:
+    """The release ranking and the attack ranking under the round's rules (see the module)."""
+    config = round_config(scorer.round)
+    attack_higher = config.attack_primary_column.higher_is_better
+    release_higher = config.release_primary_column.higher_is_better
+    rule = disqualification_rule(competition_id=scorer.round.competition_id)
+    matrix = attack_matrix(scorer=scorer, config=config)
+    targets = list(round_targets(scorer=scorer))
+    primary = {t.team.slug: t.release.scores.get(config.release_primary) for t in targets}
+    protect = protection(matrix, rule=config.protection_rule, attack_higher_is_better=attack_higher)
+    failed = {t.team.slug: gate_failures(t.release.scores, config=config) for t in targets}
+    rows = [
+        ReleaseRow(
+            team=t.team,
+            release=t.release,
+            primary=primary[t.team.slug],
+            protection=protect.get(t.team.slug),
+            failed_gates=failed[t.team.slug],
+            disqualified=rule.marked(t.team.pk),
+        )
+        for t in targets
+    ]
+    ranked = rule.ranked(rows)
+    ranks = dict(
+        release_ranking(
+            {row.team.slug: row.primary for row in ranked},
+            {row.team.slug: row.protection for row in ranked},
+            rule=config.release_rank,
+            primary_higher_is_better=release_higher,
+            protection_higher_is_better=not attack_higher,
+            failed_gate={row.team.slug for row in ranked if row.failed_gates},
+        )
+    )
+    for row in rows:
+        row.rank = ranks.get(row.team.slug)
+    rows.sort(key=lambda row: (row.rank is None, row.rank or 0, row.team.name))
+
+    top = None
+    if config.power_rule == "top_n":
+        top = top_releases(
+            {
+                slug: value
+                for slug, value in primary.items()
+                if value is not None and not failed[slug]
+            },
+            n=config.top_n,
+            higher_is_better=release_higher,
+        )
+    powers = power(
+        matrix,
+        rule=config.power_rule,
+        top=top,
+        attack_higher_is_better=attack_higher,
+    )
+    teams = {t.team.slug: t.team for t in targets}
+    attacker_slugs = {slug for row in matrix.values() for slug in row}
+    for team in Team.objects.filter(slug__in=attacker_slugs - set(teams)):
+        teams[team.slug] = team
+    attackers = [
+        AttackerRow(
+            team=teams[slug],
+            power=powers.get(slug),
+            attacked=sum(1 for row in matrix.values() if slug in row),
+            disqualified=rule.marked(teams[slug].pk),
+        )
+        for slug in sorted(attacker_slugs)
+        if slug in teams
+    ]
+    ranked_attackers = rule.ranked(attackers)
+    attack_ranks = rank(
+        {row.team.slug: row.power for row in ranked_attackers},
+        higher_is_better=attack_higher,
+    )
+    for row in attackers:
+        row.rank = attack_ranks.get(row.team.slug)
+    attackers.sort(key=lambda row: (row.rank is None, row.rank or 0, row.team.name))
+    return Standings(releases=rows, attackers=attackers, matrix=matrix, top=top)

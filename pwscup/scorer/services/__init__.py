@@ -1,0 +1,51 @@
+"""The scorer round's writes: the round and its slots, the program and the data packs,
+releases and attacks, the freeze, the rescoring and the publication."""
+
+from pwscup.scorer.services.common import (
+    BUILD_TASK,
+    SCORE_ATTACK_TASK,
+    SCORE_RELEASE_TASK,
+)
+from pwscup.scorer.services.freeze import (
+    attack_phase_open_now,
+    outdated_uploads,
+    rescore_outdated,
+    round_freeze,
+)
+from pwscup.scorer.services.programs import pack_upload, program_build, program_upload
+from pwscup.scorer.services.releases import attack_upload, release_select, release_upload
+from pwscup.scorer.services.rounds import (
+    results_hide,
+    results_publish,
+    scorer_config_validate,
+    scorer_round_close,
+    scorer_round_create,
+    slot_set,
+    slots_for_teams,
+)
+from pwscup.scorer.services.scoring_runs import attack_score, release_score
+
+__all__ = [
+    "BUILD_TASK",
+    "SCORE_ATTACK_TASK",
+    "SCORE_RELEASE_TASK",
+    "attack_phase_open_now",
+    "attack_score",
+    "attack_upload",
+    "outdated_uploads",
+    "pack_upload",
+    "program_build",
+    "program_upload",
+    "release_score",
+    "release_select",
+    "release_upload",
+    "rescore_outdated",
+    "results_hide",
+    "results_publish",
+    "round_freeze",
+    "scorer_config_validate",
+    "scorer_round_close",
+    "scorer_round_create",
+    "slot_set",
+    "slots_for_teams",
+]

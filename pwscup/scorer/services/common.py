@@ -1,0 +1,43 @@
+"""What the scorer round's services share: the tasks' names, the phases' names, the round's
+row lock, how a scoring error becomes a form's message, and how a run's result is stored."""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language, gettext_lazy
+
+from pwscup.competitions.models import Phase
+from pwscup.scorer.models import ScorerRound
+from pwscup.submissions.messages import JobMessage
+
+BUILD_TASK = "pwscup.scorer.build_program"
+SCORE_RELEASE_TASK = "pwscup.scorer.score_release"
+SCORE_ATTACK_TASK = "pwscup.scorer.score_attack"
+
+# The game's names of the core's phases: its schedule, its bundle and its refusals say them.
+PHASE_LABELS = {
+    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
+    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
+}
+PHASE_MISSING = {
+    Phase.Kind.ANONYMIZATION: gettext_lazy("This round has no release phase."),
+    Phase.Kind.ATTACK: gettext_lazy("This round has no attack phase."),
+}
+
+
+def locked(scorer: ScorerRound) -> ScorerRound:
+    """The round's row, locked until the transaction ends (slots, the freeze and the
+    publication take it, so two of them never interleave)."""
+    return ScorerRound.objects.select_for_update().select_related("round").get(pk=scorer.pk)
+
+
+def form_error(field: str, error) -> ValidationError:
+    """A ``scoring`` error as a form's error on ``field``, in the reader's language."""
+    text = error.render(get_language()) if hasattr(error, "render") else str(error)
+    return ValidationError({field: text})
+
+
+def result_message(result) -> JobMessage | None:
+    """A run that did not end ``ok``: its code and parameters, rendered in each reader's
+    language (``scoring.catalogues.scorer``), English kept as the stored text."""
+    if result.status == "ok":
+        return None
+    return JobMessage(code=result.code, params=dict(result.params), text=result.render("en"))

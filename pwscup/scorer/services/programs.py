@@ -1,0 +1,158 @@
+"""The organizer's program and the round's data packs: uploaded in the console, checked when
+uploaded (the ZIP's bounds, the program's metadata and pinned requirements, read by our own
+code: nothing of the organizer's runs in the web process), kept as uploaded; a program's
+environment is built by a worker (``program_build``), whose log the console shows."""
+
+import tempfile
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import AuditEntry
+from pwscup.competitions.services import audit_record
+from pwscup.core.files import sha256_of
+from pwscup.core.storage import kept_file_save
+from pwscup.scorer.models import DataPack, ProgramVersion, ScorerRound
+from pwscup.scorer.services.common import BUILD_TASK, form_error, locked
+from pwscup.scorer.services.runs import program_environment
+from pwscup.submissions import broker
+from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.services.jobs import job_claim, job_complete
+from pwscup.submissions.services.uploads import check_size, original_name
+from scoring.errors import ScoringError
+from scoring.scorer import EnvironmentBuildError, program_unpack
+from scoring.scorer.unzip import UnzipLimits, unzip
+
+MAX_LOG_CHARS = 200_000
+
+
+def _checked_copy(uploaded_file, folder: Path) -> Path:
+    """The upload written to ``folder`` (to be checked there), read from its start."""
+    path = folder / "upload.zip"
+    uploaded_file.seek(0)
+    with open(path, "wb") as out:
+        for chunk in uploaded_file.chunks():
+            out.write(chunk)
+    uploaded_file.seek(0)
+    return path
+
+
+def program_metadata(program) -> dict:
+    """What the console shows of a program's metadata (and what a run needs to know)."""
+    return {
+        "commands": dict(program.commands),
+        "requirements": program.requirements,
+        "environment": dict(program.environment),
+        "truth_mount": program.truth_mount,
+        "public": list(program.public),
+        "primary_key": program.primary_key,
+    }
+
+
+def program_upload(*, scorer: ScorerRound, uploaded_file, user=None) -> ProgramVersion:
+    """Keep a new version of the round's program: its ZIP checked (bounds, metadata, pinned
+    requirements), numbered after the others, QUEUED for its build on a worker. Raises
+    ``ValidationError`` on ``program`` with the reason in the reader's language."""
+    check_size(uploaded_file)
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = _checked_copy(uploaded_file, Path(scratch))
+        try:
+            program = program_unpack(archive, Path(scratch) / "program")
+        except ScoringError as error:
+            raise form_error("program", error) from None
+        metadata = program_metadata(program)
+    digest = sha256_of(uploaded_file)
+    with transaction.atomic():
+        scorer = locked(scorer)
+        last = ProgramVersion.objects.filter(scorer=scorer).aggregate(Max("version"))
+        version = ProgramVersion(
+            scorer=scorer,
+            version=(last["version__max"] or 0) + 1,
+            original_filename=original_name(uploaded_file, default="program.zip"),
+            sha256=digest,
+            size=uploaded_file.size,
+            metadata=metadata,
+            uploaded_by=user,
+        )
+        kept_file_save(version.file, "program.zip", uploaded_file)
+        version.save()
+        if user is not None:
+            audit_record(
+                user=user,
+                competition=scorer.round.competition,
+                round=scorer.round,
+                action=AuditEntry.Action.ROUND_EDITED,
+                program_version=version.version,
+                sha256=digest,
+            )
+        transaction.on_commit(lambda: broker.job_send(BUILD_TASK, version.pk))
+    return version
+
+
+def program_build(*, program_id: int, task_id: str = "", worker: str = "") -> None:
+    """The version's job: its environment built on this worker host (pip, from its pinned
+    requirements; cached by their hash, so an unchanged program is never built again), the
+    build's log kept for the console. Other hosts build it on their first run."""
+    token = job_claim(model=ProgramVersion, pk=program_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    version = ProgramVersion.objects.get(pk=program_id)
+    status, message, log = ProgramVersion.Status.FINISHED, None, ""
+    try:
+        _program, environment = program_environment(version)
+        log = environment.log or _("Nothing to install: the program has no requirements.")
+    except EnvironmentBuildError as error:
+        status, message, log = ProgramVersion.Status.FAILED, _message(error), error.log
+    except ScoringError as error:
+        status, message = ProgramVersion.Status.FAILED, _message(error)
+    job_complete(
+        model=ProgramVersion,
+        pk=program_id,
+        token=token,
+        status=status,
+        message=message,
+        build_log=log[-MAX_LOG_CHARS:],
+    )
+
+
+def _message(error: ScoringError) -> JobMessage:
+    return JobMessage.from_scoring_error(error)
+
+
+def pack_upload(*, scorer: ScorerRound, role: str, uploaded_file, user=None) -> DataPack:
+    """Keep a data pack of ``role`` (a ZIP; its bounds and member names checked by
+    unpacking it once); the newest of each role counts. Raises ``ValidationError`` on
+    ``file``."""
+    if role not in DataPack.Role.values:
+        raise ValidationError({"role": _("Unknown kind of data pack.")})
+    check_size(uploaded_file)
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = _checked_copy(uploaded_file, Path(scratch))
+        try:
+            members = unzip(archive, Path(scratch) / "pack", what="data pack", limits=UnzipLimits())
+        except ScoringError as error:
+            raise form_error("file", error) from None
+    pack = DataPack(
+        scorer=scorer,
+        role=role,
+        original_filename=original_name(uploaded_file, default=f"{role}.zip"),
+        sha256=sha256_of(uploaded_file),
+        size=uploaded_file.size,
+        members=sorted(members),
+        uploaded_by=user,
+    )
+    kept_file_save(pack.file, f"{role}.zip", uploaded_file)
+    pack.save()
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=scorer.round.competition,
+            round=scorer.round,
+            action=AuditEntry.Action.ROUND_EDITED,
+            data_pack=role,
+            sha256=pack.sha256,
+        )
+    return pack

@@ -1,0 +1,148 @@
+"""A team's releases and attacks: kept through the core's upload pipeline while their phase
+is open, scored by a worker (``scoring_runs``), and the team's choice of its final release."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_of
+from pwscup.core.errors import Refused
+from pwscup.scorer.models import Attack, Release, ScorerRound, Target
+from pwscup.scorer.selectors import round_config
+from pwscup.scorer.services.common import (
+    PHASE_LABELS,
+    PHASE_MISSING,
+    SCORE_ATTACK_TASK,
+    SCORE_RELEASE_TASK,
+)
+from pwscup.scorer.services.rounds import slots_for_teams
+from pwscup.submissions import broker
+from pwscup.submissions.services.uploads import (
+    UploadWindow,
+    original_name,
+    phase_window_check,
+    upload_keep,
+    uploader,
+)
+
+
+def phase_open_check(*, round_, kind: str, now) -> None:
+    """Refuse (403) an upload to the round's phase ``kind`` at ``now`` unless it is open:
+    the core's window check, under the game's name of the phase."""
+    phase = phase_of(round=round_, kind=kind)
+    if phase is None:
+        raise Refused(str(PHASE_MISSING[kind]), status=403)
+    phase_window_check(phase=phase, now=now, label=str(PHASE_LABELS[kind]))
+
+
+def _window(*, round_, kind: str, uploads) -> UploadWindow:
+    phase = phase_of(round=round_, kind=kind)
+    if phase is None:
+        return UploadWindow(round=round_, uploads=uploads.none())
+    return UploadWindow.limited_by(phase, round=round_, uploads=uploads)
+
+
+def release_upload(*, scorer: ScorerRound, team: Team, user, uploaded_file, now=None) -> Release:
+    """Keep a release as uploaded (QUEUED, through the core's upload pipeline: size cap,
+    limits, failed-upload cap) and send it to a worker; refused (403) outside the release
+    phase or once the round is frozen. A refused one (FAILED) costs no quota."""
+    now = now or timezone.now()
+    round_ = scorer.round
+    slots_for_teams(scorer=scorer)
+
+    def release_open() -> None:
+        # Under the team's row lock: a freeze is seen before or after, never half.
+        scorer.refresh_from_db(fields=["frozen_at"])
+        if scorer.frozen_at is not None:
+            raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
+        phase_open_check(round_=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
+
+    name = original_name(uploaded_file, default="release.zip")
+    release = upload_keep(
+        model=Release,
+        window=_window(
+            round_=round_,
+            kind=Phase.Kind.ANONYMIZATION,
+            uploads=Release.objects.filter(scorer=scorer, team=team),
+        ),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=name,
+        now=now,
+        check=release_open,
+        scorer=scorer,
+        original_filename=name,
+        uploaded_by=uploader(user),
+    )
+    release.dispatch = broker.job_send(SCORE_RELEASE_TASK, release.pk)
+    return release
+
+
+def release_select(*, release: Release, now=None) -> None:
+    """Make a scored release the team's final one (the freeze publishes it); refused once
+    the round is frozen or the release phase has closed."""
+    now = now or timezone.now()
+    scorer = release.scorer
+    with transaction.atomic():
+        Team.objects.select_for_update().get(pk=release.team_id)
+        scorer.refresh_from_db(fields=["frozen_at"])
+        if scorer.frozen_at is not None:
+            raise Refused(_("The releases are frozen: the final release cannot change."), 403)
+        phase_open_check(round_=scorer.round, kind=Phase.Kind.ANONYMIZATION, now=now)
+        if release.status != Release.Status.FINISHED:
+            raise Refused(_("Only a scored release can be your final one."))
+        Release.objects.filter(scorer=scorer, team_id=release.team_id).update(selected=False)
+        Release.objects.filter(pk=release.pk).update(selected=True)
+        release.selected = True
+
+
+def attack_upload(
+    *, scorer: ScorerRound, team: Team, user, uploaded_file, target: Target | None = None, now=None
+) -> Attack:
+    """Keep an attack as uploaded (QUEUED) and send it to a worker: on ``target`` when the
+    round takes one upload per target, on every target at once (``target`` ``None``) when an
+    upload covers them all. Refused (403) outside the attack phase, before the freeze, after
+    the publication, on the team's own release, or with the wrong shape for the round."""
+    now = now or timezone.now()
+    round_ = scorer.round
+    per_target = round_config(round_).attack_mode == "per_target"
+    if per_target and target is None:
+        raise Refused(_("Choose the target team of your attack."), status=400)
+    if not per_target and target is not None:
+        raise Refused(_("An attack in this round covers every target at once."), status=400)
+    if target is not None and target.scorer_id != scorer.pk:
+        raise Refused(_("This target is not part of the round."), status=404)
+
+    def attack_open() -> None:
+        phase_open_check(round_=round_, kind=Phase.Kind.ATTACK, now=now)
+        scorer.refresh_from_db(fields=["frozen_at", "results_published"])
+        if scorer.frozen_at is None:
+            raise Refused(_("The releases are not frozen yet: there is nothing to attack."), 403)
+        if scorer.results_published:
+            raise Refused(_("The results are published: the attack phase is over."), status=403)
+        if target is not None and target.team_id == team.pk:
+            raise Refused(_("A team does not attack its own release."), status=403)
+
+    default = f"{team.slug}_attack_{target.team.slug}.zip" if target else f"{team.slug}_attack.zip"
+    name = original_name(uploaded_file, default=default)
+    attack = upload_keep(
+        model=Attack,
+        window=_window(
+            round_=round_,
+            kind=Phase.Kind.ATTACK,
+            uploads=Attack.objects.filter(scorer=scorer, team=team),
+        ),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=name,
+        now=now,
+        check=attack_open,
+        scorer=scorer,
+        target=target,
+        original_filename=name,
+        uploaded_by=uploader(user),
+    )
+    attack.dispatch = broker.job_send(SCORE_ATTACK_TASK, attack.pk)
+    return attack

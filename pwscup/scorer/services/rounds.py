@@ -1,0 +1,177 @@
+"""The round itself: creation (its settings checked, its two windows), the teams' slots,
+closing, publishing and hiding the results."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import AuditEntry, Competition, Phase
+from pwscup.competitions.services import (
+    audit_record,
+    phase_set,
+    round_of_kind_create,
+    round_phases_close,
+)
+from pwscup.notifications.services import notify_results_published
+from pwscup.scorer import KEY
+from pwscup.scorer.models import ScorerRound, TeamSlot
+from pwscup.scorer.services.common import form_error, locked
+from scoring.errors import ScoringError
+from scoring.scorer.round_config import parse_round_config
+
+Action = AuditEntry.Action
+RELEASE = Phase.Kind.ANONYMIZATION
+ATTACK = Phase.Kind.ATTACK
+
+
+def scorer_config_validate(config) -> dict:
+    """The kind's ``validate_config``: the settings checked, every default filled in."""
+    try:
+        return parse_round_config(config if config is not None else {}).as_dict()
+    except ScoringError as error:
+        raise form_error("config", error) from None
+
+
+@transaction.atomic
+def scorer_round_create(
+    *,
+    competition: Competition,
+    name: str,
+    slug: str,
+    config: dict,
+    release: tuple,
+    attack: tuple,
+    release_limits: tuple = (None, None),
+    attack_limits: tuple = (None, None),
+    timezone_name: str | None = None,
+    order: int | None = None,
+    user=None,
+) -> ScorerRound:
+    """Create a round scored by the organizer's program: its settings (``config``, checked by
+    ``scoring.scorer.round_config``), the release phase ``release`` = (opens, closes) and the
+    attack phase ``attack``, each with its (daily, total) upload limits; every team of the
+    competition gets its slot. The program and the data packs are uploaded afterwards, in the
+    console (``program_upload``, ``pack_upload``).
+
+    Raises ``ValidationError`` keyed by field (``config``, ``slug``, ``timezone``,
+    ``attack_opens_at``...) in the reader's language."""
+    if attack[0] < release[1]:
+        raise ValidationError(
+            {"attack_opens_at": _("The attack phase opens once the release phase has closed.")}
+        )
+    round_ = round_of_kind_create(
+        competition=competition,
+        kind=KEY,
+        name=name,
+        slug=slug,
+        config=config,
+        timezone=timezone_name,
+        order=order,
+    )
+    scorer = ScorerRound.objects.create(round=round_)
+    for kind, (opens_at, closes_at), (daily, total) in (
+        (RELEASE, release, release_limits),
+        (ATTACK, attack, attack_limits),
+    ):
+        phase_set(
+            round=round_,
+            kind=kind,
+            opens_at=opens_at,
+            closes_at=closes_at,
+            daily_limit=daily,
+            total_limit=total,
+        )
+    slots_for_teams(scorer=scorer)
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=competition,
+            round=round_,
+            action=Action.ROUND_CREATED,
+            name=round_.name,
+        )
+    return scorer
+
+
+def slots_for_teams(*, scorer: ScorerRound) -> list[TeamSlot]:
+    """Give every team of the competition without a slot the next one, in the order the
+    teams were created, under the round's row lock; a slot once given is kept."""
+    with transaction.atomic():
+        scorer = locked(scorer)
+        have = dict(TeamSlot.objects.filter(scorer=scorer).values_list("team_id", "slot"))
+        following = max(have.values(), default=0) + 1
+        new = []
+        teams = Team.objects.filter(competition_id=scorer.round.competition_id).order_by("pk")
+        for team in teams:
+            if team.pk in have:
+                continue
+            new.append(TeamSlot.objects.create(scorer=scorer, team=team, slot=following))
+            following += 1
+    return new
+
+
+def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSlot:
+    """The organizer gives ``team`` the slot ``slot`` (a team holding it swaps with it)."""
+    if slot < 1:
+        raise ValidationError({"slot": _("A slot is a whole number from 1.")})
+    with transaction.atomic():
+        scorer = locked(scorer)
+        mine = TeamSlot.objects.filter(scorer=scorer, team=team).first()
+        other = TeamSlot.objects.filter(scorer=scorer, slot=slot).exclude(team=team).first()
+        if other is not None:
+            # Through a free number: the pair (round, slot) is unique at every step.
+            spare = (TeamSlot.objects.filter(scorer=scorer).order_by("-slot").first().slot) + 1
+            TeamSlot.objects.filter(pk=other.pk).update(slot=spare)
+        if mine is None:
+            mine = TeamSlot.objects.create(scorer=scorer, team=team, slot=slot)
+        else:
+            previous = mine.slot
+            TeamSlot.objects.filter(pk=mine.pk).update(slot=slot)
+            mine.slot = slot
+            if other is not None:
+                TeamSlot.objects.filter(pk=other.pk).update(slot=previous)
+        if user is not None:
+            audit_record(
+                user=user,
+                competition=scorer.round.competition,
+                round=scorer.round,
+                action=Action.ROUND_EDITED,
+                team=team.name,
+                slot=slot,
+            )
+    return mine
+
+
+def scorer_round_close(*, scorer: ScorerRound) -> int:
+    """*Close now*: every phase still open (or not yet open) closes now."""
+    return round_phases_close(round=scorer.round)
+
+
+def results_publish(*, scorer: ScorerRound, user=None) -> None:
+    """Close every open phase (a published ranking never changes), show the exact attack
+    scores, the matrix and the rankings to everyone, tell the participants."""
+    round_phases_close(round=scorer.round)
+    ScorerRound.objects.filter(pk=scorer.pk).update(results_published=True)
+    scorer.results_published = True
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=scorer.round.competition,
+            round=scorer.round,
+            action=Action.RESULTS_PUBLISHED,
+        )
+    notify_results_published(round=scorer.round)
+
+
+def results_hide(*, scorer: ScorerRound, user=None) -> None:
+    """The matrix, the rankings and the exact attack scores become organizer-only again."""
+    ScorerRound.objects.filter(pk=scorer.pk).update(results_published=False)
+    scorer.results_published = False
+    if user is not None:
+        audit_record(
+            user=user,
+            competition=scorer.round.competition,
+            round=scorer.round,
+            action=Action.RESULTS_HIDDEN,
+        )

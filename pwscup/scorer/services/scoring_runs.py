@@ -1,0 +1,183 @@
+"""A release's or an attack's job: the round's current program run on the kept upload in the
+sandbox (``services.runs``), its scores stored exactly as written, with the version that
+computed them, its detailed page and (for a release) the files attackers will download."""
+
+import io
+import logging
+import shutil
+import time
+import zipfile
+from pathlib import Path
+
+from django.core.files.base import ContentFile
+from django.utils.text import get_valid_filename
+
+from pwscup.core.storage import kept_file_save
+from pwscup.scorer import selectors
+from pwscup.scorer.models import Attack, DataPack, Release
+from pwscup.scorer.services.common import result_message
+from pwscup.scorer.services.runs import prepared, program_run, submission_folder, work_folder
+from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.models import Status
+from pwscup.submissions.services.jobs import job_claim, job_complete, scorer_crash_message
+from scoring.errors import ScoringError
+
+log = logging.getLogger(__name__)
+
+
+def submission_name(upload) -> str:
+    """The name the program finds the upload under in ``res/`` (a ZIP is unpacked there)."""
+    return get_valid_filename(upload.original_filename or "") or "submission"
+
+
+def run_context(*, upload, phase: str, target=None, targets=()) -> dict:
+    """``input/context.json``: who submitted, its slot, the phase, the target(s), the round."""
+    scorer = upload.scorer
+    slot = selectors.slot_of(scorer=scorer, team=upload.team)
+    return {
+        "team": upload.team.slug,
+        "team_name": upload.team.name,
+        "slot": slot.slot if slot is not None else None,
+        "slot_folder": slot.folder if slot is not None else None,
+        "phase": phase,
+        "upload": upload.number,
+        "target": target,
+        "targets": list(targets),
+        "round": {"slug": scorer.round.slug, "name": scorer.round.name},
+        "settings": scorer.round.config,
+    }
+
+
+def _public_zip(output: Path, names) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(names):
+            archive.write(output / name, name.removeprefix("public/"))
+    return buffer.getvalue()
+
+
+def _stored_outputs(upload, result, *, public: bool) -> dict:
+    """The run's files kept beside the upload: its detailed page, and the public ZIP."""
+    values = {}
+    if result.detailed_html is not None:
+        values["detail"] = kept_file_save(
+            upload.detail, "detailed_results.html", ContentFile(result.detailed_html)
+        )
+    if public and result.public:
+        data = _public_zip(result.output, result.public)
+        values["public"] = kept_file_save(upload.public, "public.zip", ContentFile(data))
+        values["public_names"] = sorted(name.removeprefix("public/") for name in result.public)
+    return values
+
+
+def upload_score(*, model, upload_id: int, task_id: str, worker: str) -> None:
+    """Run the current program on the upload and store what it wrote (FINISHED), or its
+    refusal (FAILED, with its message and the last lines it printed)."""
+    token = job_claim(model=model, pk=upload_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    started = time.perf_counter()
+    upload = model.objects.select_related("scorer__round", "team").get(pk=upload_id)
+    scorer = upload.scorer
+    program = selectors.current_program(scorer=scorer)
+    if program is None:
+        job_complete(
+            model=model,
+            pk=upload_id,
+            token=token,
+            status=Status.FAILED,
+            message=JobMessage.platform("job.no_program"),
+        )
+        return
+    status, message, values = _run(model, upload, program)
+    job_complete(
+        model=model,
+        pk=upload_id,
+        token=token,
+        status=status,
+        message=message,
+        elapsed_ms=round((time.perf_counter() - started) * 1000),
+        **values,
+    )
+
+
+def _target_folders(upload, scratch: Path) -> dict[str, Path]:
+    """The frozen releases an attack run sees, as uploaded, by the target team's slug: its
+    target, or every target but its own team's for an upload covering every target."""
+    scorer = upload.scorer
+    if upload.target_id is not None:
+        shown = [upload.target]
+    else:
+        shown = list(selectors.attack_target_choices(scorer=scorer, team=upload.team))
+    return {
+        frozen.team.slug: submission_folder(
+            frozen.release.file,
+            name=submission_name(frozen.release),
+            into=scratch / frozen.team.slug,
+        )
+        for frozen in shown
+    }
+
+
+def _run(model, upload, program) -> tuple[str, JobMessage | None, dict]:
+    """(status, message, values) of one run; every failure ends with a reason."""
+    scorer = upload.scorer
+    config = selectors.round_config(scorer.round)
+    packs = selectors.current_packs(scorer=scorer)
+    attack = model is Attack
+    work = work_folder() if attack else None
+    result_work = None
+    try:
+        ready = prepared(
+            program,
+            reference=packs.get(DataPack.Role.REFERENCE),
+            truth=packs.get(DataPack.Role.TRUTH),
+        )
+        targets = _target_folders(upload, work) if attack else {}
+        target = upload.target.team.slug if attack and upload.target_id is not None else None
+        result, result_work = program_run(
+            ready,
+            kind="attack" if attack else "release",
+            submission_field=upload.file,
+            submission_name=submission_name(upload),
+            context=run_context(
+                upload=upload,
+                phase="attack" if attack else "release",
+                target=target,
+                targets=sorted(targets),
+            ),
+            config=config.as_dict(),
+            primary_key=config.attack_primary if attack else config.release_primary,
+            targets=targets or None,
+        )
+        values = {
+            "program": program,
+            "program_ms": round(result.program_seconds * 1000),
+            "tail": result.tail[-4000:],
+        }
+        if result.status != "ok":
+            if result.status == "failed":
+                log.error("scorer run of %s %s failed: %s", model.__name__, upload.pk, result.code)
+            return Status.FAILED, result_message(result), values
+        values["scores"] = result.scores
+        if attack and upload.target_id is None:
+            values["targets"] = result.targets
+        values.update(_stored_outputs(upload, result, public=not attack))
+        return Status.FINISHED, None, values
+    except ScoringError as error:
+        return Status.FAILED, JobMessage.from_scoring_error(error), {"program": program}
+    except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
+        log.exception("scorer run of %s %s crashed", model.__name__, upload.pk)
+        return Status.FAILED, scorer_crash_message(error), {"program": program}
+    finally:
+        for folder in (work, result_work):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> None:
+    upload_score(model=Release, upload_id=release_id, task_id=task_id, worker=worker)
+
+
+def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None:
+    upload_score(model=Attack, upload_id=attack_id, task_id=task_id, worker=worker)

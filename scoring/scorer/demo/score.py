@@ -1,0 +1,185 @@
+"""The demo game's scoring program (standard library only; run in the sandbox).
+
+``score.py release INPUT OUTPUT``
+    ``INPUT/res/release.csv`` (columns ``id,age,zipcode,income``, exactly the ids of
+    ``INPUT/ref/original.csv``) -> ``scores.json`` ``{"utility": …}`` (100 × (1 − the mean
+    over the numeric columns of the mean absolute error over the column's range)) and
+    ``public/release.csv``: ``row,age,zipcode,income``, no id, its rows in an order that
+    depends only on the uploaded file's bytes.
+``score.py attack INPUT OUTPUT``
+    ``INPUT/res/guess.csv`` (columns ``row,id``) against the target's release at
+    ``INPUT/targets/<name>/release.csv`` -> ``{"reidentified": share of rows guessed right}``.
+    With ``"target"`` in ``INPUT/context.json`` one target; without it every folder of
+    ``INPUT/targets`` and the submission holds ``<name>.csv`` for each.
+
+A refusal prints what is wrong (column, row, value) on stderr and exits with status 1.
+"""
+
+import csv
+import hashlib
+import io
+import json
+import os
+import sys
+
+COLUMNS = ["id", "age", "zipcode", "income"]
+NUMERIC = COLUMNS[1:]
+GUESS_COLUMNS = ["row", "id"]
+
+
+class Refused(Exception):
+    """What the team must fix, in one sentence."""
+
+
+def read_csv(path, columns, what):
+    """The rows of ``path`` as lists of texts, the header checked."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError:
+        raise Refused(f"{what} is missing") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Refused(f"{what} is not UTF-8 text") from None
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or rows[0] != columns:
+        header = ",".join(rows[0]) if rows else ""
+        raise Refused(f"{what}: the header is {header!r}; expected {','.join(columns)!r}")
+    body = rows[1:]
+    for number, row in enumerate(body, start=1):
+        if len(row) != len(columns):
+            raise Refused(f"{what}: row {number} has {len(row)} values; expected {len(columns)}")
+    return data, body
+
+
+def number(text, what, column, row):
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise Refused(f"{what}: column {column}, row {row}: {text!r} is not a number")
+    return value
+
+
+def public_order(data, ids):
+    """The ids in the public file's order: sorted by sha256(the file's digest + the id)."""
+    digest = hashlib.sha256(data).hexdigest()
+    return sorted(ids, key=lambda i: hashlib.sha256((digest + i).encode("utf-8")).hexdigest())
+
+
+def release_rows(path, what, expected_ids=None):
+    """(the file's bytes, {id: [texts of the numeric columns]}) of a release, checked."""
+    data, body = read_csv(path, COLUMNS, what)
+    rows = {}
+    for number_, row in enumerate(body, start=1):
+        identifier = row[0]
+        if identifier in rows:
+            raise Refused(f"{what}: column id, row {number_}: {identifier!r} is given twice")
+        if expected_ids is not None and identifier not in expected_ids:
+            raise Refused(
+                f"{what}: column id, row {number_}: {identifier!r} is not an id of the original"
+            )
+        for column, text in zip(NUMERIC, row[1:], strict=True):
+            number(text, what, column, number_)
+        rows[identifier] = row[1:]
+    if expected_ids is not None and len(rows) != len(expected_ids):
+        missing = sorted(set(expected_ids) - set(rows))
+        raise Refused(
+            f"{what}: column id: the original's id {missing[0]!r} is missing"
+            f" ({len(missing)} missing in total)"
+        )
+    return data, rows
+
+
+def submitted(res, name):
+    """``res/name``, or the one CSV file the team uploaded under another name."""
+    path = os.path.join(res, name)
+    if os.path.exists(path):
+        return path
+    found = [n for n in sorted(os.listdir(res)) if n.lower().endswith(".csv")]
+    return os.path.join(res, found[0]) if len(found) == 1 else path
+
+
+def score_release(input_dir, output_dir):
+    _, original = release_rows(os.path.join(input_dir, "ref", "original.csv"), "original.csv")
+    path = submitted(os.path.join(input_dir, "res"), "release.csv")
+    data, release = release_rows(path, "release.csv", expected_ids=set(original))
+    errors = []
+    for index in range(len(NUMERIC)):
+        truth = [float(original[i][index]) for i in original]
+        spread = (max(truth) - min(truth)) or 1.0
+        error = sum(abs(float(release[i][index]) - float(original[i][index])) for i in original)
+        errors.append(error / len(original) / spread)
+    utility = round(100 * (1 - sum(errors) / len(errors)), 4)
+    os.makedirs(os.path.join(output_dir, "public"), exist_ok=True)
+    with open(os.path.join(output_dir, "public", "release.csv"), "w", newline="") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        writer.writerow(["row", *NUMERIC])
+        for row, identifier in enumerate(public_order(data, release), start=1):
+            writer.writerow([row, *release[identifier]])
+    return {"utility": utility}
+
+
+def reidentified(guess_path, target_release, what):
+    data, release = release_rows(target_release, "the target's release.csv")
+    order = public_order(data, release)
+    _, body = read_csv(guess_path, GUESS_COLUMNS, what)
+    seen = set()
+    right = 0
+    for line, (row_text, identifier) in enumerate(body, start=1):
+        try:
+            row = int(row_text)
+        except ValueError:
+            row = 0
+        if not 1 <= row <= len(order):
+            raise Refused(f"{what}: column row, row {line}: {row_text!r} is not 1 to {len(order)}")
+        if row in seen:
+            raise Refused(f"{what}: column row, row {line}: {row} is given twice")
+        seen.add(row)
+        right += order[row - 1] == identifier
+    return round(right / len(order), 4) if order else 0.0
+
+
+def score_attack(input_dir, output_dir):
+    context = {}
+    context_path = os.path.join(input_dir, "context.json")
+    if os.path.exists(context_path):
+        with open(context_path, encoding="utf-8") as file:
+            context = json.load(file)
+    res, targets = os.path.join(input_dir, "res"), os.path.join(input_dir, "targets")
+    if "target" in context:
+        name = str(context["target"])
+        release = os.path.join(targets, name, "release.csv")
+        return {"reidentified": reidentified(submitted(res, "guess.csv"), release, "guess.csv")}
+    names = sorted(os.listdir(targets)) if os.path.isdir(targets) else []
+    if not names:
+        raise Refused("there is no target to attack")
+    per_target = {}
+    for name in names:
+        release = os.path.join(targets, name, "release.csv")
+        share = reidentified(os.path.join(res, f"{name}.csv"), release, f"{name}.csv")
+        per_target[name] = {"reidentified": share}
+    mean = sum(t["reidentified"] for t in per_target.values()) / len(per_target)
+    return {"reidentified": round(mean, 4), "targets": per_target}
+
+
+def main(argv):
+    if len(argv) != 4 or argv[1] not in ("release", "attack"):
+        print("usage: score.py release|attack INPUT OUTPUT", file=sys.stderr)
+        return 2
+    kind, input_dir, output_dir = argv[1:]
+    try:
+        scores = (score_release if kind == "release" else score_attack)(input_dir, output_dir)
+    except Refused as refusal:
+        print(f"refused: {refusal}", file=sys.stderr)
+        return 1
+    with open(os.path.join(output_dir, "scores.json"), "w", encoding="utf-8") as file:
+        json.dump(scores, file)
+    print(json.dumps(scores))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
