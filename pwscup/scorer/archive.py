@@ -1,9 +1,184 @@
-"""The scorer round in the results archive (being written: a placeholder)."""
+"""The scorer round in the competition's results archive (``RoundKind.archive_members`` /
+``data_card``; ``pwscup.kinds.archives``). Called only once the results are published.
+
+Published anyway: the release ranking and the attack ranking (``selectors.standings``: the
+one ranking rule; disqualified teams left out), the attacker × target matrix (every
+attacker's row, a disqualified team's marked), every target's published files (what the
+attackers were given, ``targets/<team>/public.zip``) and every scored upload's scores as the
+program wrote them, with the version that scored them. Secrets, each only when ticked: the
+round's hidden reference and truth packs (``ORIGINAL``) and the frozen releases as uploaded
+(``GROUND_TRUTH``: the program reads who is who from them)."""
+
+from pwscup.core.exports import csv_bytes
+from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, ArchiveMember
+from pwscup.scorer import selectors
+from pwscup.scorer.models import Attack, DataPack, Release
+from pwscup.submissions.models import Status
+
+
+def _cell(value):
+    return "" if value is None else value
+
+
+def _bytes(field) -> bytes:
+    field.open("rb")
+    try:
+        return field.read()
+    finally:
+        field.close()
+
+
+def _rankings(board, config) -> list[ArchiveMember]:
+    release_keys = [column.key for column in config.release_columns]
+    releases = csv_bytes(
+        ["rank", "team", "protection", "failed_gates", "program_version", *release_keys],
+        (
+            [
+                _cell(row.rank),
+                row.team.name,
+                _cell(row.protection),
+                ";".join(gate["key"] for gate in row.failed_gates),
+                row.release.program.version if row.release.program_id else "",
+                *[_cell(row.release.scores.get(key)) for key in release_keys],
+            ]
+            for row in board.releases
+            if not row.disqualified
+        ),
+    )
+    attackers = csv_bytes(
+        ["rank", "team", "power", "targets_attacked"],
+        (
+            [_cell(row.rank), row.team.name, _cell(row.power), row.attacked]
+            for row in board.attackers
+            if not row.disqualified
+        ),
+    )
+    return [
+        ArchiveMember("release_ranking.csv", releases),
+        ArchiveMember("attack_ranking.csv", attackers),
+    ]
+
+
+def _matrix(board, rule) -> bytes:
+    targets = [row.team for row in board.releases]
+    attackers = sorted({slug for values in board.matrix.values() for slug in values}, key=str.lower)
+    names = {row.team.slug: row.team for row in board.attackers}
+    return csv_bytes(
+        ["attacker", "disqualified", *[team.name for team in targets]],
+        (
+            [
+                names[slug].name if slug in names else slug,
+                rule.marked(names[slug].pk) if slug in names else False,
+                *[_cell(board.matrix.get(team.slug, {}).get(slug)) for team in targets],
+            ]
+            for slug in attackers
+        ),
+    )
+
+
+def _scores(scorer, model, config) -> bytes:
+    keys = [
+        column.key
+        for column in (config.attack_columns if model is Attack else config.release_columns)
+    ]
+    rows = model.objects.filter(scorer=scorer, status=Status.FINISHED).select_related(
+        "team", "program"
+    )
+    header = ["team", "number", "program_version", *keys]
+    if model is Attack:
+        header.insert(2, "target")
+    out = []
+    for upload in rows.order_by("team__slug", "number"):
+        line = [upload.team.name, upload.number]
+        if model is Attack:
+            line.append(upload.target.team.name if upload.target_id else "*")
+        line += [upload.program.version if upload.program_id else ""]
+        line += [_cell(upload.scores.get(key)) for key in keys]
+        out.append(line)
+    return csv_bytes(header, out)
 
 
 def archive_members(round_, *, secrets):
-    return []
+    from pwscup.accounts.selectors import disqualification_rule
+
+    scorer = selectors.scorer_of(round_)
+    if scorer is None or not scorer.results_published:
+        return []
+    config = selectors.round_config(round_)
+    board = selectors.standings(scorer=scorer)
+    rule = disqualification_rule(competition_id=round_.competition_id)
+    members = [
+        *_rankings(board, config),
+        ArchiveMember("attack_matrix.csv", _matrix(board, rule)),
+        ArchiveMember("release_scores.csv", _scores(scorer, Release, config)),
+        ArchiveMember("attack_scores.csv", _scores(scorer, Attack, config)),
+    ]
+    for target in selectors.round_targets(scorer=scorer):
+        folder = f"targets/{target.team.slug}"
+        if target.release.public:
+            members.append(ArchiveMember(f"{folder}/public.zip", _bytes(target.release.public)))
+        if GROUND_TRUTH in secrets and target.release.file:
+            members.append(
+                ArchiveMember(
+                    f"{folder}/release_as_uploaded/{target.release.original_filename or 'release'}",
+                    _bytes(target.release.file),
+                    GROUND_TRUTH,
+                )
+            )
+    if ORIGINAL in secrets:
+        for role, pack in selectors.current_packs(scorer=scorer).items():
+            if role in DataPack.HIDDEN:
+                members.append(ArchiveMember(f"{role}.zip", _bytes(pack.file), ORIGINAL))
+    return members
 
 
 def data_card(round_) -> dict:
-    return {}
+    scorer = selectors.scorer_of(round_)
+    config = selectors.round_config(round_)
+    program = selectors.current_program(scorer=scorer) if scorer is not None else None
+    reference = (
+        selectors.current_pack(scorer=scorer, role=DataPack.Role.REFERENCE)
+        if scorer is not None
+        else None
+    )
+    columns = [
+        {"name": column.key, "role": f"{phase} score", "label": column.label}
+        for phase, columns in (
+            ("release", config.release_columns),
+            ("attack", config.attack_columns),
+        )
+        for column in columns
+    ]
+    direction = {True: "higher is better", False: "lower is better"}
+    rules = (
+        "Scored by the organizer's own program"
+        + (f" (version {program.version}, sha256 {program.sha256[:12]})" if program else "")
+        + f". Releases are ranked by {config.release_rank.replace('_', ' ')} "
+        f"(primary score {config.release_primary}, "
+        f"{direction[config.release_primary_column.higher_is_better]}); a target's protection "
+        f"is the {config.protection_rule} of the attacks on it "
+        f"({config.attack_primary}, {direction[config.attack_primary_column.higher_is_better]} "
+        f"for the attacker); attackers are ranked by their {config.power_rule.replace('_', ' ')} "
+        "score over the targets"
+        + (f" (the top {config.top_n} releases)" if config.power_rule == "top_n" else "")
+        + (
+            "; releases failing a gate ("
+            + ", ".join(
+                f"{gate.key} {'≥' if gate.bound == 'min' else '≤'} {gate.value:g}"
+                for gate in config.gates
+            )
+            + ") are ranked last."
+            if config.gates
+            else "."
+        )
+    )
+    return {
+        "original": {
+            "rows": 0,
+            "sha256": reference.sha256 if reference else "",
+            "description": "The round's hidden reference data (a ZIP), given to the "
+            "organizer's program in every run.",
+        },
+        "columns": columns,
+        "rules": rules,
+    }

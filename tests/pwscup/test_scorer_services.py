@@ -7,15 +7,33 @@ import pytest
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Release
 from tests.pwscup.scorer_world import (
+    CONFIG,
     attack,
     attack_phase,
     guess_bytes,
+    program_version,
     release,
     release_bytes,
     scorer_world,
+    zipped,
 )
 
 pytestmark = pytest.mark.django_db
+
+UTILITY_LINE = "utility = round(100 * (1 - sum(errors) / len(errors)), 4)"
+
+
+def zipped_program(data: bytes, old: str, new: str) -> bytes:
+    """The program's ZIP with one line of its score.py changed."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    source = files["score.py"].decode()
+    assert old in source
+    files["score.py"] = source.replace(old, new).encode()
+    return zipped(files)
 
 
 def test_a_release_is_scored_by_the_program_and_an_attack_fills_the_matrix():
@@ -50,5 +68,117 @@ def test_a_refused_release_keeps_the_programs_message():
     world = scorer_world(slug="sco2", letters="a")
     bad = release(world, "a", b"id,age\np0001,3\n")
     assert bad.status == Release.Status.FAILED
-    assert bad.message_text if hasattr(bad, "message_text") else bad.message
-    assert bad.message
+    assert "the header is 'id,age'" in bad.message, bad.message
+    assert "refused" in bad.tail
+
+
+def test_one_upload_covers_every_target_and_fills_each_cell():
+    world = scorer_world(slug="sco3", config={**CONFIG, "attack_mode": "all_targets"})
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=30, seed=2))
+    release(world, "c", release_bytes(noise=0, seed=5))
+    targets = attack_phase(world)
+    guesses = zipped({f"{slug}.csv": guess_bytes(targets[slug]) for slug in ("teamb", "teamc")})
+    covering = attack(world, "a", guesses, name="guesses.zip")
+    assert covering.status == "finished", covering.message
+    assert covering.target_id is None
+    assert set(covering.targets) == {"teamb", "teamc"}
+    assert covering.targets["teamc"]["reidentified"] == 1.0
+    matrix = selectors.attack_matrix(scorer=world.scorer)
+    assert matrix["teamc"] == {"teama": 1.0}
+    assert matrix["teamb"] == {"teama": covering.targets["teamb"]["reidentified"]}
+    assert matrix["teama"] == {}
+
+
+def test_a_per_target_round_refuses_an_upload_without_a_target():
+    from pwscup.core.errors import Refused
+
+    world = scorer_world(slug="sco4", letters="ab")
+    release(world, "a", release_bytes(noise=0))
+    attack_phase(world)
+    with pytest.raises(Refused):
+        attack(world, "b", b"row,id\n")
+
+
+def test_band_visibility_hides_the_value_until_publication():
+    from pwscup.scorer import services
+
+    world = scorer_world(slug="sco5", letters="ab", config={**CONFIG, "visibility": "band"})
+    release(world, "a", release_bytes(noise=0))
+    targets = attack_phase(world)
+    hit = attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+    config = selectors.round_config(world.round)
+    seen = selectors.attack_visibility(scorer=world.scorer, is_organizer=False)
+    shown = selectors.attack_scores_for(hit, visibility=seen, config=config)
+    assert shown["reidentified"] == {"value": None, "text": "≥ 0.75"}
+    organizer = selectors.attack_visibility(scorer=world.scorer, is_organizer=True)
+    assert selectors.attack_scores_for(hit, visibility=organizer, config=config)[
+        "reidentified"
+    ] == {"value": 1.0, "text": "1.0"}
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    world.scorer.refresh_from_db()
+    after = selectors.attack_visibility(scorer=world.scorer, is_organizer=False)
+    assert (
+        selectors.attack_scores_for(hit, visibility=after, config=config)["reidentified"]["value"]
+        == 1.0
+    )
+
+
+def test_a_new_program_version_rescoring_every_kept_upload():
+    from pwscup.scorer import services
+    from scoring.scorer.demo import demo_program_zip
+
+    world = scorer_world(slug="sco6", letters="ab")
+    first = release(world, "a", release_bytes(noise=10))
+    refused = release(world, "b", b"id,age\nnobody,1\n")
+    assert first.program_id == world.program.pk
+    # The same program, changed: its utility is now rounded to whole numbers.
+    changed = zipped_program(demo_program_zip(), UTILITY_LINE, UTILITY_LINE.replace(", 4)", ")"))
+    second = program_version(world, changed)
+    assert second.version == 2 and second.status == "finished", second.message
+    assert set(services.outdated_uploads(scorer=world.scorer)[Release]) == {first.pk, refused.pk}
+    assert services.rescore_outdated(scorer=world.scorer, user=world.organizer) == 2
+    assert Release.objects.get(pk=first.pk).status == Release.Status.QUEUED
+    services.release_score(release_id=first.pk)
+    again = Release.objects.get(pk=first.pk)
+    assert again.program_id == second.pk
+    assert again.scores["utility"] == round(first.scores["utility"])
+    services.release_score(release_id=refused.pk)
+    still = Release.objects.get(pk=refused.pk)
+    assert still.status == Release.Status.FAILED and still.program_id == second.pk
+    assert services.outdated_uploads(scorer=world.scorer)[Release] == []
+
+
+def test_a_release_failing_a_gate_ranks_after_every_passing_one():
+    gated = {**CONFIG, "gates": [{"key": "utility", "min": 99}]}
+    world = scorer_world(slug="sco7", config=gated)
+    release(world, "a", release_bytes(noise=40, seed=1))
+    release(world, "b", release_bytes(noise=0))
+    release(world, "c", release_bytes(noise=1, seed=3))
+    attack_phase(world)
+    board = selectors.standings(scorer=world.scorer)
+    ranks = {row.team.slug: row.rank for row in board.releases}
+    assert ranks["teama"] == 3
+    failed = next(row for row in board.releases if row.team.slug == "teama").failed_gates
+    assert [gate["key"] for gate in failed] == ["utility"]
+    assert {ranks["teamb"], ranks["teamc"]} == {1, 2}
+
+
+def test_a_disqualified_attacker_still_counts_in_the_matrix_but_has_no_rank():
+    from pwscup.console.services import console_team_disqualify
+
+    world = scorer_world(slug="sco8")
+    for letter, noise in (("a", 0), ("b", 5), ("c", 0)):
+        release(world, letter, release_bytes(noise=noise, seed=ord(letter)))
+    targets = attack_phase(world)
+    attack(world, "c", guess_bytes(targets["teama"]), target=targets["teama"])
+    attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+    before = selectors.standings(scorer=world.scorer)
+    console_team_disqualify(user=world.organizer, team=world.teams["c"], reason="test")
+    after = selectors.standings(scorer=world.scorer)
+    assert after.matrix == before.matrix
+    protection = {row.team.slug: row.protection for row in after.releases}
+    assert protection["teama"] == 1.0
+    rows = {row.team.slug: row for row in after.attackers}
+    assert rows["teamc"].disqualified and rows["teamc"].rank is None
+    assert rows["teamb"].rank == 1

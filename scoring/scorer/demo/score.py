@@ -149,7 +149,7 @@ def score_attack(input_dir, output_dir):
         with open(context_path, encoding="utf-8") as file:
             context = json.load(file)
     res, targets = os.path.join(input_dir, "res"), os.path.join(input_dir, "targets")
-    if "target" in context:
+    if context.get("target"):
         name = str(context["target"])
         release = os.path.join(targets, name, "release.csv")
         return {"reidentified": reidentified(submitted(res, "guess.csv"), release, "guess.csv")}
