@@ -1,11 +1,351 @@
-"""The scorer round's console (being written: a placeholder so that the kind registers)."""
+"""The organizer's side of a scorer round: the page creating one (mounted at
+``console/<comp>/scorer/new/``), the round's console panel (the program's versions and their
+builds, the data packs, the teams' slots, the scores' versions, the uploads' counts) and the
+panel's forms, each a page of its own that the panel posts to (an error is shown next to its
+field there). The lifecycle actions (close, freeze, open the attack phase, publish, hide) are
+``actions.py``'s, listed by the core's round page. Organizers of the competition only
+(``console_competition`` / ``console_round``: 404 for anyone else)."""
 
-urlpatterns: list = []
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Count
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.selectors import console_competition, console_round
+from pwscup.core.errors import Refused
+from pwscup.core.form_fields import add_errors
+from pwscup.core.time_zones import default_time_zone
+from pwscup.scorer import KEY, selectors, services
+from pwscup.scorer.forms import (
+    RULE_CHOICES,
+    PackForm,
+    ProgramForm,
+    ScorerRoundForm,
+    SlotForm,
+    round_initial,
+)
+from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
+from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.models import Status
+from scoring.errors import ScoringError
+from scoring.scorer.round_config import parse_round_config
+
+TABLES = ("release_columns", "attack_columns", "gates")
+FIELDS_BY_SETTING = {
+    "release_primary": "release_primary",
+    "attack_primary": "attack_primary",
+    "top_n": "top_n",
+    "bands": "bands",
+    "limits.timeout_seconds": "timeout_seconds",
+    "limits.memory_mb": "memory_mb",
+    "limits.processes": "processes",
+    **{key: key for key in RULE_CHOICES},
+}
 
 
-def create_url(competition):
-    return None
+def create_url(competition) -> str:
+    return reverse("scorer_console:create", args=[competition.slug])
+
+
+def _setting_of(config: dict) -> str:
+    """The setting the settings' check names first for ``config`` ("" if none): where the
+    service's message about it goes on the form."""
+    try:
+        parse_round_config(config)
+    except ScoringError as error:
+        return str(error.params.get("key", "")).strip("'\"")
+    return ""
+
+
+def _show_errors(form: ScorerRoundForm, error: ValidationError, config: dict) -> None:
+    """A service's errors next to their fields; the settings' next to the setting they name
+    (a column's or a gate's over its table), else on top of the form."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error.messages)
+        return
+    for field, texts in error.message_dict.items():
+        if field != "config":
+            form.add_error(field if field in form.fields else None, texts)
+            continue
+        setting = _setting_of(config)
+        table = next((t for t in TABLES if setting.startswith(t)), None)
+        if table is not None:
+            form.table_errors[table].extend(texts)
+        else:
+            form.add_error(FIELDS_BY_SETTING.get(setting), texts)
+
+
+@login_required
+def round_create(request, competition_slug):
+    """The round's name, settings and windows; creates it through the service."""
+    competition = console_competition(user=request.user, slug=competition_slug)
+    if request.method == "POST":
+        form = ScorerRoundForm(request.POST)
+        if form.is_valid():
+            data, config = form.cleaned_data, form.config()
+            try:
+                scorer = services.scorer_round_create(
+                    competition=competition,
+                    name=data["name"],
+                    slug=data["slug"],
+                    config=config,
+                    timezone_name=data["timezone"],
+                    user=request.user,
+                    **form.windows(),
+                )
+            except ValidationError as error:
+                _show_errors(form, error, config)
+            except Refused as refusal:
+                form.add_error(None, refusal.message)
+            else:
+                messages.success(
+                    request,
+                    _("The round is created. Upload its scoring program and data packs below."),
+                )
+                return redirect("console:round", competition.slug, scorer.round.slug)
+    else:
+        form = ScorerRoundForm(
+            initial=round_initial(now=timezone.now(), time_zone=default_time_zone())
+        )
+    return render(request, "scorer/console_create.html", {"competition": competition, "form": form})
+
+
+# --- the panel's forms -----------------------------------------------------------------------
+
+
+def _scorer_of(request, competition_slug, round_slug):
+    round_ = console_round(
+        user=request.user, competition_slug=competition_slug, round_slug=round_slug, kind=KEY
+    )
+    scorer = selectors.scorer_of(round_)
+    if scorer is None:
+        raise Http404
+    return scorer
+
+
+def _form_page(request, scorer, form, *, title, action, multipart=True):
+    return render(
+        request,
+        "scorer/console_form.html",
+        {
+            "competition": scorer.round.competition,
+            "round": scorer.round,
+            "form": form,
+            "title": title,
+            "action": action,
+            "multipart": multipart,
+        },
+    )
+
+
+@login_required
+def program_upload(request, competition_slug, round_slug):
+    """A new version of the round's program, queued for its build."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+    form = ProgramForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = services.program_upload(
+                scorer=scorer, uploaded_file=form.cleaned_data["program"], user=request.user
+            )
+        except (ValidationError, Refused) as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("Program %(version)s kept; its environment is being built.")
+                % {"version": version.label},
+            )
+            return redirect("console:round", competition_slug, round_slug)
+    return _form_page(
+        request,
+        scorer,
+        form,
+        title=_("Upload a scoring program"),
+        action=reverse("scorer_console:program", args=[competition_slug, round_slug]),
+    )
+
+
+def _form_error(form, error) -> None:
+    if isinstance(error, Refused):
+        form.add_error(None, error.message)
+    else:
+        add_errors(form, error)
+
+
+@login_required
+def pack_upload(request, competition_slug, round_slug, role):
+    """The round's data pack of ``role``; the newest of each role counts."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+    if role not in DataPack.Role.values:
+        raise Http404
+    form = PackForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.pack_upload(
+                scorer=scorer, role=role, uploaded_file=form.cleaned_data["file"], user=request.user
+            )
+        except (ValidationError, Refused) as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request, _("Data pack kept: %(role)s.") % {"role": DataPack.Role(role).label}
+            )
+            return redirect("console:round", competition_slug, round_slug)
+    return _form_page(
+        request,
+        scorer,
+        form,
+        title=DataPack.Role(role).label,
+        action=reverse("scorer_console:pack", args=[competition_slug, round_slug, role]),
+    )
+
+
+@login_required
+def slot_set(request, competition_slug, round_slug):
+    """Give a team the slot of its folder in the slots pack (a team holding it swaps)."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+    teams = Team.objects.filter(competition_id=scorer.round.competition_id).order_by("name")
+    form = SlotForm(request.POST or None, teams=teams)
+    if request.method == "POST" and form.is_valid():
+        team = form.cleaned_data["team"]
+        try:
+            mine = services.slot_set(
+                scorer=scorer, team=team, slot=form.cleaned_data["slot"], user=request.user
+            )
+        except (ValidationError, Refused) as error:
+            _form_error(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(team)s plays in slot %(folder)s.")
+                % {"team": team.name, "folder": mine.folder},
+            )
+            return redirect("console:round", competition_slug, round_slug)
+    return _form_page(
+        request,
+        scorer,
+        form,
+        title=_("Set a team's slot"),
+        action=reverse("scorer_console:slot", args=[competition_slug, round_slug]),
+        multipart=False,
+    )
+
+
+@login_required
+@require_POST
+def rescore(request, competition_slug, round_slug):
+    """Every upload an older program version scored runs again with the current one."""
+    scorer = _scorer_of(request, competition_slug, round_slug)
+    if selectors.current_program(scorer=scorer) is None:
+        messages.error(request, _("No program version is built yet: nothing can be rescored."))
+    else:
+        count = services.rescore_outdated(scorer=scorer, user=request.user)
+        messages.success(
+            request,
+            ngettext(
+                "%(n)d upload queued for rescoring.", "%(n)d uploads queued for rescoring.", count
+            )
+            % {"n": count},
+        )
+    return redirect("console:round", competition_slug, round_slug)
+
+
+round_path = "r/<slug:round_slug>/"
+urlpatterns = [
+    path("new/", round_create, name="create"),
+    path(round_path + "program/", program_upload, name="program"),
+    path(round_path + "packs/<slug:role>/", pack_upload, name="pack"),
+    path(round_path + "slot/", slot_set, name="slot"),
+    path(round_path + "rescore/", rescore, name="rescore"),
+]
+
+
+# --- the round's panel -------------------------------------------------------------------------
+
+
+def _counts(model, scorer) -> dict:
+    by_status = dict(
+        model.objects.filter(scorer=scorer)
+        .order_by()
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+    return {
+        "rows": [
+            (model.STATUS_LABELS.get(s) or label, by_status.get(s, 0))
+            for s, label in Status.choices
+        ],
+        "all": sum(by_status.values()),
+    }
+
+
+def _versions(scorer) -> list[dict]:
+    return [
+        {
+            "program": program,
+            "commands": sorted((program.metadata or {}).get("commands", {}).items()),
+            "requirements": (program.metadata or {}).get("requirements") or [],
+            "failure": job_message_text(program) if program.status == Status.FAILED else "",
+        }
+        for program in selectors.program_versions(scorer=scorer).select_related("uploaded_by")
+    ]
+
+
+def panel_context(round_) -> dict | None:
+    """What the panel shows: the program's versions, the packs (names, sizes, counts: never
+    their contents), the slots, the uploads the current version did not score, the counts."""
+    scorer = selectors.scorer_of(round_)
+    if scorer is None:
+        return None
+    packs = selectors.current_packs(scorer=scorer)
+    outdated = services.outdated_uploads(scorer=scorer)
+    return {
+        "round": round_,
+        "competition": round_.competition,
+        "scorer": scorer,
+        "config": selectors.round_config(round_),
+        "phases": [
+            (selectors.release_phase(round_), _("Release phase")),
+            (selectors.attack_phase(round_), _("Attack phase")),
+        ],
+        "current": selectors.current_program(scorer=scorer),
+        "versions": _versions(scorer),
+        "program_form": ProgramForm(),
+        "packs": [
+            {
+                "role": role,
+                "label": label,
+                "pack": packs.get(role),
+                "hidden": role in DataPack.HIDDEN,
+                "form": PackForm(auto_id=f"id_{role}_%s"),
+            }
+            for role, label in DataPack.Role.choices
+        ],
+        "slots": TeamSlot.objects.filter(scorer=scorer).select_related("team").order_by("slot"),
+        "slot_form": SlotForm(
+            teams=Team.objects.filter(competition_id=round_.competition_id).order_by("name")
+        ),
+        "outdated": {"releases": len(outdated[Release]), "attacks": len(outdated[Attack])},
+        "outdated_total": len(outdated[Release]) + len(outdated[Attack]),
+        "releases": _counts(Release, scorer),
+        "attacks": _counts(Attack, scorer),
+        "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
+    }
 
 
 def panel_html(request, round_) -> str:
-    return ""
+    context = panel_context(round_)
+    if context is None:
+        return ""
+    return render_to_string("scorer/console_panel.html", context, request=request)

@@ -20,7 +20,15 @@ from pwscup.scorer import (
     views,
 )
 from pwscup.scorer.actions import scorer_actions
-from pwscup.scorer.models import Attack, ProgramVersion, Release
+from pwscup.scorer.models import (
+    Attack,
+    DataPack,
+    ProgramVersion,
+    Release,
+    ScorerRound,
+    Target,
+    TeamSlot,
+)
 from pwscup.scorer.services.common import PHASE_LABELS
 from pwscup.submissions.services.jobs import JobKind
 
@@ -130,6 +138,12 @@ class ScorerKind(RoundKind):
 
     def upload_models(self):
         return [Release, Attack]
+
+    def organizer_permissions(self) -> dict:
+        """Organizers read the kind's rows in the admin (scoped to their competitions); the
+        console and the round's actions are where they change them."""
+        models = (ScorerRound, ProgramVersion, DataPack, TeamSlot, Release, Target, Attack)
+        return {model: ("view",) for model in models}
 
     def jobs(self):
         return [

@@ -1,0 +1,335 @@
+"""The scorer round's console forms. The creation form types the round's settings
+(``scoring.scorer.round_config``) as fields, not JSON: the score columns and the gates as
+small tables of rows, the rules as choices, the sandbox's limits as numbers; it collects
+values, ``services.scorer_round_create`` checks them. The panel's forms take one file (a
+program version, a data pack) or a team's slot; the services check everything else."""
+
+import datetime as dt
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import form_dates_check
+from pwscup.core.form_fields import positive_int_field
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from scoring.scorer.round_config import DEFAULT_BANDS, DEFAULT_COLUMN, DEFAULT_TOP_N, LIMITS
+
+COLUMN_ROWS = 5
+GATE_ROWS = 3
+SIDES = ("release", "attack")
+WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
+RULE_CHOICES = {
+    "attack_mode": [
+        ("per_target", _("One upload per target")),
+        ("all_targets", _("One upload covers every target")),
+    ],
+    "protection_rule": [
+        ("worst", _("Worst case: the best attack on the release")),
+        ("mean", _("Mean over the teams that attacked it")),
+    ],
+    "power_rule": [
+        ("mean", _("Mean over the targets it attacked")),
+        ("top_n", _("Mean over the top N releases only")),
+    ],
+    "release_rank": [
+        ("primary", _("By the release's primary score")),
+        ("protection", _("By the release's protection")),
+        ("rank_sum", _("By the sum of both ranks")),
+    ],
+    "visibility": [
+        ("exact", _("Exact scores")),
+        ("band", _("Only the band a score falls in")),
+        ("hidden", _("Hidden until the results are published")),
+    ],
+}
+RULE_LABELS = {
+    "attack_mode": _("Attack uploads"),
+    "protection_rule": _("A release's protection"),
+    "power_rule": _("An attacker's power"),
+    "release_rank": _("Release ranking"),
+    "visibility": _("What a team sees of its attack scores before publication"),
+}
+
+
+def _local_input():
+    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class NumberListField(forms.CharField):
+    """Numbers as typed, ``0.25, 0.5, 0.75``: a list of numbers (the settings' check decides
+    whether they make bands)."""
+
+    def to_python(self, value):
+        text = super().to_python(value) or ""
+        numbers = []
+        for part in text.replace("、", ",").replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            try:
+                numbers.append(float(part))
+            except ValueError:
+                raise forms.ValidationError(
+                    _("“%(value)s” is not a number (write them as 0.25, 0.5, 0.75).")
+                    % {"value": part[:40]}
+                ) from None
+        return numbers
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return ", ".join(f"{v:g}" for v in value)
+        return value
+
+
+class ScorerRoundForm(forms.Form):
+    """The round's name, windows and settings; the column and gate rows are added in
+    ``__init__`` (``<side>_col_<i>_<part>``, ``gate_<i>_<part>``)."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
+    release_primary = forms.CharField(
+        label=_("Primary release score (its key)"),
+        max_length=64,
+        required=False,
+        help_text=_("It ranks the releases. Empty: the first column."),
+    )
+    attack_primary = forms.CharField(
+        label=_("Primary attack score (its key)"),
+        max_length=64,
+        required=False,
+        help_text=_("The attacker's success. Empty: the first column."),
+    )
+    top_n = forms.IntegerField(
+        label=_("N of the top N releases"),
+        required=False,
+        help_text=_("Used by the power rule “top N”."),
+    )
+    bands = NumberListField(
+        label=_("Bands (thresholds)"),
+        max_length=200,
+        required=False,
+        help_text=_("Comma-separated, ascending, e.g. 0.25, 0.5, 0.75 (visibility “band”)."),
+    )
+    timeout_seconds = forms.IntegerField(
+        label=_("Time limit of a run (seconds)"), required=False, help_text=_("1 to 86,400.")
+    )
+    memory_mb = forms.IntegerField(
+        label=_("Memory of a run (MB)"), required=False, help_text=_("64 to 262,144.")
+    )
+    processes = forms.IntegerField(
+        label=_("Processes of a run"), required=False, help_text=_("8 to 4,096.")
+    )
+    timezone = TimeZoneField(label=_("Time zone of the round"))
+    release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
+    release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
+    release_daily_limit = positive_int_field(
+        label=_("Releases per team per day"), required=False, help_text=_("Empty: no limit.")
+    )
+    release_total_limit = positive_int_field(
+        label=_("Releases per team in total"), required=False, help_text=_("Empty: no limit.")
+    )
+    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
+    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
+    attack_daily_limit = positive_int_field(
+        label=_("Attacks per team per day"), required=False, help_text=_("Empty: no limit.")
+    )
+    attack_total_limit = positive_int_field(
+        label=_("Attacks per team in total"), required=False, help_text=_("Empty: no limit.")
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for key, choices in RULE_CHOICES.items():
+            self.fields[key] = forms.ChoiceField(label=RULE_LABELS[key], choices=choices)
+        for side in SIDES:
+            for i in range(COLUMN_ROWS):
+                self._column_row(side, i)
+        for i in range(GATE_ROWS):
+            self.fields[f"gate_{i}_key"] = forms.CharField(
+                label=_("Release score (key)"), max_length=64, required=False
+            )
+            self.fields[f"gate_{i}_bound"] = forms.ChoiceField(
+                label=_("Bound"), choices=[("min", _("at least")), ("max", _("at most"))]
+            )
+            self.fields[f"gate_{i}_value"] = forms.FloatField(label=_("Value"), required=False)
+        # Errors of a table as a whole (a column's or a gate's setting), over the table.
+        self.table_errors: dict[str, list[str]] = {
+            "release_columns": [],
+            "attack_columns": [],
+            "gates": [],
+        }
+        # The windows are typed in the round's time zone, not the server's.
+        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
+        self.zone = zone_or_default(zone)
+
+    def _column_row(self, side: str, i: int) -> None:
+        prefix = f"{side}_col_{i}"
+        self.fields[f"{prefix}_key"] = forms.CharField(
+            label=_("Key"), max_length=64, required=False
+        )
+        self.fields[f"{prefix}_label"] = forms.CharField(
+            label=_("English label"), max_length=200, required=False
+        )
+        self.fields[f"{prefix}_label_ja"] = forms.CharField(
+            label=_("Japanese label"), max_length=200, required=False
+        )
+        self.fields[f"{prefix}_higher"] = forms.BooleanField(
+            label=_("Higher is better"), required=False
+        )
+
+    def column_rows(self, side: str) -> list[dict]:
+        """The bound fields of the side's column table, row by row."""
+        parts = ("key", "label", "label_ja", "higher")
+        return [
+            {part: self[f"{side}_col_{i}_{part}"] for part in parts} for i in range(COLUMN_ROWS)
+        ]
+
+    def release_column_rows(self):
+        return self.column_rows("release")
+
+    def attack_column_rows(self):
+        return self.column_rows("attack")
+
+    def gate_rows(self) -> list[dict]:
+        return [
+            {part: self[f"gate_{i}_{part}"] for part in ("key", "bound", "value")}
+            for i in range(GATE_ROWS)
+        ]
+
+    def rule_fields(self):
+        return [self[key] for key in RULE_CHOICES]
+
+    def limit_fields(self):
+        return [self[key] for key in ("timeout_seconds", "memory_mb", "processes")]
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in WINDOW_FIELDS:
+            value = cleaned.get(name)
+            if value is not None:
+                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        form_dates_check(self, WINDOW_FIELDS, time_zone=self.zone)
+        for phase in SIDES:
+            opens, closes = cleaned.get(f"{phase}_opens_at"), cleaned.get(f"{phase}_closes_at")
+            if opens and closes and closes <= opens and not self.has_error(f"{phase}_closes_at"):
+                self.add_error(f"{phase}_closes_at", _("A phase must close after it opens."))
+        release_closes, attack_opens = (
+            cleaned.get("release_closes_at"),
+            cleaned.get("attack_opens_at"),
+        )
+        if release_closes and attack_opens and attack_opens < release_closes:
+            self.add_error(
+                "attack_opens_at", _("The attack phase opens once the release phase has closed.")
+            )
+        for side in SIDES:
+            for i in range(COLUMN_ROWS):
+                prefix = f"{side}_col_{i}"
+                labelled = cleaned.get(f"{prefix}_label") or cleaned.get(f"{prefix}_label_ja")
+                if labelled and not cleaned.get(f"{prefix}_key"):
+                    self.add_error(f"{prefix}_key", _("A column with a label needs its key."))
+        for i in range(GATE_ROWS):
+            if cleaned.get(f"gate_{i}_key") and cleaned.get(f"gate_{i}_value") is None:
+                self.add_error(f"gate_{i}_value", _("A gate needs its value."))
+        return cleaned
+
+    def _columns(self, side: str) -> list[dict]:
+        data, columns = self.cleaned_data, []
+        for i in range(COLUMN_ROWS):
+            prefix = f"{side}_col_{i}"
+            key = (data.get(f"{prefix}_key") or "").strip()
+            if not key:
+                continue
+            column = {"key": key, "higher_is_better": bool(data.get(f"{prefix}_higher"))}
+            for part in ("label", "label_ja"):
+                if (data.get(f"{prefix}_{part}") or "").strip():
+                    column[part] = data[f"{prefix}_{part}"].strip()
+            columns.append(column)
+        return columns
+
+    def config(self) -> dict:
+        """The round's settings (``scoring.scorer.round_config``) the fields describe; an
+        empty field leaves its setting at the default."""
+        data = self.cleaned_data
+        config = {key: data[key] for key in RULE_CHOICES}
+        for side in SIDES:
+            columns = self._columns(side)
+            if columns:
+                config[f"{side}_columns"] = columns
+            if (data.get(f"{side}_primary") or "").strip():
+                config[f"{side}_primary"] = data[f"{side}_primary"].strip()
+        if data.get("top_n") is not None:
+            config["top_n"] = data["top_n"]
+        if data.get("bands"):
+            config["bands"] = data["bands"]
+        config["gates"] = [
+            {"key": data[f"gate_{i}_key"].strip(), data[f"gate_{i}_bound"]: data[f"gate_{i}_value"]}
+            for i in range(GATE_ROWS)
+            if (data.get(f"gate_{i}_key") or "").strip()
+        ]
+        limits = {
+            key: data[key] for key in ("timeout_seconds", "memory_mb", "processes")
+            if data.get(key) is not None
+        }  # fmt: skip
+        if limits:
+            config["limits"] = limits
+        return config
+
+    def windows(self) -> dict:
+        """The keyword arguments of ``scorer_round_create`` for the two windows."""
+        data = self.cleaned_data
+        return {
+            "release": (data["release_opens_at"], data["release_closes_at"]),
+            "attack": (data["attack_opens_at"], data["attack_closes_at"]),
+            "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
+            "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
+        }
+
+
+def round_initial(*, now, time_zone: str) -> dict:
+    """The creation form's starting values: one score column on each side (the settings'
+    default), the default rules and limits, the release phase from now for two weeks and the
+    attack phase the week after."""
+    zone = zone_or_default(time_zone)
+    local = now.astimezone(zone).replace(tzinfo=None, second=0, microsecond=0)
+    release_closes = local + dt.timedelta(days=14)
+    initial = {
+        "timezone": time_zone,
+        "top_n": DEFAULT_TOP_N,
+        "bands": list(DEFAULT_BANDS),
+        **{key: default for key, (_low, _high, default) in LIMITS.items()},
+        "release_opens_at": local,
+        "release_closes_at": release_closes,
+        "attack_opens_at": release_closes,
+        "attack_closes_at": release_closes + dt.timedelta(days=7),
+    }
+    for side in SIDES:
+        for i in range(COLUMN_ROWS):
+            initial[f"{side}_col_{i}_higher"] = True
+        initial[f"{side}_col_0_key"] = DEFAULT_COLUMN["key"]
+        initial[f"{side}_col_0_label"] = DEFAULT_COLUMN["label"]
+        initial[f"{side}_col_0_label_ja"] = DEFAULT_COLUMN["label_ja"]
+    return initial
+
+
+class ProgramForm(forms.Form):
+    program = forms.FileField(
+        label=_("Scoring program (ZIP)"),
+        help_text=_(
+            "Codabench's convention: a metadata file naming the commands, your scoring code "
+            "and its pinned requirements (docs/scorer.md). Its environment is built on a "
+            "worker before it scores anything."
+        ),
+    )
+
+
+class PackForm(forms.Form):
+    file = forms.FileField(label=_("Data pack (ZIP)"))
+
+
+class SlotForm(forms.Form):
+    team = forms.ModelChoiceField(label=_("Team"), queryset=None)
+    slot = positive_int_field(label=_("Slot"), max_value=9999)
+
+    def __init__(self, *args, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = teams
