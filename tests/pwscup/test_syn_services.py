@@ -17,6 +17,7 @@ from tests.pwscup.syn_world import (
     open_attack_phase,
     release,
     syn_world,
+    upload_file,
 )
 
 pytestmark = pytest.mark.django_db
@@ -82,3 +83,29 @@ def test_freeze_then_attacks_score_both_halves_and_rank():
     assert [r["team"].slug for r in ranking][-1] in {"teamA"} or not ranking[-1]["passes"]
     attackers = selectors.attack_ranking(synthetic=world.synthetic, half="final")
     assert attackers[0]["team"].slug == "teamB" and attackers[0]["rank"] == 1
+
+
+def test_the_final_choice_after_the_freeze_and_an_early_attack_are_refused_403():
+    """Both refusals once passed their status by position, which ``Refused`` does not take:
+    a TypeError (a 500 on the page) instead of the message."""
+    world = syn_world(slug="syn-refusals", letters="ab")
+    kept = release(world, "a", baseline_release(world, "a"))
+    with pytest.raises(Refused) as early:
+        services.attack_upload(
+            target=_unfrozen_target(world, kept),
+            team=world.teams["b"],
+            user=world.users["b"],
+            uploaded_file=upload_file(b"id,score\n", "early.csv"),
+        )
+    assert early.value.status == 403
+    freeze(world)
+    with pytest.raises(Refused) as late:
+        services.release_select(release=kept)
+    assert late.value.status == 403
+
+
+def _unfrozen_target(world, kept):
+    """A target row made by hand before any freeze: the check must refuse it as not frozen."""
+    from pwscup.synthetic.models import SynTarget
+
+    return SynTarget.objects.create(synthetic=world.synthetic, team=world.teams["a"], release=kept)

@@ -1,13 +1,8 @@
-"""The scorer round's REST endpoints (being written: a placeholder so that the kind registers)."""
+"""The scorer round in the REST API: its endpoints (``views.py``, the downloads in
+``files.py``) and its answers to the API's round status and standings, the same shape for
+every kind (``round_status.py``)."""
 
-from django.http import Http404
+from pwscup.scorer.api.round_status import round_leaderboard, round_status
+from pwscup.scorer.api.views import urlpatterns
 
-urlpatterns: list = []
-
-
-def round_status(request, access) -> dict:
-    return {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
-
-
-def round_leaderboard(request, access) -> dict:
-    raise Http404
+__all__ = ["round_leaderboard", "round_status", "urlpatterns"]

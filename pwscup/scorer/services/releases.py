@@ -89,7 +89,9 @@ def release_select(*, release: Release, now=None) -> None:
         Team.objects.select_for_update().get(pk=release.team_id)
         scorer.refresh_from_db(fields=["frozen_at"])
         if scorer.frozen_at is not None:
-            raise Refused(_("The releases are frozen: the final release cannot change."), 403)
+            raise Refused(
+                _("The releases are frozen: the final release cannot change."), status=403
+            )
         phase_open_check(round_=scorer.round, kind=Phase.Kind.ANONYMIZATION, now=now)
         if release.status != Release.Status.FINISHED:
             raise Refused(_("Only a scored release can be your final one."))
@@ -119,7 +121,9 @@ def attack_upload(
         phase_open_check(round_=round_, kind=Phase.Kind.ATTACK, now=now)
         scorer.refresh_from_db(fields=["frozen_at", "results_published"])
         if scorer.frozen_at is None:
-            raise Refused(_("The releases are not frozen yet: there is nothing to attack."), 403)
+            raise Refused(
+                _("The releases are not frozen yet: there is nothing to attack."), status=403
+            )
         if scorer.results_published:
             raise Refused(_("The results are published: the attack phase is over."), status=403)
         if target is not None and target.team_id == team.pk:

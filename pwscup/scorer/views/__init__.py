@@ -1,14 +1,37 @@
-"""The scorer round's pages (being written: a placeholder so that the kind registers)."""
+"""The scorer round's pages for participants (organizers see them too): the five tabs
+(``tabs``, read through ``tab_context`` and ``results_context``), the uploads (``uploads``: a
+release, the final choice, an attack) and the downloads (``downloads``: the public pack, the
+team's slot folder, the frozen targets' public ZIPs, a team's uploads as uploaded and their
+detailed results page); ``common`` holds who may see what. ``kind.py`` calls
+``urlpatterns``, ``site_urlpatterns``, ``round_page`` and ``results_url``."""
 
-from django.http import Http404
+from django.urls import path
 
-urlpatterns: list = []
+from pwscup.kinds.tabs import RESULTS, tab_url
+from pwscup.scorer.views import downloads, uploads
+from pwscup.scorer.views.tabs import round_page
+
+UPLOAD_KINDS = "<str:kind>/<int:pk>/"
+
+urlpatterns = [
+    path("scorer/public.zip", downloads.public_pack, name="public_pack"),
+    path("scorer/slots/<slug:team_slug>.zip", downloads.slot_folder, name="slot_folder"),
+    path(
+        "scorer/targets/<slug:team_slug>/public.zip", downloads.target_public, name="target_public"
+    ),
+    path("scorer/upload/", uploads.release_upload, name="upload"),
+    path("scorer/attack/", uploads.attack_upload, name="attack"),
+    path("scorer/releases/<int:pk>/select/", uploads.release_select, name="select"),
+    path("scorer/releases/<int:pk>/public.zip", downloads.release_public, name="release_public"),
+    path("scorer/" + UPLOAD_KINDS + "file", downloads.upload_file, name="upload_file"),
+    path("scorer/" + UPLOAD_KINDS + "detail/", downloads.upload_detail, name="upload_detail"),
+]
 site_urlpatterns: list = []
 
 
-def round_page(request, access, tab):
-    raise Http404
+def results_url(round_) -> str:
+    """The results of the round: its Results tab (the rankings and the matrix)."""
+    return tab_url(round_, RESULTS)
 
 
-def results_url(round_) -> str | None:
-    return None
+__all__ = ["results_url", "round_page", "site_urlpatterns", "urlpatterns"]

@@ -38,7 +38,9 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
         phase_open_check(round_=round_, kind=Phase.Kind.ATTACK, now=now)
         synthetic.refresh_from_db(fields=["frozen_at", "results_published"])
         if synthetic.frozen_at is None:
-            raise Refused(_("The releases are not frozen yet: there is nothing to attack."), 403)
+            raise Refused(
+                _("The releases are not frozen yet: there is nothing to attack."), status=403
+            )
         if synthetic.results_published:
             raise Refused(_("The results are published: the attack phase is over."), status=403)
         if target.team_id == team.pk:

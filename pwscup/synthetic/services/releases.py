@@ -165,7 +165,9 @@ def release_select(*, release: SynRelease, now=None) -> None:
         Team.objects.select_for_update().get(pk=release.team_id)
         synthetic.refresh_from_db(fields=["frozen_at"])
         if synthetic.frozen_at is not None:
-            raise Refused(_("The releases are frozen: the final release cannot change."), 403)
+            raise Refused(
+                _("The releases are frozen: the final release cannot change."), status=403
+            )
         phase_open_check(round_=synthetic.round, kind=Phase.Kind.ANONYMIZATION, now=now)
         if release.status != SynRelease.Status.FINISHED:
             raise Refused(_("Only a scored release can be your final one."))

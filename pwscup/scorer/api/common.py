@@ -1,0 +1,193 @@
+"""What the scorer round's endpoints share: the caller's access to the round, a release and an
+attack as every kind's upload reads in the API, the targets a team may download or attack,
+and the round's score columns in the reader's language.
+
+A release's scores are its team's own, exactly as the program wrote them (a JSON number stays
+the same number). An attack's scores go through the one owner of the visibility rule
+(``selectors.attack_visibility`` and ``selectors.attack_scores_for``): exact, a band or
+hidden until the results are published, as the round's settings say."""
+
+from types import SimpleNamespace
+
+from django.http import Http404
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.access import round_access
+from pwscup.scorer import KEY, selectors
+from pwscup.scorer.models import Attack, Release, ScorerRound, Target
+from pwscup.submissions.messages import job_message_text
+
+RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
+
+
+def scorer_access(request, competition_slug, round_slug):
+    """The caller's access to a scorer round and the round's scorer part (404 for a round of
+    another kind or one without its scorer part)."""
+    access = round_access(request, competition_slug, round_slug, kind=KEY)
+    scorer = selectors.scorer_of(access.round)
+    if scorer is None:
+        raise Http404
+    return access, scorer
+
+
+def require_team(access):
+    if access.team is None:
+        raise Http404(_("Not in a team of this competition."))
+    return access.team
+
+
+def require_participant(access) -> None:
+    if access.team is None and not access.is_organizer:
+        raise Http404(_("Not a participant."))
+
+
+def round_args(scorer: ScorerRound) -> list:
+    return [scorer.round.competition.slug, scorer.round.slug]
+
+
+def column_label(column) -> str:
+    """A score column's label in the reader's language."""
+    return column.label_ja if (get_language() or "").startswith("ja") else column.label
+
+
+def program_label(upload) -> str:
+    """The program version that scored the upload ("v3"; ``""``: not scored yet)."""
+    return upload.program.label if upload.program_id and upload.program else ""
+
+
+def release_scores(release: Release) -> tuple[dict, dict]:
+    """A release's scores as stored, and their texts (an integer stays one)."""
+    scores = dict(release.scores) if release.status == Release.Status.FINISHED else {}
+    return scores, {key: selectors.format_score(value) for key, value in scores.items()}
+
+
+def release_json(release: Release, *, final_pk: int | None) -> dict:
+    """A release as every kind's upload reads in the API."""
+    args = round_args(release.scorer)
+    scores, texts = release_scores(release)
+    return {
+        "type": RELEASE,
+        "id": release.pk,
+        "number": release.number,
+        "status": release.status,
+        "created_at": release.created_at,
+        "about": "",
+        "message": job_message_text(release),
+        "note": "",
+        "program": program_label(release),
+        "scores": scores,
+        "scores_text": texts,
+        "final": release.pk == final_pk,
+        "selected": release.selected,
+        "url": reverse("api:scorer-release", args=[*args, release.pk]),
+        "file_url": reverse("api:scorer-release-file", args=[*args, release.pk]),
+        "select_url": reverse("api:scorer-release-select", args=[*args, release.pk]),
+    }
+
+
+def shown_scores(values: dict, *, visibility: str, config) -> tuple[dict, dict]:
+    """Scores of an attack (or of one of its targets) as the reader may see them."""
+    shown = selectors.attack_scores_for(
+        SimpleNamespace(scores=values or {}), visibility=visibility, config=config
+    )
+    return (
+        {key: item["value"] for key, item in shown.items()},
+        {key: item["text"] for key, item in shown.items()},
+    )
+
+
+def visibility_note(visibility: str) -> str:
+    if visibility == "band":
+        return _("Your attack scores are shown as bands until the results are published.")
+    if visibility == "hidden":
+        return _("Your attack scores are hidden until the results are published.")
+    return ""
+
+
+def attack_json(attack: Attack, *, scorer: ScorerRound, visibility: str, config) -> dict:
+    """An attack as every kind's upload reads in the API: its scores (and, for an upload
+    covering every target, its per-target scores) under the visibility rule."""
+    args = round_args(scorer)
+    scored = attack.status == Attack.Status.FINISHED
+    scores, texts = shown_scores(
+        attack.scores if scored else {}, visibility=visibility, config=config
+    )
+    targets = {}
+    if scored and attack.target_id is None:
+        for slug, values in sorted((attack.targets or {}).items()):
+            shown, shown_texts = shown_scores(values, visibility=visibility, config=config)
+            targets[slug] = {"scores": shown, "scores_text": shown_texts}
+    return {
+        "type": ATTACK,
+        "id": attack.pk,
+        "number": attack.number,
+        "status": attack.status,
+        "created_at": attack.created_at,
+        "about": attack.target.team.name if attack.target_id else _("every target"),
+        "target": attack.target.team.slug if attack.target_id else None,
+        "message": job_message_text(attack),
+        "note": visibility_note(visibility) if scored else "",
+        "visibility": visibility,
+        "program": program_label(attack),
+        "scores": scores,
+        "scores_text": texts,
+        "targets": targets,
+        "final": False,
+        "url": reverse("api:scorer-attack", args=[*args, attack.pk]),
+        "file_url": reverse("api:scorer-attack-file", args=[*args, attack.pk]),
+    }
+
+
+def releases_json(scorer: ScorerRound, team) -> list[dict]:
+    final = selectors.final_release(scorer=scorer, team=team)
+    final_pk = final.pk if final is not None else None
+    return [
+        release_json(release, final_pk=final_pk)
+        for release in selectors.team_releases(scorer=scorer, team=team).select_related(
+            "program", "scorer__round__competition"
+        )
+    ]
+
+
+def attacks_json(scorer: ScorerRound, access) -> list[dict]:
+    visibility = selectors.attack_visibility(scorer=scorer, is_organizer=access.is_organizer)
+    config = selectors.round_config(scorer.round)
+    return [
+        attack_json(attack, scorer=scorer, visibility=visibility, config=config)
+        for attack in selectors.team_attacks(scorer=scorer, team=access.team).select_related(
+            "program"
+        )
+    ]
+
+
+def frozen(scorer: ScorerRound) -> None:
+    if scorer.frozen_at is None:
+        raise Http404(_("The releases are not frozen yet: there are no targets."))
+
+
+def downloadable_targets(access, scorer: ScorerRound) -> list[Target]:
+    """The targets whose public files the caller may download: after the freeze, every other
+    team's (all of them for an organizer); 404 before the freeze and for a visitor."""
+    frozen(scorer)
+    require_participant(access)
+    own = access.team.pk if access.team is not None else None
+    return [t for t in selectors.round_targets(scorer=scorer) if t.team_id != own]
+
+
+def target_of(access, scorer: ScorerRound, team_slug: str) -> Target:
+    for target in downloadable_targets(access, scorer):
+        if target.team.slug == team_slug:
+            return target
+    raise Http404(_("No such target."))
+
+
+def target_json(target: Target, *, scorer: ScorerRound) -> dict:
+    return {
+        "team": {"name": target.team.name, "slug": target.team.slug},
+        "files": list(target.release.public_names),
+        "public_url": reverse(
+            "api:scorer-target-public", args=[*round_args(scorer), target.team.slug]
+        ),
+    }

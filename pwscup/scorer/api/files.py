@@ -1,0 +1,194 @@
+"""The files a scorer round serves through the API: the round's public pack (every team and
+the organizers), a team's own slot folder of the slots pack (never another team's), a team's
+own uploads as uploaded, and once the releases are frozen each target's public ZIP (what the
+program put in ``output/public``; to the teams of the competition and the organizers).
+
+The hidden packs (``DataPack.HIDDEN``: the reference data and the truth folder) have no
+address here: they reach the scorer's sandbox only."""
+
+import io
+import zipfile
+
+from django.http import FileResponse, Http404
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pwscup.core.files import private_file_response
+from pwscup.core.rest import errors
+from pwscup.scorer import selectors
+from pwscup.scorer.api.common import (
+    downloadable_targets,
+    require_participant,
+    require_team,
+    round_args,
+    scorer_access,
+    target_json,
+    target_of,
+)
+from pwscup.scorer.models import DataPack
+
+BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as stored.")
+ZIP_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="A ZIP archive.")
+ZIP = "application/zip"
+OCTETS = "application/octet-stream"
+PUBLIC_NAME = "public.zip"
+
+
+def slot_name(team) -> str:
+    return f"{team.slug}_slot.zip"
+
+
+def target_public_name(target) -> str:
+    return f"{target.team.slug}_public.zip"
+
+
+def upload_file_response(upload) -> FileResponse:
+    """A team's own release or attack, as uploaded (callers checked it is the team's)."""
+    name = upload.original_filename or upload.file.name.rsplit("/", 1)[-1]
+    return private_file_response(upload.file, name, content_type=OCTETS)
+
+
+def slot_zip(*, pack: DataPack, slot) -> bytes:
+    """The team's folder ``team_NN/`` of the slots pack as a ZIP of its own (the folder's
+    prefix dropped): only the members under the team's folder, never another slot's."""
+    prefix = f"{slot.folder}/"
+    members = set(selectors.slot_members(pack=pack, slot=slot))
+    buffer = io.BytesIO()
+    with pack.file.open("rb") as handle, zipfile.ZipFile(handle) as source:
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for info in source.infolist():
+                if info.filename not in members:
+                    continue
+                archive.writestr(info.filename[len(prefix) :], source.read(info))
+    return buffer.getvalue()
+
+
+def downloads(access, scorer) -> list[dict]:
+    """The files the caller may download now, ``[{"name", "label", "url"}]``."""
+    args = round_args(scorer)
+    found = []
+    if access.team is None and not access.is_organizer:
+        return found
+    if selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC) is not None:
+        found.append(
+            {
+                "name": PUBLIC_NAME,
+                "label": _("Files for every team"),
+                "url": reverse("api:scorer-public", args=args),
+            }
+        )
+    team = access.team
+    if team is not None and _slot_members(scorer, team):
+        found.append(
+            {
+                "name": slot_name(team),
+                "label": _("Your team's folder"),
+                "url": reverse("api:scorer-slot", args=args),
+            }
+        )
+    if scorer.frozen_at is not None:
+        for target in downloadable_targets(access, scorer):
+            found.append(
+                {
+                    "name": target_public_name(target),
+                    "label": _("Release of %(team)s") % {"team": target.team.name},
+                    "url": reverse("api:scorer-target-public", args=[*args, target.team.slug]),
+                }
+            )
+    return found
+
+
+def _slot_members(scorer, team) -> list[str]:
+    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS)
+    return selectors.slot_members(pack=pack, slot=selectors.slot_of(scorer=scorer, team=team))
+
+
+class PublicPackView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, ZIP): ZIP_FILE, **errors(401, 404)},
+        summary="The round's files for every team (the public pack)",
+        operation_id="scorer_public_retrieve",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access, scorer = scorer_access(request, competition_slug, round_slug)
+        require_participant(access)
+        pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC)
+        if pack is None:
+            raise Http404(_("The organizers have not given files for every team yet."))
+        return private_file_response(pack.file, PUBLIC_NAME, content_type=ZIP)
+
+
+class SlotView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, ZIP): ZIP_FILE, **errors(401, 404)},
+        summary="My team's own folder of the slots pack, as a ZIP",
+        operation_id="scorer_slot_retrieve",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access, scorer = scorer_access(request, competition_slug, round_slug)
+        team = require_team(access)
+        pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS)
+        slot = selectors.slot_of(scorer=scorer, team=team)
+        if not selectors.slot_members(pack=pack, slot=slot):
+            raise Http404(_("Your team has no folder of its own in this round."))
+        return FileResponse(
+            io.BytesIO(slot_zip(pack=pack, slot=slot)),
+            as_attachment=True,
+            filename=slot_name(team),
+            content_type=ZIP,
+        )
+
+
+class TargetListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT), **errors(401, 404)},
+        summary="The other teams' frozen releases (targets), with their public ZIP's address",
+        operation_id="scorer_targets_list",
+    )
+    def get(self, request, competition_slug, round_slug):
+        access, scorer = scorer_access(request, competition_slug, round_slug)
+        return Response(
+            [target_json(t, scorer=scorer) for t in downloadable_targets(access, scorer)]
+        )
+
+
+class TargetPublicView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, ZIP): ZIP_FILE, **errors(401, 404)},
+        summary="A target's public files (what its release published at the freeze)",
+        operation_id="scorer_target_public_retrieve",
+    )
+    def get(self, request, competition_slug, round_slug, team_slug):
+        access, scorer = scorer_access(request, competition_slug, round_slug)
+        target = target_of(access, scorer, team_slug)
+        if not target.release.public:
+            raise Http404(_("This release published no file."))
+        return private_file_response(
+            target.release.public, target_public_name(target), content_type=ZIP
+        )
+
+
+def urlpatterns(prefix: str) -> list:
+    return [
+        path(prefix + "public.zip", PublicPackView.as_view(), name="scorer-public"),
+        path(prefix + "slot.zip", SlotView.as_view(), name="scorer-slot"),
+        path(prefix + "targets/", TargetListView.as_view(), name="scorer-targets"),
+        path(
+            prefix + "targets/<str:team_slug>/public.zip",
+            TargetPublicView.as_view(),
+            name="scorer-target-public",
+        ),
+    ]

@@ -1,0 +1,58 @@
+"""Who may see what on the scorer round's pages: a team's own uploads, their files and detailed
+results (its team and the organizers), a frozen target's public files (the teams of the
+competition and the organizers, once the round is frozen). Each answers 404 otherwise, so
+nothing tells a caller that the thing exists. Shared by the uploads and the downloads."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from pwscup.scorer import selectors
+from pwscup.scorer.models import Attack, Release, ScorerRound, Target
+
+
+def scorer_of(access) -> ScorerRound:
+    scorer = selectors.scorer_of(access.round)
+    if scorer is None:
+        raise Http404("No scorer round.")
+    return scorer
+
+
+def require_team(access):
+    if access.team is None:
+        raise Http404("Not in a team of this competition.")
+    return access.team
+
+
+def require_participant(access) -> None:
+    if access.team is None and not access.is_organizer:
+        raise Http404("Not a participant.")
+
+
+UPLOAD_MODELS = {"releases": Release, "attacks": Attack}
+
+
+def own_upload(access, kind: str, pk: int) -> Release | Attack:
+    """A release or an attack (``kind``: ``releases`` or ``attacks``) of the caller's team;
+    an organizer: any of the round's."""
+    model = UPLOAD_MODELS.get(kind)
+    if model is None:
+        raise Http404("No such upload.")
+    upload = get_object_or_404(
+        model.objects.select_related("team", "program"), pk=pk, scorer=scorer_of(access)
+    )
+    if not access.is_organizer and (access.team is None or upload.team_id != access.team.pk):
+        raise Http404("No such upload.")
+    return upload
+
+
+def published_target(access, team_slug: str) -> Target:
+    """A frozen target whose public files the caller may download: a team of the
+    competition (its own target included: it is what every other team sees) or an
+    organizer, once the round is frozen."""
+    scorer = scorer_of(access)
+    require_participant(access)
+    if scorer.frozen_at is None:
+        raise Http404("Not frozen yet.")
+    return get_object_or_404(
+        Target.objects.select_related("team", "release"), scorer=scorer, team__slug=team_slug
+    )

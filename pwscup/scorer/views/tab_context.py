@@ -1,0 +1,266 @@
+"""Reads of the scorer round page's five tabs (``pwscup.kinds.tabs``): where the round is (its
+flow picture), what the team should do now, the columns in the reader's language, the team's
+releases and attacks with the scores it may see, the rankings and the matrix. The views render
+what these return; nothing here writes.
+
+Every attack score shown here goes through ``selectors.attack_visibility`` and
+``selectors.attack_scores_for`` / ``selectors.shown_value`` (exact, band or hidden until the
+results are published); a release's scores are shown to its own team exactly as stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_closes_at, phase_state
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.scorer import selectors
+from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
+from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.models import Status
+from scoring.scorer.round_config import ScoreColumn, ScorerRoundConfig
+
+PENDING = (Status.QUEUED, Status.RUNNING)
+
+
+def column_label(column: ScoreColumn) -> str:
+    """A column's label in the reader's language (``label_ja`` for Japanese)."""
+    return column.label_ja if (get_language() or "").startswith("ja") else column.label
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The round as every tab describes it."""
+
+    scorer: ScorerRound
+    config: ScorerRoundConfig
+    program: ProgramVersion | None
+    release_phase: Phase | None
+    attack_phase: Phase | None
+    release_state: str  # unset, upcoming, open, closed (frozen: closed)
+    attack_state: str
+
+    @property
+    def frozen(self) -> bool:
+        return self.scorer.frozen_at is not None
+
+    @property
+    def published(self) -> bool:
+        return self.scorer.results_published
+
+    @property
+    def per_target(self) -> bool:
+        return self.config.attack_mode == "per_target"
+
+    @property
+    def release_open(self) -> bool:
+        return self.release_state == "open" and not self.frozen
+
+    @property
+    def attack_open(self) -> bool:
+        return self.attack_state == "open" and self.frozen and not self.published
+
+    @property
+    def release_closes_at(self):
+        return phase_closes_at(phase=self.release_phase) if self.release_phase else None
+
+    @property
+    def attack_closes_at(self):
+        return self.attack_phase.closes_at if self.attack_phase else None
+
+    @property
+    def release_columns(self) -> list[dict]:
+        return columns_of(self.config.release_columns, primary=self.config.release_primary)
+
+    @property
+    def attack_columns(self) -> list[dict]:
+        return columns_of(self.config.attack_columns, primary=self.config.attack_primary)
+
+
+def round_state(*, scorer: ScorerRound) -> RoundState:
+    round_ = scorer.round
+    release_phase = selectors.release_phase(round_)
+    attack_phase = selectors.attack_phase(round_)
+    return RoundState(
+        scorer=scorer,
+        config=selectors.round_config(round_),
+        program=selectors.current_program(scorer=scorer),
+        release_phase=release_phase,
+        attack_phase=attack_phase,
+        release_state="closed"
+        if scorer.frozen_at is not None
+        else phase_state(phase=release_phase),
+        attack_state=phase_state(phase=attack_phase),
+    )
+
+
+def columns_of(columns, *, primary: str) -> list[dict]:
+    """The columns as the pages show them: key, label in the reader's language, direction,
+    whether it is the primary one."""
+    return [
+        {
+            "key": column.key,
+            "label": column_label(column),
+            "higher": column.higher_is_better,
+            "primary": column.key == primary,
+        }
+        for column in columns
+    ]
+
+
+# --- the overview ------------------------------------------------------------------------
+
+
+def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
+    """The overview's five-step picture, the box the round (and the team) is at marked."""
+    boxes = [
+        (_("Download the data"), _("The files for every team and your team's own folder.")),
+        (
+            _("Upload a release"),
+            _("The organizer's program scores it in a sandbox; choose your final one."),
+        ),
+        (_("Freeze"), _("Each team's final release becomes a target the other teams attack.")),
+        (
+            _("Attack the others"),
+            _("Download the targets' public files and upload your attacks on them."),
+        ),
+        (_("Results"), _("The release ranking, the attack ranking and the attack matrix.")),
+    ]
+    if state.published:
+        now_box = 4
+    elif state.frozen:
+        now_box = 3
+    elif team is not None and selectors.final_release(scorer=state.scorer, team=team) is None:
+        now_box = 0 if state.release_state != "open" else 1
+    else:
+        now_box = 1
+    return [
+        FlowStep(title, text, "done" if k < now_box else "now" if k == now_box else "later")
+        for k, (title, text) in enumerate(boxes)
+    ]
+
+
+def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
+    """The "What to do now" lines of a team (the template shows visitors and organizers theirs)."""
+    if team is None:
+        return []
+    round_ = state.scorer.round
+    if state.published:
+        return [
+            NextStep(
+                _("Results published: see the rankings."), tab_url(round_, RESULTS), _("Results")
+            )
+        ]
+    if state.release_open:
+        steps = [
+            NextStep(_("Download the data and read the rules."), tab_url(round_, DATA), _("Data")),
+            NextStep(
+                _("Upload a release; the organizer's program scores it in a few minutes."),
+                tab_url(round_, SUBMIT) + "#upload",
+                _("Submit"),
+            ),
+        ]
+        if selectors.final_release(scorer=state.scorer, team=team) is not None:
+            steps.append(
+                NextStep(
+                    _(
+                        "Choose which of your scored releases is final (else the newest scored one)."
+                    ),
+                    tab_url(round_, SUBMIT) + "#releases",
+                    _("Submit"),
+                )
+            )
+        return steps
+    if not state.frozen:
+        if state.release_state == "upcoming":
+            return [NextStep(_("The release phase has not opened yet."))]
+        return [NextStep(_("The release phase is closed: the organizers freeze next."))]
+    if state.attack_open:
+        return [
+            NextStep(
+                _("Download the other teams' frozen releases."),
+                tab_url(round_, DATA) + "#targets",
+                _("Data"),
+            ),
+            NextStep(_("Upload your attacks."), tab_url(round_, SUBMIT) + "#attack", _("Attack")),
+        ]
+    return [
+        NextStep(
+            _("The releases are frozen; the results are shown once the organizers publish them."),
+            tab_url(round_, RESULTS),
+            _("Results"),
+        )
+    ]
+
+
+# --- the submit tab ----------------------------------------------------------------------
+
+
+def _release_scores(release: Release, state: RoundState) -> list[dict]:
+    scores = release.scores or {}
+    return [
+        {
+            "key": column["key"],
+            "text": selectors.format_score(scores[column["key"]])
+            if scores.get(column["key"]) is not None
+            else "—",
+        }
+        for column in state.release_columns
+    ]
+
+
+def release_rows(*, state: RoundState, team: Team) -> list[Release]:
+    """The team's releases, newest first, each with its scores as stored, its failed gates,
+    its failure message in the reader's language and whether it is the final one."""
+    final = selectors.final_release(scorer=state.scorer, team=team)
+    releases = list(
+        selectors.team_releases(scorer=state.scorer, team=team).select_related("program")
+    )
+    for release in releases:
+        release.shown = _release_scores(release, state)
+        release.is_final = final is not None and release.pk == final.pk
+        release.failed_gates = (
+            selectors.gate_failures(release.scores or {}, config=state.config)
+            if release.status == Status.FINISHED
+            else []
+        )
+        release.failure = job_message_text(release) if release.status == Status.FAILED else ""
+    return releases
+
+
+def attack_rows(*, state: RoundState, team: Team, is_organizer: bool = False) -> list[Attack]:
+    """The team's attacks, newest first, their scores as the reader may see them now
+    (``attack_visibility``), an all-target upload's per-target scores likewise."""
+    visibility = selectors.attack_visibility(scorer=state.scorer, is_organizer=is_organizer)
+    names = {t.team.slug: t.team.name for t in selectors.round_targets(scorer=state.scorer)}
+    attacks = list(selectors.team_attacks(scorer=state.scorer, team=team).select_related("program"))
+    keys = [column.key for column in state.config.attack_columns]
+    for attack in attacks:
+        finished = attack.status == Status.FINISHED
+        scores = (
+            selectors.attack_scores_for(attack, visibility=visibility, config=state.config)
+            if finished
+            else {}
+        )
+        attack.shown = [scores.get(key, {"text": "—"})["text"] for key in keys]
+        attack.per_target = []
+        if finished and attack.target_id is None:
+            for slug, values in sorted((attack.targets or {}).items()):
+                cells = [
+                    selectors.shown_value(
+                        values.get(key), visibility=visibility, bands=state.config.bands
+                    )["text"]
+                    for key in keys
+                ]
+                attack.per_target.append({"name": names.get(slug, slug), "cells": cells})
+        attack.failure = job_message_text(attack) if attack.status == Status.FAILED else ""
+    return attacks
+
+
+def pending(uploads) -> bool:
+    """Whether a worker still scores one of ``uploads`` (the page then reloads itself)."""
+    return any(upload.status in PENDING for upload in uploads)

@@ -1,0 +1,124 @@
+"""The scorer round's forms: a release upload, the choice of the final release, an attack
+upload (on a chosen target, or on every target at once, as the round says). Each keeps the
+file (or the choice) through one service and goes back to the Submit tab with a message
+saying what happens next or why it was refused; a request that asks for JSON
+(``Accept: application/json``) gets the answer as JSON, like the other kinds' upload views."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.accounts.access import kind_view
+from pwscup.core.errors import Refused
+from pwscup.kinds.tabs import SUBMIT, tab_url
+from pwscup.scorer import KEY, selectors, services
+from pwscup.scorer.views.common import own_upload, require_team, scorer_of
+from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
+from pwscup.submissions.messages import upload_received_message
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _refused(request, refusal: Refused, back):
+    if _wants_json(request):
+        headers, retry = refusal.retry_details()
+        return JsonResponse(
+            {"error": refusal.message, **retry}, status=refusal.status, headers=headers
+        )
+    messages.error(request, refusal.message)
+    return back
+
+
+def _upload(request, access, form, keep, anchor: str):
+    """Check the form, keep the upload through ``keep(cleaned_data)``; answer JSON or go back
+    to the Submit tab at ``anchor``."""
+    back = redirect(tab_url(access.round, SUBMIT) + anchor)
+    try:
+        if not form.is_valid() or not form.cleaned_data.get("file"):
+            raise Refused(_("Choose a file."))
+        upload = keep(form.cleaned_data)
+    except Refused as refusal:
+        return _refused(request, refusal, back)
+    notice = upload_received_message(upload)
+    if _wants_json(request):
+        return JsonResponse(
+            {"id": upload.pk, "number": upload.number, "status": upload.status, "message": notice},
+            status=202,
+        )
+    messages.info(request, notice)
+    return back
+
+
+@login_required
+@kind_view(KEY)
+@require_POST
+def release_upload(request, access):
+    scorer = scorer_of(access)
+    team = require_team(access)
+    return _upload(
+        request,
+        access,
+        ReleaseUploadForm(request.POST, request.FILES),
+        lambda data: services.release_upload(
+            scorer=scorer, team=team, user=request.user, uploaded_file=data["file"]
+        ),
+        "#releases",
+    )
+
+
+def _target(scorer, slug: str):
+    """The frozen target named ``slug`` (``None`` for no slug); refused when there is none."""
+    if not slug:
+        return None
+    target = selectors.round_targets(scorer=scorer).filter(team__slug=slug).first()
+    if target is None:
+        raise Refused(_("This target is not part of the round."), status=404)
+    return target
+
+
+@login_required
+@kind_view(KEY)
+@require_POST
+def attack_upload(request, access):
+    scorer = scorer_of(access)
+    team = require_team(access)
+    return _upload(
+        request,
+        access,
+        AttackUploadForm(request.POST, request.FILES),
+        lambda data: services.attack_upload(
+            scorer=scorer,
+            team=team,
+            user=request.user,
+            uploaded_file=data["file"],
+            target=_target(scorer, data.get("target") or ""),
+        ),
+        "#attacks",
+    )
+
+
+@login_required
+@kind_view(KEY)
+@require_POST
+def release_select(request, access, pk: int):
+    """Make one of the team's scored releases its final one (the freeze publishes it)."""
+    team = require_team(access)
+    release = own_upload(access, "releases", pk)
+    back = redirect(tab_url(access.round, SUBMIT) + "#releases")
+    if release.team_id != team.pk:
+        return _refused(request, Refused(_("This is not your team's release."), status=404), back)
+    try:
+        services.release_select(release=release)
+    except Refused as refusal:
+        return _refused(request, refusal, back)
+    if _wants_json(request):
+        return JsonResponse({"id": release.pk, "number": release.number, "selected": True})
+    messages.success(
+        request, _("Release #%(n)s is now your final release.") % {"n": release.number}
+    )
+    return back
