@@ -1,9 +1,201 @@
-"""The scorer round in a competition bundle (being written: a placeholder)."""
+"""The scorer round in a competition bundle (``RoundKind.bundle_export`` / ``bundle_import``;
+``pwscup.kinds.bundles``).
+
+What a bundle holds of a scorer round: its settings (``Round.config`` with every default
+filled in: score columns, primaries, attack mode, protection and power rules, release
+ranking, visibility and bands, gates, the sandbox's limits), its two phases (the release
+phase and the attack phase, as offsets from the bundle's anchor, each with its upload
+limits), the organizer's scoring program (``program.zip``: the version every run uses, else
+the newest uploaded) and the round's data packs as uploaded (``public.zip``, ``slots.zip``,
+and the hidden ``reference.zip`` and ``truth.zip``: a bundle holds the organizer's data of
+every kind, as the other kinds' bundles hold their original table).
+
+Never a release, an attack, a score, a target, a team's slot, a program's build log nor how
+far the round has run (freeze, publication): the imported round is a new game, its
+program's environment built again by a worker as after a console upload.
+"""
+
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.services import read_file_bytes
+from pwscup.core.errors import Refused
+from pwscup.kinds.bundles import (
+    RoundBundle,
+    limits_export,
+    limits_read,
+    schedule_offsets,
+    setting_required,
+    settings_known,
+    settings_object,
+    window_at_offsets,
+)
+from pwscup.scorer import selectors, services
+from pwscup.scorer.models import DataPack
+from pwscup.scorer.services.common import PHASE_LABELS
+
+PROGRAM = "program.zip"
+# A data pack's file in the bundle, by its role (``DataPack.Role``), in the order imported.
+PACK_FILES = {role: f"{role}.zip" for role in DataPack.Role.values}
+FILES = (PROGRAM, *PACK_FILES.values())
+SETTINGS_KEYS = ("config", "phases")
+PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
+# The round's two phases, in the order they run.
+PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
+# Where the creation service's own errors point in the settings.
+SERVICE_FIELDS = {"config": "config", "attack_opens_at": "phases.attack.opens_at"}
 
 
-def round_bundle(round_, *, anchor):
-    raise NotImplementedError
+# --- export ----------------------------------------------------------------------------------
+
+
+def round_bundle(round_, *, anchor) -> RoundBundle:
+    """The round's settings (configuration, both phases as offsets from ``anchor`` with
+    their limits), its program and its data packs as the organizer uploaded them."""
+    phases = [
+        phase
+        for phase in (selectors.release_phase(round_), selectors.attack_phase(round_))
+        if phase is not None
+    ]
+    # The phases as planned (``planned_window``: not cut short by *Close now*, *Open the
+    # attack phase now* or the publication); one closed before it opened with no plan kept
+    # gets a length (``schedule_offsets``).
+    windows = schedule_offsets([phase.planned_window() for phase in phases], anchor)
+    return RoundBundle(
+        settings={
+            "config": selectors.round_config(round_).as_dict(),
+            "phases": {
+                phase.kind: {"opens_at": opens, "closes_at": closes, **limits_export(phase)}
+                for phase, (opens, closes) in zip(phases, windows, strict=True)
+            },
+        },
+        files=_files_of(round_),
+    )
+
+
+def _files_of(round_) -> dict[str, bytes]:
+    scorer = selectors.scorer_of(round_)
+    if scorer is None:
+        return {}
+    files = {}
+    program = (
+        selectors.current_program(scorer=scorer)
+        or selectors.program_versions(scorer=scorer).first()
+    )
+    if program is not None:
+        files[PROGRAM] = read_file_bytes(program.file)
+    for role, pack in selectors.current_packs(scorer=scorer).items():
+        files[PACK_FILES[role]] = read_file_bytes(pack.file)
+    return files
+
+
+# --- import ----------------------------------------------------------------------------------
 
 
 def round_from_bundle(*, competition, entry, start, user):
-    raise NotImplementedError
+    """Create the round through ``scorer_round_create`` (the console's service: the settings
+    checked, both windows, the address, the time zone), each window ``start`` plus the
+    bundle's offsets; then each data pack through ``pack_upload`` and the program through
+    ``program_upload`` (its build queued as after a console upload). Raises
+    ``ValidationError`` keyed by the settings' path (``config``, ``phases.attack.opens_at``,
+    ``phases.anonymization.daily_limit``) or the file's role (``program.zip``)."""
+    settings = settings_object(entry.settings, "settings")
+    settings_known(settings, SETTINGS_KEYS, "settings")
+    config = settings_object(setting_required(settings, "config", "settings"), "config")
+    phases = _phases(setting_required(settings, "phases", "settings"), start, entry)
+    _files_known(entry.files)
+    release, attack = phases[Phase.Kind.ANONYMIZATION], phases[Phase.Kind.ATTACK]
+    try:
+        scorer = services.scorer_round_create(
+            competition=competition,
+            name=entry.name,
+            slug=entry.slug,
+            config=config,
+            release=release["window"],
+            attack=attack["window"],
+            release_limits=release["limits"],
+            attack_limits=attack["limits"],
+            timezone_name=entry.timezone,
+            order=entry.order,
+            user=user,
+        )
+    except ValidationError as error:
+        raise _rekeyed(error, SERVICE_FIELDS) from None
+    for role, name in PACK_FILES.items():
+        if name in entry.files:
+            _kept(
+                name,
+                services.pack_upload,
+                scorer=scorer,
+                role=role,
+                uploaded_file=_uploaded(entry.files[name], name),
+                user=user,
+            )
+    if PROGRAM in entry.files:
+        _kept(
+            PROGRAM,
+            services.program_upload,
+            scorer=scorer,
+            uploaded_file=_uploaded(entry.files[PROGRAM], PROGRAM),
+            user=user,
+        )
+    return scorer.round
+
+
+def _files_known(files) -> None:
+    unknown = sorted(set(files) - set(FILES))
+    if unknown:
+        raise ValidationError(
+            {
+                unknown[0]: _("%(role)s is not a file of a scorer round (it has only %(known)s).")
+                % {"role": repr(unknown[0])[:80], "known": ", ".join(FILES)}
+            }
+        )
+
+
+def _uploaded(content: bytes, name: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content, content_type="application/zip")
+
+
+def _kept(name: str, upload, **kwargs):
+    """``upload(**kwargs)`` (a service keeping the file ``name``), its refusal keyed by the
+    file's role in the bundle."""
+    try:
+        return upload(**kwargs)
+    except Refused as error:
+        raise ValidationError({name: error.message}) from None
+    except ValidationError as error:
+        raise _rekeyed(error, {}, default=name) from None
+
+
+def _phases(raw, start, entry) -> dict:
+    """``{kind: {"window": (opens_at, closes_at), "limits": (daily, total)}}`` for both
+    phases, each refusal keyed by its path."""
+    phases = settings_object(raw, "phases")
+    settings_known(phases, PHASES, "phases")
+    out = {}
+    for kind in PHASES:
+        path = f"phases.{kind}"
+        phase = settings_object(setting_required(phases, kind, "phases"), path)
+        settings_known(phase, PHASE_KEYS, path)
+        window = window_at_offsets(phase, start, path=path, entry=entry, phase=PHASE_LABELS[kind])
+        limits = limits_read(
+            {key: setting_required(phase, key, path) for key in ("daily_limit", "total_limit")},
+            field=path,
+        )
+        out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
+    return out
+
+
+def _rekeyed(error: ValidationError, fields: dict, *, default: str = "settings"):
+    """``error`` keyed by where its value is in the bundle: ``fields`` maps a service's field
+    to it; a field it lacks (or an error without one) goes to ``default``."""
+    if not hasattr(error, "error_dict"):
+        return ValidationError({default: error.messages})
+    rekeyed: dict[str, list] = {}
+    for key, messages in error.message_dict.items():
+        where = fields.get(key, key if default == "settings" else default)
+        rekeyed.setdefault(where, []).extend(messages)
+    return ValidationError(rekeyed)

@@ -35,7 +35,7 @@ from pwscup.submissions.services.jobs import JobKind
 
 class ScorerKind(RoundKind):
     key = KEY
-    label = _("Organizer's scoring program")
+    label = _("Scoring program by the organizers")
     description = _(
         "Teams upload a release and attack the others' frozen releases; the organizer's own "
         "scoring program (Codabench's convention) scores both in a sandbox, and the platform "

@@ -104,6 +104,7 @@ def test_the_demo_s_rounds_come_from_the_kinds_in_their_order():
         (5, "dp-adult", "dp"),
         (6, "dp-practice", "dp"),
         (7, "syn-adult", "synthetic"),
+        (8, "scorer-demo", "scorer"),
     ]
     shared, per_team = (competition.rounds.get(slug=s).pwscup2015 for s in ("round-1", "round-2"))
     assert shared.utility_gates == {"U1": 2000, "U4": 0.1} and shared.tie_break_metric == "U5"

@@ -1,5 +1,5 @@
 """The round page's five tabs (``pwscup.kinds.tabs``), the same for every kind: each tab of
-each of the demo's rounds (four kinds) answers for a visitor, a team member and an
+each of the demo's rounds (five kinds) answers for a visitor, a team member and an
 organizer, in both languages, with the tab bar marking where the reader is."""
 
 import re
@@ -22,7 +22,13 @@ TAB_LINK = re.compile(r'<a href="([^"]+)" data-testid="tab-([a-z]+)"( aria-curre
 def demo_rounds(db):
     call_command("load_demo")
     rounds = list(Round.objects.filter(competition__slug="demo").order_by("order"))
-    assert {kind_of(r).key for r in rounds} == {"pwscup2015", "dp", "sequential", "synthetic"}
+    assert {kind_of(r).key for r in rounds} == {
+        "pwscup2015",
+        "dp",
+        "sequential",
+        "synthetic",
+        "scorer",
+    }
     return rounds
 
 

@@ -35,9 +35,9 @@ def results_tables(*, state: RoundState, team: Team | None) -> dict:
             "protection": _text(row.protection),
             "failed_gates": [_gate_text(gate) for gate in row.failed_gates],
             "program": row.release.program.label if row.release.program_id else "—",
-            "disqualified": row.disqualified,
         }
         for row in board.releases
+        if not row.disqualified  # the core's rule: in the matrix, marked; in no ranking
     ]
     attack_ranking = [
         {
@@ -46,9 +46,9 @@ def results_tables(*, state: RoundState, team: Team | None) -> dict:
             "own": row.team.pk == own_id,
             "power": _text(row.power),
             "attacked": row.attacked,
-            "disqualified": row.disqualified,
         }
         for row in board.attackers
+        if not row.disqualified
     ]
     return {
         "release_ranking": release_ranking,
