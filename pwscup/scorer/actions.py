@@ -11,7 +11,7 @@ from pwscup.competitions.models import Phase
 from pwscup.core.time_zones import zone_or_default
 from pwscup.kinds.actions import RoundAction
 from pwscup.scorer import services
-from pwscup.scorer.selectors import scorer_of
+from pwscup.scorer.selectors import round_config, scorer_of
 
 
 def _close(*, user, round) -> str:
@@ -52,6 +52,11 @@ def _hide(*, user, round) -> str:
     return _("Results hidden.")
 
 
+def _rank(*, user, round) -> str:
+    services.ranking_request(scorer=scorer_of(round), user=user)
+    return _("The ranking program is queued; the results show its ranking once it has run.")
+
+
 ACTIONS = {
     "close": RoundAction(
         gettext_lazy("Close the open phases now"),
@@ -83,6 +88,16 @@ ACTIONS = {
         ),
         gettext_lazy("Freeze and open the attack phase"),
         _attack_now,
+    ),
+    "rank": RoundAction(
+        gettext_lazy("Run the ranking program"),
+        gettext_lazy(
+            "Your program's ranking command runs on a worker with every frozen release's "
+            "scores and the attack matrix (res/standings.json); each team's release and "
+            "attack scores it returns rank the round, replacing the previous run's."
+        ),
+        gettext_lazy("Run the ranking program"),
+        _rank,
     ),
     "publish": RoundAction(
         gettext_lazy("Publish the results"),
@@ -121,4 +136,6 @@ def scorer_actions(round_) -> dict[str, RoundAction]:
             shown.add("attack_now")
     if any(not phase.has_closed(now) for phase in round_.phases.all()):
         shown.add("close")
+    if scorer.frozen_at is not None and round_config(round_).ranking == "program":
+        shown.add("rank")
     return {name: action for name, action in ACTIONS.items() if name in shown}

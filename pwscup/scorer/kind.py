@@ -24,6 +24,7 @@ from pwscup.scorer.models import (
     Attack,
     DataPack,
     ProgramVersion,
+    RankingRun,
     Release,
     ScorerRound,
     Target,
@@ -142,7 +143,16 @@ class ScorerKind(RoundKind):
     def organizer_permissions(self) -> dict:
         """Organizers read the kind's rows in the admin (scoped to their competitions); the
         console and the round's actions are where they change them."""
-        models = (ScorerRound, ProgramVersion, DataPack, TeamSlot, Release, Target, Attack)
+        models = (
+            ScorerRound,
+            ProgramVersion,
+            DataPack,
+            TeamSlot,
+            Release,
+            Target,
+            Attack,
+            RankingRun,
+        )
         return {model: ("view",) for model in models}
 
     def jobs(self):
@@ -152,6 +162,7 @@ class ScorerKind(RoundKind):
             ),
             JobKind(Release, services.SCORE_RELEASE_TASK, round_path="scorer__round"),
             JobKind(Attack, services.SCORE_ATTACK_TASK, round_path="scorer__round"),
+            JobKind(RankingRun, services.RANKING_TASK, round_path="scorer__round", team_path=None),
         ]
 
     # --- the demo, bundles, standings and the archive -----------------------------------------
@@ -172,6 +183,9 @@ class ScorerKind(RoundKind):
 
     def published_rankings(self, round):
         return standings.published_rankings(round)
+
+    def named_scores(self, round):
+        return standings.named_scores(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

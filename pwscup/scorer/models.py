@@ -228,3 +228,32 @@ class Attack(ScoredUpload):
     def __str__(self) -> str:
         where = self.target.team if self.target_id else _("every target")
         return f"{self.team} → {where} #{self.number}"
+
+
+class RankingRun(JobState):
+    """One run of the program's ranking command (a round whose ``ranking`` is ``program``),
+    asked for by the organizer: its input is every frozen release's scores and the attack
+    matrix; ``teams`` is what it returned, ``{team slug: {"release": number, "attack":
+    number}}``. The newest finished run ranks the round."""
+
+    STATUS_LABELS: ClassVar[dict] = {
+        Status.RUNNING: _("Ranking"),
+        Status.FINISHED: _("Ranked"),
+        Status.FAILED: _("Ranking failed"),
+    }
+
+    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="rankings")
+    program = models.ForeignKey(
+        ProgramVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    teams = models.JSONField(default=dict, blank=True)
+    tail = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta(JobState.Meta):
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("ranking program run")
+        verbose_name_plural = _("ranking program runs")
+
+    def __str__(self) -> str:
+        return f"{self.scorer} ranking #{self.pk}"

@@ -18,6 +18,7 @@ from pwscup.scorer.models import (
     Attack,
     DataPack,
     ProgramVersion,
+    RankingRun,
     Release,
     ScorerRound,
     Target,
@@ -245,12 +246,29 @@ class AttackerRow:
 @dataclass
 class Standings:
     """The round's two rankings and the matrix they come from (every team's numbers; the
-    ranks given to the teams that rank)."""
+    ranks given to the teams that rank). ``ranking`` is the ranking program's run that
+    ranked them (a round ranked by its program), else ``None``."""
 
     releases: list[ReleaseRow]
     attackers: list[AttackerRow]
     matrix: dict
     top: list[str] | None
+    ranking: RankingRun | None = None
+
+
+def latest_ranking(*, scorer: ScorerRound) -> RankingRun | None:
+    """The ranking program's newest finished run, if any."""
+    return RankingRun.objects.filter(scorer=scorer, status=Status.FINISHED).first()
+
+
+def _program_ranks(values: dict, rows, *, key: str, higher: bool) -> dict:
+    """Ranks of ``rows`` (their team slugs) by the program's ``key`` per team (a team the
+    program gave no number is unranked)."""
+    numbers = {}
+    for row in rows:
+        value = (values.get(row.team.slug) or {}).get(key)
+        numbers[row.team.slug] = value if isinstance(value, int | float) else None
+    return rank(numbers, higher_is_better=higher)
 
 
 def standings(*, scorer: ScorerRound) -> Standings:
@@ -286,6 +304,11 @@ def standings(*, scorer: ScorerRound) -> Standings:
             failed_gate={row.team.slug for row in ranked if row.failed_gates},
         )
     )
+    run = latest_ranking(scorer=scorer) if config.ranking == "program" else None
+    if config.ranking == "program":
+        ranks = _program_ranks(
+            run.teams if run else {}, ranked, key="release", higher=release_higher
+        )
     for row in rows:
         row.rank = ranks.get(row.team.slug)
     rows.sort(key=lambda row: (row.rank is None, row.rank or 0, row.team.name))
@@ -326,7 +349,11 @@ def standings(*, scorer: ScorerRound) -> Standings:
         {row.team.slug: row.power for row in ranked_attackers},
         higher_is_better=attack_higher,
     )
+    if config.ranking == "program":
+        attack_ranks = _program_ranks(
+            run.teams if run else {}, ranked_attackers, key="attack", higher=attack_higher
+        )
     for row in attackers:
         row.rank = attack_ranks.get(row.team.slug)
     attackers.sort(key=lambda row: (row.rank is None, row.rank or 0, row.team.name))
-    return Standings(releases=rows, attackers=attackers, matrix=matrix, top=top)
+    return Standings(releases=rows, attackers=attackers, matrix=matrix, top=top, ranking=run)

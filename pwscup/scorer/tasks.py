@@ -29,3 +29,8 @@ def score_attack(self, attack_id: int) -> None:
     services.attack_score(
         attack_id=attack_id, task_id=self.request.id, worker=self.request.hostname
     )
+
+
+@shared_task(bind=True, name=services.RANKING_TASK, **SCORER)
+def rank(self, run_id: int) -> None:
+    services.ranking_score(run_id=run_id, task_id=self.request.id, worker=self.request.hostname)

@@ -31,6 +31,10 @@ round to store (and :func:`parse_round_config` reads that back unchanged).
 ``gates``            at most 10 ``{"key": release column, "min": number}`` or ``{"key": …,
                      "max": number}``: a release failing one is ranked after every release
                      passing them all (it is kept, not removed). Default none.
+``ranking``          who ranks: ``rules`` (default; the rules above) or ``program`` (the
+                     program's ``ranking_command``, run on request with every frozen release's
+                     scores and the matrix, gives each team its ``release`` and ``attack``
+                     score, ranked in the primary columns' directions).
 ``limits``           the sandbox's ``{"timeout_seconds": 1–86400 (300), "memory_mb": 64–262144
                      (2048), "processes": 8–4096 (256)}``.
 
@@ -77,6 +81,7 @@ KEYS = (
     "bands",
     "gates",
     "limits",
+    "ranking",
 )
 COLUMN_KEYS = ("key", "label", "label_ja", "higher_is_better")
 COLUMN_KEY = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
@@ -91,6 +96,7 @@ CHOICES = {
     "power_rule": ("mean", "top_n"),
     "release_rank": ("primary", "protection", "rank_sum"),
     "visibility": ("exact", "band", "hidden"),
+    "ranking": ("rules", "program"),
 }
 DEFAULT_COLUMN = {"key": "score", "label": "Score", "label_ja": "スコア", "higher_is_better": True}
 DEFAULT_TOP_N = 5
@@ -162,6 +168,7 @@ class ScorerRoundConfig:
     top_n: int
     release_rank: str
     visibility: str
+    ranking: str
     bands: tuple[float, ...]
     gates: tuple[Gate, ...]
     timeout_seconds: int | float
@@ -201,6 +208,7 @@ class ScorerRoundConfig:
             "top_n": self.top_n,
             "release_rank": self.release_rank,
             "visibility": self.visibility,
+            "ranking": self.ranking,
             "bands": list(self.bands),
             "gates": [gate.as_dict() for gate in self.gates],
             "limits": {

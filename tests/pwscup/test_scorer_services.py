@@ -90,6 +90,40 @@ def test_one_upload_covers_every_target_and_fills_each_cell():
     assert matrix["teama"] == {}
 
 
+def test_an_upload_covering_every_target_is_limited_per_upload_by_the_phase_total():
+    """PWSCup 2025: 8 uploads, each against all 23 targets. An upload covering every target
+    counts once against the attack phase's total, whatever the limit per target says (it
+    names no target); the next one is refused (429) and nothing more is kept."""
+    from pwscup.competitions.models import Phase
+    from pwscup.core.errors import Refused
+    from pwscup.scorer import services
+    from pwscup.scorer.models import Attack
+    from tests.pwscup.scorer_world import upload_file
+
+    world = scorer_world(
+        slug="sco8", config={**CONFIG, "attack_mode": "all_targets"}, attack_limits=(None, 2)
+    )
+    for n, letter in enumerate("abc", start=1):
+        release(world, letter, release_bytes(noise=20, seed=n))
+    targets = attack_phase(world)
+    world.round.phases.filter(kind=Phase.Kind.ATTACK).update(target_limit=1)
+    guesses = zipped({f"{slug}.csv": guess_bytes(targets[slug]) for slug in ("teamb", "teamc")})
+
+    def covering():
+        return services.attack_upload(
+            scorer=world.scorer,
+            team=world.teams["a"],
+            user=world.users["a"],
+            uploaded_file=upload_file(guesses, "guesses.zip"),
+        )
+
+    assert [covering().number for _ in range(2)] == [1, 2]
+    with pytest.raises(Refused) as refused:
+        covering()
+    assert (refused.value.status, refused.value.code) == (429, "quota_exhausted")
+    assert Attack.objects.filter(scorer=world.scorer, team=world.teams["a"]).count() == 2
+
+
 def test_a_per_target_round_refuses_an_upload_without_a_target():
     from pwscup.core.errors import Refused
 
@@ -182,3 +216,38 @@ def test_a_disqualified_attacker_still_counts_in_the_matrix_but_has_no_rank():
     rows = {row.team.slug: row for row in after.attackers}
     assert rows["teamc"].disqualified and rows["teamc"].rank is None
     assert rows["teamb"].rank == 1
+
+
+def test_a_round_ranked_by_the_organizers_ranking_program():
+    from pwscup.core.errors import Refused
+    from pwscup.scorer import services
+    from pwscup.scorer.models import RankingRun
+
+    world = scorer_world(slug="sco9", config={**CONFIG, "ranking": "program"})
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=25, seed=2))
+    release(world, "c", release_bytes(noise=40, seed=3))
+    with pytest.raises(Refused):
+        services.ranking_request(scorer=world.scorer)  # nothing frozen yet
+    targets = attack_phase(world)
+    attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+    attack(world, "a", guess_bytes(targets["teamc"]), target=targets["teamc"])
+    # Before any run of the program, nobody has a rank.
+    assert {row.rank for row in selectors.standings(scorer=world.scorer).releases} == {None}
+    run = services.ranking_request(scorer=world.scorer, user=world.organizer)
+    services.ranking_score(run_id=run.pk)
+    run = RankingRun.objects.get(pk=run.pk)
+    assert run.status == RankingRun.Status.FINISHED, run.message
+    utility = {slug: target.release.scores["utility"] for slug, target in targets.items()}
+    matrix = selectors.attack_matrix(scorer=world.scorer)
+    expected = {
+        slug: round(utility[slug] * (1 - max(matrix[slug].values(), default=0.0)), 4)
+        for slug in utility
+    }
+    assert {slug: values["release"] for slug, values in run.teams.items()} == expected
+    board = selectors.standings(scorer=world.scorer)
+    assert board.ranking.pk == run.pk
+    order = sorted(expected, key=lambda slug: -expected[slug])
+    assert [row.team.slug for row in board.releases] == order
+    assert [row.rank for row in board.releases] == [1, 2, 3]
+    assert {row.team.slug: row.rank for row in board.attackers} == {"teamb": 1, "teama": 2}

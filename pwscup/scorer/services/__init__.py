@@ -3,6 +3,7 @@ releases and attacks, the freeze, the rescoring and the publication."""
 
 from pwscup.scorer.services.common import (
     BUILD_TASK,
+    RANKING_TASK,
     SCORE_ATTACK_TASK,
     SCORE_RELEASE_TASK,
 )
@@ -13,6 +14,7 @@ from pwscup.scorer.services.freeze import (
     round_freeze,
 )
 from pwscup.scorer.services.programs import pack_upload, program_build, program_upload
+from pwscup.scorer.services.ranking import ranking_request, ranking_score, standings_input
 from pwscup.scorer.services.releases import attack_upload, release_select, release_upload
 from pwscup.scorer.services.rounds import (
     results_hide,
@@ -27,6 +29,7 @@ from pwscup.scorer.services.scoring_runs import attack_score, release_score
 
 __all__ = [
     "BUILD_TASK",
+    "RANKING_TASK",
     "SCORE_ATTACK_TASK",
     "SCORE_RELEASE_TASK",
     "attack_phase_open_now",
@@ -36,6 +39,8 @@ __all__ = [
     "pack_upload",
     "program_build",
     "program_upload",
+    "ranking_request",
+    "ranking_score",
     "release_score",
     "release_select",
     "release_upload",
@@ -48,4 +53,5 @@ __all__ = [
     "scorer_round_create",
     "slot_set",
     "slots_for_teams",
+    "standings_input",
 ]

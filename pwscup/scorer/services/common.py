@@ -11,6 +11,7 @@ from pwscup.submissions.messages import JobMessage
 BUILD_TASK = "pwscup.scorer.build_program"
 SCORE_RELEASE_TASK = "pwscup.scorer.score_release"
 SCORE_ATTACK_TASK = "pwscup.scorer.score_attack"
+RANKING_TASK = "pwscup.scorer.rank"
 
 # The game's names of the core's phases: its schedule, its bundle and its refusals say them.
 PHASE_LABELS = {

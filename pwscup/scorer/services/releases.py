@@ -37,11 +37,15 @@ def phase_open_check(*, round_, kind: str, now) -> None:
     phase_window_check(phase=phase, now=now, label=str(PHASE_LABELS[kind]))
 
 
-def _window(*, round_, kind: str, uploads) -> UploadWindow:
+def _window(*, round_, kind: str, uploads, target_uploads=None) -> UploadWindow:
+    """``target_uploads``: the team's attacks on the upload's target (per-target rounds);
+    an attack on every target has none, its phase's total limits it per upload."""
     phase = phase_of(round=round_, kind=kind)
     if phase is None:
         return UploadWindow(round=round_, uploads=uploads.none())
-    return UploadWindow.limited_by(phase, round=round_, uploads=uploads)
+    return UploadWindow.limited_by(
+        phase, round=round_, uploads=uploads, target_uploads=target_uploads
+    )
 
 
 def release_upload(*, scorer: ScorerRound, team: Team, user, uploaded_file, now=None) -> Release:
@@ -137,6 +141,11 @@ def attack_upload(
             round_=round_,
             kind=Phase.Kind.ATTACK,
             uploads=Attack.objects.filter(scorer=scorer, team=team),
+            target_uploads=(
+                Attack.objects.filter(scorer=scorer, team=team, target=target)
+                if target is not None
+                else None
+            ),
         ),
         team=team,
         uploaded_file=uploaded_file,

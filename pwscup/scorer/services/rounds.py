@@ -44,6 +44,7 @@ def scorer_round_create(
     attack: tuple,
     release_limits: tuple = (None, None),
     attack_limits: tuple = (None, None),
+    attack_target_limit: int | None = None,
     timezone_name: str | None = None,
     order: int | None = None,
     user=None,
@@ -81,6 +82,7 @@ def scorer_round_create(
             closes_at=closes_at,
             daily_limit=daily,
             total_limit=total,
+            target_limit=attack_target_limit if kind == ATTACK else None,
         )
     slots_for_teams(scorer=scorer)
     if user is not None:

@@ -122,20 +122,26 @@ def program_run(
     ready: Prepared,
     *,
     kind: str,
-    submission_field,
     submission_name: str,
     context: dict,
     config: dict,
-    primary_key: str,
+    primary_key: str | None,
+    submission_field=None,
+    submission_bytes: bytes | None = None,
     targets: dict[str, Path] | None = None,
 ) -> tuple[ScorerResult, Path]:
-    """Run the program's ``kind`` command on the kept submission; returns the result and the
-    run's work folder (the caller reads the output, then removes the folder)."""
+    """Run the program's ``kind`` command on the kept submission (``submission_field``) or
+    on bytes the platform wrote (``submission_bytes``: the ranking program's input);
+    returns the result and the run's work folder (the caller reads the output, then
+    removes the folder)."""
     work = work_folder()
     submission = work / "submission" / submission_name
     submission.parent.mkdir()
     os.chmod(submission.parent, 0o755)
-    _stored_copy(submission_field, submission)
+    if submission_bytes is not None:
+        submission.write_bytes(submission_bytes)
+    else:
+        _stored_copy(submission_field, submission)
     os.chmod(submission, 0o644)
     result = scorer_run(
         ready.program,

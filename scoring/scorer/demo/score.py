@@ -12,6 +12,12 @@
     With ``"target"`` in ``INPUT/context.json`` one target; without it every folder of
     ``INPUT/targets`` and the submission holds ``<name>.csv`` for each.
 
+``score.py ranking INPUT OUTPUT``
+    The round's ranking program: ``INPUT/res/standings.json`` (every frozen release's
+    scores and the attack matrix, written by the platform) -> per team, under ``targets``,
+    ``release`` = utility × (1 − the best re-identification any attacker reached on it) and
+    ``attack`` = its mean re-identification over the targets it attacked.
+
 A refusal prints what is wrong (column, row, value) on stderr and exits with status 1.
 """
 
@@ -165,13 +171,30 @@ def score_attack(input_dir, output_dir):
     return {"reidentified": round(mean, 4), "targets": per_target}
 
 
+def score_ranking(input_dir, output_dir):
+    with open(os.path.join(input_dir, "res", "standings.json"), encoding="utf-8") as file:
+        standings = json.load(file)
+    matrix = standings["matrix"]
+    teams = {}
+    for team, scores in standings["releases"].items():
+        worst = max(matrix.get(team, {}).values(), default=0.0)
+        teams[team] = {"release": round(scores.get("utility", 0.0) * (1 - worst), 4)}
+    for attacker in sorted({a for row in matrix.values() for a in row}):
+        values = [row[attacker] for row in matrix.values() if attacker in row]
+        teams.setdefault(attacker, {})["attack"] = round(sum(values) / len(values), 4)
+    return {"teams": len(teams), "targets": teams}
+
+
+COMMANDS = {"release": score_release, "attack": score_attack, "ranking": score_ranking}
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("release", "attack"):
-        print("usage: score.py release|attack INPUT OUTPUT", file=sys.stderr)
+    if len(argv) != 4 or argv[1] not in COMMANDS:
+        print("usage: score.py release|attack|ranking INPUT OUTPUT", file=sys.stderr)
         return 2
     kind, input_dir, output_dir = argv[1:]
     try:
-        scores = (score_release if kind == "release" else score_attack)(input_dir, output_dir)
+        scores = COMMANDS[kind](input_dir, output_dir)
     except Refused as refusal:
         print(f"refused: {refusal}", file=sys.stderr)
         return 1

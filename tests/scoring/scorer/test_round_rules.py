@@ -36,6 +36,7 @@ def test_the_defaults_in_full():
         "top_n": 5,
         "release_rank": "primary",
         "visibility": "exact",
+        "ranking": "rules",
         "bands": [0.25, 0.5, 0.75],
         "gates": [],
         "limits": {"timeout_seconds": 300, "memory_mb": 2048, "processes": 256},

@@ -1,0 +1,121 @@
+"""The organizer's ranking program (a round whose ``ranking`` setting is ``program``): run on
+request, on a worker, in the sandbox, with every frozen release's scores and the attack matrix
+as ``res/standings.json``; it returns each team's ``release`` and ``attack`` score under
+``targets`` in its ``scores.json``, which rank the round (``selectors.standings``)."""
+
+import json
+import logging
+import shutil
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import AuditEntry
+from pwscup.competitions.services import audit_record
+from pwscup.core.errors import Refused
+from pwscup.scorer import selectors
+from pwscup.scorer.models import DataPack, RankingRun, ScorerRound
+from pwscup.scorer.services.common import RANKING_TASK, result_message
+from pwscup.scorer.services.runs import prepared, program_run
+from pwscup.submissions import broker
+from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.models import Status
+from pwscup.submissions.services.jobs import job_claim, job_complete, scorer_crash_message
+from scoring.errors import ScoringError
+
+log = logging.getLogger(__name__)
+STANDINGS = "standings.json"
+
+
+def ranking_request(*, scorer: ScorerRound, user=None) -> RankingRun:
+    """Queue a run of the ranking program (refused unless the round ranks by its program,
+    is frozen and has a program ready)."""
+    config = selectors.round_config(scorer.round)
+    if config.ranking != "program":
+        raise Refused(
+            _("This round is ranked by the platform's rules, not by a program."), status=409
+        )
+    scorer.refresh_from_db(fields=["frozen_at"])
+    if scorer.frozen_at is None:
+        raise Refused(_("The releases are not frozen yet: there is nothing to rank."), status=409)
+    if selectors.current_program(scorer=scorer) is None:
+        raise Refused(_("The round has no scoring program ready yet."), status=409)
+    with transaction.atomic():
+        run = RankingRun.objects.create(scorer=scorer)
+        if user is not None:
+            audit_record(
+                user=user,
+                competition=scorer.round.competition,
+                round=scorer.round,
+                action=AuditEntry.Action.ROUND_SCORED,
+                ranking_run=run.pk,
+            )
+        transaction.on_commit(lambda: broker.job_send(RANKING_TASK, run.pk))
+    return run
+
+
+def standings_input(*, scorer: ScorerRound) -> dict:
+    """What the ranking program reads: every frozen release's scores (by team slug), the
+    matrix of attack primary scores ``{target: {attacker: value}}``, and every scored
+    attack's scores on each target, the settings and the disqualified teams."""
+    from pwscup.accounts.selectors import disqualification_rule
+
+    config = selectors.round_config(scorer.round)
+    rule = disqualification_rule(competition_id=scorer.round.competition_id)
+    targets = list(selectors.round_targets(scorer=scorer))
+    return {
+        "releases": {t.team.slug: t.release.scores for t in targets},
+        "matrix": selectors.attack_matrix(scorer=scorer, config=config),
+        "disqualified": sorted(t.team.slug for t in targets if rule.marked(t.team.pk)),
+        "settings": config.as_dict(),
+    }
+
+
+def ranking_score(*, run_id: int, task_id: str = "", worker: str = "") -> None:
+    """The run's job: the program's ``ranking_command`` on the standings; FINISHED with each
+    team's two scores, or FAILED with the program's message."""
+    token = job_claim(model=RankingRun, pk=run_id, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    run = RankingRun.objects.select_related("scorer__round").get(pk=run_id)
+    status, message, values = _ranking(run)
+    job_complete(model=RankingRun, pk=run_id, token=token, status=status, message=message, **values)
+
+
+def _ranking(run: RankingRun) -> tuple[str, JobMessage | None, dict]:
+    scorer = run.scorer
+    program = selectors.current_program(scorer=scorer)
+    if program is None:
+        return Status.FAILED, JobMessage.platform("job.no_program"), {}
+    config = selectors.round_config(scorer.round)
+    packs = selectors.current_packs(scorer=scorer)
+    work = None
+    try:
+        ready = prepared(
+            program,
+            reference=packs.get(DataPack.Role.REFERENCE),
+            truth=packs.get(DataPack.Role.TRUTH),
+        )
+        text = json.dumps(standings_input(scorer=scorer), allow_nan=False, ensure_ascii=False)
+        result, work = program_run(
+            ready,
+            kind="ranking",
+            submission_name=STANDINGS,
+            submission_bytes=text.encode("utf-8"),
+            context={"phase": "ranking", "round": {"slug": scorer.round.slug}},
+            config=config.as_dict(),
+            primary_key=None,
+        )
+        values = {"program": program, "tail": result.tail[-4000:]}
+        if result.status != "ok":
+            return Status.FAILED, result_message(result), values
+        values["teams"] = result.targets
+        return Status.FINISHED, None, values
+    except ScoringError as error:
+        return Status.FAILED, JobMessage.from_scoring_error(error), {"program": program}
+    except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
+        log.exception("the ranking program of %s crashed", scorer)
+        return Status.FAILED, scorer_crash_message(error), {"program": program}
+    finally:
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
