@@ -1,0 +1,71 @@
+"""The scorer round in the results archive: nothing before publication; after it the two
+rankings, the matrix, every scored upload's scores as the program wrote them with the version
+that scored them, each target's public files; the hidden packs and the releases as uploaded
+only when their secrets are ticked."""
+
+import csv
+import io
+
+import pytest
+
+from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL
+from pwscup.scorer import archive, services
+from tests.pwscup.scorer_world import (
+    attack,
+    attack_phase,
+    guess_bytes,
+    release,
+    release_bytes,
+    scorer_world,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _rows(content: bytes) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(content.decode("utf-8"))))
+
+
+def test_the_archive_holds_the_published_outcome_and_secrets_only_when_ticked():
+    world = scorer_world(slug="scoarch", letters="ab")
+    kept = {
+        "a": release(world, "a", release_bytes(noise=0)),
+        "b": release(world, "b", release_bytes(noise=7, seed=4)),
+    }
+    targets = attack_phase(world)
+    hit = attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+    assert archive.archive_members(world.round, secrets=frozenset()) == []
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    world.scorer.refresh_from_db()
+
+    members = {m.name: m for m in archive.archive_members(world.round, secrets=frozenset())}
+    assert {
+        "release_ranking.csv",
+        "attack_ranking.csv",
+        "attack_matrix.csv",
+        "release_scores.csv",
+        "attack_scores.csv",
+        "targets/teama/public.zip",
+        "targets/teamb/public.zip",
+    } == set(members)
+    assert all(member.secret == "" for member in members.values())
+    scores = {row["team"]: row for row in _rows(members["release_scores.csv"].content)}
+    assert float(scores["Team B"]["utility"]) == kept["b"].scores["utility"]
+    assert scores["Team B"]["program_version"] == str(world.program.version)
+    attacks = _rows(members["attack_scores.csv"].content)
+    assert [(row["team"], row["target"]) for row in attacks] == [("Team B", "Team A")]
+    assert float(attacks[0]["reidentified"]) == hit.scores["reidentified"]
+    matrix = _rows(members["attack_matrix.csv"].content)
+    assert [(row["attacker"], row["Team A"]) for row in matrix] == [("Team B", "1.0")]
+
+    secret = {
+        m.name: m
+        for m in archive.archive_members(world.round, secrets=frozenset({ORIGINAL, GROUND_TRUTH}))
+    }
+    assert secret["reference.zip"].secret == ORIGINAL
+    uploaded = secret["targets/teama/release_as_uploaded/release.csv"]
+    assert uploaded.secret == GROUND_TRUTH
+    assert uploaded.content == release_bytes(noise=0)
+    card = archive.data_card(world.round)
+    assert "organizer's own program" in card["rules"]
+    assert {column["name"] for column in card["columns"]} == {"utility", "reidentified"}
