@@ -46,6 +46,21 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.path not in slow_modules)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """This process's test database starts as a copy of a migrated template (PostgreSQL's
+    ``CREATE DATABASE … TEMPLATE``; ``tests/migrated.py``): the suite's processes do not
+    each pay the 10 s of CPU of migrating their own, and ``migrate`` still runs on it."""
+    from django.conf import settings
+
+    from tests.migrated import migrated_template
+
+    for database in settings.DATABASES.values():
+        test = database.setdefault("TEST", {})
+        if database["ENGINE"].endswith("postgresql") and not test.get("TEMPLATE"):
+            test["TEMPLATE"] = migrated_template(database)
+
+
 @pytest.fixture(autouse=True)
 def default_language_after_each_test():
     """Each test starts in the site's default language. A request through the test client
