@@ -251,3 +251,19 @@ def test_a_round_ranked_by_the_organizers_ranking_program():
     assert [row.team.slug for row in board.releases] == order
     assert [row.rank for row in board.releases] == [1, 2, 3]
     assert {row.team.slug: row.rank for row in board.attackers} == {"teamb": 1, "teama": 2}
+
+
+def test_an_upload_before_any_program_is_refused_then_rescored_once_one_is_ready():
+    from pwscup.scorer import services
+    from scoring.scorer.demo import demo_program_zip
+
+    world = scorer_world(slug="sco10", letters="a", build=False)
+    early = release(world, "a", release_bytes(noise=2))
+    assert early.status == Release.Status.FAILED
+    assert early.message_code == "job.no_program" and early.program_id is None
+    version = program_version(world, demo_program_zip())
+    assert set(services.outdated_uploads(scorer=world.scorer)[Release]) == {early.pk}
+    assert services.rescore_outdated(scorer=world.scorer, user=world.organizer) == 1
+    services.release_score(release_id=early.pk)
+    again = Release.objects.get(pk=early.pk)
+    assert again.status == Release.Status.FINISHED and again.program_id == version.pk
