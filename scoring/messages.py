@@ -39,6 +39,7 @@ from typing import Any
 
 from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.core import TERMS as CORE_TERMS
+from scoring.catalogues.formula import FORMULA_MESSAGES
 from scoring.catalogues.scorer import SCORER_MESSAGES, SCORER_TERMS
 from scoring.catalogues.sequential import SEQ_MESSAGES
 
@@ -48,11 +49,12 @@ MAX_LISTED = 10
 ELLIPSIS = "…"
 
 # The parts of the catalogue: the library's own codes, the sequential round's ``seq.*``, then
-# the organizer's scoring program's ``scorer.*``.
+# the organizer's scoring program's ``scorer.*``, a round total's formula ``formula.*``.
 CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     CORE_MESSAGES,
     SEQ_MESSAGES,
     SCORER_MESSAGES,
+    FORMULA_MESSAGES,
 )
 
 

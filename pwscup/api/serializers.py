@@ -107,6 +107,27 @@ class MetricSerializer(serializers.Serializer):
     headline = serializers.BooleanField(help_text="Shown in a one-line summary of an upload.")
 
 
+class DataChoiceOptionSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    label_ja = serializers.CharField(allow_blank=True)
+
+
+class DataChoiceSerializer(serializers.Serializer):
+    """The round's data packs and the caller's team's pick (``choice``: the pack its
+    downloads and uploads use, the round's first while it has not picked)."""
+
+    choices = DataChoiceOptionSerializer(many=True)
+    choice = serializers.CharField(allow_null=True)
+    picked = serializers.BooleanField()
+    locked = serializers.BooleanField(help_text="Locked since the team's first upload.")
+    url = serializers.CharField(help_text='POST {"choice": key} here to pick.')
+
+
+class DataChoicePickSerializer(serializers.Serializer):
+    choice = serializers.CharField(max_length=64)
+
+
 class RoundStatusSerializer(serializers.Serializer):
     """A round of any kind, as the caller sees it now."""
 
@@ -131,6 +152,9 @@ class RoundStatusSerializer(serializers.Serializer):
     uploads = RoundUploadSerializer(many=True)
     metrics = MetricSerializer(many=True)
     standings_url = serializers.CharField()
+    data_choice = DataChoiceSerializer(
+        allow_null=True, help_text="The round's data packs; null when it offers no choice."
+    )
 
 
 class StandingsTableSerializer(serializers.Serializer):

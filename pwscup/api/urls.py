@@ -9,7 +9,7 @@ and gets the API's JSON 404, and anything else under /api/ too (the last pattern
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from pwscup.api.views import competitions, docs, rounds, standings
+from pwscup.api.views import competitions, data_choice, docs, rounds, standings
 from pwscup.core.rest import ROUND_PREFIX, not_found
 from pwscup.kinds import all_kinds
 
@@ -37,6 +37,11 @@ urlpatterns = [
     ),
     path(ROUND_PREFIX + "status/", rounds.RoundStatusView.as_view(), name="round-status"),
     path(ROUND_PREFIX + "standings/", rounds.RoundStandingsView.as_view(), name="round-standings"),
+    path(
+        ROUND_PREFIX + "data-choice/",
+        data_choice.DataChoiceView.as_view(),
+        name="round-data-choice",
+    ),
     *(pattern for kind in all_kinds() for pattern in kind.api_url_patterns()),
     # Last: any other path under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", not_found, name="not-found"),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from pwscup.bundles.manifest import FORMAT, MANIFEST_NAME, VERSION, manifest_bytes, round_path
 from pwscup.bundles.standings import standings_entry
 from pwscup.bundles.zipped import zip_write
+from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.selectors import may_create_competitions, user_is_organizer
 from pwscup.kinds import kind_of
@@ -128,6 +129,11 @@ def _round_entry(round_: Round, exported: RoundBundle) -> dict:
         "order": round_.order,
         "timezone": round_.timezone,
         "quota_reset_hour": round_.quota_reset_hour,
+        "total_formula": round_.total_formula,
+        "data_choices": [
+            {"key": c.key, "label": c.label, "label_ja": c.label_ja}
+            for c in round_choices(round=round_)
+        ],
         "settings": exported.settings,
         "files": files,
     }

@@ -20,6 +20,7 @@ from pwscup.bundles.manifest import MANIFEST_NAME, manifest_parse, round_path
 from pwscup.bundles.selectors import competition_bundle, may_clone
 from pwscup.bundles.standings import standings_import
 from pwscup.bundles.zipped import ZipLimits, zip_read
+from pwscup.competitions.choice_services import choices_set
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.selectors import may_create_competitions
@@ -29,6 +30,7 @@ from pwscup.competitions.services import (
     quota_reset_hour_check,
     slug_check,
 )
+from pwscup.competitions.total_services import round_total_formula_check
 from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds import get_kind
 from pwscup.kinds.bundles import RoundEntry, at_offset
@@ -37,7 +39,17 @@ from pwscup.presentations.services import presentation_window_create
 Action = AuditEntry.Action
 NAME_MAX_LENGTH = Competition._meta.get_field("name").max_length
 # A round's own fields in the manifest (any other key of a kind's error is a settings key).
-ROUND_FIELDS = ("kind", "name", "slug", "order", "timezone", "quota_reset_hour", "files")
+ROUND_FIELDS = (
+    "kind",
+    "name",
+    "slug",
+    "order",
+    "timezone",
+    "quota_reset_hour",
+    "total_formula",
+    "data_choices",
+    "files",
+)
 # A bundle of before the reset hour: its rounds' daily limits reset at midnight.
 DEFAULT_QUOTA_RESET_HOUR = Round._meta.get_field("quota_reset_hour").default
 # A presentation window's settings besides its round, title and times, as the console sets them.
@@ -277,7 +289,36 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
         Round.objects.filter(pk=round_.pk).update(**changed)
         for field, value in changed.items():
             setattr(round_, field, value)
+    _total_import(round_, entry, where=where, files=files)
+    _choices_import(round_, entry, where=where, files=files, user=user)
     return round_
+
+
+def _choices_import(round_: Round, entry: dict, *, where: str, files, user) -> None:
+    """The round's data packs (``choices_set``: the console's check); no team's pick."""
+    rows = entry.get("data_choices") or []
+    if not rows:
+        return
+    try:
+        choices_set(user=user, round=round_, rows=rows)
+    except ValidationError as error:
+        keyed = ValidationError({"data_choices": error.messages})
+        raise ValidationError(
+            _located(keyed, where=where, slug=entry["slug"], roles=files)
+        ) from None
+
+
+def _total_import(round_: Round, entry: dict, *, where: str, files) -> None:
+    """The round's total formula, checked against the new round's names (its kind's)."""
+    try:
+        formula = round_total_formula_check(round=round_, formula=entry.get("total_formula", ""))
+    except ValidationError as error:
+        raise ValidationError(
+            _located(error, where=where, slug=entry["slug"], roles=files)
+        ) from None
+    if formula:
+        Round.objects.filter(pk=round_.pk).update(total_formula=formula)
+        round_.total_formula = formula
 
 
 def _window_import(*, competition, index: int, entry: dict, start, user) -> None:

@@ -75,7 +75,15 @@ class PhaseForm(forms.ModelForm):
         return super().save(commit=commit)
 
 
-PHASE_FIELDS = ("kind", "opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
+PHASE_FIELDS = (
+    "kind",
+    "opens_at",
+    "closes_at",
+    "daily_limit",
+    "total_limit",
+    "target_limit",
+    "leaderboard_public",
+)
 
 
 class PhaseInline(admin.TabularInline):

@@ -114,6 +114,9 @@ class Round(models.Model):
             "the round starts again; 0: midnight."
         ),
     )
+    # The round's total from its named scores (``scoring.formula``; the names a kind offers:
+    # ``RoundKind.named_scores``); empty: the round has no total.
+    total_formula = models.CharField(_("total formula"), max_length=500, blank=True)
 
     class Meta:
         ordering = ["competition", "order", "id"]
@@ -218,6 +221,16 @@ class Phase(UploadDates, UploadLimits):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="phases")
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     leaderboard_public = models.BooleanField(_("leaderboard visible to visitors"), default=False)
+    # Checked only for uploads that name a target (the kinds' attacks on one team's release);
+    # an upload covering every target counts once against ``total_limit``.
+    target_limit = models.PositiveIntegerField(
+        _("uploads per target"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "At most this many uploads per target per team in this phase. Empty: no limit."
+        ),
+    )
 
     class Meta:
         ordering = ["round", "opens_at"]
@@ -292,5 +305,6 @@ class AuditEntry(models.Model):
         )
 
 
-# The standings' settings live in their own module (one line here registers them).
+# The standings' and the data choice's models live in their own modules (imported here).
+from pwscup.competitions.choice_models import DataChoice, TeamDataChoice  # noqa: E402, F401
 from pwscup.competitions.standings_models import Standings, StandingsRound  # noqa: E402, F401

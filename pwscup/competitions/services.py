@@ -279,10 +279,14 @@ def phase_set(
     daily_limit: int | None = None,
     total_limit: int | None = None,
     leaderboard_public: bool = False,
+    target_limit: int | None = None,
 ) -> Phase:
     phase_window_check(opens_at=opens_at, closes_at=closes_at, time_zone=round.timezone)
     settings = dict(
-        daily_limit=daily_limit, total_limit=total_limit, leaderboard_public=leaderboard_public
+        daily_limit=daily_limit,
+        total_limit=total_limit,
+        target_limit=target_limit,
+        leaderboard_public=leaderboard_public,
     )
     phase = Phase.objects.filter(round=round, kind=kind).first()
     if phase is None:

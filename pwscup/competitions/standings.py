@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.models import AuditEntry, Competition, Round
 from pwscup.competitions.services import audit_record
 from pwscup.competitions.standings_models import Standings, StandingsRound
+from pwscup.competitions.totals import round_published_rankings, round_ranking_keys
 from pwscup.core.exports import csv_bytes
-from pwscup.kinds import kind_of
 from pwscup.kinds.rankings import RankingKey
 from scoring import standings as rules
 
@@ -92,14 +92,14 @@ def standings_settings(*, competition: Competition) -> Standings | None:
 
 
 def _declared(round_: Round) -> dict[str, RankingKey]:
-    return {ranking.key: ranking for ranking in kind_of(round_).ranking_keys(round_)}
+    return {ranking.key: ranking for ranking in round_ranking_keys(round_)}
 
 
 def _columns(entries) -> tuple[list[Column], dict]:
     columns, published = [], {}
     for entry in entries:
         declared = _declared(entry.round)
-        rankings = {r.key: r for r in kind_of(entry.round).published_rankings(entry.round)}
+        rankings = {r.key: r for r in round_published_rankings(entry.round)}
         for key in entry.rankings:
             if key not in declared:
                 continue  # the kind no longer has it (the service refuses it on the next save)

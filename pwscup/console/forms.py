@@ -107,6 +107,23 @@ class QuotaResetForm(forms.Form):
     )
 
 
+class TotalFormulaForm(forms.Form):
+    """A round's total formula, for a round of any kind (the round's console page);
+    ``round_total_formula_set`` checks and saves it."""
+
+    total_formula = forms.CharField(
+        label=_("Total formula"),
+        max_length=500,
+        required=False,
+        help_text=_(
+            "The round's total from its scores, higher is better: numbers, the names below, "
+            "+ - * / **, comparisons (1 when true, 0 when false), and/or/not, x if c else y, "
+            "min, max and abs. PWSCup 2024: max(0, A + U - 2*(50-A)*(A<50) - 2*(50-U)*(U<50)). "
+            "Empty: the round has no total."
+        ),
+    )
+
+
 class TeamRenameForm(forms.Form):
     name = forms.CharField(label=_("New name"), max_length=100)
 

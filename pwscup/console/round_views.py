@@ -11,7 +11,8 @@ from django.views.decorators.http import require_POST
 
 from pwscup.competitions.selectors import audit_entries, console_round
 from pwscup.competitions.services import round_core_update
-from pwscup.console.forms import QuotaResetForm
+from pwscup.competitions.totals import named_scores
+from pwscup.console.forms import QuotaResetForm, TotalFormulaForm
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
@@ -23,11 +24,21 @@ def round_control(request, competition_slug, round_slug):
     round_ = console_round(
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
+    return round_page(request, round_)
+
+
+def round_page(request, round_, *, total_form=None):
+    """The round's console page; ``total_form``: the total formula's form as posted, with
+    its message next to the field (``pwscup.console.total_views``)."""
     kind = kind_of(round_)
+    if total_form is None:
+        total_form = TotalFormulaForm(initial={"total_formula": round_.total_formula})
     return render(
         request,
         "console/round.html",
         {
+            "total_form": total_form,
+            "total_names": named_scores(round=round_)["names"],
             "competition": round_.competition,
             "round": round_,
             "kind": kind,

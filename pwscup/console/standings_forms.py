@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.standings import EntryInput, default_weights
 from pwscup.competitions.standings_models import Standings
-from pwscup.kinds import kind_of
+from pwscup.competitions.totals import round_ranking_keys
 
 
 class StandingsRuleForm(forms.Form):
@@ -36,7 +36,7 @@ class StandingsRoundForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.round = round
         self.fields["rankings"].choices = [
-            (ranking.key, ranking.label) for ranking in kind_of(round).ranking_keys(round)
+            (ranking.key, ranking.label) for ranking in round_ranking_keys(round)
         ]
 
 
@@ -74,7 +74,7 @@ def standings_initial(standings, rounds) -> tuple[dict, list[dict]]:
             {
                 "counts": True,
                 "weight": weight,
-                "rankings": [r.key for r in kind_of(round_).ranking_keys(round_)],
+                "rankings": [r.key for r in round_ranking_keys(round_)],
             }
             for round_, weight in zip(rounds, weights, strict=True)
         ]

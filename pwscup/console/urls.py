@@ -5,7 +5,14 @@ Each round kind adds its own console pages (``RoundKind.console_url_patterns``) 
 
 from django.urls import path
 
-from pwscup.console import award_views, round_views, standings_views, views
+from pwscup.console import (
+    award_views,
+    choice_views,
+    round_views,
+    standings_views,
+    total_views,
+    views,
+)
 
 app_name = "console"
 
@@ -32,4 +39,11 @@ urlpatterns = [
     path(round_, round_views.round_control, name="round"),
     path(round_ + "do/<slug:action>/", round_views.round_action, name="round_action"),
     path(round_ + "quota/", round_views.round_quota, name="round_quota"),
+    path(round_ + "total/", total_views.round_total, name="round_total"),
+    path(round_ + "data/", choice_views.round_choices_save, name="round_choices"),
+    path(
+        round_ + "data/teams/<int:pk>/",
+        choice_views.round_choice_team,
+        name="round_choice_team",
+    ),
 ]

@@ -4,10 +4,11 @@ the leaderboard's own, once the results are final."""
 
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.accounts.selectors import disqualification_rule
 from pwscup.dp.archive import results_final
 from pwscup.dp.models import DPRound
 from pwscup.dp.ranking import level_boards, overall_ranking
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
+from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
 
 OVERALL = RankingKey("overall", _("Overall ranking (sum of the levels' ranks)"), False)
 
@@ -29,3 +30,28 @@ def published_rankings(round) -> list[RoundRanking]:
             ),
         )
     ]
+
+
+def named_scores(round) -> dict:
+    """The overall ranking's numbers a round total may name: ``rank_sum`` (the sum of the
+    per-level ranks) and each level's rank, ``rank_1``... from the smallest ε up."""
+    dp_round = DPRound.objects.filter(round=round).select_related("round").first()
+    if dp_round is None:
+        return {"names": [], "teams": {}}
+    boards = sorted(level_boards(dp_round=dp_round), key=lambda board: board.epsilon)
+    names = [{"key": "rank_sum", "label": str(_("Sum of the levels' ranks"))}]
+    levels = [(f"rank_{i}", board) for i, board in enumerate(boards, start=1)]
+    for key, board in levels:
+        label = _("Rank at level %(level)s (ε = %(epsilon)s)") % {
+            "level": board.level,
+            "epsilon": board.epsilon_text,
+        }
+        names.append({"key": key, "label": str(label)})
+    teams: dict[int, dict] = {}
+    for row in overall_ranking(boards):
+        values = {"rank_sum": score_number(row.total)}
+        for key, board in levels:
+            values[key] = score_number(row.ranks.get(board.level))
+        teams[row.team.pk] = values
+    rule = disqualification_rule(competition_id=round.competition_id)
+    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}

@@ -210,6 +210,18 @@ class RoundKind:
         publication: the standings then show the round as pending."""
         return []
 
+    def named_scores(self, round) -> dict:
+        """The scores a round total's formula may name (``scoring.formula``;
+        ``pwscup.competitions.totals``), per team, from the same selectors as the round's
+        results: ``{"names": [{"key": str, "label": str}], "teams": {team_id: {key: float |
+        None}}}``. A key is a name the formula writes (``U``, ``utility``, ``protection``);
+        ``None``: the team has no such score. A disqualified team is left out, as from the
+        rankings (``DisqualificationRule.ranks``). The names do not depend on the uploads (a
+        formula is set, and a bundle imported, before any). Read whether or not the results
+        are published (the console checks a formula on the current scores). Default: no
+        names."""
+        return {"names": [], "teams": {}}
+
     # --- uploads and jobs ------------------------------------------------------------------
 
     def upload_models(self) -> list[type]:

@@ -225,6 +225,8 @@ def named_list_read(items, path: str, value_key: str) -> dict:
 
 
 LIMIT_KEYS = ("daily_limit", "total_limit")
+# A phase's limit of uploads per target (its attack phase's, in a kind whose attacks name one).
+TARGET_LIMIT_KEY = "target_limit"
 
 
 def limits_export(limits) -> dict:
@@ -240,15 +242,24 @@ def limits_read(raw, *, field: str = "limits") -> dict:
     limits = settings_object(raw, field)
     settings_known(limits, LIMIT_KEYS, field)
     for key in LIMIT_KEYS:
-        value = setting_required(limits, key, field)
-        if value is not None and (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or not 1 <= value <= POSITIVE_INT_MAX
-        ):
-            raise setting_type_error(
-                f"{field}.{key}",
-                value,
-                _("null (no limit) or an integer from 1 to %(max)s") % {"max": POSITIVE_INT_MAX},
-            )
+        _limit_check(setting_required(limits, key, field), path=f"{field}.{key}")
     return {key: limits[key] for key in LIMIT_KEYS}
+
+
+def target_limit_read(phase: dict, *, field: str) -> int | None:
+    """A phase's optional ``target_limit`` (its uploads per target per team), checked as
+    ``limits_read`` checks a limit; absent (a bundle written before it) or ``null``: none."""
+    value = phase.get(TARGET_LIMIT_KEY)
+    _limit_check(value, path=f"{field}.{TARGET_LIMIT_KEY}")
+    return value
+
+
+def _limit_check(value, *, path: str) -> None:
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= POSITIVE_INT_MAX
+    ):
+        raise setting_type_error(
+            path,
+            value,
+            _("null (no limit) or an integer from 1 to %(max)s") % {"max": POSITIVE_INT_MAX},
+        )

@@ -8,6 +8,7 @@ gives their rows once the round's results are published (never before: a ranking
 published is *pending* in the standings, never zero).
 """
 
+import math
 from dataclasses import dataclass
 
 
@@ -63,3 +64,15 @@ def ranking_rows(rows, *, team, rank, score) -> tuple[RankingRow, ...]:
             )
         )
     return tuple(out)
+
+
+def score_number(value) -> float | None:
+    """A score as a round total's formula reads it (``RoundKind.named_scores``): a finite
+    float, or ``None`` (none, not a number, NaN or infinite)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None

@@ -9,7 +9,7 @@ from django.urls import URLPattern, URLResolver, include, path, register_convert
 from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, round_access
 from pwscup.kinds.registry import all_kinds, kind_of
 from pwscup.kinds.tabs import OVERVIEW, TabConverter
-from pwscup.pages import live
+from pwscup.pages import data_choice, live
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
 
@@ -101,6 +101,8 @@ def kind_urlpatterns() -> list:
         # The live status's polls (every kind's pages and the console's round page).
         path(ROUND_PREFIX + "live/team/", live.team_poll, name="live_team"),
         path(ROUND_PREFIX + "live/round/", live.round_poll, name="live_round"),
+        # A team's pick of the round's data pack (the Data tab of every kind).
+        path(ROUND_PREFIX + "data-choice/", data_choice.data_choice_pick, name="data_choice"),
     ]
     for kind in all_kinds():
         confined = _confine_patterns(kind.url_patterns(), kind.key)

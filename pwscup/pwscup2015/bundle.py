@@ -36,6 +36,8 @@ from pwscup.pwscup2015.models import Pwscup2015Round
 
 ORIGINAL = "original.csv"
 PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
+# Optional: a bundle written before the limit per target has none (no limit).
+TARGET_LIMIT = "target_limit"
 CHOICES = {
     "data_mode": Pwscup2015Round.DataMode,
     "ranking_rule": Pwscup2015Round.RankingRule,
@@ -78,6 +80,7 @@ def round_bundle(round, *, anchor):
                 "closes_at": windows[kind][1],
                 "daily_limit": phase.daily_limit,
                 "total_limit": phase.total_limit,
+                TARGET_LIMIT: phase.target_limit,
                 "leaderboard_public": phase.leaderboard_public,
             }
             for kind, phase in phases.items()
@@ -130,11 +133,11 @@ def _settings_read(settings) -> dict:
     for kind, phase in phases.items():
         path = f"phases.{kind}"
         settings_object(phase, path)
-        settings_known(phase, PHASE_KEYS, path)
+        settings_known(phase, (*PHASE_KEYS, TARGET_LIMIT), path)
         for key in PHASE_KEYS:
             setting_required(phase, key, path)
-        for key in ("daily_limit", "total_limit"):
-            _count(phase[key], path=f"{path}.{key}", minimum=1)
+        for key in ("daily_limit", "total_limit", TARGET_LIMIT):
+            _count(phase.get(key), path=f"{path}.{key}", minimum=1)
         _flag(phase["leaderboard_public"], path=f"{path}.leaderboard_public")
     return values
 
@@ -154,6 +157,7 @@ def _phases(phases: dict, start, entry) -> dict:
             **times,
             "daily_limit": values["daily_limit"],
             "total_limit": values["total_limit"],
+            "target_limit": values.get(TARGET_LIMIT),
             "leaderboard_public": values["leaderboard_public"],
         }
     if errors:

@@ -4,7 +4,10 @@ cached selector once the results are published."""
 
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
+import scoring
+from pwscup.accounts.selectors import disqualification_rule
+from pwscup.competitions.selectors import round_metrics
+from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
 from pwscup.pwscup2015.leaderboards import selectors as leaderboards
 from pwscup.pwscup2015.models import Pwscup2015Round
 
@@ -32,3 +35,26 @@ def published_rankings(round) -> list[RoundRanking]:
             ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r.mean_rate)
         ),
     ]
+
+
+def named_scores(round) -> dict:
+    """The final ranking's numbers a round total may name: each metric of the final ranking's
+    table (``U1``... ``EUC2``, and ``L1``... when the round has indicators: ``round_metrics``,
+    whether or not a team has uploaded) of the team's final anonymization, its final
+    ``safety`` (the ranking's score) and its ``attack`` score (mean best rate over the
+    others' targets)."""
+    anonymization, attack = leaderboards.final_ranking_cached(round=round)
+    metrics = round_metrics(round=round)
+    teams: dict[int, dict] = {}
+    for row in anonymization:
+        values = {metric: score_number(row.scores.get(metric)) for metric in metrics}
+        teams[row.team.pk] = {**values, "safety": score_number(row.safety)}
+    for row in attack:
+        teams.setdefault(row.team.pk, {})["attack"] = score_number(row.mean_rate)
+    names = [{"key": m, "label": f"{m} ({scoring.METRIC_NAMES[m]})"} for m in metrics]
+    names += [
+        {"key": "safety", "label": str(_("Safety (final ranking)"))},
+        {"key": "attack", "label": str(_("Attack score (mean best rate)"))},
+    ]
+    rule = disqualification_rule(competition_id=round.competition_id)
+    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}

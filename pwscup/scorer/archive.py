@@ -126,9 +126,10 @@ def archive_members(round_, *, secrets):
                 )
             )
     if ORIGINAL in secrets:
-        for role, pack in selectors.current_packs(scorer=scorer).items():
+        for (role, choice), pack in selectors.packs_by_choice(scorer=scorer).items():
             if role in DataPack.HIDDEN:
-                members.append(ArchiveMember(f"{role}.zip", _bytes(pack.file), ORIGINAL))
+                name = f"{choice}.{role}.zip" if choice else f"{role}.zip"
+                members.append(ArchiveMember(name, _bytes(pack.file), ORIGINAL))
     return members
 
 

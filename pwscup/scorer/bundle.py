@@ -15,6 +15,8 @@ far the round has run (freeze, publication): the imported round is a new game, i
 program's environment built again by a worker as after a console upload.
 """
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.translation import gettext as _
@@ -23,6 +25,7 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
 from pwscup.core.errors import Refused
 from pwscup.kinds.bundles import (
+    TARGET_LIMIT_KEY,
     RoundBundle,
     limits_export,
     limits_read,
@@ -30,6 +33,7 @@ from pwscup.kinds.bundles import (
     setting_required,
     settings_known,
     settings_object,
+    target_limit_read,
     window_at_offsets,
 )
 from pwscup.scorer import selectors, services
@@ -40,10 +44,27 @@ PROGRAM = "program.zip"
 # A data pack's file in the bundle, by its role (``DataPack.Role``), in the order imported.
 PACK_FILES = {role: f"{role}.zip" for role in DataPack.Role.values}
 FILES = (PROGRAM, *PACK_FILES.values())
+# A pack of one data choice (``DataPack.choice``): ``<choice>.<role>.zip``.
+CHOICE_PACK = re.compile(r"(?P<choice>[-a-zA-Z0-9_]{1,32})\.(?P<role>[a-z]+)\.zip")
+
+
+def pack_file_name(role: str, choice: str) -> str:
+    return f"{choice}.{PACK_FILES[role]}" if choice else PACK_FILES[role]
+
+
+def _choice_pack(name: str) -> tuple[str, str] | None:
+    """``(role, choice)`` of a file named ``<choice>.<role>.zip``, else ``None``."""
+    found = CHOICE_PACK.fullmatch(name)
+    if found is None or found["role"] not in PACK_FILES:
+        return None
+    return found["role"], found["choice"]
+
+
 SETTINGS_KEYS = ("config", "phases")
 PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
 # The round's two phases, in the order they run.
 PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
+ATTACK = Phase.Kind.ATTACK
 # Where the creation service's own errors point in the settings.
 SERVICE_FIELDS = {"config": "config", "attack_opens_at": "phases.attack.opens_at"}
 
@@ -67,7 +88,12 @@ def round_bundle(round_, *, anchor) -> RoundBundle:
         settings={
             "config": selectors.round_config(round_).as_dict(),
             "phases": {
-                phase.kind: {"opens_at": opens, "closes_at": closes, **limits_export(phase)}
+                phase.kind: {
+                    "opens_at": opens,
+                    "closes_at": closes,
+                    **limits_export(phase),
+                    **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == ATTACK else {}),
+                }
                 for phase, (opens, closes) in zip(phases, windows, strict=True)
             },
         },
@@ -86,8 +112,8 @@ def _files_of(round_) -> dict[str, bytes]:
     )
     if program is not None:
         files[PROGRAM] = read_file_bytes(program.file)
-    for role, pack in selectors.current_packs(scorer=scorer).items():
-        files[PACK_FILES[role]] = read_file_bytes(pack.file)
+    for (role, choice), pack in selectors.packs_by_choice(scorer=scorer).items():
+        files[pack_file_name(role, choice)] = read_file_bytes(pack.file)
     return files
 
 
@@ -117,14 +143,16 @@ def round_from_bundle(*, competition, entry, start, user):
             attack=attack["window"],
             release_limits=release["limits"],
             attack_limits=attack["limits"],
+            attack_target_limit=attack["target_limit"],
             timezone_name=entry.timezone,
             order=entry.order,
             user=user,
         )
     except ValidationError as error:
         raise _rekeyed(error, SERVICE_FIELDS) from None
-    for role, name in PACK_FILES.items():
-        if name in entry.files:
+    for name in sorted(entry.files):
+        role, choice = _choice_pack(name) or (_role_of(name), "")
+        if role is not None:
             _kept(
                 name,
                 services.pack_upload,
@@ -132,6 +160,7 @@ def round_from_bundle(*, competition, entry, start, user):
                 role=role,
                 uploaded_file=_uploaded(entry.files[name], name),
                 user=user,
+                choice=choice,
             )
     if PROGRAM in entry.files:
         _kept(
@@ -144,8 +173,12 @@ def round_from_bundle(*, competition, entry, start, user):
     return scorer.round
 
 
+def _role_of(name: str) -> str | None:
+    return next((role for role, file in PACK_FILES.items() if file == name), None)
+
+
 def _files_known(files) -> None:
-    unknown = sorted(set(files) - set(FILES))
+    unknown = sorted(name for name in set(files) - set(FILES) if _choice_pack(name) is None)
     if unknown:
         raise ValidationError(
             {
@@ -179,13 +212,17 @@ def _phases(raw, start, entry) -> dict:
     for kind in PHASES:
         path = f"phases.{kind}"
         phase = settings_object(setting_required(phases, kind, "phases"), path)
-        settings_known(phase, PHASE_KEYS, path)
+        settings_known(
+            phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if kind == ATTACK else PHASE_KEYS, path
+        )
         window = window_at_offsets(phase, start, path=path, entry=entry, phase=PHASE_LABELS[kind])
         limits = limits_read(
             {key: setting_required(phase, key, path) for key in ("daily_limit", "total_limit")},
             field=path,
         )
         out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
+        if kind == ATTACK:
+            out[kind]["target_limit"] = target_limit_read(phase, field=path)
     return out
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts.models import Team
+from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import add_errors
@@ -188,11 +189,17 @@ def pack_upload(request, competition_slug, round_slug, role):
     scorer = _scorer_of(request, competition_slug, round_slug)
     if role not in DataPack.Role.values:
         raise Http404
-    form = PackForm(request.POST or None, request.FILES or None)
+    form = PackForm(
+        request.POST or None, request.FILES or None, choices=round_choices(round=scorer.round)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.pack_upload(
-                scorer=scorer, role=role, uploaded_file=form.cleaned_data["file"], user=request.user
+                scorer=scorer,
+                role=role,
+                uploaded_file=form.cleaned_data["file"],
+                user=request.user,
+                choice=form.cleaned_data["choice"],
             )
         except (ValidationError, Refused) as error:
             _form_error(form, error)
@@ -308,7 +315,8 @@ def panel_context(round_) -> dict | None:
     scorer = selectors.scorer_of(round_)
     if scorer is None:
         return None
-    packs = selectors.current_packs(scorer=scorer)
+    packs = selectors.packs_by_choice(scorer=scorer)
+    choices = round_choices(round=round_)
     outdated = services.outdated_uploads(scorer=scorer)
     return {
         "round": round_,
@@ -326,9 +334,10 @@ def panel_context(round_) -> dict | None:
             {
                 "role": role,
                 "label": label,
-                "pack": packs.get(role),
+                "pack": packs.get((role, "")),
+                "by_choice": [(c, packs.get((role, c.key))) for c in choices],
                 "hidden": role in DataPack.HIDDEN,
-                "form": PackForm(auto_id=f"id_{role}_%s"),
+                "form": PackForm(auto_id=f"id_{role}_%s", choices=choices),
             }
             for role, label in DataPack.Role.choices
         ],

@@ -41,6 +41,10 @@ RULE_CHOICES = {
         ("band", _("Only the band a score falls in")),
         ("hidden", _("Hidden until the results are published")),
     ],
+    "ranking": [
+        ("rules", _("The rules above")),
+        ("program", _("My program's ranking command (run from the console after the freeze)")),
+    ],
 }
 RULE_LABELS = {
     "attack_mode": _("Attack uploads"),
@@ -48,6 +52,7 @@ RULE_LABELS = {
     "power_rule": _("An attacker's power"),
     "release_rank": _("Release ranking"),
     "visibility": _("What a team sees of its attack scores before publication"),
+    "ranking": _("Who ranks the releases and the attackers"),
 }
 
 
@@ -135,6 +140,14 @@ class ScorerRoundForm(forms.Form):
     )
     attack_total_limit = positive_int_field(
         label=_("Attacks per team in total"), required=False, help_text=_("Empty: no limit.")
+    )
+    attack_target_limit = positive_int_field(
+        label=_("Attacks per team per target"),
+        required=False,
+        help_text=_(
+            "When each attack names one target. An attack on every target counts once against "
+            "the total. Empty: no limit."
+        ),
     )
 
     def __init__(self, *args, **kwargs):
@@ -282,6 +295,7 @@ class ScorerRoundForm(forms.Form):
             "attack": (data["attack_opens_at"], data["attack_closes_at"]),
             "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
             "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
+            "attack_target_limit": data.get("attack_target_limit"),
         }
 
 
@@ -324,6 +338,22 @@ class ProgramForm(forms.Form):
 
 class PackForm(forms.Form):
     file = forms.FileField(label=_("Data pack (ZIP)"))
+    choice = forms.ChoiceField(
+        label=_("For the data choice"),
+        required=False,
+        help_text=_(
+            "The teams that picked this pack get it; the pack of no choice serves every "
+            "choice that has none of its own."
+        ),
+    )
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        options = [("", _("— Every choice without its own pack —"))]
+        options += [(choice.key, f"{choice.key}: {choice.label_shown}") for choice in choices]
+        self.fields["choice"].choices = options
+        if not choices:
+            self.fields["choice"].widget = forms.HiddenInput()
 
 
 class SlotForm(forms.Form):

@@ -81,7 +81,7 @@ class ProgramVersion(JobState):
 
 
 class DataPack(models.Model):
-    """A ZIP of the round's data, by role; the newest of each role counts.
+    """A ZIP of the round's data, by role (and data choice); the newest of each counts.
 
     * ``reference``: the scorer's hidden data, mounted at ``input/ref`` in every run; never
       shown to a team.
@@ -103,6 +103,9 @@ class DataPack(models.Model):
 
     scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="packs")
     role = models.CharField(max_length=16, choices=Role.choices)
+    # The round's data choice this pack is for (``DataChoice.key``); empty: the pack of every
+    # team whose choice has no pack of its own (and of a round offering no choice).
+    choice = models.CharField(_("data choice"), max_length=32, blank=True, default="")
     file = models.FileField(upload_to=kept_upload_path, max_length=300)
     original_filename = models.CharField(max_length=255, blank=True)
     sha256 = models.CharField(max_length=64)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
+from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
 from pwscup.scorer.models import (
@@ -67,17 +68,37 @@ def current_program(*, scorer: ScorerRound) -> ProgramVersion | None:
     return program_versions(scorer=scorer).filter(status=Status.FINISHED).first()
 
 
-def current_pack(*, scorer: ScorerRound, role: str) -> DataPack | None:
-    """The round's newest data pack of ``role`` (``DataPack.Role``)."""
-    return DataPack.objects.filter(scorer=scorer, role=role).order_by("-created_at", "-pk").first()
+def current_pack(*, scorer: ScorerRound, role: str, choice: str = "") -> DataPack | None:
+    """The round's newest data pack of ``role`` (``DataPack.Role``) for the data choice
+    ``choice`` (a team's: ``team_choice_key``), else the newest without a choice."""
+    return current_packs(scorer=scorer, choice=choice).get(role)
 
 
-def current_packs(*, scorer: ScorerRound) -> dict[str, DataPack]:
-    """The newest pack of each role the round has, by role."""
+def current_packs(*, scorer: ScorerRound, choice: str = "") -> dict[str, DataPack]:
+    """The newest pack of each role for ``choice``, by role: a role without a pack of that
+    choice falls back to its newest pack without a choice (``""``: those only)."""
+    exact, fallback = {}, {}
+    shown = DataPack.objects.filter(scorer=scorer, choice__in={choice, ""})
+    for pack in shown.order_by("-created_at", "-pk"):
+        (exact if pack.choice == choice else fallback).setdefault(pack.role, pack)
+    return {**fallback, **exact}
+
+
+def packs_by_choice(*, scorer: ScorerRound) -> dict[tuple[str, str], DataPack]:
+    """The newest pack of each (role, choice) the round has: the console's list, the bundle
+    and the archive (every choice's packs)."""
     packs = {}
     for pack in DataPack.objects.filter(scorer=scorer).order_by("-created_at", "-pk"):
-        packs.setdefault(pack.role, pack)
+        packs.setdefault((pack.role, pack.choice), pack)
     return packs
+
+
+def team_choice_key(*, scorer: ScorerRound, team) -> str:
+    """The key of the data choice the team's packs and runs use (``""``: none; the round's
+    first choice while the team has not picked, as its first upload will lock it)."""
+    if team is None:
+        return ""
+    return choice_key_of(round=scorer.round, team=team)
 
 
 def slot_of(*, scorer: ScorerRound, team: Team) -> TeamSlot | None:

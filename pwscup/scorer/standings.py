@@ -3,10 +3,15 @@
 ranking under the round's own rules (``selectors.standings``), once its results are
 published; a disqualified team has no row."""
 
+import keyword
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
+from pwscup.accounts.selectors import disqualification_rule
+from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
 from pwscup.scorer import selectors
+from scoring.formula import FUNCTIONS
 
 
 def _keys(round_) -> tuple[RankingKey, RankingKey]:
@@ -48,3 +53,39 @@ def published_rankings(round_) -> list[RoundRanking]:
             attack_key, ranking_rows(attackers, team=team, rank=rank, score=lambda r: r.power)
         ),
     ]
+
+
+def _formula_key(key: str) -> bool:
+    """Whether a release column's key can be a formula's name: an identifier that is not a
+    word of the language (``if``, ``max``...) nor one of the names added after it."""
+    reserved = {"protection", "power", *FUNCTIONS}
+    return key.isidentifier() and not keyword.iskeyword(key) and key not in reserved
+
+
+def named_scores(round_) -> dict:
+    """The numbers a round total may name: each release column of the team's final release
+    by its key (the round's ``release_columns``), its ``protection`` and the team's attack
+    ``power``, as the results show them."""
+    scorer = selectors.scorer_of(round_)
+    if scorer is None:
+        return {"names": [], "teams": {}}
+    config = selectors.round_config(round_)
+    japanese = get_language() == "ja"
+    board = selectors.standings(scorer=scorer)
+    names = [
+        {"key": c.key, "label": c.label_ja if japanese else c.label}
+        for c in config.release_columns
+        if _formula_key(c.key)
+    ]
+    names += [
+        {"key": "protection", "label": str(_("Protection (the release's score under attack)"))},
+        {"key": "power", "label": str(_("Attack power"))},
+    ]
+    teams: dict[int, dict] = {}
+    for row in board.releases:
+        values = {c["key"]: score_number(row.release.scores.get(c["key"])) for c in names[:-2]}
+        teams[row.team.pk] = {**values, "protection": score_number(row.protection)}
+    for row in board.attackers:
+        teams.setdefault(row.team.pk, {})["power"] = score_number(row.power)
+    rule = disqualification_rule(competition_id=round_.competition_id)
+    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}

@@ -169,6 +169,9 @@ class SequentialKind(RoundKind):
     def published_rankings(self, round):
         return standings.published_rankings(round)
 
+    def named_scores(self, round):
+        return standings.named_scores(round)
+
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)
 

@@ -5,9 +5,11 @@ accuracy, higher is better), from the round's own selectors once its results are
 
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
+from pwscup.accounts.selectors import disqualification_rule
+from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
 from pwscup.sequential import selectors
 from pwscup.sequential.models import SequentialRound
+from scoring.sequential.evaluate import LEADERBOARD_COLUMNS
 
 RELEASE = RankingKey("release", _("Release ranking"), higher_is_better=False)
 ATTACK = RankingKey("attack", _("Attack ranking"), higher_is_better=True)
@@ -48,3 +50,24 @@ def published_rankings(round) -> list[RoundRanking]:
             )
         )
     return rankings
+
+
+def named_scores(round) -> dict:
+    """The leaderboard's columns a round total may name (``RN_max``, ``IL``... as the
+    leaderboard heads them, over the frozen releases), the team's ``safety`` and, with an
+    attack phase, its ``attack`` score (mean accuracy)."""
+    sequential = SequentialRound.objects.filter(round=round).select_related("round").first()
+    if sequential is None:
+        return {"names": [], "teams": {}}
+    teams: dict[int, dict] = {}
+    for row in selectors.leaderboard_rows(sequential=sequential):
+        values = {key: score_number(row.results.get(key)) for key in LEADERBOARD_COLUMNS}
+        teams[row.team.pk] = {**values, "safety": score_number(row.safety)}
+    names = [{"key": key, "label": key} for key in LEADERBOARD_COLUMNS]
+    names.append({"key": "safety", "label": str(_("Safety (the release ranking's score)"))})
+    if sequential.config.get("attack_phase"):
+        for row in selectors.attack_ranking(sequential=sequential):
+            teams.setdefault(row["team"].pk, {})["attack"] = score_number(row["mean"])
+        names.append({"key": "attack", "label": str(_("Attack score (mean accuracy)"))})
+    rule = disqualification_rule(competition_id=round.competition_id)
+    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}

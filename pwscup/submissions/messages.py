@@ -34,8 +34,7 @@ PLATFORM_MESSAGES = {
     ),
     "job.no_sample": _("No sample has been drawn for this team yet."),
     "job.no_program": _(
-        "The round has no scoring program ready yet; the organizers rescore the uploads once "
-        "it is."
+        "The round has no scoring program ready yet; the organizers rescore the uploads once it is."
     ),
 }
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.bundles import (
+    TARGET_LIMIT_KEY,
     RoundBundle,
     limits_export,
     limits_read,
@@ -33,6 +34,7 @@ from pwscup.kinds.bundles import (
     setting_required,
     settings_known,
     settings_object,
+    target_limit_read,
     window_at_offsets,
 )
 from pwscup.synthetic import engine, selectors
@@ -46,6 +48,7 @@ SETTINGS_KEYS = ("config", "phases")
 PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
 # The round's two phases, in the order they run.
 PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
+ATTACK = Phase.Kind.ATTACK
 # Where the service's own errors point in the settings.
 # The service keys a configuration error by its field (``services.rounds.config_error_field``).
 SERVICE_FIELDS = {
@@ -81,7 +84,12 @@ def round_bundle(round, *, anchor) -> RoundBundle:
         settings={
             "config": config,
             "phases": {
-                phase.kind: {"opens_at": opens, "closes_at": closes, **limits_export(phase)}
+                phase.kind: {
+                    "opens_at": opens,
+                    "closes_at": closes,
+                    **limits_export(phase),
+                    **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == ATTACK else {}),
+                }
                 for phase, (opens, closes) in zip(phases, windows, strict=True)
             },
         },
@@ -117,6 +125,7 @@ def round_from_bundle(*, competition, entry, start, user):
             attack=attack["window"],
             release_limits=release["limits"],
             attack_limits=attack["limits"],
+            attack_target_limit=attack["target_limit"],
             timezone_name=entry.timezone,
             order=entry.order,
             user=user,
@@ -163,13 +172,17 @@ def _phases(raw, start, entry) -> dict:
     for kind in PHASES:
         path = f"phases.{kind}"
         phase = settings_object(setting_required(phases, kind, "phases"), path)
-        settings_known(phase, PHASE_KEYS, path)
+        settings_known(
+            phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if kind == ATTACK else PHASE_KEYS, path
+        )
         window = window_at_offsets(phase, start, path=path, entry=entry, phase=PHASE_LABELS[kind])
         limits = limits_read(
             {key: setting_required(phase, key, path) for key in ("daily_limit", "total_limit")},
             field=path,
         )
         out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
+        if kind == ATTACK:
+            out[kind]["target_limit"] = target_limit_read(phase, field=path)
     return out
 
 

@@ -140,6 +140,11 @@ class SettingsForm(forms.Form):
     attack_total_limit = positive_int_field(
         label=_("Attacks per team in total"), required=False, help_text=_("Empty: no limit.")
     )
+    attack_target_limit = positive_int_field(
+        label=_("Attacks per team per target"),
+        required=False,
+        help_text=_("Empty: no limit."),
+    )
 
     def __init__(self, *args, columns: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -228,6 +233,7 @@ class SettingsForm(forms.Form):
             "attack": (data["attack_opens_at"], data["attack_closes_at"]),
             "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
             "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
+            "attack_target_limit": data.get("attack_target_limit"),
         }
 
 

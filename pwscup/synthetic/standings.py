@@ -5,7 +5,8 @@ better) on the final half, from the round's own selectors once its results are p
 
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
+from pwscup.accounts.selectors import disqualification_rule
+from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
 from pwscup.synthetic import selectors
 
 RELEASE = RankingKey("release", _("Release ranking"), higher_is_better=False)
@@ -31,3 +32,30 @@ def published_rankings(round) -> list[RoundRanking]:
         ),
         RoundRanking(ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r["mean"])),
     ]
+
+
+def named_scores(round) -> dict:
+    """The final half's numbers a round total may name: the release's utilities ``u_ml`` and
+    ``u_1``, its ``privacy`` (the highest attack headline reached on it, the release
+    ranking's score) and the team's ``attack`` score (mean headline)."""
+    synthetic = selectors.synthetic_of(round)
+    if synthetic is None:
+        return {"names": [], "teams": {}}
+    matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
+    teams: dict[int, dict] = {}
+    for row in selectors.release_ranking(synthetic=synthetic, half=FINAL, matrix=matrix):
+        teams[row["team"].pk] = {
+            "u_ml": score_number(row["u_ml"]),
+            "u_1": score_number(row["u_1"]),
+            "privacy": score_number(row["worst"]),
+        }
+    for row in selectors.attack_ranking(synthetic=synthetic, half=FINAL, matrix=matrix):
+        teams.setdefault(row["team"].pk, {})["attack"] = score_number(row["mean"])
+    names = [
+        {"key": "u_ml", "label": "U_ML"},
+        {"key": "u_1", "label": "U_1"},
+        {"key": "privacy", "label": str(_("Privacy (highest attack reached, lower is better)"))},
+        {"key": "attack", "label": str(_("Attack score (mean headline)"))},
+    ]
+    rule = disqualification_rule(competition_id=round.competition_id)
+    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}

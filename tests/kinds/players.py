@@ -92,6 +92,10 @@ class Player:
         schedule, ``RoundKind.schedule_lines``), so ``postpone`` makes an upload too early. A
         window that opens on an event instead (a sequential release, when the one before is
         frozen) has no time to be too early for.
+    attack_targets : bool
+        A team's attack names one target, in a core attack phase (``Phase``) whose
+        ``target_limit`` limits it: ``target_arena`` and ``attack`` are played
+        (``test_uploads_conform.py``).
     """
 
     key: str = ""
@@ -101,6 +105,7 @@ class Player:
     page_queries: dict[str, int] = {}
     attack_matrix: bool = False
     window_opens: bool = True
+    attack_targets: bool = False
 
     def install(self) -> None:
         """Make the kind playable (a test-only kind registers itself here)."""
@@ -153,6 +158,17 @@ class Player:
         for n, letter in enumerate(letters, start=1):
             self.submit(arena, letter, self.valid(arena, n))
         self.run_jobs()
+
+    def target_arena(self, *, slug: str) -> Arena:
+        """A round with teams A, B and C whose targets are published and open to attacks now,
+        the attack phase without limits (``attack_target_limit_set`` sets one)."""
+        raise NotImplementedError
+
+    def attack(self, arena: Arena, letter: str, target: str, n: int):
+        """Team ``letter`` uploads an attack the kind's check accepts (``n`` varies it) on team
+        ``target``'s target through the kind's attack service; returns the kept row (QUEUED,
+        not scored) or raises ``pwscup.core.errors.Refused``."""
+        raise NotImplementedError
 
     def matrix_arena(self, *, slug: str) -> Arena:
         """A round with teams A, B and C whose targets are published and attacked, every
@@ -224,6 +240,22 @@ def phase_close(arena: Arena) -> None:
         kind=Phase.Kind.ANONYMIZATION,
         opens_at=now - dt.timedelta(hours=2),
         closes_at=now - dt.timedelta(minutes=1),
+    )
+
+
+def attack_target_limit_set(arena: Arena, limit: int | None) -> None:
+    """The arena round's attack phase takes at most ``limit`` uploads per target per team
+    (``phase_set``, its window and other limits kept)."""
+    phase = arena.round.phases.get(kind=Phase.Kind.ATTACK)
+    phase_set(
+        round=arena.round,
+        kind=Phase.Kind.ATTACK,
+        opens_at=phase.opens_at,
+        closes_at=phase.closes_at,
+        daily_limit=phase.daily_limit,
+        total_limit=phase.total_limit,
+        leaderboard_public=phase.leaderboard_public,
+        target_limit=limit,
     )
 
 

@@ -19,7 +19,7 @@ from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import quota_day_of
 from pwscup.submissions.services.uploads import format_at
 from tests.kinds.conftest import PLAYERS
-from tests.kinds.players import HERE
+from tests.kinds.players import HERE, attack_target_limit_set
 
 
 def refusal(player, arena, letter, content) -> Refused:
@@ -240,3 +240,45 @@ def test_a_test_only_kind_is_named_only_in_its_folder():
         ]
         assert not outside, outside
         assert (folder / "kind.py").exists() and (folder / "player.py").exists()
+
+
+def target_arena_of(player, slug: str):
+    if not player.attack_targets:
+        pytest.skip(f"{player.key}'s attacks name no target in a core attack phase")
+    return player.target_arena(slug=slug)
+
+
+def test_the_limit_per_target_refuses_the_next_attack_on_that_target_only(player):
+    """PWSCup 2019: two attacks per target. The third on one target is refused (429, in the
+    page's language) and nothing is kept; another target, or another team, is still taken."""
+    arena = target_arena_of(player, "tl1")
+    attack_target_limit_set(arena, 2)
+    kept = [player.attack(arena, "a", "b", n) for n in (1, 2)]
+    assert [row.number for row in kept] == [1, 2]
+    refused = refusal_of(lambda: player.attack(arena, "a", "b", 3))
+    assert (refused.status, refused.code) == (429, "target_quota_exhausted")
+    assert "2 uploads allowed on this target" in refused.message
+    with translation.override("ja"):
+        refused_ja = refusal_of(lambda: player.attack(arena, "a", "b", 3))
+    assert "標的" in refused_ja.message and "2" in refused_ja.message
+    assert type(kept[0]).objects.filter(team=arena.teams["a"]).count() == 2
+    assert player.attack(arena, "a", "c", 1).number == 3  # another target
+    assert player.attack(arena, "c", "b", 1).number == 1  # another team
+
+
+def test_a_failed_attack_costs_nothing_of_the_limit_per_target(player):
+    arena = target_arena_of(player, "tl2")
+    attack_target_limit_set(arena, 1)
+    first = player.attack(arena, "a", "b", 1)
+    assert refusal_of(lambda: player.attack(arena, "a", "b", 2)).code == "target_quota_exhausted"
+    # The worker found the file wrong: a failed upload counts for nothing but its number.
+    type(first).objects.filter(pk=first.pk).update(status=Status.FAILED)
+    assert player.attack(arena, "a", "b", 2).number == 2
+    attack_target_limit_set(arena, None)  # no limit: a third is taken
+    assert player.attack(arena, "a", "b", 3).number == 3
+
+
+def refusal_of(call) -> Refused:
+    with pytest.raises(Refused) as refused:
+        call()
+    return refused.value

@@ -142,7 +142,8 @@ def program_version(world: ScorerWorld, data: bytes, name: str = "program.zip"):
     from pwscup.scorer.models import ProgramVersion
 
     version = services.program_upload(
-        scorer=world.scorer, uploaded_file=upload_file(data, name, "application/zip"),
+        scorer=world.scorer,
+        uploaded_file=upload_file(data, name, "application/zip"),
         user=world.organizer,
     )
     services.program_build(program_id=version.pk)
@@ -193,7 +194,9 @@ def guess_bytes(target) -> bytes:
     return demo_attack_csv(public_release(target), reference_csv())
 
 
-def attack(world: ScorerWorld, letter: str, content: bytes, target=None, name="guess.csv", now=None):
+def attack(
+    world: ScorerWorld, letter: str, content: bytes, target=None, name="guess.csv", now=None
+):
     """Team ``letter`` uploads an attack (on ``target``, or on every target), scored here."""
     from pwscup.scorer import services
     from pwscup.scorer.models import Attack

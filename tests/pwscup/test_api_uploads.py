@@ -234,6 +234,21 @@ def test_attack_upload_against_a_published_target(world, client):
     }
 
 
+def test_the_limit_per_target_is_in_the_round_and_refuses_with_429(world, client):
+    scored(world, "a", seed=1)
+    scored(world, "b", seed=2)
+    targets = freeze(world)
+    Phase.objects.filter(pk=world.attack.pk).update(target_limit=1)
+    api = Api(client, world, "c")
+    phases = {p["kind"]: p for p in api.get("api:round-detail", *api.args).json()["phases"]}
+    assert (phases["attack"]["target_limit"], phases["anonymization"]["target_limit"]) == (1, None)
+    assert api.attack("teamA", answer_bytes(truth_of(targets["a"]))).status_code == 202
+    refused = api.attack("teamA", answer_bytes(truth_of(targets["a"])))
+    assert refused.status_code == 429 and refused.json()["code"] == "target_quota_exhausted"
+    assert "1 uploads allowed on this target" in refused.json()["message"]
+    assert api.attack("teamB", answer_bytes(truth_of(targets["b"]))).status_code == 202
+
+
 def test_attack_rates_follow_the_rounds_visibility_rule(make_world, client):
 
     world = make_world(attack_visibility=Pwscup2015Round.AttackVisibility.ON_PUBLISH)

@@ -59,6 +59,7 @@ def _tuned(world):
     Phase.objects.filter(pk=world.anonymization.pk).update(
         daily_limit=3, total_limit=9, leaderboard_public=True
     )
+    Phase.objects.filter(pk=world.attack.pk).update(target_limit=2)
     Competition.objects.filter(pk=world.competition.pk).update(
         description="# Cup\n\n日本語も", is_listed=False, max_team_size=3
     )
@@ -84,8 +85,10 @@ def test_a_2015_round_goes_round_trip_with_equal_manifest_and_files(world):
         "closes_at": "P0DT02H00M00S",
         "daily_limit": 3,
         "total_limit": 9,
+        "target_limit": None,
         "leaderboard_public": True,
     }
+    assert entry["settings"]["phases"]["attack"]["target_limit"] == 2
     assert entry["settings"]["ranking_rule"] == "mean_attack"
     assert entry["files"]["original.csv"]["size"] == len(world.original)
     # No slug of the competition, no absolute date anywhere in the manifest.
@@ -99,6 +102,7 @@ def test_a_2015_round_goes_round_trip_with_equal_manifest_and_files(world):
     assert copied.slug == "r1" and copied.kind == "pwscup2015"
     assert copied.phases.get(kind="anonymization").opens_at == START
     assert copied.phases.get(kind="attack").closes_at == START + dt.timedelta(hours=3)
+    assert copied.phases.get(kind="attack").target_limit == 2
     second = competition_bundle(competition=new)
     assert members_of(second.data)["manifest.json"] == members_of(first.data)["manifest.json"]
     assert members_of(second.data) == members_of(first.data)
@@ -148,6 +152,17 @@ def test_the_schema_is_valid_and_served_as_it_is(client):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/schema+json")
     assert json.loads(response.content) == schema
+
+
+def test_a_bundle_written_before_the_limit_per_target_imports_without_one(world):
+    _tuned(world)
+    data = rebuilt(
+        competition_bundle(competition=world.competition).data,
+        change=lambda m: m["rounds"][0]["settings"]["phases"]["attack"].pop("target_limit"),
+    )
+    copied = _import(data, creator(world.organizer), slug="older").rounds.get()
+    assert copied.phases.get(kind="attack").target_limit is None
+    assert copied.phases.get(kind="anonymization").total_limit == 9
 
 
 @pytest.mark.parametrize(
@@ -217,6 +232,11 @@ def test_the_schema_is_valid_and_served_as_it_is(client):
             lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(daily_limit=0),
             "manifest.json: rounds[0] (r1).settings.phases.attack.daily_limit: "
             "phases.attack.daily_limit must be a whole number from 1",
+        ),
+        (
+            lambda m: m["rounds"][0]["settings"]["phases"]["attack"].update(target_limit=0),
+            "manifest.json: rounds[0] (r1).settings.phases.attack.target_limit: "
+            "phases.attack.target_limit must be a whole number from 1",
         ),
         (
             lambda m: m["rounds"][0]["settings"]["phases"].update(presentation={}),

@@ -86,7 +86,7 @@ def _hooks_missing(competition) -> list[str]:
 def test_the_demo_competition_goes_round_trip():
     call_command("load_demo")
     demo = Competition.objects.get(slug="demo")
-    assert demo.rounds.count() == 7 and len({r.kind for r in demo.rounds.all()}) == 4
+    assert demo.rounds.count() == 8 and len({r.kind for r in demo.rounds.all()}) == 5
     missing = _hooks_missing(demo)
     if missing:
         pytest.skip(f"the bundle hooks of {', '.join(missing)} are not implemented yet")

@@ -368,7 +368,8 @@ def test_wizard_keeps_the_upload_and_creates_the_round(client, world):
         _wizard(client, competition, "phases"), _phases_post(attack_opens_at="2030-01-15T09:00")
     )
     assert "attack_opens_at" in early.context["form"].errors
-    assert client.post(_wizard(client, competition, "phases"), _phases_post()).status_code == 302
+    phases = _phases_post(attack_target_limit="2")  # PWSCup 2019: two attacks per target
+    assert client.post(_wizard(client, competition, "phases"), phases).status_code == 302
     rules = {
         "utility_gates": '{"S1": 5}',
         "tie_break_metric": "U1",
@@ -390,6 +391,7 @@ def test_wizard_keeps_the_upload_and_creates_the_round(client, world):
     anonymization = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
     # Entered in the round's zone: 09:00 in Tokyo is 00:00 UTC.
     assert anonymization.opens_at.isoformat() == "2030-01-10T00:00:00+00:00"
+    assert (anonymization.target_limit, round_.phases.get(kind="attack").target_limit) == (None, 2)
     entry = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_CREATED)
     assert entry.round == round_ and entry.detail["rows"] == 120
     # The kept upload is gone with the wizard's state.
@@ -423,14 +425,16 @@ def test_round_edit_offers_a_rescore_after_a_configuration_change(client, world)
     config = adult_config()
     config["cross"] = ["age", "sex"]
     data["config"] = json.dumps(config)
+    data["attack_target_limit"] = "3"
     data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
     response = client.post(reverse("pwscup2015_console:round_edit", args=[c, r]), data)
     assert response.status_code == 302, response.context["form"].errors
     assert response["Location"].endswith("?rescore=offer")
     world.round.refresh_from_db()
     assert world.round.config["cross"] == ["age", "sex"]
+    assert world.round.phases.get(kind="attack").target_limit == 3
     entry = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_EDITED)
-    assert "config" in entry.detail["fields"]
+    assert "config" in entry.detail["fields"] and "attack_phase" in entry.detail["fields"]
     page = client.get(response["Location"]).content.decode()
     assert 'data-testid="rescore-offer"' in page
     # A configuration the original cannot satisfy stays refused, next to the field.

@@ -74,6 +74,7 @@ def test_scorer_bundle_round_trip_keeps_settings_program_and_packs():
     release(world, "b", release_bytes(noise=20, seed=1))
     targets = attack_phase(world)
     attack(world, "b", guess_bytes(targets["teama"]), target=targets["teama"])
+    world.round.phases.filter(kind=Phase.Kind.ATTACK).update(target_limit=2)
     exported = competition_export(competition=world.competition, user=world.organizer)
     (entry,) = manifest_of(exported)["rounds"]
     assert entry["kind"] == "scorer"
@@ -85,6 +86,7 @@ def test_scorer_bundle_round_trip_keeps_settings_program_and_packs():
         10,
     )
     assert (phases["attack"]["daily_limit"], phases["attack"]["total_limit"]) == (None, 7)
+    assert phases["attack"]["target_limit"] == 2 and "target_limit" not in phases["anonymization"]
     files = round_files(world.competition)
     assert set(files) == {
         "program.zip",
@@ -113,7 +115,7 @@ def test_scorer_bundle_round_trip_keeps_settings_program_and_packs():
     phases = {p.kind: p for p in round_.phases.all()}
     assert phases[Phase.Kind.ANONYMIZATION].opens_at == START
     assert (phases["anonymization"].daily_limit, phases["anonymization"].total_limit) == (3, 10)
-    assert phases[Phase.Kind.ATTACK].total_limit == 7
+    assert (phases[Phase.Kind.ATTACK].total_limit, phases[Phase.Kind.ATTACK].target_limit) == (7, 2)
     (program,) = ProgramVersion.objects.filter(scorer=scorer)
     assert (program.version, program.status) == (1, Status.QUEUED)
     assert set(selectors.current_packs(scorer=scorer)) == set(DataPack.Role.values)

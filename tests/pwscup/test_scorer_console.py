@@ -85,6 +85,7 @@ def typed(**changes) -> dict:
         "attack_opens_at": local(now + dt.timedelta(days=7)),
         "attack_closes_at": local(now + dt.timedelta(days=14)),
         "attack_daily_limit": 10,
+        "attack_target_limit": 3,
     }
     data.update(changes)
     return data
@@ -127,9 +128,11 @@ def test_the_organizer_creates_a_round_as_the_browser_posts_it(client, organizer
     release_phase = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
     attack_phase = round_.phases.get(kind=Phase.Kind.ATTACK)
     assert release_phase.daily_limit == 5 and attack_phase.daily_limit == 10
+    assert (attack_phase.target_limit, release_phase.target_limit) == (3, None)
     assert TeamSlot.objects.filter(scorer__round=round_).count() == 2
     panel = client.get(response["Location"]).content.decode()
     assert 'data-testid="scorer-panel"' in panel
+    assert "3 uploads per team per target" in panel
 
 
 @pytest.mark.parametrize(

@@ -21,12 +21,14 @@ pytestmark = pytest.mark.django_db
 
 def test_syn_bundle_round_trip_keeps_the_settings_and_draws_anew():
     world = syn_world(slug="synbundle", letters="ab", release_limits=(3, 10), seed=11)
+    world.round.phases.filter(kind=Phase.Kind.ATTACK).update(target_limit=2)
     exported = competition_export(competition=world.competition, user=world.organizer)
     (entry,) = manifest_of(exported)["rounds"]
     columns = entry["settings"]["config"]["columns"]
     assert [c["name"] for c in columns] == list(engine.round_config(world.round).columns)
     release = entry["settings"]["phases"]["anonymization"]
     assert (release["daily_limit"], release["total_limit"]) == (3, 10)
+    assert entry["settings"]["phases"]["attack"]["target_limit"] == 2
     organizer = creator(world.organizer)
     copy = competition_import(
         bundle_file=io.BytesIO(exported), name="", slug="synbundle-2", start=START, user=organizer
@@ -37,6 +39,7 @@ def test_syn_bundle_round_trip_keeps_the_settings_and_draws_anew():
     phases = {p.kind: p for p in round_.phases.all()}
     assert (phases["anonymization"].daily_limit, phases["anonymization"].total_limit) == (3, 10)
     assert phases["anonymization"].opens_at == START
+    assert (phases["attack"].target_limit, phases["anonymization"].target_limit) == (2, None)
     assert phases["attack"].opens_at == phases["anonymization"].closes_at
     # A new game: a new seed, so a new holdout and new draws.
     assert synthetic.secret_seed != world.synthetic.secret_seed
@@ -80,6 +83,13 @@ def test_syn_bundle_refuses_a_broken_manifest_by_the_settings_path():
         },
     }
     assert "phases.attack.opens_at" in refusal(world, overlapping, original)
+    for kind, value, path in (
+        ("attack", 0, "phases.attack.target_limit"),
+        ("attack", "2", "phases.attack.target_limit"),
+        ("anonymization", 2, "phases.anonymization.target_limit"),  # the release phase: none
+    ):
+        phases = {**settings["phases"], kind: {**settings["phases"][kind], "target_limit": value}}
+        assert path in refusal(world, {**settings, "phases": phases}, original)
     assert "original.csv" in refusal(world, settings, {})
     # An original whose header is not the configuration's columns: the service names both.
     wrong = refusal(world, settings, {"original.csv": b"a,b\n1,2\n"})

@@ -76,6 +76,7 @@ def settings_post(**changes) -> dict:
         attack_closes_at=local(now + dt.timedelta(days=14)),
         attack_daily_limit=10,
         attack_total_limit="",
+        attack_target_limit=2,
     )
     data.update(changes)
     return data
@@ -119,6 +120,7 @@ def test_step_one_proposes_roles_and_label_and_step_two_creates_the_round(client
     release = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
     attack = round_.phases.get(kind=Phase.Kind.ATTACK)
     assert release.daily_limit == 5 and attack.daily_limit == 10
+    assert (attack.target_limit, release.target_limit) == (2, None)
     assert attack.opens_at == release.closes_at
     assert AuditEntry.objects.filter(round=round_, action=AuditEntry.Action.ROUND_CREATED).exists()
     # The draft is gone: step 2 sends back to step 1.

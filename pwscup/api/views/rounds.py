@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from pwscup.accounts.access import round_access
 from pwscup.api import serializers as s
+from pwscup.api.views.data_choice import data_choice_json
 from pwscup.core.rest import errors
 from pwscup.kinds import kind_of
 from pwscup.submissions.selectors import quota_day_of
@@ -43,6 +44,7 @@ class RoundStatusView(APIView):
             "downloads": answer.get("downloads", []),
             "uploads": answer.get("uploads", []),
             "metrics": answer.get("metrics", []),
+            "data_choice": data_choice_json(access),
         }
         return Response(s.RoundStatusSerializer(data).data)
 

@@ -50,6 +50,9 @@ class PhaseSerializer(serializers.Serializer):
     closes_at = serializers.DateTimeField()
     daily_limit = serializers.IntegerField(allow_null=True)
     total_limit = serializers.IntegerField(allow_null=True)
+    target_limit = serializers.IntegerField(
+        allow_null=True, help_text="At most this many uploads per target (attack phase)."
+    )
     leaderboard_public = serializers.BooleanField()
     quota = QuotaSerializer(allow_null=True, help_text="Your team's uploads in the phase.")
 

@@ -48,6 +48,7 @@ def _phase_data(phase, team, now) -> dict:
         "closes_at": phase.closes_at,
         "daily_limit": phase.daily_limit,
         "total_limit": phase.total_limit,
+        "target_limit": phase.target_limit,
         "leaderboard_public": phase.leaderboard_public,
         "quota": quota,
     }

@@ -216,6 +216,9 @@ class PhasesForm(forms.Form):
     attack_total_limit = positive_int_field(
         label=_("Attacks in total"), required=False, help_text=_("Empty: no limit.")
     )
+    attack_target_limit = positive_int_field(
+        label=_("Attacks per target"), required=False, help_text=_("Empty: no limit.")
+    )
     anonymization_leaderboard_public = forms.BooleanField(
         label=_("Anonymization leaderboard visible to visitors and teams"), required=False
     )
@@ -249,6 +252,7 @@ def phases_of(cleaned: dict) -> dict:
             closes_at=cleaned[f"{kind}_closes_at"],
             daily_limit=cleaned.get(f"{kind}_daily_limit"),
             total_limit=cleaned.get(f"{kind}_total_limit"),
+            target_limit=cleaned.get(f"{kind}_target_limit"),
             leaderboard_public=bool(cleaned.get(f"{kind}_leaderboard_public")),
         )
         for kind in ("anonymization", "attack")
@@ -268,6 +272,7 @@ def phases_initial(round: Round) -> dict:
         initial[f"{phase.kind}_closes_at"] = phase.closes_at.astimezone(zone).replace(tzinfo=None)
         initial[f"{phase.kind}_daily_limit"] = phase.daily_limit
         initial[f"{phase.kind}_total_limit"] = phase.total_limit
+        initial[f"{phase.kind}_target_limit"] = phase.target_limit
         initial[f"{phase.kind}_leaderboard_public"] = phase.leaderboard_public
     return initial
 

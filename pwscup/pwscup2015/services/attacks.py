@@ -34,6 +34,7 @@ def attack_submission_create(
         stored_name=f"{team.slug}_attack_{target.team.slug}.csv",
         note=note,
         now=now,
+        target_filter={"target": target},
         target=target,
         target_version=target.version,
     )

@@ -74,7 +74,7 @@ def downloads(access, scorer) -> list[dict]:
     found = []
     if access.team is None and not access.is_organizer:
         return found
-    if selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC) is not None:
+    if _public_pack(scorer, access.team) is not None:
         found.append(
             {
                 "name": PUBLIC_NAME,
@@ -103,8 +103,19 @@ def downloads(access, scorer) -> list[dict]:
     return found
 
 
+def _public_pack(scorer, team):
+    """The public pack of the team's data choice (no team: the one without a choice)."""
+    choice = selectors.team_choice_key(scorer=scorer, team=team)
+    return selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC, choice=choice)
+
+
+def _slots_pack(scorer, team):
+    choice = selectors.team_choice_key(scorer=scorer, team=team)
+    return selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS, choice=choice)
+
+
 def _slot_members(scorer, team) -> list[str]:
-    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS)
+    pack = _slots_pack(scorer, team)
     return selectors.slot_members(pack=pack, slot=selectors.slot_of(scorer=scorer, team=team))
 
 
@@ -119,7 +130,7 @@ class PublicPackView(APIView):
     def get(self, request, competition_slug, round_slug):
         access, scorer = scorer_access(request, competition_slug, round_slug)
         require_participant(access)
-        pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC)
+        pack = _public_pack(scorer, access.team)
         if pack is None:
             raise Http404(_("The organizers have not given files for every team yet."))
         return private_file_response(pack.file, PUBLIC_NAME, content_type=ZIP)
@@ -136,7 +147,7 @@ class SlotView(APIView):
     def get(self, request, competition_slug, round_slug):
         access, scorer = scorer_access(request, competition_slug, round_slug)
         team = require_team(access)
-        pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS)
+        pack = _slots_pack(scorer, team)
         slot = selectors.slot_of(scorer=scorer, team=team)
         if not selectors.slot_members(pack=pack, slot=slot):
             raise Http404(_("Your team has no folder of its own in this round."))

@@ -8,217 +8,521 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('accounts', '0006_award'),
-        ('competitions', '0017_standings'),
+        ("accounts", "0006_award"),
+        ("competitions", "0017_standings"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ProgramVersion',
+            name="ProgramVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('finished', 'Finished'), ('failed', 'Failed')], db_index=True, default='queued', max_length=10)),
-                ('queued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('task_id', models.CharField(blank=True, max_length=64)),
-                ('worker', models.CharField(blank=True, max_length=255)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('message', models.TextField(blank=True)),
-                ('message_code', models.CharField(blank=True, max_length=64)),
-                ('message_params', models.JSONField(blank=True, default=dict)),
-                ('version', models.PositiveIntegerField(verbose_name='version')),
-                ('file', models.FileField(max_length=300, upload_to=pwscup.submissions.models.kept_upload_path)),
-                ('original_filename', models.CharField(blank=True, max_length=255)),
-                ('sha256', models.CharField(max_length=64)),
-                ('size', models.PositiveBigIntegerField(default=0)),
-                ('metadata', models.JSONField(blank=True, default=dict)),
-                ('build_log', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("queued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("task_id", models.CharField(blank=True, max_length=64)),
+                ("worker", models.CharField(blank=True, max_length=255)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("message", models.TextField(blank=True)),
+                ("message_code", models.CharField(blank=True, max_length=64)),
+                ("message_params", models.JSONField(blank=True, default=dict)),
+                ("version", models.PositiveIntegerField(verbose_name="version")),
+                (
+                    "file",
+                    models.FileField(
+                        max_length=300, upload_to=pwscup.submissions.models.kept_upload_path
+                    ),
+                ),
+                ("original_filename", models.CharField(blank=True, max_length=255)),
+                ("sha256", models.CharField(max_length=64)),
+                ("size", models.PositiveBigIntegerField(default=0)),
+                ("metadata", models.JSONField(blank=True, default=dict)),
+                ("build_log", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'scoring program version',
-                'verbose_name_plural': 'scoring program versions',
-                'ordering': ['-version'],
-                'abstract': False,
+                "verbose_name": "scoring program version",
+                "verbose_name_plural": "scoring program versions",
+                "ordering": ["-version"],
+                "abstract": False,
             },
         ),
         migrations.CreateModel(
-            name='ScorerRound',
+            name="ScorerRound",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('frozen_at', models.DateTimeField(blank=True, null=True, verbose_name='frozen at')),
-                ('results_published', models.BooleanField(default=False, verbose_name='results published')),
-                ('round', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='scorer', to='competitions.round', verbose_name='round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "frozen_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="frozen at"),
+                ),
+                (
+                    "results_published",
+                    models.BooleanField(default=False, verbose_name="results published"),
+                ),
+                (
+                    "round",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="scorer",
+                        to="competitions.round",
+                        verbose_name="round",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'scorer round',
-                'verbose_name_plural': 'scorer rounds',
+                "verbose_name": "scorer round",
+                "verbose_name_plural": "scorer rounds",
             },
         ),
         migrations.CreateModel(
-            name='Release',
+            name="Release",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('finished', 'Finished'), ('failed', 'Failed')], db_index=True, default='queued', max_length=10)),
-                ('queued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('task_id', models.CharField(blank=True, max_length=64)),
-                ('worker', models.CharField(blank=True, max_length=255)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('message', models.TextField(blank=True)),
-                ('message_code', models.CharField(blank=True, max_length=64)),
-                ('message_params', models.JSONField(blank=True, default=dict)),
-                ('file', models.FileField(blank=True, max_length=300, upload_to=pwscup.submissions.models.kept_upload_path)),
-                ('original_filename', models.CharField(blank=True, max_length=255)),
-                ('sha256', models.CharField(blank=True, max_length=64)),
-                ('size', models.PositiveBigIntegerField(default=0)),
-                ('number', models.PositiveIntegerField(default=0, verbose_name='number in the team')),
-                ('note', models.CharField(blank=True, max_length=200, verbose_name='note')),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('scores', models.JSONField(blank=True, default=dict)),
-                ('detail', models.FileField(blank=True, max_length=300, upload_to=pwscup.submissions.models.kept_upload_path)),
-                ('program_ms', models.PositiveIntegerField(default=0)),
-                ('elapsed_ms', models.PositiveIntegerField(default=0)),
-                ('tail', models.TextField(blank=True)),
-                ('public', models.FileField(blank=True, max_length=300, upload_to=pwscup.submissions.models.kept_upload_path)),
-                ('public_names', models.JSONField(blank=True, default=list)),
-                ('selected', models.BooleanField(default=False, verbose_name='selected as final')),
-                ('program', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scorer.programversion')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.team')),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('scorer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='%(class)ss', to='scorer.scorerround')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("queued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("task_id", models.CharField(blank=True, max_length=64)),
+                ("worker", models.CharField(blank=True, max_length=255)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("message", models.TextField(blank=True)),
+                ("message_code", models.CharField(blank=True, max_length=64)),
+                ("message_params", models.JSONField(blank=True, default=dict)),
+                (
+                    "file",
+                    models.FileField(
+                        blank=True,
+                        max_length=300,
+                        upload_to=pwscup.submissions.models.kept_upload_path,
+                    ),
+                ),
+                ("original_filename", models.CharField(blank=True, max_length=255)),
+                ("sha256", models.CharField(blank=True, max_length=64)),
+                ("size", models.PositiveBigIntegerField(default=0)),
+                (
+                    "number",
+                    models.PositiveIntegerField(default=0, verbose_name="number in the team"),
+                ),
+                ("note", models.CharField(blank=True, max_length=200, verbose_name="note")),
+                (
+                    "created_at",
+                    models.DateTimeField(db_index=True, default=django.utils.timezone.now),
+                ),
+                ("scores", models.JSONField(blank=True, default=dict)),
+                (
+                    "detail",
+                    models.FileField(
+                        blank=True,
+                        max_length=300,
+                        upload_to=pwscup.submissions.models.kept_upload_path,
+                    ),
+                ),
+                ("program_ms", models.PositiveIntegerField(default=0)),
+                ("elapsed_ms", models.PositiveIntegerField(default=0)),
+                ("tail", models.TextField(blank=True)),
+                (
+                    "public",
+                    models.FileField(
+                        blank=True,
+                        max_length=300,
+                        upload_to=pwscup.submissions.models.kept_upload_path,
+                    ),
+                ),
+                ("public_names", models.JSONField(blank=True, default=list)),
+                ("selected", models.BooleanField(default=False, verbose_name="selected as final")),
+                (
+                    "program",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scorer.programversion",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="accounts.team",
+                    ),
+                ),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "scorer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="%(class)ss",
+                        to="scorer.scorerround",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'release',
-                'verbose_name_plural': 'releases',
-                'ordering': ['-created_at', '-id'],
-                'abstract': False,
+                "verbose_name": "release",
+                "verbose_name_plural": "releases",
+                "ordering": ["-created_at", "-id"],
+                "abstract": False,
             },
         ),
         migrations.AddField(
-            model_name='programversion',
-            name='scorer',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='programs', to='scorer.scorerround'),
+            model_name="programversion",
+            name="scorer",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="programs",
+                to="scorer.scorerround",
+            ),
         ),
         migrations.CreateModel(
-            name='DataPack',
+            name="DataPack",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('reference', 'Reference data (hidden, for the scorer)'), ('truth', 'Truth folder (hidden, for the scorer)'), ('public', 'Files for every team'), ('slots', 'A folder per team slot')], max_length=16)),
-                ('file', models.FileField(max_length=300, upload_to=pwscup.submissions.models.kept_upload_path)),
-                ('original_filename', models.CharField(blank=True, max_length=255)),
-                ('sha256', models.CharField(max_length=64)),
-                ('size', models.PositiveBigIntegerField(default=0)),
-                ('members', models.JSONField(blank=True, default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('scorer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='packs', to='scorer.scorerround')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("reference", "Reference data (hidden, for the scorer)"),
+                            ("truth", "Truth folder (hidden, for the scorer)"),
+                            ("public", "Files for every team"),
+                            ("slots", "A folder per team slot"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "file",
+                    models.FileField(
+                        max_length=300, upload_to=pwscup.submissions.models.kept_upload_path
+                    ),
+                ),
+                ("original_filename", models.CharField(blank=True, max_length=255)),
+                ("sha256", models.CharField(max_length=64)),
+                ("size", models.PositiveBigIntegerField(default=0)),
+                ("members", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "scorer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="packs",
+                        to="scorer.scorerround",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'data pack',
-                'verbose_name_plural': 'data packs',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "data pack",
+                "verbose_name_plural": "data packs",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Target',
+            name="Target",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('release', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scorer.release')),
-                ('scorer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='targets', to='scorer.scorerround')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "release",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scorer.release",
+                    ),
+                ),
+                (
+                    "scorer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="targets",
+                        to="scorer.scorerround",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="accounts.team",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'target',
-                'verbose_name_plural': 'targets',
-                'ordering': ['team__name', 'pk'],
+                "verbose_name": "target",
+                "verbose_name_plural": "targets",
+                "ordering": ["team__name", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Attack',
+            name="Attack",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('finished', 'Finished'), ('failed', 'Failed')], db_index=True, default='queued', max_length=10)),
-                ('queued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('task_id', models.CharField(blank=True, max_length=64)),
-                ('worker', models.CharField(blank=True, max_length=255)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('message', models.TextField(blank=True)),
-                ('message_code', models.CharField(blank=True, max_length=64)),
-                ('message_params', models.JSONField(blank=True, default=dict)),
-                ('file', models.FileField(blank=True, max_length=300, upload_to=pwscup.submissions.models.kept_upload_path)),
-                ('original_filename', models.CharField(blank=True, max_length=255)),
-                ('sha256', models.CharField(blank=True, max_length=64)),
-                ('size', models.PositiveBigIntegerField(default=0)),
-                ('number', models.PositiveIntegerField(default=0, verbose_name='number in the team')),
-                ('note', models.CharField(blank=True, max_length=200, verbose_name='note')),
-                ('created_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('scores', models.JSONField(blank=True, default=dict)),
-                ('detail', models.FileField(blank=True, max_length=300, upload_to=pwscup.submissions.models.kept_upload_path)),
-                ('program_ms', models.PositiveIntegerField(default=0)),
-                ('elapsed_ms', models.PositiveIntegerField(default=0)),
-                ('tail', models.TextField(blank=True)),
-                ('targets', models.JSONField(blank=True, default=dict)),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.team')),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('program', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scorer.programversion')),
-                ('scorer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='%(class)ss', to='scorer.scorerround')),
-                ('target', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='attacks', to='scorer.target')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("queued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("task_id", models.CharField(blank=True, max_length=64)),
+                ("worker", models.CharField(blank=True, max_length=255)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("message", models.TextField(blank=True)),
+                ("message_code", models.CharField(blank=True, max_length=64)),
+                ("message_params", models.JSONField(blank=True, default=dict)),
+                (
+                    "file",
+                    models.FileField(
+                        blank=True,
+                        max_length=300,
+                        upload_to=pwscup.submissions.models.kept_upload_path,
+                    ),
+                ),
+                ("original_filename", models.CharField(blank=True, max_length=255)),
+                ("sha256", models.CharField(blank=True, max_length=64)),
+                ("size", models.PositiveBigIntegerField(default=0)),
+                (
+                    "number",
+                    models.PositiveIntegerField(default=0, verbose_name="number in the team"),
+                ),
+                ("note", models.CharField(blank=True, max_length=200, verbose_name="note")),
+                (
+                    "created_at",
+                    models.DateTimeField(db_index=True, default=django.utils.timezone.now),
+                ),
+                ("scores", models.JSONField(blank=True, default=dict)),
+                (
+                    "detail",
+                    models.FileField(
+                        blank=True,
+                        max_length=300,
+                        upload_to=pwscup.submissions.models.kept_upload_path,
+                    ),
+                ),
+                ("program_ms", models.PositiveIntegerField(default=0)),
+                ("elapsed_ms", models.PositiveIntegerField(default=0)),
+                ("tail", models.TextField(blank=True)),
+                ("targets", models.JSONField(blank=True, default=dict)),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="accounts.team",
+                    ),
+                ),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "program",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scorer.programversion",
+                    ),
+                ),
+                (
+                    "scorer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="%(class)ss",
+                        to="scorer.scorerround",
+                    ),
+                ),
+                (
+                    "target",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attacks",
+                        to="scorer.target",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'attack',
-                'verbose_name_plural': 'attacks',
-                'ordering': ['-created_at', '-id'],
-                'abstract': False,
+                "verbose_name": "attack",
+                "verbose_name_plural": "attacks",
+                "ordering": ["-created_at", "-id"],
+                "abstract": False,
             },
         ),
         migrations.CreateModel(
-            name='TeamSlot',
+            name="TeamSlot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slot', models.PositiveIntegerField(verbose_name='slot')),
-                ('scorer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='slots', to='scorer.scorerround')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slot", models.PositiveIntegerField(verbose_name="slot")),
+                (
+                    "scorer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="slots",
+                        to="scorer.scorerround",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="accounts.team",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'team slot',
-                'verbose_name_plural': 'team slots',
-                'ordering': ['slot'],
+                "verbose_name": "team slot",
+                "verbose_name_plural": "team slots",
+                "ordering": ["slot"],
             },
         ),
         migrations.AddIndex(
-            model_name='release',
-            index=models.Index(fields=['scorer', 'team', 'status'], name='scorer_rele_scorer__5b2b21_idx'),
+            model_name="release",
+            index=models.Index(
+                fields=["scorer", "team", "status"], name="scorer_rele_scorer__5b2b21_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='programversion',
-            constraint=models.UniqueConstraint(fields=('scorer', 'version'), name='scorer_program_version'),
+            model_name="programversion",
+            constraint=models.UniqueConstraint(
+                fields=("scorer", "version"), name="scorer_program_version"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='target',
-            constraint=models.UniqueConstraint(fields=('scorer', 'team'), name='scorer_target_one_per_team'),
+            model_name="target",
+            constraint=models.UniqueConstraint(
+                fields=("scorer", "team"), name="scorer_target_one_per_team"
+            ),
         ),
         migrations.AddIndex(
-            model_name='attack',
-            index=models.Index(fields=['scorer', 'team', 'status'], name='scorer_atta_scorer__35eb49_idx'),
+            model_name="attack",
+            index=models.Index(
+                fields=["scorer", "team", "status"], name="scorer_atta_scorer__35eb49_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='teamslot',
-            constraint=models.UniqueConstraint(fields=('scorer', 'team'), name='scorer_slot_one_per_team'),
+            model_name="teamslot",
+            constraint=models.UniqueConstraint(
+                fields=("scorer", "team"), name="scorer_slot_one_per_team"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='teamslot',
-            constraint=models.UniqueConstraint(fields=('scorer', 'slot'), name='scorer_slot_unique'),
+            model_name="teamslot",
+            constraint=models.UniqueConstraint(
+                fields=("scorer", "slot"), name="scorer_slot_unique"
+            ),
         ),
     ]

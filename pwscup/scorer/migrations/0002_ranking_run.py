@@ -6,37 +6,70 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorer', '0001_initial'),
+        ("scorer", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RankingRun',
+            name="RankingRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('finished', 'Finished'), ('failed', 'Failed')], db_index=True, default='queued', max_length=10)),
-                ('queued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('task_id', models.CharField(blank=True, max_length=64)),
-                ('worker', models.CharField(blank=True, max_length=255)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('message', models.TextField(blank=True)),
-                ('message_code', models.CharField(blank=True, max_length=64)),
-                ('message_params', models.JSONField(blank=True, default=dict)),
-                ('teams', models.JSONField(blank=True, default=dict)),
-                ('tail', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('program', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='scorer.programversion')),
-                ('scorer', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rankings', to='scorer.scorerround')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("queued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("task_id", models.CharField(blank=True, max_length=64)),
+                ("worker", models.CharField(blank=True, max_length=255)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("message", models.TextField(blank=True)),
+                ("message_code", models.CharField(blank=True, max_length=64)),
+                ("message_params", models.JSONField(blank=True, default=dict)),
+                ("teams", models.JSONField(blank=True, default=dict)),
+                ("tail", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "program",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="scorer.programversion",
+                    ),
+                ),
+                (
+                    "scorer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rankings",
+                        to="scorer.scorerround",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'ranking program run',
-                'verbose_name_plural': 'ranking program runs',
-                'ordering': ['-created_at', '-pk'],
-                'abstract': False,
+                "verbose_name": "ranking program run",
+                "verbose_name_plural": "ranking program runs",
+                "ordering": ["-created_at", "-pk"],
+                "abstract": False,
             },
         ),
     ]

@@ -3,6 +3,7 @@ uploaded (the ZIP's bounds, the program's metadata and pinned requirements, read
 code: nothing of the organizer's runs in the web process), kept as uploaded; a program's
 environment is built by a worker (``program_build``), whose log the console shows."""
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -27,6 +28,10 @@ from scoring.scorer import EnvironmentBuildError, program_unpack
 from scoring.scorer.unzip import UnzipLimits, unzip
 
 MAX_LOG_CHARS = 200_000
+
+
+# A pack of one data choice (``DataChoice.key``); the console offers the round's own keys.
+CHOICE_KEY = re.compile(r"[-a-zA-Z0-9_]{1,32}")
 
 
 def _checked_copy(uploaded_file, folder: Path) -> Path:
@@ -122,12 +127,23 @@ def _message(error: ScoringError) -> JobMessage:
     return JobMessage.from_scoring_error(error)
 
 
-def pack_upload(*, scorer: ScorerRound, role: str, uploaded_file, user=None) -> DataPack:
-    """Keep a data pack of ``role`` (a ZIP; its bounds and member names checked by
-    unpacking it once); the newest of each role counts. Raises ``ValidationError`` on
-    ``file``."""
+def pack_upload(
+    *, scorer: ScorerRound, role: str, uploaded_file, user=None, choice: str = ""
+) -> DataPack:
+    """Keep a data pack of ``role`` for the data choice ``choice`` (``""``: of no choice; a
+    ZIP, its bounds and member names checked by unpacking it once); the newest of each role
+    and choice counts. Raises ``ValidationError`` on ``file`` or ``choice``."""
     if role not in DataPack.Role.values:
         raise ValidationError({"role": _("Unknown kind of data pack.")})
+    if choice and not CHOICE_KEY.fullmatch(choice):
+        raise ValidationError(
+            {
+                "choice": _(
+                    "%(key)s is not the key of a data choice (1 to 32 letters, digits, - or _)."
+                )
+                % {"key": choice[:40]}
+            }
+        )
     check_size(uploaded_file)
     with tempfile.TemporaryDirectory() as scratch:
         archive = _checked_copy(uploaded_file, Path(scratch))
@@ -138,6 +154,7 @@ def pack_upload(*, scorer: ScorerRound, role: str, uploaded_file, user=None) -> 
     pack = DataPack(
         scorer=scorer,
         role=role,
+        choice=choice,
         original_filename=original_name(uploaded_file, default=f"{role}.zip"),
         sha256=sha256_of(uploaded_file),
         size=uploaded_file.size,
@@ -152,7 +169,7 @@ def pack_upload(*, scorer: ScorerRound, role: str, uploaded_file, user=None) -> 
             competition=scorer.round.competition,
             round=scorer.round,
             action=AuditEntry.Action.ROUND_EDITED,
-            data_pack=role,
+            data_pack=f"{role} ({choice})" if choice else role,
             sha256=pack.sha256,
         )
     return pack

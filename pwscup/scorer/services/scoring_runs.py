@@ -31,14 +31,17 @@ def submission_name(upload) -> str:
 
 
 def run_context(*, upload, phase: str, target=None, targets=()) -> dict:
-    """``input/context.json``: who submitted, its slot, the phase, the target(s), the round."""
+    """``input/context.json``: who submitted, its slot, its data choice (``null``: the round
+    offers none), the phase, the target(s), the round."""
     scorer = upload.scorer
     slot = selectors.slot_of(scorer=scorer, team=upload.team)
+    choice = selectors.team_choice_key(scorer=scorer, team=upload.team)
     return {
         "team": upload.team.slug,
         "team_name": upload.team.name,
         "slot": slot.slot if slot is not None else None,
         "slot_folder": slot.folder if slot is not None else None,
+        "choice": choice or None,
         "phase": phase,
         "upload": upload.number,
         "target": target,
@@ -123,7 +126,10 @@ def _run(model, upload, program) -> tuple[str, JobMessage | None, dict]:
     """(status, message, values) of one run; every failure ends with a reason."""
     scorer = upload.scorer
     config = selectors.round_config(scorer.round)
-    packs = selectors.current_packs(scorer=scorer)
+    # The packs of the team's data choice (its reference data: the pack it plays on).
+    packs = selectors.current_packs(
+        scorer=scorer, choice=selectors.team_choice_key(scorer=scorer, team=upload.team)
+    )
     attack = model is Attack
     work = work_folder() if attack else None
     result_work = None

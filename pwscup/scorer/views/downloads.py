@@ -35,10 +35,12 @@ KEPT_SUFFIXES = {".csv": "text/csv; charset=utf-8", ".zip": ZIP, ".json": "appli
 
 @kind_view(KEY)
 def public_pack(request, access):
-    """The round's files for every team (``DataPack.Role.PUBLIC``)."""
+    """The round's files for every team (``DataPack.Role.PUBLIC``), of the team's data
+    choice (an organizer without a team: the pack without a choice)."""
     scorer = scorer_of(access)
     require_participant(access)
-    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC)
+    choice = selectors.team_choice_key(scorer=scorer, team=access.team)
+    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC, choice=choice)
     if pack is None:
         raise Http404("No public pack.")
     return private_file_response(pack.file, "public.zip", content_type=ZIP)
@@ -70,8 +72,11 @@ def slot_folder(request, access, team_slug: str):
     require_participant(access)
     if not access.is_organizer and access.team.slug != team_slug:
         raise Http404("Not your folder.")
-    slot = TeamSlot.objects.filter(scorer=scorer, team__slug=team_slug).first()
-    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS)
+    slot = (
+        TeamSlot.objects.filter(scorer=scorer, team__slug=team_slug).select_related("team").first()
+    )
+    choice = selectors.team_choice_key(scorer=scorer, team=slot.team if slot else None)
+    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS, choice=choice)
     if slot is None or pack is None:
         raise Http404("No folder.")
     try:

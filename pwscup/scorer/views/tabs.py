@@ -48,7 +48,9 @@ def data(request, access, state):
     scorer = state.scorer
     context = {"state": state, "participant": participant}
     if participant:
-        packs = selectors.current_packs(scorer=scorer)
+        packs = selectors.current_packs(
+            scorer=scorer, choice=selectors.team_choice_key(scorer=scorer, team=access.team)
+        )
         slots = selectors.slot_of(scorer=scorer, team=access.team) if access.team else None
         context.update(
             public_pack=packs.get(DataPack.Role.PUBLIC),

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
+from pwscup.competitions.choice_services import choice_lock
 from pwscup.competitions.models import Phase, Round, UploadLimits
 from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
@@ -104,11 +105,22 @@ def check_limits(
     daily_limit: int | None,
     time_zone: str,
     total_message: str | None = None,
+    target_used: int = 0,
+    target_limit: int | None = None,
 ) -> None:
-    """Refuse (429) an upload past a total or a daily limit of ``quota``'s window.
-
-    ``total_message`` (with ``%(limit)s``) names the window when it is not a phase.
-    """
+    """Refuse (429) an upload past a total or a daily limit of ``quota``'s window, or past
+    ``target_limit`` (``target_used``: the team's counted uploads on the upload's target).
+    ``total_message`` (with ``%(limit)s``) names the window when it is not a phase."""
+    if target_limit is not None and target_used >= target_limit:
+        raise Refused(
+            _(
+                "Your team has used all %(limit)s uploads allowed on this target in this "
+                "phase (the limit per target); you may still upload on other targets."
+            )
+            % {"limit": target_limit},
+            status=429,
+            code="target_quota_exhausted",
+        )
     if total_limit is not None and quota.used_total >= total_limit:
         raise Refused(
             (total_message or _("Your team has used all %(limit)s submissions of this phase."))
@@ -187,12 +199,16 @@ class UploadWindow:
     the failed-upload cap (its time zone and reset hour, ``day``), the time zone being
     ``time_zone`` if given (a window of no round, a competition's presentations, whose day
     starts at midnight; ``round`` is then ``None``). ``total_message`` (with
-    ``%(limit)s``) names the window when it is not a phase."""
+    ``%(limit)s``) names the window when it is not a phase. ``target_uploads``: the team's
+    uploads on the upload's target, under ``target_limit`` (an upload covering every
+    target has none: ``total_limit`` limits it per upload)."""
 
     round: Round | None
     uploads: QuerySet
     daily_limit: int | None = None
     total_limit: int | None = None
+    target_uploads: QuerySet | None = None
+    target_limit: int | None = None
     total_message: str | None = None
     time_zone: str | None = None
 
@@ -208,17 +224,26 @@ class UploadWindow:
         return quota_day_of(self.round, time_zone=self.zone)
 
     @classmethod
-    def limited_by(cls, limits: UploadLimits, *, round: Round | None, uploads: QuerySet, **options):
+    def limited_by(cls, limits: UploadLimits, *, round, uploads, target_uploads=None, **options):
         """The window of ``uploads`` under the daily and total limits of ``limits`` (the
         core's ``UploadLimits``: a phase, a presentation window, a sequential round), the one
-        place a window's limits are read."""
+        place a window's limits are read. ``target_uploads`` (the team's uploads on the
+        upload's target) puts the upload under ``limits.target_limit`` too (a ``Phase``)."""
         return cls(
             round=round,
             uploads=uploads,
             daily_limit=limits.daily_limit,
             total_limit=limits.total_limit,
+            target_uploads=target_uploads,
+            target_limit=None if target_uploads is None else limits.target_limit,
             **options,
         )
+
+    def target_used(self, *, now: dt.datetime) -> int:
+        """The team's uploads on the upload's target that count (failed ones do not)."""
+        if self.target_uploads is None:
+            return 0
+        return uploads_quota_usage(self.target_uploads, day=self.day, now=now).used_total
 
 
 def upload_keep(
@@ -259,6 +284,8 @@ def upload_keep(
             daily_limit=window.daily_limit,
             time_zone=window.zone,
             total_message=window.total_message,
+            target_used=window.target_used(now=now),
+            target_limit=window.target_limit,
         )
         check_upload_bounds(
             round=window.round, team=team, size=uploaded_file.size, now=now, time_zone=window.zone
@@ -275,6 +302,8 @@ def upload_keep(
         )
         kept_file_save(upload.file, stored_name, uploaded_file)
         upload.save()
+        # The team's data choice is locked from its first kept upload in the round on.
+        choice_lock(round=window.round, team=team)
         live_scope_changed(round_id=getattr(window.round, "pk", None), team_id=team.pk)
     return upload
 
@@ -289,18 +318,25 @@ def store_upload(
     stored_name: str,
     note: str = "",
     now=None,
+    target_filter: dict | None = None,
     **fields,
 ):
     """An upload into a phase (``competitions.Phase``), of any kind whose ``model`` keeps
     its uploads per phase (a ``phase`` foreign key, and ``PHASE_KIND``: the kind of phase it
     is uploaded in): checked against the phase's window and its daily and total limits,
-    then kept by ``upload_keep``. ``fields``: the model's own fields."""
+    then kept by ``upload_keep``. ``target_filter`` (``{"target": target}``) selects the
+    team's uploads on the upload's target, put under the phase's ``target_limit``.
+    ``fields``: the model's own fields."""
     now = now or timezone.now()
     check_window(phase=phase, expected_kind=_expected_kind(model), now=now)
+    uploads = model.objects.filter(phase=phase, team=team)
     return upload_keep(
         model=model,
         window=UploadWindow.limited_by(
-            phase, round=phase.round, uploads=model.objects.filter(phase=phase, team=team)
+            phase,
+            round=phase.round,
+            uploads=uploads,
+            target_uploads=None if target_filter is None else uploads.filter(**target_filter),
         ),
         team=team,
         uploaded_file=uploaded_file,

@@ -51,6 +51,7 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
             phase,
             round=round_,
             uploads=SynAttack.objects.filter(target__synthetic=synthetic, team=team),
+            target_uploads=SynAttack.objects.filter(target=target, team=team),
         )
         if phase is not None
         else UploadWindow(round=round_, uploads=SynAttack.objects.none())

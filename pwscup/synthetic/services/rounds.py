@@ -90,6 +90,7 @@ def synthetic_round_create(
     attack: tuple,
     release_limits: tuple = (None, None),
     attack_limits: tuple = (None, None),
+    attack_target_limit: int | None = None,
     timezone_name: str | None = None,
     order: int | None = None,
     user=None,
@@ -153,6 +154,7 @@ def synthetic_round_create(
             closes_at=closes_at,
             daily_limit=daily,
             total_limit=total,
+            target_limit=attack_target_limit if kind == ATTACK else None,
         )
     draws_for_teams(synthetic=synthetic)
     if user is not None:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.leaderboards import selectors as leaderboards
-from pwscup.pwscup2015.models import AnonymizationSubmission
+from pwscup.pwscup2015.models import AnonymizationSubmission, Target
 from pwscup.submissions.models import Status
 from tests.kinds.players import (
     Arena,
@@ -22,7 +22,15 @@ from tests.kinds.players import (
     strongest_of,
     uploaded,
 )
-from tests.pwscup.factories import freeze, run_operations, scored, scored_attack, truth_of
+from tests.pwscup.factories import (
+    answer_bytes,
+    attack,
+    freeze,
+    run_operations,
+    scored,
+    scored_attack,
+    truth_of,
+)
 from tests.support import build_world, noisy_copy, table_bytes
 
 
@@ -48,8 +56,9 @@ class Pwscup2015Player(Player):
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     # The overview reads the team's live version for its ETag (a page kept by the browser:
     # pwscup/accounts/conditional.py).
-    page_queries = {"overview": 10, "data": 9, "rules": 8, "submit": 15, "results": 14}
+    page_queries = {"overview": 10, "data": 10, "rules": 8, "submit": 15, "results": 14}
     attack_matrix = True
+    attack_targets = True
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = build_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)
@@ -80,6 +89,19 @@ class Pwscup2015Player(Player):
             scored_attack(world, "b", targets[target], part_of(truth_of(targets[target]), 0.5))
         scored_attack(world, "c", targets["a"], part_of(truth_of(targets["a"]), 0.25))
         return Arena.of(world, state=world)
+
+    def target_arena(self, *, slug):
+        world = build_world(slug=slug)
+        for seed, letter in enumerate("abc", start=1):
+            scored(world, letter, content=shuffled_copy(world.original, seed=seed))
+        freeze(world)
+        return Arena.of(world, state=world)
+
+    def attack(self, arena, letter, target, n):
+        world = arena.state
+        world.attack.refresh_from_db()
+        chosen = Target.objects.get(round=world.round, team=arena.teams[target])
+        return attack(world, letter, chosen, answer_bytes(part_of(truth_of(chosen), 1 / (n + 1))))
 
     def matrix_view(self, arena):
         matrix = leaderboards.attack_matrix(round=arena.round)

@@ -13,7 +13,7 @@ from pwscup.competitions.services import phase_set, read_file_bytes
 from pwscup.kinds import kind_of
 from pwscup.kinds.tabs import tab_url
 from pwscup.scorer import selectors, services
-from pwscup.scorer.models import Attack, DataPack, ProgramVersion, Release
+from pwscup.scorer.models import Attack, DataPack, ProgramVersion, Release, Target
 from pwscup.submissions.models import Status
 from tests.kinds.players import (
     Arena,
@@ -45,8 +45,9 @@ def zip_members(data: bytes) -> dict[str, bytes]:
 class ScorerPlayer(Player):
     key = "scorer"
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
-    page_queries = {"overview": 13, "data": 14, "rules": 11, "submit": 18, "results": 16}
+    page_queries = {"overview": 13, "data": 16, "rules": 11, "submit": 18, "results": 16}
     attack_matrix = True
+    attack_targets = True
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = scorer_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))
@@ -103,6 +104,25 @@ class ScorerPlayer(Player):
         for other in ("teama", "teamc"):
             attack(world, "b", guess_bytes(targets[other]), target=targets[other])
         return Arena.of(world, state=world.scorer)
+
+    def target_arena(self, *, slug):
+        world = scorer_world(slug=slug, letters="abc")
+        for n, letter in enumerate("abc", start=1):
+            release(world, letter, release_bytes(noise=20, seed=n))
+        attack_phase(world)
+        return Arena.of(world, state=world.scorer)
+
+    def attack(self, arena, letter, target, n):
+        scorer = arena.state
+        scorer.refresh_from_db()
+        chosen = Target.objects.get(scorer=scorer, team=arena.teams[target])
+        return services.attack_upload(
+            scorer=scorer,
+            team=arena.teams[letter],
+            user=arena.users[letter],
+            uploaded_file=uploaded(guess_bytes(chosen), f"guess{n}.csv"),
+            target=chosen,
+        )
 
     def matrix_view(self, arena):
         scorer = arena.state

@@ -45,8 +45,9 @@ def answer(labels, *, right: bool) -> bytes:
 class SyntheticPlayer(Player):
     key = "synthetic"
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
-    page_queries = {"overview": 12, "data": 12, "rules": 10, "submit": 19, "results": 17}
+    page_queries = {"overview": 12, "data": 13, "rules": 10, "submit": 19, "results": 17}
     attack_matrix = True
+    attack_targets = True
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = syn_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))
@@ -99,6 +100,28 @@ class SyntheticPlayer(Player):
             attack(world, "b", targets[slug_], dcr_answer_bytes(world, targets[slug_]))
         attack(world, "c", targets["teamA"], answer(labels_of(world, "a"), right=False))
         return Arena.of(world, state=world.synthetic)
+
+    def target_arena(self, *, slug):
+        world = syn_world(slug=slug, letters="abc")
+        for n, letter in enumerate("abc"):
+            release(world, letter, baseline_release(world, letter, seed=n))
+        freeze(world)
+        open_attack_phase(world)
+        world.synthetic.refresh_from_db()
+        return Arena.of(world, state=world.synthetic)
+
+    def attack(self, arena, letter, target, n):
+        synthetic = arena.state
+        synthetic.refresh_from_db()
+        chosen = SynTarget.objects.get(synthetic=synthetic, team=arena.teams[target])
+        draw = TeamDraw.objects.get(synthetic=synthetic, team=arena.teams[target])
+        content = answer(draw.labels, right=n % 2 == 1)
+        return services.attack_upload(
+            target=chosen,
+            team=arena.teams[letter],
+            user=arena.users[letter],
+            uploaded_file=uploaded(content, f"team{letter.upper()}_mia.csv"),
+        )
 
     def matrix_view(self, arena):
         synthetic = arena.state

@@ -1,0 +1,22 @@
+"""A round's data choice on its Data tab, for every kind (``templates/rounds/base.html``):
+``{% round_data_choice %}`` draws the packs, the team's pick and its form (read-only once
+locked); nothing when the round offers no choice."""
+
+from django import template
+
+from pwscup.competitions.choice_selectors import choice_state
+
+register = template.Library()
+
+
+@register.inclusion_tag("rounds/_data_choice.html", takes_context=True)
+def round_data_choice(context) -> dict:
+    round_, team = context["round"], context.get("team")
+    state = choice_state(round=round_, team=team)
+    return {
+        "round": round_,
+        "team": team,
+        "state": state,
+        "csrf_token": context.get("csrf_token"),
+        "competition_slug": round_.competition.slug,
+    }

@@ -1,0 +1,113 @@
+"""A round's total (docs/organizers.md, "A round's total"): one number per team from the
+scores the round shows, by the organizer's formula (``Round.total_formula``, the language of
+``scoring.formula``), for a round of any kind.
+
+The kind says which scores a formula may name and gives each team's
+(``RoundKind.named_scores``, from its own result selectors); the core evaluates and ranks.
+**Higher is better**: the teams are ranked by their total, the highest first (a formula
+where lower is better is written negated, ``-rank_sum``); equal totals share a rank (1, 2,
+2, 4), ties listed by team name. A disqualified team is left out (the kind's named scores
+leave it out, as its rankings do: ``pwscup.accounts.selectors.DisqualificationRule``), so is
+a team missing a score the formula names or whose scores the formula cannot be evaluated on (a division by zero on its
+scores): it has no total. Nothing is stored: the totals are computed on every read.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.models import Round
+from pwscup.kinds import kind_of
+from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
+from scoring.formula import FormulaError, formula_names, formula_value
+from scoring.ranking import competition_ranks
+
+# Totals equal to this many decimals tie (sums of floats differ in their last bits).
+TIE_DECIMALS = 9
+
+
+def _tie_key(value: float) -> float:
+    return round(value, TIE_DECIMALS)  # the builtin: no ``round`` parameter here
+
+
+@dataclass(frozen=True)
+class TotalRow:
+    team: object  # the team (``pwscup.accounts.models.Team``)
+    value: float
+    rank: int
+
+    def __iter__(self):  # ``team, value, rank = row``
+        return iter((self.team, self.value, self.rank))
+
+
+def named_scores(*, round: Round) -> dict:
+    """The round's kind's named scores (``RoundKind.named_scores``), never ``None``."""
+    scores = kind_of(round).named_scores(round) or {}
+    return {"names": list(scores.get("names", [])), "teams": dict(scores.get("teams", {}))}
+
+
+def total_names(*, round: Round) -> list[dict]:
+    """The names the round's formula uses, with their labels (the Rules tab's words)."""
+    if not round.total_formula:
+        return []
+    labels = {name["key"]: name["label"] for name in named_scores(round=round)["names"]}
+    try:
+        used = formula_names(round.total_formula)
+    except FormulaError:
+        return []
+    return [{"key": key, "label": labels.get(key, key)} for key in used]
+
+
+def team_totals(*, formula: str, teams: dict) -> dict[int, float]:
+    """team id -> the formula's value on the team's scores; a team missing a named score or
+    whose scores the formula cannot be evaluated on has none."""
+    used = formula_names(formula)
+    out = {}
+    for team_id, values in teams.items():
+        if any(values.get(name) is None for name in used):
+            continue
+        try:
+            out[team_id] = formula_value(formula, {name: values[name] for name in used})
+        except FormulaError:
+            continue
+    return out
+
+
+def round_totals(*, round: Round) -> list[TotalRow]:
+    """The round's total per team, best (highest) first, with its rank; ``[]`` when the round
+    has no formula (see the module for who is left out)."""
+    if not round.total_formula:
+        return []
+    try:
+        totals = team_totals(formula=round.total_formula, teams=named_scores(round=round)["teams"])
+    except FormulaError:  # a formula kept from before a change of the kind's names
+        return []
+    teams = round.competition.teams.filter(pk__in=list(totals)).order_by("name")
+    ordered = competition_ranks(teams, key=lambda team: -_tie_key(totals[team.pk]))
+    return [TotalRow(team, totals[team.pk], rank) for rank, team in ordered]
+
+
+# The total as a ranking of the competition's standings, for a round with a formula.
+TOTAL = RankingKey("total", _("Total (the round's formula)"), higher_is_better=True)
+
+
+def round_ranking_keys(round: Round) -> list[RankingKey]:
+    """The round's rankings for the standings: its kind's, then ``total`` when the round has
+    a formula."""
+    keys = list(kind_of(round).ranking_keys(round))
+    return [*keys, TOTAL] if round.total_formula else keys
+
+
+def round_published_rankings(round: Round) -> list[RoundRanking]:
+    """The round's published rankings: its kind's, then the total once the round's results
+    are published (before: pending, as the kind's own)."""
+    rankings = list(kind_of(round).published_rankings(round))
+    if round.total_formula and kind_of(round).results_published(round):
+        rows = ranking_rows(
+            round_totals(round=round),
+            team=lambda r: r.team,
+            rank=lambda r: r.rank,
+            score=lambda r: r.value,
+        )
+        rankings.append(RoundRanking(TOTAL, rows))
+    return rankings

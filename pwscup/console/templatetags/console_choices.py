@@ -1,0 +1,29 @@
+"""The data choice card of a round's console page, for every kind
+(``templates/console/round.html``): ``{% round_choices_card %}``."""
+
+from django import template
+
+from pwscup.competitions.choice_selectors import round_choices, round_team_picks
+from pwscup.console.choice_forms import choice_rows_formset
+from pwscup.console.selectors import competition_teams
+
+register = template.Library()
+
+
+@register.inclusion_tag("console/_data_choice_card.html", takes_context=True)
+def round_choices_card(context) -> dict:
+    round_ = context["round"]
+    choices = round_choices(round=round_)
+    picks = round_team_picks(round=round_)
+    teams = [
+        {"team": team, "pick": picks.get(team.pk)}
+        for team in competition_teams(competition=round_.competition)
+    ]
+    return {
+        "round": round_,
+        "competition": round_.competition,
+        "choices": choices,
+        "formset": choice_rows_formset(choices=choices),
+        "teams": teams if choices else [],
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -1,0 +1,37 @@
+"""A round's total formula on its console page (every kind: a core setting of the round),
+saved by ``round_total_formula_set``; a refused formula comes back with its message next to
+the field."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from pwscup.competitions.selectors import console_round
+from pwscup.competitions.total_services import round_total_formula_set
+from pwscup.console.forms import TotalFormulaForm
+from pwscup.console.round_views import round_page
+
+
+@login_required
+@require_POST
+def round_total(request, competition_slug, round_slug):
+    round_ = console_round(
+        user=request.user, competition_slug=competition_slug, round_slug=round_slug
+    )
+    form = TotalFormulaForm(request.POST)
+    if form.is_valid():
+        try:
+            changed = round_total_formula_set(
+                user=request.user, round=round_, formula=form.cleaned_data["total_formula"]
+            )
+        except ValidationError as error:
+            form.add_error("total_formula", error.message_dict["total_formula"])
+        else:
+            if changed:
+                messages.success(request, _("The round's total formula is saved."))
+            return redirect("console:round", competition_slug, round_slug)
+    round_.refresh_from_db()
+    return round_page(request, round_, total_form=form)

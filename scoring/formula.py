@@ -1,0 +1,217 @@
+"""A round's total from its named scores: a small, safe expression language.
+
+An organizer writes a formula over the scores a round shows (``U``, ``A``, ``utility``,
+``protection``...), e.g. PWSCup 2024's total
+``max(0, A + U - 2*(50-A)*(A<50) - 2*(50-U)*(U<50))``. The formula is read by Python's own
+parser, every node is checked against a short list (numbers, the given names, ``+ - * / **``,
+comparisons, ``and``/``or``/``not``, ``x if c else y``, ``min``/``max``/``abs``), and it is
+evaluated by the maintained library simpleeval, never by ``eval``. A comparison counts as 1
+or 0 (``(A<50)`` above). Every failure is a :class:`FormulaError` with a ``formula.*`` code
+of :mod:`scoring.messages`.
+
+Examples
+--------
+>>> formula_value("max(0, A + U - 2*(50-A)*(A<50))", {"A": 40.0, "U": 70.0})
+90.0
+>>> formula_value("A / U", {"A": 1.0, "U": 0.0})
+Traceback (most recent call last):
+...
+scoring.formula.FormulaError: The formula divides by zero (A / U).
+>>> formula_check("utility + B", ["utility", "A"])
+Traceback (most recent call last):
+...
+scoring.formula.FormulaError: The formula names B, which is not a score of the round (its scores: utility, A).
+>>> formula_names("max(0, A + U) - A")
+['A', 'U']
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable, Iterable, Mapping
+
+import simpleeval
+
+from scoring.errors import ScoringError
+from scoring.messages import clip
+
+MAX_LENGTH = 500
+MAX_EXPONENT = 100
+FUNCTIONS: dict[str, Callable[..., float]] = {"min": min, "max": max, "abs": abs}
+
+_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.USub, ast.UAdd, ast.Not)
+_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_NODES = (
+    ast.Expression,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.BoolOp,
+    ast.Compare,
+    ast.IfExp,
+    ast.Call,
+    ast.Name,
+    ast.Constant,
+    ast.Load,
+    ast.And,
+    ast.Or,
+    *_OPERATORS,
+    *_COMPARISONS,
+)
+
+
+class FormulaError(ScoringError):
+    """A formula that cannot be a round's total; the message says why."""
+
+
+def _power(base: float, exponent: float) -> float:
+    if abs(exponent) > MAX_EXPONENT:
+        raise FormulaError("formula.power_too_large", limit=MAX_EXPONENT)
+    try:
+        return float(base) ** float(exponent)
+    except OverflowError:
+        raise FormulaError("formula.not_finite", detail=f"{base} ** {exponent}") from None
+
+
+_EVAL_OPERATORS: dict[type, Callable[..., object]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: _power,
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Not: operator.not_,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+
+
+def _parse(text: str) -> ast.Expression:
+    """The formula's tree, once every node is one the language allows."""
+    if not text.strip():
+        raise FormulaError("formula.empty")
+    if len(text) > MAX_LENGTH:
+        raise FormulaError("formula.too_long", limit=MAX_LENGTH)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError) as error:
+        raise FormulaError("formula.syntax", detail=clip(str(error.args[0]))) from None
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES):
+            raise FormulaError("formula.not_allowed", what=_describe(node))
+        if isinstance(node, ast.Constant) and not _is_number(node.value):
+            raise FormulaError("formula.not_allowed", what=clip(repr(node.value)))
+        if isinstance(node, ast.Call):
+            _check_call(node)
+    return tree
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
+def _check_call(node: ast.Call) -> None:
+    if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+        raise FormulaError("formula.not_allowed", what=clip(ast.unparse(node.func)))
+    arity_ok = len(node.args) == 1 if node.func.id == "abs" else len(node.args) >= 2
+    if node.keywords or not arity_ok or any(isinstance(a, ast.Starred) for a in node.args):
+        raise FormulaError("formula.not_allowed", what=clip(ast.unparse(node)))
+
+
+def _describe(node: ast.AST) -> str:
+    try:
+        return clip(ast.unparse(node)) or type(node).__name__
+    except Exception:  # an operator node has no source of its own
+        return type(node).__name__
+
+
+def _used_names(tree: ast.Expression) -> list[str]:
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called]
+    return list(dict.fromkeys(names))
+
+
+def formula_names(text: str) -> list[str]:
+    """The score names the formula uses, in the order they first appear."""
+    return _used_names(_parse(text))
+
+
+def formula_check(text: str, names: Iterable[str]) -> None:
+    """Raise :class:`FormulaError` unless ``text`` is a formula over ``names`` only.
+
+    Its syntax and every node are checked, then every name; then it is evaluated with every
+    score 1, so that a result that is not a finite number (``1e300 * 1e300 * A``) or a power
+    too large is refused. A division by zero depends on the scores: :func:`formula_value`
+    finds it on each team's.
+
+    >>> formula_check("max(0, A + U - 2*(50-A)*(A<50) - 2*(50-U)*(U<50))", ["A", "U"])
+    >>> formula_check("A.__class__", ["A"])
+    Traceback (most recent call last):
+    ...
+    scoring.formula.FormulaError: The formula uses A.__class__, which is not allowed: only numbers, the round's score names, + - * / **, comparisons, and/or/not, x if c else y, min, max and abs.
+    """
+    known = list(dict.fromkeys(names))
+    tree = _parse(text)
+    for name in _used_names(tree):
+        if name not in known:
+            raise FormulaError(
+                "formula.unknown_name", name=clip(name), known=", ".join(known) or "—"
+            )
+    try:  # a probe: every score 1
+        _evaluate(text, tree, dict.fromkeys(known, 1.0))
+    except FormulaError as error:
+        if error.code != "formula.division_by_zero":
+            raise
+
+
+def formula_value(text: str, values: Mapping[str, float]) -> float:
+    """The formula's value on one team's scores (``values``: name -> number).
+
+    >>> formula_value("A if A > U else U", {"A": 2.0, "U": 3.0})
+    3.0
+    >>> formula_value("2 ** 101", {})
+    Traceback (most recent call last):
+    ...
+    scoring.formula.FormulaError: The formula raises a number to a power larger than 100.
+    """
+    tree = _parse(text)
+    for name in _used_names(tree):
+        if name not in values:
+            raise FormulaError(
+                "formula.unknown_name", name=clip(name), known=", ".join(values) or "—"
+            )
+    return _evaluate(text, tree, {k: float(v) for k, v in values.items()})
+
+
+def _evaluate(text: str, tree: ast.Expression, values: dict[str, float]) -> float:
+    evaluator = simpleeval.SimpleEval(
+        operators=_EVAL_OPERATORS, functions=dict(FUNCTIONS), names=values
+    )
+    try:
+        result = evaluator.eval(text.strip(), previously_parsed=tree.body)
+    except ZeroDivisionError:
+        raise FormulaError("formula.division_by_zero", detail=clip(text.strip())) from None
+    except OverflowError:
+        raise FormulaError("formula.not_finite", detail=clip(text.strip())) from None
+    except (TypeError, ValueError):
+        raise FormulaError("formula.syntax", detail=clip(text.strip())) from None
+    except simpleeval.InvalidExpression as error:
+        raise FormulaError("formula.not_allowed", what=clip(str(error))) from None
+    try:
+        number = float(result)
+    except (TypeError, ValueError, OverflowError):
+        raise FormulaError("formula.not_finite", detail=clip(repr(result))) from None
+    if not math.isfinite(number):
+        raise FormulaError("formula.not_finite", detail=clip(repr(number)))
+    return number

@@ -1,0 +1,144 @@
+"""A round's total from its named scores (pwscup/competitions/totals.py): a scorer round's
+release scores by key, the console card as the browser posts it, refusals next to the
+field, the Results tab, the standings' ranking key, a bundle's round entry."""
+
+import io
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from pwscup.bundles.services import competition_export, competition_import
+from pwscup.competitions.models import Competition
+from pwscup.competitions.total_services import round_total_formula_set
+from pwscup.competitions.totals import (
+    named_scores,
+    round_published_rankings,
+    round_ranking_keys,
+    round_totals,
+)
+from pwscup.kinds.tabs import RESULTS, RULES, tab_url
+from pwscup.scorer import services
+from tests.pwscup.bundle_helpers import START, creator, manifest_of, rebuilt
+from tests.pwscup.scorer_world import freeze, release, release_bytes, scorer_world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def world():
+    world = scorer_world(slug="tot", letters="ab")
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=20, seed=1))
+    freeze(world)
+    return world
+
+
+def _console(world):
+    client = Client()
+    client.force_login(world.organizer)
+    assert not world.organizer.is_superuser
+    return client
+
+
+def test_scorer_names_and_totals_rank_higher_first(world):
+    scores = named_scores(round=world.round)
+    assert [n["key"] for n in scores["names"]] == ["utility", "protection", "power"]
+    teams = scores["teams"]
+    a, b = world.teams["a"].pk, world.teams["b"].pk
+    assert teams[a]["utility"] is not None and teams[b]["utility"] is not None
+    round_total_formula_set(user=world.organizer, round=world.round, formula="-utility * 2")
+    rows = round_totals(round=world.round)
+    expected = sorted([(-2 * teams[a]["utility"], a), (-2 * teams[b]["utility"], b)], reverse=True)
+    assert [row.value for row in rows] == pytest.approx([value for value, _ in expected])
+    assert [row.team.pk for row in rows] == [team for _, team in expected]
+    assert teams[a]["utility"] != teams[b]["utility"]
+    assert [row.rank for row in rows] == [1, 2]
+
+
+def test_the_console_card_saves_what_the_browser_posts(world):
+    client = _console(world)
+    page = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    assert page.status_code == 200
+    assert (
+        b'data-testid="round-total-form"' in page.content
+        and b"<code>utility</code>" in page.content
+    )
+    url = reverse("console:round_total", args=[world.competition.slug, world.round.slug])
+    response = client.post(url, {"total_formula": " max(0, utility) "})
+    assert response.status_code == 302
+    world.round.refresh_from_db()
+    assert world.round.total_formula == "max(0, utility)"
+
+
+@pytest.mark.parametrize(
+    ("formula", "words"),
+    [
+        ("utility + safety", "names safety, which is not a score of the round"),
+        ("1 / (utility - utility)", "divides by zero"),
+    ],
+)
+def test_a_refused_formula_is_shown_next_to_the_field(world, formula, words):
+    client = _console(world)
+    url = reverse("console:round_total", args=[world.competition.slug, world.round.slug])
+    response = client.post(url, {"total_formula": formula})
+    assert response.status_code == 200
+    text = response.content.decode()
+    field = text[text.index('data-testid="round-total-form"') :]
+    assert words in field[: field.index("</form>")]
+    world.round.refresh_from_db()
+    assert world.round.total_formula == ""
+
+
+def test_results_tab_and_standings_once_published(world):
+    round_total_formula_set(user=world.organizer, round=world.round, formula="utility")
+    assert "total" in [key.key for key in round_ranking_keys(world.round)]
+    assert "total" not in [r.key for r in round_published_rankings(world.round)]
+    client = Client()
+    client.force_login(world.users["a"])
+    results = tab_url(world.round, RESULTS)
+    assert b"round-total-table" not in client.get(results).content
+    services.results_publish(scorer=world.scorer, user=world.organizer)
+    total = next(r for r in round_published_rankings(world.round) if r.key == "total")
+    assert [r.rank for r in total.rows] == [1, 2]
+    for lang, title in (("en", "Total"), ("ja", "合計")):
+        client.cookies.load({settings.LANGUAGE_COOKIE_NAME: lang})
+        page = client.get(results)
+        assert page.status_code == 200
+        assert title in page.content.decode()
+        assert page.content.count(b'data-testid="round-total-row"') == 2
+        rules = client.get(tab_url(world.round, RULES)).content.decode()
+        assert '<code data-testid="round-total-formula">utility</code>' in rules
+
+
+def test_a_bundle_keeps_the_formula(world):
+    round_total_formula_set(user=world.organizer, round=world.round, formula="utility + 1")
+    organizer = creator(world.organizer)
+    data = competition_export(competition=world.competition, user=organizer)
+    assert manifest_of(data)["rounds"][0]["total_formula"] == "utility + 1"
+    copy = competition_import(
+        bundle_file=io.BytesIO(data), name="Totals again", slug="tot2", start=START, user=organizer
+    )
+    (copied,) = copy.rounds.all()
+    assert copied.total_formula == "utility + 1"
+
+
+def test_a_bundle_with_an_unknown_name_is_refused(world):
+    organizer = creator(world.organizer)
+    data = competition_export(competition=world.competition, user=organizer)
+
+    def unknown(manifest):
+        manifest["rounds"][0]["total_formula"] = "utility + U1"
+
+    with pytest.raises(ValidationError) as refused:
+        competition_import(
+            bundle_file=io.BytesIO(rebuilt(data, change=unknown)),
+            name="",
+            slug="tot3",
+            start=START,
+            user=organizer,
+        )
+    assert "names U1, which is not a score of the round" in str(refused.value)
+    assert not Competition.objects.filter(slug="tot3").exists()
