@@ -49,6 +49,7 @@ REQUIRED = ("numpy", "pandas", "charset-normalizer")
 #: install (``install_argument``). ``opendp``: OpenDP's Laplace sampler, which only the
 #: platform's own answers use (``scoring.dp.laplace``; 270 MB, no team needs it). ``scorer``:
 #: pyyaml, to read an organizer's scoring program's Codabench ``metadata`` (``scoring.scorer``).
+#: ``formula``: simpleeval, to evaluate a round's total (``scoring.formula``; the platform's).
 #: Fresh environments measured: the wheel alone 189 MB; with kit or dp 332 MB, synthetic
 #: 391 MB, fast 566 MB.
 EXTRAS = {
@@ -58,6 +59,7 @@ EXTRAS = {
     "synthetic": ("scikit-learn", "scipy"),
     "opendp": ("opendp",),
     "scorer": ("pyyaml",),
+    "formula": ("simpleeval",),
 }
 NEEDS = tuple(dict.fromkeys(REQUIRED + tuple(n for names in EXTRAS.values() for n in names)))
 #: What the wheel holds, relative to the repository. ``pwscup/__init__.py`` imports nothing

@@ -41,7 +41,7 @@ def test_an_organizer_exports_the_demo_and_imports_it_again(web, screenshot, tmp
     download.save_as(str(bundle))
     manifest = manifest_of(bundle.read_bytes())
     assert [r["kind"] for r in manifest["rounds"]].count("pwscup2015") == 2
-    assert len(manifest["rounds"]) == 7
+    assert len(manifest["rounds"]) == 8
 
     page.goto("/console/")
     with page.expect_navigation():

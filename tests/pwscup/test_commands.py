@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db
 def test_load_demo_creates_the_playable_demo_once(capsys):
     call_command("load_demo")
     competition = Competition.objects.get(slug="demo")
-    # Every kind's demo_load ran: each of the four kinds has its rounds (and every kind the
+    # Every kind's demo_load ran: each of the five kinds has its rounds (and every kind the
     # site registers is one of them).
-    kinds = {"pwscup2015", "dp", "sequential", "synthetic"}
+    kinds = {"pwscup2015", "dp", "sequential", "synthetic", "scorer"}
     assert {r.kind for r in competition.rounds.all()} == kinds
     assert {kind.key for kind in all_kinds()} == kinds
     # The first kind's two rounds (the other kinds' demo rounds are tested with their kinds).

@@ -96,7 +96,7 @@ def test_a_second_run_makes_again_what_the_demo_lacks(django_user_model):
     assert [m.username for m in team_c.members.all()] == ["team-c"]
     assert TeamDataset.objects.filter(round__slug="round-2", team=team_c).count() == 1
     assert competition.rounds.filter(slug="seq-paper").count() == 1
-    assert competition.rounds.count() == 7
+    assert competition.rounds.count() == 8
     assert competition.presentation_windows.count() == 1
     assert competition.rounds.get(slug="round-1").pk == kept_round.pk
 
@@ -124,4 +124,4 @@ def test_a_demo_made_before_the_marker_is_taken_as_the_demo(django_user_model):
     assert Competition.objects.get(slug="demo").is_demo
     django_user_model.objects.create_user("student-1", password="student-pw")
     call_command("load_demo")
-    assert Competition.objects.get(slug="demo").rounds.count() == 7
+    assert Competition.objects.get(slug="demo").rounds.count() == 8

@@ -74,8 +74,8 @@ def demo(db):
 
 def test_the_demo_names_and_describes_itself_in_both_languages(demo):
     names = [demo.name, *Round.objects.filter(competition=demo).values_list("name", flat=True)]
-    # The competition, two 2015 rounds, two DP, two sequential, one synthetic.
-    assert len(names) == 8
+    # The competition, two 2015 rounds, two DP, two sequential, one synthetic, one scorer.
+    assert len(names) == 9
     for name in names:
         japanese, _, english = name.partition(" / ")
         assert JAPANESE.search(japanese) and english.isascii() and english, name

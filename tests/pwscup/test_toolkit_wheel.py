@@ -182,7 +182,13 @@ def test_scoring_imports_nothing_the_toolkit_does_not_require():
             ):
                 extra = next(k.value.value for k in node.keywords if k.arg == "extra")
                 optional.append((path.name, node.args[0].value.split(".")[0], extra))
-    assert {module for _, module, _ in optional} == {"scipy", "sklearn", "opendp", "yaml"}
+    assert {module for _, module, _ in optional} == {
+        "scipy",
+        "sklearn",
+        "opendp",
+        "yaml",
+        "simpleeval",
+    }
     for where, module, extra in optional:
         assert modules.get(module, module) in toolkit.EXTRAS[extra], (where, module, extra)
     third_party = (
