@@ -121,6 +121,11 @@ def site(network, lan_servers, world):
         GUNICORN_WORKERS="1",
         GUNICORN_THREADS=str(UPLOADERS + 1),
         DJANGO_ALLOWED_HOSTS=web.address,
+        # This test is about a worker host dying. Its bucket (moto) shares two busy cores with
+        # every host, so a write can take over the default second; the default would read three
+        # teams' uploads at once as a stalled storage and refuse one (503), which CI saw.
+        # test_storage_faults.py tests the slots themselves.
+        PWSCUP_STORAGE_SLOT_WAIT="30",
     )
     schedule = web.folder / "var" / "celerybeat-schedule"
     web.start(gunicorn_command(), env=web_env, label="gunicorn")
