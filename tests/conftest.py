@@ -8,6 +8,8 @@ says why in its docstring; its module is sent first, so that the run does not en
 for it. See docs/architecture.md, "Tests".
 """
 
+import contextlib
+import io
 import os
 from pathlib import Path
 
@@ -59,6 +61,47 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         test = database.setdefault("TEST", {})
         if database["ENGINE"].endswith("postgresql") and not test.get("TEMPLATE"):
             test["TEMPLATE"] = migrated_template(database)
+
+
+@pytest.fixture(scope="module")
+def demo_loaded(django_db_setup, django_db_blocker):
+    """The demo (``load_demo``: five kinds, eight rounds, its accounts and teams) loaded once
+    for a module and committed, instead of once per test (4 s of CPU each time). Each test
+    still asks for ``db``: it runs in a transaction rolled back at its end, so what it writes
+    (a session, an upload) never reaches the next test, which sees the demo as loaded. At the
+    module's end the database is flushed, as after a ``transaction=True`` test. Only for a
+    module whose every test wants the demo loaded first (a test that must load it itself, on
+    an empty or a foreign database, belongs in another module, and so does a
+    ``transaction=True`` test, whose flush would take the demo from the tests after it); the
+    files the demo writes stay in the process's MEDIA_ROOT, as when each test loaded its
+    own. See docs/architecture.md, "Tests"."""
+    from django.core.management import call_command
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        call_command("load_demo", stdout=io.StringIO())
+    yield
+    with django_db_blocker.unblock():
+        for alias in connections:
+            call_command("flush", database=alias, interactive=False, verbosity=0)
+
+
+@pytest.fixture(scope="module")
+def scratch_db(django_db_setup, django_db_blocker):
+    """For a module-scoped fixture that builds rows only to read something out of them (a
+    round's exported bundle): ``with scratch_db():`` opens the database in a transaction that
+    is rolled back at the block's end, so the module's tests share what was read and the
+    database holds nothing of it."""
+
+    @contextlib.contextmanager
+    def scratch():
+        from django.db import transaction
+
+        with django_db_blocker.unblock(), transaction.atomic():
+            yield
+            transaction.set_rollback(True)
+
+    return scratch
 
 
 @pytest.fixture(autouse=True)

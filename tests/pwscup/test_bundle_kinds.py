@@ -256,14 +256,29 @@ def _changed(settings: dict, change) -> dict:
     return settings
 
 
-@pytest.fixture
-def dp_bundle(db):
-    return get_kind("dp").bundle_export(_demo_round("dp-practice"), anchor=ANCHOR)
+@pytest.fixture(scope="module")
+def exported_once(scratch_db):
+    """The dp-practice and seq-paper demo rounds exported once for the module (each export
+    loads a demo round, a second of CPU), their rows rolled back at once: a bundle is data
+    (settings and bytes), and each test gets its own copy of it (``dp_bundle``,
+    ``seq_bundle``)."""
+    with scratch_db():
+        return {
+            "dp": get_kind("dp").bundle_export(_demo_round("dp-practice"), anchor=ANCHOR),
+            "sequential": get_kind("sequential").bundle_export(
+                _demo_round("seq-paper"), anchor=ANCHOR
+            ),
+        }
 
 
 @pytest.fixture
-def seq_bundle(db):
-    return get_kind("sequential").bundle_export(_demo_round("seq-paper"), anchor=ANCHOR)
+def dp_bundle(exported_once, db):
+    return copy.deepcopy(exported_once["dp"])
+
+
+@pytest.fixture
+def seq_bundle(exported_once, db):
+    return copy.deepcopy(exported_once["sequential"])
 
 
 DP_BAD = [

@@ -5,7 +5,6 @@ organizer, in both languages, with the tab bar marking where the reader is."""
 import re
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
@@ -19,8 +18,9 @@ TAB_LINK = re.compile(r'<a href="([^"]+)" data-testid="tab-([a-z]+)"( aria-curre
 
 
 @pytest.fixture
-def demo_rounds(db):
-    call_command("load_demo")
+def demo_rounds(demo_loaded, db):
+    """The demo's rounds; the demo is loaded once for the module (tests/conftest.py): the
+    tests only read it, each in its own rolled-back transaction."""
     rounds = list(Round.objects.filter(competition__slug="demo").order_by("order"))
     assert {kind_of(r).key for r in rounds} == {
         "pwscup2015",
