@@ -2,9 +2,10 @@
 
 Commands
 --------
-evaluate ORIGINAL ANONYMIZED --config ROUND.json [--format table|json] [--classes OUT.csv]
-check ORIGINAL ANONYMIZED --config ROUND.json
-publish ANONYMIZED --seed N --out-published P.csv --out-truth T.csv
+evaluate ORIGINAL ANONYMIZED --config ROUND.json [--range COL=LOW:HIGH ...] [--format table|json]
+         [--classes OUT.csv]
+check ORIGINAL ANONYMIZED --config ROUND.json [--range COL=LOW:HIGH ...]
+publish ANONYMIZED --seed N --out-published P.csv --out-truth T.csv [--rows N]
 score-attack ANSWER.csv --truth T.csv [--reference-rows M] [--format table|json]
 config-template ORIGINAL
 seq check MASTER RELEASE_1 … RELEASE_n --config CFG [--format table|json] [--per-person FILE]
@@ -13,6 +14,10 @@ scorer run --program P.zip --submission S --reference DIR --output DIR   (scorin
 
 Messages are in English, or in Japanese with ``--lang ja`` (before the command) or when
 ``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``).
+
+``--range age=13:85`` is a round's range rule (any number from 13 to 85 in ``age`` instead
+of a value of the original column; repeat it per column). ``--rows N`` publishes a random
+sample of N kept rows (the first N of the shuffle).
 
 ``--reference-rows`` defaults to the largest row number in the truth file (the
 reference table has at least that many rows); pass the real size of the reference
@@ -60,11 +65,31 @@ def _load(args) -> tuple[Table, Table, object]:
     return original, anonymized, config
 
 
+def value_range(text: str) -> tuple[str, tuple[float, float]]:
+    """``"age=13:85"`` → ``("age", (13.0, 85.0))`` (the ``--range`` option).
+
+    >>> value_range("age=13:85")
+    ('age', (13.0, 85.0))
+    """
+    column, _, bounds = text.rpartition("=")
+    low, _, high = bounds.partition(":")
+    try:
+        low_value, high_value = float(low), float(high)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected COLUMN=LOW:HIGH, got {text!r}") from None
+    if not column or not np.isfinite([low_value, high_value]).all() or low_value > high_value:
+        raise argparse.ArgumentTypeError(f"expected COLUMN=LOW:HIGH with LOW <= HIGH, got {text!r}")
+    return column, (low_value, high_value)
+
+
 def cmd_evaluate(args) -> int:
     original, anonymized, config = _load(args)
-    results = evaluate(original, anonymized, config)
+    ranges = dict(args.range or [])
+    results = evaluate(original, anonymized, config, value_ranges=ranges)
     if args.classes and config.indicators is not None:
-        indicator_classes(original, anonymized, config).to_csv(args.classes, index=False)
+        indicator_classes(original, anonymized, config, value_ranges=ranges).to_csv(
+            args.classes, index=False
+        )
     if args.format == "json":
         print(json.dumps(results, indent=2))
         return 0
@@ -92,7 +117,7 @@ def cmd_evaluate(args) -> int:
 def cmd_check(args) -> int:
     original, anonymized, config = _load(args)
     validate_original(original, config)
-    validate_submission(original, anonymized, config)
+    validate_submission(original, anonymized, config, value_ranges=dict(args.range or []))
     print(
         f"OK: {len(anonymized)} rows, {len(anonymized.columns)} columns; the submission is valid."
     )
@@ -101,7 +126,7 @@ def cmd_check(args) -> int:
 
 def cmd_publish(args) -> int:
     anonymized = read_table(args.anonymized, name="the anonymized table")
-    target = publish_target(anonymized, seed=args.seed)
+    target = publish_target(anonymized, seed=args.seed, rows=args.rows)
     write_csv(target.table, args.out_published)
     write_csv(pd.DataFrame({"row": target.truth}), args.out_truth)
     print(f"Published {len(target.table)} rows to {args.out_published}; truth in {args.out_truth}.")
@@ -183,6 +208,13 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("original")
         sub.add_argument("anonymized")
         sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+        sub.add_argument(
+            "--range",
+            type=value_range,
+            action="append",
+            metavar="COLUMN=LOW:HIGH",
+            help="the round's range rule of a column (repeat per column)",
+        )
         if name == "evaluate":
             sub.add_argument("--format", choices=("table", "json"), default="table")
             sub.add_argument(
@@ -199,6 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--seed", type=int, required=True)
     sub.add_argument("--out-published", required=True)
     sub.add_argument("--out-truth", required=True)
+    sub.add_argument(
+        "--rows", type=int, default=None, help="publish a random sample of this many rows"
+    )
     sub.set_defaults(handler=cmd_publish)
 
     sub = commands.add_parser("score-attack", help="score a correspondence table")

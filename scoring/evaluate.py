@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -105,6 +105,7 @@ def evaluate(
     config: RoundConfig,
     *,
     timings: dict[str, float] | None = None,
+    value_ranges: Mapping[str, tuple[float, float]] | None = None,
 ) -> dict[str, float | int | None]:
     """Validate a submission and compute every metric of metrics.md.
 
@@ -118,6 +119,9 @@ def evaluate(
     timings : dict, optional
         When given, filled with the seconds spent in validation, preparation and
         each metric (keys ``"validate"``, ``"prepare"``, ``"U1"``, ...).
+    value_ranges : mapping of column to (low, high), optional
+        The round's range rule, checked in place of those columns' domains
+        (:func:`scoring.validation.validate_submission`).
 
     Returns
     -------
@@ -152,7 +156,9 @@ def evaluate(
     else:
         prepared = prepare_original(original, config)
     caches = (prepared.cache, TableCache(anonymized))
-    validate_submission(prepared.cache.table, caches[1].table, config, caches=caches)
+    validate_submission(
+        prepared.cache.table, caches[1].table, config, caches=caches, value_ranges=value_ranges
+    )
     record["validate"] = time.perf_counter() - clock
     clock = time.perf_counter()
     data = ScoringData(None, None, config, caches=caches, x_sa=prepared.sa)
@@ -218,7 +224,11 @@ def indicator_scores(prepared: PreparedOriginal, data: ScoringData) -> dict:
 
 
 def indicator_classes(
-    original: Table | pd.DataFrame, anonymized: Table | pd.DataFrame, config: RoundConfig
+    original: Table | pd.DataFrame,
+    anonymized: Table | pd.DataFrame,
+    config: RoundConfig,
+    *,
+    value_ranges: Mapping[str, tuple[float, float]] | None = None,
 ) -> pd.DataFrame:
     """The organizer's per-class table of the indicators (spec indicators A.3).
 
@@ -235,7 +245,9 @@ def indicator_classes(
         raise ValueError("the configuration names no indicators block")
     prepared = prepare_original(original, config)
     caches = (prepared.cache, TableCache(anonymized))
-    validate_submission(prepared.cache.table, caches[1].table, config, caches=caches)
+    validate_submission(
+        prepared.cache.table, caches[1].table, config, caches=caches, value_ranges=value_ranges
+    )
     data = ScoringData(None, None, config, caches=caches, x_sa=prepared.sa)
     result = indicators.table_indicators(
         prepared.cache.table,

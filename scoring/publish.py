@@ -26,8 +26,15 @@ class PublishedTarget:
     truth: np.ndarray
 
 
-def publish_target(anonymized: pd.DataFrame, *, seed: int) -> PublishedTarget:
+def publish_target(
+    anonymized: pd.DataFrame, *, seed: int, rows: int | None = None
+) -> PublishedTarget:
     """Remove deleted rows and shuffle with ``numpy.random.default_rng(seed)``.
+
+    With ``rows`` (iPWS 2023 published 300 of each table's 3,985 rows), only the first
+    ``rows`` rows of that shuffle are published: a random sample of the kept rows, the same
+    for the same seed, whose truth covers only the published rows. ``None``, or more rows
+    than are kept, publishes every kept row.
 
     Examples
     --------
@@ -35,12 +42,17 @@ def publish_target(anonymized: pd.DataFrame, *, seed: int) -> PublishedTarget:
     >>> target = publish_target(a, seed=0)
     >>> sorted(target.truth.tolist()), len(target.table)
     ([1, 3], 2)
+    >>> sample = publish_target(a, seed=0, rows=1)
+    >>> sample.truth.tolist() == target.truth[:1].tolist(), len(sample.table)
+    (True, 1)
     """
+    if rows is not None and rows < 1:
+        raise ValueError(f"published rows must be at least 1, got {rows}")
     kept = np.flatnonzero(~deleted_mask(anonymized))
     order = np.random.default_rng(seed).permutation(kept.size)
-    rows = kept[order]
-    table = anonymized.iloc[rows].reset_index(drop=True)
-    return PublishedTarget(table=table, truth=(rows + 1).astype(np.int64))
+    chosen = kept[order][:rows]
+    table = anonymized.iloc[chosen].reset_index(drop=True)
+    return PublishedTarget(table=table, truth=(chosen + 1).astype(np.int64))
 
 
 def draw_sample(master: pd.DataFrame, *, size: int, seed: int) -> np.ndarray:

@@ -8,7 +8,7 @@ echoed values are clipped to 80 characters (:func:`scoring.messages.clip`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -108,6 +108,7 @@ def validate_submission(
     config: RoundConfig,
     *,
     caches: tuple[TableCache, TableCache] | None = None,
+    value_ranges: Mapping[str, tuple[float, float]] | None = None,
 ) -> None:
     """Check a submission against the original table (metrics.md "Submission validation").
 
@@ -116,12 +117,16 @@ def validate_submission(
     original, anonymized : scoring.columns.Table or pandas.DataFrame
         Tables as returned by :func:`scoring.load_table` or :func:`scoring.read_table`.
     config : RoundConfig
+    value_ranges : mapping of column to (low, high), optional
+        The range rule of a round (iPWS 2023: ``{"age": (13, 85)}``): in these columns a
+        kept row's value must be a number with ``low <= value <= high``, in place of the
+        column's domain. The other columns keep their domain.
 
     Raises
     ------
     ValidationError
         Header, row count, every row deleted, an empty cell in a kept row, a value
-        outside its column's domain.
+        outside its column's domain or range.
 
     Examples
     --------
@@ -141,12 +146,34 @@ def validate_submission(
         raise ValidationError("submission.all_deleted")
     kept = np.flatnonzero(~deleted)
     _check_empty_cells(a_cache, kept)
+    ranges = value_ranges or {}
     for column in original.columns:
-        if config.domains.get(column) == NUMBER:
+        if column in ranges:
+            low, high = ranges[column]
+            _check_range(a_cache, column, kept, low=float(low), high=float(high))
+        elif config.domains.get(column) == NUMBER:
             _check_numbers(a_cache, column, kept, what="submission")
         else:
             integral = column in config.integer_columns  # decided on the round's original
             _check_original_values(x_cache, a_cache, column, kept, integral=integral)
+
+
+def _check_range(
+    cache: TableCache, column: str, kept: np.ndarray, *, low: float, high: float
+) -> None:
+    numbers = cache.numbers(column, kept)
+    with np.errstate(invalid="ignore"):
+        inside = np.isfinite(numbers) & (numbers >= low) & (numbers <= high)
+    bad = np.flatnonzero(~inside)
+    if bad.size:
+        rows = kept[bad]
+        raise ValidationError(
+            "submission.outside_range",
+            column=repr(clip(column)),
+            low=f"{low:g}",
+            high=f"{high:g}",
+            rows=_row_values(rows, cache.values(column, rows[:MAX_LISTED])),
+        )
 
 
 def _check_empty_cells(cache: TableCache, kept: np.ndarray) -> None:

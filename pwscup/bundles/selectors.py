@@ -15,7 +15,7 @@ from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.selectors import may_create_competitions, user_is_organizer
 from pwscup.kinds import kind_of
-from pwscup.kinds.bundles import RoundBundle, offset_from
+from pwscup.kinds.bundles import ExportOptions, RoundBundle, offset_from
 from pwscup.presentations.selectors import competition_windows
 
 ROLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -56,18 +56,20 @@ def bundle_anchor(*, competition: Competition, rounds: list[Round]) -> dt.dateti
     return competition.created_at
 
 
-def competition_bundle(*, competition: Competition) -> Bundle:
+def competition_bundle(*, competition: Competition, options: ExportOptions | None = None) -> Bundle:
     """The competition as a bundle: the manifest (no slug of the competition, no absolute
-    date, no team, no upload) and the ZIP of the manifest and the rounds' files.
+    date, no team, no upload) and the ZIP of the manifest and the rounds' files. ``options``
+    (``ExportOptions``; ``None``: the defaults, no hidden data) go to every round's kind.
 
     Raises ``ValidationError`` when a round's kind cannot export itself."""
+    options = options or ExportOptions()
     rounds = competition_rounds(competition=competition)
     anchor = bundle_anchor(competition=competition, rounds=rounds)
     members, entries = {}, []
     for round_ in rounds:
         kind = kind_of(round_)
         try:
-            exported = kind.bundle_export(round_, anchor=anchor)
+            exported = kind.bundle_export(round_, anchor=anchor, options=options)
         except NotImplementedError:
             raise ValidationError(
                 _("The round %(round)s (%(kind)s) cannot be exported: its kind has no bundles.")
@@ -130,6 +132,7 @@ def _round_entry(round_: Round, exported: RoundBundle) -> dict:
         "timezone": round_.timezone,
         "quota_reset_hour": round_.quota_reset_hour,
         "total_formula": round_.total_formula,
+        "attack_top_n": round_.attack_top_n,
         "data_choices": [
             {"key": c.key, "label": c.label, "label_ja": c.label_ja}
             for c in round_choices(round=round_)

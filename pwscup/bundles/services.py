@@ -30,10 +30,10 @@ from pwscup.competitions.services import (
     quota_reset_hour_check,
     slug_check,
 )
-from pwscup.competitions.total_services import round_total_formula_check
+from pwscup.competitions.total_services import attack_top_n_check, round_total_formula_check
 from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds import get_kind
-from pwscup.kinds.bundles import RoundEntry, at_offset
+from pwscup.kinds.bundles import ExportOptions, RoundEntry, at_offset
 from pwscup.presentations.services import presentation_window_create
 
 Action = AuditEntry.Action
@@ -47,6 +47,7 @@ ROUND_FIELDS = (
     "timezone",
     "quota_reset_hour",
     "total_formula",
+    "attack_top_n",
     "data_choices",
     "files",
 )
@@ -64,15 +65,20 @@ def bundle_limits() -> ZipLimits:
     )
 
 
-def competition_export(*, competition: Competition, user) -> bytes:
-    """The competition as a bundle's ZIP (recorded in its audit log)."""
-    bundle = competition_bundle(competition=competition)
+def competition_export(*, competition: Competition, user, include_hidden: bool = False) -> bytes:
+    """The competition as a bundle's ZIP (recorded in its audit log). ``include_hidden``:
+    with the rounds' hidden data (``ExportOptions``); without it, each kind names what it
+    left out and the imported round waits for it."""
+    bundle = competition_bundle(
+        competition=competition, options=ExportOptions(include_hidden=include_hidden)
+    )
     audit_record(
         user=user,
         competition=competition,
         action=Action.BUNDLE_EXPORTED,
         rounds=len(bundle.manifest["rounds"]),
         sha256=bundle.sha256,
+        include_hidden=include_hidden,
     )
     return bundle.data
 
@@ -100,11 +106,12 @@ def competition_import(*, bundle_file, name: str, slug: str, start: dt.datetime,
 def competition_clone(
     *, competition: Competition, name: str, slug: str, start: dt.datetime, user
 ) -> Competition:
-    """A new competition like ``competition`` (its settings, rounds and files; no team, no
-    upload), starting at ``start``: the export and the import of a bundle, in memory."""
+    """A new competition like ``competition`` (its settings, rounds and files, hidden data
+    included: the copy stays on this platform, with the same organizer; no team, no upload),
+    starting at ``start``: the export and the import of a bundle, in memory."""
     if not may_clone(user=user, competition=competition):
         raise PermissionDenied
-    bundle = competition_bundle(competition=competition)
+    bundle = competition_bundle(competition=competition, options=ExportOptions(include_hidden=True))
     return _import(
         bundle_file=io.BytesIO(bundle.data),
         name=name,
@@ -309,16 +316,20 @@ def _choices_import(round_: Round, entry: dict, *, where: str, files, user) -> N
 
 
 def _total_import(round_: Round, entry: dict, *, where: str, files) -> None:
-    """The round's total formula, checked against the new round's names (its kind's)."""
+    """The round's top-N attack score (absent: none) and total formula, the formula checked
+    against the new round's names (its kind's, and ``attack_top`` when N is set)."""
     try:
+        attack_top_n_check(round=round_, attack_top_n=entry.get("attack_top_n"))
+        round_.attack_top_n = entry.get("attack_top_n") or None
         formula = round_total_formula_check(round=round_, formula=entry.get("total_formula", ""))
     except ValidationError as error:
         raise ValidationError(
             _located(error, where=where, slug=entry["slug"], roles=files)
         ) from None
-    if formula:
-        Round.objects.filter(pk=round_.pk).update(total_formula=formula)
-        round_.total_formula = formula
+    round_.total_formula = formula
+    Round.objects.filter(pk=round_.pk).update(
+        total_formula=formula, attack_top_n=round_.attack_top_n
+    )
 
 
 def _window_import(*, competition, index: int, entry: dict, start, user) -> None:

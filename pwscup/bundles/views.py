@@ -35,7 +35,11 @@ def manifest_schema(request):
 def bundle_export(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     try:
-        data = services.competition_export(competition=competition, user=request.user)
+        data = services.competition_export(
+            competition=competition,
+            user=request.user,
+            include_hidden=request.GET.get("include_hidden") == "1",
+        )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("console:competition", competition.slug)

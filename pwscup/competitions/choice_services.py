@@ -13,6 +13,7 @@ from pwscup.competitions.choice_selectors import round_choices, team_choice
 from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.services import audit_record
 from pwscup.core.errors import Refused
+from pwscup.kinds.registry import kind_of
 from scoring.identifiers import is_identifier
 
 MAX_DATA_CHOICES = 20
@@ -139,12 +140,16 @@ def choice_lock(*, round: Round | None, team) -> None:
 @transaction.atomic
 def organizer_choice_change(*, user, round: Round, team, key: str) -> bool:
     """An organizer sets the team's pack (locked or not; its lock is kept). ``True`` when it
-    changed, with an audit line naming the team and both packs."""
+    changed, with an audit line naming the team and both packs. Refused (409) when the
+    round's kind says the team's data can no longer change (``choice_change_refusal``)."""
     choice = _choice_by_key(round, key)
     pick = TeamDataChoice.objects.select_for_update().filter(round=round, team=team).first()
     before = pick.choice.key if pick is not None else ""
     if pick is not None and pick.choice_id == choice.pk:
         return False
+    refusal = kind_of(round).choice_change_refusal(round, team)
+    if refusal:
+        raise Refused(refusal, status=409, code="choice_drawn")
     TeamDataChoice.objects.update_or_create(
         round=round,
         team=team,

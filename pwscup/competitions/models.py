@@ -117,6 +117,14 @@ class Round(models.Model):
     # The round's total from its named scores (``scoring.formula``; the names a kind offers:
     # ``RoundKind.named_scores``); empty: the round has no total.
     total_formula = models.CharField(_("total formula"), max_length=500, blank=True)
+    # An attack score counted against the N best releases only (``pwscup.competitions.
+    # attack_top``; PWSCup 2021: 3, 2024: 5, 2025: 10); empty: no such score.
+    attack_top_n = models.PositiveSmallIntegerField(
+        _("attack against the top N releases"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(1000)],
+    )
 
     class Meta:
         ordering = ["competition", "order", "id"]

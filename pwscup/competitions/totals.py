@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions import attack_top
 from pwscup.competitions.models import Round
 from pwscup.kinds import kind_of
 from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows
@@ -41,9 +42,18 @@ class TotalRow:
 
 
 def named_scores(*, round: Round) -> dict:
-    """The round's kind's named scores (``RoundKind.named_scores``), never ``None``."""
+    """The round's kind's named scores (``RoundKind.named_scores``), never ``None``, and the
+    core's ``attack_top`` when the round counts attacks against its top releases
+    (``pwscup.competitions.attack_top``)."""
     scores = kind_of(round).named_scores(round) or {}
-    return {"names": list(scores.get("names", [])), "teams": dict(scores.get("teams", {}))}
+    names = list(scores.get("names", []))
+    teams = {pk: dict(values) for pk, values in scores.get("teams", {}).items()}
+    top = attack_top.attack_top_scores(round)
+    if top is not None:
+        names.append({"key": attack_top.ATTACK_TOP, "label": attack_top.label(round)})
+        for team_id, value in top.items():
+            teams.setdefault(team_id, {})[attack_top.ATTACK_TOP] = value
+    return {"names": names, "teams": teams}
 
 
 def total_names(*, round: Round) -> list[dict]:
@@ -95,6 +105,8 @@ def round_ranking_keys(round: Round) -> list[RankingKey]:
     """The round's rankings for the standings: its kind's, then ``total`` when the round has
     a formula."""
     keys = list(kind_of(round).ranking_keys(round))
+    if round.attack_top_n:  # kept only where the kind has a matrix (``offered``)
+        keys.append(attack_top.ranking_key(round))
     return [*keys, TOTAL] if round.total_formula else keys
 
 
@@ -110,4 +122,60 @@ def round_published_rankings(round: Round) -> list[RoundRanking]:
             score=lambda r: r.value,
         )
         rankings.append(RoundRanking(TOTAL, rows))
+    if rankings and round.attack_top_n:
+        ranking = round_attack_top_ranking(round)
+        if ranking is not None:
+            rankings.append(ranking)
     return rankings
+
+
+def round_attack_top_ranking(round: Round) -> RoundRanking | None:
+    """The top-N attack score as a published ranking: ranked in the kind's attack direction,
+    an attacker with no score listed without a rank."""
+    scores = attack_top.attack_top_scores(round)
+    if scores is None:
+        return None
+    key = attack_top.ranking_key(round)
+    teams = round.competition.teams.filter(pk__in=list(scores)).order_by("name")
+    sign = -1 if key.higher_is_better else 1
+    ordered = competition_ranks(
+        teams,
+        key=lambda team: 0.0 if scores[team.pk] is None else sign * _tie_key(scores[team.pk]),
+        ranked=lambda team: scores[team.pk] is not None,
+    )
+    return RoundRanking(
+        key,
+        ranking_rows(
+            ordered,
+            team=lambda pair: pair[1],
+            rank=lambda pair: pair[0],
+            score=lambda pair: scores[pair[1].pk],
+        ),
+    )
+
+
+def round_core_tables(round: Round) -> list[dict]:
+    """The round's total and its attack score against the top N releases as leaderboard
+    tables (the API's ``…/standings/``, ``pwscup leaderboard``), once its results are
+    published, as the Results tab shows them: ``[{"title", "columns", "rows"}]``."""
+    if not kind_of(round).results_published(round):
+        return []
+    tables = []
+    if round.total_formula:
+        tables.append(
+            {
+                "title": str(_("Total: %(formula)s") % {"formula": round.total_formula}),
+                "columns": [str(_("Rank")), str(_("Team")), str(_("Total"))],
+                "rows": [[row.rank, row.team.name, row.value] for row in round_totals(round=round)],
+            }
+        )
+    top = round_attack_top_ranking(round) if round.attack_top_n else None
+    if top is not None:
+        tables.append(
+            {
+                "title": attack_top.label(round),
+                "columns": [str(_("Rank")), str(_("Team")), str(_("Score"))],
+                "rows": [[row.rank, row.team.name, row.score] for row in top.rows],
+            }
+        )
+    return tables

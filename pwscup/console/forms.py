@@ -122,6 +122,22 @@ class TotalFormulaForm(forms.Form):
             "Empty: the round has no total."
         ),
     )
+    attack_top_n = forms.IntegerField(
+        label=_("Attack against the top N releases"),
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text=_(
+            "N: an attack score counted only against the releases ranked N or better (the "
+            "formula's name attack_top, and a ranking of the competition's standings). "
+            "PWSCup 2021: 3, 2024: 5, 2025: 10. Empty: none."
+        ),
+    )
+
+    def __init__(self, *args, offers_attack_top: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not offers_attack_top:  # the round's kind has no attack matrix
+            del self.fields["attack_top_n"]
 
 
 class TeamRenameForm(forms.Form):

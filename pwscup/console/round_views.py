@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from pwscup.competitions import attack_top
 from pwscup.competitions.selectors import audit_entries, console_round
 from pwscup.competitions.services import round_core_update
 from pwscup.competitions.totals import named_scores
@@ -32,7 +33,10 @@ def round_page(request, round_, *, total_form=None):
     its message next to the field (``pwscup.console.total_views``)."""
     kind = kind_of(round_)
     if total_form is None:
-        total_form = TotalFormulaForm(initial={"total_formula": round_.total_formula})
+        total_form = TotalFormulaForm(
+            initial={"total_formula": round_.total_formula, "attack_top_n": round_.attack_top_n},
+            offers_attack_top=attack_top.offered(round_),
+        )
     return render(
         request,
         "console/round.html",

@@ -9,6 +9,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from pwscup.competitions import attack_top
 from pwscup.competitions.selectors import console_round
 from pwscup.competitions.total_services import round_total_formula_set
 from pwscup.console.forms import TotalFormulaForm
@@ -21,14 +22,17 @@ def round_total(request, competition_slug, round_slug):
     round_ = console_round(
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
-    form = TotalFormulaForm(request.POST)
+    form = TotalFormulaForm(request.POST, offers_attack_top=attack_top.offered(round_))
     if form.is_valid():
+        data = form.cleaned_data
+        top = {"attack_top_n": data["attack_top_n"]} if "attack_top_n" in data else {}
         try:
             changed = round_total_formula_set(
-                user=request.user, round=round_, formula=form.cleaned_data["total_formula"]
+                user=request.user, round=round_, formula=data["total_formula"], **top
             )
         except ValidationError as error:
-            form.add_error("total_formula", error.message_dict["total_formula"])
+            for field, messages_ in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, messages_)
         else:
             if changed:
                 messages.success(request, _("The round's total formula is saved."))

@@ -160,7 +160,7 @@ class DPKind(RoundKind):
     def demo_load(self, competition, *, organizer) -> None:
         dp_demo_load(competition=competition, organizer=organizer)
 
-    def bundle_export(self, round, *, anchor):
+    def bundle_export(self, round, *, anchor, options=None):
         return bundle.round_bundle(round, anchor=anchor)
 
     def bundle_import(self, *, competition, entry, start, user):

@@ -222,6 +222,14 @@ class RoundKind:
         names."""
         return {"names": [], "teams": {}}
 
+    def attack_cells(self, round):
+        """The round's attack matrix for the core's "attack against the top N releases"
+        score (``Round.attack_top_n``; ``pwscup.competitions.attack_top``), as a
+        ``pwscup.kinds.rankings.AttackCells`` from the same selectors as the round's
+        rankings, read whether or not the results are published. ``None`` (the default): the
+        kind has no attack matrix, and the round offers no such score."""
+        return None
+
     # --- uploads and jobs ------------------------------------------------------------------
 
     def upload_models(self) -> list[type]:
@@ -247,6 +255,12 @@ class RoundKind:
         (model, job fields, task name): the reaper requeues a run lost with its worker and
         resends a job whose message was lost, for every kind alike."""
         return []
+
+    def choice_change_refusal(self, round, team) -> str:
+        """Why an organizer cannot change ``team``'s data pack in ``round`` now (the reason,
+        shown as the refusal), ``""`` when it can (default). A kind that draws a team's rows
+        from its pack once and keeps them refuses a change after the draw."""
+        return ""
 
     def teams_changed(self, round) -> None:
         """The competition's teams changed (a team was created, someone joined, an admin
@@ -304,11 +318,13 @@ class RoundKind:
 
     # --- competition bundles and the results archive ---------------------------------------
 
-    def bundle_export(self, round, *, anchor):
+    def bundle_export(self, round, *, anchor, options=None):
         """The round as a competition bundle holds it: a ``pwscup.kinds.bundles.RoundBundle``
         of its settings (configuration, schedule as ``schedule_offsets(windows, anchor)``,
         limits) and its organizer files (original, samples). ``bundle_import`` of the result, then
-        ``bundle_export`` again with the same anchor, gives equal settings and files."""
+        ``bundle_export`` again with the same anchor, gives equal settings and files.
+        ``options``: the export's ``pwscup.kinds.bundles.ExportOptions`` (``None``: the
+        defaults); a kind without hidden data ignores them."""
         raise NotImplementedError
 
     def bundle_import(self, *, competition, entry, start, user):

@@ -25,6 +25,19 @@ from pwscup.core.form_fields import POSITIVE_INT_MAX
 
 
 @dataclass(frozen=True)
+class ExportOptions:
+    """What the organizer chose for one export, handed to every kind's ``bundle_export``.
+
+    ``include_hidden``: the hidden data a kind keeps from the teams (the scorer round's
+    reference and truth packs) goes into the bundle only when ticked; without it the kind
+    names what it left out in its settings, and the imported round asks for it before it
+    opens. A kind with no such data ignores it (its files are what the round needs to run).
+    """
+
+    include_hidden: bool = False
+
+
+@dataclass(frozen=True)
 class RoundBundle:
     """One round as a kind exports it.
 

@@ -76,3 +76,21 @@ def score_number(value) -> float | None:
     except (TypeError, ValueError, OverflowError):
         return None
     return number if math.isfinite(number) else None
+
+
+@dataclass(frozen=True)
+class AttackCells:
+    """A round's attack matrix as the core's top-N rule reads it (``RoundKind.attack_cells``;
+    ``pwscup.competitions.attack_top``).
+
+    ``releases``: ``(team id, rank)`` of every release in the round's release ranking (rank
+    ``None``: listed without a rank). ``cells``: target team id -> attacker team id -> the
+    number the kind's own attack ranking averages for that attacker on that target (a
+    target the attacker did not attack holds what the kind counts for it, e.g. 0, or is
+    missing when the kind does not count it). Only attackers the kind's attack ranking
+    ranks appear (a disqualified team does not). ``higher_is_better``: the attack score's
+    direction."""
+
+    releases: tuple[tuple[int, int | None], ...]
+    cells: dict
+    higher_is_better: bool = True

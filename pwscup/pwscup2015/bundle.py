@@ -3,7 +3,8 @@
 
 The settings are what an organizer sets in the console's round wizard and edit form: the
 configuration (``Round.config``, as checked against the original), the data mode, the
-ranking rules, and both phases (windows as offsets from the competition's start, limits,
+ranking rules, the range rule and the published sample size (optional: an older bundle
+has neither), and both phases (windows as offsets from the competition's start, limits,
 leaderboard visibility); never the round's state (freeze, publication, targets, samples,
 the secret seed). The one file is ``original.csv``: the original in UTF-8, as it is scored
 and served. An original uploaded in another encoding is also kept as uploaded
@@ -47,6 +48,8 @@ CHOICES = {
 COUNTS = ("sample_size", "decoy_count")
 FLAGS = ("auto_freeze", "allow_attack_before_close")
 SETTINGS_KEYS = ("config", *CHOICES, *COUNTS, "utility_gates", "tie_break_metric", *FLAGS, "phases")
+# Optional: a bundle written before them has no range rule and publishes every row.
+OPTIONAL_KEYS = ("value_ranges", "published_rows")
 
 
 def round_bundle(round, *, anchor):
@@ -65,6 +68,8 @@ def round_bundle(round, *, anchor):
         "sample_size": game.sample_size,
         "decoy_count": game.decoy_count,
         "utility_gates": game.utility_gates,
+        "value_ranges": game.value_ranges,
+        "published_rows": game.published_rows,
         "tie_break_metric": game.tie_break_metric,
         "ranking_rule": game.ranking_rule,
         "selection_rule": game.selection_rule,
@@ -113,8 +118,10 @@ def _settings_read(settings) -> dict:
     """The settings' types and choices (what the console's forms enforce before its
     services run), refused with the words every kind uses (``pwscup.kinds.bundles``)."""
     settings_object(settings, "settings")
-    settings_known(settings, SETTINGS_KEYS, "settings")
+    settings_known(settings, (*SETTINGS_KEYS, *OPTIONAL_KEYS), "settings")
     values = {key: setting_required(settings, key, "settings") for key in SETTINGS_KEYS}
+    values["value_ranges"] = settings.get("value_ranges") or {}
+    values["published_rows"] = settings.get("published_rows")
     for key, choices in CHOICES.items():
         if values[key] not in choices.values:
             raise setting_type_error(
@@ -126,6 +133,8 @@ def _settings_read(settings) -> dict:
         _flag(values[key], path=key)
     settings_object(values["config"], "config")
     settings_object(values["utility_gates"], "utility_gates")
+    settings_object(values["value_ranges"], "value_ranges")
+    _count(values["published_rows"], path="published_rows", minimum=1)
     if not isinstance(values["tie_break_metric"], str):
         raise setting_type_error("tie_break_metric", values["tie_break_metric"], _("text"))
     phases = settings_object(values["phases"], "phases")
@@ -199,6 +208,8 @@ def round_from_bundle(*, competition, entry, start, user):
                 key: settings[key]
                 for key in (
                     "utility_gates",
+                    "value_ranges",
+                    "published_rows",
                     "tie_break_metric",
                     "ranking_rule",
                     "selection_rule",

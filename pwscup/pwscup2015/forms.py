@@ -28,9 +28,20 @@ class AttackUploadForm(forms.Form):
     file = forms.FileField(label=_("Correspondence table (CSV)"))
     note = note_field(ATTACK_NOTE_EXAMPLE)
 
-    def __init__(self, *args, targets=(), **kwargs):
+    def __init__(self, *args, targets=(), limit=None, uses=None, **kwargs):
+        """``limit``: the attack phase's uploads per target (``Phase.target_limit``); each
+        choice then says how many of them ``uses`` (target id -> counted uploads) has used."""
         super().__init__(*args, **kwargs)
-        self.fields["target"].choices = [(t.pk, t.team.name) for t in targets]
+        self.fields["target"].choices = [
+            (t.pk, t.team.name if not limit else target_use_label(t.team.name, uses, t.pk, limit))
+            for t in targets
+        ]
+
+
+def target_use_label(name: str, uses, target_id: int, limit: int) -> str:
+    """``Team B (1 of 2 used)``: the words of ``templates/rounds/_target_use.html``."""
+    use = _("%(used)s of %(limit)s used") % {"used": (uses or {}).get(target_id, 0), "limit": limit}
+    return f"{name} ({use})"
 
 
 class UploadNoteForm(forms.Form):

@@ -218,7 +218,7 @@ class Pwscup2015Kind(RoundKind):
             }
         ]
 
-    def bundle_export(self, round, *, anchor):
+    def bundle_export(self, round, *, anchor, options=None):
         return bundle.round_bundle(round, anchor=anchor)
 
     def bundle_import(self, *, competition, entry, start, user):
@@ -234,6 +234,9 @@ class Pwscup2015Kind(RoundKind):
 
     def named_scores(self, round):
         return standings.named_scores(round)
+
+    def attack_cells(self, round):
+        return standings.attack_cells(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

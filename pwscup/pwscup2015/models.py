@@ -76,6 +76,22 @@ class Pwscup2015Round(models.Model):
         ),
     )
     tie_break_metric = models.CharField(_("tie-break metric"), max_length=8, default="U1")
+    # The range rule (iPWS 2023: 13 ≤ age ≤ 85): in these columns an anonymized value is any
+    # number within the bounds instead of a value of the original column.
+    value_ranges = models.JSONField(
+        _("value ranges"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'Per column, the numbers a submission may write: {"age": {"min": 13, "max": 85}}.'
+        ),
+    )
+    published_rows = models.PositiveIntegerField(
+        _("published rows per target"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: every kept row. A number: a random sample of that many rows."),
+    )
     ranking_rule = models.CharField(
         _("ranking rule"),
         max_length=16,

@@ -29,6 +29,7 @@ from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_original_table, table_config
 from pwscup.pwscup2015.ranking import parse_gates, passes_gates
 from pwscup.pwscup2015.selectors import team_dataset, team_original_table
+from pwscup.pwscup2015.value_ranges import parse_value_ranges
 from scoring import kit
 
 CACHE_SECONDS = 24 * 3600
@@ -132,7 +133,8 @@ def reader_data(*, round: Round, team: Team | None):
 
 
 def _cache_key(*, round: Round, version: str) -> str:
-    settings_ = json.dumps([round.config, round.pwscup2015.utility_gates], sort_keys=True)
+    game = round.pwscup2015
+    settings_ = json.dumps([round.config, game.utility_gates, game.value_ranges], sort_keys=True)
     digest = hashlib.sha256(f"{version}|{settings_}|{scoring.SCORER_VERSION}".encode())
     return f"pwscup2015:sample:{round.pk}:{digest.hexdigest()[:32]}"
 
@@ -140,22 +142,38 @@ def _cache_key(*, round: Round, version: str) -> str:
 def _make(table: pd.DataFrame, config, round: Round) -> tuple[pd.DataFrame, SampleSummary]:
     hierarchy = kit.attr_depth_example(table, config)
     checks_gates = bool(parse_gates(round.pwscup2015.utility_gates))
+    ranges = parse_value_ranges(round.pwscup2015.value_ranges)
     valid = []
     for recipe in RECIPES:
         try:
-            anonymized = recipe.make(table, config, hierarchy)
-            scoring.validate_submission(table, anonymized, config)
+            anonymized = _within_ranges(recipe.make(table, config, hierarchy), ranges)
+            scoring.validate_submission(table, anonymized, config, value_ranges=ranges)
         except scoring.ScoringError:
             continue  # this recipe does not fit these data: the next one may
         if not checks_gates:
             return anonymized, SampleSummary(recipe.key, None)
-        if passes_gates(scoring.evaluate(table, anonymized, config), round):
+        scores = scoring.evaluate(table, anonymized, config, value_ranges=ranges)
+        if passes_gates(scores, round):
             return anonymized, SampleSummary(recipe.key, True)
         valid.append((anonymized, recipe))
+    if not valid:  # a range the original's own values break: the kit's example, refused
+        return anonymized, SampleSummary(recipe.key, False)
     # No recipe keeps the gates: the plain copy with one column generalized (the plain
     # copy if even that does not apply); the Data tab says it is listed unranked.
     anonymized, recipe = next((v for v in valid if v[1].key == FALLBACK), valid[-1])
     return anonymized, SampleSummary(recipe.key, False)
+
+
+def _within_ranges(table: pd.DataFrame, ranges: dict) -> pd.DataFrame:
+    """The round's range rule kept: a number outside a column's range becomes its bound."""
+    out = table
+    for column, (low, high) in ranges.items():
+        values = pd.to_numeric(table[column], errors="coerce")
+        outside = values.notna() & ((values < low) | (values > high))
+        if outside.any():
+            out = out.copy() if out is table else out
+            out.loc[outside, column] = [f"{v:g}" for v in values[outside].clip(low, high)]
+    return out
 
 
 def sample_summary(*, round: Round, team: Team | None) -> SampleSummary | None:

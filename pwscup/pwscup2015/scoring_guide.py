@@ -2,12 +2,14 @@
 download it, in words for the round page, and the commands that reproduce the server's
 scores locally with the downloaded files and the toolkit wheel of the Data tab."""
 
+import shlex
 from dataclasses import dataclass
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
 from pwscup.core.toolkit import wheel_filename
+from pwscup.pwscup2015.value_ranges import parse_value_ranges
 from scoring.schema import NUMBER, ORIGINAL_VALUES
 
 ANONYMIZED_PLACEHOLDER = "anonymized.csv"
@@ -54,6 +56,11 @@ def round_scoring_guide(*, round: Round, team: Team | None) -> ScoringGuide:
     config = round_scoring_config(round=round)
     roles = set(config["qi"]) | set(config["sa"])
     domains = config.get("domains") or {}
+    # The round's range rule, as the worker passes it (``--range age=13:85``).
+    ranges = [
+        shlex.quote(f"{column}={low:g}:{high:g}")
+        for column, (low, high) in parse_value_ranges(round.pwscup2015.value_ranges).items()
+    ]
     command = " ".join(
         [
             "python -m scoring evaluate",
@@ -61,6 +68,7 @@ def round_scoring_guide(*, round: Round, team: Team | None) -> ScoringGuide:
             ANONYMIZED_PLACEHOLDER,
             "--config",
             config_download_name(round=round),
+            *(f"--range {value}" for value in ranges),
         ]
     )
     return ScoringGuide(

@@ -7,8 +7,15 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.selectors import round_metrics
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
+from pwscup.kinds.rankings import (
+    AttackCells,
+    RankingKey,
+    RoundRanking,
+    ranking_rows,
+    score_number,
+)
 from pwscup.pwscup2015.leaderboards import selectors as leaderboards
+from pwscup.pwscup2015.leaderboards.matrix import attack_matrix_cached
 from pwscup.pwscup2015.models import Pwscup2015Round
 
 ANONYMIZATION = RankingKey("anonymization", _("Anonymization ranking"), higher_is_better=False)
@@ -58,3 +65,23 @@ def named_scores(round) -> dict:
     ]
     rule = disqualification_rule(competition_id=round.competition_id)
     return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+
+
+def attack_cells(round) -> AttackCells:
+    """The final ranking's matrix for the core's top-N attack score: each ranked attacker's
+    best rate on every other team's target, 0 where it did not attack (as its attack
+    ranking's mean counts it), and the anonymization ranking's order."""
+    anonymization, attack = leaderboards.final_ranking_cached(round=round)
+    matrix = attack_matrix_cached(round=round)
+    attackers = [row.team.pk for row in attack if row.rank is not None]
+    cells = {
+        target.team_id: {
+            attacker: matrix.cell(f"team:{attacker}", target.pk).best or 0.0
+            for attacker in attackers
+            if attacker != target.team_id
+        }
+        for target in matrix.targets
+    }
+    return AttackCells(
+        releases=tuple((row.team.pk, row.rank) for row in anonymization), cells=cells
+    )

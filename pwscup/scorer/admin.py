@@ -10,6 +10,7 @@ from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, 
 from pwscup.scorer.models import (
     Attack,
     DataPack,
+    ProgramBuild,
     ProgramVersion,
     Release,
     ScorerRound,
@@ -54,8 +55,24 @@ class FailureMixin:
 class ScorerRoundAdmin(ReadOnlyAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
-    fields = ("round", "frozen_at", "results_published")
+    fields = ("round", "frozen_at", "results_published", "hidden_awaited")
     readonly_fields = fields
+
+
+class ProgramBuildInline(admin.TabularInline):
+    """Each worker host's build of the version (its state and log), read-only."""
+
+    model = ProgramBuild
+    extra = 0
+    fields = ("host", "state", "started_at", "finished_at", "log")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(ProgramVersion)
@@ -77,6 +94,7 @@ class ProgramVersionAdmin(FailureMixin, ReadOnlyAdmin):
         "build_log",
     )
     readonly_fields = fields
+    inlines = (ProgramBuildInline,)
 
 
 @admin.register(DataPack)

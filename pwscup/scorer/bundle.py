@@ -6,9 +6,12 @@ filled in: score columns, primaries, attack mode, protection and power rules, re
 ranking, visibility and bands, gates, the sandbox's limits), its two phases (the release
 phase and the attack phase, as offsets from the bundle's anchor, each with its upload
 limits), the organizer's scoring program (``program.zip``: the version every run uses, else
-the newest uploaded) and the round's data packs as uploaded (``public.zip``, ``slots.zip``,
-and the hidden ``reference.zip`` and ``truth.zip``: a bundle holds the organizer's data of
-every kind, as the other kinds' bundles hold their original table).
+the newest uploaded) and the round's data packs as uploaded (``public.zip``, ``slots.zip``;
+the hidden ``reference.zip`` and ``truth.zip`` only when the export's ``include_hidden`` is
+ticked (``ExportOptions``)). Without it the settings name the hidden packs left out
+(``hidden_left_out``: their file names); the imported round then awaits them
+(``ScorerRound.hidden_awaited``): its console says so, its uploads are refused and nothing is
+scored until the organizer uploads each one.
 
 Never a release, an attack, a score, a target, a team's slot, a program's build log nor how
 far the round has run (freeze, publication): the imported round is a new game, its
@@ -26,6 +29,7 @@ from pwscup.competitions.services import read_file_bytes
 from pwscup.core.errors import Refused
 from pwscup.kinds.bundles import (
     TARGET_LIMIT_KEY,
+    ExportOptions,
     RoundBundle,
     limits_export,
     limits_read,
@@ -37,7 +41,7 @@ from pwscup.kinds.bundles import (
     window_at_offsets,
 )
 from pwscup.scorer import selectors, services
-from pwscup.scorer.models import DataPack
+from pwscup.scorer.models import DataPack, pack_file_name
 from pwscup.scorer.services.common import PHASE_LABELS
 
 PROGRAM = "program.zip"
@@ -48,10 +52,6 @@ FILES = (PROGRAM, *PACK_FILES.values())
 CHOICE_PACK = re.compile(r"(?P<choice>[-a-zA-Z0-9_]{1,32})\.(?P<role>[a-z]+)\.zip")
 
 
-def pack_file_name(role: str, choice: str) -> str:
-    return f"{choice}.{PACK_FILES[role]}" if choice else PACK_FILES[role]
-
-
 def _choice_pack(name: str) -> tuple[str, str] | None:
     """``(role, choice)`` of a file named ``<choice>.<role>.zip``, else ``None``."""
     found = CHOICE_PACK.fullmatch(name)
@@ -60,7 +60,8 @@ def _choice_pack(name: str) -> tuple[str, str] | None:
     return found["role"], found["choice"]
 
 
-SETTINGS_KEYS = ("config", "phases")
+SETTINGS_KEYS = ("config", "phases", "hidden_left_out")
+LEFT_OUT = "hidden_left_out"
 PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
 # The round's two phases, in the order they run.
 PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
@@ -72,9 +73,12 @@ SERVICE_FIELDS = {"config": "config", "attack_opens_at": "phases.attack.opens_at
 # --- export ----------------------------------------------------------------------------------
 
 
-def round_bundle(round_, *, anchor) -> RoundBundle:
+def round_bundle(round_, *, anchor, options: ExportOptions | None = None) -> RoundBundle:
     """The round's settings (configuration, both phases as offsets from ``anchor`` with
-    their limits), its program and its data packs as the organizer uploaded them."""
+    their limits), its program and its data packs as the organizer uploaded them, the
+    hidden ones only with ``options.include_hidden`` (else named in ``hidden_left_out``,
+    with those the round itself still awaits)."""
+    files, left_out = _files_of(round_, include_hidden=(options or ExportOptions()).include_hidden)
     phases = [
         phase
         for phase in (selectors.release_phase(round_), selectors.attack_phase(round_))
@@ -84,28 +88,30 @@ def round_bundle(round_, *, anchor) -> RoundBundle:
     # attack phase now* or the publication); one closed before it opened with no plan kept
     # gets a length (``schedule_offsets``).
     windows = schedule_offsets([phase.planned_window() for phase in phases], anchor)
-    return RoundBundle(
-        settings={
-            "config": selectors.round_config(round_).as_dict(),
-            "phases": {
-                phase.kind: {
-                    "opens_at": opens,
-                    "closes_at": closes,
-                    **limits_export(phase),
-                    **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == ATTACK else {}),
-                }
-                for phase, (opens, closes) in zip(phases, windows, strict=True)
-            },
+    settings = {
+        "config": selectors.round_config(round_).as_dict(),
+        "phases": {
+            phase.kind: {
+                "opens_at": opens,
+                "closes_at": closes,
+                **limits_export(phase),
+                **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == ATTACK else {}),
+            }
+            for phase, (opens, closes) in zip(phases, windows, strict=True)
         },
-        files=_files_of(round_),
-    )
+    }
+    if left_out:
+        settings[LEFT_OUT] = left_out
+    return RoundBundle(settings=settings, files=files)
 
 
-def _files_of(round_) -> dict[str, bytes]:
+def _files_of(round_, *, include_hidden: bool) -> tuple[dict[str, bytes], list[str]]:
+    """The round's files by name, and the names of the hidden packs left out (sorted)."""
     scorer = selectors.scorer_of(round_)
     if scorer is None:
-        return {}
+        return {}, []
     files = {}
+    left_out = {pack_file_name(*pack) for pack in selectors.hidden_packs_missing(scorer=scorer)}
     program = (
         selectors.current_program(scorer=scorer)
         or selectors.program_versions(scorer=scorer).first()
@@ -113,8 +119,11 @@ def _files_of(round_) -> dict[str, bytes]:
     if program is not None:
         files[PROGRAM] = read_file_bytes(program.file)
     for (role, choice), pack in selectors.packs_by_choice(scorer=scorer).items():
-        files[pack_file_name(role, choice)] = read_file_bytes(pack.file)
-    return files
+        if role in DataPack.HIDDEN and not include_hidden:
+            left_out.add(pack_file_name(role, choice))
+        else:
+            files[pack_file_name(role, choice)] = read_file_bytes(pack.file)
+    return files, sorted(left_out)
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -132,6 +141,7 @@ def round_from_bundle(*, competition, entry, start, user):
     config = settings_object(setting_required(settings, "config", "settings"), "config")
     phases = _phases(setting_required(settings, "phases", "settings"), start, entry)
     _files_known(entry.files)
+    awaited = _left_out(settings.get(LEFT_OUT, []), entry.files)
     release, attack = phases[Phase.Kind.ANONYMIZATION], phases[Phase.Kind.ATTACK]
     try:
         scorer = services.scorer_round_create(
@@ -170,7 +180,33 @@ def round_from_bundle(*, competition, entry, start, user):
             uploaded_file=_uploaded(entry.files[PROGRAM], PROGRAM),
             user=user,
         )
+    if awaited:
+        services.hidden_packs_await(scorer=scorer, packs=awaited)
     return scorer.round
+
+
+def _left_out(raw, files) -> list[tuple[str, str]]:
+    """``hidden_left_out``: the names of hidden packs (``reference.zip``,
+    ``c1.truth.zip``), each once and none in the bundle's files, as ``(role, choice)``."""
+    if not isinstance(raw, list) or len(raw) > 100:
+        raise ValidationError(
+            {LEFT_OUT: _("hidden_left_out must be a list of the hidden packs' file names.")}
+        )
+    packs = []
+    for name in raw:
+        pack = (_choice_pack(name) or (_role_of(name), "")) if isinstance(name, str) else None
+        if pack is None or pack[0] not in DataPack.HIDDEN or name in files or pack in packs:
+            raise ValidationError(
+                {
+                    LEFT_OUT: _(
+                        "%(name)s is not a hidden pack left out of the bundle (reference.zip, "
+                        "truth.zip or <choice>.reference.zip, once each, and not in its files)."
+                    )
+                    % {"name": repr(name)[:80]}
+                }
+            )
+        packs.append(pack)
+    return packs
 
 
 def _role_of(name: str) -> str | None:

@@ -49,6 +49,10 @@ FIELDS_BY_SETTING = {
     "limits.timeout_seconds": "timeout_seconds",
     "limits.memory_mb": "memory_mb",
     "limits.processes": "processes",
+    "release_files.required": "release_files_required",
+    "release_files.only_required": "release_files_only",
+    "attack_files.required": "attack_files_required",
+    "attack_files.only_required": "attack_files_only",
     **{key: key for key in RULE_CHOICES},
 }
 
@@ -304,8 +308,11 @@ def _versions(scorer) -> list[dict]:
             "commands": sorted((program.metadata or {}).get("commands", {}).items()),
             "requirements": (program.metadata or {}).get("requirements") or [],
             "failure": job_message_text(program) if program.status == Status.FAILED else "",
+            "builds": list(program.builds.all()),
         }
-        for program in selectors.program_versions(scorer=scorer).select_related("uploaded_by")
+        for program in selectors.program_versions(scorer=scorer)
+        .select_related("uploaded_by")
+        .prefetch_related("builds")
     ]
 
 
@@ -328,6 +335,7 @@ def panel_context(round_) -> dict | None:
             (selectors.attack_phase(round_), _("Attack phase")),
         ],
         "current": selectors.current_program(scorer=scorer),
+        "hidden_missing": selectors.hidden_missing_names(scorer=scorer),
         "versions": _versions(scorer),
         "program_form": ProgramForm(),
         "packs": [

@@ -150,6 +150,29 @@ class ScorerRoundForm(forms.Form):
         ),
     )
 
+    release_files_required = forms.CharField(
+        label=_("Files a release must hold"),
+        max_length=3000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_(
+            "File names or patterns, one a line or comma-separated (release.csv, *.csv, "
+            "data/*.json): each must match a file of the upload (a ZIP's files, or the one "
+            "file uploaded). Empty: any file."
+        ),
+    )
+    release_files_only = forms.BooleanField(
+        label=_("A release holds no other file"), required=False
+    )
+    attack_files_required = forms.CharField(
+        label=_("Files an attack must hold"),
+        max_length=3000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("As for a release. Empty: any file."),
+    )
+    attack_files_only = forms.BooleanField(label=_("An attack holds no other file"), required=False)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for key, choices in RULE_CHOICES.items():
@@ -211,6 +234,9 @@ class ScorerRoundForm(forms.Form):
 
     def rule_fields(self):
         return [self[key] for key in RULE_CHOICES]
+
+    def file_fields(self):
+        return [self[f"{side}_files_{part}"] for side in SIDES for part in ("required", "only")]
 
     def limit_fields(self):
         return [self[key] for key in ("timeout_seconds", "memory_mb", "processes")]
@@ -279,6 +305,18 @@ class ScorerRoundForm(forms.Form):
             for i in range(GATE_ROWS)
             if (data.get(f"gate_{i}_key") or "").strip()
         ]
+        for side in SIDES:
+            patterns = [
+                part.strip()
+                for line in (data.get(f"{side}_files_required") or "").splitlines()
+                for part in line.replace("、", ",").split(",")
+                if part.strip()
+            ]
+            if patterns or data.get(f"{side}_files_only"):
+                config[f"{side}_files"] = {
+                    "required": patterns,
+                    "only_required": bool(data.get(f"{side}_files_only")),
+                }
         limits = {
             key: data[key] for key in ("timeout_seconds", "memory_mb", "processes")
             if data.get(key) is not None

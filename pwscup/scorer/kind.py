@@ -77,6 +77,8 @@ class ScorerKind(RoundKind):
             return gettext("Results published")
         if scorer.frozen_at is not None:
             return gettext("Releases frozen · attack phase")
+        if selectors.hidden_packs_missing(scorer=scorer):
+            return gettext("Waiting for the organizer's hidden data")
         if selectors.current_program(scorer=scorer) is None:
             return gettext("Waiting for the organizer's scoring program")
         return gettext("Release phase")
@@ -170,8 +172,8 @@ class ScorerKind(RoundKind):
     def demo_load(self, competition, *, organizer) -> None:
         demo.demo_load(competition, organizer=organizer)
 
-    def bundle_export(self, round, *, anchor):
-        return bundle.round_bundle(round, anchor=anchor)
+    def bundle_export(self, round, *, anchor, options=None):
+        return bundle.round_bundle(round, anchor=anchor, options=options)
 
     def bundle_import(self, *, competition, entry, start, user):
         return bundle.round_from_bundle(
@@ -186,6 +188,9 @@ class ScorerKind(RoundKind):
 
     def named_scores(self, round):
         return standings.named_scores(round)
+
+    def attack_cells(self, round):
+        return standings.attack_cells(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

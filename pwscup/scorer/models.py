@@ -26,6 +26,10 @@ class ScorerRound(models.Model):
     )
     frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True)
     results_published = models.BooleanField(_("results published"), default=False)
+    # The hidden packs a bundle left out (exported without its hidden data), as ``[role,
+    # choice]`` pairs: until each has a pack again, uploads are refused and nothing is
+    # scored (``selectors.hidden_packs_missing``).
+    hidden_awaited = models.JSONField(_("hidden data awaited"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("scorer round")
@@ -78,6 +82,41 @@ class ProgramVersion(JobState):
     @property
     def label(self) -> str:
         return f"v{self.version}"
+
+
+class ProgramBuild(models.Model):
+    """A version's environment on one worker host: each host builds it on its first use
+    (the version's job on the host that took it, a run on any other), and records here its
+    state and its log (``services.runs.program_environment``); the console lists them."""
+
+    class State(models.TextChoices):
+        BUILDING = "building", _("Building")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Build failed")
+
+    version = models.ForeignKey(ProgramVersion, on_delete=models.CASCADE, related_name="builds")
+    host = models.CharField(_("host"), max_length=255)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.BUILDING)
+    log = models.TextField(blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["version", "host"], name="scorer_build_one_per_host")
+        ]
+        ordering = ["host"]
+        verbose_name = _("program build on a host")
+        verbose_name_plural = _("program builds on hosts")
+
+    def __str__(self) -> str:
+        return f"{self.version} on {self.host}"
+
+
+def pack_file_name(role: str, choice: str = "") -> str:
+    """A data pack's file name in a bundle and in the messages naming it: ``<role>.zip``,
+    or ``<choice>.<role>.zip`` for a pack of one data choice."""
+    return f"{choice}.{role}.zip" if choice else f"{role}.zip"
 
 
 class DataPack(models.Model):

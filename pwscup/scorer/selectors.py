@@ -24,6 +24,7 @@ from pwscup.scorer.models import (
     ScorerRound,
     Target,
     TeamSlot,
+    pack_file_name,
 )
 from pwscup.submissions.models import Status
 from scoring.scorer.matrix import (
@@ -91,6 +92,22 @@ def packs_by_choice(*, scorer: ScorerRound) -> dict[tuple[str, str], DataPack]:
     for pack in DataPack.objects.filter(scorer=scorer).order_by("-created_at", "-pk"):
         packs.setdefault((pack.role, pack.choice), pack)
     return packs
+
+
+def hidden_packs_missing(*, scorer: ScorerRound) -> list[tuple[str, str]]:
+    """The hidden packs (``(role, choice)``) a bundle left out that the round still lacks:
+    until there are none, its uploads are refused and nothing is scored."""
+    awaited = [(role, choice) for role, choice in scorer.hidden_awaited or []]
+    if not awaited:
+        return []
+    present = set(DataPack.objects.filter(scorer=scorer).values_list("role", "choice").distinct())
+    return [pack for pack in awaited if pack not in present]
+
+
+def hidden_missing_names(*, scorer: ScorerRound) -> str:
+    """The hidden packs the round still awaits, named as in its bundle (``reference.zip,
+    c1.truth.zip``); ``""``: none."""
+    return ", ".join(pack_file_name(*pack) for pack in hidden_packs_missing(scorer=scorer))
 
 
 def team_choice_key(*, scorer: ScorerRound, team) -> str:

@@ -9,9 +9,18 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.selectors import disqualification_rule
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
+from pwscup.kinds.rankings import (
+    AttackCells,
+    RankingKey,
+    RoundRanking,
+    ranking_rows,
+    score_number,
+)
 from pwscup.scorer import selectors
 from scoring.formula import FUNCTIONS
+
+# The core's top-N attack score's name (``pwscup.competitions.attack_top``), kept free.
+ATTACK_TOP = "attack_top"
 
 
 def _keys(round_) -> tuple[RankingKey, RankingKey]:
@@ -58,7 +67,7 @@ def published_rankings(round_) -> list[RoundRanking]:
 def _formula_key(key: str) -> bool:
     """Whether a release column's key can be a formula's name: an identifier that is not a
     word of the language (``if``, ``max``...) nor one of the names added after it."""
-    reserved = {"protection", "power", *FUNCTIONS}
+    reserved = {"protection", "power", ATTACK_TOP, *FUNCTIONS}
     return key.isidentifier() and not keyword.iskeyword(key) and key not in reserved
 
 
@@ -89,3 +98,26 @@ def named_scores(round_) -> dict:
         teams.setdefault(row.team.pk, {})["power"] = score_number(row.power)
     rule = disqualification_rule(competition_id=round_.competition_id)
     return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+
+
+def attack_cells(round_) -> AttackCells:
+    """The round's matrix for the core's top-N attack score: each ranked attacker's best
+    primary attack score on each target it attacked (a target not attacked does not count,
+    as in the round's own power rule), and the release ranking's order."""
+    scorer = selectors.scorer_of(round_)
+    if scorer is None:
+        return AttackCells(releases=(), cells={})
+    config = selectors.round_config(round_)
+    board = selectors.standings(scorer=scorer)
+    ids = {row.team.slug: row.team.pk for row in board.releases}
+    ranked = {row.team.slug: row.team.pk for row in board.attackers if row.rank is not None}
+    cells = {
+        ids[target]: {ranked[a]: value for a, value in attacks.items() if a in ranked}
+        for target, attacks in board.matrix.items()
+        if target in ids
+    }
+    return AttackCells(
+        releases=tuple((row.team.pk, row.rank) for row in board.releases),
+        cells=cells,
+        higher_is_better=config.attack_primary_column.higher_is_better,
+    )

@@ -155,7 +155,7 @@ class SequentialKind(RoundKind):
     def demo_load(self, competition, *, organizer) -> None:
         demo_load(competition, organizer=organizer)
 
-    def bundle_export(self, round, *, anchor):
+    def bundle_export(self, round, *, anchor, options=None):
         return bundle.round_bundle(round, anchor=anchor)
 
     def bundle_import(self, *, competition, entry, start, user):
@@ -171,6 +171,9 @@ class SequentialKind(RoundKind):
 
     def named_scores(self, round):
         return standings.named_scores(round)
+
+    def attack_cells(self, round):
+        return standings.attack_cells(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

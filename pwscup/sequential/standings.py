@@ -6,7 +6,13 @@ accuracy, higher is better), from the round's own selectors once its results are
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.selectors import disqualification_rule
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
+from pwscup.kinds.rankings import (
+    AttackCells,
+    RankingKey,
+    RoundRanking,
+    ranking_rows,
+    score_number,
+)
 from pwscup.sequential import selectors
 from pwscup.sequential.models import SequentialRound
 from scoring.sequential.evaluate import LEADERBOARD_COLUMNS
@@ -71,3 +77,28 @@ def named_scores(round) -> dict:
         names.append({"key": "attack", "label": str(_("Attack score (mean accuracy)"))})
     rule = disqualification_rule(competition_id=round.competition_id)
     return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+
+
+def attack_cells(round) -> AttackCells | None:
+    """The attack matrix for the core's top-N attack score (a round with an attack phase):
+    each ranked attacker's best accuracy on every other team's target, 0 where it did not
+    attack (as its attack ranking's mean counts it), and the leaderboard's order."""
+    sequential = SequentialRound.objects.filter(round=round).first()
+    if sequential is None or not sequential.config.get("attack_phase"):
+        return None
+    sequential = selectors.sequential_of(round=round)
+    matrix = selectors.attack_matrix(sequential=sequential)
+    ranked = {
+        row["team"].pk
+        for row in selectors.attack_ranking(sequential=sequential)
+        if row["rank"] is not None
+    }
+    cells: dict[int, dict[int, float]] = {t.team_id: {} for t in matrix["targets"]}
+    for row in matrix["rows"]:
+        if row["builtin"] or row["team"].pk not in ranked:
+            continue
+        for cell, target in zip(row["cells"], matrix["targets"], strict=True):
+            if target.team_id != row["team"].pk:
+                cells[target.team_id][row["team"].pk] = cell or 0.0
+    board = selectors.leaderboard_rows(sequential=sequential)
+    return AttackCells(releases=tuple((row.team.pk, row.rank) for row in board), cells=cells)

@@ -3,6 +3,8 @@ how a stalled bucket is bounded, and the bounds of what is uploaded and kept."""
 
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .environment import BASE_DIR, VAR_DIR, env
 
 STATIC_URL = "static/"
@@ -122,6 +124,28 @@ PWSCUP_SCORER_DIR = Path(env("PWSCUP_SCORER_DIR", default=str(VAR_DIR / "scorer"
 # pip's options when a program's environment is built: the platform's, never the organizer's
 # ("--index-url https://mirror/simple", "--no-index --find-links /wheels").
 PWSCUP_SCORER_PIP_OPTIONS = env("PWSCUP_SCORER_PIP_OPTIONS", default="")
+# How a run's sandbox starts (docs/operations.md, "The scoring program's sandbox"): "bwrap"
+# (bubblewrap, the default) or "command", a container runtime's command line as a template
+# (scoring.scorer.sandbox.CommandLauncher: {mounts}, {env}, {prlimit}, {command}, {workdir},
+# {memory_mb}, …), with the words of one mount (read-only, writable) and of one variable.
+PWSCUP_SCORER_SANDBOX = env("PWSCUP_SCORER_SANDBOX", default="bwrap")
+PWSCUP_SCORER_SANDBOX_COMMAND = env("PWSCUP_SCORER_SANDBOX_COMMAND", default="")
+PWSCUP_SCORER_SANDBOX_MOUNT_RO = env(
+    "PWSCUP_SCORER_SANDBOX_MOUNT_RO", default="-v {source}:{target}:ro"
+)
+PWSCUP_SCORER_SANDBOX_MOUNT_RW = env(
+    "PWSCUP_SCORER_SANDBOX_MOUNT_RW", default="-v {source}:{target}"
+)
+PWSCUP_SCORER_SANDBOX_ENV = env("PWSCUP_SCORER_SANDBOX_ENV", default="--env {name}={value}")
+if PWSCUP_SCORER_SANDBOX not in ("bwrap", "command"):
+    raise ImproperlyConfigured(
+        f"PWSCUP_SCORER_SANDBOX is {PWSCUP_SCORER_SANDBOX!r}: expected bwrap or command."
+    )
+if PWSCUP_SCORER_SANDBOX == "command" and not PWSCUP_SCORER_SANDBOX_COMMAND.strip():
+    raise ImproperlyConfigured(
+        "PWSCUP_SCORER_SANDBOX is command: set PWSCUP_SCORER_SANDBOX_COMMAND, the runtime's "
+        "command-line template (docs/operations.md)."
+    )
 PWSCUP_MAX_UPLOAD_BYTES = env.int("PWSCUP_MAX_UPLOAD_BYTES", default=50 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024

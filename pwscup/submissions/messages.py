@@ -36,6 +36,10 @@ PLATFORM_MESSAGES = {
     "job.no_program": _(
         "The round has no scoring program ready yet; the organizers rescore the uploads once it is."
     ),
+    "job.no_hidden_data": _(
+        "The round's hidden data (%(packs)s) has not been uploaded yet; the organizers rescore "
+        "the uploads once it is."
+    ),
 }
 
 
@@ -89,7 +93,13 @@ def job_message_text(job) -> str:
 
 def upload_received_message(upload) -> str:
     """The notice after an upload (round page, its JSON answer, the API and so the CLI),
-    in the active language; the upload is named by its ``label`` (the team's number)."""
+    in the active language; the upload is named by its ``label`` (the team's number). An
+    upload its kind refused as it was kept (FAILED at once) says why."""
+    if upload.status == upload.Status.FAILED:
+        return gettext("Upload received (%(upload)s) and refused: %(reason)s") % {
+            "upload": upload.label,
+            "reason": job_message_text(upload),
+        }
     if upload.dispatch.sent is False:
         # Stored as QUEUED; the reaper sends the job once the broker is back.
         notice = gettext(

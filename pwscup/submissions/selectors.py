@@ -72,11 +72,24 @@ def quota_usage(*, model, phase: Phase, team: Team, now: dt.datetime) -> Quota:
     return uploads_quota_usage(uploads, day=quota_day_of(phase.round), now=now)
 
 
+def counted_uploads(uploads: QuerySet) -> QuerySet:
+    """The uploads that count against a window's limits: every one but the FAILED (a
+    refused upload uses nothing)."""
+    return uploads.exclude(status=Status.FAILED)
+
+
+def target_uses(uploads: QuerySet, *, field: str = "target") -> dict[int, int]:
+    """How many of ``uploads`` (one team's, of one phase) count on each target, by the
+    target's id in ``field``: what ``Phase.target_limit`` limits, one query."""
+    counts = counted_uploads(uploads).values(field).annotate(used=Count("pk")).order_by()
+    return {row[field]: row["used"] for row in counts if row[field] is not None}
+
+
 def uploads_quota_usage(uploads: QuerySet, *, day: QuotaDay, now: dt.datetime) -> Quota:
     """What ``uploads`` (one team's, of one window: a phase, a release step, …) have used of
     its limits, with ``created_at`` and ``status`` fields; FAILED uploads do not count.
     "Today" is ``now``'s quota day (``day``: the window's round's, ``quota_day_of``)."""
-    counted = uploads.exclude(status=Status.FAILED)
+    counted = counted_uploads(uploads)
     day_start = day.start(now)
     used = counted.aggregate(  # one query for both counts
         today=Count("pk", filter=Q(created_at__gte=day_start)), total=Count("pk")

@@ -8,10 +8,11 @@ Published anyway, on the final half: the release ranking and the attack ranking
 teams left out), the attacker × target matrix (every attacker's row, built-in attacks
 first), and for each target what the attackers were given (its frozen release and its
 challenge set: ids and columns, no label) with every attack's scores and ROC curve on it;
-the auxiliary table every team was given.
+the auxiliary table every team was given (one per data pack's population in a round
+offering a data choice).
 
-Secrets, each only when ticked: the original table and the holdout drawn from it
-(``ORIGINAL``), each team's members table ``T_X`` (``SAMPLES``), and each challenge set's
+Secrets, each only when ticked: the original table and the holdout drawn from it, and in a
+round offering a data choice each pack's population and its holdout (``ORIGINAL``), each team's members table ``T_X`` (``SAMPLES``), and each challenge set's
 membership labels with its dev/final split (``GROUND_TRUTH``). The round's seed is never
 archived.
 """
@@ -120,7 +121,15 @@ def _target_members(synthetic) -> list[ArchiveMember]:
             ArchiveMember(f"{folder}/scores.csv", _target_scores(synthetic, target, latest)),
         ]
     if matrix["targets"]:
-        members.append(ArchiveMember("aux.csv", files.aux_csv(synthetic=synthetic).encode()))
+        # One auxiliary table per population the targets were drawn from (``aux.csv`` for
+        # the round's original, ``<pack>.aux.csv`` for a data pack's).
+        packs = selectors.draw_pack_keys(synthetic=synthetic)
+        for key in sorted({packs.get(target.team_id, "") for target in matrix["targets"]}):
+            members.append(
+                ArchiveMember(
+                    files.aux_name(key), files.aux_csv(synthetic=synthetic, key=key).encode()
+                )
+            )
     return members
 
 
@@ -139,6 +148,21 @@ def _secret_members(synthetic, secrets) -> list[ArchiveMember]:
                 ORIGINAL,
             ),
         ]
+        # A round offering a data choice: each pack's population and its holdout.
+        for stored in selectors.offered_populations(synthetic=synthetic):
+            pack = engine.population_of(synthetic, stored.choice_key)
+            members += [
+                ArchiveMember(
+                    f"populations/{stored.choice_key}.population.csv",
+                    stored_bytes(stored.source if stored.source else stored.file),
+                    ORIGINAL,
+                ),
+                ArchiveMember(
+                    f"populations/{stored.choice_key}.holdout.csv",
+                    engine.table_text(engine.rows_of(pack.population, pack.holdout)).encode(),
+                    ORIGINAL,
+                ),
+            ]
     if SAMPLES in secrets:
         for draw in draws.order_by("team__slug"):
             members.append(

@@ -4,8 +4,10 @@
 What a bundle holds of a synthetic round: its configuration (``Round.config`` as checked
 against the original: column roles, label, draw sizes, rows allowed, FPR levels, gates), its
 two phases (the release phase and the attack phase, as offsets from the bundle's anchor,
-each with its upload limits) and the original table (``original.csv``, as the organizer
-uploaded it).
+each with its upload limits), the original table (``original.csv``, as the organizer
+uploaded it) and, in a round offering a data choice, each pack's population
+(``<pack>.population.csv``, as uploaded; the packs themselves are the core's
+``data_choices``).
 
 Never a release, an attack, a score, a target, how far the round has run (freeze,
 publication), a team's draw, the holdout or the auxiliary table, nor the round's secret
@@ -17,6 +19,8 @@ The settings survive a manifest written with sorted keys: the columns' order is 
 original's header order (a release's header must follow it), so ``config.columns`` is a
 list of ``{"name", "role"}`` rather than an object.
 """
+
+import re
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -40,6 +44,7 @@ from pwscup.kinds.bundles import (
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
 from pwscup.synthetic.services.common import PHASE_LABELS
+from pwscup.synthetic.services.populations import population_store
 from pwscup.synthetic.services.rounds import SETTING_FIELDS
 from scoring.synthetic.config import GATE_KEYS
 
@@ -93,8 +98,29 @@ def round_bundle(round, *, anchor) -> RoundBundle:
                 for phase, (opens, closes) in zip(phases, windows, strict=True)
             },
         },
-        files={ORIGINAL: read_file_bytes(original)},
+        files={
+            ORIGINAL: read_file_bytes(original),
+            **{
+                population_file_name(stored.choice_key): read_file_bytes(
+                    stored.source if stored.source else stored.file
+                )
+                for stored in selectors.offered_populations(synthetic=selectors.synthetic_of(round))
+            },
+        },
     )
+
+
+# A data pack's population (``SynPopulation``): ``<pack>.population.csv``.
+POPULATION_FILE = re.compile(r"(?P<key>[-a-zA-Z0-9_]{1,32})\.population\.csv")
+
+
+def population_file_name(key: str) -> str:
+    return f"{key}.population.csv"
+
+
+def _population_key(name: str) -> str | None:
+    found = POPULATION_FILE.fullmatch(name) if isinstance(name, str) else None
+    return found["key"] if found else None
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -132,18 +158,26 @@ def round_from_bundle(*, competition, entry, start, user):
         )
     except ValidationError as error:
         raise _rekeyed(error) from None
+    for name in sorted(entry.files):
+        key = _population_key(name)
+        if key is None:
+            continue
+        try:
+            population_store(synthetic=synthetic, key=key, table=entry.files[name], filename=name)
+        except ValidationError as error:
+            raise ValidationError({name: error.messages}) from None
     return synthetic.round
 
 
 def _original(files) -> bytes:
-    unknown = sorted(set(files) - {ORIGINAL})
+    unknown = sorted(name for name in set(files) - {ORIGINAL} if _population_key(name) is None)
     if unknown:
         raise ValidationError(
             {
                 unknown[0]: _(
                     "%(role)s is not a file of a synthetic round (it has only %(known)s)."
                 )
-                % {"role": repr(unknown[0])[:80], "known": ORIGINAL}
+                % {"role": repr(unknown[0])[:80], "known": f"{ORIGINAL}, <pack>.population.csv"}
             }
         )
     if ORIGINAL not in files:

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import path, reverse
@@ -19,11 +20,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from pwscup.competitions.selectors import console_competition
+from pwscup.competitions.choice_selectors import round_choices
+from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.time_zones import default_time_zone
 from pwscup.synthetic import drafts, engine, selectors, services
-from pwscup.synthetic.forms import OriginalForm, SettingsForm, settings_initial
+from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
 from pwscup.synthetic.models import SynAttack, SynRelease
 from scoring.errors import ScoringError
 from scoring.synthetic.draws import disjoint_teams
@@ -190,10 +192,50 @@ def round_create_cancel(request, competition_slug):
     return redirect("synthetic_console:create", competition.slug)
 
 
+@login_required
+@require_POST
+def population_upload(request, competition_slug, round_slug):
+    """The population of one of the round's data packs (``services.population_upload``);
+    back to the round's console page with what was kept or why it was refused."""
+    round_ = console_round(
+        user=request.user, competition_slug=competition_slug, round_slug=round_slug
+    )
+    synthetic = selectors.synthetic_of(round_)
+    if synthetic is None:
+        raise Http404("Not a synthetic round.")
+    form = PopulationForm(request.POST, request.FILES, choices=round_choices(round=round_))
+    if not form.is_valid():
+        messages.error(request, _("Choose a data pack and a CSV file."))
+    elif form.cleaned_data["table"].size > settings.PWSCUP_MAX_UPLOAD_BYTES:
+        messages.error(request, _("The file is larger than the upload limit."))
+    else:
+        upload = form.cleaned_data["table"]
+        try:
+            stored = services.population_upload(
+                synthetic=synthetic,
+                key=form.cleaned_data["choice"],
+                table=upload.read(),
+                filename=upload.name,
+                user=request.user,
+            )
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        except Refused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(
+                request,
+                _("The population of %(key)s is kept: %(rows)d rows.")
+                % {"key": stored.choice_key, "rows": stored.rows},
+            )
+    return redirect("console:round", competition_slug, round_slug)
+
+
 urlpatterns = [
     path("new/", round_create, name="create"),
     path("new/settings/", round_create_settings, name="settings"),
     path("new/cancel/", round_create_cancel, name="cancel"),
+    path("rounds/<slug:round_slug>/population/", population_upload, name="population"),
 ]
 
 
@@ -233,6 +275,8 @@ def panel_context(round_) -> dict | None:
             "teams": attacks.values("team").distinct().count(),
         },
         "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
+        "packs": selectors.pack_populations(synthetic=synthetic),
+        "population_form": PopulationForm(choices=round_choices(round=round_)),
     }
 
 

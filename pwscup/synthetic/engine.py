@@ -1,14 +1,21 @@
 """The bridge between the round's stored data and ``scoring.synthetic`` (pure maths): its
-checked configuration, its population (cached per process: the original is fixed once the
-round exists), and the tables a team's draw names. Reads only; the services write."""
+checked configuration, its populations (the round's original, or one per data pack when the
+round offers a choice: cached per process, a population is fixed once stored), the one a
+team's rows come from (``team_population``), and the tables a team's draw names. Reads only;
+the services write."""
 
 import json
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from django.utils.translation import gettext as _
 
+from pwscup.competitions.choice_selectors import team_choice_key
 from pwscup.competitions.services import read_file_bytes
+from pwscup.core.errors import Refused
+from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
 from scoring.synthetic.config import SynthConfig, parse_config
 from scoring.synthetic.kit import table_text
 from scoring.synthetic.population import Population, read_population
@@ -39,14 +46,18 @@ def round_config(round_) -> SynthConfig:
 def round_population(round_) -> Population:
     """The round's population ``P``: its typed rows, domains, ranges and bin edges; kept per
     process by the original's hash and the settings (both fixed once the round exists)."""
-    key = (round_.original_sha256, json.dumps(round_.config, sort_keys=True))
+    return _population(round_.original_file, round_.original_sha256, round_.config)
+
+
+def _population(field, sha256: str, config: dict) -> Population:
+    key = (sha256, json.dumps(config, sort_keys=True))
     with _LOCK:
         hit = _POPULATIONS.get(key)
     if hit is not None:
         return hit
-    data = read_file_bytes(round_.original_file)
+    data = read_file_bytes(field)
     header = header_of(data)
-    population = read_population(data, parse_config(config_in_order(round_.config, header), header))
+    population = read_population(data, parse_config(config_in_order(config, header), header))
     with _LOCK:
         _POPULATIONS[key] = population
         while len(_POPULATIONS) > _KEPT:
@@ -58,6 +69,76 @@ def round_population(round_) -> Population:
 _KEPT = 8
 _POPULATIONS: dict = {}
 _LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class PackData:
+    """The population a team's rows come from, with its holdout ``H`` and auxiliary table
+    ``A`` (0-based rows of it): the round's own original (``key`` ``""``: a round offering no
+    data choice) or the population of the data pack ``key``."""
+
+    key: str
+    population: Population
+    holdout: list
+    aux: list
+
+
+def population_missing(key: str) -> Refused:
+    """The refusal of a draw (a download, an upload) from a pack with no population yet."""
+    return Refused(
+        _(
+            "The organizers have not uploaded the population of the data pack %(key)s yet: "
+            "your team's data cannot be drawn until they do."
+        )
+        % {"key": key},
+        status=409,
+        code="population_missing",
+    )
+
+
+def population_of(synthetic: SyntheticRound, key: str) -> PackData:
+    """The population of the data pack ``key`` (``""``: the round's original). Raises
+    ``Refused`` (409) when the pack has no population uploaded yet."""
+    if not key:
+        return PackData(
+            key="",
+            population=round_population(synthetic.round),
+            holdout=synthetic.holdout,
+            aux=synthetic.aux,
+        )
+    stored = SynPopulation.objects.filter(synthetic=synthetic, choice_key=key).first()
+    if stored is None:
+        raise population_missing(key)
+    return PackData(
+        key=key,
+        population=_population(stored.file, stored.sha256, synthetic.round.config),
+        holdout=stored.holdout,
+        aux=stored.aux,
+    )
+
+
+def draw_pack_key(*, synthetic: SyntheticRound, team) -> str:
+    """The pack a team's rows come from: its draw's once drawn (a draw never changes),
+    before that the core's ``team_choice`` (its pick, else the round's first pack; ``""``
+    for a round offering no choice)."""
+    drawn = (
+        TeamDraw.objects.filter(synthetic=synthetic, team=team)
+        .values_list("choice_key", flat=True)
+        .first()
+    )
+    if drawn is not None:
+        return drawn
+    return team_choice_key(round=synthetic.round, team=team)
+
+
+def team_population(synthetic: SyntheticRound, team) -> PackData:
+    """The population (with its ``H`` and ``A``) a team's rows come from, or will."""
+    return population_of(synthetic, draw_pack_key(synthetic=synthetic, team=team))
+
+
+def draw_population(synthetic: SyntheticRound, draw: TeamDraw) -> PackData:
+    """The population a kept draw's rows are of."""
+    return population_of(synthetic, draw.choice_key)
 
 
 def rows_of(population: Population, positions) -> pd.DataFrame:

@@ -30,6 +30,26 @@ class OriginalForm(forms.Form):
     )
 
 
+class PopulationForm(forms.Form):
+    """The population of one of the round's data packs (the console's panel)."""
+
+    choice = forms.ChoiceField(label=_("Data pack"))
+    table = forms.FileField(
+        label=_("Population (CSV, UTF-8 or CP932)"),
+        help_text=_(
+            "The round's original's columns in its order; the teams of this pack draw their "
+            "members, non-members and challenge sets from its rows, with its own holdout and "
+            "auxiliary table. Replaceable until a team has drawn from it."
+        ),
+    )
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["choice"].choices = [
+            (choice.key, f"{choice.key}: {choice.label_shown}") for choice in choices
+        ]
+
+
 def _local_input():
     return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 

@@ -55,7 +55,31 @@ class SyntheticKind(RoundKind):
 
     def missing_phases(self, round) -> list[str]:
         kinds = {phase.kind for phase in round.phases.all()}
-        return [str(label) for kind, label in PHASE_LABELS.items() if kind not in kinds]
+        missing = [str(label) for kind, label in PHASE_LABELS.items() if kind not in kinds]
+        synthetic = selectors.synthetic_of(round)
+        if synthetic is not None:
+            missing += [
+                gettext("the population of the data pack %(key)s") % {"key": key}
+                for key in selectors.packs_missing(synthetic=synthetic)
+            ]
+        return missing
+
+    def choice_change_refusal(self, round, team) -> str:
+        """A team's rows are drawn from its pack's population once, and kept (its challenge
+        set may already be published): its pack cannot change after that."""
+        synthetic = selectors.synthetic_of(round)
+        draw = (
+            selectors.team_draw_of(synthetic=synthetic, team=team)
+            if synthetic is not None
+            else None
+        )
+        if draw is None:
+            return ""
+        return gettext(
+            "The rows of %(team)s are already drawn from the population of %(key)s (the team "
+            "downloaded or uploaded its data): a synthetic round keeps a team's draw, so its "
+            "data pack cannot change."
+        ) % {"team": team.name, "key": draw.choice_key or "-"}
 
     def round_note(self, round) -> str:
         synthetic = selectors.synthetic_of(round)
@@ -135,7 +159,7 @@ class SyntheticKind(RoundKind):
     def demo_load(self, competition, *, organizer) -> None:
         demo.demo_load(competition, organizer=organizer)
 
-    def bundle_export(self, round, *, anchor):
+    def bundle_export(self, round, *, anchor, options=None):
         return bundle.round_bundle(round, anchor=anchor)
 
     def bundle_import(self, *, competition, entry, start, user):
@@ -151,6 +175,9 @@ class SyntheticKind(RoundKind):
 
     def named_scores(self, round):
         return standings.named_scores(round)
+
+    def attack_cells(self, round):
+        return standings.attack_cells(round)
 
     def archive_members(self, round, *, secrets):
         return archive.archive_members(round, secrets=secrets)

@@ -47,16 +47,16 @@ def kit_filename(*, synthetic: SyntheticRound, team: Team) -> str:
 
 def team_train_text(*, synthetic: SyntheticRound, team: Team) -> str:
     """The team's members ``T_X`` as the kit and the Data tab give them."""
-    population = engine.round_population(synthetic.round)
     draw = services.team_draw(synthetic=synthetic, team=team)
+    population = engine.draw_population(synthetic, draw).population
     return table_text(engine.rows_of(population, draw.members))
 
 
 def sample_release_text(*, synthetic: SyntheticRound, team: Team) -> str:
     """What ``synth baseline <team>_train.csv`` writes: as many rows as the members, each
     cell drawn on its own from its column (seed ``SAMPLE_SEED``)."""
-    population = engine.round_population(synthetic.round)
     draw = services.team_draw(synthetic=synthetic, team=team)
+    population = engine.draw_population(synthetic, draw).population
     members = engine.rows_of(population, draw.members)
     return table_text(independent_marginals(members, rows=len(members), seed=SAMPLE_SEED))
 
@@ -65,10 +65,11 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
     """The kit's files for ``team`` (the toolkit wheel is added by ``kit_archive``)."""
     now = now or timezone.now()
     round_ = synthetic.round
-    population = engine.round_population(round_)
+    pack = engine.draw_population(synthetic, services.team_draw(synthetic=synthetic, team=team))
+    population = pack.population
     config = population.config
     frozen = synthetic.frozen_at is not None
-    practice_challenge = min(200, len(synthetic.aux) // 4 * 4)
+    practice_challenge = min(200, len(pack.aux) // 4 * 4)
     context = {
         "round_name": round_.name,
         "who": team.name,
@@ -107,7 +108,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         KitFile(release_name(team), sample_release_text(synthetic=synthetic, team=team)),
     ]
     if frozen:
-        aux = engine.rows_of(population, synthetic.aux)
+        aux = engine.rows_of(population, pack.aux)
         files.append(KitFile(AUX_NAME, table_text(aux)))
     return files
 

@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import Round, private_upload_path
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import JobState, KeptUpload, Status
 from scoring.synthetic.errors import render_synth
@@ -62,6 +62,42 @@ class SyntheticRound(models.Model):
         return str(self.round)
 
 
+class SynPopulation(models.Model):
+    """The population ``P`` of one of the round's data packs (``competitions.DataChoice``,
+    by its key, as the scorer's packs name theirs): the organizer's CSV kept as uploaded
+    (UTF-8; ``source`` when converted from another encoding), checked against the round's
+    settings and columns, with its own holdout ``H`` and auxiliary table ``A`` (0-based rows
+    of this table, drawn from the round's secret seed and the pack's key). A team whose pack
+    is ``choice_key`` draws its rows from it; a round offering no choice has none."""
+
+    synthetic = models.ForeignKey(
+        SyntheticRound, on_delete=models.CASCADE, related_name="populations"
+    )
+    choice_key = models.CharField(_("data pack"), max_length=32)
+    file = models.FileField(upload_to=private_upload_path)
+    source = models.FileField(upload_to=private_upload_path, blank=True)
+    encoding = models.CharField(max_length=32, blank=True)
+    filename = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64)
+    rows = models.PositiveIntegerField(default=0)
+    holdout = models.JSONField(default=list, editable=False)
+    aux = models.JSONField(default=list, editable=False)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["synthetic", "choice_key"], name="syn_population_one_per_pack"
+            )
+        ]
+        ordering = ["synthetic", "choice_key"]
+        verbose_name = _("population")
+        verbose_name_plural = _("populations")
+
+    def __str__(self) -> str:
+        return f"{self.synthetic} / {self.choice_key}"
+
+
 class TeamDraw(models.Model):
     """One team's rows of the original table (spec §1), drawn once from the round's seed and
     kept: members ``T_X``, non-members ``N_X`` and the challenge set (id ``i`` is row
@@ -75,6 +111,9 @@ class TeamDraw(models.Model):
     labels = models.JSONField(default=list)
     dev = models.JSONField(default=list)
     disjoint = models.BooleanField(default=True)
+    # The data pack whose population the rows are of (``SynPopulation.choice_key``); ``""``:
+    # the round's own original (a round offering no choice, or a team drawn before it did).
+    choice_key = models.CharField(max_length=32, blank=True, default="")
     # The members' own model's AUC on the holdout (U_ML's denominator): it depends on the
     # draw only, so it is computed once, by the first release scored.
     auc_train = models.FloatField(null=True, blank=True)

@@ -3,15 +3,24 @@ the attacker × target matrix and the two rankings (spec §5), on either half of
 challenge sets: ``"dev"`` (live) or ``"final"`` (once the results are published; the
 ranking's half). Which half a reader may see is ``visible_half``'s rule, the one owner."""
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
+from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import Status
 from pwscup.synthetic import engine
-from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, SyntheticRound, TeamDraw
+from pwscup.synthetic.models import (
+    SynAttack,
+    SynPopulation,
+    SynRelease,
+    SynTarget,
+    SyntheticRound,
+    TeamDraw,
+)
 from scoring.ranking import competition_ranks
 from scoring.synthetic.attack import BUILTIN_ATTACKS
 from scoring.synthetic.config import SynthConfig
@@ -317,3 +326,66 @@ def draws_summary(*, synthetic: SyntheticRound) -> dict:
         "disjoint": all(d.disjoint for d in draws),
         "overlapping": [d.team for d in draws if not d.disjoint],
     }
+
+
+# --- the data choice's populations --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PackPopulation:
+    """One data pack of the round with its population (``None``: not uploaded yet) and how
+    many teams drew their rows from it."""
+
+    choice: object
+    population: SynPopulation | None
+    teams: int
+
+
+def pack_populations(*, synthetic: SyntheticRound) -> list[PackPopulation]:
+    """Each pack the round offers (``[]``: it offers no choice) with its population."""
+    choices = round_choices(round=synthetic.round)
+    if not choices:
+        return []
+    stored = {p.choice_key: p for p in SynPopulation.objects.filter(synthetic=synthetic)}
+    drawn = Counter(
+        TeamDraw.objects.filter(synthetic=synthetic).values_list("choice_key", flat=True)
+    )
+    return [
+        PackPopulation(choice=c, population=stored.get(c.key), teams=drawn.get(c.key, 0))
+        for c in choices
+    ]
+
+
+def offered_populations(*, synthetic: SyntheticRound) -> list[SynPopulation]:
+    """The populations of the packs the round offers now, in the packs' order (one of a pack
+    since removed is left out)."""
+    return [p.population for p in pack_populations(synthetic=synthetic) if p.population]
+
+
+def packs_missing(*, synthetic: SyntheticRound) -> list[str]:
+    """The keys of the round's packs that have no population yet."""
+    return [p.choice.key for p in pack_populations(synthetic=synthetic) if p.population is None]
+
+
+def aux_pack_key(
+    *, synthetic: SyntheticRound, team: Team | None, requested: str = ""
+) -> str | None:
+    """The population whose auxiliary table a reader asks for: ``""`` (the round's original)
+    in a round offering no choice; else the pack ``requested`` (``None``: no such pack with a
+    population), by default the reader's team's pack, else the first pack."""
+    packs = pack_populations(synthetic=synthetic)
+    if not packs:
+        return ""
+    keys = [p.choice.key for p in packs if p.population is not None]
+    if requested:
+        return requested if requested in keys else None
+    if team is not None:
+        draw = team_draw_of(synthetic=synthetic, team=team)
+        if draw is not None and draw.choice_key in keys:
+            return draw.choice_key
+    return keys[0] if keys else None
+
+
+def draw_pack_keys(*, synthetic: SyntheticRound) -> dict[int, str]:
+    """Each drawn team's pack key (``""``: the round's original), by team id."""
+    return dict(TeamDraw.objects.filter(synthetic=synthetic).values_list("team_id", "choice_key"))

@@ -6,7 +6,13 @@ better) on the final half, from the round's own selectors once its results are p
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.selectors import disqualification_rule
-from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
+from pwscup.kinds.rankings import (
+    AttackCells,
+    RankingKey,
+    RoundRanking,
+    ranking_rows,
+    score_number,
+)
 from pwscup.synthetic import selectors
 
 RELEASE = RankingKey("release", _("Release ranking"), higher_is_better=False)
@@ -59,3 +65,31 @@ def named_scores(round) -> dict:
     ]
     rule = disqualification_rule(competition_id=round.competition_id)
     return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+
+
+def attack_cells(round) -> AttackCells | None:
+    """The final half's matrix for the core's top-N attack score: each ranked attacker's
+    headline on every other team's target, the built-in DCR attack's where it did not
+    attack (as its attack ranking's mean counts it), and the release ranking's order."""
+    synthetic = selectors.synthetic_of(round)
+    if synthetic is None:
+        return AttackCells(releases=(), cells={})
+    matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
+    release = selectors.release_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
+    attack = selectors.attack_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
+    ranked = {row["team"].pk for row in attack if row["rank"] is not None}
+    dcr = next(row for row in matrix["rows"] if row.name == "dcr")
+    cells: dict[int, dict[int, float]] = {t.team_id: {} for t in matrix["targets"]}
+    for row in matrix["rows"]:
+        if row.builtin or row.team.pk not in ranked:
+            continue
+        for column, target in enumerate(matrix["targets"]):
+            if target.team_id == row.team.pk:
+                continue
+            headline = row.cells[column].headline
+            if headline is None:
+                headline = dcr.cells[column].headline or 0.0
+            cells[target.team_id][row.team.pk] = headline
+    return AttackCells(
+        releases=tuple((row["team"].pk, row["rank"]) for row in release), cells=cells
+    )

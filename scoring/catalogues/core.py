@@ -158,6 +158,12 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "（例: 30〜39 歳をすべて 35 に）。30-39 のような範囲や新しいラベルは受け付けません。"
         + _ROWS_NOTE["ja"],
     },
+    "submission.outside_range": {
+        "en": "Column {column} must hold numbers from {low} to {high} (both included); outside "
+        "that range or not a number at {rows}. " + _ROWS_NOTE["en"],
+        "ja": "列 {column} には {low} 以上 {high} 以下の数値が必要です。範囲外または数値でない"
+        "セル: {rows}。" + _ROWS_NOTE["ja"],
+    },
     "answer.empty": {
         "en": "The correspondence table is empty; expected {expected} lines (one line per row "
         "of the published table, empty or 0 for no guess).",

@@ -136,6 +136,17 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The submission could not be read: {detail}",
         "ja": "提出ファイルを読めませんでした: {detail}",
     },
+    # -- the files an upload must hold (the round's release_files / attack_files)
+    "scorer.files.missing": {
+        "en": "The upload holds no file matching {pattern} (the round requires {required}).",
+        "ja": "アップロードに {pattern} に一致するファイルがありません（このラウンドでは "
+        "{required} が必要です）。",
+    },
+    "scorer.files.unexpected": {
+        "en": "The upload holds {name}, which the round does not accept: it takes only {required}.",
+        "ja": "アップロードに含まれる {name} はこのラウンドでは受け付けられません。"
+        "受け付けるのは {required} だけです。",
+    },
     # -- the platform's own failures (the team is not at fault)
     "scorer.sandbox.failed": {
         "en": "The scoring sandbox could not start (a fault of the platform, not of the "
@@ -154,6 +165,12 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "install {package}).",
         "ja": "採点用サンドボックスには {tool} が必要ですが、このホストにはありません"
         "（apt-get install {package}）。",
+    },
+    "scorer.sandbox.template": {
+        "en": "The platform's sandbox command template cannot be used: {detail} (a fault of the "
+        "platform's setup, not of the submission).",
+        "ja": "プラットフォームのサンドボックス用コマンドテンプレートを使えません: {detail}"
+        "（提出ではなくプラットフォーム設定の問題です）。",
     },
     # -- an attack's targets (given by the platform) and a round's settings (the organizer's)
     "scorer.targets.name": {

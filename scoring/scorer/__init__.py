@@ -12,11 +12,14 @@ from scoring.scorer.errors import EnvironmentBuildError, ScorerError
 from scoring.scorer.output import ScorerOutput, output_read
 from scoring.scorer.program import ScorerProgram, program_read, program_unpack
 from scoring.scorer.run import ScorerResult, scorer_run, substitute
-from scoring.scorer.sandbox import SandboxLimits
+from scoring.scorer.sandbox import BwrapLauncher, CommandLauncher, Launcher, SandboxLimits
 from scoring.scorer.unzip import UnzipLimits
 
 __all__ = [
+    "BwrapLauncher",
+    "CommandLauncher",
     "EnvironmentBuildError",
+    "Launcher",
     "SandboxLimits",
     "ScorerEnvironment",
     "ScorerError",

@@ -3,11 +3,15 @@
 scorer run --program PROG.zip|DIR --submission FILE|ZIP --reference DIR --output DIR
         [--truth DIR] [--context JSON] [--kind score|release|attack|ranking]
         [--target NAME=DIR ...] [--primary-key KEY] [--timeout S] [--memory-mb MB]
-        [--cache DIR]
+        [--cache DIR] [--sandbox-command TEMPLATE [--sandbox-mount-ro WORDS]
+        [--sandbox-mount-rw WORDS] [--sandbox-env WORDS]]
     Unpack the program, build (or reuse) its environment in ``--cache``, run it in the
     sandbox and print the result as JSON (status, scores, targets, public files, message).
     ``--output`` receives the program's output folder; each ``--target NAME=DIR`` (an
     attack's target, repeatable) is bound read-only at ``/app/input/targets/NAME``.
+    ``--sandbox-command`` starts the sandbox with a container runtime's template instead of
+    bubblewrap (``CommandLauncher``; the worker's ``PWSCUP_SCORER_SANDBOX_COMMAND``), to try
+    a template on a host before a round uses it.
     Exit status 0 when the program scored the submission, 1 when it refused it (the message
     on stderr), 2 when it could not run (an invalid program, the sandbox missing).
 """
@@ -26,7 +30,7 @@ from scoring.messages import language
 from scoring.scorer.environment import environment_ensure
 from scoring.scorer.program import program_read, program_unpack
 from scoring.scorer.run import scorer_run
-from scoring.scorer.sandbox import SandboxLimits
+from scoring.scorer.sandbox import CommandLauncher, SandboxLimits
 
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "pwscup-scorer-envs"
 
@@ -57,6 +61,7 @@ def cmd_scorer_run(args) -> int:
             limits=limits,
             primary_key=args.primary_key,
             targets=_targets(args.target),
+            launcher=_launcher(args),
         )
         if result.output.is_dir():
             shutil.copytree(result.output, args.output, symlinks=True, dirs_exist_ok=True)
@@ -76,6 +81,18 @@ def cmd_scorer_run(args) -> int:
     if result.status != "ok":
         print(f"error: {message}", file=sys.stderr)
     return {"ok": 0, "refused": 1}.get(result.status, 2)
+
+
+def _launcher(args) -> CommandLauncher | None:
+    """The template's launcher when ``--sandbox-command`` is given, else bubblewrap's."""
+    if not args.sandbox_command:
+        return None
+    return CommandLauncher(
+        template=args.sandbox_command,
+        mount_readonly=args.sandbox_mount_ro,
+        mount_writable=args.sandbox_mount_rw,
+        variable=args.sandbox_env,
+    )
 
 
 def _target(pair: str) -> tuple[str, Path]:
@@ -123,4 +140,14 @@ def add_scorer_commands(commands) -> None:
     run.add_argument(
         "--cache", default=str(DEFAULT_CACHE), help=f"environments' cache (default {DEFAULT_CACHE})"
     )
+    defaults = CommandLauncher("")
+    run.add_argument(
+        "--sandbox-command",
+        default=None,
+        metavar="TEMPLATE",
+        help="a container runtime's command line in place of bubblewrap (docs/operations.md)",
+    )
+    run.add_argument("--sandbox-mount-ro", default=defaults.mount_readonly, metavar="WORDS")
+    run.add_argument("--sandbox-mount-rw", default=defaults.mount_writable, metavar="WORDS")
+    run.add_argument("--sandbox-env", default=defaults.variable, metavar="WORDS")
     run.set_defaults(handler=cmd_scorer_run)

@@ -35,6 +35,12 @@ round to store (and :func:`parse_round_config` reads that back unchanged).
                      program's ``ranking_command``, run on request with every frozen release's
                      scores and the matrix, gives each team its ``release`` and ``attack``
                      score, ranked in the primary columns' directions).
+``release_files``    the files a release must hold: ``{"required": [names or glob patterns],
+                     "only_required": false}`` (0–20 patterns, each a relative path in the
+                     upload: ``release.csv``, ``*.csv``, ``data/*.json``; ``only_required``:
+                     no other file is accepted). Checked when a team uploads, by
+                     :func:`scoring.scorer.upload_files.files_check`. Default: none required.
+``attack_files``     the same for an attack.
 ``limits``           the sandbox's ``{"timeout_seconds": 1–86400 (300), "memory_mb": 64–262144
                      (2048), "processes": 8–4096 (256)}``.
 
@@ -66,6 +72,7 @@ from typing import Any
 from scoring.messages import clip
 from scoring.scorer.errors import ScorerError
 from scoring.scorer.sandbox import SandboxLimits
+from scoring.scorer.upload_files import FileRule, parse_file_rule
 
 KEYS = (
     "release_columns",
@@ -82,6 +89,8 @@ KEYS = (
     "gates",
     "limits",
     "ranking",
+    "release_files",
+    "attack_files",
 )
 COLUMN_KEYS = ("key", "label", "label_ja", "higher_is_better")
 COLUMN_KEY = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
@@ -174,6 +183,8 @@ class ScorerRoundConfig:
     timeout_seconds: int | float
     memory_mb: int
     processes: int
+    release_files: FileRule = FileRule()
+    attack_files: FileRule = FileRule()
 
     @property
     def release_primary_column(self) -> ScoreColumn:
@@ -186,6 +197,10 @@ class ScorerRoundConfig:
     def failed_gates(self, scores: Mapping[str, float]) -> tuple[Gate, ...]:
         """The gates a release of ``scores`` fails (none: it is ranked with the others)."""
         return tuple(gate for gate in self.gates if not gate.passes(scores))
+
+    def files_rule(self, kind: str) -> FileRule:
+        """The files an upload of ``kind`` (``release`` or ``attack``) must hold."""
+        return self.attack_files if kind == "attack" else self.release_files
 
     def sandbox_limits(self) -> SandboxLimits:
         """The sandbox's limits of every run of the round (the others at their defaults)."""
@@ -216,6 +231,8 @@ class ScorerRoundConfig:
                 "memory_mb": self.memory_mb,
                 "processes": self.processes,
             },
+            "release_files": self.release_files.as_dict(),
+            "attack_files": self.attack_files.as_dict(),
         }
 
 
@@ -253,6 +270,8 @@ def parse_round_config(data: Mapping[str, Any]) -> ScorerRoundConfig:
         timeout_seconds=_limit(limits, "timeout_seconds", integer=False),
         memory_mb=_limit(limits, "memory_mb", integer=True),
         processes=_limit(limits, "processes", integer=True),
+        release_files=parse_file_rule(data.get("release_files", {}), key="release_files"),
+        attack_files=parse_file_rule(data.get("attack_files", {}), key="attack_files"),
         **choices,
     )
 

@@ -26,7 +26,14 @@ from scoring.scorer.environment import ScorerEnvironment
 from scoring.scorer.errors import ScorerError
 from scoring.scorer.output import ScorerOutput, output_read
 from scoring.scorer.program import ScorerProgram
-from scoring.scorer.sandbox import NOBODY, Mount, SandboxLimits, SandboxOutcome, sandbox_run
+from scoring.scorer.sandbox import (
+    NOBODY,
+    Launcher,
+    Mount,
+    SandboxLimits,
+    SandboxOutcome,
+    sandbox_run,
+)
 from scoring.scorer.unzip import UnzipLimits, looks_like_zip, unzip
 
 # Codabench's folders inside the sandbox.
@@ -96,8 +103,10 @@ def scorer_run(
     submission_limits: UnzipLimits | None = None,
     run_as: tuple[int, int] = NOBODY,
     targets: Mapping[str, Path] | None = None,
+    launcher: Launcher | None = None,
 ) -> ScorerResult:
-    """Run ``program``'s command of ``kind`` on ``submission`` in the sandbox.
+    """Run ``program``'s command of ``kind`` on ``submission`` in the sandbox (started by
+    ``launcher``: bubblewrap by default, or a container runtime's ``CommandLauncher``).
 
     ``work`` is an empty folder of the caller's (the output stays in ``work/output``);
     ``reference`` and ``truth`` are folders bound read-only, and so is each of ``targets``
@@ -123,6 +132,7 @@ def scorer_run(
             watched=output,
             extra_readonly=_interpreter_folders(environment),
             run_as=run_as,
+            launcher=launcher,
         )
     except ScorerError as error:
         platform = error.code.startswith(PLATFORM_CODES)

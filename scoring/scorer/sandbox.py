@@ -13,13 +13,20 @@ tail, stopping it past a bound) and watches the size of the output folder.
 When the worker runs as root, the sandbox runs as an unprivileged user (``run_as``, default
 ``nobody``): the kernel counts processes per real user and exempts root, so only then does
 the process limit stop a fork bomb. Every bound folder must then be readable by others.
+
+How the sandbox is launched is a :class:`Launcher`: :class:`BwrapLauncher` (the default,
+the command line above) or :class:`CommandLauncher`, a container runtime's command line
+written as a template by the platform's operator (``podman run --network=none …``). Either
+way the watching, the limits kept outside, the kill and the outcome are this module's.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import selectors
+import shlex
 import shutil
 import signal
 import subprocess
@@ -28,6 +35,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar, Protocol
 
 from scoring.scorer.errors import ScorerError
 
@@ -139,6 +147,160 @@ def sandbox_argv(
     return argv
 
 
+class Launcher(Protocol):
+    """How one run's sandbox is started: the whole command line of a run.
+
+    ``reports_status``: the command line writes bwrap's JSON status documents to
+    ``status_fd`` (whether the command started, its exit code); without them the launcher's
+    own exit status is taken as the command's, and a runtime that cannot start shows as a
+    non-zero exit of the program.
+    """
+
+    reports_status: bool
+
+    def argv(
+        self,
+        command: Sequence[str],
+        *,
+        mounts: Sequence[Mount],
+        environment: Mapping[str, str],
+        limits: SandboxLimits,
+        chdir: str,
+        status_fd: int,
+        extra_readonly: Sequence[Path] = (),
+    ) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class BwrapLauncher:
+    """The default launcher: bubblewrap, as :func:`sandbox_argv` writes it."""
+
+    reports_status: ClassVar[bool] = True
+
+    def argv(self, command, *, mounts, environment, limits, chdir, status_fd, extra_readonly=()):
+        return sandbox_argv(
+            command,
+            mounts=mounts,
+            environment=environment,
+            limits=limits,
+            chdir=chdir,
+            status_fd=status_fd,
+            extra_readonly=extra_readonly,
+        )
+
+
+# The template's words that stand for several words (each alone in its word).
+LIST_FIELDS = ("{mounts}", "{env}", "{prlimit}", "{command}")
+
+
+@dataclass(frozen=True)
+class CommandLauncher:
+    """A container runtime (or any launcher) as a command-line template, split like a shell
+    line (``shlex``), then each word filled in; nothing is passed to a shell.
+
+    Words standing for several: ``{mounts}`` (each bound folder, ``mount_readonly`` or
+    ``mount_writable`` filled with ``{source}`` and ``{target}``; the environment's folders
+    first, at their own path), ``{env}`` (each variable, ``variable`` filled with ``{name}``
+    and ``{value}``), ``{prlimit}`` (the ``prlimit … --`` that sets the limits inside, for a
+    runtime without its own), ``{command}`` (the program's command). Inside any word:
+    ``{workdir}``, ``{memory_bytes}``, ``{memory_mb}``, ``{processes}``, ``{tmp_bytes}``,
+    ``{tmp_mb}``, ``{timeout_seconds}``, ``{cpu_seconds}``, ``{open_files}``,
+    ``{output_bytes}``. ``{mounts}`` and ``{command}`` are required.
+
+    The runtime must give what bubblewrap gives (no network, no host file but the mounts,
+    the limits) and must stop the run when its own process is killed (the wall clock and
+    the output bounds are kept here, by killing the launcher's process group).
+
+    Examples
+    --------
+    >>> launcher = CommandLauncher("run --rm {mounts} --memory {memory_mb}m img {command}")
+    >>> launcher.argv(["sh", "-c", "echo hi"], mounts=[Mount(Path("/w/out"), "/app/output",
+    ...     True)], environment={}, limits=SandboxLimits(memory_bytes=2**30), chdir="/app",
+    ...     status_fd=3)
+    ['run', '--rm', '-v', '/w/out:/app/output', '--memory', '1024m', 'img', 'sh', '-c', 'echo hi']
+    """
+
+    template: str
+    mount_readonly: str = "-v {source}:{target}:ro"
+    mount_writable: str = "-v {source}:{target}"
+    variable: str = "--env {name}={value}"
+
+    reports_status: ClassVar[bool] = False
+
+    def argv(self, command, *, mounts, environment, limits, chdir, status_fd, extra_readonly=()):
+        words = self._split(self.template, "PWSCUP_SCORER_SANDBOX_COMMAND")
+        for required in ("{mounts}", "{command}"):
+            if required not in words:
+                raise ScorerError(
+                    "scorer.sandbox.template",
+                    detail=f"the template has no {required} word of its own",
+                )
+        values = {
+            "workdir": chdir,
+            "memory_bytes": limits.memory_bytes,
+            "memory_mb": limits.memory_bytes // 2**20,
+            "processes": limits.processes,
+            "tmp_bytes": limits.tmp_bytes,
+            "tmp_mb": max(1, limits.tmp_bytes // 2**20),
+            "timeout_seconds": math.ceil(limits.timeout_seconds),
+            "cpu_seconds": int(limits.timeout_seconds) + 5,
+            "open_files": limits.open_files,
+            "output_bytes": limits.output_bytes,
+        }
+        every = [Mount(Path(path), str(path)) for path in extra_readonly] + list(mounts)
+        lists = {
+            "{mounts}": [
+                word
+                for mount in every
+                for word in self._filled(
+                    self.mount_writable if mount.writable else self.mount_readonly,
+                    "PWSCUP_SCORER_SANDBOX_MOUNT",
+                    source=str(mount.source),
+                    target=mount.inside,
+                )
+            ],
+            "{env}": [
+                word
+                for name, value in environment.items()
+                for word in self._filled(
+                    self.variable, "PWSCUP_SCORER_SANDBOX_ENV", name=name, value=value
+                )
+            ],
+            "{prlimit}": [*_prlimit(limits), "--"],
+            "{command}": list(command),
+        }
+        argv = []
+        for word in words:
+            if word in LIST_FIELDS:
+                argv += lists[word]
+            else:
+                argv.append(self._format(word, "PWSCUP_SCORER_SANDBOX_COMMAND", values))
+        return argv
+
+    @staticmethod
+    def _split(template: str, setting: str) -> list[str]:
+        try:
+            words = shlex.split(template)
+        except ValueError as error:
+            raise ScorerError("scorer.sandbox.template", detail=f"{setting}: {error}") from None
+        if not words:
+            raise ScorerError("scorer.sandbox.template", detail=f"{setting} is empty")
+        return words
+
+    def _filled(self, template: str, setting: str, **values) -> list[str]:
+        return [self._format(word, setting, values) for word in self._split(template, setting)]
+
+    @staticmethod
+    def _format(word: str, setting: str, values: Mapping) -> str:
+        try:
+            return word.format(**values)
+        except (KeyError, IndexError, ValueError, AttributeError) as error:
+            raise ScorerError(
+                "scorer.sandbox.template",
+                detail=f"{setting}: the word {word!r} has an unknown field ({error})",
+            ) from None
+
+
 def _prlimit(limits: SandboxLimits) -> list[str]:
     cpu = int(limits.timeout_seconds) + 5  # a backstop; the wall clock is kept outside
     return [
@@ -179,13 +341,16 @@ def sandbox_run(
     extra_readonly: Sequence[Path] = (),
     run_as: tuple[int, int] = NOBODY,
     tail_bytes: int = 4_096,
+    launcher: Launcher | None = None,
 ) -> SandboxOutcome:
     """Run ``command`` in the sandbox until it exits or a limit stops it.
 
     ``watched`` is the host side of the writable output folder, whose size and number of
-    files are checked while the command runs. Raises :class:`ScorerError` only when the
-    sandbox cannot be made (a missing tool, a folder the sandbox's user cannot reach).
+    files are checked while the command runs. ``launcher``: how the sandbox starts (default
+    :class:`BwrapLauncher`). Raises :class:`ScorerError` only when the sandbox cannot be
+    made (a missing tool, a folder the sandbox's user cannot reach, a bad template).
     """
+    launcher = launcher or BwrapLauncher()
     as_root = os.geteuid() == 0
     if as_root:
         for path in [*(m.source for m in mounts), *extra_readonly]:
@@ -193,7 +358,7 @@ def sandbox_run(
                 raise ScorerError("scorer.sandbox.unreachable", path=str(path))
     status_read, status_write = os.pipe()
     try:
-        argv = sandbox_argv(
+        argv = launcher.argv(
             command,
             mounts=mounts,
             environment=environment,
@@ -202,6 +367,12 @@ def sandbox_run(
             status_fd=status_write,
             extra_readonly=extra_readonly,
         )
+        if not argv or shutil.which(argv[0]) is None:
+            raise ScorerError(
+                "scorer.sandbox.missing",
+                tool=argv[0] if argv else "?",
+                package=argv[0] if argv else "?",
+            )
         started = time.monotonic()
         process = subprocess.Popen(
             argv,
@@ -218,6 +389,11 @@ def sandbox_run(
         stopped, tail, printed = _watch(process, limits, watched, started, tail_bytes)
         seconds = time.monotonic() - started
         statuses = _read_statuses(status_read)
+        if not launcher.reports_status:
+            # The launcher's own exit status stands for the command's (128 + N: signal N).
+            statuses = {"child-pid": process.pid}
+            if process.returncode is not None and process.returncode >= 0:
+                statuses["exit-code"] = process.returncode
     finally:
         os.close(status_read)
         if status_write >= 0:

@@ -76,6 +76,20 @@ def _check_members(infos: list[zipfile.ZipInfo], what: str, limits: UnzipLimits)
         raise ScorerError("scorer.zip.too_large", what=what, limit=f"{limits.total_bytes:,}")
 
 
+def member_names(source, *, what: str, limits: UnzipLimits) -> list[str]:
+    """The names of the files (not the folders) of the ZIP ``source`` (a path or a binary
+    file), checked as :func:`unzip` checks them before writing anything; nothing is
+    decompressed. Raises :class:`ScorerError` (``scorer.zip.*``) as :func:`unzip` does."""
+    try:
+        archive = zipfile.ZipFile(source)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
+        raise ScorerError("scorer.zip.not_zip", what=what) from None
+    with archive:
+        infos = archive.infolist()
+        _check_members(infos, what, limits)
+        return [info.filename for info in infos if not info.is_dir()]
+
+
 def unzip(source: Path, destination: Path, *, what: str, limits: UnzipLimits) -> list[str]:
     """Unpack the ZIP ``source`` into the folder ``destination`` (made if missing).
 

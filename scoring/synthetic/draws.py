@@ -130,11 +130,12 @@ def disjoint_teams(size: int, *, n_holdout: int, n_aux: int, n_train: int, n_cha
     return rows_left // max(n_train + n_challenge // 2, 1)
 
 
-def draw_shared(size: int, config: SynthConfig, *, seed: int) -> SharedDraw:
-    """Draw ``H`` from ``P`` and ``A`` from ``P \\ H`` (``size`` = rows of ``P``)."""
+def draw_shared(size: int, config: SynthConfig, *, seed: int, tag: str = "shared") -> SharedDraw:
+    """Draw ``H`` from ``P`` and ``A`` from ``P \\ H`` (``size`` = rows of ``P``); ``tag``
+    tells apart the populations of one round (one per data pack: ``"shared:<pack>"``)."""
     if size < needed_rows(config):
         raise SynthError("syn.config.too_small", rows=size, needed=needed_rows(config))
-    rng = _rng(seed, "shared")
+    rng = _rng(seed, tag)
     everyone = np.arange(size)
     holdout = _choice(rng, everyone, config.n_holdout)
     aux = _choice(rng, np.setdiff1d(everyone, holdout), config.n_aux)

@@ -127,7 +127,7 @@ def test_an_organizer_runs_a_round_from_an_empty_database_with_the_console(
     page.fill("input[name=attack_closes_at]", local(now + dt.timedelta(days=2)))
     with page.expect_navigation():
         page.get_by_test_id("wizard-next").click()
-    page.fill("textarea[name=utility_gates]", '{"U1": 1000}')
+    page.get_by_label("U1 at most").fill("1000")
     with page.expect_navigation():
         page.get_by_test_id("wizard-next").click()
     expect(page.get_by_test_id("wizard-review")).to_contain_text("Round 1")

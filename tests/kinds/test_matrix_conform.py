@@ -54,3 +54,48 @@ def test_a_disqualified_attacker_keeps_its_attacks_and_target_and_loses_its_rank
     console_team_reinstate(user=arena.organizer, team=attacker)
     assert player.matrix_view(arena) == before
     assert f'data-testid="disqualified-{attacker.slug}"' not in player.matrix_page(arena)
+
+
+def test_the_top_n_attack_score_reads_the_kinds_own_matrix(player):
+    """The core's attack score against the top N releases (pwscup/competitions/attack_top.py)
+    counts each cell as the kind's own attack ranking does: over every release it ranks the
+    attackers as that ranking does; over the top one it counts only the releases ranked
+    first, never an attacker's own."""
+    from pwscup.competitions.attack_top import attack_top_scores, top_releases
+    from pwscup.kinds import kind_of
+    from scoring.scorer.matrix import rank
+
+    if not player.attack_matrix:
+        pytest.skip(f"{player.key} has no attack matrix")
+    arena = player.matrix_arena(slug="topn")
+    player.close(arena)
+    player.publish(arena)  # the results every ranking is read from (a synthetic round's final half)
+    player.run_jobs()
+    if hasattr(arena.state, "refresh_from_db"):
+        arena.state.refresh_from_db()
+    view = player.matrix_view(arena)
+    letter_of = {team.pk: letter for letter, team in arena.teams.items()}
+    arena.round.attack_top_n = 1000
+    every = attack_top_scores(arena.round)
+    ranked = {letter: r for letter, r in view.attack_ranks.items() if r is not None}
+    assert ranked  # the guard: the arena's attackers rank
+    if any(r is None for r in view.target_ranks.values()):
+        # A release without a rank never counts (the synthetic arena's releases fail the
+        # gate): with none ranked, no attacker has a score; the rest needs them ranked.
+        if all(r is None for r in view.target_ranks.values()):
+            assert all(value is None for value in every.values())
+        return
+    assert {letter_of[pk] for pk, value in every.items() if value is not None} == set(ranked)
+    higher = kind_of(arena.round).attack_cells(arena.round).higher_is_better
+    ranks = rank({letter_of[pk]: value for pk, value in every.items()}, higher_is_better=higher)
+    assert {k: v for k, v in ranks.items() if v is not None} == ranked
+
+    arena.round.attack_top_n = 1
+    cells = kind_of(arena.round).attack_cells(arena.round)
+    first = top_releases(cells, 1)
+    assert {letter_of[pk] for pk in first} == {
+        letter for letter, r in view.target_ranks.items() if r == 1
+    }
+    for attacker, value in attack_top_scores(arena.round).items():
+        counted = [cells.cells[t][attacker] for t in first if attacker in cells.cells[t]]
+        assert value == (sum(counted) / len(counted) if counted else None)

@@ -278,6 +278,32 @@ def test_a_failed_attack_costs_nothing_of_the_limit_per_target(player):
     assert player.attack(arena, "a", "b", 3).number == 3
 
 
+def test_the_submit_tab_says_what_each_target_has_left(player):
+    """The attack form names, per target, the uploads used of the per-target limit (failed
+    ones do not count), in the page's language."""
+    from django.test import Client
+
+    from pwscup.kinds.tabs import SUBMIT, tab_url
+
+    arena = target_arena_of(player, "tl3")
+    attack_target_limit_set(arena, 2)
+    player.attack(arena, "a", "b", 1)
+    failed = player.attack(arena, "a", "c", 1)
+    type(failed).objects.filter(pk=failed.pk).update(status=Status.FAILED)
+    client = Client()
+    client.force_login(arena.users["a"])
+    words = {"en": ("1 of 2 used", "0 of 2 used"), "ja": ("2 回中 1 回使用", "2 回中 0 回使用")}
+    for language, (one, none) in words.items():
+        page = client.get(tab_url(arena.round, SUBMIT), HTTP_ACCEPT_LANGUAGE=language)
+        text = re.sub(r"\s+", " ", page.content.decode())
+        b, c = arena.teams["b"].name, arena.teams["c"].name
+        # Each target's name, then its words before the other target's name.
+        assert re.search(rf"{re.escape(b)}(?:(?!{re.escape(c)}).){{0,300}}?{one}", text), language
+        assert re.search(rf"{re.escape(c)}(?:(?!{re.escape(b)}).){{0,300}}?{none}", text), language
+    attack_target_limit_set(arena, None)
+    assert "of 2 used" not in client.get(tab_url(arena.round, SUBMIT)).content.decode()
+
+
 def refusal_of(call) -> Refused:
     with pytest.raises(Refused) as refused:
         call()

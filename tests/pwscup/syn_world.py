@@ -113,7 +113,7 @@ def team_train(world: SynWorld, letter: str):
     from pwscup.synthetic import engine, services
 
     draw = services.team_draw(synthetic=world.synthetic, team=world.teams[letter])
-    return engine.rows_of(engine.round_population(world.round), draw.members)
+    return engine.rows_of(engine.draw_population(world.synthetic, draw).population, draw.members)
 
 
 def baseline_release(world: SynWorld, letter: str, *, seed: int = 0) -> bytes:
@@ -178,7 +178,7 @@ def challenge_of(world: SynWorld, target_letter: str):
     from pwscup.synthetic.models import TeamDraw
 
     draw = TeamDraw.objects.get(synthetic=world.synthetic, team=world.teams[target_letter])
-    return engine.rows_of(engine.round_population(world.round), draw.challenge)
+    return engine.rows_of(engine.draw_population(world.synthetic, draw).population, draw.challenge)
 
 
 def dcr_answer_bytes(world: SynWorld, target) -> bytes:
@@ -188,8 +188,8 @@ def dcr_answer_bytes(world: SynWorld, target) -> bytes:
     from scoring.synthetic.kit import dcr_answer
     from scoring.synthetic.release import read_release
 
-    population = engine.round_population(world.round)
     letter = target.team.slug[-1].lower()
+    population = engine.team_population(world.synthetic, world.teams[letter]).population
     table = read_release(stored_bytes(target.release.file), population)
     answer = dcr_answer(table, challenge_of(world, letter), population)
     return answer.to_csv(index=False, lineterminator="\n").encode()

@@ -371,7 +371,8 @@ def test_wizard_keeps_the_upload_and_creates_the_round(client, world):
     phases = _phases_post(attack_target_limit="2")  # PWSCup 2019: two attacks per target
     assert client.post(_wizard(client, competition, "phases"), phases).status_code == 302
     rules = {
-        "utility_gates": '{"S1": 5}',
+        "gate_S1_min": "5",
+        "gate_S1_max": "2",
         "tie_break_metric": "U1",
         "ranking_rule": "worst_attack",
         "selection_rule": "selected_or_last",
@@ -379,8 +380,9 @@ def test_wizard_keeps_the_upload_and_creates_the_round(client, world):
         "auto_freeze": "on",
     }
     refused = client.post(_wizard(client, competition, "rules"), rules)
-    assert "utility_gates" in refused.context["form"].errors
-    rules["utility_gates"] = '{"U1": 100, "S1": {"min": 5}}'
+    assert "min 5 is above max 2" in " ".join(refused.context["form"].non_field_errors())
+    del rules["gate_S1_max"]
+    rules["gate_U1_max"] = "100"
     assert client.post(_wizard(client, competition, "rules"), rules).status_code == 302
     assert "Round two" in client.get(_wizard(client, competition, "review")).content.decode()
     response = client.post(_wizard(client, competition, "review"))

@@ -57,7 +57,6 @@ def test_a_cp932_original_is_kept_as_uploaded_and_served_as_utf8(client, world):
     }
     assert client.post(_wizard(competition, "phases"), phases).status_code == 302
     rules = {
-        "utility_gates": "{}",
         "tie_break_metric": "U1",
         "ranking_rule": "worst_attack",
         "selection_rule": "selected_or_last",

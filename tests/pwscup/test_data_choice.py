@@ -282,7 +282,9 @@ def test_a_bundle_carries_the_choices_and_each_choices_packs(world):
     offer_choices(world)
     pack(world, DataPack.Role.REFERENCE, {"which.txt": b"2"}, choice="bank")
     pick_on_data_tab(world, "a", "bank")
-    exported = competition_export(competition=world.competition, user=world.organizer)
+    exported = competition_export(
+        competition=world.competition, user=world.organizer, include_hidden=True
+    )
     (entry,) = manifest_of(exported)["rounds"]
     assert entry["data_choices"] == [
         {"key": key, "label": label, "label_ja": label_ja} for key, label, label_ja in CHOICES
@@ -302,7 +304,7 @@ def test_a_bundle_carries_the_choices_and_each_choices_packs(world):
     assert bank.choice == "bank"
     with bank.file.open("rb") as handle:
         assert members_of(handle.read()) == {"which.txt": b"2"}
-    again = competition_export(competition=copy, user=world.organizer)
+    again = competition_export(competition=copy, user=world.organizer, include_hidden=True)
     assert manifest_of(again)["rounds"] == manifest_of(exported)["rounds"]
 
 

@@ -205,7 +205,6 @@ def test_the_admin_phase_inline_refuses_it(superuser_client, world, zone, text):
         "data_mode": "shared",
         "config": json.dumps(world.round.config),
         "timezone": zone,
-        "utility_gates": "{}",
         "tie_break_metric": "U1",
         "ranking_rule": world.round.pwscup2015.ranking_rule,
         "selection_rule": world.round.pwscup2015.selection_rule,

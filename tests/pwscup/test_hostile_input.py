@@ -34,8 +34,12 @@ def _edit_data(client, world):
     "field, value, expected",
     [
         ("config", DEEP, "levels deep; at most 32 levels"),
-        ("utility_gates", '{"U1": ' + DEEP + "}", "levels deep; at most 32 levels"),
-        ("utility_gates", '{"U1": ' + HUGE + "}", "number literal of 5000 characters"),
+        # The gates and ranges are typed numbers: text or an overflowing number is refused.
+        ("gate_U1_max", DEEP, "Enter a number"),
+        ("gate_U1_max", HUGE, "Enter a number"),
+        ("gate_S1_min", "1e999", "Enter a number"),
+        ("range_0_min", HUGE, "Enter a number"),
+        ("published_rows", BIG_LIMIT, "2147483647"),
         ("config", '{"qi": 1e999}', "not a finite number"),
         ("attack_daily_limit", BIG_LIMIT, "2147483647"),
         ("anonymization_total_limit", BIG_LIMIT, "2147483647"),
@@ -97,14 +101,14 @@ def test_wizard_refuses_a_deep_configuration_file_and_gates_and_big_limits(clien
     assert big.status_code == 200 and "attack_total_limit" in big.context["form"].errors
     assert client.post(_wizard(competition, "phases"), _phases()).status_code == 302
     rules = {
-        "utility_gates": '{"U1": ' + DEEP + "}",
+        "gate_U1_max": DEEP,
         "tie_break_metric": "U1",
         "ranking_rule": "worst_attack",
         "selection_rule": "selected_or_last",
         "attack_visibility": "live",
     }
     refused = client.post(_wizard(competition, "rules"), rules)
-    assert refused.status_code == 200 and "utility_gates" in refused.context["form"].errors
+    assert refused.status_code == 200 and "gate_U1_max" in refused.context["form"].errors
 
 
 @pytest.mark.django_db
@@ -132,7 +136,9 @@ def test_wizard_review_shows_the_gates_as_comparisons(client, wizard_at_roles):
     client.post(_wizard(competition, "data"), {"data_mode": "shared"})
     client.post(_wizard(competition, "phases"), _phases())
     rules = {
-        "utility_gates": '{"U1": 50000, "U4": 0.2, "S1": {"min": 5}}',
+        "gate_U1_max": "50000",
+        "gate_U4_max": "0.2",
+        "gate_S1_min": "5",
         "tie_break_metric": "U1",
         "ranking_rule": "worst_attack",
         "selection_rule": "selected_or_last",

@@ -16,6 +16,7 @@ from pwscup.scorer.models import (
     Target,
     TeamSlot,
 )
+from pwscup.scorer.services.runs import host_name
 from tests.pwscup.scorer_world import (
     attack,
     attack_phase,
@@ -71,6 +72,9 @@ def test_the_admin_is_read_only_and_scoped_to_the_organizers_competitions():
         assert client.get(admin_url(model, "add")).status_code == 403, model
         assert client.post(admin_url(model, "delete", row.pk), {"post": "yes"}).status_code == 403
         assert model.objects.filter(pk=row.pk).exists()
+    # Each host's build of the version, read-only beside it.
+    version_page = client.get(admin_url(ProgramVersion, "change", world.program.pk))
+    assert host_name() in version_page.content.decode()
     theirs = {
         ScorerRound: other.scorer,
         DataPack: DataPack.objects.filter(scorer=other.scorer).first(),

@@ -146,6 +146,12 @@ def test_the_organizer_creates_a_round_as_the_browser_posts_it(client, organizer
         ({"release_col_2_label": "Orphan"}, "release_col_2_key", ["needs its key"]),
         ({"gate_0_value": ""}, "gate_0_value", ["needs its value"]),
         ({"slug": "not a slug"}, "slug", ["slug"]),
+        (
+            {"release_files_required": "../release.csv"},
+            "release_files_required",
+            ["release_files.required", "../release.csv"],
+        ),
+        ({"attack_files_only": True}, "attack_files_only", ["attack_files.only_required"]),
     ],
 )
 def test_a_bad_setting_is_shown_next_to_its_field(client, organizer, changes, field, words):
@@ -155,6 +161,18 @@ def test_a_bad_setting_is_shown_next_to_its_field(client, organizer, changes, fi
     for word in words:
         assert word in errors, (field, errors)
     assert not Round.objects.filter(competition=organizer, slug="own").exists()
+
+
+def test_the_organizer_sets_the_files_each_upload_must_hold(client, organizer):
+    files = typed(release_files_required="release.csv,\nmodel.json", release_files_only=True)
+    response = post_as_rendered(client, create_url(organizer), "scorer-create", files)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    config = Round.objects.get(competition=organizer, slug="own").config
+    assert config["release_files"] == {
+        "required": ["release.csv", "model.json"],
+        "only_required": True,
+    }
+    assert config["attack_files"] == {"required": [], "only_required": False}
 
 
 def test_a_bad_column_is_shown_over_its_table(client, organizer):

@@ -191,7 +191,6 @@ def test_the_wizards_last_step_names_an_address_taken_meanwhile(world, client):
     phases = wizard_to_phases(client, world.competition)
     assert client.post(phases, phases_post("r2")).status_code == 302
     rules = {
-        "utility_gates": "",
         "tie_break_metric": "U1",
         "ranking_rule": "worst_attack",
         "selection_rule": "selected_or_last",

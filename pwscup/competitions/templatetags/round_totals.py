@@ -1,11 +1,12 @@
 """A round's total on its tabs, for every kind (``templates/rounds/base.html``):
 ``{% round_total_rules round %}`` says the formula in words on the Rules tab,
 ``{% round_total_table round %}`` draws the "Total" table on the Results tab once the
-round's results are published (``pwscup.competitions.totals``)."""
+round's results are published (``pwscup.competitions.totals``), and the same for the
+attack score against the top N releases (``pwscup.competitions.attack_top``)."""
 
 from django import template
 
-from pwscup.competitions.totals import round_totals, total_names
+from pwscup.competitions.totals import round_attack_top_ranking, round_totals, total_names
 from pwscup.kinds import kind_of
 
 register = template.Library()
@@ -13,13 +14,21 @@ register = template.Library()
 
 @register.inclusion_tag("rounds/_total_rules.html")
 def round_total_rules(round) -> dict:
-    return {"formula": round.total_formula, "names": total_names(round=round)}
+    return {
+        "formula": round.total_formula,
+        "names": total_names(round=round),
+        "top_n": round.attack_top_n,  # set only where the kind has a matrix (on save)
+    }
 
 
 @register.inclusion_tag("rounds/_total_table.html")
 def round_total_table(round) -> dict:
-    published = bool(round.total_formula) and bool(kind_of(round).results_published(round))
+    counted = bool(round.total_formula or round.attack_top_n)
+    published = counted and bool(kind_of(round).results_published(round))
+    top = round_attack_top_ranking(round) if published and round.attack_top_n else None
     return {
         "formula": round.total_formula if published else "",
-        "rows": round_totals(round=round) if published else [],
+        "rows": round_totals(round=round) if published and round.total_formula else [],
+        "top_n": round.attack_top_n if top is not None else None,
+        "top_rows": top.rows if top is not None else (),
     }

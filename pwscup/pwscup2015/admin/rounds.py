@@ -50,6 +50,8 @@ GAME_FIELDS = (
     "sample_size",
     "decoy_count",
     "utility_gates",
+    "value_ranges",
+    "published_rows",
     "tie_break_metric",
     "ranking_rule",
     "selection_rule",
@@ -80,6 +82,8 @@ class RoundAdminForm(forms.ModelForm):
             '{"S1": {"min": 5}} (S1 ≥ 5), {"E1": {"max": 0.5}}.'
         ),
     )
+    value_ranges = game_field("value_ranges", form_class=BoundedJSONFormField)
+    published_rows = game_field("published_rows")
     tie_break_metric = game_field(
         "tie_break_metric",
         help_text=_(
@@ -109,8 +113,10 @@ class RoundAdminForm(forms.ModelForm):
 
     @property
     def game_settings(self) -> dict:
-        """The cleaned 2015 game settings."""
-        return {name: self.cleaned_data[name] for name in GAME_FIELDS}
+        """The cleaned 2015 game settings (an emptied range rule is no range: ``{}``)."""
+        settings = {name: self.cleaned_data[name] for name in GAME_FIELDS}
+        settings["value_ranges"] = settings["value_ranges"] or {}
+        return settings
 
     def clean(self):
         cleaned = super().clean()
@@ -122,6 +128,8 @@ class RoundAdminForm(forms.ModelForm):
                 # Refused by its field already when it is not a time zone.
                 timezone=cleaned.get("timezone") or default_time_zone(),
                 utility_gates=cleaned.get("utility_gates", {}),
+                value_ranges=cleaned.get("value_ranges", {}),
+                published_rows=cleaned.get("published_rows"),
                 tie_break_metric=cleaned.get("tie_break_metric", "U1"),
                 data_mode=cleaned.get("data_mode", Pwscup2015Round.DataMode.SHARED),
                 sample_size=cleaned.get("sample_size"),
@@ -188,7 +196,15 @@ class Pwscup2015RoundPage(RoundPageAdmin):
         (_("Per-team mode"), {"fields": ("sample_size", "decoy_count")}),
         (
             _("Ranking"),
-            {"fields": ("utility_gates", "tie_break_metric", "ranking_rule", "selection_rule")},
+            {
+                "fields": (
+                    "utility_gates",
+                    "value_ranges",
+                    "tie_break_metric",
+                    "ranking_rule",
+                    "selection_rule",
+                )
+            },
         ),
         (
             _("Attack phase and results"),
@@ -196,6 +212,7 @@ class Pwscup2015RoundPage(RoundPageAdmin):
                 "fields": (
                     "timezone",
                     "auto_freeze",
+                    "published_rows",
                     "frozen_at",
                     "attack_visibility",
                     "results_published",

@@ -56,6 +56,8 @@ def console_round_create(
         competition=competition,
         timezone=timezone,
         utility_gates=rules["utility_gates"],
+        value_ranges=rules.get("value_ranges", {}),
+        published_rows=rules.get("published_rows"),
         tie_break_metric=rules["tie_break_metric"],
         data_mode=data["data_mode"],
         sample_size=data.get("sample_size"),

@@ -63,9 +63,9 @@ def round_edit(request, competition_slug, round_slug):
     )
     initial = {
         **phases_initial(round_),
-        "utility_gates": json.dumps(round_.pwscup2015.utility_gates)
-        if round_.pwscup2015.utility_gates
-        else "",
+        "utility_gates": round_.pwscup2015.utility_gates,
+        "value_ranges": round_.pwscup2015.value_ranges,
+        "published_rows": round_.pwscup2015.published_rows,
         "tie_break_metric": round_.pwscup2015.tie_break_metric,
         "ranking_rule": round_.pwscup2015.ranking_rule,
         "selection_rule": round_.pwscup2015.selection_rule,
@@ -73,7 +73,9 @@ def round_edit(request, competition_slug, round_slug):
         "auto_freeze": round_.pwscup2015.auto_freeze,
         "config": json.dumps(round_.config, indent=2, ensure_ascii=False),
     }
-    form = RoundEditForm(request.POST or None, initial=initial)
+    form = RoundEditForm(
+        request.POST or None, initial=initial, columns=round_.config.get("columns") or []
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         phases = phases_of(data)
@@ -81,6 +83,8 @@ def round_edit(request, competition_slug, round_slug):
             round_settings_check(
                 timezone=data["timezone"],
                 utility_gates=data["utility_gates"],
+                value_ranges=data["value_ranges"],
+                published_rows=data["published_rows"],
                 tie_break_metric=data["tie_break_metric"],
                 data_mode=round_.pwscup2015.data_mode,
                 sample_size=round_.pwscup2015.sample_size,
@@ -98,6 +102,8 @@ def round_edit(request, competition_slug, round_slug):
                     "name",
                     "timezone",
                     "utility_gates",
+                    "value_ranges",
+                    "published_rows",
                     "tie_break_metric",
                     "ranking_rule",
                     "selection_rule",
@@ -109,7 +115,9 @@ def round_edit(request, competition_slug, round_slug):
                 user=request.user, round=round_, values=values, phases=phases, config=config
             )
             messages.success(request, _("Round saved."))
-            if "config" in changed and selectors.round_has_submissions(round=round_):
+            # A new configuration or range rule can change which uploads are valid.
+            rescore = {"config", "value_ranges"} & set(changed)
+            if rescore and selectors.round_has_submissions(round=round_):
                 url = reverse("console:round", args=[competition_slug, round_slug])
                 return redirect(f"{url}?rescore=offer")
             return redirect("console:round", competition_slug, round_slug)

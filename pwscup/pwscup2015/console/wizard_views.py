@@ -6,7 +6,6 @@ the original stays in private storage between steps (``pwscup.pwscup2015.console
 """
 
 import datetime as dt
-import json
 
 from django.conf import settings
 from django.contrib import messages
@@ -38,6 +37,7 @@ from pwscup.pwscup2015.console.forms import (
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import gates_text
 from pwscup.pwscup2015.services.rounds import round_data_check, round_settings_check
+from pwscup.pwscup2015.value_ranges import ranges_text
 
 # ``scoring.load_config``'s errors carry the configuration key at fault (``params["key"]``,
 # ``domains.<column>`` for a domain); the message, in the page's language, goes next to it.
@@ -267,12 +267,11 @@ def step_rules(request, competition_slug):
     competition, state, allowed = _start(request, competition_slug, "rules")
     if not allowed:
         return redirect("pwscup2015_console:wizard_upload", competition.slug)
-    stored = dict(state.get("rules") or {})
-    if isinstance(stored.get("utility_gates"), dict):
-        stored["utility_gates"] = (
-            json.dumps(stored["utility_gates"]) if stored["utility_gates"] else ""
-        )
-    form = RulesForm(request.POST or None, initial=stored)
+    form = RulesForm(
+        request.POST or None,
+        initial=dict(state.get("rules") or {}),
+        columns=state["config"].get("columns") or [],
+    )
     if request.method == "POST" and form.is_valid():
         rules = form.cleaned_data
         phases = state["phases"]
@@ -280,6 +279,9 @@ def step_rules(request, competition_slug):
             form,
             timezone=phases["timezone"],
             utility_gates=rules["utility_gates"],
+            value_ranges=rules["value_ranges"],
+            published_rows=rules["published_rows"],
+            config=state["config"],
             tie_break_metric=rules["tie_break_metric"],
             data_mode=state["data"]["data_mode"],
             sample_size=state["data"]["sample_size"],
@@ -347,6 +349,7 @@ def step_review(request, competition_slug):
                 "phases": dict(Phase.Kind.choices),
             },
             gates_text=gates_text(state["rules"].get("utility_gates")),
+            ranges_text=ranges_text(state["rules"].get("value_ranges")),
             round_name=phases_form["name"],
             round_slug=phases_form["slug"],
             timezone=phases_form["timezone"],

@@ -14,6 +14,7 @@ from pwscup.pwscup2015.broker import SCORE_ANONYMIZATION
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.pwscup2015.prepared import prepared_team_original
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
+from pwscup.pwscup2015.value_ranges import parse_value_ranges
 from pwscup.submissions.broker import Dispatch, job_send
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
@@ -62,9 +63,9 @@ def anonymization_submission_score(
     )
     if token is None:
         return
-    submission = AnonymizationSubmission.objects.select_related("phase__round", "team").get(
-        pk=submission_id
-    )
+    submission = AnonymizationSubmission.objects.select_related(
+        "phase__round__pwscup2015", "team"
+    ).get(pk=submission_id)
 
     def compute() -> dict:
         # The original is prepared once per worker process and round version.
@@ -73,7 +74,9 @@ def anonymization_submission_score(
         )
         with opened(submission.file) as handle:
             table = scoring.load_table(handle, name=submission.original_filename)
-        return scoring.evaluate(original, table, config)
+        # The round's range rule replaces the "value of the original" rule of its columns.
+        ranges = parse_value_ranges(submission.phase.round.pwscup2015.value_ranges)
+        return scoring.evaluate(original, table, config, value_ranges=ranges)
 
     status, message, scores = job_run(compute, what=f"submission {submission_id}")
     # The scores and the round's new ranking version commit together (a short transaction:

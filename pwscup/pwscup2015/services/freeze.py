@@ -77,7 +77,8 @@ def round_assign_samples(*, round: Round) -> list[TeamDataset]:
 
 @transaction.atomic
 def round_freeze(*, round: Round, now=None) -> list[Target]:
-    """Fix each team's final anonymization and publish it as an attack target.
+    """Fix each team's final anonymization and publish it as an attack target (every kept
+    row shuffled, or a random sample of ``published_rows`` of them).
 
     Freezing again republishes only the targets whose final submission changed; attacks
     on a republished target are rescored against its new truth. The round's row is
@@ -116,8 +117,12 @@ def target_publish(*, round: Round, team, submission) -> Target:
     version = existing.version + 1 if existing else 1
     with opened(submission.file) as handle:
         anonymized = scoring.read_table(handle, name=submission.original_filename)
+    # With "published rows", the published sample is the first rows of the same shuffle:
+    # its truth covers only them, and the attacks are scored on them.
     published = scoring.publish_target(
-        anonymized, seed=derived_seed(round, team.pk, "permutation", version)
+        anonymized,
+        seed=derived_seed(round, team.pk, "permutation", version),
+        rows=round.pwscup2015.published_rows,
     )
     truth = published.truth
     target = existing or Target(round=round, team=team)

@@ -18,6 +18,7 @@ from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, indicator_gates_check, parse_gates
+from pwscup.pwscup2015.value_ranges import RangeError, parse_value_ranges
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ def round_settings_check(
     competition: Competition | None = None,
     current: Round | None = None,
     config: dict | None = None,
+    value_ranges=None,
+    published_rows: int | None = None,
 ) -> None:
     """Check a round's settings; the one check of the admin, the console, the commands and
     the demo.
@@ -70,7 +73,10 @@ def round_settings_check(
     address in that competition (``current``: the round being edited).
 
     With ``config`` (the round configuration as stored), gates on the indicators L1, L2,
-    L3 and T are refused unless it has an ``indicators`` block.
+    L3 and T are refused unless it has an ``indicators`` block, and a value range of a
+    column it does not have is refused (``value_ranges``: the range rule).
+
+    ``published_rows``: the size of each target's published sample (``None``: all rows).
 
     ``phases`` maps a phase kind to its ``(opens_at, closes_at)``: each closes after it
     opens, and the attack phase opens only once the anonymization phase has closed (its
@@ -98,6 +104,19 @@ def round_settings_check(
             indicator_gates_check(utility_gates, config)
     except GateError as error:
         errors["utility_gates"] = str(error)
+    try:
+        columns = config.get("columns") if config is not None else None
+        parse_value_ranges(value_ranges, columns=columns)
+    except RangeError as error:
+        errors["value_ranges"] = str(error)
+    if published_rows is not None and (
+        isinstance(published_rows, bool)
+        or not isinstance(published_rows, int)
+        or published_rows < 1
+    ):
+        errors["published_rows"] = _(
+            "Published rows must be a whole number of at least 1 (empty: every row), not %(value)s."
+        ) % {"value": repr(published_rows)[:80]}
     if tie_break_metric not in scoring.METRICS:
         errors["tie_break_metric"] = _(
             "Unknown tie-break metric %(value)s: choose one of %(m)s."
@@ -185,12 +204,18 @@ def round_create(
         tie_break_metric=options.get("tie_break_metric", "U1"),
         data_mode=data_mode,
         sample_size=sample_size,
+        value_ranges=options.get("value_ranges", {}),
+        published_rows=options.get("published_rows"),
     )
     checked = round_data_check(original=original, config_raw=config_raw)
     try:
         indicator_gates_check(options.get("utility_gates", {}), checked.config)
     except GateError as error:
         raise ValidationError({"utility_gates": str(error)}) from None
+    try:
+        parse_value_ranges(options.get("value_ranges", {}), columns=checked.config["columns"])
+    except RangeError as error:
+        raise ValidationError({"value_ranges": str(error)}) from None
     game_fields = {field.name for field in Pwscup2015Round._meta.get_fields()}
     game_options = {key: value for key, value in options.items() if key in game_fields}
     round_ = Round(

@@ -49,9 +49,10 @@ from pwscup.pwscup2015.selectors import (
     team_submissions,
 )
 from pwscup.pwscup2015.selectors.columns import column_descriptions
+from pwscup.pwscup2015.value_ranges import ranges_text
 from pwscup.submissions.history import upload_history
 from pwscup.submissions.models import Status
-from pwscup.submissions.selectors import live_etag, quota_usage
+from pwscup.submissions.selectors import live_etag, quota_usage, target_uses
 
 PENDING = (Status.QUEUED, Status.RUNNING)
 
@@ -192,6 +193,8 @@ def _rules(request, access, base):
         "example_plane": example_picture.plane(),
         "example_rates": example_picture.rates(),
         "gates": gates_text(round_.pwscup2015.utility_gates),
+        "ranges": ranges_text(round_.pwscup2015.value_ranges),
+        "published_rows": round_.pwscup2015.published_rows,
         "rule_text": rule_text(round_),
     }
     if team is not None or access.is_organizer:
@@ -284,7 +287,16 @@ def _submit(request, access, base):
     if base["frozen"] and team is not None and base["phases"].attack is not None:
         targets = [t for t in round_targets(round=round_) if t.team_id != team.pk]
         context["targets"] = targets
-        context["attack_form"] = AttackUploadForm(targets=targets)
+        phase = base["phases"].attack
+        context["attack_form"] = AttackUploadForm(
+            targets=targets,
+            limit=phase.target_limit,
+            uses=(
+                target_uses(AttackSubmission.objects.filter(phase=phase, team=team))
+                if phase.target_limit
+                else None
+            ),
+        )
     _with_phases(context, access, base, timezone.now())
     return render_tab(request, access, SUBMIT, "pwscup2015/tabs/submit.html", context)
 

@@ -13,7 +13,12 @@ from pwscup.scorer.services.freeze import (
     rescore_outdated,
     round_freeze,
 )
-from pwscup.scorer.services.programs import pack_upload, program_build, program_upload
+from pwscup.scorer.services.programs import (
+    hidden_packs_await,
+    pack_upload,
+    program_build,
+    program_upload,
+)
 from pwscup.scorer.services.ranking import ranking_request, ranking_score, standings_input
 from pwscup.scorer.services.releases import attack_upload, release_select, release_upload
 from pwscup.scorer.services.rounds import (
@@ -35,6 +40,7 @@ __all__ = [
     "attack_phase_open_now",
     "attack_score",
     "attack_upload",
+    "hidden_packs_await",
     "outdated_uploads",
     "pack_upload",
     "program_build",

@@ -2,10 +2,12 @@
 row lock, how a scoring error becomes a form's message, and how a run's result is stored."""
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from pwscup.competitions.models import Phase
+from pwscup.core.errors import Refused
 from pwscup.scorer.models import ScorerRound
+from pwscup.scorer.selectors import hidden_missing_names
 from pwscup.submissions.messages import JobMessage
 
 BUILD_TASK = "pwscup.scorer.build_program"
@@ -22,6 +24,20 @@ PHASE_MISSING = {
     Phase.Kind.ANONYMIZATION: gettext_lazy("This round has no release phase."),
     Phase.Kind.ATTACK: gettext_lazy("This round has no attack phase."),
 }
+
+
+def hidden_ready_check(*, scorer: ScorerRound) -> None:
+    """Refuse (403) an upload while the round awaits hidden data a bundle left out."""
+    missing = hidden_missing_names(scorer=scorer)
+    if missing:
+        raise Refused(
+            gettext(
+                "This round is not open yet: the organizers have still to upload its hidden "
+                "data (%(packs)s)."
+            )
+            % {"packs": missing},
+            status=403,
+        )
 
 
 def locked(scorer: ScorerRound) -> ScorerRound:

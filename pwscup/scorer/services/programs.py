@@ -18,7 +18,7 @@ from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save
 from pwscup.scorer.models import DataPack, ProgramVersion, ScorerRound
 from pwscup.scorer.services.common import BUILD_TASK, form_error, locked
-from pwscup.scorer.services.runs import program_environment
+from pwscup.scorer.services.runs import MAX_LOG_CHARS, program_environment
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete
@@ -26,9 +26,6 @@ from pwscup.submissions.services.uploads import check_size, original_name
 from scoring.errors import ScoringError
 from scoring.scorer import EnvironmentBuildError, program_unpack
 from scoring.scorer.unzip import UnzipLimits, unzip
-
-MAX_LOG_CHARS = 200_000
-
 
 # A pack of one data choice (``DataChoice.key``); the console offers the round's own keys.
 CHOICE_KEY = re.compile(r"[-a-zA-Z0-9_]{1,32}")
@@ -100,7 +97,8 @@ def program_upload(*, scorer: ScorerRound, uploaded_file, user=None) -> ProgramV
 def program_build(*, program_id: int, task_id: str = "", worker: str = "") -> None:
     """The version's job: its environment built on this worker host (pip, from its pinned
     requirements; cached by their hash, so an unchanged program is never built again), the
-    build's log kept for the console. Other hosts build it on their first run."""
+    build's log kept for the console. Other hosts build it on their first run; each host's
+    build is recorded as a ``ProgramBuild`` (``runs.program_environment``)."""
     token = job_claim(model=ProgramVersion, pk=program_id, task_id=task_id, worker=worker)
     if token is None:
         return
@@ -125,6 +123,15 @@ def program_build(*, program_id: int, task_id: str = "", worker: str = "") -> No
 
 def _message(error: ScoringError) -> JobMessage:
     return JobMessage.from_scoring_error(error)
+
+
+def hidden_packs_await(*, scorer: ScorerRound, packs) -> None:
+    """Record the hidden packs (``(role, choice)``) a bundle left out: the round refuses
+    uploads and scores nothing until each has a pack (``selectors.hidden_packs_missing``;
+    uploading one is all it takes)."""
+    awaited = [[role, choice] for role, choice in packs if role in DataPack.HIDDEN]
+    ScorerRound.objects.filter(pk=scorer.pk).update(hidden_awaited=awaited)
+    scorer.hidden_awaited = awaited
 
 
 def pack_upload(

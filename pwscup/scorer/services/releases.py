@@ -1,5 +1,7 @@
 """A team's releases and attacks: kept through the core's upload pipeline while their phase
-is open, scored by a worker (``scoring_runs``), and the team's choice of its final release."""
+is open, scored by a worker (``scoring_runs``), and the team's choice of its final release.
+An upload lacking a file the round requires (``release_files``, ``attack_files``) is kept
+FAILED at once, saying which, and never sent to a worker."""
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,16 +18,25 @@ from pwscup.scorer.services.common import (
     PHASE_MISSING,
     SCORE_ATTACK_TASK,
     SCORE_RELEASE_TASK,
+    hidden_ready_check,
 )
 from pwscup.scorer.services.rounds import slots_for_teams
+from pwscup.scorer.services.scoring_runs import res_name
 from pwscup.submissions import broker
+from pwscup.submissions.broker import Dispatch
+from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.services.jobs import job_refuse
 from pwscup.submissions.services.uploads import (
     UploadWindow,
+    check_size,
     original_name,
     phase_window_check,
     upload_keep,
     uploader,
 )
+from scoring.errors import ScoringError
+from scoring.scorer.unzip import ZIP_MAGIC, UnzipLimits, member_names
+from scoring.scorer.upload_files import files_check
 
 
 def phase_open_check(*, round_, kind: str, now) -> None:
@@ -35,6 +46,41 @@ def phase_open_check(*, round_, kind: str, now) -> None:
     if phase is None:
         raise Refused(str(PHASE_MISSING[kind]), status=403)
     phase_window_check(phase=phase, now=now, label=str(PHASE_LABELS[kind]))
+
+
+def files_refusal(*, scorer: ScorerRound, kind: str, uploaded_file, name: str):
+    """Why the upload lacks a file the round requires of a ``kind`` upload (``release`` or
+    ``attack``: ``release_files``, ``attack_files``) or holds one it refuses; ``None`` when
+    it passes or the round requires nothing. Only names are read (a ZIP's member list, or
+    the file's own name as the program would see it in ``res/``): nothing is unpacked."""
+    rule = round_config(scorer.round).files_rule(kind)
+    if rule.empty:
+        return None
+    check_size(uploaded_file)  # a ZIP's member list is read only within the upload cap
+    try:
+        uploaded_file.seek(0)
+        if uploaded_file.read(4) in ZIP_MAGIC:
+            uploaded_file.seek(0)
+            names = member_names(uploaded_file, what="submission ZIP", limits=UnzipLimits())
+        else:
+            names = [res_name(name)]
+        files_check(names, rule)
+    except ScoringError as error:
+        return JobMessage.from_scoring_error(error)
+    finally:
+        uploaded_file.seek(0)
+    return None
+
+
+def _kept(upload, *, task: str, refusal: JobMessage | None):
+    """Send the kept upload's job, or store it FAILED with ``refusal`` at once (no job)."""
+    if refusal is None:
+        upload.dispatch = broker.job_send(task, upload.pk)
+        return upload
+    job_refuse(model=type(upload), pk=upload.pk, message=refusal)
+    upload.refresh_from_db()
+    upload.dispatch = Dispatch()
+    return upload
 
 
 def _window(*, round_, kind: str, uploads, target_uploads=None) -> UploadWindow:
@@ -62,8 +108,10 @@ def release_upload(*, scorer: ScorerRound, team: Team, user, uploaded_file, now=
         if scorer.frozen_at is not None:
             raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
         phase_open_check(round_=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
+        hidden_ready_check(scorer=scorer)
 
     name = original_name(uploaded_file, default="release.zip")
+    refusal = files_refusal(scorer=scorer, kind="release", uploaded_file=uploaded_file, name=name)
     release = upload_keep(
         model=Release,
         window=_window(
@@ -80,8 +128,7 @@ def release_upload(*, scorer: ScorerRound, team: Team, user, uploaded_file, now=
         original_filename=name,
         uploaded_by=uploader(user),
     )
-    release.dispatch = broker.job_send(SCORE_RELEASE_TASK, release.pk)
-    return release
+    return _kept(release, task=SCORE_RELEASE_TASK, refusal=refusal)
 
 
 def release_select(*, release: Release, now=None) -> None:
@@ -132,9 +179,11 @@ def attack_upload(
             raise Refused(_("The results are published: the attack phase is over."), status=403)
         if target is not None and target.team_id == team.pk:
             raise Refused(_("A team does not attack its own release."), status=403)
+        hidden_ready_check(scorer=scorer)
 
     default = f"{team.slug}_attack_{target.team.slug}.zip" if target else f"{team.slug}_attack.zip"
     name = original_name(uploaded_file, default=default)
+    refusal = files_refusal(scorer=scorer, kind="attack", uploaded_file=uploaded_file, name=name)
     attack = upload_keep(
         model=Attack,
         window=_window(
@@ -157,5 +206,4 @@ def attack_upload(
         original_filename=name,
         uploaded_by=uploader(user),
     )
-    attack.dispatch = broker.job_send(SCORE_ATTACK_TASK, attack.pk)
-    return attack
+    return _kept(attack, task=SCORE_ATTACK_TASK, refusal=refusal)

@@ -1,20 +1,29 @@
 """One run of the organizer's program on a worker host: the program and the round's data packs
 unpacked once on the host's disk (by digest), the environment built once (by the hash of the
 requirements, ``scoring.scorer.environment_ensure``), then ``scoring.scorer.scorer_run`` in
-the sandbox. Never called in the web process: only the worker's jobs call ``program_run``."""
+the sandbox. Never called in the web process: only the worker's jobs call ``program_run``.
+
+Each host records its build of each version (``ProgramBuild``: building, ready or failed,
+with its log) the first time it needs the environment, so the console shows every host's."""
 
 import fcntl
 import os
 import shlex
 import shutil
+import socket
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext
 
-from pwscup.scorer.models import DataPack, ProgramVersion
+from pwscup.scorer.models import DataPack, ProgramBuild, ProgramVersion
 from scoring.scorer import (
+    BwrapLauncher,
+    CommandLauncher,
+    Launcher,
     ScorerEnvironment,
     ScorerResult,
     environment_ensure,
@@ -22,10 +31,17 @@ from scoring.scorer import (
     program_unpack,
     scorer_run,
 )
+from scoring.scorer.errors import EnvironmentBuildError
 from scoring.scorer.round_config import parse_round_config
 from scoring.scorer.unzip import UnzipLimits, unzip
 
 READY = ".ready"
+MAX_LOG_CHARS = 200_000
+
+
+def host_name() -> str:
+    """This worker host's name, as its builds are recorded (``ProgramBuild.host``)."""
+    return socket.gethostname()
 
 
 def scorer_dir() -> Path:
@@ -83,16 +99,53 @@ class Prepared:
     truth: Path | None
 
 
-def program_environment(program: ProgramVersion) -> tuple[object, ScorerEnvironment]:
-    """The program unpacked and its environment, built if this host has not built it yet."""
-    folder = _unpacked(program.file, sha256=program.sha256, kind="programs", what="", program=True)
-    unpacked = program_read(folder)
-    environment = environment_ensure(
-        unpacked.requirements,
-        cache=scorer_dir() / "environments",
-        pip_options=shlex.split(settings.PWSCUP_SCORER_PIP_OPTIONS),
-    )
+def program_environment(
+    program: ProgramVersion, *, host: str | None = None
+) -> tuple[object, ScorerEnvironment]:
+    """The program unpacked and its environment, built if this host has not built it yet;
+    the host's ``ProgramBuild`` of the version records the build (nothing is written once
+    it is ready and the environment is found built)."""
+    host = host or host_name()
+    known = ProgramBuild.objects.filter(version=program, host=host).first()
+    if known is None or known.state != ProgramBuild.State.READY:
+        _build_record(program, host, ProgramBuild.State.BUILDING, started=True)
+    try:
+        folder = _unpacked(
+            program.file, sha256=program.sha256, kind="programs", what="", program=True
+        )
+        unpacked = program_read(folder)
+        environment = environment_ensure(
+            unpacked.requirements,
+            cache=scorer_dir() / "environments",
+            pip_options=shlex.split(settings.PWSCUP_SCORER_PIP_OPTIONS),
+        )
+    except EnvironmentBuildError as error:
+        _build_record(program, host, ProgramBuild.State.FAILED, log=error.log or str(error))
+        raise
+    except Exception as error:
+        _build_record(program, host, ProgramBuild.State.FAILED, log=str(error))
+        raise
+    if known is None or known.state != ProgramBuild.State.READY or environment.built:
+        log = environment.log or gettext("Nothing to install: the program has no requirements.")
+        _build_record(program, host, ProgramBuild.State.READY, log=log)
     return unpacked, environment
+
+
+def _build_record(
+    program: ProgramVersion, host: str, state: str, *, log: str = "", started: bool = False
+) -> None:
+    now = timezone.now()
+    values = {"state": state, "log": log[-MAX_LOG_CHARS:]}
+    if started:
+        values.update(started_at=now, finished_at=None)
+    else:
+        values["finished_at"] = now
+    ProgramBuild.objects.update_or_create(
+        version=program,
+        host=host[:255],
+        defaults=values,
+        create_defaults={**values, "started_at": now},
+    )
 
 
 def pack_folder(pack: DataPack | None) -> Path | None:
@@ -105,6 +158,19 @@ def pack_folder(pack: DataPack | None) -> Path | None:
 def prepared(program: ProgramVersion, *, reference, truth) -> Prepared:
     unpacked, environment = program_environment(program)
     return Prepared(unpacked, environment, pack_folder(reference), pack_folder(truth))
+
+
+def sandbox_launcher() -> Launcher:
+    """How this host starts a run's sandbox (``PWSCUP_SCORER_SANDBOX``): bubblewrap, or the
+    container runtime's command-line template."""
+    if settings.PWSCUP_SCORER_SANDBOX == "command":
+        return CommandLauncher(
+            template=settings.PWSCUP_SCORER_SANDBOX_COMMAND,
+            mount_readonly=settings.PWSCUP_SCORER_SANDBOX_MOUNT_RO,
+            mount_writable=settings.PWSCUP_SCORER_SANDBOX_MOUNT_RW,
+            variable=settings.PWSCUP_SCORER_SANDBOX_ENV,
+        )
+    return BwrapLauncher()
 
 
 def work_folder() -> Path:
@@ -155,6 +221,7 @@ def program_run(
         limits=parse_round_config(config).sandbox_limits(),
         primary_key=primary_key,
         targets=targets,
+        launcher=sandbox_launcher(),
     )
     return result, work
 

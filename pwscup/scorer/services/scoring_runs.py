@@ -27,7 +27,12 @@ log = logging.getLogger(__name__)
 
 def submission_name(upload) -> str:
     """The name the program finds the upload under in ``res/`` (a ZIP is unpacked there)."""
-    return get_valid_filename(upload.original_filename or "") or "submission"
+    return res_name(upload.original_filename)
+
+
+def res_name(original_filename: str) -> str:
+    """The name a file uploaded as ``original_filename`` has in the program's ``res/``."""
+    return get_valid_filename(original_filename or "") or "submission"
 
 
 def run_context(*, upload, phase: str, target=None, targets=()) -> dict:
@@ -83,13 +88,18 @@ def upload_score(*, model, upload_id: int, task_id: str, worker: str) -> None:
     upload = model.objects.select_related("scorer__round", "team").get(pk=upload_id)
     scorer = upload.scorer
     program = selectors.current_program(scorer=scorer)
-    if program is None:
+    missing = selectors.hidden_missing_names(scorer=scorer)
+    if program is None or missing:
         job_complete(
             model=model,
             pk=upload_id,
             token=token,
             status=Status.FAILED,
-            message=JobMessage.platform("job.no_program"),
+            message=(
+                JobMessage.platform("job.no_hidden_data", packs=missing)
+                if missing
+                else JobMessage.platform("job.no_program")
+            ),
         )
         return
     status, message, values = _run(model, upload, program)

@@ -22,6 +22,7 @@ from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
+from pwscup.submissions.selectors import target_uses
 from scoring.scorer.round_config import ScoreColumn, ScorerRoundConfig
 
 PENDING = (Status.QUEUED, Status.RUNNING)
@@ -211,6 +212,17 @@ def _release_scores(release: Release, state: RoundState) -> list[dict]:
         }
         for column in state.release_columns
     ]
+
+
+def target_choices(*, state: RoundState, team: Team) -> list:
+    """The targets the team may attack, each with ``used``: its uploads on it that count
+    against the attack phase's per-target limit (``target_uses``, one query)."""
+    targets = list(selectors.attack_target_choices(scorer=state.scorer, team=team))
+    limited = state.attack_phase is not None and state.attack_phase.target_limit
+    uses = target_uses(Attack.objects.filter(scorer=state.scorer, team=team)) if limited else {}
+    for target in targets:
+        target.used = uses.get(target.pk, 0)
+    return targets
 
 
 def release_rows(*, state: RoundState, team: Team) -> list[Release]:

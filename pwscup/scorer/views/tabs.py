@@ -92,7 +92,7 @@ def submit(request, access, state, *, etag: str = ""):
         context.update(
             releases=releases,
             attacks=attacks,
-            choices=list(selectors.attack_target_choices(scorer=state.scorer, team=team)),
+            choices=tabs.target_choices(state=state, team=team),
             upload_form=ReleaseUploadForm(),
             attack_form=AttackUploadForm(),
         )

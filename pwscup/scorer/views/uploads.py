@@ -50,7 +50,10 @@ def _upload(request, access, form, keep, anchor: str):
             {"id": upload.pk, "number": upload.number, "status": upload.status, "message": notice},
             status=202,
         )
-    messages.info(request, notice)
+    if upload.status == upload.Status.FAILED:
+        messages.error(request, notice)
+    else:
+        messages.info(request, notice)
     return back
 
 

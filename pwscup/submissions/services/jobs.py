@@ -160,6 +160,18 @@ def job_complete(
     return bool(updated)
 
 
+def job_refuse(*, model, pk: int, message: JobMessage) -> bool:
+    """QUEUED (never claimed) → FAILED with ``message``: the kind refused the upload as it
+    was kept (a file it must hold is missing), so no job is sent. Like every FAILED upload
+    it uses none of the team's quota. False if a run has already claimed it."""
+    updated = model.objects.filter(pk=pk, status=Status.QUEUED, started_at=None).update(
+        status=Status.FAILED, finished_at=timezone.now(), **message_values(message)
+    )
+    if updated:
+        live_jobs_changed(model=model, pks=[pk])
+    return bool(updated)
+
+
 def _queued_values() -> dict:
     return {
         "status": Status.QUEUED,

@@ -14,7 +14,7 @@ def members_name(team) -> str:
 
 def members_csv(*, synthetic: SyntheticRound, draw: TeamDraw) -> str:
     """A team's members ``T_X`` (its own draw; never another team's)."""
-    population = engine.round_population(synthetic.round)
+    population = engine.draw_population(synthetic, draw).population
     return engine.table_text(engine.rows_of(population, draw.members))
 
 
@@ -27,7 +27,7 @@ def challenge_csv(*, target: SynTarget) -> str:
     which rows are members stays secret."""
     synthetic = target.synthetic
     draw = TeamDraw.objects.get(synthetic=synthetic, team_id=target.team_id)
-    population = engine.round_population(synthetic.round)
+    population = engine.draw_population(synthetic, draw).population
     return engine.challenge_text(engine.rows_of(population, draw.challenge))
 
 
@@ -43,7 +43,14 @@ def release_bytes(*, target: SynTarget) -> bytes:
 AUX_NAME = "aux.csv"
 
 
-def aux_csv(*, synthetic: SyntheticRound) -> str:
-    """The auxiliary table ``A``, the same for every team in the attack phase."""
-    population = engine.round_population(synthetic.round)
-    return engine.table_text(engine.rows_of(population, synthetic.aux))
+def aux_csv(*, synthetic: SyntheticRound, key: str = "") -> str:
+    """The auxiliary table ``A`` of the population ``key`` (``""``: the round's original),
+    the same for every team in the attack phase: a round offering a data choice has one per
+    pack, the reference of the targets drawn from that pack."""
+    pack = engine.population_of(synthetic, key)
+    return engine.table_text(engine.rows_of(pack.population, pack.aux))
+
+
+def aux_name(key: str = "") -> str:
+    """``aux.csv``, or ``<pack>.aux.csv`` for a data pack's population."""
+    return f"{key}.{AUX_NAME}" if key else AUX_NAME

@@ -90,7 +90,10 @@ def round_status(request, access) -> dict:
                 "fields": [],
             }
         )
-        if selectors.team_draw_of(synthetic=synthetic, team=team) is not None:
+        # A round offering a data choice draws a team at its first download.
+        if selectors.team_draw_of(synthetic=synthetic, team=team) is not None or (
+            selectors.pack_populations(synthetic=synthetic)
+        ):
             answer["downloads"].append(
                 _download(
                     files.members_name(team),
@@ -124,9 +127,21 @@ def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
                 reverse("api:syn-target-challenge", args=target_args),
             )
         )
-    answer["downloads"].append(
-        _download(files.AUX_NAME, _("Auxiliary table A"), reverse("api:syn-aux", args=args))
-    )
+    keys = sorted(set(selectors.draw_pack_keys(synthetic=synthetic).values()))
+    if keys == [""]:
+        keys = []
+    if not keys:
+        answer["downloads"].append(
+            _download(files.AUX_NAME, _("Auxiliary table A"), reverse("api:syn-aux", args=args))
+        )
+    for key in keys:
+        answer["downloads"].append(
+            _download(
+                files.aux_name(key),
+                _("Auxiliary table A of the data pack %(key)s") % {"key": key},
+                f"{reverse('api:syn-aux', args=args)}?pack={key}",
+            )
+        )
     if access.team is None:
         return
     is_open = (

@@ -183,6 +183,13 @@ def target_of(access, synthetic, team_slug: str) -> SynTarget:
     raise Http404(_("No such target."))
 
 
+def _aux_url(synthetic, target: SynTarget) -> str:
+    """The auxiliary table of the target's population (its data pack's, if any)."""
+    url = reverse("api:syn-aux", args=_args(synthetic))
+    pack = engine.draw_pack_key(synthetic=synthetic, team=target.team)
+    return f"{url}?pack={pack}" if pack else url
+
+
 def target_json(target: SynTarget, *, synthetic) -> dict:
     """A target as an attacker sees it: its team, the addresses of its files, and the
     built-in attacks' scores on the visible half (dev until publication)."""
@@ -201,7 +208,7 @@ def target_json(target: SynTarget, *, synthetic) -> dict:
         "rows": target.release.rows,
         "release_url": reverse("api:syn-target-release", args=args),
         "challenge_url": reverse("api:syn-target-challenge", args=args),
-        "aux_url": reverse("api:syn-aux", args=_args(synthetic)),
+        "aux_url": _aux_url(synthetic, target),
         "half": half,
         "builtin": builtin,
     }
@@ -308,9 +315,9 @@ class MembersView(APIView):
     def get(self, request, competition_slug, round_slug):
         access, synthetic = syn_access(request, competition_slug, round_slug)
         team = require_team(access)
-        draw = selectors.team_draw_of(synthetic=synthetic, team=team)
-        if draw is None:
-            raise Http404(_("Your team has no members table yet."))
+        # Drawn now if the team has none yet (a round offering a data choice draws a team
+        # when it first needs its data; the draw locks its pick).
+        draw = services.team_draw(synthetic=synthetic, team=team)
         return csv_bytes_response(
             files.members_csv(synthetic=synthetic, draw=draw), files.members_name(team)
         )
@@ -370,7 +377,14 @@ class AuxView(APIView):
     def get(self, request, competition_slug, round_slug):
         access, synthetic = syn_access(request, competition_slug, round_slug)
         attackable(access, synthetic)
-        return csv_bytes_response(files.aux_csv(synthetic=synthetic), files.AUX_NAME)
+        key = selectors.aux_pack_key(
+            synthetic=synthetic,
+            team=access.team,
+            requested=str(request.query_params.get("pack", ""))[:40],
+        )
+        if key is None:
+            raise Http404(_("This round has no such data pack."))
+        return csv_bytes_response(files.aux_csv(synthetic=synthetic, key=key), files.aux_name(key))
 
 
 class AttackListView(APIView):

@@ -8,6 +8,7 @@ from pwscup.synthetic.services.common import (
 )
 from pwscup.synthetic.services.draws import draws_for_teams, team_draw, teams_changed
 from pwscup.synthetic.services.freeze import attack_phase_open_now, round_freeze, target_score
+from pwscup.synthetic.services.populations import population_upload
 from pwscup.synthetic.services.releases import release_score, release_select, release_upload
 from pwscup.synthetic.services.rounds import (
     results_hide,
@@ -25,6 +26,7 @@ __all__ = [
     "attack_score",
     "attack_upload",
     "draws_for_teams",
+    "population_upload",
     "release_score",
     "release_select",
     "release_upload",

@@ -95,12 +95,15 @@ def attack_phase_open_now(
 
 def builtin_attacks(*, synthetic: SyntheticRound, target: SynTarget) -> dict:
     """The built-in attacks' scores on a target: name → ``{"dev", "final", "final_roc"}``."""
-    population = engine.round_population(synthetic.round)
-    config = population.config
     draw = TeamDraw.objects.get(synthetic=synthetic, team=target.team)
+    # The target team's population: its release, its challenge set and the auxiliary table
+    # the density attack calibrates on are all of the pack its rows were drawn from.
+    pack = engine.draw_population(synthetic, draw)
+    population = pack.population
+    config = population.config
     release = read_release(stored_bytes(target.release.file), population)
     challenge = engine.rows_of(population, draw.challenge)
-    aux = engine.rows_of(population, synthetic.aux)
+    aux = engine.rows_of(population, pack.aux)
     labels, dev = np.asarray(draw.labels), np.asarray(draw.dev, dtype=bool)
     answers = {
         "dcr": dcr_attack(release, challenge, population),

@@ -113,11 +113,12 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
     started = time.perf_counter()
 
     def compute() -> dict:
-        population = engine.round_population(synthetic.round)
-        table = read_release(stored_bytes(release.file), population, name=release.original_filename)
         draw = team_draw(synthetic=synthetic, team=release.team)
+        pack = engine.draw_population(synthetic, draw)
+        population = pack.population
+        table = read_release(stored_bytes(release.file), population, name=release.original_filename)
         members = engine.rows_of(population, draw.members)
-        holdout = engine.rows_of(population, synthetic.holdout)
+        holdout = engine.rows_of(population, pack.holdout)
         scores = release_scores(
             table,
             members,

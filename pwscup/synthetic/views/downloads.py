@@ -4,13 +4,18 @@ label of membership), its own releases as uploaded, and after the freeze each ot
 published release ``teamY_synthetic.csv``, its challenge set ``teamY_challenge.csv`` (ids
 1 … n, no membership label) and the auxiliary table ``aux.csv``. Visitors get no data."""
 
+from django.contrib import messages
 from django.http import Http404
+from django.shortcuts import redirect
 
 from pwscup.accounts.access import kind_view
+from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.files import private_file_response
 from pwscup.core.kits import kit_response
+from pwscup.kinds.tabs import DATA, tab_url
 from pwscup.synthetic import KEY, engine, kit, selectors, services
+from pwscup.synthetic.api import files
 from pwscup.synthetic.views.common import (
     own_release,
     published_target,
@@ -27,8 +32,11 @@ def train_download(request, access):
     would tell its challenge set's labels."""
     synthetic = synthetic_of(access)
     team = require_team(access)
-    draw = services.team_draw(synthetic=synthetic, team=team)
-    population = engine.round_population(synthetic.round)
+    try:
+        draw = services.team_draw(synthetic=synthetic, team=team)
+    except Refused as refusal:
+        return _refused(request, access, refusal)
+    population = engine.draw_population(synthetic, draw).population
     text = engine.table_text(engine.rows_of(population, draw.members))
     return csv_bytes_response(text, f"{team.slug}_train.csv")
 
@@ -40,7 +48,10 @@ def kit_download(request, access):
     wheel; after the freeze the auxiliary table too."""
     synthetic = synthetic_of(access)
     team = require_team(access)
-    services.team_draw(synthetic=synthetic, team=team)
+    try:
+        services.team_draw(synthetic=synthetic, team=team)
+    except Refused as refusal:
+        return _refused(request, access, refusal)
     return kit_response(
         kit.kit_files(synthetic=synthetic, team=team),
         kit.kit_filename(synthetic=synthetic, team=team),
@@ -49,15 +60,26 @@ def kit_download(request, access):
 
 @kind_view(KEY)
 def aux_download(request, access):
-    """``aux.csv``: the auxiliary table ``A``, public to the participants from the freeze."""
+    """``aux.csv``: the auxiliary table ``A``, public to the participants from the freeze; in
+    a round offering a data choice, the one of the pack ``?pack=`` (by default the caller's
+    team's), ``<pack>.aux.csv``."""
     synthetic = synthetic_of(access)
     require_participant(access)
     if synthetic.frozen_at is None:
         raise Http404("Not frozen yet.")
-    population = engine.round_population(synthetic.round)
-    return csv_bytes_response(
-        engine.table_text(engine.rows_of(population, synthetic.aux)), "aux.csv"
+    key = selectors.aux_pack_key(
+        synthetic=synthetic, team=access.team, requested=str(request.GET.get("pack", ""))[:40]
     )
+    if key is None:
+        raise Http404("No such data pack.")
+    return csv_bytes_response(files.aux_csv(synthetic=synthetic, key=key), files.aux_name(key))
+
+
+def _refused(request, access, refusal: Refused):
+    """A download refused (the team's pack has no population yet): back to the Data tab
+    with the reason."""
+    messages.error(request, refusal.message)
+    return redirect(tab_url(access.round, DATA))
 
 
 @kind_view(KEY)
@@ -75,7 +97,7 @@ def target_challenge(request, access, team_slug: str):
     draw = selectors.team_draw_of(synthetic=target.synthetic, team=target.team)
     if draw is None:
         raise Http404("No challenge set.")
-    population = engine.round_population(target.synthetic.round)
+    population = engine.draw_population(target.synthetic, draw).population
     text = engine.challenge_text(engine.rows_of(population, draw.challenge))
     return csv_bytes_response(text, f"{target.team.slug}_challenge.csv")
 

@@ -17,8 +17,10 @@ from django.utils.translation import gettext as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at, phase_state
+from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, tab_url
 from pwscup.submissions.models import Status
+from pwscup.submissions.selectors import target_uses
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import SynthConfig, tpr_key
@@ -209,10 +211,19 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
 # --- the data tab ------------------------------------------------------------------------
 
 
-def columns(*, synthetic: SyntheticRound) -> list[dict]:
+def columns(*, synthetic: SyntheticRound, team: Team | None = None) -> list[dict]:
     """Each column of ``P``: its role, the label mark, its range (numeric) or its domain
-    (categorical: the size and the first values). Aggregates of ``P`` only, no row."""
-    population = engine.round_population(synthetic.round)
+    (categorical: the size and the first values). Aggregates of ``P`` only, no row. In a
+    round offering a data choice, ``P`` is the team's pack's population once it is uploaded
+    (else the round's original, which has the same columns)."""
+    try:
+        population = (
+            engine.team_population(synthetic, team).population
+            if team is not None
+            else engine.round_population(synthetic.round)
+        )
+    except Refused:
+        population = engine.round_population(synthetic.round)
     config = population.config
     out = []
     for column in config.columns:
@@ -234,8 +245,9 @@ def published_files(*, state: RoundState, team: Team | None) -> list[dict]:
     """After the freeze: each target the reader may download (a team: the other teams')."""
     if not state.frozen:
         return []
+    packs = selectors.draw_pack_keys(synthetic=state.synthetic)
     return [
-        {"target": target}
+        {"target": target, "pack": packs.get(target.team_id, "")}
         for target in selectors.targets(synthetic=state.synthetic)
         if team is None or target.team_id != team.pk
     ]
@@ -285,7 +297,8 @@ def _visible(attack: SynAttack, half: str) -> dict:
 
 def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
     """After the freeze: each other team's target with the team's attacks on it (the
-    visible half's scores only)."""
+    visible half's scores only) and ``used``: those that count against the attack phase's
+    per-target limit (``target_uses``)."""
     if not state.frozen or team is None:
         return []
     half = state.half
@@ -294,8 +307,15 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
         attack.shown = shown_scores(
             _visible(attack, half) if attack.status == Status.FINISHED else None, state
         )
+    limited = state.attack_phase is not None and state.attack_phase.target_limit
+    mine = SynAttack.objects.filter(target__synthetic=state.synthetic, team=team)
+    uses = target_uses(mine) if limited else {}
     return [
-        {"target": target, "attacks": [a for a in attacks if a.target_id == target.pk]}
+        {
+            "target": target,
+            "attacks": [a for a in attacks if a.target_id == target.pk],
+            "used": uses.get(target.pk, 0),
+        }
         for target in selectors.targets(synthetic=state.synthetic)
         if target.team_id != team.pk
     ]

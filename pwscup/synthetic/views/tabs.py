@@ -51,7 +51,10 @@ def data(request, access, state):
         DATA,
         {
             "state": state,
-            "columns": tabs.columns(synthetic=state.synthetic),
+            "columns": tabs.columns(synthetic=state.synthetic, team=access.team),
+            "packs": selectors.pack_populations(synthetic=state.synthetic),
+            "drawn": access.team is not None
+            and selectors.team_draw_of(synthetic=state.synthetic, team=access.team) is not None,
             "draws": selectors.draws_summary(synthetic=state.synthetic),
             "published": tabs.published_files(state=state, team=access.team) if participant else [],
             "participant": participant,

@@ -81,7 +81,7 @@ class ToyGameKind(RoundKind):
 
     # --- bundles and the archive --------------------------------------------------------------
 
-    def bundle_export(self, round, *, anchor):
+    def bundle_export(self, round, *, anchor, options=None):
         return bundle.round_bundle(round, anchor=anchor)
 
     def bundle_import(self, *, competition, entry, start, user):

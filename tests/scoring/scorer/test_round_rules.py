@@ -40,6 +40,8 @@ def test_the_defaults_in_full():
         "bands": [0.25, 0.5, 0.75],
         "gates": [],
         "limits": {"timeout_seconds": 300, "memory_mb": 2048, "processes": 256},
+        "release_files": {"required": [], "only_required": False},
+        "attack_files": {"required": [], "only_required": False},
     }
 
 

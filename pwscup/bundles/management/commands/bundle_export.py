@@ -18,8 +18,13 @@ class Command(BaseCommand):
         parser.add_argument("competition", help="competition slug")
         parser.add_argument("file", help="the ZIP to write")
         parser.add_argument("--user", help="account recorded in the audit log (optional)")
+        parser.add_argument(
+            "--include-hidden",
+            action="store_true",
+            help="with the rounds' hidden data (a scorer round's reference and truth packs)",
+        )
 
-    def handle(self, *args, competition, file, user, **options):
+    def handle(self, *args, competition, file, user, include_hidden, **options):
         found = Competition.objects.filter(slug=competition).first()
         if found is None:
             raise CommandError(f"No competition {competition!r}.")
@@ -29,7 +34,9 @@ class Command(BaseCommand):
             if account is None:
                 raise CommandError(f"No account {user!r}.")
         try:
-            data = competition_export(competition=found, user=account)
+            data = competition_export(
+                competition=found, user=account, include_hidden=include_hidden
+            )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
         try:

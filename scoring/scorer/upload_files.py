@@ -1,0 +1,150 @@
+"""The files each upload of a round must hold, as the organizer declared them, and their check.
+
+A round may declare, per submission type (a release, an attack), the file names or glob
+patterns an upload must hold (``release.csv``, ``model.json``, ``*.csv``) and whether it may
+hold nothing else. An upload's files are its ZIP's members (folders left out), or the one
+file it is, under its name. A pattern is matched against a file's whole path in the ZIP,
+part by part (``*`` and ``?`` never cross a ``/``): ``*.csv`` is a CSV at the top level,
+``data/*.csv`` one in ``data/``. Names are compared case-sensitively.
+
+Examples
+--------
+>>> rule = parse_file_rule({"required": ["release.csv", "*.json"], "only_required": True},
+...                        key="release_files")
+>>> files_check(["release.csv", "model.json"], rule)
+>>> files_check(["model.json"], rule)
+Traceback (most recent call last):
+...
+scoring.scorer.errors.ScorerError: The upload holds no file matching 'release.csv' (the round requires release.csv, *.json).
+>>> files_check(["release.csv", "model.json", "notes.txt"], rule)
+Traceback (most recent call last):
+...
+scoring.scorer.errors.ScorerError: The upload holds 'notes.txt', which the round does not accept: it takes only release.csv, *.json.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.messages import clip
+from scoring.scorer.errors import ScorerError
+
+RULE_KEYS = ("required", "only_required")
+MAX_PATTERNS = 20
+MAX_PATTERN_CHARS = 128
+
+
+@dataclass(frozen=True)
+class FileRule:
+    """The files an upload must hold (``required``: patterns, each matched by one file at
+    least) and whether every file must match one of them (``only_required``)."""
+
+    required: tuple[str, ...] = ()
+    only_required: bool = False
+
+    @property
+    def empty(self) -> bool:
+        """Whether the rule asks nothing (every upload passes it)."""
+        return not self.required
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"required": list(self.required), "only_required": self.only_required}
+
+
+def pattern_matches(pattern: str, name: str) -> bool:
+    """Whether the file ``name`` (a path in the upload) matches ``pattern``, part by part.
+
+    Examples
+    --------
+    >>> pattern_matches("*.csv", "release.csv"), pattern_matches("*.csv", "data/release.csv")
+    (True, False)
+    >>> pattern_matches("data/*.csv", "data/release.csv")
+    True
+    """
+    parts, name_parts = pattern.split("/"), name.split("/")
+    return len(parts) == len(name_parts) and all(
+        fnmatch.fnmatchcase(part, wanted) for part, wanted in zip(name_parts, parts, strict=True)
+    )
+
+
+def files_check(names: Iterable[str], rule: FileRule) -> None:
+    """Refuse an upload whose files (``names``) lack a required one or hold another.
+
+    Raises
+    ------
+    ScorerError
+        ``scorer.files.missing`` naming the first pattern no file matches, or
+        ``scorer.files.unexpected`` naming the first file (in sorted order) no pattern
+        matches when the rule takes only its files.
+    """
+    if rule.empty:
+        return
+    names = sorted(set(names))
+    listed = clip(", ".join(rule.required), 400)
+    for pattern in rule.required:
+        if not any(pattern_matches(pattern, name) for name in names):
+            raise ScorerError("scorer.files.missing", pattern=repr(clip(pattern)), required=listed)
+    if rule.only_required:
+        for name in names:
+            if not any(pattern_matches(pattern, name) for pattern in rule.required):
+                raise ScorerError("scorer.files.unexpected", name=repr(clip(name)), required=listed)
+
+
+def _pattern_problem(pattern: Any) -> bool:
+    if not isinstance(pattern, str) or not 1 <= len(pattern) <= MAX_PATTERN_CHARS:
+        return True
+    parts = pattern.split("/")
+    return (
+        "\\" in pattern
+        or any(ord(c) < 32 for c in pattern)
+        or any(part in ("", ".", "..") for part in parts)
+    )
+
+
+def parse_file_rule(value: Any, *, key: str) -> FileRule:
+    """The rule of the round's setting ``key`` (``{"required": [...], "only_required": bool}``),
+    checked: 0 to 20 distinct patterns of 1 to 128 characters, each a relative path (no
+    empty, ``.`` or ``..`` part, no backslash); ``only_required`` needs a pattern."""
+    if not isinstance(value, Mapping):
+        raise ScorerError(
+            "scorer.config.value",
+            key=key,
+            value=repr(clip(value)),
+            expected='an object {"required": [file names or patterns], "only_required": false}',
+        )
+    for name in value:
+        if name not in RULE_KEYS:
+            raise ScorerError(
+                "scorer.config.unknown",
+                key=repr(clip(f"{key}.{name}")),
+                known=", ".join(RULE_KEYS),
+            )
+    required = value.get("required", [])
+    expected = (
+        f"a list of at most {MAX_PATTERNS} distinct file names or patterns of 1 to "
+        f"{MAX_PATTERN_CHARS} characters, each a relative path (no .. part, no backslash)"
+    )
+    if (
+        not isinstance(required, list)
+        or len(required) > MAX_PATTERNS
+        or any(_pattern_problem(pattern) for pattern in required)
+        or len(set(required)) != len(required)
+    ):
+        raise ScorerError(
+            "scorer.config.value",
+            key=f"{key}.required",
+            value=repr(clip(required)),
+            expected=expected,
+        )
+    only = value.get("only_required", False)
+    if not isinstance(only, bool) or (only and not required):
+        raise ScorerError(
+            "scorer.config.value",
+            key=f"{key}.only_required",
+            value=repr(clip(only)),
+            expected="true or false (true only with required files)",
+        )
+    return FileRule(required=tuple(required), only_required=only)

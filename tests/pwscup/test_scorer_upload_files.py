@@ -1,0 +1,154 @@
+"""The files a scorer round requires of an upload (``release_files`` / ``attack_files``):
+checked as the upload is kept, a refused one stored FAILED at once naming the file (in both
+languages), never sent to a worker, using none of the team's quota; through the service, the
+page's form and its JSON answer, and the rules tab listing them (the console's form:
+``test_scorer_console``)."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import translation
+
+from pwscup.scorer import services
+from pwscup.scorer.models import Attack, Release
+from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.models import Status
+from tests.pwscup.scorer_world import (
+    CONFIG,
+    attack,
+    attack_phase,
+    guess_bytes,
+    release,
+    release_bytes,
+    scorer_world,
+    upload_file,
+    zipped,
+)
+
+pytestmark = pytest.mark.django_db
+
+RELEASE_ONLY_CSV = {
+    **CONFIG,
+    "release_files": {"required": ["release.csv"], "only_required": True},
+}
+
+
+def _upload(world, letter, content: bytes, name: str):
+    world.scorer.refresh_from_db()
+    return services.release_upload(
+        scorer=world.scorer,
+        team=world.teams[letter],
+        user=world.users[letter],
+        uploaded_file=upload_file(content, name),
+    )
+
+
+def test_a_release_without_the_required_file_is_failed_at_once_and_costs_no_quota():
+    world = scorer_world(
+        slug="sf1", letters="a", config=RELEASE_ONLY_CSV, release_limits=(1, None), build=False
+    )
+    refused = _upload(world, "a", b"id\n", "other.csv")
+    stored = Release.objects.get(pk=refused.pk)
+    assert stored.status == Status.FAILED and stored.started_at is None
+    assert stored.message_code == "scorer.files.missing"
+    assert refused.dispatch.sent is None  # no job sent
+    with translation.override("en"):
+        assert "'release.csv'" in job_message_text(stored)
+    with translation.override("ja"):
+        text = job_message_text(stored)
+        assert "'release.csv'" in text and "ファイルがありません" in text
+    # A ZIP holding it and another file is refused, naming the other file.
+    other = _upload(world, "a", zipped({"release.csv": b"x", "notes.txt": b"y"}), "r.zip")
+    assert other.status == Status.FAILED and other.message_code == "scorer.files.unexpected"
+    assert "'notes.txt'" in other.message
+    # The daily limit is 1: both refusals used none of it.
+    kept = _upload(world, "a", zipped({"release.csv": b"x"}), "r.zip")
+    assert kept.status == Status.QUEUED and kept.number == 3
+    assert Release.objects.filter(scorer=world.scorer, status=Status.FAILED).count() == 2
+
+
+def test_a_single_file_is_checked_under_the_name_the_program_sees():
+    world = scorer_world(slug="sf2", letters="a", config=RELEASE_ONLY_CSV, build=False)
+    assert _upload(world, "a", b"id\n", "release.csv").status == Status.QUEUED
+    # A folder in a ZIP is not the top level: data/release.csv does not match release.csv.
+    nested = _upload(world, "a", zipped({"data/release.csv": b"x"}), "r.zip")
+    assert nested.status == Status.FAILED and nested.message_code == "scorer.files.missing"
+
+
+def test_a_damaged_zip_is_refused_at_once_when_the_round_requires_files():
+    world = scorer_world(slug="sf3", letters="a", config=RELEASE_ONLY_CSV, build=False)
+    damaged = _upload(world, "a", b"PK\x03\x04" + b"\x00" * 40, "r.zip")
+    assert damaged.status == Status.FAILED and damaged.message_code == "scorer.zip.not_zip"
+
+
+def test_a_round_requiring_nothing_sends_every_upload_to_the_worker():
+    world = scorer_world(slug="sf4", letters="a", build=False)
+    kept = _upload(world, "a", b"anything", "whatever.bin")
+    assert kept.status == Status.QUEUED
+
+
+def test_an_attack_without_its_required_file_is_refused_and_a_good_one_is_scored():
+    config = {**CONFIG, "attack_files": {"required": ["guess.csv"]}}
+    world = scorer_world(slug="sf5", letters="ab", config=config)
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=5, seed=1))
+    targets = attack_phase(world)
+    world.scorer.refresh_from_db()
+    refused = services.attack_upload(
+        scorer=world.scorer,
+        team=world.teams["a"],
+        user=world.users["a"],
+        uploaded_file=upload_file(b"x", "my-guess.csv"),
+        target=targets["teamb"],
+    )
+    assert Attack.objects.get(pk=refused.pk).status == Status.FAILED
+    assert "'guess.csv'" in refused.message
+    # The job, even if delivered, finds it no longer queued and does nothing.
+    services.attack_score(attack_id=refused.pk)
+    assert Attack.objects.get(pk=refused.pk).message_code == "scorer.files.missing"
+    good = attack(world, "a", guess_bytes(targets["teamb"]), target=targets["teamb"])
+    assert good.status == Status.FINISHED, good.message
+    assert good.number == 2 and "reidentified" in good.scores
+
+
+def test_the_upload_form_answers_the_refusal_in_the_readers_language(client):
+    world = scorer_world(slug="sf6", letters="a", config=RELEASE_ONLY_CSV, build=False)
+    client.force_login(world.users["a"])
+    url = reverse("scorer:upload", args=[world.competition.slug, world.round.slug])
+    answer = client.post(
+        url,
+        {"file": SimpleUploadedFile("wrong.csv", b"id\n", "text/csv")},
+        HTTP_ACCEPT="application/json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert answer.status_code == 202
+    body = answer.json()
+    assert body["status"] == Status.FAILED
+    assert "'release.csv'" in body["message"] and "ファイルがありません" in body["message"]
+    back = client.post(url, {"file": SimpleUploadedFile("wrong.csv", b"id\n", "text/csv")})
+    assert back.status_code == 302
+    rules = client.get(
+        reverse("round_tab", args=[world.competition.slug, world.round.slug, "rules"])
+    ).content.decode()
+    assert 'data-testid="release-files"' in rules and "<code>release.csv</code>" in rules
+    assert 'data-testid="attack-files"' not in rules
+
+
+def test_the_api_answers_the_refusal_at_once():
+    from django.test import Client
+
+    from pwscup.api.services import api_token_create
+
+    world = scorer_world(slug="sf8", letters="a", config=RELEASE_ONLY_CSV, build=False)
+    headers = {
+        "HTTP_AUTHORIZATION": "Bearer " + api_token_create(user=world.users["a"], name="t").secret,
+        "HTTP_ACCEPT_LANGUAGE": "ja",
+    }
+    url = reverse("api:scorer-releases", args=[world.competition.slug, world.round.slug])
+    answer = Client().post(
+        url, {"file": SimpleUploadedFile("r.zip", zipped({"notes.txt": b"x"}))}, **headers
+    )
+    assert answer.status_code == 202, answer.content
+    body = answer.json()
+    assert body["status"] == Status.FAILED
+    assert "'release.csv'" in body["message"] and "ファイルがありません" in body["message"]
