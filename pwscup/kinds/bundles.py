@@ -276,3 +276,50 @@ def _limit_check(value, *, path: str) -> None:
             value,
             _("null (no limit) or an integer from 1 to %(max)s") % {"max": POSITIVE_INT_MAX},
         )
+
+
+# --- a two-sided round's phases (a release phase, then an attack phase) --------------------
+
+PHASE_KEYS = ("opens_at", "closes_at", *LIMIT_KEYS)
+
+
+def two_phases_export(phases, anchor: dt.datetime, *, attack: str) -> dict:
+    """A release phase and an attack phase (``competitions.Phase`` s, those the round has) as
+    a bundle writes them: each as planned (``planned_window``: not cut short by *Close now*,
+    *Open the attack phase now* or the publication; one closed before it opened with no plan
+    kept gets a length, ``schedule_offsets``) as offsets from ``anchor``, its daily and total
+    limits, and the attack phase's (its kind ``attack``) limit per target."""
+    windows = schedule_offsets([phase.planned_window() for phase in phases], anchor)
+    return {
+        phase.kind: {
+            "opens_at": opens,
+            "closes_at": closes,
+            **limits_export(phase),
+            **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == attack else {}),
+        }
+        for phase, (opens, closes) in zip(phases, windows, strict=True)
+    }
+
+
+def two_phases_read(raw, start: dt.datetime, entry: str, *, labels: dict, attack: str) -> dict:
+    """``two_phases_export``'s object read back: ``{kind: {"window": (opens_at, closes_at),
+    "limits": (daily, total)}}`` for both phases (the attack phase with its
+    ``target_limit``), each refusal keyed by its path; ``labels``: each phase kind's name in
+    the messages, in order; ``attack``: the attack phase's kind."""
+    phases = settings_object(raw, "phases")
+    kinds = tuple(labels)
+    settings_known(phases, kinds, "phases")
+    out = {}
+    for kind in kinds:
+        path = f"phases.{kind}"
+        phase = settings_object(setting_required(phases, kind, "phases"), path)
+        is_attack = kind == attack
+        settings_known(phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if is_attack else PHASE_KEYS, path)
+        window = window_at_offsets(phase, start, path=path, entry=entry, phase=labels[kind])
+        limits = limits_read(
+            {key: setting_required(phase, key, path) for key in LIMIT_KEYS}, field=path
+        )
+        out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
+        if is_attack:
+            out[kind]["target_limit"] = target_limit_read(phase, field=path)
+    return out

@@ -28,17 +28,13 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
 from pwscup.core.errors import Refused
 from pwscup.kinds.bundles import (
-    TARGET_LIMIT_KEY,
     ExportOptions,
     RoundBundle,
-    limits_export,
-    limits_read,
-    schedule_offsets,
     setting_required,
     settings_known,
     settings_object,
-    target_limit_read,
-    window_at_offsets,
+    two_phases_export,
+    two_phases_read,
 )
 from pwscup.scorer import selectors, services
 from pwscup.scorer.models import DataPack, pack_file_name
@@ -62,9 +58,6 @@ def _choice_pack(name: str) -> tuple[str, str] | None:
 
 SETTINGS_KEYS = ("config", "phases", "hidden_left_out")
 LEFT_OUT = "hidden_left_out"
-PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
-# The round's two phases, in the order they run.
-PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
 ATTACK = Phase.Kind.ATTACK
 # Where the creation service's own errors point in the settings.
 SERVICE_FIELDS = {"config": "config", "attack_opens_at": "phases.attack.opens_at"}
@@ -84,21 +77,9 @@ def round_bundle(round_, *, anchor, options: ExportOptions | None = None) -> Rou
         for phase in (selectors.release_phase(round_), selectors.attack_phase(round_))
         if phase is not None
     ]
-    # The phases as planned (``planned_window``: not cut short by *Close now*, *Open the
-    # attack phase now* or the publication); one closed before it opened with no plan kept
-    # gets a length (``schedule_offsets``).
-    windows = schedule_offsets([phase.planned_window() for phase in phases], anchor)
     settings = {
         "config": selectors.round_config(round_).as_dict(),
-        "phases": {
-            phase.kind: {
-                "opens_at": opens,
-                "closes_at": closes,
-                **limits_export(phase),
-                **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == ATTACK else {}),
-            }
-            for phase, (opens, closes) in zip(phases, windows, strict=True)
-        },
+        "phases": two_phases_export(phases, anchor, attack=ATTACK),
     }
     if left_out:
         settings[LEFT_OUT] = left_out
@@ -139,7 +120,13 @@ def round_from_bundle(*, competition, entry, start, user):
     settings = settings_object(entry.settings, "settings")
     settings_known(settings, SETTINGS_KEYS, "settings")
     config = settings_object(setting_required(settings, "config", "settings"), "config")
-    phases = _phases(setting_required(settings, "phases", "settings"), start, entry)
+    phases = two_phases_read(
+        setting_required(settings, "phases", "settings"),
+        start,
+        entry,
+        labels=PHASE_LABELS,
+        attack=ATTACK,
+    )
     _files_known(entry.files)
     awaited = _left_out(settings.get(LEFT_OUT, []), entry.files)
     release, attack = phases[Phase.Kind.ANONYMIZATION], phases[Phase.Kind.ATTACK]
@@ -237,29 +224,6 @@ def _kept(name: str, upload, **kwargs):
         raise ValidationError({name: error.message}) from None
     except ValidationError as error:
         raise _rekeyed(error, {}, default=name) from None
-
-
-def _phases(raw, start, entry) -> dict:
-    """``{kind: {"window": (opens_at, closes_at), "limits": (daily, total)}}`` for both
-    phases, each refusal keyed by its path."""
-    phases = settings_object(raw, "phases")
-    settings_known(phases, PHASES, "phases")
-    out = {}
-    for kind in PHASES:
-        path = f"phases.{kind}"
-        phase = settings_object(setting_required(phases, kind, "phases"), path)
-        settings_known(
-            phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if kind == ATTACK else PHASE_KEYS, path
-        )
-        window = window_at_offsets(phase, start, path=path, entry=entry, phase=PHASE_LABELS[kind])
-        limits = limits_read(
-            {key: setting_required(phase, key, path) for key in ("daily_limit", "total_limit")},
-            field=path,
-        )
-        out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
-        if kind == ATTACK:
-            out[kind]["target_limit"] = target_limit_read(phase, field=path)
-    return out
 
 
 def _rekeyed(error: ValidationError, fields: dict, *, default: str = "settings"):

@@ -1,123 +1,52 @@
 """The synthetic round's lifecycle actions in the organizer console
-(``SyntheticKind.console_actions``): close the phases, freeze, publish or hide the results.
-Each calls one service."""
+(``SyntheticKind.console_actions``): close the phases, freeze, open the attack phase now,
+publish or hide the results, as every two-sided round has them (``pwscup.kinds.two_sided``);
+each step calls one of this kind's services."""
 
-from django.utils import timezone
-from django.utils.formats import date_format
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 from pwscup.competitions.models import Phase
-from pwscup.core.time_zones import zone_or_default
+from pwscup.kinds import two_sided
 from pwscup.kinds.actions import RoundAction
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
 
-
-def _close(*, user, round) -> str:
-    count = services.synthetic_round_close(synthetic=synthetic_of(round))
-    return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
-
-
-def _freeze(*, user, round) -> str:
-    targets = services.round_freeze(synthetic=synthetic_of(round), user=user)
-    return ngettext(
-        "Froze the round: %(n)d target published.",
-        "Froze the round: %(n)d targets published.",
-        len(targets),
-    ) % {"n": len(targets)}
-
-
-def _attack_now(*, user, round) -> str:
-    targets, attack = services.attack_phase_open_now(synthetic=synthetic_of(round), user=user)
-    return ngettext(
-        "The attack phase is open until %(closes)s: %(n)d target published.",
-        "The attack phase is open until %(closes)s: %(n)d targets published.",
-        len(targets),
-    ) % {"n": len(targets), "closes": _in_round_zone(attack.closes_at, round)}
-
-
-def _in_round_zone(at, round) -> str:
-    """``at`` as the round's pages show a date (its time zone, ``Y-m-d H:i T``)."""
-    return date_format(at.astimezone(zone_or_default(round.timezone)), "Y-m-d H:i T")
-
-
-def _publish(*, user, round) -> str:
-    services.results_publish(synthetic=synthetic_of(round), user=user)
-    return _("Results published.")
-
-
-def _hide(*, user, round) -> str:
-    services.results_hide(synthetic=synthetic_of(round), user=user)
-    return _("Results hidden.")
-
-
-ACTIONS = {
-    "close": RoundAction(
-        gettext_lazy("Close the open phases now"),
-        gettext_lazy(
-            "Every phase of the round still open (or not yet open) closes now: uploads are "
-            "refused from this moment. Uploads already received are still scored."
-        ),
-        gettext_lazy("Close now"),
-        _close,
+LIFECYCLE = two_sided.TwoSidedLifecycle(
+    state=synthetic_of,
+    close=lambda synthetic: services.synthetic_round_close(synthetic=synthetic),
+    freeze=lambda synthetic, user: services.round_freeze(synthetic=synthetic, user=user),
+    attack_now=lambda synthetic, user: services.attack_phase_open_now(
+        synthetic=synthetic, user=user
     ),
-    "freeze": RoundAction(
-        gettext_lazy("Freeze the releases"),
-        gettext_lazy(
-            "Each team's final release (the one it selected, else its last valid one) is "
-            "published to the other teams with its challenge set and the auxiliary table, and "
-            "the built-in attacks are run on it. Releases are refused from now. Freezing "
-            "again republishes only the targets whose final release changed."
-        ),
-        gettext_lazy("Freeze the releases"),
-        _freeze,
+    publish=lambda synthetic, user: services.results_publish(synthetic=synthetic, user=user),
+    hide=lambda synthetic, user: services.results_hide(synthetic=synthetic, user=user),
+    freeze_text=gettext_lazy(
+        "Each team's final release (the one it selected, else its last valid one) is "
+        "published to the other teams with its challenge set and the auxiliary table, and "
+        "the built-in attacks are run on it. Releases are refused from now. Freezing "
+        "again republishes only the targets whose final release changed."
     ),
-    "attack_now": RoundAction(
-        gettext_lazy("Open the attack phase now"),
-        gettext_lazy(
-            "For a class that plays both phases in one sitting: the release phase closes now, "
-            "the releases are frozen (each team's final release is published with its "
-            "challenge set and the auxiliary table) and the attack phase opens now. It keeps "
-            "its closing time if that is still ahead, else it runs for its planned length "
-            "(7 days if it has none) from now."
-        ),
-        gettext_lazy("Freeze and open the attack phase"),
-        _attack_now,
+    attack_now_text=gettext_lazy(
+        "For a class that plays both phases in one sitting: the release phase closes now, "
+        "the releases are frozen (each team's final release is published with its "
+        "challenge set and the auxiliary table) and the attack phase opens now. It keeps "
+        "its closing time if that is still ahead, else it runs for its planned length "
+        "(7 days if it has none) from now."
     ),
-    "publish": RoundAction(
-        gettext_lazy("Publish the results"),
-        gettext_lazy(
-            "Every phase still open closes now, and everyone will see the scores on the final "
-            "half of the challenge sets, the attack matrix, both rankings and the ROC curves. "
-            "A published ranking never changes afterwards."
-        ),
-        gettext_lazy("Close the phases and publish"),
-        _publish,
+    publish_text=gettext_lazy(
+        "Every phase still open closes now, and everyone will see the scores on the final "
+        "half of the challenge sets, the attack matrix, both rankings and the ROC curves. "
+        "A published ranking never changes afterwards."
     ),
-    "hide": RoundAction(
-        gettext_lazy("Hide the results"),
-        gettext_lazy(
-            "The final half's scores, the matrix and the rankings become organizer-only again."
-        ),
-        gettext_lazy("Hide the results"),
-        _hide,
-        secondary=True,
+    hide_text=gettext_lazy(
+        "The final half's scores, the matrix and the rankings become organizer-only again."
     ),
-}
+    attack_kind=Phase.Kind.ATTACK,
+)
+ACTIONS = two_sided.actions(LIFECYCLE)
 
 
 def synthetic_actions(round_) -> dict[str, RoundAction]:
-    """The actions offered now: close while a phase is open; freeze until the results are
-    published; publish or hide."""
-    synthetic = synthetic_of(round_)
-    now = timezone.now()
-    shown = {"hide" if synthetic.results_published else "publish"}
-    if not synthetic.results_published:
-        shown.add("freeze")
-        attack = next((p for p in round_.phases.all() if p.kind == Phase.Kind.ATTACK), None)
-        if attack is not None and not attack.is_open(now):
-            shown.add("attack_now")
-    if any(not phase.has_closed(now) for phase in round_.phases.all()):
-        shown.add("close")
+    """The actions offered now (``two_sided.offered``)."""
+    shown = two_sided.offered(LIFECYCLE, round_)
     return {name: action for name, action in ACTIONS.items() if name in shown}

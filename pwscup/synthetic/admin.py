@@ -6,7 +6,13 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
-from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget, SyntheticRound
+from pwscup.synthetic.models import (
+    SynAttack,
+    SynPopulation,
+    SynRelease,
+    SynTarget,
+    SyntheticRound,
+)
 
 
 class ReadOnlyAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
@@ -19,6 +25,34 @@ class SyntheticRoundAdmin(ReadOnlyAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
     fields = ("round", "frozen_at", "results_published", "holdout_rows", "aux_rows")
+    readonly_fields = fields
+
+    @admin.display(description=_("holdout rows"))
+    def holdout_rows(self, obj) -> int:
+        return len(obj.holdout)
+
+    @admin.display(description=_("auxiliary rows"))
+    def aux_rows(self, obj) -> int:
+        return len(obj.aux)
+
+
+@admin.register(SynPopulation)
+class SynPopulationAdmin(ReadOnlyAdmin):
+    """A data pack's population: its file's name, digest and size, never its rows."""
+
+    competition_lookup = "synthetic__round__competition"
+    list_display = ("synthetic", "choice_key", "filename", "rows", "uploaded_at")
+    fields = (
+        "synthetic",
+        "choice_key",
+        "filename",
+        "encoding",
+        "sha256",
+        "rows",
+        "holdout_rows",
+        "aux_rows",
+        "uploaded_at",
+    )
     readonly_fields = fields
 
     @admin.display(description=_("holdout rows"))

@@ -28,18 +28,14 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.bundles import (
-    TARGET_LIMIT_KEY,
     RoundBundle,
-    limits_export,
-    limits_read,
     named_list,
     named_list_read,
-    schedule_offsets,
     setting_required,
     settings_known,
     settings_object,
-    target_limit_read,
-    window_at_offsets,
+    two_phases_export,
+    two_phases_read,
 )
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
@@ -50,9 +46,6 @@ from scoring.synthetic.config import GATE_KEYS
 
 ORIGINAL = "original.csv"
 SETTINGS_KEYS = ("config", "phases")
-PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
-# The round's two phases, in the order they run.
-PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
 ATTACK = Phase.Kind.ATTACK
 # Where the service's own errors point in the settings.
 # The service keys a configuration error by its field (``services.rounds.config_error_field``).
@@ -80,23 +73,11 @@ def round_bundle(round, *, anchor) -> RoundBundle:
         for phase in (selectors.release_phase(round), selectors.attack_phase(round))
         if phase is not None
     ]
-    # The phases as planned (``planned_window``: not cut short by *Close now*, *Open the
-    # attack phase now* or the publication); one closed before it opened with no plan kept
-    # gets a length (``schedule_offsets``).
-    windows = schedule_offsets([p.planned_window() for p in phases], anchor)
     original = round.original_source if round.original_source else round.original_file
     return RoundBundle(
         settings={
             "config": config,
-            "phases": {
-                phase.kind: {
-                    "opens_at": opens,
-                    "closes_at": closes,
-                    **limits_export(phase),
-                    **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == ATTACK else {}),
-                }
-                for phase, (opens, closes) in zip(phases, windows, strict=True)
-            },
+            "phases": two_phases_export(phases, anchor, attack=ATTACK),
         },
         files={
             ORIGINAL: read_file_bytes(original),
@@ -136,7 +117,13 @@ def round_from_bundle(*, competition, entry, start, user):
     settings = settings_object(entry.settings, "settings")
     settings_known(settings, SETTINGS_KEYS, "settings")
     config = _config_of(setting_required(settings, "config", "settings"))
-    phases = _phases(setting_required(settings, "phases", "settings"), start, entry)
+    phases = two_phases_read(
+        setting_required(settings, "phases", "settings"),
+        start,
+        entry,
+        labels=PHASE_LABELS,
+        attack=ATTACK,
+    )
     table = _original(entry.files)
     release, attack = phases[Phase.Kind.ANONYMIZATION], phases[Phase.Kind.ATTACK]
     try:
@@ -195,29 +182,6 @@ def _config_of(raw) -> dict:
         setting_required(config, "columns", "config"), "config.columns", "role"
     )
     return config
-
-
-def _phases(raw, start, entry) -> dict:
-    """``{kind: {"window": (opens_at, closes_at), "limits": (daily, total)}}`` for both
-    phases, each refusal keyed by its path."""
-    phases = settings_object(raw, "phases")
-    settings_known(phases, PHASES, "phases")
-    out = {}
-    for kind in PHASES:
-        path = f"phases.{kind}"
-        phase = settings_object(setting_required(phases, kind, "phases"), path)
-        settings_known(
-            phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if kind == ATTACK else PHASE_KEYS, path
-        )
-        window = window_at_offsets(phase, start, path=path, entry=entry, phase=PHASE_LABELS[kind])
-        limits = limits_read(
-            {key: setting_required(phase, key, path) for key in ("daily_limit", "total_limit")},
-            field=path,
-        )
-        out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
-        if kind == ATTACK:
-            out[kind]["target_limit"] = target_limit_read(phase, field=path)
-    return out
 
 
 def _rekeyed(error: ValidationError) -> ValidationError:

@@ -358,3 +358,18 @@ def test_the_archive_holds_each_population_and_its_auxiliary_table(world):
     stored = SynPopulation.objects.get(choice_key="p2")
     assert holdout["fnlwgt"].tolist() == raw(POPULATION_2).iloc[stored.holdout]["fnlwgt"].tolist()
     assert "populations/p3.population.csv" not in members
+
+
+def test_the_admin_lists_each_population_read_only_without_its_rows(world, django_user_model):
+    admin_user = django_user_model.objects.create_superuser("syn-pop-admin", "p@example.org", "pw")
+    client = Client()
+    client.force_login(admin_user)
+    population = SynPopulation.objects.get(synthetic=world.synthetic, choice_key="p2")
+    listing = client.get(reverse("admin:synthetic_synpopulation_changelist"))
+    page = client.get(reverse("admin:synthetic_synpopulation_change", args=[population.pk]))
+    assert listing.status_code == 200 and page.status_code == 200
+    assert population.sha256 in page.content.decode()
+    # No row of the population: a value only its rows hold (an fnlwgt of row 10,000 on).
+    fnlwgt = str(raw(POPULATION_2)["fnlwgt"].iloc[0])
+    assert fnlwgt not in page.content.decode() and fnlwgt not in listing.content.decode()
+    assert b"_save" not in page.content

@@ -1,0 +1,137 @@
+"""The console's lifecycle actions of a two-sided round, for every kind whose game is a release
+phase and then an attack phase on the frozen releases (synthetic data, the organizer's own
+scoring program): close the open phases, freeze the releases, open the attack phase now,
+publish or hide the results.
+
+The kind declares what each step calls (``TwoSidedLifecycle``: its own services on its own
+row of the round) and the words that explain its freeze and its publication; the core makes
+the actions (``RoundAction``) and decides which the console offers now (``offered``). A kind
+with a step of its own (the scorer's ranking program) adds it beside them.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from pwscup.core.time_zones import zone_or_default
+from pwscup.kinds.actions import RoundAction
+
+
+@dataclass(frozen=True)
+class TwoSidedLifecycle:
+    """A two-sided kind's steps, each called with the kind's row of the round (``state``):
+    ``close(state)`` -> how many phases it closed; ``freeze(state, user)`` -> the targets;
+    ``attack_now(state, user)`` -> ``(targets, the attack phase)``; ``publish(state,
+    user)``; ``hide(state, user)``. ``freeze_text``, ``attack_now_text``, ``publish_text``
+    and ``hide_text`` explain the kind's own freeze and publication on the confirmation
+    page. ``attack_kind``: the attack phase's ``Phase.kind``."""
+
+    state: Callable  # (round) -> the kind's row (``frozen_at``, ``results_published``) or None
+    close: Callable
+    freeze: Callable
+    attack_now: Callable
+    publish: Callable
+    hide: Callable
+    freeze_text: object
+    attack_now_text: object
+    publish_text: object
+    hide_text: object
+    attack_kind: str
+
+
+def _in_round_zone(at, round) -> str:
+    """``at`` as the round's pages show a date (its time zone, ``Y-m-d H:i T``)."""
+    return date_format(at.astimezone(zone_or_default(round.timezone)), "Y-m-d H:i T")
+
+
+def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
+    """The five actions of a two-sided round, in the console's order."""
+
+    def close(*, user, round) -> str:
+        count = life.close(life.state(round))
+        return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
+
+    def freeze(*, user, round) -> str:
+        targets = life.freeze(life.state(round), user)
+        return ngettext(
+            "Froze the round: %(n)d target published.",
+            "Froze the round: %(n)d targets published.",
+            len(targets),
+        ) % {"n": len(targets)}
+
+    def attack_now(*, user, round) -> str:
+        targets, attack = life.attack_now(life.state(round), user)
+        return ngettext(
+            "The attack phase is open until %(closes)s: %(n)d target published.",
+            "The attack phase is open until %(closes)s: %(n)d targets published.",
+            len(targets),
+        ) % {"n": len(targets), "closes": _in_round_zone(attack.closes_at, round)}
+
+    def publish(*, user, round) -> str:
+        life.publish(life.state(round), user)
+        return _("Results published.")
+
+    def hide(*, user, round) -> str:
+        life.hide(life.state(round), user)
+        return _("Results hidden.")
+
+    return {
+        "close": RoundAction(
+            gettext_lazy("Close the open phases now"),
+            gettext_lazy(
+                "Every phase of the round still open (or not yet open) closes now: uploads are "
+                "refused from this moment. Uploads already received are still scored."
+            ),
+            gettext_lazy("Close now"),
+            close,
+        ),
+        "freeze": RoundAction(
+            gettext_lazy("Freeze the releases"),
+            life.freeze_text,
+            gettext_lazy("Freeze the releases"),
+            freeze,
+        ),
+        "attack_now": RoundAction(
+            gettext_lazy("Open the attack phase now"),
+            life.attack_now_text,
+            gettext_lazy("Freeze and open the attack phase"),
+            attack_now,
+        ),
+        "publish": RoundAction(
+            gettext_lazy("Publish the results"),
+            life.publish_text,
+            gettext_lazy("Close the phases and publish"),
+            publish,
+        ),
+        "hide": RoundAction(
+            gettext_lazy("Hide the results"),
+            life.hide_text,
+            gettext_lazy("Hide the results"),
+            hide,
+            secondary=True,
+        ),
+    }
+
+
+def offered(life: TwoSidedLifecycle, round_) -> set[str]:
+    """The actions the console offers now: close while a phase is not closed; freeze, and
+    open the attack phase now while it is not open, until the results are published;
+    publish or hide. None for a round without the kind's row."""
+    state = life.state(round_)
+    if state is None:
+        return set()
+    now = timezone.now()
+    phases = list(round_.phases.all())
+    shown = {"hide" if state.results_published else "publish"}
+    if not state.results_published:
+        shown.add("freeze")
+        attack = next((p for p in phases if p.kind == life.attack_kind), None)
+        if attack is not None and not attack.is_open(now):
+            shown.add("attack_now")
+    if any(not phase.has_closed(now) for phase in phases):
+        shown.add("close")
+    return shown
