@@ -26,6 +26,8 @@ class DPKind(RoundKind):
         "releases of a hidden table, and estimates its histograms; scored by L2 and Spearman "
         "after the close, next to the paper's baselines."
     )
+    standings_module = standings
+    archive_module = archive
 
     def validate_config(self, config: dict) -> dict:
         from django.core.exceptions import ValidationError
@@ -167,18 +169,3 @@ class DPKind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
-
-    def ranking_keys(self, round):
-        return standings.ranking_keys(round)
-
-    def published_rankings(self, round):
-        return standings.published_rankings(round)
-
-    def named_scores(self, round):
-        return standings.named_scores(round)
-
-    def archive_members(self, round, *, secrets):
-        return archive.archive_members(round, secrets=secrets)
-
-    def data_card(self, round):
-        return archive.data_card(round)

@@ -37,12 +37,28 @@ class RoundKind:
     namespaced : bool
         ``True`` (the rule): ``url_patterns()`` are mounted in the namespace ``key``. Only the
         first kind sets it to ``False``: its URL names predate kinds ("leaderboard", ...).
+    standings_module : module
+        Where the kind's rankings are read, by the names of the methods it answers:
+        ``ranking_keys(round)``, ``published_rankings(round)``, ``named_scores(round)`` and,
+        for a kind with an attack matrix, ``attack_cells(round)``. ``None``: no ranking.
+    archive_module : module
+        Where the kind's archive is made: ``archive_members(round, secrets=...)`` and
+        ``data_card(round)``. ``None``: nothing archived.
     """
 
     key: str = ""
     label = ""
     description = ""
     namespaced: bool = True
+    standings_module = None
+    archive_module = None
+
+    @staticmethod
+    def _declared(module, name: str, default, round):
+        """``module.name(round)`` when the kind declares the module and it has the function,
+        else ``default``: a kind writes nothing for what it does not have."""
+        function = getattr(module, name, None) if module is not None else None
+        return default if function is None else function(round)
 
     @property
     def namespace(self) -> str | None:
@@ -200,7 +216,7 @@ class RoundKind:
         """The rankings the round has, as ``pwscup.kinds.rankings.RankingKey`` s (its key, label
         and the direction of its score), whether published or not: what an organizer may pick
         for the competition's standings (``pwscup.competitions.standings``). ``[]``: none."""
-        return []
+        return self._declared(self.standings_module, "ranking_keys", [], round)
 
     def published_rankings(self, round) -> list:
         """The round's rankings once its results are published, as
@@ -208,7 +224,7 @@ class RoundKind:
         the same selectors as its final ranking pages: a disqualified team has no row, an
         unranked team (failed gate, no attack) a row with rank ``None``. ``[]`` before the
         publication: the standings then show the round as pending."""
-        return []
+        return self._declared(self.standings_module, "published_rankings", [], round)
 
     def named_scores(self, round) -> dict:
         """The scores a round total's formula may name (``scoring.formula``;
@@ -220,7 +236,8 @@ class RoundKind:
         formula is set, and a bundle imported, before any). Read whether or not the results
         are published (the console checks a formula on the current scores). Default: no
         names."""
-        return {"names": [], "teams": {}}
+        empty = {"names": [], "teams": {}}
+        return self._declared(self.standings_module, "named_scores", empty, round)
 
     def attack_cells(self, round):
         """The round's attack matrix for the core's "attack against the top N releases"
@@ -228,7 +245,7 @@ class RoundKind:
         ``pwscup.kinds.rankings.AttackCells`` from the same selectors as the round's
         rankings, read whether or not the results are published. ``None`` (the default): the
         kind has no attack matrix, and the round offers no such score."""
-        return None
+        return self._declared(self.standings_module, "attack_cells", None, round)
 
     # --- uploads and jobs ------------------------------------------------------------------
 
@@ -343,14 +360,16 @@ class RoundKind:
         holding an original, a sample, a permutation or ground truth carries that key of
         ``SECRETS`` and is returned only when the key is in ``secrets``. Called only for a
         round whose ``results_published`` is not ``False``."""
-        return []
+        if self.archive_module is None:
+            return []
+        return self.archive_module.archive_members(round, secrets=secrets)
 
     def data_card(self, round) -> dict:
         """What the round was played on, for the archive's data card (JSON): ``{"original":
         {"rows": int, "sha256": str, "description": str}, "columns": [{"name": str, "role":
         str}, ...], "rules": str}`` (``role``: quasi-identifier, sensitive, ...; ``rules``:
         the ranking rule and gates in plain words)."""
-        return {}
+        return self._declared(self.archive_module, "data_card", {}, round)
 
     # --- demo ---------------------------------------------------------------------------------
 

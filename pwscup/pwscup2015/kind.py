@@ -58,6 +58,8 @@ class Pwscup2015Kind(RoundKind):
         "anonymized tables; ranked by the re-identification rate they suffer."
     )
     namespaced = False
+    standings_module = standings
+    archive_module = archive
 
     def validate_config(self, config, *, round=None):
         """Without a round, only the shape; with one, the full check against its original
@@ -225,21 +227,3 @@ class Pwscup2015Kind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
-
-    def ranking_keys(self, round):
-        return standings.ranking_keys(round)
-
-    def published_rankings(self, round):
-        return standings.published_rankings(round)
-
-    def named_scores(self, round):
-        return standings.named_scores(round)
-
-    def attack_cells(self, round):
-        return standings.attack_cells(round)
-
-    def archive_members(self, round, *, secrets):
-        return archive.archive_members(round, secrets=secrets)
-
-    def data_card(self, round):
-        return archive.data_card(round)

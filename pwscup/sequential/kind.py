@@ -29,6 +29,8 @@ class SequentialKind(RoundKind):
         "Teams publish generalized releases of a table that changes between releases; "
         "scored by m-invariance, information loss and each person's identification risk."
     )
+    standings_module = standings
+    archive_module = archive
 
     def teams_changed(self, round) -> None:
         services.masters_draw_for_new_teams(round=round)
@@ -162,21 +164,3 @@ class SequentialKind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
-
-    def ranking_keys(self, round):
-        return standings.ranking_keys(round)
-
-    def published_rankings(self, round):
-        return standings.published_rankings(round)
-
-    def named_scores(self, round):
-        return standings.named_scores(round)
-
-    def attack_cells(self, round):
-        return standings.attack_cells(round)
-
-    def archive_members(self, round, *, secrets):
-        return archive.archive_members(round, secrets=secrets)
-
-    def data_card(self, round):
-        return archive.data_card(round)

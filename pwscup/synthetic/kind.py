@@ -33,6 +33,8 @@ class SyntheticKind(RoundKind):
         "model utility and marginal fidelity; then attack the others' releases by membership "
         "inference, scored by the true-positive rate at a low false-positive rate."
     )
+    standings_module = standings
+    archive_module = archive
 
     # --- configuration and state -------------------------------------------------------------
 
@@ -166,21 +168,3 @@ class SyntheticKind(RoundKind):
         return bundle.round_from_bundle(
             competition=competition, entry=entry, start=start, user=user
         )
-
-    def ranking_keys(self, round):
-        return standings.ranking_keys(round)
-
-    def published_rankings(self, round):
-        return standings.published_rankings(round)
-
-    def named_scores(self, round):
-        return standings.named_scores(round)
-
-    def attack_cells(self, round):
-        return standings.attack_cells(round)
-
-    def archive_members(self, round, *, secrets):
-        return archive.archive_members(round, secrets=secrets)
-
-    def data_card(self, round):
-        return archive.data_card(round)
