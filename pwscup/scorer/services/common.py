@@ -2,13 +2,13 @@
 row lock, how a scoring error becomes a form's message, and how a run's result is stored."""
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, gettext, gettext_lazy
+from django.utils.translation import get_language, gettext
 
-from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.scorer.models import ScorerRound
 from pwscup.scorer.selectors import hidden_missing_names
 from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.services.uploads import TWO_SIDED_PHASE_LABELS
 
 BUILD_TASK = "pwscup.scorer.build_program"
 SCORE_RELEASE_TASK = "pwscup.scorer.score_release"
@@ -16,14 +16,7 @@ SCORE_ATTACK_TASK = "pwscup.scorer.score_attack"
 RANKING_TASK = "pwscup.scorer.rank"
 
 # The game's names of the core's phases: its schedule, its bundle and its refusals say them.
-PHASE_LABELS = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
-    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
-}
-PHASE_MISSING = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("This round has no release phase."),
-    Phase.Kind.ATTACK: gettext_lazy("This round has no attack phase."),
-}
+PHASE_LABELS = TWO_SIDED_PHASE_LABELS
 
 
 def hidden_ready_check(*, scorer: ScorerRound) -> None:

@@ -14,8 +14,6 @@ from pwscup.core.errors import Refused
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.scorer.selectors import round_config
 from pwscup.scorer.services.common import (
-    PHASE_LABELS,
-    PHASE_MISSING,
     SCORE_ATTACK_TASK,
     SCORE_RELEASE_TASK,
     hidden_ready_check,
@@ -30,22 +28,13 @@ from pwscup.submissions.services.uploads import (
     UploadWindow,
     check_size,
     original_name,
-    phase_window_check,
+    two_sided_phase_check,
     upload_keep,
     uploader,
 )
 from scoring.errors import ScoringError
 from scoring.scorer.unzip import ZIP_MAGIC, UnzipLimits, member_names
 from scoring.scorer.upload_files import files_check
-
-
-def phase_open_check(*, round_, kind: str, now) -> None:
-    """Refuse (403) an upload to the round's phase ``kind`` at ``now`` unless it is open:
-    the core's window check, under the game's name of the phase."""
-    phase = phase_of(round=round_, kind=kind)
-    if phase is None:
-        raise Refused(str(PHASE_MISSING[kind]), status=403)
-    phase_window_check(phase=phase, now=now, label=str(PHASE_LABELS[kind]))
 
 
 def files_refusal(*, scorer: ScorerRound, kind: str, uploaded_file, name: str):
@@ -107,7 +96,7 @@ def release_upload(*, scorer: ScorerRound, team: Team, user, uploaded_file, now=
         scorer.refresh_from_db(fields=["frozen_at"])
         if scorer.frozen_at is not None:
             raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
-        phase_open_check(round_=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
+        two_sided_phase_check(round=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
         hidden_ready_check(scorer=scorer)
 
     name = original_name(uploaded_file, default="release.zip")
@@ -143,7 +132,7 @@ def release_select(*, release: Release, now=None) -> None:
             raise Refused(
                 _("The releases are frozen: the final release cannot change."), status=403
             )
-        phase_open_check(round_=scorer.round, kind=Phase.Kind.ANONYMIZATION, now=now)
+        two_sided_phase_check(round=scorer.round, kind=Phase.Kind.ANONYMIZATION, now=now)
         if release.status != Release.Status.FINISHED:
             raise Refused(_("Only a scored release can be your final one."))
         Release.objects.filter(scorer=scorer, team_id=release.team_id).update(selected=False)
@@ -169,7 +158,7 @@ def attack_upload(
         raise Refused(_("This target is not part of the round."), status=404)
 
     def attack_open() -> None:
-        phase_open_check(round_=round_, kind=Phase.Kind.ATTACK, now=now)
+        two_sided_phase_check(round=round_, kind=Phase.Kind.ATTACK, now=now)
         scorer.refresh_from_db(fields=["frozen_at", "results_published"])
         if scorer.frozen_at is None:
             raise Refused(

@@ -15,13 +15,13 @@ from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     original_name,
+    two_sided_phase_check,
     upload_keep,
     uploader,
 )
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynTarget, TeamDraw
 from pwscup.synthetic.services.common import SCORE_ATTACK_TASK, stored_bytes
-from pwscup.synthetic.services.releases import phase_open_check
 from scoring.synthetic.attack import read_attack, score_attack
 
 
@@ -35,7 +35,7 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
     phase = phase_of(round=round_, kind=Phase.Kind.ATTACK)
 
     def attack_open() -> None:
-        phase_open_check(round_=round_, kind=Phase.Kind.ATTACK, now=now)
+        two_sided_phase_check(round=round_, kind=Phase.Kind.ATTACK, now=now)
         synthetic.refresh_from_db(fields=["frozen_at", "results_published"])
         if synthetic.frozen_at is None:
             raise Refused(

@@ -2,9 +2,9 @@
 bytes, the round's row lock and how a scoring error becomes a form's message."""
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 
-from pwscup.competitions.models import Phase
+from pwscup.submissions.services.uploads import TWO_SIDED_PHASE_LABELS
 from pwscup.synthetic.models import SyntheticRound
 
 SCORE_RELEASE_TASK = "pwscup.synthetic.score_release"
@@ -12,10 +12,7 @@ SCORE_TARGET_TASK = "pwscup.synthetic.score_target"
 SCORE_ATTACK_TASK = "pwscup.synthetic.score_attack"
 
 # The game's names of the core's phases: its schedule, its bundle and its refusals say them.
-PHASE_LABELS = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
-    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
-}
+PHASE_LABELS = TWO_SIDED_PHASE_LABELS
 
 
 def stored_bytes(field) -> bytes:

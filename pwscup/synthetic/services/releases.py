@@ -6,7 +6,7 @@ import time
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
@@ -19,35 +19,20 @@ from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     original_name,
-    phase_window_check,
+    two_sided_phase_check,
     upload_keep,
     uploader,
 )
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynRelease, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import PHASE_LABELS, SCORE_RELEASE_TASK, stored_bytes
+from pwscup.synthetic.services.common import SCORE_RELEASE_TASK, stored_bytes
 from pwscup.synthetic.services.draws import team_draw
 from scoring.synthetic.release import read_release
 from scoring.synthetic.utility import model_auc, release_scores
 
+
 # What a refusal says when the round lacks the phase (whole sentences: a phrase put together
 # from parts does not translate); an upload outside it is the core's refusal.
-PHASE_MISSING = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("This round has no release phase."),
-    Phase.Kind.ATTACK: gettext_lazy("This round has no attack phase."),
-}
-
-
-def phase_open_check(*, round_, kind: str, now) -> None:
-    """Refuse (403) an upload to the round's phase ``kind`` at ``now`` unless it is open
-    (until its scheduled close, or the freeze for the release phase): the core's window
-    check, under the game's name of the phase."""
-    phase = phase_of(round=round_, kind=kind)
-    if phase is None:
-        raise Refused(str(PHASE_MISSING[kind]), status=403)
-    phase_window_check(phase=phase, now=now, label=str(PHASE_LABELS[kind]))
-
-
 def release_upload(
     *, synthetic: SyntheticRound, team: Team, user, uploaded_file, now=None
 ) -> SynRelease:
@@ -63,7 +48,7 @@ def release_upload(
         synthetic.refresh_from_db(fields=["frozen_at"])
         if synthetic.frozen_at is not None:
             raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
-        phase_open_check(round_=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
+        two_sided_phase_check(round=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
 
     phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
     window = (
@@ -169,7 +154,7 @@ def release_select(*, release: SynRelease, now=None) -> None:
             raise Refused(
                 _("The releases are frozen: the final release cannot change."), status=403
             )
-        phase_open_check(round_=synthetic.round, kind=Phase.Kind.ANONYMIZATION, now=now)
+        two_sided_phase_check(round=synthetic.round, kind=Phase.Kind.ANONYMIZATION, now=now)
         if release.status != SynRelease.Status.FINISHED:
             raise Refused(_("Only a scored release can be your final one."))
         copy_gate = selectors.release_copy_gate(
