@@ -28,6 +28,7 @@ class DPKind(RoundKind):
     )
     standings_module = standings
     archive_module = archive
+    api_module = api_round
 
     def validate_config(self, config: dict) -> dict:
         from django.core.exceptions import ValidationError
@@ -106,12 +107,6 @@ class DPKind(RoundKind):
 
     def api_url_patterns(self):
         return [*api_urlpatterns, *api_round.api_round_urlpatterns]
-
-    def api_round_status(self, request, access) -> dict:
-        return api_round.round_status(request, access)
-
-    def api_leaderboard(self, request, access) -> dict:
-        return api_round.round_leaderboard(request, access)
 
     def console_url_patterns(self):
         return [path("new/", console.round_create, name="create")]

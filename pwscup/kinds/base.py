@@ -44,6 +44,10 @@ class RoundKind:
     archive_module : module
         Where the kind's archive is made: ``archive_members(round, secrets=...)`` and
         ``data_card(round)``. ``None``: nothing archived.
+    api_module : module
+        Where the API's round status and leaderboard of the kind are answered:
+        ``round_status(request, access)`` and ``round_leaderboard(request, access)`` (see
+        ``api_round_status`` and ``api_leaderboard``). ``None``: neither.
     """
 
     key: str = ""
@@ -52,6 +56,7 @@ class RoundKind:
     namespaced: bool = True
     standings_module = None
     archive_module = None
+    api_module = None
 
     @staticmethod
     def _declared(module, name: str, default, round):
@@ -163,7 +168,10 @@ class RoundKind:
           "name", "note", "headline": bool}]`` (``note``: what a missing value means;
           ``headline``: shown in a one-line summary of an upload, ``pwscup status``).
 
-        Raise ``Http404`` where the kind's pages would. Default: nothing to upload or fetch."""
+        Raise ``Http404`` where the kind's pages would. Default: the declared
+        ``api_module``'s ``round_status(request, access)``, else nothing to upload or fetch."""
+        if self.api_module is not None:
+            return self.api_module.round_status(request, access)
         return {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
 
     def api_leaderboard(self, request, access) -> dict:
@@ -172,7 +180,10 @@ class RoundKind:
         "columns": [str], "rows": [[str | number | None]]}]}``, from the same selectors and
         access rule as the kind's leaderboard page: raise ``Http404``, ``PermissionDenied`` or
         ``pwscup.core.errors.Refused`` while the caller may not see it (disqualified teams
-        hidden as on the page). Default: no leaderboard (404)."""
+        hidden as on the page). Default: the declared ``api_module``'s
+        ``round_leaderboard(request, access)``, else no leaderboard (404)."""
+        if self.api_module is not None:
+            return self.api_module.round_leaderboard(request, access)
         raise Http404(_("This round has no leaderboard."))
 
     # --- organizer console ------------------------------------------------------------------

@@ -60,6 +60,7 @@ class Pwscup2015Kind(RoundKind):
     namespaced = False
     standings_module = standings
     archive_module = archive
+    api_module = round_status
 
     def validate_config(self, config, *, round=None):
         """Without a round, only the shape; with one, the full check against its original
@@ -141,12 +142,6 @@ class Pwscup2015Kind(RoundKind):
 
     def api_url_patterns(self):
         return api_urls.urlpatterns
-
-    def api_round_status(self, request, access) -> dict:
-        return round_status.round_status(request, access)
-
-    def api_leaderboard(self, request, access) -> dict:
-        return round_status.round_leaderboard(request, access)
 
     def round_page(self, request, access, tab):
         return tab_views.round_page(request, access, tab)

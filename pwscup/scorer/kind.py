@@ -45,6 +45,7 @@ class ScorerKind(RoundKind):
     )
     standings_module = standings
     archive_module = archive
+    api_module = api
 
     # --- configuration and state -------------------------------------------------------------
 
@@ -112,12 +113,6 @@ class ScorerKind(RoundKind):
 
     def api_url_patterns(self):
         return api.urlpatterns
-
-    def api_round_status(self, request, access) -> dict:
-        return api.round_status(request, access)
-
-    def api_leaderboard(self, request, access) -> dict:
-        return api.round_leaderboard(request, access)
 
     def console_url_patterns(self):
         return console.urlpatterns

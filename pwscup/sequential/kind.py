@@ -31,6 +31,7 @@ class SequentialKind(RoundKind):
     )
     standings_module = standings
     archive_module = archive
+    api_module = api_round
 
     def teams_changed(self, round) -> None:
         services.masters_draw_for_new_teams(round=round)
@@ -80,12 +81,6 @@ class SequentialKind(RoundKind):
 
     def api_url_patterns(self):
         return api.api_urlpatterns
-
-    def api_round_status(self, request, access) -> dict:
-        return api_round.round_status(request, access)
-
-    def api_leaderboard(self, request, access) -> dict:
-        return api_round.round_leaderboard(request, access)
 
     def console_panel(self, request, round) -> str:
         return render_to_string(
