@@ -308,8 +308,11 @@ class MembersView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404, 409)},
         summary="My team's members table T_X (teamX_train.csv)",
+        description="In a round offering a data choice, the first call draws the team from "
+        "its pack and locks its pick; 409 population_missing while the pack has no "
+        "population.",
         operation_id="syn_members_retrieve",
     )
     def get(self, request, competition_slug, round_slug):
