@@ -168,7 +168,7 @@ def release(world: ScorerWorld, letter: str, content: bytes, name: str = "releas
         now=now,
     )
     services.release_score(release_id=kept.pk)
-    return Release.objects.get(pk=kept.pk)
+    return settled(Release, kept.pk)
 
 
 def freeze(world: ScorerWorld):
@@ -211,7 +211,21 @@ def attack(
         now=now,
     )
     services.attack_score(attack_id=kept.pk)
-    return Attack.objects.get(pk=kept.pk)
+    return settled(Attack, kept.pk)
+
+
+def settled(model, pk: int):
+    """The upload once its job has ended. Scored here, as a worker would; but a worker that
+    another test of this process started (a session's, in a shuffled order) may have taken
+    the job from the broker first, and then it is that worker's to finish."""
+    from pwscup.submissions.models import Status
+    from tests.support import wait_for
+
+    wait_for(
+        lambda: model.objects.get(pk=pk).status not in (Status.QUEUED, Status.RUNNING),
+        what=f"{model.__name__} {pk}'s job",
+    )
+    return model.objects.get(pk=pk)
 
 
 def attack_phase(world: ScorerWorld):
