@@ -20,12 +20,9 @@ class ReadOnlyAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
         return False
 
 
-@admin.register(SyntheticRound)
-class SyntheticRoundAdmin(ReadOnlyAdmin):
-    competition_lookup = "round__competition"
-    list_display = ("round", "frozen_at", "results_published")
-    fields = ("round", "frozen_at", "results_published", "holdout_rows", "aux_rows")
-    readonly_fields = fields
+class DrawSizes:
+    """The sizes of a population's shared draws (the holdout H and the auxiliary table A),
+    never their rows."""
 
     @admin.display(description=_("holdout rows"))
     def holdout_rows(self, obj) -> int:
@@ -36,8 +33,16 @@ class SyntheticRoundAdmin(ReadOnlyAdmin):
         return len(obj.aux)
 
 
+@admin.register(SyntheticRound)
+class SyntheticRoundAdmin(DrawSizes, ReadOnlyAdmin):
+    competition_lookup = "round__competition"
+    list_display = ("round", "frozen_at", "results_published")
+    fields = ("round", "frozen_at", "results_published", "holdout_rows", "aux_rows")
+    readonly_fields = fields
+
+
 @admin.register(SynPopulation)
-class SynPopulationAdmin(ReadOnlyAdmin):
+class SynPopulationAdmin(DrawSizes, ReadOnlyAdmin):
     """A data pack's population: its file's name, digest and size, never its rows."""
 
     competition_lookup = "synthetic__round__competition"
@@ -54,14 +59,6 @@ class SynPopulationAdmin(ReadOnlyAdmin):
         "uploaded_at",
     )
     readonly_fields = fields
-
-    @admin.display(description=_("holdout rows"))
-    def holdout_rows(self, obj) -> int:
-        return len(obj.holdout)
-
-    @admin.display(description=_("auxiliary rows"))
-    def aux_rows(self, obj) -> int:
-        return len(obj.aux)
 
 
 @admin.register(SynRelease)
