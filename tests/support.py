@@ -134,6 +134,20 @@ def worker_command(hostname: str) -> list[str]:
     ]
 
 
+def settled(model, pk: int):
+    """The upload (any kept job row) once its job has ended. A test scores it in its own
+    process, as a worker would; but a worker another test of this process started (a
+    session's, earlier in the run) may have taken the job from the broker first, and then
+    it is that worker's to finish."""
+    from pwscup.submissions.models import Status
+
+    wait_for(
+        lambda: model.objects.get(pk=pk).status not in (Status.QUEUED, Status.RUNNING),
+        what=f"{model.__name__} {pk}'s job",
+    )
+    return model.objects.get(pk=pk)
+
+
 def wait_for(predicate, *, timeout: float = 60.0, interval: float = 0.2, what: str = "condition"):
     """Poll ``predicate`` until it returns a truthy value; fail the test after ``timeout``."""
     deadline = time.monotonic() + timeout

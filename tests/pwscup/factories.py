@@ -18,7 +18,7 @@ from pwscup.pwscup2015.models import (
     Target,
 )
 from pwscup.pwscup2015.selectors import target_truth
-from tests.support import csv_upload, noisy_copy
+from tests.support import csv_upload, noisy_copy, settled
 
 
 def read_field(field) -> bytes:
@@ -44,7 +44,7 @@ def upload(world, letter: str, content: bytes, *, name: str = "anonymized.csv", 
 def score(submission) -> AnonymizationSubmission:
     """Run the scoring job of ``submission`` and return it fresh from the database."""
     services.anonymization_submission_score(submission_id=submission.pk)
-    return AnonymizationSubmission.objects.get(pk=submission.pk)
+    return settled(AnonymizationSubmission, submission.pk)
 
 
 def team_original(world, letter: str) -> bytes:
@@ -107,7 +107,7 @@ def attack(world, attacker: str, target: Target, content: bytes, *, now=None):
 
 def score_attack(submission) -> AttackSubmission:
     services.attack_submission_score(submission_id=submission.pk)
-    return AttackSubmission.objects.get(pk=submission.pk)
+    return settled(AttackSubmission, submission.pk)
 
 
 def scored_attack(world, attacker: str, target: Target, answer) -> AttackSubmission:

@@ -19,6 +19,7 @@ from scoring.scorer.demo import (
     demo_reference_zip,
     demo_release_csv,
 )
+from tests.support import settled
 
 ROWS = 60
 CONFIG = {
@@ -212,20 +213,6 @@ def attack(
     )
     services.attack_score(attack_id=kept.pk)
     return settled(Attack, kept.pk)
-
-
-def settled(model, pk: int):
-    """The upload once its job has ended. Scored here, as a worker would; but a worker that
-    another test of this process started (a session's, in a shuffled order) may have taken
-    the job from the broker first, and then it is that worker's to finish."""
-    from pwscup.submissions.models import Status
-    from tests.support import wait_for
-
-    wait_for(
-        lambda: model.objects.get(pk=pk).status not in (Status.QUEUED, Status.RUNNING),
-        what=f"{model.__name__} {pk}'s job",
-    )
-    return model.objects.get(pk=pk)
 
 
 def attack_phase(world: ScorerWorld):
