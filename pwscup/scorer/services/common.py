@@ -8,7 +8,7 @@ from pwscup.core.errors import Refused
 from pwscup.scorer.models import ScorerRound
 from pwscup.scorer.selectors import hidden_missing_names
 from pwscup.submissions.messages import JobMessage
-from pwscup.submissions.services.uploads import TWO_SIDED_PHASE_LABELS
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 
 BUILD_TASK = "pwscup.scorer.build_program"
 SCORE_RELEASE_TASK = "pwscup.scorer.score_release"

@@ -24,11 +24,11 @@ from pwscup.submissions import broker
 from pwscup.submissions.broker import Dispatch
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_refuse
+from pwscup.submissions.services.two_sided import two_sided_phase_check
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     check_size,
     original_name,
-    two_sided_phase_check,
     upload_keep,
     uploader,
 )

@@ -12,12 +12,11 @@ from django.db.models import Max, QuerySet
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.choice_services import choice_lock
 from pwscup.competitions.models import Phase, Round, UploadLimits
-from pwscup.competitions.selectors import phase_closes_at, phase_of
+from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save, storage_write_slot
@@ -74,28 +73,6 @@ def phase_window_check(*, phase: Phase, now: dt.datetime, label: str | None = No
         time_zone=phase.round.timezone,
         now=now,
     )
-
-
-# A two-sided round's phases (a release phase, then an attack phase on the frozen releases)
-# by the names its pages, schedule, bundle and refusals say (the synthetic and scorer kinds).
-TWO_SIDED_PHASE_LABELS = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
-    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
-}
-TWO_SIDED_PHASE_MISSING = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("This round has no release phase."),
-    Phase.Kind.ATTACK: gettext_lazy("This round has no attack phase."),
-}
-
-
-def two_sided_phase_check(*, round: Round, kind: str, now: dt.datetime) -> None:
-    """Refuse (403) an upload to a two-sided round's phase ``kind`` at ``now`` unless it is
-    open (until its real close: the freeze ends the release phase): ``phase_window_check``
-    under the game's name of the phase; a round without that phase is refused too."""
-    phase = phase_of(round=round, kind=kind)
-    if phase is None:
-        raise Refused(str(TWO_SIDED_PHASE_MISSING[kind]), status=403)
-    phase_window_check(phase=phase, now=now, label=str(TWO_SIDED_PHASE_LABELS[kind]))
 
 
 def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:

@@ -4,7 +4,7 @@ bytes, the round's row lock and how a scoring error becomes a form's message."""
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 
-from pwscup.submissions.services.uploads import TWO_SIDED_PHASE_LABELS
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 from pwscup.synthetic.models import SyntheticRound
 
 SCORE_RELEASE_TASK = "pwscup.synthetic.score_release"

@@ -16,10 +16,10 @@ from pwscup.core.errors import Refused
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.two_sided import two_sided_phase_check
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     original_name,
-    two_sided_phase_check,
     upload_keep,
     uploader,
 )
