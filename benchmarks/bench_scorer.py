@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoring.scorer import environment_ensure, program_unpack, scorer_run  # noqa: E402
-from scoring.scorer.sandbox import SandboxLimits  # noqa: E402
+from scoring.scorer.limits import SandboxLimits  # noqa: E402
 
 WORKER = """
 import json, sys, time

@@ -21,7 +21,8 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
 from pwscup.sequential import KEY, engine, selectors, services
-from pwscup.sequential.forms import MasterUploadForm, SequentialRoundForm
+from pwscup.sequential.forms import MasterUploadForm
+from pwscup.sequential.round_form import SequentialRoundForm
 
 
 @login_required

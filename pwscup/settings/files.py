@@ -126,7 +126,7 @@ PWSCUP_SCORER_DIR = Path(env("PWSCUP_SCORER_DIR", default=str(VAR_DIR / "scorer"
 PWSCUP_SCORER_PIP_OPTIONS = env("PWSCUP_SCORER_PIP_OPTIONS", default="")
 # How a run's sandbox starts (docs/operations.md, "The scoring program's sandbox"): "bwrap"
 # (bubblewrap, the default) or "command", a container runtime's command line as a template
-# (scoring.scorer.sandbox.CommandLauncher: {mounts}, {env}, {prlimit}, {command}, {workdir},
+# (scoring.scorer.launchers.CommandLauncher: {mounts}, {env}, {prlimit}, {command}, {workdir},
 # {memory_mb}, …), with the words of one mount (read-only, writable) and of one variable.
 PWSCUP_SCORER_SANDBOX = env("PWSCUP_SCORER_SANDBOX", default="bwrap")
 PWSCUP_SCORER_SANDBOX_COMMAND = env("PWSCUP_SCORER_SANDBOX_COMMAND", default="")

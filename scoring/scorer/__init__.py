@@ -9,10 +9,11 @@ The pieces, in the order a worker uses them:
 
 from scoring.scorer.environment import ScorerEnvironment, environment_ensure
 from scoring.scorer.errors import EnvironmentBuildError, ScorerError
+from scoring.scorer.launchers import BwrapLauncher, CommandLauncher, Launcher
+from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.output import ScorerOutput, output_read
 from scoring.scorer.program import ScorerProgram, program_read, program_unpack
 from scoring.scorer.run import ScorerResult, scorer_run, substitute
-from scoring.scorer.sandbox import BwrapLauncher, CommandLauncher, Launcher, SandboxLimits
 from scoring.scorer.unzip import UnzipLimits
 
 __all__ = [

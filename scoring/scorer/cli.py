@@ -28,9 +28,10 @@ from pathlib import Path
 
 from scoring.messages import language
 from scoring.scorer.environment import environment_ensure
+from scoring.scorer.launchers import CommandLauncher
+from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.program import program_read, program_unpack
 from scoring.scorer.run import scorer_run
-from scoring.scorer.sandbox import CommandLauncher, SandboxLimits
 
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "pwscup-scorer-envs"
 

@@ -71,7 +71,7 @@ from typing import Any
 
 from scoring.messages import clip
 from scoring.scorer.errors import ScorerError
-from scoring.scorer.sandbox import SandboxLimits
+from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.upload_files import FileRule, parse_file_rule
 
 KEYS = (

@@ -24,16 +24,11 @@ from typing import Any
 from scoring.messages import clip, render
 from scoring.scorer.environment import ScorerEnvironment
 from scoring.scorer.errors import ScorerError
+from scoring.scorer.launchers import Launcher, Mount
+from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.output import ScorerOutput, output_read
 from scoring.scorer.program import ScorerProgram
-from scoring.scorer.sandbox import (
-    NOBODY,
-    Launcher,
-    Mount,
-    SandboxLimits,
-    SandboxOutcome,
-    sandbox_run,
-)
+from scoring.scorer.sandbox import NOBODY, SandboxOutcome, sandbox_run
 from scoring.scorer.unzip import UnzipLimits, looks_like_zip, unzip
 
 # Codabench's folders inside the sandbox.

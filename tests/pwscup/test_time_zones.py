@@ -34,9 +34,9 @@ from pwscup.presentations.forms import WindowForm
 from pwscup.presentations.models import PresentationWindow
 from pwscup.presentations.services import presentation_window_create
 from pwscup.pwscup2015.admin.rounds import RoundAdminForm
-from pwscup.pwscup2015.console.forms import PhasesForm
+from pwscup.pwscup2015.console.phase_forms import PhasesForm
 from pwscup.pwscup2015.services.rounds import round_create, round_settings_check
-from pwscup.sequential.forms import SequentialRoundForm
+from pwscup.sequential.round_form import SequentialRoundForm
 from pwscup.sequential.services import sequential_round_create
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
 from tests.pwscup.seq_web_world import fixture, fixture_config, upload_file

@@ -23,7 +23,8 @@ from pwscup.core.selectors import system_health
 from pwscup.kinds import kind_of
 from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.console import selectors, services
-from pwscup.pwscup2015.console.forms import RoundEditForm, phases_initial, phases_of, windows_of
+from pwscup.pwscup2015.console.forms import RoundEditForm
+from pwscup.pwscup2015.console.phase_forms import phases_initial, phases_of, windows_of
 from pwscup.pwscup2015.ranking import rule_text
 from pwscup.pwscup2015.selectors import round_stale_scores
 from pwscup.pwscup2015.services.rounds import round_settings_check

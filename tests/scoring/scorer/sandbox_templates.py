@@ -8,7 +8,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from scoring.scorer.sandbox import MERGED_USR_LINKS, CommandLauncher
+from scoring.scorer.launchers import MERGED_USR_LINKS, CommandLauncher
 
 BWRAP_MOUNT_RO = "--ro-bind {source} {target}"
 BWRAP_MOUNT_RW = "--bind {source} {target}"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.scorer.sandbox import CommandLauncher, Mount, SandboxLimits
+from scoring.scorer.launchers import CommandLauncher, Mount
+from scoring.scorer.limits import SandboxLimits
 from tests.scoring.scorer.sandbox_templates import bwrap_launcher
 
 ROOT = Path(__file__).resolve().parents[3]

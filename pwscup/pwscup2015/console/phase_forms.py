@@ -1,0 +1,117 @@
+"""The 2015 game's console form for a round's name and phases (the wizard's phases step, the
+round's edit page), and the phases' values it reads and fills."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import form_dates_check
+from pwscup.competitions.models import Round
+from pwscup.core.form_fields import positive_int_field
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
+
+
+def _local_input():
+    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+PHASE_DATE_FIELDS = (
+    "anonymization_opens_at",
+    "anonymization_closes_at",
+    "attack_opens_at",
+    "attack_closes_at",
+)
+
+
+class PhasesForm(forms.Form):
+    """Both windows in the round's time zone; the service checks their order."""
+
+    name = forms.CharField(label=_("Round name"), max_length=200)
+    slug = forms.SlugField(label=_("Round address"), max_length=50)
+    timezone = TimeZoneField(label=_("Time zone of the round"))
+    anonymization_opens_at = forms.DateTimeField(
+        label=_("Anonymization phase opens"), widget=_local_input()
+    )
+    anonymization_closes_at = forms.DateTimeField(
+        label=_("Anonymization phase closes"), widget=_local_input()
+    )
+    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
+    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
+    allow_attack_before_close = forms.BooleanField(
+        label=_("Allow the attack phase to open before the anonymization phase closes"),
+        required=False,
+    )
+    anonymization_daily_limit = positive_int_field(
+        label=_("Anonymizations per day"),
+        required=False,
+        help_text=_("Empty: no limit."),
+    )
+    anonymization_total_limit = positive_int_field(
+        label=_("Anonymizations in total"),
+        required=False,
+        help_text=_("Empty: no limit."),
+    )
+    attack_daily_limit = positive_int_field(
+        label=_("Attacks per day"), required=False, help_text=_("Empty: no limit.")
+    )
+    attack_total_limit = positive_int_field(
+        label=_("Attacks in total"), required=False, help_text=_("Empty: no limit.")
+    )
+    attack_target_limit = positive_int_field(
+        label=_("Attacks per target"), required=False, help_text=_("Empty: no limit.")
+    )
+    anonymization_leaderboard_public = forms.BooleanField(
+        label=_("Anonymization leaderboard visible to visitors and teams"), required=False
+    )
+    attack_leaderboard_public = forms.BooleanField(
+        label=_("Attack phase leaderboard visible to visitors and teams"), required=False
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The windows are typed in the round's time zone, not the server's.
+        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
+        self.zone = zone_or_default(zone)
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in ("opens_at", "closes_at"):
+            for kind in ("anonymization", "attack"):
+                key = f"{kind}_{name}"
+                value = cleaned.get(key)
+                if value is not None:
+                    cleaned[key] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        form_dates_check(self, PHASE_DATE_FIELDS, time_zone=self.zone)
+        return cleaned
+
+
+def phases_of(cleaned: dict) -> dict:
+    """``{kind: phase_set keyword arguments}`` from a cleaned ``PhasesForm``."""
+    return {
+        kind: dict(
+            opens_at=cleaned[f"{kind}_opens_at"],
+            closes_at=cleaned[f"{kind}_closes_at"],
+            daily_limit=cleaned.get(f"{kind}_daily_limit"),
+            total_limit=cleaned.get(f"{kind}_total_limit"),
+            target_limit=cleaned.get(f"{kind}_target_limit"),
+            leaderboard_public=bool(cleaned.get(f"{kind}_leaderboard_public")),
+        )
+        for kind in ("anonymization", "attack")
+    }
+
+
+def windows_of(phases: dict) -> dict:
+    return {kind: (v["opens_at"], v["closes_at"]) for kind, v in phases.items()}
+
+
+def phases_initial(round: Round) -> dict:
+    """A ``PhasesForm``'s initial values for an existing round (times in its zone)."""
+    zone = zone_or_default(round.timezone)
+    initial = {"name": round.name, "slug": round.slug, "timezone": round.timezone}
+    for phase in round.phases.all():
+        initial[f"{phase.kind}_opens_at"] = phase.opens_at.astimezone(zone).replace(tzinfo=None)
+        initial[f"{phase.kind}_closes_at"] = phase.closes_at.astimezone(zone).replace(tzinfo=None)
+        initial[f"{phase.kind}_daily_limit"] = phase.daily_limit
+        initial[f"{phase.kind}_total_limit"] = phase.total_limit
+        initial[f"{phase.kind}_target_limit"] = phase.target_limit
+        initial[f"{phase.kind}_leaderboard_public"] = phase.leaderboard_public
+    return initial

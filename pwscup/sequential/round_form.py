@@ -1,0 +1,324 @@
+"""The console's form for a new sequential round: its fields (releases, QI rows, rules,
+gates, master or pool, schedule) build the configuration ``sequential_round_create`` checks,
+the JSON view replaces them when filled, and the service's errors are put back next to the
+field they name."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.core.form_fields import ConfigField, ConfigJsonView, add_errors, comma_list
+from pwscup.core.time_zones import TimeZoneField
+from pwscup.sequential.schedule_fields import ScheduleFields
+
+EXAMPLE_CONFIG = {
+    "type": "sequential",
+    "n_releases": 2,
+    "m": 2,
+    "qi": {"Age": "num", "Zip": "num"},
+    "sa": "Disease",
+    "mode": "online",
+    "require": "m-invariant",
+}
+
+
+class QIRowForm(forms.Form):
+    """One quasi-identifier: a column of the master table, compared as a number or a category."""
+
+    column = forms.CharField(label=_("QI column"), max_length=200, required=False)
+    kind = forms.ChoiceField(
+        label=_("Compared as"),
+        choices=[("num", _("a number (generalised to ranges)")), ("cat", _("a category"))],
+        required=False,
+    )
+
+
+QIRows = forms.formset_factory(QIRowForm, extra=0, max_num=200)
+QI_ROWS = 6  # rows shown (a longer list: the JSON view)
+GATE_METRICS = ("IL", "CF_ratio", "SUP", "TMP")
+
+
+class SequentialRoundForm(ConfigJsonView, ScheduleFields):
+    """A new sequential round: its fields build the configuration the service checks
+    (``sequential_round_create``); the JSON view (``config``), when filled, replaces them."""
+
+    field_order = [
+        "name",
+        "slug",
+        "timezone",
+        "n_releases",
+        "m",
+        "sa",
+        "sa_domain",
+        "mode",
+        "require",
+        "require_m_eligible",
+        "counterfeit_disclosure",
+        "last_disclosure",
+        "allow_tampering",
+        "allow_suppression",
+        "gate_IL",
+        "gate_CF_ratio",
+        "gate_SUP",
+        "gate_TMP",
+        "master",
+        "pool",
+        "per_team_size",
+        "per_team_turnover",
+        "per_team_seed",
+        "attack_phase",
+        "config",
+    ]
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"))
+    # Not required: a post without it (a script's) gets the site's default, like the service.
+    timezone = TimeZoneField(label=_("Time zone"), required=False)
+    n_releases = forms.IntegerField(
+        label=_("Number of releases"),
+        required=False,
+        help_text=_("Teams publish the table once per release; at least the master's largest lsb."),
+    )
+    m = forms.IntegerField(
+        label=_("m (each published group holds at least m distinct sensitive values)"),
+        required=False,
+    )
+    sa = forms.CharField(label=_("Sensitive column"), max_length=200, required=False)
+    sa_domain = forms.CharField(
+        label=_("Its possible values, separated by commas (optional)"),
+        max_length=20_000,
+        required=False,
+        help_text=_("Empty: the values found in the master table."),
+    )
+    mode = forms.ChoiceField(
+        label=_("Publication"),
+        choices=[
+            ("online", _("Online: each release before the next person arrives")),
+            ("batch", _("Batch: every release known in advance")),
+        ],
+        required=False,
+    )
+    require = forms.ChoiceField(
+        label=_("Releases must be"),
+        choices=[
+            ("m-invariant", _("m-invariant (ranked only if so)")),
+            ("m-unique", _("m-unique in each release")),
+            ("none", _("No requirement (scored only)")),
+        ],
+        required=False,
+    )
+    require_m_eligible = forms.BooleanField(
+        label=_("Refuse a master table whose releases cannot be m-eligible"), required=False
+    )
+    counterfeit_disclosure = forms.ChoiceField(
+        label=_("Counterfeit records disclosed"),
+        choices=[
+            ("per-release", _("Their number per release")),
+            ("per-group", _("Their number per group")),
+            ("none", _("Not disclosed")),
+        ],
+        required=False,
+    )
+    last_disclosure = forms.BooleanField(
+        label=_("Releases say which persons leave after them (column last)"), required=False
+    )
+    allow_tampering = forms.BooleanField(
+        label=_("Allow tampered records (column tampered)"), required=False
+    )
+    allow_suppression = forms.BooleanField(label=_("Allow suppressing persons"), required=False)
+    gate_IL = forms.FloatField(
+        label=_("Largest information loss (IL)"),
+        required=False,
+        help_text=_("Utility gates: a release above a bound is not ranked. Empty: no gate."),
+    )
+    gate_CF_ratio = forms.FloatField(label=_("Largest share of counterfeits"), required=False)
+    gate_SUP = forms.FloatField(label=_("Largest number of suppressed persons"), required=False)
+    gate_TMP = forms.FloatField(label=_("Largest number of tampered records"), required=False)
+    master = forms.FileField(
+        label=_("Master table (pid,QI…,sa,lsf,lsb)"),
+        required=False,
+        help_text=_("One master for every team; leave empty to draw per-team masters from a pool."),
+    )
+    pool = forms.FileField(
+        label=_("Pool of persons (pid,QI…,sa)"),
+        required=False,
+        help_text=_("Each team gets its own master drawn from it with the three fields below."),
+    )
+    per_team_size = forms.IntegerField(label=_("Persons in a team's first release"), required=False)
+    per_team_turnover = forms.FloatField(
+        label=_("Turnover: the chance a person leaves at each release (0 to 1)"), required=False
+    )
+    per_team_seed = forms.IntegerField(
+        label=_("Seed of the draw"),
+        required=False,
+        help_text=_("Any integer; the draw also uses a secret of the round."),
+    )
+    attack_phase = forms.BooleanField(
+        label=_("Attack phase: teams attack each other's releases after the last one"),
+        required=False,
+        help_text=_("Needs per-team masters (a pool, or one uploaded per team)."),
+    )
+    config = ConfigField(
+        label=_("Configuration (JSON)"),
+        required=False,
+        help_text=_(
+            "Filled in, it replaces every field of the configuration above. Every key is "
+            "described in docs/sequential.md (“The configuration”)."
+        ),
+    )
+
+    CONFIG_FIELDS = (
+        "n_releases",
+        "m",
+        "sa",
+        "sa_domain",
+        "mode",
+        "require",
+        "require_m_eligible",
+        "counterfeit_disclosure",
+        "last_disclosure",
+        "allow_tampering",
+        "allow_suppression",
+    )
+    GATE_FIELDS = tuple(f"gate_{metric}" for metric in GATE_METRICS)
+    PER_TEAM_FIELDS = ("per_team_size", "per_team_turnover", "per_team_seed")
+    SCHEDULE_FIELDS = (
+        "step_closes",
+        "first_close",
+        "step_hours",
+        "auto_freeze",
+        "daily_limit",
+        "total_limit",
+    )
+
+    def __init__(self, data=None, files=None, **kwargs):
+        super().__init__(data, files, **kwargs)
+        example = EXAMPLE_CONFIG
+        self.qi_rows = QIRows(
+            data,
+            prefix="qi",
+            # Only on a blank form: a bound row equal to its initial value counts as empty.
+            initial=None
+            if self.is_bound
+            else [{"column": c, "kind": k} for c, k in example["qi"].items()],
+        )
+        if not self.is_bound:
+            self.qi_rows.extra = QI_ROWS - len(example["qi"])
+            self.initial.update(
+                n_releases=example["n_releases"],
+                m=example["m"],
+                sa=example["sa"],
+                mode=example["mode"],
+                require=example["require"],
+                require_m_eligible=True,
+                counterfeit_disclosure="per-release",
+                per_team_turnover=0.2,
+                per_team_seed=1,
+            )
+
+    def rule_fields(self):
+        """Bound fields of the template's *Rules* fieldset (the rest of the configuration)."""
+        names = [n for n in self.CONFIG_FIELDS if n not in ("n_releases", "m", "sa", "sa_domain")]
+        return [self[name] for name in (*names, *self.GATE_FIELDS)]
+
+    def per_team_fields(self):
+        return [self[name] for name in self.PER_TEAM_FIELDS]
+
+    def schedule_fields(self):
+        return [self[name] for name in self.SCHEDULE_FIELDS]
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        if self.uses_json():
+            return valid
+        return self.qi_rows.is_valid() and valid
+
+    def round_config(self) -> dict | None:
+        """What ``sequential_round_create`` takes: the JSON view's object, or the fields'.
+        A field left empty is sent as null: the service names it."""
+        data = self.cleaned_data
+        if self.uses_json():
+            return data.get("config")
+        qi = {}
+        if self.qi_rows.is_bound and self.qi_rows.is_valid():
+            for row in self.qi_rows:
+                column = (row.cleaned_data.get("column") or "").strip()
+                if column:
+                    qi[column] = row.cleaned_data.get("kind") or "num"
+        config = {
+            "type": "sequential",
+            "n_releases": data.get("n_releases"),
+            "m": data.get("m"),
+            "qi": qi,
+            "sa": (data.get("sa") or "").strip(),
+            "sa_domain": comma_list(data.get("sa_domain", "")) or None,
+            "mode": data.get("mode") or "online",
+            "require": data.get("require") or "m-invariant",
+            "require_m_eligible": bool(data.get("require_m_eligible")),
+            "last_disclosure": bool(data.get("last_disclosure")),
+            "allow_tampering": bool(data.get("allow_tampering")),
+            "allow_suppression": bool(data.get("allow_suppression")),
+            "counterfeit_disclosure": data.get("counterfeit_disclosure") or "per-release",
+            "utility_gates": {
+                metric: data[f"gate_{metric}"]
+                for metric in GATE_METRICS
+                if data.get(f"gate_{metric}") is not None
+            },
+            "attack_phase": bool(data.get("attack_phase")),
+            "per_team": None,
+        }
+        if data.get("pool") or data.get("per_team_size") is not None:
+            config["per_team"] = {
+                "pool": "pool.csv",
+                "size": data.get("per_team_size"),
+                "turnover": data.get("per_team_turnover"),
+                "seed": data.get("per_team_seed"),
+            }
+        return config
+
+    def add_service_errors(self, error) -> None:
+        """Put the service's ``ValidationError`` next to the fields: a configuration error
+        next to the field of the key it names (on the JSON view when that was the
+        configuration)."""
+        if hasattr(error, "error_dict"):
+            add_errors(self, error)
+            return
+        for item in error.error_list:
+            message = " ".join(item.messages)
+            if self.uses_json():
+                self.add_error("config", message)
+            else:
+                self._config_error(item.code or "", item.params or {}, message)
+
+    def _config_error(self, code: str, params: dict, message: str) -> None:
+        key = _unquoted(params.get("key"))
+        if code in ("seq.config.qi", "seq.config.qi_empty") or (
+            code == "seq.config.not_column" and key == "qi"
+        ):
+            column = _unquoted(params.get("column"))
+            rows = list(self.qi_rows)
+            row = next(
+                (r for r in rows if (r.cleaned_data or {}).get("column", "").strip() == column),
+                rows[0] if rows else None,
+            )
+            if row is not None:
+                row.add_error("column", message)
+                return
+        field = {
+            "seq.config.m": "m",
+            "seq.config.n_releases": "n_releases",
+            "seq.config.n_releases_lsb": "n_releases",
+            "seq.config.sa": "sa",
+            "seq.config.sa_domain": "sa_domain",
+            "seq.config.sa_domain_master": "sa_domain",
+            "seq.config.attack_phase": "attack_phase",
+            "seq.config.gates": f"gate_{_unquoted(params.get('metric'))}",
+            "seq.config.per_team": f"per_team_{params.get('field')}",
+        }.get(code, key)
+        self.add_error(field if field in self.fields else None, message)
+
+
+def _unquoted(value) -> str:
+    """A message parameter quoted by ``scoring.sequential.messages.q`` (``'Age'``), bare."""
+    text = str(value or "")
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text

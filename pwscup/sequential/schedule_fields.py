@@ -1,0 +1,103 @@
+"""The step windows and upload limits of a sequential round, as form fields
+(:class:`ScheduleFields`, a base of the console's round form,
+:class:`pwscup.sequential.round_form.SequentialRoundForm`)."""
+
+import datetime as dt
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import dates_check, form_dates_check
+from pwscup.core.form_fields import positive_int_field
+
+
+class ClosesField(forms.CharField):
+    """Date-times, one per line (``2026-12-01 18:00``), in the round's time zone."""
+
+    widget = forms.Textarea(attrs={"rows": 4, "cols": 30})
+
+    def to_python(self, value):
+        closes = []
+        for line in (super().to_python(value) or "").splitlines():
+            if line.strip():
+                try:
+                    closes.append(dt.datetime.fromisoformat(line.strip()))
+                except ValueError:
+                    raise forms.ValidationError(
+                        _("“%(value)s” is not a date and time (2026-12-01 18:00).")
+                        % {"value": line.strip()}
+                    ) from None
+        return closes
+
+
+class ScheduleFields(forms.Form):
+    """Step windows and upload limits of a sequential round (spec §4, platform options)."""
+
+    step_closes = ClosesField(
+        label=_("Close of each release"),
+        required=False,
+        help_text=_(
+            "One date and time per line, in the round's time zone; or use the two fields below."
+        ),
+    )
+    first_close = forms.DateTimeField(label=_("Release 1 closes at"), required=False)
+    step_hours = forms.IntegerField(label=_("Step length (hours)"), min_value=1, required=False)
+    auto_freeze = forms.BooleanField(
+        label=_("Freeze each release automatically at its close"), required=False, initial=True
+    )
+    daily_limit = positive_int_field(
+        label=_("Uploads per team per release per day"), required=False
+    )
+    total_limit = positive_int_field(label=_("Uploads per team per release"), required=False)
+
+    def clean(self):
+        """Every close (typed, or computed from the first close and the step length) must
+        be a date the platform accepts (``dates_check``)."""
+        cleaned = super().clean()
+        for j, at in enumerate(cleaned.get("step_closes") or [], start=1):
+            if not self._date_accepted("step_closes", at, j):
+                break
+        form_dates_check(self, ("first_close",))
+        first, hours = cleaned.get("first_close"), cleaned.get("step_hours")
+        releases = self.release_count()
+        if first is not None and hours and releases and not self.has_error("first_close"):
+            try:
+                last = first + dt.timedelta(hours=hours) * (releases - 1)
+            except OverflowError:
+                last = dt.datetime.max.replace(tzinfo=first.tzinfo)  # refused below
+            self._date_accepted("step_hours", last, releases)
+        return cleaned
+
+    def _date_accepted(self, field: str, value, release: int) -> bool:
+        try:
+            dates_check(
+                {field: value},
+                labels={field: _("Close of release %(j)s") % {"j": release}},
+            )
+        except ValidationError as error:
+            self.add_error(field, error.message_dict[field])
+            return False
+        return True
+
+    def release_count(self) -> int | None:
+        """How many releases the round has, when the form knows it (its configuration)."""
+        builds = getattr(self, "round_config", None)  # the console's form: its fields or JSON
+        config = builds() if builds else self.cleaned_data.get("config")
+        n = config.get("n_releases") if isinstance(config, dict) else None
+        return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+    def schedule(self) -> dict:
+        """The keyword arguments of ``sequential_round_create`` these fields give."""
+        data = self.cleaned_data
+        hours = data.get("step_hours")
+        return {
+            "step_closes": data.get("step_closes") or None,
+            # Naive again: the service reads it in the round's time zone, like step_closes.
+            "first_close": data.get("first_close") and timezone.make_naive(data["first_close"]),
+            "step_length": dt.timedelta(hours=hours) if hours else None,
+            "auto_freeze": bool(data.get("auto_freeze")),
+            "daily_limit": data.get("daily_limit"),
+            "total_limit": data.get("total_limit"),
+        }
