@@ -18,28 +18,29 @@ How it is built
 
 Adding the endpoints of a round kind (dp, sequential, ...)
 ----------------------------------------------------------
-1. In the kind's app, a module ``api.py`` (a package ``api/`` once it grows: ``views.py``,
-   ``round_status.py``) with ``APIView`` classes. Each round-scoped view
-   takes ``competition_slug, round_slug``, calls
-   ``round_access(request, competition_slug, round_slug)`` and answers 404 when
-   ``kind_of(access.round).key`` is not its kind; then it calls the kind's own services
-   and selectors. Use ``IsAuthenticated`` where the kind's pages need a login, raise
-   ``Refused`` / ``Http404`` / ``PermissionDenied`` as the pages do, document the answers
-   with ``@extend_schema(responses={200: MySerializer, **errors(401, 404)})`` from
-   ``pwscup.core.rest``, and output serializers in the kind's ``api.py``.
-2. A list of URL patterns in that module, round-scoped paths starting with
-   ``pwscup.core.rest.ROUND_PREFIX``, returned by the kind's ``api_url_patterns()``; the API
-   mounts every kind's (names in the ``api`` namespace: ``reverse("api:dp-queries", ...)``).
-3. (No line in ``pwscup/api/urls.py``: the API never imports a kind.) The round status and
-   standings every kind answers (``views/rounds.py``: ``…/status/``, ``…/standings/``, what
-   the ``pwscup`` client reads) call the kind's ``api_round_status`` and ``api_leaderboard``:
-   implement both (shapes in ``pwscup/kinds/base.py``), pointing at the endpoints of step 1.
+1. Each kind of upload the kind takes is **declared**: a subclass of
+   ``pwscup.submissions.submission_types.SubmissionType`` returned by the kind's
+   ``submission_types()``. ``views/submissions.py`` serves its list, upload (202), detail,
+   file and select endpoints with their schema, and ``views/rounds.py`` puts it and the
+   team's uploads of it in the round status. No view to write.
+2. What no other kind has (DP's queries, a kind's downloads): ``APIView`` classes in the
+   kind's ``api/`` package. Each round-scoped view takes ``competition_slug, round_slug``,
+   calls ``round_access(request, competition_slug, round_slug, kind=KEY)`` (404 for a round
+   of another kind), then the kind's own services and selectors; it raises ``Refused`` /
+   ``Http404`` / ``PermissionDenied`` as the pages do and documents its answers with
+   ``@extend_schema(responses={200: MySerializer, **errors(401, 404)})``
+   (``pwscup.core.rest``). Its URL patterns, round-scoped paths starting with
+   ``pwscup.core.rest.ROUND_PREFIX``, are returned by the kind's ``api_url_patterns()``; the
+   API mounts every kind's (names in the ``api`` namespace).
+3. (No line in ``pwscup/api/urls.py``: the API never imports a kind.) The round status's
+   downloads and metrics and the standings come from the kind's ``api_module``
+   (``round_status``, ``round_leaderboard``; shapes in ``pwscup/kinds/base.py``).
 4. Tests in ``tests/pwscup/test_api_<kind>.py``: the kind's access matrix over the API and
    its answers against the schema (``tests/pwscup/test_api_schema.py`` runs schemathesis on
    every endpoint of the schema, the kind's included).
 
 This package's own endpoints are the competitions, my team, who I am, and a round's status
 and standings whatever its kind; the 2015 game's are in ``pwscup/pwscup2015/api/``, the DP
-round's in ``pwscup/dp/api/``, the sequential round's in
-``pwscup/sequential/api/views.py``.
+round's in ``pwscup/dp/api/``, the other kinds' in their ``api/`` packages; every kind's
+declared submission types are served by ``views/submissions.py``.
 """

@@ -21,8 +21,10 @@ from django.http import Http404, HttpResponse
 from django.urls import URLPattern
 from django.utils.translation import gettext as _
 
+from pwscup.kinds.results_hooks import ResultsHooks
 
-class RoundKind:
+
+class RoundKind(ResultsHooks):
     """One game a round can play. Subclass, set the attributes, override what you need.
 
     Attributes
@@ -57,13 +59,6 @@ class RoundKind:
     standings_module = None
     archive_module = None
     api_module = None
-
-    @staticmethod
-    def _declared(module, name: str, default, round):
-        """``module.name(round)`` when the kind declares the module and it has the function,
-        else ``default``: a kind writes nothing for what it does not have."""
-        function = getattr(module, name, None) if module is not None else None
-        return default if function is None else function(round)
 
     @property
     def namespace(self) -> str | None:
@@ -144,29 +139,29 @@ class RoundKind:
         answers 404 for a round of another kind, like the kind's pages."""
         return []
 
+    def submission_types(self) -> list:
+        """The kinds of upload the kind takes, each a
+        ``pwscup.submissions.submission_types.SubmissionType``: the core serves their REST
+        endpoints, their OpenAPI schema and their place in the round status
+        (``submission_types`` and ``uploads``, before what ``api_round_status`` adds)."""
+        return []
+
     def api_round_status(self, request, access) -> dict:
         """What the API's round status (``GET …/rounds/{r}/status/``, the same for every kind,
         read by ``pwscup status|submit|download``) says about the round for the caller (a
         ``pwscup.accounts.access.RoundAccess``), beside what the core adds itself (the round,
-        its kind, the caller's team and ``schedule_lines``). A dict of:
+        its kind, the caller's team, ``schedule_lines``, and the declared
+        ``submission_types`` with the team's uploads of them). A dict of:
 
-        * ``"submission_types"``: what the team may upload, ``[{"key": str, "label": str,
-          "url": str, "open": bool, "fields": [{"name": str, "label": str, "required": bool,
-          "choices": [str] | None}]}]``. An upload is a multipart POST of ``file`` and the
-          fields to ``url``, through the kind's upload service (``upload_keep``, its checks,
-          limits and deadlines): **202** ``{"id", "number", "status", "message", "url"}``,
-          ``url`` answering the upload as in ``"uploads"``;
         * ``"downloads"``: the files the caller may download **now**, ``[{"name": str,
           "label": str, "url": str}]`` (never an original, a truth or a release the caller
           may not see yet: each URL checks it again);
-        * ``"uploads"``: the team's uploads, newest first, ``{"type": key of its submission
-          type, "id", "number" (the team's ``#n``), "status": "queued" | "running" |
-          "finished" | "failed", "created_at", "about" (what it is for: a release, a level,
-          a target team; ``""``: nothing to add), "message", "note", "scores": {name: number |
-          None}, "scores_text": {name: str}, "final": bool (the one that counts), "url"}``;
         * ``"metrics"``: the scores' names in the order a client prints them, ``[{"key",
           "name", "note", "headline": bool}]`` (``note``: what a missing value means;
-          ``headline``: shown in a one-line summary of an upload, ``pwscup status``).
+          ``headline``: shown in a one-line summary of an upload, ``pwscup status``);
+        * ``"submission_types"`` and ``"uploads"``: only for uploads the kind does not
+          declare (``submission_types()``), in the shapes of
+          ``SubmissionType.status_entry`` and ``SubmissionType.as_json``.
 
         Raise ``Http404`` where the kind's pages would. Default: the declared
         ``api_module``'s ``round_status(request, access)``, else nothing to upload or fetch."""
@@ -207,56 +202,6 @@ class RoundKind:
         """The console page that creates a round of this kind in ``competition`` (the
         console's competition page shows one "New <label> round" button per kind)."""
         return None
-
-    # --- results ----------------------------------------------------------------------------
-
-    def leaderboard_url(self, round) -> str | None:
-        """The round's main leaderboard page, if it has one."""
-        return None
-
-    def results_url(self, round) -> str | None:
-        """Where the participants' "results are published" notification points (default:
-        the leaderboard)."""
-        return self.leaderboard_url(round)
-
-    def results_summary(self, round) -> list[dict]:
-        """Links for the competition page: ``[{"label": str, "url": str}, ...]``."""
-        return []
-
-    def ranking_keys(self, round) -> list:
-        """The rankings the round has, as ``pwscup.kinds.rankings.RankingKey`` s (its key, label
-        and the direction of its score), whether published or not: what an organizer may pick
-        for the competition's standings (``pwscup.competitions.standings``). ``[]``: none."""
-        return self._declared(self.standings_module, "ranking_keys", [], round)
-
-    def published_rankings(self, round) -> list:
-        """The round's rankings once its results are published, as
-        ``pwscup.kinds.rankings.RoundRanking`` s (one per ``ranking_keys`` entry it has), from
-        the same selectors as its final ranking pages: a disqualified team has no row, an
-        unranked team (failed gate, no attack) a row with rank ``None``. ``[]`` before the
-        publication: the standings then show the round as pending."""
-        return self._declared(self.standings_module, "published_rankings", [], round)
-
-    def named_scores(self, round) -> dict:
-        """The scores a round total's formula may name (``scoring.formula``;
-        ``pwscup.competitions.totals``), per team, from the same selectors as the round's
-        results: ``{"names": [{"key": str, "label": str}], "teams": {team_id: {key: float |
-        None}}}``. A key is a name the formula writes (``U``, ``utility``, ``protection``);
-        ``None``: the team has no such score. A disqualified team is left out, as from the
-        rankings (``DisqualificationRule.ranks``). The names do not depend on the uploads (a
-        formula is set, and a bundle imported, before any). Read whether or not the results
-        are published (the console checks a formula on the current scores). Default: no
-        names."""
-        empty = {"names": [], "teams": {}}
-        return self._declared(self.standings_module, "named_scores", empty, round)
-
-    def attack_cells(self, round):
-        """The round's attack matrix for the core's "attack against the top N releases"
-        score (``Round.attack_top_n``; ``pwscup.competitions.attack_top``), as a
-        ``pwscup.kinds.rankings.AttackCells`` from the same selectors as the round's
-        rankings, read whether or not the results are published. ``None`` (the default): the
-        kind has no attack matrix, and the round offers no such score."""
-        return self._declared(self.standings_module, "attack_cells", None, round)
 
     # --- uploads and jobs ------------------------------------------------------------------
 

@@ -114,6 +114,9 @@ class ScorerKind(RoundKind):
     def api_url_patterns(self):
         return api.urlpatterns
 
+    def submission_types(self):
+        return api.SUBMISSION_TYPES
+
     def console_url_patterns(self):
         return console.urlpatterns
 

@@ -10,6 +10,7 @@ from pwscup.kinds.base import RoundKind
 from pwscup.sequential import KEY, archive, bundle, console, selectors, services, standings
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.api import round_status as api_round
+from pwscup.sequential.api import submissions as api_submissions
 from pwscup.sequential.api import views as api
 from pwscup.sequential.demo import demo_load
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
@@ -78,6 +79,9 @@ class SequentialKind(RoundKind):
 
     def round_page(self, request, access, tab):
         return tabs.round_page(request, access, tab)
+
+    def submission_types(self):
+        return api_submissions.SUBMISSION_TYPES
 
     def api_url_patterns(self):
         return api.api_urlpatterns

@@ -116,6 +116,9 @@ class SyntheticKind(RoundKind):
     def round_page(self, request, access, tab):
         return views.round_page(request, access, tab)
 
+    def submission_types(self):
+        return api.SUBMISSION_TYPES
+
     def api_url_patterns(self):
         return api.urlpatterns
 

@@ -16,6 +16,7 @@ from pwscup.competitions.totals import round_core_tables
 from pwscup.core.rest import errors
 from pwscup.kinds import kind_of
 from pwscup.submissions.selectors import quota_day_of
+from pwscup.submissions.submission_types import declared_status
 
 
 class RoundStatusView(APIView):
@@ -28,6 +29,8 @@ class RoundStatusView(APIView):
         access = round_access(request, competition_slug, round_slug)
         kind = kind_of(access.round)
         answer = kind.api_round_status(request, access)
+        # The declared submission types first, then what the kind adds by hand.
+        declared = declared_status(kind.submission_types(), access)
         data = {
             "competition": access.competition.slug,
             "slug": access.round.slug,
@@ -41,9 +44,13 @@ class RoundStatusView(APIView):
             "quota_reset_time": f"{access.round.quota_reset_time:%H:%M}",
             "quota_resets_at": quota_day_of(access.round).resets_at(timezone.now()),
             "standings_url": reverse("api:round-standings", args=[competition_slug, round_slug]),
-            "submission_types": answer.get("submission_types", []),
+            "submission_types": declared["submission_types"] + answer.get("submission_types", []),
             "downloads": answer.get("downloads", []),
-            "uploads": answer.get("uploads", []),
+            "uploads": sorted(
+                declared["uploads"] + answer.get("uploads", []),
+                key=lambda u: (u["created_at"], u["id"]),
+                reverse=True,
+            ),
             "metrics": answer.get("metrics", []),
             "data_choice": data_choice_json(access),
         }

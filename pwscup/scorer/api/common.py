@@ -1,6 +1,7 @@
-"""What the scorer round's endpoints share: the caller's access to the round, a release and an
-attack as every kind's upload reads in the API, the targets a team may download or attack,
-and the round's score columns in the reader's language.
+"""What the scorer round's API shares: the caller's access to the round, a release and an
+attack as every kind's upload reads in the API (the declared types of ``submissions.py``),
+the targets a team may download or attack (``files.py``), and the round's score columns in
+the reader's language.
 
 A release's scores are its team's own, exactly as the program wrote them (a JSON number stays
 the same number). An attack's scores go through the one owner of the visibility rule
@@ -64,8 +65,7 @@ def release_scores(release: Release) -> tuple[dict, dict]:
 
 
 def release_json(release: Release, *, final_pk: int | None) -> dict:
-    """A release as every kind's upload reads in the API."""
-    args = round_args(release.scorer)
+    """A release as every kind's upload reads in the API (its addresses are the core's)."""
     scores, texts = release_scores(release)
     return {
         "type": RELEASE,
@@ -81,9 +81,6 @@ def release_json(release: Release, *, final_pk: int | None) -> dict:
         "scores_text": texts,
         "final": release.pk == final_pk,
         "selected": release.selected,
-        "url": reverse("api:scorer-release", args=[*args, release.pk]),
-        "file_url": reverse("api:scorer-release-file", args=[*args, release.pk]),
-        "select_url": reverse("api:scorer-release-select", args=[*args, release.pk]),
     }
 
 
@@ -106,10 +103,10 @@ def visibility_note(visibility: str) -> str:
     return ""
 
 
-def attack_json(attack: Attack, *, scorer: ScorerRound, visibility: str, config) -> dict:
+def attack_json(attack: Attack, *, visibility: str, config) -> dict:
     """An attack as every kind's upload reads in the API: its scores (and, for an upload
-    covering every target, its per-target scores) under the visibility rule."""
-    args = round_args(scorer)
+    covering every target, its per-target scores) under the visibility rule (its addresses
+    are the core's)."""
     scored = attack.status == Attack.Status.FINISHED
     scores, texts = shown_scores(
         attack.scores if scored else {}, visibility=visibility, config=config
@@ -135,31 +132,7 @@ def attack_json(attack: Attack, *, scorer: ScorerRound, visibility: str, config)
         "scores_text": texts,
         "targets": targets,
         "final": False,
-        "url": reverse("api:scorer-attack", args=[*args, attack.pk]),
-        "file_url": reverse("api:scorer-attack-file", args=[*args, attack.pk]),
     }
-
-
-def releases_json(scorer: ScorerRound, team) -> list[dict]:
-    final = selectors.final_release(scorer=scorer, team=team)
-    final_pk = final.pk if final is not None else None
-    return [
-        release_json(release, final_pk=final_pk)
-        for release in selectors.team_releases(scorer=scorer, team=team).select_related(
-            "program", "scorer__round__competition"
-        )
-    ]
-
-
-def attacks_json(scorer: ScorerRound, access) -> list[dict]:
-    visibility = selectors.attack_visibility(scorer=scorer, is_organizer=access.is_organizer)
-    config = selectors.round_config(scorer.round)
-    return [
-        attack_json(attack, scorer=scorer, visibility=visibility, config=config)
-        for attack in selectors.team_attacks(scorer=scorer, team=access.team).select_related(
-            "program"
-        )
-    ]
 
 
 def frozen(scorer: ScorerRound) -> None:

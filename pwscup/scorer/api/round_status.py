@@ -1,29 +1,21 @@
 """The scorer round's answers to the API's round status and standings, the same shape for every
-kind (``RoundKind.api_round_status``, ``api_leaderboard``), pointing at the endpoints of
-``views.py`` and ``files.py``: what the team may upload (a release in the release phase; after
-the freeze an attack, on one target chosen by its team's slug or on every target at once, as
-the round's settings say), what it may download now, its uploads with the scores it may see,
-and the round's declared score columns in the reader's language.
+kind (``RoundKind.api_round_status``, ``api_leaderboard``): what the team may download now
+(``files.py``) and the round's declared score columns in the reader's language. What it may
+upload and its uploads (a release in the release phase; after the freeze an attack, on one
+target chosen by its team's slug or on every target at once, as the round's settings say)
+are the core's, from the declared submission types (``submissions.py``).
 
 The standings are the release ranking and the attack ranking (``selectors.standings``): to
 the organizers always, to everyone else who sees the round once the results are published
 (404 before, as the round's results page); disqualified teams are left out except for the
 organizers."""
 
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.selectors import phase_state
 from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
-from pwscup.scorer.api.common import (
-    ATTACK,
-    RELEASE,
-    attacks_json,
-    column_label,
-    releases_json,
-)
+from pwscup.scorer.api.common import column_label
 
 
 def _metrics(config) -> list[dict]:
@@ -46,69 +38,18 @@ def _metrics(config) -> list[dict]:
     return metrics
 
 
-def _is_open(phase) -> bool:
-    return phase is not None and phase_state(phase=phase) == "open"
-
-
 def round_status(request, access) -> dict:
-    """``ScorerKind.api_round_status``: the release upload; after the freeze the attack
-    upload (with its ``target`` field in a round of one upload per target); the downloads;
-    the team's releases and attacks, newest first; the declared score columns."""
+    """``ScorerKind.api_round_status``: the downloads and the declared score columns (the
+    uploads are the declared types')."""
     scorer = selectors.scorer_of(access.round)
-    answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
+    answer = {"downloads": [], "metrics": []}
     if scorer is None:
         return answer
-    config = selectors.round_config(scorer.round)
-    answer["metrics"] = _metrics(config)
+    answer["metrics"] = _metrics(selectors.round_config(scorer.round))
     if access.team is None and not access.is_organizer:
         return answer
     answer["downloads"] = files.downloads(access, scorer)
-    team = access.team
-    if team is None:
-        return answer
-    args = [access.competition.slug, access.round.slug]
-    answer["submission_types"].append(
-        {
-            "key": RELEASE,
-            "label": _("A release (scored by the organizer's program)"),
-            "url": reverse("api:scorer-releases", args=args),
-            "open": scorer.frozen_at is None and _is_open(selectors.release_phase(access.round)),
-            "fields": [],
-        }
-    )
-    uploads = releases_json(scorer, team)
-    if scorer.frozen_at is not None:
-        answer["submission_types"].append(_attack_type(scorer, team=team, config=config))
-        uploads += attacks_json(scorer, access)
-    answer["uploads"] = sorted(uploads, key=lambda u: (u["created_at"], u["id"]), reverse=True)
     return answer
-
-
-def _attack_type(scorer, *, team, config) -> dict:
-    """The attack upload: open while the attack phase is and the results are not published;
-    in a round of one upload per target its ``target`` field lists the other teams' targets."""
-    choices = [t.team.slug for t in selectors.attack_target_choices(scorer=scorer, team=team)]
-    per_target = config.attack_mode == "per_target"
-    fields = []
-    if per_target:
-        fields.append(
-            {"name": "target", "label": _("Target"), "required": True, "choices": choices}
-        )
-    label = (
-        _("An attack on one target (scored by the organizer's program)")
-        if per_target
-        else _("An attack on every target at once (scored by the organizer's program)")
-    )
-    is_open = _is_open(selectors.attack_phase(scorer.round)) and not scorer.results_published
-    return {
-        "key": ATTACK,
-        "label": label,
-        "url": reverse(
-            "api:scorer-attacks", args=[scorer.round.competition.slug, scorer.round.slug]
-        ),
-        "open": bool(choices) and is_open,
-        "fields": fields,
-    }
 
 
 def round_leaderboard(request, access) -> dict:

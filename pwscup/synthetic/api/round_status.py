@@ -1,9 +1,10 @@
 """The synthetic round's answers to the API's round status and standings, the same shape for
 every kind (``RoundKind.api_round_status``, ``api_leaderboard``), pointing at the endpoints
-of ``views.py``: what the team may upload (a release in the release phase; an attack on
-another team's target in the attack phase), what it may download now (its own members
-table; after the freeze the targets' releases, challenge sets and the auxiliary table), its
-uploads with the scores it may see.
+of ``views.py``: what the team may download now (its own members table; after the freeze
+the targets' releases, challenge sets and the auxiliary table) and the scores' names. What
+it may upload (a release in the release phase; an attack on another team's target in the
+attack phase) and its uploads with the scores it may see are the core's, from the declared
+types (``submissions.py``).
 
 The standings are the two final rankings (spec §5), on the final half: they exist only once
 the results are published. Before, the standings answer 404 for everyone, organizers
@@ -14,20 +15,10 @@ publication, and a dev-half ranking beside it would be a second ranking rule).
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.selectors import phase_state
 from pwscup.core.errors import Refused
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
-from pwscup.synthetic.api.views import (
-    ATTACK,
-    RELEASE,
-    RELEASE_METRICS,
-    attack_metrics,
-    attackable,
-    attacks_json,
-    releases_json,
-    score_text,
-)
+from pwscup.synthetic.api.views import RELEASE_METRICS, attack_metrics, attackable, score_text
 
 # The names a client prints for each score (``pwscup status``, ``pwscup submit --wait``).
 METRIC_NAMES = {
@@ -68,11 +59,10 @@ def _download(name: str, label: str, url: str) -> dict:
 
 
 def round_status(request, access) -> dict:
-    """``SyntheticKind.api_round_status``: the release upload and the members table; after
-    the freeze the attack upload (one choice per other team's target) and the targets'
-    files; the team's releases and attacks, newest first."""
+    """``SyntheticKind.api_round_status``: the members table; after the freeze the targets'
+    files and the auxiliary table (the uploads are the declared types')."""
     synthetic = selectors.synthetic_of(access.round)
-    answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
+    answer = {"downloads": [], "metrics": []}
     if synthetic is None:
         return answer
     answer["metrics"] = _metrics(synthetic)
@@ -80,38 +70,27 @@ def round_status(request, access) -> dict:
         return answer
     args = [access.competition.slug, access.round.slug]
     team = access.team
-    if team is not None:
-        answer["submission_types"].append(
-            {
-                "key": RELEASE,
-                "label": _("A synthetic release (teamX_synthetic.csv)"),
-                "url": reverse("api:syn-releases", args=args),
-                "open": phase_state(phase=selectors.release_phase(access.round)) == "open",
-                "fields": [],
-            }
-        )
-        # A round offering a data choice draws a team at its first download.
-        if selectors.team_draw_of(synthetic=synthetic, team=team) is not None or (
-            selectors.pack_populations(synthetic=synthetic)
-        ):
-            answer["downloads"].append(
-                _download(
-                    files.members_name(team),
-                    _("Your members table T_X"),
-                    reverse("api:syn-members", args=args),
-                )
+    # A round offering a data choice draws a team at its first download.
+    if team is not None and (
+        selectors.team_draw_of(synthetic=synthetic, team=team) is not None
+        or selectors.pack_populations(synthetic=synthetic)
+    ):
+        answer["downloads"].append(
+            _download(
+                files.members_name(team),
+                _("Your members table T_X"),
+                reverse("api:syn-members", args=args),
             )
-        answer["uploads"] = releases_json(synthetic, team)
+        )
     if synthetic.frozen_at is not None:
         _attack_phase(answer, access=access, synthetic=synthetic, args=args)
     return answer
 
 
 def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
-    """The attack phase in the status: the targets' files to download, the attack upload
-    (open while the attack phase is and the results are not published) and the attacks."""
-    targets = attackable(access, synthetic)
-    for target in targets:
+    """The attack phase's downloads in the status: the targets' files and the auxiliary
+    table (one per data pack drawn from)."""
+    for target in attackable(access, synthetic):
         target_args = [*args, target.team.slug]
         answer["downloads"].append(
             _download(
@@ -142,33 +121,6 @@ def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
                 f"{reverse('api:syn-aux', args=args)}?pack={key}",
             )
         )
-    if access.team is None:
-        return
-    is_open = (
-        phase_state(phase=selectors.attack_phase(access.round)) == "open"
-        and not synthetic.results_published
-    )
-    answer["submission_types"].append(
-        {
-            "key": ATTACK,
-            "label": _("A membership-inference attack on a target (id,score)"),
-            "url": reverse("api:syn-attacks", args=args),
-            "open": bool(targets) and is_open,
-            "fields": [
-                {
-                    "name": "target",
-                    "label": _("Target"),
-                    "required": True,
-                    "choices": [target.team.slug for target in targets],
-                }
-            ],
-        }
-    )
-    answer["uploads"] = sorted(
-        answer["uploads"] + attacks_json(synthetic, access.team),
-        key=lambda u: (u["created_at"], u["id"]),
-        reverse=True,
-    )
 
 
 def round_leaderboard(request, access) -> dict:

@@ -31,8 +31,8 @@ class ToyGameKind(RoundKind):
         # shows the core's frame only (title, tab bar), in the reader's language.
         return render_tab(request, access, tab, "rounds/base.html")
 
-    def api_url_patterns(self):
-        return api.urlpatterns
+    def submission_types(self):
+        return api.SUBMISSION_TYPES
 
     def api_round_status(self, request, access):
         return api.round_status(request, access)

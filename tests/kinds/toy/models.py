@@ -35,3 +35,19 @@ class ToyUpload(KeptUpload):
 
     def __str__(self) -> str:
         return f"toy #{self.number}"
+
+
+class ToyNote(KeptUpload):
+    """The second submission type of ``test_toy_submission_types.py``: a note with a title."""
+
+    UPLOAD_FOLDER = "toynote"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    title = models.CharField(max_length=40)
+
+    class Meta(KeptUpload.Meta):
+        app_label = "toykind"
+
+    def __str__(self) -> str:
+        return f"toy note #{self.number}"

@@ -74,7 +74,7 @@ def toy_upload(*, round, team, uploaded_file, now=None) -> ToyUpload:
         check=window_open,
         round=round,
     )
-    broker.job_send(SCORE_TOY, upload.pk)
+    upload.dispatch = broker.job_send(SCORE_TOY, upload.pk)
     return upload
 
 

@@ -1,0 +1,210 @@
+"""The REST endpoints of every declared submission type (``pwscup.submissions.submission_types``),
+served by the core for every kind: list, upload (**202**), one upload, its file, select. A
+kind writes none of these views; it declares the type, and ``submission_urlpatterns`` mounts
+them under the round with their OpenAPI schema (summaries and operation ids from the
+declaration, one view class per type so that the schema tells the types apart)."""
+
+import copy
+
+from django.urls import path
+from drf_spectacular.plumbing import build_array_type, build_basic_type
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pwscup.accounts.access import round_access
+from pwscup.core.rest import ROUND_PREFIX, UploadField, errors
+
+JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
+JSON_LIST = OpenApiResponse(build_array_type(build_basic_type(OpenApiTypes.OBJECT)))
+BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as uploaded.")
+
+
+class DeclaredView(APIView):
+    # What every view of a declared type shares: the type, the kind's key (a round of another
+    # kind is 404), the caller's access and the kind's part of the round. (A comment, not a
+    # docstring: the schema would give it as every operation's description.)
+
+    permission_classes = [IsAuthenticated]
+    submission_type = None
+    kind_key = ""
+
+    def where(self, request, competition_slug, round_slug):
+        access = round_access(request, competition_slug, round_slug, kind=self.kind_key)
+        return access, self.submission_type.part(access)
+
+
+class ListView(DeclaredView):
+    parser_classes = [MultiPartParser]
+    upload_serializer = None
+
+    def get(self, request, competition_slug, round_slug):
+        access, part = self.where(request, competition_slug, round_slug)
+        self.submission_type.team(access)
+        return Response(self.submission_type.answers(part, access))
+
+    def post(self, request, competition_slug, round_slug):
+        declared = self.submission_type
+        access, part = self.where(request, competition_slug, round_slug)
+        declared.team(access)
+        form = self.upload_serializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = dict(form.validated_data)
+        uploaded_file = data.pop("file")
+        upload = declared.upload(
+            part, access, user=request.user, uploaded_file=uploaded_file, data=data
+        )
+        body = declared.answer(upload, part, access, declared.context(part, access))
+        body["message"] = declared.received_message(upload)
+        return Response(body, status=202)
+
+
+class DetailView(DeclaredView):
+    def get(self, request, competition_slug, round_slug, pk):
+        declared = self.submission_type
+        access, part = self.where(request, competition_slug, round_slug)
+        declared.reader(access)
+        upload = declared.own(part, access, pk)
+        return Response(declared.answer(upload, part, access, declared.context(part, access)))
+
+
+class FileView(DeclaredView):
+    def get(self, request, competition_slug, round_slug, pk):
+        declared = self.submission_type
+        access, part = self.where(request, competition_slug, round_slug)
+        declared.reader(access)
+        return declared.file_response(declared.own(part, access, pk))
+
+
+class SelectView(DeclaredView):
+    def post(self, request, competition_slug, round_slug, pk):
+        declared = self.submission_type
+        access, part = self.where(request, competition_slug, round_slug)
+        declared.team(access)
+        upload = declared.own(part, access, pk)
+        message = declared.select(upload, part, access)
+        upload.refresh_from_db()
+        body = declared.answer(upload, part, access, declared.context(part, access))
+        body["message"] = message
+        return Response(body)
+
+
+def _with_schema(base, method: str, schema: dict, attrs: dict) -> None:
+    """``base.method`` under ``extend_schema(**schema)`` in the new class only (the base's
+    own method stays as it is for every other type)."""
+    inherited = getattr(base, method)
+
+    def handler(self, request, *args, **kwargs):
+        return inherited(self, request, *args, **kwargs)
+
+    handler.__name__ = method
+    attrs[method] = extend_schema(**schema)(handler)
+
+
+def _view(base, declared, kind_key: str, schemas: dict, **extra):
+    # The view is the declaring kind's (its module, as ``resolve()`` tells it), and the
+    # schema's descriptions are the declaration's only (not this module's docstrings).
+    attrs = {
+        "__module__": type(declared).__module__,
+        "__doc__": "",
+        "submission_type": declared,
+        "kind_key": kind_key,
+        **extra,
+    }
+    for method, schema in schemas.items():
+        _with_schema(base, method, schema, attrs)
+    name = "".join(part.title() for part in declared.operation.split("_")) + base.__name__
+    return type(name, (base,), attrs).as_view()
+
+
+def upload_serializer(declared):
+    """The upload's form: ``file`` and the declared fields, in that order (copies made after
+    ``file``: a serializer orders its fields by when each was made)."""
+    fields = {
+        "file": UploadField(),
+        **{k: copy.deepcopy(v) for k, v in declared.upload_fields.items()},
+    }
+    name = "".join(part.title() for part in declared.operation.split("_")) + "UploadSerializer"
+    return type(name, (serializers.Serializer,), fields)
+
+
+def submission_urlpatterns(kind) -> list:
+    """The endpoints of every submission type ``kind`` declares, under the round."""
+    patterns = []
+    for declared in kind.submission_types():
+        op, summaries, name = declared.operation, declared.summaries, declared.url_name
+        prefix = ROUND_PREFIX + declared.path.strip("/") + "/"
+        form = upload_serializer(declared)
+        list_view = _view(
+            ListView,
+            declared,
+            kind.key,
+            {
+                "get": {
+                    "responses": {200: JSON_LIST, **errors(401, 404)},
+                    "summary": summaries.get("list", ""),
+                    "operation_id": f"{op}s_list",
+                },
+                "post": {
+                    "request": form,
+                    "responses": {202: JSON_OBJECT, **errors(400, 401, 403, 404, 413, 429)},
+                    "summary": summaries.get("create", ""),
+                    "description": declared.description,
+                    "operation_id": f"{op}s_create",
+                },
+            },
+            upload_serializer=form,
+        )
+        patterns.append(path(prefix, list_view, name=f"{name}s"))
+        detail = _view(
+            DetailView,
+            declared,
+            kind.key,
+            {
+                "get": {
+                    "responses": {200: JSON_OBJECT, **errors(401, 404)},
+                    "summary": summaries.get("retrieve", ""),
+                    "operation_id": f"{op}_retrieve",
+                }
+            },
+        )
+        patterns.append(path(prefix + "<int:pk>/", detail, name=name))
+        if declared.has_file:
+            file_view = _view(
+                FileView,
+                declared,
+                kind.key,
+                {
+                    "get": {
+                        "responses": {
+                            (200, declared.file_media_type): BINARY_FILE,
+                            **errors(401, 404),
+                        },
+                        "summary": summaries.get("file", ""),
+                        "operation_id": f"{op}_file_retrieve",
+                    }
+                },
+            )
+            patterns.append(
+                path(f"{prefix}<int:pk>/{declared.file_name}", file_view, name=f"{name}-file")
+            )
+        if declared.has_select:
+            select = _view(
+                SelectView,
+                declared,
+                kind.key,
+                {
+                    "post": {
+                        "request": None,
+                        "responses": {200: JSON_OBJECT, **errors(400, 401, 403, 404)},
+                        "summary": summaries.get("select", ""),
+                        "operation_id": f"{op}_select",
+                    }
+                },
+            )
+            patterns.append(path(prefix + "<int:pk>/select/", select, name=f"{name}-select"))
+    return patterns

@@ -1,0 +1,66 @@
+"""The results a round kind answers for the core (``RoundKind`` inherits them): where its
+leaderboard is, what the competition page links to, and its rankings, named scores and
+attack matrix for the competition's standings, totals and top-N attack score. Each is read
+from the module the kind declares (``RoundKind.standings_module``); a kind that has no such
+thing writes nothing."""
+
+
+class ResultsHooks:
+    """The results' hooks of ``RoundKind`` (see its ``standings_module``)."""
+
+    standings_module = None
+
+    @staticmethod
+    def _declared(module, name: str, default, round):
+        """``module.name(round)`` when the kind declares the module and it has the function,
+        else ``default``: a kind writes nothing for what it does not have."""
+        function = getattr(module, name, None) if module is not None else None
+        return default if function is None else function(round)
+
+    def leaderboard_url(self, round) -> str | None:
+        """The round's main leaderboard page, if it has one."""
+        return None
+
+    def results_url(self, round) -> str | None:
+        """Where the participants' "results are published" notification points (default:
+        the leaderboard)."""
+        return self.leaderboard_url(round)
+
+    def results_summary(self, round) -> list[dict]:
+        """Links for the competition page: ``[{"label": str, "url": str}, ...]``."""
+        return []
+
+    def ranking_keys(self, round) -> list:
+        """The rankings the round has, as ``pwscup.kinds.rankings.RankingKey`` s (its key, label
+        and the direction of its score), whether published or not: what an organizer may pick
+        for the competition's standings (``pwscup.competitions.standings``). ``[]``: none."""
+        return self._declared(self.standings_module, "ranking_keys", [], round)
+
+    def published_rankings(self, round) -> list:
+        """The round's rankings once its results are published, as
+        ``pwscup.kinds.rankings.RoundRanking`` s (one per ``ranking_keys`` entry it has), from
+        the same selectors as its final ranking pages: a disqualified team has no row, an
+        unranked team (failed gate, no attack) a row with rank ``None``. ``[]`` before the
+        publication: the standings then show the round as pending."""
+        return self._declared(self.standings_module, "published_rankings", [], round)
+
+    def named_scores(self, round) -> dict:
+        """The scores a round total's formula may name (``scoring.formula``;
+        ``pwscup.competitions.totals``), per team, from the same selectors as the round's
+        results: ``{"names": [{"key": str, "label": str}], "teams": {team_id: {key: float |
+        None}}}``. A key is a name the formula writes (``U``, ``utility``, ``protection``);
+        ``None``: the team has no such score. A disqualified team is left out, as from the
+        rankings (``DisqualificationRule.ranks``). The names do not depend on the uploads (a
+        formula is set, and a bundle imported, before any). Read whether or not the results
+        are published (the console checks a formula on the current scores). Default: no
+        names."""
+        empty = {"names": [], "teams": {}}
+        return self._declared(self.standings_module, "named_scores", empty, round)
+
+    def attack_cells(self, round):
+        """The round's attack matrix for the core's "attack against the top N releases"
+        score (``Round.attack_top_n``; ``pwscup.competitions.attack_top``), as a
+        ``pwscup.kinds.rankings.AttackCells`` from the same selectors as the round's
+        rankings, read whether or not the results are published. ``None`` (the default): the
+        kind has no attack matrix, and the round offers no such score."""
+        return self._declared(self.standings_module, "attack_cells", None, round)

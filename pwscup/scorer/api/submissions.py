@@ -1,0 +1,199 @@
+"""The scorer round's uploads as declared submission types: the core serves their REST
+endpoints under the round (``pwscup/api/views/submissions.py``), with the access rules of
+the round's pages (404 for a round of another kind or one without its scorer part, for a
+caller outside the round's teams, for another team's release or attack), and their place in
+the round status (``submission_types`` and ``uploads``).
+
+* ``scorer/releases/``: my team's releases, newest first; ``POST`` a release (multipart
+  ``file``) through ``release_upload`` (release phase open, not frozen, limits), **202**: a
+  worker runs the organizer's program on it; ``<pk>/`` one release (scores as written),
+  ``<pk>/file`` as uploaded, ``<pk>/select/`` make a scored one my final one (until the
+  freeze). Listed in the status always, open in the release phase before the freeze.
+* ``scorer/attacks/``: my team's attacks, their scores under the round's visibility rule;
+  ``POST`` an attack (multipart ``file`` and, in a round of one upload per target,
+  ``target``: the target team's slug), **202**; ``<pk>/`` and ``<pk>/file``. Listed in the
+  status once the releases are frozen, open while the attack phase is and the results are
+  not published, when the team has a target."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework import serializers
+
+from pwscup.competitions.selectors import phase_state
+from pwscup.core.errors import Refused
+from pwscup.scorer import selectors, services
+from pwscup.scorer.api import files
+from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json
+from pwscup.scorer.models import Target
+from pwscup.submissions.submission_types import SubmissionType
+
+
+def _is_open(phase) -> bool:
+    return phase is not None and phase_state(phase=phase) == "open"
+
+
+class ScorerUploads(SubmissionType):
+    """What the round's two uploads share: the round's scorer part, one upload as the team
+    sent it, the 404 of an upload that is not the team's."""
+
+    has_file = True
+
+    def part(self, access):
+        scorer = selectors.scorer_of(access.round)
+        if scorer is None:
+            raise Http404
+        return scorer
+
+    def own(self, part, access, pk: int):
+        return get_object_or_404(self.uploads(part, access), pk=pk)
+
+    def file_response(self, upload):
+        return files.upload_file_response(upload)
+
+
+class ScorerReleases(ScorerUploads):
+    key = RELEASE
+    label = gettext_lazy("A release (scored by the organizer's program)")
+    path = "scorer/releases"
+    url_name = "scorer-release"
+    operation = "scorer_release"
+    summaries = {
+        "list": "My team's releases in a scorer round, newest first",
+        "create": "Upload a release (scored by the organizer's program on a worker)",
+        "retrieve": "One of my team's releases: status, message and scores as written",
+        "file": "One of my team's releases, as uploaded",
+        "select": "Make one of my team's scored releases its final one (until the freeze)",
+    }
+    description = (
+        "The round page's service: the release phase must be open and the round not frozen; "
+        "the limits and the deadline are enforced, with the page's messages."
+    )
+    has_select = True
+
+    def uploads(self, part, access):
+        return selectors.team_releases(scorer=part, team=self.team(access)).select_related(
+            "program", "scorer__round__competition"
+        )
+
+    def context(self, part, access):
+        final = selectors.final_release(scorer=part, team=self.team(access))
+        return {"final_pk": final.pk if final is not None else None}
+
+    def as_json(self, upload, part, access, context):
+        return release_json(upload, final_pk=context["final_pk"])
+
+    def upload(self, part, access, *, user, uploaded_file, data):
+        return services.release_upload(
+            scorer=part, team=access.team, user=user, uploaded_file=uploaded_file
+        )
+
+    def select(self, upload, part, access):
+        if part.frozen_at is not None:
+            raise Refused(
+                _("The releases are frozen: the final release cannot change."), status=403
+            )
+        services.release_select(release=upload)
+        return _("Release #%(n)s is now your final release.") % {"n": upload.number}
+
+    def is_open(self, part, access):
+        return part.frozen_at is None and _is_open(selectors.release_phase(access.round))
+
+
+def attack_target(scorer, slug: str, *, per_target: bool) -> Target | None:
+    """The target an attack upload names (``None`` in a round where one upload covers every
+    target): refused with the service's messages when the shape is wrong, and (403) before
+    the freeze."""
+    if not per_target and slug:
+        raise Refused(_("An attack in this round covers every target at once."), status=400)
+    if per_target and not slug:
+        raise Refused(_("Choose the target team of your attack."), status=400)
+    if scorer.frozen_at is None:
+        raise Refused(_("The releases are not frozen yet: there is nothing to attack."), status=403)
+    if not per_target:
+        return None
+    return get_object_or_404(
+        Target.objects.select_related("team", "release", "scorer__round"),
+        scorer=scorer,
+        team__slug=slug,
+    )
+
+
+class ScorerAttacks(ScorerUploads):
+    key = ATTACK
+    label = gettext_lazy("An attack on one target (scored by the organizer's program)")
+    path = "scorer/attacks"
+    url_name = "scorer-attack"
+    operation = "scorer_attack"
+    summaries = {
+        "list": "My team's attacks, newest first (scores under the round's visibility rule)",
+        "create": "Upload an attack: on one target (target: its team's slug) or on every target",
+        "retrieve": "One of my team's attacks: status, message, scores under the visibility rule",
+        "file": "One of my team's attacks, as uploaded",
+    }
+    upload_fields = {
+        "target": serializers.CharField(
+            max_length=100,
+            required=False,
+            allow_blank=True,
+            help_text="The target team's slug (a round of one upload per target; none when "
+            "one upload covers every target).",
+        )
+    }
+
+    def uploads(self, part, access):
+        return selectors.team_attacks(scorer=part, team=self.team(access)).select_related("program")
+
+    def context(self, part, access):
+        """The round's visibility rule for the caller, read once per request."""
+        return {
+            "visibility": selectors.attack_visibility(
+                scorer=part, is_organizer=access.is_organizer
+            ),
+            "config": selectors.round_config(part.round),
+        }
+
+    def as_json(self, upload, part, access, context):
+        return attack_json(upload, visibility=context["visibility"], config=context["config"])
+
+    def upload(self, part, access, *, user, uploaded_file, data):
+        slug = data.get("target", "").strip()
+        target = attack_target(part, slug, per_target=self._per_target(part))
+        return services.attack_upload(
+            scorer=part, team=access.team, user=user, uploaded_file=uploaded_file, target=target
+        )
+
+    # --- the round status: after the freeze, on one target or on every target at once ------
+
+    def _per_target(self, part) -> bool:
+        return selectors.round_config(part.round).attack_mode == "per_target"
+
+    def _choices(self, part, access) -> list[str]:
+        targets = selectors.attack_target_choices(scorer=part, team=access.team)
+        return [t.team.slug for t in targets]
+
+    def listed(self, part, access):
+        return part.frozen_at is not None
+
+    def is_open(self, part, access):
+        is_open = _is_open(selectors.attack_phase(part.round)) and not part.results_published
+        return bool(self._choices(part, access)) and is_open
+
+    def fields(self, part, access):
+        """In a round of one upload per target, ``target`` lists the other teams' targets."""
+        if not self._per_target(part):
+            return []
+        choices = self._choices(part, access)
+        return [{"name": "target", "label": _("Target"), "required": True, "choices": choices}]
+
+    def status_entry(self, part, access):
+        entry = super().status_entry(part, access)
+        if not self._per_target(part):
+            entry["label"] = _(
+                "An attack on every target at once (scored by the organizer's program)"
+            )
+        return entry
+
+
+SUBMISSION_TYPES = [ScorerReleases(), ScorerAttacks()]

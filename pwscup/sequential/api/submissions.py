@@ -1,0 +1,228 @@
+"""The sequential round's uploads as declared submission types
+(``pwscup.submissions.submission_types``): the core serves their REST endpoints under the
+round (``pwscup/api/views/submissions.py``), their OpenAPI schema and their place in the
+round status (``submission_types``, ``uploads``), with the access rules of the kind's pages
+(``views/common.py``: 404 for a round of another kind, for a caller outside the round's
+teams, for another team's upload):
+
+* ``GET  seq/releases/``                 my team's releases, newest first;
+* ``POST seq/releases/``                 upload ``release_<j>.csv`` (multipart ``file``,
+  ``step``) through ``release_upload`` (the page's service: steps open, limits, deadlines),
+  **202**: a worker checks it (poll its ``url``);
+* ``GET  seq/releases/<pk>/``            one release: status, message, results (an
+  organizer reads any team's, as on the pages);
+* ``GET  seq/releases/<pk>/release.csv`` the file as uploaded;
+* attack phase (every release frozen, the round has one): ``POST seq/attacks/`` guesses on
+  another team's target (multipart ``file``, ``target``: the team's slug; **202**, a worker
+  scores them), ``GET seq/attacks/`` my team's attacks, newest first, and
+  ``GET seq/attacks/<pk>/`` one of them.
+
+The release is listed in the status for every team, open while a step is; the attack once
+the attack phase is, open while a target of another team is and the results are not
+published. Messages follow Accept-Language.
+"""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework import serializers
+
+from pwscup.core.exports import csv_bytes_response
+from pwscup.sequential import selectors, services
+from pwscup.sequential.messages import release_message
+from pwscup.sequential.models import Release, SeqAttack
+from pwscup.sequential.views.common import attack_target, own_release, require_team
+from pwscup.submissions.submission_types import SubmissionType
+from scoring.display import format_number
+
+RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
+UNDEFINED = "–"
+
+
+def score_text(value) -> str:
+    """A result as the pages show it: integers as they are, else 4 decimals (a small value
+    never reads 0.0000); "–" for none."""
+    if value is None:
+        return UNDEFINED
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return format_number(value)
+
+
+def other_targets(sequential, team) -> list:
+    """The targets of the attack phase a team may attack (every one but its own), by name."""
+    return [
+        target
+        for target in sequential.targets.select_related("team").order_by("team__name")
+        if target.team_id != team.pk
+    ]
+
+
+class SeqUploads(SubmissionType):
+    """What both uploads share: the round's ``SequentialRound``, the pages' team rule."""
+
+    def part(self, access):
+        return selectors.sequential_of(round=access.round)
+
+    def team(self, access):
+        return require_team(access)
+
+
+class SeqReleases(SeqUploads):
+    key = RELEASE
+    label = gettext_lazy("A release (release_<j>.csv)")
+    path = "seq/releases"
+    url_name = "seq-release"
+    operation = "seq_release"
+    summaries = {
+        "list": "My team's releases in a sequential round, newest first",
+        "create": "Upload release_<j>.csv (checked by a worker with the team's earlier releases)",
+        "retrieve": "One of my team's releases: status, message and results",
+        "file": "One of my team's releases, as uploaded",
+    }
+    description = (
+        "The round page's service: the step must be open, the limits and the deadline are "
+        "enforced, with the page's messages."
+    )
+    upload_fields = {"step": serializers.IntegerField(min_value=1, max_value=10_000)}
+    has_file = True
+    file_name = "release.csv"
+    file_media_type = "text/csv"
+
+    def reader(self, access):
+        # An organizer reads any team's release (``own_release``, the pages' rule).
+        if access.is_organizer:
+            return access.team
+        return require_team(access)
+
+    def uploads(self, part, access):
+        return selectors.team_releases(sequential=part, team=self.team(access))
+
+    def own(self, part, access, pk: int):
+        return own_release(access, pk)
+
+    def as_json(self, upload, part, access, context):
+        """A release with its step and its results (the leaderboard's columns) once it is
+        valid; ``final``: the release of its step that counts (frozen)."""
+        results = upload.results if upload.status == Release.Status.FINISHED else {}
+        shown = [m for m in selectors.BOARD_METRICS if m in results]
+        return {
+            "type": RELEASE,
+            "id": upload.pk,
+            "number": upload.number,
+            "step": upload.step,
+            "status": upload.status,
+            "created_at": upload.created_at,
+            "message": release_message(upload),
+            "about": _("release %(j)s") % {"j": upload.step},
+            "note": "",
+            "scores": {m: results[m] for m in shown},
+            "scores_text": {m: score_text(results[m]) for m in shown},
+            "final": upload.is_frozen,
+        }
+
+    def upload(self, part, access, *, user, uploaded_file, data):
+        return services.release_upload(
+            sequential=part,
+            team=self.team(access),
+            user=user,
+            step=data["step"],
+            uploaded_file=uploaded_file,
+        )
+
+    def received_message(self, upload):
+        return _("Release %(j)s (#%(n)s) is received: a worker checks it.") % {
+            "j": upload.step,
+            "n": upload.number,
+        }
+
+    def file_response(self, upload):
+        return csv_bytes_response(
+            services.release_bytes_for_download(release=upload), f"release_{upload.step}.csv"
+        )
+
+    def is_open(self, part, access):
+        return bool(selectors.open_steps(sequential=part, now=timezone.now()))
+
+    def fields(self, part, access):
+        steps = selectors.open_steps(sequential=part, now=timezone.now())
+        return [
+            {
+                "name": "step",
+                "label": _("Release"),
+                "required": True,
+                "choices": [str(step) for step in steps],
+            }
+        ]
+
+
+class SeqAttacks(SeqUploads):
+    key = ATTACK
+    label = gettext_lazy("Guesses on another team's target (pid,guess)")
+    path = "seq/attacks"
+    url_name = "seq-attack"
+    operation = "seq_attack"
+    summaries = {
+        "list": "My team's attacks in a sequential round, newest first",
+        "create": "Upload guesses (pid,guess) on another team's target (scored by a worker)",
+        "retrieve": "One of my team's attacks: status, message, accuracy",
+    }
+    upload_fields = {
+        "target": serializers.CharField(max_length=100, help_text="The target team's slug.")
+    }
+
+    def uploads(self, part, access):
+        team = self.team(access)
+        return SeqAttack.objects.filter(target__sequential=part, team=team).select_related(
+            "target__team"
+        )
+
+    def as_json(self, upload, part, access, context):
+        """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""
+        scored = upload.status == SeqAttack.Status.FINISHED and upload.accuracy is not None
+        return {
+            "type": ATTACK,
+            "id": upload.pk,
+            "number": upload.number,
+            "status": upload.status,
+            "created_at": upload.created_at,
+            "about": upload.target.team.name,
+            "message": release_message(upload),
+            "note": "",
+            "scores": {"accuracy": upload.accuracy} if scored else {},
+            "scores_text": {"accuracy": score_text(upload.accuracy)} if scored else {},
+            "final": False,
+        }
+
+    def upload(self, part, access, *, user, uploaded_file, data):
+        # 404 outside the attack phase or for no such target, as the page.
+        target = attack_target(access, data["target"])
+        return services.attack_upload(
+            target=target, team=access.team, user=user, uploaded_file=uploaded_file
+        )
+
+    def received_message(self, upload):
+        return _("Your guesses on %(team)s (#%(n)s) are received: a worker scores them.") % {
+            "team": upload.target.team.name,
+            "n": upload.number,
+        }
+
+    def listed(self, part, access):
+        return bool(part.all_frozen and part.config.get("attack_phase"))
+
+    def is_open(self, part, access):
+        return bool(other_targets(part, access.team)) and not part.results_published
+
+    def fields(self, part, access):
+        targets = other_targets(part, access.team)
+        return [
+            {
+                "name": "target",
+                "label": _("Target"),
+                "required": True,
+                "choices": [target.team.slug for target in targets],
+            }
+        ]
+
+
+SUBMISSION_TYPES = [SeqReleases(), SeqAttacks()]

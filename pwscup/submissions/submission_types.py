@@ -1,0 +1,184 @@
+"""A kind of upload a round kind takes, declared once: the core serves the rest.
+
+A round kind lists its submission types (``RoundKind.submission_types()``), each an instance
+of a subclass of ``SubmissionType``. From that declaration the API serves, under the round
+(``pwscup/api/views/submissions.py``), with their OpenAPI schema:
+
+* ``GET  <path>/``                 the team's uploads of that type, newest first;
+* ``POST <path>/``                 an upload (multipart ``file`` and the declared fields),
+  **202**: a worker checks and scores it (poll its ``url``);
+* ``GET  <path>/<pk>/``            one of the team's uploads;
+* ``GET  <path>/<pk>/<file_name>`` the upload as the team sent it (when ``has_file``);
+* ``POST <path>/<pk>/select/``     make it the team's final one (when ``has_select``);
+
+and the round status's ``submission_types`` entry and ``uploads`` (``pwscup status``,
+``submit --type <key>``). A kind writes only what differs: where its part of the round is,
+which uploads are the team's, how one reads, and the service that keeps an upload. The
+access rules are the core's: 404 for a round of another kind, for a caller outside the
+round's teams, for another team's upload; the services keep their own refusals (window,
+limits, size), answered by the API's error handler in the caller's language.
+"""
+
+from django.http import Http404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from pwscup.submissions.messages import upload_received_message
+
+
+class SubmissionType:
+    """One kind of upload of a round kind. Class attributes declare it; the methods below
+    ``part`` are what the kind answers (the defaults fit a kind that has nothing special).
+
+    * ``key``: the upload's type in the API (``"release"``, ``"attack"``) and the client's
+      ``--type``;
+    * ``label``: what the Submit tab and ``pwscup status`` call it (lazy, both languages);
+    * ``path``: where it lives under the round (``"syn/releases"``); ``url_name``: the base
+      of its URL names in the ``api`` namespace (``"syn-release"``: ``syn-releases`` the
+      list, ``syn-release`` one upload, ``syn-release-file``, ``syn-release-select``);
+    * ``operation``: the base of its OpenAPI operation ids (``"syn_release"``);
+    * ``summaries``: the endpoints' summaries in the schema, by ``list``, ``create``,
+      ``retrieve``, ``file``, ``select``;
+    * ``upload_fields``: the upload's fields besides ``file`` (DRF fields by name);
+    * ``has_file`` / ``file_name`` and ``has_select``: which endpoints it has.
+    """
+
+    key = ""
+    label = ""
+    path = ""
+    url_name = ""
+    operation = ""
+    summaries: dict = {}
+    description = ""
+    upload_fields: dict = {}
+    has_file = False
+    file_name = "file"
+    file_media_type = "application/octet-stream"
+    has_select = False
+
+    # --- where the uploads are ------------------------------------------------------------
+
+    def part(self, access):
+        """The kind's part of the round the caller may see (404 when the round has none)."""
+        return access.round
+
+    def team(self, access):
+        """The caller's team (404 for a caller outside the round's teams)."""
+        if access.team is None:
+            raise Http404(_("Not in a team of this competition."))
+        return access.team
+
+    def reader(self, access):
+        """Who may read one upload and its file: the caller's team (the default), or, for a
+        kind whose pages let an organizer read any team's upload, ``None`` for them (``own``
+        then finds the upload without a team)."""
+        return self.team(access)
+
+    def uploads(self, part, access):
+        """The team's uploads of this type, newest first (a query set of kept uploads)."""
+        raise NotImplementedError
+
+    def own(self, part, access, pk: int):
+        """One of the team's uploads of this type (404 otherwise)."""
+        upload = self.uploads(part, access).filter(pk=pk).first()
+        if upload is None:
+            raise Http404
+        return upload
+
+    # --- how one reads ----------------------------------------------------------------------
+
+    def context(self, part, access) -> dict:
+        """What every upload's answer of one request shares (read once per request)."""
+        return {}
+
+    def as_json(self, upload, part, access, context: dict) -> dict:
+        """An upload as every kind's upload reads in the API: ``type``, ``id``, ``number``,
+        ``status``, ``created_at``, ``about``, ``message``, ``note``, ``scores``,
+        ``scores_text``, ``final`` (``url`` and the other addresses are added by the core)."""
+        raise NotImplementedError
+
+    # --- uploads and selection ----------------------------------------------------------------
+
+    def upload(self, part, access, *, user, uploaded_file, data: dict):
+        """Keep an upload through the kind's service (its refusals are the answer)."""
+        raise NotImplementedError
+
+    def received_message(self, upload) -> str:
+        """What the 202 answer says."""
+        return upload_received_message(upload)
+
+    def select(self, upload, part, access) -> str:
+        """Make ``upload`` the team's final one; returns the answer's message."""
+        raise NotImplementedError
+
+    def file_response(self, upload):
+        """The upload as the team sent it (when ``has_file``)."""
+        raise NotImplementedError
+
+    # --- the round status ----------------------------------------------------------------------
+
+    def listed(self, part, access) -> bool:
+        """Whether the round status lists this type for the caller's team now."""
+        return True
+
+    def is_open(self, part, access) -> bool:
+        """Whether the team may upload this type now (the status's ``open``)."""
+        return True
+
+    def fields(self, part, access) -> list[dict]:
+        """The upload's fields in the status (``name``, ``label``, ``required``,
+        ``choices``), for a client to ask for them."""
+        return []
+
+    # --- addresses, served by the core ------------------------------------------------------------
+
+    def address(self, upload, access, name: str = "") -> str:
+        suffix = f"-{name}" if name else ""
+        args = [access.competition.slug, access.round.slug, upload.pk]
+        return reverse(f"api:{self.url_name}{suffix}", args=args)
+
+    def list_address(self, access) -> str:
+        return reverse(f"api:{self.url_name}s", args=[access.competition.slug, access.round.slug])
+
+    def answer(self, upload, part, access, context: dict) -> dict:
+        """``as_json`` with the upload's addresses."""
+        body = self.as_json(upload, part, access, context)
+        body["url"] = self.address(upload, access)
+        if self.has_file:
+            body["file_url"] = self.address(upload, access, "file")
+        if self.has_select:
+            body["select_url"] = self.address(upload, access, "select")
+        return body
+
+    def answers(self, part, access) -> list[dict]:
+        context = self.context(part, access)
+        return [self.answer(u, part, access, context) for u in self.uploads(part, access)]
+
+    def status_entry(self, part, access) -> dict:
+        return {
+            "key": self.key,
+            "label": str(self.label),
+            "url": self.list_address(access),
+            "open": self.is_open(part, access),
+            "fields": self.fields(part, access),
+        }
+
+
+def declared_status(types, access) -> dict:
+    """The round status's ``submission_types`` and ``uploads`` of a kind's declared types for
+    the caller: the types listed now, the team's uploads of every one of them, newest first
+    (nothing for a caller outside the round's teams)."""
+    entries, uploads = [], []
+    if access.team is None:
+        return {"submission_types": entries, "uploads": uploads}
+    for declared in types:
+        try:
+            part = declared.part(access)
+        except Http404:
+            continue
+        if not declared.listed(part, access):
+            continue
+        entries.append(declared.status_entry(part, access))
+        uploads.extend(declared.answers(part, access))
+    uploads.sort(key=lambda u: (u["created_at"], u["id"]), reverse=True)
+    return {"submission_types": entries, "uploads": uploads}

@@ -1,0 +1,210 @@
+"""The synthetic round's two kinds of upload, declared (``SyntheticKind.submission_types``):
+the core serves their REST endpoints under the round, with the access rules of the round's
+pages (404 for a round of another kind, for a caller outside the round's teams, for another
+team's release or attack), and their place in the round status:
+
+* ``GET  syn/releases/``              my team's releases, newest first;
+* ``POST syn/releases/``              upload ``teamX_synthetic.csv`` (multipart ``file``)
+  through ``release_upload`` (release phase open, not frozen, limits), **202**: a worker
+  checks and scores it (poll its ``url``);
+* ``GET  syn/releases/<pk>/``         one release: status, message, scores;
+* ``POST syn/releases/<pk>/select/``  make a scored release my final one (``release_select``);
+* once the releases are frozen: ``POST syn/attacks/`` an attack on a target (multipart
+  ``file``, ``target``: the team's slug; **202**, a worker scores it), ``GET syn/attacks/``
+  and ``syn/attacks/<pk>/`` my team's attacks.
+
+An attack's scores are those of the half ``selectors.visible_half`` allows: the dev half
+until the results are published, the final half after. A release's ``final`` is the team's
+final release (``selectors.final_release``); an attack's, that it is the one that counts on
+its target (its team's last scored one). Messages follow Accept-Language.
+"""
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from pwscup.competitions.selectors import phase_state
+from pwscup.submissions.submission_types import SubmissionType
+from pwscup.synthetic import selectors, services
+from pwscup.synthetic.api.views import (
+    RELEASE_METRICS,
+    attack_metrics,
+    attackable,
+    frozen,
+    score_text,
+    synthetic_part,
+    visible_scores,
+)
+from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
+
+
+def half_note(half: str) -> str:
+    if half == "final":
+        return gettext("final half of the challenge set")
+    return gettext(
+        "dev half of the challenge set (the final half is shown once results are published)"
+    )
+
+
+class SyntheticUploads(SubmissionType):
+    """What both of the round's uploads share: the round's synthetic part (404 without)."""
+
+    def part(self, access):
+        return synthetic_part(access)
+
+
+class Releases(SyntheticUploads):
+    """``teamX_synthetic.csv``, the team's synthetic release, in the release phase."""
+
+    key = "release"
+    label = _("A synthetic release (teamX_synthetic.csv)")
+    path = "syn/releases"
+    url_name = "syn-release"
+    operation = "syn_release"
+    summaries = {
+        "list": "My team's releases in a synthetic round, newest first",
+        "create": "Upload teamX_synthetic.csv (checked and scored by a worker)",
+        "retrieve": "One of my team's releases: status, message and scores",
+        "select": "Make one of my team's scored releases its final one (until the freeze)",
+    }
+    description = (
+        "The round page's service: the release phase must be open and the round not frozen; "
+        "the limits and the deadline are enforced, with the page's messages."
+    )
+    has_select = True
+
+    def uploads(self, part, access):
+        return selectors.team_releases(synthetic=part, team=self.team(access))
+
+    def context(self, part, access) -> dict:
+        final = selectors.final_release(synthetic=part, team=self.team(access))
+        return {"final_pk": final.pk if final is not None else None}
+
+    def as_json(self, upload, part, access, context) -> dict:
+        """The release with its scores once it is scored (its team's own: utility,
+        fidelity, copies, distances; no attack's score)."""
+        scored = upload.status == SynRelease.Status.FINISHED
+        scores = visible_scores(upload.scores, RELEASE_METRICS) if scored else {}
+        note = ""
+        if scored:
+            passes = upload.scores.get("passes")
+            note = gettext("passes the gates") if passes else gettext("fails the gates")
+        return {
+            "type": self.key,
+            "id": upload.pk,
+            "number": upload.number,
+            "status": upload.status,
+            "created_at": upload.created_at,
+            "about": gettext("%(rows)s rows") % {"rows": upload.rows} if scored else "",
+            "message": upload.message_text,
+            "note": note,
+            "scores": scores,
+            "scores_text": {key: score_text(value) for key, value in scores.items()},
+            # Only a scored release is final: a new one is not, whatever a worker did since.
+            "final": scored and upload.pk == context["final_pk"],
+            "selected": upload.selected,
+        }
+
+    def upload(self, part, access, *, user, uploaded_file, data):
+        return services.release_upload(
+            synthetic=part, team=self.team(access), user=user, uploaded_file=uploaded_file
+        )
+
+    def received_message(self, upload) -> str:
+        return gettext("Release #%(n)s is received: a worker checks and scores it.") % {
+            "n": upload.number
+        }
+
+    def select(self, upload, part, access) -> str:
+        services.release_select(release=upload)
+        return gettext("Release #%(n)s is now your final release.") % {"n": upload.number}
+
+    def is_open(self, part, access) -> bool:
+        return phase_state(phase=selectors.release_phase(access.round)) == "open"
+
+
+class Attacks(SyntheticUploads):
+    """A membership-inference attack on another team's target, once the releases are
+    frozen: open while the attack phase is, the results are not published and there are
+    targets."""
+
+    key = "attack"
+    label = _("A membership-inference attack on a target (id,score)")
+    path = "syn/attacks"
+    url_name = "syn-attack"
+    operation = "syn_attack"
+    summaries = {
+        "list": "My team's attacks, newest first (dev-half scores until publication)",
+        "create": "Upload teamX_mia_teamY.csv (id,score) on another team's target",
+        "retrieve": "One of my team's attacks: status, message, scores on the visible half",
+    }
+    upload_fields = {
+        "target": serializers.CharField(max_length=100, help_text="The target team's slug."),
+    }
+
+    def uploads(self, part, access):
+        return selectors.team_attacks(synthetic=part, team=self.team(access))
+
+    def context(self, part, access) -> dict:
+        return {
+            "half": selectors.visible_half(synthetic=part),
+            "metrics": attack_metrics(part),
+            "counting": {a.pk for a in selectors.latest_attacks(synthetic=part).values()},
+        }
+
+    def as_json(self, upload, part, access, context) -> dict:
+        """The attack with its scores on the half the reader may see once scored."""
+        half = context["half"]
+        scored = upload.status == SynAttack.Status.FINISHED
+        scores = visible_scores(getattr(upload, half), context["metrics"]) if scored else {}
+        return {
+            "type": self.key,
+            "id": upload.pk,
+            "number": upload.number,
+            "status": upload.status,
+            "created_at": upload.created_at,
+            "about": upload.target.team.name,
+            "message": upload.message_text,
+            "note": half_note(half) if scored else "",
+            "half": half,
+            "scores": scores,
+            "scores_text": {key: score_text(value) for key, value in scores.items()},
+            "final": scored and upload.pk in context["counting"],
+        }
+
+    def upload(self, part, access, *, user, uploaded_file, data):
+        frozen(part)
+        target = get_object_or_404(
+            SynTarget.objects.select_related("team", "release", "synthetic__round"),
+            synthetic=part,
+            team__slug=data["target"],
+        )
+        return services.attack_upload(
+            target=target, team=self.team(access), user=user, uploaded_file=uploaded_file
+        )
+
+    def received_message(self, upload) -> str:
+        return gettext("Your attack on %(team)s (#%(n)s) is received: a worker scores it.") % {
+            "team": upload.target.team.name,
+            "n": upload.number,
+        }
+
+    def listed(self, part, access) -> bool:
+        return part.frozen_at is not None
+
+    def is_open(self, part, access) -> bool:
+        return (
+            bool(attackable(access, part))
+            and phase_state(phase=selectors.attack_phase(access.round)) == "open"
+            and not part.results_published
+        )
+
+    def fields(self, part, access) -> list[dict]:
+        choices = [target.team.slug for target in attackable(access, part)]
+        return [
+            {"name": "target", "label": gettext("Target"), "required": True, "choices": choices}
+        ]
+
+
+SUBMISSION_TYPES = [Releases(), Attacks()]

@@ -1,0 +1,68 @@
+"""Every kind's declared submission types (``RoundKind.submission_types()``) are served by the
+core with one set of access rules: the list answers a team member and 404 for a caller
+outside the teams; another kind's declared addresses answer 404 under this kind's round; an
+upload's address answers its team and 404 for another team; the status points at the
+declared list; the schema has each type's operations.
+
+Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``); a kind
+that declares no type yet (DP, the 2015 game) is checked for the rest."""
+
+from django.urls import reverse
+
+from pwscup.kinds import all_kinds, get_kind
+from tests.kinds.test_api_conform import api, status_of
+
+
+def _get(arena, letter: str, url: str):
+    client, headers = api(arena, letter)
+    return client.get(url, **headers)
+
+
+def test_declared_lists_answer_the_team_and_404_for_everyone_else(player, arena_of):
+    arena = arena_of()
+    args = [arena.competition.slug, arena.round.slug]
+    declared = get_kind(player.key).submission_types()
+    for submission_type in declared:
+        url = reverse(f"api:{submission_type.url_name}s", args=args)
+        assert _get(arena, "a", url).status_code == 200, url
+        assert _get(arena, "organizer", url).status_code == 404, url  # in no team
+    listed = {t["key"]: t["url"] for t in status_of(arena, "a")["submission_types"]}
+    for submission_type in declared:
+        if submission_type.key in listed:
+            assert listed[submission_type.key] == reverse(
+                f"api:{submission_type.url_name}s", args=args
+            )
+    others = [t for kind in all_kinds() if kind.key != player.key for t in kind.submission_types()]
+    for submission_type in others:
+        url = reverse(f"api:{submission_type.url_name}s", args=args)
+        assert _get(arena, "a", url).status_code == 404, url
+
+
+def test_an_upload_s_address_answers_its_team_only(player, arena_of):
+    arena = arena_of()
+    player.submit(arena, "a", player.valid(arena, 1))
+    player.run_jobs()
+    (upload,) = status_of(arena, "a")["uploads"]
+    assert _get(arena, "a", upload["url"]).status_code == 200
+    assert _get(arena, "b", upload["url"]).status_code == 404
+    if upload.get("file_url"):
+        assert _get(arena, "a", upload["file_url"]).status_code == 200
+        assert _get(arena, "b", upload["file_url"]).status_code == 404
+
+
+def test_the_schema_has_every_declared_operation(player, arena_of):
+    arena = arena_of()
+    schema = _get(arena, "a", reverse("api:schema") + "?format=json").json()
+    operations = {
+        op.get("operationId")
+        for item in schema["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict)
+    }
+    for submission_type in get_kind(player.key).submission_types():
+        base = submission_type.operation
+        assert {f"{base}s_list", f"{base}s_create", f"{base}_retrieve"} <= operations, base
+        if submission_type.has_file:
+            assert f"{base}_file_retrieve" in operations
+        if submission_type.has_select:
+            assert f"{base}_select" in operations
