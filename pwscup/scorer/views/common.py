@@ -1,13 +1,24 @@
 """Who may see what on the scorer round's pages: a team's own uploads, their files and detailed
 results (its team and the organizers), a frozen target's public files (the teams of the
 competition and the organizers, once the round is frozen). Each answers 404 otherwise, so
-nothing tells a caller that the thing exists. Shared by the uploads and the downloads."""
+nothing tells a caller that the thing exists. Shared by the uploads and the downloads; the
+checks of the caller alone (a team, a participant, an upload's own team) are every round
+page's (``pwscup.submissions.round_pages``)."""
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
+from pwscup.submissions.round_pages import require_own, require_participant, require_team
+
+__all__ = [
+    "own_upload",
+    "published_target",
+    "require_participant",
+    "require_team",
+    "scorer_of",
+]
 
 
 def scorer_of(access) -> ScorerRound:
@@ -15,17 +26,6 @@ def scorer_of(access) -> ScorerRound:
     if scorer is None:
         raise Http404("No scorer round.")
     return scorer
-
-
-def require_team(access):
-    if access.team is None:
-        raise Http404("Not in a team of this competition.")
-    return access.team
-
-
-def require_participant(access) -> None:
-    if access.team is None and not access.is_organizer:
-        raise Http404("Not a participant.")
 
 
 UPLOAD_MODELS = {"releases": Release, "attacks": Attack}
@@ -40,9 +40,7 @@ def own_upload(access, kind: str, pk: int) -> Release | Attack:
     upload = get_object_or_404(
         model.objects.select_related("team", "program"), pk=pk, scorer=scorer_of(access)
     )
-    if not access.is_organizer and (access.team is None or upload.team_id != access.team.pk):
-        raise Http404("No such upload.")
-    return upload
+    return require_own(access, upload, missing="No such upload.")
 
 
 def published_target(access, team_slug: str) -> Target:

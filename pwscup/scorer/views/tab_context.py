@@ -15,17 +15,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_closes_at, phase_state
-from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.kinds.tabs import DATA, SUBMIT, FlowStep, NextStep, tab_url
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import target_uses
+from pwscup.submissions.two_sided_tabs import TwoSidedPhases, two_sided_next_steps, two_sided_phases
 from scoring.scorer.round_config import ScoreColumn, ScorerRoundConfig
-
-PENDING = (Status.QUEUED, Status.RUNNING)
 
 
 def column_label(column: ScoreColumn) -> str:
@@ -34,16 +31,12 @@ def column_label(column: ScoreColumn) -> str:
 
 
 @dataclass(frozen=True)
-class RoundState:
+class RoundState(TwoSidedPhases):
     """The round as every tab describes it."""
 
     scorer: ScorerRound
     config: ScorerRoundConfig
     program: ProgramVersion | None
-    release_phase: Phase | None
-    attack_phase: Phase | None
-    release_state: str  # unset, upcoming, open, closed (frozen: closed)
-    attack_state: str
 
     @property
     def frozen(self) -> bool:
@@ -58,22 +51,6 @@ class RoundState:
         return self.config.attack_mode == "per_target"
 
     @property
-    def release_open(self) -> bool:
-        return self.release_state == "open" and not self.frozen
-
-    @property
-    def attack_open(self) -> bool:
-        return self.attack_state == "open" and self.frozen and not self.published
-
-    @property
-    def release_closes_at(self):
-        return phase_closes_at(phase=self.release_phase) if self.release_phase else None
-
-    @property
-    def attack_closes_at(self):
-        return self.attack_phase.closes_at if self.attack_phase else None
-
-    @property
     def release_columns(self) -> list[dict]:
         return columns_of(self.config.release_columns, primary=self.config.release_primary)
 
@@ -84,18 +61,12 @@ class RoundState:
 
 def round_state(*, scorer: ScorerRound) -> RoundState:
     round_ = scorer.round
-    release_phase = selectors.release_phase(round_)
-    attack_phase = selectors.attack_phase(round_)
+    phases = two_sided_phases(round_, frozen=scorer.frozen_at is not None)
     return RoundState(
         scorer=scorer,
         config=selectors.round_config(round_),
         program=selectors.current_program(scorer=scorer),
-        release_phase=release_phase,
-        attack_phase=attack_phase,
-        release_state="closed"
-        if scorer.frozen_at is not None
-        else phase_state(phase=release_phase),
-        attack_state=phase_state(phase=attack_phase),
+        **phases,
     )
 
 
@@ -150,13 +121,8 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
     if team is None:
         return []
     round_ = state.scorer.round
-    if state.published:
-        return [
-            NextStep(
-                _("Results published: see the rankings."), tab_url(round_, RESULTS), _("Results")
-            )
-        ]
-    if state.release_open:
+
+    def releasing() -> list[NextStep]:
         steps = [
             NextStep(_("Download the data and read the rules."), tab_url(round_, DATA), _("Data")),
             NextStep(
@@ -176,11 +142,8 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
                 )
             )
         return steps
-    if not state.frozen:
-        if state.release_state == "upcoming":
-            return [NextStep(_("The release phase has not opened yet."))]
-        return [NextStep(_("The release phase is closed: the organizers freeze next."))]
-    if state.attack_open:
+
+    def attacking() -> list[NextStep]:
         return [
             NextStep(
                 _("Download the other teams' frozen releases."),
@@ -189,13 +152,8 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
             ),
             NextStep(_("Upload your attacks."), tab_url(round_, SUBMIT) + "#attack", _("Attack")),
         ]
-    return [
-        NextStep(
-            _("The releases are frozen; the results are shown once the organizers publish them."),
-            tab_url(round_, RESULTS),
-            _("Results"),
-        )
-    ]
+
+    return two_sided_next_steps(state, round_, releasing=releasing, attacking=attacking)
 
 
 # --- the submit tab ----------------------------------------------------------------------
@@ -271,8 +229,3 @@ def attack_rows(*, state: RoundState, team: Team, is_organizer: bool = False) ->
                 attack.per_target.append({"name": names.get(slug, slug), "cells": cells})
         attack.failure = job_message_text(attack) if attack.status == Status.FAILED else ""
     return attacks
-
-
-def pending(uploads) -> bool:
-    """Whether a worker still scores one of ``uploads`` (the page then reloads itself)."""
-    return any(upload.status in PENDING for upload in uploads)

@@ -11,22 +11,19 @@ organizers, and to everyone once the results are published."""
 from django.conf import settings
 
 from pwscup.kinds.registry import kind_of
-from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT
 from pwscup.scorer import selectors
 from pwscup.scorer.models import DataPack
 from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
 from pwscup.scorer.views.common import scorer_of
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
-from pwscup.submissions.selectors import live_etag
-
-LIVE_TABS = (SUBMIT, RESULTS)
+from pwscup.submissions.round_pages import live_round_page, pending, render_live_tab
 
 
 def _render(request, access, tab: str, context: dict, *, reload: bool = False, etag: str = ""):
-    if reload and etag:
-        context["live_reload_etag"] = etag
-    return render_tab(request, access, tab, f"scorer/tabs/{tab}.html", context)
+    template = f"scorer/tabs/{tab}.html"
+    return render_live_tab(request, access, tab, template, context, reload=reload, etag=etag)
 
 
 def overview(request, access, state):
@@ -97,7 +94,7 @@ def submit(request, access, state, *, etag: str = ""):
             attack_form=AttackUploadForm(),
         )
         uploads = releases + attacks
-    return _render(request, access, SUBMIT, context, reload=tabs.pending(uploads), etag=etag)
+    return _render(request, access, SUBMIT, context, reload=pending(uploads), etag=etag)
 
 
 def results(request, access, state, *, etag: str = ""):
@@ -114,7 +111,7 @@ def results(request, access, state, *, etag: str = ""):
             attacks=attacks,
         )
         uploads = attacks
-    return _render(request, access, RESULTS, context, reload=tabs.pending(uploads), etag=etag)
+    return _render(request, access, RESULTS, context, reload=pending(uploads), etag=etag)
 
 
 TABS = {OVERVIEW: overview, DATA: data, RULES: rules, SUBMIT: submit, RESULTS: results}
@@ -122,10 +119,6 @@ TABS = {OVERVIEW: overview, DATA: data, RULES: rules, SUBMIT: submit, RESULTS: r
 
 def round_page(request, access, tab: str):
     """The tab ``tab`` of the round's page (the core checked access)."""
-    live = tab in LIVE_TABS and access.team is not None
-    # Read before the uploads: one that changes after it makes the next poll a 200.
-    etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if live else ""
-    state = tabs.round_state(scorer=scorer_of(access))
-    if live:
-        return TABS[tab](request, access, state, etag=etag)
-    return TABS[tab](request, access, state)
+    return live_round_page(
+        request, access, tab, views=TABS, state=lambda: tabs.round_state(scorer=scorer_of(access))
+    )

@@ -4,9 +4,7 @@ file (or the choice) through one service and goes back to the Submit tab with a 
 saying what happens next or why it was refused; a request that asks for JSON
 (``Accept: application/json``) gets the answer as JSON, like the other kinds' upload views."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,44 +15,7 @@ from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.views.common import own_upload, require_team, scorer_of
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
-from pwscup.submissions.messages import upload_received_message
-
-
-def _wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
-def _refused(request, refusal: Refused, back):
-    if _wants_json(request):
-        headers, retry = refusal.retry_details()
-        return JsonResponse(
-            {"error": refusal.message, **retry}, status=refusal.status, headers=headers
-        )
-    messages.error(request, refusal.message)
-    return back
-
-
-def _upload(request, access, form, keep, anchor: str):
-    """Check the form, keep the upload through ``keep(cleaned_data)``; answer JSON or go back
-    to the Submit tab at ``anchor``."""
-    back = redirect(tab_url(access.round, SUBMIT) + anchor)
-    try:
-        if not form.is_valid() or not form.cleaned_data.get("file"):
-            raise Refused(_("Choose a file."))
-        upload = keep(form.cleaned_data)
-    except Refused as refusal:
-        return _refused(request, refusal, back)
-    notice = upload_received_message(upload)
-    if _wants_json(request):
-        return JsonResponse(
-            {"id": upload.pk, "number": upload.number, "status": upload.status, "message": notice},
-            status=202,
-        )
-    if upload.status == upload.Status.FAILED:
-        messages.error(request, notice)
-    else:
-        messages.info(request, notice)
-    return back
+from pwscup.submissions.round_pages import final_release_answer, refused_answer, upload_answer
 
 
 @login_required
@@ -63,7 +24,7 @@ def _upload(request, access, form, keep, anchor: str):
 def release_upload(request, access):
     scorer = scorer_of(access)
     team = require_team(access)
-    return _upload(
+    return upload_answer(
         request,
         access,
         ReleaseUploadForm(request.POST, request.FILES),
@@ -90,7 +51,7 @@ def _target(scorer, slug: str):
 def attack_upload(request, access):
     scorer = scorer_of(access)
     team = require_team(access)
-    return _upload(
+    return upload_answer(
         request,
         access,
         AttackUploadForm(request.POST, request.FILES),
@@ -112,16 +73,15 @@ def release_select(request, access, pk: int):
     """Make one of the team's scored releases its final one (the freeze publishes it)."""
     team = require_team(access)
     release = own_upload(access, "releases", pk)
-    back = redirect(tab_url(access.round, SUBMIT) + "#releases")
     if release.team_id != team.pk:
-        return _refused(request, Refused(_("This is not your team's release."), status=404), back)
-    try:
-        services.release_select(release=release)
-    except Refused as refusal:
-        return _refused(request, refusal, back)
-    if _wants_json(request):
-        return JsonResponse({"id": release.pk, "number": release.number, "selected": True})
-    messages.success(
-        request, _("Release #%(n)s is now your final release.") % {"n": release.number}
+        refusal = Refused(_("This is not your team's release."), status=404)
+        return refused_answer(
+            request, refusal, redirect(tab_url(access.round, SUBMIT) + "#releases")
+        )
+    return final_release_answer(
+        request,
+        access,
+        release,
+        lambda: services.release_select(release=release),
+        answer={"id": release.pk, "number": release.number, "selected": True},
     )
-    return back

@@ -9,25 +9,21 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from pwscup.core.toolkit import wheel_filename
-from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, UploadGates, render_tab
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, UploadGates
 from pwscup.sequential import charts, engine, selectors
 from pwscup.sequential.example import worked_example
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.kit import sample_plan
 from pwscup.sequential.models import Release
 from pwscup.sequential.views import tab_context as tabs
-from pwscup.submissions.selectors import live_etag
-
-LIVE_TABS = (SUBMIT, RESULTS)
+from pwscup.submissions.round_pages import live_round_page, render_live_tab
 
 
 def _render(request, access, tab: str, context: dict, *, reload: bool = False, etag: str = ""):
-    """The tab; with ``reload`` (a worker checks one of the team's uploads) the page's script
-    polls the team's live version (``etag``, read before the uploads) and reloads the page
-    when it moves (``rounds/base.html``)."""
-    if reload and etag:
-        context["live_reload_etag"] = etag
-    return render_tab(request, access, tab, f"sequential/tabs/{tab}.html", context)
+    """The tab; with ``reload`` (a worker checks one of the team's uploads) the page reloads
+    itself when the team's live version moves (``render_live_tab``)."""
+    template = f"sequential/tabs/{tab}.html"
+    return render_live_tab(request, access, tab, template, context, reload=reload, etag=etag)
 
 
 def overview(request, access, state):
@@ -138,11 +134,9 @@ TABS = {OVERVIEW: overview, DATA: data, RULES: rules, SUBMIT: submit, RESULTS: r
 
 def round_page(request, access, tab: str):
     """The tab ``tab`` of the round's page (the core checked access)."""
-    live = tab in LIVE_TABS and access.team is not None
-    # Read before the uploads: one that changes after it makes the next poll a 200.
-    etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if live else ""
-    sequential = selectors.sequential_of(round=access.round)
-    state = tabs.round_state(sequential=sequential, team=access.team)
-    if live:
-        return TABS[tab](request, access, state, etag=etag)
-    return TABS[tab](request, access, state)
+
+    def state():
+        sequential = selectors.sequential_of(round=access.round)
+        return tabs.round_state(sequential=sequential, team=access.team)
+
+    return live_round_page(request, access, tab, views=TABS, state=state)

@@ -2,13 +2,23 @@
 team; a release also the organizers), a published target (participants and organizers,
 once the releases are frozen; a team: the other teams' targets). Each answers 404
 otherwise, so nothing tells a caller that the thing exists. Shared by the uploads and the
-downloads."""
+downloads; the checks of the caller alone (a team, a participant, a release's own team) are
+every round page's (``pwscup.submissions.round_pages``)."""
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from pwscup.submissions.round_pages import require_own, require_participant, require_team
 from pwscup.synthetic import selectors
 from pwscup.synthetic.models import SynRelease, SynTarget, SyntheticRound
+
+__all__ = [
+    "own_release",
+    "published_target",
+    "require_participant",
+    "require_team",
+    "synthetic_of",
+]
 
 
 def synthetic_of(access) -> SyntheticRound:
@@ -18,23 +28,10 @@ def synthetic_of(access) -> SyntheticRound:
     return synthetic
 
 
-def require_team(access):
-    if access.team is None:
-        raise Http404("Not in a team of this competition.")
-    return access.team
-
-
-def require_participant(access) -> None:
-    if access.team is None and not access.is_organizer:
-        raise Http404("Not a participant.")
-
-
 def own_release(access, pk: int) -> SynRelease:
     """A release of the caller's team (an organizer: any release of the round)."""
     release = get_object_or_404(SynRelease, pk=pk, synthetic=synthetic_of(access))
-    if not access.is_organizer and (access.team is None or release.team_id != access.team.pk):
-        raise Http404("No such release.")
-    return release
+    return require_own(access, release, missing="No such release.")
 
 
 def published_target(access, team_slug: str) -> SynTarget:

@@ -15,30 +15,25 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_closes_at, phase_state
 from pwscup.core.errors import Refused
-from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.kinds.tabs import DATA, SUBMIT, FlowStep, NextStep, tab_url
 from pwscup.submissions.models import Status
+from pwscup.submissions.round_pages import PENDING
 from pwscup.submissions.selectors import target_uses
+from pwscup.submissions.two_sided_tabs import TwoSidedPhases, two_sided_next_steps, two_sided_phases
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import SynthConfig, tpr_key
 
-PENDING = (Status.QUEUED, Status.RUNNING)
 DOMAIN_SHOWN = 8
 
 
 @dataclass(frozen=True)
-class RoundState:
+class RoundState(TwoSidedPhases):
     """The round as every tab describes it."""
 
     synthetic: SyntheticRound
     config: SynthConfig
-    release_phase: Phase | None
-    attack_phase: Phase | None
-    release_state: str  # the release phase: unset, upcoming, open, closed (frozen: closed)
-    attack_state: str
 
     @property
     def frozen(self) -> bool:
@@ -53,22 +48,6 @@ class RoundState:
         return selectors.visible_half(synthetic=self.synthetic)
 
     @property
-    def release_open(self) -> bool:
-        return self.release_state == "open" and not self.frozen
-
-    @property
-    def attack_open(self) -> bool:
-        return self.attack_state == "open" and self.frozen and not self.published
-
-    @property
-    def release_closes_at(self):
-        return phase_closes_at(phase=self.release_phase) if self.release_phase else None
-
-    @property
-    def attack_closes_at(self):
-        return self.attack_phase.closes_at if self.attack_phase else None
-
-    @property
     def levels(self) -> list[dict]:
         """The round's FPR levels, each with its score's key (``tpr@0.1``)."""
         return [{"level": level, "key": tpr_key(level)} for level in self.config.fpr_levels]
@@ -80,18 +59,8 @@ class RoundState:
 
 def round_state(*, synthetic: SyntheticRound) -> RoundState:
     round_ = synthetic.round
-    release_phase = selectors.release_phase(round_)
-    attack_phase = selectors.attack_phase(round_)
-    return RoundState(
-        synthetic=synthetic,
-        config=engine.round_config(round_),
-        release_phase=release_phase,
-        attack_phase=attack_phase,
-        release_state="closed"
-        if synthetic.frozen_at is not None
-        else phase_state(phase=release_phase),
-        attack_state=phase_state(phase=attack_phase),
-    )
+    phases = two_sided_phases(round_, frozen=synthetic.frozen_at is not None)
+    return RoundState(synthetic=synthetic, config=engine.round_config(round_), **phases)
 
 
 # --- the overview ------------------------------------------------------------------------
@@ -149,15 +118,9 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
     if team is None:
         return []
     round_ = state.synthetic.round
-    steps = []
-    if state.published:
-        return [
-            NextStep(
-                _("Results published: see the rankings."), tab_url(round_, RESULTS), _("Results")
-            )
-        ]
-    if state.release_open:
-        steps += [
+
+    def releasing() -> list[NextStep]:
+        steps = [
             NextStep(
                 _("Download your members table (teamX_train.csv) and read what each column is."),
                 tab_url(round_, DATA),
@@ -177,13 +140,10 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
                     _("Submit"),
                 )
             )
-    elif not state.frozen:
-        if state.release_state == "upcoming":
-            steps.append(NextStep(_("The release phase has not opened yet.")))
-        else:
-            steps.append(NextStep(_("The release phase is closed: the organizers freeze next.")))
-    elif state.attack_open:
-        steps += [
+        return steps
+
+    def attacking() -> list[NextStep]:
+        return [
             NextStep(
                 _("Download the other teams' releases, challenge sets and the auxiliary table."),
                 tab_url(round_, DATA) + "#published",
@@ -195,17 +155,8 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
                 _("Attack"),
             ),
         ]
-    else:
-        steps.append(
-            NextStep(
-                _(
-                    "The releases are frozen; the results are shown once the organizers publish them."
-                ),
-                tab_url(round_, RESULTS),
-                _("Results"),
-            )
-        )
-    return steps
+
+    return two_sided_next_steps(state, round_, releasing=releasing, attacking=attacking)
 
 
 # --- the data tab ------------------------------------------------------------------------
@@ -336,11 +287,6 @@ def team_ranks(*, state: RoundState, team: Team) -> dict:
     )
     release, attack = mine
     return {"release": release, "attack": attack}
-
-
-def pending(uploads) -> bool:
-    """Whether a worker still checks one of ``uploads`` (the page then reloads itself)."""
-    return any(upload.status in PENDING for upload in uploads)
 
 
 # --- the results tab ---------------------------------------------------------------------

@@ -12,21 +12,18 @@ from django.conf import settings
 
 from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.kinds.registry import kind_of
-from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
-from pwscup.submissions.selectors import live_etag
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT
+from pwscup.submissions.round_pages import live_round_page, pending, render_live_tab
 from pwscup.synthetic import charts, selectors
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.synthetic.kit import TOOLKIT_EXTRA
 from pwscup.synthetic.views import tab_context as tabs
 from pwscup.synthetic.views.common import synthetic_of
 
-LIVE_TABS = (SUBMIT, RESULTS)
-
 
 def _render(request, access, tab: str, context: dict, *, reload: bool = False, etag: str = ""):
-    if reload and etag:
-        context["live_reload_etag"] = etag
-    return render_tab(request, access, tab, f"synthetic/tabs/{tab}.html", context)
+    template = f"synthetic/tabs/{tab}.html"
+    return render_live_tab(request, access, tab, template, context, reload=reload, etag=etag)
 
 
 def overview(request, access, state):
@@ -96,7 +93,7 @@ def submit(request, access, state, *, etag: str = ""):
             attack_form=AttackUploadForm(),
         )
         uploads = releases + [a for t in targets for a in t["attacks"]]
-    return _render(request, access, SUBMIT, context, reload=tabs.pending(uploads), etag=etag)
+    return _render(request, access, SUBMIT, context, reload=pending(uploads), etag=etag)
 
 
 def results(request, access, state, *, etag: str = ""):
@@ -134,7 +131,7 @@ def results(request, access, state, *, etag: str = ""):
     uploads = []
     if team is not None:
         uploads = list(selectors.team_attacks(synthetic=state.synthetic, team=team))
-    return _render(request, access, RESULTS, context, reload=tabs.pending(uploads), etag=etag)
+    return _render(request, access, RESULTS, context, reload=pending(uploads), etag=etag)
 
 
 TABS = {OVERVIEW: overview, DATA: data, RULES: rules, SUBMIT: submit, RESULTS: results}
@@ -142,10 +139,10 @@ TABS = {OVERVIEW: overview, DATA: data, RULES: rules, SUBMIT: submit, RESULTS: r
 
 def round_page(request, access, tab: str):
     """The tab ``tab`` of the round's page (the core checked access)."""
-    live = tab in LIVE_TABS and access.team is not None
-    # Read before the uploads: one that changes after it makes the next poll a 200.
-    etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if live else ""
-    state = tabs.round_state(synthetic=synthetic_of(access))
-    if live:
-        return TABS[tab](request, access, state, etag=etag)
-    return TABS[tab](request, access, state)
+    return live_round_page(
+        request,
+        access,
+        tab,
+        views=TABS,
+        state=lambda: tabs.round_state(synthetic=synthetic_of(access)),
+    )
