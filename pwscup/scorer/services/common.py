@@ -8,7 +8,7 @@ from pwscup.core.errors import Refused
 from pwscup.scorer.models import ScorerRound
 from pwscup.scorer.selectors import hidden_missing_names
 from pwscup.submissions.messages import JobMessage
-from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS, two_sided_locked
 
 BUILD_TASK = "pwscup.scorer.build_program"
 SCORE_RELEASE_TASK = "pwscup.scorer.score_release"
@@ -36,7 +36,7 @@ def hidden_ready_check(*, scorer: ScorerRound) -> None:
 def locked(scorer: ScorerRound) -> ScorerRound:
     """The round's row, locked until the transaction ends (slots, the freeze and the
     publication take it, so two of them never interleave)."""
-    return ScorerRound.objects.select_for_update().select_related("round").get(pk=scorer.pk)
+    return two_sided_locked(scorer)
 
 
 def form_error(field: str, error) -> ValidationError:

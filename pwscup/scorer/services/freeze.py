@@ -3,47 +3,30 @@ as a target; releases are refused from then and the attack phase may run. And a 
 version's rescoring of what an older one scored."""
 
 from django.db import transaction
-from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import AuditEntry, Phase
-from pwscup.competitions.services import audit_record, round_phase_open_now
-from pwscup.core.errors import Refused
-from pwscup.notifications.services import notify_round_frozen
+from pwscup.competitions.services import audit_record
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
-from pwscup.scorer.services.common import SCORE_ATTACK_TASK, SCORE_RELEASE_TASK, locked
+from pwscup.scorer.services.common import SCORE_ATTACK_TASK, SCORE_RELEASE_TASK
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_reset
+from pwscup.submissions.services.two_sided import (
+    two_sided_attack_phase_open_now,
+    two_sided_freeze,
+)
 
 
 def round_freeze(*, scorer: ScorerRound, user=None, now=None) -> list[Target]:
     """Publish every team's final release as a target (its public files become the other
     teams' downloads); release uploads are refused from now. Freezing again republishes only
     the targets whose final release changed. Returns the targets (re)published."""
-    now = now or timezone.now()
-    changed = []
-    with transaction.atomic():
-        scorer = locked(scorer)
-        for team, release in selectors.final_releases(scorer=scorer):
-            target = Target.objects.filter(scorer=scorer, team=team).first()
-            if target is not None and target.release_id == release.pk:
-                continue
-            target, _created = Target.objects.update_or_create(
-                scorer=scorer, team=team, defaults={"release": release}
-            )
-            changed.append(target)
-        ScorerRound.objects.filter(pk=scorer.pk).update(frozen_at=now)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=scorer.round.competition,
-                round=scorer.round,
-                action=AuditEntry.Action.ROUND_FROZEN,
-                targets=len(changed),
-            )
-    notify_round_frozen(round=scorer.round, frozen_at=now)
-    return changed
+    return two_sided_freeze(
+        state=scorer,
+        final_releases=lambda state: selectors.final_releases(scorer=state),
+        user=user,
+        now=now,
+    )
 
 
 def attack_phase_open_now(
@@ -52,25 +35,12 @@ def attack_phase_open_now(
     """From the release phase to the attack phase ahead of the schedule: the release phase
     closes now, the releases are frozen and the attack phase opens now (the core's
     ``round_phase_open_now``). Refused once the results are published."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        scorer = locked(scorer)
-        if scorer.results_published:
-            raise Refused(
-                _("The results are published: the attack phase cannot open again."), status=409
-            )
-        attack = round_phase_open_now(round=scorer.round, kind=Phase.Kind.ATTACK, now=now)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=scorer.round.competition,
-                round=scorer.round,
-                action=AuditEntry.Action.ROUND_EDITED,
-                attack_phase_opens=attack.opens_at.isoformat(),
-                attack_phase_closes=attack.closes_at.isoformat(),
-            )
-        targets = round_freeze(scorer=scorer, user=user, now=now)
-    return targets, attack
+    return two_sided_attack_phase_open_now(
+        state=scorer,
+        freeze=lambda state, now: round_freeze(scorer=state, user=user, now=now),
+        user=user,
+        now=now,
+    )
 
 
 def outdated_uploads(*, scorer: ScorerRound) -> dict:

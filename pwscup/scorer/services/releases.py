@@ -3,13 +3,11 @@ is open, scored by a worker (``scoring_runs``), and the team's choice of its fin
 An upload lacking a file the round requires (``release_files``, ``attack_files``) is kept
 FAILED at once, saying which, and never sent to a worker."""
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_of
 from pwscup.core.errors import Refused
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.scorer.selectors import round_config
@@ -24,9 +22,13 @@ from pwscup.submissions import broker
 from pwscup.submissions.broker import Dispatch
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_refuse
-from pwscup.submissions.services.two_sided import two_sided_phase_check
+from pwscup.submissions.services.two_sided import (
+    two_sided_attack_open,
+    two_sided_release_open,
+    two_sided_release_select,
+    two_sided_upload_window,
+)
 from pwscup.submissions.services.uploads import (
-    UploadWindow,
     check_size,
     original_name,
     upload_keep,
@@ -61,26 +63,60 @@ def files_refusal(*, scorer: ScorerRound, kind: str, uploaded_file, name: str):
     return None
 
 
-def _kept(upload, *, task: str, refusal: JobMessage | None):
-    """Send the kept upload's job, or store it FAILED with ``refusal`` at once (no job)."""
+# What each upload is: its model, its scoring task and the phase that takes it.
+UPLOADS = {
+    "release": (Release, SCORE_RELEASE_TASK, Phase.Kind.ANONYMIZATION),
+    "attack": (Attack, SCORE_ATTACK_TASK, Phase.Kind.ATTACK),
+}
+
+
+def _keep(
+    kind: str,
+    *,
+    scorer: ScorerRound,
+    team: Team,
+    user,
+    uploaded_file,
+    default: str,
+    now,
+    check,
+    target_uploads=None,
+    **fields,
+):
+    """Keep a ``kind`` upload (``release``, ``attack``) of ``team`` through the core's
+    upload pipeline under its own name (``default`` when it has none) and send its job, or
+    store it FAILED at once, with no job, when it lacks a file the round requires
+    (``files_refusal``). ``check``: the phase's refusals; ``target_uploads``: the team's
+    attacks on the upload's target (per-target rounds; an attack on every target has none,
+    its phase's total limits it per upload)."""
+    model, task, phase_kind = UPLOADS[kind]
+    name = original_name(uploaded_file, default=default)
+    refusal = files_refusal(scorer=scorer, kind=kind, uploaded_file=uploaded_file, name=name)
+    upload = upload_keep(
+        model=model,
+        window=two_sided_upload_window(
+            round=scorer.round,
+            kind=phase_kind,
+            uploads=model.objects.filter(scorer=scorer, team=team),
+            target_uploads=target_uploads,
+        ),
+        team=team,
+        uploaded_file=uploaded_file,
+        stored_name=name,
+        now=now,
+        check=check,
+        scorer=scorer,
+        original_filename=name,
+        uploaded_by=uploader(user),
+        **fields,
+    )
     if refusal is None:
         upload.dispatch = broker.job_send(task, upload.pk)
         return upload
-    job_refuse(model=type(upload), pk=upload.pk, message=refusal)
+    job_refuse(model=model, pk=upload.pk, message=refusal)
     upload.refresh_from_db()
     upload.dispatch = Dispatch()
     return upload
-
-
-def _window(*, round_, kind: str, uploads, target_uploads=None) -> UploadWindow:
-    """``target_uploads``: the team's attacks on the upload's target (per-target rounds);
-    an attack on every target has none, its phase's total limits it per upload."""
-    phase = phase_of(round=round_, kind=kind)
-    if phase is None:
-        return UploadWindow(round=round_, uploads=uploads.none())
-    return UploadWindow.limited_by(
-        phase, round=round_, uploads=uploads, target_uploads=target_uploads
-    )
 
 
 def release_upload(*, scorer: ScorerRound, team: Team, user, uploaded_file, now=None) -> Release:
@@ -88,56 +124,28 @@ def release_upload(*, scorer: ScorerRound, team: Team, user, uploaded_file, now=
     limits, failed-upload cap) and send it to a worker; refused (403) outside the release
     phase or once the round is frozen. A refused one (FAILED) costs no quota."""
     now = now or timezone.now()
-    round_ = scorer.round
     slots_for_teams(scorer=scorer)
 
     def release_open() -> None:
-        # Under the team's row lock: a freeze is seen before or after, never half.
-        scorer.refresh_from_db(fields=["frozen_at"])
-        if scorer.frozen_at is not None:
-            raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
-        two_sided_phase_check(round=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
+        two_sided_release_open(state=scorer, now=now)
         hidden_ready_check(scorer=scorer)
 
-    name = original_name(uploaded_file, default="release.zip")
-    refusal = files_refusal(scorer=scorer, kind="release", uploaded_file=uploaded_file, name=name)
-    release = upload_keep(
-        model=Release,
-        window=_window(
-            round_=round_,
-            kind=Phase.Kind.ANONYMIZATION,
-            uploads=Release.objects.filter(scorer=scorer, team=team),
-        ),
+    return _keep(
+        "release",
+        scorer=scorer,
         team=team,
+        user=user,
         uploaded_file=uploaded_file,
-        stored_name=name,
+        default="release.zip",
         now=now,
         check=release_open,
-        scorer=scorer,
-        original_filename=name,
-        uploaded_by=uploader(user),
     )
-    return _kept(release, task=SCORE_RELEASE_TASK, refusal=refusal)
 
 
 def release_select(*, release: Release, now=None) -> None:
     """Make a scored release the team's final one (the freeze publishes it); refused once
     the round is frozen or the release phase has closed."""
-    now = now or timezone.now()
-    scorer = release.scorer
-    with transaction.atomic():
-        Team.objects.select_for_update().get(pk=release.team_id)
-        scorer.refresh_from_db(fields=["frozen_at"])
-        if scorer.frozen_at is not None:
-            raise Refused(
-                _("The releases are frozen: the final release cannot change."), status=403
-            )
-        two_sided_phase_check(round=scorer.round, kind=Phase.Kind.ANONYMIZATION, now=now)
-        if release.status != Release.Status.FINISHED:
-            raise Refused(_("Only a scored release can be your final one."))
-        Release.objects.filter(scorer=scorer, team_id=release.team_id).update(selected=False)
-        Release.objects.filter(pk=release.pk).update(selected=True)
-        release.selected = True
+    two_sided_release_select(state=release.scorer, release=release, now=now)
 
 
 def attack_upload(
@@ -158,41 +166,23 @@ def attack_upload(
         raise Refused(_("This target is not part of the round."), status=404)
 
     def attack_open() -> None:
-        two_sided_phase_check(round=round_, kind=Phase.Kind.ATTACK, now=now)
-        scorer.refresh_from_db(fields=["frozen_at", "results_published"])
-        if scorer.frozen_at is None:
-            raise Refused(
-                _("The releases are not frozen yet: there is nothing to attack."), status=403
-            )
-        if scorer.results_published:
-            raise Refused(_("The results are published: the attack phase is over."), status=403)
-        if target is not None and target.team_id == team.pk:
-            raise Refused(_("A team does not attack its own release."), status=403)
+        two_sided_attack_open(state=scorer, team=team, target=target, now=now)
         hidden_ready_check(scorer=scorer)
 
     default = f"{team.slug}_attack_{target.team.slug}.zip" if target else f"{team.slug}_attack.zip"
-    name = original_name(uploaded_file, default=default)
-    refusal = files_refusal(scorer=scorer, kind="attack", uploaded_file=uploaded_file, name=name)
-    attack = upload_keep(
-        model=Attack,
-        window=_window(
-            round_=round_,
-            kind=Phase.Kind.ATTACK,
-            uploads=Attack.objects.filter(scorer=scorer, team=team),
-            target_uploads=(
-                Attack.objects.filter(scorer=scorer, team=team, target=target)
-                if target is not None
-                else None
-            ),
-        ),
+    return _keep(
+        "attack",
+        scorer=scorer,
         team=team,
+        user=user,
         uploaded_file=uploaded_file,
-        stored_name=name,
+        default=default,
         now=now,
         check=attack_open,
-        scorer=scorer,
+        target_uploads=(
+            Attack.objects.filter(scorer=scorer, team=team, target=target)
+            if target is not None
+            else None
+        ),
         target=target,
-        original_filename=name,
-        uploaded_by=uploader(user),
     )
-    return _kept(attack, task=SCORE_ATTACK_TASK, refusal=refusal)

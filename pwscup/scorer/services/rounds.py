@@ -6,23 +6,21 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import AuditEntry, Competition, Phase
-from pwscup.competitions.services import (
-    audit_record,
-    phase_set,
-    round_of_kind_create,
-    round_phases_close,
-)
-from pwscup.notifications.services import notify_results_published
+from pwscup.competitions.models import AuditEntry, Competition
+from pwscup.competitions.services import audit_record, round_of_kind_create, round_phases_close
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
 from pwscup.scorer.services.common import form_error, locked
+from pwscup.submissions.services.two_sided import (
+    two_sided_phases_set,
+    two_sided_results_hide,
+    two_sided_results_publish,
+    two_sided_windows_check,
+)
 from scoring.errors import ScoringError
 from scoring.scorer.round_config import parse_round_config
 
 Action = AuditEntry.Action
-RELEASE = Phase.Kind.ANONYMIZATION
-ATTACK = Phase.Kind.ATTACK
 
 
 def scorer_config_validate(config) -> dict:
@@ -57,10 +55,7 @@ def scorer_round_create(
 
     Raises ``ValidationError`` keyed by field (``config``, ``slug``, ``timezone``,
     ``attack_opens_at``...) in the reader's language."""
-    if attack[0] < release[1]:
-        raise ValidationError(
-            {"attack_opens_at": _("The attack phase opens once the release phase has closed.")}
-        )
+    two_sided_windows_check(release=release, attack=attack)
     round_ = round_of_kind_create(
         competition=competition,
         kind=KEY,
@@ -71,19 +66,14 @@ def scorer_round_create(
         order=order,
     )
     scorer = ScorerRound.objects.create(round=round_)
-    for kind, (opens_at, closes_at), (daily, total) in (
-        (RELEASE, release, release_limits),
-        (ATTACK, attack, attack_limits),
-    ):
-        phase_set(
-            round=round_,
-            kind=kind,
-            opens_at=opens_at,
-            closes_at=closes_at,
-            daily_limit=daily,
-            total_limit=total,
-            target_limit=attack_target_limit if kind == ATTACK else None,
-        )
+    two_sided_phases_set(
+        round=round_,
+        release=release,
+        attack=attack,
+        release_limits=release_limits,
+        attack_limits=attack_limits,
+        attack_target_limit=attack_target_limit,
+    )
     slots_for_teams(scorer=scorer)
     if user is not None:
         audit_record(
@@ -153,27 +143,9 @@ def scorer_round_close(*, scorer: ScorerRound) -> int:
 def results_publish(*, scorer: ScorerRound, user=None) -> None:
     """Close every open phase (a published ranking never changes), show the exact attack
     scores, the matrix and the rankings to everyone, tell the participants."""
-    round_phases_close(round=scorer.round)
-    ScorerRound.objects.filter(pk=scorer.pk).update(results_published=True)
-    scorer.results_published = True
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=scorer.round.competition,
-            round=scorer.round,
-            action=Action.RESULTS_PUBLISHED,
-        )
-    notify_results_published(round=scorer.round)
+    two_sided_results_publish(state=scorer, user=user)
 
 
 def results_hide(*, scorer: ScorerRound, user=None) -> None:
     """The matrix, the rankings and the exact attack scores become organizer-only again."""
-    ScorerRound.objects.filter(pk=scorer.pk).update(results_published=False)
-    scorer.results_published = False
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=scorer.round.competition,
-            round=scorer.round,
-            action=Action.RESULTS_HIDDEN,
-        )
+    two_sided_results_hide(state=scorer, user=user)

@@ -1,15 +1,40 @@
-"""A two-sided round's phases (a release phase, then an attack phase on the frozen releases),
-for the kinds that play one (synthetic data, the organizer's own program): their names and
-the one check of an upload's window, on the core's ``window_check``."""
+"""A two-sided round (a release phase, then an attack phase on the frozen releases), for the
+kinds that play one (synthetic data, the organizer's own program): the phases' names and
+their settings, the checks of an upload's window (on the core's ``window_check``), the
+team's final release, the freeze, opening the attack phase now and the publication.
+
+The kind keeps its own row of the round (``state``: ``round``, ``frozen_at``,
+``results_published``), with its releases as ``state.releases`` and its targets as
+``state.targets``; what differs between the kinds (the final releases, a target's own job)
+is passed in by the kind's services, which keep their names and signatures."""
 
 import datetime as dt
+from collections.abc import Callable
 
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pwscup.competitions.models import Phase, Round
+from pwscup.accounts.models import Team
+from pwscup.competitions.models import AuditEntry, Phase, Round
 from pwscup.competitions.selectors import phase_of
+from pwscup.competitions.services import (
+    audit_record,
+    phase_set,
+    round_phase_open_now,
+    round_phases_close,
+)
 from pwscup.core.errors import Refused
-from pwscup.submissions.services.uploads import phase_window_check
+from pwscup.notifications.services import notify_results_published, notify_round_frozen
+from pwscup.submissions import broker
+from pwscup.submissions.models import Status
+from pwscup.submissions.services.uploads import UploadWindow, phase_window_check
+
+Action = AuditEntry.Action
+RELEASE = Phase.Kind.ANONYMIZATION
+ATTACK = Phase.Kind.ATTACK
 
 # A two-sided round's phases (a release phase, then an attack phase on the frozen releases)
 # by the names its pages, schedule, bundle and refusals say (the synthetic and scorer kinds).
@@ -31,3 +56,197 @@ def two_sided_phase_check(*, round: Round, kind: str, now: dt.datetime) -> None:
     if phase is None:
         raise Refused(str(TWO_SIDED_PHASE_MISSING[kind]), status=403)
     phase_window_check(phase=phase, now=now, label=str(TWO_SIDED_PHASE_LABELS[kind]))
+
+
+def two_sided_windows_check(*, release: tuple, attack: tuple) -> None:
+    """A new round's windows, each (opens, closes): the attack phase opens once the release
+    phase has closed, else ``ValidationError`` on ``attack_opens_at``."""
+    if attack[0] < release[1]:
+        raise ValidationError(
+            {"attack_opens_at": _("The attack phase opens once the release phase has closed.")}
+        )
+
+
+def two_sided_phases_set(
+    *,
+    round: Round,
+    release: tuple,
+    attack: tuple,
+    release_limits: tuple,
+    attack_limits: tuple,
+    attack_target_limit: int | None,
+) -> None:
+    """Set the round's release phase ``release`` = (opens, closes) and attack phase
+    ``attack``, each with its (daily, total) upload limits; the attack phase also limits
+    the uploads on one target (``attack_target_limit``)."""
+    for kind, (opens_at, closes_at), (daily, total) in (
+        (RELEASE, release, release_limits),
+        (ATTACK, attack, attack_limits),
+    ):
+        phase_set(
+            round=round,
+            kind=kind,
+            opens_at=opens_at,
+            closes_at=closes_at,
+            daily_limit=daily,
+            total_limit=total,
+            target_limit=attack_target_limit if kind == ATTACK else None,
+        )
+
+
+def two_sided_upload_window(*, round: Round, kind: str, uploads, target_uploads=None):
+    """The ``UploadWindow`` of an upload to the phase ``kind``: the phase's limits on the
+    team's ``uploads`` (and, per target, ``target_uploads``: the team's uploads on the same
+    target); a round without that phase counts none (its check refuses the upload)."""
+    phase = phase_of(round=round, kind=kind)
+    if phase is None:
+        return UploadWindow(round=round, uploads=uploads.none())
+    return UploadWindow.limited_by(
+        phase, round=round, uploads=uploads, target_uploads=target_uploads
+    )
+
+
+def two_sided_release_open(*, state, now: dt.datetime) -> None:
+    """Refuse (403) a release once the round is frozen or outside the release phase. Run
+    under the team's row lock (``upload_keep``'s check): a freeze is seen before or after,
+    never half."""
+    state.refresh_from_db(fields=["frozen_at"])
+    if state.frozen_at is not None:
+        raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
+    two_sided_phase_check(round=state.round, kind=RELEASE, now=now)
+
+
+def two_sided_attack_open(*, state, team: Team, target, now: dt.datetime) -> None:
+    """Refuse (403) an attack outside the attack phase, before the freeze, after the
+    publication, or on the team's own release (``target``; ``None``: every target)."""
+    two_sided_phase_check(round=state.round, kind=ATTACK, now=now)
+    state.refresh_from_db(fields=["frozen_at", "results_published"])
+    if state.frozen_at is None:
+        raise Refused(_("The releases are not frozen yet: there is nothing to attack."), status=403)
+    if state.results_published:
+        raise Refused(_("The results are published: the attack phase is over."), status=403)
+    if target is not None and target.team_id == team.pk:
+        raise Refused(_("A team does not attack its own release."), status=403)
+
+
+def two_sided_release_select(
+    *, state, release, now: dt.datetime | None = None, check: Callable | None = None
+) -> None:
+    """Make a scored release the team's final one (the freeze publishes it); refused once
+    the round is frozen or the release phase has closed, and by ``check(release)`` (the
+    kind's own rule), which raises ``Refused``."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        Team.objects.select_for_update().get(pk=release.team_id)
+        state.refresh_from_db(fields=["frozen_at"])
+        if state.frozen_at is not None:
+            raise Refused(
+                _("The releases are frozen: the final release cannot change."), status=403
+            )
+        two_sided_phase_check(round=state.round, kind=RELEASE, now=now)
+        if release.status != Status.FINISHED:
+            raise Refused(_("Only a scored release can be your final one."))
+        if check is not None:
+            check(release)
+        state.releases.filter(team_id=release.team_id).update(selected=False)
+        type(release).objects.filter(pk=release.pk).update(selected=True)
+        release.selected = True
+
+
+def two_sided_locked(state):
+    """The kind's row of the round, locked until the transaction ends (what changes the
+    round's teams, its freeze or its publication takes it, so two of them never
+    interleave)."""
+    return type(state).objects.select_for_update().select_related("round").get(pk=state.pk)
+
+
+def two_sided_freeze(
+    *,
+    state,
+    final_releases: Callable,
+    user=None,
+    now: dt.datetime | None = None,
+    target_defaults: dict | None = None,
+    target_task: str | None = None,
+) -> list:
+    """Publish every team's final release (``final_releases(state)``: (team, release)
+    pairs) as a target, with ``target_defaults`` (the target's own fields) and its job
+    ``target_task`` sent once committed, when the kind has one; releases are refused from
+    ``now``. Freezing again republishes only the targets whose final release changed.
+    Returns the targets (re)published."""
+    now = now or timezone.now()
+    changed = []
+    with transaction.atomic():
+        state = two_sided_locked(state)
+        for team, release in final_releases(state):
+            target = state.targets.filter(team=team).first()
+            if target is not None and target.release_id == release.pk:
+                continue
+            target, _created = state.targets.update_or_create(
+                team=team, defaults={"release": release, **(target_defaults or {})}
+            )
+            changed.append(target)
+        type(state).objects.filter(pk=state.pk).update(frozen_at=now)
+        if user is not None:
+            audit_record(
+                user=user,
+                competition=state.round.competition,
+                round=state.round,
+                action=Action.ROUND_FROZEN,
+                targets=len(changed),
+            )
+        if target_task is not None:
+            transaction.on_commit(lambda: [broker.job_send(target_task, t.pk) for t in changed])
+    notify_round_frozen(round=state.round, frozen_at=now)
+    return changed
+
+
+def two_sided_attack_phase_open_now(
+    *, state, freeze: Callable, user=None, now: dt.datetime | None = None
+) -> tuple[list, Phase]:
+    """From the release phase to the attack phase ahead of the schedule: the release phase
+    closes now, the releases are frozen (``freeze(state, now)``, the kind's freeze) and the
+    attack phase opens now (``round_phase_open_now``, the core's rule). Refused (409) once
+    the results are published: a published ranking never changes. Returns the targets
+    (re)published and the phase."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        state = two_sided_locked(state)
+        if state.results_published:
+            raise Refused(
+                _("The results are published: the attack phase cannot open again."), status=409
+            )
+        attack = round_phase_open_now(round=state.round, kind=ATTACK, now=now)
+        if user is not None:
+            audit_record(
+                user=user,
+                competition=state.round.competition,
+                round=state.round,
+                action=Action.ROUND_EDITED,
+                attack_phase_opens=attack.opens_at.isoformat(),
+                attack_phase_closes=attack.closes_at.isoformat(),
+            )
+        targets = freeze(state, now)
+    return targets, attack
+
+
+def _results_shown(*, state, published: bool, action: str, user) -> None:
+    type(state).objects.filter(pk=state.pk).update(results_published=published)
+    state.results_published = published
+    if user is not None:
+        audit_record(
+            user=user, competition=state.round.competition, round=state.round, action=action
+        )
+
+
+def two_sided_results_publish(*, state, user=None) -> None:
+    """Close every open phase (a published ranking never changes), show the results to
+    everyone and tell the participants."""
+    round_phases_close(round=state.round)
+    _results_shown(state=state, published=True, action=Action.RESULTS_PUBLISHED, user=user)
+    notify_results_published(round=state.round)
+
+
+def two_sided_results_hide(*, state, user=None) -> None:
+    """The results become organizer-only again."""
+    _results_shown(state=state, published=False, action=Action.RESULTS_HIDDEN, user=user)

@@ -4,21 +4,13 @@ the dev half (shown live) and the final half (kept hidden until the results are 
 
 import numpy as np
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_of
-from pwscup.core.errors import Refused
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.two_sided import two_sided_phase_check
-from pwscup.submissions.services.uploads import (
-    UploadWindow,
-    original_name,
-    upload_keep,
-    uploader,
-)
+from pwscup.submissions.services.two_sided import two_sided_attack_open, two_sided_upload_window
+from pwscup.submissions.services.uploads import original_name, upload_keep, uploader
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynTarget, TeamDraw
 from pwscup.synthetic.services.common import SCORE_ATTACK_TASK, stored_bytes
@@ -31,35 +23,19 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
     results are published."""
     now = now or timezone.now()
     synthetic = target.synthetic
-    round_ = synthetic.round
-    phase = phase_of(round=round_, kind=Phase.Kind.ATTACK)
 
     def attack_open() -> None:
-        two_sided_phase_check(round=round_, kind=Phase.Kind.ATTACK, now=now)
-        synthetic.refresh_from_db(fields=["frozen_at", "results_published"])
-        if synthetic.frozen_at is None:
-            raise Refused(
-                _("The releases are not frozen yet: there is nothing to attack."), status=403
-            )
-        if synthetic.results_published:
-            raise Refused(_("The results are published: the attack phase is over."), status=403)
-        if target.team_id == team.pk:
-            raise Refused(_("A team does not attack its own release."), status=403)
+        two_sided_attack_open(state=synthetic, team=team, target=target, now=now)
 
-    window = (
-        UploadWindow.limited_by(
-            phase,
-            round=round_,
-            uploads=SynAttack.objects.filter(target__synthetic=synthetic, team=team),
-            target_uploads=SynAttack.objects.filter(target=target, team=team),
-        )
-        if phase is not None
-        else UploadWindow(round=round_, uploads=SynAttack.objects.none())
-    )
     default_name = f"{team.slug}_mia_{target.team.slug}.csv"
     attack = upload_keep(
         model=SynAttack,
-        window=window,
+        window=two_sided_upload_window(
+            round=synthetic.round,
+            kind=Phase.Kind.ATTACK,
+            uploads=SynAttack.objects.filter(target__synthetic=synthetic, team=team),
+            target_uploads=SynAttack.objects.filter(target=target, team=team),
+        ),
         team=team,
         uploaded_file=uploaded_file,
         stored_name=default_name,

@@ -4,7 +4,7 @@ bytes, the round's row lock and how a scoring error becomes a form's message."""
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 
-from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS, two_sided_locked
 from pwscup.synthetic.models import SyntheticRound
 
 SCORE_RELEASE_TASK = "pwscup.synthetic.score_release"
@@ -28,7 +28,7 @@ def stored_bytes(field) -> bytes:
 def locked(synthetic: SyntheticRound) -> SyntheticRound:
     """The round's row, locked until the transaction ends: draws and the freeze take it, so
     two of them never interleave."""
-    return SyntheticRound.objects.select_for_update().select_related("round").get(pk=synthetic.pk)
+    return two_sided_locked(synthetic)
 
 
 def form_error(field: str, error) -> ValidationError:

@@ -3,20 +3,18 @@ fixed and published as a target, with its challenge set and the auxiliary table;
 scores the built-in attacks on it (``target_score``)."""
 
 import numpy as np
-from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import AuditEntry, Phase
-from pwscup.competitions.services import audit_record, round_phase_open_now
-from pwscup.core.errors import Refused
-from pwscup.notifications.services import notify_round_frozen
-from pwscup.submissions import broker
+from pwscup.competitions.models import Phase
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.two_sided import (
+    two_sided_attack_phase_open_now,
+    two_sided_freeze,
+)
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynTarget, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import SCORE_TARGET_TASK, locked, stored_bytes
+from pwscup.synthetic.services.common import SCORE_TARGET_TASK, stored_bytes
 from scoring.synthetic.attack import dcr_attack, density_attack, null_attack, score_attack
 from scoring.synthetic.release import read_release
 
@@ -26,41 +24,24 @@ def round_freeze(*, synthetic: SyntheticRound, user=None, now=None) -> list[SynT
     now. Freezing again republishes only the targets whose final release changed (and
     their built-in attacks are scored again). Returns the targets (re)published."""
     now = now or timezone.now()
-    changed = []
-    with transaction.atomic():
-        synthetic = locked(synthetic)
-        for team, release in selectors.final_releases(synthetic=synthetic):
-            target = SynTarget.objects.filter(synthetic=synthetic, team=team).first()
-            if target is not None and target.release_id == release.pk:
-                continue
-            target, _created = SynTarget.objects.update_or_create(
-                synthetic=synthetic,
-                team=team,
-                defaults={
-                    "release": release,
-                    "builtin": {},
-                    "status": Status.QUEUED,
-                    "queued_at": now,
-                    "started_at": None,
-                    "finished_at": None,
-                    "message": "",
-                    "message_code": "",
-                    "message_params": {},
-                },
-            )
-            changed.append(target)
-        SyntheticRound.objects.filter(pk=synthetic.pk).update(frozen_at=now)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=synthetic.round.competition,
-                round=synthetic.round,
-                action=AuditEntry.Action.ROUND_FROZEN,
-                targets=len(changed),
-            )
-        transaction.on_commit(lambda: [broker.job_send(SCORE_TARGET_TASK, t.pk) for t in changed])
-    notify_round_frozen(round=synthetic.round, frozen_at=now)
-    return changed
+    return two_sided_freeze(
+        state=synthetic,
+        final_releases=lambda state: selectors.final_releases(synthetic=state),
+        user=user,
+        now=now,
+        # A republished target's built-in attacks run again, from a fresh job.
+        target_defaults={
+            "builtin": {},
+            "status": Status.QUEUED,
+            "queued_at": now,
+            "started_at": None,
+            "finished_at": None,
+            "message": "",
+            "message_code": "",
+            "message_params": {},
+        },
+        target_task=SCORE_TARGET_TASK,
+    )
 
 
 def attack_phase_open_now(
@@ -72,25 +53,12 @@ def attack_phase_open_now(
     when that is still ahead, else it runs for its planned length from now
     (``round_phase_open_now``, the core's rule). Refused once the results are published: a
     published ranking never changes. Returns the targets (re)published and the phase."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        synthetic = locked(synthetic)
-        if synthetic.results_published:
-            raise Refused(
-                _("The results are published: the attack phase cannot open again."), status=409
-            )
-        attack = round_phase_open_now(round=synthetic.round, kind=Phase.Kind.ATTACK, now=now)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=synthetic.round.competition,
-                round=synthetic.round,
-                action=AuditEntry.Action.ROUND_EDITED,
-                attack_phase_opens=attack.opens_at.isoformat(),
-                attack_phase_closes=attack.closes_at.isoformat(),
-            )
-        targets = round_freeze(synthetic=synthetic, user=user, now=now)
-    return targets, attack
+    return two_sided_attack_phase_open_now(
+        state=synthetic,
+        freeze=lambda state, now: round_freeze(synthetic=state, user=user, now=now),
+        user=user,
+        now=now,
+    )
 
 
 def builtin_attacks(*, synthetic: SyntheticRound, target: SynTarget) -> dict:

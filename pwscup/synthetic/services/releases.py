@@ -4,25 +4,21 @@ phase is open and the round is not frozen, checked and scored by a worker
 
 import time
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_of
 from pwscup.core.errors import Refused
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.two_sided import two_sided_phase_check
-from pwscup.submissions.services.uploads import (
-    UploadWindow,
-    original_name,
-    upload_keep,
-    uploader,
+from pwscup.submissions.services.two_sided import (
+    two_sided_release_open,
+    two_sided_release_select,
+    two_sided_upload_window,
 )
+from pwscup.submissions.services.uploads import original_name, upload_keep, uploader
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynRelease, SyntheticRound, TeamDraw
 from pwscup.synthetic.services.common import SCORE_RELEASE_TASK, stored_bytes
@@ -31,8 +27,6 @@ from scoring.synthetic.release import read_release
 from scoring.synthetic.utility import model_auc, release_scores
 
 
-# What a refusal says when the round lacks the phase (whole sentences: a phrase put together
-# from parts does not translate); an upload outside it is the core's refusal.
 def release_upload(
     *, synthetic: SyntheticRound, team: Team, user, uploaded_file, now=None
 ) -> SynRelease:
@@ -44,25 +38,15 @@ def release_upload(
     team_draw(synthetic=synthetic, team=team)
 
     def release_open() -> None:
-        # Under the team's row lock: a freeze is seen before or after, never half.
-        synthetic.refresh_from_db(fields=["frozen_at"])
-        if synthetic.frozen_at is not None:
-            raise Refused(_("The releases are frozen: the attack phase has begun."), status=403)
-        two_sided_phase_check(round=round_, kind=Phase.Kind.ANONYMIZATION, now=now)
+        two_sided_release_open(state=synthetic, now=now)
 
-    phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
-    window = (
-        UploadWindow.limited_by(
-            phase,
-            round=round_,
-            uploads=SynRelease.objects.filter(synthetic=synthetic, team=team),
-        )
-        if phase is not None
-        else UploadWindow(round=round_, uploads=SynRelease.objects.none())
-    )
     release = upload_keep(
         model=SynRelease,
-        window=window,
+        window=two_sided_upload_window(
+            round=round_,
+            kind=Phase.Kind.ANONYMIZATION,
+            uploads=SynRelease.objects.filter(synthetic=synthetic, team=team),
+        ),
         team=team,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_synthetic.csv",
@@ -145,25 +129,14 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
 def release_select(*, release: SynRelease, now=None) -> None:
     """Make a valid release the team's final one (the freeze publishes it); refused once
     the round is frozen or the release phase has closed."""
-    now = now or timezone.now()
     synthetic = release.synthetic
-    with transaction.atomic():
-        Team.objects.select_for_update().get(pk=release.team_id)
-        synthetic.refresh_from_db(fields=["frozen_at"])
-        if synthetic.frozen_at is not None:
-            raise Refused(
-                _("The releases are frozen: the final release cannot change."), status=403
-            )
-        two_sided_phase_check(round=synthetic.round, kind=Phase.Kind.ANONYMIZATION, now=now)
-        if release.status != SynRelease.Status.FINISHED:
-            raise Refused(_("Only a scored release can be your final one."))
+
+    def copy_gate_check(release: SynRelease) -> None:
+        # A release failing the copy gate is kept and scored, never a final one.
         copy_gate = selectors.release_copy_gate(
             release.scores, config=engine.round_config(synthetic.round)
         )
         if copy_gate is not None:
             raise Refused(copy_gate.render(get_language()))
-        SynRelease.objects.filter(synthetic=synthetic, team_id=release.team_id).update(
-            selected=False
-        )
-        SynRelease.objects.filter(pk=release.pk).update(selected=True)
-        release.selected = True
+
+    two_sided_release_select(state=synthetic, release=release, now=now, check=copy_gate_check)

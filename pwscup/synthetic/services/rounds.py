@@ -5,16 +5,20 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import AuditEntry, Competition, Phase
+from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import (
     audit_record,
-    phase_set,
     round_of_kind_create,
     round_original_store,
     round_phases_close,
 )
 from pwscup.core.files import organizer_csv
-from pwscup.notifications.services import notify_results_published
+from pwscup.submissions.services.two_sided import (
+    two_sided_phases_set,
+    two_sided_results_hide,
+    two_sided_results_publish,
+    two_sided_windows_check,
+)
 from pwscup.synthetic import KEY, engine
 from pwscup.synthetic.models import SyntheticRound
 from pwscup.synthetic.services.common import form_error
@@ -25,8 +29,6 @@ from scoring.synthetic.draws import draw_shared
 from scoring.synthetic.population import read_population
 
 Action = AuditEntry.Action
-RELEASE = Phase.Kind.ANONYMIZATION
-ATTACK = Phase.Kind.ATTACK
 
 
 def synthetic_config_validate(config) -> dict:
@@ -70,13 +72,6 @@ def config_error_field(error) -> str:
     return "config"
 
 
-def _windows_check(*, release, attack) -> None:
-    if attack[0] < release[1]:
-        raise ValidationError(
-            {"attack_opens_at": _("The attack phase opens once the release phase has closed.")}
-        )
-
-
 @transaction.atomic
 def synthetic_round_create(
     *,
@@ -104,7 +99,7 @@ def synthetic_round_create(
     Raises ``ValidationError`` keyed by field (``table``, ``label``, ``columns``, a setting
     of ``SETTING_FIELDS``, ``config``, ``slug``, ``timezone``, ``attack_opens_at``...) in the
     reader's language."""
-    _windows_check(release=release, attack=attack)
+    two_sided_windows_check(release=release, attack=attack)
     filename = table_filename or "original.csv"
     try:
         csv = organizer_csv(table, name=filename)
@@ -143,19 +138,14 @@ def synthetic_round_create(
         raise form_error(config_error_field(error), error) from None
     synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
     synthetic.save()
-    for kind, (opens_at, closes_at), (daily, total) in (
-        (RELEASE, release, release_limits),
-        (ATTACK, attack, attack_limits),
-    ):
-        phase_set(
-            round=round_,
-            kind=kind,
-            opens_at=opens_at,
-            closes_at=closes_at,
-            daily_limit=daily,
-            total_limit=total,
-            target_limit=attack_target_limit if kind == ATTACK else None,
-        )
+    two_sided_phases_set(
+        round=round_,
+        release=release,
+        attack=attack,
+        release_limits=release_limits,
+        attack_limits=attack_limits,
+        attack_target_limit=attack_target_limit,
+    )
     draws_for_teams(synthetic=synthetic)
     if user is not None:
         audit_record(
@@ -177,27 +167,9 @@ def synthetic_round_close(*, synthetic: SyntheticRound) -> int:
 def results_publish(*, synthetic: SyntheticRound, user=None) -> None:
     """Close every open phase (a published ranking never changes), show the final half's
     scores, the matrix, the rankings and the ROC curves to everyone, tell the participants."""
-    round_phases_close(round=synthetic.round)
-    SyntheticRound.objects.filter(pk=synthetic.pk).update(results_published=True)
-    synthetic.results_published = True
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=synthetic.round.competition,
-            round=synthetic.round,
-            action=Action.RESULTS_PUBLISHED,
-        )
-    notify_results_published(round=synthetic.round)
+    two_sided_results_publish(state=synthetic, user=user)
 
 
 def results_hide(*, synthetic: SyntheticRound, user=None) -> None:
     """The matrix, the rankings and the final half's scores become organizer-only again."""
-    SyntheticRound.objects.filter(pk=synthetic.pk).update(results_published=False)
-    synthetic.results_published = False
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=synthetic.round.competition,
-            round=synthetic.round,
-            action=Action.RESULTS_HIDDEN,
-        )
+    two_sided_results_hide(state=synthetic, user=user)
