@@ -74,6 +74,17 @@ class NoAddAdmin:
         return False
 
 
+class ReadOnlyScopedAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+    """The scoped admin of rows only the platform makes and changes (through its services):
+    every field it shows (``fields``) read-only, nothing added nor changed here."""
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class _FileLink:
     """What the file widget's template shows: ``value.url`` and ``value``."""
 

@@ -27,6 +27,7 @@ from pwscup.kinds.bundles import (
     named_list,
     named_list_read,
     schedule_offsets,
+    service_error_rekeyed,
     setting_required,
     settings_known,
     settings_object,
@@ -103,20 +104,17 @@ def round_from_bundle(*, competition, entry, start, user):
     try:
         dp_round = dp_round_create(
             competition=competition,
-            name=entry.name,
-            slug=entry.slug,
+            **entry.round_arguments(),
             table=table,
             table_filename=ORIGINAL,
             config_raw=config,
             opens_at=opens_at,
             closes_at=closes_at,
-            timezone_name=entry.timezone,
             **limits,
-            order=entry.order,
             user=user,
         )
     except ValidationError as error:
-        raise _rekeyed(error) from None
+        raise service_error_rekeyed(error, SERVICE_FIELDS) from None
     return dp_round.round
 
 
@@ -203,14 +201,6 @@ def _failing_epsilon(config: dict) -> str:
         except DPError:
             return f"config.levels[{index}].epsilon"
     return "config.levels"
-
-
-def _rekeyed(error: ValidationError) -> ValidationError:
-    if not hasattr(error, "error_dict"):
-        return ValidationError({"settings": error.messages})
-    return ValidationError(
-        {SERVICE_FIELDS.get(key, key): messages for key, messages in error.message_dict.items()}
-    )
 
 
 # --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------

@@ -67,6 +67,16 @@ class RoundEntry:
     settings: dict
     files: dict[str, bytes]
 
+    def round_arguments(self) -> dict:
+        """The core's fields as every kind's round creation service takes them (the
+        console's): ``name``, ``slug``, ``timezone_name`` and ``order``."""
+        return {
+            "name": self.name,
+            "slug": self.slug,
+            "timezone_name": self.timezone,
+            "order": self.order,
+        }
+
 
 def offset_from(at: dt.datetime | None, anchor: dt.datetime) -> str | None:
     """``at`` as an ISO 8601 duration after ``anchor`` (``None`` stays ``None``)."""
@@ -192,6 +202,18 @@ def settings_known(mapping: dict, known, path: str) -> None:
                     % {"key": repr(key)[:80], "known": ", ".join(known)}
                 }
             )
+
+
+def service_error_rekeyed(error: ValidationError, fields: dict, *, top: str = "settings"):
+    """A round creation service's ``error`` keyed by where its value is in the bundle:
+    ``fields`` maps a service's field to its path in the settings (or a file's role), any
+    other field keeps its name; an error without fields goes to ``top``."""
+    if not hasattr(error, "error_dict"):
+        return ValidationError({top: error.messages})
+    rekeyed: dict[str, list] = {}
+    for key, messages in error.message_dict.items():
+        rekeyed.setdefault(fields.get(key, key), []).extend(messages)
+    return ValidationError(rekeyed)
 
 
 def setting_type_error(path: str, value, expected) -> ValidationError:
@@ -323,3 +345,20 @@ def two_phases_read(raw, start: dt.datetime, entry: str, *, labels: dict, attack
         if is_attack:
             out[kind]["target_limit"] = target_limit_read(phase, field=path)
     return out
+
+
+def two_phases_arguments(
+    raw, start: dt.datetime, entry: RoundEntry, *, labels: dict, release: str, attack: str
+) -> dict:
+    """The phases ``two_phases_read`` reads (``release`` and ``attack``: their kinds) as the
+    keyword arguments of a two-sided kind's round creation service, as its console form
+    gives them: ``release`` and ``attack`` (the windows), ``release_limits``,
+    ``attack_limits`` and ``attack_target_limit``."""
+    phases = two_phases_read(raw, start, entry, labels=labels, attack=attack)
+    return {
+        "release": phases[release]["window"],
+        "attack": phases[attack]["window"],
+        "release_limits": phases[release]["limits"],
+        "attack_limits": phases[attack]["limits"],
+        "attack_target_limit": phases[attack]["target_limit"],
+    }

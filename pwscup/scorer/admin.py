@@ -6,7 +6,7 @@ pack's files are listed by name, never opened here."""
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
+from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, scoped_filter
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -19,9 +19,8 @@ from pwscup.scorer.models import (
 )
 from pwscup.submissions.messages import job_message_text
 
-SCORED_FIELDS = (
-    "team",
-    "number",
+# A kept file (a program version, a team's upload) and its job's state.
+KEPT_FIELDS = (
     "original_filename",
     "sha256",
     "size",
@@ -29,6 +28,11 @@ SCORED_FIELDS = (
     "created_at",
     "status",
     "failure",
+)
+SCORED_FIELDS = (
+    "team",
+    "number",
+    *KEPT_FIELDS,
     "scores",
     "program",
     "program_ms",
@@ -37,12 +41,17 @@ SCORED_FIELDS = (
 )
 
 
-class ReadOnlyAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+class ReadOnlyAdmin(ReadOnlyScopedAdmin):
+    """Read-only, and no row deleted here either."""
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+class ScorerRowAdmin(ReadOnlyAdmin):
+    """A row of a scorer round's (its ``scorer``)."""
+
+    competition_lookup = "scorer__round__competition"
 
 
 class FailureMixin:
@@ -56,7 +65,6 @@ class ScorerRoundAdmin(ReadOnlyAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
     fields = ("round", "frozen_at", "results_published", "hidden_awaited")
-    readonly_fields = fields
 
 
 class ProgramBuildInline(admin.TabularInline):
@@ -76,30 +84,15 @@ class ProgramBuildInline(admin.TabularInline):
 
 
 @admin.register(ProgramVersion)
-class ProgramVersionAdmin(FailureMixin, ReadOnlyAdmin):
-    competition_lookup = "scorer__round__competition"
+class ProgramVersionAdmin(FailureMixin, ScorerRowAdmin):
     list_display = ("scorer", "version", "status", "uploaded_by", "created_at")
     list_filter = ("status",)
-    fields = (
-        "scorer",
-        "version",
-        "original_filename",
-        "sha256",
-        "size",
-        "uploaded_by",
-        "created_at",
-        "status",
-        "failure",
-        "metadata",
-        "build_log",
-    )
-    readonly_fields = fields
+    fields = ("scorer", "version", *KEPT_FIELDS, "metadata", "build_log")
     inlines = (ProgramBuildInline,)
 
 
 @admin.register(DataPack)
-class DataPackAdmin(ReadOnlyAdmin):
-    competition_lookup = "scorer__round__competition"
+class DataPackAdmin(ScorerRowAdmin):
     list_display = ("scorer", "role", "original_filename", "size", "created_at")
     list_filter = ("role",)
     fields = (
@@ -112,7 +105,6 @@ class DataPackAdmin(ReadOnlyAdmin):
         "uploaded_by",
         "created_at",
     )
-    readonly_fields = fields
 
     @admin.display(description=_("members"))
     def member_count(self, obj) -> int:
@@ -120,34 +112,26 @@ class DataPackAdmin(ReadOnlyAdmin):
 
 
 @admin.register(TeamSlot)
-class TeamSlotAdmin(ReadOnlyAdmin):
-    competition_lookup = "scorer__round__competition"
+class TeamSlotAdmin(ScorerRowAdmin):
     list_display = ("scorer", "team", "folder")
     fields = ("scorer", "team", "slot", "folder")
-    readonly_fields = fields
 
 
 @admin.register(Release)
-class ReleaseAdmin(FailureMixin, ReadOnlyAdmin):
-    competition_lookup = "scorer__round__competition"
+class ReleaseAdmin(FailureMixin, ScorerRowAdmin):
     list_display = ("scorer", "team", "number", "status", "selected", "created_at")
     list_filter = ("status", scoped_filter("team"))
     fields = ("scorer", *SCORED_FIELDS, "public_names", "selected")
-    readonly_fields = fields
 
 
 @admin.register(Target)
-class TargetAdmin(ReadOnlyAdmin):
-    competition_lookup = "scorer__round__competition"
+class TargetAdmin(ScorerRowAdmin):
     list_display = ("scorer", "team", "release", "created_at")
     fields = ("scorer", "team", "release", "created_at")
-    readonly_fields = fields
 
 
 @admin.register(Attack)
-class AttackAdmin(FailureMixin, ReadOnlyAdmin):
-    competition_lookup = "scorer__round__competition"
+class AttackAdmin(FailureMixin, ScorerRowAdmin):
     list_display = ("scorer", "team", "target", "number", "status", "created_at")
     list_filter = ("status", scoped_filter("team"))
     fields = ("scorer", "target", *SCORED_FIELDS, "targets")
-    readonly_fields = fields

@@ -30,11 +30,12 @@ from pwscup.core.errors import Refused
 from pwscup.kinds.bundles import (
     ExportOptions,
     RoundBundle,
+    service_error_rekeyed,
     setting_required,
     settings_known,
     settings_object,
+    two_phases_arguments,
     two_phases_export,
-    two_phases_read,
 )
 from pwscup.scorer import selectors, services
 from pwscup.scorer.models import DataPack, pack_file_name
@@ -58,7 +59,7 @@ def _choice_pack(name: str) -> tuple[str, str] | None:
 
 SETTINGS_KEYS = ("config", "phases", "hidden_left_out")
 LEFT_OUT = "hidden_left_out"
-ATTACK = Phase.Kind.ATTACK
+RELEASE, ATTACK = Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK
 # Where the creation service's own errors point in the settings.
 SERVICE_FIELDS = {"config": "config", "attack_opens_at": "phases.attack.opens_at"}
 
@@ -120,33 +121,26 @@ def round_from_bundle(*, competition, entry, start, user):
     settings = settings_object(entry.settings, "settings")
     settings_known(settings, SETTINGS_KEYS, "settings")
     config = settings_object(setting_required(settings, "config", "settings"), "config")
-    phases = two_phases_read(
+    windows = two_phases_arguments(
         setting_required(settings, "phases", "settings"),
         start,
         entry,
         labels=PHASE_LABELS,
+        release=RELEASE,
         attack=ATTACK,
     )
     _files_known(entry.files)
     awaited = _left_out(settings.get(LEFT_OUT, []), entry.files)
-    release, attack = phases[Phase.Kind.ANONYMIZATION], phases[Phase.Kind.ATTACK]
     try:
         scorer = services.scorer_round_create(
             competition=competition,
-            name=entry.name,
-            slug=entry.slug,
+            **entry.round_arguments(),
             config=config,
-            release=release["window"],
-            attack=attack["window"],
-            release_limits=release["limits"],
-            attack_limits=attack["limits"],
-            attack_target_limit=attack["target_limit"],
-            timezone_name=entry.timezone,
-            order=entry.order,
+            **windows,
             user=user,
         )
     except ValidationError as error:
-        raise _rekeyed(error, SERVICE_FIELDS) from None
+        raise service_error_rekeyed(error, SERVICE_FIELDS) from None
     for name in sorted(entry.files):
         role, choice = _choice_pack(name) or (_role_of(name), "")
         if role is not None:
@@ -223,16 +217,4 @@ def _kept(name: str, upload, **kwargs):
     except Refused as error:
         raise ValidationError({name: error.message}) from None
     except ValidationError as error:
-        raise _rekeyed(error, {}, default=name) from None
-
-
-def _rekeyed(error: ValidationError, fields: dict, *, default: str = "settings"):
-    """``error`` keyed by where its value is in the bundle: ``fields`` maps a service's field
-    to it; a field it lacks (or an error without one) goes to ``default``."""
-    if not hasattr(error, "error_dict"):
-        return ValidationError({default: error.messages})
-    rekeyed: dict[str, list] = {}
-    for key, messages in error.message_dict.items():
-        where = fields.get(key, key if default == "settings" else default)
-        rekeyed.setdefault(where, []).extend(messages)
-    return ValidationError(rekeyed)
+        raise ValidationError({name: error.messages}) from None

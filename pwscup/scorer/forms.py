@@ -4,20 +4,20 @@ small tables of rows, the rules as choices, the sandbox's limits as numbers; it 
 values, ``services.scorer_round_create`` checks them. The panel's forms take one file (a
 program version, a data pack) or a team's slot; the services check everything else."""
 
-import datetime as dt
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.dates import form_dates_check
 from pwscup.core.form_fields import positive_int_field
-from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from pwscup.submissions.two_sided_forms import (
+    SIDES,
+    NumberListField,
+    TwoSidedRoundForm,
+    windows_initial,
+)
 from scoring.scorer.round_config import DEFAULT_BANDS, DEFAULT_COLUMN, DEFAULT_TOP_N, LIMITS
 
 COLUMN_ROWS = 5
 GATE_ROWS = 3
-SIDES = ("release", "attack")
-WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
 RULE_CHOICES = {
     "attack_mode": [
         ("per_target", _("One upload per target")),
@@ -56,42 +56,10 @@ RULE_LABELS = {
 }
 
 
-def _local_input():
-    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
-class NumberListField(forms.CharField):
-    """Numbers as typed, ``0.25, 0.5, 0.75``: a list of numbers (the settings' check decides
-    whether they make bands)."""
-
-    def to_python(self, value):
-        text = super().to_python(value) or ""
-        numbers = []
-        for part in text.replace("、", ",").replace(";", ",").split(","):
-            part = part.strip()
-            if not part:
-                continue
-            try:
-                numbers.append(float(part))
-            except ValueError:
-                raise forms.ValidationError(
-                    _("“%(value)s” is not a number (write them as 0.25, 0.5, 0.75).")
-                    % {"value": part[:40]}
-                ) from None
-        return numbers
-
-    def prepare_value(self, value):
-        if isinstance(value, list | tuple):
-            return ", ".join(f"{v:g}" for v in value)
-        return value
-
-
-class ScorerRoundForm(forms.Form):
+class ScorerRoundForm(TwoSidedRoundForm):
     """The round's name, windows and settings; the column and gate rows are added in
     ``__init__`` (``<side>_col_<i>_<part>``, ``gate_<i>_<part>``)."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
     release_primary = forms.CharField(
         label=_("Primary release score (its key)"),
         max_length=64,
@@ -123,23 +91,6 @@ class ScorerRoundForm(forms.Form):
     )
     processes = forms.IntegerField(
         label=_("Processes of a run"), required=False, help_text=_("8 to 4,096.")
-    )
-    timezone = TimeZoneField(label=_("Time zone of the round"))
-    release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
-    release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
-    release_daily_limit = positive_int_field(
-        label=_("Releases per team per day"), required=False, help_text=_("Empty: no limit.")
-    )
-    release_total_limit = positive_int_field(
-        label=_("Releases per team in total"), required=False, help_text=_("Empty: no limit.")
-    )
-    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
-    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
-    attack_daily_limit = positive_int_field(
-        label=_("Attacks per team per day"), required=False, help_text=_("Empty: no limit.")
-    )
-    attack_total_limit = positive_int_field(
-        label=_("Attacks per team in total"), required=False, help_text=_("Empty: no limit.")
     )
     attack_target_limit = positive_int_field(
         label=_("Attacks per team per target"),
@@ -194,9 +145,6 @@ class ScorerRoundForm(forms.Form):
             "attack_columns": [],
             "gates": [],
         }
-        # The windows are typed in the round's time zone, not the server's.
-        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
-        self.zone = zone_or_default(zone)
 
     def _column_row(self, side: str, i: int) -> None:
         prefix = f"{side}_col_{i}"
@@ -243,23 +191,6 @@ class ScorerRoundForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        for name in WINDOW_FIELDS:
-            value = cleaned.get(name)
-            if value is not None:
-                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
-        form_dates_check(self, WINDOW_FIELDS, time_zone=self.zone)
-        for phase in SIDES:
-            opens, closes = cleaned.get(f"{phase}_opens_at"), cleaned.get(f"{phase}_closes_at")
-            if opens and closes and closes <= opens and not self.has_error(f"{phase}_closes_at"):
-                self.add_error(f"{phase}_closes_at", _("A phase must close after it opens."))
-        release_closes, attack_opens = (
-            cleaned.get("release_closes_at"),
-            cleaned.get("attack_opens_at"),
-        )
-        if release_closes and attack_opens and attack_opens < release_closes:
-            self.add_error(
-                "attack_opens_at", _("The attack phase opens once the release phase has closed.")
-            )
         for side in SIDES:
             for i in range(COLUMN_ROWS):
                 prefix = f"{side}_col_{i}"
@@ -325,34 +256,16 @@ class ScorerRoundForm(forms.Form):
             config["limits"] = limits
         return config
 
-    def windows(self) -> dict:
-        """The keyword arguments of ``scorer_round_create`` for the two windows."""
-        data = self.cleaned_data
-        return {
-            "release": (data["release_opens_at"], data["release_closes_at"]),
-            "attack": (data["attack_opens_at"], data["attack_closes_at"]),
-            "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
-            "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
-            "attack_target_limit": data.get("attack_target_limit"),
-        }
-
 
 def round_initial(*, now, time_zone: str) -> dict:
     """The creation form's starting values: one score column on each side (the settings'
     default), the default rules and limits, the release phase from now for two weeks and the
     attack phase the week after."""
-    zone = zone_or_default(time_zone)
-    local = now.astimezone(zone).replace(tzinfo=None, second=0, microsecond=0)
-    release_closes = local + dt.timedelta(days=14)
     initial = {
-        "timezone": time_zone,
+        **windows_initial(now=now, time_zone=time_zone),
         "top_n": DEFAULT_TOP_N,
         "bands": list(DEFAULT_BANDS),
         **{key: default for key, (_low, _high, default) in LIMITS.items()},
-        "release_opens_at": local,
-        "release_closes_at": release_closes,
-        "attack_opens_at": release_closes,
-        "attack_closes_at": release_closes + dt.timedelta(days=7),
     }
     for side in SIDES:
         for i in range(COLUMN_ROWS):

@@ -36,6 +36,7 @@ from pwscup.kinds.bundles import (
     named_list,
     named_list_read,
     schedule_offsets,
+    service_error_rekeyed,
     setting_required,
     setting_type_error,
     settings_known,
@@ -129,20 +130,17 @@ def round_from_bundle(*, competition, entry, start, user):
     try:
         sequential = sequential_round_create(
             competition=competition,
-            name=entry.name,
-            slug=entry.slug,
+            **entry.round_arguments(),
             config=config,
             master_file=master,
             pool_file=pool,
             user=user,
             step_closes=closes,
             auto_freeze=auto_freeze,
-            timezone_name=entry.timezone,
-            order=entry.order,
             **limits,
         )
     except ValidationError as error:
-        raise _rekeyed(error) from None
+        raise service_error_rekeyed(error, SERVICE_FIELDS, top="config") from None
     return sequential.round
 
 
@@ -210,14 +208,6 @@ def _unquoted(text) -> str:
     except (ValueError, SyntaxError):
         return str(text)
     return str(value)
-
-
-def _rekeyed(error: ValidationError) -> ValidationError:
-    if not hasattr(error, "error_dict"):
-        return ValidationError({"config": error.messages})
-    return ValidationError(
-        {SERVICE_FIELDS.get(key, key): messages for key, messages in error.message_dict.items()}
-    )
 
 
 # --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------

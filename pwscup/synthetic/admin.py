@@ -5,7 +5,7 @@ scores (hidden from everyone until publication) are not shown."""
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
+from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, scoped_filter
 from pwscup.synthetic.models import (
     SynAttack,
     SynPopulation,
@@ -15,9 +15,18 @@ from pwscup.synthetic.models import (
 )
 
 
-class ReadOnlyAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+class SyntheticRowAdmin(ReadOnlyScopedAdmin):
+    """A row of a synthetic round's (its ``synthetic``)."""
+
+    competition_lookup = "synthetic__round__competition"
+
+
+class MessageMixin:
+    """``failure``: the row's message in the reader's language (``SynthMessages``)."""
+
+    @admin.display(description=_("message"))
+    def failure(self, obj) -> str:
+        return obj.message_text
 
 
 class DrawSizes:
@@ -34,18 +43,16 @@ class DrawSizes:
 
 
 @admin.register(SyntheticRound)
-class SyntheticRoundAdmin(DrawSizes, ReadOnlyAdmin):
+class SyntheticRoundAdmin(DrawSizes, ReadOnlyScopedAdmin):
     competition_lookup = "round__competition"
     list_display = ("round", "frozen_at", "results_published")
     fields = ("round", "frozen_at", "results_published", "holdout_rows", "aux_rows")
-    readonly_fields = fields
 
 
 @admin.register(SynPopulation)
-class SynPopulationAdmin(DrawSizes, ReadOnlyAdmin):
+class SynPopulationAdmin(DrawSizes, SyntheticRowAdmin):
     """A data pack's population: its file's name, digest and size, never its rows."""
 
-    competition_lookup = "synthetic__round__competition"
     list_display = ("synthetic", "choice_key", "filename", "rows", "uploaded_at")
     fields = (
         "synthetic",
@@ -58,12 +65,10 @@ class SynPopulationAdmin(DrawSizes, ReadOnlyAdmin):
         "aux_rows",
         "uploaded_at",
     )
-    readonly_fields = fields
 
 
 @admin.register(SynRelease)
-class SynReleaseAdmin(ReadOnlyAdmin):
-    competition_lookup = "synthetic__round__competition"
+class SynReleaseAdmin(MessageMixin, SyntheticRowAdmin):
     list_display = ("synthetic", "team", "number", "status", "selected", "created_at")
     list_filter = ("status", scoped_filter("team"))
     fields = (
@@ -82,27 +87,16 @@ class SynReleaseAdmin(ReadOnlyAdmin):
         "selected",
         "elapsed_ms",
     )
-    readonly_fields = fields
-
-    @admin.display(description=_("message"))
-    def failure(self, obj) -> str:
-        return obj.message_text
 
 
 @admin.register(SynTarget)
-class SynTargetAdmin(ReadOnlyAdmin):
-    competition_lookup = "synthetic__round__competition"
+class SynTargetAdmin(MessageMixin, SyntheticRowAdmin):
     list_display = ("synthetic", "team", "release", "status")
     fields = ("synthetic", "team", "release", "status", "failure")
-    readonly_fields = fields
-
-    @admin.display(description=_("message"))
-    def failure(self, obj) -> str:
-        return obj.message_text
 
 
 @admin.register(SynAttack)
-class SynAttackAdmin(ReadOnlyAdmin):
+class SynAttackAdmin(MessageMixin, ReadOnlyScopedAdmin):
     competition_lookup = "team__competition"
     list_display = ("team", "target", "number", "status", "created_at")
     list_filter = ("status", scoped_filter("team"))
@@ -118,8 +112,3 @@ class SynAttackAdmin(ReadOnlyAdmin):
         "failure",
         "dev",
     )
-    readonly_fields = fields
-
-    @admin.display(description=_("message"))
-    def failure(self, obj) -> str:
-        return obj.message_text

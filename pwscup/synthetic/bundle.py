@@ -31,11 +31,12 @@ from pwscup.kinds.bundles import (
     RoundBundle,
     named_list,
     named_list_read,
+    service_error_rekeyed,
     setting_required,
     settings_known,
     settings_object,
+    two_phases_arguments,
     two_phases_export,
-    two_phases_read,
 )
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
@@ -46,7 +47,7 @@ from scoring.synthetic.config import GATE_KEYS
 
 ORIGINAL = "original.csv"
 SETTINGS_KEYS = ("config", "phases")
-ATTACK = Phase.Kind.ATTACK
+RELEASE, ATTACK = Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK
 # Where the service's own errors point in the settings.
 # The service keys a configuration error by its field (``services.rounds.config_error_field``).
 SERVICE_FIELDS = {
@@ -117,34 +118,27 @@ def round_from_bundle(*, competition, entry, start, user):
     settings = settings_object(entry.settings, "settings")
     settings_known(settings, SETTINGS_KEYS, "settings")
     config = _config_of(setting_required(settings, "config", "settings"))
-    phases = two_phases_read(
+    windows = two_phases_arguments(
         setting_required(settings, "phases", "settings"),
         start,
         entry,
         labels=PHASE_LABELS,
+        release=RELEASE,
         attack=ATTACK,
     )
     table = _original(entry.files)
-    release, attack = phases[Phase.Kind.ANONYMIZATION], phases[Phase.Kind.ATTACK]
     try:
         synthetic = synthetic_round_create(
             competition=competition,
-            name=entry.name,
-            slug=entry.slug,
+            **entry.round_arguments(),
             table=table,
             table_filename=ORIGINAL,
             config=config,
-            release=release["window"],
-            attack=attack["window"],
-            release_limits=release["limits"],
-            attack_limits=attack["limits"],
-            attack_target_limit=attack["target_limit"],
-            timezone_name=entry.timezone,
-            order=entry.order,
+            **windows,
             user=user,
         )
     except ValidationError as error:
-        raise _rekeyed(error) from None
+        raise service_error_rekeyed(error, SERVICE_FIELDS) from None
     for name in sorted(entry.files):
         key = _population_key(name)
         if key is None:
@@ -182,11 +176,3 @@ def _config_of(raw) -> dict:
         setting_required(config, "columns", "config"), "config.columns", "role"
     )
     return config
-
-
-def _rekeyed(error: ValidationError) -> ValidationError:
-    if not hasattr(error, "error_dict"):
-        return ValidationError({"settings": error.messages})
-    return ValidationError(
-        {SERVICE_FIELDS.get(key, key): messages for key, messages in error.message_dict.items()}
-    )

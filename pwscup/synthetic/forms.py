@@ -5,18 +5,14 @@ windows; they collect values, ``services.synthetic_round_create`` (with
 and an attack (``teamX_mia_teamY.csv``), each the file only; the services check everything
 else."""
 
-import datetime as dt
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.dates import form_dates_check
 from pwscup.core.form_fields import positive_int_field
-from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from pwscup.submissions.two_sided_forms import NumberListField, TwoSidedRoundForm, windows_initial
 from pwscup.synthetic.drafts import proposed_sizes
 from scoring.synthetic.config import DEFAULTS, ROLES
 
-WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
 ROLE_LABELS = {"numeric": _("numeric"), "categorical": _("categorical")}
 
 
@@ -50,10 +46,6 @@ class PopulationForm(forms.Form):
         ]
 
 
-def _local_input():
-    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
 def _size_field(label, help_text, **kwargs):
     return positive_int_field(
         label=label,
@@ -63,37 +55,9 @@ def _size_field(label, help_text, **kwargs):
     )
 
 
-class FprLevelsField(forms.CharField):
-    """False-positive levels as typed, ``0.1, 0.01``: a list of numbers (the configuration's
-    check decides whether they are levels)."""
-
-    def to_python(self, value):
-        text = super().to_python(value) or ""
-        levels = []
-        for part in text.replace("、", ",").replace(";", ",").split(","):
-            part = part.strip()
-            if not part:
-                continue
-            try:
-                levels.append(float(part))
-            except ValueError:
-                raise forms.ValidationError(
-                    _("“%(value)s” is not a number (write the levels as 0.1, 0.01).")
-                    % {"value": part[:40]}
-                ) from None
-        return levels
-
-    def prepare_value(self, value):
-        if isinstance(value, list | tuple):
-            return ", ".join(f"{v:g}" for v in value)
-        return value
-
-
-class SettingsForm(forms.Form):
+class SettingsForm(TwoSidedRoundForm):
     """Step 2: a role per column of the uploaded header (``role_<k>``), then the rest."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
     label = forms.ChoiceField(
         label=_("Label column (the utility task predicts it)"),
         help_text=_("A categorical column with at least two values, e.g. income."),
@@ -114,10 +78,13 @@ class SettingsForm(forms.Form):
         _("Empty: 3 × the members per team."),
         required=False,
     )
-    fpr_levels = FprLevelsField(
+    fpr_levels = NumberListField(
         label=_("False-positive levels of TPR@FPR"),
         max_length=200,
         help_text=_("Comma-separated, the first one the headline, e.g. 0.1, 0.01."),
+        error_messages={
+            "not_a_number": _("“%(value)s” is not a number (write the levels as 0.1, 0.01).")
+        },
     )
     u_ml_min = forms.FloatField(
         label=_("Gate: least U_ML"), help_text=_("A release below it is ranked last.")
@@ -143,28 +110,6 @@ class SettingsForm(forms.Form):
             "categorical mismatch is 0.71 apart; a positive number. Empty: 0.1."
         ),
     )
-    timezone = TimeZoneField(label=_("Time zone of the round"))
-    release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
-    release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
-    release_daily_limit = positive_int_field(
-        label=_("Releases per team per day"), required=False, help_text=_("Empty: no limit.")
-    )
-    release_total_limit = positive_int_field(
-        label=_("Releases per team in total"), required=False, help_text=_("Empty: no limit.")
-    )
-    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
-    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
-    attack_daily_limit = positive_int_field(
-        label=_("Attacks per team per day"), required=False, help_text=_("Empty: no limit.")
-    )
-    attack_total_limit = positive_int_field(
-        label=_("Attacks per team in total"), required=False, help_text=_("Empty: no limit.")
-    )
-    attack_target_limit = positive_int_field(
-        label=_("Attacks per team per target"),
-        required=False,
-        help_text=_("Empty: no limit."),
-    )
 
     def __init__(self, *args, columns: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -181,9 +126,6 @@ class SettingsForm(forms.Form):
         self.fields["label"].choices = [(c, c) for c in self.columns]
         # Errors of the column roles as a whole (the service's ``columns``), over the table.
         self.column_errors: list[str] = []
-        # The windows are typed in the round's time zone, not the server's.
-        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
-        self.zone = zone_or_default(zone)
 
     def role_fields(self):
         return [self[name] for name in self.role_names]
@@ -199,28 +141,6 @@ class SettingsForm(forms.Form):
             "density_bandwidth",
         )
         return [self[name] for name in names]
-
-    def clean(self):
-        cleaned = super().clean()
-        for name in WINDOW_FIELDS:
-            value = cleaned.get(name)
-            if value is not None:
-                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
-        form_dates_check(self, WINDOW_FIELDS, time_zone=self.zone)
-        for phase in ("release", "attack"):
-            opens, closes = cleaned.get(f"{phase}_opens_at"), cleaned.get(f"{phase}_closes_at")
-            if opens and closes and closes <= opens and not self.has_error(f"{phase}_closes_at"):
-                self.add_error(f"{phase}_closes_at", _("A phase must close after it opens."))
-        release_closes, attack_opens = (
-            cleaned.get("release_closes_at"),
-            cleaned.get("attack_opens_at"),
-        )
-        if release_closes and attack_opens and attack_opens < release_closes:
-            self.add_error(
-                "attack_opens_at",
-                _("The attack phase opens once the release phase has closed."),
-            )
-        return cleaned
 
     def config(self) -> dict:
         """The round's configuration (``scoring.synthetic.config``) the fields describe."""
@@ -245,26 +165,12 @@ class SettingsForm(forms.Form):
             config["gates"]["r_copy_excess_max"] = data["r_copy_excess_max"]
         return config
 
-    def windows(self) -> dict:
-        """The keyword arguments of ``synthetic_round_create`` for the two windows."""
-        data = self.cleaned_data
-        return {
-            "release": (data["release_opens_at"], data["release_closes_at"]),
-            "attack": (data["attack_opens_at"], data["attack_closes_at"]),
-            "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
-            "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
-            "attack_target_limit": data.get("attack_target_limit"),
-        }
-
 
 def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) -> dict:
     """Step 2's starting values: the proposed roles and label, the spec's sizes (scaled down
     to what the table holds with room for about ten teams), the release phase from now for
     two weeks and the attack phase the week after."""
     sizes = proposed_sizes(rows)
-    zone = zone_or_default(time_zone)
-    local = now.astimezone(zone).replace(tzinfo=None, second=0, microsecond=0)
-    release_closes = local + dt.timedelta(days=14)
     initial = {
         f"role_{k}": "numeric" if p.numeric else "categorical" for k, p in enumerate(profiles)
     }
@@ -275,11 +181,7 @@ def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) ->
         u_1_max=DEFAULTS["gates"]["u_1_max"],
         r_copy_excess_max=DEFAULTS["gates"]["r_copy_excess_max"],
         density_bandwidth=DEFAULTS["density_bandwidth"],
-        timezone=time_zone,
-        release_opens_at=local,
-        release_closes_at=release_closes,
-        attack_opens_at=release_closes,
-        attack_closes_at=release_closes + dt.timedelta(days=7),
+        **windows_initial(now=now, time_zone=time_zone),
         **sizes,
     )
     return initial

@@ -1,0 +1,141 @@
+"""The console's creation form of a two-sided round (a release phase, then an attack phase on
+the frozen releases), for the kinds that play one (synthetic data, the organizer's own
+program): the round's name and address, its time zone, both phases' windows (typed in the
+round's time zone) and upload limits, their checks, the keyword arguments of the kind's
+creation service and the starting values. The kind's form adds its own settings.
+
+``NumberListField`` is the list of numbers these forms take (a scorer round's bands, a
+synthetic round's false-positive levels)."""
+
+import datetime as dt
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.dates import form_dates_check
+from pwscup.core.form_fields import positive_int_field
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
+
+SIDES = ("release", "attack")
+WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
+
+
+def _local_input():
+    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def _limit_field(label, **kwargs):
+    return positive_int_field(label=label, required=False, **kwargs)
+
+
+class NumberListField(forms.CharField):
+    """Numbers as typed, ``0.25, 0.5, 0.75``: a list of numbers (the settings' check decides
+    what they may be). ``error_messages={"not_a_number": ...}`` words the refusal of a part
+    that is not a number (its ``%(value)s``) for the field's own numbers."""
+
+    default_error_messages = {
+        "not_a_number": _("“%(value)s” is not a number (write them as 0.25, 0.5, 0.75)."),
+    }
+
+    def to_python(self, value):
+        text = super().to_python(value) or ""
+        numbers = []
+        for part in text.replace("、", ",").replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            try:
+                numbers.append(float(part))
+            except ValueError:
+                raise forms.ValidationError(
+                    self.error_messages["not_a_number"] % {"value": part[:40]}
+                ) from None
+        return numbers
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return ", ".join(f"{v:g}" for v in value)
+        return value
+
+
+class TwoSidedRoundForm(forms.Form):
+    """The fields every two-sided round's creation form has; the kind's form adds its
+    settings (and may reword ``attack_target_limit``'s help)."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
+    timezone = TimeZoneField(label=_("Time zone of the round"))
+    release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
+    release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
+    release_daily_limit = _limit_field(
+        _("Releases per team per day"), help_text=_("Empty: no limit.")
+    )
+    release_total_limit = _limit_field(
+        _("Releases per team in total"), help_text=_("Empty: no limit.")
+    )
+    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
+    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
+    attack_daily_limit = _limit_field(
+        _("Attacks per team per day"), help_text=_("Empty: no limit.")
+    )
+    attack_total_limit = _limit_field(
+        _("Attacks per team in total"), help_text=_("Empty: no limit.")
+    )
+    attack_target_limit = _limit_field(
+        _("Attacks per team per target"), help_text=_("Empty: no limit.")
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The windows are typed in the round's time zone, not the server's.
+        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
+        self.zone = zone_or_default(zone)
+
+    def clean(self):
+        """The windows in the round's time zone, within the dates the platform accepts, each
+        phase closing after it opens and the attack phase opening once the release phase has
+        closed."""
+        cleaned = super().clean()
+        for name in WINDOW_FIELDS:
+            value = cleaned.get(name)
+            if value is not None:
+                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        form_dates_check(self, WINDOW_FIELDS, time_zone=self.zone)
+        for phase in SIDES:
+            opens, closes = cleaned.get(f"{phase}_opens_at"), cleaned.get(f"{phase}_closes_at")
+            if opens and closes and closes <= opens and not self.has_error(f"{phase}_closes_at"):
+                self.add_error(f"{phase}_closes_at", _("A phase must close after it opens."))
+        release_closes, attack_opens = (
+            cleaned.get("release_closes_at"),
+            cleaned.get("attack_opens_at"),
+        )
+        if release_closes and attack_opens and attack_opens < release_closes:
+            self.add_error(
+                "attack_opens_at", _("The attack phase opens once the release phase has closed.")
+            )
+        return cleaned
+
+    def windows(self) -> dict:
+        """The keyword arguments of the kind's round creation service for the two windows."""
+        data = self.cleaned_data
+        return {
+            "release": (data["release_opens_at"], data["release_closes_at"]),
+            "attack": (data["attack_opens_at"], data["attack_closes_at"]),
+            "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
+            "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
+            "attack_target_limit": data.get("attack_target_limit"),
+        }
+
+
+def windows_initial(*, now, time_zone: str) -> dict:
+    """The form's starting time zone and windows: the release phase from ``now`` (in the
+    round's time zone, to the minute) for two weeks, the attack phase the week after."""
+    local = now.astimezone(zone_or_default(time_zone)).replace(tzinfo=None, second=0, microsecond=0)
+    release_closes = local + dt.timedelta(days=14)
+    return {
+        "timezone": time_zone,
+        "release_opens_at": local,
+        "release_closes_at": release_closes,
+        "attack_opens_at": release_closes,
+        "attack_closes_at": release_closes + dt.timedelta(days=7),
+    }
