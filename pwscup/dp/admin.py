@@ -17,7 +17,19 @@ from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_round_create, dp_round_window_set
 
 
-class DPRoundCreateForm(forms.ModelForm):
+class ReleaseWindowForm(forms.ModelForm):
+    """The DP round's release window, in the add and the change forms."""
+
+    class Meta:
+        model = DPRound
+        fields = ("opens_at", "closes_at")
+        labels = {
+            "opens_at": _("release phase opens at"),
+            "closes_at": _("release phase closes at"),
+        }
+
+
+class DPRoundCreateForm(ReleaseWindowForm):
     """The add form: what ``dp_round_create`` takes."""
 
     competition = forms.ModelChoiceField(
@@ -32,14 +44,6 @@ class DPRoundCreateForm(forms.ModelForm):
         help_text=_("Every key is described in docs/dp.md (“The configuration”)."),
     )
     timezone_name = TimeZoneField(label=_("Time zone"))
-
-    class Meta:
-        model = DPRound
-        fields = ("opens_at", "closes_at")
-        labels = {
-            "opens_at": _("release phase opens at"),
-            "closes_at": _("release phase closes at"),
-        }
 
     def clean(self):
         cleaned = super().clean()
@@ -68,16 +72,8 @@ class DPRoundCreateForm(forms.ModelForm):
         return cleaned
 
 
-class DPRoundWindowForm(forms.ModelForm):
+class DPRoundWindowForm(ReleaseWindowForm):
     """The change form: the release window, checked as every phase window is."""
-
-    class Meta:
-        model = DPRound
-        fields = ("opens_at", "closes_at")
-        labels = {
-            "opens_at": _("release phase opens at"),
-            "closes_at": _("release phase closes at"),
-        }
 
     def clean(self):
         cleaned = super().clean()

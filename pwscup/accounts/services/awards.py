@@ -81,6 +81,19 @@ def _rounds_shown_changed(*rounds: Round | None) -> None:
         ranking_version_bump(round_ids=round_ids)
 
 
+def _award_audit(*, user, award: Award, action, **detail) -> None:
+    """The audit log's entry of an action on ``award`` (its round's, or the competition's)."""
+    audit_record(
+        user=user,
+        competition=award.competition,
+        round=award.round,
+        action=action,
+        award=award.name_en,
+        team=award.team.name,
+        **detail,
+    )
+
+
 @transaction.atomic
 def award_create(
     *,
@@ -106,14 +119,7 @@ def award_create(
     )
     _rounds_shown_changed(fields["round"])
     award = Award.objects.create(competition=competition, created_by=user, **fields)
-    audit_record(
-        user=user,
-        competition=competition,
-        round=award.round,
-        action=AuditEntry.Action.AWARD_RECORDED,
-        award=award.name_en,
-        team=team.name,
-    )
+    _award_audit(user=user, award=award, action=AuditEntry.Action.AWARD_RECORDED)
     return award
 
 
@@ -146,15 +152,7 @@ def award_update(
     for name, value in fields.items():
         setattr(award, name, value)
     award.save(update_fields=changed)
-    audit_record(
-        user=user,
-        competition=award.competition,
-        round=award.round,
-        action=AuditEntry.Action.AWARD_EDITED,
-        award=award.name_en,
-        team=award.team.name,
-        changed=changed,
-    )
+    _award_audit(user=user, award=award, action=AuditEntry.Action.AWARD_EDITED, changed=changed)
     return True
 
 
@@ -162,12 +160,5 @@ def award_update(
 def award_delete(*, user, award: Award) -> None:
     """Remove an award from every page (the archives already published keep it)."""
     _rounds_shown_changed(award.round)
-    audit_record(
-        user=user,
-        competition=award.competition,
-        round=award.round,
-        action=AuditEntry.Action.AWARD_REMOVED,
-        award=award.name_en,
-        team=award.team.name,
-    )
+    _award_audit(user=user, award=award, action=AuditEntry.Action.AWARD_REMOVED)
     award.delete()

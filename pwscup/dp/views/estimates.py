@@ -52,19 +52,36 @@ def _estimate(request, access, level, make):
     return redirect(f"{level_url(access, level)}#estimates")
 
 
-@kind_view("dp")
-@login_required
-@require_POST
-def estimate_upload(request, access, level):
-    form = EstimateUploadForm(request.POST, request.FILES)
+def _file_estimate(request, access, level, form, unclear, service, **fields):
+    """An estimate from an uploaded file: ``form``'s file goes to ``service`` as
+    ``uploaded_file`` with its other ``fields`` (the service's keyword → the form's field);
+    ``unclear`` when the form is not valid."""
     if not form.is_valid():
-        return refused(request, access, level, _("Choose an estimate.csv file."), 400)
-    uploaded = form.cleaned_data["file"]
+        return refused(request, access, level, unclear, 400)
+    cleaned = form.cleaned_data
     return _estimate(
         request,
         access,
         level,
-        functools.partial(services.dp_estimate_upload, uploaded_file=uploaded),
+        functools.partial(
+            service,
+            uploaded_file=cleaned["file"],
+            **{keyword: cleaned[field] for keyword, field in fields.items()},
+        ),
+    )
+
+
+@kind_view("dp")
+@login_required
+@require_POST
+def estimate_upload(request, access, level):
+    return _file_estimate(
+        request,
+        access,
+        level,
+        EstimateUploadForm(request.POST, request.FILES),
+        _("Choose an estimate.csv file."),
+        services.dp_estimate_upload,
     )
 
 
@@ -99,17 +116,12 @@ def estimate_from(request, access, level):
 @login_required
 @require_POST
 def declared_upload(request, access, level):
-    form = DeclaredUploadForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return refused(request, access, level, _("Choose a file and write its declaration."), 400)
-    uploaded = form.cleaned_data["file"]
-    return _estimate(
+    return _file_estimate(
         request,
         access,
         level,
-        functools.partial(
-            services.dp_declared_upload,
-            uploaded_file=uploaded,
-            declaration_raw=form.cleaned_data["declaration"],
-        ),
+        DeclaredUploadForm(request.POST, request.FILES),
+        _("Choose a file and write its declaration."),
+        services.dp_declared_upload,
+        declaration_raw="declaration",
     )

@@ -34,6 +34,11 @@ def round_phases_set(*, round: Round, phases: dict) -> None:
         phase_set(round=round, kind=kind, **values)
 
 
+def _audit(*, user, round: Round, action, **detail) -> None:
+    """The audit log's entry of an action on ``round``."""
+    audit_record(user=user, competition=round.competition, round=round, action=action, **detail)
+
+
 @transaction.atomic
 def console_round_create(
     *,
@@ -78,9 +83,8 @@ def console_round_create(
     )
     round_phases_set(round=round_, phases=phases)
     round_assign_samples(round=round_)
-    audit_record(
+    _audit(
         user=user,
-        competition=competition,
         round=round_,
         action=Action.ROUND_CREATED,
         name=round_.name,
@@ -117,65 +121,43 @@ def console_round_update(
             changed.append(f"{kind}_phase")
     round_phases_set(round=round, phases=phases)
     if changed:
-        audit_record(
-            user=user,
-            competition=round.competition,
-            round=round,
-            action=Action.ROUND_EDITED,
-            fields=changed,
-        )
+        _audit(user=user, round=round, action=Action.ROUND_EDITED, fields=changed)
         ranking_invalidate(round_ids=[round.pk])
     return changed
 
 
+def _operation_request(*, user, round: Round, request, action) -> RoundOperation:
+    """Ask for a background operation (``request(round=…, requested_by=…)``) and record it
+    under ``action``; its progress shows on the control page."""
+    operation = request(round=round, requested_by=user)
+    _audit(user=user, round=round, action=action, operation=operation.pk)
+    return operation
+
+
 def console_round_freeze(*, user, round: Round) -> RoundOperation:
     """Ask for a freeze (a background operation); its progress shows on the control page."""
-    operation = round_freeze_request(round=round, requested_by=user)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.ROUND_FROZEN,
-        operation=operation.pk,
+    return _operation_request(
+        user=user, round=round, request=round_freeze_request, action=Action.ROUND_FROZEN
     )
-    return operation
 
 
 def console_round_rescore(*, user, round: Round) -> RoundOperation:
-    operation = round_rescore_request(round=round, requested_by=user)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.ROUND_RESCORED,
-        operation=operation.pk,
+    return _operation_request(
+        user=user, round=round, request=round_rescore_request, action=Action.ROUND_RESCORED
     )
-    return operation
 
 
 def console_round_publish(*, user, round: Round) -> RoundOperation:
-    operation = round_publish_request(round=round, requested_by=user)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.RESULTS_PUBLISHED,
-        operation=operation.pk,
+    return _operation_request(
+        user=user, round=round, request=round_publish_request, action=Action.RESULTS_PUBLISHED
     )
-    return operation
 
 
 @transaction.atomic
 def console_round_phases_close(*, user, round: Round) -> int:
     """*Close now*: every phase still open closes (the round's lifecycle service)."""
     closed = round_phases_close(round=round)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.PHASES_CLOSED,
-        phases=closed,
-    )
+    _audit(user=user, round=round, action=Action.PHASES_CLOSED, phases=closed)
     ranking_invalidate(round_ids=[round.pk])
     return closed
 
@@ -183,28 +165,18 @@ def console_round_phases_close(*, user, round: Round) -> int:
 @transaction.atomic
 def console_round_hide_results(*, user, round: Round) -> None:
     round_results_set(round=round, published=False)
-    audit_record(
-        user=user, competition=round.competition, round=round, action=Action.RESULTS_HIDDEN
-    )
+    _audit(user=user, round=round, action=Action.RESULTS_HIDDEN)
     ranking_invalidate(round_ids=[round.pk])
 
 
 def console_round_draw_samples(*, user, round: Round) -> int:
     created = round_assign_samples(round=round)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=Action.SAMPLES_DRAWN,
-        samples=len(created),
-    )
+    _audit(user=user, round=round, action=Action.SAMPLES_DRAWN, samples=len(created))
     return len(created)
 
 
 def archive_downloaded_record(*, user, round: Round) -> None:
-    audit_record(
-        user=user, competition=round.competition, round=round, action=Action.ARCHIVE_DOWNLOADED
-    )
+    _audit(user=user, round=round, action=Action.ARCHIVE_DOWNLOADED)
 
 
 # --- Teams -------------------------------------------------------------------------------

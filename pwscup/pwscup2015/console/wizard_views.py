@@ -22,18 +22,16 @@ from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import add_errors
 from pwscup.core.time_zones import default_time_zone
 from pwscup.pwscup2015.console import services, wizard
-from pwscup.pwscup2015.console.forms import (
+from pwscup.pwscup2015.console.data_forms import (
     ROLE_FIELDS,
     ROLE_NOTES,
     DataModeForm,
-    PhasesForm,
     RolesForm,
-    RulesForm,
     UploadForm,
     initial_roles,
-    phases_of,
-    windows_of,
 )
+from pwscup.pwscup2015.console.forms import RulesForm
+from pwscup.pwscup2015.console.phase_forms import PhasesForm, phases_of, windows_of
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import gates_text
 from pwscup.pwscup2015.services.rounds import round_data_check, round_settings_check
@@ -52,14 +50,28 @@ STEP_TITLES = {
 }
 
 
-def _context(competition, state, step, **extra) -> dict:
-    return {
+def _page(request, competition, state, step, **extra):
+    """The wizard's page at ``step`` (``extra``: the step's own context)."""
+    context = {
         "competition": competition,
         "state": state,
         "step": step,
         "steps": [(s, STEP_TITLES[s], wizard.step_allowed(state, s)) for s in wizard.STEPS],
         **extra,
     }
+    return render(request, "pwscup2015/wizard.html", context)
+
+
+def _to_upload(competition):
+    """Back to the first step: after an upload, or from a step that is not open yet."""
+    return redirect("pwscup2015_console:wizard_upload", competition.slug)
+
+
+def _step_done(request, competition, state, step, next_url):
+    """Mark ``step`` done, keep the answers in the session and go on to ``next_url``."""
+    wizard.mark_done(state, step)
+    wizard.wizard_save(request.session, competition.pk, state)
+    return redirect(next_url, competition.slug)
 
 
 def _start(request, competition_slug, step):
@@ -94,7 +106,7 @@ def step_upload(request, competition_slug):
                 state["rows"] = len(table)
                 state["config"] = wizard.default_config(wizard.column_profiles(table))
                 wizard.wizard_save(request.session, competition.pk, state)
-                return redirect("pwscup2015_console:wizard_upload", competition.slug)
+                return _to_upload(competition)
     extra = {"form": form}
     if state.get("file"):
         table, profiles = _profiles(state)
@@ -103,16 +115,14 @@ def step_upload(request, competition_slug):
             preview_columns=list(table.columns),
             preview=table.head(wizard.PREVIEW_ROWS).to_numpy().tolist(),
         )
-    return render(
-        request, "pwscup2015/wizard.html", _context(competition, state, "upload", **extra)
-    )
+    return _page(request, competition, state, "upload", **extra)
 
 
 @login_required
 def step_roles(request, competition_slug):
     competition, state, allowed = _start(request, competition_slug, "roles")
     if not allowed:
-        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+        return _to_upload(competition)
     table, profiles = _profiles(state)
     form = RolesForm(
         request.POST or None,
@@ -138,9 +148,9 @@ def step_roles(request, competition_slug):
             form.add_error(None, error.render(get_language()))
         else:
             state["config"] = checked.config
-            wizard.mark_done(state, "roles")
-            wizard.wizard_save(request.session, competition.pk, state)
-            return redirect("pwscup2015_console:wizard_data", competition.slug)
+            return _step_done(
+                request, competition, state, "roles", "pwscup2015_console:wizard_data"
+            )
     # One row per column, one check box per role (each labelled for screen readers).
     checkboxes = {
         name: {box.data["value"]: box for box in form[name]}
@@ -150,18 +160,15 @@ def step_roles(request, competition_slug):
         (profile, [(name, checkboxes[name][profile.name]) for name in checkboxes])
         for profile in profiles
     ]
-    return render(
+    return _page(
         request,
-        "pwscup2015/wizard.html",
-        _context(
-            competition,
-            state,
-            "roles",
-            form=form,
-            profiles=profiles,
-            role_rows=rows,
-            role_notes=ROLE_NOTES,
-        ),
+        competition,
+        state,
+        "roles",
+        form=form,
+        profiles=profiles,
+        role_rows=rows,
+        role_notes=ROLE_NOTES,
     )
 
 
@@ -179,7 +186,7 @@ def _settings_errors(form, **values) -> bool:
 def step_data(request, competition_slug):
     competition, state, allowed = _start(request, competition_slug, "data")
     if not allowed:
-        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+        return _to_upload(competition)
     form = DataModeForm(
         request.POST or None,
         initial=state.get("data") or {"data_mode": Pwscup2015Round.DataMode.SHARED},
@@ -196,12 +203,10 @@ def step_data(request, competition_slug):
             sample_size=data["sample_size"],
         ):
             state["data"] = data
-            wizard.mark_done(state, "data")
-            wizard.wizard_save(request.session, competition.pk, state)
-            return redirect("pwscup2015_console:wizard_phases", competition.slug)
-    return render(
-        request, "pwscup2015/wizard.html", _context(competition, state, "data", form=form)
-    )
+            return _step_done(
+                request, competition, state, "data", "pwscup2015_console:wizard_phases"
+            )
+    return _page(request, competition, state, "data", form=form)
 
 
 def _phases_to_session(cleaned: dict) -> dict:
@@ -231,7 +236,7 @@ def _local_initial(stored: dict) -> dict:
 def step_phases(request, competition_slug):
     competition, state, allowed = _start(request, competition_slug, "phases")
     if not allowed:
-        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+        return _to_upload(competition)
     form = PhasesForm(
         request.POST or None,
         initial=_local_initial(state.get("phases") or {"timezone": default_time_zone()}),
@@ -254,19 +259,17 @@ def step_phases(request, competition_slug):
         )
         if ok:
             state["phases"] = _phases_to_session(cleaned)
-            wizard.mark_done(state, "phases")
-            wizard.wizard_save(request.session, competition.pk, state)
-            return redirect("pwscup2015_console:wizard_rules", competition.slug)
-    return render(
-        request, "pwscup2015/wizard.html", _context(competition, state, "phases", form=form)
-    )
+            return _step_done(
+                request, competition, state, "phases", "pwscup2015_console:wizard_rules"
+            )
+    return _page(request, competition, state, "phases", form=form)
 
 
 @login_required
 def step_rules(request, competition_slug):
     competition, state, allowed = _start(request, competition_slug, "rules")
     if not allowed:
-        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+        return _to_upload(competition)
     form = RulesForm(
         request.POST or None,
         initial=dict(state.get("rules") or {}),
@@ -287,19 +290,17 @@ def step_rules(request, competition_slug):
             sample_size=state["data"]["sample_size"],
         ):
             state["rules"] = rules
-            wizard.mark_done(state, "rules")
-            wizard.wizard_save(request.session, competition.pk, state)
-            return redirect("pwscup2015_console:wizard_review", competition.slug)
-    return render(
-        request, "pwscup2015/wizard.html", _context(competition, state, "rules", form=form)
-    )
+            return _step_done(
+                request, competition, state, "rules", "pwscup2015_console:wizard_review"
+            )
+    return _page(request, competition, state, "rules", form=form)
 
 
 @login_required
 def step_review(request, competition_slug):
     competition, state, allowed = _start(request, competition_slug, "review")
     if not allowed:
-        return redirect("pwscup2015_console:wizard_upload", competition.slug)
+        return _to_upload(competition)
     phases_form = _phases_from_session(state["phases"])
     phases = phases_of(phases_form)
     if request.method == "POST":
@@ -329,31 +330,26 @@ def step_review(request, competition_slug):
             wizard.wizard_clear(request.session, competition.pk)
             messages.success(request, _("Round created."))
             return redirect("console:round", competition.slug, round_.slug)
-    return render(
+    return _page(
         request,
-        "pwscup2015/wizard.html",
-        _context(
-            competition,
-            state,
-            "review",
-            phases=phases,
-            labels={
-                "data_mode": Pwscup2015Round.DataMode(state["data"]["data_mode"]).label,
-                "ranking_rule": Pwscup2015Round.RankingRule(state["rules"]["ranking_rule"]).label,
-                "selection_rule": Pwscup2015Round.SelectionRule(
-                    state["rules"]["selection_rule"]
-                ).label,
-                "attack_visibility": Pwscup2015Round.AttackVisibility(
-                    state["rules"]["attack_visibility"]
-                ).label,
-                "phases": dict(Phase.Kind.choices),
-            },
-            gates_text=gates_text(state["rules"].get("utility_gates")),
-            ranges_text=ranges_text(state["rules"].get("value_ranges")),
-            round_name=phases_form["name"],
-            round_slug=phases_form["slug"],
-            timezone=phases_form["timezone"],
-        ),
+        competition,
+        state,
+        "review",
+        phases=phases,
+        labels={
+            "data_mode": Pwscup2015Round.DataMode(state["data"]["data_mode"]).label,
+            "ranking_rule": Pwscup2015Round.RankingRule(state["rules"]["ranking_rule"]).label,
+            "selection_rule": Pwscup2015Round.SelectionRule(state["rules"]["selection_rule"]).label,
+            "attack_visibility": Pwscup2015Round.AttackVisibility(
+                state["rules"]["attack_visibility"]
+            ).label,
+            "phases": dict(Phase.Kind.choices),
+        },
+        gates_text=gates_text(state["rules"].get("utility_gates")),
+        ranges_text=ranges_text(state["rules"].get("value_ranges")),
+        round_name=phases_form["name"],
+        round_slug=phases_form["slug"],
+        timezone=phases_form["timezone"],
     )
 
 

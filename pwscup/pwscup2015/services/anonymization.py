@@ -9,15 +9,15 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
-from pwscup.notifications.services import notify_upload_outcome
 from pwscup.pwscup2015.broker import SCORE_ANONYMIZATION
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.pwscup2015.prepared import prepared_team_original
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
+from pwscup.pwscup2015.services.upload_jobs import upload_score_complete, uploads_rescore
 from pwscup.pwscup2015.value_ranges import parse_value_ranges
 from pwscup.submissions.broker import Dispatch, job_send
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
+from pwscup.submissions.services.jobs import job_claim, job_run
 from pwscup.submissions.services.uploads import phase_window_check, store_upload
 
 
@@ -45,13 +45,9 @@ def enqueue_anonymization(pk: int) -> Dispatch:
 
 
 def anonymizations_rescore(*, queryset) -> int:
-    pks = list(queryset.values_list("pk", flat=True))
-    with transaction.atomic():
-        ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
-        job_reset(model=AnonymizationSubmission, pks=pks)
-        for pk in pks:
-            enqueue_anonymization(pk)  # sent once the reset has committed
-    return len(pks)
+    return uploads_rescore(
+        model=AnonymizationSubmission, queryset=queryset, enqueue=enqueue_anonymization
+    )
 
 
 def anonymization_submission_score(
@@ -79,21 +75,15 @@ def anonymization_submission_score(
         return scoring.evaluate(original, table, config, value_ranges=ranges)
 
     status, message, scores = job_run(compute, what=f"submission {submission_id}")
-    # The scores and the round's new ranking version commit together (a short transaction:
-    # the scoring is done).
-    with transaction.atomic():
-        ranking_invalidate(round_ids=[submission.phase.round_id])
-        completed = job_complete(
-            model=AnonymizationSubmission,
-            pk=submission_id,
-            token=token,
-            status=status,
-            message=message,
-            scores=scores,
-            scorer_version=scoring.SCORER_VERSION,
-        )
-    if completed:
-        notify_upload_outcome(upload=submission, status=status)
+    upload_score_complete(
+        model=AnonymizationSubmission,
+        submission=submission,
+        round_id=submission.phase.round_id,
+        token=token,
+        status=status,
+        message=message,
+        scores=scores,
+    )
 
 
 @transaction.atomic

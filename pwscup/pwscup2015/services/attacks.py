@@ -1,6 +1,5 @@
 """Attack phase: correspondence-table uploads and their scoring."""
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 import scoring
@@ -8,13 +7,12 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
-from pwscup.notifications.services import notify_upload_outcome
 from pwscup.pwscup2015.broker import SCORE_ATTACK
 from pwscup.pwscup2015.models import AttackSubmission, Target
-from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.selectors import target_truth
+from pwscup.pwscup2015.services.upload_jobs import upload_score_complete, uploads_rescore
 from pwscup.submissions.broker import Dispatch, job_send
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_reset, job_run
+from pwscup.submissions.services.jobs import job_claim, job_run
 from pwscup.submissions.services.uploads import store_upload
 
 
@@ -64,28 +62,17 @@ def attack_submission_score(*, submission_id: int, task_id: str = "", worker: st
 
     status, message, result = job_run(compute, what=f"attack {submission_id}")
     result = {"rate": None, "correct": None, "rows": None, **result}
-    # The rate and the round's new ranking version commit together.
-    with transaction.atomic():
-        ranking_invalidate(round_ids=[target.round_id])
-        completed = job_complete(
-            model=AttackSubmission,
-            pk=submission_id,
-            token=token,
-            status=status,
-            message=message,
-            target_version=target.version,
-            scorer_version=scoring.SCORER_VERSION,
-            **result,
-        )
-    if completed:
-        notify_upload_outcome(upload=submission, status=status)
+    upload_score_complete(
+        model=AttackSubmission,
+        submission=submission,
+        round_id=target.round_id,
+        token=token,
+        status=status,
+        message=message,
+        target_version=target.version,
+        **result,
+    )
 
 
 def attacks_rescore(*, queryset) -> int:
-    pks = list(queryset.values_list("pk", flat=True))
-    with transaction.atomic():
-        ranking_invalidate(round_ids=queryset.order_by().values_list("phase__round_id", flat=True))
-        job_reset(model=AttackSubmission, pks=pks)
-        for pk in pks:
-            enqueue_attack(pk)  # sent once the reset has committed
-    return len(pks)
+    return uploads_rescore(model=AttackSubmission, queryset=queryset, enqueue=enqueue_attack)
