@@ -1,11 +1,11 @@
 """The rounds' admin, the same for every kind: the core's page of a round, the list of rounds
 and the actions the kinds declare.
 
-What every round has (name, address, order, time zone) is edited through
-``round_core_update``; the kind's settings are shown read-only, with a link to the console
-where the kind's own services edit them. A kind that edits its settings in the admin gives
-its own page (``RoundKind.admin_round_page``, a ``RoundPageAdmin``), shown for its rounds
-only. The list's actions are the kinds' ``admin_actions``: each runs on the ticked rounds of
+What every round has (name, address, order, time zone, the hour its daily limits reset at)
+is edited through ``round_core_update``; the kind's settings are shown read-only, with a link
+to the console where the kind's own services edit them. A kind that edits its settings in the
+admin gives its own page (``RoundKind.admin_round_page``, a ``RoundPageAdmin``), shown for its
+rounds only. The list's actions are the kinds' ``admin_actions``: each runs on the ticked rounds of
 a kind that declares it and skips the others with a message, so that no kind's operation is
 ever asked of another kind's round.
 """

@@ -7,8 +7,13 @@ link that sends its cells away. Such a text cell gets a leading apostrophe, whic
 spreadsheet shows as text. Numbers stay numbers: ``-0.5`` (a float, or a string written as a
 plain decimal number) is written as is.
 
-Every CSV the platform writes, of every round kind, goes through ``csv_writer`` (a download
-built in one go: ``csv_response``); no other module calls ``csv.writer``.
+Every CSV export the platform builds, of every round kind, goes through ``csv_writer``: a
+download built in one go is ``csv_response``, the bytes of a ZIP member (the results archive)
+``csv_bytes``. ``csv_bytes_response`` serves a CSV as an attachment: one written by
+``csv_writer``, or a file served as it was kept (an upload, a table the scoring library wrote).
+Elsewhere in ``pwscup`` only ``pwscup/sequential/engine.py`` calls ``csv.writer``, to
+rewrite a stored data table a page reads back, not an export
+(``tests/pwscup/test_csv_exports.py`` keeps it so).
 """
 
 import csv
