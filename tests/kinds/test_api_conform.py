@@ -97,3 +97,29 @@ def test_the_standings_hide_a_disqualified_team(player, arena_of):
     assert "Team A" not in names() and "Team B" in names()
     console_team_reinstate(user=arena.organizer, team=arena.teams["a"])
     assert "Team A" in names()
+
+
+def test_the_status_reads_a_team_s_uploads_in_a_fixed_number_of_queries(player, arena_of):
+    """The status a client polls costs the same queries for 1 upload as for 4: each upload's
+    answer reads nothing of its own (the 2015 game's once cost 4 queries per upload)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    arena = arena_of()
+    client, headers = api(arena, "a")
+    url = reverse("api:round-status", args=[arena.competition.slug, arena.round.slug])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url, **headers).status_code == 200
+        return len(captured)
+
+    player.submit(arena, "a", player.valid(arena, 1))
+    player.run_jobs()
+    client.get(url, **headers)  # the token's first use writes its last-used time
+    one = queries()
+    for n in range(2, 5):
+        player.submit(arena, "a", player.valid(arena, n))
+    player.run_jobs()
+    assert len(status_of(arena, "a")["uploads"]) == 4
+    assert queries() == one

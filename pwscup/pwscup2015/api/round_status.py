@@ -25,6 +25,9 @@ from scoring.display import UNDEFINED, format_metric, format_number, undefined_n
 ANONYMIZED, ATTACK = "anonymized", "attack"
 # An upload's one-line summary (``pwscup status``): utility, then safety.
 HEADLINE = ("U1", "U4", "E3", "S1")
+# What an upload's answer reads beside its row (its team, its round's slugs): one query for
+# the team's uploads, however many.
+UPLOAD_ROWS = ("team", "phase__round__competition")
 
 
 def _note_field() -> dict:
@@ -126,7 +129,8 @@ def round_status(request, access) -> dict:
             }
         )
         answer["uploads"] += [
-            _submission_json(u) for u in team_submissions(phase=anonymization, team=team)
+            _submission_json(u)
+            for u in team_submissions(phase=anonymization, team=team).select_related(*UPLOAD_ROWS)
         ]
     if attack is not None:
         targets = [t.team.slug for t in targets_for_attacker(access)]
@@ -144,7 +148,8 @@ def round_status(request, access) -> dict:
         )
         show = attack_rates_visible_to_team(round=round_)
         answer["uploads"] += [
-            _attack_json(u, show_rates=show) for u in team_attacks(phase=attack, team=team)
+            _attack_json(u, show_rates=show)
+            for u in team_attacks(phase=attack, team=team).select_related(*UPLOAD_ROWS)
         ]
     answer["uploads"].sort(key=lambda u: (u["created_at"], u["id"]), reverse=True)
     return answer

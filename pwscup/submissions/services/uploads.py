@@ -267,14 +267,15 @@ def upload_keep(
     uploads of the window, QUEUED: the kind sends its job (``broker.job_send``), and a
     worker checks and scores it, never the request.
 
-    The write takes one of the process's storage write slots first; with none free, or when
+    The file's write takes one of the process's storage write slots; with none free, or when
     the storage fails (full, refusing, not answering in time), the upload is refused (503,
     ``Retry-After``) with nothing kept: no row, no file (``pwscup.core.storage``).
     """
     check_size(uploaded_file)
     digest = sha256_of(uploaded_file)  # read once, before the team's row is locked
-    # The slot before the row lock: a request refused for want of one holds nothing.
-    with storage_write_slot(), transaction.atomic():
+    # The storage slot covers the file's write alone (not the wait for the database's lock,
+    # SQLite's one lock for every writer); a request refused for want of one rolls back.
+    with transaction.atomic():
         Team.objects.select_for_update().get(pk=team.pk)
         if check is not None:
             check()
@@ -300,7 +301,8 @@ def upload_keep(
             queued_at=now,
             **fields,
         )
-        kept_file_save(upload.file, stored_name, uploaded_file)
+        with storage_write_slot():
+            kept_file_save(upload.file, stored_name, uploaded_file)
         upload.save()
         # The team's data choice is locked from its first kept upload in the round on.
         choice_lock(round=window.round, team=team)
