@@ -55,7 +55,7 @@ SERVICE_FIELDS = {
 # --- export ----------------------------------------------------------------------------------
 
 
-def round_bundle(round, *, anchor) -> RoundBundle:
+def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     """The round's settings (configuration, release window as offsets from ``anchor``) and
     its hidden table as the organizer uploaded it."""
     dp_round = DPRound.objects.get(round=round)

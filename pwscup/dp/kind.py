@@ -29,6 +29,7 @@ class DPKind(RoundKind):
     standings_module = standings
     archive_module = archive
     api_module = api_round
+    bundle_module = bundle
 
     def validate_config(self, config: dict) -> dict:
         from django.core.exceptions import ValidationError
@@ -156,11 +157,3 @@ class DPKind(RoundKind):
 
     def demo_load(self, competition, *, organizer) -> None:
         dp_demo_load(competition=competition, organizer=organizer)
-
-    def bundle_export(self, round, *, anchor, options=None):
-        return bundle.round_bundle(round, anchor=anchor)
-
-    def bundle_import(self, *, competition, entry, start, user):
-        return bundle.round_from_bundle(
-            competition=competition, entry=entry, start=start, user=user
-        )

@@ -17,14 +17,13 @@ on the key.
 """
 
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
-from django.urls import URLPattern
 from django.utils.translation import gettext as _
 
+from pwscup.kinds.face_hooks import FaceHooks
 from pwscup.kinds.results_hooks import ResultsHooks
 
 
-class RoundKind(ResultsHooks):
+class RoundKind(FaceHooks, ResultsHooks):
     """One game a round can play. Subclass, set the attributes, override what you need.
 
     Attributes
@@ -46,10 +45,14 @@ class RoundKind(ResultsHooks):
     archive_module : module
         Where the kind's archive is made: ``archive_members(round, secrets=...)`` and
         ``data_card(round)``. ``None``: nothing archived.
-    api_module : module
-        Where the API's round status and leaderboard of the kind are answered:
-        ``round_status(request, access)`` and ``round_leaderboard(request, access)`` (see
-        ``api_round_status`` and ``api_leaderboard``). ``None``: neither.
+    views_module, api_module, console_module : module
+        The kind's pages, API and console (``pwscup.kinds.face_hooks.FaceHooks``).
+    bundle_module : module
+        The round in a competition bundle: ``round_bundle(round, anchor=, options=)`` and
+        ``round_from_bundle(competition=, entry=, start=, user=)`` (``bundle_export``,
+        ``bundle_import``).
+    demo_module : module
+        The kind's demo rounds: ``demo_load(competition, organizer=)`` (``demo_load``).
     """
 
     key: str = ""
@@ -58,7 +61,8 @@ class RoundKind(ResultsHooks):
     namespaced: bool = True
     standings_module = None
     archive_module = None
-    api_module = None
+    bundle_module = None
+    demo_module = None
 
     @property
     def namespace(self) -> str | None:
@@ -100,108 +104,6 @@ class RoundKind(ResultsHooks):
         """One short line about the round shown under its name on the competition page and
         in the console's list of rounds (``""``: none)."""
         return ""
-
-    # --- pages ----------------------------------------------------------------------------
-
-    def url_patterns(self) -> list[URLPattern]:
-        """The kind's own pages, mounted by the core under
-        ``c/<slug:competition_slug>/<slug:round_slug>/`` in the namespace ``namespace``.
-
-        Every view receives ``competition_slug`` and ``round_slug``; wrap it in
-        ``pwscup.accounts.access.kind_view(key)``, which checks access and the round's kind
-        (404 for a round of another kind) and passes the ``RoundAccess``. The core also makes
-        ``round_access`` answer 404 for a round of another kind under these URLs.
-        """
-        return []
-
-    def site_url_patterns(self) -> list[URLPattern]:
-        """The kind's pages whose address names no round (an upload by its id:
-        ``submissions/<pk>/file``), mounted by the core at the site's root, in the namespace
-        ``namespace`` like ``url_patterns()``. Each view checks access itself. Default: none."""
-        return []
-
-    def round_page(self, request, access, tab: str) -> HttpResponse:
-        """One tab of the round's page (``pwscup.kinds.tabs``: overview, data, rules, submit,
-        results). The core views at ``c/<comp>/<round>/`` (``round_detail``, the overview)
-        and ``c/<comp>/<round>/<tab>/`` (``round_tab``) call it with the
-        ``pwscup.accounts.access.RoundAccess``; draw it with ``pwscup.kinds.tabs.render_tab``
-        and a template extending ``rounds/base.html``.
-
-        Every tab speaks to a newcomer: the overview says the game in plain words, what a
-        team submits, how it is ranked, the flow (``rounds/_flow.html``) and what to do now
-        (``rounds/_now.html``); the paper's terms come after the plain words."""
-        raise NotImplementedError
-
-    def api_url_patterns(self) -> list[URLPattern]:
-        """The kind's REST endpoints, mounted by the API under ``/api/`` in its namespace
-        ``api`` (``reverse("api:dp-queries", ...)``). Round-scoped paths start with
-        ``pwscup.core.rest.ROUND_PREFIX``; each view checks access with ``round_access`` and
-        answers 404 for a round of another kind, like the kind's pages."""
-        return []
-
-    def submission_types(self) -> list:
-        """The kinds of upload the kind takes, each a
-        ``pwscup.submissions.submission_types.SubmissionType``: the core serves their REST
-        endpoints, their OpenAPI schema and their place in the round status
-        (``submission_types`` and ``uploads``, before what ``api_round_status`` adds)."""
-        return []
-
-    def api_round_status(self, request, access) -> dict:
-        """What the API's round status (``GET …/rounds/{r}/status/``, the same for every kind,
-        read by ``pwscup status|submit|download``) says about the round for the caller (a
-        ``pwscup.accounts.access.RoundAccess``), beside what the core adds itself (the round,
-        its kind, the caller's team, ``schedule_lines``, and the declared
-        ``submission_types`` with the team's uploads of them). A dict of:
-
-        * ``"downloads"``: the files the caller may download **now**, ``[{"name": str,
-          "label": str, "url": str}]`` (never an original, a truth or a release the caller
-          may not see yet: each URL checks it again);
-        * ``"metrics"``: the scores' names in the order a client prints them, ``[{"key",
-          "name", "note", "headline": bool}]`` (``note``: what a missing value means;
-          ``headline``: shown in a one-line summary of an upload, ``pwscup status``);
-        * ``"submission_types"`` and ``"uploads"``: only for uploads the kind does not
-          declare (``submission_types()``), in the shapes of
-          ``SubmissionType.status_entry`` and ``SubmissionType.as_json``.
-
-        Raise ``Http404`` where the kind's pages would. Default: the declared
-        ``api_module``'s ``round_status(request, access)``, else nothing to upload or fetch."""
-        if self.api_module is not None:
-            return self.api_module.round_status(request, access)
-        return {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
-
-    def api_leaderboard(self, request, access) -> dict:
-        """The round's leaderboard as the API's ``GET …/rounds/{r}/standings/`` gives it to
-        any client (``pwscup leaderboard``): ``{"note": str, "tables": [{"title": str,
-        "columns": [str], "rows": [[str | number | None]]}]}``, from the same selectors and
-        access rule as the kind's leaderboard page: raise ``Http404``, ``PermissionDenied`` or
-        ``pwscup.core.errors.Refused`` while the caller may not see it (disqualified teams
-        hidden as on the page). Default: the declared ``api_module``'s
-        ``round_leaderboard(request, access)``, else no leaderboard (404)."""
-        if self.api_module is not None:
-            return self.api_module.round_leaderboard(request, access)
-        raise Http404(_("This round has no leaderboard."))
-
-    # --- organizer console ------------------------------------------------------------------
-
-    def console_panel(self, request, round) -> str:
-        """Rendered HTML inserted in the organizer console's round page (``""``: none).
-
-        Return ``render_to_string(...)`` or ``format_html(...)`` (a ``SafeString``): a plain
-        ``str`` is escaped, so that no panel can insert unescaped data by accident."""
-        return ""
-
-    def console_url_patterns(self) -> list[URLPattern]:
-        """The kind's organizer console pages (e.g. its round creation form), mounted by the
-        core under ``console/<slug:competition_slug>/<key>/`` in the namespace
-        ``<key>_console`` (``reverse("dp_console:create", args=[competition.slug])``). Each
-        view receives ``competition_slug`` and checks the organizer itself
-        (``pwscup.competitions.selectors.console_competition``)."""
-        return []
-
-    def console_create_url(self, competition) -> str | None:
-        """The console page that creates a round of this kind in ``competition`` (the
-        console's competition page shows one "New <label> round" button per kind)."""
-        return None
 
     # --- uploads and jobs ------------------------------------------------------------------
 
@@ -297,8 +199,11 @@ class RoundKind(ResultsHooks):
         limits) and its organizer files (original, samples). ``bundle_import`` of the result, then
         ``bundle_export`` again with the same anchor, gives equal settings and files.
         ``options``: the export's ``pwscup.kinds.bundles.ExportOptions`` (``None``: the
-        defaults); a kind without hidden data ignores them."""
-        raise NotImplementedError
+        defaults); a kind without hidden data ignores them. Default: the declared
+        ``bundle_module``'s ``round_bundle``."""
+        if self.bundle_module is None:
+            raise NotImplementedError
+        return self.bundle_module.round_bundle(round, anchor=anchor, options=options)
 
     def bundle_import(self, *, competition, entry, start, user):
         """Create the round ``entry`` (a ``pwscup.kinds.bundles.RoundEntry``) in
@@ -306,8 +211,12 @@ class RoundKind(ResultsHooks):
         services as the kind's console (every check they make). Raises ``ValidationError``
         keyed by the settings' field (``"levels[2].epsilon"``) or the file's role, with a
         message naming the value. Returns the ``Round``. Runs inside the import's
-        transaction; every file it saves is removed again if the import fails."""
-        raise NotImplementedError
+        transaction; every file it saves is removed again if the import fails. Default: the declared ``bundle_module``'s ``round_from_bundle``."""
+        if self.bundle_module is None:
+            raise NotImplementedError
+        return self.bundle_module.round_from_bundle(
+            competition=competition, entry=entry, start=start, user=user
+        )
 
     def archive_members(self, round, *, secrets: frozenset[str]):
         """The round's published outcome for the results archive, as
@@ -334,7 +243,9 @@ class RoundKind(ResultsHooks):
         module (``pwscup/<kind>/demo.py``). ``manage.py load_demo`` creates the competition,
         the organizer (``organizer``), the accounts and the teams, then calls every
         registered kind's ``demo_load`` in the registry's order (the first kind first): the
-        command knows no game."""
+        command knows no game. Default: the declared ``demo_module``'s ``demo_load``."""
+        if self.demo_module is not None:
+            self.demo_module.demo_load(competition, organizer=organizer)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}>"

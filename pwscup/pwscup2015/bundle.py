@@ -52,7 +52,7 @@ SETTINGS_KEYS = ("config", *CHOICES, *COUNTS, "utility_gates", "tie_break_metric
 OPTIONAL_KEYS = ("value_ranges", "published_rows")
 
 
-def round_bundle(round, *, anchor):
+def round_bundle(round, *, anchor, options=None):
     game = round.pwscup2015
     # In the order the phases run (``Phase.Kind``), as planned (``planned_window``: not
     # cut short by *Close now* or the publication); a phase closed before it opened with no

@@ -61,6 +61,7 @@ class Pwscup2015Kind(RoundKind):
     standings_module = standings
     archive_module = archive
     api_module = round_status
+    bundle_module = bundle
 
     def validate_config(self, config, *, round=None):
         """Without a round, only the shape; with one, the full check against its original
@@ -214,11 +215,3 @@ class Pwscup2015Kind(RoundKind):
                 "url": reverse("final_ranking", args=[round.competition.slug, round.slug]),
             }
         ]
-
-    def bundle_export(self, round, *, anchor, options=None):
-        return bundle.round_bundle(round, anchor=anchor)
-
-    def bundle_import(self, *, competition, entry, start, user):
-        return bundle.round_from_bundle(
-            competition=competition, entry=entry, start=start, user=user
-        )

@@ -46,6 +46,10 @@ class ScorerKind(RoundKind):
     standings_module = standings
     archive_module = archive
     api_module = api
+    views_module = views
+    console_module = console
+    bundle_module = bundle
+    demo_module = demo
 
     # --- configuration and state -------------------------------------------------------------
 
@@ -102,30 +106,6 @@ class ScorerKind(RoundKind):
 
     # --- pages, API and console ---------------------------------------------------------------
 
-    def url_patterns(self):
-        return views.urlpatterns
-
-    def site_url_patterns(self):
-        return views.site_urlpatterns
-
-    def round_page(self, request, access, tab):
-        return views.round_page(request, access, tab)
-
-    def api_url_patterns(self):
-        return api.urlpatterns
-
-    def submission_types(self):
-        return api.SUBMISSION_TYPES
-
-    def console_url_patterns(self):
-        return console.urlpatterns
-
-    def console_create_url(self, competition) -> str | None:
-        return console.create_url(competition)
-
-    def console_panel(self, request, round) -> str:
-        return console.panel_html(request, round)
-
     def console_actions(self, round):
         return scorer_actions(round)
 
@@ -168,14 +148,3 @@ class ScorerKind(RoundKind):
         ]
 
     # --- the demo, bundles, standings and the archive -----------------------------------------
-
-    def demo_load(self, competition, *, organizer) -> None:
-        demo.demo_load(competition, organizer=organizer)
-
-    def bundle_export(self, round, *, anchor, options=None):
-        return bundle.round_bundle(round, anchor=anchor, options=options)
-
-    def bundle_import(self, *, competition, entry, start, user):
-        return bundle.round_from_bundle(
-            competition=competition, entry=entry, start=start, user=user
-        )

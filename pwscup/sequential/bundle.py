@@ -73,7 +73,7 @@ CONFIG_FIELDS = {
 # --- export ----------------------------------------------------------------------------------
 
 
-def round_bundle(round, *, anchor) -> RoundBundle:
+def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     """The round's settings (configuration, release closes as offsets from ``anchor``,
     freeze rule, limits) and its shared master or its pool as the organizer uploaded it."""
     sequential = selectors.sequential_of(round=round)

@@ -7,12 +7,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import KEY, archive, bundle, console, selectors, services, standings
+from pwscup.sequential import KEY, archive, bundle, console, demo, selectors, services, standings
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.api import round_status as api_round
 from pwscup.sequential.api import submissions as api_submissions
 from pwscup.sequential.api import views as api
-from pwscup.sequential.demo import demo_load
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import (
     CHECK_RELEASE_TASK,
@@ -33,6 +32,8 @@ class SequentialKind(RoundKind):
     standings_module = standings
     archive_module = archive
     api_module = api_round
+    bundle_module = bundle
+    demo_module = demo
 
     def teams_changed(self, round) -> None:
         services.masters_draw_for_new_teams(round=round)
@@ -152,14 +153,3 @@ class SequentialKind(RoundKind):
         if not SequentialRound.objects.filter(round=round, results_published=True).exists():
             return []
         return [{"label": _("Leaderboard"), "url": self.leaderboard_url(round)}]
-
-    def demo_load(self, competition, *, organizer) -> None:
-        demo_load(competition, organizer=organizer)
-
-    def bundle_export(self, round, *, anchor, options=None):
-        return bundle.round_bundle(round, anchor=anchor)
-
-    def bundle_import(self, *, competition, entry, start, user):
-        return bundle.round_from_bundle(
-            competition=competition, entry=entry, start=start, user=user
-        )

@@ -64,7 +64,7 @@ SERVICE_FIELDS = {
 # --- export ----------------------------------------------------------------------------------
 
 
-def round_bundle(round, *, anchor) -> RoundBundle:
+def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     """The round's settings (configuration, both phases as offsets from ``anchor`` with
     their limits) and its original as the organizer uploaded it."""
     config = engine.round_config(round).as_dict()

@@ -36,6 +36,10 @@ class SyntheticKind(RoundKind):
     standings_module = standings
     archive_module = archive
     api_module = api
+    views_module = views
+    console_module = console
+    bundle_module = bundle
+    demo_module = demo
 
     # --- configuration and state -------------------------------------------------------------
 
@@ -110,27 +114,6 @@ class SyntheticKind(RoundKind):
 
     # --- pages, API and console ---------------------------------------------------------------
 
-    def url_patterns(self):
-        return views.urlpatterns
-
-    def round_page(self, request, access, tab):
-        return views.round_page(request, access, tab)
-
-    def submission_types(self):
-        return api.SUBMISSION_TYPES
-
-    def api_url_patterns(self):
-        return api.urlpatterns
-
-    def console_url_patterns(self):
-        return console.urlpatterns
-
-    def console_create_url(self, competition) -> str | None:
-        return console.create_url(competition)
-
-    def console_panel(self, request, round) -> str:
-        return console.panel_html(request, round)
-
     def console_actions(self, round):
         return synthetic_actions(round)
 
@@ -155,14 +138,3 @@ class SyntheticKind(RoundKind):
         ]
 
     # --- the demo, bundles and the archive ----------------------------------------------------
-
-    def demo_load(self, competition, *, organizer) -> None:
-        demo.demo_load(competition, organizer=organizer)
-
-    def bundle_export(self, round, *, anchor, options=None):
-        return bundle.round_bundle(round, anchor=anchor)
-
-    def bundle_import(self, *, competition, entry, start, user):
-        return bundle.round_from_bundle(
-            competition=competition, entry=entry, start=start, user=user
-        )

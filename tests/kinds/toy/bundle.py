@@ -14,7 +14,7 @@ from tests.kinds.toy.services import toy_round_create
 KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit")
 
 
-def round_bundle(round, *, anchor) -> RoundBundle:
+def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     phase = round.phases.get()
     ((opens_at, closes_at),) = schedule_offsets([(phase.opens_at, phase.closes_at)], anchor)
     return RoundBundle(
@@ -27,7 +27,7 @@ def round_bundle(round, *, anchor) -> RoundBundle:
     )
 
 
-def round_from_bundle(*, competition, entry, start):
+def round_from_bundle(*, competition, entry, start, user=None):
     settings = settings_object(entry.settings, "settings")
     settings_known(settings, KEYS, "settings")
     opens_at, closes_at = window_at_offsets(

@@ -30,7 +30,7 @@ def console_create(request, competition_slug):
     return redirect("console:round", competition.slug, round_.slug)
 
 
-def panel(request, round):
+def panel_html(request, round):
     """What the console's round page shows of the toy (``RoundKind.console_panel``)."""
     return format_html("<p data-testid='toy-panel'>toy panel of {}</p>", round.slug)
 

@@ -1,5 +1,6 @@
-"""The toy game behind the ``RoundKind`` interface: each hook is one call into the toy's
-modules (the layout of every kind)."""
+"""The toy game behind the ``RoundKind`` interface: it declares its modules (pages, API,
+console, bundle, archive) and the core reads the usual names in them; the hooks below are
+what it answers its own way (the layout of every kind)."""
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -17,37 +18,26 @@ class ToyGameKind(RoundKind):
     key = "toygame"
     label = _("Toy game")
     description = _("A game for the tests.")
+    # The modules it declares: the core reads the usual names in them (their pages, API,
+    # console, bundle and archive) and the toy writes no hand-off of its own.
+    views_module = views
+    api_module = api
+    console_module = console
+    bundle_module = bundle
+    archive_module = archive
 
     def validate_config(self, config, *, round=None):
         return services.toy_config_check(config)
 
     # --- pages, API and console -----------------------------------------------------------
 
-    def url_patterns(self):
-        return views.urlpatterns
-
     def round_page(self, request, access, tab):
         # A real kind extends rounds/base.html with its content in {% block tab %}; the toy
         # shows the core's frame only (title, tab bar), in the reader's language.
         return render_tab(request, access, tab, "rounds/base.html")
 
-    def submission_types(self):
-        return api.SUBMISSION_TYPES
-
-    def api_round_status(self, request, access):
-        return api.round_status(request, access)
-
-    def api_leaderboard(self, request, access):
-        return api.round_leaderboard(request, access)
-
-    def console_url_patterns(self):
-        return console.urlpatterns
-
     def console_create_url(self, competition):
         return reverse("toygame_console:create", args=[competition.slug])
-
-    def console_panel(self, request, round):
-        return console.panel(request, round)
 
     def round_note(self, round):
         return "a toy note"
@@ -78,14 +68,3 @@ class ToyGameKind(RoundKind):
 
     def jobs(self):
         return [JobKind(ToyUpload, SCORE_TOY, round_path="round")]
-
-    # --- bundles and the archive --------------------------------------------------------------
-
-    def bundle_export(self, round, *, anchor, options=None):
-        return bundle.round_bundle(round, anchor=anchor)
-
-    def bundle_import(self, *, competition, entry, start, user):
-        return bundle.round_from_bundle(competition=competition, entry=entry, start=start)
-
-    def archive_members(self, round, *, secrets):
-        return archive.archive_members(round, secrets=secrets)
