@@ -92,9 +92,9 @@ class SubmissionType:
         return {}
 
     def as_json(self, upload, part, access, context: dict) -> dict:
-        """An upload as every kind's upload reads in the API: ``type``, ``id``, ``number``,
-        ``status``, ``created_at``, ``about``, ``message``, ``note``, ``scores``,
-        ``scores_text``, ``final`` (``url`` and the other addresses are added by the core)."""
+        """What the kind says of an upload in the API: ``about``, ``message``, ``note``,
+        ``scores``, ``scores_text``, ``final`` and its own keys (``type``, ``id``,
+        ``number``, ``status``, ``created_at`` and the addresses are added by the core)."""
         raise NotImplementedError
 
     # --- uploads and selection ----------------------------------------------------------------
@@ -141,8 +141,16 @@ class SubmissionType:
         return reverse(f"api:{self.url_name}s", args=[access.competition.slug, access.round.slug])
 
     def answer(self, upload, part, access, context: dict) -> dict:
-        """``as_json`` with the upload's addresses."""
-        body = self.as_json(upload, part, access, context)
+        """The upload's answer: what every upload says (its type, id, the team's number,
+        status and time), the kind's ``as_json``, the upload's addresses."""
+        body = {
+            "type": self.key,
+            "id": upload.pk,
+            "number": upload.number,
+            "status": upload.status,
+            "created_at": upload.created_at,
+            **self.as_json(upload, part, access, context),
+        }
         body["url"] = self.address(upload, access)
         if self.has_file:
             body["file_url"] = self.address(upload, access, "file")

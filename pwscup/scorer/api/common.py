@@ -68,11 +68,6 @@ def release_json(release: Release, *, final_pk: int | None) -> dict:
     """A release as every kind's upload reads in the API (its addresses are the core's)."""
     scores, texts = release_scores(release)
     return {
-        "type": RELEASE,
-        "id": release.pk,
-        "number": release.number,
-        "status": release.status,
-        "created_at": release.created_at,
         "about": "",
         "message": job_message_text(release),
         "note": "",
@@ -117,11 +112,6 @@ def attack_json(attack: Attack, *, visibility: str, config) -> dict:
             shown, shown_texts = shown_scores(values, visibility=visibility, config=config)
             targets[slug] = {"scores": shown, "scores_text": shown_texts}
     return {
-        "type": ATTACK,
-        "id": attack.pk,
-        "number": attack.number,
-        "status": attack.status,
-        "created_at": attack.created_at,
         "about": attack.target.team.name if attack.target_id else _("every target"),
         "target": attack.target.team.slug if attack.target_id else None,
         "message": job_message_text(attack),

@@ -107,12 +107,7 @@ class SeqReleases(SeqUploads):
         results = upload.results if upload.status == Release.Status.FINISHED else {}
         shown = [m for m in selectors.BOARD_METRICS if m in results]
         return {
-            "type": RELEASE,
-            "id": upload.pk,
-            "number": upload.number,
             "step": upload.step,
-            "status": upload.status,
-            "created_at": upload.created_at,
             "message": release_message(upload),
             "about": _("release %(j)s") % {"j": upload.step},
             "note": "",
@@ -181,11 +176,6 @@ class SeqAttacks(SeqUploads):
         """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""
         scored = upload.status == SeqAttack.Status.FINISHED and upload.accuracy is not None
         return {
-            "type": ATTACK,
-            "id": upload.pk,
-            "number": upload.number,
-            "status": upload.status,
-            "created_at": upload.created_at,
             "about": upload.target.team.name,
             "message": release_message(upload),
             "note": "",

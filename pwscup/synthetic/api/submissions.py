@@ -91,11 +91,6 @@ class Releases(SyntheticUploads):
             passes = upload.scores.get("passes")
             note = gettext("passes the gates") if passes else gettext("fails the gates")
         return {
-            "type": self.key,
-            "id": upload.pk,
-            "number": upload.number,
-            "status": upload.status,
-            "created_at": upload.created_at,
             "about": gettext("%(rows)s rows") % {"rows": upload.rows} if scored else "",
             "message": upload.message_text,
             "note": note,
@@ -159,11 +154,6 @@ class Attacks(SyntheticUploads):
         scored = upload.status == SynAttack.Status.FINISHED
         scores = visible_scores(getattr(upload, half), context["metrics"]) if scored else {}
         return {
-            "type": self.key,
-            "id": upload.pk,
-            "number": upload.number,
-            "status": upload.status,
-            "created_at": upload.created_at,
             "about": upload.target.team.name,
             "message": upload.message_text,
             "note": half_note(half) if scored else "",

@@ -25,11 +25,6 @@ class ToyUploads(SubmissionType):
     def as_json(self, upload, part, access, context):
         scored = upload.score is not None
         return {
-            "type": self.key,
-            "id": upload.pk,
-            "number": upload.number,
-            "status": upload.status,
-            "created_at": upload.created_at,
             "about": "",
             "message": upload.message,
             "note": "",

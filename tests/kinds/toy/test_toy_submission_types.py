@@ -45,11 +45,6 @@ class ToyNotes(SubmissionType):
 
     def as_json(self, upload, part, access, context):
         return {
-            "type": self.key,
-            "id": upload.pk,
-            "number": upload.number,
-            "status": upload.status,
-            "created_at": upload.created_at,
             "about": upload.title,
             "message": "",
             "note": "",
