@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.core.files import source_encoding_label
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH
 from pwscup.core.time_zones import default_time_zone
+from pwscup.kinds import kind_of
 
 
 def _new_seed() -> int:
@@ -222,12 +223,19 @@ class UploadLimits(models.Model):
 
 
 class Phase(UploadDates, UploadLimits):
+    """One upload window of a round played in the core's phases. ``kind`` is the phase's key
+    in its round's game (the 2015 game's ``anonymization`` and ``attack``, a two-sided
+    game's ``release`` and ``attack``); its name is the one the game gives it
+    (``RoundKind.phase_labels``, read by ``label``)."""
+
     class Kind(models.TextChoices):
+        """The first game's phase keys (``pwscup.pwscup2015``)."""
+
         ANONYMIZATION = "anonymization", _("Anonymization phase")
         ATTACK = "attack", _("Attack phase")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="phases")
-    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=32)
     leaderboard_public = models.BooleanField(_("leaderboard visible to visitors"), default=False)
     # Checked only for uploads that name a target (the kinds' attacks on one team's release);
     # an upload covering every target counts once against ``total_limit``.
@@ -247,7 +255,13 @@ class Phase(UploadDates, UploadLimits):
         verbose_name_plural = _("phases")
 
     def __str__(self) -> str:
-        return f"{self.round} / {self.get_kind_display()}"
+        return f"{self.round} / {self.label}"
+
+    @property
+    def label(self) -> str:
+        """The phase's name as its round's game calls it, in the active language (its key
+        when the game names no such phase)."""
+        return str(kind_of(self.round).phase_labels.get(self.kind, self.kind))
 
 
 class AuditEntry(models.Model):

@@ -99,9 +99,11 @@ def phase_of(*, round: Round, kind: str) -> Phase | None:
 
 
 def round_missing_phases(*, round: Round) -> list[str]:
-    """Labels of the phases a round still lacks: a round needs both to be played."""
+    """Labels of the phases a round still lacks: every phase its game names
+    (``RoundKind.phase_labels``) is needed to play it."""
     kinds = {phase.kind for phase in round.phases.all()}
-    return [str(label) for value, label in Phase.Kind.choices if value not in kinds]
+    labels = kind_of(round).phase_labels
+    return [str(label) for key, label in labels.items() if key not in kinds]
 
 
 def phase_closes_at(*, phase: Phase):
@@ -131,7 +133,7 @@ def phases_schedule_lines(*, round: Round) -> list[dict]:
     returns this)."""
     return [
         {
-            "label": phase.get_kind_display(),
+            "label": phase.label,
             "opens_at": phase.opens_at,
             "closes_at": phase.closes_at,
             "state": phase_state(phase=phase),

@@ -63,6 +63,9 @@ class RoundKind(FaceHooks, ResultsHooks):
     archive_module = None
     bundle_module = None
     demo_module = None
+    # The names of the kind's phases (the core's ``Phase`` rows of its rounds) by their key:
+    # its schedule, its refusals ("%(window)s closed at ...") and the admin say them.
+    phase_labels: dict = {}
 
     @property
     def namespace(self) -> str | None:

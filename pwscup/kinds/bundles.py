@@ -323,12 +323,20 @@ def two_phases_export(phases, anchor: dt.datetime, *, attack: str) -> dict:
     }
 
 
-def two_phases_read(raw, start: dt.datetime, entry: str, *, labels: dict, attack: str) -> dict:
+def two_phases_read(
+    raw, start: dt.datetime, entry: str, *, labels: dict, attack: str, former: dict | None = None
+) -> dict:
     """``two_phases_export``'s object read back: ``{kind: {"window": (opens_at, closes_at),
     "limits": (daily, total)}}`` for both phases (the attack phase with its
     ``target_limit``), each refusal keyed by its path; ``labels``: each phase kind's name in
-    the messages, in order; ``attack``: the attack phase's kind."""
+    the messages, in order; ``attack``: the attack phase's kind; ``former``: a phase's
+    earlier key in older bundles, read as its key today (``{"anonymization": "release"}``)."""
     phases = settings_object(raw, "phases")
+    renamed = {
+        old: new for old, new in (former or {}).items() if old in phases and new not in phases
+    }
+    if renamed:
+        phases = {renamed.get(key, key): value for key, value in phases.items()}
     kinds = tuple(labels)
     settings_known(phases, kinds, "phases")
     out = {}
@@ -348,13 +356,20 @@ def two_phases_read(raw, start: dt.datetime, entry: str, *, labels: dict, attack
 
 
 def two_phases_arguments(
-    raw, start: dt.datetime, entry: RoundEntry, *, labels: dict, release: str, attack: str
+    raw,
+    start: dt.datetime,
+    entry: RoundEntry,
+    *,
+    labels: dict,
+    release: str,
+    attack: str,
+    former: dict | None = None,
 ) -> dict:
     """The phases ``two_phases_read`` reads (``release`` and ``attack``: their kinds) as the
     keyword arguments of a two-sided kind's round creation service, as its console form
     gives them: ``release`` and ``attack`` (the windows), ``release_limits``,
     ``attack_limits`` and ``attack_target_limit``."""
-    phases = two_phases_read(raw, start, entry, labels=labels, attack=attack)
+    phases = two_phases_read(raw, start, entry, labels=labels, attack=attack, former=former)
     return {
         "release": phases[release]["window"],
         "attack": phases[attack]["window"],

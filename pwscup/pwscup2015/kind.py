@@ -62,6 +62,7 @@ class Pwscup2015Kind(RoundKind):
     archive_module = archive
     api_module = round_status
     bundle_module = bundle
+    phase_labels = dict(Phase.Kind.choices)
 
     def validate_config(self, config, *, round=None):
         """Without a round, only the shape; with one, the full check against its original

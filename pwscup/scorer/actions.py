@@ -6,11 +6,11 @@ the organizer's ranking program. Each calls one service."""
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from pwscup.competitions.models import Phase
 from pwscup.kinds import two_sided
 from pwscup.kinds.actions import RoundAction
 from pwscup.scorer import services
 from pwscup.scorer.selectors import round_config, scorer_of
+from pwscup.submissions.services.two_sided import ATTACK
 
 LIFECYCLE = two_sided.TwoSidedLifecycle(
     state=scorer_of,
@@ -39,7 +39,7 @@ LIFECYCLE = two_sided.TwoSidedLifecycle(
     hide_text=gettext_lazy(
         "The exact attack scores, the matrix and the rankings become organizer-only again."
     ),
-    attack_kind=Phase.Kind.ATTACK,
+    attack_kind=ATTACK,
 )
 
 

@@ -24,7 +24,6 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
 from pwscup.core.errors import Refused
 from pwscup.kinds.bundles import (
@@ -40,6 +39,7 @@ from pwscup.kinds.bundles import (
 from pwscup.scorer import selectors, services
 from pwscup.scorer.models import DataPack, pack_file_name
 from pwscup.scorer.services.common import PHASE_LABELS
+from pwscup.submissions.services.two_sided import ATTACK, FORMER_PHASE_KEYS, RELEASE
 
 PROGRAM = "program.zip"
 # A data pack's file in the bundle, by its role (``DataPack.Role``), in the order imported.
@@ -59,7 +59,6 @@ def _choice_pack(name: str) -> tuple[str, str] | None:
 
 SETTINGS_KEYS = ("config", "phases", "hidden_left_out")
 LEFT_OUT = "hidden_left_out"
-RELEASE, ATTACK = Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK
 # Where the creation service's own errors point in the settings.
 SERVICE_FIELDS = {"config": "config", "attack_opens_at": "phases.attack.opens_at"}
 
@@ -128,6 +127,7 @@ def round_from_bundle(*, competition, entry, start, user):
         labels=PHASE_LABELS,
         release=RELEASE,
         attack=ATTACK,
+        former=FORMER_PHASE_KEYS,
     )
     _files_known(entry.files)
     awaited = _left_out(settings.get(LEFT_OUT, []), entry.files)

@@ -4,7 +4,6 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_state, phases_schedule_plan
 from pwscup.kinds.base import RoundKind
 from pwscup.scorer import (
@@ -32,6 +31,7 @@ from pwscup.scorer.models import (
 )
 from pwscup.scorer.services.common import PHASE_LABELS
 from pwscup.submissions.services.jobs import JobKind
+from pwscup.submissions.services.two_sided import RELEASE
 
 
 class ScorerKind(RoundKind):
@@ -46,6 +46,7 @@ class ScorerKind(RoundKind):
     standings_module = standings
     archive_module = archive
     api_module = api
+    phase_labels = PHASE_LABELS
     views_module = views
     console_module = console
     bundle_module = bundle
@@ -63,7 +64,7 @@ class ScorerKind(RoundKind):
 
     def phase_ended_at(self, phase):
         """The freeze ends the release phase (its uploads are refused from then)."""
-        if phase.kind != Phase.Kind.ANONYMIZATION:
+        if phase.kind != RELEASE:
             return None
         scorer = selectors.scorer_of(phase.round)
         return scorer.frozen_at if scorer is not None else None
@@ -93,7 +94,7 @@ class ScorerKind(RoundKind):
     def schedule_lines(self, round) -> list[dict]:
         return [
             {
-                "label": str(PHASE_LABELS.get(phase.kind, phase.get_kind_display())),
+                "label": phase.label,
                 "opens_at": phase.opens_at,
                 "closes_at": phase.closes_at,
                 "state": phase_state(phase=phase),

@@ -2,8 +2,8 @@
 the teams' slots, the releases, the frozen targets and the attacks.
 
 The round's settings are ``Round.config`` (``scoring.scorer.round_config``); its two windows
-are the core's phases: the release phase (``Phase.Kind.ANONYMIZATION``) and the attack
-phase (``Phase.Kind.ATTACK``). Scores are stored exactly as the program wrote them in its
+are the core's phases: the release phase (key ``release``) and the attack
+phase (key ``attack``). Scores are stored exactly as the program wrote them in its
 ``scores.json`` (a JSON number keeps its digits), with the program version that computed
 them."""
 

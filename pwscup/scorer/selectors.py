@@ -27,6 +27,7 @@ from pwscup.scorer.models import (
     pack_file_name,
 )
 from pwscup.submissions.models import Status
+from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 from scoring.scorer.matrix import (
     band,
     band_label,
@@ -49,11 +50,11 @@ def round_config(round_) -> ScorerRoundConfig:
 
 
 def release_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+    return phase_of(round=round_, kind=RELEASE)
 
 
 def attack_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=Phase.Kind.ATTACK)
+    return phase_of(round=round_, kind=ATTACK)
 
 
 # --- the program and the data ---------------------------------------------------------------

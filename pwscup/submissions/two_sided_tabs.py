@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at, phase_of, phase_state
 from pwscup.kinds.tabs import RESULTS, NextStep, tab_url
+from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,8 @@ class TwoSidedPhases:
 def two_sided_phases(round_, *, frozen: bool) -> dict:
     """The fields of ``TwoSidedPhases`` for ``round_`` (``frozen``: its releases are, which
     closes the release phase)."""
-    release_phase = phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
-    attack_phase = phase_of(round=round_, kind=Phase.Kind.ATTACK)
+    release_phase = phase_of(round=round_, kind=RELEASE)
+    attack_phase = phase_of(round=round_, kind=ATTACK)
     return {
         "release_phase": release_phase,
         "attack_phase": attack_phase,

@@ -5,9 +5,9 @@ each step calls one of this kind's services."""
 
 from django.utils.translation import gettext_lazy
 
-from pwscup.competitions.models import Phase
 from pwscup.kinds import two_sided
 from pwscup.kinds.actions import RoundAction
+from pwscup.submissions.services.two_sided import ATTACK
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
 
@@ -41,7 +41,7 @@ LIFECYCLE = two_sided.TwoSidedLifecycle(
     hide_text=gettext_lazy(
         "The final half's scores, the matrix and the rankings become organizer-only again."
     ),
-    attack_kind=Phase.Kind.ATTACK,
+    attack_kind=ATTACK,
 )
 ACTIONS = two_sided.actions(LIFECYCLE)
 

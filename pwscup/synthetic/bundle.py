@@ -25,7 +25,6 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import Phase
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.bundles import (
     RoundBundle,
@@ -38,6 +37,7 @@ from pwscup.kinds.bundles import (
     two_phases_arguments,
     two_phases_export,
 )
+from pwscup.submissions.services.two_sided import ATTACK, FORMER_PHASE_KEYS, RELEASE
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
 from pwscup.synthetic.services.common import PHASE_LABELS
@@ -47,7 +47,6 @@ from scoring.synthetic.config import GATE_KEYS
 
 ORIGINAL = "original.csv"
 SETTINGS_KEYS = ("config", "phases")
-RELEASE, ATTACK = Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK
 # Where the service's own errors point in the settings.
 # The service keys a configuration error by its field (``services.rounds.config_error_field``).
 SERVICE_FIELDS = {
@@ -125,6 +124,7 @@ def round_from_bundle(*, competition, entry, start, user):
         labels=PHASE_LABELS,
         release=RELEASE,
         attack=ATTACK,
+        former=FORMER_PHASE_KEYS,
     )
     table = _original(entry.files)
     try:

@@ -4,10 +4,10 @@ one call into the kind's modules."""
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_state, phases_schedule_plan
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import JobKind
+from pwscup.submissions.services.two_sided import RELEASE
 from pwscup.synthetic import (
     KEY,
     api,
@@ -36,6 +36,7 @@ class SyntheticKind(RoundKind):
     standings_module = standings
     archive_module = archive
     api_module = api
+    phase_labels = PHASE_LABELS
     views_module = views
     console_module = console
     bundle_module = bundle
@@ -51,7 +52,7 @@ class SyntheticKind(RoundKind):
 
     def phase_ended_at(self, phase):
         """The freeze ends the release phase (its uploads are refused from then)."""
-        if phase.kind != Phase.Kind.ANONYMIZATION:
+        if phase.kind != RELEASE:
             return None
         synthetic = selectors.synthetic_of(phase.round)
         return synthetic.frozen_at if synthetic is not None else None
@@ -101,7 +102,7 @@ class SyntheticKind(RoundKind):
     def schedule_lines(self, round) -> list[dict]:
         return [
             {
-                "label": str(PHASE_LABELS.get(phase.kind, phase.get_kind_display())),
+                "label": phase.label,
                 "opens_at": phase.opens_at,
                 "closes_at": phase.closes_at,
                 "state": phase_state(phase=phase),

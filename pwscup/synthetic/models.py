@@ -2,8 +2,8 @@
 targets with their built-in attacks, and the teams' membership-inference attacks.
 
 The round's settings are ``Round.config`` (``scoring.synthetic.config``); its two windows
-are the core's phases: the release phase (``Phase.Kind.ANONYMIZATION``) and the attack
-phase (``Phase.Kind.ATTACK``)."""
+are the core's phases: the release phase (key ``release``) and the attack
+phase (key ``attack``)."""
 
 import secrets
 from typing import ClassVar

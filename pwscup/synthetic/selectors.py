@@ -12,6 +12,7 @@ from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
 from pwscup.submissions.models import Status
+from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import (
     SynAttack,
@@ -43,11 +44,11 @@ def visible_half(*, synthetic: SyntheticRound, is_organizer: bool = False) -> st
 
 
 def release_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=Phase.Kind.ANONYMIZATION)
+    return phase_of(round=round_, kind=RELEASE)
 
 
 def attack_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=Phase.Kind.ATTACK)
+    return phase_of(round=round_, kind=ATTACK)
 
 
 def team_draw_of(*, synthetic: SyntheticRound, team: Team) -> TeamDraw | None:

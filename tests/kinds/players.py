@@ -233,11 +233,12 @@ def teams_join(arena: Arena, *, slug: str, password: str = "pw") -> Arena:
 
 
 def phase_close(arena: Arena) -> None:
-    """Close the arena round's core anonymization phase a minute ago (``phase_set``)."""
+    """Close the arena round's first core phase (the one its first upload goes to) a minute
+    ago (``phase_set``)."""
     now = timezone.now()
     phase_set(
         round=arena.round,
-        kind=Phase.Kind.ANONYMIZATION,
+        kind=arena.round.phases.order_by("opens_at", "pk").first().kind,
         opens_at=now - dt.timedelta(hours=2),
         closes_at=now - dt.timedelta(minutes=1),
     )
@@ -263,8 +264,8 @@ def phases_postpone(arena: Arena) -> None:
     """Move the arena round's core phases (``phase_set``) to open tomorrow or later, one day
     each, in the order they run."""
     now = timezone.now()
-    kinds = set(arena.round.phases.values_list("kind", flat=True))
-    for day, kind in enumerate((k for k in Phase.Kind.values if k in kinds), start=1):
+    kinds = arena.round.phases.order_by("opens_at", "pk").values_list("kind", flat=True)
+    for day, kind in enumerate(list(kinds), start=1):
         phase_set(
             round=arena.round,
             kind=kind,

@@ -216,7 +216,7 @@ def open_attack_phase(world: SynWorld) -> None:
     from pwscup.competitions.models import Phase
 
     now = timezone.now()
-    Phase.objects.filter(round=world.round, kind=Phase.Kind.ANONYMIZATION).update(
+    Phase.objects.filter(round=world.round, kind="release").update(
         opens_at=now - dt.timedelta(days=2), closes_at=now - dt.timedelta(minutes=2)
     )
     Phase.objects.filter(round=world.round, kind=Phase.Kind.ATTACK).update(

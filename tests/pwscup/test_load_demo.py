@@ -98,7 +98,7 @@ def test_every_demo_round_is_playable_in_one_class_session():
     call_command("load_demo")
     competition = Competition.objects.get(slug="demo")
     synthetic = competition.rounds.get(slug="syn-adult")
-    release = synthetic.phases.get(kind=Phase.Kind.ANONYMIZATION)
+    release = synthetic.phases.get(kind="release")
     attack = synthetic.phases.get(kind=Phase.Kind.ATTACK)
     assert release.opens_at <= timezone.now() < release.closes_at
     assert release.closes_at - release.opens_at == timedelta(days=7, hours=1)

@@ -91,12 +91,12 @@ def test_scorer_bundle_round_trip_keeps_settings_program_and_packs():
     assert entry["settings"]["config"] == selectors.round_config(world.round).as_dict()
     assert entry["settings"]["config"]["visibility"] == "band"
     phases = entry["settings"]["phases"]
-    assert (phases["anonymization"]["daily_limit"], phases["anonymization"]["total_limit"]) == (
+    assert (phases["release"]["daily_limit"], phases["release"]["total_limit"]) == (
         3,
         10,
     )
     assert (phases["attack"]["daily_limit"], phases["attack"]["total_limit"]) == (None, 7)
-    assert phases["attack"]["target_limit"] == 2 and "target_limit" not in phases["anonymization"]
+    assert phases["attack"]["target_limit"] == 2 and "target_limit" not in phases["release"]
     files = round_files(world.competition)
     assert set(files) == {
         "program.zip",
@@ -123,8 +123,8 @@ def test_scorer_bundle_round_trip_keeps_settings_program_and_packs():
     assert selectors.round_config(round_) == selectors.round_config(world.round)
     assert scorer.frozen_at is None and not scorer.results_published
     phases = {p.kind: p for p in round_.phases.all()}
-    assert phases[Phase.Kind.ANONYMIZATION].opens_at == START
-    assert (phases["anonymization"].daily_limit, phases["anonymization"].total_limit) == (3, 10)
+    assert phases["release"].opens_at == START
+    assert (phases["release"].daily_limit, phases["release"].total_limit) == (3, 10)
     assert (phases[Phase.Kind.ATTACK].total_limit, phases[Phase.Kind.ATTACK].target_limit) == (7, 2)
     (program,) = ProgramVersion.objects.filter(scorer=scorer)
     assert (program.version, program.status) == (1, Status.QUEUED)
@@ -176,15 +176,15 @@ def refusal(world, settings, files) -> dict:
 
 def test_scorer_bundle_refuses_a_broken_manifest_by_the_settings_path():
     world = scorer_world(slug="scobundle4", letters="a", build=False)
-    anchor = world.round.phases.get(kind=Phase.Kind.ANONYMIZATION).opens_at
+    anchor = world.round.phases.get(kind="release").opens_at
     settings = bundle.round_bundle(world.round, anchor=anchor).settings
-    missing = {**settings, "phases": {"anonymization": settings["phases"]["anonymization"]}}
+    missing = {**settings, "phases": {"release": settings["phases"]["release"]}}
     assert "phases.attack" in refusal(world, missing, {})
     assert "seed" in refusal(world, {**settings, "seed": 7}, {})
     overlapping = {
         **settings,
         "phases": {
-            "anonymization": settings["phases"]["anonymization"],
+            "release": settings["phases"]["release"],
             "attack": {**settings["phases"]["attack"], "opens_at": "P0DT1H"},
         },
     }
@@ -328,7 +328,7 @@ def test_a_round_awaiting_hidden_data_refuses_uploads_and_scores_nothing():
 
 def test_scorer_bundle_refuses_a_wrong_list_of_hidden_packs_left_out():
     world = scorer_world(slug="scobundle9", letters="a", build=False)
-    anchor = world.round.phases.get(kind=Phase.Kind.ANONYMIZATION).opens_at
+    anchor = world.round.phases.get(kind="release").opens_at
     settings = bundle.round_bundle(world.round, anchor=anchor).settings
     assert settings["hidden_left_out"] == ["reference.zip"]
     for wrong in ("reference.zip", ["public.zip"], ["notes.zip"], ["truth.zip", "truth.zip"], [3]):

@@ -125,7 +125,7 @@ def test_the_organizer_creates_a_round_as_the_browser_posts_it(client, organizer
     assert config["bands"] == [0.2, 0.6]
     assert config["gates"] == [{"key": "utility", "min": 50.0}]
     assert config["limits"]["timeout_seconds"] == 120
-    release_phase = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
+    release_phase = round_.phases.get(kind="release")
     attack_phase = round_.phases.get(kind=Phase.Kind.ATTACK)
     assert release_phase.daily_limit == 5 and attack_phase.daily_limit == 10
     assert (attack_phase.target_limit, release_phase.target_limit) == (3, None)

@@ -26,7 +26,7 @@ def test_syn_bundle_round_trip_keeps_the_settings_and_draws_anew():
     (entry,) = manifest_of(exported)["rounds"]
     columns = entry["settings"]["config"]["columns"]
     assert [c["name"] for c in columns] == list(engine.round_config(world.round).columns)
-    release = entry["settings"]["phases"]["anonymization"]
+    release = entry["settings"]["phases"]["release"]
     assert (release["daily_limit"], release["total_limit"]) == (3, 10)
     assert entry["settings"]["phases"]["attack"]["target_limit"] == 2
     organizer = creator(world.organizer)
@@ -37,10 +37,10 @@ def test_syn_bundle_round_trip_keeps_the_settings_and_draws_anew():
     synthetic = SyntheticRound.objects.get(round=round_)
     assert engine.round_config(round_) == engine.round_config(world.round)
     phases = {p.kind: p for p in round_.phases.all()}
-    assert (phases["anonymization"].daily_limit, phases["anonymization"].total_limit) == (3, 10)
-    assert phases["anonymization"].opens_at == START
-    assert (phases["attack"].target_limit, phases["anonymization"].target_limit) == (2, None)
-    assert phases["attack"].opens_at == phases["anonymization"].closes_at
+    assert (phases["release"].daily_limit, phases["release"].total_limit) == (3, 10)
+    assert phases["release"].opens_at == START
+    assert (phases["attack"].target_limit, phases["release"].target_limit) == (2, None)
+    assert phases["attack"].opens_at == phases["release"].closes_at
     # A new game: a new seed, so a new holdout and new draws.
     assert synthetic.secret_seed != world.synthetic.secret_seed
     assert synthetic.holdout != world.synthetic.holdout
@@ -68,17 +68,17 @@ def refusal(world, settings, files) -> dict:
 
 def test_syn_bundle_refuses_a_broken_manifest_by_the_settings_path():
     world = syn_world(slug="synbundle3", letters="a")
-    anchor = world.round.phases.get(kind=Phase.Kind.ANONYMIZATION).opens_at
+    anchor = world.round.phases.get(kind="release").opens_at
     settings = bundle.round_bundle(world.round, anchor=anchor).settings
     original = {"original.csv": adult_rows(3000)}
-    missing = {**settings, "phases": {"anonymization": settings["phases"]["anonymization"]}}
+    missing = {**settings, "phases": {"release": settings["phases"]["release"]}}
     assert "phases.attack" in refusal(world, missing, original)
     unknown = {**settings, "seed": 7}
     assert "seed" in refusal(world, unknown, original)
     overlapping = {
         **settings,
         "phases": {
-            "anonymization": settings["phases"]["anonymization"],
+            "release": settings["phases"]["release"],
             "attack": {**settings["phases"]["attack"], "opens_at": "P1D"},
         },
     }
@@ -86,7 +86,7 @@ def test_syn_bundle_refuses_a_broken_manifest_by_the_settings_path():
     for kind, value, path in (
         ("attack", 0, "phases.attack.target_limit"),
         ("attack", "2", "phases.attack.target_limit"),
-        ("anonymization", 2, "phases.anonymization.target_limit"),  # the release phase: none
+        ("release", 2, "phases.release.target_limit"),  # the release phase: none
     ):
         phases = {**settings["phases"], kind: {**settings["phases"][kind], "target_limit": value}}
         assert path in refusal(world, {**settings, "phases": phases}, original)
@@ -124,3 +124,21 @@ def test_syn_bundle_import_of_a_changed_manifest_through_the_core():
     )
     (round_,) = copy.rounds.all()
     assert engine.round_config(round_).n_train == 250
+
+
+def test_a_bundle_from_before_the_release_phase_had_its_key_imports():
+    """A bundle exported when the release phase was stored under the first game's key
+    (``anonymization``) imports into a round whose release phase has the game's own key."""
+    world = syn_world(slug="synbundle5", letters="a")
+    anchor = world.round.phases.get(kind="release").opens_at
+    settings = bundle.round_bundle(world.round, anchor=anchor).settings
+    phases = dict(settings["phases"])
+    older = {**settings, "phases": {"anonymization": phases.pop("release"), **phases}}
+    round_ = bundle.round_from_bundle(
+        competition=world.competition,
+        entry=entry_of(older, {"original.csv": adult_rows(3000)}),
+        start=START,
+        user=world.organizer,
+    )
+    assert sorted(round_.phases.values_list("kind", flat=True)) == ["attack", "release"]
+    assert round_.phases.get(kind="release").opens_at == START

@@ -120,7 +120,7 @@ def test_syn_api_refuses_past_the_deadlines_with_403():
     client, headers = Client(), bearer(world.users["a"], HTTP_ACCEPT_LANGUAGE="en")
     url = status_of(world, world.users["a"])["submission_types"][0]["url"]
     now = timezone.now()
-    Phase.objects.filter(round=world.round, kind=Phase.Kind.ANONYMIZATION).update(
+    Phase.objects.filter(round=world.round, kind="release").update(
         opens_at=now - dt.timedelta(days=2), closes_at=now - dt.timedelta(minutes=1)
     )
     late = client.post(
@@ -132,7 +132,7 @@ def test_syn_api_refuses_past_the_deadlines_with_403():
     (kind,) = status_of(world, world.users["a"])["submission_types"]
     assert kind["open"] is False
     # The attack phase past its close: 403 too.
-    Phase.objects.filter(round=world.round, kind=Phase.Kind.ANONYMIZATION).update(
+    Phase.objects.filter(round=world.round, kind="release").update(
         opens_at=now - dt.timedelta(days=2), closes_at=now + dt.timedelta(days=1)
     )
     release(world, "a", baseline_release(world, "a"))

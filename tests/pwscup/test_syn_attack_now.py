@@ -60,7 +60,7 @@ def test_the_console_freezes_and_opens_the_attack_phase_and_a_team_attacks_at_on
     done = client.post(action_url(world), follow=True)
     assert done.status_code == 200
     assert "The attack phase is open until" in done.content.decode()
-    release_phase, attack_phase = phase(world, "anonymization"), phase(world, Phase.Kind.ATTACK)
+    release_phase, attack_phase = phase(world, "release"), phase(world, Phase.Kind.ATTACK)
     assert before <= release_phase.closes_at <= timezone.now()
     assert before <= attack_phase.opens_at <= timezone.now()
     assert attack_phase.closes_at == planned_close  # still ahead: kept
@@ -115,7 +115,7 @@ def test_a_phase_past_its_close_opens_now_for_its_planned_length():
     world = syn_world(letters="a")
     now = timezone.now()
     day = dt.timedelta(days=1)
-    Phase.objects.filter(round=world.round, kind="anonymization").update(
+    Phase.objects.filter(round=world.round, kind="release").update(
         opens_at=now - 5 * day, closes_at=now - 3 * day
     )
     Phase.objects.filter(round=world.round, kind=Phase.Kind.ATTACK).update(
@@ -123,7 +123,7 @@ def test_a_phase_past_its_close_opens_now_for_its_planned_length():
     )
     opened = round_phase_open_now(round=world.round, kind=Phase.Kind.ATTACK, now=now)
     assert (opened.opens_at, opened.closes_at) == (now, now + 2 * day)
-    release_phase = phase(world, "anonymization")  # closed already: left as it was
+    release_phase = phase(world, "release")  # closed already: left as it was
     assert (release_phase.opens_at, release_phase.closes_at) == (now - 5 * day, now - 3 * day)
     # Open already: nothing moves.
     again = round_phase_open_now(round=world.round, kind=Phase.Kind.ATTACK, now=now + day)
@@ -152,5 +152,5 @@ def test_only_an_organizer_of_the_competition_may_do_it():
     client.force_login(world.users["a"])
     answer = client.post(action_url(world))
     assert answer.status_code in (403, 404)
-    assert phase(world, "anonymization").closes_at > timezone.now()
+    assert phase(world, "release").closes_at > timezone.now()
     assert world.synthetic.frozen_at is None

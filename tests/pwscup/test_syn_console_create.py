@@ -117,7 +117,7 @@ def test_step_one_proposes_roles_and_label_and_step_two_creates_the_round(client
     assert round_.config["density_bandwidth"] == 0.05
     assert len(synthetic.holdout) == 500 and len(synthetic.aux) == 300
     assert TeamDraw.objects.filter(synthetic=synthetic).count() == 2
-    release = round_.phases.get(kind=Phase.Kind.ANONYMIZATION)
+    release = round_.phases.get(kind="release")
     attack = round_.phases.get(kind=Phase.Kind.ATTACK)
     assert release.daily_limit == 5 and attack.daily_limit == 10
     assert (attack.target_limit, release.target_limit) == (2, None)

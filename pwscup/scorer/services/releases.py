@@ -7,7 +7,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.scorer.selectors import round_config
@@ -23,6 +22,8 @@ from pwscup.submissions.broker import Dispatch
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_refuse
 from pwscup.submissions.services.two_sided import (
+    ATTACK,
+    RELEASE,
     two_sided_attack_open,
     two_sided_release_open,
     two_sided_release_select,
@@ -65,8 +66,8 @@ def files_refusal(*, scorer: ScorerRound, kind: str, uploaded_file, name: str):
 
 # What each upload is: its model, its scoring task and the phase that takes it.
 UPLOADS = {
-    "release": (Release, SCORE_RELEASE_TASK, Phase.Kind.ANONYMIZATION),
-    "attack": (Attack, SCORE_ATTACK_TASK, Phase.Kind.ATTACK),
+    "release": (Release, SCORE_RELEASE_TASK, RELEASE),
+    "attack": (Attack, SCORE_ATTACK_TASK, ATTACK),
 }
 
 

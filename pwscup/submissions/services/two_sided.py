@@ -33,19 +33,20 @@ from pwscup.submissions.models import Status
 from pwscup.submissions.services.uploads import UploadWindow, phase_window_check
 
 Action = AuditEntry.Action
-RELEASE = Phase.Kind.ANONYMIZATION
-ATTACK = Phase.Kind.ATTACK
-
-# A two-sided round's phases (a release phase, then an attack phase on the frozen releases)
-# by the names its pages, schedule, bundle and refusals say (the synthetic and scorer kinds).
+# A two-sided round's phases by their keys (``Phase.kind``) and their names, which its pages,
+# schedule, bundle and refusals say: the kinds declare them (``RoundKind.phase_labels``).
+RELEASE = "release"
+ATTACK = "attack"
 TWO_SIDED_PHASE_LABELS = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("Release phase"),
-    Phase.Kind.ATTACK: gettext_lazy("Attack phase"),
+    RELEASE: gettext_lazy("Release phase"),
+    ATTACK: gettext_lazy("Attack phase"),
 }
 TWO_SIDED_PHASE_MISSING = {
-    Phase.Kind.ANONYMIZATION: gettext_lazy("This round has no release phase."),
-    Phase.Kind.ATTACK: gettext_lazy("This round has no attack phase."),
+    RELEASE: gettext_lazy("This round has no release phase."),
+    ATTACK: gettext_lazy("This round has no attack phase."),
 }
+# The release phase's key in a bundle exported before a phase had its game's own key.
+FORMER_PHASE_KEYS = {"anonymization": RELEASE}
 
 
 def two_sided_phase_check(*, round: Round, kind: str, now: dt.datetime) -> None:
@@ -55,7 +56,7 @@ def two_sided_phase_check(*, round: Round, kind: str, now: dt.datetime) -> None:
     phase = phase_of(round=round, kind=kind)
     if phase is None:
         raise Refused(str(TWO_SIDED_PHASE_MISSING[kind]), status=403)
-    phase_window_check(phase=phase, now=now, label=str(TWO_SIDED_PHASE_LABELS[kind]))
+    phase_window_check(phase=phase, now=now)
 
 
 def two_sided_windows_check(*, release: tuple, attack: tuple) -> None:

@@ -64,10 +64,10 @@ def window_check(
 
 def phase_window_check(*, phase: Phase, now: dt.datetime, label: str | None = None) -> None:
     """``window_check`` on a core phase, until its real close (``phase_closes_at``: a kind
-    may have ended it, the 2015 freeze); ``label``: the kind's name of the phase (default:
-    the core's)."""
+    may have ended it, the 2015 freeze); ``label``: the window's name (default: the phase's,
+    as its game names it)."""
     window_check(
-        label=label or phase.get_kind_display(),
+        label=label or phase.label,
         opens_at=phase.opens_at,
         closes_at=phase_closes_at(phase=phase),
         time_zone=phase.round.timezone,
@@ -77,9 +77,7 @@ def phase_window_check(*, phase: Phase, now: dt.datetime, label: str | None = No
 
 def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
     if phase.kind != expected_kind:
-        raise Refused(
-            _("This upload does not belong to the %(phase)s.") % {"phase": phase.get_kind_display()}
-        )
+        raise Refused(_("This upload does not belong to the %(phase)s.") % {"phase": phase.label})
     # The kind may have just ended the phase (a freeze): re-read the round, which also drops
     # the relations cached on it, where a kind keeps its state.
     phase.round.refresh_from_db()

@@ -6,10 +6,13 @@ import numpy as np
 from django.utils import timezone
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.two_sided import two_sided_attack_open, two_sided_upload_window
+from pwscup.submissions.services.two_sided import (
+    ATTACK,
+    two_sided_attack_open,
+    two_sided_upload_window,
+)
 from pwscup.submissions.services.uploads import original_name, upload_keep, uploader
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynTarget, TeamDraw
@@ -32,7 +35,7 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
         model=SynAttack,
         window=two_sided_upload_window(
             round=synthetic.round,
-            kind=Phase.Kind.ATTACK,
+            kind=ATTACK,
             uploads=SynAttack.objects.filter(target__synthetic=synthetic, team=team),
             target_uploads=SynAttack.objects.filter(target=target, team=team),
         ),

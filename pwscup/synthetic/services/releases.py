@@ -8,12 +8,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.two_sided import (
+    RELEASE,
     two_sided_release_open,
     two_sided_release_select,
     two_sided_upload_window,
@@ -44,7 +44,7 @@ def release_upload(
         model=SynRelease,
         window=two_sided_upload_window(
             round=round_,
-            kind=Phase.Kind.ANONYMIZATION,
+            kind=RELEASE,
             uploads=SynRelease.objects.filter(synthetic=synthetic, team=team),
         ),
         team=team,

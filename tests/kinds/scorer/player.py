@@ -34,7 +34,7 @@ from tests.pwscup.scorer_world import (
     scorer_world,
 )
 
-PHASES = (Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK)
+PHASES = ("release", Phase.Kind.ATTACK)
 
 
 def zip_members(data: bytes) -> dict[str, bytes]:
@@ -57,10 +57,10 @@ class ScorerPlayer(Player):
         """The release phase (the window ``submit`` uploads to) closed a minute ago, its
         limits kept; the attack phase still to come."""
         now = timezone.now()
-        phase = arena.round.phases.get(kind=Phase.Kind.ANONYMIZATION)
+        phase = arena.round.phases.get(kind="release")
         phase_set(
             round=arena.round,
-            kind=Phase.Kind.ANONYMIZATION,
+            kind="release",
             opens_at=now - dt.timedelta(hours=2),
             closes_at=now - dt.timedelta(minutes=1),
             daily_limit=phase.daily_limit,

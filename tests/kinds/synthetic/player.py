@@ -55,10 +55,10 @@ class SyntheticPlayer(Player):
 
     def close(self, arena):
         now = timezone.now()
-        phase = arena.round.phases.get(kind=Phase.Kind.ANONYMIZATION)
+        phase = arena.round.phases.get(kind="release")
         phase_set(
             round=arena.round,
-            kind=Phase.Kind.ANONYMIZATION,
+            kind="release",
             opens_at=now - dt.timedelta(hours=2),
             closes_at=now - dt.timedelta(minutes=1),
             daily_limit=phase.daily_limit,
@@ -68,7 +68,7 @@ class SyntheticPlayer(Player):
 
     def postpone(self, arena):
         now = timezone.now()
-        for day, kind in enumerate((Phase.Kind.ANONYMIZATION, Phase.Kind.ATTACK), start=1):
+        for day, kind in enumerate(("release", Phase.Kind.ATTACK), start=1):
             phase_set(
                 round=arena.round,
                 kind=kind,

@@ -25,6 +25,7 @@ class ToyGameKind(RoundKind):
     console_module = console
     bundle_module = bundle
     archive_module = archive
+    phase_labels = {services.UPLOAD_PHASE: "Upload window"}
 
     def validate_config(self, config, *, round=None):
         return services.toy_config_check(config)

@@ -3,7 +3,6 @@
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from pwscup.competitions.models import Phase
 from pwscup.competitions.services import phase_set, round_of_kind_create, round_phases_close
 from pwscup.notifications.services import notify_results_published
 from pwscup.submissions import broker
@@ -12,6 +11,7 @@ from pwscup.submissions.services.uploads import UploadWindow, phase_window_check
 from tests.kinds.toy.models import ToyRound, ToyUpload
 
 SCORE_TOY = "tests.toykind.score"
+UPLOAD_PHASE = "upload"  # the toy's one phase (its key; ``ToyGameKind.phase_labels`` names it)
 
 
 def toy_config_check(config: dict) -> dict:
@@ -30,7 +30,7 @@ def toy_round_create(
     )
     phase_set(
         round=round_,
-        kind=Phase.Kind.ANONYMIZATION,
+        kind=UPLOAD_PHASE,
         opens_at=opens_at,
         closes_at=closes_at,
         daily_limit=daily_limit,
