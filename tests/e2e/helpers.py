@@ -49,10 +49,11 @@ def open_tab(page, key: str) -> None:
     """Click the round page's tab ``key`` (``pwscup.kinds.tabs``: overview, data, rules,
     submit, results) and wait until it is the current one.
 
-    A click that starts no navigation within 15 s is made once more: in three whole runs
-    over two stops, one tab click (of thousands) started none and timed out, with the
-    page loaded and idle and the server answering; the cause was not found, and the second
-    click, like every other, navigates. Two lost clicks in a row still fail the test."""
+    A click that starts no navigation within 15 s is made once more: in six whole runs
+    over three stops, one tab click (of thousands) started none and timed out, twice in
+    ``test_round_tabs_scroll_cue.py`` at phone width, with the page loaded and idle and the
+    server answering; the cause was not found, and the second click, like every other,
+    navigates. Two lost clicks in a row still fail the test."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     tab = page.get_by_test_id(f"tab-{key}")
