@@ -7,17 +7,6 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.models import Competition
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, REASON_MAX_LENGTH
 
-ROLE_FIELDS = ("qi", "sa", "cross", "match_qi", "euc_sa")
-ROLE_LABELS = {
-    "qi": _("QI (quasi-identifier)"),
-    "sa": _("SA (sensitive attribute)"),
-    "cross": _("cross (U2 cross tables)"),
-    "match_qi": _("match_qi (attacks match on)"),
-    "euc_sa": _("euc_sa (EUC attacks compare)"),
-    "e2_column": _("e2 column (E2 attack)"),
-    "e4_column": _("e4 column (E4 attack)"),
-}
-
 
 class CompetitionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)

@@ -4,7 +4,11 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.selectors import phase_state, phases_schedule_plan
+from pwscup.competitions.selectors import (
+    phases_schedule_lines,
+    phases_schedule_plan,
+    round_missing_phases,
+)
 from pwscup.kinds.base import RoundKind
 from pwscup.scorer import (
     KEY,
@@ -74,8 +78,7 @@ class ScorerKind(RoundKind):
         return bool(scorer and scorer.results_published)
 
     def missing_phases(self, round) -> list[str]:
-        kinds = {phase.kind for phase in round.phases.all()}
-        return [str(label) for kind, label in PHASE_LABELS.items() if kind not in kinds]
+        return round_missing_phases(round=round)
 
     def round_note(self, round) -> str:
         scorer = selectors.scorer_of(round)
@@ -92,15 +95,7 @@ class ScorerKind(RoundKind):
         return gettext("Release phase")
 
     def schedule_lines(self, round) -> list[dict]:
-        return [
-            {
-                "label": phase.label,
-                "opens_at": phase.opens_at,
-                "closes_at": phase.closes_at,
-                "state": phase_state(phase=phase),
-            }
-            for phase in round.phases.all()
-        ]
+        return phases_schedule_lines(round=round)
 
     def schedule_plan(self, round) -> list[tuple]:
         return phases_schedule_plan(round=round)

@@ -4,7 +4,11 @@ one call into the kind's modules."""
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.selectors import phase_state, phases_schedule_plan
+from pwscup.competitions.selectors import (
+    phases_schedule_lines,
+    phases_schedule_plan,
+    round_missing_phases,
+)
 from pwscup.kinds.base import RoundKind
 from pwscup.submissions.services.jobs import JobKind
 from pwscup.submissions.services.two_sided import RELEASE
@@ -62,8 +66,7 @@ class SyntheticKind(RoundKind):
         return bool(synthetic and synthetic.results_published)
 
     def missing_phases(self, round) -> list[str]:
-        kinds = {phase.kind for phase in round.phases.all()}
-        missing = [str(label) for kind, label in PHASE_LABELS.items() if kind not in kinds]
+        missing = round_missing_phases(round=round)
         synthetic = selectors.synthetic_of(round)
         if synthetic is not None:
             missing += [
@@ -100,15 +103,7 @@ class SyntheticKind(RoundKind):
         return gettext("Release phase")
 
     def schedule_lines(self, round) -> list[dict]:
-        return [
-            {
-                "label": phase.label,
-                "opens_at": phase.opens_at,
-                "closes_at": phase.closes_at,
-                "state": phase_state(phase=phase),
-            }
-            for phase in round.phases.all()
-        ]
+        return phases_schedule_lines(round=round)
 
     def schedule_plan(self, round) -> list[tuple]:
         return phases_schedule_plan(round=round)

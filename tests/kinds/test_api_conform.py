@@ -6,7 +6,9 @@ team's uploads in the one status vocabulary, and the standings hide a disqualifi
 Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``)."""
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
@@ -102,9 +104,6 @@ def test_the_standings_hide_a_disqualified_team(player, arena_of):
 def test_the_status_reads_a_team_s_uploads_in_a_fixed_number_of_queries(player, arena_of):
     """The status a client polls costs the same queries for 1 upload as for 4: each upload's
     answer reads nothing of its own (the 2015 game's once cost 4 queries per upload)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     arena = arena_of()
     client, headers = api(arena, "a")
     url = reverse("api:round-status", args=[arena.competition.slug, arena.round.slug])
