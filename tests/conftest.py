@@ -11,6 +11,7 @@ for it. See docs/architecture.md, "Tests".
 import contextlib
 import io
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -125,7 +126,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
 
     from pwscup import celery_app
 
-    hostname = f"test-worker-{os.getpid()}@%h"
+    hostname = f"test-worker-{os.getpid()}@{socket.gethostname()}"
     try:
         with running(
             worker_command(hostname),
@@ -134,9 +135,56 @@ def celery_worker_process(django_db_setup, django_db_blocker):
             ready=lambda: celery_app.control.ping(timeout=0.5),
             what="the Celery worker to answer a ping",
         ) as process:
+            _session_worker.append(hostname)
             yield process
     finally:
+        _session_worker.clear()
         _clean_redis(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
+
+
+# The session worker's name, once a test of this process has started it.
+_session_worker: list[str] = []
+
+
+def _worker_quiet() -> None:
+    """Leave the session worker (if this process started one) with nothing to do: drop the
+    jobs still queued and wait for the one it runs to end. A ``transaction=True`` test's
+    teardown empties the tables with one TRUNCATE; a job the worker ran meanwhile (one the
+    test enqueued and did not wait for) held row locks the TRUNCATE waited on while it
+    waited on the TRUNCATE's, and PostgreSQL broke the deadlock by failing the flush."""
+    if not _session_worker:
+        return
+    from pwscup import celery_app
+    from tests.support import wait_for
+
+    (hostname,) = _session_worker
+    celery_app.control.purge()
+    inspect = celery_app.control.inspect(destination=[hostname], limit=1, timeout=5.0)
+
+    def idle() -> bool:
+        busy = [
+            *(inspect.active() or {}).get(hostname, []),
+            *(inspect.reserved() or {}).get(hostname, []),
+        ]
+        return not busy
+
+    wait_for(idle, timeout=120, what="the session worker to end its job before the flush")
+
+
+@pytest.fixture(autouse=True)
+def session_worker_quiet_before_flush(request):
+    """For a test whose database is emptied at its end (``transaction=True``, a live
+    server): the session worker is quiet before it is (``_worker_quiet``). The transactional
+    database is set up first, so this teardown runs before its flush."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = bool(marker and marker.kwargs.get("transaction")) or any(
+        name in request.fixturenames for name in ("transactional_db", "live_server")
+    )
+    if transactional:
+        request.getfixturevalue("transactional_db")
+    yield
+    if transactional:
+        _worker_quiet()
 
 
 def _clean_redis(url: str, queue: str) -> None:
