@@ -44,6 +44,7 @@ Usage::
     .venv/bin/python benchmarks/bench_scoring.py                       # 8,333 and 1,000,000 rows
     .venv/bin/python benchmarks/bench_scoring.py --quick               # 8,333 and 100,000 rows
     .venv/bin/python benchmarks/bench_scoring.py --sizes 8333,200000 --cases normal
+    .venv/bin/python benchmarks/bench_scoring.py --sizes 2000 --repeats 1   # the suite's smoke run
 
 Data are generated into a temporary directory and deleted afterwards. The exit status
 is 1 when a target was missed.
@@ -156,6 +157,9 @@ def pandas_parse(directory: Path, case: str) -> dict:
 
 
 def _repeats(directory: Path) -> int:
+    chosen = directory / "repeats"  # --repeats, for every child of the run
+    if chosen.exists():
+        return int(chosen.read_text())
     rows = int((directory / "rows").read_text())
     return REPEATS if rows <= REPEAT_UP_TO else 1
 
@@ -257,6 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="8,333 and 100,000 rows")
     parser.add_argument("--cases", default=",".join(CASES), help=f"subset of {CASES}")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per child")
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help=f"timed runs per case (default {REPEATS} up to {REPEAT_UP_TO:,} rows, 1 above)",
+    )
     parser.add_argument("--child", nargs=3, metavar=("PHASE", "DIR", "ARG"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -282,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     all_met = True
     for size in sizes:
         with tempfile.TemporaryDirectory(prefix="bench_scoring_") as tmp:
+            if args.repeats:
+                (Path(tmp) / "repeats").write_text(str(args.repeats))
             prep = _child(["--child", "prepare", tmp, str(size)], args.timeout)
             if "error" in prep:
                 print(f"{size:,} rows: preparation failed: {prep['error']}")

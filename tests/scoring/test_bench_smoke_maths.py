@@ -33,7 +33,7 @@ def bench(script: str, *args: str) -> str:
 
 
 def test_bench_scoring_smoke_scores_every_case_with_every_metric():
-    out = bench("bench_scoring.py", "--sizes", "2000")
+    out = bench("bench_scoring.py", "--sizes", "2000", "--repeats", "1")
     for case in SCORING_CASES:
         assert re.search(rf"^  {case} +pandas parse [\d.]+ s \| total [\d.]+ s", out, re.M), case
     scores = re.findall(r"^ +scores: (.+)$", out, re.M)

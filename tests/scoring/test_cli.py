@@ -1,32 +1,17 @@
-"""End-to-end runs of ``python -m scoring`` in a subprocess."""
+"""End-to-end runs of ``python -m scoring``: in this process (``tests/scoring/cli_runner``),
+and through a real child interpreter for the entry point and the environment's language."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.scoring.cli_runner import as_child
+from tests.scoring.cli_runner import in_process as run
 from tests.scoring.test_worked_examples import CONFIG
 
-ROOT = Path(__file__).resolve().parents[2]
 X = "QI1,QI2,QI3,SA1,SA2\n2,1,1,100,100\n2,1,1,200,400\n1,1,2,300,200\n1,1,2,400,500\n"
 B = "QI1,QI2,QI3,SA1,SA2\n2,1,1,110,90\n2,1,1,220,390\n1,1,2,280,210\n1,1,2,390,520\n"
 DELETED = "QI1,QI2,QI3,SA1,SA2\n2,1,1,100,100\n,,,,\n1,1,2,300,200\n1,1,2,400,500\n"
-
-
-def run(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess:
-    """Run the CLI; messages follow ``LANG`` (English unless told otherwise)."""
-    env = {k: v for k, v in os.environ.items() if k not in {"LC_ALL", "LC_MESSAGES"}}
-    return subprocess.run(
-        [sys.executable, "-m", "scoring", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        env={**env, "LANG": lang},
-    )
 
 
 @pytest.fixture
@@ -96,6 +81,19 @@ def test_check_ok_and_failure(files):
     (files / "short.csv").write_text(B.rsplit("\n", 2)[0] + "\n")
     bad = run("check", files / "x.csv", files / "short.csv", "--config", files / "round.json")
     assert bad.returncode == 2 and "expected 4" in bad.stderr
+
+
+def test_the_entry_point_runs_the_same_command_in_a_child(files):
+    """``python -m scoring`` itself: the same answers from a child interpreter, its
+    messages in the language of its environment's ``LANG``."""
+    arguments = ("check", files / "x.csv", files / "b.csv", "--config", files / "round.json")
+    child, here = as_child(*arguments), run(*arguments)
+    assert (child.returncode, child.stdout, child.stderr) == (0, here.stdout, here.stderr)
+    (files / "short.csv").write_text(B.rsplit("\n", 2)[0] + "\n")
+    refused = ("check", files / "x.csv", files / "short.csv", "--config", files / "round.json")
+    japanese = as_child(*refused, lang="ja_JP.UTF-8")
+    assert japanese.returncode == 2 and japanese.stderr == run(*refused, lang="ja_JP.UTF-8").stderr
+    assert japanese.stderr != as_child(*refused).stderr  # not the English message
 
 
 def test_missing_file_exits_2(files):

@@ -1,4 +1,4 @@
-"""``python -m scoring anonymize`` / ``attack`` in a subprocess, on BANK."""
+"""``python -m scoring anonymize`` / ``attack`` on BANK (in this process: ``cli_runner``)."""
 
 import json
 
@@ -142,7 +142,7 @@ def test_the_manual_kit_commands_run_on_adult(tmp_path):
     the lecture attack."""
     import re
 
-    from tests.scoring.test_cli import ROOT
+    from tests.scoring.cli_runner import ROOT
 
     manual = (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8")
     block = re.search(r"### Starter kit.*?```bash\n(.*?)```", manual, re.S).group(1)

@@ -1,8 +1,7 @@
-"""``python -m scoring synth …``: the kit gives the server's numbers for the same files."""
+"""``python -m scoring synth …`` (in this process, and once in a child interpreter): the kit
+gives the server's numbers for the same files."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ from scoring.synthetic.config import parse_config
 from scoring.synthetic.population import population_from_description, read_population
 from scoring.synthetic.release import read_release
 from scoring.synthetic.utility import release_scores
+from tests.scoring.cli_runner import as_child, in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 ADULT = ROOT / "fixtures" / "adult.csv"
@@ -20,13 +20,8 @@ NUMERIC = {"age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "ho
 
 
 def run(*args, lang="en"):
-    return subprocess.run(
-        [sys.executable, "-m", "scoring", "--lang", lang, "synth", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
+    """``python -m scoring synth …`` in this process (``tests/scoring/cli_runner``)."""
+    return in_process("--lang", lang, "synth", *args)
 
 
 @pytest.fixture(scope="module")
@@ -194,3 +189,6 @@ def test_a_refused_file_exits_2_with_the_message_in_japanese(adult):
     result = run("check", bad, "--population", adult / "pop.json", lang="ja")
     assert result.returncode == 2
     assert "列 'workclass'" in result.stderr or "列 'age'" in result.stderr
+    # The entry point itself, in a child interpreter: the same refusal, word for word.
+    child = as_child("--lang", "ja", "synth", "check", bad, "--population", adult / "pop.json")
+    assert (child.returncode, child.stderr) == (2, result.stderr)
