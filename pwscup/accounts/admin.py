@@ -7,11 +7,12 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Membership, Team
 from pwscup.accounts.services import team_name_check
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, scoped_filter
+from pwscup.core.admin_base import ReadOnlyAdminMixin
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(ReadOnlyAdminMixin, admin.TabularInline):
     """The members, read-only. A member joins with the team's invitation code (registration
     open, the team not full, one team per account: ``team_join``), and leaves through the
     console's *Teams and participants* page (``console_member_remove``: the captaincy
@@ -30,15 +31,6 @@ class MembershipInline(admin.TabularInline):
     @admin.display(description=_("Joined"))
     def joined(self, membership):
         return membership.joined_at
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class TeamAdminForm(forms.ModelForm):

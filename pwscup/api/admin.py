@@ -6,10 +6,11 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.api.models import ApiToken
 from pwscup.api.services import api_token_revoke
+from pwscup.core.admin_base import ReadOnlyAdminMixin
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("name", "user", "prefix", "created_at", "last_used_at", "revoked_at")
     list_filter = ("revoked_at",)
     search_fields = ("name", "user__username", "prefix")
@@ -22,15 +23,6 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return self.has_module_permission(request)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.action(description=_("Revoke the selected tokens"))
     def revoke(self, request, queryset):

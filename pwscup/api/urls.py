@@ -10,6 +10,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from pwscup.api.views import competitions, data_choice, docs, rounds, standings
+from pwscup.api.views.files import endpoint_urlpatterns
 from pwscup.api.views.submissions import submission_urlpatterns
 from pwscup.core.rest import ROUND_PREFIX, not_found
 from pwscup.kinds import all_kinds
@@ -45,6 +46,7 @@ urlpatterns = [
     ),
     # Every kind's declared submission types, served by the core, then its own endpoints.
     *(pattern for kind in all_kinds() for pattern in submission_urlpatterns(kind)),
+    *(pattern for kind in all_kinds() for pattern in endpoint_urlpatterns(kind)),
     *(pattern for kind in all_kinds() for pattern in kind.api_url_patterns()),
     # Last: any other path under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", not_found, name="not-found"),

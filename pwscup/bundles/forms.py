@@ -39,6 +39,10 @@ class NewCompetitionForm(forms.Form):
             form_dates_check(self, ["start"], time_zone=zone)
         return cleaned
 
+    def new_competition(self) -> dict:
+        """The new competition's name, address and start, as the bundle services take them."""
+        return {key: self.cleaned_data[key] for key in ("name", "slug", "start")}
+
 
 class CloneForm(NewCompetitionForm):
     pass

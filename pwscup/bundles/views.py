@@ -16,7 +16,7 @@ from pwscup.bundles import selectors, services
 from pwscup.bundles.forms import CloneForm, ImportForm
 from pwscup.bundles.manifest import schema_text
 from pwscup.competitions.selectors import console_competition, may_create_competitions
-from pwscup.core.form_fields import add_errors
+from pwscup.core.form_fields import form_saved
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 
 # What a form's other fields may add to the upload's body.
@@ -54,20 +54,16 @@ def competition_clone(request, competition_slug):
     if not selectors.may_clone(user=request.user, competition=competition):
         raise PermissionDenied
     form = CloneForm(request.POST or None, initial={"name": competition.name})
-    if request.method == "POST" and form.is_valid():
-        try:
-            clone = services.competition_clone(
-                competition=competition,
-                name=form.cleaned_data["name"],
-                slug=form.cleaned_data["slug"],
-                start=form.cleaned_data["start"],
-                user=request.user,
-            )
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            messages.success(request, _("Competition cloned: you organize the copy."))
-            return redirect("console:competition", clone.slug)
+    saved = form_saved(
+        request,
+        form,
+        lambda data: services.competition_clone(
+            competition=competition, user=request.user, **form.new_competition()
+        ),
+    )
+    if saved:
+        messages.success(request, _("Competition cloned: you organize the copy."))
+        return redirect("console:competition", saved.value.slug)
     return render(
         request, "bundles/clone.html", {"competition": competition, "form": form, **SCHEDULE_NOTE}
     )
@@ -123,18 +119,13 @@ def _competition_import(request):
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and getattr(request, "bundle_too_large", False):
         form.add_error(None, _too_large_message())
-    elif request.method == "POST" and form.is_valid():
-        try:
-            competition = services.competition_import(
-                bundle_file=form.cleaned_data["bundle"],
-                name=form.cleaned_data["name"],
-                slug=form.cleaned_data["slug"],
-                start=form.cleaned_data["start"],
-                user=request.user,
-            )
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            messages.success(request, _("Competition imported: you organize it."))
-            return redirect("console:competition", competition.slug)
+    elif saved := form_saved(
+        request,
+        form,
+        lambda data: services.competition_import(
+            bundle_file=data["bundle"], user=request.user, **form.new_competition()
+        ),
+    ):
+        messages.success(request, _("Competition imported: you organize it."))
+        return redirect("console:competition", saved.value.slug)
     return render(request, "bundles/import.html", {"form": form, **SCHEDULE_NOTE})

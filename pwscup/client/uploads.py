@@ -124,16 +124,26 @@ def cmd_submit(api: Api, args) -> int:
     )
     if accepted.get("message"):
         print(accepted["message"], file=sys.stderr)
+
+    def show(upload: dict) -> int:
+        if "rate" in upload:  # an attack of the first game: its own line (``attack``)
+            return _print_rate(upload)
+        print_scores(upload, status)
+        return 0
+
+    return _after_upload(api, args, accepted, show)
+
+
+def _after_upload(api: Api, args, accepted: dict, show) -> int:
+    """The accepted upload's id, or with ``--wait`` its outcome: ``show(upload)`` once it is
+    scored, the reason when it failed."""
     if not args.wait:
         print(with_id(accepted))
         return 0
     upload = wait_for(api, accepted["url"], timeout=args.timeout, quiet=args.quiet)
     if upload["status"] == FAILED:
         return _failed(upload)
-    if "rate" in upload:  # an attack of the first game: its own line (``attack``)
-        return _print_rate(upload)
-    print_scores(upload, status)
-    return 0
+    return show(upload)
 
 
 def _print_rate(upload: dict) -> int:
@@ -156,10 +166,4 @@ def cmd_attack(api: Api, args) -> int:
         file_path=args.file,
     )
     print(accepted["message"], file=sys.stderr)
-    if not args.wait:
-        print(with_id(accepted))
-        return 0
-    upload = wait_for(api, accepted["url"], timeout=args.timeout, quiet=args.quiet)
-    if upload["status"] == FAILED:
-        return _failed(upload)
-    return _print_rate(upload)
+    return _after_upload(api, args, accepted, _print_rate)

@@ -383,3 +383,13 @@ def audit_record(
     return AuditEntry.objects.create(
         competition=competition, round=round, user=user, action=action, detail=detail
     )
+
+
+def round_audit_record(*, user, round: Round, action: str, **detail) -> AuditEntry | None:
+    """Keep one organizer action on ``round`` in its competition's log; nothing when no one
+    acts (``user`` is ``None``: a command, the demo, a bundle's import)."""
+    if user is None:
+        return None
+    return audit_record(
+        user=user, competition=round.competition, round=round, action=action, **detail
+    )

@@ -5,23 +5,11 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import TeamDisqualification
 from pwscup.competitions.models import AuditEntry
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Written by the console's services only; the admin shows them."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from pwscup.core.admin_base import ReadOnlyAdminMixin
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("created_at", "competition", "round", "user", "action", "details")
     list_filter = ("action", "competition")
     date_hierarchy = "created_at"
@@ -32,5 +20,5 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(TeamDisqualification)
-class TeamDisqualificationAdmin(ReadOnlyAdmin):
+class TeamDisqualificationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("team", "reason", "decided_by", "decided_at")

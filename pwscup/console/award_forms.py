@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import AWARD_NAME_MAX_LENGTH, Team
 from pwscup.accounts.services.awards import AWARD_ORDER_MAX
 from pwscup.competitions.models import Round
+from pwscup.core.form_fields import whole_competition_round_field
 from pwscup.core.text_limits import REASON_MAX_LENGTH
 
 
@@ -22,11 +23,8 @@ class AwardForm(forms.Form):
         help_text=_("For example: 最優秀発表賞."),
     )
     team = forms.ModelChoiceField(label=_("Team"), queryset=Team.objects.none())
-    round = forms.ModelChoiceField(
-        label=_("Round"),
-        queryset=Round.objects.none(),
-        required=False,
-        empty_label=_("— The whole competition —"),
+    round = whole_competition_round_field(
+        Round.objects.none(),
         help_text=_("The round the award is for (shown on its results pages), or none."),
     )
     citation = forms.CharField(

@@ -4,7 +4,6 @@ same 404 as for a competition that does not exist otherwise, as every console pa
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -14,7 +13,7 @@ from pwscup.accounts.selectors import award_of, awards_of
 from pwscup.accounts.services import award_create, award_delete, award_update
 from pwscup.competitions.selectors import console_competition
 from pwscup.console.award_forms import AwardForm, award_initial
-from pwscup.core.form_fields import add_errors
+from pwscup.core.form_fields import form_saved
 
 
 def _award(competition, pk):
@@ -28,14 +27,13 @@ def _award(competition, pk):
 def awards_page(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     form = AwardForm(request.POST or None, competition=competition)
-    if request.method == "POST" and form.is_valid():
-        try:
-            award_create(user=request.user, competition=competition, **form.cleaned_data)
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            messages.success(request, _("Award recorded: it is shown on the pages now."))
-            return redirect("console:awards", competition.slug)
+    if form_saved(
+        request,
+        form,
+        lambda data: award_create(user=request.user, competition=competition, **data),
+    ):
+        messages.success(request, _("Award recorded: it is shown on the pages now."))
+        return redirect("console:awards", competition.slug)
     return render(
         request,
         "console/awards.html",
@@ -48,15 +46,13 @@ def award_edit(request, competition_slug, pk):
     competition = console_competition(user=request.user, slug=competition_slug)
     award = _award(competition, pk)
     form = AwardForm(request.POST or None, competition=competition, initial=award_initial(award))
-    if request.method == "POST" and form.is_valid():
-        try:
-            changed = award_update(user=request.user, award=award, **form.cleaned_data)
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            if changed:
-                messages.success(request, _("Award saved."))
-            return redirect("console:awards", competition.slug)
+    saved = form_saved(
+        request, form, lambda data: award_update(user=request.user, award=award, **data)
+    )
+    if saved:
+        if saved.value:
+            messages.success(request, _("Award saved."))
+        return redirect("console:awards", competition.slug)
     return render(
         request,
         "console/award_form.html",

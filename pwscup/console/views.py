@@ -24,7 +24,7 @@ from pwscup.console.forms import (
     TeamRenameForm,
     competition_initial,
 )
-from pwscup.core.form_fields import add_errors
+from pwscup.core.form_fields import add_errors, form_saved
 from pwscup.kinds import all_kinds, kind_of
 from pwscup.presentations.selectors import presentations_console
 
@@ -52,20 +52,19 @@ def competition_creators(request):
     if not selectors.may_manage_creators(user=request.user):
         raise PermissionDenied(services.creators_refused_message())
     form = CompetitionCreatorForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            account = services.competition_creator_set(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_errors(form, error)
+    saved = form_saved(
+        request, form, lambda data: services.competition_creator_set(user=request.user, **data)
+    )
+    if saved:
+        account = saved.value
+        if form.cleaned_data["allowed"]:
+            done = _("%(user)s may now create competitions.")
+        elif account.is_superuser:
+            done = _("%(user)s is a superuser and keeps every right.")
         else:
-            if form.cleaned_data["allowed"]:
-                done = _("%(user)s may now create competitions.")
-            elif account.is_superuser:
-                done = _("%(user)s is a superuser and keeps every right.")
-            else:
-                done = _("%(user)s may no longer create competitions.")
-            messages.success(request, done % {"user": account.get_username()})
-            return redirect("console:creators")
+            done = _("%(user)s may no longer create competitions.")
+        messages.success(request, done % {"user": account.get_username()})
+        return redirect("console:creators")
     return render(
         request,
         "console/creators.html",
@@ -78,16 +77,12 @@ def competition_new(request):
     if not may_create_competitions(user=request.user):
         raise PermissionDenied
     form = CompetitionForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            competition = services.console_competition_create(
-                user=request.user, **form.cleaned_data
-            )
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            messages.success(request, _("Competition created: you organize it."))
-            return redirect("console:competition", competition.slug)
+    saved = form_saved(
+        request, form, lambda data: services.console_competition_create(user=request.user, **data)
+    )
+    if saved:
+        messages.success(request, _("Competition created: you organize it."))
+        return redirect("console:competition", saved.value.slug)
     return render(request, "console/competition_new.html", {"form": form})
 
 
@@ -139,18 +134,16 @@ def competition_edit(request, competition_slug):
 def organizer_invite(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     form = OrganizerInviteForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            invited = services.organizer_invite(
-                user=request.user, competition=competition, **form.cleaned_data
-            )
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            messages.success(
-                request, _("%(user)s now organizes this competition.") % {"user": invited}
-            )
-            return redirect("console:competition", competition.slug)
+    saved = form_saved(
+        request,
+        form,
+        lambda data: services.organizer_invite(user=request.user, competition=competition, **data),
+    )
+    if saved:
+        messages.success(
+            request, _("%(user)s now organizes this competition.") % {"user": saved.value}
+        )
+        return redirect("console:competition", competition.slug)
     return render(
         request, "console/organizer_invite.html", {"competition": competition, "form": form}
     )

@@ -1,12 +1,17 @@
 """Form helpers: fields whose bounds come from the database columns they are stored in, a
-service's ``ValidationError`` shown next to the fields, the comma-separated lists the round
-forms take, and the round forms' "advanced" JSON view."""
+service's ``ValidationError`` shown next to the fields (``form_saved``: a posted form handed
+to its service), the comma-separated lists the round forms take, and the round forms'
+"advanced" JSON view."""
 
 import json
+from typing import NamedTuple
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
+from pwscup.core.errors import Refused
 from pwscup.core.json_input import json_input
 
 # The largest value of a PositiveIntegerField column on PostgreSQL (``integer``); a larger
@@ -20,6 +25,49 @@ def positive_int_field(*, min_value: int = 1, max_value: int = POSITIVE_INT_MAX,
     return forms.IntegerField(min_value=min_value, max_value=max_value, **kwargs)
 
 
+NO_LIMIT = _("Empty: no limit.")
+
+
+def limit_field(label, *, help_text=NO_LIMIT, **kwargs):
+    """An optional limit on a team's uploads (a ``PositiveIntegerField`` column, ``None``:
+    no limit)."""
+    return positive_int_field(label=label, required=False, help_text=help_text, **kwargs)
+
+
+def whole_competition_round_field(queryset, **kwargs):
+    """A choice of one of the competition's rounds (the form sets them as ``queryset``), or
+    none: the whole competition."""
+    return forms.ModelChoiceField(
+        label=_("Round"),
+        queryset=queryset,
+        required=False,
+        empty_label=_("— The whole competition —"),
+        **kwargs,
+    )
+
+
+def upload_within_limit(form, field: str):
+    """The file uploaded in ``form``'s ``field``; ``None``, with the refusal next to the
+    field, when it is larger than the upload limit (``PWSCUP_MAX_UPLOAD_BYTES``)."""
+    upload = form.cleaned_data[field]
+    if upload.size > settings.PWSCUP_MAX_UPLOAD_BYTES:
+        form.add_error(field, _("The file is larger than the upload limit."))
+        return None
+    return upload
+
+
+def form_refusal(form) -> Refused:
+    """A form's errors as one ``Refused`` (400), each message after its field's label: the
+    answer of an upload form posted by a script as much as by the page."""
+    return Refused(
+        " ".join(
+            f"{form.fields[name].label}: {error}"
+            for name, errors in form.errors.items()
+            for error in errors
+        )
+    )
+
+
 def add_errors(form, error: ValidationError) -> None:
     """Put a service's ``ValidationError`` next to the form's fields (else on top)."""
     if hasattr(error, "error_dict"):
@@ -27,6 +75,25 @@ def add_errors(form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, messages_)
     else:
         form.add_error(None, error.messages)
+
+
+class Saved(NamedTuple):
+    """What a form's service returned (``form_saved``); true even when that is nothing."""
+
+    value: object
+
+
+def form_saved(request, form, save) -> Saved | None:
+    """``save(form.cleaned_data)`` when ``form`` is posted and valid, its result kept in a
+    ``Saved``; ``None`` when the form is not posted, not valid, or refused by the service (a
+    ``ValidationError``, shown next to the form's fields by ``add_errors``)."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        return Saved(save(form.cleaned_data))
+    except ValidationError as error:
+        add_errors(form, error)
+        return None
 
 
 def comma_list(text: str | None) -> list[str]:

@@ -12,6 +12,7 @@ from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.selectors import organized_competitions
 from pwscup.competitions.services import phase_window_check
+from pwscup.core.admin_base import ReadOnlyAdminMixin
 from pwscup.core.time_zones import TimeZoneField
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_round_create, dp_round_window_set
@@ -126,15 +127,8 @@ class DPRoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
         pass
 
 
-class ReadOnlyAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+class ReadOnlyAdmin(ReadOnlyAdminMixin, CompetitionScopedAdmin, admin.ModelAdmin):
+    pass
 
 
 @admin.register(Ledger)

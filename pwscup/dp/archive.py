@@ -12,7 +12,7 @@ from pwscup.dp import engine
 from pwscup.dp.exports import leaderboard_csv_text, published_truths
 from pwscup.dp.models import DPRound
 from pwscup.dp.ranking import level_boards, overall_ranking
-from pwscup.kinds.archives import ORIGINAL, ArchiveMember
+from pwscup.kinds.archives import ORIGINAL, ArchiveMember, round_data_card
 
 
 def results_final(dp_round: DPRound) -> bool:
@@ -60,15 +60,13 @@ def data_card(round) -> dict:
     ]
     if gate is not None:
         rules.append(f"An estimate needs a mean Spearman of at least {gate} to be ranked.")
-    return {
-        "original": {
-            "rows": round.original_rows,
-            "sha256": round.original_sha256,
-            "description": str(config.get("description", "")),
-        },
-        "columns": [
+    return round_data_card(
+        rows=round.original_rows,
+        sha256=round.original_sha256,
+        description=config.get("description", ""),
+        columns=[
             {"name": name, "role": "histogram attribute", "domain": " | ".join(values)}
             for name, values in config["attributes"].items()
         ],
-        "rules": " ".join(rules),
-    }
+        rules=rules,
+    )

@@ -22,12 +22,11 @@ from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
 from pwscup.kinds.bundles import (
     RoundBundle,
+    config_read,
     limits_export,
     limits_read,
     named_list,
-    named_list_read,
     schedule_offsets,
-    service_error_rekeyed,
     setting_required,
     settings_known,
     settings_object,
@@ -86,8 +85,7 @@ def round_from_bundle(*, competition, entry, start, user):
     zone), its window ``start`` plus the bundle's offsets. Raises ``ValidationError`` keyed
     by the settings' path (``config.levels[2].epsilon``, ``schedule.closes_at``) or the
     file's role (``original.csv``)."""
-    settings = settings_object(entry.settings, "settings")
-    settings_known(settings, SETTINGS_KEYS, "settings")
+    settings = entry.settings_of(SETTINGS_KEYS)
     config = _config_of(setting_required(settings, "config", "settings"))
     schedule = settings_object(setting_required(settings, "schedule", "settings"), "schedule")
     settings_known(schedule, SCHEDULE_KEYS, "schedule")
@@ -101,20 +99,18 @@ def round_from_bundle(*, competition, entry, start, user):
         engine.config_validate(config)
     except DPError as error:
         raise ValidationError({_config_path(error, config): error.render(get_language())}) from None
-    try:
-        dp_round = dp_round_create(
-            competition=competition,
-            **entry.round_arguments(),
-            table=table,
-            table_filename=ORIGINAL,
-            config_raw=config,
-            opens_at=opens_at,
-            closes_at=closes_at,
-            **limits,
-            user=user,
-        )
-    except ValidationError as error:
-        raise service_error_rekeyed(error, SERVICE_FIELDS) from None
+    dp_round = entry.created_by(
+        dp_round_create,
+        competition=competition,
+        fields=SERVICE_FIELDS,
+        table=table,
+        table_filename=ORIGINAL,
+        config_raw=config,
+        opens_at=opens_at,
+        closes_at=closes_at,
+        **limits,
+        user=user,
+    )
     return dp_round.round
 
 
@@ -137,10 +133,7 @@ def _files(files) -> bytes:
 def _config_of(raw) -> dict:
     """The configuration as the console takes it (``attributes`` an object again, in the
     bundle's order), its entries' shape checked; the rest is the service's to check."""
-    config = dict(settings_object(raw, "config"))
-    config["attributes"] = named_list_read(
-        setting_required(config, "attributes", "config"), "config.attributes", "values"
-    )
+    config = config_read(raw, "attributes", "values")
     for key, fields in ENTRY_FIELDS.items():
         entries = config.get(key)
         if isinstance(entries, list):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from pwscup.core.charts.labels import LABEL_COLUMNS, Box, Label, Mark, place_labels
+from pwscup.core.charts.labels import LABEL_COLUMNS, Label, Mark, PlotArea, place_labels
 from pwscup.core.charts.text import shorten, text_width
 
 WIDTH, HEIGHT = 480, 340
@@ -65,7 +65,7 @@ class Series:
 
 
 @dataclass
-class L2Chart:
+class L2Chart(PlotArea):
     series: list[Series] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
@@ -91,14 +91,6 @@ class L2Chart:
     def drawn(self) -> list[Series]:
         """Baselines first (behind), then the teams, the reader's own last (on top)."""
         return self.baselines + sorted(self.teams, key=lambda s: s.own)
-
-    @property
-    def plot_width(self) -> float:
-        return round(self.right - self.left, 1)
-
-    @property
-    def plot_height(self) -> float:
-        return round(self.bottom - self.top, 1)
 
     @property
     def x_title_y(self) -> float:
@@ -236,7 +228,7 @@ def l2_chart(*, boards, own_team_id=None) -> L2Chart | None:
             )
         )
         chart.rows.append((name, board.level, board.epsilon_text, number(l2)))
-    frame = Box(chart.left, chart.top, chart.right, chart.bottom)
+    frame = chart.frame
     named = sorted(chart.teams, key=lambda s: not s.own)
     chart.labels = place_labels(
         [

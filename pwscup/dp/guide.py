@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from scipy.stats import rankdata
 
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.selectors import LevelView
+from pwscup.kinds import tabs
 from pwscup.kinds.tabs import DATA, RULES, SUBMIT, FlowStep, NextStep, tab_url
 from scoring.dp.utility import l2, spearman
 
@@ -69,10 +69,7 @@ def flow_steps(*, state: str, scored: bool, levels: list[LevelView], team) -> li
         now = 2 if started else 1
     else:
         now = 4 if scored else 3
-    return [
-        FlowStep(title, text, "done" if k < now else "now" if k == now else "later")
-        for k, (title, text) in enumerate(steps)
-    ]
+    return tabs.flow_steps(steps, now)
 
 
 def next_steps(
@@ -156,6 +153,10 @@ class ExampleRow:
 def worked_example() -> dict:
     """Four cells: the truth, an estimate and the uniform guess, with their L2 and Spearman
     as ``scoring.dp.utility`` computes them (the leaderboard's code)."""
+    # Imported here, not with the module: scipy.stats costs about a second of CPU, and every
+    # process that loads the URLs (web, worker, each manage.py command) would pay it at start.
+    from scipy.stats import rankdata
+
     truth, estimate = list(EXAMPLE_TRUTH), list(EXAMPLE_ESTIMATE)
     uniform = [sum(truth) / len(truth)] * len(truth)
     truth_ranks, estimate_ranks = rankdata(truth), rankdata(estimate)

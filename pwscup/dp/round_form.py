@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
-from pwscup.core.form_fields import POSITIVE_INT_MAX, ConfigJsonView, comma_list
+from pwscup.core.form_fields import POSITIVE_INT_MAX, ConfigJsonView, comma_list, limit_field
 from pwscup.core.time_zones import TimeZoneField
 
 EXAMPLE_CONFIG = {
@@ -160,18 +160,12 @@ class DPRoundForm(ConfigJsonView, forms.Form):
     )
     opens_at = forms.DateTimeField(label=_("Release phase opens at"))
     closes_at = forms.DateTimeField(label=_("Release phase closes at"))
-    daily_limit = forms.IntegerField(
-        label=_("Estimates per team per level per day"),
-        required=False,
-        min_value=1,
-        max_value=POSITIVE_INT_MAX,
+    daily_limit = limit_field(
+        _("Estimates per team per level per day"),
         help_text=_("Empty: no limit. Rejected estimates do not count."),
     )
-    total_limit = forms.IntegerField(
-        label=_("Estimates per team per level in all"),
-        required=False,
-        min_value=1,
-        max_value=POSITIVE_INT_MAX,
+    total_limit = limit_field(
+        _("Estimates per team per level in all"),
         help_text=_("Empty: no limit. Rejected estimates do not count."),
     )
     timezone = TimeZoneField(label=_("Time zone"))

@@ -8,10 +8,16 @@ lifecycle services and returns the message shown afterwards (or raises
 lines the confirmation page adds for this round (e.g. which teams the action touches).
 
 ``AdminAction`` is the same for the admin's list of rounds (``RoundKind.admin_actions``).
+
+``close_phases_action`` and ``hide_results_action`` are the steps several kinds share, in the
+same words: the kind gives the service that does it.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 
 @dataclass(frozen=True)
@@ -31,3 +37,39 @@ class AdminAction:
 
     description: object
     perform: Callable[..., str]  # (user=, round=) -> the message shown (a SafeString may link)
+
+
+def close_phases_action(close: Callable[..., int]) -> RoundAction:
+    """*Close the open phases now*, for a kind played in the core's phases: ``close(user=,
+    round=)`` closes them and returns how many it closed."""
+
+    def perform(*, user, round) -> str:
+        count = close(user=user, round=round)
+        return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
+
+    return RoundAction(
+        gettext_lazy("Close the open phases now"),
+        gettext_lazy(
+            "Every phase of the round still open (or not yet open) closes now: uploads are "
+            "refused from this moment. Uploads already received are still scored."
+        ),
+        gettext_lazy("Close now"),
+        perform,
+    )
+
+
+def hide_results_action(hide: Callable[..., object], explanation) -> RoundAction:
+    """*Hide the results* (undoing their publication): ``hide(user=, round=)`` hides them;
+    ``explanation`` says what becomes organizer-only again."""
+
+    def perform(*, user, round) -> str:
+        hide(user=user, round=round)
+        return _("Results hidden.")
+
+    return RoundAction(
+        gettext_lazy("Hide the results"),
+        explanation,
+        gettext_lazy("Hide the results"),
+        perform,
+        secondary=True,
+    )

@@ -34,3 +34,14 @@ class ArchiveMember:
     name: str
     content: bytes
     secret: str = ""
+
+
+def round_data_card(*, rows, sha256, description, columns: list[dict], rules: list) -> dict:
+    """A round's data card as ``RoundKind.data_card`` returns it: its original table
+    (``rows``, ``sha256``, ``description``), its ``columns`` (``{"name", "role", "domain"}``
+    each) and ``rules``, the sentences saying how it was played and ranked, joined."""
+    return {
+        "original": {"rows": rows, "sha256": sha256, "description": str(description)},
+        "columns": columns,
+        "rules": " ".join(str(rule) for rule in rules),
+    }

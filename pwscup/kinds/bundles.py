@@ -77,6 +77,23 @@ class RoundEntry:
             "order": self.order,
         }
 
+    def settings_of(self, known) -> dict:
+        """The kind's settings, an object with no key but ``known`` (each refusal keyed by
+        ``settings``)."""
+        settings = settings_object(self.settings, "settings")
+        settings_known(settings, known, "settings")
+        return settings
+
+    def created_by(self, create, *, competition, fields: dict, top: str = "settings", **arguments):
+        """What ``create`` (the kind's round creation service, the console's) returns for
+        the round in ``competition``, called with the core's fields (``round_arguments``)
+        and the kind's ``arguments`` read from the bundle; its refusal keyed by where each
+        value is in the bundle (``service_error_rekeyed`` with ``fields`` and ``top``)."""
+        try:
+            return create(competition=competition, **self.round_arguments(), **arguments)
+        except ValidationError as error:
+            raise service_error_rekeyed(error, fields, top=top) from None
+
 
 def offset_from(at: dt.datetime | None, anchor: dt.datetime) -> str | None:
     """``at`` as an ISO 8601 duration after ``anchor`` (``None`` stays ``None``)."""
@@ -259,6 +276,17 @@ def named_list_read(items, path: str, value_key: str) -> dict:
     return ordered
 
 
+def config_read(raw, key: str, value_key: str) -> dict:
+    """A bundle's ``config`` setting as the console takes it: its ``key``, exported as a
+    ``named_list`` of ``value_key``, an object again in the bundle's order (``named_list_read``);
+    the rest is the creation service's to check."""
+    config = dict(settings_object(raw, "config"))
+    config[key] = named_list_read(
+        setting_required(config, key, "config"), f"config.{key}", value_key
+    )
+    return config
+
+
 LIMIT_KEYS = ("daily_limit", "total_limit")
 # A phase's limit of uploads per target (its attack phase's, in a kind whose attacks name one).
 TARGET_LIMIT_KEY = "target_limit"
@@ -306,11 +334,13 @@ PHASE_KEYS = ("opens_at", "closes_at", *LIMIT_KEYS)
 
 
 def two_phases_export(phases, anchor: dt.datetime, *, attack: str) -> dict:
-    """A release phase and an attack phase (``competitions.Phase`` s, those the round has) as
-    a bundle writes them: each as planned (``planned_window``: not cut short by *Close now*,
-    *Open the attack phase now* or the publication; one closed before it opened with no plan
-    kept gets a length, ``schedule_offsets``) as offsets from ``anchor``, its daily and total
-    limits, and the attack phase's (its kind ``attack``) limit per target."""
+    """A release phase and an attack phase (``competitions.Phase`` s, ``None`` for one the
+    round lacks) as a bundle writes those the round has: each as planned
+    (``planned_window``: not cut short by *Close now*, *Open the attack phase now* or the
+    publication; one closed before it opened with no plan kept gets a length,
+    ``schedule_offsets``) as offsets from ``anchor``, its daily and total limits, and the
+    attack phase's (its kind ``attack``) limit per target."""
+    phases = [phase for phase in phases if phase is not None]
     windows = schedule_offsets([phase.planned_window() for phase in phases], anchor)
     return {
         phase.kind: {

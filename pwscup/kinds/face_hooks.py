@@ -79,6 +79,13 @@ class FaceHooks:
         Default: the declared ``api_module``'s ``SUBMISSION_TYPES``, else none."""
         return getattr(self.api_module, "SUBMISSION_TYPES", [])
 
+    def api_round_endpoints(self) -> list:
+        """The kind's own ``GET`` endpoints under the round (its files, its targets), each a
+        ``pwscup.submissions.submission_types.RoundEndpoint``: the core serves them with the
+        round's access rule and their OpenAPI schema. Default: the declared ``api_module``'s
+        ``ROUND_ENDPOINTS``, else none."""
+        return getattr(self.api_module, "ROUND_ENDPOINTS", [])
+
     def api_round_status(self, request, access) -> dict:
         """What the API's round status (``GET …/rounds/{r}/status/``, the same for every kind,
         read by ``pwscup status|submit|download``) says about the round for the caller (a

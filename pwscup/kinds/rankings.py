@@ -11,6 +11,8 @@ published is *pending* in the standings, never zero).
 import math
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 
 @dataclass(frozen=True)
 class RankingKey:
@@ -21,6 +23,14 @@ class RankingKey:
     key: str
     label: str
     higher_is_better: bool
+
+
+# The two rankings of a game of releases and attacks on them (the synthetic, sequential and
+# scorer rounds; the 2015 game's attack ranking): the releases by the attacks they suffered
+# (lower is better) and the attackers by their score (higher is better). A kind whose scores
+# run the other way declares them with ``dataclasses.replace``.
+RELEASE = RankingKey("release", _("Release ranking"), higher_is_better=False)
+ATTACK = RankingKey("attack", _("Attack ranking"), higher_is_better=True)
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,15 @@ class FlowStep:
     state: str = "later"
 
 
+def flow_steps(boxes, now: int) -> list[FlowStep]:
+    """The flow picture of ``boxes`` (``(title, text)`` pairs), box ``now`` the one the round
+    is at: the boxes before it done, those after it later."""
+    return [
+        FlowStep(title, text, "done" if k < now else "now" if k == now else "later")
+        for k, (title, text) in enumerate(boxes)
+    ]
+
+
 @dataclass(frozen=True)
 class NextStep:
     """One line of "What to do now" on the overview: a sentence and, optionally, a link."""

@@ -7,6 +7,10 @@ The kind declares what each step calls (``TwoSidedLifecycle``: its own services 
 row of the round) and the words that explain its freeze and its publication; the core makes
 the actions (``RoundAction``) and decides which the console offers now (``offered``). A kind
 with a step of its own (the scorer's ranking program) adds it beside them.
+
+``TwoSidedKind`` answers the ``RoundKind`` hooks every such kind answers alike from the same
+declared lifecycle: the freeze ends the release phase, the publication, the round's note and
+its results' link.
 """
 
 from collections.abc import Callable
@@ -18,7 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.core.time_zones import zone_or_default
-from pwscup.kinds.actions import RoundAction
+from pwscup.kinds.actions import RoundAction, close_phases_action, hide_results_action
+from pwscup.kinds.base import RoundKind
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,7 @@ class TwoSidedLifecycle:
     ``attack_now(state, user)`` -> ``(targets, the attack phase)``; ``publish(state,
     user)``; ``hide(state, user)``. ``freeze_text``, ``attack_now_text``, ``publish_text``
     and ``hide_text`` explain the kind's own freeze and publication on the confirmation
-    page. ``attack_kind``: the attack phase's ``Phase.kind``."""
+    page. ``release_kind`` and ``attack_kind``: the two phases' ``Phase.kind``."""
 
     state: Callable  # (round) -> the kind's row (``frozen_at``, ``results_published``) or None
     close: Callable
@@ -40,6 +45,7 @@ class TwoSidedLifecycle:
     attack_now_text: object
     publish_text: object
     hide_text: object
+    release_kind: str
     attack_kind: str
 
 
@@ -50,10 +56,6 @@ def _in_round_zone(at, round) -> str:
 
 def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
     """The five actions of a two-sided round, in the console's order."""
-
-    def close(*, user, round) -> str:
-        count = life.close(life.state(round))
-        return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
 
     def freeze(*, user, round) -> str:
         targets = life.freeze(life.state(round), user)
@@ -75,20 +77,8 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
         life.publish(life.state(round), user)
         return _("Results published.")
 
-    def hide(*, user, round) -> str:
-        life.hide(life.state(round), user)
-        return _("Results hidden.")
-
     return {
-        "close": RoundAction(
-            gettext_lazy("Close the open phases now"),
-            gettext_lazy(
-                "Every phase of the round still open (or not yet open) closes now: uploads are "
-                "refused from this moment. Uploads already received are still scored."
-            ),
-            gettext_lazy("Close now"),
-            close,
-        ),
+        "close": close_phases_action(lambda *, user, round: life.close(life.state(round))),
         "freeze": RoundAction(
             gettext_lazy("Freeze the releases"),
             life.freeze_text,
@@ -107,12 +97,8 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             gettext_lazy("Close the phases and publish"),
             publish,
         ),
-        "hide": RoundAction(
-            gettext_lazy("Hide the results"),
-            life.hide_text,
-            gettext_lazy("Hide the results"),
-            hide,
-            secondary=True,
+        "hide": hide_results_action(
+            lambda *, user, round: life.hide(life.state(round), user), life.hide_text
         ),
     }
 
@@ -135,3 +121,47 @@ def offered(life: TwoSidedLifecycle, round_) -> set[str]:
     if any(not phase.has_closed(now) for phase in phases):
         shown.add("close")
     return shown
+
+
+class TwoSidedKind(RoundKind):
+    """A ``RoundKind`` whose game is a release phase, then an attack phase on the frozen
+    releases. The kind declares ``lifecycle`` (its ``TwoSidedLifecycle``: ``state`` reads its
+    row of the round, which has ``frozen_at`` and ``results_published``) and a
+    ``views_module`` with ``results_url(round)`` (its Results tab); a kind whose release
+    phase waits for something more says so in ``release_phase_note``."""
+
+    lifecycle: TwoSidedLifecycle
+
+    def phase_ended_at(self, phase):
+        """The freeze ends the release phase (its uploads are refused from then)."""
+        if phase.kind != self.lifecycle.release_kind:
+            return None
+        state = self.lifecycle.state(phase.round)
+        return state.frozen_at if state is not None else None
+
+    def results_published(self, round) -> bool:
+        state = self.lifecycle.state(round)
+        return bool(state and state.results_published)
+
+    def round_note(self, round) -> str:
+        state = self.lifecycle.state(round)
+        if state is None:
+            return ""
+        if state.results_published:
+            return _("Results published")
+        if state.frozen_at is not None:
+            return _("Releases frozen · attack phase")
+        return self.release_phase_note(state) or _("Release phase")
+
+    def release_phase_note(self, state) -> str:
+        """What the release phase still waits for (``""``: nothing; the note then says
+        "Release phase")."""
+        return ""
+
+    def leaderboard_url(self, round) -> str | None:
+        return self.views_module.results_url(round)
+
+    def results_summary(self, round) -> list[dict]:
+        if not self.results_published(round):
+            return []
+        return [{"label": gettext_lazy("Results"), "url": self.leaderboard_url(round)}]

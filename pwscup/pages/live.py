@@ -36,14 +36,14 @@ def _changed(etag: str) -> JsonResponse:
     return response
 
 
-def _team_etag(request, competition_slug, round_slug):
-    return live_team_poll_etag(
-        user=request.user, competition_slug=competition_slug, round_slug=round_slug
-    )
+def _poll_etag(selector):
+    """A poll's ``condition(etag_func=...)``: ``selector``'s one read for the user and the
+    address's slugs (``None`` when that read cannot answer: the view runs)."""
+    return lambda request, **slugs: selector(user=request.user, **slugs)
 
 
 @require_GET
-@condition(etag_func=_team_etag)
+@condition(etag_func=_poll_etag(live_team_poll_etag))
 def team_poll(request, competition_slug, round_slug):
     """The user's team's jobs in the round (every kind's pages of the team)."""
     access = round_access(request, competition_slug, round_slug)
@@ -52,14 +52,8 @@ def team_poll(request, competition_slug, round_slug):
     return _changed(live_etag(round_id=access.round.pk, team_id=access.team.pk))
 
 
-def _round_etag(request, competition_slug, round_slug):
-    return live_round_poll_etag(
-        user=request.user, competition_slug=competition_slug, round_slug=round_slug
-    )
-
-
 @require_GET
-@condition(etag_func=_round_etag)
+@condition(etag_func=_poll_etag(live_round_poll_etag))
 def round_poll(request, competition_slug, round_slug):
     """Every job and operation of the round (the console's round page): its organizers only,
     anyone else gets the console's 404."""
@@ -69,17 +63,11 @@ def round_poll(request, competition_slug, round_slug):
     return _changed(live_etag(round_id=round_.pk))
 
 
-def _team_of_no_round_etag(request, competition_slug):
-    return live_team_of_no_round_poll_etag(user=request.user, competition_slug=competition_slug)
-
-
 @require_GET
-@condition(etag_func=_team_of_no_round_etag)
+@condition(etag_func=_poll_etag(live_team_of_no_round_poll_etag))
 def team_of_no_round_poll(request, competition_slug):
     """The user's team's jobs of no round (its slides: the presentations page)."""
-    competition = get_object_or_404(
-        competitions_for_user(user=request.user), slug=competition_slug
-    )
+    competition = get_object_or_404(competitions_for_user(user=request.user), slug=competition_slug)
     team = team_for_user(user=request.user, competition=competition)
     if team is None:
         raise Http404("No team of yours in this competition.")

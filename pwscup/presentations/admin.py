@@ -5,41 +5,20 @@ their access checks, never by a link here)."""
 from django.contrib import admin
 
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, scoped_filter
+from pwscup.core.admin_base import ReadOnlyAdminMixin
 from pwscup.presentations.models import PresentationWindow, Slides
-
-
-class ReadOnlyAdmin:
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from pwscup.presentations.services import WINDOW_FIELDS
 
 
 @admin.register(PresentationWindow)
-class PresentationWindowAdmin(CompetitionScopedAdmin, ReadOnlyAdmin, admin.ModelAdmin):
+class PresentationWindowAdmin(CompetitionScopedAdmin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("__str__", "round", "opens_at", "closes_at", "published_at")
     list_filter = (scoped_filter("competition"),)
-    fields = (
-        "competition",
-        "round",
-        "title",
-        "opens_at",
-        "closes_at",
-        "time_zone",
-        "max_bytes",
-        "daily_limit",
-        "total_limit",
-        "published_at",
-        "published_by",
-    )
+    fields = ("competition", "round", *WINDOW_FIELDS, "published_at", "published_by")
 
 
 @admin.register(Slides)
-class SlidesAdmin(CompetitionScopedAdmin, ReadOnlyAdmin, admin.ModelAdmin):
+class SlidesAdmin(CompetitionScopedAdmin, ReadOnlyAdminMixin, admin.ModelAdmin):
     competition_lookup = "window__competition"
     list_display = ("__str__", "window", "team", "number", "status", "size", "created_at")
     list_filter = ("status",)

@@ -4,7 +4,6 @@ the competition only (404 otherwise)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -12,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
-from pwscup.core.form_fields import add_errors
+from pwscup.core.form_fields import form_saved
 from pwscup.presentations import selectors, services
 from pwscup.presentations.forms import WindowForm, window_initial
 
@@ -45,19 +44,18 @@ def console(request, competition_slug):
 def window_new(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     form = WindowForm(request.POST or None, competition=competition)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.presentation_window_create(
-                competition=competition,
-                user=request.user,
-                round=form.cleaned_data.get("round"),
-                **form.window_fields(),
-            )
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            messages.success(request, _("Presentation window scheduled."))
-            return _back(competition)
+    if form_saved(
+        request,
+        form,
+        lambda data: services.presentation_window_create(
+            competition=competition,
+            user=request.user,
+            round=data.get("round"),
+            **form.window_fields(),
+        ),
+    ):
+        messages.success(request, _("Presentation window scheduled."))
+        return _back(competition)
     return render(
         request,
         "presentations/window_form.html",
@@ -75,17 +73,19 @@ def window_edit(request, competition_slug, pk):
         window=window,
         initial=window_initial(window),
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            changed = services.presentation_window_update(
+    try:
+        saved = form_saved(
+            request,
+            form,
+            lambda data: services.presentation_window_update(
                 window=window, user=request.user, **form.window_fields()
-            )
-        except ValidationError as error:
-            add_errors(form, error)
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            if changed:
+            ),
+        )
+    except Refused as refusal:
+        form.add_error(None, refusal.message)
+    else:
+        if saved:
+            if saved.value:
                 messages.success(request, _("Presentation window saved."))
             return _back(competition)
     return render(

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
-from pwscup.core.form_fields import positive_int_field
+from pwscup.core.form_fields import limit_field, whole_competition_round_field
 from pwscup.core.time_zones import TimeZoneField, zone_or_default
 from pwscup.presentations.models import POLICY_MAX_LENGTH, PresentationWindow
 
@@ -50,11 +50,8 @@ def _local_input():
 
 
 class WindowForm(forms.Form):
-    round = forms.ModelChoiceField(
-        label=_("Round"),
-        queryset=Round.objects.none(),
-        required=False,
-        empty_label=_("— The whole competition —"),
+    round = whole_competition_round_field(
+        Round.objects.none(),
         help_text=_("The round whose work is presented, or the whole competition."),
     )
     title = forms.CharField(
@@ -72,12 +69,8 @@ class WindowForm(forms.Form):
     max_megabytes = forms.DecimalField(
         label=_("Largest PDF (MB)"), min_value=Decimal("0.01"), max_digits=9, decimal_places=2
     )
-    daily_limit = positive_int_field(
-        label=_("Uploads per team per day"), required=False, help_text=_("Empty: no limit.")
-    )
-    total_limit = positive_int_field(
-        label=_("Uploads per team in total"), required=False, help_text=_("Empty: no limit.")
-    )
+    daily_limit = limit_field(_("Uploads per team per day"))
+    total_limit = limit_field(_("Uploads per team in total"))
 
     def __init__(self, *args, competition, window: PresentationWindow | None = None, **kwargs):
         super().__init__(*args, **kwargs)

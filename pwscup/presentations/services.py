@@ -38,9 +38,7 @@ from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
-    original_name,
     upload_keep,
-    uploader,
     window_check,
 )
 
@@ -105,6 +103,18 @@ def _save_new(window: PresentationWindow) -> None:
         raise ValidationError({"round": message}) from None
 
 
+def _window_audit(*, user, window: PresentationWindow, action, **detail) -> None:
+    """The audit log's entry of an action on ``window`` (its round's, or the competition's)."""
+    audit_record(
+        user=user,
+        competition=window.competition,
+        round=window.round,
+        action=action,
+        window=window.name,
+        **detail,
+    )
+
+
 @transaction.atomic
 def presentation_window_create(
     *, competition: Competition, user, round: Round | None = None, **fields
@@ -120,12 +130,10 @@ def presentation_window_create(
         window.title = ""
     _window_check(window=window)
     _save_new(window)
-    audit_record(
+    _window_audit(
         user=user,
-        competition=competition,
-        round=round,
+        window=window,
         action=AuditEntry.Action.PRESENTATIONS_SCHEDULED,
-        window=window.name,
         opens=window.opens_at.isoformat(timespec="minutes"),
         closes=window.closes_at.isoformat(timespec="minutes"),
     )
@@ -154,13 +162,8 @@ def presentation_window_update(*, window: PresentationWindow, user, **fields) ->
     if {"opens_at", "closes_at"} & set(changed):  # the organizer's dates: the new plan
         window_dates_edit(window=window, opens_at=window.opens_at, closes_at=window.closes_at)
     window.save(update_fields=changed)
-    audit_record(
-        user=user,
-        competition=window.competition,
-        round=window.round,
-        action=AuditEntry.Action.PRESENTATIONS_SCHEDULED,
-        window=window.name,
-        changed=changed,
+    _window_audit(
+        user=user, window=window, action=AuditEntry.Action.PRESENTATIONS_SCHEDULED, changed=changed
     )
     return changed
 
@@ -188,13 +191,7 @@ def presentations_publish(*, window: PresentationWindow, user, now=None) -> Pres
         )
     window.published_at, window.published_by = now, user
     window.save(update_fields=["published_at", "published_by"])
-    audit_record(
-        user=user,
-        competition=window.competition,
-        round=window.round,
-        action=AuditEntry.Action.PRESENTATIONS_PUBLISHED,
-        window=window.name,
-    )
+    _window_audit(user=user, window=window, action=AuditEntry.Action.PRESENTATIONS_PUBLISHED)
     return window
 
 
@@ -206,13 +203,7 @@ def presentations_hide(*, window: PresentationWindow, user) -> PresentationWindo
         return window
     window.published_at, window.published_by = None, None
     window.save(update_fields=["published_at", "published_by"])
-    audit_record(
-        user=user,
-        competition=window.competition,
-        round=window.round,
-        action=AuditEntry.Action.PRESENTATIONS_HIDDEN,
-        window=window.name,
-    )
+    _window_audit(user=user, window=window, action=AuditEntry.Action.PRESENTATIONS_HIDDEN)
     return window
 
 
@@ -298,9 +289,8 @@ def slides_upload(
         stored_name="slides.pdf",
         now=now,
         check=lambda: _refuse_closed(window=window, now=now),
+        user=user,
         window_id=window.pk,  # (``window`` is upload_keep's own argument)
-        uploaded_by=uploader(user),
-        original_filename=original_name(uploaded_file, default="slides.pdf"),
         anonymization_policy=anonymization_policy,
         attack_policy=attack_policy,
     )

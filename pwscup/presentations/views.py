@@ -12,9 +12,11 @@ from django.views.decorators.http import require_POST
 from pwscup.accounts.selectors import competitions_for_user, team_for_user
 from pwscup.core.errors import Refused
 from pwscup.core.files import private_file_response
+from pwscup.core.form_fields import form_refusal
 from pwscup.presentations import selectors, services
 from pwscup.presentations.forms import SlidesUploadForm
 from pwscup.presentations.models import PresentationWindow, Slides
+from pwscup.submissions.round_pages import refused_json, wants_json
 from pwscup.submissions.selectors import live_etag
 
 PDF_CONTENT_TYPE = "application/pdf"
@@ -48,10 +50,6 @@ def page(request, competition_slug):
     return _page(request, _competition(request, competition_slug))
 
 
-def _wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
 @login_required
 @require_POST
 def upload(request, competition_slug, pk):
@@ -63,13 +61,7 @@ def upload(request, competition_slug, pk):
         if team is None:
             raise Refused(_("Only members of a team can upload slides."), status=403)
         if not form.is_valid():
-            raise Refused(
-                " ".join(
-                    f"{form.fields[name].label}: {error}"
-                    for name, errors in form.errors.items()
-                    for error in errors
-                )
-            )
+            raise form_refusal(form)
         slides = services.slides_upload(
             window=window,
             team=team,
@@ -79,18 +71,15 @@ def upload(request, competition_slug, pk):
             attack_policy=form.cleaned_data["attack_policy"],
         )
     except Refused as refusal:
-        if _wants_json(request):
-            headers, retry = refusal.retry_details()
-            return JsonResponse(
-                {"error": refusal.message, **retry}, status=refusal.status, headers=headers
-            )
+        if wants_json(request):
+            return refused_json(refusal)
         messages.error(request, refusal.message)
         return _page(request, competition, form=form, status=refusal.status)
     notice = _(
         "Slides received (%(upload)s): a worker checks the PDF and draws its first page; "
         "this page updates by itself."
     ) % {"upload": slides.label}
-    if _wants_json(request):
+    if wants_json(request):
         return JsonResponse(
             {"id": slides.pk, "number": slides.number, "status": slides.status, "message": notice},
             status=202,

@@ -9,7 +9,12 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from pwscup.kinds.actions import AdminAction, RoundAction
+from pwscup.kinds.actions import (
+    AdminAction,
+    RoundAction,
+    close_phases_action,
+    hide_results_action,
+)
 from pwscup.pwscup2015.console import services
 from pwscup.pwscup2015.selectors.operations import operation_request_text
 
@@ -26,31 +31,17 @@ def _publish(*, user, round) -> str:
     return operation_request_text(operation=services.console_round_publish(user=user, round=round))
 
 
-def _hide(*, user, round) -> str:
-    services.console_round_hide_results(user=user, round=round)
-    return _("Results hidden.")
-
-
-def _close(*, user, round) -> str:
-    count = services.console_round_phases_close(user=user, round=round)
-    return ngettext("Closed %(n)d phase.", "Closed %(n)d phases.", count) % {"n": count}
-
-
 def _samples(*, user, round) -> str:
     count = services.console_round_draw_samples(user=user, round=round)
     return ngettext("Drew %(n)d sample.", "Drew %(n)d samples.", count) % {"n": count}
 
 
+HIDE = hide_results_action(
+    services.console_round_hide_results,
+    gettext_lazy("The attack matrix and the final ranking become organizer-only again."),
+)
 ACTIONS = {
-    "close": RoundAction(
-        gettext_lazy("Close the open phases now"),
-        gettext_lazy(
-            "Every phase of the round still open (or not yet open) closes now: uploads are "
-            "refused from this moment. Uploads already received are still scored."
-        ),
-        gettext_lazy("Close now"),
-        _close,
-    ),
+    "close": close_phases_action(services.console_round_phases_close),
     "freeze": RoundAction(
         gettext_lazy("Freeze now"),
         gettext_lazy(
@@ -79,13 +70,7 @@ ACTIONS = {
         gettext_lazy("Close the phases and publish"),
         _publish,
     ),
-    "hide": RoundAction(
-        gettext_lazy("Hide the results"),
-        gettext_lazy("The attack matrix and the final ranking become organizer-only again."),
-        gettext_lazy("Hide the results"),
-        _hide,
-        secondary=True,
-    ),
+    "hide": HIDE,
     "samples": RoundAction(
         gettext_lazy("Draw the per-team samples"),
         gettext_lazy("Teams without a sample of the master table get one now."),
@@ -145,5 +130,5 @@ ADMIN_ACTIONS = {
         gettext_lazy("Publish the results (matrix and final ranking)"),
         _with_progress_link(services.console_round_publish),
     ),
-    "unpublish_results": AdminAction(gettext_lazy("Hide the results again"), _hide),
+    "unpublish_results": AdminAction(gettext_lazy("Hide the results again"), HIDE.perform),
 }

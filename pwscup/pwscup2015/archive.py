@@ -13,7 +13,14 @@ in per-team mode which rows of the original each team's sample is (``GROUND_TRUT
 from pwscup.competitions.models import Round
 from pwscup.core.exports import csv_bytes
 from pwscup.core.files import opened
-from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, PERMUTATIONS, SAMPLES, ArchiveMember
+from pwscup.kinds.archives import (
+    GROUND_TRUTH,
+    ORIGINAL,
+    PERMUTATIONS,
+    SAMPLES,
+    ArchiveMember,
+    round_data_card,
+)
 from pwscup.pwscup2015 import ranking
 from pwscup.pwscup2015.leaderboards import selectors as leaderboards
 from pwscup.pwscup2015.leaderboards import tables
@@ -92,13 +99,11 @@ def data_card(round: Round) -> dict:
         "shuffled and published as its target; the other teams try to re-identify its rows.",
         str(ranking.rule_text(round)),
     ]
-    return {
-        "original": {
-            "rows": round.original_rows,
-            "sha256": round.original_sha256,
-            "description": str(config.get("description", "")),
-        },
-        "columns": [
+    return round_data_card(
+        rows=round.original_rows,
+        sha256=round.original_sha256,
+        description=config.get("description", ""),
+        columns=[
             {
                 "name": column,
                 "role": _role(column, config),
@@ -106,5 +111,5 @@ def data_card(round: Round) -> dict:
             }
             for column in columns
         ],
-        "rules": " ".join(rules),
-    }
+        rules=rules,
+    )

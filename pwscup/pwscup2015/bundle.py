@@ -34,6 +34,7 @@ from pwscup.kinds.bundles import (
 )
 from pwscup.pwscup2015.console.services import console_round_create
 from pwscup.pwscup2015.models import Pwscup2015Round
+from pwscup.pwscup2015.services.rounds import RULE_FIELDS
 
 ORIGINAL = "original.csv"
 PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
@@ -204,19 +205,7 @@ def round_from_bundle(*, competition, entry, start, user):
             config=settings["config"],
             data={key: settings[key] for key in ("data_mode", *COUNTS)},
             phases=phases,
-            rules={
-                key: settings[key]
-                for key in (
-                    "utility_gates",
-                    "value_ranges",
-                    "published_rows",
-                    "tie_break_metric",
-                    "ranking_rule",
-                    "selection_rule",
-                    "attack_visibility",
-                    "auto_freeze",
-                )
-            },
+            rules={key: settings[key] for key in RULE_FIELDS},
             name=entry.name,
             slug=entry.slug,
             timezone=entry.timezone,

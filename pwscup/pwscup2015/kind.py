@@ -14,11 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import (
-    phases_schedule_lines,
-    phases_schedule_plan,
-    round_missing_phases,
-)
+from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, archive, broker, bundle, standings
@@ -50,7 +46,7 @@ from pwscup.pwscup2015.views import uploads as upload_views
 from pwscup.submissions.services.jobs import JobKind
 
 
-class Pwscup2015Kind(RoundKind):
+class Pwscup2015Kind(PhasedKind, RoundKind):
     key = KEY
     label = _("Anonymize-then-attack (PWSCup 2015)")
     description = _(
@@ -79,9 +75,6 @@ class Pwscup2015Kind(RoundKind):
         except scoring.ScoringError as error:
             raise ValidationError({"config": error.render(get_language())}) from error
         return checked.config
-
-    def missing_phases(self, round):
-        return round_missing_phases(round=round)
 
     def teams_changed(self, round):
         if round.pwscup2015.is_per_team:
@@ -198,21 +191,10 @@ class Pwscup2015Kind(RoundKind):
     def leaderboard_url(self, round):
         return reverse("leaderboard", args=[round.competition.slug, round.slug])
 
-    def schedule_lines(self, round):
-        return phases_schedule_lines(round=round)
-
-    def schedule_plan(self, round):
-        return phases_schedule_plan(round=round)
-
     def results_url(self, round):
         return reverse("final_ranking", args=[round.competition.slug, round.slug])
 
     def results_summary(self, round):
         if not round.pwscup2015.results_published:
             return []
-        return [
-            {
-                "label": _("Final ranking"),
-                "url": reverse("final_ranking", args=[round.competition.slug, round.slug]),
-            }
-        ]
+        return [{"label": _("Final ranking"), "url": self.results_url(round)}]

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.selectors import round_metrics
+from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
     AttackCells,
     RankingKey,
@@ -19,11 +20,10 @@ from pwscup.pwscup2015.leaderboards.matrix import attack_matrix_cached
 from pwscup.pwscup2015.models import Pwscup2015Round
 
 ANONYMIZATION = RankingKey("anonymization", _("Anonymization ranking"), higher_is_better=False)
-ATTACK = RankingKey("attack", _("Attack ranking"), higher_is_better=True)
 
 
 def ranking_keys(round) -> list[RankingKey]:
-    return [ANONYMIZATION, ATTACK]
+    return [ANONYMIZATION, rankings.ATTACK]
 
 
 def published_rankings(round) -> list[RoundRanking]:
@@ -39,7 +39,7 @@ def published_rankings(round) -> list[RoundRanking]:
             ranking_rows(anonymization, team=team, rank=rank, score=lambda r: r.safety),
         ),
         RoundRanking(
-            ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r.mean_rate)
+            rankings.ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r.mean_rate)
         ),
     ]
 

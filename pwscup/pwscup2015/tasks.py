@@ -1,10 +1,11 @@
-"""The 2015 game's thin Celery tasks: a primary key in, one service call, retries and limits
-here."""
+"""The 2015 game's thin Celery tasks (``job_task``): a primary key in, one service call,
+retries and limits here; each task's name is its ``broker`` constant."""
 
 from celery import shared_task
 from celery.signals import worker_init
 
-from pwscup.pwscup2015 import services
+from pwscup.kinds.kind_tasks import job_task
+from pwscup.pwscup2015 import broker, services
 from pwscup.pwscup2015.warmup import on_worker_init
 from pwscup.submissions.tasks import SCORING
 
@@ -13,32 +14,21 @@ from pwscup.submissions.tasks import SCORING
 worker_init.connect(on_worker_init, weak=False, dispatch_uid="pwscup.pwscup2015.warm_worker")
 
 
-@shared_task(bind=True, **SCORING)
-def score_anonymization(self, submission_id: int) -> None:
-    services.anonymization_submission_score(
-        submission_id=submission_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
-@shared_task(bind=True, **SCORING)
-def score_attack(self, submission_id: int) -> None:
-    services.attack_submission_score(
-        submission_id=submission_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
-@shared_task(bind=True, **SCORING)
-def score_builtin_attacks(self, target_id: int) -> None:
-    services.target_builtin_score(
-        target_id=target_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
-@shared_task(bind=True, **SCORING)
-def run_round_operation(self, operation_id: int) -> None:
-    services.round_operation_run(
-        operation_id=operation_id, task_id=self.request.id, worker=self.request.hostname
-    )
+score_anonymization = job_task(
+    broker.SCORE_ANONYMIZATION,
+    services.anonymization_submission_score,
+    "submission_id",
+    **SCORING,
+)
+score_attack = job_task(
+    broker.SCORE_ATTACK, services.attack_submission_score, "submission_id", **SCORING
+)
+score_builtin_attacks = job_task(
+    broker.SCORE_BUILTIN_ATTACKS, services.target_builtin_score, "target_id", **SCORING
+)
+run_round_operation = job_task(
+    broker.RUN_ROUND_OPERATION, services.round_operation_run, "operation_id", **SCORING
+)
 
 
 @shared_task(ignore_result=True)

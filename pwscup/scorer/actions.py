@@ -10,7 +10,7 @@ from pwscup.kinds import two_sided
 from pwscup.kinds.actions import RoundAction
 from pwscup.scorer import services
 from pwscup.scorer.selectors import round_config, scorer_of
-from pwscup.submissions.services.two_sided import ATTACK
+from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 
 LIFECYCLE = two_sided.TwoSidedLifecycle(
     state=scorer_of,
@@ -39,6 +39,7 @@ LIFECYCLE = two_sided.TwoSidedLifecycle(
     hide_text=gettext_lazy(
         "The exact attack scores, the matrix and the rankings become organizer-only again."
     ),
+    release_kind=RELEASE,
     attack_kind=ATTACK,
 )
 

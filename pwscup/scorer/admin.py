@@ -7,6 +7,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, scoped_filter
+from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -19,20 +20,10 @@ from pwscup.scorer.models import (
 )
 from pwscup.submissions.messages import job_message_text
 
-# A kept file (a program version, a team's upload) and its job's state.
-KEPT_FIELDS = (
-    "original_filename",
-    "sha256",
-    "size",
-    "uploaded_by",
-    "created_at",
-    "status",
-    "failure",
-)
 SCORED_FIELDS = (
     "team",
     "number",
-    *KEPT_FIELDS,
+    *KEPT_UPLOAD_FIELDS,
     "scores",
     "program",
     "program_ms",
@@ -87,7 +78,7 @@ class ProgramBuildInline(admin.TabularInline):
 class ProgramVersionAdmin(FailureMixin, ScorerRowAdmin):
     list_display = ("scorer", "version", "status", "uploaded_by", "created_at")
     list_filter = ("status",)
-    fields = ("scorer", "version", *KEPT_FIELDS, "metadata", "build_log")
+    fields = ("scorer", "version", *KEPT_UPLOAD_FIELDS, "metadata", "build_log")
     inlines = (ProgramBuildInline,)
 
 

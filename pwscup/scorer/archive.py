@@ -10,7 +10,7 @@ round's hidden reference and truth packs (``ORIGINAL``) and the frozen releases 
 (``GROUND_TRUTH``: the program reads who is who from them)."""
 
 from pwscup.core.exports import csv_bytes
-from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, ArchiveMember
+from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, ArchiveMember, round_data_card
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, DataPack, Release
 from pwscup.submissions.models import Status
@@ -173,13 +173,11 @@ def data_card(round_) -> dict:
             else "."
         )
     )
-    return {
-        "original": {
-            "rows": 0,
-            "sha256": reference.sha256 if reference else "",
-            "description": "The round's hidden reference data (a ZIP), given to the "
-            "organizer's program in every run.",
-        },
-        "columns": columns,
-        "rules": rules,
-    }
+    return round_data_card(
+        rows=0,
+        sha256=reference.sha256 if reference else "",
+        description="The round's hidden reference data (a ZIP), given to the organizer's "
+        "program in every run.",
+        columns=columns,
+        rules=[rules],
+    )

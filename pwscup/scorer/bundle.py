@@ -29,17 +29,13 @@ from pwscup.core.errors import Refused
 from pwscup.kinds.bundles import (
     ExportOptions,
     RoundBundle,
-    service_error_rekeyed,
     setting_required,
-    settings_known,
     settings_object,
-    two_phases_arguments,
-    two_phases_export,
 )
 from pwscup.scorer import selectors, services
 from pwscup.scorer.models import DataPack, pack_file_name
 from pwscup.scorer.services.common import PHASE_LABELS
-from pwscup.submissions.services.two_sided import ATTACK, FORMER_PHASE_KEYS, RELEASE
+from pwscup.submissions.two_sided_bundle import two_sided_phases_export, two_sided_windows
 
 PROGRAM = "program.zip"
 # A data pack's file in the bundle, by its role (``DataPack.Role``), in the order imported.
@@ -72,14 +68,9 @@ def round_bundle(round_, *, anchor, options: ExportOptions | None = None) -> Rou
     hidden ones only with ``options.include_hidden`` (else named in ``hidden_left_out``,
     with those the round itself still awaits)."""
     files, left_out = _files_of(round_, include_hidden=(options or ExportOptions()).include_hidden)
-    phases = [
-        phase
-        for phase in (selectors.release_phase(round_), selectors.attack_phase(round_))
-        if phase is not None
-    ]
     settings = {
         "config": selectors.round_config(round_).as_dict(),
-        "phases": two_phases_export(phases, anchor, attack=ATTACK),
+        "phases": two_sided_phases_export(round_, anchor),
     }
     if left_out:
         settings[LEFT_OUT] = left_out
@@ -117,30 +108,19 @@ def round_from_bundle(*, competition, entry, start, user):
     ``program_upload`` (its build queued as after a console upload). Raises
     ``ValidationError`` keyed by the settings' path (``config``, ``phases.attack.opens_at``,
     ``phases.anonymization.daily_limit``) or the file's role (``program.zip``)."""
-    settings = settings_object(entry.settings, "settings")
-    settings_known(settings, SETTINGS_KEYS, "settings")
+    settings = entry.settings_of(SETTINGS_KEYS)
     config = settings_object(setting_required(settings, "config", "settings"), "config")
-    windows = two_phases_arguments(
-        setting_required(settings, "phases", "settings"),
-        start,
-        entry,
-        labels=PHASE_LABELS,
-        release=RELEASE,
-        attack=ATTACK,
-        former=FORMER_PHASE_KEYS,
-    )
+    windows = two_sided_windows(settings, start, entry, labels=PHASE_LABELS)
     _files_known(entry.files)
     awaited = _left_out(settings.get(LEFT_OUT, []), entry.files)
-    try:
-        scorer = services.scorer_round_create(
-            competition=competition,
-            **entry.round_arguments(),
-            config=config,
-            **windows,
-            user=user,
-        )
-    except ValidationError as error:
-        raise service_error_rekeyed(error, SERVICE_FIELDS) from None
+    scorer = entry.created_by(
+        services.scorer_round_create,
+        competition=competition,
+        fields=SERVICE_FIELDS,
+        config=config,
+        **windows,
+        user=user,
+    )
     for name in sorted(entry.files):
         role, choice = _choice_pack(name) or (_role_of(name), "")
         if role is not None:

@@ -137,13 +137,27 @@ def _scorer_of(request, competition_slug, round_slug):
     return scorer
 
 
-def _form_page(request, scorer, form, *, title, action, multipart=True):
+def _panel_form(request, scorer, form, perform, *, title, action, multipart=True):
+    """A panel's form on a page of its own: on a valid POST, ``perform(cleaned_data)`` (one
+    service call) returns the message shown back on the round's console page; its refusal
+    is shown on the form."""
+    round_ = scorer.round
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = perform(form.cleaned_data)
+        except Refused as error:
+            form.add_error(None, error.message)
+        except ValidationError as error:
+            add_errors(form, error)
+        else:
+            messages.success(request, done)
+            return redirect("console:round", round_.competition.slug, round_.slug)
     return render(
         request,
         "scorer/console_form.html",
         {
-            "competition": scorer.round.competition,
-            "round": scorer.round,
+            "competition": round_.competition,
+            "round": round_,
             "form": form,
             "title": title,
             "action": action,
@@ -156,35 +170,23 @@ def _form_page(request, scorer, form, *, title, action, multipart=True):
 def program_upload(request, competition_slug, round_slug):
     """A new version of the round's program, queued for its build."""
     scorer = _scorer_of(request, competition_slug, round_slug)
-    form = ProgramForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            version = services.program_upload(
-                scorer=scorer, uploaded_file=form.cleaned_data["program"], user=request.user
-            )
-        except (ValidationError, Refused) as error:
-            _form_error(form, error)
-        else:
-            messages.success(
-                request,
-                _("Program %(version)s kept; its environment is being built.")
-                % {"version": version.label},
-            )
-            return redirect("console:round", competition_slug, round_slug)
-    return _form_page(
+
+    def upload(data) -> str:
+        version = services.program_upload(
+            scorer=scorer, uploaded_file=data["program"], user=request.user
+        )
+        return _("Program %(version)s kept; its environment is being built.") % {
+            "version": version.label
+        }
+
+    return _panel_form(
         request,
         scorer,
-        form,
+        ProgramForm(request.POST or None, request.FILES or None),
+        upload,
         title=_("Upload a scoring program"),
         action=reverse("scorer_console:program", args=[competition_slug, round_slug]),
     )
-
-
-def _form_error(form, error) -> None:
-    if isinstance(error, Refused):
-        form.add_error(None, error.message)
-    else:
-        add_errors(form, error)
 
 
 @login_required
@@ -193,29 +195,24 @@ def pack_upload(request, competition_slug, round_slug, role):
     scorer = _scorer_of(request, competition_slug, round_slug)
     if role not in DataPack.Role.values:
         raise Http404
-    form = PackForm(
-        request.POST or None, request.FILES or None, choices=round_choices(round=scorer.round)
-    )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.pack_upload(
-                scorer=scorer,
-                role=role,
-                uploaded_file=form.cleaned_data["file"],
-                user=request.user,
-                choice=form.cleaned_data["choice"],
-            )
-        except (ValidationError, Refused) as error:
-            _form_error(form, error)
-        else:
-            messages.success(
-                request, _("Data pack kept: %(role)s.") % {"role": DataPack.Role(role).label}
-            )
-            return redirect("console:round", competition_slug, round_slug)
-    return _form_page(
+
+    def upload(data) -> str:
+        services.pack_upload(
+            scorer=scorer,
+            role=role,
+            uploaded_file=data["file"],
+            user=request.user,
+            choice=data["choice"],
+        )
+        return _("Data pack kept: %(role)s.") % {"role": DataPack.Role(role).label}
+
+    return _panel_form(
         request,
         scorer,
-        form,
+        PackForm(
+            request.POST or None, request.FILES or None, choices=round_choices(round=scorer.round)
+        ),
+        upload,
         title=DataPack.Role(role).label,
         action=reverse("scorer_console:pack", args=[competition_slug, round_slug, role]),
     )
@@ -226,26 +223,21 @@ def slot_set(request, competition_slug, round_slug):
     """Give a team the slot of its folder in the slots pack (a team holding it swaps)."""
     scorer = _scorer_of(request, competition_slug, round_slug)
     teams = Team.objects.filter(competition_id=scorer.round.competition_id).order_by("name")
-    form = SlotForm(request.POST or None, teams=teams)
-    if request.method == "POST" and form.is_valid():
-        team = form.cleaned_data["team"]
-        try:
-            mine = services.slot_set(
-                scorer=scorer, team=team, slot=form.cleaned_data["slot"], user=request.user
-            )
-        except (ValidationError, Refused) as error:
-            _form_error(form, error)
-        else:
-            messages.success(
-                request,
-                _("%(team)s plays in slot %(folder)s.")
-                % {"team": team.name, "folder": mine.folder},
-            )
-            return redirect("console:round", competition_slug, round_slug)
-    return _form_page(
+
+    def give(data) -> str:
+        mine = services.slot_set(
+            scorer=scorer, team=data["team"], slot=data["slot"], user=request.user
+        )
+        return _("%(team)s plays in slot %(folder)s.") % {
+            "team": data["team"].name,
+            "folder": mine.folder,
+        }
+
+    return _panel_form(
         request,
         scorer,
-        form,
+        SlotForm(request.POST or None, teams=teams),
+        give,
         title=_("Set a team's slot"),
         action=reverse("scorer_console:slot", args=[competition_slug, round_slug]),
         multipart=False,

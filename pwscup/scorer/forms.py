@@ -7,7 +7,7 @@ program version, a data pack) or a team's slot; the services check everything el
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.core.form_fields import positive_int_field
+from pwscup.core.form_fields import limit_field, positive_int_field
 from pwscup.submissions.two_sided_forms import (
     SIDES,
     NumberListField,
@@ -92,9 +92,8 @@ class ScorerRoundForm(TwoSidedRoundForm):
     processes = forms.IntegerField(
         label=_("Processes of a run"), required=False, help_text=_("8 to 4,096.")
     )
-    attack_target_limit = positive_int_field(
-        label=_("Attacks per team per target"),
-        required=False,
+    attack_target_limit = limit_field(
+        _("Attacks per team per target"),
         help_text=_(
             "When each attack names one target. An attack on every target counts once against "
             "the total. Empty: no limit."

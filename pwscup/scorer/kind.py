@@ -4,12 +4,8 @@
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.selectors import (
-    phases_schedule_lines,
-    phases_schedule_plan,
-    round_missing_phases,
-)
-from pwscup.kinds.base import RoundKind
+from pwscup.competitions.phased_kinds import PhasedKind
+from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.scorer import (
     KEY,
     api,
@@ -22,7 +18,7 @@ from pwscup.scorer import (
     standings,
     views,
 )
-from pwscup.scorer.actions import scorer_actions
+from pwscup.scorer.actions import LIFECYCLE, scorer_actions
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -35,10 +31,9 @@ from pwscup.scorer.models import (
 )
 from pwscup.scorer.services.common import PHASE_LABELS
 from pwscup.submissions.services.jobs import JobKind
-from pwscup.submissions.services.two_sided import RELEASE
 
 
-class ScorerKind(RoundKind):
+class ScorerKind(PhasedKind, TwoSidedKind):
     key = KEY
     label = _("Scoring program by the organizers")
     description = _(
@@ -55,6 +50,7 @@ class ScorerKind(RoundKind):
     console_module = console
     bundle_module = bundle
     demo_module = demo
+    lifecycle = LIFECYCLE
 
     # --- configuration and state -------------------------------------------------------------
 
@@ -66,52 +62,17 @@ class ScorerKind(RoundKind):
         if scorer is not None:
             services.slots_for_teams(scorer=scorer)
 
-    def phase_ended_at(self, phase):
-        """The freeze ends the release phase (its uploads are refused from then)."""
-        if phase.kind != RELEASE:
-            return None
-        scorer = selectors.scorer_of(phase.round)
-        return scorer.frozen_at if scorer is not None else None
-
-    def results_published(self, round) -> bool:
-        scorer = selectors.scorer_of(round)
-        return bool(scorer and scorer.results_published)
-
-    def missing_phases(self, round) -> list[str]:
-        return round_missing_phases(round=round)
-
-    def round_note(self, round) -> str:
-        scorer = selectors.scorer_of(round)
-        if scorer is None:
-            return ""
-        if scorer.results_published:
-            return gettext("Results published")
-        if scorer.frozen_at is not None:
-            return gettext("Releases frozen · attack phase")
+    def release_phase_note(self, scorer) -> str:
         if selectors.hidden_packs_missing(scorer=scorer):
             return gettext("Waiting for the organizer's hidden data")
         if selectors.current_program(scorer=scorer) is None:
             return gettext("Waiting for the organizer's scoring program")
-        return gettext("Release phase")
-
-    def schedule_lines(self, round) -> list[dict]:
-        return phases_schedule_lines(round=round)
-
-    def schedule_plan(self, round) -> list[tuple]:
-        return phases_schedule_plan(round=round)
+        return ""
 
     # --- pages, API and console ---------------------------------------------------------------
 
     def console_actions(self, round):
         return scorer_actions(round)
-
-    def leaderboard_url(self, round) -> str | None:
-        return views.results_url(round)
-
-    def results_summary(self, round) -> list[dict]:
-        if not self.results_published(round):
-            return []
-        return [{"label": _("Results"), "url": views.results_url(round)}]
 
     # --- uploads and jobs ---------------------------------------------------------------------
 

@@ -15,7 +15,13 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
-from pwscup.submissions.models import JobState, KeptUpload, Status, kept_upload_path
+from pwscup.submissions.models import (
+    SCORED_UPLOAD_LABELS,
+    JobState,
+    KeptUpload,
+    Status,
+    kept_upload_path,
+)
 
 
 class ScorerRound(models.Model):
@@ -194,11 +200,7 @@ class ScoredUpload(KeptUpload):
     as written), its detailed page, the version that scored it and its own time."""
 
     UPLOAD_FOLDER = "scorer"
-    STATUS_LABELS: ClassVar[dict] = {
-        Status.RUNNING: _("Being scored"),
-        Status.FINISHED: _("Scored"),
-        Status.FAILED: _("Refused"),
-    }
+    STATUS_LABELS: ClassVar[dict] = {**SCORED_UPLOAD_LABELS, Status.FAILED: _("Refused")}
 
     scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")

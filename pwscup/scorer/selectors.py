@@ -163,17 +163,6 @@ def final_release(*, scorer: ScorerRound, team: Team) -> Release | None:
     return scored.filter(selected=True).first() or scored.order_by("-number", "-pk").first()
 
 
-def final_releases(*, scorer: ScorerRound) -> list[tuple[Team, Release]]:
-    """``(team, final release)`` of every team of the competition that has one."""
-    teams = Team.objects.filter(competition_id=scorer.round.competition_id).order_by("pk")
-    out = []
-    for team in teams:
-        release = final_release(scorer=scorer, team=team)
-        if release is not None:
-            out.append((team, release))
-    return out
-
-
 def round_targets(*, scorer: ScorerRound):
     return (
         Target.objects.filter(scorer=scorer)
@@ -300,14 +289,22 @@ def latest_ranking(*, scorer: ScorerRound) -> RankingRun | None:
     return RankingRun.objects.filter(scorer=scorer, status=Status.FINISHED).first()
 
 
-def _program_ranks(values: dict, rows, *, key: str, higher: bool) -> dict:
-    """Ranks of ``rows`` (their team slugs) by the program's ``key`` per team (a team the
-    program gave no number is unranked)."""
+def _program_ranks(run: RankingRun | None, rows, *, key: str, higher: bool) -> dict:
+    """Ranks of ``rows`` (their team slugs) by the program's ``key`` per team in its latest
+    ranking ``run`` (a team the program gave no number, or no run yet, is unranked)."""
+    values = run.teams if run else {}
     numbers = {}
     for row in rows:
         value = (values.get(row.team.slug) or {}).get(key)
         numbers[row.team.slug] = value if isinstance(value, int | float) else None
     return rank(numbers, higher_is_better=higher)
+
+
+def _placed(rows: list, ranks: dict) -> None:
+    """Give each row its team's rank and sort them: ranked first, by rank, then by name."""
+    for row in rows:
+        row.rank = ranks.get(row.team.slug)
+    rows.sort(key=lambda row: (row.rank is None, row.rank or 0, row.team.name))
 
 
 def standings(*, scorer: ScorerRound) -> Standings:
@@ -345,12 +342,8 @@ def standings(*, scorer: ScorerRound) -> Standings:
     )
     run = latest_ranking(scorer=scorer) if config.ranking == "program" else None
     if config.ranking == "program":
-        ranks = _program_ranks(
-            run.teams if run else {}, ranked, key="release", higher=release_higher
-        )
-    for row in rows:
-        row.rank = ranks.get(row.team.slug)
-    rows.sort(key=lambda row: (row.rank is None, row.rank or 0, row.team.name))
+        ranks = _program_ranks(run, ranked, key="release", higher=release_higher)
+    _placed(rows, ranks)
 
     top = None
     if config.power_rule == "top_n":
@@ -389,10 +382,6 @@ def standings(*, scorer: ScorerRound) -> Standings:
         higher_is_better=attack_higher,
     )
     if config.ranking == "program":
-        attack_ranks = _program_ranks(
-            run.teams if run else {}, ranked_attackers, key="attack", higher=attack_higher
-        )
-    for row in attackers:
-        row.rank = attack_ranks.get(row.team.slug)
-    attackers.sort(key=lambda row: (row.rank is None, row.rank or 0, row.team.name))
+        attack_ranks = _program_ranks(run, ranked_attackers, key="attack", higher=attack_higher)
+    _placed(attackers, attack_ranks)
     return Standings(releases=rows, attackers=attackers, matrix=matrix, top=top, ranking=run)

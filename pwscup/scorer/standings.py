@@ -4,11 +4,13 @@ ranking under the round's own rules (``selectors.standings``), once its results 
 published; a disqualified team has no row."""
 
 import keyword
+from dataclasses import replace
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.selectors import disqualification_rule
+from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
     AttackCells,
     RankingKey,
@@ -28,16 +30,8 @@ def _keys(round_) -> tuple[RankingKey, RankingKey]:
     by the primary release score, the attack ranking by the attackers' power)."""
     config = selectors.round_config(round_)
     return (
-        RankingKey(
-            "release",
-            _("Release ranking"),
-            higher_is_better=config.release_primary_column.higher_is_better,
-        ),
-        RankingKey(
-            "attack",
-            _("Attack ranking"),
-            higher_is_better=config.attack_primary_column.higher_is_better,
-        ),
+        replace(rankings.RELEASE, higher_is_better=config.release_primary_column.higher_is_better),
+        replace(rankings.ATTACK, higher_is_better=config.attack_primary_column.higher_is_better),
     )
 
 

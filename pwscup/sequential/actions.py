@@ -6,7 +6,7 @@ has its own confirmed form in the round's panel."""
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from pwscup.kinds.actions import RoundAction
+from pwscup.kinds.actions import RoundAction, hide_results_action
 from pwscup.sequential import selectors, services
 
 
@@ -17,11 +17,10 @@ def _publish(*, user, round) -> str:
     return _("The results are published.")
 
 
-def _hide(*, user, round) -> str:
+def _hide(*, user, round) -> None:
     sequential = selectors.sequential_of(round=round)
     services.results_publish(sequential=sequential, published=False)
     services.audit(user=user, sequential=sequential, action="hide")
-    return _("Results hidden.")
 
 
 def _redraw(*, user, round) -> str:
@@ -68,12 +67,8 @@ PUBLISH = RoundAction(
     gettext_lazy("End the attacks and publish"),
     _publish,
 )
-HIDE = RoundAction(
-    gettext_lazy("Hide the results"),
-    gettext_lazy("The leaderboard and the attack matrix become organizer-only again."),
-    gettext_lazy("Hide the results"),
-    _hide,
-    secondary=True,
+HIDE = hide_results_action(
+    _hide, gettext_lazy("The leaderboard and the attack matrix become organizer-only again.")
 )
 
 

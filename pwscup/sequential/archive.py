@@ -13,10 +13,11 @@ pids say which person is in which group, the attacks' answer (``GROUND_TRUTH``).
 import hashlib
 
 from pwscup.core.exports import csv_bytes
-from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember
+from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.sequential import selectors
 from pwscup.sequential.models import Master
 from pwscup.sequential.services.common import stored_bytes
+from pwscup.sequential.views.tab_context import gates_text
 
 
 def _cell(value):
@@ -117,7 +118,7 @@ def data_card(round) -> dict:
     sequential = selectors.sequential_of(round=round)
     config = sequential.config
     original = _original(sequential)
-    gates = ", ".join(f"{k} ≤ {v:g}" for k, v in (config.get("utility_gates") or {}).items())
+    gates = gates_text(config)
     rules = [
         f"Teams publish {config.get('n_releases')} generalized releases of a table that "
         f"changes between releases; each release must be {config.get('m')}-invariant "
@@ -144,8 +145,10 @@ def data_card(round) -> dict:
         {"name": "lsf", "role": "lifespan: first release", "domain": "number"},
         {"name": "lsb", "role": "lifespan: last release", "domain": "number"},
     ]
-    return {
-        "original": {**original, "description": str(config.get("description", description))},
-        "columns": columns,
-        "rules": " ".join(rules),
-    }
+    return round_data_card(
+        rows=original["rows"],
+        sha256=original["sha256"],
+        description=config.get("description", description),
+        columns=columns,
+        rules=rules,
+    )

@@ -31,12 +31,11 @@ from pwscup.competitions.dates import dates_check
 from pwscup.kinds.bundles import (
     RoundBundle,
     at_offset,
+    config_read,
     limits_export,
     limits_read,
     named_list,
-    named_list_read,
     schedule_offsets,
-    service_error_rekeyed,
     setting_required,
     setting_type_error,
     settings_known,
@@ -114,9 +113,8 @@ def round_from_bundle(*, competition, entry, start, user):
     ``start`` plus the bundle's offset. Raises ``ValidationError`` keyed by the settings'
     path (``config.m``, ``schedule.step_closes[1]``, ``limits.daily_limit``) or the file's
     role (``master.csv``, ``pool.csv``)."""
-    settings = settings_object(entry.settings, "settings")
-    settings_known(settings, SETTINGS_KEYS, "settings")
-    config = _config_of(setting_required(settings, "config", "settings"))
+    settings = entry.settings_of(SETTINGS_KEYS)
+    config = config_read(setting_required(settings, "config", "settings"), "qi", "type")
     closes = _closes(setting_required(settings, "schedule", "settings"), start, entry.timezone)
     auto_freeze = setting_required(settings, "auto_freeze", "settings")
     if not isinstance(auto_freeze, bool):
@@ -127,20 +125,19 @@ def round_from_bundle(*, competition, entry, start, user):
         engine.config_normalise(config)
     except scoring.ScoringError as error:
         raise ValidationError({_config_path(error, config): str(error)}) from None
-    try:
-        sequential = sequential_round_create(
-            competition=competition,
-            **entry.round_arguments(),
-            config=config,
-            master_file=master,
-            pool_file=pool,
-            user=user,
-            step_closes=closes,
-            auto_freeze=auto_freeze,
-            **limits,
-        )
-    except ValidationError as error:
-        raise service_error_rekeyed(error, SERVICE_FIELDS, top="config") from None
+    sequential = entry.created_by(
+        sequential_round_create,
+        competition=competition,
+        fields=SERVICE_FIELDS,
+        top="config",
+        config=config,
+        master_file=master,
+        pool_file=pool,
+        user=user,
+        step_closes=closes,
+        auto_freeze=auto_freeze,
+        **limits,
+    )
     return sequential.round
 
 
@@ -172,14 +169,6 @@ def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
     master = ContentFile(files[MASTER], name=MASTER) if MASTER in files else None
     pool = ContentFile(files[POOL], name=POOL) if POOL in files else None
     return master, pool
-
-
-def _config_of(raw) -> dict:
-    """The configuration as the console takes it (``qi`` an object again, in the bundle's
-    order); the rest is the service's to check."""
-    config = dict(settings_object(raw, "config"))
-    config["qi"] = named_list_read(setting_required(config, "qi", "config"), "config.qi", "type")
-    return config
 
 
 def _config_path(error, config: dict) -> str:

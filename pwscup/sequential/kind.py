@@ -84,8 +84,8 @@ class SequentialKind(RoundKind):
     def submission_types(self):
         return api_submissions.SUBMISSION_TYPES
 
-    def api_url_patterns(self):
-        return api.api_urlpatterns
+    def api_round_endpoints(self):
+        return api.ROUND_ENDPOINTS
 
     def console_panel(self, request, round) -> str:
         return render_to_string(
@@ -150,6 +150,6 @@ class SequentialKind(RoundKind):
     def results_summary(self, round) -> list[dict]:
         """The leaderboard, once the results are published: before, only the round's teams
         and organizers may open it (they reach it from the round's page)."""
-        if not SequentialRound.objects.filter(round=round, results_published=True).exists():
+        if not self.results_published(round):
             return []
         return [{"label": _("Leaderboard"), "url": self.leaderboard_url(round)}]

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round, UploadLimits
 from pwscup.core.files import source_encoding_label
-from pwscup.submissions.models import KeptUpload, Status
+from pwscup.submissions.models import SCORED_UPLOAD_LABELS, KeptUpload, Status
 
 
 def _new_seed() -> int:
@@ -220,11 +220,7 @@ class SeqTarget(models.Model):
 class SeqAttack(TeamUpload):
     """A ``pid,guess`` file of one team on another team's sequence."""
 
-    STATUS_LABELS: ClassVar[dict] = {
-        Status.RUNNING: _("Being scored"),
-        Status.FINISHED: _("Scored"),
-        Status.FAILED: _("Rejected"),
-    }
+    STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import dates_check, form_dates_check
-from pwscup.core.form_fields import positive_int_field
+from pwscup.core.form_fields import limit_field
 
 
 class ClosesField(forms.CharField):
@@ -47,10 +47,8 @@ class ScheduleFields(forms.Form):
     auto_freeze = forms.BooleanField(
         label=_("Freeze each release automatically at its close"), required=False, initial=True
     )
-    daily_limit = positive_int_field(
-        label=_("Uploads per team per release per day"), required=False
-    )
-    total_limit = positive_int_field(label=_("Uploads per team per release"), required=False)
+    daily_limit = limit_field(_("Uploads per team per release per day"), help_text="")
+    total_limit = limit_field(_("Uploads per team per release"), help_text="")
 
     def clean(self):
         """Every close (typed, or computed from the first close and the step length) must

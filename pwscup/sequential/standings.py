@@ -6,6 +6,7 @@ accuracy, higher is better), from the round's own selectors once its results are
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.selectors import disqualification_rule
+from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
     AttackCells,
     RankingKey,
@@ -17,15 +18,12 @@ from pwscup.sequential import selectors
 from pwscup.sequential.models import SequentialRound
 from scoring.sequential.evaluate import LEADERBOARD_COLUMNS
 
-RELEASE = RankingKey("release", _("Release ranking"), higher_is_better=False)
-ATTACK = RankingKey("attack", _("Attack ranking"), higher_is_better=True)
-
 
 def ranking_keys(round) -> list[RankingKey]:
     sequential = SequentialRound.objects.filter(round=round).first()
     if sequential is not None and sequential.config.get("attack_phase"):
-        return [RELEASE, ATTACK]
-    return [RELEASE]
+        return [rankings.RELEASE, rankings.ATTACK]
+    return [rankings.RELEASE]
 
 
 def published_rankings(round) -> list[RoundRanking]:
@@ -34,9 +32,9 @@ def published_rankings(round) -> list[RoundRanking]:
         return []
     sequential = selectors.sequential_of(round=round)
     board = selectors.leaderboard_rows(sequential=sequential)
-    rankings = [
+    published = [
         RoundRanking(
-            RELEASE,
+            rankings.RELEASE,
             ranking_rows(
                 board, team=lambda r: r.team, rank=lambda r: r.rank, score=lambda r: r.safety
             ),
@@ -44,9 +42,9 @@ def published_rankings(round) -> list[RoundRanking]:
     ]
     if sequential.config.get("attack_phase"):
         attack = selectors.attack_ranking(sequential=sequential)
-        rankings.append(
+        published.append(
             RoundRanking(
-                ATTACK,
+                rankings.ATTACK,
                 ranking_rows(
                     attack,
                     team=lambda r: r["team"],
@@ -55,7 +53,7 @@ def published_rankings(round) -> list[RoundRanking]:
                 ),
             )
         )
-    return rankings
+    return published
 
 
 def named_scores(round) -> dict:

@@ -3,22 +3,14 @@ the scoring's."""
 
 from celery import shared_task
 
+from pwscup.kinds.kind_tasks import job_task
 from pwscup.sequential import services
 from pwscup.submissions.tasks import SCORING
 
-
-@shared_task(bind=True, name=services.CHECK_RELEASE_TASK, **SCORING)
-def check_release(self, release_id: int) -> None:
-    services.release_check(
-        release_id=release_id, task_id=self.request.id, worker=self.request.hostname
-    )
-
-
-@shared_task(bind=True, name=services.SCORE_ATTACK_TASK, **SCORING)
-def score_attack(self, attack_id: int) -> None:
-    services.attack_score(
-        attack_id=attack_id, task_id=self.request.id, worker=self.request.hostname
-    )
+check_release = job_task(
+    services.CHECK_RELEASE_TASK, services.release_check, "release_id", **SCORING
+)
+score_attack = job_task(services.SCORE_ATTACK_TASK, services.attack_score, "attack_id", **SCORING)
 
 
 @shared_task(ignore_result=True)

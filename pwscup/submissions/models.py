@@ -43,6 +43,15 @@ class Status(models.TextChoices):
     FAILED = "failed", _("Failed")
 
 
+#: How the pages name the states of an upload a worker scores (``JobState.STATUS_LABELS``
+#: of the kinds' releases and attacks).
+SCORED_UPLOAD_LABELS = {
+    Status.RUNNING: _("Being scored"),
+    Status.FINISHED: _("Scored"),
+    Status.FAILED: _("Rejected"),
+}
+
+
 class JobState(models.Model):
     """The state of one background job, declared once for every job of every kind.
 
@@ -158,7 +167,9 @@ class LiveVersion(models.Model):
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     version = models.PositiveBigIntegerField(default=0)
 
     class Meta:

@@ -1,20 +1,27 @@
 """What the kinds' round pages share in their views: who the caller must be (a team, a
-participant, the team that owns an upload), the live tabs (a tab listing an upload still
-being checked or scored reloads itself when the team's live version moves,
-``static/live.js``) and the answer of an upload form (JSON for a request that asks for it,
+participant, the team that owns an upload, a participant once the releases are frozen), the
+five tabs a kind declares (``RoundTabs``: a tab listing an upload still being checked or
+scored reloads itself when the team's live version moves, ``static/live.js``) and the forms
+(``team_form_view``; the answer of an upload form: JSON for a request that asks for it,
 ``Accept: application/json``, else back to the Submit tab with a message).
 
 A kind's views keep their own reads and services; these only decide who may ask, and how
 the page answers."""
 
+import functools
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
+from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.models import Status
@@ -40,6 +47,15 @@ def require_participant(access) -> None:
         raise Http404("Not a participant.")
 
 
+def require_frozen(access, row) -> None:
+    """404 unless the caller is a participant (``require_participant``) and the releases of
+    the kind's row of the round (``row.frozen_at``) are frozen: what a two-sided round
+    publishes at the freeze is for its participants from then on."""
+    require_participant(access)
+    if row.frozen_at is None:
+        raise Http404("Not frozen yet.")
+
+
 def require_own(access, upload, *, missing: str):
     """``upload`` if it is the caller's team's (an organizer: any); 404 (``missing``)
     otherwise, so nothing tells a caller that it exists."""
@@ -57,27 +73,64 @@ def pending(uploads) -> bool:
     return any(upload.status in PENDING for upload in uploads)
 
 
-def render_live_tab(
-    request, access, tab: str, template: str, context: dict, *, reload=False, etag=""
-):
-    """``render_tab``; with ``reload`` (a worker checks one of the team's uploads) the page's
-    script polls the team's live version (``etag``, read before the uploads) and reloads the
-    page when it moves (``rounds/base.html``)."""
-    if reload and etag:
-        context["live_reload_etag"] = etag
-    return render_tab(request, access, tab, template, context)
+class RoundTabs:
+    """A kind's round page as the five tabs of ``pwscup.kinds.tabs``: the kind declares its
+    templates (``templates/<templates>/<tab>.html``), its read of the round (``state``) and
+    what each tab shows; the core serves the page.
 
+    Each tab is a method ``(access, state)`` returning the template's context. The overview
+    and the rules are the same on every kind: the flow picture, "What to do now" and the
+    schedule (``flow``, ``next_steps``, ``schedule``); the site's upload limits next to the
+    kind's own rules (``rules_context``). The live tabs (``LIVE_TABS``) also return the
+    uploads they list: while a worker checks one of them, a team's page polls the team's
+    live version (read before the uploads) and reloads itself when it moves
+    (``rounds/base.html``, ``static/live.js``)."""
 
-def live_round_page(request, access, tab: str, *, views: dict, state: Callable):
-    """The tab ``tab`` of a kind's round page (the core checked access):
-    ``views[tab](request, access, state())``, ``state()`` being the kind's read of the round.
-    A live tab of a team's page (``LIVE_TABS``) also gets ``etag``: the team's live ETag."""
-    live = tab in LIVE_TABS and access.team is not None
-    # Read before the uploads: one that changes after it makes the next poll a 200.
-    etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if live else ""
-    if live:
-        return views[tab](request, access, state(), etag=etag)
-    return views[tab](request, access, state())
+    templates = ""
+
+    def state(self, access):
+        raise NotImplementedError
+
+    def flow(self, *, state, team) -> list:
+        raise NotImplementedError
+
+    def next_steps(self, *, state, team) -> list:
+        raise NotImplementedError
+
+    def schedule(self, access, state) -> list:
+        return kind_of(access.round).schedule_lines(access.round)
+
+    def overview(self, access, state) -> dict:
+        return {
+            "state": state,
+            "flow": self.flow(state=state, team=access.team),
+            "next_steps": self.next_steps(state=state, team=access.team),
+            "schedule": self.schedule(access, state),
+        }
+
+    def rules_context(self, state) -> dict:
+        return {}
+
+    def rules(self, access, state) -> dict:
+        return {
+            "state": state,
+            "max_upload_mb": settings.PWSCUP_MAX_UPLOAD_BYTES / 2**20,
+            "max_failed": settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY,
+            **self.rules_context(state),
+        }
+
+    def page(self, request, access, tab: str):
+        """The tab ``tab`` of the round's page (the core checked access)."""
+        live = tab in LIVE_TABS and access.team is not None
+        # Read before the uploads: one that changes after it makes the next poll a 200.
+        etag = live_etag(round_id=access.round.pk, team_id=access.team.pk) if live else ""
+        if tab in LIVE_TABS:
+            context, uploads = getattr(self, tab)(access, self.state(access))
+            if etag and pending(uploads):
+                context["live_reload_etag"] = etag
+        else:
+            context = getattr(self, tab)(access, self.state(access))
+        return render_tab(request, access, tab, f"{self.templates}/{tab}.html", context)
 
 
 # --- the upload forms' answers ---------------------------------------------------------------
@@ -87,22 +140,54 @@ def wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
+def refused_json(refusal: Refused) -> JsonResponse:
+    """A refusal as JSON: its message, its status, and when to try again."""
+    headers, retry = refusal.retry_details()
+    return JsonResponse({"error": refusal.message, **retry}, status=refusal.status, headers=headers)
+
+
 def refused_answer(request, refusal: Refused, back):
-    """A refusal as JSON (its status, and when to try again), or its message and ``back``."""
+    """A refusal as JSON (``refused_json``), or its message and ``back``."""
     if wants_json(request):
-        headers, retry = refusal.retry_details()
-        return JsonResponse(
-            {"error": refusal.message, **retry}, status=refusal.status, headers=headers
-        )
+        return refused_json(refusal)
     messages.error(request, refusal.message)
     return back
 
 
-def upload_answer(request, access, form, keep: Callable, anchor: str):
-    """Check the form, keep the upload through ``keep(cleaned_data)``; answer JSON (202) or
-    go back to the Submit tab at ``anchor`` with the notice of ``upload_received_message``
-    (an error for an upload its kind refused as it was kept)."""
+def team_form_view(key: str):
+    """Decorate the view of a form on a round page of kind ``key``: a POST by a signed-in
+    member of a team of the competition (404 for anyone else, as ``kind_view`` and
+    ``require_team`` say); the view is ``view(request, access, team, **other_url_kwargs)``."""
+
+    def decorate(view):
+        @login_required
+        @kind_view(key)
+        @require_POST
+        @functools.wraps(view)
+        def checked(request, access, *args, **kwargs):
+            return view(request, access, require_team(access), *args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
+def upload_received_json(upload, notice: str) -> JsonResponse:
+    """The JSON answer (202) of a page's upload form to a request that asks for JSON: the
+    upload kept, its state and the notice of ``upload_received_message``."""
+    return JsonResponse(
+        {"id": upload.pk, "number": upload.number, "status": upload.status, "message": notice},
+        status=202,
+    )
+
+
+def upload_answer(request, access, form_class, keep: Callable, anchor: str):
+    """Check the upload form (``form_class``), keep the upload through
+    ``keep(cleaned_data)``; answer JSON (202) or go back to the Submit tab at ``anchor`` with
+    the notice of ``upload_received_message`` (an error for an upload its kind refused as it
+    was kept)."""
     back = redirect(tab_url(access.round, SUBMIT) + anchor)
+    form = form_class(request.POST, request.FILES)
     try:
         if not form.is_valid() or not form.cleaned_data.get("file"):
             raise Refused(_("Choose a file."))
@@ -111,15 +196,30 @@ def upload_answer(request, access, form, keep: Callable, anchor: str):
         return refused_answer(request, refusal, back)
     notice = upload_received_message(upload)
     if wants_json(request):
-        return JsonResponse(
-            {"id": upload.pk, "number": upload.number, "status": upload.status, "message": notice},
-            status=202,
-        )
+        return upload_received_json(upload, notice)
     if upload.status == upload.Status.FAILED:
         messages.error(request, notice)
     else:
         messages.info(request, notice)
     return back
+
+
+def release_upload_view(key: str, form_class, keep: Callable):
+    """The view of a two-sided kind's release upload form: the release kept through
+    ``keep(access, team=..., user=..., uploaded_file=...)`` (the kind's service), the answer
+    ``upload_answer``'s, back at the Submit tab's releases."""
+
+    @team_form_view(key)
+    def release_upload(request, access, team):
+        return upload_answer(
+            request,
+            access,
+            form_class,
+            lambda data: keep(access, team=team, user=request.user, uploaded_file=data["file"]),
+            "#releases",
+        )
+
+    return release_upload
 
 
 def final_release_answer(request, access, release, select: Callable, *, answer: dict):

@@ -19,9 +19,13 @@ round's teams, for another team's upload; the services keep their own refusals (
 limits, size), answered by the API's error handler in the caller's language.
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from rest_framework import serializers
 
 from pwscup.submissions.messages import upload_received_message
 
@@ -170,6 +174,83 @@ class SubmissionType:
             "open": self.is_open(part, access),
             "fields": self.fields(part, access),
         }
+
+
+@dataclass(frozen=True)
+class RoundEndpoint:
+    """One of a kind's own ``GET`` endpoints under the round besides its uploads (a file, a
+    list of targets), declared in its ``api_module``'s ``ROUND_ENDPOINTS``: the core serves
+    it (``pwscup/api/views/files.py``) for an authenticated caller, with the round's access
+    (404 for a round of another kind) and the kind's part of the round (``part(access)``,
+    404 without), and its OpenAPI schema.
+
+    * ``route``: its path under the round (``"syn/aux.csv"``, converters allowed);
+      ``name``: its URL name in the ``api`` namespace;
+    * ``answer(request, access, part, **kwargs)``: the response (the route's values as
+      ``kwargs``), refusing with ``Http404`` what the caller may not have;
+    * ``responses``, ``summary``, ``operation_id``, ``description``: its schema."""
+
+    route: str
+    name: str
+    answer: Callable
+    part: Callable
+    responses: dict
+    summary: str
+    operation_id: str | None = None
+    description: str | None = None
+
+
+def choice_field(name: str, label, choices: list[str]) -> dict:
+    """An upload's required field in the status (``SubmissionType.fields``): its ``name``,
+    its ``label`` and the values it takes now."""
+    return {"name": name, "label": str(label), "required": True, "choices": choices}
+
+
+class FinalReleases(SubmissionType):
+    """A two-sided round's release: the team makes a scored one its final one (the freeze
+    publishes it), through the kind's service. The kind answers which release is final
+    (``final_release``) and how one is selected (``release_select``, which keeps its
+    refusals: frozen, phase closed, the kind's own rule)."""
+
+    description = (
+        "The round page's service: the release phase must be open and the round not frozen; "
+        "the limits and the deadline are enforced, with the page's messages."
+    )
+    has_select = True
+
+    def final_release(self, part, team):
+        """The team's final release now (``None``: none)."""
+        raise NotImplementedError
+
+    def release_select(self, upload) -> None:
+        raise NotImplementedError
+
+    def context(self, part, access) -> dict:
+        final = self.final_release(part, self.team(access))
+        return {"final_pk": final.pk if final is not None else None}
+
+    def select(self, upload, part, access) -> str:
+        self.release_select(upload)
+        return _("Release #%(n)s is now your final release.") % {"n": upload.number}
+
+
+class TargetAttacks(SubmissionType):
+    """An attack on another team's frozen release (a target), named by its team's slug:
+    listed once the releases are frozen (``part.frozen_at``); ``target_slugs`` are the
+    targets the team may attack now."""
+
+    upload_fields = {
+        "target": serializers.CharField(max_length=100, help_text="The target team's slug."),
+    }
+
+    def target_slugs(self, part, access) -> list[str]:
+        raise NotImplementedError
+
+    def listed(self, part, access) -> bool:
+        return part.frozen_at is not None
+
+    def fields(self, part, access) -> list[dict]:
+        return [choice_field("target", _("Target"), self.target_slugs(part, access))]
 
 
 def declared_status(types, access) -> dict:

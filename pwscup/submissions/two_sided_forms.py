@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
-from pwscup.core.form_fields import positive_int_field
+from pwscup.core.form_fields import limit_field
 from pwscup.core.time_zones import TimeZoneField, zone_or_default
 
 SIDES = ("release", "attack")
@@ -22,10 +22,6 @@ WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "at
 
 def _local_input():
     return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
-def _limit_field(label, **kwargs):
-    return positive_int_field(label=label, required=False, **kwargs)
 
 
 class NumberListField(forms.CharField):
@@ -67,23 +63,13 @@ class TwoSidedRoundForm(forms.Form):
     timezone = TimeZoneField(label=_("Time zone of the round"))
     release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
     release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
-    release_daily_limit = _limit_field(
-        _("Releases per team per day"), help_text=_("Empty: no limit.")
-    )
-    release_total_limit = _limit_field(
-        _("Releases per team in total"), help_text=_("Empty: no limit.")
-    )
+    release_daily_limit = limit_field(_("Releases per team per day"))
+    release_total_limit = limit_field(_("Releases per team in total"))
     attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
     attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
-    attack_daily_limit = _limit_field(
-        _("Attacks per team per day"), help_text=_("Empty: no limit.")
-    )
-    attack_total_limit = _limit_field(
-        _("Attacks per team in total"), help_text=_("Empty: no limit.")
-    )
-    attack_target_limit = _limit_field(
-        _("Attacks per team per target"), help_text=_("Empty: no limit.")
-    )
+    attack_daily_limit = limit_field(_("Attacks per team per day"))
+    attack_total_limit = limit_field(_("Attacks per team in total"))
+    attack_target_limit = limit_field(_("Attacks per team per target"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,30 +1,70 @@
 """What the tabs of a two-sided round (a release phase, then an attack phase on the frozen
 releases: synthetic data, the organizer's own scoring program) read of its two phases, and
-the "What to do now" lines that only say where the round is. The kind's ``RoundState``
-extends ``TwoSidedPhases`` with its own row of the round, which says whether the releases
-are frozen (``frozen``) and the results published (``published``); the kind writes the
-lines of its open phases itself."""
+its teams' "What to do now" lines. The kind's ``RoundState``
+extends ``TwoSidedPhases`` with its own row of the round (``round_row``), which says whether
+the releases are frozen (``frozen``) and the results published (``published``); the kind
+declares the boxes of its flow and the words of its open phases' lines (``TwoSidedSteps``),
+and its page as a ``TwoSidedTabs``."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at, phase_of, phase_state
-from pwscup.kinds.tabs import RESULTS, NextStep, tab_url
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
+from pwscup.submissions.round_pages import RoundTabs
+from pwscup.submissions.selectors import target_uses
 from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 
 
 @dataclass(frozen=True)
+class TwoSidedSteps:
+    """A two-sided kind's words (lazy translations) for a team's "What to do now" lines while
+    a phase is open: in the release phase, get the data (``data``), upload a release
+    (``upload``) and, once the team has a scored one, choose the final one
+    (``choose_final``); in the attack phase, get the targets (``targets``, at the Data tab's
+    ``targets_anchor``) and upload the attacks (``attack``)."""
+
+    data: str
+    upload: str
+    choose_final: str
+    targets: str
+    targets_anchor: str
+    attack: str
+
+
+@dataclass(frozen=True)
 class TwoSidedPhases:
-    """The round's two phases as every tab describes them (the kind's state adds ``frozen``
-    and ``published``)."""
+    """The round's two phases as every tab describes them (the kind's state adds its
+    ``round_row``)."""
 
     release_phase: Phase | None
     attack_phase: Phase | None
     release_state: str  # the release phase: unset, upcoming, open, closed (frozen: closed)
     attack_state: str
+    # The kind's words for its teams' "What to do now" lines (``two_sided_next_steps``).
+    next_step_words: ClassVar[TwoSidedSteps]
+
+    def final_release(self, team):
+        """The team's final release (``None``: it has no scored one to choose yet)."""
+        raise NotImplementedError
+
+    @property
+    def round_row(self):
+        """The kind's row of the round: its ``round``, ``frozen_at`` and
+        ``results_published``."""
+        raise NotImplementedError
+
+    @property
+    def frozen(self) -> bool:
+        return self.round_row.frozen_at is not None
+
+    @property
+    def published(self) -> bool:
+        return self.round_row.results_published
 
     @property
     def release_open(self) -> bool:
@@ -43,24 +83,47 @@ class TwoSidedPhases:
         return self.attack_phase.closes_at if self.attack_phase else None
 
 
-def two_sided_phases(round_, *, frozen: bool) -> dict:
-    """The fields of ``TwoSidedPhases`` for ``round_`` (``frozen``: its releases are, which
-    closes the release phase)."""
-    release_phase = phase_of(round=round_, kind=RELEASE)
-    attack_phase = phase_of(round=round_, kind=ATTACK)
+def two_sided_phases(row) -> dict:
+    """The fields of ``TwoSidedPhases`` for the kind's row of the round (frozen releases
+    close the release phase)."""
+    release_phase = phase_of(round=row.round, kind=RELEASE)
+    attack_phase = phase_of(round=row.round, kind=ATTACK)
     return {
         "release_phase": release_phase,
         "attack_phase": attack_phase,
-        "release_state": "closed" if frozen else phase_state(phase=release_phase),
+        "release_state": "closed"
+        if row.frozen_at is not None
+        else phase_state(phase=release_phase),
         "attack_state": phase_state(phase=attack_phase),
     }
 
 
-def two_sided_next_steps(state, round_, *, releasing: Callable, attacking: Callable) -> list:
-    """A team's "What to do now" lines (``NextStep``): the kind's own while the release
-    phase (``releasing()``) or the attack phase (``attacking()``) is open; else where the
-    round is: the results published, the release phase not open yet or closed (the
-    organizers freeze next), the releases frozen and the results not published yet."""
+def attack_target_uses(state, attacks) -> dict[int, int]:
+    """How many of the team's ``attacks`` count on each target (``target_uses``), when the
+    attack phase limits them per target; else none are counted."""
+    limited = state.attack_phase is not None and state.attack_phase.target_limit
+    return target_uses(attacks) if limited else {}
+
+
+def two_sided_flow(state, boxes, *, releasing: Callable[[], int]) -> list[FlowStep]:
+    """The overview's five boxes (download, release, freeze, attack, results), the one the
+    round is at marked: the results once published, the attacks once frozen, else the
+    kind's ``releasing()`` (where the team stands in the release phase)."""
+    now = 4 if state.published else 3 if state.frozen else releasing()
+    return flow_steps(boxes, now)
+
+
+def two_sided_next_steps(*, state, team) -> list:
+    """A team's "What to do now" lines (``NextStep``; a visitor's page has none): the kind's
+    ``state.next_step_words`` while the release or the attack phase is open (choosing the
+    final release once the team has one); else where the round is: the results published,
+    the release phase not open yet or closed (the organizers freeze next), the releases
+    frozen and the results not published yet."""
+    if team is None:
+        return []
+    steps = state.next_step_words
+    round_ = state.round_row.round
+    submit = tab_url(round_, SUBMIT)
     if state.published:
         return [
             NextStep(
@@ -68,13 +131,22 @@ def two_sided_next_steps(state, round_, *, releasing: Callable, attacking: Calla
             )
         ]
     if state.release_open:
-        return releasing()
+        lines = [
+            NextStep(str(steps.data), tab_url(round_, DATA), _("Data")),
+            NextStep(str(steps.upload), submit + "#upload", _("Submit")),
+        ]
+        if state.final_release(team) is not None:
+            lines.append(NextStep(str(steps.choose_final), submit + "#releases", _("Submit")))
+        return lines
     if not state.frozen:
         if state.release_state == "upcoming":
             return [NextStep(_("The release phase has not opened yet."))]
         return [NextStep(_("The release phase is closed: the organizers freeze next."))]
     if state.attack_open:
-        return attacking()
+        return [
+            NextStep(str(steps.targets), tab_url(round_, DATA) + steps.targets_anchor, _("Data")),
+            NextStep(str(steps.attack), submit + "#attack", _("Attack")),
+        ]
     return [
         NextStep(
             _("The releases are frozen; the results are shown once the organizers publish them."),
@@ -82,3 +154,13 @@ def two_sided_next_steps(state, round_, *, releasing: Callable, attacking: Calla
             _("Results"),
         )
     ]
+
+
+class TwoSidedTabs(RoundTabs):
+    """The round page of a two-sided kind: its teams' "What to do now" lines
+    (``two_sided_next_steps``), the two phases' limits on the rules."""
+
+    next_steps = staticmethod(two_sided_next_steps)
+
+    def rules_context(self, state) -> dict:
+        return {"release_limits": state.release_phase, "attack_limits": state.attack_phase}

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 
 from pwscup.kinds import two_sided
 from pwscup.kinds.actions import RoundAction
-from pwscup.submissions.services.two_sided import ATTACK
+from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
 
@@ -41,6 +41,7 @@ LIFECYCLE = two_sided.TwoSidedLifecycle(
     hide_text=gettext_lazy(
         "The final half's scores, the matrix and the rankings become organizer-only again."
     ),
+    release_kind=RELEASE,
     attack_kind=ATTACK,
 )
 ACTIONS = two_sided.actions(LIFECYCLE)

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, scoped_filter
+from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
 from pwscup.synthetic.models import (
     SynAttack,
     SynPopulation,
@@ -75,13 +76,7 @@ class SynReleaseAdmin(MessageMixin, SyntheticRowAdmin):
         "synthetic",
         "team",
         "number",
-        "original_filename",
-        "sha256",
-        "size",
-        "uploaded_by",
-        "created_at",
-        "status",
-        "failure",
+        *KEPT_UPLOAD_FIELDS,
         "rows",
         "scores",
         "selected",

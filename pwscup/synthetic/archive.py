@@ -20,7 +20,7 @@ archived.
 import json
 
 from pwscup.core.exports import csv_bytes
-from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember
+from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import TeamDraw
@@ -233,21 +233,15 @@ def data_card(round) -> dict:
         "mean headline over the targets, a target not attacked counting as the built-in DCR "
         "attack's headline."
     )
-    return {
-        "original": {
-            "rows": round.original_rows,
-            "sha256": round.original_sha256,
-            "description": "The original table; each team's members, the non-members of the "
-            "challenge sets, the holdout and the auxiliary table were drawn from its rows"
-            + (
-                " (member sets disjoint across teams)."
-                if synthetic and _disjoint(synthetic)
-                else "."
-            ),
-        },
-        "columns": columns,
-        "rules": rules,
-    }
+    return round_data_card(
+        rows=round.original_rows,
+        sha256=round.original_sha256,
+        description="The original table; each team's members, the non-members of the "
+        "challenge sets, the holdout and the auxiliary table were drawn from its rows"
+        + (" (member sets disjoint across teams)." if synthetic and _disjoint(synthetic) else "."),
+        columns=columns,
+        rules=[rules],
+    )
 
 
 def _disjoint(synthetic) -> bool:

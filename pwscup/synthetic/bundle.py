@@ -28,16 +28,11 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.services import read_file_bytes
 from pwscup.kinds.bundles import (
     RoundBundle,
+    config_read,
     named_list,
-    named_list_read,
-    service_error_rekeyed,
     setting_required,
-    settings_known,
-    settings_object,
-    two_phases_arguments,
-    two_phases_export,
 )
-from pwscup.submissions.services.two_sided import ATTACK, FORMER_PHASE_KEYS, RELEASE
+from pwscup.submissions.two_sided_bundle import two_sided_phases_export, two_sided_windows
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
 from pwscup.synthetic.services.common import PHASE_LABELS
@@ -68,16 +63,11 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     their limits) and its original as the organizer uploaded it."""
     config = engine.round_config(round).as_dict()
     config["columns"] = named_list(config["columns"], "role")
-    phases = [
-        phase
-        for phase in (selectors.release_phase(round), selectors.attack_phase(round))
-        if phase is not None
-    ]
     original = round.original_source if round.original_source else round.original_file
     return RoundBundle(
         settings={
             "config": config,
-            "phases": two_phases_export(phases, anchor, attack=ATTACK),
+            "phases": two_sided_phases_export(round, anchor),
         },
         files={
             ORIGINAL: read_file_bytes(original),
@@ -114,31 +104,20 @@ def round_from_bundle(*, competition, entry, start, user):
     Raises ``ValidationError`` keyed by the settings' path (``config.columns[2].role``,
     ``phases.attack.opens_at``, ``phases.anonymization.daily_limit``) or the file's role
     (``original.csv``)."""
-    settings = settings_object(entry.settings, "settings")
-    settings_known(settings, SETTINGS_KEYS, "settings")
-    config = _config_of(setting_required(settings, "config", "settings"))
-    windows = two_phases_arguments(
-        setting_required(settings, "phases", "settings"),
-        start,
-        entry,
-        labels=PHASE_LABELS,
-        release=RELEASE,
-        attack=ATTACK,
-        former=FORMER_PHASE_KEYS,
-    )
+    settings = entry.settings_of(SETTINGS_KEYS)
+    config = config_read(setting_required(settings, "config", "settings"), "columns", "role")
+    windows = two_sided_windows(settings, start, entry, labels=PHASE_LABELS)
     table = _original(entry.files)
-    try:
-        synthetic = synthetic_round_create(
-            competition=competition,
-            **entry.round_arguments(),
-            table=table,
-            table_filename=ORIGINAL,
-            config=config,
-            **windows,
-            user=user,
-        )
-    except ValidationError as error:
-        raise service_error_rekeyed(error, SERVICE_FIELDS) from None
+    synthetic = entry.created_by(
+        synthetic_round_create,
+        competition=competition,
+        fields=SERVICE_FIELDS,
+        table=table,
+        table_filename=ORIGINAL,
+        config=config,
+        **windows,
+        user=user,
+    )
     for name in sorted(entry.files):
         key = _population_key(name)
         if key is None:
@@ -166,13 +145,3 @@ def _original(files) -> bytes:
             {ORIGINAL: _("The bundle lacks the synthetic round's original table, original.csv.")}
         )
     return files[ORIGINAL]
-
-
-def _config_of(raw) -> dict:
-    """The configuration as the console takes it (``columns`` an object again, in the
-    bundle's order); the rest is the service's to check."""
-    config = dict(settings_object(raw, "config"))
-    config["columns"] = named_list_read(
-        setting_required(config, "columns", "config"), "config.columns", "role"
-    )
-    return config

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
+from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.time_zones import default_time_zone
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
@@ -49,24 +50,24 @@ def round_create(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     draft = drafts.draft_of(request.session, competition.pk)
     form = OriginalForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["original"]
-        if upload.size > settings.PWSCUP_MAX_UPLOAD_BYTES:
-            form.add_error("original", _("The file is larger than the upload limit."))
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and (upload := upload_within_limit(form, "original"))
+    ):
+        content = upload.read()
+        _frame, problem = _read(content, upload.name)
+        if problem:
+            form.add_error("original", problem)
         else:
-            content = upload.read()
-            _frame, problem = _read(content, upload.name)
-            if problem:
-                form.add_error("original", problem)
+            try:
+                drafts.draft_store(
+                    request.session, competition.pk, content=content, filename=upload.name
+                )
+            except Refused as refusal:
+                form.add_error("original", refusal.message)
             else:
-                try:
-                    drafts.draft_store(
-                        request.session, competition.pk, content=content, filename=upload.name
-                    )
-                except Refused as refusal:
-                    form.add_error("original", refusal.message)
-                else:
-                    return redirect("synthetic_console:settings", competition.slug)
+                return redirect("synthetic_console:settings", competition.slug)
     return render(
         request,
         "synthetic/console_create.html",

@@ -11,7 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.core.form_fields import positive_int_field
 from pwscup.submissions.two_sided_forms import NumberListField, TwoSidedRoundForm, windows_initial
 from pwscup.synthetic.drafts import proposed_sizes
-from scoring.synthetic.config import DEFAULTS, ROLES
+from pwscup.synthetic.services.rounds import SETTING_FIELDS
+from scoring.synthetic.config import DEFAULTS, GATE_KEYS, ROLES
 
 ROLE_LABELS = {"numeric": _("numeric"), "categorical": _("categorical")}
 
@@ -131,16 +132,8 @@ class SettingsForm(TwoSidedRoundForm):
         return [self[name] for name in self.role_names]
 
     def setting_fields(self):
-        names = (
-            "n_holdout",
-            "n_train",
-            "n_challenge",
-            "n_aux",
-            "max_rows",
-            "fpr_levels",
-            "density_bandwidth",
-        )
-        return [self[name] for name in names]
+        """The settings asked one by one, but the gates (the form shows them apart)."""
+        return [self[name] for name in SETTING_FIELDS if name not in GATE_KEYS]
 
     def config(self) -> dict:
         """The round's configuration (``scoring.synthetic.config``) the fields describe."""

@@ -4,14 +4,9 @@ one call into the kind's modules."""
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.selectors import (
-    phases_schedule_lines,
-    phases_schedule_plan,
-    round_missing_phases,
-)
-from pwscup.kinds.base import RoundKind
+from pwscup.competitions.phased_kinds import PhasedKind
+from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.submissions.services.jobs import JobKind
-from pwscup.submissions.services.two_sided import RELEASE
 from pwscup.synthetic import (
     KEY,
     api,
@@ -24,12 +19,12 @@ from pwscup.synthetic import (
     standings,
     views,
 )
-from pwscup.synthetic.actions import synthetic_actions
+from pwscup.synthetic.actions import LIFECYCLE, synthetic_actions
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
 from pwscup.synthetic.services.common import PHASE_LABELS
 
 
-class SyntheticKind(RoundKind):
+class SyntheticKind(PhasedKind, TwoSidedKind):
     key = KEY
     label = _("Synthetic data and membership inference")
     description = _(
@@ -45,6 +40,7 @@ class SyntheticKind(RoundKind):
     console_module = console
     bundle_module = bundle
     demo_module = demo
+    lifecycle = LIFECYCLE
 
     # --- configuration and state -------------------------------------------------------------
 
@@ -54,19 +50,8 @@ class SyntheticKind(RoundKind):
     def teams_changed(self, round) -> None:
         services.teams_changed(round=round)
 
-    def phase_ended_at(self, phase):
-        """The freeze ends the release phase (its uploads are refused from then)."""
-        if phase.kind != RELEASE:
-            return None
-        synthetic = selectors.synthetic_of(phase.round)
-        return synthetic.frozen_at if synthetic is not None else None
-
-    def results_published(self, round) -> bool:
-        synthetic = selectors.synthetic_of(round)
-        return bool(synthetic and synthetic.results_published)
-
     def missing_phases(self, round) -> list[str]:
-        missing = round_missing_phases(round=round)
+        missing = super().missing_phases(round)
         synthetic = selectors.synthetic_of(round)
         if synthetic is not None:
             missing += [
@@ -92,34 +77,10 @@ class SyntheticKind(RoundKind):
             "data pack cannot change."
         ) % {"team": team.name, "key": draw.choice_key or "-"}
 
-    def round_note(self, round) -> str:
-        synthetic = selectors.synthetic_of(round)
-        if synthetic is None:
-            return ""
-        if synthetic.results_published:
-            return gettext("Results published")
-        if synthetic.frozen_at is not None:
-            return gettext("Releases frozen · attack phase")
-        return gettext("Release phase")
-
-    def schedule_lines(self, round) -> list[dict]:
-        return phases_schedule_lines(round=round)
-
-    def schedule_plan(self, round) -> list[tuple]:
-        return phases_schedule_plan(round=round)
-
     # --- pages, API and console ---------------------------------------------------------------
 
     def console_actions(self, round):
         return synthetic_actions(round)
-
-    def leaderboard_url(self, round) -> str | None:
-        return views.results_url(round)
-
-    def results_summary(self, round) -> list[dict]:
-        if not self.results_published(round):
-            return []
-        return [{"label": _("Results"), "url": views.results_url(round)}]
 
     # --- uploads and jobs ---------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round, private_upload_path
 from pwscup.submissions.messages import job_message_text
-from pwscup.submissions.models import JobState, KeptUpload, Status
+from pwscup.submissions.models import SCORED_UPLOAD_LABELS, JobState, KeptUpload, Status
 from scoring.synthetic.errors import render_synth
 from scoring.synthetic.messages import SYN_MESSAGES
 
@@ -135,11 +135,7 @@ class SynRelease(SynthMessages, KeptUpload):
     """One uploaded ``teamX_synthetic.csv``, kept as uploaded, with its scores (spec §2)."""
 
     UPLOAD_FOLDER = "synthetic"
-    STATUS_LABELS: ClassVar[dict] = {
-        Status.RUNNING: _("Being scored"),
-        Status.FINISHED: _("Scored"),
-        Status.FAILED: _("Rejected"),
-    }
+    STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="releases")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
@@ -188,11 +184,7 @@ class SynAttack(SynthMessages, KeptUpload):
     half (shown live) and on the final half (hidden until the results are published)."""
 
     UPLOAD_FOLDER = "synthetic"
-    STATUS_LABELS: ClassVar[dict] = {
-        Status.RUNNING: _("Being scored"),
-        Status.FINISHED: _("Scored"),
-        Status.FAILED: _("Rejected"),
-    }
+    STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")

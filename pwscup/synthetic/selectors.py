@@ -100,17 +100,6 @@ def final_release(*, synthetic: SyntheticRound, team: Team) -> SynRelease | None
     return next((release for release in valid if release.selected), None) or next(iter(valid), None)
 
 
-def final_releases(*, synthetic: SyntheticRound) -> list[tuple[Team, SynRelease]]:
-    """(team, final release) of every team with a valid release, by team name."""
-    teams = Team.objects.filter(competition_id=synthetic.round.competition_id).order_by("name")
-    out = []
-    for team in teams:
-        release = final_release(synthetic=synthetic, team=team)
-        if release is not None:
-            out.append((team, release))
-    return out
-
-
 def targets(*, synthetic: SyntheticRound) -> list[SynTarget]:
     """The published targets, by team name (a disqualified team's included)."""
     return list(

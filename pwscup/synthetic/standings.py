@@ -6,6 +6,7 @@ better) on the final half, from the round's own selectors once its results are p
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.selectors import disqualification_rule
+from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
     AttackCells,
     RankingKey,
@@ -15,13 +16,11 @@ from pwscup.kinds.rankings import (
 )
 from pwscup.synthetic import selectors
 
-RELEASE = RankingKey("release", _("Release ranking"), higher_is_better=False)
-ATTACK = RankingKey("attack", _("Attack ranking"), higher_is_better=True)
 FINAL = "final"
 
 
 def ranking_keys(round) -> list[RankingKey]:
-    return [RELEASE, ATTACK]
+    return [rankings.RELEASE, rankings.ATTACK]
 
 
 def published_rankings(round) -> list[RoundRanking]:
@@ -34,9 +33,12 @@ def published_rankings(round) -> list[RoundRanking]:
     team, rank = (lambda r: r["team"]), (lambda r: r["rank"])
     return [
         RoundRanking(
-            RELEASE, ranking_rows(release, team=team, rank=rank, score=lambda r: r["worst"])
+            rankings.RELEASE,
+            ranking_rows(release, team=team, rank=rank, score=lambda r: r["worst"]),
         ),
-        RoundRanking(ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r["mean"])),
+        RoundRanking(
+            rankings.ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r["mean"])
+        ),
     ]
 
 

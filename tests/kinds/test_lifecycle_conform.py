@@ -19,6 +19,7 @@ from pwscup.competitions.services import round_core_update
 from pwscup.console.services import console_team_disqualify, console_team_reinstate
 from pwscup.kinds import kind_of
 from pwscup.kinds.archives import SECRETS
+from pwscup.kinds.two_sided import TwoSidedKind
 from tests.kinds.players import creator
 from tests.pwscup.bundle_helpers import rebuilt
 
@@ -159,6 +160,12 @@ def test_publishing_goes_through_the_kind_and_is_reported(player, arena_of):
     player.run_jobs()  # a kind may publish in a job (the 2015 game's round operation)
     arena.round.refresh_from_db()
     assert kind.results_published(arena.round) is True
+    if isinstance(kind, TwoSidedKind):  # the hooks its declared lifecycle answers
+        assert kind.round_note(arena.round) == "Results published"
+        summary = [{"label": "Results", "url": kind.results_url(arena.round)}]
+        assert [
+            {**link, "label": str(link["label"])} for link in kind.results_summary(arena.round)
+        ] == summary
 
 
 def test_the_archive_holds_no_secret_that_was_not_ticked(player, arena_of):

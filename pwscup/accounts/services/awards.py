@@ -21,14 +21,14 @@ def _award_fields_check(
     *,
     competition: Competition,
     team: Team,
-    round: Round | None,
     name_en: str,
     name_ja: str,
-    citation: str,
-    order: int,
+    citation: str = "",
+    round: Round | None = None,
+    order: int = 0,
 ) -> dict:
     """The award's fields cleaned (names and citation stripped), or ``ValidationError``
-    keyed by field with every problem found."""
+    keyed by field with every problem found. ``round`` ``None``: for the whole competition."""
     name_en, name_ja, citation = (name_en or "").strip(), (name_ja or "").strip(), citation or ""
     citation = citation.strip()
     errors: dict[str, str] = {}
@@ -95,28 +95,10 @@ def _award_audit(*, user, award: Award, action, **detail) -> None:
 
 
 @transaction.atomic
-def award_create(
-    *,
-    user,
-    competition: Competition,
-    team: Team,
-    name_en: str,
-    name_ja: str,
-    citation: str = "",
-    round: Round | None = None,
-    order: int = 0,
-) -> Award:
-    """Record an award of ``competition`` to ``team`` (for ``round``, or for the whole
-    competition when ``round`` is ``None``); shown at once."""
-    fields = _award_fields_check(
-        competition=competition,
-        team=team,
-        round=round,
-        name_en=name_en,
-        name_ja=name_ja,
-        citation=citation,
-        order=order,
-    )
+def award_create(*, user, competition: Competition, **answers) -> Award:
+    """Record an award of ``competition``, shown at once; ``answers``: its team, names,
+    citation, round and order, as ``_award_fields_check`` takes them."""
+    fields = _award_fields_check(competition=competition, **answers)
     _rounds_shown_changed(fields["round"])
     award = Award.objects.create(competition=competition, created_by=user, **fields)
     _award_audit(user=user, award=award, action=AuditEntry.Action.AWARD_RECORDED)
@@ -124,27 +106,10 @@ def award_create(
 
 
 @transaction.atomic
-def award_update(
-    *,
-    user,
-    award: Award,
-    team: Team,
-    name_en: str,
-    name_ja: str,
-    citation: str = "",
-    round: Round | None = None,
-    order: int = 0,
-) -> bool:
-    """Change an award; ``False`` (and no audit line) when nothing changed."""
-    fields = _award_fields_check(
-        competition=award.competition,
-        team=team,
-        round=round,
-        name_en=name_en,
-        name_ja=name_ja,
-        citation=citation,
-        order=order,
-    )
+def award_update(*, user, award: Award, **answers) -> bool:
+    """Change an award (``answers``: as for ``award_create``); ``False`` (and no audit line)
+    when nothing changed."""
+    fields = _award_fields_check(competition=award.competition, **answers)
     changed = [name for name, value in fields.items() if getattr(award, name) != value]
     if not changed:
         return False

@@ -132,79 +132,52 @@ def upload_serializer(declared):
     return type(name, (serializers.Serializer,), fields)
 
 
+def _schema(declared, action: str, operation: str, responses: dict, **extra) -> dict:
+    """An endpoint's schema: the declaration's summary of ``action`` (``list``, ``create``...)
+    and its operation id (``operation`` after the declaration's base)."""
+    return {
+        "responses": responses,
+        "summary": declared.summaries.get(action, ""),
+        "operation_id": declared.operation + operation,
+        **extra,
+    }
+
+
 def submission_urlpatterns(kind) -> list:
     """The endpoints of every submission type ``kind`` declares, under the round."""
     patterns = []
     for declared in kind.submission_types():
-        op, summaries, name = declared.operation, declared.summaries, declared.url_name
+        name = declared.url_name
         prefix = ROUND_PREFIX + declared.path.strip("/") + "/"
         form = upload_serializer(declared)
-        list_view = _view(
-            ListView,
-            declared,
-            kind.key,
-            {
-                "get": {
-                    "responses": {200: JSON_LIST, **errors(401, 404)},
-                    "summary": summaries.get("list", ""),
-                    "operation_id": f"{op}s_list",
-                },
-                "post": {
-                    "request": form,
-                    "responses": {202: JSON_OBJECT, **errors(400, 401, 403, 404, 413, 429)},
-                    "summary": summaries.get("create", ""),
-                    "description": declared.description,
-                    "operation_id": f"{op}s_create",
-                },
-            },
-            upload_serializer=form,
-        )
+        created = {202: JSON_OBJECT, **errors(400, 401, 403, 404, 413, 429)}
+        schemas = {
+            "get": _schema(declared, "list", "s_list", {200: JSON_LIST, **errors(401, 404)}),
+            "post": _schema(
+                declared,
+                "create",
+                "s_create",
+                created,
+                request=form,
+                description=declared.description,
+            ),
+        }
+        list_view = _view(ListView, declared, kind.key, schemas, upload_serializer=form)
         patterns.append(path(prefix, list_view, name=f"{name}s"))
-        detail = _view(
-            DetailView,
-            declared,
-            kind.key,
-            {
-                "get": {
-                    "responses": {200: JSON_OBJECT, **errors(401, 404)},
-                    "summary": summaries.get("retrieve", ""),
-                    "operation_id": f"{op}_retrieve",
-                }
-            },
-        )
+        responses = {200: JSON_OBJECT, **errors(401, 404)}
+        schemas = {"get": _schema(declared, "retrieve", "_retrieve", responses)}
+        detail = _view(DetailView, declared, kind.key, schemas)
         patterns.append(path(prefix + "<int:pk>/", detail, name=name))
         if declared.has_file:
-            file_view = _view(
-                FileView,
-                declared,
-                kind.key,
-                {
-                    "get": {
-                        "responses": {
-                            (200, declared.file_media_type): BINARY_FILE,
-                            **errors(401, 404),
-                        },
-                        "summary": summaries.get("file", ""),
-                        "operation_id": f"{op}_file_retrieve",
-                    }
-                },
-            )
+            responses = {(200, declared.file_media_type): BINARY_FILE, **errors(401, 404)}
+            schemas = {"get": _schema(declared, "file", "_file_retrieve", responses)}
+            file_view = _view(FileView, declared, kind.key, schemas)
             patterns.append(
                 path(f"{prefix}<int:pk>/{declared.file_name}", file_view, name=f"{name}-file")
             )
         if declared.has_select:
-            select = _view(
-                SelectView,
-                declared,
-                kind.key,
-                {
-                    "post": {
-                        "request": None,
-                        "responses": {200: JSON_OBJECT, **errors(400, 401, 403, 404)},
-                        "summary": summaries.get("select", ""),
-                        "operation_id": f"{op}_select",
-                    }
-                },
-            )
+            responses = {200: JSON_OBJECT, **errors(400, 401, 403, 404)}
+            schemas = {"post": _schema(declared, "select", "_select", responses, request=None)}
+            select = _view(SelectView, declared, kind.key, schemas)
             patterns.append(path(prefix + "<int:pk>/select/", select, name=f"{name}-select"))
     return patterns

@@ -56,6 +56,23 @@ class Box:
         return min(max(x, self.left), self.right), min(max(y, self.top), self.bottom)
 
 
+class PlotArea:
+    """A chart whose plot lies within its ``left``, ``right``, ``top`` and ``bottom`` (px):
+    its size, and its frame for ``place_labels``."""
+
+    @property
+    def plot_width(self) -> float:
+        return round(self.right - self.left, 1)
+
+    @property
+    def plot_height(self) -> float:
+        return round(self.bottom - self.top, 1)
+
+    @property
+    def frame(self) -> Box:
+        return Box(self.left, self.top, self.right, self.bottom)
+
+
 @dataclass(frozen=True)
 class Mark:
     """A point to label: where it is, how big, and the name to write beside it."""

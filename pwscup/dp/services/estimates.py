@@ -17,9 +17,7 @@ from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     next_upload_number,
-    original_name,
     upload_keep,
-    uploader,
 )
 from scoring.dp.errors import DPError
 
@@ -64,8 +62,7 @@ def _estimate_upload_keep(
         check=lambda: level_open(dp_round, level, now),
         dp_round=dp_round,
         level=level,
-        uploaded_by=uploader(user),
-        original_filename=original_name(uploaded_file, default=stored_name),
+        user=user,
         **fields,
     )
     job_send(CHECK_DP_ESTIMATE, estimate.pk)

@@ -13,7 +13,11 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition
-from pwscup.competitions.services import audit_record, round_of_kind_create, round_original_store
+from pwscup.competitions.services import (
+    round_audit_record,
+    round_of_kind_create,
+    round_original_store,
+)
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
 from pwscup.core.files import organizer_csv
@@ -105,15 +109,9 @@ def dp_round_create(
         daily_limit=daily_limit,
         total_limit=total_limit,
     )
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=competition,
-            round=round_,
-            action=Action.ROUND_CREATED,
-            name=round_.name,
-            rows=rows,
-        )
+    round_audit_record(
+        user=user, round=round_, action=Action.ROUND_CREATED, name=round_.name, rows=rows
+    )
     return dp_round
 
 

@@ -12,13 +12,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts.access import kind_view
-from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.files import private_file_response
 from pwscup.dp import engine, services
 from pwscup.dp.exports import ledger_csv_text
 from pwscup.dp.forms import QueryForm, ReleaseForm
-from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.selectors import charge_json, team_charge
 from pwscup.dp.views.common import (
     dp_round_or_404,
@@ -26,6 +24,7 @@ from pwscup.dp.views.common import (
     level_or_404,
     level_url,
     refused,
+    team_level_run,
     team_or_404,
     wants_json,
 )
@@ -35,27 +34,17 @@ from pwscup.dp.views.pages import render_level
 def _charge(request, access, level, *, service, payload, announce, extra=None):
     """Run one charging service (a query or a release) and answer: the charge as JSON, or a
     message (``announce(result, reply)``) and the level page at the new charge."""
-    try:
-        result = service(
-            dp_round=dp_round_or_404(access),
-            team=team_or_404(access),
-            user=request.user,
-            level=level,
-            payload=payload,
-        )
-    except LedgerRefusal as refusal:
-        return refused(request, access, level, refusal, 409)
-    except services.DPRequestError as error:
-        return refused(request, access, level, error, 400)
-    except Refused as refusal:
-        return refused(request, access, level, refusal.message, refusal.status)
-    reply = charge_json(result.charge, replayed=result.replayed)
-    if extra is not None:
-        reply.update(extra(reply))
-    if wants_json(request):
-        return JsonResponse(reply)
-    announce(result, reply)
-    return redirect(f"{level_url(access, level)}#charge-{reply['charge_no']}")
+
+    def answer(result):
+        reply = charge_json(result.charge, replayed=result.replayed)
+        if extra is not None:
+            reply.update(extra(reply))
+        if wants_json(request):
+            return JsonResponse(reply)
+        announce(result, reply)
+        return redirect(f"{level_url(access, level)}#charge-{reply['charge_no']}")
+
+    return team_level_run(request, access, level, service, answer, payload=payload)
 
 
 @kind_view("dp")

@@ -1,14 +1,17 @@
 """What the DP round's pages share: the round, the team and the level of a request (404 when
 there is none, so nothing tells a caller that it exists), the level page's address, and a
 refused request answered as JSON ``{"error": …}`` to a JSON request, else as a message and
-a redirect back to the level page."""
+a redirect back to the level page (``team_level_run``: a team's charge or estimate, refused
+so)."""
 
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
+from pwscup.core.errors import Refused
 from pwscup.dp import services
+from pwscup.dp.ledger import LedgerRefusal
 from pwscup.dp.models import DPRound
 from pwscup.dp.selectors import dp_round_of, team_level
 from scoring.bounded_json import loads_bounded
@@ -65,3 +68,24 @@ def refused(request, access, level, error, status: int):
         return JsonResponse({"error": text}, status=status)
     messages.error(request, text)
     return redirect(level_url(access, level))
+
+
+def team_level_run(request, access, level, service, answer, **arguments):
+    """``service`` run for the caller's team at ``level`` (with ``arguments`` besides), its
+    result answered by ``answer(result)``; a refusal answered by ``refused``: 409 past the
+    budget, 400 for a bad request, a ``Refused``'s own status."""
+    try:
+        result = service(
+            dp_round=dp_round_or_404(access),
+            team=team_or_404(access),
+            user=request.user,
+            level=level,
+            **arguments,
+        )
+    except LedgerRefusal as refusal:
+        return refused(request, access, level, refusal, 409)
+    except services.DPRequestError as error:
+        return refused(request, access, level, error, 400)
+    except Refused as refusal:
+        return refused(request, access, level, refusal.message, refusal.status)
+    return answer(result)

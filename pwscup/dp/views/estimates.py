@@ -13,26 +13,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts.access import kind_view
-from pwscup.core.errors import Refused
 from pwscup.dp import services
 from pwscup.dp.forms import DeclaredUploadForm, EstimateFromForm, EstimateUploadForm
-from pwscup.dp.views.common import dp_round_or_404, level_url, refused, team_or_404
+from pwscup.dp.views.common import level_url, refused, team_level_run
 
 
 def _estimate(request, access, level, make):
     """Run one estimate service (``make(dp_round=…, team=…, user=…, level=…)``) and go back
     to the level's estimates with its verdict."""
-    try:
-        estimate = make(
-            dp_round=dp_round_or_404(access),
-            team=team_or_404(access),
-            user=request.user,
-            level=level,
-        )
-    except services.DPRequestError as error:
-        return refused(request, access, level, error, 400)
-    except Refused as refusal:
-        return refused(request, access, level, refusal.message, refusal.status)
+    return team_level_run(
+        request, access, level, make, functools.partial(_verdict, request, access, level)
+    )
+
+
+def _verdict(request, access, level, estimate):
+    """Back to the level's estimates with what became of ``estimate``."""
     if estimate.status in (estimate.Status.QUEUED, estimate.Status.RUNNING):
         messages.info(
             request,

@@ -26,6 +26,7 @@ from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.selectors.operations import round_operations_summary
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import (
+    RULE_FIELDS,
     round_data_check,
     round_record_data,
     round_settings_check,
@@ -45,19 +46,7 @@ def game_field(name: str, **kwargs):
 
 
 #: The 2015 game's settings this form edits, kept in ``Pwscup2015Round``.
-GAME_FIELDS = (
-    "data_mode",
-    "sample_size",
-    "decoy_count",
-    "utility_gates",
-    "value_ranges",
-    "published_rows",
-    "tie_break_metric",
-    "ranking_rule",
-    "selection_rule",
-    "attack_visibility",
-    "auto_freeze",
-)
+GAME_FIELDS = ("data_mode", "sample_size", "decoy_count", *RULE_FIELDS)
 
 
 class RoundAdminForm(forms.ModelForm):

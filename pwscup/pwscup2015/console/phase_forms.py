@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
-from pwscup.core.form_fields import positive_int_field
+from pwscup.core.form_fields import limit_field
 from pwscup.core.time_zones import TimeZoneField, zone_or_default
 
 
@@ -40,25 +40,11 @@ class PhasesForm(forms.Form):
         label=_("Allow the attack phase to open before the anonymization phase closes"),
         required=False,
     )
-    anonymization_daily_limit = positive_int_field(
-        label=_("Anonymizations per day"),
-        required=False,
-        help_text=_("Empty: no limit."),
-    )
-    anonymization_total_limit = positive_int_field(
-        label=_("Anonymizations in total"),
-        required=False,
-        help_text=_("Empty: no limit."),
-    )
-    attack_daily_limit = positive_int_field(
-        label=_("Attacks per day"), required=False, help_text=_("Empty: no limit.")
-    )
-    attack_total_limit = positive_int_field(
-        label=_("Attacks in total"), required=False, help_text=_("Empty: no limit.")
-    )
-    attack_target_limit = positive_int_field(
-        label=_("Attacks per target"), required=False, help_text=_("Empty: no limit.")
-    )
+    anonymization_daily_limit = limit_field(_("Anonymizations per day"))
+    anonymization_total_limit = limit_field(_("Anonymizations in total"))
+    attack_daily_limit = limit_field(_("Attacks per day"))
+    attack_total_limit = limit_field(_("Attacks in total"))
+    attack_target_limit = limit_field(_("Attacks per target"))
     anonymization_leaderboard_public = forms.BooleanField(
         label=_("Anonymization leaderboard visible to visitors and teams"), required=False
     )

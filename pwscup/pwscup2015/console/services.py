@@ -19,15 +19,6 @@ from pwscup.pwscup2015.services.rounds import round_create, round_settings_check
 Action = AuditEntry.Action
 
 
-EDITABLE_COMPETITION_FIELDS = (
-    "name",
-    "description",
-    "is_listed",
-    "max_team_size",
-    "registration_locked",
-)
-
-
 def round_phases_set(*, round: Round, phases: dict) -> None:
     """``phases``: kind → dict of ``phase_set``'s keyword arguments (windows, limits, …)."""
     for kind, values in phases.items():

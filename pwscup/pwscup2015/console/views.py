@@ -27,7 +27,7 @@ from pwscup.pwscup2015.console.forms import RoundEditForm
 from pwscup.pwscup2015.console.phase_forms import phases_initial, phases_of, windows_of
 from pwscup.pwscup2015.ranking import rule_text
 from pwscup.pwscup2015.selectors import round_stale_scores
-from pwscup.pwscup2015.services.rounds import round_settings_check
+from pwscup.pwscup2015.services.rounds import RULE_FIELDS, round_settings_check
 from pwscup.submissions.selectors import live_etag
 
 
@@ -53,25 +53,23 @@ def pwscup2015_panel_context(request, round_) -> dict:
     }
 
 
-@login_required
-def round_edit(request, competition_slug, round_slug):
-    """Only what is safe once submissions exist: no new original or data mode here."""
-    round_ = console_round(
+def _game_round(request, competition_slug, round_slug):
+    """The organizer's round of this game these console pages serve (else a 404)."""
+    return console_round(
         user=request.user,
         competition_slug=competition_slug,
         round_slug=round_slug,
         kind=KEY,  # the first kind's console pages
     )
+
+
+@login_required
+def round_edit(request, competition_slug, round_slug):
+    """Only what is safe once submissions exist: no new original or data mode here."""
+    round_ = _game_round(request, competition_slug, round_slug)
     initial = {
         **phases_initial(round_),
-        "utility_gates": round_.pwscup2015.utility_gates,
-        "value_ranges": round_.pwscup2015.value_ranges,
-        "published_rows": round_.pwscup2015.published_rows,
-        "tie_break_metric": round_.pwscup2015.tie_break_metric,
-        "ranking_rule": round_.pwscup2015.ranking_rule,
-        "selection_rule": round_.pwscup2015.selection_rule,
-        "attack_visibility": round_.pwscup2015.attack_visibility,
-        "auto_freeze": round_.pwscup2015.auto_freeze,
+        **{key: getattr(round_.pwscup2015, key) for key in RULE_FIELDS},
         "config": json.dumps(round_.config, indent=2, ensure_ascii=False),
     }
     form = RoundEditForm(
@@ -97,21 +95,7 @@ def round_edit(request, competition_slug, round_slug):
         except ValidationError as error:
             add_errors(form, error)
         else:
-            values = {
-                key: data[key]
-                for key in (
-                    "name",
-                    "timezone",
-                    "utility_gates",
-                    "value_ranges",
-                    "published_rows",
-                    "tie_break_metric",
-                    "ranking_rule",
-                    "selection_rule",
-                    "attack_visibility",
-                    "auto_freeze",
-                )
-            }
+            values = {key: data[key] for key in ("name", "timezone", *RULE_FIELDS)}
             changed = services.console_round_update(
                 user=request.user, round=round_, values=values, phases=phases, config=config
             )
@@ -189,12 +173,7 @@ def _zip_stream(members):
 @login_required
 def round_archive(request, competition_slug, round_slug):
     """Every upload, attack and target of the round as one ZIP, streamed as it is written."""
-    round_ = console_round(
-        user=request.user,
-        competition_slug=competition_slug,
-        round_slug=round_slug,
-        kind=KEY,  # the first kind's console pages
-    )
+    round_ = _game_round(request, competition_slug, round_slug)
     services.archive_downloaded_record(user=request.user, round=round_)
     response = StreamingHttpResponse(
         _zip_stream(selectors.round_archive_members(round=round_)),

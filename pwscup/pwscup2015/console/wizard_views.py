@@ -6,8 +6,8 @@ the original stays in private storage between steps (``pwscup.pwscup2015.console
 """
 
 import datetime as dt
+import functools
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import console_competition
-from pwscup.core.form_fields import add_errors
+from pwscup.core.form_fields import add_errors, upload_within_limit
 from pwscup.core.time_zones import default_time_zone
 from pwscup.pwscup2015.console import services, wizard
 from pwscup.pwscup2015.console.data_forms import (
@@ -67,17 +67,35 @@ def _to_upload(competition):
     return redirect("pwscup2015_console:wizard_upload", competition.slug)
 
 
-def _step_done(request, competition, state, step, next_url):
-    """Mark ``step`` done, keep the answers in the session and go on to ``next_url``."""
+def _step_done(request, competition, state, step):
+    """Mark ``step`` done, keep the answers in the session and go on to the next step."""
     wizard.mark_done(state, step)
     wizard.wizard_save(request.session, competition.pk, state)
-    return redirect(next_url, competition.slug)
+    following = wizard.STEPS[wizard.STEPS.index(step) + 1]
+    return redirect(f"pwscup2015_console:wizard_{following}", competition.slug)
 
 
-def _start(request, competition_slug, step):
+def _start(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
-    state = wizard.wizard_state(request.session, competition.pk)
-    return competition, state, wizard.step_allowed(state, step)
+    return competition, wizard.wizard_state(request.session, competition.pk)
+
+
+def _step(step):
+    """The view of a step after the upload: ``view(request, competition, state)``, once the
+    steps before it are done (else back to the first step)."""
+
+    def decorate(view):
+        @login_required
+        @functools.wraps(view)
+        def step_view(request, competition_slug):
+            competition, state = _start(request, competition_slug)
+            if not wizard.step_allowed(state, step):
+                return _to_upload(competition)
+            return view(request, competition, state)
+
+        return step_view
+
+    return decorate
 
 
 def _profiles(state):
@@ -87,26 +105,26 @@ def _profiles(state):
 
 @login_required
 def step_upload(request, competition_slug):
-    competition, state, _allowed = _start(request, competition_slug, "upload")
+    competition, state = _start(request, competition_slug)
     form = UploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["original"]
-        if upload.size > settings.PWSCUP_MAX_UPLOAD_BYTES:
-            form.add_error("original", _("The file is larger than the upload limit."))
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and (upload := upload_within_limit(form, "original"))
+    ):
+        content = upload.read()
+        try:
+            table = wizard.read_original(content)
+        except scoring.ScoringError as error:
+            form.add_error("original", error.render(get_language()))
         else:
-            content = upload.read()
-            try:
-                table = wizard.read_original(content)
-            except scoring.ScoringError as error:
-                form.add_error("original", error.render(get_language()))
-            else:
-                state = wizard.wizard_store_upload(
-                    request.session, competition.pk, content=content, filename=upload.name
-                )
-                state["rows"] = len(table)
-                state["config"] = wizard.default_config(wizard.column_profiles(table))
-                wizard.wizard_save(request.session, competition.pk, state)
-                return _to_upload(competition)
+            state = wizard.wizard_store_upload(
+                request.session, competition.pk, content=content, filename=upload.name
+            )
+            state["rows"] = len(table)
+            state["config"] = wizard.default_config(wizard.column_profiles(table))
+            wizard.wizard_save(request.session, competition.pk, state)
+            return _to_upload(competition)
     extra = {"form": form}
     if state.get("file"):
         table, profiles = _profiles(state)
@@ -118,11 +136,8 @@ def step_upload(request, competition_slug):
     return _page(request, competition, state, "upload", **extra)
 
 
-@login_required
-def step_roles(request, competition_slug):
-    competition, state, allowed = _start(request, competition_slug, "roles")
-    if not allowed:
-        return _to_upload(competition)
+@_step("roles")
+def step_roles(request, competition, state):
     table, profiles = _profiles(state)
     form = RolesForm(
         request.POST or None,
@@ -148,9 +163,7 @@ def step_roles(request, competition_slug):
             form.add_error(None, error.render(get_language()))
         else:
             state["config"] = checked.config
-            return _step_done(
-                request, competition, state, "roles", "pwscup2015_console:wizard_data"
-            )
+            return _step_done(request, competition, state, "roles")
     # One row per column, one check box per role (each labelled for screen readers).
     checkboxes = {
         name: {box.data["value"]: box for box in form[name]}
@@ -172,40 +185,43 @@ def step_roles(request, competition_slug):
     )
 
 
-def _settings_errors(form, **values) -> bool:
-    """Run ``round_settings_check`` and put its messages next to the form's fields."""
+def _settings_errors(form, state, **values) -> bool:
+    """Run ``round_settings_check`` on the step's answers (``values``) with those the other
+    steps kept (data mode, gates, tie-break metric), and put its messages next to the form's
+    fields."""
+    rules = state.get("rules") or {}
+    data = state.get("data") or {}
+    kept = {
+        "utility_gates": rules.get("utility_gates", {}),
+        "tie_break_metric": rules.get("tie_break_metric", "U1"),
+        "data_mode": data.get("data_mode"),
+        "sample_size": data.get("sample_size"),
+    }
     try:
-        round_settings_check(**values)
+        round_settings_check(**{**kept, **values})
     except ValidationError as error:
         add_errors(form, error)
         return False
     return True
 
 
-@login_required
-def step_data(request, competition_slug):
-    competition, state, allowed = _start(request, competition_slug, "data")
-    if not allowed:
-        return _to_upload(competition)
+@_step("data")
+def step_data(request, competition, state):
     form = DataModeForm(
         request.POST or None,
         initial=state.get("data") or {"data_mode": Pwscup2015Round.DataMode.SHARED},
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        rules = state.get("rules") or {}
         if _settings_errors(
             form,
+            state,
             timezone=state.get("timezone") or default_time_zone(),
-            utility_gates=rules.get("utility_gates", {}),
-            tie_break_metric=rules.get("tie_break_metric", "U1"),
             data_mode=data["data_mode"],
             sample_size=data["sample_size"],
         ):
             state["data"] = data
-            return _step_done(
-                request, competition, state, "data", "pwscup2015_console:wizard_phases"
-            )
+            return _step_done(request, competition, state, "data")
     return _page(request, competition, state, "data", form=form)
 
 
@@ -232,26 +248,18 @@ def _local_initial(stored: dict) -> dict:
     }
 
 
-@login_required
-def step_phases(request, competition_slug):
-    competition, state, allowed = _start(request, competition_slug, "phases")
-    if not allowed:
-        return _to_upload(competition)
+@_step("phases")
+def step_phases(request, competition, state):
     form = PhasesForm(
         request.POST or None,
         initial=_local_initial(state.get("phases") or {"timezone": default_time_zone()}),
     )
     if request.method == "POST" and form.is_valid():
         cleaned = form.cleaned_data
-        rules = state.get("rules") or {}
-        data = state["data"]
         ok = _settings_errors(
             form,
+            state,
             timezone=cleaned["timezone"],
-            utility_gates=rules.get("utility_gates", {}),
-            tie_break_metric=rules.get("tie_break_metric", "U1"),
-            data_mode=data["data_mode"],
-            sample_size=data["sample_size"],
             phases=windows_of(phases_of(cleaned)),
             allow_attack_before_close=cleaned["allow_attack_before_close"],
             slug=cleaned["slug"],
@@ -259,17 +267,12 @@ def step_phases(request, competition_slug):
         )
         if ok:
             state["phases"] = _phases_to_session(cleaned)
-            return _step_done(
-                request, competition, state, "phases", "pwscup2015_console:wizard_rules"
-            )
+            return _step_done(request, competition, state, "phases")
     return _page(request, competition, state, "phases", form=form)
 
 
-@login_required
-def step_rules(request, competition_slug):
-    competition, state, allowed = _start(request, competition_slug, "rules")
-    if not allowed:
-        return _to_upload(competition)
+@_step("rules")
+def step_rules(request, competition, state):
     form = RulesForm(
         request.POST or None,
         initial=dict(state.get("rules") or {}),
@@ -280,27 +283,21 @@ def step_rules(request, competition_slug):
         phases = state["phases"]
         if _settings_errors(
             form,
+            state,
             timezone=phases["timezone"],
             utility_gates=rules["utility_gates"],
             value_ranges=rules["value_ranges"],
             published_rows=rules["published_rows"],
             config=state["config"],
             tie_break_metric=rules["tie_break_metric"],
-            data_mode=state["data"]["data_mode"],
-            sample_size=state["data"]["sample_size"],
         ):
             state["rules"] = rules
-            return _step_done(
-                request, competition, state, "rules", "pwscup2015_console:wizard_review"
-            )
+            return _step_done(request, competition, state, "rules")
     return _page(request, competition, state, "rules", form=form)
 
 
-@login_required
-def step_review(request, competition_slug):
-    competition, state, allowed = _start(request, competition_slug, "review")
-    if not allowed:
-        return _to_upload(competition)
+@_step("review")
+def step_review(request, competition, state):
     phases_form = _phases_from_session(state["phases"])
     phases = phases_of(phases_form)
     if request.method == "POST":

@@ -20,6 +20,20 @@ from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, indicator_gates_check, parse_gates
 from pwscup.pwscup2015.value_ranges import RangeError, parse_value_ranges
 
+#: The round's rules kept in ``Pwscup2015Round``: what ``console_round_create`` takes as
+#: ``rules``, what the console's edit page changes and what the admin's form edits besides
+#: the data settings.
+RULE_FIELDS = (
+    "utility_gates",
+    "value_ranges",
+    "published_rows",
+    "tie_break_metric",
+    "ranking_rule",
+    "selection_rule",
+    "attack_visibility",
+    "auto_freeze",
+)
+
 
 @dataclass(frozen=True)
 class CheckedRoundData:

@@ -123,14 +123,11 @@ def _scatter_context(request, access, phase, standings, rows) -> dict:
     }
 
 
-def matrix(request, competition_slug, round_slug):
-    access = results_access(request, competition_slug, round_slug)
-    matrix_of = _once(lambda: selectors.attack_matrix_cached(round=access.round))
-    if request.GET.get("format") == "csv":
-        return csv_response(
-            f"{access.round.slug}_attack_matrix.csv", *tables.matrix_table(matrix_of())
-        )
-    table_key = ranking_cache_key(round=access.round, name="matrix")
+def _results_table(request, access, name: str, context: dict):
+    """The table ``pwscup2015/<name>.html`` of the round's *Results* tab, its HTML cached
+    under the ranking's key ``name`` (``table_key``): a 304 while that key and the round's
+    rows are those the browser's copy was drawn from."""
+    table_key = ranking_cache_key(round=access.round, name=name)
     return conditional_response(
         request,
         round_page_etag(request, access, access.round.pwscup2015, table_key),
@@ -138,18 +135,31 @@ def matrix(request, competition_slug, round_slug):
             request,
             access,
             RESULTS,
-            "pwscup2015/matrix.html",
-            {
-                "stale": _stale_for_organizers(access),
-                "targets": lambda: matrix_of().targets,
-                "disqualified": lambda: matrix_of().disqualified,
-                "grid": lambda: charts.marked_grid(matrix_of().grid(), matrix_of().worst_cases()),
-                "worst": lambda: matrix_of().worst_cases(),
-                "reference": lambda: matrix_of().reference_rates(),
-                "heat_legend": charts.heat_legend,
-                "table_key": table_key,
-            },
+            f"pwscup2015/{name}.html",
+            {"stale": _stale_for_organizers(access), "table_key": table_key, **context},
         ),
+    )
+
+
+def matrix(request, competition_slug, round_slug):
+    access = results_access(request, competition_slug, round_slug)
+    matrix_of = _once(lambda: selectors.attack_matrix_cached(round=access.round))
+    if request.GET.get("format") == "csv":
+        return csv_response(
+            f"{access.round.slug}_attack_matrix.csv", *tables.matrix_table(matrix_of())
+        )
+    return _results_table(
+        request,
+        access,
+        "matrix",
+        {
+            "targets": lambda: matrix_of().targets,
+            "disqualified": lambda: matrix_of().disqualified,
+            "grid": lambda: charts.marked_grid(matrix_of().grid(), matrix_of().worst_cases()),
+            "worst": lambda: matrix_of().worst_cases(),
+            "reference": lambda: matrix_of().reference_rates(),
+            "heat_legend": charts.heat_legend,
+        },
     )
 
 
@@ -168,25 +178,17 @@ def final(request, competition_slug, round_slug):
         return csv_response(
             f"{access.round.slug}_final_attack.csv", *tables.final_attack_table(attack)
         )
-    table_key = ranking_cache_key(round=access.round, name="final")
-    return conditional_response(
+    return _results_table(
         request,
-        round_page_etag(request, access, access.round.pwscup2015, table_key),
-        lambda: render_tab(
-            request,
-            access,
-            RESULTS,
-            "pwscup2015/final.html",
-            {
-                "stale": _stale_for_organizers(access),
-                "anonymization": lambda: final_of()[0],
-                "attack": lambda: final_of()[1],
-                "table_key": table_key,
-                "metrics": round_metrics(round=access.round),
-                "rule": selectors.ranking_rule_text(access.round),
-                "safety_label": metric_words.ranking_label(
-                    measure=access.round.pwscup2015.ranking_rule, every_attack=True
-                ),
-            },
-        ),
+        access,
+        "final",
+        {
+            "anonymization": lambda: final_of()[0],
+            "attack": lambda: final_of()[1],
+            "metrics": round_metrics(round=access.round),
+            "rule": selectors.ranking_rule_text(access.round),
+            "safety_label": metric_words.ranking_label(
+                measure=access.round.pwscup2015.ranking_rule, every_attack=True
+            ),
+        },
     )

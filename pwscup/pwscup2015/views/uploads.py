@@ -14,6 +14,7 @@ from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of
 from pwscup.core.errors import Refused
 from pwscup.core.files import private_file_response
+from pwscup.core.form_fields import form_refusal
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.access import check_uploader, upload_for
@@ -22,6 +23,7 @@ from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from pwscup.pwscup2015.selectors import round_targets, team_submissions
 from pwscup.submissions.messages import job_message_text, upload_received_message
 from pwscup.submissions.models import Status
+from pwscup.submissions.round_pages import refused_answer, upload_received_json, wants_json
 
 
 @login_required
@@ -67,33 +69,17 @@ def attack_upload(request, competition_slug, round_slug):
 
 
 def _upload(request, access, phase, form, create):
-    wants_json = "application/json" in request.headers.get("Accept", "")
     back = redirect(tab_url(access.round, SUBMIT))
     try:
         check_uploader(access, phase)
         if not form.is_valid():
-            raise Refused(
-                " ".join(
-                    f"{form.fields[name].label}: {error}"
-                    for name, errors in form.errors.items()
-                    for error in errors
-                )
-            )
+            raise form_refusal(form)
         upload = create(form)
     except Refused as refusal:
-        if wants_json:
-            headers, retry = refusal.retry_details()
-            return JsonResponse(
-                {"error": refusal.message, **retry}, status=refusal.status, headers=headers
-            )
-        messages.error(request, refusal.message)
-        return back
+        return refused_answer(request, refusal, back)
     notice = upload_received_message(upload)
-    if wants_json:
-        return JsonResponse(
-            {"id": upload.pk, "number": upload.number, "status": upload.status, "message": notice},
-            status=202,
-        )
+    if wants_json(request):
+        return upload_received_json(upload, notice)
     # The page's script turns this notice into the job's outcome once it is scored.
     messages.success(request, notice, extra_tags=f"job job-{upload.PHASE_KIND}-{upload.pk}")
     return back

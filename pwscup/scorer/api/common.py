@@ -15,22 +15,19 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from pwscup.accounts.access import round_access
-from pwscup.scorer import KEY, selectors
+from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.submissions.messages import job_message_text
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
 
 
-def scorer_access(request, competition_slug, round_slug):
-    """The caller's access to a scorer round and the round's scorer part (404 for a round of
-    another kind or one without its scorer part)."""
-    access = round_access(request, competition_slug, round_slug, kind=KEY)
+def scorer_part(access):
+    """The round's scorer part (404 for a round without one)."""
     scorer = selectors.scorer_of(access.round)
     if scorer is None:
         raise Http404
-    return access, scorer
+    return scorer
 
 
 def require_team(access):

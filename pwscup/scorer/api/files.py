@@ -8,15 +8,14 @@ address here: they reach the scorer's sandbox only."""
 
 import io
 import zipfile
+from functools import partial
 
 from django.http import FileResponse, Http404
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.permissions import IsAuthenticated
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from pwscup.core.files import private_file_response
 from pwscup.core.rest import errors
@@ -26,11 +25,12 @@ from pwscup.scorer.api.common import (
     require_participant,
     require_team,
     round_args,
-    scorer_access,
+    scorer_part,
     target_json,
     target_of,
 )
 from pwscup.scorer.models import DataPack
+from pwscup.submissions.submission_types import RoundEndpoint
 
 BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as stored.")
 ZIP_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="A ZIP archive.")
@@ -119,87 +119,76 @@ def _slot_members(scorer, team) -> list[str]:
     return selectors.slot_members(pack=pack, slot=selectors.slot_of(scorer=scorer, team=team))
 
 
-class PublicPackView(APIView):
-    permission_classes = [IsAuthenticated]
+def public_pack(request, access, scorer):
+    require_participant(access)
+    pack = _public_pack(scorer, access.team)
+    if pack is None:
+        raise Http404(_("The organizers have not given files for every team yet."))
+    return private_file_response(pack.file, PUBLIC_NAME, content_type=ZIP)
 
-    @extend_schema(
-        responses={(200, ZIP): ZIP_FILE, **errors(401, 404)},
+
+def slot(request, access, scorer):
+    team = require_team(access)
+    pack = _slots_pack(scorer, team)
+    slot = selectors.slot_of(scorer=scorer, team=team)
+    if not selectors.slot_members(pack=pack, slot=slot):
+        raise Http404(_("Your team has no folder of its own in this round."))
+    return FileResponse(
+        io.BytesIO(slot_zip(pack=pack, slot=slot)),
+        as_attachment=True,
+        filename=slot_name(team),
+        content_type=ZIP,
+    )
+
+
+def target_list(request, access, scorer):
+    return Response([target_json(t, scorer=scorer) for t in downloadable_targets(access, scorer)])
+
+
+def target_public(request, access, scorer, team_slug):
+    target = target_of(access, scorer, team_slug)
+    if not target.release.public:
+        raise Http404(_("This release published no file."))
+    return private_file_response(
+        target.release.public, target_public_name(target), content_type=ZIP
+    )
+
+
+ZIP_ANSWER = {(200, ZIP): ZIP_FILE, **errors(401, 404)}
+endpoint = partial(RoundEndpoint, part=scorer_part)
+
+# Served under /api/ by the API (``ScorerKind.api_round_endpoints``).
+ROUND_ENDPOINTS = [
+    endpoint(
+        "scorer/public.zip",
+        "scorer-public",
+        public_pack,
+        responses=ZIP_ANSWER,
         summary="The round's files for every team (the public pack)",
         operation_id="scorer_public_retrieve",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access, scorer = scorer_access(request, competition_slug, round_slug)
-        require_participant(access)
-        pack = _public_pack(scorer, access.team)
-        if pack is None:
-            raise Http404(_("The organizers have not given files for every team yet."))
-        return private_file_response(pack.file, PUBLIC_NAME, content_type=ZIP)
-
-
-class SlotView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={(200, ZIP): ZIP_FILE, **errors(401, 404)},
+    ),
+    endpoint(
+        "scorer/slot.zip",
+        "scorer-slot",
+        slot,
+        responses=ZIP_ANSWER,
         summary="My team's own folder of the slots pack, as a ZIP",
         operation_id="scorer_slot_retrieve",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access, scorer = scorer_access(request, competition_slug, round_slug)
-        team = require_team(access)
-        pack = _slots_pack(scorer, team)
-        slot = selectors.slot_of(scorer=scorer, team=team)
-        if not selectors.slot_members(pack=pack, slot=slot):
-            raise Http404(_("Your team has no folder of its own in this round."))
-        return FileResponse(
-            io.BytesIO(slot_zip(pack=pack, slot=slot)),
-            as_attachment=True,
-            filename=slot_name(team),
-            content_type=ZIP,
-        )
-
-
-class TargetListView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
+    ),
+    endpoint(
+        "scorer/targets/",
+        "scorer-targets",
+        target_list,
         responses={200: OpenApiResponse(OpenApiTypes.OBJECT), **errors(401, 404)},
         summary="The other teams' frozen releases (targets), with their public ZIP's address",
         operation_id="scorer_targets_list",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access, scorer = scorer_access(request, competition_slug, round_slug)
-        return Response(
-            [target_json(t, scorer=scorer) for t in downloadable_targets(access, scorer)]
-        )
-
-
-class TargetPublicView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={(200, ZIP): ZIP_FILE, **errors(401, 404)},
+    ),
+    endpoint(
+        "scorer/targets/<str:team_slug>/public.zip",
+        "scorer-target-public",
+        target_public,
+        responses=ZIP_ANSWER,
         summary="A target's public files (what its release published at the freeze)",
         operation_id="scorer_target_public_retrieve",
-    )
-    def get(self, request, competition_slug, round_slug, team_slug):
-        access, scorer = scorer_access(request, competition_slug, round_slug)
-        target = target_of(access, scorer, team_slug)
-        if not target.release.public:
-            raise Http404(_("This release published no file."))
-        return private_file_response(
-            target.release.public, target_public_name(target), content_type=ZIP
-        )
-
-
-def urlpatterns(prefix: str) -> list:
-    return [
-        path(prefix + "public.zip", PublicPackView.as_view(), name="scorer-public"),
-        path(prefix + "slot.zip", SlotView.as_view(), name="scorer-slot"),
-        path(prefix + "targets/", TargetListView.as_view(), name="scorer-targets"),
-        path(
-            prefix + "targets/<str:team_slug>/public.zip",
-            TargetPublicView.as_view(),
-            name="scorer-target-public",
-        ),
-    ]
+    ),
+]

@@ -15,7 +15,6 @@ the round status (``submission_types`` and ``uploads``).
   status once the releases are frozen, open while the attack phase is and the results are
   not published, when the team has a target."""
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -25,9 +24,9 @@ from pwscup.competitions.selectors import phase_state
 from pwscup.core.errors import Refused
 from pwscup.scorer import selectors, services
 from pwscup.scorer.api import files
-from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json
+from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json, scorer_part
 from pwscup.scorer.models import Target
-from pwscup.submissions.submission_types import SubmissionType
+from pwscup.submissions.submission_types import FinalReleases, SubmissionType, TargetAttacks
 
 
 def _is_open(phase) -> bool:
@@ -41,10 +40,7 @@ class ScorerUploads(SubmissionType):
     has_file = True
 
     def part(self, access):
-        scorer = selectors.scorer_of(access.round)
-        if scorer is None:
-            raise Http404
-        return scorer
+        return scorer_part(access)
 
     def own(self, part, access, pk: int):
         return get_object_or_404(self.uploads(part, access), pk=pk)
@@ -53,7 +49,7 @@ class ScorerUploads(SubmissionType):
         return files.upload_file_response(upload)
 
 
-class ScorerReleases(ScorerUploads):
+class ScorerReleases(ScorerUploads, FinalReleases):
     key = RELEASE
     label = gettext_lazy("A release (scored by the organizer's program)")
     path = "scorer/releases"
@@ -66,20 +62,17 @@ class ScorerReleases(ScorerUploads):
         "file": "One of my team's releases, as uploaded",
         "select": "Make one of my team's scored releases its final one (until the freeze)",
     }
-    description = (
-        "The round page's service: the release phase must be open and the round not frozen; "
-        "the limits and the deadline are enforced, with the page's messages."
-    )
-    has_select = True
 
     def uploads(self, part, access):
         return selectors.team_releases(scorer=part, team=self.team(access)).select_related(
             "program", "scorer__round__competition"
         )
 
-    def context(self, part, access):
-        final = selectors.final_release(scorer=part, team=self.team(access))
-        return {"final_pk": final.pk if final is not None else None}
+    def final_release(self, part, team):
+        return selectors.final_release(scorer=part, team=team)
+
+    def release_select(self, upload):
+        services.release_select(release=upload)
 
     def as_json(self, upload, part, access, context):
         return release_json(upload, final_pk=context["final_pk"])
@@ -88,14 +81,6 @@ class ScorerReleases(ScorerUploads):
         return services.release_upload(
             scorer=part, team=access.team, user=user, uploaded_file=uploaded_file
         )
-
-    def select(self, upload, part, access):
-        if part.frozen_at is not None:
-            raise Refused(
-                _("The releases are frozen: the final release cannot change."), status=403
-            )
-        services.release_select(release=upload)
-        return _("Release #%(n)s is now your final release.") % {"n": upload.number}
 
     def is_open(self, part, access):
         return part.frozen_at is None and _is_open(selectors.release_phase(access.round))
@@ -120,7 +105,7 @@ def attack_target(scorer, slug: str, *, per_target: bool) -> Target | None:
     )
 
 
-class ScorerAttacks(ScorerUploads):
+class ScorerAttacks(ScorerUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("An attack on one target (scored by the organizer's program)")
     path = "scorer/attacks"
@@ -169,23 +154,17 @@ class ScorerAttacks(ScorerUploads):
     def _per_target(self, part) -> bool:
         return selectors.round_config(part.round).attack_mode == "per_target"
 
-    def _choices(self, part, access) -> list[str]:
+    def target_slugs(self, part, access) -> list[str]:
         targets = selectors.attack_target_choices(scorer=part, team=access.team)
         return [t.team.slug for t in targets]
 
-    def listed(self, part, access):
-        return part.frozen_at is not None
-
     def is_open(self, part, access):
         is_open = _is_open(selectors.attack_phase(part.round)) and not part.results_published
-        return bool(self._choices(part, access)) and is_open
+        return bool(self.target_slugs(part, access)) and is_open
 
     def fields(self, part, access):
         """In a round of one upload per target, ``target`` lists the other teams' targets."""
-        if not self._per_target(part):
-            return []
-        choices = self._choices(part, access)
-        return [{"name": "target", "label": _("Target"), "required": True, "choices": choices}]
+        return super().fields(part, access) if self._per_target(part) else []
 
     def status_entry(self, part, access):
         entry = super().status_entry(part, access)

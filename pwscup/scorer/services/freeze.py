@@ -5,7 +5,7 @@ version's rescoring of what an older one scored."""
 from django.db import transaction
 
 from pwscup.competitions.models import AuditEntry, Phase
-from pwscup.competitions.services import audit_record
+from pwscup.competitions.services import round_audit_record
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.scorer.services.common import SCORE_ATTACK_TASK, SCORE_RELEASE_TASK
@@ -23,7 +23,7 @@ def round_freeze(*, scorer: ScorerRound, user=None, now=None) -> list[Target]:
     the targets whose final release changed. Returns the targets (re)published."""
     return two_sided_freeze(
         state=scorer,
-        final_releases=lambda state: selectors.final_releases(scorer=state),
+        final_release=lambda state, team: selectors.final_release(scorer=state, team=team),
         user=user,
         now=now,
     )
@@ -69,14 +69,9 @@ def rescore_outdated(*, scorer: ScorerRound, user=None) -> int:
     with transaction.atomic():
         for model, pks in outdated.items():
             total += job_reset(model=model, pks=pks)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=scorer.round.competition,
-                round=scorer.round,
-                action=AuditEntry.Action.ROUND_RESCORED,
-                uploads=total,
-            )
+        round_audit_record(
+            user=user, round=scorer.round, action=AuditEntry.Action.ROUND_RESCORED, uploads=total
+        )
         transaction.on_commit(
             lambda: [broker.job_send(tasks[m], pk) for m, pks in outdated.items() for pk in pks]
         )

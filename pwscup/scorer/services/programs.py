@@ -13,7 +13,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import AuditEntry
-from pwscup.competitions.services import audit_record
+from pwscup.competitions.services import round_audit_record
 from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save
 from pwscup.scorer.models import DataPack, ProgramVersion, ScorerRound
@@ -81,15 +81,13 @@ def program_upload(*, scorer: ScorerRound, uploaded_file, user=None) -> ProgramV
         )
         kept_file_save(version.file, "program.zip", uploaded_file)
         version.save()
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=scorer.round.competition,
-                round=scorer.round,
-                action=AuditEntry.Action.ROUND_EDITED,
-                program_version=version.version,
-                sha256=digest,
-            )
+        round_audit_record(
+            user=user,
+            round=scorer.round,
+            action=AuditEntry.Action.ROUND_EDITED,
+            program_version=version.version,
+            sha256=digest,
+        )
         transaction.on_commit(lambda: broker.job_send(BUILD_TASK, version.pk))
     return version
 
@@ -170,13 +168,11 @@ def pack_upload(
     )
     kept_file_save(pack.file, f"{role}.zip", uploaded_file)
     pack.save()
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=scorer.round.competition,
-            round=scorer.round,
-            action=AuditEntry.Action.ROUND_EDITED,
-            data_pack=f"{role} ({choice})" if choice else role,
-            sha256=pack.sha256,
-        )
+    round_audit_record(
+        user=user,
+        round=scorer.round,
+        action=AuditEntry.Action.ROUND_EDITED,
+        data_pack=f"{role} ({choice})" if choice else role,
+        sha256=pack.sha256,
+    )
     return pack

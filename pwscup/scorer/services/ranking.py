@@ -11,10 +11,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import AuditEntry
-from pwscup.competitions.services import audit_record
+from pwscup.competitions.services import round_audit_record
 from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
-from pwscup.scorer.models import DataPack, RankingRun, ScorerRound
+from pwscup.scorer.models import RankingRun, ScorerRound
 from pwscup.scorer.services.common import RANKING_TASK, result_message
 from pwscup.scorer.services.runs import prepared, program_run
 from pwscup.submissions import broker
@@ -42,14 +42,9 @@ def ranking_request(*, scorer: ScorerRound, user=None) -> RankingRun:
         raise Refused(_("The round has no scoring program ready yet."), status=409)
     with transaction.atomic():
         run = RankingRun.objects.create(scorer=scorer)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=scorer.round.competition,
-                round=scorer.round,
-                action=AuditEntry.Action.ROUND_SCORED,
-                ranking_run=run.pk,
-            )
+        round_audit_record(
+            user=user, round=scorer.round, action=AuditEntry.Action.ROUND_SCORED, ranking_run=run.pk
+        )
         transaction.on_commit(lambda: broker.job_send(RANKING_TASK, run.pk))
     return run
 
@@ -91,11 +86,7 @@ def _ranking(run: RankingRun) -> tuple[str, JobMessage | None, dict]:
     packs = selectors.current_packs(scorer=scorer)
     work = None
     try:
-        ready = prepared(
-            program,
-            reference=packs.get(DataPack.Role.REFERENCE),
-            truth=packs.get(DataPack.Role.TRUTH),
-        )
+        ready = prepared(program, packs=packs)
         text = json.dumps(standings_input(scorer=scorer), allow_nan=False, ensure_ascii=False)
         result, work = program_run(
             ready,

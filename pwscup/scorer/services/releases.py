@@ -33,7 +33,6 @@ from pwscup.submissions.services.uploads import (
     check_size,
     original_name,
     upload_keep,
-    uploader,
 )
 from scoring.errors import ScoringError
 from scoring.scorer.unzip import ZIP_MAGIC, UnzipLimits, member_names
@@ -107,8 +106,7 @@ def _keep(
         now=now,
         check=check,
         scorer=scorer,
-        original_filename=name,
-        uploaded_by=uploader(user),
+        user=user,
         **fields,
     )
     if refusal is None:

@@ -7,14 +7,18 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import AuditEntry, Competition
-from pwscup.competitions.services import audit_record, round_of_kind_create, round_phases_close
+from pwscup.competitions.services import (
+    round_audit_record,
+    round_of_kind_create,
+    round_phases_close,
+)
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
 from pwscup.scorer.services.common import form_error, locked
 from pwscup.submissions.services.two_sided import (
-    two_sided_phases_set,
     two_sided_results_hide,
     two_sided_results_publish,
+    two_sided_round_created,
     two_sided_windows_check,
 )
 from scoring.errors import ScoringError
@@ -66,23 +70,16 @@ def scorer_round_create(
         order=order,
     )
     scorer = ScorerRound.objects.create(round=round_)
-    two_sided_phases_set(
+    slots_for_teams(scorer=scorer)
+    two_sided_round_created(
         round=round_,
         release=release,
         attack=attack,
         release_limits=release_limits,
         attack_limits=attack_limits,
         attack_target_limit=attack_target_limit,
+        user=user,
     )
-    slots_for_teams(scorer=scorer)
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=competition,
-            round=round_,
-            action=Action.ROUND_CREATED,
-            name=round_.name,
-        )
     return scorer
 
 
@@ -123,15 +120,9 @@ def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSl
             mine.slot = slot
             if other is not None:
                 TeamSlot.objects.filter(pk=other.pk).update(slot=previous)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=scorer.round.competition,
-                round=scorer.round,
-                action=Action.ROUND_EDITED,
-                team=team.name,
-                slot=slot,
-            )
+        round_audit_record(
+            user=user, round=scorer.round, action=Action.ROUND_EDITED, team=team.name, slot=slot
+        )
     return mine
 
 

@@ -155,8 +155,11 @@ def pack_folder(pack: DataPack | None) -> Path | None:
     return _unpacked(pack.file, sha256=pack.sha256, kind="data", what="data pack")
 
 
-def prepared(program: ProgramVersion, *, reference, truth) -> Prepared:
+def prepared(program: ProgramVersion, *, packs: dict[str, DataPack]) -> Prepared:
+    """The program and the hidden packs of a run (``packs`` by role: its reference data and
+    its truth, each optional) ready on this host."""
     unpacked, environment = program_environment(program)
+    reference, truth = packs.get(DataPack.Role.REFERENCE), packs.get(DataPack.Role.TRUTH)
     return Prepared(unpacked, environment, pack_folder(reference), pack_folder(truth))
 
 

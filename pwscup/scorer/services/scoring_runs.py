@@ -14,7 +14,7 @@ from django.utils.text import get_valid_filename
 
 from pwscup.core.storage import kept_file_save
 from pwscup.scorer import selectors
-from pwscup.scorer.models import Attack, DataPack, Release
+from pwscup.scorer.models import Attack, Release
 from pwscup.scorer.services.common import result_message
 from pwscup.scorer.services.runs import prepared, program_run, submission_folder, work_folder
 from pwscup.submissions.messages import JobMessage
@@ -144,11 +144,7 @@ def _run(model, upload, program) -> tuple[str, JobMessage | None, dict]:
     work = work_folder() if attack else None
     result_work = None
     try:
-        ready = prepared(
-            program,
-            reference=packs.get(DataPack.Role.REFERENCE),
-            truth=packs.get(DataPack.Role.TRUTH),
-        )
+        ready = prepared(program, packs=packs)
         targets = _target_folders(upload, work) if attack else {}
         target = upload.target.team.slug if attack and upload.target_id is not None else None
         result, result_work = program_run(

@@ -10,15 +10,7 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
-from pwscup.submissions.round_pages import require_own, require_participant, require_team
-
-__all__ = [
-    "own_upload",
-    "published_target",
-    "require_participant",
-    "require_team",
-    "scorer_of",
-]
+from pwscup.submissions.round_pages import require_frozen, require_own
 
 
 def scorer_of(access) -> ScorerRound:
@@ -48,9 +40,7 @@ def published_target(access, team_slug: str) -> Target:
     competition (its own target included: it is what every other team sees) or an
     organizer, once the round is frozen."""
     scorer = scorer_of(access)
-    require_participant(access)
-    if scorer.frozen_at is None:
-        raise Http404("Not frozen yet.")
+    require_frozen(access, scorer)
     return get_object_or_404(
         Target.objects.select_related("team", "release"), scorer=scorer, team__slug=team_slug
     )

@@ -15,12 +15,8 @@ from pwscup.accounts.access import kind_view
 from pwscup.core.files import private_file_response
 from pwscup.scorer import KEY, selectors
 from pwscup.scorer.models import DataPack, TeamSlot
-from pwscup.scorer.views.common import (
-    own_upload,
-    published_target,
-    require_participant,
-    scorer_of,
-)
+from pwscup.scorer.views.common import own_upload, published_target, scorer_of
+from pwscup.submissions.round_pages import require_participant
 
 ZIP = "application/zip"
 # A slot folder is copied member by member into a new ZIP: bounded before it is read.

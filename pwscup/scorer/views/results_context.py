@@ -86,7 +86,7 @@ def matrix_table(board) -> dict:
 def own_summary(*, state: RoundState, team: Team) -> dict:
     """Before the publication, a team's own numbers: its final release's scores as stored
     (its attacks are read by ``tab_context.attack_rows``, through the visibility rule)."""
-    final = selectors.final_release(scorer=state.scorer, team=team)
+    final = state.final_release(team)
     if final is None:
         return {"final": None, "scores": []}
     scores = final.scores or {}

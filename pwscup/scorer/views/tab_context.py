@@ -11,23 +11,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.kinds.tabs import DATA, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.kinds.tabs import FlowStep
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
-from pwscup.submissions.selectors import target_uses
-from pwscup.submissions.two_sided_tabs import TwoSidedPhases, two_sided_next_steps, two_sided_phases
+from pwscup.submissions.two_sided_tabs import (
+    TwoSidedPhases,
+    TwoSidedSteps,
+    attack_target_uses,
+    two_sided_flow,
+    two_sided_phases,
+)
 from scoring.scorer.round_config import ScoreColumn, ScorerRoundConfig
 
 
 def column_label(column: ScoreColumn) -> str:
     """A column's label in the reader's language (``label_ja`` for Japanese)."""
     return column.label_ja if (get_language() or "").startswith("ja") else column.label
+
+
+NEXT_STEPS = TwoSidedSteps(
+    data=gettext_lazy("Download the data and read the rules."),
+    upload=gettext_lazy("Upload a release; the organizer's program scores it in a few minutes."),
+    choose_final=gettext_lazy(
+        "Choose which of your scored releases is final (else the newest scored one)."
+    ),
+    targets=gettext_lazy("Download the other teams' frozen releases."),
+    targets_anchor="#targets",
+    attack=gettext_lazy("Upload your attacks."),
+)
 
 
 @dataclass(frozen=True)
@@ -37,14 +54,14 @@ class RoundState(TwoSidedPhases):
     scorer: ScorerRound
     config: ScorerRoundConfig
     program: ProgramVersion | None
+    next_step_words = NEXT_STEPS
+
+    def final_release(self, team: Team) -> Release | None:
+        return selectors.final_release(scorer=self.scorer, team=team)
 
     @property
-    def frozen(self) -> bool:
-        return self.scorer.frozen_at is not None
-
-    @property
-    def published(self) -> bool:
-        return self.scorer.results_published
+    def round_row(self) -> ScorerRound:
+        return self.scorer
 
     @property
     def per_target(self) -> bool:
@@ -60,13 +77,11 @@ class RoundState(TwoSidedPhases):
 
 
 def round_state(*, scorer: ScorerRound) -> RoundState:
-    round_ = scorer.round
-    phases = two_sided_phases(round_, frozen=scorer.frozen_at is not None)
     return RoundState(
         scorer=scorer,
-        config=selectors.round_config(round_),
+        config=selectors.round_config(scorer.round),
         program=selectors.current_program(scorer=scorer),
-        **phases,
+        **two_sided_phases(scorer),
     )
 
 
@@ -102,58 +117,13 @@ def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
         ),
         (_("Results"), _("The release ranking, the attack ranking and the attack matrix.")),
     ]
-    if state.published:
-        now_box = 4
-    elif state.frozen:
-        now_box = 3
-    elif team is not None and selectors.final_release(scorer=state.scorer, team=team) is None:
-        now_box = 0 if state.release_state != "open" else 1
-    else:
-        now_box = 1
-    return [
-        FlowStep(title, text, "done" if k < now_box else "now" if k == now_box else "later")
-        for k, (title, text) in enumerate(boxes)
-    ]
 
+    def releasing() -> int:
+        if team is not None and state.final_release(team) is None:
+            return 0 if state.release_state != "open" else 1
+        return 1
 
-def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
-    """The "What to do now" lines of a team (the template shows visitors and organizers theirs)."""
-    if team is None:
-        return []
-    round_ = state.scorer.round
-
-    def releasing() -> list[NextStep]:
-        steps = [
-            NextStep(_("Download the data and read the rules."), tab_url(round_, DATA), _("Data")),
-            NextStep(
-                _("Upload a release; the organizer's program scores it in a few minutes."),
-                tab_url(round_, SUBMIT) + "#upload",
-                _("Submit"),
-            ),
-        ]
-        if selectors.final_release(scorer=state.scorer, team=team) is not None:
-            steps.append(
-                NextStep(
-                    _(
-                        "Choose which of your scored releases is final (else the newest scored one)."
-                    ),
-                    tab_url(round_, SUBMIT) + "#releases",
-                    _("Submit"),
-                )
-            )
-        return steps
-
-    def attacking() -> list[NextStep]:
-        return [
-            NextStep(
-                _("Download the other teams' frozen releases."),
-                tab_url(round_, DATA) + "#targets",
-                _("Data"),
-            ),
-            NextStep(_("Upload your attacks."), tab_url(round_, SUBMIT) + "#attack", _("Attack")),
-        ]
-
-    return two_sided_next_steps(state, round_, releasing=releasing, attacking=attacking)
+    return two_sided_flow(state, boxes, releasing=releasing)
 
 
 # --- the submit tab ----------------------------------------------------------------------
@@ -176,8 +146,7 @@ def target_choices(*, state: RoundState, team: Team) -> list:
     """The targets the team may attack, each with ``used``: its uploads on it that count
     against the attack phase's per-target limit (``target_uses``, one query)."""
     targets = list(selectors.attack_target_choices(scorer=state.scorer, team=team))
-    limited = state.attack_phase is not None and state.attack_phase.target_limit
-    uses = target_uses(Attack.objects.filter(scorer=state.scorer, team=team)) if limited else {}
+    uses = attack_target_uses(state, Attack.objects.filter(scorer=state.scorer, team=team))
     for target in targets:
         target.used = uses.get(target.pk, 0)
     return targets
@@ -186,7 +155,7 @@ def target_choices(*, state: RoundState, team: Team) -> list:
 def release_rows(*, state: RoundState, team: Team) -> list[Release]:
     """The team's releases, newest first, each with its scores as stored, its failed gates,
     its failure message in the reader's language and whether it is the final one."""
-    final = selectors.final_release(scorer=state.scorer, team=team)
+    final = state.final_release(team)
     releases = list(
         selectors.team_releases(scorer=state.scorer, team=team).select_related("program")
     )

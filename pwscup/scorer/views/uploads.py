@@ -4,35 +4,27 @@ file (or the choice) through one service and goes back to the Submit tab with a 
 saying what happens next or why it was refused; a request that asks for JSON
 (``Accept: application/json``) gets the answer as JSON, like the other kinds' upload views."""
 
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
-from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.scorer import KEY, selectors, services
-from pwscup.scorer.views.common import own_upload, require_team, scorer_of
+from pwscup.scorer.views.common import own_upload, scorer_of
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
-from pwscup.submissions.round_pages import final_release_answer, refused_answer, upload_answer
+from pwscup.submissions.round_pages import (
+    final_release_answer,
+    refused_answer,
+    release_upload_view,
+    team_form_view,
+    upload_answer,
+)
 
-
-@login_required
-@kind_view(KEY)
-@require_POST
-def release_upload(request, access):
-    scorer = scorer_of(access)
-    team = require_team(access)
-    return upload_answer(
-        request,
-        access,
-        ReleaseUploadForm(request.POST, request.FILES),
-        lambda data: services.release_upload(
-            scorer=scorer, team=team, user=request.user, uploaded_file=data["file"]
-        ),
-        "#releases",
-    )
+release_upload = release_upload_view(
+    KEY,
+    ReleaseUploadForm,
+    lambda access, **upload: services.release_upload(scorer=scorer_of(access), **upload),
+)
 
 
 def _target(scorer, slug: str):
@@ -45,16 +37,13 @@ def _target(scorer, slug: str):
     return target
 
 
-@login_required
-@kind_view(KEY)
-@require_POST
-def attack_upload(request, access):
+@team_form_view(KEY)
+def attack_upload(request, access, team):
     scorer = scorer_of(access)
-    team = require_team(access)
     return upload_answer(
         request,
         access,
-        AttackUploadForm(request.POST, request.FILES),
+        AttackUploadForm,
         lambda data: services.attack_upload(
             scorer=scorer,
             team=team,
@@ -66,12 +55,9 @@ def attack_upload(request, access):
     )
 
 
-@login_required
-@kind_view(KEY)
-@require_POST
-def release_select(request, access, pk: int):
+@team_form_view(KEY)
+def release_select(request, access, team, pk: int):
     """Make one of the team's scored releases its final one (the freeze publishes it)."""
-    team = require_team(access)
     release = own_upload(access, "releases", pk)
     if release.team_id != team.pk:
         refusal = Refused(_("This is not your team's release."), status=404)

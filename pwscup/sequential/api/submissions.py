@@ -29,10 +29,11 @@ from rest_framework import serializers
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.sequential import selectors, services
+from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release, SeqAttack
 from pwscup.sequential.views.common import attack_target, own_release, require_team
-from pwscup.submissions.submission_types import SubmissionType
+from pwscup.submissions.submission_types import SubmissionType, TargetAttacks, choice_field
 from scoring.display import format_number
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
@@ -62,7 +63,7 @@ class SeqUploads(SubmissionType):
     """What both uploads share: the round's ``SequentialRound``, the pages' team rule."""
 
     def part(self, access):
-        return selectors.sequential_of(round=access.round)
+        return sequential_part(access)
 
     def team(self, access):
         return require_team(access)
@@ -141,17 +142,10 @@ class SeqReleases(SeqUploads):
 
     def fields(self, part, access):
         steps = selectors.open_steps(sequential=part, now=timezone.now())
-        return [
-            {
-                "name": "step",
-                "label": _("Release"),
-                "required": True,
-                "choices": [str(step) for step in steps],
-            }
-        ]
+        return [choice_field("step", _("Release"), [str(step) for step in steps])]
 
 
-class SeqAttacks(SeqUploads):
+class SeqAttacks(SeqUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("Guesses on another team's target (pid,guess)")
     path = "seq/attacks"
@@ -161,9 +155,6 @@ class SeqAttacks(SeqUploads):
         "list": "My team's attacks in a sequential round, newest first",
         "create": "Upload guesses (pid,guess) on another team's target (scored by a worker)",
         "retrieve": "One of my team's attacks: status, message, accuracy",
-    }
-    upload_fields = {
-        "target": serializers.CharField(max_length=100, help_text="The target team's slug.")
     }
 
     def uploads(self, part, access):
@@ -203,16 +194,8 @@ class SeqAttacks(SeqUploads):
     def is_open(self, part, access):
         return bool(other_targets(part, access.team)) and not part.results_published
 
-    def fields(self, part, access):
-        targets = other_targets(part, access.team)
-        return [
-            {
-                "name": "target",
-                "label": _("Target"),
-                "required": True,
-                "choices": [target.team.slug for target in targets],
-            }
-        ]
+    def target_slugs(self, part, access):
+        return [target.team.slug for target in other_targets(part, access.team)]
 
 
 SUBMISSION_TYPES = [SeqReleases(), SeqAttacks()]

@@ -21,9 +21,7 @@ from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
-    original_name,
     upload_keep,
-    uploader,
 )
 
 
@@ -84,8 +82,7 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
         now=now,
         check=attack_open,
         target=target,
-        original_filename=original_name(uploaded_file, default="attack.csv"),
-        uploaded_by=uploader(user),
+        user=user,
     )
     broker.job_send(SCORE_ATTACK_TASK, attack.pk)
     return attack

@@ -56,7 +56,8 @@ AUDIT_ACTIONS = {
 
 
 def audit(*, user, sequential: SequentialRound, action: str, **detail) -> None:
-    """Keep an organizer action in the console's audit log."""
+    """Keep an action on the round in the console's audit log, also one no one made (the
+    step frozen at its close by the schedule: ``user`` is ``None``)."""
     if action not in AUDIT_ACTIONS:
         return
     round_ = sequential.round

@@ -19,9 +19,7 @@ from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.uploads import (
     UploadWindow,
-    original_name,
     upload_keep,
-    uploader,
     window_check,
 )
 
@@ -137,8 +135,7 @@ def release_upload(
         check=step_open,
         sequential=sequential,
         step=step,
-        original_filename=original_name(uploaded_file, default=f"release_{step}.csv"),
-        uploaded_by=uploader(user),
+        user=user,
     )
     if send_job:
         broker.job_send(CHECK_RELEASE_TASK, release.pk)

@@ -118,8 +118,7 @@ def sequential_round_create(
             masters_draw(sequential=sequential)
         except Refused as refusal:
             raise ValidationError({"pool": refusal.message}) from None
-    if user is not None:
-        audit(user=user, sequential=sequential, action="create")
+    audit(user=user, sequential=sequential, action="create")
     return sequential
 
 

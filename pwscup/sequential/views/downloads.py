@@ -13,7 +13,8 @@ from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.kits import kit_response
 from pwscup.sequential import KEY, kit, selectors, services
-from pwscup.sequential.views.common import attack_target, own_release, require_team
+from pwscup.sequential.views.common import attack_target, own_release
+from pwscup.submissions.round_pages import require_participant, require_team
 
 
 @kind_view(KEY)
@@ -35,8 +36,7 @@ def config_download(request, access):
     """The round's configuration as ``config.json`` (for ``python -m scoring seq check``);
     the pool's draw parameters stay with the organizers."""
     sequential = selectors.sequential_of(round=access.round)
-    if access.team is None and not access.is_organizer:
-        raise Http404("Not a participant.")
+    require_participant(access)
     config = selectors.team_config(sequential=sequential, organizer=access.is_organizer)
     response = HttpResponse(
         json.dumps(config, indent=2, ensure_ascii=False), content_type="application/json"

@@ -14,10 +14,11 @@ from pwscup.sequential.charts import groups_chart
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release
 from pwscup.sequential.views.common import own_release
+from pwscup.sequential.views.tab_context import gates_text
+from pwscup.submissions.round_pages import PENDING
 from pwscup.submissions.selectors import live_etag
 
 PER_PERSON_SHOWN = 500
-PENDING = (Release.Status.QUEUED, Release.Status.RUNNING)
 
 
 DISPLAY_ORDER = (
@@ -121,9 +122,7 @@ def leaderboard(request, access):
         "metrics": selectors.BOARD_METRICS,
         "attack_phase": bool(sequential.config.get("attack_phase")),
         "config": sequential.config,
-        "gates_text": ", ".join(
-            f"{k} ≤ {v:g}" for k, v in (sequential.config.get("utility_gates") or {}).items()
-        ),
+        "gates_text": gates_text(sequential.config),
     }
     if context["attack_phase"] and sequential.all_frozen:
         if sequential.results_published or access.is_organizer:

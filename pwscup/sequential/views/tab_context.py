@@ -14,13 +14,11 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.dates import date_in_window
-from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
-
-PENDING = (Release.Status.QUEUED, Release.Status.RUNNING)
 
 
 @dataclass(frozen=True)
@@ -62,6 +60,11 @@ def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> 
         and selectors.team_master(sequential=sequential, team=team) is not None,
         pool_left_short=selectors.pool_left_short(sequential=sequential, team=team),
     )
+
+
+def gates_text(config: dict) -> str:
+    """The round's utility gates as the rules and the leaderboard say them (``IL ≤ 0.5``)."""
+    return ", ".join(f"{k} ≤ {v:g}" for k, v in (config.get("utility_gates") or {}).items())
 
 
 def _valid_steps(*, sequential: SequentialRound, team: Team | None) -> set[int]:
@@ -121,10 +124,7 @@ def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
         now_box = 1
     else:
         now_box = 2
-    return [
-        FlowStep(title, text, "done" if k < now_box else "now" if k == now_box else "later")
-        for k, (title, text) in enumerate(boxes)
-    ]
+    return flow_steps(boxes, now_box)
 
 
 def _close_text(sequential: SequentialRound, step: int) -> str:
@@ -278,8 +278,3 @@ def team_attacks(*, sequential: SequentialRound, team: Team | None) -> list[SeqA
     for attack in attacks:
         attack.message_text = release_message(attack)
     return attacks
-
-
-def pending(uploads) -> bool:
-    """Whether a worker still checks one of ``uploads`` (the page then reloads itself)."""
-    return any(upload.status in PENDING for upload in uploads)

@@ -5,29 +5,24 @@ reloads itself until it is checked) with a message saying what happens next, or 
 upload was refused."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
-from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
-from pwscup.sequential.views.common import attack_target, require_team
+from pwscup.sequential.views.common import attack_target
+from pwscup.submissions.round_pages import team_form_view
 
 
 def _submit_url(access) -> str:
     return tab_url(access.round, SUBMIT)
 
 
-@login_required
-@kind_view(KEY)
-@require_POST
-def release_upload(request, access):
+@team_form_view(KEY)
+def release_upload(request, access, team):
     sequential = selectors.sequential_of(round=access.round)
-    team = require_team(access)
     # Every step is a valid choice here: the service refuses a closed or frozen one, with a
     # message saying why (and when it closed).
     form = ReleaseUploadForm(request.POST, request.FILES, steps=range(1, sequential.n_releases + 1))
@@ -55,12 +50,9 @@ def release_upload(request, access):
     return redirect(_submit_url(access) + "#uploads")
 
 
-@login_required
-@kind_view(KEY)
-@require_POST
-def attack_upload(request, access, team_slug: str):
+@team_form_view(KEY)
+def attack_upload(request, access, team, team_slug: str):
     target = attack_target(access, team_slug)
-    team = require_team(access)
     form = GuessUploadForm(request.POST, request.FILES)
     if not form.is_valid():
         messages.error(request, _("Choose a file."))

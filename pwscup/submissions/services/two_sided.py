@@ -21,8 +21,8 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import AuditEntry, Phase, Round
 from pwscup.competitions.selectors import phase_of
 from pwscup.competitions.services import (
-    audit_record,
     phase_set,
+    round_audit_record,
     round_phase_open_now,
     round_phases_close,
 )
@@ -68,7 +68,7 @@ def two_sided_windows_check(*, release: tuple, attack: tuple) -> None:
         )
 
 
-def two_sided_phases_set(
+def two_sided_round_created(
     *,
     round: Round,
     release: tuple,
@@ -76,10 +76,13 @@ def two_sided_phases_set(
     release_limits: tuple,
     attack_limits: tuple,
     attack_target_limit: int | None,
+    user=None,
+    **detail,
 ) -> None:
-    """Set the round's release phase ``release`` = (opens, closes) and attack phase
-    ``attack``, each with its (daily, total) upload limits; the attack phase also limits
-    the uploads on one target (``attack_target_limit``)."""
+    """What every new two-sided round ends with once the kind's own row is made: its release
+    phase ``release`` = (opens, closes) and attack phase ``attack``, each with its (daily,
+    total) upload limits (the attack phase also limits the uploads on one target,
+    ``attack_target_limit``), and its creation in the audit log (``detail``: the kind's)."""
     for kind, (opens_at, closes_at), (daily, total) in (
         (RELEASE, release, release_limits),
         (ATTACK, attack, attack_limits),
@@ -93,6 +96,9 @@ def two_sided_phases_set(
             total_limit=total,
             target_limit=attack_target_limit if kind == ATTACK else None,
         )
+    round_audit_record(
+        user=user, round=round, action=Action.ROUND_CREATED, name=round.name, **detail
+    )
 
 
 def two_sided_upload_window(*, round: Round, kind: str, uploads, target_uploads=None):
@@ -164,22 +170,26 @@ def two_sided_locked(state):
 def two_sided_freeze(
     *,
     state,
-    final_releases: Callable,
+    final_release: Callable,
     user=None,
     now: dt.datetime | None = None,
     target_defaults: dict | None = None,
     target_task: str | None = None,
 ) -> list:
-    """Publish every team's final release (``final_releases(state)``: (team, release)
-    pairs) as a target, with ``target_defaults`` (the target's own fields) and its job
-    ``target_task`` sent once committed, when the kind has one; releases are refused from
-    ``now``. Freezing again republishes only the targets whose final release changed.
+    """Publish the final release of every team of the competition (``final_release(state,
+    team)``, the kind's rule; ``None``: the team has none), by team name, as a target, with
+    ``target_defaults`` (the target's own fields) and its job ``target_task`` sent once
+    committed, when the kind has one; releases are refused from ``now``. Freezing again republishes only the targets whose final release changed.
     Returns the targets (re)published."""
     now = now or timezone.now()
     changed = []
     with transaction.atomic():
         state = two_sided_locked(state)
-        for team, release in final_releases(state):
+        teams = Team.objects.filter(competition_id=state.round.competition_id).order_by("name")
+        for team in teams:
+            release = final_release(state, team)
+            if release is None:
+                continue
             target = state.targets.filter(team=team).first()
             if target is not None and target.release_id == release.pk:
                 continue
@@ -188,14 +198,9 @@ def two_sided_freeze(
             )
             changed.append(target)
         type(state).objects.filter(pk=state.pk).update(frozen_at=now)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=state.round.competition,
-                round=state.round,
-                action=Action.ROUND_FROZEN,
-                targets=len(changed),
-            )
+        round_audit_record(
+            user=user, round=state.round, action=Action.ROUND_FROZEN, targets=len(changed)
+        )
         if target_task is not None:
             transaction.on_commit(lambda: [broker.job_send(target_task, t.pk) for t in changed])
     notify_round_frozen(round=state.round, frozen_at=now)
@@ -218,15 +223,13 @@ def two_sided_attack_phase_open_now(
                 _("The results are published: the attack phase cannot open again."), status=409
             )
         attack = round_phase_open_now(round=state.round, kind=ATTACK, now=now)
-        if user is not None:
-            audit_record(
-                user=user,
-                competition=state.round.competition,
-                round=state.round,
-                action=Action.ROUND_EDITED,
-                attack_phase_opens=attack.opens_at.isoformat(),
-                attack_phase_closes=attack.closes_at.isoformat(),
-            )
+        round_audit_record(
+            user=user,
+            round=state.round,
+            action=Action.ROUND_EDITED,
+            attack_phase_opens=attack.opens_at.isoformat(),
+            attack_phase_closes=attack.closes_at.isoformat(),
+        )
         targets = freeze(state, now)
     return targets, attack
 
@@ -234,10 +237,7 @@ def two_sided_attack_phase_open_now(
 def _results_shown(*, state, published: bool, action: str, user) -> None:
     type(state).objects.filter(pk=state.pk).update(results_published=published)
     state.results_published = published
-    if user is not None:
-        audit_record(
-            user=user, competition=state.round.competition, round=state.round, action=action
-        )
+    round_audit_record(user=user, round=state.round, action=action)
 
 
 def two_sided_results_publish(*, state, user=None) -> None:

@@ -253,6 +253,7 @@ def upload_keep(
     stored_name: str,
     now: dt.datetime,
     check: Callable[[], None] | None = None,
+    user=None,
     **fields,
 ):
     """The one way a team's file enters the platform, for every round kind.
@@ -261,8 +262,10 @@ def upload_keep(
     team's row lock (two uploads at once cannot both pass a limit), run the kind's
     ``check`` (its window: open, frozen...), the window's total and daily limits (429), and
     the team-wide bounds (failed uploads per round-local day, bytes kept per team). The file
-    is kept exactly as uploaded with its SHA-256 and size, numbered after the team's earlier
-    uploads of the window, QUEUED: the kind sends its job (``broker.job_send``), and a
+    is kept exactly as uploaded with its SHA-256 and size, its name as the team's computer
+    gave it (``stored_name`` without one) and who uploaded it (``user``; none for a command
+    or the demo), numbered after the team's earlier uploads of the window, QUEUED: the kind
+    sends its job (``broker.job_send``), and a
     worker checks and scores it, never the request.
 
     The file's write takes one of the process's storage write slots; with none free, or when
@@ -297,6 +300,8 @@ def upload_keep(
             status=Status.QUEUED,
             created_at=now,
             queued_at=now,
+            original_filename=original_name(uploaded_file, default=stored_name),
+            uploaded_by=uploader(user),
             **fields,
         )
         with storage_write_slot():
@@ -342,10 +347,9 @@ def store_upload(
         uploaded_file=uploaded_file,
         stored_name=stored_name,
         now=now,
+        user=user,
         phase=phase,
         note=note_clean(note),
-        uploaded_by=uploader(user),
-        original_filename=original_name(uploaded_file, default=stored_name),
         **fields,
     )
 

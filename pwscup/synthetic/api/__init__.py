@@ -5,6 +5,6 @@ answers to the API's round status and standings, the same shape for every kind
 
 from pwscup.synthetic.api.round_status import round_leaderboard, round_status
 from pwscup.synthetic.api.submissions import SUBMISSION_TYPES
-from pwscup.synthetic.api.views import urlpatterns
+from pwscup.synthetic.api.views import ROUND_ENDPOINTS
 
-__all__ = ["SUBMISSION_TYPES", "round_leaderboard", "round_status", "urlpatterns"]
+__all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_status"]

@@ -22,10 +22,9 @@ its target (its team's last scored one). Messages follow Accept-Language.
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from rest_framework import serializers
 
 from pwscup.competitions.selectors import phase_state
-from pwscup.submissions.submission_types import SubmissionType
+from pwscup.submissions.submission_types import FinalReleases, SubmissionType, TargetAttacks
 from pwscup.synthetic import selectors, services
 from pwscup.synthetic.api.views import (
     RELEASE_METRICS,
@@ -54,7 +53,7 @@ class SyntheticUploads(SubmissionType):
         return synthetic_part(access)
 
 
-class Releases(SyntheticUploads):
+class Releases(SyntheticUploads, FinalReleases):
     """``teamX_synthetic.csv``, the team's synthetic release, in the release phase."""
 
     key = "release"
@@ -68,18 +67,15 @@ class Releases(SyntheticUploads):
         "retrieve": "One of my team's releases: status, message and scores",
         "select": "Make one of my team's scored releases its final one (until the freeze)",
     }
-    description = (
-        "The round page's service: the release phase must be open and the round not frozen; "
-        "the limits and the deadline are enforced, with the page's messages."
-    )
-    has_select = True
 
     def uploads(self, part, access):
         return selectors.team_releases(synthetic=part, team=self.team(access))
 
-    def context(self, part, access) -> dict:
-        final = selectors.final_release(synthetic=part, team=self.team(access))
-        return {"final_pk": final.pk if final is not None else None}
+    def final_release(self, part, team):
+        return selectors.final_release(synthetic=part, team=team)
+
+    def release_select(self, upload):
+        services.release_select(release=upload)
 
     def as_json(self, upload, part, access, context) -> dict:
         """The release with its scores once it is scored (its team's own: utility,
@@ -111,15 +107,11 @@ class Releases(SyntheticUploads):
             "n": upload.number
         }
 
-    def select(self, upload, part, access) -> str:
-        services.release_select(release=upload)
-        return gettext("Release #%(n)s is now your final release.") % {"n": upload.number}
-
     def is_open(self, part, access) -> bool:
         return phase_state(phase=selectors.release_phase(access.round)) == "open"
 
 
-class Attacks(SyntheticUploads):
+class Attacks(SyntheticUploads, TargetAttacks):
     """A membership-inference attack on another team's target, once the releases are
     frozen: open while the attack phase is, the results are not published and there are
     targets."""
@@ -133,9 +125,6 @@ class Attacks(SyntheticUploads):
         "list": "My team's attacks, newest first (dev-half scores until publication)",
         "create": "Upload teamX_mia_teamY.csv (id,score) on another team's target",
         "retrieve": "One of my team's attacks: status, message, scores on the visible half",
-    }
-    upload_fields = {
-        "target": serializers.CharField(max_length=100, help_text="The target team's slug."),
     }
 
     def uploads(self, part, access):
@@ -180,9 +169,6 @@ class Attacks(SyntheticUploads):
             "n": upload.number,
         }
 
-    def listed(self, part, access) -> bool:
-        return part.frozen_at is not None
-
     def is_open(self, part, access) -> bool:
         return (
             bool(attackable(access, part))
@@ -190,11 +176,8 @@ class Attacks(SyntheticUploads):
             and not part.results_published
         )
 
-    def fields(self, part, access) -> list[dict]:
-        choices = [target.team.slug for target in attackable(access, part)]
-        return [
-            {"name": "target", "label": gettext("Target"), "required": True, "choices": choices}
-        ]
+    def target_slugs(self, part, access) -> list[str]:
+        return [target.team.slug for target in attackable(access, part)]
 
 
 SUBMISSION_TYPES = [Releases(), Attacks()]

@@ -1,6 +1,6 @@
-"""The synthetic round's own REST endpoints (mounted by the API under the round, like the
-other kinds'), with the access rules of its pages: 404 for a round of another kind, for a
-caller outside the round's teams. Its uploads, releases and attacks, are declared types
+"""The synthetic round's own REST endpoints, declared (``ROUND_ENDPOINTS``: the core serves
+them under the round), with the access rules of its pages: 404 for a round of another kind,
+for a caller outside the round's teams. Its uploads, releases and attacks, are declared types
 (``submissions.py``): the core serves their endpoints (``syn/releases/…``, ``syn/attacks/…``).
 
 * ``GET  syn/members.csv``              my team's members ``T_X`` (never another team's);
@@ -14,19 +14,20 @@ half's scores, ROC curves and the membership labels are never in an answer befor
 follow Accept-Language.
 """
 
+from functools import partial
+
 from django.http import Http404
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.permissions import IsAuthenticated
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from pwscup.accounts.access import round_access
 from pwscup.core.exports import csv_bytes_response
-from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
+from pwscup.core.rest import CSV_FILE, errors
+from pwscup.submissions.submission_types import RoundEndpoint
 from pwscup.synthetic import KEY, engine, selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynTarget
@@ -133,105 +134,88 @@ def target_json(target: SynTarget, *, synthetic) -> dict:
     }
 
 
-class MembersView(APIView):
-    permission_classes = [IsAuthenticated]
+def members(request, access, synthetic):
+    team = require_team(access)
+    # Drawn now if the team has none yet (a round offering a data choice draws a team when
+    # it first needs its data; the draw locks its pick).
+    draw = services.team_draw(synthetic=synthetic, team=team)
+    return csv_bytes_response(
+        files.members_csv(synthetic=synthetic, draw=draw), files.members_name(team)
+    )
 
-    @extend_schema(
+
+def target_list(request, access, synthetic):
+    return Response([target_json(t, synthetic=synthetic) for t in attackable(access, synthetic)])
+
+
+def target_release(request, access, synthetic, team_slug):
+    target = target_of(access, synthetic, team_slug)
+    return csv_bytes_response(files.release_bytes(target=target), files.release_name(target))
+
+
+def target_challenge(request, access, synthetic, team_slug):
+    target = target_of(access, synthetic, team_slug)
+    return csv_bytes_response(files.challenge_csv(target=target), files.challenge_name(target))
+
+
+def aux(request, access, synthetic):
+    attackable(access, synthetic)
+    key = selectors.aux_pack_key(
+        synthetic=synthetic,
+        team=access.team,
+        requested=str(request.query_params.get("pack", ""))[:40],
+    )
+    if key is None:
+        raise Http404(_("This round has no such data pack."))
+    return csv_bytes_response(files.aux_csv(synthetic=synthetic, key=key), files.aux_name(key))
+
+
+CSV_ANSWER = {(200, "text/csv"): CSV_FILE, **errors(401, 404)}
+endpoint = partial(RoundEndpoint, part=synthetic_part)
+
+# Served under /api/ by the API (``SyntheticKind.api_round_endpoints``).
+ROUND_ENDPOINTS = [
+    endpoint(
+        "syn/members.csv",
+        "syn-members",
+        members,
         responses={(200, "text/csv"): CSV_FILE, **errors(401, 404, 409)},
         summary="My team's members table T_X (teamX_train.csv)",
         description="In a round offering a data choice, the first call draws the team from "
         "its pack and locks its pick; 409 population_missing while the pack has no "
         "population.",
         operation_id="syn_members_retrieve",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access, synthetic = syn_access(request, competition_slug, round_slug)
-        team = require_team(access)
-        # Drawn now if the team has none yet (a round offering a data choice draws a team
-        # when it first needs its data; the draw locks its pick).
-        draw = services.team_draw(synthetic=synthetic, team=team)
-        return csv_bytes_response(
-            files.members_csv(synthetic=synthetic, draw=draw), files.members_name(team)
-        )
-
-
-class TargetListView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
+    ),
+    endpoint(
+        "syn/targets/",
+        "syn-targets",
+        target_list,
         responses={200: JSON_LIST, **errors(401, 404)},
         summary="The other teams' frozen releases to attack, with their files' addresses",
         operation_id="syn_targets_list",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access, synthetic = syn_access(request, competition_slug, round_slug)
-        return Response(
-            [target_json(t, synthetic=synthetic) for t in attackable(access, synthetic)]
-        )
-
-
-class TargetReleaseView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+    ),
+    endpoint(
+        "syn/targets/<str:team_slug>/release.csv",
+        "syn-target-release",
+        target_release,
+        responses=CSV_ANSWER,
         summary="A target's frozen release, as its team uploaded it",
         operation_id="syn_target_release_retrieve",
-    )
-    def get(self, request, competition_slug, round_slug, team_slug):
-        access, synthetic = syn_access(request, competition_slug, round_slug)
-        target = target_of(access, synthetic, team_slug)
-        return csv_bytes_response(files.release_bytes(target=target), files.release_name(target))
-
-
-class TargetChallengeView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+    ),
+    endpoint(
+        "syn/targets/<str:team_slug>/challenge.csv",
+        "syn-target-challenge",
+        target_challenge,
+        responses=CSV_ANSWER,
         summary="A target's challenge set: id and the original's columns (no label)",
         operation_id="syn_target_challenge_retrieve",
-    )
-    def get(self, request, competition_slug, round_slug, team_slug):
-        access, synthetic = syn_access(request, competition_slug, round_slug)
-        target = target_of(access, synthetic, team_slug)
-        return csv_bytes_response(files.challenge_csv(target=target), files.challenge_name(target))
-
-
-class AuxView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+    ),
+    endpoint(
+        "syn/aux.csv",
+        "syn-aux",
+        aux,
+        responses=CSV_ANSWER,
         summary="The auxiliary table A (the attack phase's reference population)",
         operation_id="syn_aux_retrieve",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access, synthetic = syn_access(request, competition_slug, round_slug)
-        attackable(access, synthetic)
-        key = selectors.aux_pack_key(
-            synthetic=synthetic,
-            team=access.team,
-            requested=str(request.query_params.get("pack", ""))[:40],
-        )
-        if key is None:
-            raise Http404(_("This round has no such data pack."))
-        return csv_bytes_response(files.aux_csv(synthetic=synthetic, key=key), files.aux_name(key))
-
-
-# Mounted under /api/ by the API (``SyntheticKind.api_url_patterns``).
-urlpatterns = [
-    path(ROUND_PREFIX + "syn/members.csv", MembersView.as_view(), name="syn-members"),
-    path(ROUND_PREFIX + "syn/targets/", TargetListView.as_view(), name="syn-targets"),
-    path(
-        ROUND_PREFIX + "syn/targets/<str:team_slug>/release.csv",
-        TargetReleaseView.as_view(),
-        name="syn-target-release",
     ),
-    path(
-        ROUND_PREFIX + "syn/targets/<str:team_slug>/challenge.csv",
-        TargetChallengeView.as_view(),
-        name="syn-target-challenge",
-    ),
-    path(ROUND_PREFIX + "syn/aux.csv", AuxView.as_view(), name="syn-aux"),
 ]

@@ -13,7 +13,7 @@ from pwscup.submissions.services.two_sided import (
     two_sided_attack_open,
     two_sided_upload_window,
 )
-from pwscup.submissions.services.uploads import original_name, upload_keep, uploader
+from pwscup.submissions.services.uploads import upload_keep
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynTarget, TeamDraw
 from pwscup.synthetic.services.common import SCORE_ATTACK_TASK, stored_bytes
@@ -45,8 +45,7 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
         now=now,
         check=attack_open,
         target=target,
-        original_filename=original_name(uploaded_file, default=default_name),
-        uploaded_by=uploader(user),
+        user=user,
     )
     attack.dispatch = broker.job_send(SCORE_ATTACK_TASK, attack.pk)
     return attack

@@ -26,7 +26,7 @@ def round_freeze(*, synthetic: SyntheticRound, user=None, now=None) -> list[SynT
     now = now or timezone.now()
     return two_sided_freeze(
         state=synthetic,
-        final_releases=lambda state: selectors.final_releases(synthetic=state),
+        final_release=lambda state, team: selectors.final_release(synthetic=state, team=team),
         user=user,
         now=now,
         # A republished target's built-in attacks run again, from a fresh job.

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import AuditEntry
-from pwscup.competitions.services import audit_record, read_file_bytes
+from pwscup.competitions.services import read_file_bytes, round_audit_record
 from pwscup.core.files import organizer_csv
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
@@ -125,13 +125,11 @@ def population_store(
     if csv.source is not None:
         stored.source.save(filename, ContentFile(csv.source), save=False)
     stored.save()
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=synthetic.round.competition,
-            round=synthetic.round,
-            action=AuditEntry.Action.ROUND_EDITED,
-            population=key,
-            rows=stored.rows,
-        )
+    round_audit_record(
+        user=user,
+        round=synthetic.round,
+        action=AuditEntry.Action.ROUND_EDITED,
+        population=key,
+        rows=stored.rows,
+    )
     return stored

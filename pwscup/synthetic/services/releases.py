@@ -18,7 +18,7 @@ from pwscup.submissions.services.two_sided import (
     two_sided_release_select,
     two_sided_upload_window,
 )
-from pwscup.submissions.services.uploads import original_name, upload_keep, uploader
+from pwscup.submissions.services.uploads import upload_keep
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynRelease, SyntheticRound, TeamDraw
 from pwscup.synthetic.services.common import SCORE_RELEASE_TASK, stored_bytes
@@ -53,8 +53,7 @@ def release_upload(
         now=now,
         check=release_open,
         synthetic=synthetic,
-        original_filename=original_name(uploaded_file, default=f"{team.slug}_synthetic.csv"),
-        uploaded_by=uploader(user),
+        user=user,
     )
     release.dispatch = broker.job_send(SCORE_RELEASE_TASK, release.pk)
     return release

@@ -5,18 +5,17 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import AuditEntry, Competition
+from pwscup.competitions.models import Competition
 from pwscup.competitions.services import (
-    audit_record,
     round_of_kind_create,
     round_original_store,
     round_phases_close,
 )
 from pwscup.core.files import organizer_csv
 from pwscup.submissions.services.two_sided import (
-    two_sided_phases_set,
     two_sided_results_hide,
     two_sided_results_publish,
+    two_sided_round_created,
     two_sided_windows_check,
 )
 from pwscup.synthetic import KEY, engine
@@ -27,8 +26,6 @@ from scoring.errors import ScoringError
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.draws import draw_shared
 from scoring.synthetic.population import read_population
-
-Action = AuditEntry.Action
 
 
 def synthetic_config_validate(config) -> dict:
@@ -138,24 +135,17 @@ def synthetic_round_create(
         raise form_error(config_error_field(error), error) from None
     synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
     synthetic.save()
-    two_sided_phases_set(
+    draws_for_teams(synthetic=synthetic)
+    two_sided_round_created(
         round=round_,
         release=release,
         attack=attack,
         release_limits=release_limits,
         attack_limits=attack_limits,
         attack_target_limit=attack_target_limit,
+        user=user,
+        rows=len(population.frame),
     )
-    draws_for_teams(synthetic=synthetic)
-    if user is not None:
-        audit_record(
-            user=user,
-            competition=competition,
-            round=round_,
-            action=Action.ROUND_CREATED,
-            name=round_.name,
-            rows=len(population.frame),
-        )
     return synthetic
 
 

@@ -8,17 +8,9 @@ every round page's (``pwscup.submissions.round_pages``)."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from pwscup.submissions.round_pages import require_own, require_participant, require_team
+from pwscup.submissions.round_pages import require_frozen, require_own
 from pwscup.synthetic import selectors
 from pwscup.synthetic.models import SynRelease, SynTarget, SyntheticRound
-
-__all__ = [
-    "own_release",
-    "published_target",
-    "require_participant",
-    "require_team",
-    "synthetic_of",
-]
 
 
 def synthetic_of(access) -> SyntheticRound:
@@ -38,9 +30,7 @@ def published_target(access, team_slug: str) -> SynTarget:
     """A target a participant may download or attack: published (frozen), and another
     team's (an organizer: any)."""
     synthetic = synthetic_of(access)
-    require_participant(access)
-    if synthetic.frozen_at is None:
-        raise Http404("Not frozen yet.")
+    require_frozen(access, synthetic)
     target = get_object_or_404(
         SynTarget.objects.select_related("team", "release", "synthetic__round"),
         synthetic=synthetic,

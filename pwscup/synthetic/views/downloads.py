@@ -14,15 +14,10 @@ from pwscup.core.exports import csv_bytes_response
 from pwscup.core.files import private_file_response
 from pwscup.core.kits import kit_response
 from pwscup.kinds.tabs import DATA, tab_url
+from pwscup.submissions.round_pages import require_frozen, require_team
 from pwscup.synthetic import KEY, engine, kit, selectors, services
 from pwscup.synthetic.api import files
-from pwscup.synthetic.views.common import (
-    own_release,
-    published_target,
-    require_participant,
-    require_team,
-    synthetic_of,
-)
+from pwscup.synthetic.views.common import own_release, published_target, synthetic_of
 
 
 @kind_view(KEY)
@@ -64,9 +59,7 @@ def aux_download(request, access):
     a round offering a data choice, the one of the pack ``?pack=`` (by default the caller's
     team's), ``<pack>.aux.csv``."""
     synthetic = synthetic_of(access)
-    require_participant(access)
-    if synthetic.frozen_at is None:
-        raise Http404("Not frozen yet.")
+    require_frozen(access, synthetic)
     key = selectors.aux_pack_key(
         synthetic=synthetic, team=access.team, requested=str(request.GET.get("pack", ""))[:40]
     )

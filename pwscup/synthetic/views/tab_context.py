@@ -13,19 +13,43 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
-from pwscup.kinds.tabs import DATA, SUBMIT, FlowStep, NextStep, tab_url
+from pwscup.kinds.tabs import FlowStep
 from pwscup.submissions.models import Status
 from pwscup.submissions.round_pages import PENDING
-from pwscup.submissions.selectors import target_uses
-from pwscup.submissions.two_sided_tabs import TwoSidedPhases, two_sided_next_steps, two_sided_phases
+from pwscup.submissions.two_sided_tabs import (
+    TwoSidedPhases,
+    TwoSidedSteps,
+    attack_target_uses,
+    two_sided_flow,
+    two_sided_phases,
+)
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import SynthConfig, tpr_key
 
 DOMAIN_SHOWN = 8
+
+
+NEXT_STEPS = TwoSidedSteps(
+    data=gettext_lazy(
+        "Download your members table (teamX_train.csv) and read what each column is."
+    ),
+    upload=gettext_lazy(
+        "Make a synthetic stand-in of it and upload it; the scores appear in a minute."
+    ),
+    choose_final=gettext_lazy(
+        "Choose which of your scored releases is final (else the last valid one)."
+    ),
+    targets=gettext_lazy(
+        "Download the other teams' releases, challenge sets and the auxiliary table."
+    ),
+    targets_anchor="#published",
+    attack=gettext_lazy("Upload one membership score per challenge row for each target."),
+)
 
 
 @dataclass(frozen=True)
@@ -34,14 +58,14 @@ class RoundState(TwoSidedPhases):
 
     synthetic: SyntheticRound
     config: SynthConfig
+    next_step_words = NEXT_STEPS
+
+    def final_release(self, team: Team) -> SynRelease | None:
+        return selectors.final_release(synthetic=self.synthetic, team=team)
 
     @property
-    def frozen(self) -> bool:
-        return self.synthetic.frozen_at is not None
-
-    @property
-    def published(self) -> bool:
-        return self.synthetic.results_published
+    def round_row(self) -> SyntheticRound:
+        return self.synthetic
 
     @property
     def half(self) -> str:
@@ -58,18 +82,14 @@ class RoundState(TwoSidedPhases):
 
 
 def round_state(*, synthetic: SyntheticRound) -> RoundState:
-    round_ = synthetic.round
-    phases = two_sided_phases(round_, frozen=synthetic.frozen_at is not None)
-    return RoundState(synthetic=synthetic, config=engine.round_config(round_), **phases)
+    return RoundState(
+        synthetic=synthetic,
+        config=engine.round_config(synthetic.round),
+        **two_sided_phases(synthetic),
+    )
 
 
 # --- the overview ------------------------------------------------------------------------
-
-
-def _has_valid_release(*, state: RoundState, team: Team | None) -> bool:
-    return team is not None and (
-        selectors.final_release(synthetic=state.synthetic, team=team) is not None
-    )
 
 
 def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
@@ -99,64 +119,11 @@ def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
             _("The attack matrix, the release ranking and the attack ranking."),
         ),
     ]
-    if state.published:
-        now_box = 4
-    elif state.frozen:
-        now_box = 3
-    elif _has_valid_release(state=state, team=team):
-        now_box = 1
-    else:
-        now_box = 0 if team is not None else 1
-    return [
-        FlowStep(title, text, "done" if k < now_box else "now" if k == now_box else "later")
-        for k, (title, text) in enumerate(boxes)
-    ]
 
+    def releasing() -> int:
+        return 0 if team is not None and state.final_release(team) is None else 1
 
-def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
-    """The "What to do now" lines of a team (the template shows visitors and organizers theirs)."""
-    if team is None:
-        return []
-    round_ = state.synthetic.round
-
-    def releasing() -> list[NextStep]:
-        steps = [
-            NextStep(
-                _("Download your members table (teamX_train.csv) and read what each column is."),
-                tab_url(round_, DATA),
-                _("Data"),
-            ),
-            NextStep(
-                _("Make a synthetic stand-in of it and upload it; the scores appear in a minute."),
-                tab_url(round_, SUBMIT) + "#upload",
-                _("Submit"),
-            ),
-        ]
-        if _has_valid_release(state=state, team=team):
-            steps.append(
-                NextStep(
-                    _("Choose which of your scored releases is final (else the last valid one)."),
-                    tab_url(round_, SUBMIT) + "#releases",
-                    _("Submit"),
-                )
-            )
-        return steps
-
-    def attacking() -> list[NextStep]:
-        return [
-            NextStep(
-                _("Download the other teams' releases, challenge sets and the auxiliary table."),
-                tab_url(round_, DATA) + "#published",
-                _("Data"),
-            ),
-            NextStep(
-                _("Upload one membership score per challenge row for each target."),
-                tab_url(round_, SUBMIT) + "#attack",
-                _("Attack"),
-            ),
-        ]
-
-    return two_sided_next_steps(state, round_, releasing=releasing, attacking=attacking)
+    return two_sided_flow(state, boxes, releasing=releasing)
 
 
 # --- the data tab ------------------------------------------------------------------------
@@ -210,7 +177,7 @@ def published_files(*, state: RoundState, team: Team | None) -> list[dict]:
 def team_releases(*, state: RoundState, team: Team) -> list[SynRelease]:
     """The team's releases, newest first, each with its gates and whether it is the final."""
     config = state.config
-    final = selectors.final_release(synthetic=state.synthetic, team=team)
+    final = state.final_release(team)
     releases = list(selectors.team_releases(synthetic=state.synthetic, team=team))
     for release in releases:
         scores = release.scores or {}
@@ -258,9 +225,8 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
         attack.shown = shown_scores(
             _visible(attack, half) if attack.status == Status.FINISHED else None, state
         )
-    limited = state.attack_phase is not None and state.attack_phase.target_limit
     mine = SynAttack.objects.filter(target__synthetic=state.synthetic, team=team)
-    uses = target_uses(mine) if limited else {}
+    uses = attack_target_uses(state, mine)
     return [
         {
             "target": target,

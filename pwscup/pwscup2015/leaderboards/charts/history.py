@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from pwscup.core.charts.labels import Box, Label, Mark, place_labels
+from pwscup.core.charts.labels import Label, Mark, PlotArea, place_labels
 from pwscup.core.charts.text import text_width
 from pwscup.pwscup2015.leaderboards.charts.axes import (
     DEFAULT_X,
@@ -33,7 +33,7 @@ DEFAULT_HISTORY = (DEFAULT_X, "E3")  # utility and a re-identification rate, as 
 
 
 @dataclass
-class Line:
+class Line(PlotArea):
     metric: str
     label: str  # plain words, the code, the better direction
     path: str = ""
@@ -51,14 +51,6 @@ class Line:
     @property
     def font_size(self) -> int:
         return FONT
-
-    @property
-    def plot_width(self) -> float:
-        return round(self.right - self.left, 1)
-
-    @property
-    def plot_height(self) -> float:
-        return round(self.bottom - self.top, 1)
 
 
 def history(*, submissions, metrics, tz=None) -> list[Line]:
@@ -106,7 +98,7 @@ def _line(metric: str, marks, tz) -> Line:
     latest = line.points[-1]
     line.labels = place_labels(
         [Mark(latest.x, latest.y, latest.radius, number(marks[-1].scores[metric]), colour=INK)],
-        frame=Box(line.left, line.top, line.right, line.bottom),
+        frame=line.frame,
         font_size=11,
     )
     return line

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from pwscup.core.charts.labels import Box, Label, Mark, place_labels
+from pwscup.core.charts.labels import Label, Mark, PlotArea, place_labels
 from pwscup.core.charts.text import text_width, wrap
 from pwscup.pwscup2015.leaderboards.charts.axes import (
     DEFAULT_X,
@@ -43,7 +43,7 @@ PAD = 8  # px around the drawing
 
 
 @dataclass
-class Scatter:
+class Scatter(PlotArea):
     x_axis: Axis
     y_axis: Axis
     points: list[Point] = field(default_factory=list)
@@ -92,18 +92,6 @@ class Scatter:
     @property
     def y_title_lines(self) -> list[tuple[float, str]]:
         return [(PAD + FONT + k * TITLE_LINE, line) for k, line in enumerate(self.y_title)]
-
-    @property
-    def plot_width(self) -> float:
-        return round(self.right - self.left, 1)
-
-    @property
-    def plot_height(self) -> float:
-        return round(self.bottom - self.top, 1)
-
-    @property
-    def frame(self) -> Box:
-        return Box(self.left, self.top, self.right, self.bottom)
 
 
 def axis_choices(metrics, ranking: Axis | None) -> list[tuple[str, str]]:
