@@ -10,7 +10,8 @@ lines the confirmation page adds for this round (e.g. which teams the action tou
 ``AdminAction`` is the same for the admin's list of rounds (``RoundKind.admin_actions``).
 
 ``close_phases_action`` and ``hide_results_action`` are the steps several kinds share, in the
-same words: the kind gives the service that does it.
+same words: the kind gives the service that does it. ``offered_actions`` picks those a kind
+offers now, in its order.
 """
 
 from collections.abc import Callable
@@ -73,3 +74,9 @@ def hide_results_action(hide: Callable[..., object], explanation) -> RoundAction
         perform,
         secondary=True,
     )
+
+
+def offered_actions(actions: dict[str, RoundAction], shown) -> dict[str, RoundAction]:
+    """The kind's ``actions`` the console offers now (those named in ``shown``), in the
+    kind's order: what ``RoundKind.console_actions`` returns."""
+    return {name: action for name, action in actions.items() if name in shown}

@@ -1,6 +1,7 @@
 """The one place that knows which round kinds exist (filled by the apps' ``ready()``)."""
 
 from django.core.exceptions import ValidationError
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from pwscup.kinds.base import RoundKind
@@ -18,6 +19,18 @@ def register(kind: RoundKind) -> RoundKind:
         raise ValueError(f"The round kind {kind.key!r} is already registered by {known!r}.")
     _KINDS[kind.key] = kind
     return kind
+
+
+class KindApp:
+    """What a kind's ``AppConfig`` inherits (``class DPConfig(KindApp, AppConfig)``): it
+    declares ``kind``, the dotted path of its ``RoundKind`` class, and ``ready()`` registers
+    one. The class is imported only then: models may be imported only once the app registry
+    is ready (Django's rule for ``ready()``)."""
+
+    kind = ""
+
+    def ready(self) -> None:
+        register(import_string(self.kind)())
 
 
 def unregister(key: str) -> None:

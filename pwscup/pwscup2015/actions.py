@@ -14,6 +14,7 @@ from pwscup.kinds.actions import (
     RoundAction,
     close_phases_action,
     hide_results_action,
+    offered_actions,
 )
 from pwscup.pwscup2015.console import services
 from pwscup.pwscup2015.selectors.operations import operation_request_text
@@ -89,7 +90,7 @@ def pwscup2015_actions(round_) -> dict[str, RoundAction]:
         shown.add("close")
     if round_.pwscup2015.is_per_team:
         shown.add("samples")
-    return {name: action for name, action in ACTIONS.items() if name in shown}
+    return offered_actions(ACTIONS, shown)
 
 
 def _with_progress_link(request_operation):

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pwscup.kinds import two_sided
-from pwscup.kinds.actions import RoundAction
+from pwscup.kinds.actions import RoundAction, offered_actions
 from pwscup.scorer import services
 from pwscup.scorer.selectors import round_config, scorer_of
 from pwscup.submissions.services.two_sided import ATTACK, RELEASE
@@ -74,4 +74,4 @@ def scorer_actions(round_) -> dict[str, RoundAction]:
     if scorer is not None and scorer.frozen_at is not None:
         if round_config(round_).ranking == "program":
             shown.add("rank")
-    return {name: action for name, action in ACTIONS.items() if name in shown}
+    return offered_actions(ACTIONS, shown)

@@ -1,16 +1,11 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.kinds.registry import KindApp
 
-class SequentialConfig(AppConfig):
+
+class SequentialConfig(KindApp, AppConfig):
     name = "pwscup.sequential"
     label = "sequential"
     verbose_name = _("Sequential-release rounds")
-
-    def ready(self) -> None:
-        # Imported here, not at the top: models may be imported only once the app registry
-        # is ready (Django's rule for ready()).
-        from pwscup.kinds import register
-        from pwscup.sequential.kind import SequentialKind
-
-        register(SequentialKind())
+    kind = "pwscup.sequential.kind.SequentialKind"

@@ -6,7 +6,7 @@ each step calls one of this kind's services."""
 from django.utils.translation import gettext_lazy
 
 from pwscup.kinds import two_sided
-from pwscup.kinds.actions import RoundAction
+from pwscup.kinds.actions import RoundAction, offered_actions
 from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
@@ -50,4 +50,4 @@ ACTIONS = two_sided.actions(LIFECYCLE)
 def synthetic_actions(round_) -> dict[str, RoundAction]:
     """The actions offered now (``two_sided.offered``)."""
     shown = two_sided.offered(LIFECYCLE, round_)
-    return {name: action for name, action in ACTIONS.items() if name in shown}
+    return offered_actions(ACTIONS, shown)
