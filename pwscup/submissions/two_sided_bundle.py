@@ -2,8 +2,22 @@
 release phase and the attack phase (``pwscup.submissions.services.two_sided``), exported and
 read back alike for every two-sided kind; the kind declares only its phase labels."""
 
+import datetime as dt
+
 from pwscup.competitions.selectors import phase_of
-from pwscup.kinds.bundles import setting_required, two_phases_arguments, two_phases_export
+from pwscup.kinds.bundles import (
+    LIMIT_KEYS,
+    TARGET_LIMIT_KEY,
+    RoundEntry,
+    limits_export,
+    limits_read,
+    schedule_offsets,
+    setting_required,
+    settings_known,
+    settings_object,
+    target_limit_read,
+    window_at_offsets,
+)
 from pwscup.submissions.services.two_sided import ATTACK, FORMER_PHASE_KEYS, RELEASE
 
 
@@ -27,3 +41,82 @@ def two_sided_windows(settings: dict, start, entry, *, labels: dict) -> dict:
         attack=ATTACK,
         former=FORMER_PHASE_KEYS,
     )
+
+
+PHASE_KEYS = ("opens_at", "closes_at", *LIMIT_KEYS)
+
+
+def two_phases_export(phases, anchor: dt.datetime, *, attack: str) -> dict:
+    """A release phase and an attack phase (``competitions.Phase`` s, ``None`` for one the
+    round lacks) as a bundle writes those the round has: each as planned
+    (``planned_window``: not cut short by *Close now*, *Open the attack phase now* or the
+    publication; one closed before it opened with no plan kept gets a length,
+    ``schedule_offsets``) as offsets from ``anchor``, its daily and total limits, and the
+    attack phase's (its kind ``attack``) limit per target."""
+    phases = [phase for phase in phases if phase is not None]
+    windows = schedule_offsets([phase.planned_window() for phase in phases], anchor)
+    return {
+        phase.kind: {
+            "opens_at": opens,
+            "closes_at": closes,
+            **limits_export(phase),
+            **({TARGET_LIMIT_KEY: phase.target_limit} if phase.kind == attack else {}),
+        }
+        for phase, (opens, closes) in zip(phases, windows, strict=True)
+    }
+
+
+def two_phases_read(
+    raw, start: dt.datetime, entry: str, *, labels: dict, attack: str, former: dict | None = None
+) -> dict:
+    """``two_phases_export``'s object read back: ``{kind: {"window": (opens_at, closes_at),
+    "limits": (daily, total)}}`` for both phases (the attack phase with its
+    ``target_limit``), each refusal keyed by its path; ``labels``: each phase kind's name in
+    the messages, in order; ``attack``: the attack phase's kind; ``former``: a phase's
+    earlier key in older bundles, read as its key today (``{"anonymization": "release"}``)."""
+    phases = settings_object(raw, "phases")
+    renamed = {
+        old: new for old, new in (former or {}).items() if old in phases and new not in phases
+    }
+    if renamed:
+        phases = {renamed.get(key, key): value for key, value in phases.items()}
+    kinds = tuple(labels)
+    settings_known(phases, kinds, "phases")
+    out = {}
+    for kind in kinds:
+        path = f"phases.{kind}"
+        phase = settings_object(setting_required(phases, kind, "phases"), path)
+        is_attack = kind == attack
+        settings_known(phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if is_attack else PHASE_KEYS, path)
+        window = window_at_offsets(phase, start, path=path, entry=entry, phase=labels[kind])
+        limits = limits_read(
+            {key: setting_required(phase, key, path) for key in LIMIT_KEYS}, field=path
+        )
+        out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
+        if is_attack:
+            out[kind]["target_limit"] = target_limit_read(phase, field=path)
+    return out
+
+
+def two_phases_arguments(
+    raw,
+    start: dt.datetime,
+    entry: RoundEntry,
+    *,
+    labels: dict,
+    release: str,
+    attack: str,
+    former: dict | None = None,
+) -> dict:
+    """The phases ``two_phases_read`` reads (``release`` and ``attack``: their kinds) as the
+    keyword arguments of a two-sided kind's round creation service, as its console form
+    gives them: ``release`` and ``attack`` (the windows), ``release_limits``,
+    ``attack_limits`` and ``attack_target_limit``."""
+    phases = two_phases_read(raw, start, entry, labels=labels, attack=attack, former=former)
+    return {
+        "release": phases[release]["window"],
+        "attack": phases[attack]["window"],
+        "release_limits": phases[release]["limits"],
+        "attack_limits": phases[attack]["limits"],
+        "attack_target_limit": phases[attack]["target_limit"],
+    }

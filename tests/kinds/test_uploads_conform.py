@@ -17,7 +17,7 @@ from pwscup.core.errors import Refused
 from pwscup.kinds import all_kinds, kind_of
 from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import quota_day_of
-from pwscup.submissions.services.uploads import format_at
+from pwscup.submissions.services.windows import format_at
 from tests.kinds.conftest import PLAYERS
 from tests.kinds.players import HERE, attack_target_limit_set
 

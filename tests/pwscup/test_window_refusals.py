@@ -14,7 +14,7 @@ from pwscup.dp.models import Charge
 from pwscup.dp.services import dp_query_answer
 from pwscup.presentations.models import Slides
 from pwscup.pwscup2015 import services as pwscup2015_services
-from pwscup.submissions.services.uploads import format_at
+from pwscup.submissions.services.windows import format_at
 from pwscup.synthetic.models import SynAttack
 from tests.pwscup.dp_world import build_dp_world, close_now
 from tests.pwscup.factories import scored

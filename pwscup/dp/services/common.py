@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
-from pwscup.submissions.services.uploads import window_check
+from pwscup.submissions.services.windows import window_check
 from scoring.dp.errors import DPError
 
 # The DP jobs, sent by name (``pwscup.submissions.broker.job_send``): tasks.py imports the

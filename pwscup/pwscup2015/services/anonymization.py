@@ -18,7 +18,8 @@ from pwscup.pwscup2015.value_ranges import parse_value_ranges
 from pwscup.submissions.broker import Dispatch, job_send
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_claim, job_run
-from pwscup.submissions.services.uploads import phase_window_check, store_upload
+from pwscup.submissions.services.uploads import store_upload
+from pwscup.submissions.services.windows import phase_window_check
 
 
 def anonymization_submission_create(

@@ -30,7 +30,8 @@ from pwscup.core.errors import Refused
 from pwscup.notifications.services import notify_results_published, notify_round_frozen
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.uploads import UploadWindow, phase_window_check
+from pwscup.submissions.services.uploads import UploadWindow
+from pwscup.submissions.services.windows import phase_window_check
 
 Action = AuditEntry.Action
 # A two-sided round's phases by their keys (``Phase.kind``) and their names, which its pages,

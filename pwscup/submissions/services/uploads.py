@@ -2,7 +2,6 @@
 here, on the server (``upload_keep``)."""
 
 import datetime as dt
-import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,7 +15,6 @@ from django.utils.translation import gettext as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.choice_services import choice_lock
 from pwscup.competitions.models import Phase, Round, UploadLimits
-from pwscup.competitions.selectors import phase_closes_at
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save, storage_write_slot
@@ -31,48 +29,7 @@ from pwscup.submissions.selectors import (
     uploads_quota_usage,
 )
 from pwscup.submissions.services.live import live_scope_changed
-
-
-def window_check(
-    *,
-    label: str,
-    opens_at: dt.datetime | None,
-    closes_at: dt.datetime | None,
-    time_zone: str,
-    now: dt.datetime,
-) -> None:
-    """Refuse (403) what is sent to an upload window outside its opening: before
-    ``opens_at`` (included) or from ``closes_at`` (excluded) on, ``None`` being no bound —
-    the rule of ``UploadDates.is_open``. The one place every kind's window (a phase, a
-    release phase, a release, a presentation window) is checked and its refusal worded:
-    ``label`` is the window's name as the kind shows it (its schedule line), ``closes_at``
-    the window's real end (earlier than the planned one when the kind ended it), the times
-    printed in ``time_zone`` (the round's)."""
-    if opens_at is not None and now < opens_at:
-        raise Refused(
-            _("%(window)s is not open yet: it opens at %(at)s.")
-            % {"window": label, "at": format_at(time_zone, opens_at)},
-            status=403,
-        )
-    if closes_at is not None and now >= closes_at:
-        raise Refused(
-            _("%(window)s closed at %(at)s.")
-            % {"window": label, "at": format_at(time_zone, closes_at)},
-            status=403,
-        )
-
-
-def phase_window_check(*, phase: Phase, now: dt.datetime, label: str | None = None) -> None:
-    """``window_check`` on a core phase, until its real close (``phase_closes_at``: a kind
-    may have ended it, the 2015 freeze); ``label``: the window's name (default: the phase's,
-    as its game names it)."""
-    window_check(
-        label=label or phase.label,
-        opens_at=phase.opens_at,
-        closes_at=phase_closes_at(phase=phase),
-        time_zone=phase.round.timezone,
-        now=now,
-    )
+from pwscup.submissions.services.windows import format_at, phase_window_check
 
 
 def check_window(*, phase: Phase, expected_kind: str, now: dt.datetime) -> None:
@@ -394,8 +351,3 @@ def upload_note_set(*, upload, user, note: str):
 
 def _expected_kind(model) -> str:
     return model.PHASE_KIND
-
-
-def format_at(time_zone: str, at: dt.datetime) -> str:
-    """``at`` as the upload messages print it: local time, then the time zone's name."""
-    return f"{at.astimezone(zoneinfo.ZoneInfo(time_zone)):%Y-%m-%d %H:%M} ({time_zone})"

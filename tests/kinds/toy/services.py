@@ -7,7 +7,8 @@ from pwscup.competitions.services import phase_set, round_of_kind_create, round_
 from pwscup.notifications.services import notify_results_published
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.uploads import UploadWindow, phase_window_check, upload_keep
+from pwscup.submissions.services.uploads import UploadWindow, upload_keep
+from pwscup.submissions.services.windows import phase_window_check
 from tests.kinds.toy.models import ToyRound, ToyUpload
 
 SCORE_TOY = "tests.toykind.score"

@@ -1,0 +1,59 @@
+"""The one rule of every upload window (a phase, a release phase, a release, a presentation
+window): open from ``opens_at`` (included) to ``closes_at`` (excluded), and the one set of
+messages a refusal (403) gives, times printed in the round's time zone."""
+
+import datetime as dt
+import zoneinfo
+
+from django.utils.translation import gettext as _
+
+from pwscup.competitions.models import Phase
+from pwscup.competitions.selectors import phase_closes_at
+from pwscup.core.errors import Refused
+
+
+def window_check(
+    *,
+    label: str,
+    opens_at: dt.datetime | None,
+    closes_at: dt.datetime | None,
+    time_zone: str,
+    now: dt.datetime,
+) -> None:
+    """Refuse (403) what is sent to an upload window outside its opening: before
+    ``opens_at`` (included) or from ``closes_at`` (excluded) on, ``None`` being no bound —
+    the rule of ``UploadDates.is_open``. The one place every kind's window (a phase, a
+    release phase, a release, a presentation window) is checked and its refusal worded:
+    ``label`` is the window's name as the kind shows it (its schedule line), ``closes_at``
+    the window's real end (earlier than the planned one when the kind ended it), the times
+    printed in ``time_zone`` (the round's)."""
+    if opens_at is not None and now < opens_at:
+        raise Refused(
+            _("%(window)s is not open yet: it opens at %(at)s.")
+            % {"window": label, "at": format_at(time_zone, opens_at)},
+            status=403,
+        )
+    if closes_at is not None and now >= closes_at:
+        raise Refused(
+            _("%(window)s closed at %(at)s.")
+            % {"window": label, "at": format_at(time_zone, closes_at)},
+            status=403,
+        )
+
+
+def phase_window_check(*, phase: Phase, now: dt.datetime, label: str | None = None) -> None:
+    """``window_check`` on a core phase, until its real close (``phase_closes_at``: a kind
+    may have ended it, the 2015 freeze); ``label``: the window's name (default: the phase's,
+    as its game names it)."""
+    window_check(
+        label=label or phase.label,
+        opens_at=phase.opens_at,
+        closes_at=phase_closes_at(phase=phase),
+        time_zone=phase.round.timezone,
+        now=now,
+    )
+
+
+def format_at(time_zone: str, at: dt.datetime) -> str:
+    """``at`` as the upload messages print it: local time, then the time zone's name."""
+    return f"{at.astimezone(zoneinfo.ZoneInfo(time_zone)):%Y-%m-%d %H:%M} ({time_zone})"
