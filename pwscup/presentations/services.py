@@ -36,11 +36,8 @@ from pwscup.presentations.preview import (
 from pwscup.presentations.selectors import publication_missing
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.uploads import (
-    UploadWindow,
-    upload_keep,
-    window_check,
-)
+from pwscup.submissions.services.uploads import UploadWindow, upload_keep
+from pwscup.submissions.services.windows import window_check
 
 RENDER_PREVIEW_TASK = "pwscup.presentations.render_preview"
 WINDOW_FIELDS = (

@@ -17,11 +17,8 @@ from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
-from pwscup.submissions.services.uploads import (
-    UploadWindow,
-    upload_keep,
-    window_check,
-)
+from pwscup.submissions.services.uploads import UploadWindow, upload_keep
+from pwscup.submissions.services.windows import window_check
 
 
 def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> None:
