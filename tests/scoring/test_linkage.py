@@ -14,6 +14,7 @@ from scoring import kit
 from scoring.cli import main
 from scoring.linkage import (
     REFERENCE_ATTACK,
+    _one_mismatch_hits,
     linkage_columns,
     linkage_inputs,
     reference_attack,
@@ -112,14 +113,22 @@ def tie_heavy(seed: int):
     return reference, released.iloc[order].reset_index(drop=True), order + 1, config
 
 
+@pytest.mark.parametrize("share", [1, 8], ids=["one-mismatch-first", "default-share"])
 @pytest.mark.parametrize("seed", range(6))
-def test_rate_equals_the_literal_reading_on_tie_heavy_data(seed):
+def test_rate_equals_the_literal_reading_on_tie_heavy_data(seed, share, monkeypatch):
+    """With ``share`` 1 every row without a block is first searched one mismatch away (the
+    shortcut decides some, asserted); with the default none is here (blocks too large)."""
+    monkeypatch.setattr("scoring.linkage._ONE_MISMATCH_SHARE", share)
     reference, released, truth, config = tie_heavy(seed)
     assert linkage_columns(config) == (["job", "sex"], ["age", "pay", "hours"])
     expected = literal_rate(reference, released, truth, config)
     assert reference_attack_rate(reference, released, truth, config) == pytest.approx(
         expected, abs=1e-12
     )
+    inputs = linkage_inputs(TableCache(reference), TableCache(released), truth - 1, config)
+    no_block = np.flatnonzero(~np.isin(inputs.rel_block, inputs.ref_block))
+    decided, _ = _one_mismatch_hits(inputs, no_block)
+    assert decided.any() == (share == 1)
 
 
 def test_fallback_slices_give_the_same_rate(monkeypatch):
