@@ -369,8 +369,9 @@ def small_backup(world, tmp_path) -> Path:
     return backup
 
 
-def test_restore_refuses_a_database_with_rows_and_changes_nothing(small_backup, settings, tmp_path):
-    """The test database (the world's rows) as the target, an empty folder as the storage."""
+@pytest.fixture
+def empty_storage(settings, tmp_path) -> Path:
+    """This process's default storage switched to a new empty folder (its path)."""
     empty = tmp_path / "empty-media"
     empty.mkdir()
     settings.STORAGES = {
@@ -380,10 +381,15 @@ def test_restore_refuses_a_database_with_rows_and_changes_nothing(small_backup, 
             "OPTIONS": {"location": str(empty)},
         },
     }
+    return empty
+
+
+def test_restore_refuses_a_database_with_rows_and_changes_nothing(small_backup, empty_storage):
+    """The test database (the world's rows) as the target, an empty folder as the storage."""
     rows = row_counts()
     with pytest.raises(CommandError, match=r"is not empty \(rows in .*accounts_team"):
         call_command("restore", str(small_backup))
-    assert files_under(empty) == []
+    assert files_under(empty_storage) == []
     assert row_counts() == rows
 
 
@@ -448,15 +454,18 @@ def _no_manifest(backup: Path) -> str:
     ],
 )
 def test_restore_refuses_a_damaged_backup_and_changes_nothing(
-    small_backup, new_database, tmp_path, damage
+    small_backup, empty_storage, tmp_path, damage
 ):
+    """In this process, on the world's database: the backup's checks come before any look
+    at the deployment, so the refusal is the damage's and nothing is changed (the child
+    process's answer to a refusal is checked by the two tests around this one)."""
     message = damage(small_backup)
-    database, media = new_database(), tmp_path / "restored-media"
-    refused = manage(deployment_env(database, media), "restore", str(small_backup))
-    assert refused.returncode != 0
-    assert message in refused.stderr, refused.stderr
-    assert tables_of(database) == []
-    assert files_under(media) == []
+    rows = row_counts()
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(small_backup))
+    assert message in str(refused.value)
+    assert row_counts() == rows
+    assert files_under(empty_storage) == []
     assert not (tmp_path / "outside.csv").exists()
 
 
