@@ -35,9 +35,10 @@ The rate is the mean of the contributions over the released rows (denominator: e
 released row), the formula of metrics.md's attacks, so it reads like their rates.
 
 Cost: the blocks are searched like EUC1 (:func:`scoring.nearest.nearest_hits`); a row
-without a block is compared with every reference row, in slices of at most
-``_PAIR_ELEMENTS`` pairs (bounded memory; the time grows with rows-without-a-block ×
-reference rows). numpy only, so the toolkit without extras gives the same number.
+without a block first among the reference rows one categorical QI away
+(``_one_mismatch_hits``, exact), and when that cannot decide it, against every reference
+row, in slices of at most ``_PAIR_ELEMENTS`` pairs (bounded memory; the time grows with
+those rows × reference rows). numpy only, so the toolkit without extras gives the same number.
 """
 
 from __future__ import annotations
