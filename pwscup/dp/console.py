@@ -3,10 +3,9 @@
 import datetime as dt
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
-from django.shortcuts import redirect, render
 from django.utils import timezone
 
+from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.dp import services
 from pwscup.dp.round_form import DPRoundForm
@@ -20,27 +19,19 @@ def round_create(request, competition_slug):
     now = timezone.now().replace(second=0, microsecond=0)
     if request.method == "POST":
         form = DPRoundForm(request.POST, request.FILES)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                dp_round = services.dp_round_create(
-                    competition=competition,
-                    name=data["name"],
-                    slug=data["slug"],
-                    table=data["table"].read(),
-                    table_filename=data["table"].name,
-                    config_raw=form.config_raw(),
-                    opens_at=data["opens_at"],
-                    closes_at=data["closes_at"],
-                    daily_limit=data["daily_limit"],
-                    total_limit=data["total_limit"],
-                    timezone_name=data["timezone"],
-                    user=request.user,
-                )
-            except ValidationError as error:
-                form.add_service_errors(error)
-            else:
-                return redirect("console:round", competition.slug, dp_round.round.slug)
     else:
         form = DPRoundForm(initial={"opens_at": now, "closes_at": now + dt.timedelta(days=7)})
-    return render(request, "dp/console_create.html", {"competition": competition, "form": form})
+
+    def create(data):
+        return services.dp_round_create(
+            **round_identity(data, competition=competition, user=request.user),
+            table=data["table"].read(),
+            table_filename=data["table"].name,
+            config_raw=form.config_raw(),
+            opens_at=data["opens_at"],
+            closes_at=data["closes_at"],
+            daily_limit=data["daily_limit"],
+            total_limit=data["total_limit"],
+        )
+
+    return round_create_page(request, competition, form, create, "dp/console_create.html")

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
+from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, setting_flag
 from pwscup.core.form_fields import POSITIVE_INT_MAX, ConfigJsonView, comma_list, limit_field
 from pwscup.core.time_zones import TimeZoneField
 
@@ -74,7 +75,7 @@ def _level_id(epsilon: str) -> str:
     return "eps-" + re.sub(r"[^0-9A-Za-z.\-]", "_", epsilon)
 
 
-class DPRoundForm(ConfigJsonView, forms.Form):
+class DPRoundForm(ServiceErrorsForm, ConfigJsonView, forms.Form):
     """A new DP round: its fields build the configuration the service checks
     (``dp_round_create``); the JSON view (``config``), when filled, replaces them."""
 
@@ -93,19 +94,17 @@ class DPRoundForm(ConfigJsonView, forms.Form):
             "named eps-<ε>. At most 100."
         ),
     )
-    interactive = forms.BooleanField(
-        label=_("Interactive track: teams query the hidden table and pay ε per answer"),
-        required=False,
+    interactive = setting_flag(
+        _("Interactive track: teams query the hidden table and pay ε per answer")
     )
-    batch = forms.ChoiceField(
-        label=_("Batch track: one randomized release of the whole table"),
-        choices=[
+    batch = setting_choice(
+        _("Batch track: one randomized release of the whole table"),
+        [
             ("platform", _("Randomized by the platform")),
             ("upload", _("Uploaded by the team (declared, unverified)")),
             ("both", _("Both")),
             ("off", _("No batch track")),
         ],
-        required=False,
     )
     query_types = forms.MultipleChoiceField(
         label=_("Queries the interactive track answers"),
@@ -124,30 +123,25 @@ class DPRoundForm(ConfigJsonView, forms.Form):
         required=False,
         help_text=_("From 1 to 100,000."),
     )
-    adjacency = forms.ChoiceField(
-        label=_("Neighbouring tables"),
-        choices=[
+    adjacency = setting_choice(
+        _("Neighbouring tables"),
+        [
             ("replace", _("One row replaced (the number of rows is public)")),
             ("add_remove", _("One row added or removed (no batch track)")),
         ],
-        required=False,
     )
-    rank_metric = forms.ChoiceField(
-        label=_("Ranking by"),
-        choices=[("l2", _("L2 error (lower is better)")), ("spearman", _("Rank correlation"))],
-        required=False,
+    rank_metric = setting_choice(
+        _("Ranking by"),
+        [("l2", _("L2 error (lower is better)")), ("spearman", _("Rank correlation"))],
     )
-    feedback = forms.ChoiceField(
-        label=_("Scores shown"),
-        choices=[
+    feedback = setting_choice(
+        _("Scores shown"),
+        [
             ("after_close", _("After the close")),
             ("live", _("At once (upload-only rounds)")),
         ],
-        required=False,
     )
-    publish_truth = forms.BooleanField(
-        label=_("Publish the true histograms after the close"), required=False
-    )
+    publish_truth = setting_flag(_("Publish the true histograms after the close"))
     config = forms.CharField(
         label=_("Configuration (JSON)"),
         required=False,
@@ -293,20 +287,13 @@ class DPRoundForm(ConfigJsonView, forms.Form):
             "publish_truth": bool(data.get("publish_truth")),
         }
 
-    def add_service_errors(self, error) -> None:
-        """Put the service's ``ValidationError`` next to the fields: a configuration error
-        next to the attribute, histogram, level or option it names (on the JSON view when
-        that was the configuration)."""
-        if not hasattr(error, "error_dict"):
-            self.add_error(None, error.messages)
-            return
-        for field, items in error.error_dict.items():
-            for item in items:
-                message = " ".join(item.messages)
-                if field == "config" and not self.uses_json():
-                    self._config_error(item.code or "", item.params or {}, message)
-                else:
-                    self.add_error(field if field in self.fields else None, message)
+    def place_service_error(self, field, item, message) -> bool:
+        """A configuration error next to the attribute, histogram, level or option it names
+        (on the JSON view when that was the configuration)."""
+        if field != "config" or self.uses_json():
+            return False
+        self._config_error(item.code or "", item.params or {}, message)
+        return True
 
     def _config_error(self, code: str, params: dict, message: str) -> None:
         key = str(params.get("key", ""))

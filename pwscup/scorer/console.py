@@ -8,7 +8,6 @@ field there). The lifecycle actions (close, freeze, open the attack phase, publi
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -21,72 +20,18 @@ from django.views.decorators.http import require_POST
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.choice_selectors import round_choices
+from pwscup.competitions.round_create import form_acted, round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
-from pwscup.core.errors import Refused
-from pwscup.core.form_fields import add_errors
 from pwscup.core.time_zones import default_time_zone
 from pwscup.scorer import KEY, selectors, services
-from pwscup.scorer.forms import (
-    RULE_CHOICES,
-    PackForm,
-    ProgramForm,
-    ScorerRoundForm,
-    SlotForm,
-    round_initial,
-)
+from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
-from scoring.errors import ScoringError
-from scoring.scorer.round_config import parse_round_config
-
-TABLES = ("release_columns", "attack_columns", "gates")
-FIELDS_BY_SETTING = {
-    "release_primary": "release_primary",
-    "attack_primary": "attack_primary",
-    "top_n": "top_n",
-    "bands": "bands",
-    "limits.timeout_seconds": "timeout_seconds",
-    "limits.memory_mb": "memory_mb",
-    "limits.processes": "processes",
-    "release_files.required": "release_files_required",
-    "release_files.only_required": "release_files_only",
-    "attack_files.required": "attack_files_required",
-    "attack_files.only_required": "attack_files_only",
-    **{key: key for key in RULE_CHOICES},
-}
 
 
 def create_url(competition) -> str:
     return reverse("scorer_console:create", args=[competition.slug])
-
-
-def _setting_of(config: dict) -> str:
-    """The setting the settings' check names first for ``config`` ("" if none): where the
-    service's message about it goes on the form."""
-    try:
-        parse_round_config(config)
-    except ScoringError as error:
-        return str(error.params.get("key", "")).strip("'\"")
-    return ""
-
-
-def _show_errors(form: ScorerRoundForm, error: ValidationError, config: dict) -> None:
-    """A service's errors next to their fields; the settings' next to the setting they name
-    (a column's or a gate's over its table), else on top of the form."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error.messages)
-        return
-    for field, texts in error.message_dict.items():
-        if field != "config":
-            form.add_error(field if field in form.fields else None, texts)
-            continue
-        setting = _setting_of(config)
-        table = next((t for t in TABLES if setting.startswith(t)), None)
-        if table is not None:
-            form.table_errors[table].extend(texts)
-        else:
-            form.add_error(FIELDS_BY_SETTING.get(setting), texts)
 
 
 @login_required
@@ -95,33 +40,22 @@ def round_create(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     if request.method == "POST":
         form = ScorerRoundForm(request.POST)
-        if form.is_valid():
-            data, config = form.cleaned_data, form.config()
-            try:
-                scorer = services.scorer_round_create(
-                    competition=competition,
-                    name=data["name"],
-                    slug=data["slug"],
-                    config=config,
-                    timezone_name=data["timezone"],
-                    user=request.user,
-                    **form.windows(),
-                )
-            except ValidationError as error:
-                _show_errors(form, error, config)
-            except Refused as refusal:
-                form.add_error(None, refusal.message)
-            else:
-                messages.success(
-                    request,
-                    _("The round is created. Upload its scoring program and data packs below."),
-                )
-                return redirect("console:round", competition.slug, scorer.round.slug)
     else:
         form = ScorerRoundForm(
             initial=round_initial(now=timezone.now(), time_zone=default_time_zone())
         )
-    return render(request, "scorer/console_create.html", {"competition": competition, "form": form})
+
+    def create(data):
+        return services.scorer_round_create(
+            **round_identity(data, competition=competition, user=request.user),
+            config=form.config(),
+            **form.windows(),
+        )
+
+    done = _("The round is created. Upload its scoring program and data packs below.")
+    return round_create_page(
+        request, competition, form, create, "scorer/console_create.html", created_message=done
+    )
 
 
 # --- the panel's forms -----------------------------------------------------------------------
@@ -142,16 +76,10 @@ def _panel_form(request, scorer, form, perform, *, title, action, multipart=True
     service call) returns the message shown back on the round's console page; its refusal
     is shown on the form."""
     round_ = scorer.round
-    if request.method == "POST" and form.is_valid():
-        try:
-            done = perform(form.cleaned_data)
-        except Refused as error:
-            form.add_error(None, error.message)
-        except ValidationError as error:
-            add_errors(form, error)
-        else:
-            messages.success(request, done)
-            return redirect("console:round", round_.competition.slug, round_.slug)
+    done = form_acted(request, form, perform)
+    if done:
+        messages.success(request, done.value)
+        return redirect("console:round", round_.competition.slug, round_.slug)
     return render(
         request,
         "scorer/console_form.html",

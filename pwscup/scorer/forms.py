@@ -7,6 +7,8 @@ program version, a data pack) or a team's slot; the services check everything el
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.choice_forms import DataChoiceFileForm
+from pwscup.competitions.round_create import ServiceErrorsForm, setting_flag
 from pwscup.core.form_fields import limit_field, positive_int_field
 from pwscup.submissions.two_sided_forms import (
     SIDES,
@@ -14,7 +16,14 @@ from pwscup.submissions.two_sided_forms import (
     TwoSidedRoundForm,
     windows_initial,
 )
-from scoring.scorer.round_config import DEFAULT_BANDS, DEFAULT_COLUMN, DEFAULT_TOP_N, LIMITS
+from scoring.errors import ScoringError
+from scoring.scorer.round_config import (
+    DEFAULT_BANDS,
+    DEFAULT_COLUMN,
+    DEFAULT_TOP_N,
+    LIMITS,
+    parse_round_config,
+)
 
 COLUMN_ROWS = 5
 GATE_ROWS = 3
@@ -46,6 +55,22 @@ RULE_CHOICES = {
         ("program", _("My program's ranking command (run from the console after the freeze)")),
     ],
 }
+# Where the settings' errors go: a table's over the table, another setting's next to its field.
+TABLES = ("release_columns", "attack_columns", "gates")
+FIELDS_BY_SETTING = {
+    "release_primary": "release_primary",
+    "attack_primary": "attack_primary",
+    "top_n": "top_n",
+    "bands": "bands",
+    "limits.timeout_seconds": "timeout_seconds",
+    "limits.memory_mb": "memory_mb",
+    "limits.processes": "processes",
+    "release_files.required": "release_files_required",
+    "release_files.only_required": "release_files_only",
+    "attack_files.required": "attack_files_required",
+    "attack_files.only_required": "attack_files_only",
+    **{key: key for key in RULE_CHOICES},
+}
 RULE_LABELS = {
     "attack_mode": _("Attack uploads"),
     "protection_rule": _("A release's protection"),
@@ -56,7 +81,7 @@ RULE_LABELS = {
 }
 
 
-class ScorerRoundForm(TwoSidedRoundForm):
+class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
     """The round's name, windows and settings; the column and gate rows are added in
     ``__init__`` (``<side>_col_<i>_<part>``, ``gate_<i>_<part>``)."""
 
@@ -111,9 +136,7 @@ class ScorerRoundForm(TwoSidedRoundForm):
             "file uploaded). Empty: any file."
         ),
     )
-    release_files_only = forms.BooleanField(
-        label=_("A release holds no other file"), required=False
-    )
+    release_files_only = setting_flag(_("A release holds no other file"))
     attack_files_required = forms.CharField(
         label=_("Files an attack must hold"),
         max_length=3000,
@@ -121,7 +144,7 @@ class ScorerRoundForm(TwoSidedRoundForm):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("As for a release. Empty: any file."),
     )
-    attack_files_only = forms.BooleanField(label=_("An attack holds no other file"), required=False)
+    attack_files_only = setting_flag(_("An attack holds no other file"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -156,9 +179,7 @@ class ScorerRoundForm(TwoSidedRoundForm):
         self.fields[f"{prefix}_label_ja"] = forms.CharField(
             label=_("Japanese label"), max_length=200, required=False
         )
-        self.fields[f"{prefix}_higher"] = forms.BooleanField(
-            label=_("Higher is better"), required=False
-        )
+        self.fields[f"{prefix}_higher"] = setting_flag(_("Higher is better"))
 
     def column_rows(self, side: str) -> list[dict]:
         """The bound fields of the side's column table, row by row."""
@@ -255,6 +276,29 @@ class ScorerRoundForm(TwoSidedRoundForm):
             config["limits"] = limits
         return config
 
+    def place_service_error(self, field, item, message) -> bool:
+        """The settings' errors next to the setting they name (a column's or a gate's over
+        its table), else on top of the form."""
+        if field != "config":
+            return False
+        setting = _setting_of(self.config())
+        table = next((t for t in TABLES if setting.startswith(t)), None)
+        if table is not None:
+            self.table_errors[table].append(message)
+        else:
+            self.add_error(FIELDS_BY_SETTING.get(setting), message)
+        return True
+
+
+def _setting_of(config: dict) -> str:
+    """The setting the settings' check names first for ``config`` ("" if none): where the
+    service's message about it goes on the form."""
+    try:
+        parse_round_config(config)
+    except ScoringError as error:
+        return str(error.params.get("key", "")).strip("'\"")
+    return ""
+
 
 def round_initial(*, now, time_zone: str) -> dict:
     """The creation form's starting values: one score column on each side (the settings'
@@ -286,7 +330,7 @@ class ProgramForm(forms.Form):
     )
 
 
-class PackForm(forms.Form):
+class PackForm(DataChoiceFileForm):
     file = forms.FileField(label=_("Data pack (ZIP)"))
     choice = forms.ChoiceField(
         label=_("For the data choice"),
@@ -296,14 +340,7 @@ class PackForm(forms.Form):
             "choice that has none of its own."
         ),
     )
-
-    def __init__(self, *args, choices=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        options = [("", _("— Every choice without its own pack —"))]
-        options += [(choice.key, f"{choice.key}: {choice.label_shown}") for choice in choices]
-        self.fields["choice"].choices = options
-        if not choices:
-            self.fields["choice"].widget = forms.HiddenInput()
+    no_choice_label = _("— Every choice without its own pack —")
 
 
 class SlotForm(forms.Form):

@@ -1,5 +1,6 @@
 """The organizer admin of sequential rounds: the configuration (checked by the same service
-as the console), master tables, releases and attacks read-only (the platform makes them)."""
+as the console); master tables, releases and attacks read-only (the platform makes them, its
+services change them)."""
 
 import datetime as dt
 import json
@@ -9,8 +10,14 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, scoped_filter
+from pwscup.competitions.admin_scope import (
+    CompetitionScopedAdmin,
+    NoAddAdmin,
+    ReadOnlyScopedAdmin,
+    scoped_filter,
+)
 from pwscup.competitions.dates import dates_check
+from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
@@ -113,20 +120,22 @@ class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin)
         return obj.pool_encoding_label or "—"
 
 
-@admin.register(Master)
-class MasterAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+class SequentialRowAdmin(ReadOnlyScopedAdmin):
+    """A row of a sequential round's (its ``sequential``), made by the platform."""
+
     competition_lookup = "sequential__round__competition"
+
+
+class FailureMixin:
+    @admin.display(description=_("message"))
+    def failure(self, obj):
+        return release_message(obj)
+
+
+@admin.register(Master)
+class MasterAdmin(SequentialRowAdmin):
     list_display = ("sequential", "team", "persons", "drawn", "created_at")
-    exclude = ("file", "source")
-    readonly_fields = (
-        "sequential",
-        "team",
-        "sha256",
-        "persons",
-        "drawn",
-        "converted_from",
-        "created_at",
-    )
+    fields = ("sequential", "team", "sha256", "persons", "drawn", "converted_from", "created_at")
 
     @admin.display(description=_("converted from"))
     def converted_from(self, obj):
@@ -134,44 +143,24 @@ class MasterAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
 
 
 @admin.register(Release)
-class ReleaseAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
-    competition_lookup = "sequential__round__competition"
+class ReleaseAdmin(FailureMixin, SequentialRowAdmin):
     list_display = ("sequential", "team", "step", "status", "is_frozen", "created_at")
-    list_filter = ("status", "is_frozen", ("team", admin.RelatedOnlyFieldListFilter))
-    exclude = ("file", "message", "message_code", "message_params", "per_person")
-    readonly_fields = (
+    list_filter = ("status", "is_frozen", scoped_filter("team"))
+    fields = (
         "sequential",
         "team",
         "step",
-        "original_filename",
-        "sha256",
-        "uploaded_by",
-        "created_at",
-        "status",
-        "failure",
+        "number",
+        *KEPT_UPLOAD_FIELDS,
         "results",
         "elapsed_ms",
         "is_frozen",
     )
 
-    @admin.display(description=_("message"))
-    def failure(self, obj):
-        return release_message(obj)
-
 
 @admin.register(SeqAttack)
-class SeqAttackAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+class SeqAttackAdmin(FailureMixin, ReadOnlyScopedAdmin):
     competition_lookup = "team__competition"
     list_display = ("team", "target", "status", "accuracy", "created_at")
     list_filter = ("status", scoped_filter("team"))
-    exclude = ("file", "message_code", "message_params")
-    readonly_fields = (
-        "target",
-        "team",
-        "original_filename",
-        "uploaded_by",
-        "created_at",
-        "status",
-        "message",
-        "accuracy",
-    )
+    fields = ("target", "team", "number", *KEPT_UPLOAD_FIELDS, "accuracy")

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 import scoring
 from pwscup.accounts.access import kind_view
 from pwscup.accounts.models import Team
+from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
 from pwscup.sequential import KEY, engine, selectors, services
@@ -29,29 +30,17 @@ from pwscup.sequential.round_form import SequentialRoundForm
 def round_create(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     form = SequentialRoundForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            sequential = services.sequential_round_create(
-                competition=competition,
-                name=data["name"],
-                slug=data["slug"],
-                config=form.round_config(),
-                master_file=data["master"],
-                pool_file=data["pool"],
-                timezone_name=data["timezone"] or None,
-                user=request.user,
-                **form.schedule(),
-            )
-        except ValidationError as error:
-            form.add_service_errors(error)
-        else:
-            return redirect(
-                reverse("console:round", args=[competition.slug, sequential.round.slug])
-            )
-    return render(
-        request, "sequential/console_create.html", {"competition": competition, "form": form}
-    )
+
+    def create(data):
+        return services.sequential_round_create(
+            **round_identity(data, competition=competition, user=request.user),
+            config=form.round_config(),
+            master_file=data["master"],
+            pool_file=data["pool"],
+            **form.schedule(),
+        )
+
+    return round_create_page(request, competition, form, create, "sequential/console_create.html")
 
 
 def panel_context(*, request, round) -> dict:

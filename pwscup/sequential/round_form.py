@@ -6,7 +6,8 @@ field they name."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.core.form_fields import ConfigField, ConfigJsonView, add_errors, comma_list
+from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, setting_flag
+from pwscup.core.form_fields import ConfigField, ConfigJsonView, comma_list
 from pwscup.core.time_zones import TimeZoneField
 from pwscup.sequential.schedule_fields import ScheduleFields
 
@@ -25,10 +26,9 @@ class QIRowForm(forms.Form):
     """One quasi-identifier: a column of the master table, compared as a number or a category."""
 
     column = forms.CharField(label=_("QI column"), max_length=200, required=False)
-    kind = forms.ChoiceField(
-        label=_("Compared as"),
-        choices=[("num", _("a number (generalised to ranges)")), ("cat", _("a category"))],
-        required=False,
+    kind = setting_choice(
+        _("Compared as"),
+        [("num", _("a number (generalised to ranges)")), ("cat", _("a category"))],
     )
 
 
@@ -37,37 +37,10 @@ QI_ROWS = 6  # rows shown (a longer list: the JSON view)
 GATE_METRICS = ("IL", "CF_ratio", "SUP", "TMP")
 
 
-class SequentialRoundForm(ConfigJsonView, ScheduleFields):
+class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
     """A new sequential round: its fields build the configuration the service checks
     (``sequential_round_create``); the JSON view (``config``), when filled, replaces them."""
 
-    field_order = [
-        "name",
-        "slug",
-        "timezone",
-        "n_releases",
-        "m",
-        "sa",
-        "sa_domain",
-        "mode",
-        "require",
-        "require_m_eligible",
-        "counterfeit_disclosure",
-        "last_disclosure",
-        "allow_tampering",
-        "allow_suppression",
-        "gate_IL",
-        "gate_CF_ratio",
-        "gate_SUP",
-        "gate_TMP",
-        "master",
-        "pool",
-        "per_team_size",
-        "per_team_turnover",
-        "per_team_seed",
-        "attack_phase",
-        "config",
-    ]
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Address (slug)"))
     # Not required: a post without it (a script's) gets the site's default, like the service.
@@ -88,42 +61,35 @@ class SequentialRoundForm(ConfigJsonView, ScheduleFields):
         required=False,
         help_text=_("Empty: the values found in the master table."),
     )
-    mode = forms.ChoiceField(
-        label=_("Publication"),
-        choices=[
+    mode = setting_choice(
+        _("Publication"),
+        [
             ("online", _("Online: each release before the next person arrives")),
             ("batch", _("Batch: every release known in advance")),
         ],
-        required=False,
     )
-    require = forms.ChoiceField(
-        label=_("Releases must be"),
-        choices=[
+    require = setting_choice(
+        _("Releases must be"),
+        [
             ("m-invariant", _("m-invariant (ranked only if so)")),
             ("m-unique", _("m-unique in each release")),
             ("none", _("No requirement (scored only)")),
         ],
-        required=False,
     )
-    require_m_eligible = forms.BooleanField(
-        label=_("Refuse a master table whose releases cannot be m-eligible"), required=False
+    require_m_eligible = setting_flag(
+        _("Refuse a master table whose releases cannot be m-eligible")
     )
-    counterfeit_disclosure = forms.ChoiceField(
-        label=_("Counterfeit records disclosed"),
-        choices=[
+    counterfeit_disclosure = setting_choice(
+        _("Counterfeit records disclosed"),
+        [
             ("per-release", _("Their number per release")),
             ("per-group", _("Their number per group")),
             ("none", _("Not disclosed")),
         ],
-        required=False,
     )
-    last_disclosure = forms.BooleanField(
-        label=_("Releases say which persons leave after them (column last)"), required=False
-    )
-    allow_tampering = forms.BooleanField(
-        label=_("Allow tampered records (column tampered)"), required=False
-    )
-    allow_suppression = forms.BooleanField(label=_("Allow suppressing persons"), required=False)
+    last_disclosure = setting_flag(_("Releases say which persons leave after them (column last)"))
+    allow_tampering = setting_flag(_("Allow tampered records (column tampered)"))
+    allow_suppression = setting_flag(_("Allow suppressing persons"))
     gate_IL = forms.FloatField(
         label=_("Largest information loss (IL)"),
         required=False,
@@ -151,9 +117,8 @@ class SequentialRoundForm(ConfigJsonView, ScheduleFields):
         required=False,
         help_text=_("Any integer; the draw also uses a secret of the round."),
     )
-    attack_phase = forms.BooleanField(
-        label=_("Attack phase: teams attack each other's releases after the last one"),
-        required=False,
+    attack_phase = setting_flag(
+        _("Attack phase: teams attack each other's releases after the last one"),
         help_text=_("Needs per-team masters (a pool, or one uploaded per team)."),
     )
     config = ConfigField(
@@ -191,6 +156,10 @@ class SequentialRoundForm(ConfigJsonView, ScheduleFields):
 
     def __init__(self, data=None, files=None, **kwargs):
         super().__init__(data, files, **kwargs)
+        # The round's own fields first, in their order here; the schedule's after them.
+        self.order_fields(
+            name for name in self.declared_fields if name not in ScheduleFields.declared_fields
+        )
         example = EXAMPLE_CONFIG
         self.qi_rows = QIRows(
             data,
@@ -274,13 +243,9 @@ class SequentialRoundForm(ConfigJsonView, ScheduleFields):
             }
         return config
 
-    def add_service_errors(self, error) -> None:
-        """Put the service's ``ValidationError`` next to the fields: a configuration error
-        next to the field of the key it names (on the JSON view when that was the
-        configuration)."""
-        if hasattr(error, "error_dict"):
-            add_errors(self, error)
-            return
+    def add_loose_service_error(self, error) -> None:
+        """A configuration error next to the field of the key it names (on the JSON view
+        when that was the configuration)."""
         for item in error.error_list:
             message = " ".join(item.messages)
             if self.uses_json():

@@ -7,7 +7,6 @@ Step 1 takes the original table, checks it and keeps it as a draft (``drafts``);
 proposes each column's role, the label, the sizes and the windows, and creates the round
 through ``services.synthetic_round_create``, its errors shown next to their fields."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -21,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.competitions.choice_selectors import round_choices
+from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
@@ -75,18 +75,6 @@ def round_create(request, competition_slug):
     )
 
 
-def _show_errors(form: SettingsForm, error: ValidationError) -> None:
-    """A service's errors next to their fields; the column roles' over the roles table."""
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error.messages)
-        return
-    for field, texts in error.message_dict.items():
-        if field == "columns":
-            form.column_errors.extend(texts)
-        else:
-            form.add_error(field if field in form.fields else None, texts)
-
-
 def _lost_draft(request, competition):
     drafts.draft_clear(request.session, competition.pk)
     messages.error(
@@ -132,28 +120,6 @@ def round_create_settings(request, competition_slug):
     columns = [p.name for p in profiles]
     if request.method == "POST":
         form = SettingsForm(request.POST, columns=columns)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                synthetic = services.synthetic_round_create(
-                    competition=competition,
-                    name=data["name"],
-                    slug=data["slug"],
-                    table=content,
-                    table_filename=draft.filename,
-                    config=form.config(),
-                    timezone_name=data["timezone"],
-                    user=request.user,
-                    **form.windows(),
-                )
-            except ValidationError as error:
-                _show_errors(form, error)
-            except Refused as refusal:
-                form.add_error(None, refusal.message)
-            else:
-                drafts.draft_clear(request.session, competition.pk)
-                messages.success(request, _("The round is created and the draws are made."))
-                return redirect("console:round", competition.slug, synthetic.round.slug)
     else:
         form = SettingsForm(
             columns=columns,
@@ -165,22 +131,34 @@ def round_create_settings(request, competition_slug):
                 time_zone=default_time_zone(),
             ),
         )
-    rows = [
-        {"profile": profile, "field": field}
-        for profile, field in zip(profiles, form.role_fields(), strict=True)
-    ]
-    return render(
-        request,
-        "synthetic/console_settings.html",
-        {
-            "competition": competition,
-            "form": form,
+
+    def create(data):
+        synthetic = services.synthetic_round_create(
+            **round_identity(data, competition=competition, user=request.user),
+            table=content,
+            table_filename=draft.filename,
+            config=form.config(),
+            **form.windows(),
+        )
+        drafts.draft_clear(request.session, competition.pk)
+        return synthetic
+
+    def shown(form):
+        return {
             "draft": draft,
             "rows": len(frame),
             "capacity": _capacity(form, len(frame)),
-            "columns": rows,
+            "columns": [
+                {"profile": profile, "field": field}
+                for profile, field in zip(profiles, form.role_fields(), strict=True)
+            ],
             "step": 2,
-        },
+        }
+
+    done = _("The round is created and the draws are made.")
+    page = "synthetic/console_settings.html"
+    return round_create_page(
+        request, competition, form, create, page, created_message=done, context=shown
     )
 
 
@@ -207,10 +185,9 @@ def population_upload(request, competition_slug, round_slug):
     form = PopulationForm(request.POST, request.FILES, choices=round_choices(round=round_))
     if not form.is_valid():
         messages.error(request, _("Choose a data pack and a CSV file."))
-    elif form.cleaned_data["table"].size > settings.PWSCUP_MAX_UPLOAD_BYTES:
+    elif (upload := upload_within_limit(form, "table")) is None:
         messages.error(request, _("The file is larger than the upload limit."))
     else:
-        upload = form.cleaned_data["table"]
         try:
             stored = services.population_upload(
                 synthetic=synthetic,

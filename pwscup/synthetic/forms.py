@@ -8,6 +8,8 @@ else."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.choice_forms import DataChoiceFileForm
+from pwscup.competitions.round_create import ServiceErrorsForm
 from pwscup.core.form_fields import positive_int_field
 from pwscup.submissions.two_sided_forms import NumberListField, TwoSidedRoundForm, windows_initial
 from pwscup.synthetic.drafts import proposed_sizes
@@ -27,7 +29,7 @@ class OriginalForm(forms.Form):
     )
 
 
-class PopulationForm(forms.Form):
+class PopulationForm(DataChoiceFileForm):
     """The population of one of the round's data packs (the console's panel)."""
 
     choice = forms.ChoiceField(label=_("Data pack"))
@@ -40,12 +42,6 @@ class PopulationForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, choices=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["choice"].choices = [
-            (choice.key, f"{choice.key}: {choice.label_shown}") for choice in choices
-        ]
-
 
 def _size_field(label, help_text, **kwargs):
     return positive_int_field(
@@ -56,7 +52,7 @@ def _size_field(label, help_text, **kwargs):
     )
 
 
-class SettingsForm(TwoSidedRoundForm):
+class SettingsForm(ServiceErrorsForm, TwoSidedRoundForm):
     """Step 2: a role per column of the uploaded header (``role_<k>``), then the rest."""
 
     label = forms.ChoiceField(
@@ -130,6 +126,13 @@ class SettingsForm(TwoSidedRoundForm):
 
     def role_fields(self):
         return [self[name] for name in self.role_names]
+
+    def place_service_error(self, field, item, message) -> bool:
+        """The column roles' errors over the roles table."""
+        if field != "columns":
+            return False
+        self.column_errors.append(message)
+        return True
 
     def setting_fields(self):
         """The settings asked one by one, but the gates (the form shows them apart)."""

@@ -1,0 +1,103 @@
+"""The console's page creating a round, for every kind that has one (``console_create_url``):
+the kind's form, once posted and valid, handed to the kind's creation service; the service's
+refusal shown on the form (next to the fields it names: the form's ``add_service_errors``);
+on success, the new round's console page.
+
+``ServiceErrorsForm`` is what the kinds' creation forms share to put a service's
+``ValidationError`` back next to their fields; a form only says where the errors of its own
+settings go (``place_service_error``). ``setting_choice`` and ``setting_flag`` are the
+settings these forms ask, each optional on the form: the JSON view may be the configuration
+instead, and the service names a setting that is missing."""
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+
+from pwscup.core.errors import Refused
+from pwscup.core.form_fields import Saved, add_errors
+
+
+def round_identity(data: dict, *, competition, user) -> dict:
+    """The keyword arguments every kind's creation service takes: the competition, the
+    round's name, address and time zone (empty: the site's default), the organizer."""
+    return {
+        "competition": competition,
+        "name": data["name"],
+        "slug": data["slug"],
+        "timezone_name": data["timezone"] or None,
+        "user": user,
+    }
+
+
+def form_acted(request, form, act) -> Saved | None:
+    """``act(form.cleaned_data)`` (one service call) when ``form`` is posted and valid, its
+    result kept in a ``Saved``; ``None`` when the form is not posted, not valid, or refused
+    by the service: a ``ValidationError`` next to the fields it names (the form's
+    ``add_service_errors`` where it has one), a ``Refused`` on top of the form."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        return Saved(act(form.cleaned_data))
+    except ValidationError as error:
+        if hasattr(form, "add_service_errors"):
+            form.add_service_errors(error)
+        else:
+            add_errors(form, error)
+    except Refused as refusal:
+        form.add_error(None, refusal.message)
+    return None
+
+
+def round_create_page(
+    request, competition, form, create, template, *, created_message=None, context=None
+):
+    """The creation page of a kind's round. ``create(data)``: one call of the kind's
+    creation service with the form's cleaned data, returning the kind's row of the new
+    round (its ``round``); ``context(form)``: what the template shows besides the
+    competition and the form."""
+    created = form_acted(request, form, create)
+    if created:
+        if created_message:
+            messages.success(request, created_message)
+        return redirect("console:round", competition.slug, created.value.round.slug)
+    shown = {"competition": competition, "form": form}
+    if context is not None:
+        shown.update(context(form))
+    return render(request, template, shown)
+
+
+def setting_choice(label, choices, **kwargs) -> forms.ChoiceField:
+    """A setting chosen among ``choices`` (optional on the form)."""
+    return forms.ChoiceField(label=label, choices=choices, required=False, **kwargs)
+
+
+def setting_flag(label, **kwargs) -> forms.BooleanField:
+    """A yes-or-no setting (unticked: no)."""
+    return forms.BooleanField(label=label, required=False, **kwargs)
+
+
+class ServiceErrorsForm:
+    """A round's creation form showing its service's ``ValidationError`` next to its fields:
+    an error of a field the form has next to it, any other on top of the form, and those the
+    kind's form places itself (``place_service_error``: a table's, a configuration's) where
+    it says."""
+
+    def add_service_errors(self, error: ValidationError) -> None:
+        if not hasattr(error, "error_dict"):
+            self.add_loose_service_error(error)
+            return
+        for field, items in error.error_dict.items():
+            for item in items:
+                message = " ".join(item.messages)
+                if not self.place_service_error(field, item, message):
+                    self.add_error(field if field in self.fields else None, message)
+
+    def add_loose_service_error(self, error: ValidationError) -> None:
+        """An error the service named no field for: on top of the form."""
+        self.add_error(None, error.messages)
+
+    def place_service_error(self, field: str, item: ValidationError, message: str) -> bool:
+        """Put the error ``item`` of ``field`` where the kind's form shows it; False: the
+        field it names (else the top of the form) shows it."""
+        return False
