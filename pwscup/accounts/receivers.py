@@ -28,27 +28,29 @@ def _forget(user_ids) -> None:
     transaction.on_commit(lambda: console_link_forget(user_ids=user_ids))
 
 
-def organizers_changed(sender, instance, action, reverse, pk_set, **kwargs):
+def _users_changed(instance, action, pk_set, *, user_is_instance: bool, users: str) -> None:
+    """A many-to-many between users and another model changed: forget the user that is the
+    instance, else the users about to be cleared from it (its manager ``users``), else the
+    users added or removed (``pk_set``)."""
     if action not in CHANGES:
         return
-    if reverse:  # user.organized_competitions: the user is the instance
+    if user_is_instance:
         _forget([instance.pk])
     elif action == "pre_clear":
-        _forget(instance.organizers.values_list("pk", flat=True))
+        _forget(getattr(instance, users).values_list("pk", flat=True))
     else:
         _forget(pk_set or ())
+
+
+def organizers_changed(sender, instance, action, reverse, pk_set, **kwargs):
+    # reverse: user.organized_competitions, the user is the instance
+    _users_changed(instance, action, pk_set, user_is_instance=reverse, users="organizers")
 
 
 def user_relation_changed(sender, instance, action, reverse, pk_set, **kwargs):
     """A user's groups or direct permissions (either side of the relation)."""
-    if action not in CHANGES:
-        return
-    if not reverse:  # user.groups / user.user_permissions: the user is the instance
-        _forget([instance.pk])
-    elif action == "pre_clear":
-        _forget(instance.user_set.values_list("pk", flat=True))
-    else:
-        _forget(pk_set or ())
+    # not reverse: user.groups / user.user_permissions, the user is the instance
+    _users_changed(instance, action, pk_set, user_is_instance=not reverse, users="user_set")
 
 
 def group_permissions_changed(sender, instance, action, reverse, pk_set, **kwargs):

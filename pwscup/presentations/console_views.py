@@ -27,6 +27,12 @@ def _back(competition):
     return redirect(reverse("presentations:console", args=[competition.slug]))
 
 
+def _window_form_page(request, competition, form, window):
+    """The window's form (``window`` None: a new one)."""
+    context = {"competition": competition, "form": form, "window": window}
+    return render(request, "presentations/window_form.html", context)
+
+
 @login_required
 def console(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
@@ -56,11 +62,7 @@ def window_new(request, competition_slug):
     ):
         messages.success(request, _("Presentation window scheduled."))
         return _back(competition)
-    return render(
-        request,
-        "presentations/window_form.html",
-        {"competition": competition, "form": form, "window": None},
-    )
+    return _window_form_page(request, competition, form, None)
 
 
 @login_required
@@ -88,11 +90,7 @@ def window_edit(request, competition_slug, pk):
             if saved.value:
                 messages.success(request, _("Presentation window saved."))
             return _back(competition)
-    return render(
-        request,
-        "presentations/window_form.html",
-        {"competition": competition, "form": form, "window": window},
-    )
+    return _window_form_page(request, competition, form, window)
 
 
 def _confirm(request, competition_slug, pk, *, publish: bool):

@@ -24,6 +24,16 @@ from pwscup.pwscup2015.services.rounds import round_create
 # class (<=50K / >50K), a column with no role: how well each QI class hides it.
 DEMO_INDICATORS = {"sa": "income"}
 
+# Each phase of a demo round: opened an hour ago, open for this many days, with its limits.
+DEMO_PHASES = [
+    (
+        Phase.Kind.ANONYMIZATION,
+        7,
+        {"daily_limit": 20, "total_limit": 100, "leaderboard_public": True},
+    ),
+    (Phase.Kind.ATTACK, 14, {"daily_limit": 50, "total_limit": 300}),
+]
+
 
 def demo_rounds(config: dict) -> list[dict]:
     """The two rounds' settings (``round_create``'s arguments but the original). Names are
@@ -68,23 +78,14 @@ def pwscup2015_demo_load(*, competition, now=None) -> list[Round]:
             original_filename="adult.csv",
             **options,
         )
-        phase_set(
-            round=round_,
-            kind=Phase.Kind.ANONYMIZATION,
-            opens_at=now - dt.timedelta(hours=1),
-            closes_at=now + dt.timedelta(days=7),
-            daily_limit=20,
-            total_limit=100,
-            leaderboard_public=True,
-        )
-        phase_set(
-            round=round_,
-            kind=Phase.Kind.ATTACK,
-            opens_at=now - dt.timedelta(hours=1),
-            closes_at=now + dt.timedelta(days=14),
-            daily_limit=50,
-            total_limit=300,
-        )
+        for kind, days, limits in DEMO_PHASES:
+            phase_set(
+                round=round_,
+                kind=kind,
+                opens_at=now - dt.timedelta(hours=1),
+                closes_at=now + dt.timedelta(days=days),
+                **limits,
+            )
         round_assign_samples(round=round_)
         made.append(round_)
     return made

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_metrics
+from pwscup.pwscup2015.metric_headers import BetterDirection
 from pwscup.pwscup2015.scoring_guide import round_scoring_config
 
 GROUPS = (
@@ -83,15 +84,11 @@ SENTENCES = {
 
 
 @dataclass(frozen=True)
-class MetricWords:
+class MetricWords(BetterDirection):
     metric: str
     sentence: str
     paper_name: str
     lower_is_better: bool
-
-    @property
-    def arrow(self) -> str:
-        return "↓" if self.lower_is_better else "↑"
 
 
 @dataclass(frozen=True)

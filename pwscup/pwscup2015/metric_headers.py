@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from pwscup.pwscup2015.leaderboards.metric_words import better_arrow, better_words, metric_name
 
 DESCRIPTIONS = {
     "U1": _("Utility loss: mean over the SA columns of the gap between the column means"),
@@ -32,20 +33,24 @@ DESCRIPTIONS = {
 }
 
 
+class BetterDirection:
+    """The arrow that shows which way is better, for a metric with ``lower_is_better``."""
+
+    @property
+    def arrow(self) -> str:
+        return better_arrow(self.lower_is_better)
+
+
 @dataclass(frozen=True)
-class MetricHeader:
+class MetricHeader(BetterDirection):
     metric: str
     name: str
     description: str
     lower_is_better: bool
 
     @property
-    def arrow(self) -> str:
-        return "↓" if self.lower_is_better else "↑"
-
-    @property
     def better(self) -> str:
-        return str(_("lower is better") if self.lower_is_better else _("higher is better"))
+        return better_words(self.lower_is_better)
 
     @property
     def title(self) -> str:
@@ -56,8 +61,7 @@ def metric_headers(metrics=scoring.METRICS) -> list[MetricHeader]:
     return [
         MetricHeader(
             metric=metric,
-            # "identify.euc (EUC1)": the id is shown beside it already.
-            name=scoring.METRIC_NAMES[metric].split(" (")[0],
+            name=metric_name(metric),  # the id is shown beside it already
             description=str(DESCRIPTIONS[metric]),
             lower_is_better=scoring.LOWER_IS_BETTER[metric],
         )

@@ -5,7 +5,7 @@ ledger refusal, 400 on a bad request) and redirects back to the level page after
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -31,9 +31,25 @@ from pwscup.dp.views.common import (
 from pwscup.dp.views.pages import render_level
 
 
-def _charge(request, access, level, *, service, payload, announce, extra=None):
+def _charge(
+    request, access, level, *, service, not_an_object, read_form, charged, replayed=None, extra=None
+):
     """Run one charging service (a query or a release) and answer: the charge as JSON, or a
-    message (``announce(result, reply)``) and the level page at the new charge."""
+    message and the level page at the new charge. The message is ``charged`` (with the
+    charge's ``%(n)s`` and ``%(eps)s``), or ``replayed`` when given and the request had been
+    answered already.
+
+    The service's payload is a JSON request's object (400 with ``not_an_object`` when it is
+    none), else what ``read_form()`` reads from the form: a payload, or the response that
+    refuses the form."""
+    if wants_json(request):
+        payload = json_body(request)
+        if payload is None:
+            return JsonResponse({"error": not_an_object}, status=400)
+    else:
+        payload = read_form()
+        if isinstance(payload, HttpResponse):
+            return payload
 
     def answer(result):
         reply = charge_json(result.charge, replayed=result.replayed)
@@ -41,7 +57,10 @@ def _charge(request, access, level, *, service, payload, announce, extra=None):
             reply.update(extra(reply))
         if wants_json(request):
             return JsonResponse(reply)
-        announce(result, reply)
+        if result.replayed and replayed is not None:
+            messages.info(request, replayed)
+        else:
+            messages.success(request, charged % {"n": reply["charge_no"], "eps": reply["epsilon"]})
         return redirect(f"{level_url(access, level)}#charge-{reply['charge_no']}")
 
     return team_level_run(request, access, level, service, answer, payload=payload)
@@ -52,32 +71,24 @@ def _charge(request, access, level, *, service, payload, announce, extra=None):
 @require_POST
 def query(request, access, level):
     """POST …/levels/<level>/queries: one histogram or count query (spec §7.2)."""
-    if wants_json(request):
-        payload = json_body(request)
-        if payload is None:
-            return JsonResponse({"error": _("A query must be a JSON object")}, status=400)
-    else:
+
+    def read_form():
         dp_round = dp_round_or_404(access)
         form = QueryForm(request.POST, config=dp_round.config)
         if not form.is_valid():
             view = level_or_404(dp_round, team_or_404(access), level)
             return render_level(request, access, dp_round, view, query_form=form, status=400)
-        payload = form.payload()
-
-    def announce(result, reply):
-        if result.replayed:
-            messages.info(
-                request, _("This query was already answered: the stored answer is shown.")
-            )
-        else:
-            messages.success(
-                request,
-                _("Query %(n)s answered; %(eps)s charged.")
-                % {"n": reply["charge_no"], "eps": reply["epsilon"]},
-            )
+        return form.payload()
 
     return _charge(
-        request, access, level, service=services.dp_query_answer, payload=payload, announce=announce
+        request,
+        access,
+        level,
+        service=services.dp_query_answer,
+        not_an_object=_("A query must be a JSON object"),
+        read_form=read_form,
+        charged=_("Query %(n)s answered; %(eps)s charged."),
+        replayed=_("This query was already answered: the stored answer is shown."),
     )
 
 
@@ -86,13 +97,8 @@ def query(request, access, level):
 @require_POST
 def release(request, access, level):
     """POST …/levels/<level>/releases: a platform-run Pk-anonymized release (spec §7.3)."""
-    if wants_json(request):
-        payload = json_body(request)
-        if payload is None:
-            return JsonResponse(
-                {"error": _("A release declaration must be a JSON object")}, status=400
-            )
-    else:
+
+    def read_form():
         config = dp_round_or_404(access).config
         form = ReleaseForm(
             request.POST,
@@ -101,7 +107,7 @@ def release(request, access, level):
         )
         if not form.is_valid():
             return refused(request, access, level, _("Check the release form."), 400)
-        payload = form.payload()
+        return form.payload()
 
     def release_url(reply):
         kwargs = {
@@ -112,20 +118,14 @@ def release(request, access, level):
         }
         return {"release_url": reverse("dp:release_csv", kwargs=kwargs)}
 
-    def announce(result, reply):
-        messages.success(
-            request,
-            _("Release %(n)s is ready; %(eps)s charged.")
-            % {"n": reply["charge_no"], "eps": reply["epsilon"]},
-        )
-
     return _charge(
         request,
         access,
         level,
         service=services.dp_release_request,
-        payload=payload,
-        announce=announce,
+        not_an_object=_("A release declaration must be a JSON object"),
+        read_form=read_form,
+        charged=_("Release %(n)s is ready; %(eps)s charged."),
         extra=release_url,
     )
 

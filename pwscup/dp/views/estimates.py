@@ -8,7 +8,7 @@ import functools
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -47,37 +47,32 @@ def _verdict(request, access, level, estimate):
     return redirect(f"{level_url(access, level)}#estimates")
 
 
-def _file_estimate(request, access, level, form, unclear, service, **fields):
-    """An estimate from an uploaded file: ``form``'s file goes to ``service`` as
-    ``uploaded_file`` with its other ``fields`` (the service's keyword → the form's field);
-    ``unclear`` when the form is not valid."""
-    if not form.is_valid():
-        return refused(request, access, level, unclear, 400)
-    cleaned = form.cleaned_data
-    return _estimate(
-        request,
-        access,
-        level,
-        functools.partial(
+def _file_estimate_view(form_class, unclear, service, **fields):
+    """The view of an estimate from an uploaded file: the ``form_class`` form's file goes to
+    ``service`` as ``uploaded_file`` with its other ``fields`` (the service's keyword → the
+    form's field); ``unclear`` when the form is not valid."""
+
+    @kind_view("dp")
+    @login_required
+    @require_POST
+    def view(request, access, level):
+        form = form_class(request.POST, request.FILES)
+        if not form.is_valid():
+            return refused(request, access, level, str(unclear), 400)
+        cleaned = form.cleaned_data
+        make = functools.partial(
             service,
             uploaded_file=cleaned["file"],
             **{keyword: cleaned[field] for keyword, field in fields.items()},
-        ),
-    )
+        )
+        return _estimate(request, access, level, make)
+
+    return view
 
 
-@kind_view("dp")
-@login_required
-@require_POST
-def estimate_upload(request, access, level):
-    return _file_estimate(
-        request,
-        access,
-        level,
-        EstimateUploadForm(request.POST, request.FILES),
-        _("Choose an estimate.csv file."),
-        services.dp_estimate_upload,
-    )
+estimate_upload = _file_estimate_view(
+    EstimateUploadForm, gettext_lazy("Choose an estimate.csv file."), services.dp_estimate_upload
+)
 
 
 @kind_view("dp")
@@ -107,16 +102,9 @@ def estimate_from(request, access, level):
     return _estimate(request, access, level, make)
 
 
-@kind_view("dp")
-@login_required
-@require_POST
-def declared_upload(request, access, level):
-    return _file_estimate(
-        request,
-        access,
-        level,
-        DeclaredUploadForm(request.POST, request.FILES),
-        _("Choose a file and write its declaration."),
-        services.dp_declared_upload,
-        declaration_raw="declaration",
-    )
+declared_upload = _file_estimate_view(
+    DeclaredUploadForm,
+    gettext_lazy("Choose a file and write its declaration."),
+    services.dp_declared_upload,
+    declaration_raw="declaration",
+)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from pwscup.core.form_fields import positive_int_field
 from pwscup.pwscup2015.console.phase_forms import PhasesForm
+from pwscup.pwscup2015.leaderboards.metric_words import better_arrow
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, parse_gates
 from pwscup.pwscup2015.value_ranges import RangeError, parse_value_ranges
@@ -15,7 +16,7 @@ from pwscup.pwscup2015.value_ranges import RangeError, parse_value_ranges
 
 def metric_choices():
     return [
-        (m, f"{m} {'↓' if scoring.LOWER_IS_BETTER.get(m, True) else '↑'}") for m in scoring.METRICS
+        (m, f"{m} {better_arrow(scoring.LOWER_IS_BETTER.get(m, True))}") for m in scoring.METRICS
     ]
 
 
@@ -102,7 +103,7 @@ class RulesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.gate_rows = []
         for metric in scoring.ALL_METRICS:
-            arrow = "↓" if scoring.LOWER_IS_BETTER.get(metric, True) else "↑"
+            arrow = better_arrow(scoring.LOWER_IS_BETTER.get(metric, True))
             names = []
             for bound, label in zip(GATE_BOUNDS, (_("at least"), _("at most")), strict=True):
                 name = f"gate_{metric}_{bound}"

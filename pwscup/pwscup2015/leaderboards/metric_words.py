@@ -99,6 +99,11 @@ def better_words(lower_is_better: bool) -> str:
     return str(_("lower is better") if lower_is_better else _("higher is better"))
 
 
+def better_arrow(lower_is_better: bool) -> str:
+    """The arrow beside a metric's code: ↓ when lower is better, ↑ when higher is."""
+    return "↓" if lower_is_better else "↑"
+
+
 def legend(metrics) -> list[MetricWords]:
     return [
         MetricWords(
