@@ -4,11 +4,11 @@ the leaderboard's own, once the results are final."""
 
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.selectors import disqualification_rule
 from pwscup.dp.archive import results_final
 from pwscup.dp.models import DPRound
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.kinds.rankings import RankingKey, RoundRanking, ranking_rows, score_number
+from pwscup.submissions.kind_rankings import ranked_named_scores
 
 OVERALL = RankingKey("overall", _("Overall ranking (sum of the levels' ranks)"), False)
 
@@ -53,5 +53,4 @@ def named_scores(round) -> dict:
         for key, board in levels:
             values[key] = score_number(row.ranks.get(board.level))
         teams[row.team.pk] = values
-    rule = disqualification_rule(competition_id=round.competition_id)
-    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+    return ranked_named_scores(round, names=names, teams=teams)

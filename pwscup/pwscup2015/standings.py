@@ -5,7 +5,6 @@ cached selector once the results are published."""
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.selectors import round_metrics
 from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
@@ -18,6 +17,7 @@ from pwscup.kinds.rankings import (
 from pwscup.pwscup2015.leaderboards import selectors as leaderboards
 from pwscup.pwscup2015.leaderboards.matrix import attack_matrix_cached
 from pwscup.pwscup2015.models import Pwscup2015Round
+from pwscup.submissions.kind_rankings import ranked_named_scores
 
 ANONYMIZATION = RankingKey("anonymization", _("Anonymization ranking"), higher_is_better=False)
 
@@ -63,8 +63,7 @@ def named_scores(round) -> dict:
         {"key": "safety", "label": str(_("Safety (final ranking)"))},
         {"key": "attack", "label": str(_("Attack score (mean best rate)"))},
     ]
-    rule = disqualification_rule(competition_id=round.competition_id)
-    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+    return ranked_named_scores(round, names=names, teams=teams)
 
 
 def attack_cells(round) -> AttackCells:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
-from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_of
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -27,7 +25,8 @@ from pwscup.scorer.models import (
     pack_file_name,
 )
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.two_sided import ATTACK, RELEASE
+from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
+from pwscup.submissions.two_sided_phases import release_phase as release_phase
 from scoring.scorer.matrix import (
     band,
     band_label,
@@ -47,14 +46,6 @@ def scorer_of(round_) -> ScorerRound | None:
 def round_config(round_) -> ScorerRoundConfig:
     """The round's settings, with every default filled in."""
     return parse_round_config(round_.config or {})
-
-
-def release_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=RELEASE)
-
-
-def attack_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=ATTACK)
 
 
 # --- the program and the data ---------------------------------------------------------------

@@ -9,7 +9,6 @@ from dataclasses import replace
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.selectors import disqualification_rule
 from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
     AttackCells,
@@ -19,6 +18,7 @@ from pwscup.kinds.rankings import (
     score_number,
 )
 from pwscup.scorer import selectors
+from pwscup.submissions.kind_rankings import ranked_named_scores
 from scoring.formula import FUNCTIONS
 
 # The core's top-N attack score's name (``pwscup.competitions.attack_top``), kept free.
@@ -90,8 +90,7 @@ def named_scores(round_) -> dict:
         teams[row.team.pk] = {**values, "protection": score_number(row.protection)}
     for row in board.attackers:
         teams.setdefault(row.team.pk, {})["power"] = score_number(row.power)
-    rule = disqualification_rule(competition_id=round_.competition_id)
-    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+    return ranked_named_scores(round_, names=names, teams=teams)
 
 
 def attack_cells(round_) -> AttackCells:

@@ -17,6 +17,7 @@ from pwscup.accounts.selectors import disqualification_rule, without_disqualifie
 from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
+from pwscup.submissions.kind_rankings import mean_attack_ranking
 from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
@@ -352,25 +353,12 @@ def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
     (``rank`` None, listed last). A disqualified team is left out of the ranking; its
     attacks stay in the matrix (as in every kind: they were made, on the others' targets)."""
     matrix = attack_matrix(sequential=sequential)
-    out = []
-    for row in matrix["rows"]:
-        if row["builtin"]:
-            continue
-        others = [
-            c
-            for c, t in zip(row["cells"], matrix["targets"], strict=True)
-            if t.team_id != row["team"].pk
-        ]
-        mean = sum(c or 0.0 for c in others) / len(others) if others else 0.0
-        out.append(
-            {"team": row["team"], "mean": mean, "attacked": sum(c is not None for c in others)}
-        )
-    out = matrix["rule"].ranked(out, team_id=lambda r: r["team"].pk)
-    out.sort(key=lambda r: r["team"].name)
-    ordered = scoring.ranking.competition_ranks(
-        out, key=lambda r: -r["mean"], ranked=lambda r: r["attacked"] > 0
-    )
-    return [{**r, "rank": rank} for rank, r in ordered]
+    return mean_attack_ranking(team_cells(matrix), matrix["targets"], rule=matrix["rule"])
+
+
+def team_cells(matrix: dict) -> list[tuple[Team, list[float | None]]]:
+    """Each team's row of ``attack_matrix``: ``(team, its best accuracy on each target)``."""
+    return [(row["team"], row["cells"]) for row in matrix["rows"] if not row["builtin"]]
 
 
 def timeline(*, master_frame, config: dict, upto: int | None = None) -> list[dict]:

@@ -5,7 +5,6 @@ accuracy, higher is better), from the round's own selectors once its results are
 
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.selectors import disqualification_rule
 from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
     AttackCells,
@@ -16,6 +15,11 @@ from pwscup.kinds.rankings import (
 )
 from pwscup.sequential import selectors
 from pwscup.sequential.models import SequentialRound
+from pwscup.submissions.kind_rankings import (
+    dict_ranking_rows,
+    other_target_cells,
+    ranked_named_scores,
+)
 from scoring.sequential.evaluate import LEADERBOARD_COLUMNS
 
 
@@ -42,17 +46,7 @@ def published_rankings(round) -> list[RoundRanking]:
     ]
     if sequential.config.get("attack_phase"):
         attack = selectors.attack_ranking(sequential=sequential)
-        published.append(
-            RoundRanking(
-                rankings.ATTACK,
-                ranking_rows(
-                    attack,
-                    team=lambda r: r["team"],
-                    rank=lambda r: r["rank"],
-                    score=lambda r: r["mean"],
-                ),
-            )
-        )
+        published.append(RoundRanking(rankings.ATTACK, dict_ranking_rows(attack, score="mean")))
     return published
 
 
@@ -73,8 +67,7 @@ def named_scores(round) -> dict:
         for row in selectors.attack_ranking(sequential=sequential):
             teams.setdefault(row["team"].pk, {})["attack"] = score_number(row["mean"])
         names.append({"key": "attack", "label": str(_("Attack score (mean accuracy)"))})
-    rule = disqualification_rule(competition_id=round.competition_id)
-    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+    return ranked_named_scores(round, names=names, teams=teams)
 
 
 def attack_cells(round) -> AttackCells | None:
@@ -86,17 +79,11 @@ def attack_cells(round) -> AttackCells | None:
         return None
     sequential = selectors.sequential_of(round=round)
     matrix = selectors.attack_matrix(sequential=sequential)
-    ranked = {
-        row["team"].pk
-        for row in selectors.attack_ranking(sequential=sequential)
-        if row["rank"] is not None
-    }
-    cells: dict[int, dict[int, float]] = {t.team_id: {} for t in matrix["targets"]}
-    for row in matrix["rows"]:
-        if row["builtin"] or row["team"].pk not in ranked:
-            continue
-        for cell, target in zip(row["cells"], matrix["targets"], strict=True):
-            if target.team_id != row["team"].pk:
-                cells[target.team_id][row["team"].pk] = cell or 0.0
+    ranked = selectors.attack_ranking(sequential=sequential)
+    cells = other_target_cells(
+        selectors.team_cells(matrix),
+        matrix["targets"],
+        ranked={row["team"].pk for row in ranked if row["rank"] is not None},
+    )
     board = selectors.leaderboard_rows(sequential=sequential)
     return AttackCells(releases=tuple((row.team.pk, row.rank) for row in board), cells=cells)

@@ -8,6 +8,7 @@ scored reloads itself when the team's live version moves, ``static/live.js``) an
 A kind's views keep their own reads and services; these only decide who may ask, and how
 the page answers."""
 
+import contextlib
 import functools
 from collections.abc import Callable
 
@@ -62,6 +63,22 @@ def require_own(access, upload, *, missing: str):
     if not access.is_organizer and (access.team is None or upload.team_id != access.team.pk):
         raise Http404(missing)
     return upload
+
+
+@contextlib.contextmanager
+def refused_as_404():
+    """A refusal inside (``Refused``: the team has no such data yet) as a page not found,
+    with the refusal's message: a download nobody may have now."""
+    try:
+        yield
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+
+
+def results_tab_url(round_) -> str:
+    """The results of a round whose Results tab shows them all (``views_module.results_url``
+    of a kind with no results page of its own)."""
+    return tab_url(round_, RESULTS)
 
 
 # --- the live tabs -------------------------------------------------------------------------

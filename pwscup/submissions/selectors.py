@@ -155,6 +155,13 @@ def live_etag(*, round_id: int | None, team_id: int | None = None) -> str:
     return live_etag_of(round_id=round_id, team_id=team_id, version=version)
 
 
+def _with_live_version(rows: QuerySet, version: QuerySet, *fields: str) -> tuple | None:
+    """The first of ``rows`` as ``(*fields, live version)``, in the same query: ``version``
+    is the ``LiveVersion`` of its scope (through ``OuterRef``); ``None``: no such row."""
+    annotated = rows.annotate(live_version=Subquery(version.values("version")[:1]))
+    return annotated.values_list(*fields, "live_version").first()
+
+
 def live_team_poll_etag(*, user, competition_slug: str, round_slug: str) -> str | None:
     """The ETag of ``user``'s team's scope in the round, from ONE query that also checks the
     access (the round exists in the competition, the user is a member of a team of it: what
@@ -164,12 +171,9 @@ def live_team_poll_etag(*, user, competition_slug: str, round_slug: str) -> str 
         return None
     team = Membership.objects.filter(user=user, competition=OuterRef("competition_id"))
     version = LiveVersion.objects.filter(round=OuterRef("pk"), team=OuterRef("live_team"))
-    row = (
-        Round.objects.filter(slug=round_slug, competition__slug=competition_slug)
-        .annotate(live_team=Subquery(team.values("team_id")[:1]))
-        .annotate(live_version=Subquery(version.values("version")[:1]))
-        .values_list("pk", "live_team", "live_version")
-        .first()
+    rounds = Round.objects.filter(slug=round_slug, competition__slug=competition_slug)
+    row = _with_live_version(
+        rounds.annotate(live_team=Subquery(team.values("team_id")[:1])), version, "pk", "live_team"
     )
     if row is None or row[1] is None:
         return None
@@ -182,14 +186,10 @@ def live_round_poll_etag(*, user, competition_slug: str, round_slug: str) -> str
     checks the access (``organized_competitions``, the console's rule); ``None`` otherwise."""
     organized = organized_competitions(user=user)
     version = LiveVersion.objects.filter(round=OuterRef("pk"), team__isnull=True)
-    row = (
-        Round.objects.filter(
-            slug=round_slug, competition__slug=competition_slug, competition__in=organized
-        )
-        .annotate(live_version=Subquery(version.values("version")[:1]))
-        .values_list("pk", "live_version")
-        .first()
+    rounds = Round.objects.filter(
+        slug=round_slug, competition__slug=competition_slug, competition__in=organized
     )
+    row = _with_live_version(rounds, version, "pk")
     if row is None:
         return None
     round_id, version = row
@@ -202,12 +202,8 @@ def live_team_of_no_round_poll_etag(*, user, competition_slug: str) -> str | Non
     if not user.is_authenticated:
         return None
     version = LiveVersion.objects.filter(round__isnull=True, team=OuterRef("team_id"))
-    row = (
-        Membership.objects.filter(user=user, competition__slug=competition_slug)
-        .annotate(live_version=Subquery(version.values("version")[:1]))
-        .values_list("team_id", "live_version")
-        .first()
-    )
+    memberships = Membership.objects.filter(user=user, competition__slug=competition_slug)
+    row = _with_live_version(memberships, version, "team_id")
     if row is None:
         return None
     team_id, version = row

@@ -1,28 +1,23 @@
 """The creation form's draft: the original table uploaded at step 1, kept between the two
 steps of the console's creation form.
 
-The upload is checked (encoding, header, cells) and written once to the private storage
-(``private/synthetic/…``, the local folder or the bucket: every host reads it); the session
-holds its name per competition. Step 2 and every form error read it back, so the organizer
-never chooses the file again; creating the round, starting over or cancelling deletes it.
-A draft whose file has gone (the storage lost it, the session expired) is reported, never
-silently replaced.
+The upload is checked (encoding, header, cells) and kept as every form of several steps
+keeps a file (``pwscup.core.session_drafts``, under ``private/synthetic/``): step 2 and
+every form error read it back; creating the round, starting over or cancelling deletes it.
 
 Step 2 starts from proposals made here: each column's role (numbers → numeric, else
 categorical), the label (the last categorical column) and the sizes (the spec's, scaled
 down for a small table).
 """
 
-import secrets
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 
 from pwscup.core.files import organizer_csv
-from pwscup.core.storage import STORAGE_ERRORS, storage_unavailable, storage_write_slot
+from pwscup.core.session_drafts import SessionDrafts
+from pwscup.core.session_drafts import draft_bytes as draft_bytes
 from scoring.numbers import parse_numbers
 from scoring.synthetic.config import DEFAULTS
 from scoring.tables import load_table
@@ -30,61 +25,10 @@ from scoring.tables import load_table
 FOLDER = "private/synthetic"
 EXAMPLES = 4
 
-
-def _session_key(competition_id: int) -> str:
-    return f"synthetic-round-draft-{competition_id}"
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A kept upload: its storage name and the name the organizer's file had."""
-
-    file: str
-    filename: str
-
-
-def draft_of(session, competition_id: int) -> Draft | None:
-    state = session.get(_session_key(competition_id)) or {}
-    if not state.get("file"):
-        return None
-    return Draft(file=state["file"], filename=state.get("filename") or "original.csv")
-
-
-def draft_clear(session, competition_id: int) -> None:
-    """Forget the competition's draft and delete its file (if the storage still has it)."""
-    state = session.pop(_session_key(competition_id), None) or {}
-    session.modified = True
-    if state.get("file"):
-        try:
-            default_storage.delete(state["file"])
-        except STORAGE_ERRORS:
-            pass  # a file left behind under private/ is never served
-
-
-def draft_store(session, competition_id: int, *, content: bytes, filename: str) -> Draft:
-    """Keep an upload for step 2 (replacing an earlier draft). Raises ``Refused`` (503)
-    when the storage cannot take it."""
-    draft_clear(session, competition_id)
-    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in filename)[-80:]
-    try:
-        with storage_write_slot():
-            name = default_storage.save(
-                f"{FOLDER}/{secrets.token_hex(12)}-{safe}", ContentFile(content)
-            )
-    except STORAGE_ERRORS as error:
-        raise storage_unavailable() from error
-    session[_session_key(competition_id)] = {"file": name, "filename": filename}
-    session.modified = True
-    return Draft(file=name, filename=filename)
-
-
-def draft_bytes(draft: Draft) -> bytes | None:
-    """The kept upload, or None when the storage no longer has it."""
-    try:
-        with default_storage.open(draft.file, "rb") as handle:
-            return handle.read()
-    except (FileNotFoundError, *STORAGE_ERRORS):
-        return None
+DRAFTS = SessionDrafts(session_key="synthetic-round-draft", folder=FOLDER)
+draft_of = DRAFTS.get
+draft_clear = DRAFTS.clear
+draft_store = DRAFTS.store
 
 
 @dataclass(frozen=True)

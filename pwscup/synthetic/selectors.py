@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import round_choices
-from pwscup.competitions.models import Phase
-from pwscup.competitions.selectors import phase_of
+from pwscup.submissions.kind_rankings import mean_attack_ranking, ranked_by_name
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.two_sided import ATTACK, RELEASE
+from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
+from pwscup.submissions.two_sided_phases import release_phase as release_phase
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import (
     SynAttack,
@@ -22,7 +22,6 @@ from pwscup.synthetic.models import (
     SyntheticRound,
     TeamDraw,
 )
-from scoring.ranking import competition_ranks
 from scoring.synthetic.attack import BUILTIN_ATTACKS
 from scoring.synthetic.config import SynthConfig
 from scoring.synthetic.draws import disjoint_teams
@@ -41,14 +40,6 @@ def visible_half(*, synthetic: SyntheticRound, is_organizer: bool = False) -> st
     results are published, the dev half before (for everyone, organizers included: the
     final half decides the ranking and is shown to nobody before)."""
     return "final" if synthetic.results_published else "dev"
-
-
-def release_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=RELEASE)
-
-
-def attack_phase(round_) -> Phase | None:
-    return phase_of(round=round_, kind=ATTACK)
 
 
 def team_draw_of(*, synthetic: SyntheticRound, team: Team) -> TeamDraw | None:
@@ -229,14 +220,12 @@ def release_ranking(
                 "passes": bool(scores.get("passes")),
             }
         )
-    out = matrix["rule"].ranked(out, team_id=lambda r: r["team"].pk)
-    out.sort(key=lambda r: r["team"].name)
-    ordered = competition_ranks(
+    return ranked_by_name(
         out,
+        rule=matrix["rule"],
         key=lambda r: (1.0 if r["worst"] is None else r["worst"], -(r["u_ml"] or 0.0)),
         ranked=lambda r: r["passes"] and r["worst"] is not None,
     )
-    return [{**r, "rank": rank} for rank, r in ordered]
 
 
 def attack_ranking(
@@ -247,27 +236,28 @@ def attack_ranking(
     target has no rank, nor has a disqualified team (its target still counts among the
     others', ``DisqualificationRule``). ``matrix``: as for ``release_ranking``."""
     matrix = matrix or attack_matrix(synthetic=synthetic, half=half)
+    return mean_attack_ranking(
+        team_headlines(matrix),
+        matrix["targets"],
+        rule=matrix["rule"],
+        fallback=dcr_headline(matrix),
+    )
+
+
+def team_headlines(matrix: dict) -> list[tuple[Team, list[float | None]]]:
+    """Each team's row of ``matrix``: ``(team, its headline on each target)``."""
+    return [
+        (row.team, [cell.headline for cell in row.cells])
+        for row in matrix["rows"]
+        if not row.builtin
+    ]
+
+
+def dcr_headline(matrix: dict):
+    """What a target not attacked counts for (spec §5): the built-in DCR attack's headline
+    on the target of column ``k`` (0 where it has none)."""
     dcr = next(row for row in matrix["rows"] if row.name == "dcr")
-    out = []
-    for row in matrix["rows"]:
-        if row.builtin:
-            continue
-        values, attacked = [], 0
-        for column, target in enumerate(matrix["targets"]):
-            if target.team_id == row.team.pk:
-                continue
-            cell = row.cells[column]
-            if cell.headline is not None:
-                attacked += 1
-                values.append(cell.headline)
-            else:
-                values.append(dcr.cells[column].headline or 0.0)
-        mean = sum(values) / len(values) if values else 0.0
-        out.append({"team": row.team, "mean": mean, "attacked": attacked})
-    out = matrix["rule"].ranked(out, team_id=lambda r: r["team"].pk)
-    out.sort(key=lambda r: r["team"].name)
-    ordered = competition_ranks(out, key=lambda r: -r["mean"], ranked=lambda r: r["attacked"] > 0)
-    return [{**r, "rank": rank} for rank, r in ordered]
+    return lambda column: dcr.cells[column].headline or 0.0
 
 
 def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:

@@ -5,14 +5,12 @@ better) on the final half, from the round's own selectors once its results are p
 
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.selectors import disqualification_rule
 from pwscup.kinds import rankings
-from pwscup.kinds.rankings import (
-    AttackCells,
-    RankingKey,
-    RoundRanking,
-    ranking_rows,
-    score_number,
+from pwscup.kinds.rankings import AttackCells, RankingKey, RoundRanking, score_number
+from pwscup.submissions.kind_rankings import (
+    dict_ranking_rows,
+    other_target_cells,
+    ranked_named_scores,
 )
 from pwscup.synthetic import selectors
 
@@ -30,15 +28,9 @@ def published_rankings(round) -> list[RoundRanking]:
     matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
     release = selectors.release_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
     attack = selectors.attack_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
-    team, rank = (lambda r: r["team"]), (lambda r: r["rank"])
     return [
-        RoundRanking(
-            rankings.RELEASE,
-            ranking_rows(release, team=team, rank=rank, score=lambda r: r["worst"]),
-        ),
-        RoundRanking(
-            rankings.ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r["mean"])
-        ),
+        RoundRanking(rankings.RELEASE, dict_ranking_rows(release, score="worst")),
+        RoundRanking(rankings.ATTACK, dict_ranking_rows(attack, score="mean")),
     ]
 
 
@@ -65,8 +57,7 @@ def named_scores(round) -> dict:
         {"key": "privacy", "label": str(_("Privacy (highest attack reached, lower is better)"))},
         {"key": "attack", "label": str(_("Attack score (mean headline)"))},
     ]
-    rule = disqualification_rule(competition_id=round.competition_id)
-    return {"names": names, "teams": {pk: v for pk, v in teams.items() if rule.ranks(pk)}}
+    return ranked_named_scores(round, names=names, teams=teams)
 
 
 def attack_cells(round) -> AttackCells | None:
@@ -79,19 +70,12 @@ def attack_cells(round) -> AttackCells | None:
     matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
     release = selectors.release_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
     attack = selectors.attack_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
-    ranked = {row["team"].pk for row in attack if row["rank"] is not None}
-    dcr = next(row for row in matrix["rows"] if row.name == "dcr")
-    cells: dict[int, dict[int, float]] = {t.team_id: {} for t in matrix["targets"]}
-    for row in matrix["rows"]:
-        if row.builtin or row.team.pk not in ranked:
-            continue
-        for column, target in enumerate(matrix["targets"]):
-            if target.team_id == row.team.pk:
-                continue
-            headline = row.cells[column].headline
-            if headline is None:
-                headline = dcr.cells[column].headline or 0.0
-            cells[target.team_id][row.team.pk] = headline
+    cells = other_target_cells(
+        selectors.team_headlines(matrix),
+        matrix["targets"],
+        ranked={row["team"].pk for row in attack if row["rank"] is not None},
+        fallback=selectors.dcr_headline(matrix),
+    )
     return AttackCells(
         releases=tuple((row["team"].pk, row["rank"]) for row in release), cells=cells
     )

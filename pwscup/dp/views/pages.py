@@ -21,6 +21,7 @@ from pwscup.dp.forms import (
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.views.common import dp_round_or_404, level_or_404, team_or_404
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab
+from pwscup.submissions.round_pages import pending
 from pwscup.submissions.selectors import live_etag
 
 
@@ -41,16 +42,12 @@ def level_page(request, access, level):
             "dp/_estimates.html",
             {
                 "level": view,
-                "pending": _pending(view),
+                "pending": pending(view.estimates),
                 "round_tz": access.round.timezone,
                 "live_feedback": engine.live_feedback(dp_round.config),
             },
         )
     return render_level(request, access, dp_round, view, live_etag=etag)
-
-
-def _pending(view) -> bool:
-    return any(e.status in (e.Status.QUEUED, e.Status.RUNNING) for e in view.estimates)
 
 
 def render_level(
@@ -93,7 +90,7 @@ def render_level(
                 for t in parsed.workload
             ],
             "header": ",".join(["target", *parsed.workload_attributes, "count"]),
-            "pending": _pending(view),
+            "pending": pending(view.estimates),
             "live_etag": live_etag,
         },
         status=status,

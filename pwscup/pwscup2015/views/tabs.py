@@ -52,9 +52,8 @@ from pwscup.pwscup2015.selectors.columns import column_descriptions
 from pwscup.pwscup2015.value_ranges import ranges_text
 from pwscup.submissions.history import upload_history
 from pwscup.submissions.models import Status
+from pwscup.submissions.round_pages import pending
 from pwscup.submissions.selectors import live_etag, quota_usage, target_uses
-
-PENDING = (Status.QUEUED, Status.RUNNING)
 
 
 def round_page(request, access, tab):
@@ -218,7 +217,7 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
         return context
     # Read before the jobs: a job that changes after it makes the next poll a 200.
     context["live_etag"] = live_etag(round_id=round_.pk, team_id=team.pk)
-    pending = False
+    busy = False
     if phases.anonymization is not None:
         submissions = list(team_submissions(phase=phases.anonymization, team=team))
         context["submissions"] = submissions
@@ -226,7 +225,7 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
             submissions,
             final=representative_submission(phase=phases.anonymization, team=team),
         )
-        pending = any(s.status in PENDING for s in submissions)
+        busy = pending(submissions)
         context.update(_standing(request, access, phases.anonymization, submissions))
         if tab == RESULTS:
             # the same submissions as the history table, drawn over time
@@ -240,8 +239,8 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
         attacks = list(team_attacks(phase=phases.attack, team=team))
         context["attacks"] = attacks
         context["show_rates"] = attack_rates_visible_to_team(round=round_, now=timezone.now())
-        pending = pending or any(a.status in PENDING for a in attacks)
-    context["pending"] = pending
+        busy = busy or pending(attacks)
+    context["pending"] = busy
     return context
 
 

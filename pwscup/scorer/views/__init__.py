@@ -7,9 +7,9 @@ detailed results page); ``common`` holds who may see what. ``kind.py`` calls
 
 from django.urls import path
 
-from pwscup.kinds.tabs import RESULTS, tab_url
 from pwscup.scorer.views import downloads, uploads
 from pwscup.scorer.views.tabs import round_page
+from pwscup.submissions.round_pages import results_tab_url as results_url
 
 UPLOAD_KINDS = "<str:kind>/<int:pk>/"
 
@@ -27,11 +27,6 @@ urlpatterns = [
     path("scorer/" + UPLOAD_KINDS + "detail/", downloads.upload_detail, name="upload_detail"),
 ]
 site_urlpatterns: list = []
-
-
-def results_url(round_) -> str:
-    """The results of the round: its Results tab (the rankings and the matrix)."""
-    return tab_url(round_, RESULTS)
 
 
 __all__ = ["results_url", "round_page", "site_urlpatterns", "urlpatterns"]

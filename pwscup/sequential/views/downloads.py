@@ -9,12 +9,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 
 from pwscup.accounts.access import kind_view
-from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.kits import kit_response
 from pwscup.sequential import KEY, kit, selectors, services
 from pwscup.sequential.views.common import attack_target, own_release
-from pwscup.submissions.round_pages import require_participant, require_team
+from pwscup.submissions.round_pages import refused_as_404, require_participant, require_team
 
 
 @kind_view(KEY)
@@ -24,10 +23,8 @@ def step_table(request, access, step: int):
     team = require_team(access)
     if not 1 <= step <= selectors.visible_steps(sequential=sequential):
         raise Http404("Not yet.")
-    try:
+    with refused_as_404():
         content = services.step_table_bytes(sequential=sequential, team=team, step=step)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return csv_bytes_response(content, f"T{step}.csv")
 
 
@@ -61,10 +58,8 @@ def master_download(request, access):
     team = require_team(access)
     if request.GET.get("team"):
         raise Http404("Not your master.")
-    try:
+    with refused_as_404():
         content = services.team_master_bytes(sequential=sequential, team=team)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return csv_bytes_response(content, "master.csv")
 
 
@@ -100,10 +95,8 @@ def kit_download(request, access):
     """The team's starter kit: what its Data tab offers, the toolkit wheel and a README."""
     sequential = selectors.sequential_of(round=access.round)
     team = require_team(access)
-    try:
+    with refused_as_404():
         files = kit.kit_files(sequential=sequential, team=team)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return kit_response(files, kit.kit_download_name(sequential=sequential))
 
 
@@ -112,8 +105,6 @@ def sample_download(request, access):
     """The sample ``release_<j>.csv``: the kit's baseline release of the team's next release."""
     sequential = selectors.sequential_of(round=access.round)
     team = require_team(access)
-    try:
+    with refused_as_404():
         step, content = kit.sample_release(sequential=sequential, team=team)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return csv_bytes_response(content, f"release_{step}.csv")

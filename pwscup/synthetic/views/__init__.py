@@ -7,7 +7,7 @@ releases, the published targets, their challenge sets and the auxiliary table);
 
 from django.urls import path
 
-from pwscup.kinds.tabs import RESULTS, tab_url
+from pwscup.submissions.round_pages import results_tab_url as results_url
 from pwscup.synthetic.views import downloads, uploads
 from pwscup.synthetic.views.tabs import round_page
 
@@ -30,11 +30,6 @@ urlpatterns = [
     path("syn/releases/<int:pk>/select/", uploads.release_select, name="select"),
     path("syn/attack/<slug:team_slug>/", uploads.attack_upload, name="attack"),
 ]
-
-
-def results_url(round_) -> str:
-    """The results of the round: its Results tab (the matrix, the rankings, the pictures)."""
-    return tab_url(round_, RESULTS)
 
 
 __all__ = ["results_url", "round_page", "urlpatterns"]

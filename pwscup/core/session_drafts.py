@@ -1,0 +1,77 @@
+"""A file an organizer's form of several steps keeps between them (a round's original table,
+uploaded at the first step): written once to the private storage (the local folder or the
+bucket: every host reads it), its name in the session per competition. A later step and
+every form error read it back, so the organizer never chooses the file again; finishing,
+starting over or cancelling deletes it. A draft whose file has gone (the storage lost it,
+the session expired) reads as ``None``, for the form to report, never silently replaced."""
+
+import secrets
+from dataclasses import dataclass
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+
+from pwscup.core.storage import STORAGE_ERRORS, storage_unavailable, storage_write_slot
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A kept upload: its storage name and the name the organizer's file had."""
+
+    file: str
+    filename: str
+
+
+@dataclass(frozen=True)
+class SessionDrafts:
+    """The drafts of one form: ``session_key`` (the session's key before the competition's
+    id) and ``folder`` (under ``private/``, where the files go)."""
+
+    session_key: str
+    folder: str
+    default_filename: str = "original.csv"
+
+    def _key(self, competition_id: int) -> str:
+        return f"{self.session_key}-{competition_id}"
+
+    def get(self, session, competition_id: int) -> Draft | None:
+        state = session.get(self._key(competition_id)) or {}
+        if not state.get("file"):
+            return None
+        return Draft(file=state["file"], filename=state.get("filename") or self.default_filename)
+
+    def clear(self, session, competition_id: int) -> None:
+        """Forget the competition's draft and delete its file (if the storage still has
+        it)."""
+        state = session.pop(self._key(competition_id), None) or {}
+        session.modified = True
+        if state.get("file"):
+            try:
+                default_storage.delete(state["file"])
+            except STORAGE_ERRORS:
+                pass  # a file left behind under private/ is never served
+
+    def store(self, session, competition_id: int, *, content: bytes, filename: str) -> Draft:
+        """Keep an upload for the next steps (replacing an earlier draft). Raises
+        ``Refused`` (503) when the storage cannot take it."""
+        self.clear(session, competition_id)
+        safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in filename)[-80:]
+        try:
+            with storage_write_slot():
+                name = default_storage.save(
+                    f"{self.folder}/{secrets.token_hex(12)}-{safe}", ContentFile(content)
+                )
+        except STORAGE_ERRORS as error:
+            raise storage_unavailable() from error
+        session[self._key(competition_id)] = {"file": name, "filename": filename}
+        session.modified = True
+        return Draft(file=name, filename=filename)
+
+
+def draft_bytes(draft: Draft) -> bytes | None:
+    """The kept upload, or None when the storage no longer has it."""
+    try:
+        with default_storage.open(draft.file, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, *STORAGE_ERRORS):
+        return None
