@@ -21,17 +21,30 @@ from pwscup.kinds.registry import get_kind
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 
 
+def organizer_csv_keep(
+    instance, *, csv: OrganizerCsv, filename: str, file: str = "file", source: str = "source"
+) -> str:
+    """Put an organizer's CSV on ``instance`` (before it is saved), as every table an
+    organizer uploads is kept (a round's original, a pack's population, a master, a pool):
+    its UTF-8 copy in the file field ``file``, and, when it was uploaded in another encoding,
+    the upload as it was in ``source`` (the caller keeps ``csv.encoding``). Returns the UTF-8
+    copy's SHA-256."""
+    getattr(instance, file).save(filename, ContentFile(csv.utf8), save=False)
+    if csv.source is not None:
+        getattr(instance, source).save(filename, ContentFile(csv.source), save=False)
+    else:
+        setattr(instance, source, "")
+    return hashlib.sha256(csv.utf8).hexdigest()
+
+
 def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> None:
     """Put an organizer's original on the round (before it is saved): its UTF-8 copy in
     ``original_file``, and, when it was uploaded in another encoding, the upload as it was
     in ``original_source`` with that encoding."""
-    round.original_file.save(filename, ContentFile(csv.utf8), save=False)
-    round.original_sha256 = hashlib.sha256(csv.utf8).hexdigest()
+    round.original_sha256 = organizer_csv_keep(
+        round, csv=csv, filename=filename, file="original_file", source="original_source"
+    )
     round.original_encoding = csv.encoding
-    if csv.source is not None:
-        round.original_source.save(filename, ContentFile(csv.source), save=False)
-    else:
-        round.original_source = ""
 
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py), the

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import scoring
+from pwscup.core.stored import stored_bytes
 from scoring.dp.config import DPConfig, parse_config
 from scoring.dp.data import histogram_of_codes, table_codes, validate_original
 
@@ -87,15 +88,6 @@ def hidden_frame(round_):
     return validate_original(
         scoring.read_table(stored_bytes(round_.original_file), name="original"), config
     )
-
-
-def stored_bytes(field) -> bytes:
-    """The content of a stored file field (opened and closed here)."""
-    field.open("rb")
-    try:
-        return field.read()
-    finally:
-        field.close()
 
 
 def level_budget(config: dict, level: str):

@@ -12,10 +12,12 @@
 
 import numpy as np
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from pwscup.accounts.models import Team
 from pwscup.sequential import engine, selectors, services
 from pwscup.sequential.models import SequentialRound
+from scoring.kit.sequential import baseline_release
 
 PAPER_CONFIG = {
     "type": "sequential",
@@ -40,13 +42,9 @@ DISEASES = ("bronchitis", "dyspepsia", "flu", "gastritis", "hepatitis", "pneumon
 BASELINE_TEAMS = ("teamB", "teamC")
 
 
-class _Upload:
-    """A file-like upload for the services (the demo reads no request)."""
-
-    def __init__(self, content: bytes, name: str):
-        from django.core.files.uploadedfile import SimpleUploadedFile
-
-        self.file = SimpleUploadedFile(name, content, content_type="text/csv")
+def _upload(content: bytes, name: str) -> SimpleUploadedFile:
+    """A CSV uploaded as a team or an organizer would (the demo reads no request)."""
+    return SimpleUploadedFile(name, content, content_type="text/csv")
 
 
 def generated_pool(persons: int = 6000, *, seed: int = 2026) -> bytes:
@@ -83,7 +81,7 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
                 ),
                 slug="seq-paper",
                 config=PAPER_CONFIG,
-                master_file=_Upload(paper_master(), "master.csv").file,
+                master_file=_upload(paper_master(), "master.csv"),
                 user=organizer,
             )
         )
@@ -93,7 +91,7 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
             name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
             slug="seq-generated",
             config=GENERATED_CONFIG,
-            pool_file=_Upload(generated_pool(), "pool.csv").file,
+            pool_file=_upload(generated_pool(), "pool.csv"),
             user=organizer,
         )
         baseline_publish(sequential=generated, team_slugs=BASELINE_TEAMS)
@@ -104,8 +102,6 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
 def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
     """Publish every release of the given teams with the kit's baseline publisher (spec §16,
     ``scoring.kit.sequential.baseline_release``), each uploaded like a team's file."""
-    from scoring.kit.sequential import baseline_release
-
     config = engine.config_of(sequential.config)
     published = 0
     for team in Team.objects.filter(competition=sequential.round.competition, slug__in=team_slugs):
@@ -123,7 +119,7 @@ def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
                 team=team,
                 user=member,
                 step=step,
-                uploaded_file=_Upload(engine.table_bytes(release), f"release_{step}.csv").file,
+                uploaded_file=_upload(engine.table_bytes(release), f"release_{step}.csv"),
                 send_job=False,
             )
             # Checked here, as a worker would, and by no worker (a running one would race

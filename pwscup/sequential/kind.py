@@ -1,8 +1,8 @@
 """The sequential-release round behind the ``RoundKind`` interface (pwscup/kinds/)."""
 
-from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -39,8 +39,6 @@ class SequentialKind(RoundKind):
         services.masters_draw_for_new_teams(round=round)
 
     def validate_config(self, config: dict) -> dict:
-        if not isinstance(config, dict):
-            raise ValidationError(_("The round configuration must be a JSON object."))
         return sequential_config_validate(config=config)
 
     def round_note(self, round) -> str:
@@ -118,8 +116,6 @@ class SequentialKind(RoundKind):
     def schedule_lines(self, round) -> list[dict]:
         """One line per release: its close (``None``: no deadline) and its state (frozen,
         open for uploads, closed, or not open yet)."""
-        from django.utils import timezone
-
         sequential = SequentialRound.objects.filter(round=round).first()
         if sequential is None:
             return []

@@ -13,7 +13,7 @@ from pwscup.dp.ledger import fraction_text
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, DPRequestError, level_open
 from pwscup.submissions.broker import job_send
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.jobs import job_execute
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     next_upload_number,
@@ -155,20 +155,14 @@ def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") 
     estimate or declared table, or build the platform's estimate from a release. FINISHED
     ("valid" in the pages) with its counts, or FAILED with the reason in the reader's
     language."""
-    token = job_claim(model=Estimate, pk=estimate_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    estimate = Estimate.objects.select_related("dp_round__round").get(pk=estimate_id)
-    status, message, values = job_run(
-        lambda: _estimate_values(estimate), what=f"DP estimate {estimate_id}"
-    )
-    job_complete(
+    job_execute(
         model=Estimate,
         pk=estimate_id,
-        token=token,
-        status=status,
-        message=message,
-        **values,
+        compute=_estimate_values,
+        what=f"DP estimate {estimate_id}",
+        task_id=task_id,
+        worker=worker,
+        related=("dp_round__round",),
     )
 
 

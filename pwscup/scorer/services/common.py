@@ -1,5 +1,5 @@
-"""What the scorer round's services share: the tasks' names, the phases' names, the round's
-row lock, how a scoring error becomes a form's message, and how a run's result is stored."""
+"""What the scorer round's services share: the tasks' names, the phases' names,
+how a scoring error becomes a form's message, and how a run's result is stored."""
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language, gettext
@@ -8,7 +8,7 @@ from pwscup.core.errors import Refused
 from pwscup.scorer.models import ScorerRound
 from pwscup.scorer.selectors import hidden_missing_names
 from pwscup.submissions.messages import JobMessage
-from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS, two_sided_locked
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 
 BUILD_TASK = "pwscup.scorer.build_program"
 SCORE_RELEASE_TASK = "pwscup.scorer.score_release"
@@ -31,12 +31,6 @@ def hidden_ready_check(*, scorer: ScorerRound) -> None:
             % {"packs": missing},
             status=403,
         )
-
-
-def locked(scorer: ScorerRound) -> ScorerRound:
-    """The round's row, locked until the transaction ends (slots, the freeze and the
-    publication take it, so two of them never interleave)."""
-    return two_sided_locked(scorer)
 
 
 def form_error(field: str, error) -> ValidationError:

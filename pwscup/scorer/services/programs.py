@@ -17,11 +17,12 @@ from pwscup.competitions.services import round_audit_record
 from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save
 from pwscup.scorer.models import DataPack, ProgramVersion, ScorerRound
-from pwscup.scorer.services.common import BUILD_TASK, form_error, locked
+from pwscup.scorer.services.common import BUILD_TASK, form_error
 from pwscup.scorer.services.runs import MAX_LOG_CHARS, program_environment
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
-from pwscup.submissions.services.jobs import job_claim, job_complete
+from pwscup.submissions.services.jobs import job_execute
+from pwscup.submissions.services.two_sided import two_sided_locked
 from pwscup.submissions.services.uploads import check_size, original_name
 from scoring.errors import ScoringError
 from scoring.scorer import EnvironmentBuildError, program_unpack
@@ -68,7 +69,7 @@ def program_upload(*, scorer: ScorerRound, uploaded_file, user=None) -> ProgramV
         metadata = program_metadata(program)
     digest = sha256_of(uploaded_file)
     with transaction.atomic():
-        scorer = locked(scorer)
+        scorer = two_sided_locked(scorer)
         last = ProgramVersion.objects.filter(scorer=scorer).aggregate(Max("version"))
         version = ProgramVersion(
             scorer=scorer,
@@ -97,26 +98,19 @@ def program_build(*, program_id: int, task_id: str = "", worker: str = "") -> No
     requirements; cached by their hash, so an unchanged program is never built again), the
     build's log kept for the console. Other hosts build it on their first run; each host's
     build is recorded as a ``ProgramBuild`` (``runs.program_environment``)."""
-    token = job_claim(model=ProgramVersion, pk=program_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    version = ProgramVersion.objects.get(pk=program_id)
-    status, message, log = ProgramVersion.Status.FINISHED, None, ""
-    try:
-        _program, environment = program_environment(version)
-        log = environment.log or _("Nothing to install: the program has no requirements.")
-    except EnvironmentBuildError as error:
-        status, message, log = ProgramVersion.Status.FAILED, _message(error), error.log
-    except ScoringError as error:
-        status, message = ProgramVersion.Status.FAILED, _message(error)
-    job_complete(
-        model=ProgramVersion,
-        pk=program_id,
-        token=token,
-        status=status,
-        message=message,
-        build_log=log[-MAX_LOG_CHARS:],
-    )
+
+    def build(version: ProgramVersion):
+        status, message, log = ProgramVersion.Status.FINISHED, None, ""
+        try:
+            _program, environment = program_environment(version)
+            log = environment.log or _("Nothing to install: the program has no requirements.")
+        except EnvironmentBuildError as error:
+            status, message, log = ProgramVersion.Status.FAILED, _message(error), error.log
+        except ScoringError as error:
+            status, message = ProgramVersion.Status.FAILED, _message(error)
+        return status, message, {"build_log": log[-MAX_LOG_CHARS:]}
+
+    job_execute(model=ProgramVersion, pk=program_id, run=build, task_id=task_id, worker=worker)
 
 
 def _message(error: ScoringError) -> JobMessage:

@@ -20,7 +20,7 @@ from pwscup.scorer.services.runs import prepared, program_run
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.jobs import job_claim, job_complete, scorer_crash_message
+from pwscup.submissions.services.jobs import job_execute, scorer_crash_message
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -69,12 +69,14 @@ def standings_input(*, scorer: ScorerRound) -> dict:
 def ranking_score(*, run_id: int, task_id: str = "", worker: str = "") -> None:
     """The run's job: the program's ``ranking_command`` on the standings; FINISHED with each
     team's two scores, or FAILED with the program's message."""
-    token = job_claim(model=RankingRun, pk=run_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    run = RankingRun.objects.select_related("scorer__round").get(pk=run_id)
-    status, message, values = _ranking(run)
-    job_complete(model=RankingRun, pk=run_id, token=token, status=status, message=message, **values)
+    job_execute(
+        model=RankingRun,
+        pk=run_id,
+        run=_ranking,
+        task_id=task_id,
+        worker=worker,
+        related=("scorer__round",),
+    )
 
 
 def _ranking(run: RankingRun) -> tuple[str, JobMessage | None, dict]:

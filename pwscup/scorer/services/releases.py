@@ -17,7 +17,6 @@ from pwscup.scorer.services.common import (
 )
 from pwscup.scorer.services.rounds import slots_for_teams
 from pwscup.scorer.services.scoring_runs import res_name
-from pwscup.submissions import broker
 from pwscup.submissions.broker import Dispatch
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_refuse
@@ -27,12 +26,11 @@ from pwscup.submissions.services.two_sided import (
     two_sided_attack_open,
     two_sided_release_open,
     two_sided_release_select,
-    two_sided_upload_window,
+    two_sided_upload_keep,
 )
 from pwscup.submissions.services.uploads import (
     check_size,
     original_name,
-    upload_keep,
 )
 from scoring.errors import ScoringError
 from scoring.scorer.unzip import ZIP_MAGIC, UnzipLimits, member_names
@@ -92,14 +90,13 @@ def _keep(
     model, task, phase_kind = UPLOADS[kind]
     name = original_name(uploaded_file, default=default)
     refusal = files_refusal(scorer=scorer, kind=kind, uploaded_file=uploaded_file, name=name)
-    upload = upload_keep(
+    upload = two_sided_upload_keep(
+        state=scorer,
+        kind=phase_kind,
         model=model,
-        window=two_sided_upload_window(
-            round=scorer.round,
-            kind=phase_kind,
-            uploads=model.objects.filter(scorer=scorer, team=team),
-            target_uploads=target_uploads,
-        ),
+        uploads=model.objects.filter(scorer=scorer, team=team),
+        target_uploads=target_uploads,
+        task=task if refusal is None else None,
         team=team,
         uploaded_file=uploaded_file,
         stored_name=name,
@@ -110,7 +107,6 @@ def _keep(
         **fields,
     )
     if refusal is None:
-        upload.dispatch = broker.job_send(task, upload.pk)
         return upload
     job_refuse(model=model, pk=upload.pk, message=refusal)
     upload.refresh_from_db()

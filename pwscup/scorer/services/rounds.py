@@ -14,8 +14,9 @@ from pwscup.competitions.services import (
 )
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
-from pwscup.scorer.services.common import form_error, locked
+from pwscup.scorer.services.common import form_error
 from pwscup.submissions.services.two_sided import (
+    two_sided_locked,
     two_sided_results_hide,
     two_sided_results_publish,
     two_sided_round_created,
@@ -87,7 +88,7 @@ def slots_for_teams(*, scorer: ScorerRound) -> list[TeamSlot]:
     """Give every team of the competition without a slot the next one, in the order the
     teams were created, under the round's row lock; a slot once given is kept."""
     with transaction.atomic():
-        scorer = locked(scorer)
+        scorer = two_sided_locked(scorer)
         have = dict(TeamSlot.objects.filter(scorer=scorer).values_list("team_id", "slot"))
         following = max(have.values(), default=0) + 1
         new = []
@@ -105,7 +106,7 @@ def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSl
     if slot < 1:
         raise ValidationError({"slot": _("A slot is a whole number from 1.")})
     with transaction.atomic():
-        scorer = locked(scorer)
+        scorer = two_sided_locked(scorer)
         mine = TeamSlot.objects.filter(scorer=scorer, team=team).first()
         other = TeamSlot.objects.filter(scorer=scorer, slot=slot).exclude(team=team).first()
         if other is not None:

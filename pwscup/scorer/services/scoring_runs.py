@@ -5,7 +5,6 @@ computed them, its detailed page and (for a release) the files attackers will do
 import io
 import logging
 import shutil
-import time
 import zipfile
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from pwscup.scorer.services.common import result_message
 from pwscup.scorer.services.runs import prepared, program_run, submission_folder, work_folder
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.jobs import job_claim, job_complete, scorer_crash_message
+from pwscup.submissions.services.jobs import job_execute, scorer_crash_message
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -81,36 +80,25 @@ def _stored_outputs(upload, result, *, public: bool) -> dict:
 def upload_score(*, model, upload_id: int, task_id: str, worker: str) -> None:
     """Run the current program on the upload and store what it wrote (FINISHED), or its
     refusal (FAILED, with its message and the last lines it printed)."""
-    token = job_claim(model=model, pk=upload_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    started = time.perf_counter()
-    upload = model.objects.select_related("scorer__round", "team").get(pk=upload_id)
-    scorer = upload.scorer
-    program = selectors.current_program(scorer=scorer)
-    missing = selectors.hidden_missing_names(scorer=scorer)
-    if program is None or missing:
-        job_complete(
-            model=model,
-            pk=upload_id,
-            token=token,
-            status=Status.FAILED,
-            message=(
-                JobMessage.platform("job.no_hidden_data", packs=missing)
-                if missing
-                else JobMessage.platform("job.no_program")
-            ),
-        )
-        return
-    status, message, values = _run(model, upload, program)
-    job_complete(
+
+    def run(upload) -> tuple[str, JobMessage | None, dict]:
+        scorer = upload.scorer
+        program = selectors.current_program(scorer=scorer)
+        missing = selectors.hidden_missing_names(scorer=scorer)
+        if missing:
+            return Status.FAILED, JobMessage.platform("job.no_hidden_data", packs=missing), {}
+        if program is None:
+            return Status.FAILED, JobMessage.platform("job.no_program"), {}
+        return _run(model, upload, program)
+
+    job_execute(
         model=model,
         pk=upload_id,
-        token=token,
-        status=status,
-        message=message,
-        elapsed_ms=round((time.perf_counter() - started) * 1000),
-        **values,
+        run=run,
+        task_id=task_id,
+        worker=worker,
+        related=("scorer__round", "team"),
+        timed=True,
     )
 
 

@@ -2,23 +2,19 @@
 (spec §10), the other teams' ``pid,guess`` files are kept through the core's upload pipeline
 and scored by a worker (``attack_score``), and publishing the results ends the phase."""
 
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
-from pwscup.notifications.models import Notification
+from pwscup.core.stored import stored_bytes
+from pwscup.notifications.services import notify_results_published
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import SeqAttack, SeqTarget, SequenceScore, SequentialRound
-from pwscup.sequential.services.common import (
-    SCORE_ATTACK_TASK,
-    participants_notify,
-    stored_bytes,
-)
+from pwscup.sequential.services.common import SCORE_ATTACK_TASK
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions import broker
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.jobs import job_execute
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     upload_keep,
@@ -91,24 +87,23 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
 def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None:
     """The attack's job (QUEUED → RUNNING → FINISHED/FAILED, the core's state machine): the
     accuracy of the guesses on the target's persons."""
-    token = job_claim(model=SeqAttack, pk=attack_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    attack = SeqAttack.objects.select_related("target__sequential__round", "target__team").get(
-        pk=attack_id
-    )
-    sequential = attack.target.sequential
-    master = selectors.team_master(sequential=sequential, team=attack.target.team)
 
-    def compute() -> dict:
+    def compute(attack: SeqAttack) -> dict:
+        sequential = attack.target.sequential
+        master = selectors.team_master(sequential=sequential, team=attack.target.team)
         accuracy = engine.attack_accuracy(
             master_frame(master=master), stored_bytes(attack.file), sequential.config
         )
         return {"accuracy": accuracy}
 
-    status, message, values = job_run(compute, what=f"sequential attack {attack_id}")
-    job_complete(
-        model=SeqAttack, pk=attack_id, token=token, status=status, message=message, **values
+    job_execute(
+        model=SeqAttack,
+        pk=attack_id,
+        compute=compute,
+        what=f"sequential attack {attack_id}",
+        task_id=task_id,
+        worker=worker,
+        related=("target__sequential__round", "target__team"),
     )
 
 
@@ -117,9 +112,4 @@ def results_publish(*, sequential: SequentialRound, published: bool = True) -> N
     sequential.results_published = published
     sequential.save(update_fields=["results_published"])
     if published:
-        round_ = sequential.round
-        participants_notify(
-            sequential,
-            kind=Notification.Kind.RESULTS_PUBLISHED,
-            url=reverse("sequential:leaderboard", args=[round_.competition.slug, round_.slug]),
-        )
+        notify_results_published(round=sequential.round)

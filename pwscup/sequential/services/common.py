@@ -5,6 +5,7 @@ services of masters, releases, freezes and attacks need nothing of each other fo
 from django.contrib.auth import get_user_model
 
 from pwscup.competitions.services import audit_record
+from pwscup.core.stored import stored_bytes as stored_bytes  # what the kind's modules read
 from pwscup.notifications.services import notify
 from pwscup.sequential.models import SequentialRound
 
@@ -12,17 +13,6 @@ from pwscup.sequential.models import SequentialRound
 # services, so the services do not import the tasks.
 CHECK_RELEASE_TASK = "pwscup.sequential.tasks.check_release"
 SCORE_ATTACK_TASK = "pwscup.sequential.tasks.score_attack"
-
-
-def stored_bytes(field_or_file) -> bytes:
-    """The whole content of a stored file field or an open file (closed again if stored)."""
-    field_or_file.open("rb")
-    try:
-        field_or_file.seek(0)
-        return field_or_file.read()
-    finally:
-        if hasattr(field_or_file, "storage"):
-            field_or_file.close()
 
 
 def _participants(sequential: SequentialRound):

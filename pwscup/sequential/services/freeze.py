@@ -10,12 +10,13 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, tab_url
 from pwscup.notifications.models import Notification
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequenceScore, SequentialRound
 from pwscup.sequential.services.attacks import targets_publish
-from pwscup.sequential.services.common import audit, participants_notify, stored_bytes
+from pwscup.sequential.services.common import audit, participants_notify
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
 

@@ -3,8 +3,6 @@ encoding) and kept, per-team masters drawn from the round's pool, and what a tea
 organizer reads of them (the master as a frame, ``T(j).csv``, ``master.csv`` with the future
 hidden in online mode). Releases, freezes and attacks are all checked against these."""
 
-import hashlib
-
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -14,11 +12,12 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+from pwscup.competitions.services import organizer_csv_keep
 from pwscup.core.errors import Refused
 from pwscup.core.files import OrganizerCsv, organizer_csv
+from pwscup.core.stored import stored_bytes
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Master, SequentialRound
-from pwscup.sequential.services.common import stored_bytes
 
 
 def _upload_bytes(uploaded_file) -> bytes:
@@ -50,15 +49,10 @@ def master_create(
 ) -> Master:
     """A master from an organizer's upload: the UTF-8 copy in ``file`` (hashed), the upload
     as it was in ``source`` when it was in another encoding."""
-    return Master.objects.create(
-        sequential=sequential,
-        team=team,
-        file=ContentFile(csv.utf8, name="master.csv"),
-        source=ContentFile(csv.source, name="master.csv") if csv.source is not None else "",
-        source_encoding=csv.encoding,
-        sha256=hashlib.sha256(csv.utf8).hexdigest(),
-        persons=persons,
-    )
+    master = Master(sequential=sequential, team=team, source_encoding=csv.encoding, persons=persons)
+    master.sha256 = organizer_csv_keep(master, csv=csv, filename="master.csv")
+    master.save()
+    return master
 
 
 def master_upload(*, sequential: SequentialRound, uploaded_file, team: Team | None) -> Master:

@@ -3,20 +3,19 @@ open yet, else kept through the core's upload pipeline (``upload_keep``) and che
 worker (``release_check``) together with the team's releases 1 … j−1, with the core's job
 state machine; and the bytes of a release for its download."""
 
-import time
-
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
+from pwscup.core.stored import stored_bytes
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequentialRound
-from pwscup.sequential.services.common import CHECK_RELEASE_TASK, stored_bytes
+from pwscup.sequential.services.common import CHECK_RELEASE_TASK
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.jobs import JobStop, job_execute
 from pwscup.submissions.services.uploads import UploadWindow, upload_keep
 from pwscup.submissions.services.windows import window_check
 
@@ -143,43 +142,30 @@ def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> No
     """The check's job (QUEUED → RUNNING → FINISHED/FAILED, the submissions' state machine:
     a task delivered twice does no harm, a run taken over after a worker died writes
     nothing): validate the release after the team's releases 1 … j−1 and score 1 … j."""
-    token = job_claim(model=Release, pk=release_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    release = Release.objects.select_related("sequential__round", "team").get(pk=release_id)
-    sequential, team = release.sequential, release.team
-    started = time.perf_counter()
-    try:
-        prefix = _prefix_bytes(sequential=sequential, team=team, step=release.step)
-    except Refused as refusal:
-        job_complete(
-            model=Release,
-            pk=release_id,
-            token=token,
-            status=Release.Status.FAILED,
-            message=JobMessage(text=refusal.message),
-        )
-        return
-    master = selectors.team_master(sequential=sequential, team=team)
 
-    def compute() -> dict:
+    def compute(release: Release) -> dict:
+        sequential, team = release.sequential, release.team
+        try:
+            prefix = _prefix_bytes(sequential=sequential, team=team, step=release.step)
+        except Refused as refusal:
+            raise JobStop(JobMessage(text=refusal.message)) from None
         outcome = engine.sequence_check(
-            master_frame(master=master),
+            master_frame(master=selectors.team_master(sequential=sequential, team=team)),
             [*prefix, stored_bytes(release.file)],
             sequential.config,
             current=release.step,
         )
         return {"results": outcome.results, "per_person": outcome.per_person_csv}
 
-    status, message, values = job_run(compute, what=f"sequential release {release_id}")
-    job_complete(
+    job_execute(
         model=Release,
         pk=release_id,
-        token=token,
-        status=status,
-        message=message,
-        elapsed_ms=round((time.perf_counter() - started) * 1000),
-        **values,
+        compute=compute,
+        what=f"sequential release {release_id}",
+        task_id=task_id,
+        worker=worker,
+        related=("sequential__round", "team"),
+        timed=True,
     )
 
 

@@ -6,7 +6,6 @@ import datetime as dt
 import zoneinfo
 
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -14,7 +13,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Competition
-from pwscup.competitions.services import round_of_kind_create
+from pwscup.competitions.services import organizer_csv_keep, round_of_kind_create
 from pwscup.core.errors import Refused, scoring_validation_error
 from pwscup.sequential import KEY, engine
 from pwscup.sequential.models import SequentialRound
@@ -109,9 +108,9 @@ def sequential_round_create(
     if master_csv is not None:
         master_create(sequential=sequential, team=None, csv=master_csv, persons=persons)
     if pool_csv is not None:
-        sequential.pool_file.save("pool.csv", ContentFile(pool_csv.utf8), save=False)
-        if pool_csv.source is not None:
-            sequential.pool_source.save("pool.csv", ContentFile(pool_csv.source), save=False)
+        organizer_csv_keep(
+            sequential, csv=pool_csv, filename="pool.csv", file="pool_file", source="pool_source"
+        )
         sequential.pool_encoding = pool_csv.encoding
         sequential.save(update_fields=["pool_file", "pool_source", "pool_encoding"])
         try:

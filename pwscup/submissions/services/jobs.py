@@ -14,6 +14,7 @@ broker; the reaper sees that the recorded worker no longer answers and requeues 
 
 import datetime as dt
 import logging
+import time
 from dataclasses import dataclass
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -160,6 +161,51 @@ def job_complete(
     return bool(updated)
 
 
+class JobStop(JobFailure):
+    """A reason to fail a run that is already a ``JobMessage`` (a refusal's own text)."""
+
+    def __init__(self, message: JobMessage) -> None:
+        self.message = message
+        Exception.__init__(self, message.text)
+
+
+def job_execute(
+    *,
+    model,
+    pk: int,
+    compute=None,
+    what: str = "",
+    run=None,
+    task_id: str = "",
+    worker: str = "",
+    related: tuple = (),
+    timed: bool = False,
+    remark=None,
+) -> None:
+    """One run of a job row, start to end, as every kind's task runs it: claim the row (not
+    ours: nothing to do), load it (with ``related``), ``compute(row)`` → the values recorded
+    (under ``job_run``, ``what`` naming it in the log: a failure ends FAILED with its reason;
+    ``JobStop`` fails it with a message of the kind's), and complete the run, with its
+    ``elapsed_ms`` when ``timed``. A kind that ends its runs itself (a failed run of the
+    organizer's program keeps what it printed) passes ``run(row)`` → ``(status, message,
+    values)`` instead. ``remark(values)`` may give a finished run a message (it pops what it
+    reads)."""
+    token = job_claim(model=model, pk=pk, task_id=task_id, worker=worker)
+    if token is None:
+        return
+    started = time.perf_counter()
+    row = model.objects.select_related(*related).get(pk=pk)
+    if run is None:
+        status, message, values = job_run(lambda: compute(row), what=what)
+    else:
+        status, message, values = run(row)
+    if remark is not None:
+        message = remark(values) or message
+    if timed:
+        values["elapsed_ms"] = round((time.perf_counter() - started) * 1000)
+    job_complete(model=model, pk=pk, token=token, status=status, message=message, **values)
+
+
 def job_refuse(*, model, pk: int, message: JobMessage) -> bool:
     """QUEUED (never claimed) → FAILED with ``message``: the kind refused the upload as it
     was kept (a file it must hold is missing), so no job is sent. Like every FAILED upload
@@ -172,13 +218,14 @@ def job_refuse(*, model, pk: int, message: JobMessage) -> bool:
     return bool(updated)
 
 
-def _queued_values() -> dict:
+def queued_values(now: dt.datetime | None = None) -> dict:
+    """The field values of a job queued (again) at ``now``: no run, no worker, no message."""
     return {
         "status": Status.QUEUED,
         **message_values(None),
         "started_at": None,
         "worker": "",
-        "queued_at": timezone.now(),
+        "queued_at": now or timezone.now(),
     }
 
 
@@ -190,7 +237,7 @@ def job_requeue(*, model, pk: int, token: dt.datetime) -> bool:
     sends the task again only when this returns True.
     """
     updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
-        **_queued_values()
+        **queued_values()
     )
     if updated:
         live_jobs_changed(model=model, pks=[pk])
@@ -203,7 +250,7 @@ def job_reset(*, model, pks) -> int:
     A run still in progress is superseded (its results are not written); the caller
     enqueues the tasks.
     """
-    values = {**_queued_values(), "attempts": 0}
+    values = {**queued_values(), "attempts": 0}
     pks = list(pks)
     updated = model.objects.filter(pk__in=pks).update(**values)
     if updated:

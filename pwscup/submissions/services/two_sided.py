@@ -30,7 +30,7 @@ from pwscup.core.errors import Refused
 from pwscup.notifications.services import notify_results_published, notify_round_frozen
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.uploads import UploadWindow
+from pwscup.submissions.services.uploads import UploadWindow, upload_keep
 from pwscup.submissions.services.windows import phase_window_check
 
 Action = AuditEntry.Action
@@ -112,6 +112,26 @@ def two_sided_upload_window(*, round: Round, kind: str, uploads, target_uploads=
     return UploadWindow.limited_by(
         phase, round=round, uploads=uploads, target_uploads=target_uploads
     )
+
+
+def two_sided_upload_keep(
+    *, state, kind: str, model, uploads, task: str | None, target_uploads=None, **keep
+):
+    """Keep a team's upload to the phase ``kind`` through the core's pipeline
+    (``upload_keep``, with ``keep``: the team, the file, its name, ``now``, the kind's
+    ``check`` and the row's own fields), counted in the phase's window on the team's
+    ``uploads`` (``two_sided_upload_window``), and send its job ``task`` (``None``: the kind
+    decides, e.g. an upload refused as kept)."""
+    upload = upload_keep(
+        model=model,
+        window=two_sided_upload_window(
+            round=state.round, kind=kind, uploads=uploads, target_uploads=target_uploads
+        ),
+        **keep,
+    )
+    if task is not None:
+        upload.dispatch = broker.job_send(task, upload.pk)
+    return upload
 
 
 def two_sided_release_open(*, state, now: dt.datetime) -> None:

@@ -6,17 +6,16 @@ import numpy as np
 from django.utils import timezone
 
 from pwscup.accounts.models import Team
-from pwscup.submissions import broker
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.core.stored import stored_bytes
+from pwscup.submissions.services.jobs import job_execute
 from pwscup.submissions.services.two_sided import (
     ATTACK,
     two_sided_attack_open,
-    two_sided_upload_window,
+    two_sided_upload_keep,
 )
-from pwscup.submissions.services.uploads import upload_keep
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynAttack, SynTarget, TeamDraw
-from pwscup.synthetic.services.common import SCORE_ATTACK_TASK, stored_bytes
+from pwscup.synthetic.services.common import SCORE_ATTACK_TASK
 from scoring.synthetic.attack import read_attack, score_attack
 
 
@@ -30,39 +29,29 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
     def attack_open() -> None:
         two_sided_attack_open(state=synthetic, team=team, target=target, now=now)
 
-    default_name = f"{team.slug}_mia_{target.team.slug}.csv"
-    attack = upload_keep(
+    return two_sided_upload_keep(
+        state=synthetic,
+        kind=ATTACK,
         model=SynAttack,
-        window=two_sided_upload_window(
-            round=synthetic.round,
-            kind=ATTACK,
-            uploads=SynAttack.objects.filter(target__synthetic=synthetic, team=team),
-            target_uploads=SynAttack.objects.filter(target=target, team=team),
-        ),
+        uploads=SynAttack.objects.filter(target__synthetic=synthetic, team=team),
+        target_uploads=SynAttack.objects.filter(target=target, team=team),
+        task=SCORE_ATTACK_TASK,
         team=team,
         uploaded_file=uploaded_file,
-        stored_name=default_name,
+        stored_name=f"{team.slug}_mia_{target.team.slug}.csv",
         now=now,
         check=attack_open,
         target=target,
         user=user,
     )
-    attack.dispatch = broker.job_send(SCORE_ATTACK_TASK, attack.pk)
-    return attack
 
 
 def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None:
     """The attack's job: ``id,score`` checked (every challenge id once, finite scores),
     then AUC, TPR at the round's FPR levels and the advantage on each half."""
-    token = job_claim(model=SynAttack, pk=attack_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    attack = SynAttack.objects.select_related("target__synthetic__round", "target__team").get(
-        pk=attack_id
-    )
-    synthetic = attack.target.synthetic
 
-    def compute() -> dict:
+    def compute(attack: SynAttack) -> dict:
+        synthetic = attack.target.synthetic
         config = engine.round_config(synthetic.round)
         draw = TeamDraw.objects.get(synthetic=synthetic, team_id=attack.target.team_id)
         scores = read_attack(
@@ -76,7 +65,12 @@ def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None
         )
         return {"dev": result.dev, "final": result.final, "final_roc": result.final_roc}
 
-    status, message, values = job_run(compute, what=f"synthetic attack {attack_id}")
-    job_complete(
-        model=SynAttack, pk=attack_id, token=token, status=status, message=message, **values
+    job_execute(
+        model=SynAttack,
+        pk=attack_id,
+        compute=compute,
+        what=f"synthetic attack {attack_id}",
+        task_id=task_id,
+        worker=worker,
+        related=("target__synthetic__round", "target__team"),
     )

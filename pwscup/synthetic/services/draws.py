@@ -15,9 +15,9 @@ from django.db import transaction
 from pwscup.accounts.models import Team
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.choice_services import choice_lock
+from pwscup.submissions.services.two_sided import two_sided_locked
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import locked
 from scoring.synthetic.draws import SharedDraw, draw_team
 
 
@@ -50,7 +50,7 @@ def draws_for_teams(*, synthetic: SyntheticRound, teams=None) -> list[TeamDraw]:
     pick then locked). Returns the new draws. Raises ``Refused`` (409) when a team's pack
     has no population yet (``engine.population_missing``)."""
     with transaction.atomic():
-        synthetic = locked(synthetic)
+        synthetic = two_sided_locked(synthetic)
         round_ = synthetic.round
         drawn = list(TeamDraw.objects.filter(synthetic=synthetic))
         have = {draw.team_id for draw in drawn}

@@ -6,15 +6,15 @@ import numpy as np
 from django.utils import timezone
 
 from pwscup.competitions.models import Phase
-from pwscup.submissions.models import Status
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.core.stored import stored_bytes
+from pwscup.submissions.services.jobs import job_execute, queued_values
 from pwscup.submissions.services.two_sided import (
     two_sided_attack_phase_open_now,
     two_sided_freeze,
 )
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynTarget, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import SCORE_TARGET_TASK, stored_bytes
+from pwscup.synthetic.services.common import SCORE_TARGET_TASK
 from scoring.synthetic.attack import dcr_attack, density_attack, null_attack, score_attack
 from scoring.synthetic.release import read_release
 
@@ -30,16 +30,7 @@ def round_freeze(*, synthetic: SyntheticRound, user=None, now=None) -> list[SynT
         user=user,
         now=now,
         # A republished target's built-in attacks run again, from a fresh job.
-        target_defaults={
-            "builtin": {},
-            "status": Status.QUEUED,
-            "queued_at": now,
-            "started_at": None,
-            "finished_at": None,
-            "message": "",
-            "message_code": "",
-            "message_params": {},
-        },
+        target_defaults={"builtin": {}, **queued_values(now), "finished_at": None},
         target_task=SCORE_TARGET_TASK,
     )
 
@@ -89,16 +80,14 @@ def builtin_attacks(*, synthetic: SyntheticRound, target: SynTarget) -> dict:
 
 def target_score(*, target_id: int, task_id: str = "", worker: str = "") -> None:
     """The target's job: score the built-in attacks (DCR, density, null) on it."""
-    token = job_claim(model=SynTarget, pk=target_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    target = SynTarget.objects.select_related("synthetic__round", "release", "team").get(
-        pk=target_id
-    )
-    status, message, values = job_run(
-        lambda: {"builtin": builtin_attacks(synthetic=target.synthetic, target=target)},
+    job_execute(
+        model=SynTarget,
+        pk=target_id,
+        compute=lambda target: {
+            "builtin": builtin_attacks(synthetic=target.synthetic, target=target)
+        },
         what=f"synthetic target {target_id}",
-    )
-    job_complete(
-        model=SynTarget, pk=target_id, token=token, status=status, message=message, **values
+        task_id=task_id,
+        worker=worker,
+        related=("synthetic__round", "release", "team"),
     )

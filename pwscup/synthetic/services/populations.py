@@ -4,20 +4,22 @@ same columns in the same order, the settings' roles and label, enough rows for t
 kept as uploaded, with its own holdout and auxiliary table drawn from the round's secret seed
 and the pack's key. A team whose pack it is draws its rows from it."""
 
-import hashlib
-
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import AuditEntry
-from pwscup.competitions.services import read_file_bytes, round_audit_record
+from pwscup.competitions.services import (
+    organizer_csv_keep,
+    read_file_bytes,
+    round_audit_record,
+)
 from pwscup.core.files import organizer_csv
+from pwscup.submissions.services.two_sided import two_sided_locked
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import form_error, locked
+from pwscup.synthetic.services.common import form_error
 from scoring.errors import ScoringError
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.draws import draw_shared
@@ -78,7 +80,7 @@ def population_upload(
     one before while no team has drawn from it), with its holdout and auxiliary table.
     Raises ``ValidationError`` (``choice``: no such pack, or teams already drew from it;
     ``table``: the check of ``population_check``)."""
-    synthetic = locked(synthetic)
+    synthetic = two_sided_locked(synthetic)
     if key not in {choice.key for choice in round_choices(round=synthetic.round)}:
         raise ValidationError(
             {"choice": _("This round offers no data pack %(key)s.") % {"key": key}}
@@ -115,15 +117,12 @@ def population_store(
         synthetic=synthetic,
         choice_key=key,
         filename=filename,
-        sha256=hashlib.sha256(csv.utf8).hexdigest(),
         rows=len(population.frame),
         encoding=csv.encoding,
         holdout=shared.holdout.tolist(),
         aux=shared.aux.tolist(),
     )
-    stored.file.save(filename, ContentFile(csv.utf8), save=False)
-    if csv.source is not None:
-        stored.source.save(filename, ContentFile(csv.source), save=False)
+    stored.sha256 = organizer_csv_keep(stored, csv=csv, filename=filename)
     stored.save()
     round_audit_record(
         user=user,

@@ -2,26 +2,23 @@
 phase is open and the round is not frozen, checked and scored by a worker
 (``release_score``), and the team's choice of its final release."""
 
-import time
-
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
-from pwscup.submissions import broker
+from pwscup.core.stored import stored_bytes
 from pwscup.submissions.messages import JobMessage
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.jobs import job_execute
 from pwscup.submissions.services.two_sided import (
     RELEASE,
     two_sided_release_open,
     two_sided_release_select,
-    two_sided_upload_window,
+    two_sided_upload_keep,
 )
-from pwscup.submissions.services.uploads import upload_keep
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynRelease, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import SCORE_RELEASE_TASK, stored_bytes
+from pwscup.synthetic.services.common import SCORE_RELEASE_TASK
 from pwscup.synthetic.services.draws import team_draw
 from scoring.synthetic.release import read_release
 from scoring.synthetic.utility import model_auc, release_scores
@@ -34,19 +31,17 @@ def release_upload(
     pipeline: size cap, limits, failed-upload cap) and send its check and scores to a
     worker; refused (403) outside the release phase or once the round is frozen."""
     now = now or timezone.now()
-    round_ = synthetic.round
     team_draw(synthetic=synthetic, team=team)
 
     def release_open() -> None:
         two_sided_release_open(state=synthetic, now=now)
 
-    release = upload_keep(
+    return two_sided_upload_keep(
+        state=synthetic,
+        kind=RELEASE,
         model=SynRelease,
-        window=two_sided_upload_window(
-            round=round_,
-            kind=RELEASE,
-            uploads=SynRelease.objects.filter(synthetic=synthetic, team=team),
-        ),
+        uploads=SynRelease.objects.filter(synthetic=synthetic, team=team),
+        task=SCORE_RELEASE_TASK,
         team=team,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_synthetic.csv",
@@ -55,8 +50,6 @@ def release_upload(
         synthetic=synthetic,
         user=user,
     )
-    release.dispatch = broker.job_send(SCORE_RELEASE_TASK, release.pk)
-    return release
 
 
 def _auc_train(*, draw: TeamDraw, members, holdout, population) -> float:
@@ -73,14 +66,9 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
     valid one gets U_ML, U_1, U_2, R_copy and DCR_5 of the members and of the holdout, and
     whether it passes the round's gates. One failing the copy gate ends FINISHED too (kept,
     scored, shown) with the gate's message; ``selectors.final_release`` never picks it."""
-    token = job_claim(model=SynRelease, pk=release_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    release = SynRelease.objects.select_related("synthetic__round", "team").get(pk=release_id)
-    synthetic = release.synthetic
-    started = time.perf_counter()
 
-    def compute() -> dict:
+    def compute(release: SynRelease) -> dict:
+        synthetic = release.synthetic
         draw = team_draw(synthetic=synthetic, team=release.team)
         pack = engine.draw_population(synthetic, draw)
         population = pack.population
@@ -110,18 +98,20 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
             "copy_gate": selectors.release_copy_gate(scores.as_dict(), config=config),
         }
 
-    status, message, values = job_run(compute, what=f"synthetic release {release_id}")
-    copy_gate = values.pop("copy_gate", None)
-    if copy_gate is not None:
-        message = JobMessage.from_scoring_error(copy_gate)
-    job_complete(
+    def copy_gate_message(values: dict) -> JobMessage | None:
+        copy_gate = values.pop("copy_gate", None)
+        return JobMessage.from_scoring_error(copy_gate) if copy_gate is not None else None
+
+    job_execute(
         model=SynRelease,
         pk=release_id,
-        token=token,
-        status=status,
-        message=message,
-        elapsed_ms=round((time.perf_counter() - started) * 1000),
-        **values,
+        compute=compute,
+        what=f"synthetic release {release_id}",
+        task_id=task_id,
+        worker=worker,
+        related=("synthetic__round", "team"),
+        timed=True,
+        remark=copy_gate_message,
     )
 
 
