@@ -6,7 +6,7 @@ from django.utils import timezone
 from pwscup.competitions.services import phase_set, round_of_kind_create, round_phases_close
 from pwscup.notifications.services import notify_results_published
 from pwscup.submissions import broker
-from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
+from pwscup.submissions.services.jobs import job_execute
 from pwscup.submissions.services.uploads import UploadWindow, upload_keep
 from pwscup.submissions.services.windows import phase_window_check
 from tests.kinds.toy.models import ToyRound, ToyUpload
@@ -81,19 +81,19 @@ def toy_upload(*, round, team, uploaded_file, now=None) -> ToyUpload:
 
 def toy_score(*, upload_id: int, task_id: str = "", worker: str = "") -> None:
     """The toy's job: the score is the number of lines (a file without one fails)."""
-    token = job_claim(model=ToyUpload, pk=upload_id, task_id=task_id, worker=worker)
-    if token is None:
-        return
-    upload = ToyUpload.objects.get(pk=upload_id)
 
-    def compute() -> dict:
+    def compute(upload: ToyUpload) -> dict:
         with upload.file.open("rb") as handle:
             lines = [line for line in handle.read().splitlines() if line.strip()]
         if not lines:
             raise ValueError("no line")
         return {"score": float(len(lines))}
 
-    status, message, values = job_run(compute, what=f"toy {upload_id}")
-    job_complete(
-        model=ToyUpload, pk=upload_id, token=token, status=status, message=message, **values
+    job_execute(
+        model=ToyUpload,
+        pk=upload_id,
+        compute=compute,
+        what=f"toy {upload_id}",
+        task_id=task_id,
+        worker=worker,
     )
