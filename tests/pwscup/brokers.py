@@ -39,6 +39,28 @@ class RedisServer:
         return f"redis://{self.host}:{self.port}/0"
 
     def start(self) -> "RedisServer":
+        """Start it (again, on the same port, after a ``kill``). A first start whose port
+        another program took since ``free_port`` chose it (the server exits at once) tries
+        again on a new port, three times at most."""
+        for _ in range(3):
+            self._spawn()
+            wait_for(
+                lambda: self.process.poll() is not None or self._answers(),
+                timeout=20,
+                interval=0.05,
+                what="redis-server to start",
+            )
+            if self.process.poll() is None:
+                self._started = True
+                return self
+            if self._started:  # a restart keeps its port: the clients know it
+                break
+            self.port = free_port()
+        raise RuntimeError(f"redis-server could not listen on {self.host}:{self.port}")
+
+    _started = False
+
+    def _spawn(self) -> None:
         self.process = subprocess.Popen(
             [
                 "redis-server",
@@ -59,8 +81,6 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for(self._answers, timeout=20, interval=0.05, what="redis-server to start")
-        return self
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no save."""
