@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
+from pwscup.kinds.bundle_files import required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
     config_read,
@@ -115,19 +116,15 @@ def round_from_bundle(*, competition, entry, start, user):
 
 
 def _files(files) -> bytes:
-    unknown = sorted(set(files) - {ORIGINAL})
-    if unknown:
-        raise ValidationError(
-            {
-                unknown[0]: _("%(role)s is not a file of a DP round (it has only %(known)s).")
-                % {"role": repr(unknown[0])[:80], "known": ORIGINAL}
-            }
-        )
-    if ORIGINAL not in files:
-        raise ValidationError(
-            {ORIGINAL: _("The bundle lacks the DP round's hidden table, original.csv.")}
-        )
-    return files[ORIGINAL]
+    unknown_files_refused(
+        files,
+        takes=lambda name: name == ORIGINAL,
+        message=_("%(role)s is not a file of a DP round (it has only %(known)s)."),
+        known=ORIGINAL,
+    )
+    return required_file(
+        files, ORIGINAL, message=_("The bundle lacks the DP round's hidden table, original.csv.")
+    )
 
 
 def _config_of(raw) -> dict:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from pwscup.core.charts.labels import LABEL_COLUMNS, Label, Mark, PlotArea, place_labels
+from pwscup.core.charts.scales import inset, line_path, linear, nice_step
 from pwscup.core.charts.text import shorten, text_width
 
 WIDTH, HEIGHT = 480, 340
@@ -53,7 +54,7 @@ class Series:
 
     @property
     def path(self) -> str:
-        return " ".join(f"{'M' if i == 0 else 'L'}{p.x},{p.y}" for i, p in enumerate(self.points))
+        return line_path(self.points)
 
     @property
     def width(self) -> float:
@@ -120,20 +121,11 @@ class _Scale:
     def __init__(self, low: float, high: float, start: float, end: float, *, log: bool):
         self.log = log
         self.low, self.high = (math.log10(low), math.log10(high)) if log else (low, high)
-        direction = 1 if end >= start else -1
-        self.start, self.end = start + direction * INSET, end - direction * INSET
+        self.start, self.end = inset(start, end, INSET)
 
     def __call__(self, value: float) -> float:
         at = math.log10(value) if self.log else value
-        if self.high == self.low:
-            return round((self.start + self.end) / 2, 1)
-        share = (at - self.low) / (self.high - self.low)
-        return round(self.start + share * (self.end - self.start), 1)
-
-
-def _nice_step(raw: float) -> float:
-    power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+        return linear(at, self.low, self.high, self.start, self.end)
 
 
 def _y_scale(values: list[float], chart: L2Chart) -> tuple[_Scale, list[float]]:
@@ -146,7 +138,7 @@ def _y_scale(values: list[float], chart: L2Chart) -> tuple[_Scale, list[float]]:
         if len(ticks) <= 3:  # a decade or two: 2 and 5 between the powers too
             ticks = [m * t for t in ticks[:-1] for m in (1, 2, 5)] + [ticks[-1]]
         return _Scale(ticks[0], ticks[-1], chart.bottom, chart.top, log=True), ticks
-    step = _nice_step(high / 4) if high > 0 else 0.25
+    step = nice_step(high / 4) if high > 0 else 0.25
     top = math.ceil(high / step - 1e-9) * step or step
     ticks = [round(k * step, 12) for k in range(round(top / step) + 1)]
     return _Scale(0.0, top, chart.bottom, chart.top, log=False), ticks

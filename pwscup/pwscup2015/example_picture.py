@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 import scoring
+from pwscup.core.charts.labels import PlotArea
+from pwscup.core.charts.scales import linear
 from pwscup.pwscup2015 import explanations
 
 ORIGINAL, COPY, INK = "#2b6cb0", "#d9480f", "#333"
@@ -32,7 +34,7 @@ class Move:
 
 
 @dataclass
-class Plane:
+class Plane(PlotArea):
     moves: list[Move] = field(default_factory=list)
     copies: list[tuple[float, float, str]] = field(default_factory=list)  # (x, y, title)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
@@ -42,14 +44,6 @@ class Plane:
     right: int = PLANE_SIZE - PAD
     top: int = PAD
     bottom: int = PLANE_SIZE - AXIS
-
-    @property
-    def plot_width(self) -> int:
-        return self.right - self.left
-
-    @property
-    def plot_height(self) -> int:
-        return self.bottom - self.top
 
 
 @dataclass(frozen=True)
@@ -106,10 +100,10 @@ def plane() -> Plane:
     low, high = 0.0, 500.0
 
     def x_of(v: float) -> float:
-        return round(picture.left + (v - low) / (high - low) * (picture.right - picture.left), 1)
+        return linear(v, low, high, picture.left, picture.right)
 
     def y_of(v: float) -> float:
-        return round(picture.bottom - (v - low) / (high - low) * (picture.bottom - picture.top), 1)
+        return linear(v, low, high, picture.bottom, picture.top)
 
     ticks = [0, 100, 200, 300, 400, 500]
     picture.x_ticks = [(x_of(v), str(v)) for v in ticks]

@@ -10,14 +10,11 @@ round's hidden reference and truth packs (``ORIGINAL``) and the frozen releases 
 (``GROUND_TRUTH``: the program reads who is who from them)."""
 
 from pwscup.core.exports import csv_bytes
+from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, ArchiveMember, round_data_card
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, DataPack, Release
 from pwscup.submissions.models import Status
-
-
-def _cell(value):
-    return "" if value is None else value
 
 
 def _bytes(field) -> bytes:
@@ -34,28 +31,27 @@ def _rankings(board, config) -> list[ArchiveMember]:
         ["rank", "team", "protection", "failed_gates", "program_version", *release_keys],
         (
             [
-                _cell(row.rank),
+                row.rank,
                 row.team.name,
-                _cell(row.protection),
+                row.protection,
                 ";".join(gate["key"] for gate in row.failed_gates),
                 row.release.program.version if row.release.program_id else "",
-                *[_cell(row.release.scores.get(key)) for key in release_keys],
+                *[row.release.scores.get(key) for key in release_keys],
             ]
             for row in board.releases
             if not row.disqualified
         ),
     )
-    attackers = csv_bytes(
-        ["rank", "team", "power", "targets_attacked"],
-        (
-            [_cell(row.rank), row.team.name, _cell(row.power), row.attacked]
-            for row in board.attackers
-            if not row.disqualified
-        ),
-    )
     return [
         ArchiveMember("release_ranking.csv", releases),
-        ArchiveMember("attack_ranking.csv", attackers),
+        attack_ranking_member(
+            "power",
+            (
+                [row.rank, row.team.name, row.power, row.attacked]
+                for row in board.attackers
+                if not row.disqualified
+            ),
+        ),
     ]
 
 
@@ -69,7 +65,7 @@ def _matrix(board, rule) -> bytes:
             [
                 names[slug].name if slug in names else slug,
                 rule.marked(names[slug].pk) if slug in names else False,
-                *[_cell(board.matrix.get(team.slug, {}).get(slug)) for team in targets],
+                *[board.matrix.get(team.slug, {}).get(slug) for team in targets],
             ]
             for slug in attackers
         ),
@@ -93,7 +89,7 @@ def _scores(scorer, model, config) -> bytes:
         if model is Attack:
             line.append(upload.target.team.name if upload.target_id else "*")
         line += [upload.program.version if upload.program_id else ""]
-        line += [_cell(upload.scores.get(key)) for key in keys]
+        line += [upload.scores.get(key) for key in keys]
         out.append(line)
     return csv_bytes(header, out)
 

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.services import read_file_bytes
 from pwscup.core.errors import Refused
+from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     ExportOptions,
     RoundBundle,
@@ -175,14 +176,12 @@ def _role_of(name: str) -> str | None:
 
 
 def _files_known(files) -> None:
-    unknown = sorted(name for name in set(files) - set(FILES) if _choice_pack(name) is None)
-    if unknown:
-        raise ValidationError(
-            {
-                unknown[0]: _("%(role)s is not a file of a scorer round (it has only %(known)s).")
-                % {"role": repr(unknown[0])[:80], "known": ", ".join(FILES)}
-            }
-        )
+    unknown_files_refused(
+        files,
+        takes=lambda name: name in FILES or _choice_pack(name) is not None,
+        message=_("%(role)s is not a file of a scorer round (it has only %(known)s)."),
+        known=", ".join(FILES),
+    )
 
 
 def _uploaded(content: bytes, name: str) -> SimpleUploadedFile:

@@ -13,15 +13,12 @@ pids say which person is in which group, the attacks' answer (``GROUND_TRUTH``).
 import hashlib
 
 from pwscup.core.exports import csv_bytes
+from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.sequential import selectors
 from pwscup.sequential.models import Master
 from pwscup.sequential.services.common import stored_bytes
 from pwscup.sequential.views.tab_context import gates_text
-
-
-def _cell(value):
-    return "" if value is None else value
 
 
 def _leaderboard(sequential) -> bytes:
@@ -30,13 +27,13 @@ def _leaderboard(sequential) -> bytes:
         ["rank", "team", "releases", "complete", "gate_failures", "safety", *metrics],
         (
             [
-                _cell(row.rank),
+                row.rank,
                 row.team.name,
                 row.step,
                 row.complete,
                 " ".join(row.gate_failures),
-                _cell(row.safety),
-                *[_cell(row.results.get(metric)) for metric in metrics],
+                row.safety,
+                *[row.results.get(metric) for metric in metrics],
             ]
             for row in selectors.leaderboard_rows(sequential=sequential)
         ),
@@ -50,17 +47,14 @@ def _attack_members(sequential) -> list[ArchiveMember]:
             "attack_matrix.csv",
             csv_bytes(
                 ["attacker", *[target.team.name for target in matrix["targets"]]],
-                ([row["name"], *[_cell(c) for c in row["cells"]]] for row in matrix["rows"]),
+                ([row["name"], *[c for c in row["cells"]]] for row in matrix["rows"]),
             ),
         ),
-        ArchiveMember(
-            "attack_ranking.csv",
-            csv_bytes(
-                ["rank", "team", "mean_accuracy", "targets_attacked"],
-                (
-                    [_cell(row["rank"]), row["team"].name, row["mean"], row["attacked"]]
-                    for row in selectors.attack_ranking(sequential=sequential)
-                ),
+        attack_ranking_member(
+            "mean_accuracy",
+            (
+                [row["rank"], row["team"].name, row["mean"], row["attacked"]]
+                for row in selectors.attack_ranking(sequential=sequential)
             ),
         ),
     ]

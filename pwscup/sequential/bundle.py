@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.dates import dates_check
+from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
     at_offset,
@@ -157,14 +158,12 @@ def _closes(raw, start, time_zone) -> list[dt.datetime]:
 
 
 def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
-    unknown = sorted(set(files) - {MASTER, POOL})
-    if unknown:
-        raise ValidationError(
-            {
-                unknown[0]: _("%(role)s is not a file of a sequential round (it has %(known)s).")
-                % {"role": repr(unknown[0])[:80], "known": f"{MASTER}, {POOL}"}
-            }
-        )
+    unknown_files_refused(
+        files,
+        takes=lambda name: name in (MASTER, POOL),
+        message=_("%(role)s is not a file of a sequential round (it has %(known)s)."),
+        known=f"{MASTER}, {POOL}",
+    )
     # Read by the service as the console's uploads are (``read``, ``seek``, ``name``).
     master = ContentFile(files[MASTER], name=MASTER) if MASTER in files else None
     pool = ContentFile(files[POOL], name=POOL) if POOL in files else None

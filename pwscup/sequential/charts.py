@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from pwscup.core.charts.labels import PlotArea
+from pwscup.core.charts.scales import line_path, linear
+
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 40
 SERIES = (
@@ -79,13 +82,10 @@ def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
     low, high = min(steps), max(steps)
 
     def x_of(step: int) -> float:
-        if high == low:
-            return round((chart.left + chart.right) / 2, 1)
-        return round(chart.left + (step - low) / (high - low) * (chart.right - chart.left), 1)
+        return linear(step, low, high, chart.left, chart.right)
 
     def y_of(value: float) -> float:
-        value = max(0.0, min(1.0, float(value)))
-        return round(chart.bottom - value * (chart.bottom - chart.top), 1)
+        return linear(value, 0.0, 1.0, chart.bottom, chart.top)
 
     chart.x_ticks = [(x_of(s), str(s)) for s in steps]
     chart.y_ticks = [(y_of(v), f"{v:g}") for v in (0, 0.25, 0.5, 0.75, 1)]
@@ -97,8 +97,7 @@ def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
             for p in points
             if p.get(metric) is not None
         ]
-        path = " ".join(f"{'M' if i == 0 else 'L'}{mk.x},{mk.y}" for i, mk in enumerate(marks))
-        chart.lines.append(Line(metric, colour, dash, path, marks))
+        chart.lines.append(Line(metric, colour, dash, line_path(marks), marks))
     return chart
 
 
@@ -120,7 +119,7 @@ class Span:
 
 
 @dataclass
-class GroupsChart:
+class GroupsChart(PlotArea):
     spans: list[Span] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
     width: int = GROUPS_WIDTH
@@ -134,14 +133,6 @@ class GroupsChart:
     @property
     def persons_y(self) -> int:
         return self.bottom + 32
-
-    @property
-    def plot_width(self) -> int:
-        return self.right - self.left
-
-    @property
-    def plot_height(self) -> int:
-        return self.bottom - self.top
 
 
 def groups_chart(groups: list[dict]) -> GroupsChart | None:
@@ -162,7 +153,7 @@ def groups_chart(groups: list[dict]) -> GroupsChart | None:
     top = math.ceil(top / step) * step
 
     def y_of(value: float) -> float:
-        return round(chart.bottom - value / top * (chart.bottom - chart.top), 1)
+        return linear(value, 0, top, chart.bottom, chart.top)
 
     chart.y_ticks = [(y_of(v), str(v)) for v in range(0, top + 1, step)]
     width = (chart.right - chart.left) / len(groups)

@@ -20,6 +20,7 @@ archived.
 import json
 
 from pwscup.core.exports import csv_bytes
+from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
@@ -32,31 +33,27 @@ FINAL = "final"
 RELEASE_SCORES = SHOWN_RELEASE_SCORES
 
 
-def _cell(value):
-    return "" if value is None else value
-
-
 def _release_ranking(synthetic) -> bytes:
     return csv_bytes(
         ["rank", "team", "passes_gates", "worst_attack", *RELEASE_SCORES],
         (
             [
-                _cell(row["rank"]),
+                row["rank"],
                 row["team"].name,
                 row["passes"],
-                _cell(row["worst"]),
-                *[_cell(row["release"].scores.get(key)) for key in RELEASE_SCORES],
+                row["worst"],
+                *[row["release"].scores.get(key) for key in RELEASE_SCORES],
             ]
             for row in selectors.release_ranking(synthetic=synthetic, half=FINAL)
         ),
     )
 
 
-def _attack_ranking(synthetic) -> bytes:
-    return csv_bytes(
-        ["rank", "team", "mean_headline", "targets_attacked"],
+def _attack_ranking(synthetic) -> ArchiveMember:
+    return attack_ranking_member(
+        "mean_headline",
         (
-            [_cell(row["rank"]), row["team"].name, row["mean"], row["attacked"]]
+            [row["rank"], row["team"].name, row["mean"], row["attacked"]]
             for row in selectors.attack_ranking(synthetic=synthetic, half=FINAL)
         ),
     )
@@ -67,10 +64,7 @@ def _matrix(matrix: dict) -> bytes:
     row and column kept, as every kind's matrix keeps them)."""
     return csv_bytes(
         ["attacker", "builtin", *[target.team.name for target in matrix["targets"]]],
-        (
-            [row.name, row.builtin, *[_cell(cell.headline) for cell in row.cells]]
-            for row in matrix["rows"]
-        ),
+        ([row.name, row.builtin, *[cell.headline for cell in row.cells]] for row in matrix["rows"]),
     )
 
 
@@ -103,7 +97,7 @@ def _score_keys(target, latest: dict) -> set:
 def _final_cells(final, roc, keys) -> list:
     final, roc = final or {}, roc or {}
     return [
-        *[_cell(final.get(key)) for key in keys],
+        *[final.get(key) for key in keys],
         json.dumps(roc.get("fpr", [])),
         json.dumps(roc.get("tpr", [])),
     ]
@@ -163,33 +157,34 @@ def _secret_members(synthetic, secrets) -> list[ArchiveMember]:
                     ORIGINAL,
                 ),
             ]
-    if SAMPLES in secrets:
-        for draw in draws.order_by("team__slug"):
-            members.append(
-                ArchiveMember(
-                    f"samples/{files.members_name(draw.team)}",
-                    files.members_csv(synthetic=synthetic, draw=draw).encode(),
-                    SAMPLES,
-                )
-            )
-    if GROUND_TRUTH in secrets:
-        for draw in draws.order_by("team__slug"):
-            members.append(
-                ArchiveMember(
-                    f"ground_truth/{draw.team.slug}_challenge_labels.csv",
-                    csv_bytes(
-                        ["id", "member", "half"],
-                        (
-                            [number, label, "dev" if dev else "final"]
-                            for number, (label, dev) in enumerate(
-                                zip(draw.labels, draw.dev, strict=True), start=1
-                            )
-                        ),
-                    ),
-                    GROUND_TRUTH,
-                )
-            )
+    # Per team, by its slug: its members table T_X, its challenge set's labels.
+    per_team = {
+        SAMPLES: lambda draw: (
+            f"samples/{files.members_name(draw.team)}",
+            files.members_csv(synthetic=synthetic, draw=draw).encode(),
+        ),
+        GROUND_TRUTH: lambda draw: (
+            f"ground_truth/{draw.team.slug}_challenge_labels.csv",
+            _labels_csv(draw),
+        ),
+    }
+    for secret, member in per_team.items():
+        if secret in secrets:
+            members += [
+                ArchiveMember(*member(draw), secret) for draw in draws.order_by("team__slug")
+            ]
     return members
+
+
+def _labels_csv(draw) -> bytes:
+    """The challenge set's membership labels with its dev/final split, by id (1 … n)."""
+    return csv_bytes(
+        ["id", "member", "half"],
+        (
+            [number, label, "dev" if dev else "final"]
+            for number, (label, dev) in enumerate(zip(draw.labels, draw.dev, strict=True), start=1)
+        ),
+    )
 
 
 def archive_members(round, *, secrets):
@@ -198,7 +193,7 @@ def archive_members(round, *, secrets):
         return []
     members = [
         ArchiveMember("release_ranking.csv", _release_ranking(synthetic)),
-        ArchiveMember("attack_ranking.csv", _attack_ranking(synthetic)),
+        _attack_ranking(synthetic),
         *_target_members(synthetic),
         *_secret_members(synthetic, secrets),
     ]

@@ -26,6 +26,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.services import read_file_bytes
+from pwscup.kinds.bundle_files import required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
     config_read,
@@ -130,18 +131,14 @@ def round_from_bundle(*, competition, entry, start, user):
 
 
 def _original(files) -> bytes:
-    unknown = sorted(name for name in set(files) - {ORIGINAL} if _population_key(name) is None)
-    if unknown:
-        raise ValidationError(
-            {
-                unknown[0]: _(
-                    "%(role)s is not a file of a synthetic round (it has only %(known)s)."
-                )
-                % {"role": repr(unknown[0])[:80], "known": f"{ORIGINAL}, <pack>.population.csv"}
-            }
-        )
-    if ORIGINAL not in files:
-        raise ValidationError(
-            {ORIGINAL: _("The bundle lacks the synthetic round's original table, original.csv.")}
-        )
-    return files[ORIGINAL]
+    unknown_files_refused(
+        files,
+        takes=lambda name: name == ORIGINAL or _population_key(name) is not None,
+        message=_("%(role)s is not a file of a synthetic round (it has only %(known)s)."),
+        known=f"{ORIGINAL}, <pack>.population.csv",
+    )
+    return required_file(
+        files,
+        ORIGINAL,
+        message=_("The bundle lacks the synthetic round's original table, original.csv."),
+    )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pwscup.core.charts.scales import linear
+
 # One colour per curve, in order (built-in attacks first); readable on white.
 PALETTE = ("#d9480f", "#2b6cb0", "#868e96", "#2f9e44", "#9c36b5", "#e67700", "#0c8599", "#c2255c")
 
@@ -55,11 +57,6 @@ class Scatter:
         return (self.top + self.bottom) / 2
 
 
-def _scale(value: float, low: float, high: float, start: float, end: float) -> float:
-    value = max(low, min(high, float(value)))
-    return round(start + (value - low) / (high - low) * (end - start), 1)
-
-
 def utility_scatter(rows: list[dict], *, u_ml_min: float, own_team_id=None) -> Scatter | None:
     """``rows``: ``{"team", "worst", "u_ml", "passes"}`` (the release ranking's rows); one
     point per release with both numbers, x = the worst attack's headline (0–1), y = ``U_ML``
@@ -78,10 +75,10 @@ def utility_scatter(rows: list[dict], *, u_ml_min: float, own_team_id=None) -> S
     top = max(1.2, max(float(r["u_ml"]) for r in shown))
 
     def y_of(value: float) -> float:
-        return _scale(value, 0.0, top, chart.bottom, chart.top)
+        return linear(value, 0.0, top, chart.bottom, chart.top)
 
     def x_of(value: float) -> float:
-        return _scale(value, 0.0, 1.0, chart.left, chart.right)
+        return linear(value, 0.0, 1.0, chart.left, chart.right)
 
     chart.x_ticks = [(x_of(v), f"{v:g}") for v in (0, 0.25, 0.5, 0.75, 1)]
     chart.y_ticks = [(y_of(v), f"{v:g}") for v in (0, 0.4, 0.8, 1.2) if v <= top]
@@ -174,16 +171,16 @@ def roc_chart(target, curves: list[dict], *, colours: dict[str, int] | None = No
     span = chart.right - chart.left
     chart.ticks = [
         (
-            _scale(v, 0, 1, chart.left, chart.right),
-            _scale(v, 0, 1, chart.bottom, chart.top),
+            linear(v, 0, 1, chart.left, chart.right),
+            linear(v, 0, 1, chart.bottom, chart.top),
             f"{v:g}",
         )
         for v in (0, 0.5, 1)
     ]
     for k, curve in enumerate(curves):
         swatch = (colours or {}).get(curve["name"], k % len(PALETTE))
-        xs = [_scale(v, 0, 1, chart.left, chart.left + span) for v in curve.get("fpr", [])]
-        ys = [_scale(v, 0, 1, chart.bottom, chart.top) for v in curve.get("tpr", [])]
+        xs = [linear(v, 0, 1, chart.left, chart.left + span) for v in curve.get("fpr", [])]
+        ys = [linear(v, 0, 1, chart.bottom, chart.top) for v in curve.get("tpr", [])]
         chart.curves.append(
             Curve(
                 name=curve["name"],

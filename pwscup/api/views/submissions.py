@@ -7,7 +7,6 @@ declaration, one view class per type so that the schema tells the types apart)."
 import copy
 
 from django.urls import path
-from drf_spectacular.plumbing import build_array_type, build_basic_type
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -18,9 +17,8 @@ from rest_framework.views import APIView
 
 from pwscup.accounts.access import round_access
 from pwscup.core.rest import ROUND_PREFIX, UploadField, errors
+from pwscup.core.rest_schemas import JSON_LIST, JSON_OBJECT
 
-JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
-JSON_LIST = OpenApiResponse(build_array_type(build_basic_type(OpenApiTypes.OBJECT)))
 BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as uploaded.")
 
 

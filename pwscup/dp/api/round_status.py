@@ -13,30 +13,24 @@ the hidden table is never served, scores only once the round is closed and score
 from django.http import Http404
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
-from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, errors
+from pwscup.core.rest import ROUND_PREFIX, errors
+from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.dp import kit, services
 from pwscup.dp.api.views import dp_access
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import dp_round_of, team_level, team_levels
-from scoring.display import format_number
+from pwscup.submissions import round_api
 from scoring.dp.exact import exact_text, format_epsilon
 
-JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 SCORES = ("mean_l2", "mean_spearman")
-UNDEFINED = "–"
-
-
-def _text(value) -> str:
-    return UNDEFINED if value is None else format_number(value)
 
 
 def _type_key(level: str) -> str:
@@ -59,7 +53,9 @@ def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool, final:
         "message": estimate.message_text,
         "note": estimate.method,
         "scores": {m: v for m, v in scores.items() if not isinstance(v, str)},
-        "scores_text": {m: _text(v) if not isinstance(v, str) else v for m, v in scores.items()},
+        "scores_text": {
+            m: round_api.score_text(v) if not isinstance(v, str) else v for m, v in scores.items()
+        },
         "final": final,
         "url": reverse("api:dp-estimate", args=[round_.competition.slug, round_.slug, estimate.pk]),
     }
@@ -87,7 +83,7 @@ class SampleEstimateView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        responses=CSV_ANSWER,
         summary="The sample estimate (uniform counts), an estimate.csv that uploads as is",
     )
     def get(self, request, competition_slug, round_slug):
@@ -111,24 +107,19 @@ def round_status(request, access) -> dict:
     phase is), the sample estimate and the team's own releases, the team's estimates."""
     answer = {"submission_types": [], "downloads": [], "uploads": [], "metrics": []}
     answer["metrics"] = [
-        {"key": "mean_l2", "name": _("mean L2 error"), "note": "", "headline": True},
-        {
-            "key": "mean_spearman",
-            "name": _("mean Spearman correlation"),
-            "note": "",
-            "headline": True,
-        },
+        round_api.metric("mean_l2", _("mean L2 error"), headline=True),
+        round_api.metric("mean_spearman", _("mean Spearman correlation"), headline=True),
     ]
-    if access.team is None and not access.is_organizer:
+    if not round_api.is_participant(access):
         return answer
     dp_round = _dp_round(access)
-    args = [access.competition.slug, access.round.slug]
+    args = round_api.round_args(access.round)
     answer["downloads"].append(
-        {
-            "name": kit.sample_estimate_name(dp_round=dp_round),
-            "label": _("Sample estimate"),
-            "url": reverse("api:dp-sample-estimate", args=args),
-        }
+        round_api.download(
+            kit.sample_estimate_name(dp_round=dp_round),
+            _("Sample estimate"),
+            reverse("api:dp-sample-estimate", args=args),
+        )
     )
     if access.team is None:
         return answer
@@ -150,14 +141,12 @@ def round_status(request, access) -> dict:
             if charge.release_file:
                 name = f"release_{level.id}_{charge.number}.csv"
                 answer["downloads"].append(
-                    {
-                        "name": name,
-                        "label": _("Your release %(n)s at level %(level)s")
+                    round_api.download(
+                        name,
+                        _("Your release %(n)s at level %(level)s")
                         % {"n": charge.number, "level": level.id},
-                        "url": reverse(
-                            "api:dp-release-file", args=[*args, level.id, charge.number]
-                        ),
-                    }
+                        reverse("api:dp-release-file", args=[*args, level.id, charge.number]),
+                    )
                 )
         uploads += [
             estimate_json(e, dp_round=dp_round, scored=scored, final=e == level.current_estimate)
@@ -182,25 +171,25 @@ def round_leaderboard(request, access) -> dict:
                 row.team.name,
                 row.label,
                 exact_text(row.spent),
-                _text(row.mean_l2),
-                _text(row.mean_spearman),
+                round_api.score_text(row.mean_l2),
+                round_api.score_text(row.mean_spearman),
             ]
             for row in board.verified
         ]
         tables.append(
-            {
-                "title": _("Level %(level)s (ε = %(epsilon)s)")
+            round_api.ranking_table(
+                _("Level %(level)s (ε = %(epsilon)s)")
                 % {"level": board.level, "epsilon": exact_text(board.epsilon)},
-                "columns": [_("Rank"), _("Team"), _("Method"), "ε", "mean L2", "mean Spearman"],
-                "rows": rows,
-            }
+                [_("Method"), "ε", "mean L2", "mean Spearman"],
+                rows,
+            )
         )
     tables.append(
-        {
-            "title": _("Overall ranking"),
-            "columns": [_("Rank"), _("Team"), _("Sum of ranks")],
-            "rows": [[row.rank, row.team.name, row.total] for row in overall_ranking(boards)],
-        }
+        round_api.ranking_table(
+            _("Overall ranking"),
+            [_("Sum of ranks")],
+            ([row.rank, row.team.name, row.total] for row in overall_ranking(boards)),
+        )
     )
     return {"note": "", "tables": tables}
 

@@ -18,8 +18,7 @@ import json
 from django.http import Http404
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -29,7 +28,8 @@ from pwscup.accounts.access import round_access
 from pwscup.core.files import private_file_response
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.json_input import BoundedJSONParser
-from pwscup.core.rest import CSV_FILE, ROUND_PREFIX, BodyRequiredSchema, errors
+from pwscup.core.rest import ROUND_PREFIX, BodyRequiredSchema, errors
+from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.dp import services
 from pwscup.dp.api.serializers import (
     ESTIMATE_REQUEST,
@@ -42,8 +42,6 @@ from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import charge_json, dp_round_of, team_charge, team_level
 from scoring.dp.exact import exact_text
 from scoring.messages import clip
-
-JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 
 
 def dp_access(request, competition_slug, round_slug, *, team: bool = True):
@@ -137,9 +135,7 @@ class ReleaseView(_ChargeView):
 class ReleaseFileView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)}, summary="A release's CSV"
-    )
+    @extend_schema(responses=CSV_ANSWER, summary="A release's CSV")
     def get(self, request, competition_slug, round_slug, level, number):
         access, dp_round = dp_access(request, competition_slug, round_slug)
         charge = team_charge(dp_round=dp_round, team=access.team, level=level, number=number)

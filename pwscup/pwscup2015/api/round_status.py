@@ -20,7 +20,8 @@ from pwscup.pwscup2015.leaderboards import selectors as boards
 from pwscup.pwscup2015.leaderboards.access import leaderboard_access
 from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
 from pwscup.pwscup2015.selectors import team_attacks, team_submissions
-from scoring.display import UNDEFINED, format_metric, format_number, undefined_note
+from pwscup.submissions import round_api
+from scoring.display import format_metric, undefined_note
 
 ANONYMIZED, ATTACK = "anonymized", "attack"
 # An upload's one-line summary (``pwscup status``): utility, then safety.
@@ -78,19 +79,15 @@ def _downloads(access, args) -> list[dict]:
         pass  # not open yet, or no team: nothing to download (as on the Data tab)
     else:
         out.append(
-            {
-                "name": name,
-                "label": _("Table to anonymize"),
-                "url": reverse("api:original", args=args),
-            }
+            round_api.download(name, _("Table to anonymize"), reverse("api:original", args=args))
         )
-    if access.team is not None or access.is_organizer:
+    if round_api.is_participant(access):
         out.append(
-            {
-                "name": f"{access.round.slug}_config.json",
-                "label": _("Scoring configuration"),
-                "url": reverse("api:round-config", args=args),
-            }
+            round_api.download(
+                f"{access.round.slug}_config.json",
+                _("Scoring configuration"),
+                reverse("api:round-config", args=args),
+            )
         )
     return out
 
@@ -98,19 +95,19 @@ def _downloads(access, args) -> list[dict]:
 def round_status(request, access) -> dict:
     """``Pwscup2015Kind.api_round_status``."""
     round_, team, now = access.round, access.team, timezone.now()
-    args = [access.competition.slug, round_.slug]
+    args = round_api.round_args(round_)
     metrics = list(round_metrics(round=round_))
     answer = {
         "submission_types": [],
         "downloads": _downloads(access, args),
         "uploads": [],
         "metrics": [
-            {
-                "key": m,
-                "name": scoring.METRIC_NAMES[m],
-                "note": undefined_note(m, get_language()),
-                "headline": m in HEADLINE,
-            }
+            round_api.metric(
+                m,
+                scoring.METRIC_NAMES[m],
+                note=undefined_note(m, get_language()),
+                headline=m in HEADLINE,
+            )
             for m in metrics
         ],
     }
@@ -187,30 +184,26 @@ def _anonymization_table(round, title, standings) -> dict:
         [
             row.rank,
             row.team.name,
-            UNDEFINED if row.safety is None else format_number(row.safety),
+            round_api.score_text(row.safety),
             *[format_metric(m, row.scores.get(m)) for m in metrics],
         ]
         for row in standings.rows()
     ]
-    return {
-        "title": title,
-        "columns": [_("Rank"), _("Team"), standings.label, *metrics],
-        "rows": rows,
-    }
+    return round_api.ranking_table(title, [standings.label, *metrics], rows)
 
 
 def _attack_table(round) -> dict:
     _anonymization, attack = boards.final_ranking_cached(round=round)
-    return {
-        "title": _("Attack ranking"),
-        "columns": [_("Rank"), _("Team"), _("Mean rate"), _("Targets attacked")],
-        "rows": [
+    return round_api.ranking_table(
+        _("Attack ranking"),
+        [_("Mean rate"), _("Targets attacked")],
+        (
             [
                 row.rank,
                 row.team.name,
-                UNDEFINED if row.mean_rate is None else format_number(row.mean_rate),
+                round_api.score_text(row.mean_rate),
                 row.targets_attacked,
             ]
             for row in attack
-        ],
-    }
+        ),
+    )

@@ -15,7 +15,8 @@ import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_state, round_metrics, round_missing_phases
 from pwscup.core.files import private_file_response
-from pwscup.core.rest import CSV_FILE, errors
+from pwscup.core.rest import errors
+from pwscup.core.rest_schemas import CSV_ANSWER
 from pwscup.pwscup2015.access import original_file_for
 from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.api.common import game_round_access
@@ -103,7 +104,7 @@ class OriginalDownloadView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        responses=CSV_ANSWER,
         summary="Download the table to anonymize (your sample in the per-team mode)",
     )
     def get(self, request, competition_slug, round_slug):

@@ -15,7 +15,8 @@ from pwscup.accounts.access import RoundAccess
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of, user_is_organizer
 from pwscup.core.files import private_file_response
-from pwscup.core.rest import CSV_FILE, errors
+from pwscup.core.rest import errors
+from pwscup.core.rest_schemas import CSV_ANSWER
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.access import (
     check_uploader,
@@ -51,6 +52,26 @@ def _team_phase(access: RoundAccess, kind: str) -> Phase:
     return phase
 
 
+def _team_uploads(uploads_of, access: RoundAccess, kind: str):
+    """The team's uploads in the phase of ``kind`` (``uploads_of``: the selector), with the
+    rows every answer reads beside them."""
+    phase = _team_phase(access, kind)
+    return uploads_of(phase=phase, team=access.team).select_related(
+        "team", "phase__round__competition"
+    )
+
+
+def _upload_request(request, competition_slug, round_slug, kind: str, serializer):
+    """An upload's caller, its phase (refused as the round page refuses: window, team) and its
+    validated fields."""
+    access = game_round_access(request, competition_slug, round_slug)
+    phase = phase_of(round=access.round, kind=kind)
+    check_uploader(access, phase)
+    form = serializer(data=request.data)
+    form.is_valid(raise_exception=True)
+    return access, phase, form.validated_data
+
+
 def _show_rates(access_round, *, is_organizer: bool) -> bool:
     return is_organizer or attack_rates_visible_to_team(round=access_round)
 
@@ -65,10 +86,7 @@ class SubmissionListView(APIView):
     )
     def get(self, request, competition_slug, round_slug):
         access = game_round_access(request, competition_slug, round_slug)
-        phase = _team_phase(access, Phase.Kind.ANONYMIZATION)
-        submissions = team_submissions(phase=phase, team=access.team).select_related(
-            "team", "phase__round__competition"
-        )
+        submissions = _team_uploads(team_submissions, access, Phase.Kind.ANONYMIZATION)
         return Response(s.SubmissionSerializer(submissions, many=True).data)
 
     @extend_schema(
@@ -79,17 +97,19 @@ class SubmissionListView(APIView):
         "messages. An invalid file is kept and its submission FAILED with the reason.",
     )
     def post(self, request, competition_slug, round_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        phase = phase_of(round=access.round, kind=Phase.Kind.ANONYMIZATION)
-        check_uploader(access, phase)
-        form = s.SubmissionUploadSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
+        access, phase, data = _upload_request(
+            request,
+            competition_slug,
+            round_slug,
+            Phase.Kind.ANONYMIZATION,
+            s.SubmissionUploadSerializer,
+        )
         upload = services.anonymization_submission_create(
             phase=phase,
             team=access.team,
             user=request.user,
-            uploaded_file=form.validated_data["file"],
-            note=form.validated_data.get("note", ""),
+            uploaded_file=data["file"],
+            note=data.get("note", ""),
         )
         return _accepted(upload, "api:submission-detail")
 
@@ -110,7 +130,7 @@ class SubmissionFileView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        responses=CSV_ANSWER,
         summary="Download the uploaded file, as uploaded",
     )
     def get(self, request, pk):
@@ -166,7 +186,7 @@ class TargetFileView(APIView):
     suffix = "anonymized"
 
     @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        responses=CSV_ANSWER,
         summary="Download a published target",
     )
     def get(self, request, competition_slug, round_slug, team_slug):
@@ -182,7 +202,7 @@ class CandidateFileView(TargetFileView):
     suffix = "candidate"
 
     @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        responses=CSV_ANSWER,
         summary="Download a target's candidate table (per-team mode)",
     )
     def get(self, request, competition_slug, round_slug, team_slug):
@@ -199,10 +219,7 @@ class AttackListView(APIView):
     )
     def get(self, request, competition_slug, round_slug):
         access = game_round_access(request, competition_slug, round_slug)
-        phase = _team_phase(access, Phase.Kind.ATTACK)
-        attacks = team_attacks(phase=phase, team=access.team).select_related(
-            "team", "phase__round__competition"
-        )
+        attacks = _team_uploads(team_attacks, access, Phase.Kind.ATTACK)
         context = {"show_rates": _show_rates(access.round, is_organizer=access.is_organizer)}
         return Response(s.AttackSerializer(attacks, many=True, context=context).data)
 
@@ -212,12 +229,10 @@ class AttackListView(APIView):
         summary="Upload a correspondence table against a target",
     )
     def post(self, request, competition_slug, round_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        phase = phase_of(round=access.round, kind=Phase.Kind.ATTACK)
-        check_uploader(access, phase)
-        form = s.AttackUploadSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        slug = form.validated_data["target"]
+        access, phase, data = _upload_request(
+            request, competition_slug, round_slug, Phase.Kind.ATTACK, s.AttackUploadSerializer
+        )
+        slug = data["target"]
         target = next((t for t in round_targets(round=access.round) if t.team.slug == slug), None)
         if target is None:  # as the target's own URLs answer, and every kind's attack upload
             raise NotFound(_("No published target of the team %(team)s.") % {"team": slug})
@@ -226,8 +241,8 @@ class AttackListView(APIView):
             team=access.team,
             target=target,
             user=request.user,
-            uploaded_file=form.validated_data["file"],
-            note=form.validated_data.get("note", ""),
+            uploaded_file=data["file"],
+            note=data.get("note", ""),
         )
         return _accepted(upload, "api:attack-detail")
 
@@ -251,7 +266,7 @@ class AttackFileView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404)},
+        responses=CSV_ANSWER,
         summary="Download the uploaded correspondence table",
     )
     def get(self, request, pk):

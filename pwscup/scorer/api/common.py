@@ -8,9 +8,9 @@ the same number). An attack's scores go through the one owner of the visibility 
 (``selectors.attack_visibility`` and ``selectors.attack_scores_for``): exact, a band or
 hidden until the results are published, as the round's settings say."""
 
+from functools import partial
 from types import SimpleNamespace
 
-from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -18,31 +18,24 @@ from django.utils.translation import gettext as _
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.round_api import (
+    others_targets,
+    part_or_404,
+    target_named,
+    team_ref,
+)
+from pwscup.submissions.round_api import round_args as _round_args
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
 
 
 def scorer_part(access):
     """The round's scorer part (404 for a round without one)."""
-    scorer = selectors.scorer_of(access.round)
-    if scorer is None:
-        raise Http404
-    return scorer
-
-
-def require_team(access):
-    if access.team is None:
-        raise Http404(_("Not in a team of this competition."))
-    return access.team
-
-
-def require_participant(access) -> None:
-    if access.team is None and not access.is_organizer:
-        raise Http404(_("Not a participant."))
+    return part_or_404(selectors.scorer_of(access.round))
 
 
 def round_args(scorer: ScorerRound) -> list:
-    return [scorer.round.competition.slug, scorer.round.slug]
+    return _round_args(scorer.round)
 
 
 def column_label(column) -> str:
@@ -122,30 +115,19 @@ def attack_json(attack: Attack, *, visibility: str, config) -> dict:
     }
 
 
-def frozen(scorer: ScorerRound) -> None:
-    if scorer.frozen_at is None:
-        raise Http404(_("The releases are not frozen yet: there are no targets."))
-
-
 def downloadable_targets(access, scorer: ScorerRound) -> list[Target]:
     """The targets whose public files the caller may download: after the freeze, every other
     team's (all of them for an organizer); 404 before the freeze and for a visitor."""
-    frozen(scorer)
-    require_participant(access)
-    own = access.team.pk if access.team is not None else None
-    return [t for t in selectors.round_targets(scorer=scorer) if t.team_id != own]
+    return others_targets(access, scorer, partial(selectors.round_targets, scorer=scorer))
 
 
 def target_of(access, scorer: ScorerRound, team_slug: str) -> Target:
-    for target in downloadable_targets(access, scorer):
-        if target.team.slug == team_slug:
-            return target
-    raise Http404(_("No such target."))
+    return target_named(downloadable_targets(access, scorer), team_slug)
 
 
 def target_json(target: Target, *, scorer: ScorerRound) -> dict:
     return {
-        "team": {"name": target.team.name, "slug": target.team.slug},
+        "team": team_ref(target.team),
         "files": list(target.release.public_names),
         "public_url": reverse(
             "api:scorer-target-public", args=[*round_args(scorer), target.team.slug]

@@ -19,17 +19,22 @@ from rest_framework.response import Response
 
 from pwscup.core.files import private_file_response
 from pwscup.core.rest import errors
+from pwscup.core.rest_schemas import JSON_OBJECT
 from pwscup.scorer import selectors
 from pwscup.scorer.api.common import (
     downloadable_targets,
-    require_participant,
-    require_team,
     round_args,
     scorer_part,
     target_json,
     target_of,
 )
 from pwscup.scorer.models import DataPack
+from pwscup.submissions.round_api import (
+    download,
+    is_participant,
+    require_participant,
+    require_team,
+)
 from pwscup.submissions.submission_types import RoundEndpoint
 
 BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as stored.")
@@ -72,33 +77,29 @@ def downloads(access, scorer) -> list[dict]:
     """The files the caller may download now, ``[{"name", "label", "url"}]``."""
     args = round_args(scorer)
     found = []
-    if access.team is None and not access.is_organizer:
+    if not is_participant(access):
         return found
     if _public_pack(scorer, access.team) is not None:
         found.append(
-            {
-                "name": PUBLIC_NAME,
-                "label": _("Files for every team"),
-                "url": reverse("api:scorer-public", args=args),
-            }
+            download(
+                PUBLIC_NAME, _("Files for every team"), reverse("api:scorer-public", args=args)
+            )
         )
     team = access.team
     if team is not None and _slot_members(scorer, team):
         found.append(
-            {
-                "name": slot_name(team),
-                "label": _("Your team's folder"),
-                "url": reverse("api:scorer-slot", args=args),
-            }
+            download(
+                slot_name(team), _("Your team's folder"), reverse("api:scorer-slot", args=args)
+            )
         )
     if scorer.frozen_at is not None:
         for target in downloadable_targets(access, scorer):
             found.append(
-                {
-                    "name": target_public_name(target),
-                    "label": _("Release of %(team)s") % {"team": target.team.name},
-                    "url": reverse("api:scorer-target-public", args=[*args, target.team.slug]),
-                }
+                download(
+                    target_public_name(target),
+                    _("Release of %(team)s") % {"team": target.team.name},
+                    reverse("api:scorer-target-public", args=[*args, target.team.slug]),
+                )
             )
     return found
 
@@ -179,7 +180,7 @@ ROUND_ENDPOINTS = [
         "scorer/targets/",
         "scorer-targets",
         target_list,
-        responses={200: OpenApiResponse(OpenApiTypes.OBJECT), **errors(401, 404)},
+        responses={200: JSON_OBJECT, **errors(401, 404)},
         summary="The other teams' frozen releases (targets), with their public ZIP's address",
         operation_id="scorer_targets_list",
     ),

@@ -16,6 +16,7 @@ from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import column_label
+from pwscup.submissions.round_api import is_participant, metric, ranking_table
 
 
 def _metrics(config) -> list[dict]:
@@ -26,15 +27,8 @@ def _metrics(config) -> list[dict]:
         if column.key in seen:
             continue
         seen.add(column.key)
-        metrics.append(
-            {
-                "key": column.key,
-                "name": column_label(column),
-                "note": "",
-                "headline": column.key in primaries,
-                "higher_is_better": column.higher_is_better,
-            }
-        )
+        entry = metric(column.key, column_label(column), headline=column.key in primaries)
+        metrics.append({**entry, "higher_is_better": column.higher_is_better})
     return metrics
 
 
@@ -46,7 +40,7 @@ def round_status(request, access) -> dict:
     if scorer is None:
         return answer
     answer["metrics"] = _metrics(selectors.round_config(scorer.round))
-    if access.team is None and not access.is_organizer:
+    if not is_participant(access):
         return answer
     answer["downloads"] = files.downloads(access, scorer)
     return answer
@@ -80,26 +74,19 @@ def round_leaderboard(request, access) -> dict:
     return {
         "note": note,
         "tables": [
-            {
-                "title": _("Release ranking"),
-                "columns": [
-                    _("Rank"),
-                    _("Team"),
+            ranking_table(
+                _("Release ranking"),
+                [
                     *(column_label(column) for column in config.release_columns),
                     _("Protection (%(score)s)") % {"score": attack_name},
                     *([_("Gates")] if gates else []),
                 ],
-                "rows": releases,
-            },
-            {
-                "title": _("Attack ranking"),
-                "columns": [
-                    _("Rank"),
-                    _("Team"),
-                    _("Attack power (%(score)s)") % {"score": attack_name},
-                    _("Targets attacked"),
-                ],
-                "rows": [[row.rank, row.team.name, row.power, row.attacked] for row in attackers],
-            },
+                releases,
+            ),
+            ranking_table(
+                _("Attack ranking"),
+                [_("Attack power (%(score)s)") % {"score": attack_name}, _("Targets attacked")],
+                ([row.rank, row.team.name, row.power, row.attacked] for row in attackers),
+            ),
         ],
     }

@@ -12,26 +12,30 @@ from django.utils.translation import gettext as _
 
 from pwscup.sequential import selectors
 from pwscup.sequential.api.submissions import other_targets, score_text
+from pwscup.submissions.round_api import (
+    download,
+    is_participant,
+    metric,
+    ranking_table,
+    round_args,
+)
 
 # A release's one-line summary (``pwscup status``): the invariance, the risks, the loss.
 HEADLINE = ("MINV", "RN_max", "RA_max", "IL")
 
 
 def _download(name: str, label: str, url_name: str, args: list) -> dict:
-    return {"name": name, "label": label, "url": reverse(url_name, args=args)}
+    return download(name, label, reverse(url_name, args=args))
 
 
 def round_status(request, access) -> dict:
     """``SequentialKind.api_round_status``: the metrics, and the team's data as its Data tab
     offers it now (the targets' files in the attack phase)."""
     sequential = selectors.sequential_of(round=access.round)
-    args = [access.competition.slug, access.round.slug]
+    args = round_args(access.round)
     answer = {"downloads": [], "metrics": []}
-    answer["metrics"] = [
-        {"key": m, "name": m, "note": "", "headline": m in HEADLINE}
-        for m in selectors.BOARD_METRICS
-    ]
-    if access.team is None and not access.is_organizer:
+    answer["metrics"] = [metric(m, m, headline=m in HEADLINE) for m in selectors.BOARD_METRICS]
+    if not is_participant(access):
         return answer
     answer["downloads"].append(_download("config.json", _("Configuration"), "api:seq-config", args))
     if access.team is None:
@@ -88,11 +92,5 @@ def round_leaderboard(request, access) -> dict:
     }
     return {
         "note": note,
-        "tables": [
-            {
-                "title": _("Leaderboard"),
-                "columns": [_("Rank"), _("Team"), _("Validity"), *metrics],
-                "rows": rows,
-            }
-        ],
+        "tables": [ranking_table(_("Leaderboard"), [_("Validity"), *metrics], rows)],
     }

@@ -33,21 +33,18 @@ from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release, SeqAttack
 from pwscup.sequential.views.common import attack_target, own_release, require_team
+from pwscup.submissions import round_api
 from pwscup.submissions.submission_types import SubmissionType, TargetAttacks, choice_field
-from scoring.display import format_number
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
-UNDEFINED = "–"
 
 
 def score_text(value) -> str:
     """A result as the pages show it: integers as they are, else 4 decimals (a small value
     never reads 0.0000); "–" for none."""
-    if value is None:
-        return UNDEFINED
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    return format_number(value)
+    return round_api.score_text(value)
 
 
 def other_targets(sequential, team) -> list:
@@ -112,8 +109,7 @@ class SeqReleases(SeqUploads):
             "message": release_message(upload),
             "about": _("release %(j)s") % {"j": upload.step},
             "note": "",
-            "scores": {m: results[m] for m in shown},
-            "scores_text": {m: score_text(results[m]) for m in shown},
+            **round_api.scores_answer({m: results[m] for m in shown}, text=score_text),
             "final": upload.is_frozen,
         }
 
@@ -170,8 +166,9 @@ class SeqAttacks(SeqUploads, TargetAttacks):
             "about": upload.target.team.name,
             "message": release_message(upload),
             "note": "",
-            "scores": {"accuracy": upload.accuracy} if scored else {},
-            "scores_text": {"accuracy": score_text(upload.accuracy)} if scored else {},
+            **round_api.scores_answer(
+                {"accuracy": upload.accuracy} if scored else {}, text=score_text
+            ),
             "final": False,
         }
 

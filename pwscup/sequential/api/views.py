@@ -20,17 +20,14 @@ from functools import partial
 
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
 
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
-from pwscup.core.rest import CSV_FILE, errors
+from pwscup.core.rest import errors
+from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.sequential import selectors, services
 from pwscup.sequential.views.common import attack_target, require_team
 from pwscup.submissions.submission_types import RoundEndpoint
-
-JSON_OBJECT = OpenApiResponse(OpenApiTypes.OBJECT)
 
 
 def step_table(request, access, sequential, step):
@@ -76,7 +73,6 @@ def sequential_part(access):
     return selectors.sequential_of(round=access.round)
 
 
-CSV_ANSWER = {(200, "text/csv"): CSV_FILE, **errors(401, 404)}
 endpoint = partial(RoundEndpoint, part=sequential_part, responses=CSV_ANSWER)
 
 # Served under /api/ by the API (``SequentialKind.api_round_endpoints``); the releases and

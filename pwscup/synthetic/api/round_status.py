@@ -16,9 +16,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.core.errors import Refused
+from pwscup.submissions import round_api
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
-from pwscup.synthetic.api.views import RELEASE_METRICS, attack_metrics, attackable, score_text
+from pwscup.synthetic.api.views import RELEASE_METRICS, attack_metrics, attackable
 
 # The names a client prints for each score (``pwscup status``, ``pwscup submit --wait``).
 METRIC_NAMES = {
@@ -44,18 +45,9 @@ def _metrics(synthetic) -> list[dict]:
     headline = engine.round_config(synthetic.round).headline
     keys = [*RELEASE_METRICS, *attack_metrics(synthetic)]
     return [
-        {
-            "key": key,
-            "name": _metric_name(key),
-            "note": "",
-            "headline": key in ("u_ml", "u_1", headline),
-        }
+        round_api.metric(key, _metric_name(key), headline=key in ("u_ml", "u_1", headline))
         for key in keys
     ]
-
-
-def _download(name: str, label: str, url: str) -> dict:
-    return {"name": name, "label": label, "url": url}
 
 
 def round_status(request, access) -> dict:
@@ -66,9 +58,9 @@ def round_status(request, access) -> dict:
     if synthetic is None:
         return answer
     answer["metrics"] = _metrics(synthetic)
-    if access.team is None and not access.is_organizer:
+    if not round_api.is_participant(access):
         return answer
-    args = [access.competition.slug, access.round.slug]
+    args = round_api.round_args(access.round)
     team = access.team
     # A round offering a data choice draws a team at its first download.
     if team is not None and (
@@ -76,7 +68,7 @@ def round_status(request, access) -> dict:
         or selectors.pack_populations(synthetic=synthetic)
     ):
         answer["downloads"].append(
-            _download(
+            round_api.download(
                 files.members_name(team),
                 _("Your members table T_X"),
                 reverse("api:syn-members", args=args),
@@ -93,14 +85,14 @@ def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
     for target in attackable(access, synthetic):
         target_args = [*args, target.team.slug]
         answer["downloads"].append(
-            _download(
+            round_api.download(
                 files.release_name(target),
                 _("Release of %(team)s") % {"team": target.team.name},
                 reverse("api:syn-target-release", args=target_args),
             )
         )
         answer["downloads"].append(
-            _download(
+            round_api.download(
                 files.challenge_name(target),
                 _("Challenge set of %(team)s") % {"team": target.team.name},
                 reverse("api:syn-target-challenge", args=target_args),
@@ -111,11 +103,13 @@ def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
         keys = []
     if not keys:
         answer["downloads"].append(
-            _download(files.AUX_NAME, _("Auxiliary table A"), reverse("api:syn-aux", args=args))
+            round_api.download(
+                files.AUX_NAME, _("Auxiliary table A"), reverse("api:syn-aux", args=args)
+            )
         )
     for key in keys:
         answer["downloads"].append(
-            _download(
+            round_api.download(
                 files.aux_name(key),
                 _("Auxiliary table A of the data pack %(key)s") % {"key": key},
                 f"{reverse('api:syn-aux', args=args)}?pack={key}",
@@ -144,14 +138,14 @@ def round_leaderboard(request, access) -> dict:
             row["rank"],
             row["team"].name,
             _("passes") if row["passes"] else _("fails"),
-            score_text(row["worst"]),
-            score_text(row["u_ml"]),
-            score_text(row["u_1"]),
+            round_api.score_text(row["worst"]),
+            round_api.score_text(row["u_ml"]),
+            round_api.score_text(row["u_1"]),
         ]
         for row in selectors.release_ranking(synthetic=synthetic, half=half)
     ]
     attacks = [
-        [row["rank"], row["team"].name, score_text(row["mean"]), row["attacked"]]
+        [row["rank"], row["team"].name, round_api.score_text(row["mean"]), row["attacked"]]
         for row in selectors.attack_ranking(synthetic=synthetic, half=half)
     ]
     return {
@@ -162,27 +156,15 @@ def round_leaderboard(request, access) -> dict:
         )
         % {"headline": name},
         "tables": [
-            {
-                "title": _("Release ranking"),
-                "columns": [
-                    _("Rank"),
-                    _("Team"),
-                    _("Gates"),
-                    _("Worst attack (%(headline)s)") % {"headline": name},
-                    "U_ML",
-                    "U_1",
-                ],
-                "rows": releases,
-            },
-            {
-                "title": _("Attack ranking"),
-                "columns": [
-                    _("Rank"),
-                    _("Team"),
-                    _("Mean %(headline)s") % {"headline": name},
-                    _("Targets attacked"),
-                ],
-                "rows": attacks,
-            },
+            round_api.ranking_table(
+                _("Release ranking"),
+                [_("Gates"), _("Worst attack (%(headline)s)") % {"headline": name}, "U_ML", "U_1"],
+                releases,
+            ),
+            round_api.ranking_table(
+                _("Attack ranking"),
+                [_("Mean %(headline)s") % {"headline": name}, _("Targets attacked")],
+                attacks,
+            ),
         ],
     }

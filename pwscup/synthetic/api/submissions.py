@@ -24,17 +24,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.selectors import phase_state
+from pwscup.submissions.round_api import present_scores, require_targets, scores_answer
 from pwscup.submissions.submission_types import FinalReleases, SubmissionType, TargetAttacks
 from pwscup.synthetic import selectors, services
-from pwscup.synthetic.api.views import (
-    RELEASE_METRICS,
-    attack_metrics,
-    attackable,
-    frozen,
-    score_text,
-    synthetic_part,
-    visible_scores,
-)
+from pwscup.synthetic.api.views import RELEASE_METRICS, attack_metrics, attackable, synthetic_part
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
 
 
@@ -81,7 +74,7 @@ class Releases(SyntheticUploads, FinalReleases):
         """The release with its scores once it is scored (its team's own: utility,
         fidelity, copies, distances; no attack's score)."""
         scored = upload.status == SynRelease.Status.FINISHED
-        scores = visible_scores(upload.scores, RELEASE_METRICS) if scored else {}
+        scores = present_scores(upload.scores, RELEASE_METRICS) if scored else {}
         note = ""
         if scored:
             passes = upload.scores.get("passes")
@@ -90,8 +83,7 @@ class Releases(SyntheticUploads, FinalReleases):
             "about": gettext("%(rows)s rows") % {"rows": upload.rows} if scored else "",
             "message": upload.message_text,
             "note": note,
-            "scores": scores,
-            "scores_text": {key: score_text(value) for key, value in scores.items()},
+            **scores_answer(scores),
             # Only a scored release is final: a new one is not, whatever a worker did since.
             "final": scored and upload.pk == context["final_pk"],
             "selected": upload.selected,
@@ -141,19 +133,18 @@ class Attacks(SyntheticUploads, TargetAttacks):
         """The attack with its scores on the half the reader may see once scored."""
         half = context["half"]
         scored = upload.status == SynAttack.Status.FINISHED
-        scores = visible_scores(getattr(upload, half), context["metrics"]) if scored else {}
+        scores = present_scores(getattr(upload, half), context["metrics"]) if scored else {}
         return {
             "about": upload.target.team.name,
             "message": upload.message_text,
             "note": half_note(half) if scored else "",
             "half": half,
-            "scores": scores,
-            "scores_text": {key: score_text(value) for key, value in scores.items()},
+            **scores_answer(scores),
             "final": scored and upload.pk in context["counting"],
         }
 
     def upload(self, part, access, *, user, uploaded_file, data):
-        frozen(part)
+        require_targets(part)
         target = get_object_or_404(
             SynTarget.objects.select_related("team", "release", "synthetic__round"),
             synthetic=part,

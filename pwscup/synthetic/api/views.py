@@ -19,50 +19,33 @@ from functools import partial
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.plumbing import build_array_type, build_basic_type
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
 from rest_framework.response import Response
 
-from pwscup.accounts.access import round_access
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import CSV_FILE, errors
+from pwscup.core.rest_schemas import CSV_ANSWER, JSON_LIST
+from pwscup.submissions.round_api import (
+    others_targets,
+    part_or_404,
+    present_scores,
+    require_team,
+    round_args,
+    target_named,
+    team_ref,
+)
 from pwscup.submissions.submission_types import RoundEndpoint
-from pwscup.synthetic import KEY, engine, selectors, services
+from pwscup.synthetic import engine, selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynTarget
-from scoring.display import format_number
 from scoring.synthetic.attack import BUILTIN_ATTACKS
 from scoring.synthetic.utility import SHOWN_RELEASE_SCORES
 
-JSON_LIST = OpenApiResponse(build_array_type(build_basic_type(OpenApiTypes.OBJECT)))
 RELEASE_METRICS = SHOWN_RELEASE_SCORES
-UNDEFINED = "–"
-
-
-def score_text(value) -> str:
-    return UNDEFINED if value is None else format_number(value)
 
 
 def synthetic_part(access):
     """The round's synthetic part (404 without)."""
-    synthetic = selectors.synthetic_of(access.round)
-    if synthetic is None:
-        raise Http404
-    return synthetic
-
-
-def syn_access(request, competition_slug, round_slug):
-    """The caller's access to a synthetic round and the round's synthetic part (404 for a
-    round of another kind)."""
-    access = round_access(request, competition_slug, round_slug, kind=KEY)
-    return access, synthetic_part(access)
-
-
-def require_team(access):
-    if access.team is None:
-        raise Http404(_("Not in a team of this competition."))
-    return access.team
+    return part_or_404(selectors.synthetic_of(access.round))
 
 
 def attack_metrics(synthetic) -> tuple[str, ...]:
@@ -72,40 +55,19 @@ def attack_metrics(synthetic) -> tuple[str, ...]:
     return ("auc", *(f"tpr@{level:g}" for level in config.fpr_levels), "adv")
 
 
-def visible_scores(scores: dict | None, keys) -> dict:
-    """The scores of ``keys`` present in ``scores`` (one half's)."""
-    return {key: scores[key] for key in keys if scores and scores.get(key) is not None}
-
-
-def _args(synthetic) -> list:
-    return [synthetic.round.competition.slug, synthetic.round.slug]
-
-
-def frozen(synthetic) -> None:
-    if synthetic.frozen_at is None:
-        raise Http404(_("The releases are not frozen yet: there are no targets."))
-
-
 def attackable(access, synthetic) -> list[SynTarget]:
     """The targets the caller may download: after the freeze, every other team's (all of
     them for an organizer)."""
-    frozen(synthetic)
-    if access.team is None and not access.is_organizer:
-        raise Http404(_("Not a participant."))
-    own = access.team.pk if access.team is not None else None
-    return [t for t in selectors.targets(synthetic=synthetic) if t.team_id != own]
+    return others_targets(access, synthetic, partial(selectors.targets, synthetic=synthetic))
 
 
 def target_of(access, synthetic, team_slug: str) -> SynTarget:
-    for target in attackable(access, synthetic):
-        if target.team.slug == team_slug:
-            return target
-    raise Http404(_("No such target."))
+    return target_named(attackable(access, synthetic), team_slug)
 
 
 def _aux_url(synthetic, target: SynTarget) -> str:
     """The auxiliary table of the target's population (its data pack's, if any)."""
-    url = reverse("api:syn-aux", args=_args(synthetic))
+    url = reverse("api:syn-aux", args=round_args(synthetic.round))
     pack = engine.draw_pack_key(synthetic=synthetic, team=target.team)
     return f"{url}?pack={pack}" if pack else url
 
@@ -114,16 +76,16 @@ def target_json(target: SynTarget, *, synthetic) -> dict:
     """A target as an attacker sees it: its team, the addresses of its files, and the
     built-in attacks' scores on the visible half (dev until publication)."""
     half = selectors.visible_half(synthetic=synthetic)
-    args = [*_args(synthetic), target.team.slug]
+    args = [*round_args(synthetic.round), target.team.slug]
     keys = attack_metrics(synthetic)
     builtin = {}
     if target.status == SynTarget.Status.FINISHED:
         builtin = {
-            name: visible_scores((target.builtin.get(name) or {}).get(half), keys)
+            name: present_scores((target.builtin.get(name) or {}).get(half), keys)
             for name in BUILTIN_ATTACKS
         }
     return {
-        "team": {"name": target.team.name, "slug": target.team.slug},
+        "team": team_ref(target.team),
         "status": target.status,
         "rows": target.release.rows,
         "release_url": reverse("api:syn-target-release", args=args),
@@ -170,7 +132,6 @@ def aux(request, access, synthetic):
     return csv_bytes_response(files.aux_csv(synthetic=synthetic, key=key), files.aux_name(key))
 
 
-CSV_ANSWER = {(200, "text/csv"): CSV_FILE, **errors(401, 404)}
 endpoint = partial(RoundEndpoint, part=synthetic_part)
 
 # Served under /api/ by the API (``SyntheticKind.api_round_endpoints``).

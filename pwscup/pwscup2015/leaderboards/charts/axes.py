@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 import scoring
+from pwscup.core.charts.scales import inset, nice_step
 from pwscup.pwscup2015.leaderboards.metric_words import (
     AXIS_WORDS,
     RANKING,
@@ -145,21 +146,6 @@ def _decimals(step: float) -> int:
     return 12
 
 
-def nice_step(raw: float) -> float:
-    """The smallest of 1, 2, 2.5, 5 × 10ⁿ at least ``raw``.
-
-    >>> nice_step(0.17), nice_step(0.04), nice_step(3000)
-    (0.2, 0.05, 5000)
-    """
-    power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-
-
-def _inset(start: float, end: float, inset: float) -> tuple[float, float]:
-    direction = 1 if end >= start else -1
-    return start + direction * inset, end - direction * inset
-
-
 def nice_scale(values, start: float, end: float, *, axis: Axis | None = None, count=5) -> Scale:
     """A scale over ``values`` from one nice tick to another, its ticks ``INSET`` px inside
     ``start``…``end`` (the frame). Equal values get a range around them within the axis's
@@ -187,7 +173,7 @@ def nice_scale(values, start: float, end: float, *, axis: Axis | None = None, co
     step = nice_step((high - low) / count)
     first = math.floor(low / step + 1e-9) * step
     last = math.ceil(high / step - 1e-9) * step
-    pixel_start, pixel_end = _inset(start, end, INSET)
+    pixel_start, pixel_end = inset(start, end, INSET)
     return Scale(first, last, pixel_start, pixel_end, step)
 
 
@@ -197,7 +183,7 @@ def plain_scale(values, start: float, end: float) -> Scale:
     low, high = float(min(values)), float(max(values))
     if high == low:
         low, high = low - 1, high + 1
-    pixel_start, pixel_end = _inset(start, end, INSET)
+    pixel_start, pixel_end = inset(start, end, INSET)
     return Scale(low, high, pixel_start, pixel_end)
 
 

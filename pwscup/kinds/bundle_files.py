@@ -1,0 +1,24 @@
+"""The files of a round in a bundle, as every kind's ``bundle_import`` checks them
+(untrusted: read from an uploaded bundle): no file the kind does not take, and the ones it
+needs. The refusals are ``ValidationError`` keyed by the file's name, in the kind's words.
+"""
+
+from django.core.exceptions import ValidationError
+
+
+def unknown_files_refused(files, *, takes, message: str, known: str) -> None:
+    """Refuse the first (by name) of ``files`` that the kind does not take (``takes(name)``
+    false): ``message`` (the kind's sentence, translated) with ``%(role)s`` the file's name,
+    quoted and cut, and ``%(known)s`` the ``known`` files' names."""
+    unknown = sorted(name for name in set(files) if not takes(name))
+    if unknown:
+        raise ValidationError(
+            {unknown[0]: message % {"role": repr(unknown[0])[:80], "known": known}}
+        )
+
+
+def required_file(files, name: str, *, message: str) -> bytes:
+    """The content of the file ``name``; refused with ``message`` when the bundle lacks it."""
+    if name not in files:
+        raise ValidationError({name: message})
+    return files[name]

@@ -1,0 +1,105 @@
+"""What every kind's REST answers share, so that a kind's ``api/`` only declares what differs:
+the round's part or 404, who may ask (a team, a participant), the targets of a two-sided
+round's attack phase as a team may see them, and the pieces of the round status every kind
+answers in the same shape (a download, a metric, an upload's scores with their texts).
+
+The refusals are 404s with the pages' messages, in the caller's language.
+"""
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from scoring.display import UNDEFINED, format_number
+
+
+def score_text(value) -> str:
+    """A score as the API's ``scores_text`` prints it (``scoring.display.format_number``);
+    "–" for none."""
+    return UNDEFINED if value is None else format_number(value)
+
+
+def scores_answer(scores: dict, *, text=score_text) -> dict:
+    """An upload's ``scores`` and their ``scores_text`` (``text`` of each value)."""
+    return {"scores": scores, "scores_text": {key: text(value) for key, value in scores.items()}}
+
+
+def present_scores(scores: dict | None, keys) -> dict:
+    """The scores of ``keys`` that ``scores`` holds a value for, in the order of ``keys``."""
+    return {key: scores[key] for key in keys if scores and scores.get(key) is not None}
+
+
+def round_args(round_) -> list:
+    """The round's place in the API's addresses: its competition's slug and its own."""
+    return [round_.competition.slug, round_.slug]
+
+
+def download(name: str, label: str, url: str) -> dict:
+    """One entry of the round status's ``downloads``."""
+    return {"name": name, "label": label, "url": url}
+
+
+def metric(key: str, name: str, *, headline: bool, note: str = "") -> dict:
+    """One entry of the round status's ``metrics``."""
+    return {"key": key, "name": name, "note": note, "headline": headline}
+
+
+def part_or_404(part):
+    """The kind's part of the round, 404 for a round without one."""
+    if part is None:
+        raise Http404
+    return part
+
+
+def require_team(access):
+    """The caller's team; 404 for a caller in no team of the competition."""
+    if access.team is None:
+        raise Http404(_("Not in a team of this competition."))
+    return access.team
+
+
+def is_participant(access) -> bool:
+    """Whether the caller is in a team of the competition or organizes it."""
+    return access.team is not None or access.is_organizer
+
+
+def require_participant(access) -> None:
+    """404 unless the caller is a participant (``is_participant``)."""
+    if not is_participant(access):
+        raise Http404(_("Not a participant."))
+
+
+def require_targets(part) -> None:
+    """404 until the releases of the kind's part (``part.frozen_at``) are frozen: before,
+    there are no targets."""
+    if part.frozen_at is None:
+        raise Http404(_("The releases are not frozen yet: there are no targets."))
+
+
+def others_targets(access, part, read_targets) -> list:
+    """Of the targets ``read_targets()`` reads (rows with a ``team``), those the caller may
+    download in the attack phase: after the freeze, every other team's (all of them for an
+    organizer); 404 before the freeze and for a caller who is not a participant (the targets
+    are read only then)."""
+    require_targets(part)
+    require_participant(access)
+    own = access.team.pk if access.team is not None else None
+    return [target for target in read_targets() if target.team_id != own]
+
+
+def target_named(targets, team_slug: str):
+    """The target of the team ``team_slug`` among ``targets``; 404 for none."""
+    for target in targets:
+        if target.team.slug == team_slug:
+            return target
+    raise Http404(_("No such target."))
+
+
+def team_ref(team) -> dict:
+    """A team as an answer names it."""
+    return {"name": team.name, "slug": team.slug}
+
+
+def ranking_table(title, columns: list, rows) -> dict:
+    """One table of the round's standings (the API's ``…/standings/``): ``Rank`` and
+    ``Team`` first, then ``columns``; each of ``rows`` is ``[rank, team's name, *cells]``."""
+    return {"title": title, "columns": [_("Rank"), _("Team"), *columns], "rows": list(rows)}
