@@ -8,8 +8,10 @@ the session expired) reads as ``None``, for the form to report, never silently r
 import secrets
 from dataclasses import dataclass
 
+from django.contrib import messages
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.utils.translation import gettext as _
 
 from pwscup.core.storage import STORAGE_ERRORS, storage_unavailable, storage_write_slot
 
@@ -33,6 +35,16 @@ class SessionDrafts:
 
     def _key(self, competition_id: int) -> str:
         return f"{self.session_key}-{competition_id}"
+
+    def state(self, session, competition_id: int) -> dict:
+        """The form's whole entry in the session: the draft's ``file`` and ``filename``, and
+        whatever the form keeps beside them between its steps (a copy: ``save`` it back)."""
+        return dict(session.get(self._key(competition_id)) or {})
+
+    def save(self, session, competition_id: int, state: dict) -> None:
+        """Keep the form's entry (``state``, holding the draft's ``file`` and ``filename``)."""
+        session[self._key(competition_id)] = state
+        session.modified = True
 
     def get(self, session, competition_id: int) -> Draft | None:
         state = session.get(self._key(competition_id)) or {}
@@ -63,9 +75,20 @@ class SessionDrafts:
                 )
         except STORAGE_ERRORS as error:
             raise storage_unavailable() from error
-        session[self._key(competition_id)] = {"file": name, "filename": filename}
-        session.modified = True
+        self.save(session, competition_id, {"file": name, "filename": filename})
         return Draft(file=name, filename=filename)
+
+    def lost(self, request, competition_id: int) -> None:
+        """Forget a draft whose file can no longer be read, and tell the organizer to upload
+        it again (the page then goes back to the first step)."""
+        self.clear(request.session, competition_id)
+        messages.error(
+            request,
+            _(
+                "The table uploaded at step 1 is no longer kept (the session ended or the "
+                "storage lost it): upload it again."
+            ),
+        )
 
 
 def draft_bytes(draft: Draft) -> bytes | None:

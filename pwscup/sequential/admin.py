@@ -19,13 +19,13 @@ from pwscup.competitions.admin_scope import (
 from pwscup.competitions.dates import dates_check
 from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
 from pwscup.core.form_fields import ConfigField
-from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import (
     results_publish,
     schedule_normalise,
     sequential_config_validate,
 )
+from pwscup.submissions.messages import job_message_text
 
 
 class SequentialRoundForm(forms.ModelForm):
@@ -129,7 +129,7 @@ class SequentialRowAdmin(ReadOnlyScopedAdmin):
 class FailureMixin:
     @admin.display(description=_("message"))
     def failure(self, obj):
-        return release_message(obj)
+        return job_message_text(obj)
 
 
 @admin.register(Master)

@@ -38,8 +38,9 @@ class TwoSidedSteps:
 
 @dataclass(frozen=True)
 class TwoSidedPhases:
-    """The round's two phases as every tab describes them (the kind's state adds its
-    ``round_row``)."""
+    """The round's two phases as every tab describes them. The kind's state adds the field
+    holding its row of the round (named by ``row_field``) and declares its selector of a
+    team's final release (``final_release_of``); ``of`` makes one."""
 
     release_phase: Phase | None
     attack_phase: Phase | None
@@ -47,16 +48,25 @@ class TwoSidedPhases:
     attack_state: str
     # The kind's words for its teams' "What to do now" lines (``two_sided_next_steps``).
     next_step_words: ClassVar[TwoSidedSteps]
+    # The kind's field holding its row of the round, also the keyword its selectors take it by.
+    row_field: ClassVar[str]
+    # The kind's ``final_release(<row_field>=row, team=team)`` (a ``staticmethod``).
+    final_release_of: ClassVar[Callable]
+
+    @classmethod
+    def of(cls, row, **fields):
+        """The state of the round whose kind's row is ``row`` (``fields``: the kind's own)."""
+        return cls(**{cls.row_field: row}, **fields, **two_sided_phases(row))
 
     def final_release(self, team):
         """The team's final release (``None``: it has no scored one to choose yet)."""
-        raise NotImplementedError
+        return self.final_release_of(**{self.row_field: self.round_row}, team=team)
 
     @property
     def round_row(self):
         """The kind's row of the round: its ``round``, ``frozen_at`` and
         ``results_published``."""
-        raise NotImplementedError
+        return getattr(self, self.row_field)
 
     @property
     def frozen(self) -> bool:

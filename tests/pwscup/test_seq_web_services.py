@@ -7,8 +7,8 @@ from django.utils import translation
 
 from pwscup.core.errors import Refused
 from pwscup.sequential import selectors, services
-from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release, SequenceScore
+from pwscup.submissions.messages import job_message_text
 from tests.pwscup.factories import read_field
 from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world
 
@@ -86,9 +86,9 @@ def test_w1b_wrong_sensitive_value_is_kept_failed_with_the_spec_message_in_both_
         "(Def. 2(2))"
     )
     with translation.override("en"):
-        assert expected in release_message(rejected)
+        assert expected in job_message_text(rejected)
     with translation.override("ja"):
-        assert "リリース 2 の 1 行目" in release_message(rejected)
+        assert "リリース 2 の 1 行目" in job_message_text(rejected)
     # A failed upload is not the team's release: nothing was scored from it.
     assert (
         selectors.latest_valid_release(sequential=world.sequential, team=world.teams["a"], step=2)

@@ -1,20 +1,19 @@
 """The round wizard's state: kept in the session, the uploaded table in private storage.
 
 The organizer uploads the original once; every later step (and every form error) reads it
-back from ``private/wizard/…``, so it is never chosen again. The state is one JSON-able
-dict per competition in the session; finishing (or starting over) deletes the file.
+back from ``private/wizard/…``, so it is never chosen again (a draft of
+``pwscup.core.session_drafts``). The state is one JSON-able dict per competition in the
+session, beside the draft's file; finishing (or starting over) deletes the file.
 """
 
-import secrets
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 
 import scoring
 from pwscup.core.files import organizer_csv
+from pwscup.core.session_drafts import Draft, SessionDrafts, draft_bytes
 from scoring.prepare import is_integral_column, numeric_values
 
 STEPS = ("upload", "roles", "data", "phases", "rules", "review")
@@ -24,41 +23,32 @@ SA_MIN_DISTINCT = 80
 PREVIEW_ROWS = 8
 
 
-def _session_key(competition_id: int) -> str:
-    return f"console-round-wizard-{competition_id}"
+DRAFTS = SessionDrafts(session_key="console-round-wizard", folder="private/wizard")
+wizard_state = DRAFTS.state
+wizard_save = DRAFTS.save
+wizard_clear = DRAFTS.clear
 
 
-def wizard_state(session, competition_id: int) -> dict:
-    return dict(session.get(_session_key(competition_id)) or {})
-
-
-def wizard_save(session, competition_id: int, state: dict) -> None:
-    session[_session_key(competition_id)] = state
-    session.modified = True
-
-
-def wizard_clear(session, competition_id: int) -> None:
-    state = session.pop(_session_key(competition_id), None) or {}
-    if state.get("file"):
-        default_storage.delete(state["file"])
-    session.modified = True
+class DraftLost(Exception):
+    """The original kept at the first step can no longer be read (the storage lost it)."""
 
 
 def wizard_store_upload(session, competition_id: int, *, content: bytes, filename: str) -> dict:
-    """Keep a checked upload for the next steps (replacing an earlier one); a new state."""
-    wizard_clear(session, competition_id)
-    safe_name = "".join(c if c.isalnum() or c in "._-" else "_" for c in filename)[-80:]
-    name = default_storage.save(
-        f"private/wizard/{secrets.token_hex(8)}-{safe_name}", ContentFile(content)
-    )
-    state = {"file": name, "filename": filename, "done": ["upload"]}
+    """Keep a checked upload for the next steps (replacing an earlier one); a new state.
+    Raises ``Refused`` (503) when the storage cannot take it."""
+    draft = DRAFTS.store(session, competition_id, content=content, filename=filename)
+    state = {"file": draft.file, "filename": draft.filename, "done": ["upload"]}
     wizard_save(session, competition_id, state)
     return state
 
 
 def wizard_original(state: dict) -> bytes:
-    with default_storage.open(state["file"], "rb") as handle:
-        return handle.read()
+    """The original kept at the first step; raises ``DraftLost`` when the storage no longer
+    has it."""
+    content = draft_bytes(Draft(file=state["file"], filename=state["filename"]))
+    if content is None:
+        raise DraftLost
+    return content
 
 
 def step_allowed(state: dict, step: str) -> bool:

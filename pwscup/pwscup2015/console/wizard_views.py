@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import console_competition
+from pwscup.core.errors import Refused
 from pwscup.core.form_fields import add_errors, upload_within_limit
 from pwscup.core.time_zones import default_time_zone
 from pwscup.pwscup2015.console import services, wizard
@@ -91,11 +92,20 @@ def _step(step):
             competition, state = _start(request, competition_slug)
             if not wizard.step_allowed(state, step):
                 return _to_upload(competition)
-            return view(request, competition, state)
+            try:
+                return view(request, competition, state)
+            except wizard.DraftLost:
+                return _draft_lost(request, competition)
 
         return step_view
 
     return decorate
+
+
+def _draft_lost(request, competition):
+    """The original is no longer kept: forget it, say so, back to the first step."""
+    wizard.DRAFTS.lost(request, competition.pk)
+    return _to_upload(competition)
 
 
 def _profiles(state):
@@ -118,16 +128,23 @@ def step_upload(request, competition_slug):
         except scoring.ScoringError as error:
             form.add_error("original", error.render(get_language()))
         else:
-            state = wizard.wizard_store_upload(
-                request.session, competition.pk, content=content, filename=upload.name
-            )
-            state["rows"] = len(table)
-            state["config"] = wizard.default_config(wizard.column_profiles(table))
-            wizard.wizard_save(request.session, competition.pk, state)
-            return _to_upload(competition)
+            try:
+                state = wizard.wizard_store_upload(
+                    request.session, competition.pk, content=content, filename=upload.name
+                )
+            except Refused as refusal:
+                form.add_error("original", refusal.message)
+            else:
+                state["rows"] = len(table)
+                state["config"] = wizard.default_config(wizard.column_profiles(table))
+                wizard.wizard_save(request.session, competition.pk, state)
+                return _to_upload(competition)
     extra = {"form": form}
     if state.get("file"):
-        table, profiles = _profiles(state)
+        try:
+            table, profiles = _profiles(state)
+        except wizard.DraftLost:
+            return _draft_lost(request, competition)
         extra.update(
             profiles=profiles,
             preview_columns=list(table.columns),

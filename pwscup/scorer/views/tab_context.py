@@ -25,7 +25,6 @@ from pwscup.submissions.two_sided_tabs import (
     TwoSidedSteps,
     attack_target_uses,
     two_sided_flow,
-    two_sided_phases,
 )
 from scoring.scorer.round_config import ScoreColumn, ScorerRoundConfig
 
@@ -55,13 +54,8 @@ class RoundState(TwoSidedPhases):
     config: ScorerRoundConfig
     program: ProgramVersion | None
     next_step_words = NEXT_STEPS
-
-    def final_release(self, team: Team) -> Release | None:
-        return selectors.final_release(scorer=self.scorer, team=team)
-
-    @property
-    def round_row(self) -> ScorerRound:
-        return self.scorer
+    row_field = "scorer"
+    final_release_of = staticmethod(selectors.final_release)
 
     @property
     def per_target(self) -> bool:
@@ -77,11 +71,10 @@ class RoundState(TwoSidedPhases):
 
 
 def round_state(*, scorer: ScorerRound) -> RoundState:
-    return RoundState(
-        scorer=scorer,
+    return RoundState.of(
+        scorer,
         config=selectors.round_config(scorer.round),
         program=selectors.current_program(scorer=scorer),
-        **two_sided_phases(scorer),
     )
 
 

@@ -30,10 +30,10 @@ from rest_framework import serializers
 from pwscup.core.exports import csv_bytes_response
 from pwscup.sequential import selectors, services
 from pwscup.sequential.api.views import sequential_part
-from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release, SeqAttack
 from pwscup.sequential.views.common import attack_target, own_release, require_team
 from pwscup.submissions import round_api
+from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.submission_types import SubmissionType, TargetAttacks, choice_field
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
@@ -106,7 +106,7 @@ class SeqReleases(SeqUploads):
         shown = [m for m in selectors.BOARD_METRICS if m in results]
         return {
             "step": upload.step,
-            "message": release_message(upload),
+            "message": job_message_text(upload),
             "about": _("release %(j)s") % {"j": upload.step},
             "note": "",
             **round_api.scores_answer({m: results[m] for m in shown}, text=score_text),
@@ -164,7 +164,7 @@ class SeqAttacks(SeqUploads, TargetAttacks):
         scored = upload.status == SeqAttack.Status.FINISHED and upload.accuracy is not None
         return {
             "about": upload.target.team.name,
-            "message": release_message(upload),
+            "message": job_message_text(upload),
             "note": "",
             **round_api.scores_answer(
                 {"accuracy": upload.accuracy} if scored else {}, text=score_text

@@ -17,8 +17,8 @@ from pwscup.competitions.dates import date_in_window
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
-from pwscup.sequential.messages import release_message
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
+from pwscup.submissions.messages import job_message_text
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ def data_rows(*, state: RoundState, team: Team) -> list[dict]:
 def team_uploads(*, sequential: SequentialRound, team: Team) -> list[Release]:
     releases = selectors.team_releases(sequential=sequential, team=team)
     for release in releases:
-        release.message_text = release_message(release)
+        release.message_text = job_message_text(release)
     return releases
 
 
@@ -276,5 +276,5 @@ def team_attacks(*, sequential: SequentialRound, team: Team | None) -> list[SeqA
         )
     )
     for attack in attacks:
-        attack.message_text = release_message(attack)
+        attack.message_text = job_message_text(attack)
     return attacks

@@ -19,13 +19,12 @@ from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import FlowStep
 from pwscup.submissions.models import Status
-from pwscup.submissions.round_pages import PENDING
+from pwscup.submissions.round_pages import pending
 from pwscup.submissions.two_sided_tabs import (
     TwoSidedPhases,
     TwoSidedSteps,
     attack_target_uses,
     two_sided_flow,
-    two_sided_phases,
 )
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
@@ -59,13 +58,8 @@ class RoundState(TwoSidedPhases):
     synthetic: SyntheticRound
     config: SynthConfig
     next_step_words = NEXT_STEPS
-
-    def final_release(self, team: Team) -> SynRelease | None:
-        return selectors.final_release(synthetic=self.synthetic, team=team)
-
-    @property
-    def round_row(self) -> SyntheticRound:
-        return self.synthetic
+    row_field = "synthetic"
+    final_release_of = staticmethod(selectors.final_release)
 
     @property
     def half(self) -> str:
@@ -82,11 +76,7 @@ class RoundState(TwoSidedPhases):
 
 
 def round_state(*, synthetic: SyntheticRound) -> RoundState:
-    return RoundState(
-        synthetic=synthetic,
-        config=engine.round_config(synthetic.round),
-        **two_sided_phases(synthetic),
-    )
+    return RoundState.of(synthetic, config=engine.round_config(synthetic.round))
 
 
 # --- the overview ------------------------------------------------------------------------
@@ -287,4 +277,4 @@ def matrix(*, state: RoundState, table: dict | None = None) -> dict:
 
 def targets_pending(*, state: RoundState) -> bool:
     """Whether a target's built-in attacks are still being scored."""
-    return any(t.status in PENDING for t in selectors.targets(synthetic=state.synthetic))
+    return pending(selectors.targets(synthetic=state.synthetic))
