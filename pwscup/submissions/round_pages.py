@@ -26,6 +26,7 @@ from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.models import Status
+from pwscup.submissions.round_api import require_participant, require_team
 from pwscup.submissions.selectors import live_etag
 
 # The tabs that list the team's uploads and follow them while a worker checks them.
@@ -35,17 +36,8 @@ PENDING = (Status.QUEUED, Status.RUNNING)
 # --- who may ask ---------------------------------------------------------------------------
 
 
-def require_team(access):
-    """The caller's team; 404 for a caller in no team of the competition."""
-    if access.team is None:
-        raise Http404("Not in a team of this competition.")
-    return access.team
-
-
-def require_participant(access) -> None:
-    """404 unless the caller is in a team of the competition or organizes it."""
-    if access.team is None and not access.is_organizer:
-        raise Http404("Not a participant.")
+# ``require_team`` and ``require_participant`` are the API's (``round_api``): one rule, one
+# translated 404 message, for the pages and the API.
 
 
 def require_frozen(access, row) -> None:
