@@ -1,10 +1,8 @@
 """Writing competitions, rounds and phases; checking a round's data with ``scoring``."""
 
 import datetime as dt
-import hashlib
 
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile, File
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -13,39 +11,11 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
 from pwscup.competitions.windows import window_dates_edit, window_move
-from pwscup.core.files import OrganizerCsv, opened
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 from pwscup.kinds.registry import get_kind
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
-
-
-def organizer_csv_keep(
-    instance, *, csv: OrganizerCsv, filename: str, file: str = "file", source: str = "source"
-) -> str:
-    """Put an organizer's CSV on ``instance`` (before it is saved), as every table an
-    organizer uploads is kept (a round's original, a pack's population, a master, a pool):
-    its UTF-8 copy in the file field ``file``, and, when it was uploaded in another encoding,
-    the upload as it was in ``source`` (the caller keeps ``csv.encoding``). Returns the UTF-8
-    copy's SHA-256."""
-    getattr(instance, file).save(filename, ContentFile(csv.utf8), save=False)
-    if csv.source is not None:
-        getattr(instance, source).save(filename, ContentFile(csv.source), save=False)
-    else:
-        setattr(instance, source, "")
-    return hashlib.sha256(csv.utf8).hexdigest()
-
-
-def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> None:
-    """Put an organizer's original on the round (before it is saved): its UTF-8 copy in
-    ``original_file``, and, when it was uploaded in another encoding, the upload as it was
-    in ``original_source`` with that encoding."""
-    round.original_sha256 = organizer_csv_keep(
-        round, csv=csv, filename=filename, file="original_file", source="original_source"
-    )
-    round.original_encoding = csv.encoding
-
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py), the
 # competition's presentations and results archive (pwscup/presentations/, pwscup/archives/)
@@ -312,11 +282,6 @@ def phase_set(
         setattr(phase, name, value)
     phase.save(update_fields=list(settings))
     return phase
-
-
-def read_file_bytes(field: File) -> bytes:
-    with opened(field) as handle:
-        return handle.read()
 
 
 def ranking_version_bump(*, round_ids) -> None:

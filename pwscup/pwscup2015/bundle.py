@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Phase
-from pwscup.competitions.services import read_file_bytes
+from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.kinds.bundles import (
     RoundBundle,

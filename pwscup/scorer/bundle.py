@@ -24,7 +24,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.services import read_file_bytes
+from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.core.errors import Refused
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (

@@ -25,7 +25,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.services import read_file_bytes
+from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.kinds.bundle_files import required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,

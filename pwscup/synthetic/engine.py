@@ -13,7 +13,7 @@ import pandas as pd
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import team_choice_key
-from pwscup.competitions.services import read_file_bytes
+from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.core.errors import Refused
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
 from scoring.synthetic.config import SynthConfig, parse_config

@@ -13,11 +13,8 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition
-from pwscup.competitions.services import (
-    round_audit_record,
-    round_of_kind_create,
-    round_original_store,
-)
+from pwscup.competitions.organizer_files import round_original_store
+from pwscup.competitions.services import round_audit_record, round_of_kind_create
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
 from pwscup.core.files import organizer_csv

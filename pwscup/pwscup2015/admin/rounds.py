@@ -17,7 +17,7 @@ import scoring
 from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
 from pwscup.competitions.admin_scope import PrivateFileWidget
 from pwscup.competitions.models import Round
-from pwscup.competitions.services import read_file_bytes, round_original_store
+from pwscup.competitions.organizer_files import read_file_bytes, round_original_store
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind

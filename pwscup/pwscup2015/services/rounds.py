@@ -12,7 +12,8 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
-from pwscup.competitions.services import phase_window_check, round_original_store, slug_check
+from pwscup.competitions.organizer_files import round_original_store
+from pwscup.competitions.services import phase_window_check, slug_check
 from pwscup.core.files import OrganizerCsv, organizer_csv
 from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.pwscup2015 import KEY

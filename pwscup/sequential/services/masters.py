@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
-from pwscup.competitions.services import organizer_csv_keep
+from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.core.errors import Refused
 from pwscup.core.files import OrganizerCsv, organizer_csv
 from pwscup.core.stored import stored_bytes

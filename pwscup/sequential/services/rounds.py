@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Competition
-from pwscup.competitions.services import organizer_csv_keep, round_of_kind_create
+from pwscup.competitions.organizer_files import organizer_csv_keep
+from pwscup.competitions.services import round_of_kind_create
 from pwscup.core.errors import Refused, scoring_validation_error
 from pwscup.sequential import KEY, engine
 from pwscup.sequential.models import SequentialRound

@@ -10,11 +10,8 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import AuditEntry
-from pwscup.competitions.services import (
-    organizer_csv_keep,
-    read_file_bytes,
-    round_audit_record,
-)
+from pwscup.competitions.organizer_files import organizer_csv_keep, read_file_bytes
+from pwscup.competitions.services import round_audit_record
 from pwscup.core.files import organizer_csv
 from pwscup.submissions.services.two_sided import two_sided_locked
 from pwscup.synthetic import engine

@@ -6,11 +6,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Competition
-from pwscup.competitions.services import (
-    round_of_kind_create,
-    round_original_store,
-    round_phases_close,
-)
+from pwscup.competitions.organizer_files import round_original_store
+from pwscup.competitions.services import round_of_kind_create, round_phases_close
 from pwscup.core.files import organizer_csv
 from pwscup.submissions.services.two_sided import (
     two_sided_results_hide,

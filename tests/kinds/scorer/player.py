@@ -9,7 +9,8 @@ import zipfile
 from django.utils import timezone
 
 from pwscup.competitions.models import Phase
-from pwscup.competitions.services import phase_set, read_file_bytes
+from pwscup.competitions.organizer_files import read_file_bytes
+from pwscup.competitions.services import phase_set
 from pwscup.kinds import kind_of
 from pwscup.kinds.tabs import tab_url
 from pwscup.scorer import selectors, services

@@ -1,0 +1,40 @@
+"""The tables an organizer uploads, as every kind keeps them (a round's original, a pack's
+population, a master, a pool), and the bytes of a kept file."""
+
+import hashlib
+
+from django.core.files.base import ContentFile, File
+
+from pwscup.competitions.models import Round
+from pwscup.core.files import OrganizerCsv, opened
+
+
+def organizer_csv_keep(
+    instance, *, csv: OrganizerCsv, filename: str, file: str = "file", source: str = "source"
+) -> str:
+    """Put an organizer's CSV on ``instance`` (before it is saved), as every table an
+    organizer uploads is kept (a round's original, a pack's population, a master, a pool):
+    its UTF-8 copy in the file field ``file``, and, when it was uploaded in another encoding,
+    the upload as it was in ``source`` (the caller keeps ``csv.encoding``). Returns the UTF-8
+    copy's SHA-256."""
+    getattr(instance, file).save(filename, ContentFile(csv.utf8), save=False)
+    if csv.source is not None:
+        getattr(instance, source).save(filename, ContentFile(csv.source), save=False)
+    else:
+        setattr(instance, source, "")
+    return hashlib.sha256(csv.utf8).hexdigest()
+
+
+def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> None:
+    """Put an organizer's original on the round (before it is saved): its UTF-8 copy in
+    ``original_file``, and, when it was uploaded in another encoding, the upload as it was
+    in ``original_source`` with that encoding."""
+    round.original_sha256 = organizer_csv_keep(
+        round, csv=csv, filename=filename, file="original_file", source="original_source"
+    )
+    round.original_encoding = csv.encoding
+
+
+def read_file_bytes(field: File) -> bytes:
+    with opened(field) as handle:
+        return handle.read()
