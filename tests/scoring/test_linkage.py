@@ -14,12 +14,12 @@ from scoring import kit
 from scoring.cli import main
 from scoring.linkage import (
     REFERENCE_ATTACK,
-    _one_mismatch_hits,
     linkage_columns,
     linkage_inputs,
     reference_attack,
     reference_attack_rate,
 )
+from scoring.linkage_fallback import _one_mismatch_hits
 from scoring.nearest import tie_threshold
 from scoring.prepare import TableCache
 
@@ -118,7 +118,7 @@ def tie_heavy(seed: int):
 def test_rate_equals_the_literal_reading_on_tie_heavy_data(seed, share, monkeypatch):
     """With ``share`` 1 every row without a block is first searched one mismatch away (the
     shortcut decides some, asserted); with the default none is here (blocks too large)."""
-    monkeypatch.setattr("scoring.linkage._ONE_MISMATCH_SHARE", share)
+    monkeypatch.setattr("scoring.linkage_fallback._ONE_MISMATCH_SHARE", share)
     reference, released, truth, config = tie_heavy(seed)
     assert linkage_columns(config) == (["job", "sex"], ["age", "pay", "hours"])
     expected = literal_rate(reference, released, truth, config)
@@ -134,7 +134,7 @@ def test_rate_equals_the_literal_reading_on_tie_heavy_data(seed, share, monkeypa
 def test_fallback_slices_give_the_same_rate(monkeypatch):
     reference, released, truth, config = tie_heavy(7)
     whole = reference_attack_rate(reference, released, truth, config)
-    monkeypatch.setattr("scoring.linkage._PAIR_ELEMENTS", 1)  # one released row per slice
+    monkeypatch.setattr("scoring.linkage_fallback._PAIR_ELEMENTS", 1)  # one released row per slice
     assert reference_attack_rate(reference, released, truth, config) == whole
 
 
