@@ -14,8 +14,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 
-from pwscup.core.errors import Refused
-from pwscup.core.form_fields import Saved, add_errors
+from pwscup.core.form_fields import form_saved
 
 
 def round_identity(data: dict, *, competition, user) -> dict:
@@ -30,25 +29,6 @@ def round_identity(data: dict, *, competition, user) -> dict:
     }
 
 
-def form_acted(request, form, act) -> Saved | None:
-    """``act(form.cleaned_data)`` (one service call) when ``form`` is posted and valid, its
-    result kept in a ``Saved``; ``None`` when the form is not posted, not valid, or refused
-    by the service: a ``ValidationError`` next to the fields it names (the form's
-    ``add_service_errors`` where it has one), a ``Refused`` on top of the form."""
-    if request.method != "POST" or not form.is_valid():
-        return None
-    try:
-        return Saved(act(form.cleaned_data))
-    except ValidationError as error:
-        if hasattr(form, "add_service_errors"):
-            form.add_service_errors(error)
-        else:
-            add_errors(form, error)
-    except Refused as refusal:
-        form.add_error(None, refusal.message)
-    return None
-
-
 def round_create_page(
     request, competition, form, create, template, *, created_message=None, context=None
 ):
@@ -56,7 +36,7 @@ def round_create_page(
     creation service with the form's cleaned data, returning the kind's row of the new
     round (its ``round``); ``context(form)``: what the template shows besides the
     competition and the form."""
-    created = form_acted(request, form, create)
+    created = form_saved(request, form, create, refusals=True)
     if created:
         if created_message:
             messages.success(request, created_message)

@@ -83,17 +83,25 @@ class Saved(NamedTuple):
     value: object
 
 
-def form_saved(request, form, save) -> Saved | None:
+def form_saved(request, form, save, *, refusals: bool = False) -> Saved | None:
     """``save(form.cleaned_data)`` when ``form`` is posted and valid, its result kept in a
-    ``Saved``; ``None`` when the form is not posted, not valid, or refused by the service (a
-    ``ValidationError``, shown next to the form's fields by ``add_errors``)."""
+    ``Saved``; ``None`` when the form is not posted, not valid, or refused by the service: a
+    ``ValidationError`` next to the form's fields (the form's ``add_service_errors`` where it
+    has one, else ``add_errors``), and with ``refusals`` a ``Refused`` on top of the form."""
     if request.method != "POST" or not form.is_valid():
         return None
     try:
         return Saved(save(form.cleaned_data))
     except ValidationError as error:
-        add_errors(form, error)
-        return None
+        if hasattr(form, "add_service_errors"):
+            form.add_service_errors(error)
+        else:
+            add_errors(form, error)
+    except Refused as refusal:
+        if not refusals:
+            raise
+        form.add_error(None, refusal.message)
+    return None
 
 
 def comma_list(text: str | None) -> list[str]:

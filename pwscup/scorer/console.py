@@ -20,8 +20,9 @@ from django.views.decorators.http import require_POST
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.choice_selectors import round_choices
-from pwscup.competitions.round_create import form_acted, round_create_page, round_identity
+from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
+from pwscup.core.form_fields import form_saved
 from pwscup.core.time_zones import default_time_zone
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
@@ -76,7 +77,7 @@ def _panel_form(request, scorer, form, perform, *, title, action, multipart=True
     service call) returns the message shown back on the round's console page; its refusal
     is shown on the form."""
     round_ = scorer.round
-    done = form_acted(request, form, perform)
+    done = form_saved(request, form, perform, refusals=True)
     if done:
         messages.success(request, done.value)
         return redirect("console:round", round_.competition.slug, round_.slug)

@@ -11,8 +11,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from pwscup.competitions.choice_forms import DataChoiceFileForm
-from pwscup.competitions.round_create import ServiceErrorsForm, form_acted
+from pwscup.competitions.round_create import ServiceErrorsForm
 from pwscup.core.errors import Refused
+from pwscup.core.form_fields import form_saved
 from tests.pwscup.seq_web_world import seq_world
 
 
@@ -50,21 +51,23 @@ def test_a_refusal_and_an_error_without_field_are_shown_on_top():
         raise Refused("storage down")
 
     form = _Form({"name": "x"})
-    assert form_acted(_posted(), form, refuse) is None
+    assert form_saved(_posted(), form, refuse, refusals=True) is None
     assert form.non_field_errors() == ["storage down"]
+    with pytest.raises(Refused):  # a page that does not show refusals lets them through
+        form_saved(_posted(), _Form({"name": "x"}), refuse)
 
     def invalid(data):
         raise ValidationError("no field")
 
     form = _Form({"name": "x"})
-    assert form_acted(_posted(), form, invalid) is None
+    assert form_saved(_posted(), form, invalid, refusals=True) is None
     assert form.non_field_errors() == ["no field"]
 
 
 def test_the_result_is_kept_even_when_it_is_nothing():
-    saved = form_acted(_posted(), _Form({"name": "x"}), lambda data: None)
+    saved = form_saved(_posted(), _Form({"name": "x"}), lambda data: None)
     assert saved is not None and saved.value is None
-    assert form_acted(RequestFactory().get("/"), _Form(), lambda data: 1) is None
+    assert form_saved(RequestFactory().get("/"), _Form(), lambda data: 1) is None
 
 
 class _PackForm(DataChoiceFileForm):
