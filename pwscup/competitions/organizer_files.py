@@ -1,12 +1,12 @@
 """The tables an organizer uploads, as every kind keeps them (a round's original, a pack's
-population, a master, a pool), and the bytes of a kept file."""
+population, a master, a pool)."""
 
 import hashlib
 
-from django.core.files.base import ContentFile, File
+from django.core.files.base import ContentFile
 
 from pwscup.competitions.models import Round
-from pwscup.core.files import OrganizerCsv, opened
+from pwscup.core.files import OrganizerCsv
 
 
 def organizer_csv_keep(
@@ -33,8 +33,3 @@ def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> N
         round, csv=csv, filename=filename, file="original_file", source="original_source"
     )
     round.original_encoding = csv.encoding
-
-
-def read_file_bytes(field: File) -> bytes:
-    with opened(field) as handle:
-        return handle.read()

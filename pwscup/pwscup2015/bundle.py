@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Phase
-from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundles import (
     RoundBundle,
     schedule_offsets,
@@ -92,7 +92,7 @@ def round_bundle(round, *, anchor, options=None):
             for kind, phase in phases.items()
         },
     }
-    return RoundBundle(settings=settings, files={ORIGINAL: read_file_bytes(round.original_file)})
+    return RoundBundle(settings=settings, files={ORIGINAL: stored_bytes(round.original_file)})
 
 
 def _count(value, *, path: str, minimum: int) -> None:

@@ -14,8 +14,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Phase
-from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.competitions.phased_kinds import PhasedKind
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, archive, broker, bundle, standings
 from pwscup.pwscup2015.actions import ADMIN_ACTIONS, pwscup2015_actions
@@ -70,7 +70,7 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
             return config
         try:
             checked = round_data_check(
-                original=read_file_bytes(round.original_file), config_raw=config
+                original=stored_bytes(round.original_file), config_raw=config
             )
         except scoring.ScoringError as error:
             raise ValidationError({"config": error.render(get_language())}) from error

@@ -24,8 +24,8 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.core.errors import Refused
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     ExportOptions,
@@ -90,12 +90,12 @@ def _files_of(round_, *, include_hidden: bool) -> tuple[dict[str, bytes], list[s
         or selectors.program_versions(scorer=scorer).first()
     )
     if program is not None:
-        files[PROGRAM] = read_file_bytes(program.file)
+        files[PROGRAM] = stored_bytes(program.file)
     for (role, choice), pack in selectors.packs_by_choice(scorer=scorer).items():
         if role in DataPack.HIDDEN and not include_hidden:
             left_out.add(pack_file_name(role, choice))
         else:
-            files[pack_file_name(role, choice)] = read_file_bytes(pack.file)
+            files[pack_file_name(role, choice)] = stored_bytes(pack.file)
     return files, sorted(left_out)
 
 

@@ -25,7 +25,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.organizer_files import read_file_bytes
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundle_files import required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
@@ -71,9 +71,9 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
             "phases": two_sided_phases_export(round, anchor),
         },
         files={
-            ORIGINAL: read_file_bytes(original),
+            ORIGINAL: stored_bytes(original),
             **{
-                population_file_name(stored.choice_key): read_file_bytes(
+                population_file_name(stored.choice_key): stored_bytes(
                     stored.source if stored.source else stored.file
                 )
                 for stored in selectors.offered_populations(synthetic=selectors.synthetic_of(round))

@@ -13,8 +13,8 @@ import pandas as pd
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import team_choice_key
-from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.core.errors import Refused
+from pwscup.core.stored import stored_bytes
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
 from scoring.synthetic.config import SynthConfig, parse_config
 from scoring.synthetic.kit import table_text
@@ -55,7 +55,7 @@ def _population(field, sha256: str, config: dict) -> Population:
         hit = _POPULATIONS.get(key)
     if hit is not None:
         return hit
-    data = read_file_bytes(field)
+    data = stored_bytes(field)
     header = header_of(data)
     population = read_population(data, parse_config(config_in_order(config, header), header))
     with _LOCK:

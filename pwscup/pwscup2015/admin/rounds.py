@@ -17,8 +17,9 @@ import scoring
 from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
 from pwscup.competitions.admin_scope import PrivateFileWidget
 from pwscup.competitions.models import Round
-from pwscup.competitions.organizer_files import read_file_bytes, round_original_store
+from pwscup.competitions.organizer_files import round_original_store
 from pwscup.core.json_input import BoundedJSONFormField, json_input
+from pwscup.core.stored import stored_bytes
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
 from pwscup.kinds import get_kind
 from pwscup.pwscup2015 import KEY
@@ -136,7 +137,7 @@ class RoundAdminForm(forms.ModelForm):
             except ValidationError as error:
                 self.add_error("config_file", error)
                 return cleaned
-        original = upload.read() if hasattr(upload, "read") else read_file_bytes(upload)
+        original = upload.read() if hasattr(upload, "read") else stored_bytes(upload)
         if hasattr(upload, "seek"):
             upload.seek(0)
         try:

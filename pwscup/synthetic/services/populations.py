@@ -10,9 +10,10 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import AuditEntry
-from pwscup.competitions.organizer_files import organizer_csv_keep, read_file_bytes
+from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.competitions.services import round_audit_record
 from pwscup.core.files import organizer_csv
+from pwscup.core.stored import stored_bytes
 from pwscup.submissions.services.two_sided import two_sided_locked
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
@@ -38,7 +39,7 @@ def population_check(*, synthetic: SyntheticRound, table: bytes, filename: str):
         header = engine.header_of(csv.utf8)
     except ScoringError as error:
         raise form_error("table", error) from None
-    expected = engine.header_of(read_file_bytes(round_.original_file))
+    expected = engine.header_of(stored_bytes(round_.original_file))
     if header != expected:
         missing = [c for c in expected if c not in header]
         extra = [c for c in header if c not in expected]

@@ -9,8 +9,8 @@ import zipfile
 from django.utils import timezone
 
 from pwscup.competitions.models import Phase
-from pwscup.competitions.organizer_files import read_file_bytes
 from pwscup.competitions.services import phase_set
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds import kind_of
 from pwscup.kinds.tabs import tab_url
 from pwscup.scorer import selectors, services
@@ -175,18 +175,18 @@ class ScorerPlayer(Player):
         found = super().secrets(arena, letter)
         others = [team for other, team in arena.teams.items() if other != letter]
         for row in Attack.objects.filter(scorer=scorer, team__in=others):
-            found.append(read_file_bytes(row.file))
+            found.append(stored_bytes(row.file))
         if scorer.frozen_at is None:
             for row in Release.objects.filter(scorer=scorer, team__in=others).exclude(public=""):
-                found.append(read_file_bytes(row.public))
+                found.append(stored_bytes(row.public))
         found.append(reference_csv())
         packs = selectors.current_packs(scorer=scorer)
         for role in (*DataPack.HIDDEN, DataPack.Role.SLOTS):
             if role in packs:
-                found.append(read_file_bytes(packs[role].file))
+                found.append(stored_bytes(packs[role].file))
         if DataPack.Role.SLOTS in packs:
             mine = selectors.slot_of(scorer=scorer, team=arena.teams[letter])
-            members = zip_members(read_file_bytes(packs[DataPack.Role.SLOTS].file))
+            members = zip_members(stored_bytes(packs[DataPack.Role.SLOTS].file))
             found += [
                 content
                 for name, content in members.items()
