@@ -13,11 +13,11 @@ pids say which person is in which group, the attacks' answer (``GROUND_TRUTH``).
 import hashlib
 
 from pwscup.core.exports import csv_bytes
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.sequential import selectors
 from pwscup.sequential.models import Master
-from pwscup.sequential.services.common import stored_bytes
 from pwscup.sequential.views.tab_context import gates_text
 
 

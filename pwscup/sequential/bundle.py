@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.dates import dates_check
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
@@ -44,7 +45,6 @@ from pwscup.kinds.bundles import (
 )
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.services import sequential_round_create
-from pwscup.sequential.services.common import stored_bytes
 
 MASTER, POOL = "master.csv", "pool.csv"
 SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits")

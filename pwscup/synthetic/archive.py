@@ -20,12 +20,12 @@ archived.
 import json
 
 from pwscup.core.exports import csv_bytes
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import TeamDraw
-from pwscup.synthetic.services.common import stored_bytes
 from scoring.synthetic.attack import BUILTIN_ATTACKS
 from scoring.synthetic.utility import SHOWN_RELEASE_SCORES
 

@@ -183,8 +183,8 @@ def challenge_of(world: SynWorld, target_letter: str):
 
 def dcr_answer_bytes(world: SynWorld, target) -> bytes:
     """The kit's sample attack (DCR) on ``target``'s published release."""
+    from pwscup.core.stored import stored_bytes
     from pwscup.synthetic import engine
-    from pwscup.synthetic.services.common import stored_bytes
     from scoring.synthetic.kit import dcr_answer
     from scoring.synthetic.release import read_release
 

@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pwscup.core.stored import stored_bytes
 from pwscup.submissions.models import Status
 from pwscup.synthetic import engine
 from pwscup.synthetic.kit import kit_zip_bytes
 from pwscup.synthetic.models import TeamDraw
-from pwscup.synthetic.services.common import stored_bytes
 from scoring.synthetic.kit import table_text
 from tests.pwscup.syn_world import (
     attack,

@@ -5,7 +5,6 @@ services of masters, releases, freezes and attacks need nothing of each other fo
 from django.contrib.auth import get_user_model
 
 from pwscup.competitions.services import audit_record
-from pwscup.core.stored import stored_bytes as stored_bytes  # what the kind's modules read
 from pwscup.notifications.services import notify
 from pwscup.sequential.models import SequentialRound
 

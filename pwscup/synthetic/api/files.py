@@ -3,9 +3,9 @@ and once the releases are frozen each target's release, its challenge set (``id`
 original's columns, never a label) and the auxiliary table ``A``. Reads only; who may have
 each file is the caller's rule (``views.py``)."""
 
+from pwscup.core.stored import stored_bytes
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynTarget, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import stored_bytes
 
 
 def members_name(team) -> str:

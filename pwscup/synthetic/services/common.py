@@ -4,7 +4,6 @@ bytes and how a scoring error becomes a form's message."""
 from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 
-from pwscup.core.stored import stored_bytes as stored_bytes  # what the kind's modules read
 from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 
 SCORE_RELEASE_TASK = "pwscup.synthetic.score_release"
