@@ -23,7 +23,8 @@ import threading
 import time
 
 from boto3.exceptions import Boto3Error
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError, ClientError, HTTPClientError
+from botocore.exceptions import ConnectionError as BucketConnectionError
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -40,6 +41,22 @@ RETRY_AFTER_SECONDS = 60
 BUCKET_ERRORS = (BotoCoreError, ClientError, Boto3Error)
 # A local folder that is full (ENOSPC), past a file-size limit (EFBIG), read-only...
 STORAGE_ERRORS = (*BUCKET_ERRORS, OSError)
+
+
+def storage_stalled(error: BaseException | None) -> bool:
+    """``error`` (or an error it was raised from) says the bucket did not answer or failed on
+    its side (a timeout, a lost connection, a 5xx): the same call may succeed later. A refusal
+    that would not change (no such key, access denied, bad credentials) is not a stall."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, (BucketConnectionError, HTTPClientError)):
+            return True
+        if isinstance(error, ClientError):
+            status = error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0
+            return status >= 500
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def storage_unavailable() -> Refused:

@@ -31,8 +31,9 @@ class Dispatch:
     sent: bool | None = None
 
 
-def job_send(task: str, pk: int) -> Dispatch:
-    """Send ``task(pk)`` once the current transaction commits (like ``delay_on_commit``).
+def job_send(task: str, pk: int, *, countdown: float | None = None) -> Dispatch:
+    """Send ``task(pk)`` once the current transaction commits (like ``delay_on_commit``), to
+    run at once or ``countdown`` seconds later.
 
     A broker that is down does not lose the job nor fail the caller: the row is already
     committed as QUEUED, and the reaper sends it when the broker is back.
@@ -41,7 +42,7 @@ def job_send(task: str, pk: int) -> Dispatch:
 
     def publish() -> None:
         try:
-            celery_app.send_task(task, args=(pk,))
+            celery_app.send_task(task, args=(pk,), countdown=countdown)
         except BROKER_ERRORS as error:
             log.warning("broker unreachable, %s(%s) stays queued: %s", task, pk, error)
             dispatch.sent = False

@@ -24,6 +24,14 @@ PLATFORM_MESSAGES = {
         "Scoring was interrupted %(n)s times (worker lost or time limit); "
         "the organizers can rescore it."
     ),
+    "job.storage_retry": _(
+        "The platform's file storage did not answer while this was being scored; it will be "
+        "scored again in a moment."
+    ),
+    "job.storage_exhausted": _(
+        "The platform's file storage did not answer the %(n)s times this was being scored; "
+        "the organizers can rescore it."
+    ),
     "job.time_limit": _("Scoring exceeded the time limit of %(seconds)s seconds."),
     "job.memory_limit": _(
         "Scoring needed more memory than the limit of %(megabytes)s MiB; the file is too "

@@ -1,12 +1,24 @@
 """One run of a job, start to end (``job_execute``, what every kind's task calls): claimed
-once, the values computed or the reason of its failure kept, a run the kind ends itself."""
+once, the values computed or the reason of its failure kept, a run the kind ends itself, a
+run that met a stalled storage queued again."""
+
+import datetime as dt
+import json
 
 import pytest
+import redis
+from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
+from pwscup.core.storage import storage_stalled
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.models import Status
-from pwscup.submissions.services.jobs import JobStop, job_claim, job_execute
+from pwscup.submissions.services.jobs import (
+    STALL_RETRY_SECONDS,
+    JobStop,
+    job_claim,
+    job_execute,
+)
 from tests.pwscup.factories import upload
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +68,85 @@ def test_a_run_the_kind_ends_itself_keeps_its_values_and_a_remark(world):
         remark=lambda values: JobMessage(text=f"gate: {values.pop('gate')}"),
     )
     assert (done.status, done.scores, done.message) == (Status.FINISHED, {"kept": 1}, "gate: copy")
+
+
+def stalled(row):
+    # What reading a kept file raises when the bucket does not answer in time.
+    try:
+        raise ReadTimeoutError(endpoint_url="http://bucket.example/original.csv")
+    except ReadTimeoutError as error:
+        raise ValueError("the table could not be read") from error  # as a reader may wrap it
+
+
+def queued_messages(settings) -> list[dict]:
+    """The task messages waiting in this test process's own Celery queue (real Redis)."""
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        raw = client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
+        client.delete(settings.CELERY_TASK_DEFAULT_QUEUE)
+    finally:
+        client.close()
+    return [json.loads(message)["headers"] for message in raw]
+
+
+def test_a_run_that_meets_a_stalled_storage_is_queued_again_and_sent_later(
+    world, settings, django_capture_on_commit_callbacks
+):
+    submission = upload(world, "a", world.original)
+    queued_messages(settings)  # whatever the upload sent
+    with django_capture_on_commit_callbacks(execute=True):
+        again = execute(submission.pk, compute=stalled)
+    assert again.status == Status.QUEUED
+    assert (again.message_code, again.started_at, again.attempts) == ("job.storage_retry", None, 1)
+    (message,) = queued_messages(settings)
+    assert message["task"] == "pwscup.pwscup2015.tasks.score_anonymization"
+    assert message["argsrepr"] == f"({submission.pk},)"
+    eta = dt.datetime.fromisoformat(message["eta"])
+    assert eta - again.queued_at >= dt.timedelta(seconds=STALL_RETRY_SECONDS - 1)
+    # The next run that finds the storage answering scores it.
+    done = execute(submission.pk, compute=lambda row: {"scores": {"ok": 1}})
+    assert (done.status, done.scores, done.message, done.attempts) == (
+        Status.FINISHED,
+        {"ok": 1},
+        "",
+        2,
+    )
+
+
+def test_a_storage_that_stays_stalled_fails_the_run_once_its_attempts_are_used(world, settings):
+    settings.PWSCUP_SCORING_MAX_ATTEMPTS = 2
+    submission = upload(world, "a", world.original)
+    assert execute(submission.pk, compute=stalled).status == Status.QUEUED
+    failed = execute(submission.pk, compute=stalled)
+    assert (failed.status, failed.message_code, failed.attempts) == (
+        Status.FAILED,
+        "job.storage_exhausted",
+        2,
+    )
+    assert "did not answer the 2 times" in failed.message
+
+
+@pytest.mark.parametrize(
+    ("error", "stall"),
+    [
+        (ReadTimeoutError(endpoint_url="http://b"), True),
+        (EndpointConnectionError(endpoint_url="http://b"), True),
+        (ClientError({"ResponseMetadata": {"HTTPStatusCode": 503}}, "GetObject"), True),
+        (ClientError({"ResponseMetadata": {"HTTPStatusCode": 404}}, "GetObject"), False),
+        (ClientError({"Error": {"Code": "AccessDenied"}}, "GetObject"), False),
+        (FileNotFoundError("original.csv"), False),
+        (ValueError("a bad file"), False),
+    ],
+)
+def test_only_a_storage_that_did_not_answer_is_a_stall(error, stall):
+    assert storage_stalled(error) is stall
+
+
+def test_a_run_the_storage_refused_for_good_fails_with_a_reason(world):
+    submission = upload(world, "a", world.original)
+
+    def missing(row):
+        raise ClientError({"ResponseMetadata": {"HTTPStatusCode": 404}}, "GetObject")
+
+    failed = execute(submission.pk, compute=missing)
+    assert (failed.status, failed.message_code) == (Status.FAILED, "job.internal_error")

@@ -23,11 +23,17 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 import scoring
+from pwscup.core.storage import storage_stalled
+from pwscup.submissions import broker
 from pwscup.submissions.messages import JobFailure, JobMessage
 from pwscup.submissions.models import Status
+from pwscup.submissions.registry import job_kinds
 from pwscup.submissions.services.live import live_jobs_changed
 
 log = logging.getLogger(__name__)
+
+# A run that met a stalled storage is sent again this many seconds later.
+STALL_RETRY_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -118,8 +124,10 @@ def job_run(compute, *, what: str) -> tuple[str, JobMessage | None, dict]:
     """Run ``compute()`` → (status, failure message, values); every failure has a reason.
 
     A ``scoring.ScoringError`` is the participant's to fix: its code and parameters are
-    kept, to be shown in each reader's language. Anything else is the scorer's fault:
-    logged, and reported without internals.
+    kept, to be shown in each reader's language. A storage that did not answer
+    (``storage_stalled``) is nobody's fault: the status is QUEUED, and ``job_complete``
+    puts the run back in the queue. Anything else is the scorer's fault: logged, and
+    reported without internals.
     """
     try:
         return Status.FINISHED, None, compute()
@@ -128,6 +136,9 @@ def job_run(compute, *, what: str) -> tuple[str, JobMessage | None, dict]:
     except JobFailure as failure:
         return Status.FAILED, failure.message, {}
     except Exception as error:  # noqa: BLE001 - a job must end with a reason, never hang
+        if storage_stalled(error):
+            log.warning("scoring %s met a stalled storage: %r", what, error)
+            return Status.QUEUED, JobMessage.platform("job.storage_retry"), {}
         log.exception("scoring %s failed", what)
         return Status.FAILED, scorer_crash_message(error), {}
 
@@ -151,7 +162,13 @@ def job_complete(
     message: JobMessage | None = None,
     **values,
 ) -> bool:
-    """RUNNING (this run) → FINISHED/FAILED with the results; False if the run was superseded."""
+    """RUNNING (this run) → FINISHED/FAILED with the results; False if the run was superseded.
+
+    ``status`` QUEUED (``job_run``: the storage stalled) ends the run without results:
+    ``job_postpone``, and False (nothing was completed)."""
+    if status == Status.QUEUED:
+        job_postpone(model=model, pk=pk, token=token, message=message)
+        return False
     values["status"] = status
     values.update(message_values(message))
     values["finished_at"] = timezone.now()
@@ -159,6 +176,33 @@ def job_complete(
     if updated:
         live_jobs_changed(model=model, pks=[pk])
     return bool(updated)
+
+
+def job_postpone(*, model, pk: int, token: dt.datetime, message: JobMessage | None) -> str:
+    """RUNNING (this run) → QUEUED with ``message``, its task sent again
+    ``STALL_RETRY_SECONDS`` later: the run met a stalled storage, so an accepted upload is
+    scored once the storage answers, not failed. Its attempts are counted as every run's
+    (``job_claim``): past ``PWSCUP_SCORING_MAX_ATTEMPTS`` it fails with the reason instead.
+    Returns the status written (QUEUED or FAILED), or "" if the run was superseded."""
+    mine = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token)
+    if mine.filter(attempts__lt=settings.PWSCUP_SCORING_MAX_ATTEMPTS).update(
+        **{**queued_values(), **message_values(message)}
+    ):
+        status = Status.QUEUED
+        task = next(kind.task for kind in job_kinds() if kind.model is model)
+        broker.job_send(task, pk, countdown=STALL_RETRY_SECONDS)
+    elif mine.update(
+        status=Status.FAILED,
+        finished_at=timezone.now(),
+        **message_values(
+            JobMessage.platform("job.storage_exhausted", n=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
+        ),
+    ):
+        status = Status.FAILED
+    else:
+        return ""
+    live_jobs_changed(model=model, pks=[pk])
+    return status
 
 
 class JobStop(JobFailure):
