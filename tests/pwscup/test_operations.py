@@ -405,7 +405,9 @@ def test_a_request_while_the_broker_is_down_is_kept_and_the_reaper_sends_it_late
     assert RoundOperation.objects.get(pk=operation.pk).status == Status.QUEUED
     # The broker is back, empty: the reaper sends the operation's message again.
     sent = []
-    monkeypatch.setattr(broker.celery_app, "send_task", lambda task, args: sent.append(args))
+    monkeypatch.setattr(
+        broker.celery_app, "send_task", lambda task, args, **options: sent.append(args)
+    )
     later = timezone.now() + dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS + 1)
     with django_capture_on_commit_callbacks(execute=True):
         assert jobs_reap(now=later)["resent"] == 1
