@@ -1,7 +1,11 @@
 """The 2015 game's models moved to its own app (``pwscup2015``), and the audit log and the
 disqualifications from the console to the core (``competitions``, ``accounts``): a database
 made before the move (rounds, uploads, scores, selections, targets, attacks, samples,
-operations, audit entries, disqualifications) keeps every row and value after it."""
+operations, audit entries, disqualifications) keeps every row and value after it.
+
+Slow (over 20 s on its own, so its module is scheduled first): it migrates the test database
+back before the move (most of the project's migrations) and forward again.
+"""
 
 import pytest
 from django.db import connection
@@ -18,7 +22,7 @@ from pwscup.pwscup2015.models import (
 )
 from tests.support import migrate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 # The last migrations of the old shape: the models still in ``submissions`` and ``console``.
 BEFORE = [

@@ -10,7 +10,7 @@ from django.utils import timezone
 from pwscup.accounts.services import ORGANIZER_GROUP
 from pwscup.competitions.models import Competition, Phase
 from pwscup.competitions.services import competition_create
-from pwscup.kinds import kind_of
+from pwscup.kinds import all_kinds, kind_of
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +85,11 @@ def test_the_command_imports_no_kind():
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     ]
     imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
-    kinds = ("pwscup.pwscup2015", "pwscup.dp", "pwscup.sequential")
+    # Every registered kind's package (a new kind is checked as soon as it registers).
+    kinds = tuple(type(kind).__module__.rsplit(".", 1)[0] for kind in all_kinds())
+    assert {"pwscup.pwscup2015", "pwscup.dp", "pwscup.sequential", "pwscup.synthetic"} <= set(
+        kinds
+    ), kinds
     assert imported and not [name for name in imported if name.startswith(kinds)]
 
 

@@ -2,7 +2,11 @@
 (``pwscup2015.0003`` copies, ``competitions.0007`` drops the columns): every 2015 round of a
 database made before keeps each value, the secret seed included; a round of another kind
 gets no 2015 row; and migrating back restores the values on the round. One trip back and
-forth proves both directions."""
+forth proves both directions.
+
+Slow (about 20 s on its own, so its module is scheduled first): it migrates the test database
+back before the move and forward again.
+"""
 
 import datetime as dt
 
@@ -14,7 +18,7 @@ from pwscup.competitions.models import Round
 from pwscup.pwscup2015.models import Pwscup2015Round
 from tests.support import migrate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 BEFORE = [
     ("competitions", "0006_audit_entry_table_renamed"),

@@ -8,6 +8,10 @@
   connections and never answers) under gunicorn with fewer threads than uploads. A visitor's
   page keeps answering, /healthz answers 503 at once, every upload is refused 503, and once the
   server runs again (SIGCONT) nothing was kept for them: no row, no object.
+
+Slow (over 20 s on its own, so its module is scheduled first): the stalled-bucket test starts
+moto's server and gunicorn for each of the two servers, and its uploads wait out the storage's
+timeouts (two tries of 3 s) while the bucket is stopped.
 """
 
 import contextlib
@@ -252,6 +256,7 @@ SERVERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("server", sorted(SERVERS))
 @pytest.mark.django_db(transaction=True)
 def test_a_stalled_bucket_leaves_the_site_answering_and_keeps_no_upload(
