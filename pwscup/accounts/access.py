@@ -3,13 +3,13 @@
 import functools
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Value
+from django.db.models import Exists, OuterRef, Prefetch, Value
 from django.db.models.query import EmptyQuerySet
 from django.http import Http404
 
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import competitions_for_user, team_for_user
-from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.selectors import organized_competitions, with_ranking_version
 
 # Set on the request by the core for every view under a round kind's URLs (pwscup/kinds/
@@ -38,13 +38,17 @@ def round_access(
         if isinstance(organized, EmptyQuerySet)  # a visitor or an inactive account
         else Exists(organized.filter(pk=OuterRef("pk")))
     )
-    competition = competitions.annotate(user_organizes=organizes).first()
+    # Each row is found by a unique key: no ordering, so no join that the models' default
+    # orderings (by the competition's date) would add to every page's reads.
+    competition = competitions.order_by().annotate(user_organizes=organizes).first()
     # Its ranking version comes with the round's row: the cached rankings a page reads are
     # keyed by it (``round_ranking_version``) at no query of their own.
     round_ = (
         competition
-        and with_ranking_version(Round.objects.filter(competition=competition, slug=round_slug))
-        .prefetch_related("phases")
+        and with_ranking_version(
+            Round.objects.filter(competition=competition, slug=round_slug).order_by()
+        )
+        .prefetch_related(Prefetch("phases", queryset=Phase.objects.order_by("opens_at", "id")))
         .first()
     )
     if round_ is None:

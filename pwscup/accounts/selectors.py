@@ -16,7 +16,9 @@ from pwscup.core.exports import csv_writer
 def team_for_user(*, user, competition: Competition) -> Team | None:
     if not user.is_authenticated:
         return None
-    return Team.objects.filter(competition=competition, members=user).first()
+    # Ordered by name alone: every row has this competition (its default ordering would
+    # join the competitions to sort by their date).
+    return Team.objects.filter(competition=competition, members=user).order_by("name").first()
 
 
 def competitions_for_user(*, user):
