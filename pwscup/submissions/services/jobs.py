@@ -68,9 +68,10 @@ def message_values(message: JobMessage | None) -> dict:
     }
 
 
-def exhausted_values(now: dt.datetime) -> dict:
-    """The field values of a job failed for good at ``now``: its attempts are used up."""
-    message = JobMessage.platform("job.attempts_exhausted", n=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
+def exhausted_values(now: dt.datetime, code: str = "job.attempts_exhausted") -> dict:
+    """The field values of a job failed for good at ``now``: its attempts are used up (what
+    ended each of them: ``code``, a platform message taking ``n``)."""
+    message = JobMessage.platform(code, n=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
     return {"status": Status.FAILED, "finished_at": now, **message_values(message)}
 
 
@@ -178,31 +179,21 @@ def job_complete(
     return bool(updated)
 
 
-def job_postpone(*, model, pk: int, token: dt.datetime, message: JobMessage | None) -> str:
+def job_postpone(*, model, pk: int, token: dt.datetime, message: JobMessage | None) -> None:
     """RUNNING (this run) → QUEUED with ``message``, its task sent again
     ``STALL_RETRY_SECONDS`` later: the run met a stalled storage, so an accepted upload is
     scored once the storage answers, not failed. Its attempts are counted as every run's
     (``job_claim``): past ``PWSCUP_SCORING_MAX_ATTEMPTS`` it fails with the reason instead.
-    Returns the status written (QUEUED or FAILED), or "" if the run was superseded."""
+    A run superseded meanwhile is left as it is."""
     mine = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token)
     if mine.filter(attempts__lt=settings.PWSCUP_SCORING_MAX_ATTEMPTS).update(
         **{**queued_values(), **message_values(message)}
     ):
-        status = Status.QUEUED
         task = next(kind.task for kind in job_kinds() if kind.model is model)
         broker.job_send(task, pk, countdown=STALL_RETRY_SECONDS)
-    elif mine.update(
-        status=Status.FAILED,
-        finished_at=timezone.now(),
-        **message_values(
-            JobMessage.platform("job.storage_exhausted", n=settings.PWSCUP_SCORING_MAX_ATTEMPTS)
-        ),
-    ):
-        status = Status.FAILED
-    else:
-        return ""
+    elif not mine.update(**exhausted_values(timezone.now(), "job.storage_exhausted")):
+        return
     live_jobs_changed(model=model, pks=[pk])
-    return status
 
 
 class JobStop(JobFailure):
