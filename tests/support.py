@@ -287,6 +287,20 @@ def migrate(targets=None):
     return executor.loader.project_state(targets).apps
 
 
+def flush_database() -> None:
+    """Empty every table of every database, as Django does after a ``transaction=True``
+    test: the sequences go on from where they were (``flush``'s own default rewinds them).
+
+    Primary keys are then never given twice in one process, so nothing the process cached
+    under one (the header's console link per user, a round's awards and rankings per round)
+    can answer for a later test's different row that got the same key."""
+    from django.core.management import call_command
+    from django.db import connections
+
+    for alias in connections:
+        call_command("flush", database=alias, interactive=False, verbosity=0, reset_sequences=False)
+
+
 def tasks_sent(callbacks) -> list:
     """The on-commit callbacks that send a job to the broker (others, such as the ranking
     cache's invalidation, are left out)."""
