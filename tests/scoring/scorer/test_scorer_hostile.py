@@ -2,6 +2,7 @@
 (this process) lives on, and nothing of the host is reachable from inside the sandbox."""
 
 import os
+import re
 import socket
 import subprocess
 import time
@@ -15,15 +16,25 @@ WRITES_SCORES = (
 )
 
 
-def _processes_of(uid: int) -> list[int]:
+def _processes_in(namespace: str, *, started_before: float) -> list[int]:
+    """The host's processes in the PID namespace ``namespace`` (``pid:[inode]``) started
+    before ``started_before`` (seconds since boot): one sandbox's, whatever the other tests'
+    sandboxes run as the same user beside it under xdist, and even if a sandbox started
+    since was given the namespace's number again once it was gone."""
+    ticks = os.sysconf("SC_CLK_TCK")
     pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    pids.append(int(entry))
-            except FileNotFoundError:
-                pass
+                if os.readlink(f"/proc/{entry}/ns/pid") != namespace:
+                    continue
+                with open(f"/proc/{entry}/stat") as stat:
+                    # after the command's name in parentheses, field 22 (starttime) is 20th
+                    started = int(stat.read().rpartition(")")[2].split()[19]) / ticks
+            except (FileNotFoundError, ProcessLookupError, PermissionError):
+                continue
+            if started < started_before:
+                pids.append(int(entry))
     return pids
 
 
@@ -52,6 +63,7 @@ def test_a_program_that_allocates_10_gb_runs_out_of_memory(make_program, run_pro
 def test_a_fork_bomb_is_held_by_the_process_limit_and_killed_whole(make_program, run_program):
     bomb = """
     import os
+    print(os.readlink("/proc/self/ns/pid"), flush=True)
     while True:
         try:
             os.fork()
@@ -61,11 +73,15 @@ def test_a_fork_bomb_is_held_by_the_process_limit_and_killed_whole(make_program,
     result = run_program(make_program(bomb))
     assert (result.status, result.code) == ("refused", "scorer.timeout")
     assert subprocess.run(["true"], check=False).returncode == 0  # the host still forks
-    if os.geteuid() == 0:  # the sandbox ran as nobody: nothing of it is left
+    # Nothing of it is left: no process in its PID namespace (the other tests' sandboxes run
+    # as nobody too, beside it under xdist, so the user alone does not tell them apart).
+    namespace = re.search(r"pid:\[\d+\]", result.tail).group()
+    ended = time.clock_gettime(time.CLOCK_BOOTTIME)
+    if os.geteuid() == 0:  # another user's namespace links are readable by root only
         deadline = time.monotonic() + 5
-        while _processes_of(65534) and time.monotonic() < deadline:
+        while _processes_in(namespace, started_before=ended) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert _processes_of(65534) == []
+        assert _processes_in(namespace, started_before=ended) == []
 
 
 def test_no_network_inside_not_even_the_hosts_loopback(make_program, run_program):
