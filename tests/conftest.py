@@ -71,12 +71,11 @@ def demo_loaded(django_db_setup, django_db_blocker):
     still asks for ``db``: it runs in a transaction rolled back at its end, so what it writes
     (a session, an upload) never reaches the next test, which sees the demo as loaded. At the
     module's end the database is flushed, as after a ``transaction=True`` test, its sequences
-    kept (``tests.support.flush_database``). Only for a
-    module whose every test wants the demo loaded first (a test that must load it itself, on
-    an empty or a foreign database, belongs in another module, and so does a
-    ``transaction=True`` test, whose flush would take the demo from the tests after it); the
-    files the demo writes stay in the process's MEDIA_ROOT, as when each test loaded its
-    own. See docs/architecture.md, "Tests"."""
+    kept (``tests.support.flush_database``). Only for a module whose every test wants the
+    demo loaded first (a test that must load it itself, on an empty or a foreign database,
+    belongs in another module, and so does a ``transaction=True`` test, whose flush would
+    take the demo from the tests after it); the files the demo writes stay in the process's
+    MEDIA_ROOT, as when each test loaded its own. See docs/architecture.md, "Tests"."""
     from django.core.management import call_command
 
     from tests.support import flush_database
