@@ -56,3 +56,11 @@ def test_a_run_too_short_for_a_reading_says_so(tmp_path):
     empty = tmp_path / "readings"
     empty.touch()
     assert yardstick("--summary", str(empty)) == "no reading\n"
+
+
+def test_watching_or_summing_up_without_a_file_says_what_is_missing():
+    refused = subprocess.run(
+        [sys.executable, str(SCRIPT), "--summary"], capture_output=True, text=True, timeout=120
+    )
+    assert refused.returncode == 2
+    assert "need the FILE of the readings" in refused.stderr
