@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import NEWCOMER_VIEWS, PASSWORD
+from tests.e2e.helpers import NEWCOMER_VIEWS, PASSWORD, keep_screenshot
 from tests.support import build_world
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run
@@ -26,7 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOTS = Path(os.environ.get("PWSCUP_E2E_SCREENSHOTS", "/tmp/pwscup-e2e"))
 
 
 @pytest.fixture(scope="session")
@@ -96,13 +95,11 @@ def newcomer(chromium, live_server, request):
 
 @pytest.fixture
 def screenshot():
-    """Save a full-page PNG under ``SCREENSHOTS`` and return its path."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """``take(page, name)``: the whole page's picture, kept when ``PWSCUP_E2E_SCREENSHOTS``
+    names a folder (``tests.e2e.helpers.keep_screenshot``)."""
 
-    def take(page, name: str) -> Path:
-        path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
+    def take(page, name: str) -> Path | None:
+        return keep_screenshot(page, name, full_page=True)
 
     return take
 

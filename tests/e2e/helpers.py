@@ -3,16 +3,34 @@
 import contextlib
 import os
 import signal
+from pathlib import Path
 
 from tests.support import World, csv_upload, wait_for
 
 PASSWORD = "e2e-password"
+# The pages' pictures, for a person to look at (docs/architecture.md, "Tests"): taken only when
+# PWSCUP_E2E_SCREENSHOTS names a folder. No test reads them, and a full-page PNG of a long
+# page costs Chromium about 0.7 s of CPU (about 150 of them per run).
+SCREENSHOTS = (
+    Path(os.environ["PWSCUP_E2E_SCREENSHOTS"]) if os.environ.get("PWSCUP_E2E_SCREENSHOTS") else None
+)
 SCORING_TIMEOUT = 120  # seconds; the worker scores a 200-row round in about a second
 # A newcomer's browser (the first-five-minutes tests): Japanese on a phone, English on a laptop.
 NEWCOMER_VIEWS = {
     "ja": {"locale": "ja-JP", "viewport": {"width": 390, "height": 844}},
     "en": {"locale": "en-US", "viewport": {"width": 1280, "height": 900}},
 }
+
+
+def keep_screenshot(target, name: str, **options) -> Path | None:
+    """Save ``target``'s picture (a page or a locator; Playwright's ``screenshot`` options) as
+    ``<name>.png`` under ``SCREENSHOTS`` and return its path; nothing when no folder is named."""
+    if SCREENSHOTS is None:
+        return None
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    target.screenshot(path=str(path), **options)
+    return path
 
 
 def log_in(page, username: str, password: str = PASSWORD) -> None:

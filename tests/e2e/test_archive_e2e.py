@@ -17,13 +17,6 @@ from tests.pwscup.archive_world import data_lines, play_2015
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/arch_shots")
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
 
 def test_an_organizer_publishes_and_a_participant_downloads(web, e2e_world, screenshot):
     page, world = web, e2e_world
@@ -40,18 +33,16 @@ def test_an_organizer_publishes_and_a_participant_downloads(web, e2e_world, scre
     for key in ("original", "samples", "permutations", "ground_truth"):
         expect(page.get_by_test_id(f"secret-{key}")).not_to_be_checked()
     check_page(page, screenshot, "archive-console-en-390")
-    shot(page, "archive-console-en-390")
     switch_language(page, "ja")
     expect(page.get_by_test_id("archive-publish-button")).to_contain_text("第 1 版を公開")
     expect(page.locator(".notice").first).to_contain_text("警告")
     check_page(page, screenshot, "archive-console-ja-390")
-    shot(page, "archive-console-ja-390")
     switch_language(page, "en")
     with page.expect_navigation():
         page.get_by_test_id("archive-publish-button").click()
     expect(page.get_by_test_id("message")).to_contain_text("Version 1 of the archive is published")
     expect(page.get_by_test_id("archive-version-1")).to_be_visible()
-    shot(page, "archive-console-published-en-390")
+    screenshot(page, "archive-console-published-en-390")
     archive = ResultsArchive.objects.get()
     assert archive.secrets == [] and archive.created_by_id == world.organizer.pk
 

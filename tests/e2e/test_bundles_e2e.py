@@ -2,8 +2,6 @@
 the demo competition from the console and imports it as a new competition; the import page
 fits a phone in both languages and shows a refusal in words."""
 
-from pathlib import Path
-
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
@@ -14,13 +12,6 @@ from tests.e2e.test_phone_width import HEIGHT, WIDTH, check_page
 from tests.pwscup.bundle_helpers import manifest_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-SHOTS = Path("/tmp/bund_shots")
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def test_an_organizer_exports_the_demo_and_imports_it_again(web, screenshot, tmp_path):
@@ -48,11 +39,9 @@ def test_an_organizer_exports_the_demo_and_imports_it_again(web, screenshot, tmp
         page.get_by_test_id("competition-import").click()
     expect(page.get_by_test_id("bundle-import-form")).to_be_visible()
     check_page(page, screenshot, "bundle-import-en-390")
-    shot(page, "bundle-import-en-390")
     switch_language(page, "ja")
     expect(page.locator("h1")).to_have_text("コンペティションを読み込む")
     check_page(page, screenshot, "bundle-import-ja-390")
-    shot(page, "bundle-import-ja-390")
 
     # A file that is no bundle: the page says so, in Japanese, and keeps the form.
     garbage = tmp_path / "notes.zip"
@@ -64,7 +53,6 @@ def test_an_organizer_exports_the_demo_and_imports_it_again(web, screenshot, tmp
         page.get_by_test_id("bundle-import-submit").click()
     expect(page.locator(".errorlist")).to_contain_text("ZIP ファイルではありません")
     check_page(page, screenshot, "bundle-import-refused-ja-390")
-    shot(page, "bundle-import-refused-ja-390")
     switch_language(page, "en")
 
     page.set_input_files("input[name=bundle]", str(bundle))
@@ -77,7 +65,7 @@ def test_an_organizer_exports_the_demo_and_imports_it_again(web, screenshot, tmp
     expect(page.get_by_test_id("message")).to_contain_text("Competition imported")
     assert page.url.endswith("/console/demo-2/")
     expect(page.get_by_test_id("console-round-round-1")).to_be_visible()
-    shot(page, "bundle-imported-en-390")
+    screenshot(page, "bundle-imported-en-390")
     imported = Competition.objects.get(slug="demo-2")
     assert imported.name == "Demo, again" and list(imported.organizers.all()) == [organizer]
     assert [(r.slug, r.kind) for r in imported.rounds.all()] == [

@@ -7,8 +7,7 @@ from playwright.sync_api import expect
 
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
-from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.helpers import log_in, open_tab, switch_language
+from tests.e2e.helpers import keep_screenshot, log_in, open_tab, switch_language
 from tests.e2e.test_live_round_page import LONG_MESSAGE, WIDE_SCORES, stored
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -75,7 +74,7 @@ def check_page(page, screenshot, name: str) -> None:
         )
         assert not covered, (name, testid)
     screenshot(page, name)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-top.png"))  # the first screen only
+    keep_screenshot(page, f"{name}-top")  # the first screen only
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -97,9 +96,7 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
     open_tab(page, "rules")
     command = page.get_by_test_id("cli-command")
     assert command.bounding_box()["x"] + command.bounding_box()["width"] <= WIDTH
-    page.get_by_test_id("scoring-guide").screenshot(
-        path=str(SCREENSHOTS / f"phone-scoring-guide-{language}.png")
-    )
+    keep_screenshot(page.get_by_test_id("scoring-guide"), f"phone-scoring-guide-{language}")
     open_tab(page, "submit")
     expect(page.get_by_test_id(f"submission-{final.pk}")).to_have_attribute("data-final", "1")
     expect(page.get_by_test_id(f"submission-{failed.pk}")).to_be_visible()  # newest: unfolded
@@ -110,7 +107,7 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
     assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, box
     check_page(page, screenshot, f"phone-round-{language}")
     # a close-up for a reader of the screenshots
-    page.get_by_test_id("jobs").screenshot(path=str(SCREENSHOTS / f"phone-jobs-{language}.png"))
+    keep_screenshot(page.get_by_test_id("jobs"), f"phone-jobs-{language}")
 
     page.get_by_test_id(f"submission-{final.pk}").get_by_test_id("edit-note").click()
     expect(page.get_by_test_id("note-form")).to_be_visible()

@@ -2,7 +2,7 @@
 draws the preview; after the window closed and the round's results are published, an
 organizer (staff, not superuser) publishes them from the console behind its confirmation;
 another participant sees the preview and downloads the PDF, in English, in Japanese and at
-phone width (screenshots in /tmp/pres_shots/)."""
+phone width (screenshots kept under ``PWSCUP_E2E_SCREENSHOTS``)."""
 
 import datetime as dt
 from pathlib import Path
@@ -13,20 +13,18 @@ from playwright.sync_api import expect
 
 from pwscup.accounts.services import organizer_grant, user_create
 from pwscup.presentations.models import PresentationWindow, Slides
-from tests.e2e.helpers import PASSWORD, log_in, switch_language
+from tests.e2e.helpers import PASSWORD, keep_screenshot, log_in, switch_language
 from tests.e2e.test_phone_width import page_overflow
 from tests.pwscup.pdfs import minimal_pdf
 from tests.pwscup.presentations_support import publish_results, window_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/pres_shots")
 SLIDES = minimal_pdf("Team A: k-anonymity and linkage")
 
 
 def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    keep_screenshot(page, name, full_page=True)
 
 
 def new_page(chromium, live_server, *, locale="en-US", width=1280, height=900):

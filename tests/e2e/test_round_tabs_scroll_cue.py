@@ -5,8 +5,7 @@ is scrolled into view, in both languages."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.helpers import log_in, open_tab, switch_language
+from tests.e2e.helpers import keep_screenshot, log_in, open_tab, switch_language
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,8 +31,7 @@ def test_the_tab_bar_shows_a_scroll_cue_and_its_current_tab(web, e2e_world, lang
     if scroll > client:
         assert cue(bar) == '"›"', "no cue while tabs lie to the right"
         assert "gradient" in bar.evaluate("e => getComputedStyle(e).backgroundImage")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    bar.screenshot(path=str(SCREENSHOTS / f"tabs-cue-overview-{language}.png"))
+    keep_screenshot(bar, f"tabs-cue-overview-{language}")
 
     page.goto(world.round_url() + "results/")
     results = page.get_by_test_id("tab-results")
@@ -44,7 +42,7 @@ def test_the_tab_bar_shows_a_scroll_cue_and_its_current_tab(web, e2e_world, lang
         and box["x"] + box["width"] <= frame["x"] + frame["width"] + 0.5
     )
     assert cue(bar) in ("none", "normal"), "scrolled to the end: no cue left"
-    bar.screenshot(path=str(SCREENSHOTS / f"tabs-cue-results-{language}.png"))
+    keep_screenshot(bar, f"tabs-cue-results-{language}")
     if scroll > client:  # from the start of the bar, Results is one scroll away
         bar.evaluate("e => { e.scrollLeft = 0; }")
         expect(bar).to_have_class("round-tabs more-right")

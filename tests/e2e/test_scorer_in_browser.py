@@ -8,13 +8,10 @@ round page (the scorer panel) and the creation page, for each role, language and
 nothing scrolls the page sideways (a wide table scrolls in its own ``.scroll`` box).
 Screenshots are kept when ``PWSCUP_E2E_SCREENSHOTS`` names a folder (``scorer-*.png``)."""
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.helpers import PASSWORD, log_in, reload_page
+from tests.e2e.helpers import PASSWORD, keep_screenshot, log_in, reload_page
 from tests.e2e.test_axe_pages import AXE_OPTIONS, AXE_SCRIPT, BLOCKING
 from tests.pwscup.scorer_world import (
     attack,
@@ -76,16 +73,13 @@ def new_page(chromium, live_server, view, username: str):
 def shot(page, name: str) -> None:
     """With ``PWSCUP_E2E_SCREENSHOTS`` set, the whole page, and a long phone page also in screens
     of 1,200 px (to look at them); else nothing (a screenshot costs as much as the visit)."""
-    if not os.environ.get("PWSCUP_E2E_SCREENSHOTS"):
+    if keep_screenshot(page, f"scorer-{name}", full_page=True) is None:
         return
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"scorer-{name}.png"), full_page=True)
     width, height = page.evaluate("[window.innerWidth, document.documentElement.scrollHeight]")
     if width < 800 and height > 1600:
         for part, top in enumerate(range(0, height, 1200), start=1):
             clip = {"x": 0, "y": top, "width": width, "height": min(1200, height - top)}
-            path = SCREENSHOTS / f"scorer-{name}-part{part}.png"
-            page.screenshot(path=str(path), full_page=True, clip=clip)
+            keep_screenshot(page, f"scorer-{name}-part{part}", full_page=True, clip=clip)
 
 
 def upload_release_through_the_form(chromium, live_server, world, tmp_path) -> None:

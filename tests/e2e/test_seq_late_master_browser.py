@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.accounts.services import team_create, user_create
-from tests.e2e.helpers import PASSWORD, log_in, open_tab
+from tests.e2e.helpers import PASSWORD, keep_screenshot, log_in, open_tab
 from tests.pwscup.seq_web_world import fixture_config, seq_world
 from tests.pwscup.test_seq_web_late_masters import pool_csv
 
@@ -35,9 +35,7 @@ def fits(page) -> bool:
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_late_team_data_tab_and_redraw_confirmation_on_a_phone(
-    chromium, live_server, tmp_path, language
-):
+def test_late_team_data_tab_and_redraw_confirmation_on_a_phone(chromium, live_server, language):
     served = pool_world(f"late{language}", persons=400, turnover=0.25)
     short = pool_world(f"short{language}", persons=130, turnover=0)
     context = chromium.new_context(
@@ -57,7 +55,7 @@ def test_late_team_data_tab_and_redraw_confirmation_on_a_phone(
         assert page.get_by_test_id("download-master").is_visible()
         assert page.get_by_test_id("no-master").count() == 0
         assert fits(page)
-        page.screenshot(path=str(tmp_path / f"data-served-{language}.png"), full_page=True)
+        keep_screenshot(page, f"seq-data-served-{language}", full_page=True)
 
         log_in(page, f"short{language}-late")
         page.goto(f"/c/{short.competition.slug}/{short.round.slug}/")
@@ -69,7 +67,7 @@ def test_late_team_data_tab_and_redraw_confirmation_on_a_phone(
         }[language]
         assert expected in notice
         assert fits(page)
-        page.screenshot(path=str(tmp_path / f"data-short-{language}.png"), full_page=True)
+        keep_screenshot(page, f"seq-data-short-{language}", full_page=True)
 
         log_in(page, f"late{language}-organizer")
         page.goto(reverse("console:round", args=[served.competition.slug, served.round.slug]))
@@ -82,7 +80,7 @@ def test_late_team_data_tab_and_redraw_confirmation_on_a_phone(
         # Nobody uploaded anything: every drawn master, the late team's too, is drawn again.
         assert "Team A" in details[0] and "Team Late" in details[0]
         assert fits(page)
-        page.screenshot(path=str(tmp_path / f"confirm-{language}.png"), full_page=True)
+        keep_screenshot(page, f"seq-confirm-{language}", full_page=True)
     finally:
         context.close()
     assert blocked == [], blocked

@@ -8,8 +8,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.helpers import PASSWORD, log_in
+from tests.e2e.helpers import PASSWORD, keep_screenshot, log_in
 from tests.pwscup.syn_world import adult_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,7 +74,7 @@ def test_create_and_panel_in_the_browser(chromium, live_server, screenshot, tmp_
         assert error.is_visible() and "82" in error.inner_text()
         screenshot(page, f"syn-console-2-error-{lang}-{width}")
         roles = page.get_by_test_id("syn-roles")
-        roles.screenshot(path=str(SCREENSHOTS / f"syn-console-roles-{lang}-{width}.png"))
+        keep_screenshot(roles, f"syn-console-roles-{lang}-{width}")
         page.fill("input[name=n_challenge]", "80")
         start = timezone.localtime(timezone.now(), dt.UTC).replace(tzinfo=None)
         page.select_option("select[name=timezone]", "UTC")

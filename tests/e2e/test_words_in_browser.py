@@ -8,8 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from pwscup.core.toolkit import wheel_filename
-from tests.e2e.conftest import SCREENSHOTS
-from tests.e2e.helpers import NEWCOMER_VIEWS, PASSWORD, log_in, open_tab
+from tests.e2e.helpers import NEWCOMER_VIEWS, PASSWORD, keep_screenshot, log_in, open_tab
 from tests.e2e.test_phone_width import page_overflow
 from tests.pwscup.dp_world import build_dp_world
 
@@ -49,7 +48,7 @@ def test_the_rules_tab_installs_the_toolkit_wheel_of_the_data_tab(newcomer, e2e_
     fits(page, page.get_by_test_id("cli-command"), language)
     assert "source" not in guide.inner_text().lower() and "ソース" not in guide.inner_text()
     assert page_overflow(page) <= 0, "the Rules tab is wider than the screen"
-    guide.screenshot(path=str(SCREENSHOTS / f"words-scoring-guide-{language}.png"))
+    keep_screenshot(guide, f"words-scoring-guide-{language}")
     screenshot(page, f"words-rules-{language}")
 
     # Its link leads to the Data tab, whose toolkit button is that wheel.
