@@ -10,7 +10,7 @@ from tests.support import World, csv_upload, wait_for
 PASSWORD = "e2e-password"
 # The pages' pictures, for a person to look at (docs/architecture.md, "Tests"): taken only when
 # PWSCUP_E2E_SCREENSHOTS names a folder. No test reads them, and a full-page PNG of a long
-# page costs Chromium about 0.7 s of CPU (about 110 places in the browser tests take one).
+# page costs Chromium about 0.7 s of CPU (about 90 places in the browser tests take one).
 SCREENSHOTS = (
     Path(os.environ["PWSCUP_E2E_SCREENSHOTS"]) if os.environ.get("PWSCUP_E2E_SCREENSHOTS") else None
 )
