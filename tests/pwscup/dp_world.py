@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from scoring.dp._examples import TOY_CONFIG, TOY_ROWS, TOY_Z  # noqa: F401 (re-exported)
+from tests.support import settled
 
 MOVIELENS_Z = [78, 298, 558, 338, 189, 146, 102, 144, 805, 1538, 855, 361, 350, 278]
 MOVIELENS_AGES = ["<=17", "18-24", "25-34", "35-44", "45-49", "50-55", "56+"]
@@ -96,6 +97,7 @@ def upload_estimate(world: DPWorld, letter: str, level: str, content: bytes):
     """Team ``letter``'s estimate of ``level``, uploaded and checked (what the worker runs)."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
+    from pwscup.dp.models import Estimate
     from pwscup.dp.services import dp_estimate_check, dp_estimate_upload
 
     kept = dp_estimate_upload(
@@ -106,7 +108,7 @@ def upload_estimate(world: DPWorld, letter: str, level: str, content: bytes):
         uploaded_file=SimpleUploadedFile("estimate.csv", content),
     )
     dp_estimate_check(estimate_id=kept.pk)
-    return kept
+    return settled(Estimate, kept.pk)
 
 
 def close_now(world: DPWorld) -> None:

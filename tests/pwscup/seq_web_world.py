@@ -15,6 +15,8 @@ from pathlib import Path
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from tests.support import settled
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "sequential"
 
@@ -108,7 +110,7 @@ def check(release):
     from pwscup.sequential.models import Release
 
     services.release_check(release_id=release.pk)
-    return Release.objects.get(pk=release.pk)
+    return settled(Release, release.pk)
 
 
 def attack(world: SeqWorld, letter: str, target, content: bytes, now=None):
@@ -124,7 +126,7 @@ def attack(world: SeqWorld, letter: str, target, content: bytes, now=None):
         now=now,
     )
     services.attack_score(attack_id=upload.pk)
-    return SeqAttack.objects.get(pk=upload.pk)
+    return settled(SeqAttack, upload.pk)
 
 
 def run_seq_jobs():
@@ -134,8 +136,10 @@ def run_seq_jobs():
 
     for pk in Release.objects.filter(status="queued").order_by("pk").values_list("pk", flat=True):
         services.release_check(release_id=pk)
+        settled(Release, pk)
     for pk in SeqAttack.objects.filter(status="queued").order_by("pk").values_list("pk", flat=True):
         services.attack_score(attack_id=pk)
+        settled(SeqAttack, pk)
 
 
 def freeze(world: SeqWorld) -> int:

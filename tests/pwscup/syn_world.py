@@ -9,6 +9,8 @@ import numpy as np
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from tests.support import settled
+
 ROOT = Path(__file__).resolve().parents[2]
 ADULT = ROOT / "fixtures" / "adult.csv"
 ROLES = {
@@ -156,7 +158,7 @@ def release(world: SynWorld, letter: str, content: bytes, now=None):
         now=now,
     )
     services.release_score(release_id=kept.pk)
-    return SynRelease.objects.get(pk=kept.pk)
+    return settled(SynRelease, kept.pk)
 
 
 def freeze(world: SynWorld):
@@ -168,6 +170,7 @@ def freeze(world: SynWorld):
     targets = services.round_freeze(synthetic=world.synthetic, user=world.organizer)
     for target in targets:
         services.target_score(target_id=target.pk)
+        settled(SynTarget, target.pk)
     world.synthetic.refresh_from_db()
     return {t.team.slug: t for t in SynTarget.objects.filter(synthetic=world.synthetic)}
 
@@ -208,7 +211,7 @@ def attack(world: SynWorld, letter: str, target, content: bytes, now=None):
         now=now,
     )
     services.attack_score(attack_id=kept.pk)
-    return SynAttack.objects.get(pk=kept.pk)
+    return settled(SynAttack, kept.pk)
 
 
 def open_attack_phase(world: SynWorld) -> None:

@@ -10,7 +10,7 @@ from pwscup.pwscup2015 import services, warmup
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.pwscup2015.prepared import prepared_cache_clear
 from pwscup.submissions.models import Status
-from tests.support import build_world, csv_upload, noisy_copy
+from tests.support import build_world, csv_upload, noisy_copy, settled
 
 # The warm-up closes the database connections (the pool's processes must not share them):
 # only a test that commits can run it.
@@ -46,7 +46,7 @@ def test_the_first_job_after_the_warm_up_reuses_the_prepared_original(preparatio
         uploaded_file=csv_upload(noisy_copy(world.original, seed=1)),
     )
     services.anonymization_submission_score(submission_id=submission.pk)
-    scored = AnonymizationSubmission.objects.get(pk=submission.pk)
+    scored = settled(AnonymizationSubmission, submission.pk)
     assert scored.status == Status.FINISHED, scored.message
     assert len(preparations) == 1, "the first job prepared the original again"
 
