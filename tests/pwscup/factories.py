@@ -77,11 +77,12 @@ def freeze(world, now=None) -> dict[str, Target]:
 
 
 def run_operations() -> list[RoundOperation]:
-    """Run every queued round operation (freeze, rescore, publish) here, as a worker would."""
+    """Run every queued round operation (freeze, rescore, publish) here, as a worker would
+    (or wait for the suite's worker that took one first)."""
     queued = list(RoundOperation.objects.filter(status="queued").order_by("pk"))
     for operation in queued:
         services.round_operation_run(operation_id=operation.pk)
-    return [RoundOperation.objects.get(pk=o.pk) for o in queued]
+    return [settled(RoundOperation, o.pk) for o in queued]
 
 
 def answer_bytes(answer) -> bytes:
