@@ -288,6 +288,55 @@ def test_scores_exist_only_after_the_close_and_rank_by_l2(world):
     assert [row.team.slug for row in overall] == ["teama", "teamb"]
 
 
+def test_the_close_waits_for_an_estimate_a_worker_is_still_checking(world):
+    """An estimate uploaded before the close counts though its check is still running on a
+    worker when the round is scored: the scoring waits for it (``uploads_in_flight``),
+    at most ``AUTO_FREEZE_WAITS_AT_MOST`` after the close (the next test)."""
+    from pwscup.submissions.services.jobs import job_claim
+
+    upload(world, estimate_csv(TOY_Z, [4, 6]), letter="a")
+    running = dp_estimate_upload(
+        dp_round=world.dp_round,
+        team=world.teams["b"],
+        user=world.users["b"],
+        level="eps-1",
+        uploaded_file=SimpleUploadedFile("estimate.csv", estimate_csv(TOY_Z, [4, 6])),
+    )
+    assert job_claim(model=Estimate, pk=running.pk, task_id="busy", worker="w@host") is not None
+    close_now(world)
+    assert dp_round_score(dp_round=world.dp_round) is False  # team b's check is under way
+    world.dp_round.refresh_from_db()
+    assert world.dp_round.scored_at is None
+    dp_estimate_check(estimate_id=running.pk, task_id="busy")  # its run, delivered again
+    assert dp_round_score(dp_round=world.dp_round) is True
+    eps1 = next(b for b in level_boards(dp_round=world.dp_round) if b.level == "eps-1")
+    assert sorted(row.team.slug for row in eps1.verified) == ["teama", "teamb"]
+
+
+def test_a_check_running_past_the_wait_does_not_hold_the_close(world):
+    import datetime as dt
+
+    from pwscup.submissions.services.jobs import job_claim
+    from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
+
+    upload(world, estimate_csv(TOY_Z, [4, 6]), letter="a")
+    running = dp_estimate_upload(
+        dp_round=world.dp_round,
+        team=world.teams["b"],
+        user=world.users["b"],
+        level="eps-1",
+        uploaded_file=SimpleUploadedFile("estimate.csv", estimate_csv(TOY_Z, [4, 6])),
+    )
+    job_claim(model=Estimate, pk=running.pk, worker="busy@host")
+    close_now(world)
+    world.dp_round.refresh_from_db()
+    later = world.dp_round.closes_at + AUTO_FREEZE_WAITS_AT_MOST
+    assert dp_round_score(dp_round=world.dp_round, now=later - dt.timedelta(seconds=1)) is False
+    assert dp_round_score(dp_round=world.dp_round, now=later) is True
+    eps1 = next(b for b in level_boards(dp_round=world.dp_round) if b.level == "eps-1")
+    assert [row.team.slug for row in eps1.verified] == ["teama"]
+
+
 def test_a_failed_estimate_does_not_replace_the_valid_one(world):
     upload(world, estimate_csv(TOY_Z, [4, 6]))
     upload(world, b"nonsense\n")

@@ -27,6 +27,7 @@ from pwscup.dp.services.estimates import dp_estimates_build_queued
 from pwscup.notifications.models import Notification
 from pwscup.notifications.services import notify
 from pwscup.submissions.broker import job_send
+from pwscup.submissions.services.maintenance import uploads_in_flight
 
 Action = AuditEntry.Action
 
@@ -135,6 +136,11 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
     with transaction.atomic():
         locked = DPRound.objects.select_for_update().select_related("round").get(pk=dp_round.pk)
         if locked.scored_at is not None and not force:
+            return False
+        # An estimate a worker is still checking counts too (spec §7.5): not scored yet,
+        # the periodic tick or the leaderboard's next view asks again.
+        estimates = Estimate.objects.filter(dp_round=locked)
+        if uploads_in_flight(estimates, closed_at=locked.closes_at, now=now):
             return False
         truths = engine.round_truths(locked.round)
         for estimate in Estimate.objects.filter(dp_round=locked, status=Estimate.Status.FINISHED):

@@ -14,7 +14,7 @@ from pwscup.pwscup2015.services.freeze import targets_rescore
 from pwscup.pwscup2015.services.operations import round_freeze_request
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_reset
-from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
+from pwscup.submissions.services.maintenance import uploads_in_flight
 
 
 def round_rescore_all(*, round: Round) -> dict[str, int]:
@@ -36,9 +36,9 @@ def rounds_auto_freeze(*, now=None) -> list[int]:
     """Ask for the freeze of every round whose anonymization phase has closed and that
     asks for it (a background operation; a round whose freeze is under way is skipped).
 
-    Uploads accepted before the phase closed but still being scored are waited for (up
-    to ``AUTO_FREEZE_WAITS_AT_MOST``), so that the freeze sees them: once frozen, the
-    published target is what stands for the team everywhere.
+    Uploads accepted before the phase closed but still being scored are waited for (the
+    core's ``uploads_in_flight``), so that the freeze sees them: once frozen, the published
+    target is what stands for the team everywhere.
     """
     now = now or timezone.now()
     frozen = []
@@ -60,8 +60,10 @@ def rounds_auto_freeze(*, now=None) -> list[int]:
 
 
 def _uploads_in_flight(*, round: Round, now) -> bool:
-    return AnonymizationSubmission.objects.filter(
-        phase__round=round,
-        phase__closes_at__gt=now - AUTO_FREEZE_WAITS_AT_MOST,
-        status__in=(Status.QUEUED, Status.RUNNING),
-    ).exists()
+    closed = round.phases.filter(kind=Phase.Kind.ANONYMIZATION, closes_at__lte=now)
+    return any(
+        uploads_in_flight(
+            AnonymizationSubmission.objects.filter(phase=phase), closed_at=phase.closes_at, now=now
+        )
+        for phase in closed
+    )

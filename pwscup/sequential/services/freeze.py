@@ -18,7 +18,7 @@ from pwscup.sequential.models import Release, SequenceScore, SequentialRound
 from pwscup.sequential.services.attacks import targets_publish
 from pwscup.sequential.services.common import audit, participants_notify
 from pwscup.sequential.services.masters import master_frame
-from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
+from pwscup.submissions.services.maintenance import uploads_in_flight
 
 
 @transaction.atomic
@@ -74,8 +74,8 @@ def step_freeze(
 def steps_auto_freeze(*, now=None) -> list[tuple[int, int]]:
     """Freeze every release step whose close has passed, in rounds that ask for it (the
     periodic task's work; ``(round id, step)`` of each freeze). Releases uploaded before the
-    close and still being checked are waited for (up to ``AUTO_FREEZE_WAITS_AT_MOST``), so
-    the freeze sees them. Idempotent and safe when run twice at once (``step_freeze``)."""
+    close and still being checked are waited for (the core's ``uploads_in_flight``), so the
+    freeze sees them. Idempotent and safe when run twice at once (``step_freeze``)."""
     now = now or timezone.now()
     frozen = []
     due = SequentialRound.objects.filter(auto_freeze=True).exclude(step_closes=[])
@@ -85,13 +85,10 @@ def steps_auto_freeze(*, now=None) -> list[tuple[int, int]]:
             closes_at = sequential.close_of(step)
             if closes_at is None or closes_at > now:
                 break
-            in_flight = Release.objects.filter(
-                sequential=sequential,
-                step=step,
-                created_at__lt=closes_at,
-                status__in=(Release.Status.QUEUED, Release.Status.RUNNING),
-            ).exists()
-            if in_flight and now - closes_at < AUTO_FREEZE_WAITS_AT_MOST:
+            accepted = Release.objects.filter(
+                sequential=sequential, step=step, created_at__lt=closes_at
+            )
+            if uploads_in_flight(accepted, closed_at=closes_at, now=now):
                 break
             if step_freeze(sequential=sequential, now=now, step=step) is None:
                 break

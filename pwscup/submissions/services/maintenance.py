@@ -15,10 +15,22 @@ from pwscup.submissions.services.live import live_jobs_changed
 
 # A run claimed this recently is left alone: its worker may be starting.
 SEND_GRACE = dt.timedelta(seconds=10)
-# An automatic freeze waits for uploads still being scored, at most this long after the
-# upload phase closed (the reaper makes every job end well before). Every kind's
-# automatic freeze uses it.
+# A step that ends an upload window (an automatic freeze, the scoring at a close) waits for
+# uploads still being checked, at most this long after the window closed (the reaper makes
+# every job end well before): ``uploads_in_flight``.
 AUTO_FREEZE_WAITS_AT_MOST = dt.timedelta(hours=1)
+
+
+def uploads_in_flight(uploads, *, closed_at, now=None) -> bool:
+    """Whether the step that ends a window closed at ``closed_at`` waits (every kind's rule:
+    what is accepted before the close counts): some of ``uploads`` (a queryset of job rows,
+    those accepted before the close) are still queued or being checked, and the window
+    closed less than ``AUTO_FREEZE_WAITS_AT_MOST`` ago. A run still unfinished after that
+    has long been requeued or failed by the reaper, and the step goes on without it."""
+    now = now or timezone.now()
+    if now - closed_at >= AUTO_FREEZE_WAITS_AT_MOST:
+        return False
+    return uploads.filter(status__in=(Status.QUEUED, Status.RUNNING)).exists()
 
 
 def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
@@ -85,9 +97,9 @@ def _run_is_lost(token, run_worker: str, task_id: str, *, census, now) -> bool:
 
 
 def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
-    failed_count = kind.model.objects.filter(
-        pk=pk, status=Status.RUNNING, started_at=token
-    ).update(**exhausted_values(now))
+    failed_count = kind.model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(
+        **exhausted_values(now)
+    )
     if failed_count:
         live_jobs_changed(model=kind.model, pks=[pk])
     return failed_count
@@ -100,9 +112,9 @@ def _resend_lost_messages(*, now) -> int:
     before = now - dt.timedelta(seconds=settings.PWSCUP_QUEUED_RESEND_SECONDS)
     resent = 0
     for kind in job_kinds():
-        waiting = kind.model.objects.filter(
-            status=Status.QUEUED, queued_at__lt=before
-        ).values_list("pk", "queued_at")
+        waiting = kind.model.objects.filter(status=Status.QUEUED, queued_at__lt=before).values_list(
+            "pk", "queued_at"
+        )
         for pk, queued_at in waiting:
             still_waiting = Q(status=Status.QUEUED, queued_at=queued_at)
             if kind.model.objects.filter(still_waiting, pk=pk).update(queued_at=now):
