@@ -117,19 +117,20 @@ def default_language_after_each_test():
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker):
-    """Start ``celery worker`` (prefork, concurrency 1) against the test database and queue.
-
-    Tests using it must commit their data: mark them ``django_db(transaction=True)``.
-    """
+def celery_worker_session(django_db_setup, django_db_blocker):
+    """``celery worker`` (prefork, concurrency 1) against the test database, started once per
+    process and kept for the session. It listens to a queue of its own that nothing is sent
+    to: it takes the run's jobs only while a test holds ``celery_worker_process``. A test
+    that runs a job in its own process (as most do) then never races a worker for it."""
     from django.conf import settings
 
     from pwscup import celery_app
 
     hostname = f"test-worker-{os.getpid()}@{socket.gethostname()}"
+    idle_queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-idle"
     try:
         with running(
-            worker_command(hostname),
+            worker_command(hostname, queue=idle_queue),
             env=child_env(),
             log_path=Path(settings.MEDIA_ROOT) / "worker.log",
             ready=lambda: celery_app.control.ping(timeout=0.5),
@@ -142,8 +143,45 @@ def celery_worker_process(django_db_setup, django_db_blocker):
         _clean_redis(settings.CELERY_BROKER_URL, settings.CELERY_TASK_DEFAULT_QUEUE)
 
 
+@pytest.fixture
+def celery_worker_process(celery_worker_session):
+    """The session's Celery worker, taking the run's jobs for this test (Celery's remote
+    control ``add_consumer``, then ``cancel_consumer`` at its end: a job a later test
+    sends is that test's to run). Tests using it must commit their data: mark them
+    ``django_db(transaction=True)``."""
+    _worker_consumes(True)
+    yield celery_worker_session
+    _worker_consumes(False)
+
+
 # The session worker's name, once a test of this process has started it.
 _session_worker: list[str] = []
+
+
+def _worker_consumes(consuming: bool) -> None:
+    """The session worker takes the run's queue (or stops taking it), confirmed by asking
+    it which queues it consumes: a busy machine may answer the control message late."""
+    from django.conf import settings
+
+    from pwscup import celery_app
+    from tests.support import wait_for
+
+    (hostname,) = _session_worker
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    control = celery_app.control.add_consumer if consuming else celery_app.control.cancel_consumer
+    control(queue, destination=[hostname], reply=True, timeout=5.0)
+
+    def done() -> bool:
+        listening = (
+            celery_app.control.inspect(destination=[hostname], timeout=5.0).active_queues() or {}
+        ).get(hostname)
+        if listening is None:
+            return False
+        return (queue in {q["name"] for q in listening}) == consuming
+
+    wait_for(
+        done, timeout=60, what=f"the session worker to {'take' if consuming else 'leave'} the queue"
+    )
 
 
 def _worker_quiet() -> None:

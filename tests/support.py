@@ -123,14 +123,15 @@ def child_env(*, broker_url: str | None = None, **extra: str) -> dict:
     return env
 
 
-def worker_command(hostname: str) -> list[str]:
-    """``celery worker`` (prefork, concurrency 1) on this run's test queue."""
+def worker_command(hostname: str, *, queue: str | None = None) -> list[str]:
+    """``celery worker`` (prefork, concurrency 1) on ``queue``, by default this run's test
+    queue."""
     from django.conf import settings
 
     return [
         *(sys.executable, "-m", "celery", "-A", "pwscup", "worker"),
         *("--concurrency", "1", "--loglevel", "INFO"),
-        *("-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", hostname),
+        *("-Q", queue or settings.CELERY_TASK_DEFAULT_QUEUE, "-n", hostname),
     ]
 
 
