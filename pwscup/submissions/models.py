@@ -43,6 +43,10 @@ class Status(models.TextChoices):
     FAILED = "failed", _("Failed")
 
 
+#: The states of a job not ended yet: queued, or running on a worker.
+PENDING = (Status.QUEUED, Status.RUNNING)
+
+
 #: How the pages name the states of an upload a worker scores (``JobState.STATUS_LABELS``
 #: of the kinds' releases and attacks).
 SCORED_UPLOAD_LABELS = {
@@ -107,7 +111,7 @@ class JobState(models.Model):
 
     @property
     def is_pending(self) -> bool:
-        return self.status in (Status.QUEUED, Status.RUNNING)
+        return self.status in PENDING
 
 
 class KeptUpload(JobState):

@@ -25,13 +25,12 @@ from pwscup.core.errors import Refused
 from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.messages import upload_received_message
-from pwscup.submissions.models import Status
+from pwscup.submissions.models import PENDING
 from pwscup.submissions.round_api import require_participant, require_team
 from pwscup.submissions.selectors import live_etag
 
 # The tabs that list the team's uploads and follow them while a worker checks them.
 LIVE_TABS = (SUBMIT, RESULTS)
-PENDING = (Status.QUEUED, Status.RUNNING)
 
 # --- who may ask ---------------------------------------------------------------------------
 

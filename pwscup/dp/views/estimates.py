@@ -28,7 +28,7 @@ def _estimate(request, access, level, make):
 
 def _verdict(request, access, level, estimate):
     """Back to the level's estimates with what became of ``estimate``."""
-    if estimate.status in (estimate.Status.QUEUED, estimate.Status.RUNNING):
+    if estimate.is_pending:
         messages.info(
             request,
             _("Estimate #%(n)s received: a worker checks it; this page shows the verdict.")

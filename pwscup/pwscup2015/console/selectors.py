@@ -19,7 +19,7 @@ from pwscup.pwscup2015.models import (
     Target,
 )
 from pwscup.pwscup2015.selectors import representative_submission
-from pwscup.submissions.models import Status
+from pwscup.submissions.models import PENDING, Status
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def round_counts(*, round: Round) -> RoundCounts:
 
 def round_busy(*, round: Round) -> bool:
     """A background operation or a built-in attack job of the round is still under way."""
-    active = (Status.QUEUED, Status.RUNNING)
+    active = PENDING
     return (
         RoundOperation.objects.filter(round=round, status__in=active).exists()
         or BuiltinAttack.objects.filter(target__round=round, status__in=active).exists()

@@ -66,7 +66,7 @@ def operation_summary(operation: RoundOperation) -> dict:
         "status_label": str(operation.get_status_display()),
         "done": operation.progress_done,
         "total": operation.progress_total,
-        "active": operation.status in (Status.QUEUED, Status.RUNNING),
+        "active": operation.is_pending,
         "result": operation.result,
         "message": job_message_text(operation),
         # Datetimes: the templates show them in the reader's time zone; JsonResponse's

@@ -12,7 +12,7 @@ from pwscup.pwscup2015.services.anonymization import enqueue_anonymization
 from pwscup.pwscup2015.services.attacks import attacks_rescore
 from pwscup.pwscup2015.services.freeze import targets_rescore
 from pwscup.pwscup2015.services.operations import round_freeze_request
-from pwscup.submissions.models import Status
+from pwscup.submissions.models import PENDING
 from pwscup.submissions.services.jobs import job_reset
 from pwscup.submissions.services.maintenance import uploads_in_flight
 
@@ -49,7 +49,7 @@ def rounds_auto_freeze(*, now=None) -> list[int]:
         phases__closes_at__lte=now,
     ).distinct()
     freezing = RoundOperation.objects.filter(
-        kind=RoundOperation.Kind.FREEZE, status__in=(Status.QUEUED, Status.RUNNING)
+        kind=RoundOperation.Kind.FREEZE, status__in=PENDING
     ).values("round_id")
     for round_ in due.exclude(pk__in=freezing):
         if _uploads_in_flight(round=round_, now=now):

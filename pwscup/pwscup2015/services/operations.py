@@ -37,11 +37,9 @@ from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
 from pwscup.pwscup2015.services.attacks import attacks_rescore
 from pwscup.pwscup2015.services.freeze import freeze_plan, target_publish, targets_rescore
 from pwscup.submissions.broker import job_send
-from pwscup.submissions.models import Status
+from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.services.jobs import job_claim, job_complete, job_run
 from pwscup.submissions.services.live import live_jobs_changed
-
-ACTIVE = (Status.QUEUED, Status.RUNNING)
 
 
 def round_freeze_request(*, round: Round, requested_by=None, now=None) -> RoundOperation:
@@ -106,7 +104,7 @@ def round_operation_request(
 
 
 def _active_operation(*, round: Round, kind: str) -> RoundOperation | None:
-    operation = RoundOperation.objects.filter(round=round, kind=kind, status__in=ACTIVE).first()
+    operation = RoundOperation.objects.filter(round=round, kind=kind, status__in=PENDING).first()
     if operation is not None:
         operation.created = False
     return operation

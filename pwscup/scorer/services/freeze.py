@@ -10,6 +10,7 @@ from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.scorer.services.common import SCORE_ATTACK_TASK, SCORE_RELEASE_TASK
 from pwscup.submissions import broker
+from pwscup.submissions.models import PENDING
 from pwscup.submissions.services.jobs import job_reset
 from pwscup.submissions.services.two_sided import (
     two_sided_attack_phase_open_now,
@@ -52,7 +53,7 @@ def outdated_uploads(*, scorer: ScorerRound) -> dict:
     return {
         model: list(
             model.objects.filter(scorer=scorer)
-            .exclude(status__in=[model.Status.QUEUED, model.Status.RUNNING])
+            .exclude(status__in=PENDING)
             .exclude(program=program)
             .values_list("pk", flat=True)
         )

@@ -15,6 +15,7 @@ from pwscup.sequential.services.common import CHECK_RELEASE_TASK
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
+from pwscup.submissions.models import PENDING
 from pwscup.submissions.services.jobs import JobStop, job_execute
 from pwscup.submissions.services.uploads import UploadWindow, upload_keep
 from pwscup.submissions.services.windows import window_check
@@ -70,7 +71,7 @@ def _prefix(*, sequential: SequentialRound, team: Team, step: int) -> list[Relea
         sequential=sequential,
         team=team,
         step=missing[0],
-        status__in=(Release.Status.QUEUED, Release.Status.RUNNING),
+        status__in=PENDING,
     ).exists()
     if pending:
         raise Refused(

@@ -15,7 +15,7 @@ from pwscup.sequential.models import Release
 from pwscup.sequential.views.common import own_release
 from pwscup.sequential.views.tab_context import gates_text
 from pwscup.submissions.messages import job_message_text
-from pwscup.submissions.round_pages import PENDING
+from pwscup.submissions.models import PENDING
 from pwscup.submissions.selectors import live_etag
 
 PER_PERSON_SHOWN = 500

@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from pwscup.submissions import broker
-from pwscup.submissions.models import Status
+from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.registry import job_kinds
 from pwscup.submissions.services.jobs import JobKind, exhausted_values, job_requeue, stale_before
 from pwscup.submissions.services.live import live_jobs_changed
@@ -30,7 +30,7 @@ def uploads_in_flight(uploads, *, closed_at, now=None) -> bool:
     now = now or timezone.now()
     if now - closed_at >= AUTO_FREEZE_WAITS_AT_MOST:
         return False
-    return uploads.filter(status__in=(Status.QUEUED, Status.RUNNING)).exists()
+    return uploads.filter(status__in=PENDING).exists()
 
 
 def jobs_reap(*, now=None, worker: str = "") -> dict[str, int]:
