@@ -64,6 +64,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
             test["TEMPLATE"] = migrated_template(database)
 
 
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, live_server):
+    """pytest-django's live server, started after this process's test database is set up and
+    so stopped before it is dropped. The plugin's own fixture does not depend on the
+    database: when a process's first test asked for the server before the database (a
+    shuffled order), the database was dropped at the session's end while the server's
+    thread still held connections to it ("being accessed by other users")."""
+    return live_server
+
+
 @pytest.fixture(scope="module")
 def demo_loaded(django_db_setup, django_db_blocker):
     """The demo (``load_demo``: five kinds, eight rounds, its accounts and teams) loaded once
