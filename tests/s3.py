@@ -6,7 +6,6 @@ platform reaches it through django-storages with the standard ``AWS_*`` variable
 test exercises the same code path as production.
 """
 
-import contextlib
 import subprocess
 import sys
 import uuid
@@ -14,9 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import boto3
-import requests
 
-from tests.support import free_port, wait_for
+from tests.support import free_port, http_status, wait_for
 
 # moto accepts any credentials; these only have to be present and identical everywhere.
 ACCESS_KEY = "pwscup-test-access"
@@ -107,6 +105,5 @@ class S3Server:
         return {name: client.get_object(Bucket=bucket, Key=name)["Body"].read() for name in names}
 
     def _answers(self) -> bool:
-        with contextlib.suppress(requests.ConnectionError):
-            return requests.get(self.endpoint_url, timeout=1).status_code < 500
-        return False
+        status = http_status(self.endpoint_url)
+        return status is not None and status < 500

@@ -40,6 +40,18 @@ def port_answers(port: int) -> bool:
         return False
 
 
+def http_status(url: str, *, timeout: float = 5.0) -> int | None:
+    """The status ``url`` answers with, or ``None`` when nothing answered in time (refused,
+    reset, or too slow: a server still starting on a busy machine is not an error), for
+    the readiness checks that poll a server a test started."""
+    import requests
+
+    try:
+        return requests.get(url, timeout=timeout).status_code
+    except (requests.ConnectionError, requests.Timeout):
+        return None
+
+
 @contextlib.contextmanager
 def silent_port():
     """A loopback port whose connections the kernel accepts and nobody ever answers: a server

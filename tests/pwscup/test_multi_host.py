@@ -27,7 +27,14 @@ from pwscup.submissions.models import Status
 from tests.hosts import HostNetwork, unavailable_reason
 from tests.pwscup.brokers import RedisServer, broker_at
 from tests.s3 import S3Server
-from tests.support import child_env, gunicorn_command, noisy_copy, wait_for, worker_command
+from tests.support import (
+    child_env,
+    gunicorn_command,
+    http_status,
+    noisy_copy,
+    wait_for,
+    worker_command,
+)
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -90,13 +97,6 @@ def _host_env(host, network, servers, **extra) -> dict:
     return host.env(env)
 
 
-def _status(url: str) -> int | None:
-    try:
-        return requests.get(url, timeout=5).status_code
-    except requests.ConnectionError:
-        return None
-
-
 @pytest.fixture
 def world(lan_servers, make_world):
     """The round of the other tests, built once the default storage is the bucket: its
@@ -145,7 +145,7 @@ def site(network, lan_servers, world):
         def everyone_answers() -> bool:
             replies = celery_app.control.ping(timeout=0.5) or []
             answering = {name for reply in replies for name in reply}
-            return set(names.values()) <= answering and _status(base + "/healthz") is not None
+            return set(names.values()) <= answering and http_status(base + "/healthz") is not None
 
         wait_for(everyone_answers, timeout=90, what="both worker hosts and the web host")
         yield {"base": base, "web": web, "workers": workers, "names": names, **lan_servers}

@@ -15,7 +15,15 @@ from pwscup.api.services import api_token_create
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
 from tests.pwscup.brokers import broker_at, start_worker, stop_worker, wait_for_worker
-from tests.support import child_env, free_port, gunicorn_command, noisy_copy, running, wait_for
+from tests.support import (
+    child_env,
+    free_port,
+    gunicorn_command,
+    http_status,
+    noisy_copy,
+    running,
+    wait_for,
+)
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -46,19 +54,12 @@ def site(redis_server, tmp_path):
                 gunicorn_command(),
                 env=env,
                 log_path=tmp_path / "gunicorn.log",
-                ready=lambda: _status(base + "/healthz") == 200,
+                ready=lambda: http_status(base + "/healthz") == 200,
                 what="gunicorn to answer /healthz",
             ):
                 yield base
         finally:
             stop_worker(worker)
-
-
-def _status(url: str) -> int | None:
-    try:
-        return requests.get(url, timeout=5).status_code
-    except requests.ConnectionError:
-        return None
 
 
 def _logged_in(base: str, username: str) -> requests.Session:

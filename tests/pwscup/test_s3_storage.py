@@ -55,6 +55,7 @@ from tests.support import (
     child_env,
     free_port,
     gunicorn_command,
+    http_status,
     noisy_copy,
     running,
     table_bytes,
@@ -114,7 +115,7 @@ def s3_site(django_db_setup, s3_server, tmp_path_factory):
                     gunicorn_command(),
                     env=env,
                     log_path=logs / "gunicorn.log",
-                    ready=lambda: _status(base + "/healthz") == 200,
+                    ready=lambda: http_status(base + "/healthz") == 200,
                     what="gunicorn to answer /healthz",
                 ):
                     yield Site(base=base, bucket=bucket, s3=s3_server, redis=redis)
@@ -131,13 +132,6 @@ def on_the_bucket(s3_site, settings):
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def _status(url: str) -> int | None:
-    try:
-        return requests.get(url, timeout=5).status_code
-    except requests.ConnectionError:
-        return None
 
 
 def _media_files() -> dict[str, tuple[int, int]]:
