@@ -288,10 +288,9 @@ def test_scores_exist_only_after_the_close_and_rank_by_l2(world):
     assert [row.team.slug for row in overall] == ["teama", "teamb"]
 
 
-def test_the_close_waits_for_an_estimate_a_worker_is_still_checking(world):
-    """An estimate uploaded before the close counts though its check is still running on a
-    worker when the round is scored: the scoring waits for it (``uploads_in_flight``),
-    at most ``AUTO_FREEZE_WAITS_AT_MOST`` after the close (the next test)."""
+def claimed_estimate(world):
+    """Team a's valid estimate, checked; team b's uploaded and claimed by a worker (task
+    "busy") that has not finished it."""
     from pwscup.submissions.services.jobs import job_claim
 
     upload(world, estimate_csv(TOY_Z, [4, 6]), letter="a")
@@ -304,6 +303,15 @@ def test_the_close_waits_for_an_estimate_a_worker_is_still_checking(world):
     )
     assert job_claim(model=Estimate, pk=running.pk, task_id="busy", worker="w@host") is not None
     close_now(world)
+    world.dp_round.refresh_from_db()
+    return running
+
+
+def test_the_close_waits_for_an_estimate_a_worker_is_still_checking(world):
+    """An estimate uploaded before the close counts though its check is still running on a
+    worker when the round is scored: the scoring waits for it (``uploads_in_flight``),
+    at most ``AUTO_FREEZE_WAITS_AT_MOST`` after the close (the next test)."""
+    running = claimed_estimate(world)
     assert dp_round_score(dp_round=world.dp_round) is False  # team b's check is under way
     world.dp_round.refresh_from_db()
     assert world.dp_round.scored_at is None
@@ -316,20 +324,9 @@ def test_the_close_waits_for_an_estimate_a_worker_is_still_checking(world):
 def test_a_check_running_past_the_wait_does_not_hold_the_close(world):
     import datetime as dt
 
-    from pwscup.submissions.services.jobs import job_claim
     from pwscup.submissions.services.maintenance import AUTO_FREEZE_WAITS_AT_MOST
 
-    upload(world, estimate_csv(TOY_Z, [4, 6]), letter="a")
-    running = dp_estimate_upload(
-        dp_round=world.dp_round,
-        team=world.teams["b"],
-        user=world.users["b"],
-        level="eps-1",
-        uploaded_file=SimpleUploadedFile("estimate.csv", estimate_csv(TOY_Z, [4, 6])),
-    )
-    job_claim(model=Estimate, pk=running.pk, worker="busy@host")
-    close_now(world)
-    world.dp_round.refresh_from_db()
+    claimed_estimate(world)
     later = world.dp_round.closes_at + AUTO_FREEZE_WAITS_AT_MOST
     assert dp_round_score(dp_round=world.dp_round, now=later - dt.timedelta(seconds=1)) is False
     assert dp_round_score(dp_round=world.dp_round, now=later) is True
