@@ -65,6 +65,43 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and before it is dropped at the session's end, a wait
+    (at most 10 s) for every other connection to it to close: a child process or thread a
+    test started may still be ending. One that stays is named in a warning (its client and
+    last query), since PostgreSQL then refuses the drop ("being accessed by other users";
+    the next run recreates the database either way)."""
+    yield django_db_setup
+    with django_db_blocker.unblock():
+        _other_sessions_gone(timeout=10.0)
+
+
+def _other_sessions_gone(*, timeout: float) -> None:
+    import time
+    import warnings
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    query = (
+        "SELECT pid, application_name, client_addr, backend_start, state, left(query, 200) "
+        "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    )
+    deadline = time.monotonic() + timeout
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute(query)
+            others = cursor.fetchall()
+        if not others or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    connection.close()
+    if others:
+        warnings.warn(f"still connected to the test database at its drop: {others}", stacklevel=1)
+
+
+@pytest.fixture(scope="session")
 def live_server(django_db_setup, live_server):
     """pytest-django's live server, started after this process's test database is set up and
     so stopped before it is dropped. The plugin's own fixture does not depend on the

@@ -1,6 +1,7 @@
 """Test settings: PostgreSQL and Redis on loopback, in their own database / key space."""
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -15,6 +16,12 @@ DATABASES = {
     "default": env.db("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/pwscup"),
 }
 DATABASES["default"]["TEST"] = {"NAME": env("TEST_DATABASE_NAME", default="test_pwscup")}
+# Each process's connections say which process they are (PostgreSQL's pg_stat_activity): the
+# suite names one still connected when it drops its test database (tests/conftest.py).
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = (
+        f"{Path(sys.argv[0]).name or 'python'}-{os.getpid()}"[:63]
+    )
 # Redis database 15, queue named per test run: nothing is shared with a running platform.
 # Under pytest-xdist each worker process (PYTEST_XDIST_WORKER: gw0, gw1, ...) takes the
 # database that many below TEST_REDIS_URL's (gw0: 15, gw1: 14, ...): a Celery ping or
