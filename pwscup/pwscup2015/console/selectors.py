@@ -81,10 +81,9 @@ def round_counts(*, round: Round) -> RoundCounts:
 
 def round_busy(*, round: Round) -> bool:
     """A background operation or a built-in attack job of the round is still under way."""
-    active = PENDING
     return (
-        RoundOperation.objects.filter(round=round, status__in=active).exists()
-        or BuiltinAttack.objects.filter(target__round=round, status__in=active).exists()
+        RoundOperation.objects.filter(round=round, status__in=PENDING).exists()
+        or BuiltinAttack.objects.filter(target__round=round, status__in=PENDING).exists()
     )
 
 
