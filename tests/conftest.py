@@ -104,10 +104,9 @@ def _other_sessions_gone(*, timeout: float) -> None:
 @pytest.fixture(scope="session")
 def live_server(django_db_setup, live_server):
     """pytest-django's live server, started after this process's test database is set up and
-    so stopped before it is dropped. The plugin's own fixture does not depend on the
-    database: when a process's first test asked for the server before the database (a
-    shuffled order), the database was dropped at the session's end while the server's
-    thread still held connections to it ("being accessed by other users")."""
+    so stopped before it is dropped (the plugin's own fixture does not depend on the
+    database: a process whose first test asked for the server set it up first and stopped
+    it last)."""
     return live_server
 
 
