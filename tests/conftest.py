@@ -66,11 +66,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """pytest-django's test database, and before it is dropped at the session's end, a wait
-    (at most 10 s) for every other connection to it to close: a child process or thread a
-    test started may still be ending. One that stays is named in a warning (its client and
-    last query), since PostgreSQL then refuses the drop ("being accessed by other users";
-    the next run recreates the database either way)."""
+    """pytest-django's test database, and before it is dropped at the session's end, no other
+    connection to it (PostgreSQL refuses the drop, "being accessed by other users"): one this
+    process's threads left open is ended, another process's waited for (10 s at most), and
+    each is named in a warning (its process, client and last query)."""
     yield django_db_setup
     with django_db_blocker.unblock():
         _other_sessions_gone(timeout=10.0)
@@ -88,17 +87,32 @@ def _other_sessions_gone(*, timeout: float) -> None:
         "SELECT pid, application_name, client_addr, backend_start, state, left(query, 200) "
         "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
     )
+    # A connection this very process left open (a thread a test started kept it, and is
+    # gone: its name is this process's) cannot be in use any more: it is ended at once, so
+    # that the drop succeeds, and named, so that its test can be found. Another process's
+    # (a child still ending) is waited for.
+    own = connection.settings_dict.get("OPTIONS", {}).get("application_name")
     deadline = time.monotonic() + timeout
+    ended = []
     while True:
         with connection.cursor() as cursor:
             cursor.execute(query)
             others = cursor.fetchall()
+            for row in others:
+                if own and row[1] == own and row not in ended:
+                    cursor.execute("SELECT pg_terminate_backend(%s)", [row[0]])
+                    ended.append(row)
+        others = [row for row in others if row not in ended]
         if not others or time.monotonic() > deadline:
             break
         time.sleep(0.2)
     connection.close()
-    if others:
-        warnings.warn(f"still connected to the test database at its drop: {others}", stacklevel=1)
+    if others or ended:
+        warnings.warn(
+            f"still connected to the test database at its drop: {others + ended}"
+            + (f"; this process's own, ended: {[row[0] for row in ended]}" if ended else ""),
+            stacklevel=1,
+        )
 
 
 @pytest.fixture(scope="session")
