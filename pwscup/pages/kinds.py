@@ -6,7 +6,7 @@ import functools
 
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, round_access
+from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, kind_view, round_access
 from pwscup.kinds.registry import all_kinds, kind_of
 from pwscup.kinds.tabs import OVERVIEW, TabConverter
 from pwscup.pages import data_choice, live
@@ -64,6 +64,25 @@ def _confine_patterns(patterns, key: str) -> list:
     return confined
 
 
+def _endpoint_page(endpoint, key: str):
+    """A kind's declared endpoint (``RoundEndpoint.page_name``) as one of its pages."""
+
+    @kind_view(key)
+    def page(request, access, **kwargs):
+        return endpoint.answer(request, access, endpoint.part(access), **kwargs)
+
+    return page
+
+
+def endpoint_pages(kind) -> list:
+    """The kind's declared endpoints that are also pages, at their routes."""
+    return [
+        path(endpoint.route, _endpoint_page(endpoint, kind.key), name=endpoint.page_name)
+        for endpoint in kind.api_round_endpoints()
+        if endpoint.page_name
+    ]
+
+
 def kind_console_urlpatterns() -> list:
     """Every kind's console pages under ``console/<comp>/<key>/``, namespace ``<key>_console``."""
     return [
@@ -105,7 +124,7 @@ def kind_urlpatterns() -> list:
         path(ROUND_PREFIX + "data-choice/", data_choice.data_choice_pick, name="data_choice"),
     ]
     for kind in all_kinds():
-        confined = _confine_patterns(kind.url_patterns(), kind.key)
+        confined = _confine_patterns([*kind.url_patterns(), *endpoint_pages(kind)], kind.key)
         if kind.namespace:
             patterns.append(
                 path(ROUND_PREFIX, include((confined, kind.namespace), namespace=kind.namespace))

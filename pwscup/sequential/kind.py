@@ -2,7 +2,6 @@
 
 from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -53,9 +52,6 @@ class SequentialKind(RoundKind):
 
     def url_patterns(self):
         return [
-            path("seq/T<int:step>.csv", downloads.step_table, name="step_table"),
-            path("seq/master.csv", downloads.master_download, name="master"),
-            path("seq/config.json", downloads.config_download, name="config"),
             path("seq/kit.zip", downloads.kit_download, name="kit"),
             path("seq/sample.csv", downloads.sample_download, name="sample"),
             path("seq/upload/", uploads.release_upload, name="upload"),
@@ -67,11 +63,6 @@ class SequentialKind(RoundKind):
                 name="release_risk",
             ),
             path("seq/leaderboard/", pages.leaderboard, name="leaderboard"),
-            path(
-                "seq/targets/<slug:team_slug>/<str:filename>",
-                downloads.target_file,
-                name="target_file",
-            ),
             path("seq/attack/<slug:team_slug>/", uploads.attack_upload, name="attack"),
             path("seq/organizer/<slug:action>/", console.organizer_action, name="action"),
         ]
@@ -119,26 +110,15 @@ class SequentialKind(RoundKind):
         sequential = SequentialRound.objects.filter(round=round).first()
         if sequential is None:
             return []
-        now = timezone.now()
-        open_steps = selectors.open_steps(sequential=sequential, now=now)
-        lines = []
-        for row in selectors.step_schedule(sequential=sequential, now=now):
-            step = row["step"]
-            if step <= sequential.frozen_steps:
-                state = "frozen"
-            elif step in open_steps:
-                state = "open"
-            else:
-                state = "closed" if row["closed"] else "upcoming"
-            lines.append(
-                {
-                    "label": gettext("Release %(j)s") % {"j": step},
-                    "opens_at": None,
-                    "closes_at": row["closes_at"],
-                    "state": state,
-                }
-            )
-        return lines
+        return [
+            {
+                "label": gettext("Release %(j)s") % {"j": row["step"]},
+                "opens_at": None,
+                "closes_at": row["closes_at"],
+                "state": row["state"],
+            }
+            for row in selectors.step_schedule(sequential=sequential)
+        ]
 
     def results_published(self, round) -> bool:
         return SequentialRound.objects.filter(round=round, results_published=True).exists()

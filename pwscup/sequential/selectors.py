@@ -66,12 +66,24 @@ def step_closed(sequential: SequentialRound, step: int, now) -> bool:
 
 
 def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
-    """Each release's close (None: no deadline) and whether it has passed, for the pages."""
+    """Each release's close (None: no deadline), whether it has passed, and its state as
+    every page and the console say it: ``frozen``, ``open`` (uploads taken now), ``closed``
+    or ``upcoming``."""
     now = now or timezone.now()
-    return [
-        {"step": j, "closes_at": sequential.close_of(j), "closed": step_closed(sequential, j, now)}
-        for j in range(1, sequential.n_releases + 1)
-    ]
+    uploadable = open_steps(sequential=sequential, now=now)
+    rows = []
+    for j in range(1, sequential.n_releases + 1):
+        closed = step_closed(sequential, j, now)
+        if j <= sequential.frozen_steps:
+            state = "frozen"
+        elif j in uploadable:
+            state = "open"
+        else:
+            state = "closed" if closed else "upcoming"
+        rows.append(
+            {"step": j, "closes_at": sequential.close_of(j), "closed": closed, "state": state}
+        )
+    return rows
 
 
 def step_quota(*, sequential: SequentialRound, team: Team, step: int, now) -> Quota:

@@ -188,7 +188,12 @@ class RoundEndpoint:
       ``name``: its URL name in the ``api`` namespace;
     * ``answer(request, access, part, **kwargs)``: the response (the route's values as
       ``kwargs``), refusing with ``Http404`` what the caller may not have;
-    * ``responses``, ``summary``, ``operation_id``, ``description``: its schema."""
+    * ``responses``, ``summary``, ``operation_id``, ``description``: its schema;
+    * ``page_name``: also served among the round's pages, at the same route in the kind's
+      URL namespace under this name, for a logged-in browser (``kind_view``'s access): the
+      Data tab's link and the API's endpoint are then one answer, not two copies of a rule.
+      ``answer`` reads only what both requests have (``request.GET``, not DRF's
+      ``query_params``)."""
 
     route: str
     name: str
@@ -198,6 +203,7 @@ class RoundEndpoint:
     summary: str
     operation_id: str | None = None
     description: str | None = None
+    page_name: str | None = None
 
 
 def choice_field(name: str, label, choices: list[str]) -> dict:

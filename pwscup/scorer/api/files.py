@@ -6,7 +6,7 @@ program put in ``output/public``; to the teams of the competition and the organi
 The hidden packs (``DataPack.HIDDEN``: the reference data and the truth folder) have no
 address here: they reach the scorer's sandbox only."""
 
-import io
+import tempfile
 import zipfile
 from functools import partial
 
@@ -58,19 +58,35 @@ def upload_file_response(upload) -> FileResponse:
     return private_file_response(upload.file, name, content_type=OCTETS)
 
 
-def slot_zip(*, pack: DataPack, slot) -> bytes:
-    """The team's folder ``team_NN/`` of the slots pack as a ZIP of its own (the folder's
-    prefix dropped): only the members under the team's folder, never another slot's."""
-    prefix = f"{slot.folder}/"
-    members = set(selectors.slot_members(pack=pack, slot=slot))
-    buffer = io.BytesIO()
-    with pack.file.open("rb") as handle, zipfile.ZipFile(handle) as source:
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for info in source.infolist():
-                if info.filename not in members:
-                    continue
-                archive.writestr(info.filename[len(prefix) :], source.read(info))
-    return buffer.getvalue()
+# A slot folder is copied member by member into a new ZIP: bounded before it is read.
+SLOT_MAX_BYTES = 512 * 1024**2
+
+
+def slot_zip(*, pack: DataPack | None, slot, keep_folder: bool):
+    """The team's folder ``team_NN/`` of the slots pack as a ZIP of its own, in a temporary
+    file: only the members under the team's folder, never another slot's, copied a
+    megabyte at a time; ``keep_folder``: the names keep the folder's prefix (the page's
+    ``team_NN.zip``), else it is dropped (the API's). 404 for an empty folder, a folder
+    over ``SLOT_MAX_BYTES`` or a pack that cannot be read."""
+    names = set(selectors.slot_members(pack=pack, slot=slot))
+    if not names:
+        raise Http404(_("This team has no folder of its own in this round."))
+    cut = 0 if keep_folder else len(f"{slot.folder}/")
+    out = tempfile.SpooledTemporaryFile(max_size=8 * 1024**2)
+    try:
+        with pack.file.open("rb") as stored, zipfile.ZipFile(stored) as source:
+            infos = [info for info in source.infolist() if info.filename in names]
+            if sum(info.file_size for info in infos) > SLOT_MAX_BYTES:
+                raise Http404(_("The folder is too large to serve here."))
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+                for info in infos:
+                    with source.open(info) as member, target.open(info.filename[cut:], "w") as copy:
+                        while chunk := member.read(1024 * 1024):
+                            copy.write(chunk)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise Http404(_("The slots pack cannot be read.")) from error
+    out.seek(0)
+    return out
 
 
 def downloads(access, scorer) -> list[dict]:
@@ -110,17 +126,20 @@ def _public_pack(scorer, team):
     return selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC, choice=choice)
 
 
-def _slots_pack(scorer, team):
+def slots_pack(scorer, team):
+    """The slots pack of the team's data choice (``None``: none)."""
     choice = selectors.team_choice_key(scorer=scorer, team=team)
     return selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS, choice=choice)
 
 
 def _slot_members(scorer, team) -> list[str]:
-    pack = _slots_pack(scorer, team)
+    pack = slots_pack(scorer, team)
     return selectors.slot_members(pack=pack, slot=selectors.slot_of(scorer=scorer, team=team))
 
 
 def public_pack(request, access, scorer):
+    """The round's files for every team (``DataPack.Role.PUBLIC``), of the team's data
+    choice (an organizer without a team: the pack without a choice)."""
     require_participant(access)
     pack = _public_pack(scorer, access.team)
     if pack is None:
@@ -130,16 +149,10 @@ def public_pack(request, access, scorer):
 
 def slot(request, access, scorer):
     team = require_team(access)
-    pack = _slots_pack(scorer, team)
+    pack = slots_pack(scorer, team)
     slot = selectors.slot_of(scorer=scorer, team=team)
-    if not selectors.slot_members(pack=pack, slot=slot):
-        raise Http404(_("Your team has no folder of its own in this round."))
-    return FileResponse(
-        io.BytesIO(slot_zip(pack=pack, slot=slot)),
-        as_attachment=True,
-        filename=slot_name(team),
-        content_type=ZIP,
-    )
+    folder = slot_zip(pack=pack, slot=slot, keep_folder=False)
+    return FileResponse(folder, as_attachment=True, filename=slot_name(team), content_type=ZIP)
 
 
 def target_list(request, access, scorer):
@@ -164,6 +177,7 @@ ROUND_ENDPOINTS = [
         "scorer/public.zip",
         "scorer-public",
         public_pack,
+        page_name="public_pack",
         responses=ZIP_ANSWER,
         summary="The round's files for every team (the public pack)",
         operation_id="scorer_public_retrieve",

@@ -14,7 +14,6 @@ from pwscup.submissions.round_pages import results_tab_url as results_url
 UPLOAD_KINDS = "<str:kind>/<int:pk>/"
 
 urlpatterns = [
-    path("scorer/public.zip", downloads.public_pack, name="public_pack"),
     path("scorer/slots/<slug:team_slug>.zip", downloads.slot_folder, name="slot_folder"),
     path(
         "scorer/targets/<slug:team_slug>/public.zip", downloads.target_public, name="target_public"

@@ -1,64 +1,30 @@
-"""The files of a scorer round a participant downloads: the round's public pack (every team
-member and the organizers), a team's own slot folder (a ZIP made now of the slots pack's
-members under ``team_NN/``: a team gets its own only), a frozen target's public ZIP (what the
-program published of the release: participants, once frozen), and a team's own uploads as
-uploaded with their detailed results page (its team and the organizers). The hidden packs
+"""The files of a scorer round a participant downloads from its pages: a team's own slot
+folder (a ZIP made now of the slots pack's members under ``team_NN/``: a team gets its own
+only), a frozen target's public ZIP (what the program published of the release:
+participants, once frozen), and a team's own uploads as uploaded with their detailed
+results page (its team and the organizers). The round's public pack is the declared
+endpoint's (``api/files.py``), at the same address among the pages. The hidden packs
 (reference, truth) are never served here: they are the console's. Visitors get no data."""
 
-import tempfile
-import zipfile
 from pathlib import Path
 
 from django.http import FileResponse, Http404, HttpResponse
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.files import private_file_response
-from pwscup.scorer import KEY, selectors
-from pwscup.scorer.models import DataPack, TeamSlot
+from pwscup.scorer import KEY
+from pwscup.scorer.api.files import slot_zip, slots_pack
+from pwscup.scorer.models import TeamSlot
 from pwscup.scorer.views.common import own_upload, published_target, scorer_of
 from pwscup.submissions.round_pages import require_participant
 
 ZIP = "application/zip"
-# A slot folder is copied member by member into a new ZIP: bounded before it is read.
-SLOT_MAX_BYTES = 512 * 1024**2
 # The program's detailed_results.html is at most 8 MB (docs/scorer.md).
 DETAIL_MAX_BYTES = 8 * 1024**2
 # The detailed page is the organizer's program's HTML: no script, no request anywhere, no
 # form, in a unique origin (``sandbox``), its inline styles and data: images only.
 DETAIL_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 KEPT_SUFFIXES = {".csv": "text/csv; charset=utf-8", ".zip": ZIP, ".json": "application/json"}
-
-
-@kind_view(KEY)
-def public_pack(request, access):
-    """The round's files for every team (``DataPack.Role.PUBLIC``), of the team's data
-    choice (an organizer without a team: the pack without a choice)."""
-    scorer = scorer_of(access)
-    require_participant(access)
-    choice = selectors.team_choice_key(scorer=scorer, team=access.team)
-    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.PUBLIC, choice=choice)
-    if pack is None:
-        raise Http404("No public pack.")
-    return private_file_response(pack.file, "public.zip", content_type=ZIP)
-
-
-def _slot_zip(pack: DataPack, slot: TeamSlot):
-    """A ZIP of the pack's members under the slot's folder, in a temporary file."""
-    names = set(selectors.slot_members(pack=pack, slot=slot))
-    if not names:
-        raise Http404("No folder for this team.")
-    out = tempfile.SpooledTemporaryFile(max_size=8 * 1024**2)
-    with pack.file.open("rb") as stored, zipfile.ZipFile(stored) as source:
-        infos = [info for info in source.infolist() if info.filename in names]
-        if sum(info.file_size for info in infos) > SLOT_MAX_BYTES:
-            raise Http404("The folder is too large to serve here.")
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-            for info in infos:
-                with source.open(info) as member, target.open(info.filename, "w") as copy:
-                    while chunk := member.read(1024 * 1024):
-                        copy.write(chunk)
-    out.seek(0)
-    return out
 
 
 @kind_view(KEY)
@@ -71,14 +37,10 @@ def slot_folder(request, access, team_slug: str):
     slot = (
         TeamSlot.objects.filter(scorer=scorer, team__slug=team_slug).select_related("team").first()
     )
-    choice = selectors.team_choice_key(scorer=scorer, team=slot.team if slot else None)
-    pack = selectors.current_pack(scorer=scorer, role=DataPack.Role.SLOTS, choice=choice)
-    if slot is None or pack is None:
+    if slot is None:
         raise Http404("No folder.")
-    try:
-        folder = _slot_zip(pack, slot)
-    except (zipfile.BadZipFile, OSError) as error:
-        raise Http404("The slots pack cannot be read.") from error
+    pack = slots_pack(scorer, slot.team)
+    folder = slot_zip(pack=pack, slot=slot, keep_folder=True)
     return FileResponse(folder, as_attachment=True, filename=f"{slot.folder}.zip", content_type=ZIP)
 
 

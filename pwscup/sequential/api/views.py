@@ -1,10 +1,12 @@
 """The sequential round's own REST endpoints besides its uploads, declared
 (``ROUND_ENDPOINTS``: the core serves them under the round), with the access rules of its pages
 (``views/common.py``: 404 for a round of another kind, for a caller outside the round's
-teams):
+teams). Each is also the Data tab's download at the same address under the round's pages
+(``RoundEndpoint.page_name``): one answer for the browser and the client.
 
 * ``GET  seq/T<j>.csv``, ``seq/master.csv``, ``seq/config.json`` the team's data as its Data
-  tab serves it (online mode: never a release after the visible one);
+  tab serves it (online mode: never a release after the visible one); an organizer's
+  ``seq/master.csv?team=<slug>``: that team's whole master;
 * attack phase (every release frozen, the round has one): ``GET seq/targets/<team>/<file>``
   a published file of a target (no pid).
 
@@ -19,6 +21,7 @@ import json
 from functools import partial
 
 from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from pwscup.core.errors import Refused
@@ -31,6 +34,7 @@ from pwscup.submissions.submission_types import RoundEndpoint
 
 
 def step_table(request, access, sequential, step):
+    """``T(j).csv`` of the team's master: a step the team may see (online: not the future)."""
     team = require_team(access)
     if not 1 <= step <= selectors.visible_steps(sequential=sequential):
         raise Http404(_("This release is not visible yet."))
@@ -42,7 +46,20 @@ def step_table(request, access, sequential, step):
 
 
 def master(request, access, sequential):
+    """``master.csv``: batch mode, the team's whole master; online mode, the master as known
+    so far (lifespans cut at the visible step). An organizer: any team's whole master
+    (``?team=<slug>``), else the round's shared one."""
+    if access.is_organizer:
+        team = access.team
+        if request.GET.get("team"):
+            team = get_object_or_404(access.competition.teams.all(), slug=request.GET["team"])
+        found = selectors.team_master(sequential=sequential, team=team)
+        if found is None:
+            raise Http404(_("No master table."))
+        return csv_bytes_response(services.master_bytes(master=found), "master.csv")
     team = require_team(access)
+    if request.GET.get("team"):
+        raise Http404(_("Not your team's master table."))
     try:
         content = services.team_master_bytes(sequential=sequential, team=team)
     except Refused as refusal:
@@ -51,6 +68,8 @@ def master(request, access, sequential):
 
 
 def config(request, access, sequential):
+    """``config.json`` for ``python -m scoring seq check``; the pool's draw parameters stay
+    with the organizers."""
     if access.team is None and not access.is_organizer:
         raise Http404(_("Not a participant."))
     config = selectors.team_config(sequential=sequential, organizer=access.is_organizer)
@@ -62,6 +81,7 @@ def config(request, access, sequential):
 
 
 def target_file(request, access, _sequential, team_slug, filename):
+    """A published file of a target sequence (no pid, renumbered groups; spec §10)."""
     target = attack_target(access, team_slug)
     if filename not in target.files:
         raise Http404
@@ -82,18 +102,22 @@ ROUND_ENDPOINTS = [
         "seq/T<int:step>.csv",
         "seq-step",
         step_table,
+        page_name="step_table",
         summary="T(j) of my team's master (online mode: only the steps already visible)",
     ),
     endpoint(
         "seq/master.csv",
         "seq-master",
         master,
-        summary="My team's master as known so far (online mode: lifespans cut at the visible step)",
+        page_name="master",
+        summary="My team's master as known so far (online mode: lifespans cut at the visible "
+        "step); an organizer's: any team's whole master (?team=<slug>)",
     ),
     endpoint(
         "seq/config.json",
         "seq-config",
         config,
+        page_name="config",
         responses={200: JSON_OBJECT, **errors(401, 404)},
         summary="The round's configuration as config.json (for the local check)",
     ),
@@ -101,6 +125,7 @@ ROUND_ENDPOINTS = [
         "seq/targets/<str:team_slug>/<str:filename>",
         "seq-target-file",
         target_file,
+        page_name="target_file",
         summary="A published file of a target sequence (attack phase; no pid)",
     ),
 ]

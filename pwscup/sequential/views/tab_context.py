@@ -199,18 +199,7 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
 
 def schedule(*, state: RoundState) -> list[dict]:
     """Each release the page may show (online: not the future): its close and state."""
-    sequential = state.sequential
-    rows = []
-    for row in selectors.step_schedule(sequential=sequential)[: state.visible_steps]:
-        step = row["step"]
-        if step <= sequential.frozen_steps:
-            label = "frozen"
-        elif step in state.open_steps:
-            label = "open"
-        else:
-            label = "closed" if row["closed"] else "upcoming"
-        rows.append({**row, "state": label})
-    return rows
+    return selectors.step_schedule(sequential=state.sequential)[: state.visible_steps]
 
 
 def data_rows(*, state: RoundState, team: Team) -> list[dict]:

@@ -1,10 +1,13 @@
 """The files a synthetic round serves to a team, as CSV text: its own members table ``T_X``,
 and once the releases are frozen each target's release, its challenge set (``id`` and the
 original's columns, never a label) and the auxiliary table ``A``. Reads only; who may have
-each file is the caller's rule (``views.py``)."""
+each file is the caller's rule (``views.py``, and the pages' ``views/downloads.py``)."""
+
+from django.http import Http404
+from django.utils.translation import gettext as _
 
 from pwscup.core.stored import stored_bytes
-from pwscup.synthetic import engine
+from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynTarget, SyntheticRound, TeamDraw
 
 
@@ -26,7 +29,9 @@ def challenge_csv(*, target: SynTarget) -> str:
     """The target's challenge set as published: ``id`` (1 … n) and the original's columns;
     which rows are members stays secret."""
     synthetic = target.synthetic
-    draw = TeamDraw.objects.get(synthetic=synthetic, team_id=target.team_id)
+    draw = selectors.team_draw_of(synthetic=synthetic, team=target.team)
+    if draw is None:
+        raise Http404(_("This target has no challenge set."))
     population = engine.draw_population(synthetic, draw).population
     return engine.challenge_text(engine.rows_of(population, draw.challenge))
 

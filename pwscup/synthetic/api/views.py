@@ -8,6 +8,9 @@ for a caller outside the round's teams. Its uploads, releases and attacks, are d
   addresses of their files, ``GET syn/targets/<team>/release.csv`` and ``…/challenge.csv``
   (ids and columns, no label), ``GET syn/aux.csv`` the auxiliary table.
 
+The challenge sets and the auxiliary table are also the Data tab's downloads, at the same
+addresses among the round's pages (``RoundEndpoint.page_name``): one answer for both.
+
 A target's built-in attacks' scores are those of the half ``selectors.visible_half``
 allows: the dev half until the results are published, the final half after. The final
 half's scores, ROC curves and the membership labels are never in an answer before. Messages
@@ -125,7 +128,7 @@ def aux(request, access, synthetic):
     key = selectors.aux_pack_key(
         synthetic=synthetic,
         team=access.team,
-        requested=str(request.query_params.get("pack", ""))[:40],
+        requested=str(request.GET.get("pack", ""))[:40],
     )
     if key is None:
         raise Http404(_("This round has no such data pack."))
@@ -167,6 +170,7 @@ ROUND_ENDPOINTS = [
         "syn/targets/<str:team_slug>/challenge.csv",
         "syn-target-challenge",
         target_challenge,
+        page_name="target_challenge",
         responses=CSV_ANSWER,
         summary="A target's challenge set: id and the original's columns (no label)",
         operation_id="syn_target_challenge_retrieve",
@@ -175,6 +179,7 @@ ROUND_ENDPOINTS = [
         "syn/aux.csv",
         "syn-aux",
         aux,
+        page_name="aux",
         responses=CSV_ANSWER,
         summary="The auxiliary table A (the attack phase's reference population)",
         operation_id="syn_aux_retrieve",

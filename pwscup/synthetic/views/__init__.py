@@ -1,7 +1,8 @@
 """The synthetic round's pages for participants (organizers see them too): the five tabs
 (``tabs``, read through ``tab_context``), the uploads (``uploads``: a release, the final
 choice, an attack) and the downloads (``downloads``: the team's members table, its
-releases, the published targets, their challenge sets and the auxiliary table);
+releases, the published targets; their challenge sets and the auxiliary table are the
+declared endpoints', ``api/views.py``, served at the same addresses among the pages);
 ``common`` holds who may see what. ``kind.py`` calls ``urlpatterns``, ``round_page`` and
 ``results_url``."""
 
@@ -13,17 +14,11 @@ from pwscup.synthetic.views.tabs import round_page
 
 urlpatterns = [
     path("syn/train.csv", downloads.train_download, name="train"),
-    path("syn/aux.csv", downloads.aux_download, name="aux"),
     path("syn/kit.zip", downloads.kit_download, name="kit"),
     path(
         "syn/targets/<slug:team_slug>/synthetic.csv",
         downloads.target_release,
         name="target_release",
-    ),
-    path(
-        "syn/targets/<slug:team_slug>/challenge.csv",
-        downloads.target_challenge,
-        name="target_challenge",
     ),
     path("syn/upload/", uploads.release_upload, name="upload"),
     path("syn/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
