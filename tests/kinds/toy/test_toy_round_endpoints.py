@@ -1,7 +1,10 @@
 """A kind declares its own ``GET`` endpoints under the round (``RoundEndpoint``) and the core
 serves them (``pwscup/api/views/files.py``): the toy declares a file of its team's and gets
 its address, the round's access rule (401 without a token, the kind's part of the round and
-its refusals) and its OpenAPI operation, without writing a view."""
+its refusals) and its OpenAPI operation, without writing a view; given a page name, the same
+answer among its pages."""
+
+import dataclasses
 
 import pytest
 from django.http import Http404
@@ -110,3 +113,56 @@ def test_the_schema_names_the_declared_operation(arena):
     assert sheet["summary"] == "A toy sheet of my team's"
     assert "text/csv" in sheet["responses"]["200"]["content"]
     assert {"401", "404"} <= set(sheet["responses"])
+
+
+class SheetPageToyKind(ToyGameKind):
+    """The same endpoint, also the Data tab's link (``page_name``)."""
+
+    def api_round_endpoints(self):
+        return [
+            dataclasses.replace(endpoint, page_name="sheet")
+            for endpoint in SheetToyKind().api_round_endpoints()
+        ]
+
+
+@pytest.fixture
+def page_arena(db):
+    PLAYER.install()
+    unregister(PLAYER.key)
+    register(SheetPageToyKind())
+    _reload_urls()
+    SEEN.clear()
+    yield PLAYER.arena(slug="sheetpages")
+    PLAYER.uninstall()
+
+
+def test_a_declared_endpoint_with_a_page_name_is_a_page_too(page_arena):
+    """The core mounts it among the kind's pages at the same route: a logged-in browser gets
+    the client's answer, with the pages' access (404 to a visitor, for a round of another
+    kind), and the kind writes no view."""
+    args = [page_arena.competition.slug, page_arena.round.slug, "week2"]
+    page = reverse(f"{PLAYER.key}:sheet", args=args)
+    api = reverse("api:toy-sheet", args=args)
+    assert page.split(f"/{page_arena.round.slug}/", 1)[1] == "toy/sheets/week2.csv"
+    browser = Client()
+    browser.force_login(page_arena.users["a"])
+    web = browser.get(page)
+    assert web.status_code == 200, web.content
+    assert web.content == api_client(page_arena.users["a"]).get(api).content
+    assert SEEN == [(page_arena.round, "week2")] * 2
+    # The answer's own refusal (no team) and a visitor: the pages' 404.
+    browser.force_login(page_arena.organizer)
+    assert browser.get(page).status_code == 404
+    browser.logout()
+    assert browser.get(page).status_code == 404
+    # A round of another kind under the toy's address: 404, the answer not asked.
+    asked = len(SEEN)
+    Round.objects.filter(pk=page_arena.round.pk).update(kind="dp")
+    browser.force_login(page_arena.users["a"])
+    assert browser.get(page).status_code == 404
+    assert len(SEEN) == asked
+
+
+def test_without_a_page_name_the_endpoint_is_no_page(arena):
+    with pytest.raises(NoReverseMatch):
+        reverse(f"{PLAYER.key}:sheet", args=["c", "r", "s"])
