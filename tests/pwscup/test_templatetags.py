@@ -1,6 +1,16 @@
+import xml.etree.ElementTree as ET
+
 import pytest
 
-from pwscup.core.templatetags.pwscup_tags import heat, score
+from pwscup.core.charts.labels import Box, Mark, place_labels
+from pwscup.core.templatetags.pwscup_tags import (
+    chart_label_texts,
+    chart_leaders,
+    chart_points,
+    heat,
+    score,
+)
+from pwscup.pwscup2015.leaderboards.charts.axes import Point
 
 
 @pytest.mark.parametrize(
@@ -31,3 +41,49 @@ def test_every_heat_class_has_a_colour_in_the_stylesheet():
     assert ".heat-10 { background:hsl(0, 70%, 82%); }" in css
     for tenth in range(11):
         assert f".heat-{tenth} {{ background:hsl(" in css
+
+
+def _svg(*parts) -> ET.Element:
+    """The tags' output as the browser parses it (well-formed SVG, or this raises)."""
+    return ET.fromstring(
+        '<svg xmlns="http://www.w3.org/2000/svg">' + "".join(str(p) for p in parts) + "</svg>"
+    )
+
+
+def test_chart_tags_draw_every_label_and_point_with_names_escaped():
+    hostile = 'A&B <script>alert("x")</script>'
+    marks = [
+        Mark(50, 50, 6, hostile, bold=True, colour="#123456", key="team-a"),
+        Mark(52, 52, 6, "plain", key=""),
+        Mark(54, 50, 6, "third " * 8, key="team-c"),
+    ]
+    labels = place_labels(marks, frame=Box(0, 0, 120, 120), font_size=11)
+    svg = _svg(
+        chart_leaders(labels),
+        chart_points(
+            [
+                Point(x=50, y=50, colour="#abcdef", title=hostile, team="team-a"),
+                Point(x=52, y=52, colour="#abcdef", title="b", team=""),
+            ],
+            "point",
+        ),
+        chart_label_texts(labels, 11),
+    )
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = svg.findall(f"{ns}text")
+    assert [t.text for t in texts] == [label.text for label in labels]
+    # escaped on the way out: the browser reads the name (maybe cut) and its full title
+    assert hostile.startswith(texts[0].text.rstrip("…")) and "<script>" in texts[0].text
+    assert texts[0].find(f"{ns}title").text == hostile
+    assert [t.find(f"{ns}title").text for t in texts] == [label.title for label in labels]
+    assert [t.get("data-team") for t in texts] == ["team-a", None, "team-c"]
+    assert [t.get("font-weight") for t in texts] == ["bold", None, None]
+    assert {t.get("font-size") for t in texts} == {"11"} and texts[0].get("fill") == "#123456"
+    leaders = svg.findall(f"{ns}line")
+    assert len(leaders) == sum(1 for label in labels if label.leader)
+    for line, label in zip(leaders, [la for la in labels if la.leader], strict=True):
+        assert [float(line.get(a)) for a in ("x1", "y1", "x2", "y2")] == list(label.leader)
+    circles = svg.findall(f"{ns}circle")
+    assert [c.get("data-team") for c in circles] == ["team-a", None]
+    assert circles[0].find(f"{ns}title").text == hostile
+    assert [c.get("class") for c in circles] == ["point", "point"]
