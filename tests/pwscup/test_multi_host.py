@@ -9,6 +9,10 @@ host; while w1 is scoring one, its whole host is killed (SIGKILL of every proces
 reaper (run every second) finds w1 silent and puts its job back in the queue; w2 scores it.
 Every file is an object of the bucket; no host keeps an upload on its disk, and each worker
 host keeps its own prepared original there.
+
+It takes 20-30 s: three hosts' servers boot Django (gunicorn, beat, two workers), 60 uploads
+are scored one at a time per worker, and the reaper must see w1 silent before w2 takes its
+job; the fault is the point, so nothing of it can be shared with another test.
 """
 
 import concurrent.futures

@@ -94,7 +94,9 @@ class Site:
 def s3_site(django_db_setup, s3_server, tmp_path_factory):
     """One bucket, and gunicorn and a worker set to it by the variables alone, as on a host
     of a deployment; their broker is a Redis of the module's own (this process sends its
-    jobs there too), so no job mixes with the session worker's queue."""
+    jobs there too), so no job mixes with the session worker's queue. Its start (about 15 s
+    of a module's first test: a Redis, gunicorn and a Celery worker booting Django) is paid
+    once for the module's tests."""
     logs = tmp_path_factory.mktemp("s3-site")
     bucket = s3_server.new_bucket()
     storage = s3_server.env(bucket)
