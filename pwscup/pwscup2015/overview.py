@@ -107,87 +107,103 @@ def round_flow(*, round: Round, phases: RoundPhases, stage: str) -> list[FlowSte
 def round_next_steps(
     *, round: Round, phases: RoundPhases, stage: str, has_submission: bool
 ) -> list[NextStep]:
-    """What a team should do now, each line with the tab that does it."""
-    data, submit, results, rules = (tab_url(round, tab) for tab in (DATA, SUBMIT, RESULTS, RULES))
-    if stage == NOT_OPEN:
-        return [NextStep(_("This round is not open yet."))]
-    if stage == BEFORE:
-        opens = _when(phases.anonymization.opens_at, round)
+    """What a team should do now, each line with the tab that does it (one helper per
+    stage: ``_STEPS``)."""
+    urls = {tab: tab_url(round, tab) for tab in (DATA, SUBMIT, RESULTS, RULES)}
+    return _STEPS[stage](round, phases, urls, has_submission)
+
+
+def _step(text, urls=None, tab=None, label=None) -> NextStep:
+    return NextStep(text, urls[tab], label) if tab else NextStep(text)
+
+
+def _steps_before(round, phases, urls, _has_submission) -> list[NextStep]:
+    opens = _when(phases.anonymization.opens_at, round)
+    text = _("The anonymization phase opens on %(at)s. Meanwhile, read how you are scored.")
+    return [_step(text % {"at": opens}, urls, RULES, _("Rules and scoring"))]
+
+
+def _steps_anonymization(round, phases, urls, has_submission) -> list[NextStep]:
+    if not has_submission:
         return [
-            NextStep(
-                _("The anonymization phase opens on %(at)s. Meanwhile, read how you are scored.")
-                % {"at": opens},
-                rules,
-                _("Rules and scoring"),
-            )
-        ]
-    if stage == ANONYMIZATION and not has_submission:
-        return [
-            NextStep(_("Download your data and the kit."), data, _("Data")),
-            NextStep(
+            _step(_("Download your data and the kit."), urls, DATA, _("Data")),
+            _step(
                 _(
                     "Upload your anonymized CSV. To see how scoring works first, upload the "
                     "sample submission of the Data tab as it is."
                 ),
-                submit,
+                urls,
+                SUBMIT,
                 _("Submit"),
             ),
         ]
-    if stage == ANONYMIZATION:
-        closes = _when(phases.anonymization.closes_at, round)
-        return [
-            NextStep(
-                _("Upload a better anonymized CSV until %(at)s.") % {"at": closes},
-                submit,
-                _("Submit"),
-            ),
-            NextStep(
-                _("See your scores over time, and the leaderboard when it is public."),
-                results,
-                _("Results"),
-            ),
-        ]
-    if stage == AWAITING_FREEZE:
-        return [
-            NextStep(
-                _(
-                    "The anonymization phase is closed: the targets are published when the "
-                    "organizers freeze the round."
-                ),
-                results,
-                _("Results"),
-            )
-        ]
-    if stage == AWAITING_ATTACK:
-        if phases.attack is None:
-            return [NextStep(_("The attack phase has not been scheduled yet."))]
-        opens = _when(phases.attack.opens_at, round)
-        return [
-            NextStep(
-                _("The attack phase opens on %(at)s; the targets are then on the Data tab.")
-                % {"at": opens},
-                data,
-                _("Data"),
-            )
-        ]
-    if stage == ATTACK:
-        return [
-            NextStep(
-                _("Download the targets: the other teams' published copies."), data, _("Data")
-            ),
-            NextStep(
-                _("Upload a correspondence table for each target until %(at)s.")
-                % {"at": _when(phases.attack.closes_at, round)},
-                submit,
-                _("Submit"),
-            ),
-        ]
-    if stage == AWAITING_RESULTS:
-        return [
-            NextStep(
-                _("The attack phase is closed: the organizers will publish the results."),
-                results,
-                _("Results"),
-            )
-        ]
-    return [NextStep(_("Results are published: see the final ranking."), results, _("Results"))]
+    closes = _when(phases.anonymization.closes_at, round)
+    return [
+        _step(
+            _("Upload a better anonymized CSV until %(at)s.") % {"at": closes},
+            urls,
+            SUBMIT,
+            _("Submit"),
+        ),
+        _step(
+            _("See your scores over time, and the leaderboard when it is public."),
+            urls,
+            RESULTS,
+            _("Results"),
+        ),
+    ]
+
+
+def _steps_awaiting_attack(round, phases, urls, _has_submission) -> list[NextStep]:
+    if phases.attack is None:
+        return [_step(_("The attack phase has not been scheduled yet."))]
+    opens = _when(phases.attack.opens_at, round)
+    text = _("The attack phase opens on %(at)s; the targets are then on the Data tab.")
+    return [_step(text % {"at": opens}, urls, DATA, _("Data"))]
+
+
+def _steps_attack(round, phases, urls, _has_submission) -> list[NextStep]:
+    closes = _when(phases.attack.closes_at, round)
+    return [
+        _step(_("Download the targets: the other teams' published copies."), urls, DATA, _("Data")),
+        _step(
+            _("Upload a correspondence table for each target until %(at)s.") % {"at": closes},
+            urls,
+            SUBMIT,
+            _("Submit"),
+        ),
+    ]
+
+
+def _one_step(text_of, tab=None, label_of=None):
+    """A stage whose step is one fixed line (its text translated when the page is drawn)."""
+
+    def steps(_round, _phases, urls, _has_submission) -> list[NextStep]:
+        return [_step(text_of(), urls, tab, label_of() if label_of else None)]
+
+    return steps
+
+
+_STEPS = {
+    NOT_OPEN: _one_step(lambda: _("This round is not open yet.")),
+    BEFORE: _steps_before,
+    ANONYMIZATION: _steps_anonymization,
+    AWAITING_FREEZE: _one_step(
+        lambda: _(
+            "The anonymization phase is closed: the targets are published when the "
+            "organizers freeze the round."
+        ),
+        RESULTS,
+        lambda: _("Results"),
+    ),
+    AWAITING_ATTACK: _steps_awaiting_attack,
+    ATTACK: _steps_attack,
+    AWAITING_RESULTS: _one_step(
+        lambda: _("The attack phase is closed: the organizers will publish the results."),
+        RESULTS,
+        lambda: _("Results"),
+    ),
+    RESULTS_PUBLISHED: _one_step(
+        lambda: _("Results are published: see the final ranking."), RESULTS, lambda: _("Results")
+    ),
+}

@@ -170,70 +170,93 @@ def run_baselines(
     n = codes.shape[0]
     truths = true_histograms(table, config)
     channels = {t.id: target_channel(plan, config, t.attributes) for t in config.workload}
-    recon = config.reconstruction
-
-    bt = {t.id: np.empty((trials, truths[t.id].size)) for t in config.workload}
-    br = {t.id: np.empty((trials, truths[t.id].size)) for t in config.workload}
-    for trial in range(trials):
-        released = run_pk(codes, plan, config, rng, shuffle=False)
-        histograms = release_histograms(released, plan, config)
-        for target in config.workload:
-            bt[target.id][trial] = histograms[target.id]
-    for target in config.workload:
-        br[target.id] = reconstruct_many(
-            bt[target.id],
-            channels[target.id],
-            tol=recon.tol,
-            max_iter=recon.max_iter,
-            init=recon.init,
-        )[0]
-
-    def measure(estimates: dict[str, np.ndarray]) -> dict[str, Any]:
-        targets = {}
-        for target in config.workload:
-            truth, values = truths[target.id], estimates[target.id]
-            if settings.aggregate == "measure_of_medians":
-                median = np.median(values, axis=0)
-                targets[target.id] = {
-                    "l2": l2(median, truth),
-                    "spearman": float(spearman_rows(median, truth)[0]),
-                }
-            else:
-                targets[target.id] = {
-                    "l2": _aggregate(l2_rows(values, truth), settings.aggregate),
-                    "spearman": _aggregate(spearman_rows(values, truth), settings.aggregate),
-                }
-        return {
-            "l2": float(np.mean([v["l2"] for v in targets.values()])),
-            "spearman": float(np.mean([v["spearman"] for v in targets.values()])),
-            "targets": targets,
-        }
-
+    # The random draws' order is part of the seed's promise: P_K's trials, then IT's noise.
+    bt, br = _trusted_and_reconstructed(codes, plan, config, channels, truths, rng, trials)
     result: dict[str, Any] = {
         "epsilon": epsilon,
         "rho": rho,
         "rho_rule": rho_rule or settings.rho_rule,
         "k": plan.k(n),
         "trials": trials,
-        "BT": measure(bt),
-        "BR": measure(br),
+        "BT": _measure(bt, truths, config),
+        "BR": _measure(br, truths, config),
+        "prior": _prior(truths, n, config),
+        "expected_bt_l2": float(
+            np.mean([expected_bt_l2(truths[t.id], channels[t.id]) for t in config.workload])
+        ),
     }
-    prior_targets = {
+    result.update(_it_lines(config, truths, epsilon, rng, trials, result))
+    return result
+
+
+def _trusted_and_reconstructed(codes, plan, config, channels, truths, rng, trials):
+    """BT: ``trials`` runs of P_K, each target's histogram as released; BR: the same
+    reconstructed through the target's channel."""
+    recon = config.reconstruction
+    bt = {t.id: np.empty((trials, truths[t.id].size)) for t in config.workload}
+    for trial in range(trials):
+        released = run_pk(codes, plan, config, rng, shuffle=False)
+        histograms = release_histograms(released, plan, config)
+        for target in config.workload:
+            bt[target.id][trial] = histograms[target.id]
+    br = {
+        target.id: reconstruct_many(
+            bt[target.id],
+            channels[target.id],
+            tol=recon.tol,
+            max_iter=recon.max_iter,
+            init=recon.init,
+        )[0]
+        for target in config.workload
+    }
+    return bt, br
+
+
+def _measure(estimates: dict[str, np.ndarray], truths, config: DPConfig) -> dict[str, Any]:
+    """L2 and Spearman of the trials' estimates, per target and averaged over the targets,
+    aggregated over the trials by ``baselines.aggregate``."""
+    aggregate = config.baselines.aggregate
+    targets = {}
+    for target in config.workload:
+        truth, values = truths[target.id], estimates[target.id]
+        if aggregate == "measure_of_medians":
+            median = np.median(values, axis=0)
+            targets[target.id] = {
+                "l2": l2(median, truth),
+                "spearman": float(spearman_rows(median, truth)[0]),
+            }
+        else:
+            targets[target.id] = {
+                "l2": _aggregate(l2_rows(values, truth), aggregate),
+                "spearman": _aggregate(spearman_rows(values, truth), aggregate),
+            }
+    return {
+        "l2": float(np.mean([v["l2"] for v in targets.values()])),
+        "spearman": float(np.mean([v["spearman"] for v in targets.values()])),
+        "targets": targets,
+    }
+
+
+def _prior(truths, n: int, config: DPConfig) -> dict[str, Any]:
+    """The uniform histogram (``n`` spread over every cell): knowing nothing."""
+    targets = {
         t.id: {
             "l2": l2(np.full(truths[t.id].size, n / truths[t.id].size), truths[t.id]),
             "spearman": 0.0,
         }
         for t in config.workload
     }
-    result["prior"] = {
-        "l2": float(np.mean([v["l2"] for v in prior_targets.values()])),
+    return {
+        "l2": float(np.mean([v["l2"] for v in targets.values()])),
         "spearman": 0.0,
-        "targets": prior_targets,
+        "targets": targets,
     }
-    result["expected_bt_l2"] = float(
-        np.mean([expected_bt_l2(truths[t.id], channels[t.id]) for t in config.workload])
-    )
 
+
+def _it_lines(config: DPConfig, truths, epsilon: float, rng, trials: int, result) -> dict:
+    """IT_X for X in ``baselines.it_x`` (X ≥ K), and the X at which IT_X crosses the better
+    of BT and BR (``result``'s)."""
+    settings = config.baselines
     delta = config.sensitivity("histogram")
     sizes = [truths[t.id].size for t in config.workload]
     k_targets = len(config.workload)
@@ -242,7 +265,7 @@ def run_baselines(
     curve = it_spearman_curve(
         order, noises, sensitivity=delta, epsilon=epsilon, aggregate=settings.aggregate
     )
-    result["IT"] = [
+    lines = [
         {
             "x": x,
             "l2": float(
@@ -256,10 +279,10 @@ def run_baselines(
     best_l2 = min(result["BT"]["l2"], result["BR"]["l2"])
     best_sp = max(result["BT"]["spearman"], result["BR"]["spearman"])
     scan = sum(sizes) * trials * settings.x_max <= SCAN_LIMIT
-    result["crossing"] = {
+    crossing = {
         "l2": l2_crossing(
             best_l2, cells=sizes, sensitivity=delta, epsilon=epsilon, targets=k_targets
         ),
         "spearman": rank_crossing(curve, best_sp, x_min=k_targets, x_max=settings.x_max, scan=scan),
     }
-    return result
+    return {"IT": lines, "crossing": crossing}

@@ -250,62 +250,103 @@ def risk(master: Master, releases: list[Release], *, n: int | None = None) -> Ri
     """
     releases = list(releases)[: (n if n is not None else len(releases))]
     n = len(releases)
-    config = master.config
-    domain = pd.Index(master.sa_domain)
-    n_values = len(domain)
-    lsf, lsb = master.lsf, master.lsb
-    persons = np.flatnonzero(lsf <= n)
-    n_people = len(master.frame)
-    # signatures get one id over all releases
-    all_signatures = pd.Index(
-        pd.unique(np.concatenate([r.groups["signature"].to_numpy(dtype=object) for r in releases]))
-        if releases
-        else []
-    )
-    n_sig = max(len(all_signatures), 1)
-    n_keys, n_logs = [], []
-    a_keys, a_logs = [], []
-    covered = np.zeros(n_people, dtype=np.int64)  # |L(p)|
-    group_counts = np.zeros((n_people, n), dtype=np.int64)
-    previous_pairs = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    for j, release in enumerate(releases, start=1):
-        people = np.flatnonzero((lsf <= j) & (j <= lsb))
-        person, gpos = cover_pairs(master, release, people)
-        if config.last_disclosure and j >= 2:
-            person, gpos = _restrict_by_last((person, gpos), previous_pairs, release)
-        previous_pairs = (person, release.groups.index.to_numpy()[gpos])
-        np.add.at(group_counts[:, j - 1], person, 1)
-        covered[np.unique(person)] += 1
+    persons = np.flatnonzero(master.lsf <= n)
+    evidence = _Evidence.of(master, releases)
+    if releases:
+        post_n = evidence.posterior_n()
+        post_a = evidence.posterior_a(post_n)
+    else:
+        post_n = post_a = pd.DataFrame({"person": [], "value": [], "p": []})
+    columns = {name: _truth_columns(master, post) for name, post in (("N", post_n), ("A", post_a))}
+    per_person = _per_person(master, persons, evidence.group_counts, columns)
+    summary = _summary(per_person, persons, master.config.m)
+    return Risk(n, persons, post_n, post_a, per_person, summary, master)
+
+
+@dataclass
+class _Evidence:
+    """What the releases tell of each person (spec §7): per release, the log of ``n_j(p, v)``
+    (attacker N) and of ``n_j^σ(p, v)`` (attacker A, per group signature σ), keyed by person
+    and value; how many releases cover each person (``|L(p)|``) and in how many groups."""
+
+    n_values: int
+    n_sig: int
+    n_keys: list
+    n_logs: list
+    a_keys: list
+    a_logs: list
+    covered: np.ndarray  # |L(p)|
+    group_counts: np.ndarray  # (person, release): |G̃_j(p)|
+
+    @classmethod
+    def of(cls, master: Master, releases: list[Release]) -> _Evidence:
+        domain = pd.Index(master.sa_domain)
+        n_people, lsf, lsb = len(master.frame), master.lsf, master.lsb
+        # signatures get one id over all releases
+        all_signatures = pd.Index(
+            pd.unique(
+                np.concatenate([r.groups["signature"].to_numpy(dtype=object) for r in releases])
+            )
+            if releases
+            else []
+        )
+        evidence = cls(
+            n_values=len(domain),
+            n_sig=max(len(all_signatures), 1),
+            n_keys=[],
+            n_logs=[],
+            a_keys=[],
+            a_logs=[],
+            covered=np.zeros(n_people, dtype=np.int64),
+            group_counts=np.zeros((n_people, len(releases)), dtype=np.int64),
+        )
+        previous_pairs = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        for j, release in enumerate(releases, start=1):
+            people = np.flatnonzero((lsf <= j) & (j <= lsb))
+            person, gpos = cover_pairs(master, release, people)
+            if master.config.last_disclosure and j >= 2:
+                person, gpos = _restrict_by_last((person, gpos), previous_pairs, release)
+            previous_pairs = (person, release.groups.index.to_numpy()[gpos])
+            signatures = all_signatures.get_indexer(
+                release.groups["signature"].to_numpy(dtype=object)
+            )
+            evidence._add(j, release, domain, person, gpos, signatures)
+        return evidence
+
+    def _add(self, j, release, domain, person, gpos, signatures) -> None:
+        np.add.at(self.group_counts[:, j - 1], person, 1)
+        self.covered[np.unique(person)] += 1
         indptr, values, counts = _value_counts(release, domain)
         per_pair = indptr[gpos + 1] - indptr[gpos]
         entry = _expand(indptr[gpos], per_pair)
         pair_person = np.repeat(person, per_pair)
-        pair_sig = np.repeat(
-            all_signatures.get_indexer(release.groups["signature"].to_numpy(dtype=object))[gpos],
-            per_pair,
-        )
+        pair_sig = np.repeat(signatures[gpos], per_pair)
         v, c = values[entry], counts[entry]
         # attacker N: n_j(p, v)
-        keys, inverse = np.unique(pair_person * n_values + v, return_inverse=True)
-        n_j = np.bincount(inverse, weights=c)
-        n_keys.append(keys)
-        n_logs.append(np.log(n_j))
+        keys, inverse = np.unique(pair_person * self.n_values + v, return_inverse=True)
+        self.n_keys.append(keys)
+        self.n_logs.append(np.log(np.bincount(inverse, weights=c)))
         # attacker A: n_j^σ(p, v)
         keys, inverse = np.unique(
-            (pair_person * n_sig + pair_sig) * n_values + v, return_inverse=True
+            (pair_person * self.n_sig + pair_sig) * self.n_values + v, return_inverse=True
         )
-        a_keys.append(keys)
-        a_logs.append(np.log(np.bincount(inverse, weights=c)))
-    if releases:
-        keys, total, count = _scores(n_keys, n_logs)
-        person, value = np.divmod(keys, n_values)
-        full = count == covered[person]
-        post_n = _normalise(person[full], value[full], total[full])
-        keys, total, count = _scores(a_keys, a_logs)
-        person_sig, value = np.divmod(keys, n_values)
-        person, _sig = np.divmod(person_sig, n_sig)
-        full = count == covered[person]
-        # Σ_σ Π_j: add the products of the signatures, in a common scale per person
+        self.a_keys.append(keys)
+        self.a_logs.append(np.log(np.bincount(inverse, weights=c)))
+
+    def posterior_n(self) -> pd.DataFrame:
+        """Attacker N's posterior: the product over the releases covering the person."""
+        keys, total, count = _scores(self.n_keys, self.n_logs)
+        person, value = np.divmod(keys, self.n_values)
+        full = count == self.covered[person]
+        return _normalise(person[full], value[full], total[full])
+
+    def posterior_a(self, post_n: pd.DataFrame) -> pd.DataFrame:
+        """Attacker A's posterior: Σ_σ Π_j, the products of the signatures added in a common
+        scale per person; a person A has no full signature for keeps N's (``post_n``)."""
+        keys, total, count = _scores(self.a_keys, self.a_logs)
+        person_sig, value = np.divmod(keys, self.n_values)
+        person, _sig = np.divmod(person_sig, self.n_sig)
+        full = count == self.covered[person]
         frame = pd.DataFrame({"person": person[full], "value": value[full], "log": total[full]})
         frame["log"] -= frame.groupby("person")["log"].transform("max")
         frame["w"] = np.exp(frame["log"])
@@ -314,34 +355,40 @@ def risk(master: Master, releases: list[Release], *, n: int | None = None) -> Ri
             summed["person"].to_numpy(), summed["value"].to_numpy(), np.log(summed["w"].to_numpy())
         )
         fallback = np.setdiff1d(post_n["person"].unique(), post_a["person"].unique())
-        post_a = (
+        return (
             pd.concat([post_a, post_n.loc[post_n["person"].isin(fallback)]])
             .sort_values(["person", "value"])
             .reset_index(drop=True)
         )
-    else:
-        post_n = post_a = pd.DataFrame({"person": [], "value": [], "p": []})
-    truth = domain.get_indexer(master.sa_values)
-    columns = {}
-    for name, post in (("N", post_n), ("A", post_a)):
-        p_true = np.zeros(n_people)
-        hit = post["value"].to_numpy() == truth[post["person"].to_numpy().astype(np.int64)]
-        p_true[post["person"].to_numpy()[hit].astype(np.int64)] = post["p"].to_numpy()[hit]
-        top = post.groupby("person")["p"].transform("max").to_numpy()
-        tied = post["p"].to_numpy() >= top - TIE * np.maximum(1.0, top)
-        size = pd.Series(tied).groupby(post["person"].to_numpy()).sum()
-        expected = np.zeros(n_people)
-        winners = tied & hit
-        who = post["person"].to_numpy()[winners].astype(np.int64)
-        expected[who] = 1.0 / size.reindex(who).to_numpy()
-        columns[name] = (p_true, expected)
+
+
+def _truth_columns(master: Master, post: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per person of the master: the posterior of its true value, and the chance a MAP guess
+    (a uniform pick among the values tied at the top) is that value."""
+    n_people = len(master.frame)
+    truth = pd.Index(master.sa_domain).get_indexer(master.sa_values)
+    p_true = np.zeros(n_people)
+    hit = post["value"].to_numpy() == truth[post["person"].to_numpy().astype(np.int64)]
+    p_true[post["person"].to_numpy()[hit].astype(np.int64)] = post["p"].to_numpy()[hit]
+    top = post.groupby("person")["p"].transform("max").to_numpy()
+    tied = post["p"].to_numpy() >= top - TIE * np.maximum(1.0, top)
+    size = pd.Series(tied).groupby(post["person"].to_numpy()).sum()
+    expected = np.zeros(n_people)
+    winners = tied & hit
+    who = post["person"].to_numpy()[winners].astype(np.int64)
+    expected[who] = 1.0 / size.reindex(who).to_numpy()
+    return p_true, expected
+
+
+def _per_person(master: Master, persons, group_counts, columns) -> pd.DataFrame:
+    lsf, lsb = master.lsf, master.lsb
     per_release = np.full(persons.size, "", dtype=object)
-    for j in range(1, n + 1):  # "|G̃_j(p)|" for j = lsf..min(lsb, n), joined by ";"
+    for j in range(1, group_counts.shape[1] + 1):  # "|G̃_j(p)|" for j = lsf..min(lsb, n), ";"
         inside = (lsf[persons] <= j) & (j <= lsb[persons])
         piece = group_counts[persons, j - 1].astype(str).astype(object)
         joint = np.where(per_release != "", ";", "")
         per_release = np.where(inside, per_release + joint + piece, per_release)
-    per_person = pd.DataFrame(
+    return pd.DataFrame(
         {
             "pid": master.frame["pid"].to_numpy()[persons],
             "lsf": lsf[persons],
@@ -354,15 +401,17 @@ def risk(master: Master, releases: list[Release], *, n: int | None = None) -> Ri
             "MAP_A": columns["A"][1][persons],
         }
     )
+
+
+def _summary(per_person: pd.DataFrame, persons, m: int) -> dict:
     rn, ra = per_person["P_N_true"], per_person["P_A_true"]
-    summary = {
+    return {
         "persons": int(len(persons)),
         "RN_max": float(rn.max()) if len(rn) else 0.0,
         "RN_mean": float(rn.mean()) if len(rn) else 0.0,
         "RA_max": float(ra.max()) if len(ra) else 0.0,
         "RA_mean": float(ra.mean()) if len(ra) else 0.0,
-        "RN_over": int((rn > 1 / config.m + TIE).sum()),
+        "RN_over": int((rn > 1 / m + TIE).sum()),
         "MAP_N": float(per_person["MAP_N"].mean()) if len(rn) else 0.0,
         "MAP_A": float(per_person["MAP_A"].mean()) if len(rn) else 0.0,
     }
-    return Risk(n, persons, post_n, post_a, per_person, summary, master)

@@ -164,13 +164,28 @@ def test_the_stage_sets_the_flow_and_what_to_do_now(
     wanted = {
         overview.BEFORE: RULES,
         overview.ANONYMIZATION: DATA,
+        overview.AWAITING_FREEZE: RESULTS,
         overview.AWAITING_ATTACK: DATA,
         overview.ATTACK: SUBMIT,
         overview.AWAITING_RESULTS: RESULTS,
         overview.RESULTS_PUBLISHED: RESULTS,
     }
-    if stage in wanted:
-        assert tab_url(world.round, wanted[stage]) in urls, (stage, steps)
+    assert tab_url(world.round, wanted[stage]) in urls, (stage, steps)
+    assert all(step.text and step.action for step in steps if step.url), steps
+
+
+def test_an_incomplete_round_and_an_unscheduled_attack_say_so_with_no_link(world):
+    phases = phases_at(world, anonymization="closed", attack="upcoming")
+    for stage, words in (
+        (overview.NOT_OPEN, "not open yet"),
+        (overview.AWAITING_ATTACK, "has not been scheduled"),
+    ):
+        if stage == overview.AWAITING_ATTACK:
+            phases = overview.RoundPhases(world.anonymization, None, "closed", "")
+        (step,) = overview.round_next_steps(
+            round=world.round, phases=phases, stage=stage, has_submission=True
+        )
+        assert words in step.text and not step.url, (stage, step)
 
 
 def test_what_to_do_now_follows_the_team(world, client):
