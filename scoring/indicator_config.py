@@ -89,61 +89,11 @@ def load_indicators(raw: Any, original: Table | pd.DataFrame, *, qi: Sequence[st
             f"(allowed: {', '.join(_KEYS)})."
         )
     table = as_table(original)
-    columns = tuple(str(c) for c in table.columns)
-    sa = raw.get("sa")
-    if not isinstance(sa, str) or sa not in columns:
-        raise ConfigError(
-            f"indicators.sa {sa!r} is not a column of the table (columns: {', '.join(columns)})"
-        )
-    if sa in qi:
-        raise ConfigError(
-            f"indicators.sa {sa!r} is a qi column; choose an sa column or a column with no role"
-        )
+    # The checks in the order their errors are reported.
+    sa = _indicator_sa(raw.get("sa"), table, qi)
     column = table.column(sa)
-    # Only numbers and empty cells (the usual numeric column): no need to look at the
-    # text of its distinct values.
-    numeric_only = not np.any(~np.isfinite(column.numbers()) & ~column.empty())
-    kind = raw.get("kind")
-    if numeric_only:
-        uniques = None
-        if kind is None:
-            kind = NUMERIC
-    else:
-        codes, uniques = column.factorized()
-        numbers = column.unique_numbers()
-        present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
-        if kind is None:
-            kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
-    if kind not in (CATEGORICAL, NUMERIC):
-        raise ConfigError(
-            f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
-        )
-    if kind == NUMERIC and not numeric_only:
-        bad_unique = present & ~np.isfinite(numbers)
-        bad_rows = np.flatnonzero(bad_unique[codes])
-        if bad_rows.size:
-            listed = ", ".join(
-                f"row {int(r) + 1} ({str(v)[:80]!r})"
-                for r, v in zip(bad_rows[:10], column.values(bad_rows[:10]), strict=True)
-            )
-            raise ConfigError(
-                f"kind 'numeric' but column {sa!r} holds non-numbers: {listed} "
-                f"({bad_rows.size} rows in total)"
-            )
-    bins = raw.get("bins", DEFAULT_BINS)
-    bins = DEFAULT_BINS if bins is None else bins
-    if _is_int(bins):
-        if bins < 2:
-            raise ConfigError(_BINS_MESSAGE)
-        bins = int(bins)
-    elif isinstance(bins, list | tuple):
-        if not bins or not all(_is_finite_number(b) for b in bins):
-            raise ConfigError(_BINS_MESSAGE)
-        if any(b >= a for b, a in zip(bins, bins[1:], strict=False)):
-            raise ConfigError(_BINS_MESSAGE)
-        bins = tuple(float(b) for b in bins)
-    else:
-        raise ConfigError(_BINS_MESSAGE)
+    kind, uniques = _indicator_kind(raw.get("kind"), column, sa)
+    bins = _indicator_bins(raw.get("bins", DEFAULT_BINS))
     level = raw.get("l", DEFAULT_L)
     level = DEFAULT_L if level is None else level
     if not _is_int(level) or level < 2:
@@ -163,16 +113,89 @@ def load_indicators(raw: Any, original: Table | pd.DataFrame, *, qi: Sequence[st
             raise ConfigError("indicators.order lists a value more than once")
         order = tuple(order)
     if kind == CATEGORICAL and distance == ORDERED:
-        if uniques is None:
-            uniques = column.factorized()[1]
-            present = np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
-        values = sorted({str(u).strip() for u in uniques[present]})
-        missing = [v for v in values if v not in set(order or ())]
-        if missing:
-            raise ConfigError(
-                f"column {sa!r}: values {missing[:10]!r} are missing from the 'order' list"
-            )
+        _order_covers(column, sa, order, uniques)
     return IndicatorConfig(sa, kind, bins, int(level), distance, order)
+
+
+def _indicator_sa(sa: Any, table: Table, qi: Sequence[str]) -> str:
+    columns = tuple(str(c) for c in table.columns)
+    if not isinstance(sa, str) or sa not in columns:
+        raise ConfigError(
+            f"indicators.sa {sa!r} is not a column of the table (columns: {', '.join(columns)})"
+        )
+    if sa in qi:
+        raise ConfigError(
+            f"indicators.sa {sa!r} is a qi column; choose an sa column or a column with no role"
+        )
+    return sa
+
+
+def _indicator_kind(kind: Any, column, sa: str):
+    """The SA's kind (given, or numeric when every non-empty cell is a number) and its
+    distinct values when they were read (``None`` for an all-numbers column)."""
+    # Only numbers and empty cells (the usual numeric column): no need to look at the
+    # text of its distinct values.
+    if not np.any(~np.isfinite(column.numbers()) & ~column.empty()):
+        kind = NUMERIC if kind is None else kind
+        if kind not in (CATEGORICAL, NUMERIC):
+            raise ConfigError(
+                f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
+            )
+        return kind, None
+    codes, uniques = column.factorized()
+    numbers = column.unique_numbers()
+    present = _present(uniques)
+    if kind is None:
+        kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
+    if kind not in (CATEGORICAL, NUMERIC):
+        raise ConfigError(
+            f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
+        )
+    if kind == NUMERIC:
+        bad_rows = np.flatnonzero((present & ~np.isfinite(numbers))[codes])
+        if bad_rows.size:
+            listed = ", ".join(
+                f"row {int(r) + 1} ({str(v)[:80]!r})"
+                for r, v in zip(bad_rows[:10], column.values(bad_rows[:10]), strict=True)
+            )
+            raise ConfigError(
+                f"kind 'numeric' but column {sa!r} holds non-numbers: {listed} "
+                f"({bad_rows.size} rows in total)"
+            )
+    return kind, uniques
+
+
+def _present(uniques) -> np.ndarray:
+    """Which distinct values are not empty cells."""
+    return np.asarray([str(u).strip() != "" for u in uniques], dtype=bool)
+
+
+def _indicator_bins(bins: Any):
+    """A number of bins (at least 2) or increasing finite edges."""
+    bins = DEFAULT_BINS if bins is None else bins
+    if _is_int(bins):
+        if bins < 2:
+            raise ConfigError(_BINS_MESSAGE)
+        return int(bins)
+    if isinstance(bins, list | tuple):
+        if not bins or not all(_is_finite_number(b) for b in bins):
+            raise ConfigError(_BINS_MESSAGE)
+        if any(b >= a for b, a in zip(bins, bins[1:], strict=False)):
+            raise ConfigError(_BINS_MESSAGE)
+        return tuple(float(b) for b in bins)
+    raise ConfigError(_BINS_MESSAGE)
+
+
+def _order_covers(column, sa: str, order, uniques) -> None:
+    """An ordered categorical SA: ``order`` lists every value of the column."""
+    if uniques is None:
+        uniques = column.factorized()[1]
+    values = sorted({str(u).strip() for u in uniques[_present(uniques)]})
+    missing = [v for v in values if v not in set(order or ())]
+    if missing:
+        raise ConfigError(
+            f"column {sa!r}: values {missing[:10]!r} are missing from the 'order' list"
+        )
 
 
 _BINS_MESSAGE = (

@@ -14,7 +14,8 @@ import pandas as pd
 
 from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the pages use it
 from scoring.sequential.config import SeqConfig, parse_config
-from scoring.sequential.master import Master, draw_team_masters, read_master
+from scoring.sequential.master import Master, read_master
+from scoring.sequential.pool import draw_team_masters
 from scoring.sequential.release import read_releases
 from scoring.tables import read_table, write_csv
 

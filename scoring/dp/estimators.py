@@ -225,15 +225,7 @@ def read_estimate(source, config: DPConfig, *, name: str = "estimate.csv") -> di
     ...
     scoring.dp.errors.DPError: Row 2: count 'inf' is not a finite number
     """
-    table = read_table(source, name=name)
-    header = estimate_header(config)
-    problems = header_problems(header, [str(c).strip() for c in table.columns])
-    if problems:
-        raise DPError(
-            "dp.estimate.header", name=clip(name), header=",".join(header), problems=problems
-        )
-    table = table.set_axis(header, axis=1)
-    text = table.astype(str).apply(lambda column: column.str.strip())
+    text = _estimate_text(source, config, name)
     targets = {t.id: t for t in config.workload}
     known = text["target"].isin(list(targets)).to_numpy()
     if not known.all():
@@ -249,72 +241,89 @@ def read_estimate(source, config: DPConfig, *, name: str = "estimate.csv") -> di
     if bad.size:
         row = int(bad[0])
         raise DPError("dp.estimate.count", row=row + 1, value=clip(text["count"].iloc[row]))
-    out = {}
     row_numbers = np.arange(1, len(text) + 1)
+    out = {}
     for target in config.workload:
         mask = (text["target"] == target.id).to_numpy()
-        part = text[mask]
-        rows = row_numbers[mask]
-        for attribute in config.workload_attributes:
-            if attribute in target.attributes:
-                continue
-            filled = np.flatnonzero(part[attribute].to_numpy(dtype=object) != "")
-            if filled.size:
-                raise DPError(
-                    "dp.estimate.extra_fill",
-                    row=int(rows[filled[0]]),
-                    attribute=attribute,
-                    target=target.id,
-                )
-        codes = np.empty((len(part), len(target.attributes)), dtype=np.int64)
-        for k, attribute in enumerate(target.attributes):
-            values = part[attribute].to_numpy(dtype=object)
-            column = domain_positions(values, config.attributes[attribute])
-            outside = np.flatnonzero(column < 0)
-            if outside.size:
-                first = int(outside[0])
-                raise DPError(
-                    "dp.estimate.outside_domain",
-                    row=int(rows[first]),
-                    value=clip(values[first]),
-                    attribute=attribute,
-                    target=target.id,
-                )
-            codes[:, k] = column
-        sizes = config.domain_sizes(target.attributes)
-        flat = (
-            np.ravel_multi_index(tuple(codes.T), sizes)
-            if len(part)
-            else np.zeros(0, dtype=np.int64)
-        )
-        order = np.argsort(flat, kind="stable")
-        repeated = np.flatnonzero(np.diff(flat[order]) == 0)
-        if repeated.size:
-            first, second = order[repeated[0]], order[repeated[0] + 1]
-            cell = target_cells(config, target.attributes)[int(flat[first])]
-            raise DPError(
-                "dp.estimate.duplicate_cell",
-                cell=clip(_cell_text(cell)),
-                target=target.id,
-                first=int(rows[first]),
-                second=int(rows[second]),
-            )
-        cells = int(np.prod(sizes))
-        present = np.zeros(cells, dtype=bool)
-        present[flat] = True
-        if not present.all():
-            missing = np.flatnonzero(~present)
-            names = [
-                _cell_text(c)
-                for c in (target_cells(config, target.attributes)[int(i)] for i in missing[:10])
-            ]
-            more = f" … ({missing.size:,} in total)" if missing.size > 10 else ""
-            raise DPError(
-                "dp.estimate.missing_cells",
-                target=target.id,
-                cells=clip(", ".join(names), 2000) + more,
-            )
-        vector = np.zeros(cells, dtype=float)
+        flat = _cell_positions(text[mask], row_numbers[mask], target, config)
+        vector = np.zeros(int(np.prod(config.domain_sizes(target.attributes))), dtype=float)
         vector[flat] = counts[mask]
         out[target.id] = vector
     return out
+
+
+def _estimate_text(source, config: DPConfig, name: str) -> pd.DataFrame:
+    """The file's cells as stripped text under the expected header."""
+    table = read_table(source, name=name)
+    header = estimate_header(config)
+    problems = header_problems(header, [str(c).strip() for c in table.columns])
+    if problems:
+        raise DPError(
+            "dp.estimate.header", name=clip(name), header=",".join(header), problems=problems
+        )
+    table = table.set_axis(header, axis=1)
+    return table.astype(str).apply(lambda column: column.str.strip())
+
+
+def _cell_positions(part: pd.DataFrame, rows: np.ndarray, target, config: DPConfig) -> np.ndarray:
+    """Each of the target's rows as its cell's position (row-major): only the target's
+    attributes filled, each value in its domain, every cell exactly once."""
+    for attribute in config.workload_attributes:
+        if attribute in target.attributes:
+            continue
+        filled = np.flatnonzero(part[attribute].to_numpy(dtype=object) != "")
+        if filled.size:
+            raise DPError(
+                "dp.estimate.extra_fill",
+                row=int(rows[filled[0]]),
+                attribute=attribute,
+                target=target.id,
+            )
+    codes = np.empty((len(part), len(target.attributes)), dtype=np.int64)
+    for k, attribute in enumerate(target.attributes):
+        values = part[attribute].to_numpy(dtype=object)
+        column = domain_positions(values, config.attributes[attribute])
+        outside = np.flatnonzero(column < 0)
+        if outside.size:
+            first = int(outside[0])
+            raise DPError(
+                "dp.estimate.outside_domain",
+                row=int(rows[first]),
+                value=clip(values[first]),
+                attribute=attribute,
+                target=target.id,
+            )
+        codes[:, k] = column
+    sizes = config.domain_sizes(target.attributes)
+    flat = np.ravel_multi_index(tuple(codes.T), sizes) if len(part) else np.zeros(0, dtype=np.int64)
+    _each_cell_once(flat, rows, target, config, int(np.prod(sizes)))
+    return flat
+
+
+def _each_cell_once(flat, rows, target, config: DPConfig, cells: int) -> None:
+    order = np.argsort(flat, kind="stable")
+    repeated = np.flatnonzero(np.diff(flat[order]) == 0)
+    if repeated.size:
+        first, second = order[repeated[0]], order[repeated[0] + 1]
+        cell = target_cells(config, target.attributes)[int(flat[first])]
+        raise DPError(
+            "dp.estimate.duplicate_cell",
+            cell=clip(_cell_text(cell)),
+            target=target.id,
+            first=int(rows[first]),
+            second=int(rows[second]),
+        )
+    present = np.zeros(cells, dtype=bool)
+    present[flat] = True
+    if not present.all():
+        missing = np.flatnonzero(~present)
+        names = [
+            _cell_text(c)
+            for c in (target_cells(config, target.attributes)[int(i)] for i in missing[:10])
+        ]
+        more = f" … ({missing.size:,} in total)" if missing.size > 10 else ""
+        raise DPError(
+            "dp.estimate.missing_cells",
+            target=target.id,
+            cells=clip(", ".join(names), 2000) + more,
+        )

@@ -59,7 +59,8 @@ from scoring.sequential.evaluate import (
     risk_per_person_csv,
     safety_key,
 )
-from scoring.sequential.master import Master, draw_team_masters, largest_eligible_m, read_master
+from scoring.sequential.master import Master, largest_eligible_m, read_master
+from scoring.sequential.pool import draw_team_masters
 from scoring.sequential.release import Release, read_release, read_releases
 from scoring.sequential.risk import Risk, risk
 from scoring.sequential.structure import Structure, mu, structure

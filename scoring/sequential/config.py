@@ -184,6 +184,50 @@ def parse_config(
     ...
     scoring.errors.ConfigError: configuration key 'sa': 'D' is not a column of the master table
     """
+    raw = _known_keys(raw)
+    # The checks in the order their errors are reported.
+    if raw["type"] != "sequential":
+        raise ConfigError("seq.config.type", value=q(raw["type"]))
+    if not _is_int(raw["m"]) or raw["m"] < 2:
+        raise ConfigError("seq.config.m", value=q(raw["m"]))
+    if not _is_int(raw["n_releases"]) or raw["n_releases"] < 1:
+        raise ConfigError("seq.config.n_releases", value=q(raw["n_releases"]))
+    qi, sa = _qi_and_sa(raw["qi"], raw["sa"], master_columns)
+    domain = _sa_domain(raw["sa_domain"])
+    mode = _choice(raw, "mode", MODES)
+    require = _choice(raw, "require", REQUIRES)
+    disclosure = _choice(raw, "counterfeit_disclosure", COUNTERFEIT_DISCLOSURES)
+    for key in _BOOLS:
+        if not isinstance(raw[key], bool):
+            raise ConfigError("seq.config.bool", key=q(key), value=q(raw[key]))
+    gates = _gates(raw["utility_gates"] or {})
+    per_team = _per_team(raw["per_team"])
+    if raw["attack_phase"] and per_team is None and not per_team_masters:
+        raise ConfigError("seq.config.attack_phase")
+    if max_lsb is not None and raw["n_releases"] < max_lsb:
+        raise ConfigError("seq.config.n_releases_lsb", value=raw["n_releases"], lsb=max_lsb)
+    return SeqConfig(
+        n_releases=raw["n_releases"],
+        m=raw["m"],
+        qi=qi,
+        sa=sa,
+        sa_domain=domain,
+        mode=mode,
+        require=require,
+        require_m_eligible=raw["require_m_eligible"],
+        last_disclosure=raw["last_disclosure"],
+        allow_tampering=raw["allow_tampering"],
+        allow_suppression=raw["allow_suppression"],
+        counterfeit_disclosure=disclosure,
+        utility_gates=gates,
+        attack_phase=raw["attack_phase"],
+        per_team=per_team,
+    )
+
+
+def _known_keys(raw: dict | str | bytes) -> dict:
+    """The configuration as an object of known keys, the required ones given, the defaults
+    filled in."""
     if isinstance(raw, (str, bytes)):
         raw = loads_bounded(raw)
     if not isinstance(raw, dict):
@@ -194,20 +238,17 @@ def parse_config(
     unknown = sorted(set(raw) - set(_REQUIRED) - set(_DEFAULTS))
     if unknown:
         raise ConfigError("seq.config.unknown", keys=", ".join(map(q, unknown)))
-    raw = {**_DEFAULTS, **raw}
-    if raw["type"] != "sequential":
-        raise ConfigError("seq.config.type", value=q(raw["type"]))
-    if not _is_int(raw["m"]) or raw["m"] < 2:
-        raise ConfigError("seq.config.m", value=q(raw["m"]))
-    if not _is_int(raw["n_releases"]) or raw["n_releases"] < 1:
-        raise ConfigError("seq.config.n_releases", value=q(raw["n_releases"]))
-    qi = raw["qi"]
+    return {**_DEFAULTS, **raw}
+
+
+def _qi_and_sa(qi, sa, master_columns: list[str] | None) -> tuple[dict, str]:
+    """The QI columns with their kinds and the sensitive column: named, not reserved, apart,
+    and columns of the master when its header is given."""
     if not isinstance(qi, dict) or not qi:
         raise ConfigError("seq.config.qi_empty")
     for column, kind in qi.items():
         if kind not in QI_KINDS or not str(column).strip() or column in RESERVED_COLUMNS:
             raise ConfigError("seq.config.qi", value=q(kind), column=q(column))
-    sa = raw["sa"]
     if not isinstance(sa, str) or not sa.strip() or sa in qi or sa in RESERVED_COLUMNS:
         raise ConfigError("seq.config.sa", value=q(sa))
     if master_columns is not None:
@@ -216,50 +257,31 @@ def parse_config(
                 raise ConfigError("seq.config.not_column", key=q("qi"), column=q(column))
         if sa not in master_columns:
             raise ConfigError("seq.config.not_column", key=q("sa"), column=q(sa))
-    domain = raw["sa_domain"]
-    if domain is not None:
-        if (
-            not isinstance(domain, list)
-            or not domain
-            or not all(isinstance(v, str) and v.strip() for v in domain)
-            or len(set(domain)) != len(domain)
-        ):
-            raise ConfigError("seq.config.sa_domain", value=q(domain))
-        # Values meet the tables' cells as fold_lookalikes leaves both (60〜 typed, 60～
-        # from a CP932 file): two values that fold alike are one value.
-        domain = tuple(dict.fromkeys(fold_lookalikes(v) for v in domain))
-    mode = _choice(raw, "mode", MODES)
-    require = _choice(raw, "require", REQUIRES)
-    disclosure = _choice(raw, "counterfeit_disclosure", COUNTERFEIT_DISCLOSURES)
-    for key in _BOOLS:
-        if not isinstance(raw[key], bool):
-            raise ConfigError("seq.config.bool", key=q(key), value=q(raw[key]))
-    gates = raw["utility_gates"] or {}
+    return {str(k): v for k, v in qi.items()}, sa
+
+
+def _sa_domain(domain) -> tuple[str, ...] | None:
+    """The sensitive values declared (``None``: those of the master), distinct, none empty."""
+    if domain is None:
+        return None
+    if (
+        not isinstance(domain, list)
+        or not domain
+        or not all(isinstance(v, str) and v.strip() for v in domain)
+        or len(set(domain)) != len(domain)
+    ):
+        raise ConfigError("seq.config.sa_domain", value=q(domain))
+    # Values meet the tables' cells as fold_lookalikes leaves both (60〜 typed, 60～
+    # from a CP932 file): two values that fold alike are one value.
+    return tuple(dict.fromkeys(fold_lookalikes(v) for v in domain))
+
+
+def _gates(gates) -> dict[str, float]:
+    """The utility gates: a non-negative bound per metric of ``GATE_METRICS``."""
     metrics = ", ".join(map(q, GATE_METRICS))
     if not isinstance(gates, dict):
         raise ConfigError("seq.config.gates", metrics=metrics, value=q(gates), metric="''")
     for metric, bound in gates.items():
         if metric not in GATE_METRICS or not _is_number(bound) or bound < 0:
             raise ConfigError("seq.config.gates", metrics=metrics, value=q(bound), metric=q(metric))
-    per_team = _per_team(raw["per_team"])
-    if raw["attack_phase"] and per_team is None and not per_team_masters:
-        raise ConfigError("seq.config.attack_phase")
-    if max_lsb is not None and raw["n_releases"] < max_lsb:
-        raise ConfigError("seq.config.n_releases_lsb", value=raw["n_releases"], lsb=max_lsb)
-    return SeqConfig(
-        n_releases=raw["n_releases"],
-        m=raw["m"],
-        qi={str(k): v for k, v in qi.items()},
-        sa=sa,
-        sa_domain=domain,
-        mode=mode,
-        require=require,
-        require_m_eligible=raw["require_m_eligible"],
-        last_disclosure=raw["last_disclosure"],
-        allow_tampering=raw["allow_tampering"],
-        allow_suppression=raw["allow_suppression"],
-        counterfeit_disclosure=disclosure,
-        utility_gates={k: float(v) for k, v in gates.items()},
-        attack_phase=raw["attack_phase"],
-        per_team=per_team,
-    )
+    return {k: float(v) for k, v in gates.items()}

@@ -209,6 +209,40 @@ def read_master(
     """
     if not isinstance(config, SeqConfig):
         config = parse_config(config)
+    frame = _master_columns(source, config)
+    # The checks in the order their errors are reported: pids, QIs, SA, lifespans.
+    out = pd.DataFrame({"pid": _pids(frame)})
+    for column, kind in config.qi.items():
+        out[column] = _qi_values(frame, column, kind)
+    sa = frame[config.sa]
+    if (sa == "").any():
+        raise ValidationError(
+            "seq.master.sa_empty", column=q(config.sa), rows=_rows((sa == "").to_numpy())
+        )
+    out[config.sa] = sa.astype(str).map(fold_lookalikes)
+    out["lsf"], out["lsb"] = _lifespans(frame, config)
+    if config.sa_domain is not None:
+        outside = sorted(set(out[config.sa]) - set(config.sa_domain))
+        if outside:
+            raise ConfigError("seq.config.sa_domain_master", values=", ".join(map(q, outside)))
+    master = _master(out, config)
+    if check_eligible is None:
+        check_eligible = config.require_m_eligible
+    last = config.n_releases if upto is None else min(upto, config.n_releases)
+    for release in range(1, last + 1):
+        alive = master.alive(release)
+        if not alive.any():
+            raise ValidationError("seq.master.empty_release", release=release)
+        if check_eligible:
+            problem = eligibility_problem(master.sa_values[alive], m=config.m, release=release)
+            if problem is not None:
+                raise problem
+    return master
+
+
+def _master_columns(source: Any, config: SeqConfig) -> pd.DataFrame:
+    """The master's text cells, its columns exactly ``config.master_columns()`` in that
+    order, at least one row."""
     if isinstance(source, pd.DataFrame):
         frame = source.astype(str).apply(lambda column: column.str.strip())
     else:
@@ -237,6 +271,11 @@ def read_master(
     frame = frame[expected].reset_index(drop=True)
     if frame.empty:
         raise ValidationError("seq.master.no_rows")
+    return frame
+
+
+def _pids(frame: pd.DataFrame) -> pd.Series:
+    """The pid column: no empty cell, no pid twice."""
     pid = frame["pid"].to_numpy(dtype=object)
     empty = pid == ""
     if empty.any():
@@ -244,30 +283,29 @@ def read_master(
     duplicated = frame["pid"].duplicated().to_numpy()
     if duplicated.any():
         raise ValidationError("seq.master.pid_duplicate", rows=_rows(duplicated, pid))
-    out = pd.DataFrame({"pid": frame["pid"].astype(str)})
-    for column, kind in config.qi.items():
-        cells = frame[column].to_numpy(dtype=object)
-        if kind == "num":
-            values = parse_numbers(cells)
-            bad = ~np.isfinite(values)
-            if bad.any():
-                raise ValidationError(
-                    "seq.master.not_number", column=q(column), rows=_rows(bad, cells)
-                )
-            out[column] = values
-        else:
-            bad = (frame[column] == "") | frame[column].str.contains(_FORBIDDEN, regex=True)
-            if bad.any():
-                raise ValidationError(
-                    "seq.master.bad_category", column=q(column), rows=_rows(bad.to_numpy(), cells)
-                )
-            out[column] = frame[column].astype(str).map(fold_lookalikes)
-    sa = frame[config.sa]
-    if (sa == "").any():
+    return frame["pid"].astype(str)
+
+
+def _qi_values(frame: pd.DataFrame, column: str, kind: str):
+    """A QI column read as its kind: finite numbers, or categories (non-empty, no
+    separator, look-alike characters folded)."""
+    cells = frame[column].to_numpy(dtype=object)
+    if kind == "num":
+        values = parse_numbers(cells)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            raise ValidationError("seq.master.not_number", column=q(column), rows=_rows(bad, cells))
+        return values
+    bad = (frame[column] == "") | frame[column].str.contains(_FORBIDDEN, regex=True)
+    if bad.any():
         raise ValidationError(
-            "seq.master.sa_empty", column=q(config.sa), rows=_rows((sa == "").to_numpy())
+            "seq.master.bad_category", column=q(column), rows=_rows(bad.to_numpy(), cells)
         )
-    out[config.sa] = sa.astype(str).map(fold_lookalikes)
+    return frame[column].astype(str).map(fold_lookalikes)
+
+
+def _lifespans(frame: pd.DataFrame, config: SeqConfig) -> tuple[np.ndarray, np.ndarray]:
+    """``lsf`` and ``lsb`` as integers, 1 ≤ lsf ≤ lsb ≤ ``n_releases``."""
     lsf = parse_numbers(frame["lsf"].to_numpy(dtype=object))
     lsb = parse_numbers(frame["lsb"].to_numpy(dtype=object))
     with np.errstate(invalid="ignore"):
@@ -289,111 +327,4 @@ def read_master(
     max_lsb = int(lsb.max())
     if max_lsb > config.n_releases:
         raise ConfigError("seq.config.n_releases_lsb", value=config.n_releases, lsb=max_lsb)
-    out["lsf"] = lsf.astype(np.int64)
-    out["lsb"] = lsb.astype(np.int64)
-    if config.sa_domain is not None:
-        outside = sorted(set(out[config.sa]) - set(config.sa_domain))
-        if outside:
-            raise ConfigError("seq.config.sa_domain_master", values=", ".join(map(q, outside)))
-    master = _master(out, config)
-    if check_eligible is None:
-        check_eligible = config.require_m_eligible
-    last = config.n_releases if upto is None else min(upto, config.n_releases)
-    for release in range(1, last + 1):
-        alive = master.alive(release)
-        if not alive.any():
-            raise ValidationError("seq.master.empty_release", release=release)
-        if check_eligible:
-            problem = eligibility_problem(master.sa_values[alive], m=config.m, release=release)
-            if problem is not None:
-                raise problem
-    return master
-
-
-def draw_team_masters(
-    pool: pd.DataFrame,
-    teams: list[str],
-    config: SeqConfig,
-    *,
-    size: int,
-    turnover: float,
-    seed: int,
-    attempts: int = 100,
-) -> dict[str, pd.DataFrame]:
-    """Draw one master per team from a pool table ``pid,QI…,sa`` (spec §3, per-team masters).
-
-    Teams get disjoint parts of the pool. ``T(1)`` is a uniform sample of ``size``
-    persons; at each later step every present person leaves with probability
-    ``turnover`` and fresh persons of the team's part enter until ``|T(j)| = size``.
-    A draw is redone (up to ``attempts`` times) while some ``T(j)`` is not m-eligible.
-
-    Returns
-    -------
-    dict
-        ``team -> DataFrame`` of text cells with the master header, ready for
-        :func:`read_master`.
-
-    Raises
-    ------
-    scoring.errors.ValidationError
-        The pool is too small, or no eligible draw was found.
-    """
-    rng = np.random.default_rng(seed)
-    n = config.n_releases
-    order = rng.permutation(len(pool))
-    parts = np.array_split(order, len(teams))
-    masters = {}
-    for team, part in zip(teams, parts, strict=False):
-        for _ in range(attempts):
-            drawn = _draw_one(pool.iloc[part].reset_index(drop=True), config, size, turnover, rng)
-            if drawn is None:
-                raise ValidationError(
-                    "seq.pool.too_small",
-                    persons=len(part),
-                    size=size,
-                    n=n,
-                    turnover=turnover,
-                )
-            try:
-                read_master(drawn, config, check_eligible=True)
-            except ValidationError as error:
-                if error.code == "seq.master.not_eligible":
-                    continue
-                raise
-            masters[team] = drawn
-            break
-        else:
-            raise ValidationError(
-                "seq.pool.no_eligible_draw", m=config.m, team=team, attempts=attempts
-            )
-    return masters
-
-
-def _draw_one(part: pd.DataFrame, config: SeqConfig, size, turnover, rng):
-    n = config.n_releases
-    fresh = rng.permutation(len(part))
-    if len(fresh) < size:
-        return None
-    lsf = np.zeros(len(part), dtype=np.int64)
-    lsb = np.zeros(len(part), dtype=np.int64)
-    present = fresh[:size]
-    cursor = size
-    lsf[present] = 1
-    for j in range(2, n + 1):
-        leaving = rng.random(len(present)) < turnover
-        lsb[present[leaving]] = j - 1
-        present = present[~leaving]
-        need = size - len(present)
-        if cursor + need > len(fresh):
-            return None
-        entering = fresh[cursor : cursor + need]
-        cursor += need
-        lsf[entering] = j
-        present = np.concatenate([present, entering])
-    lsb[present] = n
-    used = lsf > 0
-    drawn = part.loc[used, ["pid", *config.qi, config.sa]].astype(str).copy()
-    drawn["lsf"] = lsf[used].astype(str)
-    drawn["lsb"] = lsb[used].astype(str)
-    drawn["_order"] = lsf[used]
-    return drawn.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+    return lsf.astype(np.int64), lsb.astype(np.int64)

@@ -153,6 +153,58 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
     SynthError
         Naming the key and the value at fault.
     """
+    data = _known_keys(data)
+    # The checks in the order their errors are reported.
+    names, roles, label = _columns(data, header)
+    n_train = _integer(data, "n_train", low=2)
+    n_challenge = _integer(data, "n_challenge", low=4)
+    if n_challenge % 4 or n_challenge // 2 > n_train:
+        raise SynthError(
+            "syn.config.bad_value",
+            key="n_challenge",
+            expected=f"a multiple of 4 of at most 2 × n_train ({2 * n_train})",
+            value=n_challenge,
+        )
+    if "max_rows" not in data:
+        data["max_rows"] = 3 * n_train
+    fpr_levels = _fpr_levels(data["fpr_levels"])
+    gates, copy_key = _gates(data["gates"])
+    r_copy_excess_max = _fraction(gates[copy_key], f"gates.{copy_key}")
+    if not 0 <= r_copy_excess_max <= 1:
+        raise SynthError(
+            "syn.config.bad_value",
+            key=f"gates.{copy_key}",
+            expected="a share between 0 and 1",
+            value=clip(gates[copy_key]),
+        )
+    density_bandwidth = _fraction(data["density_bandwidth"], "density_bandwidth")
+    if density_bandwidth <= 0:
+        raise SynthError(
+            "syn.config.bad_value",
+            key="density_bandwidth",
+            expected="a positive number",
+            value=clip(data["density_bandwidth"]),
+        )
+    return SynthConfig(
+        columns=names,
+        roles=roles,
+        label=label,
+        n_holdout=_integer(data, "n_holdout", low=1),
+        n_train=n_train,
+        n_challenge=n_challenge,
+        n_aux=_integer(data, "n_aux", low=1),
+        max_rows=_integer(data, "max_rows", low=1),
+        fpr_levels=fpr_levels,
+        u_ml_min=_fraction(gates["u_ml_min"], "gates.u_ml_min"),
+        u_1_max=_fraction(gates["u_1_max"], "gates.u_1_max"),
+        r_copy_excess_max=r_copy_excess_max,
+        density_bandwidth=density_bandwidth,
+    )
+
+
+def _known_keys(data: Any) -> dict:
+    """The settings object, only known keys, ``columns`` and ``label`` given; the defaults
+    filled in."""
     if not isinstance(data, Mapping):
         raise SynthError("syn.config.not_object")
     for key in data:
@@ -161,7 +213,12 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
     for key in ("columns", "label"):
         if key not in data:
             raise SynthError("syn.config.missing_key", key=key)
-    data = {**DEFAULTS, **data}
+    return {**DEFAULTS, **data}
+
+
+def _columns(data: dict, header: Sequence[str] | None) -> tuple[tuple[str, ...], dict, str]:
+    """The columns' names (the original's header, in order), their roles, and the label: a
+    categorical column."""
     columns = data["columns"]
     if not isinstance(columns, Mapping) or not columns:
         raise SynthError(
@@ -181,18 +238,11 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
     label = data["label"]
     if label not in columns or columns[label] != "categorical":
         raise SynthError("syn.config.label", label=clip(label))
-    n_train = _integer(data, "n_train", low=2)
-    n_challenge = _integer(data, "n_challenge", low=4)
-    if n_challenge % 4 or n_challenge // 2 > n_train:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="n_challenge",
-            expected=f"a multiple of 4 of at most 2 × n_train ({2 * n_train})",
-            value=n_challenge,
-        )
-    if "max_rows" not in data:
-        data["max_rows"] = 3 * n_train
-    levels = data["fpr_levels"]
+    return names, {str(c): r for c, r in columns.items()}, str(label)
+
+
+def _fpr_levels(levels: Any) -> tuple[float, ...]:
+    """The false-positive rates the attacks' TPR is read at: distinct, between 0 and 1."""
     if not isinstance(levels, list) or not levels:
         raise SynthError(
             "syn.config.bad_value",
@@ -208,7 +258,12 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
             expected="distinct numbers between 0 and 1",
             value=clip(levels),
         )
-    gates = data["gates"]
+    return fpr_levels
+
+
+def _gates(gates: Any) -> tuple[dict, str]:
+    """The utility and copy gates with their defaults, and the key the copy gate has (a
+    round stored before the gate measured the excess has ``r_copy_max``)."""
     if not isinstance(gates, Mapping) or set(gates) - {*GATE_KEYS, *LEGACY_GATE_KEYS}:
         raise SynthError(
             "syn.config.bad_value",
@@ -218,36 +273,5 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
         )
     copy_key = "r_copy_excess_max"
     if copy_key not in gates and "r_copy_max" in gates:
-        copy_key = "r_copy_max"  # a round stored before the gate measured the excess
-    gates = {**DEFAULTS["gates"], **gates}
-    r_copy_excess_max = _fraction(gates[copy_key], f"gates.{copy_key}")
-    if not 0 <= r_copy_excess_max <= 1:
-        raise SynthError(
-            "syn.config.bad_value",
-            key=f"gates.{copy_key}",
-            expected="a share between 0 and 1",
-            value=clip(gates[copy_key]),
-        )
-    density_bandwidth = _fraction(data["density_bandwidth"], "density_bandwidth")
-    if density_bandwidth <= 0:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="density_bandwidth",
-            expected="a positive number",
-            value=clip(data["density_bandwidth"]),
-        )
-    return SynthConfig(
-        columns=names,
-        roles={str(c): r for c, r in columns.items()},
-        label=str(label),
-        n_holdout=_integer(data, "n_holdout", low=1),
-        n_train=n_train,
-        n_challenge=n_challenge,
-        n_aux=_integer(data, "n_aux", low=1),
-        max_rows=_integer(data, "max_rows", low=1),
-        fpr_levels=fpr_levels,
-        u_ml_min=_fraction(gates["u_ml_min"], "gates.u_ml_min"),
-        u_1_max=_fraction(gates["u_1_max"], "gates.u_1_max"),
-        r_copy_excess_max=r_copy_excess_max,
-        density_bandwidth=density_bandwidth,
-    )
+        copy_key = "r_copy_max"
+    return {**DEFAULTS["gates"], **gates}, copy_key

@@ -407,7 +407,7 @@ def test_p5_widening_a_region_without_covering_a_new_person(case, seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_cover_pairs_with_categorical_qis_match_brute_force(seed):
-    from scoring.sequential.risk import cover_pairs
+    from scoring.sequential.cover import cover_pairs
 
     rng = np.random.default_rng(seed)
     towns = ["A", "B", "C", "D", "E"]
