@@ -57,6 +57,23 @@ def test_2015_the_rank_is_the_leaderboards_own(make_world, client):
         assert 'data-testid="no-gates"' in html  # this round has no gates: said, not invented
 
 
+def test_2015_the_rank_follows_the_next_score_of_another_team(make_world, client):
+    """The tabs read a small table of places kept per ranking version: a new score is a new
+    version, so the next page tells the new rank and count."""
+    world = make_world(leaderboard_public=True)
+    scored(world, "b", seed=2, delete=3)
+    client.force_login(world.users["b"])
+    pattern = r"Your current rank: <strong>(\d+)</strong> of (\d+) ranked team"
+    assert re.search(pattern, page(client, world, SUBMIT)).groups() == ("1", "1")
+    scored(world, "a", seed=1)
+    standings = leaderboard_standings(
+        phase=world.anonymization, user=world.users["b"], is_organizer=False
+    )
+    expected = next(r.rank for r in standings.rows() if r.team.pk == world.teams["b"].pk)
+    for tab in (SUBMIT, RESULTS):
+        assert re.search(pattern, page(client, world, tab)).groups() == (str(expected), "2")
+
+
 def test_2015_a_team_that_fails_a_gate_is_told_it_is_unranked(make_world, client):
     world = make_world(leaderboard_public=True)
     Pwscup2015Round.objects.filter(round=world.round).update(utility_gates={"S1": {"min": 1e12}})

@@ -313,13 +313,26 @@ def team_standing(*, phase: Phase, team: Team, user, is_organizer: bool) -> Team
     if not can_view_leaderboard(user=user, phase=phase, is_organizer=is_organizer):
         return TeamStanding(visible=False)
     standings = leaderboard_standings(phase=phase, user=user, is_organizer=is_organizer)
-    rows = standings.rows()
-    own = next((row for row in rows if row.team.pk == team.pk), None)
+    # Every team's Submit and Results tabs read this: a small table per ranking version
+    # (team → rank and reference rate), not the cached rows with their models (a 100-team
+    # leaderboard is 200 model instances to unpickle on every tab).
+    places, ranked = ranking_cached(
+        round=phase.round,
+        name=f"places-{phase.pk}-{int(standings.every_attack)}",
+        compute=lambda: _places(standings.rows()),
+    )
+    own = places.get(team.pk)
     return TeamStanding(
         visible=True,
         listed=own is not None,
-        rank=own.rank if own is not None else None,
-        ranked=sum(1 for row in rows if row.rank is not None),
+        rank=own[0] if own is not None else None,
+        ranked=ranked,
         label=standings.label,
-        reference=own.reference if own is not None else None,
+        reference=own[1] if own is not None else None,
     )
+
+
+def _places(rows) -> tuple[dict[int, tuple[int | None, float | None]], int]:
+    """Each listed team's rank and reference rate, and how many teams are ranked."""
+    places = {row.team.pk: (row.rank, row.reference) for row in rows}
+    return places, sum(1 for row in rows if row.rank is not None)
