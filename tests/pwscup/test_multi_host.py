@@ -10,9 +10,10 @@ reaper (run every second) finds w1 silent and puts its job back in the queue; w2
 Every file is an object of the bucket; no host keeps an upload on its disk, and each worker
 host keeps its own prepared original there.
 
-It takes 20-30 s: three hosts' servers boot Django (gunicorn, beat, two workers), 60 uploads
-are scored one at a time per worker, and the reaper must see w1 silent before w2 takes its
-job; the fault is the point, so nothing of it can be shared with another test.
+Slow (over 20 s on its own, so its module is scheduled first): three hosts' servers boot
+Django (gunicorn, beat, two workers), 60 uploads are scored one at a time per worker, and
+the reaper must see w1 silent before w2 takes its job; the fault is the point, so nothing
+of it can be shared with another test.
 """
 
 import concurrent.futures
@@ -40,7 +41,7 @@ from tests.support import (
     worker_command,
 )
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 UPLOADS = 60
 UPLOADERS = 3  # one per team, at the same time

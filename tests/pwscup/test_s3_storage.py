@@ -7,6 +7,10 @@ who is asking, never an object URL. The objects carry no public grant.
 
 One site (server, worker, bucket) serves the whole module; each test switches its own
 process's storage to the same bucket (it builds its worlds there).
+
+Slow (over 20 s on its own, so its module is scheduled first): the module's first test pays
+the site's start (moto's S3 server, a Redis, gunicorn and a Celery worker each booting), once
+for the module's tests.
 """
 
 import csv
@@ -62,7 +66,7 @@ from tests.support import (
     wait_for,
 )
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 DONE = (Status.FINISHED, Status.FAILED)
 PUBLIC_GROUPS = {
@@ -94,9 +98,7 @@ class Site:
 def s3_site(django_db_setup, s3_server, tmp_path_factory):
     """One bucket, and gunicorn and a worker set to it by the variables alone, as on a host
     of a deployment; their broker is a Redis of the module's own (this process sends its
-    jobs there too), so no job mixes with the session worker's queue. Its start (about 15 s
-    of a module's first test: a Redis, gunicorn and a Celery worker booting Django) is paid
-    once for the module's tests."""
+    jobs there too), so no job mixes with the session worker's queue."""
     logs = tmp_path_factory.mktemp("s3-site")
     bucket = s3_server.new_bucket()
     storage = s3_server.env(bucket)
