@@ -209,3 +209,28 @@ def test_the_cached_leaderboard_page_follows_what_it_shows(board, client):
     assert 'data-testid="row-teamC"' in client.get(url).content.decode()
     client.cookies["django_language"] = "ja"
     assert "順位付けルール" in client.get(url).content.decode()
+
+
+def test_the_scoring_job_leaves_the_new_versions_leaderboard_rows_cached(board):
+    """The worker that writes a score ranks the phase again for the new ranking version:
+    the next page reads the rows from the cache instead of ranking them itself."""
+    from django.core.cache import cache
+
+    from pwscup.competitions.models import Round
+    from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard
+    from pwscup.pwscup2015.ranking_cache import ranking_cache_key
+
+    def cached_rows():
+        round_ = Round.objects.select_related("pwscup2015").get(pk=board.round.pk)
+        name = f"leaderboard-{board.anonymization.pk}"
+        return cache.get(ranking_cache_key(round=round_, name=name))
+
+    before = cached_rows()
+    assert [row.team.pk for row in before] == [
+        row.team.pk for row in anonymization_leaderboard(phase=board.anonymization)
+    ]
+    scored(board, "c", seed=3)  # a new version: a key nobody has read yet
+    after = cached_rows()
+    assert after is not None
+    assert board.teams["c"].pk in {row.team.pk for row in after}
+    assert board.teams["c"].pk not in {row.team.pk for row in before}

@@ -10,6 +10,7 @@ from pwscup.competitions.models import Phase
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
 from pwscup.pwscup2015.broker import SCORE_ANONYMIZATION
+from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard_cached
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.pwscup2015.prepared import prepared_team_original
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
@@ -85,6 +86,11 @@ def anonymization_submission_score(
         message=message,
         scores=scores,
     )
+    if status == Status.FINISHED:
+        # The worker that wrote the score ranks the phase again for the new ranking version
+        # (``ranking_cached``), so the next leaderboard, Submit or Results tab finds the rows
+        # made: at 100 teams that is 8 ms of CPU taken off a page's path during a rush.
+        anonymization_leaderboard_cached(phase=submission.phase)
 
 
 @transaction.atomic
