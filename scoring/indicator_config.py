@@ -135,23 +135,21 @@ def _indicator_kind(kind: Any, column, sa: str):
     distinct values when they were read (``None`` for an all-numbers column)."""
     # Only numbers and empty cells (the usual numeric column): no need to look at the
     # text of its distinct values.
-    if not np.any(~np.isfinite(column.numbers()) & ~column.empty()):
+    numeric_only = not np.any(~np.isfinite(column.numbers()) & ~column.empty())
+    uniques = None
+    if numeric_only:
         kind = NUMERIC if kind is None else kind
-        if kind not in (CATEGORICAL, NUMERIC):
-            raise ConfigError(
-                f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
-            )
-        return kind, None
-    codes, uniques = column.factorized()
-    numbers = column.unique_numbers()
-    present = _present(uniques)
-    if kind is None:
-        kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
+    else:
+        codes, uniques = column.factorized()
+        numbers = column.unique_numbers()
+        present = _present(uniques)
+        if kind is None:
+            kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
     if kind not in (CATEGORICAL, NUMERIC):
         raise ConfigError(
             f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
         )
-    if kind == NUMERIC:
+    if kind == NUMERIC and not numeric_only:
         bad_rows = np.flatnonzero((present & ~np.isfinite(numbers))[codes])
         if bad_rows.size:
             listed = ", ".join(

@@ -137,7 +137,8 @@ def risk(master: Master, releases: list[Release], *, n: int | None = None) -> Ri
         post_a = evidence.posterior_a(post_n)
     else:
         post_n = post_a = pd.DataFrame({"person": [], "value": [], "p": []})
-    columns = {name: _truth_columns(master, post) for name, post in (("N", post_n), ("A", post_a))}
+    truth = pd.Index(master.sa_domain).get_indexer(master.sa_values)
+    columns = {name: _truth_columns(truth, post) for name, post in (("N", post_n), ("A", post_a))}
     per_person = _per_person(master, persons, evidence.group_counts, columns)
     summary = _summary(per_person, persons, master.config.m)
     return Risk(n, persons, post_n, post_a, per_person, summary, master)
@@ -242,11 +243,10 @@ class _Evidence:
         )
 
 
-def _truth_columns(master: Master, post: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def _truth_columns(truth: np.ndarray, post: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per person of the master: the posterior of its true value, and the chance a MAP guess
     (a uniform pick among the values tied at the top) is that value."""
-    n_people = len(master.frame)
-    truth = pd.Index(master.sa_domain).get_indexer(master.sa_values)
+    n_people = len(truth)
     p_true = np.zeros(n_people)
     hit = post["value"].to_numpy() == truth[post["person"].to_numpy().astype(np.int64)]
     p_true[post["person"].to_numpy()[hit].astype(np.int64)] = post["p"].to_numpy()[hit]
