@@ -8,6 +8,7 @@ from django.db.models.query import EmptyQuerySet
 from django.http import Http404
 
 from pwscup.accounts.models import Team
+from pwscup.accounts.page_versions import generation_subquery
 from pwscup.accounts.selectors import competitions_for_user, team_for_user
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.selectors import organized_competitions, with_ranking_version
@@ -40,7 +41,13 @@ def round_access(
     )
     # Each row is found by a unique key: no ordering, so no join that the models' default
     # orderings (by the competition's date) would add to every page's reads.
-    competition = competitions.order_by().annotate(user_organizes=organizes).first()
+    # The page generation comes with it, read no later than any row the page shows: a page
+    # kept at this generation (``pwscup.accounts.conditional``) was drawn from rows no older.
+    competition = (
+        competitions.order_by()
+        .annotate(user_organizes=organizes, page_generation=generation_subquery())
+        .first()
+    )
     # Its ranking version comes with the round's row: the cached rankings a page reads are
     # keyed by it (``round_ranking_version``) at no query of their own.
     round_ = (

@@ -27,19 +27,23 @@ the team opt in (a round's overview, its leaderboards): the Submit and Results t
 and the API stay ``no-store``, so a classroom's shared computer keeps no team's uploads.
 """
 
+import datetime as dt
 import functools
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.messages import get_messages
+from django.core.cache import cache
 from django.db.models import Model
-from django.http import HttpResponse
-from django.utils import translation
+from django.http import HttpResponse, HttpResponseNotModified
+from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.http import quote_etag
+from django.utils.http import parse_etags, quote_etag
 
 from pwscup.accounts.header import request_header
+from pwscup.accounts.page_versions import versions_now
 from pwscup.kinds.registry import kind_of
 
 # The folders whose files draw the pages (code, templates, translations, and the scripts and
@@ -110,22 +114,49 @@ def page_etag(request, *parts) -> str | None:
     return quote_etag(digest.hexdigest()[:32])
 
 
-def round_page_etag(request, access, *parts) -> str | None:
+def round_page_etag(request, access, *parts, versions: dict | None = None) -> str | None:
     """``page_etag`` of a round's page (``access``: ``pwscup.accounts.access.RoundAccess``)
     with the competition's and the round's rows, the viewer's team, and the round's windows
     with their state now, as its kind tells them (``RoundKind.schedule_lines``: a window
     opening or closing changes the page though no row changed). ``None`` for the round's
-    organizers (their pages show more than these parts)."""
+    organizers (their pages show more than these parts).
+
+    ``versions``: the counters the page shows besides its rows (``VersionRead`` → the value
+    the page read, BEFORE it read what the version counts), part of the ETag too. Where the
+    round's kind keeps pages (``RoundKind.kept_pages``), the page is remembered with them
+    (``KeptPage``) so that the next request for the same copy is answered 304 from one read
+    (``kept_answer``)."""
     if access.is_organizer:
         return None
-    windows = [sorted(line.items()) for line in kind_of(access.round).schedule_lines(access.round)]
-    return page_etag(request, access.competition, access.round, access.team, windows, *parts)
+    versions = versions or {}
+    lines = kind_of(access.round).schedule_lines(access.round)
+    windows = [sorted(line.items()) for line in lines]
+    etag = page_etag(
+        request, access.competition, access.round, access.team, windows, *parts, *versions.values()
+    )
+    generation = getattr(access.competition, "page_generation", None)
+    if etag is not None and generation is not None and kind_of(access.round).kept_pages:
+        request.pwscup_kept = KeptPage(
+            etag=etag,
+            viewer=_viewer(request),
+            path=request.get_full_path(),
+            language=translation.get_language(),
+            csrf=_secret_digest(request),
+            code=code_version(),
+            generation=generation,
+            unread=request_header(request).unread,
+            reads=tuple(versions),
+            values=tuple(versions.values()),
+            until=_next_change(lines),
+        )
+    return etag
 
 
 def conditional_response(request, etag: str | None, render: Callable[[], HttpResponse]):
     """``render()``'s page, or an empty 304 when the browser's copy has ``etag`` (RFC 9110:
     the 304 carries the ETag and Cache-Control the page would). ``etag`` ``None``: always
-    rendered, and not kept by the browser."""
+    rendered, and not kept by the browser. A page ``round_page_etag`` remembered is kept in
+    the cache once answered (``_remember``)."""
     if etag is None:
         return render()
     headers = HttpResponse()
@@ -135,9 +166,122 @@ def conditional_response(request, etag: str | None, render: Callable[[], HttpRes
     # headers above, else the headers themselves back (nothing to answer early).
     early = get_conditional_response(request, etag=etag, response=headers)
     if early is not headers:
+        if early.status_code == 304:
+            _remember(request, etag)
         return early
     response = render()
     if response.status_code == 200:
         response["ETag"] = etag
         patch_cache_control(response, private=True, no_cache=True)
+        _remember(request, etag)
+    return response
+
+
+# --- kept pages: a 304 from one read ---------------------------------------------------------
+
+#: How long a kept page is remembered at most (a window's next opening or closing ends it
+#: sooner). A browser asking later is answered by the page's own path, and remembered again.
+KEPT_SECONDS = 6 * 3600
+
+
+@dataclass(frozen=True)
+class KeptPage:
+    """A page answered with ``etag``, and everything that ETag was made of that one read
+    cannot vouch for again: who asked (``_viewer``), for what (``path``, ``language``), with
+    which CSRF secret (its digest) and code, the page generation and the unread count read
+    with it, the page's own versions (``reads`` and their ``values``), and when its windows
+    next change state (``until``)."""
+
+    etag: str
+    viewer: tuple
+    path: str
+    language: str
+    csrf: str
+    code: str
+    generation: int
+    unread: int
+    reads: tuple
+    values: tuple
+    until: dt.datetime | None
+
+
+def _viewer(request) -> tuple:
+    """What of the user the page's access and header rest on beyond the counted rows (the
+    user's own row is read on every request by Django's authentication)."""
+    user = request.user
+    if not user.is_authenticated:
+        return ("visitor",)
+    return (user.pk, user.get_username(), user.is_active, user.is_superuser)
+
+
+def _secret_digest(request) -> str:
+    secret = request.META.get("CSRF_COOKIE") or ""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _next_change(lines) -> dt.datetime | None:
+    """When the first of the round's windows opens or closes after now (``None``: never)."""
+    now = timezone.now()
+    times = [
+        moment
+        for line in lines
+        for moment in (line.get("opens_at"), line.get("closes_at"))
+        if moment is not None and moment > now
+    ]
+    return min(times, default=None)
+
+
+def _kept_key(etag: str) -> str:
+    return "pwscup:kept:" + hashlib.sha256(etag.encode()).hexdigest()
+
+
+def _remember(request, etag: str) -> None:
+    kept = getattr(request, "pwscup_kept", None)
+    if kept is None or kept.etag != etag:
+        return
+    seconds = KEPT_SECONDS
+    if kept.until is not None:
+        seconds = min(seconds, int((kept.until - timezone.now()).total_seconds()))
+    if seconds > 0:
+        cache.set(_kept_key(etag), kept, seconds)
+
+
+def kept_answer(request) -> HttpResponse | None:
+    """An empty 304 for a page remembered by ``round_page_etag`` whose copy the browser
+    sends back (``If-None-Match``), when nothing that page was made of has changed: the
+    same viewer, address, language, CSRF secret and code, no message waiting, no window
+    opened or closed since, and one query finds the page generation (every write to the
+    competition, the round, its phases, its teams and memberships, the organizers, the
+    groups and permissions, the kind's counted rows), the unread count and the page's
+    versions as they were. ``None``: the page's own path answers (and checks access).
+
+    Why this is safe without the access check: the ETag was given after that check passed,
+    and every row the check reads is counted by the generation (the user's own row is
+    compared here), so the same inputs give the same answer."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    etags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
+    if len(etags) != 1 or etags[0] == "*":
+        return None
+    kept = cache.get(_kept_key(etags[0]))
+    if not isinstance(kept, KeptPage) or kept.etag != etags[0]:
+        return None
+    if kept.until is not None and timezone.now() >= kept.until:
+        return None
+    same = (
+        kept.viewer == _viewer(request)
+        and kept.path == request.get_full_path()
+        and kept.language == translation.get_language()
+        and kept.csrf == _secret_digest(request)
+        and kept.code == code_version()
+    )
+    if not same or len(get_messages(request)):
+        return None
+    user = request.user
+    now = versions_now(user_id=user.pk if user.is_authenticated else None, reads=kept.reads)
+    if now != (kept.generation, kept.unread, *kept.values):
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"] = kept.etag
+    patch_cache_control(response, private=True, no_cache=True)
     return response

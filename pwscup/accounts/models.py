@@ -131,3 +131,24 @@ class Award(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name_en}: {self.team}"
+
+
+class PageGeneration(models.Model):
+    """How many writes the rows a kept page is drawn from have seen, counted by the database.
+
+    One row (``id`` 1). A trigger on each counted table (the competitions, their organizers,
+    rounds, phases, teams, memberships, the accounts' groups and permissions, and each kind's
+    own round table where the kind keeps pages: ``RoundKind.kept_pages``) moves ``value`` in
+    the writing transaction, for every statement, ``QuerySet.update()`` and raw SQL included:
+    a page remembered at one value (``pwscup.accounts.kept_pages``) is known unchanged while
+    the value is. Written by the triggers only; ``value`` is read, never set, by the code.
+    """
+
+    value = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("page generation")
+        verbose_name_plural = _("page generations")
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -69,6 +69,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A kept page's 304 from one read (pwscup/accounts/conditional.py, kept_answer): after
+    # every middleware above, so that each treats it as the page's own answer (axes acts on
+    # log-ins only).
+    "pwscup.accounts.middleware.KeptPageMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lock-out page.
     "axes.middleware.AxesMiddleware",
 ]

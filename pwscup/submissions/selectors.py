@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
 from pwscup.accounts.models import Membership, Team
+from pwscup.accounts.page_versions import VersionRead
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import organized_competitions, user_is_organizer
 from pwscup.kinds import all_kinds
@@ -141,6 +142,12 @@ def live_etag_of(*, round_id: int | None, team_id: int | None, version: int | No
     """The ETag of a scope at ``version`` (``None``: no row yet, version 0). The round and
     team are part of it, so that the ETag of one scope never answers for another."""
     return f'"live-{round_id or "none"}-{team_id or "round"}-{version or 0}"'
+
+
+def live_version_read(*, round_id: int, team_id: int) -> VersionRead:
+    """The team's live version in the round, as a kept page reads it again
+    (``pwscup.accounts.conditional.round_page_etag``'s ``versions``)."""
+    return VersionRead("submissions.LiveVersion", (("round_id", round_id), ("team_id", team_id)))
 
 
 def live_etag(*, round_id: int | None, team_id: int | None = None) -> str:

@@ -7,7 +7,8 @@ from django.views.decorators.http import conditional_page
 
 import scoring
 from pwscup.accounts.conditional import conditional_response, round_page_etag
-from pwscup.competitions.selectors import round_metrics
+from pwscup.accounts.page_versions import ranking_version_read
+from pwscup.competitions.selectors import round_metrics, round_ranking_version
 from pwscup.core.exports import csv_response
 from pwscup.kinds.tabs import RESULTS, render_tab
 from pwscup.pwscup2015.leaderboards import charts, metric_words, selectors, tables
@@ -62,7 +63,12 @@ def leaderboard(request, competition_slug, round_slug):
     # The whole page: 304 while its table's key (the ranking's version and settings), its
     # chart's and the round's rows are those the browser's copy was drawn from.
     etag = round_page_etag(
-        request, access, access.round.pwscup2015, table_key, context["chart_key"]
+        request,
+        access,
+        access.round.pwscup2015,
+        table_key,
+        context["chart_key"],
+        versions=_ranking_version(access),
     )
     return conditional_response(
         request,
@@ -130,7 +136,9 @@ def _results_table(request, access, name: str, context: dict):
     table_key = ranking_cache_key(round=access.round, name=name)
     return conditional_response(
         request,
-        round_page_etag(request, access, access.round.pwscup2015, table_key),
+        round_page_etag(
+            request, access, access.round.pwscup2015, table_key, versions=_ranking_version(access)
+        ),
         lambda: render_tab(
             request,
             access,
@@ -192,3 +200,9 @@ def final(request, competition_slug, round_slug):
             ),
         },
     )
+
+
+def _ranking_version(access) -> dict:
+    """The ranking version the page's tables are keyed by, as read with the round: the
+    version a kept leaderboard reads again (``round_page_etag``'s ``versions``)."""
+    return {ranking_version_read(access.round.pk): round_ranking_version(round=access.round)}

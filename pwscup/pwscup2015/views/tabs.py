@@ -53,7 +53,12 @@ from pwscup.pwscup2015.value_ranges import ranges_text
 from pwscup.submissions.history import upload_history
 from pwscup.submissions.models import Status
 from pwscup.submissions.round_pages import pending
-from pwscup.submissions.selectors import live_etag, quota_usage, target_uses
+from pwscup.submissions.selectors import (
+    live_etag,
+    live_version_read,
+    quota_usage,
+    target_uses,
+)
 
 
 def round_page(request, access, tab):
@@ -129,8 +134,11 @@ def _overview(request, access, base):
     (``pwscup.accounts.conditional``): the round's and the kind's rows, the phases' states,
     and the team's jobs (its version: whether it has uploaded moves the next steps)."""
     team = access.team
-    team_version = live_etag(round_id=access.round.pk, team_id=team.pk) if team else None
-    etag = round_page_etag(request, access, access.round.pwscup2015, team_version)
+    versions = {}
+    if team is not None:
+        live = live_version_read(round_id=access.round.pk, team_id=team.pk)
+        versions[live] = live.value_now()
+    etag = round_page_etag(request, access, access.round.pwscup2015, versions=versions)
     return conditional_response(request, etag, lambda: _render_overview(request, access, base))
 
 

@@ -1,0 +1,74 @@
+"""The versions a kept page is drawn from, read in one query (``pwscup.accounts.conditional``).
+
+A kept page (a round's overview, its leaderboards) is answered 304 by
+``pwscup.accounts.middleware.KeptPageMiddleware`` from what this module reads, and nothing
+else: the page generation (``PageGeneration``: every write to the rows the page shows and
+its access rests on, counted by the database), the viewer's unread notifications (the
+header's badge) and the page's own versions (``VersionRead``: a team's live version, a
+round's ranking version), all in one indexed query.
+"""
+
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.db.models import Count, IntegerField, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from pwscup.accounts.models import PageGeneration
+from pwscup.notifications.models import Notification
+
+
+@dataclass(frozen=True)
+class VersionRead:
+    """A version a page shows: the ``field`` of the ``model`` ("app_label.Model") row found
+    by ``lookup`` (pairs of field and value), ``0`` when there is no such row. A version is
+    a counter its owner moves on every change (``RankingVersion``, ``LiveVersion``)."""
+
+    model: str
+    lookup: tuple[tuple[str, object], ...]
+    field: str = "version"
+
+    def value_now(self) -> int:
+        """The version now (one indexed read)."""
+        rows = apps.get_model(self.model).objects.filter(**dict(self.lookup)).order_by()
+        return rows.values_list(self.field, flat=True).first() or 0
+
+    def subquery(self):
+        rows = apps.get_model(self.model).objects.filter(**dict(self.lookup)).order_by()
+        return Coalesce(Subquery(rows.values(self.field)[:1]), Value(0))
+
+
+def ranking_version_read(round_id: int) -> VersionRead:
+    """The round's ranking version (``RankingVersion``): every cached ranking is keyed by it."""
+    return VersionRead("competitions.RankingVersion", (("round_id", round_id),))
+
+
+def generation_subquery():
+    """The page generation, for an annotation: read in the same query as the rows a page
+    reads first (``round_access``), so that it is never newer than those rows. ``None`` when
+    the row is missing (a flushed table before its next write): then nothing is trusted."""
+    return Subquery(PageGeneration.objects.filter(pk=1).values("value")[:1])
+
+
+def unread_subquery(user_id: int | None):
+    unread = (
+        Notification.objects.filter(user_id=user_id, read_at__isnull=True)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(unread, output_field=IntegerField()), Value(0))
+
+
+def versions_now(*, user_id: int | None, reads: tuple[VersionRead, ...]) -> tuple | None:
+    """``(generation, unread, *each read's version)`` now, in one query; ``None`` when the
+    generation's row is missing. ``unread`` is 0 for a visitor (``user_id`` ``None``)."""
+    names = {f"v{i}": read.subquery() for i, read in enumerate(reads)}
+    row = (
+        PageGeneration.objects.filter(pk=1)
+        .annotate(unread=unread_subquery(user_id), **names)
+        .values_list("value", "unread", *names)
+        .first()
+    )
+    return tuple(row) if row is not None else None

@@ -1,0 +1,146 @@
+"""Kept pages answered 304 from one read (``pwscup.accounts.conditional.kept_answer``) and the
+page generation the database counts (``accounts.PageGeneration``, its triggers).
+
+``test_conditional_pages.py`` asserts what a browser sees of every change (each of its
+tests now goes through the one-read answer, since the first 200 remembers the page); this
+module asserts what that answer rests on: every write to a counted table moves the
+generation, writes the ORM's signals never see (``QuerySet.update()``, raw SQL) included;
+a team member who left, a visitor with a copied cookie and ETag, a missing generation row
+and a kind that does not keep its pages are never answered from the memory."""
+
+import pytest
+from django.contrib.auth.models import Group, Permission
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from pwscup.accounts.models import Membership, PageGeneration, Team
+from pwscup.competitions.models import Competition, Phase, Round
+from pwscup.kinds import kind_of
+from pwscup.pwscup2015.models import Pwscup2015Round
+
+pytestmark = pytest.mark.django_db
+
+
+def _generation() -> int:
+    return PageGeneration.objects.get(pk=1).value
+
+
+def _member(world, letter="a") -> Client:
+    client = Client()
+    client.force_login(world.users[letter])
+    client.get(reverse("home"))
+    return client
+
+
+def _kept(client, url):
+    page = client.get(url)
+    assert page.status_code == 200 and page.has_header("ETag"), url
+    return page
+
+
+def _again(client, url, page):
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.get(url, HTTP_IF_NONE_MATCH=page["ETag"])
+    return answer, len(queries)
+
+
+def _writes(world):
+    """One write per counted table, each by a path no model signal reports."""
+    user, team = world.users["a"], world.teams["a"]
+    group = Group.objects.create(name="kept-pages")
+    permission = Permission.objects.first()
+    return {
+        "competition": lambda: Competition.objects.filter(pk=world.competition.pk).update(
+            name="Cup renamed"
+        ),
+        "organizers": lambda: world.competition.organizers.add(user),
+        "round": lambda: Round.objects.filter(pk=world.round.pk).update(name="Round renamed"),
+        "phase": lambda: Phase.objects.filter(pk=world.anonymization.pk).update(daily_limit=7),
+        "team": lambda: Team.objects.filter(pk=team.pk).update(name="Team renamed"),
+        "membership": lambda: Membership.objects.filter(team=team, user=user).delete(),
+        "user groups": lambda: user.groups.add(group),
+        "user permissions": lambda: user.user_permissions.add(permission),
+        "group permissions": lambda: group.permissions.add(permission),
+        "the 2015 round": lambda: Pwscup2015Round.objects.filter(round=world.round).update(
+            results_published=True
+        ),
+        "raw SQL": lambda: connection.cursor().execute(
+            f'UPDATE "{Round._meta.db_table}" SET name = %s WHERE id = %s',
+            ["Round by SQL", world.round.pk],
+        ),
+    }
+
+
+def test_every_write_to_a_counted_table_moves_the_generation(world):
+    before = _generation()
+    for name, write in _writes(world).items():
+        write()
+        after = _generation()
+        assert after > before, name
+        before = after
+
+
+def test_a_write_elsewhere_leaves_it(world):
+    """A score, a job's state, a notification: not counted (the pages read their own
+    versions or counts), so a rush of uploads never sends every kept page back."""
+    before = _generation()
+    world.users["a"].notifications.create(kind="test", event="test:1", params={})
+    world.users["a"].__class__.objects.filter(pk=world.users["a"].pk).update(first_name="A")
+    assert _generation() == before
+
+
+@pytest.mark.parametrize(
+    "write",
+    ["competition", "round", "phase", "team", "membership", "the 2015 round", "raw SQL"],
+)
+def test_a_write_no_signal_sees_is_never_answered_from_memory(world, write):
+    client = _member(world)
+    url = world.round_url()
+    page = _kept(client, url)
+    _writes(world)[write]()
+    answer, queries = _again(client, url, page)
+    # The page's own path answered (its access check and its rows: far more than 3 reads).
+    assert queries > 3, write
+    if write == "membership":  # no longer a team member: the page changed, or is gone
+        assert answer.status_code != 304
+    if write in ("round", "raw SQL"):
+        assert answer.status_code == 200
+        assert Round.objects.get(pk=world.round.pk).name in answer.content.decode()
+
+
+def test_a_copied_etag_and_cookie_do_not_answer_for_another_viewer(world):
+    client = _member(world)
+    url = world.round_url()
+    page = _kept(client, url)
+    stranger = Client()
+    stranger.cookies = client.cookies.__class__(
+        {name: morsel.value for name, morsel in client.cookies.items() if name != "sessionid"}
+    )
+    answer, _queries = _again(stranger, url, page)
+    assert answer.status_code != 304
+    other_team = _member(world, "b")
+    other_team.cookies["csrftoken"] = client.cookies["csrftoken"].value
+    answer, _queries = _again(other_team, url, page)
+    assert answer.status_code != 304
+
+
+def test_without_the_generation_row_nothing_is_trusted(world):
+    client = _member(world)
+    url = world.round_url()
+    page = _kept(client, url)
+    PageGeneration.objects.all().delete()  # as a flush leaves it until the next write
+    answer, queries = _again(client, url, page)
+    assert answer.status_code == 304 and queries > 3  # the page's own path said so
+    answer, queries = _again(client, url, page)
+    assert queries > 3  # and remembered nothing without a generation
+
+
+def test_a_kind_that_does_not_keep_its_pages_is_answered_by_its_view(world, monkeypatch):
+    monkeypatch.setattr(type(kind_of(world.round)), "kept_pages", False)
+    client = _member(world)
+    url = world.round_url()
+    page = _kept(client, url)
+    answer, queries = _again(client, url, page)
+    assert answer.status_code == 304 and queries > 3
