@@ -134,7 +134,7 @@ def round_page_etag(request, access, *parts, versions: dict | None = None) -> st
     etag = page_etag(
         request, access.competition, access.round, access.team, windows, *parts, *versions.values()
     )
-    generation = getattr(access.competition, "page_generation", None)
+    generation = access.generation
     if etag is not None and generation is not None and kind_of(access.round).kept_pages:
         request.pwscup_kept = KeptPage(
             etag=etag,
@@ -231,8 +231,12 @@ def _next_change(lines) -> dt.datetime | None:
     return min(times, default=None)
 
 
-def _kept_key(etag: str) -> str:
-    return "pwscup:kept:" + hashlib.sha256(etag.encode()).hexdigest()
+def _kept_key(request) -> str:
+    """Where a page is remembered: one entry per browser (its CSRF secret), viewer and
+    address without its query string, holding the last copy given there. Distinct query
+    strings replace that entry rather than add one, so requests cannot grow the cache."""
+    identity = f"{_secret_digest(request)}|{_viewer(request)}|{request.path}"
+    return "pwscup:kept:" + hashlib.sha256(identity.encode()).hexdigest()
 
 
 def _remember(request, etag: str) -> None:
@@ -243,7 +247,7 @@ def _remember(request, etag: str) -> None:
     if kept.until is not None:
         seconds = min(seconds, int((kept.until - timezone.now()).total_seconds()))
     if seconds > 0:
-        cache.set(_kept_key(etag), kept, seconds)
+        cache.set(_kept_key(request), kept, seconds)
 
 
 def kept_answer(request) -> HttpResponse | None:
@@ -263,7 +267,7 @@ def kept_answer(request) -> HttpResponse | None:
     etags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
     if len(etags) != 1 or etags[0] == "*":
         return None
-    kept = cache.get(_kept_key(etags[0]))
+    kept = cache.get(_kept_key(request))
     if not isinstance(kept, KeptPage) or kept.etag != etags[0]:
         return None
     if kept.until is not None and timezone.now() >= kept.until:

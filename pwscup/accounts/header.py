@@ -31,9 +31,10 @@ def _console_key(user_id: int) -> str:
     return f"pwscup:header:console:{user_id}"
 
 
-def header_state(*, user) -> Header:
-    """What the header shows ``user``: the unread count read now (one indexed count), the
-    console link from the cache when it holds it."""
+def header_state(*, user, unread: int | None = None) -> Header:
+    """What the header shows ``user``: the unread count read now (one indexed count; or
+    ``unread``, read by the caller this request), the console link from the cache when it
+    holds it."""
     if not user.is_authenticated:
         return Header(console=False, unread=0)
     if not user.is_active:
@@ -45,7 +46,8 @@ def header_state(*, user) -> Header:
         if console is None:
             console = may_use_console(user=user)
             cache.set(_console_key(user.pk), console, CONSOLE_LINK_SECONDS)
-    unread = Notification.objects.filter(user=user, read_at__isnull=True).count()
+    if unread is None:
+        unread = Notification.objects.filter(user=user, read_at__isnull=True).count()
     return Header(console=console, unread=unread, admin=user.is_active and user.is_superuser)
 
 
@@ -54,9 +56,18 @@ def request_header(request) -> Header:
     (``pwscup.accounts.conditional``) and the header it draws share it."""
     header = getattr(request, "pwscup_header", None)
     if header is None:
-        header = header_state(user=request.user)
+        header = header_state(user=request.user, unread=getattr(request, _UNREAD, None))
         request.pwscup_header = header
     return header
+
+
+_UNREAD = "pwscup_unread"
+
+
+def unread_known(request, unread: int) -> None:
+    """The request's unread count, read with other things in one query
+    (``pwscup.accounts.access.round_access``): the header does not count again."""
+    setattr(request, _UNREAD, unread)
 
 
 def console_link_forget(*, user_ids) -> None:

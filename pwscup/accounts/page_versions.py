@@ -15,6 +15,7 @@ from django.db.models import Count, IntegerField, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from pwscup.accounts.models import PageGeneration
+from pwscup.competitions.models import RankingVersion
 from pwscup.notifications.models import Notification
 
 
@@ -43,11 +44,27 @@ def ranking_version_read(round_id: int) -> VersionRead:
     return VersionRead("competitions.RankingVersion", (("round_id", round_id),))
 
 
-def generation_subquery():
-    """The page generation, for an annotation: read in the same query as the rows a page
-    reads first (``round_access``), so that it is never newer than those rows. ``None`` when
-    the row is missing (a flushed table before its next write): then nothing is trusted."""
-    return Subquery(PageGeneration.objects.filter(pk=1).values("value")[:1])
+def request_versions(*, competition_slug: str, round_slug: str, user_id: int | None) -> tuple:
+    """``(page generation, the round's ranking version, the viewer's unread count)`` in one
+    indexed read, read before any row a round's page shows (``round_access``): a page kept
+    at this generation was drawn from rows no older. The generation is ``None`` when its
+    row is missing (a flushed table before its next write): then nothing is trusted to it.
+    The ranking version is 0 for a round without one (or no such round); the unread count 0
+    for a visitor (``user_id`` ``None``)."""
+    version = RankingVersion.objects.filter(
+        round__slug=round_slug, round__competition__slug=competition_slug
+    ).order_by()
+    ranking = Coalesce(Subquery(version.values("version")[:1]), Value(0))
+    row = (
+        PageGeneration.objects.filter(pk=1)
+        .annotate(ranking=ranking, unread=unread_subquery(user_id))
+        .values_list("value", "ranking", "unread")
+        .first()
+    )
+    if row is None:
+        unread = Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+        return None, version.values_list("version", flat=True).first() or 0, unread
+    return row
 
 
 def unread_subquery(user_id: int | None):

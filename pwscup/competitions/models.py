@@ -153,7 +153,8 @@ class RankingVersion(models.Model):
 
     Bumped in the transaction of every change that can move a rank or a number
     (``pwscup.competitions.services.ranking_version_bump``), so it commits with the score;
-    read with the round's row (``pwscup.competitions.selectors.with_ranking_version``). A
+    read once per request with the page generation
+    (``pwscup.accounts.page_versions.request_versions``). A
     row of its own, not a column of the round's or the kind's row: those are saved whole by
     forms (a stale copy would set the version back), and the workers that score a round's
     uploads lock only this small row, and only until their scoring transaction commits. A

@@ -4,8 +4,7 @@ import threading
 from collections import OrderedDict
 from urllib.parse import urlsplit
 
-from django.db.models import BigIntegerField, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve
 from django.utils import timezone
@@ -69,24 +68,19 @@ def table_config(*, round: Round, table) -> scoring.RoundConfig:
     return scoring.load_config(stored, table)
 
 
-# The attribute ``with_ranking_version`` reads the version into.
+# The attribute a request's round carries its ranking version in (``ranking_version_set``).
 _RANKING_VERSION = "ranking_version"
 
 
-def with_ranking_version(rounds: QuerySet[Round]) -> QuerySet[Round]:
-    """``rounds`` with each round's ranking version (``RankingVersion``; 0 without a row)
-    read in the same query as the round, for ``round_ranking_version``. The round a request
-    reads (``pwscup.accounts.access.round_access``) is read so: its cached rankings cost no
-    query of their own."""
-    version = RankingVersion.objects.filter(round=OuterRef("pk")).values("version")[:1]
-    return rounds.annotate(
-        **{_RANKING_VERSION: Coalesce(Subquery(version), 0, output_field=BigIntegerField())}
-    )
+def ranking_version_set(round: Round, version: int) -> None:
+    """Give ``round`` its ranking version as read elsewhere in one query (``round_access``
+    reads it with the page generation), for ``round_ranking_version``."""
+    setattr(round, _RANKING_VERSION, version)
 
 
 def round_ranking_version(*, round: Round) -> int:
-    """The round's ranking version: as read with the round (``with_ranking_version``: once
-    per request), else read now (one indexed read)."""
+    """The round's ranking version: as read for the request (``ranking_version_set``: once
+    per request, by ``round_access``), else read now (one indexed read)."""
     version = getattr(round, _RANKING_VERSION, None)
     if version is None:
         row = RankingVersion.objects.filter(round_id=round.pk).values_list("version", flat=True)

@@ -10,11 +10,13 @@ and a kind that does not keep its pages are never answered from the memory."""
 
 import pytest
 from django.contrib.auth.models import Group, Permission
-from django.db import connection
+from django.db import connection, transaction
+from django.http import Http404
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from pwscup.accounts.access import round_access
 from pwscup.accounts.models import Membership, PageGeneration, Team
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.kinds import kind_of
@@ -74,12 +76,54 @@ def _writes(world):
 
 
 def test_every_write_to_a_counted_table_moves_the_generation(world):
-    before = _generation()
+    seen = {_generation()}
     for name, write in _writes(world).items():
         write()
         after = _generation()
-        assert after > before, name
-        before = after
+        assert after not in seen, name
+        seen.add(after)
+
+
+def test_a_rolled_back_write_leaves_a_value_never_given_again(world):
+    """What a rolled-back transaction read may be in the cache under its generation: the
+    next write must not give that value again (a sequence's next value, not ``value + 1``)."""
+    before = _generation()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Round.objects.filter(pk=world.round.pk).update(name="Never committed")
+        inside = _generation()
+        raise RuntimeError
+    assert _generation() == before  # the row itself rolled back with the write
+    Round.objects.filter(pk=world.round.pk).update(name="Committed")
+    assert _generation() not in {before, inside}
+
+
+def test_the_access_is_read_from_the_cache_only_while_its_rows_are_unchanged(world, rf):
+    """``round_access``: one read (the generation and the ranking version), the rest from
+    the cache under that generation; a membership removed by a queryset (no signal) is seen
+    at once."""
+    request = rf.get(world.round_url())
+    request.user = world.users["a"]
+    args = (world.competition.slug, world.round.slug)
+    first = round_access(request, *args)
+    assert first.team == world.teams["a"]
+    with CaptureQueriesContext(connection) as queries:
+        again = round_access(request, *args)
+    assert len(queries) == 1
+    assert (again.competition, again.round, again.team) == (
+        first.competition,
+        first.round,
+        first.team,
+    )
+    assert [p.pk for p in again.round.phases.all()] == [p.pk for p in first.round.phases.all()]
+    Membership.objects.filter(team=world.teams["a"], user=world.users["a"]).delete()
+    after = round_access(request, *args) if world.competition.is_listed else None
+    if after is not None:
+        assert after.team is None
+    else:
+        with pytest.raises(Http404):
+            round_access(request, *args)
+    request.user = world.users["b"]  # another viewer never reads the first one's entry
+    assert round_access(request, *args).team == world.teams["b"]
 
 
 def test_a_write_elsewhere_leaves_it(world):

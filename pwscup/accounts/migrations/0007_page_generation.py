@@ -1,9 +1,14 @@
 """The page generation (``PageGeneration``) and the triggers that move it.
 
 A trigger per counted table runs once per statement (PostgreSQL; once per row on SQLite,
-which has no statement triggers), before the statement touches a row, and moves the one
+which has no statement triggers), before the statement touches a row, and sets the one
 row in the writing transaction: a reader sees the new value when it sees the new rows.
-Written as an upsert, so a flushed table (tests) counts again from its next write.
+
+The new value is never one the row held before, even after a rollback (the cache may hold
+what a rolled-back transaction read under its value): on PostgreSQL the next value of a
+sequence (sequences do not roll back), on SQLite a random 53-bit number. Written as an
+upsert: the row is made by the first counted write (a later data migration's, often), and
+made again after a flush (tests); ``restore`` counts it among what ``migrate`` fills.
 """
 
 from django.conf import settings
@@ -11,10 +16,15 @@ from django.db import migrations, models
 
 FUNCTION = "pwscup_page_generation_bump"
 TRIGGER = "pwscup_page_generation"
-UPSERT = (
-    "INSERT INTO accounts_pagegeneration (id, value) VALUES (1, 1) "
-    "ON CONFLICT (id) DO UPDATE SET value = accounts_pagegeneration.value + 1"
-)
+SEQUENCE = "pwscup_page_generation_seq"
+NEXT = {"postgresql": f"nextval('{SEQUENCE}')", "sqlite": "(random() & 9007199254740991)"}
+
+
+def upsert(vendor: str) -> str:
+    return (
+        f"INSERT INTO accounts_pagegeneration (id, value) VALUES (1, {NEXT[vendor]}) "
+        "ON CONFLICT (id) DO UPDATE SET value = excluded.value"
+    )
 
 
 def counted_tables(apps) -> list[str]:
@@ -43,7 +53,7 @@ def trigger_sql(vendor: str, table: str) -> list[str]:
         ]
     return [
         f'CREATE TRIGGER {TRIGGER}_{event.lower()}_{table} BEFORE {event} ON "{table}" '
-        f"BEGIN {UPSERT}; END"
+        f"BEGIN {upsert(vendor)}; END"
         for event in ("INSERT", "UPDATE", "DELETE")
     ]
 
@@ -60,11 +70,11 @@ def drop_sql(vendor: str, table: str) -> list[str]:
 def create_triggers(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
+        schema_editor.execute(f"CREATE SEQUENCE IF NOT EXISTS {SEQUENCE}")
         schema_editor.execute(
             f"CREATE OR REPLACE FUNCTION {FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$ "
-            f"BEGIN {UPSERT}; RETURN NULL; END $$"
+            f"BEGIN {upsert(vendor)}; RETURN NULL; END $$"
         )
-    schema_editor.execute("INSERT INTO accounts_pagegeneration (id, value) VALUES (1, 1)")
     for table in counted_tables(apps):
         for statement in trigger_sql(vendor, table):
             schema_editor.execute(statement)
@@ -77,6 +87,7 @@ def drop_triggers(apps, schema_editor):
             schema_editor.execute(statement)
     if vendor == "postgresql":
         schema_editor.execute(f"DROP FUNCTION IF EXISTS {FUNCTION}()")
+        schema_editor.execute(f"DROP SEQUENCE IF EXISTS {SEQUENCE}")
 
 
 class Migration(migrations.Migration):

@@ -6,9 +6,11 @@ tables do (``accounts/migrations/0007_page_generation.py``, whose function it ca
 from django.db import migrations
 
 TRIGGER = "pwscup_page_generation"
-UPSERT = (
-    "INSERT INTO accounts_pagegeneration (id, value) VALUES (1, 1) "
-    "ON CONFLICT (id) DO UPDATE SET value = accounts_pagegeneration.value + 1"
+# SQLite's statement (PostgreSQL's is the function's): a random 53-bit value, never one the
+# row held before (accounts/migrations/0007_page_generation.py).
+SQLITE_UPSERT = (
+    "INSERT INTO accounts_pagegeneration (id, value) VALUES (1, (random() & 9007199254740991)) "
+    "ON CONFLICT (id) DO UPDATE SET value = excluded.value"
 )
 EVENTS = ("INSERT", "UPDATE", "DELETE")
 
@@ -28,7 +30,7 @@ def create_trigger(apps, schema_editor):
     for event in EVENTS:
         schema_editor.execute(
             f'CREATE TRIGGER {TRIGGER}_{event.lower()}_{table} BEFORE {event} ON "{table}" '
-            f"BEGIN {UPSERT}; END"
+            f"BEGIN {SQLITE_UPSERT}; END"
         )
 
 
