@@ -1,6 +1,7 @@
 """Who is asking about a round: a team member, an organizer, or a visitor."""
 
 import functools
+import hashlib
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -14,6 +15,7 @@ from pwscup.accounts.page_versions import request_versions
 from pwscup.accounts.selectors import competitions_for_user, team_for_user
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.selectors import organized_competitions, ranking_version_set
+from pwscup.kinds.registry import all_kinds
 
 # Set on the request by the core for every view under a round kind's URLs (pwscup/kinds/
 # views.py): ``round_access`` then answers 404 for a round of another kind.
@@ -62,11 +64,14 @@ def round_access(
             if user.is_authenticated
             else "visitor"
         )
-        key = f"pwscup:access:{generation}:{viewer}:{competition_slug}:{round_slug}"
+        # The address by its digest: any text a caller passes makes a short, plain key.
+        where = hashlib.sha256(f"{competition_slug}/{round_slug}".encode()).hexdigest()
+        key = f"pwscup:access:{generation}:{viewer}:{where}"
     rows = cache.get(key) if key is not None else None
     if rows is None:
         rows = _access_rows(user, competition_slug, round_slug)
-        if key is not None:
+        # Only a round found is kept: addresses of no round cannot grow the cache.
+        if key is not None and rows[1] is not None:
             cache.set(key, rows, ACCESS_SECONDS)
     competition, round_, team = rows
     if round_ is None:
@@ -100,9 +105,13 @@ def _access_rows(user, competition_slug: str, round_slug: str) -> tuple:
     # Each row is found by a unique key: no ordering, so no join that the models' default
     # orderings (by the competition's date) would add to every page's reads.
     competition = competitions.order_by().annotate(user_organizes=organizes).first()
+    # The kinds' own rows whose tables are counted come with the round, and are cached with
+    # it (``RoundKind.counted_row``); a round of another kind finds none there.
+    counted = [kind.counted_row for kind in all_kinds() if kind.counted_row]
     round_ = (
         competition
         and Round.objects.filter(competition=competition, slug=round_slug)
+        .select_related(*counted)
         .order_by()
         .prefetch_related(Prefetch("phases", queryset=Phase.objects.order_by("opens_at", "id")))
         .first()

@@ -123,7 +123,7 @@ def round_page_etag(request, access, *parts, versions: dict | None = None) -> st
 
     ``versions``: the counters the page shows besides its rows (``VersionRead`` → the value
     the page read, BEFORE it read what the version counts), part of the ETag too. Where the
-    round's kind keeps pages (``RoundKind.kept_pages``), the page is remembered with them
+    round's kind's row is counted (``RoundKind.counted_row``), the page is remembered with them
     (``KeptPage``) so that the next request for the same copy is answered 304 from one read
     (``kept_answer``)."""
     if access.is_organizer:
@@ -135,7 +135,7 @@ def round_page_etag(request, access, *parts, versions: dict | None = None) -> st
         request, access.competition, access.round, access.team, windows, *parts, *versions.values()
     )
     generation = access.generation
-    if etag is not None and generation is not None and kind_of(access.round).kept_pages:
+    if etag is not None and generation is not None and kind_of(access.round).counted_row:
         request.pwscup_kept = KeptPage(
             etag=etag,
             viewer=_viewer(request),

@@ -138,9 +138,9 @@ class PageGeneration(models.Model):
 
     One row (``id`` 1). A trigger on each counted table (the competitions, their organizers,
     rounds, phases, teams, memberships, the accounts' groups and permissions, and each kind's
-    own round table where the kind keeps pages: ``RoundKind.kept_pages``) moves ``value`` in
+    own round table where the kind declares it: ``RoundKind.counted_row``) moves ``value`` in
     the writing transaction, for every statement, ``QuerySet.update()`` and raw SQL included:
-    a page remembered at one value (``pwscup.accounts.kept_pages``) is known unchanged while
+    a page remembered at one value (``pwscup.accounts.conditional``) is known unchanged while
     the value is. Written by the triggers only; ``value`` is read, never set, by the code.
     """
 

@@ -53,12 +53,15 @@ class RoundKind(FaceHooks, ResultsHooks):
         ``bundle_import``).
     demo_module : module
         The kind's demo rounds: ``demo_load(competition, organizer=)`` (``demo_load``).
-    kept_pages : bool
-        ``True``: the kind's pages that answer 304 from versions
-        (``pwscup.accounts.conditional.round_page_etag``) are remembered and answered 304
-        from one read, before their view runs. Set it only once every row the kind passes to
-        ``round_page_etag`` is counted by the page generation: the kind's migration adds the
-        trigger on its table (``pwscup2015/migrations/0007_page_generation_trigger.py``).
+    counted_row : str
+        The related name of the kind's own row (one-to-one with ``Round``) when its table
+        counts toward the page generation (``accounts.PageGeneration``: the kind's migration
+        adds the trigger, as ``pwscup2015/migrations/0007_page_generation_trigger.py``). Then
+        the row is read with the round and cached with the round's access
+        (``round_access``), and the kind's pages that answer 304 from versions
+        (``pwscup.accounts.conditional.round_page_etag``) are kept: answered 304 from one
+        read, before their view runs. Declare it only once the trigger is there, and pass
+        ``round_page_etag`` no other row. ``""`` (the default): neither.
     """
 
     key: str = ""
@@ -69,7 +72,7 @@ class RoundKind(FaceHooks, ResultsHooks):
     archive_module = None
     bundle_module = None
     demo_module = None
-    kept_pages: bool = False
+    counted_row: str = ""
     # The names of the kind's phases (the core's ``Phase`` rows of its rounds) by their key:
     # its schedule, its refusals ("%(window)s closed at ...") and the admin say them.
     phase_labels: dict = {}

@@ -54,7 +54,7 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
         "anonymized tables; ranked by the re-identification rate they suffer."
     )
     namespaced = False
-    kept_pages = True  # its round's row counts (migrations/0007_page_generation_trigger.py)
+    counted_row = "pwscup2015"  # its table counts: migrations/0007_page_generation_trigger.py
     standings_module = standings
     archive_module = archive
     api_module = round_status

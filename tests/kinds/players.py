@@ -82,7 +82,10 @@ class Player:
         expected to fail (strictly: once the kind keeps the promise, the entry must go).
     page_queries : dict
         The SQL queries a team member's second reading of each round tab costs (overview,
-        data, rules, submit, results), pinned (``test_page_queries_conform.py``).
+        data, rules, submit, results), pinned (``test_page_queries_conform.py``). Every
+        page's share is three: the session, the user, and one read of the page generation,
+        the ranking version and the unread count (``round_access`` then finds the
+        competition, the round, its phases and the team in the cache).
     attack_matrix : bool
         The kind's teams attack each other's published targets (an attacker × target matrix):
         ``matrix_arena``, ``matrix_view`` and ``matrix_page`` are played

@@ -77,3 +77,18 @@ def test_an_unreachable_cache_is_a_miss_not_an_error(make_world, client, setting
     assert page.status_code == 200 and world.teams["a"].name in page.content.decode()
     api = client.get(reverse("api:submissions", args=[world.competition.slug, world.round.slug]))
     assert api.status_code == 200  # the throttles counted nothing and let it through
+
+
+def test_addresses_of_no_round_add_no_cache_key(world, client, redis_keys):
+    """A round's access is cached per viewer once found (``round_access``); an address of
+    no round, or of a round the viewer may not see, is never kept."""
+    client.force_login(world.users["a"])
+    url = reverse("round_detail", args=[world.competition.slug, world.round.slug])
+    assert client.get(url).status_code == 200
+    settled = redis_keys()
+    for n in range(100):
+        missing = reverse("round_detail", args=[world.competition.slug, f"no-round-{n}"])
+        assert client.get(missing).status_code == 404
+        elsewhere = reverse("round_detail", args=[f"no-cup-{n}", world.round.slug])
+        assert client.get(elsewhere).status_code == 404
+    assert redis_keys() == settled

@@ -182,7 +182,7 @@ def test_without_the_generation_row_nothing_is_trusted(world):
 
 
 def test_a_kind_that_does_not_keep_its_pages_is_answered_by_its_view(world, monkeypatch):
-    monkeypatch.setattr(type(kind_of(world.round)), "kept_pages", False)
+    monkeypatch.setattr(type(kind_of(world.round)), "counted_row", "")
     client = _member(world)
     url = world.round_url()
     page = _kept(client, url)

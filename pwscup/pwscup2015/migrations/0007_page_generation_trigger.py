@@ -1,5 +1,5 @@
 """The 2015 round's row counts toward the page generation (``accounts.PageGeneration``):
-its pages are kept (``RoundKind.kept_pages``) and show its settings and state, so a write
+its pages are kept (``RoundKind.counted_row``) and show its settings and state, so a write
 to it (a freeze, a publication, a settings change) moves the generation as the core's
 tables do (``accounts/migrations/0007_page_generation.py``, whose function it calls)."""
 
