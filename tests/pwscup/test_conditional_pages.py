@@ -24,31 +24,10 @@ from pwscup.kinds.tabs import RESULTS, SUBMIT, tab_url
 from pwscup.notifications.services import notify
 from pwscup.pwscup2015.services import round_results_set
 from tests.pwscup.factories import freeze, scored, upload
+from tests.pwscup.kept_support import directives, kept, member_browser
 from tests.support import noisy_copy
 
 pytestmark = pytest.mark.django_db
-
-
-def _directives(response) -> set[str]:
-    return {part.strip() for part in response.get("Cache-Control", "").split(",") if part.strip()}
-
-
-def _member(world, letter="a") -> Client:
-    """A team member's browser, with its CSRF cookie (a first page made it)."""
-    client = Client()
-    client.force_login(world.users[letter])
-    client.get(reverse("home"))
-    return client
-
-
-def _kept(client, url):
-    """The page as a browser first gets it: 200, with an ETag it is to revalidate."""
-    page = client.get(url)
-    assert page.status_code == 200, url
-    assert page.has_header("ETag"), url
-    assert {"private", "no-cache"} <= _directives(page), page["Cache-Control"]
-    assert not {"no-store", "public"} & _directives(page), page["Cache-Control"]
-    return page
 
 
 def _asked_again(client, url, page):
@@ -76,29 +55,29 @@ def _pages(world) -> dict[str, str]:
 
 def test_an_unchanged_page_is_an_empty_304_with_the_pages_headers(make_world):
     world = _results_world(make_world)
-    client = _member(world)
+    client = member_browser(world)
     for name, url in _pages(world).items():
-        page = _kept(client, url)
+        page = kept(client, url)
         again = _asked_again(client, url, page)
         assert again.status_code == 304, name
         assert again.content == b"", name
         assert again["ETag"] == page["ETag"], name
-        assert _directives(again) == _directives(page), name
+        assert directives(again) == directives(page), name
 
 
 def test_a_304_costs_a_fixed_number_of_indexed_reads(world, django_assert_num_queries):
     """A kept page asked again is answered before its view runs
     (``pwscup.accounts.conditional.kept_answer``): the session, the user, then ONE read of
     the page generation, the header's unread count and the team's live version."""
-    client = _member(world)
-    page = _kept(client, world.round_url())
+    client = member_browser(world)
+    page = kept(client, world.round_url())
     with django_assert_num_queries(3):
         assert _asked_again(client, world.round_url(), page).status_code == 304
 
 
 def test_the_teams_new_upload_changes_its_overview(world):
-    client = _member(world)
-    page = _kept(client, world.round_url())
+    client = member_browser(world)
+    page = kept(client, world.round_url())
     upload(world, "a", noisy_copy(world.original, seed=3))
     assert _asked_again(client, world.round_url(), page).status_code == 200
 
@@ -106,17 +85,17 @@ def test_the_teams_new_upload_changes_its_overview(world):
 def test_a_new_score_changes_the_leaderboard_but_not_another_teams_overview(make_world):
     world = make_world(leaderboard_public=True)
     scored(world, "a", seed=1)
-    client = _member(world, "a")
+    client = member_browser(world, "a")
     url = _pages(world)["leaderboard"]
-    leaderboard, overview = _kept(client, url), _kept(client, world.round_url())
+    leaderboard, overview = kept(client, url), kept(client, world.round_url())
     scored(world, "b", seed=2)
     assert _asked_again(client, url, leaderboard).status_code == 200
     assert _asked_again(client, world.round_url(), overview).status_code == 304
 
 
 def test_an_organizers_edit_of_the_round_or_its_window_changes_the_page(world):
-    client = _member(world)
-    page = _kept(client, world.round_url())
+    client = member_browser(world)
+    page = kept(client, world.round_url())
     world.round.name = "Round one"
     world.round.save(update_fields=["name"])
     renamed = client.get(world.round_url(), HTTP_IF_NONE_MATCH=page["ETag"])
@@ -131,8 +110,8 @@ def test_an_organizers_edit_of_the_round_or_its_window_changes_the_page(world):
 
 
 def test_a_window_closing_changes_the_page_though_no_row_changed(world):
-    client = _member(world)
-    page = _kept(client, world.round_url())
+    client = member_browser(world)
+    page = kept(client, world.round_url())
     later = timezone.now() + dt.timedelta(minutes=90)  # the anonymization phase has closed
     with mock.patch("django.utils.timezone.now", return_value=later):
         assert _asked_again(client, world.round_url(), page).status_code == 200
@@ -141,8 +120,8 @@ def test_a_window_closing_changes_the_page_though_no_row_changed(world):
 def test_the_viewer_is_part_of_the_etag(world):
     """Another language, a new notification in the header, another team's member: each
     sees its own page."""
-    client = _member(world)
-    page = _kept(client, world.round_url())
+    client = member_browser(world)
+    page = kept(client, world.round_url())
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = (
         "en" if page["Content-Language"] == "ja" else "ja"
     )
@@ -150,13 +129,13 @@ def test_the_viewer_is_part_of_the_etag(world):
     assert other_language.status_code == 200
     notify(users=[world.users["a"]], kind="test", event="test:1", params={})
     assert _asked_again(client, world.round_url(), other_language).status_code == 200
-    other_team = _member(world, "b")
+    other_team = member_browser(world, "b")
     assert _asked_again(other_team, world.round_url(), page).status_code == 200
 
 
 def test_a_log_in_again_gets_a_page_whose_forms_match_its_new_csrf_secret(world):
-    client = _member(world)
-    page = _kept(client, world.round_url())
+    client = member_browser(world)
+    page = kept(client, world.round_url())
     client.logout()
     client.force_login(world.users["a"])
     client.get(reverse("home"))
@@ -165,8 +144,8 @@ def test_a_log_in_again_gets_a_page_whose_forms_match_its_new_csrf_secret(world)
 
 def test_a_waiting_message_is_shown_not_answered_304(world):
     """A flash message is shown once, by the next page: that page is rendered."""
-    client = _member(world)
-    page = _kept(client, world.round_url())
+    client = member_browser(world)
+    page = kept(client, world.round_url())
     client.post(
         reverse("team_create", args=[world.competition.slug]),
         {"name": "Another", "next": world.round_url()},
@@ -182,7 +161,7 @@ def test_the_forms_of_a_page_kept_across_a_304_still_post(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.users["a"])
     client.get(reverse("home"))
-    page = _kept(client, world.round_url())
+    page = kept(client, world.round_url())
     assert _asked_again(client, world.round_url(), page).status_code == 304
     token = page.content.decode().split('name="csrfmiddlewaretoken" value="', 1)[1].split('"')[0]
     changed = client.post(
@@ -192,13 +171,13 @@ def test_the_forms_of_a_page_kept_across_a_304_still_post(world):
     assert changed.status_code == 302
 
 
-def test_an_organizers_pages_and_a_teams_own_records_are_never_kept(world):
+def test_an_organizers_pages_and_a_teams_own_records_are_neverkept(world):
     """What shows more than the shared parts is rendered every time and not stored."""
     organizer = Client()
     organizer.force_login(world.organizer)
     organizer.get(reverse("home"))
     scored(world, "a", seed=1)
-    member = _member(world)
+    member = member_browser(world)
     for client, url in (
         (organizer, world.round_url()),
         (member, tab_url(world.round, SUBMIT)),
@@ -207,16 +186,16 @@ def test_an_organizers_pages_and_a_teams_own_records_are_never_kept(world):
         page = client.get(url)
         assert page.status_code == 200, url
         assert not page.has_header("ETag"), url
-        assert {"private", "no-store"} <= _directives(page), url
+        assert {"private", "no-store"} <= directives(page), url
 
 
-def test_a_first_visit_without_a_csrf_cookie_is_rendered_and_not_kept(world):
+def test_a_first_visit_without_a_csrf_cookie_is_rendered_and_notkept(world):
     client = Client()
     client.force_login(world.users["a"])
     page = client.get(world.round_url())
     assert page.status_code == 200
     assert not page.has_header("ETag")
-    assert "no-store" in _directives(page)
+    assert "no-store" in directives(page)
 
 
 @pytest.mark.parametrize("drawing", ["templates/page.html", "static/pwscup.js"])
@@ -232,7 +211,7 @@ def test_the_code_version_moves_with_a_file_that_draws_pages(tmp_path, settings,
 
 def test_a_rendered_page_reads_its_header_once(world):
     """The ETag and the page's header share one reading of the unread count."""
-    client = _member(world)
+    client = member_browser(world)
     with CaptureQueriesContext(connection) as queries:
         assert client.get(world.round_url()).status_code == 200
     counts = [
@@ -249,5 +228,5 @@ def test_a_visitors_public_leaderboard_is_kept_privately_too(make_world):
     visitor = Client()
     visitor.get(reverse("home"))
     url = _pages(world)["leaderboard"]
-    page = _kept(visitor, url)
+    page = kept(visitor, url)
     assert _asked_again(visitor, url, page).status_code == 304

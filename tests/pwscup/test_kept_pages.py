@@ -14,32 +14,19 @@ from django.db import connection, transaction
 from django.http import Http404
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from pwscup.accounts.access import round_access
 from pwscup.accounts.models import Membership, PageGeneration, Team
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.kinds import kind_of
 from pwscup.pwscup2015.models import Pwscup2015Round
+from tests.pwscup.kept_support import kept, member_browser
 
 pytestmark = pytest.mark.django_db
 
 
 def _generation() -> int:
     return PageGeneration.objects.get(pk=1).value
-
-
-def _member(world, letter="a") -> Client:
-    client = Client()
-    client.force_login(world.users[letter])
-    client.get(reverse("home"))
-    return client
-
-
-def _kept(client, url):
-    page = client.get(url)
-    assert page.status_code == 200 and page.has_header("ETag"), url
-    return page
 
 
 def _again(client, url, page):
@@ -140,9 +127,9 @@ def test_a_write_elsewhere_leaves_it(world):
     ["competition", "round", "phase", "team", "membership", "the 2015 round", "raw SQL"],
 )
 def test_a_write_no_signal_sees_is_never_answered_from_memory(world, write):
-    client = _member(world)
+    client = member_browser(world)
     url = world.round_url()
-    page = _kept(client, url)
+    page = kept(client, url)
     _writes(world)[write]()
     answer, queries = _again(client, url, page)
     # The page's own path answered (its access check and its rows: far more than 3 reads).
@@ -155,25 +142,25 @@ def test_a_write_no_signal_sees_is_never_answered_from_memory(world, write):
 
 
 def test_a_copied_etag_and_cookie_do_not_answer_for_another_viewer(world):
-    client = _member(world)
+    client = member_browser(world)
     url = world.round_url()
-    page = _kept(client, url)
+    page = kept(client, url)
     stranger = Client()
     stranger.cookies = client.cookies.__class__(
         {name: morsel.value for name, morsel in client.cookies.items() if name != "sessionid"}
     )
     answer, _queries = _again(stranger, url, page)
     assert answer.status_code != 304
-    other_team = _member(world, "b")
+    other_team = member_browser(world, "b")
     other_team.cookies["csrftoken"] = client.cookies["csrftoken"].value
     answer, _queries = _again(other_team, url, page)
     assert answer.status_code != 304
 
 
 def test_without_the_generation_row_nothing_is_trusted(world):
-    client = _member(world)
+    client = member_browser(world)
     url = world.round_url()
-    page = _kept(client, url)
+    page = kept(client, url)
     PageGeneration.objects.all().delete()  # as a flush leaves it until the next write
     answer, queries = _again(client, url, page)
     assert answer.status_code == 304 and queries > 3  # the page's own path said so
@@ -183,8 +170,8 @@ def test_without_the_generation_row_nothing_is_trusted(world):
 
 def test_a_kind_that_does_not_keep_its_pages_is_answered_by_its_view(world, monkeypatch):
     monkeypatch.setattr(type(kind_of(world.round)), "counted_row", "")
-    client = _member(world)
+    client = member_browser(world)
     url = world.round_url()
-    page = _kept(client, url)
+    page = kept(client, url)
     answer, queries = _again(client, url, page)
     assert answer.status_code == 304 and queries > 3
