@@ -16,6 +16,7 @@ estimate fits on screen.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -110,8 +111,7 @@ def _directions(distance: float) -> list[tuple[float, float]]:
     return [(math.cos(math.radians(d)), math.sin(math.radians(d))) for d in degrees]
 
 
-def _distances(frame: Box) -> list[float]:
-    reach = max(frame.right - frame.left, frame.bottom - frame.top)
+def _distances(reach: float) -> list[float]:
     out, step, distance = [0.0], 6.0, 6.0
     while distance < reach:
         out.append(distance)
@@ -134,10 +134,8 @@ class _Candidates:
 
     @classmethod
     def around(cls, frame: Box) -> _Candidates:
-        rows = [(d, c, s) for d in _distances(frame) for c, s in _directions(d)]
-        rows = rows[:MAX_CANDIDATES]
-        distance, cos, sin = (np.array(column, dtype=float) for column in zip(*rows, strict=True))
-        return cls(distance=distance, cos=cos, sin=sin)
+        reach = max(frame.right - frame.left, frame.bottom - frame.top)
+        return _candidates_within(reach)
 
     def boxes(self, mark: Mark, width: float, height: float) -> np.ndarray:
         """The label's box (left, top, right, bottom) at every position, rounded to 0.1 px."""
@@ -146,6 +144,20 @@ class _Candidates:
         left = np.where(self.cos > 0.3, ax, np.where(self.cos < -0.3, ax - width, ax - width / 2))
         top = np.where(self.sin > 0.3, ay - height, np.where(self.sin < -0.3, ay, ay - height / 2))
         return np.round(np.stack([left, top, left + width, top + height], axis=1), 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _candidates_within(reach: float) -> _Candidates:
+    """The positions for a frame whose longer side is ``reach`` px, made once per size (a
+    chart's frame is one of a few fixed sizes): every chart of that size shares them, read
+    only."""
+    rows = [(d, c, s) for d in _distances(reach) for c, s in _directions(d)]
+    rows = rows[:MAX_CANDIDATES]
+    columns = [np.array(column, dtype=float) for column in zip(*rows, strict=True)]
+    for column in columns:
+        column.setflags(write=False)
+    distance, cos, sin = columns
+    return _Candidates(distance=distance, cos=cos, sin=sin)
 
 
 class _Coverage:
