@@ -20,6 +20,7 @@ from pwscup.accounts.models import Membership, PageGeneration, Team
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.kinds import kind_of
 from pwscup.pwscup2015.models import Pwscup2015Round
+from tests.pwscup.factories import scored
 from tests.pwscup.kept_support import kept, member_browser
 
 pytestmark = pytest.mark.django_db
@@ -114,9 +115,12 @@ def test_the_access_is_read_from_the_cache_only_while_its_rows_are_unchanged(wor
 
 
 def test_a_write_elsewhere_leaves_it(world):
-    """A score, a job's state, a notification: not counted (the pages read their own
-    versions or counts), so a rush of uploads never sends every kept page back."""
+    """An upload and its score, a job's state, a notification, a log-in: not counted (the
+    pages read their own versions or counts), so a rush of uploads never sends every kept
+    page back, and never waits on the generation's row."""
     before = _generation()
+    scored(world, "a", seed=1)
+    Client().force_login(world.users["b"])
     world.users["a"].notifications.create(kind="test", event="test:1", params={})
     world.users["a"].__class__.objects.filter(pk=world.users["a"].pk).update(first_name="A")
     assert _generation() == before
