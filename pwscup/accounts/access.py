@@ -46,10 +46,11 @@ def round_access(
     request for a kind's own URLs, confines it: a round of another kind answers 404.
 
     One indexed read first: the page generation, the round's ranking version and the
-    viewer's unread count for the header (``request_versions``). The competition, the round with its phases and the viewer's
-    team are then read from the cache under that generation, or from the database (four
-    queries) and kept there: every row they come from is counted by the generation
-    (``accounts.PageGeneration``), so a cached answer is the one the database would give."""
+    viewer's unread count for the header (``request_versions``). The competition, the round
+    with its phases and the viewer's team are then read from the cache under that
+    generation, or from the database (four queries) and kept there: every row they come
+    from is counted by the generation (``accounts.PageGeneration``), so a cached answer is
+    the one the database would give."""
     user = request.user
     generation, ranking_version, unread = request_versions(
         competition_slug=competition_slug,

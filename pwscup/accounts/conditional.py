@@ -19,6 +19,12 @@ A page is rendered, and gets no ETag, when any of that cannot vouch for it: a fl
 is waiting (it is shown once), the browser has no CSRF cookie yet (the render makes one),
 or the viewer organizes the round (an organizer's pages show more than these parts).
 
+A page of a round whose kind's row is counted (``RoundKind.counted_row``) is also
+remembered (``KeptPage``), and ``kept_answer`` (``pwscup.accounts.middleware``) answers the
+same copy asked again with 304 from one read, before the view runs: the page generation
+(``accounts.PageGeneration``, moved by the database on every write to the rows the page
+and its access rest on), the unread count and the page's versions.
+
 ``conditional_response`` answers 304 before rendering when the browser's copy is current,
 and marks a page it renders ``Cache-Control: private, no-cache``: the browser keeps it and
 asks about it every time (``pwscup.core.middleware`` leaves such an answer alone; every

@@ -29,14 +29,16 @@ class VersionRead:
     lookup: tuple[tuple[str, object], ...]
     field: str = "version"
 
+    def _rows(self):
+        return apps.get_model(self.model).objects.filter(**dict(self.lookup)).order_by()
+
     def value_now(self) -> int:
         """The version now (one indexed read)."""
-        rows = apps.get_model(self.model).objects.filter(**dict(self.lookup)).order_by()
-        return rows.values_list(self.field, flat=True).first() or 0
+        return self._rows().values_list(self.field, flat=True).first() or 0
 
     def subquery(self):
-        rows = apps.get_model(self.model).objects.filter(**dict(self.lookup)).order_by()
-        return Coalesce(Subquery(rows.values(self.field)[:1]), Value(0))
+        """The version as a column of another query (``versions_now``)."""
+        return Coalesce(Subquery(self._rows().values(self.field)[:1]), Value(0))
 
 
 def ranking_version_read(round_id: int) -> VersionRead:
