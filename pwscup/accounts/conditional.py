@@ -237,11 +237,12 @@ def _next_change(lines) -> dt.datetime | None:
     return min(times, default=None)
 
 
-def _kept_key(request) -> str:
-    """Where a page is remembered: one entry per browser (its CSRF secret), viewer and
-    address without its query string, holding the last copy given there. Distinct query
-    strings replace that entry rather than add one, so requests cannot grow the cache."""
-    identity = f"{_secret_digest(request)}|{_viewer(request)}|{request.path}"
+def _kept_key(*, csrf: str, viewer: tuple, path: str) -> str:
+    """Where a page is remembered: one entry per browser (its CSRF secret's digest), viewer
+    and address without its query string (``request.path``), holding the last copy given
+    there. Distinct query strings replace that entry rather than add one, so requests
+    cannot grow the cache."""
+    identity = f"{csrf}|{viewer}|{path}"
     return "pwscup:kept:" + hashlib.sha256(identity.encode()).hexdigest()
 
 
@@ -253,7 +254,7 @@ def _remember(request, etag: str) -> None:
     if kept.until is not None:
         seconds = min(seconds, int((kept.until - timezone.now()).total_seconds()))
     if seconds > 0:
-        cache.set(_kept_key(request), kept, seconds)
+        cache.set(_kept_key(csrf=kept.csrf, viewer=kept.viewer, path=request.path), kept, seconds)
 
 
 def kept_answer(request) -> HttpResponse | None:
@@ -273,16 +274,17 @@ def kept_answer(request) -> HttpResponse | None:
     etags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
     if len(etags) != 1 or etags[0] == "*":
         return None
-    kept = cache.get(_kept_key(request))
+    viewer, csrf = _viewer(request), _secret_digest(request)
+    kept = cache.get(_kept_key(csrf=csrf, viewer=viewer, path=request.path))
     if not isinstance(kept, KeptPage) or kept.etag != etags[0]:
         return None
     if kept.until is not None and timezone.now() >= kept.until:
         return None
     same = (
-        kept.viewer == _viewer(request)
+        kept.viewer == viewer
+        and kept.csrf == csrf
         and kept.path == request.get_full_path()
         and kept.language == translation.get_language()
-        and kept.csrf == _secret_digest(request)
         and kept.code == code_version()
     )
     if not same or len(get_messages(request)):
