@@ -108,11 +108,12 @@ def _access_rows(user, competition_slug: str, round_slug: str) -> tuple:
     competition = competitions.order_by().annotate(user_organizes=organizes).first()
     # The kinds' own rows whose tables are counted come with the round, and are cached with
     # it (``RoundKind.counted_row``); a round of another kind finds none there.
-    counted = [kind.counted_row for kind in all_kinds() if kind.counted_row]
+    counted = [kind for kind in all_kinds() if kind.counted_row]
     round_ = (
         competition
         and Round.objects.filter(competition=competition, slug=round_slug)
-        .select_related(*counted)
+        .select_related(*(kind.counted_row for kind in counted))
+        .defer(*(f"{k.counted_row}__{field}" for k in counted for field in k.counted_row_defer))
         .order_by()
         .prefetch_related(Prefetch("phases", queryset=Phase.objects.order_by("opens_at", "id")))
         .first()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import functools
 import hashlib
 import re
 import shutil
@@ -69,7 +70,10 @@ README = ROOT / "docs" / "toolkit.md"
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 
+@functools.cache
 def platform_metadata() -> dict:
+    """``pyproject.toml``'s ``[project]`` table, read once per process (the round pages name
+    the wheel on every request; the file changes only with the code). Read-only."""
     with (ROOT / "pyproject.toml").open("rb") as handle:
         return tomllib.load(handle)["project"]
 

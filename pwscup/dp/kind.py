@@ -30,6 +30,7 @@ class DPKind(RoundKind):
     archive_module = archive
     api_module = api_round
     bundle_module = bundle
+    counted_row = "dp"  # migrations/0010_page_generation_trigger.py
 
     def validate_config(self, config: dict) -> dict:
         from django.core.exceptions import ValidationError

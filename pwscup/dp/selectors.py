@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
+from pwscup.kinds.rows import kind_row
 from scoring.dp.exact import exact_text, format_epsilon
 
 
@@ -47,7 +48,9 @@ class LevelView:
 
 
 def dp_round_of(round) -> DPRound:
-    dp_round = DPRound.objects.get(round=round)
+    dp_round = kind_row(round, "dp", lambda: DPRound.objects.get(round=round))
+    if dp_round is None:  # the round came without one: as the read says it
+        raise DPRound.DoesNotExist("The round has no DP part.")
     dp_round.round = round  # already read
     round.dp = dp_round  # and the reverse: ``round.dp`` costs no query either
     return dp_round

@@ -62,6 +62,10 @@ class RoundKind(FaceHooks, ResultsHooks):
         (``pwscup.accounts.conditional.round_page_etag``) are kept: answered 304 from one
         read, before their view runs. Declare it only once the trigger is there, and pass
         ``round_page_etag`` no other row. ``""`` (the default): neither.
+    counted_row_defer : tuple[str, ...]
+        Fields of the counted row the pages do not read and that may be large (a kept list
+        of ids): left out of the round's cached access, read from the database if asked
+        for.
     """
 
     key: str = ""
@@ -73,6 +77,7 @@ class RoundKind(FaceHooks, ResultsHooks):
     bundle_module = None
     demo_module = None
     counted_row: str = ""
+    counted_row_defer: tuple[str, ...] = ()
     # The names of the kind's phases (the core's ``Phase`` rows of its rounds) by their key:
     # its schedule, its refusals ("%(window)s closed at ...") and the admin say them.
     phase_labels: dict = {}

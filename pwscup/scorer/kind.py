@@ -51,6 +51,7 @@ class ScorerKind(PhasedKind, TwoSidedKind):
     bundle_module = bundle
     demo_module = demo
     lifecycle = LIFECYCLE
+    counted_row = "scorer"  # migrations/0007_page_generation_trigger.py
 
     # --- configuration and state -------------------------------------------------------------
 

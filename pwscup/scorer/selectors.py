@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
+from pwscup.kinds.rows import kind_row
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -40,7 +41,11 @@ from scoring.scorer.round_config import ScorerRoundConfig, parse_round_config
 
 
 def scorer_of(round_) -> ScorerRound | None:
-    return ScorerRound.objects.filter(round=round_).select_related("round").first()
+    return kind_row(
+        round_,
+        "scorer",
+        lambda: ScorerRound.objects.filter(round=round_).select_related("round").first(),
+    )
 
 
 def round_config(round_) -> ScorerRoundConfig:
@@ -151,7 +156,7 @@ def final_release(*, scorer: ScorerRound, team: Team) -> Release | None:
     """The release the freeze publishes for the team: its chosen one if scored, else its
     newest scored release."""
     scored = Release.objects.filter(scorer=scorer, team=team, status=Status.FINISHED)
-    return scored.filter(selected=True).first() or scored.order_by("-number", "-pk").first()
+    return scored.order_by("-selected", "-number", "-pk").first()  # the chosen one first
 
 
 def round_targets(*, scorer: ScorerRound):

@@ -33,6 +33,7 @@ class SequentialKind(RoundKind):
     api_module = api_round
     bundle_module = bundle
     demo_module = demo
+    counted_row = "sequential"  # migrations/0010_page_generation_trigger.py
 
     def teams_changed(self, round) -> None:
         services.masters_draw_for_new_teams(round=round)

@@ -14,6 +14,7 @@ from django.utils import timezone
 import scoring.ranking
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule, without_disqualified
+from pwscup.kinds.rows import kind_row
 from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
@@ -25,7 +26,14 @@ BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
 
 
 def sequential_of(*, round) -> SequentialRound:
-    return SequentialRound.objects.select_related("round__competition").get(round=round)
+    sequential = kind_row(
+        round,
+        "sequential",
+        lambda: SequentialRound.objects.select_related("round__competition").get(round=round),
+    )
+    if sequential is None:  # the round came without one: as the read says it
+        raise SequentialRound.DoesNotExist("The round has no sequential part.")
+    return sequential
 
 
 def is_online(sequential: SequentialRound) -> bool:

@@ -7,7 +7,7 @@ declares the boxes of its flow and the words of its open phases' lines (``TwoSid
 and its page as a ``TwoSidedTabs``."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from django.utils.translation import gettext as _
@@ -52,6 +52,8 @@ class TwoSidedPhases:
     row_field: ClassVar[str]
     # The kind's ``final_release(<row_field>=row, team=team)`` (a ``staticmethod``).
     final_release_of: ClassVar[Callable]
+    # Each team's final release as read for this state (a page asks for it more than once).
+    final_releases: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, row, **fields):
@@ -59,8 +61,13 @@ class TwoSidedPhases:
         return cls(**{cls.row_field: row}, **fields, **two_sided_phases(row))
 
     def final_release(self, team):
-        """The team's final release (``None``: it has no scored one to choose yet)."""
-        return self.final_release_of(**{self.row_field: self.round_row}, team=team)
+        """The team's final release (``None``: it has no scored one to choose yet), read once
+        per state."""
+        if team.pk not in self.final_releases:
+            self.final_releases[team.pk] = self.final_release_of(
+                **{self.row_field: self.round_row}, team=team
+            )
+        return self.final_releases[team.pk]
 
     @property
     def round_row(self):

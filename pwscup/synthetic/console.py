@@ -233,7 +233,7 @@ def panel_context(round_) -> dict | None:
     return {
         "round": round_,
         "synthetic": synthetic,
-        "summary": selectors.draws_summary(synthetic=synthetic),
+        "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True),
         "config": config,
         "columns": [(column, config.roles[column]) for column in config.columns],
         "phases": [

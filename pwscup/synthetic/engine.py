@@ -75,12 +75,22 @@ _LOCK = threading.Lock()
 class PackData:
     """The population a team's rows come from, with its holdout ``H`` and auxiliary table
     ``A`` (0-based rows of it): the round's own original (``key`` ``""``: a round offering no
-    data choice) or the population of the data pack ``key``."""
+    data choice) or the population of the data pack ``key``. ``H`` and ``A`` are read from
+    the row that keeps them (``source``: the round's synthetic part, or the pack's
+    ``SynPopulation``) when asked for: the pages show the population alone, and the round
+    page's cached row leaves them out (``SyntheticKind.counted_row_defer``)."""
 
     key: str
     population: Population
-    holdout: list
-    aux: list
+    source: object
+
+    @property
+    def holdout(self) -> list:
+        return self.source.holdout
+
+    @property
+    def aux(self) -> list:
+        return self.source.aux
 
 
 def population_missing(key: str) -> Refused:
@@ -100,20 +110,14 @@ def population_of(synthetic: SyntheticRound, key: str) -> PackData:
     """The population of the data pack ``key`` (``""``: the round's original). Raises
     ``Refused`` (409) when the pack has no population uploaded yet."""
     if not key:
-        return PackData(
-            key="",
-            population=round_population(synthetic.round),
-            holdout=synthetic.holdout,
-            aux=synthetic.aux,
-        )
+        return PackData(key="", population=round_population(synthetic.round), source=synthetic)
     stored = SynPopulation.objects.filter(synthetic=synthetic, choice_key=key).first()
     if stored is None:
         raise population_missing(key)
     return PackData(
         key=key,
         population=_population(stored.file, stored.sha256, synthetic.round.config),
-        holdout=stored.holdout,
-        aux=stored.aux,
+        source=stored,
     )
 
 

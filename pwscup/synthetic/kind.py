@@ -41,6 +41,8 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
     bundle_module = bundle
     demo_module = demo
     lifecycle = LIFECYCLE
+    counted_row = "synthetic"  # migrations/0004_page_generation_trigger.py
+    counted_row_defer = ("holdout", "aux")  # the drawn ids: the scorer's, not the pages'
 
     # --- configuration and state -------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import round_choices
+from pwscup.kinds.rows import kind_row
 from pwscup.submissions.kind_rankings import mean_attack_ranking, ranked_by_name
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
@@ -32,7 +33,11 @@ HALVES = ("dev", "final")
 
 
 def synthetic_of(round_) -> SyntheticRound | None:
-    return SyntheticRound.objects.filter(round=round_).select_related("round").first()
+    return kind_row(
+        round_,
+        "synthetic",
+        lambda: SyntheticRound.objects.filter(round=round_).select_related("round").first(),
+    )
 
 
 def visible_half(*, synthetic: SyntheticRound, is_organizer: bool = False) -> str:
@@ -283,16 +288,17 @@ def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:
     return out
 
 
-def draws_summary(*, synthetic: SyntheticRound) -> dict:
-    """For the console: the draws' sizes, how many teams the table holds disjointly
-    (``capacity``: team ``capacity + 1`` and later are drawn independently) and whether the
-    teams' member sets are disjoint."""
+def draws_summary(*, synthetic: SyntheticRound, kept_sizes: bool = False) -> dict:
+    """The draws' sizes, how many teams the table holds disjointly (``capacity``: team
+    ``capacity + 1`` and later are drawn independently) and whether the teams' member sets
+    are disjoint; with ``kept_sizes`` (the console's), the sizes of the holdout and the
+    auxiliary table as drawn (their ids, which the Data tab does not read)."""
     draws = list(TeamDraw.objects.filter(synthetic=synthetic).select_related("team"))
     config = engine.round_config(synthetic.round)
+    kept = {"holdout": len(synthetic.holdout), "aux": len(synthetic.aux)} if kept_sizes else {}
     return {
+        **kept,
         "population": synthetic.round.original_rows,
-        "holdout": len(synthetic.holdout),
-        "aux": len(synthetic.aux),
         "n_train": config.n_train,
         "n_challenge": config.n_challenge,
         "capacity": disjoint_teams(
