@@ -76,14 +76,8 @@ def sample_plan(*, sequential: SequentialRound, team: Team, now=None) -> SampleP
     open_steps = selectors.open_steps(sequential=sequential, now=now)
     if not open_steps:
         return SamplePlan()
-    step = next(
-        (
-            j
-            for j in open_steps
-            if selectors.latest_valid_release(sequential=sequential, team=team, step=j) is None
-        ),
-        open_steps[0],
-    )
+    valid = selectors.latest_valid_releases(sequential=sequential, team=team, steps=open_steps)
+    step = next((j for j in open_steps if j not in valid), open_steps[0])
     prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
     missing = next((j for j, release in enumerate(prefix, start=1) if release is None), None)
     if missing is not None:

@@ -149,14 +149,19 @@ def pool_left_short(*, sequential: SequentialRound, team: Team | None) -> bool:
     )
 
 
+def latest_valid_releases(*, sequential: SequentialRound, team: Team, steps) -> dict[int, Release]:
+    """The team's latest valid (scored) upload of each of ``steps``, by step, in one query;
+    a step it has none of is missing."""
+    latest: dict[int, Release] = {}
+    for release in Release.objects.filter(
+        sequential=sequential, team=team, step__in=list(steps), status=Release.Status.FINISHED
+    ).order_by("step", "-created_at", "-id"):
+        latest.setdefault(release.step, release)
+    return latest
+
+
 def latest_valid_release(*, sequential: SequentialRound, team: Team, step: int) -> Release | None:
-    return (
-        Release.objects.filter(
-            sequential=sequential, team=team, step=step, status=Release.Status.FINISHED
-        )
-        .order_by("-created_at", "-id")
-        .first()
-    )
+    return latest_valid_releases(sequential=sequential, team=team, steps=[step]).get(step)
 
 
 def team_sequence(
@@ -165,15 +170,17 @@ def team_sequence(
     """The team's release of each step 1 … upto: the frozen one for a frozen step, else (not
     ``frozen``) its latest valid upload; ``None`` where it has none."""
     sequence = []
+    open_after = range(sequential.frozen_steps + 1, upto + 1)
+    latest = (
+        {} if frozen else latest_valid_releases(sequential=sequential, team=team, steps=open_after)
+    )
     for step in range(1, upto + 1):
         if step <= sequential.frozen_steps:
             release = Release.objects.filter(
                 sequential=sequential, team=team, step=step, is_frozen=True
             ).first()
-        elif frozen:
-            release = None
         else:
-            release = latest_valid_release(sequential=sequential, team=team, step=step)
+            release = latest.get(step)
         sequence.append(release)
     return sequence
 
@@ -258,10 +265,11 @@ def risk_points(*, sequential: SequentialRound, team: Team) -> list[dict]:
     points = {
         s.step: s.results for s in team_scores(sequential=sequential, team=team) if s.complete
     }
-    for step in open_steps(sequential=sequential):
-        latest = latest_valid_release(sequential=sequential, team=team, step=step)
-        if latest is not None and step not in points:
-            points[step] = latest.results
+    steps = [step for step in open_steps(sequential=sequential) if step not in points]
+    for step, latest in latest_valid_releases(
+        sequential=sequential, team=team, steps=steps
+    ).items():
+        points[step] = latest.results
     return [{"step": step, **points[step]} for step in sorted(points)]
 
 
