@@ -19,7 +19,7 @@ from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
 from pwscup.submissions.kind_rankings import mean_attack_ranking
-from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage
+from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage_by
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
 BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
@@ -94,11 +94,18 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
     return rows
 
 
-def step_quota(*, sequential: SequentialRound, team: Team, step: int, now) -> Quota:
-    """What the team has used of the round's per-release limits for ``step`` (the first
-    core's counting: rejected releases are free, the day is the round's quota day)."""
-    uploads = Release.objects.filter(sequential=sequential, team=team, step=step)
-    return uploads_quota_usage(uploads, day=quota_day_of(sequential.round), now=now)
+def step_quotas(*, sequential: SequentialRound, team: Team, steps, now) -> dict[int, Quota]:
+    """What the team has used of the round's per-release limits for each of ``steps``, in
+    one query (the core's counting: rejected releases are free, the day is the round's quota
+    day)."""
+    steps = list(steps)
+    return uploads_quota_usage_by(
+        Release.objects.filter(sequential=sequential, team=team, step__in=steps),
+        field="step",
+        keys=steps,
+        day=quota_day_of(sequential.round),
+        now=now,
+    )
 
 
 def visible_steps(*, sequential: SequentialRound) -> int:

@@ -248,10 +248,10 @@ def test_the_total_limit_counts_valid_releases_of_the_step_not_rejected_ones():
         == "あなたのチームはリリース 1 のアップロード 1 回をすべて使いました。"
     )
     assert upload(world, "b", 1, fixture(TABLE3), now).status == Release.Status.FINISHED
-    quota = selectors.step_quota(
-        sequential=world.sequential, team=world.teams["a"], step=1, now=now
+    quotas = selectors.step_quotas(
+        sequential=world.sequential, team=world.teams["a"], steps=[1, 2], now=now
     )
-    assert (quota.used_today, quota.used_total) == (1, 1)
+    assert [(q.used_today, q.used_total) for q in quotas.values()] == [(1, 1), (0, 0)]
 
 
 def test_the_daily_limit_resets_at_midnight_in_the_round_time_zone():

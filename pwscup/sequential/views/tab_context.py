@@ -230,10 +230,9 @@ def submit_context(*, state: RoundState, team: Team) -> dict:
     sequential = state.sequential
     now = timezone.now()
     return {
-        "quotas": {
-            j: selectors.step_quota(sequential=sequential, team=team, step=j, now=now)
-            for j in state.open_steps
-        },
+        "quotas": selectors.step_quotas(
+            sequential=sequential, team=team, steps=state.open_steps, now=now
+        ),
         "check_command": check_command(sequential=sequential),
         "releases": team_uploads(sequential=sequential, team=team),
     }
