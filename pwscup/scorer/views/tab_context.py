@@ -168,7 +168,7 @@ def attack_rows(*, state: RoundState, team: Team, is_organizer: bool = False) ->
     """The team's attacks, newest first, their scores as the reader may see them now
     (``attack_visibility``), an all-target upload's per-target scores likewise."""
     visibility = selectors.attack_visibility(scorer=state.scorer, is_organizer=is_organizer)
-    names = {t.team.slug: t.team.name for t in selectors.round_targets(scorer=state.scorer)}
+    names: dict[str, str] = {}  # the targets' names, read for an all-target upload's cells
     attacks = list(selectors.team_attacks(scorer=state.scorer, team=team).select_related("program"))
     keys = [column.key for column in state.config.attack_columns]
     for attack in attacks:
@@ -181,6 +181,10 @@ def attack_rows(*, state: RoundState, team: Team, is_organizer: bool = False) ->
         attack.shown = [scores.get(key, {"text": "—"})["text"] for key in keys]
         attack.per_target = []
         if finished and attack.target_id is None:
+            if not names:
+                names = {
+                    t.team.slug: t.team.name for t in selectors.round_targets(scorer=state.scorer)
+                }
             for slug, values in sorted((attack.targets or {}).items()):
                 cells = [
                     selectors.shown_value(
