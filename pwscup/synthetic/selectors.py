@@ -47,8 +47,18 @@ def visible_half(*, synthetic: SyntheticRound, is_organizer: bool = False) -> st
     return "final" if synthetic.results_published else "dev"
 
 
+# A draw's rows (lists of ids, as long as the team's tables): what the pages that only count
+# draws or ask whether one exists leave unread.
+DRAW_ROWS = ("members", "nonmembers", "challenge", "labels", "dev")
+
+
 def team_draw_of(*, synthetic: SyntheticRound, team: Team) -> TeamDraw | None:
     return TeamDraw.objects.filter(synthetic=synthetic, team=team).first()
+
+
+def team_drawn(*, synthetic: SyntheticRound, team: Team) -> bool:
+    """Whether the team's rows are drawn (its draw is kept), without reading them."""
+    return TeamDraw.objects.filter(synthetic=synthetic, team=team).exists()
 
 
 def team_releases(*, synthetic: SyntheticRound, team: Team):
@@ -293,7 +303,9 @@ def draws_summary(*, synthetic: SyntheticRound, kept_sizes: bool = False) -> dic
     ``capacity + 1`` and later are drawn independently) and whether the teams' member sets
     are disjoint; with ``kept_sizes`` (the console's), the sizes of the holdout and the
     auxiliary table as drawn (their ids, which the Data tab does not read)."""
-    draws = list(TeamDraw.objects.filter(synthetic=synthetic).select_related("team"))
+    draws = list(
+        TeamDraw.objects.filter(synthetic=synthetic).select_related("team").defer(*DRAW_ROWS)
+    )
     config = engine.round_config(synthetic.round)
     kept = {"holdout": len(synthetic.holdout), "aux": len(synthetic.aux)} if kept_sizes else {}
     return {

@@ -64,7 +64,7 @@ def round_status(request, access) -> dict:
     team = access.team
     # A round offering a data choice draws a team at its first download.
     if team is not None and (
-        selectors.team_draw_of(synthetic=synthetic, team=team) is not None
+        selectors.team_drawn(synthetic=synthetic, team=team)
         or selectors.pack_populations(synthetic=synthetic)
     ):
         answer["downloads"].append(

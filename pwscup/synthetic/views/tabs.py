@@ -31,7 +31,7 @@ class SyntheticTabs(TwoSidedTabs):
             "columns": tabs.columns(synthetic=state.synthetic, team=access.team),
             "packs": selectors.pack_populations(synthetic=state.synthetic),
             "drawn": access.team is not None
-            and selectors.team_draw_of(synthetic=state.synthetic, team=access.team) is not None,
+            and selectors.team_drawn(synthetic=state.synthetic, team=access.team),
             "draws": selectors.draws_summary(synthetic=state.synthetic),
             "published": tabs.published_files(state=state, team=access.team) if participant else [],
             "participant": participant,
