@@ -176,10 +176,12 @@ def _within_ranges(table: pd.DataFrame, ranges: dict) -> pd.DataFrame:
     return out
 
 
-def sample_summary(*, round: Round, team: Team | None) -> SampleSummary | None:
+def sample_summary(
+    *, round: Round, team: Team | None, version: str | None = None
+) -> SampleSummary | None:
     """The summary of the reader's sample if it was made before (else ``None``); reads the
-    cache only, never the data."""
-    version = data_version(round=round, team=team)
+    cache only, never the data (``version``: the reader's ``data_version``, if read)."""
+    version = version or data_version(round=round, team=team)
     if version is None:
         return None
     found = cache.get(_cache_key(round=round, version=version) + ":summary")

@@ -8,6 +8,7 @@ page's script (``static/live.js``) polls the team's live version and, when it mo
 """
 
 import zoneinfo
+from functools import partial
 
 from django.utils import timezone
 
@@ -37,7 +38,7 @@ from pwscup.pwscup2015.leaderboards.selectors import (
 from pwscup.pwscup2015.metric_headers import metric_headers
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from pwscup.pwscup2015.ranking import gate_checks, gates_text, parse_gates, rule_text
-from pwscup.pwscup2015.sample import sample_filename, sample_summary
+from pwscup.pwscup2015.sample import data_version, sample_filename, sample_summary
 from pwscup.pwscup2015.scoring_guide import original_download_name, round_scoring_guide
 from pwscup.pwscup2015.selectors import (
     representative_submission,
@@ -170,13 +171,17 @@ def _data(request, access, base):
         may_download = not round_.pwscup2015.is_per_team or (
             team_dataset(round=round_, team=team) is not None
         )
+    version = data_version(round=round_, team=team) if may_download else None
     context = {
         **base,
         "may_download": may_download,
         "original_name": original_download_name(round=round_, team=team),
         "sample_name": sample_filename(round=round_, team=team),
-        "sample": sample_summary(round=round_, team=team) if may_download else None,
-        "data_charts": data_charts(round=round_, team=team) if may_download else [],
+        # The data picture is drawn once per version of the reader's data and language
+        # (``_data_picture.html``): the charts are made only when it is not in the cache.
+        "data_version": version,
+        "sample": sample_summary(round=round_, team=team, version=version) if version else None,
+        "data_charts": partial(data_charts, round=round_, team=team) if version else list,
         "wheel": wheel_filename(),
         "install": install_argument(TOOLKIT_EXTRA),
         "targets": targets_for_attacker(access) if base["frozen"] else [],
