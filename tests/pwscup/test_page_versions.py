@@ -85,3 +85,30 @@ def test_a_missing_generation_row_is_read_as_none(world):
         competition_slug=world.competition.slug, round_slug=world.round.slug, user_id=user.pk
     )
     assert generation is None and (ranking, unread) == (0, 0)
+
+
+def test_the_generation_sequence_moves_forward_by_a_random_step(world):
+    """``accounts/migrations/0008``: a database made anew does not count its generations
+    from 1 again (a cache filled from the previous one holds entries under those values),
+    and this database's own values stay new (the step is forward)."""
+    import importlib
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's generations are random already")
+    step = importlib.import_module("pwscup.accounts.migrations.0008_page_generation_random_start")
+
+    def moved() -> int:
+        Round.objects.filter(pk=world.round.pk).update(name="Moved")
+        return PageGeneration.objects.values_list("value", flat=True).get(pk=1)
+
+    before = moved()
+    steps = []
+    for _ in range(3):
+        with connection.schema_editor() as editor:
+            step.forward(None, editor)
+        after = moved()
+        steps.append(after - before)
+        before = after
+    assert all(s > 1 for s in steps) and len(set(steps)) == 3, steps
