@@ -42,13 +42,12 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urljoin
 
 import requests
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
-from pages import page_link, read_page, upload_form  # noqa: E402 - after the path
+from pages import logged_in, page_link, upload_form  # noqa: E402 - after the path
 
 PASSWORD = "pwscup-demo"  # the demo's accounts' password (load_demo)
 ROUND_PATH = "/c/demo/{round}/"
@@ -186,21 +185,6 @@ def wait_ready(base: str, demo: subprocess.Popen, log: Path, timeout: float = 30
     raise RuntimeError("the demo did not come up:\n" + log.read_text()[-3000:])
 
 
-def log_in(base: str, username: str) -> requests.Session:
-    browser = requests.Session()
-    login = base + "/accounts/login/"
-    page = browser.get(login, timeout=60)
-    form = next(f for f in read_page(page.text).forms if "password" in f["fields"])
-    answer = browser.post(
-        urljoin(login, form["action"] or login),
-        {**form["hidden"], "username": username, "password": PASSWORD},
-        headers={"Referer": login},
-        timeout=60,
-    )
-    answer.raise_for_status()
-    return browser
-
-
 def prepare_upload(base: str, browser: requests.Session, round_slug: str) -> dict:
     """As a browser: the round page, its Data tab's sample, its Submit tab's upload form."""
     round_url = base + ROUND_PATH.format(round=round_slug)
@@ -238,7 +222,7 @@ def percentile(values: list[float], p: float) -> float:
 def burst(args, env: dict, base: str) -> dict:
     users = django_json(env, TEAMS_ADD.format(teams=args.teams, password=PASSWORD))
     before = max([0] + [row_pk for row_pk in django_json(env, LAST_PK.format(round=args.round))])
-    browsers = [log_in(base, username) for username in users]
+    browsers = [logged_in(base, username, PASSWORD) for username in users]
     prepared = [prepare_upload(base, browser, args.round) for browser in browsers]
     answers: list = [None] * len(users)
     start = time.time() + 0.5

@@ -101,7 +101,7 @@ from urllib.parse import urljoin
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
-from pages import read_page, upload_form  # noqa: E402 - after the path
+from pages import logged_in, read_page, upload_form  # noqa: E402 - after the path
 from production import admin_sql, database_migrated, production_environment  # noqa: E402
 
 PYTHON = sys.executable
@@ -485,24 +485,7 @@ def page_cpu(base: str, data: dict, gunicorn_pid: int, requests_per_page: int) -
     """gunicorn's CPU per request of each page a team member opens, ``requests_per_page``
     sequential requests each on the idle server (the issue's method): a logged-in member of
     the first team, as a browser, the live poll with the ETag its page gave (a 304)."""
-    import requests
-
-    me = data["users"][0]["username"]
-    browser = requests.Session()
-    login = base + "/accounts/login/"
-    browser.get(login, timeout=30)
-    answer = browser.post(
-        login,
-        {
-            "username": me,
-            "password": data["password"],
-            "csrfmiddlewaretoken": browser.cookies.get("csrftoken", ""),
-        },
-        headers={"Referer": login},
-        timeout=30,
-    )
-    if "sessionid" not in browser.cookies:
-        raise SystemExit(f"page CPU: could not log in ({answer.status_code})")
+    browser = logged_in(base, data["users"][0]["username"], data["password"], timeout=30)
     urls = data["urls"]
     submit = browser.get(base + urls["submit"], timeout=30)
     live = read_page(submit.text).live

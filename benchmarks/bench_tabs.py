@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_rush import free_port, redis_url, start, stop, tree_cpu, wait_healthy  # noqa: E402
-from pages import read_page  # noqa: E402
+from pages import logged_in, read_page  # noqa: E402
 from production import admin_sql, database_migrated, production_environment  # noqa: E402
 
 PYTHON = sys.executable
@@ -90,27 +90,6 @@ def scores_awaited(timeout: float) -> None:
         raise SystemExit(f"{left} of the demo's jobs were not done within {timeout:.0f} s")
 
 
-def logged_in(base: str):
-    import requests
-
-    browser = requests.Session()
-    login = base + "/accounts/login/"
-    browser.get(login, timeout=30)
-    answer = browser.post(
-        login,
-        {
-            "username": MEMBER,
-            "password": PASSWORD,
-            "csrfmiddlewaretoken": browser.cookies.get("csrftoken", ""),
-        },
-        headers={"Referer": login},
-        timeout=30,
-    )
-    if "sessionid" not in browser.cookies:
-        raise SystemExit(f"could not log in as {MEMBER} ({answer.status_code})")
-    return browser
-
-
 def tab_links(browser, base: str, overview: str) -> dict[str, str]:
     """Each tab's address as the round page links it (``data-testid="tab-<name>"``)."""
     page = read_page(browser.get(base + overview, timeout=30).text)
@@ -118,7 +97,7 @@ def tab_links(browser, base: str, overview: str) -> dict[str, str]:
 
 
 def tabs_cpu(base: str, rounds, gunicorn_pid: int, requests_per_tab: int) -> list[dict]:
-    browser = logged_in(base)
+    browser = logged_in(base, MEMBER, PASSWORD, timeout=30)
     rows = []
     for kind, slug, addresses in rounds:
         links = tab_links(browser, base, addresses["overview"])

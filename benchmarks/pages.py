@@ -114,3 +114,23 @@ def page_link(page_url: str, html: str, testid: str) -> str | None:
     """The address of the page's link of that ``data-testid``, made absolute."""
     href = read_page(html).links.get(testid)
     return None if href is None else urljoin(page_url, href)
+
+
+def logged_in(base: str, username: str, password: str, *, timeout: float = 60):
+    """A browser (a ``requests.Session``) logged in through the login page's own form (its
+    action and hidden fields as the page gives them). ``SystemExit`` when it is not."""
+    import requests
+
+    browser = requests.Session()
+    login = base + "/accounts/login/"
+    page = browser.get(login, timeout=timeout)
+    form = next(f for f in read_page(page.text).forms if "password" in f["fields"])
+    answer = browser.post(
+        urljoin(login, form["action"] or login),
+        {**form["hidden"], "username": username, "password": password},
+        headers={"Referer": login},
+        timeout=timeout,
+    )
+    if "sessionid" not in browser.cookies:
+        raise SystemExit(f"could not log in as {username} ({answer.status_code})")
+    return browser
