@@ -72,30 +72,48 @@ def request_versions(*, competition_slug: str, round_slug: str, user_id: int | N
     return tuple(row)
 
 
+_VERSIONS_SQL = """
+SELECT g.{generation_value},
+       COALESCE((SELECT v.{ranking_version} FROM {ranking} v
+                 INNER JOIN {round} r ON r.{round_id} = v.{ranking_round}
+                 INNER JOIN {competition} c ON c.{competition_id} = r.{round_competition}
+                 WHERE c.{competition_slug} = %s AND r.{round_slug} = %s
+                 LIMIT 1), 0),
+       (SELECT COUNT(*) FROM {notification} n
+        WHERE n.{notification_user} = %s AND n.{notification_read_at} IS NULL)
+FROM {generation} g
+WHERE g.{generation_id} = 1
+"""
+
+
 @functools.cache
 def _versions_sql() -> str:
-    """The read of ``request_versions``, with the tables' and columns' names from the models."""
+    """``_VERSIONS_SQL`` with the tables' and columns' names read from the models."""
     name = connection.ops.quote_name
-
-    def table(model) -> str:
-        return name(model._meta.db_table)
-
-    def column(model, field: str) -> str:
-        return name(model._meta.get_field(field).column)
-
-    return (
-        f"SELECT g.{column(PageGeneration, 'value')}, "
-        f"COALESCE((SELECT v.{column(RankingVersion, 'version')} "
-        f"FROM {table(RankingVersion)} v "
-        f"INNER JOIN {table(Round)} r ON r.{column(Round, 'id')} = v.{column(RankingVersion, 'round')} "
-        f"INNER JOIN {table(Competition)} c "
-        f"ON c.{column(Competition, 'id')} = r.{column(Round, 'competition')} "
-        f"WHERE c.{column(Competition, 'slug')} = %s AND r.{column(Round, 'slug')} = %s "
-        "LIMIT 1), 0), "
-        f"(SELECT COUNT(*) FROM {table(Notification)} n "
-        f"WHERE n.{column(Notification, 'user')} = %s AND n.{column(Notification, 'read_at')} IS NULL) "
-        f"FROM {table(PageGeneration)} g WHERE g.{column(PageGeneration, 'id')} = 1"
-    )
+    tables = {
+        "generation": PageGeneration,
+        "ranking": RankingVersion,
+        "round": Round,
+        "competition": Competition,
+        "notification": Notification,
+    }
+    columns = {
+        "generation_value": (PageGeneration, "value"),
+        "generation_id": (PageGeneration, "id"),
+        "ranking_version": (RankingVersion, "version"),
+        "ranking_round": (RankingVersion, "round"),
+        "round_id": (Round, "id"),
+        "round_competition": (Round, "competition"),
+        "round_slug": (Round, "slug"),
+        "competition_id": (Competition, "id"),
+        "competition_slug": (Competition, "slug"),
+        "notification_user": (Notification, "user"),
+        "notification_read_at": (Notification, "read_at"),
+    }
+    names = {key: name(model._meta.db_table) for key, model in tables.items()}
+    for key, (model, field) in columns.items():
+        names[key] = name(model._meta.get_field(field).column)
+    return _VERSIONS_SQL.format(**names)
 
 
 def unread_subquery(user_id: int | None):
