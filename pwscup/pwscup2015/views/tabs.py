@@ -34,7 +34,6 @@ from pwscup.pwscup2015.leaderboards.selectors import (
     can_view_results,
     team_standing,
 )
-from pwscup.pwscup2015.metric_headers import metric_headers
 from pwscup.pwscup2015.models import AttackSubmission
 from pwscup.pwscup2015.ranking import gate_checks, gates_text, parse_gates, rule_text
 from pwscup.pwscup2015.sample import sample_filename, sample_summary
@@ -223,7 +222,6 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
         "tab": tab,
         "fragment": fragment,
         "metrics": metrics,
-        "metric_headers": metric_headers(metrics),
     }
     if team is None:
         return context
