@@ -122,6 +122,19 @@ def _quota_counts(day: QuotaDay, now: dt.datetime) -> dict:
     return {"today": Count("pk", filter=Q(created_at__gte=day.start(now))), "total": Count("pk")}
 
 
+def read_uploads_quota_usage(uploads, *, day: QuotaDay, now: dt.datetime) -> Quota:
+    """``uploads_quota_usage`` over rows already read (every upload of one team's window,
+    whatever its status): a page that lists them counts them without another query. The
+    same rule: FAILED uploads do not count, "today" is ``now``'s quota day."""
+    day_start = day.start(now)
+    counted = [upload for upload in uploads if upload.status != Status.FAILED]
+    return Quota(
+        used_today=sum(upload.created_at >= day_start for upload in counted),
+        used_total=len(counted),
+        resets_at=day.resets_at(now),
+    )
+
+
 def upload_models() -> list[type]:
     """The models of every team upload: every round kind's (``RoundKind.upload_models``) and
     those registered outside the kinds (``pwscup.submissions.registry``, the slides)."""

@@ -1,8 +1,9 @@
 """The versions every round page and kept page read (``pwscup.accounts.page_versions``) are
 written as SQL once per process; here they are compared with the ORM's reading of the same
-rows: the generation, a round's ranking version (its row, or none: 0), the viewer's unread
-notifications (a visitor: 0), a team's live version and a scope with an empty side (a NULL
-matched as the ORM matches it), and a missing generation row (nothing trusted)."""
+rows: ``request_versions`` (the generation, a round's ranking version or 0, the viewer's
+unread count, for visitors and users, addresses of no round), ``versions_now`` (a team's live
+version and a scope with an empty side, a NULL matched as the ORM matches it), and a missing
+generation row (nothing trusted)."""
 
 import pytest
 from django.utils import timezone
@@ -15,6 +16,7 @@ from pwscup.accounts.page_versions import (
     versions_now,
 )
 from pwscup.competitions.models import RankingVersion, Round
+from pwscup.competitions.services import ranking_version_bump
 from pwscup.notifications.models import Notification
 from pwscup.submissions.models import LiveVersion
 from pwscup.submissions.selectors import live_version_read
@@ -22,41 +24,65 @@ from pwscup.submissions.selectors import live_version_read
 pytestmark = pytest.mark.django_db
 
 
-def _orm(world, user) -> tuple:
-    generation = PageGeneration.objects.values_list("value", flat=True).get(pk=1)
-    ranking = ranking_version_read(world.round.pk).value_now()
-    unread = Notification.objects.filter(user=user, read_at__isnull=True).count()
-    return generation, ranking, unread
+def reference(*, competition_slug, round_slug, user_id):
+    """The same three values, each read by the ORM on its own."""
+    generation = PageGeneration.objects.filter(pk=1).values_list("value", flat=True).first()
+    version = (
+        RankingVersion.objects.filter(
+            round__slug=round_slug, round__competition__slug=competition_slug
+        )
+        .values_list("version", flat=True)
+        .first()
+    )
+    unread = Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+    return generation, version or 0, unread
 
 
-def _notify(user, *, read: bool) -> None:
+def notify(user, event, *, read=False):
     Notification.objects.create(
         user=user,
         kind=Notification.Kind.SUBMISSION_FINISHED,
-        event=f"test-{timezone.now().timestamp()}",
+        event=event,
         read_at=timezone.now() if read else None,
     )
 
 
-def test_the_request_versions_are_the_orms_reading(world):
-    user, slugs = world.users["a"], (world.competition.slug, world.round.slug)
-    Round.objects.filter(pk=world.round.pk).update(name="Moved")  # a generation row
-    read = lambda: request_versions(  # noqa: E731
-        competition_slug=slugs[0], round_slug=slugs[1], user_id=user.pk
-    )
-    assert read() == _orm(world, user) and read()[1:] == (0, 0)
-    RankingVersion.objects.update_or_create(round=world.round, defaults={"version": 41})
-    _notify(user, read=False)
-    _notify(user, read=False)
-    _notify(user, read=True)
-    _notify(world.users["b"], read=False)
-    assert read() == _orm(world, user) and read()[1:] == (41, 2)
-    visitor = request_versions(competition_slug=slugs[0], round_slug=slugs[1], user_id=None)
-    assert visitor[1:] == (41, 0)
-    elsewhere = request_versions(
-        competition_slug="no-such-cup", round_slug=slugs[1], user_id=user.pk
-    )
-    assert elsewhere[1:] == (0, 2)
+def test_the_sql_reads_what_the_orm_reads(world):
+    a, b = world.users["a"], world.users["b"]
+    notify(a, "one")
+    notify(a, "two")
+    notify(a, "three", read=True)
+    notify(b, "four", read=True)
+    ranking_version_bump(round_ids=[world.round.pk])
+    ranking_version_bump(round_ids=[world.round.pk])
+    slug, other = world.competition.slug, "no-such-competition"
+    cases = [
+        (slug, world.round.slug, a.pk),
+        (slug, world.round.slug, b.pk),
+        (slug, world.round.slug, None),
+        (slug, "no-such-round", a.pk),
+        (other, world.round.slug, a.pk),
+    ]
+    answers = []
+    for competition_slug, round_slug, user_id in cases:
+        where = {"competition_slug": competition_slug, "round_slug": round_slug, "user_id": user_id}
+        answer = request_versions(**where)
+        assert answer == reference(**where), where
+        answers.append(answer)
+    # the fixture reaches every branch: a version, none, unread counts of 2 and 0
+    assert [answer[1:] for answer in answers] == [(2, 2), (2, 0), (2, 0), (0, 2), (0, 2)]
+    assert answers[0][0] is not None
+
+
+def test_a_missing_generation_row_is_none_with_the_other_values_read(world):
+    notify(world.users["a"], "one")
+    ranking_version_bump(round_ids=[world.round.pk])
+    PageGeneration.objects.filter(pk=1).delete()
+    assert request_versions(
+        competition_slug=world.competition.slug,
+        round_slug=world.round.slug,
+        user_id=world.users["a"].pk,
+    ) == (None, 1, 1)
 
 
 def test_versions_now_read_each_version_as_the_orm_does(world):
@@ -70,21 +96,18 @@ def test_versions_now_read_each_version_as_the_orm_does(world):
         live_version_read(round_id=world.round.pk, team_id=world.teams["b"].pk),  # no row
         VersionRead("submissions.LiveVersion", (("round_id", world.round.pk), ("team_id", None))),
     )
-    _notify(user, read=False)
+    notify(user, "one")
     now = versions_now(user_id=user.pk, reads=reads)
-    generation, _ranking, unread = _orm(world, user)
+    generation, _ranking, unread = reference(
+        competition_slug=world.competition.slug, round_slug=world.round.slug, user_id=user.pk
+    )
     assert now == (generation, unread, *(read.value_now() for read in reads))
     assert now[2:] == (0, 12, 0, 24)
 
 
-def test_a_missing_generation_row_is_read_as_none(world):
+def test_a_missing_generation_row_is_read_as_none_by_versions_now(world):
     PageGeneration.objects.filter(pk=1).delete()
-    user = world.users["a"]
-    assert versions_now(user_id=user.pk, reads=()) is None
-    generation, ranking, unread = request_versions(
-        competition_slug=world.competition.slug, round_slug=world.round.slug, user_id=user.pk
-    )
-    assert generation is None and (ranking, unread) == (0, 0)
+    assert versions_now(user_id=world.users["a"].pk, reads=()) is None
 
 
 def test_the_generation_sequence_moves_forward_by_a_random_step(world):

@@ -8,6 +8,8 @@ from pwscup.core.templatetags.pwscup_tags import (
     chart_leaders,
     chart_points,
     heat,
+    metric_cells,
+    metric_value,
     score,
 )
 from pwscup.pwscup2015.leaderboards.charts.axes import Point
@@ -31,6 +33,17 @@ def test_heat_goes_from_green_to_red_in_tenths_and_clips():
         "heat-10",
     ]
     assert heat(-1) == heat(0.0) and heat(2) == heat(1.0)
+
+
+def test_metric_cells_write_one_escaped_cell_per_metric():
+    cells = metric_cells({"U6": 3, "<b>": 0.5, "S1": None}, ["U6", "<b>", "S1", "E1"])
+    assert cells == (
+        '<td class="num" data-metric="U6">3</td>'
+        '<td class="num" data-metric="&lt;b&gt;">0.5000</td>'
+        f'<td class="num" data-metric="S1">{metric_value({"S1": None}, "S1")}</td>'
+        '<td class="num" data-metric="E1">–</td>'
+    )
+    assert "<abbr" in cells  # a metric without a value says why, as marked-up HTML
 
 
 def test_every_heat_class_has_a_colour_in_the_stylesheet():

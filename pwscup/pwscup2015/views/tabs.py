@@ -35,18 +35,17 @@ from pwscup.pwscup2015.leaderboards.selectors import (
     can_view_results,
     team_standing,
 )
-from pwscup.pwscup2015.metric_headers import metric_headers
-from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
+from pwscup.pwscup2015.models import AttackSubmission
 from pwscup.pwscup2015.ranking import gate_checks, gates_text, parse_gates, rule_text
 from pwscup.pwscup2015.sample import data_version, sample_filename, sample_summary
 from pwscup.pwscup2015.scoring_guide import original_download_name, round_scoring_guide
 from pwscup.pwscup2015.selectors import (
-    representative_submission,
     round_stale_scores,
     round_targets,
     team_attacks,
     team_dataset,
     team_jobs,
+    team_representative,
     team_submissions,
 )
 from pwscup.pwscup2015.selectors.columns import column_descriptions
@@ -57,7 +56,8 @@ from pwscup.submissions.round_pages import pending
 from pwscup.submissions.selectors import (
     live_etag,
     live_version_read,
-    quota_usage,
+    quota_day_of,
+    read_uploads_quota_usage,
     target_uses,
 )
 
@@ -93,12 +93,13 @@ def _base(access) -> dict:
     }
 
 
-def _phase_info(phase, team, model, now):
+def _phase_info(phase, uploads, now):
+    """A phase's line: its state and, when the team's ``uploads`` of it were read, its quota."""
     if phase is None:
         return None
     info = {"phase": phase, "state": phase_state(phase=phase, now=now)}
-    if team is not None:
-        quota = quota_usage(model=model, phase=phase, team=team, now=now)
+    if uploads is not None:
+        quota = read_uploads_quota_usage(uploads, day=quota_day_of(phase.round), now=now)
         info.update(
             used_today=quota.used_today, used_total=quota.used_total, resets_at=quota.resets_at
         )
@@ -106,12 +107,14 @@ def _phase_info(phase, team, model, now):
 
 
 def _with_phases(context: dict, access, base: dict, now) -> dict:
-    """The phase lines with the team's quota, read after the jobs: a fragment that shows a
-    job done (and so stops the page's polling) counts it as done too. Read before, a job
-    that failed in between left "Used today: 1" on the page for good."""
-    phases, team = base["phases"], access.team
-    context["anonymization"] = _phase_info(phases.anonymization, team, AnonymizationSubmission, now)
-    context["attack"] = _phase_info(phases.attack, team, AttackSubmission, now)
+    """The phase lines with the team's quota, counted from the uploads ``_jobs`` read: a
+    fragment that shows a job done (and so stops the page's polling) counts it as done too.
+    Counted before the jobs were read, a job that failed in between left "Used today: 1" on
+    the page for good. The attack phase's quota is shown once the round is frozen, when the
+    team's attacks are read."""
+    phases = base["phases"]
+    context["anonymization"] = _phase_info(phases.anonymization, context.get("submissions"), now)
+    context["attack"] = _phase_info(phases.attack, context.get("attacks"), now)
     return context
 
 
@@ -224,7 +227,6 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
         "tab": tab,
         "fragment": fragment,
         "metrics": metrics,
-        "metric_headers": metric_headers(metrics),
     }
     if team is None:
         return context
@@ -236,7 +238,9 @@ def _jobs(request, access, base, tab, *, fragment: bool) -> dict:
         context["submissions"] = submissions
         context["history"] = upload_history(
             submissions,
-            final=representative_submission(phase=phases.anonymization, team=team),
+            final=team_representative(
+                phase=phases.anonymization, team=team, submissions=submissions
+            ),
         )
         busy = pending(submissions)
         context.update(_standing(request, access, phases.anonymization, submissions))
