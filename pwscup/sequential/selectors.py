@@ -167,10 +167,6 @@ def latest_valid_releases(*, sequential: SequentialRound, team: Team, steps) -> 
     return latest
 
 
-def latest_valid_release(*, sequential: SequentialRound, team: Team, step: int) -> Release | None:
-    return latest_valid_releases(sequential=sequential, team=team, steps=[step]).get(step)
-
-
 def team_sequence(
     *, sequential: SequentialRound, team: Team, upto: int, frozen: bool = False
 ) -> list[Release | None]:

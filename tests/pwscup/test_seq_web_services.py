@@ -90,10 +90,10 @@ def test_w1b_wrong_sensitive_value_is_kept_failed_with_the_spec_message_in_both_
     with translation.override("ja"):
         assert "リリース 2 の 1 行目" in job_message_text(rejected)
     # A failed upload is not the team's release: nothing was scored from it.
-    assert (
-        selectors.latest_valid_release(sequential=world.sequential, team=world.teams["a"], step=2)
-        is None
+    valid = selectors.latest_valid_releases(
+        sequential=world.sequential, team=world.teams["a"], steps=[2]
     )
+    assert valid == {}
 
 
 def test_w2_intersection_attack_names_every_signature_change():
