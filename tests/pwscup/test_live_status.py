@@ -158,7 +158,9 @@ def test_the_polls_check_access_as_the_pages_do(client, world, make_world):
     # A team's member: its own scope; the round's (the console's) is the organizers'.
     client.force_login(world.users["b"])
     own = poll(client, team_url, etag)
-    assert own.status_code == 200 and own["ETag"] == f'"live-{world.round.pk}-{world.teams["b"].pk}-0"'
+    assert (
+        own.status_code == 200 and own["ETag"] == f'"live-{world.round.pk}-{world.teams["b"].pk}-0"'
+    )
     assert poll(client, team_url, own["ETag"]).status_code == 304
     assert poll(client, round_url, None).status_code == 404
     # The organizer, in no team: no team scope; the round's, in one query too.
@@ -179,7 +181,9 @@ def test_the_console_round_page_polls_the_rounds_scope(client, world):
     scored(world, "a", seed=1)
     client.force_login(world.organizer)
     console = reverse("console:round", args=[world.competition.slug, world.round.slug])
-    client.post(reverse("console:round_action", args=[world.competition.slug, world.round.slug, "freeze"]))
+    client.post(
+        reverse("console:round_action", args=[world.competition.slug, world.round.slug, "freeze"])
+    )
     assert RoundOperation.objects.filter(round=world.round, status="queued").exists()
     page = client.get(console).text
     url, etag = live_box(page)
@@ -265,3 +269,44 @@ def test_an_operations_progress_moves_the_rounds_version(world):
     assert targets == operation.progress_total == 2
     assert version(world, None) - before[0] == 2 + 1 + operation.progress_total + targets
     assert version(world, "a") == before[1] + 1
+
+
+def test_the_team_polls_one_read_is_the_orms_reading(world, make_world):
+    """``live_team_poll_etag`` is SQL written once: for a member (its scope with a version
+    row and without one), a user of no team, a visitor, a round or competition of no such
+    slug, it gives what the ORM reads of the same rows (``None`` where the poll must go
+    through the page's own access check)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from pwscup.accounts.models import Membership
+    from pwscup.accounts.services import user_create
+    from pwscup.competitions.models import Round
+    from pwscup.submissions.selectors import live_etag_of, live_team_poll_etag
+
+    other = make_world(slug="other-cup")
+
+    def reference(user, competition_slug, round_slug):
+        round_ = Round.objects.filter(slug=round_slug, competition__slug=competition_slug).first()
+        if not user.is_authenticated or round_ is None:
+            return None
+        membership = Membership.objects.filter(user=user, competition=round_.competition).first()
+        if membership is None:
+            return None
+        row = LiveVersion.objects.filter(round=round_, team_id=membership.team_id).first()
+        return live_etag_of(
+            round_id=round_.pk, team_id=membership.team_id, version=row and row.version
+        )
+
+    LiveVersion.objects.create(round=world.round, team=world.teams["a"], version=7)
+    slugs = (world.competition.slug, world.round.slug)
+    cases = [
+        (world.users["a"], *slugs),  # a version row
+        (world.users["b"], *slugs),  # none yet
+        (user_create(username="no-team", password="pw"), *slugs),
+        (AnonymousUser(), *slugs),
+        (world.users["a"], slugs[0], "no-such-round"),
+        (world.users["a"], other.competition.slug, other.round.slug),  # not a member there
+    ]
+    answers = [live_team_poll_etag(user=u, competition_slug=c, round_slug=r) for u, c, r in cases]
+    assert answers == [reference(u, c, r) for u, c, r in cases]
+    assert answers[0].endswith('-7"') and answers[1].endswith('-0"') and answers[2:] == [None] * 4
