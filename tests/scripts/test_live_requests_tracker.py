@@ -53,3 +53,21 @@ def test_the_tests_own_thread_is_not_counted():
     tracker = _LiveRequests()
     tracker.started()  # a test client's streamed response may never be closed
     assert tracker.idle()
+
+
+def test_the_wait_ends_when_the_request_does_and_gives_up_after_its_timeout():
+    tracker = _LiveRequests()
+    started, release = threading.Event(), threading.Event()
+
+    def serve():
+        tracker.started()
+        started.set()
+        release.wait(10)
+        tracker.finished()
+
+    thread = in_thread(serve)
+    started.wait(10)
+    assert tracker.wait(timeout=0.1) is False  # still answering: the flush goes on anyway
+    threading.Timer(0.2, release.set).start()
+    assert tracker.wait(timeout=10) is True
+    thread.join(10)
