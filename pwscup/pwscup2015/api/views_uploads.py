@@ -20,8 +20,6 @@ from pwscup.core.rest_schemas import CSV_ANSWER
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.access import (
     check_uploader,
-    target_for_attacker,
-    targets_for_attacker,
     upload_for,
 )
 from pwscup.pwscup2015.api import serializers as s
@@ -152,61 +150,6 @@ class SubmissionSelectView(APIView):
         )
         services.anonymization_submission_select(submission=submission, team=submission.team)
         return Response(s.SubmissionSerializer(submission).data)
-
-
-class TargetListView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={200: s.TargetSerializer(many=True), **errors(401, 404)},
-        summary="Published targets you may attack (never your own team's)",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        args = [access.competition.slug, access.round.slug]
-        data = [
-            {
-                "team": t.team,
-                "version": t.version,
-                "rows": t.rows,
-                "published_at": t.published_at,
-                "anonymized_url": reverse("api:target-anonymized", args=[*args, t.team.slug]),
-                "candidate_url": reverse("api:target-candidate", args=[*args, t.team.slug])
-                if t.candidate_file
-                else None,
-            }
-            for t in targets_for_attacker(access)
-        ]
-        return Response(s.TargetSerializer(data, many=True).data)
-
-
-class TargetFileView(APIView):
-    permission_classes = [IsAuthenticated]
-    field = "published_file"
-    suffix = "anonymized"
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download a published target",
-    )
-    def get(self, request, competition_slug, round_slug, team_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        target = target_for_attacker(access, team_slug)
-        return private_file_response(
-            getattr(target, self.field), f"{target.team.slug}_{self.suffix}.csv"
-        )
-
-
-class CandidateFileView(TargetFileView):
-    field = "candidate_file"
-    suffix = "candidate"
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download a target's candidate table (per-team mode)",
-    )
-    def get(self, request, competition_slug, round_slug, team_slug):
-        return super().get(request, competition_slug, round_slug, team_slug)
 
 
 class AttackListView(APIView):
