@@ -4,7 +4,7 @@ services and access rules of the round page."""
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.exceptions import NotFound
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -124,16 +124,27 @@ class SubmissionDetailView(APIView):
         return Response(s.SubmissionSerializer(submission).data)
 
 
-class SubmissionFileView(APIView):
+class UploadFileView(APIView):
+    # An upload's file, as uploaded, to its team and the organizers (``upload_for``); one
+    # class per model, with its own summary (``upload_file_view``). (A comment, not a
+    # docstring: the schema would give it as the endpoints' description.)
     permission_classes = [IsAuthenticated]
+    model = None
 
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download the uploaded file, as uploaded",
-    )
     def get(self, request, pk):
-        submission = upload_for(user=request.user, model=AnonymizationSubmission, pk=pk)
-        return private_file_response(submission.file, submission.original_filename)
+        upload = upload_for(user=request.user, model=self.model, pk=pk)
+        return private_file_response(upload.file, upload.original_filename)
+
+
+def upload_file_view(model, summary: str) -> type[UploadFileView]:
+    view = type(f"{model.__name__}FileView", (UploadFileView,), {"model": model})
+    return extend_schema_view(get=extend_schema(responses=CSV_ANSWER, summary=summary))(view)
+
+
+SubmissionFileView = upload_file_view(
+    AnonymizationSubmission, "Download the uploaded file, as uploaded"
+)
+AttackFileView = upload_file_view(AttackSubmission, "Download the uploaded correspondence table")
 
 
 class SubmissionSelectView(APIView):
@@ -203,15 +214,3 @@ class AttackDetailView(APIView):
         organizer = user_is_organizer(user=request.user, competition=round_.competition)
         context = {"show_rates": _show_rates(round_, is_organizer=organizer)}
         return Response(s.AttackSerializer(attack, context=context).data)
-
-
-class AttackFileView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download the uploaded correspondence table",
-    )
-    def get(self, request, pk):
-        attack = upload_for(user=request.user, model=AttackSubmission, pk=pk)
-        return private_file_response(attack.file, attack.original_filename)
