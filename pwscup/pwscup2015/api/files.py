@@ -16,10 +16,11 @@ from pwscup.core.files import private_file_response
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import CSV_ANSWER
 from pwscup.kinds.rows import kind_row
-from pwscup.pwscup2015.access import original_file_for, target_for_attacker, targets_for_attacker
+from pwscup.pwscup2015.access import original_file_for, targets_for_attacker
 from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.scoring_guide import round_scoring_config
+from pwscup.pwscup2015.views.targets import target_file_response
 from pwscup.submissions.submission_types import RoundEndpoint
 
 
@@ -67,17 +68,12 @@ def target_list(request, access, game):
     return Response(s.TargetSerializer(data, many=True).data)
 
 
-def _target_file(access, team_slug: str, field: str, suffix: str):
-    target = target_for_attacker(access, team_slug)
-    return private_file_response(getattr(target, field), f"{target.team.slug}_{suffix}.csv")
-
-
 def target_anonymized(request, access, game, team_slug):
-    return _target_file(access, team_slug, "published_file", "anonymized")
+    return target_file_response(access, team_slug, "anonymized")
 
 
 def target_candidate(request, access, game, team_slug):
-    return _target_file(access, team_slug, "candidate_file", "candidate")
+    return target_file_response(access, team_slug, "candidate")
 
 
 endpoint = partial(RoundEndpoint, part=game_part)
