@@ -112,39 +112,55 @@ class SubmissionListView(APIView):
         return _accepted(upload, "api:submission-detail")
 
 
-class SubmissionDetailView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={200: s.SubmissionSerializer, **errors(401, 404)},
-        summary="One anonymized upload: status and scores",
-    )
-    def get(self, request, pk):
-        submission = upload_for(user=request.user, model=AnonymizationSubmission, pk=pk)
-        return Response(s.SubmissionSerializer(submission).data)
-
-
-class UploadFileView(APIView):
-    # An upload's file, as uploaded, to its team and the organizers (``upload_for``); one
-    # class per model, with its own summary (``upload_file_view``). (A comment, not a
+class OwnUploadView(APIView):
+    # One upload of ``model`` by its id, to its team and the organizers (``upload_for``): one
+    # class per model and answer, with its own schema (``upload_view``). (A comment, not a
     # docstring: the schema would give it as the endpoints' description.)
     permission_classes = [IsAuthenticated]
     model = None
 
+    def upload(self, request, pk):
+        return upload_for(user=request.user, model=self.model, pk=pk)
+
+
+class UploadDetailView(OwnUploadView):
+    # The upload as ``serializer`` writes it, with ``context``.
+    serializer = None
+
+    def context(self, request, upload) -> dict:
+        return {}
+
     def get(self, request, pk):
-        upload = upload_for(user=request.user, model=self.model, pk=pk)
+        upload = self.upload(request, pk)
+        return Response(self.serializer(upload, context=self.context(request, upload)).data)
+
+
+class UploadFileView(OwnUploadView):
+    # The upload's file, as uploaded.
+    def get(self, request, pk):
+        upload = self.upload(request, pk)
         return private_file_response(upload.file, upload.original_filename)
 
 
-def upload_file_view(model, summary: str) -> type[UploadFileView]:
-    view = type(f"{model.__name__}FileView", (UploadFileView,), {"model": model})
-    return extend_schema_view(get=extend_schema(responses=CSV_ANSWER, summary=summary))(view)
+def upload_view(base, model, *, responses, summary: str, **attrs):
+    """``base`` (one of the views above) for ``model``, with its schema."""
+    view = type(f"{model.__name__}{base.__name__}", (base,), {"model": model, **attrs})
+    return extend_schema_view(get=extend_schema(responses=responses, summary=summary))(view)
 
 
-SubmissionFileView = upload_file_view(
-    AnonymizationSubmission, "Download the uploaded file, as uploaded"
+SubmissionDetailView = upload_view(
+    UploadDetailView,
+    AnonymizationSubmission,
+    serializer=s.SubmissionSerializer,
+    responses={200: s.SubmissionSerializer, **errors(401, 404)},
+    summary="One anonymized upload: status and scores",
 )
-AttackFileView = upload_file_view(AttackSubmission, "Download the uploaded correspondence table")
+SubmissionFileView = upload_view(
+    UploadFileView,
+    AnonymizationSubmission,
+    responses=CSV_ANSWER,
+    summary="Download the uploaded file, as uploaded",
+)
 
 
 class SubmissionSelectView(APIView):
@@ -201,16 +217,24 @@ class AttackListView(APIView):
         return _accepted(upload, "api:attack-detail")
 
 
-class AttackDetailView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={200: s.AttackSerializer, **errors(401, 404)},
-        summary="One attack: status and (when visible) its rate",
-    )
-    def get(self, request, pk):
-        attack = upload_for(user=request.user, model=AttackSubmission, pk=pk)
-        round_ = attack.phase.round
+class AttackUploadDetailView(UploadDetailView):
+    # Its rate only where the round shows it to the caller.
+    def context(self, request, upload) -> dict:
+        round_ = upload.phase.round
         organizer = user_is_organizer(user=request.user, competition=round_.competition)
-        context = {"show_rates": _show_rates(round_, is_organizer=organizer)}
-        return Response(s.AttackSerializer(attack, context=context).data)
+        return {"show_rates": _show_rates(round_, is_organizer=organizer)}
+
+
+AttackDetailView = upload_view(
+    AttackUploadDetailView,
+    AttackSubmission,
+    serializer=s.AttackSerializer,
+    responses={200: s.AttackSerializer, **errors(401, 404)},
+    summary="One attack: status and (when visible) its rate",
+)
+AttackFileView = upload_view(
+    UploadFileView,
+    AttackSubmission,
+    responses=CSV_ANSWER,
+    summary="Download the uploaded correspondence table",
+)
