@@ -11,7 +11,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.template.loader import render_to_string
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -43,7 +44,16 @@ def round_create(request, competition_slug):
     return round_create_page(request, competition, form, create, "sequential/console_create.html")
 
 
-def panel_context(*, request, round) -> dict:
+def create_url(competition) -> str:
+    return reverse("sequential_console:create", args=[competition.slug])
+
+
+def panel_html(request, round) -> str:
+    context = panel_context(round)
+    return render_to_string("sequential/console_panel.html", context, request=request)
+
+
+def panel_context(round) -> dict:
     """What the console panel shows: configuration, each master's timeline, the steps."""
     sequential = selectors.sequential_of(round=round)
     masters = []
@@ -81,6 +91,9 @@ def panel_context(*, request, round) -> dict:
         "uploads": sequential.releases.count(),
         "schedule": selectors.step_schedule(sequential=sequential),
     }
+
+
+urlpatterns = [path("new/", round_create, name="create")]
 
 
 # --- organizer actions (forms of the console panel) -------------------------------------------

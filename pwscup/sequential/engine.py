@@ -6,6 +6,7 @@ Everything here converts: bytes and stored JSON in, the library's objects, and p
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 from dataclasses import dataclass
@@ -27,6 +28,46 @@ def config_of(config: dict | SeqConfig) -> SeqConfig:
 def config_normalise(config: dict) -> dict:
     """Spec §12's checks (without a master: columns are checked when one arrives)."""
     return parse_config(config, per_team_masters=True).to_dict()
+
+
+# The key of the configuration a ``scoring.ConfigError`` is about, by its code (the other
+# codes name theirs in the parameter ``key``), and the parameter naming the entry within it.
+CONFIG_ERROR_KEYS = {
+    "seq.config.type": "type",
+    "seq.config.m": "m",
+    "seq.config.n_releases": "n_releases",
+    "seq.config.n_releases_lsb": "n_releases",
+    "seq.config.qi": "qi",
+    "seq.config.qi_empty": "qi",
+    "seq.config.sa": "sa",
+    "seq.config.sa_domain": "sa_domain",
+    "seq.config.sa_domain_master": "sa_domain",
+    "seq.config.gates": "utility_gates",
+    "seq.config.attack_phase": "attack_phase",
+    "seq.config.per_team": "per_team",
+}
+CONFIG_ERROR_ENTRIES = {"qi": "column", "utility_gates": "metric", "per_team": "field"}
+
+
+def config_error_place(error) -> tuple[str, str]:
+    """Where an error of the configuration's check lies, as the console's form and the
+    bundle import point at it: the key (``m``, ``qi``...; ``""``: none) and the entry within
+    it (the QI column, the gate's metric, the field of ``per_team``; ``""``: the whole key)."""
+    code, params = getattr(error, "code", ""), getattr(error, "params", None) or {}
+    key = CONFIG_ERROR_KEYS.get(code) or unquoted(params.get("key"))
+    entry = CONFIG_ERROR_ENTRIES.get(key)
+    return key, unquoted(params.get(entry)) if entry else ""
+
+
+def unquoted(text) -> str:
+    """A value as ``scoring.sequential.messages.q`` quoted it (``"'m'"`` → ``m``), bare."""
+    if text is None:
+        return ""
+    try:
+        value = ast.literal_eval(str(text))
+    except (ValueError, SyntaxError):
+        return str(text)
+    return str(value)
 
 
 def master_read(data: bytes, config: dict, *, name: str = "master.csv") -> Master:
