@@ -1,8 +1,9 @@
 """The organizer's side: the page creating a sequential round, the console panel of one
-(masters, timeline T(1) … T(n) with arrivals and departures, freeze, publish), and
-the panel's forms (``organizer_action``: freeze, confirmed on its own page; publish; upload
-a master). Redrawing the masters is a lifecycle action (``actions.REDRAW``), each calling one service and recorded in the audit
-log. Organizers of the competition only."""
+(masters, timeline T(1) … T(n) with arrivals and departures, freeze), and the panel's forms
+(``organizer_action``: freeze, confirmed on its own page; upload a master). Redrawing the
+masters and publishing the results are lifecycle actions (``actions``: the console lists
+them beside the panel), each calling one service and recorded in the audit log. Organizers
+of the competition only."""
 
 import json
 
@@ -158,10 +159,7 @@ def organizer_action(request, access, action: str):
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     try:
-        if action == "publish":
-            services.results_publish(sequential=sequential, published=True)
-            messages.success(request, _("The results are published."))
-        elif action == "master":
+        if action == "master":
             form = MasterUploadForm(request.POST, request.FILES, competition=access.competition)
             if not form.is_valid():
                 raise Refused(_("Choose a master table file."))

@@ -74,10 +74,6 @@ def master_read(data: bytes, config: dict, *, name: str = "master.csv") -> Maste
     return read_master(data, config_of(config))
 
 
-def master_persons(master: Master) -> int:
-    return len(master.frame)
-
-
 def pool_read(data: bytes, config: dict) -> pd.DataFrame:
     """The pool ``pid,QI…,sa`` as text cells (checked by drawing from it)."""
     return read_table(data, name="the pool")
@@ -164,12 +160,6 @@ class Outcome:
     per_person_csv: str
 
 
-def releases_read(master: Master, releases: list[bytes]) -> tuple[Master, list]:
-    """Validate ``T*(1) … T*(n)`` in order against the master as known at ``n`` (the
-    library's one reading of a sequence, the CLI's too): that master and the releases."""
-    return read_releases(releases, master=master)
-
-
 def _plain(value):
     if hasattr(value, "item"):
         return value.item()
@@ -189,7 +179,7 @@ def sequence_check(master: Master, releases: list[bytes], config: dict, *, curre
     release."""
     from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
 
-    result = evaluate_sequence(*releases_read(master, releases[:current]))
+    result = evaluate_sequence(*read_releases(releases[:current], master=master))
     results = {**result.summary, "step": current, "violation_codes": result.structure.violations}
     return Outcome(results=_plain(results), per_person_csv=risk_per_person_csv(result))
 
@@ -253,7 +243,7 @@ def target_files(master: Master, releases: list[bytes], config: dict, *, prefix:
     """The files published for a target sequence (spec §10): name → CSV text."""
     from scoring.sequential import publish_for_attack
 
-    published = publish_for_attack(*releases_read(master, releases), seed=seed)
+    published = publish_for_attack(*read_releases(releases, master=master), seed=seed)
     files = {
         f"{prefix}release_{j}.csv": _csv_text(frame)
         for j, frame in enumerate(published.releases, start=1)

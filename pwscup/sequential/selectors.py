@@ -390,8 +390,3 @@ def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
 def team_cells(matrix: dict) -> list[tuple[Team, list[float | None]]]:
     """Each team's row of ``attack_matrix``: ``(team, its best accuracy on each target)``."""
     return [(row["team"], row["cells"]) for row in matrix["rows"] if not row["builtin"]]
-
-
-def timeline(*, master_frame, config: dict, upto: int | None = None) -> list[dict]:
-    """T(1) … T(n) of a master: size, arrivals (lsf = j) and departures (lsb = j − 1)."""
-    return engine.timeline(master_frame, config, upto=upto)

@@ -39,7 +39,7 @@ def organizer_upload_csv(uploaded_file, *, field: str) -> OrganizerCsv:
 def master_check(*, config: dict, data: bytes, name: str) -> int:
     """Validate a master table (UTF-8) against the configuration; its person count."""
     try:
-        return engine.master_persons(engine.master_read(data, config, name=name))
+        return len(engine.master_read(data, config, name=name).frame)
     except scoring.ScoringError as error:
         raise ValidationError({"master": error.render(get_language())}) from None
 
