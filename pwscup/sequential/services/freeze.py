@@ -13,10 +13,11 @@ from pwscup.core.errors import Refused
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, tab_url
 from pwscup.notifications.models import Notification
+from pwscup.notifications.services import notify_participants
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequenceScore, SequentialRound
 from pwscup.sequential.services.attacks import targets_publish
-from pwscup.sequential.services.common import audit, participants_notify
+from pwscup.sequential.services.common import audit
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions.services.maintenance import uploads_in_flight
 
@@ -129,8 +130,8 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
     last freeze of a round with an attack phase, they are also told the targets are out."""
     round_ = sequential.round
     next_open = selectors.is_online(sequential) and step < sequential.n_releases
-    participants_notify(
-        sequential,
+    notify_participants(
+        round=round_,
         kind=Notification.Kind.RELEASE_FROZEN if next_open else Notification.Kind.SEQUENCE_SCORED,
         event_suffix=f":step{step}",
         # The next release's data (and sample) on the Data tab, else the scores on Results.
@@ -139,8 +140,8 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
     )
     if not (sequential.all_frozen and sequential.config.get("attack_phase")):
         return
-    participants_notify(
-        sequential,
+    notify_participants(
+        round=round_,
         kind=Notification.Kind.ROUND_FROZEN,
         event_suffix=f":seq{step}",
         url=tab_url(round_, SUBMIT) + "#attack",

@@ -14,7 +14,6 @@ from pwscup.sequential.charts import groups_chart
 from pwscup.sequential.models import Release
 from pwscup.sequential.views.common import own_release
 from pwscup.sequential.views.tab_context import gates_text
-from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import PENDING
 from pwscup.submissions.selectors import live_etag
 
@@ -94,7 +93,6 @@ def release_detail(request, access, pk: int):
         {
             "pending": release.status in PENDING,
             "release": release,
-            "message_text": job_message_text(release),
             "results": release.results,
             "groups_chart": groups_chart(selectors.release_groups(release=release))
             if release.status == Release.Status.FINISHED

@@ -18,7 +18,6 @@ from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_st
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
 from pwscup.sequential.models import Release, SeqAttack, SequentialRound
-from pwscup.submissions.messages import job_message_text
 
 
 @dataclass(frozen=True)
@@ -214,13 +213,6 @@ def data_rows(*, state: RoundState, team: Team) -> list[dict]:
     ]
 
 
-def team_uploads(*, sequential: SequentialRound, team: Team) -> list[Release]:
-    releases = selectors.team_releases(sequential=sequential, team=team)
-    for release in releases:
-        release.message_text = job_message_text(release)
-    return releases
-
-
 def latest_finished(releases: list[Release]) -> Release | None:
     return next((r for r in releases if r.status == Release.Status.FINISHED), None)
 
@@ -234,7 +226,7 @@ def submit_context(*, state: RoundState, team: Team) -> dict:
             sequential=sequential, team=team, steps=state.open_steps, now=now
         ),
         "check_command": check_command(sequential=sequential),
-        "releases": team_uploads(sequential=sequential, team=team),
+        "releases": selectors.team_releases(sequential=sequential, team=team),
     }
 
 
@@ -258,11 +250,8 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
 def team_attacks(*, sequential: SequentialRound, team: Team | None) -> list[SeqAttack]:
     if team is None:
         return []
-    attacks = list(
+    return list(
         SeqAttack.objects.filter(target__sequential=sequential, team=team).select_related(
             "target__team"
         )
     )
-    for attack in attacks:
-        attack.message_text = job_message_text(attack)
-    return attacks

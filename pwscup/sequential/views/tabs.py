@@ -92,7 +92,7 @@ class SequentialTabs(RoundTabs):
         }
         uploads = []
         if team is not None:
-            releases = tabs.team_uploads(sequential=sequential, team=team)
+            releases = selectors.team_releases(sequential=sequential, team=team)
             points = selectors.risk_points(sequential=sequential, team=team)
             uploads = tabs.team_attacks(sequential=sequential, team=team)
             latest = tabs.latest_finished(releases)
