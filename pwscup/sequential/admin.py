@@ -16,7 +16,6 @@ from pwscup.competitions.admin_scope import (
     ReadOnlyScopedAdmin,
     scoped_filter,
 )
-from pwscup.competitions.dates import dates_check
 from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
@@ -60,18 +59,6 @@ class SequentialRoundForm(forms.ModelForm):
             parsed = [dt.datetime.fromisoformat(str(at)) for at in closes]
         except ValueError as error:
             raise ValidationError(str(error)) from None
-        zone = self.instance.round.timezone if self.instance.round_id else None
-        for j, at in enumerate(parsed, start=1):
-            try:
-                dates_check(
-                    {"step_closes": at},
-                    labels={"step_closes": _("Close of release %(j)s") % {"j": j}},
-                    time_zone=zone,
-                )
-            except ValidationError as error:
-                raise ValidationError(error.message_dict["step_closes"]) from None
-        if not self.instance.pk:
-            return closes
         try:
             parsed = schedule_normalise(sequential=self.instance, closes=parsed)
         except ValidationError as error:

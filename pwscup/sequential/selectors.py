@@ -36,6 +36,12 @@ def sequential_of(*, round) -> SequentialRound:
     return sequential
 
 
+def leaderboard_shown(*, sequential: SequentialRound, access) -> bool:
+    """Who sees the leaderboard (its page, the Results tab's link, the API's standings): the
+    organizers and the round's teams, and everyone once the results are published."""
+    return access.is_organizer or access.team is not None or sequential.results_published
+
+
 def is_online(sequential: SequentialRound) -> bool:
     return sequential.config.get("mode", "online") == "online"
 

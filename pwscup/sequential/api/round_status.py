@@ -76,7 +76,7 @@ def round_leaderboard(request, access) -> dict:
     """``SequentialKind.api_leaderboard``: the leaderboard page's table, to the same callers
     (organizers, the round's teams, everyone once the results are published)."""
     sequential = selectors.sequential_of(round=access.round)
-    if not (access.is_organizer or access.team is not None or sequential.results_published):
+    if not selectors.leaderboard_shown(sequential=sequential, access=access):
         raise Http404(_("No leaderboard."))
     metrics = list(selectors.BOARD_METRICS)
     rows = []

@@ -24,12 +24,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.sequential import selectors, services
 from pwscup.sequential.views.common import attack_target, require_team
+from pwscup.submissions.round_pages import refused_as_404
 from pwscup.submissions.submission_types import RoundEndpoint
 
 
@@ -38,10 +38,8 @@ def step_table(request, access, sequential, step):
     team = require_team(access)
     if not 1 <= step <= selectors.visible_steps(sequential=sequential):
         raise Http404(_("This release is not visible yet."))
-    try:
+    with refused_as_404():
         content = services.step_table_bytes(sequential=sequential, team=team, step=step)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return csv_bytes_response(content, f"T{step}.csv")
 
 
@@ -60,10 +58,8 @@ def master(request, access, sequential):
     team = require_team(access)
     if request.GET.get("team"):
         raise Http404(_("Not your team's master table."))
-    try:
+    with refused_as_404():
         content = services.team_master_bytes(sequential=sequential, team=team)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return csv_bytes_response(content, "master.csv")
 
 

@@ -112,7 +112,7 @@ def release_detail(request, access, pk: int):
 @kind_view(KEY)
 def leaderboard(request, access):
     sequential = selectors.sequential_of(round=access.round)
-    if not (access.is_organizer or access.team is not None or sequential.results_published):
+    if not selectors.leaderboard_shown(sequential=sequential, access=access):
         raise Http404("No leaderboard.")
     context = {
         "seq": sequential,

@@ -88,7 +88,7 @@ class SequentialTabs(RoundTabs):
         team, sequential = access.team, state.sequential
         context = {
             "state": state,
-            "leaderboard": access.is_organizer or team is not None or sequential.results_published,
+            "leaderboard": selectors.leaderboard_shown(sequential=sequential, access=access),
         }
         uploads = []
         if team is not None:
