@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the pages use it
+from scoring.sequential.cli import baseline_of
 from scoring.sequential.config import SeqConfig, parse_config
 from scoring.sequential.master import Master, read_master
 from scoring.sequential.pool import draw_team_masters
@@ -130,13 +131,10 @@ def step_table(master: Master, step: int) -> pd.DataFrame:
 def baseline_bytes(table: bytes, previous: bytes | None, config: dict, *, step: int) -> bytes:
     """The kit's baseline ``release_<step>.csv`` (spec §16) from ``T(step).csv`` and the team's
     ``release_<step−1>.csv``, read and written exactly as ``python -m scoring seq baseline
-    T<step>.csv --release <step> [--previous release_<step−1>.csv]`` does: the same bytes.
-    Raises ``scoring.ScoringError`` when the baseline cannot publish ``T(step)``."""
-    from scoring.kit.sequential import baseline_release
-
-    current = read_table(table, name=f"T({step})")
-    before = read_table(previous, name=f"release_{step - 1}.csv") if previous else None
-    return table_bytes(baseline_release(current, before, config_of(config), release=step))
+    T<step>.csv --release <step> [--previous release_<step−1>.csv]`` does (its
+    ``baseline_of``): the same bytes. Raises ``scoring.ScoringError`` when the baseline
+    cannot publish ``T(step)``."""
+    return table_bytes(baseline_of(table, previous, config_of(config), release=step))
 
 
 def timeline(master: Master, *, upto: int | None = None) -> list[dict]:

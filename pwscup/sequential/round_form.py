@@ -146,14 +146,7 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
     )
     GATE_FIELDS = tuple(f"gate_{metric}" for metric in GATE_METRICS)
     PER_TEAM_FIELDS = ("per_team_size", "per_team_turnover", "per_team_seed")
-    SCHEDULE_FIELDS = (
-        "step_closes",
-        "first_close",
-        "step_hours",
-        "auto_freeze",
-        "daily_limit",
-        "total_limit",
-    )
+    SCHEDULE_FIELDS = tuple(ScheduleFields.base_fields)
 
     def __init__(self, data=None, files=None, **kwargs):
         super().__init__(data, files, **kwargs)
