@@ -10,10 +10,12 @@ import io
 from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import scoring.ranking
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule, without_disqualified
+from pwscup.core.errors import Refused
 from pwscup.kinds.rows import kind_row
 from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
@@ -127,6 +129,18 @@ def team_master(*, sequential: SequentialRound, team: Team | None) -> Master | N
     if team is not None and team.pk in masters:
         return masters[team.pk]
     return masters.get(None)
+
+
+def no_master_text() -> str:
+    return _("The organizers have not given your team a master table yet.")
+
+
+def team_master_required(*, sequential: SequentialRound, team: Team) -> Master:
+    """``team_master``, or refused (``Refused``) while the team has none."""
+    master = team_master(sequential=sequential, team=team)
+    if master is None:
+        raise Refused(no_master_text())
+    return master
 
 
 def masters_redraw_plan(*, sequential: SequentialRound) -> dict[str, list[Team]]:

@@ -152,19 +152,14 @@ def master_bytes(*, master: Master) -> bytes:
 
 def step_table_bytes(*, sequential: SequentialRound, team: Team, step: int) -> bytes:
     """``T(step).csv`` of a team's master (``pid,QI…,sa,lsf``; the future is hidden)."""
-    master = selectors.team_master(sequential=sequential, team=team)
-    if master is None:
-        raise Refused(_("The organizers have not given your team a master table yet."))
+    master = selectors.team_master_required(sequential=sequential, team=team)
     return engine.table_bytes(engine.step_table(master_frame(master=master), step))
 
 
 def team_master_bytes(*, sequential: SequentialRound, team: Team) -> bytes:
     """What a team may download of its master: all of it in batch mode; in online mode the
     persons seen so far, lifespans cut at the visible step (the future stays hidden)."""
-    master = selectors.team_master(sequential=sequential, team=team)
-    if master is None:
-        raise Refused(_("The organizers have not given your team a master table yet."))
-    frame = master_frame(master=master)
+    frame = master_frame(master=selectors.team_master_required(sequential=sequential, team=team))
     if not selectors.is_online(sequential):
         return engine.master_table_bytes(frame)
     upto = selectors.visible_steps(sequential=sequential)

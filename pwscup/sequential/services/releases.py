@@ -44,8 +44,7 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> 
             _("Release %(j)s opens when release %(i)s is frozen.") % {"j": step, "i": step - 1},
             status=403,
         )
-    if selectors.team_master(sequential=sequential, team=team) is None:
-        raise Refused(_("The organizers have not given your team a master table yet."))
+    selectors.team_master_required(sequential=sequential, team=team)
 
 
 def release_window(*, sequential: SequentialRound, team: Team, step: int) -> UploadWindow:

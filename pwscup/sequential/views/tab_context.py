@@ -141,7 +141,7 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
         return []
     sequential, round_ = state.sequential, state.sequential.round
     if not state.has_master:
-        return [NextStep(_("The organizers have not given your team a master table yet."))]
+        return [NextStep(selectors.no_master_text())]
     steps = []
     if state.open_steps:
         j = sample_plan(sequential=sequential, team=team).step or state.open_steps[0]
