@@ -14,8 +14,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the pages use it
+from scoring.sequential import publish_for_attack, read_guesses, score_guesses
 from scoring.sequential.cli import baseline_of
 from scoring.sequential.config import SeqConfig, parse_config
+from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv, safety_key
+from scoring.sequential.evaluate import gate_checks as library_checks
+from scoring.sequential.evaluate import gate_names as library_names
+from scoring.sequential.evaluate import ranking_key as library_key
 from scoring.sequential.master import Master, read_master
 from scoring.sequential.pool import draw_team_masters
 from scoring.sequential.release import read_releases
@@ -158,16 +163,6 @@ class Outcome:
     per_person_csv: str
 
 
-def _plain(value):
-    if hasattr(value, "item"):
-        return value.item()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
 def sequence_check(master: Master, releases: list[bytes], config: dict, *, current: int) -> Outcome:
     """Validate and score the releases 1 … ``current`` against the master as known at
     ``current`` (nothing of a later release counts): exactly what ``python -m scoring seq
@@ -175,11 +170,9 @@ def sequence_check(master: Master, releases: list[bytes], config: dict, *, curre
     changes also as message codes, ``violation_codes``, to be shown in the reader's language)
     and the per-person table as CSV text. Raises ``scoring.ScoringError`` for an invalid
     release."""
-    from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
-
     result = evaluate_sequence(*read_releases(releases[:current], master=master))
     results = {**result.summary, "step": current, "violation_codes": result.structure.violations}
-    return Outcome(results=_plain(results), per_person_csv=risk_per_person_csv(result))
+    return Outcome(results=results, per_person_csv=risk_per_person_csv(result))
 
 
 def per_person_known_at(per_person_csv: str, step: int) -> str:
@@ -207,14 +200,10 @@ def per_person_known_at(per_person_csv: str, step: int) -> str:
 def gate_checks(results: dict, config: dict) -> list[tuple[str, bool]]:
     """Spec §11's gates, each named with whether ``results`` pass it (the library's rule:
     ``scoring.sequential.evaluate.gate_checks``)."""
-    from scoring.sequential.evaluate import gate_checks as library_checks
-
     return library_checks(results, config_of(config))
 
 
 def gate_names(config: dict) -> list[str]:
-    from scoring.sequential.evaluate import gate_names as library_names
-
     return library_names(config_of(config))
 
 
@@ -226,21 +215,15 @@ def gate_failures(results: dict, config: dict) -> tuple[str, ...]:
 
 def ranking_key(results: dict, config: dict, *, complete: bool, attack_best: float | None):
     """Spec §11's sort key, from the library (``scoring.sequential.evaluate.ranking_key``)."""
-    from scoring.sequential.evaluate import ranking_key as library_key
-
     return library_key(results, config_of(config), complete=complete, attack_best=attack_best)
 
 
 def safety(results: dict, config: dict, *, attack_best: float | None) -> float:
-    from scoring.sequential.evaluate import safety_key
-
     return safety_key(results, config_of(config), attack_best=attack_best)[0]
 
 
 def target_files(master: Master, releases: list[bytes], config: dict, *, prefix: str, seed: int):
     """The files published for a target sequence (spec §10): name → CSV text."""
-    from scoring.sequential import publish_for_attack
-
     published = publish_for_attack(*read_releases(releases, master=master), seed=seed)
     files = {
         f"{prefix}release_{j}.csv": _csv_text(frame)
@@ -258,6 +241,4 @@ def _csv_text(frame: pd.DataFrame) -> str:
 
 def attack_accuracy(master: Master, data: bytes, config: dict) -> float:
     """Accuracy of a ``pid,guess`` file against the target's truth (spec §10)."""
-    from scoring.sequential import read_guesses, score_guesses
-
     return float(score_guesses(read_guesses(data, master=master), master))
