@@ -18,7 +18,7 @@ from pwscup.sequential import (
 )
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.api import round_status as api
-from pwscup.sequential.models import Release, SeqAttack, SequentialRound
+from pwscup.sequential.models import Release, SeqAttack
 from pwscup.submissions.services.jobs import JobKind
 
 
@@ -45,7 +45,7 @@ class SequentialKind(RoundKind):
         return services.sequential_config_validate(config=config)
 
     def round_note(self, round) -> str:
-        sequential = SequentialRound.objects.filter(round=round).first()
+        sequential = selectors.sequential_or_none(round=round)
         if sequential is None:
             return ""
         return gettext("%(j)s of %(n)s releases frozen · m = %(m)s") % {
@@ -72,7 +72,7 @@ class SequentialKind(RoundKind):
     def schedule_lines(self, round) -> list[dict]:
         """One line per release: its close (``None``: no deadline) and its state (frozen,
         open for uploads, closed, or not open yet)."""
-        sequential = SequentialRound.objects.filter(round=round).first()
+        sequential = selectors.sequential_or_none(round=round)
         if sequential is None:
             return []
         return [
@@ -86,7 +86,8 @@ class SequentialKind(RoundKind):
         ]
 
     def results_published(self, round) -> bool:
-        return SequentialRound.objects.filter(round=round, results_published=True).exists()
+        sequential = selectors.sequential_or_none(round=round)
+        return sequential is not None and sequential.results_published
 
     def results_summary(self, round) -> list[dict]:
         """The leaderboard, once the results are published: before, only the round's teams

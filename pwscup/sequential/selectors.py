@@ -27,12 +27,15 @@ from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usag
 BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
 
 
+def sequential_or_none(*, round) -> SequentialRound | None:
+    """The round's ``SequentialRound`` (the one that came with the round, else read now), or
+    ``None`` for a round without one."""
+    rows = SequentialRound.objects.select_related("round__competition")
+    return kind_row(round, "sequential", lambda: rows.filter(round=round).first())
+
+
 def sequential_of(*, round) -> SequentialRound:
-    sequential = kind_row(
-        round,
-        "sequential",
-        lambda: SequentialRound.objects.select_related("round__competition").get(round=round),
-    )
+    sequential = sequential_or_none(round=round)
     if sequential is None:  # the round came without one: as the read says it
         raise SequentialRound.DoesNotExist("The round has no sequential part.")
     return sequential
