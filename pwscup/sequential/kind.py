@@ -88,10 +88,3 @@ class SequentialKind(RoundKind):
     def results_published(self, round) -> bool:
         sequential = selectors.sequential_or_none(round=round)
         return sequential is not None and sequential.results_published
-
-    def results_summary(self, round) -> list[dict]:
-        """The leaderboard, once the results are published: before, only the round's teams
-        and organizers may open it (they reach it from the round's page)."""
-        if not self.results_published(round):
-            return []
-        return [{"label": _("Leaderboard"), "url": self.leaderboard_url(round)}]

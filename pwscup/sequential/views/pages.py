@@ -35,12 +35,11 @@ NUMERIC = {"P_N_true", "P_A_true", "MAP_N", "MAP_A", "lsf", "lsb", "groups_per_r
 PROBABILITIES = {"P_N_true", "P_A_true", "MAP_N", "MAP_A"}
 
 
-def _short(cell: str) -> str:
-    """A probability shown with 4 decimals (the CSV download keeps every digit)."""
+def _number(cell: str) -> float | None:
     try:
-        return f"{float(cell):.4f}"
+        return float(cell)
     except ValueError:
-        return cell
+        return None
 
 
 def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dict]]]:
@@ -59,17 +58,13 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
         row = []
         for i in order:
             name, cell = header[i], cells[i] if i < len(cells) else ""
-            over = False
-            if name == "P_N_true":
-                try:
-                    over = float(cell) > 1 / m + 1e-9
-                except ValueError:
-                    over = False
+            value = _number(cell) if name in PROBABILITIES else None
             row.append(
                 {
-                    "text": _short(cell) if name in PROBABILITIES else cell,
+                    # 4 decimals on the page (the CSV download keeps every digit)
+                    "text": cell if value is None else f"{value:.4f}",
                     "num": name in NUMERIC,
-                    "over": over,
+                    "over": name == "P_N_true" and value is not None and value > 1 / m + 1e-9,
                 }
             )
         out.append(row)
