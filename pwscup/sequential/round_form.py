@@ -10,17 +10,8 @@ from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, 
 from pwscup.core.form_fields import ConfigField, ConfigJsonView, comma_list
 from pwscup.core.time_zones import TimeZoneField
 from pwscup.sequential import engine
+from pwscup.sequential.demo import PAPER_CONFIG
 from pwscup.sequential.schedule_fields import ScheduleFields
-
-EXAMPLE_CONFIG = {
-    "type": "sequential",
-    "n_releases": 2,
-    "m": 2,
-    "qi": {"Age": "num", "Zip": "num"},
-    "sa": "Disease",
-    "mode": "online",
-    "require": "m-invariant",
-}
 
 
 class QIRowForm(forms.Form):
@@ -154,7 +145,7 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
         self.order_fields(
             name for name in self.declared_fields if name not in ScheduleFields.declared_fields
         )
-        example = EXAMPLE_CONFIG
+        example = PAPER_CONFIG  # a blank form starts as the demo's round of the paper
         self.qi_rows = QIRows(
             data,
             prefix="qi",
@@ -169,8 +160,8 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
                 n_releases=example["n_releases"],
                 m=example["m"],
                 sa=example["sa"],
-                mode=example["mode"],
-                require=example["require"],
+                mode="online",
+                require="m-invariant",
                 require_m_eligible=True,
                 counterfeit_disclosure="per-release",
                 per_team_turnover=0.2,
