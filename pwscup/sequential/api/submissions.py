@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from pwscup.core.exports import csv_bytes_response
+from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
 from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.models import Release, SeqAttack
@@ -129,9 +130,7 @@ class SeqReleases(SeqUploads):
         }
 
     def file_response(self, upload):
-        return csv_bytes_response(
-            services.release_bytes_for_download(release=upload), f"release_{upload.step}.csv"
-        )
+        return csv_bytes_response(stored_bytes(upload.file), f"release_{upload.step}.csv")
 
     def is_open(self, part, access):
         return bool(selectors.open_steps(sequential=part, now=timezone.now()))

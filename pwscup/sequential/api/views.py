@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
+from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
 from pwscup.sequential.views.common import attack_target, require_team
 from pwscup.submissions.round_pages import refused_as_404
@@ -54,7 +55,7 @@ def master(request, access, sequential):
         found = selectors.team_master(sequential=sequential, team=team)
         if found is None:
             raise Http404(_("No master table."))
-        return csv_bytes_response(services.master_bytes(master=found), "master.csv")
+        return csv_bytes_response(stored_bytes(found.file), "master.csv")
     team = require_team(access)
     if request.GET.get("team"):
         raise Http404(_("Not your team's master table."))

@@ -20,18 +20,11 @@ from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Master, SequentialRound
 
 
-def _upload_bytes(uploaded_file) -> bytes:
-    uploaded_file.seek(0)
-    data = uploaded_file.read()
-    uploaded_file.seek(0)
-    return data
-
-
 def organizer_upload_csv(uploaded_file, *, field: str) -> OrganizerCsv:
     """A master or a pool as the organizer uploaded it, in UTF-8 (converted from an encoding
     recognised for sure), or a ``ValidationError`` on ``field`` naming the likely encoding."""
     try:
-        return organizer_csv(_upload_bytes(uploaded_file), name=uploaded_file.name)
+        return organizer_csv(stored_bytes(uploaded_file), name=uploaded_file.name)
     except scoring.ScoringError as error:
         raise ValidationError({field: error.render(get_language())}) from None
 
@@ -144,10 +137,6 @@ def master_frame(*, master: Master):
     return engine.master_read(
         stored_bytes(master.file), master.sequential.config, name="master.csv"
     )
-
-
-def master_bytes(*, master: Master) -> bytes:
-    return stored_bytes(master.file)
 
 
 def step_table_bytes(*, sequential: SequentialRound, team: Team, step: int) -> bytes:
