@@ -281,16 +281,11 @@ def release_groups(*, release: Release) -> list[dict]:
     ]
 
 
-def team_scores(*, sequential: SequentialRound, team: Team) -> list[SequenceScore]:
-    return list(SequenceScore.objects.filter(sequential=sequential, team=team).order_by("step"))
-
-
 def risk_points(*, sequential: SequentialRound, team: Team) -> list[dict]:
     """Risk summaries per step for the team's chart: frozen steps from their scores, the open
     step from the team's latest valid upload of it."""
-    points = {
-        s.step: s.results for s in team_scores(sequential=sequential, team=team) if s.complete
-    }
+    scores = SequenceScore.objects.filter(sequential=sequential, team=team, complete=True)
+    points = {score.step: score.results for score in scores}
     steps = [step for step in open_steps(sequential=sequential) if step not in points]
     for step, latest in latest_valid_releases(
         sequential=sequential, team=team, steps=steps
