@@ -93,6 +93,11 @@ class SequentialRound(UploadLimits):
     def all_frozen(self) -> bool:
         return self.n_releases > 0 and self.frozen_steps >= self.n_releases
 
+    @property
+    def attack_phase_begun(self) -> bool:
+        """Every release is frozen and the round has an attack phase: its targets are out."""
+        return self.all_frozen and bool(self.config.get("attack_phase"))
+
 
 class Master(models.Model):
     """A master table ``pid,QI…,sa,lsf,lsb``: the round's shared one (no team) or a team's."""

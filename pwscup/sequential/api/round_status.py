@@ -57,7 +57,7 @@ def round_status(request, access) -> dict:
                     [*args, step],
                 )
             )
-    if sequential.all_frozen and sequential.config.get("attack_phase"):
+    if sequential.attack_phase_begun:
         # The attack phase: the other teams' targets, their files to download.
         for target in other_targets(sequential, access.team):
             for filename in sorted(target.files):

@@ -185,7 +185,7 @@ class SeqAttacks(SeqUploads, TargetAttacks):
         }
 
     def listed(self, part, access):
-        return bool(part.all_frozen and part.config.get("attack_phase"))
+        return part.attack_phase_begun
 
     def is_open(self, part, access):
         return bool(other_targets(part, access.team)) and not part.results_published

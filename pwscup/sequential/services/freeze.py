@@ -66,7 +66,7 @@ def step_freeze(
                 "per_person": outcome.per_person_csv if outcome else "",
             },
         )
-    if sequential.all_frozen and sequential.config.get("attack_phase"):
+    if sequential.attack_phase_begun:
         targets_publish(sequential=sequential)
     _notify_frozen(sequential=sequential, step=step)
     return step
@@ -138,7 +138,7 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
         url=tab_url(round_, DATA if next_open else RESULTS),
         params={"step": step, "next": step + 1} if next_open else {"step": step},
     )
-    if not (sequential.all_frozen and sequential.config.get("attack_phase")):
+    if not sequential.attack_phase_begun:
         return
     notify_participants(
         round=round_,

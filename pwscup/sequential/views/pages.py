@@ -117,7 +117,7 @@ def leaderboard(request, access):
         "config": sequential.config,
         "gates_text": gates_text(sequential.config),
     }
-    if context["attack_phase"] and sequential.all_frozen:
+    if sequential.attack_phase_begun:
         if sequential.results_published or access.is_organizer:
             context["matrix"] = selectors.attack_matrix(sequential=sequential)
             context["attack_ranking"] = selectors.attack_ranking(sequential=sequential)

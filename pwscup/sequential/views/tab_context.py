@@ -50,11 +50,7 @@ def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> 
         online=selectors.is_online(sequential),
         open_steps=selectors.open_steps(sequential=sequential, now=now),
         visible_steps=selectors.visible_steps(sequential=sequential),
-        attack_open=bool(
-            sequential.all_frozen
-            and config.get("attack_phase")
-            and not sequential.results_published
-        ),
+        attack_open=sequential.attack_phase_begun and not sequential.results_published,
         has_master=team is not None
         and selectors.team_master(sequential=sequential, team=team) is not None,
         pool_left_short=selectors.pool_left_short(sequential=sequential, team=team),
@@ -234,7 +230,7 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
     """Once every release is frozen (with an attack phase): each target and the team's
     guesses on it."""
     sequential = state.sequential
-    if not (sequential.all_frozen and state.attack_phase):
+    if not sequential.attack_phase_begun:
         return []
     attacks = team_attacks(sequential=sequential, team=team)
     return [
