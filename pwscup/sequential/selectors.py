@@ -217,6 +217,12 @@ def team_releases(*, sequential: SequentialRound, team: Team) -> list[Release]:
     )
 
 
+def team_attacks(*, sequential: SequentialRound, team: Team | None):
+    """The team's guesses on the round's targets, newest first (none without a team)."""
+    attacks = SeqAttack.objects.filter(target__sequential=sequential, team=team)
+    return attacks.select_related("target__team") if team is not None else attacks.none()
+
+
 def freeze_preview(*, sequential: SequentialRound) -> dict | None:
     """What freezing the next release would do, for the organizer's confirmation: its
     number, how many teams play (have a master) and have a valid upload of it, and the

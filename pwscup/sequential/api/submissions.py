@@ -153,10 +153,7 @@ class SeqAttacks(SeqUploads, TargetAttacks):
     }
 
     def uploads(self, part, access):
-        team = self.team(access)
-        return SeqAttack.objects.filter(target__sequential=part, team=team).select_related(
-            "target__team"
-        )
+        return selectors.team_attacks(sequential=part, team=self.team(access))
 
     def as_json(self, upload, part, access, context):
         """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""

@@ -17,7 +17,7 @@ from pwscup.competitions.dates import date_in_window
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
-from pwscup.sequential.models import Release, SeqAttack, SequentialRound
+from pwscup.sequential.models import Release, SequentialRound
 
 
 @dataclass(frozen=True)
@@ -232,7 +232,7 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
     sequential = state.sequential
     if not sequential.attack_phase_begun:
         return []
-    attacks = team_attacks(sequential=sequential, team=team)
+    attacks = selectors.team_attacks(sequential=sequential, team=team)
     return [
         {
             "target": target,
@@ -241,13 +241,3 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
         }
         for target in sequential.targets.select_related("team").order_by("team__name")
     ]
-
-
-def team_attacks(*, sequential: SequentialRound, team: Team | None) -> list[SeqAttack]:
-    if team is None:
-        return []
-    return list(
-        SeqAttack.objects.filter(target__sequential=sequential, team=team).select_related(
-            "target__team"
-        )
-    )

@@ -94,7 +94,7 @@ class SequentialTabs(RoundTabs):
         if team is not None:
             releases = selectors.team_releases(sequential=sequential, team=team)
             points = selectors.risk_points(sequential=sequential, team=team)
-            uploads = tabs.team_attacks(sequential=sequential, team=team)
+            uploads = list(selectors.team_attacks(sequential=sequential, team=team))
             latest = tabs.latest_finished(releases)
             groups = selectors.release_groups(release=latest) if latest else []
             context.update(
