@@ -13,7 +13,7 @@ from pwscup.kinds.rankings import (
     ranking_rows,
     score_number,
 )
-from pwscup.sequential import selectors
+from pwscup.sequential import ranking, selectors
 from pwscup.submissions.kind_rankings import (
     dict_ranking_rows,
     other_target_cells,
@@ -77,7 +77,7 @@ def attack_cells(round) -> AttackCells | None:
     matrix = selectors.attack_matrix(sequential=sequential)
     ranked = selectors.attack_ranking(sequential=sequential)
     cells = other_target_cells(
-        selectors.team_cells(matrix),
+        ranking.team_cells(matrix),
         matrix["targets"],
         ranked={row["team"].pk for row in ranked if row["rank"] is not None},
     )
