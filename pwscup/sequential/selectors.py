@@ -19,6 +19,7 @@ from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, 
 from pwscup.sequential.ranking import attack_matrix as attack_matrix  # read here too
 from pwscup.sequential.ranking import attack_ranking as attack_ranking
 from pwscup.sequential.ranking import leaderboard_rows as leaderboard_rows
+from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage_by
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
@@ -42,7 +43,7 @@ def sequential_of(*, round) -> SequentialRound:
 def leaderboard_shown(*, sequential: SequentialRound, access) -> bool:
     """Who sees the leaderboard (its page, the Results tab's link, the API's standings): the
     organizers and the round's teams, and everyone once the results are published."""
-    return access.is_organizer or access.team is not None or sequential.results_published
+    return is_participant(access) or sequential.results_published
 
 
 def is_online(sequential: SequentialRound) -> bool:

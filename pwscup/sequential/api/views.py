@@ -30,6 +30,7 @@ from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
 from pwscup.sequential.views.common import attack_target, require_team
+from pwscup.submissions.round_api import require_participant
 from pwscup.submissions.round_pages import refused_as_404
 from pwscup.submissions.submission_types import RoundEndpoint
 
@@ -67,8 +68,7 @@ def master(request, access, sequential):
 def config(request, access, sequential):
     """``config.json`` for ``python -m scoring seq check``; the pool's draw parameters stay
     with the organizers."""
-    if access.team is None and not access.is_organizer:
-        raise Http404(_("Not a participant."))
+    require_participant(access)
     config = selectors.team_config(sequential=sequential, organizer=access.is_organizer)
     response = HttpResponse(
         json.dumps(config, indent=2, ensure_ascii=False), content_type="application/json"
