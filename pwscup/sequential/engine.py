@@ -76,7 +76,7 @@ def unquoted(text) -> str:
     return str(value)
 
 
-def master_read(data: bytes, config: dict, *, name: str = "master.csv") -> Master:
+def master_read(data: bytes, config: dict) -> Master:
     return read_master(data, config_of(config))
 
 

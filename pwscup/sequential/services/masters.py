@@ -29,10 +29,10 @@ def organizer_upload_csv(uploaded_file, *, field: str) -> OrganizerCsv:
         raise ValidationError({field: error.render(get_language())}) from None
 
 
-def master_check(*, config: dict, data: bytes, name: str) -> int:
+def master_check(*, config: dict, data: bytes) -> int:
     """Validate a master table (UTF-8) against the configuration; its person count."""
     try:
-        return len(engine.master_read(data, config, name=name).frame)
+        return len(engine.master_read(data, config).frame)
     except scoring.ScoringError as error:
         raise ValidationError({"master": error.render(get_language())}) from None
 
@@ -53,7 +53,7 @@ def master_upload(*, sequential: SequentialRound, uploaded_file, team: Team | No
     if sequential.frozen_steps:
         raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
     csv = organizer_upload_csv(uploaded_file, field="master")
-    persons = master_check(config=sequential.config, data=csv.utf8, name=uploaded_file.name)
+    persons = master_check(config=sequential.config, data=csv.utf8)
     Master.objects.filter(sequential=sequential, team=team).delete()
     return master_create(sequential=sequential, team=team, csv=csv, persons=persons)
 
@@ -134,9 +134,7 @@ def masters_draw_for_new_teams(*, round: Round) -> list[Master]:
 
 
 def master_frame(*, master: Master):
-    return engine.master_read(
-        stored_bytes(master.file), master.sequential.config, name="master.csv"
-    )
+    return engine.master_read(stored_bytes(master.file), master.sequential.config)
 
 
 def step_table_bytes(*, sequential: SequentialRound, team: Team, step: int) -> bytes:

@@ -83,7 +83,7 @@ def sequential_round_create(
         organizer_upload_csv(master_file, field="master") if master_file is not None else None
     )
     if master_csv is not None:
-        persons = master_check(config=config, data=master_csv.utf8, name="master.csv")
+        persons = master_check(config=config, data=master_csv.utf8)
     pool_csv = organizer_upload_csv(pool_file, field="pool") if pool_file is not None else None
     round_ = round_of_kind_create(
         competition=competition,
