@@ -32,7 +32,7 @@ from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
 from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.models import Release, SeqAttack
-from pwscup.sequential.views.common import attack_target, own_release, require_team
+from pwscup.sequential.views.common import attack_target, own_release
 from pwscup.submissions import round_api
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.submission_types import SubmissionType, TargetAttacks, choice_field
@@ -58,13 +58,10 @@ def other_targets(sequential, team) -> list:
 
 
 class SeqUploads(SubmissionType):
-    """What both uploads share: the round's ``SequentialRound``, the pages' team rule."""
+    """What both uploads share: the round's ``SequentialRound``."""
 
     def part(self, access):
         return sequential_part(access)
-
-    def team(self, access):
-        return require_team(access)
 
 
 class SeqReleases(SeqUploads):
@@ -92,7 +89,7 @@ class SeqReleases(SeqUploads):
         # An organizer reads any team's release (``own_release``, the pages' rule).
         if access.is_organizer:
             return access.team
-        return require_team(access)
+        return self.team(access)
 
     def uploads(self, part, access):
         return selectors.team_releases(sequential=part, team=self.team(access))
