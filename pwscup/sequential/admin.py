@@ -24,7 +24,7 @@ from pwscup.sequential.services import (
     schedule_normalise,
     sequential_config_validate,
 )
-from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.admin_fields import JobMessageAdmin
 
 
 class SequentialRoundForm(forms.ModelForm):
@@ -113,12 +113,6 @@ class SequentialRowAdmin(ReadOnlyScopedAdmin):
     competition_lookup = "sequential__round__competition"
 
 
-class FailureMixin:
-    @admin.display(description=_("message"))
-    def failure(self, obj):
-        return job_message_text(obj)
-
-
 @admin.register(Master)
 class MasterAdmin(SequentialRowAdmin):
     list_display = ("sequential", "team", "persons", "drawn", "created_at")
@@ -130,7 +124,7 @@ class MasterAdmin(SequentialRowAdmin):
 
 
 @admin.register(Release)
-class ReleaseAdmin(FailureMixin, SequentialRowAdmin):
+class ReleaseAdmin(JobMessageAdmin, SequentialRowAdmin):
     list_display = ("sequential", "team", "step", "status", "is_frozen", "created_at")
     list_filter = ("status", "is_frozen", scoped_filter("team"))
     fields = (
@@ -146,7 +140,7 @@ class ReleaseAdmin(FailureMixin, SequentialRowAdmin):
 
 
 @admin.register(SeqAttack)
-class SeqAttackAdmin(FailureMixin, ReadOnlyScopedAdmin):
+class SeqAttackAdmin(JobMessageAdmin, ReadOnlyScopedAdmin):
     competition_lookup = "team__competition"
     list_display = ("team", "target", "status", "accuracy", "created_at")
     list_filter = ("status", scoped_filter("team"))
