@@ -4,6 +4,8 @@ attack matrix for the competition's standings, totals and top-N attack score. Ea
 from the module the kind declares (``RoundKind.standings_module``); a kind that has no such
 thing writes nothing."""
 
+from django.utils.translation import gettext_lazy as _
+
 
 class ResultsHooks:
     """The results' hooks of ``RoundKind`` (see its ``standings_module``)."""
@@ -27,8 +29,13 @@ class ResultsHooks:
         return self.leaderboard_url(round)
 
     def results_summary(self, round) -> list[dict]:
-        """Links for the competition page: ``[{"label": str, "url": str}, ...]``."""
-        return []
+        """Links for the competition page: ``[{"label": str, "url": str}, ...]``. Default: the
+        leaderboard (``leaderboard_url``) once the results are published; before, only the
+        round's teams and organizers may open it (they reach it from the round's page)."""
+        url = self.leaderboard_url(round)
+        if url is None or not self.results_published(round):
+            return []
+        return [{"label": _("Leaderboard"), "url": url}]
 
     def ranking_keys(self, round) -> list:
         """The rankings the round has, as ``pwscup.kinds.rankings.RankingKey`` s (its key, label

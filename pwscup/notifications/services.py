@@ -119,19 +119,28 @@ def notify_upload_outcome(*, upload, status: str) -> list[Notification]:
     )
 
 
-def _round_participants(round_):
-    return get_user_model().objects.filter(memberships__competition_id=round_.competition_id)
+def notify_participants(
+    *, round, kind: str, url: str, event_suffix: str = "", params: dict | None = None
+) -> list[Notification]:
+    """Tell every participant of the round's competition, once: the event is the kind, the
+    round and ``event_suffix`` (``":step2"``: once per step); the round's name is a
+    parameter of the text, beside ``params``."""
+    return notify(
+        users=get_user_model().objects.filter(memberships__competition_id=round.competition_id),
+        kind=kind,
+        event=f"{kind}:{round.pk}{event_suffix}",
+        params={"round": round.name, **(params or {})},
+        url=url,
+    )
 
 
 def notify_round_frozen(*, round, frozen_at) -> list[Notification]:
     """The round froze at ``frozen_at`` (its attack targets are published): every participant
     is told, once per freeze."""
-    stamp = frozen_at.isoformat()
-    return notify(
-        users=_round_participants(round),
+    return notify_participants(
+        round=round,
         kind=Kind.ROUND_FROZEN,
-        event=f"{Kind.ROUND_FROZEN}:{round.pk}:{stamp}",
-        params={"round": round.name},
+        event_suffix=f":{frozen_at.isoformat()}",
         url=_round_url(round),
     )
 
@@ -142,10 +151,4 @@ def notify_results_published(*, round) -> list[Notification]:
     url = kind_of(round).results_url(round) or reverse(
         "round_detail", args=[round.competition.slug, round.slug]
     )
-    return notify(
-        users=_round_participants(round),
-        kind=Kind.RESULTS_PUBLISHED,
-        event=f"{Kind.RESULTS_PUBLISHED}:{round.pk}",
-        params={"round": round.name},
-        url=url,
-    )
+    return notify_participants(round=round, kind=Kind.RESULTS_PUBLISHED, url=url)

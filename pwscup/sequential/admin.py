@@ -16,7 +16,6 @@ from pwscup.competitions.admin_scope import (
     ReadOnlyScopedAdmin,
     scoped_filter,
 )
-from pwscup.competitions.dates import dates_check
 from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
@@ -25,7 +24,7 @@ from pwscup.sequential.services import (
     schedule_normalise,
     sequential_config_validate,
 )
-from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.admin_fields import JobMessageAdmin
 
 
 class SequentialRoundForm(forms.ModelForm):
@@ -60,18 +59,6 @@ class SequentialRoundForm(forms.ModelForm):
             parsed = [dt.datetime.fromisoformat(str(at)) for at in closes]
         except ValueError as error:
             raise ValidationError(str(error)) from None
-        zone = self.instance.round.timezone if self.instance.round_id else None
-        for j, at in enumerate(parsed, start=1):
-            try:
-                dates_check(
-                    {"step_closes": at},
-                    labels={"step_closes": _("Close of release %(j)s") % {"j": j}},
-                    time_zone=zone,
-                )
-            except ValidationError as error:
-                raise ValidationError(error.message_dict["step_closes"]) from None
-        if not self.instance.pk:
-            return closes
         try:
             parsed = schedule_normalise(sequential=self.instance, closes=parsed)
         except ValidationError as error:
@@ -126,12 +113,6 @@ class SequentialRowAdmin(ReadOnlyScopedAdmin):
     competition_lookup = "sequential__round__competition"
 
 
-class FailureMixin:
-    @admin.display(description=_("message"))
-    def failure(self, obj):
-        return job_message_text(obj)
-
-
 @admin.register(Master)
 class MasterAdmin(SequentialRowAdmin):
     list_display = ("sequential", "team", "persons", "drawn", "created_at")
@@ -143,7 +124,7 @@ class MasterAdmin(SequentialRowAdmin):
 
 
 @admin.register(Release)
-class ReleaseAdmin(FailureMixin, SequentialRowAdmin):
+class ReleaseAdmin(JobMessageAdmin, SequentialRowAdmin):
     list_display = ("sequential", "team", "step", "status", "is_frozen", "created_at")
     list_filter = ("status", "is_frozen", scoped_filter("team"))
     fields = (
@@ -159,7 +140,7 @@ class ReleaseAdmin(FailureMixin, SequentialRowAdmin):
 
 
 @admin.register(SeqAttack)
-class SeqAttackAdmin(FailureMixin, ReadOnlyScopedAdmin):
+class SeqAttackAdmin(JobMessageAdmin, ReadOnlyScopedAdmin):
     competition_lookup = "team__competition"
     list_display = ("team", "target", "status", "accuracy", "created_at")
     list_filter = ("status", scoped_filter("team"))

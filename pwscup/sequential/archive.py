@@ -69,7 +69,7 @@ def _attack_members(sequential) -> list[ArchiveMember]:
 def archive_members(round, *, secrets):
     sequential = selectors.sequential_of(round=round)
     members = [ArchiveMember("leaderboard.csv", _leaderboard(sequential))]
-    if sequential.config.get("attack_phase") and sequential.all_frozen:
+    if sequential.attack_phase_begun:
         members.extend(_attack_members(sequential))
     masters = Master.objects.filter(sequential=sequential).select_related("team")
     if ORIGINAL in secrets:

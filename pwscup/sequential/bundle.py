@@ -19,7 +19,6 @@ The settings survive a manifest written with sorted keys: the QI columns' order 
 release's header order, so ``qi`` is a list of ``{"name", "type"}`` rather than an object.
 """
 
-import ast
 import datetime as dt
 
 from django.core.exceptions import ValidationError
@@ -56,20 +55,6 @@ SERVICE_FIELDS = {
     "step_closes": "schedule.step_closes",
     "config": "config",
 }
-# The configuration's errors (``scoring.ConfigError``) by code: the key they name.
-CONFIG_FIELDS = {
-    "seq.config.type": "type",
-    "seq.config.m": "m",
-    "seq.config.n_releases": "n_releases",
-    "seq.config.n_releases_lsb": "n_releases",
-    "seq.config.qi_empty": "qi",
-    "seq.config.sa": "sa",
-    "seq.config.sa_domain": "sa_domain",
-    "seq.config.gates": "utility_gates",
-    "seq.config.attack_phase": "attack_phase",
-}
-
-
 # --- export ----------------------------------------------------------------------------------
 
 
@@ -171,31 +156,11 @@ def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
 
 
 def _config_path(error, config: dict) -> str:
-    """Where in the settings the configuration's error lies."""
-    code, params = getattr(error, "code", ""), getattr(error, "params", {})
-    if code in CONFIG_FIELDS:
-        return f"config.{CONFIG_FIELDS[code]}"
-    if code in ("seq.config.missing", "seq.config.bool", "seq.config.choice"):
-        return f"config.{_unquoted(params.get('key'))}"
-    if code == "seq.config.qi":
-        column = _unquoted(params.get("column"))
-        names = list(config.get("qi") or {})
-        if column in names:
-            return f"config.qi[{names.index(column)}]"
-        return "config.qi"
-    if code == "seq.config.per_team":
-        field = params.get("field")
-        return f"config.per_team.{field}" if field else "config.per_team"
-    return "config"
-
-
-def _unquoted(text) -> str:
-    """A key as ``scoring.sequential.messages.q`` quoted it (``"'m'"`` → ``m``)."""
-    try:
-        value = ast.literal_eval(str(text))
-    except (ValueError, SyntaxError):
-        return str(text)
-    return str(value)
-
-
-# --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------
+    """Where in the settings the configuration's error lies (``engine.config_error_place``)."""
+    key, entry = engine.config_error_place(error)
+    names = list(config.get("qi") or {})
+    if key == "qi" and entry in names:
+        return f"config.qi[{names.index(entry)}]"
+    if key == "per_team" and entry:
+        return f"config.per_team.{entry}"
+    return f"config.{key}" if key else "config"

@@ -61,10 +61,6 @@ class RiskChart:
     top: int = TOP
     bottom: int = HEIGHT - BOTTOM
 
-    @property
-    def legend_y(self) -> int:
-        return self.height - 8
-
 
 def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
     """The chart of ``points`` (``{"step": j, "RN_max": …, …}`` by step), or None if empty.

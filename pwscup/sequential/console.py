@@ -1,8 +1,9 @@
 """The organizer's side: the page creating a sequential round, the console panel of one
-(masters, timeline T(1) … T(n) with arrivals and departures, freeze, publish), and
-the panel's forms (``organizer_action``: freeze, confirmed on its own page; publish; upload
-a master). Redrawing the masters is a lifecycle action (``actions.REDRAW``), each calling one service and recorded in the audit
-log. Organizers of the competition only."""
+(masters, timeline T(1) … T(n) with arrivals and departures, freeze), and the panel's forms
+(``organizer_action``: freeze, confirmed on its own page; upload a master). Redrawing the
+masters and publishing the results are lifecycle actions (``actions``: the console lists
+them beside the panel), each calling one service and recorded in the audit log. Organizers
+of the competition only."""
 
 import json
 
@@ -11,7 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.template.loader import render_to_string
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -43,7 +45,16 @@ def round_create(request, competition_slug):
     return round_create_page(request, competition, form, create, "sequential/console_create.html")
 
 
-def panel_context(*, request, round) -> dict:
+def create_url(competition) -> str:
+    return reverse("sequential_console:create", args=[competition.slug])
+
+
+def panel_html(request, round) -> str:
+    context = panel_context(round)
+    return render_to_string("sequential/console_panel.html", context, request=request)
+
+
+def panel_context(round) -> dict:
     """What the console panel shows: configuration, each master's timeline, the steps."""
     sequential = selectors.sequential_of(round=round)
     masters = []
@@ -81,6 +92,9 @@ def panel_context(*, request, round) -> dict:
         "uploads": sequential.releases.count(),
         "schedule": selectors.step_schedule(sequential=sequential),
     }
+
+
+urlpatterns = [path("new/", round_create, name="create")]
 
 
 # --- organizer actions (forms of the console panel) -------------------------------------------
@@ -145,10 +159,7 @@ def organizer_action(request, access, action: str):
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     try:
-        if action == "publish":
-            services.results_publish(sequential=sequential, published=True)
-            messages.success(request, _("The results are published."))
-        elif action == "master":
+        if action == "master":
             form = MasterUploadForm(request.POST, request.FILES, competition=access.competition)
             if not form.is_valid():
                 raise Refused(_("Choose a master table file."))

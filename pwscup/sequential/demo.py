@@ -17,7 +17,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from pwscup.accounts.models import Team
 from pwscup.sequential import engine, selectors, services
 from pwscup.sequential.models import SequentialRound
-from scoring.kit.sequential import baseline_release
 
 PAPER_CONFIG = {
     "type": "sequential",
@@ -101,8 +100,7 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
 
 def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
     """Publish every release of the given teams with the kit's baseline publisher (spec §16,
-    ``scoring.kit.sequential.baseline_release``), each uploaded like a team's file."""
-    config = engine.config_of(sequential.config)
+    ``engine.baseline_bytes``, the sample release's), each uploaded like a team's file."""
     published = 0
     for team in Team.objects.filter(competition=sequential.round.competition, slug__in=team_slugs):
         master = selectors.team_master(sequential=sequential, team=team)
@@ -111,15 +109,15 @@ def baseline_publish(*, sequential: SequentialRound, team_slugs) -> int:
         member = team.members.first()
         frame = services.master_frame(master=master)
         previous = None
-        for step in range(1, config.n_releases + 1):
-            current = engine.step_table(frame, step).astype(str)
-            release = baseline_release(current, previous, config, release=step)
+        for step in range(1, sequential.n_releases + 1):
+            current = engine.table_bytes(engine.step_table(frame, step))
+            release = engine.baseline_bytes(current, previous, sequential.config, step=step)
             uploaded = services.release_upload(
                 sequential=sequential,
                 team=team,
                 user=member,
                 step=step,
-                uploaded_file=_upload(engine.table_bytes(release), f"release_{step}.csv"),
+                uploaded_file=_upload(release, f"release_{step}.csv"),
                 send_job=False,
             )
             # Checked here, as a worker would, and by no worker (a running one would race

@@ -6,6 +6,7 @@ Everything here converts: bytes and stored JSON in, the library's objects, and p
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 from dataclasses import dataclass
@@ -13,7 +14,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the pages use it
+from scoring.sequential import publish_for_attack, read_guesses, score_guesses
+from scoring.sequential.cli import baseline_of
 from scoring.sequential.config import SeqConfig, parse_config
+from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv, safety_key
+from scoring.sequential.evaluate import gate_checks as library_checks
+from scoring.sequential.evaluate import gate_names as library_names
+from scoring.sequential.evaluate import ranking_key as library_key
 from scoring.sequential.master import Master, read_master
 from scoring.sequential.pool import draw_team_masters
 from scoring.sequential.release import read_releases
@@ -29,12 +36,48 @@ def config_normalise(config: dict) -> dict:
     return parse_config(config, per_team_masters=True).to_dict()
 
 
-def master_read(data: bytes, config: dict, *, name: str = "master.csv") -> Master:
+# The key of the configuration a ``scoring.ConfigError`` is about, by its code (the other
+# codes name theirs in the parameter ``key``), and the parameter naming the entry within it.
+CONFIG_ERROR_KEYS = {
+    "seq.config.type": "type",
+    "seq.config.m": "m",
+    "seq.config.n_releases": "n_releases",
+    "seq.config.n_releases_lsb": "n_releases",
+    "seq.config.qi": "qi",
+    "seq.config.qi_empty": "qi",
+    "seq.config.sa": "sa",
+    "seq.config.sa_domain": "sa_domain",
+    "seq.config.sa_domain_master": "sa_domain",
+    "seq.config.gates": "utility_gates",
+    "seq.config.attack_phase": "attack_phase",
+    "seq.config.per_team": "per_team",
+}
+CONFIG_ERROR_ENTRIES = {"qi": "column", "utility_gates": "metric", "per_team": "field"}
+
+
+def config_error_place(error) -> tuple[str, str]:
+    """Where an error of the configuration's check lies, as the console's form and the
+    bundle import point at it: the key (``m``, ``qi``...; ``""``: none) and the entry within
+    it (the QI column, the gate's metric, the field of ``per_team``; ``""``: the whole key)."""
+    code, params = getattr(error, "code", ""), getattr(error, "params", None) or {}
+    key = CONFIG_ERROR_KEYS.get(code) or unquoted(params.get("key"))
+    entry = CONFIG_ERROR_ENTRIES.get(key)
+    return key, unquoted(params.get(entry)) if entry else ""
+
+
+def unquoted(text) -> str:
+    """A value as ``scoring.sequential.messages.q`` quoted it (``"'m'"`` → ``m``), bare."""
+    if text is None:
+        return ""
+    try:
+        value = ast.literal_eval(str(text))
+    except (ValueError, SyntaxError):
+        return str(text)
+    return str(value)
+
+
+def master_read(data: bytes, config: dict) -> Master:
     return read_master(data, config_of(config))
-
-
-def master_persons(master: Master) -> int:
-    return len(master.frame)
 
 
 def pool_read(data: bytes, config: dict) -> pd.DataFrame:
@@ -93,13 +136,10 @@ def step_table(master: Master, step: int) -> pd.DataFrame:
 def baseline_bytes(table: bytes, previous: bytes | None, config: dict, *, step: int) -> bytes:
     """The kit's baseline ``release_<step>.csv`` (spec §16) from ``T(step).csv`` and the team's
     ``release_<step−1>.csv``, read and written exactly as ``python -m scoring seq baseline
-    T<step>.csv --release <step> [--previous release_<step−1>.csv]`` does: the same bytes.
-    Raises ``scoring.ScoringError`` when the baseline cannot publish ``T(step)``."""
-    from scoring.kit.sequential import baseline_release
-
-    current = read_table(table, name=f"T({step})")
-    before = read_table(previous, name=f"release_{step - 1}.csv") if previous else None
-    return table_bytes(baseline_release(current, before, config_of(config), release=step))
+    T<step>.csv --release <step> [--previous release_<step−1>.csv]`` does (its
+    ``baseline_of``): the same bytes. Raises ``scoring.ScoringError`` when the baseline
+    cannot publish ``T(step)``."""
+    return table_bytes(baseline_of(table, previous, config_of(config), release=step))
 
 
 def timeline(master: Master, *, upto: int | None = None) -> list[dict]:
@@ -123,22 +163,6 @@ class Outcome:
     per_person_csv: str
 
 
-def releases_read(master: Master, releases: list[bytes]) -> tuple[Master, list]:
-    """Validate ``T*(1) … T*(n)`` in order against the master as known at ``n`` (the
-    library's one reading of a sequence, the CLI's too): that master and the releases."""
-    return read_releases(releases, master=master)
-
-
-def _plain(value):
-    if hasattr(value, "item"):
-        return value.item()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
 def sequence_check(master: Master, releases: list[bytes], config: dict, *, current: int) -> Outcome:
     """Validate and score the releases 1 … ``current`` against the master as known at
     ``current`` (nothing of a later release counts): exactly what ``python -m scoring seq
@@ -146,11 +170,9 @@ def sequence_check(master: Master, releases: list[bytes], config: dict, *, curre
     changes also as message codes, ``violation_codes``, to be shown in the reader's language)
     and the per-person table as CSV text. Raises ``scoring.ScoringError`` for an invalid
     release."""
-    from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
-
-    result = evaluate_sequence(*releases_read(master, releases[:current]))
+    result = evaluate_sequence(*read_releases(releases[:current], master=master))
     results = {**result.summary, "step": current, "violation_codes": result.structure.violations}
-    return Outcome(results=_plain(results), per_person_csv=risk_per_person_csv(result))
+    return Outcome(results=results, per_person_csv=risk_per_person_csv(result))
 
 
 def per_person_known_at(per_person_csv: str, step: int) -> str:
@@ -178,14 +200,10 @@ def per_person_known_at(per_person_csv: str, step: int) -> str:
 def gate_checks(results: dict, config: dict) -> list[tuple[str, bool]]:
     """Spec §11's gates, each named with whether ``results`` pass it (the library's rule:
     ``scoring.sequential.evaluate.gate_checks``)."""
-    from scoring.sequential.evaluate import gate_checks as library_checks
-
     return library_checks(results, config_of(config))
 
 
 def gate_names(config: dict) -> list[str]:
-    from scoring.sequential.evaluate import gate_names as library_names
-
     return library_names(config_of(config))
 
 
@@ -197,22 +215,16 @@ def gate_failures(results: dict, config: dict) -> tuple[str, ...]:
 
 def ranking_key(results: dict, config: dict, *, complete: bool, attack_best: float | None):
     """Spec §11's sort key, from the library (``scoring.sequential.evaluate.ranking_key``)."""
-    from scoring.sequential.evaluate import ranking_key as library_key
-
     return library_key(results, config_of(config), complete=complete, attack_best=attack_best)
 
 
 def safety(results: dict, config: dict, *, attack_best: float | None) -> float:
-    from scoring.sequential.evaluate import safety_key
-
     return safety_key(results, config_of(config), attack_best=attack_best)[0]
 
 
 def target_files(master: Master, releases: list[bytes], config: dict, *, prefix: str, seed: int):
     """The files published for a target sequence (spec §10): name → CSV text."""
-    from scoring.sequential import publish_for_attack
-
-    published = publish_for_attack(*releases_read(master, releases), seed=seed)
+    published = publish_for_attack(*read_releases(releases, master=master), seed=seed)
     files = {
         f"{prefix}release_{j}.csv": _csv_text(frame)
         for j, frame in enumerate(published.releases, start=1)
@@ -229,6 +241,4 @@ def _csv_text(frame: pd.DataFrame) -> str:
 
 def attack_accuracy(master: Master, data: bytes, config: dict) -> float:
     """Accuracy of a ``pid,guess`` file against the target's truth (spec §10)."""
-    from scoring.sequential import read_guesses, score_guesses
-
     return float(score_guesses(read_guesses(data, master=master), master))

@@ -96,7 +96,7 @@ def sample_release(*, sequential: SequentialRound, team: Team) -> tuple[int, byt
     (with the reason) when there is no sample now."""
     plan = sample_plan(sequential=sequential, team=team)
     if plan.no_master:
-        raise Refused(_no_master())
+        raise Refused(selectors.no_master_text())
     if plan.step is None:
         raise Refused(_("No release is open: there is no sample to upload now."))
     if plan.missing is not None:
@@ -112,16 +112,11 @@ def sample_release(*, sequential: SequentialRound, team: Team) -> tuple[int, byt
     return plan.step, content
 
 
-def _no_master() -> str:
-    return _("The organizers have not given your team a master table yet.")
-
-
 def kit_files(*, sequential: SequentialRound, team: Team, now=None) -> list[KitFile]:
     """The kit's files for ``team`` (what its Data tab offers, nothing of the future);
     refused when the team has no master yet."""
     now = now or timezone.now()
-    if selectors.team_master(sequential=sequential, team=team) is None:
-        raise Refused(_no_master())
+    selectors.team_master_required(sequential=sequential, team=team)
     config = selectors.team_config(sequential=sequential)
     visible = selectors.visible_steps(sequential=sequential)
     frozen = [

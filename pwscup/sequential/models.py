@@ -93,6 +93,11 @@ class SequentialRound(UploadLimits):
     def all_frozen(self) -> bool:
         return self.n_releases > 0 and self.frozen_steps >= self.n_releases
 
+    @property
+    def attack_phase_begun(self) -> bool:
+        """Every release is frozen and the round has an attack phase: its targets are out."""
+        return self.all_frozen and bool(self.config.get("attack_phase"))
+
 
 class Master(models.Model):
     """A master table ``pid,QI…,sa,lsf,lsb``: the round's shared one (no team) or a team's."""
@@ -136,19 +141,12 @@ class Master(models.Model):
         return source_encoding_label(self.source_encoding)
 
 
-class TeamUpload(KeptUpload):
-    """What every team upload of the round keeps: the core's kept upload (``KeptUpload``:
-    the file as uploaded, its SHA-256, size and number, who and when, the check's job state
-    and the outcome's message), in the round kind's folder."""
+class Release(KeptUpload):
+    """One uploaded ``release_<j>.csv``, kept as uploaded (the core's ``KeptUpload``: its
+    SHA-256, size and number, who and when, the check's job state and message), with its
+    validation and scores."""
 
     UPLOAD_FOLDER = "sequential"
-
-    class Meta(KeptUpload.Meta):
-        abstract = True
-
-
-class Release(TeamUpload):
-    """One uploaded ``release_<j>.csv``, kept as uploaded, with its validation and scores."""
 
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Checking"),
@@ -166,7 +164,7 @@ class Release(TeamUpload):
     elapsed_ms = models.PositiveIntegerField(default=0)
     is_frozen = models.BooleanField(default=False)
 
-    class Meta(TeamUpload.Meta):
+    class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["sequential", "team", "step"])]
         verbose_name = _("release")
         verbose_name_plural = _("releases")
@@ -217,8 +215,10 @@ class SeqTarget(models.Model):
         return f"{self.team} (target)"
 
 
-class SeqAttack(TeamUpload):
-    """A ``pid,guess`` file of one team on another team's sequence."""
+class SeqAttack(KeptUpload):
+    """A ``pid,guess`` file of one team on another team's sequence (a ``KeptUpload``)."""
+
+    UPLOAD_FOLDER = "sequential"
 
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 

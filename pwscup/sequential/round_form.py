@@ -9,17 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, setting_flag
 from pwscup.core.form_fields import ConfigField, ConfigJsonView, comma_list
 from pwscup.core.time_zones import TimeZoneField
+from pwscup.sequential import engine
+from pwscup.sequential.demo import PAPER_CONFIG
 from pwscup.sequential.schedule_fields import ScheduleFields
-
-EXAMPLE_CONFIG = {
-    "type": "sequential",
-    "n_releases": 2,
-    "m": 2,
-    "qi": {"Age": "num", "Zip": "num"},
-    "sa": "Disease",
-    "mode": "online",
-    "require": "m-invariant",
-}
 
 
 class QIRowForm(forms.Form):
@@ -145,14 +137,7 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
     )
     GATE_FIELDS = tuple(f"gate_{metric}" for metric in GATE_METRICS)
     PER_TEAM_FIELDS = ("per_team_size", "per_team_turnover", "per_team_seed")
-    SCHEDULE_FIELDS = (
-        "step_closes",
-        "first_close",
-        "step_hours",
-        "auto_freeze",
-        "daily_limit",
-        "total_limit",
-    )
+    SCHEDULE_FIELDS = tuple(ScheduleFields.base_fields)
 
     def __init__(self, data=None, files=None, **kwargs):
         super().__init__(data, files, **kwargs)
@@ -160,7 +145,7 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
         self.order_fields(
             name for name in self.declared_fields if name not in ScheduleFields.declared_fields
         )
-        example = EXAMPLE_CONFIG
+        example = PAPER_CONFIG  # a blank form starts as the demo's round of the paper
         self.qi_rows = QIRows(
             data,
             prefix="qi",
@@ -175,8 +160,8 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
                 n_releases=example["n_releases"],
                 m=example["m"],
                 sa=example["sa"],
-                mode=example["mode"],
-                require=example["require"],
+                mode="online",
+                require="m-invariant",
                 require_m_eligible=True,
                 counterfeit_disclosure="per-release",
                 per_team_turnover=0.2,
@@ -251,39 +236,18 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
             if self.uses_json():
                 self.add_error("config", message)
             else:
-                self._config_error(item.code or "", item.params or {}, message)
+                self._config_error(item, message)
 
-    def _config_error(self, code: str, params: dict, message: str) -> None:
-        key = _unquoted(params.get("key"))
-        if code in ("seq.config.qi", "seq.config.qi_empty") or (
-            code == "seq.config.not_column" and key == "qi"
-        ):
-            column = _unquoted(params.get("column"))
+    def _config_error(self, error, message: str) -> None:
+        key, entry = engine.config_error_place(error)
+        if key == "qi":
             rows = list(self.qi_rows)
             row = next(
-                (r for r in rows if (r.cleaned_data or {}).get("column", "").strip() == column),
+                (r for r in rows if (r.cleaned_data or {}).get("column", "").strip() == entry),
                 rows[0] if rows else None,
             )
             if row is not None:
                 row.add_error("column", message)
                 return
-        field = {
-            "seq.config.m": "m",
-            "seq.config.n_releases": "n_releases",
-            "seq.config.n_releases_lsb": "n_releases",
-            "seq.config.sa": "sa",
-            "seq.config.sa_domain": "sa_domain",
-            "seq.config.sa_domain_master": "sa_domain",
-            "seq.config.attack_phase": "attack_phase",
-            "seq.config.gates": f"gate_{_unquoted(params.get('metric'))}",
-            "seq.config.per_team": f"per_team_{params.get('field')}",
-        }.get(code, key)
+        field = {"utility_gates": f"gate_{entry}", "per_team": f"per_team_{entry}"}.get(key, key)
         self.add_error(field if field in self.fields else None, message)
-
-
-def _unquoted(value) -> str:
-    """A message parameter quoted by ``scoring.sequential.messages.q`` (``'Age'``), bare."""
-    text = str(value or "")
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-        return text[1:-1]
-    return text

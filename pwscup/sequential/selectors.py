@@ -1,39 +1,49 @@
-"""Reads of the sequential round: steps open, a team's sequence, timeline, leaderboard.
-
-The ranking rule of spec §11 lives here, once (``leaderboard_rows``).
-"""
+"""Reads of the sequential round: steps open, a team's sequence, its masters, releases and
+attacks. The leaderboard and the attack matrix are ``ranking``'s (the ranking rule of spec
+§11, once), read here too."""
 
 from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-import scoring.ranking
 from pwscup.accounts.models import Team
-from pwscup.accounts.selectors import disqualification_rule, without_disqualified
+from pwscup.core.errors import Refused
 from pwscup.kinds.rows import kind_row
 from pwscup.sequential import engine
 from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
-from pwscup.submissions.kind_rankings import mean_attack_ranking
+from pwscup.sequential.ranking import attack_matrix as attack_matrix  # read here too
+from pwscup.sequential.ranking import attack_ranking as attack_ranking
+from pwscup.sequential.ranking import leaderboard_rows as leaderboard_rows
+from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage_by
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
 BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
 
 
+def sequential_or_none(*, round) -> SequentialRound | None:
+    """The round's ``SequentialRound`` (the one that came with the round, else read now), or
+    ``None`` for a round without one."""
+    rows = SequentialRound.objects.select_related("round__competition")
+    return kind_row(round, "sequential", lambda: rows.filter(round=round).first())
+
+
 def sequential_of(*, round) -> SequentialRound:
-    sequential = kind_row(
-        round,
-        "sequential",
-        lambda: SequentialRound.objects.select_related("round__competition").get(round=round),
-    )
+    sequential = sequential_or_none(round=round)
     if sequential is None:  # the round came without one: as the read says it
         raise SequentialRound.DoesNotExist("The round has no sequential part.")
     return sequential
+
+
+def leaderboard_shown(*, sequential: SequentialRound, access) -> bool:
+    """Who sees the leaderboard (its page, the Results tab's link, the API's standings): the
+    organizers and the round's teams, and everyone once the results are published."""
+    return is_participant(access) or sequential.results_published
 
 
 def is_online(sequential: SequentialRound) -> bool:
@@ -123,6 +133,18 @@ def team_master(*, sequential: SequentialRound, team: Team | None) -> Master | N
     return masters.get(None)
 
 
+def no_master_text() -> str:
+    return _("The organizers have not given your team a master table yet.")
+
+
+def team_master_required(*, sequential: SequentialRound, team: Team) -> Master:
+    """``team_master``, or refused (``Refused``) while the team has none."""
+    master = team_master(sequential=sequential, team=team)
+    if master is None:
+        raise Refused(no_master_text())
+    return master
+
+
 def masters_redraw_plan(*, sequential: SequentialRound) -> dict[str, list[Team]]:
     """What "redraw the masters" does, team by team: ``redrawn`` (a master drawn from the
     pool and nothing uploaded yet), ``kept`` (a release uploaded, or a master the organizers
@@ -194,6 +216,12 @@ def team_releases(*, sequential: SequentialRound, team: Team) -> list[Release]:
     )
 
 
+def team_attacks(*, sequential: SequentialRound, team: Team | None):
+    """The team's guesses on the round's targets, newest first (none without a team)."""
+    attacks = SeqAttack.objects.filter(target__sequential=sequential, team=team)
+    return attacks.select_related("target__team") if team is not None else attacks.none()
+
+
 def freeze_preview(*, sequential: SequentialRound) -> dict | None:
     """What freezing the next release would do, for the organizer's confirmation: its
     number, how many teams play (have a master) and have a valid upload of it, and the
@@ -258,140 +286,14 @@ def release_groups(*, release: Release) -> list[dict]:
     ]
 
 
-def team_scores(*, sequential: SequentialRound, team: Team) -> list[SequenceScore]:
-    return list(SequenceScore.objects.filter(sequential=sequential, team=team).order_by("step"))
-
-
 def risk_points(*, sequential: SequentialRound, team: Team) -> list[dict]:
     """Risk summaries per step for the team's chart: frozen steps from their scores, the open
     step from the team's latest valid upload of it."""
-    points = {
-        s.step: s.results for s in team_scores(sequential=sequential, team=team) if s.complete
-    }
+    scores = SequenceScore.objects.filter(sequential=sequential, team=team, complete=True)
+    points = {score.step: score.results for score in scores}
     steps = [step for step in open_steps(sequential=sequential) if step not in points]
     for step, latest in latest_valid_releases(
         sequential=sequential, team=team, steps=steps
     ).items():
         points[step] = latest.results
     return [{"step": step, **points[step]} for step in sorted(points)]
-
-
-@dataclass(frozen=True)
-class BoardRow:
-    team: Team
-    step: int
-    complete: bool
-    results: dict
-    gate_failures: tuple[str, ...]
-    safety: float | None
-    rank: int | None = None
-
-    @property
-    def ranked(self) -> bool:
-        return self.complete and not self.gate_failures
-
-
-def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
-    """(attacker team id, target team id) → the attacker's best accuracy on the target. Every
-    attack counts, a disqualified team's too (``DisqualificationRule.attack_counts``)."""
-    rule = disqualification_rule(competition_id=sequential.round.competition_id)
-    best: dict[tuple[int, int], float] = {}
-    for attack in SeqAttack.objects.filter(
-        target__sequential=sequential, status=SeqAttack.Status.FINISHED
-    ).select_related("target"):
-        if not rule.attack_counts(attack.team_id):
-            continue
-        key = (attack.team_id, attack.target.team_id)
-        best[key] = max(best.get(key, 0.0), attack.accuracy or 0.0)
-    return best
-
-
-def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
-    """Every team's sequence over the frozen prefix, ranked as spec §11 (the rule is
-    ``scoring.sequential.evaluate.ranking_key``): gate failures and incomplete sequences last;
-    the rest by safety (``RN_max``, or with an attack phase the highest accuracy any attacker
-    reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank. A
-    disqualified team is left out (``pwscup.accounts.selectors.without_disqualified``)."""
-    step = sequential.frozen_steps
-    if step == 0:
-        return []
-    config = sequential.config
-    best = attack_best(sequential=sequential) if config.get("attack_phase") else {}
-    keyed = []
-    scores = without_disqualified(
-        SequenceScore.objects.filter(sequential=sequential, step=step).select_related("team"),
-        competition_id=sequential.round.competition_id,
-    )
-    for score in scores:
-        results = dict(score.results)
-        if not score.complete:
-            keyed.append(((True, 2.0, 0.0, 0.0), score, results, (), None))
-            continue
-        rates = [v for (_attacker, target), v in best.items() if target == score.team_id]
-        attacked = max(rates) if rates else None
-        key = engine.ranking_key(results, config, complete=True, attack_best=attacked)
-        safety = engine.safety(results, config, attack_best=attacked)
-        failures = engine.gate_failures(results, config)
-        keyed.append((key, score, results, failures, safety))
-    keyed.sort(key=lambda item: item[1].team.name)
-    ordered = scoring.ranking.competition_ranks(
-        keyed, key=lambda item: item[0], ranked=lambda item: item[1].complete and not item[0][0]
-    )
-    return [
-        BoardRow(
-            team=score.team,
-            step=step,
-            complete=score.complete,
-            results=results,
-            gate_failures=failures,
-            safety=safety,
-            rank=rank,
-        )
-        for rank, (_key, score, results, failures, safety) in ordered
-    ]
-
-
-def attack_matrix(*, sequential: SequentialRound) -> dict:
-    """Attacker × target accuracies: the teams' best uploads and the built-in MAP_N, MAP_A.
-    A disqualified team's target and row stay, marked (``disqualified``: its team ids;
-    ``pwscup.accounts.selectors.DisqualificationRule``)."""
-    rule = disqualification_rule(competition_id=sequential.round.competition_id)
-    targets = list(sequential.targets.select_related("team").order_by("team__name"))
-    best = attack_best(sequential=sequential)
-    teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("name"))
-    rows = [
-        {"name": "MAP_N", "builtin": True, "cells": [t.map_n for t in targets]},
-        {"name": "MAP_A", "builtin": True, "cells": [t.map_a for t in targets]},
-    ]
-    for team in teams:
-        cells = [None if t.team_id == team.pk else best.get((team.pk, t.team_id)) for t in targets]
-        rows.append(
-            {
-                "name": team.name,
-                "builtin": False,
-                "team": team,
-                "cells": cells,
-                "disqualified": rule.marked(team.pk),
-            }
-        )
-    disqualified = {team.pk for team in teams if rule.marked(team.pk)}
-    return {"targets": targets, "rows": rows, "disqualified": disqualified, "rule": rule}
-
-
-def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
-    """Mean accuracy over the other teams' targets, 0 for a target not attacked, higher
-    first; equal means share a rank, and a team that attacked no target has no rank
-    (``rank`` None, listed last). A disqualified team is left out of the ranking; its
-    attacks stay in the matrix (as in every kind: they were made, on the others' targets)."""
-    matrix = attack_matrix(sequential=sequential)
-    return mean_attack_ranking(team_cells(matrix), matrix["targets"], rule=matrix["rule"])
-
-
-def team_cells(matrix: dict) -> list[tuple[Team, list[float | None]]]:
-    """Each team's row of ``attack_matrix``: ``(team, its best accuracy on each target)``."""
-    return [(row["team"], row["cells"]) for row in matrix["rows"] if not row["builtin"]]
-
-
-def timeline(*, master_frame, config: dict, upto: int | None = None) -> list[dict]:
-    """T(1) … T(n) of a master: size, arrivals (lsf = j) and departures (lsb = j − 1)."""
-    return engine.timeline(master_frame, config, upto=upto)

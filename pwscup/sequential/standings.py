@@ -13,28 +13,25 @@ from pwscup.kinds.rankings import (
     ranking_rows,
     score_number,
 )
-from pwscup.sequential import selectors
-from pwscup.sequential.models import SequentialRound
+from pwscup.sequential import ranking, selectors
 from pwscup.submissions.kind_rankings import (
     dict_ranking_rows,
     other_target_cells,
     ranked_named_scores,
 )
-from scoring.sequential.evaluate import LEADERBOARD_COLUMNS
 
 
 def ranking_keys(round) -> list[RankingKey]:
-    sequential = SequentialRound.objects.filter(round=round).first()
+    sequential = selectors.sequential_or_none(round=round)
     if sequential is not None and sequential.config.get("attack_phase"):
         return [rankings.RELEASE, rankings.ATTACK]
     return [rankings.RELEASE]
 
 
 def published_rankings(round) -> list[RoundRanking]:
-    sequential = SequentialRound.objects.filter(round=round, results_published=True).first()
-    if sequential is None:
+    sequential = selectors.sequential_or_none(round=round)
+    if sequential is None or not sequential.results_published:
         return []
-    sequential = selectors.sequential_of(round=round)
     board = selectors.leaderboard_rows(sequential=sequential)
     published = [
         RoundRanking(
@@ -54,14 +51,14 @@ def named_scores(round) -> dict:
     """The leaderboard's columns a round total may name (``RN_max``, ``IL``... as the
     leaderboard heads them, over the frozen releases), the team's ``safety`` and, with an
     attack phase, its ``attack`` score (mean accuracy)."""
-    sequential = SequentialRound.objects.filter(round=round).select_related("round").first()
+    sequential = selectors.sequential_or_none(round=round)
     if sequential is None:
         return {"names": [], "teams": {}}
     teams: dict[int, dict] = {}
     for row in selectors.leaderboard_rows(sequential=sequential):
-        values = {key: score_number(row.results.get(key)) for key in LEADERBOARD_COLUMNS}
+        values = {key: score_number(row.results.get(key)) for key in selectors.BOARD_METRICS}
         teams[row.team.pk] = {**values, "safety": score_number(row.safety)}
-    names = [{"key": key, "label": key} for key in LEADERBOARD_COLUMNS]
+    names = [{"key": key, "label": key} for key in selectors.BOARD_METRICS]
     names.append({"key": "safety", "label": str(_("Safety (the release ranking's score)"))})
     if sequential.config.get("attack_phase"):
         for row in selectors.attack_ranking(sequential=sequential):
@@ -74,14 +71,13 @@ def attack_cells(round) -> AttackCells | None:
     """The attack matrix for the core's top-N attack score (a round with an attack phase):
     each ranked attacker's best accuracy on every other team's target, 0 where it did not
     attack (as its attack ranking's mean counts it), and the leaderboard's order."""
-    sequential = SequentialRound.objects.filter(round=round).first()
+    sequential = selectors.sequential_or_none(round=round)
     if sequential is None or not sequential.config.get("attack_phase"):
         return None
-    sequential = selectors.sequential_of(round=round)
     matrix = selectors.attack_matrix(sequential=sequential)
     ranked = selectors.attack_ranking(sequential=sequential)
     cells = other_target_cells(
-        selectors.team_cells(matrix),
+        ranking.team_cells(matrix),
         matrix["targets"],
         ranked={row["team"].pk for row in ranked if row["rank"] is not None},
     )

@@ -189,27 +189,39 @@ def upload_received_json(upload, notice: str) -> JsonResponse:
     )
 
 
-def upload_answer(request, access, form_class, keep: Callable, anchor: str):
+def upload_answer(
+    request, access, form_class, keep: Callable, anchor: str, *, refused_anchor=None, notice=None
+):
     """Check the upload form (``form_class``), keep the upload through
-    ``keep(cleaned_data)``; answer JSON (202) or go back to the Submit tab at ``anchor`` with
-    the notice of ``upload_received_message`` (an error for an upload its kind refused as it
-    was kept)."""
-    back = redirect(tab_url(access.round, SUBMIT) + anchor)
+    ``keep(cleaned_data)``; answer JSON (202) or go back to the Submit tab at ``anchor``
+    (``refused_anchor`` for a refusal, if given) with the notice of
+    ``upload_received_message``, or the kind's ``notice(upload)`` (an error for an upload
+    its kind refused as it was kept)."""
+    submit = tab_url(access.round, SUBMIT)
+    back = redirect(submit + anchor)
     form = form_class(request.POST, request.FILES)
     try:
         if not form.is_valid() or not form.cleaned_data.get("file"):
-            raise Refused(_("Choose a file."))
+            raise Refused(_form_error(form))
         upload = keep(form.cleaned_data)
     except Refused as refusal:
-        return refused_answer(request, refusal, back)
-    notice = upload_received_message(upload)
+        return refused_answer(request, refusal, redirect(submit + (refused_anchor or anchor)))
+    failed = upload.status == upload.Status.FAILED
+    notice = (upload_received_message if notice is None or failed else notice)(upload)
     if wants_json(request):
         return upload_received_json(upload, notice)
-    if upload.status == upload.Status.FAILED:
+    if failed:
         messages.error(request, notice)
     else:
         messages.info(request, notice)
     return back
+
+
+def _form_error(form) -> str:
+    """What an upload form refused: "Choose a file." for the file, else its first error."""
+    if not form.is_bound or "file" in form.errors or not form.errors:
+        return _("Choose a file.")
+    return next(iter(form.errors.values()))[0]
 
 
 def release_upload_view(key: str, form_class, keep: Callable):

@@ -81,24 +81,32 @@ def cmd_seq_check(args) -> int:
     return 0
 
 
-def cmd_seq_baseline(args) -> int:
+def baseline_of(table, previous, config, *, release: int):
+    """The starter kit's baseline ``release_<release>.csv`` (a DataFrame of text cells) from
+    ``T(release)`` (the step's download, or the master: rows outside ``[lsf, lsb]`` are
+    dropped) and the team's ``release_<release−1>.csv`` (``None`` for release 1), each a
+    path or bytes, read as ``seq baseline`` reads them: the server's sample release and the
+    command's file are the same."""
     from scoring.kit.sequential import baseline_release
-    from scoring.tables import read_table, write_csv
+    from scoring.tables import read_table
 
-    config = _load_config(args.config)
-    current = read_table(args.table, name=f"T({args.release})")
+    current = read_table(table, name=f"T({release})")
     if "lsf" in current.columns:
         lsf = current["lsf"].astype(int)
-        lsb = current["lsb"].astype(int) if "lsb" in current.columns else lsf * 0 + args.release
-        current = current.loc[(lsf <= args.release) & (args.release <= lsb)]
-    previous = None
-    if args.previous:
-        previous = read_table(args.previous, name=f"release_{args.release - 1}.csv")
-    elif args.release > 1:
-        raise ValidationError(
-            f"release {args.release} needs --previous release_{args.release - 1}.csv"
-        )
-    made = baseline_release(current, previous, config, release=args.release)
+        lsb = current["lsb"].astype(int) if "lsb" in current.columns else lsf * 0 + release
+        current = current.loc[(lsf <= release) & (release <= lsb)]
+    if previous is not None:
+        previous = read_table(previous, name=f"release_{release - 1}.csv")
+    elif release > 1:
+        raise ValidationError(f"release {release} needs --previous release_{release - 1}.csv")
+    return baseline_release(current, previous, config, release=release)
+
+
+def cmd_seq_baseline(args) -> int:
+    from scoring.tables import write_csv
+
+    config = _load_config(args.config)
+    made = baseline_of(args.table, args.previous or None, config, release=args.release)
     write_csv(made, args.output)
     groups = made["gid"].nunique()
     fakes = int((made["pid"] == "").sum())

@@ -4,14 +4,16 @@ endpoints of ``views.py``: what the team may download now (never a release after
 one, never another team's master; the targets' files in the attack phase), the metrics, and
 the leaderboard page's table. What the team may upload (a release of an open step; guesses in
 the attack phase) and its uploads are the core's, from the declared submission types
-(``submissions.py``)."""
+(``submissions.py``), its own endpoints (``ROUND_ENDPOINTS``) are ``views.py``'s: this
+module is the kind's ``api_module``."""
 
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.sequential import selectors
-from pwscup.sequential.api.submissions import other_targets, score_text
+from pwscup.sequential.api.submissions import SUBMISSION_TYPES, other_targets, score_text
+from pwscup.sequential.api.views import ROUND_ENDPOINTS
 from pwscup.submissions.round_api import (
     download,
     is_participant,
@@ -19,6 +21,8 @@ from pwscup.submissions.round_api import (
     ranking_table,
     round_args,
 )
+
+__all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_status"]
 
 # A release's one-line summary (``pwscup status``): the invariance, the risks, the loss.
 HEADLINE = ("MINV", "RN_max", "RA_max", "IL")
@@ -53,7 +57,7 @@ def round_status(request, access) -> dict:
                     [*args, step],
                 )
             )
-    if sequential.all_frozen and sequential.config.get("attack_phase"):
+    if sequential.attack_phase_begun:
         # The attack phase: the other teams' targets, their files to download.
         for target in other_targets(sequential, access.team):
             for filename in sorted(target.files):
@@ -72,7 +76,7 @@ def round_leaderboard(request, access) -> dict:
     """``SequentialKind.api_leaderboard``: the leaderboard page's table, to the same callers
     (organizers, the round's teams, everyone once the results are published)."""
     sequential = selectors.sequential_of(round=access.round)
-    if not (access.is_organizer or access.team is not None or sequential.results_published):
+    if not selectors.leaderboard_shown(sequential=sequential, access=access):
         raise Http404(_("No leaderboard."))
     metrics = list(selectors.BOARD_METRICS)
     rows = []

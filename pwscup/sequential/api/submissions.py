@@ -28,10 +28,11 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from pwscup.core.exports import csv_bytes_response
+from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
 from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.models import Release, SeqAttack
-from pwscup.sequential.views.common import attack_target, own_release, require_team
+from pwscup.sequential.views.common import attack_target, own_release
 from pwscup.submissions import round_api
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.submission_types import SubmissionType, TargetAttacks, choice_field
@@ -57,13 +58,10 @@ def other_targets(sequential, team) -> list:
 
 
 class SeqUploads(SubmissionType):
-    """What both uploads share: the round's ``SequentialRound``, the pages' team rule."""
+    """What both uploads share: the round's ``SequentialRound``."""
 
     def part(self, access):
         return sequential_part(access)
-
-    def team(self, access):
-        return require_team(access)
 
 
 class SeqReleases(SeqUploads):
@@ -91,7 +89,7 @@ class SeqReleases(SeqUploads):
         # An organizer reads any team's release (``own_release``, the pages' rule).
         if access.is_organizer:
             return access.team
-        return require_team(access)
+        return self.team(access)
 
     def uploads(self, part, access):
         return selectors.team_releases(sequential=part, team=self.team(access))
@@ -129,9 +127,7 @@ class SeqReleases(SeqUploads):
         }
 
     def file_response(self, upload):
-        return csv_bytes_response(
-            services.release_bytes_for_download(release=upload), f"release_{upload.step}.csv"
-        )
+        return csv_bytes_response(stored_bytes(upload.file), f"release_{upload.step}.csv")
 
     def is_open(self, part, access):
         return bool(selectors.open_steps(sequential=part, now=timezone.now()))
@@ -154,10 +150,7 @@ class SeqAttacks(SeqUploads, TargetAttacks):
     }
 
     def uploads(self, part, access):
-        team = self.team(access)
-        return SeqAttack.objects.filter(target__sequential=part, team=team).select_related(
-            "target__team"
-        )
+        return selectors.team_attacks(sequential=part, team=self.team(access))
 
     def as_json(self, upload, part, access, context):
         """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""
@@ -186,7 +179,7 @@ class SeqAttacks(SeqUploads, TargetAttacks):
         }
 
     def listed(self, part, access):
-        return bool(part.all_frozen and part.config.get("attack_phase"))
+        return part.attack_phase_begun
 
     def is_open(self, part, access):
         return bool(other_targets(part, access.team)) and not part.results_published

@@ -24,12 +24,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
+from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
 from pwscup.sequential.views.common import attack_target, require_team
+from pwscup.submissions.round_api import require_participant
+from pwscup.submissions.round_pages import refused_as_404
 from pwscup.submissions.submission_types import RoundEndpoint
 
 
@@ -38,10 +40,8 @@ def step_table(request, access, sequential, step):
     team = require_team(access)
     if not 1 <= step <= selectors.visible_steps(sequential=sequential):
         raise Http404(_("This release is not visible yet."))
-    try:
+    with refused_as_404():
         content = services.step_table_bytes(sequential=sequential, team=team, step=step)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return csv_bytes_response(content, f"T{step}.csv")
 
 
@@ -56,22 +56,19 @@ def master(request, access, sequential):
         found = selectors.team_master(sequential=sequential, team=team)
         if found is None:
             raise Http404(_("No master table."))
-        return csv_bytes_response(services.master_bytes(master=found), "master.csv")
+        return csv_bytes_response(stored_bytes(found.file), "master.csv")
     team = require_team(access)
     if request.GET.get("team"):
         raise Http404(_("Not your team's master table."))
-    try:
+    with refused_as_404():
         content = services.team_master_bytes(sequential=sequential, team=team)
-    except Refused as refusal:
-        raise Http404(refusal.message) from None
     return csv_bytes_response(content, "master.csv")
 
 
 def config(request, access, sequential):
     """``config.json`` for ``python -m scoring seq check``; the pool's draw parameters stay
     with the organizers."""
-    if access.team is None and not access.is_organizer:
-        raise Http404(_("Not a participant."))
+    require_participant(access)
     config = selectors.team_config(sequential=sequential, organizer=access.is_organizer)
     response = HttpResponse(
         json.dumps(config, indent=2, ensure_ascii=False), content_type="application/json"

@@ -12,7 +12,6 @@ from pwscup.sequential.services.attacks import attack_score, attack_upload, resu
 from pwscup.sequential.services.common import CHECK_RELEASE_TASK, SCORE_ATTACK_TASK, audit
 from pwscup.sequential.services.freeze import step_freeze, steps_auto_freeze
 from pwscup.sequential.services.masters import (
-    master_bytes,
     master_frame,
     master_upload,
     masters_draw,
@@ -21,7 +20,6 @@ from pwscup.sequential.services.masters import (
     team_master_bytes,
 )
 from pwscup.sequential.services.releases import (
-    release_bytes_for_download,
     release_check,
     release_upload,
 )
@@ -38,12 +36,10 @@ __all__ = [
     "attack_score",
     "attack_upload",
     "audit",
-    "master_bytes",
     "master_frame",
     "master_upload",
     "masters_draw",
     "masters_draw_for_new_teams",
-    "release_bytes_for_download",
     "release_check",
     "release_upload",
     "results_publish",

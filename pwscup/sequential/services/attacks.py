@@ -59,7 +59,7 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
 
     def attack_open() -> None:
         sequential.refresh_from_db(fields=["frozen_steps", "results_published"])
-        if not sequential.config.get("attack_phase") or not sequential.all_frozen:
+        if not sequential.attack_phase_begun:
             raise Refused(_("The attack phase is not open."), status=403)
         if sequential.results_published:
             raise Refused(_("The results are published: the attack phase is over."), status=403)

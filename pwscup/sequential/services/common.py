@@ -1,37 +1,14 @@
-"""What every sequential service shares: a stored file's bytes, the names the two jobs are
-sent by, the participants' notifications and the organizer audit log. One module so that the
-services of masters, releases, freezes and attacks need nothing of each other for these."""
-
-from django.contrib.auth import get_user_model
+"""What every sequential service shares: the names the two jobs are sent by and the
+organizer audit log. One module so that the services of masters, releases, freezes and
+attacks need nothing of each other for these."""
 
 from pwscup.competitions.services import audit_record
-from pwscup.notifications.services import notify
 from pwscup.sequential.models import SequentialRound
 
 # The jobs, sent by name (``pwscup.submissions.broker.job_send``): tasks.py imports the
 # services, so the services do not import the tasks.
 CHECK_RELEASE_TASK = "pwscup.sequential.tasks.check_release"
 SCORE_ATTACK_TASK = "pwscup.sequential.tasks.score_attack"
-
-
-def _participants(sequential: SequentialRound):
-    return get_user_model().objects.filter(
-        memberships__competition_id=sequential.round.competition_id
-    )
-
-
-def participants_notify(
-    sequential: SequentialRound, *, kind, url: str, event_suffix="", params=None
-):
-    """Tell every participant once (the event key is the kind, the round and the suffix)."""
-    round_ = sequential.round
-    notify(
-        users=_participants(sequential),
-        kind=kind,
-        event=f"{kind}:{round_.pk}{event_suffix}",
-        params={"round": round_.name, **(params or {})},
-        url=url,
-    )
 
 
 AUDIT_ACTIONS = {

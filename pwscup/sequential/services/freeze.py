@@ -13,10 +13,11 @@ from pwscup.core.errors import Refused
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, tab_url
 from pwscup.notifications.models import Notification
+from pwscup.notifications.services import notify_participants
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequenceScore, SequentialRound
 from pwscup.sequential.services.attacks import targets_publish
-from pwscup.sequential.services.common import audit, participants_notify
+from pwscup.sequential.services.common import audit
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions.services.maintenance import uploads_in_flight
 
@@ -65,7 +66,7 @@ def step_freeze(
                 "per_person": outcome.per_person_csv if outcome else "",
             },
         )
-    if sequential.all_frozen and sequential.config.get("attack_phase"):
+    if sequential.attack_phase_begun:
         targets_publish(sequential=sequential)
     _notify_frozen(sequential=sequential, step=step)
     return step
@@ -129,18 +130,18 @@ def _notify_frozen(*, sequential: SequentialRound, step: int) -> None:
     last freeze of a round with an attack phase, they are also told the targets are out."""
     round_ = sequential.round
     next_open = selectors.is_online(sequential) and step < sequential.n_releases
-    participants_notify(
-        sequential,
+    notify_participants(
+        round=round_,
         kind=Notification.Kind.RELEASE_FROZEN if next_open else Notification.Kind.SEQUENCE_SCORED,
         event_suffix=f":step{step}",
         # The next release's data (and sample) on the Data tab, else the scores on Results.
         url=tab_url(round_, DATA if next_open else RESULTS),
         params={"step": step, "next": step + 1} if next_open else {"step": step},
     )
-    if not (sequential.all_frozen and sequential.config.get("attack_phase")):
+    if not sequential.attack_phase_begun:
         return
-    participants_notify(
-        sequential,
+    notify_participants(
+        round=round_,
         kind=Notification.Kind.ROUND_FROZEN,
         event_suffix=f":seq{step}",
         url=tab_url(round_, SUBMIT) + "#attack",

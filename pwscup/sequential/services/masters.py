@@ -20,26 +20,19 @@ from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Master, SequentialRound
 
 
-def _upload_bytes(uploaded_file) -> bytes:
-    uploaded_file.seek(0)
-    data = uploaded_file.read()
-    uploaded_file.seek(0)
-    return data
-
-
 def organizer_upload_csv(uploaded_file, *, field: str) -> OrganizerCsv:
     """A master or a pool as the organizer uploaded it, in UTF-8 (converted from an encoding
     recognised for sure), or a ``ValidationError`` on ``field`` naming the likely encoding."""
     try:
-        return organizer_csv(_upload_bytes(uploaded_file), name=uploaded_file.name)
+        return organizer_csv(stored_bytes(uploaded_file), name=uploaded_file.name)
     except scoring.ScoringError as error:
         raise ValidationError({field: error.render(get_language())}) from None
 
 
-def master_check(*, config: dict, data: bytes, name: str) -> int:
+def master_check(*, config: dict, data: bytes) -> int:
     """Validate a master table (UTF-8) against the configuration; its person count."""
     try:
-        return engine.master_persons(engine.master_read(data, config, name=name))
+        return len(engine.master_read(data, config).frame)
     except scoring.ScoringError as error:
         raise ValidationError({"master": error.render(get_language())}) from None
 
@@ -60,7 +53,7 @@ def master_upload(*, sequential: SequentialRound, uploaded_file, team: Team | No
     if sequential.frozen_steps:
         raise Refused(_("Step 1 is frozen: the master tables can no longer change."))
     csv = organizer_upload_csv(uploaded_file, field="master")
-    persons = master_check(config=sequential.config, data=csv.utf8, name=uploaded_file.name)
+    persons = master_check(config=sequential.config, data=csv.utf8)
     Master.objects.filter(sequential=sequential, team=team).delete()
     return master_create(sequential=sequential, team=team, csv=csv, persons=persons)
 
@@ -141,30 +134,19 @@ def masters_draw_for_new_teams(*, round: Round) -> list[Master]:
 
 
 def master_frame(*, master: Master):
-    return engine.master_read(
-        stored_bytes(master.file), master.sequential.config, name="master.csv"
-    )
-
-
-def master_bytes(*, master: Master) -> bytes:
-    return stored_bytes(master.file)
+    return engine.master_read(stored_bytes(master.file), master.sequential.config)
 
 
 def step_table_bytes(*, sequential: SequentialRound, team: Team, step: int) -> bytes:
     """``T(step).csv`` of a team's master (``pid,QI…,sa,lsf``; the future is hidden)."""
-    master = selectors.team_master(sequential=sequential, team=team)
-    if master is None:
-        raise Refused(_("The organizers have not given your team a master table yet."))
+    master = selectors.team_master_required(sequential=sequential, team=team)
     return engine.table_bytes(engine.step_table(master_frame(master=master), step))
 
 
 def team_master_bytes(*, sequential: SequentialRound, team: Team) -> bytes:
     """What a team may download of its master: all of it in batch mode; in online mode the
     persons seen so far, lifespans cut at the visible step (the future stays hidden)."""
-    master = selectors.team_master(sequential=sequential, team=team)
-    if master is None:
-        raise Refused(_("The organizers have not given your team a master table yet."))
-    frame = master_frame(master=master)
+    frame = master_frame(master=selectors.team_master_required(sequential=sequential, team=team))
     if not selectors.is_online(sequential):
         return engine.master_table_bytes(frame)
     upto = selectors.visible_steps(sequential=sequential)

@@ -1,7 +1,7 @@
 """A team's releases: an upload of release j refused when its step is closed, frozen or not
 open yet, else kept through the core's upload pipeline (``upload_keep``) and checked by a
 worker (``release_check``) together with the team's releases 1 … j−1, with the core's job
-state machine; and the bytes of a release for its download."""
+state machine."""
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -44,8 +44,7 @@ def _refuse_step(*, sequential: SequentialRound, team: Team, step: int, now) -> 
             _("Release %(j)s opens when release %(i)s is frozen.") % {"j": step, "i": step - 1},
             status=403,
         )
-    if selectors.team_master(sequential=sequential, team=team) is None:
-        raise Refused(_("The organizers have not given your team a master table yet."))
+    selectors.team_master_required(sequential=sequential, team=team)
 
 
 def release_window(*, sequential: SequentialRound, team: Team, step: int) -> UploadWindow:
@@ -168,7 +167,3 @@ def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> No
         related=("sequential__round", "team"),
         timed=True,
     )
-
-
-def release_bytes_for_download(*, release: Release) -> bytes:
-    return stored_bytes(release.file)

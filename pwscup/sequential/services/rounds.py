@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
+from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.competitions.services import round_of_kind_create
@@ -82,7 +83,7 @@ def sequential_round_create(
         organizer_upload_csv(master_file, field="master") if master_file is not None else None
     )
     if master_csv is not None:
-        persons = master_check(config=config, data=master_csv.utf8, name="master.csv")
+        persons = master_check(config=config, data=master_csv.utf8)
     pool_csv = organizer_upload_csv(pool_file, field="pool") if pool_file is not None else None
     round_ = round_of_kind_create(
         competition=competition,
@@ -142,8 +143,8 @@ def schedule_set(
 def schedule_normalise(
     *, sequential: SequentialRound, closes=None, first_close=None, step_length=None
 ) -> list[dt.datetime]:
-    """The closes ``schedule_set`` would keep (aware, one per release, increasing), or a
-    ``ValidationError`` naming the field."""
+    """The closes ``schedule_set`` would keep (aware, one per release, increasing, each a
+    date the platform accepts), or a ``ValidationError`` naming the field."""
     n = sequential.n_releases
     if closes is None and first_close is not None:
         if step_length is None or step_length <= dt.timedelta(0):
@@ -158,6 +159,9 @@ def schedule_normalise(
             }
         )
     zone = zoneinfo.ZoneInfo(sequential.round.timezone)  # a time without zone: the round's
+    for j, at in enumerate(closes, start=1):
+        label = _("Close of release %(j)s") % {"j": j}
+        dates_check({"step_closes": at}, labels={"step_closes": label}, time_zone=zone)
     closes = [at.replace(tzinfo=zone) if timezone.is_naive(at) else at for at in closes]
     for j in range(1, len(closes)):
         if closes[j] <= closes[j - 1]:

@@ -3,4 +3,28 @@ round page, a release's page, the leaderboard), ``uploads`` (a release, guesses 
 target), ``downloads`` (the team's tables, the configuration, releases, risk tables,
 targets); ``common`` holds who may see what. Each view is thin: it calls one service or
 selector. The organizer's forms of the console panel are in :mod:`pwscup.sequential.console`.
-"""
+``kind.py`` declares this package (``urlpatterns``, ``round_page``)."""
+
+from django.urls import path
+
+from pwscup.sequential import console
+from pwscup.sequential.views import downloads, pages, uploads
+from pwscup.sequential.views.tabs import round_page
+
+urlpatterns = [
+    path("seq/kit.zip", downloads.kit_download, name="kit"),
+    path("seq/sample.csv", downloads.sample_download, name="sample"),
+    path("seq/upload/", uploads.release_upload, name="upload"),
+    path("seq/releases/<int:pk>/", pages.release_detail, name="release"),
+    path("seq/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
+    path(
+        "seq/releases/<int:pk>/risk_per_person.csv",
+        downloads.release_risk_csv,
+        name="release_risk",
+    ),
+    path("seq/leaderboard/", pages.leaderboard, name="leaderboard"),
+    path("seq/attack/<slug:team_slug>/", uploads.attack_upload, name="attack"),
+    path("seq/organizer/<slug:action>/", console.organizer_action, name="action"),
+]
+
+__all__ = ["round_page", "urlpatterns"]

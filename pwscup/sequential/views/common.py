@@ -22,7 +22,7 @@ def own_release(access, pk: int) -> Release:
 
 def attack_target(access, team_slug: str) -> SeqTarget:
     sequential = selectors.sequential_of(round=access.round)
-    if not (sequential.all_frozen and sequential.config.get("attack_phase")):
+    if not sequential.attack_phase_begun:
         raise Http404("No attack phase.")
     require_participant(access)
     return get_object_or_404(

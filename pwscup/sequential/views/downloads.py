@@ -8,7 +8,8 @@ from django.http import Http404
 from pwscup.accounts.access import kind_view
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.kits import kit_response
-from pwscup.sequential import KEY, kit, selectors, services
+from pwscup.core.stored import stored_bytes
+from pwscup.sequential import KEY, kit, selectors
 from pwscup.sequential.views.common import own_release
 from pwscup.submissions.round_pages import refused_as_404, require_team
 
@@ -16,9 +17,7 @@ from pwscup.submissions.round_pages import refused_as_404, require_team
 @kind_view(KEY)
 def release_file(request, access, pk: int):
     release = own_release(access, pk)
-    return csv_bytes_response(
-        services.release_bytes_for_download(release=release), f"release_{release.step}.csv"
-    )
+    return csv_bytes_response(stored_bytes(release.file), f"release_{release.step}.csv")
 
 
 @kind_view(KEY)

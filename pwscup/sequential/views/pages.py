@@ -14,7 +14,6 @@ from pwscup.sequential.charts import groups_chart
 from pwscup.sequential.models import Release
 from pwscup.sequential.views.common import own_release
 from pwscup.sequential.views.tab_context import gates_text
-from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import PENDING
 from pwscup.submissions.selectors import live_etag
 
@@ -36,12 +35,11 @@ NUMERIC = {"P_N_true", "P_A_true", "MAP_N", "MAP_A", "lsf", "lsb", "groups_per_r
 PROBABILITIES = {"P_N_true", "P_A_true", "MAP_N", "MAP_A"}
 
 
-def _short(cell: str) -> str:
-    """A probability shown with 4 decimals (the CSV download keeps every digit)."""
+def _number(cell: str) -> float | None:
     try:
-        return f"{float(cell):.4f}"
+        return float(cell)
     except ValueError:
-        return cell
+        return None
 
 
 def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dict]]]:
@@ -60,17 +58,13 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
         row = []
         for i in order:
             name, cell = header[i], cells[i] if i < len(cells) else ""
-            over = False
-            if name == "P_N_true":
-                try:
-                    over = float(cell) > 1 / m + 1e-9
-                except ValueError:
-                    over = False
+            value = _number(cell) if name in PROBABILITIES else None
             row.append(
                 {
-                    "text": _short(cell) if name in PROBABILITIES else cell,
+                    # 4 decimals on the page (the CSV download keeps every digit)
+                    "text": cell if value is None else f"{value:.4f}",
                     "num": name in NUMERIC,
-                    "over": over,
+                    "over": name == "P_N_true" and value is not None and value > 1 / m + 1e-9,
                 }
             )
         out.append(row)
@@ -94,7 +88,6 @@ def release_detail(request, access, pk: int):
         {
             "pending": release.status in PENDING,
             "release": release,
-            "message_text": job_message_text(release),
             "results": release.results,
             "groups_chart": groups_chart(selectors.release_groups(release=release))
             if release.status == Release.Status.FINISHED
@@ -114,7 +107,7 @@ def release_detail(request, access, pk: int):
 @kind_view(KEY)
 def leaderboard(request, access):
     sequential = selectors.sequential_of(round=access.round)
-    if not (access.is_organizer or access.team is not None or sequential.results_published):
+    if not selectors.leaderboard_shown(sequential=sequential, access=access):
         raise Http404("No leaderboard.")
     context = {
         "seq": sequential,
@@ -124,7 +117,7 @@ def leaderboard(request, access):
         "config": sequential.config,
         "gates_text": gates_text(sequential.config),
     }
-    if context["attack_phase"] and sequential.all_frozen:
+    if sequential.attack_phase_begun:
         if sequential.results_published or access.is_organizer:
             context["matrix"] = selectors.attack_matrix(sequential=sequential)
             context["attack_ranking"] = selectors.attack_ranking(sequential=sequential)

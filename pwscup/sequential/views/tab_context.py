@@ -17,8 +17,7 @@ from pwscup.competitions.dates import date_in_window
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
-from pwscup.sequential.models import Release, SeqAttack, SequentialRound
-from pwscup.submissions.messages import job_message_text
+from pwscup.sequential.models import Release, SequentialRound
 
 
 @dataclass(frozen=True)
@@ -51,11 +50,7 @@ def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> 
         online=selectors.is_online(sequential),
         open_steps=selectors.open_steps(sequential=sequential, now=now),
         visible_steps=selectors.visible_steps(sequential=sequential),
-        attack_open=bool(
-            sequential.all_frozen
-            and config.get("attack_phase")
-            and not sequential.results_published
-        ),
+        attack_open=sequential.attack_phase_begun and not sequential.results_published,
         has_master=team is not None
         and selectors.team_master(sequential=sequential, team=team) is not None,
         pool_left_short=selectors.pool_left_short(sequential=sequential, team=team),
@@ -142,7 +137,7 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
         return []
     sequential, round_ = state.sequential, state.sequential.round
     if not state.has_master:
-        return [NextStep(_("The organizers have not given your team a master table yet."))]
+        return [NextStep(selectors.no_master_text())]
     steps = []
     if state.open_steps:
         j = sample_plan(sequential=sequential, team=team).step or state.open_steps[0]
@@ -214,13 +209,6 @@ def data_rows(*, state: RoundState, team: Team) -> list[dict]:
     ]
 
 
-def team_uploads(*, sequential: SequentialRound, team: Team) -> list[Release]:
-    releases = selectors.team_releases(sequential=sequential, team=team)
-    for release in releases:
-        release.message_text = job_message_text(release)
-    return releases
-
-
 def latest_finished(releases: list[Release]) -> Release | None:
     return next((r for r in releases if r.status == Release.Status.FINISHED), None)
 
@@ -234,7 +222,7 @@ def submit_context(*, state: RoundState, team: Team) -> dict:
             sequential=sequential, team=team, steps=state.open_steps, now=now
         ),
         "check_command": check_command(sequential=sequential),
-        "releases": team_uploads(sequential=sequential, team=team),
+        "releases": selectors.team_releases(sequential=sequential, team=team),
     }
 
 
@@ -242,9 +230,9 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
     """Once every release is frozen (with an attack phase): each target and the team's
     guesses on it."""
     sequential = state.sequential
-    if not (sequential.all_frozen and state.attack_phase):
+    if not sequential.attack_phase_begun:
         return []
-    attacks = team_attacks(sequential=sequential, team=team)
+    attacks = selectors.team_attacks(sequential=sequential, team=team)
     return [
         {
             "target": target,
@@ -253,16 +241,3 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
         }
         for target in sequential.targets.select_related("team").order_by("team__name")
     ]
-
-
-def team_attacks(*, sequential: SequentialRound, team: Team | None) -> list[SeqAttack]:
-    if team is None:
-        return []
-    attacks = list(
-        SeqAttack.objects.filter(target__sequential=sequential, team=team).select_related(
-            "target__team"
-        )
-    )
-    for attack in attacks:
-        attack.message_text = job_message_text(attack)
-    return attacks

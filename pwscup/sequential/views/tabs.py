@@ -88,13 +88,13 @@ class SequentialTabs(RoundTabs):
         team, sequential = access.team, state.sequential
         context = {
             "state": state,
-            "leaderboard": access.is_organizer or team is not None or sequential.results_published,
+            "leaderboard": selectors.leaderboard_shown(sequential=sequential, access=access),
         }
         uploads = []
         if team is not None:
-            releases = tabs.team_uploads(sequential=sequential, team=team)
+            releases = selectors.team_releases(sequential=sequential, team=team)
             points = selectors.risk_points(sequential=sequential, team=team)
-            uploads = tabs.team_attacks(sequential=sequential, team=team)
+            uploads = list(selectors.team_attacks(sequential=sequential, team=team))
             latest = tabs.latest_finished(releases)
             groups = selectors.release_groups(release=latest) if latest else []
             context.update(

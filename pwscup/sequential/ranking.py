@@ -1,0 +1,130 @@
+"""The sequential round's rankings: the leaderboard over the frozen releases (the ranking
+rule of spec §11, once: ``leaderboard_rows``), the attack matrix and the attack ranking.
+Read through :mod:`pwscup.sequential.selectors`, which re-exports them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import scoring.ranking
+from pwscup.accounts.models import Team
+from pwscup.accounts.selectors import disqualification_rule, without_disqualified
+from pwscup.sequential import engine
+from pwscup.sequential.models import SeqAttack, SequenceScore, SequentialRound
+from pwscup.submissions.kind_rankings import mean_attack_ranking
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    team: Team
+    step: int
+    complete: bool
+    results: dict
+    gate_failures: tuple[str, ...]
+    safety: float | None
+    rank: int | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return self.complete and not self.gate_failures
+
+
+def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
+    """(attacker team id, target team id) → the attacker's best accuracy on the target. Every
+    attack counts, a disqualified team's too (``DisqualificationRule.attack_counts``)."""
+    rule = disqualification_rule(competition_id=sequential.round.competition_id)
+    best: dict[tuple[int, int], float] = {}
+    for attack in SeqAttack.objects.filter(
+        target__sequential=sequential, status=SeqAttack.Status.FINISHED
+    ).select_related("target"):
+        if not rule.attack_counts(attack.team_id):
+            continue
+        key = (attack.team_id, attack.target.team_id)
+        best[key] = max(best.get(key, 0.0), attack.accuracy or 0.0)
+    return best
+
+
+def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
+    """Every team's sequence over the frozen prefix, ranked as spec §11 (the rule is
+    ``scoring.sequential.evaluate.ranking_key``): gate failures and incomplete sequences last;
+    the rest by safety (``RN_max``, or with an attack phase the highest accuracy any attacker
+    reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank. A
+    disqualified team is left out (``pwscup.accounts.selectors.without_disqualified``)."""
+    step = sequential.frozen_steps
+    if step == 0:
+        return []
+    config = sequential.config
+    best = attack_best(sequential=sequential) if config.get("attack_phase") else {}
+    keyed = []
+    scores = without_disqualified(
+        SequenceScore.objects.filter(sequential=sequential, step=step).select_related("team"),
+        competition_id=sequential.round.competition_id,
+    )
+    for score in scores:
+        results = dict(score.results)
+        if not score.complete:
+            keyed.append(((True, 2.0, 0.0, 0.0), score, results, (), None))
+            continue
+        rates = [v for (_attacker, target), v in best.items() if target == score.team_id]
+        attacked = max(rates) if rates else None
+        key = engine.ranking_key(results, config, complete=True, attack_best=attacked)
+        safety = engine.safety(results, config, attack_best=attacked)
+        failures = engine.gate_failures(results, config)
+        keyed.append((key, score, results, failures, safety))
+    keyed.sort(key=lambda item: item[1].team.name)
+    ordered = scoring.ranking.competition_ranks(
+        keyed, key=lambda item: item[0], ranked=lambda item: item[1].complete and not item[0][0]
+    )
+    return [
+        BoardRow(
+            team=score.team,
+            step=step,
+            complete=score.complete,
+            results=results,
+            gate_failures=failures,
+            safety=safety,
+            rank=rank,
+        )
+        for rank, (_key, score, results, failures, safety) in ordered
+    ]
+
+
+def attack_matrix(*, sequential: SequentialRound) -> dict:
+    """Attacker × target accuracies: the teams' best uploads and the built-in MAP_N, MAP_A.
+    A disqualified team's target and row stay, marked (``disqualified``: its team ids;
+    ``pwscup.accounts.selectors.DisqualificationRule``)."""
+    rule = disqualification_rule(competition_id=sequential.round.competition_id)
+    targets = list(sequential.targets.select_related("team").order_by("team__name"))
+    best = attack_best(sequential=sequential)
+    teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("name"))
+    rows = [
+        {"name": "MAP_N", "builtin": True, "cells": [t.map_n for t in targets]},
+        {"name": "MAP_A", "builtin": True, "cells": [t.map_a for t in targets]},
+    ]
+    for team in teams:
+        cells = [None if t.team_id == team.pk else best.get((team.pk, t.team_id)) for t in targets]
+        rows.append(
+            {
+                "name": team.name,
+                "builtin": False,
+                "team": team,
+                "cells": cells,
+                "disqualified": rule.marked(team.pk),
+            }
+        )
+    disqualified = {team.pk for team in teams if rule.marked(team.pk)}
+    return {"targets": targets, "rows": rows, "disqualified": disqualified, "rule": rule}
+
+
+def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
+    """Mean accuracy over the other teams' targets, 0 for a target not attacked, higher
+    first; equal means share a rank, and a team that attacked no target has no rank
+    (``rank`` None, listed last). A disqualified team is left out of the ranking; its
+    attacks stay in the matrix (as in every kind: they were made, on the others' targets)."""
+    matrix = attack_matrix(sequential=sequential)
+    return mean_attack_ranking(team_cells(matrix), matrix["targets"], rule=matrix["rule"])
+
+
+def team_cells(matrix: dict) -> list[tuple[Team, list[float | None]]]:
+    """Each team's row of ``attack_matrix``: ``(team, its best accuracy on each target)``."""
+    return [(row["team"], row["cells"]) for row in matrix["rows"] if not row["builtin"]]
