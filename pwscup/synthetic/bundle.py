@@ -33,10 +33,10 @@ from pwscup.kinds.bundles import (
     named_list,
     setting_required,
 )
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 from pwscup.submissions.two_sided_bundle import two_sided_phases_export, two_sided_windows
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
-from pwscup.synthetic.services.common import PHASE_LABELS
 from pwscup.synthetic.services.populations import population_store
 from pwscup.synthetic.services.rounds import SETTING_FIELDS
 from scoring.synthetic.config import GATE_KEYS
@@ -107,7 +107,7 @@ def round_from_bundle(*, competition, entry, start, user):
     (``original.csv``)."""
     settings = entry.settings_of(SETTINGS_KEYS)
     config = config_read(setting_required(settings, "config", "settings"), "columns", "role")
-    windows = two_sided_windows(settings, start, entry, labels=PHASE_LABELS)
+    windows = two_sided_windows(settings, start, entry, labels=TWO_SIDED_PHASE_LABELS)
     table = _original(entry.files)
     synthetic = entry.created_by(
         synthetic_round_create,

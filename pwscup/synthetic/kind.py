@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.submissions.services.jobs import JobKind
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 from pwscup.synthetic import (
     KEY,
     api,
@@ -21,7 +22,6 @@ from pwscup.synthetic import (
 )
 from pwscup.synthetic.actions import LIFECYCLE, synthetic_actions
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
-from pwscup.synthetic.services.common import PHASE_LABELS
 
 
 class SyntheticKind(PhasedKind, TwoSidedKind):
@@ -35,7 +35,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
     standings_module = standings
     archive_module = archive
     api_module = api
-    phase_labels = PHASE_LABELS
+    phase_labels = TWO_SIDED_PHASE_LABELS
     views_module = views
     console_module = console
     bundle_module = bundle

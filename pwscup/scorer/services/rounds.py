@@ -12,9 +12,9 @@ from pwscup.competitions.services import (
     round_of_kind_create,
     round_phases_close,
 )
+from pwscup.core.errors import scoring_form_error
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
-from pwscup.scorer.services.common import form_error
 from pwscup.submissions.services.two_sided import (
     two_sided_locked,
     two_sided_results_hide,
@@ -33,7 +33,7 @@ def scorer_config_validate(config) -> dict:
     try:
         return parse_round_config(config if config is not None else {}).as_dict()
     except ScoringError as error:
-        raise form_error("config", error) from None
+        raise scoring_form_error("config", error) from None
 
 
 @transaction.atomic

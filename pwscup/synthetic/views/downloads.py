@@ -17,7 +17,7 @@ from pwscup.kinds.tabs import DATA, tab_url
 from pwscup.submissions.round_pages import require_team
 from pwscup.synthetic import KEY, kit, services
 from pwscup.synthetic.api import files
-from pwscup.synthetic.views.common import own_release, published_target, synthetic_of
+from pwscup.synthetic.views.common import own_release, published_target, synthetic_part
 
 
 @kind_view(KEY)
@@ -25,7 +25,7 @@ def train_download(request, access):
     """``teamX_train.csv``: the members ``T_X`` of the caller's own team (drawn now if the
     team has no draw yet). An organizer outside the teams has none: the members of a team
     would tell its challenge set's labels."""
-    synthetic = synthetic_of(access)
+    synthetic = synthetic_part(access)
     team = require_team(access)
     try:
         draw = services.team_draw(synthetic=synthetic, team=team)
@@ -41,7 +41,7 @@ def kit_download(request, access):
     """The team's starter kit (``pwscup.synthetic.kit``): its members table, the sample
     release, ``population.json`` and ``config.json``, a README of the commands, the toolkit
     wheel; after the freeze the auxiliary table too."""
-    synthetic = synthetic_of(access)
+    synthetic = synthetic_part(access)
     team = require_team(access)
     try:
         services.team_draw(synthetic=synthetic, team=team)
