@@ -5,7 +5,6 @@ team's rows come from (``team_population``), and the tables a team's draw names.
 the services write."""
 
 import json
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import team_choice_key
 from pwscup.core.errors import Refused
+from pwscup.core.process_cache import ProcessCache
 from pwscup.core.stored import stored_bytes
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
 from scoring.synthetic.config import SynthConfig, parse_config
@@ -50,25 +50,16 @@ def round_population(round_) -> Population:
 
 
 def _population(field, sha256: str, config: dict) -> Population:
-    key = (sha256, json.dumps(config, sort_keys=True))
-    with _LOCK:
-        hit = _POPULATIONS.get(key)
-    if hit is not None:
-        return hit
-    data = stored_bytes(field)
-    header = header_of(data)
-    population = read_population(data, parse_config(config_in_order(config, header), header))
-    with _LOCK:
-        _POPULATIONS[key] = population
-        while len(_POPULATIONS) > _KEPT:
-            _POPULATIONS.pop(next(iter(_POPULATIONS)))
-    return population
+    def read() -> Population:
+        data = stored_bytes(field)
+        header = header_of(data)
+        return read_population(data, parse_config(config_in_order(config, header), header))
+
+    return _POPULATIONS.get((sha256, json.dumps(config, sort_keys=True)), read)
 
 
 # A handful of rounds' populations per process (a few MB each for a table like Adult).
-_KEPT = 8
-_POPULATIONS: dict = {}
-_LOCK = threading.Lock()
+_POPULATIONS = ProcessCache(8)
 
 
 @dataclass(frozen=True)
