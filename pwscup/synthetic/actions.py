@@ -6,7 +6,7 @@ each step calls one of this kind's services."""
 from django.utils.translation import gettext_lazy
 
 from pwscup.kinds import two_sided
-from pwscup.kinds.actions import RoundAction, offered_actions
+from pwscup.kinds.actions import RoundAction
 from pwscup.submissions.services.two_sided import ATTACK, RELEASE
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
@@ -44,10 +44,8 @@ LIFECYCLE = two_sided.TwoSidedLifecycle(
     release_kind=RELEASE,
     attack_kind=ATTACK,
 )
-ACTIONS = two_sided.actions(LIFECYCLE)
 
 
 def synthetic_actions(round_) -> dict[str, RoundAction]:
-    """The actions offered now (``two_sided.offered``)."""
-    shown = two_sided.offered(LIFECYCLE, round_)
-    return offered_actions(ACTIONS, shown)
+    """The actions offered now (``SyntheticKind.console_actions``)."""
+    return two_sided.lifecycle_actions(LIFECYCLE, round_)

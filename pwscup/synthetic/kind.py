@@ -20,7 +20,7 @@ from pwscup.synthetic import (
     standings,
     views,
 )
-from pwscup.synthetic.actions import LIFECYCLE, synthetic_actions
+from pwscup.synthetic.actions import LIFECYCLE
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
 
 
@@ -78,11 +78,6 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
             "downloaded or uploaded its data): a synthetic round keeps a team's draw, so its "
             "data pack cannot change."
         ) % {"team": team.name, "key": draw.choice_key or "-"}
-
-    # --- pages, API and console ---------------------------------------------------------------
-
-    def console_actions(self, round):
-        return synthetic_actions(round)
 
     # --- uploads and jobs ---------------------------------------------------------------------
 
