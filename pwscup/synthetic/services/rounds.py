@@ -1,5 +1,5 @@
 """The round itself: creation (settings checked against the original, the shared draws),
-its two windows (the core's phases), closing, publishing and hiding the results."""
+its two windows (the core's phases), closing them and publishing the results."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -11,7 +11,6 @@ from pwscup.competitions.services import round_of_kind_create, round_phases_clos
 from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
 from pwscup.submissions.services.two_sided import (
-    two_sided_results_hide,
     two_sided_results_publish,
     two_sided_round_created,
     two_sided_windows_check,
@@ -155,8 +154,3 @@ def results_publish(*, synthetic: SyntheticRound, user=None) -> None:
     """Close every open phase (a published ranking never changes), show the final half's
     scores, the matrix, the rankings and the ROC curves to everyone, tell the participants."""
     two_sided_results_publish(state=synthetic, user=user)
-
-
-def results_hide(*, synthetic: SyntheticRound, user=None) -> None:
-    """The matrix, the rankings and the final half's scores become organizer-only again."""
-    two_sided_results_hide(state=synthetic, user=user)
