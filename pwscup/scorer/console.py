@@ -28,7 +28,7 @@ from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
-from pwscup.submissions.two_sided_phases import two_sided_phases
+from pwscup.submissions.named_phases import named_phases
 
 
 def create_url(competition) -> str:
@@ -255,7 +255,7 @@ def panel_context(round_) -> dict | None:
         "competition": round_.competition,
         "scorer": scorer,
         "config": selectors.round_config(round_),
-        "phases": two_sided_phases(round_),
+        "phases": named_phases(round_),
         "current": selectors.current_program(scorer=scorer),
         "hidden_missing": selectors.hidden_missing_names(scorer=scorer),
         "versions": _versions(scorer),

@@ -16,7 +16,7 @@ def attack_phase(round_) -> Phase | None:
     return phase_of(round=round_, kind=ATTACK)
 
 
-def two_sided_phases(round_) -> list[tuple[Phase | None, str]]:
+def named_phases(round_) -> list[tuple[Phase | None, str]]:
     """The round's two phases with their names, in order (``None``: a phase not set), as the
     consoles' panels list them."""
     return [

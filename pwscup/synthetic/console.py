@@ -24,7 +24,7 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.time_zones import default_time_zone
-from pwscup.submissions.two_sided_phases import two_sided_phases
+from pwscup.submissions.named_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
 from pwscup.synthetic.models import SynAttack, SynRelease
@@ -240,7 +240,7 @@ def panel_context(round_) -> dict | None:
         "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True),
         "config": config,
         "columns": [(column, config.roles[column]) for column in config.columns],
-        "phases": two_sided_phases(round_),
+        "phases": named_phases(round_),
         "releases": {
             "all": releases.count(),
             "scored": releases.filter(status=SynRelease.Status.FINISHED).count(),
