@@ -28,7 +28,7 @@ from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
-from pwscup.submissions.named_phases import named_phases
+from pwscup.submissions.two_sided_phases import named_phases
 
 
 def create_url(competition) -> str:

@@ -24,7 +24,7 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.time_zones import default_time_zone
-from pwscup.submissions.named_phases import named_phases
+from pwscup.submissions.two_sided_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
 from pwscup.synthetic.models import SynAttack, SynRelease
