@@ -40,7 +40,7 @@ def synthetic_of(round_) -> SyntheticRound | None:
     )
 
 
-def visible_half(*, synthetic: SyntheticRound, is_organizer: bool = False) -> str:
+def visible_half(*, synthetic: SyntheticRound) -> str:
     """The half of the challenge sets whose scores a reader sees: the final half once the
     results are published, the dev half before (for everyone, organizers included: the
     final half decides the ranking and is shown to nobody before)."""

@@ -193,10 +193,6 @@ def shown_scores(scores: dict | None, keys) -> list[dict]:
     return [{"name": metric_name(key), "value": scores.get(key)} for key in keys if scores]
 
 
-def _visible(attack: SynAttack, half: str) -> dict:
-    return attack.final if half == "final" else attack.dev
-
-
 def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
     """After the freeze: each other team's target with the team's attacks on it (the
     visible half's scores only) and ``used``: those that count against the attack phase's
@@ -207,7 +203,7 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
     attacks = list(selectors.team_attacks(synthetic=state.synthetic, team=team))
     for attack in attacks:
         attack.shown = shown_scores(
-            _visible(attack, half) if attack.status == Status.FINISHED else None, keys
+            getattr(attack, half) if attack.status == Status.FINISHED else None, keys
         )
     mine = SynAttack.objects.filter(target__synthetic=state.synthetic, team=team)
     uses = attack_target_uses(state, mine)
