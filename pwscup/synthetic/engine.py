@@ -7,8 +7,6 @@ the services write."""
 import json
 from dataclasses import dataclass
 
-import numpy as np
-import pandas as pd
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import team_choice_key
@@ -17,7 +15,10 @@ from pwscup.core.process_cache import ProcessCache
 from pwscup.core.stored import stored_bytes
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
 from scoring.synthetic.config import SynthConfig, parse_config
-from scoring.synthetic.kit import table_text
+
+# The tables as the round serves them: the pure library's writers.
+from scoring.synthetic.kit import challenge_text as challenge_text
+from scoring.synthetic.kit import table_text as table_text
 from scoring.synthetic.population import Population, read_population
 from scoring.tables import load_table
 
@@ -136,13 +137,6 @@ def draw_population(synthetic: SyntheticRound, draw: TeamDraw) -> PackData:
     return population_of(synthetic, draw.choice_key)
 
 
-def rows_of(population: Population, positions) -> pd.DataFrame:
-    """The typed rows of ``P`` at 0-based ``positions``, renumbered from 0."""
-    return population.frame.iloc[np.asarray(positions, dtype=np.int64)].reset_index(drop=True)
-
-
-def challenge_text(frame: pd.DataFrame) -> str:
-    """A challenge set as published: ``id`` (1 … n) then ``P``'s columns; no label."""
-    out = frame.copy()
-    out.insert(0, "id", np.arange(1, len(out) + 1))
-    return table_text(out)
+# The typed rows of ``P`` at 0-based positions, renumbered from 0: the pure library's
+# ``Population.rows``, by the name the services and the tests read them with.
+rows_of = Population.rows
