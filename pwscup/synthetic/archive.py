@@ -25,6 +25,7 @@ from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
+from pwscup.synthetic.api.views import attack_metrics
 from pwscup.synthetic.models import TeamDraw
 from scoring.synthetic.attack import BUILTIN_ATTACKS
 from scoring.synthetic.utility import SHOWN_RELEASE_SCORES
@@ -70,8 +71,8 @@ def _matrix(matrix: dict) -> bytes:
 
 def _target_scores(synthetic, target, latest: dict) -> bytes:
     """Every attack on ``target`` (built-in and the teams' that count) with its final-half
-    scores and ROC curve."""
-    keys = ("auc", *sorted(k for k in _score_keys(target, latest) if k.startswith("tpr@")), "adv")
+    scores, in the order the API gives them (``attack_metrics``), and its ROC curve."""
+    keys = attack_metrics(synthetic)
     rows = []
     for name in BUILTIN_ATTACKS:
         scored = target.builtin.get(name) or {}
@@ -82,16 +83,6 @@ def _target_scores(synthetic, target, latest: dict) -> bytes:
                 [attack.team.name, False, *_final_cells(attack.final, attack.final_roc, keys)]
             )
     return csv_bytes(["attacker", "builtin", *keys, "roc_fpr", "roc_tpr"], rows)
-
-
-def _score_keys(target, latest: dict) -> set:
-    keys = set()
-    for scored in target.builtin.values():
-        keys |= set((scored or {}).get("final") or {})
-    for (_team_id, target_id), attack in latest.items():
-        if target_id == target.pk:
-            keys |= set(attack.final or {})
-    return keys
 
 
 def _final_cells(final, roc, keys) -> list:
