@@ -33,10 +33,6 @@ CONFIG_NAME = "config.json"
 SAMPLE_SEED = 0
 
 
-def release_name(team: Team) -> str:
-    return f"{team.slug}_synthetic.csv"
-
-
 def kit_filename(*, synthetic: SyntheticRound, team: Team) -> str:
     return f"{synthetic.round.slug}_{team.slug}_kit.zip"
 
@@ -79,7 +75,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         "population": POPULATION_NAME,
         "config_name": CONFIG_NAME,
         "train": files.members_name(team),
-        "release": release_name(team),
+        "release": files.release_name(team),
         "aux": files.AUX_NAME,
         "frozen": frozen,
         "n_train": config.n_train,
@@ -101,7 +97,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         ),
         KitFile(CONFIG_NAME, json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n"),
         KitFile(files.members_name(team), team_train_text(synthetic=synthetic, team=team)),
-        KitFile(release_name(team), sample_release_text(synthetic=synthetic, team=team)),
+        KitFile(files.release_name(team), sample_release_text(synthetic=synthetic, team=team)),
     ]
     if frozen:
         members.append(KitFile(files.AUX_NAME, files.aux_csv(synthetic=synthetic, key=pack.key)))

@@ -87,7 +87,7 @@ def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
         target_args = [*args, target.team.slug]
         answer["downloads"].append(
             round_api.download(
-                files.release_name(target),
+                files.release_name(target.team),
                 _("Release of %(team)s") % {"team": target.team.name},
                 reverse("api:syn-target-release", args=target_args),
             )

@@ -64,7 +64,7 @@ def _refused(request, access, refusal: Refused):
 def target_release(request, access, team_slug: str):
     """``teamY_synthetic.csv``: another team's frozen release, as uploaded."""
     target = published_target(access, team_slug)
-    return private_file_response(target.release.file, files.release_name(target))
+    return private_file_response(target.release.file, files.release_name(target.team))
 
 
 @kind_view(KEY)
