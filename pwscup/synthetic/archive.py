@@ -122,31 +122,19 @@ def _secret_members(synthetic, secrets) -> list[ArchiveMember]:
     members = []
     draws = TeamDraw.objects.filter(synthetic=synthetic).select_related("team")
     if ORIGINAL in secrets:
+        # The round's original and its holdout, then each data pack's population and its own.
         round_ = synthetic.round
-        original = round_.original_source if round_.original_source else round_.original_file
-        population = engine.round_population(round_)
-        members += [
-            ArchiveMember("original.csv", stored_bytes(original), ORIGINAL),
-            ArchiveMember(
-                "holdout.csv",
-                engine.table_text(engine.rows_of(population, synthetic.holdout)).encode(),
-                ORIGINAL,
-            ),
+        sources = [("", "original", "", round_.original_source or round_.original_file)] + [
+            (stored.choice_key, "population", "populations/", stored.source or stored.file)
+            for stored in selectors.offered_populations(synthetic=synthetic)
         ]
-        # A round offering a data choice: each pack's population and its holdout.
-        for stored in selectors.offered_populations(synthetic=synthetic):
-            pack = engine.population_of(synthetic, stored.choice_key)
+        for key, table, folder, stored in sources:
+            pack = engine.population_of(synthetic, key)
+            holdout = engine.table_text(engine.rows_of(pack.population, pack.holdout))
+            prefix = f"{folder}{key}." if key else ""
             members += [
-                ArchiveMember(
-                    f"populations/{stored.choice_key}.population.csv",
-                    stored_bytes(stored.source if stored.source else stored.file),
-                    ORIGINAL,
-                ),
-                ArchiveMember(
-                    f"populations/{stored.choice_key}.holdout.csv",
-                    engine.table_text(engine.rows_of(pack.population, pack.holdout)).encode(),
-                    ORIGINAL,
-                ),
+                ArchiveMember(f"{prefix}{table}.csv", stored_bytes(stored), ORIGINAL),
+                ArchiveMember(f"{prefix}holdout.csv", holdout.encode(), ORIGINAL),
             ]
     # Per team, by its slug: its members table T_X, its challenge set's labels.
     per_team = {

@@ -66,11 +66,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
         """A team's rows are drawn from its pack's population once, and kept (its challenge
         set may already be published): its pack cannot change after that."""
         synthetic = selectors.synthetic_of(round)
-        draw = (
-            selectors.team_draw_of(synthetic=synthetic, team=team)
-            if synthetic is not None
-            else None
-        )
+        draw = synthetic and selectors.team_draw_of(synthetic=synthetic, team=team)
         if draw is None:
             return ""
         return gettext(

@@ -224,15 +224,14 @@ def team_ranks(*, state: RoundState, team: Team) -> dict:
         return {}
     half = state.half
     table = selectors.attack_matrix(synthetic=state.synthetic, half=half)
-    mine = (
-        next((r for r in ranking if r["team"].pk == team.pk), None)
-        for ranking in (
-            selectors.release_ranking(synthetic=state.synthetic, half=half, matrix=table),
-            selectors.attack_ranking(synthetic=state.synthetic, half=half, matrix=table),
-        )
-    )
-    release, attack = mine
-    return {"release": release, "attack": attack}
+    rankings = {
+        "release": selectors.release_ranking(synthetic=state.synthetic, half=half, matrix=table),
+        "attack": selectors.attack_ranking(synthetic=state.synthetic, half=half, matrix=table),
+    }
+    return {
+        name: next((row for row in ranking if row["team"].pk == team.pk), None)
+        for name, ranking in rankings.items()
+    }
 
 
 # --- the results tab ---------------------------------------------------------------------
