@@ -12,6 +12,8 @@ import contextlib
 import io
 import os
 import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -269,6 +271,61 @@ def _worker_quiet() -> None:
     wait_for(idle, timeout=120, what="the session worker to end its job before the flush")
 
 
+class _LiveRequests:
+    """The live server's threads answering a request now (Django's public
+    ``request_started`` / ``request_finished`` signals; the test client's requests, in the
+    test's own thread, are not counted). A browser closed at a test's end may leave one of
+    its polls in a server thread; that request's reads took their table locks in another
+    order than the teardown's TRUNCATE, and PostgreSQL broke the deadlock by failing the
+    flush (seen once in a shuffled run). A thread whose client hung up ends without
+    ``request_finished``: a thread that is gone counts as done."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.threads: set[threading.Thread] = set()
+
+    def started(self, **kwargs) -> None:
+        thread = threading.current_thread()
+        if thread is not threading.main_thread():
+            with self.lock:
+                self.threads.add(thread)
+
+    def finished(self, **kwargs) -> None:
+        with self.lock:
+            self.threads.discard(threading.current_thread())
+
+    def idle(self) -> bool:
+        with self.lock:
+            self.threads = {thread for thread in self.threads if thread.is_alive()}
+            return not self.threads
+
+    def wait(self, *, timeout: float) -> bool:
+        """Whether the server went idle within ``timeout`` seconds. Not a failure when it
+        did not (a test may leave a streamed download unread): the flush then goes on, as
+        it did before this wait."""
+        deadline = time.monotonic() + timeout
+        while not self.idle():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+
+_live_requests = _LiveRequests()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def live_requests_counted():
+    """Count the requests in flight for the whole session (see ``_LiveRequests``)."""
+    from django.core.signals import request_finished, request_started
+
+    request_started.connect(_live_requests.started, dispatch_uid="tests-live-requests-started")
+    request_finished.connect(_live_requests.finished, dispatch_uid="tests-live-requests-done")
+    yield _live_requests
+    request_started.disconnect(dispatch_uid="tests-live-requests-started")
+    request_finished.disconnect(dispatch_uid="tests-live-requests-done")
+
+
 @pytest.fixture(autouse=True)
 def session_worker_quiet_before_flush(request):
     """For a test whose database is emptied at its end (``transaction=True``, a live
@@ -283,6 +340,7 @@ def session_worker_quiet_before_flush(request):
     yield
     if transactional:
         _worker_quiet()
+        _live_requests.wait(timeout=10)
 
 
 def _clean_redis(url: str, queue: str) -> None:

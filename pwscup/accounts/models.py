@@ -9,7 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.models import Competition
+from pwscup.competitions.round_fields import whole_competition_round
+from pwscup.core.model_fields import account_reference
 from pwscup.core.text_limits import REASON_MAX_LENGTH
 
 
@@ -29,13 +31,8 @@ class Team(models.Model):
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="teams", blank=True
     )
-    captain = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="captained_teams",
-        verbose_name=_("captain"),
+    captain = account_reference(
+        blank=True, related_name="captained_teams", verbose_name=_("captain")
     )
     invitation_code = models.CharField(
         _("invitation code"), max_length=32, unique=True, default=new_invitation_code
@@ -77,9 +74,7 @@ class TeamDisqualification(models.Model):
 
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="disqualification")
     reason = models.TextField(_("reason"), max_length=REASON_MAX_LENGTH)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
+    decided_by = account_reference()
     decided_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -104,14 +99,7 @@ class Award(models.Model):
     competition = models.ForeignKey(
         Competition, on_delete=models.CASCADE, related_name="awards", verbose_name=_("competition")
     )
-    round = models.ForeignKey(
-        Round,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="awards",
-        verbose_name=_("round"),
-    )
+    round = whole_competition_round(related_name="awards")
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="awards", verbose_name=_("team")
     )
@@ -120,9 +108,7 @@ class Award(models.Model):
     citation = models.TextField(_("citation"), max_length=REASON_MAX_LENGTH, blank=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
+    created_by = account_reference()
 
     class Meta:
         ordering = ["competition", "order", "id"]

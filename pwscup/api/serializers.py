@@ -3,7 +3,7 @@ kind's serializers live with its endpoints (``pwscup/<kind>/api``)."""
 
 from rest_framework import serializers
 
-from pwscup.core.rest import TeamRefSerializer
+from pwscup.core.rest import RoundRefSerializer, TeamRefSerializer
 
 
 class MembershipSerializer(serializers.Serializer):
@@ -128,13 +128,9 @@ class DataChoicePickSerializer(serializers.Serializer):
     choice = serializers.CharField(max_length=64)
 
 
-class RoundStatusSerializer(serializers.Serializer):
+class RoundStatusSerializer(RoundRefSerializer):
     """A round of any kind, as the caller sees it now."""
 
-    competition = serializers.CharField()
-    slug = serializers.CharField()
-    name = serializers.CharField()
-    kind = serializers.CharField()
     kind_label = serializers.CharField()
     team = TeamRefSerializer(allow_null=True)
     is_organizer = serializers.BooleanField()

@@ -2,12 +2,12 @@
 
 import secrets
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Competition
+from pwscup.core.model_fields import account_reference
 
 
 def archive_path(instance, filename: str) -> str:
@@ -45,14 +45,7 @@ class ResultsArchive(models.Model):
     secrets = models.JSONField(
         _("secrets included"), default=list, blank=True, help_text=_("Keys of the ticked secrets.")
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("published by"),
-    )
+    created_by = account_reference(blank=True, verbose_name=_("published by"))
     created_at = models.DateTimeField(_("published at"), default=timezone.now, editable=False)
 
     class Meta:

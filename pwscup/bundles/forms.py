@@ -3,10 +3,10 @@
 import zoneinfo
 
 from django import forms
-from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
+from pwscup.competitions.form_fields import competition_address_field
 from pwscup.core.time_zones import TimeZoneField
 
 
@@ -18,12 +18,7 @@ class NewCompetitionForm(forms.Form):
         max_length=200,
         required=False,
     )
-    slug = forms.SlugField(
-        label=_("Address"),
-        max_length=50,
-        # Django renders a help text as HTML: <address> would vanish as a tag.
-        help_text=escape(_("Used in the page address: /c/<address>/.")),
-    )
+    slug = competition_address_field()
     start = forms.DateTimeField(
         label=_("Start"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),

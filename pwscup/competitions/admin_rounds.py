@@ -29,10 +29,10 @@ from pwscup.competitions.admin_scope import (
 )
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.services import (
-    phase_window_check,
     round_core_check,
     round_core_update,
 )
+from pwscup.competitions.window_forms import WindowDatesForm
 from pwscup.competitions.windows import window_dates_edit
 from pwscup.core.errors import Refused
 from pwscup.core.files import private_file_response
@@ -48,22 +48,9 @@ def round_kind(round_: Round):
         return None
 
 
-class PhaseForm(forms.ModelForm):
+class PhaseForm(WindowDatesForm):
     """A phase's window, checked by ``phase_window_check``; an edit of its dates is the
     phase's new plan (``window_dates_edit``)."""
-
-    def clean(self):
-        cleaned = super().clean()
-        round_ = self.instance.round if self.instance.round_id else None
-        try:
-            phase_window_check(
-                opens_at=cleaned.get("opens_at"),
-                closes_at=cleaned.get("closes_at"),
-                time_zone=round_.timezone if round_ is not None else None,
-            )
-        except ValidationError as error:
-            self.add_error(None, error)
-        return cleaned
 
     def save(self, commit=True):
         if commit and self.instance.pk is not None:

@@ -3,10 +3,11 @@ picked (``TeamDataChoice``). Written by ``pwscup.competitions.choice_services``,
 ``pwscup.competitions.choice_selectors`` (a kind that draws from the data reads the team's
 pack there). Imported by ``models.py``."""
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+from pwscup.core.model_fields import account_reference
 
 CHOICE_KEY_MAX_LENGTH = 32
 
@@ -58,9 +59,7 @@ class TeamDataChoice(models.Model):
         DataChoice, on_delete=models.PROTECT, related_name="picks", verbose_name=_("data choice")
     )
     chosen_at = models.DateTimeField(_("chosen at"))
-    chosen_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    chosen_by = account_reference(blank=True)
     locked = models.BooleanField(_("locked"), default=False)
 
     class Meta:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.core.files import source_encoding_label
+from pwscup.core.model_fields import account_reference
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH
 from pwscup.core.time_zones import default_time_zone
 from pwscup.kinds import kind_of
@@ -303,9 +304,7 @@ class AuditEntry(models.Model):
     round = models.ForeignKey(
         Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="audit_entries"
     )
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
+    user = account_reference()
     action = models.CharField(max_length=32, choices=Action.choices)
     # Plain words and numbers (team names, counts, changed fields), shown with the action.
     detail = models.JSONField(default=dict, blank=True)

@@ -243,12 +243,8 @@ def round_core_update(
         setattr(stored, field, values[field])
         setattr(round, field, values[field])
     stored.save(update_fields=changed)
-    audit_record(
-        user=user,
-        competition=round.competition,
-        round=round,
-        action=AuditEntry.Action.ROUND_EDITED,
-        fields=changed,
+    round_audit_record(
+        user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed
     )
     return changed
 
@@ -370,4 +366,13 @@ def round_audit_record(*, user, round: Round, action: str, **detail) -> AuditEnt
         return None
     return audit_record(
         user=user, competition=round.competition, round=round, action=action, **detail
+    )
+
+
+def scoped_audit_record(scoped, *, user, action: str, **detail) -> AuditEntry:
+    """Keep one organizer action on ``scoped``, a row of a competition that may belong to
+    one of its rounds (an award, a presentation window): in its round's log, or else the
+    competition's."""
+    return audit_record(
+        user=user, competition=scoped.competition, round=scoped.round, action=action, **detail
     )

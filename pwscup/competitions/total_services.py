@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions import attack_top
 from pwscup.competitions.models import AuditEntry, Round
-from pwscup.competitions.services import audit_record
+from pwscup.competitions.services import round_audit_record
 from pwscup.competitions.totals import named_scores
 from scoring.formula import FormulaError, formula_check, formula_names, formula_value
 
@@ -74,9 +74,8 @@ def round_total_formula_set(*, user, round: Round, formula: str, attack_top_n=_K
         return False
     round.total_formula = formula
     round.save(update_fields=["total_formula", "attack_top_n"])
-    audit_record(
+    round_audit_record(
         user=user,
-        competition=round.competition,
         round=round,
         action=AuditEntry.Action.ROUND_EDITED,
         total_formula=formula,

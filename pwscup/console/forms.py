@@ -1,21 +1,16 @@
 """The console's competition and team forms: they collect values; the services check them."""
 
 from django import forms
-from django.utils.html import escape
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.form_fields import competition_address_field
 from pwscup.competitions.models import Competition
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, REASON_MAX_LENGTH
 
 
 class CompetitionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(
-        label=_("Address"),
-        max_length=50,
-        # Django renders a help text as HTML: <address> would vanish as a tag.
-        help_text=escape(_("Used in the page address: /c/<address>/.")),
-    )
+    slug = competition_address_field()
     description = forms.CharField(
         label=_("Description (Markdown)"),
         max_length=DESCRIPTION_MAX_LENGTH,

@@ -182,6 +182,11 @@ def organizer_invite(*, user, competition: Competition, identifier: str):
 # --- Rounds ------------------------------------------------------------------------------
 
 
+def _team_audit(*, user, team: Team, action, **detail) -> None:
+    """The audit log's entry of an action on ``team``: its competition's, naming the team."""
+    audit_record(user=user, competition=team.competition, action=action, team=team.name, **detail)
+
+
 @transaction.atomic
 def console_team_rename(*, user, team: Team, name: str) -> None:
     # One name change at a time per competition (``team_name_check`` reads the others).
@@ -212,13 +217,7 @@ def console_team_disqualify(*, user, team: Team, reason: str) -> TeamDisqualific
     disqualification, _created = TeamDisqualification.objects.update_or_create(
         team=team, defaults={"reason": reason, "decided_by": user}
     )
-    audit_record(
-        user=user,
-        competition=team.competition,
-        action=Action.TEAM_DISQUALIFIED,
-        team=team.name,
-        reason=reason,
-    )
+    _team_audit(user=user, team=team, action=Action.TEAM_DISQUALIFIED, reason=reason)
     _teams_standing_changed(team.competition)
     return disqualification
 
@@ -227,9 +226,7 @@ def console_team_disqualify(*, user, team: Team, reason: str) -> TeamDisqualific
 def console_team_reinstate(*, user, team: Team) -> None:
     deleted, _rows = TeamDisqualification.objects.filter(team=team).delete()
     if deleted:
-        audit_record(
-            user=user, competition=team.competition, action=Action.TEAM_REINSTATED, team=team.name
-        )
+        _team_audit(user=user, team=team, action=Action.TEAM_REINSTATED)
         _teams_standing_changed(team.competition)
 
 
@@ -241,10 +238,4 @@ def console_member_remove(*, user, team: Team, member_id: int) -> None:
     if found is None:
         raise ValidationError(_("This account is not a member of the team."))
     team_member_remove(team=team, member=found.user, by=None)
-    audit_record(
-        user=user,
-        competition=team.competition,
-        action=Action.MEMBER_REMOVED,
-        team=team.name,
-        member=found.user.username,
-    )
+    _team_audit(user=user, team=team, action=Action.MEMBER_REMOVED, member=found.user.username)

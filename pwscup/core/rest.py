@@ -117,6 +117,17 @@ class TeamRefSerializer(serializers.Serializer):
     slug = serializers.CharField()
 
 
+class RoundRefSerializer(serializers.Serializer):
+    # A round as the round endpoints begin their answer: its competition's address, its own,
+    # its name and its kind. (A comment, not a docstring: the schema would give it as the
+    # description of every serializer made from it.)
+
+    competition = serializers.CharField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+
+
 def errors(*codes: int) -> dict:
     """The error answers of an endpoint, for the schema."""
     return {code: OpenApiResponse(ErrorSerializer) for code in codes}

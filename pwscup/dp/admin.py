@@ -11,7 +11,7 @@ from pwscup.competitions.admin_scope import CompetitionScopedAdmin
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
 from pwscup.competitions.selectors import organized_competitions
-from pwscup.competitions.services import phase_window_check
+from pwscup.competitions.window_forms import WindowDatesForm
 from pwscup.core.admin_base import ReadOnlyAdminMixin
 from pwscup.core.time_zones import TimeZoneField
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
@@ -73,21 +73,8 @@ class DPRoundCreateForm(ReleaseWindowForm):
         return cleaned
 
 
-class DPRoundWindowForm(ReleaseWindowForm):
+class DPRoundWindowForm(WindowDatesForm, ReleaseWindowForm):
     """The change form: the release window, checked as every phase window is."""
-
-    def clean(self):
-        cleaned = super().clean()
-        try:
-            phase_window_check(
-                opens_at=cleaned.get("opens_at"),
-                closes_at=cleaned.get("closes_at"),
-                time_zone=self.instance.round.timezone,
-                labels={name: self.fields[name].label for name in ("opens_at", "closes_at")},
-            )
-        except ValidationError as error:
-            self.add_error(None, error)
-        return cleaned
 
 
 @admin.register(DPRound)

@@ -9,7 +9,6 @@ import json
 import secrets
 from typing import ClassVar
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone, translation
 from django.utils.translation import get_language
@@ -17,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round, UploadDates, UploadLimits
+from pwscup.core.model_fields import account_reference
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import KeptUpload, Status
 from scoring.dp.errors import render_dp
@@ -109,9 +109,7 @@ class Charge(models.Model):
     # Queries: cells, answer, sensitivity, lambda. Releases: rho per group, k, rows.
     reply = models.JSONField(default=dict)
     release_file = models.FileField(upload_to=dp_private_path, max_length=300, blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
+    user = account_reference()
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -18,7 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import Competition, Round, UploadDates, UploadLimits
+from pwscup.competitions.models import Competition, UploadDates, UploadLimits
+from pwscup.competitions.round_fields import whole_competition_round
+from pwscup.core.model_fields import account_reference
 from pwscup.core.text_limits import POLICY_MAX_LENGTH
 from pwscup.core.time_zones import default_time_zone
 from pwscup.submissions.models import KeptUpload, Status
@@ -45,13 +47,8 @@ class PresentationWindow(UploadDates, UploadLimits):
         related_name="presentation_windows",
         verbose_name=_("competition"),
     )
-    round = models.ForeignKey(
-        Round,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
+    round = whole_competition_round(
         related_name="presentation_windows",
-        verbose_name=_("round"),
         help_text=_("Empty: the presentations of the whole competition."),
     )
     title = models.CharField(_("title"), max_length=200, blank=True)
@@ -62,9 +59,7 @@ class PresentationWindow(UploadDates, UploadLimits):
         _("largest PDF (bytes)"), default=slides_max_bytes_default
     )
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
-    published_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    published_by = account_reference(blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import AuditEntry, Competition, Round
-from pwscup.competitions.services import audit_record, phase_window_check
+from pwscup.competitions.services import phase_window_check, scoped_audit_record
 from pwscup.competitions.windows import window_dates_edit
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
@@ -102,14 +102,7 @@ def _save_new(window: PresentationWindow) -> None:
 
 def _window_audit(*, user, window: PresentationWindow, action, **detail) -> None:
     """The audit log's entry of an action on ``window`` (its round's, or the competition's)."""
-    audit_record(
-        user=user,
-        competition=window.competition,
-        round=window.round,
-        action=action,
-        window=window.name,
-        **detail,
-    )
+    scoped_audit_record(window, user=user, action=action, window=window.name, **detail)
 
 
 @transaction.atomic

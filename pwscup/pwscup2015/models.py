@@ -8,13 +8,13 @@ UPDATE (``pwscup.submissions.services.jobs``), so a task delivered twice does no
 
 import secrets
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
+from pwscup.core.model_fields import account_reference
 from pwscup.submissions.models import JobState, KeptUpload
 
 
@@ -272,9 +272,7 @@ class RoundOperation(JobState):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="operations")
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    requested_by = account_reference(blank=True)
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
     # What the operation did, e.g. {"published": 3, "unchanged": 97} for a freeze.

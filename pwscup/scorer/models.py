@@ -9,12 +9,12 @@ them."""
 
 from typing import ClassVar
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+from pwscup.core.model_fields import account_reference
 from pwscup.submissions.models import (
     SCORED_UPLOAD_LABELS,
     JobState,
@@ -69,9 +69,7 @@ class ProgramVersion(JobState):
     size = models.PositiveBigIntegerField(default=0)
     metadata = models.JSONField(default=dict, blank=True)
     build_log = models.TextField(blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    uploaded_by = account_reference(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta(JobState.Meta):
@@ -156,9 +154,7 @@ class DataPack(models.Model):
     sha256 = models.CharField(max_length=64)
     size = models.PositiveBigIntegerField(default=0)
     members = models.JSONField(default=list, blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
+    uploaded_by = account_reference(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,13 +9,13 @@ models live with their kind (``pwscup/pwscup2015/models.py``, ``pwscup/dp/models
 import secrets
 from typing import ClassVar
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
+from pwscup.core.model_fields import account_reference
 
 NOTE_MAX_LENGTH = 200
 
@@ -137,13 +137,7 @@ class KeptUpload(JobState):
     number = models.PositiveIntegerField(_("number in the team"), default=0)
     # A short line the team writes about the upload ("k=5 + noise σ=10"), editable later.
     note = models.CharField(_("note"), max_length=NOTE_MAX_LENGTH, blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
+    uploaded_by = account_reference(blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta(JobState.Meta):

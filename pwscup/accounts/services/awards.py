@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import AWARD_NAME_MAX_LENGTH, Award, Team
 from pwscup.competitions.models import AuditEntry, Competition, Round
-from pwscup.competitions.services import audit_record, ranking_version_bump
+from pwscup.competitions.services import ranking_version_bump, scoped_audit_record
 from pwscup.core.text_limits import REASON_MAX_LENGTH, text_length_check
 
 AWARD_ORDER_MAX = 32_767  # the column's bound (a PositiveSmallIntegerField)
@@ -83,14 +83,8 @@ def _rounds_shown_changed(*rounds: Round | None) -> None:
 
 def _award_audit(*, user, award: Award, action, **detail) -> None:
     """The audit log's entry of an action on ``award`` (its round's, or the competition's)."""
-    audit_record(
-        user=user,
-        competition=award.competition,
-        round=award.round,
-        action=action,
-        award=award.name_en,
-        team=award.team.name,
-        **detail,
+    scoped_audit_record(
+        award, user=user, action=action, award=award.name_en, team=award.team.name, **detail
     )
 
 

@@ -35,6 +35,20 @@ class DeclaredView(APIView):
         access = round_access(request, competition_slug, round_slug, kind=self.kind_key)
         return access, self.submission_type.part(access)
 
+    def own_upload(self, request, competition_slug, round_slug, pk, *, team_only: bool):
+        """The caller's access, the kind's part and the upload ``pk`` of the declared type:
+        the team's own, for its members (``team_only``: a change, such as a selection) or
+        for whoever may read the type's uploads."""
+        declared = self.submission_type
+        access, part = self.where(request, competition_slug, round_slug)
+        (declared.team if team_only else declared.reader)(access)
+        return access, part, declared.own(part, access, pk)
+
+    def answer(self, upload, part, access) -> dict:
+        """The upload as the declared type answers it, with the type's context."""
+        declared = self.submission_type
+        return declared.answer(upload, part, access, declared.context(part, access))
+
 
 class ListView(DeclaredView):
     parser_classes = [MultiPartParser]
@@ -56,37 +70,35 @@ class ListView(DeclaredView):
         upload = declared.upload(
             part, access, user=request.user, uploaded_file=uploaded_file, data=data
         )
-        body = declared.answer(upload, part, access, declared.context(part, access))
+        body = self.answer(upload, part, access)
         body["message"] = declared.received_message(upload)
         return Response(body, status=202)
 
 
 class DetailView(DeclaredView):
     def get(self, request, competition_slug, round_slug, pk):
-        declared = self.submission_type
-        access, part = self.where(request, competition_slug, round_slug)
-        declared.reader(access)
-        upload = declared.own(part, access, pk)
-        return Response(declared.answer(upload, part, access, declared.context(part, access)))
+        access, part, upload = self.own_upload(
+            request, competition_slug, round_slug, pk, team_only=False
+        )
+        return Response(self.answer(upload, part, access))
 
 
 class FileView(DeclaredView):
     def get(self, request, competition_slug, round_slug, pk):
-        declared = self.submission_type
-        access, part = self.where(request, competition_slug, round_slug)
-        declared.reader(access)
-        return declared.file_response(declared.own(part, access, pk))
+        _access, _part, upload = self.own_upload(
+            request, competition_slug, round_slug, pk, team_only=False
+        )
+        return self.submission_type.file_response(upload)
 
 
 class SelectView(DeclaredView):
     def post(self, request, competition_slug, round_slug, pk):
-        declared = self.submission_type
-        access, part = self.where(request, competition_slug, round_slug)
-        declared.team(access)
-        upload = declared.own(part, access, pk)
-        message = declared.select(upload, part, access)
+        access, part, upload = self.own_upload(
+            request, competition_slug, round_slug, pk, team_only=True
+        )
+        message = self.submission_type.select(upload, part, access)
         upload.refresh_from_db()
-        body = declared.answer(upload, part, access, declared.context(part, access))
+        body = self.answer(upload, part, access)
         body["message"] = message
         return Response(body)
 

@@ -28,6 +28,7 @@ from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.ranking import level_boards, overall_ranking
 from pwscup.dp.selectors import dp_round_of, team_level, team_levels
 from pwscup.submissions import round_api
+from pwscup.submissions.submission_types import RoundEndpoint
 from scoring.dp.exact import exact_text, format_epsilon
 
 SCORES = ("mean_l2", "mean_spearman")
@@ -77,22 +78,6 @@ class EstimateDetailView(APIView):
         current = team_level(dp_round=dp_round, team=access.team, level=estimate.level)
         final = current is not None and current.current_estimate == estimate
         return Response(estimate_json(estimate, dp_round=dp_round, scored=scored, final=final))
-
-
-class SampleEstimateView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="The sample estimate (uniform counts), an estimate.csv that uploads as is",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access, dp_round = dp_access(request, competition_slug, round_slug, team=False)
-        if access.team is None and not access.is_organizer:
-            raise Http404
-        return csv_bytes_response(
-            kit.sample_estimate(dp_round=dp_round), kit.sample_estimate_name(dp_round=dp_round)
-        )
 
 
 def _dp_round(access) -> DPRound:
@@ -197,9 +182,25 @@ def round_leaderboard(request, access) -> dict:
 # Mounted with ``api.api_urlpatterns`` (``DPKind.api_url_patterns``).
 api_round_urlpatterns = [
     path(ROUND_PREFIX + "dp/estimates/<int:pk>/", EstimateDetailView.as_view(), name="dp-estimate"),
-    path(
-        ROUND_PREFIX + "dp/sample_estimate.csv",
-        SampleEstimateView.as_view(),
-        name="dp-sample-estimate",
+]
+
+
+def sample_estimate(request, access, dp_round):
+    if access.team is None and not access.is_organizer:
+        raise Http404
+    return csv_bytes_response(
+        kit.sample_estimate(dp_round=dp_round), kit.sample_estimate_name(dp_round=dp_round)
+    )
+
+
+# Served under /api/ by the API (``DPKind.api_round_endpoints``).
+ROUND_ENDPOINTS = [
+    RoundEndpoint(
+        "dp/sample_estimate.csv",
+        "dp-sample-estimate",
+        sample_estimate,
+        part=_dp_round,
+        responses=CSV_ANSWER,
+        summary="The sample estimate (uniform counts), an estimate.csv that uploads as is",
     ),
 ]

@@ -6,7 +6,7 @@ from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.fields import get_attribute
 
-from pwscup.core.rest import TeamRefSerializer, UploadField
+from pwscup.core.rest import RoundRefSerializer, TeamRefSerializer, UploadField
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from scoring.display import UNDEFINED, format_metric, format_number
@@ -57,11 +57,7 @@ class PhaseSerializer(serializers.Serializer):
     quota = QuotaSerializer(allow_null=True, help_text="Your team's uploads in the phase.")
 
 
-class RoundSerializer(serializers.Serializer):
-    competition = serializers.CharField()
-    slug = serializers.CharField()
-    name = serializers.CharField()
-    kind = serializers.CharField()
+class RoundSerializer(RoundRefSerializer):
     data_mode = serializers.CharField()
     timezone = serializers.CharField()
     frozen_at = serializers.DateTimeField(allow_null=True)

@@ -10,20 +10,7 @@ from pwscup.pwscup2015.api import views_uploads as uploads
 
 urlpatterns = [
     path(ROUND, views_round.RoundDetailView.as_view(), name="round-detail"),
-    path(ROUND + "config.json", views_round.ConfigDownloadView.as_view(), name="round-config"),
-    path(ROUND + "original.csv", views_round.OriginalDownloadView.as_view(), name="original"),
     path(ROUND + "submissions/", uploads.SubmissionListView.as_view(), name="submissions"),
-    path(ROUND + "targets/", uploads.TargetListView.as_view(), name="targets"),
-    path(
-        ROUND + "targets/<str:team_slug>/anonymized.csv",
-        uploads.TargetFileView.as_view(),
-        name="target-anonymized",
-    ),
-    path(
-        ROUND + "targets/<str:team_slug>/candidate.csv",
-        uploads.CandidateFileView.as_view(),
-        name="target-candidate",
-    ),
     path(ROUND + "attacks/", uploads.AttackListView.as_view(), name="attacks"),
     path(ROUND + "leaderboard/", results.LeaderboardView.as_view(), name="leaderboard"),
     path(ROUND + "matrix/", results.MatrixView.as_view(), name="matrix"),

@@ -1,23 +1,15 @@
 """A 2015 round: its phases, quotas, metrics and scoring configuration, and its original."""
 
-import json
-
-from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.utils.translation import get_language
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_state, round_metrics, round_missing_phases
-from pwscup.core.files import private_file_response
 from pwscup.core.rest import errors
-from pwscup.core.rest_schemas import CSV_ANSWER
-from pwscup.pwscup2015.access import original_file_for
 from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.api.common import game_round_access
 from pwscup.pwscup2015.leaderboards.selectors import can_view_leaderboard, can_view_results
@@ -98,34 +90,3 @@ class RoundDetailView(APIView):
             ),
         }
         return Response(s.RoundSerializer(data).data)
-
-
-class OriginalDownloadView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download the table to anonymize (your sample in the per-team mode)",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        field, name = original_file_for(access)
-        return private_file_response(field, name)
-
-
-class ConfigDownloadView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, **errors(401, 404)},
-        summary="Download the scoring configuration (<round>_config.json, for python -m "
-        "scoring evaluate)",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        if access.team is None and not access.is_organizer:
-            raise Http404
-        config = round_scoring_config(round=access.round)
-        response = HttpResponse(json.dumps(config, indent=2), content_type="application/json")
-        response["Content-Disposition"] = f'attachment; filename="{access.round.slug}_config.json"'
-        return response

@@ -4,7 +4,7 @@ services and access rules of the round page."""
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.exceptions import NotFound
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -20,8 +20,6 @@ from pwscup.core.rest_schemas import CSV_ANSWER
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.access import (
     check_uploader,
-    target_for_attacker,
-    targets_for_attacker,
     upload_for,
 )
 from pwscup.pwscup2015.api import serializers as s
@@ -114,28 +112,55 @@ class SubmissionListView(APIView):
         return _accepted(upload, "api:submission-detail")
 
 
-class SubmissionDetailView(APIView):
+class OwnUploadView(APIView):
+    # One upload of ``model`` by its id, to its team and the organizers (``upload_for``): one
+    # class per model and answer, with its own schema (``upload_view``). (A comment, not a
+    # docstring: the schema would give it as the endpoints' description.)
     permission_classes = [IsAuthenticated]
+    model = None
 
-    @extend_schema(
-        responses={200: s.SubmissionSerializer, **errors(401, 404)},
-        summary="One anonymized upload: status and scores",
-    )
+    def upload(self, request, pk):
+        return upload_for(user=request.user, model=self.model, pk=pk)
+
+
+class UploadDetailView(OwnUploadView):
+    # The upload as ``serializer`` writes it, with ``context``.
+    serializer = None
+
+    def context(self, request, upload) -> dict:
+        return {}
+
     def get(self, request, pk):
-        submission = upload_for(user=request.user, model=AnonymizationSubmission, pk=pk)
-        return Response(s.SubmissionSerializer(submission).data)
+        upload = self.upload(request, pk)
+        return Response(self.serializer(upload, context=self.context(request, upload)).data)
 
 
-class SubmissionFileView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download the uploaded file, as uploaded",
-    )
+class UploadFileView(OwnUploadView):
+    # The upload's file, as uploaded.
     def get(self, request, pk):
-        submission = upload_for(user=request.user, model=AnonymizationSubmission, pk=pk)
-        return private_file_response(submission.file, submission.original_filename)
+        upload = self.upload(request, pk)
+        return private_file_response(upload.file, upload.original_filename)
+
+
+def upload_view(base, model, *, responses, summary: str, **attrs):
+    """``base`` (one of the views above) for ``model``, with its schema."""
+    view = type(f"{model.__name__}{base.__name__}", (base,), {"model": model, **attrs})
+    return extend_schema_view(get=extend_schema(responses=responses, summary=summary))(view)
+
+
+SubmissionDetailView = upload_view(
+    UploadDetailView,
+    AnonymizationSubmission,
+    serializer=s.SubmissionSerializer,
+    responses={200: s.SubmissionSerializer, **errors(401, 404)},
+    summary="One anonymized upload: status and scores",
+)
+SubmissionFileView = upload_view(
+    UploadFileView,
+    AnonymizationSubmission,
+    responses=CSV_ANSWER,
+    summary="Download the uploaded file, as uploaded",
+)
 
 
 class SubmissionSelectView(APIView):
@@ -152,61 +177,6 @@ class SubmissionSelectView(APIView):
         )
         services.anonymization_submission_select(submission=submission, team=submission.team)
         return Response(s.SubmissionSerializer(submission).data)
-
-
-class TargetListView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={200: s.TargetSerializer(many=True), **errors(401, 404)},
-        summary="Published targets you may attack (never your own team's)",
-    )
-    def get(self, request, competition_slug, round_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        args = [access.competition.slug, access.round.slug]
-        data = [
-            {
-                "team": t.team,
-                "version": t.version,
-                "rows": t.rows,
-                "published_at": t.published_at,
-                "anonymized_url": reverse("api:target-anonymized", args=[*args, t.team.slug]),
-                "candidate_url": reverse("api:target-candidate", args=[*args, t.team.slug])
-                if t.candidate_file
-                else None,
-            }
-            for t in targets_for_attacker(access)
-        ]
-        return Response(s.TargetSerializer(data, many=True).data)
-
-
-class TargetFileView(APIView):
-    permission_classes = [IsAuthenticated]
-    field = "published_file"
-    suffix = "anonymized"
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download a published target",
-    )
-    def get(self, request, competition_slug, round_slug, team_slug):
-        access = game_round_access(request, competition_slug, round_slug)
-        target = target_for_attacker(access, team_slug)
-        return private_file_response(
-            getattr(target, self.field), f"{target.team.slug}_{self.suffix}.csv"
-        )
-
-
-class CandidateFileView(TargetFileView):
-    field = "candidate_file"
-    suffix = "candidate"
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download a target's candidate table (per-team mode)",
-    )
-    def get(self, request, competition_slug, round_slug, team_slug):
-        return super().get(request, competition_slug, round_slug, team_slug)
 
 
 class AttackListView(APIView):
@@ -247,28 +217,24 @@ class AttackListView(APIView):
         return _accepted(upload, "api:attack-detail")
 
 
-class AttackDetailView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses={200: s.AttackSerializer, **errors(401, 404)},
-        summary="One attack: status and (when visible) its rate",
-    )
-    def get(self, request, pk):
-        attack = upload_for(user=request.user, model=AttackSubmission, pk=pk)
-        round_ = attack.phase.round
+class AttackUploadDetailView(UploadDetailView):
+    # Its rate only where the round shows it to the caller.
+    def context(self, request, upload) -> dict:
+        round_ = upload.phase.round
         organizer = user_is_organizer(user=request.user, competition=round_.competition)
-        context = {"show_rates": _show_rates(round_, is_organizer=organizer)}
-        return Response(s.AttackSerializer(attack, context=context).data)
+        return {"show_rates": _show_rates(round_, is_organizer=organizer)}
 
 
-class AttackFileView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        responses=CSV_ANSWER,
-        summary="Download the uploaded correspondence table",
-    )
-    def get(self, request, pk):
-        attack = upload_for(user=request.user, model=AttackSubmission, pk=pk)
-        return private_file_response(attack.file, attack.original_filename)
+AttackDetailView = upload_view(
+    AttackUploadDetailView,
+    AttackSubmission,
+    serializer=s.AttackSerializer,
+    responses={200: s.AttackSerializer, **errors(401, 404)},
+    summary="One attack: status and (when visible) its rate",
+)
+AttackFileView = upload_view(
+    UploadFileView,
+    AttackSubmission,
+    responses=CSV_ANSWER,
+    summary="Download the uploaded correspondence table",
+)

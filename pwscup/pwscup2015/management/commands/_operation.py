@@ -10,10 +10,10 @@ from pwscup.pwscup2015.selectors.operations import operation_request_text, opera
 
 
 class OperationCommand(RoundCommand):
-    """Ask for the operation (it runs on a Celery worker) and return, or ``--wait`` for it."""
+    """Ask for the operation (it runs on a Celery worker) with ``service``, the admin action's
+    own service (called with ``round=``), and return, or ``--wait`` for it."""
 
-    def request(self, round_):
-        raise NotImplementedError
+    service = None
 
     def add_arguments(self, parser):
         super().add_arguments(parser)
@@ -31,7 +31,7 @@ class OperationCommand(RoundCommand):
         super().handle(*args, **options)
 
     def handle_round(self, round_):
-        operation = self.request(round_)
+        operation = self.service(round=round_)
         self.stdout.write(
             f"{operation_request_text(operation=operation)} (operation {operation.pk})"
         )

@@ -9,6 +9,4 @@ class Command(OperationCommand):
         "Fix each team's final anonymization and publish the attack targets "
         "(a background job on the Celery workers)."
     )
-
-    def request(self, round_):
-        return round_freeze_request(round=round_)
+    service = staticmethod(round_freeze_request)

@@ -9,6 +9,4 @@ class Command(OperationCommand):
         "Queue every submission, target and attack of a round for scoring again "
         "(a background job on the Celery workers)."
     )
-
-    def request(self, round_):
-        return round_rescore_request(round=round_)
+    service = staticmethod(round_rescore_request)

@@ -1,0 +1,18 @@
+"""Form fields of a competition's own columns, shared by the forms that create or edit one
+(the console's, a bundle's import)."""
+
+from django import forms
+from django.utils.html import escape
+from django.utils.translation import gettext_lazy as _
+
+from pwscup.competitions.models import Competition
+
+
+def competition_address_field() -> forms.SlugField:
+    """The competition's address (its slug), bounded by its column."""
+    return forms.SlugField(
+        label=_("Address"),
+        max_length=Competition._meta.get_field("slug").max_length,
+        # Django renders a help text as HTML: <address> would vanish as a tag.
+        help_text=escape(_("Used in the page address: /c/<address>/.")),
+    )

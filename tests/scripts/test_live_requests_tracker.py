@@ -1,0 +1,73 @@
+"""The suite waits for the live server's requests before a transactional test's flush
+(``tests/conftest.py``, ``_LiveRequests``): a request in a server thread keeps it busy until
+it finishes or its thread ends (a client that hung up); the test's own thread is not
+counted (the test client's requests)."""
+
+import threading
+
+from tests.conftest import _LiveRequests
+
+
+def in_thread(target) -> threading.Thread:
+    thread = threading.Thread(target=target)
+    thread.start()
+    return thread
+
+
+def test_a_request_in_a_server_thread_is_waited_for_until_it_finishes():
+    tracker = _LiveRequests()
+    started, release = threading.Event(), threading.Event()
+
+    def serve():
+        tracker.started()
+        started.set()
+        release.wait(10)
+        tracker.finished()
+
+    thread = in_thread(serve)
+    started.wait(10)
+    assert not tracker.idle()
+    release.set()
+    thread.join(10)
+    assert tracker.idle()
+
+
+def test_a_thread_that_ended_without_finishing_counts_as_done():
+    tracker = _LiveRequests()
+    started, release = threading.Event(), threading.Event()
+
+    def hung_up():
+        tracker.started()
+        started.set()
+        release.wait(10)  # ends without request_finished, as after a broken pipe
+
+    thread = in_thread(hung_up)
+    started.wait(10)
+    assert not tracker.idle()
+    release.set()
+    thread.join(10)
+    assert tracker.idle()
+
+
+def test_the_tests_own_thread_is_not_counted():
+    tracker = _LiveRequests()
+    tracker.started()  # a test client's streamed response may never be closed
+    assert tracker.idle()
+
+
+def test_the_wait_ends_when_the_request_does_and_gives_up_after_its_timeout():
+    tracker = _LiveRequests()
+    started, release = threading.Event(), threading.Event()
+
+    def serve():
+        tracker.started()
+        started.set()
+        release.wait(10)
+        tracker.finished()
+
+    thread = in_thread(serve)
+    started.wait(10)
+    assert tracker.wait(timeout=0.1) is False  # still answering: the flush goes on anyway
+    threading.Timer(0.2, release.set).start()
+    assert tracker.wait(timeout=10) is True
+    thread.join(10)
