@@ -1,7 +1,5 @@
 """Reading rounds, their phases and their data."""
 
-import threading
-from collections import OrderedDict
 from urllib.parse import urlsplit
 
 from django.db.models import QuerySet
@@ -12,29 +10,21 @@ from django.utils import timezone
 import scoring
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
 from pwscup.core.files import opened
+from pwscup.core.process_cache import ProcessCache
 from pwscup.kinds.registry import kind_of
 
-_TABLE_CACHE: "OrderedDict[tuple, object]" = OrderedDict()
-_CACHE_SIZE = 8
-# The web server's threads share the cache: its reads and evictions are done under the lock
-# (a table is read outside it; two threads may both read one table the first time).
-_TABLE_CACHE_LOCK = threading.Lock()
+# Workers score many uploads on one original: each table is read once per process.
+_TABLES = ProcessCache(8)
 
 
 def cached_table(field, key: str):
     """Read a private CSV once per process (workers score many uploads on one original)."""
-    cache_key = (field.name, key)
-    with _TABLE_CACHE_LOCK:
-        if cache_key in _TABLE_CACHE:
-            _TABLE_CACHE.move_to_end(cache_key)
-            return _TABLE_CACHE[cache_key]
-    with opened(field) as handle:
-        table = scoring.read_table(handle, name=field.name)
-    with _TABLE_CACHE_LOCK:
-        _TABLE_CACHE[cache_key] = table
-        while len(_TABLE_CACHE) > _CACHE_SIZE:
-            _TABLE_CACHE.popitem(last=False)
-    return table
+
+    def read():
+        with opened(field) as handle:
+            return scoring.read_table(handle, name=field.name)
+
+    return _TABLES.get((field.name, key), read)
 
 
 def round_original_table(*, round: Round):

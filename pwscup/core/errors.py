@@ -5,6 +5,7 @@ import math
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import get_language
 
 
 class Refused(Exception):
@@ -64,3 +65,10 @@ def scoring_validation_error(error, *, message: str, field: str | None = None):
         params=params or None,
     )
     return ValidationError({field: inner}) if field else inner
+
+
+def scoring_form_error(field: str, error) -> ValidationError:
+    """A ``scoring`` error (or any exception) as a form's error on ``field``, in the reader's
+    language: the one conversion every kind's services use for a configuration or a table."""
+    text = error.render(get_language()) if hasattr(error, "render") else str(error)
+    return ValidationError({field: text})

@@ -5,6 +5,8 @@ needs. The refusals are ``ValidationError`` keyed by the file's name, in the kin
 
 from django.core.exceptions import ValidationError
 
+from pwscup.core.errors import Refused
+
 
 def unknown_files_refused(files, *, takes, message: str, known: str) -> None:
     """Refuse the first (by name) of ``files`` that the kind does not take (``takes(name)``
@@ -22,3 +24,15 @@ def required_file(files, name: str, *, message: str) -> bytes:
     if name not in files:
         raise ValidationError({name: message})
     return files[name]
+
+
+def file_kept(name: str, keep, **kwargs):
+    """``keep(**kwargs)``: the kind's service keeping the bundle's file ``name`` (a pack, a
+    program, a population), its refusal (``ValidationError`` or ``Refused``) keyed by that
+    file's name."""
+    try:
+        return keep(**kwargs)
+    except Refused as error:
+        raise ValidationError({name: error.message}) from None
+    except ValidationError as error:
+        raise ValidationError({name: error.messages}) from None

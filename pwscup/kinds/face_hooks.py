@@ -6,6 +6,7 @@ read from the module the kind declares (``views_module``, ``api_module``,
 overrides only what it does differently."""
 
 from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
 from django.urls import URLPattern
 from django.utils.translation import gettext as _
 
@@ -23,7 +24,7 @@ class FaceHooks:
         access)``, its own ``urlpatterns`` and its declared ``SUBMISSION_TYPES``.
     console_module : module
         The kind's console: ``urlpatterns``, ``create_url(competition)``,
-        ``panel_html(request, round)``.
+        ``panel_html(request, round)`` or ``PANEL_TEMPLATE`` and ``panel_context(round)``.
     """
 
     views_module = None
@@ -128,9 +129,14 @@ class FaceHooks:
 
         Return ``render_to_string(...)`` or ``format_html(...)`` (a ``SafeString``): a plain
         ``str`` is escaped, so that no panel can insert unescaped data by accident. Default:
-        the declared ``console_module``'s ``panel_html(request, round)``, else none."""
-        panel = getattr(self.console_module, "panel_html", None)
-        return "" if panel is None else panel(request, round)
+        the declared ``console_module``'s ``panel_html(request, round)``; else, when it
+        declares a ``PANEL_TEMPLATE``, that template with its ``panel_context(round)`` (``None``:
+        no panel, a round without the kind's row); else none."""
+        if hasattr(self.console_module, "panel_html"):
+            return self.console_module.panel_html(request, round)
+        template = getattr(self.console_module, "PANEL_TEMPLATE", "")
+        context = self.console_module.panel_context(round) if template else None
+        return "" if context is None else render_to_string(template, context, request=request)
 
     def console_url_patterns(self) -> list[URLPattern]:
         """The kind's organizer console pages (e.g. its round creation form), mounted by the

@@ -9,8 +9,8 @@ the actions (``RoundAction``) and decides which the console offers now (``offere
 with a step of its own (the scorer's ranking program) adds it beside them.
 
 ``TwoSidedKind`` answers the ``RoundKind`` hooks every such kind answers alike from the same
-declared lifecycle: the freeze ends the release phase, the publication, the round's note and
-its results' link.
+declared lifecycle: the console's actions, the freeze ends the release phase, the
+publication, the round's note and its results' link.
 """
 
 from collections.abc import Callable
@@ -22,7 +22,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.core.time_zones import zone_or_default
-from pwscup.kinds.actions import RoundAction, close_phases_action, hide_results_action
+from pwscup.kinds.actions import (
+    RoundAction,
+    close_phases_action,
+    hide_results_action,
+    offered_actions,
+)
 from pwscup.kinds.base import RoundKind
 
 
@@ -123,6 +128,11 @@ def offered(life: TwoSidedLifecycle, round_) -> set[str]:
     return shown
 
 
+def lifecycle_actions(life: TwoSidedLifecycle, round_) -> dict[str, RoundAction]:
+    """The actions of ``actions(life)`` the console offers now (``offered``)."""
+    return offered_actions(actions(life), offered(life, round_))
+
+
 class TwoSidedKind(RoundKind):
     """A ``RoundKind`` whose game is a release phase, then an attack phase on the frozen
     releases. The kind declares ``lifecycle`` (its ``TwoSidedLifecycle``: ``state`` reads its
@@ -138,6 +148,11 @@ class TwoSidedKind(RoundKind):
             return None
         state = self.lifecycle.state(phase.round)
         return state.frozen_at if state is not None else None
+
+    def console_actions(self, round):
+        """The lifecycle's actions offered now (``lifecycle_actions``); a kind with a step of
+        its own adds it."""
+        return lifecycle_actions(self.lifecycle, round)
 
     def results_published(self, round) -> bool:
         state = self.lifecycle.state(round)

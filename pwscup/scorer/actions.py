@@ -10,15 +10,12 @@ from pwscup.kinds import two_sided
 from pwscup.kinds.actions import RoundAction, offered_actions
 from pwscup.scorer import services
 from pwscup.scorer.selectors import round_config, scorer_of
-from pwscup.submissions.services.two_sided import ATTACK, RELEASE
+from pwscup.submissions.two_sided_lifecycle import two_sided_lifecycle
 
-LIFECYCLE = two_sided.TwoSidedLifecycle(
+LIFECYCLE = two_sided_lifecycle(
     state=scorer_of,
-    close=lambda scorer: services.scorer_round_close(scorer=scorer),
     freeze=lambda scorer, user: services.round_freeze(scorer=scorer, user=user),
     attack_now=lambda scorer, user: services.attack_phase_open_now(scorer=scorer, user=user),
-    publish=lambda scorer, user: services.results_publish(scorer=scorer, user=user),
-    hide=lambda scorer, user: services.results_hide(scorer=scorer, user=user),
     freeze_text=gettext_lazy(
         "Each team's final release (the one it selected, else its newest scored one) is "
         "published to the other teams as a target: they download the public files your "
@@ -39,8 +36,6 @@ LIFECYCLE = two_sided.TwoSidedLifecycle(
     hide_text=gettext_lazy(
         "The exact attack scores, the matrix and the rankings become organizer-only again."
     ),
-    release_kind=RELEASE,
-    attack_kind=ATTACK,
 )
 
 

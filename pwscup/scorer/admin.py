@@ -18,7 +18,7 @@ from pwscup.scorer.models import (
     Target,
     TeamSlot,
 )
-from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.admin_fields import JobFailureAdmin
 
 SCORED_FIELDS = (
     "team",
@@ -45,12 +45,6 @@ class ScorerRowAdmin(ReadOnlyAdmin):
     competition_lookup = "scorer__round__competition"
 
 
-class FailureMixin:
-    @admin.display(description=_("message"))
-    def failure(self, obj) -> str:
-        return job_message_text(obj)
-
-
 @admin.register(ScorerRound)
 class ScorerRoundAdmin(ReadOnlyAdmin):
     competition_lookup = "round__competition"
@@ -75,7 +69,7 @@ class ProgramBuildInline(admin.TabularInline):
 
 
 @admin.register(ProgramVersion)
-class ProgramVersionAdmin(FailureMixin, ScorerRowAdmin):
+class ProgramVersionAdmin(JobFailureAdmin, ScorerRowAdmin):
     list_display = ("scorer", "version", "status", "uploaded_by", "created_at")
     list_filter = ("status",)
     fields = ("scorer", "version", *KEPT_UPLOAD_FIELDS, "metadata", "build_log")
@@ -109,7 +103,7 @@ class TeamSlotAdmin(ScorerRowAdmin):
 
 
 @admin.register(Release)
-class ReleaseAdmin(FailureMixin, ScorerRowAdmin):
+class ReleaseAdmin(JobFailureAdmin, ScorerRowAdmin):
     list_display = ("scorer", "team", "number", "status", "selected", "created_at")
     list_filter = ("status", scoped_filter("team"))
     fields = ("scorer", *SCORED_FIELDS, "public_names", "selected")
@@ -122,7 +116,7 @@ class TargetAdmin(ScorerRowAdmin):
 
 
 @admin.register(Attack)
-class AttackAdmin(FailureMixin, ScorerRowAdmin):
+class AttackAdmin(JobFailureAdmin, ScorerRowAdmin):
     list_display = ("scorer", "team", "target", "number", "status", "created_at")
     list_filter = ("status", scoped_filter("team"))
     fields = ("scorer", "target", *SCORED_FIELDS, "targets")

@@ -24,9 +24,8 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils.translation import gettext as _
 
-from pwscup.core.errors import Refused
 from pwscup.core.stored import stored_bytes
-from pwscup.kinds.bundle_files import unknown_files_refused
+from pwscup.kinds.bundle_files import file_kept, unknown_files_refused
 from pwscup.kinds.bundles import (
     ExportOptions,
     RoundBundle,
@@ -35,7 +34,6 @@ from pwscup.kinds.bundles import (
 )
 from pwscup.scorer import selectors, services
 from pwscup.scorer.models import DataPack, pack_file_name
-from pwscup.scorer.services.common import PHASE_LABELS
 from pwscup.submissions.two_sided_bundle import two_sided_phases_export, two_sided_windows
 
 PROGRAM = "program.zip"
@@ -111,7 +109,7 @@ def round_from_bundle(*, competition, entry, start, user):
     ``phases.anonymization.daily_limit``) or the file's role (``program.zip``)."""
     settings = entry.settings_of(SETTINGS_KEYS)
     config = settings_object(setting_required(settings, "config", "settings"), "config")
-    windows = two_sided_windows(settings, start, entry, labels=PHASE_LABELS)
+    windows = two_sided_windows(settings, start, entry)
     _files_known(entry.files)
     awaited = _left_out(settings.get(LEFT_OUT, []), entry.files)
     scorer = entry.created_by(
@@ -125,7 +123,7 @@ def round_from_bundle(*, competition, entry, start, user):
     for name in sorted(entry.files):
         role, choice = _choice_pack(name) or (_role_of(name), "")
         if role is not None:
-            _kept(
+            file_kept(
                 name,
                 services.pack_upload,
                 scorer=scorer,
@@ -135,7 +133,7 @@ def round_from_bundle(*, competition, entry, start, user):
                 choice=choice,
             )
     if PROGRAM in entry.files:
-        _kept(
+        file_kept(
             PROGRAM,
             services.program_upload,
             scorer=scorer,
@@ -186,14 +184,3 @@ def _files_known(files) -> None:
 
 def _uploaded(content: bytes, name: str) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, content, content_type="application/zip")
-
-
-def _kept(name: str, upload, **kwargs):
-    """``upload(**kwargs)`` (a service keeping the file ``name``), its refusal keyed by the
-    file's role in the bundle."""
-    try:
-        return upload(**kwargs)
-    except Refused as error:
-        raise ValidationError({name: error.message}) from None
-    except ValidationError as error:
-        raise ValidationError({name: error.messages}) from None

@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,6 +28,7 @@ from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
+from pwscup.submissions.two_sided_phases import named_phases
 
 
 def create_url(competition) -> str:
@@ -237,6 +237,10 @@ def _versions(scorer) -> list[dict]:
     ]
 
 
+# The round's panel on the console's round page: the core renders it with ``panel_context``.
+PANEL_TEMPLATE = "scorer/console_panel.html"
+
+
 def panel_context(round_) -> dict | None:
     """What the panel shows: the program's versions, the packs (names, sizes, counts: never
     their contents), the slots, the uploads the current version did not score, the counts."""
@@ -251,10 +255,7 @@ def panel_context(round_) -> dict | None:
         "competition": round_.competition,
         "scorer": scorer,
         "config": selectors.round_config(round_),
-        "phases": [
-            (selectors.release_phase(round_), _("Release phase")),
-            (selectors.attack_phase(round_), _("Attack phase")),
-        ],
+        "phases": named_phases(round_),
         "current": selectors.current_program(scorer=scorer),
         "hidden_missing": selectors.hidden_missing_names(scorer=scorer),
         "versions": _versions(scorer),
@@ -280,10 +281,3 @@ def panel_context(round_) -> dict | None:
         "attacks": _counts(Attack, scorer),
         "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
     }
-
-
-def panel_html(request, round_) -> str:
-    context = panel_context(round_)
-    if context is None:
-        return ""
-    return render_to_string("scorer/console_panel.html", context, request=request)

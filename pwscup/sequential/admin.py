@@ -24,7 +24,7 @@ from pwscup.sequential.services import (
     schedule_normalise,
     sequential_config_validate,
 )
-from pwscup.submissions.admin_fields import JobMessageAdmin
+from pwscup.submissions.admin_fields import JobFailureAdmin
 
 
 class SequentialRoundForm(forms.ModelForm):
@@ -124,7 +124,7 @@ class MasterAdmin(SequentialRowAdmin):
 
 
 @admin.register(Release)
-class ReleaseAdmin(JobMessageAdmin, SequentialRowAdmin):
+class ReleaseAdmin(JobFailureAdmin, SequentialRowAdmin):
     list_display = ("sequential", "team", "step", "status", "is_frozen", "created_at")
     list_filter = ("status", "is_frozen", scoped_filter("team"))
     fields = (
@@ -140,7 +140,7 @@ class ReleaseAdmin(JobMessageAdmin, SequentialRowAdmin):
 
 
 @admin.register(SeqAttack)
-class SeqAttackAdmin(JobMessageAdmin, ReadOnlyScopedAdmin):
+class SeqAttackAdmin(JobFailureAdmin, ReadOnlyScopedAdmin):
     competition_lookup = "team__competition"
     list_display = ("team", "target", "status", "accuracy", "created_at")
     list_filter = ("status", scoped_filter("team"))

@@ -27,7 +27,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from pwscup.competitions.selectors import phase_state
 from pwscup.submissions.messages import upload_received_message
+from pwscup.submissions.two_sided_phases import attack_phase, release_phase
 
 
 class SubmissionType:
@@ -239,6 +241,11 @@ class FinalReleases(SubmissionType):
         self.release_select(upload)
         return _("Release #%(n)s is now your final release.") % {"n": upload.number}
 
+    def is_open(self, part, access) -> bool:
+        """While the round's release phase is open (the freeze closes it: the core's
+        ``phase_closes_at``)."""
+        return phase_state(phase=release_phase(part.round)) == "open"
+
 
 class TargetAttacks(SubmissionType):
     """An attack on another team's frozen release (a target), named by its team's slug:
@@ -257,6 +264,15 @@ class TargetAttacks(SubmissionType):
 
     def fields(self, part, access) -> list[dict]:
         return [choice_field("target", _("Target"), self.target_slugs(part, access))]
+
+    def is_open(self, part, access) -> bool:
+        """While the round's attack phase is open and its results are not published, with a
+        target the team may attack."""
+        return (
+            phase_state(phase=attack_phase(part.round)) == "open"
+            and not part.results_published
+            and bool(self.target_slugs(part, access))
+        )
 
 
 def declared_status(types, access) -> dict:

@@ -18,7 +18,12 @@ from pwscup.kinds.bundles import (
     target_limit_read,
     window_at_offsets,
 )
-from pwscup.submissions.services.two_sided import ATTACK, FORMER_PHASE_KEYS, RELEASE
+from pwscup.submissions.services.two_sided import (
+    ATTACK,
+    FORMER_PHASE_KEYS,
+    RELEASE,
+    TWO_SIDED_PHASE_LABELS,
+)
 
 
 def two_sided_phases_export(round_, anchor) -> dict:
@@ -28,10 +33,13 @@ def two_sided_phases_export(round_, anchor) -> dict:
     return two_phases_export(phases, anchor, attack=ATTACK)
 
 
-def two_sided_windows(settings: dict, start, entry, *, labels: dict) -> dict:
+def two_sided_windows(
+    settings: dict, start, entry, *, labels: dict = TWO_SIDED_PHASE_LABELS
+) -> dict:
     """The bundle's ``phases`` setting read back (each window ``start`` plus its offsets,
     a former bundle's phase keys accepted) as the keyword arguments of the kind's round
-    creation service (``two_phases_arguments``); ``labels``: the kind's phase labels."""
+    creation service (``two_phases_arguments``); ``labels``: the kind's phase labels (by
+    default a two-sided round's)."""
     return two_phases_arguments(
         setting_required(settings, "phases", "settings"),
         start,

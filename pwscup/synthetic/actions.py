@@ -1,25 +1,22 @@
 """The synthetic round's lifecycle actions in the organizer console
 (``SyntheticKind.console_actions``): close the phases, freeze, open the attack phase now,
-publish or hide the results, as every two-sided round has them (``pwscup.kinds.two_sided``);
-each step calls one of this kind's services."""
+publish or hide the results, as every two-sided round has them (``pwscup.kinds.two_sided``,
+``pwscup.submissions.two_sided_lifecycle``); the freeze calls this kind's services."""
 
 from django.utils.translation import gettext_lazy
 
 from pwscup.kinds import two_sided
-from pwscup.kinds.actions import RoundAction, offered_actions
-from pwscup.submissions.services.two_sided import ATTACK, RELEASE
+from pwscup.kinds.actions import RoundAction
+from pwscup.submissions.two_sided_lifecycle import two_sided_lifecycle
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
 
-LIFECYCLE = two_sided.TwoSidedLifecycle(
+LIFECYCLE = two_sided_lifecycle(
     state=synthetic_of,
-    close=lambda synthetic: services.synthetic_round_close(synthetic=synthetic),
     freeze=lambda synthetic, user: services.round_freeze(synthetic=synthetic, user=user),
     attack_now=lambda synthetic, user: services.attack_phase_open_now(
         synthetic=synthetic, user=user
     ),
-    publish=lambda synthetic, user: services.results_publish(synthetic=synthetic, user=user),
-    hide=lambda synthetic, user: services.results_hide(synthetic=synthetic, user=user),
     freeze_text=gettext_lazy(
         "Each team's final release (the one it selected, else its last valid one) is "
         "published to the other teams with its challenge set and the auxiliary table, and "
@@ -41,13 +38,9 @@ LIFECYCLE = two_sided.TwoSidedLifecycle(
     hide_text=gettext_lazy(
         "The final half's scores, the matrix and the rankings become organizer-only again."
     ),
-    release_kind=RELEASE,
-    attack_kind=ATTACK,
 )
-ACTIONS = two_sided.actions(LIFECYCLE)
 
 
 def synthetic_actions(round_) -> dict[str, RoundAction]:
-    """The actions offered now (``two_sided.offered``)."""
-    shown = two_sided.offered(LIFECYCLE, round_)
-    return offered_actions(ACTIONS, shown)
+    """The actions offered now (``SyntheticKind.console_actions``)."""
+    return two_sided.lifecycle_actions(LIFECYCLE, round_)

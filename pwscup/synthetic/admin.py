@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, scoped_filter
 from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
+from pwscup.submissions.admin_fields import JobFailureAdmin
 from pwscup.synthetic.models import (
     SynAttack,
     SynPopulation,
@@ -20,14 +21,6 @@ class SyntheticRowAdmin(ReadOnlyScopedAdmin):
     """A row of a synthetic round's (its ``synthetic``)."""
 
     competition_lookup = "synthetic__round__competition"
-
-
-class MessageMixin:
-    """``failure``: the row's message in the reader's language (``SynthMessages``)."""
-
-    @admin.display(description=_("message"))
-    def failure(self, obj) -> str:
-        return obj.message_text
 
 
 class DrawSizes:
@@ -69,7 +62,7 @@ class SynPopulationAdmin(DrawSizes, SyntheticRowAdmin):
 
 
 @admin.register(SynRelease)
-class SynReleaseAdmin(MessageMixin, SyntheticRowAdmin):
+class SynReleaseAdmin(JobFailureAdmin, SyntheticRowAdmin):
     list_display = ("synthetic", "team", "number", "status", "selected", "created_at")
     list_filter = ("status", scoped_filter("team"))
     fields = (
@@ -85,13 +78,13 @@ class SynReleaseAdmin(MessageMixin, SyntheticRowAdmin):
 
 
 @admin.register(SynTarget)
-class SynTargetAdmin(MessageMixin, SyntheticRowAdmin):
+class SynTargetAdmin(JobFailureAdmin, SyntheticRowAdmin):
     list_display = ("synthetic", "team", "release", "status")
     fields = ("synthetic", "team", "release", "status", "failure")
 
 
 @admin.register(SynAttack)
-class SynAttackAdmin(MessageMixin, ReadOnlyScopedAdmin):
+class SynAttackAdmin(JobFailureAdmin, ReadOnlyScopedAdmin):
     competition_lookup = "team__competition"
     list_display = ("team", "target", "number", "status", "created_at")
     list_filter = ("status", scoped_filter("team"))

@@ -25,6 +25,7 @@ from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
+from pwscup.synthetic.api.views import attack_metrics
 from pwscup.synthetic.models import TeamDraw
 from scoring.synthetic.attack import BUILTIN_ATTACKS
 from scoring.synthetic.utility import SHOWN_RELEASE_SCORES
@@ -70,8 +71,8 @@ def _matrix(matrix: dict) -> bytes:
 
 def _target_scores(synthetic, target, latest: dict) -> bytes:
     """Every attack on ``target`` (built-in and the teams' that count) with its final-half
-    scores and ROC curve."""
-    keys = ("auc", *sorted(k for k in _score_keys(target, latest) if k.startswith("tpr@")), "adv")
+    scores, in the order the API gives them (``attack_metrics``), and its ROC curve."""
+    keys = attack_metrics(synthetic)
     rows = []
     for name in BUILTIN_ATTACKS:
         scored = target.builtin.get(name) or {}
@@ -82,16 +83,6 @@ def _target_scores(synthetic, target, latest: dict) -> bytes:
                 [attack.team.name, False, *_final_cells(attack.final, attack.final_roc, keys)]
             )
     return csv_bytes(["attacker", "builtin", *keys, "roc_fpr", "roc_tpr"], rows)
-
-
-def _score_keys(target, latest: dict) -> set:
-    keys = set()
-    for scored in target.builtin.values():
-        keys |= set((scored or {}).get("final") or {})
-    for (_team_id, target_id), attack in latest.items():
-        if target_id == target.pk:
-            keys |= set(attack.final or {})
-    return keys
 
 
 def _final_cells(final, roc, keys) -> list:
@@ -131,31 +122,19 @@ def _secret_members(synthetic, secrets) -> list[ArchiveMember]:
     members = []
     draws = TeamDraw.objects.filter(synthetic=synthetic).select_related("team")
     if ORIGINAL in secrets:
+        # The round's original and its holdout, then each data pack's population and its own.
         round_ = synthetic.round
-        original = round_.original_source if round_.original_source else round_.original_file
-        population = engine.round_population(round_)
-        members += [
-            ArchiveMember("original.csv", stored_bytes(original), ORIGINAL),
-            ArchiveMember(
-                "holdout.csv",
-                engine.table_text(engine.rows_of(population, synthetic.holdout)).encode(),
-                ORIGINAL,
-            ),
+        sources = [("", "original", "", round_.original_source or round_.original_file)] + [
+            (stored.choice_key, "population", "populations/", stored.source or stored.file)
+            for stored in selectors.offered_populations(synthetic=synthetic)
         ]
-        # A round offering a data choice: each pack's population and its holdout.
-        for stored in selectors.offered_populations(synthetic=synthetic):
-            pack = engine.population_of(synthetic, stored.choice_key)
+        for key, table, folder, stored in sources:
+            pack = engine.population_of(synthetic, key)
+            holdout = engine.table_text(engine.rows_of(pack.population, pack.holdout))
+            prefix = f"{folder}{key}." if key else ""
             members += [
-                ArchiveMember(
-                    f"populations/{stored.choice_key}.population.csv",
-                    stored_bytes(stored.source if stored.source else stored.file),
-                    ORIGINAL,
-                ),
-                ArchiveMember(
-                    f"populations/{stored.choice_key}.holdout.csv",
-                    engine.table_text(engine.rows_of(pack.population, pack.holdout)).encode(),
-                    ORIGINAL,
-                ),
+                ArchiveMember(f"{prefix}{table}.csv", stored_bytes(stored), ORIGINAL),
+                ArchiveMember(f"{prefix}holdout.csv", holdout.encode(), ORIGINAL),
             ]
     # Per team, by its slug: its members table T_X, its challenge set's labels.
     per_team = {

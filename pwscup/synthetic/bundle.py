@@ -22,11 +22,10 @@ list of ``{"name", "role"}`` rather than an object.
 
 import re
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.core.stored import stored_bytes
-from pwscup.kinds.bundle_files import required_file, unknown_files_refused
+from pwscup.kinds.bundle_files import file_kept, required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
     config_read,
@@ -36,7 +35,6 @@ from pwscup.kinds.bundles import (
 from pwscup.submissions.two_sided_bundle import two_sided_phases_export, two_sided_windows
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
-from pwscup.synthetic.services.common import PHASE_LABELS
 from pwscup.synthetic.services.populations import population_store
 from pwscup.synthetic.services.rounds import SETTING_FIELDS
 from scoring.synthetic.config import GATE_KEYS
@@ -107,7 +105,7 @@ def round_from_bundle(*, competition, entry, start, user):
     (``original.csv``)."""
     settings = entry.settings_of(SETTINGS_KEYS)
     config = config_read(setting_required(settings, "config", "settings"), "columns", "role")
-    windows = two_sided_windows(settings, start, entry, labels=PHASE_LABELS)
+    windows = two_sided_windows(settings, start, entry)
     table = _original(entry.files)
     synthetic = entry.created_by(
         synthetic_round_create,
@@ -123,10 +121,14 @@ def round_from_bundle(*, competition, entry, start, user):
         key = _population_key(name)
         if key is None:
             continue
-        try:
-            population_store(synthetic=synthetic, key=key, table=entry.files[name], filename=name)
-        except ValidationError as error:
-            raise ValidationError({name: error.messages}) from None
+        file_kept(
+            name,
+            population_store,
+            synthetic=synthetic,
+            key=key,
+            table=entry.files[name],
+            filename=name,
+        )
     return synthetic.round
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pwscup.core.charts.labels import PlotArea
 from pwscup.core.charts.scales import linear
 
 # One colour per curve, in order (built-in attacks first); readable on white.
@@ -31,7 +32,7 @@ class Point:
 
 
 @dataclass
-class Scatter:
+class Scatter(PlotArea):
     points: list[Point] = field(default_factory=list)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
@@ -47,14 +48,6 @@ class Scatter:
     @property
     def x_label_y(self) -> int:
         return self.height - 6
-
-    @property
-    def x_middle(self) -> float:
-        return (self.left + self.right) / 2
-
-    @property
-    def y_middle(self) -> float:
-        return (self.top + self.bottom) / 2
 
 
 def utility_scatter(rows: list[dict], *, u_ml_min: float, own_team_id=None) -> Scatter | None:
@@ -113,39 +106,20 @@ class Curve:
 
 
 @dataclass
-class Roc:
+class Roc(PlotArea):
     target: object
     curves: list[Curve] = field(default_factory=list)
     ticks: list[tuple[float, float, str]] = field(default_factory=list)
-    size: int = 260
+    width: int = 260
+    height: int = 260
     left: int = 40
     right: int = 250
     top: int = 10
     bottom: int = 220
 
     @property
-    def width(self) -> int:
-        return self.size
-
-    @property
-    def height(self) -> int:
-        return self.size
-
-    @property
-    def plot_size(self) -> int:
-        return self.right - self.left
-
-    @property
-    def x_label_x(self) -> float:
-        return (self.left + self.right) / 2
-
-    @property
     def x_label_y(self) -> int:
         return self.bottom + 32
-
-    @property
-    def y_label_y(self) -> float:
-        return (self.top + self.bottom) / 2
 
 
 def curve_colours(rocs: list[dict]) -> dict[str, int]:
@@ -168,7 +142,6 @@ def roc_chart(target, curves: list[dict], *, colours: dict[str, int] | None = No
     '40.0,220.0 145.0,10.0 250.0,10.0'
     """
     chart = Roc(target=target)
-    span = chart.right - chart.left
     chart.ticks = [
         (
             linear(v, 0, 1, chart.left, chart.right),
@@ -179,7 +152,7 @@ def roc_chart(target, curves: list[dict], *, colours: dict[str, int] | None = No
     ]
     for k, curve in enumerate(curves):
         swatch = (colours or {}).get(curve["name"], k % len(PALETTE))
-        xs = [linear(v, 0, 1, chart.left, chart.left + span) for v in curve.get("fpr", [])]
+        xs = [linear(v, 0, 1, chart.left, chart.right) for v in curve.get("fpr", [])]
         ys = [linear(v, 0, 1, chart.bottom, chart.top) for v in curve.get("tpr", [])]
         chart.curves.append(
             Curve(

@@ -12,7 +12,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -25,6 +24,7 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.time_zones import default_time_zone
+from pwscup.submissions.two_sided_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
 from pwscup.synthetic.models import SynAttack, SynRelease
@@ -220,6 +220,10 @@ urlpatterns = [
 # --- the round's panel -------------------------------------------------------------------------
 
 
+# The round's panel on the console's round page: the core renders it with ``panel_context``.
+PANEL_TEMPLATE = "synthetic/console_panel.html"
+
+
 def panel_context(round_) -> dict | None:
     """What the panel shows: the draws' sizes and disjointness, the counts of releases,
     targets and attacks, the freeze and the publication. Nothing secret: sizes and counts,
@@ -236,10 +240,7 @@ def panel_context(round_) -> dict | None:
         "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True),
         "config": config,
         "columns": [(column, config.roles[column]) for column in config.columns],
-        "phases": [
-            (selectors.release_phase(round_), _("Release phase")),
-            (selectors.attack_phase(round_), _("Attack phase")),
-        ],
+        "phases": named_phases(round_),
         "releases": {
             "all": releases.count(),
             "scored": releases.filter(status=SynRelease.Status.FINISHED).count(),
@@ -256,10 +257,3 @@ def panel_context(round_) -> dict | None:
         "packs": selectors.pack_populations(synthetic=synthetic),
         "population_form": PopulationForm(choices=round_choices(round=round_)),
     }
-
-
-def panel_html(request, round_) -> str:
-    context = panel_context(round_)
-    if context is None:
-        return ""
-    return render_to_string("synthetic/console_panel.html", context, request=request)

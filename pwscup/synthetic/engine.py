@@ -5,19 +5,20 @@ team's rows come from (``team_population``), and the tables a team's draw names.
 the services write."""
 
 import json
-import threading
 from dataclasses import dataclass
 
-import numpy as np
-import pandas as pd
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_selectors import team_choice_key
 from pwscup.core.errors import Refused
+from pwscup.core.process_cache import ProcessCache
 from pwscup.core.stored import stored_bytes
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
 from scoring.synthetic.config import SynthConfig, parse_config
-from scoring.synthetic.kit import table_text
+
+# The tables as the round serves them: the pure library's writers.
+from scoring.synthetic.kit import challenge_text as challenge_text
+from scoring.synthetic.kit import table_text as table_text
 from scoring.synthetic.population import Population, read_population
 from scoring.tables import load_table
 
@@ -50,25 +51,16 @@ def round_population(round_) -> Population:
 
 
 def _population(field, sha256: str, config: dict) -> Population:
-    key = (sha256, json.dumps(config, sort_keys=True))
-    with _LOCK:
-        hit = _POPULATIONS.get(key)
-    if hit is not None:
-        return hit
-    data = stored_bytes(field)
-    header = header_of(data)
-    population = read_population(data, parse_config(config_in_order(config, header), header))
-    with _LOCK:
-        _POPULATIONS[key] = population
-        while len(_POPULATIONS) > _KEPT:
-            _POPULATIONS.pop(next(iter(_POPULATIONS)))
-    return population
+    def read() -> Population:
+        data = stored_bytes(field)
+        header = header_of(data)
+        return read_population(data, parse_config(config_in_order(config, header), header))
+
+    return _POPULATIONS.get((sha256, json.dumps(config, sort_keys=True)), read)
 
 
 # A handful of rounds' populations per process (a few MB each for a table like Adult).
-_KEPT = 8
-_POPULATIONS: dict = {}
-_LOCK = threading.Lock()
+_POPULATIONS = ProcessCache(8)
 
 
 @dataclass(frozen=True)
@@ -145,13 +137,6 @@ def draw_population(synthetic: SyntheticRound, draw: TeamDraw) -> PackData:
     return population_of(synthetic, draw.choice_key)
 
 
-def rows_of(population: Population, positions) -> pd.DataFrame:
-    """The typed rows of ``P`` at 0-based ``positions``, renumbered from 0."""
-    return population.frame.iloc[np.asarray(positions, dtype=np.int64)].reset_index(drop=True)
-
-
-def challenge_text(frame: pd.DataFrame) -> str:
-    """A challenge set as published: ``id`` (1 … n) then ``P``'s columns; no label."""
-    out = frame.copy()
-    out.insert(0, "id", np.arange(1, len(out) + 1))
-    return table_text(out)
+# The typed rows of ``P`` at 0-based positions, renumbered from 0: the pure library's
+# ``Population.rows``, by the name the services and the tests read them with.
+rows_of = Population.rows

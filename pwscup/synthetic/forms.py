@@ -141,25 +141,14 @@ class SettingsForm(ServiceErrorsForm, TwoSidedRoundForm):
     def config(self) -> dict:
         """The round's configuration (``scoring.synthetic.config``) the fields describe."""
         data = self.cleaned_data
-        config = {
+        # A setting left empty takes the settings' default.
+        given = {key: data[key] for key in SETTING_FIELDS if data.get(key) is not None}
+        return {
             "columns": {c: data[n] for c, n in zip(self.columns, self.role_names, strict=True)},
             "label": data["label"],
-            "fpr_levels": data["fpr_levels"],
-            "gates": {"u_ml_min": data["u_ml_min"], "u_1_max": data["u_1_max"]},
+            **{key: value for key, value in given.items() if key not in GATE_KEYS},
+            "gates": {key: value for key, value in given.items() if key in GATE_KEYS},
         }
-        for key in (
-            "n_holdout",
-            "n_train",
-            "n_challenge",
-            "n_aux",
-            "max_rows",
-            "density_bandwidth",
-        ):
-            if data.get(key) is not None:
-                config[key] = data[key]
-        if data.get("r_copy_excess_max") is not None:
-            config["gates"]["r_copy_excess_max"] = data["r_copy_excess_max"]
-        return config
 
 
 def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) -> dict:

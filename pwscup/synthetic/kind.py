@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.submissions.services.jobs import JobKind
+from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
 from pwscup.synthetic import (
     KEY,
     api,
@@ -19,9 +20,8 @@ from pwscup.synthetic import (
     standings,
     views,
 )
-from pwscup.synthetic.actions import LIFECYCLE, synthetic_actions
+from pwscup.synthetic.actions import LIFECYCLE
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
-from pwscup.synthetic.services.common import PHASE_LABELS
 
 
 class SyntheticKind(PhasedKind, TwoSidedKind):
@@ -35,7 +35,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
     standings_module = standings
     archive_module = archive
     api_module = api
-    phase_labels = PHASE_LABELS
+    phase_labels = TWO_SIDED_PHASE_LABELS
     views_module = views
     console_module = console
     bundle_module = bundle
@@ -66,11 +66,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
         """A team's rows are drawn from its pack's population once, and kept (its challenge
         set may already be published): its pack cannot change after that."""
         synthetic = selectors.synthetic_of(round)
-        draw = (
-            selectors.team_draw_of(synthetic=synthetic, team=team)
-            if synthetic is not None
-            else None
-        )
+        draw = synthetic and selectors.team_draw_of(synthetic=synthetic, team=team)
         if draw is None:
             return ""
         return gettext(
@@ -78,11 +74,6 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
             "downloaded or uploaded its data): a synthetic round keeps a team's draw, so its "
             "data pack cannot change."
         ) % {"team": team.name, "key": draw.choice_key or "-"}
-
-    # --- pages, API and console ---------------------------------------------------------------
-
-    def console_actions(self, round):
-        return synthetic_actions(round)
 
     # --- uploads and jobs ---------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from pwscup.accounts.models import Team
 from pwscup.core.kits import KitFile, kit_archive
 from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.synthetic import engine, services
+from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SyntheticRound
 from scoring.synthetic.kit import independent_marginals, table_text
 
@@ -28,17 +29,8 @@ TOOLKIT_EXTRA = "synthetic"
 
 POPULATION_NAME = "population.json"
 CONFIG_NAME = "config.json"
-AUX_NAME = "aux.csv"
 # The sample release is the kit's command with its default seed.
 SAMPLE_SEED = 0
-
-
-def train_name(team: Team) -> str:
-    return f"{team.slug}_train.csv"
-
-
-def release_name(team: Team) -> str:
-    return f"{team.slug}_synthetic.csv"
 
 
 def kit_filename(*, synthetic: SyntheticRound, team: Team) -> str:
@@ -47,9 +39,9 @@ def kit_filename(*, synthetic: SyntheticRound, team: Team) -> str:
 
 def team_train_text(*, synthetic: SyntheticRound, team: Team) -> str:
     """The team's members ``T_X`` as the kit and the Data tab give them."""
-    draw = services.team_draw(synthetic=synthetic, team=team)
-    population = engine.draw_population(synthetic, draw).population
-    return table_text(engine.rows_of(population, draw.members))
+    return files.members_csv(
+        synthetic=synthetic, draw=services.team_draw(synthetic=synthetic, team=team)
+    )
 
 
 def sample_release_text(*, synthetic: SyntheticRound, team: Team) -> str:
@@ -82,9 +74,9 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         "install": install_argument(TOOLKIT_EXTRA),
         "population": POPULATION_NAME,
         "config_name": CONFIG_NAME,
-        "train": train_name(team),
-        "release": release_name(team),
-        "aux": AUX_NAME,
+        "train": files.members_name(team),
+        "release": files.release_name(team),
+        "aux": files.AUX_NAME,
         "frozen": frozen,
         "n_train": config.n_train,
         "max_rows": config.max_rows,
@@ -98,19 +90,18 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         "n_challenge": config.n_challenge,
         "practice_challenge": practice_challenge,
     }
-    files = [
+    members = [
         KitFile("README.md", render_to_string("synthetic/kit/README.md", context)),
         KitFile(
             POPULATION_NAME, json.dumps(population.describe(), ensure_ascii=False, indent=1) + "\n"
         ),
         KitFile(CONFIG_NAME, json.dumps(config.as_dict(), ensure_ascii=False, indent=2) + "\n"),
-        KitFile(train_name(team), team_train_text(synthetic=synthetic, team=team)),
-        KitFile(release_name(team), sample_release_text(synthetic=synthetic, team=team)),
+        KitFile(files.members_name(team), team_train_text(synthetic=synthetic, team=team)),
+        KitFile(files.release_name(team), sample_release_text(synthetic=synthetic, team=team)),
     ]
     if frozen:
-        aux = engine.rows_of(population, pack.aux)
-        files.append(KitFile(AUX_NAME, table_text(aux)))
-    return files
+        members.append(KitFile(files.AUX_NAME, files.aux_csv(synthetic=synthetic, key=pack.key)))
+    return members
 
 
 def kit_zip_bytes(*, synthetic: SyntheticRound, team: Team) -> bytes:

@@ -40,7 +40,7 @@ def synthetic_of(round_) -> SyntheticRound | None:
     )
 
 
-def visible_half(*, synthetic: SyntheticRound, is_organizer: bool = False) -> str:
+def visible_half(*, synthetic: SyntheticRound) -> str:
     """The half of the challenge sets whose scores a reader sees: the final half once the
     results are published, the dev half before (for everyone, organizers included: the
     final half decides the ranking and is shown to nobody before)."""
@@ -78,24 +78,11 @@ def release_copy_gate(scores: dict, *, config: SynthConfig) -> SynthError | None
     )
 
 
-def publishable_releases(*, synthetic: SyntheticRound, team: Team):
-    """The team's releases the freeze may publish: scored, and within the copy gate
-    (:func:`release_copy_gate`). One that copies more is kept, scored and shown to its team,
-    never published: a team whose releases all fail it has no target, as one with none
-    valid."""
-    config = engine.round_config(synthetic.round)
-    scored = SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
-    within = [
-        pk
-        for pk, scores in scored.values_list("pk", "scores")
-        if release_copy_gate(scores or {}, config=config) is None
-    ]
-    return scored.filter(pk__in=within)
-
-
 def final_release(*, synthetic: SyntheticRound, team: Team) -> SynRelease | None:
     """The team's final release: the selected one, else its last valid one (valid: scored
-    and within the copy gate, ``publishable_releases``)."""
+    and within the copy gate, :func:`release_copy_gate`). One that copies more is kept,
+    scored and shown to its team, never published: a team whose releases all fail the gate
+    has no target, as one with none valid."""
     config = engine.round_config(synthetic.round)
     scored = SynRelease.objects.filter(synthetic=synthetic, team=team, status=Status.FINISHED)
     valid = [  # one query: the gate reads each release's stored scores

@@ -36,7 +36,13 @@ from scoring.bounded_json import loads_bounded
 from scoring.synthetic.attack import read_attack, score_attack
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.draws import practice_draw
-from scoring.synthetic.kit import dcr_answer, density_answer, independent_marginals, table_text
+from scoring.synthetic.kit import (
+    challenge_text,
+    dcr_answer,
+    density_answer,
+    independent_marginals,
+    table_text,
+)
 from scoring.synthetic.population import Population, population_from_description, read_population
 from scoring.synthetic.release import read_challenge, read_release, typed_rows
 from scoring.synthetic.utility import release_scores
@@ -143,8 +149,7 @@ def cmd_practice(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     _write(table_text(aux.iloc[draw.members].reset_index(drop=True)), out / "practice_train.csv")
     challenge = aux.iloc[draw.challenge].reset_index(drop=True)
-    challenge.insert(0, "id", np.arange(1, len(challenge) + 1))
-    _write(table_text(challenge), out / "practice_challenge.csv")
+    _write(challenge_text(challenge), out / "practice_challenge.csv")
     truth = pd.DataFrame(
         {
             "id": np.arange(1, len(draw.labels) + 1),

@@ -65,3 +65,11 @@ def table_text(frame: pd.DataFrame) -> str:
                 str(int(v)) if w else repr(float(v)) for v, w in zip(values, whole, strict=True)
             ]
     return out.to_csv(index=False, lineterminator="\n")
+
+
+def challenge_text(frame: pd.DataFrame) -> str:
+    """A challenge set as published: ``id`` (1 … n) then ``P``'s columns, no label (the
+    round's, and the practice split's of ``synth practice``)."""
+    out = frame.copy()
+    out.insert(0, "id", np.arange(1, len(out) + 1))
+    return table_text(out)

@@ -62,7 +62,9 @@ def _dp() -> Source:
 
 def windows(competition: Competition) -> list:
     """Every upload window of the competition's rounds, in the order they run."""
-    phases = Phase.objects.filter(round__competition=competition).order_by("round__order", "opens_at", "pk")
+    phases = Phase.objects.filter(round__competition=competition).order_by(
+        "round__order", "opens_at", "pk"
+    )
     return [*phases, *DPRound.objects.filter(round__competition=competition)]
 
 

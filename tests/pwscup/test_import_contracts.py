@@ -34,9 +34,7 @@ def layers(parser) -> list[set[str]]:
 
 def pwscup_packages() -> set[str]:
     """Every package directly under ``pwscup/`` (a folder with an ``__init__.py``)."""
-    return {
-        f"pwscup.{init.parent.name}" for init in (ROOT / "pwscup").glob("*/__init__.py")
-    }
+    return {f"pwscup.{init.parent.name}" for init in (ROOT / "pwscup").glob("*/__init__.py")}
 
 
 def kind_packages() -> set[str]:

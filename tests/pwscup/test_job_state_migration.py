@@ -166,27 +166,49 @@ def test_kept_uploads_keep_who_uploaded_and_the_file_name(world):
             round_id=world.round.pk, opens_at=now, closes_at=now
         )
         estimate = apps.get_model("dp", "Estimate").objects.create(
-            dp_round_id=dp_round.pk, team_id=a.pk, level="L1", number=2, status="failed",
-            user_id=user.pk, original_filename="estimate.csv", sha256="b" * 64, size=5,
+            dp_round_id=dp_round.pk,
+            team_id=a.pk,
+            level="L1",
+            number=2,
+            status="failed",
+            user_id=user.pk,
+            original_filename="estimate.csv",
+            sha256="b" * 64,
+            size=5,
         )
         window = apps.get_model("presentations", "PresentationWindow").objects.create(
             competition_id=world.competition.pk, opens_at=now, closes_at=now
         )
         slides = apps.get_model("presentations", "Slides").objects.create(
-            window_id=window.pk, team_id=a.pk, uploaded_by_id=user.pk, file="s.pdf",
-            original_name="talk.pdf", sha256="c" * 64, size=7, number=3,
+            window_id=window.pk,
+            team_id=a.pk,
+            uploaded_by_id=user.pk,
+            file="s.pdf",
+            original_name="talk.pdf",
+            sha256="c" * 64,
+            size=7,
+            number=3,
         )
     finally:
         migrate()
     upload = AnonymizationSubmission.objects.get(pk=upload.pk)
     assert (upload.uploaded_by, upload.original_filename, upload.number, upload.note) == (
-        user, "mine.csv", 4, "k=5",
+        user,
+        "mine.csv",
+        4,
+        "k=5",
     )
     estimate = Estimate.objects.get(pk=estimate.pk)
     assert (estimate.uploaded_by, estimate.original_filename, estimate.number, estimate.note) == (
-        user, "estimate.csv", 2, "",
+        user,
+        "estimate.csv",
+        2,
+        "",
     )
     slides = Slides.objects.get(pk=slides.pk)
     assert (slides.uploaded_by, slides.original_filename, slides.size, slides.number) == (
-        user, "talk.pdf", 7, 3,
+        user,
+        "talk.pdf",
+        7,
+        3,
     )

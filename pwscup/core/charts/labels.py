@@ -60,7 +60,15 @@ class Box:
 
 class PlotArea:
     """A chart whose plot lies within its ``left``, ``right``, ``top`` and ``bottom`` (px):
-    its size, and its frame for ``place_labels``."""
+    its size, its middle (where an axis title goes), and its frame for ``place_labels``."""
+
+    @property
+    def x_middle(self) -> float:
+        return (self.left + self.right) / 2
+
+    @property
+    def y_middle(self) -> float:
+        return (self.top + self.bottom) / 2
 
     @property
     def plot_width(self) -> float:

@@ -21,6 +21,7 @@ from pwscup.pwscup2015.models import (
 )
 from pwscup.pwscup2015.selectors import older_scorer_version
 from pwscup.pwscup2015.services.anonymization import anonymizations_rescore
+from pwscup.submissions.admin_fields import JobFailureAdmin
 from pwscup.submissions.messages import job_message_text
 
 READONLY = (
@@ -50,16 +51,12 @@ def scorer(obj):
     )
 
 
-class UploadAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
+class UploadAdmin(JobFailureAdmin, CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin):
     competition_lookup = "team__competition"
     #: The view that serves the uploaded file to its team and the organizers.
     file_view: str
     # The file is shown read-only by ``uploaded_file``, the message by ``failure``.
     exclude = ("file", "message", "message_code", "message_params")
-
-    @admin.display(description=_("message"))
-    def failure(self, obj):
-        return job_message_text(obj)
 
     @admin.display(description=_("file"))
     def uploaded_file(self, obj):

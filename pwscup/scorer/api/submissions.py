@@ -20,17 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
-from pwscup.competitions.selectors import phase_state
 from pwscup.core.errors import Refused
 from pwscup.scorer import selectors, services
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json, scorer_part
 from pwscup.scorer.models import Target
 from pwscup.submissions.submission_types import FinalReleases, SubmissionType, TargetAttacks
-
-
-def _is_open(phase) -> bool:
-    return phase is not None and phase_state(phase=phase) == "open"
 
 
 class ScorerUploads(SubmissionType):
@@ -81,9 +76,6 @@ class ScorerReleases(ScorerUploads, FinalReleases):
         return services.release_upload(
             scorer=part, team=access.team, user=user, uploaded_file=uploaded_file
         )
-
-    def is_open(self, part, access):
-        return part.frozen_at is None and _is_open(selectors.release_phase(access.round))
 
 
 def attack_target(scorer, slug: str, *, per_target: bool) -> Target | None:
@@ -157,10 +149,6 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
     def target_slugs(self, part, access) -> list[str]:
         targets = selectors.attack_target_choices(scorer=part, team=access.team)
         return [t.team.slug for t in targets]
-
-    def is_open(self, part, access):
-        is_open = _is_open(selectors.attack_phase(part.round)) and not part.results_published
-        return bool(self.target_slugs(part, access)) and is_open
 
     def fields(self, part, access):
         """In a round of one upload per target, ``target`` lists the other teams' targets."""

@@ -22,10 +22,8 @@ from pwscup.scorer.services.programs import (
 from pwscup.scorer.services.ranking import ranking_request, ranking_score, standings_input
 from pwscup.scorer.services.releases import attack_upload, release_select, release_upload
 from pwscup.scorer.services.rounds import (
-    results_hide,
     results_publish,
     scorer_config_validate,
-    scorer_round_close,
     scorer_round_create,
     slot_set,
     slots_for_teams,
@@ -51,11 +49,9 @@ __all__ = [
     "release_select",
     "release_upload",
     "rescore_outdated",
-    "results_hide",
     "results_publish",
     "round_freeze",
     "scorer_config_validate",
-    "scorer_round_close",
     "scorer_round_create",
     "slot_set",
     "slots_for_teams",

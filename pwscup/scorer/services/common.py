@@ -1,8 +1,7 @@
 """What the scorer round's services share: the tasks' names, the phases' names,
-how a scoring error becomes a form's message, and how a run's result is stored."""
+and how a run's result is stored."""
 
-from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
 from pwscup.core.errors import Refused
 from pwscup.scorer.models import ScorerRound
@@ -31,12 +30,6 @@ def hidden_ready_check(*, scorer: ScorerRound) -> None:
             % {"packs": missing},
             status=403,
         )
-
-
-def form_error(field: str, error) -> ValidationError:
-    """A ``scoring`` error as a form's error on ``field``, in the reader's language."""
-    text = error.render(get_language()) if hasattr(error, "render") else str(error)
-    return ValidationError({field: text})
 
 
 def result_message(result) -> JobMessage | None:

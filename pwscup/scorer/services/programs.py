@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import round_audit_record
+from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save
 from pwscup.scorer.models import DataPack, ProgramVersion, ScorerRound
-from pwscup.scorer.services.common import BUILD_TASK, form_error
+from pwscup.scorer.services.common import BUILD_TASK
 from pwscup.scorer.services.runs import MAX_LOG_CHARS, program_environment
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobMessage
@@ -65,7 +66,7 @@ def program_upload(*, scorer: ScorerRound, uploaded_file, user=None) -> ProgramV
         try:
             program = program_unpack(archive, Path(scratch) / "program")
         except ScoringError as error:
-            raise form_error("program", error) from None
+            raise scoring_form_error("program", error) from None
         metadata = program_metadata(program)
     digest = sha256_of(uploaded_file)
     with transaction.atomic():
@@ -149,7 +150,7 @@ def pack_upload(
         try:
             members = unzip(archive, Path(scratch) / "pack", what="data pack", limits=UnzipLimits())
         except ScoringError as error:
-            raise form_error("file", error) from None
+            raise scoring_form_error("file", error) from None
     pack = DataPack(
         scorer=scorer,
         role=role,

@@ -1,5 +1,5 @@
 """The round itself: creation (its settings checked, its two windows), the teams' slots,
-closing, publishing and hiding the results."""
+publishing the results."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -10,14 +10,12 @@ from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import (
     round_audit_record,
     round_of_kind_create,
-    round_phases_close,
 )
+from pwscup.core.errors import scoring_form_error
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
-from pwscup.scorer.services.common import form_error
 from pwscup.submissions.services.two_sided import (
     two_sided_locked,
-    two_sided_results_hide,
     two_sided_results_publish,
     two_sided_round_created,
     two_sided_windows_check,
@@ -33,7 +31,7 @@ def scorer_config_validate(config) -> dict:
     try:
         return parse_round_config(config if config is not None else {}).as_dict()
     except ScoringError as error:
-        raise form_error("config", error) from None
+        raise scoring_form_error("config", error) from None
 
 
 @transaction.atomic
@@ -127,17 +125,7 @@ def slot_set(*, scorer: ScorerRound, team: Team, slot: int, user=None) -> TeamSl
     return mine
 
 
-def scorer_round_close(*, scorer: ScorerRound) -> int:
-    """*Close now*: every phase still open (or not yet open) closes now."""
-    return round_phases_close(round=scorer.round)
-
-
 def results_publish(*, scorer: ScorerRound, user=None) -> None:
     """Close every open phase (a published ranking never changes), show the exact attack
     scores, the matrix and the rankings to everyone, tell the participants."""
     two_sided_results_publish(state=scorer, user=user)
-
-
-def results_hide(*, scorer: ScorerRound, user=None) -> None:
-    """The matrix, the rankings and the exact attack scores become organizer-only again."""
-    two_sided_results_hide(state=scorer, user=user)

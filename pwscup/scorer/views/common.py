@@ -8,17 +8,9 @@ page's (``pwscup.submissions.round_pages``)."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from pwscup.scorer import selectors
-from pwscup.scorer.models import Attack, Release, ScorerRound, Target
+from pwscup.scorer.api.common import scorer_part
+from pwscup.scorer.models import Attack, Release, Target
 from pwscup.submissions.round_pages import require_frozen, require_own
-
-
-def scorer_of(access) -> ScorerRound:
-    scorer = selectors.scorer_of(access.round)
-    if scorer is None:
-        raise Http404("No scorer round.")
-    return scorer
-
 
 UPLOAD_MODELS = {"releases": Release, "attacks": Attack}
 
@@ -30,7 +22,7 @@ def own_upload(access, kind: str, pk: int) -> Release | Attack:
     if model is None:
         raise Http404("No such upload.")
     upload = get_object_or_404(
-        model.objects.select_related("team", "program"), pk=pk, scorer=scorer_of(access)
+        model.objects.select_related("team", "program"), pk=pk, scorer=scorer_part(access)
     )
     return require_own(access, upload, missing="No such upload.")
 
@@ -39,7 +31,7 @@ def published_target(access, team_slug: str) -> Target:
     """A frozen target whose public files the caller may download: a team of the
     competition (its own target included: it is what every other team sees) or an
     organizer, once the round is frozen."""
-    scorer = scorer_of(access)
+    scorer = scorer_part(access)
     require_frozen(access, scorer)
     return get_object_or_404(
         Target.objects.select_related("team", "release"), scorer=scorer, team__slug=team_slug

@@ -15,7 +15,7 @@ from pwscup.core.files import private_file_response
 from pwscup.scorer import KEY
 from pwscup.scorer.api.files import slot_zip, slots_pack
 from pwscup.scorer.models import TeamSlot
-from pwscup.scorer.views.common import own_upload, published_target, scorer_of
+from pwscup.scorer.views.common import own_upload, published_target, scorer_part
 from pwscup.submissions.round_pages import require_participant
 
 ZIP = "application/zip"
@@ -30,7 +30,7 @@ KEPT_SUFFIXES = {".csv": "text/csv; charset=utf-8", ".zip": ZIP, ".json": "appli
 @kind_view(KEY)
 def slot_folder(request, access, team_slug: str):
     """A team's own folder of the slots pack (an organizer: any team's)."""
-    scorer = scorer_of(access)
+    scorer = scorer_part(access)
     require_participant(access)
     if not access.is_organizer and access.team.slug != team_slug:
         raise Http404("Not your folder.")

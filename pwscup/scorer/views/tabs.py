@@ -12,7 +12,7 @@ from pwscup.scorer import selectors
 from pwscup.scorer.models import DataPack
 from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
-from pwscup.scorer.views.common import scorer_of
+from pwscup.scorer.views.common import scorer_part
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.submissions.two_sided_tabs import TwoSidedTabs
 
@@ -22,7 +22,7 @@ class ScorerTabs(TwoSidedTabs):
     flow = staticmethod(tabs.flow)
 
     def state(self, access):
-        return tabs.round_state(scorer=scorer_of(access))
+        return tabs.round_state(scorer=scorer_part(access))
 
     def data(self, access, state):
         participant = access.team is not None or access.is_organizer

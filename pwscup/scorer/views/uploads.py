@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.scorer import KEY, selectors, services
-from pwscup.scorer.views.common import own_upload, scorer_of
+from pwscup.scorer.views.common import own_upload, scorer_part
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.submissions.round_pages import (
     final_release_answer,
@@ -23,7 +23,7 @@ from pwscup.submissions.round_pages import (
 release_upload = release_upload_view(
     KEY,
     ReleaseUploadForm,
-    lambda access, **upload: services.release_upload(scorer=scorer_of(access), **upload),
+    lambda access, **upload: services.release_upload(scorer=scorer_part(access), **upload),
 )
 
 
@@ -39,7 +39,7 @@ def _target(scorer, slug: str):
 
 @team_form_view(KEY)
 def attack_upload(request, access, team):
-    scorer = scorer_of(access)
+    scorer = scorer_part(access)
     return upload_answer(
         request,
         access,

@@ -115,18 +115,37 @@ def two_sided_upload_window(*, round: Round, kind: str, uploads, target_uploads=
 
 
 def two_sided_upload_keep(
-    *, state, kind: str, model, uploads, task: str | None, target_uploads=None, **keep
+    *,
+    state,
+    kind: str,
+    model,
+    uploads,
+    task: str | None,
+    target_uploads=None,
+    check=None,
+    **keep,
 ):
     """Keep a team's upload to the phase ``kind`` through the core's pipeline
-    (``upload_keep``, with ``keep``: the team, the file, its name, ``now``, the kind's
-    ``check`` and the row's own fields), counted in the phase's window on the team's
-    ``uploads`` (``two_sided_upload_window``), and send its job ``task`` (``None``: the kind
-    decides, e.g. an upload refused as kept)."""
+    (``upload_keep``, with ``keep``: the team, the file, its name, ``now`` and the row's own
+    fields, a ``target`` among them for an attack on one), counted in the phase's window on
+    the team's ``uploads`` (``two_sided_upload_window``), and send its job ``task``
+    (``None``: the kind decides, e.g. an upload refused as kept). ``check``: the kind's
+    refusals under the team's lock; by default the phase's own (``two_sided_release_open``,
+    ``two_sided_attack_open``)."""
+
+    def phase_open() -> None:
+        if kind == RELEASE:
+            two_sided_release_open(state=state, now=keep["now"])
+        else:
+            target = keep.get("target")
+            two_sided_attack_open(state=state, team=keep["team"], target=target, now=keep["now"])
+
     upload = upload_keep(
         model=model,
         window=two_sided_upload_window(
             round=state.round, kind=kind, uploads=uploads, target_uploads=target_uploads
         ),
+        check=check or phase_open,
         **keep,
     )
     if task is not None:

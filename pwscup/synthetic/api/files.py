@@ -36,8 +36,9 @@ def challenge_csv(*, target: SynTarget) -> str:
     return engine.challenge_text(engine.rows_of(population, draw.challenge))
 
 
-def release_name(target: SynTarget) -> str:
-    return f"{target.team.slug}_synthetic.csv"
+def release_name(team) -> str:
+    """A team's release as its kit names it and a target is served: ``teamX_synthetic.csv``."""
+    return f"{team.slug}_synthetic.csv"
 
 
 def release_bytes(*, target: SynTarget) -> bytes:

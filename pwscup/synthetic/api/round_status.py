@@ -35,7 +35,8 @@ METRIC_NAMES = {
 }
 
 
-def _metric_name(key: str) -> str:
+def metric_name(key: str) -> str:
+    """A score's name as a client and the Submit tab print it (``TPR@FPR≤0.1``, ``U_ML``)."""
     if key.startswith("tpr@"):
         return f"TPR@FPR≤{key[4:]}"
     return METRIC_NAMES.get(key, key)
@@ -45,7 +46,7 @@ def _metrics(synthetic) -> list[dict]:
     headline = engine.round_config(synthetic.round).headline
     keys = [*RELEASE_METRICS, *attack_metrics(synthetic)]
     return [
-        round_api.metric(key, _metric_name(key), headline=key in ("u_ml", "u_1", headline))
+        round_api.metric(key, metric_name(key), headline=key in ("u_ml", "u_1", headline))
         for key in keys
     ]
 
@@ -86,7 +87,7 @@ def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
         target_args = [*args, target.team.slug]
         answer["downloads"].append(
             round_api.download(
-                files.release_name(target),
+                files.release_name(target.team),
                 _("Release of %(team)s") % {"team": target.team.name},
                 reverse("api:syn-target-release", args=target_args),
             )
@@ -132,7 +133,7 @@ def round_leaderboard(request, access) -> dict:
         )
     half = selectors.visible_half(synthetic=synthetic)
     headline = engine.round_config(synthetic.round).headline
-    name = _metric_name(headline)
+    name = metric_name(headline)
     releases = [
         [
             row["rank"],

@@ -23,7 +23,6 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.selectors import phase_state
 from pwscup.submissions.round_api import present_scores, require_targets, scores_answer
 from pwscup.submissions.submission_types import FinalReleases, SubmissionType, TargetAttacks
 from pwscup.synthetic import selectors, services
@@ -99,9 +98,6 @@ class Releases(SyntheticUploads, FinalReleases):
             "n": upload.number
         }
 
-    def is_open(self, part, access) -> bool:
-        return phase_state(phase=selectors.release_phase(access.round)) == "open"
-
 
 class Attacks(SyntheticUploads, TargetAttacks):
     """A membership-inference attack on another team's target, once the releases are
@@ -159,13 +155,6 @@ class Attacks(SyntheticUploads, TargetAttacks):
             "team": upload.target.team.name,
             "n": upload.number,
         }
-
-    def is_open(self, part, access) -> bool:
-        return (
-            bool(attackable(access, part))
-            and phase_state(phase=selectors.attack_phase(access.round)) == "open"
-            and not part.results_published
-        )
 
     def target_slugs(self, part, access) -> list[str]:
         return [target.team.slug for target in attackable(access, part)]

@@ -115,7 +115,7 @@ def target_list(request, access, synthetic):
 
 def target_release(request, access, synthetic, team_slug):
     target = target_of(access, synthetic, team_slug)
-    return csv_bytes_response(files.release_bytes(target=target), files.release_name(target))
+    return csv_bytes_response(files.release_bytes(target=target), files.release_name(target.team))
 
 
 def target_challenge(request, access, synthetic, team_slug):

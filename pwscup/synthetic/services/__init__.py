@@ -11,7 +11,6 @@ from pwscup.synthetic.services.freeze import attack_phase_open_now, round_freeze
 from pwscup.synthetic.services.populations import population_upload
 from pwscup.synthetic.services.releases import release_score, release_select, release_upload
 from pwscup.synthetic.services.rounds import (
-    results_hide,
     results_publish,
     synthetic_config_validate,
     synthetic_round_close,
@@ -30,7 +29,6 @@ __all__ = [
     "release_score",
     "release_select",
     "release_upload",
-    "results_hide",
     "results_publish",
     "round_freeze",
     "synthetic_config_validate",

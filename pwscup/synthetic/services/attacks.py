@@ -10,7 +10,6 @@ from pwscup.core.stored import stored_bytes
 from pwscup.submissions.services.jobs import job_execute
 from pwscup.submissions.services.two_sided import (
     ATTACK,
-    two_sided_attack_open,
     two_sided_upload_keep,
 )
 from pwscup.synthetic import engine
@@ -23,12 +22,7 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
     """Keep an attack on ``target`` as uploaded (QUEUED) and send its scoring to a worker;
     refused (403) outside the attack phase, on the team's own release, or once the
     results are published."""
-    now = now or timezone.now()
     synthetic = target.synthetic
-
-    def attack_open() -> None:
-        two_sided_attack_open(state=synthetic, team=team, target=target, now=now)
-
     return two_sided_upload_keep(
         state=synthetic,
         kind=ATTACK,
@@ -39,8 +33,7 @@ def attack_upload(*, target: SynTarget, team: Team, user, uploaded_file, now=Non
         team=team,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_mia_{target.team.slug}.csv",
-        now=now,
-        check=attack_open,
+        now=now or timezone.now(),
         target=target,
         user=user,
     )

@@ -12,12 +12,12 @@ from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.competitions.services import round_audit_record
+from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
 from pwscup.core.stored import stored_bytes
 from pwscup.submissions.services.two_sided import two_sided_locked
 from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
-from pwscup.synthetic.services.common import form_error
 from scoring.errors import ScoringError
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.draws import draw_shared
@@ -38,7 +38,7 @@ def population_check(*, synthetic: SyntheticRound, table: bytes, filename: str):
         csv = organizer_csv(table, name=filename)
         header = engine.header_of(csv.utf8)
     except ScoringError as error:
-        raise form_error("table", error) from None
+        raise scoring_form_error("table", error) from None
     expected = engine.header_of(stored_bytes(round_.original_file))
     if header != expected:
         missing = [c for c in expected if c not in header]
@@ -66,7 +66,7 @@ def population_check(*, synthetic: SyntheticRound, table: bytes, filename: str):
         population = read_population(csv.utf8, parsed, name=filename)
         draw_shared(len(population.frame), parsed, seed=synthetic.secret_seed)
     except ScoringError as error:
-        raise form_error("table", error) from None
+        raise scoring_form_error("table", error) from None
     return csv, population
 
 

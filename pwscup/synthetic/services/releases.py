@@ -12,7 +12,6 @@ from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_execute
 from pwscup.submissions.services.two_sided import (
     RELEASE,
-    two_sided_release_open,
     two_sided_release_select,
     two_sided_upload_keep,
 )
@@ -30,12 +29,7 @@ def release_upload(
     """Keep ``teamX_synthetic.csv`` as uploaded (QUEUED, through the core's upload
     pipeline: size cap, limits, failed-upload cap) and send its check and scores to a
     worker; refused (403) outside the release phase or once the round is frozen."""
-    now = now or timezone.now()
     team_draw(synthetic=synthetic, team=team)
-
-    def release_open() -> None:
-        two_sided_release_open(state=synthetic, now=now)
-
     return two_sided_upload_keep(
         state=synthetic,
         kind=RELEASE,
@@ -45,8 +39,7 @@ def release_upload(
         team=team,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_synthetic.csv",
-        now=now,
-        check=release_open,
+        now=now or timezone.now(),
         synthetic=synthetic,
         user=user,
     )

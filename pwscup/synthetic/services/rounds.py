@@ -1,5 +1,5 @@
 """The round itself: creation (settings checked against the original, the shared draws),
-its two windows (the core's phases), closing, publishing and hiding the results."""
+its two windows (the core's phases), closing them and publishing the results."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -8,16 +8,15 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.models import Competition
 from pwscup.competitions.organizer_files import round_original_store
 from pwscup.competitions.services import round_of_kind_create, round_phases_close
+from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
 from pwscup.submissions.services.two_sided import (
-    two_sided_results_hide,
     two_sided_results_publish,
     two_sided_round_created,
     two_sided_windows_check,
 )
 from pwscup.synthetic import KEY, engine
 from pwscup.synthetic.models import SyntheticRound
-from pwscup.synthetic.services.common import form_error
 from pwscup.synthetic.services.draws import draws_for_teams
 from scoring.errors import ScoringError
 from scoring.synthetic.config import parse_config
@@ -31,7 +30,7 @@ def synthetic_config_validate(config) -> dict:
     try:
         return parse_config(config).as_dict()
     except ScoringError as error:
-        raise form_error("config", error) from None
+        raise scoring_form_error("config", error) from None
 
 
 # The settings a creation form asks one by one: a configuration error naming one of them
@@ -99,7 +98,7 @@ def synthetic_round_create(
         csv = organizer_csv(table, name=filename)
         header = engine.header_of(csv.utf8)
     except ScoringError as error:
-        raise form_error("table", error) from None
+        raise scoring_form_error("table", error) from None
     if not csv.utf8.strip().count(b"\n"):
         # A header and no row: the table's fault, not the settings' (the label would be
         # said to have no value).
@@ -108,7 +107,7 @@ def synthetic_round_create(
         parsed = parse_config(engine.config_in_order(config, header), header)
         population = read_population(csv.utf8, parsed, name=filename)
     except ScoringError as error:
-        raise form_error(config_error_field(error), error) from None
+        raise scoring_form_error(config_error_field(error), error) from None
     round_ = round_of_kind_create(
         competition=competition,
         kind=KEY,
@@ -129,7 +128,7 @@ def synthetic_round_create(
     try:
         shared = draw_shared(len(population.frame), parsed, seed=synthetic.secret_seed)
     except ScoringError as error:
-        raise form_error(config_error_field(error), error) from None
+        raise scoring_form_error(config_error_field(error), error) from None
     synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
     synthetic.save()
     draws_for_teams(synthetic=synthetic)
@@ -155,8 +154,3 @@ def results_publish(*, synthetic: SyntheticRound, user=None) -> None:
     """Close every open phase (a published ranking never changes), show the final half's
     scores, the matrix, the rankings and the ROC curves to everyone, tell the participants."""
     two_sided_results_publish(state=synthetic, user=user)
-
-
-def results_hide(*, synthetic: SyntheticRound, user=None) -> None:
-    """The matrix, the rankings and the final half's scores become organizer-only again."""
-    two_sided_results_hide(state=synthetic, user=user)

@@ -9,27 +9,20 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from pwscup.submissions.round_pages import require_frozen, require_own
-from pwscup.synthetic import selectors
-from pwscup.synthetic.models import SynRelease, SynTarget, SyntheticRound
-
-
-def synthetic_of(access) -> SyntheticRound:
-    synthetic = selectors.synthetic_of(access.round)
-    if synthetic is None:
-        raise Http404("No synthetic round.")
-    return synthetic
+from pwscup.synthetic.api.views import synthetic_part
+from pwscup.synthetic.models import SynRelease, SynTarget
 
 
 def own_release(access, pk: int) -> SynRelease:
     """A release of the caller's team (an organizer: any release of the round)."""
-    release = get_object_or_404(SynRelease, pk=pk, synthetic=synthetic_of(access))
+    release = get_object_or_404(SynRelease, pk=pk, synthetic=synthetic_part(access))
     return require_own(access, release, missing="No such release.")
 
 
 def published_target(access, team_slug: str) -> SynTarget:
     """A target a participant may download or attack: published (frozen), and another
     team's (an organizer: any)."""
-    synthetic = synthetic_of(access)
+    synthetic = synthetic_part(access)
     require_frozen(access, synthetic)
     target = get_object_or_404(
         SynTarget.objects.select_related("team", "release", "synthetic__round"),

@@ -10,30 +10,25 @@ from django.shortcuts import redirect
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
-from pwscup.core.exports import csv_bytes_response
 from pwscup.core.files import private_file_response
 from pwscup.core.kits import kit_response
 from pwscup.kinds.tabs import DATA, tab_url
 from pwscup.submissions.round_pages import require_team
 from pwscup.synthetic import KEY, kit, services
 from pwscup.synthetic.api import files
-from pwscup.synthetic.views.common import own_release, published_target, synthetic_of
+from pwscup.synthetic.api.views import members
+from pwscup.synthetic.views.common import own_release, published_target, synthetic_part
 
 
 @kind_view(KEY)
 def train_download(request, access):
-    """``teamX_train.csv``: the members ``T_X`` of the caller's own team (drawn now if the
-    team has no draw yet). An organizer outside the teams has none: the members of a team
-    would tell its challenge set's labels."""
-    synthetic = synthetic_of(access)
-    team = require_team(access)
+    """``teamX_train.csv``: the members ``T_X`` of the caller's own team, the API's answer
+    (``syn/members.csv``: drawn now if the team has no draw yet). An organizer outside the
+    teams has none: the members of a team would tell its challenge set's labels."""
     try:
-        draw = services.team_draw(synthetic=synthetic, team=team)
+        return members(request, access, synthetic_part(access))
     except Refused as refusal:
         return _refused(request, access, refusal)
-    return csv_bytes_response(
-        files.members_csv(synthetic=synthetic, draw=draw), files.members_name(team)
-    )
 
 
 @kind_view(KEY)
@@ -41,7 +36,7 @@ def kit_download(request, access):
     """The team's starter kit (``pwscup.synthetic.kit``): its members table, the sample
     release, ``population.json`` and ``config.json``, a README of the commands, the toolkit
     wheel; after the freeze the auxiliary table too."""
-    synthetic = synthetic_of(access)
+    synthetic = synthetic_part(access)
     team = require_team(access)
     try:
         services.team_draw(synthetic=synthetic, team=team)
@@ -64,7 +59,7 @@ def _refused(request, access, refusal: Refused):
 def target_release(request, access, team_slug: str):
     """``teamY_synthetic.csv``: another team's frozen release, as uploaded."""
     target = published_target(access, team_slug)
-    return private_file_response(target.release.file, files.release_name(target))
+    return private_file_response(target.release.file, files.release_name(target.team))
 
 
 @kind_view(KEY)

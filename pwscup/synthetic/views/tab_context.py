@@ -27,6 +27,8 @@ from pwscup.submissions.two_sided_tabs import (
     two_sided_flow,
 )
 from pwscup.synthetic import engine, selectors
+from pwscup.synthetic.api.round_status import metric_name
+from pwscup.synthetic.api.views import attack_metrics
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
 from scoring.synthetic.config import SynthConfig, tpr_key
 
@@ -185,22 +187,10 @@ def team_releases(*, state: RoundState, team: Team) -> list[SynRelease]:
     return releases
 
 
-def shown_scores(scores: dict | None, state: RoundState) -> list[dict]:
-    """An attack's scores on the visible half, in the page's order: AUC, TPR at each level,
-    ADV (``scores`` is the visible half's dict; empty if none)."""
-    if not scores:
-        return []
-    out = [{"name": "AUC", "value": scores.get("auc")}]
-    out += [
-        {"name": f"TPR@FPR≤{level['level']:g}", "value": scores.get(level["key"])}
-        for level in state.levels
-    ]
-    out.append({"name": "ADV", "value": scores.get("adv")})
-    return out
-
-
-def _visible(attack: SynAttack, half: str) -> dict:
-    return attack.final if half == "final" else attack.dev
+def shown_scores(scores: dict | None, keys) -> list[dict]:
+    """An attack's scores on the visible half (``scores``: that half's dict; empty if none)
+    in the order and under the names the API gives them (``keys``: ``attack_metrics``)."""
+    return [{"name": metric_name(key), "value": scores.get(key)} for key in keys if scores]
 
 
 def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
@@ -209,11 +199,11 @@ def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
     per-target limit (``target_uses``)."""
     if not state.frozen or team is None:
         return []
-    half = state.half
+    half, keys = state.half, attack_metrics(state.synthetic)
     attacks = list(selectors.team_attacks(synthetic=state.synthetic, team=team))
     for attack in attacks:
         attack.shown = shown_scores(
-            _visible(attack, half) if attack.status == Status.FINISHED else None, state
+            getattr(attack, half) if attack.status == Status.FINISHED else None, keys
         )
     mine = SynAttack.objects.filter(target__synthetic=state.synthetic, team=team)
     uses = attack_target_uses(state, mine)
@@ -234,15 +224,14 @@ def team_ranks(*, state: RoundState, team: Team) -> dict:
         return {}
     half = state.half
     table = selectors.attack_matrix(synthetic=state.synthetic, half=half)
-    mine = (
-        next((r for r in ranking if r["team"].pk == team.pk), None)
-        for ranking in (
-            selectors.release_ranking(synthetic=state.synthetic, half=half, matrix=table),
-            selectors.attack_ranking(synthetic=state.synthetic, half=half, matrix=table),
-        )
-    )
-    release, attack = mine
-    return {"release": release, "attack": attack}
+    rankings = {
+        "release": selectors.release_ranking(synthetic=state.synthetic, half=half, matrix=table),
+        "attack": selectors.attack_ranking(synthetic=state.synthetic, half=half, matrix=table),
+    }
+    return {
+        name: next((row for row in ranking if row["team"].pk == team.pk), None)
+        for name, ranking in rankings.items()
+    }
 
 
 # --- the results tab ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pwscup.synthetic import charts, selectors
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.synthetic.kit import TOOLKIT_EXTRA
 from pwscup.synthetic.views import tab_context as tabs
-from pwscup.synthetic.views.common import synthetic_of
+from pwscup.synthetic.views.common import synthetic_part
 
 
 class SyntheticTabs(TwoSidedTabs):
@@ -22,7 +22,7 @@ class SyntheticTabs(TwoSidedTabs):
     flow = staticmethod(tabs.flow)
 
     def state(self, access):
-        return tabs.round_state(synthetic=synthetic_of(access))
+        return tabs.round_state(synthetic=synthetic_part(access))
 
     def data(self, access, state):
         participant = access.team is not None or access.is_organizer

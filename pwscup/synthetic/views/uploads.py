@@ -14,12 +14,12 @@ from pwscup.submissions.round_pages import (
 )
 from pwscup.synthetic import KEY, services
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
-from pwscup.synthetic.views.common import own_release, published_target, synthetic_of
+from pwscup.synthetic.views.common import own_release, published_target, synthetic_part
 
 release_upload = release_upload_view(
     KEY,
     ReleaseUploadForm,
-    lambda access, **upload: services.release_upload(synthetic=synthetic_of(access), **upload),
+    lambda access, **upload: services.release_upload(synthetic=synthetic_part(access), **upload),
 )
 
 

@@ -1,0 +1,36 @@
+"""A two-sided kind's console lifecycle (``pwscup.kinds.two_sided.TwoSidedLifecycle``) with the
+steps every such kind takes alike filled in by the core's services: *Close now* closes the
+round's phases (``round_phases_close``), the results are published and hidden by
+``two_sided_results_publish`` / ``two_sided_results_hide``, and the phases are the core's
+release and attack phases. The kind gives its row of the round, its freeze, its early
+attack phase and the words of each step."""
+
+from collections.abc import Callable
+
+from pwscup.competitions.services import round_phases_close
+from pwscup.kinds.two_sided import TwoSidedLifecycle
+from pwscup.submissions.services.two_sided import (
+    ATTACK,
+    RELEASE,
+    two_sided_results_hide,
+    two_sided_results_publish,
+)
+
+
+def two_sided_lifecycle(
+    *, state: Callable, freeze: Callable, attack_now: Callable, **texts
+) -> TwoSidedLifecycle:
+    """The lifecycle of a kind whose row of the round is read by ``state(round)``, frozen by
+    ``freeze(row, user)`` and moved to its attack phase by ``attack_now(row, user)``;
+    ``texts``: ``freeze_text``, ``attack_now_text``, ``publish_text`` and ``hide_text``."""
+    return TwoSidedLifecycle(
+        state=state,
+        close=lambda row: round_phases_close(round=row.round),
+        freeze=freeze,
+        attack_now=attack_now,
+        publish=lambda row, user: two_sided_results_publish(state=row, user=user),
+        hide=lambda row, user: two_sided_results_hide(state=row, user=user),
+        release_kind=RELEASE,
+        attack_kind=ATTACK,
+        **texts,
+    )
