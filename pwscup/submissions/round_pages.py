@@ -242,17 +242,28 @@ def release_upload_view(key: str, form_class, keep: Callable):
     return release_upload
 
 
-def final_release_answer(request, access, release, select: Callable, *, answer: dict):
-    """Make ``release`` the team's final one through ``select()``; answer ``answer`` as JSON
-    (or the refusal), or go back to the Submit tab's releases with a message."""
-    back = redirect(tab_url(access.round, SUBMIT) + "#releases")
-    try:
-        select()
-    except Refused as refusal:
-        return refused_answer(request, refusal, back)
-    if wants_json(request):
-        return JsonResponse(answer)
-    messages.success(
-        request, _("Release #%(n)s is now your final release.") % {"n": release.number}
-    )
-    return back
+def release_select_view(key: str, own: Callable, select: Callable):
+    """The view of a two-sided kind's choice of its final release: ``own(access, pk)`` the
+    release the reader may see (404 otherwise; an organizer in a team may see every team's,
+    but chooses only for its own), ``select(release)`` the kind's service. The answer is
+    JSON (``id``, ``number``, ``selected``, or the refusal), or the Submit tab's releases
+    with a message."""
+
+    @team_form_view(key)
+    def release_select(request, access, team, pk: int):
+        release = own(access, pk)
+        if release.team_id != team.pk:
+            raise Http404("No such release.")
+        back = redirect(tab_url(access.round, SUBMIT) + "#releases")
+        try:
+            select(release)
+        except Refused as refusal:
+            return refused_answer(request, refusal, back)
+        if wants_json(request):
+            return JsonResponse({"id": release.pk, "number": release.number, "selected": True})
+        messages.success(
+            request, _("Release #%(n)s is now your final release.") % {"n": release.number}
+        )
+        return back
+
+    return release_select

@@ -4,17 +4,14 @@ file (or the choice) through one service and goes back to the Submit tab with a 
 saying what happens next or why it was refused; a request that asks for JSON
 (``Accept: application/json``) gets the answer as JSON, like the other kinds' upload views."""
 
-from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from pwscup.core.errors import Refused
-from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.views.common import own_upload, scorer_part
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
 from pwscup.submissions.round_pages import (
-    final_release_answer,
-    refused_answer,
+    release_select_view,
     release_upload_view,
     team_form_view,
     upload_answer,
@@ -55,19 +52,8 @@ def attack_upload(request, access, team):
     )
 
 
-@team_form_view(KEY)
-def release_select(request, access, team, pk: int):
-    """Make one of the team's scored releases its final one (the freeze publishes it)."""
-    release = own_upload(access, "releases", pk)
-    if release.team_id != team.pk:
-        refusal = Refused(_("This is not your team's release."), status=404)
-        return refused_answer(
-            request, refusal, redirect(tab_url(access.round, SUBMIT) + "#releases")
-        )
-    return final_release_answer(
-        request,
-        access,
-        release,
-        lambda: services.release_select(release=release),
-        answer={"id": release.pk, "number": release.number, "selected": True},
-    )
+release_select = release_select_view(
+    KEY,
+    lambda access, pk: own_upload(access, "releases", pk),
+    lambda release: services.release_select(release=release),
+)

@@ -4,10 +4,8 @@ service and goes back to the Submit tab with a message saying what happens next 
 it was refused; a request that asks for JSON (``Accept: application/json``) gets the
 answer as JSON, like the other kinds' upload views."""
 
-from django.http import Http404
-
 from pwscup.submissions.round_pages import (
-    final_release_answer,
+    release_select_view,
     release_upload_view,
     team_form_view,
     upload_answer,
@@ -37,16 +35,6 @@ def attack_upload(request, access, team, team_slug: str):
     )
 
 
-@team_form_view(KEY)
-def release_select(request, access, team, pk: int):
-    """Make one of the team's scored releases its final one (the freeze publishes it)."""
-    release = own_release(access, pk)
-    if release.team_id != team.pk:
-        raise Http404("No such release.")
-    return final_release_answer(
-        request,
-        access,
-        release,
-        lambda: services.release_select(release=release),
-        answer={"id": release.pk, "selected": True},
-    )
+release_select = release_select_view(
+    KEY, own_release, lambda release: services.release_select(release=release)
+)
