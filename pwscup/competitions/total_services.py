@@ -4,13 +4,13 @@ reads it) and its top-N attack score (``Round.attack_top_n``;
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pwscup.competitions import attack_top
 from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.services import round_audit_record
 from pwscup.competitions.totals import named_scores
+from pwscup.core.errors import scoring_form_error
 from scoring.formula import FormulaError, formula_check, formula_names, formula_value
 
 
@@ -27,7 +27,7 @@ def round_total_formula_check(*, round: Round, formula: str) -> str:
         formula_check(formula, [name["key"] for name in scores["names"]])
         _evaluate_everyone(formula, scores["teams"])
     except FormulaError as error:
-        raise ValidationError({"total_formula": error.render(get_language())}) from None
+        raise scoring_form_error("total_formula", error) from None
     return formula
 
 

@@ -13,10 +13,10 @@ round's order (cells are row-major in it), so ``attributes`` is a list of
 ``{"name", "values"}`` rather than an object.
 """
 
-from django.core.exceptions import ValidationError
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from pwscup.core.errors import scoring_form_error
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
@@ -99,7 +99,7 @@ def round_from_bundle(*, competition, entry, start, user):
     try:
         engine.config_validate(config)
     except DPError as error:
-        raise ValidationError({_config_path(error, config): error.render(get_language())}) from None
+        raise scoring_form_error(_config_path(error, config), error) from None
     dp_round = entry.created_by(
         dp_round_create,
         competition=competition,

@@ -16,11 +16,11 @@ so the original and the settings meet every check a new round meets there.
 """
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Phase
+from pwscup.core.errors import scoring_form_error
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundles import (
@@ -218,6 +218,6 @@ def round_from_bundle(*, competition, entry, start, user):
             {_settings_key(key): messages for key, messages in error.message_dict.items()}
         ) from None
     except scoring.ConfigError as error:
-        raise ValidationError({"config": error.render(get_language())}) from None
+        raise scoring_form_error("config", error) from None
     except scoring.ScoringError as error:
-        raise ValidationError({ORIGINAL: error.render(get_language())}) from None
+        raise scoring_form_error(ORIGINAL, error) from None

@@ -7,14 +7,13 @@ imports the game's modules at the top; nothing in the game imports it (the key i
 ``pwscup.pwscup2015.KEY``).
 """
 
-from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Phase
 from pwscup.competitions.phased_kinds import PhasedKind
+from pwscup.core.errors import scoring_form_error
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, archive, broker, bundle, standings
@@ -75,7 +74,7 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
                 original=stored_bytes(round.original_file), config_raw=config
             )
         except scoring.ScoringError as error:
-            raise ValidationError({"config": error.render(get_language())}) from error
+            raise scoring_form_error("config", error) from error
         return checked.config
 
     def teams_changed(self, round):

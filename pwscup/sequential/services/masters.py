@@ -3,7 +3,6 @@ encoding) and kept, per-team masters drawn from the round's pool, and what a tea
 organizer reads of them (the master as a frame, ``T(j).csv``, ``master.csv`` with the future
 hidden in online mode). Releases, freezes and attacks are all checked against these."""
 
-from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import get_language
@@ -13,7 +12,7 @@ import scoring
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
 from pwscup.competitions.organizer_files import organizer_csv_keep
-from pwscup.core.errors import Refused
+from pwscup.core.errors import Refused, scoring_form_error
 from pwscup.core.files import OrganizerCsv, organizer_csv
 from pwscup.core.stored import stored_bytes
 from pwscup.sequential import engine, selectors
@@ -26,7 +25,7 @@ def organizer_upload_csv(uploaded_file, *, field: str) -> OrganizerCsv:
     try:
         return organizer_csv(stored_bytes(uploaded_file), name=uploaded_file.name)
     except scoring.ScoringError as error:
-        raise ValidationError({field: error.render(get_language())}) from None
+        raise scoring_form_error(field, error) from None
 
 
 def master_check(*, config: dict, data: bytes) -> int:
@@ -34,7 +33,7 @@ def master_check(*, config: dict, data: bytes) -> int:
     try:
         return len(engine.master_read(data, config).frame)
     except scoring.ScoringError as error:
-        raise ValidationError({"master": error.render(get_language())}) from None
+        raise scoring_form_error("master", error) from None
 
 
 def master_create(
