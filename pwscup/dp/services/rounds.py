@@ -3,7 +3,6 @@ the participants' notification)."""
 
 import json
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
@@ -25,7 +24,7 @@ from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import SCORE_DP_ROUND
 from pwscup.dp.services.estimates import dp_estimates_build_queued
 from pwscup.notifications.models import Notification
-from pwscup.notifications.services import notify
+from pwscup.notifications.services import notify_participants
 from pwscup.submissions.broker import job_send
 from pwscup.submissions.services.maintenance import uploads_in_flight
 
@@ -157,12 +156,9 @@ def dp_round_score(*, dp_round: DPRound, now=None, force: bool = False) -> bool:
 
 def _notify_scored(round_) -> None:
     """Every participant of the competition is told, once, that the scores are out."""
-    kind = Notification.Kind.RESULTS_PUBLISHED
-    notify(
-        users=get_user_model().objects.filter(memberships__competition_id=round_.competition_id),
-        kind=kind,
-        event=f"{kind}:{round_.pk}",
-        params={"round": round_.name},
+    notify_participants(
+        round=round_,
+        kind=Notification.Kind.RESULTS_PUBLISHED,
         url=reverse(
             "dp:leaderboard",
             kwargs={"competition_slug": round_.competition.slug, "round_slug": round_.slug},
