@@ -8,24 +8,27 @@ import threading
 from tests.conftest import _LiveRequests
 
 
-def in_thread(target) -> threading.Thread:
-    thread = threading.Thread(target=target)
-    thread.start()
-    return thread
-
-
-def test_a_request_in_a_server_thread_is_waited_for_until_it_finishes():
-    tracker = _LiveRequests()
+def request_in_a_thread(tracker: _LiveRequests, *, finishes: bool):
+    """A server thread answering a request until ``release`` is set; it then sends
+    ``request_finished`` (``finishes``) or ends without it, as after a broken pipe."""
     started, release = threading.Event(), threading.Event()
 
     def serve():
         tracker.started()
         started.set()
         release.wait(10)
-        tracker.finished()
+        if finishes:
+            tracker.finished()
 
-    thread = in_thread(serve)
+    thread = threading.Thread(target=serve)
+    thread.start()
     started.wait(10)
+    return thread, release
+
+
+def test_a_request_in_a_server_thread_is_waited_for_until_it_finishes():
+    tracker = _LiveRequests()
+    thread, release = request_in_a_thread(tracker, finishes=True)
     assert not tracker.idle()
     release.set()
     thread.join(10)
@@ -34,15 +37,7 @@ def test_a_request_in_a_server_thread_is_waited_for_until_it_finishes():
 
 def test_a_thread_that_ended_without_finishing_counts_as_done():
     tracker = _LiveRequests()
-    started, release = threading.Event(), threading.Event()
-
-    def hung_up():
-        tracker.started()
-        started.set()
-        release.wait(10)  # ends without request_finished, as after a broken pipe
-
-    thread = in_thread(hung_up)
-    started.wait(10)
+    thread, release = request_in_a_thread(tracker, finishes=False)
     assert not tracker.idle()
     release.set()
     thread.join(10)
@@ -57,16 +52,7 @@ def test_the_tests_own_thread_is_not_counted():
 
 def test_the_wait_ends_when_the_request_does_and_gives_up_after_its_timeout():
     tracker = _LiveRequests()
-    started, release = threading.Event(), threading.Event()
-
-    def serve():
-        tracker.started()
-        started.set()
-        release.wait(10)
-        tracker.finished()
-
-    thread = in_thread(serve)
-    started.wait(10)
+    thread, release = request_in_a_thread(tracker, finishes=True)
     assert tracker.wait(timeout=0.1) is False  # still answering: the flush goes on anyway
     threading.Timer(0.2, release.set).start()
     assert tracker.wait(timeout=10) is True
