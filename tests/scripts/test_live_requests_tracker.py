@@ -5,6 +5,8 @@ counted (the test client's requests)."""
 
 import threading
 
+import pytest
+
 from tests.conftest import _LiveRequests
 
 
@@ -26,18 +28,11 @@ def request_in_a_thread(tracker: _LiveRequests, *, finishes: bool):
     return thread, release
 
 
-def test_a_request_in_a_server_thread_is_waited_for_until_it_finishes():
+@pytest.mark.parametrize("finishes", [True, False], ids=["finished", "hung-up"])
+def test_a_request_in_a_server_thread_is_waited_for_until_it_ends(finishes):
+    """Until it finishes, or until its thread ends without ``request_finished``."""
     tracker = _LiveRequests()
-    thread, release = request_in_a_thread(tracker, finishes=True)
-    assert not tracker.idle()
-    release.set()
-    thread.join(10)
-    assert tracker.idle()
-
-
-def test_a_thread_that_ended_without_finishing_counts_as_done():
-    tracker = _LiveRequests()
-    thread, release = request_in_a_thread(tracker, finishes=False)
+    thread, release = request_in_a_thread(tracker, finishes=finishes)
     assert not tracker.idle()
     release.set()
     thread.join(10)
