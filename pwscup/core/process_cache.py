@@ -4,7 +4,12 @@ workers score many uploads on one original, and the pages read it on every reque
 
 The web server's threads share one cache: look-ups and evictions are done under its lock,
 the value is made outside it (two threads may both make one value the first time; either
-is right). The oldest used entry goes first once more than ``size`` are kept."""
+is right). The oldest used entry goes first once more than ``size`` are kept.
+
+Written here rather than taken from a library: ``functools.lru_cache`` memoizes a function by
+its arguments, but these values are keyed by a hash of inputs the caller holds (the table's
+bytes are not the key); ``cachetools`` does exactly this, but is not a dependency of the
+platform, and these twenty lines are the whole of what is needed."""
 
 import threading
 from collections import OrderedDict
