@@ -6,8 +6,14 @@ answers in the same shape (a download, a metric, an upload's scores with their t
 The refusals are 404s with the pages' messages, in the caller's language.
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from rest_framework.response import Response
 
 from scoring.display import UNDEFINED, format_number
 
@@ -36,6 +42,14 @@ def round_args(round_) -> list:
 def download(name: str, label: str, url: str) -> dict:
     """One entry of the round status's ``downloads``."""
     return {"name": name, "label": label, "url": url}
+
+
+def api_download(access, url_name: str, name: str, label: str, *args, query: str = "") -> dict:
+    """One entry of the round status's ``downloads``: the file ``name`` at the API's
+    endpoint ``url_name`` under the caller's round (``args``: the route's values after the
+    round's, ``query``: its query string)."""
+    url = reverse(f"api:{url_name}", args=[*round_args(access.round), *args])
+    return download(name, label, f"{url}?{query}" if query else url)
 
 
 def metric(key: str, name: str, *, headline: bool, note: str = "") -> dict:
@@ -94,6 +108,32 @@ def target_named(targets, team_slug: str):
     raise Http404(_("No such target."))
 
 
+@dataclass(frozen=True)
+class AttackTargets:
+    """The targets of a two-sided round's attack phase as a caller may download them,
+    declared by a kind: ``read`` reads the round's targets (rows with a ``team``) and
+    ``as_json`` says one in the kind's list of targets, both taking the kind's part by the
+    keyword ``part_keyword`` (``selectors.targets(synthetic=part)``)."""
+
+    read: Callable
+    as_json: Callable
+    part_keyword: str
+
+    def of(self, access, part) -> list:
+        """The targets the caller may download (``others_targets``: 404 before the freeze
+        and for a caller who is not a participant)."""
+        return others_targets(access, part, partial(self.read, **{self.part_keyword: part}))
+
+    def named(self, access, part, team_slug: str):
+        """The target of the team ``team_slug`` the caller may download (404 otherwise)."""
+        return target_named(self.of(access, part), team_slug)
+
+    def answer(self, request, access, part) -> Response:
+        """The kind's list of targets (a ``RoundEndpoint``'s answer)."""
+        given = {self.part_keyword: part}
+        return Response([self.as_json(target, **given) for target in self.of(access, part)])
+
+
 def team_ref(team) -> dict:
     """A team as an answer names it."""
     return {"name": team.name, "slug": team.slug}
@@ -103,3 +143,26 @@ def ranking_table(title, columns: list, rows) -> dict:
     """One table of the round's standings (the API's ``…/standings/``): ``Rank`` and
     ``Team`` first, then ``columns``; each of ``rows`` is ``[rank, team's name, *cells]``."""
     return {"title": title, "columns": [_("Rank"), _("Team"), *columns], "rows": list(rows)}
+
+
+@dataclass(frozen=True)
+class RoundStatus:
+    """A kind's answer to the API's round status (its ``api_module``'s ``round_status``),
+    declared: the core reads the kind's part of the round (``part(round)``, ``None``: the
+    round has none, nothing to say), the scores' names (``metrics(part)``) and, for a
+    participant only (a team's member or an organizer), the files the caller may download
+    now (``downloads(access, part)``)."""
+
+    part: Callable
+    metrics: Callable
+    downloads: Callable
+
+    def __call__(self, request, access) -> dict:
+        answer = {"downloads": [], "metrics": []}
+        part = self.part(access.round)
+        if part is None:
+            return answer
+        answer["metrics"] = self.metrics(part)
+        if is_participant(access):
+            answer["downloads"] = self.downloads(access, part)
+        return answer

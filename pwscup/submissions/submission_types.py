@@ -45,8 +45,16 @@ class SubmissionType:
     * ``operation``: the base of its OpenAPI operation ids (``"syn_release"``);
     * ``summaries``: the endpoints' summaries in the schema, by ``list``, ``create``,
       ``retrieve``, ``file``, ``select``;
+    * ``prefix``: instead of the three above, the kind's short name (``"syn"``): then
+      ``path`` is ``"syn/<key>s"``, ``url_name`` ``"syn-<key>"``, ``operation``
+      ``"syn_<key>"``;
     * ``upload_fields``: the upload's fields besides ``file`` (DRF fields by name);
-    * ``has_file`` / ``file_name`` and ``has_select``: which endpoints it has.
+    * ``has_file`` / ``file_name`` and ``has_select``: which endpoints it has;
+    * ``part_keyword``, ``team_uploads`` and ``upload_service``: for a kind whose selector
+      and service take its part by one keyword (``synthetic=part``), the selector of the
+      team's uploads, newest first (``team_uploads(synthetic=, team=)``) and the service
+      that keeps one (``upload_service(synthetic=, team=, user=, uploaded_file=, **data)``):
+      then ``uploads`` and ``upload`` need not be written.
     """
 
     key = ""
@@ -54,6 +62,7 @@ class SubmissionType:
     path = ""
     url_name = ""
     operation = ""
+    prefix = ""
     summaries: dict = {}
     description = ""
     upload_fields: dict = {}
@@ -61,6 +70,24 @@ class SubmissionType:
     file_name = "file"
     file_media_type = "application/octet-stream"
     has_select = False
+    part_keyword = ""
+    team_uploads = None
+    upload_service = None
+
+    def __init_subclass__(cls, **kwargs):
+        # A type declaring its ``prefix`` and ``key`` is given its three names.
+        super().__init_subclass__(**kwargs)
+        if cls.prefix and cls.key:
+            cls.path = f"{cls.prefix}/{cls.key}s"
+            cls.url_name = f"{cls.prefix}-{cls.key}"
+            cls.operation = f"{cls.prefix}_{cls.key}"
+
+    def summary(self, action: str) -> str:
+        """The schema's summary of the endpoint ``action`` (``list``, ``file``...): the
+        declared one, else what every kind's says."""
+        if action == "file":
+            return self.summaries.get(action, f"One of my team's {self.key}s, as uploaded")
+        return self.summaries.get(action, "")
 
     # --- where the uploads are ------------------------------------------------------------
 
@@ -82,7 +109,7 @@ class SubmissionType:
 
     def uploads(self, part, access):
         """The team's uploads of this type, newest first (a query set of kept uploads)."""
-        raise NotImplementedError
+        return self.team_uploads(**{self.part_keyword: part}, team=self.team(access))
 
     def own(self, part, access, pk: int):
         """One of the team's uploads of this type (404 otherwise)."""
@@ -106,8 +133,12 @@ class SubmissionType:
     # --- uploads and selection ----------------------------------------------------------------
 
     def upload(self, part, access, *, user, uploaded_file, data: dict):
-        """Keep an upload through the kind's service (its refusals are the answer)."""
-        raise NotImplementedError
+        """Keep an upload through the kind's service (its refusals are the answer); the
+        declared fields are the service's keywords."""
+        part_given = {self.part_keyword: part}
+        return self.upload_service(
+            **part_given, team=self.team(access), user=user, uploaded_file=uploaded_file, **data
+        )
 
     def received_message(self, upload) -> str:
         """What the 202 answer says."""
@@ -190,7 +221,9 @@ class RoundEndpoint:
       ``name``: its URL name in the ``api`` namespace;
     * ``answer(request, access, part, **kwargs)``: the response (the route's values as
       ``kwargs``), refusing with ``Http404`` what the caller may not have;
-    * ``responses``, ``summary``, ``operation_id``, ``description``: its schema;
+    * ``responses``, ``summary``, ``operation_id``, ``description``: its schema
+      (``named_operation``: the operation id is the name's, ``syn-targets`` a list
+      ``syn_targets_list`` for a route ending in ``/``, ``syn-aux`` ``syn_aux_retrieve``);
     * ``page_name``: also served among the round's pages, at the same route in the kind's
       URL namespace under this name, for a logged-in browser (``kind_view``'s access): the
       Data tab's link and the API's endpoint are then one answer, not two copies of a rule.
@@ -206,6 +239,43 @@ class RoundEndpoint:
     operation_id: str | None = None
     description: str | None = None
     page_name: str | None = None
+    named_operation: bool = False
+
+    def schema_operation_id(self) -> str | None:
+        """The operation id of its schema (``None``: the schema generator's own)."""
+        if self.operation_id is not None or not self.named_operation:
+            return self.operation_id
+        action = "list" if self.route.endswith("/") else "retrieve"
+        return f"{self.name.replace('-', '_')}_{action}"
+
+
+class RoundEndpoints(list):
+    """A kind's ``ROUND_ENDPOINTS``, each declared beside its answer::
+
+        ROUND_ENDPOINTS = RoundEndpoints(part=synthetic_part, named_operation=True)
+
+        @ROUND_ENDPOINTS.declare("syn/aux.csv", "syn-aux", responses=CSV_ANSWER, summary=...)
+        def aux(request, access, synthetic): ...
+
+    ``common``: what every one of them declares alike (its ``part``, its ``responses``...),
+    a declaration's own keywords win. ``declare`` with an ``answer`` adds one whose answer is
+    written elsewhere. The order is the declarations'."""
+
+    def __init__(self, **common):
+        super().__init__()
+        self.common = common
+
+    def declare(self, route: str, name: str, answer: Callable | None = None, **declared):
+        def add(answer: Callable) -> Callable:
+            self.append(RoundEndpoint(route, name, answer, **{**self.common, **declared}))
+            return answer
+
+        return add if answer is None else add(answer)
+
+    def declare_targets(self, prefix: str, targets, **declared) -> None:
+        """The list of a two-sided round's targets (``round_api.AttackTargets``) at
+        ``<prefix>/targets/``, named ``<prefix>-targets``."""
+        self.declare(f"{prefix}/targets/", f"{prefix}-targets", targets.answer, **declared)
 
 
 def choice_field(name: str, label, choices: list[str]) -> dict:
@@ -216,8 +286,9 @@ def choice_field(name: str, label, choices: list[str]) -> dict:
 
 class FinalReleases(SubmissionType):
     """A two-sided round's release: the team makes a scored one its final one (the freeze
-    publishes it), through the kind's service. The kind answers which release is final
-    (``final_release``) and how one is selected (``release_select``, which keeps its
+    publishes it), through the kind's service. The kind declares which release is final
+    (the selector ``final_selector(<part_keyword>=part, team=team)``, ``None``: none) and
+    how one is selected (the service ``select_service(release=upload)``, which keeps its
     refusals: frozen, phase closed, the kind's own rule)."""
 
     description = (
@@ -225,13 +296,21 @@ class FinalReleases(SubmissionType):
         "the limits and the deadline are enforced, with the page's messages."
     )
     has_select = True
+    final_selector = None
+    select_service = None
+
+    def summary(self, action: str) -> str:
+        if action == "select":
+            default = "Make one of my team's scored releases its final one (until the freeze)"
+            return self.summaries.get(action, default)
+        return super().summary(action)
 
     def final_release(self, part, team):
         """The team's final release now (``None``: none)."""
-        raise NotImplementedError
+        return self.final_selector(**{self.part_keyword: part}, team=team)
 
     def release_select(self, upload) -> None:
-        raise NotImplementedError
+        self.select_service(release=upload)
 
     def context(self, part, access) -> dict:
         final = self.final_release(part, self.team(access))
@@ -250,7 +329,9 @@ class FinalReleases(SubmissionType):
 class TargetAttacks(SubmissionType):
     """An attack on another team's frozen release (a target), named by its team's slug:
     listed once the releases are frozen (``part.frozen_at``); ``target_slugs`` are the
-    targets the team may attack now."""
+    targets the team may attack now. An upload names its target (``target``, 404 for
+    none) and goes to the service ``upload_service(target=, team=, user=, uploaded_file=)``.
+    """
 
     upload_fields = {
         "target": serializers.CharField(max_length=100, help_text="The target team's slug."),
@@ -258,6 +339,16 @@ class TargetAttacks(SubmissionType):
 
     def target_slugs(self, part, access) -> list[str]:
         raise NotImplementedError
+
+    def target(self, part, access, slug: str):
+        """The target of the team ``slug`` the caller may attack now (404 otherwise)."""
+        raise NotImplementedError
+
+    def upload(self, part, access, *, user, uploaded_file, data):
+        target = self.target(part, access, data["target"])
+        return self.upload_service(
+            target=target, team=self.team(access), user=user, uploaded_file=uploaded_file
+        )
 
     def listed(self, part, access) -> bool:
         return part.frozen_at is not None

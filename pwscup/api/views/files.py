@@ -15,8 +15,8 @@ from pwscup.core.rest import ROUND_PREFIX
 
 def _endpoint_view(endpoint, kind_key: str):
     schema = {"responses": endpoint.responses, "summary": endpoint.summary}
-    if endpoint.operation_id is not None:
-        schema["operation_id"] = endpoint.operation_id
+    if endpoint.schema_operation_id() is not None:
+        schema["operation_id"] = endpoint.schema_operation_id()
     if endpoint.description is not None:
         schema["description"] = endpoint.description
 
@@ -24,10 +24,11 @@ def _endpoint_view(endpoint, kind_key: str):
         access = round_access(request, competition_slug, round_slug, kind=kind_key)
         return endpoint.answer(request, access, endpoint.part(access), **kwargs)
 
-    # The view is the declaring kind's (its module, as ``resolve()`` tells it), and the
-    # schema's description is the declaration's only (no docstring of this module's).
+    # The view is the declaring kind's (the module of its part, as ``resolve()`` tells it:
+    # an answer may be the core's, a kind's ``AttackTargets``), and the schema's description
+    # is the declaration's only (no docstring of this module's).
     attrs = {
-        "__module__": endpoint.answer.__module__,
+        "__module__": endpoint.part.__module__,
         "__doc__": "",
         "permission_classes": [IsAuthenticated],
         "get": extend_schema(**schema)(get),

@@ -147,7 +147,7 @@ def _schema(declared, action: str, operation: str, responses: dict, **extra) -> 
     and its operation id (``operation`` after the declaration's base)."""
     return {
         "responses": responses,
-        "summary": declared.summaries.get(action, ""),
+        "summary": declared.summary(action),
         "operation_id": declared.operation + operation,
         **extra,
     }

@@ -8,7 +8,6 @@ the same number). An attack's scores go through the one owner of the visibility 
 (``selectors.attack_visibility`` and ``selectors.attack_scores_for``): exact, a band or
 hidden until the results are published, as the round's settings say."""
 
-from functools import partial
 from types import SimpleNamespace
 
 from django.urls import reverse
@@ -19,9 +18,8 @@ from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.round_api import (
-    others_targets,
+    AttackTargets,
     part_or_404,
-    target_named,
     team_ref,
 )
 from pwscup.submissions.round_api import round_args as _round_args
@@ -115,16 +113,6 @@ def attack_json(attack: Attack, *, visibility: str, config) -> dict:
     }
 
 
-def downloadable_targets(access, scorer: ScorerRound) -> list[Target]:
-    """The targets whose public files the caller may download: after the freeze, every other
-    team's (all of them for an organizer); 404 before the freeze and for a visitor."""
-    return others_targets(access, scorer, partial(selectors.round_targets, scorer=scorer))
-
-
-def target_of(access, scorer: ScorerRound, team_slug: str) -> Target:
-    return target_named(downloadable_targets(access, scorer), team_slug)
-
-
 def target_json(target: Target, *, scorer: ScorerRound) -> dict:
     return {
         "team": team_ref(target.team),
@@ -133,3 +121,9 @@ def target_json(target: Target, *, scorer: ScorerRound) -> dict:
             "api:scorer-target-public", args=[*round_args(scorer), target.team.slug]
         ),
     }
+
+
+# The targets whose public files the caller may download: after the freeze, every other
+# team's (all of them for an organizer); 404 before the freeze and for a visitor.
+TARGETS = AttackTargets(read=selectors.round_targets, as_json=target_json, part_keyword="scorer")
+downloadable_targets = TARGETS.of

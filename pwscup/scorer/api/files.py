@@ -8,34 +8,20 @@ address here: they reach the scorer's sandbox only."""
 
 import tempfile
 import zipfile
-from functools import partial
 
 from django.http import FileResponse, Http404
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework.response import Response
 
 from pwscup.core.files import private_file_response
 from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import JSON_OBJECT
 from pwscup.scorer import selectors
-from pwscup.scorer.api.common import (
-    downloadable_targets,
-    round_args,
-    scorer_part,
-    target_json,
-    target_of,
-)
+from pwscup.scorer.api.common import TARGETS, downloadable_targets, scorer_part
 from pwscup.scorer.models import DataPack
-from pwscup.submissions.round_api import (
-    download,
-    is_participant,
-    require_participant,
-    require_team,
-)
-from pwscup.submissions.submission_types import RoundEndpoint
+from pwscup.submissions.round_api import api_download, require_participant, require_team
+from pwscup.submissions.submission_types import RoundEndpoints
 
 BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as stored.")
 ZIP_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="A ZIP archive.")
@@ -90,31 +76,22 @@ def slot_zip(*, pack: DataPack | None, slot, keep_folder: bool):
 
 
 def downloads(access, scorer) -> list[dict]:
-    """The files the caller may download now, ``[{"name", "label", "url"}]``."""
-    args = round_args(scorer)
+    """The files the caller (a participant) may download now, ``[{"name", "label", "url"}]``."""
     found = []
-    if not is_participant(access):
-        return found
     if _public_pack(scorer, access.team) is not None:
-        found.append(
-            download(
-                PUBLIC_NAME, _("Files for every team"), reverse("api:scorer-public", args=args)
-            )
-        )
+        found.append(api_download(access, "scorer-public", PUBLIC_NAME, _("Files for every team")))
     team = access.team
     if team is not None and _slot_members(scorer, team):
-        found.append(
-            download(
-                slot_name(team), _("Your team's folder"), reverse("api:scorer-slot", args=args)
-            )
-        )
+        found.append(api_download(access, "scorer-slot", slot_name(team), _("Your team's folder")))
     if scorer.frozen_at is not None:
         for target in downloadable_targets(access, scorer):
             found.append(
-                download(
+                api_download(
+                    access,
+                    "scorer-target-public",
                     target_public_name(target),
                     _("Release of %(team)s") % {"team": target.team.name},
-                    reverse("api:scorer-target-public", args=[*args, target.team.slug]),
+                    target.team.slug,
                 )
             )
     return found
@@ -137,6 +114,18 @@ def _slot_members(scorer, team) -> list[str]:
     return selectors.slot_members(pack=pack, slot=selectors.slot_of(scorer=scorer, team=team))
 
 
+ZIP_ANSWER = {(200, ZIP): ZIP_FILE, **errors(401, 404)}
+
+# Served under /api/ by the API (``ScorerKind.api_round_endpoints``).
+ROUND_ENDPOINTS = RoundEndpoints(part=scorer_part, named_operation=True, responses=ZIP_ANSWER)
+
+
+@ROUND_ENDPOINTS.declare(
+    "scorer/public.zip",
+    "scorer-public",
+    page_name="public_pack",
+    summary="The round's files for every team (the public pack)",
+)
 def public_pack(request, access, scorer):
     """The round's files for every team (``DataPack.Role.PUBLIC``), of the team's data
     choice (an organizer without a team: the pack without a choice)."""
@@ -147,6 +136,9 @@ def public_pack(request, access, scorer):
     return private_file_response(pack.file, PUBLIC_NAME, content_type=ZIP)
 
 
+@ROUND_ENDPOINTS.declare(
+    "scorer/slot.zip", "scorer-slot", summary="My team's own folder of the slots pack, as a ZIP"
+)
 def slot(request, access, scorer):
     team = require_team(access)
     pack = slots_pack(scorer, team)
@@ -155,55 +147,23 @@ def slot(request, access, scorer):
     return FileResponse(folder, as_attachment=True, filename=slot_name(team), content_type=ZIP)
 
 
-def target_list(request, access, scorer):
-    return Response([target_json(t, scorer=scorer) for t in downloadable_targets(access, scorer)])
+ROUND_ENDPOINTS.declare_targets(
+    "scorer",
+    TARGETS,
+    responses={200: JSON_OBJECT, **errors(401, 404)},
+    summary="The other teams' frozen releases (targets), with their public ZIP's address",
+)
 
 
+@ROUND_ENDPOINTS.declare(
+    "scorer/targets/<str:team_slug>/public.zip",
+    "scorer-target-public",
+    summary="A target's public files (what its release published at the freeze)",
+)
 def target_public(request, access, scorer, team_slug):
-    target = target_of(access, scorer, team_slug)
+    target = TARGETS.named(access, scorer, team_slug)
     if not target.release.public:
         raise Http404(_("This release published no file."))
     return private_file_response(
         target.release.public, target_public_name(target), content_type=ZIP
     )
-
-
-ZIP_ANSWER = {(200, ZIP): ZIP_FILE, **errors(401, 404)}
-endpoint = partial(RoundEndpoint, part=scorer_part)
-
-# Served under /api/ by the API (``ScorerKind.api_round_endpoints``).
-ROUND_ENDPOINTS = [
-    endpoint(
-        "scorer/public.zip",
-        "scorer-public",
-        public_pack,
-        page_name="public_pack",
-        responses=ZIP_ANSWER,
-        summary="The round's files for every team (the public pack)",
-        operation_id="scorer_public_retrieve",
-    ),
-    endpoint(
-        "scorer/slot.zip",
-        "scorer-slot",
-        slot,
-        responses=ZIP_ANSWER,
-        summary="My team's own folder of the slots pack, as a ZIP",
-        operation_id="scorer_slot_retrieve",
-    ),
-    endpoint(
-        "scorer/targets/",
-        "scorer-targets",
-        target_list,
-        responses={200: JSON_OBJECT, **errors(401, 404)},
-        summary="The other teams' frozen releases (targets), with their public ZIP's address",
-        operation_id="scorer_targets_list",
-    ),
-    endpoint(
-        "scorer/targets/<str:team_slug>/public.zip",
-        "scorer-target-public",
-        target_public,
-        responses=ZIP_ANSWER,
-        summary="A target's public files (what its release published at the freeze)",
-        operation_id="scorer_target_public_retrieve",
-    ),
-]

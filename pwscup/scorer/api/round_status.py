@@ -16,11 +16,12 @@ from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import column_label
-from pwscup.submissions.round_api import is_participant, metric, ranking_table
+from pwscup.submissions.round_api import RoundStatus, metric, ranking_table
 
 
-def _metrics(config) -> list[dict]:
+def _metrics(scorer) -> list[dict]:
     """The release columns, then the attack columns (a key declared on both sides once)."""
+    config = selectors.round_config(scorer.round)
     primaries = {config.release_primary, config.attack_primary}
     metrics, seen = [], set()
     for column in (*config.release_columns, *config.attack_columns):
@@ -32,18 +33,9 @@ def _metrics(config) -> list[dict]:
     return metrics
 
 
-def round_status(request, access) -> dict:
-    """``ScorerKind.api_round_status``: the downloads and the declared score columns (the
-    uploads are the declared types')."""
-    scorer = selectors.scorer_of(access.round)
-    answer = {"downloads": [], "metrics": []}
-    if scorer is None:
-        return answer
-    answer["metrics"] = _metrics(selectors.round_config(scorer.round))
-    if not is_participant(access):
-        return answer
-    answer["downloads"] = files.downloads(access, scorer)
-    return answer
+# ``ScorerKind.api_round_status``: the declared score columns, the downloads (the uploads
+# are the declared types').
+round_status = RoundStatus(part=selectors.scorer_of, metrics=_metrics, downloads=files.downloads)
 
 
 def round_leaderboard(request, access) -> dict:

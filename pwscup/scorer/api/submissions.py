@@ -33,9 +33,9 @@ class ScorerUploads(SubmissionType):
     sent it, the 404 of an upload that is not the team's."""
 
     has_file = True
-
-    def part(self, access):
-        return scorer_part(access)
+    prefix = "scorer"
+    part = staticmethod(scorer_part)
+    part_keyword = "scorer"
 
     def own(self, part, access, pk: int):
         return get_object_or_404(self.uploads(part, access), pk=pk)
@@ -47,35 +47,22 @@ class ScorerUploads(SubmissionType):
 class ScorerReleases(ScorerUploads, FinalReleases):
     key = RELEASE
     label = gettext_lazy("A release (scored by the organizer's program)")
-    path = "scorer/releases"
-    url_name = "scorer-release"
-    operation = "scorer_release"
     summaries = {
         "list": "My team's releases in a scorer round, newest first",
         "create": "Upload a release (scored by the organizer's program on a worker)",
         "retrieve": "One of my team's releases: status, message and scores as written",
-        "file": "One of my team's releases, as uploaded",
-        "select": "Make one of my team's scored releases its final one (until the freeze)",
     }
+    upload_service = staticmethod(services.release_upload)
+    final_selector = staticmethod(selectors.final_release)
+    select_service = staticmethod(services.release_select)
 
     def uploads(self, part, access):
         return selectors.team_releases(scorer=part, team=self.team(access)).select_related(
             "program", "scorer__round__competition"
         )
 
-    def final_release(self, part, team):
-        return selectors.final_release(scorer=part, team=team)
-
-    def release_select(self, upload):
-        services.release_select(release=upload)
-
     def as_json(self, upload, part, access, context):
         return release_json(upload, final_pk=context["final_pk"])
-
-    def upload(self, part, access, *, user, uploaded_file, data):
-        return services.release_upload(
-            scorer=part, team=access.team, user=user, uploaded_file=uploaded_file
-        )
 
 
 def attack_target(scorer, slug: str, *, per_target: bool) -> Target | None:
@@ -100,14 +87,10 @@ def attack_target(scorer, slug: str, *, per_target: bool) -> Target | None:
 class ScorerAttacks(ScorerUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("An attack on one target (scored by the organizer's program)")
-    path = "scorer/attacks"
-    url_name = "scorer-attack"
-    operation = "scorer_attack"
     summaries = {
         "list": "My team's attacks, newest first (scores under the round's visibility rule)",
         "create": "Upload an attack: on one target (target: its team's slug) or on every target",
         "retrieve": "One of my team's attacks: status, message, scores under the visibility rule",
-        "file": "One of my team's attacks, as uploaded",
     }
     upload_fields = {
         "target": serializers.CharField(

@@ -8,19 +8,12 @@ the attack phase) and its uploads are the core's, from the declared submission t
 module is the kind's ``api_module``."""
 
 from django.http import Http404
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.sequential import selectors
 from pwscup.sequential.api.submissions import SUBMISSION_TYPES, other_targets, score_text
 from pwscup.sequential.api.views import ROUND_ENDPOINTS
-from pwscup.submissions.round_api import (
-    download,
-    is_participant,
-    metric,
-    ranking_table,
-    round_args,
-)
+from pwscup.submissions.round_api import RoundStatus, api_download, metric, ranking_table
 
 __all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_status"]
 
@@ -28,48 +21,40 @@ __all__ = ["ROUND_ENDPOINTS", "SUBMISSION_TYPES", "round_leaderboard", "round_st
 HEADLINE = ("MINV", "RN_max", "RA_max", "IL")
 
 
-def _download(name: str, label: str, url_name: str, args: list) -> dict:
-    return download(name, label, reverse(url_name, args=args))
+def _metrics(_sequential) -> list[dict]:
+    return [metric(m, m, headline=m in HEADLINE) for m in selectors.BOARD_METRICS]
 
 
-def round_status(request, access) -> dict:
-    """``SequentialKind.api_round_status``: the metrics, and the team's data as its Data tab
-    offers it now (the targets' files in the attack phase)."""
-    sequential = selectors.sequential_of(round=access.round)
-    args = round_args(access.round)
-    answer = {"downloads": [], "metrics": []}
-    answer["metrics"] = [metric(m, m, headline=m in HEADLINE) for m in selectors.BOARD_METRICS]
-    if not is_participant(access):
-        return answer
-    answer["downloads"].append(_download("config.json", _("Configuration"), "api:seq-config", args))
+def _downloads(access, sequential) -> list[dict]:
+    """The team's data as its Data tab offers it now (the targets' files in the attack
+    phase)."""
+    found = [api_download(access, "seq-config", "config.json", _("Configuration"))]
     if access.team is None:
-        return answer
+        return found
     if selectors.team_master(sequential=sequential, team=access.team) is not None:
-        answer["downloads"].append(
-            _download("master.csv", _("Your master table"), "api:seq-master", args)
-        )
+        found.append(api_download(access, "seq-master", "master.csv", _("Your master table")))
         for step in range(1, selectors.visible_steps(sequential=sequential) + 1):
-            answer["downloads"].append(
-                _download(
-                    f"T{step}.csv",
-                    _("The table at release %(j)s") % {"j": step},
-                    "api:seq-step",
-                    [*args, step],
-                )
-            )
+            label = _("The table at release %(j)s") % {"j": step}
+            found.append(api_download(access, "seq-step", f"T{step}.csv", label, step))
     if sequential.attack_phase_begun:
         # The attack phase: the other teams' targets, their files to download.
         for target in other_targets(sequential, access.team):
+            label = _("Published by %(team)s") % {"team": target.team.name}
             for filename in sorted(target.files):
-                answer["downloads"].append(
-                    _download(
-                        filename,
-                        _("Published by %(team)s") % {"team": target.team.name},
-                        "api:seq-target-file",
-                        [*args, target.team.slug, filename],
+                found.append(
+                    api_download(
+                        access, "seq-target-file", filename, label, target.team.slug, filename
                     )
                 )
-    return answer
+    return found
+
+
+def _sequential(round_):
+    return selectors.sequential_of(round=round_)
+
+
+# ``SequentialKind.api_round_status``: the metrics, and the team's data.
+round_status = RoundStatus(part=_sequential, metrics=_metrics, downloads=_downloads)
 
 
 def round_leaderboard(request, access) -> dict:

@@ -58,23 +58,20 @@ def other_targets(sequential, team) -> list:
 
 
 class SeqUploads(SubmissionType):
-    """What both uploads share: the round's ``SequentialRound``."""
+    """What both uploads share: the round's ``SequentialRound``, the kind's services."""
 
-    def part(self, access):
-        return sequential_part(access)
+    prefix = "seq"
+    part = staticmethod(sequential_part)
+    part_keyword = "sequential"
 
 
 class SeqReleases(SeqUploads):
     key = RELEASE
     label = gettext_lazy("A release (release_<j>.csv)")
-    path = "seq/releases"
-    url_name = "seq-release"
-    operation = "seq_release"
     summaries = {
         "list": "My team's releases in a sequential round, newest first",
         "create": "Upload release_<j>.csv (checked by a worker with the team's earlier releases)",
         "retrieve": "One of my team's releases: status, message and results",
-        "file": "One of my team's releases, as uploaded",
     }
     description = (
         "The round page's service: the step must be open, the limits and the deadline are "
@@ -84,15 +81,14 @@ class SeqReleases(SeqUploads):
     has_file = True
     file_name = "release.csv"
     file_media_type = "text/csv"
+    team_uploads = staticmethod(selectors.team_releases)
+    upload_service = staticmethod(services.release_upload)
 
     def reader(self, access):
         # An organizer reads any team's release (``own_release``, the pages' rule).
         if access.is_organizer:
             return access.team
         return self.team(access)
-
-    def uploads(self, part, access):
-        return selectors.team_releases(sequential=part, team=self.team(access))
 
     def own(self, part, access, pk: int):
         return own_release(access, pk)
@@ -110,15 +106,6 @@ class SeqReleases(SeqUploads):
             **round_api.scores_answer({m: results[m] for m in shown}, text=score_text),
             "final": upload.is_frozen,
         }
-
-    def upload(self, part, access, *, user, uploaded_file, data):
-        return services.release_upload(
-            sequential=part,
-            team=self.team(access),
-            user=user,
-            step=data["step"],
-            uploaded_file=uploaded_file,
-        )
 
     def received_message(self, upload):
         return _("Release %(j)s (#%(n)s) is received: a worker checks it.") % {
@@ -140,17 +127,13 @@ class SeqReleases(SeqUploads):
 class SeqAttacks(SeqUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("Guesses on another team's target (pid,guess)")
-    path = "seq/attacks"
-    url_name = "seq-attack"
-    operation = "seq_attack"
     summaries = {
         "list": "My team's attacks in a sequential round, newest first",
         "create": "Upload guesses (pid,guess) on another team's target (scored by a worker)",
         "retrieve": "One of my team's attacks: status, message, accuracy",
     }
-
-    def uploads(self, part, access):
-        return selectors.team_attacks(sequential=part, team=self.team(access))
+    team_uploads = staticmethod(selectors.team_attacks)
+    upload_service = staticmethod(services.attack_upload)
 
     def as_json(self, upload, part, access, context):
         """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""
@@ -165,12 +148,9 @@ class SeqAttacks(SeqUploads, TargetAttacks):
             "final": False,
         }
 
-    def upload(self, part, access, *, user, uploaded_file, data):
+    def target(self, part, access, slug: str):
         # 404 outside the attack phase or for no such target, as the page.
-        target = attack_target(access, data["target"])
-        return services.attack_upload(
-            target=target, team=access.team, user=user, uploaded_file=uploaded_file
-        )
+        return attack_target(access, slug)
 
     def received_message(self, upload):
         return _("Your guesses on %(team)s (#%(n)s) are received: a worker scores them.") % {

@@ -18,7 +18,6 @@ hooks). Messages follow Accept-Language.
 """
 
 import json
-from functools import partial
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -32,9 +31,25 @@ from pwscup.sequential import selectors, services
 from pwscup.sequential.views.common import attack_target, require_team
 from pwscup.submissions.round_api import require_participant
 from pwscup.submissions.round_pages import refused_as_404
-from pwscup.submissions.submission_types import RoundEndpoint
+from pwscup.submissions.submission_types import RoundEndpoints
 
 
+def sequential_part(access):
+    """The round's ``SequentialRound``."""
+    return selectors.sequential_of(round=access.round)
+
+
+# Served under /api/ by the API (``SequentialKind.api_round_endpoints``); the releases and
+# the attacks are the core's (``SequentialKind.submission_types``).
+ROUND_ENDPOINTS = RoundEndpoints(part=sequential_part, responses=CSV_ANSWER)
+
+
+@ROUND_ENDPOINTS.declare(
+    "seq/T<int:step>.csv",
+    "seq-step",
+    page_name="step_table",
+    summary="T(j) of my team's master (online mode: only the steps already visible)",
+)
 def step_table(request, access, sequential, step):
     """``T(j).csv`` of the team's master: a step the team may see (online: not the future)."""
     team = require_team(access)
@@ -45,6 +60,13 @@ def step_table(request, access, sequential, step):
     return csv_bytes_response(content, f"T{step}.csv")
 
 
+@ROUND_ENDPOINTS.declare(
+    "seq/master.csv",
+    "seq-master",
+    page_name="master",
+    summary="My team's master as known so far (online mode: lifespans cut at the visible "
+    "step); an organizer's: any team's whole master (?team=<slug>)",
+)
 def master(request, access, sequential):
     """``master.csv``: batch mode, the team's whole master; online mode, the master as known
     so far (lifespans cut at the visible step). An organizer: any team's whole master
@@ -65,6 +87,13 @@ def master(request, access, sequential):
     return csv_bytes_response(content, "master.csv")
 
 
+@ROUND_ENDPOINTS.declare(
+    "seq/config.json",
+    "seq-config",
+    page_name="config",
+    responses={200: JSON_OBJECT, **errors(401, 404)},
+    summary="The round's configuration as config.json (for the local check)",
+)
 def config(request, access, sequential):
     """``config.json`` for ``python -m scoring seq check``; the pool's draw parameters stay
     with the organizers."""
@@ -77,52 +106,15 @@ def config(request, access, sequential):
     return response
 
 
+@ROUND_ENDPOINTS.declare(
+    "seq/targets/<str:team_slug>/<str:filename>",
+    "seq-target-file",
+    page_name="target_file",
+    summary="A published file of a target sequence (attack phase; no pid)",
+)
 def target_file(request, access, _sequential, team_slug, filename):
     """A published file of a target sequence (no pid, renumbered groups; spec §10)."""
     target = attack_target(access, team_slug)
     if filename not in target.files:
         raise Http404
     return csv_bytes_response(target.files[filename], filename)
-
-
-def sequential_part(access):
-    """The round's ``SequentialRound``."""
-    return selectors.sequential_of(round=access.round)
-
-
-endpoint = partial(RoundEndpoint, part=sequential_part, responses=CSV_ANSWER)
-
-# Served under /api/ by the API (``SequentialKind.api_round_endpoints``); the releases and
-# the attacks are the core's (``SequentialKind.submission_types``).
-ROUND_ENDPOINTS = [
-    endpoint(
-        "seq/T<int:step>.csv",
-        "seq-step",
-        step_table,
-        page_name="step_table",
-        summary="T(j) of my team's master (online mode: only the steps already visible)",
-    ),
-    endpoint(
-        "seq/master.csv",
-        "seq-master",
-        master,
-        page_name="master",
-        summary="My team's master as known so far (online mode: lifespans cut at the visible "
-        "step); an organizer's: any team's whole master (?team=<slug>)",
-    ),
-    endpoint(
-        "seq/config.json",
-        "seq-config",
-        config,
-        page_name="config",
-        responses={200: JSON_OBJECT, **errors(401, 404)},
-        summary="The round's configuration as config.json (for the local check)",
-    ),
-    endpoint(
-        "seq/targets/<str:team_slug>/<str:filename>",
-        "seq-target-file",
-        target_file,
-        page_name="target_file",
-        summary="A published file of a target sequence (attack phase; no pid)",
-    ),
-]

@@ -12,7 +12,6 @@ included (no provisional dev-half ranking: the ranking's half is shown to nobody
 publication, and a dev-half ranking beside it would be a second ranking rule).
 """
 
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from pwscup.core.errors import Refused
@@ -51,71 +50,60 @@ def _metrics(synthetic) -> list[dict]:
     ]
 
 
-def round_status(request, access) -> dict:
-    """``SyntheticKind.api_round_status``: the members table; after the freeze the targets'
-    files and the auxiliary table (the uploads are the declared types')."""
-    synthetic = selectors.synthetic_of(access.round)
-    answer = {"downloads": [], "metrics": []}
-    if synthetic is None:
-        return answer
-    answer["metrics"] = _metrics(synthetic)
-    if not round_api.is_participant(access):
-        return answer
-    args = round_api.round_args(access.round)
+def _downloads(access, synthetic) -> list[dict]:
+    """The members table; after the freeze the targets' files and the auxiliary table (the
+    uploads are the declared types')."""
+    found = []
     team = access.team
     # A round offering a data choice draws a team at its first download.
     if team is not None and (
         selectors.team_drawn(synthetic=synthetic, team=team)
         or selectors.pack_populations(synthetic=synthetic)
     ):
-        answer["downloads"].append(
-            round_api.download(
-                files.members_name(team),
-                _("Your members table T_X"),
-                reverse("api:syn-members", args=args),
-            )
-        )
+        label = _("Your members table T_X")
+        found.append(round_api.api_download(access, "syn-members", files.members_name(team), label))
     if synthetic.frozen_at is not None:
-        _attack_phase(answer, access=access, synthetic=synthetic, args=args)
-    return answer
+        found += _attack_phase(access, synthetic)
+    return found
 
 
-def _attack_phase(answer: dict, *, access, synthetic, args: list) -> None:
+def _attack_phase(access, synthetic) -> list[dict]:
     """The attack phase's downloads in the status: the targets' files and the auxiliary
     table (one per data pack drawn from)."""
+    found = []
     for target in attackable(access, synthetic):
-        target_args = [*args, target.team.slug]
-        answer["downloads"].append(
-            round_api.download(
-                files.release_name(target.team),
-                _("Release of %(team)s") % {"team": target.team.name},
-                reverse("api:syn-target-release", args=target_args),
-            )
-        )
-        answer["downloads"].append(
-            round_api.download(
-                files.challenge_name(target),
-                _("Challenge set of %(team)s") % {"team": target.team.name},
-                reverse("api:syn-target-challenge", args=target_args),
-            )
-        )
+        team = target.team
+        release = _("Release of %(team)s") % {"team": team.name}
+        challenge = _("Challenge set of %(team)s") % {"team": team.name}
+        found += [
+            round_api.api_download(
+                access, "syn-target-release", files.release_name(team), release, team.slug
+            ),
+            round_api.api_download(
+                access, "syn-target-challenge", files.challenge_name(target), challenge, team.slug
+            ),
+        ]
     keys = sorted(set(selectors.draw_pack_keys(synthetic=synthetic).values()))
     if keys == [""]:
         keys = []
     if not keys:
-        answer["downloads"].append(
-            round_api.download(
-                files.AUX_NAME, _("Auxiliary table A"), reverse("api:syn-aux", args=args)
-            )
+        found.append(
+            round_api.api_download(access, "syn-aux", files.AUX_NAME, _("Auxiliary table A"))
         )
     for key in keys:
-        answer["downloads"].append(
-            round_api.download(
-                files.aux_name(key),
-                _("Auxiliary table A of the data pack %(key)s") % {"key": key},
-                f"{reverse('api:syn-aux', args=args)}?pack={key}",
+        label = _("Auxiliary table A of the data pack %(key)s") % {"key": key}
+        found.append(
+            round_api.api_download(
+                access, "syn-aux", files.aux_name(key), label, query=f"pack={key}"
             )
         )
+    return found
+
+
+# ``SyntheticKind.api_round_status``.
+round_status = round_api.RoundStatus(
+    part=selectors.synthetic_of, metrics=_metrics, downloads=_downloads
+)
 
 
 def round_leaderboard(request, access) -> dict:

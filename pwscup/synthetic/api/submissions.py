@@ -39,10 +39,12 @@ def half_note(half: str) -> str:
 
 
 class SyntheticUploads(SubmissionType):
-    """What both of the round's uploads share: the round's synthetic part (404 without)."""
+    """What both of the round's uploads share: the round's synthetic part (404 without),
+    the kind's selectors and services."""
 
-    def part(self, access):
-        return synthetic_part(access)
+    prefix = "syn"
+    part = staticmethod(synthetic_part)
+    part_keyword = "synthetic"
 
 
 class Releases(SyntheticUploads, FinalReleases):
@@ -50,24 +52,15 @@ class Releases(SyntheticUploads, FinalReleases):
 
     key = "release"
     label = _("A synthetic release (teamX_synthetic.csv)")
-    path = "syn/releases"
-    url_name = "syn-release"
-    operation = "syn_release"
     summaries = {
         "list": "My team's releases in a synthetic round, newest first",
         "create": "Upload teamX_synthetic.csv (checked and scored by a worker)",
         "retrieve": "One of my team's releases: status, message and scores",
-        "select": "Make one of my team's scored releases its final one (until the freeze)",
     }
-
-    def uploads(self, part, access):
-        return selectors.team_releases(synthetic=part, team=self.team(access))
-
-    def final_release(self, part, team):
-        return selectors.final_release(synthetic=part, team=team)
-
-    def release_select(self, upload):
-        services.release_select(release=upload)
+    team_uploads = staticmethod(selectors.team_releases)
+    upload_service = staticmethod(services.release_upload)
+    final_selector = staticmethod(selectors.final_release)
+    select_service = staticmethod(services.release_select)
 
     def as_json(self, upload, part, access, context) -> dict:
         """The release with its scores once it is scored (its team's own: utility,
@@ -88,11 +81,6 @@ class Releases(SyntheticUploads, FinalReleases):
             "selected": upload.selected,
         }
 
-    def upload(self, part, access, *, user, uploaded_file, data):
-        return services.release_upload(
-            synthetic=part, team=self.team(access), user=user, uploaded_file=uploaded_file
-        )
-
     def received_message(self, upload) -> str:
         return gettext("Release #%(n)s is received: a worker checks and scores it.") % {
             "n": upload.number
@@ -106,17 +94,13 @@ class Attacks(SyntheticUploads, TargetAttacks):
 
     key = "attack"
     label = _("A membership-inference attack on a target (id,score)")
-    path = "syn/attacks"
-    url_name = "syn-attack"
-    operation = "syn_attack"
     summaries = {
         "list": "My team's attacks, newest first (dev-half scores until publication)",
         "create": "Upload teamX_mia_teamY.csv (id,score) on another team's target",
         "retrieve": "One of my team's attacks: status, message, scores on the visible half",
     }
-
-    def uploads(self, part, access):
-        return selectors.team_attacks(synthetic=part, team=self.team(access))
+    team_uploads = staticmethod(selectors.team_attacks)
+    upload_service = staticmethod(services.attack_upload)
 
     def context(self, part, access) -> dict:
         return {
@@ -139,15 +123,12 @@ class Attacks(SyntheticUploads, TargetAttacks):
             "final": scored and upload.pk in context["counting"],
         }
 
-    def upload(self, part, access, *, user, uploaded_file, data):
+    def target(self, part, access, slug: str):
         require_targets(part)
-        target = get_object_or_404(
+        return get_object_or_404(
             SynTarget.objects.select_related("team", "release", "synthetic__round"),
             synthetic=part,
-            team__slug=data["target"],
-        )
-        return services.attack_upload(
-            target=target, team=self.team(access), user=user, uploaded_file=uploaded_file
+            team__slug=slug,
         )
 
     def received_message(self, upload) -> str:

@@ -17,26 +17,22 @@ half's scores, ROC curves and the membership labels are never in an answer befor
 follow Accept-Language.
 """
 
-from functools import partial
-
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from rest_framework.response import Response
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import CSV_FILE, errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_LIST
 from pwscup.submissions.round_api import (
-    others_targets,
+    AttackTargets,
     part_or_404,
     present_scores,
     require_team,
     round_args,
-    target_named,
     team_ref,
 )
-from pwscup.submissions.submission_types import RoundEndpoint
+from pwscup.submissions.submission_types import RoundEndpoints
 from pwscup.synthetic import engine, selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynTarget
@@ -56,16 +52,6 @@ def attack_metrics(synthetic) -> tuple[str, ...]:
     round's FPR levels (the first is the headline), the advantage."""
     config = engine.round_config(synthetic.round)
     return ("auc", *(f"tpr@{level:g}" for level in config.fpr_levels), "adv")
-
-
-def attackable(access, synthetic) -> list[SynTarget]:
-    """The targets the caller may download: after the freeze, every other team's (all of
-    them for an organizer)."""
-    return others_targets(access, synthetic, partial(selectors.targets, synthetic=synthetic))
-
-
-def target_of(access, synthetic, team_slug: str) -> SynTarget:
-    return target_named(attackable(access, synthetic), team_slug)
 
 
 def _aux_url(synthetic, target: SynTarget) -> str:
@@ -99,6 +85,24 @@ def target_json(target: SynTarget, *, synthetic) -> dict:
     }
 
 
+# The targets the caller may download: after the freeze, every other team's (all of them
+# for an organizer).
+TARGETS = AttackTargets(read=selectors.targets, as_json=target_json, part_keyword="synthetic")
+attackable = TARGETS.of
+
+# Served under /api/ by the API (``SyntheticKind.api_round_endpoints``).
+ROUND_ENDPOINTS = RoundEndpoints(part=synthetic_part, named_operation=True)
+
+
+@ROUND_ENDPOINTS.declare(
+    "syn/members.csv",
+    "syn-members",
+    responses={(200, "text/csv"): CSV_FILE, **errors(401, 404, 409)},
+    summary="My team's members table T_X (teamX_train.csv)",
+    description="In a round offering a data choice, the first call draws the team from "
+    "its pack and locks its pick; 409 population_missing while the pack has no "
+    "population.",
+)
 def members(request, access, synthetic):
     team = require_team(access)
     # Drawn now if the team has none yet (a round offering a data choice draws a team when
@@ -109,20 +113,44 @@ def members(request, access, synthetic):
     )
 
 
-def target_list(request, access, synthetic):
-    return Response([target_json(t, synthetic=synthetic) for t in attackable(access, synthetic)])
+ROUND_ENDPOINTS.declare_targets(
+    "syn",
+    TARGETS,
+    responses={200: JSON_LIST, **errors(401, 404)},
+    summary="The other teams' frozen releases to attack, with their files' addresses",
+)
 
 
+@ROUND_ENDPOINTS.declare(
+    "syn/targets/<str:team_slug>/release.csv",
+    "syn-target-release",
+    responses=CSV_ANSWER,
+    summary="A target's frozen release, as its team uploaded it",
+)
 def target_release(request, access, synthetic, team_slug):
-    target = target_of(access, synthetic, team_slug)
+    target = TARGETS.named(access, synthetic, team_slug)
     return csv_bytes_response(files.release_bytes(target=target), files.release_name(target.team))
 
 
+@ROUND_ENDPOINTS.declare(
+    "syn/targets/<str:team_slug>/challenge.csv",
+    "syn-target-challenge",
+    page_name="target_challenge",
+    responses=CSV_ANSWER,
+    summary="A target's challenge set: id and the original's columns (no label)",
+)
 def target_challenge(request, access, synthetic, team_slug):
-    target = target_of(access, synthetic, team_slug)
+    target = TARGETS.named(access, synthetic, team_slug)
     return csv_bytes_response(files.challenge_csv(target=target), files.challenge_name(target))
 
 
+@ROUND_ENDPOINTS.declare(
+    "syn/aux.csv",
+    "syn-aux",
+    page_name="aux",
+    responses=CSV_ANSWER,
+    summary="The auxiliary table A (the attack phase's reference population)",
+)
 def aux(request, access, synthetic):
     attackable(access, synthetic)
     key = selectors.aux_pack_key(
@@ -133,55 +161,3 @@ def aux(request, access, synthetic):
     if key is None:
         raise Http404(_("This round has no such data pack."))
     return csv_bytes_response(files.aux_csv(synthetic=synthetic, key=key), files.aux_name(key))
-
-
-endpoint = partial(RoundEndpoint, part=synthetic_part)
-
-# Served under /api/ by the API (``SyntheticKind.api_round_endpoints``).
-ROUND_ENDPOINTS = [
-    endpoint(
-        "syn/members.csv",
-        "syn-members",
-        members,
-        responses={(200, "text/csv"): CSV_FILE, **errors(401, 404, 409)},
-        summary="My team's members table T_X (teamX_train.csv)",
-        description="In a round offering a data choice, the first call draws the team from "
-        "its pack and locks its pick; 409 population_missing while the pack has no "
-        "population.",
-        operation_id="syn_members_retrieve",
-    ),
-    endpoint(
-        "syn/targets/",
-        "syn-targets",
-        target_list,
-        responses={200: JSON_LIST, **errors(401, 404)},
-        summary="The other teams' frozen releases to attack, with their files' addresses",
-        operation_id="syn_targets_list",
-    ),
-    endpoint(
-        "syn/targets/<str:team_slug>/release.csv",
-        "syn-target-release",
-        target_release,
-        responses=CSV_ANSWER,
-        summary="A target's frozen release, as its team uploaded it",
-        operation_id="syn_target_release_retrieve",
-    ),
-    endpoint(
-        "syn/targets/<str:team_slug>/challenge.csv",
-        "syn-target-challenge",
-        target_challenge,
-        page_name="target_challenge",
-        responses=CSV_ANSWER,
-        summary="A target's challenge set: id and the original's columns (no label)",
-        operation_id="syn_target_challenge_retrieve",
-    ),
-    endpoint(
-        "syn/aux.csv",
-        "syn-aux",
-        aux,
-        page_name="aux",
-        responses=CSV_ANSWER,
-        summary="The auxiliary table A (the attack phase's reference population)",
-        operation_id="syn_aux_retrieve",
-    ),
-]
