@@ -145,6 +145,16 @@ def ranking_table(title, columns: list, rows) -> dict:
     return {"title": title, "columns": [_("Rank"), _("Team"), *columns], "rows": list(rows)}
 
 
+def two_sided_tables(release_columns: list, releases, attack_column: str, attacks) -> list:
+    """A two-sided round's standings: its release ranking (``release_columns`` after Rank
+    and Team) and its attack ranking (``attack_column``, the attacker's score, then how
+    many targets it attacked); rows as ``ranking_table``'s."""
+    return [
+        ranking_table(_("Release ranking"), release_columns, releases),
+        ranking_table(_("Attack ranking"), [attack_column, _("Targets attacked")], attacks),
+    ]
+
+
 @dataclass(frozen=True)
 class RoundStatus:
     """A kind's answer to the API's round status (its ``api_module``'s ``round_status``),

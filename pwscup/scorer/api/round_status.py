@@ -16,7 +16,7 @@ from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import column_label
-from pwscup.submissions.round_api import RoundStatus, metric, ranking_table
+from pwscup.submissions.round_api import RoundStatus, metric, two_sided_tables
 
 
 def _metrics(scorer) -> list[dict]:
@@ -65,20 +65,14 @@ def round_leaderboard(request, access) -> dict:
     note = "" if scorer.results_published else _("Not published yet: shown to the organizers.")
     return {
         "note": note,
-        "tables": [
-            ranking_table(
-                _("Release ranking"),
-                [
-                    *(column_label(column) for column in config.release_columns),
-                    _("Protection (%(score)s)") % {"score": attack_name},
-                    *([_("Gates")] if gates else []),
-                ],
-                releases,
-            ),
-            ranking_table(
-                _("Attack ranking"),
-                [_("Attack power (%(score)s)") % {"score": attack_name}, _("Targets attacked")],
-                ([row.rank, row.team.name, row.power, row.attacked] for row in attackers),
-            ),
-        ],
+        "tables": two_sided_tables(
+            [
+                *(column_label(column) for column in config.release_columns),
+                _("Protection (%(score)s)") % {"score": attack_name},
+                *([_("Gates")] if gates else []),
+            ],
+            releases,
+            _("Attack power (%(score)s)") % {"score": attack_name},
+            ([row.rank, row.team.name, row.power, row.attacked] for row in attackers),
+        ),
     }

@@ -144,16 +144,10 @@ def round_leaderboard(request, access) -> dict:
             "first."
         )
         % {"headline": name},
-        "tables": [
-            round_api.ranking_table(
-                _("Release ranking"),
-                [_("Gates"), _("Worst attack (%(headline)s)") % {"headline": name}, "U_ML", "U_1"],
-                releases,
-            ),
-            round_api.ranking_table(
-                _("Attack ranking"),
-                [_("Mean %(headline)s") % {"headline": name}, _("Targets attacked")],
-                attacks,
-            ),
-        ],
+        "tables": round_api.two_sided_tables(
+            [_("Gates"), _("Worst attack (%(headline)s)") % {"headline": name}, "U_ML", "U_1"],
+            releases,
+            _("Mean %(headline)s") % {"headline": name},
+            attacks,
+        ),
     }
