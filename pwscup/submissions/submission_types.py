@@ -75,12 +75,18 @@ class SubmissionType:
     upload_service = None
 
     def __init_subclass__(cls, **kwargs):
-        # A type declaring its ``prefix`` and ``key`` is given its three names.
+        # A type declaring its ``prefix`` and ``key`` is given the three names it does not
+        # declare itself.
         super().__init_subclass__(**kwargs)
         if cls.prefix and cls.key:
-            cls.path = f"{cls.prefix}/{cls.key}s"
-            cls.url_name = f"{cls.prefix}-{cls.key}"
-            cls.operation = f"{cls.prefix}_{cls.key}"
+            names = {
+                "path": f"{cls.prefix}/{cls.key}s",
+                "url_name": f"{cls.prefix}-{cls.key}",
+                "operation": f"{cls.prefix}_{cls.key}",
+            }
+            for name, value in names.items():
+                if name not in cls.__dict__:
+                    setattr(cls, name, value)
 
     def summary(self, action: str) -> str:
         """The schema's summary of the endpoint ``action`` (``list``, ``file``...): the

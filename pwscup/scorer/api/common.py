@@ -20,6 +20,7 @@ from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.round_api import (
     AttackTargets,
     part_or_404,
+    scores_answer,
     team_ref,
 )
 from pwscup.submissions.round_api import round_args as _round_args
@@ -46,36 +47,31 @@ def program_label(upload) -> str:
     return upload.program.label if upload.program_id and upload.program else ""
 
 
-def release_scores(release: Release) -> tuple[dict, dict]:
-    """A release's scores as stored, and their texts (an integer stays one)."""
-    scores = dict(release.scores) if release.status == Release.Status.FINISHED else {}
-    return scores, {key: selectors.format_score(value) for key, value in scores.items()}
-
-
 def release_json(release: Release, *, final_pk: int | None) -> dict:
-    """A release as every kind's upload reads in the API (its addresses are the core's)."""
-    scores, texts = release_scores(release)
+    """A release as every kind's upload reads in the API (its addresses are the core's):
+    its scores as stored, and their texts (an integer stays one)."""
+    scores = dict(release.scores) if release.status == Release.Status.FINISHED else {}
     return {
         "about": "",
         "message": job_message_text(release),
         "note": "",
         "program": program_label(release),
-        "scores": scores,
-        "scores_text": texts,
+        **scores_answer(scores, text=selectors.format_score),
         "final": release.pk == final_pk,
         "selected": release.selected,
     }
 
 
-def shown_scores(values: dict, *, visibility: str, config) -> tuple[dict, dict]:
-    """Scores of an attack (or of one of its targets) as the reader may see them."""
+def shown_scores(values: dict, *, visibility: str, config) -> dict:
+    """Scores of an attack (or of one of its targets) as the reader may see them, and their
+    texts: ``{"scores", "scores_text"}``."""
     shown = selectors.attack_scores_for(
         SimpleNamespace(scores=values or {}), visibility=visibility, config=config
     )
-    return (
-        {key: item["value"] for key, item in shown.items()},
-        {key: item["text"] for key, item in shown.items()},
-    )
+    return {
+        "scores": {key: item["value"] for key, item in shown.items()},
+        "scores_text": {key: item["text"] for key, item in shown.items()},
+    }
 
 
 def visibility_note(visibility: str) -> str:
@@ -91,14 +87,10 @@ def attack_json(attack: Attack, *, visibility: str, config) -> dict:
     covering every target, its per-target scores) under the visibility rule (its addresses
     are the core's)."""
     scored = attack.status == Attack.Status.FINISHED
-    scores, texts = shown_scores(
-        attack.scores if scored else {}, visibility=visibility, config=config
-    )
     targets = {}
     if scored and attack.target_id is None:
         for slug, values in sorted((attack.targets or {}).items()):
-            shown, shown_texts = shown_scores(values, visibility=visibility, config=config)
-            targets[slug] = {"scores": shown, "scores_text": shown_texts}
+            targets[slug] = shown_scores(values, visibility=visibility, config=config)
     return {
         "about": attack.target.team.name if attack.target_id else _("every target"),
         "target": attack.target.team.slug if attack.target_id else None,
@@ -106,8 +98,7 @@ def attack_json(attack: Attack, *, visibility: str, config) -> dict:
         "note": visibility_note(visibility) if scored else "",
         "visibility": visibility,
         "program": program_label(attack),
-        "scores": scores,
-        "scores_text": texts,
+        **shown_scores(attack.scores if scored else {}, visibility=visibility, config=config),
         "targets": targets,
         "final": False,
     }
