@@ -25,11 +25,8 @@ from dataclasses import dataclass
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from rest_framework import serializers
 
-from pwscup.competitions.selectors import phase_state
 from pwscup.submissions.messages import upload_received_message
-from pwscup.submissions.two_sided_phases import attack_phase, release_phase
 
 
 class SubmissionType:
@@ -44,17 +41,16 @@ class SubmissionType:
       list, ``syn-release`` one upload, ``syn-release-file``, ``syn-release-select``);
     * ``operation``: the base of its OpenAPI operation ids (``"syn_release"``);
     * ``summaries``: the endpoints' summaries in the schema, by ``list``, ``create``,
-      ``retrieve``, ``file``, ``select``;
+      ``retrieve``, ``file``, ``select`` (``summary``: the defaults of those left out);
     * ``prefix``: instead of the three above, the kind's short name (``"syn"``): then
       ``path`` is ``"syn/<key>s"``, ``url_name`` ``"syn-<key>"``, ``operation``
       ``"syn_<key>"``;
     * ``upload_fields``: the upload's fields besides ``file`` (DRF fields by name);
     * ``has_file`` / ``file_name`` and ``has_select``: which endpoints it has;
-    * ``part_keyword``, ``team_uploads`` and ``upload_service``: for a kind whose selector
-      and service take its part by one keyword (``synthetic=part``), the selector of the
-      team's uploads, newest first (``team_uploads(synthetic=, team=)``) and the service
-      that keeps one (``upload_service(synthetic=, team=, user=, uploaded_file=, **data)``):
-      then ``uploads`` and ``upload`` need not be written.
+    * ``selectors_module``, ``services_module`` and ``part_keyword``: the kind's selectors
+      and services, and the keyword they take its part by (``synthetic=part``), for the
+      two-sided bases (``pwscup.submissions.two_sided_types``), which read and keep uploads
+      through them.
     """
 
     key = ""
@@ -70,9 +66,9 @@ class SubmissionType:
     file_name = "file"
     file_media_type = "application/octet-stream"
     has_select = False
+    selectors_module = None
+    services_module = None
     part_keyword = ""
-    team_uploads = None
-    upload_service = None
 
     def __init_subclass__(cls, **kwargs):
         # A type declaring its ``prefix`` and ``key`` is given the three names it does not
@@ -90,10 +86,11 @@ class SubmissionType:
 
     def summary(self, action: str) -> str:
         """The schema's summary of the endpoint ``action`` (``list``, ``file``...): the
-        declared one, else what every kind's says."""
-        if action == "file":
-            return self.summaries.get(action, f"One of my team's {self.key}s, as uploaded")
-        return self.summaries.get(action, "")
+        declared one, else what every kind's says (the round named by ``part_keyword``)."""
+        defaults = {"file": f"One of my team's {self.key}s, as uploaded"}
+        if self.part_keyword:
+            defaults["list"] = f"My team's {self.key}s in a {self.part_keyword} round, newest first"
+        return self.summaries.get(action, defaults.get(action, ""))
 
     # --- where the uploads are ------------------------------------------------------------
 
@@ -115,7 +112,7 @@ class SubmissionType:
 
     def uploads(self, part, access):
         """The team's uploads of this type, newest first (a query set of kept uploads)."""
-        return self.team_uploads(**{self.part_keyword: part}, team=self.team(access))
+        raise NotImplementedError
 
     def own(self, part, access, pk: int):
         """One of the team's uploads of this type (404 otherwise)."""
@@ -139,12 +136,8 @@ class SubmissionType:
     # --- uploads and selection ----------------------------------------------------------------
 
     def upload(self, part, access, *, user, uploaded_file, data: dict):
-        """Keep an upload through the kind's service (its refusals are the answer); the
-        declared fields are the service's keywords."""
-        part_given = {self.part_keyword: part}
-        return self.upload_service(
-            **part_given, team=self.team(access), user=user, uploaded_file=uploaded_file, **data
-        )
+        """Keep an upload through the kind's service (its refusals are the answer)."""
+        raise NotImplementedError
 
     def received_message(self, upload) -> str:
         """What the 202 answer says."""
@@ -288,88 +281,6 @@ def choice_field(name: str, label, choices: list[str]) -> dict:
     """An upload's required field in the status (``SubmissionType.fields``): its ``name``,
     its ``label`` and the values it takes now."""
     return {"name": name, "label": str(label), "required": True, "choices": choices}
-
-
-class FinalReleases(SubmissionType):
-    """A two-sided round's release: the team makes a scored one its final one (the freeze
-    publishes it), through the kind's service. The kind declares which release is final
-    (the selector ``final_selector(<part_keyword>=part, team=team)``, ``None``: none) and
-    how one is selected (the service ``select_service(release=upload)``, which keeps its
-    refusals: frozen, phase closed, the kind's own rule)."""
-
-    description = (
-        "The round page's service: the release phase must be open and the round not frozen; "
-        "the limits and the deadline are enforced, with the page's messages."
-    )
-    has_select = True
-    final_selector = None
-    select_service = None
-
-    def summary(self, action: str) -> str:
-        if action == "select":
-            default = "Make one of my team's scored releases its final one (until the freeze)"
-            return self.summaries.get(action, default)
-        return super().summary(action)
-
-    def final_release(self, part, team):
-        """The team's final release now (``None``: none)."""
-        return self.final_selector(**{self.part_keyword: part}, team=team)
-
-    def release_select(self, upload) -> None:
-        self.select_service(release=upload)
-
-    def context(self, part, access) -> dict:
-        final = self.final_release(part, self.team(access))
-        return {"final_pk": final.pk if final is not None else None}
-
-    def select(self, upload, part, access) -> str:
-        self.release_select(upload)
-        return _("Release #%(n)s is now your final release.") % {"n": upload.number}
-
-    def is_open(self, part, access) -> bool:
-        """While the round's release phase is open (the freeze closes it: the core's
-        ``phase_closes_at``)."""
-        return phase_state(phase=release_phase(part.round)) == "open"
-
-
-class TargetAttacks(SubmissionType):
-    """An attack on another team's frozen release (a target), named by its team's slug:
-    listed once the releases are frozen (``part.frozen_at``); ``target_slugs`` are the
-    targets the team may attack now. An upload names its target (``target``, 404 for
-    none) and goes to the service ``upload_service(target=, team=, user=, uploaded_file=)``.
-    """
-
-    upload_fields = {
-        "target": serializers.CharField(max_length=100, help_text="The target team's slug."),
-    }
-
-    def target_slugs(self, part, access) -> list[str]:
-        raise NotImplementedError
-
-    def target(self, part, access, slug: str):
-        """The target of the team ``slug`` the caller may attack now (404 otherwise)."""
-        raise NotImplementedError
-
-    def upload(self, part, access, *, user, uploaded_file, data):
-        target = self.target(part, access, data["target"])
-        return self.upload_service(
-            target=target, team=self.team(access), user=user, uploaded_file=uploaded_file
-        )
-
-    def listed(self, part, access) -> bool:
-        return part.frozen_at is not None
-
-    def fields(self, part, access) -> list[dict]:
-        return [choice_field("target", _("Target"), self.target_slugs(part, access))]
-
-    def is_open(self, part, access) -> bool:
-        """While the round's attack phase is open and its results are not published, with a
-        target the team may attack."""
-        return (
-            phase_state(phase=attack_phase(part.round)) == "open"
-            and not part.results_published
-            and bool(self.target_slugs(part, access))
-        )
 
 
 def declared_status(types, access) -> dict:

@@ -25,7 +25,8 @@ from pwscup.scorer import selectors, services
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import ATTACK, RELEASE, attack_json, release_json, scorer_part
 from pwscup.scorer.models import Target
-from pwscup.submissions.submission_types import FinalReleases, SubmissionType, TargetAttacks
+from pwscup.submissions.submission_types import SubmissionType
+from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks
 
 
 class ScorerUploads(SubmissionType):
@@ -36,6 +37,8 @@ class ScorerUploads(SubmissionType):
     prefix = "scorer"
     part = staticmethod(scorer_part)
     part_keyword = "scorer"
+    selectors_module = selectors
+    services_module = services
 
     def own(self, part, access, pk: int):
         return get_object_or_404(self.uploads(part, access), pk=pk)
@@ -48,13 +51,9 @@ class ScorerReleases(ScorerUploads, FinalReleases):
     key = RELEASE
     label = gettext_lazy("A release (scored by the organizer's program)")
     summaries = {
-        "list": "My team's releases in a scorer round, newest first",
         "create": "Upload a release (scored by the organizer's program on a worker)",
         "retrieve": "One of my team's releases: status, message and scores as written",
     }
-    upload_service = staticmethod(services.release_upload)
-    final_selector = staticmethod(selectors.final_release)
-    select_service = staticmethod(services.release_select)
 
     def uploads(self, part, access):
         return selectors.team_releases(scorer=part, team=self.team(access)).select_related(
@@ -65,23 +64,16 @@ class ScorerReleases(ScorerUploads, FinalReleases):
         return release_json(upload, final_pk=context["final_pk"])
 
 
-def attack_target(scorer, slug: str, *, per_target: bool) -> Target | None:
-    """The target an attack upload names (``None`` in a round where one upload covers every
-    target): refused with the service's messages when the shape is wrong, and (403) before
-    the freeze."""
+def refuse_attack_shape(scorer, slug: str, *, per_target: bool) -> None:
+    """Refuse, with the service's messages, an attack upload whose target does not fit the
+    round (a target named where one upload covers every target, none where one is needed),
+    and (403) one before the freeze."""
     if not per_target and slug:
         raise Refused(_("An attack in this round covers every target at once."), status=400)
     if per_target and not slug:
         raise Refused(_("Choose the target team of your attack."), status=400)
     if scorer.frozen_at is None:
         raise Refused(_("The releases are not frozen yet: there is nothing to attack."), status=403)
-    if not per_target:
-        return None
-    return get_object_or_404(
-        Target.objects.select_related("team", "release", "scorer__round"),
-        scorer=scorer,
-        team__slug=slug,
-    )
 
 
 class ScorerAttacks(ScorerUploads, TargetAttacks):
@@ -101,6 +93,7 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
             "one upload covers every target).",
         )
     }
+    target_model = Target
 
     def uploads(self, part, access):
         return selectors.team_attacks(scorer=part, team=self.team(access)).select_related("program")
@@ -118,8 +111,11 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
         return attack_json(upload, visibility=context["visibility"], config=context["config"])
 
     def upload(self, part, access, *, user, uploaded_file, data):
+        """The target is ``None`` in a round where one upload covers every target."""
         slug = data.get("target", "").strip()
-        target = attack_target(part, slug, per_target=self._per_target(part))
+        per_target = self._per_target(part)
+        refuse_attack_shape(part, slug, per_target=per_target)
+        target = self.target(part, access, slug) if per_target else None
         return services.attack_upload(
             scorer=part, team=access.team, user=user, uploaded_file=uploaded_file, target=target
         )

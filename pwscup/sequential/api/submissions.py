@@ -35,7 +35,8 @@ from pwscup.sequential.models import Release, SeqAttack
 from pwscup.sequential.views.common import attack_target, own_release
 from pwscup.submissions import round_api
 from pwscup.submissions.messages import job_message_text
-from pwscup.submissions.submission_types import SubmissionType, TargetAttacks, choice_field
+from pwscup.submissions.submission_types import SubmissionType, choice_field
+from pwscup.submissions.two_sided_types import TargetAttacks, TeamReleases
 
 RELEASE, ATTACK = "release", "attack"  # the keys of the round's submission types
 
@@ -63,13 +64,14 @@ class SeqUploads(SubmissionType):
     prefix = "seq"
     part = staticmethod(sequential_part)
     part_keyword = "sequential"
+    selectors_module = selectors
+    services_module = services
 
 
-class SeqReleases(SeqUploads):
+class SeqReleases(SeqUploads, TeamReleases):
     key = RELEASE
     label = gettext_lazy("A release (release_<j>.csv)")
     summaries = {
-        "list": "My team's releases in a sequential round, newest first",
         "create": "Upload release_<j>.csv (checked by a worker with the team's earlier releases)",
         "retrieve": "One of my team's releases: status, message and results",
     }
@@ -81,8 +83,6 @@ class SeqReleases(SeqUploads):
     has_file = True
     file_name = "release.csv"
     file_media_type = "text/csv"
-    team_uploads = staticmethod(selectors.team_releases)
-    upload_service = staticmethod(services.release_upload)
 
     def reader(self, access):
         # An organizer reads any team's release (``own_release``, the pages' rule).
@@ -128,12 +128,9 @@ class SeqAttacks(SeqUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("Guesses on another team's target (pid,guess)")
     summaries = {
-        "list": "My team's attacks in a sequential round, newest first",
         "create": "Upload guesses (pid,guess) on another team's target (scored by a worker)",
         "retrieve": "One of my team's attacks: status, message, accuracy",
     }
-    team_uploads = staticmethod(selectors.team_attacks)
-    upload_service = staticmethod(services.attack_upload)
 
     def as_json(self, upload, part, access, context):
         """Guesses on a target, with their accuracy once scored (the Submit tab shows it)."""

@@ -19,12 +19,12 @@ final release (``selectors.final_release``); an attack's, that it is the one tha
 its target (its team's last scored one). Messages follow Accept-Language.
 """
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.submissions.round_api import present_scores, require_targets, scores_answer
-from pwscup.submissions.submission_types import FinalReleases, SubmissionType, TargetAttacks
+from pwscup.submissions.round_api import present_scores, scores_answer
+from pwscup.submissions.submission_types import SubmissionType
+from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks
 from pwscup.synthetic import selectors, services
 from pwscup.synthetic.api.views import RELEASE_METRICS, attack_metrics, attackable, synthetic_part
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
@@ -45,6 +45,8 @@ class SyntheticUploads(SubmissionType):
     prefix = "syn"
     part = staticmethod(synthetic_part)
     part_keyword = "synthetic"
+    selectors_module = selectors
+    services_module = services
 
 
 class Releases(SyntheticUploads, FinalReleases):
@@ -53,14 +55,9 @@ class Releases(SyntheticUploads, FinalReleases):
     key = "release"
     label = _("A synthetic release (teamX_synthetic.csv)")
     summaries = {
-        "list": "My team's releases in a synthetic round, newest first",
         "create": "Upload teamX_synthetic.csv (checked and scored by a worker)",
         "retrieve": "One of my team's releases: status, message and scores",
     }
-    team_uploads = staticmethod(selectors.team_releases)
-    upload_service = staticmethod(services.release_upload)
-    final_selector = staticmethod(selectors.final_release)
-    select_service = staticmethod(services.release_select)
 
     def as_json(self, upload, part, access, context) -> dict:
         """The release with its scores once it is scored (its team's own: utility,
@@ -99,8 +96,7 @@ class Attacks(SyntheticUploads, TargetAttacks):
         "create": "Upload teamX_mia_teamY.csv (id,score) on another team's target",
         "retrieve": "One of my team's attacks: status, message, scores on the visible half",
     }
-    team_uploads = staticmethod(selectors.team_attacks)
-    upload_service = staticmethod(services.attack_upload)
+    target_model = SynTarget
 
     def context(self, part, access) -> dict:
         return {
@@ -122,14 +118,6 @@ class Attacks(SyntheticUploads, TargetAttacks):
             **scores_answer(scores),
             "final": scored and upload.pk in context["counting"],
         }
-
-    def target(self, part, access, slug: str):
-        require_targets(part)
-        return get_object_or_404(
-            SynTarget.objects.select_related("team", "release", "synthetic__round"),
-            synthetic=part,
-            team__slug=slug,
-        )
 
     def received_message(self, upload) -> str:
         return gettext("Your attack on %(team)s (#%(n)s) is received: a worker scores it.") % {
