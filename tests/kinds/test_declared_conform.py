@@ -10,6 +10,7 @@ that declares no type yet (DP, the 2015 game) is checked for the rest."""
 from django.urls import reverse
 
 from pwscup.kinds import all_kinds, get_kind
+from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks, TeamReleases
 from tests.kinds.test_api_conform import api, status_of
 
 
@@ -66,3 +67,30 @@ def test_the_schema_has_every_declared_operation(player, arena_of):
             assert f"{base}_file_retrieve" in operations
         if submission_type.has_select:
             assert f"{base}_select" in operations
+
+
+# The functions the two-sided bases call on a kind's declared modules (by base, then by module).
+TWO_SIDED_CALLS = {
+    FinalReleases: {"selectors_module": ["final_release"], "services_module": ["release_select"]},
+    TeamReleases: {"selectors_module": ["team_releases"], "services_module": ["release_upload"]},
+    TargetAttacks: {"selectors_module": ["team_attacks"], "services_module": ["attack_upload"]},
+}
+
+
+def test_a_two_sided_type_s_modules_have_what_its_bases_call():
+    """A type started from a two-sided base declares its kind's modules and its part's
+    keyword, and those modules have every function the base calls (one a type overrides
+    included: a missing one would only show on the first request that reaches it)."""
+    checked = 0
+    for kind in all_kinds():
+        for submission_type in kind.submission_types():
+            for base, calls in TWO_SIDED_CALLS.items():
+                if not isinstance(submission_type, base):
+                    continue
+                assert submission_type.part_keyword, submission_type
+                for module, names in calls.items():
+                    declared = getattr(submission_type, module)
+                    for name in names:
+                        assert callable(getattr(declared, name, None)), (submission_type, name)
+                checked += 1
+    assert checked >= 6  # sequential, synthetic and scorer: a release and an attack each
