@@ -242,6 +242,30 @@ def release_upload_view(key: str, form_class, keep: Callable):
     return release_upload
 
 
+def target_upload_view(key: str, target_of: Callable, form_class, keep: Callable, anchor, **answer):
+    """The view of a kind's attack form on one other team's target (``team_slug`` in the
+    address): ``target_of(access, team_slug)`` the target the caller may attack (404
+    otherwise), the attack kept through ``keep(target=..., team=..., user=...,
+    uploaded_file=...)`` (the kind's service); the answer ``upload_answer``'s (``answer``: its
+    keywords), back at the Submit tab's ``anchor`` (a callable: ``anchor(target)``)."""
+
+    @team_form_view(key)
+    def attack_upload(request, access, team, team_slug: str):
+        target = target_of(access, team_slug)
+        return upload_answer(
+            request,
+            access,
+            form_class,
+            lambda data: keep(
+                target=target, team=team, user=request.user, uploaded_file=data["file"]
+            ),
+            anchor(target) if callable(anchor) else anchor,
+            **answer,
+        )
+
+    return attack_upload
+
+
 def release_select_view(key: str, own: Callable, select: Callable):
     """The view of a two-sided kind's choice of its final release: ``own(access, pk)`` the
     release the reader may see (404 otherwise; an organizer in a team may see every team's,

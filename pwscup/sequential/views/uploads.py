@@ -10,7 +10,7 @@ from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.api.submissions import SUBMISSION_TYPES
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.views.common import attack_target
-from pwscup.submissions.round_pages import team_form_view, upload_answer
+from pwscup.submissions.round_pages import target_upload_view, team_form_view, upload_answer
 
 RELEASES, ATTACKS = SUBMISSION_TYPES
 
@@ -38,16 +38,11 @@ def release_upload(request, access, team):
     )
 
 
-@team_form_view(KEY)
-def attack_upload(request, access, team, team_slug: str):
-    target = attack_target(access, team_slug)
-    return upload_answer(
-        request,
-        access,
-        GuessUploadForm,
-        lambda data: services.attack_upload(
-            target=target, team=team, user=request.user, uploaded_file=data["file"]
-        ),
-        "#attack",
-        notice=ATTACKS.received_message,
-    )
+attack_upload = target_upload_view(
+    KEY,
+    attack_target,
+    GuessUploadForm,
+    services.attack_upload,
+    "#attack",
+    notice=ATTACKS.received_message,
+)
