@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
+from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -291,3 +292,19 @@ def release_select_view(key: str, own: Callable, select: Callable):
         return back
 
     return release_select
+
+
+def upload_paths(prefix: str, uploads, *, attack_route="attack/<slug:team_slug>/") -> list:
+    """The addresses of a kind's upload forms under ``<prefix>/``, in the kind's URL
+    namespace: ``upload`` (``uploads.release_upload``), ``attack`` (``uploads.attack_upload``,
+    at ``attack_route``) and, when the kind lets a team choose its final release
+    (``uploads.release_select``), ``select``."""
+    routes = [
+        path(f"{prefix}/upload/", uploads.release_upload, name="upload"),
+        path(f"{prefix}/{attack_route}", uploads.attack_upload, name="attack"),
+    ]
+    if hasattr(uploads, "release_select"):
+        routes.append(
+            path(f"{prefix}/releases/<int:pk>/select/", uploads.release_select, name="select")
+        )
+    return routes
