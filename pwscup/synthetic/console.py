@@ -23,6 +23,7 @@ from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
+from pwscup.core.session_drafts import draft_upload
 from pwscup.core.time_zones import default_time_zone
 from pwscup.submissions.two_sided_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
@@ -50,24 +51,17 @@ def round_create(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     draft = drafts.draft_of(request.session, competition.pk)
     form = OriginalForm(request.POST or None, request.FILES or None)
-    if (
-        request.method == "POST"
-        and form.is_valid()
-        and (upload := upload_within_limit(form, "original"))
-    ):
-        content = upload.read()
-        _frame, problem = _read(content, upload.name)
-        if problem:
-            form.add_error("original", problem)
-        else:
-            try:
-                drafts.draft_store(
-                    request.session, competition.pk, content=content, filename=upload.name
-                )
-            except Refused as refusal:
-                form.add_error("original", refusal.message)
-            else:
-                return redirect("synthetic_console:settings", competition.slug)
+    kept = draft_upload(
+        request,
+        form,
+        "original",
+        read=lambda content, name: drafts.table_frame(content, filename=name),
+        store=lambda content, name: drafts.draft_store(
+            request.session, competition.pk, content=content, filename=name
+        ),
+    )
+    if kept is not None:
+        return redirect("synthetic_console:settings", competition.slug)
     return render(
         request,
         "synthetic/console_create.html",
@@ -76,14 +70,7 @@ def round_create(request, competition_slug):
 
 
 def _lost_draft(request, competition):
-    drafts.draft_clear(request.session, competition.pk)
-    messages.error(
-        request,
-        _(
-            "The table uploaded at step 1 is no longer kept (the session ended or the storage "
-            "lost it): upload it again."
-        ),
-    )
+    drafts.DRAFTS.lost(request, competition.pk)
     return redirect("synthetic_console:create", competition.slug)
 
 
