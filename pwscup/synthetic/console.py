@@ -9,7 +9,6 @@ through ``services.synthetic_round_create``, its errors shown next to their fiel
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.competitions.choice_selectors import round_choices
+from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
@@ -170,30 +170,25 @@ def population_upload(request, competition_slug, round_slug):
     if synthetic is None:
         raise Http404("Not a synthetic round.")
     form = PopulationForm(request.POST, request.FILES, choices=round_choices(round=round_))
-    if not form.is_valid():
-        messages.error(request, _("Choose a data pack and a CSV file."))
-    elif (upload := upload_within_limit(form, "table")) is None:
-        messages.error(request, _("The file is larger than the upload limit."))
-    else:
-        try:
-            stored = services.population_upload(
-                synthetic=synthetic,
-                key=form.cleaned_data["choice"],
-                table=upload.read(),
-                filename=upload.name,
-                user=request.user,
-            )
-        except ValidationError as error:
-            messages.error(request, " ".join(error.messages))
-        except Refused as refusal:
-            messages.error(request, refusal.message)
-        else:
-            messages.success(
-                request,
-                _("The population of %(key)s is kept: %(rows)d rows.")
-                % {"key": stored.choice_key, "rows": stored.rows},
-            )
-    return redirect("console:round", competition_slug, round_slug)
+
+    def upload() -> str:
+        if not form.is_valid():
+            raise Refused(_("Choose a data pack and a CSV file."))
+        if (table := upload_within_limit(form, "table")) is None:
+            raise Refused(_("The file is larger than the upload limit."))
+        stored = services.population_upload(
+            synthetic=synthetic,
+            key=form.cleaned_data["choice"],
+            table=table.read(),
+            filename=table.name,
+            user=request.user,
+        )
+        return _("The population of %(key)s is kept: %(rows)d rows.") % {
+            "key": stored.choice_key,
+            "rows": stored.rows,
+        }
+
+    return console_post_answer(request, round_, upload)
 
 
 urlpatterns = [
