@@ -12,7 +12,6 @@ from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -22,12 +21,12 @@ from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.form_fields import form_saved
-from pwscup.core.time_zones import default_time_zone
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
+from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 
 
@@ -39,12 +38,7 @@ def create_url(competition) -> str:
 def round_create(request, competition_slug):
     """The round's name, settings and windows; creates it through the service."""
     competition = console_competition(user=request.user, slug=competition_slug)
-    if request.method == "POST":
-        form = ScorerRoundForm(request.POST)
-    else:
-        form = ScorerRoundForm(
-            initial=round_initial(now=timezone.now(), time_zone=default_time_zone())
-        )
+    form = two_sided_form(request, ScorerRoundForm, round_initial)
 
     def create(data):
         return services.scorer_round_create(

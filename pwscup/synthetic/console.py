@@ -7,12 +7,13 @@ Step 1 takes the original table, checks it and keeps it as a draft (``drafts``);
 proposes each column's role, the label, the sizes and the windows, and creates the round
 through ``services.synthetic_round_create``, its errors shown next to their fields."""
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -24,7 +25,7 @@ from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.session_drafts import draft_upload
-from pwscup.core.time_zones import default_time_zone
+from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
@@ -105,19 +106,10 @@ def round_create_settings(request, competition_slug):
         return _lost_draft(request, competition)
     profiles = drafts.column_profiles(frame)
     columns = [p.name for p in profiles]
-    if request.method == "POST":
-        form = SettingsForm(request.POST, columns=columns)
-    else:
-        form = SettingsForm(
-            columns=columns,
-            initial=settings_initial(
-                profiles=profiles,
-                label=drafts.proposed_label(profiles),
-                rows=len(frame),
-                now=timezone.now(),
-                time_zone=default_time_zone(),
-            ),
-        )
+    initial = functools.partial(
+        settings_initial, profiles=profiles, label=drafts.proposed_label(profiles), rows=len(frame)
+    )
+    form = two_sided_form(request, SettingsForm, initial, columns=columns)
 
     def create(data):
         synthetic = services.synthetic_round_create(
