@@ -225,20 +225,25 @@ def _form_error(form) -> str:
     return next(iter(form.errors.values()))[0]
 
 
-def release_upload_view(key: str, form_class, keep: Callable):
-    """The view of a two-sided kind's release upload form: the release kept through
-    ``keep(access, team=..., user=..., uploaded_file=...)`` (the kind's service), the answer
-    ``upload_answer``'s, back at the Submit tab's releases."""
+def release_upload_view(
+    key: str, form_class, keep: Callable, *, anchor="#releases", form_kwargs=None, **answer
+):
+    """The view of a kind's release upload form: the release kept through
+    ``keep(access, team=..., user=..., uploaded_file=..., **fields)`` (the kind's service;
+    ``fields``: the form's fields besides the file, the release's step of a sequential round),
+    the answer ``upload_answer``'s (``answer``: its keywords), back at the Submit tab's
+    ``anchor``. ``form_kwargs(access)``: the form's own keyword arguments for the round, when
+    it takes some."""
 
     @team_form_view(key)
     def release_upload(request, access, team):
-        return upload_answer(
-            request,
-            access,
-            form_class,
-            lambda data: keep(access, team=team, user=request.user, uploaded_file=data["file"]),
-            "#releases",
-        )
+        form = functools.partial(form_class, **form_kwargs(access)) if form_kwargs else form_class
+
+        def kept(data):
+            fields = {name: value for name, value in data.items() if name != "file"}
+            return keep(access, team=team, user=request.user, uploaded_file=data["file"], **fields)
+
+        return upload_answer(request, access, form, kept, anchor, **answer)
 
     return release_upload
 
