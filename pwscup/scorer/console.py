@@ -18,8 +18,10 @@ from django.views.decorators.http import require_POST
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.choice_selectors import round_choices
+from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
+from pwscup.core.errors import Refused
 from pwscup.core.form_fields import form_saved
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
@@ -172,18 +174,16 @@ def slot_set(request, competition_slug, round_slug):
 def rescore(request, competition_slug, round_slug):
     """Every upload an older program version scored runs again with the current one."""
     scorer = _scorer_of(request, competition_slug, round_slug)
-    if selectors.current_program(scorer=scorer) is None:
-        messages.error(request, _("No program version is built yet: nothing can be rescored."))
-    else:
+
+    def queue() -> str:
+        if selectors.current_program(scorer=scorer) is None:
+            raise Refused(_("No program version is built yet: nothing can be rescored."))
         count = services.rescore_outdated(scorer=scorer, user=request.user)
-        messages.success(
-            request,
-            ngettext(
-                "%(n)d upload queued for rescoring.", "%(n)d uploads queued for rescoring.", count
-            )
-            % {"n": count},
-        )
-    return redirect("console:round", competition_slug, round_slug)
+        return ngettext(
+            "%(n)d upload queued for rescoring.", "%(n)d uploads queued for rescoring.", count
+        ) % {"n": count}
+
+    return console_post_answer(request, scorer.round, queue)
 
 
 round_path = "r/<slug:round_slug>/"
