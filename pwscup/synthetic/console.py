@@ -20,7 +20,11 @@ from django.views.decorators.http import require_POST
 
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.console_posts import console_post_answer
-from pwscup.competitions.round_create import round_create_page, round_identity
+from pwscup.competitions.round_create import (
+    draft_cancel_view,
+    round_create_page,
+    round_identity,
+)
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
@@ -141,13 +145,8 @@ def round_create_settings(request, competition_slug):
     )
 
 
-@login_required
-@require_POST
-def round_create_cancel(request, competition_slug):
-    """Start over: the draft's file is deleted."""
-    competition = console_competition(user=request.user, slug=competition_slug)
-    drafts.draft_clear(request.session, competition.pk)
-    return redirect("synthetic_console:create", competition.slug)
+# Start over: the draft's file is deleted.
+round_create_cancel = draft_cancel_view(drafts.DRAFTS, "synthetic_console:create")
 
 
 @login_required

@@ -14,10 +14,10 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 import scoring
 from pwscup.competitions.models import Phase
+from pwscup.competitions.round_create import draft_cancel_view
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import add_errors
 from pwscup.core.session_drafts import draft_upload
@@ -360,9 +360,4 @@ def step_review(request, competition, state):
     )
 
 
-@login_required
-@require_POST
-def wizard_cancel(request, competition_slug):
-    competition = console_competition(user=request.user, slug=competition_slug)
-    wizard.wizard_clear(request.session, competition.pk)
-    return redirect("console:competition", competition.slug)
+wizard_cancel = draft_cancel_view(wizard.DRAFTS, "console:competition")
