@@ -275,7 +275,7 @@ def target_upload_view(key: str, target_of: Callable, form_class, keep: Callable
 def release_select_view(key: str, own: Callable, select: Callable):
     """The view of a two-sided kind's choice of its final release: ``own(access, pk)`` the
     release the reader may see (404 otherwise; an organizer in a team may see every team's,
-    but chooses only for its own), ``select(release)`` the kind's service. The answer is
+    but chooses only for its own), ``select(release=...)`` the kind's service. The answer is
     JSON (``id``, ``number``, ``selected``, or the refusal), or the Submit tab's releases
     with a message."""
 
@@ -286,7 +286,7 @@ def release_select_view(key: str, own: Callable, select: Callable):
             raise Http404("No such release.")
         back = redirect(tab_url(access.round, SUBMIT) + "#releases")
         try:
-            select(release)
+            select(release=release)
         except Refused as refusal:
             return refused_answer(request, refusal, back)
         if wants_json(request):

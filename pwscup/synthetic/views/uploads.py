@@ -29,6 +29,4 @@ attack_upload = target_upload_view(
 )
 
 
-release_select = release_select_view(
-    KEY, own_release, lambda release: services.release_select(release=release)
-)
+release_select = release_select_view(KEY, own_release, services.release_select)
