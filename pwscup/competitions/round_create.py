@@ -1,7 +1,8 @@
 """The console's page creating a round, for every kind that has one (``console_create_url``):
 the kind's form, once posted and valid, handed to the kind's creation service; the service's
 refusal shown on the form (next to the fields it names: the form's ``add_service_errors``);
-on success, the new round's console page.
+on success, the new round's console page. A form of several steps, whose first step keeps
+the organizer's table as a draft, is started over by ``draft_cancel_view``.
 
 ``ServiceErrorsForm`` is what the kinds' creation forms share to put a service's
 ``ValidationError`` back next to their fields; a form only says where the errors of its own
@@ -11,9 +12,12 @@ instead, and the service names a setting that is missing."""
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
+from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import form_saved
 
 
@@ -45,6 +49,21 @@ def round_create_page(
     if context is not None:
         shown.update(context(form))
     return render(request, template, shown)
+
+
+def draft_cancel_view(drafts, back: str):
+    """The view starting a creation form of several steps over (posted, by an organizer of
+    the competition): the competition's draft in ``drafts`` (a ``SessionDrafts``) and its
+    file deleted, back at the page named ``back`` (its argument: the competition's slug)."""
+
+    @login_required
+    @require_POST
+    def cancel(request, competition_slug):
+        competition = console_competition(user=request.user, slug=competition_slug)
+        drafts.clear(request.session, competition.pk)
+        return redirect(back, competition.slug)
+
+    return cancel
 
 
 def setting_choice(label, choices, **kwargs) -> forms.ChoiceField:

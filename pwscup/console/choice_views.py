@@ -2,19 +2,17 @@
 packs it offers (``choices_set``) and an organizer's change of a team's pick
 (``organizer_choice_change``, audited). A refusal comes back as a message above the page."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.competitions.choice_selectors import round_choices
 from pwscup.competitions.choice_services import choices_set, organizer_choice_change
+from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.selectors import console_round
 from pwscup.console.choice_forms import choice_rows_formset
 from pwscup.console.selectors import console_team
-from pwscup.core.errors import Refused
 
 
 @login_required
@@ -24,18 +22,16 @@ def round_choices_save(request, competition_slug, round_slug):
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
     formset = choice_rows_formset(choices=round_choices(round=round_), data=request.POST)
-    try:
+
+    def save() -> str:
         if not formset.is_valid():
             raise ValidationError(_("The data packs could not be read: send the form again."))
         changed = choices_set(
             user=request.user, round=round_, rows=[form.cleaned_data for form in formset.forms]
         )
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        if changed:
-            messages.success(request, _("The round's data packs are saved."))
-    return redirect("console:round", competition_slug, round_slug)
+        return _("The round's data packs are saved.") if changed else ""
+
+    return console_post_answer(request, round_, save)
 
 
 @login_required
@@ -45,13 +41,11 @@ def round_choice_team(request, competition_slug, round_slug, pk):
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
     team = console_team(competition=round_.competition, pk=pk)
-    try:
+
+    def change() -> str:
         changed = organizer_choice_change(
             user=request.user, round=round_, team=team, key=str(request.POST.get("choice", ""))
         )
-    except Refused as refusal:
-        messages.error(request, refusal.message)
-    else:
-        if changed:
-            messages.success(request, _("The data of %(team)s is changed.") % {"team": team.name})
-    return redirect("console:round", competition_slug, round_slug)
+        return _("The data of %(team)s is changed.") % {"team": team.name} if changed else ""
+
+    return console_post_answer(request, round_, change)

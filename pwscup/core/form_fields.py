@@ -1,7 +1,7 @@
 """Form helpers: fields whose bounds come from the database columns they are stored in, a
 service's ``ValidationError`` shown next to the fields (``form_saved``: a posted form handed
 to its service), the comma-separated lists the round forms take, and the round forms'
-"advanced" JSON view."""
+"advanced" JSON view and tables of rows."""
 
 import json
 from typing import NamedTuple
@@ -111,11 +111,36 @@ def comma_list(text: str | None) -> list[str]:
 
 class ConfigJsonView:
     """A round form whose fields build the configuration, with an *Advanced* JSON view (the
-    field ``config``) that, when filled in, is the configuration instead."""
+    field ``config``) that, when filled in, is the configuration instead. The tables of rows
+    among the fields (formsets, ``example_rows``) are the form's ``row_sets()``: checked
+    with it, unless the JSON view is the configuration."""
 
     def uses_json(self) -> bool:
         """Whether the JSON view is filled in (then it is the configuration)."""
         return bool((self.data.get(self.add_prefix("config")) or "").strip())
+
+    def row_sets(self) -> list:
+        """The form's tables of rows (formsets)."""
+        return []
+
+    def is_valid(self) -> bool:
+        valid = super().is_valid()
+        if self.uses_json():
+            return valid
+        rows_valid = [rows.is_valid() for rows in self.row_sets()]
+        return valid and all(rows_valid)
+
+
+def example_rows(formset, data, *, bound: bool, prefix: str, example: list[dict], shown: int):
+    """A round form's table of rows (``formset``): a blank form starts with the example's
+    rows and blank ones up to ``shown`` rows (to add one, no script needed); a bound form
+    (``bound``) has the posted rows only, with no initial rows (a bound row equal to its
+    initial value would count as unchanged, hence empty)."""
+    if bound:
+        return formset(data, prefix=prefix)
+    rows = formset(data, prefix=prefix, initial=example)
+    rows.extra = shown - len(example)
+    return rows
 
 
 class ConfigField(forms.CharField):

@@ -11,9 +11,13 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from pwscup.core.errors import Refused
+from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.storage import STORAGE_ERRORS, storage_unavailable, storage_write_slot
+from scoring.errors import ScoringError
 
 
 @dataclass(frozen=True)
@@ -98,3 +102,29 @@ def draft_bytes(draft: Draft) -> bytes | None:
             return handle.read()
     except (FileNotFoundError, *STORAGE_ERRORS):
         return None
+
+
+def draft_upload(request, form, field: str, *, read, store):
+    """The first step of an organizer's form of several steps, posted: the file of ``form``'s
+    ``field`` (within the upload limit) read by ``read(content, filename)`` and kept by
+    ``store(content, filename)`` (through the form's ``SessionDrafts``). Returns what both
+    made of it, ``(read, stored)``; ``None`` when nothing was kept, the reason next to the
+    field: the form is not posted or not valid, the file does not read (a ``ScoringError``,
+    in the reader's language) or the storage refused it."""
+    if request.method != "POST" or not form.is_valid():
+        return None
+    upload = upload_within_limit(form, field)
+    if upload is None:
+        return None
+    content = upload.read()
+    try:
+        table = read(content, upload.name)
+    except ScoringError as error:
+        form.add_error(field, error.render(get_language()))
+        return None
+    try:
+        stored = store(content, upload.name)
+    except Refused as refusal:
+        form.add_error(field, refusal.message)
+        return None
+    return table, stored

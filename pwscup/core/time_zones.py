@@ -7,7 +7,8 @@ presentation window and the creation forms of every kind start from one default,
 through ``default_time_zone``; no other module names a zone. Every entry point that takes a
 time zone name (the creation services of every kind, the bundle import, the presentation
 windows, the console's and the admin's forms) checks it with ``time_zone_check``, one rule
-and one message; a form asks with ``TimeZoneField``.
+and one message; a form asks with ``TimeZoneField``. A page's sentence says a date of a round
+in its time zone with ``in_zone_text``.
 """
 
 import zoneinfo
@@ -16,6 +17,7 @@ from django import forms
 from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ValidationError
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 
@@ -58,6 +60,12 @@ def zone_or_default(name) -> zoneinfo.ZoneInfo:
     """The time zone ``name``, or the default one when ``name`` is not a time zone: what a
     form reads its dates in while ``time_zone_check`` refuses the name next to its field."""
     return zoneinfo.ZoneInfo(name if time_zone_valid(name) else default_time_zone())
+
+
+def in_zone_text(at, time_zone) -> str:
+    """``at`` as a round's pages say a date: in the round's time zone (``time_zone``; the
+    default one when it is not a zone), ``Y-m-d H:i T``."""
+    return date_format(at.astimezone(zone_or_default(time_zone)), "Y-m-d H:i T")
 
 
 def time_zone_choices() -> list[tuple[str, str]]:

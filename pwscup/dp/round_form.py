@@ -9,7 +9,13 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, setting_flag
-from pwscup.core.form_fields import POSITIVE_INT_MAX, ConfigJsonView, comma_list, limit_field
+from pwscup.core.form_fields import (
+    POSITIVE_INT_MAX,
+    ConfigJsonView,
+    comma_list,
+    example_rows,
+    limit_field,
+)
 from pwscup.core.time_zones import TimeZoneField
 
 EXAMPLE_CONFIG = {
@@ -192,32 +198,29 @@ class DPRoundForm(ServiceErrorsForm, ConfigJsonView, forms.Form):
     def __init__(self, data=None, files=None, **kwargs):
         super().__init__(data, files, **kwargs)
         example = EXAMPLE_CONFIG
-        # Initial rows only on a blank form: a bound row equal to its initial value would
-        # count as unchanged, hence empty.
-        self.attribute_rows = AttributeRows(
+        self.attribute_rows = example_rows(
+            AttributeRows,
             data,
+            bound=self.is_bound,
             prefix="attribute",
-            initial=None
-            if self.is_bound
-            else [
+            example=[
                 {"name": name, "values": ", ".join(domain)}
                 for name, domain in example["attributes"].items()
             ],
+            shown=ATTRIBUTE_ROWS,
         )
-        self.target_rows = TargetRows(
+        self.target_rows = example_rows(
+            TargetRows,
             data,
+            bound=self.is_bound,
             prefix="target",
-            initial=None
-            if self.is_bound
-            else [
+            example=[
                 {"attributes": ", ".join(t["attributes"]), "target_id": t["id"]}
                 for t in example["workload"]
             ],
+            shown=TARGET_ROWS,
         )
         if not self.is_bound:
-            # Blank rows to add attributes and histograms (no script needed).
-            self.attribute_rows.extra = ATTRIBUTE_ROWS - len(example["attributes"])
-            self.target_rows.extra = TARGET_ROWS - len(example["workload"])
             self.initial.update(
                 levels=", ".join(level["epsilon"] for level in example["levels"]),
                 interactive=True,
@@ -233,12 +236,8 @@ class DPRoundForm(ServiceErrorsForm, ConfigJsonView, forms.Form):
         """The bound fields of the levels and tracks, in order (the template's fieldset)."""
         return [self[name] for name in self.CONFIG_FIELDS]
 
-    def is_valid(self) -> bool:
-        valid = super().is_valid()
-        if self.uses_json():
-            return valid
-        rows_valid = [self.attribute_rows.is_valid(), self.target_rows.is_valid()]
-        return valid and all(rows_valid)
+    def row_sets(self) -> list:
+        return [self.attribute_rows, self.target_rows]
 
     def clean(self):
         cleaned = super().clean()

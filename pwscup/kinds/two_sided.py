@@ -17,11 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from pwscup.core.time_zones import zone_or_default
+from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.actions import (
     RoundAction,
     close_phases_action,
@@ -54,11 +53,6 @@ class TwoSidedLifecycle:
     attack_kind: str
 
 
-def _in_round_zone(at, round) -> str:
-    """``at`` as the round's pages show a date (its time zone, ``Y-m-d H:i T``)."""
-    return date_format(at.astimezone(zone_or_default(round.timezone)), "Y-m-d H:i T")
-
-
 def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
     """The five actions of a two-sided round, in the console's order."""
 
@@ -76,7 +70,7 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             "The attack phase is open until %(closes)s: %(n)d target published.",
             "The attack phase is open until %(closes)s: %(n)d targets published.",
             len(targets),
-        ) % {"n": len(targets), "closes": _in_round_zone(attack.closes_at, round)}
+        ) % {"n": len(targets), "closes": in_zone_text(attack.closes_at, round.timezone)}
 
     def publish(*, user, round) -> str:
         life.publish(life.state(round), user)

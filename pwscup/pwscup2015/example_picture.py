@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.core.charts.labels import PlotArea
-from pwscup.core.charts.scales import linear
 from pwscup.pwscup2015 import explanations
 
 ORIGINAL, COPY, INK = "#2b6cb0", "#d9480f", "#333"
@@ -97,14 +96,7 @@ def plane() -> Plane:
     columns = explanations.EXAMPLE_COLUMNS
     sa1, sa2 = columns.index("SA1"), columns.index("SA2")
     picture = Plane()
-    low, high = 0.0, 500.0
-
-    def x_of(v: float) -> float:
-        return linear(v, low, high, picture.left, picture.right)
-
-    def y_of(v: float) -> float:
-        return linear(v, low, high, picture.bottom, picture.top)
-
+    x_of, y_of = picture.x_axis(0.0, 500.0), picture.y_axis(0.0, 500.0)
     ticks = [0, 100, 200, 300, 400, 500]
     picture.x_ticks = [(x_of(v), str(v)) for v in ticks]
     picture.y_ticks = [(y_of(v), str(v)) for v in ticks]

@@ -12,22 +12,23 @@ from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.choice_selectors import round_choices
+from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition, console_round
+from pwscup.core.errors import Refused
 from pwscup.core.form_fields import form_saved
-from pwscup.core.time_zones import default_time_zone
 from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.forms import PackForm, ProgramForm, ScorerRoundForm, SlotForm, round_initial
 from pwscup.scorer.models import Attack, DataPack, Release, TeamSlot
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
+from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 
 
@@ -39,12 +40,7 @@ def create_url(competition) -> str:
 def round_create(request, competition_slug):
     """The round's name, settings and windows; creates it through the service."""
     competition = console_competition(user=request.user, slug=competition_slug)
-    if request.method == "POST":
-        form = ScorerRoundForm(request.POST)
-    else:
-        form = ScorerRoundForm(
-            initial=round_initial(now=timezone.now(), time_zone=default_time_zone())
-        )
+    form = two_sided_form(request, ScorerRoundForm, round_initial)
 
     def create(data):
         return services.scorer_round_create(
@@ -178,18 +174,16 @@ def slot_set(request, competition_slug, round_slug):
 def rescore(request, competition_slug, round_slug):
     """Every upload an older program version scored runs again with the current one."""
     scorer = _scorer_of(request, competition_slug, round_slug)
-    if selectors.current_program(scorer=scorer) is None:
-        messages.error(request, _("No program version is built yet: nothing can be rescored."))
-    else:
+
+    def queue() -> str:
+        if selectors.current_program(scorer=scorer) is None:
+            raise Refused(_("No program version is built yet: nothing can be rescored."))
         count = services.rescore_outdated(scorer=scorer, user=request.user)
-        messages.success(
-            request,
-            ngettext(
-                "%(n)d upload queued for rescoring.", "%(n)d uploads queued for rescoring.", count
-            )
-            % {"n": count},
-        )
-    return redirect("console:round", competition_slug, round_slug)
+        return ngettext(
+            "%(n)d upload queued for rescoring.", "%(n)d uploads queued for rescoring.", count
+        ) % {"n": count}
+
+    return console_post_answer(request, scorer.round, queue)
 
 
 round_path = "r/<slug:round_slug>/"

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from pwscup.core.charts.labels import PlotArea
-from pwscup.core.charts.scales import line_path, linear
+from pwscup.core.charts.scales import line_path
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 40
@@ -48,7 +48,7 @@ class Line:
 
 
 @dataclass
-class RiskChart:
+class RiskChart(PlotArea):
     lines: list[Line] = field(default_factory=list)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
@@ -75,16 +75,9 @@ def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
         return None
     chart = RiskChart()
     steps = [p["step"] for p in points]
-    low, high = min(steps), max(steps)
-
-    def x_of(step: int) -> float:
-        return linear(step, low, high, chart.left, chart.right)
-
-    def y_of(value: float) -> float:
-        return linear(value, 0.0, 1.0, chart.bottom, chart.top)
-
+    x_of, y_of = chart.x_axis(min(steps), max(steps)), chart.y_axis(0.0, 1.0)
     chart.x_ticks = [(x_of(s), str(s)) for s in steps]
-    chart.y_ticks = [(y_of(v), f"{v:g}") for v in (0, 0.25, 0.5, 0.75, 1)]
+    chart.y_ticks = y_of.ticks((0, 0.25, 0.5, 0.75, 1))
     chart.promise_y = y_of(1 / m)
     chart.promise_label = f"1/m = 1/{m}"
     for metric, colour, dash in SERIES:
@@ -147,10 +140,7 @@ def groups_chart(groups: list[dict]) -> GroupsChart | None:
     top = max(2, max(g["max"] for g in groups))
     step = max(1, math.ceil(top / 5))
     top = math.ceil(top / step) * step
-
-    def y_of(value: float) -> float:
-        return linear(value, 0, top, chart.bottom, chart.top)
-
+    y_of = chart.y_axis(0, top)
     chart.y_ticks = [(y_of(v), str(v)) for v in range(0, top + 1, step)]
     width = (chart.right - chart.left) / len(groups)
     for k, g in enumerate(groups):

@@ -12,7 +12,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -49,9 +48,8 @@ def create_url(competition) -> str:
     return reverse("sequential_console:create", args=[competition.slug])
 
 
-def panel_html(request, round) -> str:
-    context = panel_context(round)
-    return render_to_string("sequential/console_panel.html", context, request=request)
+# The round's panel on the console's round page: the core renders it with ``panel_context``.
+PANEL_TEMPLATE = "sequential/console_panel.html"
 
 
 def panel_context(round) -> dict:

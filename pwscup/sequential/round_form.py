@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, setting_flag
-from pwscup.core.form_fields import ConfigField, ConfigJsonView, comma_list
+from pwscup.core.form_fields import ConfigField, ConfigJsonView, comma_list, example_rows
 from pwscup.core.time_zones import TimeZoneField
 from pwscup.sequential import engine
 from pwscup.sequential.demo import PAPER_CONFIG
@@ -146,16 +146,15 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
             name for name in self.declared_fields if name not in ScheduleFields.declared_fields
         )
         example = PAPER_CONFIG  # a blank form starts as the demo's round of the paper
-        self.qi_rows = QIRows(
+        self.qi_rows = example_rows(
+            QIRows,
             data,
+            bound=self.is_bound,
             prefix="qi",
-            # Only on a blank form: a bound row equal to its initial value counts as empty.
-            initial=None
-            if self.is_bound
-            else [{"column": c, "kind": k} for c, k in example["qi"].items()],
+            example=[{"column": c, "kind": k} for c, k in example["qi"].items()],
+            shown=QI_ROWS,
         )
         if not self.is_bound:
-            self.qi_rows.extra = QI_ROWS - len(example["qi"])
             self.initial.update(
                 n_releases=example["n_releases"],
                 m=example["m"],
@@ -179,11 +178,8 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
     def schedule_fields(self):
         return [self[name] for name in self.SCHEDULE_FIELDS]
 
-    def is_valid(self) -> bool:
-        valid = super().is_valid()
-        if self.uses_json():
-            return valid
-        return self.qi_rows.is_valid() and valid
+    def row_sets(self) -> list:
+        return [self.qi_rows]
 
     def round_config(self) -> dict | None:
         """What ``sequential_round_create`` takes: the JSON view's object, or the fields'.

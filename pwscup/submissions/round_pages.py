@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
+from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -224,28 +225,57 @@ def _form_error(form) -> str:
     return next(iter(form.errors.values()))[0]
 
 
-def release_upload_view(key: str, form_class, keep: Callable):
-    """The view of a two-sided kind's release upload form: the release kept through
-    ``keep(access, team=..., user=..., uploaded_file=...)`` (the kind's service), the answer
-    ``upload_answer``'s, back at the Submit tab's releases."""
+def release_upload_view(
+    key: str, form_class, keep: Callable, *, anchor="#releases", form_kwargs=None, **answer
+):
+    """The view of a kind's release upload form: the release kept through
+    ``keep(access, team=..., user=..., uploaded_file=..., **fields)`` (the kind's service;
+    ``fields``: the form's fields besides the file, the release's step of a sequential round),
+    the answer ``upload_answer``'s (``answer``: its keywords), back at the Submit tab's
+    ``anchor``. ``form_kwargs(access)``: the form's own keyword arguments for the round, when
+    it takes some."""
 
     @team_form_view(key)
     def release_upload(request, access, team):
+        form = functools.partial(form_class, **form_kwargs(access)) if form_kwargs else form_class
+
+        def kept(data):
+            fields = {name: value for name, value in data.items() if name != "file"}
+            return keep(access, team=team, user=request.user, uploaded_file=data["file"], **fields)
+
+        return upload_answer(request, access, form, kept, anchor, **answer)
+
+    return release_upload
+
+
+def target_upload_view(key: str, target_of: Callable, form_class, keep: Callable, anchor, **answer):
+    """The view of a kind's attack form on one other team's target (``team_slug`` in the
+    address): ``target_of(access, team_slug)`` the target the caller may attack (404
+    otherwise), the attack kept through ``keep(target=..., team=..., user=...,
+    uploaded_file=...)`` (the kind's service); the answer ``upload_answer``'s (``answer``: its
+    keywords), back at the Submit tab's ``anchor`` (a callable: ``anchor(target)``)."""
+
+    @team_form_view(key)
+    def attack_upload(request, access, team, team_slug: str):
+        target = target_of(access, team_slug)
         return upload_answer(
             request,
             access,
             form_class,
-            lambda data: keep(access, team=team, user=request.user, uploaded_file=data["file"]),
-            "#releases",
+            lambda data: keep(
+                target=target, team=team, user=request.user, uploaded_file=data["file"]
+            ),
+            anchor(target) if callable(anchor) else anchor,
+            **answer,
         )
 
-    return release_upload
+    return attack_upload
 
 
 def release_select_view(key: str, own: Callable, select: Callable):
     """The view of a two-sided kind's choice of its final release: ``own(access, pk)`` the
     release the reader may see (404 otherwise; an organizer in a team may see every team's,
-    but chooses only for its own), ``select(release)`` the kind's service. The answer is
+    but chooses only for its own), ``select(release=...)`` the kind's service. The answer is
     JSON (``id``, ``number``, ``selected``, or the refusal), or the Submit tab's releases
     with a message."""
 
@@ -256,7 +286,7 @@ def release_select_view(key: str, own: Callable, select: Callable):
             raise Http404("No such release.")
         back = redirect(tab_url(access.round, SUBMIT) + "#releases")
         try:
-            select(release)
+            select(release=release)
         except Refused as refusal:
             return refused_answer(request, refusal, back)
         if wants_json(request):
@@ -267,3 +297,19 @@ def release_select_view(key: str, own: Callable, select: Callable):
         return back
 
     return release_select
+
+
+def upload_paths(prefix: str, uploads, *, attack_route="attack/<slug:team_slug>/") -> list:
+    """The addresses of a kind's upload forms under ``<prefix>/``, in the kind's URL
+    namespace: ``upload`` (``uploads.release_upload``), ``attack`` (``uploads.attack_upload``,
+    at ``attack_route``) and, when the kind lets a team choose its final release
+    (``uploads.release_select``), ``select``."""
+    routes = [
+        path(f"{prefix}/upload/", uploads.release_upload, name="upload"),
+        path(f"{prefix}/{attack_route}", uploads.attack_upload, name="attack"),
+    ]
+    if hasattr(uploads, "release_select"):
+        routes.append(
+            path(f"{prefix}/releases/<int:pk>/select/", uploads.release_select, name="select")
+        )
+    return routes

@@ -10,11 +10,12 @@ synthetic round's false-positive levels)."""
 import datetime as dt
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.core.form_fields import limit_field
-from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from pwscup.core.time_zones import TimeZoneField, default_time_zone, zone_or_default
 
 SIDES = ("release", "attack")
 WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
@@ -125,3 +126,12 @@ def windows_initial(*, now, time_zone: str) -> dict:
         "attack_opens_at": release_closes,
         "attack_closes_at": release_closes + dt.timedelta(days=7),
     }
+
+
+def two_sided_form(request, form_class, initial, **kwargs):
+    """The kind's creation form (``form_class``, with its ``kwargs``): as posted, or blank
+    with the starting values ``initial(now=..., time_zone=...)`` from now, in the site's
+    time zone (``windows_initial`` and the kind's settings)."""
+    if request.method == "POST":
+        return form_class(request.POST, **kwargs)
+    return form_class(initial=initial(now=timezone.now(), time_zone=default_time_zone()), **kwargs)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pwscup.core.charts.labels import PlotArea
-from pwscup.core.charts.scales import linear
 
 # One colour per curve, in order (built-in attacks first); readable on white.
 PALETTE = ("#d9480f", "#2b6cb0", "#868e96", "#2f9e44", "#9c36b5", "#e67700", "#0c8599", "#c2255c")
@@ -66,15 +65,9 @@ def utility_scatter(rows: list[dict], *, u_ml_min: float, own_team_id=None) -> S
         return None
     chart = Scatter()
     top = max(1.2, max(float(r["u_ml"]) for r in shown))
-
-    def y_of(value: float) -> float:
-        return linear(value, 0.0, top, chart.bottom, chart.top)
-
-    def x_of(value: float) -> float:
-        return linear(value, 0.0, 1.0, chart.left, chart.right)
-
-    chart.x_ticks = [(x_of(v), f"{v:g}") for v in (0, 0.25, 0.5, 0.75, 1)]
-    chart.y_ticks = [(y_of(v), f"{v:g}") for v in (0, 0.4, 0.8, 1.2) if v <= top]
+    x_of, y_of = chart.x_axis(0.0, 1.0), chart.y_axis(0.0, top)
+    chart.x_ticks = x_of.ticks((0, 0.25, 0.5, 0.75, 1))
+    chart.y_ticks = y_of.ticks(v for v in (0, 0.4, 0.8, 1.2) if v <= top)
     chart.gate_y = y_of(u_ml_min)
     chart.gate_label = f"U_ML ≥ {u_ml_min:g}"
     for row in shown:
@@ -142,18 +135,12 @@ def roc_chart(target, curves: list[dict], *, colours: dict[str, int] | None = No
     '40.0,220.0 145.0,10.0 250.0,10.0'
     """
     chart = Roc(target=target)
-    chart.ticks = [
-        (
-            linear(v, 0, 1, chart.left, chart.right),
-            linear(v, 0, 1, chart.bottom, chart.top),
-            f"{v:g}",
-        )
-        for v in (0, 0.5, 1)
-    ]
+    x_of, y_of = chart.x_axis(0, 1), chart.y_axis(0, 1)
+    chart.ticks = [(x_of(v), y_of(v), f"{v:g}") for v in (0, 0.5, 1)]
     for k, curve in enumerate(curves):
         swatch = (colours or {}).get(curve["name"], k % len(PALETTE))
-        xs = [linear(v, 0, 1, chart.left, chart.right) for v in curve.get("fpr", [])]
-        ys = [linear(v, 0, 1, chart.bottom, chart.top) for v in curve.get("tpr", [])]
+        xs = [x_of(v) for v in curve.get("fpr", [])]
+        ys = [y_of(v) for v in curve.get("tpr", [])]
         chart.curves.append(
             Curve(
                 name=curve["name"],

@@ -7,23 +7,29 @@ Step 1 takes the original table, checks it and keeps it as a draft (``drafts``);
 proposes each column's role, the label, the sizes and the windows, and creates the round
 through ``services.synthetic_round_create``, its errors shown next to their fields."""
 
+import functools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from pwscup.competitions.choice_selectors import round_choices
-from pwscup.competitions.round_create import round_create_page, round_identity
+from pwscup.competitions.console_posts import console_post_answer
+from pwscup.competitions.round_create import (
+    draft_cancel_view,
+    round_create_page,
+    round_identity,
+)
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
-from pwscup.core.time_zones import default_time_zone
+from pwscup.core.session_drafts import draft_upload
+from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
 from pwscup.synthetic.forms import OriginalForm, PopulationForm, SettingsForm, settings_initial
@@ -50,24 +56,17 @@ def round_create(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     draft = drafts.draft_of(request.session, competition.pk)
     form = OriginalForm(request.POST or None, request.FILES or None)
-    if (
-        request.method == "POST"
-        and form.is_valid()
-        and (upload := upload_within_limit(form, "original"))
-    ):
-        content = upload.read()
-        _frame, problem = _read(content, upload.name)
-        if problem:
-            form.add_error("original", problem)
-        else:
-            try:
-                drafts.draft_store(
-                    request.session, competition.pk, content=content, filename=upload.name
-                )
-            except Refused as refusal:
-                form.add_error("original", refusal.message)
-            else:
-                return redirect("synthetic_console:settings", competition.slug)
+    kept = draft_upload(
+        request,
+        form,
+        "original",
+        read=lambda content, name: drafts.table_frame(content, filename=name),
+        store=lambda content, name: drafts.draft_store(
+            request.session, competition.pk, content=content, filename=name
+        ),
+    )
+    if kept is not None:
+        return redirect("synthetic_console:settings", competition.slug)
     return render(
         request,
         "synthetic/console_create.html",
@@ -76,14 +75,7 @@ def round_create(request, competition_slug):
 
 
 def _lost_draft(request, competition):
-    drafts.draft_clear(request.session, competition.pk)
-    messages.error(
-        request,
-        _(
-            "The table uploaded at step 1 is no longer kept (the session ended or the storage "
-            "lost it): upload it again."
-        ),
-    )
+    drafts.DRAFTS.lost(request, competition.pk)
     return redirect("synthetic_console:create", competition.slug)
 
 
@@ -118,19 +110,10 @@ def round_create_settings(request, competition_slug):
         return _lost_draft(request, competition)
     profiles = drafts.column_profiles(frame)
     columns = [p.name for p in profiles]
-    if request.method == "POST":
-        form = SettingsForm(request.POST, columns=columns)
-    else:
-        form = SettingsForm(
-            columns=columns,
-            initial=settings_initial(
-                profiles=profiles,
-                label=drafts.proposed_label(profiles),
-                rows=len(frame),
-                now=timezone.now(),
-                time_zone=default_time_zone(),
-            ),
-        )
+    initial = functools.partial(
+        settings_initial, profiles=profiles, label=drafts.proposed_label(profiles), rows=len(frame)
+    )
+    form = two_sided_form(request, SettingsForm, initial, columns=columns)
 
     def create(data):
         synthetic = services.synthetic_round_create(
@@ -162,13 +145,8 @@ def round_create_settings(request, competition_slug):
     )
 
 
-@login_required
-@require_POST
-def round_create_cancel(request, competition_slug):
-    """Start over: the draft's file is deleted."""
-    competition = console_competition(user=request.user, slug=competition_slug)
-    drafts.draft_clear(request.session, competition.pk)
-    return redirect("synthetic_console:create", competition.slug)
+# Start over: the draft's file is deleted.
+round_create_cancel = draft_cancel_view(drafts.DRAFTS, "synthetic_console:create")
 
 
 @login_required
@@ -183,30 +161,25 @@ def population_upload(request, competition_slug, round_slug):
     if synthetic is None:
         raise Http404("Not a synthetic round.")
     form = PopulationForm(request.POST, request.FILES, choices=round_choices(round=round_))
-    if not form.is_valid():
-        messages.error(request, _("Choose a data pack and a CSV file."))
-    elif (upload := upload_within_limit(form, "table")) is None:
-        messages.error(request, _("The file is larger than the upload limit."))
-    else:
-        try:
-            stored = services.population_upload(
-                synthetic=synthetic,
-                key=form.cleaned_data["choice"],
-                table=upload.read(),
-                filename=upload.name,
-                user=request.user,
-            )
-        except ValidationError as error:
-            messages.error(request, " ".join(error.messages))
-        except Refused as refusal:
-            messages.error(request, refusal.message)
-        else:
-            messages.success(
-                request,
-                _("The population of %(key)s is kept: %(rows)d rows.")
-                % {"key": stored.choice_key, "rows": stored.rows},
-            )
-    return redirect("console:round", competition_slug, round_slug)
+
+    def upload() -> str:
+        if not form.is_valid():
+            raise Refused(_("Choose a data pack and a CSV file."))
+        if (table := upload_within_limit(form, "table")) is None:
+            raise Refused(_("The file is larger than the upload limit."))
+        stored = services.population_upload(
+            synthetic=synthetic,
+            key=form.cleaned_data["choice"],
+            table=table.read(),
+            filename=table.name,
+            user=request.user,
+        )
+        return _("The population of %(key)s is kept: %(rows)d rows.") % {
+            "key": stored.choice_key,
+            "rows": stored.rows,
+        }
+
+    return console_post_answer(request, round_, upload)
 
 
 urlpatterns = [

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pwscup.core.charts.scales import Axis
 from pwscup.core.charts.text import shorten, text_width
 
 LABEL_COLUMNS = 20  # display columns of a label; a longer name is cut with "…"
@@ -60,7 +61,16 @@ class Box:
 
 class PlotArea:
     """A chart whose plot lies within its ``left``, ``right``, ``top`` and ``bottom`` (px):
-    its size, its middle (where an axis title goes), and its frame for ``place_labels``."""
+    its size, its middle (where an axis title goes), its frame for ``place_labels`` and its
+    linear axes (``x_axis``, ``y_axis``)."""
+
+    def x_axis(self, low: float, high: float) -> Axis:
+        """The values ``low`` … ``high`` across the plot, left to right."""
+        return Axis(low, high, self.left, self.right)
+
+    def y_axis(self, low: float, high: float) -> Axis:
+        """The values ``low`` … ``high`` up the plot, bottom to top."""
+        return Axis(low, high, self.bottom, self.top)
 
     @property
     def x_middle(self) -> float:

@@ -1,11 +1,13 @@
 """Values onto pixels, as every server-drawn chart places its marks and ticks: a linear map
 (``linear``), a frame's span drawn in by a margin (``inset``), the step between nice ticks
-(``nice_step``), and a line through the placed marks (``line_path``). Each kind's chart
-builds its own axes from these (a log axis maps the values' logarithms)."""
+(``nice_step``), a line through the placed marks (``line_path``) and a linear axis with its
+ticks (``Axis``, a plot's ``PlotArea.x_axis`` / ``y_axis``). Each kind's chart builds its
+own axes from these (a log axis maps the values' logarithms)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 
 def linear(value: float, low: float, high: float, start: float, end: float) -> float:
@@ -20,6 +22,29 @@ def linear(value: float, low: float, high: float, start: float, end: float) -> f
         return round((start + end) / 2, 1)
     value = max(low, min(high, float(value)))
     return round(start + (value - low) / (high - low) * (end - start), 1)
+
+
+@dataclass(frozen=True)
+class Axis:
+    """The values ``low`` … ``high`` onto the pixels ``start`` … ``end`` (``linear``), and
+    its ticks at chosen values, each labelled as a short number.
+
+    >>> y = Axis(0, 1, 300, 100)
+    >>> y(0.5), y.ticks((0, 0.25))
+    (200.0, [(300.0, '0'), (250.0, '0.25')])
+    """
+
+    low: float
+    high: float
+    start: float
+    end: float
+
+    def __call__(self, value: float) -> float:
+        return linear(value, self.low, self.high, self.start, self.end)
+
+    def ticks(self, values) -> list[tuple[float, str]]:
+        """Each of ``values`` placed, and labelled (``0.25``, ``1``)."""
+        return [(self(value), f"{value:g}") for value in values]
 
 
 def inset(start: float, end: float, by: float) -> tuple[float, float]:

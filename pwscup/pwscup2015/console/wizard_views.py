@@ -14,13 +14,13 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 import scoring
 from pwscup.competitions.models import Phase
+from pwscup.competitions.round_create import draft_cancel_view
 from pwscup.competitions.selectors import console_competition
-from pwscup.core.errors import Refused
-from pwscup.core.form_fields import add_errors, upload_within_limit
+from pwscup.core.form_fields import add_errors
+from pwscup.core.session_drafts import draft_upload
 from pwscup.core.time_zones import default_time_zone
 from pwscup.pwscup2015.console import services, wizard
 from pwscup.pwscup2015.console.data_forms import (
@@ -117,28 +117,21 @@ def _profiles(state):
 def step_upload(request, competition_slug):
     competition, state = _start(request, competition_slug)
     form = UploadForm(request.POST or None, request.FILES or None)
-    if (
-        request.method == "POST"
-        and form.is_valid()
-        and (upload := upload_within_limit(form, "original"))
-    ):
-        content = upload.read()
-        try:
-            table = wizard.read_original(content)
-        except scoring.ScoringError as error:
-            form.add_error("original", error.render(get_language()))
-        else:
-            try:
-                state = wizard.wizard_store_upload(
-                    request.session, competition.pk, content=content, filename=upload.name
-                )
-            except Refused as refusal:
-                form.add_error("original", refusal.message)
-            else:
-                state["rows"] = len(table)
-                state["config"] = wizard.default_config(wizard.column_profiles(table))
-                wizard.wizard_save(request.session, competition.pk, state)
-                return _to_upload(competition)
+    kept = draft_upload(
+        request,
+        form,
+        "original",
+        read=lambda content, _name: wizard.read_original(content),
+        store=lambda content, name: wizard.wizard_store_upload(
+            request.session, competition.pk, content=content, filename=name
+        ),
+    )
+    if kept is not None:
+        table, state = kept
+        state["rows"] = len(table)
+        state["config"] = wizard.default_config(wizard.column_profiles(table))
+        wizard.wizard_save(request.session, competition.pk, state)
+        return _to_upload(competition)
     extra = {"form": form}
     if state.get("file"):
         try:
@@ -367,9 +360,4 @@ def step_review(request, competition, state):
     )
 
 
-@login_required
-@require_POST
-def wizard_cancel(request, competition_slug):
-    competition = console_competition(user=request.user, slug=competition_slug)
-    wizard.wizard_clear(request.session, competition.pk)
-    return redirect("console:competition", competition.slug)
+wizard_cancel = draft_cancel_view(wizard.DRAFTS, "console:competition")

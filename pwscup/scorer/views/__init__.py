@@ -10,6 +10,7 @@ from django.urls import path
 from pwscup.scorer.views import downloads, uploads
 from pwscup.scorer.views.tabs import round_page
 from pwscup.submissions.round_pages import results_tab_url as results_url
+from pwscup.submissions.round_pages import upload_paths
 
 UPLOAD_KINDS = "<str:kind>/<int:pk>/"
 
@@ -18,9 +19,7 @@ urlpatterns = [
     path(
         "scorer/targets/<slug:team_slug>/public.zip", downloads.target_public, name="target_public"
     ),
-    path("scorer/upload/", uploads.release_upload, name="upload"),
-    path("scorer/attack/", uploads.attack_upload, name="attack"),
-    path("scorer/releases/<int:pk>/select/", uploads.release_select, name="select"),
+    *upload_paths("scorer", uploads, attack_route="attack/"),
     path("scorer/releases/<int:pk>/public.zip", downloads.release_public, name="release_public"),
     path("scorer/" + UPLOAD_KINDS + "file", downloads.upload_file, name="upload_file"),
     path("scorer/" + UPLOAD_KINDS + "detail/", downloads.upload_detail, name="upload_detail"),

@@ -14,6 +14,7 @@ from pwscup.scorer.views import results_context
 from pwscup.scorer.views import tab_context as tabs
 from pwscup.scorer.views.common import scorer_part
 from pwscup.scorer.views.forms import AttackUploadForm, ReleaseUploadForm
+from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.two_sided_tabs import TwoSidedTabs
 
 
@@ -25,7 +26,7 @@ class ScorerTabs(TwoSidedTabs):
         return tabs.round_state(scorer=scorer_part(access))
 
     def data(self, access, state):
-        participant = access.team is not None or access.is_organizer
+        participant = is_participant(access)
         scorer = state.scorer
         context = {"state": state, "participant": participant}
         if participant:

@@ -55,5 +55,5 @@ def attack_upload(request, access, team):
 release_select = release_select_view(
     KEY,
     lambda access, pk: own_upload(access, "releases", pk),
-    lambda release: services.release_select(release=release),
+    services.release_select,
 )

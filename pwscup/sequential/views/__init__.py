@@ -10,11 +10,11 @@ from django.urls import path
 from pwscup.sequential import console
 from pwscup.sequential.views import downloads, pages, uploads
 from pwscup.sequential.views.tabs import round_page
+from pwscup.submissions.round_pages import upload_paths
 
 urlpatterns = [
     path("seq/kit.zip", downloads.kit_download, name="kit"),
     path("seq/sample.csv", downloads.sample_download, name="sample"),
-    path("seq/upload/", uploads.release_upload, name="upload"),
     path("seq/releases/<int:pk>/", pages.release_detail, name="release"),
     path("seq/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
     path(
@@ -23,7 +23,7 @@ urlpatterns = [
         name="release_risk",
     ),
     path("seq/leaderboard/", pages.leaderboard, name="leaderboard"),
-    path("seq/attack/<slug:team_slug>/", uploads.attack_upload, name="attack"),
+    *upload_paths("seq", uploads),
     path("seq/organizer/<slug:action>/", console.organizer_action, name="action"),
 ]
 

@@ -4,16 +4,15 @@ attacks. The views render what these return; nothing here writes."""
 
 from __future__ import annotations
 
-import zoneinfo
 from dataclasses import dataclass
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.dates import date_in_window
+from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
@@ -125,10 +124,7 @@ def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
 def _close_text(sequential: SequentialRound, step: int) -> str:
     """Release ``step``'s close in the round's time zone, as the page's tables show it."""
     closes_at = sequential.close_of(step)
-    if not date_in_window(closes_at):
-        return "—"
-    local = timezone.localtime(closes_at, zoneinfo.ZoneInfo(sequential.round.timezone))
-    return date_format(local, "Y-m-d H:i T")
+    return in_zone_text(closes_at, sequential.round.timezone) if date_in_window(closes_at) else "—"
 
 
 def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:

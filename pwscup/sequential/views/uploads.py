@@ -4,50 +4,39 @@ or scores it) and goes back to the Submit tab (where the upload is listed, and t
 reloads itself until it is checked) with the notice the API gives (the declared submission
 type's), or why the upload was refused: the core's ``upload_answer``."""
 
-from functools import partial
-
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.api.submissions import SUBMISSION_TYPES
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.views.common import attack_target
-from pwscup.submissions.round_pages import team_form_view, upload_answer
+from pwscup.submissions.round_pages import release_upload_view, target_upload_view
 
 RELEASES, ATTACKS = SUBMISSION_TYPES
 
 
-@team_form_view(KEY)
-def release_upload(request, access, team):
-    sequential = selectors.sequential_of(round=access.round)
-    # Every step is a valid choice here: the service refuses a closed or frozen one, with a
-    # message saying why (and when it closed).
-    form = partial(ReleaseUploadForm, steps=range(1, sequential.n_releases + 1))
-    return upload_answer(
-        request,
-        access,
-        form,
-        lambda data: services.release_upload(
-            sequential=sequential,
-            team=team,
-            user=request.user,
-            step=data["step"],
-            uploaded_file=data["file"],
-        ),
-        "#uploads",
-        refused_anchor="#upload",
-        notice=RELEASES.received_message,
-    )
+def _steps(access) -> dict:
+    """Every step is a valid choice here: the service refuses a closed or frozen one, with a
+    message saying why (and when it closed)."""
+    return {"steps": range(1, selectors.sequential_of(round=access.round).n_releases + 1)}
 
 
-@team_form_view(KEY)
-def attack_upload(request, access, team, team_slug: str):
-    target = attack_target(access, team_slug)
-    return upload_answer(
-        request,
-        access,
-        GuessUploadForm,
-        lambda data: services.attack_upload(
-            target=target, team=team, user=request.user, uploaded_file=data["file"]
-        ),
-        "#attack",
-        notice=ATTACKS.received_message,
-    )
+release_upload = release_upload_view(
+    KEY,
+    ReleaseUploadForm,
+    lambda access, **upload: services.release_upload(
+        sequential=selectors.sequential_of(round=access.round), **upload
+    ),
+    anchor="#uploads",
+    form_kwargs=_steps,
+    refused_anchor="#upload",
+    notice=RELEASES.received_message,
+)
+
+
+attack_upload = target_upload_view(
+    KEY,
+    attack_target,
+    GuessUploadForm,
+    services.attack_upload,
+    "#attack",
+    notice=ATTACKS.received_message,
+)

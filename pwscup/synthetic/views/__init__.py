@@ -9,6 +9,7 @@ declared endpoints', ``api/views.py``, served at the same addresses among the pa
 from django.urls import path
 
 from pwscup.submissions.round_pages import results_tab_url as results_url
+from pwscup.submissions.round_pages import upload_paths
 from pwscup.synthetic.views import downloads, uploads
 from pwscup.synthetic.views.tabs import round_page
 
@@ -20,10 +21,8 @@ urlpatterns = [
         downloads.target_release,
         name="target_release",
     ),
-    path("syn/upload/", uploads.release_upload, name="upload"),
     path("syn/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
-    path("syn/releases/<int:pk>/select/", uploads.release_select, name="select"),
-    path("syn/attack/<slug:team_slug>/", uploads.attack_upload, name="attack"),
+    *upload_paths("syn", uploads),
 ]
 
 

@@ -9,6 +9,7 @@ and the organizers), the final half's, the ROC curves and the picture of utility
 privacy after (for everyone)."""
 
 from pwscup.core.toolkit import install_argument, wheel_filename
+from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.two_sided_tabs import TwoSidedTabs
 from pwscup.synthetic import charts, selectors
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
@@ -25,7 +26,7 @@ class SyntheticTabs(TwoSidedTabs):
         return tabs.round_state(synthetic=synthetic_part(access))
 
     def data(self, access, state):
-        participant = access.team is not None or access.is_organizer
+        participant = is_participant(access)
         return {
             "state": state,
             "columns": tabs.columns(synthetic=state.synthetic, team=access.team),

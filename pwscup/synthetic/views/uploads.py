@@ -7,8 +7,7 @@ answer as JSON, like the other kinds' upload views."""
 from pwscup.submissions.round_pages import (
     release_select_view,
     release_upload_view,
-    team_form_view,
-    upload_answer,
+    target_upload_view,
 )
 from pwscup.synthetic import KEY, services
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
@@ -21,20 +20,13 @@ release_upload = release_upload_view(
 )
 
 
-@team_form_view(KEY)
-def attack_upload(request, access, team, team_slug: str):
-    target = published_target(access, team_slug)
-    return upload_answer(
-        request,
-        access,
-        AttackUploadForm,
-        lambda data: services.attack_upload(
-            target=target, team=team, user=request.user, uploaded_file=data["file"]
-        ),
-        f"#attack-{target.team.slug}",
-    )
-
-
-release_select = release_select_view(
-    KEY, own_release, lambda release: services.release_select(release=release)
+attack_upload = target_upload_view(
+    KEY,
+    published_target,
+    AttackUploadForm,
+    services.attack_upload,
+    lambda target: f"#attack-{target.team.slug}",
 )
+
+
+release_select = release_select_view(KEY, own_release, services.release_select)
