@@ -135,6 +135,8 @@ class SynRelease(SynthMessages, KeptUpload):
     """One uploaded ``teamX_synthetic.csv``, kept as uploaded, with its scores (spec §2)."""
 
     UPLOAD_FOLDER = "synthetic"
+    JOB_NAME = "synthetic release"
+    JOB_RELATED = ("synthetic__round", "team")
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="releases")
@@ -158,6 +160,8 @@ class SynTarget(SynthMessages, JobState):
     job scores the built-in attacks (``builtin``: name → ``{"dev": …, "final": …,
     "final_roc": …}``)."""
 
+    JOB_NAME = "synthetic target"
+    JOB_RELATED = ("synthetic__round", "release", "team")
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Built-in attacks running"),
         Status.FINISHED: _("Built-in attacks scored"),
@@ -184,6 +188,8 @@ class SynAttack(SynthMessages, KeptUpload):
     half (shown live) and on the final half (hidden until the results are published)."""
 
     UPLOAD_FOLDER = "synthetic"
+    JOB_NAME = "synthetic attack"
+    JOB_RELATED = ("target__synthetic__round", "target__team")
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")

@@ -156,13 +156,7 @@ def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") 
     ("valid" in the pages) with its counts, or FAILED with the reason in the reader's
     language."""
     job_execute(
-        model=Estimate,
-        pk=estimate_id,
-        compute=_estimate_values,
-        what=f"DP estimate {estimate_id}",
-        task_id=task_id,
-        worker=worker,
-        related=("dp_round__round",),
+        model=Estimate, pk=estimate_id, compute=_estimate_values, task_id=task_id, worker=worker
     )
 
 

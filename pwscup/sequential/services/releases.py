@@ -158,12 +158,5 @@ def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> No
         return {"results": outcome.results, "per_person": outcome.per_person_csv}
 
     job_execute(
-        model=Release,
-        pk=release_id,
-        compute=compute,
-        what=f"sequential release {release_id}",
-        task_id=task_id,
-        worker=worker,
-        related=("sequential__round", "team"),
-        timed=True,
+        model=Release, pk=release_id, compute=compute, task_id=task_id, worker=worker, timed=True
     )

@@ -213,13 +213,14 @@ def job_execute(
     run=None,
     task_id: str = "",
     worker: str = "",
-    related: tuple = (),
+    related: tuple | None = None,
     timed: bool = False,
     remark=None,
 ) -> None:
     """One run of a job row, start to end, as every kind's task runs it: claim the row (not
-    ours: nothing to do), load it (with ``related``), ``compute(row)`` → the values recorded
-    (under ``job_run``, ``what`` naming it in the log: a failure ends FAILED with its reason;
+    ours: nothing to do), load it (with ``related``; by default the model's ``JOB_RELATED``),
+    ``compute(row)`` → the values recorded (under ``job_run``, ``what`` naming it in the log,
+    by default the model's ``JOB_NAME`` and ``pk``: a failure ends FAILED with its reason;
     ``JobStop`` fails it with a message of the kind's), and complete the run, with its
     ``elapsed_ms`` when ``timed``. A kind that ends its runs itself (a failed run of the
     organizer's program keeps what it printed) passes ``run(row)`` → ``(status, message,
@@ -229,8 +230,10 @@ def job_execute(
     if token is None:
         return
     started = time.perf_counter()
+    related = model.JOB_RELATED if related is None else related
     row = model.objects.select_related(*related).get(pk=pk)
     if run is None:
+        what = what or f"{model.JOB_NAME} {pk}"
         status, message, values = job_run(lambda: compute(row), what=what)
     else:
         status, message, values = run(row)
