@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition
-from pwscup.competitions.organizer_files import round_original_store
 from pwscup.competitions.services import round_audit_record, round_of_kind_create
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
@@ -92,11 +91,8 @@ def dp_round_create(
         config=config,
         timezone=timezone_name,
         order=order,
+        original=(csv, filename),
         original_rows=rows,
-    )
-    round_original_store(round=round_, csv=csv, filename=filename)
-    round_.save(
-        update_fields=["original_file", "original_sha256", "original_encoding", "original_source"]
     )
     dp_round = DPRound.objects.create(
         round=round_,

@@ -6,7 +6,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Competition
-from pwscup.competitions.organizer_files import round_original_store
 from pwscup.competitions.services import round_of_kind_create, round_phases_close
 from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
@@ -116,11 +115,8 @@ def synthetic_round_create(
         config=parsed.as_dict(),
         timezone=timezone_name,
         order=order,
+        original=(csv, filename),
         original_rows=len(population.frame),
-    )
-    round_original_store(round=round_, csv=csv, filename=filename)
-    round_.save(
-        update_fields=["original_file", "original_sha256", "original_encoding", "original_source"]
     )
     synthetic = SyntheticRound(round=round_)
     if seed is not None:
