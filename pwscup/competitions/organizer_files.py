@@ -25,6 +25,10 @@ def organizer_csv_keep(
     return hashlib.sha256(csv.utf8).hexdigest()
 
 
+# The fields of ``Round`` that ``round_original_store`` fills.
+ORIGINAL_FIELDS = ("original_file", "original_sha256", "original_encoding", "original_source")
+
+
 def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> None:
     """Put an organizer's original on the round (before it is saved): its UTF-8 copy in
     ``original_file``, and, when it was uploaded in another encoding, the upload as it was

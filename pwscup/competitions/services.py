@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
-from pwscup.competitions.organizer_files import round_original_store
+from pwscup.competitions.organizer_files import ORIGINAL_FIELDS, round_original_store
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.files import OrganizerCsv
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
@@ -168,7 +168,7 @@ def round_of_kind_create(
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)
-    round_ = Round(
+    round_ = Round.objects.create(
         competition=competition,
         kind=kind,
         name=name,
@@ -181,7 +181,7 @@ def round_of_kind_create(
     if original is not None:
         csv, filename = original
         round_original_store(round=round_, csv=csv, filename=filename)
-    round_.save(force_insert=True)
+        round_.save(update_fields=ORIGINAL_FIELDS)
     return round_
 
 
