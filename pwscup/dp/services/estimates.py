@@ -39,7 +39,6 @@ def _uploads_window(dp_round: DPRound, team, level: str) -> UploadWindow:
     counted against (the round's daily and total limits, per level)."""
     return UploadWindow.limited_by(
         dp_round,
-        round=dp_round.round,
         uploads=Estimate.objects.filter(dp_round=dp_round, team=team, level=level),
         total_message=_("Your team has used all %(limit)s estimates of level %(level)s.")
         % {"level": level, "limit": "%(limit)s"},

@@ -52,7 +52,6 @@ def release_window(*, sequential: SequentialRound, team: Team, step: int) -> Upl
     and the round's per-release limits (rejected releases are free)."""
     return UploadWindow.limited_by(
         sequential,
-        round=sequential.round,
         uploads=Release.objects.filter(sequential=sequential, team=team, step=step),
         total_message=_("Your team has used all %(limit)s uploads of release %(j)s.")
         % {"j": step, "limit": "%(limit)s"},
