@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round, private_upload_path
+from pwscup.core.model_fields import one_per_team
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import SCORED_UPLOAD_LABELS, JobState, KeptUpload, Status
 from scoring.synthetic.errors import render_synth
@@ -120,9 +121,7 @@ class TeamDraw(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["synthetic", "team"], name="syn_draw_one_per_team")
-        ]
+        constraints = [one_per_team("synthetic", name="syn_draw_one_per_team")]
         ordering = ["created_at", "pk"]
         verbose_name = _("team draw")
         verbose_name_plural = _("team draws")
@@ -173,9 +172,7 @@ class SynTarget(SynthMessages, JobState):
     builtin = models.JSONField(default=dict, blank=True)
 
     class Meta(JobState.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["synthetic", "team"], name="syn_target_one_per_team")
-        ]
+        constraints = [one_per_team("synthetic", name="syn_target_one_per_team")]
         verbose_name = _("target")
         verbose_name_plural = _("targets")
 
