@@ -78,10 +78,8 @@ class JobState(models.Model):
     #: How a kind's pages name a state where the core's word does not fit
     #: (``{Status.FINISHED: _("Valid")}``); the stored value stays the core's.
     STATUS_LABELS: ClassVar[dict] = {}
-    #: How the worker's log names a run, before the row's primary key (``"synthetic
-    #: release"``), and what a run loads with its row (``select_related``: what the kind's
-    #: ``compute`` reads): ``job_execute`` takes both from the model.
-    JOB_NAME: ClassVar[str] = "job"
+    #: What a run loads with its row (``select_related``: what the kind's ``compute``
+    #: reads); ``job_execute`` takes it from the model.
     JOB_RELATED: ClassVar[tuple] = ()
 
     status = models.CharField(

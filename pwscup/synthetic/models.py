@@ -134,7 +134,6 @@ class SynRelease(SynthMessages, KeptUpload):
     """One uploaded ``teamX_synthetic.csv``, kept as uploaded, with its scores (spec §2)."""
 
     UPLOAD_FOLDER = "synthetic"
-    JOB_NAME = "synthetic release"
     JOB_RELATED = ("synthetic__round", "team")
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
@@ -159,7 +158,6 @@ class SynTarget(SynthMessages, JobState):
     job scores the built-in attacks (``builtin``: name → ``{"dev": …, "final": …,
     "final_roc": …}``)."""
 
-    JOB_NAME = "synthetic target"
     JOB_RELATED = ("synthetic__round", "release", "team")
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Built-in attacks running"),
@@ -185,7 +183,6 @@ class SynAttack(SynthMessages, KeptUpload):
     half (shown live) and on the final half (hidden until the results are published)."""
 
     UPLOAD_FOLDER = "synthetic"
-    JOB_NAME = "synthetic attack"
     JOB_RELATED = ("target__synthetic__round", "target__team")
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 

@@ -220,7 +220,7 @@ def job_execute(
     """One run of a job row, start to end, as every kind's task runs it: claim the row (not
     ours: nothing to do), load it (with ``related``; by default the model's ``JOB_RELATED``),
     ``compute(row)`` → the values recorded (under ``job_run``, ``what`` naming it in the log,
-    by default the model's ``JOB_NAME`` and ``pk``: a failure ends FAILED with its reason;
+    by default the model's label and ``pk``: a failure ends FAILED with its reason;
     ``JobStop`` fails it with a message of the kind's), and complete the run, with its
     ``elapsed_ms`` when ``timed``. A kind that ends its runs itself (a failed run of the
     organizer's program keeps what it printed) passes ``run(row)`` → ``(status, message,
@@ -233,7 +233,7 @@ def job_execute(
     related = model.JOB_RELATED if related is None else related
     row = model.objects.select_related(*related).get(pk=pk)
     if run is None:
-        what = what or f"{model.JOB_NAME} {pk}"
+        what = what or f"{model._meta.label} {pk}"
         status, message, values = job_run(lambda: compute(row), what=what)
     else:
         status, message, values = run(row)
