@@ -37,3 +37,10 @@ def round_original_store(*, round: Round, csv: OrganizerCsv, filename: str) -> N
         round, csv=csv, filename=filename, file="original_file", source="original_source"
     )
     round.original_encoding = csv.encoding
+
+
+def round_original_save(*, round: Round, csv: OrganizerCsv, filename: str) -> None:
+    """Keep an organizer's original on a round that is already saved (a kind's round made by
+    ``round_of_kind_create``): ``round_original_store``, then those fields saved."""
+    round_original_store(round=round, csv=csv, filename=filename)
+    round.save(update_fields=ORIGINAL_FIELDS)

@@ -10,9 +10,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
-from pwscup.competitions.organizer_files import ORIGINAL_FIELDS, round_original_store
 from pwscup.competitions.windows import window_dates_edit, window_move
-from pwscup.core.files import OrganizerCsv
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
@@ -140,15 +138,12 @@ def round_of_kind_create(
     config: dict,
     timezone: str | None = None,
     order: int | None = None,
-    original: tuple[OrganizerCsv, str] | None = None,
     **fields,
 ) -> Round:
     """Create a round of a registered kind: the kind validates (and normalises) ``config``
     (``RoundKind.validate_config``), the core checks the kind, the address and the time zone
-    (``time_zone_check``; ``None``: the site's ``default_time_zone()``). ``original``: the
-    organizer's table (its ``OrganizerCsv`` and file name), kept on the round as every
-    original is (``round_original_store``). The kind's app then adds its own rows (its
-    models point at the round) and phases (``phase_set``).
+    (``time_zone_check``; ``None``: the site's ``default_time_zone()``). The kind's app then
+    adds its own rows (its models point at the round) and phases (``phase_set``).
 
     Raises ``ValidationError`` keyed by field (``kind``, ``slug``, ``timezone``, or the
     kind's own keys).
@@ -168,7 +163,7 @@ def round_of_kind_create(
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)
-    round_ = Round.objects.create(
+    return Round.objects.create(
         competition=competition,
         kind=kind,
         name=name,
@@ -178,11 +173,6 @@ def round_of_kind_create(
         order=competition.rounds.count() + 1 if order is None else order,
         **fields,
     )
-    if original is not None:
-        csv, filename = original
-        round_original_store(round=round_, csv=csv, filename=filename)
-        round_.save(update_fields=ORIGINAL_FIELDS)
-    return round_
 
 
 def round_core_check(*, round: Round, slug, timezone, quota_reset_hour=None) -> None:

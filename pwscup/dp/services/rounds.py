@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition
+from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_audit_record, round_of_kind_create
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
@@ -91,9 +92,9 @@ def dp_round_create(
         config=config,
         timezone=timezone_name,
         order=order,
-        original=(csv, filename),
         original_rows=rows,
     )
+    round_original_save(round=round_, csv=csv, filename=filename)
     dp_round = DPRound.objects.create(
         round=round_,
         config_text=json.dumps(config, ensure_ascii=False),

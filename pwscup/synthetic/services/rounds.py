@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Competition
+from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_of_kind_create, round_phases_close
 from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
@@ -115,9 +116,9 @@ def synthetic_round_create(
         config=parsed.as_dict(),
         timezone=timezone_name,
         order=order,
-        original=(csv, filename),
         original_rows=len(population.frame),
     )
+    round_original_save(round=round_, csv=csv, filename=filename)
     synthetic = SyntheticRound(round=round_)
     if seed is not None:
         synthetic.secret_seed = seed
