@@ -141,7 +141,6 @@ class Estimate(KeptUpload):
     pages) counts. Its scores are computed after the close only."""
 
     UPLOAD_FOLDER = "dp"
-    JOB_RELATED = ("dp_round__round",)
     STATUS_LABELS: ClassVar[dict] = {
         Status.QUEUED: _("Being computed"),
         Status.RUNNING: _("Being checked"),

@@ -196,7 +196,6 @@ class ScoredUpload(KeptUpload):
     as written), its detailed page, the version that scored it and its own time."""
 
     UPLOAD_FOLDER = "scorer"
-    JOB_RELATED = ("scorer__round", "team")
     STATUS_LABELS: ClassVar[dict] = {**SCORED_UPLOAD_LABELS, Status.FAILED: _("Refused")}
 
     scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss")
@@ -275,7 +274,6 @@ class RankingRun(JobState):
     matrix; ``teams`` is what it returned, ``{team slug: {"release": number, "attack":
     number}}``. The newest finished run ranks the round."""
 
-    JOB_RELATED = ("scorer__round",)
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Ranking"),
         Status.FINISHED: _("Ranked"),

@@ -148,7 +148,6 @@ class Release(KeptUpload):
     validation and scores."""
 
     UPLOAD_FOLDER = "sequential"
-    JOB_RELATED = ("sequential__round", "team")
 
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Checking"),
@@ -219,7 +218,7 @@ class SeqAttack(KeptUpload):
     """A ``pid,guess`` file of one team on another team's sequence (a ``KeptUpload``)."""
 
     UPLOAD_FOLDER = "sequential"
-    JOB_RELATED = ("target__sequential__round", "target__team")
+    JOB_RELATED = ("target__team",)
 
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 

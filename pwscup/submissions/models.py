@@ -78,8 +78,8 @@ class JobState(models.Model):
     #: How a kind's pages name a state where the core's word does not fit
     #: (``{Status.FINISHED: _("Valid")}``); the stored value stays the core's.
     STATUS_LABELS: ClassVar[dict] = {}
-    #: What a run loads with its row (``select_related``: what the kind's ``compute``
-    #: reads); ``job_execute`` takes it from the model.
+    #: What a run loads with its row (``select_related``) besides its round and its team
+    #: (its ``JobKind``'s paths): what else the kind's ``compute`` reads (``job_execute``).
     JOB_RELATED: ClassVar[tuple] = ()
 
     status = models.CharField(

@@ -134,7 +134,6 @@ class SynRelease(SynthMessages, KeptUpload):
     """One uploaded ``teamX_synthetic.csv``, kept as uploaded, with its scores (spec §2)."""
 
     UPLOAD_FOLDER = "synthetic"
-    JOB_RELATED = ("synthetic__round", "team")
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="releases")
@@ -158,7 +157,7 @@ class SynTarget(SynthMessages, JobState):
     job scores the built-in attacks (``builtin``: name → ``{"dev": …, "final": …,
     "final_roc": …}``)."""
 
-    JOB_RELATED = ("synthetic__round", "release", "team")
+    JOB_RELATED = ("release",)
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Built-in attacks running"),
         Status.FINISHED: _("Built-in attacks scored"),
@@ -183,7 +182,7 @@ class SynAttack(SynthMessages, KeptUpload):
     half (shown live) and on the final half (hidden until the results are published)."""
 
     UPLOAD_FOLDER = "synthetic"
-    JOB_RELATED = ("target__synthetic__round", "target__team")
+    JOB_RELATED = ("target__team",)
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")

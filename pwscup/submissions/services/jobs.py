@@ -204,6 +204,14 @@ class JobStop(JobFailure):
         Exception.__init__(self, message.text)
 
 
+def job_related(model) -> tuple:
+    """What a run of ``model`` loads with its row: its round and its team (the paths of the
+    model's ``JobKind``, if it is registered) and what its ``JOB_RELATED`` adds."""
+    job = next((job for job in job_kinds() if job.model is model), None)
+    paths = (job.round_path, job.team_path) if job is not None else ()
+    return (*[path for path in paths if path], *model.JOB_RELATED)
+
+
 def job_execute(
     *,
     model,
@@ -218,7 +226,7 @@ def job_execute(
     remark=None,
 ) -> None:
     """One run of a job row, start to end, as every kind's task runs it: claim the row (not
-    ours: nothing to do), load it (with ``related``; by default the model's ``JOB_RELATED``),
+    ours: nothing to do), load it (with ``related``; by default ``job_related(model)``),
     ``compute(row)`` → the values recorded (under ``job_run``, ``what`` naming it in the log,
     by default the model's label and ``pk``: a failure ends FAILED with its reason;
     ``JobStop`` fails it with a message of the kind's), and complete the run, with its
@@ -230,7 +238,7 @@ def job_execute(
     if token is None:
         return
     started = time.perf_counter()
-    related = model.JOB_RELATED if related is None else related
+    related = job_related(model) if related is None else related
     row = model.objects.select_related(*related).get(pk=pk)
     if run is None:
         what = what or f"{model._meta.label} {pk}"
