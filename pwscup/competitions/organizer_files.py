@@ -7,6 +7,7 @@ from django.core.files.base import ContentFile
 
 from pwscup.competitions.models import Round
 from pwscup.core.files import OrganizerCsv
+from pwscup.core.stored import stored_bytes
 
 
 def organizer_csv_keep(
@@ -44,3 +45,9 @@ def round_original_save(*, round: Round, csv: OrganizerCsv, filename: str) -> No
     ``round_of_kind_create``): ``round_original_store``, then those fields saved."""
     round_original_store(round=round, csv=csv, filename=filename)
     round.save(update_fields=ORIGINAL_FIELDS)
+
+
+def as_uploaded_bytes(file, source) -> bytes:
+    """An organizer's table as the organizer uploaded it (what a bundle exports): ``source``
+    when it was converted to UTF-8 (``organizer_csv_keep``), else ``file`` itself."""
+    return stored_bytes(source if source else file)
