@@ -10,14 +10,16 @@ held in memory whole.
 import shutil
 import tempfile
 import zipfile
+import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import FileResponse
+from django.utils import timezone
 
 from pwscup.core.files import opened
-from pwscup.core.toolkit import toolkit_wheel
+from pwscup.core.toolkit import install_argument, toolkit_wheel, wheel_filename
 
 _SPOOL = 32 * 2**20
 
@@ -52,3 +54,21 @@ def kit_response(files: Iterable[KitFile], filename: str) -> FileResponse:
     return FileResponse(
         kit_archive(files), as_attachment=True, filename=filename, content_type="application/zip"
     )
+
+
+def kit_readme_context(round_, *, who: str, now=None, extra: str = "") -> dict:
+    """What every kit's README opens with: the round's name, who it was made for and when
+    (in the round's time zone), the toolkit wheel's file name and, for a kind that installs
+    one of the toolkit's ``extra`` dependencies, the ``pip install`` argument."""
+    now = now or timezone.now()
+    context = {
+        "round_name": round_.name,
+        "who": who,
+        "made_at": timezone.localtime(now, zoneinfo.ZoneInfo(round_.timezone)).strftime(
+            "%Y-%m-%d %H:%M %Z"
+        ),
+        "wheel": wheel_filename(),
+    }
+    if extra:
+        context["install"] = install_argument(extra)
+    return context

@@ -15,3 +15,10 @@ def account_reference(*, related_name: str = "+", **options) -> models.ForeignKe
         related_name=related_name,
         **options,
     )
+
+
+def one_per_team(owner: str, *, name: str) -> models.UniqueConstraint:
+    """A round kind's row that each team has at most one of in the round's state ``owner``
+    (the field naming it: a target, a draw, a slot, a master), under the constraint
+    ``name``."""
+    return models.UniqueConstraint(fields=[owner, "team"], name=name)

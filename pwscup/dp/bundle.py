@@ -16,6 +16,7 @@ round's order (cells are row-major in it), so ``attributes`` is a list of
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from pwscup.competitions.organizer_files import as_uploaded_bytes
 from pwscup.core.errors import scoring_form_error
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
@@ -63,7 +64,6 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     config["attributes"] = named_list(
         {name: list(values) for name, values in config["attributes"].items()}, "values"
     )
-    original = round.original_source if round.original_source else round.original_file
     # The release phase as planned (``planned_window``: not cut short by *Close now*); one
     # closed before it opened with no plan kept gets a length (``schedule_offsets``).
     ((opens_at, closes_at),) = schedule_offsets([dp_round.planned_window()], anchor)
@@ -73,7 +73,7 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
             "schedule": {"opens_at": opens_at, "closes_at": closes_at},
             "limits": limits_export(dp_round),
         },
-        files={ORIGINAL: engine.stored_bytes(original)},
+        files={ORIGINAL: as_uploaded_bytes(round.original_file, round.original_source)},
     )
 
 

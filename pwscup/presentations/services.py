@@ -215,7 +215,6 @@ def slides_window(*, window: PresentationWindow, team: Team) -> UploadWindow:
     the local day of its time zone."""
     return UploadWindow.limited_by(
         window,
-        round=window.round,
         uploads=Slides.objects.filter(window=window, team=team),
         total_message=_("Your team has used all %(limit)s uploads of slides of this window."),
         time_zone=window.zone,

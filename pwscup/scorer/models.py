@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
-from pwscup.core.model_fields import account_reference
+from pwscup.core.model_fields import account_reference, one_per_team
 from pwscup.submissions.models import (
     SCORED_UPLOAD_LABELS,
     JobState,
@@ -176,7 +176,7 @@ class TeamSlot(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["scorer", "team"], name="scorer_slot_one_per_team"),
+            one_per_team("scorer", name="scorer_slot_one_per_team"),
             models.UniqueConstraint(fields=["scorer", "slot"], name="scorer_slot_unique"),
         ]
         ordering = ["slot"]
@@ -240,9 +240,7 @@ class Target(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["scorer", "team"], name="scorer_target_one_per_team")
-        ]
+        constraints = [one_per_team("scorer", name="scorer_target_one_per_team")]
         ordering = ["team__name", "pk"]
         verbose_name = _("target")
         verbose_name_plural = _("targets")

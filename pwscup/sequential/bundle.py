@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.dates import dates_check
-from pwscup.core.stored import stored_bytes
+from pwscup.competitions.organizer_files import as_uploaded_bytes
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
@@ -68,10 +68,9 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     files = {}
     shared = sequential.masters.filter(team__isnull=True).first()
     if shared is not None:
-        files[MASTER] = stored_bytes(shared.source if shared.source else shared.file)
+        files[MASTER] = as_uploaded_bytes(shared.file, shared.source)
     if sequential.pool_file:
-        pool = sequential.pool_source if sequential.pool_source else sequential.pool_file
-        files[POOL] = stored_bytes(pool)
+        files[POOL] = as_uploaded_bytes(sequential.pool_file, sequential.pool_source)
     return RoundBundle(
         settings={
             "config": config,

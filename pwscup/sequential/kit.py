@@ -11,7 +11,6 @@ release the team should publish next, on the team's own data: it uploads as is.
 from __future__ import annotations
 
 import json
-import zoneinfo
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
@@ -22,8 +21,7 @@ import scoring
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
 from pwscup.core.files import opened
-from pwscup.core.kits import KitFile
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.kits import KitFile, kit_readme_context
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequentialRound
 from pwscup.sequential.services import step_table_bytes, team_master_bytes
@@ -131,11 +129,7 @@ def kit_files(*, sequential: SequentialRound, team: Team, now=None) -> list[KitF
     first, n = sequential.frozen_steps + 1, sequential.n_releases
     steps = list(range(first, n + 1))[: 1 if online else None]
     context = {
-        "round_name": sequential.round.name,
-        "who": team.name,
-        "made_at": timezone.localtime(now, zoneinfo.ZoneInfo(sequential.round.timezone)).strftime(
-            "%Y-%m-%d %H:%M %Z"
-        ),
+        **kit_readme_context(sequential.round, who=team.name, now=now),
         "m": config.get("m"),
         "n": n,
         "online": online,
@@ -143,7 +137,6 @@ def kit_files(*, sequential: SequentialRound, team: Team, now=None) -> list[KitF
         "frozen": [f"release_{r.step}.csv" for r in frozen],
         "baseline_commands": [baseline_command(j) for j in steps],
         "check_command": check_command(sequential=sequential, last=steps[-1] if steps else n),
-        "wheel": wheel_filename(),
     }
     files = [
         KitFile("README.md", render_to_string("sequential/kit/README.md", context)),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round, UploadLimits
 from pwscup.core.files import source_encoding_label
+from pwscup.core.model_fields import one_per_team
 from pwscup.submissions.models import SCORED_UPLOAD_LABELS, KeptUpload, Status
 
 
@@ -122,7 +123,7 @@ class Master(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["sequential", "team"], name="seq_master_one_per_team"),
+            one_per_team("sequential", name="seq_master_one_per_team"),
             models.UniqueConstraint(
                 fields=["sequential"],
                 condition=models.Q(team__isnull=True),
@@ -207,9 +208,7 @@ class SeqTarget(models.Model):
     map_a = models.FloatField(null=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["sequential", "team"], name="seq_target_one_per_team")
-        ]
+        constraints = [one_per_team("sequential", name="seq_target_one_per_team")]
 
     def __str__(self) -> str:
         return f"{self.team} (target)"
@@ -219,6 +218,7 @@ class SeqAttack(KeptUpload):
     """A ``pid,guess`` file of one team on another team's sequence (a ``KeptUpload``)."""
 
     UPLOAD_FOLDER = "sequential"
+    JOB_RELATED = ("target__team",)
 
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 

@@ -78,6 +78,9 @@ class JobState(models.Model):
     #: How a kind's pages name a state where the core's word does not fit
     #: (``{Status.FINISHED: _("Valid")}``); the stored value stays the core's.
     STATUS_LABELS: ClassVar[dict] = {}
+    #: What a run loads with its row (``select_related``) besides its round and its team
+    #: (its ``JobKind``'s paths): what else the kind's ``compute`` reads (``job_execute``).
+    JOB_RELATED: ClassVar[tuple] = ()
 
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True

@@ -24,7 +24,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from pwscup.core.stored import stored_bytes
+from pwscup.competitions.organizer_files import as_uploaded_bytes
 from pwscup.kinds.bundle_files import file_kept, required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     RoundBundle,
@@ -62,17 +62,16 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
     their limits) and its original as the organizer uploaded it."""
     config = engine.round_config(round).as_dict()
     config["columns"] = named_list(config["columns"], "role")
-    original = round.original_source if round.original_source else round.original_file
     return RoundBundle(
         settings={
             "config": config,
             "phases": two_sided_phases_export(round, anchor),
         },
         files={
-            ORIGINAL: stored_bytes(original),
+            ORIGINAL: as_uploaded_bytes(round.original_file, round.original_source),
             **{
-                population_file_name(stored.choice_key): stored_bytes(
-                    stored.source if stored.source else stored.file
+                population_file_name(stored.choice_key): as_uploaded_bytes(
+                    stored.file, stored.source
                 )
                 for stored in selectors.offered_populations(synthetic=selectors.synthetic_of(round))
             },

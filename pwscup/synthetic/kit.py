@@ -11,14 +11,12 @@ runs the server's own code.
 """
 
 import json
-import zoneinfo
 
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from pwscup.accounts.models import Team
-from pwscup.core.kits import KitFile, kit_archive
-from pwscup.core.toolkit import install_argument, wheel_filename
+from pwscup.core.kits import KitFile, kit_archive, kit_readme_context
 from pwscup.synthetic import engine, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SyntheticRound
@@ -63,15 +61,9 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
     frozen = synthetic.frozen_at is not None
     practice_challenge = min(200, len(pack.aux) // 4 * 4)
     context = {
-        "round_name": round_.name,
-        "who": team.name,
+        **kit_readme_context(round_, who=team.name, now=now, extra=TOOLKIT_EXTRA),
         "who_slug": team.slug,
         "address": f"{round_.competition.slug}/{round_.slug}",
-        "made_at": timezone.localtime(now, zoneinfo.ZoneInfo(round_.timezone)).strftime(
-            "%Y-%m-%d %H:%M %Z"
-        ),
-        "wheel": wheel_filename(),
-        "install": install_argument(TOOLKIT_EXTRA),
         "population": POPULATION_NAME,
         "config_name": CONFIG_NAME,
         "train": files.members_name(team),

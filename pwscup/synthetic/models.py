@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round, private_upload_path
+from pwscup.core.model_fields import one_per_team
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import SCORED_UPLOAD_LABELS, JobState, KeptUpload, Status
 from scoring.synthetic.errors import render_synth
@@ -120,9 +121,7 @@ class TeamDraw(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["synthetic", "team"], name="syn_draw_one_per_team")
-        ]
+        constraints = [one_per_team("synthetic", name="syn_draw_one_per_team")]
         ordering = ["created_at", "pk"]
         verbose_name = _("team draw")
         verbose_name_plural = _("team draws")
@@ -158,6 +157,7 @@ class SynTarget(SynthMessages, JobState):
     job scores the built-in attacks (``builtin``: name → ``{"dev": …, "final": …,
     "final_roc": …}``)."""
 
+    JOB_RELATED = ("release",)
     STATUS_LABELS: ClassVar[dict] = {
         Status.RUNNING: _("Built-in attacks running"),
         Status.FINISHED: _("Built-in attacks scored"),
@@ -169,9 +169,7 @@ class SynTarget(SynthMessages, JobState):
     builtin = models.JSONField(default=dict, blank=True)
 
     class Meta(JobState.Meta):
-        constraints = [
-            models.UniqueConstraint(fields=["synthetic", "team"], name="syn_target_one_per_team")
-        ]
+        constraints = [one_per_team("synthetic", name="syn_target_one_per_team")]
         verbose_name = _("target")
         verbose_name_plural = _("targets")
 
@@ -184,6 +182,7 @@ class SynAttack(SynthMessages, KeptUpload):
     half (shown live) and on the final half (hidden until the results are published)."""
 
     UPLOAD_FOLDER = "synthetic"
+    JOB_RELATED = ("target__team",)
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")

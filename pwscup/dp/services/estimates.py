@@ -39,7 +39,6 @@ def _uploads_window(dp_round: DPRound, team, level: str) -> UploadWindow:
     counted against (the round's daily and total limits, per level)."""
     return UploadWindow.limited_by(
         dp_round,
-        round=dp_round.round,
         uploads=Estimate.objects.filter(dp_round=dp_round, team=team, level=level),
         total_message=_("Your team has used all %(limit)s estimates of level %(level)s.")
         % {"level": level, "limit": "%(limit)s"},
@@ -156,13 +155,7 @@ def dp_estimate_check(*, estimate_id: int, task_id: str = "", worker: str = "") 
     ("valid" in the pages) with its counts, or FAILED with the reason in the reader's
     language."""
     job_execute(
-        model=Estimate,
-        pk=estimate_id,
-        compute=_estimate_values,
-        what=f"DP estimate {estimate_id}",
-        task_id=task_id,
-        worker=worker,
-        related=("dp_round__round",),
+        model=Estimate, pk=estimate_id, compute=_estimate_values, task_id=task_id, worker=worker
     )
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition
-from pwscup.competitions.organizer_files import round_original_store
+from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_audit_record, round_of_kind_create
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
@@ -94,10 +94,7 @@ def dp_round_create(
         order=order,
         original_rows=rows,
     )
-    round_original_store(round=round_, csv=csv, filename=filename)
-    round_.save(
-        update_fields=["original_file", "original_sha256", "original_encoding", "original_source"]
-    )
+    round_original_save(round=round_, csv=csv, filename=filename)
     dp_round = DPRound.objects.create(
         round=round_,
         config_text=json.dumps(config, ensure_ascii=False),

@@ -69,14 +69,7 @@ def standings_input(*, scorer: ScorerRound) -> dict:
 def ranking_score(*, run_id: int, task_id: str = "", worker: str = "") -> None:
     """The run's job: the program's ``ranking_command`` on the standings; FINISHED with each
     team's two scores, or FAILED with the program's message."""
-    job_execute(
-        model=RankingRun,
-        pk=run_id,
-        run=_ranking,
-        task_id=task_id,
-        worker=worker,
-        related=("scorer__round",),
-    )
+    job_execute(model=RankingRun, pk=run_id, run=_ranking, task_id=task_id, worker=worker)
 
 
 def _ranking(run: RankingRun) -> tuple[str, JobMessage | None, dict]:

@@ -91,15 +91,7 @@ def upload_score(*, model, upload_id: int, task_id: str, worker: str) -> None:
             return Status.FAILED, JobMessage.platform("job.no_program"), {}
         return _run(model, upload, program)
 
-    job_execute(
-        model=model,
-        pk=upload_id,
-        run=run,
-        task_id=task_id,
-        worker=worker,
-        related=("scorer__round", "team"),
-        timed=True,
-    )
+    job_execute(model=model, pk=upload_id, run=run, task_id=task_id, worker=worker, timed=True)
 
 
 def _target_folders(upload, scratch: Path) -> dict[str, Path]:

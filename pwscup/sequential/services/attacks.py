@@ -96,15 +96,7 @@ def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None
         )
         return {"accuracy": accuracy}
 
-    job_execute(
-        model=SeqAttack,
-        pk=attack_id,
-        compute=compute,
-        what=f"sequential attack {attack_id}",
-        task_id=task_id,
-        worker=worker,
-        related=("target__sequential__round", "target__team"),
-    )
+    job_execute(model=SeqAttack, pk=attack_id, compute=compute, task_id=task_id, worker=worker)
 
 
 def results_publish(*, sequential: SequentialRound, published: bool = True) -> None:

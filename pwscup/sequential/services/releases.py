@@ -52,7 +52,6 @@ def release_window(*, sequential: SequentialRound, team: Team, step: int) -> Upl
     and the round's per-release limits (rejected releases are free)."""
     return UploadWindow.limited_by(
         sequential,
-        round=sequential.round,
         uploads=Release.objects.filter(sequential=sequential, team=team, step=step),
         total_message=_("Your team has used all %(limit)s uploads of release %(j)s.")
         % {"j": step, "limit": "%(limit)s"},
@@ -158,12 +157,5 @@ def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> No
         return {"results": outcome.results, "per_person": outcome.per_person_csv}
 
     job_execute(
-        model=Release,
-        pk=release_id,
-        compute=compute,
-        what=f"sequential release {release_id}",
-        task_id=task_id,
-        worker=worker,
-        related=("sequential__round", "team"),
-        timed=True,
+        model=Release, pk=release_id, compute=compute, task_id=task_id, worker=worker, timed=True
     )

@@ -204,6 +204,14 @@ class JobStop(JobFailure):
         Exception.__init__(self, message.text)
 
 
+def job_related(model) -> tuple:
+    """What a run of ``model`` loads with its row: its round and its team (the paths of the
+    model's ``JobKind``, if it is registered) and what its ``JOB_RELATED`` adds."""
+    job = next((job for job in job_kinds() if job.model is model), None)
+    paths = (job.round_path, job.team_path) if job is not None else ()
+    return (*[path for path in paths if path], *model.JOB_RELATED)
+
+
 def job_execute(
     *,
     model,
@@ -213,13 +221,14 @@ def job_execute(
     run=None,
     task_id: str = "",
     worker: str = "",
-    related: tuple = (),
+    related: tuple | None = None,
     timed: bool = False,
     remark=None,
 ) -> None:
     """One run of a job row, start to end, as every kind's task runs it: claim the row (not
-    ours: nothing to do), load it (with ``related``), ``compute(row)`` → the values recorded
-    (under ``job_run``, ``what`` naming it in the log: a failure ends FAILED with its reason;
+    ours: nothing to do), load it (with ``related``; by default ``job_related(model)``),
+    ``compute(row)`` → the values recorded (under ``job_run``, ``what`` naming it in the log,
+    by default the model's label and ``pk``: a failure ends FAILED with its reason;
     ``JobStop`` fails it with a message of the kind's), and complete the run, with its
     ``elapsed_ms`` when ``timed``. A kind that ends its runs itself (a failed run of the
     organizer's program keeps what it printed) passes ``run(row)`` → ``(status, message,
@@ -229,8 +238,10 @@ def job_execute(
     if token is None:
         return
     started = time.perf_counter()
+    related = job_related(model) if related is None else related
     row = model.objects.select_related(*related).get(pk=pk)
     if run is None:
+        what = what or f"{model._meta.label} {pk}"
         status, message, values = job_run(lambda: compute(row), what=what)
     else:
         status, message, values = run(row)

@@ -179,13 +179,16 @@ class UploadWindow:
         return quota_day_of(self.round, time_zone=self.zone)
 
     @classmethod
-    def limited_by(cls, limits: UploadLimits, *, round, uploads, target_uploads=None, **options):
+    def limited_by(
+        cls, limits: UploadLimits, *, uploads, round=None, target_uploads=None, **options
+    ):
         """The window of ``uploads`` under the daily and total limits of ``limits`` (the
         core's ``UploadLimits``: a phase, a presentation window, a sequential round), the one
-        place a window's limits are read. ``target_uploads`` (the team's uploads on the
-        upload's target) puts the upload under ``limits.target_limit`` too (a ``Phase``)."""
+        place a window's limits are read; its round is ``limits.round`` unless ``round`` is
+        given. ``target_uploads`` (the team's uploads on the upload's target) puts the upload
+        under ``limits.target_limit`` too (a ``Phase``)."""
         return cls(
-            round=round,
+            round=limits.round if round is None else round,
             uploads=uploads,
             daily_limit=limits.daily_limit,
             total_limit=limits.total_limit,
@@ -296,7 +299,6 @@ def store_upload(
         model=model,
         window=UploadWindow.limited_by(
             phase,
-            round=phase.round,
             uploads=uploads,
             target_uploads=None if target_filter is None else uploads.filter(**target_filter),
         ),

@@ -58,12 +58,4 @@ def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None
         )
         return {"dev": result.dev, "final": result.final, "final_roc": result.final_roc}
 
-    job_execute(
-        model=SynAttack,
-        pk=attack_id,
-        compute=compute,
-        what=f"synthetic attack {attack_id}",
-        task_id=task_id,
-        worker=worker,
-        related=("target__synthetic__round", "target__team"),
-    )
+    job_execute(model=SynAttack, pk=attack_id, compute=compute, task_id=task_id, worker=worker)

@@ -86,8 +86,6 @@ def target_score(*, target_id: int, task_id: str = "", worker: str = "") -> None
         compute=lambda target: {
             "builtin": builtin_attacks(synthetic=target.synthetic, target=target)
         },
-        what=f"synthetic target {target_id}",
         task_id=task_id,
         worker=worker,
-        related=("synthetic__round", "release", "team"),
     )

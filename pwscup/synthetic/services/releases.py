@@ -99,10 +99,8 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
         model=SynRelease,
         pk=release_id,
         compute=compute,
-        what=f"synthetic release {release_id}",
         task_id=task_id,
         worker=worker,
-        related=("synthetic__round", "team"),
         timed=True,
         remark=copy_gate_message,
     )

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Competition
-from pwscup.competitions.organizer_files import round_original_store
+from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_of_kind_create, round_phases_close
 from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
@@ -118,10 +118,7 @@ def synthetic_round_create(
         order=order,
         original_rows=len(population.frame),
     )
-    round_original_store(round=round_, csv=csv, filename=filename)
-    round_.save(
-        update_fields=["original_file", "original_sha256", "original_encoding", "original_source"]
-    )
+    round_original_save(round=round_, csv=csv, filename=filename)
     synthetic = SyntheticRound(round=round_)
     if seed is not None:
         synthetic.secret_seed = seed
