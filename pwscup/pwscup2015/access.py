@@ -77,6 +77,20 @@ def upload_for(*, user, model, pk: int, owner_only: bool = False):
     return upload
 
 
+def phase_upload_for(access: RoundAccess, *, model, phase: Phase | None, pk: int, owner_only=False):
+    """A team's upload in ``phase`` of the round, for a caller known by its round access
+    (the API's): ``upload_for``'s rule, its team's members, and organizers unless
+    ``owner_only`` (404 otherwise, and without the phase)."""
+    if phase is None:
+        raise Http404
+    uploads = model.objects.select_related("team", "phase__round__competition")
+    upload = get_object_or_404(uploads, phase=phase, pk=pk)
+    own = access.team is not None and upload.team_id == access.team.pk
+    if not own and (owner_only or not access.is_organizer):
+        raise Http404
+    return upload
+
+
 def check_uploader(access: RoundAccess, phase: Phase | None) -> None:
     """Before any upload: a team member, in a phase that exists."""
     if access.team is None:

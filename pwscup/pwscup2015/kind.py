@@ -21,6 +21,7 @@ from pwscup.pwscup2015.actions import ADMIN_ACTIONS, pwscup2015_actions
 from pwscup.pwscup2015.admin.rounds import Pwscup2015RoundPage
 from pwscup.pwscup2015.api import files as api_files
 from pwscup.pwscup2015.api import round_status
+from pwscup.pwscup2015.api import submissions as api_submissions
 from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_panel_context
@@ -138,6 +139,9 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
 
     def api_url_patterns(self):
         return api_urls.urlpatterns
+
+    def submission_types(self):
+        return api_submissions.SUBMISSION_TYPES
 
     def api_round_endpoints(self):
         return api_files.ROUND_ENDPOINTS

@@ -46,6 +46,11 @@ class SubmissionType:
       ``path`` is ``"syn/<key>s"``, ``url_name`` ``"syn-<key>"``, ``operation``
       ``"syn_<key>"``;
     * ``upload_fields``: the upload's fields besides ``file`` (DRF fields by name);
+      ``upload_form``: instead, the upload's serializer class (``file`` and its fields),
+      when the schema names it already;
+    * ``answer_serializer`` / ``accepted_serializer``: what the schema says one upload's
+      answer (list, retrieve, select) and the 202's are, when a serializer describes them
+      (``None``: a JSON object);
     * ``has_file`` / ``file_name`` and ``has_select``: which endpoints it has;
     * ``selectors_module``, ``services_module`` and ``part_keyword``: the kind's selectors
       and services, and the keyword they take its part by (``synthetic=part``), for the
@@ -62,6 +67,9 @@ class SubmissionType:
     summaries: dict = {}
     description = ""
     upload_fields: dict = {}
+    upload_form = None
+    answer_serializer = None
+    accepted_serializer = None
     has_file = False
     file_name = "file"
     file_media_type = "application/octet-stream"
@@ -108,6 +116,11 @@ class SubmissionType:
         """Who may read one upload and its file: the caller's team (the default), or, for a
         kind whose pages let an organizer read any team's upload, ``None`` for them (``own``
         then finds the upload without a team)."""
+        return self.team(access)
+
+    def uploader(self, part, access):
+        """Who may upload to ``part``: the caller's team (``team``, the default), or the
+        kind's own refusal of a caller its pages refuse (a 403 for one outside the teams)."""
         return self.team(access)
 
     def uploads(self, part, access):
@@ -283,6 +296,15 @@ def choice_field(name: str, label, choices: list[str]) -> dict:
     return {"name": name, "label": str(label), "required": True, "choices": choices}
 
 
+def _status_upload(answer: dict) -> dict:
+    """An upload's answer in the round status, whose ``scores`` and ``scores_text`` are
+    always objects: an answer saying ``null`` (nothing scored yet) lists none."""
+    for key in ("scores", "scores_text"):
+        if answer.get(key) is None:
+            answer = {**answer, key: {}}
+    return answer
+
+
 def declared_status(types, access) -> dict:
     """The round status's ``submission_types`` and ``uploads`` of a kind's declared types for
     the caller: the types listed now, the team's uploads of every one of them, newest first
@@ -298,6 +320,6 @@ def declared_status(types, access) -> dict:
         if not declared.listed(part, access):
             continue
         entries.append(declared.status_entry(part, access))
-        uploads.extend(declared.answers(part, access))
+        uploads.extend(_status_upload(answer) for answer in declared.answers(part, access))
     uploads.sort(key=lambda u: (u["created_at"], u["id"]), reverse=True)
     return {"submission_types": entries, "uploads": uploads}

@@ -45,8 +45,8 @@ def api_urls(world, sub_a, attack) -> dict:
     args = [world.competition.slug, world.round.slug]
     urls = {
         "original": reverse("api:original", args=args),
-        "submission_a_file": reverse("api:submission-file", args=[sub_a.pk]),
-        "submission_a": reverse("api:submission-detail", args=[sub_a.pk]),
+        "submission_a_file": reverse("api:submission-file", args=[*args, sub_a.pk]),
+        "submission_a": reverse("api:submission", args=[*args, sub_a.pk]),
         "submissions": reverse("api:submissions", args=args),
         "attacks": reverse("api:attacks", args=args),
         "round": reverse("api:round-detail", args=args),
@@ -60,8 +60,8 @@ def api_urls(world, sub_a, attack) -> dict:
         "competitions": reverse("api:competitions"),
     }
     if attack is not None:
-        urls["attack_b_on_a_file"] = reverse("api:attack-file", args=[attack.pk])
-        urls["attack_b_on_a"] = reverse("api:attack-detail", args=[attack.pk])
+        urls["attack_b_on_a_file"] = reverse("api:attack-file", args=[*args, attack.pk])
+        urls["attack_b_on_a"] = reverse("api:attack", args=[*args, attack.pk])
     return urls
 
 
@@ -128,6 +128,7 @@ def test_api_access_matrix(state, make_world, django_user_model, client):
 
 
 def assert_no_api_leaks(world, sub_a, attack, results, state):
+    args = [world.competition.slug, world.round.slug]
     truths = []
     for target in world.round.targets.all():
         truths.append(read_field(target.truth_file))
@@ -141,11 +142,11 @@ def assert_no_api_leaks(world, sub_a, attack, results, state):
             assert secret not in content, f"{name} as {role} serves a truth file"
         if role != "a":
             assert sub_a.sha256.encode() not in content, f"{name} as {role}"
-            assert reverse("api:submission-file", args=[sub_a.pk]).encode() not in content
+            assert reverse("api:submission-file", args=[*args, sub_a.pk]).encode() not in content
             if not leaderboard_public:
                 assert a_u1 not in content, f"{name} as {role} shows A's unpublished U1"
         if attack is not None and role != "b":
-            assert reverse("api:attack-file", args=[attack.pk]).encode() not in content
+            assert reverse("api:attack-file", args=[*args, attack.pk]).encode() not in content
 
 
 def test_per_team_mode_api_serves_a_team_its_own_sample_only(make_world, client):

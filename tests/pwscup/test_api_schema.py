@@ -51,7 +51,7 @@ def api_schema(api_world):
 
 def real_path_parameters(world, operation) -> dict:
     """The world's slugs and the caller's own submission / attack numbers."""
-    if operation.path.startswith("/api/v1/attacks/"):
+    if "/rounds/{round_slug}/attacks/" in operation.path:
         pk = AttackSubmission.objects.filter(team=world.teams["a"]).latest("pk").pk
     else:
         pk = AnonymizationSubmission.objects.filter(team=world.teams["a"]).latest("pk").pk

@@ -67,7 +67,7 @@ def test_upload_is_accepted_scored_and_read_back(world, client):
     assert accepted.status_code == 202, accepted.content
     body = accepted.json()
     assert body["status"] == Status.QUEUED
-    assert body["url"] == reverse("api:submission-detail", args=[body["id"]])
+    assert body["url"] == reverse("api:submission", args=[*api.args, body["id"]])
     assert api.get(body["url"]).json()["scores"] is None
     submission = score(AnonymizationSubmission.objects.get(pk=body["id"]))
     detail = api.get(body["url"]).json()
@@ -185,29 +185,33 @@ def test_choosing_the_final_submission(world, client):
     api = Api(client, world, "a")
     first = scored(world, "a", seed=1)
     scored(world, "a", seed=2)
-    chosen = client.post(reverse("api:submission-select", args=[first.pk]), **api.auth)
+    chosen = client.post(reverse("api:submission-select", args=[*api.args, first.pk]), **api.auth)
     assert chosen.status_code == 200 and chosen.json()["is_selected"] is True
     assert AnonymizationSubmission.objects.get(pk=first.pk).is_selected
     # Another team (and the organizer, who may read it) cannot choose it.
     other = Api(client, world, "b")
     assert (
-        client.post(reverse("api:submission-select", args=[first.pk]), **other.auth).status_code
+        client.post(
+            reverse("api:submission-select", args=[*api.args, first.pk]), **other.auth
+        ).status_code
         == 404
     )
     organizer = {
         "HTTP_AUTHORIZATION": "Bearer " + api_token_create(user=world.organizer, name="o").secret
     }
     assert (
-        client.get(reverse("api:submission-detail", args=[first.pk]), **organizer).status_code
+        client.get(reverse("api:submission", args=[*api.args, first.pk]), **organizer).status_code
         == 200
     )
     assert (
-        client.post(reverse("api:submission-select", args=[first.pk]), **organizer).status_code
+        client.post(
+            reverse("api:submission-select", args=[*api.args, first.pk]), **organizer
+        ).status_code
         == 404
     )
     # A queued one cannot be chosen: the service's message, 400.
     queued = api.submit(noisy_copy(world.original, seed=3)).json()["id"]
-    refused = client.post(reverse("api:submission-select", args=[queued]), **api.auth)
+    refused = client.post(reverse("api:submission-select", args=[*api.args, queued]), **api.auth)
     assert refused.status_code == 400 and refused.json()["code"] == "refused"
 
 

@@ -73,7 +73,9 @@ def test_wait_gives_up_after_the_timeout(monkeypatch):
 
     monkeypatch.setattr(uploads.time, "sleep", lambda seconds: None)
     with pytest.raises(session.WaitTimeout, match="still running"):
-        uploads.wait_for(Running(), "/api/v1/submissions/7/", timeout=0, quiet=True)
+        uploads.wait_for(
+            Running(), "/api/v1/competitions/cup/rounds/r1/submissions/7/", timeout=0, quiet=True
+        )
 
 
 def _http_error(status: int, body: dict, headers: dict) -> urllib.error.HTTPError:

@@ -107,4 +107,4 @@ def test_every_place_names_an_upload_by_the_teams_number(world, client, monkeypa
     third = AnonymizationSubmission.objects.get(team=world.teams["a"], number=3)
     assert "Upload received (#3)" in err
     assert out == f"#3 (id {third.pk})\n"
-    assert api.get(reverse("api:submission-detail", args=[third.pk]))["number"] == 3
+    assert api.get(reverse("api:submission", args=[*args, third.pk]))["number"] == 3

@@ -62,7 +62,7 @@ class ListView(DeclaredView):
     def post(self, request, competition_slug, round_slug):
         declared = self.submission_type
         access, part = self.where(request, competition_slug, round_slug)
-        declared.team(access)
+        declared.uploader(part, access)
         form = self.upload_serializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = dict(form.validated_data)
@@ -132,8 +132,11 @@ def _view(base, declared, kind_key: str, schemas: dict, **extra):
 
 
 def upload_serializer(declared):
-    """The upload's form: ``file`` and the declared fields, in that order (copies made after
-    ``file``: a serializer orders its fields by when each was made)."""
+    """The upload's form: the declared ``upload_form``, else ``file`` and the declared
+    fields, in that order (copies made after ``file``: a serializer orders its fields by when
+    each was made)."""
+    if declared.upload_form is not None:
+        return declared.upload_form
     fields = {
         "file": UploadField(),
         **{k: copy.deepcopy(v) for k, v in declared.upload_fields.items()},
@@ -160,9 +163,12 @@ def submission_urlpatterns(kind) -> list:
         name = declared.url_name
         prefix = ROUND_PREFIX + declared.path.strip("/") + "/"
         form = upload_serializer(declared)
-        created = {202: JSON_OBJECT, **errors(400, 401, 403, 404, 413, 429)}
+        one, accepted = declared.answer_serializer, declared.accepted_serializer
+        listed = JSON_LIST if one is None else one(many=True)
+        one = JSON_OBJECT if one is None else one
+        created = {202: accepted or JSON_OBJECT, **errors(400, 401, 403, 404, 413, 429)}
         schemas = {
-            "get": _schema(declared, "list", "s_list", {200: JSON_LIST, **errors(401, 404)}),
+            "get": _schema(declared, "list", "s_list", {200: listed, **errors(401, 404)}),
             "post": _schema(
                 declared,
                 "create",
@@ -174,7 +180,7 @@ def submission_urlpatterns(kind) -> list:
         }
         list_view = _view(ListView, declared, kind.key, schemas, upload_serializer=form)
         patterns.append(path(prefix, list_view, name=f"{name}s"))
-        responses = {200: JSON_OBJECT, **errors(401, 404)}
+        responses = {200: one, **errors(401, 404)}
         schemas = {"get": _schema(declared, "retrieve", "_retrieve", responses)}
         detail = _view(DetailView, declared, kind.key, schemas)
         patterns.append(path(prefix + "<int:pk>/", detail, name=name))
@@ -186,7 +192,7 @@ def submission_urlpatterns(kind) -> list:
                 path(f"{prefix}<int:pk>/{declared.file_name}", file_view, name=f"{name}-file")
             )
         if declared.has_select:
-            responses = {200: JSON_OBJECT, **errors(400, 401, 403, 404)}
+            responses = {200: one, **errors(400, 401, 403, 404)}
             schemas = {"post": _schema(declared, "select", "_select", responses, request=None)}
             select = _view(SelectView, declared, kind.key, schemas)
             patterns.append(path(prefix + "<int:pk>/select/", select, name=f"{name}-select"))

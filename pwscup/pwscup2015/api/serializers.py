@@ -83,6 +83,12 @@ class RoundSerializer(RoundRefSerializer):
     results_visible = serializers.BooleanField()
 
 
+def _file_url(name: str, upload) -> str:
+    """The upload's file under its round (``api/submissions.py``'s declared types)."""
+    round_ = upload.phase.round
+    return reverse(name, args=[round_.competition.slug, round_.slug, upload.pk])
+
+
 class UploadSerializer(serializers.Serializer):
     """Common to anonymization and attack uploads."""
 
@@ -116,7 +122,7 @@ class SubmissionSerializer(UploadSerializer, ScoresTextMixin):
         return scores_text(self.get_scores(submission))
 
     def get_file_url(self, submission) -> str:
-        return reverse("api:submission-file", args=[submission.pk])
+        return _file_url("api:submission-file", submission)
 
 
 class AttackSerializer(UploadSerializer):
@@ -145,7 +151,7 @@ class AttackSerializer(UploadSerializer):
         return attack.rows if self._shown(attack) else None
 
     def get_file_url(self, attack) -> str:
-        return reverse("api:attack-file", args=[attack.pk])
+        return _file_url("api:attack-file", attack)
 
 
 class SubmissionUploadSerializer(serializers.Serializer):
