@@ -163,9 +163,6 @@ class Attacks(PhaseUploads):
         "file": "Download the uploaded correspondence table",
     }
 
-    def uploads(self, part, access):
-        return super().uploads(part, access).select_related("target__team")
-
     def context(self, part, access):
         """Whether the round shows the rates to the caller, read once per request."""
         shown = access.is_organizer or attack_rates_visible_to_team(round=access.round)
