@@ -108,3 +108,39 @@ def test_attack_answers_keep_every_old_field(world, client):
     assert client.get(listed[0]["file_url"], **auth).status_code == 200
     # Another team's attack is not the caller's: 404, as before.
     assert client.get(listed[0]["url"], **_auth(world.users["a"])).status_code == 404
+
+
+def test_the_former_addresses_answer_308_to_the_round_s_own(world, client):
+    """``v1/submissions/{id}/…`` and ``v1/attacks/{id}/…`` (the addresses before the uploads
+    were declared) send a caller who may read the upload on to the same endpoint under its
+    round, keeping the method (a select stays a POST); anyone else gets 404, as before."""
+    upload = scored(world, "a", seed=1)
+    args = [world.competition.slug, world.round.slug, upload.pk]
+    auth = _auth(world.users["a"])
+    for old, name in (
+        (f"/api/v1/submissions/{upload.pk}/", "api:submission"),
+        (f"/api/v1/submissions/{upload.pk}/file", "api:submission-file"),
+    ):
+        moved = client.get(old, **auth)
+        assert moved.status_code == 308 and moved["Location"] == reverse(name, args=args)
+    followed = client.get(f"/api/v1/submissions/{upload.pk}/", follow=True, **auth)
+    assert followed.status_code == 200 and followed.json()["id"] == upload.pk
+    selected = client.post(f"/api/v1/submissions/{upload.pk}/select/", follow=True, **auth)
+    assert selected.status_code == 200 and selected.json()["is_selected"] is True
+    assert selected.redirect_chain == [(reverse("api:submission-select", args=args), 308)]
+    # Another team's member and a caller without credentials learn nothing of the upload.
+    assert (
+        client.get(f"/api/v1/submissions/{upload.pk}/", **_auth(world.users["b"])).status_code
+        == 404
+    )
+    assert client.get(f"/api/v1/submissions/{upload.pk}/").status_code in (401, 403)
+
+    target = freeze(world)["a"]
+    data = {"file": csv_upload(answer_bytes(truth_of(target)), "answer.csv"), "target": "teamA"}
+    round_args = [world.competition.slug, world.round.slug]
+    attack_id = client.post(
+        reverse("api:attacks", args=round_args), data, **_auth(world.users["b"])
+    ).json()["id"]
+    moved = client.get(f"/api/v1/attacks/{attack_id}/file", **_auth(world.users["b"]))
+    assert moved["Location"] == reverse("api:attack-file", args=[*round_args, attack_id])
+    assert client.get(f"/api/v1/attacks/{attack_id}/", **auth).status_code == 404
