@@ -50,6 +50,12 @@ class ChoiceState:
     picked: bool
     locked: bool
 
+    @property
+    def key(self) -> str:
+        """The key of the pack the team's data comes from (``team_choice_key``'s: its pick,
+        else the round's first pack; ``""`` when the round offers no choice)."""
+        return self.current.key if self.current is not None else ""
+
     def as_json(self) -> dict:
         return {
             "choices": [

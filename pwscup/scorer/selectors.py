@@ -159,6 +159,15 @@ def final_release(*, scorer: ScorerRound, team: Team) -> Release | None:
     return scored.order_by("-selected", "-number", "-pk").first()  # the chosen one first
 
 
+def final_release_among(releases) -> Release | None:
+    """``final_release`` found among all the team's releases, already read (no query): the
+    same order, the chosen one first, then the newest scored."""
+    scored = [release for release in releases if release.status == Status.FINISHED]
+    return max(
+        scored, key=lambda release: (release.selected, release.number, release.pk), default=None
+    )
+
+
 def round_targets(*, scorer: ScorerRound):
     return (
         Target.objects.filter(scorer=scorer)

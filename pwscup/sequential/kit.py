@@ -65,11 +65,15 @@ class SamplePlan:
         return self.step is not None and self.missing is None and not self.no_master
 
 
-def sample_plan(*, sequential: SequentialRound, team: Team, now=None) -> SamplePlan:
+def sample_plan(
+    *, sequential: SequentialRound, team: Team, now=None, has_master: bool | None = None
+) -> SamplePlan:
     """The first open release the team has no valid upload of yet (else the first open one),
     on the team's releases before it (frozen, else its latest valid ones, as the check reads
-    them)."""
-    if selectors.team_master(sequential=sequential, team=team) is None:
+    them). ``has_master``: whether the team has a master, when the caller read it already."""
+    if has_master is None:
+        has_master = selectors.team_master(sequential=sequential, team=team) is not None
+    if not has_master:
         return SamplePlan(no_master=True)
     open_steps = selectors.open_steps(sequential=sequential, now=now)
     if not open_steps:

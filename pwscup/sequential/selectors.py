@@ -181,10 +181,22 @@ def pool_left_short(*, sequential: SequentialRound, team: Team | None) -> bool:
 def latest_valid_releases(*, sequential: SequentialRound, team: Team, steps) -> dict[int, Release]:
     """The team's latest valid (scored) upload of each of ``steps``, by step, in one query;
     a step it has none of is missing."""
+    steps = list(steps)
+    return latest_valid_among(
+        Release.objects.filter(
+            sequential=sequential, team=team, step__in=steps, status=Release.Status.FINISHED
+        ),
+        steps,
+    )
+
+
+def latest_valid_among(releases, steps) -> dict[int, Release]:
+    """``latest_valid_releases`` found among ``releases`` (one team's, read already): the
+    newest valid (scored) one of each of ``steps``, by step."""
+    steps = set(steps)
     latest: dict[int, Release] = {}
-    for release in Release.objects.filter(
-        sequential=sequential, team=team, step__in=list(steps), status=Release.Status.FINISHED
-    ).order_by("step", "-created_at", "-id"):
+    valid = (r for r in releases if r.step in steps and r.status == Release.Status.FINISHED)
+    for release in sorted(valid, key=lambda r: (r.created_at, r.pk), reverse=True):
         latest.setdefault(release.step, release)
     return latest
 
@@ -286,14 +298,18 @@ def release_groups(*, release: Release) -> list[dict]:
     ]
 
 
-def risk_points(*, sequential: SequentialRound, team: Team) -> list[dict]:
+def risk_points(*, sequential: SequentialRound, team: Team, releases=None) -> list[dict]:
     """Risk summaries per step for the team's chart: frozen steps from their scores, the open
-    step from the team's latest valid upload of it."""
+    step from the team's latest valid upload of it (among ``releases``, all the team's, when
+    the caller read them already)."""
     scores = SequenceScore.objects.filter(sequential=sequential, team=team, complete=True)
     points = {score.step: score.results for score in scores}
     steps = [step for step in open_steps(sequential=sequential) if step not in points]
-    for step, latest in latest_valid_releases(
-        sequential=sequential, team=team, steps=steps
-    ).items():
-        points[step] = latest.results
+    valid = (
+        latest_valid_releases(sequential=sequential, team=team, steps=steps)
+        if releases is None
+        else latest_valid_among(releases, steps)
+    )
+    for step, release in valid.items():
+        points[step] = release.results
     return [{"step": step, **points[step]} for step in sorted(points)]

@@ -69,6 +69,11 @@ class TwoSidedPhases:
             )
         return self.final_releases[team.pk]
 
+    def final_release_found(self, team, release) -> None:
+        """Keep ``release`` as the team's final one for this state: a tab that read all the
+        team's releases found it among them (``final_release`` then reads nothing)."""
+        self.final_releases.setdefault(team.pk, release)
+
     @property
     def round_row(self):
         """The kind's row of the round: its ``round``, ``frozen_at`` and

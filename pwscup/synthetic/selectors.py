@@ -326,9 +326,10 @@ class PackPopulation:
     teams: int
 
 
-def pack_populations(*, synthetic: SyntheticRound) -> list[PackPopulation]:
-    """Each pack the round offers (``[]``: it offers no choice) with its population."""
-    choices = round_choices(round=synthetic.round)
+def pack_populations(*, synthetic: SyntheticRound, choices=None) -> list[PackPopulation]:
+    """Each pack the round offers (``[]``: it offers no choice) with its population;
+    ``choices``: the round's packs in order, when the caller read them already."""
+    choices = round_choices(round=synthetic.round) if choices is None else choices
     if not choices:
         return []
     stored = {p.choice_key: p for p in SynPopulation.objects.filter(synthetic=synthetic)}

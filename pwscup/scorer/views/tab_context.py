@@ -10,6 +10,7 @@ results are published); a release's scores are shown to its own team exactly as 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -52,10 +53,15 @@ class RoundState(TwoSidedPhases):
 
     scorer: ScorerRound
     config: ScorerRoundConfig
-    program: ProgramVersion | None
     next_step_words = NEXT_STEPS
     row_field = "scorer"
     final_release_of = staticmethod(selectors.final_release)
+
+    @cached_property
+    def program(self) -> ProgramVersion | None:
+        """The version of the program scoring now, read when a tab shows it (the Data and
+        Results tabs do not)."""
+        return selectors.current_program(scorer=self.scorer)
 
     @property
     def per_target(self) -> bool:
@@ -71,11 +77,7 @@ class RoundState(TwoSidedPhases):
 
 
 def round_state(*, scorer: ScorerRound) -> RoundState:
-    return RoundState.of(
-        scorer,
-        config=selectors.round_config(scorer.round),
-        program=selectors.current_program(scorer=scorer),
-    )
+    return RoundState.of(scorer, config=selectors.round_config(scorer.round))
 
 
 def columns_of(columns, *, primary: str) -> list[dict]:
@@ -148,10 +150,11 @@ def target_choices(*, state: RoundState, team: Team) -> list:
 def release_rows(*, state: RoundState, team: Team) -> list[Release]:
     """The team's releases, newest first, each with its scores as stored, its failed gates,
     its failure message in the reader's language and whether it is the final one."""
-    final = state.final_release(team)
     releases = list(
         selectors.team_releases(scorer=state.scorer, team=team).select_related("program")
     )
+    state.final_release_found(team, selectors.final_release_among(releases))
+    final = state.final_release(team)
     for release in releases:
         release.shown = _release_scores(release, state)
         release.is_final = final is not None and release.pk == final.pk

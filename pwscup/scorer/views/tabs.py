@@ -8,6 +8,7 @@ What a tab shows of an attack's scores follows ``selectors.attack_visibility`` (
 or hidden while the results are not published); the rankings and the matrix are shown to the
 organizers, and to everyone once the results are published."""
 
+from pwscup.competitions.choice_selectors import choice_state
 from pwscup.scorer import selectors
 from pwscup.scorer.models import DataPack
 from pwscup.scorer.views import results_context
@@ -30,8 +31,11 @@ class ScorerTabs(TwoSidedTabs):
         scorer = state.scorer
         context = {"state": state, "participant": participant}
         if participant:
+            # The team's data choice, read once: the core's choice box shows it too
+            # (``{% round_data_choice %}``, from ``data_choice``).
+            choice = choice_state(round=scorer.round, team=access.team)
             packs = selectors.current_packs(
-                scorer=scorer, choice=selectors.team_choice_key(scorer=scorer, team=access.team)
+                scorer=scorer, choice=choice.key if access.team is not None else ""
             )
             slots = selectors.slot_of(scorer=scorer, team=access.team) if access.team else None
             context.update(
@@ -43,6 +47,7 @@ class ScorerTabs(TwoSidedTabs):
                 all_slots=list(scorer.slots.select_related("team")) if access.is_organizer else [],
                 has_slots_pack=DataPack.Role.SLOTS in packs,
                 targets=list(selectors.round_targets(scorer=scorer)) if state.frozen else [],
+                data_choice=choice,
             )
         return context
 
@@ -61,12 +66,16 @@ class ScorerTabs(TwoSidedTabs):
         uploads = []
         if team is not None:
             releases = tabs.release_rows(state=state, team=team)
+            context.update(releases=releases, upload_form=ReleaseUploadForm())
+            uploads = releases
+        if team is not None and state.frozen:
+            # The attacks are shown once the releases are frozen (none is taken before); the
+            # targets to choose from while a per-target attack phase is open.
             attacks = tabs.attack_rows(state=state, team=team, is_organizer=access.is_organizer)
+            choosing = state.attack_open and state.per_target
             context.update(
-                releases=releases,
                 attacks=attacks,
-                choices=tabs.target_choices(state=state, team=team),
-                upload_form=ReleaseUploadForm(),
+                choices=tabs.target_choices(state=state, team=team) if choosing else [],
                 attack_form=AttackUploadForm(),
             )
             uploads = releases + attacks

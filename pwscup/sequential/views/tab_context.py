@@ -136,7 +136,8 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
         return [NextStep(selectors.no_master_text())]
     steps = []
     if state.open_steps:
-        j = sample_plan(sequential=sequential, team=team).step or state.open_steps[0]
+        plan = sample_plan(sequential=sequential, team=team, has_master=True)
+        j = plan.step or state.open_steps[0]
         steps += [
             NextStep(
                 _("Download T(%(j)s) and the kit, or the sample release made from your data.")

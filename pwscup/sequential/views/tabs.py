@@ -58,7 +58,9 @@ class SequentialTabs(RoundTabs):
         context = {"state": state, "wheel": wheel_filename()}
         if access.team is not None and state.has_master:
             context["rows"] = tabs.data_rows(state=state, team=access.team)
-            context["sample"] = sample_plan(sequential=state.sequential, team=access.team)
+            context["sample"] = sample_plan(
+                sequential=state.sequential, team=access.team, has_master=True
+            )
         return context
 
     def rules_context(self, state):
@@ -93,7 +95,7 @@ class SequentialTabs(RoundTabs):
         uploads = []
         if team is not None:
             releases = selectors.team_releases(sequential=sequential, team=team)
-            points = selectors.risk_points(sequential=sequential, team=team)
+            points = selectors.risk_points(sequential=sequential, team=team, releases=releases)
             uploads = list(selectors.team_attacks(sequential=sequential, team=team))
             latest = tabs.latest_finished(releases)
             groups = selectors.release_groups(release=latest) if latest else []

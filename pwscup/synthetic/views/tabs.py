@@ -8,6 +8,7 @@ before the results are published (the live matrix and provisional rankings, for 
 and the organizers), the final half's, the ROC curves and the picture of utility against
 privacy after (for everyone)."""
 
+from pwscup.competitions.choice_selectors import choice_state
 from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.two_sided_tabs import TwoSidedTabs
@@ -27,12 +28,19 @@ class SyntheticTabs(TwoSidedTabs):
 
     def data(self, access, state):
         participant = is_participant(access)
+        # The round's packs and the team's pick, read once: the core's choice box shows them
+        # too (``{% round_data_choice %}``, from ``data_choice``).
+        choice = choice_state(round=state.synthetic.round, team=access.team)
+        packs = selectors.pack_populations(synthetic=state.synthetic, choices=choice.choices)
         return {
             "state": state,
             "columns": tabs.columns(synthetic=state.synthetic, team=access.team),
-            "packs": selectors.pack_populations(synthetic=state.synthetic),
-            "drawn": access.team is not None
+            "packs": packs,
+            # Whether the team's rows are drawn: said only next to the packs of a choice.
+            "drawn": bool(packs)
+            and access.team is not None
             and selectors.team_drawn(synthetic=state.synthetic, team=access.team),
+            "data_choice": choice,
             "draws": selectors.draws_summary(synthetic=state.synthetic),
             "published": tabs.published_files(state=state, team=access.team) if participant else [],
             "participant": participant,

@@ -46,7 +46,7 @@ def zip_members(data: bytes) -> dict[str, bytes]:
 class ScorerPlayer(Player):
     key = "scorer"
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
-    page_queries = {"overview": 4, "data": 9, "rules": 4, "submit": 9, "results": 7}
+    page_queries = {"overview": 4, "data": 7, "rules": 4, "submit": 6, "results": 6}
     attack_matrix = True
     attack_targets = True
 
