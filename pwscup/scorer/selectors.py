@@ -154,14 +154,15 @@ def gate_failures(scores: dict, *, config: ScorerRoundConfig) -> list[dict]:
 
 def final_release(*, scorer: ScorerRound, team: Team) -> Release | None:
     """The release the freeze publishes for the team: its chosen one if scored, else its
-    newest scored release."""
-    scored = Release.objects.filter(scorer=scorer, team=team, status=Status.FINISHED)
-    return scored.order_by("-selected", "-number", "-pk").first()  # the chosen one first
+    newest scored release (one query: the team's scored releases, a handful)."""
+    return final_release_among(
+        Release.objects.filter(scorer=scorer, team=team, status=Status.FINISHED)
+    )
 
 
 def final_release_among(releases) -> Release | None:
-    """``final_release`` found among all the team's releases, already read (no query): the
-    same order, the chosen one first, then the newest scored."""
+    """``final_release`` found among the team's releases, already read (no query): the one
+    rule of which is final, the chosen one first, then the newest scored."""
     scored = [release for release in releases if release.status == Status.FINISHED]
     return max(
         scored, key=lambda release: (release.selected, release.number, release.pk), default=None
