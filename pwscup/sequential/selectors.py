@@ -20,7 +20,7 @@ from pwscup.sequential.ranking import attack_matrix as attack_matrix  # read her
 from pwscup.sequential.ranking import attack_ranking as attack_ranking
 from pwscup.sequential.ranking import leaderboard_rows as leaderboard_rows
 from pwscup.submissions.round_api import is_participant
-from pwscup.submissions.selectors import Quota, quota_day_of, uploads_quota_usage_by
+from pwscup.submissions.selectors import Quota, quota_day_of, read_uploads_quota_usage
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
 BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
@@ -104,18 +104,15 @@ def step_schedule(*, sequential: SequentialRound, now=None) -> list[dict]:
     return rows
 
 
-def step_quotas(*, sequential: SequentialRound, team: Team, steps, now) -> dict[int, Quota]:
-    """What the team has used of the round's per-release limits for each of ``steps``, in
-    one query (the core's counting: rejected releases are free, the day is the round's quota
-    day)."""
-    steps = list(steps)
-    return uploads_quota_usage_by(
-        Release.objects.filter(sequential=sequential, team=team, step__in=steps),
-        field="step",
-        keys=steps,
-        day=quota_day_of(sequential.round),
-        now=now,
-    )
+def step_quotas(*, sequential: SequentialRound, releases, steps, now) -> dict[int, Quota]:
+    """What the team has used of the round's per-release limits for each of ``steps``,
+    counted over its releases already read (``team_releases``): no query (the core's
+    counting: rejected releases are free, the day is the round's quota day)."""
+    day = quota_day_of(sequential.round)
+    return {
+        j: read_uploads_quota_usage([r for r in releases if r.step == j], day=day, now=now)
+        for j in steps
+    }
 
 
 def visible_steps(*, sequential: SequentialRound) -> int:

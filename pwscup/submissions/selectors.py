@@ -101,25 +101,6 @@ def uploads_quota_usage(uploads: QuerySet, *, day: QuotaDay, now: dt.datetime) -
     )
 
 
-def uploads_quota_usage_by(
-    uploads: QuerySet, *, field: str, keys, day: QuotaDay, now: dt.datetime
-) -> dict:
-    """``uploads_quota_usage`` of each window ``uploads`` hold, told apart by ``field`` (a
-    release step), for each of ``keys``, in one query; a key without uploads has used
-    nothing."""
-    rows = counted_uploads(uploads).values(field).annotate(**_quota_counts(day, now)).order_by()
-    used = {row[field]: (row["today"], row["total"]) for row in rows}
-    resets_at = day.resets_at(now)
-    return {
-        key: Quota(
-            used_today=used.get(key, (0, 0))[0],
-            used_total=used.get(key, (0, 0))[1],
-            resets_at=resets_at,
-        )
-        for key in keys
-    }
-
-
 def _quota_counts(day: QuotaDay, now: dt.datetime) -> dict:
     """The two counts of a window's limits: today's (from ``now``'s quota day's start), all."""
     return {"today": Count("pk", filter=Q(created_at__gte=day.start(now))), "total": Count("pk")}

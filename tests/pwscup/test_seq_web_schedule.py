@@ -248,8 +248,9 @@ def test_the_total_limit_counts_valid_releases_of_the_step_not_rejected_ones():
         == "あなたのチームはリリース 1 のアップロード 1 回をすべて使いました。"
     )
     assert upload(world, "b", 1, fixture(TABLE3), now).status == Release.Status.FINISHED
+    releases = selectors.team_releases(sequential=world.sequential, team=world.teams["a"])
     quotas = selectors.step_quotas(
-        sequential=world.sequential, team=world.teams["a"], steps=[1, 2], now=now
+        sequential=world.sequential, releases=releases, steps=[1, 2], now=now
     )
     assert [(q.used_today, q.used_total) for q in quotas.values()] == [(1, 1), (0, 0)]
 

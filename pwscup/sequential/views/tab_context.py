@@ -213,13 +213,13 @@ def latest_finished(releases: list[Release]) -> Release | None:
 def submit_context(*, state: RoundState, team: Team) -> dict:
     """The Submit tab of a team: its open releases' limits, the check command, its uploads."""
     sequential = state.sequential
-    now = timezone.now()
+    releases = selectors.team_releases(sequential=sequential, team=team)
     return {
         "quotas": selectors.step_quotas(
-            sequential=sequential, team=team, steps=state.open_steps, now=now
+            sequential=sequential, releases=releases, steps=state.open_steps, now=timezone.now()
         ),
         "check_command": check_command(sequential=sequential),
-        "releases": selectors.team_releases(sequential=sequential, team=team),
+        "releases": releases,
     }
 
 
