@@ -113,23 +113,28 @@ def population_of(synthetic: SyntheticRound, key: str) -> PackData:
     )
 
 
-def draw_pack_key(*, synthetic: SyntheticRound, team) -> str:
+def draw_pack_key(*, synthetic: SyntheticRound, team, draws=None) -> str:
     """The pack a team's rows come from: its draw's once drawn (a draw never changes),
     before that the core's ``team_choice`` (its pick, else the round's first pack; ``""``
-    for a round offering no choice)."""
-    drawn = (
-        TeamDraw.objects.filter(synthetic=synthetic, team=team)
-        .values_list("choice_key", flat=True)
-        .first()
-    )
+    for a round offering no choice). ``draws``: the round's draws already read
+    (``selectors.round_draws``), else the team's is read here."""
+    if draws is not None:
+        drawn = next((draw.choice_key for draw in draws if draw.team_id == team.pk), None)
+    else:
+        drawn = (
+            TeamDraw.objects.filter(synthetic=synthetic, team=team)
+            .values_list("choice_key", flat=True)
+            .first()
+        )
     if drawn is not None:
         return drawn
     return team_choice_key(round=synthetic.round, team=team)
 
 
-def team_population(synthetic: SyntheticRound, team) -> PackData:
-    """The population (with its ``H`` and ``A``) a team's rows come from, or will."""
-    return population_of(synthetic, draw_pack_key(synthetic=synthetic, team=team))
+def team_population(synthetic: SyntheticRound, team, draws=None) -> PackData:
+    """The population (with its ``H`` and ``A``) a team's rows come from, or will
+    (``draws``: as ``draw_pack_key`` takes them)."""
+    return population_of(synthetic, draw_pack_key(synthetic=synthetic, team=team, draws=draws))
 
 
 def draw_population(synthetic: SyntheticRound, draw: TeamDraw) -> PackData:

@@ -285,14 +285,25 @@ def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:
     return out
 
 
-def draws_summary(*, synthetic: SyntheticRound, kept_sizes: bool = False) -> dict:
+def round_draws(*, synthetic: SyntheticRound) -> list[TeamDraw]:
+    """Every team's draw of the round, with its team, without the drawn rows
+    (``DRAW_ROWS``): what the Data tab reads once for its summary, the team's pack and
+    whether the team is drawn."""
+    return list(
+        TeamDraw.objects.filter(synthetic=synthetic).select_related("team").defer(*DRAW_ROWS)
+    )
+
+
+def draws_summary(
+    *, synthetic: SyntheticRound, kept_sizes: bool = False, draws: list[TeamDraw] | None = None
+) -> dict:
     """The draws' sizes, how many teams the table holds disjointly (``capacity``: team
     ``capacity + 1`` and later are drawn independently) and whether the teams' member sets
     are disjoint; with ``kept_sizes`` (the console's), the sizes of the holdout and the
-    auxiliary table as drawn (their ids, which the Data tab does not read)."""
-    draws = list(
-        TeamDraw.objects.filter(synthetic=synthetic).select_related("team").defer(*DRAW_ROWS)
-    )
+    auxiliary table as drawn (their ids, which the Data tab does not read). ``draws``: the
+    round's draws already read (``round_draws``), else read here."""
+    if draws is None:
+        draws = round_draws(synthetic=synthetic)
     config = engine.round_config(synthetic.round)
     kept = {"holdout": len(synthetic.holdout), "aux": len(synthetic.aux)} if kept_sizes else {}
     return {

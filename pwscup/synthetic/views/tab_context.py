@@ -121,14 +121,15 @@ def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
 # --- the data tab ------------------------------------------------------------------------
 
 
-def columns(*, synthetic: SyntheticRound, team: Team | None = None) -> list[dict]:
+def columns(*, synthetic: SyntheticRound, team: Team | None = None, draws=None) -> list[dict]:
     """Each column of ``P``: its role, the label mark, its range (numeric) or its domain
     (categorical: the size and the first values). Aggregates of ``P`` only, no row. In a
     round offering a data choice, ``P`` is the team's pack's population once it is uploaded
-    (else the round's original, which has the same columns)."""
+    (else the round's original, which has the same columns). ``draws``: the round's draws
+    already read (``selectors.round_draws``)."""
     try:
         population = (
-            engine.team_population(synthetic, team).population
+            engine.team_population(synthetic, team, draws).population
             if team is not None
             else engine.round_population(synthetic.round)
         )

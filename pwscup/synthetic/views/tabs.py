@@ -32,16 +32,18 @@ class SyntheticTabs(TwoSidedTabs):
         # too (``{% round_data_choice %}``, from ``data_choice``).
         choice = choice_state(round=state.synthetic.round, team=access.team)
         packs = selectors.pack_populations(synthetic=state.synthetic, choices=choice.choices)
+        # The round's draws, read once: the summary, the team's pack and whether it is drawn.
+        draws = selectors.round_draws(synthetic=state.synthetic)
         return {
             "state": state,
-            "columns": tabs.columns(synthetic=state.synthetic, team=access.team),
+            "columns": tabs.columns(synthetic=state.synthetic, team=access.team, draws=draws),
             "packs": packs,
             # Whether the team's rows are drawn: said only next to the packs of a choice.
             "drawn": bool(packs)
             and access.team is not None
-            and selectors.team_drawn(synthetic=state.synthetic, team=access.team),
+            and any(draw.team_id == access.team.pk for draw in draws),
             "data_choice": choice,
-            "draws": selectors.draws_summary(synthetic=state.synthetic),
+            "draws": selectors.draws_summary(synthetic=state.synthetic, draws=draws),
             "published": tabs.published_files(state=state, team=access.team) if participant else [],
             "participant": participant,
             "wheel": wheel_filename(),
