@@ -3,13 +3,13 @@ team; a release also the organizers), a published target (participants and organ
 once the releases are frozen; a team: the other teams' targets). Each answers 404
 otherwise, so nothing tells a caller that the thing exists. Shared by the uploads and the
 downloads; the checks of the caller alone (a team, a participant, a release's own team) are
-every round page's (``pwscup.submissions.round_pages``)."""
+every round page's (``pwscup.submissions.round_pages``), and who may have a target is the
+API's one rule (``api.views.TARGETS``)."""
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from pwscup.submissions.round_pages import require_frozen, require_own
-from pwscup.synthetic.api.views import synthetic_part
+from pwscup.submissions.round_pages import require_own
+from pwscup.synthetic.api.views import TARGETS, synthetic_part
 from pwscup.synthetic.models import SynRelease, SynTarget
 
 
@@ -21,14 +21,5 @@ def own_release(access, pk: int) -> SynRelease:
 
 def published_target(access, team_slug: str) -> SynTarget:
     """A target a participant may download or attack: published (frozen), and another
-    team's (an organizer: any)."""
-    synthetic = synthetic_part(access)
-    require_frozen(access, synthetic)
-    target = get_object_or_404(
-        SynTarget.objects.select_related("team", "release", "synthetic__round"),
-        synthetic=synthetic,
-        team__slug=team_slug,
-    )
-    if access.team is not None and target.team_id == access.team.pk:
-        raise Http404("Your own release.")
-    return target
+    team's (an organizer: any), as the API serves it (``TARGETS.named``)."""
+    return TARGETS.named(access, synthetic_part(access), team_slug)
