@@ -1,12 +1,10 @@
-"""The synthetic round's lifecycle actions in the organizer console
-(``SyntheticKind.console_actions``): close the phases, freeze, open the attack phase now,
-publish or hide the results, as every two-sided round has them (``pwscup.kinds.two_sided``,
+"""The synthetic round's lifecycle actions in the organizer console (``SyntheticKind.lifecycle``,
+offered by ``TwoSidedKind.console_actions``): close the phases, freeze, open the attack phase
+now, publish or hide the results, as every two-sided round has them (``pwscup.kinds.two_sided``,
 ``pwscup.submissions.two_sided_lifecycle``); the freeze calls this kind's services."""
 
 from django.utils.translation import gettext_lazy
 
-from pwscup.kinds import two_sided
-from pwscup.kinds.actions import RoundAction
 from pwscup.submissions.two_sided_lifecycle import two_sided_lifecycle
 from pwscup.synthetic import services
 from pwscup.synthetic.selectors import synthetic_of
@@ -39,8 +37,3 @@ LIFECYCLE = two_sided_lifecycle(
         "The final half's scores, the matrix and the rankings become organizer-only again."
     ),
 )
-
-
-def synthetic_actions(round_) -> dict[str, RoundAction]:
-    """The actions offered now (``SyntheticKind.console_actions``)."""
-    return two_sided.lifecycle_actions(LIFECYCLE, round_)

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from pwscup.accounts.models import Team
-from pwscup.core.kits import KitFile, kit_archive, kit_readme_context
+from pwscup.core.kits import KitFile, kit_readme_context
 from pwscup.synthetic import engine, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SyntheticRound
@@ -94,9 +94,3 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
     if frozen:
         members.append(KitFile(files.AUX_NAME, files.aux_csv(synthetic=synthetic, key=pack.key)))
     return members
-
-
-def kit_zip_bytes(*, synthetic: SyntheticRound, team: Team) -> bytes:
-    """The team's toolkit as ZIP bytes (the caller checks that the reader is of ``team``)."""
-    with kit_archive(kit_files(synthetic=synthetic, team=team)) as archive:
-        return archive.read()

@@ -29,8 +29,6 @@ from scoring.synthetic.draws import disjoint_teams
 from scoring.synthetic.errors import SynthError
 from scoring.synthetic.utility import copy_gate_failure
 
-HALVES = ("dev", "final")
-
 
 def synthetic_of(round_) -> SyntheticRound | None:
     return kind_row(

@@ -14,9 +14,9 @@ from pwscup.accounts.services import membership_add, team_create, user_create
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import phase_state
 from pwscup.competitions.services import competition_create
+from pwscup.kinds.registry import kind_of
 from pwscup.submissions.models import Status
 from pwscup.synthetic import demo, selectors, services
-from pwscup.synthetic.actions import synthetic_actions
 from pwscup.synthetic.kit import sample_release_text, team_train_text
 from pwscup.synthetic.models import SynRelease, SynTarget, TeamDraw
 from tests.pwscup.syn_world import upload_file
@@ -56,7 +56,7 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
     assert release.opens_at < now and attack.opens_at == release.closes_at
     assert release.closes_at - release.opens_at == dt.timedelta(days=7, hours=1)
     assert attack.closes_at - attack.opens_at == dt.timedelta(days=7)
-    assert "attack_now" in synthetic_actions(round_)
+    assert "attack_now" in kind_of(round_).console_actions(round_)
 
     # Playable: team A uploads the kit's sample release, scored as a worker would.
     team_a = competition.teams.get(slug="teamA")

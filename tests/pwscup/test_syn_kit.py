@@ -15,10 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pwscup.core.kits import kit_archive
 from pwscup.core.stored import stored_bytes
 from pwscup.submissions.models import Status
 from pwscup.synthetic import engine
-from pwscup.synthetic.kit import kit_zip_bytes
+from pwscup.synthetic.kit import kit_files
 from pwscup.synthetic.models import TeamDraw
 from scoring.synthetic.kit import table_text
 from tests.pwscup.syn_world import (
@@ -33,6 +34,12 @@ from tests.pwscup.syn_world import (
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def kit_zip_bytes(*, synthetic, team) -> bytes:
+    """The team's toolkit as its pages hand it (``kit_files`` packed with the wheel)."""
+    with kit_archive(kit_files(synthetic=synthetic, team=team)) as archive:
+        return archive.read()
 
 
 def synth(*args, cwd: Path) -> str:
