@@ -34,7 +34,7 @@ FINAL = "final"
 RELEASE_SCORES = SHOWN_RELEASE_SCORES
 
 
-def _release_ranking(synthetic) -> bytes:
+def _release_ranking(releases: list[dict]) -> bytes:
     return csv_bytes(
         ["rank", "team", "passes_gates", "worst_attack", *RELEASE_SCORES],
         (
@@ -45,18 +45,15 @@ def _release_ranking(synthetic) -> bytes:
                 row["worst"],
                 *[row["release"].scores.get(key) for key in RELEASE_SCORES],
             ]
-            for row in selectors.release_ranking(synthetic=synthetic, half=FINAL)
+            for row in releases
         ),
     )
 
 
-def _attack_ranking(synthetic) -> ArchiveMember:
+def _attack_ranking(attacks: list[dict]) -> ArchiveMember:
     return attack_ranking_member(
         "mean_headline",
-        (
-            [row["rank"], row["team"].name, row["mean"], row["attacked"]]
-            for row in selectors.attack_ranking(synthetic=synthetic, half=FINAL)
-        ),
+        ([row["rank"], row["team"].name, row["mean"], row["attacked"]] for row in attacks),
     )
 
 
@@ -94,8 +91,7 @@ def _final_cells(final, roc, keys) -> list:
     ]
 
 
-def _target_members(synthetic) -> list[ArchiveMember]:
-    matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
+def _target_members(synthetic, matrix: dict) -> list[ArchiveMember]:
     members = [ArchiveMember("attack_matrix.csv", _matrix(matrix))]
     latest = selectors.latest_attacks(synthetic=synthetic)
     for target in matrix["targets"]:
@@ -170,13 +166,13 @@ def archive_members(round, *, secrets):
     synthetic = selectors.synthetic_of(round)
     if synthetic is None or not synthetic.results_published:
         return []
-    members = [
-        ArchiveMember("release_ranking.csv", _release_ranking(synthetic)),
-        _attack_ranking(synthetic),
-        *_target_members(synthetic),
+    results = selectors.round_results(synthetic=synthetic, half=FINAL)
+    return [
+        ArchiveMember("release_ranking.csv", _release_ranking(results.releases)),
+        _attack_ranking(results.attacks),
+        *_target_members(synthetic, results.matrix),
         *_secret_members(synthetic, secrets),
     ]
-    return members
 
 
 def data_card(round) -> dict:

@@ -191,15 +191,12 @@ def attack_matrix(*, synthetic: SyntheticRound, half: str) -> dict:
     }
 
 
-def release_ranking(
-    *, synthetic: SyntheticRound, half: str, matrix: dict | None = None
-) -> list[dict]:
-    """Spec §5: releases failing a gate last; the others by privacy (the highest headline any
-    attacker, team or built-in, reached on them), lower first; ties by ``U_ML``, higher
-    first. The privacy counts every attack, a disqualified team's too; a disqualified team's
-    release gets no rank (``DisqualificationRule``). ``matrix``: the round's
-    ``attack_matrix`` on ``half`` when the caller has it already (a page shows both)."""
-    matrix = matrix or attack_matrix(synthetic=synthetic, half=half)
+def release_ranking(matrix: dict) -> list[dict]:
+    """Spec §5, from the round's ``attack_matrix`` on a half: releases failing a gate last;
+    the others by privacy (the highest headline any attacker, team or built-in, reached on
+    them), lower first; ties by ``U_ML``, higher first. The privacy counts every attack, a
+    disqualified team's too; a disqualified team's release gets no rank
+    (``DisqualificationRule``)."""
     out = []
     for column, target in enumerate(matrix["targets"]):
         reached = [
@@ -228,20 +225,34 @@ def release_ranking(
     )
 
 
-def attack_ranking(
-    *, synthetic: SyntheticRound, half: str, matrix: dict | None = None
-) -> list[dict]:
-    """Spec §5: mean headline over the other teams' targets, higher first; a target not
-    attacked counts as the built-in DCR attack's headline on it. A team that attacked no
-    target has no rank, nor has a disqualified team (its target still counts among the
-    others', ``DisqualificationRule``). ``matrix``: as for ``release_ranking``."""
-    matrix = matrix or attack_matrix(synthetic=synthetic, half=half)
+def attack_ranking(matrix: dict) -> list[dict]:
+    """Spec §5, from the round's ``attack_matrix`` on a half: mean headline over the other
+    teams' targets, higher first; a target not attacked counts as the built-in DCR attack's
+    headline on it. A team that attacked no target has no rank, nor has a disqualified team
+    (its target still counts among the others', ``DisqualificationRule``)."""
     return mean_attack_ranking(
         team_headlines(matrix),
         matrix["targets"],
         rule=matrix["rule"],
         fallback=dcr_headline(matrix),
     )
+
+
+@dataclass(frozen=True)
+class Results:
+    """The round's results on a half: the attacker × target matrix (``attack_matrix``) and
+    the two rankings derived from it (``release_ranking``, ``attack_ranking``)."""
+
+    matrix: dict
+    releases: list[dict]
+    attacks: list[dict]
+
+
+def round_results(*, synthetic: SyntheticRound, half: str) -> Results:
+    """The matrix on ``half``, read once, and both rankings of it: what every page, answer,
+    export and standings of the round show."""
+    matrix = attack_matrix(synthetic=synthetic, half=half)
+    return Results(matrix=matrix, releases=release_ranking(matrix), attacks=attack_ranking(matrix))
 
 
 def team_headlines(matrix: dict) -> list[tuple[Team, list[float | None]]]:

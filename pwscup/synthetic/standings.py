@@ -25,12 +25,10 @@ def published_rankings(round) -> list[RoundRanking]:
     synthetic = selectors.synthetic_of(round)
     if synthetic is None or not synthetic.results_published:
         return []
-    matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
-    release = selectors.release_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
-    attack = selectors.attack_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
+    results = selectors.round_results(synthetic=synthetic, half=FINAL)
     return [
-        RoundRanking(rankings.RELEASE, dict_ranking_rows(release, score="worst")),
-        RoundRanking(rankings.ATTACK, dict_ranking_rows(attack, score="mean")),
+        RoundRanking(rankings.RELEASE, dict_ranking_rows(results.releases, score="worst")),
+        RoundRanking(rankings.ATTACK, dict_ranking_rows(results.attacks, score="mean")),
     ]
 
 
@@ -41,15 +39,15 @@ def named_scores(round) -> dict:
     synthetic = selectors.synthetic_of(round)
     if synthetic is None:
         return {"names": [], "teams": {}}
-    matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
+    results = selectors.round_results(synthetic=synthetic, half=FINAL)
     teams: dict[int, dict] = {}
-    for row in selectors.release_ranking(synthetic=synthetic, half=FINAL, matrix=matrix):
+    for row in results.releases:
         teams[row["team"].pk] = {
             "u_ml": score_number(row["u_ml"]),
             "u_1": score_number(row["u_1"]),
             "privacy": score_number(row["worst"]),
         }
-    for row in selectors.attack_ranking(synthetic=synthetic, half=FINAL, matrix=matrix):
+    for row in results.attacks:
         teams.setdefault(row["team"].pk, {})["attack"] = score_number(row["mean"])
     names = [
         {"key": "u_ml", "label": "U_ML"},
@@ -67,15 +65,14 @@ def attack_cells(round) -> AttackCells | None:
     synthetic = selectors.synthetic_of(round)
     if synthetic is None:
         return AttackCells(releases=(), cells={})
-    matrix = selectors.attack_matrix(synthetic=synthetic, half=FINAL)
-    release = selectors.release_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
-    attack = selectors.attack_ranking(synthetic=synthetic, half=FINAL, matrix=matrix)
+    results = selectors.round_results(synthetic=synthetic, half=FINAL)
+    matrix = results.matrix
     cells = other_target_cells(
         selectors.team_headlines(matrix),
         matrix["targets"],
-        ranked={row["team"].pk for row in attack if row["rank"] is not None},
+        ranked={row["team"].pk for row in results.attacks if row["rank"] is not None},
         fallback=selectors.dcr_headline(matrix),
     )
     return AttackCells(
-        releases=tuple((row["team"].pk, row["rank"]) for row in release), cells=cells
+        releases=tuple((row["team"].pk, row["rank"]) for row in results.releases), cells=cells
     )

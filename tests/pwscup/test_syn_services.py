@@ -79,9 +79,9 @@ def test_freeze_then_attacks_score_both_halves_and_rank():
     assert set(hit.dev) == {"auc", "tpr@0.1", "adv"} and set(hit.final) == set(hit.dev)
     with pytest.raises(Refused):
         attack(world, "a", targets["teamA"], dcr_answer_bytes(world, targets["teamA"]))
-    ranking = selectors.release_ranking(synthetic=world.synthetic, half="final")
+    results = selectors.round_results(synthetic=world.synthetic, half="final")
+    ranking, attackers = results.releases, results.attacks
     assert [r["team"].slug for r in ranking][-1] in {"teamA"} or not ranking[-1]["passes"]
-    attackers = selectors.attack_ranking(synthetic=world.synthetic, half="final")
     assert attackers[0]["team"].slug == "teamB" and attackers[0]["rank"] == 1
 
 

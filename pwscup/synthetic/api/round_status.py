@@ -119,7 +119,9 @@ def round_leaderboard(request, access) -> dict:
             ),
             status=404,
         )
-    half = selectors.visible_half(synthetic=synthetic)
+    results = selectors.round_results(
+        synthetic=synthetic, half=selectors.visible_half(synthetic=synthetic)
+    )
     headline = engine.round_config(synthetic.round).headline
     name = metric_name(headline)
     releases = [
@@ -131,11 +133,11 @@ def round_leaderboard(request, access) -> dict:
             round_api.score_text(row["u_ml"]),
             round_api.score_text(row["u_1"]),
         ]
-        for row in selectors.release_ranking(synthetic=synthetic, half=half)
+        for row in results.releases
     ]
     attacks = [
         [row["rank"], row["team"].name, round_api.score_text(row["mean"]), row["attacked"]]
-        for row in selectors.attack_ranking(synthetic=synthetic, half=half)
+        for row in results.attacks
     ]
     return {
         "note": _(

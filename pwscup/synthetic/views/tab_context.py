@@ -223,12 +223,8 @@ def team_ranks(*, state: RoundState, team: Team) -> dict:
     """The team's place in the two rankings on the visible half (after the freeze)."""
     if not state.frozen:
         return {}
-    half = state.half
-    table = selectors.attack_matrix(synthetic=state.synthetic, half=half)
-    rankings = {
-        "release": selectors.release_ranking(synthetic=state.synthetic, half=half, matrix=table),
-        "attack": selectors.attack_ranking(synthetic=state.synthetic, half=half, matrix=table),
-    }
+    results = selectors.round_results(synthetic=state.synthetic, half=state.half)
+    rankings = {"release": results.releases, "attack": results.attacks}
     return {
         name: next((row for row in ranking if row["team"].pk == team.pk), None)
         for name, ranking in rankings.items()
@@ -238,11 +234,10 @@ def team_ranks(*, state: RoundState, team: Team) -> dict:
 # --- the results tab ---------------------------------------------------------------------
 
 
-def matrix(*, state: RoundState, table: dict | None = None) -> dict:
-    """The attacker × target matrix on the visible half, each cell marked when the attacker
-    is the target's own team (no attack there), a disqualified team's target and row marked. ``table``: ``selectors.attack_matrix`` on
-    that half, when the caller has it already."""
-    table = table or selectors.attack_matrix(synthetic=state.synthetic, half=state.half)
+def matrix(table: dict) -> dict:
+    """The attacker × target matrix on the visible half (``table``: ``selectors.attack_matrix``
+    on that half) as the Results tab shows it, each cell marked when the attacker is the
+    target's own team (no attack there), a disqualified team's target and row marked."""
     names = {
         "dcr": _("DCR (built-in)"),
         "density": _("density (built-in)"),

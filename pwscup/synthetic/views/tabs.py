@@ -72,24 +72,17 @@ class SyntheticTabs(TwoSidedTabs):
         visible = state.frozen and (state.published or team is not None or access.is_organizer)
         context = {"state": state, "visible": visible}
         if visible:
-            half = state.half
-            # One matrix read for the page: both rankings are derived from it.
-            table = selectors.attack_matrix(synthetic=state.synthetic, half=half)
-            release_ranking = selectors.release_ranking(
-                synthetic=state.synthetic, half=half, matrix=table
-            )
+            results = selectors.round_results(synthetic=state.synthetic, half=state.half)
             context.update(
-                matrix=tabs.matrix(state=state, table=table),
-                release_ranking=release_ranking,
-                attack_ranking=selectors.attack_ranking(
-                    synthetic=state.synthetic, half=half, matrix=table
-                ),
+                matrix=tabs.matrix(results.matrix),
+                release_ranking=results.releases,
+                attack_ranking=results.attacks,
                 targets_pending=tabs.targets_pending(state=state),
             )
             if state.published:
                 # The final half's pictures: never before the results are published.
                 context["scatter"] = charts.utility_scatter(
-                    release_ranking,
+                    results.releases,
                     u_ml_min=state.config.u_ml_min,
                     own_team_id=team.pk if team is not None else None,
                 )

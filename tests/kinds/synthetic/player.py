@@ -126,10 +126,9 @@ class SyntheticPlayer(Player):
     def matrix_view(self, arena):
         synthetic = arena.state
         half = selectors.visible_half(synthetic=synthetic)
-        matrix = selectors.attack_matrix(synthetic=synthetic, half=half)
+        results = selectors.round_results(synthetic=synthetic, half=half)
+        matrix, releases, attacks = results.matrix, results.releases, results.attacks
         letters = letters_of(arena)
-        releases = selectors.release_ranking(synthetic=synthetic, half=half, matrix=matrix)
-        attacks = selectors.attack_ranking(synthetic=synthetic, half=half, matrix=matrix)
         strongest = {}
         for column, target in enumerate(matrix["targets"]):
             strongest[letters[target.team_id]] = strongest_of(
