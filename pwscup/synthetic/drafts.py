@@ -10,35 +10,24 @@ categorical), the label (the last categorical column) and the sizes (the spec's,
 down for a small table).
 """
 
-from dataclasses import dataclass
+from dataclasses import replace
 
-import numpy as np
 import pandas as pd
 
 from pwscup.core.files import organizer_csv
 from pwscup.core.session_drafts import SessionDrafts
 from pwscup.core.session_drafts import draft_bytes as draft_bytes
-from scoring.numbers import parse_numbers
+from scoring.profiles import ColumnProfile
+from scoring.profiles import column_profiles as profiles_of
 from scoring.synthetic.config import DEFAULTS
 from scoring.tables import load_table
 
 FOLDER = "private/synthetic"
-EXAMPLES = 4
 
 DRAFTS = SessionDrafts(session_key="synthetic-round-draft", folder=FOLDER)
 draft_of = DRAFTS.get
 draft_clear = DRAFTS.clear
 draft_store = DRAFTS.store
-
-
-@dataclass(frozen=True)
-class ColumnProfile:
-    """What step 2 shows of a column, and the role proposed for it."""
-
-    name: str
-    numeric: bool
-    distinct: int
-    examples: tuple[str, ...]
 
 
 def table_frame(content: bytes, *, filename: str) -> pd.DataFrame:
@@ -49,22 +38,10 @@ def table_frame(content: bytes, *, filename: str) -> pd.DataFrame:
 
 
 def column_profiles(frame: pd.DataFrame) -> list[ColumnProfile]:
-    """Per column: numeric (every cell a finite number, the platform's one number rule) or
-    categorical, its distinct values and a few examples."""
-    out = []
-    for column in frame.columns:
-        cells = frame[column].to_numpy(dtype=object)
-        uniques = pd.unique(cells)
-        numeric = bool(len(cells)) and bool(np.isfinite(parse_numbers(cells)).all())
-        out.append(
-            ColumnProfile(
-                name=str(column),
-                numeric=numeric,
-                distinct=int(len(uniques)),
-                examples=tuple(str(v)[:30] for v in uniques[:EXAMPLES]),
-            )
-        )
-    return out
+    """Per column (``scoring.profiles``): numeric only when every cell is a finite number (the
+    platform's one number rule; an empty cell makes the column categorical), its distinct
+    values and a few examples."""
+    return [replace(p, numeric=p.all_numeric) for p in profiles_of(frame)]
 
 
 def proposed_label(profiles: list[ColumnProfile]) -> str:

@@ -6,15 +6,13 @@ back from ``private/wizard/…``, so it is never chosen again (a draft of
 session, beside the draft's file; finishing (or starting over) deletes the file.
 """
 
-from dataclasses import dataclass
-
-import numpy as np
 import pandas as pd
 
 import scoring
 from pwscup.core.files import organizer_csv
 from pwscup.core.session_drafts import Draft, SessionDrafts, draft_bytes
-from scoring.prepare import is_integral_column, numeric_values
+from scoring.profiles import ColumnProfile
+from scoring.profiles import column_profiles as column_profiles
 
 STEPS = ("upload", "roles", "data", "phases", "rules", "review")
 # A numeric column with more distinct values than this is a sensitive attribute by default;
@@ -60,38 +58,6 @@ def step_allowed(state: dict, step: str) -> bool:
 def mark_done(state: dict, step: str) -> None:
     if step not in state.setdefault("done", []):
         state["done"].append(step)
-
-
-@dataclass(frozen=True)
-class ColumnProfile:
-    name: str
-    distinct: int
-    numeric: bool
-    integral: bool
-    empty: int
-    examples: tuple[str, ...]
-
-
-def column_profiles(table: pd.DataFrame) -> list[ColumnProfile]:
-    """Per column: distinct values, numeric or not, empty cells and a few example values."""
-    profiles = []
-    for column in table.columns:
-        values = table[column].to_numpy(dtype=object)
-        empty = values == ""
-        filled = values[~empty]
-        numeric = bool(filled.size) and bool(np.isfinite(numeric_values(filled)).all())
-        uniques = pd.unique(filled)
-        profiles.append(
-            ColumnProfile(
-                name=str(column),
-                distinct=int(uniques.size),
-                numeric=numeric,
-                integral=numeric and is_integral_column(filled),
-                empty=int(empty.sum()),
-                examples=tuple(str(v)[:30] for v in uniques[:4]),
-            )
-        )
-    return profiles
 
 
 def default_config(profiles: list[ColumnProfile]) -> dict:
