@@ -46,14 +46,3 @@ class AwardForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = Team.objects.filter(competition=competition)
         self.fields["round"].queryset = competition.rounds.order_by("order", "pk")
-
-
-def award_initial(award) -> dict:
-    return {
-        "name_en": award.name_en,
-        "name_ja": award.name_ja,
-        "team": award.team_id,
-        "round": award.round_id,
-        "citation": award.citation,
-        "order": award.order,
-    }

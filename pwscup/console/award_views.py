@@ -4,6 +4,7 @@ same 404 as for a competition that does not exist otherwise, as every console pa
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms.models import model_to_dict
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,7 +13,7 @@ from django.views.decorators.http import require_POST
 from pwscup.accounts.selectors import award_of, awards_of
 from pwscup.accounts.services import award_create, award_delete, award_update
 from pwscup.competitions.selectors import console_competition
-from pwscup.console.award_forms import AwardForm, award_initial
+from pwscup.console.award_forms import AwardForm
 from pwscup.core.form_fields import form_saved
 
 
@@ -45,7 +46,8 @@ def awards_page(request, competition_slug):
 def award_edit(request, competition_slug, pk):
     competition = console_competition(user=request.user, slug=competition_slug)
     award = _award(competition, pk)
-    form = AwardForm(request.POST or None, competition=competition, initial=award_initial(award))
+    initial = model_to_dict(award, fields=AwardForm.base_fields)
+    form = AwardForm(request.POST or None, competition=competition, initial=initial)
     saved = form_saved(
         request, form, lambda data: award_update(user=request.user, award=award, **data)
     )

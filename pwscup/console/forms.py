@@ -1,6 +1,7 @@
 """The console's competition and team forms: they collect values; the services check them."""
 
 from django import forms
+from django.forms.models import model_to_dict
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.form_fields import competition_address_field
@@ -135,10 +136,5 @@ class DisqualifyForm(forms.Form):
 
 
 def competition_initial(competition: Competition) -> dict:
-    return {
-        "name": competition.name,
-        "description": competition.description,
-        "is_listed": competition.is_listed,
-        "max_team_size": competition.max_team_size,
-        "registration_locked": competition.registration_locked,
-    }
+    """The edit form's fields as the competition has them."""
+    return model_to_dict(competition, fields=CompetitionEditForm.base_fields)

@@ -118,11 +118,15 @@ def competition_page(request, competition_slug):
 def competition_edit(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     form = CompetitionEditForm(request.POST or None, initial=competition_initial(competition))
-    if request.method == "POST" and form.is_valid():
-        changed = services.console_competition_update(
-            user=request.user, competition=competition, **form.cleaned_data
-        )
-        if changed:
+    saved = form_saved(
+        request,
+        form,
+        lambda data: services.console_competition_update(
+            user=request.user, competition=competition, **data
+        ),
+    )
+    if saved:
+        if saved.value:  # the names of the fields that changed
             messages.success(request, _("Competition saved."))
         return redirect("console:competition", competition.slug)
     return render(

@@ -75,21 +75,18 @@ def window_edit(request, competition_slug, pk):
         window=window,
         initial=window_initial(window),
     )
-    try:
-        saved = form_saved(
-            request,
-            form,
-            lambda data: services.presentation_window_update(
-                window=window, user=request.user, **form.window_fields()
-            ),
-        )
-    except Refused as refusal:
-        form.add_error(None, refusal.message)
-    else:
-        if saved:
-            if saved.value:
-                messages.success(request, _("Presentation window saved."))
-            return _back(competition)
+    saved = form_saved(
+        request,
+        form,
+        lambda data: services.presentation_window_update(
+            window=window, user=request.user, **form.window_fields()
+        ),
+        refusals=True,
+    )
+    if saved:
+        if saved.value:
+            messages.success(request, _("Presentation window saved."))
+        return _back(competition)
     return _window_form_page(request, competition, form, window)
 
 
