@@ -5,12 +5,12 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
-from django.utils.translation import get_language
 
 from pwscup.accounts.models import Award, Membership, Team, TeamDisqualification
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.selectors import organized_competitions, round_ranking_version
 from pwscup.core.exports import csv_writer
+from pwscup.core.languages import in_reader_language
 
 
 def team_for_user(*, user, competition: Competition) -> Team | None:
@@ -131,9 +131,7 @@ class AwardLine:
     def name(self) -> str:
         """The name in the active language: Japanese when it is ``ja``, else English; the
         other one when that is empty."""
-        japanese = (get_language() or "").split("-")[0] == "ja"
-        first, other = (self.name_ja, self.name_en) if japanese else (self.name_en, self.name_ja)
-        return first or other
+        return in_reader_language(self.name_en, self.name_ja)
 
 
 def _award_lines(awards) -> list[AwardLine]:

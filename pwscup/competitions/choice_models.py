@@ -4,9 +4,9 @@ picked (``TeamDataChoice``). Written by ``pwscup.competitions.choice_services``,
 pack there). Imported by ``models.py``."""
 
 from django.db import models
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.core.languages import in_reader_language
 from pwscup.core.model_fields import account_reference
 
 CHOICE_KEY_MAX_LENGTH = 32
@@ -39,9 +39,7 @@ class DataChoice(models.Model):
     @property
     def label_shown(self) -> str:
         """The label in the reader's language (the English one when no Japanese is given)."""
-        if (get_language() or "").startswith("ja") and self.label_ja:
-            return self.label_ja
-        return self.label
+        return in_reader_language(self.label, self.label_ja)
 
 
 class TeamDataChoice(models.Model):

@@ -6,9 +6,9 @@ published; a disqualified team has no row."""
 import keyword
 from dataclasses import replace
 
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.core.languages import in_reader_language
 from pwscup.kinds import rankings
 from pwscup.kinds.rankings import (
     AttackCells,
@@ -73,10 +73,9 @@ def named_scores(round_) -> dict:
     if scorer is None:
         return {"names": [], "teams": {}}
     config = selectors.round_config(round_)
-    japanese = get_language() == "ja"
     board = selectors.standings(scorer=scorer)
     names = [
-        {"key": c.key, "label": c.label_ja if japanese else c.label}
+        {"key": c.key, "label": in_reader_language(c.label, c.label_ja)}
         for c in config.release_columns
         if _formula_key(c.key)
     ]

@@ -11,9 +11,9 @@ hidden until the results are published, as the round's settings say."""
 from types import SimpleNamespace
 
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from pwscup.core.languages import in_reader_language
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release, ScorerRound, Target
 from pwscup.submissions.messages import job_message_text
@@ -38,8 +38,8 @@ def round_args(scorer: ScorerRound) -> list:
 
 
 def column_label(column) -> str:
-    """A score column's label in the reader's language."""
-    return column.label_ja if (get_language() or "").startswith("ja") else column.label
+    """A score column's label in the reader's language (``in_reader_language``)."""
+    return in_reader_language(column.label, column.label_ja)
 
 
 def program_label(upload) -> str:

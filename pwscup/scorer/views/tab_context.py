@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pwscup.accounts.models import Team
 from pwscup.kinds.tabs import FlowStep
 from pwscup.scorer import selectors
+from pwscup.scorer.api.common import column_label
 from pwscup.scorer.models import Attack, ProgramVersion, Release, ScorerRound
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import Status
@@ -27,13 +28,7 @@ from pwscup.submissions.two_sided_tabs import (
     attack_target_uses,
     two_sided_flow,
 )
-from scoring.scorer.round_config import ScoreColumn, ScorerRoundConfig
-
-
-def column_label(column: ScoreColumn) -> str:
-    """A column's label in the reader's language (``label_ja`` for Japanese)."""
-    return column.label_ja if (get_language() or "").startswith("ja") else column.label
-
+from scoring.scorer.round_config import ScorerRoundConfig
 
 NEXT_STEPS = TwoSidedSteps(
     data=gettext_lazy("Download the data and read the rules."),
