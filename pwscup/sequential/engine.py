@@ -6,8 +6,6 @@ Everything here converts: bytes and stored JSON in, the library's objects, and p
 
 from __future__ import annotations
 
-import ast
-import csv
 import io
 from dataclasses import dataclass
 
@@ -17,8 +15,10 @@ from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the
 from scoring.sequential import publish_for_attack, read_guesses, score_guesses
 from scoring.sequential.cli import baseline_of
 from scoring.sequential.config import SeqConfig, parse_config
+from scoring.sequential.config import config_error_place as config_error_place  # forms use it
 from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv, safety_key
 from scoring.sequential.evaluate import gate_checks as library_checks
+from scoring.sequential.evaluate import gate_failures as library_failures
 from scoring.sequential.evaluate import gate_names as library_names
 from scoring.sequential.evaluate import ranking_key as library_key
 from scoring.sequential.master import Master, read_master
@@ -34,46 +34,6 @@ def config_of(config: dict | SeqConfig) -> SeqConfig:
 def config_normalise(config: dict) -> dict:
     """Spec §12's checks (without a master: columns are checked when one arrives)."""
     return parse_config(config, per_team_masters=True).to_dict()
-
-
-# The key of the configuration a ``scoring.ConfigError`` is about, by its code (the other
-# codes name theirs in the parameter ``key``), and the parameter naming the entry within it.
-CONFIG_ERROR_KEYS = {
-    "seq.config.type": "type",
-    "seq.config.m": "m",
-    "seq.config.n_releases": "n_releases",
-    "seq.config.n_releases_lsb": "n_releases",
-    "seq.config.qi": "qi",
-    "seq.config.qi_empty": "qi",
-    "seq.config.sa": "sa",
-    "seq.config.sa_domain": "sa_domain",
-    "seq.config.sa_domain_master": "sa_domain",
-    "seq.config.gates": "utility_gates",
-    "seq.config.attack_phase": "attack_phase",
-    "seq.config.per_team": "per_team",
-}
-CONFIG_ERROR_ENTRIES = {"qi": "column", "utility_gates": "metric", "per_team": "field"}
-
-
-def config_error_place(error) -> tuple[str, str]:
-    """Where an error of the configuration's check lies, as the console's form and the
-    bundle import point at it: the key (``m``, ``qi``...; ``""``: none) and the entry within
-    it (the QI column, the gate's metric, the field of ``per_team``; ``""``: the whole key)."""
-    code, params = getattr(error, "code", ""), getattr(error, "params", None) or {}
-    key = CONFIG_ERROR_KEYS.get(code) or unquoted(params.get("key"))
-    entry = CONFIG_ERROR_ENTRIES.get(key)
-    return key, unquoted(params.get(entry)) if entry else ""
-
-
-def unquoted(text) -> str:
-    """A value as ``scoring.sequential.messages.q`` quoted it (``"'m'"`` → ``m``), bare."""
-    if text is None:
-        return ""
-    try:
-        value = ast.literal_eval(str(text))
-    except (ValueError, SyntaxError):
-        return str(text)
-    return str(value)
 
 
 def master_read(data: bytes, config: dict) -> Master:
@@ -105,19 +65,8 @@ def table_bytes(frame: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
-def _plain_frame(frame: pd.DataFrame, master: Master) -> pd.DataFrame:
-    """Numbers written back as the master file wrote them (integers without ``.0``)."""
-    out = frame.copy()
-    for column, kind in master.config.qi.items():
-        if kind == "num" and column in out:
-            values = out[column]
-            if (values % 1 == 0).all():
-                out[column] = values.astype("int64")
-    return out
-
-
 def master_table_bytes(master: Master) -> bytes:
-    return table_bytes(_plain_frame(master.frame, master))
+    return table_bytes(master.as_written())
 
 
 def master_so_far(master: Master, upto: int) -> pd.DataFrame:
@@ -125,12 +74,12 @@ def master_so_far(master: Master, upto: int) -> pd.DataFrame:
     of U(upto), with ``lsb`` cut at ``upto`` (a person still present may stay longer: the
     future is hidden). Releases 1 … j ≤ upto are checked against what it holds, so
     ``python -m scoring seq check`` on it gives the server's numbers."""
-    return _plain_frame(master.known_at(upto).frame, master)
+    return master.known_at(upto).as_written()
 
 
 def step_table(master: Master, step: int) -> pd.DataFrame:
     """``T(step)``: ``pid,QI…,sa,lsf`` (the future, ``lsb``, hidden)."""
-    return _plain_frame(master.table(step), master)
+    return master.as_written(master.table(step))
 
 
 def baseline_bytes(table: bytes, previous: bytes | None, config: dict, *, step: int) -> bytes:
@@ -140,21 +89,6 @@ def baseline_bytes(table: bytes, previous: bytes | None, config: dict, *, step: 
     ``baseline_of``): the same bytes. Raises ``scoring.ScoringError`` when the baseline
     cannot publish ``T(step)``."""
     return table_bytes(baseline_of(table, previous, config_of(config), release=step))
-
-
-def timeline(master: Master, *, upto: int | None = None) -> list[dict]:
-    """Per step: |T(j)|, arrivals (lsf = j) and departures (lsb = j − 1)."""
-    n = master.config.n_releases if upto is None else upto
-    lsf, lsb = master.lsf, master.lsb
-    return [
-        {
-            "step": j,
-            "size": int(master.alive(j).sum()),
-            "arrivals": int((lsf == j).sum()) if j > 1 else 0,
-            "departures": int((lsb == j - 1).sum()) if j > 1 else 0,
-        }
-        for j in range(1, n + 1)
-    ]
 
 
 @dataclass(frozen=True)
@@ -175,28 +109,6 @@ def sequence_check(master: Master, releases: list[bytes], config: dict, *, curre
     return Outcome(results=results, per_person_csv=risk_per_person_csv(result))
 
 
-def per_person_known_at(per_person_csv: str, step: int) -> str:
-    """A stored ``risk_per_person.csv`` of releases 1 … ``step`` with every ``lsb`` cut at
-    ``step``, as the check against the master known at ``step`` writes it (then the text is
-    returned unchanged): whatever a stored table holds, when a person leaves after ``step``
-    is not shown."""
-    if not per_person_csv:
-        return per_person_csv
-    rows = list(csv.reader(io.StringIO(per_person_csv)))
-    if "lsb" not in rows[0]:
-        return per_person_csv
-    column = rows[0].index("lsb")
-    changed = False
-    for row in rows[1:]:
-        if column < len(row) and row[column].isdigit() and int(row[column]) > step:
-            row[column], changed = str(step), True
-    if not changed:
-        return per_person_csv
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    return out.getvalue()
-
-
 def gate_checks(results: dict, config: dict) -> list[tuple[str, bool]]:
     """Spec §11's gates, each named with whether ``results`` pass it (the library's rule:
     ``scoring.sequential.evaluate.gate_checks``)."""
@@ -208,9 +120,8 @@ def gate_names(config: dict) -> list[str]:
 
 
 def gate_failures(results: dict, config: dict) -> tuple[str, ...]:
-    """Which of spec §11's gates a complete sequence fails (the keys the leaderboard shows:
-    ``m-invariant``, ``m-unique`` or a utility metric)."""
-    return tuple(name.split(" ")[0] for name, passed in gate_checks(results, config) if not passed)
+    """Which of spec §11's gates a complete sequence fails (the keys the leaderboard shows)."""
+    return library_failures(results, config_of(config))
 
 
 def ranking_key(results: dict, config: dict, *, complete: bool, attack_best: float | None):
@@ -225,18 +136,7 @@ def safety(results: dict, config: dict, *, attack_best: float | None) -> float:
 def target_files(master: Master, releases: list[bytes], config: dict, *, prefix: str, seed: int):
     """The files published for a target sequence (spec §10): name → CSV text."""
     published = publish_for_attack(*read_releases(releases, master=master), seed=seed)
-    files = {
-        f"{prefix}release_{j}.csv": _csv_text(frame)
-        for j, frame in enumerate(published.releases, start=1)
-    }
-    files[f"{prefix}background.csv"] = _csv_text(published.background)
-    if published.counterfeits is not None:
-        files[f"{prefix}counterfeits.csv"] = _csv_text(published.counterfeits)
-    return files
-
-
-def _csv_text(frame: pd.DataFrame) -> str:
-    return frame.to_csv(index=False, lineterminator="\n")
+    return published.files(prefix=prefix)
 
 
 def attack_accuracy(master: Master, data: bytes, config: dict) -> float:

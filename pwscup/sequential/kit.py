@@ -25,6 +25,7 @@ from pwscup.core.kits import KitFile, kit_readme_context
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequentialRound
 from pwscup.sequential.services import step_table_bytes, team_master_bytes
+from scoring.sequential import cli
 
 
 def kit_download_name(*, sequential: SequentialRound) -> str:
@@ -33,20 +34,10 @@ def kit_download_name(*, sequential: SequentialRound) -> str:
 
 def check_command(*, sequential: SequentialRound, last: int | None = None) -> str:
     """The local check of releases 1 … ``last`` (default: the last open release, else the
-    last one) on the files the Data tab and the kit give."""
+    last one) on the files the Data tab and the kit give (the CLI's ``check_command``)."""
     if last is None:
         last = max(selectors.open_steps(sequential=sequential), default=sequential.n_releases)
-    releases = " ".join(f"release_{j}.csv" for j in range(1, last + 1))
-    return f"python -m scoring seq check master.csv {releases} --config config.json"
-
-
-def baseline_command(step: int) -> str:
-    """The kit's baseline publisher for release ``step`` (spec §16)."""
-    previous = f" --previous release_{step - 1}.csv" if step > 1 else ""
-    return (
-        f"python -m scoring seq baseline T{step}.csv --config config.json --release {step}"
-        f"{previous} -o release_{step}.csv"
-    )
+    return cli.check_command(last)
 
 
 @dataclass(frozen=True)
@@ -139,7 +130,7 @@ def kit_files(*, sequential: SequentialRound, team: Team, now=None) -> list[KitF
         "online": online,
         "tables": [f"T{j}.csv" for j in range(1, visible + 1)],
         "frozen": [f"release_{r.step}.csv" for r in frozen],
-        "baseline_commands": [baseline_command(j) for j in steps],
+        "baseline_commands": [cli.baseline_command(j) for j in steps],
         "check_command": check_command(sequential=sequential, last=steps[-1] if steps else n),
     }
     files = [

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import scoring.ranking
 from pwscup.accounts.models import Team
-from pwscup.accounts.selectors import disqualification_rule, without_disqualified
+from pwscup.accounts.selectors import disqualification_rule
 from pwscup.sequential import engine
 from pwscup.sequential.models import SeqAttack, SequenceScore, SequentialRound
-from pwscup.submissions.kind_rankings import mean_attack_ranking
+from pwscup.submissions.kind_rankings import mean_attack_ranking, ranked_by_name
 
 
 @dataclass(frozen=True)
@@ -20,8 +19,8 @@ class BoardRow:
     step: int
     complete: bool
     results: dict
-    gate_failures: tuple[str, ...]
-    safety: float | None
+    gate_failures: tuple[str, ...] = ()
+    safety: float | None = None
     rank: int | None = None
 
     @property
@@ -48,45 +47,39 @@ def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
     """Every team's sequence over the frozen prefix, ranked as spec §11 (the rule is
     ``scoring.sequential.evaluate.ranking_key``): gate failures and incomplete sequences last;
     the rest by safety (``RN_max``, or with an attack phase the highest accuracy any attacker
-    reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank. A
-    disqualified team is left out (``pwscup.accounts.selectors.without_disqualified``)."""
+    reached: teams, MAP_N, MAP_A), then ``RN_mean``, then IL. Equal keys share a rank, in the
+    core's order of a ranking (``ranked_by_name``: a disqualified team left out, ties by
+    name)."""
     step = sequential.frozen_steps
     if step == 0:
         return []
     config = sequential.config
     best = attack_best(sequential=sequential) if config.get("attack_phase") else {}
-    keyed = []
-    scores = without_disqualified(
-        SequenceScore.objects.filter(sequential=sequential, step=step).select_related("team"),
-        competition_id=sequential.round.competition_id,
-    )
-    for score in scores:
+    rows = []
+    for score in SequenceScore.objects.filter(sequential=sequential, step=step).select_related(
+        "team"
+    ):
+        row = {"team": score.team, "step": step, "complete": score.complete}
         results = dict(score.results)
         if not score.complete:
-            keyed.append(((True, 2.0, 0.0, 0.0), score, results, (), None))
+            rows.append({**row, "key": (True, 2.0, 0.0, 0.0), "results": results})
             continue
         rates = [v for (_attacker, target), v in best.items() if target == score.team_id]
         attacked = max(rates) if rates else None
-        key = engine.ranking_key(results, config, complete=True, attack_best=attacked)
-        safety = engine.safety(results, config, attack_best=attacked)
-        failures = engine.gate_failures(results, config)
-        keyed.append((key, score, results, failures, safety))
-    keyed.sort(key=lambda item: item[1].team.name)
-    ordered = scoring.ranking.competition_ranks(
-        keyed, key=lambda item: item[0], ranked=lambda item: item[1].complete and not item[0][0]
-    )
-    return [
-        BoardRow(
-            team=score.team,
-            step=step,
-            complete=score.complete,
-            results=results,
-            gate_failures=failures,
-            safety=safety,
-            rank=rank,
+        rows.append(
+            {
+                **row,
+                "key": engine.ranking_key(results, config, complete=True, attack_best=attacked),
+                "results": results,
+                "gate_failures": engine.gate_failures(results, config),
+                "safety": engine.safety(results, config, attack_best=attacked),
+            }
         )
-        for rank, (_key, score, results, failures, safety) in ordered
-    ]
+    rule = disqualification_rule(competition_id=sequential.round.competition_id)
+    ordered = ranked_by_name(
+        rows, rule=rule, key=lambda r: r["key"], ranked=lambda r: r["complete"] and not r["key"][0]
+    )
+    return [BoardRow(**{k: v for k, v in row.items() if k != "key"}) for row in ordered]
 
 
 def attack_matrix(*, sequential: SequentialRound) -> dict:

@@ -4,9 +4,6 @@ attacks. The leaderboard and the attack matrix are ``ranking``'s (the ranking ru
 
 from __future__ import annotations
 
-import csv
-import io
-
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -14,13 +11,14 @@ from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
 from pwscup.kinds.rows import kind_row
 from pwscup.sequential import engine
-from pwscup.sequential.engine import LEADERBOARD_COLUMNS, per_person_known_at
+from pwscup.sequential.engine import LEADERBOARD_COLUMNS
 from pwscup.sequential.models import Master, Release, SeqAttack, SequenceScore, SequentialRound
 from pwscup.sequential.ranking import attack_matrix as attack_matrix  # read here too
 from pwscup.sequential.ranking import attack_ranking as attack_ranking
 from pwscup.sequential.ranking import leaderboard_rows as leaderboard_rows
 from pwscup.submissions.round_api import is_participant
 from pwscup.submissions.selectors import Quota, quota_day_of, read_uploads_quota_usage
+from scoring.sequential.per_person import groups_per_release, per_person_known_at
 
 # Spec §11's leaderboard columns after validity, as the scoring library names them.
 BOARD_METRICS = tuple(LEADERBOARD_COLUMNS)
@@ -268,30 +266,15 @@ def release_groups(*, release: Release) -> list[dict]:
     many of its groups could hold each of them (``groups_per_release`` of the per-person
     table, as shown: ``release_risk_table``): ``{"step", "persons", "min", "mean", "max",
     "MU", "IL"}``; MU(j) and IL(j) from the release's results. Empty without a table."""
-    text = release_risk_table(release=release)
-    if not text:
-        return []
-    counts: dict[int, list[int]] = {}
-    for row in csv.DictReader(io.StringIO(text)):
-        pieces = (row.get("groups_per_release") or "").split(";")
-        if not row.get("lsf", "").isdigit():
-            continue
-        for offset, piece in enumerate(p for p in pieces if p.strip()):
-            counts.setdefault(int(row["lsf"]) + offset, []).append(int(piece))
     results = release.results or {}
     mu, il = results.get("MU") or [], results.get("IL_per_release") or []
     return [
         {
-            "step": step,
-            "persons": len(values),
-            "min": min(values),
-            "mean": sum(values) / len(values),
-            "max": max(values),
-            "MU": mu[step - 1] if step <= len(mu) else None,
-            "IL": il[step - 1] if step <= len(il) else None,
+            **row,
+            "MU": mu[row["step"] - 1] if row["step"] <= len(mu) else None,
+            "IL": il[row["step"] - 1] if row["step"] <= len(il) else None,
         }
-        for step, values in sorted(counts.items())
-        if step <= release.step
+        for row in groups_per_release(release_risk_table(release=release), upto=release.step)
     ]
 
 

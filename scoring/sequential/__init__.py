@@ -7,11 +7,14 @@ No Django: text cells and DataFrames in, numbers and small frames out. The serve
 Public API (one line each)
 --------------------------
 * ``parse_config(raw, *, master_columns=None, max_lsb=None, per_team_masters=False) -> SeqConfig``
-  — §12 checks, ``ConfigError`` naming the key.
+  — §12 checks, ``ConfigError`` naming the key; ``config_error_place(error) -> (key, entry)``
+  where a form or a bundle points at it.
 * ``SeqConfig`` — frozen config; ``.release_columns(j)``, ``.master_columns()``, ``.to_dict()``.
 * ``read_master(source, config, *, check_eligible=None, upto=None) -> Master`` — §3
   (path/bytes/DataFrame); ``Master.alive(j)``, ``.table(j)`` (what a team downloads),
-  ``.sizes()``, ``.union(n)``, ``.known_at(n)`` (U(n), lsb cut at n: the master as known then).
+  ``.sizes()``, ``.timeline()`` (sizes, arrivals, departures), ``.union(n)``, ``.known_at(n)``
+  (U(n), lsb cut at n: the master as known then), ``.as_written(frame)`` (whole numbers as
+  the master file writes them: what a team downloads).
 * ``largest_eligible_m(sa_values) -> int`` — Def. 9, ``⌊|T| / max count⌋``.
 * ``draw_team_masters(pool, teams, config, *, size, turnover, seed) -> {team: DataFrame}`` — §3 pool draw.
 * ``read_release(source, *, release, master, previous=None) -> Release`` — §4–§5 validation,
@@ -29,13 +32,17 @@ Public API (one line each)
   ``master.known_at(n)``: the one reading of a sequence (server and CLI).
 * ``read_sequence(master_source, release_sources, config) -> (Master, [Release])`` — read all
   from files (the whole master or a team's ``master.csv`` so far give the same).
-* ``risk_per_person_csv(result) -> str`` — the per-person table as CSV text.
+* ``risk_per_person_csv(result) -> str`` — the per-person table as CSV text; read back by
+  ``per_person_known_at(text, step)`` and ``groups_per_release(text, upto=j)``
+  (:mod:`scoring.sequential.per_person`).
 * ``passes_gates(summary, config, *, complete=True) -> bool``,
   ``safety_key(summary, config, *, attack_best=None) -> tuple`` and
   ``ranking_key(summary, config, *, complete=True, attack_best=None) -> tuple`` — §11 ranking
-  inputs; ``LEADERBOARD_COLUMNS`` the §11 columns.
+  inputs; ``gate_failures(summary, config)`` the gates failed; ``LEADERBOARD_COLUMNS`` the §11
+  columns.
 * ``publish_for_attack(master, releases, *, seed) -> PublishedSequence`` — §10 files:
-  ``.releases`` (frames without pid, renumbered), ``.background``, ``.counterfeits``.
+  ``.releases`` (frames without pid, renumbered), ``.background``, ``.counterfeits``;
+  ``.files(prefix=...)`` the published files' names and CSV texts.
 * ``read_guesses(source, *, master, n=None) -> pandas.Series`` (pid -> guess; line-numbered
   errors) and ``score_guesses(guesses, master, *, n=None) -> float`` — §10 accuracy.
 * Baseline publisher (§16): ``scoring.kit.sequential.baseline_release(master, j, previous)``.
@@ -48,18 +55,20 @@ from scoring.sequential.attack import (
     score_guesses,
 )
 from scoring.sequential.cli import read_sequence
-from scoring.sequential.config import PerTeam, SeqConfig, parse_config
+from scoring.sequential.config import PerTeam, SeqConfig, config_error_place, parse_config
 from scoring.sequential.evaluate import (
     LEADERBOARD_COLUMNS,
     PER_PERSON_COLUMNS,
     SequenceResult,
     evaluate_sequence,
+    gate_failures,
     passes_gates,
     ranking_key,
     risk_per_person_csv,
     safety_key,
 )
 from scoring.sequential.master import Master, largest_eligible_m, read_master
+from scoring.sequential.per_person import groups_per_release, per_person_known_at
 from scoring.sequential.pool import draw_team_masters
 from scoring.sequential.release import Release, read_release, read_releases
 from scoring.sequential.risk import Risk, risk
@@ -77,12 +86,16 @@ __all__ = [
     "SeqConfig",
     "SequenceResult",
     "Structure",
+    "config_error_place",
     "draw_team_masters",
     "evaluate_sequence",
+    "gate_failures",
+    "groups_per_release",
     "largest_eligible_m",
     "mu",
     "parse_config",
     "passes_gates",
+    "per_person_known_at",
     "publish_for_attack",
     "ranking_key",
     "read_master",

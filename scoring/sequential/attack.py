@@ -15,6 +15,8 @@ Examples
 [[1, '[21,22]', '[12000,14000]', 'bronchitis'], [1, '[21,22]', '[12000,14000]', 'dyspepsia'], [2, '[21,23]', '[12000,25000]', 'dyspepsia'], [2, '[21,23]', '[12000,25000]', 'gastritis']]
 >>> published.counterfeits.values.tolist()
 [[1, 0], [2, 1]]
+>>> sorted(published.files(prefix="teamY_"))
+['teamY_background.csv', 'teamY_counterfeits.csv', 'teamY_release_1.csv', 'teamY_release_2.csv']
 >>> guesses = read_guesses(b"pid,guess\\nBob,dyspepsia\\nAlice,dyspepsia\\nAndy,dyspepsia\\n"
 ...                        b"David,\\nEmily,dyspepsia\\n", master=master)
 >>> score_guesses(guesses, master, n=2)
@@ -48,6 +50,19 @@ class PublishedSequence:
     releases: list[pd.DataFrame]
     background: pd.DataFrame
     counterfeits: pd.DataFrame | None
+
+    def files(self, *, prefix: str = "") -> dict[str, str]:
+        """The target's files as published: ``<prefix>release_<j>.csv`` for each release,
+        ``<prefix>background.csv`` and (when disclosed) ``<prefix>counterfeits.csv``, each
+        name to its CSV text."""
+        frames = {f"release_{j}.csv": frame for j, frame in enumerate(self.releases, start=1)}
+        frames["background.csv"] = self.background
+        if self.counterfeits is not None:
+            frames["counterfeits.csv"] = self.counterfeits
+        return {
+            prefix + name: frame.to_csv(index=False, lineterminator="\n")
+            for name, frame in frames.items()
+        }
 
 
 def _number(values: np.ndarray) -> list[str]:

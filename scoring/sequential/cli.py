@@ -114,6 +114,27 @@ def cmd_seq_baseline(args) -> int:
     return 0
 
 
+def check_command(last: int) -> str:
+    """``seq check`` of releases ``1 … last`` on the files a team downloads (``master.csv``,
+    ``config.json``): the command the round page and the kit print.
+
+    >>> check_command(2)
+    'python -m scoring seq check master.csv release_1.csv release_2.csv --config config.json'
+    """
+    releases = " ".join(f"release_{j}.csv" for j in range(1, last + 1))
+    return f"python -m scoring seq check master.csv {releases} --config config.json"
+
+
+def baseline_command(release: int) -> str:
+    """``seq baseline`` of release ``release`` from the step's ``T<release>.csv`` and the
+    team's previous release: the command the kit prints (spec §16)."""
+    previous = f" --previous release_{release - 1}.csv" if release > 1 else ""
+    return (
+        f"python -m scoring seq baseline T{release}.csv --config config.json "
+        f"--release {release}{previous} -o release_{release}.csv"
+    )
+
+
 def add_seq_commands(commands) -> None:
     """Add ``seq check`` and ``seq baseline`` to the subcommands of ``python -m scoring``."""
     seq = commands.add_parser("seq", help="sequential-release rounds (m-invariance)")

@@ -21,7 +21,7 @@ from typing import Any
 from scoring.bounded_json import loads_bounded
 from scoring.encodings import fold_lookalikes
 from scoring.errors import ConfigError
-from scoring.sequential.messages import q
+from scoring.sequential.messages import q, unquoted
 
 MODES = ("online", "batch")
 REQUIRES = ("m-invariant", "m-unique", "none")
@@ -223,6 +223,43 @@ def parse_config(
         attack_phase=raw["attack_phase"],
         per_team=per_team,
     )
+
+
+# The key of the configuration a ``ConfigError`` of :func:`parse_config` is about, by its
+# code (the other codes name theirs in the parameter ``key``), and the parameter naming the
+# entry within a key.
+CONFIG_ERROR_KEYS = {
+    "seq.config.type": "type",
+    "seq.config.m": "m",
+    "seq.config.n_releases": "n_releases",
+    "seq.config.n_releases_lsb": "n_releases",
+    "seq.config.qi": "qi",
+    "seq.config.qi_empty": "qi",
+    "seq.config.sa": "sa",
+    "seq.config.sa_domain": "sa_domain",
+    "seq.config.sa_domain_master": "sa_domain",
+    "seq.config.gates": "utility_gates",
+    "seq.config.attack_phase": "attack_phase",
+    "seq.config.per_team": "per_team",
+}
+CONFIG_ERROR_ENTRIES = {"qi": "column", "utility_gates": "metric", "per_team": "field"}
+
+
+def config_error_place(error: Any) -> tuple[str, str]:
+    """Where an error of :func:`parse_config` lies, as a form or a bundle points at it: the
+    key (``m``, ``qi``...; ``""``: none) and the entry within it (the QI column, the gate's
+    metric, the field of ``per_team``; ``""``: the whole key).
+
+    >>> try:
+    ...     parse_config({"n_releases": 1, "m": 2, "qi": {"Age": "age"}, "sa": "D"})
+    ... except ConfigError as error:
+    ...     config_error_place(error)
+    ('qi', 'Age')
+    """
+    code, params = getattr(error, "code", ""), getattr(error, "params", None) or {}
+    key = CONFIG_ERROR_KEYS.get(code) or unquoted(params.get("key"))
+    entry = CONFIG_ERROR_ENTRIES.get(key)
+    return key, unquoted(params.get(entry)) if entry else ""
 
 
 def _known_keys(raw: dict | str | bytes) -> dict:

@@ -118,6 +118,12 @@ def gate_checks(summary: dict, config: SeqConfig) -> list[tuple[str, bool]]:
     return [(name, passes(summary)) for name, passes in _gates(config)]
 
 
+def gate_failures(summary: dict, config: SeqConfig) -> tuple[str, ...]:
+    """The gates ``summary`` fails, each by its key as a leaderboard shows it (``m-invariant``,
+    ``m-unique`` or a utility metric such as ``IL``); ``()``: it passes them all."""
+    return tuple(name.split(" ")[0] for name, passed in gate_checks(summary, config) if not passed)
+
+
 def passes_gates(summary: dict, config: SeqConfig, *, complete: bool = True) -> bool:
     """Spec §11 step 1: the ``require`` gate, the utility gates, and completeness."""
     return complete and all(passed for _name, passed in gate_checks(summary, config))

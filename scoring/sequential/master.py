@@ -88,6 +88,48 @@ class Master:
         """``|T(j)|`` for ``j = 1..n_releases``."""
         return [int(self.alive(j).sum()) for j in range(1, self.config.n_releases + 1)]
 
+    def timeline(self, *, upto: int | None = None) -> list[dict]:
+        """Per release ``j = 1..upto`` (``n_releases`` by default): ``|T(j)|`` (``size``), the
+        persons arriving (``lsf = j``) and those who left (``lsb = j − 1``); none of either
+        at release 1.
+
+        >>> from scoring.sequential.config import parse_config
+        >>> config = parse_config({"n_releases": 2, "m": 2, "qi": {"Age": "num"}, "sa": "D"})
+        >>> master = read_master(b"pid,Age,D,lsf,lsb\\nA,1,x,1,2\\nB,2,y,1,1\\nC,3,y,2,2\\n", config)
+        >>> master.timeline()[1]
+        {'step': 2, 'size': 2, 'arrivals': 1, 'departures': 1}
+        """
+        n = self.config.n_releases if upto is None else upto
+        return [
+            {
+                "step": j,
+                "size": int(self.alive(j).sum()),
+                "arrivals": int((self.lsf == j).sum()) if j > 1 else 0,
+                "departures": int((self.lsb == j - 1).sum()) if j > 1 else 0,
+            }
+            for j in range(1, n + 1)
+        ]
+
+    def as_written(self, frame: pd.DataFrame | None = None) -> pd.DataFrame:
+        """``frame`` (the master's own by default, or one of its :meth:`table`) with each
+        numeric QI whose values are all whole as integers (``30``, not ``30.0``), as a master
+        file writes them: what a team downloads as ``master.csv`` or ``T(j).csv``, which
+        :func:`read_master` and ``seq baseline`` read back.
+
+        >>> from scoring.sequential.config import parse_config
+        >>> config = parse_config({"n_releases": 1, "m": 2, "qi": {"Age": "num"}, "sa": "D"})
+        >>> master = read_master(b"pid,Age,D,lsf,lsb\\nA,30,x,1,1\\nB,31,y,1,1\\n", config)
+        >>> master.frame["Age"].tolist(), master.as_written(master.table(1))["Age"].tolist()
+        ([30.0, 31.0], [30, 31])
+        """
+        out = (self.frame if frame is None else frame).copy()
+        for column, kind in self.config.qi.items():
+            if kind == "num" and column in out:
+                values = out[column]
+                if (values % 1 == 0).all():
+                    out[column] = values.astype("int64")
+        return out
+
     def union(self, n: int) -> np.ndarray:
         """Boolean mask of ``U(n)``'s persons, ``P_n = {p : lsf_p ≤ n}``."""
         return self.lsf <= n

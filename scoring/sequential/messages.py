@@ -22,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any
 
@@ -29,7 +30,7 @@ from scoring.catalogues.sequential import SEQ_MESSAGES
 from scoring.errors import ValidationError
 from scoring.messages import MAX_LISTED, clip
 
-__all__ = ["SEQ_MESSAGES", "issue", "issues_error", "q", "raise_issues"]
+__all__ = ["SEQ_MESSAGES", "issue", "issues_error", "q", "raise_issues", "unquoted"]
 
 
 def q(value: Any) -> str:
@@ -40,6 +41,22 @@ def q(value: Any) -> str:
         return clip(json.dumps(value, ensure_ascii=False))
     except (TypeError, ValueError):
         return clip(repr(value))
+
+
+def unquoted(text: Any) -> str:
+    """A value as :func:`q` quoted it, bare (``"'m'"`` → ``m``, ``"1"`` → ``1``; ``None`` →
+    ``""``): what a form or a bundle names when it points at the value a message is about.
+
+    >>> unquoted(q("Age")), unquoted(q(3)), unquoted(None), unquoted("not quoted")
+    ('Age', '3', '', 'not quoted')
+    """
+    if text is None:
+        return ""
+    try:
+        value = ast.literal_eval(str(text))
+    except (ValueError, SyntaxError):
+        return str(text)
+    return str(value)
 
 
 def issue(code: str, **params: Any) -> dict:

@@ -21,6 +21,7 @@ from pwscup.pwscup2015.leaderboards.selectors import anonymization_leaderboard, 
 from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round
 from pwscup.sequential import selectors as seq_selectors
 from pwscup.sequential.models import SequenceScore, SequentialRound
+from pwscup.submissions import kind_rankings
 from pwscup.submissions.models import Status
 from scoring.dp import Entry, rank_entries
 from tests.pwscup.factories import freeze, scored, scored_attack, truth_of, upload
@@ -41,6 +42,8 @@ def calls(monkeypatch):
         return out
 
     monkeypatch.setattr(scoring.ranking, "competition_ranks", spy)
+    # The core's order of a kind's ranking (``ranked_by_name``) calls it by the name it imported.
+    monkeypatch.setattr(kind_rankings, "competition_ranks", spy)
     return seen
 
 

@@ -150,11 +150,9 @@ def test_a_step_table_hides_the_future():
 
 
 def test_timeline_counts_arrivals_and_departures():
-    from pwscup.sequential import engine
-
     world = seq_world()
     master = services.master_frame(master=world.sequential.masters.get())
-    assert engine.timeline(master) == [
+    assert master.timeline() == [
         {"step": 1, "size": 11, "arrivals": 0, "departures": 0},
         {"step": 2, "size": 11, "arrivals": 5, "departures": 5},
     ]

@@ -190,3 +190,25 @@ def test_the_command_runs_as_a_module():
     )
     assert result.returncode == 0, result.stderr
     assert "RN_over  0" in result.stdout
+
+
+def test_the_printed_commands_run_the_kit_s_files_in_order(capsys, tmp_path, monkeypatch):
+    """What the round page and the kit print (``baseline_command``, ``check_command``) is
+    this command line's own syntax: run in a folder holding the kit's files, the baselines
+    write releases 1 and 2 and the check passes them."""
+    from scoring.sequential.cli import baseline_command, check_command
+
+    for name, source in (
+        ("master.csv", "zhang_master.csv"),
+        ("T1.csv", "zhang_master.csv"),
+        ("T2.csv", "zhang_master.csv"),
+        ("config.json", "zhang_config.json"),
+    ):
+        (tmp_path / name).write_bytes((F / source).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    for command in (baseline_command(1), baseline_command(2), check_command(2)):
+        words = command.split()
+        assert words[:3] == ["python", "-m", "scoring"]
+        status, _out, err = run(capsys, *words[3:])
+        assert status == 0, (command, err)
+    assert (tmp_path / "release_2.csv").exists()
