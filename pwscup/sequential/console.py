@@ -72,8 +72,8 @@ def panel_context(round) -> dict:
                 "problem": problem,
             }
         )
-    with_master = {m["master"].team_id for m in masters}
-    missing = [t for t in teams.values() if t.pk not in with_master and None not in with_master]
+    by_team = {m["master"].team_id: m["master"] for m in masters}
+    missing = [t for t in teams.values() if t.pk not in by_team and None not in by_team]
     return {
         "round": round,
         "seq": sequential,
@@ -82,7 +82,10 @@ def panel_context(round) -> dict:
         "masters": masters,
         "teams_without_master": sorted(missing, key=lambda t: t.name),
         "pool_left_short": bool(missing)
-        and any(selectors.pool_left_short(sequential=sequential, team=t) for t in missing),
+        and any(
+            selectors.pool_left_short(sequential=sequential, team=t, masters=by_team)
+            for t in missing
+        ),
         "open_steps": selectors.open_steps(sequential=sequential),
         "next_step": sequential.frozen_steps + 1,
         "master_form": MasterUploadForm(competition=round.competition),

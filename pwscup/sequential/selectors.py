@@ -120,9 +120,18 @@ def visible_steps(*, sequential: SequentialRound) -> int:
     return sequential.n_releases
 
 
-def team_master(*, sequential: SequentialRound, team: Team | None) -> Master | None:
-    """The master a team plays on: its own, else the round's shared one."""
-    masters = {m.team_id: m for m in Master.objects.filter(sequential=sequential)}
+def round_masters(*, sequential: SequentialRound) -> dict[int | None, Master]:
+    """The round's masters by team id (``None``: the shared one), in one query."""
+    return {m.team_id: m for m in Master.objects.filter(sequential=sequential)}
+
+
+def team_master(
+    *, sequential: SequentialRound, team: Team | None, masters: dict | None = None
+) -> Master | None:
+    """The master a team plays on: its own, else the round's shared one (from ``masters``,
+    ``round_masters``'s, when the caller has read them)."""
+    if masters is None:
+        masters = round_masters(sequential=sequential)
     if team is not None and team.pk in masters:
         return masters[team.pk]
     return masters.get(None)
@@ -144,7 +153,7 @@ def masters_redraw_plan(*, sequential: SequentialRound) -> dict[str, list[Team]]
     """What "redraw the masters" does, team by team: ``redrawn`` (a master drawn from the
     pool and nothing uploaded yet), ``kept`` (a release uploaded, or a master the organizers
     uploaded) and ``drawn`` (no master yet: one is drawn from what the pool has left)."""
-    masters = {m.team_id: m for m in Master.objects.filter(sequential=sequential)}
+    masters = round_masters(sequential=sequential)
     uploaded = set(Release.objects.filter(sequential=sequential).values_list("team_id", flat=True))
     plan = {"redrawn": [], "kept": [], "drawn": []}
     teams = Team.objects.filter(competition_id=sequential.round.competition_id).order_by("name")
@@ -159,18 +168,18 @@ def masters_redraw_plan(*, sequential: SequentialRound) -> dict[str, list[Team]]
     return plan
 
 
-def pool_left_short(*, sequential: SequentialRound, team: Team | None) -> bool:
+def pool_left_short(
+    *, sequential: SequentialRound, team: Team | None, masters: dict | None = None
+) -> bool:
     """The team has no master although the per-team masters were drawn from the pool, before
     step 1 froze: the team hook found too few persons left in the pool for it
     (``services.masters_draw_for_new_teams``)."""
     if team is None or not sequential.pool_file or sequential.frozen_steps:
         return False
-    masters = Master.objects.filter(sequential=sequential)
-    return (
-        masters.filter(drawn=True).exists()
-        and not masters.filter(team=team).exists()
-        and not masters.filter(team=None).exists()
-    )
+    if masters is None:
+        masters = round_masters(sequential=sequential)
+    drawn = any(master.drawn for master in masters.values())
+    return drawn and team.pk not in masters and None not in masters
 
 
 def latest_valid_releases(*, sequential: SequentialRound, team: Team, steps) -> dict[int, Release]:

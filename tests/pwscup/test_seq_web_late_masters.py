@@ -8,6 +8,8 @@ import html
 
 import numpy as np
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from pwscup.accounts.services import team_create, user_create
@@ -72,8 +74,12 @@ def test_a_team_joining_after_the_draw_gets_its_own_master_and_downloads_it(clie
     after = {m.team_id: (m.pk, m.sha256, pids_of(m)) for m in world.sequential.masters.all()}
     assert {k: v for k, v in after.items() if k != team.pk} == before
     client.force_login(student)
-    page = page_text(client.get(tab(world, "data")))
+    with CaptureQueriesContext(connection) as captured:
+        page = page_text(client.get(tab(world, "data")))
     assert 'data-testid="download-master"' in page and 'data-testid="no-master"' not in page
+    # The tab knows the team's master, and that the pool was not short for it, from one read.
+    masters_read = [q for q in captured if 'FROM "sequential_master"' in q["sql"]]
+    assert len(masters_read) == 1, masters_read
     download = client.get(url(world, "sequential:master"))
     assert download.status_code == 200
     body = b"".join(download) if download.streaming else download.content

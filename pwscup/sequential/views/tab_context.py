@@ -41,6 +41,7 @@ class RoundState:
 
 def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> RoundState:
     config = sequential.config
+    masters = selectors.round_masters(sequential=sequential) if team is not None else {}
     return RoundState(
         sequential=sequential,
         config=config,
@@ -51,8 +52,10 @@ def round_state(*, sequential: SequentialRound, team: Team | None, now=None) -> 
         visible_steps=selectors.visible_steps(sequential=sequential),
         attack_open=sequential.attack_phase_begun and not sequential.results_published,
         has_master=team is not None
-        and selectors.team_master(sequential=sequential, team=team) is not None,
-        pool_left_short=selectors.pool_left_short(sequential=sequential, team=team),
+        and selectors.team_master(sequential=sequential, team=team, masters=masters) is not None,
+        pool_left_short=selectors.pool_left_short(
+            sequential=sequential, team=team, masters=masters
+        ),
     )
 
 
