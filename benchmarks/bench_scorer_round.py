@@ -74,6 +74,7 @@ def _world(work_seconds: float):
 
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.scorer import services
     from pwscup.scorer.models import DataPack
 
@@ -84,9 +85,7 @@ def _world(work_seconds: float):
     membership_add(team=team, user=member)
     now = timezone.now()
     scorer = services.scorer_round_create(
-        competition=competition,
-        name="Bench",
-        slug="bench",
+        basics=RoundBasics(competition=competition, name="Bench", slug="bench"),
         config={
             "release_columns": [{"key": "utility", "label": "Utility"}],
             "limits": {"timeout_seconds": 600},

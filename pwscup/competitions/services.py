@@ -15,6 +15,7 @@ from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
 from pwscup.core.time_zones import default_time_zone, time_zone_check
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 from pwscup.kinds.registry import get_kind
+from pwscup.kinds.round_basics import RoundBasics
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py), the
@@ -129,29 +130,22 @@ def round_kind_check(*, kind: str) -> None:
 
 
 @transaction.atomic
-def round_of_kind_create(
-    *,
-    competition: Competition,
-    kind: str,
-    name: str,
-    slug: str,
-    config: dict,
-    timezone: str | None = None,
-    order: int | None = None,
-    **fields,
-) -> Round:
-    """Create a round of a registered kind: the kind validates (and normalises) ``config``
+def round_of_kind_create(*, basics: RoundBasics, kind: str, config: dict, **fields) -> Round:
+    """Create a round of a registered kind with its ``basics`` (competition, name, address,
+    time zone, order): the kind validates (and normalises) ``config``
     (``RoundKind.validate_config``), the core checks the kind, the address and the time zone
-    (``time_zone_check``; ``None``: the site's ``default_time_zone()``). The kind's app then
-    adds its own rows (its models point at the round) and phases (``phase_set``).
+    (``time_zone_check``; ``None``: the site's ``default_time_zone()``). ``fields``: the
+    round's other columns the kind fills (``original_rows``). The kind's app then adds its
+    own rows (its models point at the round) and phases (``phase_set``).
 
     Raises ``ValidationError`` keyed by field (``kind``, ``slug``, ``timezone``, or the
     kind's own keys).
     """
     round_kind = get_kind(kind)
+    competition, order, timezone = basics.competition, basics.order, basics.timezone
     errors = {}
     try:
-        slug_check(slug=slug, competition=competition)
+        slug_check(slug=basics.slug, competition=competition)
     except ValidationError as error:
         errors["slug"] = error.message_dict["slug"][0]
     if timezone is None:
@@ -166,8 +160,8 @@ def round_of_kind_create(
     return Round.objects.create(
         competition=competition,
         kind=kind,
-        name=name,
-        slug=slug,
+        name=basics.name,
+        slug=basics.slug,
         config=normalised,
         timezone=timezone,
         order=competition.rounds.count() + 1 if order is None else order,

@@ -18,6 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.scorer import services
 from pwscup.scorer.models import DataPack, ScorerRound
 from scoring.scorer.demo import (
@@ -103,9 +104,7 @@ def demo_load(competition, *, organizer, now=None) -> ScorerRound | None:
     now = (now or timezone.now()).replace(second=0, microsecond=0)
     release_closes = now + dt.timedelta(days=RELEASE_DAYS)
     scorer = services.scorer_round_create(
-        competition=competition,
-        name=NAME,
-        slug=SLUG,
+        basics=RoundBasics(competition=competition, name=NAME, slug=SLUG),
         config=CONFIG,
         release=(now - dt.timedelta(hours=1), release_closes),
         attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),

@@ -14,8 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
+from pwscup.competitions.round_create import RoundBasicsForm
 from pwscup.core.form_fields import limit_field
-from pwscup.core.time_zones import TimeZoneField, default_time_zone, zone_or_default
+from pwscup.core.time_zones import default_time_zone, zone_or_default
 
 SIDES = ("release", "attack")
 WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
@@ -55,13 +56,11 @@ class NumberListField(forms.CharField):
         return value
 
 
-class TwoSidedRoundForm(forms.Form):
-    """The fields every two-sided round's creation form has; the kind's form adds its
-    settings (and may reword ``attack_target_limit``'s help)."""
+class TwoSidedRoundForm(RoundBasicsForm):
+    """The fields every two-sided round's creation form has (after every round's:
+    ``RoundBasicsForm``); the kind's form adds its settings (and may reword
+    ``attack_target_limit``'s help)."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
-    timezone = TimeZoneField(label=_("Time zone of the round"))
     release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
     release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
     release_daily_limit = limit_field(_("Releases per team per day"))

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.synthetic import drafts, services
 from pwscup.synthetic.models import SyntheticRound
 
@@ -56,9 +57,7 @@ def demo_load(competition, *, organizer, now=None) -> SyntheticRound | None:
     content = adult_bytes()
     release_closes = now + dt.timedelta(days=RELEASE_DAYS)
     return services.synthetic_round_create(
-        competition=competition,
-        name=NAME,
-        slug=SLUG,
+        basics=RoundBasics(competition=competition, name=NAME, slug=SLUG),
         table=content,
         table_filename="adult.csv",
         config=demo_config(content, teams=max(competition.teams.count(), 1)),

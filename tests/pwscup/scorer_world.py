@@ -85,6 +85,7 @@ def scorer_world(
     uploaded and built (``build``), the reference data and a slots pack uploaded."""
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.scorer import services
     from pwscup.scorer.models import DataPack
 
@@ -101,9 +102,7 @@ def scorer_world(
     day = dt.timedelta(days=1)
     release = (now - day, now + day) if release_open else (now - 2 * day, now - day)
     world.scorer = services.scorer_round_create(
-        competition=competition,
-        name="Scored by the organizer",
-        slug="s1",
+        basics=RoundBasics(competition=competition, name="Scored by the organizer", slug="s1"),
         config=config or CONFIG,
         release=release,
         attack=(release[1], release[1] + 2 * day),

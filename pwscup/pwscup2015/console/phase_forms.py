@@ -6,8 +6,9 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
+from pwscup.competitions.round_create import RoundBasicsForm
 from pwscup.core.form_fields import limit_field
-from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from pwscup.core.time_zones import zone_or_default
 
 
 def _local_input():
@@ -22,12 +23,10 @@ PHASE_DATE_FIELDS = (
 )
 
 
-class PhasesForm(forms.Form):
-    """Both windows in the round's time zone; the service checks their order."""
+class PhasesForm(RoundBasicsForm):
+    """The round's name, address and time zone (``RoundBasicsForm``), then both windows in
+    the round's time zone; the service checks their order."""
 
-    name = forms.CharField(label=_("Round name"), max_length=200)
-    slug = forms.SlugField(label=_("Round address"), max_length=50)
-    timezone = TimeZoneField(label=_("Time zone of the round"))
     anonymization_opens_at = forms.DateTimeField(
         label=_("Anonymization phase opens"), widget=_local_input()
     )
