@@ -12,7 +12,7 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
-from pwscup.core.time_zones import default_time_zone, time_zone_check
+from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 from pwscup.kinds.registry import get_kind
 from pwscup.kinds.round_basics import RoundBasics
@@ -142,14 +142,12 @@ def round_of_kind_create(*, basics: RoundBasics, kind: str, config: dict, **fiel
     kind's own keys).
     """
     round_kind = get_kind(kind)
-    competition, order, timezone = basics.competition, basics.order, basics.timezone
+    competition, order, timezone = basics.competition, basics.order, basics.time_zone()
     errors = {}
     try:
         slug_check(slug=basics.slug, competition=competition)
     except ValidationError as error:
         errors["slug"] = error.message_dict["slug"][0]
-    if timezone is None:
-        timezone = default_time_zone()
     try:
         time_zone_check(timezone)
     except ValidationError as error:

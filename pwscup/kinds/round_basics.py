@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from pwscup.core.time_zones import default_time_zone
+
 
 @dataclass(frozen=True)
 class RoundBasics:
@@ -19,3 +21,7 @@ class RoundBasics:
     slug: str
     timezone: str | None = None
     order: int | None = None
+
+    def time_zone(self) -> str:
+        """The round's time zone: its own, else the site's ``default_time_zone()``."""
+        return default_time_zone() if self.timezone is None else self.timezone

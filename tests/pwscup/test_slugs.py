@@ -50,9 +50,7 @@ def refused(call) -> list[str]:
 
 def two_phase_round(world, slug):
     return lambda: round_create(
-        competition=world.competition,
-        name="Again",
-        slug=slug,
+        basics=RoundBasics(competition=world.competition, name="Again", slug=slug),
         original=adult_head(20),
         original_filename="adult.csv",
         config_raw=adult_config(),
@@ -135,16 +133,15 @@ def test_the_wizards_service_refuses_a_taken_address(world):
     def create():
         console_round_create(
             user=world.organizer,
-            competition=world.competition,
+            basics=RoundBasics(
+                competition=world.competition, name="Again", slug="r1", timezone="Asia/Tokyo"
+            ),
             original=adult_head(20),
             original_filename="adult.csv",
             config=adult_config(),
             data={"data_mode": "shared"},
             phases={},
             rules={"utility_gates": {}, "tie_break_metric": "U1"},
-            name="Again",
-            slug="r1",
-            timezone="Asia/Tokyo",
         )
 
     assert refused(create) == [ROUND_TAKEN]

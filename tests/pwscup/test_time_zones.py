@@ -189,9 +189,7 @@ def test_a_new_round_of_every_kind_takes_the_setting(django_user_model):
     competition = competition_create(name="Zones", slug="zones", organizers=[organizer])
     now = timezone.now()
     first = round_create(
-        competition=competition,
-        name="2015",
-        slug="r2015",
+        basics=RoundBasics(competition=competition, name="2015", slug="r2015"),
         original=adult_head(),
         original_filename="adult.csv",
         config_raw=adult_config(),
@@ -243,13 +241,12 @@ def test_every_service_refuses_an_unknown_zone_with_the_one_message(django_user_
             timezone="Mars/Base", utility_gates={}, tie_break_metric="U1"
         ),
         "2015 create": lambda: round_create(
-            competition=competition,
-            name="2015",
-            slug="r2015",
+            basics=RoundBasics(
+                competition=competition, name="2015", slug="r2015", timezone="Mars/Base"
+            ),
             original=adult_head(),
             original_filename="adult.csv",
             config_raw=adult_config(),
-            timezone="Mars/Base",
         ),
         "dp": lambda: dp_round_create(
             basics=RoundBasics(competition=competition, name="DP", slug="dp", timezone="Mars/Base"),

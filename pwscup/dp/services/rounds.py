@@ -18,7 +18,6 @@ from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
-from pwscup.core.time_zones import default_time_zone
 from pwscup.dp import engine, estimation
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import SCORE_DP_ROUND
@@ -65,8 +64,7 @@ def dp_round_create(
     in all (``None``: no limit)."""
     if isinstance(config_raw, str | bytes):
         config_raw = json_input(config_raw, field="config")
-    time_zone = default_time_zone() if basics.timezone is None else basics.timezone
-    dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=time_zone)
+    dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=basics.time_zone())
     if closes_at <= opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     try:
