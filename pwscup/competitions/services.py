@@ -143,15 +143,7 @@ def round_of_kind_create(*, basics: RoundBasics, kind: str, config: dict, **fiel
     """
     round_kind = get_kind(kind)
     competition, order, timezone = basics.competition, basics.order, basics.time_zone()
-    errors = {}
-    try:
-        slug_check(slug=basics.slug, competition=competition)
-    except ValidationError as error:
-        errors["slug"] = error.message_dict["slug"][0]
-    try:
-        time_zone_check(timezone)
-    except ValidationError as error:
-        errors["timezone"] = error.message_dict["timezone"][0]
+    errors = round_basics_errors(competition=competition, slug=basics.slug, timezone=timezone)
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)
@@ -173,20 +165,34 @@ def round_core_check(*, round: Round, slug, timezone, quota_reset_hour=None) -> 
     limits reset at (``quota_reset_hour_check``; ``None``: not edited). Raises
     ``ValidationError`` keyed by field. The kind's settings are not looked at: they are the
     kind's (its console checks them)."""
-    errors = {}
-    checks = [
-        ("slug", lambda: slug_check(slug=slug, competition=round.competition, current=round)),
-        ("timezone", lambda: time_zone_check(timezone)),
-    ]
+    more = []
     if quota_reset_hour is not None:
-        checks.append(("quota_reset_hour", lambda: quota_reset_hour_check(quota_reset_hour)))
+        more.append(("quota_reset_hour", lambda: quota_reset_hour_check(quota_reset_hour)))
+    errors = round_basics_errors(
+        competition=round.competition, slug=slug, timezone=timezone, current=round, more=more
+    )
+    if errors:
+        raise ValidationError(errors)
+
+
+def round_basics_errors(*, competition, slug, timezone, current=None, more=()) -> dict:
+    """The one check of what every round has, whatever its kind, on its creation and on an
+    edit: its address in ``competition`` (``slug_check``; ``current``: the round being
+    edited; a ``slug`` of ``None`` is not checked) and its time zone (``time_zone_check``),
+    then the caller's ``more`` checks (``(field, check)`` pairs). Returns each refused
+    field's message (empty: all pass), for the caller to raise with its own."""
+    checks = [("timezone", lambda: time_zone_check(timezone)), *more]
+    if slug is not None:
+        checks.insert(
+            0, ("slug", lambda: slug_check(slug=slug, competition=competition, current=current))
+        )
+    errors = {}
     for field, check in checks:
         try:
             check()
         except ValidationError as error:
-            errors[field] = error.message_dict[field]
-    if errors:
-        raise ValidationError(errors)
+            errors[field] = error.message_dict[field][0]
+    return errors
 
 
 def quota_reset_hour_check(hour) -> int:

@@ -13,9 +13,12 @@ from django.utils.translation import gettext_lazy
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.organizer_files import round_original_save
-from pwscup.competitions.services import phase_window_check, round_of_kind_create, slug_check
+from pwscup.competitions.services import (
+    phase_window_check,
+    round_basics_errors,
+    round_of_kind_create,
+)
 from pwscup.core.files import OrganizerCsv, organizer_csv
-from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.models import Pwscup2015Round
@@ -105,15 +108,14 @@ def round_settings_check(
     errors = _phases_errors(
         phases or {}, allow_attack_before_close=allow_attack_before_close, time_zone=timezone
     )
-    if slug is not None and competition is not None:
-        try:
-            slug_check(slug=slug, competition=competition, current=current)
-        except ValidationError as error:
-            errors["slug"] = error.message_dict["slug"][0]
-    try:
-        time_zone_check(timezone)
-    except ValidationError as error:
-        errors["timezone"] = error.message_dict["timezone"][0]
+    errors.update(
+        round_basics_errors(
+            competition=competition,
+            slug=slug if competition is not None else None,
+            timezone=timezone,
+            current=current,
+        )
+    )
     try:
         parse_gates(utility_gates)
         if config is not None:
