@@ -77,6 +77,7 @@ def _world(work_seconds: float):
     from pwscup.kinds.round_basics import RoundBasics
     from pwscup.scorer import services
     from pwscup.scorer.models import DataPack
+    from pwscup.submissions.services.two_sided import TwoSidedWindows
 
     organizer = user_create(username="bench-organizer", password="bench-pw")
     competition = competition_create(name="Bench", slug="bench", organizers=[organizer])
@@ -90,8 +91,10 @@ def _world(work_seconds: float):
             "release_columns": [{"key": "utility", "label": "Utility"}],
             "limits": {"timeout_seconds": 600},
         },
-        release=(now - dt.timedelta(hours=1), now + dt.timedelta(days=1)),
-        attack=(now + dt.timedelta(days=1), now + dt.timedelta(days=2)),
+        windows=TwoSidedWindows(
+            release=(now - dt.timedelta(hours=1), now + dt.timedelta(days=1)),
+            attack=(now + dt.timedelta(days=1), now + dt.timedelta(days=2)),
+        ),
     )
     services.pack_upload(
         scorer=scorer,

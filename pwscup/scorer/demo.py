@@ -21,6 +21,7 @@ from pwscup.competitions.models import Round
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.scorer import services
 from pwscup.scorer.models import DataPack, ScorerRound
+from pwscup.submissions.services.two_sided import TwoSidedWindows
 from scoring.scorer.demo import (
     demo_program_zip,
     demo_reference_csv,
@@ -106,10 +107,12 @@ def demo_load(competition, *, organizer, now=None) -> ScorerRound | None:
     scorer = services.scorer_round_create(
         basics=RoundBasics(competition=competition, name=NAME, slug=SLUG),
         config=CONFIG,
-        release=(now - dt.timedelta(hours=1), release_closes),
-        attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),
-        release_limits=(RELEASE_DAILY, None),
-        attack_limits=(ATTACK_DAILY, None),
+        windows=TwoSidedWindows(
+            release=(now - dt.timedelta(hours=1), release_closes),
+            attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),
+            release_limits=(RELEASE_DAILY, None),
+            attack_limits=(ATTACK_DAILY, None),
+        ),
         user=organizer,
     )
     for role, data in demo_packs().items():

@@ -17,6 +17,7 @@ from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.round_create import RoundBasicsForm
 from pwscup.core.form_fields import limit_field
 from pwscup.core.time_zones import default_time_zone, zone_or_default
+from pwscup.submissions.services.two_sided import TwoSidedWindows
 
 SIDES = ("release", "attack")
 WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
@@ -102,14 +103,17 @@ class TwoSidedRoundForm(RoundBasicsForm):
         return cleaned
 
     def windows(self) -> dict:
-        """The keyword arguments of the kind's round creation service for the two windows."""
+        """The keyword argument of the kind's round creation service for the two windows
+        (``windows``: a ``TwoSidedWindows``)."""
         data = self.cleaned_data
         return {
-            "release": (data["release_opens_at"], data["release_closes_at"]),
-            "attack": (data["attack_opens_at"], data["attack_closes_at"]),
-            "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
-            "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
-            "attack_target_limit": data.get("attack_target_limit"),
+            "windows": TwoSidedWindows(
+                release=(data["release_opens_at"], data["release_closes_at"]),
+                attack=(data["attack_opens_at"], data["attack_closes_at"]),
+                release_limits=(data.get("release_daily_limit"), data.get("release_total_limit")),
+                attack_limits=(data.get("attack_daily_limit"), data.get("attack_total_limit")),
+                attack_target_limit=data.get("attack_target_limit"),
+            )
         }
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from pwscup.competitions.models import Round
 from pwscup.kinds.round_basics import RoundBasics
+from pwscup.submissions.services.two_sided import TwoSidedWindows
 from pwscup.synthetic import drafts, services
 from pwscup.synthetic.models import SyntheticRound
 
@@ -61,9 +62,11 @@ def demo_load(competition, *, organizer, now=None) -> SyntheticRound | None:
         table=content,
         table_filename="adult.csv",
         config=demo_config(content, teams=max(competition.teams.count(), 1)),
-        release=(now - dt.timedelta(hours=1), release_closes),
-        attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),
-        release_limits=(RELEASE_DAILY, None),
-        attack_limits=(ATTACK_DAILY, None),
+        windows=TwoSidedWindows(
+            release=(now - dt.timedelta(hours=1), release_closes),
+            attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),
+            release_limits=(RELEASE_DAILY, None),
+            attack_limits=(ATTACK_DAILY, None),
+        ),
         user=organizer,
     )

@@ -88,6 +88,7 @@ def scorer_world(
     from pwscup.kinds.round_basics import RoundBasics
     from pwscup.scorer import services
     from pwscup.scorer.models import DataPack
+    from pwscup.submissions.services.two_sided import TwoSidedWindows
 
     organizer = user_create(username=f"{slug}-organizer", password=password)
     competition = competition_create(name=f"Scorer {slug}", slug=slug, organizers=[organizer])
@@ -104,10 +105,12 @@ def scorer_world(
     world.scorer = services.scorer_round_create(
         basics=RoundBasics(competition=competition, name="Scored by the organizer", slug="s1"),
         config=config or CONFIG,
-        release=release,
-        attack=(release[1], release[1] + 2 * day),
-        release_limits=release_limits,
-        attack_limits=attack_limits,
+        windows=TwoSidedWindows(
+            release=release,
+            attack=(release[1], release[1] + 2 * day),
+            release_limits=release_limits,
+            attack_limits=attack_limits,
+        ),
         user=organizer,
     )
     services.pack_upload(

@@ -80,6 +80,7 @@ def syn_world(
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
     from pwscup.kinds.round_basics import RoundBasics
+    from pwscup.submissions.services.two_sided import TwoSidedWindows
     from pwscup.synthetic import services
 
     organizer = user_create(username=f"{slug}-organizer", password=password)
@@ -99,10 +100,12 @@ def syn_world(
         table=adult_rows(rows),
         table_filename="adult.csv",
         config=config or SMALL,
-        release=release,
-        attack=(release[1], release[1] + 2 * day),
-        release_limits=release_limits,
-        attack_limits=attack_limits,
+        windows=TwoSidedWindows(
+            release=release,
+            attack=(release[1], release[1] + 2 * day),
+            release_limits=release_limits,
+            attack_limits=attack_limits,
+        ),
         user=organizer,
         seed=seed,
     )

@@ -11,6 +11,7 @@ from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.submissions.services.two_sided import (
+    TwoSidedWindows,
     two_sided_results_publish,
     two_sided_round_created,
     two_sided_windows_check,
@@ -72,24 +73,19 @@ def synthetic_round_create(
     table: bytes,
     table_filename: str,
     config: dict,
-    release: tuple,
-    attack: tuple,
-    release_limits: tuple = (None, None),
-    attack_limits: tuple = (None, None),
-    attack_target_limit: int | None = None,
+    windows: TwoSidedWindows,
     user=None,
     seed: int | None = None,
 ) -> SyntheticRound:
     """Create a synthetic round with its ``basics`` (``round_of_kind_create``'s): the
     original checked against the settings (header, numbers, label values, enough rows for
     the draws), kept as uploaded and never shown to a team; the holdout and the auxiliary
-    table drawn; the release phase ``release`` = (opens, closes) and the attack phase
-    ``attack``, each with its (daily, total) upload limits.
+    table drawn; its two phases (``windows``).
 
     Raises ``ValidationError`` keyed by field (``table``, ``label``, ``columns``, a setting
     of ``SETTING_FIELDS``, ``config``, ``slug``, ``timezone``, ``attack_opens_at``...) in the
     reader's language."""
-    two_sided_windows_check(release=release, attack=attack)
+    two_sided_windows_check(windows=windows)
     filename = table_filename or "original.csv"
     try:
         csv = organizer_csv(table, name=filename)
@@ -119,16 +115,7 @@ def synthetic_round_create(
     synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
     synthetic.save()
     draws_for_teams(synthetic=synthetic)
-    two_sided_round_created(
-        round=round_,
-        release=release,
-        attack=attack,
-        release_limits=release_limits,
-        attack_limits=attack_limits,
-        attack_target_limit=attack_target_limit,
-        user=user,
-        rows=len(population.frame),
-    )
+    two_sided_round_created(round=round_, windows=windows, user=user, rows=len(population.frame))
     return synthetic
 
 
