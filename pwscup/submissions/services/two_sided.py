@@ -76,6 +76,29 @@ class TwoSidedWindows:
     attack_target_limit: int | None = None
 
 
+def two_sided_demo_windows(
+    now: dt.datetime,
+    *,
+    release_days: int = 7,
+    attack_days: int = 7,
+    release_daily: int | None = 10,
+    attack_daily: int | None = 20,
+) -> TwoSidedWindows:
+    """A demo round's phases, open as soon as it is made: the release phase from an hour
+    before ``now`` (to the minute) for ``release_days`` days, the attack phase the
+    ``attack_days`` after it, each with a daily upload limit and no total. A week each by
+    default: the round stays playable on the days after the load (``scripts/demo`` keeps the
+    class's data), and *Open the attack phase now* brings the attack phase to the session."""
+    now = now.replace(second=0, microsecond=0)
+    release_closes = now + dt.timedelta(days=release_days)
+    return TwoSidedWindows(
+        release=(now - dt.timedelta(hours=1), release_closes),
+        attack=(release_closes, release_closes + dt.timedelta(days=attack_days)),
+        release_limits=(release_daily, None),
+        attack_limits=(attack_daily, None),
+    )
+
+
 def two_sided_windows_check(*, windows: TwoSidedWindows) -> None:
     """A new round's windows: the attack phase opens once the release phase has closed, else
     ``ValidationError`` on ``attack_opens_at``."""
