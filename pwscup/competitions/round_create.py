@@ -20,9 +20,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import form_saved
-from pwscup.core.time_zones import TimeZoneField
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
 from pwscup.kinds.round_basics import RoundBasics
 
 
@@ -36,6 +37,26 @@ class RoundBasicsForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Address (slug)"))
     timezone = TimeZoneField(label=_("Time zone of the round"))
+
+    #: The form's dates typed in the round's time zone (its windows' opens and closes, with
+    #: ``local_datetime_field``): read in that zone and checked by the platform's date rule.
+    LOCAL_DATES: tuple[str, ...] = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The windows are typed in the round's time zone, not the server's.
+        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
+        self.zone = zone_or_default(zone)
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in self.LOCAL_DATES:
+            value = cleaned.get(name)
+            if value is not None:
+                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        if self.LOCAL_DATES:
+            form_dates_check(self, self.LOCAL_DATES, time_zone=self.zone)
+        return cleaned
 
 
 def round_basics(data: dict, *, competition) -> RoundBasics:
