@@ -11,9 +11,9 @@ class RoundBasics:
     its address (``slug``), its time zone (``None``: the site's ``default_time_zone()``) and
     its place among the competition's rounds (``order``; ``None``: after the others).
 
-    Every entry point makes one (the console's creation forms with
-    ``RoundBasicsForm.round_basics``, a bundle's import with ``RoundEntry.basics``, the
-    demos), every kind's creation service takes it as ``basics`` and passes it on to
+    Every entry point makes one (the console's creation forms from a ``RoundBasicsForm``'s
+    values with ``round_basics``, a bundle's import with ``RoundEntry.basics``, the demos),
+    every kind's creation service takes it as ``basics`` and passes it on to
     ``round_of_kind_create``, which checks the address and the time zone."""
 
     competition: object
