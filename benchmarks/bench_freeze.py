@@ -120,6 +120,7 @@ def build_round(args):
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.models import Phase
     from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.pwscup2015 import services
     from pwscup.pwscup2015.models import AnonymizationSubmission
     from pwscup.pwscup2015.services.rounds import round_create
@@ -129,9 +130,7 @@ def build_round(args):
     organizer = user_create(username="bench-organizer", password="bench-pw")
     competition = competition_create(name="Bench", slug="bench", organizers=[organizer])
     round_ = round_create(
-        competition=competition,
-        name="Round",
-        slug="r1",
+        basics=RoundBasics(competition=competition, name="Round", slug="r1"),
         original=original,
         original_filename="adult.csv",
         config_raw=json.loads((REPO / "fixtures" / "adult_round.json").read_text()),

@@ -244,14 +244,13 @@ def round_with_phases(slug: str, organizer, original: bytes, teams: int, *, froz
     from pwscup.accounts.services import team_create
     from pwscup.competitions.models import Phase
     from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.pwscup2015.services.rounds import round_create
 
     now, hour = timezone.now(), dt.timedelta(hours=1)
     competition = competition_create(name=f"Rush {slug}", slug=slug, organizers=[organizer])
     round_ = round_create(
-        competition=competition,
-        name="Round",
-        slug="r1",
+        basics=RoundBasics(competition=competition, name="Round", slug="r1"),
         original=original,
         original_filename="adult.csv",
         config_raw=json.loads((REPO / "fixtures" / "adult_round.json").read_text()),

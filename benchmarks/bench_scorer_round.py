@@ -74,8 +74,10 @@ def _world(work_seconds: float):
 
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.scorer import services
     from pwscup.scorer.models import DataPack
+    from pwscup.submissions.services.two_sided import TwoSidedWindows
 
     organizer = user_create(username="bench-organizer", password="bench-pw")
     competition = competition_create(name="Bench", slug="bench", organizers=[organizer])
@@ -84,15 +86,15 @@ def _world(work_seconds: float):
     membership_add(team=team, user=member)
     now = timezone.now()
     scorer = services.scorer_round_create(
-        competition=competition,
-        name="Bench",
-        slug="bench",
+        basics=RoundBasics(competition=competition, name="Bench", slug="bench"),
         config={
             "release_columns": [{"key": "utility", "label": "Utility"}],
             "limits": {"timeout_seconds": 600},
         },
-        release=(now - dt.timedelta(hours=1), now + dt.timedelta(days=1)),
-        attack=(now + dt.timedelta(days=1), now + dt.timedelta(days=2)),
+        windows=TwoSidedWindows(
+            release=(now - dt.timedelta(hours=1), now + dt.timedelta(days=1)),
+            attack=(now + dt.timedelta(days=1), now + dt.timedelta(days=2)),
+        ),
     )
     services.pack_upload(
         scorer=scorer,

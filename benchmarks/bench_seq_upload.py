@@ -75,6 +75,7 @@ def run(sizes) -> None:
 
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.sequential import services
     from pwscup.sequential.models import Release
 
@@ -117,9 +118,7 @@ def run(sizes) -> None:
         cases.append((f"{persons:,} persons × {releases}", config, _csv(frame), tables))
     for index, (label, config, master, tables) in enumerate(cases):
         sequential = services.sequential_round_create(
-            competition=competition,
-            name=label,
-            slug=f"s{index}",
+            basics=RoundBasics(competition=competition, name=label, slug=f"s{index}"),
             config={**config, "mode": "batch"},
             master_file=SimpleUploadedFile("master.csv", master),
         )

@@ -98,6 +98,7 @@ def build(args):
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.models import Phase
     from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.pwscup2015.services.rounds import round_create
 
     now, hour = timezone.now(), dt.timedelta(hours=1)
@@ -105,9 +106,7 @@ def build(args):
     member = user_create(username="bench-member", password=PASSWORD)
     competition = competition_create(name="Bench", slug="bench", organizers=[organizer])
     round_ = round_create(
-        competition=competition,
-        name="Round",
-        slug="r1",
+        basics=RoundBasics(competition=competition, name="Round", slug="r1"),
         original=original_bytes(args.rows),
         original_filename="adult.csv",
         config_raw=json.loads((REPO / "fixtures" / "adult_round.json").read_text()),

@@ -325,13 +325,12 @@ def open_round(*, competition, rows: int, slug: str, original: bytes):
 
     from pwscup.competitions.models import Phase
     from pwscup.competitions.services import phase_set
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.pwscup2015.services.rounds import round_create
 
     now, hour = timezone.now(), dt.timedelta(hours=1)
     round_ = round_create(
-        competition=competition,
-        name=f"{slug} ({rows:,} rows)",
-        slug=slug,
+        basics=RoundBasics(competition=competition, name=f"{slug} ({rows:,} rows)", slug=slug),
         original=original,
         original_filename="original.csv",
         config_raw=json.loads((REPO / "fixtures" / "adult_round.json").read_text()),

@@ -241,6 +241,7 @@ def build_world(
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.models import Phase
     from pwscup.competitions.services import competition_create, phase_set
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.pwscup2015.models import Pwscup2015Round
     from pwscup.pwscup2015.services import round_assign_samples
     from pwscup.pwscup2015.services.rounds import round_create
@@ -252,9 +253,7 @@ def build_world(
     if data_mode == Pwscup2015Round.DataMode.PER_TEAM:
         round_options = {"sample_size": 60, "decoy_count": 40, **round_options}
     round_ = round_create(
-        competition=competition,
-        name="Round",
-        slug="r1",
+        basics=RoundBasics(competition=competition, name="Round", slug="r1"),
         original=original,
         original_filename="adult_head.csv",
         config_raw=adult_config(),

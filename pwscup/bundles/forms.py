@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.form_fields import competition_address_field
+from pwscup.core.form_fields import local_datetime_field
 from pwscup.core.time_zones import TimeZoneField
 
 
@@ -19,9 +20,8 @@ class NewCompetitionForm(forms.Form):
         required=False,
     )
     slug = competition_address_field()
-    start = forms.DateTimeField(
-        label=_("Start"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    start = local_datetime_field(
+        _("Start"),
         help_text=_("The earliest opening of any round; every other date keeps its distance."),
     )
     timezone = TimeZoneField(label=_("Time zone of the start"))

@@ -4,6 +4,8 @@ refusal shown on the form (next to the fields it names: the form's ``add_service
 on success, the new round's console page. A form of several steps, whose first step keeps
 the organizer's table as a draft, is started over by ``draft_cancel_view``.
 
+``RoundBasicsForm`` declares the fields every creation form starts with (name, address, time
+zone), read into the ``RoundBasics`` every kind's creation service takes (``round_basics``).
 ``ServiceErrorsForm`` is what the kinds' creation forms share to put a service's
 ``ValidationError`` back next to their fields; a form only says where the errors of its own
 settings go (``place_service_error``). ``setting_choice`` and ``setting_flag`` are the
@@ -15,22 +17,64 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import form_saved
+from pwscup.core.time_zones import TimeZoneField, zone_or_default
+from pwscup.kinds.round_basics import RoundBasics
+
+
+class RoundBasicsForm(forms.Form):
+    """The fields every kind's round creation form asks first, declared once: the round's
+    name, its address and its time zone (the site's default first). The address's length is
+    left to the service (``slug_check``), whose one message names the limit. A form that
+    takes a post without a time zone (a script's) makes it optional: the round gets the
+    site's default."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    slug = forms.SlugField(label=_("Address (slug)"))
+    timezone = TimeZoneField(label=_("Time zone of the round"))
+
+    #: The form's dates typed in the round's time zone (its windows' opens and closes, with
+    #: ``local_datetime_field``): read in that zone and checked by the platform's date rule.
+    LOCAL_DATES: tuple[str, ...] = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The windows are typed in the round's time zone, not the server's.
+        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
+        self.zone = zone_or_default(zone)
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in self.LOCAL_DATES:
+            value = cleaned.get(name)
+            if value is not None:
+                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        if self.LOCAL_DATES:
+            form_dates_check(self, self.LOCAL_DATES, time_zone=self.zone)
+        return cleaned
+
+
+def round_basics(data: dict, *, competition) -> RoundBasics:
+    """A new round's basics in ``competition`` from a ``RoundBasicsForm``'s cleaned values
+    (``data``; a wizard keeps them in the session between its steps); an empty time zone is
+    the site's default."""
+    return RoundBasics(
+        competition=competition,
+        name=data["name"],
+        slug=data["slug"],
+        timezone=data.get("timezone") or None,
+    )
 
 
 def round_identity(data: dict, *, competition, user) -> dict:
-    """The keyword arguments every kind's creation service takes: the competition, the
-    round's name, address and time zone (empty: the site's default), the organizer."""
-    return {
-        "competition": competition,
-        "name": data["name"],
-        "slug": data["slug"],
-        "timezone_name": data["timezone"] or None,
-        "user": user,
-    }
+    """The keyword arguments every kind's creation service takes from its console form: the
+    round's ``basics`` (``round_basics``) and the organizer."""
+    return {"basics": round_basics(data, competition=competition), "user": user}
 
 
 def round_create_page(

@@ -12,9 +12,10 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
-from pwscup.core.time_zones import default_time_zone, time_zone_check
+from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 from pwscup.kinds.registry import get_kind
+from pwscup.kinds.round_basics import RoundBasics
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 
 # /c/<competition>/team/… and /c/<competition>/join/<code>/ (pwscup/accounts/urls.py), the
@@ -129,45 +130,28 @@ def round_kind_check(*, kind: str) -> None:
 
 
 @transaction.atomic
-def round_of_kind_create(
-    *,
-    competition: Competition,
-    kind: str,
-    name: str,
-    slug: str,
-    config: dict,
-    timezone: str | None = None,
-    order: int | None = None,
-    **fields,
-) -> Round:
-    """Create a round of a registered kind: the kind validates (and normalises) ``config``
+def round_of_kind_create(*, basics: RoundBasics, kind: str, config: dict, **fields) -> Round:
+    """Create a round of a registered kind with its ``basics`` (competition, name, address,
+    time zone, order): the kind validates (and normalises) ``config``
     (``RoundKind.validate_config``), the core checks the kind, the address and the time zone
-    (``time_zone_check``; ``None``: the site's ``default_time_zone()``). The kind's app then
-    adds its own rows (its models point at the round) and phases (``phase_set``).
+    (``time_zone_check``; ``None``: the site's ``default_time_zone()``). ``fields``: the
+    round's other columns the kind fills (``original_rows``). The kind's app then adds its
+    own rows (its models point at the round) and phases (``phase_set``).
 
     Raises ``ValidationError`` keyed by field (``kind``, ``slug``, ``timezone``, or the
     kind's own keys).
     """
     round_kind = get_kind(kind)
-    errors = {}
-    try:
-        slug_check(slug=slug, competition=competition)
-    except ValidationError as error:
-        errors["slug"] = error.message_dict["slug"][0]
-    if timezone is None:
-        timezone = default_time_zone()
-    try:
-        time_zone_check(timezone)
-    except ValidationError as error:
-        errors["timezone"] = error.message_dict["timezone"][0]
+    competition, order, timezone = basics.competition, basics.order, basics.time_zone()
+    errors = round_basics_errors(competition=competition, slug=basics.slug, timezone=timezone)
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)
     return Round.objects.create(
         competition=competition,
         kind=kind,
-        name=name,
-        slug=slug,
+        name=basics.name,
+        slug=basics.slug,
         config=normalised,
         timezone=timezone,
         order=competition.rounds.count() + 1 if order is None else order,
@@ -181,20 +165,34 @@ def round_core_check(*, round: Round, slug, timezone, quota_reset_hour=None) -> 
     limits reset at (``quota_reset_hour_check``; ``None``: not edited). Raises
     ``ValidationError`` keyed by field. The kind's settings are not looked at: they are the
     kind's (its console checks them)."""
-    errors = {}
-    checks = [
-        ("slug", lambda: slug_check(slug=slug, competition=round.competition, current=round)),
-        ("timezone", lambda: time_zone_check(timezone)),
-    ]
+    more = []
     if quota_reset_hour is not None:
-        checks.append(("quota_reset_hour", lambda: quota_reset_hour_check(quota_reset_hour)))
+        more.append(("quota_reset_hour", lambda: quota_reset_hour_check(quota_reset_hour)))
+    errors = round_basics_errors(
+        competition=round.competition, slug=slug, timezone=timezone, current=round, more=more
+    )
+    if errors:
+        raise ValidationError(errors)
+
+
+def round_basics_errors(*, competition, slug, timezone, current=None, more=()) -> dict:
+    """The one check of what every round has, whatever its kind, on its creation and on an
+    edit: its address in ``competition`` (``slug_check``; ``current``: the round being
+    edited; a ``slug`` of ``None`` is not checked) and its time zone (``time_zone_check``),
+    then the caller's ``more`` checks (``(field, check)`` pairs). Returns each refused
+    field's message (empty: all pass), for the caller to raise with its own."""
+    checks = [("timezone", lambda: time_zone_check(timezone)), *more]
+    if slug is not None:
+        checks.insert(
+            0, ("slug", lambda: slug_check(slug=slug, competition=competition, current=current))
+        )
+    errors = {}
     for field, check in checks:
         try:
             check()
         except ValidationError as error:
-            errors[field] = error.message_dict[field]
-    if errors:
-        raise ValidationError(errors)
+            errors[field] = error.message_dict[field][0]
+    return errors
 
 
 def quota_reset_hour_check(hour) -> int:

@@ -1,4 +1,5 @@
 """Form helpers: fields whose bounds come from the database columns they are stored in, a
+time typed in a zone the form names (``local_datetime_field``), a
 service's ``ValidationError`` shown next to the fields (``form_saved``: a posted form handed
 to its service), the comma-separated lists the round forms take, and the round forms'
 "advanced" JSON view and tables of rows."""
@@ -26,6 +27,13 @@ def positive_int_field(*, min_value: int = 1, max_value: int = POSITIVE_INT_MAX,
 
 
 NO_LIMIT = _("Empty: no limit.")
+
+
+def local_datetime_field(label, **kwargs) -> forms.DateTimeField:
+    """A time typed with the browser's own date and time picker, to the minute, in a zone
+    the form names (the round's, the start's): the field has no zone of its own."""
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+    return forms.DateTimeField(label=label, widget=widget, **kwargs)
 
 
 def limit_field(label, *, help_text=NO_LIMIT, **kwargs):

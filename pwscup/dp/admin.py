@@ -10,10 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Competition
+from pwscup.competitions.round_create import RoundBasicsForm, round_basics
 from pwscup.competitions.selectors import organized_competitions
 from pwscup.competitions.window_forms import WindowDatesForm
 from pwscup.core.admin_base import ReadOnlyAdminMixin
-from pwscup.core.time_zones import TimeZoneField
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_round_create, dp_round_window_set
 
@@ -30,46 +30,40 @@ class ReleaseWindowForm(forms.ModelForm):
         }
 
 
-class DPRoundCreateForm(ReleaseWindowForm):
-    """The add form: what ``dp_round_create`` takes."""
+class DPRoundCreateForm(ReleaseWindowForm, RoundBasicsForm):
+    """The add form: what ``dp_round_create`` takes (the round's basics, in the competition
+    chosen)."""
 
     competition = forms.ModelChoiceField(
         queryset=Competition.objects.none(), label=_("competition")
     )
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"))
     table = forms.FileField(label=_("Hidden table (CSV)"))
     config_json = forms.CharField(
         label=_("Configuration (JSON)"),
         widget=forms.Textarea,
         help_text=_("Every key is described in docs/dp.md (“The configuration”)."),
     )
-    timezone_name = TimeZoneField(label=_("Time zone"))
 
     def clean(self):
         cleaned = super().clean()
-        form_dates_check(self, ("opens_at", "closes_at"), time_zone=cleaned.get("timezone_name"))
+        form_dates_check(self, ("opens_at", "closes_at"), time_zone=cleaned.get("timezone"))
         if self.errors:
             return cleaned
         try:
             self.created = dp_round_create(
-                competition=cleaned["competition"],
-                name=cleaned["name"],
-                slug=cleaned["slug"],
+                basics=round_basics(cleaned, competition=cleaned["competition"]),
                 table=cleaned["table"].read(),
                 table_filename=cleaned["table"].name,
                 config_raw=cleaned["config_json"],
                 opens_at=cleaned["opens_at"],
                 closes_at=cleaned["closes_at"],
-                timezone_name=cleaned["timezone_name"],
                 user=self.user,
             )
         except ValidationError as error:
-            mapping = {"config": "config_json", "timezone": "timezone_name"}
             for field, messages in error.message_dict.items():
-                self.add_error(
-                    mapping.get(field, field if field in self.fields else None), messages
-                )
+                if field == "config":
+                    field = "config_json"
+                self.add_error(field if field in self.fields else None, messages)
         return cleaned
 
 
@@ -95,7 +89,7 @@ class DPRoundAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ("competition", "name", "slug", "table", "config_json", "timezone_name",
+            return ("competition", "name", "slug", "table", "config_json", "timezone",
                     "opens_at", "closes_at")  # fmt: skip
         return self.fields
 

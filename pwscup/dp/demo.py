@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from pwscup.competitions.models import Round
 from pwscup.dp.services import dp_round_create
+from pwscup.kinds.round_basics import RoundBasics
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dp"
 
@@ -69,9 +70,7 @@ def dp_demo_load(*, competition, organizer, now=None) -> list:
         table = (FIXTURES / table_file).read_bytes() if table_file else movielens_practice_table()
         made.append(
             dp_round_create(
-                competition=competition,
-                name=name,
-                slug=slug,
+                basics=RoundBasics(competition=competition, name=name, slug=slug),
                 table=table,
                 table_filename=table_file or "movielens_synthetic.csv",
                 config_raw=_config(config_file),

@@ -8,7 +8,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
-from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, setting_flag
+from pwscup.competitions.round_create import (
+    RoundBasicsForm,
+    ServiceErrorsForm,
+    setting_choice,
+    setting_flag,
+)
 from pwscup.core.form_fields import (
     POSITIVE_INT_MAX,
     ConfigJsonView,
@@ -16,7 +21,6 @@ from pwscup.core.form_fields import (
     example_rows,
     limit_field,
 )
-from pwscup.core.time_zones import TimeZoneField
 
 EXAMPLE_CONFIG = {
     "attributes": {
@@ -81,12 +85,11 @@ def _level_id(epsilon: str) -> str:
     return "eps-" + re.sub(r"[^0-9A-Za-z.\-]", "_", epsilon)
 
 
-class DPRoundForm(ServiceErrorsForm, ConfigJsonView, forms.Form):
-    """A new DP round: its fields build the configuration the service checks
-    (``dp_round_create``); the JSON view (``config``), when filled, replaces them."""
+class DPRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm):
+    """A new DP round: its name, address and time zone (``RoundBasicsForm``), then fields
+    that build the configuration the service checks (``dp_round_create``); the JSON view
+    (``config``), when filled, replaces them."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"))
     table = forms.FileField(
         label=_("Hidden table (CSV)"),
         help_text=_("One column per attribute below; never shown to teams."),
@@ -168,7 +171,6 @@ class DPRoundForm(ServiceErrorsForm, ConfigJsonView, forms.Form):
         _("Estimates per team per level in all"),
         help_text=_("Empty: no limit. Rejected estimates do not count."),
     )
-    timezone = TimeZoneField(label=_("Time zone"))
 
     CONFIG_FIELDS = (
         "levels",

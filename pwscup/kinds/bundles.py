@@ -22,6 +22,7 @@ from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
 from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.kinds.round_basics import RoundBasics
 
 
 @dataclass(frozen=True)
@@ -67,15 +68,16 @@ class RoundEntry:
     settings: dict
     files: dict[str, bytes]
 
-    def round_arguments(self) -> dict:
+    def basics(self, competition) -> RoundBasics:
         """The core's fields as every kind's round creation service takes them (the
-        console's): ``name``, ``slug``, ``timezone_name`` and ``order``."""
-        return {
-            "name": self.name,
-            "slug": self.slug,
-            "timezone_name": self.timezone,
-            "order": self.order,
-        }
+        console's ``basics``), for the round in ``competition``."""
+        return RoundBasics(
+            competition=competition,
+            name=self.name,
+            slug=self.slug,
+            timezone=self.timezone,
+            order=self.order,
+        )
 
     def settings_of(self, known) -> dict:
         """The kind's settings, an object with no key but ``known`` (each refusal keyed by
@@ -86,11 +88,11 @@ class RoundEntry:
 
     def created_by(self, create, *, competition, fields: dict, top: str = "settings", **arguments):
         """What ``create`` (the kind's round creation service, the console's) returns for
-        the round in ``competition``, called with the core's fields (``round_arguments``)
-        and the kind's ``arguments`` read from the bundle; its refusal keyed by where each
-        value is in the bundle (``service_error_rekeyed`` with ``fields`` and ``top``)."""
+        the round in ``competition``, called with the core's fields (``basics``) and the
+        kind's ``arguments`` read from the bundle; its refusal keyed by where each value is
+        in the bundle (``service_error_rekeyed`` with ``fields`` and ``top``)."""
         try:
-            return create(competition=competition, **self.round_arguments(), **arguments)
+            return create(basics=self.basics(competition), **arguments)
         except ValidationError as error:
             raise service_error_rekeyed(error, fields, top=top) from None
 

@@ -11,7 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
-from pwscup.core.form_fields import limit_field, whole_competition_round_field
+from pwscup.core.form_fields import (
+    limit_field,
+    local_datetime_field,
+    whole_competition_round_field,
+)
 from pwscup.core.time_zones import TimeZoneField, zone_or_default
 from pwscup.presentations.models import POLICY_MAX_LENGTH, PresentationWindow
 
@@ -45,10 +49,6 @@ class SlidesUploadForm(forms.Form):
     )
 
 
-def _local_input():
-    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
-
 class WindowForm(forms.Form):
     round = whole_competition_round_field(
         Round.objects.none(),
@@ -60,8 +60,8 @@ class WindowForm(forms.Form):
         required=False,
         help_text=_("Empty: the round's name, or “Presentations”."),
     )
-    opens_at = forms.DateTimeField(label=_("Uploads open at"), widget=_local_input())
-    closes_at = forms.DateTimeField(label=_("Uploads close at"), widget=_local_input())
+    opens_at = local_datetime_field(_("Uploads open at"))
+    closes_at = local_datetime_field(_("Uploads close at"))
     time_zone = TimeZoneField(
         label=_("Time zone"),
         help_text=_("Of the dates above; a round's window uses the round's time zone."),

@@ -199,16 +199,13 @@ def round_from_bundle(*, competition, entry, start, user):
     try:
         return console_round_create(
             user=user,
-            competition=competition,
+            basics=entry.basics(competition),
             original=entry.files[ORIGINAL],
             original_filename=ORIGINAL,
             config=settings["config"],
             data={key: settings[key] for key in ("data_mode", *COUNTS)},
             phases=phases,
             rules={key: settings[key] for key in RULE_FIELDS},
-            name=entry.name,
-            slug=entry.slug,
-            timezone=entry.timezone,
             allow_attack_before_close=settings["allow_attack_before_close"],
         )
     except ValidationError as error:

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.services import phase_set
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.services import round_assign_samples
 from pwscup.pwscup2015.services.rounds import round_create
@@ -33,6 +34,10 @@ DEMO_PHASES = [
     ),
     (Phase.Kind.ATTACK, 14, {"daily_limit": 50, "total_limit": 300}),
 ]
+
+
+# The keys of ``demo_rounds``' settings that are the round's ``RoundBasics``.
+BASICS = ("name", "slug", "order")
 
 
 def demo_rounds(config: dict) -> list[dict]:
@@ -73,7 +78,9 @@ def pwscup2015_demo_load(*, competition, now=None) -> list[Round]:
         if Round.objects.filter(competition=competition, slug=options["slug"]).exists():
             continue
         round_ = round_create(
-            competition=competition,
+            basics=RoundBasics(
+                competition=competition, **{key: options.pop(key) for key in BASICS}
+            ),
             original=original,
             original_filename="adult.csv",
             **options,

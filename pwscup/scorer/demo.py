@@ -10,7 +10,6 @@ published (PWSCup 2026's rule). The program is built by the worker when the demo
 The release phase is open now for a week; *Open the attack phase now* brings the attack
 phase to a class. A second ``load_demo`` changes nothing."""
 
-import datetime as dt
 import io
 import zipfile
 
@@ -18,8 +17,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.scorer import services
 from pwscup.scorer.models import DataPack, ScorerRound
+from pwscup.submissions.services.two_sided import two_sided_demo_windows
 from scoring.scorer.demo import (
     demo_program_zip,
     demo_reference_csv,
@@ -30,8 +31,6 @@ from scoring.scorer.demo import (
 SLUG = "scorer-demo"
 NAME = "ラウンド S：主催者の採点プログラム / Round S: the organizer's own scoring program"
 ROWS, SEED, SLOTS = 200, 0, 12
-RELEASE_DAYS, ATTACK_DAYS = 7, 7
-RELEASE_DAILY, ATTACK_DAILY = 10, 20
 CONFIG = {
     "release_columns": [
         {"key": "utility", "label": "Utility", "label_ja": "有用性", "higher_is_better": True}
@@ -100,17 +99,10 @@ def demo_load(competition, *, organizer, now=None) -> ScorerRound | None:
     returns the round made (None: nothing to do)."""
     if Round.objects.filter(competition=competition, slug=SLUG).exists():
         return None
-    now = (now or timezone.now()).replace(second=0, microsecond=0)
-    release_closes = now + dt.timedelta(days=RELEASE_DAYS)
     scorer = services.scorer_round_create(
-        competition=competition,
-        name=NAME,
-        slug=SLUG,
+        basics=RoundBasics(competition=competition, name=NAME, slug=SLUG),
         config=CONFIG,
-        release=(now - dt.timedelta(hours=1), release_closes),
-        attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),
-        release_limits=(RELEASE_DAILY, None),
-        attack_limits=(ATTACK_DAILY, None),
+        windows=two_sided_demo_windows(now or timezone.now()),
         user=organizer,
     )
     for role, data in demo_packs().items():

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from pwscup.accounts.models import Team
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import engine, selectors, services
 from pwscup.sequential.models import SequentialRound
 
@@ -73,12 +74,14 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
     if not competition.rounds.filter(slug="seq-paper").exists():
         made.append(
             services.sequential_round_create(
-                competition=competition,
-                name=(
-                    "ラウンド S1：逐次公開・論文の人物 / "
-                    "Round S1: sequential release, the paper's persons"
+                basics=RoundBasics(
+                    competition=competition,
+                    name=(
+                        "ラウンド S1：逐次公開・論文の人物 / "
+                        "Round S1: sequential release, the paper's persons"
+                    ),
+                    slug="seq-paper",
                 ),
-                slug="seq-paper",
                 config=PAPER_CONFIG,
                 master_file=_upload(paper_master(), "master.csv"),
                 user=organizer,
@@ -86,9 +89,11 @@ def demo_load(competition, *, organizer) -> list[SequentialRound]:
         )
     if not competition.rounds.filter(slug="seq-generated").exists():
         generated = services.sequential_round_create(
-            competition=competition,
-            name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
-            slug="seq-generated",
+            basics=RoundBasics(
+                competition=competition,
+                name="ラウンド S2：逐次公開・生成データ / Round S2: sequential release, generated data",
+                slug="seq-generated",
+            ),
             config=GENERATED_CONFIG,
             pool_file=_upload(generated_pool(), "pool.csv"),
             user=organizer,

@@ -6,9 +6,13 @@ field they name."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.round_create import ServiceErrorsForm, setting_choice, setting_flag
+from pwscup.competitions.round_create import (
+    RoundBasicsForm,
+    ServiceErrorsForm,
+    setting_choice,
+    setting_flag,
+)
 from pwscup.core.form_fields import ConfigField, ConfigJsonView, comma_list, example_rows
-from pwscup.core.time_zones import TimeZoneField
 from pwscup.sequential import engine
 from pwscup.sequential.demo import PAPER_CONFIG
 from pwscup.sequential.schedule_fields import ScheduleFields
@@ -29,14 +33,11 @@ QI_ROWS = 6  # rows shown (a longer list: the JSON view)
 GATE_METRICS = ("IL", "CF_ratio", "SUP", "TMP")
 
 
-class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
-    """A new sequential round: its fields build the configuration the service checks
-    (``sequential_round_create``); the JSON view (``config``), when filled, replaces them."""
+class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, ScheduleFields):
+    """A new sequential round: its name, address and time zone (``RoundBasicsForm``), then
+    fields that build the configuration the service checks (``sequential_round_create``);
+    the JSON view (``config``), when filled, replaces them."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"))
-    # Not required: a post without it (a script's) gets the site's default, like the service.
-    timezone = TimeZoneField(label=_("Time zone"), required=False)
     n_releases = forms.IntegerField(
         label=_("Number of releases"),
         required=False,
@@ -141,6 +142,8 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, ScheduleFields):
 
     def __init__(self, data=None, files=None, **kwargs):
         super().__init__(data, files, **kwargs)
+        # Not required: a post without it (a script's) gets the site's default, like the service.
+        self.fields["timezone"].required = False
         # The round's own fields first, in their order here; the schedule's after them.
         self.order_fields(
             name for name in self.declared_fields if name not in ScheduleFields.declared_fields

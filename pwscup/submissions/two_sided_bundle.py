@@ -23,6 +23,7 @@ from pwscup.submissions.services.two_sided import (
     FORMER_PHASE_KEYS,
     RELEASE,
     TWO_SIDED_PHASE_LABELS,
+    TwoSidedWindows,
 )
 
 
@@ -117,14 +118,15 @@ def two_phases_arguments(
     former: dict | None = None,
 ) -> dict:
     """The phases ``two_phases_read`` reads (``release`` and ``attack``: their kinds) as the
-    keyword arguments of a two-sided kind's round creation service, as its console form
-    gives them: ``release`` and ``attack`` (the windows), ``release_limits``,
-    ``attack_limits`` and ``attack_target_limit``."""
+    keyword argument of a two-sided kind's round creation service, as its console form
+    gives it: ``windows``, a ``TwoSidedWindows``."""
     phases = two_phases_read(raw, start, entry, labels=labels, attack=attack, former=former)
     return {
-        "release": phases[release]["window"],
-        "attack": phases[attack]["window"],
-        "release_limits": phases[release]["limits"],
-        "attack_limits": phases[attack]["limits"],
-        "attack_target_limit": phases[attack]["target_limit"],
+        "windows": TwoSidedWindows(
+            release=phases[release]["window"],
+            attack=phases[attack]["window"],
+            release_limits=phases[release]["limits"],
+            attack_limits=phases[attack]["limits"],
+            attack_target_limit=phases[attack]["target_limit"],
+        )
     }

@@ -13,16 +13,13 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.dates import form_dates_check
-from pwscup.core.form_fields import limit_field
-from pwscup.core.time_zones import TimeZoneField, default_time_zone, zone_or_default
+from pwscup.competitions.round_create import RoundBasicsForm
+from pwscup.core.form_fields import limit_field, local_datetime_field
+from pwscup.core.time_zones import default_time_zone, zone_or_default
+from pwscup.submissions.services.two_sided import TwoSidedWindows
 
 SIDES = ("release", "attack")
 WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
-
-
-def _local_input():
-    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
 class NumberListField(forms.CharField):
@@ -55,39 +52,28 @@ class NumberListField(forms.CharField):
         return value
 
 
-class TwoSidedRoundForm(forms.Form):
-    """The fields every two-sided round's creation form has; the kind's form adds its
-    settings (and may reword ``attack_target_limit``'s help)."""
+class TwoSidedRoundForm(RoundBasicsForm):
+    """The fields every two-sided round's creation form has (after every round's:
+    ``RoundBasicsForm``); the kind's form adds its settings (and may reword
+    ``attack_target_limit``'s help)."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"), max_length=50)
-    timezone = TimeZoneField(label=_("Time zone of the round"))
-    release_opens_at = forms.DateTimeField(label=_("Release phase opens"), widget=_local_input())
-    release_closes_at = forms.DateTimeField(label=_("Release phase closes"), widget=_local_input())
+    release_opens_at = local_datetime_field(_("Release phase opens"))
+    release_closes_at = local_datetime_field(_("Release phase closes"))
     release_daily_limit = limit_field(_("Releases per team per day"))
     release_total_limit = limit_field(_("Releases per team in total"))
-    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
-    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
+    attack_opens_at = local_datetime_field(_("Attack phase opens"))
+    attack_closes_at = local_datetime_field(_("Attack phase closes"))
     attack_daily_limit = limit_field(_("Attacks per team per day"))
     attack_total_limit = limit_field(_("Attacks per team in total"))
     attack_target_limit = limit_field(_("Attacks per team per target"))
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # The windows are typed in the round's time zone, not the server's.
-        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
-        self.zone = zone_or_default(zone)
+    LOCAL_DATES = WINDOW_FIELDS
 
     def clean(self):
-        """The windows in the round's time zone, within the dates the platform accepts, each
-        phase closing after it opens and the attack phase opening once the release phase has
-        closed."""
+        """The windows in the round's time zone, within the dates the platform accepts
+        (``RoundBasicsForm``), each phase closing after it opens and the attack phase opening
+        once the release phase has closed."""
         cleaned = super().clean()
-        for name in WINDOW_FIELDS:
-            value = cleaned.get(name)
-            if value is not None:
-                cleaned[name] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
-        form_dates_check(self, WINDOW_FIELDS, time_zone=self.zone)
         for phase in SIDES:
             opens, closes = cleaned.get(f"{phase}_opens_at"), cleaned.get(f"{phase}_closes_at")
             if opens and closes and closes <= opens and not self.has_error(f"{phase}_closes_at"):
@@ -103,14 +89,17 @@ class TwoSidedRoundForm(forms.Form):
         return cleaned
 
     def windows(self) -> dict:
-        """The keyword arguments of the kind's round creation service for the two windows."""
+        """The keyword argument of the kind's round creation service for the two windows
+        (``windows``: a ``TwoSidedWindows``)."""
         data = self.cleaned_data
         return {
-            "release": (data["release_opens_at"], data["release_closes_at"]),
-            "attack": (data["attack_opens_at"], data["attack_closes_at"]),
-            "release_limits": (data.get("release_daily_limit"), data.get("release_total_limit")),
-            "attack_limits": (data.get("attack_daily_limit"), data.get("attack_total_limit")),
-            "attack_target_limit": data.get("attack_target_limit"),
+            "windows": TwoSidedWindows(
+                release=(data["release_opens_at"], data["release_closes_at"]),
+                attack=(data["attack_opens_at"], data["attack_closes_at"]),
+                release_limits=(data.get("release_daily_limit"), data.get("release_total_limit")),
+                attack_limits=(data.get("attack_daily_limit"), data.get("attack_total_limit")),
+                attack_target_limit=data.get("attack_target_limit"),
+            )
         }
 
 

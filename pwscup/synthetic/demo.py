@@ -11,12 +11,12 @@ the attack phase at once. The demo teams play it from a fresh
 ``load_demo`` adds the round only when the competition lacks it, and changes nothing else.
 """
 
-import datetime as dt
-
 from django.conf import settings
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.kinds.round_basics import RoundBasics
+from pwscup.submissions.services.two_sided import two_sided_demo_windows
 from pwscup.synthetic import drafts, services
 from pwscup.synthetic.models import SyntheticRound
 
@@ -25,10 +25,6 @@ NAME = (
     "ラウンド Y：合成データとメンバーシップ推定 (Adult) / "
     "Round Y: synthetic data and membership inference (Adult)"
 )
-# A week each: the round stays playable on the days after the load (``scripts/demo`` keeps
-# the class's data), and *Open the attack phase now* brings the attack phase to the session.
-RELEASE_DAYS, ATTACK_DAYS = 7, 7
-RELEASE_DAILY, ATTACK_DAILY = 10, 20
 
 
 def adult_bytes() -> bytes:
@@ -52,19 +48,12 @@ def demo_load(competition, *, organizer, now=None) -> SyntheticRound | None:
     returns the round made (None: nothing to do)."""
     if Round.objects.filter(competition=competition, slug=SLUG).exists():
         return None
-    now = (now or timezone.now()).replace(second=0, microsecond=0)
     content = adult_bytes()
-    release_closes = now + dt.timedelta(days=RELEASE_DAYS)
     return services.synthetic_round_create(
-        competition=competition,
-        name=NAME,
-        slug=SLUG,
+        basics=RoundBasics(competition=competition, name=NAME, slug=SLUG),
         table=content,
         table_filename="adult.csv",
         config=demo_config(content, teams=max(competition.teams.count(), 1)),
-        release=(now - dt.timedelta(hours=1), release_closes),
-        attack=(release_closes, release_closes + dt.timedelta(days=ATTACK_DAYS)),
-        release_limits=(RELEASE_DAILY, None),
-        attack_limits=(ATTACK_DAILY, None),
+        windows=two_sided_demo_windows(now or timezone.now()),
         user=organizer,
     )

@@ -68,14 +68,13 @@ def build_dp_world(
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
     from pwscup.dp.services import dp_round_create
+    from pwscup.kinds.round_basics import RoundBasics
 
     now, hour = timezone.now(), dt.timedelta(hours=1)
     organizer = user_create(username=f"{slug}-organizer", password=password)
     competition = competition_create(name=f"DP {slug}", slug=slug, organizers=[organizer])
     dp_round = dp_round_create(
-        competition=competition,
-        name="DP round",
-        slug="dp",
+        basics=RoundBasics(competition=competition, name="DP round", slug="dp"),
         table=table if table is not None else toy_csv(),
         table_filename="hidden.csv",
         config_raw=config or TOY_CONFIG,

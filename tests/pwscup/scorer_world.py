@@ -85,8 +85,10 @@ def scorer_world(
     uploaded and built (``build``), the reference data and a slots pack uploaded."""
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.scorer import services
     from pwscup.scorer.models import DataPack
+    from pwscup.submissions.services.two_sided import TwoSidedWindows
 
     organizer = user_create(username=f"{slug}-organizer", password=password)
     competition = competition_create(name=f"Scorer {slug}", slug=slug, organizers=[organizer])
@@ -101,14 +103,14 @@ def scorer_world(
     day = dt.timedelta(days=1)
     release = (now - day, now + day) if release_open else (now - 2 * day, now - day)
     world.scorer = services.scorer_round_create(
-        competition=competition,
-        name="Scored by the organizer",
-        slug="s1",
+        basics=RoundBasics(competition=competition, name="Scored by the organizer", slug="s1"),
         config=config or CONFIG,
-        release=release,
-        attack=(release[1], release[1] + 2 * day),
-        release_limits=release_limits,
-        attack_limits=attack_limits,
+        windows=TwoSidedWindows(
+            release=release,
+            attack=(release[1], release[1] + 2 * day),
+            release_limits=release_limits,
+            attack_limits=attack_limits,
+        ),
         user=organizer,
     )
     services.pack_upload(

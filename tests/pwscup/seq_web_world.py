@@ -60,6 +60,7 @@ def seq_world(
     (default: the paper's U(2), ``zhang_master.csv``; None: none) or a pool."""
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
+    from pwscup.kinds.round_basics import RoundBasics
     from pwscup.sequential import services
 
     organizer = user_create(username=f"{slug}-organizer", password=password)
@@ -76,9 +77,7 @@ def seq_world(
     if master == "paper":
         master = fixture("zhang_master.csv")
     world.sequential = services.sequential_round_create(
-        competition=competition,
-        name="Sequential",
-        slug="s1",
+        basics=RoundBasics(competition=competition, name="Sequential", slug="s1"),
         config=config,
         master_file=upload_file(master, "master.csv") if master is not None else None,
         pool_file=upload_file(pool, "pool.csv") if pool is not None else None,

@@ -79,6 +79,8 @@ def syn_world(
     release phase is open now (``release_open``) or has closed, the attack phase after it."""
     from pwscup.accounts.services import membership_add, team_create, user_create
     from pwscup.competitions.services import competition_create
+    from pwscup.kinds.round_basics import RoundBasics
+    from pwscup.submissions.services.two_sided import TwoSidedWindows
     from pwscup.synthetic import services
 
     organizer = user_create(username=f"{slug}-organizer", password=password)
@@ -94,16 +96,16 @@ def syn_world(
     day = dt.timedelta(days=1)
     release = (now - day, now + day) if release_open else (now - 2 * day, now - day)
     world.synthetic = services.synthetic_round_create(
-        competition=competition,
-        name="Synthetic",
-        slug="y1",
+        basics=RoundBasics(competition=competition, name="Synthetic", slug="y1"),
         table=adult_rows(rows),
         table_filename="adult.csv",
         config=config or SMALL,
-        release=release,
-        attack=(release[1], release[1] + 2 * day),
-        release_limits=release_limits,
-        attack_limits=attack_limits,
+        windows=TwoSidedWindows(
+            release=release,
+            attack=(release[1], release[1] + 2 * day),
+            release_limits=release_limits,
+            attack_limits=attack_limits,
+        ),
         user=organizer,
         seed=seed,
     )

@@ -9,6 +9,7 @@ from pwscup.archives.models import ResultsArchive
 from pwscup.archives.services import archive_publish
 from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, PERMUTATIONS, SAMPLES
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.models import TeamDataset
 from pwscup.pwscup2015.services.rounds import round_create
 from tests.pwscup.archive_world import (
@@ -228,9 +229,7 @@ def test_rounds_whose_results_are_not_published_are_left_out(make_world):
     lines = adult_head(320).splitlines(keepends=True)
     second = b"".join([lines[0], *lines[201:]])  # none of r1's rows
     round_create(
-        competition=world.competition,
-        name="Second",
-        slug="r2",
+        basics=RoundBasics(competition=world.competition, name="Second", slug="r2"),
         original=second,
         original_filename="second.csv",
         config_raw=adult_config(),

@@ -26,6 +26,7 @@ from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_estimate_upload, dp_query_answer, dp_round_close_now
 from pwscup.kinds import get_kind
 from pwscup.kinds.bundles import RoundEntry
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import demo as seq_demo
 from pwscup.sequential import engine as seq_engine
 from pwscup.sequential import selectors as seq_selectors
@@ -222,9 +223,7 @@ def test_a_shift_jis_original_is_exported_as_uploaded_and_imported_again():
         "levels": [{"id": "e1", "epsilon": "1"}],
     }
     dp_round = dp_round_create(
-        competition=competition,
-        name="SJIS",
-        slug="sjis",
+        basics=RoundBasics(competition=competition, name="SJIS", slug="sjis"),
         table=table.encode("cp932"),
         table_filename="hidden.csv",
         config_raw=config,
@@ -719,9 +718,7 @@ def test_equal_rounds_give_equal_settings_whatever_they_were_created_from():
     settings = []
     for n, config in enumerate((MOVIELENS_CONFIG, shuffled)):
         dp_round = dp_round_create(
-            competition=competition,
-            name=f"Equal {n}",
-            slug=f"equal{n}",
+            basics=RoundBasics(competition=competition, name=f"Equal {n}", slug=f"equal{n}"),
             table=movielens_csv(),
             table_filename="hidden.csv",
             config_raw=config,
@@ -736,9 +733,7 @@ def test_equal_rounds_give_equal_settings_whatever_they_were_created_from():
     exported = []
     for n, config in enumerate((short, dict(reversed(list(long.items()))))):
         sequential = seq_services.sequential_round_create(
-            competition=competition,
-            name=f"Seq {n}",
-            slug=f"seq{n}",
+            basics=RoundBasics(competition=competition, name=f"Seq {n}", slug=f"seq{n}"),
             config=config,
             master_file=upload_file(fixture("zhang_master.csv"), "master.csv"),
         )

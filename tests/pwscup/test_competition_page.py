@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.dp.services import dp_round_create, dp_round_score, dp_round_window_set
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.services.operations import round_results_set
 from pwscup.sequential.services import results_publish, schedule_set, sequential_round_create
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
@@ -25,9 +26,7 @@ def rounds(world):
     sequential round (two releases, the first closing tomorrow) in one competition."""
     now = timezone.now().replace(second=0, microsecond=0)
     dp_round = dp_round_create(
-        competition=world.competition,
-        name="DP round",
-        slug="dp",
+        basics=RoundBasics(competition=world.competition, name="DP round", slug="dp"),
         table=toy_csv(),
         table_filename="hidden.csv",
         config_raw=TOY_CONFIG,
@@ -35,9 +34,7 @@ def rounds(world):
         closes_at=now + 48 * HOUR,
     )
     sequential = sequential_round_create(
-        competition=world.competition,
-        name="Sequential round",
-        slug="s1",
+        basics=RoundBasics(competition=world.competition, name="Sequential round", slug="s1"),
         config=fixture_config("zhang_config.json"),
         master_file=upload_file(fixture("zhang_master.csv"), "master.csv"),
     )

@@ -264,7 +264,7 @@ def test_the_dp_admin_refuses_it_on_creation_and_on_change(superuser_client, zon
         "name": "Admin DP",
         "slug": "admin-dp",
         "config_json": json.dumps(TOY_CONFIG),
-        "timezone_name": zone,
+        "timezone": zone,
         "opens_at": f"{day} {time}",
         "closes_at": "2030-12-01 00:00",
         "table": SimpleUploadedFile("hidden.csv", toy_csv()),

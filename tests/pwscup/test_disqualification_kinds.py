@@ -22,6 +22,7 @@ from pwscup.dp.services import (
     dp_round_score,
     dp_round_window_set,
 )
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import services as seq_services
 from tests.pwscup.archive_world import publish_and_read
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
@@ -49,9 +50,7 @@ def played_world():
 
     now = timezone.now()
     dp_round = dp_round_create(
-        competition=world.competition,
-        name="DP round",
-        slug="dp",
+        basics=RoundBasics(competition=world.competition, name="DP round", slug="dp"),
         table=toy_csv(),
         table_filename="hidden.csv",
         config_raw=TOY_CONFIG,

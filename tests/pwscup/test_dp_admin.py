@@ -35,7 +35,7 @@ def test_admin_creates_a_dp_round_and_shows_the_spec_message(world):
         "name": "Admin DP",
         "slug": "admin-dp",
         "config_json": json.dumps({**TOY_CONFIG, "levels": [{"id": "eps-0", "epsilon": "0"}]}),
-        "timezone_name": "Asia/Tokyo",
+        "timezone": "Asia/Tokyo",
         "opens_at": "2026-01-01 00:00", "closes_at": "2026-12-01 00:00",
         "table": SimpleUploadedFile("hidden.csv", toy_csv()),
     }  # fmt: skip

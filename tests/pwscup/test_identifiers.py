@@ -19,6 +19,7 @@ from pwscup.bundles.manifest import SCHEMA_PATH
 from pwscup.competitions.models import Round
 from pwscup.dp import engine
 from pwscup.dp.services import dp_round_create
+from pwscup.kinds.round_basics import RoundBasics
 from scoring.dp.config import parse_config
 from scoring.dp.errors import DPError
 from scoring.identifiers import DOTTED_PATTERN, SLUG_PATTERN
@@ -71,9 +72,7 @@ def test_the_service_refuses_a_level_id_with_a_slash(world):
     now = timezone.now()
     with pytest.raises(ValidationError) as caught:
         dp_round_create(
-            competition=world.competition,
-            name="DP",
-            slug="dp",
+            basics=RoundBasics(competition=world.competition, name="DP", slug="dp"),
             table=toy_csv(),
             table_filename="hidden.csv",
             config_raw=_config("eps/1"),
@@ -120,7 +119,7 @@ def test_the_admin_names_the_level_id_and_creates_nothing(world, client):
             "name": "DP",
             "slug": "dp",
             "config_json": json.dumps(_config("eps/1")),
-            "timezone_name": "Asia/Tokyo",
+            "timezone": "Asia/Tokyo",
             "opens_at": "2030-01-01 00:00",
             "closes_at": "2030-12-01 00:00",
             "table": SimpleUploadedFile("t.csv", toy_csv()),

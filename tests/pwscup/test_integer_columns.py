@@ -12,6 +12,7 @@ import scoring
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import round_config
 from pwscup.competitions.services import phase_set
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import AnonymizationSubmission, Pwscup2015Round
 from pwscup.pwscup2015.selectors import target_truth, team_original_table
@@ -36,9 +37,7 @@ def round_with_a_fractional_age_outside_team_a_sample(world):
     master = read_csv_text(world.original)
     master.loc[outside, "age"] = "40.5"
     round_ = round_create(
-        competition=world.competition,
-        name="Round 2",
-        slug="r2",
+        basics=RoundBasics(competition=world.competition, name="Round 2", slug="r2"),
         original=table_bytes(master),
         original_filename="master.csv",
         config_raw=adult_config(),
@@ -136,9 +135,7 @@ def test_saving_the_round_decides_again_whatever_the_configuration_said(make_wor
     world = make_world()
     claimed = {**adult_config(), "integer_columns": []}
     round_ = round_create(
-        competition=world.competition,
-        name="Round 3",
-        slug="r3",
+        basics=RoundBasics(competition=world.competition, name="Round 3", slug="r3"),
         original=adult_head(50),
         original_filename="adult.csv",
         config_raw=claimed,

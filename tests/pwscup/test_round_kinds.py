@@ -14,6 +14,7 @@ from pwscup.competitions.models import Round
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.kinds import RoundKind, get_kind, kind_of, register
 from pwscup.kinds.registry import all_kinds, kind_choices
+from pwscup.kinds.round_basics import RoundBasics
 from tests.support import adult_config
 
 
@@ -27,7 +28,9 @@ def test_the_first_kind_is_registered_and_existing_rounds_belong_to_it(world):
 def test_the_round_service_refuses_an_unknown_kind(world):
     with pytest.raises(ValidationError) as raised:
         round_of_kind_create(
-            competition=world.competition, kind="nope", name="X", slug="x", config={}
+            basics=RoundBasics(competition=world.competition, name="X", slug="x"),
+            kind="nope",
+            config={},
         )
     assert "Unknown round kind 'nope'" in raised.value.message_dict["kind"][0]
     assert "pwscup2015" in raised.value.message_dict["kind"][0]

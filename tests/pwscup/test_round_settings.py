@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.services import phase_set
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import parse_gates, passes_gates
 from pwscup.pwscup2015.services.rounds import round_create, round_settings_check
@@ -72,13 +73,12 @@ def test_gates_with_a_direction_decide_who_passes():
 def test_round_create_the_path_of_the_demo_and_commands_refuses_bad_settings(world):
     with pytest.raises(ValidationError) as caught:
         round_create(
-            competition=world.competition,
-            name="Bad",
-            slug="bad",
+            basics=RoundBasics(
+                competition=world.competition, name="Bad", slug="bad", timezone="Tokyo"
+            ),
             original=adult_head(20),
             original_filename="o.csv",
             config_raw=adult_config(),
-            timezone="Tokyo",
             utility_gates={"S1": 5},
         )
     assert set(caught.value.message_dict) == {"timezone", "utility_gates"}

@@ -16,6 +16,7 @@ from django.urls import reverse
 from pwscup.competitions.models import Competition, Round
 from pwscup.competitions.services import competition_create, round_of_kind_create
 from pwscup.dp.services import dp_round_create
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.console.services import console_round_create
 from pwscup.pwscup2015.services.rounds import round_create
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
@@ -49,9 +50,7 @@ def refused(call) -> list[str]:
 
 def two_phase_round(world, slug):
     return lambda: round_create(
-        competition=world.competition,
-        name="Again",
-        slug=slug,
+        basics=RoundBasics(competition=world.competition, name="Again", slug=slug),
         original=adult_head(20),
         original_filename="adult.csv",
         config_raw=adult_config(),
@@ -65,9 +64,7 @@ def dp_round(world, slug):
 
     now = timezone.now()
     return lambda: dp_round_create(
-        competition=world.competition,
-        name="DP",
-        slug=slug,
+        basics=RoundBasics(competition=world.competition, name="DP", slug=slug),
         table=toy_csv(),
         table_filename="hidden.csv",
         config_raw=TOY_CONFIG,
@@ -80,9 +77,7 @@ def sequential_round(world, slug):
     from pwscup.sequential.services import sequential_round_create
 
     return lambda: sequential_round_create(
-        competition=world.competition,
-        name="Seq",
-        slug=slug,
+        basics=RoundBasics(competition=world.competition, name="Seq", slug=slug),
         config=fixture_config("zhang_config.json"),
         master_file=upload_file(fixture("zhang_master.csv"), "master.csv"),
     )
@@ -116,7 +111,9 @@ def test_every_kinds_round_service_refuses_an_address_with_the_same_message(
 
 def test_the_same_round_address_is_free_in_another_competition(world):
     other = competition_create(name="Other", slug="other")
-    round_of_kind_create(competition=other, kind="pwscup2015", name="R", slug="r1", config={})
+    round_of_kind_create(
+        basics=RoundBasics(competition=other, name="R", slug="r1"), kind="pwscup2015", config={}
+    )
     assert Round.objects.filter(slug="r1").count() == 2
 
 
@@ -136,16 +133,15 @@ def test_the_wizards_service_refuses_a_taken_address(world):
     def create():
         console_round_create(
             user=world.organizer,
-            competition=world.competition,
+            basics=RoundBasics(
+                competition=world.competition, name="Again", slug="r1", timezone="Asia/Tokyo"
+            ),
             original=adult_head(20),
             original_filename="adult.csv",
             config=adult_config(),
             data={"data_mode": "shared"},
             phases={},
             rules={"utility_gates": {}, "tie_break_metric": "U1"},
-            name="Again",
-            slug="r1",
-            timezone="Asia/Tokyo",
         )
 
     assert refused(create) == [ROUND_TAKEN]
@@ -198,7 +194,9 @@ def test_the_wizards_last_step_names_an_address_taken_meanwhile(world, client):
     }
     client.post(reverse("pwscup2015_console:wizard_rules", args=[world.competition.slug]), rules)
     round_of_kind_create(
-        competition=world.competition, kind="pwscup2015", name="R2", slug="r2", config={}
+        basics=RoundBasics(competition=world.competition, name="R2", slug="r2"),
+        kind="pwscup2015",
+        config={},
     )
     response = client.post(
         reverse("pwscup2015_console:wizard_review", args=[world.competition.slug])

@@ -24,6 +24,7 @@ from pwscup.competitions.standings import EntryInput, standings_of, standings_up
 from pwscup.competitions.standings_models import Standings
 from pwscup.kinds import RoundKind, register, unregister
 from pwscup.kinds.rankings import RankingKey, RankingRow, RoundRanking
+from pwscup.kinds.round_basics import RoundBasics
 from tests.pwscup.rendered_forms import post_as_rendered
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +72,9 @@ def season():
             membership_add(team=team, user=member)
     rounds = [
         round_of_kind_create(
-            competition=competition, kind="edition", name=name, slug=slug, config={}
+            basics=RoundBasics(competition=competition, name=name, slug=slug),
+            kind="edition",
+            config={},
         )
         for name, slug in (("Preliminary", "pre"), ("Final", "final"))
     ]
@@ -234,7 +237,9 @@ def test_the_service_refuses_what_it_cannot_combine(season, change, message):
 def test_no_round_of_another_competition_and_no_scores_pointing_both_ways(season):
     competition, rounds, organizer = season
     other = competition_create(name="Other", slug="other", organizers=[organizer])
-    foreign = round_of_kind_create(competition=other, kind="edition", name="X", slug="x", config={})
+    foreign = round_of_kind_create(
+        basics=RoundBasics(competition=other, name="X", slug="x"), kind="edition", config={}
+    )
     with pytest.raises(ValidationError) as caught:
         standings_update(
             user=None,

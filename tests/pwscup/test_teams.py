@@ -20,6 +20,7 @@ from pwscup.accounts.services import (
     user_create,
 )
 from pwscup.core.errors import Refused
+from pwscup.kinds.round_basics import RoundBasics
 
 User = get_user_model()
 
@@ -399,9 +400,7 @@ def test_a_round_cannot_take_the_team_pages_address(world, slug):
 
     with pytest.raises(ValidationError) as refused:
         round_create(
-            competition=world.competition,
-            name="Shadowed",
-            slug=slug,
+            basics=RoundBasics(competition=world.competition, name="Shadowed", slug=slug),
             original=adult_head(20),
             original_filename="adult.csv",
             config_raw=adult_config(),

@@ -30,6 +30,7 @@ from pwscup.core.time_zones import (
 from pwscup.dp.admin import DPRoundCreateForm
 from pwscup.dp.console import DPRoundForm
 from pwscup.dp.services import dp_round_create
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.presentations.forms import WindowForm
 from pwscup.presentations.models import PresentationWindow
 from pwscup.presentations.services import presentation_window_create
@@ -145,7 +146,7 @@ def _forms(competition):
         "2015 wizard phases": (PhasesForm(), "timezone"),
         "2015 admin": (RoundAdminForm(), "timezone"),
         "dp console": (DPRoundForm(), "timezone"),
-        "dp admin": (DPRoundCreateForm(), "timezone_name"),
+        "dp admin": (DPRoundCreateForm(), "timezone"),
         "sequential console": (SequentialRoundForm(), "timezone"),
     }
 
@@ -188,17 +189,13 @@ def test_a_new_round_of_every_kind_takes_the_setting(django_user_model):
     competition = competition_create(name="Zones", slug="zones", organizers=[organizer])
     now = timezone.now()
     first = round_create(
-        competition=competition,
-        name="2015",
-        slug="r2015",
+        basics=RoundBasics(competition=competition, name="2015", slug="r2015"),
         original=adult_head(),
         original_filename="adult.csv",
         config_raw=adult_config(),
     )
     dp = dp_round_create(
-        competition=competition,
-        name="DP",
-        slug="dp",
+        basics=RoundBasics(competition=competition, name="DP", slug="dp"),
         table=toy_csv(),
         table_filename="hidden.csv",
         config_raw=TOY_CONFIG,
@@ -206,9 +203,7 @@ def test_a_new_round_of_every_kind_takes_the_setting(django_user_model):
         closes_at=now + dt.timedelta(days=1),
     )
     sequential = sequential_round_create(
-        competition=competition,
-        name="Sequential",
-        slug="seq",
+        basics=RoundBasics(competition=competition, name="Sequential", slug="seq"),
         config=fixture_config("zhang_config.json"),
         master_file=upload_file(fixture("zhang_master.csv"), "master.csv"),
     )
@@ -246,31 +241,26 @@ def test_every_service_refuses_an_unknown_zone_with_the_one_message(django_user_
             timezone="Mars/Base", utility_gates={}, tie_break_metric="U1"
         ),
         "2015 create": lambda: round_create(
-            competition=competition,
-            name="2015",
-            slug="r2015",
+            basics=RoundBasics(
+                competition=competition, name="2015", slug="r2015", timezone="Mars/Base"
+            ),
             original=adult_head(),
             original_filename="adult.csv",
             config_raw=adult_config(),
-            timezone="Mars/Base",
         ),
         "dp": lambda: dp_round_create(
-            competition=competition,
-            name="DP",
-            slug="dp",
+            basics=RoundBasics(competition=competition, name="DP", slug="dp", timezone="Mars/Base"),
             table=toy_csv(),
             table_filename="hidden.csv",
             config_raw=json.dumps(TOY_CONFIG),
             opens_at=now,
             closes_at=now + dt.timedelta(days=1),
-            timezone_name="Mars/Base",
         ),
         "sequential": lambda: sequential_round_create(
-            competition=competition,
-            name="Sequential",
-            slug="seq",
+            basics=RoundBasics(
+                competition=competition, name="Sequential", slug="seq", timezone="Mars/Base"
+            ),
             config=fixture_config("zhang_config.json"),
-            timezone_name="Mars/Base",
         ),
     }
     for name, attempt in attempts.items():

@@ -11,18 +11,18 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
-from pwscup.competitions.models import AuditEntry, Competition
+from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_audit_record, round_of_kind_create
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.errors import scoring_validation_error
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
-from pwscup.core.time_zones import default_time_zone
 from pwscup.dp import engine, estimation
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import SCORE_DP_ROUND
 from pwscup.dp.services.estimates import dp_estimates_build_queued
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.notifications.models import Notification
 from pwscup.notifications.services import notify_participants
 from pwscup.submissions.broker import job_send
@@ -43,9 +43,7 @@ def _dp_validation_error(field: str, error) -> ValidationError:
 @transaction.atomic
 def dp_round_create(
     *,
-    competition: Competition,
-    name: str,
-    slug: str,
+    basics: RoundBasics,
     table: bytes,
     table_filename: str,
     config_raw,
@@ -53,25 +51,20 @@ def dp_round_create(
     closes_at,
     daily_limit: int | None = None,
     total_limit: int | None = None,
-    timezone_name: str | None = None,
-    order: int | None = None,
     user=None,
 ) -> DPRound:
-    """Create a DP round: the configuration checked (spec §12), the hidden table checked
-    against it (kept as uploaded, never shown to teams), the release window set.
+    """Create a DP round with its ``basics`` (``round_of_kind_create``'s): the configuration
+    checked (spec §12), the hidden table checked against it (kept as uploaded, never shown
+    to teams), the release window set.
 
     ``config_raw`` is the configuration as a dict or as its JSON text (the admin and the
     console send the text). Raises ``ValidationError`` keyed by field (``config``, ``table``,
-    ``slug``, ``timezone``, ``closes_at``) with the spec's messages. ``timezone_name``: the
-    round's (default: the site's ``default_time_zone()``). ``order``: the round's place in
-    the competition (default: after the others; a bundle import gives it).
+    ``slug``, ``timezone``, ``closes_at``) with the spec's messages.
     ``daily_limit``, ``total_limit``: the estimates a team may upload per level, per day and
     in all (``None``: no limit)."""
-    if timezone_name is None:
-        timezone_name = default_time_zone()
     if isinstance(config_raw, str | bytes):
         config_raw = json_input(config_raw, field="config")
-    dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=timezone_name)
+    dates_check({"opens_at": opens_at, "closes_at": closes_at}, time_zone=basics.time_zone())
     if closes_at <= opens_at:
         raise ValidationError({"closes_at": _("The release phase must close after it opens.")})
     try:
@@ -84,16 +77,7 @@ def dp_round_create(
         rows = engine.table_check(csv.utf8, config)
     except engine.DPInputError as error:  # scoring.ValidationError: the encoding's too
         raise _dp_validation_error("table", error) from None
-    round_ = round_of_kind_create(
-        competition=competition,
-        kind="dp",
-        name=name,
-        slug=slug,
-        config=config,
-        timezone=timezone_name,
-        order=order,
-        original_rows=rows,
-    )
+    round_ = round_of_kind_create(basics=basics, kind="dp", config=config, original_rows=rows)
     round_original_save(round=round_, csv=csv, filename=filename)
     dp_round = DPRound.objects.create(
         round=round_,

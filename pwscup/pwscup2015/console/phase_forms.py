@@ -4,15 +4,10 @@ round's edit page), and the phases' values it reads and fills."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.models import Round
-from pwscup.core.form_fields import limit_field
-from pwscup.core.time_zones import TimeZoneField, zone_or_default
-
-
-def _local_input():
-    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-
+from pwscup.competitions.round_create import RoundBasicsForm
+from pwscup.core.form_fields import limit_field, local_datetime_field
+from pwscup.core.time_zones import zone_or_default
 
 PHASE_DATE_FIELDS = (
     "anonymization_opens_at",
@@ -22,20 +17,14 @@ PHASE_DATE_FIELDS = (
 )
 
 
-class PhasesForm(forms.Form):
-    """Both windows in the round's time zone; the service checks their order."""
+class PhasesForm(RoundBasicsForm):
+    """The round's name, address and time zone (``RoundBasicsForm``), then both windows in
+    the round's time zone; the service checks their order."""
 
-    name = forms.CharField(label=_("Round name"), max_length=200)
-    slug = forms.SlugField(label=_("Round address"), max_length=50)
-    timezone = TimeZoneField(label=_("Time zone of the round"))
-    anonymization_opens_at = forms.DateTimeField(
-        label=_("Anonymization phase opens"), widget=_local_input()
-    )
-    anonymization_closes_at = forms.DateTimeField(
-        label=_("Anonymization phase closes"), widget=_local_input()
-    )
-    attack_opens_at = forms.DateTimeField(label=_("Attack phase opens"), widget=_local_input())
-    attack_closes_at = forms.DateTimeField(label=_("Attack phase closes"), widget=_local_input())
+    anonymization_opens_at = local_datetime_field(_("Anonymization phase opens"))
+    anonymization_closes_at = local_datetime_field(_("Anonymization phase closes"))
+    attack_opens_at = local_datetime_field(_("Attack phase opens"))
+    attack_closes_at = local_datetime_field(_("Attack phase closes"))
     allow_attack_before_close = forms.BooleanField(
         label=_("Allow the attack phase to open before the anonymization phase closes"),
         required=False,
@@ -52,22 +41,7 @@ class PhasesForm(forms.Form):
         label=_("Attack phase leaderboard visible to visitors and teams"), required=False
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # The windows are typed in the round's time zone, not the server's.
-        zone = self.data.get(self.add_prefix("timezone")) or self.initial.get("timezone")
-        self.zone = zone_or_default(zone)
-
-    def clean(self):
-        cleaned = super().clean()
-        for name in ("opens_at", "closes_at"):
-            for kind in ("anonymization", "attack"):
-                key = f"{kind}_{name}"
-                value = cleaned.get(key)
-                if value is not None:
-                    cleaned[key] = value.replace(tzinfo=None).replace(tzinfo=self.zone)
-        form_dates_check(self, PHASE_DATE_FIELDS, time_zone=self.zone)
-        return cleaned
+    LOCAL_DATES = PHASE_DATE_FIELDS
 
 
 def phases_of(cleaned: dict) -> dict:

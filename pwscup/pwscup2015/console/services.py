@@ -3,8 +3,9 @@ leaves an entry in the audit log."""
 
 from django.db import transaction
 
-from pwscup.competitions.models import AuditEntry, Competition, Round
+from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.services import audit_record, phase_set, round_phases_close
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015.models import RoundOperation
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.services import round_assign_samples
@@ -34,23 +35,21 @@ def _audit(*, user, round: Round, action, **detail) -> None:
 def console_round_create(
     *,
     user,
-    competition: Competition,
+    basics: RoundBasics,
     original: bytes,
     original_filename: str,
     config: dict,
     data: dict,
     phases: dict,
     rules: dict,
-    name: str,
-    slug: str,
-    timezone: str,
     allow_attack_before_close: bool = False,
 ) -> Round:
-    """Create a round with both phases from the wizard's answers (checked once more here)."""
+    """Create a round with its ``basics`` and both phases from the wizard's answers (checked
+    once more here)."""
     round_settings_check(
-        slug=slug,
-        competition=competition,
-        timezone=timezone,
+        slug=basics.slug,
+        competition=basics.competition,
+        timezone=basics.time_zone(),
         utility_gates=rules["utility_gates"],
         value_ranges=rules.get("value_ranges", {}),
         published_rows=rules.get("published_rows"),
@@ -61,14 +60,10 @@ def console_round_create(
         allow_attack_before_close=allow_attack_before_close,
     )
     round_ = round_create(
-        competition=competition,
-        name=name,
-        slug=slug,
+        basics=basics,
         original=original,
         original_filename=original_filename,
         config_raw=config,
-        timezone=timezone,
-        order=competition.rounds.count() + 1,
         **data,
         **rules,
     )

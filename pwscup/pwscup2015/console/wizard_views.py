@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Phase
-from pwscup.competitions.round_create import draft_cancel_view
+from pwscup.competitions.round_create import draft_cancel_view, round_basics
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import add_errors
 from pwscup.core.session_drafts import draft_upload
@@ -314,16 +314,13 @@ def step_review(request, competition, state):
         try:
             round_ = services.console_round_create(
                 user=request.user,
-                competition=competition,
+                basics=round_basics(phases_form, competition=competition),
                 original=wizard.wizard_original(state),
                 original_filename=state["filename"],
                 config=state["config"],
                 data=state["data"],
                 phases=phases,
                 rules=state["rules"],
-                name=phases_form["name"],
-                slug=phases_form["slug"],
-                timezone=phases_form["timezone"],
                 allow_attack_before_close=phases_form["allow_attack_before_close"],
             )
         except (ValidationError, scoring.ScoringError) as error:

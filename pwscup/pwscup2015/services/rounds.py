@@ -12,10 +12,14 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from pwscup.competitions.models import Competition, Phase, Round
-from pwscup.competitions.organizer_files import round_original_store
-from pwscup.competitions.services import phase_window_check, slug_check
+from pwscup.competitions.organizer_files import round_original_save
+from pwscup.competitions.services import (
+    phase_window_check,
+    round_basics_errors,
+    round_of_kind_create,
+)
 from pwscup.core.files import OrganizerCsv, organizer_csv
-from pwscup.core.time_zones import default_time_zone, time_zone_check
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.pwscup2015 import KEY
 from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import GateError, indicator_gates_check, parse_gates
@@ -104,15 +108,14 @@ def round_settings_check(
     errors = _phases_errors(
         phases or {}, allow_attack_before_close=allow_attack_before_close, time_zone=timezone
     )
-    if slug is not None and competition is not None:
-        try:
-            slug_check(slug=slug, competition=competition, current=current)
-        except ValidationError as error:
-            errors["slug"] = error.message_dict["slug"][0]
-    try:
-        time_zone_check(timezone)
-    except ValidationError as error:
-        errors["timezone"] = error.message_dict["timezone"][0]
+    errors.update(
+        round_basics_errors(
+            competition=competition,
+            slug=slug if competition is not None else None,
+            timezone=timezone,
+            current=current,
+        )
+    )
     try:
         parse_gates(utility_gates)
         if config is not None:
@@ -200,9 +203,7 @@ def round_record_data(*, round: Round, checked: CheckedRoundData) -> None:
 @transaction.atomic
 def round_create(
     *,
-    competition: Competition,
-    name: str,
-    slug: str,
+    basics: RoundBasics,
     original: bytes,
     original_filename: str,
     config_raw,
@@ -211,10 +212,13 @@ def round_create(
     decoy_count: int | None = None,
     **options,
 ) -> Round:
+    """Create a 2015 round with its ``basics`` (``round_of_kind_create``'s): its settings
+    checked (``round_settings_check``), its original checked against its configuration
+    (``round_data_check``) and kept, its game row with ``options`` (the rules, the seed)."""
     round_settings_check(
-        slug=slug,
-        competition=competition,
-        timezone=options.setdefault("timezone", default_time_zone()),
+        slug=basics.slug,
+        competition=basics.competition,
+        timezone=basics.time_zone(),
         utility_gates=options.get("utility_gates", {}),
         tie_break_metric=options.get("tie_break_metric", "U1"),
         data_mode=data_mode,
@@ -233,16 +237,14 @@ def round_create(
         raise ValidationError({"value_ranges": str(error)}) from None
     game_fields = {field.name for field in Pwscup2015Round._meta.get_fields()}
     game_options = {key: value for key, value in options.items() if key in game_fields}
-    round_ = Round(
-        competition=competition,
+    round_ = round_of_kind_create(
+        basics=basics,
         kind=KEY,
-        name=name,
-        slug=slug,
+        config=checked.config,
+        original_rows=checked.rows,
         **{key: value for key, value in options.items() if key not in game_fields},
     )
-    round_record_data(round=round_, checked=checked)
-    round_original_store(round=round_, csv=checked.csv, filename=original_filename)
-    round_.save()
+    round_original_save(round=round_, csv=checked.csv, filename=original_filename)
     Pwscup2015Round.objects.create(
         round=round_,
         data_mode=data_mode,

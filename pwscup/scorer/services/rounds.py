@@ -6,15 +6,17 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
-from pwscup.competitions.models import AuditEntry, Competition
+from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.services import (
     round_audit_record,
     round_of_kind_create,
 )
 from pwscup.core.errors import scoring_form_error
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
 from pwscup.submissions.services.two_sided import (
+    TwoSidedWindows,
     two_sided_locked,
     two_sided_results_publish,
     two_sided_round_created,
@@ -37,48 +39,24 @@ def scorer_config_validate(config) -> dict:
 @transaction.atomic
 def scorer_round_create(
     *,
-    competition: Competition,
-    name: str,
-    slug: str,
+    basics: RoundBasics,
     config: dict,
-    release: tuple,
-    attack: tuple,
-    release_limits: tuple = (None, None),
-    attack_limits: tuple = (None, None),
-    attack_target_limit: int | None = None,
-    timezone_name: str | None = None,
-    order: int | None = None,
+    windows: TwoSidedWindows,
     user=None,
 ) -> ScorerRound:
-    """Create a round scored by the organizer's program: its settings (``config``, checked by
-    ``scoring.scorer.round_config``), the release phase ``release`` = (opens, closes) and the
-    attack phase ``attack``, each with its (daily, total) upload limits; every team of the
+    """Create a round scored by the organizer's program with its ``basics``
+    (``round_of_kind_create``'s): its settings (``config``, checked by
+    ``scoring.scorer.round_config``) and its two phases (``windows``); every team of the
     competition gets its slot. The program and the data packs are uploaded afterwards, in the
     console (``program_upload``, ``pack_upload``).
 
     Raises ``ValidationError`` keyed by field (``config``, ``slug``, ``timezone``,
     ``attack_opens_at``...) in the reader's language."""
-    two_sided_windows_check(release=release, attack=attack)
-    round_ = round_of_kind_create(
-        competition=competition,
-        kind=KEY,
-        name=name,
-        slug=slug,
-        config=config,
-        timezone=timezone_name,
-        order=order,
-    )
+    two_sided_windows_check(windows=windows)
+    round_ = round_of_kind_create(basics=basics, kind=KEY, config=config)
     scorer = ScorerRound.objects.create(round=round_)
     slots_for_teams(scorer=scorer)
-    two_sided_round_created(
-        round=round_,
-        release=release,
-        attack=attack,
-        release_limits=release_limits,
-        attack_limits=attack_limits,
-        attack_target_limit=attack_target_limit,
-        user=user,
-    )
+    two_sided_round_created(round=round_, windows=windows, user=user)
     return scorer
 
 

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.dates import dates_check
-from pwscup.competitions.models import Competition
 from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.core.errors import Refused, scoring_validation_error
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import KEY, engine
 from pwscup.sequential.models import SequentialRound
 from pwscup.sequential.services.common import audit
@@ -43,9 +43,7 @@ def sequential_config_validate(*, config) -> dict:
 @transaction.atomic
 def sequential_round_create(
     *,
-    competition: Competition,
-    name: str,
-    slug: str,
+    basics: RoundBasics,
     config: dict,
     master_file=None,
     pool_file=None,
@@ -56,16 +54,13 @@ def sequential_round_create(
     daily_limit=None,
     total_limit=None,
     auto_freeze=True,
-    timezone_name: str | None = None,
-    order: int | None = None,
 ) -> SequentialRound:
-    """A new sequential round: the configuration, and a shared master or a pool to draw
-    per-team masters from (drawn at once for the teams registered, and again by the
-    organizer's "draw" action). Per-team masters may also be uploaded one by one.
-    Optionally each release's close (``step_closes``, or ``first_close`` and
-    ``step_length``; see ``schedule_set``) and the per-team, per-release upload limits; the
-    round's time zone (default: the site's ``default_time_zone()``) and its place in the
-    competition (``order``; default: after the others)."""
+    """A new sequential round with its ``basics`` (``round_of_kind_create``'s): the
+    configuration, and a shared master or a pool to draw per-team masters from (drawn at
+    once for the teams registered, and again by the organizer's "draw" action). Per-team
+    masters may also be uploaded one by one. Optionally each release's close
+    (``step_closes``, or ``first_close`` and ``step_length``; see ``schedule_set``) and the
+    per-team, per-release upload limits."""
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
@@ -85,15 +80,7 @@ def sequential_round_create(
     if master_csv is not None:
         persons = master_check(config=config, data=master_csv.utf8)
     pool_csv = organizer_upload_csv(pool_file, field="pool") if pool_file is not None else None
-    round_ = round_of_kind_create(
-        competition=competition,
-        kind=KEY,
-        name=name,
-        slug=slug,
-        config=config,
-        timezone=timezone_name,
-        order=order,
-    )
+    round_ = round_of_kind_create(basics=basics, kind=KEY, config=config)
     sequential = SequentialRound.objects.create(
         round=round_,
         config=config,

@@ -10,6 +10,7 @@ is passed in by the kind's services, which keep their names and signatures."""
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -60,33 +61,59 @@ def two_sided_phase_check(*, round: Round, kind: str, now: dt.datetime) -> None:
     phase_window_check(phase=phase, now=now)
 
 
-def two_sided_windows_check(*, release: tuple, attack: tuple) -> None:
-    """A new round's windows, each (opens, closes): the attack phase opens once the release
-    phase has closed, else ``ValidationError`` on ``attack_opens_at``."""
-    if attack[0] < release[1]:
+@dataclass(frozen=True)
+class TwoSidedWindows:
+    """A new two-sided round's phases as every two-sided kind's creation service takes them
+    (``windows``), from the console's form (``TwoSidedRoundForm.windows``), a bundle
+    (``two_phases_arguments``) or a demo: the release phase ``release`` = (opens, closes)
+    and the attack phase ``attack``, each with its (daily, total) upload limits, and the
+    attack phase's limit of the uploads on one target (``None``: no limit)."""
+
+    release: tuple
+    attack: tuple
+    release_limits: tuple = (None, None)
+    attack_limits: tuple = (None, None)
+    attack_target_limit: int | None = None
+
+
+def two_sided_demo_windows(
+    now: dt.datetime,
+    *,
+    release_days: int = 7,
+    attack_days: int = 7,
+    release_daily: int | None = 10,
+    attack_daily: int | None = 20,
+) -> TwoSidedWindows:
+    """A demo round's phases, open as soon as it is made: the release phase from an hour
+    before ``now`` (to the minute) for ``release_days`` days, the attack phase the
+    ``attack_days`` after it, each with a daily upload limit and no total. A week each by
+    default: the round stays playable on the days after the load (``scripts/demo`` keeps the
+    class's data), and *Open the attack phase now* brings the attack phase to the session."""
+    now = now.replace(second=0, microsecond=0)
+    release_closes = now + dt.timedelta(days=release_days)
+    return TwoSidedWindows(
+        release=(now - dt.timedelta(hours=1), release_closes),
+        attack=(release_closes, release_closes + dt.timedelta(days=attack_days)),
+        release_limits=(release_daily, None),
+        attack_limits=(attack_daily, None),
+    )
+
+
+def two_sided_windows_check(*, windows: TwoSidedWindows) -> None:
+    """A new round's windows: the attack phase opens once the release phase has closed, else
+    ``ValidationError`` on ``attack_opens_at``."""
+    if windows.attack[0] < windows.release[1]:
         raise ValidationError(
             {"attack_opens_at": _("The attack phase opens once the release phase has closed.")}
         )
 
 
-def two_sided_round_created(
-    *,
-    round: Round,
-    release: tuple,
-    attack: tuple,
-    release_limits: tuple,
-    attack_limits: tuple,
-    attack_target_limit: int | None,
-    user=None,
-    **detail,
-) -> None:
-    """What every new two-sided round ends with once the kind's own row is made: its release
-    phase ``release`` = (opens, closes) and attack phase ``attack``, each with its (daily,
-    total) upload limits (the attack phase also limits the uploads on one target,
-    ``attack_target_limit``), and its creation in the audit log (``detail``: the kind's)."""
+def two_sided_round_created(*, round: Round, windows: TwoSidedWindows, user=None, **detail) -> None:
+    """What every new two-sided round ends with once the kind's own row is made: its two
+    phases (``windows``) and its creation in the audit log (``detail``: the kind's)."""
     for kind, (opens_at, closes_at), (daily, total) in (
-        (RELEASE, release, release_limits),
-        (ATTACK, attack, attack_limits),
+        (RELEASE, windows.release, windows.release_limits),
+        (ATTACK, windows.attack, windows.attack_limits),
     ):
         phase_set(
             round=round,
@@ -95,7 +122,7 @@ def two_sided_round_created(
             closes_at=closes_at,
             daily_limit=daily,
             total_limit=total,
-            target_limit=attack_target_limit if kind == ATTACK else None,
+            target_limit=windows.attack_target_limit if kind == ATTACK else None,
         )
     round_audit_record(
         user=user, round=round, action=Action.ROUND_CREATED, name=round.name, **detail

@@ -5,12 +5,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from pwscup.competitions.models import Competition
 from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_of_kind_create, round_phases_close
 from pwscup.core.errors import scoring_form_error
 from pwscup.core.files import organizer_csv
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.submissions.services.two_sided import (
+    TwoSidedWindows,
     two_sided_results_publish,
     two_sided_round_created,
     two_sided_windows_check,
@@ -68,31 +69,23 @@ def config_error_field(error) -> str:
 @transaction.atomic
 def synthetic_round_create(
     *,
-    competition: Competition,
-    name: str,
-    slug: str,
+    basics: RoundBasics,
     table: bytes,
     table_filename: str,
     config: dict,
-    release: tuple,
-    attack: tuple,
-    release_limits: tuple = (None, None),
-    attack_limits: tuple = (None, None),
-    attack_target_limit: int | None = None,
-    timezone_name: str | None = None,
-    order: int | None = None,
+    windows: TwoSidedWindows,
     user=None,
     seed: int | None = None,
 ) -> SyntheticRound:
-    """Create a synthetic round: the original checked against the settings (header, numbers,
-    label values, enough rows for the draws), kept as uploaded and never shown to a team;
-    the holdout and the auxiliary table drawn; the release phase ``release`` = (opens,
-    closes) and the attack phase ``attack``, each with its (daily, total) upload limits.
+    """Create a synthetic round with its ``basics`` (``round_of_kind_create``'s): the
+    original checked against the settings (header, numbers, label values, enough rows for
+    the draws), kept as uploaded and never shown to a team; the holdout and the auxiliary
+    table drawn; its two phases (``windows``).
 
     Raises ``ValidationError`` keyed by field (``table``, ``label``, ``columns``, a setting
     of ``SETTING_FIELDS``, ``config``, ``slug``, ``timezone``, ``attack_opens_at``...) in the
     reader's language."""
-    two_sided_windows_check(release=release, attack=attack)
+    two_sided_windows_check(windows=windows)
     filename = table_filename or "original.csv"
     try:
         csv = organizer_csv(table, name=filename)
@@ -109,14 +102,7 @@ def synthetic_round_create(
     except ScoringError as error:
         raise scoring_form_error(config_error_field(error), error) from None
     round_ = round_of_kind_create(
-        competition=competition,
-        kind=KEY,
-        name=name,
-        slug=slug,
-        config=parsed.as_dict(),
-        timezone=timezone_name,
-        order=order,
-        original_rows=len(population.frame),
+        basics=basics, kind=KEY, config=parsed.as_dict(), original_rows=len(population.frame)
     )
     round_original_save(round=round_, csv=csv, filename=filename)
     synthetic = SyntheticRound(round=round_)
@@ -129,16 +115,7 @@ def synthetic_round_create(
     synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
     synthetic.save()
     draws_for_teams(synthetic=synthetic)
-    two_sided_round_created(
-        round=round_,
-        release=release,
-        attack=attack,
-        release_limits=release_limits,
-        attack_limits=attack_limits,
-        attack_target_limit=attack_target_limit,
-        user=user,
-        rows=len(population.frame),
-    )
+    two_sided_round_created(round=round_, windows=windows, user=user, rows=len(population.frame))
     return synthetic
 
 

@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from pwscup.competitions.services import phase_set, round_of_kind_create, round_phases_close
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.notifications.services import notify_results_published
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_execute
@@ -27,7 +28,7 @@ def toy_round_create(
     *, competition, name, slug, opens_at, closes_at, daily_limit=None, total_limit=None
 ):
     round_ = round_of_kind_create(
-        competition=competition, kind="toygame", name=name, slug=slug, config={}
+        basics=RoundBasics(competition=competition, name=name, slug=slug), kind="toygame", config={}
     )
     phase_set(
         round=round_,

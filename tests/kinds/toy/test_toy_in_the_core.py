@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.kinds import get_kind, kind_of
+from pwscup.kinds.round_basics import RoundBasics
 from tests.kinds.toy import services as toy_services
 from tests.kinds.toy.kind import ToyGameKind
 from tests.kinds.toy.player import PLAYER
@@ -37,10 +38,8 @@ def toy_kind(db):
 @pytest.fixture
 def toy_round(world, toy_kind):
     return round_of_kind_create(
-        competition=world.competition,
+        basics=RoundBasics(competition=world.competition, name="Toy round", slug="toy"),
         kind="toygame",
-        name="Toy round",
-        slug="toy",
         config={"size": 3},
     )
 
@@ -95,16 +94,22 @@ def test_a_kind_s_pages_keep_the_core_s_access_rules(client, world, toy_round):
 def test_the_round_service_validates_through_the_kind(world, toy_kind):
     with pytest.raises(ValidationError) as raised:
         round_of_kind_create(
-            competition=world.competition, kind="toygame", name="X", slug="x", config={"size": "a"}
+            basics=RoundBasics(competition=world.competition, name="X", slug="x"),
+            kind="toygame",
+            config={"size": "a"},
         )
     assert raised.value.message_dict == {"size": ["size must be an integer"]}
     with pytest.raises(ValidationError) as raised:
         round_of_kind_create(
-            competition=world.competition, kind="toygame", name="X", slug="team", config={}
+            basics=RoundBasics(competition=world.competition, name="X", slug="team"),
+            kind="toygame",
+            config={},
         )
     assert set(raised.value.message_dict) == {"slug"}
     created = round_of_kind_create(
-        competition=world.competition, kind="toygame", name="X", slug="x", config={"size": 4}
+        basics=RoundBasics(competition=world.competition, name="X", slug="x"),
+        kind="toygame",
+        config={"size": 4},
     )
     assert (created.kind, created.config, created.order) == ("toygame", {"size": 4}, 2)
 
