@@ -5,7 +5,7 @@ import json
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import archive, bundle, console, engine, standings
+from pwscup.dp import archive, console, engine
 from pwscup.dp.actions import dp_actions
 from pwscup.dp.api import round_status as api_round
 from pwscup.dp.api.views import api_urlpatterns
@@ -26,10 +26,7 @@ class DPKind(RoundKind):
         "releases of a hidden table, and estimates its histograms; scored by L2 and Spearman "
         "after the close, next to the paper's baselines."
     )
-    standings_module = standings
-    archive_module = archive
-    api_module = api_round
-    bundle_module = bundle
+    api_module = api_round  # the other modules are found by their names (pwscup.kinds.layout)
     counted_row = "dp"  # migrations/0010_page_generation_trigger.py
 
     def validate_config(self, config: dict) -> dict:

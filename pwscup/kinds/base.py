@@ -20,11 +20,18 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.kinds.face_hooks import FaceHooks
+from pwscup.kinds.layout import KindModule
 from pwscup.kinds.results_hooks import ResultsHooks
 
 
 class RoundKind(FaceHooks, ResultsHooks):
     """One game a round can play. Subclass, set the attributes, override what you need.
+
+    A kind laid out as every kind is (its class in ``<package>/kind.py``) declares none of
+    the ``*_module`` attributes: each is the module of its name in the package
+    (``standings_module`` is ``<package>/standings.py``, ``views_module`` the ``views``
+    package; ``pwscup.kinds.layout``), ``None`` where there is none. A kind declares one
+    only where it sits elsewhere (``api_module = round_status``).
 
     Attributes
     ----------
@@ -72,10 +79,9 @@ class RoundKind(FaceHooks, ResultsHooks):
     label = ""
     description = ""
     namespaced: bool = True
-    standings_module = None
-    archive_module = None
-    bundle_module = None
-    demo_module = None
+    archive_module = KindModule()
+    bundle_module = KindModule()
+    demo_module = KindModule()
     counted_row: str = ""
     counted_row_defer: tuple[str, ...] = ()
     # The names of the kind's phases (the core's ``Phase`` rows of its rounds) by their key:

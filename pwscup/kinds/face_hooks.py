@@ -10,6 +10,8 @@ from django.template.loader import render_to_string
 from django.urls import URLPattern
 from django.utils.translation import gettext as _
 
+from pwscup.kinds.layout import KindModule
+
 
 class FaceHooks:
     """The faces' hooks of ``RoundKind``.
@@ -27,9 +29,9 @@ class FaceHooks:
         ``panel_html(request, round)`` or ``PANEL_TEMPLATE`` and ``panel_context(round)``.
     """
 
-    views_module = None
-    api_module = None
-    console_module = None
+    views_module = KindModule()
+    api_module = KindModule()
+    console_module = KindModule()
 
     def url_patterns(self) -> list[URLPattern]:
         """The kind's own pages, mounted by the core under

@@ -6,11 +6,13 @@ thing writes nothing."""
 
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.kinds.layout import KindModule
+
 
 class ResultsHooks:
     """The results' hooks of ``RoundKind`` (see its ``standings_module``)."""
 
-    standings_module = None
+    standings_module = KindModule()
 
     @staticmethod
     def _declared(module, name: str, default, round):

@@ -16,7 +16,7 @@ from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.core.errors import scoring_form_error
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.base import RoundKind
-from pwscup.pwscup2015 import KEY, archive, broker, bundle, standings
+from pwscup.pwscup2015 import KEY, broker
 from pwscup.pwscup2015.actions import ADMIN_ACTIONS, pwscup2015_actions
 from pwscup.pwscup2015.admin.rounds import Pwscup2015RoundPage
 from pwscup.pwscup2015.api import files as api_files
@@ -56,10 +56,7 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
     )
     namespaced = False
     counted_row = "pwscup2015"  # its table counts: migrations/0007_page_generation_trigger.py
-    standings_module = standings
-    archive_module = archive
-    api_module = round_status
-    bundle_module = bundle
+    api_module = round_status  # the other modules are found by their names (pwscup.kinds.layout)
     phase_labels = dict(Phase.Kind.choices)
 
     def validate_config(self, config, *, round=None):

@@ -5,17 +5,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import (
-    KEY,
-    archive,
-    bundle,
-    console,
-    demo,
-    selectors,
-    services,
-    standings,
-    views,
-)
+from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.api import round_status as api
 from pwscup.sequential.models import Release, SeqAttack
@@ -29,13 +19,7 @@ class SequentialKind(RoundKind):
         "Teams publish generalized releases of a table that changes between releases; "
         "scored by m-invariance, information loss and each person's identification risk."
     )
-    standings_module = standings
-    archive_module = archive
-    api_module = api
-    views_module = views
-    console_module = console
-    bundle_module = bundle
-    demo_module = demo
+    api_module = api  # the other modules are found by their names (pwscup.kinds.layout)
     counted_row = "sequential"  # migrations/0010_page_generation_trigger.py
 
     def teams_changed(self, round) -> None:

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from pwscup.competitions.models import Round
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.kinds import RoundKind, get_kind, kind_of, register
+from pwscup.kinds.layout import KIND_MODULES
 from pwscup.kinds.registry import all_kinds, kind_choices
 from tests.support import adult_config
 
@@ -58,3 +59,27 @@ def test_the_first_kind_checks_a_configuration_against_the_round_s_original(worl
     assert raised.value.message_dict == {
         "config": ["The round configuration must be a JSON object."]
     }
+
+
+def test_a_kind_finds_its_modules_by_their_names_in_its_package():
+    """``pwscup.kinds.layout``: the toy (``tests/kinds/toy/kind.py``) declares no module; the
+    core finds those beside it by their names, and ``None`` where there is none."""
+    from tests.kinds.toy import api, archive, bundle, console, views
+    from tests.kinds.toy.kind import ToyGameKind
+
+    toy = ToyGameKind()
+    assert (toy.views_module, toy.api_module, toy.console_module) == (views, api, console)
+    assert (toy.bundle_module, toy.archive_module) == (bundle, archive)
+    assert toy.standings_module is None and toy.demo_module is None
+
+
+def test_a_declared_module_wins_and_a_kind_outside_a_kind_module_finds_none():
+    first = get_kind("pwscup2015")
+    assert first.api_module.__name__ == "pwscup.pwscup2015.api.round_status"  # declared
+    assert first.standings_module.__name__ == "pwscup.pwscup2015.standings"  # found
+
+    class Elsewhere(RoundKind):  # in a test module, not in a package's ``kind.py``
+        key = "elsewhere"
+
+    elsewhere = Elsewhere()
+    assert [getattr(elsewhere, name) for name in KIND_MODULES] == [None] * len(KIND_MODULES)
