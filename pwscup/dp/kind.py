@@ -40,9 +40,6 @@ class DPKind(RoundKind):
     def console_actions(self, round):
         return dp_actions(round)
 
-    def upload_models(self):
-        return [Estimate]
-
     def jobs(self):
         return [JobKind(Estimate, CHECK_DP_ESTIMATE, round_path="dp_round__round")]
 

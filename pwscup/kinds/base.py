@@ -131,16 +131,6 @@ class RoundKind(FaceHooks, ResultsHooks):
 
     # --- uploads and jobs ------------------------------------------------------------------
 
-    def upload_models(self) -> list[type]:
-        """The models of the files teams upload in rounds of this kind.
-
-        Each keeps one upload per row with the fields of ``pwscup.core.models.KeptUpload``
-        (``team``, ``file``, ``sha256``, ``size``, ``number``, ``status``, ``created_at``).
-        The core's upload pipeline (``pwscup.submissions.services.uploads.upload_keep``)
-        counts them all for the team-wide bounds: failed uploads per round-local day and
-        bytes kept per team."""
-        return []
-
     def organizer_permissions(self) -> dict:
         """What an organizer may do in the admin with the kind's own models (on the
         competitions they organize: the admin pages are scoped), as ``{Model: ("view",
@@ -152,7 +142,14 @@ class RoundKind(FaceHooks, ResultsHooks):
     def jobs(self) -> list:
         """The kind's background jobs as ``pwscup.submissions.services.jobs.JobKind``
         (model, job fields, task name): the reaper requeues a run lost with its worker and
-        resends a job whose message was lost, for every kind alike."""
+        resends a job whose message was lost, for every kind alike.
+
+        A job whose model is a kept upload (``pwscup.submissions.models.KeptUpload``: one
+        team's file per row, with ``team``, ``file``, ``sha256``, ``size``, ``number``,
+        ``status``, ``created_at``) is one of the files teams upload in the kind's rounds:
+        the core's upload pipeline (``upload_keep``) counts every such model for the
+        team-wide bounds (failed uploads per round-local day, bytes kept per team;
+        ``pwscup.submissions.selectors.upload_models``)."""
         return []
 
     def choice_change_refusal(self, round, team) -> str:

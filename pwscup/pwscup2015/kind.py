@@ -168,9 +168,6 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
     def console_create_url(self, competition):
         return reverse("pwscup2015_console:wizard_upload", args=[competition.slug])
 
-    def upload_models(self):
-        return [AnonymizationSubmission, AttackSubmission]
-
     def organizer_permissions(self):
         # Organizers look at (and rescore) what the platform made; they change nothing else.
         return {

@@ -59,9 +59,6 @@ class ScorerKind(PhasedKind, TwoSidedKind):
 
     # --- uploads and jobs ---------------------------------------------------------------------
 
-    def upload_models(self):
-        return [Release, Attack]
-
     def organizer_permissions(self) -> dict:
         """Organizers read the kind's rows in the admin (scoped to their competitions); the
         console and the round's actions are where they change them."""

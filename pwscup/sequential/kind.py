@@ -41,9 +41,6 @@ class SequentialKind(RoundKind):
     def console_actions(self, round):
         return sequential_actions(round)
 
-    def upload_models(self):
-        return [Release, SeqAttack]
-
     def jobs(self):
         return [
             JobKind(Release, services.CHECK_RELEASE_TASK, round_path="sequential__round"),

@@ -59,9 +59,6 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
 
     # --- uploads and jobs ---------------------------------------------------------------------
 
-    def upload_models(self):
-        return [SynRelease, SynAttack]
-
     def jobs(self):
         return [
             JobKind(SynRelease, services.SCORE_RELEASE_TASK, round_path="synthetic__round"),

@@ -61,18 +61,6 @@ def test_the_first_kind_checks_a_configuration_against_the_round_s_original(worl
     }
 
 
-def test_a_kind_finds_its_modules_by_their_names_in_its_package():
-    """``pwscup.kinds.layout``: the toy (``tests/kinds/toy/kind.py``) declares no module; the
-    core finds those beside it by their names, and ``None`` where there is none."""
-    from tests.kinds.toy import api, archive, bundle, console, views
-    from tests.kinds.toy.kind import ToyGameKind
-
-    toy = ToyGameKind()
-    assert (toy.views_module, toy.api_module, toy.console_module) == (views, api, console)
-    assert (toy.bundle_module, toy.archive_module) == (bundle, archive)
-    assert toy.standings_module is None and toy.demo_module is None
-
-
 def test_a_declared_module_wins_and_a_kind_outside_a_kind_module_finds_none():
     first = get_kind("pwscup2015")
     assert first.api_module.__name__ == "pwscup.pwscup2015.api.round_status"  # declared

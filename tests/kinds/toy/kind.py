@@ -60,8 +60,5 @@ class ToyGameKind(RoundKind):
 
     # --- uploads and jobs ---------------------------------------------------------------------
 
-    def upload_models(self):
-        return [ToyUpload]
-
     def jobs(self):
         return [JobKind(ToyUpload, SCORE_TOY, round_path="round")]

@@ -17,7 +17,9 @@ from django.utils import timezone
 from pwscup.competitions.models import Round
 from pwscup.notifications.models import Notification
 from pwscup.submissions.services.maintenance import jobs_reap
+from tests.kinds.toy import api, archive, bundle, console, views
 from tests.kinds.toy import services as toy_services
+from tests.kinds.toy.kind import ToyGameKind
 from tests.kinds.toy.models import ToyRound, ToyUpload
 from tests.kinds.toy.player import PLAYER
 from tests.pwscup.factories import scored
@@ -159,3 +161,12 @@ def test_export_and_api_listing(client, world, toy_round):
     assert listed.status_code == 200
     rounds = {r["slug"]: r for r in listed.json()["rounds"]}
     assert rounds["toy"]["kind"] == "toygame"
+
+
+def test_a_kind_finds_its_modules_by_their_names_in_its_package():
+    """``pwscup.kinds.layout``: the toy (``tests/kinds/toy/kind.py``) declares no module; the
+    core finds those beside it by their names, and ``None`` where there is none."""
+    toy = ToyGameKind()
+    assert (toy.views_module, toy.api_module, toy.console_module) == (views, api, console)
+    assert (toy.bundle_module, toy.archive_module) == (bundle, archive)
+    assert toy.standings_module is None and toy.demo_module is None
