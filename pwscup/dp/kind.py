@@ -1,17 +1,15 @@
-"""The DP round as a round kind (pwscup/kinds/): its pages, console panel and demo."""
-
-import json
+"""The DP round as a round kind (pwscup/kinds/): its pages, API, lifecycle and demo (its
+console, standings, archive and bundle modules the core finds by their names)."""
 
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import archive, console, engine
+from pwscup.dp import archive, engine
 from pwscup.dp.actions import dp_actions
 from pwscup.dp.api import round_status as api_round
 from pwscup.dp.api.views import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
-from pwscup.dp.selectors import dp_round_of, organizer_overview
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, RELEASE_PHASE_LABEL
 from pwscup.dp.views import charges, estimates, kit, pages, tabs
 from pwscup.kinds.base import RoundKind
@@ -83,32 +81,8 @@ class DPKind(RoundKind):
     def round_page(self, request, access, tab):
         return tabs.round_page(request, access, tab)
 
-    def console_panel(self, request, round) -> str:
-        from django.template.loader import render_to_string
-
-        try:
-            dp_round = dp_round_of(round)
-        except Exception:  # noqa: BLE001 - a round without its DP row shows no panel
-            return ""
-        return render_to_string(
-            "dp/_console_panel.html",
-            {
-                "round": round,
-                "dp_round": dp_round,
-                "config_json": json.dumps(dp_round.config, indent=2, ensure_ascii=False),
-                "overview": organizer_overview(dp_round=dp_round),
-            },
-            request=request,
-        )
-
     def api_url_patterns(self):
         return [*api_urlpatterns, *api_round.api_round_urlpatterns]
-
-    def console_url_patterns(self):
-        return [path("new/", console.round_create, name="create")]
-
-    def console_create_url(self, competition) -> str | None:
-        return reverse("dp_console:create", kwargs={"competition_slug": competition.slug})
 
     def leaderboard_url(self, round) -> str | None:
         return reverse(

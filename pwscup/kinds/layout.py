@@ -28,11 +28,24 @@ def kind_package(kind) -> str | None:
     return package if module == "kind" and package else None
 
 
+def api_package(declared) -> str | None:
+    """The kind's package of what its API declares (a submission type) in its ``api`` module
+    or package (``pwscup.<kind>.api.submissions``: ``pwscup.<kind>``); ``None`` elsewhere."""
+    parts = type(declared).__module__.split(".")
+    if "api" not in parts[1:]:
+        return None
+    return ".".join(parts[: len(parts) - 1 - parts[::-1].index("api")])
+
+
 class KindModule:
     """A ``RoundKind`` attribute (``standings_module = KindModule()``) whose default is the
-    module of the same name (``standings``) in the kind's package, imported on first read,
-    or ``None`` if the package has no such module. Setting the attribute on a kind's class
-    (or instance) declares it instead."""
+    module of the same name (``standings``) in the kind's package (``package(obj)``: by
+    default ``kind_package``), imported on first read, or ``None`` if the package has no
+    such module. Setting the attribute on a kind's class (or instance) declares it
+    instead."""
+
+    def __init__(self, package=kind_package):
+        self.package = package
 
     def __set_name__(self, owner, name: str) -> None:
         self.attribute = name
@@ -41,7 +54,7 @@ class KindModule:
     def __get__(self, kind, owner=None):
         if kind is None:
             return self
-        package = kind_package(kind)
+        package = self.package(kind)
         found = None
         if package is not None and module_has_submodule(import_module(package), self.module_name):
             found = import_module(f"{package}.{self.module_name}")

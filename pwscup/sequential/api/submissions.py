@@ -29,7 +29,7 @@ from rest_framework import serializers
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.stored import stored_bytes
-from pwscup.sequential import selectors, services
+from pwscup.sequential import selectors
 from pwscup.sequential.access import attack_target, own_release
 from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.models import Release, SeqAttack
@@ -64,8 +64,6 @@ class SeqUploads(SubmissionType):
     prefix = "seq"
     part = staticmethod(sequential_part)
     part_keyword = "sequential"
-    selectors_module = selectors
-    services_module = services
 
 
 class SeqReleases(SeqUploads, TeamReleases):

@@ -170,3 +170,5 @@ def test_a_kind_finds_its_modules_by_their_names_in_its_package():
     assert (toy.views_module, toy.api_module, toy.console_module) == (views, api, console)
     assert (toy.bundle_module, toy.archive_module) == (bundle, archive)
     assert toy.standings_module is None and toy.demo_module is None
+    # Its declared upload (in ``api.py``) finds the toy's selectors and services the same way.
+    assert api.SUBMISSION_TYPES[0].services_module is toy_services
