@@ -1,13 +1,11 @@
-"""The DP round as a round kind (pwscup/kinds/): its pages, API, lifecycle and demo (its
+"""The DP round as a round kind (pwscup/kinds/): its pages, lifecycle and demo (its API,
 console, standings, archive and bundle modules the core finds by their names)."""
 
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.dp import archive, engine
 from pwscup.dp.actions import dp_actions
-from pwscup.dp.api import round_status as api_round
-from pwscup.dp.api.views import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, RELEASE_PHASE_LABEL
@@ -24,7 +22,6 @@ class DPKind(RoundKind):
         "releases of a hidden table, and estimates its histograms; scored by L2 and Spearman "
         "after the close, next to the paper's baselines."
     )
-    api_module = api_round  # the other modules are found by their names (pwscup.kinds.layout)
     counted_row = "dp"  # migrations/0010_page_generation_trigger.py
 
     def validate_config(self, config: dict) -> dict:
@@ -80,15 +77,6 @@ class DPKind(RoundKind):
 
     def round_page(self, request, access, tab):
         return tabs.round_page(request, access, tab)
-
-    def api_url_patterns(self):
-        return [*api_urlpatterns, *api_round.api_round_urlpatterns]
-
-    def leaderboard_url(self, round) -> str | None:
-        return reverse(
-            "dp:leaderboard",
-            kwargs={"competition_slug": round.competition.slug, "round_slug": round.slug},
-        )
 
     def schedule_lines(self, round) -> list[dict]:
         from django.utils import timezone

@@ -1,6 +1,5 @@
 """The sequential-release round behind the ``RoundKind`` interface (pwscup/kinds/)."""
 
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -46,9 +45,6 @@ class SequentialKind(RoundKind):
             JobKind(Release, services.CHECK_RELEASE_TASK, round_path="sequential__round"),
             JobKind(SeqAttack, services.SCORE_ATTACK_TASK, round_path="target__sequential__round"),
         ]
-
-    def leaderboard_url(self, round) -> str | None:
-        return reverse("sequential:leaderboard", args=[round.competition.slug, round.slug])
 
     def schedule_lines(self, round) -> list[dict]:
         """One line per release: its close (``None``: no deadline) and its state (frozen,

@@ -62,9 +62,10 @@ def test_the_first_kind_checks_a_configuration_against_the_round_s_original(worl
 
 
 def test_a_declared_module_wins_and_a_kind_outside_a_kind_module_finds_none():
-    first = get_kind("pwscup2015")
-    assert first.api_module.__name__ == "pwscup.pwscup2015.api.round_status"  # declared
-    assert first.standings_module.__name__ == "pwscup.pwscup2015.standings"  # found
+    sequential = get_kind("sequential")
+    assert sequential.api_module.__name__ == "pwscup.sequential.api.round_status"  # declared
+    assert sequential.standings_module.__name__ == "pwscup.sequential.standings"  # found
+    assert get_kind("pwscup2015").api_module.__name__ == "pwscup.pwscup2015.api"  # found
 
     class Elsewhere(RoundKind):  # in a test module, not in a package's ``kind.py``
         key = "elsewhere"

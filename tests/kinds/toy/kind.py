@@ -55,9 +55,6 @@ class ToyGameKind(RoundKind):
     def schedule_lines(self, round):
         return phases_schedule_lines(round=round)
 
-    def leaderboard_url(self, round):
-        return reverse("toygame:leaderboard", args=[round.competition.slug, round.slug])
-
     # --- uploads and jobs ---------------------------------------------------------------------
 
     def jobs(self):

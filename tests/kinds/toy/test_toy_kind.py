@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.kinds import kind_of
 from pwscup.notifications.models import Notification
 from pwscup.submissions.services.maintenance import jobs_reap
 from tests.kinds.toy import api, archive, bundle, console, views
@@ -172,3 +173,8 @@ def test_a_kind_finds_its_modules_by_their_names_in_its_package():
     assert toy.standings_module is None and toy.demo_module is None
     # Its declared upload (in ``api.py``) finds the toy's selectors and services the same way.
     assert api.SUBMISSION_TYPES[0].services_module is toy_services
+
+
+def test_the_leaderboard_link_is_the_kind_s_page_named_leaderboard(world, toy_round):
+    """The toy writes no ``leaderboard_url``: its page named ``leaderboard`` is the link."""
+    assert kind_of(toy_round).leaderboard_url(toy_round) == _url(world, "toygame:leaderboard")
