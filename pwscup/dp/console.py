@@ -6,7 +6,7 @@ import datetime as dt
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.urls import path, reverse
+from django.urls import path
 from django.utils import timezone
 
 from pwscup.competitions.round_create import round_create_page, round_identity
@@ -43,10 +43,6 @@ def round_create(request, competition_slug):
 
 
 urlpatterns = [path("new/", round_create, name="create")]
-
-
-def create_url(competition) -> str:
-    return reverse("dp_console:create", kwargs={"competition_slug": competition.slug})
 
 
 PANEL_TEMPLATE = "dp/_console_panel.html"

@@ -7,7 +7,7 @@ overrides only what it does differently."""
 
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
-from django.urls import URLPattern
+from django.urls import URLPattern, reverse
 from django.utils.translation import gettext as _
 
 from pwscup.kinds.layout import KindModule
@@ -25,8 +25,9 @@ class FaceHooks:
         The kind's API: ``round_status(request, access)``, ``round_leaderboard(request,
         access)``, its own ``urlpatterns`` and its declared ``SUBMISSION_TYPES``.
     console_module : module
-        The kind's console: ``urlpatterns``, ``create_url(competition)``,
-        ``panel_html(request, round)`` or ``PANEL_TEMPLATE`` and ``panel_context(round)``.
+        The kind's console: ``urlpatterns``, ``panel_html(request, round)`` or
+        ``PANEL_TEMPLATE`` and ``panel_context(round)``; its creation page is the one named
+        ``create`` (``create_url(competition)`` if not).
     """
 
     views_module = KindModule()
@@ -152,6 +153,12 @@ class FaceHooks:
     def console_create_url(self, competition) -> str | None:
         """The console page that creates a round of this kind in ``competition`` (the
         console's competition page shows one "New <label> round" button per kind). Default:
-        the declared ``console_module``'s ``create_url(competition)``, else none."""
+        the ``console_module``'s ``create_url(competition)``; else its page named ``create``
+        (``console_url_patterns()``, namespace ``<key>_console``); else none."""
         create_url = getattr(self.console_module, "create_url", None)
-        return None if create_url is None else create_url(competition)
+        if create_url is not None:
+            return create_url(competition)
+        pages = self.console_url_patterns()
+        if not any(getattr(page, "name", "") == "create" for page in pages):
+            return None
+        return reverse(f"{self.key}_console:create", args=[competition.slug])

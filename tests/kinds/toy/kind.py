@@ -2,7 +2,6 @@
 console, bundle, archive) by their names beside this one and reads the usual names in them;
 the hooks below are what it answers its own way (the layout of every kind)."""
 
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.selectors import phases_schedule_lines
@@ -32,9 +31,6 @@ class ToyGameKind(RoundKind):
         # A real kind extends rounds/base.html with its content in {% block tab %}; the toy
         # shows the core's frame only (title, tab bar), in the reader's language.
         return render_tab(request, access, tab, "rounds/base.html")
-
-    def console_create_url(self, competition):
-        return reverse("toygame_console:create", args=[competition.slug])
 
     def round_note(self, round):
         return "a toy note"
