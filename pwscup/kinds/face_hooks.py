@@ -1,9 +1,9 @@
 """The faces of a round kind the core mounts and draws (``RoundKind`` inherits them): its
 pages and round page, its REST endpoints and declared submission types, the API's round
 status and leaderboard, and the organizer console's pages and panel. Each has a default
-read from the module the kind declares (``views_module``, ``api_module``,
-``console_module``): a kind whose module has the usual names writes nothing here, and
-overrides only what it does differently."""
+read from the kind's module (``views_module``, ``api_module``, ``console_module``: found by
+its name in the kind's package, ``pwscup.kinds.layout``, or declared): a kind whose module
+has the usual names writes nothing here, and overrides only what it does differently."""
 
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string

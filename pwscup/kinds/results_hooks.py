@@ -1,8 +1,9 @@
 """The results a round kind answers for the core (``RoundKind`` inherits them): where its
 leaderboard is, what the competition page links to, and its rankings, named scores and
 attack matrix for the competition's standings, totals and top-N attack score. Each is read
-from the module the kind declares (``RoundKind.standings_module``); a kind that has no such
-thing writes nothing."""
+from the kind's module (``RoundKind.standings_module``: its ``standings.py``, found by name)
+or its pages (the leaderboard named ``leaderboard``); a kind that has no such thing writes
+nothing."""
 
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
