@@ -1,17 +1,13 @@
-"""The DP round as a round kind (pwscup/kinds/): its pages, console panel and demo."""
+"""The DP round as a round kind (pwscup/kinds/): its pages, lifecycle and demo (its API,
+console, standings, archive and bundle modules the core finds by their names)."""
 
-import json
-
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.dp import archive, bundle, console, engine, standings
+from pwscup.dp import archive, engine
 from pwscup.dp.actions import dp_actions
-from pwscup.dp.api import round_status as api_round
-from pwscup.dp.api.views import api_urlpatterns
 from pwscup.dp.demo import dp_demo_load
 from pwscup.dp.models import DPRound, Estimate
-from pwscup.dp.selectors import dp_round_of, organizer_overview
 from pwscup.dp.services.common import CHECK_DP_ESTIMATE, RELEASE_PHASE_LABEL
 from pwscup.dp.views import charges, estimates, kit, pages, tabs
 from pwscup.kinds.base import RoundKind
@@ -26,10 +22,6 @@ class DPKind(RoundKind):
         "releases of a hidden table, and estimates its histograms; scored by L2 and Spearman "
         "after the close, next to the paper's baselines."
     )
-    standings_module = standings
-    archive_module = archive
-    api_module = api_round
-    bundle_module = bundle
     counted_row = "dp"  # migrations/0010_page_generation_trigger.py
 
     def validate_config(self, config: dict) -> dict:
@@ -42,9 +34,6 @@ class DPKind(RoundKind):
 
     def console_actions(self, round):
         return dp_actions(round)
-
-    def upload_models(self):
-        return [Estimate]
 
     def jobs(self):
         return [JobKind(Estimate, CHECK_DP_ESTIMATE, round_path="dp_round__round")]
@@ -88,39 +77,6 @@ class DPKind(RoundKind):
 
     def round_page(self, request, access, tab):
         return tabs.round_page(request, access, tab)
-
-    def console_panel(self, request, round) -> str:
-        from django.template.loader import render_to_string
-
-        try:
-            dp_round = dp_round_of(round)
-        except Exception:  # noqa: BLE001 - a round without its DP row shows no panel
-            return ""
-        return render_to_string(
-            "dp/_console_panel.html",
-            {
-                "round": round,
-                "dp_round": dp_round,
-                "config_json": json.dumps(dp_round.config, indent=2, ensure_ascii=False),
-                "overview": organizer_overview(dp_round=dp_round),
-            },
-            request=request,
-        )
-
-    def api_url_patterns(self):
-        return [*api_urlpatterns, *api_round.api_round_urlpatterns]
-
-    def console_url_patterns(self):
-        return [path("new/", console.round_create, name="create")]
-
-    def console_create_url(self, competition) -> str | None:
-        return reverse("dp_console:create", kwargs={"competition_slug": competition.slug})
-
-    def leaderboard_url(self, round) -> str | None:
-        return reverse(
-            "dp:leaderboard",
-            kwargs={"competition_slug": round.competition.slug, "round_slug": round.slug},
-        )
 
     def schedule_lines(self, round) -> list[dict]:
         from django.utils import timezone

@@ -20,11 +20,18 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.kinds.face_hooks import FaceHooks
+from pwscup.kinds.layout import KindModule
 from pwscup.kinds.results_hooks import ResultsHooks
 
 
 class RoundKind(FaceHooks, ResultsHooks):
     """One game a round can play. Subclass, set the attributes, override what you need.
+
+    A kind laid out as every kind is (its class in ``<package>/kind.py``) declares none of
+    the ``*_module`` attributes: each is the module of its name in the package
+    (``standings_module`` is ``<package>/standings.py``, ``views_module`` the ``views``
+    package; ``pwscup.kinds.layout``), ``None`` where there is none. A kind declares one
+    only where it sits elsewhere (``api_module = round_status``).
 
     Attributes
     ----------
@@ -72,10 +79,9 @@ class RoundKind(FaceHooks, ResultsHooks):
     label = ""
     description = ""
     namespaced: bool = True
-    standings_module = None
-    archive_module = None
-    bundle_module = None
-    demo_module = None
+    archive_module = KindModule()
+    bundle_module = KindModule()
+    demo_module = KindModule()
     counted_row: str = ""
     counted_row_defer: tuple[str, ...] = ()
     # The names of the kind's phases (the core's ``Phase`` rows of its rounds) by their key:
@@ -125,16 +131,6 @@ class RoundKind(FaceHooks, ResultsHooks):
 
     # --- uploads and jobs ------------------------------------------------------------------
 
-    def upload_models(self) -> list[type]:
-        """The models of the files teams upload in rounds of this kind.
-
-        Each keeps one upload per row with the fields of ``pwscup.core.models.KeptUpload``
-        (``team``, ``file``, ``sha256``, ``size``, ``number``, ``status``, ``created_at``).
-        The core's upload pipeline (``pwscup.submissions.services.uploads.upload_keep``)
-        counts them all for the team-wide bounds: failed uploads per round-local day and
-        bytes kept per team."""
-        return []
-
     def organizer_permissions(self) -> dict:
         """What an organizer may do in the admin with the kind's own models (on the
         competitions they organize: the admin pages are scoped), as ``{Model: ("view",
@@ -146,7 +142,14 @@ class RoundKind(FaceHooks, ResultsHooks):
     def jobs(self) -> list:
         """The kind's background jobs as ``pwscup.submissions.services.jobs.JobKind``
         (model, job fields, task name): the reaper requeues a run lost with its worker and
-        resends a job whose message was lost, for every kind alike."""
+        resends a job whose message was lost, for every kind alike.
+
+        A job whose model is a kept upload (``pwscup.submissions.models.KeptUpload``: one
+        team's file per row, with ``team``, ``file``, ``sha256``, ``size``, ``number``,
+        ``status``, ``created_at``) is one of the files teams upload in the kind's rounds:
+        the core's upload pipeline (``upload_keep``) counts every such model for the
+        team-wide bounds (failed uploads per round-local day, bytes kept per team;
+        ``pwscup.submissions.selectors.upload_models``)."""
         return []
 
     def choice_change_refusal(self, round, team) -> str:

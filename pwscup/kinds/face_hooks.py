@@ -1,14 +1,16 @@
 """The faces of a round kind the core mounts and draws (``RoundKind`` inherits them): its
 pages and round page, its REST endpoints and declared submission types, the API's round
 status and leaderboard, and the organizer console's pages and panel. Each has a default
-read from the module the kind declares (``views_module``, ``api_module``,
-``console_module``): a kind whose module has the usual names writes nothing here, and
-overrides only what it does differently."""
+read from the kind's module (``views_module``, ``api_module``, ``console_module``: found by
+its name in the kind's package, ``pwscup.kinds.layout``, or declared): a kind whose module
+has the usual names writes nothing here, and overrides only what it does differently."""
 
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
-from django.urls import URLPattern
+from django.urls import URLPattern, reverse
 from django.utils.translation import gettext as _
+
+from pwscup.kinds.layout import KindModule
 
 
 class FaceHooks:
@@ -23,13 +25,14 @@ class FaceHooks:
         The kind's API: ``round_status(request, access)``, ``round_leaderboard(request,
         access)``, its own ``urlpatterns`` and its declared ``SUBMISSION_TYPES``.
     console_module : module
-        The kind's console: ``urlpatterns``, ``create_url(competition)``,
-        ``panel_html(request, round)`` or ``PANEL_TEMPLATE`` and ``panel_context(round)``.
+        The kind's console: ``urlpatterns``, ``panel_html(request, round)`` or
+        ``PANEL_TEMPLATE`` and ``panel_context(round)``; its creation page is the one named
+        ``create`` (``create_url(competition)`` if not).
     """
 
-    views_module = None
-    api_module = None
-    console_module = None
+    views_module = KindModule()
+    api_module = KindModule()
+    console_module = KindModule()
 
     def url_patterns(self) -> list[URLPattern]:
         """The kind's own pages, mounted by the core under
@@ -150,6 +153,12 @@ class FaceHooks:
     def console_create_url(self, competition) -> str | None:
         """The console page that creates a round of this kind in ``competition`` (the
         console's competition page shows one "New <label> round" button per kind). Default:
-        the declared ``console_module``'s ``create_url(competition)``, else none."""
+        the ``console_module``'s ``create_url(competition)``; else its page named ``create``
+        (``console_url_patterns()``, namespace ``<key>_console``); else none."""
         create_url = getattr(self.console_module, "create_url", None)
-        return None if create_url is None else create_url(competition)
+        if create_url is not None:
+            return create_url(competition)
+        pages = self.console_url_patterns()
+        if not any(getattr(page, "name", "") == "create" for page in pages):
+            return None
+        return reverse(f"{self.key}_console:create", args=[competition.slug])

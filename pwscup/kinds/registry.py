@@ -5,18 +5,21 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from pwscup.kinds.base import RoundKind
+from pwscup.kinds.layout import kind_modules_load
 
 _KINDS: dict[str, RoundKind] = {}
 
 
 def register(kind: RoundKind) -> RoundKind:
     """Register ``kind`` under ``kind.key`` (again with the same class: replaced, so that a
-    reloaded app does no harm; another class under a taken key: ``ValueError``)."""
+    reloaded app does no harm; another class under a taken key: ``ValueError``), its modules
+    imported (``kind_modules_load``)."""
     if not kind.key or len(kind.key) > 32:
         raise ValueError(f"A round kind needs a key of 1 to 32 characters, not {kind.key!r}.")
     known = _KINDS.get(kind.key)
     if known is not None and type(known) is not type(kind):
         raise ValueError(f"The round kind {kind.key!r} is already registered by {known!r}.")
+    kind_modules_load(kind)
     _KINDS[kind.key] = kind
     return kind
 

@@ -1,16 +1,21 @@
 """The results a round kind answers for the core (``RoundKind`` inherits them): where its
 leaderboard is, what the competition page links to, and its rankings, named scores and
 attack matrix for the competition's standings, totals and top-N attack score. Each is read
-from the module the kind declares (``RoundKind.standings_module``); a kind that has no such
-thing writes nothing."""
+from the kind's module (``RoundKind.standings_module``: its ``standings.py``, found by name)
+or its pages (the leaderboard named ``leaderboard``); a kind that has no such thing writes
+nothing."""
 
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from pwscup.kinds.layout import KindModule
 
 
 class ResultsHooks:
-    """The results' hooks of ``RoundKind`` (see its ``standings_module``)."""
+    """The results' hooks of ``RoundKind`` (see its ``standings_module``; its pages and
+    namespace are ``FaceHooks``' and ``RoundKind``'s)."""
 
-    standings_module = None
+    standings_module = KindModule()
 
     @staticmethod
     def _declared(module, name: str, default, round):
@@ -20,8 +25,13 @@ class ResultsHooks:
         return default if function is None else function(round)
 
     def leaderboard_url(self, round) -> str | None:
-        """The round's main leaderboard page, if it has one."""
-        return None
+        """The round's main leaderboard page, if it has one. Default: the kind's page named
+        ``leaderboard`` among its pages (``url_patterns()``, in its ``namespace``), else
+        ``None``."""
+        if not any(getattr(page, "name", "") == "leaderboard" for page in self.url_patterns()):
+            return None
+        name = f"{self.namespace}:leaderboard" if self.namespace else "leaderboard"
+        return reverse(name, args=[round.competition.slug, round.slug])
 
     def results_url(self, round) -> str | None:
         """Where the participants' "results are published" notification points (default:

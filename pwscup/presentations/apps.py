@@ -11,8 +11,7 @@ class PresentationsConfig(AppConfig):
         # kind's uploads (pwscup/submissions/registry.py).
         from pwscup.presentations.models import Slides
         from pwscup.presentations.services import RENDER_PREVIEW_TASK
-        from pwscup.submissions.registry import register_job, register_upload_model
+        from pwscup.submissions.registry import register_job
         from pwscup.submissions.services.jobs import JobKind
 
-        register_upload_model(Slides)
         register_job(JobKind(Slides, RENDER_PREVIEW_TASK))

@@ -2,7 +2,7 @@
 
 A window belongs to a competition, and to one of its rounds (of any kind) or to none (the
 competition's own presentations, at most one). Each upload of slides is one ``Slides`` row
-with the fields every team upload keeps (``RoundKind.upload_models``: the file as uploaded,
+with the fields every team upload keeps (``KeptUpload``: the file as uploaded,
 its SHA-256, size, the team's number, status, dates) and the core's job state
 (``pwscup.submissions.models.JobState``: a worker checks the PDF and renders its first
 page as the preview). The team's latest rendered upload is the one shown.

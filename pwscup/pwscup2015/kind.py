@@ -16,13 +16,9 @@ from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.core.errors import scoring_form_error
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.base import RoundKind
-from pwscup.pwscup2015 import KEY, archive, broker, bundle, standings
+from pwscup.pwscup2015 import KEY, broker
 from pwscup.pwscup2015.actions import ADMIN_ACTIONS, pwscup2015_actions
 from pwscup.pwscup2015.admin.rounds import Pwscup2015RoundPage
-from pwscup.pwscup2015.api import files as api_files
-from pwscup.pwscup2015.api import round_status
-from pwscup.pwscup2015.api import submissions as api_submissions
-from pwscup.pwscup2015.api import urls as api_urls
 from pwscup.pwscup2015.console import urls as console_urls
 from pwscup.pwscup2015.console.views import pwscup2015_panel_context
 from pwscup.pwscup2015.demo import pwscup2015_demo_load
@@ -56,10 +52,6 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
     )
     namespaced = False
     counted_row = "pwscup2015"  # its table counts: migrations/0007_page_generation_trigger.py
-    standings_module = standings
-    archive_module = archive
-    api_module = round_status
-    bundle_module = bundle
     phase_labels = dict(Phase.Kind.choices)
 
     def validate_config(self, config, *, round=None):
@@ -137,15 +129,6 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
             path("final/", leaderboard_views.final, name="final_ranking"),
         ]
 
-    def api_url_patterns(self):
-        return api_urls.urlpatterns
-
-    def submission_types(self):
-        return api_submissions.SUBMISSION_TYPES
-
-    def api_round_endpoints(self):
-        return api_files.ROUND_ENDPOINTS
-
     def round_page(self, request, access, tab):
         return tab_views.round_page(request, access, tab)
 
@@ -171,9 +154,6 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
     def console_create_url(self, competition):
         return reverse("pwscup2015_console:wizard_upload", args=[competition.slug])
 
-    def upload_models(self):
-        return [AnonymizationSubmission, AttackSubmission]
-
     def organizer_permissions(self):
         # Organizers look at (and rescore) what the platform made; they change nothing else.
         return {
@@ -195,9 +175,6 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
             ),
             JobKind(RoundOperation, broker.RUN_ROUND_OPERATION, round_path="round", team_path=None),
         ]
-
-    def leaderboard_url(self, round):
-        return reverse("leaderboard", args=[round.competition.slug, round.slug])
 
     def results_url(self, round):
         return reverse("final_ranking", args=[round.competition.slug, round.slug])

@@ -6,7 +6,7 @@ pack's files are listed by name, never opened here."""
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, scoped_filter
+from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin
 from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
 from pwscup.scorer.models import (
     Attack,
@@ -19,17 +19,9 @@ from pwscup.scorer.models import (
     TeamSlot,
 )
 from pwscup.submissions.admin_fields import JobFailureAdmin
+from pwscup.submissions.upload_admin import kept_upload_admin
 
-SCORED_FIELDS = (
-    "team",
-    "number",
-    *KEPT_UPLOAD_FIELDS,
-    "scores",
-    "program",
-    "program_ms",
-    "elapsed_ms",
-    "tail",
-)
+SCORED_FIELDS = ("scores", "program", "program_ms", "elapsed_ms", "tail")
 
 
 class ReadOnlyAdmin(ReadOnlyScopedAdmin):
@@ -102,11 +94,14 @@ class TeamSlotAdmin(ScorerRowAdmin):
     fields = ("scorer", "team", "slot", "folder")
 
 
-@admin.register(Release)
-class ReleaseAdmin(JobFailureAdmin, ScorerRowAdmin):
-    list_display = ("scorer", "team", "number", "status", "selected", "created_at")
-    list_filter = ("status", scoped_filter("team"))
-    fields = ("scorer", *SCORED_FIELDS, "public_names", "selected")
+kept_upload_admin(
+    Release,
+    competition_lookup="scorer__round__competition",
+    list_display=("scorer", "team", "number", "status", "selected", "created_at"),
+    where=("scorer", "team", "number"),
+    results=(*SCORED_FIELDS, "public_names", "selected"),
+    deletable=False,
+)
 
 
 @admin.register(Target)
@@ -115,8 +110,11 @@ class TargetAdmin(ScorerRowAdmin):
     fields = ("scorer", "team", "release", "created_at")
 
 
-@admin.register(Attack)
-class AttackAdmin(JobFailureAdmin, ScorerRowAdmin):
-    list_display = ("scorer", "team", "target", "number", "status", "created_at")
-    list_filter = ("status", scoped_filter("team"))
-    fields = ("scorer", "target", *SCORED_FIELDS, "targets")
+kept_upload_admin(
+    Attack,
+    competition_lookup="scorer__round__competition",
+    list_display=("scorer", "team", "target", "number", "status", "created_at"),
+    where=("scorer", "target", "team", "number"),
+    results=(*SCORED_FIELDS, "targets"),
+    deletable=False,
+)

@@ -32,10 +32,6 @@ from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 
 
-def create_url(competition) -> str:
-    return reverse("scorer_console:create", args=[competition.slug])
-
-
 @login_required
 def round_create(request, competition_slug):
     """The round's name, settings and windows; creates it through the service."""

@@ -6,18 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.kinds.two_sided import TwoSidedKind
-from pwscup.scorer import (
-    KEY,
-    api,
-    archive,
-    bundle,
-    console,
-    demo,
-    selectors,
-    services,
-    standings,
-    views,
-)
+from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.actions import LIFECYCLE, scorer_actions
 from pwscup.scorer.models import (
     Attack,
@@ -42,14 +31,7 @@ class ScorerKind(PhasedKind, TwoSidedKind):
         "plays the two-sided game around it: targets, the attack matrix, protection and "
         "attack power."
     )
-    standings_module = standings
-    archive_module = archive
-    api_module = api
     phase_labels = PHASE_LABELS
-    views_module = views
-    console_module = console
-    bundle_module = bundle
-    demo_module = demo
     lifecycle = LIFECYCLE
     counted_row = "scorer"  # migrations/0007_page_generation_trigger.py
 
@@ -76,9 +58,6 @@ class ScorerKind(PhasedKind, TwoSidedKind):
         return scorer_actions(round)
 
     # --- uploads and jobs ---------------------------------------------------------------------
-
-    def upload_models(self):
-        return [Release, Attack]
 
     def organizer_permissions(self) -> dict:
         """Organizers read the kind's rows in the admin (scoped to their competitions); the

@@ -1,6 +1,6 @@
 """The organizer admin of sequential rounds: the configuration (checked by the same service
 as the console); master tables, releases and attacks read-only (the platform makes them, its
-services change them)."""
+services change them; the uploads' pages are the core's, ``kept_upload_admin``)."""
 
 import datetime as dt
 import json
@@ -10,13 +10,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import (
-    CompetitionScopedAdmin,
-    NoAddAdmin,
-    ReadOnlyScopedAdmin,
-    scoped_filter,
-)
-from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, ReadOnlyScopedAdmin
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
 from pwscup.sequential.services import (
@@ -24,7 +18,7 @@ from pwscup.sequential.services import (
     schedule_normalise,
     sequential_config_validate,
 )
-from pwscup.submissions.admin_fields import JobFailureAdmin
+from pwscup.submissions.upload_admin import kept_upload_admin
 
 
 class SequentialRoundForm(forms.ModelForm):
@@ -123,25 +117,17 @@ class MasterAdmin(SequentialRowAdmin):
         return obj.source_encoding_label or "—"
 
 
-@admin.register(Release)
-class ReleaseAdmin(JobFailureAdmin, SequentialRowAdmin):
-    list_display = ("sequential", "team", "step", "status", "is_frozen", "created_at")
-    list_filter = ("status", "is_frozen", scoped_filter("team"))
-    fields = (
-        "sequential",
-        "team",
-        "step",
-        "number",
-        *KEPT_UPLOAD_FIELDS,
-        "results",
-        "elapsed_ms",
-        "is_frozen",
-    )
-
-
-@admin.register(SeqAttack)
-class SeqAttackAdmin(JobFailureAdmin, ReadOnlyScopedAdmin):
-    competition_lookup = "team__competition"
-    list_display = ("team", "target", "status", "accuracy", "created_at")
-    list_filter = ("status", scoped_filter("team"))
-    fields = ("target", "team", "number", *KEPT_UPLOAD_FIELDS, "accuracy")
+kept_upload_admin(
+    Release,
+    competition_lookup="sequential__round__competition",
+    list_display=("sequential", "team", "step", "status", "is_frozen", "created_at"),
+    filters=("is_frozen",),
+    where=("sequential", "team", "step", "number"),
+    results=("results", "elapsed_ms", "is_frozen"),
+)
+kept_upload_admin(
+    SeqAttack,
+    list_display=("team", "target", "status", "accuracy", "created_at"),
+    where=("target", "team", "number"),
+    results=("accuracy",),
+)

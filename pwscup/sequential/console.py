@@ -44,10 +44,6 @@ def round_create(request, competition_slug):
     return round_create_page(request, competition, form, create, "sequential/console_create.html")
 
 
-def create_url(competition) -> str:
-    return reverse("sequential_console:create", args=[competition.slug])
-
-
 # The round's panel on the console's round page: the core renders it with ``panel_context``.
 PANEL_TEMPLATE = "sequential/console_panel.html"
 

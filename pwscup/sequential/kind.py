@@ -1,21 +1,10 @@
 """The sequential-release round behind the ``RoundKind`` interface (pwscup/kinds/)."""
 
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
-from pwscup.sequential import (
-    KEY,
-    archive,
-    bundle,
-    console,
-    demo,
-    selectors,
-    services,
-    standings,
-    views,
-)
+from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.actions import sequential_actions
 from pwscup.sequential.api import round_status as api
 from pwscup.sequential.models import Release, SeqAttack
@@ -29,13 +18,7 @@ class SequentialKind(RoundKind):
         "Teams publish generalized releases of a table that changes between releases; "
         "scored by m-invariance, information loss and each person's identification risk."
     )
-    standings_module = standings
-    archive_module = archive
-    api_module = api
-    views_module = views
-    console_module = console
-    bundle_module = bundle
-    demo_module = demo
+    api_module = api  # the other modules are found by their names (pwscup.kinds.layout)
     counted_row = "sequential"  # migrations/0010_page_generation_trigger.py
 
     def teams_changed(self, round) -> None:
@@ -57,17 +40,11 @@ class SequentialKind(RoundKind):
     def console_actions(self, round):
         return sequential_actions(round)
 
-    def upload_models(self):
-        return [Release, SeqAttack]
-
     def jobs(self):
         return [
             JobKind(Release, services.CHECK_RELEASE_TASK, round_path="sequential__round"),
             JobKind(SeqAttack, services.SCORE_ATTACK_TASK, round_path="target__sequential__round"),
         ]
-
-    def leaderboard_url(self, round) -> str | None:
-        return reverse("sequential:leaderboard", args=[round.competition.slug, round.slug])
 
     def schedule_lines(self, round) -> list[dict]:
         """One line per release: its close (``None``: no deadline) and its state (frozen,

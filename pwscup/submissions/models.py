@@ -119,8 +119,8 @@ class JobState(models.Model):
 
 class KeptUpload(JobState):
     """A team's file kept exactly as uploaded, and the job that checks or scores it: what
-    every kind's uploads inherit (``RoundKind.upload_models``; the upload pipeline,
-    ``services/uploads.py``, fills these fields). The concrete model adds its ``team`` (and
+    every kind's uploads inherit (a job of ``RoundKind.jobs`` on such a model is a team
+    upload; the upload pipeline, ``services/uploads.py``, fills these fields). The concrete model adds its ``team`` (and
     how it is deleted with it), its window (a phase, a DP level, a release step...) and its
     results.
 

@@ -13,9 +13,8 @@ from pwscup.accounts.page_versions import VersionRead
 from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.selectors import organized_competitions, user_is_organizer
 from pwscup.core.sql_names import column, table
-from pwscup.kinds import all_kinds
-from pwscup.submissions.models import LiveVersion, Status
-from pwscup.submissions.registry import registered_upload_models
+from pwscup.submissions.models import KeptUpload, LiveVersion, Status
+from pwscup.submissions.registry import job_kinds
 
 
 @dataclass(frozen=True)
@@ -120,10 +119,12 @@ def read_uploads_quota_usage(uploads, *, day: QuotaDay, now: dt.datetime) -> Quo
 
 
 def upload_models() -> list[type]:
-    """The models of every team upload: every round kind's (``RoundKind.upload_models``) and
-    those registered outside the kinds (``pwscup.submissions.registry``, the slides)."""
-    kinds = [model for kind in all_kinds() for model in kind.upload_models()]
-    return kinds + [model for model in registered_upload_models() if model not in kinds]
+    """The models of every team upload: the kept uploads (``KeptUpload``) among the jobs of
+    every round kind (``RoundKind.jobs``) and of the apps outside the kinds
+    (``pwscup.submissions.registry``, the slides). A team's file is kept with the job that
+    checks it, so its job says it; no kind lists its uploads a second time."""
+    models = [job.model for job in job_kinds() if issubclass(job.model, KeptUpload)]
+    return list(dict.fromkeys(models))
 
 
 def team_failed_uploads_since(*, team: Team, since: dt.datetime) -> int:

@@ -26,6 +26,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from pwscup.kinds.layout import KindModule, api_package
 from pwscup.submissions.messages import upload_received_message
 
 
@@ -55,7 +56,8 @@ class SubmissionType:
     * ``selectors_module``, ``services_module`` and ``part_keyword``: the kind's selectors
       and services, and the keyword they take its part by (``synthetic=part``), for the
       two-sided bases (``pwscup.submissions.two_sided_types``), which read and keep uploads
-      through them.
+      through them. A type declared in the kind's ``api`` module or package finds the two
+      modules by their names in the kind's package (``pwscup.kinds.layout``).
     """
 
     key = ""
@@ -74,8 +76,8 @@ class SubmissionType:
     file_name = "file"
     file_media_type = "application/octet-stream"
     has_select = False
-    selectors_module = None
-    services_module = None
+    selectors_module = KindModule(api_package)
+    services_module = KindModule(api_package)
     part_keyword = ""
 
     def __init_subclass__(cls, **kwargs):

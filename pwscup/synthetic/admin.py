@@ -1,13 +1,14 @@
 """The admin of synthetic rounds: read-only (the platform makes every row; the console's
-actions change the state). The secret seed, the draws' rows and labels, and the final half's
-scores (hidden from everyone until publication) are not shown."""
+actions change the state; the uploads' pages are the core's, ``kept_upload_admin``). The
+secret seed, the draws' rows and labels, and the final half's scores (hidden from everyone
+until publication) are not shown."""
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin, scoped_filter
-from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
+from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin
 from pwscup.submissions.admin_fields import JobFailureAdmin
+from pwscup.submissions.upload_admin import kept_upload_admin
 from pwscup.synthetic.models import (
     SynAttack,
     SynPopulation,
@@ -61,20 +62,13 @@ class SynPopulationAdmin(DrawSizes, SyntheticRowAdmin):
     )
 
 
-@admin.register(SynRelease)
-class SynReleaseAdmin(JobFailureAdmin, SyntheticRowAdmin):
-    list_display = ("synthetic", "team", "number", "status", "selected", "created_at")
-    list_filter = ("status", scoped_filter("team"))
-    fields = (
-        "synthetic",
-        "team",
-        "number",
-        *KEPT_UPLOAD_FIELDS,
-        "rows",
-        "scores",
-        "selected",
-        "elapsed_ms",
-    )
+kept_upload_admin(
+    SynRelease,
+    competition_lookup="synthetic__round__competition",
+    list_display=("synthetic", "team", "number", "status", "selected", "created_at"),
+    where=("synthetic", "team", "number"),
+    results=("rows", "scores", "selected", "elapsed_ms"),
+)
 
 
 @admin.register(SynTarget)
@@ -83,20 +77,9 @@ class SynTargetAdmin(JobFailureAdmin, SyntheticRowAdmin):
     fields = ("synthetic", "team", "release", "status", "failure")
 
 
-@admin.register(SynAttack)
-class SynAttackAdmin(JobFailureAdmin, ReadOnlyScopedAdmin):
-    competition_lookup = "team__competition"
-    list_display = ("team", "target", "number", "status", "created_at")
-    list_filter = ("status", scoped_filter("team"))
-    fields = (
-        "target",
-        "team",
-        "number",
-        "original_filename",
-        "sha256",
-        "uploaded_by",
-        "created_at",
-        "status",
-        "failure",
-        "dev",
-    )
+kept_upload_admin(
+    SynAttack,
+    list_display=("team", "target", "number", "status", "created_at"),
+    where=("target", "team", "number"),
+    results=("dev",),
+)

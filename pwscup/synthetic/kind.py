@@ -8,18 +8,7 @@ from pwscup.competitions.phased_kinds import PhasedKind
 from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.submissions.services.jobs import JobKind
 from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
-from pwscup.synthetic import (
-    KEY,
-    api,
-    archive,
-    bundle,
-    console,
-    demo,
-    selectors,
-    services,
-    standings,
-    views,
-)
+from pwscup.synthetic import KEY, selectors, services
 from pwscup.synthetic.actions import LIFECYCLE
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
 
@@ -32,14 +21,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
         "model utility and marginal fidelity; then attack the others' releases by membership "
         "inference, scored by the true-positive rate at a low false-positive rate."
     )
-    standings_module = standings
-    archive_module = archive
-    api_module = api
     phase_labels = TWO_SIDED_PHASE_LABELS
-    views_module = views
-    console_module = console
-    bundle_module = bundle
-    demo_module = demo
     lifecycle = LIFECYCLE
     counted_row = "synthetic"  # migrations/0004_page_generation_trigger.py
     counted_row_defer = ("holdout", "aux")  # the drawn ids: the scorer's, not the pages'
@@ -76,9 +58,6 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
         ) % {"team": team.name, "key": draw.choice_key or "-"}
 
     # --- uploads and jobs ---------------------------------------------------------------------
-
-    def upload_models(self):
-        return [SynRelease, SynAttack]
 
     def jobs(self):
         return [

@@ -164,14 +164,14 @@ def upload_program_through_the_console(chromium, live_server, world) -> None:
 
 
 def pages_of(world, role: str) -> list[tuple[str, str]]:
-    from pwscup.scorer.console import create_url
+    from pwscup.kinds import get_kind
 
     base = f"/c/{SLUG}/{world.round.slug}/"
     pages = [(f"tab-{tab.strip('/') or 'overview'}", base + tab) for tab in TABS]
     if role == "organizer":
         pages += [
             ("console-round", f"/console/{SLUG}/r/{world.round.slug}/"),
-            ("console-create", create_url(world.competition)),
+            ("console-create", get_kind("scorer").console_create_url(world.competition)),
         ]
     return pages
 

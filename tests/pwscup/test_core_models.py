@@ -5,10 +5,13 @@ vocabulary of job states, whatever kinds are registered."""
 from pwscup.competitions.models import Phase, UploadDates, UploadLimits
 from pwscup.dp.models import DPRound, Estimate
 from pwscup.presentations.models import PresentationWindow, Slides
-from pwscup.sequential.models import Release, SequentialRound
+from pwscup.pwscup2015 import models as first
+from pwscup.scorer import models as scorer
+from pwscup.sequential.models import Release, SeqAttack, SequentialRound
 from pwscup.submissions.models import JobState, KeptUpload, Status
 from pwscup.submissions.selectors import upload_models
 from pwscup.submissions.services.maintenance import job_kinds
+from pwscup.synthetic import models as synthetic
 
 JOB_FIELDS = {
     "status",
@@ -44,9 +47,26 @@ def test_every_job_the_reaper_watches_has_the_core_job_state():
         assert fields["status"].default == Status.QUEUED, model
 
 
+def test_the_upload_models_are_the_kept_uploads_among_the_jobs():
+    """No kind lists its uploads: they are its jobs' kept uploads (the rounds' own jobs, a
+    2015 built-in attack, a synthetic target, a scorer's program or ranking run, are not)."""
+    assert set(upload_models()) == {
+        first.AnonymizationSubmission,
+        first.AttackSubmission,
+        Estimate,
+        Release,
+        SeqAttack,
+        synthetic.SynRelease,
+        synthetic.SynAttack,
+        scorer.Release,
+        scorer.Attack,
+        Slides,
+    }
+    assert len(upload_models()) == len(set(upload_models()))
+
+
 def test_every_upload_model_is_a_kept_upload():
     models = upload_models()
-    assert {Estimate, Release, Slides} <= set(models)
     for model in models:
         assert issubclass(model, KeptUpload), model
         names = {field.name for field in model._meta.get_fields()}

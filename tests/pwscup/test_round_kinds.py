@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from pwscup.competitions.models import Round
 from pwscup.competitions.services import round_of_kind_create
 from pwscup.kinds import RoundKind, get_kind, kind_of, register
+from pwscup.kinds.layout import KIND_MODULES
 from pwscup.kinds.registry import all_kinds, kind_choices
 from pwscup.kinds.round_basics import RoundBasics
 from tests.support import adult_config
@@ -61,3 +62,16 @@ def test_the_first_kind_checks_a_configuration_against_the_round_s_original(worl
     assert raised.value.message_dict == {
         "config": ["The round configuration must be a JSON object."]
     }
+
+
+def test_a_declared_module_wins_and_a_kind_outside_a_kind_module_finds_none():
+    sequential = get_kind("sequential")
+    assert sequential.api_module.__name__ == "pwscup.sequential.api.round_status"  # declared
+    assert sequential.standings_module.__name__ == "pwscup.sequential.standings"  # found
+    assert get_kind("pwscup2015").api_module.__name__ == "pwscup.pwscup2015.api"  # found
+
+    class Elsewhere(RoundKind):  # in a test module, not in a package's ``kind.py``
+        key = "elsewhere"
+
+    elsewhere = Elsewhere()
+    assert [getattr(elsewhere, name) for name in KIND_MODULES] == [None] * len(KIND_MODULES)

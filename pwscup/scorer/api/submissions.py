@@ -37,8 +37,6 @@ class ScorerUploads(SubmissionType):
     prefix = "scorer"
     part = staticmethod(scorer_part)
     part_keyword = "scorer"
-    selectors_module = selectors
-    services_module = services
 
     def own(self, part, access, pk: int):
         return get_object_or_404(self.uploads(part, access), pk=pk)

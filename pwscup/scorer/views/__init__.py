@@ -2,8 +2,9 @@
 (``tabs``, read through ``tab_context`` and ``results_context``), the uploads (``uploads``: a
 release, the final choice, an attack) and the downloads (``downloads``: the public pack, the
 team's slot folder, the frozen targets' public ZIPs, a team's uploads as uploaded and their
-detailed results page); ``common`` holds who may see what. ``kind.py`` calls
-``urlpatterns``, ``site_urlpatterns``, ``round_page`` and ``results_url``."""
+detailed results page); ``common`` holds who may see what. The core finds this
+package by its name (the kind's ``views_module``: ``urlpatterns``, ``round_page`` and
+``results_url``)."""
 
 from django.urls import path
 
@@ -24,7 +25,6 @@ urlpatterns = [
     path("scorer/" + UPLOAD_KINDS + "file", downloads.upload_file, name="upload_file"),
     path("scorer/" + UPLOAD_KINDS + "detail/", downloads.upload_detail, name="upload_detail"),
 ]
-site_urlpatterns: list = []
 
 
-__all__ = ["results_url", "round_page", "site_urlpatterns", "urlpatterns"]
+__all__ = ["results_url", "round_page", "urlpatterns"]

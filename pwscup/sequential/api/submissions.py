@@ -2,7 +2,7 @@
 (``pwscup.submissions.submission_types``): the core serves their REST endpoints under the
 round (``pwscup/api/views/submissions.py``), their OpenAPI schema and their place in the
 round status (``submission_types``, ``uploads``), with the access rules of the kind's pages
-(``views/common.py``: 404 for a round of another kind, for a caller outside the round's
+(``access.py``: 404 for a round of another kind, for a caller outside the round's
 teams, for another team's upload):
 
 * ``GET  seq/releases/``                 my team's releases, newest first;
@@ -29,10 +29,10 @@ from rest_framework import serializers
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.stored import stored_bytes
-from pwscup.sequential import selectors, services
+from pwscup.sequential import selectors
+from pwscup.sequential.access import attack_target, own_release
 from pwscup.sequential.api.views import sequential_part
 from pwscup.sequential.models import Release, SeqAttack
-from pwscup.sequential.views.common import attack_target, own_release
 from pwscup.submissions import round_api
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.submission_types import SubmissionType, choice_field
@@ -64,8 +64,6 @@ class SeqUploads(SubmissionType):
     prefix = "seq"
     part = staticmethod(sequential_part)
     part_keyword = "sequential"
-    selectors_module = selectors
-    services_module = services
 
 
 class SeqReleases(SeqUploads, TeamReleases):

@@ -1,6 +1,6 @@
 """The sequential round's own REST endpoints besides its uploads, declared
 (``ROUND_ENDPOINTS``: the core serves them under the round), with the access rules of its pages
-(``views/common.py``: 404 for a round of another kind, for a caller outside the round's
+(``access.py``: 404 for a round of another kind, for a caller outside the round's
 teams). Each is also the Data tab's download at the same address under the round's pages
 (``RoundEndpoint.page_name``): one answer for the browser and the client.
 
@@ -28,7 +28,7 @@ from pwscup.core.rest import errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.core.stored import stored_bytes
 from pwscup.sequential import selectors, services
-from pwscup.sequential.views.common import attack_target, require_team
+from pwscup.sequential.access import attack_target, require_team
 from pwscup.submissions.round_api import require_participant
 from pwscup.submissions.round_pages import refused_as_404
 from pwscup.submissions.submission_types import RoundEndpoints

@@ -1,9 +1,10 @@
 """The sequential round's pages for participants (organizers see them too): ``pages`` (the
 round page, a release's page, the leaderboard), ``uploads`` (a release, guesses on a
 target), ``downloads`` (the team's tables, the configuration, releases, risk tables,
-targets); ``common`` holds who may see what. Each view is thin: it calls one service or
-selector. The organizer's forms of the console panel are in :mod:`pwscup.sequential.console`.
-``kind.py`` declares this package (``urlpatterns``, ``round_page``)."""
+targets); who may see what is ``pwscup.sequential.access`` (the API's too). Each view is
+thin: it calls one service or selector. The organizer's forms of the console panel are in
+:mod:`pwscup.sequential.console`. The core finds this package by its name (the kind's
+``views_module``: ``urlpatterns``, ``round_page``)."""
 
 from django.urls import path
 

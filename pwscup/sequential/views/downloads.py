@@ -10,7 +10,7 @@ from pwscup.core.exports import csv_bytes_response
 from pwscup.core.kits import kit_response
 from pwscup.core.stored import stored_bytes
 from pwscup.sequential import KEY, kit, selectors
-from pwscup.sequential.views.common import own_release
+from pwscup.sequential.access import own_release
 from pwscup.submissions.round_pages import refused_as_404, require_team
 
 

@@ -10,9 +10,9 @@ from django.http import Http404
 from pwscup.accounts.access import kind_view
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab
 from pwscup.sequential import KEY, selectors
+from pwscup.sequential.access import own_release
 from pwscup.sequential.charts import groups_chart
 from pwscup.sequential.models import Release
-from pwscup.sequential.views.common import own_release
 from pwscup.sequential.views.tab_context import gates_text
 from pwscup.submissions.models import PENDING
 from pwscup.submissions.selectors import live_etag

@@ -5,9 +5,9 @@ reloads itself until it is checked) with the notice the API gives (the declared 
 type's), or why the upload was refused: the core's ``upload_answer``."""
 
 from pwscup.sequential import KEY, selectors, services
+from pwscup.sequential.access import attack_target
 from pwscup.sequential.api.submissions import SUBMISSION_TYPES
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
-from pwscup.sequential.views.common import attack_target
 from pwscup.submissions.round_pages import release_upload_view, target_upload_view
 
 RELEASES, ATTACKS = SUBMISSION_TYPES

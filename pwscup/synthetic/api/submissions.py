@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.submissions.round_api import present_scores, scores_answer
 from pwscup.submissions.submission_types import SubmissionType
 from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks
-from pwscup.synthetic import selectors, services
+from pwscup.synthetic import selectors
 from pwscup.synthetic.api.views import RELEASE_METRICS, attack_metrics, attackable, synthetic_part
 from pwscup.synthetic.models import SynAttack, SynRelease, SynTarget
 
@@ -45,8 +45,6 @@ class SyntheticUploads(SubmissionType):
     prefix = "syn"
     part = staticmethod(synthetic_part)
     part_keyword = "synthetic"
-    selectors_module = selectors
-    services_module = services
 
 
 class Releases(SyntheticUploads, FinalReleases):

@@ -3,8 +3,8 @@
 choice, an attack) and the downloads (``downloads``: the team's members table, its
 releases, the published targets; their challenge sets and the auxiliary table are the
 declared endpoints', ``api/views.py``, served at the same addresses among the pages);
-``common`` holds who may see what. ``kind.py`` calls ``urlpatterns``, ``round_page`` and
-``results_url``."""
+``common`` holds who may see what. The core finds this package by its name (the kind's
+``views_module``: ``urlpatterns``, ``round_page`` and ``results_url``)."""
 
 from django.urls import path
 

@@ -1,15 +1,14 @@
-"""The toy game behind the ``RoundKind`` interface: it declares its modules (pages, API,
-console, bundle, archive) and the core reads the usual names in them; the hooks below are
-what it answers its own way (the layout of every kind)."""
+"""The toy game behind the ``RoundKind`` interface: the core finds its modules (pages, API,
+console, bundle, archive) by their names beside this one and reads the usual names in them;
+the hooks below are what it answers its own way (the layout of every kind)."""
 
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.selectors import phases_schedule_lines
 from pwscup.kinds import RoundKind
 from pwscup.kinds.tabs import render_tab
 from pwscup.submissions.services.jobs import JobKind
-from tests.kinds.toy import actions, api, archive, bundle, console, selectors, services, views
+from tests.kinds.toy import actions, selectors, services
 from tests.kinds.toy.models import ToyUpload
 from tests.kinds.toy.services import SCORE_TOY
 
@@ -18,13 +17,9 @@ class ToyGameKind(RoundKind):
     key = "toygame"
     label = _("Toy game")
     description = _("A game for the tests.")
-    # The modules it declares: the core reads the usual names in them (their pages, API,
-    # console, bundle and archive) and the toy writes no hand-off of its own.
-    views_module = views
-    api_module = api
-    console_module = console
-    bundle_module = bundle
-    archive_module = archive
+    # It declares no module: the core finds ``views.py``, ``api.py``, ``console.py``,
+    # ``bundle.py`` and ``archive.py`` beside this file (``pwscup.kinds.layout``), reads the
+    # usual names in them, and the toy writes no hand-off of its own.
     phase_labels = {services.UPLOAD_PHASE: "Upload window"}
 
     def validate_config(self, config, *, round=None):
@@ -36,9 +31,6 @@ class ToyGameKind(RoundKind):
         # A real kind extends rounds/base.html with its content in {% block tab %}; the toy
         # shows the core's frame only (title, tab bar), in the reader's language.
         return render_tab(request, access, tab, "rounds/base.html")
-
-    def console_create_url(self, competition):
-        return reverse("toygame_console:create", args=[competition.slug])
 
     def round_note(self, round):
         return "a toy note"
@@ -59,13 +51,7 @@ class ToyGameKind(RoundKind):
     def schedule_lines(self, round):
         return phases_schedule_lines(round=round)
 
-    def leaderboard_url(self, round):
-        return reverse("toygame:leaderboard", args=[round.competition.slug, round.slug])
-
     # --- uploads and jobs ---------------------------------------------------------------------
-
-    def upload_models(self):
-        return [ToyUpload]
 
     def jobs(self):
         return [JobKind(ToyUpload, SCORE_TOY, round_path="round")]

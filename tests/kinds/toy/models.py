@@ -1,7 +1,7 @@
 """The toy's state and uploads: its own row one-to-one with the round (as a kind keeps what
-``Round`` does not have), and uploads with the core's kept-upload fields
-(``RoundKind.upload_models``) and job state: the core's ``KeptUpload``. Their tables are created
-by the tests' fixture."""
+``Round`` does not have), and uploads with the core's kept-upload fields and job state: the
+core's ``KeptUpload`` (a job on such a model, ``RoundKind.jobs``, is a team upload). Their
+tables are created by the tests' fixture."""
 
 from django.db import models
 

@@ -15,9 +15,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.kinds import kind_of
 from pwscup.notifications.models import Notification
 from pwscup.submissions.services.maintenance import jobs_reap
+from tests.kinds.toy import api, archive, bundle, console, views
 from tests.kinds.toy import services as toy_services
+from tests.kinds.toy.kind import ToyGameKind
 from tests.kinds.toy.models import ToyRound, ToyUpload
 from tests.kinds.toy.player import PLAYER
 from tests.pwscup.factories import scored
@@ -159,3 +162,19 @@ def test_export_and_api_listing(client, world, toy_round):
     assert listed.status_code == 200
     rounds = {r["slug"]: r for r in listed.json()["rounds"]}
     assert rounds["toy"]["kind"] == "toygame"
+
+
+def test_a_kind_finds_its_modules_by_their_names_in_its_package():
+    """``pwscup.kinds.layout``: the toy (``tests/kinds/toy/kind.py``) declares no module; the
+    core finds those beside it by their names, and ``None`` where there is none."""
+    toy = ToyGameKind()
+    assert (toy.views_module, toy.api_module, toy.console_module) == (views, api, console)
+    assert (toy.bundle_module, toy.archive_module) == (bundle, archive)
+    assert toy.standings_module is None and toy.demo_module is None
+    # Its declared upload (in ``api.py``) finds the toy's selectors and services the same way.
+    assert api.SUBMISSION_TYPES[0].services_module is toy_services
+
+
+def test_the_leaderboard_link_is_the_kind_s_page_named_leaderboard(world, toy_round):
+    """The toy writes no ``leaderboard_url``: its page named ``leaderboard`` is the link."""
+    assert kind_of(toy_round).leaderboard_url(toy_round) == _url(world, "toygame:leaderboard")

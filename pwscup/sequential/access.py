@@ -1,7 +1,7 @@
 """Who may see what on the sequential round's pages: a team's own data, a release (its team
 and the organizers), a target of the attack phase (participants and organizers, once the
 phase is open). Each answers 404 otherwise, so nothing tells a caller that the thing exists.
-Shared by the pages, the uploads and the downloads; the checks of the caller alone (a team, a
+Shared by the pages, the uploads, the downloads and the API; the checks of the caller alone (a team, a
 participant, a release's own team) are every round page's (``pwscup.submissions.round_pages``)."""
 
 from django.http import Http404
