@@ -38,10 +38,6 @@ from scoring.errors import ScoringError
 from scoring.synthetic.draws import disjoint_teams
 
 
-def create_url(competition) -> str:
-    return reverse("synthetic_console:create", args=[competition.slug])
-
-
 def _read(content: bytes, filename: str):
     """The draft's table as text cells, or the reason it cannot be read (reader's language)."""
     try:
