@@ -18,6 +18,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pandas as pd
+
 
 def per_person_known_at(per_person_csv: str, step: int) -> str:
     """A per-person table of releases 1 … ``step`` with every ``lsb`` cut at ``step``, as the
@@ -30,6 +32,8 @@ def per_person_known_at(per_person_csv: str, step: int) -> str:
     if "lsb" not in rows[0]:
         return per_person_csv
     column = rows[0].index("lsb")
+    # By hand, row by row: only the cut cells change and every other cell keeps its text
+    # as stored (a DataFrame written back would rewrite the numbers' text).
     changed = False
     for row in rows[1:]:
         if column < len(row) and row[column].isdigit() and int(row[column]) > step:
@@ -45,22 +49,29 @@ def groups_per_release(per_person_csv: str, *, upto: int) -> list[dict]:
     """Per release ``1 … upto`` a person of the table is in: how many persons it covers and
     how many of its groups could hold each of them (the table's ``groups_per_release``, one
     count per release from the person's ``lsf``): ``{"step", "persons", "min", "mean",
-    "max"}``, by step. Empty for an empty table."""
-    counts: dict[int, list[int]] = {}
-    for row in csv.DictReader(io.StringIO(per_person_csv)):
-        pieces = (row.get("groups_per_release") or "").split(";")
-        if not row.get("lsf", "").isdigit():
-            continue
-        for offset, piece in enumerate(p for p in pieces if p.strip()):
-            counts.setdefault(int(row["lsf"]) + offset, []).append(int(piece))
+    "max"}``, by step. Empty for an empty table, or one without those columns; a person
+    whose ``lsf`` is not a whole number is left out."""
+    try:
+        table = pd.read_csv(io.StringIO(per_person_csv), dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        return []
+    if not {"lsf", "groups_per_release"} <= set(table.columns):
+        return []
+    table = table[table["lsf"].str.isdigit()]
+    pieces = table["groups_per_release"].str.split(";").explode()
+    pieces = pieces[pieces.str.strip() != ""]
+    # A person's n-th count is of release lsf + n (blank pieces are not counted).
+    steps = table["lsf"].astype(int).reindex(pieces.index) + pieces.groupby(level=0).cumcount()
+    counts = pd.DataFrame({"step": steps.to_numpy(), "groups": pieces.astype(int).to_numpy()})
+    summary = counts[counts["step"] <= upto].groupby("step")["groups"]
+    summary = summary.agg(["size", "min", "mean", "max"])
     return [
         {
-            "step": step,
-            "persons": len(values),
-            "min": min(values),
-            "mean": sum(values) / len(values),
-            "max": max(values),
+            "step": int(step),
+            "persons": int(row["size"]),
+            "min": int(row["min"]),
+            "mean": float(row["mean"]),
+            "max": int(row["max"]),
         }
-        for step, values in sorted(counts.items())
-        if step <= upto
+        for step, row in summary.iterrows()
     ]

@@ -129,3 +129,15 @@ def test_groups_per_release_counts_each_persons_groups_per_release():
         assert 1 <= row["min"] <= row["mean"] <= row["max"]
     assert groups_per_release(risk_per_person_csv(result), upto=1) == rows[:1]
     assert groups_per_release("", upto=2) == []
+
+
+def test_groups_per_release_skips_blank_counts_and_unreadable_persons():
+    table = "pid,lsf,lsb,groups_per_release\nA,x,2,1;2\nB,2,3,;4;;5\nC,1,1,\nD,1,2,2;6\n"
+    # B's first count is of release 2 (blanks are not releases); A (lsf "x") is left out.
+    assert groups_per_release(table, upto=9) == [
+        {"step": 1, "persons": 1, "min": 2, "mean": 2.0, "max": 2},
+        {"step": 2, "persons": 2, "min": 4, "mean": 5.0, "max": 6},
+        {"step": 3, "persons": 1, "min": 5, "mean": 5.0, "max": 5},
+    ]
+    assert groups_per_release("pid,lsf,lsb\nA,1,2\n", upto=2) == []
+    assert groups_per_release("pid\n", upto=2) == []
