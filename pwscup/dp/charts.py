@@ -200,8 +200,7 @@ def l2_chart(*, boards, own_team_id=None) -> L2Chart | None:
     y_scale, y_values = _y_scale([v for _s, _b, v, _n in values], chart)
     chart.log_y = y_scale.log
     chart.y_ticks = [(y_scale(v), _tick_label(v)) for v in y_values]
-    widest = max(text_width(label, font_size=FONT) for _at, label in chart.y_ticks)
-    chart.left = max(40, math.ceil(widest) + 14)
+    chart.fit_left(label for _at, label in chart.y_ticks)
     epsilons = [float(board.epsilon) for board in ordered]
     # Room on the right of the last level for the teams' names (placed there first).
     names = max(

@@ -59,6 +59,15 @@ def ledger_get_or_create(*, dp_round: DPRound, team, level: str) -> Ledger:
     return ledger
 
 
+def ledger_replayed(ledger: Ledger, request_id: str) -> ChargeResult | None:
+    """The charge already stored for ``request_id`` on ``ledger``, as a replay (free), or
+    ``None``: none, or no ``request_id``."""
+    if not request_id:
+        return None
+    stored = ledger.charges.filter(request_id=request_id).first()
+    return None if stored is None else ChargeResult(stored, replayed=True)
+
+
 def ledger_charge(
     *,
     ledger: Ledger,
@@ -77,10 +86,8 @@ def ledger_charge(
     """
     with transaction.atomic():
         locked = Ledger.objects.select_for_update().get(pk=ledger.pk)
-        if request_id:
-            stored = locked.charges.filter(request_id=request_id).first()
-            if stored is not None:
-                return ChargeResult(stored, replayed=True)
+        if (replayed := ledger_replayed(locked, request_id)) is not None:
+            return replayed
         before = LedgerState(
             budget=Fraction(locked.budget),
             spent=Fraction(locked.spent),

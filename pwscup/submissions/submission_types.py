@@ -53,6 +53,8 @@ class SubmissionType:
       answer (list, retrieve, select) and the 202's are, when a serializer describes them
       (``None``: a JSON object);
     * ``has_file`` / ``file_name`` and ``has_select``: which endpoints it has;
+    * ``organizers_read``: an organizer of the round reads any team's upload and its file,
+      as on the kind's pages (its ``own`` finds the upload without a team);
     * ``selectors_module``, ``services_module`` and ``part_keyword``: the kind's selectors
       and services, and the keyword they take its part by (``synthetic=part``), for the
       two-sided bases (``pwscup.submissions.two_sided_types``), which read and keep uploads
@@ -76,6 +78,7 @@ class SubmissionType:
     file_name = "file"
     file_media_type = "application/octet-stream"
     has_select = False
+    organizers_read = False
     selectors_module = KindModule(api_package)
     services_module = KindModule(api_package)
     part_keyword = ""
@@ -115,9 +118,10 @@ class SubmissionType:
         return access.team
 
     def reader(self, access):
-        """Who may read one upload and its file: the caller's team (the default), or, for a
-        kind whose pages let an organizer read any team's upload, ``None`` for them (``own``
-        then finds the upload without a team)."""
+        """Who may read one upload and its file: the caller's team (404 outside the round's
+        teams), and, for a type declaring ``organizers_read``, an organizer of the round."""
+        if self.organizers_read and access.is_organizer:
+            return access.team
         return self.team(access)
 
     def uploader(self, part, access):

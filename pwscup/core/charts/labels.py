@@ -61,8 +61,9 @@ class Box:
 
 class PlotArea:
     """A chart whose plot lies within its ``left``, ``right``, ``top`` and ``bottom`` (px):
-    its size, its middle (where an axis title goes), its frame for ``place_labels`` and its
-    linear axes (``x_axis``, ``y_axis``)."""
+    its size, its middle (where an axis title goes), its frame for ``place_labels``, its
+    linear axes (``x_axis``, ``y_axis``) and a left edge that fits the y labels (``fit_left``,
+    in the chart's ``font_size``)."""
 
     def x_axis(self, low: float, high: float) -> Axis:
         """The values ``low`` … ``high`` across the plot, left to right."""
@@ -91,6 +92,12 @@ class PlotArea:
     @property
     def frame(self) -> Box:
         return Box(self.left, self.top, self.right, self.bottom)
+
+    def fit_left(self, y_labels) -> None:
+        """Move the plot's left edge so that the y axis's tick labels fit beside it (in the
+        chart's ``font_size``, 14 px to spare), and never nearer the image's edge than 40 px."""
+        widest = max(text_width(label, font_size=self.font_size) for label in y_labels)
+        self.left = max(40, math.ceil(widest) + 14)
 
 
 @dataclass(frozen=True)

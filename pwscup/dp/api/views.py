@@ -65,6 +65,18 @@ def _refused(error: services.DPRequestError) -> Response:
     return _bad(error, error.status, "not_found" if error.status == 404 else "invalid")
 
 
+def _charge_schema(*, request, summary: str):
+    """The schema of a ``_ChargeView``: its request and summary, and the answers every charge
+    shares (the charge, 200; 400, 401, 404; 409 past the budget)."""
+    return extend_schema_view(
+        post=extend_schema(
+            request=request,
+            responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
+            summary=summary,
+        )
+    )
+
+
 class _ChargeView(APIView):
     # POST a query or a release: one charging service, the same replies and refusals.
     # (A comment, not a docstring: the schema would show it as both endpoints' description.)
@@ -89,12 +101,9 @@ class _ChargeView(APIView):
         return Response(charge_json(result.charge, replayed=result.replayed))
 
 
-@extend_schema_view(
-    post=extend_schema(
-        request=QUERY_REQUEST,
-        responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
-        summary="Ask a histogram or count query (charges ε; 409 past the budget)",
-    )
+@_charge_schema(
+    request=QUERY_REQUEST,
+    summary="Ask a histogram or count query (charges ε; 409 past the budget)",
 )
 class QueryView(_ChargeView):
     schema = BodyRequiredSchema()
@@ -121,12 +130,9 @@ class LedgerView(APIView):
         )
 
 
-@extend_schema_view(
-    post=extend_schema(
-        request=ReleaseRequestSerializer,
-        responses={200: JSON_OBJECT, **errors(400, 401, 404, 409)},
-        summary="Request a platform-run Pk-anonymized release (charges ε by eq. 6)",
-    )
+@_charge_schema(
+    request=ReleaseRequestSerializer,
+    summary="Request a platform-run Pk-anonymized release (charges ε by eq. 6)",
 )
 class ReleaseView(_ChargeView):
     service = services.dp_release_request

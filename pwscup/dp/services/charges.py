@@ -9,6 +9,7 @@ from pwscup.dp.ledger import (
     ChargeResult,
     ledger_charge,
     ledger_get_or_create,
+    ledger_replayed,
 )
 from pwscup.dp.models import Charge, DPRound
 from pwscup.dp.services.common import DPRequestError, level_open, request_id_of
@@ -87,10 +88,8 @@ def dp_release_request(
     if not engine.batch_platform_enabled(dp_round.config):
         raise DPRequestError(_("This round has no platform-run batch releases"))
     ledger = ledger_get_or_create(dp_round=dp_round, team=team, level=level)
-    if request_id:
-        stored = ledger.charges.filter(request_id=request_id).first()
-        if stored is not None:
-            return ChargeResult(stored, replayed=True)
+    if (replayed := ledger_replayed(ledger, request_id)) is not None:
+        return replayed  # as stored, without checking its declaration again
     try:
         declaration = estimation.release_declaration(
             dp_round.config, payload, rows=dp_round.round.original_rows

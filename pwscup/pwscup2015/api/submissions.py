@@ -63,6 +63,7 @@ class PhaseUploads(SubmissionType):
     has_file = True
     file_media_type = "text/csv"
     accepted_serializer = s.UploadAcceptedSerializer
+    organizers_read = True
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -74,11 +75,6 @@ class PhaseUploads(SubmissionType):
     def uploader(self, part, access):
         check_uploader(access, part)
         return access.team
-
-    def reader(self, access):
-        if access.is_organizer:
-            return access.team
-        return self.team(access)
 
     def uploads(self, part, access):
         if part is None:

@@ -81,12 +81,7 @@ class SeqReleases(SeqUploads, TeamReleases):
     has_file = True
     file_name = "release.csv"
     file_media_type = "text/csv"
-
-    def reader(self, access):
-        # An organizer reads any team's release (``own_release``, the pages' rule).
-        if access.is_organizer:
-            return access.team
-        return self.team(access)
+    organizers_read = True  # any team's release (``own_release``, the pages' rule)
 
     def own(self, part, access, pk: int):
         return own_release(access, pk)

@@ -13,7 +13,6 @@ frame or outside it, whatever the scores.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -133,8 +132,7 @@ def scatter(*, rows, x_axis: Axis, y_axis: Axis, faint=()) -> Scatter:
         return chart
     y_scale = nice_scale(ys, chart.bottom, chart.top, axis=y_axis)
     chart.y_ticks = y_scale.ticks()
-    widest = max(text_width(t.label, font_size=FONT) for t in chart.y_ticks)
-    chart.left = max(40, math.ceil(widest) + 14)
+    chart.fit_left(t.label for t in chart.y_ticks)
     x_scale = nice_scale(xs, chart.left, chart.right, axis=x_axis)
     chart.x_ticks = x_scale.ticks()
     for team, row in faint:
