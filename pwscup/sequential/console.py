@@ -124,21 +124,18 @@ def _freeze(request, access, sequential):
         if step is None:
             messages.error(request, _("Nothing was frozen: confirm the freeze on this page."))
             return redirect(request.path)
-        try:
+
+        def freeze() -> str:
             frozen = services.step_freeze(sequential=sequential, user=request.user, step=step)
-        except Refused as refusal:
-            messages.error(request, refusal.message)
-            return redirect(_console_url(access))
-        if frozen is None:
-            messages.error(
-                request,
-                _("Nothing was frozen: release %(j)s is not the next release to freeze.")
-                % {"j": step},
-            )
-        else:
-            messages.success(request, _("Release %(j)s is frozen.") % {"j": frozen})
+            if frozen is None:
+                raise Refused(
+                    _("Nothing was frozen: release %(j)s is not the next release to freeze.")
+                    % {"j": step}
+                )
             services.audit(user=request.user, sequential=sequential, action="freeze")
-        return redirect(_console_url(access))
+            return _("Release %(j)s is frozen.") % {"j": frozen}
+
+        return console_post_answer(request, access.round, freeze)
     preview = selectors.freeze_preview(sequential=sequential)
     if preview is None:
         messages.info(request, _("Every release of this round is frozen already."))
