@@ -2,7 +2,7 @@
 time typed in a zone the form names (``local_datetime_field``), a
 service's ``ValidationError`` shown next to the fields (``form_saved``: a posted form handed
 to its service), the comma-separated lists the round forms take, and the round forms'
-"advanced" JSON view and tables of rows."""
+"advanced" JSON view and tables of rows (an error about a row next to it: ``row_error``)."""
 
 import json
 from typing import NamedTuple
@@ -137,6 +137,28 @@ class ConfigJsonView:
             return valid
         rows_valid = [rows.is_valid() for rows in self.row_sets()]
         return valid and all(rows_valid)
+
+
+def row_error(form, rows, message: str, *, field: str, key, key_field="", key_of=None) -> None:
+    """A service's error about one row of a round form's table (``rows``, a formset of
+    ``form``) next to that row's ``field``: on the row whose key is ``key`` (its
+    ``key_field`` as typed, or ``key_of(row)``), else on the first row filled in (else the
+    first row), else above the form."""
+
+    def typed_key(row) -> str:
+        return (row.cleaned_data or {}).get(key_field, "").strip()
+
+    key_of = key_of or typed_key
+    forms_ = list(rows)
+    filled = [row for row in forms_ if any((row.cleaned_data or {}).values())]
+    chosen = next(
+        (row for row in forms_ if key and key_of(row) == key),
+        (filled or forms_ or [None])[0],
+    )
+    if chosen is None:
+        form.add_error(None, message)
+    else:
+        chosen.add_error(field, message)
 
 
 def example_rows(formset, data, *, bound: bool, prefix: str, example: list[dict], shown: int):

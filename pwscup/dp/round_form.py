@@ -20,6 +20,7 @@ from pwscup.core.form_fields import (
     comma_list,
     example_rows,
     limit_field,
+    row_error,
 )
 
 EXAMPLE_CONFIG = {
@@ -300,10 +301,13 @@ class DPRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm):
         key = str(params.get("key", ""))
         if code.startswith("dp.attr.") or key.startswith("attributes"):
             name = params.get("attribute") or key.partition(".")[2]
-            return self._row_error(self.attribute_rows, "name", name, "values", message)
+            return row_error(
+                self, self.attribute_rows, message, field="values", key=name, key_field="name"
+            )
         if code.startswith("dp.target.") or key.startswith("workload"):
-            return self._row_error(
-                self.target_rows, "target_id", params.get("target"), "attributes", message
+            target = params.get("target")
+            return row_error(
+                self, self.target_rows, message, field="attributes", key=target, key_of=_id_of
             )
         if code.startswith(("dp.level.", "dp.epsilon.")):
             return self.add_error("levels", message)
@@ -317,24 +321,8 @@ class DPRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm):
         )
         self.add_error(field, message)
 
-    def _row_error(self, rows, key_field, key, field, message) -> None:
-        """The error on the row whose ``key_field`` is ``key`` (else the first filled row)."""
-        forms_ = list(rows)
-        filled = [row for row in forms_ if any((row.cleaned_data or {}).values())]
-        chosen = next(
-            (row for row in forms_ if key and self._row_key(row, key_field) == key),
-            (filled or forms_ or [None])[0],
-        )
-        if chosen is None:
-            self.add_error(None, message)
-        else:
-            chosen.add_error(field, message)
 
-    @staticmethod
-    def _row_key(row, key_field) -> str:
-        data = row.cleaned_data or {}
-        if key_field == "target_id":
-            return data.get("target_id", "").strip() or "_".join(
-                comma_list(data.get("attributes", ""))
-            )
-        return data.get(key_field, "").strip()
+def _id_of(row) -> str:
+    """A target row's key: its id, else its attributes joined (the id the service gives)."""
+    data = row.cleaned_data or {}
+    return data.get("target_id", "").strip() or "_".join(comma_list(data.get("attributes", "")))

@@ -132,11 +132,14 @@ class RoundKind(FaceHooks, ResultsHooks):
     # --- uploads and jobs ------------------------------------------------------------------
 
     def organizer_permissions(self) -> dict:
-        """What an organizer may do in the admin with the kind's own models (on the
-        competitions they organize: the admin pages are scoped), as ``{Model: ("view",
-        "change"), ...}`` (Django's permission actions). The core gives the organizers' group
-        these beside its own (``pwscup.accounts.services.organizer_permissions``). ``{}``:
-        the kind's models stay with the superusers."""
+        """What an organizer may do in the admin with some of the kind's own models beyond
+        reading them (on the competitions they organize: the admin pages are scoped), as
+        ``{Model: ("view", "change"), ...}`` (Django's permission actions). The core already
+        lets organizers read ("view") every model of the kind's app that the admin shows on
+        a scoped page (``pwscup.accounts.services.organizers.kind_admin_models``); what a
+        kind declares here replaces that for the models it names. ``{}`` (the default):
+        organizers read the kind's rows and change them only through its console and
+        actions."""
         return {}
 
     def jobs(self) -> list:

@@ -27,8 +27,6 @@ from pwscup.pwscup2015.models import (
     AttackSubmission,
     BuiltinAttack,
     RoundOperation,
-    Target,
-    TeamDataset,
 )
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.pwscup2015.services import round_assign_samples
@@ -155,13 +153,9 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
         return reverse("pwscup2015_console:wizard_upload", args=[competition.slug])
 
     def organizer_permissions(self):
-        # Organizers look at (and rescore) what the platform made; they change nothing else.
-        return {
-            AnonymizationSubmission: ("view", "change"),
-            AttackSubmission: ("view",),
-            Target: ("view",),
-            TeamDataset: ("view",),
-        }
+        # Organizers look at what the platform made (the core's default: "view") and rescore
+        # an anonymization from its page; they change nothing else.
+        return {AnonymizationSubmission: ("view", "change")}
 
     def jobs(self):
         return [

@@ -10,13 +10,9 @@ from pwscup.scorer import KEY, selectors, services
 from pwscup.scorer.actions import LIFECYCLE, scorer_actions
 from pwscup.scorer.models import (
     Attack,
-    DataPack,
     ProgramVersion,
     RankingRun,
     Release,
-    ScorerRound,
-    Target,
-    TeamSlot,
 )
 from pwscup.scorer.services.common import PHASE_LABELS
 from pwscup.submissions.services.jobs import JobKind
@@ -58,21 +54,6 @@ class ScorerKind(PhasedKind, TwoSidedKind):
         return scorer_actions(round)
 
     # --- uploads and jobs ---------------------------------------------------------------------
-
-    def organizer_permissions(self) -> dict:
-        """Organizers read the kind's rows in the admin (scoped to their competitions); the
-        console and the round's actions are where they change them."""
-        models = (
-            ScorerRound,
-            ProgramVersion,
-            DataPack,
-            TeamSlot,
-            Release,
-            Target,
-            Attack,
-            RankingRun,
-        )
-        return {model: ("view",) for model in models}
 
     def jobs(self):
         return [

@@ -1,26 +1,24 @@
 """The sequential round's lifecycle actions in the organizer console
 (``SequentialKind.console_actions``): redraw the per-team masters (before step 1 froze),
-publish the results (which ends the attack phase) and hide them again. Freezing a release
-has its own confirmed form in the round's panel."""
+publish the results (which ends the attack phase) and hide them again; the last two are
+also the admin's (``SequentialKind.admin_actions``, on the core's list of rounds). Freezing
+a release has its own confirmed form in the round's panel."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from pwscup.kinds.actions import RoundAction, hide_results_action
+from pwscup.kinds.actions import AdminAction, RoundAction, hide_results_action
 from pwscup.sequential import selectors, services
 
 
 def _publish(*, user, round) -> str:
-    sequential = selectors.sequential_of(round=round)
-    services.results_publish(sequential=sequential, published=True)
-    services.audit(user=user, sequential=sequential, action="publish")
+    services.results_publish(sequential=selectors.sequential_of(round=round), user=user)
     return _("The results are published.")
 
 
 def _hide(*, user, round) -> None:
     sequential = selectors.sequential_of(round=round)
-    services.results_publish(sequential=sequential, published=False)
-    services.audit(user=user, sequential=sequential, action="hide")
+    services.results_publish(sequential=sequential, published=False, user=user)
 
 
 def _redraw(*, user, round) -> str:
@@ -70,6 +68,16 @@ PUBLISH = RoundAction(
 HIDE = hide_results_action(
     _hide, gettext_lazy("The leaderboard and the attack matrix become organizer-only again.")
 )
+
+
+#: The admin's list of rounds offers the publication and its undoing too, under the names the
+#: 2015 game gives them (one entry each in the list): the console's actions, audited alike.
+ADMIN_ACTIONS = {
+    "publish_results": AdminAction(
+        gettext_lazy("Publish the results (leaderboard and attack matrix)"), PUBLISH.perform
+    ),
+    "unpublish_results": AdminAction(gettext_lazy("Hide the results again"), HIDE.perform),
+}
 
 
 def sequential_actions(round_) -> dict[str, RoundAction]:

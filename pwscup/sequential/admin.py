@@ -13,11 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, NoAddAdmin, ReadOnlyScopedAdmin
 from pwscup.core.form_fields import ConfigField
 from pwscup.sequential.models import Master, Release, SeqAttack, SequentialRound
-from pwscup.sequential.services import (
-    results_publish,
-    schedule_normalise,
-    sequential_config_validate,
-)
+from pwscup.sequential.services import schedule_normalise, sequential_config_validate
 from pwscup.submissions.upload_admin import kept_upload_admin
 
 
@@ -69,7 +65,8 @@ class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin)
     competition_lookup = "round__competition"
     form = SequentialRoundForm
     list_display = ("round", "frozen_steps", "results_published")
-    # Publishing tells the participants: only the actions (the service) change it.
+    # Publishing tells the participants: only the actions on the list of rounds (the kind's
+    # ``admin_actions``, through the service) change it.
     readonly_fields = (
         "round",
         "frozen_steps",
@@ -77,20 +74,6 @@ class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin)
         "configuration",
         "pool_converted_from",
     )
-    actions = ["publish_results", "hide_results"]
-
-    @admin.action(
-        description=_("Publish the results (leaderboard and attack matrix)"), permissions=["change"]
-    )
-    def publish_results(self, request, queryset):
-        for sequential in queryset.select_related("round__competition"):
-            results_publish(sequential=sequential, published=True)
-        self.message_user(request, _("The results are published."))
-
-    @admin.action(description=_("Hide the results again"), permissions=["change"])
-    def hide_results(self, request, queryset):
-        for sequential in queryset.select_related("round__competition"):
-            results_publish(sequential=sequential, published=False)
 
     @admin.display(description=_("configuration"))
     def configuration(self, obj):

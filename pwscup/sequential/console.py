@@ -1,15 +1,15 @@
 """The organizer's side: the page creating a sequential round, the console panel of one
 (masters, timeline T(1) … T(n) with arrivals and departures, freeze), and the panel's forms
-(``organizer_action``: freeze, confirmed on its own page; upload a master). Redrawing the
-masters and publishing the results are lifecycle actions (``actions``: the console lists
-them beside the panel), each calling one service and recorded in the audit log. Organizers
-of the competition only."""
+(``organizer_action``: freeze, confirmed on its own page; upload a master, answered as every
+panel's form is, ``console_post_answer``). Redrawing the masters and publishing the results
+are lifecycle actions (``actions``: the console lists them beside the panel), each calling
+one service and recorded in the audit log. Organizers of the competition only."""
 
 import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 import scoring
 from pwscup.accounts.access import kind_view
 from pwscup.accounts.models import Team
+from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused
@@ -123,21 +124,18 @@ def _freeze(request, access, sequential):
         if step is None:
             messages.error(request, _("Nothing was frozen: confirm the freeze on this page."))
             return redirect(request.path)
-        try:
+
+        def freeze() -> str:
             frozen = services.step_freeze(sequential=sequential, user=request.user, step=step)
-        except Refused as refusal:
-            messages.error(request, refusal.message)
-            return redirect(_console_url(access))
-        if frozen is None:
-            messages.error(
-                request,
-                _("Nothing was frozen: release %(j)s is not the next release to freeze.")
-                % {"j": step},
-            )
-        else:
-            messages.success(request, _("Release %(j)s is frozen.") % {"j": frozen})
+            if frozen is None:
+                raise Refused(
+                    _("Nothing was frozen: release %(j)s is not the next release to freeze.")
+                    % {"j": step}
+                )
             services.audit(user=request.user, sequential=sequential, action="freeze")
-        return redirect(_console_url(access))
+            return _("Release %(j)s is frozen.") % {"j": frozen}
+
+        return console_post_answer(request, access.round, freeze)
     preview = selectors.freeze_preview(sequential=sequential)
     if preview is None:
         messages.info(request, _("Every release of this round is frozen already."))
@@ -155,23 +153,19 @@ def organizer_action(request, access, action: str):
         return _freeze(request, access, sequential)
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    try:
-        if action == "master":
-            form = MasterUploadForm(request.POST, request.FILES, competition=access.competition)
-            if not form.is_valid():
-                raise Refused(_("Choose a master table file."))
-            services.master_upload(
-                sequential=sequential,
-                uploaded_file=form.cleaned_data["file"],
-                team=form.cleaned_data["team"],
-            )
-            messages.success(request, _("The master table is stored."))
-        else:
-            raise Http404("No such action.")
-    except Refused as refusal:
-        messages.error(request, refusal.message)
-    except ValidationError as error:
-        for text in error.messages:
-            messages.error(request, text)
-    services.audit(user=request.user, sequential=sequential, action=action)
-    return redirect(_console_url(access))
+    if action != "master":
+        raise Http404("No such action.")
+    form = MasterUploadForm(request.POST, request.FILES, competition=access.competition)
+
+    def upload() -> str:
+        if not form.is_valid():
+            raise Refused(_("Choose a master table file."))
+        services.master_upload(
+            sequential=sequential,
+            uploaded_file=form.cleaned_data["file"],
+            team=form.cleaned_data["team"],
+        )
+        services.audit(user=request.user, sequential=sequential, action="master")
+        return _("The master table is stored.")
+
+    return console_post_answer(request, access.round, upload)

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.base import RoundKind
 from pwscup.sequential import KEY, selectors, services
-from pwscup.sequential.actions import sequential_actions
+from pwscup.sequential.actions import ADMIN_ACTIONS, sequential_actions
 from pwscup.sequential.api import round_status as api
 from pwscup.sequential.models import Release, SeqAttack
 from pwscup.submissions.services.jobs import JobKind
@@ -39,6 +39,9 @@ class SequentialKind(RoundKind):
 
     def console_actions(self, round):
         return sequential_actions(round)
+
+    def admin_actions(self):
+        return ADMIN_ACTIONS
 
     def jobs(self):
         return [

@@ -12,7 +12,13 @@ from pwscup.competitions.round_create import (
     setting_choice,
     setting_flag,
 )
-from pwscup.core.form_fields import ConfigField, ConfigJsonView, comma_list, example_rows
+from pwscup.core.form_fields import (
+    ConfigField,
+    ConfigJsonView,
+    comma_list,
+    example_rows,
+    row_error,
+)
 from pwscup.sequential import engine
 from pwscup.sequential.demo import PAPER_CONFIG
 from pwscup.sequential.schedule_fields import ScheduleFields
@@ -240,13 +246,7 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, Sc
     def _config_error(self, error, message: str) -> None:
         key, entry = engine.config_error_place(error)
         if key == "qi":
-            rows = list(self.qi_rows)
-            row = next(
-                (r for r in rows if (r.cleaned_data or {}).get("column", "").strip() == entry),
-                rows[0] if rows else None,
-            )
-            if row is not None:
-                row.add_error("column", message)
-                return
+            row_error(self, self.qi_rows, message, field="column", key=entry, key_field="column")
+            return
         field = {"utility_gates": f"gate_{entry}", "per_team": f"per_team_{entry}"}.get(key, key)
         self.add_error(field if field in self.fields else None, message)

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.accounts.models import Membership, Team
-from pwscup.competitions.models import Round
+from pwscup.competitions.models import AuditEntry, Round
 from pwscup.notifications.models import Notification
 from pwscup.sequential.models import SequentialRound
 from tests.pwscup.factories import run_operations
@@ -151,12 +151,17 @@ def test_the_sequential_admin_publishes_through_the_service_and_tells_the_teams(
     assert sequential.total_limit == 4 and not sequential.results_published
     assert not Notification.objects.filter(kind=Notification.Kind.RESULTS_PUBLISHED).exists()
 
-    changelist = reverse("admin:sequential_sequentialround_changelist")
+    # The kind's admin actions, on the core's list of rounds (the console's, audited alike).
+    changelist = reverse("admin:competitions_round_changelist")
     admin_client.post(
-        changelist, {"action": "publish_results", "_selected_action": [sequential.pk]}
+        changelist, {"action": "publish_results", "_selected_action": [world.round.pk]}
     )
     assert SequentialRound.objects.get(pk=sequential.pk).results_published
     told = Notification.objects.filter(kind=Notification.Kind.RESULTS_PUBLISHED)
     assert set(told.values_list("user", flat=True)) == {u.pk for u in world.users.values()}
-    admin_client.post(changelist, {"action": "hide_results", "_selected_action": [sequential.pk]})
+    admin_client.post(
+        changelist, {"action": "unpublish_results", "_selected_action": [world.round.pk]}
+    )
     assert not SequentialRound.objects.get(pk=sequential.pk).results_published
+    logged = AuditEntry.objects.filter(round=world.round).values_list("action", flat=True)
+    assert {"results_published", "results_hidden"} <= set(logged)

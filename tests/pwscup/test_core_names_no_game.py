@@ -73,7 +73,14 @@ def test_the_organizers_group_gets_each_registered_kinds_models(ledger_kind):
         "target": ("view",),
         "teamdataset": ("view",),
     }
-    assert wanted["dp"] == {"ledger": ("view",), "charge": ("view", "change")}
+    # The DP kind's own: "view" on each model its admin shows (the core's default); the
+    # toy's declaration replaces that for the models it names.
+    assert wanted["dp"] == {
+        "dpround": ("view",),
+        "ledger": ("view",),
+        "charge": ("view", "change"),
+        "estimate": ("view",),
+    }
     codenames = _codenames(organizer_group_ensure())
     assert {
         "pwscup2015.change_anonymizationsubmission",
@@ -91,9 +98,41 @@ def test_a_kind_that_leaves_gives_its_permissions_back(ledger_kind):
     organizer_group_ensure()
     unregister(LedgerKind.key)
     codenames = _codenames(organizer_group_ensure())
-    assert not {name for name in codenames if name.startswith("dp.")}
+    assert {name for name in codenames if name.startswith("dp.")} == {
+        "dp.view_dpround",
+        "dp.view_ledger",
+        "dp.view_charge",
+        "dp.view_estimate",
+    }
     assert (
         Group.objects.get(name=ORGANIZER_GROUP)
         .permissions.filter(content_type__app_label="pwscup2015")
         .exists()
     )
+
+
+def test_each_kind_s_scoped_admin_models_are_read_by_organizers():
+    """The core's default, the same for every kind: "view" on what its admin shows scoped
+    (the scorer's build log, an inline of a program's page, included); a model without an
+    admin page gets nothing (nothing would show it)."""
+    wanted = organizer_permissions()
+    assert wanted["scorer"] == {
+        name: ("view",)
+        for name in (
+            "scorerround",
+            "programversion",
+            "programbuild",
+            "datapack",
+            "teamslot",
+            "release",
+            "target",
+            "attack",
+        )
+    }
+    assert wanted["sequential"] == {
+        name: ("view",) for name in ("sequentialround", "master", "release", "seqattack")
+    }
+    assert wanted["synthetic"] == {
+        name: ("view",)
+        for name in ("syntheticround", "synpopulation", "synrelease", "syntarget", "synattack")
+    }

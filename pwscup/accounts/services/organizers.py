@@ -1,15 +1,20 @@
 """The organizers' group: the core's permissions and each kind's, and granting them."""
 
+from django.apps import apps
+from django.contrib import admin
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
+from pwscup.competitions.admin_scope import CompetitionScopedAdmin
 from pwscup.competitions.models import Competition
 from pwscup.kinds import all_kinds
+from pwscup.kinds.layout import kind_package
 
 ORGANIZER_GROUP = "Organizers"
 # What an organizer does in the admin with the core's models, on the competitions that list
 # them as organizers: run rounds and teams. Competitions and their organizers are created by
-# a superuser. Each kind adds its own models (``RoundKind.organizer_permissions``).
+# a superuser. Each kind's models are read there (``kind_admin_models``), and a kind may
+# grant more on some of them (``RoundKind.organizer_permissions``).
 ORGANIZER_PERMISSIONS = {
     "competitions": {
         "competition": ("view", "change"),
@@ -23,12 +28,37 @@ ORGANIZER_PERMISSIONS = {
 }
 
 
+def kind_admin_models(kind, *, site=admin.site) -> list:
+    """The models of the kind's app (its package, ``kind_package``) that ``site`` shows on a
+    page scoped to the user's competitions (a ``CompetitionScopedAdmin``: every kind's own
+    pages, its kept uploads' included), or in an inline of such a page. A model whose page
+    is not scoped is left out: an organizer must never read another competition's rows.
+    ``[]`` for a kind outside an app (a test's throwaway kind)."""
+    package = kind_package(kind)
+    config = apps.get_containing_app_config(package) if package else None
+    if config is None:
+        return []
+    pages = [
+        site.get_model_admin(model) for model in config.get_models() if site.is_registered(model)
+    ]
+    scoped = [page for page in pages if isinstance(page, CompetitionScopedAdmin)]
+    # An inline's rows are those of the scoped page's object it is shown on.
+    shown = [page.model for page in scoped] + [
+        inline.model for page in scoped for inline in page.inlines
+    ]
+    return [model for model in dict.fromkeys(shown) if model._meta.app_config is config]
+
+
 def organizer_permissions() -> dict[str, dict[str, tuple[str, ...]]]:
-    """``{app label: {model name: actions}}``: the core's ``ORGANIZER_PERMISSIONS`` and
-    every registered kind's ``organizer_permissions()``."""
+    """``{app label: {model name: actions}}``: the core's ``ORGANIZER_PERMISSIONS``; for
+    every registered kind, "view" on each of its ``kind_admin_models`` (organizers read the
+    kind's rows of their competitions; its console and actions change them), then what the
+    kind's ``organizer_permissions()`` declares, which replaces that for its models."""
     wanted = {app: dict(models) for app, models in ORGANIZER_PERMISSIONS.items()}
     for kind in all_kinds():
-        for model, actions in kind.organizer_permissions().items():
+        granted = {model: ("view",) for model in kind_admin_models(kind)}
+        granted.update(kind.organizer_permissions())
+        for model, actions in granted.items():
             meta = model._meta
             wanted.setdefault(meta.app_label, {})[meta.model_name] = tuple(actions)
     return wanted

@@ -8,13 +8,13 @@ from django.utils.translation import gettext as _
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
 from pwscup.core.stored import stored_bytes
-from pwscup.notifications.services import notify_results_published
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import SeqAttack, SeqTarget, SequenceScore, SequentialRound
 from pwscup.sequential.services.common import SCORE_ATTACK_TASK
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_execute
+from pwscup.submissions.services.two_sided import results_shown
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     upload_keep,
@@ -99,9 +99,8 @@ def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None
     job_execute(model=SeqAttack, pk=attack_id, compute=compute, task_id=task_id, worker=worker)
 
 
-def results_publish(*, sequential: SequentialRound, published: bool = True) -> None:
-    """Show the leaderboard (and attack matrix) to everyone; participants are told once."""
-    sequential.results_published = published
-    sequential.save(update_fields=["results_published"])
-    if published:
-        notify_results_published(round=sequential.round)
+def results_publish(*, sequential: SequentialRound, published: bool = True, user=None) -> None:
+    """Show the leaderboard (and attack matrix) to everyone, which ends the attack phase, or
+    to the organizers only again: the core's ``results_shown`` (recorded in the audit log
+    when ``user`` acts; participants are told once)."""
+    results_shown(state=sequential, published=published, user=user)

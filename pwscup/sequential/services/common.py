@@ -14,8 +14,6 @@ SCORE_ATTACK_TASK = "pwscup.sequential.tasks.score_attack"
 AUDIT_ACTIONS = {
     "freeze": "round_frozen",
     "draw": "samples_drawn",
-    "publish": "results_published",
-    "hide": "results_hidden",
     "master": "round_edited",
     "create": "round_created",
 }

@@ -301,20 +301,28 @@ def two_sided_attack_phase_open_now(
     return targets, attack
 
 
-def _results_shown(*, state, published: bool, action: str, user) -> None:
+def results_shown(*, state, published: bool, user=None) -> None:
+    """Show the results of ``state``'s round to everyone (``published``), or to its
+    organizers only again: the flag on the kind's row (``state.results_published``), the
+    audit log (an organizer's act) and, on a publication, the participants told (once).
+    Every kind whose row carries the flag shows its results through it: the two-sided
+    kinds (``two_sided_results_publish`` closes their phases first) and the sequential
+    round (whose publication ends its attack phase by itself)."""
     type(state).objects.filter(pk=state.pk).update(results_published=published)
     state.results_published = published
+    action = Action.RESULTS_PUBLISHED if published else Action.RESULTS_HIDDEN
     round_audit_record(user=user, round=state.round, action=action)
+    if published:
+        notify_results_published(round=state.round)
 
 
 def two_sided_results_publish(*, state, user=None) -> None:
     """Close every open phase (a published ranking never changes), show the results to
     everyone and tell the participants."""
     round_phases_close(round=state.round)
-    _results_shown(state=state, published=True, action=Action.RESULTS_PUBLISHED, user=user)
-    notify_results_published(round=state.round)
+    results_shown(state=state, published=True, user=user)
 
 
 def two_sided_results_hide(*, state, user=None) -> None:
     """The results become organizer-only again."""
-    _results_shown(state=state, published=False, action=Action.RESULTS_HIDDEN, user=user)
+    results_shown(state=state, published=False, user=user)
