@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
-from pwscup.kinds.rows import kind_row
+from pwscup.kinds.rows import kind_row_with_round
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -41,11 +41,7 @@ from scoring.scorer.round_config import ScorerRoundConfig, parse_round_config
 
 
 def scorer_of(round_) -> ScorerRound | None:
-    return kind_row(
-        round_,
-        "scorer",
-        lambda: ScorerRound.objects.filter(round=round_).select_related("round").first(),
-    )
+    return kind_row_with_round(round_, ScorerRound, "scorer")
 
 
 def round_config(round_) -> ScorerRoundConfig:

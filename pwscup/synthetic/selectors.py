@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import round_choices
-from pwscup.kinds.rows import kind_row
+from pwscup.kinds.rows import kind_row_with_round
 from pwscup.submissions.attack_matrix import (
     AttackMatrix,
     attack_matrix_of,
@@ -36,11 +36,7 @@ from scoring.synthetic.utility import copy_gate_failure
 
 
 def synthetic_of(round_) -> SyntheticRound | None:
-    return kind_row(
-        round_,
-        "synthetic",
-        lambda: SyntheticRound.objects.filter(round=round_).select_related("round").first(),
-    )
+    return kind_row_with_round(round_, SyntheticRound, "synthetic")
 
 
 def visible_half(*, synthetic: SyntheticRound) -> str:
