@@ -366,7 +366,9 @@ def standings(*, scorer: ScorerRound) -> Standings:
     )
     teams = {t.team.slug: t.team for t in targets}
     attacker_slugs = {slug for row in matrix.values() for slug in row}
-    for team in Team.objects.filter(slug__in=attacker_slugs - set(teams)):
+    # A slug names a team within its competition only: the attackers are the round's teams.
+    others = attacker_slugs - set(teams)
+    for team in Team.objects.filter(competition_id=scorer.round.competition_id, slug__in=others):
         teams[team.slug] = team
     attackers = [
         AttackerRow(
