@@ -39,17 +39,24 @@ class AttackMatrix:
     """A round's matrix: ``targets`` (the published targets, each with a ``team_id``),
     ``rows`` (the built-in rows first, then the teams'), the ``rule`` its rankings read and
     ``disqualified`` (the team ids shown marked). ``number(cell)``: the number of a cell the
-    rankings count (the cell itself unless the kind's cells hold more)."""
+    rankings count (the cell itself unless the kind's cells hold more). ``unattacked``: the
+    built-in attack whose number on a target counts for a team that did not attack it
+    (``None``: 0)."""
 
     targets: list
     rows: list[MatrixRow]
     rule: DisqualificationRule
     disqualified: frozenset[int]
     number: Callable
+    unattacked: str | None = None
 
-    def builtin_row(self, name: str) -> MatrixRow:
-        """The built-in attack ``name``'s row."""
-        return next(row for row in self.rows if row.builtin and row.name == name)
+    def unattacked_value(self, column: int) -> float:
+        """What a target not attacked counts for, on the target of ``column`` (0 where the
+        built-in attack has no number)."""
+        if self.unattacked is None:
+            return 0.0
+        row = next(row for row in self.rows if row.builtin and row.name == self.unattacked)
+        return self.number(row.cells[column]) or 0.0
 
     def team_cells(self) -> list[tuple[Team, list]]:
         """Each team's row as ``(team, its number on each target)``: what
@@ -69,11 +76,12 @@ def attack_matrix_of(
     cell: Callable,
     number: Callable = lambda cell: cell,
     attackers_only: bool = False,
+    unattacked: str | None = None,
 ) -> AttackMatrix:
     """The matrix of ``targets``: the ``builtin`` rows (``(name, cells)``), then one row per
     team of the competition by name, its cell on each target ``cell(team, target)``. With
     ``attackers_only`` a team none of whose cells holds a number (``number(cell)``) has no
-    row. Every attack counts, a disqualified team's too (``DisqualificationRule``): its row
+    row; ``unattacked``: see ``AttackMatrix``. Every attack counts, a disqualified team's too (``DisqualificationRule``): its row
     and its target stay, marked."""
     rule = disqualification_rule(competition_id=competition_id)
     rows = [MatrixRow(name=name, cells=list(cells)) for name, cells in builtin]
@@ -93,16 +101,15 @@ def attack_matrix_of(
         rule=rule,
         disqualified=frozenset(team.pk for team in teams if rule.marked(team.pk)),
         number=number,
+        unattacked=unattacked,
     )
 
 
-def matrix_attack_ranking(
-    matrix: AttackMatrix, *, fallback: Callable[[int], float] = lambda column: 0.0
-) -> list[dict]:
+def matrix_attack_ranking(matrix: AttackMatrix) -> list[dict]:
     """The matrix's attack ranking (``mean_attack_ranking`` of its team rows, under its
-    rule): a target a team did not attack counts ``fallback(column)``."""
+    rule): a target a team did not attack counts ``matrix.unattacked_value``."""
     return mean_attack_ranking(
-        matrix.team_cells(), matrix.targets, rule=matrix.rule, fallback=fallback
+        matrix.team_cells(), matrix.targets, rule=matrix.rule, fallback=matrix.unattacked_value
     )
 
 
@@ -111,7 +118,6 @@ def matrix_attack_cells(
     *,
     attacks: list[dict],
     releases: Iterable[tuple[int, int | None]],
-    fallback: Callable[[int], float] = lambda column: 0.0,
 ) -> AttackCells:
     """The matrix as the core's top-N attack score reads it (``RoundKind.attack_cells``):
     the numbers ``matrix_attack_ranking`` counts for each attacker it ranks (``attacks``:
@@ -120,6 +126,6 @@ def matrix_attack_cells(
         matrix.team_cells(),
         matrix.targets,
         ranked={row["team"].pk for row in attacks if row["rank"] is not None},
-        fallback=fallback,
+        fallback=matrix.unattacked_value,
     )
     return AttackCells(releases=tuple(releases), cells=cells)

@@ -159,6 +159,8 @@ def attack_matrix(*, synthetic: SyntheticRound, half: str) -> AttackMatrix:
         cell=cell,
         number=lambda cell: cell.headline,
         attackers_only=True,
+        # Spec §5: a target not attacked counts as the built-in DCR attack's headline on it.
+        unattacked="dcr",
     )
 
 
@@ -201,7 +203,7 @@ def attack_ranking(matrix: AttackMatrix) -> list[dict]:
     teams' targets, higher first; a target not attacked counts as the built-in DCR attack's
     headline on it. A team that attacked no target has no rank, nor has a disqualified team
     (its target still counts among the others', ``DisqualificationRule``)."""
-    return matrix_attack_ranking(matrix, fallback=dcr_headline(matrix))
+    return matrix_attack_ranking(matrix)
 
 
 @dataclass(frozen=True)
@@ -219,13 +221,6 @@ def round_results(*, synthetic: SyntheticRound, half: str) -> Results:
     export and standings of the round show."""
     matrix = attack_matrix(synthetic=synthetic, half=half)
     return Results(matrix=matrix, releases=release_ranking(matrix), attacks=attack_ranking(matrix))
-
-
-def dcr_headline(matrix: AttackMatrix):
-    """What a target not attacked counts for (spec §5): the built-in DCR attack's headline
-    on the target of column ``k`` (0 where it has none)."""
-    dcr = matrix.builtin_row("dcr")
-    return lambda column: dcr.cells[column].headline or 0.0
 
 
 def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:

@@ -67,5 +67,4 @@ def attack_cells(round) -> AttackCells | None:
         results.matrix,
         attacks=results.attacks,
         releases=((row["team"].pk, row["rank"]) for row in results.releases),
-        fallback=selectors.dcr_headline(results.matrix),
     )
