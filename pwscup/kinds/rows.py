@@ -15,3 +15,13 @@ def kind_row(round_, related_name: str, read):
         except ObjectDoesNotExist:
             return None
     return read()
+
+
+def kind_row_with_round(round_, model, related_name: str):
+    """``kind_row`` of a kind whose row (``model``, one-to-one with the round under
+    ``related_name``) is read with its round: ``None`` when the round has none."""
+    return kind_row(
+        round_,
+        related_name,
+        lambda: model.objects.filter(round=round_).select_related("round").first(),
+    )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import team_choice_key as choice_key_of
-from pwscup.kinds.rows import kind_row
+from pwscup.kinds.rows import kind_row_with_round
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -41,11 +41,7 @@ from scoring.scorer.round_config import ScorerRoundConfig, parse_round_config
 
 
 def scorer_of(round_) -> ScorerRound | None:
-    return kind_row(
-        round_,
-        "scorer",
-        lambda: ScorerRound.objects.filter(round=round_).select_related("round").first(),
-    )
+    return kind_row_with_round(round_, ScorerRound, "scorer")
 
 
 def round_config(round_) -> ScorerRoundConfig:
@@ -370,7 +366,9 @@ def standings(*, scorer: ScorerRound) -> Standings:
     )
     teams = {t.team.slug: t.team for t in targets}
     attacker_slugs = {slug for row in matrix.values() for slug in row}
-    for team in Team.objects.filter(slug__in=attacker_slugs - set(teams)):
+    # A slug names a team within its competition only: the attackers are the round's teams.
+    others = attacker_slugs - set(teams)
+    for team in Team.objects.filter(competition_id=scorer.round.competition_id, slug__in=others):
         teams[team.slug] = team
     attackers = [
         AttackerRow(

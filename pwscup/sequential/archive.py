@@ -14,7 +14,7 @@ import hashlib
 
 from pwscup.core.exports import csv_bytes
 from pwscup.core.stored import stored_bytes
-from pwscup.kinds.archive_tables import attack_ranking_member
+from pwscup.kinds.archive_tables import attack_matrix_member, mean_attack_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
 from pwscup.sequential import selectors
 from pwscup.sequential.models import Master
@@ -43,22 +43,10 @@ def _leaderboard(sequential) -> bytes:
 def _attack_members(sequential) -> list[ArchiveMember]:
     matrix = selectors.attack_matrix(sequential=sequential)
     members = [
-        ArchiveMember(
-            "attack_matrix.csv",
-            csv_bytes(
-                ["attacker", *[target.team.name for target in matrix["targets"]]],
-                ([row["name"], *[c for c in row["cells"]]] for row in matrix["rows"]),
-            ),
-        ),
-        attack_ranking_member(
-            "mean_accuracy",
-            (
-                [row["rank"], row["team"].name, row["mean"], row["attacked"]]
-                for row in selectors.attack_ranking(sequential=sequential)
-            ),
-        ),
+        attack_matrix_member(matrix),
+        mean_attack_member("mean_accuracy", selectors.attack_ranking(sequential=sequential)),
     ]
-    for target in matrix["targets"]:
+    for target in matrix.targets:
         for name in sorted(target.files):
             members.append(
                 ArchiveMember(f"targets/{target.team.slug}/{name}", target.files[name].encode())

@@ -10,7 +10,8 @@ from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.sequential import engine
 from pwscup.sequential.models import SeqAttack, SequenceScore, SequentialRound
-from pwscup.submissions.kind_rankings import mean_attack_ranking, ranked_by_name
+from pwscup.submissions.attack_matrix import AttackMatrix, attack_matrix_of, matrix_attack_ranking
+from pwscup.submissions.kind_rankings import ranked_by_name
 
 
 @dataclass(frozen=True)
@@ -82,31 +83,18 @@ def leaderboard_rows(*, sequential: SequentialRound) -> list[BoardRow]:
     return [BoardRow(**{k: v for k, v in row.items() if k != "key"}) for row in ordered]
 
 
-def attack_matrix(*, sequential: SequentialRound) -> dict:
-    """Attacker × target accuracies: the teams' best uploads and the built-in MAP_N, MAP_A.
-    A disqualified team's target and row stay, marked (``disqualified``: its team ids;
-    ``pwscup.accounts.selectors.DisqualificationRule``)."""
-    rule = disqualification_rule(competition_id=sequential.round.competition_id)
+def attack_matrix(*, sequential: SequentialRound) -> AttackMatrix:
+    """Attacker × target accuracies (the core's ``attack_matrix_of``): the built-in MAP_N,
+    MAP_A, then every team's best uploads (``None`` on its own target). A disqualified team's
+    target and row stay, marked (``pwscup.accounts.selectors.DisqualificationRule``)."""
     targets = list(sequential.targets.select_related("team").order_by("team__name"))
     best = attack_best(sequential=sequential)
-    teams = list(Team.objects.filter(competition=sequential.round.competition).order_by("name"))
-    rows = [
-        {"name": "MAP_N", "builtin": True, "cells": [t.map_n for t in targets]},
-        {"name": "MAP_A", "builtin": True, "cells": [t.map_a for t in targets]},
-    ]
-    for team in teams:
-        cells = [None if t.team_id == team.pk else best.get((team.pk, t.team_id)) for t in targets]
-        rows.append(
-            {
-                "name": team.name,
-                "builtin": False,
-                "team": team,
-                "cells": cells,
-                "disqualified": rule.marked(team.pk),
-            }
-        )
-    disqualified = {team.pk for team in teams if rule.marked(team.pk)}
-    return {"targets": targets, "rows": rows, "disqualified": disqualified, "rule": rule}
+    return attack_matrix_of(
+        competition_id=sequential.round.competition_id,
+        targets=targets,
+        builtin=[("MAP_N", [t.map_n for t in targets]), ("MAP_A", [t.map_a for t in targets])],
+        cell=lambda team, t: None if t.team_id == team.pk else best.get((team.pk, t.team_id)),
+    )
 
 
 def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
@@ -114,10 +102,4 @@ def attack_ranking(*, sequential: SequentialRound) -> list[dict]:
     first; equal means share a rank, and a team that attacked no target has no rank
     (``rank`` None, listed last). A disqualified team is left out of the ranking; its
     attacks stay in the matrix (as in every kind: they were made, on the others' targets)."""
-    matrix = attack_matrix(sequential=sequential)
-    return mean_attack_ranking(team_cells(matrix), matrix["targets"], rule=matrix["rule"])
-
-
-def team_cells(matrix: dict) -> list[tuple[Team, list[float | None]]]:
-    """Each team's row of ``attack_matrix``: ``(team, its best accuracy on each target)``."""
-    return [(row["team"], row["cells"]) for row in matrix["rows"] if not row["builtin"]]
+    return matrix_attack_ranking(attack_matrix(sequential=sequential))

@@ -13,12 +13,9 @@ from pwscup.kinds.rankings import (
     ranking_rows,
     score_number,
 )
-from pwscup.sequential import ranking, selectors
-from pwscup.submissions.kind_rankings import (
-    dict_ranking_rows,
-    other_target_cells,
-    ranked_named_scores,
-)
+from pwscup.sequential import selectors
+from pwscup.submissions.attack_matrix import matrix_attack_cells
+from pwscup.submissions.kind_rankings import dict_ranking_rows, ranked_named_scores
 
 
 def ranking_keys(round) -> list[RankingKey]:
@@ -74,12 +71,9 @@ def attack_cells(round) -> AttackCells | None:
     sequential = selectors.sequential_or_none(round=round)
     if sequential is None or not sequential.config.get("attack_phase"):
         return None
-    matrix = selectors.attack_matrix(sequential=sequential)
-    ranked = selectors.attack_ranking(sequential=sequential)
-    cells = other_target_cells(
-        ranking.team_cells(matrix),
-        matrix["targets"],
-        ranked={row["team"].pk for row in ranked if row["rank"] is not None},
-    )
     board = selectors.leaderboard_rows(sequential=sequential)
-    return AttackCells(releases=tuple((row.team.pk, row.rank) for row in board), cells=cells)
+    return matrix_attack_cells(
+        selectors.attack_matrix(sequential=sequential),
+        attacks=selectors.attack_ranking(sequential=sequential),
+        releases=((row.team.pk, row.rank) for row in board),
+    )

@@ -4,8 +4,8 @@ disqualified team out, ties listed by team name, the ranks of
 teams' releases (``mean_attack_ranking``: the mean over the other teams' targets, a target
 not attacked counting as the kind says) and its cells for the core's top-N attack score
 (``other_target_cells``), and the standings' hand-offs (``dict_ranking_rows``,
-``ranked_named_scores``). A kind keeps its own matrix and its own rules of a release; these
-only rank what it gives."""
+``ranked_named_scores``). A kind's matrix is ``pwscup.submissions.attack_matrix``'s (or its
+own, the scorer's) and its rules of a release its own; these only rank what it gives."""
 
 from collections.abc import Callable, Iterable
 

@@ -21,8 +21,9 @@ import json
 
 from pwscup.core.exports import csv_bytes
 from pwscup.core.stored import stored_bytes
-from pwscup.kinds.archive_tables import attack_ranking_member
+from pwscup.kinds.archive_tables import attack_matrix_member, mean_attack_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, SAMPLES, ArchiveMember, round_data_card
+from pwscup.submissions.attack_matrix import AttackMatrix
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api import files
 from pwscup.synthetic.api.views import attack_metrics
@@ -47,22 +48,6 @@ def _release_ranking(releases: list[dict]) -> bytes:
             ]
             for row in releases
         ),
-    )
-
-
-def _attack_ranking(attacks: list[dict]) -> ArchiveMember:
-    return attack_ranking_member(
-        "mean_headline",
-        ([row["rank"], row["team"].name, row["mean"], row["attacked"]] for row in attacks),
-    )
-
-
-def _matrix(matrix: dict) -> bytes:
-    """Attacker × target, each cell the headline on the final half (a disqualified team's
-    row and column kept, as every kind's matrix keeps them)."""
-    return csv_bytes(
-        ["attacker", "builtin", *[target.team.name for target in matrix["targets"]]],
-        ([row.name, row.builtin, *[cell.headline for cell in row.cells]] for row in matrix["rows"]),
     )
 
 
@@ -91,21 +76,22 @@ def _final_cells(final, roc, keys) -> list:
     ]
 
 
-def _target_members(synthetic, matrix: dict) -> list[ArchiveMember]:
-    members = [ArchiveMember("attack_matrix.csv", _matrix(matrix))]
+def _target_members(synthetic, matrix: AttackMatrix) -> list[ArchiveMember]:
+    # Each cell the headline on the final half.
+    members = [attack_matrix_member(matrix, builtin_column=True)]
     latest = selectors.latest_attacks(synthetic=synthetic)
-    for target in matrix["targets"]:
+    for target in matrix.targets:
         folder = f"targets/{target.team.slug}"
         members += [
             ArchiveMember(f"{folder}/release.csv", files.release_bytes(target=target)),
             ArchiveMember(f"{folder}/challenge.csv", files.challenge_csv(target=target).encode()),
             ArchiveMember(f"{folder}/scores.csv", _target_scores(synthetic, target, latest)),
         ]
-    if matrix["targets"]:
+    if matrix.targets:
         # One auxiliary table per population the targets were drawn from (``aux.csv`` for
         # the round's original, ``<pack>.aux.csv`` for a data pack's).
         packs = selectors.draw_pack_keys(synthetic=synthetic)
-        for key in sorted({packs.get(target.team_id, "") for target in matrix["targets"]}):
+        for key in sorted({packs.get(target.team_id, "") for target in matrix.targets}):
             members.append(
                 ArchiveMember(
                     files.aux_name(key), files.aux_csv(synthetic=synthetic, key=key).encode()
@@ -169,7 +155,7 @@ def archive_members(round, *, secrets):
     results = selectors.round_results(synthetic=synthetic, half=FINAL)
     return [
         ArchiveMember("release_ranking.csv", _release_ranking(results.releases)),
-        _attack_ranking(results.attacks),
+        mean_attack_member("mean_headline", results.attacks),
         *_target_members(synthetic, results.matrix),
         *_secret_members(synthetic, secrets),
     ]

@@ -4,13 +4,18 @@ challenge sets: ``"dev"`` (live) or ``"final"`` (once the results are published;
 ranking's half). Which half a reader may see is ``visible_half``'s rule, the one owner."""
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pwscup.accounts.models import Team
 from pwscup.accounts.selectors import disqualification_rule
 from pwscup.competitions.choice_selectors import round_choices
-from pwscup.kinds.rows import kind_row
-from pwscup.submissions.kind_rankings import mean_attack_ranking, ranked_by_name
+from pwscup.kinds.rows import kind_row_with_round
+from pwscup.submissions.attack_matrix import (
+    AttackMatrix,
+    attack_matrix_of,
+    matrix_attack_ranking,
+)
+from pwscup.submissions.kind_rankings import ranked_by_name
 from pwscup.submissions.models import Status
 from pwscup.submissions.two_sided_phases import attack_phase as attack_phase
 from pwscup.submissions.two_sided_phases import release_phase as release_phase
@@ -31,11 +36,7 @@ from scoring.synthetic.utility import copy_gate_failure
 
 
 def synthetic_of(round_) -> SyntheticRound | None:
-    return kind_row(
-        round_,
-        "synthetic",
-        lambda: SyntheticRound.objects.filter(round=round_).select_related("round").first(),
-    )
+    return kind_row_with_round(round_, SyntheticRound, "synthetic")
 
 
 def visible_half(*, synthetic: SyntheticRound) -> str:
@@ -121,21 +122,12 @@ def latest_attacks(*, synthetic: SyntheticRound) -> dict[tuple[int, int], SynAtt
     return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class Cell:
     """One matrix cell: the headline and the AUC on the half shown (None: no attack)."""
 
     headline: float | None = None
     auc: float | None = None
-
-
-@dataclass
-class MatrixRow:
-    name: str
-    builtin: bool
-    team: Team | None
-    cells: list[Cell] = field(default_factory=list)
-    disqualified: bool = False  # the attacker's team is disqualified (its row is kept)
 
 
 def _cell(scores: dict | None, headline: str) -> Cell:
@@ -144,64 +136,45 @@ def _cell(scores: dict | None, headline: str) -> Cell:
     return Cell(headline=scores.get(headline), auc=scores.get("auc"))
 
 
-def attack_matrix(*, synthetic: SyntheticRound, half: str) -> dict:
-    """Attacker × target: the built-in attacks' rows, then one per team, each cell the
-    headline (``TPR@FPR`` at the round's first level) and the AUC on ``half``. A disqualified
-    team's target and attacks stay, marked (``disqualified``: its team ids): the core's rule,
-    ``pwscup.accounts.selectors.DisqualificationRule``, which the rankings read as ``rule``."""
+def attack_matrix(*, synthetic: SyntheticRound, half: str) -> AttackMatrix:
+    """Attacker × target (the core's ``attack_matrix_of``): the built-in attacks' rows, then
+    one per team that attacked, each cell the headline (``TPR@FPR`` at the round's first
+    level) and the AUC on ``half``; the rankings count the headline. A disqualified team's
+    target and attacks stay, marked (``DisqualificationRule``)."""
     headline = engine.round_config(synthetic.round).headline
-    rule = disqualification_rule(competition_id=synthetic.round.competition_id)
     shown = targets(synthetic=synthetic)
-    rows = [
-        MatrixRow(
-            name=name,
-            builtin=True,
-            team=None,
-            cells=[_cell((t.builtin.get(name) or {}).get(half), headline) for t in shown],
-        )
-        for name in BUILTIN_ATTACKS
-    ]
     latest = latest_attacks(synthetic=synthetic)
-    teams = Team.objects.filter(competition_id=synthetic.round.competition_id).order_by("name")
-    for team in teams:
-        if not rule.attack_counts(team.pk):
-            continue
-        cells = []
-        for target in shown:
-            attack = latest.get((team.pk, target.pk))
-            cells.append(_cell(getattr(attack, half) if attack else None, headline))
-        if any(c.headline is not None for c in cells):
-            rows.append(
-                MatrixRow(
-                    name=team.name,
-                    builtin=False,
-                    team=team,
-                    cells=cells,
-                    disqualified=rule.marked(team.pk),
-                )
-            )
-    disqualified = {t.team_id for t in shown if rule.marked(t.team_id)}
-    return {
-        "targets": shown,
-        "rows": rows,
-        "headline": headline,
-        "half": half,
-        "rule": rule,
-        "disqualified": disqualified,
-    }
+
+    def cell(team, target) -> Cell:
+        attack = latest.get((team.pk, target.pk))
+        return _cell(getattr(attack, half) if attack else None, headline)
+
+    return attack_matrix_of(
+        competition_id=synthetic.round.competition_id,
+        targets=shown,
+        builtin=[
+            (name, [_cell((t.builtin.get(name) or {}).get(half), headline) for t in shown])
+            for name in BUILTIN_ATTACKS
+        ],
+        cell=cell,
+        number=lambda cell: cell.headline,
+        attackers_only=True,
+        # Spec §5: a target not attacked counts as the built-in DCR attack's headline on it.
+        unattacked="dcr",
+    )
 
 
-def release_ranking(matrix: dict) -> list[dict]:
+def release_ranking(matrix: AttackMatrix) -> list[dict]:
     """Spec §5, from the round's ``attack_matrix`` on a half: releases failing a gate last;
     the others by privacy (the highest headline any attacker, team or built-in, reached on
     them), lower first; ties by ``U_ML``, higher first. The privacy counts every attack, a
     disqualified team's too; a disqualified team's release gets no rank
     (``DisqualificationRule``)."""
     out = []
-    for column, target in enumerate(matrix["targets"]):
+    for column, target in enumerate(matrix.targets):
         reached = [
             row.cells[column].headline
-            for row in matrix["rows"]
+            for row in matrix.rows
             if row.cells[column].headline is not None
             and (row.team is None or row.team.pk != target.team_id)
         ]
@@ -219,23 +192,18 @@ def release_ranking(matrix: dict) -> list[dict]:
         )
     return ranked_by_name(
         out,
-        rule=matrix["rule"],
+        rule=matrix.rule,
         key=lambda r: (1.0 if r["worst"] is None else r["worst"], -(r["u_ml"] or 0.0)),
         ranked=lambda r: r["passes"] and r["worst"] is not None,
     )
 
 
-def attack_ranking(matrix: dict) -> list[dict]:
+def attack_ranking(matrix: AttackMatrix) -> list[dict]:
     """Spec §5, from the round's ``attack_matrix`` on a half: mean headline over the other
     teams' targets, higher first; a target not attacked counts as the built-in DCR attack's
     headline on it. A team that attacked no target has no rank, nor has a disqualified team
     (its target still counts among the others', ``DisqualificationRule``)."""
-    return mean_attack_ranking(
-        team_headlines(matrix),
-        matrix["targets"],
-        rule=matrix["rule"],
-        fallback=dcr_headline(matrix),
-    )
+    return matrix_attack_ranking(matrix)
 
 
 @dataclass(frozen=True)
@@ -243,7 +211,7 @@ class Results:
     """The round's results on a half: the attacker × target matrix (``attack_matrix``) and
     the two rankings derived from it (``release_ranking``, ``attack_ranking``)."""
 
-    matrix: dict
+    matrix: AttackMatrix
     releases: list[dict]
     attacks: list[dict]
 
@@ -253,22 +221,6 @@ def round_results(*, synthetic: SyntheticRound, half: str) -> Results:
     export and standings of the round show."""
     matrix = attack_matrix(synthetic=synthetic, half=half)
     return Results(matrix=matrix, releases=release_ranking(matrix), attacks=attack_ranking(matrix))
-
-
-def team_headlines(matrix: dict) -> list[tuple[Team, list[float | None]]]:
-    """Each team's row of ``matrix``: ``(team, its headline on each target)``."""
-    return [
-        (row.team, [cell.headline for cell in row.cells])
-        for row in matrix["rows"]
-        if not row.builtin
-    ]
-
-
-def dcr_headline(matrix: dict):
-    """What a target not attacked counts for (spec §5): the built-in DCR attack's headline
-    on the target of column ``k`` (0 where it has none)."""
-    dcr = next(row for row in matrix["rows"] if row.name == "dcr")
-    return lambda column: dcr.cells[column].headline or 0.0
 
 
 def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:

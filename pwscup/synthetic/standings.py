@@ -7,11 +7,8 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds import rankings
 from pwscup.kinds.rankings import AttackCells, RankingKey, RoundRanking, score_number
-from pwscup.submissions.kind_rankings import (
-    dict_ranking_rows,
-    other_target_cells,
-    ranked_named_scores,
-)
+from pwscup.submissions.attack_matrix import matrix_attack_cells
+from pwscup.submissions.kind_rankings import dict_ranking_rows, ranked_named_scores
 from pwscup.synthetic import selectors
 
 FINAL = "final"
@@ -66,13 +63,8 @@ def attack_cells(round) -> AttackCells | None:
     if synthetic is None:
         return AttackCells(releases=(), cells={})
     results = selectors.round_results(synthetic=synthetic, half=FINAL)
-    matrix = results.matrix
-    cells = other_target_cells(
-        selectors.team_headlines(matrix),
-        matrix["targets"],
-        ranked={row["team"].pk for row in results.attacks if row["rank"] is not None},
-        fallback=selectors.dcr_headline(matrix),
-    )
-    return AttackCells(
-        releases=tuple((row["team"].pk, row["rank"]) for row in results.releases), cells=cells
+    return matrix_attack_cells(
+        results.matrix,
+        attacks=results.attacks,
+        releases=((row["team"].pk, row["rank"]) for row in results.releases),
     )

@@ -49,7 +49,7 @@ def test_targets_are_published_without_pids_and_the_map_attackers_fill_their_row
     assert list(background.columns) == ["pid", "Age", "Zip", "lsf", "lsb"]  # no Disease
     assert target.map_n == pytest.approx(7 / 10) and target.map_a == pytest.approx(3 / 5)
     matrix = selectors.attack_matrix(sequential=world.sequential)
-    assert [row["name"] for row in matrix["rows"][:2]] == ["MAP_N", "MAP_A"]
+    assert [row.name for row in matrix.rows[:2]] == ["MAP_N", "MAP_A"]
 
 
 def test_w6_guesses_score_three_fifths_and_bad_lines_are_named():

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import FlowStep
+from pwscup.submissions.attack_matrix import AttackMatrix
 from pwscup.submissions.models import Status
 from pwscup.submissions.round_pages import pending
 from pwscup.submissions.two_sided_tabs import (
@@ -234,7 +235,7 @@ def team_ranks(*, state: RoundState, team: Team) -> dict:
 # --- the results tab ---------------------------------------------------------------------
 
 
-def matrix(table: dict) -> dict:
+def matrix(table: AttackMatrix) -> dict:
     """The attacker × target matrix on the visible half (``table``: ``selectors.attack_matrix``
     on that half) as the Results tab shows it, each cell marked when the attacker is the
     target's own team (no attack there), a disqualified team's target and row marked."""
@@ -244,10 +245,10 @@ def matrix(table: dict) -> dict:
         "null": _("null, chance level (built-in)"),
     }
     rows = []
-    for row in table["rows"]:
+    for row in table.rows:
         cells = [
             {"cell": cell, "own": row.team is not None and target.team_id == row.team.pk}
-            for cell, target in zip(row.cells, table["targets"], strict=True)
+            for cell, target in zip(row.cells, table.targets, strict=True)
         ]
         rows.append(
             {
@@ -257,7 +258,7 @@ def matrix(table: dict) -> dict:
                 "disqualified": row.disqualified,
             }
         )
-    return {"targets": table["targets"], "rows": rows, "disqualified": table["disqualified"]}
+    return {"targets": table.targets, "rows": rows, "disqualified": table.disqualified}
 
 
 def targets_pending(*, state: RoundState) -> bool:

@@ -97,10 +97,10 @@ class SequentialPlayer(Player):
         letters = letters_of(arena)
         strongest = {
             letters[target.team_id]: strongest_of(
-                (row["cells"][column], letters[row["team"].pk] if "team" in row else row["name"])
-                for row in matrix["rows"]
+                (row.cells[column], letters[row.team.pk] if row.team else row.name)
+                for row in matrix.rows
             )
-            for column, target in enumerate(matrix["targets"])
+            for column, target in enumerate(matrix.targets)
         }
         board = selectors.leaderboard_rows(sequential=sequential)
         return MatrixView(
@@ -110,9 +110,7 @@ class SequentialPlayer(Player):
                 letters[row["team"].pk]: row["rank"]
                 for row in selectors.attack_ranking(sequential=sequential)
             },
-            targets={
-                letters[t.team_id]: t.team_id in matrix["disqualified"] for t in matrix["targets"]
-            },
+            targets={letters[t.team_id]: t.team_id in matrix.disqualified for t in matrix.targets},
             strongest=strongest,
         )
 

@@ -130,18 +130,16 @@ class SyntheticPlayer(Player):
         matrix, releases, attacks = results.matrix, results.releases, results.attacks
         letters = letters_of(arena)
         strongest = {}
-        for column, target in enumerate(matrix["targets"]):
+        for column, target in enumerate(matrix.targets):
             strongest[letters[target.team_id]] = strongest_of(
                 (row.cells[column].headline, letters[row.team.pk] if row.team else row.name)
-                for row in matrix["rows"]
+                for row in matrix.rows
             )
         return MatrixView(
             target_ranks={letters[r["team"].pk]: r["rank"] for r in releases},
             safety={letters[r["team"].pk]: r["worst"] for r in releases},
             attack_ranks={letters[r["team"].pk]: r["rank"] for r in attacks},
-            targets={
-                letters[t.team_id]: t.team_id in matrix["disqualified"] for t in matrix["targets"]
-            },
+            targets={letters[t.team_id]: t.team_id in matrix.disqualified for t in matrix.targets},
             strongest=strongest,
         )
 
