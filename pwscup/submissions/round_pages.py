@@ -26,7 +26,7 @@ from pwscup.core.errors import Refused
 from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.messages import upload_received_message
-from pwscup.submissions.models import PENDING
+from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.round_api import require_participant, require_team
 from pwscup.submissions.selectors import live_etag
 
@@ -80,6 +80,12 @@ def pending(uploads) -> bool:
     """Whether a worker still checks or scores one of ``uploads`` (the page then reloads
     itself)."""
     return any(upload.status in PENDING for upload in uploads)
+
+
+def first_finished(uploads):
+    """The first of ``uploads`` a worker finished (checked or scored; ``None``: none): a
+    team's latest valid upload when they are listed newest first."""
+    return next((upload for upload in uploads if upload.status == Status.FINISHED), None)
 
 
 class RoundTabs:

@@ -15,7 +15,7 @@ from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.kit import sample_plan
 from pwscup.sequential.models import Release
 from pwscup.sequential.views import tab_context as tabs
-from pwscup.submissions.round_pages import RoundTabs
+from pwscup.submissions.round_pages import RoundTabs, first_finished
 
 
 def _standing(state, team, releases) -> dict:
@@ -97,7 +97,7 @@ class SequentialTabs(RoundTabs):
             releases = selectors.team_releases(sequential=sequential, team=team)
             points = selectors.risk_points(sequential=sequential, team=team, releases=releases)
             uploads = list(selectors.team_attacks(sequential=sequential, team=team))
-            latest = tabs.latest_finished(releases)
+            latest = first_finished(releases)
             groups = selectors.release_groups(release=latest) if latest else []
             context.update(
                 latest=latest,
