@@ -115,12 +115,7 @@ def round_published_rankings(round: Round) -> list[RoundRanking]:
     are published (before: pending, as the kind's own)."""
     rankings = list(kind_of(round).published_rankings(round))
     if round.total_formula and kind_of(round).results_published(round):
-        rows = ranking_rows(
-            round_totals(round=round),
-            team=lambda r: r.team,
-            rank=lambda r: r.rank,
-            score=lambda r: r.value,
-        )
+        rows = ranking_rows(round_totals(round=round), score=lambda r: r.value)
         rankings.append(RoundRanking(TOTAL, rows))
     if rankings and round.attack_top_n:
         ranking = round_attack_top_ranking(round)

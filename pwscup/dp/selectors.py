@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.kinds.rows import kind_row
+from pwscup.submissions.round_pages import first_finished
 from scoring.dp.exact import exact_text, format_epsilon
 
 
@@ -44,7 +45,7 @@ class LevelView:
 
     @property
     def current_estimate(self):
-        return next((e for e in self.estimates if e.status == Estimate.Status.FINISHED), None)
+        return first_finished(self.estimates)
 
 
 def dp_round_of(round) -> DPRound:

@@ -22,14 +22,7 @@ def published_rankings(round) -> list[RoundRanking]:
     if dp_round is None or not results_final(dp_round):
         return []
     rows = overall_ranking(level_boards(dp_round=dp_round))
-    return [
-        RoundRanking(
-            OVERALL,
-            ranking_rows(
-                rows, team=lambda r: r.team, rank=lambda r: r.rank, score=lambda r: r.total
-            ),
-        )
-    ]
+    return [RoundRanking(OVERALL, ranking_rows(rows, score=lambda r: r.total))]
 
 
 def named_scores(round) -> dict:

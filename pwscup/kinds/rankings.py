@@ -10,6 +10,7 @@ published is *pending* in the standings, never zero).
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 
 from django.utils.translation import gettext_lazy as _
 
@@ -61,8 +62,12 @@ class RoundRanking:
         return self.declared.key
 
 
-def ranking_rows(rows, *, team, rank, score) -> tuple[RankingRow, ...]:
-    """``RankingRow`` s from a kind's own ranking rows (``team(row)``: the team, ...)."""
+def ranking_rows(
+    rows, *, score, team=attrgetter("team"), rank=attrgetter("rank")
+) -> tuple[RankingRow, ...]:
+    """``RankingRow`` s from a kind's own ranking rows: ``score(row)`` the score it orders by,
+    ``team(row)`` the team and ``rank(row)`` its rank (by default the row's ``team`` and
+    ``rank``, as every kind's ranking rows name them)."""
     out = []
     for row in rows:
         value = score(row)

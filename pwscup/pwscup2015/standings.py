@@ -32,15 +32,9 @@ def published_rankings(round) -> list[RoundRanking]:
     if not Pwscup2015Round.objects.filter(round=round, results_published=True).exists():
         return []
     anonymization, attack = leaderboards.final_ranking_cached(round=round)
-    team, rank = (lambda row: row.team), (lambda row: row.rank)
     return [
-        RoundRanking(
-            ANONYMIZATION,
-            ranking_rows(anonymization, team=team, rank=rank, score=lambda r: r.safety),
-        ),
-        RoundRanking(
-            rankings.ATTACK, ranking_rows(attack, team=team, rank=rank, score=lambda r: r.mean_rate)
-        ),
+        RoundRanking(ANONYMIZATION, ranking_rows(anonymization, score=lambda r: r.safety)),
+        RoundRanking(rankings.ATTACK, ranking_rows(attack, score=lambda r: r.mean_rate)),
     ]
 
 

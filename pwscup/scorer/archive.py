@@ -10,19 +10,12 @@ round's hidden reference and truth packs (``ORIGINAL``) and the frozen releases 
 (``GROUND_TRUTH``: the program reads who is who from them)."""
 
 from pwscup.core.exports import csv_bytes
+from pwscup.core.stored import stored_bytes
 from pwscup.kinds.archive_tables import attack_ranking_member
 from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, ArchiveMember, round_data_card
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, DataPack, Release
 from pwscup.submissions.models import Status
-
-
-def _bytes(field) -> bytes:
-    field.open("rb")
-    try:
-        return field.read()
-    finally:
-        field.close()
 
 
 def _rankings(board, config) -> list[ArchiveMember]:
@@ -112,12 +105,14 @@ def archive_members(round_, *, secrets):
     for target in selectors.round_targets(scorer=scorer):
         folder = f"targets/{target.team.slug}"
         if target.release.public:
-            members.append(ArchiveMember(f"{folder}/public.zip", _bytes(target.release.public)))
+            members.append(
+                ArchiveMember(f"{folder}/public.zip", stored_bytes(target.release.public))
+            )
         if GROUND_TRUTH in secrets and target.release.file:
             members.append(
                 ArchiveMember(
                     f"{folder}/release_as_uploaded/{target.release.original_filename or 'release'}",
-                    _bytes(target.release.file),
+                    stored_bytes(target.release.file),
                     GROUND_TRUTH,
                 )
             )
@@ -125,7 +120,7 @@ def archive_members(round_, *, secrets):
         for (role, choice), pack in selectors.packs_by_choice(scorer=scorer).items():
             if role in DataPack.HIDDEN:
                 name = f"{choice}.{role}.zip" if choice else f"{role}.zip"
-                members.append(ArchiveMember(name, _bytes(pack.file), ORIGINAL))
+                members.append(ArchiveMember(name, stored_bytes(pack.file), ORIGINAL))
     return members
 
 

@@ -45,16 +45,11 @@ def published_rankings(round_) -> list[RoundRanking]:
         return []
     board = selectors.standings(scorer=scorer)
     release_key, attack_key = _keys(round_)
-    team, rank = (lambda row: row.team), (lambda row: row.rank)
     releases = [row for row in board.releases if not row.disqualified]
     attackers = [row for row in board.attackers if not row.disqualified]
     return [
-        RoundRanking(
-            release_key, ranking_rows(releases, team=team, rank=rank, score=lambda r: r.primary)
-        ),
-        RoundRanking(
-            attack_key, ranking_rows(attackers, team=team, rank=rank, score=lambda r: r.power)
-        ),
+        RoundRanking(release_key, ranking_rows(releases, score=lambda r: r.primary)),
+        RoundRanking(attack_key, ranking_rows(attackers, score=lambda r: r.power)),
     ]
 
 

@@ -43,7 +43,7 @@ REGROUPED = """gid,pid,Age,Disease
 
 
 def rows(text: str) -> tuple[list[str], list[list[str]]]:
-    """A CSV text as (header, rows) for the page's tables."""
+    """A CSV text as (header, rows) for a page's tables (this example's, a release's risks)."""
     table = list(csv.reader(io.StringIO(text)))
     return table[0], table[1:]
 

@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 import scoring
 from pwscup.accounts.models import Team
 from pwscup.core.errors import Refused
-from pwscup.core.files import opened
 from pwscup.core.kits import KitFile, kit_readme_context
+from pwscup.core.stored import stored_bytes
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.models import Release, SequentialRound
 from pwscup.sequential.services import step_table_bytes, team_master_bytes
@@ -78,11 +78,6 @@ def sample_plan(
     return SamplePlan(step=step, previous=prefix[-1] if prefix else None)
 
 
-def _file_bytes(field) -> bytes:
-    with opened(field) as handle:
-        return handle.read()
-
-
 def sample_release(*, sequential: SequentialRound, team: Team) -> tuple[int, bytes]:
     """``(j, release_<j>.csv)``: the kit's baseline release of the planned step, made from the
     team's ``T(j).csv`` and its release j−1 exactly as the kit's command makes it. Refused
@@ -97,7 +92,7 @@ def sample_release(*, sequential: SequentialRound, team: Team) -> tuple[int, byt
             _("Your team has no valid release %(j)s: upload it first.") % {"j": plan.missing}
         )
     table = step_table_bytes(sequential=sequential, team=team, step=plan.step)
-    previous = _file_bytes(plan.previous.file) if plan.previous is not None else None
+    previous = stored_bytes(plan.previous.file) if plan.previous is not None else None
     try:
         content = engine.baseline_bytes(table, previous, sequential.config, step=plan.step)
     except scoring.ScoringError as error:

@@ -30,14 +30,7 @@ def published_rankings(round) -> list[RoundRanking]:
     if sequential is None or not sequential.results_published:
         return []
     board = selectors.leaderboard_rows(sequential=sequential)
-    published = [
-        RoundRanking(
-            rankings.RELEASE,
-            ranking_rows(
-                board, team=lambda r: r.team, rank=lambda r: r.rank, score=lambda r: r.safety
-            ),
-        )
-    ]
+    published = [RoundRanking(rankings.RELEASE, ranking_rows(board, score=lambda r: r.safety))]
     if sequential.config.get("attack_phase"):
         attack = selectors.attack_ranking(sequential=sequential)
         published.append(RoundRanking(rankings.ATTACK, dict_ranking_rows(attack, score="mean")))

@@ -24,9 +24,9 @@ from django.views.decorators.http import require_POST
 from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
 from pwscup.kinds.registry import kind_of
-from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
+from pwscup.kinds.tabs import RESULTS, SUBMIT, UploadGates, render_tab, tab_url
 from pwscup.submissions.messages import upload_received_message
-from pwscup.submissions.models import PENDING
+from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.round_api import require_participant, require_team
 from pwscup.submissions.selectors import live_etag
 
@@ -80,6 +80,23 @@ def pending(uploads) -> bool:
     """Whether a worker still checks or scores one of ``uploads`` (the page then reloads
     itself)."""
     return any(upload.status in PENDING for upload in uploads)
+
+
+def first_finished(uploads):
+    """The first of ``uploads`` a worker finished (checked or scored; ``None``: none): a
+    team's latest valid upload when they are listed newest first."""
+    return next((upload for upload in uploads if upload.status == Status.FINISHED), None)
+
+
+def upload_gates(uploads, *, label: Callable, checks: Callable) -> list[UploadGates]:
+    """Where each of the team's ``uploads`` a worker finished stands against the round's
+    gates, for the Submit and Results tabs (``rounds/_gates.html``): ``label(upload)`` names
+    it, ``checks(upload)`` gives its ``(gate's name, passed)`` pairs in the rules' order."""
+    return [
+        UploadGates(label=label(upload), checks=tuple(checks(upload)))
+        for upload in uploads
+        if upload.status == Status.FINISHED
+    ]
 
 
 class RoundTabs:

@@ -22,7 +22,7 @@ from pwscup.competitions.selectors import (
     round_missing_phases,
 )
 from pwscup.core.toolkit import install_argument, wheel_filename
-from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, UploadGates, render_tab
+from pwscup.kinds.tabs import DATA, OVERVIEW, RESULTS, RULES, SUBMIT, render_tab
 from pwscup.pwscup2015 import example_picture, explanations, overview
 from pwscup.pwscup2015.access import targets_for_attacker
 from pwscup.pwscup2015.data_picture import data_charts
@@ -51,8 +51,7 @@ from pwscup.pwscup2015.selectors import (
 from pwscup.pwscup2015.selectors.columns import column_descriptions
 from pwscup.pwscup2015.value_ranges import ranges_text
 from pwscup.submissions.history import upload_history
-from pwscup.submissions.models import Status
-from pwscup.submissions.round_pages import pending
+from pwscup.submissions.round_pages import pending, upload_gates
 from pwscup.submissions.selectors import (
     live_etag,
     live_version_read,
@@ -267,14 +266,11 @@ def _standing(request, access, phase, submissions) -> dict:
     round_ = access.round
     return {
         "gate_names": [str(gate) for gate in parse_gates(round_.pwscup2015.utility_gates)],
-        "upload_gates": [
-            UploadGates(
-                label=s.label,
-                checks=tuple((str(gate), ok) for gate, ok in gate_checks(s.scores, round_)),
-            )
-            for s in submissions
-            if s.status == Status.FINISHED
-        ],
+        "upload_gates": upload_gates(
+            submissions,
+            label=lambda s: s.label,
+            checks=lambda s: ((str(gate), ok) for gate, ok in gate_checks(s.scores, round_)),
+        ),
         "standing": team_standing(
             phase=phase, team=access.team, user=request.user, is_organizer=access.is_organizer
         ),

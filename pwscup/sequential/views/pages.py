@@ -2,9 +2,6 @@
 per-person risk table (under the Submit tab, where the uploads are listed; it reloads itself
 when the team's live version moves while the release is checked) and the leaderboard with the attack matrix (under Results)."""
 
-import csv
-import io
-
 from django.http import Http404
 
 from pwscup.accounts.access import kind_view
@@ -12,6 +9,7 @@ from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab
 from pwscup.sequential import KEY, selectors
 from pwscup.sequential.access import own_release
 from pwscup.sequential.charts import groups_chart
+from pwscup.sequential.example import rows as csv_rows
 from pwscup.sequential.models import Release
 from pwscup.sequential.views.tab_context import gates_text
 from pwscup.submissions.models import PENDING
@@ -48,13 +46,12 @@ def _per_person_rows(text: str, *, m: int = 2) -> tuple[list[str], list[list[dic
     m-invariance failing for that person). The CSV download keeps the spec's order."""
     if not text:
         return [], []
-    rows = list(csv.reader(io.StringIO(text)))
-    header = rows[0]
+    header, rows = csv_rows(text)
     order = [header.index(c) for c in DISPLAY_ORDER if c in header]
     order += [i for i in range(len(header)) if i not in order]
     shown_header = [header[i] for i in order]
     out = []
-    for cells in rows[1:]:
+    for cells in rows:
         row = []
         for i in order:
             name, cell = header[i], cells[i] if i < len(cells) else ""

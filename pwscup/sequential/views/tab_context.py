@@ -209,10 +209,6 @@ def data_rows(*, state: RoundState, team: Team) -> list[dict]:
     ]
 
 
-def latest_finished(releases: list[Release]) -> Release | None:
-    return next((r for r in releases if r.status == Release.Status.FINISHED), None)
-
-
 def submit_context(*, state: RoundState, team: Team) -> dict:
     """The Submit tab of a team: its open releases' limits, the check command, its uploads."""
     sequential = state.sequential

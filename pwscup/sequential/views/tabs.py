@@ -8,14 +8,12 @@ until the worker's verdict."""
 from django.utils.translation import gettext as _
 
 from pwscup.core.toolkit import wheel_filename
-from pwscup.kinds.tabs import UploadGates
 from pwscup.sequential import charts, engine, selectors
 from pwscup.sequential.example import worked_example
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
 from pwscup.sequential.kit import sample_plan
-from pwscup.sequential.models import Release
 from pwscup.sequential.views import tab_context as tabs
-from pwscup.submissions.round_pages import RoundTabs
+from pwscup.submissions.round_pages import RoundTabs, first_finished, upload_gates
 
 
 def _standing(state, team, releases) -> dict:
@@ -26,14 +24,11 @@ def _standing(state, team, releases) -> dict:
     own = next((row for row in rows if row.team.pk == team.pk), None)
     return {
         "gate_names": engine.gate_names(config),
-        "upload_gates": [
-            UploadGates(
-                label=_("Release %(j)s · #%(n)s") % {"j": r.step, "n": r.number},
-                checks=tuple(engine.gate_checks(r.results, config)),
-            )
-            for r in releases
-            if r.status == Release.Status.FINISHED
-        ],
+        "upload_gates": upload_gates(
+            releases,
+            label=lambda r: _("Release %(j)s · #%(n)s") % {"j": r.step, "n": r.number},
+            checks=lambda r: engine.gate_checks(r.results, config),
+        ),
         "standing": {
             "frozen": state.sequential.frozen_steps,
             "row": own,
@@ -97,7 +92,7 @@ class SequentialTabs(RoundTabs):
             releases = selectors.team_releases(sequential=sequential, team=team)
             points = selectors.risk_points(sequential=sequential, team=team, releases=releases)
             uploads = list(selectors.team_attacks(sequential=sequential, team=team))
-            latest = tabs.latest_finished(releases)
+            latest = first_finished(releases)
             groups = selectors.release_groups(release=latest) if latest else []
             context.update(
                 latest=latest,
