@@ -85,8 +85,8 @@ class Ledger(models.Model):
                 fields=["dp_round", "team", "level"], name="dp_ledger_one_per_team_level"
             )
         ]
-        verbose_name = _("ε ledger")
-        verbose_name_plural = _("ε ledgers")
+        verbose_name = _("budget ledger (ε)")
+        verbose_name_plural = _("budget ledgers (ε)")
 
     def __str__(self) -> str:
         return f"{self.team} / {self.level}"

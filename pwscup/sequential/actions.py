@@ -70,11 +70,13 @@ HIDE = hide_results_action(
 )
 
 
-#: The admin's list of rounds offers the publication and its undoing too, under the names the
-#: 2015 game gives them (one entry each in the list): the console's actions, audited alike.
+#: The admin's list of rounds offers the publication and its undoing too, under the names and
+#: words the 2015 game gives them (the list shows one entry per name, with the first kind's
+#: words, so they must be true of both: a sequential round's final ranking is its
+#: leaderboard): the console's actions, audited alike.
 ADMIN_ACTIONS = {
     "publish_results": AdminAction(
-        gettext_lazy("Publish the results (leaderboard and attack matrix)"), PUBLISH.perform
+        gettext_lazy("Publish the results (matrix and final ranking)"), PUBLISH.perform
     ),
     "unpublish_results": AdminAction(gettext_lazy("Hide the results again"), HIDE.perform),
 }

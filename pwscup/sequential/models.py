@@ -226,5 +226,9 @@ class SeqAttack(KeptUpload):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     accuracy = models.FloatField(null=True)
 
+    class Meta(KeptUpload.Meta):
+        verbose_name = _("attack")
+        verbose_name_plural = _("attacks")
+
     def __str__(self) -> str:
         return f"{self.team} → {self.target.team} #{self.pk}"
