@@ -132,6 +132,8 @@ def _freeze(request, access, sequential):
                     _("Nothing was frozen: release %(j)s is not the next release to freeze.")
                     % {"j": step}
                 )
+            # The service froze its own locked copy: the audit records the round as it left it.
+            sequential.refresh_from_db(fields=["frozen_steps"])
             services.audit(user=request.user, sequential=sequential, action="freeze")
             return _("Release %(j)s is frozen.") % {"j": frozen}
 

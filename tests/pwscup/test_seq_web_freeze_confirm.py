@@ -6,6 +6,7 @@ import html
 import pytest
 from django.urls import reverse
 
+from pwscup.competitions.models import AuditEntry
 from tests.pwscup.seq_web_world import fixture, publish, seq_world
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +50,10 @@ def test_the_confirmation_page_then_its_form_freeze_once(client):
     assert "Team B, Team C" in text  # their sequences become incomplete
     response = client.post(freeze_url(world), {"step": "1"})
     assert response.status_code == 302 and frozen(world) == 1
+    # The console's audit log records the round as the freeze left it (release 1 frozen).
+    entry = AuditEntry.objects.filter(round=world.round).latest("pk")
+    assert entry.action == AuditEntry.Action.ROUND_FROZEN
+    assert entry.detail == {"frozen_steps": 1}
     # The same form sent again (a double click, a second tab) does not freeze release 2.
     again = client.post(freeze_url(world), {"step": "1"}, follow=True)
     assert frozen(world) == 1
