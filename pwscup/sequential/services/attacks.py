@@ -14,7 +14,7 @@ from pwscup.sequential.services.common import SCORE_ATTACK_TASK
 from pwscup.sequential.services.masters import master_frame
 from pwscup.submissions import broker
 from pwscup.submissions.services.jobs import job_execute
-from pwscup.submissions.services.two_sided import results_shown
+from pwscup.submissions.services.publication import results_shown
 from pwscup.submissions.services.uploads import (
     UploadWindow,
     upload_keep,

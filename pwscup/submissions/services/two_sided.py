@@ -28,9 +28,10 @@ from pwscup.competitions.services import (
     round_phases_close,
 )
 from pwscup.core.errors import Refused
-from pwscup.notifications.services import notify_results_published, notify_round_frozen
+from pwscup.notifications.services import notify_round_frozen
 from pwscup.submissions import broker
 from pwscup.submissions.models import Status
+from pwscup.submissions.services.publication import results_shown
 from pwscup.submissions.services.uploads import UploadWindow, upload_keep
 from pwscup.submissions.services.windows import phase_window_check
 
@@ -299,21 +300,6 @@ def two_sided_attack_phase_open_now(
         )
         targets = freeze(state, now)
     return targets, attack
-
-
-def results_shown(*, state, published: bool, user=None) -> None:
-    """Show the results of ``state``'s round to everyone (``published``), or to its
-    organizers only again: the flag on the kind's row (``state.results_published``), the
-    audit log (an organizer's act) and, on a publication, the participants told (once).
-    Every kind whose row carries the flag shows its results through it: the two-sided
-    kinds (``two_sided_results_publish`` closes their phases first) and the sequential
-    round (whose publication ends its attack phase by itself)."""
-    type(state).objects.filter(pk=state.pk).update(results_published=published)
-    state.results_published = published
-    action = Action.RESULTS_PUBLISHED if published else Action.RESULTS_HIDDEN
-    round_audit_record(user=user, round=state.round, action=action)
-    if published:
-        notify_results_published(round=state.round)
 
 
 def two_sided_results_publish(*, state, user=None) -> None:
