@@ -25,7 +25,15 @@ class SequentialRoundForm(forms.ModelForm):
 
     class Meta:
         model = SequentialRound
-        fields = ("step_closes", "auto_freeze", "daily_limit", "total_limit")
+        fields = (
+            "step_closes",
+            "auto_freeze",
+            "daily_limit",
+            "total_limit",
+            "attack_daily_limit",
+            "attack_total_limit",
+            "attack_target_limit",
+        )
         # Each release step is a window of its own.
         labels = {
             "daily_limit": _("uploads per team per release per day"),

@@ -4,7 +4,8 @@
 What a bundle holds of a sequential round: its configuration as the console stored it
 (normalised, spec §12: releases, m, QI columns, sensitive attribute, mode, rules, gates,
 attack phase, ``per_team``), when each release closes (offsets from the bundle's anchor),
-whether releases freeze at their close, the per-team upload limits, and the organizer's
+whether releases freeze at their close, the per-team upload limits (a release's, and the
+attack phase's: ``attack_limits``, with ``target_limit``), and the organizer's
 source data: the shared master (``master.csv``) or the pool the teams' masters are drawn
 from (``pool.csv``), each as the organizer uploaded it.
 
@@ -30,6 +31,8 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import as_uploaded_bytes
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
+    LIMIT_KEYS,
+    TARGET_LIMIT_KEY,
     RoundBundle,
     at_offset,
     config_read,
@@ -41,12 +44,13 @@ from pwscup.kinds.bundles import (
     setting_type_error,
     settings_known,
     settings_object,
+    target_limit_read,
 )
 from pwscup.sequential import engine, selectors
 from pwscup.sequential.services import sequential_round_create
 
 MASTER, POOL = "master.csv", "pool.csv"
-SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits")
+SETTINGS_KEYS = ("config", "schedule", "auto_freeze", "limits", "attack_limits")
 SCHEDULE_KEYS = ("step_closes",)
 # Where the service's own errors point in the settings.
 SERVICE_FIELDS = {
@@ -83,6 +87,9 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
             },
             "auto_freeze": sequential.auto_freeze,
             "limits": limits_export(sequential),
+            "attack_limits": {
+                key: getattr(sequential, f"attack_{key}") for key in (*LIMIT_KEYS, TARGET_LIMIT_KEY)
+            },
         },
         files=files,
     )
@@ -105,6 +112,8 @@ def round_from_bundle(*, competition, entry, start, user):
     if not isinstance(auto_freeze, bool):
         raise setting_type_error("auto_freeze", auto_freeze, _("true or false"))
     limits = limits_read(setting_required(settings, "limits", "settings"))
+    # A bundle written before the attack phase had limits has none.
+    attack_limits = _attack_limits(settings.get("attack_limits", {}))
     master, pool = _files(entry.files)
     try:
         engine.config_normalise(config)
@@ -122,6 +131,7 @@ def round_from_bundle(*, competition, entry, start, user):
         step_closes=closes,
         auto_freeze=auto_freeze,
         **limits,
+        **attack_limits,
     )
     return sequential.round
 
@@ -139,6 +149,18 @@ def _closes(raw, start, time_zone) -> list[dt.datetime]:
         dates_check({field: at}, time_zone=time_zone)
         closes.append(at)
     return closes
+
+
+def _attack_limits(raw) -> dict:
+    """The attack phase's limits (``attack_limits``: a ``limits`` object with a
+    ``target_limit`` too; a key absent is no limit), as the service's keyword arguments."""
+    limits = settings_object(raw, "attack_limits")
+    target_limit = target_limit_read(limits, field="attack_limits")
+    others = {key: value for key, value in limits.items() if key != TARGET_LIMIT_KEY}
+    others = limits_read({key: None for key in LIMIT_KEYS} | others, field="attack_limits")
+    return {
+        f"attack_{key}": value for key, value in (others | {"target_limit": target_limit}).items()
+    }
 
 
 def _files(files) -> tuple[ContentFile | None, ContentFile | None]:

@@ -58,6 +58,17 @@ class SequentialRound(UploadLimits):
     )
     # ``daily_limit`` and ``total_limit`` (``UploadLimits``) count a team's uploads of one
     # release step (each step is a window of its own).
+    # The attack phase's limits (spec §10 is silent [chosen]: those of a two-sided round's
+    # attack phase), counted over the team's guess files of the round.
+    attack_daily_limit = models.PositiveIntegerField(
+        _("attacks per team per day"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    attack_total_limit = models.PositiveIntegerField(
+        _("attacks per team in total"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    attack_target_limit = models.PositiveIntegerField(
+        _("attacks per team per target"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
 
     class Meta:
         verbose_name = _("sequential round")

@@ -144,7 +144,11 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, Sc
     )
     GATE_FIELDS = tuple(f"gate_{metric}" for metric in GATE_METRICS)
     PER_TEAM_FIELDS = ("per_team_size", "per_team_turnover", "per_team_seed")
-    SCHEDULE_FIELDS = tuple(ScheduleFields.base_fields)
+    SCHEDULE_FIELDS = tuple(
+        name
+        for name in ScheduleFields.base_fields
+        if name not in ScheduleFields.ATTACK_LIMIT_FIELDS
+    )
 
     def __init__(self, data=None, files=None, **kwargs):
         super().__init__(data, files, **kwargs)
@@ -183,6 +187,9 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, Sc
 
     def per_team_fields(self):
         return [self[name] for name in self.PER_TEAM_FIELDS]
+
+    def attack_limit_fields(self):
+        return [self[name] for name in self.ATTACK_LIMIT_FIELDS]
 
     def schedule_fields(self):
         return [self[name] for name in self.SCHEDULE_FIELDS]

@@ -1,4 +1,5 @@
-"""The step windows and upload limits of a sequential round, as form fields
+"""The step windows and upload limits of a sequential round (its releases' and its attack
+phase's), as form fields
 (:class:`ScheduleFields`, a base of the console's round form,
 :class:`pwscup.sequential.round_form.SequentialRoundForm`)."""
 
@@ -33,7 +34,8 @@ class ClosesField(forms.CharField):
 
 
 class ScheduleFields(forms.Form):
-    """Step windows and upload limits of a sequential round (spec §4, platform options)."""
+    """Step windows and upload limits of a sequential round (spec §4, platform options), and
+    the attack phase's limits."""
 
     step_closes = ClosesField(
         label=_("Close of each release"),
@@ -49,6 +51,12 @@ class ScheduleFields(forms.Form):
     )
     daily_limit = limit_field(_("Uploads per team per release per day"), help_text="")
     total_limit = limit_field(_("Uploads per team per release"), help_text="")
+    # The attack phase's limits: shown with the attack phase (``attack_limit_fields``).
+    attack_daily_limit = limit_field(_("Attacks per team per day"))
+    attack_total_limit = limit_field(_("Attacks per team in total"))
+    attack_target_limit = limit_field(_("Attacks per team per target"))
+
+    ATTACK_LIMIT_FIELDS = ("attack_daily_limit", "attack_total_limit", "attack_target_limit")
 
     def clean(self):
         """Every close (typed, or computed from the first close and the step length) must
@@ -98,4 +106,5 @@ class ScheduleFields(forms.Form):
             "auto_freeze": bool(data.get("auto_freeze")),
             "daily_limit": data.get("daily_limit"),
             "total_limit": data.get("total_limit"),
+            **{name: data.get(name) for name in self.ATTACK_LIMIT_FIELDS},
         }

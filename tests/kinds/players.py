@@ -96,9 +96,9 @@ class Player:
         window that opens on an event instead (a sequential release, when the one before is
         frozen) has no time to be too early for.
     attack_targets : bool
-        A team's attack names one target, in a core attack phase (``Phase``) whose
-        ``target_limit`` limits it: ``target_arena`` and ``attack`` are played
-        (``test_uploads_conform.py``).
+        A team's attack names one target, under a limit per target (a core attack phase's
+        ``Phase.target_limit``, or the kind's own: ``attack_target_limit_set``):
+        ``target_arena`` and ``attack`` are played (``test_uploads_conform.py``).
     """
 
     key: str = ""
@@ -166,6 +166,11 @@ class Player:
         """A round with teams A, B and C whose targets are published and open to attacks now,
         the attack phase without limits (``attack_target_limit_set`` sets one)."""
         raise NotImplementedError
+
+    def attack_target_limit_set(self, arena: Arena, limit: int | None) -> None:
+        """The arena round's attacks take at most ``limit`` uploads per target per team
+        (default: the core attack phase's ``target_limit``)."""
+        attack_target_limit_set(arena, limit)
 
     def attack(self, arena: Arena, letter: str, target: str, n: int):
         """Team ``letter`` uploads an attack the kind's check accepts (``n`` varies it) on team

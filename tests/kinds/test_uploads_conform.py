@@ -19,7 +19,7 @@ from pwscup.submissions.models import Status
 from pwscup.submissions.selectors import quota_day_of
 from pwscup.submissions.services.windows import format_at
 from tests.kinds.conftest import PLAYERS
-from tests.kinds.players import HERE, attack_target_limit_set
+from tests.kinds.players import HERE
 
 
 def refusal(player, arena, letter, content) -> Refused:
@@ -244,7 +244,7 @@ def test_a_test_only_kind_is_named_only_in_its_folder():
 
 def target_arena_of(player, slug: str):
     if not player.attack_targets:
-        pytest.skip(f"{player.key}'s attacks name no target in a core attack phase")
+        pytest.skip(f"{player.key}'s attacks name no target")
     return player.target_arena(slug=slug)
 
 
@@ -252,7 +252,7 @@ def test_the_limit_per_target_refuses_the_next_attack_on_that_target_only(player
     """PWSCup 2019: two attacks per target. The third on one target is refused (429, in the
     page's language) and nothing is kept; another target, or another team, is still taken."""
     arena = target_arena_of(player, "tl1")
-    attack_target_limit_set(arena, 2)
+    player.attack_target_limit_set(arena, 2)
     kept = [player.attack(arena, "a", "b", n) for n in (1, 2)]
     assert [row.number for row in kept] == [1, 2]
     refused = refusal_of(lambda: player.attack(arena, "a", "b", 3))
@@ -268,13 +268,13 @@ def test_the_limit_per_target_refuses_the_next_attack_on_that_target_only(player
 
 def test_a_failed_attack_costs_nothing_of_the_limit_per_target(player):
     arena = target_arena_of(player, "tl2")
-    attack_target_limit_set(arena, 1)
+    player.attack_target_limit_set(arena, 1)
     first = player.attack(arena, "a", "b", 1)
     assert refusal_of(lambda: player.attack(arena, "a", "b", 2)).code == "target_quota_exhausted"
     # The worker found the file wrong: a failed upload counts for nothing but its number.
     type(first).objects.filter(pk=first.pk).update(status=Status.FAILED)
     assert player.attack(arena, "a", "b", 2).number == 2
-    attack_target_limit_set(arena, None)  # no limit: a third is taken
+    player.attack_target_limit_set(arena, None)  # no limit: a third is taken
     assert player.attack(arena, "a", "b", 3).number == 3
 
 
@@ -286,7 +286,7 @@ def test_the_submit_tab_says_what_each_target_has_left(player):
     from pwscup.kinds.tabs import SUBMIT, tab_url
 
     arena = target_arena_of(player, "tl3")
-    attack_target_limit_set(arena, 2)
+    player.attack_target_limit_set(arena, 2)
     player.attack(arena, "a", "b", 1)
     failed = player.attack(arena, "a", "c", 1)
     type(failed).objects.filter(pk=failed.pk).update(status=Status.FAILED)
@@ -300,7 +300,7 @@ def test_the_submit_tab_says_what_each_target_has_left(player):
         # Each target's name, then its words before the other target's name.
         assert re.search(rf"{re.escape(b)}(?:(?!{re.escape(c)}).){{0,300}}?{one}", text), language
         assert re.search(rf"{re.escape(c)}(?:(?!{re.escape(b)}).){{0,300}}?{none}", text), language
-    attack_target_limit_set(arena, None)
+    player.attack_target_limit_set(arena, None)
     assert "of 2 used" not in client.get(tab_url(arena.round, SUBMIT)).content.decode()
 
 

@@ -188,6 +188,11 @@ def test_seq_settings_hold_the_source_data_never_drawn_masters_or_the_secret_see
     }
     assert exported.settings["auto_freeze"] is True
     assert exported.settings["limits"] == {"daily_limit": None, "total_limit": None}
+    assert exported.settings["attack_limits"] == {
+        "daily_limit": None,
+        "total_limit": None,
+        "target_limit": None,
+    }
     assert [c["name"] for c in exported.settings["config"]["qi"]] == ["Age", "Zip", "Sex"]
     assert str(sequential.secret_seed) not in json.dumps(exported.settings)
     # Imported where teams exist: masters drawn anew with the new round's own secret.
@@ -209,6 +214,36 @@ def test_seq_settings_hold_the_source_data_never_drawn_masters_or_the_secret_see
         "zhang_master.csv"
     )
     assert paper.settings["schedule"] == {"step_closes": []}
+
+
+@pytest.mark.django_db
+def test_the_seq_attack_phases_limits_travel_and_an_older_bundle_has_none(seq_bundle):
+    settings = _changed(
+        seq_bundle.settings,
+        lambda s: s["attack_limits"].update(daily_limit=4, total_limit=9, target_limit=2),
+    )
+    imported = _import(seq_bundle, slug="seq-paper", start=ANCHOR, settings=settings)
+    new = imported.sequential
+    limits = (new.attack_daily_limit, new.attack_total_limit, new.attack_target_limit)
+    assert limits == (4, 9, 2)
+    again = get_kind("sequential").bundle_export(imported, anchor=ANCHOR)
+    assert again.settings["attack_limits"] == settings["attack_limits"]
+    # A bundle exported before the attack phase had limits: none.
+    older = _changed(seq_bundle.settings, lambda s: s.pop("attack_limits"))
+    competition, organizer, _members = _competition("dstold")
+    new = _import(
+        seq_bundle,
+        slug="seq-old",
+        start=ANCHOR,
+        settings=older,
+        competition=competition,
+        organizer=organizer,
+    ).sequential
+    assert (new.attack_daily_limit, new.attack_total_limit, new.attack_target_limit) == (
+        None,
+        None,
+        None,
+    )
 
 
 @pytest.mark.django_db
@@ -443,6 +478,30 @@ SEQ_BAD = [
         "limits.hourly_limit",
         "hourly",
     ),  # fmt: skip
+    (
+        "attack limit per target zero",
+        lambda s: s["attack_limits"].update(target_limit=0),
+        "attack_limits.target_limit",
+        "0",
+    ),
+    (
+        "attack limit a string",
+        lambda s: s["attack_limits"].update(daily_limit="3"),
+        "attack_limits.daily_limit",
+        "'3'",
+    ),
+    (
+        "unknown attack limit",
+        lambda s: s["attack_limits"].update(hourly_limit=2),
+        "attack_limits.hourly_limit",
+        "hourly",
+    ),
+    (
+        "attack limits not an object",
+        lambda s: s.update(attack_limits=[2]),
+        "attack_limits",
+        "[2]",
+    ),
     ("m too small", lambda s: s["config"].update(m=1), "config.m", "got 1"),
     ("m a string", lambda s: s["config"].update(m="2"), "config.m", "'2'"),
     (

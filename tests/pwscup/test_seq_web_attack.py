@@ -8,7 +8,7 @@ import pytest
 
 from pwscup.core.errors import Refused
 from pwscup.sequential import selectors, services
-from pwscup.sequential.models import SeqAttack, SeqTarget
+from pwscup.sequential.models import SeqAttack, SeqTarget, SequentialRound
 from tests.pwscup.seq_web_world import (
     attack as seq_attack,
 )
@@ -85,6 +85,32 @@ def test_w6_guesses_score_three_fifths_and_bad_lines_are_named():
 def _get(client, user, url):
     client.force_login(user)
     return client.get(url)
+
+
+def test_the_attack_phases_daily_and_total_limits_refuse_with_429():
+    """The attack phase's limits count a team's guess files over every target (a rejected
+    one is free); the refusal keeps nothing."""
+    world = attack_phase_world(slug="seqlim", letters="abc", pool=None)
+    sequential = world.sequential
+
+    def limits_set(**limits):
+        """The round's attack limits set, and targets A and C read again with them."""
+        SequentialRound.objects.filter(pk=sequential.pk).update(**limits)
+        return (SeqTarget.objects.get(sequential=sequential, team=world.teams[x]) for x in "ac")
+
+    a, c = limits_set(attack_daily_limit=None, attack_total_limit=2)
+    assert seq_attack(world, "b", a, W6_GUESSES).status == SeqAttack.Status.FINISHED
+    assert seq_attack(world, "b", a, b"pid,guess\nZoe,flu\n").status == SeqAttack.Status.FAILED
+    assert seq_attack(world, "b", c, W6_GUESSES).number == 3  # the failed one is free
+    with pytest.raises(Refused) as refused:
+        seq_attack(world, "b", c, W6_GUESSES)
+    assert (refused.value.status, refused.value.code) == (429, "quota_exhausted")
+    assert SeqAttack.objects.filter(team=world.teams["b"]).count() == 3
+    a, c = limits_set(attack_daily_limit=1, attack_total_limit=None)
+    assert seq_attack(world, "c", a, W6_GUESSES).number == 1  # another team
+    with pytest.raises(Refused) as refused:
+        seq_attack(world, "c", a, W6_GUESSES)
+    assert (refused.value.status, refused.value.code) == (429, "quota_exceeded")
 
 
 def test_secrets_never_reach_another_team(client):

@@ -69,6 +69,7 @@ def test_the_page_offers_fields_and_keeps_json_as_an_advanced_view(world, client
     html = page.content.decode()
     assert 'name="qi-0-column"' in html and 'value="Age"' in html
     assert 'name="n_releases"' in html and 'name="per_team_turnover"' in html
+    assert 'name="attack_target_limit"' in html
     assert '<details class="advanced-json" data-testid="seq-advanced">' in html
     assert "spec §" not in html and "docs/sequential.md" in html
 
@@ -97,12 +98,29 @@ def test_a_pool_with_turnover_and_an_attack_phase_from_the_fields(world, client)
         per_team_turnover="0.25",
         per_team_seed="11",
         attack_phase="on",
+        attack_daily_limit="3",
+        attack_total_limit="",
+        attack_target_limit="2",
     )
     response = _post(client, world, data)
     assert response.status_code == 302, response.context["form"].errors
-    config = SequentialRound.objects.get(round__slug="seq").config
+    sequential = SequentialRound.objects.get(round__slug="seq")
+    config = sequential.config
     assert config["per_team"] == {"pool": "pool.csv", "size": 8, "turnover": 0.25, "seed": 11}
     assert config["attack_phase"] is True
+    limits = (
+        sequential.attack_daily_limit,
+        sequential.attack_total_limit,
+        sequential.attack_target_limit,
+    )
+    assert limits == (3, None, 2)
+
+
+def test_an_attack_limit_below_one_is_refused_next_to_its_field(world, client):
+    response = _post(client, world, fields_post(attack_target_limit="0"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["attack_target_limit"]
+    assert not Round.objects.filter(slug="seq").exists()
 
 
 @pytest.mark.parametrize(

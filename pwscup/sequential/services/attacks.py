@@ -53,7 +53,8 @@ def targets_publish(*, sequential: SequentialRound) -> list[SeqTarget]:
 
 def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=None) -> SeqAttack:
     """Keep a ``pid,guess`` file on another team's sequence as uploaded (QUEUED, through
-    the core's upload pipeline) and send its scoring to a worker (``attack_score``)."""
+    the core's upload pipeline, under the attack phase's limits: ``attack_window``) and
+    send its scoring to a worker (``attack_score``)."""
     sequential = target.sequential
     now = now or timezone.now()
 
@@ -68,10 +69,7 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
 
     attack = upload_keep(
         model=SeqAttack,
-        window=UploadWindow(
-            round=sequential.round,
-            uploads=SeqAttack.objects.filter(target__sequential=sequential, team=team),
-        ),
+        window=attack_window(sequential=sequential, team=team, target=target),
         team=team,
         uploaded_file=uploaded_file,
         stored_name="attack.csv",
@@ -82,6 +80,21 @@ def attack_upload(*, target: SeqTarget, team: Team, user, uploaded_file, now=Non
     )
     broker.job_send(SCORE_ATTACK_TASK, attack.pk)
     return attack
+
+
+def attack_window(*, sequential: SequentialRound, team: Team, target: SeqTarget) -> UploadWindow:
+    """What a guess file counts against: the team's guess files of the round, under the
+    attack phase's daily and total limits, and those on ``target`` under its per-target
+    limit (rejected files are free, as every upload's)."""
+    uploads = SeqAttack.objects.filter(target__sequential=sequential, team=team)
+    return UploadWindow(
+        round=sequential.round,
+        uploads=uploads,
+        daily_limit=sequential.attack_daily_limit,
+        total_limit=sequential.attack_total_limit,
+        target_uploads=uploads.filter(target=target),
+        target_limit=sequential.attack_target_limit,
+    )
 
 
 def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None:

@@ -54,13 +54,17 @@ def sequential_round_create(
     daily_limit=None,
     total_limit=None,
     auto_freeze=True,
+    attack_daily_limit=None,
+    attack_total_limit=None,
+    attack_target_limit=None,
 ) -> SequentialRound:
     """A new sequential round with its ``basics`` (``round_of_kind_create``'s): the
     configuration, and a shared master or a pool to draw per-team masters from (drawn at
     once for the teams registered, and again by the organizer's "draw" action). Per-team
     masters may also be uploaded one by one. Optionally each release's close
-    (``step_closes``, or ``first_close`` and ``step_length``; see ``schedule_set``) and the
-    per-team, per-release upload limits."""
+    (``step_closes``, or ``first_close`` and ``step_length``; see ``schedule_set``), the
+    per-team, per-release upload limits and the attack phase's (per day, in total, per
+    target)."""
     if master_file is not None and pool_file is not None:
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
@@ -87,6 +91,9 @@ def sequential_round_create(
         daily_limit=daily_limit,
         total_limit=total_limit,
         auto_freeze=auto_freeze,
+        attack_daily_limit=attack_daily_limit,
+        attack_total_limit=attack_total_limit,
+        attack_target_limit=attack_target_limit,
     )
     schedule_set(
         sequential=sequential,

@@ -17,6 +17,7 @@ from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_st
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
 from pwscup.sequential.models import Release, SequentialRound
+from pwscup.submissions.selectors import target_uses
 
 
 @dataclass(frozen=True)
@@ -223,17 +224,20 @@ def submit_context(*, state: RoundState, team: Team) -> dict:
 
 
 def attack_targets(*, state: RoundState, team: Team | None) -> list[dict]:
-    """Once every release is frozen (with an attack phase): each target and the team's
-    guesses on it."""
+    """Once every release is frozen (with an attack phase): each target, the team's guesses
+    on it and ``used``: those that count against the attack phase's per-target limit
+    (``target_uses``, read only when the round has one)."""
     sequential = state.sequential
     if not sequential.attack_phase_begun:
         return []
     attacks = selectors.team_attacks(sequential=sequential, team=team)
+    uses = target_uses(attacks) if team is not None and sequential.attack_target_limit else {}
     return [
         {
             "target": target,
             "own": team is not None and target.team_id == team.pk,
             "attacks": [a for a in attacks if a.target_id == target.pk],
+            "used": uses.get(target.pk, 0),
         }
         for target in sequential.targets.select_related("team").order_by("team__name")
     ]

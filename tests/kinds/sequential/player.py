@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from pwscup.sequential import selectors, services
-from pwscup.sequential.models import Release, SeqTarget
+from pwscup.sequential.models import Release, SeqTarget, SequentialRound
 from pwscup.submissions.models import Status
 from tests.kinds.players import (
     Arena,
@@ -34,6 +34,7 @@ class SequentialPlayer(Player):
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 5, "data": 7, "rules": 4, "submit": 8, "results": 10}
     attack_matrix = True
+    attack_targets = True  # under the round's own limit per target (no core phase)
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = seq_world(slug=slug, letters="ab", daily_limit=daily_limit, total_limit=total_limit)
@@ -90,6 +91,22 @@ class SequentialPlayer(Player):
             attack(world, "b", targets[target], THREE_RIGHT)
         attack(world, "c", targets["a"], ONE_RIGHT)
         return Arena.of(world, state=world.sequential)
+
+    def target_arena(self, *, slug):
+        world = attack_phase_world(slug=slug, letters="abc", pool=None)
+        return Arena.of(world, state=world.sequential)
+
+    def attack_target_limit_set(self, arena, limit):
+        SequentialRound.objects.filter(pk=arena.state.pk).update(attack_target_limit=limit)
+
+    def attack(self, arena, letter, target, n):
+        sequential = SequentialRound.objects.get(pk=arena.state.pk)
+        return services.attack_upload(
+            target=SeqTarget.objects.get(sequential=sequential, team=arena.teams[target]),
+            team=arena.teams[letter],
+            user=arena.users[letter],
+            uploaded_file=uploaded(THREE_RIGHT + b"\n" * n, f"team{letter.upper()}_attack.csv"),
+        )
 
     def matrix_view(self, arena):
         sequential = arena.state
