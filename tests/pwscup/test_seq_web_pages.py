@@ -188,3 +188,20 @@ def test_the_risk_table_marks_the_persons_above_one_over_m(client):
     assert "over" not in emily
     header = text.split('data-testid="risk-table"', 1)[1].split("</thead>", 1)[0]
     assert header.index("P_N_true") < header.index("groups_per_release")
+
+
+def test_an_empty_file_is_answered_as_empty_not_as_no_file_chosen(client):
+    world = seq_world()
+    client.force_login(world.users["a"])
+    answer = client.post(
+        url(world, "sequential:upload"),
+        {"step": "1", "file": upload_file(b"", "release_1.csv")},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    shown = [str(m) for m in answer.context["messages"]]
+    assert shown == ["The submitted file is empty."]
+    assert not world.sequential.releases.exists()
+    # No file at all is still asked for.
+    answer = client.post(url(world, "sequential:upload"), {"step": "1"}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == ["Choose a file."]
