@@ -120,3 +120,27 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
     page.goto("/")
     check_page(page, screenshot, f"phone-home-{language}")
     assert AnonymizationSubmission.objects.filter(team=world.teams["a"]).count() == 3
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_long_file_name_in_a_notification_wraps_at_phone_width(web, e2e_world, language):
+    """A notification names the uploaded file: one long name, without a space, made the
+    notifications page 1,854 px wide on a phone."""
+    from pwscup.notifications.models import Notification
+    from pwscup.notifications.services import notify
+
+    name = "teamA_anonymized_" + "k5" * 90 + ".csv"
+    notify(
+        users=[e2e_world.users["a"]],
+        kind=Notification.Kind.SUBMISSION_FAILED,
+        event="submission_failed:long-name",
+        params={"file": name, "round": e2e_world.round.name},
+    )
+    log_in(web, "team-a")
+    if language != "en":
+        switch_language(web, language)
+    web.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    web.goto("/notifications/")
+    expect(web.get_by_test_id("notification")).to_contain_text(name)
+    assert page_overflow(web) <= 0
+    assert escaping_elements(web) == []
