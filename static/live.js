@@ -15,6 +15,11 @@
 // Cadence: about once a second for 10 s after the page loaded or something changed, then
 // half as often again each time, up to every 5 s; nothing at all with no job pending, or
 // from a background tab (resumed when it is shown).
+//
+// A page without a fragment is not reloaded while the reader is filling in one of its forms
+// (a file chosen for the next upload, a note typed, a choice made): the reload would throw
+// what they chose away. Such a page keeps polling and reloads once the forms are back as the
+// page drew them (a form reset); sending the form brings a fresh page anyway.
 (function () {
   "use strict";
   const box = document.querySelector("[data-live-url]");
@@ -84,6 +89,21 @@
     box.replaceChildren(fragment.content);
     return true;
   };
+  // Whether a field of one of the page's forms differs from what the page drew.
+  const changedField = (field) => {
+    if (field.type === "hidden" || field.disabled) return false;
+    if (field.type === "file") return field.files.length > 0;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      const options = Array.from(field.options);
+      if (field.multiple) return options.some((o) => o.selected !== o.defaultSelected);
+      // With no option marked selected, the browser shows the first.
+      return options.length > 0 && field.selectedIndex !== Math.max(0, options.findIndex((o) => o.defaultSelected));
+    }
+    return "defaultValue" in field && field.value !== field.defaultValue;
+  };
+  const filling = () =>
+    Array.from(document.forms).some((form) => Array.from(form.elements).some(changedField));
   const text = (response) => (response.ok ? response.text() : null);
   const get = (url, headers) =>
     fetch(url, { headers: { "X-Requested-With": "fetch", ...headers }, credentials: "same-origin", cache: "no-store" });
@@ -106,6 +126,7 @@
       etag = response.headers.get("ETag");
       if (!fragmentUrl) {
         if (before === null) return false; // nothing known to compare with: keep the page
+        if (filling()) { etag = before; delay = SLOWEST; return false; } // ask again later
         window.location.reload();
         return true;
       }

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 from django.core.cache import cache
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
@@ -166,7 +167,15 @@ def column_chart(counts: dict) -> ColumnChart:
                 )
             )
         if counts["other"]:
-            notes.append(_("other values: %(n)s") % {"n": counts["other"]})
+            # Rows, not values: the column table beside it counts the values.
+            notes.append(
+                ngettext(
+                    "%(n)s row with another value",
+                    "%(n)s rows with other values",
+                    counts["other"],
+                )
+                % {"n": counts["other"]}
+            )
     if counts["missing"]:
         notes.append(_("empty cells: %(n)s") % {"n": counts["missing"]})
     chart.note = " · ".join(notes)

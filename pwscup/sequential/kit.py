@@ -56,6 +56,13 @@ class SamplePlan:
         return self.step is not None and self.missing is None and not self.no_master
 
 
+def planned_step(*, sequential: SequentialRound, team: Team, open_steps: list[int]) -> int:
+    """The first of ``open_steps`` (not empty) the team has no valid upload of yet, else the
+    first: the release its sample, its "What to do now" and its upload form are for."""
+    valid = selectors.latest_valid_releases(sequential=sequential, team=team, steps=open_steps)
+    return next((j for j in open_steps if j not in valid), open_steps[0])
+
+
 def sample_plan(
     *, sequential: SequentialRound, team: Team, now=None, has_master: bool | None = None
 ) -> SamplePlan:
@@ -69,8 +76,7 @@ def sample_plan(
     open_steps = selectors.open_steps(sequential=sequential, now=now)
     if not open_steps:
         return SamplePlan()
-    valid = selectors.latest_valid_releases(sequential=sequential, team=team, steps=open_steps)
-    step = next((j for j in open_steps if j not in valid), open_steps[0])
+    step = planned_step(sequential=sequential, team=team, open_steps=open_steps)
     prefix = selectors.team_sequence(sequential=sequential, team=team, upto=step - 1)
     missing = next((j for j, release in enumerate(prefix, start=1) if release is None), None)
     if missing is not None:

@@ -236,10 +236,20 @@ def upload_answer(
 
 
 def _form_error(form) -> str:
-    """What an upload form refused: "Choose a file." for the file, else its first error."""
-    if not form.is_bound or "file" in form.errors or not form.errors:
+    """What an upload form refused: "Choose a file." when no file came, the file's own
+    error when one came and was refused (an empty file: "The submitted file is empty."),
+    else the form's first error."""
+    if not form.is_bound or not form.errors or no_file_chosen(form):
         return _("Choose a file.")
+    if "file" in form.errors:
+        return form.errors["file"][0]
     return next(iter(form.errors.values()))[0]
+
+
+def no_file_chosen(form) -> bool:
+    """Whether ``form``'s file field is refused for want of a file (none sent, or a form
+    sent without its files), rather than for the file sent."""
+    return form.has_error("file", "required") or form.has_error("file", "missing")
 
 
 def release_upload_view(

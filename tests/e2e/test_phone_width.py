@@ -120,3 +120,55 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
     page.goto("/")
     check_page(page, screenshot, f"phone-home-{language}")
     assert AnonymizationSubmission.objects.filter(team=world.teams["a"]).count() == 3
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_long_file_name_in_a_notification_wraps_at_phone_width(web, e2e_world, language):
+    """A notification names the uploaded file: one long name, without a space, made the
+    notifications page 1,854 px wide on a phone."""
+    from pwscup.notifications.models import Notification
+    from pwscup.notifications.services import notify
+
+    name = "teamA_anonymized_" + "k5" * 90 + ".csv"
+    notify(
+        users=[e2e_world.users["a"]],
+        kind=Notification.Kind.SUBMISSION_FAILED,
+        event="submission_failed:long-name",
+        params={"file": name, "round": e2e_world.round.name},
+    )
+    log_in(web, "team-a")
+    if language != "en":
+        switch_language(web, language)
+    web.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    web.goto("/notifications/")
+    expect(web.get_by_test_id("notification")).to_contain_text(name)
+    assert page_overflow(web) <= 0
+    assert escaping_elements(web) == []
+
+
+def test_a_refused_sequential_release_page_fits_a_phone(web):
+    """A sequential release's own page names its file and quotes the refusal: a long file
+    name without a space (1,933 px) and a refused header quoted in full, its commas without
+    spaces (399 px), made the page wider than a phone."""
+    from pwscup.sequential import services
+    from tests.e2e.helpers import PASSWORD
+    from tests.pwscup.seq_web_world import check, seq_world, upload_file
+
+    world = seq_world(slug="seqphone", password=PASSWORD)
+    header = ",".join(f"column_{k}" for k in range(15))
+    release = check(
+        services.release_upload(
+            sequential=world.sequential,
+            team=world.teams["a"],
+            user=world.users["a"],
+            step=1,
+            uploaded_file=upload_file(f"{header}\n".encode(), "release_" + "v2" * 90 + ".csv"),
+        )
+    )
+    assert release.status == release.Status.FAILED and header in release.message
+    log_in(web, "seqphone-team-a")
+    web.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/seq/releases/{release.pk}/")
+    expect(web.get_by_test_id("release-message")).to_contain_text(header)
+    assert page_overflow(web) <= 0
+    assert escaping_elements(web) == []

@@ -110,6 +110,16 @@ def test_the_browser_form_spends_and_the_ledger_page_and_csv_show_it(world):
     assert len(lines) == 1 + 6 + 1  # six cells of the histogram, one count
 
 
+def test_an_empty_estimate_file_is_answered_as_empty(world):
+    client = client_for(world, "a")
+    address = url(world, "estimate_upload", level="eps-1")
+    empty = SimpleUploadedFile("estimate.csv", b"", "text/csv")
+    answer = client.post(address, {"file": empty}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert [str(m) for m in answer.context["messages"]] == ["The submitted file is empty."]
+    answer = client.post(address, {}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert [str(m) for m in answer.context["messages"]] == ["Choose an estimate.csv file."]
+
+
 def test_release_form_and_download(world):
     client = client_for(world, "a")
     response = client.post(

@@ -264,3 +264,22 @@ def test_scorer_results_url_is_the_results_tab():
     from pwscup.kinds.registry import kind_of
 
     assert kind_of(world.round).leaderboard_url(world.round) == tab_url(world, "results")
+
+
+def test_scorer_an_empty_file_is_answered_as_empty_in_both_languages(client):
+    world = scorer_world(slug="shp9", letters="a")
+    client.force_login(world.users["a"])
+    answer = post_file(
+        client, kind_url(world, "upload"), b"", "r.csv", HTTP_ACCEPT="application/json"
+    )
+    assert answer.status_code == 400 and answer.json()["error"] == "The submitted file is empty."
+    answer = post_file(
+        client,
+        kind_url(world, "upload"),
+        b"",
+        "r.csv",
+        HTTP_ACCEPT="application/json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert answer.json()["error"] == "添付ファイルの中身が空でした。"
+    assert not Release.objects.filter(scorer=world.scorer).exists()

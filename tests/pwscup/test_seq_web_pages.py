@@ -1,12 +1,14 @@
 """The sequential round's pages: what a team, another team, the organizer and a visitor see."""
 
 import html
+import re
 
 import pytest
 from django.urls import reverse
 
 from tests.pwscup.seq_web_world import (
     fixture,
+    fixture_config,
     freeze,
     publish,
     run_seq_jobs,
@@ -188,3 +190,38 @@ def test_the_risk_table_marks_the_persons_above_one_over_m(client):
     assert "over" not in emily
     header = text.split('data-testid="risk-table"', 1)[1].split("</thead>", 1)[0]
     assert header.index("P_N_true") < header.index("groups_per_release")
+
+
+def test_an_empty_file_is_answered_as_empty_not_as_no_file_chosen(client):
+    world = seq_world()
+    client.force_login(world.users["a"])
+    answer = client.post(
+        url(world, "sequential:upload"),
+        {"step": "1", "file": upload_file(b"", "release_1.csv")},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    shown = [str(m) for m in answer.context["messages"]]
+    assert shown == ["The submitted file is empty."]
+    assert not world.sequential.releases.exists()
+    # No file at all is still asked for.
+    answer = client.post(url(world, "sequential:upload"), {"step": "1"}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == ["Choose a file."]
+
+
+def test_batch_the_upload_form_starts_at_the_release_the_page_says_to_upload(client):
+    world = seq_world(config={**fixture_config("zhang_config.json"), "mode": "batch"})
+    client.force_login(world.users["a"])
+
+    def chosen_step() -> str:
+        page = client.get(tab(world, "submit")).content.decode()
+        select = re.search(r'<select name="step"[^>]*>(.*?)</select>', page, re.S).group(1)
+        marked = re.search(r'<option value="(\d+)" selected>', select)
+        # With no option marked, the browser shows the first.
+        return marked.group(1) if marked else re.search(r'<option value="(\d+)"', select).group(1)
+
+    assert chosen_step() == "1"
+    publish(world, "a", 1, fixture(TABLE3))  # release 1 valid: release 2 is next
+    overview = client.get(url(world, "round_detail")).content.decode()
+    assert "Upload release 2 (open now, no deadline)." in overview
+    assert chosen_step() == "2"

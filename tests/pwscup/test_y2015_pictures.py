@@ -130,3 +130,6 @@ def test_column_counts_of_a_tiny_table():
     assert job["other"] == 21 - 6 - 3 - 6  # 12 singletons, 6 of them among the top 8
     chart = data_picture.column_chart(job)
     assert len(chart.bars) == 8 and "21" not in chart.note
+    # The note says it counts the rows of the values not drawn ("other values: 6" read as a
+    # number of values, against the column table beside the charts, which counts those).
+    assert chart.note == "6 rows with other values"

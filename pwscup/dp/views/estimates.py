@@ -16,6 +16,7 @@ from pwscup.accounts.access import kind_view
 from pwscup.dp import services
 from pwscup.dp.forms import DeclaredUploadForm, EstimateFromForm, EstimateUploadForm
 from pwscup.dp.views.common import level_url, refused, team_level_run
+from pwscup.submissions.round_pages import no_file_chosen
 
 
 def _estimate(request, access, level, make):
@@ -50,7 +51,8 @@ def _verdict(request, access, level, estimate):
 def _file_estimate_view(form_class, unclear, service, **fields):
     """The view of an estimate from an uploaded file: the ``form_class`` form's file goes to
     ``service`` as ``uploaded_file`` with its other ``fields`` (the service's keyword → the
-    form's field); ``unclear`` when the form is not valid."""
+    form's field); when the form is not valid, the file's own error if a file came and was
+    refused (an empty file), else ``unclear``."""
 
     @kind_view("dp")
     @login_required
@@ -58,6 +60,8 @@ def _file_estimate_view(form_class, unclear, service, **fields):
     def view(request, access, level):
         form = form_class(request.POST, request.FILES)
         if not form.is_valid():
+            if "file" in form.errors and not no_file_chosen(form):
+                return refused(request, access, level, form.errors["file"][0], 400)
             return refused(request, access, level, str(unclear), 400)
         cleaned = form.cleaned_data
         make = functools.partial(

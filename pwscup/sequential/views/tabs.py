@@ -11,7 +11,7 @@ from pwscup.core.toolkit import wheel_filename
 from pwscup.sequential import charts, engine, selectors
 from pwscup.sequential.example import worked_example
 from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
-from pwscup.sequential.kit import sample_plan
+from pwscup.sequential.kit import planned_step, sample_plan
 from pwscup.sequential.views import tab_context as tabs
 from pwscup.submissions.round_pages import RoundTabs, first_finished, upload_gates
 
@@ -75,7 +75,13 @@ class SequentialTabs(RoundTabs):
         uploads = []
         if team is not None and state.has_master:
             context.update(tabs.submit_context(state=state, team=team))
-            context["upload_form"] = ReleaseUploadForm(steps=state.open_steps)
+            # The form starts at the release the page tells the team to upload next.
+            initial = {}
+            if state.open_steps:
+                initial["step"] = planned_step(
+                    sequential=state.sequential, team=team, open_steps=state.open_steps
+                )
+            context["upload_form"] = ReleaseUploadForm(steps=state.open_steps, initial=initial)
             uploads = context["releases"]
             context.update(_standing(state, team, uploads))
         uploads += [a for target in context["targets"] for a in target["attacks"]]

@@ -48,7 +48,10 @@ def read_csv(path, columns, what):
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise Refused(f"{what} is not UTF-8 text") from None
-    rows = list(csv.reader(io.StringIO(text)))
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as error:  # a quote never closed that swallows the file, say
+        raise Refused(f"{what} is not a CSV file this program can read ({error})") from None
     if not rows or rows[0] != columns:
         header = ",".join(rows[0]) if rows else ""
         raise Refused(f"{what}: the header is {header!r}; expected {','.join(columns)!r}")

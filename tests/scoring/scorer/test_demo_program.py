@@ -137,6 +137,10 @@ def test_the_public_order_depends_only_on_the_content(game):
             lambda t: t.replace("p0004,", "p0004,9,", 1),
             "row 4 has 5 values",
         ),
+        (  # a quote never closed: Python's csv module raised, and a traceback was shown
+            lambda t: t.replace("p0002,", '"p0002' + "x" * 140_000 + ",", 1),
+            "is not a CSV file this program can read (field larger than field limit",
+        ),
     ],
 )
 def test_a_bad_release_is_refused_with_what_is_wrong(game, edit, message):
