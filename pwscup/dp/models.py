@@ -141,6 +141,7 @@ class Estimate(KeptUpload):
     pages) counts. Its scores are computed after the close only."""
 
     UPLOAD_FOLDER = "dp"
+    SCORED_ON_CHECK = False  # scored at the close (spec §7.4)
     STATUS_LABELS: ClassVar[dict] = {
         Status.QUEUED: _("Being computed"),
         Status.RUNNING: _("Being checked"),

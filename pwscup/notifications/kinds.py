@@ -9,6 +9,7 @@ Kind = Notification.Kind
 TEXTS = {
     Kind.SUBMISSION_FINISHED: _("Your upload %(file)s in %(round)s was scored."),
     Kind.SUBMISSION_FAILED: _("Your upload %(file)s in %(round)s failed: the round page says why."),
+    Kind.SUBMISSION_CHECKED: _("Your upload %(file)s in %(round)s was checked: it is valid."),
     Kind.ROUND_FROZEN: _("%(round)s is frozen: the attack targets are published."),
     Kind.RESULTS_PUBLISHED: _("The results of %(round)s are published."),
     Kind.RELEASE_FROZEN: _("Release %(step)s of %(round)s is frozen; release %(next)s is open."),

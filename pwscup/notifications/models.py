@@ -14,6 +14,7 @@ class Notification(models.Model):
     class Kind(models.TextChoices):
         SUBMISSION_FINISHED = "submission_finished", _("A submission was scored")
         SUBMISSION_FAILED = "submission_failed", _("A submission failed")
+        SUBMISSION_CHECKED = "submission_checked", _("A submission was checked")
         ROUND_FROZEN = "round_frozen", _("A round froze: targets published")
         RESULTS_PUBLISHED = "results_published", _("Results published")
         RELEASE_FROZEN = "release_frozen", _("A release froze: the next one is open")
@@ -26,7 +27,7 @@ class Notification(models.Model):
     params = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=500, blank=True)
     # What happened, once per user: a job delivered twice, a rescore or a requeued freeze
-    # does not notify again (e.g. "submission_failed:anonymization:42").
+    # does not notify again (e.g. "submission_failed:sequential.release:42").
     event = models.CharField(max_length=200)
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)

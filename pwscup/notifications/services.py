@@ -105,17 +105,20 @@ def _round_url(round_) -> str:
 OUTCOME_KINDS = {"finished": Kind.SUBMISSION_FINISHED, "failed": Kind.SUBMISSION_FAILED}
 
 
-def notify_upload_outcome(*, upload, status: str) -> list[Notification]:
-    """A team's anonymization or attack upload finished or failed: its members are told
-    (once per outcome: a rescore with the same outcome stays silent)."""
+def notify_upload_outcome(*, upload, round, status: str) -> list[Notification]:
+    """A team's upload in ``round`` (any kind's ``KeptUpload``) finished or failed: its
+    members are told, once per outcome (a rescore with the same outcome stays silent). An
+    upload its job only checks (``SCORED_ON_CHECK`` false: a DP estimate, scored at the
+    close) is told checked, not scored."""
     kind = OUTCOME_KINDS[status]
-    round_ = upload.phase.round
+    if kind == Kind.SUBMISSION_FINISHED and not upload.SCORED_ON_CHECK:
+        kind = Kind.SUBMISSION_CHECKED
     return notify(
         users=get_user_model().objects.filter(memberships__team_id=upload.team_id),
         kind=kind,
-        event=f"{kind}:{upload._meta.model_name}:{upload.pk}",
-        params={"file": upload.original_filename, "round": round_.name},
-        url=_round_url(round_),
+        event=f"{kind}:{upload._meta.label_lower}:{upload.pk}",
+        params={"file": upload.original_filename, "round": round.name},
+        url=_round_url(round),
     )
 
 

@@ -129,6 +129,9 @@ class KeptUpload(JobState):
 
     #: The folder under ``private/`` where the model's files are kept.
     UPLOAD_FOLDER: ClassVar[str] = "uploads"
+    #: Whether a finished job has scored the upload (its team is told "scored"), or only
+    #: checked it (told "checked": a DP estimate, scored at the round's close).
+    SCORED_ON_CHECK: ClassVar[bool] = True
 
     file = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
     # The file's name as the team's computer gave it.

@@ -66,6 +66,36 @@ def test_a_rejected_upload_is_kept_failed_with_a_message(player, arena_of):
         assert handle.read() == content
 
 
+def test_the_team_is_told_how_each_upload_ended_once(player, arena_of):
+    """The bell (and e-mail) of every kind: the uploading team's members, and no one else,
+    are told once that an upload was scored (or, for one its job only checks, checked) or
+    failed, in each reader's language; a second run of the same job stays silent."""
+    from pwscup.notifications.kinds import notification_text
+    from pwscup.notifications.models import Notification
+
+    arena = arena_of()
+    valid = player.submit(arena, "a", player.valid(arena, 1))
+    failed = player.submit(arena, "a", player.invalid(arena))
+    player.run_jobs()
+    told = Notification.objects.filter(user=arena.users["a"]).order_by("pk")
+    ended = "was scored" if type(valid).SCORED_ON_CHECK else "was checked: it is valid"
+    with translation.override("en"):
+        texts = sorted(notification_text(n) for n in told)
+    name = arena.round.name
+    assert texts == sorted(
+        [
+            f"Your upload {valid.original_filename} in {name} {ended}.",
+            f"Your upload {failed.original_filename} in {name} failed: the round page says why.",
+        ]
+    ), texts
+    with translation.override("ja"):
+        assert all("アップロード" in notification_text(n) for n in told)
+    assert not Notification.objects.filter(user=arena.users["b"]).exists()
+    type(valid).objects.filter(pk=valid.pk).update(status=Status.QUEUED, started_at=None)
+    player.run_jobs()  # the same outcome again: nobody is told twice
+    assert Notification.objects.filter(user=arena.users["a"]).count() == 2
+
+
 def test_the_size_cap_refuses_with_413_and_keeps_nothing(player, arena_of, settings):
     arena = arena_of()
     content = player.valid(arena, 1)

@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from pwscup.notifications.models import Notification
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
@@ -53,7 +54,11 @@ def test_reaper_requeues_a_lost_job_and_fails_an_exhausted_one(
     with django_capture_on_commit_callbacks() as callbacks:
         counts = jobs_reap()
     assert counts == {"requeued": 1, "failed": 1, "resent": 0}
-    assert len(callbacks) == 1, "the requeued job is sent to the broker again"
+    assert len(tasks_sent(callbacks)) == 1, "the requeued job is sent to the broker again"
+    # The exhausted one's team is told.
+    told = Notification.objects.filter(user=world.users["b"]).get()
+    assert told.kind == Notification.Kind.SUBMISSION_FAILED
+    assert not Notification.objects.filter(user__in=[world.users["a"], world.users["c"]]).exists()
     lost.refresh_from_db()
     assert (lost.status, lost.started_at, lost.attempts) == (Status.QUEUED, None, 1)
     exhausted.refresh_from_db()

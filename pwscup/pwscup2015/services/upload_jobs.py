@@ -5,7 +5,6 @@ transaction that writes the scores, so the cached rankings never show stale ones
 from django.db import transaction
 
 import scoring
-from pwscup.notifications.services import notify_upload_outcome
 from pwscup.pwscup2015.ranking_cache import ranking_invalidate
 from pwscup.submissions.services.jobs import job_complete, job_reset
 
@@ -14,12 +13,12 @@ def upload_score_complete(
     *, model, submission, round_id: int, token, status, message, **values
 ) -> None:
     """Write a scoring job's outcome (``values``: the scores) on ``submission`` if ``token``
-    still holds the job, and tell the team how it ended."""
+    still holds the job (``job_complete`` tells the team how it ended)."""
     # The scores and the round's new ranking version commit together (a short transaction:
     # the scoring is done).
     with transaction.atomic():
         ranking_invalidate(round_ids=[round_id])
-        completed = job_complete(
+        job_complete(
             model=model,
             pk=submission.pk,
             token=token,
@@ -28,8 +27,6 @@ def upload_score_complete(
             scorer_version=scoring.SCORER_VERSION,
             **values,
         )
-    if completed:
-        notify_upload_outcome(upload=submission, status=status)
 
 
 def uploads_rescore(*, model, queryset, enqueue) -> int:

@@ -29,6 +29,7 @@ from pwscup.submissions.messages import JobFailure, JobMessage
 from pwscup.submissions.models import Status
 from pwscup.submissions.registry import job_kinds
 from pwscup.submissions.services.live import live_jobs_changed
+from pwscup.submissions.services.outcomes import upload_outcome_told
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,7 @@ def job_claim(
             .update(**exhausted_values(now))
         ):
             live_jobs_changed(model=model, pks=[pk])
+            upload_outcome_told(model=model, pk=pk, status=Status.FAILED)
     return None
 
 
@@ -176,6 +178,7 @@ def job_complete(
     updated = model.objects.filter(pk=pk, status=Status.RUNNING, started_at=token).update(**values)
     if updated:
         live_jobs_changed(model=model, pks=[pk])
+        upload_outcome_told(model=model, pk=pk, status=status)
     return bool(updated)
 
 
@@ -193,6 +196,8 @@ def job_postpone(*, model, pk: int, token: dt.datetime, message: JobMessage | No
         broker.job_send(task, pk, countdown=STALL_RETRY_SECONDS)
     elif not mine.update(**exhausted_values(timezone.now(), "job.storage_exhausted")):
         return
+    else:
+        upload_outcome_told(model=model, pk=pk, status=Status.FAILED)
     live_jobs_changed(model=model, pks=[pk])
 
 
@@ -261,6 +266,7 @@ def job_refuse(*, model, pk: int, message: JobMessage) -> bool:
     )
     if updated:
         live_jobs_changed(model=model, pks=[pk])
+        upload_outcome_told(model=model, pk=pk, status=Status.FAILED)
     return bool(updated)
 
 

@@ -12,6 +12,7 @@ from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.registry import job_kinds
 from pwscup.submissions.services.jobs import JobKind, exhausted_values, job_requeue, stale_before
 from pwscup.submissions.services.live import live_jobs_changed
+from pwscup.submissions.services.outcomes import upload_outcome_told
 
 # A run claimed this recently is left alone: its worker may be starting.
 SEND_GRACE = dt.timedelta(seconds=10)
@@ -102,6 +103,7 @@ def _fail_exhausted(kind: JobKind, *, pk: int, token, now) -> int:
     )
     if failed_count:
         live_jobs_changed(model=kind.model, pks=[pk])
+        upload_outcome_told(model=kind.model, pk=pk, status=Status.FAILED)
     return failed_count
 
 

@@ -1,0 +1,27 @@
+"""A team told how its upload ended, for every kind: a job model that is a team's upload in
+a round (a ``KeptUpload`` whose ``JobKind`` names its round and its team) tells the team's
+members once per outcome (``notify_upload_outcome``), whichever transition ended the job:
+the end of its run, a refusal before any run, or its attempts used up. Other jobs (a
+target's check, a console operation, the slides of a competition) tell no one here."""
+
+from pwscup.competitions.models import Round
+from pwscup.notifications.services import notify_upload_outcome
+from pwscup.submissions.models import KeptUpload, Status
+from pwscup.submissions.registry import job_kinds
+
+
+def upload_outcome_told(*, model, pk: int, status: str) -> None:
+    """Tell the team of upload ``pk`` of ``model`` that it ended ``status`` (FINISHED or
+    FAILED; nothing for another status, a job that is not a team's upload in a round, or a
+    row the platform built itself, with no file: a DP estimate from a release)."""
+    if status not in (Status.FINISHED, Status.FAILED) or not issubclass(model, KeptUpload):
+        return
+    job = next((kind for kind in job_kinds() if kind.model is model), None)
+    if job is None or not job.round_path or job.team_path != "team":
+        return
+    upload = model.objects.filter(pk=pk).first()
+    round_id = model.objects.filter(pk=pk).values_list(job.round_path, flat=True).first()
+    if upload is None or round_id is None or not upload.file:  # no file: the platform's own row
+        return
+    round_ = Round.objects.select_related("competition").get(pk=round_id)
+    notify_upload_outcome(upload=upload, round=round_, status=status)
