@@ -169,7 +169,7 @@ class Estimate(KeptUpload):
     declared = models.BooleanField(_("declared, unverified"), default=False)
     declared_epsilon = models.CharField(max_length=200, blank=True)
     plausibility = models.JSONField(default=dict, blank=True)
-    flagged = models.BooleanField(default=False)
+    flagged = models.BooleanField(_("flagged"), default=False)
     scores = models.JSONField(default=dict, blank=True)
 
     class Meta(KeptUpload.Meta):

@@ -148,7 +148,7 @@ class AnonymizationSubmission(ScoredUpload):
     PHASE_KIND = Phase.Kind.ANONYMIZATION
 
     scores = models.JSONField(default=dict, blank=True)
-    is_selected = models.BooleanField(default=False)
+    is_selected = models.BooleanField(_("selected as final"), default=False)
 
     class Meta(ScoredUpload.Meta):
         verbose_name = _("anonymization submission")

@@ -118,7 +118,11 @@ class Master(models.Model):
     source_encoding = models.CharField(max_length=32, blank=True, editable=False)
     sha256 = models.CharField(max_length=64, blank=True)
     persons = models.PositiveIntegerField(default=0)
-    drawn = models.BooleanField(default=False, help_text=_("Drawn from the pool by the platform."))
+    drawn = models.BooleanField(
+        _("drawn from the pool"),
+        default=False,
+        help_text=_("Drawn from the pool by the platform."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -163,7 +167,7 @@ class Release(KeptUpload):
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
     elapsed_ms = models.PositiveIntegerField(default=0)
-    is_frozen = models.BooleanField(default=False)
+    is_frozen = models.BooleanField(_("frozen"), default=False)
 
     class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["sequential", "team", "step"])]
@@ -180,7 +184,7 @@ class SequenceScore(models.Model):
     sequential = models.ForeignKey(SequentialRound, on_delete=models.CASCADE, related_name="scores")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
     step = models.PositiveSmallIntegerField()
-    complete = models.BooleanField(default=False)
+    complete = models.BooleanField(_("complete sequence"), default=False)
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -111,7 +111,7 @@ class TeamDraw(models.Model):
     challenge = models.JSONField(default=list)
     labels = models.JSONField(default=list)
     dev = models.JSONField(default=list)
-    disjoint = models.BooleanField(default=True)
+    disjoint = models.BooleanField(_("disjoint from the other teams' rows"), default=True)
     # The data pack whose population the rows are of (``SynPopulation.choice_key``); ``""``:
     # the round's own original (a round offering no choice, or a team drawn before it did).
     choice_key = models.CharField(max_length=32, blank=True, default="")

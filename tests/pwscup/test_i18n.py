@@ -111,3 +111,24 @@ def test_compiled_catalogue_matches_the_source():
 def test_django_serves_the_japanese_catalogue(english, japanese_fragment):
     with translation.override("ja"):
         assert japanese_fragment in translation.gettext(english)
+
+
+def test_every_yes_no_field_of_the_platform_has_a_translated_name():
+    """The admin titles a yes/no field's filter and column by the field's name: without one
+    of its own, Django derives it from the attribute ("By is frozen"), in English only."""
+    from django.apps import apps
+    from django.db import models
+    from django.utils.functional import Promise
+
+    unnamed = [
+        f"{model._meta.label}.{field.name}"
+        for model in apps.get_models()
+        if model.__module__.startswith("pwscup.")
+        for field in model._meta.get_fields()
+        if isinstance(field, models.BooleanField) and field.model is model
+        if not isinstance(field.verbose_name, Promise)
+    ]
+    assert not unnamed
+    with translation.override("ja"):
+        frozen = apps.get_model("sequential", "Release")._meta.get_field("is_frozen")
+        assert str(frozen.verbose_name) == "凍結済み"
