@@ -97,7 +97,7 @@ class TeamSlotAdmin(ScorerRowAdmin):
 kept_upload_admin(
     Release,
     competition_lookup="scorer__round__competition",
-    list_display=("scorer", "team", "number", "status", "selected", "created_at"),
+    columns=("number", "selected"),
     where=("scorer", "team", "number"),
     results=(*SCORED_FIELDS, "public_names", "selected"),
     deletable=False,
@@ -113,7 +113,7 @@ class TargetAdmin(ScorerRowAdmin):
 kept_upload_admin(
     Attack,
     competition_lookup="scorer__round__competition",
-    list_display=("scorer", "team", "target", "number", "status", "created_at"),
+    columns=("target", "number"),
     where=("scorer", "target", "team", "number"),
     results=(*SCORED_FIELDS, "targets"),
     deletable=False,
