@@ -4,16 +4,31 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 # A kept upload (a program version, a team's upload): its file and its job's state, as the
-# kinds' admin pages show them.
+# kinds' admin pages show them (``uploader`` and ``failure``: the page's ``account_display``
+# and ``JobFailureAdmin.failure``).
 KEPT_UPLOAD_FIELDS = (
     "original_filename",
     "sha256",
     "size",
-    "uploaded_by",
+    "uploader",
     "created_at",
     "status",
     "failure",
 )
+
+
+def account_display(field: str, description):
+    """A read-only field of an admin page naming the account in the row's ``field`` (an
+    ``account_reference``) as text: Django links a read-only foreign key to the account's
+    admin page, which only a superuser may open (an organizer got a 403). Set as a class
+    attribute of the ``ModelAdmin`` and named in its fields."""
+
+    @admin.display(description=description, ordering=field)
+    def show(model_admin, obj) -> str | None:
+        account = getattr(obj, field)
+        return None if account is None else str(account)
+
+    return show
 
 
 def round_name_column(lookup: str):

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin
-from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
+from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS, account_display
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -79,9 +79,10 @@ class DataPackAdmin(ScorerRowAdmin):
         "sha256",
         "size",
         "member_count",
-        "uploaded_by",
+        "uploader",
         "created_at",
     )
+    uploader = account_display("uploaded_by", _("uploaded by"))
 
     @admin.display(description=_("members"))
     def member_count(self, obj) -> int:

@@ -37,7 +37,7 @@ READONLY = (
     "created_at",
     "started_at",
     "finished_at",
-    "uploaded_by",
+    "uploader",
 )
 
 
