@@ -132,3 +132,30 @@ def test_every_yes_no_field_of_the_platform_has_a_translated_name():
     with translation.override("ja"):
         frozen = apps.get_model("sequential", "Release")._meta.get_field("is_frozen")
         assert str(frozen.verbose_name) == "凍結済み"
+
+
+def test_the_fields_every_job_and_kept_upload_has_are_named_in_both_languages():
+    """The admin titles its columns and read-only fields by the fields' names: the core's job
+    and upload fields had none, and a Japanese page said "Created at", "Original filename"."""
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    from pwscup.submissions.models import JobState, KeptUpload
+
+    def names(base) -> list[str]:
+        return [field.name for field in base._meta.get_fields() if field.name != "sha256"]
+
+    assert {"status", "started_at", "attempts"} <= set(names(JobState))
+    assert {"original_filename", "uploaded_by", "created_at"} <= set(names(KeptUpload))
+    unnamed = [
+        f"{model._meta.label}.{name}"
+        for model in apps.get_models()
+        for base in (JobState, KeptUpload)
+        if issubclass(model, base)
+        for name in names(base)
+        if not isinstance(model._meta.get_field(name).verbose_name, Promise)
+    ]
+    assert not unnamed
+    with translation.override("ja"):
+        created = apps.get_model("sequential", "Release")._meta.get_field("created_at")
+        assert str(created.verbose_name) == "アップロード日時"
