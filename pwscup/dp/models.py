@@ -73,7 +73,9 @@ class Ledger(models.Model):
     """One team's ε budget at one level: the budget, what is spent, how many charges."""
 
     dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="ledgers")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_ledgers")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="dp_ledgers", verbose_name=_("team")
+    )
     level = models.CharField(_("level"), max_length=64)
     budget = models.CharField(_("budget"), max_length=64)
     spent = models.CharField(_("spent"), max_length=200, default="0")
@@ -155,7 +157,9 @@ class Estimate(KeptUpload):
         DECLARED_COUNTS = "declared_counts", _("Declared noisy counts")
 
     dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="estimates")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_estimates")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="dp_estimates", verbose_name=_("team")
+    )
     level = models.CharField(_("level"), max_length=64)
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
     # The kept upload's fields (``KeptUpload``): no file, SHA-256 nor size for an estimate

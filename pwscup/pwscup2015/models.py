@@ -137,7 +137,9 @@ class ScoredUpload(KeptUpload):
     scorer version."""
 
     phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("team")
+    )
     scorer_version = models.CharField(max_length=32, blank=True)
 
     class Meta(KeptUpload.Meta):
@@ -172,7 +174,9 @@ class TeamDataset(models.Model):
     """Per-team mode: the team's own sample of the master table (secret to other teams)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_datasets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="datasets")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="datasets", verbose_name=_("team")
+    )
     sample_index = models.JSONField(help_text=_("0-based master row indices, in sample order"))
     file = models.FileField(upload_to=generated_path, max_length=300)
     rows = models.PositiveIntegerField()
@@ -191,7 +195,9 @@ class Target(models.Model):
     """A team's frozen anonymization, published (shuffled) for the attack phase."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="targets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="targets")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="targets", verbose_name=_("team")
+    )
     submission = models.ForeignKey(
         AnonymizationSubmission, on_delete=models.PROTECT, related_name="targets"
     )

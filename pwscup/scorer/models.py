@@ -171,7 +171,9 @@ class TeamSlot(models.Model):
     ``slot`` of the program's ``context.json``. Given as teams register, kept."""
 
     scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="slots")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     slot = models.PositiveIntegerField(_("slot"))
 
     class Meta:
@@ -199,7 +201,9 @@ class ScoredUpload(KeptUpload):
     STATUS_LABELS: ClassVar[dict] = {**SCORED_UPLOAD_LABELS, Status.FAILED: _("Refused")}
 
     scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     scores = models.JSONField(default=dict, blank=True)
     detail = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
     program = models.ForeignKey(
@@ -235,7 +239,9 @@ class Target(models.Model):
     """A team's frozen release, published to the other teams at the freeze."""
 
     scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="targets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

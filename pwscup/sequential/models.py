@@ -107,7 +107,12 @@ class Master(models.Model):
         SequentialRound, on_delete=models.CASCADE, related_name="masters"
     )
     team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Team,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("team"),
     )
     file = models.FileField(_("master table (CSV)"), upload_to=private_path)
     # ``file`` is UTF-8 (what is scored and served; ``sha256`` is its hash); a master
@@ -162,7 +167,9 @@ class Release(KeptUpload):
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="releases"
     )
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     step = models.PositiveSmallIntegerField(_("release"))
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
@@ -182,7 +189,9 @@ class SequenceScore(models.Model):
     """A team's sequence over the frozen prefix 1 … step, scored when that step froze."""
 
     sequential = models.ForeignKey(SequentialRound, on_delete=models.CASCADE, related_name="scores")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     step = models.PositiveSmallIntegerField()
     complete = models.BooleanField(_("complete sequence"), default=False)
     results = models.JSONField(default=dict, blank=True)
@@ -206,7 +215,9 @@ class SeqTarget(models.Model):
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="targets"
     )
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     files = models.JSONField(default=dict, help_text=_("published file name → CSV text"))
     map_n = models.FloatField(null=True)
     map_a = models.FloatField(null=True)
@@ -227,7 +238,9 @@ class SeqAttack(KeptUpload):
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     accuracy = models.FloatField(null=True)
 
     class Meta(KeptUpload.Meta):

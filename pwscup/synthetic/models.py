@@ -105,7 +105,9 @@ class TeamDraw(models.Model):
     ``challenge[i-1]``, label ``labels[i-1]``, in the dev half where ``dev[i-1]``)."""
 
     synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="draws")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     members = models.JSONField(default=list)
     nonmembers = models.JSONField(default=list)
     challenge = models.JSONField(default=list)
@@ -137,7 +139,9 @@ class SynRelease(SynthMessages, KeptUpload):
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="releases")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     rows = models.PositiveIntegerField(default=0)
     scores = models.JSONField(default=dict, blank=True)
     selected = models.BooleanField(_("selected as final"), default=False)
@@ -164,7 +168,9 @@ class SynTarget(SynthMessages, JobState):
     }
 
     synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="targets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     release = models.ForeignKey(SynRelease, on_delete=models.CASCADE, related_name="+")
     builtin = models.JSONField(default=dict, blank=True)
 
@@ -186,7 +192,9 @@ class SynAttack(SynthMessages, KeptUpload):
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     dev = models.JSONField(default=dict, blank=True)
     final = models.JSONField(default=dict, blank=True)
     # The final half's ROC curve (``fpr``, ``tpr``): hidden with the final half's scores.

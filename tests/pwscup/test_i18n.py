@@ -159,3 +159,25 @@ def test_the_fields_every_job_and_kept_upload_has_are_named_in_both_languages():
     with translation.override("ja"):
         created = apps.get_model("sequential", "Release")._meta.get_field("created_at")
         assert str(created.verbose_name) == "アップロード日時"
+
+
+def test_a_row_s_team_is_named_team_in_both_languages():
+    """The admin's column and filter of a team's row ("TEAM" on a Japanese page before)."""
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    from pwscup.accounts.models import Team
+    from pwscup.submissions.models import LiveVersion
+
+    teams = [
+        field
+        for model in apps.get_models()
+        if model.__module__.startswith("pwscup.") and model is not LiveVersion
+        for field in model._meta.get_fields()
+        if field.many_to_one and field.related_model is Team and field.model is model
+    ]
+    assert len(teams) > 15
+    unnamed = [str(field) for field in teams if not isinstance(field.verbose_name, Promise)]
+    assert not unnamed
+    with translation.override("ja"):
+        assert str(teams[0].verbose_name) == "チーム"
