@@ -72,7 +72,9 @@ class DPRound(UploadDates, UploadLimits):
 class Ledger(models.Model):
     """One team's ε budget at one level: the budget, what is spent, how many charges."""
 
-    dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="ledgers")
+    dp_round = models.ForeignKey(
+        DPRound, on_delete=models.CASCADE, related_name="ledgers", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="dp_ledgers", verbose_name=_("team")
     )
@@ -156,7 +158,9 @@ class Estimate(KeptUpload):
         DECLARED_TABLE = "declared_table", _("Declared released table")
         DECLARED_COUNTS = "declared_counts", _("Declared noisy counts")
 
-    dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="estimates")
+    dp_round = models.ForeignKey(
+        DPRound, on_delete=models.CASCADE, related_name="estimates", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="dp_estimates", verbose_name=_("team")
     )

@@ -173,7 +173,9 @@ class AnonymizationSubmission(ScoredUpload):
 class TeamDataset(models.Model):
     """Per-team mode: the team's own sample of the master table (secret to other teams)."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_datasets")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="team_datasets", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="datasets", verbose_name=_("team")
     )
@@ -194,7 +196,9 @@ class TeamDataset(models.Model):
 class Target(models.Model):
     """A team's frozen anonymization, published (shuffled) for the attack phase."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="targets")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="targets", verbose_name=_("team")
     )
@@ -276,7 +280,9 @@ class RoundOperation(JobState):
         RESCORE = "rescore", _("Rescore everything")
         PUBLISH = "publish", _("Publish the results")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="operations")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="operations", verbose_name=_("round")
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     requested_by = account_reference(blank=True)
     progress_done = models.PositiveIntegerField(default=0)

@@ -104,7 +104,7 @@ class Master(models.Model):
     """A master table ``pid,QI…,sa,lsf,lsb``: the round's shared one (no team) or a team's."""
 
     sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="masters"
+        SequentialRound, on_delete=models.CASCADE, related_name="masters", verbose_name=_("round")
     )
     team = models.ForeignKey(
         Team,
@@ -165,7 +165,7 @@ class Release(KeptUpload):
     }
 
     sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="releases"
+        SequentialRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
     )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
@@ -188,7 +188,9 @@ class Release(KeptUpload):
 class SequenceScore(models.Model):
     """A team's sequence over the frozen prefix 1 … step, scored when that step froze."""
 
-    sequential = models.ForeignKey(SequentialRound, on_delete=models.CASCADE, related_name="scores")
+    sequential = models.ForeignKey(
+        SequentialRound, on_delete=models.CASCADE, related_name="scores", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
     )
@@ -213,7 +215,7 @@ class SeqTarget(models.Model):
     """A team's published sequence (attack phase): the files other teams download."""
 
     sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="targets"
+        SequentialRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
     )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")

@@ -72,7 +72,10 @@ class SynPopulation(models.Model):
     is ``choice_key`` draws its rows from it; a round offering no choice has none."""
 
     synthetic = models.ForeignKey(
-        SyntheticRound, on_delete=models.CASCADE, related_name="populations"
+        SyntheticRound,
+        on_delete=models.CASCADE,
+        related_name="populations",
+        verbose_name=_("round"),
     )
     choice_key = models.CharField(_("data pack"), max_length=32)
     file = models.FileField(upload_to=private_upload_path)
@@ -104,7 +107,9 @@ class TeamDraw(models.Model):
     kept: members ``T_X``, non-members ``N_X`` and the challenge set (id ``i`` is row
     ``challenge[i-1]``, label ``labels[i-1]``, in the dev half where ``dev[i-1]``)."""
 
-    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="draws")
+    synthetic = models.ForeignKey(
+        SyntheticRound, on_delete=models.CASCADE, related_name="draws", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
     )
@@ -138,7 +143,9 @@ class SynRelease(SynthMessages, KeptUpload):
     UPLOAD_FOLDER = "synthetic"
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
-    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="releases")
+    synthetic = models.ForeignKey(
+        SyntheticRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
     )
@@ -167,7 +174,9 @@ class SynTarget(SynthMessages, JobState):
         Status.FINISHED: _("Built-in attacks scored"),
     }
 
-    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="targets")
+    synthetic = models.ForeignKey(
+        SyntheticRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
+    )
     team = models.ForeignKey(
         Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
     )

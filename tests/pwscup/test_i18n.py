@@ -181,3 +181,43 @@ def test_a_row_s_team_is_named_team_in_both_languages():
     assert not unnamed
     with translation.override("ja"):
         assert str(teams[0].verbose_name) == "チーム"
+
+
+def test_a_kind_s_row_names_its_round_and_a_scorer_program_s_file_in_both_languages():
+    """The admin's "SEQUENTIAL", "SCORER", "ROUND" columns and a scoring program's or data
+    pack's "Original filename", "Created at" were English on Japanese pages."""
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    from pwscup.competitions.models import Round
+
+    settings = {apps.get_model(*label.split(".")) for label in ROUND_SETTINGS}
+    rounds = [
+        field
+        for model in apps.get_models()
+        if model._meta.app_label in KIND_APPS
+        for field in model._meta.get_fields()
+        if field.many_to_one and field.model is model
+        if field.related_model is Round or field.related_model in settings
+    ]
+    files = [
+        apps.get_model("scorer", name)._meta.get_field(field)
+        for name in ("ProgramVersion", "DataPack")
+        for field in ("file", "original_filename", "size", "uploaded_by", "created_at", "role")
+        if name == "DataPack" or field != "role"
+    ]
+    assert len(rounds) > 15
+    unnamed = [str(f) for f in rounds + files if not isinstance(f.verbose_name, Promise)]
+    assert not unnamed
+    with translation.override("ja"):
+        assert {str(field.verbose_name) for field in rounds} == {"ラウンド"}
+
+
+KIND_APPS = ("pwscup2015", "dp", "sequential", "synthetic", "scorer")
+ROUND_SETTINGS = (
+    "pwscup2015.Pwscup2015Round",
+    "dp.DPRound",
+    "sequential.SequentialRound",
+    "synthetic.SyntheticRound",
+    "scorer.ScorerRound",
+)
