@@ -93,3 +93,26 @@ def test_a_catalogue_part_is_data_only(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
     assert imports == [], path
+
+
+def test_every_zip_the_scorer_unpacks_is_named_in_japanese_too():
+    """A refused ZIP's message names it (``what``): the data pack's name stayed English on a
+    Japanese page ("data packが ZIP ファイルではありません")."""
+    import re
+
+    from scoring.catalogues.scorer import SCORER_TERMS
+    from scoring.messages import render
+
+    sources = [
+        *(ROOT / "scoring" / "scorer").glob("*.py"),
+        *(ROOT / "pwscup" / "scorer").rglob("*.py"),
+    ]
+    named = {
+        what
+        for path in sources
+        for what in re.findall(r'\bwhat="([^"]+)"', path.read_text(encoding="utf-8"))
+    }
+    assert {"scoring program", "submission ZIP", "data pack"} <= named
+    assert not [what for what in sorted(named) if "ja" not in SCORER_TERMS.get(what, {})]
+    text = render("scorer.zip.not_zip", {"what": "data pack"}, "ja")
+    assert text == "データパックが ZIP ファイルではありません（または壊れています）。"
