@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.accounts.models import Membership, Team
 from pwscup.accounts.services import team_name_check
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, scoped_filter
-from pwscup.core.admin_base import ReadOnlyAdminMixin
+from pwscup.core.admin_base import ReadOnlyAdminMixin, account_display
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
 
@@ -56,7 +56,8 @@ class TeamAdmin(CompetitionScopedAdmin, admin.ModelAdmin):
     form = TeamAdminForm
     list_display = ("name", "slug", "competition", "captain")
     # Choosing a captain from every account would list them all to any organizer.
-    readonly_fields = ("captain", "invitation_code", "members_page")
+    readonly_fields = ("captain_account", "invitation_code", "members_page")
+    captain_account = account_display("captain", _("captain"))
     list_filter = (scoped_filter("competition"),)
     inlines = [MembershipInline]
 

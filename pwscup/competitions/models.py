@@ -54,7 +54,7 @@ class Competition(models.Model):
     )
     # Set by ``manage.py load_demo`` only: the competition it made, which it may complete on
     # its next run (an import or a clone never makes a demo).
-    is_demo = models.BooleanField(default=False, editable=False)
+    is_demo = models.BooleanField(_("demo competition"), default=False, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

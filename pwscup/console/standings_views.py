@@ -16,9 +16,8 @@ from pwscup.console.standings_forms import StandingsFormSet, StandingsRuleForm, 
 def standings_edit(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
     rounds = list(competition.rounds.all())
-    rule_initial, rows_initial = standings_initial(
-        standings_settings(competition=competition), rounds
-    )
+    settings = standings_settings(competition=competition)
+    rule_initial, rows_initial = standings_initial(settings, rounds)
     data = request.POST if request.method == "POST" else None
     rule_form = StandingsRuleForm(data, initial=rule_initial)
     formset = StandingsFormSet(data, initial=rows_initial, rounds=rounds, prefix="rounds")
@@ -44,5 +43,7 @@ def standings_edit(request, competition_slug):
             "rule_form": rule_form,
             "formset": formset,
             "errors": errors,
+            # The public page is a 404 until the standings are set.
+            "standings_set": settings is not None,
         },
     )

@@ -18,6 +18,7 @@ from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
 from pwscup.core.storage import STORAGE_ERRORS, storage_unavailable, storage_write_slot
 from scoring.errors import ScoringError
+from scoring.errors import ValidationError as ScoringValidationError
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,8 @@ def draft_upload(request, form, field: str, *, read, store):
     ``store(content, filename)`` (through the form's ``SessionDrafts``). Returns what both
     made of it, ``(read, stored)``; ``None`` when nothing was kept, the reason next to the
     field: the form is not posted or not valid, the file does not read (a ``ScoringError``,
-    in the reader's language) or the storage refused it."""
+    in the reader's language), it has no data row (a table ``read`` returns, a header
+    alone) or the storage refused it."""
     if request.method != "POST" or not form.is_valid():
         return None
     upload = upload_within_limit(form, field)
@@ -119,6 +121,8 @@ def draft_upload(request, form, field: str, *, read, store):
     content = upload.read()
     try:
         table = read(content, upload.name)
+        if len(table) == 0:  # a header alone: nothing to draw, score or publish
+            raise ScoringValidationError("original.no_rows")
     except ScoringError as error:
         form.add_error(field, error.render(get_language()))
         return None

@@ -13,7 +13,7 @@ from pwscup.competitions.models import Competition
 from pwscup.competitions.round_create import RoundBasicsForm, round_basics
 from pwscup.competitions.selectors import organized_competitions
 from pwscup.competitions.window_forms import WindowDatesForm
-from pwscup.core.admin_base import ReadOnlyAdminMixin
+from pwscup.core.admin_base import ReadOnlyAdminMixin, account_display, upload_list_display
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.dp.services import dp_round_create, dp_round_window_set
 
@@ -124,19 +124,19 @@ class ChargeAdmin(ReadOnlyAdmin):
     competition_lookup = "ledger__dp_round__round__competition"
     list_display = ("ledger", "number", "kind", "epsilon", "spent_after", "created_at")
     list_filter = ("kind",)
+    exclude = ("user",)
+    readonly_fields = ("account",)
+    account = account_display("user", _("Account"))
 
 
 @admin.register(Estimate)
 class EstimateAdmin(ReadOnlyAdmin):
     competition_lookup = "dp_round__round__competition"
-    list_display = (
-        "team",
-        "dp_round",
-        "level",
-        "source",
-        "method",
-        "status",
-        "flagged",
-        "created_at",
+    list_display = upload_list_display(
+        "level", "source", "method", "flagged", round_lookup="dp_round__round"
     )
+    list_select_related = ("team", "dp_round__round")
     list_filter = ("status", "source", "declared", "flagged")
+    exclude = ("uploaded_by",)
+    readonly_fields = ("uploader",)
+    uploader = account_display("uploaded_by", _("uploaded by"))

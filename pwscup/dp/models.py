@@ -72,8 +72,12 @@ class DPRound(UploadDates, UploadLimits):
 class Ledger(models.Model):
     """One team's ε budget at one level: the budget, what is spent, how many charges."""
 
-    dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="ledgers")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_ledgers")
+    dp_round = models.ForeignKey(
+        DPRound, on_delete=models.CASCADE, related_name="ledgers", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="dp_ledgers", verbose_name=_("team")
+    )
     level = models.CharField(_("level"), max_length=64)
     budget = models.CharField(_("budget"), max_length=64)
     spent = models.CharField(_("spent"), max_length=200, default="0")
@@ -155,8 +159,12 @@ class Estimate(KeptUpload):
         DECLARED_TABLE = "declared_table", _("Declared released table")
         DECLARED_COUNTS = "declared_counts", _("Declared noisy counts")
 
-    dp_round = models.ForeignKey(DPRound, on_delete=models.CASCADE, related_name="estimates")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="dp_estimates")
+    dp_round = models.ForeignKey(
+        DPRound, on_delete=models.CASCADE, related_name="estimates", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="dp_estimates", verbose_name=_("team")
+    )
     level = models.CharField(_("level"), max_length=64)
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
     # The kept upload's fields (``KeptUpload``): no file, SHA-256 nor size for an estimate
@@ -170,7 +178,7 @@ class Estimate(KeptUpload):
     declared = models.BooleanField(_("declared, unverified"), default=False)
     declared_epsilon = models.CharField(max_length=200, blank=True)
     plausibility = models.JSONField(default=dict, blank=True)
-    flagged = models.BooleanField(default=False)
+    flagged = models.BooleanField(_("flagged"), default=False)
     scores = models.JSONField(default=dict, blank=True)
 
     class Meta(KeptUpload.Meta):

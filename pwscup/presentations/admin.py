@@ -3,9 +3,10 @@ console, slides uploaded by teams; the files are served by the presentations' pa
 their access checks, never by a link here)."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin, scoped_filter
-from pwscup.core.admin_base import ReadOnlyAdminMixin
+from pwscup.core.admin_base import ReadOnlyAdminMixin, account_display
 from pwscup.presentations.models import PresentationWindow, Slides
 from pwscup.presentations.services import WINDOW_FIELDS
 
@@ -14,7 +15,8 @@ from pwscup.presentations.services import WINDOW_FIELDS
 class PresentationWindowAdmin(CompetitionScopedAdmin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("__str__", "round", "opens_at", "closes_at", "published_at")
     list_filter = (scoped_filter("competition"),)
-    fields = ("competition", "round", *WINDOW_FIELDS, "published_at", "published_by")
+    fields = ("competition", "round", *WINDOW_FIELDS, "published_at", "publisher")
+    publisher = account_display("published_by", _("published by"))
 
 
 @admin.register(Slides)
@@ -25,7 +27,7 @@ class SlidesAdmin(CompetitionScopedAdmin, ReadOnlyAdminMixin, admin.ModelAdmin):
     fields = (
         "window",
         "team",
-        "uploaded_by",
+        "uploader",
         "number",
         "original_filename",
         "sha256",
@@ -37,3 +39,4 @@ class SlidesAdmin(CompetitionScopedAdmin, ReadOnlyAdminMixin, admin.ModelAdmin):
         "created_at",
         "finished_at",
     )
+    uploader = account_display("uploaded_by", _("uploaded by"))

@@ -110,7 +110,9 @@ class Slides(KeptUpload):
     }
 
     window = models.ForeignKey(PresentationWindow, on_delete=models.CASCADE, related_name="slides")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     anonymization_policy = models.TextField(
         _("anonymization policy"), max_length=POLICY_MAX_LENGTH, blank=True
     )

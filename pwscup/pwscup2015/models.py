@@ -137,7 +137,9 @@ class ScoredUpload(KeptUpload):
     scorer version."""
 
     phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("team")
+    )
     scorer_version = models.CharField(max_length=32, blank=True)
 
     class Meta(KeptUpload.Meta):
@@ -148,7 +150,7 @@ class AnonymizationSubmission(ScoredUpload):
     PHASE_KIND = Phase.Kind.ANONYMIZATION
 
     scores = models.JSONField(default=dict, blank=True)
-    is_selected = models.BooleanField(default=False)
+    is_selected = models.BooleanField(_("selected as final"), default=False)
 
     class Meta(ScoredUpload.Meta):
         verbose_name = _("anonymization submission")
@@ -171,8 +173,12 @@ class AnonymizationSubmission(ScoredUpload):
 class TeamDataset(models.Model):
     """Per-team mode: the team's own sample of the master table (secret to other teams)."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_datasets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="datasets")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="team_datasets", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="datasets", verbose_name=_("team")
+    )
     sample_index = models.JSONField(help_text=_("0-based master row indices, in sample order"))
     file = models.FileField(upload_to=generated_path, max_length=300)
     rows = models.PositiveIntegerField()
@@ -190,8 +196,12 @@ class TeamDataset(models.Model):
 class Target(models.Model):
     """A team's frozen anonymization, published (shuffled) for the attack phase."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="targets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="targets")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="targets", verbose_name=_("team")
+    )
     submission = models.ForeignKey(
         AnonymizationSubmission, on_delete=models.PROTECT, related_name="targets"
     )
@@ -270,7 +280,9 @@ class RoundOperation(JobState):
         RESCORE = "rescore", _("Rescore everything")
         PUBLISH = "publish", _("Publish the results")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="operations")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="operations", verbose_name=_("round")
+    )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     requested_by = account_reference(blank=True)
     progress_done = models.PositiveIntegerField(default=0)

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.admin_scope import ReadOnlyScopedAdmin
-from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS
+from pwscup.core.admin_base import KEPT_UPLOAD_FIELDS, account_display
 from pwscup.scorer.models import (
     Attack,
     DataPack,
@@ -79,9 +79,10 @@ class DataPackAdmin(ScorerRowAdmin):
         "sha256",
         "size",
         "member_count",
-        "uploaded_by",
+        "uploader",
         "created_at",
     )
+    uploader = account_display("uploaded_by", _("uploaded by"))
 
     @admin.display(description=_("members"))
     def member_count(self, obj) -> int:
@@ -97,7 +98,7 @@ class TeamSlotAdmin(ScorerRowAdmin):
 kept_upload_admin(
     Release,
     competition_lookup="scorer__round__competition",
-    list_display=("scorer", "team", "number", "status", "selected", "created_at"),
+    columns=("number", "selected"),
     where=("scorer", "team", "number"),
     results=(*SCORED_FIELDS, "public_names", "selected"),
     deletable=False,
@@ -113,7 +114,7 @@ class TargetAdmin(ScorerRowAdmin):
 kept_upload_admin(
     Attack,
     competition_lookup="scorer__round__competition",
-    list_display=("scorer", "team", "target", "number", "status", "created_at"),
+    columns=("target", "number"),
     where=("scorer", "target", "team", "number"),
     results=(*SCORED_FIELDS, "targets"),
     deletable=False,

@@ -61,16 +61,18 @@ class ProgramVersion(JobState):
         Status.FAILED: _("Build failed"),
     }
 
-    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="programs")
+    scorer = models.ForeignKey(
+        ScorerRound, on_delete=models.CASCADE, related_name="programs", verbose_name=_("round")
+    )
     version = models.PositiveIntegerField(_("version"))
-    file = models.FileField(upload_to=kept_upload_path, max_length=300)
-    original_filename = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64)
-    size = models.PositiveBigIntegerField(default=0)
-    metadata = models.JSONField(default=dict, blank=True)
-    build_log = models.TextField(blank=True)
-    uploaded_by = account_reference(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    file = models.FileField(_("file"), upload_to=kept_upload_path, max_length=300)
+    original_filename = models.CharField(_("file name"), max_length=255, blank=True)
+    sha256 = models.CharField("SHA-256", max_length=64)
+    size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
+    metadata = models.JSONField(_("metadata"), default=dict, blank=True)
+    build_log = models.TextField(_("build log"), blank=True)
+    uploaded_by = account_reference(blank=True, verbose_name=_("uploaded by"))
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
 
     class Meta(JobState.Meta):
         constraints = [
@@ -144,18 +146,20 @@ class DataPack(models.Model):
 
     HIDDEN: ClassVar[tuple] = (Role.REFERENCE, Role.TRUTH)
 
-    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="packs")
-    role = models.CharField(max_length=16, choices=Role.choices)
+    scorer = models.ForeignKey(
+        ScorerRound, on_delete=models.CASCADE, related_name="packs", verbose_name=_("round")
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices)
     # The round's data choice this pack is for (``DataChoice.key``); empty: the pack of every
     # team whose choice has no pack of its own (and of a round offering no choice).
     choice = models.CharField(_("data choice"), max_length=32, blank=True, default="")
-    file = models.FileField(upload_to=kept_upload_path, max_length=300)
-    original_filename = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64)
-    size = models.PositiveBigIntegerField(default=0)
+    file = models.FileField(_("file"), upload_to=kept_upload_path, max_length=300)
+    original_filename = models.CharField(_("file name"), max_length=255, blank=True)
+    sha256 = models.CharField("SHA-256", max_length=64)
+    size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
     members = models.JSONField(default=list, blank=True)
-    uploaded_by = account_reference(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    uploaded_by = account_reference(blank=True, verbose_name=_("uploaded by"))
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -170,8 +174,12 @@ class TeamSlot(models.Model):
     """The slot a team plays in (1, 2, …): its folder ``team_NN/`` of the slots pack and the
     ``slot`` of the program's ``context.json``. Given as teams register, kept."""
 
-    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="slots")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    scorer = models.ForeignKey(
+        ScorerRound, on_delete=models.CASCADE, related_name="slots", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     slot = models.PositiveIntegerField(_("slot"))
 
     class Meta:
@@ -198,8 +206,12 @@ class ScoredUpload(KeptUpload):
     UPLOAD_FOLDER = "scorer"
     STATUS_LABELS: ClassVar[dict] = {**SCORED_UPLOAD_LABELS, Status.FAILED: _("Refused")}
 
-    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    scorer = models.ForeignKey(
+        ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     scores = models.JSONField(default=dict, blank=True)
     detail = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
     program = models.ForeignKey(
@@ -234,8 +246,12 @@ class Release(ScoredUpload):
 class Target(models.Model):
     """A team's frozen release, published to the other teams at the freeze."""
 
-    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="targets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    scorer = models.ForeignKey(
+        ScorerRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -280,7 +296,9 @@ class RankingRun(JobState):
         Status.FAILED: _("Ranking failed"),
     }
 
-    scorer = models.ForeignKey(ScorerRound, on_delete=models.CASCADE, related_name="rankings")
+    scorer = models.ForeignKey(
+        ScorerRound, on_delete=models.CASCADE, related_name="rankings", verbose_name=_("round")
+    )
     program = models.ForeignKey(
         ProgramVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

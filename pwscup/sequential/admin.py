@@ -111,14 +111,14 @@ class MasterAdmin(SequentialRowAdmin):
 kept_upload_admin(
     Release,
     competition_lookup="sequential__round__competition",
-    list_display=("sequential", "team", "step", "status", "is_frozen", "created_at"),
+    columns=("step", "is_frozen"),
     filters=("is_frozen",),
     where=("sequential", "team", "step", "number"),
     results=("results", "elapsed_ms", "is_frozen"),
 )
 kept_upload_admin(
     SeqAttack,
-    list_display=("team", "target", "status", "accuracy", "created_at"),
+    columns=("target", "accuracy"),
     where=("target", "team", "number"),
     results=("accuracy",),
 )

@@ -115,10 +115,15 @@ class Master(models.Model):
     """A master table ``pid,QI…,sa,lsf,lsb``: the round's shared one (no team) or a team's."""
 
     sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="masters"
+        SequentialRound, on_delete=models.CASCADE, related_name="masters", verbose_name=_("round")
     )
     team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Team,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("team"),
     )
     file = models.FileField(_("master table (CSV)"), upload_to=private_path)
     # ``file`` is UTF-8 (what is scored and served; ``sha256`` is its hash); a master
@@ -129,7 +134,11 @@ class Master(models.Model):
     source_encoding = models.CharField(max_length=32, blank=True, editable=False)
     sha256 = models.CharField(max_length=64, blank=True)
     persons = models.PositiveIntegerField(default=0)
-    drawn = models.BooleanField(default=False, help_text=_("Drawn from the pool by the platform."))
+    drawn = models.BooleanField(
+        _("drawn from the pool"),
+        default=False,
+        help_text=_("Drawn from the pool by the platform."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -167,14 +176,16 @@ class Release(KeptUpload):
     }
 
     sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="releases"
+        SequentialRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
     )
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     step = models.PositiveSmallIntegerField(_("release"))
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
     elapsed_ms = models.PositiveIntegerField(default=0)
-    is_frozen = models.BooleanField(default=False)
+    is_frozen = models.BooleanField(_("frozen"), default=False)
 
     class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["sequential", "team", "step"])]
@@ -188,10 +199,14 @@ class Release(KeptUpload):
 class SequenceScore(models.Model):
     """A team's sequence over the frozen prefix 1 … step, scored when that step froze."""
 
-    sequential = models.ForeignKey(SequentialRound, on_delete=models.CASCADE, related_name="scores")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    sequential = models.ForeignKey(
+        SequentialRound, on_delete=models.CASCADE, related_name="scores", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     step = models.PositiveSmallIntegerField()
-    complete = models.BooleanField(default=False)
+    complete = models.BooleanField(_("complete sequence"), default=False)
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -211,9 +226,11 @@ class SeqTarget(models.Model):
     """A team's published sequence (attack phase): the files other teams download."""
 
     sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="targets"
+        SequentialRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
     )
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     files = models.JSONField(default=dict, help_text=_("published file name → CSV text"))
     map_n = models.FloatField(null=True)
     map_a = models.FloatField(null=True)
@@ -234,7 +251,9 @@ class SeqAttack(KeptUpload):
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     accuracy = models.FloatField(null=True)
 
     class Meta(KeptUpload.Meta):

@@ -83,25 +83,25 @@ class JobState(models.Model):
     JOB_RELATED: ClassVar[tuple] = ()
 
     status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
     # When the job's task was last sent to the broker: the reaper resends a job that has
     # waited too long, but not one it (or a rescore) has just sent.
-    queued_at = models.DateTimeField(default=timezone.now)
+    queued_at = models.DateTimeField(_("queued at"), default=timezone.now)
     # The run's token: set by the claim, compared by every later transition of the run.
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    task_id = models.CharField(max_length=64, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    task_id = models.CharField(_("task ID"), max_length=64, blank=True)
     # Hostname of the Celery worker running the job: the reaper requeues a RUNNING job
     # whose worker no longer answers a ping.
-    worker = models.CharField(max_length=255, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(_("worker"), max_length=255, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     # Why the job failed: a code and its parameters, rendered in each reader's language
     # (``pwscup.submissions.messages``); ``message`` holds the English text, and alone
     # the text of messages stored before codes existed.
-    message = models.TextField(blank=True)
-    message_code = models.CharField(max_length=64, blank=True)
-    message_params = models.JSONField(default=dict, blank=True)
+    message = models.TextField(_("message"), blank=True)
+    message_code = models.CharField(_("message code"), max_length=64, blank=True)
+    message_params = models.JSONField(_("message parameters"), default=dict, blank=True)
 
     class Meta:
         abstract = True
@@ -133,18 +133,18 @@ class KeptUpload(JobState):
     #: checked it (told "checked": a DP estimate, scored at the round's close).
     SCORED_ON_CHECK: ClassVar[bool] = True
 
-    file = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
+    file = models.FileField(_("file"), upload_to=kept_upload_path, max_length=300, blank=True)
     # The file's name as the team's computer gave it.
-    original_filename = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64, blank=True)
-    size = models.PositiveBigIntegerField(default=0)
+    original_filename = models.CharField(_("file name"), max_length=255, blank=True)
+    sha256 = models.CharField("SHA-256", max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
     # The team's own numbering of its uploads in the window (#1, #2, …), given at upload
     # under the team's row lock; the global id means nothing to a team.
     number = models.PositiveIntegerField(_("number in the team"), default=0)
     # A short line the team writes about the upload ("k=5 + noise σ=10"), editable later.
     note = models.CharField(_("note"), max_length=NOTE_MAX_LENGTH, blank=True)
-    uploaded_by = account_reference(blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    uploaded_by = account_reference(blank=True, verbose_name=_("uploaded by"))
+    created_at = models.DateTimeField(_("uploaded at"), default=timezone.now, db_index=True)
 
     class Meta(JobState.Meta):
         abstract = True

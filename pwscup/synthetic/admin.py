@@ -65,7 +65,7 @@ class SynPopulationAdmin(DrawSizes, SyntheticRowAdmin):
 kept_upload_admin(
     SynRelease,
     competition_lookup="synthetic__round__competition",
-    list_display=("synthetic", "team", "number", "status", "selected", "created_at"),
+    columns=("number", "selected"),
     where=("synthetic", "team", "number"),
     results=("rows", "scores", "selected", "elapsed_ms"),
 )
@@ -79,7 +79,7 @@ class SynTargetAdmin(JobFailureAdmin, SyntheticRowAdmin):
 
 kept_upload_admin(
     SynAttack,
-    list_display=("team", "target", "number", "status", "created_at"),
+    columns=("target", "number"),
     where=("target", "team", "number"),
     results=("dev",),
 )

@@ -72,7 +72,10 @@ class SynPopulation(models.Model):
     is ``choice_key`` draws its rows from it; a round offering no choice has none."""
 
     synthetic = models.ForeignKey(
-        SyntheticRound, on_delete=models.CASCADE, related_name="populations"
+        SyntheticRound,
+        on_delete=models.CASCADE,
+        related_name="populations",
+        verbose_name=_("round"),
     )
     choice_key = models.CharField(_("data pack"), max_length=32)
     file = models.FileField(upload_to=private_upload_path)
@@ -104,14 +107,18 @@ class TeamDraw(models.Model):
     kept: members ``T_X``, non-members ``N_X`` and the challenge set (id ``i`` is row
     ``challenge[i-1]``, label ``labels[i-1]``, in the dev half where ``dev[i-1]``)."""
 
-    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="draws")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    synthetic = models.ForeignKey(
+        SyntheticRound, on_delete=models.CASCADE, related_name="draws", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     members = models.JSONField(default=list)
     nonmembers = models.JSONField(default=list)
     challenge = models.JSONField(default=list)
     labels = models.JSONField(default=list)
     dev = models.JSONField(default=list)
-    disjoint = models.BooleanField(default=True)
+    disjoint = models.BooleanField(_("disjoint from the other teams' rows"), default=True)
     # The data pack whose population the rows are of (``SynPopulation.choice_key``); ``""``:
     # the round's own original (a round offering no choice, or a team drawn before it did).
     choice_key = models.CharField(max_length=32, blank=True, default="")
@@ -136,8 +143,12 @@ class SynRelease(SynthMessages, KeptUpload):
     UPLOAD_FOLDER = "synthetic"
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
-    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="releases")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    synthetic = models.ForeignKey(
+        SyntheticRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     rows = models.PositiveIntegerField(default=0)
     scores = models.JSONField(default=dict, blank=True)
     selected = models.BooleanField(_("selected as final"), default=False)
@@ -163,8 +174,12 @@ class SynTarget(SynthMessages, JobState):
         Status.FINISHED: _("Built-in attacks scored"),
     }
 
-    synthetic = models.ForeignKey(SyntheticRound, on_delete=models.CASCADE, related_name="targets")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    synthetic = models.ForeignKey(
+        SyntheticRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     release = models.ForeignKey(SynRelease, on_delete=models.CASCADE, related_name="+")
     builtin = models.JSONField(default=dict, blank=True)
 
@@ -186,7 +201,9 @@ class SynAttack(SynthMessages, KeptUpload):
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
+    )
     dev = models.JSONField(default=dict, blank=True)
     final = models.JSONField(default=dict, blank=True)
     # The final half's ROC curve (``fpr``, ``tpr``): hidden with the final half's scores.

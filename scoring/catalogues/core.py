@@ -307,4 +307,6 @@ TERMS: dict[str, dict[str, str]] = {
     "the truth file": {"ja": "正解ファイル"},
     "reference table": {"ja": "参照テーブル"},
     "released table": {"ja": "公開テーブル"},
+    "the master table": {"ja": "マスター表"},
+    "the guesses": {"ja": "推測ファイル"},
 }

@@ -205,6 +205,7 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
 SCORER_TERMS: dict[str, dict[str, str]] = {
     "scoring program": {"ja": "採点プログラム"},
     "submission ZIP": {"ja": "提出 ZIP"},
+    "data pack": {"ja": "データパック"},
     "an absolute path": {"ja": "絶対パスです"},
     "a backslash in its name": {"ja": "名前にバックスラッシュがあります"},
     "a parent folder (..) in its name": {"ja": "名前に親フォルダー (..) があります"},

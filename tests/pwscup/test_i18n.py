@@ -111,3 +111,113 @@ def test_compiled_catalogue_matches_the_source():
 def test_django_serves_the_japanese_catalogue(english, japanese_fragment):
     with translation.override("ja"):
         assert japanese_fragment in translation.gettext(english)
+
+
+def test_every_yes_no_field_of_the_platform_has_a_translated_name():
+    """The admin titles a yes/no field's filter and column by the field's name: without one
+    of its own, Django derives it from the attribute ("By is frozen"), in English only."""
+    from django.apps import apps
+    from django.db import models
+    from django.utils.functional import Promise
+
+    unnamed = [
+        f"{model._meta.label}.{field.name}"
+        for model in apps.get_models()
+        if model.__module__.startswith("pwscup.")
+        for field in model._meta.get_fields()
+        if isinstance(field, models.BooleanField) and field.model is model
+        if not isinstance(field.verbose_name, Promise)
+    ]
+    assert not unnamed
+    with translation.override("ja"):
+        frozen = apps.get_model("sequential", "Release")._meta.get_field("is_frozen")
+        assert str(frozen.verbose_name) == "凍結済み"
+
+
+def test_the_fields_every_job_and_kept_upload_has_are_named_in_both_languages():
+    """The admin titles its columns and read-only fields by the fields' names: the core's job
+    and upload fields had none, and a Japanese page said "Created at", "Original filename"."""
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    from pwscup.submissions.models import JobState, KeptUpload
+
+    def names(base) -> list[str]:
+        return [field.name for field in base._meta.get_fields() if field.name != "sha256"]
+
+    assert {"status", "started_at", "attempts"} <= set(names(JobState))
+    assert {"original_filename", "uploaded_by", "created_at"} <= set(names(KeptUpload))
+    unnamed = [
+        f"{model._meta.label}.{name}"
+        for model in apps.get_models()
+        for base in (JobState, KeptUpload)
+        if issubclass(model, base)
+        for name in names(base)
+        if not isinstance(model._meta.get_field(name).verbose_name, Promise)
+    ]
+    assert not unnamed
+    with translation.override("ja"):
+        created = apps.get_model("sequential", "Release")._meta.get_field("created_at")
+        assert str(created.verbose_name) == "アップロード日時"
+
+
+def test_a_row_s_team_is_named_team_in_both_languages():
+    """The admin's column and filter of a team's row ("TEAM" on a Japanese page before)."""
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    from pwscup.accounts.models import Team
+    from pwscup.submissions.models import LiveVersion
+
+    teams = [
+        field
+        for model in apps.get_models()
+        if model.__module__.startswith("pwscup.") and model is not LiveVersion
+        for field in model._meta.get_fields()
+        if field.many_to_one and field.related_model is Team and field.model is model
+    ]
+    assert len(teams) > 15
+    unnamed = [str(field) for field in teams if not isinstance(field.verbose_name, Promise)]
+    assert not unnamed
+    with translation.override("ja"):
+        assert str(teams[0].verbose_name) == "チーム"
+
+
+def test_a_kind_s_row_names_its_round_and_a_scorer_program_s_file_in_both_languages():
+    """The admin's "SEQUENTIAL", "SCORER", "ROUND" columns and a scoring program's or data
+    pack's "Original filename", "Created at" were English on Japanese pages."""
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    from pwscup.competitions.models import Round
+
+    settings = {apps.get_model(*label.split(".")) for label in ROUND_SETTINGS}
+    rounds = [
+        field
+        for model in apps.get_models()
+        if model._meta.app_label in KIND_APPS
+        for field in model._meta.get_fields()
+        if field.many_to_one and field.model is model
+        if field.related_model is Round or field.related_model in settings
+    ]
+    files = [
+        apps.get_model("scorer", name)._meta.get_field(field)
+        for name in ("ProgramVersion", "DataPack")
+        for field in ("file", "original_filename", "size", "uploaded_by", "created_at", "role")
+        if name == "DataPack" or field != "role"
+    ]
+    assert len(rounds) > 15
+    unnamed = [str(f) for f in rounds + files if not isinstance(f.verbose_name, Promise)]
+    assert not unnamed
+    with translation.override("ja"):
+        assert {str(field.verbose_name) for field in rounds} == {"ラウンド"}
+
+
+KIND_APPS = ("pwscup2015", "dp", "sequential", "synthetic", "scorer")
+ROUND_SETTINGS = (
+    "pwscup2015.Pwscup2015Round",
+    "dp.DPRound",
+    "sequential.SequentialRound",
+    "synthetic.SyntheticRound",
+    "scorer.ScorerRound",
+)

@@ -83,3 +83,36 @@ def test_the_demo_s_admin_grants_a_student_the_right_to_create_a_competition(dja
     assert response.status_code == 302, response.context["form"].errors
     created = Competition.objects.get(slug="class-cup")
     assert list(created.organizers.values_list("username", flat=True)) == ["team-a"]
+
+
+def test_no_admin_page_of_the_demo_s_organizer_links_to_a_page_refused_to_them(client):
+    """Django links a read-only foreign key to the related row's admin page; for an account
+    (who uploaded, the captain) that page is a superuser's, and the organizer got a 403.
+    One row's page of every model the organizer may view, and every admin link on it."""
+    import re
+
+    from django.apps import apps
+    from django.contrib import admin
+
+    client.login(username="organizer", password="pwscup-demo")
+    organizer = client.get(reverse("admin:index")).wsgi_request.user
+    assert organizer.is_staff and not organizer.is_superuser
+    pages, links = [], set()
+    for model in filter(admin.site.is_registered, apps.get_models()):
+        meta = model._meta
+        if not organizer.has_perm(f"{meta.app_label}.view_{meta.model_name}"):
+            continue
+        listing = client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
+        assert listing.status_code == 200, meta.label
+        found = re.search(
+            rf'href="(/admin/{meta.app_label}/{meta.model_name}/\d+/change/)', listing.text
+        )
+        if found is None:
+            continue
+        page = client.get(found.group(1))
+        assert page.status_code == 200, found.group(1)
+        pages.append(meta.label)
+        links |= set(re.findall(r'href="(/admin/[^"?#]+)"', page.text))
+    assert {"accounts.Team", "sequential.Release", "scorer.DataPack"} <= set(pages)
+    refused = [link for link in sorted(links) if client.get(link).status_code in (403, 404)]
+    assert not refused

@@ -258,6 +258,10 @@ def test_the_console_form_as_rendered_sets_the_standings(season, client):
     url = reverse("console:standings", args=[competition.slug])
     client.force_login(organizer)
     page = client.get(url).content.decode()
+    # No link to the public page while it is a 404 (no standings set yet).
+    public = reverse("competition_standings", args=[competition.slug])
+    assert client.get(public).status_code == 404
+    assert f'href="{public}"' not in page
     # Two rounds: 0.1 and 0.9 by default, every ranking ticked.
     assert 'value="0.1"' in page and 'value="0.9"' in page
     response = post_as_rendered(
@@ -271,6 +275,7 @@ def test_the_console_form_as_rendered_sets_the_standings(season, client):
         ("pre", Decimal("0.1"), ["anonymization", "attack"]),
         ("final", Decimal("0.8"), ["anonymization", "attack"]),
     ]
+    assert f'href="{public}"' in client.get(url).content.decode()
     # Unticking a counted round's rankings, a weight of 0: refused with the service's words.
     response = post_as_rendered(
         client, url, "standings-form", {"rounds-0-rankings": False, "rounds-0-weight": "0"}

@@ -93,3 +93,53 @@ def test_a_catalogue_part_is_data_only(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
     assert imports == [], path
+
+
+def test_every_zip_the_scorer_unpacks_is_named_in_japanese_too():
+    """A refused ZIP's message names it (``what``): the data pack's name stayed English on a
+    Japanese page ("data packが ZIP ファイルではありません")."""
+    import re
+
+    from scoring.catalogues.scorer import SCORER_TERMS
+    from scoring.messages import render
+
+    sources = [
+        *(ROOT / "scoring" / "scorer").glob("*.py"),
+        *(ROOT / "pwscup" / "scorer").rglob("*.py"),
+    ]
+    named = {
+        what
+        for path in sources
+        for what in re.findall(r'\bwhat="([^"]+)"', path.read_text(encoding="utf-8"))
+    }
+    assert {"scoring program", "submission ZIP", "data pack"} <= named
+    assert not [what for what in sorted(named) if "ja" not in SCORER_TERMS.get(what, {})]
+    text = render("scorer.zip.not_zip", {"what": "data pack"}, "ja")
+    assert text == "データパックが ZIP ファイルではありません（または壊れています）。"
+
+
+def test_every_table_a_round_reads_is_named_in_japanese_too():
+    """A table refused at reading is named in the message (``read_table(name=...)``): the
+    sequential round's master table and guesses stayed English on Japanese pages ("the
+    master table: フィールド数が違います")."""
+    import re
+
+    from scoring.messages import TERMS, render
+
+    kinds = ("sequential", "synthetic", "dp", "scorer")
+    # The toolkit's command lines (cli.py) speak English only.
+    sources = [
+        path
+        for kind in kinds
+        for path in (ROOT / "scoring" / kind).glob("*.py")
+        if path.name != "cli.py"
+    ]
+    named = {
+        name
+        for path in sources
+        for name in re.findall(r'read_table\([^)]*\bname="(the [^"]+)"', path.read_text("utf-8"))
+    }
+    assert {"the master table", "the guesses"} <= named
+    assert not [name for name in sorted(named) if "ja" not in TERMS.get(name, {})]
+    text = render("table.empty", {"name": "the master table"}, "ja")
+    assert text.startswith("マスター表 が空です")

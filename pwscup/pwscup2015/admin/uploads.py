@@ -13,6 +13,7 @@ from pwscup.competitions.admin_scope import (
     private_file_link,
     scoped_filter,
 )
+from pwscup.core.admin_base import upload_list_display
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
@@ -36,7 +37,7 @@ READONLY = (
     "created_at",
     "started_at",
     "finished_at",
-    "uploaded_by",
+    "uploader",
 )
 
 
@@ -66,7 +67,8 @@ class UploadAdmin(JobFailureAdmin, CompetitionScopedAdmin, NoAddAdmin, admin.Mod
 @admin.register(AnonymizationSubmission)
 class AnonymizationSubmissionAdmin(UploadAdmin):
     file_view = "submission_file"
-    list_display = ("pk", "team", "phase", "status", "is_selected", "created_at", scorer)
+    list_display = upload_list_display("pk", "is_selected", scorer, round_lookup="phase__round")
+    list_select_related = ("team", "phase__round")
     list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
     readonly_fields = READONLY + ("scores", "phase", "team")
     actions = ["rescore"]
@@ -79,7 +81,8 @@ class AnonymizationSubmissionAdmin(UploadAdmin):
 @admin.register(AttackSubmission)
 class AttackSubmissionAdmin(UploadAdmin):
     file_view = "attack_file"
-    list_display = ("pk", "team", "target", "status", "rate", "created_at", scorer)
+    list_display = upload_list_display("pk", "target", "rate", scorer, round_lookup="phase__round")
+    list_select_related = ("team", "target", "phase__round")
     list_filter = ("status", scoped_filter("phase__round"), scoped_filter("team"))
     readonly_fields = READONLY + (
         "rate",
