@@ -49,10 +49,23 @@ class Team(models.Model):
         return self.name
 
 
-class Membership(models.Model):
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("team")
+def team_reference(
+    *, related_name: str = "+", on_delete=models.CASCADE, **options
+) -> models.ForeignKey:
+    """The team a row belongs to (an upload, a target, a draw, a member...), named "team"
+    in every page and language: deleted with it unless ``on_delete`` says otherwise.
+    ``options``: ``null``, ``blank`` and the like."""
+    return models.ForeignKey(
+        Team,
+        on_delete=on_delete,
+        related_name=related_name,
+        verbose_name=_("team"),
+        **options,
     )
+
+
+class Membership(models.Model):
+    team = team_reference(related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
@@ -102,9 +115,7 @@ class Award(models.Model):
         Competition, on_delete=models.CASCADE, related_name="awards", verbose_name=_("competition")
     )
     round = whole_competition_round(related_name="awards")
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="awards", verbose_name=_("team")
-    )
+    team = team_reference(related_name="awards")
     name_en = models.CharField(_("name (English)"), max_length=AWARD_NAME_MAX_LENGTH)
     name_ja = models.CharField(_("name (Japanese)"), max_length=AWARD_NAME_MAX_LENGTH)
     citation = models.TextField(_("citation"), max_length=REASON_MAX_LENGTH, blank=True)

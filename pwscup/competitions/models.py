@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.core.files import source_encoding_label
-from pwscup.core.model_fields import account_reference
+from pwscup.core.model_fields import account_reference, limit_column
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH
 from pwscup.core.time_zones import default_time_zone
 from pwscup.kinds import kind_of
@@ -213,12 +213,8 @@ class UploadLimits(models.Model):
     no limit): what the core's upload pipeline enforces for every kind
     (``pwscup.submissions.services.uploads.UploadWindow.limited_by``)."""
 
-    daily_limit = models.PositiveIntegerField(
-        _("uploads per day"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
-    total_limit = models.PositiveIntegerField(
-        _("uploads in total"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
+    daily_limit = limit_column(_("uploads per day"))
+    total_limit = limit_column(_("uploads in total"))
 
     class Meta:
         abstract = True
@@ -241,10 +237,8 @@ class Phase(UploadDates, UploadLimits):
     leaderboard_public = models.BooleanField(_("leaderboard visible to visitors"), default=False)
     # Checked only for uploads that name a target (the kinds' attacks on one team's release);
     # an upload covering every target counts once against ``total_limit``.
-    target_limit = models.PositiveIntegerField(
+    target_limit = limit_column(
         _("uploads per target"),
-        null=True,
-        blank=True,
         help_text=_(
             "At most this many uploads per target per team in this phase. Empty: no limit."
         ),

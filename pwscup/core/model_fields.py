@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def account_reference(*, related_name: str = "+", **options) -> models.ForeignKey:
@@ -22,3 +23,14 @@ def one_per_team(owner: str, *, name: str) -> models.UniqueConstraint:
     (the field naming it: a target, a draw, a slot, a master), under the constraint
     ``name``."""
     return models.UniqueConstraint(fields=[owner, "team"], name=name)
+
+
+def limit_column(verbose_name, *, help_text=None) -> models.PositiveIntegerField:
+    """An optional limit on a team's uploads in a window (per day, in total, per target),
+    ``None``: no limit; what the core's upload pipeline enforces (``UploadWindow``)."""
+    return models.PositiveIntegerField(
+        verbose_name,
+        null=True,
+        blank=True,
+        help_text=_("Empty: no limit.") if help_text is None else help_text,
+    )

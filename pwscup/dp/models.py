@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import Round, UploadDates, UploadLimits
 from pwscup.core.model_fields import account_reference
 from pwscup.submissions.messages import job_message_text
@@ -75,9 +75,7 @@ class Ledger(models.Model):
     dp_round = models.ForeignKey(
         DPRound, on_delete=models.CASCADE, related_name="ledgers", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="dp_ledgers", verbose_name=_("team")
-    )
+    team = team_reference(related_name="dp_ledgers")
     level = models.CharField(_("level"), max_length=64)
     budget = models.CharField(_("budget"), max_length=64)
     spent = models.CharField(_("spent"), max_length=200, default="0")
@@ -162,9 +160,7 @@ class Estimate(KeptUpload):
     dp_round = models.ForeignKey(
         DPRound, on_delete=models.CASCADE, related_name="estimates", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="dp_estimates", verbose_name=_("team")
-    )
+    team = team_reference(related_name="dp_estimates")
     level = models.CharField(_("level"), max_length=64)
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
     # The kept upload's fields (``KeptUpload``): no file, SHA-256 nor size for an estimate

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import Competition, UploadDates, UploadLimits
 from pwscup.competitions.round_fields import whole_competition_round
 from pwscup.core.model_fields import account_reference
@@ -110,9 +110,7 @@ class Slides(KeptUpload):
     }
 
     window = models.ForeignKey(PresentationWindow, on_delete=models.CASCADE, related_name="slides")
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     anonymization_policy = models.TextField(
         _("anonymization policy"), max_length=POLICY_MAX_LENGTH, blank=True
     )

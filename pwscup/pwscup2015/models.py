@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import Phase, Round
 from pwscup.core.model_fields import account_reference
 from pwscup.submissions.models import JobState, KeptUpload
@@ -137,9 +137,7 @@ class ScoredUpload(KeptUpload):
     scorer version."""
 
     phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
-    team = models.ForeignKey(
-        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference(on_delete=models.PROTECT)
     scorer_version = models.CharField(max_length=32, blank=True)
 
     class Meta(KeptUpload.Meta):
@@ -176,9 +174,7 @@ class TeamDataset(models.Model):
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="team_datasets", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="datasets", verbose_name=_("team")
-    )
+    team = team_reference(related_name="datasets")
     sample_index = models.JSONField(help_text=_("0-based master row indices, in sample order"))
     file = models.FileField(upload_to=generated_path, max_length=300)
     rows = models.PositiveIntegerField()
@@ -199,9 +195,7 @@ class Target(models.Model):
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="targets", verbose_name=_("team")
-    )
+    team = team_reference(related_name="targets")
     submission = models.ForeignKey(
         AnonymizationSubmission, on_delete=models.PROTECT, related_name="targets"
     )

@@ -12,7 +12,7 @@ from typing import ClassVar
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import Round
 from pwscup.core.model_fields import account_reference, one_per_team
 from pwscup.submissions.models import (
@@ -177,9 +177,7 @@ class TeamSlot(models.Model):
     scorer = models.ForeignKey(
         ScorerRound, on_delete=models.CASCADE, related_name="slots", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     slot = models.PositiveIntegerField(_("slot"))
 
     class Meta:
@@ -209,9 +207,7 @@ class ScoredUpload(KeptUpload):
     scorer = models.ForeignKey(
         ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     scores = models.JSONField(default=dict, blank=True)
     detail = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
     program = models.ForeignKey(
@@ -249,9 +245,7 @@ class Target(models.Model):
     scorer = models.ForeignKey(
         ScorerRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -9,10 +9,10 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import Round, UploadLimits
 from pwscup.core.files import source_encoding_label
-from pwscup.core.model_fields import one_per_team
+from pwscup.core.model_fields import limit_column, one_per_team
 from pwscup.submissions.models import SCORED_UPLOAD_LABELS, KeptUpload, Status
 
 
@@ -60,15 +60,9 @@ class SequentialRound(UploadLimits):
     # release step (each step is a window of its own).
     # The attack phase's limits (spec §10 is silent [chosen]: those of a two-sided round's
     # attack phase), counted over the team's guess files of the round.
-    attack_daily_limit = models.PositiveIntegerField(
-        _("attacks per team per day"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
-    attack_total_limit = models.PositiveIntegerField(
-        _("attacks per team in total"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
-    attack_target_limit = models.PositiveIntegerField(
-        _("attacks per team per target"), null=True, blank=True, help_text=_("Empty: no limit.")
-    )
+    attack_daily_limit = limit_column(_("attacks per team per day"))
+    attack_total_limit = limit_column(_("attacks per team in total"))
+    attack_target_limit = limit_column(_("attacks per team per target"))
 
     class Meta:
         verbose_name = _("sequential round")
@@ -117,14 +111,7 @@ class Master(models.Model):
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="masters", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("team"),
-    )
+    team = team_reference(null=True, blank=True)
     file = models.FileField(_("master table (CSV)"), upload_to=private_path)
     # ``file`` is UTF-8 (what is scored and served; ``sha256`` is its hash); a master
     # uploaded in another encoding is kept here as uploaded, with that encoding.
@@ -178,9 +165,7 @@ class Release(KeptUpload):
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     step = models.PositiveSmallIntegerField(_("release"))
     results = models.JSONField(default=dict, blank=True)
     per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
@@ -202,9 +187,7 @@ class SequenceScore(models.Model):
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="scores", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     step = models.PositiveSmallIntegerField()
     complete = models.BooleanField(_("complete sequence"), default=False)
     results = models.JSONField(default=dict, blank=True)
@@ -228,9 +211,7 @@ class SeqTarget(models.Model):
     sequential = models.ForeignKey(
         SequentialRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     files = models.JSONField(default=dict, help_text=_("published file name → CSV text"))
     map_n = models.FloatField(null=True)
     map_a = models.FloatField(null=True)
@@ -251,9 +232,7 @@ class SeqAttack(KeptUpload):
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     accuracy = models.FloatField(null=True)
 
     class Meta(KeptUpload.Meta):

@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.models import Team
+from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import Round, private_upload_path
 from pwscup.core.model_fields import one_per_team
 from pwscup.submissions.messages import job_message_text
@@ -110,9 +110,7 @@ class TeamDraw(models.Model):
     synthetic = models.ForeignKey(
         SyntheticRound, on_delete=models.CASCADE, related_name="draws", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     members = models.JSONField(default=list)
     nonmembers = models.JSONField(default=list)
     challenge = models.JSONField(default=list)
@@ -146,9 +144,7 @@ class SynRelease(SynthMessages, KeptUpload):
     synthetic = models.ForeignKey(
         SyntheticRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     rows = models.PositiveIntegerField(default=0)
     scores = models.JSONField(default=dict, blank=True)
     selected = models.BooleanField(_("selected as final"), default=False)
@@ -177,9 +173,7 @@ class SynTarget(SynthMessages, JobState):
     synthetic = models.ForeignKey(
         SyntheticRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
     )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     release = models.ForeignKey(SynRelease, on_delete=models.CASCADE, related_name="+")
     builtin = models.JSONField(default=dict, blank=True)
 
@@ -201,9 +195,7 @@ class SynAttack(SynthMessages, KeptUpload):
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
     target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
-    )
+    team = team_reference()
     dev = models.JSONField(default=dict, blank=True)
     final = models.JSONField(default=dict, blank=True)
     # The final half's ROC curve (``fpr``, ``tpr``): hidden with the final half's scores.
