@@ -40,3 +40,8 @@ def job_kinds() -> list:
     reaper watches them all; the live status finds a job model's scope among them."""
     kinds = [job for kind in all_kinds() for job in kind.jobs()]
     return kinds + [job for job in registered_jobs() if job not in kinds]
+
+
+def job_kind_of(model):
+    """The ``JobKind`` of the job model ``model``, or ``None`` when it is not registered."""
+    return next((job for job in job_kinds() if job.model is model), None)

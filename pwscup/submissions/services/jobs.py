@@ -27,7 +27,7 @@ from pwscup.core.storage import storage_stalled
 from pwscup.submissions import broker
 from pwscup.submissions.messages import JobFailure, JobMessage
 from pwscup.submissions.models import Status
-from pwscup.submissions.registry import job_kinds
+from pwscup.submissions.registry import job_kind_of
 from pwscup.submissions.services.live import live_jobs_changed
 from pwscup.submissions.services.outcomes import upload_outcome_told
 
@@ -192,7 +192,7 @@ def job_postpone(*, model, pk: int, token: dt.datetime, message: JobMessage | No
     if mine.filter(attempts__lt=settings.PWSCUP_SCORING_MAX_ATTEMPTS).update(
         **{**queued_values(), **message_values(message)}
     ):
-        task = next(kind.task for kind in job_kinds() if kind.model is model)
+        task = job_kind_of(model).task
         broker.job_send(task, pk, countdown=STALL_RETRY_SECONDS)
     elif not mine.update(**exhausted_values(timezone.now(), "job.storage_exhausted")):
         return
@@ -212,7 +212,7 @@ class JobStop(JobFailure):
 def job_related(model) -> tuple:
     """What a run of ``model`` loads with its row: its round and its team (the paths of the
     model's ``JobKind``, if it is registered) and what its ``JOB_RELATED`` adds."""
-    job = next((job for job in job_kinds() if job.model is model), None)
+    job = job_kind_of(model)
     paths = (job.round_path, job.team_path) if job is not None else ()
     return (*[path for path in paths if path], *model.JOB_RELATED)
 

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from pwscup.submissions.models import LiveVersion
-from pwscup.submissions.registry import job_kinds
+from pwscup.submissions.registry import job_kind_of
 
 
 def live_bump(*, round_id: int | None, team_id: int | None = None) -> None:
@@ -60,7 +60,7 @@ def live_scope_changed(*, round_id: int | None, team_id: int | None) -> None:
 def live_jobs_changed(*, model, pks) -> None:
     """The jobs ``pks`` of ``model`` changed state: bump the version of each team and round
     they belong to (see the module's docstring)."""
-    job = next((job for job in job_kinds() if job.model is model), None)
+    job = job_kind_of(model)
     paths = [path for path in (job.round_path, job.team_path) if path] if job else []
     if not paths:
         return

@@ -4,10 +4,9 @@ members once per outcome (``notify_upload_outcome``), whichever transition ended
 the end of its run, a refusal before any run, or its attempts used up. Other jobs (a
 target's check, a console operation, the slides of a competition) tell no one here."""
 
-from pwscup.competitions.models import Round
 from pwscup.notifications.services import notify_upload_outcome
 from pwscup.submissions.models import KeptUpload, Status
-from pwscup.submissions.registry import job_kinds
+from pwscup.submissions.registry import job_kind_of
 
 
 def upload_outcome_told(*, model, pk: int, status: str) -> None:
@@ -16,12 +15,14 @@ def upload_outcome_told(*, model, pk: int, status: str) -> None:
     row the platform built itself, with no file: a DP estimate from a release)."""
     if status not in (Status.FINISHED, Status.FAILED) or not issubclass(model, KeptUpload):
         return
-    job = next((kind for kind in job_kinds() if kind.model is model), None)
+    job = job_kind_of(model)
     if job is None or not job.round_path or job.team_path != "team":
         return
-    upload = model.objects.filter(pk=pk).first()
-    round_id = model.objects.filter(pk=pk).values_list(job.round_path, flat=True).first()
-    if upload is None or round_id is None or not upload.file:  # no file: the platform's own row
+    # One read: the upload with its round and the round's competition (the link's address).
+    upload = model.objects.select_related(f"{job.round_path}__competition").filter(pk=pk).first()
+    if upload is None or not upload.file:  # no file: the platform's own row
         return
-    round_ = Round.objects.select_related("competition").get(pk=round_id)
+    round_ = upload
+    for step in job.round_path.split("__"):
+        round_ = getattr(round_, step)
     notify_upload_outcome(upload=upload, round=round_, status=status)
