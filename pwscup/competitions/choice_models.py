@@ -6,6 +6,7 @@ pack there). Imported by ``models.py``."""
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.round_fields import round_reference
 from pwscup.core.languages import in_reader_language
 from pwscup.core.model_fields import account_reference
 
@@ -16,12 +17,7 @@ class DataChoice(models.Model):
     """One data pack a round offers (PWSCup 2022: six datasets; 2024: three; 2025: three
     populations); ``key`` names it to the kind (a scorer pack's ``choice``, ``context.json``)."""
 
-    round = models.ForeignKey(
-        "competitions.Round",
-        on_delete=models.CASCADE,
-        related_name="data_choices",
-        verbose_name=_("round"),
-    )
+    round = round_reference(related_name="data_choices")
     key = models.SlugField(_("key"), max_length=CHOICE_KEY_MAX_LENGTH)
     label = models.CharField(_("label (English)"), max_length=200)
     label_ja = models.CharField(_("label (Japanese)"), max_length=200, blank=True)
@@ -46,9 +42,7 @@ class TeamDataChoice(models.Model):
     """The pack a team picked in a round; ``locked`` from its first upload in the round on
     (then only an organizer changes it, with an audit line)."""
 
-    round = models.ForeignKey(
-        "competitions.Round", on_delete=models.CASCADE, related_name="+", verbose_name=_("round")
-    )
+    round = round_reference(related_name="+")
     team = models.ForeignKey(
         "accounts.Team", on_delete=models.CASCADE, related_name="+", verbose_name=_("team")
     )

@@ -6,6 +6,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.round_fields import round_reference
 from scoring.standings import INVERSE_RANK_SUM, WEIGHTED_RANK, WEIGHTED_SCORE
 
 
@@ -41,12 +42,7 @@ class StandingsRound(models.Model):
     standings = models.ForeignKey(
         Standings, on_delete=models.CASCADE, related_name="entries", verbose_name=_("standings")
     )
-    round = models.ForeignKey(
-        "competitions.Round",
-        on_delete=models.CASCADE,
-        related_name="standings_entries",
-        verbose_name=_("round"),
-    )
+    round = round_reference(related_name="standings_entries")
     weight = models.DecimalField(
         _("weight"), max_digits=9, decimal_places=4, validators=[MinValueValidator(0)]
     )

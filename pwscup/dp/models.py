@@ -15,7 +15,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
-from pwscup.competitions.models import Round, UploadDates, UploadLimits
+from pwscup.competitions.models import UploadDates, UploadLimits
+from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import KeptUpload, Status
@@ -34,9 +35,7 @@ class DPRound(UploadDates, UploadLimits):
     (normalised, spec §10) is in ``Round.config`` and, with its key order, in
     ``config_text``."""
 
-    round = models.OneToOneField(
-        Round, on_delete=models.CASCADE, related_name="dp", verbose_name=_("round")
-    )
+    round = round_part(related_name="dp")
     # The normalised configuration as JSON text: PostgreSQL's jsonb (``Round.config``) does
     # not keep the order of an object's keys, and the attributes' order is the round order
     # (cells are row-major in it). This text is what the DP code reads.
@@ -72,9 +71,7 @@ class DPRound(UploadDates, UploadLimits):
 class Ledger(models.Model):
     """One team's ε budget at one level: the budget, what is spent, how many charges."""
 
-    dp_round = models.ForeignKey(
-        DPRound, on_delete=models.CASCADE, related_name="ledgers", verbose_name=_("round")
-    )
+    dp_round = round_reference(DPRound, related_name="ledgers")
     team = team_reference(related_name="dp_ledgers")
     level = models.CharField(_("level"), max_length=64)
     budget = models.CharField(_("budget"), max_length=64)
@@ -157,9 +154,7 @@ class Estimate(KeptUpload):
         DECLARED_TABLE = "declared_table", _("Declared released table")
         DECLARED_COUNTS = "declared_counts", _("Declared noisy counts")
 
-    dp_round = models.ForeignKey(
-        DPRound, on_delete=models.CASCADE, related_name="estimates", verbose_name=_("round")
-    )
+    dp_round = round_reference(DPRound, related_name="estimates")
     team = team_reference(related_name="dp_estimates")
     level = models.CharField(_("level"), max_length=64)
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)

@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
-from pwscup.competitions.models import Phase, Round
+from pwscup.competitions.models import Phase
+from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference
 from pwscup.submissions.models import JobState, KeptUpload
 
@@ -51,13 +52,7 @@ class Pwscup2015Round(models.Model):
         AFTER_PHASE = "after_phase", _("After the attack phase has closed")
         ON_PUBLISH = "on_publish", _("Only when the organizer publishes the results")
 
-    round = models.OneToOneField(
-        Round,
-        on_delete=models.CASCADE,
-        primary_key=True,
-        related_name="pwscup2015",
-        verbose_name=_("round"),
-    )
+    round = round_part(primary_key=True, related_name="pwscup2015")
     data_mode = models.CharField(
         _("data mode"), max_length=16, choices=DataMode.choices, default=DataMode.SHARED
     )
@@ -171,9 +166,7 @@ class AnonymizationSubmission(ScoredUpload):
 class TeamDataset(models.Model):
     """Per-team mode: the team's own sample of the master table (secret to other teams)."""
 
-    round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="team_datasets", verbose_name=_("round")
-    )
+    round = round_reference(related_name="team_datasets")
     team = team_reference(related_name="datasets")
     sample_index = models.JSONField(help_text=_("0-based master row indices, in sample order"))
     file = models.FileField(upload_to=generated_path, max_length=300)
@@ -192,9 +185,7 @@ class TeamDataset(models.Model):
 class Target(models.Model):
     """A team's frozen anonymization, published (shuffled) for the attack phase."""
 
-    round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
-    )
+    round = round_reference(related_name="targets")
     team = team_reference(related_name="targets")
     submission = models.ForeignKey(
         AnonymizationSubmission, on_delete=models.PROTECT, related_name="targets"
@@ -274,9 +265,7 @@ class RoundOperation(JobState):
         RESCORE = "rescore", _("Rescore everything")
         PUBLISH = "publish", _("Publish the results")
 
-    round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, related_name="operations", verbose_name=_("round")
-    )
+    round = round_reference(related_name="operations")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     requested_by = account_reference(blank=True)
     progress_done = models.PositiveIntegerField(default=0)

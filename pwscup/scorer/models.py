@@ -13,7 +13,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
-from pwscup.competitions.models import Round
+from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference, one_per_team
 from pwscup.submissions.models import (
     SCORED_UPLOAD_LABELS,
@@ -27,9 +27,7 @@ from pwscup.submissions.models import (
 class ScorerRound(models.Model):
     """The scorer part of a round: the freeze and the publication."""
 
-    round = models.OneToOneField(
-        Round, on_delete=models.CASCADE, related_name="scorer", verbose_name=_("round")
-    )
+    round = round_part(related_name="scorer")
     frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True)
     results_published = models.BooleanField(_("results published"), default=False)
     # The hidden packs a bundle left out (exported without its hidden data), as ``[role,
@@ -61,9 +59,7 @@ class ProgramVersion(JobState):
         Status.FAILED: _("Build failed"),
     }
 
-    scorer = models.ForeignKey(
-        ScorerRound, on_delete=models.CASCADE, related_name="programs", verbose_name=_("round")
-    )
+    scorer = round_reference(ScorerRound, related_name="programs")
     version = models.PositiveIntegerField(_("version"))
     file = models.FileField(_("file"), upload_to=kept_upload_path, max_length=300)
     original_filename = models.CharField(_("file name"), max_length=255, blank=True)
@@ -146,9 +142,7 @@ class DataPack(models.Model):
 
     HIDDEN: ClassVar[tuple] = (Role.REFERENCE, Role.TRUTH)
 
-    scorer = models.ForeignKey(
-        ScorerRound, on_delete=models.CASCADE, related_name="packs", verbose_name=_("round")
-    )
+    scorer = round_reference(ScorerRound, related_name="packs")
     role = models.CharField(_("role"), max_length=16, choices=Role.choices)
     # The round's data choice this pack is for (``DataChoice.key``); empty: the pack of every
     # team whose choice has no pack of its own (and of a round offering no choice).
@@ -174,9 +168,7 @@ class TeamSlot(models.Model):
     """The slot a team plays in (1, 2, …): its folder ``team_NN/`` of the slots pack and the
     ``slot`` of the program's ``context.json``. Given as teams register, kept."""
 
-    scorer = models.ForeignKey(
-        ScorerRound, on_delete=models.CASCADE, related_name="slots", verbose_name=_("round")
-    )
+    scorer = round_reference(ScorerRound, related_name="slots")
     team = team_reference()
     slot = models.PositiveIntegerField(_("slot"))
 
@@ -204,9 +196,7 @@ class ScoredUpload(KeptUpload):
     UPLOAD_FOLDER = "scorer"
     STATUS_LABELS: ClassVar[dict] = {**SCORED_UPLOAD_LABELS, Status.FAILED: _("Refused")}
 
-    scorer = models.ForeignKey(
-        ScorerRound, on_delete=models.CASCADE, related_name="%(class)ss", verbose_name=_("round")
-    )
+    scorer = round_reference(ScorerRound, related_name="%(class)ss")
     team = team_reference()
     scores = models.JSONField(default=dict, blank=True)
     detail = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
@@ -242,9 +232,7 @@ class Release(ScoredUpload):
 class Target(models.Model):
     """A team's frozen release, published to the other teams at the freeze."""
 
-    scorer = models.ForeignKey(
-        ScorerRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
-    )
+    scorer = round_reference(ScorerRound, related_name="targets")
     team = team_reference()
     release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -290,9 +278,7 @@ class RankingRun(JobState):
         Status.FAILED: _("Ranking failed"),
     }
 
-    scorer = models.ForeignKey(
-        ScorerRound, on_delete=models.CASCADE, related_name="rankings", verbose_name=_("round")
-    )
+    scorer = round_reference(ScorerRound, related_name="rankings")
     program = models.ForeignKey(
         ProgramVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

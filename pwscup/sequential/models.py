@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
-from pwscup.competitions.models import Round, UploadLimits
+from pwscup.competitions.models import UploadLimits
+from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.files import source_encoding_label
 from pwscup.core.model_fields import limit_column, one_per_team
 from pwscup.submissions.models import SCORED_UPLOAD_LABELS, KeptUpload, Status
@@ -27,9 +28,7 @@ def private_path(instance, filename: str) -> str:
 class SequentialRound(UploadLimits):
     """The sequential part of a round: its configuration (spec §12) and how far it has run."""
 
-    round = models.OneToOneField(
-        Round, on_delete=models.CASCADE, related_name="sequential", verbose_name=_("round")
-    )
+    round = round_part(related_name="sequential")
     # JSON text, not a JSONField: PostgreSQL's jsonb reorders keys, and the order of the
     # "qi" columns is the order of every release's header.
     config_text = models.TextField(_("configuration"), default="{}")
@@ -108,9 +107,7 @@ class SequentialRound(UploadLimits):
 class Master(models.Model):
     """A master table ``pid,QI…,sa,lsf,lsb``: the round's shared one (no team) or a team's."""
 
-    sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="masters", verbose_name=_("round")
-    )
+    sequential = round_reference(SequentialRound, related_name="masters")
     team = team_reference(null=True, blank=True)
     file = models.FileField(_("master table (CSV)"), upload_to=private_path)
     # ``file`` is UTF-8 (what is scored and served; ``sha256`` is its hash); a master
@@ -162,9 +159,7 @@ class Release(KeptUpload):
         Status.FAILED: _("Rejected"),
     }
 
-    sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
-    )
+    sequential = round_reference(SequentialRound, related_name="releases")
     team = team_reference()
     step = models.PositiveSmallIntegerField(_("release"))
     results = models.JSONField(default=dict, blank=True)
@@ -184,9 +179,7 @@ class Release(KeptUpload):
 class SequenceScore(models.Model):
     """A team's sequence over the frozen prefix 1 … step, scored when that step froze."""
 
-    sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="scores", verbose_name=_("round")
-    )
+    sequential = round_reference(SequentialRound, related_name="scores")
     team = team_reference()
     step = models.PositiveSmallIntegerField()
     complete = models.BooleanField(_("complete sequence"), default=False)
@@ -208,9 +201,7 @@ class SequenceScore(models.Model):
 class SeqTarget(models.Model):
     """A team's published sequence (attack phase): the files other teams download."""
 
-    sequential = models.ForeignKey(
-        SequentialRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
-    )
+    sequential = round_reference(SequentialRound, related_name="targets")
     team = team_reference()
     files = models.JSONField(default=dict, help_text=_("published file name → CSV text"))
     map_n = models.FloatField(null=True)

@@ -14,7 +14,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
-from pwscup.competitions.models import Round, private_upload_path
+from pwscup.competitions.models import private_upload_path
+from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import one_per_team
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import SCORED_UPLOAD_LABELS, JobState, KeptUpload, Status
@@ -46,9 +47,7 @@ class SyntheticRound(models.Model):
     auxiliary table ``A``, as 0-based rows of the original table), the freeze and the
     publication."""
 
-    round = models.OneToOneField(
-        Round, on_delete=models.CASCADE, related_name="synthetic", verbose_name=_("round")
-    )
+    round = round_part(related_name="synthetic")
     secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
     holdout = models.JSONField(default=list, editable=False)
     aux = models.JSONField(default=list, editable=False)
@@ -71,12 +70,7 @@ class SynPopulation(models.Model):
     of this table, drawn from the round's secret seed and the pack's key). A team whose pack
     is ``choice_key`` draws its rows from it; a round offering no choice has none."""
 
-    synthetic = models.ForeignKey(
-        SyntheticRound,
-        on_delete=models.CASCADE,
-        related_name="populations",
-        verbose_name=_("round"),
-    )
+    synthetic = round_reference(SyntheticRound, related_name="populations")
     choice_key = models.CharField(_("data pack"), max_length=32)
     file = models.FileField(upload_to=private_upload_path)
     source = models.FileField(upload_to=private_upload_path, blank=True)
@@ -107,9 +101,7 @@ class TeamDraw(models.Model):
     kept: members ``T_X``, non-members ``N_X`` and the challenge set (id ``i`` is row
     ``challenge[i-1]``, label ``labels[i-1]``, in the dev half where ``dev[i-1]``)."""
 
-    synthetic = models.ForeignKey(
-        SyntheticRound, on_delete=models.CASCADE, related_name="draws", verbose_name=_("round")
-    )
+    synthetic = round_reference(SyntheticRound, related_name="draws")
     team = team_reference()
     members = models.JSONField(default=list)
     nonmembers = models.JSONField(default=list)
@@ -141,9 +133,7 @@ class SynRelease(SynthMessages, KeptUpload):
     UPLOAD_FOLDER = "synthetic"
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
-    synthetic = models.ForeignKey(
-        SyntheticRound, on_delete=models.CASCADE, related_name="releases", verbose_name=_("round")
-    )
+    synthetic = round_reference(SyntheticRound, related_name="releases")
     team = team_reference()
     rows = models.PositiveIntegerField(default=0)
     scores = models.JSONField(default=dict, blank=True)
@@ -170,9 +160,7 @@ class SynTarget(SynthMessages, JobState):
         Status.FINISHED: _("Built-in attacks scored"),
     }
 
-    synthetic = models.ForeignKey(
-        SyntheticRound, on_delete=models.CASCADE, related_name="targets", verbose_name=_("round")
-    )
+    synthetic = round_reference(SyntheticRound, related_name="targets")
     team = team_reference()
     release = models.ForeignKey(SynRelease, on_delete=models.CASCADE, related_name="+")
     builtin = models.JSONField(default=dict, blank=True)
