@@ -10,7 +10,7 @@ The command line (``python -m scoring``) runs the same code as the server.
 from scoring.attacks import builtin_attack_rates
 from scoring.columns import Table
 from scoring.correspondence import AttackScore, read_correspondence, score_correspondence
-from scoring.errors import ConfigError, ScoringError, ValidationError
+from scoring.errors import ConfigError, ConfigErrors, ScoringError, ValidationError
 from scoring.evaluate import METRIC_FUNCTIONS, PreparedOriginal, evaluate, prepare_original
 from scoring.linkage import REFERENCE_ATTACK, reference_attack_rate
 from scoring.metrics_info import (
@@ -42,6 +42,7 @@ __all__ = [
     "AttackScore",
     "CandidateTable",
     "ConfigError",
+    "ConfigErrors",
     "LOWER_IS_BETTER",
     "METRICS",
     "METRIC_FUNCTIONS",

@@ -53,3 +53,71 @@ class ValidationError(ScoringError):
 
 class ConfigError(ScoringError):
     """An invalid round configuration; the message names the JSON key."""
+
+    @property
+    def errors(self) -> list[ConfigError]:
+        """The errors this one reports: itself (a ``ConfigErrors``: each of those it holds)."""
+        return [self]
+
+
+class ConfigErrors(ConfigError):
+    """Several errors of one configuration, each about a key of its own, found in one pass
+    (a form puts each next to its field, rather than one per try); ``errors`` in the order
+    the checks ran. Its ``code`` and ``params`` are the first error's; ``str`` and
+    ``render`` give every message, one per line.
+
+    >>> both = ConfigErrors([ConfigError("a is wrong"), ConfigError("b is wrong")])
+    >>> print(both)
+    a is wrong
+    b is wrong
+    """
+
+    def __init__(self, errors: list[ConfigError]) -> None:
+        self.found = [item for error in errors for item in error.errors]
+        Exception.__init__(self, "\n".join(str(error) for error in self.found))
+        self.code, self.params = self.found[0].code, self.found[0].params
+
+    @property
+    def errors(self) -> list[ConfigError]:
+        return list(self.found)
+
+    def render(self, lang: str | None) -> str:
+        return "\n".join(error.render(lang) for error in self.found)
+
+
+class ConfigChecks:
+    """A configuration's independent checks run in one pass: ``run`` keeps a check's
+    ``ConfigError`` and goes on (its value is then ``default``; ``args`` and ``kwargs`` are
+    the check's); ``raise_found`` raises
+    what was kept, one error as itself, several as ``ConfigErrors``.
+
+    >>> def positive(value):
+    ...     if value < 1:
+    ...         raise ConfigError(f"{value} is not positive")
+    ...     return value
+    >>> checks = ConfigChecks()
+    >>> checks.run(positive, 2), checks.run(positive, 0, default=1), checks.run(positive, -1)
+    (2, 1, None)
+    >>> try:
+    ...     checks.raise_found()
+    ... except ConfigErrors as errors:
+    ...     print(errors)
+    0 is not positive
+    -1 is not positive
+    """
+
+    def __init__(self) -> None:
+        self.errors: list[ConfigError] = []
+
+    def run(self, check, *args: Any, default: Any = None, **kwargs: Any) -> Any:
+        try:
+            return check(*args, **kwargs)
+        except ConfigError as error:
+            self.errors.append(error)
+            return default
+
+    def raise_found(self) -> None:
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise ConfigErrors(self.errors)

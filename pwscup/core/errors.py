@@ -67,8 +67,23 @@ def scoring_validation_error(error, *, message: str, field: str | None = None):
     return ValidationError({field: inner}) if field else inner
 
 
+def scoring_text(error) -> str:
+    """A ``scoring`` error's message in the reader's language (any other exception: its
+    text): what every page, form and answer shows of it, never its English ``str``."""
+    return error.render(get_language()) if hasattr(error, "render") else str(error)
+
+
+def scoring_validation_errors(error) -> ValidationError:
+    """Every error a ``scoring`` error reports (a configuration's ``ConfigErrors`` holds
+    several, found in one pass), each as ``scoring_validation_error`` gives it, in the
+    reader's language: a form puts each next to the field it is about."""
+    items = getattr(error, "errors", None) or [error]
+    return ValidationError(
+        [scoring_validation_error(item, message=scoring_text(item)) for item in items]
+    )
+
+
 def scoring_form_error(field: str, error) -> ValidationError:
     """A ``scoring`` error (or any exception) as a form's error on ``field``, in the reader's
     language: the one conversion every kind's services use for a configuration or a table."""
-    text = error.render(get_language()) if hasattr(error, "render") else str(error)
-    return ValidationError({field: text})
+    return ValidationError({field: scoring_text(error)})

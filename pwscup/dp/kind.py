@@ -4,6 +4,7 @@ console, standings, archive and bundle modules the core finds by their names).""
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.core.errors import scoring_form_error
 from pwscup.dp import archive, engine
 from pwscup.dp.actions import dp_actions
 from pwscup.dp.demo import dp_demo_load
@@ -25,12 +26,11 @@ class DPKind(RoundKind):
     counted_row = "dp"  # migrations/0010_page_generation_trigger.py
 
     def validate_config(self, config: dict) -> dict:
-        from django.core.exceptions import ValidationError
 
         try:
             return engine.config_validate(config)
         except engine.DPInputError as error:
-            raise ValidationError({"config": str(error)}) from None
+            raise scoring_form_error("config", error) from None
 
     def console_actions(self, round):
         return dp_actions(round)

@@ -24,6 +24,7 @@ import datetime as dt
 
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
@@ -118,7 +119,7 @@ def round_from_bundle(*, competition, entry, start, user):
     try:
         engine.config_normalise(config)
     except scoring.ScoringError as error:
-        raise ValidationError({_config_path(error, config): str(error)}) from None
+        raise ValidationError(_config_errors(error, config)) from None
     sequential = entry.created_by(
         sequential_round_create,
         competition=competition,
@@ -174,6 +175,15 @@ def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
     master = ContentFile(files[MASTER], name=MASTER) if MASTER in files else None
     pool = ContentFile(files[POOL], name=POOL) if POOL in files else None
     return master, pool
+
+
+def _config_errors(error, config: dict) -> dict[str, list[str]]:
+    """Every error of the configuration (``ConfigErrors`` holds several) by where in the
+    settings it lies, in the reader's language."""
+    found: dict[str, list[str]] = {}
+    for item in getattr(error, "errors", None) or [error]:
+        found.setdefault(_config_path(item, config), []).append(item.render(get_language()))
+    return found
 
 
 def _config_path(error, config: dict) -> str:

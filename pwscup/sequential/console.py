@@ -22,7 +22,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
-from pwscup.core.errors import Refused
+from pwscup.core.errors import Refused, scoring_text
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import MasterUploadForm
 from pwscup.sequential.round_form import SequentialRoundForm
@@ -60,7 +60,7 @@ def panel_context(round) -> dict:
             timeline = frame.timeline()
             problem = ""
         except scoring.ScoringError as error:
-            timeline, problem = [], str(error)
+            timeline, problem = [], scoring_text(error)
         masters.append(
             {
                 "master": master,

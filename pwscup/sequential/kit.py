@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.accounts.models import Team
-from pwscup.core.errors import Refused
+from pwscup.core.errors import Refused, scoring_text
 from pwscup.core.kits import KitFile, kit_readme_context
 from pwscup.core.stored import stored_bytes
 from pwscup.sequential import engine, selectors
@@ -102,7 +102,7 @@ def sample_release(*, sequential: SequentialRound, team: Team) -> tuple[int, byt
     try:
         content = engine.baseline_bytes(table, previous, sequential.config, step=plan.step)
     except scoring.ScoringError as error:
-        raise Refused(str(error)) from None
+        raise Refused(scoring_text(error)) from None
     return plan.step, content
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from scoring.bounded_json import loads_bounded
 from scoring.encodings import fold_lookalikes
-from scoring.errors import ConfigError
+from scoring.errors import ConfigChecks, ConfigError
 from scoring.sequential.messages import q, unquoted
 
 MODES = ("online", "batch")
@@ -110,6 +110,13 @@ class SeqConfig:
         return data
 
 
+def _expect(holds: bool, code: str, **params: Any) -> bool:
+    """``True``, or the ``ConfigError`` ``code`` with ``params`` when ``holds`` is false."""
+    if not holds:
+        raise ConfigError(code, **params)
+    return True
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -185,27 +192,40 @@ def parse_config(
     scoring.errors.ConfigError: configuration key 'sa': 'D' is not a column of the master table
     """
     raw = _known_keys(raw)
-    # The checks in the order their errors are reported.
-    if raw["type"] != "sequential":
-        raise ConfigError("seq.config.type", value=q(raw["type"]))
-    if not _is_int(raw["m"]) or raw["m"] < 2:
-        raise ConfigError("seq.config.m", value=q(raw["m"]))
-    if not _is_int(raw["n_releases"]) or raw["n_releases"] < 1:
-        raise ConfigError("seq.config.n_releases", value=q(raw["n_releases"]))
-    qi, sa = _qi_and_sa(raw["qi"], raw["sa"], master_columns)
-    domain = _sa_domain(raw["sa_domain"])
-    mode = _choice(raw, "mode", MODES)
-    require = _choice(raw, "require", REQUIRES)
-    disclosure = _choice(raw, "counterfeit_disclosure", COUNTERFEIT_DISCLOSURES)
+    # Each key is checked on its own, in this order, and every error found is reported at
+    # once (a ``ConfigErrors`` when there are several); a check that needs another key's
+    # value runs only when that key is valid.
+    checks = ConfigChecks()
+    checks.run(_expect, raw["type"] == "sequential", "seq.config.type", value=q(raw["type"]))
+    checks.run(_expect, _is_int(raw["m"]) and raw["m"] >= 2, "seq.config.m", value=q(raw["m"]))
+    n_valid = checks.run(
+        _expect,
+        _is_int(raw["n_releases"]) and raw["n_releases"] >= 1,
+        "seq.config.n_releases",
+        value=q(raw["n_releases"]),
+    )
+    qi, sa = checks.run(_qi_and_sa, raw["qi"], raw["sa"], master_columns, default=({}, ""))
+    domain = checks.run(_sa_domain, raw["sa_domain"])
+    mode = checks.run(_choice, raw, "mode", MODES)
+    require = checks.run(_choice, raw, "require", REQUIRES)
+    disclosure = checks.run(_choice, raw, "counterfeit_disclosure", COUNTERFEIT_DISCLOSURES)
     for key in _BOOLS:
-        if not isinstance(raw[key], bool):
-            raise ConfigError("seq.config.bool", key=q(key), value=q(raw[key]))
-    gates = _gates(raw["utility_gates"] or {})
-    per_team = _per_team(raw["per_team"])
-    if raw["attack_phase"] and per_team is None and not per_team_masters:
-        raise ConfigError("seq.config.attack_phase")
-    if max_lsb is not None and raw["n_releases"] < max_lsb:
-        raise ConfigError("seq.config.n_releases_lsb", value=raw["n_releases"], lsb=max_lsb)
+        checks.run(
+            _expect, isinstance(raw[key], bool), "seq.config.bool", key=q(key), value=q(raw[key])
+        )
+    gates = checks.run(_gates, raw["utility_gates"] or {})
+    per_team = checks.run(_per_team, raw["per_team"], default=False)
+    if per_team is None and raw["attack_phase"] is True:  # ``False``: per_team is refused
+        checks.run(_expect, per_team_masters, "seq.config.attack_phase")
+    if n_valid and max_lsb is not None:
+        checks.run(
+            _expect,
+            raw["n_releases"] >= max_lsb,
+            "seq.config.n_releases_lsb",
+            value=raw["n_releases"],
+            lsb=max_lsb,
+        )
+    checks.raise_found()
     return SeqConfig(
         n_releases=raw["n_releases"],
         m=raw["m"],

@@ -576,6 +576,17 @@ def test_bad_seq_settings_are_refused_naming_the_field(seq_bundle, name, change,
 
 
 @pytest.mark.django_db
+def test_every_seq_configuration_error_is_refused_at_once_by_its_path(seq_bundle):
+    def change(settings):
+        settings["config"].update(m=1, mode="both")
+        settings["config"]["qi"][1]["name"] = "pid"
+
+    errors = _refused(seq_bundle, "seq-paper", settings=_changed(seq_bundle.settings, change))
+    assert list(errors) == ["config.m", "config.qi[1]", "config.mode"], errors
+    assert "got 1" in errors["config.m"][0]
+
+
+@pytest.mark.django_db
 def test_a_seq_master_failing_the_kinds_checks_gets_the_kinds_message(seq_bundle):
     master = seq_bundle.files["master.csv"]
     bad = master.replace(b"pid,", b"person,", 1)

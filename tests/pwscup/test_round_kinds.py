@@ -9,6 +9,7 @@ nowhere else)."""
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from pwscup.competitions.models import Round
 from pwscup.competitions.services import round_of_kind_create
@@ -75,3 +76,12 @@ def test_a_declared_module_wins_and_a_kind_outside_a_kind_module_finds_none():
 
     elsewhere = Elsewhere()
     assert [getattr(elsewhere, name) for name in KIND_MODULES] == [None] * len(KIND_MODULES)
+
+
+@pytest.mark.parametrize("key", ["dp", "sequential"])
+def test_a_kind_s_configuration_error_is_in_the_reader_s_language(key):
+    kind = get_kind(key)
+    with translation.override("ja"), pytest.raises(ValidationError) as raised:
+        kind.validate_config({"m": 1})
+    message = " ".join(raised.value.messages)
+    assert message and not message.isascii(), message  # not the scoring library's English

@@ -7,7 +7,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.dates import dates_check
@@ -15,7 +14,7 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_audit_record, round_of_kind_create
 from pwscup.competitions.windows import window_dates_edit, window_move
-from pwscup.core.errors import scoring_validation_error
+from pwscup.core.errors import scoring_text, scoring_validation_error
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
 from pwscup.dp import engine, estimation
@@ -34,7 +33,7 @@ Action = AuditEntry.Action
 
 
 def _dp_validation_error(field: str, error) -> ValidationError:
-    text = error.render(get_language()) if hasattr(error, "render") else str(error)
+    text = scoring_text(error)
     # The code and parameters go along: the console's form shows a configuration error
     # next to the attribute, target or level it names.
     return scoring_validation_error(error, message=text, field=field)

@@ -8,14 +8,13 @@ import zoneinfo
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.competitions.services import round_of_kind_create
-from pwscup.core.errors import Refused, scoring_validation_error
+from pwscup.core.errors import Refused, scoring_validation_errors
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import KEY, engine
 from pwscup.sequential.models import SequentialRound
@@ -29,15 +28,15 @@ from pwscup.sequential.services.masters import (
 
 
 def sequential_config_validate(*, config) -> dict:
-    """The normalised configuration (spec §12), or a ``ValidationError`` naming the key, in
-    the reader's language, with the scoring error's code and parameters (the console's form
-    shows it next to the field of that key)."""
+    """The normalised configuration (spec §12), or a ``ValidationError`` with every error
+    found, each naming its key, in the reader's language, with the scoring error's code and
+    parameters (the console's form shows each next to the field of its key)."""
     if not isinstance(config, dict):
         raise ValidationError(_("The round configuration must be a JSON object."))
     try:
         return engine.config_normalise(config)
     except scoring.ScoringError as error:
-        raise scoring_validation_error(error, message=error.render(get_language())) from None
+        raise scoring_validation_errors(error) from None
 
 
 @transaction.atomic

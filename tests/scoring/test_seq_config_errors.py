@@ -1,0 +1,51 @@
+"""A sequential configuration's errors are found in one pass: every key at fault is
+reported (``ConfigErrors``), each placed on its key, in the order of the checks; a check
+that needs another key's value is left out while that key is wrong."""
+
+import pytest
+
+from scoring.errors import ConfigError, ConfigErrors
+from scoring.sequential.config import config_error_place, parse_config
+
+VALID = {"n_releases": 2, "m": 2, "qi": {"Age": "num"}, "sa": "Disease"}
+
+
+def _errors(**overrides) -> ConfigError:
+    with pytest.raises(ConfigError) as caught:
+        parse_config({**VALID, **overrides}, max_lsb=3)
+    return caught.value
+
+
+def test_every_key_at_fault_is_reported_once_in_the_order_of_the_checks():
+    error = _errors(
+        m=1, sa="Age", mode="both", utility_gates={"IL": -1}, allow_tampering="yes", n_releases=3
+    )
+    assert isinstance(error, ConfigErrors)
+    assert [config_error_place(item) for item in error.errors] == [
+        ("m", ""),
+        ("sa", ""),
+        ("mode", ""),
+        ("allow_tampering", ""),
+        ("utility_gates", "IL"),
+    ]
+    assert error.code == "seq.config.m"  # the first error's, for a reader of one message
+    assert str(error).splitlines() == [str(item) for item in error.errors]
+    assert error.render("ja").splitlines() == [item.render("ja") for item in error.errors]
+
+
+def test_one_error_is_itself():
+    error = _errors(m=1, n_releases=3)
+    assert type(error) is ConfigError
+    assert error.errors == [error]
+
+
+def test_a_check_on_a_wrong_key_waits_for_it():
+    # n_releases is not a number: its comparison with the master's lsb is not made.
+    error = _errors(n_releases="two", attack_phase=True, per_team={"pool": "p.csv"})
+    assert [item.code for item in error.errors] == ["seq.config.n_releases", "seq.config.per_team"]
+    # A valid n_releases below the master's lsb, and an attack phase with no per-team masters.
+    error = _errors(n_releases=2, attack_phase=True)
+    assert [item.code for item in error.errors] == [
+        "seq.config.attack_phase",
+        "seq.config.n_releases_lsb",
+    ]
