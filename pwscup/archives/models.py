@@ -35,7 +35,7 @@ class ResultsArchive(models.Model):
     )
     version = models.PositiveIntegerField(_("version"))
     file = models.FileField(_("archive (ZIP)"), upload_to=archive_path, max_length=300)
-    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    sha256 = models.CharField("SHA-256", max_length=64)
     size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
     public_file = models.FileField(
         _("archive without the slides (ZIP)"), upload_to=archive_path, max_length=300, blank=True

@@ -120,7 +120,7 @@ class Master(models.Model):
     source_encoding = models.CharField(
         _("converted from"), max_length=32, blank=True, editable=False
     )
-    sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
+    sha256 = models.CharField("SHA-256", max_length=64, blank=True)
     persons = models.PositiveIntegerField(_("people"), default=0)
     drawn = models.BooleanField(
         _("drawn from the pool"),

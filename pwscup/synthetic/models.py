@@ -78,7 +78,7 @@ class SynPopulation(models.Model):
     )
     encoding = models.CharField(_("converted from"), max_length=32, blank=True)
     filename = models.CharField(_("file name"), max_length=255, blank=True)
-    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    sha256 = models.CharField("SHA-256", max_length=64)
     rows = models.PositiveIntegerField(_("number of rows"), default=0)
     holdout = models.JSONField(_("holdout (row numbers)"), default=list, editable=False)
     aux = models.JSONField(_("auxiliary table (row numbers)"), default=list, editable=False)
