@@ -29,7 +29,11 @@ class Team(models.Model):
         _("file name prefix"), help_text=_("Used in file names such as teamA_anonymized.csv.")
     )
     members = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, through="Membership", related_name="teams", blank=True
+        settings.AUTH_USER_MODEL,
+        through="Membership",
+        related_name="teams",
+        blank=True,
+        verbose_name=_("members"),
     )
     captain = account_reference(
         blank=True, related_name="captained_teams", verbose_name=_("captain")
@@ -37,7 +41,7 @@ class Team(models.Model):
     invitation_code = models.CharField(
         _("invitation code"), max_length=32, unique=True, default=new_invitation_code
     )
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["competition", "name"]
@@ -67,11 +71,16 @@ def team_reference(
 class Membership(models.Model):
     team = team_reference(related_name="memberships")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("account"),
     )
     # Denormalised so that the database itself enforces one team per competition.
-    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, editable=False)
-    joined_at = models.DateTimeField(default=timezone.now, editable=False)
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, editable=False, verbose_name=_("competition")
+    )
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now, editable=False)
 
     class Meta:
         constraints = [
@@ -87,10 +96,12 @@ class Membership(models.Model):
 class TeamDisqualification(models.Model):
     """A team the organizers took out of every ranking of its competition, with the reason."""
 
-    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="disqualification")
+    team = models.OneToOneField(
+        Team, on_delete=models.CASCADE, related_name="disqualification", verbose_name=_("team")
+    )
     reason = models.TextField(_("reason"), max_length=REASON_MAX_LENGTH)
-    decided_by = account_reference()
-    decided_at = models.DateTimeField(default=timezone.now)
+    decided_by = account_reference(verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(_("decided at"), default=timezone.now)
 
     class Meta:
         verbose_name = _("disqualification")
@@ -120,8 +131,8 @@ class Award(models.Model):
     name_ja = models.CharField(_("name (Japanese)"), max_length=AWARD_NAME_MAX_LENGTH)
     citation = models.TextField(_("citation"), max_length=REASON_MAX_LENGTH, blank=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-    created_by = account_reference()
+    created_at = models.DateTimeField(_("recorded at"), default=timezone.now, editable=False)
+    created_by = account_reference(verbose_name=_("recorded by"))
 
     class Meta:
         ordering = ["competition", "order", "id"]
@@ -143,7 +154,7 @@ class PageGeneration(models.Model):
     the value is. Written by the triggers only; ``value`` is read, never set, by the code.
     """
 
-    value = models.PositiveBigIntegerField(default=0)
+    value = models.PositiveBigIntegerField(_("generation"), default=0)
 
     class Meta:
         verbose_name = _("page generation")

@@ -36,14 +36,17 @@ class ApiToken(models.Model):
     only while the user's password is the one it was made under (``password_hash``)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("account"),
     )
     name = models.CharField(_("name"), max_length=TOKEN_NAME_MAX_LENGTH)
-    prefix = models.CharField(max_length=16, unique=True, editable=False)
-    digest = models.CharField(max_length=64, editable=False)
+    prefix = models.CharField(_("prefix"), max_length=16, unique=True, editable=False)
+    digest = models.CharField(_("SHA-256 of the token"), max_length=64, editable=False)
     # ``password_binding`` of the user's password hash when the token was made.
-    password_hash = models.CharField(max_length=64, editable=False)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    password_hash = models.CharField(_("password check"), max_length=64, editable=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
     last_used_at = models.DateTimeField(_("last used"), null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True, editable=False)
 

@@ -35,13 +35,17 @@ class ResultsArchive(models.Model):
     )
     version = models.PositiveIntegerField(_("version"))
     file = models.FileField(_("archive (ZIP)"), upload_to=archive_path, max_length=300)
-    sha256 = models.CharField(max_length=64)
-    size = models.PositiveBigIntegerField(default=0)
+    sha256 = models.CharField("SHA-256", max_length=64)
+    size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
     public_file = models.FileField(
         _("archive without the slides (ZIP)"), upload_to=archive_path, max_length=300, blank=True
     )
-    public_sha256 = models.CharField(max_length=64, blank=True)
-    public_size = models.PositiveBigIntegerField(default=0)
+    public_sha256 = models.CharField(
+        _("SHA-256 of the archive without the slides"), max_length=64, blank=True
+    )
+    public_size = models.PositiveBigIntegerField(
+        _("size of the archive without the slides (bytes)"), default=0
+    )
     secrets = models.JSONField(
         _("secrets included"), default=list, blank=True, help_text=_("Keys of the ticked secrets.")
     )

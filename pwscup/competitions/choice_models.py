@@ -51,7 +51,7 @@ class TeamDataChoice(models.Model):
         DataChoice, on_delete=models.PROTECT, related_name="picks", verbose_name=_("data choice")
     )
     chosen_at = models.DateTimeField(_("chosen at"))
-    chosen_by = account_reference(blank=True)
+    chosen_by = account_reference(blank=True, verbose_name=_("chosen by"))
     locked = models.BooleanField(_("locked"), default=False)
 
     class Meta:

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.files import source_encoding_label
 from pwscup.core.model_fields import account_reference, limit_column
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH
@@ -55,7 +56,7 @@ class Competition(models.Model):
     # Set by ``manage.py load_demo`` only: the competition it made, which it may complete on
     # its next run (an import or a clone never makes a demo).
     is_demo = models.BooleanField(_("demo competition"), default=False, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -90,7 +91,9 @@ class Round(models.Model):
         upload_to=private_upload_path,
         help_text=_("The table the round is played on (a kind may draw samples from it)."),
     )
-    original_sha256 = models.CharField(max_length=64, blank=True, editable=False)
+    original_sha256 = models.CharField(
+        _("SHA-256 of the original table"), max_length=64, blank=True, editable=False
+    )
     # ``original_file`` is UTF-8 (what is scored and served); an original uploaded in another
     # encoding is kept here as uploaded, with the encoding it was converted from.
     original_source = models.FileField(
@@ -99,8 +102,12 @@ class Round(models.Model):
         blank=True,
         editable=False,
     )
-    original_encoding = models.CharField(max_length=32, blank=True, editable=False)
-    original_rows = models.PositiveIntegerField(default=0, editable=False)
+    original_encoding = models.CharField(
+        _("original table converted from"), max_length=32, blank=True, editable=False
+    )
+    original_rows = models.PositiveIntegerField(
+        _("rows of the original table"), default=0, editable=False
+    )
     config = models.JSONField(_("round configuration"), default=dict)
     # The dates of the round are typed and shown in it; a new round starts from the site's
     # default (read when the row is made, so that no migration freezes a zone).
@@ -162,10 +169,8 @@ class RankingVersion(models.Model):
     round whose rankings never changed has no row: version 0.
     """
 
-    round = models.OneToOneField(
-        Round, on_delete=models.CASCADE, primary_key=True, related_name="+"
-    )
-    version = models.PositiveBigIntegerField(default=0)
+    round = round_part(primary_key=True, related_name="+")
+    version = models.PositiveBigIntegerField(_("version"), default=0)
 
     def __str__(self) -> str:
         return f"{self.round_id}: {self.version}"
@@ -232,7 +237,7 @@ class Phase(UploadDates, UploadLimits):
         ANONYMIZATION = "anonymization", _("Anonymization phase")
         ATTACK = "attack", _("Attack phase")
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="phases")
+    round = round_reference(related_name="phases")
     kind = models.CharField(_("kind"), max_length=32)
     leaderboard_public = models.BooleanField(_("leaderboard visible to visitors"), default=False)
     # Checked only for uploads that name a target (the kinds' attacks on one team's release);
@@ -293,16 +298,25 @@ class AuditEntry(models.Model):
         AWARD_REMOVED = "award_removed", _("Removed an award")
 
     competition = models.ForeignKey(
-        Competition, on_delete=models.CASCADE, related_name="audit_entries"
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="audit_entries",
+        verbose_name=_("competition"),
     )
+    # Kept (NULL) when its round is deleted: the log outlives the rounds it speaks of.
     round = models.ForeignKey(
-        Round, on_delete=models.SET_NULL, null=True, blank=True, related_name="audit_entries"
+        Round,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("round"),
     )
     user = account_reference()
-    action = models.CharField(max_length=32, choices=Action.choices)
+    action = models.CharField(_("action"), max_length=32, choices=Action.choices)
     # Plain words and numbers (team names, counts, changed fields), shown with the action.
-    detail = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    detail = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

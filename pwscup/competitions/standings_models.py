@@ -25,7 +25,7 @@ class Standings(models.Model):
         verbose_name=_("competition"),
     )
     rule = models.CharField(_("combination rule"), max_length=32, choices=Rule.choices)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         verbose_name = _("standings")

@@ -7,8 +7,10 @@ from django.utils.translation import gettext_lazy as _
 
 def account_reference(*, related_name: str = "+", **options) -> models.ForeignKey:
     """The account that did something to a row (uploaded, published, chose it): the row
-    outlives the account, which becomes NULL when it is deleted. ``options``: ``blank``,
-    ``verbose_name`` and the like."""
+    outlives the account, which becomes NULL when it is deleted. Named "account" unless
+    ``options`` give its role (``verbose_name=_("uploaded by")``); ``options``: ``blank``
+    and the like."""
+    options.setdefault("verbose_name", _("account"))
     return models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

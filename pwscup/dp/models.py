@@ -39,13 +39,13 @@ class DPRound(UploadDates, UploadLimits):
     # The normalised configuration as JSON text: PostgreSQL's jsonb (``Round.config``) does
     # not keep the order of an object's keys, and the attributes' order is the round order
     # (cells are row-major in it). This text is what the DP code reads.
-    config_text = models.TextField(editable=False, default="{}")
+    config_text = models.TextField(_("configuration (text)"), editable=False, default="{}")
     # ``opens_at`` and ``closes_at`` (``UploadDates``): the release phase, when queries,
     # releases and estimates are taken. ``daily_limit`` and ``total_limit``
     # (``UploadLimits``): the estimates a team may upload per level, per day and in all.
     # Set when the scores and baselines were computed after the close (once).
-    scored_at = models.DateTimeField(null=True, blank=True, editable=False)
-    baselines = models.JSONField(default=dict, blank=True, editable=False)
+    scored_at = models.DateTimeField(_("scored at"), null=True, blank=True, editable=False)
+    baselines = models.JSONField(_("baselines"), default=dict, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("DP round")
@@ -76,7 +76,7 @@ class Ledger(models.Model):
     level = models.CharField(_("level"), max_length=64)
     budget = models.CharField(_("budget"), max_length=64)
     spent = models.CharField(_("spent"), max_length=200, default="0")
-    charges_count = models.PositiveIntegerField(default=0)
+    charges_count = models.PositiveIntegerField(_("number of charges"), default=0)
 
     class Meta:
         constraints = [
@@ -98,18 +98,25 @@ class Charge(models.Model):
         QUERY = "query", _("Query")
         RELEASE = "release", _("Batch release")
 
-    ledger = models.ForeignKey(Ledger, on_delete=models.CASCADE, related_name="charges")
+    ledger = models.ForeignKey(
+        Ledger,
+        on_delete=models.CASCADE,
+        related_name="charges",
+        verbose_name=_("budget ledger (ε)"),
+    )
     number = models.PositiveIntegerField(_("charge number"))
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
-    request_id = models.CharField(max_length=100, blank=True)
-    epsilon = models.CharField(_("epsilon"), max_length=200)
-    spent_after = models.CharField(max_length=200)
-    request = models.JSONField(default=dict)
+    request_id = models.CharField(_("request ID"), max_length=100, blank=True)
+    epsilon = models.CharField(_("ε spent"), max_length=200)
+    spent_after = models.CharField(_("spent after this charge"), max_length=200)
+    request = models.JSONField(_("request"), default=dict)
     # Queries: cells, answer, sensitivity, lambda. Releases: rho per group, k, rows.
-    reply = models.JSONField(default=dict)
-    release_file = models.FileField(upload_to=dp_private_path, max_length=300, blank=True)
+    reply = models.JSONField(_("reply"), default=dict)
+    release_file = models.FileField(
+        _("released table (CSV)"), upload_to=dp_private_path, max_length=300, blank=True
+    )
     user = account_reference()
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("charged at"), default=timezone.now)
 
     class Meta:
         ordering = ["ledger", "number"]
@@ -157,20 +164,22 @@ class Estimate(KeptUpload):
     dp_round = round_reference(DPRound, related_name="estimates")
     team = team_reference(related_name="dp_estimates")
     level = models.CharField(_("level"), max_length=64)
-    source = models.CharField(max_length=20, choices=Source.choices, default=Source.UPLOAD)
+    source = models.CharField(
+        _("made from"), max_length=20, choices=Source.choices, default=Source.UPLOAD
+    )
     # The kept upload's fields (``KeptUpload``): no file, SHA-256 nor size for an estimate
     # the platform builds; the number is the team's in its level, uploads and builds alike
     # (``uploads.next_upload_number``); ``uploaded_by`` is who uploaded or asked.
-    declaration = models.JSONField(default=dict, blank=True)
+    declaration = models.JSONField(_("declaration"), default=dict, blank=True)
     # The estimate as the scorer reads it: {target id: [count per cell]}.
-    counts = models.JSONField(default=dict, blank=True)
+    counts = models.JSONField(_("estimated counts"), default=dict, blank=True)
     method = models.CharField(_("method"), max_length=40, blank=True)
-    estimator = models.CharField(max_length=8, blank=True)
+    estimator = models.CharField(_("estimator"), max_length=8, blank=True)
     declared = models.BooleanField(_("declared, unverified"), default=False)
-    declared_epsilon = models.CharField(max_length=200, blank=True)
-    plausibility = models.JSONField(default=dict, blank=True)
+    declared_epsilon = models.CharField(_("declared ε"), max_length=200, blank=True)
+    plausibility = models.JSONField(_("plausibility check"), default=dict, blank=True)
     flagged = models.BooleanField(_("flagged"), default=False)
-    scores = models.JSONField(default=dict, blank=True)
+    scores = models.JSONField(_("scores"), default=dict, blank=True)
 
     class Meta(KeptUpload.Meta):
         verbose_name = _("estimate")

@@ -21,16 +21,19 @@ class Notification(models.Model):
         SEQUENCE_SCORED = "sequence_scored", _("A release froze: the sequences are scored")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        verbose_name=_("account"),
     )
-    kind = models.CharField(max_length=32, choices=Kind.choices)
-    params = models.JSONField(default=dict, blank=True)
-    url = models.CharField(max_length=500, blank=True)
+    kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices)
+    params = models.JSONField(_("message parameters"), default=dict, blank=True)
+    url = models.CharField(_("link"), max_length=500, blank=True)
     # What happened, once per user: a job delivered twice, a rescore or a requeued freeze
     # does not notify again (e.g. "submission_failed:sequential.release:42").
-    event = models.CharField(max_length=200)
-    created_at = models.DateTimeField(default=timezone.now)
-    read_at = models.DateTimeField(null=True, blank=True)
+    event = models.CharField(_("event"), max_length=200)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -55,7 +58,10 @@ class NotificationPreference(models.Model):
     """A user's wishes; a user without a row gets the defaults."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notification_preference",
+        verbose_name=_("account"),
     )
     email_enabled = models.BooleanField(
         _("also send notifications by e-mail"),

@@ -59,8 +59,8 @@ class PresentationWindow(UploadDates, UploadLimits):
         _("largest PDF (bytes)"), default=slides_max_bytes_default
     )
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
-    published_by = account_reference(blank=True)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    published_by = account_reference(blank=True, verbose_name=_("published by"))
+    created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["competition", "id"]
@@ -109,14 +109,19 @@ class Slides(KeptUpload):
         Status.FAILED: _("Rejected"),
     }
 
-    window = models.ForeignKey(PresentationWindow, on_delete=models.CASCADE, related_name="slides")
+    window = models.ForeignKey(
+        PresentationWindow,
+        on_delete=models.CASCADE,
+        related_name="slides",
+        verbose_name=_("presentation window"),
+    )
     team = team_reference()
     anonymization_policy = models.TextField(
         _("anonymization policy"), max_length=POLICY_MAX_LENGTH, blank=True
     )
     attack_policy = models.TextField(_("attack policy"), max_length=POLICY_MAX_LENGTH, blank=True)
     # The first page as a PNG about 800 pixels wide, rendered by the worker.
-    preview = models.FileField(upload_to=preview_path, max_length=300, blank=True)
+    preview = models.FileField(_("preview"), upload_to=preview_path, max_length=300, blank=True)
 
     class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["window", "team", "status"])]

@@ -61,7 +61,7 @@ class Pwscup2015Round(models.Model):
         _("decoys per candidate table"), null=True, blank=True
     )
     # Derives every team's sample and the targets' permutations: never shown to anyone.
-    secret_seed = models.BigIntegerField(default=new_secret_seed, editable=False)
+    secret_seed = models.BigIntegerField(_("secret seed"), default=new_secret_seed, editable=False)
     utility_gates = models.JSONField(
         _("utility gates"),
         default=dict,
@@ -131,9 +131,11 @@ class ScoredUpload(KeptUpload):
     """An upload of a phase of the core (the anonymizations and the attacks) and its scores'
     scorer version."""
 
-    phase = models.ForeignKey(Phase, on_delete=models.PROTECT, related_name="+")
+    phase = models.ForeignKey(
+        Phase, on_delete=models.PROTECT, related_name="+", verbose_name=_("phase")
+    )
     team = team_reference(on_delete=models.PROTECT)
-    scorer_version = models.CharField(max_length=32, blank=True)
+    scorer_version = models.CharField(_("scorer version"), max_length=32, blank=True)
 
     class Meta(KeptUpload.Meta):
         abstract = True
@@ -142,7 +144,7 @@ class ScoredUpload(KeptUpload):
 class AnonymizationSubmission(ScoredUpload):
     PHASE_KIND = Phase.Kind.ANONYMIZATION
 
-    scores = models.JSONField(default=dict, blank=True)
+    scores = models.JSONField(_("scores"), default=dict, blank=True)
     is_selected = models.BooleanField(_("selected as final"), default=False)
 
     class Meta(ScoredUpload.Meta):
@@ -168,10 +170,12 @@ class TeamDataset(models.Model):
 
     round = round_reference(related_name="team_datasets")
     team = team_reference(related_name="datasets")
-    sample_index = models.JSONField(help_text=_("0-based master row indices, in sample order"))
-    file = models.FileField(upload_to=generated_path, max_length=300)
-    rows = models.PositiveIntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    sample_index = models.JSONField(
+        _("sample row numbers"), help_text=_("0-based master row indices, in sample order")
+    )
+    file = models.FileField(_("file"), upload_to=generated_path, max_length=300)
+    rows = models.PositiveIntegerField(_("number of rows"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         unique_together = [("round", "team")]
@@ -188,17 +192,24 @@ class Target(models.Model):
     round = round_reference(related_name="targets")
     team = team_reference(related_name="targets")
     submission = models.ForeignKey(
-        AnonymizationSubmission, on_delete=models.PROTECT, related_name="targets"
+        AnonymizationSubmission,
+        on_delete=models.PROTECT,
+        related_name="targets",
+        verbose_name=_("anonymization submission"),
     )
-    version = models.PositiveIntegerField(default=1)
-    published_file = models.FileField(upload_to=generated_path, max_length=300)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    published_file = models.FileField(
+        _("published target"), upload_to=generated_path, max_length=300
+    )
     # Secret: 1-based row numbers in the reference table of each published row.
-    truth_file = models.FileField(upload_to=generated_path, max_length=300)
+    truth_file = models.FileField(_("truth (secret)"), upload_to=generated_path, max_length=300)
     # Per-team mode only: the candidate table (sample + decoys, shuffled).
-    candidate_file = models.FileField(upload_to=generated_path, max_length=300, blank=True)
-    rows = models.PositiveIntegerField()
-    reference_rows = models.PositiveIntegerField()
-    published_at = models.DateTimeField(default=timezone.now)
+    candidate_file = models.FileField(
+        _("candidate table"), upload_to=generated_path, max_length=300, blank=True
+    )
+    rows = models.PositiveIntegerField(_("published rows"))
+    reference_rows = models.PositiveIntegerField(_("rows of the reference table"))
+    published_at = models.DateTimeField(_("published at"), default=timezone.now)
 
     class Meta:
         unique_together = [("round", "team")]
@@ -217,10 +228,14 @@ class BuiltinAttack(JobState):
     scorer that computed them."""
 
     target = models.OneToOneField(
-        Target, on_delete=models.CASCADE, primary_key=True, related_name="builtin"
+        Target,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="builtin",
+        verbose_name=_("attack target"),
     )
-    rates = models.JSONField(default=dict, blank=True)
-    scorer_version = models.CharField(max_length=32, blank=True)
+    rates = models.JSONField(_("built-in attack rates"), default=dict, blank=True)
+    scorer_version = models.CharField(_("scorer version"), max_length=32, blank=True)
 
     class Meta:
         verbose_name = _("built-in attacks")
@@ -233,11 +248,13 @@ class BuiltinAttack(JobState):
 class AttackSubmission(ScoredUpload):
     PHASE_KIND = Phase.Kind.ATTACK
 
-    target = models.ForeignKey(Target, on_delete=models.CASCADE, related_name="attacks")
-    target_version = models.PositiveIntegerField()
-    rate = models.FloatField(null=True, blank=True)
-    correct = models.PositiveIntegerField(null=True, blank=True)
-    rows = models.PositiveIntegerField(null=True, blank=True)
+    target = models.ForeignKey(
+        Target, on_delete=models.CASCADE, related_name="attacks", verbose_name=_("attack target")
+    )
+    target_version = models.PositiveIntegerField(_("target version"))
+    rate = models.FloatField(_("re-identification rate"), null=True, blank=True)
+    correct = models.PositiveIntegerField(_("rows re-identified"), null=True, blank=True)
+    rows = models.PositiveIntegerField(_("rows attacked"), null=True, blank=True)
 
     class Meta(ScoredUpload.Meta):
         verbose_name = _("attack submission")
@@ -266,13 +283,13 @@ class RoundOperation(JobState):
         PUBLISH = "publish", _("Publish the results")
 
     round = round_reference(related_name="operations")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    requested_by = account_reference(blank=True)
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
+    kind = models.CharField(_("operation"), max_length=16, choices=Kind.choices)
+    requested_by = account_reference(blank=True, verbose_name=_("requested by"))
+    progress_done = models.PositiveIntegerField(_("progress: done"), default=0)
+    progress_total = models.PositiveIntegerField(_("progress: total"), default=0)
     # What the operation did, e.g. {"published": 3, "unchanged": 97} for a freeze.
-    result = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    result = models.JSONField(_("result"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("requested at"), default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -96,12 +96,19 @@ class ProgramBuild(models.Model):
         READY = "ready", _("Ready")
         FAILED = "failed", _("Build failed")
 
-    version = models.ForeignKey(ProgramVersion, on_delete=models.CASCADE, related_name="builds")
+    version = models.ForeignKey(
+        ProgramVersion,
+        on_delete=models.CASCADE,
+        related_name="builds",
+        verbose_name=_("scoring program version"),
+    )
     host = models.CharField(_("host"), max_length=255)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.BUILDING)
-    log = models.TextField(blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.BUILDING
+    )
+    log = models.TextField(_("build log"), blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -151,7 +158,7 @@ class DataPack(models.Model):
     original_filename = models.CharField(_("file name"), max_length=255, blank=True)
     sha256 = models.CharField("SHA-256", max_length=64)
     size = models.PositiveBigIntegerField(_("size (bytes)"), default=0)
-    members = models.JSONField(default=list, blank=True)
+    members = models.JSONField(_("files in the ZIP"), default=list, blank=True)
     uploaded_by = account_reference(blank=True, verbose_name=_("uploaded by"))
     created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
 
@@ -198,15 +205,22 @@ class ScoredUpload(KeptUpload):
 
     scorer = round_reference(ScorerRound, related_name="%(class)ss")
     team = team_reference()
-    scores = models.JSONField(default=dict, blank=True)
-    detail = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
-    program = models.ForeignKey(
-        ProgramVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    scores = models.JSONField(_("scores"), default=dict, blank=True)
+    detail = models.FileField(
+        _("detailed results"), upload_to=kept_upload_path, max_length=300, blank=True
     )
-    program_ms = models.PositiveIntegerField(default=0)
-    elapsed_ms = models.PositiveIntegerField(default=0)
+    program = models.ForeignKey(
+        ProgramVersion,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("scoring program version"),
+    )
+    program_ms = models.PositiveIntegerField(_("program's own time (ms)"), default=0)
+    elapsed_ms = models.PositiveIntegerField(_("time taken (ms)"), default=0)
     # The last lines the program printed (bounded): the organizer's to read.
-    tail = models.TextField(blank=True)
+    tail = models.TextField(_("program output (last lines)"), blank=True)
 
     class Meta(KeptUpload.Meta):
         abstract = True
@@ -216,8 +230,10 @@ class Release(ScoredUpload):
     """A team's release (its defence), kept as uploaded; ``public`` is the ZIP of what the
     program put in ``output/public`` (what attackers download once it is frozen)."""
 
-    public = models.FileField(upload_to=kept_upload_path, max_length=300, blank=True)
-    public_names = models.JSONField(default=list, blank=True)
+    public = models.FileField(
+        _("public files (ZIP)"), upload_to=kept_upload_path, max_length=300, blank=True
+    )
+    public_names = models.JSONField(_("names of the public files"), default=list, blank=True)
     selected = models.BooleanField(_("selected as final"), default=False)
 
     class Meta(ScoredUpload.Meta):
@@ -234,8 +250,10 @@ class Target(models.Model):
 
     scorer = round_reference(ScorerRound, related_name="targets")
     team = team_reference()
-    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    release = models.ForeignKey(
+        Release, on_delete=models.CASCADE, related_name="+", verbose_name=_("release")
+    )
+    created_at = models.DateTimeField(_("published at"), auto_now_add=True)
 
     class Meta:
         constraints = [one_per_team("scorer", name="scorer_target_one_per_team")]
@@ -252,9 +270,14 @@ class Attack(ScoredUpload):
     empty; ``targets`` then holds the per-target scores, by the target team's slug)."""
 
     target = models.ForeignKey(
-        Target, on_delete=models.CASCADE, null=True, blank=True, related_name="attacks"
+        Target,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="attacks",
+        verbose_name=_("target"),
     )
-    targets = models.JSONField(default=dict, blank=True)
+    targets = models.JSONField(_("scores per target"), default=dict, blank=True)
 
     class Meta(ScoredUpload.Meta):
         indexes = [models.Index(fields=["scorer", "team", "status"])]
@@ -280,11 +303,16 @@ class RankingRun(JobState):
 
     scorer = round_reference(ScorerRound, related_name="rankings")
     program = models.ForeignKey(
-        ProgramVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        ProgramVersion,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("scoring program version"),
     )
-    teams = models.JSONField(default=dict, blank=True)
-    tail = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    teams = models.JSONField(_("ranking returned"), default=dict, blank=True)
+    tail = models.TextField(_("program output (last lines)"), blank=True)
+    created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
 
     class Meta(JobState.Meta):
         ordering = ["-created_at", "-pk"]

@@ -38,8 +38,10 @@ class SequentialRound(UploadLimits):
     pool_source = models.FileField(
         _("pool of persons as uploaded"), upload_to=private_path, blank=True, editable=False
     )
-    pool_encoding = models.CharField(max_length=32, blank=True, editable=False)
-    secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
+    pool_encoding = models.CharField(
+        _("pool converted from"), max_length=32, blank=True, editable=False
+    )
+    secret_seed = models.BigIntegerField(_("secret seed"), default=_new_seed, editable=False)
     frozen_steps = models.PositiveSmallIntegerField(
         _("frozen steps"), default=0, help_text=_("Releases 1 … this number are frozen.")
     )
@@ -115,15 +117,17 @@ class Master(models.Model):
     source = models.FileField(
         _("master table as uploaded"), upload_to=private_path, blank=True, editable=False
     )
-    source_encoding = models.CharField(max_length=32, blank=True, editable=False)
-    sha256 = models.CharField(max_length=64, blank=True)
-    persons = models.PositiveIntegerField(default=0)
+    source_encoding = models.CharField(
+        _("converted from"), max_length=32, blank=True, editable=False
+    )
+    sha256 = models.CharField("SHA-256", max_length=64, blank=True)
+    persons = models.PositiveIntegerField(_("people"), default=0)
     drawn = models.BooleanField(
         _("drawn from the pool"),
         default=False,
         help_text=_("Drawn from the pool by the platform."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -162,9 +166,11 @@ class Release(KeptUpload):
     sequential = round_reference(SequentialRound, related_name="releases")
     team = team_reference()
     step = models.PositiveSmallIntegerField(_("release"))
-    results = models.JSONField(default=dict, blank=True)
-    per_person = models.TextField(blank=True, help_text=_("risk_per_person.csv over 1 … step"))
-    elapsed_ms = models.PositiveIntegerField(default=0)
+    results = models.JSONField(_("results"), default=dict, blank=True)
+    per_person = models.TextField(
+        _("risk per person"), blank=True, help_text=_("risk_per_person.csv over 1 … step")
+    )
+    elapsed_ms = models.PositiveIntegerField(_("time taken (ms)"), default=0)
     is_frozen = models.BooleanField(_("frozen"), default=False)
 
     class Meta(KeptUpload.Meta):
@@ -181,11 +187,11 @@ class SequenceScore(models.Model):
 
     sequential = round_reference(SequentialRound, related_name="scores")
     team = team_reference()
-    step = models.PositiveSmallIntegerField()
+    step = models.PositiveSmallIntegerField(_("last release scored"))
     complete = models.BooleanField(_("complete sequence"), default=False)
-    results = models.JSONField(default=dict, blank=True)
-    per_person = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    results = models.JSONField(_("results"), default=dict, blank=True)
+    per_person = models.TextField(_("risk per person"), blank=True)
+    created_at = models.DateTimeField(_("scored at"), auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -203,9 +209,11 @@ class SeqTarget(models.Model):
 
     sequential = round_reference(SequentialRound, related_name="targets")
     team = team_reference()
-    files = models.JSONField(default=dict, help_text=_("published file name → CSV text"))
-    map_n = models.FloatField(null=True)
-    map_a = models.FloatField(null=True)
+    files = models.JSONField(
+        _("published files"), default=dict, help_text=_("published file name → CSV text")
+    )
+    map_n = models.FloatField(_("accuracy of the built-in MAP_N attacker"), null=True)
+    map_a = models.FloatField(_("accuracy of the built-in MAP_A attacker"), null=True)
 
     class Meta:
         constraints = [one_per_team("sequential", name="seq_target_one_per_team")]
@@ -222,9 +230,11 @@ class SeqAttack(KeptUpload):
 
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
-    target = models.ForeignKey(SeqTarget, on_delete=models.CASCADE, related_name="attacks")
+    target = models.ForeignKey(
+        SeqTarget, on_delete=models.CASCADE, related_name="attacks", verbose_name=_("target")
+    )
     team = team_reference()
-    accuracy = models.FloatField(null=True)
+    accuracy = models.FloatField(_("accuracy"), null=True)
 
     class Meta(KeptUpload.Meta):
         verbose_name = _("attack")

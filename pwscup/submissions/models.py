@@ -13,8 +13,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.accounts.models import Team
-from pwscup.competitions.models import Round
+from pwscup.accounts.models import team_reference
+from pwscup.competitions.round_fields import round_reference
 from pwscup.core.model_fields import account_reference
 
 NOTE_MAX_LENGTH = 200
@@ -168,13 +168,9 @@ class LiveVersion(models.Model):
     it (``pwscup.pages.live``). A scope no job ever touched has no row: version 0.
     """
 
-    round = models.ForeignKey(
-        Round, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    team = models.ForeignKey(
-        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    version = models.PositiveBigIntegerField(default=0)
+    round = round_reference(null=True, blank=True)
+    team = team_reference(null=True, blank=True)
+    version = models.PositiveBigIntegerField(_("version"), default=0)
 
     class Meta:
         # One partial unique index per kind of scope, not one over (round, team): NULLs are

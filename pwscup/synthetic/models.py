@@ -48,9 +48,9 @@ class SyntheticRound(models.Model):
     publication."""
 
     round = round_part(related_name="synthetic")
-    secret_seed = models.BigIntegerField(default=_new_seed, editable=False)
-    holdout = models.JSONField(default=list, editable=False)
-    aux = models.JSONField(default=list, editable=False)
+    secret_seed = models.BigIntegerField(_("secret seed"), default=_new_seed, editable=False)
+    holdout = models.JSONField(_("holdout (row numbers)"), default=list, editable=False)
+    aux = models.JSONField(_("auxiliary table (row numbers)"), default=list, editable=False)
     frozen_at = models.DateTimeField(_("frozen at"), null=True, blank=True)
     results_published = models.BooleanField(_("results published"), default=False)
 
@@ -72,15 +72,17 @@ class SynPopulation(models.Model):
 
     synthetic = round_reference(SyntheticRound, related_name="populations")
     choice_key = models.CharField(_("data pack"), max_length=32)
-    file = models.FileField(upload_to=private_upload_path)
-    source = models.FileField(upload_to=private_upload_path, blank=True)
-    encoding = models.CharField(max_length=32, blank=True)
-    filename = models.CharField(max_length=255, blank=True)
-    sha256 = models.CharField(max_length=64)
-    rows = models.PositiveIntegerField(default=0)
-    holdout = models.JSONField(default=list, editable=False)
-    aux = models.JSONField(default=list, editable=False)
-    uploaded_at = models.DateTimeField(auto_now_add=True)
+    file = models.FileField(_("population (CSV)"), upload_to=private_upload_path)
+    source = models.FileField(
+        _("population as uploaded"), upload_to=private_upload_path, blank=True
+    )
+    encoding = models.CharField(_("converted from"), max_length=32, blank=True)
+    filename = models.CharField(_("file name"), max_length=255, blank=True)
+    sha256 = models.CharField("SHA-256", max_length=64)
+    rows = models.PositiveIntegerField(_("number of rows"), default=0)
+    holdout = models.JSONField(_("holdout (row numbers)"), default=list, editable=False)
+    aux = models.JSONField(_("auxiliary table (row numbers)"), default=list, editable=False)
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -103,19 +105,19 @@ class TeamDraw(models.Model):
 
     synthetic = round_reference(SyntheticRound, related_name="draws")
     team = team_reference()
-    members = models.JSONField(default=list)
-    nonmembers = models.JSONField(default=list)
-    challenge = models.JSONField(default=list)
-    labels = models.JSONField(default=list)
-    dev = models.JSONField(default=list)
+    members = models.JSONField(_("member rows"), default=list)
+    nonmembers = models.JSONField(_("non-member rows"), default=list)
+    challenge = models.JSONField(_("challenge set rows"), default=list)
+    labels = models.JSONField(_("challenge set labels"), default=list)
+    dev = models.JSONField(_("in the dev half of the challenge set"), default=list)
     disjoint = models.BooleanField(_("disjoint from the other teams' rows"), default=True)
     # The data pack whose population the rows are of (``SynPopulation.choice_key``); ``""``:
     # the round's own original (a round offering no choice, or a team drawn before it did).
-    choice_key = models.CharField(max_length=32, blank=True, default="")
+    choice_key = models.CharField(_("data pack"), max_length=32, blank=True, default="")
     # The members' own model's AUC on the holdout (U_ML's denominator): it depends on the
     # draw only, so it is computed once, by the first release scored.
-    auc_train = models.FloatField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    auc_train = models.FloatField(_("AUC of a model trained on the members"), null=True, blank=True)
+    created_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
 
     class Meta:
         constraints = [one_per_team("synthetic", name="syn_draw_one_per_team")]
@@ -135,10 +137,10 @@ class SynRelease(SynthMessages, KeptUpload):
 
     synthetic = round_reference(SyntheticRound, related_name="releases")
     team = team_reference()
-    rows = models.PositiveIntegerField(default=0)
-    scores = models.JSONField(default=dict, blank=True)
+    rows = models.PositiveIntegerField(_("number of rows"), default=0)
+    scores = models.JSONField(_("scores"), default=dict, blank=True)
     selected = models.BooleanField(_("selected as final"), default=False)
-    elapsed_ms = models.PositiveIntegerField(default=0)
+    elapsed_ms = models.PositiveIntegerField(_("time taken (ms)"), default=0)
 
     class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["synthetic", "team", "status"])]
@@ -162,8 +164,13 @@ class SynTarget(SynthMessages, JobState):
 
     synthetic = round_reference(SyntheticRound, related_name="targets")
     team = team_reference()
-    release = models.ForeignKey(SynRelease, on_delete=models.CASCADE, related_name="+")
-    builtin = models.JSONField(default=dict, blank=True)
+    release = models.ForeignKey(
+        SynRelease,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("synthetic release"),
+    )
+    builtin = models.JSONField(_("built-in attacks"), default=dict, blank=True)
 
     class Meta(JobState.Meta):
         constraints = [one_per_team("synthetic", name="syn_target_one_per_team")]
@@ -182,12 +189,14 @@ class SynAttack(SynthMessages, KeptUpload):
     JOB_RELATED = ("target__team",)
     STATUS_LABELS: ClassVar[dict] = SCORED_UPLOAD_LABELS
 
-    target = models.ForeignKey(SynTarget, on_delete=models.CASCADE, related_name="attacks")
+    target = models.ForeignKey(
+        SynTarget, on_delete=models.CASCADE, related_name="attacks", verbose_name=_("target")
+    )
     team = team_reference()
-    dev = models.JSONField(default=dict, blank=True)
-    final = models.JSONField(default=dict, blank=True)
+    dev = models.JSONField(_("scores on the dev half"), default=dict, blank=True)
+    final = models.JSONField(_("scores on the final half"), default=dict, blank=True)
     # The final half's ROC curve (``fpr``, ``tpr``): hidden with the final half's scores.
-    final_roc = models.JSONField(default=dict, blank=True)
+    final_roc = models.JSONField(_("ROC curve on the final half"), default=dict, blank=True)
 
     class Meta(KeptUpload.Meta):
         indexes = [models.Index(fields=["target", "team", "status"])]

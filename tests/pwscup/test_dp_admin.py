@@ -64,6 +64,11 @@ def test_ledgers_and_charges_are_read_only_in_the_admin(world):
     listing = client.get("/admin/dp/ledger/")
     assert listing.status_code == 200 and "Team A" in listing.content.decode()
     assert client.get("/admin/dp/charge/add/").status_code == 403
+    # The round's page names its fields in the reader's language ("Config text" before).
+    change = f"/admin/dp/dpround/{world.dp_round.pk}/change/"
+    page = client.get(change, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "設定（テキスト）" in page and "採点日時" in page
+    assert "Config text" not in page and "Scored at" not in page
     other = build_dp_world(slug="dpadmin2")
     assert "dpadmin2" not in client.get("/admin/dp/dpround/").content.decode()
     assert client.get(f"/admin/dp/dpround/{other.dp_round.pk}/change/").status_code == 404

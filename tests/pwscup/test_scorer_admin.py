@@ -90,3 +90,8 @@ def test_a_release_page_shows_its_scores_and_program_version():
     client = staff_client(world.organizer)
     page = client.get(admin_url(Release, "change", kept.pk)).content.decode()
     assert "utility" in page and world.program.label in page
+    # Its fields are named in the reader's language ("Program ms", "Tail" before).
+    ja = client.get(admin_url(Release, "change", kept.pk), HTTP_ACCEPT_LANGUAGE="ja")
+    text = ja.content.decode()
+    assert "プログラム自体の実行時間（ミリ秒）" in text and "プログラムの出力（末尾）" in text
+    assert "Program ms" not in text and "Tail" not in text

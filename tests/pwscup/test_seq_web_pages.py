@@ -171,6 +171,13 @@ def test_the_admin_checks_the_configuration_with_the_same_messages(client):
     assert "configuration key &#x27;m&#x27; must be an integer ≥ 2" in response.content.decode()
     world.sequential.refresh_from_db()
     assert world.sequential.config["m"] == 2
+    # A release's page names its fields in the reader's language ("Elapsed ms" before).
+    kept = publish(world, "a", 1, fixture(TABLE3))
+    release_page = client.get(
+        reverse("admin:sequential_release_change", args=[kept.pk]), HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    assert "所要時間（ミリ秒）" in release_page and "結果" in release_page
+    assert "Elapsed ms" not in release_page
     # Another competition's organizer does not see this round in the admin.
     other = get_user_model().objects.create_user("seq-other", password="pw", is_staff=True)
     client.force_login(other)

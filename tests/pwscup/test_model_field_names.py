@@ -1,0 +1,43 @@
+"""Every field of the platform's models has a name in both languages: the admin (read-only
+for organizers) and the forms title their columns, filters and inputs by the fields'
+``verbose_name``, and a field without a translated one showed English words ("elapsed ms",
+"persons", "config text", "created at") on a Japanese page."""
+
+from django.apps import apps
+from django.utils import translation
+
+# Names that are written the same in English and Japanese, so that an unchanged name is no
+# sign of a missing translation. Keep it tiny: only a technical name a Japanese page keeps as
+# it is (the hash algorithm's name).
+SAME_IN_BOTH_LANGUAGES = {"SHA-256"}
+
+
+def platform_fields():
+    """``(label, field)`` of each field the platform's own models declare or inherit (the
+    reverse relations and automatic primary keys Django adds apart)."""
+    for model in apps.get_models():
+        if not model.__module__.startswith("pwscup."):
+            continue
+        for field in model._meta.get_fields():
+            if field.auto_created or not hasattr(field, "verbose_name"):
+                continue
+            yield f"{model._meta.label}.{field.name}", field
+
+
+def name_in(language: str, field) -> str:
+    with translation.override(language):
+        return str(field.verbose_name)
+
+
+def test_every_model_field_has_a_name_in_english_and_in_japanese():
+    fields = list(platform_fields())
+    assert len(fields) > 300
+    unnamed = [
+        f"{label}: {name_in('en', field)!r}"
+        for label, field in fields
+        if name_in("en", field) == name_in("ja", field)
+        and name_in("en", field) not in SAME_IN_BOTH_LANGUAGES
+    ]
+    assert not unnamed, "Fields without a Japanese name (give them _(...) and a .po entry):\n" + (
+        "\n".join(unnamed)
+    )
