@@ -304,13 +304,8 @@ class AuditEntry(models.Model):
         verbose_name=_("competition"),
     )
     # Kept (NULL) when its round is deleted: the log outlives the rounds it speaks of.
-    round = models.ForeignKey(
-        Round,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="audit_entries",
-        verbose_name=_("round"),
+    round = round_reference(
+        Round, related_name="audit_entries", on_delete=models.SET_NULL, null=True, blank=True
     )
     user = account_reference()
     action = models.CharField(_("action"), max_length=32, choices=Action.choices)

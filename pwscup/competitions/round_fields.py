@@ -1,20 +1,20 @@
 """The round a row belongs to, declared once: a kind's part of a round, a row of that part
 (a release, a target, a draw...), a row that can also belong to its whole competition (an
-award, a presentation window). Each is named "round" in every page and language and is
-deleted with its round."""
+award, a presentation window). Each is named "round" in every page and language."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
 def round_reference(
-    to="competitions.Round", *, related_name: str = "+", **options
+    to="competitions.Round", *, related_name: str = "+", on_delete=models.CASCADE, **options
 ) -> models.ForeignKey:
     """The round (or a kind's part of it, ``to``: ``SyntheticRound``...) a row belongs to,
-    deleted with it. ``options``: ``null``, ``help_text`` and the like."""
+    deleted with it unless ``on_delete`` says otherwise. ``options``: ``null``,
+    ``help_text`` and the like."""
     return models.ForeignKey(
         to,
-        on_delete=models.CASCADE,
+        on_delete=on_delete,
         related_name=related_name,
         verbose_name=_("round"),
         **options,

@@ -86,6 +86,19 @@ class ProgramVersion(JobState):
         return f"v{self.version}"
 
 
+def run_by() -> models.ForeignKey:
+    """The version of the program a run used (an upload's scoring, a ranking): kept, NULL,
+    when that version is deleted."""
+    return models.ForeignKey(
+        ProgramVersion,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("scoring program version"),
+    )
+
+
 class ProgramBuild(models.Model):
     """A version's environment on one worker host: each host builds it on its first use
     (the version's job on the host that took it, a run on any other), and records here its
@@ -209,14 +222,7 @@ class ScoredUpload(KeptUpload):
     detail = models.FileField(
         _("detailed results"), upload_to=kept_upload_path, max_length=300, blank=True
     )
-    program = models.ForeignKey(
-        ProgramVersion,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("scoring program version"),
-    )
+    program = run_by()
     program_ms = models.PositiveIntegerField(_("program's own time (ms)"), default=0)
     elapsed_ms = models.PositiveIntegerField(_("time taken (ms)"), default=0)
     # The last lines the program printed (bounded): the organizer's to read.
@@ -302,14 +308,7 @@ class RankingRun(JobState):
     }
 
     scorer = round_reference(ScorerRound, related_name="rankings")
-    program = models.ForeignKey(
-        ProgramVersion,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("scoring program version"),
-    )
+    program = run_by()
     teams = models.JSONField(_("ranking returned"), default=dict, blank=True)
     tail = models.TextField(_("program output (last lines)"), blank=True)
     created_at = models.DateTimeField(_("requested at"), auto_now_add=True)
