@@ -46,6 +46,11 @@ class ScoringError(Exception):
         """The message in ``lang`` (``"ja"`` or ``"en"``); a plain message is returned as is."""
         return render(self.code, self.params, lang) if self.code else str(self)
 
+    @property
+    def errors(self) -> list[ScoringError]:
+        """The errors this one reports: itself (``Several``: each of those it holds)."""
+        return [self]
+
 
 class ValidationError(ScoringError):
     """An invalid submission, table or correspondence table."""
@@ -54,17 +59,13 @@ class ValidationError(ScoringError):
 class ConfigError(ScoringError):
     """An invalid round configuration; the message names the JSON key."""
 
-    @property
-    def errors(self) -> list[ConfigError]:
-        """The errors this one reports: itself (a ``ConfigErrors``: each of those it holds)."""
-        return [self]
 
-
-class ConfigErrors(ConfigError):
-    """Several errors of one configuration, each about a key of its own, found in one pass
-    (a form puts each next to its field, rather than one per try); ``errors`` in the order
-    the checks ran. Its ``code`` and ``params`` are the first error's; ``str`` and
-    ``render`` give every message, one per line.
+class Several:
+    """Several errors of one pass, each about a key of its own (a form puts each next to
+    its field, rather than one per try), mixed into an error class so that whoever catches
+    that class catches them all (``ConfigErrors``, ``scoring.dp.errors.DPErrors``):
+    ``errors`` in the order the checks ran; ``code`` and ``params`` are the first one's;
+    ``str`` and ``render`` give every message, one per line.
 
     >>> both = ConfigErrors([ConfigError("a is wrong"), ConfigError("b is wrong")])
     >>> print(both)
@@ -72,24 +73,28 @@ class ConfigErrors(ConfigError):
     b is wrong
     """
 
-    def __init__(self, errors: list[ConfigError]) -> None:
+    def __init__(self, errors: list[ScoringError]) -> None:
         self.found = [item for error in errors for item in error.errors]
         Exception.__init__(self, "\n".join(str(error) for error in self.found))
         self.code, self.params = self.found[0].code, self.found[0].params
 
     @property
-    def errors(self) -> list[ConfigError]:
+    def errors(self) -> list[ScoringError]:
         return list(self.found)
 
     def render(self, lang: str | None) -> str:
         return "\n".join(error.render(lang) for error in self.found)
 
 
+class ConfigErrors(Several, ConfigError):
+    """Several errors of one configuration (``Several``)."""
+
+
 class ConfigChecks:
-    """A configuration's independent checks run in one pass: ``run`` keeps a check's
-    ``ConfigError`` and goes on (its value is then ``default``; ``args`` and ``kwargs`` are
-    the check's); ``raise_found`` raises
-    what was kept, one error as itself, several as ``ConfigErrors``.
+    """A configuration's independent checks run in one pass: ``run`` keeps the error a
+    check raises (of the class ``caught``) and goes on, its value then ``default`` (``args``
+    and ``kwargs`` are the check's); ``raise_found`` raises what was kept, one error as
+    itself, several as one ``group`` (a ``Several`` of that class).
 
     >>> def positive(value):
     ...     if value < 1:
@@ -106,13 +111,16 @@ class ConfigChecks:
     -1 is not positive
     """
 
-    def __init__(self) -> None:
-        self.errors: list[ConfigError] = []
+    def __init__(
+        self, caught: type[ScoringError] = ConfigError, group: type[Several] = ConfigErrors
+    ) -> None:
+        self.caught, self.group = caught, group
+        self.errors: list[ScoringError] = []
 
     def run(self, check, *args: Any, default: Any = None, **kwargs: Any) -> Any:
         try:
             return check(*args, **kwargs)
-        except ConfigError as error:
+        except self.caught as error:
             self.errors.append(error)
             return default
 
@@ -120,4 +128,4 @@ class ConfigChecks:
         if len(self.errors) == 1:
             raise self.errors[0]
         if self.errors:
-            raise ConfigErrors(self.errors)
+            raise self.group(self.errors)

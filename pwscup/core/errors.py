@@ -73,14 +73,26 @@ def scoring_text(error) -> str:
     return error.render(get_language()) if hasattr(error, "render") else str(error)
 
 
-def scoring_validation_errors(error) -> ValidationError:
-    """Every error a ``scoring`` error reports (a configuration's ``ConfigErrors`` holds
+def scoring_validation_errors(error, *, field: str | None = None) -> ValidationError:
+    """Every error a ``scoring`` error reports (a configuration's ``Several`` holds
     several, found in one pass), each as ``scoring_validation_error`` gives it, in the
-    reader's language: a form puts each next to the field it is about."""
-    items = getattr(error, "errors", None) or [error]
-    return ValidationError(
-        [scoring_validation_error(item, message=scoring_text(item)) for item in items]
-    )
+    reader's language, under ``field`` when given: a form puts each next to the field, row
+    or level it is about."""
+    items = [
+        scoring_validation_error(item, message=scoring_text(item))
+        for item in getattr(error, "errors", None) or [error]
+    ]
+    return ValidationError({field: items} if field else items)
+
+
+def scoring_errors_by(error, place) -> ValidationError:
+    """Every error a ``scoring`` error reports, in the reader's language, keyed by where
+    ``place(item)`` says it lies (a bundle's settings path: ``config.m``,
+    ``config.levels[1].epsilon``)."""
+    found: dict[str, list[str]] = {}
+    for item in getattr(error, "errors", None) or [error]:
+        found.setdefault(place(item), []).append(scoring_text(item))
+    return ValidationError(found)
 
 
 def scoring_form_error(field: str, error) -> ValidationError:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pwscup.competitions.organizer_files import as_uploaded_bytes
-from pwscup.core.errors import scoring_form_error
+from pwscup.core.errors import scoring_errors_by
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
@@ -99,7 +99,7 @@ def round_from_bundle(*, competition, entry, start, user):
     try:
         engine.config_validate(config)
     except DPError as error:
-        raise scoring_form_error(_config_path(error, config), error) from None
+        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
     dp_round = entry.created_by(
         dp_round_create,
         competition=competition,

@@ -22,14 +22,13 @@ release's header order, so ``qi`` is a list of ``{"name", "type"}`` rather than 
 
 import datetime as dt
 
-from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import as_uploaded_bytes
+from pwscup.core.errors import scoring_errors_by
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     LIMIT_KEYS,
@@ -119,7 +118,7 @@ def round_from_bundle(*, competition, entry, start, user):
     try:
         engine.config_normalise(config)
     except scoring.ScoringError as error:
-        raise ValidationError(_config_errors(error, config)) from None
+        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
     sequential = entry.created_by(
         sequential_round_create,
         competition=competition,
@@ -175,15 +174,6 @@ def _files(files) -> tuple[ContentFile | None, ContentFile | None]:
     master = ContentFile(files[MASTER], name=MASTER) if MASTER in files else None
     pool = ContentFile(files[POOL], name=POOL) if POOL in files else None
     return master, pool
-
-
-def _config_errors(error, config: dict) -> dict[str, list[str]]:
-    """Every error of the configuration (``ConfigErrors`` holds several) by where in the
-    settings it lies, in the reader's language."""
-    found: dict[str, list[str]] = {}
-    for item in getattr(error, "errors", None) or [error]:
-        found.setdefault(_config_path(item, config), []).append(item.render(get_language()))
-    return found
 
 
 def _config_path(error, config: dict) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.dp.messages import DP_MESSAGES
-from scoring.errors import ValidationError
+from scoring.errors import Several, ValidationError
 from scoring.messages import clip, language, render_value
 
 MAX_LISTED = 10
@@ -91,3 +91,8 @@ class DPError(ValidationError):
     def render(self, lang: str | None) -> str:
         """The message in ``lang`` (``"ja"`` or ``"en"``)."""
         return render_dp(self.code, self.params, lang)
+
+
+class DPErrors(Several, DPError):
+    """Several errors of one DP configuration, found in one pass (``scoring.errors.Several``):
+    a ``DPError`` to whoever catches one."""

@@ -429,6 +429,20 @@ def test_bad_dp_settings_are_refused_naming_the_field(dp_bundle, name, change, f
 
 
 @pytest.mark.django_db
+def test_every_dp_configuration_error_is_refused_at_once_by_its_path(dp_bundle):
+    def change(settings):
+        settings["config"]["levels"][1].update(epsilon="-1")
+        settings["config"].update(max_charges_per_level=0, adjacency="sideways")
+
+    errors = _refused(dp_bundle, "dp-practice", settings=_changed(dp_bundle.settings, change))
+    assert list(errors) == [
+        "config.levels[1].epsilon",
+        "config.adjacency",
+        "config.max_charges_per_level",
+    ], errors
+
+
+@pytest.mark.django_db
 def test_settings_that_are_not_an_object_are_refused(dp_bundle, seq_bundle):
     assert "settings" in _refused(dp_bundle, "dp-practice", settings=["config"])
     assert "settings" in _refused(seq_bundle, "seq-paper", settings="config")

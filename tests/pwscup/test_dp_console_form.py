@@ -151,6 +151,19 @@ def test_a_configuration_error_is_shown_next_to_its_field(world, client, overrid
     assert not Round.objects.filter(slug="dp").exists()
 
 
+def test_every_configuration_error_is_shown_at_once_next_to_its_field(world, client):
+    """An organizer sees all that is wrong in one try: a level, an attribute's row and the
+    charges' cap, each where it belongs."""
+    data = fields_post(levels="1, 0", max_charges_per_level="100001")
+    data["attribute-1-values"] = "<=17, 18-24, <=17"
+    response = _post(client, world, data, headers={"accept-language": "ja"})
+    form = response.context["form"]
+    assert "0 より大きくしてください" in form.errors["levels"][0]
+    assert set(form.errors) == {"levels", "max_charges_per_level"}, form.errors
+    assert form.attribute_rows[1].errors["values"]
+    assert not Round.objects.filter(slug="dp").exists()
+
+
 def test_the_errors_are_in_japanese_for_a_japanese_reader(world, client):
     response = _post(client, world, fields_post(levels="1, 0"), headers={"accept-language": "ja"})
     assert "0 より大きくしてください" in response.context["form"].errors["levels"][0]

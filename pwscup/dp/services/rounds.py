@@ -14,7 +14,7 @@ from pwscup.competitions.models import AuditEntry
 from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_audit_record, round_of_kind_create
 from pwscup.competitions.windows import window_dates_edit, window_move
-from pwscup.core.errors import scoring_text, scoring_validation_error
+from pwscup.core.errors import scoring_validation_errors
 from pwscup.core.files import organizer_csv
 from pwscup.core.json_input import json_input
 from pwscup.dp import engine, estimation
@@ -30,13 +30,6 @@ from pwscup.submissions.services.maintenance import uploads_in_flight
 Action = AuditEntry.Action
 
 # --- the round ----------------------------------------------------------------------------
-
-
-def _dp_validation_error(field: str, error) -> ValidationError:
-    text = scoring_text(error)
-    # The code and parameters go along: the console's form shows a configuration error
-    # next to the attribute, target or level it names.
-    return scoring_validation_error(error, message=text, field=field)
 
 
 @transaction.atomic
@@ -69,13 +62,13 @@ def dp_round_create(
     try:
         config = engine.config_validate(config_raw)
     except engine.DPInputError as error:
-        raise _dp_validation_error("config", error) from None
+        raise scoring_validation_errors(error, field="config") from None
     filename = table_filename or "hidden.csv"
     try:
         csv = organizer_csv(table, name=filename)
         rows = engine.table_check(csv.utf8, config)
     except engine.DPInputError as error:  # scoring.ValidationError: the encoding's too
-        raise _dp_validation_error("table", error) from None
+        raise scoring_validation_errors(error, field="table") from None
     round_ = round_of_kind_create(basics=basics, kind="dp", config=config, original_rows=rows)
     round_original_save(round=round_, csv=csv, filename=filename)
     dp_round = DPRound.objects.create(

@@ -19,7 +19,8 @@ Examples
 >>> parse_config({"attributes": {"a": ["x"]}, "workload": [], "levels": []})
 Traceback (most recent call last):
 ...
-scoring.dp.errors.DPError: Attribute 'a' needs at least 2 values
+scoring.dp.errors.DPErrors: Attribute 'a' needs at least 2 values
+'levels' must be a non-empty list of {"id", "epsilon"} (got [])
 """
 
 from scoring.dp.config.parse import load_dp_config, parse_config, validate_config

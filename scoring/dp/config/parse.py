@@ -16,10 +16,10 @@ from typing import Any
 
 from scoring.bounded_json import loads_bounded
 from scoring.dp.config.schema import Baselines, DPConfig, Level, Reconstruction, Target
-from scoring.dp.errors import DPError
+from scoring.dp.errors import DPError, DPErrors
 from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.encodings import fold_lookalikes
-from scoring.errors import ConfigError
+from scoring.errors import ConfigChecks, ConfigError
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
 from scoring.messages import clip
 
@@ -348,24 +348,48 @@ def parse_config(raw: Any, *, check_ids: bool = True) -> DPConfig:
     Raises
     ------
     DPError
-        The first problem found, with the message of spec §12.
+        Every problem found (a ``DPErrors`` when there are several), each with the
+        message of spec §12.
     """
     raw = _document(raw)
-    attributes = _parse_attributes(raw["attributes"])
-    numeric = _parse_numeric(raw.get("numeric", {}))
-    max_cells = _integer(raw, "max_cells", DPConfig.max_cells, 2, 100_000_000)
-    workload = _parse_workload(raw["workload"], attributes, max_cells, check_ids=check_ids)
-    levels = _parse_levels(raw["levels"], check_ids=check_ids)
-    adjacency = _choice(raw, "adjacency", ("replace", "add_remove"), DPConfig.adjacency)
-    interactive, batch = _parse_tracks(raw.get("tracks", {}))
-    query_types = _parse_query_types(raw)
-    gates_and_feedback = _parse_gates_and_feedback(raw)
-    _check_option_rules(
-        adjacency=adjacency,
-        interactive=interactive,
-        batch=batch,
-        feedback=gates_and_feedback["feedback"],
+    # Each key is checked on its own and every error found is reported at once (a
+    # ``DPErrors`` when there are several); a check that needs another key's value (the
+    # workload its attributes and cell cap, the rules between options) waits until that
+    # key is right.
+    checks = ConfigChecks(DPError, DPErrors)
+    attributes = checks.run(_parse_attributes, raw["attributes"])
+    numeric = checks.run(_parse_numeric, raw.get("numeric", {}))
+    max_cells = checks.run(_integer, raw, "max_cells", DPConfig.max_cells, 2, 100_000_000)
+    workload = None
+    if attributes is not None and max_cells is not None:
+        workload = checks.run(
+            _parse_workload, raw["workload"], attributes, max_cells, check_ids=check_ids
+        )
+    levels = checks.run(_parse_levels, raw["levels"], check_ids=check_ids)
+    adjacency = checks.run(_choice, raw, "adjacency", ("replace", "add_remove"), DPConfig.adjacency)
+    tracks = checks.run(_parse_tracks, raw.get("tracks", {}))
+    query_types = checks.run(_parse_query_types, raw)
+    gates_and_feedback = checks.run(_parse_gates_and_feedback, raw)
+    max_charges = checks.run(
+        _integer, raw, "max_charges_per_level", DPConfig.max_charges_per_level, 1, 100_000
     )
+    reconstruction = checks.run(_parse_reconstruction, raw.get("reconstruction", {}))
+    rank_metric = checks.run(_choice, raw, "rank_metric", ("l2", "spearman"), DPConfig.rank_metric)
+    target_aggregate = checks.run(
+        _choice, raw, "target_aggregate", ("mean",), DPConfig.target_aggregate
+    )
+    overall = checks.run(_choice, raw, "overall", ("rank_sum",), DPConfig.overall)
+    baselines = checks.run(_parse_baselines, raw.get("baselines", {}))
+    if None not in (adjacency, tracks, gates_and_feedback):
+        checks.run(
+            _check_option_rules,
+            adjacency=adjacency,
+            interactive=tracks[0],
+            batch=tracks[1],
+            feedback=gates_and_feedback["feedback"],
+        )
+    checks.raise_found()
+    interactive, batch = tracks
     return DPConfig(
         attributes=attributes,
         workload=workload,
@@ -375,15 +399,13 @@ def parse_config(raw: Any, *, check_ids: bool = True) -> DPConfig:
         interactive=interactive,
         batch=batch,
         query_types=query_types,
-        max_charges_per_level=_integer(
-            raw, "max_charges_per_level", DPConfig.max_charges_per_level, 1, 100_000
-        ),
+        max_charges_per_level=max_charges,
         max_cells=max_cells,
-        reconstruction=_parse_reconstruction(raw.get("reconstruction", {})),
-        rank_metric=_choice(raw, "rank_metric", ("l2", "spearman"), DPConfig.rank_metric),
-        target_aggregate=_choice(raw, "target_aggregate", ("mean",), DPConfig.target_aggregate),
-        overall=_choice(raw, "overall", ("rank_sum",), DPConfig.overall),
-        baselines=_parse_baselines(raw.get("baselines", {})),
+        reconstruction=reconstruction,
+        rank_metric=rank_metric,
+        target_aggregate=target_aggregate,
+        overall=overall,
+        baselines=baselines,
         **gates_and_feedback,
     )
 
