@@ -2,20 +2,31 @@
 
 :func:`parse_config` turns the organizer's JSON into a frozen
 :class:`~scoring.dp.config.schema.DPConfig`, in stages (the document, the attributes and
-the workload, the levels, the tracks, the scoring options, the rules between options),
-and raises :class:`~scoring.dp.errors.DPError` at the first problem; the shape it fills is
-:mod:`scoring.dp.config.schema`.
+the workload, the levels; the options of :mod:`scoring.dp.config.options`), and raises
+every problem found at once (a :class:`~scoring.dp.errors.DPError`, ``DPErrors`` when there
+are several); the shape it fills is :mod:`scoring.dp.config.schema`.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 from typing import Any
 
 from scoring.bounded_json import loads_bounded
-from scoring.dp.config.schema import Baselines, DPConfig, Level, Reconstruction, Target
+from scoring.dp.config.options import (
+    bad_value,
+    check_option_rules,
+    choice,
+    integer,
+    is_number,
+    parse_baselines,
+    parse_gates_and_feedback,
+    parse_query_types,
+    parse_reconstruction,
+    parse_tracks,
+)
+from scoring.dp.config.schema import DPConfig, Level, Target
 from scoring.dp.errors import DPError, DPErrors
 from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.encodings import fold_lookalikes
@@ -49,40 +60,13 @@ KNOWN_KEYS = (
 REQUIRED_KEYS = ("attributes", "workload", "levels")
 
 
-def _bad(key: str, expected: str, value: Any) -> DPError:
-    return DPError(
-        "dp.config.bad_value",
-        key=key,
-        expected=expected,
-        value=clip(json.dumps(value, default=str)),
-    )
-
-
-def _choice(raw: dict, key: str, choices: tuple, default, label: str | None = None):
-    value = raw.get(key, default)
-    if value not in choices:
-        raise _bad(label or key, " or ".join(repr(c) for c in choices), value)
-    return value
-
-
-def _integer(raw: dict, key: str, default: int, lo: int, hi: int, label: str | None = None) -> int:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _bad(label or key, f"an integer from {lo:,} to {hi:,}", value)
-    return value
-
-
-def _number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
-
-
 def _parse_attributes(raw: Any) -> dict[str, tuple[str, ...]]:
     if not isinstance(raw, dict) or not raw:
-        raise _bad("attributes", "an object: name → list of values", raw)
+        raise bad_value("attributes", "an object: name → list of values", raw)
     attributes = {}
     for name, domain in raw.items():
         if not isinstance(domain, list) or not all(isinstance(v, str | int) for v in domain):
-            raise _bad(f"attributes.{name}", "a list of strings", domain)
+            raise bad_value(f"attributes.{name}", "a list of strings", domain)
         values = [str(v).strip() for v in domain]
         if len(values) < 2:
             raise DPError("dp.attr.too_few", attribute=clip(name))
@@ -107,14 +91,14 @@ def _parse_attributes(raw: Any) -> dict[str, tuple[str, ...]]:
 
 def _parse_numeric(raw: Any) -> dict[str, tuple[float, float]]:
     if not isinstance(raw, dict):
-        raise _bad("numeric", 'an object: column → {"range": [lo, hi]}', raw)
+        raise bad_value("numeric", 'an object: column → {"range": [lo, hi]}', raw)
     numeric = {}
     for column, spec in raw.items():
         bounds = spec.get("range") if isinstance(spec, dict) else None
         if (
             not isinstance(bounds, list)
             or len(bounds) != 2
-            or not all(_number(b) for b in bounds)
+            or not all(is_number(b) for b in bounds)
             or not bounds[0] < bounds[1]
         ):
             raise DPError("dp.numeric.range", column=clip(column))
@@ -131,11 +115,11 @@ def _identified_entries(
     :func:`scoring.identifiers.is_identifier` (with dots): it is a part of the round's URLs
     and of file names."""
     if not isinstance(raw, list) or not raw:
-        raise _bad(key, f'a non-empty list of {{"id", "{field}"}}', raw)
+        raise bad_value(key, f'a non-empty list of {{"id", "{field}"}}', raw)
     ids = set()
     for entry in raw:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
-            raise _bad(key, f'a list of {{"id": text, "{field}": {sample}}}', entry)
+            raise bad_value(key, f'a list of {{"id": text, "{field}": {sample}}}', entry)
         entry_id = entry["id"]
         if check_ids and not is_identifier(entry_id, dots=True):
             raise DPError(f"dp.{name}.id_form", **{name: clip(entry_id)}, max=IDENTIFIER_MAX_LENGTH)
@@ -208,59 +192,6 @@ def _parse_levels(raw: Any, *, check_ids: bool) -> tuple[Level, ...]:
     return tuple(levels)
 
 
-def _parse_baselines(raw: Any) -> Baselines:
-    if not isinstance(raw, dict):
-        raise _bad("baselines", "an object", raw)
-    unknown = set(raw) - {"trials", "rho_rule", "aggregate", "it_x", "x_max", "seed"}
-    if unknown:
-        raise _bad(
-            "baselines", "an object with trials, rho_rule, aggregate, it_x, x_max, seed", raw
-        )
-    it_x = raw.get("it_x", list(Baselines.it_x))
-    if (
-        not isinstance(it_x, list)
-        or not it_x
-        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in it_x)
-    ):
-        raise _bad("baselines.it_x", "a non-empty list of positive integers", it_x)
-    seed = raw.get("seed", Baselines.seed)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise _bad("baselines.seed", "a non-negative integer", seed)
-    return Baselines(
-        trials=_integer(raw, "trials", Baselines.trials, 1, 1000, "baselines.trials"),
-        rho_rule=_choice(
-            raw, "rho_rule", ("exact", "paper_linear"), Baselines.rho_rule, "baselines.rho_rule"
-        ),
-        aggregate=_choice(
-            raw,
-            "aggregate",
-            ("median_of_measures", "mean_of_measures", "measure_of_medians"),
-            Baselines.aggregate,
-            "baselines.aggregate",
-        ),
-        it_x=tuple(it_x),
-        x_max=_integer(raw, "x_max", Baselines.x_max, 1, 10_000, "baselines.x_max"),
-        seed=seed,
-    )
-
-
-def _parse_reconstruction(raw: Any) -> Reconstruction:
-    if not isinstance(raw, dict) or set(raw) - {"init", "tol", "max_iter"}:
-        raise _bad("reconstruction", "an object with init, tol, max_iter", raw)
-    tol = raw.get("tol", Reconstruction.tol)
-    if not _number(tol) or not 0 < tol < 1:
-        raise _bad("reconstruction.tol", "a number in (0, 1)", tol)
-    return Reconstruction(
-        init=_choice(
-            raw, "init", ("uniform", "observed"), Reconstruction.init, "reconstruction.init"
-        ),
-        tol=float(tol),
-        max_iter=_integer(
-            raw, "max_iter", Reconstruction.max_iter, 1, 1_000_000, "reconstruction.max_iter"
-        ),
-    )
-
-
 def _document(raw: Any) -> dict:
     """The configuration as a JSON object with known keys only, the required ones present."""
     if isinstance(raw, bytes | str):
@@ -277,60 +208,8 @@ def _document(raw: Any) -> dict:
         if key not in raw:
             raise DPError("dp.config.missing_key", key=key)
     if raw.get("kind", "dp") != "dp":
-        raise _bad("kind", "'dp'", raw.get("kind"))
+        raise bad_value("kind", "'dp'", raw.get("kind"))
     return raw
-
-
-def _parse_tracks(raw: Any) -> tuple[bool, str]:
-    """``tracks``: (interactive, batch)."""
-    if not isinstance(raw, dict) or set(raw) - {"interactive", "batch"}:
-        raise _bad("tracks", "an object with interactive, batch", raw)
-    interactive = raw.get("interactive", DPConfig.interactive)
-    if not isinstance(interactive, bool):
-        raise _bad("tracks.interactive", "true or false", interactive)
-    batch = _choice(
-        raw, "batch", ("off", "platform", "upload", "both"), DPConfig.batch, "tracks.batch"
-    )
-    return interactive, batch
-
-
-def _parse_query_types(raw: dict) -> tuple[str, ...]:
-    query_types = raw.get("query_types", list(DPConfig.query_types))
-    if (
-        not isinstance(query_types, list)
-        or not set(query_types) <= {"histogram", "count", "mean"}
-        or len(set(query_types)) != len(query_types)
-    ):
-        raise _bad("query_types", "a subset of ['histogram', 'count', 'mean']", query_types)
-    return tuple(query_types)
-
-
-def _parse_gates_and_feedback(raw: dict) -> dict[str, Any]:
-    """``spearman_gate``, ``plausibility_z``, ``publish_truth`` and ``feedback``, checked in order."""
-    gate = raw.get("spearman_gate", DPConfig.spearman_gate)
-    if gate is not None and (not _number(gate) or not -1 <= gate <= 1):
-        raise _bad("spearman_gate", "null or a number in [-1, 1]", gate)
-    plausibility_z = raw.get("plausibility_z", DPConfig.plausibility_z)
-    if not _number(plausibility_z) or plausibility_z <= 0:
-        raise _bad("plausibility_z", "a number > 0", plausibility_z)
-    publish_truth = raw.get("publish_truth", DPConfig.publish_truth)
-    if not isinstance(publish_truth, bool):
-        raise _bad("publish_truth", "true or false", publish_truth)
-    return {
-        "spearman_gate": None if gate is None else float(gate),
-        "plausibility_z": float(plausibility_z),
-        "publish_truth": publish_truth,
-        "feedback": _choice(raw, "feedback", ("after_close", "live"), DPConfig.feedback),
-    }
-
-
-def _check_option_rules(*, adjacency: str, interactive: bool, batch: str, feedback: str) -> None:
-    """The rules between options: a released table of N rows reveals N (so the batch track
-    needs ``replace``), and live scores reveal the hidden histograms (upload-only rounds)."""
-    if adjacency == "add_remove" and batch != "off":
-        raise DPError("dp.config.batch_needs_replace")
-    if feedback == "live" and (batch != "upload" or interactive):
-        raise DPError("dp.config.live_feedback")
 
 
 def parse_config(raw: Any, *, check_ids: bool = True) -> DPConfig:
@@ -359,30 +238,30 @@ def parse_config(raw: Any, *, check_ids: bool = True) -> DPConfig:
     checks = ConfigChecks(DPError, DPErrors)
     attributes = checks.run(_parse_attributes, raw["attributes"])
     numeric = checks.run(_parse_numeric, raw.get("numeric", {}))
-    max_cells = checks.run(_integer, raw, "max_cells", DPConfig.max_cells, 2, 100_000_000)
+    max_cells = checks.run(integer, raw, "max_cells", DPConfig.max_cells, 2, 100_000_000)
     workload = None
     if attributes is not None and max_cells is not None:
         workload = checks.run(
             _parse_workload, raw["workload"], attributes, max_cells, check_ids=check_ids
         )
     levels = checks.run(_parse_levels, raw["levels"], check_ids=check_ids)
-    adjacency = checks.run(_choice, raw, "adjacency", ("replace", "add_remove"), DPConfig.adjacency)
-    tracks = checks.run(_parse_tracks, raw.get("tracks", {}))
-    query_types = checks.run(_parse_query_types, raw)
-    gates_and_feedback = checks.run(_parse_gates_and_feedback, raw)
+    adjacency = checks.run(choice, raw, "adjacency", ("replace", "add_remove"), DPConfig.adjacency)
+    tracks = checks.run(parse_tracks, raw.get("tracks", {}))
+    query_types = checks.run(parse_query_types, raw)
+    gates_and_feedback = checks.run(parse_gates_and_feedback, raw)
     max_charges = checks.run(
-        _integer, raw, "max_charges_per_level", DPConfig.max_charges_per_level, 1, 100_000
+        integer, raw, "max_charges_per_level", DPConfig.max_charges_per_level, 1, 100_000
     )
-    reconstruction = checks.run(_parse_reconstruction, raw.get("reconstruction", {}))
-    rank_metric = checks.run(_choice, raw, "rank_metric", ("l2", "spearman"), DPConfig.rank_metric)
+    reconstruction = checks.run(parse_reconstruction, raw.get("reconstruction", {}))
+    rank_metric = checks.run(choice, raw, "rank_metric", ("l2", "spearman"), DPConfig.rank_metric)
     target_aggregate = checks.run(
-        _choice, raw, "target_aggregate", ("mean",), DPConfig.target_aggregate
+        choice, raw, "target_aggregate", ("mean",), DPConfig.target_aggregate
     )
-    overall = checks.run(_choice, raw, "overall", ("rank_sum",), DPConfig.overall)
-    baselines = checks.run(_parse_baselines, raw.get("baselines", {}))
+    overall = checks.run(choice, raw, "overall", ("rank_sum",), DPConfig.overall)
+    baselines = checks.run(parse_baselines, raw.get("baselines", {}))
     if None not in (adjacency, tracks, gates_and_feedback):
         checks.run(
-            _check_option_rules,
+            check_option_rules,
             adjacency=adjacency,
             interactive=tracks[0],
             batch=tracks[1],

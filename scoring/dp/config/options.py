@@ -1,0 +1,146 @@
+"""The DP configuration's scalar options (spec dp-round.md §10): the tracks, the query
+types, the gates and feedback, the reconstruction, the baselines and the rules between
+options, with the value checks :mod:`scoring.dp.config.parse` shares (``bad_value``,
+``choice``, ``integer``)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from scoring.dp.config.schema import Baselines, DPConfig, Reconstruction
+from scoring.dp.errors import DPError
+from scoring.messages import clip
+
+
+def bad_value(key: str, expected: str, value: Any) -> DPError:
+    return DPError(
+        "dp.config.bad_value",
+        key=key,
+        expected=expected,
+        value=clip(json.dumps(value, default=str)),
+    )
+
+
+def choice(raw: dict, key: str, choices: tuple, default, label: str | None = None):
+    value = raw.get(key, default)
+    if value not in choices:
+        raise bad_value(label or key, " or ".join(repr(c) for c in choices), value)
+    return value
+
+
+def integer(raw: dict, key: str, default: int, lo: int, hi: int, label: str | None = None) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise bad_value(label or key, f"an integer from {lo:,} to {hi:,}", value)
+    return value
+
+
+def is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
+def parse_baselines(raw: Any) -> Baselines:
+    if not isinstance(raw, dict):
+        raise bad_value("baselines", "an object", raw)
+    unknown = set(raw) - {"trials", "rho_rule", "aggregate", "it_x", "x_max", "seed"}
+    if unknown:
+        raise bad_value(
+            "baselines", "an object with trials, rho_rule, aggregate, it_x, x_max, seed", raw
+        )
+    it_x = raw.get("it_x", list(Baselines.it_x))
+    if (
+        not isinstance(it_x, list)
+        or not it_x
+        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in it_x)
+    ):
+        raise bad_value("baselines.it_x", "a non-empty list of positive integers", it_x)
+    seed = raw.get("seed", Baselines.seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise bad_value("baselines.seed", "a non-negative integer", seed)
+    return Baselines(
+        trials=integer(raw, "trials", Baselines.trials, 1, 1000, "baselines.trials"),
+        rho_rule=choice(
+            raw, "rho_rule", ("exact", "paper_linear"), Baselines.rho_rule, "baselines.rho_rule"
+        ),
+        aggregate=choice(
+            raw,
+            "aggregate",
+            ("median_of_measures", "mean_of_measures", "measure_of_medians"),
+            Baselines.aggregate,
+            "baselines.aggregate",
+        ),
+        it_x=tuple(it_x),
+        x_max=integer(raw, "x_max", Baselines.x_max, 1, 10_000, "baselines.x_max"),
+        seed=seed,
+    )
+
+
+def parse_reconstruction(raw: Any) -> Reconstruction:
+    if not isinstance(raw, dict) or set(raw) - {"init", "tol", "max_iter"}:
+        raise bad_value("reconstruction", "an object with init, tol, max_iter", raw)
+    tol = raw.get("tol", Reconstruction.tol)
+    if not is_number(tol) or not 0 < tol < 1:
+        raise bad_value("reconstruction.tol", "a number in (0, 1)", tol)
+    return Reconstruction(
+        init=choice(
+            raw, "init", ("uniform", "observed"), Reconstruction.init, "reconstruction.init"
+        ),
+        tol=float(tol),
+        max_iter=integer(
+            raw, "max_iter", Reconstruction.max_iter, 1, 1_000_000, "reconstruction.max_iter"
+        ),
+    )
+
+
+def parse_tracks(raw: Any) -> tuple[bool, str]:
+    """``tracks``: (interactive, batch)."""
+    if not isinstance(raw, dict) or set(raw) - {"interactive", "batch"}:
+        raise bad_value("tracks", "an object with interactive, batch", raw)
+    interactive = raw.get("interactive", DPConfig.interactive)
+    if not isinstance(interactive, bool):
+        raise bad_value("tracks.interactive", "true or false", interactive)
+    batch = choice(
+        raw, "batch", ("off", "platform", "upload", "both"), DPConfig.batch, "tracks.batch"
+    )
+    return interactive, batch
+
+
+def parse_query_types(raw: dict) -> tuple[str, ...]:
+    query_types = raw.get("query_types", list(DPConfig.query_types))
+    if (
+        not isinstance(query_types, list)
+        or not set(query_types) <= {"histogram", "count", "mean"}
+        or len(set(query_types)) != len(query_types)
+    ):
+        raise bad_value("query_types", "a subset of ['histogram', 'count', 'mean']", query_types)
+    return tuple(query_types)
+
+
+def parse_gates_and_feedback(raw: dict) -> dict[str, Any]:
+    """``spearman_gate``, ``plausibility_z``, ``publish_truth`` and ``feedback``, checked in order."""
+    gate = raw.get("spearman_gate", DPConfig.spearman_gate)
+    if gate is not None and (not is_number(gate) or not -1 <= gate <= 1):
+        raise bad_value("spearman_gate", "null or a number in [-1, 1]", gate)
+    plausibility_z = raw.get("plausibility_z", DPConfig.plausibility_z)
+    if not is_number(plausibility_z) or plausibility_z <= 0:
+        raise bad_value("plausibility_z", "a number > 0", plausibility_z)
+    publish_truth = raw.get("publish_truth", DPConfig.publish_truth)
+    if not isinstance(publish_truth, bool):
+        raise bad_value("publish_truth", "true or false", publish_truth)
+    return {
+        "spearman_gate": None if gate is None else float(gate),
+        "plausibility_z": float(plausibility_z),
+        "publish_truth": publish_truth,
+        "feedback": choice(raw, "feedback", ("after_close", "live"), DPConfig.feedback),
+    }
+
+
+def check_option_rules(*, adjacency: str, interactive: bool, batch: str, feedback: str) -> None:
+    """The rules between options: a released table of N rows reveals N (so the batch track
+    needs ``replace``), and live scores reveal the hidden histograms (upload-only rounds)."""
+    if adjacency == "add_remove" and batch != "off":
+        raise DPError("dp.config.batch_needs_replace")
+    if feedback == "live" and (batch != "upload" or interactive):
+        raise DPError("dp.config.live_feedback")
