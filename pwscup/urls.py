@@ -18,6 +18,7 @@ handler500 = "pwscup.core.outages.server_error"
 urlpatterns = [
     path("", competition_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
+    path("favicon.ico", core_views.FaviconView.as_view(), name="favicon"),
     path("toolkit/<str:filename>", core_views.toolkit_download, name="toolkit_download"),
     path("admin/", admin.site.urls),
     path("api/", include("pwscup.api.urls")),

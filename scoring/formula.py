@@ -100,8 +100,9 @@ def _parse(text: str) -> ast.Expression:
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError) as error:
-        raise FormulaError("formula.syntax", detail=clip(str(error.args[0]))) from None
+        raise _syntax_error(text.strip(), error) from None
     for node in ast.walk(tree):
+        _check_operators(node)
         if not isinstance(node, _NODES):
             raise FormulaError("formula.not_allowed", what=_describe(node))
         if isinstance(node, ast.Constant) and not _is_number(node.value):
@@ -111,6 +112,62 @@ def _parse(text: str) -> ast.Expression:
     return tree
 
 
+def _syntax_error(text: str, error: Exception) -> FormulaError:
+    """Where the formula cannot be read, in the library's own words (Python's message is
+    English and speaks of Python): an unbalanced bracket, or the character where reading
+    stopped (``SyntaxError.offset``, 1-based) with the text near it, or the formula's end.
+
+    >>> print(_syntax_error("1 + (", SyntaxError()).render("en"))
+    The bracket at character 5 is never closed (near '1 + (').
+    >>> error = _syntax_error("a b", SyntaxError("", ("", 1, 3, "a b", 1, 4)))
+    >>> error.code, error.params
+    ('formula.syntax_at', {'column': 3, 'near': "'a b'"})
+    """
+    bracket = _unbalanced_bracket(text)
+    if bracket is not None:
+        code, position = bracket
+        return FormulaError(code, column=position, near=_near(text, position))
+    position = _error_position(text, error)
+    if position is None or position > len(text):
+        return FormulaError("formula.syntax_end", near=_near(text, len(text)))
+    return FormulaError("formula.syntax_at", column=position, near=_near(text, position))
+
+
+def _unbalanced_bracket(text: str) -> tuple[str, int] | None:
+    """``("formula.bracket_unmatched", position)`` for a ``)`` with no ``(`` before it,
+    ``("formula.bracket_unclosed", position)`` for a ``(`` never closed; ``None`` if they
+    pair up. Positions are 1-based."""
+    opened: list[int] = []
+    for index, character in enumerate(text, start=1):
+        if character == "(":
+            opened.append(index)
+        elif character == ")":
+            if not opened:
+                return "formula.bracket_unmatched", index
+            opened.pop()
+    return ("formula.bracket_unclosed", opened[-1]) if opened else None
+
+
+def _error_position(text: str, error: Exception) -> int | None:
+    """The 1-based character of ``text`` where Python stopped reading, counting the lines
+    before it; ``None`` when Python does not say (``0`` means at the end)."""
+    if "\0" in text:
+        return text.index("\0") + 1
+    line, offset = getattr(error, "lineno", None), getattr(error, "offset", None)
+    if not line or not offset:
+        return None
+    before = text.split("\n")[: line - 1]
+    return sum(len(part) + 1 for part in before) + offset
+
+
+def _near(text: str, position: int, reach: int = 10) -> str:
+    """The formula around the 1-based ``position``, quoted, printable."""
+    start = max(0, position - 1 - reach)
+    part = text[start : position + reach]
+    part = "".join(c if c.isprintable() else " " for c in part)
+    return repr(clip(("…" if start else "") + part + ("…" if position + reach < len(text) else "")))
+
+
 def _is_number(value: object) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
@@ -118,6 +175,19 @@ def _is_number(value: object) -> bool:
         return math.isfinite(float(value))
     except OverflowError:
         return False
+
+
+def _check_operators(node: ast.AST) -> None:
+    """Refuse an operator outside the language by the expression it is in (``A // 2``), not
+    by the name Python's tree gives it (``FloorDiv``)."""
+    if isinstance(node, ast.BinOp | ast.UnaryOp):
+        allowed = isinstance(node.op, _OPERATORS)
+    elif isinstance(node, ast.Compare):
+        allowed = all(isinstance(op, _COMPARISONS) for op in node.ops)
+    else:
+        return
+    if not allowed:
+        raise FormulaError("formula.not_allowed", what=_describe(node))
 
 
 def _check_call(node: ast.Call) -> None:
@@ -208,8 +278,8 @@ def _evaluate(text: str, tree: ast.Expression, values: dict[str, float]) -> floa
         raise FormulaError("formula.not_finite", detail=clip(text.strip())) from None
     except (TypeError, ValueError):
         raise FormulaError("formula.syntax", detail=clip(text.strip())) from None
-    except simpleeval.InvalidExpression as error:
-        raise FormulaError("formula.not_allowed", what=clip(str(error))) from None
+    except simpleeval.InvalidExpression:  # its message is English; the formula says what
+        raise FormulaError("formula.not_allowed", what=clip(text.strip())) from None
     try:
         number = float(result)
     except (TypeError, ValueError, OverflowError):

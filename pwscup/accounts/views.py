@@ -136,17 +136,21 @@ def signup(request):
 @login_required
 def profile(request):
     form = NotificationPreferenceForm(
-        request.POST or None,
+        request.POST if request.method == "POST" else None,
         initial={"email_enabled": notification_preference(user=request.user).email_enabled},
     )
     if request.method == "POST" and form.is_valid():
-        notification_preference_set(
-            user=request.user,
-            email_enabled=form.cleaned_data["email_enabled"],
-            language=get_language(),
-        )
-        messages.success(request, _("Your notification preferences are saved."))
-        return redirect("profile")
+        try:
+            notification_preference_set(
+                user=request.user,
+                email_enabled=form.cleaned_data["email_enabled"],
+                language=get_language(),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Your notification preferences are saved."))
+            return redirect("profile")
     return render(
         request, "accounts/profile.html", {"form": form, **user_profile(user=request.user)}
     )

@@ -177,7 +177,7 @@ Folders: `rounds/<round>/` (one per round whose results were published){folders_
 どのデータで行われたかを示すデータカード（`data-card.md`、`data-card.json`）を含みます。
 `manifest.json` に全ファイルの SHA-256 とサイズが記載されています。
 {note_ja}
-主催者が含めることを選んだ秘密情報: **{ticked}**。ここに記載がない限り、元データ、サンプル、
+運営者が含めることを選んだ秘密情報: **{ticked}**。ここに記載がない限り、元データ、サンプル、
 置換（パーミュテーション）、攻撃の正解データは一切含まれていません。
 
 フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）{folders_ja}。

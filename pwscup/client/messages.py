@@ -56,7 +56,7 @@ JA = {
     ),
     "give --field {name}=VALUE": "--field {name}=VALUE を指定してください",
     "re-identification rate hidden until the organizer's rule shows it": (
-        "再識別率は主催者の定めた公開時期まで表示されません"
+        "再識別率は運営者の定めた公開時期まで表示されません"
     ),
     "re-identification rate {rate} ({correct} of {rows} rows)": (
         "再識別率 {rate} ({rows} 行中 {correct} 行が正解)"

@@ -1,10 +1,12 @@
-"""Operator endpoints, and the participants' toolkit download."""
+"""Operator endpoints, the participants' toolkit download, and the site's icon."""
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import FileResponse, Http404, JsonResponse
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+from django.views.generic.base import RedirectView
 
 from pwscup.core.selectors import system_health
 from pwscup.core.toolkit import toolkit_wheel, wheel_filename
@@ -32,3 +34,12 @@ def toolkit_download(request, filename: str):
     return FileResponse(
         wheel.open("rb"), as_attachment=True, filename=filename, content_type="application/zip"
     )
+
+
+class FaviconView(RedirectView):
+    """``/favicon.ico``, which every browser asks for whatever a page links: the site's icon,
+    ``static/favicon.svg`` (the pages link it too). Not permanent: the static address may
+    change with the storage."""
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("favicon.svg")

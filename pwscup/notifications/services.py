@@ -5,6 +5,7 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.urls import reverse
@@ -89,6 +90,18 @@ def notifications_mark_read(*, user, ids=None) -> int:
 def notification_preference_set(
     *, user, email_enabled: bool, language: str
 ) -> NotificationPreference:
+    """Keep the user's wishes (e-mails in ``language``). Turning e-mails on for an account
+    without an address is refused (``ValidationError`` keyed ``email_enabled``): nothing
+    would ever arrive. Turning them off always works."""
+    if email_enabled and not (user.email or "").strip():
+        raise ValidationError(
+            {
+                "email_enabled": _(
+                    "Your account has no e-mail address to send them to: add one first (the "
+                    "site's administrators can set it), then turn e-mails on."
+                )
+            }
+        )
     preference, _created = NotificationPreference.objects.update_or_create(
         user=user, defaults={"email_enabled": email_enabled, "language": language}
     )

@@ -29,7 +29,7 @@ from scoring.scorer.demo import (
 )
 
 SLUG = "scorer-demo"
-NAME = "ラウンド S：主催者の採点プログラム / Round S: the organizer's own scoring program"
+NAME = "ラウンド S：運営者の採点プログラム / Round S: the organizer's own scoring program"
 ROWS, SEED, SLOTS = 200, 0, 12
 CONFIG = {
     "release_columns": [

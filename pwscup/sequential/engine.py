@@ -97,14 +97,22 @@ class Outcome:
     per_person_csv: str
 
 
-def sequence_check(master: Master, releases: list[bytes], config: dict, *, current: int) -> Outcome:
+def sequence_check(
+    master: Master,
+    releases: list[bytes],
+    config: dict,
+    *,
+    current: int,
+    names: list[str] | None = None,
+) -> Outcome:
     """Validate and score the releases 1 … ``current`` against the master as known at
     ``current`` (nothing of a later release counts): exactly what ``python -m scoring seq
     check`` prints on the round page's files (``evaluate_sequence``'s summary; the signature
     changes also as message codes, ``violation_codes``, to be shown in the reader's language)
     and the per-person table as CSV text. Raises ``scoring.ScoringError`` for an invalid
-    release."""
-    result = evaluate_sequence(*read_releases(releases[:current], master=master))
+    release; ``names``: the files' names as the team uploaded them, for its messages."""
+    names = names[:current] if names else None
+    result = evaluate_sequence(*read_releases(releases[:current], master=master, names=names))
     results = {**result.summary, "step": current, "violation_codes": result.structure.violations}
     return Outcome(results=results, per_person_csv=risk_per_person_csv(result))
 
@@ -139,6 +147,7 @@ def target_files(master: Master, releases: list[bytes], config: dict, *, prefix:
     return published.files(prefix=prefix)
 
 
-def attack_accuracy(master: Master, data: bytes, config: dict) -> float:
-    """Accuracy of a ``pid,guess`` file against the target's truth (spec §10)."""
-    return float(score_guesses(read_guesses(data, master=master), master))
+def attack_accuracy(master: Master, data: bytes, config: dict, *, name: str) -> float:
+    """Accuracy of a ``pid,guess`` file against the target's truth (spec §10); ``name``: the
+    file's name as the team uploaded it, for its messages."""
+    return float(score_guesses(read_guesses(data, master=master, name=name), master))

@@ -17,8 +17,9 @@ Public API (one line each)
   the master file writes them: what a team downloads).
 * ``largest_eligible_m(sa_values) -> int`` — Def. 9, ``⌊|T| / max count⌋``.
 * ``draw_team_masters(pool, teams, config, *, size, turnover, seed) -> {team: DataFrame}`` — §3 pool draw.
-* ``read_release(source, *, release, master, previous=None) -> Release`` — §4–§5 validation,
-  ``ValidationError`` naming release, row, column, value. ``Release.rows`` / ``.groups``.
+* ``read_release(source, *, release, master, previous=None, name=None) -> Release`` — §4–§5
+  validation, ``ValidationError`` naming release, row, column, value (``name``: the file's
+  own name, for a message about the file itself). ``Release.rows`` / ``.groups``.
 * ``structure(releases) -> Structure`` — §6: ``mu`` (MU(j) list), ``minv``, ``violations``
   (message dicts), ``violation_texts(lang)``; ``mu(release) -> int``.
 * ``risk(master, releases, *, n=None) -> Risk`` — §7–§8: per-person ``P_N``/``P_A``
@@ -28,7 +29,7 @@ Public API (one line each)
 * ``evaluate_sequence(master, releases) -> SequenceResult`` — everything above:
   ``.summary`` (one JSON-ready dict: what ``seq check`` prints and the server stores),
   ``.per_person`` (DataFrame), ``.structure.violations`` (message codes for ja).
-* ``read_releases(sources, *, master) -> (Master, [Release])`` — read ``T*(1..n)`` against
+* ``read_releases(sources, *, master, names=None) -> (Master, [Release])`` — read ``T*(1..n)`` against
   ``master.known_at(n)``: the one reading of a sequence (server and CLI).
 * ``read_sequence(master_source, release_sources, config) -> (Master, [Release])`` — read all
   from files (the whole master or a team's ``master.csv`` so far give the same).
@@ -43,7 +44,7 @@ Public API (one line each)
 * ``publish_for_attack(master, releases, *, seed) -> PublishedSequence`` — §10 files:
   ``.releases`` (frames without pid, renumbered), ``.background``, ``.counterfeits``;
   ``.files(prefix=...)`` the published files' names and CSV texts.
-* ``read_guesses(source, *, master, n=None) -> pandas.Series`` (pid -> guess; line-numbered
+* ``read_guesses(source, *, master, n=None, name="the guesses") -> pandas.Series`` (pid -> guess; line-numbered
   errors) and ``score_guesses(guesses, master, *, n=None) -> float`` — §10 accuracy.
 * Baseline publisher (§16): ``scoring.kit.sequential.baseline_release(master, j, previous)``.
 """

@@ -129,14 +129,17 @@ def publish_for_attack(master: Master, releases: list[Release], *, seed: int) ->
     return PublishedSequence(frames, background, counterfeits)
 
 
-def read_guesses(source: Any, *, master: Master, n: int | None = None) -> pd.Series:
-    """Read a ``pid,guess`` file against a target (spec §10).
+def read_guesses(
+    source: Any, *, master: Master, n: int | None = None, name: str = "the guesses"
+) -> pd.Series:
+    """Read a ``pid,guess`` file against a target (spec §10); ``name``: how a message about
+    the file itself (its encoding, its fields) names it (the team's own file name).
 
     Returns the guesses as a Series ``pid -> guess`` (empty guesses left out).
     Rejected with the line number (the header is line 1): an unknown pid, a pid given
     twice, a guess outside the sensitive domain.
     """
-    frame = source if isinstance(source, pd.DataFrame) else read_table(source, name="the guesses")
+    frame = source if isinstance(source, pd.DataFrame) else read_table(source, name=name)
     if list(frame.columns) != ["pid", "guess"]:
         raise ValidationError("seq.guess.header", got=",".join(map(str, frame.columns)))
     n = master.config.n_releases if n is None else n

@@ -16,6 +16,7 @@ seq baseline T_J.csv --config CFG --release J [--previous RELEASE_{J-1}.csv] -o 
 from __future__ import annotations
 
 import json
+import os
 
 from scoring.errors import ValidationError
 from scoring.sequential.config import parse_config
@@ -31,12 +32,16 @@ def read_sequence(master_source, release_sources, config) -> tuple[Master, list[
     The master may be the whole master or a team's ``master.csv`` so far (online mode:
     persons up to the open release, lifespans cut there): only ``T(1..n)`` are checked, and
     the master returned is the one known at ``n`` (:meth:`Master.known_at`), which both
-    files give alike.
+    files give alike. A release given as a path is named by its file name in the messages.
     """
     if not hasattr(config, "qi"):
         config = parse_config(config)
     master = read_master(master_source, config, upto=len(release_sources))
-    return read_releases(release_sources, master=master)
+    names = [
+        os.path.basename(source) if isinstance(source, str | os.PathLike) else None
+        for source in release_sources
+    ]
+    return read_releases(release_sources, master=master, names=names)
 
 
 def _load_config(path):

@@ -94,11 +94,11 @@ class Release:
         return int(self.rows["tampered"].sum())
 
 
-def _frame(source: Any, release: int, config) -> pd.DataFrame:
+def _frame(source: Any, name: str, config) -> pd.DataFrame:
     if isinstance(source, pd.DataFrame):
         frame = source.fillna("").astype(str).apply(lambda column: column.str.strip())
     else:
-        frame = read_table(source, name=f"release_{release}.csv")
+        frame = read_table(source, name=name)
     # Compared with the master's values as the master's reading leaves them.
     for column in (config.sa, *(c for c, kind in config.qi.items() if kind != "num")):
         if column in frame:
@@ -107,7 +107,12 @@ def _frame(source: Any, release: int, config) -> pd.DataFrame:
 
 
 def read_release(
-    source: Any, *, release: int, master: Master, previous: Release | None = None
+    source: Any,
+    *,
+    release: int,
+    master: Master,
+    previous: Release | None = None,
+    name: str | None = None,
 ) -> Release:
     """Read and validate the team's ``release_<j>.csv`` (spec §4–§5).
 
@@ -121,6 +126,9 @@ def read_release(
         The team's master table (its configuration decides the options).
     previous : Release, optional
         The team's ``T*(j−1)``; needed when the round discloses ``last`` (§8.1).
+    name : str, optional
+        How a message about the file itself (its encoding, its fields) names it: the name
+        the team gave it (``my_release.csv``); ``release_<j>.csv`` by default.
 
     Returns
     -------
@@ -133,7 +141,7 @@ def read_release(
         Disease 'dyspepsia', got 'gastritis' (Def. 2(2))``.
     """
     config = master.config
-    frame = _frame(source, release, config)
+    frame = _frame(source, name or f"release_{release}.csv", config)
     check_header(list(frame.columns), release, master)
     if frame.empty:
         raise ValidationError("seq.release.no_rows", release=release)
@@ -160,7 +168,9 @@ def read_release(
     return Release(release, rows, _groups(rows, regions))
 
 
-def read_releases(sources: list, *, master: Master) -> tuple[Master, list[Release]]:
+def read_releases(
+    sources: list, *, master: Master, names: list[str | None] | None = None
+) -> tuple[Master, list[Release]]:
     """Read and validate ``T*(1..n)``, ``n = len(sources)``, in order (each with its
     predecessor, for ``last``), against the master as known at release ``n``.
 
@@ -170,6 +180,8 @@ def read_releases(sources: list, *, master: Master) -> tuple[Master, list[Releas
     from the persons of ``U(n)`` only, so the whole master and a team's ``master.csv`` so
     far (online mode) give the same results and messages.
 
+    ``names``: each file's name for :func:`read_release`'s messages (the team's own).
+
     Returns
     -------
     (Master, list of Release)
@@ -177,9 +189,12 @@ def read_releases(sources: list, *, master: Master) -> tuple[Master, list[Releas
     """
     known = master.known_at(len(sources))
     releases: list[Release] = []
+    names = names or [None] * len(sources)
     for j, source in enumerate(sources, start=1):
         previous = releases[-1] if releases else None
-        releases.append(read_release(source, release=j, master=known, previous=previous))
+        releases.append(
+            read_release(source, release=j, master=known, previous=previous, name=names[j - 1])
+        )
     return known, releases
 
 

@@ -87,8 +87,9 @@ def seq_world(
     return world
 
 
-def publish(world: SeqWorld, letter: str, step: int, content: bytes, now=None):
-    """Team ``letter`` uploads ``release_<step>.csv`` (checked at once) at ``now``."""
+def publish(world: SeqWorld, letter: str, step: int, content: bytes, now=None, name=None):
+    """Team ``letter`` uploads ``release_<step>.csv`` (or ``name``; checked at once) at
+    ``now``."""
     from pwscup.sequential import services
 
     world.sequential.refresh_from_db()
@@ -97,7 +98,7 @@ def publish(world: SeqWorld, letter: str, step: int, content: bytes, now=None):
         team=world.teams[letter],
         user=world.users[letter],
         step=step,
-        uploaded_file=upload_file(content, f"release_{step}.csv"),
+        uploaded_file=upload_file(content, name or f"release_{step}.csv"),
         now=now,
     )
     return check(release)
@@ -112,8 +113,9 @@ def check(release):
     return settled(Release, release.pk)
 
 
-def attack(world: SeqWorld, letter: str, target, content: bytes, now=None):
-    """Team ``letter`` uploads guesses on ``target``, scored here as the worker does."""
+def attack(world: SeqWorld, letter: str, target, content: bytes, now=None, name="attack.csv"):
+    """Team ``letter`` uploads guesses on ``target`` (a file ``name``), scored here as the
+    worker does."""
     from pwscup.sequential import services
     from pwscup.sequential.models import SeqAttack
 
@@ -121,7 +123,7 @@ def attack(world: SeqWorld, letter: str, target, content: bytes, now=None):
         target=target,
         team=world.teams[letter],
         user=world.users[letter],
-        uploaded_file=upload_file(content, "attack.csv"),
+        uploaded_file=upload_file(content, name),
         now=now,
     )
     services.attack_score(attack_id=upload.pk)

@@ -18,6 +18,8 @@ from django.test import Client
 client = Client(HTTP_HOST="127.0.0.1", HTTP_ACCEPT_LANGUAGE="en")
 missing = client.get("/no-such-page/")
 static = client.get("/static/pwscup.css")
+icon = client.get("/favicon.ico")
+icon_file = client.get(icon["Location"]) if icon.has_header("Location") else icon
 print(json.dumps({
     "debug": settings.DEBUG,
     "missing_status": missing.status_code,
@@ -25,6 +27,9 @@ print(json.dumps({
     "static_status": static.status_code,
     "static_type": static.get("Content-Type", ""),
     "static_body": b"".join(static.streaming_content).decode()[:200],
+    "icon_status": icon.status_code,
+    "icon_file_status": icon_file.status_code,
+    "icon_type": icon_file.get("Content-Type", ""),
 }))
 """
 
@@ -62,6 +67,13 @@ def test_the_demo_serves_static_files_without_collectstatic(tmp_path):
     assert seen["static_status"] == 200
     assert seen["static_type"].startswith("text/css")
     assert seen["static_body"].startswith(":root {")
+
+
+def test_the_browsers_favicon_request_gets_the_sites_icon(tmp_path):
+    seen = _probe(tmp_path)
+    assert seen["icon_status"] == 302
+    assert seen["icon_file_status"] == 200 and seen["icon_type"].startswith("image/svg+xml")
+    assert '<link rel="icon" href="/static/favicon.svg"' in seen["missing_page"]  # every page
 
 
 def test_debug_can_still_be_asked_for(tmp_path):

@@ -92,6 +92,24 @@ def test_a_refused_formula_is_shown_next_to_the_field(world, formula, words):
     assert world.round.total_formula == ""
 
 
+def test_a_syntax_error_says_where_in_the_readers_language(world):
+    client = _console(world)
+    url = reverse("console:round_total", args=[world.competition.slug, world.round.slug])
+    expected = {
+        ("1 + (", "en"): "The bracket at character 5 is never closed (near &#x27;1 + (&#x27;)",
+        ("1 + (", "ja"): "式の 5 文字目の括弧が閉じられていません（&#x27;1 + (&#x27; の辺り）",
+        ("a b", "en"): "The formula cannot be read at character 3 (near &#x27;a b&#x27;)",
+        ("a b", "ja"): "式の 3 文字目（&#x27;a b&#x27; の辺り）を読み取れません",
+    }
+    for (formula, language), words in expected.items():
+        response = client.post(url, {"total_formula": formula}, HTTP_ACCEPT_LANGUAGE=language)
+        text = response.content.decode()
+        field = text[text.index('data-testid="round-total-form"') :]
+        field = field[: field.index("</form>")]
+        assert words in field
+        assert "invalid syntax" not in field and "was never closed" not in field
+
+
 def test_results_tab_and_standings_once_published(world):
     round_total_formula_set(user=world.organizer, round=world.round, formula="utility")
     assert "total" in [key.key for key in round_ranking_keys(world.round)]

@@ -70,6 +70,11 @@ def test_w6_guesses_score_three_fifths_and_bad_lines_are_named():
     bad = seq_attack(world, "b", target, b"pid,guess\nZoe,flu\n")
     assert bad.status == SeqAttack.Status.FAILED and bad.number == 2
     assert "line 2: pid 'Zoe' is not a target of this sequence" in bad.message
+    # A message about the file itself names it as the team uploaded it.
+    ragged = seq_attack(world, "b", target, b"pid,guess\nBob,flu,x\n", name="my_guesses.csv")
+    assert ragged.status == SeqAttack.Status.FAILED
+    assert ragged.original_filename == "my_guesses.csv"
+    assert "my_guesses.csv" in ragged.message and "guesses:" not in ragged.message
     with pytest.raises(Refused):
         services.attack_upload(
             target=target,

@@ -96,6 +96,18 @@ def test_w1b_wrong_sensitive_value_is_kept_failed_with_the_spec_message_in_both_
     assert valid == {}
 
 
+def test_a_refusal_names_the_file_as_the_team_uploaded_it_though_it_is_kept_as_release_j():
+    world = seq_world()
+    content = fixture(TABLE3) + b"1,Zoe,extra,fields,here,too\n"
+    rejected = publish(world, "a", 1, content, name="my_release.csv")
+    assert rejected.status == Release.Status.FAILED
+    assert rejected.file.name.endswith("release_1.csv")
+    for language in ("en", "ja"):
+        with translation.override(language):
+            text = job_message_text(rejected)
+        assert "my_release.csv" in text and "release_1.csv" not in text
+
+
 def test_w2_intersection_attack_names_every_signature_change():
     world = seq_world()
     publish(world, "a", 1, fixture(TABLE3))

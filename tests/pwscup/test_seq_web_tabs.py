@@ -102,6 +102,30 @@ def test_the_data_tab_offers_the_sample_the_kit_the_files_and_the_toolkit(client
     assert sample.content.startswith(b"gid,pid,Age,Zip,Disease\n")
 
 
+def test_the_data_tab_shows_the_latest_valid_release_until_it_is_frozen(client):
+    world = seq_world()
+    client.force_login(world.users["a"])
+    valid = publish(world, "a", 1, fixture(TABLE3))
+    assert valid.status == Release.Status.FINISHED, valid.message
+    release_file = url(world, "sequential:release_file", valid.pk)
+    for language, words in (
+        ("en", "upload #1: valid, not frozen yet"),
+        ("ja", "アップロード #1: 有効（まだ凍結されていません）"),
+    ):
+        client.cookies["django_language"] = language
+        page = text_of(client, tab(world, "data"))
+        row = page[page.index('data-testid="step-1"') :]
+        row = row[: row.index("</tr>")]
+        assert f'href="{release_file}" data-testid="latest-1"' in row
+        assert words in row[row.index('data-testid="not-frozen-1"') :]
+    freeze(world)
+    client.cookies["django_language"] = "en"
+    page = text_of(client, tab(world, "data"))
+    row = page[page.index('data-testid="step-1"') :]
+    row = row[: row.index("</tr>")]
+    assert f'href="{release_file}" data-testid="frozen-1"' in row and "not frozen" not in row
+
+
 def test_a_team_without_a_master_is_told_and_gets_no_sample_nor_kit(client):
     world = seq_world(config=fixture_config("small_config.json"), master=None, letters="a")
     client.force_login(world.users["a"])

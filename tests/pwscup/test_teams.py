@@ -21,6 +21,7 @@ from pwscup.accounts.services import (
 )
 from pwscup.core.errors import Refused
 from pwscup.kinds.round_basics import RoundBasics
+from pwscup.notifications.models import NotificationPreference
 
 User = get_user_model()
 
@@ -379,6 +380,8 @@ def test_the_competition_page_says_registration_is_locked(client, world, languag
 @pytest.mark.django_db
 def test_the_profile_lists_teams_competitions_and_saves_preferences(client, world):
     user = world.users["a"]
+    user.email = "a@example.org"
+    user.save()
     client.force_login(user)
     client.cookies["django_language"] = "en"
     page = client.get(reverse("profile")).content.decode()
@@ -388,6 +391,30 @@ def test_the_profile_lists_teams_competitions_and_saves_preferences(client, worl
     assert user.notification_preference.language == "en"
     client.force_login(world.organizer)
     assert "Competitions I organize" in client.get(reverse("profile")).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Your account has no e-mail address to send them to: add one first"),
+        ("ja", "アカウントには送信先のメールアドレスがありません。先にメールアドレスを登録"),
+    ],
+)
+def test_e_mails_cannot_be_turned_on_without_an_address(client, world, language, words):
+    user = world.users["a"]
+    assert not user.email
+    client.force_login(user)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("profile")).content.decode()
+    assert 'name="email_enabled"' in page
+    response = client.post(reverse("profile"), {"email_enabled": "on"})  # as the page posts it
+    assert response.status_code == 200
+    text = response.content.decode()
+    field = text[text.index('data-testid="email-enabled"') :]
+    assert words in field[: field.index("</form>")]
+    assert not NotificationPreference.objects.filter(user=user, email_enabled=True).exists()
+    assert client.post(reverse("profile"), {}).status_code == 302  # off is always accepted
 
 
 @pytest.mark.django_db

@@ -83,9 +83,9 @@ def test_division_by_zero_is_found_on_the_values_and_named():
         ("(9 ** 99) ** 99", "formula.not_finite"),
         ("1e300 * 1e300 * A", "formula.not_finite"),
         ("1e999", "formula.not_allowed"),
-        ("A +", "formula.syntax"),
-        ("A; U", "formula.syntax"),
-        ("A = 1", "formula.syntax"),
+        ("A +", "formula.syntax_end"),
+        ("A; U", "formula.syntax_at"),
+        ("A = 1", "formula.syntax_at"),
         ("", "formula.empty"),
         ("A + " * 200 + "A", "formula.too_long"),
         ("True + A", "formula.not_allowed"),
@@ -106,3 +106,35 @@ def test_a_long_string_never_travels_whole_in_the_message():
         formula_check(text, ["A"])
     assert caught.value.code == "formula.unknown_name"
     assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "column", "near"),
+    [
+        ("1 + (", "formula.bracket_unclosed", 5, "'1 + ('"),
+        ("(A + U", "formula.bracket_unclosed", 1, "'(A + U'"),
+        ("A + U)", "formula.bracket_unmatched", 6, "'A + U)'"),
+        ("a b", "formula.syntax_at", 3, "'a b'"),
+        ("max(A,, U)", "formula.syntax_at", 7, "'max(A,, U)'"),
+        ("A +", "formula.syntax_end", None, "'A +'"),
+    ],
+)
+def test_a_syntax_error_says_where_in_the_readers_words(text, code, column, near):
+    with pytest.raises(FormulaError) as caught:
+        formula_check(text, ["A", "U", "a", "b"])
+    error = caught.value
+    assert (error.code, error.params.get("column"), error.params["near"]) == (code, column, near)
+    english, japanese = error.render("en"), error.render("ja")
+    assert near in english and near in japanese
+    if column:
+        assert f"character {column} " in english and f"{column} 文字目" in japanese
+    for python_words in ("invalid syntax", "was never closed", "Perhaps", "unmatched ')'"):
+        assert python_words not in english and python_words not in japanese
+
+
+@pytest.mark.parametrize("text", ["A // 2", "A % U", "A is U", "~A"])
+def test_an_operator_outside_the_language_is_named_as_written(text):
+    with pytest.raises(FormulaError) as caught:
+        formula_check(text, ["A", "U"])
+    assert caught.value.code == "formula.not_allowed"
+    assert caught.value.params["what"] == text

@@ -9,7 +9,7 @@ import json
 import pandas as pd
 import pytest
 
-from scoring.errors import ConfigError
+from scoring.errors import ConfigError, ValidationError
 from scoring.sequential import (
     config_error_place,
     evaluate_sequence,
@@ -141,3 +141,12 @@ def test_groups_per_release_skips_blank_counts_and_unreadable_persons():
     ]
     assert groups_per_release("pid,lsf,lsb\nA,1,2\n", upto=2) == []
     assert groups_per_release("pid\n", upto=2) == []
+
+
+def test_a_release_given_as_a_path_is_named_by_its_file_name(tmp_path):
+    mine = tmp_path / "my_release.csv"
+    mine.write_bytes(RELEASES[0].read_bytes() + b"1,Zoe,extra,fields,here,too\n")
+    with pytest.raises(ValidationError) as caught:
+        read_sequence(MASTER, [mine], CONFIG)
+    assert "my_release.csv" in caught.value.render("en")
+    assert "release_1.csv" not in caught.value.render("ja")

@@ -105,7 +105,10 @@ def attack_score(*, attack_id: int, task_id: str = "", worker: str = "") -> None
         sequential = attack.target.sequential
         master = selectors.team_master(sequential=sequential, team=attack.target.team)
         accuracy = engine.attack_accuracy(
-            master_frame(master=master), stored_bytes(attack.file), sequential.config
+            master_frame(master=master),
+            stored_bytes(attack.file),
+            sequential.config,
+            name=attack.original_filename or "attack.csv",
         )
         return {"accuracy": accuracy}
 

@@ -88,11 +88,10 @@ def _prefix(*, sequential: SequentialRound, team: Team, step: int) -> list[Relea
     )
 
 
-def _prefix_bytes(*, sequential: SequentialRound, team: Team, step: int) -> list[bytes]:
-    return [
-        stored_bytes(release.file)
-        for release in _prefix(sequential=sequential, team=team, step=step)
-    ]
+def _file_name(release: Release) -> str:
+    """How the check's messages name a release's file: as the team uploaded it
+    (``my_release.csv``), though it is kept as ``release_<j>.csv``."""
+    return release.original_filename or f"release_{release.step}.csv"
 
 
 def release_upload(
@@ -145,14 +144,15 @@ def release_check(*, release_id: int, task_id: str = "", worker: str = "") -> No
     def compute(release: Release) -> dict:
         sequential, team = release.sequential, release.team
         try:
-            prefix = _prefix_bytes(sequential=sequential, team=team, step=release.step)
+            releases = [*_prefix(sequential=sequential, team=team, step=release.step), release]
         except Refused as refusal:
             raise JobStop(JobMessage(text=refusal.message)) from None
         outcome = engine.sequence_check(
             master_frame(master=selectors.team_master(sequential=sequential, team=team)),
-            [*prefix, stored_bytes(release.file)],
+            [stored_bytes(each.file) for each in releases],
             sequential.config,
             current=release.step,
+            names=[_file_name(each) for each in releases],
         )
         return {"results": outcome.results, "per_person": outcome.per_person_csv}
 

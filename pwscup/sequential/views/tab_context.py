@@ -199,15 +199,13 @@ def schedule(*, state: RoundState) -> list[dict]:
 
 
 def data_rows(*, state: RoundState, team: Team) -> list[dict]:
-    """The Data tab's releases: T(j) the team may download, and its frozen release j."""
-    sequential = state.sequential
-    frozen = selectors.team_sequence(
-        sequential=sequential, team=team, upto=sequential.frozen_steps, frozen=True
+    """The Data tab's releases: T(j) the team may download, and its release j: the frozen
+    one once the step is frozen, before that its latest valid upload (``None``: none)."""
+    rows = schedule(state=state)
+    sequence = selectors.team_sequence(
+        sequential=state.sequential, team=team, upto=max((r["step"] for r in rows), default=0)
     )
-    return [
-        {**row, "release": frozen[row["step"] - 1] if row["state"] == "frozen" else None}
-        for row in schedule(state=state)
-    ]
+    return [{**row, "release": sequence[row["step"] - 1]} for row in rows]
 
 
 def submit_context(*, state: RoundState, team: Team) -> dict:
