@@ -195,9 +195,15 @@ def level_baselines(table, config: dict, level: dict) -> dict:
     try:
         result = run_baselines(table, parsed, float(epsilon))
     except DPError as error:
-        # E.g. a level at ε = 100: the baselines' ρ rounds to 1.0 in floating point. The
-        # teams' scores stand; the level shows no baselines and says why.
-        return {"rows": [], "error": str(error)}
+        # A level the library cannot run them at (a ρ it refuses): the teams' scores stand;
+        # the level shows no baselines and says why.
+        # Kept with its code, so that the leaderboard says it in its reader's language.
+        return {
+            "rows": [],
+            "error": str(error),
+            "error_code": error.code,
+            "error_params": error.params,
+        }
     eps_text = level["epsilon"]
     rows = [
         {"label": label, "epsilon": eps_text, "k": result["k"], **result[label]}

@@ -10,11 +10,25 @@ verified tables only.
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.utils.translation import get_language
+
 from pwscup.accounts.selectors import without_disqualified
 from pwscup.dp.models import DPRound, Estimate, Ledger
 from pwscup.dp.selectors import final_estimates
+from scoring.dp.errors import render_dp
 from scoring.dp.exact import format_epsilon
 from scoring.dp.utility import Entry, level_rank, overall_ranks, rank_entries
+
+
+def _baselines_shown(baselines: dict) -> dict:
+    """A level's stored baselines, the reason it has none in the reader's language (a
+    level stored before the reason kept its code says it in English)."""
+    if baselines.get("error_code"):
+        text = render_dp(
+            baselines["error_code"], baselines.get("error_params") or {}, get_language()
+        )
+        return {**baselines, "error": text}
+    return baselines
 
 
 @dataclass
@@ -98,7 +112,7 @@ def level_boards(*, dp_round: DPRound) -> list[LevelBoard]:
         board = LevelBoard(
             level=level["id"],
             epsilon=Fraction(level["epsilon"]),
-            baselines=dp_round.baselines.get(level["id"], {}),
+            baselines=_baselines_shown(dp_round.baselines.get(level["id"], {})),
         )
         for estimate in without_disqualified(
             final_estimates(dp_round=dp_round, level=level["id"]),

@@ -117,3 +117,30 @@ def test_no_seed_is_stored_or_derived():
 def test_tail_values_match_the_spec_example(t):
     # EX5: Pr(|noise| > 3λ) = 0.049787
     assert round(math.exp(-t), 6) == {1.0: 0.367879, 3.0: 0.049787}[t]
+
+
+def test_a_level_without_baselines_says_why_in_the_reader_s_language(db, monkeypatch):
+    """A level whose baselines cannot be computed (the library refuses its ρ) has none; the
+    leaderboard says why in its reader's language (the reason is kept with its code, not as
+    English text)."""
+    from django.utils import timezone, translation
+
+    import scoring.dp.baselines
+    from pwscup.dp.estimation import round_baselines
+    from pwscup.dp.ranking import level_boards
+    from scoring.dp.errors import DPError
+
+    def refused(*args, **kwargs):
+        raise DPError("dp.release.rho_too_large", rho="1.0")
+
+    monkeypatch.setattr(scoring.dp.baselines, "run_baselines", refused)
+    world = build_dp_world(config=BIG)
+    world.dp_round.baselines = round_baselines(world.dp_round.round)
+    world.dp_round.scored_at = timezone.now()  # as the close's scoring leaves it
+    world.dp_round.save(update_fields=["baselines", "scored_at"])
+    with translation.override("en"):
+        english = level_boards(dp_round=world.dp_round)[0].baselines["error"]
+    with translation.override("ja"):
+        japanese = level_boards(dp_round=world.dp_round)[0].baselines["error"]
+    assert "rho 1.0" in english
+    assert japanese != english and any("\u3040" <= c <= "\u9fff" for c in japanese), japanese
