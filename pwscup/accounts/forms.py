@@ -1,4 +1,5 @@
-"""Forms of the participant's own pages: sign-up, passwords, teams, notification preferences."""
+"""Forms of the participant's own pages: sign-up, passwords, the e-mail address, teams,
+notification preferences."""
 
 from django import forms
 from django.contrib.auth import forms as auth_forms
@@ -41,6 +42,18 @@ class PasswordResetSetForm(PasswordSetMixin, auth_forms.SetPasswordForm):
 
 class PasswordChangeForm(PasswordSetMixin, auth_forms.PasswordChangeForm):
     pass
+
+
+class EmailChangeForm(forms.Form):
+    email = forms.EmailField(
+        label=_("New e-mail address"),
+        help_text=_("For resetting a forgotten password and, if you want, notifications."),
+    )
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
 
 
 class TeamCreateForm(forms.Form):

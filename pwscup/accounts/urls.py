@@ -8,6 +8,7 @@ from pwscup.accounts.forms import PasswordChangeForm, PasswordResetSetForm
 account_urls = [
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("profile/email/", views.email_change, name="email_change"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(form_class=PasswordChangeForm),

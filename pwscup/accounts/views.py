@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from pwscup.accounts import services
 from pwscup.accounts.backends import address_locked_out
 from pwscup.accounts.forms import (
+    EmailChangeForm,
     NotificationPreferenceForm,
     SignUpForm,
     TeamCreateForm,
@@ -28,6 +29,7 @@ from pwscup.accounts.selectors import competitions_for_user, team_for_user, user
 from pwscup.accounts.throttling import throttle_minutes
 from pwscup.competitions.selectors import round_at_path
 from pwscup.core.errors import Refused
+from pwscup.core.form_fields import form_saved
 from pwscup.notifications.selectors import notification_preference
 from pwscup.notifications.services import notification_preference_set
 
@@ -154,6 +156,19 @@ def profile(request):
     return render(
         request, "accounts/profile.html", {"form": form, **user_profile(user=request.user)}
     )
+
+
+@login_required
+def email_change(request):
+    """The account's e-mail address, changed with its password (``user_email_set``)."""
+    form = EmailChangeForm(request.POST or None, initial={"email": request.user.email})
+    saved = form_saved(
+        request, form, lambda data: services.user_email_set(user=request.user, **data)
+    )
+    if saved:
+        messages.success(request, _("Your e-mail address is saved."))
+        return redirect("profile")
+    return render(request, "accounts/email_change.html", {"form": form})
 
 
 def _competition(request, competition_slug):

@@ -97,8 +97,8 @@ def notification_preference_set(
         raise ValidationError(
             {
                 "email_enabled": _(
-                    "Your account has no e-mail address to send them to: add one first (the "
-                    "site's administrators can set it), then turn e-mails on."
+                    "Your account has no e-mail address to send them to: add one first (My "
+                    "profile › Account), then turn e-mails on."
                 )
             }
         )

@@ -418,6 +418,36 @@ def test_e_mails_cannot_be_turned_on_without_an_address(client, world, language,
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "refused"),
+    [("en", "This is not your password"), ("ja", "パスワードが正しくありません")],
+)
+def test_a_user_adds_an_e_mail_address_with_the_password(client, world, language, refused):
+    """The profile links to the address's page; the address is saved only with the
+    account's password, the refusal next to the password; then e-mails can be turned on."""
+    user = world.users["a"]
+    user.set_password("the-right-one-42")
+    user.save()
+    client.force_login(user)
+    client.cookies["django_language"] = language
+    url = reverse("email_change")
+    assert f'href="{url}"' in client.get(reverse("profile")).content.decode()
+    page = client.get(url).content.decode()
+    assert 'name="email"' in page and 'name="password"' in page
+    wrong = client.post(url, {"email": "a@example.org", "password": "not-it"})
+    assert wrong.status_code == 200
+    assert refused in wrong.content.decode().split('data-testid="error-password"')[1][:300]
+    user.refresh_from_db()
+    assert user.email == ""
+    right = client.post(url, {"email": "a@EXAMPLE.org", "password": "the-right-one-42"})
+    assert right.status_code == 302 and right.url == reverse("profile")
+    user.refresh_from_db()
+    assert user.email == "a@example.org"
+    assert client.post(reverse("profile"), {"email_enabled": "on"}).status_code == 302
+    assert NotificationPreference.objects.filter(user=user, email_enabled=True).exists()
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("slug", ["team", "join"])
 def test_a_round_cannot_take_the_team_pages_address(world, slug):
     from django.core.exceptions import ValidationError

@@ -27,6 +27,7 @@ from pwscup.accounts.services.teams import (
 )
 from pwscup.accounts.services.users import (
     user_create,
+    user_email_set,
     user_get_or_create,
     user_name_validate,
     user_password_set,
@@ -52,6 +53,7 @@ __all__ = [
     "team_name_check",
     "team_slug_generate",
     "user_create",
+    "user_email_set",
     "user_get_or_create",
     "user_name_validate",
     "user_password_set",

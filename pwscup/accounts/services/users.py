@@ -82,6 +82,20 @@ def user_password_set(*, user, password: str):
     return user
 
 
+def user_email_set(*, user, email: str, password: str):
+    """Give ``user`` a new e-mail address, where notifications and password resets go.
+    The account's password is asked for (``ValidationError`` keyed ``password``): whoever
+    finds a session left open cannot send the next reset link to an address of theirs."""
+    if not user.check_password(password or ""):
+        raise ValidationError(
+            {"password": _("This is not your password: the address is not changed.")},
+            code="password_incorrect",
+        )
+    user.email = get_user_model().objects.normalize_email(email.strip())
+    user.save(update_fields=["email"])
+    return user
+
+
 def user_create(*, username: str, password: str, email: str = "", is_staff: bool = False):
     user_model = get_user_model()
     user, _ = user_model.objects.get_or_create(username=username, defaults={"email": email})
