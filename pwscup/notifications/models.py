@@ -7,6 +7,7 @@ their own language (``pwscup.notifications.kinds``).
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -51,7 +52,10 @@ class Notification(models.Model):
         verbose_name_plural = _("notifications")
 
     def __str__(self) -> str:
-        return f"{self.kind} for {self.user}"
+        return gettext("%(kind)s for %(user)s") % {
+            "kind": self.get_kind_display(),
+            "user": self.user,
+        }
 
 
 class NotificationPreference(models.Model):
@@ -75,4 +79,4 @@ class NotificationPreference(models.Model):
         verbose_name_plural = _("notification preferences")
 
     def __str__(self) -> str:
-        return f"Preferences of {self.user}"
+        return gettext("Preferences of %(user)s") % {"user": self.user}

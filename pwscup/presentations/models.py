@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
@@ -129,4 +130,4 @@ class Slides(KeptUpload):
         verbose_name_plural = _("slides")
 
     def __str__(self) -> str:
-        return f"{self.team} slides {self.label}"
+        return gettext("%(team)s slides %(label)s") % {"team": self.team, "label": self.label}

@@ -10,6 +10,7 @@ import secrets
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
@@ -183,7 +184,7 @@ class TeamDataset(models.Model):
         verbose_name_plural = _("team datasets")
 
     def __str__(self) -> str:
-        return f"{self.team} sample ({self.rows} rows)"
+        return gettext("%(team)s sample (%(rows)s rows)") % {"team": self.team, "rows": self.rows}
 
 
 class Target(models.Model):
@@ -218,7 +219,10 @@ class Target(models.Model):
         verbose_name_plural = _("attack targets")
 
     def __str__(self) -> str:
-        return f"{self.team} target v{self.version}"
+        return gettext("%(team)s target v%(version)s") % {
+            "team": self.team,
+            "version": self.version,
+        }
 
 
 class BuiltinAttack(JobState):
@@ -242,7 +246,7 @@ class BuiltinAttack(JobState):
         verbose_name_plural = _("built-in attacks")
 
     def __str__(self) -> str:
-        return f"built-in attacks on {self.target}"
+        return gettext("built-in attacks on %(target)s") % {"target": self.target}
 
 
 class AttackSubmission(ScoredUpload):

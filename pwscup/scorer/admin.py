@@ -91,8 +91,12 @@ class DataPackAdmin(ScorerRowAdmin):
 
 @admin.register(TeamSlot)
 class TeamSlotAdmin(ScorerRowAdmin):
-    list_display = ("scorer", "team", "folder")
-    fields = ("scorer", "team", "slot", "folder")
+    list_display = ("scorer", "team", "data_folder")
+    fields = ("scorer", "team", "slot", "data_folder")
+
+    @admin.display(description=_("folder"))
+    def data_folder(self, obj) -> str:
+        return obj.folder
 
 
 kept_upload_admin(

@@ -10,6 +10,7 @@ them."""
 from typing import ClassVar
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
@@ -132,7 +133,7 @@ class ProgramBuild(models.Model):
         verbose_name_plural = _("program builds on hosts")
 
     def __str__(self) -> str:
-        return f"{self.version} on {self.host}"
+        return gettext("%(version)s on %(host)s") % {"version": self.version, "host": self.host}
 
 
 def pack_file_name(role: str, choice: str = "") -> str:
@@ -248,7 +249,7 @@ class Release(ScoredUpload):
         verbose_name_plural = _("releases")
 
     def __str__(self) -> str:
-        return f"{self.team} release #{self.number}"
+        return gettext("%(team)s release #%(number)s") % {"team": self.team, "number": self.number}
 
 
 class Target(models.Model):
@@ -268,7 +269,7 @@ class Target(models.Model):
         verbose_name_plural = _("targets")
 
     def __str__(self) -> str:
-        return f"{self.team} (target)"
+        return gettext("%(team)s (target)") % {"team": self.team}
 
 
 class Attack(ScoredUpload):
@@ -319,4 +320,4 @@ class RankingRun(JobState):
         verbose_name_plural = _("ranking program runs")
 
     def __str__(self) -> str:
-        return f"{self.scorer} ranking #{self.pk}"
+        return gettext("%(round)s ranking #%(number)s") % {"round": self.scorer, "number": self.pk}

@@ -83,6 +83,14 @@ class SequentialRoundAdmin(CompetitionScopedAdmin, NoAddAdmin, admin.ModelAdmin)
         "pool_converted_from",
     )
 
+    def get_fields(self, request, obj=None):
+        """A reader who may not change the round sees its configuration once, as text
+        (``configuration``), not also the form's JSON field under the attribute's name."""
+        fields = super().get_fields(request, obj)
+        if not self.has_change_permission(request, obj):
+            fields = [name for name in fields if name != "config"]
+        return fields
+
     @admin.display(description=_("configuration"))
     def configuration(self, obj):
         return json.dumps(obj.config, ensure_ascii=False)

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
@@ -179,7 +180,11 @@ class Release(KeptUpload):
         verbose_name_plural = _("releases")
 
     def __str__(self) -> str:
-        return f"{self.team} release {self.step} #{self.pk}"
+        return gettext("%(team)s release %(step)s #%(number)s") % {
+            "team": self.team,
+            "step": self.step,
+            "number": self.pk,
+        }
 
 
 class SequenceScore(models.Model):
@@ -219,7 +224,7 @@ class SeqTarget(models.Model):
         constraints = [one_per_team("sequential", name="seq_target_one_per_team")]
 
     def __str__(self) -> str:
-        return f"{self.team} (target)"
+        return gettext("%(team)s (target)") % {"team": self.team}
 
 
 class SeqAttack(KeptUpload):

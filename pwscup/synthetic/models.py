@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from django.db import models
 from django.utils import translation
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
@@ -148,7 +148,7 @@ class SynRelease(SynthMessages, KeptUpload):
         verbose_name_plural = _("synthetic releases")
 
     def __str__(self) -> str:
-        return f"{self.team} release #{self.number}"
+        return gettext("%(team)s release #%(number)s") % {"team": self.team, "number": self.number}
 
 
 class SynTarget(SynthMessages, JobState):
@@ -178,7 +178,7 @@ class SynTarget(SynthMessages, JobState):
         verbose_name_plural = _("targets")
 
     def __str__(self) -> str:
-        return f"{self.team} (target)"
+        return gettext("%(team)s (target)") % {"team": self.team}
 
 
 class SynAttack(SynthMessages, KeptUpload):

@@ -41,3 +41,35 @@ def test_every_model_field_has_a_name_in_english_and_in_japanese():
     assert not unnamed, "Fields without a Japanese name (give them _(...) and a .po entry):\n" + (
         "\n".join(unnamed)
     )
+
+
+def test_a_row_s_own_name_is_in_the_reader_s_language():
+    """A row's name titles its admin page and its breadcrumbs ("Team A release #3" was
+    English on a Japanese page)."""
+    from pwscup.accounts.models import Team
+    from pwscup.competitions.models import Competition, Round
+    from pwscup.pwscup2015.models import TeamDataset
+    from pwscup.scorer.models import RankingRun, ScorerRound
+    from pwscup.scorer.models import Release as ScorerRelease
+    from pwscup.sequential.models import Release as SeqRelease
+    from pwscup.sequential.models import SeqTarget
+    from pwscup.synthetic.models import SynRelease
+
+    team = Team(name="Team A")
+    rows = [
+        SeqRelease(team=team, step=2, pk=5),
+        SeqTarget(team=team),
+        SynRelease(team=team, number=3),
+        ScorerRelease(team=team, number=3),
+        RankingRun(
+            scorer=ScorerRound(round=Round(name="R1", competition=Competition(name="C"))), pk=4
+        ),
+        TeamDataset(team=team, rows=10),
+    ]
+    for row in rows:
+        with translation.override("en"):
+            english = str(row)
+        with translation.override("ja"):
+            japanese = str(row)
+        assert japanese != english, type(row).__name__
+        assert any("\u3040" <= c <= "\u9fff" for c in japanese), japanese

@@ -72,6 +72,9 @@ def test_the_admin_is_read_only_and_scoped_to_the_organizers_competitions():
         assert client.get(admin_url(model, "add")).status_code == 403, model
         assert client.post(admin_url(model, "delete", row.pk), {"post": "yes"}).status_code == 403
         assert model.objects.filter(pk=row.pk).exists()
+    # A team slot's folder column is named in the reader's language ("Folder" before).
+    slots = client.get(admin_url(TeamSlot, "changelist"), HTTP_ACCEPT_LANGUAGE="ja")
+    assert "フォルダ" in slots.content.decode() and "Folder" not in slots.content.decode()
     # Each host's build of the version, read-only beside it.
     version_page = client.get(admin_url(ProgramVersion, "change", world.program.pk))
     assert host_name() in version_page.content.decode()

@@ -160,6 +160,8 @@ def test_the_admin_checks_the_configuration_with_the_same_messages(client):
 
     from django.contrib.auth import get_user_model
 
+    from pwscup.accounts.services import organizer_grant
+
     world = seq_world()
     admin_user = get_user_model().objects.create_superuser("seq-root", password="pw")
     client.force_login(admin_user)
@@ -178,6 +180,12 @@ def test_the_admin_checks_the_configuration_with_the_same_messages(client):
     ).content.decode()
     assert "所要時間（ミリ秒）" in release_page and "結果" in release_page
     assert "Elapsed ms" not in release_page
+    # The round's organizer reads the round (no right to change it): its configuration once,
+    # named in the reader's language (the form's JSON field showed as "Config" too).
+    organizer_grant(user=world.organizer, competition=world.competition)
+    client.force_login(world.organizer)
+    page = client.get(change, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "設定" in page and "Config" not in page
     # Another competition's organizer does not see this round in the admin.
     other = get_user_model().objects.create_user("seq-other", password="pw", is_staff=True)
     client.force_login(other)
