@@ -42,6 +42,11 @@ def test_the_confirmation_page_then_its_form_freeze_once(client):
     text = console.content.decode()
     assert f'href="{freeze_url(world)}" data-testid="seq-freeze"' in text
     assert f'action="{freeze_url(world)}"' not in text  # no one-click POST form
+    # The panel names the publication mode in the reader's language (the raw "online" before).
+    console_url = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    ja = client.get(console_url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    mode = "オンライン公開" if world.sequential.config["mode"] == "online" else "一括公開"
+    assert f" · {mode} · " in ja
     page = client.get(freeze_url(world))
     assert page.status_code == 200 and frozen(world) == 0
     text = html.unescape(page.content.decode())
