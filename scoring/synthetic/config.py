@@ -45,8 +45,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.errors import ConfigChecks
 from scoring.messages import clip
-from scoring.synthetic.errors import SynthError
+from scoring.synthetic.errors import SynthError, SynthErrors
 
 ROLES = ("numeric", "categorical")
 DEFAULTS: dict[str, Any] = {
@@ -151,13 +152,47 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
     Raises
     ------
     SynthError
-        Naming the key and the value at fault.
+        Naming the key and the value at fault: every one found (a ``SynthErrors`` when there
+        are several).
     """
     data = _known_keys(data)
-    # The checks in the order their errors are reported.
-    names, roles, label = _columns(data, header)
-    n_train = _integer(data, "n_train", low=2)
-    n_challenge = _integer(data, "n_challenge", low=4)
+    # Each key is checked on its own, in this order, and every error found is reported at
+    # once (a ``SynthErrors`` when there are several); a check that needs another key's
+    # value (the challenge set's size against the training table's) waits until it is right.
+    checks = ConfigChecks(SynthError, SynthErrors)
+    names, roles, label = checks.run(_columns, data, header, default=((), {}, ""))
+    n_holdout = checks.run(_integer, data, "n_holdout", low=1)
+    n_train = checks.run(_integer, data, "n_train", low=2)
+    n_challenge = checks.run(_integer, data, "n_challenge", low=4)
+    if n_train is not None and n_challenge is not None:
+        checks.run(_challenge_fits, n_challenge, n_train)
+    n_aux = checks.run(_integer, data, "n_aux", low=1)
+    if "max_rows" not in data and n_train is not None:
+        data["max_rows"] = 3 * n_train
+    max_rows = checks.run(_integer, data, "max_rows", low=1) if "max_rows" in data else None
+    fpr_levels = checks.run(_fpr_levels, data["fpr_levels"])
+    gates = checks.run(_gate_values, data["gates"])
+    density_bandwidth = checks.run(_bandwidth, data["density_bandwidth"])
+    checks.raise_found()
+    return SynthConfig(
+        columns=names,
+        roles=roles,
+        label=label,
+        n_holdout=n_holdout,
+        n_train=n_train,
+        n_challenge=n_challenge,
+        n_aux=n_aux,
+        max_rows=max_rows,
+        fpr_levels=fpr_levels,
+        u_ml_min=gates["u_ml_min"],
+        u_1_max=gates["u_1_max"],
+        r_copy_excess_max=gates["r_copy_excess_max"],
+        density_bandwidth=density_bandwidth,
+    )
+
+
+def _challenge_fits(n_challenge: int, n_train: int) -> None:
+    """The challenge set: a multiple of 4, half of it members, so at most 2 × ``n_train``."""
     if n_challenge % 4 or n_challenge // 2 > n_train:
         raise SynthError(
             "syn.config.bad_value",
@@ -165,10 +200,23 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
             expected=f"a multiple of 4 of at most 2 × n_train ({2 * n_train})",
             value=n_challenge,
         )
-    if "max_rows" not in data:
-        data["max_rows"] = 3 * n_train
-    fpr_levels = _fpr_levels(data["fpr_levels"])
-    gates, copy_key = _gates(data["gates"])
+
+
+def _bandwidth(value: Any) -> float:
+    bandwidth = _fraction(value, "density_bandwidth")
+    if bandwidth <= 0:
+        raise SynthError(
+            "syn.config.bad_value",
+            key="density_bandwidth",
+            expected="a positive number",
+            value=clip(value),
+        )
+    return bandwidth
+
+
+def _gate_values(raw: Any) -> dict[str, float]:
+    """The three gates as numbers (the copy gate under its current name, a share)."""
+    gates, copy_key = _gates(raw)
     r_copy_excess_max = _fraction(gates[copy_key], f"gates.{copy_key}")
     if not 0 <= r_copy_excess_max <= 1:
         raise SynthError(
@@ -177,29 +225,11 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
             expected="a share between 0 and 1",
             value=clip(gates[copy_key]),
         )
-    density_bandwidth = _fraction(data["density_bandwidth"], "density_bandwidth")
-    if density_bandwidth <= 0:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="density_bandwidth",
-            expected="a positive number",
-            value=clip(data["density_bandwidth"]),
-        )
-    return SynthConfig(
-        columns=names,
-        roles=roles,
-        label=label,
-        n_holdout=_integer(data, "n_holdout", low=1),
-        n_train=n_train,
-        n_challenge=n_challenge,
-        n_aux=_integer(data, "n_aux", low=1),
-        max_rows=_integer(data, "max_rows", low=1),
-        fpr_levels=fpr_levels,
-        u_ml_min=_fraction(gates["u_ml_min"], "gates.u_ml_min"),
-        u_1_max=_fraction(gates["u_1_max"], "gates.u_1_max"),
-        r_copy_excess_max=r_copy_excess_max,
-        density_bandwidth=density_bandwidth,
-    )
+    return {
+        "u_ml_min": _fraction(gates["u_ml_min"], "gates.u_ml_min"),
+        "u_1_max": _fraction(gates["u_1_max"], "gates.u_1_max"),
+        "r_copy_excess_max": r_copy_excess_max,
+    }
 
 
 def _known_keys(data: Any) -> dict:

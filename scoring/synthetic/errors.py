@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.errors import ValidationError
+from scoring.errors import Several, ValidationError
 from scoring.messages import clip, language
 from scoring.synthetic.messages import SYN_MESSAGES
 
@@ -73,3 +73,8 @@ class SynthError(ValidationError):
     def render(self, lang: str | None) -> str:
         """The message in ``lang`` (``"ja"`` or ``"en"``)."""
         return render_synth(self.code, self.params, lang)
+
+
+class SynthErrors(Several, SynthError):
+    """Several errors of one synthetic round's settings, found in one pass
+    (``scoring.errors.Several``): a ``SynthError`` to whoever catches one."""

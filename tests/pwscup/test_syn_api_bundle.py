@@ -105,6 +105,9 @@ def test_syn_bundle_refuses_a_broken_manifest_by_the_settings_path():
         },
     }
     assert "config.columns" in refusal(world, bad_role, original)
+    # Every error of the settings at once, each by its path.
+    two = {**settings, "config": {**settings["config"], "n_challenge": 82, "fpr_levels": [2]}}
+    assert {"config.n_challenge", "config.fpr_levels"} <= set(refusal(world, two, original))
     assert not Phase.objects.filter(round__slug="copy").exists()
 
 

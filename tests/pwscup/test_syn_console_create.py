@@ -191,6 +191,18 @@ def test_a_bad_setting_is_shown_next_to_its_field(client, organizer, changes, fi
     assert not Round.objects.filter(competition=organizer, slug="synth").exists()
 
 
+def test_every_bad_setting_is_shown_at_once_next_to_its_field(client, organizer):
+    """An organizer sees all that is wrong in one try: the label, the challenge set's size
+    and the bandwidth, each under its field."""
+    upload(client, organizer)
+    changes = {"label": "age", "n_challenge": 82, "density_bandwidth": 0}
+    html = client.post(settings_url(organizer), settings_post(**changes)).content.decode()
+    assert "categorical" in field_errors(html, "label")
+    assert "multiple of 4" in field_errors(html, "n_challenge")
+    assert "positive" in field_errors(html, "density_bandwidth")
+    assert not Round.objects.filter(competition=organizer, slug="synth").exists()
+
+
 def test_windows_in_the_wrong_order_are_shown_on_their_fields(client, organizer):
     upload(client, organizer)
     now = timezone.now()

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.competitions.organizer_files import round_original_save
 from pwscup.competitions.services import round_of_kind_create, round_phases_close
-from pwscup.core.errors import scoring_form_error
+from pwscup.core.errors import scoring_errors_by, scoring_form_error
 from pwscup.core.files import organizer_csv
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.submissions.services.two_sided import (
@@ -100,7 +100,7 @@ def synthetic_round_create(
         parsed = parse_config(engine.config_in_order(config, header), header)
         population = read_population(csv.utf8, parsed, name=filename)
     except ScoringError as error:
-        raise scoring_form_error(config_error_field(error), error) from None
+        raise scoring_errors_by(error, config_error_field) from None
     round_ = round_of_kind_create(
         basics=basics, kind=KEY, config=parsed.as_dict(), original_rows=len(population.frame)
     )
@@ -111,7 +111,7 @@ def synthetic_round_create(
     try:
         shared = draw_shared(len(population.frame), parsed, seed=synthetic.secret_seed)
     except ScoringError as error:
-        raise scoring_form_error(config_error_field(error), error) from None
+        raise scoring_errors_by(error, config_error_field) from None
     synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
     synthetic.save()
     draws_for_teams(synthetic=synthetic)
