@@ -39,6 +39,7 @@ from typing import Any
 
 from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.core import TERMS as CORE_TERMS
+from scoring.catalogues.expected import EXPECTED_MESSAGES
 from scoring.catalogues.formula import FORMULA_MESSAGES
 from scoring.catalogues.scorer import SCORER_MESSAGES, SCORER_TERMS
 from scoring.catalogues.sequential import SEQ_MESSAGES
@@ -49,12 +50,14 @@ MAX_LISTED = 10
 ELLIPSIS = "…"
 
 # The parts of the catalogue: the library's own codes, the sequential round's ``seq.*``, then
-# the organizer's scoring program's ``scorer.*``, a round total's formula ``formula.*``.
+# the organizer's scoring program's ``scorer.*``, a round total's formula ``formula.*``, and
+# what a configuration's value should have been, ``expect.*``.
 CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     CORE_MESSAGES,
     SEQ_MESSAGES,
     SCORER_MESSAGES,
     FORMULA_MESSAGES,
+    EXPECTED_MESSAGES,
 )
 
 
@@ -162,6 +165,17 @@ def render(code: str, params: Mapping[str, Any] | None = None, lang: str | None 
 
 def _starts_with_term(text: str, term: str) -> bool:
     return text.startswith(term) and text[len(term) : len(term) + 1] in (" ", ":")
+
+
+def expect(code: str, **params: Any) -> dict:
+    """What a value should have been, as a nested message (``expect.<code>`` with
+    ``params``): the ``expected`` parameter of a ``bad_value`` message, in the reader's
+    language when rendered.
+
+    >>> render_value(expect("integer_range", low=1, high=10), "ja")
+    '1 以上 10 以下の整数'
+    """
+    return {"code": f"expect.{code}", "params": params}
 
 
 def render_value(value: Any, lang: str | None = "en") -> Any:

@@ -67,7 +67,8 @@ def render_dp(code: str, params: Mapping[str, Any] | None = None, lang: str | No
             value = _rows_text(value, lang)
         elif isinstance(value, str) and key in ("what", "charges") and value in _WORDS:
             value = _WORDS[value][lang]
-        elif isinstance(value, list):  # parts of the library's catalogue (``header.*``)
+        elif isinstance(value, list) or (isinstance(value, Mapping) and "code" in value):
+            # parts of the library's catalogue (``header.*``, ``expect.*``)
             value = render_value(value, lang)
         values[key] = value
     return DP_MESSAGES[code][lang].format(**values)

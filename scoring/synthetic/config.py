@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import ConfigChecks
-from scoring.messages import clip
+from scoring.messages import clip, expect
 from scoring.synthetic.errors import SynthError, SynthErrors
 
 ROLES = ("numeric", "categorical")
@@ -135,14 +135,19 @@ def _integer(data: Mapping[str, Any], key: str, *, low: int) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise SynthError(
-            "syn.config.bad_value", key=key, expected=f"an integer ≥ {low}", value=clip(value)
+            "syn.config.bad_value",
+            key=key,
+            expected=expect("integer_at_least", low=low),
+            value=clip(value),
         )
     return value
 
 
 def _fraction(value: Any, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise SynthError("syn.config.bad_value", key=key, expected="a number", value=clip(value))
+        raise SynthError(
+            "syn.config.bad_value", key=key, expected=expect("number"), value=clip(value)
+        )
     return float(value)
 
 
@@ -197,7 +202,7 @@ def _challenge_fits(n_challenge: int, n_train: int) -> None:
         raise SynthError(
             "syn.config.bad_value",
             key="n_challenge",
-            expected=f"a multiple of 4 of at most 2 × n_train ({2 * n_train})",
+            expected=expect("challenge_size_train", most=2 * n_train),
             value=n_challenge,
         )
 
@@ -208,7 +213,7 @@ def _bandwidth(value: Any) -> float:
         raise SynthError(
             "syn.config.bad_value",
             key="density_bandwidth",
-            expected="a positive number",
+            expected=expect("positive_number"),
             value=clip(value),
         )
     return bandwidth
@@ -222,7 +227,7 @@ def _gate_values(raw: Any) -> dict[str, float]:
         raise SynthError(
             "syn.config.bad_value",
             key=f"gates.{copy_key}",
-            expected="a share between 0 and 1",
+            expected=expect("share"),
             value=clip(gates[copy_key]),
         )
     return {
@@ -254,7 +259,7 @@ def _columns(data: dict, header: Sequence[str] | None) -> tuple[tuple[str, ...],
         raise SynthError(
             "syn.config.bad_value",
             key="columns",
-            expected="an object of column roles",
+            expected=expect("column_roles"),
             value=clip(columns),
         )
     for column, role in columns.items():
@@ -277,7 +282,7 @@ def _fpr_levels(levels: Any) -> tuple[float, ...]:
         raise SynthError(
             "syn.config.bad_value",
             key="fpr_levels",
-            expected="a list of numbers",
+            expected=expect("numbers"),
             value=clip(levels),
         )
     fpr_levels = tuple(_fraction(level, "fpr_levels") for level in levels)
@@ -285,7 +290,7 @@ def _fpr_levels(levels: Any) -> tuple[float, ...]:
         raise SynthError(
             "syn.config.bad_value",
             key="fpr_levels",
-            expected="distinct numbers between 0 and 1",
+            expected=expect("distinct_rates"),
             value=clip(levels),
         )
     return fpr_levels
@@ -298,7 +303,7 @@ def _gates(gates: Any) -> tuple[dict, str]:
         raise SynthError(
             "syn.config.bad_value",
             key="gates",
-            expected="an object with u_ml_min, u_1_max and r_copy_excess_max",
+            expected=expect("object_with", keys="u_ml_min, u_1_max, r_copy_excess_max"),
             value=clip(gates),
         )
     copy_key = "r_copy_excess_max"

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scoring.messages import expect
 from scoring.synthetic.config import SynthConfig
 from scoring.synthetic.errors import SynthError
 
@@ -203,7 +204,7 @@ def practice_draw(size: int, *, n_challenge: int, seed: int) -> TeamDraw:
         raise SynthError(
             "syn.config.bad_value",
             key="n_challenge",
-            expected=f"a multiple of 4 of at most {size // 2 // 2 * 2}",
+            expected=expect("challenge_size", most=size // 2 // 2 * 2),
             value=n_challenge,
         )
     rows = np.arange(size)

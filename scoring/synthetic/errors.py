@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.errors import Several, ValidationError
-from scoring.messages import clip, language
+from scoring.messages import clip, language, render_value
 from scoring.synthetic.messages import SYN_MESSAGES
 
 MAX_LISTED = 10
@@ -48,10 +48,12 @@ def render_synth(
 ) -> str:
     """The message ``code`` with ``params`` in ``lang`` (``"en"`` or ``"ja"``)."""
     lang = language(lang)
-    values = {
-        key: _rows_text(value, lang) if isinstance(value, Mapping) and "rows" in value else value
-        for key, value in (params or {}).items()
-    }
+    values = dict(params or {})
+    for key, value in values.items():
+        if isinstance(value, Mapping) and "rows" in value:
+            values[key] = _rows_text(value, lang)
+        elif isinstance(value, Mapping) and "code" in value:  # the catalogue's ``expect.*``
+            values[key] = render_value(value, lang)
     return SYN_MESSAGES[code][lang].format(**values)
 
 

@@ -247,9 +247,13 @@ def test_japanese_pages_and_errors(client, organizer):
     page = client.get(settings_url(organizer), HTTP_ACCEPT_LANGUAGE="ja")
     assert page.status_code == 200 and "列の役割" in page.content.decode()
     html = client.post(
-        settings_url(organizer), settings_post(label="age"), HTTP_ACCEPT_LANGUAGE="ja"
+        settings_url(organizer),
+        settings_post(label="age", n_challenge=82),
+        HTTP_ACCEPT_LANGUAGE="ja",
     ).content.decode()
     assert "カテゴリ列" in field_errors(html, "label")
+    # What the value should have been is said in Japanese too (it was quoted in English).
+    assert "2 × n_train（600）以下の 4 の倍数" in field_errors(html, "n_challenge")
 
 
 def test_only_the_competition_s_organizers_open_the_pages(client, organizer):

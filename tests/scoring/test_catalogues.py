@@ -15,6 +15,7 @@ import pytest
 import scoring.catalogues
 import scoring.messages
 from scoring.catalogues.core import CORE_MESSAGES
+from scoring.catalogues.expected import EXPECTED_MESSAGES
 from scoring.catalogues.formula import FORMULA_MESSAGES
 from scoring.catalogues.scorer import SCORER_MESSAGES
 from scoring.catalogues.sequential import SEQ_MESSAGES
@@ -73,13 +74,15 @@ print(error.code, "|", error.render("ja"))
 
 
 def test_the_catalogue_is_the_parts_merged_core_first():
-    parts = (CORE_MESSAGES, SEQ_MESSAGES, SCORER_MESSAGES, FORMULA_MESSAGES)
+    parts = (CORE_MESSAGES, SEQ_MESSAGES, SCORER_MESSAGES, FORMULA_MESSAGES, EXPECTED_MESSAGES)
     assert scoring.messages.CATALOGUES == parts
     assert list(scoring.messages.MESSAGES) == [code for part in parts for code in part]
     assert all(code.startswith("seq.") for code in SEQ_MESSAGES)
     assert all(code.startswith("scorer.") for code in SCORER_MESSAGES)
     assert all(code.startswith("formula.") for code in FORMULA_MESSAGES)
-    assert not any(code.startswith(("seq.", "scorer.", "formula.")) for code in CORE_MESSAGES)
+    assert all(code.startswith("expect.") for code in EXPECTED_MESSAGES)
+    prefixes = ("seq.", "scorer.", "formula.", "expect.")
+    assert not any(code.startswith(prefixes) for code in CORE_MESSAGES)
 
 
 def test_a_code_in_two_parts_is_refused():

@@ -56,9 +56,44 @@ def test_every_code_raised_by_the_library_is_in_the_catalogue():
     assert used <= set(MESSAGES), used - set(MESSAGES)
     # and every catalogue entry is used somewhere (no dead, untranslated-by-use codes);
     # the sequential round's "seq." codes are checked by test_seq_messages.py, the scorer's
-    # "scorer." codes by tests/scoring/scorer/test_scorer_messages.py
-    unchecked = ("seq.", "scorer.")
+    # "scorer." codes by tests/scoring/scorer/test_scorer_messages.py, the "expect." parts
+    # by the test below
+    unchecked = ("seq.", "scorer.", "expect.")
     assert {c for c in MESSAGES if not c.startswith(unchecked)} <= used, set(MESSAGES) - used
+
+
+def test_every_expected_value_is_catalogued_used_and_said_in_japanese():
+    """What a configuration's value should have been (``expect(...)``, in DP and synthetic
+    messages) is a catalogued part: the Japanese message said it in English words."""
+    import re
+
+    import scoring.dp.config.parse
+    from scoring.dp.errors import DPError
+    from scoring.synthetic.config import parse_config as synth_config
+    from scoring.synthetic.errors import SynthError
+
+    called = set()
+    for path in SCORING.rglob("*.py"):
+        called |= set(re.findall(r'expect\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    catalogued = {c.removeprefix("expect.") for c in MESSAGES if c.startswith("expect.")}
+    assert called == catalogued, called ^ catalogued
+    for check, bad, error in (
+        (synth_config, {"columns": {"a": "categorical"}, "label": "a", "n_train": 0}, SynthError),
+        (scoring.dp.config.parse.parse_config, {**DP_VALID, "max_cells": 1}, DPError),
+    ):
+        try:
+            check(bad)
+        except error as refused:
+            japanese = refused.render("ja")
+        assert "でなければなりません" in japanese
+        assert not re.search(r"\b(an|a|integer|number|object)\b", japanese), japanese
+
+
+DP_VALID = {
+    "attributes": {"g": ["F", "M"]},
+    "workload": [{"id": "t", "attributes": ["g"]}],
+    "levels": [{"id": "e1", "epsilon": "1"}],
+}
 
 
 def test_a_listing_reads_in_both_languages_and_always_gives_the_total():

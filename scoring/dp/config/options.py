@@ -11,10 +11,11 @@ from typing import Any
 
 from scoring.dp.config.schema import Baselines, DPConfig, Reconstruction
 from scoring.dp.errors import DPError
-from scoring.messages import clip
+from scoring.messages import clip, expect
 
 
-def bad_value(key: str, expected: str, value: Any) -> DPError:
+def bad_value(key: str, expected: dict, value: Any) -> DPError:
+    """``key`` holds ``value`` where ``expected`` (an ``expect.*`` message) was wanted."""
     return DPError(
         "dp.config.bad_value",
         key=key,
@@ -26,14 +27,16 @@ def bad_value(key: str, expected: str, value: Any) -> DPError:
 def choice(raw: dict, key: str, choices: tuple, default, label: str | None = None):
     value = raw.get(key, default)
     if value not in choices:
-        raise bad_value(label or key, " or ".join(repr(c) for c in choices), value)
+        raise bad_value(
+            label or key, expect("one_of", choices=" or ".join(repr(c) for c in choices)), value
+        )
     return value
 
 
 def integer(raw: dict, key: str, default: int, lo: int, hi: int, label: str | None = None) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise bad_value(label or key, f"an integer from {lo:,} to {hi:,}", value)
+        raise bad_value(label or key, expect("integer_range", low=f"{lo:,}", high=f"{hi:,}"), value)
     return value
 
 
@@ -43,11 +46,13 @@ def is_number(value: Any) -> bool:
 
 def parse_baselines(raw: Any) -> Baselines:
     if not isinstance(raw, dict):
-        raise bad_value("baselines", "an object", raw)
+        raise bad_value("baselines", expect("object"), raw)
     unknown = set(raw) - {"trials", "rho_rule", "aggregate", "it_x", "x_max", "seed"}
     if unknown:
         raise bad_value(
-            "baselines", "an object with trials, rho_rule, aggregate, it_x, x_max, seed", raw
+            "baselines",
+            expect("object_with", keys="trials, rho_rule, aggregate, it_x, x_max, seed"),
+            raw,
         )
     it_x = raw.get("it_x", list(Baselines.it_x))
     if (
@@ -55,10 +60,10 @@ def parse_baselines(raw: Any) -> Baselines:
         or not it_x
         or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in it_x)
     ):
-        raise bad_value("baselines.it_x", "a non-empty list of positive integers", it_x)
+        raise bad_value("baselines.it_x", expect("positive_integers"), it_x)
     seed = raw.get("seed", Baselines.seed)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise bad_value("baselines.seed", "a non-negative integer", seed)
+        raise bad_value("baselines.seed", expect("non_negative_integer"), seed)
     return Baselines(
         trials=integer(raw, "trials", Baselines.trials, 1, 1000, "baselines.trials"),
         rho_rule=choice(
@@ -79,10 +84,10 @@ def parse_baselines(raw: Any) -> Baselines:
 
 def parse_reconstruction(raw: Any) -> Reconstruction:
     if not isinstance(raw, dict) or set(raw) - {"init", "tol", "max_iter"}:
-        raise bad_value("reconstruction", "an object with init, tol, max_iter", raw)
+        raise bad_value("reconstruction", expect("object_with", keys="init, tol, max_iter"), raw)
     tol = raw.get("tol", Reconstruction.tol)
     if not is_number(tol) or not 0 < tol < 1:
-        raise bad_value("reconstruction.tol", "a number in (0, 1)", tol)
+        raise bad_value("reconstruction.tol", expect("open_unit"), tol)
     return Reconstruction(
         init=choice(
             raw, "init", ("uniform", "observed"), Reconstruction.init, "reconstruction.init"
@@ -97,10 +102,10 @@ def parse_reconstruction(raw: Any) -> Reconstruction:
 def parse_tracks(raw: Any) -> tuple[bool, str]:
     """``tracks``: (interactive, batch)."""
     if not isinstance(raw, dict) or set(raw) - {"interactive", "batch"}:
-        raise bad_value("tracks", "an object with interactive, batch", raw)
+        raise bad_value("tracks", expect("object_with", keys="interactive, batch"), raw)
     interactive = raw.get("interactive", DPConfig.interactive)
     if not isinstance(interactive, bool):
-        raise bad_value("tracks.interactive", "true or false", interactive)
+        raise bad_value("tracks.interactive", expect("boolean"), interactive)
     batch = choice(
         raw, "batch", ("off", "platform", "upload", "both"), DPConfig.batch, "tracks.batch"
     )
@@ -114,7 +119,9 @@ def parse_query_types(raw: dict) -> tuple[str, ...]:
         or not set(query_types) <= {"histogram", "count", "mean"}
         or len(set(query_types)) != len(query_types)
     ):
-        raise bad_value("query_types", "a subset of ['histogram', 'count', 'mean']", query_types)
+        raise bad_value(
+            "query_types", expect("subset", values="['histogram', 'count', 'mean']"), query_types
+        )
     return tuple(query_types)
 
 
@@ -122,13 +129,13 @@ def parse_gates_and_feedback(raw: dict) -> dict[str, Any]:
     """``spearman_gate``, ``plausibility_z``, ``publish_truth`` and ``feedback``, checked in order."""
     gate = raw.get("spearman_gate", DPConfig.spearman_gate)
     if gate is not None and (not is_number(gate) or not -1 <= gate <= 1):
-        raise bad_value("spearman_gate", "null or a number in [-1, 1]", gate)
+        raise bad_value("spearman_gate", expect("null_or_correlation"), gate)
     plausibility_z = raw.get("plausibility_z", DPConfig.plausibility_z)
     if not is_number(plausibility_z) or plausibility_z <= 0:
-        raise bad_value("plausibility_z", "a number > 0", plausibility_z)
+        raise bad_value("plausibility_z", expect("number_above_zero"), plausibility_z)
     publish_truth = raw.get("publish_truth", DPConfig.publish_truth)
     if not isinstance(publish_truth, bool):
-        raise bad_value("publish_truth", "true or false", publish_truth)
+        raise bad_value("publish_truth", expect("boolean"), publish_truth)
     return {
         "spearman_gate": None if gate is None else float(gate),
         "plausibility_z": float(plausibility_z),

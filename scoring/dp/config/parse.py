@@ -32,7 +32,7 @@ from scoring.dp.exact import exact_text, parse_epsilon
 from scoring.encodings import fold_lookalikes
 from scoring.errors import ConfigChecks, ConfigError
 from scoring.identifiers import IDENTIFIER_MAX_LENGTH, is_identifier
-from scoring.messages import clip
+from scoring.messages import clip, expect
 
 MAX_LEVEL_EPSILON = Fraction(100)
 
@@ -62,11 +62,11 @@ REQUIRED_KEYS = ("attributes", "workload", "levels")
 
 def _parse_attributes(raw: Any) -> dict[str, tuple[str, ...]]:
     if not isinstance(raw, dict) or not raw:
-        raise bad_value("attributes", "an object: name → list of values", raw)
+        raise bad_value("attributes", expect("attributes"), raw)
     attributes = {}
     for name, domain in raw.items():
         if not isinstance(domain, list) or not all(isinstance(v, str | int) for v in domain):
-            raise bad_value(f"attributes.{name}", "a list of strings", domain)
+            raise bad_value(f"attributes.{name}", expect("strings"), domain)
         values = [str(v).strip() for v in domain]
         if len(values) < 2:
             raise DPError("dp.attr.too_few", attribute=clip(name))
@@ -91,7 +91,7 @@ def _parse_attributes(raw: Any) -> dict[str, tuple[str, ...]]:
 
 def _parse_numeric(raw: Any) -> dict[str, tuple[float, float]]:
     if not isinstance(raw, dict):
-        raise bad_value("numeric", 'an object: column → {"range": [lo, hi]}', raw)
+        raise bad_value("numeric", expect("numeric"), raw)
     numeric = {}
     for column, spec in raw.items():
         bounds = spec.get("range") if isinstance(spec, dict) else None
@@ -115,11 +115,11 @@ def _identified_entries(
     :func:`scoring.identifiers.is_identifier` (with dots): it is a part of the round's URLs
     and of file names."""
     if not isinstance(raw, list) or not raw:
-        raise bad_value(key, f'a non-empty list of {{"id", "{field}"}}', raw)
+        raise bad_value(key, expect("id_list", field=field), raw)
     ids = set()
     for entry in raw:
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not entry["id"]:
-            raise bad_value(key, f'a list of {{"id": text, "{field}": {sample}}}', entry)
+            raise bad_value(key, expect("id_entries", field=field, sample=sample), entry)
         entry_id = entry["id"]
         if check_ids and not is_identifier(entry_id, dots=True):
             raise DPError(f"dp.{name}.id_form", **{name: clip(entry_id)}, max=IDENTIFIER_MAX_LENGTH)
@@ -208,7 +208,7 @@ def _document(raw: Any) -> dict:
         if key not in raw:
             raise DPError("dp.config.missing_key", key=key)
     if raw.get("kind", "dp") != "dp":
-        raise bad_value("kind", "'dp'", raw.get("kind"))
+        raise bad_value("kind", expect("one_of", choices="'dp'"), raw.get("kind"))
     return raw
 
 
