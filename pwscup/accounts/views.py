@@ -141,18 +141,16 @@ def profile(request):
         request.POST if request.method == "POST" else None,
         initial={"email_enabled": notification_preference(user=request.user).email_enabled},
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            notification_preference_set(
-                user=request.user,
-                email_enabled=form.cleaned_data["email_enabled"],
-                language=get_language(),
-            )
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            messages.success(request, _("Your notification preferences are saved."))
-            return redirect("profile")
+    saved = form_saved(
+        request,
+        form,
+        lambda data: notification_preference_set(
+            user=request.user, email_enabled=data["email_enabled"], language=get_language()
+        ),
+    )
+    if saved:
+        messages.success(request, _("Your notification preferences are saved."))
+        return redirect("profile")
     return render(
         request, "accounts/profile.html", {"form": form, **user_profile(user=request.user)}
     )

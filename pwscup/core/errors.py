@@ -73,14 +73,19 @@ def scoring_text(error) -> str:
     return error.render(get_language()) if hasattr(error, "render") else str(error)
 
 
+def _reported(error) -> list:
+    """The errors ``error`` reports: those a ``scoring`` error holds (a configuration's
+    ``Several``: each found in one pass; any other: itself), or the exception itself."""
+    return getattr(error, "errors", None) or [error]
+
+
 def scoring_validation_errors(error, *, field: str | None = None) -> ValidationError:
     """Every error a ``scoring`` error reports (a configuration's ``Several`` holds
     several, found in one pass), each as ``scoring_validation_error`` gives it, in the
     reader's language, under ``field`` when given: a form puts each next to the field, row
     or level it is about."""
     items = [
-        scoring_validation_error(item, message=scoring_text(item))
-        for item in getattr(error, "errors", None) or [error]
+        scoring_validation_error(item, message=scoring_text(item)) for item in _reported(error)
     ]
     return ValidationError({field: items} if field else items)
 
@@ -90,7 +95,7 @@ def scoring_errors_by(error, place) -> ValidationError:
     ``place(item)`` says it lies (a bundle's settings path: ``config.m``,
     ``config.levels[1].epsilon``)."""
     found: dict[str, list[str]] = {}
-    for item in getattr(error, "errors", None) or [error]:
+    for item in _reported(error):
         found.setdefault(place(item), []).append(scoring_text(item))
     return ValidationError(found)
 

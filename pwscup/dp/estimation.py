@@ -196,8 +196,8 @@ def level_baselines(table, config: dict, level: dict) -> dict:
         result = run_baselines(table, parsed, float(epsilon))
     except DPError as error:
         # A level the library cannot run them at (a ρ it refuses): the teams' scores stand;
-        # the level shows no baselines and says why.
-        # Kept with its code, so that the leaderboard says it in its reader's language.
+        # the level shows no baselines and says why, kept with its code so that the
+        # leaderboard says it in its reader's language (``ranking._baselines_shown``).
         return {
             "rows": [],
             "error": str(error),

@@ -131,23 +131,25 @@ def tpr_key(level: float) -> str:
     return f"tpr@{level:g}"
 
 
+def bad_value(key: str, expected: dict, value: Any) -> SynthError:
+    """``key`` holds ``value`` where ``expected`` (an ``expect.*`` message) was wanted."""
+    return SynthError("syn.config.bad_value", key=key, expected=expected, value=value)
+
+
 def _integer(data: Mapping[str, Any], key: str, *, low: int) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise SynthError(
-            "syn.config.bad_value",
-            key=key,
-            expected=expect("integer_at_least", low=low),
-            value=clip(value),
+        raise bad_value(
+            key,
+            expect("integer_at_least", low=low),
+            clip(value),
         )
     return value
 
 
 def _fraction(value: Any, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise SynthError(
-            "syn.config.bad_value", key=key, expected=expect("number"), value=clip(value)
-        )
+        raise bad_value(key, expect("number"), clip(value))
     return float(value)
 
 
@@ -199,22 +201,18 @@ def parse_config(data: Any, header: Sequence[str] | None = None) -> SynthConfig:
 def _challenge_fits(n_challenge: int, n_train: int) -> None:
     """The challenge set: a multiple of 4, half of it members, so at most 2 × ``n_train``."""
     if n_challenge % 4 or n_challenge // 2 > n_train:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="n_challenge",
-            expected=expect("challenge_size_train", most=2 * n_train),
-            value=n_challenge,
+        raise bad_value(
+            "n_challenge", expect("challenge_size_train", most=2 * n_train), n_challenge
         )
 
 
 def _bandwidth(value: Any) -> float:
     bandwidth = _fraction(value, "density_bandwidth")
     if bandwidth <= 0:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="density_bandwidth",
-            expected=expect("positive_number"),
-            value=clip(value),
+        raise bad_value(
+            "density_bandwidth",
+            expect("positive_number"),
+            clip(value),
         )
     return bandwidth
 
@@ -224,11 +222,10 @@ def _gate_values(raw: Any) -> dict[str, float]:
     gates, copy_key = _gates(raw)
     r_copy_excess_max = _fraction(gates[copy_key], f"gates.{copy_key}")
     if not 0 <= r_copy_excess_max <= 1:
-        raise SynthError(
-            "syn.config.bad_value",
-            key=f"gates.{copy_key}",
-            expected=expect("share"),
-            value=clip(gates[copy_key]),
+        raise bad_value(
+            f"gates.{copy_key}",
+            expect("share"),
+            clip(gates[copy_key]),
         )
     return {
         "u_ml_min": _fraction(gates["u_ml_min"], "gates.u_ml_min"),
@@ -256,11 +253,10 @@ def _columns(data: dict, header: Sequence[str] | None) -> tuple[tuple[str, ...],
     categorical column."""
     columns = data["columns"]
     if not isinstance(columns, Mapping) or not columns:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="columns",
-            expected=expect("column_roles"),
-            value=clip(columns),
+        raise bad_value(
+            "columns",
+            expect("column_roles"),
+            clip(columns),
         )
     for column, role in columns.items():
         if role not in ROLES:
@@ -279,19 +275,17 @@ def _columns(data: dict, header: Sequence[str] | None) -> tuple[tuple[str, ...],
 def _fpr_levels(levels: Any) -> tuple[float, ...]:
     """The false-positive rates the attacks' TPR is read at: distinct, between 0 and 1."""
     if not isinstance(levels, list) or not levels:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="fpr_levels",
-            expected=expect("numbers"),
-            value=clip(levels),
+        raise bad_value(
+            "fpr_levels",
+            expect("numbers"),
+            clip(levels),
         )
     fpr_levels = tuple(_fraction(level, "fpr_levels") for level in levels)
     if any(not 0 < level < 1 for level in fpr_levels) or len(set(fpr_levels)) < len(fpr_levels):
-        raise SynthError(
-            "syn.config.bad_value",
-            key="fpr_levels",
-            expected=expect("distinct_rates"),
-            value=clip(levels),
+        raise bad_value(
+            "fpr_levels",
+            expect("distinct_rates"),
+            clip(levels),
         )
     return fpr_levels
 
@@ -300,11 +294,10 @@ def _gates(gates: Any) -> tuple[dict, str]:
     """The utility and copy gates with their defaults, and the key the copy gate has (a
     round stored before the gate measured the excess has ``r_copy_max``)."""
     if not isinstance(gates, Mapping) or set(gates) - {*GATE_KEYS, *LEGACY_GATE_KEYS}:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="gates",
-            expected=expect("object_with", keys="u_ml_min, u_1_max, r_copy_excess_max"),
-            value=clip(gates),
+        raise bad_value(
+            "gates",
+            expect("object_with", keys="u_ml_min, u_1_max, r_copy_excess_max"),
+            clip(gates),
         )
     copy_key = "r_copy_excess_max"
     if copy_key not in gates and "r_copy_max" in gates:

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.messages import expect
-from scoring.synthetic.config import SynthConfig
+from scoring.synthetic.config import SynthConfig, bad_value
 from scoring.synthetic.errors import SynthError
 
 
@@ -201,11 +201,8 @@ def practice_draw(size: int, *, n_challenge: int, seed: int) -> TeamDraw:
     rng = _rng(seed, "practice")
     half = n_challenge // 2
     if n_challenge % 4 or size < 2 * half or size // 2 < half:
-        raise SynthError(
-            "syn.config.bad_value",
-            key="n_challenge",
-            expected=expect("challenge_size", most=size // 2 // 2 * 2),
-            value=n_challenge,
+        raise bad_value(
+            "n_challenge", expect("challenge_size", most=size // 2 // 2 * 2), n_challenge
         )
     rows = np.arange(size)
     members = _choice(rng, rows, size // 2)
