@@ -248,9 +248,11 @@ def load_config(raw: Any, original: Table | pd.DataFrame) -> RoundConfig:
     roles = _roles(config, columns, checks)
     qi, sa = roles["qi"], roles["sa"]
     domains = _domains(config.get("domains"), columns, sa or (), checks)
-    if sa is not None and domains is not None:
-        numeric = list(sa) + [c for c, kind in domains.items() if kind == NUMBER and c not in sa]
-        for column in numeric:
+    # The SA columns hold numbers (once ``sa`` is right), and so do the columns of a
+    # ``number`` domain (once ``domains`` is right too).
+    if sa is not None:
+        numbers = [c for c, kind in (domains or {}).items() if kind == NUMBER and c not in sa]
+        for column in (*sa, *numbers):
             key = "sa" if column in sa else f"domains.{column}"
             checks.run(_numeric, original, column, key)
     # The check of an indicator column against the QI waits for a valid ``qi``.
@@ -278,7 +280,11 @@ def _roles(config: dict, columns: tuple[str, ...], checks: ConfigChecks) -> dict
     unknown = [key for key in config if key not in known]
     if unknown:
         checks.errors.append(
-            ConfigError("config.unknown_keys", keys=quoted(unknown), known=", ".join(known))
+            ConfigError(
+                "config.unknown_keys",
+                keys=clip(quoted(unknown), _LIST_LIMIT),
+                known=", ".join(known),
+            )
         )
     for key in _REQUIRED_KEYS:
         if key not in config:

@@ -188,6 +188,12 @@ def test_a_check_on_a_wrong_key_waits_for_it():
     # the indicator's column is wrong: its kind is not checked on the column's values.
     error = _refused(_indicators(sa="zip", kind="numeric"))
     assert [item.code for item in error.errors] == ["config.indicators_sa_not_column"]
+    # a wrong domain does not keep the SA columns from being checked for numbers.
+    error = _refused(_with(sa=["s1", "other"], e2_column="s1", domains={"q2": "anything"}))
+    assert [(item.code, item.params.get("key")) for item in error.errors] == [
+        ("config.domain_kind", "domains.q2"),
+        ("config.not_numeric", "sa"),
+    ]
     # a wrong domain: integer_columns, which need the domains, wait; their list does not.
     error = _refused(_with(domains={"q2": "anything"}, integer_columns=["s1"]))
     assert [item.code for item in error.errors] == ["config.domain_kind"]
