@@ -17,13 +17,16 @@ import numpy as np
 import pandas as pd
 
 from scoring.columns import Table, as_table
-from scoring.errors import ConfigError
+from scoring.errors import ConfigChecks, ConfigError
+from scoring.messages import ECHO_LIMIT, MAX_LISTED, clip, listing, quoted, quoted_value
 
 CATEGORICAL, NUMERIC = "categorical", "numeric"
 EQUAL, ORDERED = "equal", "ordered"
 DEFAULT_BINS = 5
 DEFAULT_L = 2
 _KEYS = ("sa", "kind", "bins", "l", "t_distance", "order")
+# The block's key in a round configuration, which every message names.
+_KEY = "indicators"
 
 
 @dataclass(frozen=True)
@@ -68,69 +71,81 @@ def _is_finite_number(value: Any) -> bool:
 def load_indicators(raw: Any, original: Table | pd.DataFrame, *, qi: Sequence[str] = ()):
     """Check an ``indicators`` block against the original table (``None`` stays ``None``).
 
+    Every error found is reported at once (a :class:`~scoring.errors.ConfigErrors` when
+    there are several), each naming its key (``params["key"]``: ``indicators.l``...); a
+    check that needs another key (the kind needs the column, the ``order`` list of an
+    ordered categorical column needs all three) waits while that key is wrong.
+
     Examples
     --------
     >>> x = pd.DataFrame({"q": ["1", "2"], "d": ["flu", "cold"]})
     >>> load_indicators({"sa": "d"}, x).to_dict()
     {'sa': 'd', 'kind': 'categorical', 'bins': 5, 'l': 2, 't_distance': 'equal', 'order': None}
-    >>> load_indicators({"sa": "zip"}, x)
+    >>> load_indicators({"sa": "zip", "l": 1}, x)
     Traceback (most recent call last):
     ...
-    scoring.errors.ConfigError: indicators.sa 'zip' is not a column of the table (columns: q, d)
+    scoring.errors.ConfigErrors: indicators.sa 'zip' is not a column of the table (columns: q, d).
+    indicators.l must be an integer >= 2, not 1.
     """
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise ConfigError('"indicators" must be an object such as {"sa": "Disease"}.')
+        raise ConfigError("config.indicators_not_object", key=_KEY, value=quoted_value(raw))
+    table = as_table(original)
+    checks = ConfigChecks()
     unknown = [key for key in raw if key not in _KEYS]
     if unknown:
-        raise ConfigError(
-            f"Unknown key(s) in indicators: {', '.join(map(repr, unknown))} "
-            f"(allowed: {', '.join(_KEYS)})."
+        checks.errors.append(
+            ConfigError(
+                "config.indicators_unknown_keys",
+                key=_KEY,
+                keys=clip(quoted(unknown), 4 * ECHO_LIMIT),
+                allowed=", ".join(_KEYS),
+            )
         )
-    table = as_table(original)
     # The checks in the order their errors are reported.
-    sa = _indicator_sa(raw.get("sa"), table, qi)
-    column = table.column(sa)
-    kind, uniques = _indicator_kind(raw.get("kind"), column, sa)
-    bins = _indicator_bins(raw.get("bins", DEFAULT_BINS))
-    level = raw.get("l", DEFAULT_L)
-    level = DEFAULT_L if level is None else level
-    if not _is_int(level) or level < 2:
-        raise ConfigError(f"indicators.l must be an integer >= 2, not {str(level)[:80]!r}")
-    distance = raw.get("t_distance")
-    if distance is None:
-        distance = ORDERED if kind == NUMERIC else EQUAL
-    elif distance not in (EQUAL, ORDERED):
-        raise ConfigError(
-            f"indicators.t_distance must be 'equal' or 'ordered', not {str(distance)[:80]!r}"
-        )
-    order = raw.get("order")
-    if order is not None:
-        if not isinstance(order, list | tuple) or not all(isinstance(v, str) for v in order):
-            raise ConfigError("indicators.order must be a list of the column's values (strings)")
-        if len(set(order)) != len(order):
-            raise ConfigError("indicators.order lists a value more than once")
-        order = tuple(order)
-    if kind == CATEGORICAL and distance == ORDERED:
-        _order_covers(column, sa, order, uniques)
-    return IndicatorConfig(sa, kind, bins, int(level), distance, order)
+    sa = checks.run(_indicator_sa, raw.get("sa"), table, qi)
+    column = None if sa is None else table.column(sa)
+    kind, uniques = None, None
+    # A kind that is no kind is wrong whatever the column; the column's values are read
+    # only for a valid column and kind.
+    given_kind = checks.run(_kind_given, raw.get("kind"), default=False)
+    if sa is not None and given_kind is not False:
+        kind, uniques = checks.run(_indicator_kind, given_kind, column, sa, default=(None, None))
+    bins = checks.run(_indicator_bins, raw.get("bins", DEFAULT_BINS))
+    level = checks.run(_indicator_l, raw.get("l", DEFAULT_L))
+    distance = checks.run(_indicator_distance, raw.get("t_distance"), kind)
+    order = checks.run(_indicator_order, raw.get("order"), default=False)
+    if kind == CATEGORICAL and distance == ORDERED and order is not False:
+        checks.run(_order_covers, column, sa, order, uniques)
+    checks.raise_found()
+    return IndicatorConfig(sa, kind, bins, level, distance, order)
 
 
 def _indicator_sa(sa: Any, table: Table, qi: Sequence[str]) -> str:
+    """The indicator column: a column of the table, not a QI (``qi``: empty while the
+    configuration's ``qi`` is wrong, when that check waits)."""
     columns = tuple(str(c) for c in table.columns)
     if not isinstance(sa, str) or sa not in columns:
         raise ConfigError(
-            f"indicators.sa {sa!r} is not a column of the table (columns: {', '.join(columns)})"
+            "config.indicators_sa_not_column",
+            key=f"{_KEY}.sa",
+            value=quoted_value(sa),
+            columns=clip(", ".join(columns), 4 * ECHO_LIMIT),
         )
     if sa in qi:
-        raise ConfigError(
-            f"indicators.sa {sa!r} is a qi column; choose an sa column or a column with no role"
-        )
+        raise ConfigError("config.indicators_sa_is_qi", key=f"{_KEY}.sa", value=quoted_value(sa))
     return sa
 
 
-def _indicator_kind(kind: Any, column, sa: str):
+def _kind_given(kind: Any) -> str | None:
+    """The kind the block gives (``None``: decided by the column's values)."""
+    if kind is not None and kind not in (CATEGORICAL, NUMERIC):
+        raise ConfigError("config.indicators_kind", key=f"{_KEY}.kind", value=quoted_value(kind))
+    return kind
+
+
+def _indicator_kind(kind: str | None, column, sa: str):
     """The SA's kind (given, or numeric when every non-empty cell is a number) and its
     distinct values when they were read (``None`` for an all-numbers column)."""
     # Only numbers and empty cells (the usual numeric column): no need to look at the
@@ -145,20 +160,15 @@ def _indicator_kind(kind: Any, column, sa: str):
         present = _present(uniques)
         if kind is None:
             kind = NUMERIC if bool(np.isfinite(numbers[present]).all()) else CATEGORICAL
-    if kind not in (CATEGORICAL, NUMERIC):
-        raise ConfigError(
-            f"indicators.kind must be 'categorical' or 'numeric', not {str(kind)[:80]!r}"
-        )
     if kind == NUMERIC and not numeric_only:
         bad_rows = np.flatnonzero((present & ~np.isfinite(numbers))[codes])
         if bad_rows.size:
-            listed = ", ".join(
-                f"row {int(r) + 1} ({str(v)[:80]!r})"
-                for r, v in zip(bad_rows[:10], column.values(bad_rows[:10]), strict=True)
-            )
+            shown = [clip(v) for v in column.values(bad_rows[:MAX_LISTED])]
             raise ConfigError(
-                f"kind 'numeric' but column {sa!r} holds non-numbers: {listed} "
-                f"({bad_rows.size} rows in total)"
+                "config.indicators_not_numeric",
+                key=f"{_KEY}.kind",
+                column=clip(sa),
+                rows=listing("rows_values", (bad_rows + 1).tolist(), shown),
             )
     return kind, uniques
 
@@ -171,17 +181,52 @@ def _present(uniques) -> np.ndarray:
 def _indicator_bins(bins: Any):
     """A number of bins (at least 2) or increasing finite edges."""
     bins = DEFAULT_BINS if bins is None else bins
-    if _is_int(bins):
-        if bins < 2:
-            raise ConfigError(_BINS_MESSAGE)
+    if _is_int(bins) and bins >= 2:
         return int(bins)
-    if isinstance(bins, list | tuple):
-        if not bins or not all(_is_finite_number(b) for b in bins):
-            raise ConfigError(_BINS_MESSAGE)
-        if any(b >= a for b, a in zip(bins, bins[1:], strict=False)):
-            raise ConfigError(_BINS_MESSAGE)
+    if (
+        isinstance(bins, list | tuple)
+        and bins
+        and all(_is_finite_number(b) for b in bins)
+        and all(b < a for b, a in zip(bins, bins[1:], strict=False))
+    ):
         return tuple(float(b) for b in bins)
-    raise ConfigError(_BINS_MESSAGE)
+    raise ConfigError("config.indicators_bins", key=f"{_KEY}.bins", value=quoted_value(bins))
+
+
+def _indicator_l(level: Any) -> int:
+    """``l``: an integer of at least 2 (``null``: the default)."""
+    level = DEFAULT_L if level is None else level
+    if not _is_int(level) or level < 2:
+        raise ConfigError("config.indicators_l", key=f"{_KEY}.l", value=quoted_value(level))
+    return int(level)
+
+
+def _indicator_distance(distance: Any, kind: str | None) -> str | None:
+    """The distance of T: given, or by the kind (``None`` while the kind is not known)."""
+    if distance is None:
+        return None if kind is None else (ORDERED if kind == NUMERIC else EQUAL)
+    if distance not in (EQUAL, ORDERED):
+        raise ConfigError(
+            "config.indicators_t_distance", key=f"{_KEY}.t_distance", value=quoted_value(distance)
+        )
+    return distance
+
+
+def _indicator_order(order: Any) -> tuple[str, ...] | None:
+    """The values of an ordered categorical column in their order (``None``: not given)."""
+    if order is None:
+        return None
+    key = f"{_KEY}.order"
+    if not isinstance(order, list | tuple) or not all(isinstance(v, str) for v in order):
+        raise ConfigError("config.indicators_order_type", key=key, value=quoted_value(order))
+    repeated = sorted({v for v in order if list(order).count(v) > 1})
+    if repeated:
+        raise ConfigError(
+            "config.indicators_order_repeated",
+            key=key,
+            values=clip(quoted(repeated), 4 * ECHO_LIMIT),
+        )
+    return tuple(order)
 
 
 def _order_covers(column, sa: str, order, uniques) -> None:
@@ -192,10 +237,9 @@ def _order_covers(column, sa: str, order, uniques) -> None:
     missing = [v for v in values if v not in set(order or ())]
     if missing:
         raise ConfigError(
-            f"column {sa!r}: values {missing[:10]!r} are missing from the 'order' list"
+            "config.indicators_order_missing",
+            key=f"{_KEY}.order",
+            column=clip(sa),
+            values=quoted(missing[:MAX_LISTED]),
+            total=len(missing),
         )
-
-
-_BINS_MESSAGE = (
-    "indicators.bins must be an integer >= 2 or a strictly increasing list of finite numbers"
-)

@@ -33,10 +33,12 @@ Examples
 
 from __future__ import annotations
 
+import json
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from scoring.catalogues.config2015 import CONFIG_MESSAGES
 from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.core import TERMS as CORE_TERMS
 from scoring.catalogues.expected import EXPECTED_MESSAGES
@@ -49,11 +51,13 @@ ECHO_LIMIT = 80
 MAX_LISTED = 10
 ELLIPSIS = "…"
 
-# The parts of the catalogue: the library's own codes, the sequential round's ``seq.*``, then
-# the organizer's scoring program's ``scorer.*``, a round total's formula ``formula.*``, and
-# what a configuration's value should have been, ``expect.*``.
+# The parts of the catalogue: the library's own codes, the 2015 game's round configuration
+# ``config.*``, the sequential round's ``seq.*``, then the organizer's scoring program's
+# ``scorer.*``, a round total's formula ``formula.*``, and what a configuration's value
+# should have been, ``expect.*``.
 CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     CORE_MESSAGES,
+    CONFIG_MESSAGES,
     SEQ_MESSAGES,
     SCORER_MESSAGES,
     FORMULA_MESSAGES,
@@ -117,6 +121,21 @@ def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
 def quoted(values: Iterable[Any]) -> str:
     """Clipped values, each quoted, joined by commas: ``'a', 'b'``."""
     return ", ".join(repr(clip(value)) for value in values)
+
+
+def quoted_value(value: Any) -> str:
+    """A configuration's value quoted for a message, clipped: ``'Bob'`` for text, JSON for
+    any other value (``1``, ``[1, 2]``, ``null``).
+
+    >>> quoted_value("Bob"), quoted_value(2.5), quoted_value([1, 1]), quoted_value(None)
+    ("'Bob'", '2.5', '[1, 1]', 'null')
+    """
+    if isinstance(value, str):
+        return repr(clip(value))
+    try:
+        return clip(json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError):
+        return clip(repr(value))
 
 
 def listing(kind: str, numbers: Sequence[int], details: Sequence[Any] | None = None, **extra):

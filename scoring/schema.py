@@ -13,9 +13,9 @@ import pandas as pd
 
 from scoring.bounded_json import loads_bounded
 from scoring.columns import Table, as_table
-from scoring.errors import ConfigError
+from scoring.errors import ConfigChecks, ConfigError
 from scoring.indicator_config import IndicatorConfig, load_indicators
-from scoring.messages import clip, quoted
+from scoring.messages import ECHO_LIMIT, clip, quoted, quoted_value
 
 ORIGINAL_VALUES = "original-values"
 NUMBER = "number"
@@ -23,6 +23,8 @@ DOMAIN_KINDS = (ORIGINAL_VALUES, NUMBER)
 
 _REQUIRED_KEYS = ("qi", "sa", "cross", "e2_column", "e4_column")
 _OPTIONAL_KEYS = ("match_qi", "euc_sa", "domains", "columns", "integer_columns", "indicators")
+# A list of columns echoed in a message is clipped to this many characters.
+_LIST_LIMIT = 4 * ECHO_LIMIT
 
 
 @dataclass(frozen=True)
@@ -113,12 +115,15 @@ def _parse_raw(raw: Any) -> dict:
             with open(raw, encoding="utf-8-sig") as handle:
                 text = handle.read()
         except OSError as exc:
-            raise ConfigError(f"Cannot read the configuration file: {exc}") from exc
+            reason = clip(exc.strerror or exc)
+            raise ConfigError(
+                "config.unreadable", path=clip(os.fspath(raw)), reason=reason
+            ) from exc
     else:
-        raise ConfigError(f"A configuration must be a JSON object, not {type(raw).__name__}.")
+        raise ConfigError("config.not_object", got=quoted_value(raw))
     parsed = loads_bounded(text)
     if not isinstance(parsed, dict):
-        raise ConfigError("The configuration must be a JSON object.")
+        raise ConfigError("config.not_object", got=quoted_value(parsed))
     return parsed
 
 
@@ -136,10 +141,12 @@ def _column_list(value: Any, key: str, columns: tuple[str, ...], *, allow_empty:
     return tuple(value)
 
 
-def _column_name(value: Any, key: str, allowed: tuple[str, ...], role: str) -> str:
+def _column_name(value: Any, key: str, allowed: tuple[str, ...] | None, role: str) -> str:
+    """A column of the role ``role`` (``allowed``; ``None`` while the role is wrong: then
+    only the type is checked)."""
     if not isinstance(value, str):
         raise ConfigError("config.not_column_name", key=key)
-    if value not in allowed:
+    if allowed is not None and value not in allowed:
         raise ConfigError("config.not_in_role", key=key, role=role, value=clip(value))
     return value
 
@@ -151,21 +158,31 @@ def _subset(values: tuple, key: str, allowed: tuple, role: str) -> tuple:
     return values
 
 
-def _check_numeric(original: Table, sa: tuple[str, ...], domains: dict) -> None:
-    numeric = list(sa) + [c for c, kind in domains.items() if kind == NUMBER and c not in sa]
-    for column in numeric:
-        key = "sa" if column in sa else f"domains.{column}"
-        bad = np.flatnonzero(~np.isfinite(original.column(column).numbers()))
-        if bad.size:
-            row = int(bad[0])
-            raise ConfigError(
-                "config.not_numeric",
-                key=key,
-                column=clip(column),
-                row=row + 1,
-                value=clip(original.column(column).values(bad[:1])[0]),
-                total=int(bad.size),
-            )
+def _header(given: Any, columns: tuple[str, ...]) -> None:
+    """``columns``, when given (``to_dict`` writes it), is the original's header."""
+    if not isinstance(given, list | tuple) or not all(isinstance(v, str) for v in given):
+        raise ConfigError("config.not_column_list", key="columns")
+    if list(given) != list(columns):
+        raise ConfigError(
+            "config.columns_header",
+            key="columns",
+            given=clip(quoted(given), _LIST_LIMIT),
+            header=clip(quoted(columns), _LIST_LIMIT),
+        )
+
+
+def _numeric(original: Table, column: str, key: str) -> None:
+    """A column compared as numbers (``sa``, a ``number`` domain) holds numbers only."""
+    bad = np.flatnonzero(~np.isfinite(original.column(column).numbers()))
+    if bad.size:
+        raise ConfigError(
+            "config.not_numeric",
+            key=key,
+            column=clip(column),
+            row=int(bad[0]) + 1,
+            value=clip(original.column(column).values(bad[:1])[0]),
+            total=int(bad.size),
+        )
 
 
 def decide_integer_columns(config: RoundConfig, original: Table | pd.DataFrame) -> RoundConfig:
@@ -205,7 +222,11 @@ def load_config(raw: Any, original: Table | pd.DataFrame) -> RoundConfig:
     Raises
     ------
     ConfigError
-        One message naming the offending key.
+        Every error found, each naming the offending key (``params["key"]``): the keys are
+        checked one by one and all their errors reported at once (a
+        :class:`~scoring.errors.ConfigErrors` when there are several, in the order of the
+        checks); a check that needs another key (``cross`` needs ``qi``, ``e2_column``
+        needs ``sa``...) waits while that key is wrong.
 
     Examples
     --------
@@ -213,102 +234,139 @@ def load_config(raw: Any, original: Table | pd.DataFrame) -> RoundConfig:
     >>> load_config({"qi": ["q"], "sa": ["s"], "cross": ["q"],
     ...              "e2_column": "s", "e4_column": "s"}, x).match_qi
     ('q',)
+    >>> load_config({"qi": ["q"], "sa": ["x"], "e2_column": "s"}, x)
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ConfigErrors: Missing configuration key "cross".
+    Missing configuration key "e4_column".
+    "sa" names column(s) not in the original table: 'x'.
     """
     config = _parse_raw(raw)
     original = as_table(original)
     columns = tuple(str(c) for c in original.columns)
-    unknown = [key for key in config if key not in _REQUIRED_KEYS + _OPTIONAL_KEYS]
-    if unknown:
-        raise ConfigError(f"Unknown configuration key(s): {', '.join(map(repr, unknown))}.")
-    for key in _REQUIRED_KEYS:
-        if key not in config:
-            raise ConfigError("config.missing_key", key=key)
-    if config.get("columns") is not None and list(config["columns"]) != list(columns):
-        raise ConfigError('"columns" does not match the header of the original table.')
-    qi = _column_list(config["qi"], "qi", columns, allow_empty=False)
-    sa = _column_list(config["sa"], "sa", columns, allow_empty=False)
-    overlap = [c for c in qi if c in sa]
-    if overlap:
-        raise ConfigError("config.overlap", key="sa", columns=quoted(overlap))
-    cross = _subset(
-        _column_list(config["cross"], "cross", columns, allow_empty=True), "cross", qi, "qi"
-    )
-    e2_column = _column_name(config["e2_column"], "e2_column", sa, "sa")
-    e4_column = _column_name(config["e4_column"], "e4_column", sa, "sa")
-    match_qi = config.get("match_qi")
-    match_qi = (
-        qi
-        if match_qi is None
-        else _subset(
-            _column_list(match_qi, "match_qi", columns, allow_empty=False), "match_qi", qi, "qi"
-        )
-    )
-    euc_sa = config.get("euc_sa")
-    euc_sa = (
-        sa
-        if euc_sa is None
-        else _subset(_column_list(euc_sa, "euc_sa", columns, allow_empty=False), "euc_sa", sa, "sa")
-    )
-    domains = _domains(config.get("domains"), columns, qi, sa)
-    _check_numeric(original, sa, domains)
-    checked = RoundConfig(
-        columns=columns,
-        qi=qi,
-        sa=sa,
-        cross=cross,
-        e2_column=e2_column,
-        e4_column=e4_column,
-        match_qi=match_qi,
-        euc_sa=euc_sa,
-        domains=MappingProxyType(domains),
-        indicators=load_indicators(config.get("indicators"), original, qi=qi),
-    )
+    checks = ConfigChecks()
+    roles = _roles(config, columns, checks)
+    qi, sa = roles["qi"], roles["sa"]
+    domains = _domains(config.get("domains"), columns, sa or (), checks)
+    # The SA columns hold numbers (once ``sa`` is right), and so do the columns of a
+    # ``number`` domain (once ``domains`` is right too).
+    if sa is not None:
+        numbers = [c for c, kind in (domains or {}).items() if kind == NUMBER and c not in sa]
+        for column in (*sa, *numbers):
+            key = "sa" if column in sa else f"domains.{column}"
+            checks.run(_numeric, original, column, key)
+    # The check of an indicator column against the QI waits for a valid ``qi``.
+    indicators = checks.run(load_indicators, config.get("indicators"), original, qi=qi or ())
     given = config.get("integer_columns")
+    integer_columns = None
+    if given is not None:
+        listed = checks.run(_column_list, given, "integer_columns", columns, allow_empty=True)
+        if None not in (listed, qi, sa, domains):
+            allowed = tuple(c for c in columns if c in qi or domains[c] == ORIGINAL_VALUES)
+            integer_columns = _integer_columns(listed, original, allowed, checks)
+    checks.raise_found()
+    checked = RoundConfig(
+        columns=columns, **roles, domains=MappingProxyType(domains), indicators=indicators
+    )
     if given is None:
         return decide_integer_columns(checked, original)
-    return replace(checked, integer_columns=_integer_columns(given, original, checked))
+    return replace(checked, integer_columns=integer_columns)
 
 
-def _integer_columns(given: Any, original: Table, config: RoundConfig) -> tuple:
+def _roles(config: dict, columns: tuple[str, ...], checks: ConfigChecks) -> dict:
+    """The keys and column roles of ``config`` checked (errors kept in ``checks``): the
+    roles' values, ``None`` for a role whose check failed (its dependants wait)."""
+    known = _REQUIRED_KEYS + _OPTIONAL_KEYS
+    unknown = [key for key in config if key not in known]
+    if unknown:
+        checks.errors.append(
+            ConfigError(
+                "config.unknown_keys",
+                keys=clip(quoted(unknown), _LIST_LIMIT),
+                known=", ".join(known),
+            )
+        )
+    for key in _REQUIRED_KEYS:
+        if key not in config:
+            checks.errors.append(ConfigError("config.missing_key", key=key))
+    if config.get("columns") is not None:
+        checks.run(_header, config["columns"], columns)
+
+    def listed(key: str, within: tuple | None, role: str, *, allow_empty: bool):
+        """The column list ``key``, within the role's columns (when that role is valid)."""
+        value = checks.run(_column_list, config[key], key, columns, allow_empty=allow_empty)
+        if value is not None and within is not None:
+            return checks.run(_subset, value, key, within, role)
+        return value
+
+    qi = listed("qi", None, "", allow_empty=False) if "qi" in config else None
+    sa = listed("sa", None, "", allow_empty=False) if "sa" in config else None
+    if qi is not None and sa is not None:
+        overlap = [c for c in qi if c in sa]
+        if overlap:
+            checks.errors.append(ConfigError("config.overlap", key="sa", columns=quoted(overlap)))
+    roles = {"qi": qi, "sa": sa}
+    roles["cross"] = listed("cross", qi, "qi", allow_empty=True) if "cross" in config else None
+    for key in ("e2_column", "e4_column"):
+        roles[key] = checks.run(_column_name, config[key], key, sa, "sa") if key in config else None
+    for key, role, value in (("match_qi", "qi", qi), ("euc_sa", "sa", sa)):
+        given = config.get(key)
+        roles[key] = value if given is None else listed(key, value, role, allow_empty=False)
+    return roles
+
+
+def _integer_columns(
+    listed: tuple, original: Table, allowed: tuple[str, ...], checks: ConfigChecks
+) -> tuple:
     """A decision made on the round's original, taken as is for the table at hand.
 
     The table may be a sample or a candidate table of the round's original: a column
     left out stays compared as text even if this table happens to hold only integers,
     and a listed column stays compared as integers even if a decoy holds ``39.5`` (that
-    value simply matches no integer). A listed column must hold numbers only.
+    value simply matches no integer). A listed column must be compared as values
+    (``allowed``: ``qi`` and ``original-values``) and hold numbers only.
     """
-    allowed = value_columns(config)
-    listed = _column_list(given, "integer_columns", config.columns, allow_empty=True)
+    key = "integer_columns"
     outside = [c for c in listed if c not in allowed]
     if outside:
-        raise ConfigError(
-            '"integer_columns" may only name "qi" or "original-values" columns; '
-            f"not one of them: {', '.join(outside)}."
+        checks.errors.append(
+            ConfigError("config.integer_not_value_column", key=key, columns=quoted(outside))
         )
     for column in listed:
         bad = np.flatnonzero(~np.isfinite(original.column(column).numbers()))
         if bad.size:
             value = original.column(column).values(bad[:1])[0]
-            raise ConfigError(
-                f'"integer_columns": column {column!r} holds a value that is not a number: '
-                f"row {int(bad[0]) + 1} holds {str(value)[:80]!r}. "
-                'Leave "integer_columns" out to decide it from the original table.'
+            checks.errors.append(
+                ConfigError(
+                    "config.integer_not_number",
+                    key=key,
+                    column=clip(column),
+                    row=int(bad[0]) + 1,
+                    value=clip(value),
+                )
             )
     return tuple(c for c in allowed if c in listed)
 
 
-def _domains(raw: Any, columns: tuple, qi: tuple, sa: tuple) -> dict[str, str]:
+def _domains(raw: Any, columns: tuple, sa: tuple, checks: ConfigChecks) -> dict[str, str] | None:
+    """Each column's domain (the default: ``number`` for ``sa``, else ``original-values``),
+    ``None`` when ``raw`` is wrong (each wrong entry's error kept in ``checks``)."""
     domains = {c: (NUMBER if c in sa else ORIGINAL_VALUES) for c in columns}
     if raw is None:
         return domains
     if not isinstance(raw, Mapping):
-        raise ConfigError('"domains" must be an object mapping column names to a domain.')
+        checks.errors.append(ConfigError("config.domains_not_object", key="domains"))
+        return None
+    found = len(checks.errors)
     for column, kind in raw.items():
         if column not in columns:
-            raise ConfigError(f'"domains" names a column not in the original table: {column!r}.')
-        if kind not in DOMAIN_KINDS:
-            raise ConfigError(
-                f'"domains.{column}" must be "original-values" or "number", got {kind!r}.'
+            checks.errors.append(
+                ConfigError("config.domain_unknown_column", key="domains", column=clip(column))
             )
-        domains[column] = kind
-    return domains
+        elif kind not in DOMAIN_KINDS:
+            checks.errors.append(
+                ConfigError("config.domain_kind", key=f"domains.{column}", value=quoted_value(kind))
+            )
+        else:
+            domains[column] = kind
+    return domains if len(checks.errors) == found else None

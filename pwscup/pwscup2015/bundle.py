@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from pwscup.competitions.models import Phase
-from pwscup.core.errors import scoring_form_error
+from pwscup.core.errors import scoring_errors_by, scoring_form_error
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundles import (
@@ -185,6 +185,13 @@ def _settings_key(key: str) -> str:
     return key
 
 
+def _config_path(error) -> str:
+    """Where in the settings an error of the configuration lies: its key's path
+    (``config.qi``, ``config.domains.Age``, ``config.indicators.l``), else ``config``."""
+    key = error.params.get("key")
+    return f"config.{key}" if key else "config"
+
+
 def round_from_bundle(*, competition, entry, start, user):
     settings = entry.settings
     if set(entry.files) != {ORIGINAL}:
@@ -215,6 +222,6 @@ def round_from_bundle(*, competition, entry, start, user):
             {_settings_key(key): messages for key, messages in error.message_dict.items()}
         ) from None
     except scoring.ConfigError as error:
-        raise scoring_form_error("config", error) from None
+        raise scoring_errors_by(error, _config_path) from None
     except scoring.ScoringError as error:
         raise scoring_form_error(ORIGINAL, error) from None

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.models import Phase
 from pwscup.competitions.phased_kinds import PhasedKind
-from pwscup.core.errors import scoring_form_error
+from pwscup.core.errors import scoring_validation_errors
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.base import RoundKind
 from pwscup.pwscup2015 import KEY, broker
@@ -65,7 +65,7 @@ class Pwscup2015Kind(PhasedKind, RoundKind):
                 original=stored_bytes(round.original_file), config_raw=config
             )
         except scoring.ScoringError as error:
-            raise scoring_form_error("config", error) from error
+            raise scoring_validation_errors(error, field="config") from error
         return checked.config
 
     def teams_changed(self, round):

@@ -1,10 +1,10 @@
 """The scoring library's own message codes, in English and Japanese: data only.
 
-Every code but the sequential round's ``seq.*``: tables and their encodings, headers, the
-original table, submissions, correspondence tables, truth files, attacks, round
-configurations and JSON; and :data:`TERMS`, the translated names of tables. Part of the
-one catalogue of :func:`scoring.messages.render`, which does the rendering (listings,
-nested messages, terms).
+Every code but the sequential round's ``seq.*`` and a round configuration's ``config.*``
+(:mod:`scoring.catalogues.config2015`): tables and their encodings, headers, the original
+table, submissions, correspondence tables, truth files, attacks and JSON; and
+:data:`TERMS`, the translated names of tables. Part of the one catalogue of
+:func:`scoring.messages.render`, which does the rendering (listings, nested messages, terms).
 """
 
 _ROWS_NOTE = {
@@ -217,48 +217,6 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
     "attack.truth_range": {
         "en": "truth holds row numbers outside 0..{reference_rows}.",
         "ja": "正解に 0..{reference_rows} の範囲外の行番号があります。",
-    },
-    "config.missing_key": {
-        "en": 'Missing configuration key "{key}".',
-        "ja": '設定キー "{key}" がありません。',
-    },
-    "config.not_column_list": {
-        "en": '"{key}" must be a list of column names.',
-        "ja": '"{key}" は列名のリストにしてください。',
-    },
-    "config.no_column": {
-        "en": '"{key}" must name at least one column.',
-        "ja": '"{key}" には少なくとも 1 列を指定してください。',
-    },
-    "config.duplicate_columns": {
-        "en": '"{key}" names a column more than once: {columns}.',
-        "ja": '"{key}" に同じ列が 2 回以上あります: {columns}。',
-    },
-    "config.unknown_columns": {
-        "en": '"{key}" names column(s) not in the original table: {columns}.',
-        "ja": '"{key}" に元のテーブルにない列があります: {columns}。',
-    },
-    "config.not_column_name": {
-        "en": '"{key}" must be a column name (a string).',
-        "ja": '"{key}" は列名（文字列）にしてください。',
-    },
-    "config.not_in_role": {
-        "en": '"{key}" must be one of the "{role}" columns, got {value!r}.',
-        "ja": '"{key}" は "{role}" の列から選んでください（指定された値: {value!r}）。',
-    },
-    "config.not_subset": {
-        "en": '"{key}" must be a subset of "{role}"; not in it: {columns}.',
-        "ja": '"{key}" は "{role}" の列の中から選んでください。含まれない列: {columns}。',
-    },
-    "config.not_numeric": {
-        "en": '"{key}": column {column!r} is not numeric in the original table: row {row} '
-        "holds {value!r} ({total} non-numeric rows in total).",
-        "ja": '"{key}": 列 {column!r} は元のテーブルで数値ではありません。{row} 行目の値は '
-        "{value!r} です（数値でない行は計 {total} 行）。",
-    },
-    "config.overlap": {
-        "en": '"qi" and "sa" overlap: {columns}.',
-        "ja": '"qi" と "sa" に同じ列があります: {columns}。',
     },
     "json.too_large": {
         "en": "The JSON text is {size} bytes; at most {limit} bytes are allowed.",

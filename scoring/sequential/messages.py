@@ -23,24 +23,17 @@ Examples
 from __future__ import annotations
 
 import ast
-import json
 from typing import Any
 
 from scoring.catalogues.sequential import SEQ_MESSAGES
 from scoring.errors import ValidationError
-from scoring.messages import MAX_LISTED, clip
+from scoring.messages import MAX_LISTED, quoted_value
 
 __all__ = ["SEQ_MESSAGES", "issue", "issues_error", "q", "raise_issues", "unquoted"]
 
 
-def q(value: Any) -> str:
-    """A value quoted for a message, clipped: ``'Bob'``; JSON for other values (``1``, ``null``)."""
-    if isinstance(value, str):
-        return repr(clip(value))
-    try:
-        return clip(json.dumps(value, ensure_ascii=False))
-    except (TypeError, ValueError):
-        return clip(repr(value))
+# A value quoted for a message, clipped: ``'Bob'``; JSON for other values (``1``, ``null``).
+q = quoted_value
 
 
 def unquoted(text: Any) -> str:

@@ -254,7 +254,7 @@ def test_a_bundle_written_before_the_limit_per_target_imports_without_one(world)
         ),
         (
             lambda m: m["rounds"][0]["settings"]["config"].update(qi=["no-such-column"]),
-            "manifest.json: rounds[0] (r1).settings.config:",
+            'manifest.json: rounds[0] (r1).settings.config.qi: "qi" names column(s) not in',
         ),
     ],
 )

@@ -14,6 +14,7 @@ import pytest
 
 import scoring.catalogues
 import scoring.messages
+from scoring.catalogues.config2015 import CONFIG_MESSAGES
 from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.expected import EXPECTED_MESSAGES
 from scoring.catalogues.formula import FORMULA_MESSAGES
@@ -74,14 +75,22 @@ print(error.code, "|", error.render("ja"))
 
 
 def test_the_catalogue_is_the_parts_merged_core_first():
-    parts = (CORE_MESSAGES, SEQ_MESSAGES, SCORER_MESSAGES, FORMULA_MESSAGES, EXPECTED_MESSAGES)
+    parts = (
+        CORE_MESSAGES,
+        CONFIG_MESSAGES,
+        SEQ_MESSAGES,
+        SCORER_MESSAGES,
+        FORMULA_MESSAGES,
+        EXPECTED_MESSAGES,
+    )
     assert scoring.messages.CATALOGUES == parts
     assert list(scoring.messages.MESSAGES) == [code for part in parts for code in part]
+    assert all(code.startswith("config.") for code in CONFIG_MESSAGES)
     assert all(code.startswith("seq.") for code in SEQ_MESSAGES)
     assert all(code.startswith("scorer.") for code in SCORER_MESSAGES)
     assert all(code.startswith("formula.") for code in FORMULA_MESSAGES)
     assert all(code.startswith("expect.") for code in EXPECTED_MESSAGES)
-    prefixes = ("seq.", "scorer.", "formula.", "expect.")
+    prefixes = ("config.", "seq.", "scorer.", "formula.", "expect.")
     assert not any(code.startswith(prefixes) for code in CORE_MESSAGES)
 
 

@@ -294,7 +294,8 @@ def _config(indicator: dict) -> scoring.RoundConfig:
         ({"sa": "d", "kind": "text"}, "indicators.kind must be 'categorical' or 'numeric'"),
         (
             {"sa": "d", "kind": "numeric"},
-            "kind 'numeric' but column 'd' holds non-numbers: row 1 ('flu'), row 2 ('cold'), "
+            "indicators.kind is 'numeric' but column 'd' holds non-numbers: row 1 ('flu'), "
+            "row 2 ('cold'), "
             "row 3 ('flu'), row 4 ('abc'), row 5 ('hiv'), row 6 ('flu') (6 rows in total)",
         ),
         ({"sa": "n", "bins": 1}, "indicators.bins must be an integer >= 2 or a strictly"),
@@ -305,7 +306,7 @@ def _config(indicator: dict) -> scoring.RoundConfig:
         ({"sa": "n", "t_distance": "hier"}, "indicators.t_distance must be 'equal' or 'ordered'"),
         (
             {"sa": "grade", "t_distance": "ordered", "order": ["low", "mid"]},
-            "column 'grade': values ['high'] are missing from the 'order' list",
+            "indicators.order must list every value of column 'grade'; missing: 'high' (1 in total)",
         ),
         ({"sa": "n", "colour": 1}, "Unknown key(s) in indicators: 'colour'"),
     ],

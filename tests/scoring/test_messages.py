@@ -1,5 +1,6 @@
 """The scoring library's message catalogue: every code in English and Japanese."""
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -60,6 +61,47 @@ def test_every_code_raised_by_the_library_is_in_the_catalogue():
     # by the test below
     unchecked = ("seq.", "scorer.", "expect.")
     assert {c for c in MESSAGES if not c.startswith(unchecked)} <= used, set(MESSAGES) - used
+
+
+ERRORS = {"ScoringError", "ValidationError", "ConfigError"}
+
+
+def _module_strings(tree) -> dict[str, str]:
+    """The module-level names bound to a string (a message kept in a constant)."""
+    return {
+        target.id: node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+
+
+def test_the_library_raises_no_plain_english_error():
+    """Every error the library's modules make carries a catalogued code (rendered in the
+    reader's language): a plain English sentence (an f-string, a message in a constant) read
+    the same on a Japanese page. The 2015 configuration's were the last ones."""
+    plain = []
+    for path in sorted(SCORING.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = _module_strings(tree)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and node.args):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            first = node.args[0]
+            if name not in ERRORS:
+                continue
+            text = first.value if isinstance(first, ast.Constant) else None
+            if isinstance(first, ast.Name):
+                text = constants.get(first.id)  # a local variable holding a code: None
+            if isinstance(first, ast.JoinedStr | ast.BinOp) or (
+                isinstance(text, str) and text not in MESSAGES
+            ):
+                plain.append(f"{path.name}:{node.lineno}")
+    assert plain == []
 
 
 def test_every_expected_value_is_catalogued_used_and_said_in_japanese():

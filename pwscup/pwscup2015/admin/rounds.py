@@ -18,6 +18,7 @@ from pwscup.competitions.admin_rounds import PhaseInline, RoundPageAdmin
 from pwscup.competitions.admin_scope import PrivateFileWidget
 from pwscup.competitions.models import Round
 from pwscup.competitions.organizer_files import round_original_store
+from pwscup.core.errors import scoring_validation_errors
 from pwscup.core.json_input import BoundedJSONFormField, json_input
 from pwscup.core.stored import stored_bytes
 from pwscup.core.time_zones import TimeZoneField, default_time_zone
@@ -143,7 +144,8 @@ class RoundAdminForm(forms.ModelForm):
         try:
             self.checked = round_data_check(original=original, config_raw=config_raw)
         except scoring.ConfigError as error:
-            self.add_error("config", error.render(get_language()))
+            # Every error found, one message each, in the reader's language.
+            self.add_error("config", scoring_validation_errors(error))
         except scoring.ScoringError as error:
             self.add_error("original_file", error.render(get_language()))
         else:

@@ -10,7 +10,7 @@ import functools
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -19,6 +19,7 @@ import scoring
 from pwscup.competitions.models import Phase
 from pwscup.competitions.round_create import draft_cancel_view, round_basics
 from pwscup.competitions.selectors import console_competition
+from pwscup.core.errors import scoring_errors_by
 from pwscup.core.form_fields import add_errors
 from pwscup.core.session_drafts import draft_upload
 from pwscup.core.time_zones import default_time_zone
@@ -39,7 +40,7 @@ from pwscup.pwscup2015.services.rounds import round_data_check, round_settings_c
 from pwscup.pwscup2015.value_ranges import ranges_text
 
 # ``scoring.load_config``'s errors carry the configuration key at fault (``params["key"]``,
-# ``domains.<column>`` for a domain); the message, in the page's language, goes next to it.
+# ``domains.<column>`` for a domain); each message, in the page's language, goes next to it.
 _CONFIG_FIELD = {"domains": "number_domain"}
 STEP_TITLES = {
     "upload": gettext_lazy("1. Original table"),
@@ -49,6 +50,14 @@ STEP_TITLES = {
     "rules": gettext_lazy("5. Ranking rules"),
     "review": gettext_lazy("6. Review and create"),
 }
+
+
+def _config_field(error) -> str:
+    """The roles step's field an error of ``scoring.load_config`` is about: its key's (the
+    domains' check boxes for ``domains``), else the form as a whole (a key the step has no
+    field for: ``indicators``, ``columns``; none: unknown keys)."""
+    key = str(error.params.get("key", "")).split(".")[0]
+    return _CONFIG_FIELD.get(key, key) or NON_FIELD_ERRORS
 
 
 def _page(request, competition, state, step, **extra):
@@ -162,13 +171,9 @@ def step_roles(request, competition, state):
         except ValidationError as error:
             add_errors(form, error)
         except scoring.ConfigError as error:
-            key = str(error.params.get("key", "")).split(".")[0]
-            field = _CONFIG_FIELD.get(key, key)
-            if form.cleaned_data.get("config_file"):
-                field = "config_file"
-            elif field not in form.fields:
-                field = None
-            form.add_error(field, error.render(get_language()))
+            from_file = bool(form.cleaned_data.get("config_file"))
+            place = (lambda _item: "config_file") if from_file else _config_field
+            add_errors(form, scoring_errors_by(error, place))
         except scoring.ScoringError as error:
             form.add_error(None, error.render(get_language()))
         else:
