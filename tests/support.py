@@ -286,19 +286,6 @@ def build_world(
     return World(competition, round_, anonymization, attack, teams, users, organizer, original)
 
 
-def migrate(targets=None):
-    """Migrate the test database to ``targets`` (default: every app's latest, as the other
-    tests expect) and return the apps of that state, for a migration test."""
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
-
-
 def flush_database() -> None:
     """Empty every table of every database, as Django does after a ``transaction=True``
     test: the sequences go on from where they were (``flush``'s own default rewinds them).

@@ -1,28 +1,16 @@
 """The 2015 game's models moved to its own app (``pwscup2015``), and the audit log and the
 disqualifications from the console to the core (``competitions``, ``accounts``): a database
 made before the move (rounds, uploads, scores, selections, targets, attacks, samples,
-operations, audit entries, disqualifications) keeps every row and value after it.
-
-Slow (over 20 s on its own, so its module is scheduled first): it migrates the test database
-back before the move (most of the project's migrations) and forward again.
+operations, audit entries, disqualifications) keeps every row and value after it. On a
+database of its own migrated forward from nothing (``tests.history``).
 """
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
-from pwscup.accounts.models import TeamDisqualification
-from pwscup.competitions.models import AuditEntry
-from pwscup.pwscup2015.models import (
-    AnonymizationSubmission,
-    AttackSubmission,
-    RoundOperation,
-    Target,
-    TeamDataset,
-)
-from tests.support import migrate
+from tests.history import history_database, old_world
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db
 
 # The last migrations of the old shape: the models still in ``submissions`` and ``console``.
 BEFORE = [
@@ -31,12 +19,20 @@ BEFORE = [
     ("competitions", "0004_round_original_source"),
     ("accounts", "0002_team_captain_invitation"),
 ]
+# The move: the models in their new apps, the old tables renamed.
+AFTER = [
+    ("submissions", "0009_models_moved_to_pwscup2015"),
+    ("pwscup2015", "0002_tables_renamed"),
+    ("console", "0003_models_moved_to_core"),
+    ("competitions", "0006_audit_entry_table_renamed"),
+    ("accounts", "0004_team_disqualification_table_renamed"),
+]
 
 
-def old_rows(apps, world) -> dict:
+def old_rows(history, apps, world) -> dict:
     """Rows of every moved model, made with the models as they were before the move."""
     old = {
-        name: apps.get_model("submissions", name)
+        name: history.objects(apps, "submissions", name)
         for name in (
             "AnonymizationSubmission",
             "AttackSubmission",
@@ -48,9 +44,9 @@ def old_rows(apps, world) -> dict:
     now = timezone.now()
     a, b = world.teams["a"], world.teams["b"]
     upload = dict(file="private/uploads/x.csv", original_filename="x.csv", sha256="a" * 64)
-    chosen = old["AnonymizationSubmission"].objects.create(
-        phase_id=world.anonymization.pk,
-        team_id=a.pk,
+    chosen = old["AnonymizationSubmission"].create(
+        phase_id=world.anonymization,
+        team_id=a,
         size=10,
         number=1,
         status="finished",
@@ -60,9 +56,9 @@ def old_rows(apps, world) -> dict:
         created_at=now,
         **upload,
     )
-    other = old["AnonymizationSubmission"].objects.create(
-        phase_id=world.anonymization.pk,
-        team_id=a.pk,
+    other = old["AnonymizationSubmission"].create(
+        phase_id=world.anonymization,
+        team_id=a,
         size=11,
         number=2,
         status="failed",
@@ -71,9 +67,9 @@ def old_rows(apps, world) -> dict:
         created_at=now,
         **upload,
     )
-    target = old["Target"].objects.create(
-        round_id=world.round.pk,
-        team_id=a.pk,
+    target = old["Target"].create(
+        round_id=world.round,
+        team_id=a,
         submission_id=chosen.pk,
         version=2,
         published_file="p.csv",
@@ -83,9 +79,9 @@ def old_rows(apps, world) -> dict:
         builtin_status="finished",
         builtin_rates={"E1": 0.5},
     )
-    attack = old["AttackSubmission"].objects.create(
-        phase_id=world.attack.pk,
-        team_id=b.pk,
+    attack = old["AttackSubmission"].create(
+        phase_id=world.attack,
+        team_id=b,
         target_id=target.pk,
         target_version=2,
         size=12,
@@ -97,26 +93,26 @@ def old_rows(apps, world) -> dict:
         created_at=now,
         **upload,
     )
-    sample = old["TeamDataset"].objects.create(
-        round_id=world.round.pk, team_id=b.pk, sample_index=[4, 1, 2], file="s.csv", rows=3
+    sample = old["TeamDataset"].create(
+        round_id=world.round, team_id=b, sample_index=[4, 1, 2], file="s.csv", rows=3
     )
-    operation = old["RoundOperation"].objects.create(
-        round_id=world.round.pk,
+    operation = old["RoundOperation"].create(
+        round_id=world.round,
         kind="freeze",
         status="finished",
         progress_done=2,
         progress_total=2,
         result={"published": 2},
     )
-    audit = apps.get_model("console", "AuditEntry").objects.create(
-        competition_id=world.competition.pk,
-        round_id=world.round.pk,
-        user_id=world.organizer.pk,
+    audit = history.objects(apps, "console", "AuditEntry").create(
+        competition_id=world.competition,
+        round_id=world.round,
+        user_id=world.organizer,
         action="round_frozen",
         detail={"targets": 2},
     )
-    disqualified = apps.get_model("console", "TeamDisqualification").objects.create(
-        team_id=b.pk, reason="shared answers", decided_by_id=world.organizer.pk
+    disqualified = history.objects(apps, "console", "TeamDisqualification").create(
+        team_id=b, reason="shared answers", decided_by_id=world.organizer
     )
     return {
         "chosen": chosen.pk,
@@ -130,51 +126,59 @@ def old_rows(apps, world) -> dict:
     }
 
 
-def test_moving_the_models_keeps_every_row(world):
-    apps = migrate(BEFORE)
-    try:
-        made = old_rows(apps, world)
-    finally:
-        migrate()
-    chosen = AnonymizationSubmission.objects.get(pk=made["chosen"])
+def test_moving_the_models_keeps_every_row():
+    with history_database() as history:
+        apps = history.migrate(BEFORE)
+        world = old_world(history, apps)
+        made = old_rows(history, apps, world)
+        apps = history.migrate(AFTER)
+
+        def moved(app_label, model):
+            return history.objects(apps, app_label, model)
+
+        chosen = moved("pwscup2015", "AnonymizationSubmission").get(pk=made["chosen"])
+        other = moved("pwscup2015", "AnonymizationSubmission").get(pk=made["other"])
+        target = moved("pwscup2015", "Target").get(pk=made["target"])
+        attack = moved("pwscup2015", "AttackSubmission").get(pk=made["attack"])
+        sample = moved("pwscup2015", "TeamDataset").get(pk=made["sample"])
+        operation = moved("pwscup2015", "RoundOperation").get(pk=made["operation"])
+        audit = moved("competitions", "AuditEntry").get(pk=made["audit"])
+        disqualified = moved("accounts", "TeamDisqualification").get(pk=made["disqualified"])
+        tables = history.table_names()
+        # The related names still work across the move.
+        round_targets = list(
+            moved("competitions", "Round").get(pk=world.round).targets.values_list("pk", flat=True)
+        )
     assert (chosen.team_id, chosen.number, chosen.status, chosen.is_selected, chosen.note) == (
-        world.teams["a"].pk,
+        world.teams["a"],
         1,
         "finished",
         True,
         "k=5",
     )
     assert chosen.scores == {"U1": 1.5, "E1": 0.25} and chosen.file.name == "private/uploads/x.csv"
-    other = AnonymizationSubmission.objects.get(pk=made["other"])
     assert (other.status, other.message, other.is_selected) == (
         "failed",
         "Column age, row 3: value x",
         False,
     )
-    target = Target.objects.get(pk=made["target"])
-    assert (target.submission_id, target.version, target.rows, target.builtin.rates) == (
+    assert (target.submission_id, target.version, target.rows, target.builtin_rates) == (
         made["chosen"],
         2,
         7,
         {"E1": 0.5},
     )
-    attack = AttackSubmission.objects.get(pk=made["attack"])
     assert (attack.target_id, attack.rate, attack.correct) == (made["target"], 0.4, 3)
-    assert TeamDataset.objects.get(pk=made["sample"]).sample_index == [4, 1, 2]
-    assert RoundOperation.objects.get(pk=made["operation"]).result == {"published": 2}
-    audit = AuditEntry.objects.get(pk=made["audit"])
+    assert sample.sample_index == [4, 1, 2]
+    assert operation.result == {"published": 2}
     assert (audit.round_id, audit.action, audit.detail) == (
-        world.round.pk,
+        world.round,
         "round_frozen",
         {"targets": 2},
     )
-    assert TeamDisqualification.objects.get(pk=made["disqualified"]).reason == "shared answers"
+    assert disqualified.reason == "shared answers"
     # The tables carry the new apps' names now, and the old ones are gone.
-    tables = connection.introspection.table_names()
     assert "pwscup2015_anonymizationsubmission" in tables
     assert "competitions_auditentry" in tables and "accounts_teamdisqualification" in tables
-    # (``submissions`` keeps one table of its own now: the live-status versions.)
-    left = [t for t in tables if t.startswith(("submissions_", "console_"))]
-    assert left == ["submissions_liveversion"]
-    # The related names still work across the move.
-    assert list(world.round.targets.values_list("pk", flat=True)) == [made["target"]]
+    assert [t for t in tables if t.startswith(("submissions_", "console_"))] == []
+    assert round_targets == [made["target"]]

@@ -2,27 +2,25 @@
 (``pwscup2015.0003`` copies, ``competitions.0007`` drops the columns): every 2015 round of a
 database made before keeps each value, the secret seed included; a round of another kind
 gets no 2015 row; and migrating back restores the values on the round. One trip back and
-forth proves both directions.
-
-Slow (about 20 s on its own, so its module is scheduled first): it migrates the test database
-back before the move and forward again.
+forth proves both directions, on a database of its own migrated forward from nothing
+(``tests.history``).
 """
 
 import datetime as dt
 
 import pytest
-from django.db import connection
-from django.utils import timezone
 
-from pwscup.competitions.models import Round
-from pwscup.pwscup2015.models import Pwscup2015Round
-from tests.support import migrate
+from tests.history import history_database, old_world
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.django_db
 
 BEFORE = [
     ("competitions", "0006_audit_entry_table_renamed"),
     ("pwscup2015", "0002_tables_renamed"),
+]
+AFTER = [
+    ("competitions", "0007_round_game_fields_moved_to_pwscup2015"),
+    ("pwscup2015", "0003_round_settings"),
 ]
 
 FROZEN_AT = dt.datetime(2026, 6, 17, 9, 30, tzinfo=dt.UTC)
@@ -54,39 +52,42 @@ CHANGED_BEFORE = {
 }
 
 
-def round_columns() -> set[str]:
+def round_columns(history) -> set[str]:
+    connection = history.connection
     with connection.cursor() as cursor:
         described = connection.introspection.get_table_description(cursor, "competitions_round")
     return {column.name for column in described}
 
 
-def test_each_round_keeps_its_settings_and_state_back_and_forth(world):
-    """One trip (the migrations cost most of a test's time): a 2015 round's values go back to
-    the round's columns; values changed there then, and a round of another kind made then,
-    come forward to the 2015 row (and no 2015 row for the other kind's round)."""
-    Pwscup2015Round.objects.filter(round=world.round).update(**OLD_VALUES)
-    apps = migrate(BEFORE)
-    try:
-        OldRound = apps.get_model("competitions", "Round")
-        assert "secret_seed" in round_columns()
-        values = OldRound.objects.filter(pk=world.round.pk).values(*OLD_VALUES).get()
-        assert values == OLD_VALUES
-        OldRound.objects.filter(pk=world.round.pk).update(**CHANGED_BEFORE)
-        other = OldRound.objects.create(
-            competition_id=world.competition.pk,
+def test_each_round_keeps_its_settings_and_state_back_and_forth():
+    """A 2015 round's values go back to the round's columns; values changed there then, and
+    a round of another kind made then, come forward to the 2015 row (and no 2015 row for
+    the other kind's round)."""
+    with history_database() as history:
+        apps = history.migrate(AFTER)
+        world = old_world(history, apps)
+        history.objects(apps, "pwscup2015", "Pwscup2015Round").create(
+            round_id=world.round, **OLD_VALUES
+        )
+        apps = history.migrate(BEFORE)
+        old_round = history.objects(apps, "competitions", "Round")
+        assert "secret_seed" in round_columns(history)
+        assert old_round.filter(pk=world.round).values(*OLD_VALUES).get() == OLD_VALUES
+        old_round.filter(pk=world.round).update(**CHANGED_BEFORE)
+        other = old_round.create(
+            competition_id=world.competition,
             kind="dp",
             name="DP",
             slug="dp",
             original_file="private/rounds/dp.csv",
             config={},
-            frozen_at=timezone.now(),
-        )
-    finally:
-        migrate()
-    game = Pwscup2015Round.objects.get(round=world.round)
-    forward = {**OLD_VALUES, **CHANGED_BEFORE}
-    assert {name: getattr(game, name) for name in forward} == forward
-    assert game.is_per_team and game.get_ranking_rule_display()
-    assert not Pwscup2015Round.objects.filter(round_id=other.pk).exists()
-    assert Round.objects.filter(pk=other.pk, kind="dp").exists()
-    assert not round_columns() & set(OLD_VALUES)
+            frozen_at=FROZEN_AT,
+        ).pk
+
+        apps = history.migrate(AFTER)
+        games = history.objects(apps, "pwscup2015", "Pwscup2015Round")
+        game = games.values(*OLD_VALUES).get(round_id=world.round)
+        assert game == {**OLD_VALUES, **CHANGED_BEFORE}
+        assert not games.filter(round_id=other).exists()
+        assert history.objects(apps, "competitions", "Round").filter(pk=other, kind="dp").exists()
+        assert not round_columns(history) & set(OLD_VALUES)

@@ -15,8 +15,9 @@ def new_invitation_code():
 
 
 def give_each_team_its_code(apps, schema_editor):
+    db = schema_editor.connection.alias
     Team = apps.get_model("accounts", "Team")
-    for team in Team.objects.all():
+    for team in Team.objects.using(db).all():
         team.invitation_code = new_invitation_code()
         team.save(update_fields=["invitation_code"])
 

@@ -22,8 +22,9 @@ def password_binding(password_hash):
 
 
 def bind_to_current_passwords(apps, schema_editor):
+    db = schema_editor.connection.alias
     ApiToken = apps.get_model("api", "ApiToken")
-    for token in ApiToken.objects.select_related("user").iterator():
+    for token in ApiToken.objects.using(db).select_related("user").iterator():
         token.password_hash = password_binding(token.user.password)
         token.save(update_fields=["password_hash"])
 

@@ -16,10 +16,11 @@ def _value(row, path: str):
 
 def fill(apps, schema_editor):
     """Existing rows: the size of the kept file, and numbers in the order of upload."""
+    db = schema_editor.connection.alias
     for model_name, window in WINDOWS.items():
         model = apps.get_model(APP, model_name)
         counters = {}
-        for row in model.objects.order_by("created_at", "id"):
+        for row in model.objects.using(db).order_by("created_at", "id"):
             key = tuple(_value(row, path) for path in window)
             counters[key] = counters.get(key, 0) + 1
             row.number = counters[key]

@@ -5,13 +5,15 @@ from django.db import migrations, models
 
 
 def valid_to_finished(apps, schema_editor):
+    db = schema_editor.connection.alias
     Estimate = apps.get_model("dp", "Estimate")
-    Estimate.objects.filter(status="valid").update(status="finished")
+    Estimate.objects.using(db).filter(status="valid").update(status="finished")
 
 
 def finished_to_valid(apps, schema_editor):
+    db = schema_editor.connection.alias
     Estimate = apps.get_model("dp", "Estimate")
-    Estimate.objects.filter(status="finished").update(status="valid")
+    Estimate.objects.using(db).filter(status="finished").update(status="valid")
 
 
 class Migration(migrations.Migration):

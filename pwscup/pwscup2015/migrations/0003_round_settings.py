@@ -28,19 +28,21 @@ FIELDS = (
 
 
 def copy_to_game(apps, schema_editor):
+    db = schema_editor.connection.alias
     Round = apps.get_model("competitions", "Round")
     Pwscup2015Round = apps.get_model("pwscup2015", "Pwscup2015Round")
-    Pwscup2015Round.objects.bulk_create(
+    Pwscup2015Round.objects.using(db).bulk_create(
         Pwscup2015Round(round_id=values.pop("pk"), **values)
-        for values in Round.objects.filter(kind="pwscup2015").values("pk", *FIELDS)
+        for values in Round.objects.using(db).filter(kind="pwscup2015").values("pk", *FIELDS)
     )
 
 
 def copy_to_round(apps, schema_editor):
+    db = schema_editor.connection.alias
     Round = apps.get_model("competitions", "Round")
     Pwscup2015Round = apps.get_model("pwscup2015", "Pwscup2015Round")
-    for values in Pwscup2015Round.objects.values("round_id", *FIELDS):
-        Round.objects.filter(pk=values.pop("round_id")).update(**values)
+    for values in Pwscup2015Round.objects.using(db).values("round_id", *FIELDS):
+        Round.objects.using(db).filter(pk=values.pop("round_id")).update(**values)
 
 
 class Migration(migrations.Migration):

@@ -24,21 +24,23 @@ COPIED = {
 
 
 def targets_to_rows(apps, schema_editor):
+    db = schema_editor.connection.alias
     Target = apps.get_model("pwscup2015", "Target")
     BuiltinAttack = apps.get_model("pwscup2015", "BuiltinAttack")
     rows = [
         BuiltinAttack(target_id=values.pop("pk"), **{COPIED[k]: v for k, v in values.items()})
-        for values in Target.objects.order_by("pk").values("pk", *COPIED).iterator()
+        for values in Target.objects.using(db).order_by("pk").values("pk", *COPIED).iterator()
     ]
-    BuiltinAttack.objects.bulk_create(rows, batch_size=500)
+    BuiltinAttack.objects.using(db).bulk_create(rows, batch_size=500)
 
 
 def rows_to_targets(apps, schema_editor):
+    db = schema_editor.connection.alias
     Target = apps.get_model("pwscup2015", "Target")
     BuiltinAttack = apps.get_model("pwscup2015", "BuiltinAttack")
     back = {field: column for column, field in COPIED.items()}
-    for values in BuiltinAttack.objects.values("target_id", *back).iterator():
-        Target.objects.filter(pk=values.pop("target_id")).update(
+    for values in BuiltinAttack.objects.using(db).values("target_id", *back).iterator():
+        Target.objects.using(db).filter(pk=values.pop("target_id")).update(
             **{back[k]: v for k, v in values.items()}
         )
 

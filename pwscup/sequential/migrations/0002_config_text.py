@@ -4,8 +4,9 @@ from django.db import migrations, models
 
 
 def copy_config(apps, schema_editor):
+    db = schema_editor.connection.alias
     SequentialRound = apps.get_model("sequential", "SequentialRound")
-    for row in SequentialRound.objects.all():
+    for row in SequentialRound.objects.using(db).all():
         row.config_text = json.dumps(row.config, ensure_ascii=False)
         row.save(update_fields=["config_text"])
 

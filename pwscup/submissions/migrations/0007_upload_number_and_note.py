@@ -7,9 +7,10 @@ from django.db.models.functions import RowNumber
 
 
 def number_existing_uploads(apps, schema_editor):
+    db = schema_editor.connection.alias
     for name in ("AnonymizationSubmission", "AttackSubmission"):
         model = apps.get_model("submissions", name)
-        numbered = model.objects.annotate(
+        numbered = model.objects.using(db).annotate(
             position=Window(
                 RowNumber(),
                 partition_by=[F("phase_id"), F("team_id")],
@@ -17,7 +18,7 @@ def number_existing_uploads(apps, schema_editor):
             )
         ).values_list("pk", "position")
         updates = [model(pk=pk, number=position) for pk, position in numbered]
-        model.objects.bulk_update(updates, ["number"], batch_size=1000)
+        model.objects.using(db).bulk_update(updates, ["number"], batch_size=1000)
 
 
 class Migration(migrations.Migration):

@@ -8,13 +8,15 @@ KIND = "synthetic"
 
 
 def to_release(apps, schema_editor):
+    db = schema_editor.connection.alias
     Phase = apps.get_model("competitions", "Phase")
-    Phase.objects.filter(round__kind=KIND, kind="anonymization").update(kind="release")
+    Phase.objects.using(db).filter(round__kind=KIND, kind="anonymization").update(kind="release")
 
 
 def to_anonymization(apps, schema_editor):
+    db = schema_editor.connection.alias
     Phase = apps.get_model("competitions", "Phase")
-    Phase.objects.filter(round__kind=KIND, kind="release").update(kind="anonymization")
+    Phase.objects.using(db).filter(round__kind=KIND, kind="release").update(kind="anonymization")
 
 
 class Migration(migrations.Migration):
