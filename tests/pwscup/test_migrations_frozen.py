@@ -48,5 +48,44 @@ def test_no_function_of_a_migration_calls_project_code(path):
         assert not used, f"{path.name}: {function.name} runs project code {sorted(used)}"
 
 
+def _managers_without_database(function: ast.FunctionDef) -> list[int]:
+    """The lines where ``function`` reads a manager (``X.objects``) without choosing the
+    database right away (``X.objects.using(...)``)."""
+    chosen = {
+        id(node.value)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Attribute) and node.attr == "using"
+    }
+    return [
+        node.lineno
+        for node in ast.walk(function)
+        if isinstance(node, ast.Attribute) and node.attr == "objects" and id(node) not in chosen
+    ]
+
+
+@pytest.mark.parametrize("path", MIGRATIONS, ids=lambda path: f"{path.parts[-3]}/{path.stem}")
+def test_a_data_migration_writes_to_the_database_being_migrated(path):
+    """Django's rule for ``RunPython``: the historical models' managers go through
+    ``.using(schema_editor.connection.alias)``, else ``migrate --database=other`` reads and
+    writes the default database (and the data migration tests' own database, tests/history.py,
+    would not see the rows)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for function in (node for node in tree.body if isinstance(node, ast.FunctionDef)):
+        lines = _managers_without_database(function)
+        assert not lines, (
+            f"{path.name}: {function.name} reads .objects without .using (lines {lines})"
+        )
+
+
+def test_the_database_check_sees_a_manager_used_without_using():
+    function = ast.parse(
+        "def f(apps, schema_editor):\n"
+        "    db = schema_editor.connection.alias\n"
+        "    M.objects.using(db).all()\n"
+        "    M.objects.filter(x=1).update(x=2)\n"
+    ).body[0]
+    assert _managers_without_database(function) == [4]
+
+
 def test_the_check_sees_the_migrations():
     assert len(MIGRATIONS) > 20
