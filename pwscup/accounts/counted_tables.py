@@ -8,6 +8,7 @@ table name, so a later change to the kind's models cannot change what an old mig
 """
 
 from django.db import migrations
+from django.db.migrations.operations.base import Operation
 
 TRIGGER = "pwscup_page_generation"
 FUNCTION = "pwscup_page_generation_bump"
@@ -18,15 +19,37 @@ SQLITE_UPSERT = (
 )
 
 
-def counted_table(app_label: str, model_name: str) -> migrations.RunPython:
+class CountedTable(Operation):
     """The operation that makes every write to the table of ``app_label.model_name`` move
-    the page generation (and, reversed, stops it)."""
+    the page generation (and, reversed, stops it). A migration operation of its own
+    (Django's "Writing your own migration operation"), not a ``RunPython`` of two closures:
+    Django can write it into a squashed migration (``deconstruct``), and the squash's
+    optimizer may merge the table's other operations across it, as nothing but a
+    different table name changes what it does (``reduce``)."""
 
-    def table(apps) -> str:
-        return apps.get_model(app_label, model_name)._meta.db_table
+    reversible = True
 
-    def create(apps, schema_editor) -> None:
-        name = table(apps)
+    def __init__(self, app_label: str, model_name: str) -> None:
+        self.app_label, self.model_name = app_label, model_name
+
+    def deconstruct(self):
+        return (
+            self.__class__.__name__,
+            [],
+            {"app_label": self.app_label, "model_name": self.model_name},
+        )
+
+    def describe(self) -> str:
+        return f"Count writes to {self.app_label}.{self.model_name} toward the page generation"
+
+    def state_forwards(self, app_label, state) -> None:
+        pass  # the triggers are not part of the models' state
+
+    def _table(self, state) -> str:
+        return state.apps.get_model(self.app_label, self.model_name)._meta.db_table
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state) -> None:
+        name = self._table(to_state)
         if schema_editor.connection.vendor == "postgresql":
             schema_editor.execute(
                 f'CREATE TRIGGER {TRIGGER} BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON "{name}" '
@@ -39,12 +62,33 @@ def counted_table(app_label: str, model_name: str) -> migrations.RunPython:
                 f"BEGIN {SQLITE_UPSERT}; END"
             )
 
-    def drop(apps, schema_editor) -> None:
-        name = table(apps)
+    def database_backwards(self, app_label, schema_editor, from_state, to_state) -> None:
+        name = self._table(from_state)
         if schema_editor.connection.vendor == "postgresql":
             schema_editor.execute(f'DROP TRIGGER IF EXISTS {TRIGGER} ON "{name}"')
             return
         for event in EVENTS:
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}_{event.lower()}_{name}")
 
-    return migrations.RunPython(create, drop)
+    def references_model(self, name, app_label) -> bool:
+        return (app_label, name.lower()) == (self.app_label, self.model_name.lower())
+
+    def reduce(self, operation, app_label):
+        """Other operations may be optimized across this one, except those that create,
+        delete, rename or move the table it counts."""
+        moves = (
+            migrations.CreateModel,
+            migrations.DeleteModel,
+            migrations.RenameModel,
+            migrations.AlterModelTable,
+        )
+        if isinstance(operation, moves) and operation.references_model(
+            self.model_name, self.app_label
+        ):
+            return False
+        return True
+
+
+def counted_table(app_label: str, model_name: str) -> CountedTable:
+    """The operation of the table of ``app_label.model_name`` (``CountedTable``)."""
+    return CountedTable(app_label, model_name)

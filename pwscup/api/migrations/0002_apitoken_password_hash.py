@@ -41,5 +41,5 @@ class Migration(migrations.Migration):
             field=models.CharField(default="", editable=False, max_length=64),
             preserve_default=False,
         ),
-        migrations.RunPython(bind_to_current_passwords, migrations.RunPython.noop),
+        migrations.RunPython(bind_to_current_passwords, migrations.RunPython.noop, elidable=True),
     ]

@@ -95,5 +95,5 @@ class Migration(migrations.Migration):
                 max_length=10,
             ),
         ),
-        migrations.RunPython(fill, migrations.RunPython.noop),
+        migrations.RunPython(fill, migrations.RunPython.noop, elidable=True),
     ]

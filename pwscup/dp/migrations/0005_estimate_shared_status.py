@@ -28,5 +28,5 @@ class Migration(migrations.Migration):
             name='status',
             field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('finished', 'Finished'), ('failed', 'Failed')], db_index=True, default='queued', max_length=10),
         ),
-        migrations.RunPython(valid_to_finished, finished_to_valid),
+        migrations.RunPython(valid_to_finished, finished_to_valid, elidable=True),
     ]

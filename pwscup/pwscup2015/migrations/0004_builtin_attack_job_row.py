@@ -74,7 +74,7 @@ class Migration(migrations.Migration):
                 'verbose_name_plural': 'built-in attacks',
             },
         ),
-        migrations.RunPython(targets_to_rows, rows_to_targets),
+        migrations.RunPython(targets_to_rows, rows_to_targets, elidable=True),
         migrations.RemoveField(
             model_name='target',
             name='builtin_attempts',

@@ -25,4 +25,4 @@ class Migration(migrations.Migration):
         ("competitions", "0022_phase_kind_any_key"),
     ]
 
-    operations = [migrations.RunPython(to_release, to_anonymization)]
+    operations = [migrations.RunPython(to_release, to_anonymization, elidable=True)]

@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
             name="config_text",
             field=models.TextField(default="{}", verbose_name="configuration"),
         ),
-        migrations.RunPython(copy_config, migrations.RunPython.noop),
+        migrations.RunPython(copy_config, migrations.RunPython.noop, elidable=True),
         migrations.RemoveField(
             model_name="sequentialround",
             name="config",

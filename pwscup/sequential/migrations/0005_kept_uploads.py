@@ -108,5 +108,5 @@ class Migration(migrations.Migration):
                 max_length=16,
             ),
         ),
-        migrations.RunPython(fill, migrations.RunPython.noop),
+        migrations.RunPython(fill, migrations.RunPython.noop, elidable=True),
     ]
