@@ -58,4 +58,52 @@ EXPECTED_MESSAGES: dict[str, dict[str, str]] = {
         "ja": '{{"id": テキスト, "{field}": {sample}}} のリスト',
     },
     "expect.column_roles": {"en": "an object of column roles", "ja": "列の役割のオブジェクト"},
+    "expect.integer": {"en": "an integer", "ja": "整数"},
+    "expect.unit_interval": {"en": "a number in [0, 1]", "ja": "0 以上 1 以下の数"},
+    "expect.number_range": {
+        "en": "a number from {low} to {high}",
+        "ja": "{low} 以上 {high} 以下の数",
+    },
+    "expect.choice": {"en": "one of {choices}", "ja": "{choices} のいずれか"},
+    "expect.file_name": {"en": "a file name", "ja": "ファイル名"},
+    # the settings of a round scored by the organizer's program (scoring.scorer.round_config)
+    "expect.column_list": {"en": "a list of 1 to {most} columns", "ja": "1〜{most} 個の列のリスト"},
+    "expect.score_column": {
+        "en": 'an object with "key" (and "label", "label_ja", …)',
+        "ja": '"key"（ほかに "label"、"label_ja" など）を持つオブジェクト',
+    },
+    "expect.column_key": {
+        "en": "1 to {most} letters, digits, _ . @ -",
+        "ja": "英字・数字・_ . @ - からなる 1〜{most} 文字",
+    },
+    "expect.text_length": {
+        "en": "a text of 1 to {most} characters",
+        "ja": "1〜{most} 文字のテキスト",
+    },
+    "expect.ascending_numbers": {
+        "en": "a list of 1 to {most} strictly ascending numbers",
+        "ja": "小さい順に並んだ互いに異なる 1〜{most} 個の数のリスト",
+    },
+    "expect.gate_list": {
+        "en": "a list of at most {most} gates",
+        "ja": "{most} 個以下のゲートのリスト",
+    },
+    "expect.gate": {
+        "en": 'an object {{"key": column, "min": number}} or "max"',
+        "ja": '{{"key": 列名, "min": 数値}}（"min" の代わりに "max" も可）のオブジェクト',
+    },
+    "expect.file_rule": {
+        "en": 'an object {{"required": [file names or patterns], "only_required": false}}',
+        "ja": '{{"required": [ファイル名またはパターン], "only_required": false}} のオブジェクト',
+    },
+    "expect.file_patterns": {
+        "en": "a list of at most {most} distinct file names or patterns of 1 to {chars} "
+        "characters, each a relative path (no .. part, no backslash)",
+        "ja": "{most} 個以下の互いに異なるファイル名またはパターンのリスト（それぞれ 1〜{chars} "
+        "文字の相対パスで、.. の部分やバックスラッシュを含まないもの）",
+    },
+    "expect.only_required": {
+        "en": "true or false (true only with required files)",
+        "ja": "true または false（true は required にファイルがあるときだけ）",
+    },
 }

@@ -41,6 +41,64 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The scoring program's metadata key {key} is invalid: {detail}.",
         "ja": "採点プログラムの metadata のキー {key} が正しくありません: {detail}。",
     },
+    # why the metadata is not a mapping: the ``detail`` of scorer.metadata.invalid
+    "scorer.metadata.too_large": {
+        "en": "it is larger than {limit} bytes",
+        "ja": "{limit} バイトを超えています",
+    },
+    "scorer.metadata.encoding": {
+        "en": "it is not UTF-8 text",
+        "ja": "UTF-8 のテキストではありません",
+    },
+    "scorer.metadata.not_yaml": {
+        "en": "it is not valid YAML",
+        "ja": "YAML として正しくありません",
+    },
+    "scorer.metadata.yaml_at": {
+        "en": "it is not valid YAML at line {line}, column {column}",
+        "ja": "{line} 行目 {column} 文字目が YAML として正しくありません",
+    },
+    "scorer.metadata.not_mapping": {
+        "en": "its top level is not a mapping, or a key is not text",
+        "ja": "最上位がマッピングではないか、テキストでないキーがあります",
+    },
+    # what is wrong with a metadata key's value: the ``detail`` of scorer.metadata.key
+    "scorer.metadata.want_text": {
+        "en": "expected non-empty text",
+        "ja": "空でないテキストが必要です",
+    },
+    "scorer.metadata.no_file": {
+        "en": "the program has no file {name}",
+        "ja": "プログラムにファイル {name} がありません",
+    },
+    "scorer.metadata.want_variables": {
+        "en": "expected at most {limit} lines NAME: value",
+        "ja": "「名前: 値」の形の行が {limit} 個以下必要です",
+    },
+    "scorer.metadata.name_refused": {
+        "en": "the name {name} is not allowed",
+        "ja": "名前 {name} は使えません",
+    },
+    "scorer.metadata.not_plain": {
+        "en": "{name} is not plain text or a number",
+        "ja": "{name} の値がテキストでも数値でもありません",
+    },
+    "scorer.metadata.too_long": {
+        "en": "{name} is longer than {limit} characters or holds a NUL character",
+        "ja": "{name} の値が {limit} 文字を超えているか、NUL 文字を含んでいます",
+    },
+    "scorer.metadata.want_folder": {
+        "en": "expected a folder under /app outside /app/program, /app/output, /app/shared",
+        "ja": "/app の下で、/app/program・/app/output・/app/shared の外にあるフォルダーが必要です",
+    },
+    "scorer.metadata.want_files": {
+        "en": "expected a list of file names",
+        "ja": "ファイル名のリストが必要です",
+    },
+    "scorer.metadata.not_relative": {
+        "en": "{name} is not a relative path inside the program",
+        "ja": "{name} はプログラム内の相対パスではありません",
+    },
     "scorer.metadata.no_command": {
         "en": "The scoring program's metadata names no command for the {kind} (key {key} or "
         "command).",
@@ -118,6 +176,31 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "採点プログラムの scores.json はスコア名から数値へのオブジェクト（任意で "
         '"targets" オブジェクト）でなければなりません。{detail}。',
     },
+    # what is wrong with a scores.json of the wrong shape: the ``detail`` of scorer.scores.shape
+    "scorer.scores.not_object": {
+        "en": "it is not an object",
+        "ja": "オブジェクトではありません",
+    },
+    "scorer.scores.targets_not_object": {
+        "en": '"targets" is not an object of objects',
+        "ja": '"targets" がオブジェクトのオブジェクトではありません',
+    },
+    "scorer.scores.target_not_object": {
+        "en": '"targets"/{team} is not an object',
+        "ja": '"targets"/{team} がオブジェクトではありません',
+    },
+    "scorer.scores.bad_name": {
+        "en": "the name {name} is empty or longer than {limit} characters",
+        "ja": "名前 {name} が空か、{limit} 文字を超えています",
+    },
+    "scorer.scores.too_many": {
+        "en": "{where} has more than {limit} names",
+        "ja": "{where} の名前が {limit} 個を超えています",
+    },
+    "scorer.scores.not_number": {
+        "en": "{where}: the value of {key} is not a number",
+        "ja": "{where}: {key} の値が数値ではありません",
+    },
     "scorer.scores.primary": {
         "en": "The scoring program's scores.json has no primary score {key}.",
         "ja": "採点プログラムの scores.json に主スコア {key} がありません。",
@@ -171,6 +254,25 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
         "platform's setup, not of the submission).",
         "ja": "プラットフォームのサンドボックス用コマンドテンプレートを使えません: {detail}"
         "（提出ではなくプラットフォーム設定の問題です）。",
+    },
+    # why the sandbox command template cannot be used: the ``detail`` of scorer.sandbox.template
+    "scorer.sandbox.no_word": {
+        "en": "the template has no {word} word of its own",
+        "ja": "テンプレートに単独の語 {word} がありません",
+    },
+    "scorer.sandbox.unsplittable": {
+        "en": "{setting} cannot be split into words (a quotation mark is not closed, or it "
+        "ends with a backslash)",
+        "ja": "{setting} を語に分けられません（引用符が閉じていないか、末尾がバックスラッシュ"
+        "です）",
+    },
+    "scorer.sandbox.empty": {
+        "en": "{setting} is empty",
+        "ja": "{setting} が空です",
+    },
+    "scorer.sandbox.bad_field": {
+        "en": "{setting}: the word {word} has an unknown or malformed {{…}} field",
+        "ja": "{setting}: 語 {word} に未知または不正な {{…}} フィールドがあります",
     },
     # -- an attack's targets (given by the platform) and a round's settings (the organizer's)
     "scorer.targets.name": {

@@ -104,6 +104,12 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "チーム {team!r} について、{attempts} 回試しても {m}-eligible な抽選ができませんでした。",
     },
     # -- master table (spec §3)
+    "seq.baseline.too_few_values": {
+        "en": "The baseline cannot make an {m}-unique release: T(j) has fewer than {m} "
+        "sensitive values (those of sa_domain included).",
+        "ja": "ベースラインでは、どのグループも {m} 種類の異なる機密値を持つリリースを作れません。"
+        "T(j) の機密値が（sa_domain の値を含めても）{m} 種類未満です。",
+    },
     "seq.master.columns": {
         "en": "master table: the header must be {expected}; {problem}",
         "ja": "マスター表: ヘッダーは {expected} でなければなりません。{problem}",

@@ -152,10 +152,7 @@ def baseline_buckets(
             else:
                 slots.extend([COUNTERFEIT] * alpha)
     if any(v.startswith("counterfeit-") for key in buckets for v in key):
-        raise ValidationError(
-            f"The baseline cannot make an {m}-unique release: T(j) has fewer than {m} "
-            "sensitive values."
-        )
+        raise ValidationError("seq.baseline.too_few_values", m=m)
     return [buckets[key] for key in sorted(buckets)]
 
 

@@ -169,10 +169,7 @@ class CommandLauncher:
         words = self._split(self.template, "PWSCUP_SCORER_SANDBOX_COMMAND")
         for required in ("{mounts}", "{command}"):
             if required not in words:
-                raise ScorerError(
-                    "scorer.sandbox.template",
-                    detail=f"the template has no {required} word of its own",
-                )
+                raise _unusable("scorer.sandbox.no_word", word=required)
         values = {
             "workdir": chdir,
             "memory_bytes": limits.memory_bytes,
@@ -219,10 +216,10 @@ class CommandLauncher:
     def _split(template: str, setting: str) -> list[str]:
         try:
             words = shlex.split(template)
-        except ValueError as error:
-            raise ScorerError("scorer.sandbox.template", detail=f"{setting}: {error}") from None
+        except ValueError:  # shlex: no closing quotation, or no escaped character
+            raise _unusable("scorer.sandbox.unsplittable", setting=setting) from None
         if not words:
-            raise ScorerError("scorer.sandbox.template", detail=f"{setting} is empty")
+            raise _unusable("scorer.sandbox.empty", setting=setting)
         return words
 
     def _filled(self, template: str, setting: str, **values) -> list[str]:
@@ -232,11 +229,14 @@ class CommandLauncher:
     def _format(word: str, setting: str, values: Mapping) -> str:
         try:
             return word.format(**values)
-        except (KeyError, IndexError, ValueError, AttributeError) as error:
-            raise ScorerError(
-                "scorer.sandbox.template",
-                detail=f"{setting}: the word {word!r} has an unknown field ({error})",
-            ) from None
+        except (KeyError, IndexError, ValueError, AttributeError):
+            raise _unusable("scorer.sandbox.bad_field", setting=setting, word=repr(word)) from None
+
+
+def _unusable(code: str, **params) -> ScorerError:
+    """A ``scorer.sandbox.template`` error: why the template cannot be used is the nested
+    message ``code`` (in the reader's language too)."""
+    return ScorerError("scorer.sandbox.template", detail={"code": code, "params": params})
 
 
 def _prlimit(limits: SandboxLimits) -> list[str]:

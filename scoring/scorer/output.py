@@ -55,17 +55,17 @@ def output_read(
             "scorer.scores.json", detail={"code": error.code, "params": error.params}
         ) from None
     if not isinstance(parsed, dict):
-        raise ScorerError("scorer.scores.shape", detail="it is not an object")
+        raise _shape("scorer.scores.not_object")
     targets_value = parsed.pop("targets", {})
     scores = _flat(parsed, "scores.json")
-    if not isinstance(targets_value, dict) or len(targets_value) > MAX_KEYS:
-        raise ScorerError("scorer.scores.shape", detail='"targets" is not an object of objects')
+    if not isinstance(targets_value, dict):
+        raise _shape("scorer.scores.targets_not_object")
+    if len(targets_value) > MAX_KEYS:
+        raise _shape("scorer.scores.too_many", where='"targets"', limit=f"{MAX_KEYS:,}")
     targets = {}
     for team, values in targets_value.items():
         if not isinstance(values, dict):
-            raise ScorerError(
-                "scorer.scores.shape", detail=f'"targets"/{clip(team)!r} is not an object'
-            )
+            raise _shape("scorer.scores.target_not_object", team=repr(clip(team)))
         targets[_key(team)] = _flat(values, f'"targets"/{clip(team)!r}')
     if primary_key is not None and primary_key not in scores:
         raise ScorerError("scorer.scores.primary", key=repr(clip(primary_key)))
@@ -77,23 +77,25 @@ def output_read(
     )
 
 
+def _shape(code: str, **params) -> ScorerError:
+    """A ``scorer.scores.shape`` error: the shape scores.json must have, then what is wrong
+    with this one (the nested message ``code``, in the reader's language too)."""
+    return ScorerError("scorer.scores.shape", detail={"code": code, "params": params})
+
+
 def _key(key: str) -> str:
     if not key or len(key) > MAX_KEY_CHARS:
-        raise ScorerError(
-            "scorer.scores.shape", detail=f"the name {clip(key)!r} is empty or too long"
-        )
+        raise _shape("scorer.scores.bad_name", name=repr(clip(key)), limit=MAX_KEY_CHARS)
     return key
 
 
 def _flat(values: dict, where: str) -> dict[str, Number]:
     if len(values) > MAX_KEYS:
-        raise ScorerError("scorer.scores.shape", detail=f"{where} has more than {MAX_KEYS} names")
+        raise _shape("scorer.scores.too_many", where=where, limit=f"{MAX_KEYS:,}")
     for key, value in values.items():
         _key(key)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ScorerError(
-                "scorer.scores.shape", detail=f"{where}: {clip(key)!r} is not a number"
-            )
+            raise _shape("scorer.scores.not_number", where=where, key=repr(clip(key)))
     return dict(values)
 
 

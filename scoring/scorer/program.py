@@ -130,22 +130,24 @@ def _read_metadata(root: Path) -> dict:
     path = next(root / name for name in METADATA_NAMES if (root / name).is_file())
     data = path.read_bytes()
     if len(data) > MAX_METADATA_BYTES:
-        raise ScorerError("scorer.metadata.invalid", detail=f"over {MAX_METADATA_BYTES:,} bytes")
+        raise _invalid("scorer.metadata.too_large", limit=f"{MAX_METADATA_BYTES:,}")
     # pyyaml is the wheel's ``scorer`` extra: the toolkit's other commands never need it.
     yaml = optional("yaml", extra="scorer")
     try:
         metadata = yaml.safe_load(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, yaml.YAMLError) as error:
-        raise ScorerError("scorer.metadata.invalid", detail=clip(error)) from None
+    except UnicodeDecodeError:
+        raise _invalid("scorer.metadata.encoding") from None
+    except yaml.YAMLError as error:
+        raise _yaml_error(error) from None
     if not isinstance(metadata, dict) or not all(isinstance(k, str) for k in metadata):
-        raise ScorerError("scorer.metadata.invalid", detail="not a mapping")
+        raise _invalid("scorer.metadata.not_mapping")
     return metadata
 
 
 def _text(metadata: dict, key: str) -> str:
     value = metadata[key]
     if not isinstance(value, str) or not value.strip() or "\x00" in value:
-        raise ScorerError("scorer.metadata.key", key=key, detail="expected non-empty text")
+        raise _bad_key(key, "scorer.metadata.want_text")
     return value.strip()
 
 
@@ -154,7 +156,7 @@ def _requirements(root: Path, metadata: dict) -> str:
     path = root.joinpath(*_relative(name, "requirements").parts)
     if not path.is_file():
         if "requirements" in metadata:
-            raise ScorerError("scorer.metadata.key", key="requirements", detail="no such file")
+            raise _bad_key("requirements", "scorer.metadata.no_file", name=repr(clip(name)))
         return ""
     data = path.read_bytes()
     if len(data) > MAX_REQUIREMENTS_BYTES:
@@ -189,28 +191,18 @@ def _environment(value) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, dict) or len(value) > MAX_VARIABLES:
-        raise ScorerError(
-            "scorer.metadata.key",
-            key="environment",
-            detail=f"expected at most {MAX_VARIABLES} NAME: value",
-        )
+        raise _bad_key("environment", "scorer.metadata.want_variables", limit=MAX_VARIABLES)
     variables = {}
     for name, raw in value.items():
         reserved = name in RESERVED_VARIABLES or str(name).startswith(RESERVED_PREFIXES)
         if not isinstance(name, str) or not VARIABLE_NAME.match(name) or reserved:
-            raise ScorerError(
-                "scorer.metadata.key",
-                key="environment",
-                detail=f"the name {clip(name)!r} is not allowed",
-            )
+            raise _bad_key("environment", "scorer.metadata.name_refused", name=repr(clip(name)))
         if isinstance(raw, bool) or not isinstance(raw, str | int | float):
-            raise ScorerError(
-                "scorer.metadata.key", key="environment", detail=f"{name} is not plain text"
-            )
+            raise _bad_key("environment", "scorer.metadata.not_plain", name=name)
         text = str(raw)
         if len(text) > MAX_VALUE_CHARS or "\x00" in text:
-            raise ScorerError(
-                "scorer.metadata.key", key="environment", detail=f"{name} is too long"
+            raise _bad_key(
+                "environment", "scorer.metadata.too_long", name=name, limit=f"{MAX_VALUE_CHARS:,}"
             )
         variables[name] = text
     return variables
@@ -227,27 +219,37 @@ def _truth_mount(value) -> str:
         or str(path) == "/app/input"
         or any(str(path) == f or str(path).startswith(f + "/") for f in APP_FOLDERS)
     ):
-        raise ScorerError(
-            "scorer.metadata.key",
-            key="truth_mount",
-            detail="expected a folder under /app outside /app/program, /app/output, /app/shared",
-        )
+        raise _bad_key("truth_mount", "scorer.metadata.want_folder")
     return str(path)
 
 
 def _public(value) -> tuple[str, ...]:
     names = [value] if isinstance(value, str) else value
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ScorerError(
-            "scorer.metadata.key", key="public", detail="expected a list of file names"
-        )
+        raise _bad_key("public", "scorer.metadata.want_files")
     return tuple(str(_relative(name, "public")) for name in names)
 
 
 def _relative(name: str, key: str) -> PurePosixPath:
     path = PurePosixPath(name)
     if path.is_absolute() or ".." in path.parts or "\\" in name or not path.parts:
-        raise ScorerError(
-            "scorer.metadata.key", key=key, detail=f"{clip(name)!r} is not a relative path"
-        )
+        raise _bad_key(key, "scorer.metadata.not_relative", name=repr(clip(name)))
     return path
+
+
+def _invalid(code: str, **params) -> ScorerError:
+    """A ``scorer.metadata.invalid`` error: why is the nested message ``code``."""
+    return ScorerError("scorer.metadata.invalid", detail={"code": code, "params": params})
+
+
+def _yaml_error(error) -> ScorerError:
+    """Where the YAML parser stopped (its own text is English): line and column, 1-based."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if mark is None:
+        return _invalid("scorer.metadata.not_yaml")
+    return _invalid("scorer.metadata.yaml_at", line=mark.line + 1, column=mark.column + 1)
+
+
+def _bad_key(key: str, code: str, **params) -> ScorerError:
+    """A ``scorer.metadata.key`` error about ``key``: what is wrong is the nested ``code``."""
+    return ScorerError("scorer.metadata.key", key=key, detail={"code": code, "params": params})

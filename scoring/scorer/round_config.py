@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from scoring.messages import clip
+from scoring.messages import clip, expect
 from scoring.scorer.errors import ScorerError
 from scoring.scorer.limits import SandboxLimits
 from scoring.scorer.upload_files import FileRule, parse_file_rule
@@ -254,10 +254,10 @@ def parse_round_config(data: Mapping[str, Any]) -> ScorerRoundConfig:
     choices = {key: _choice(data, key) for key in CHOICES}
     top_n = data.get("top_n", DEFAULT_TOP_N)
     if isinstance(top_n, bool) or not isinstance(top_n, int) or not 1 <= top_n <= 1000:
-        _refuse("top_n", top_n, "an integer from 1 to 1000")
+        _refuse("top_n", top_n, expect("integer_range", low=1, high=1000))
     limits = data.get("limits", {})
     if not isinstance(limits, Mapping):
-        _refuse("limits", limits, "an object of timeout_seconds, memory_mb, processes")
+        _refuse("limits", limits, expect("object_with", keys=", ".join(LIMITS)))
     _known(limits, tuple(LIMITS), "limits.")
     return ScorerRoundConfig(
         release_columns=release_columns,
@@ -276,7 +276,8 @@ def parse_round_config(data: Mapping[str, Any]) -> ScorerRoundConfig:
     )
 
 
-def _refuse(key: str, value: Any, expected: str):
+def _refuse(key: str, value: Any, expected: dict):
+    """Refuse ``key``'s ``value``; ``expected`` is what it should be, an ``expect(...)``."""
     raise ScorerError("scorer.config.value", key=key, value=repr(clip(value)), expected=expected)
 
 
@@ -295,30 +296,30 @@ def _is_number(value: Any) -> bool:
 def _columns(data: Mapping, key: str) -> tuple[ScoreColumn, ...]:
     entries = data.get(key, [DEFAULT_COLUMN])
     if not isinstance(entries, list) or not 1 <= len(entries) <= MAX_COLUMNS:
-        _refuse(key, entries, f"a list of 1 to {MAX_COLUMNS} columns")
+        _refuse(key, entries, expect("column_list", most=MAX_COLUMNS))
     columns: list[ScoreColumn] = []
     for number, entry in enumerate(entries, start=1):
         where = f"{key}[{number}]"
         if not isinstance(entry, Mapping) or "key" not in entry:
-            _refuse(where, entry, 'an object with "key" (and "label", "label_ja", …)')
+            _refuse(where, entry, expect("score_column"))
         _known(entry, COLUMN_KEYS, f"{where}.")
         name = entry["key"]
         if not isinstance(name, str) or not COLUMN_KEY.match(name):
-            _refuse(f"{where}.key", name, "1 to 64 letters, digits, _ . @ -")
+            _refuse(f"{where}.key", name, expect("column_key", most=64))
         if any(column.key == name for column in columns):
             raise ScorerError("scorer.config.duplicate", key=key, value=repr(name))
         label = _label(entry.get("label", name), f"{where}.label")
         label_ja = _label(entry.get("label_ja", label), f"{where}.label_ja")
         higher = entry.get("higher_is_better", True)
         if not isinstance(higher, bool):
-            _refuse(f"{where}.higher_is_better", higher, "true or false")
+            _refuse(f"{where}.higher_is_better", higher, expect("boolean"))
         columns.append(ScoreColumn(name, label, label_ja, higher))
     return tuple(columns)
 
 
 def _label(value: Any, key: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_LABEL_CHARS:
-        _refuse(key, value, f"a text of 1 to {MAX_LABEL_CHARS} characters")
+        _refuse(key, value, expect("text_length", most=MAX_LABEL_CHARS))
     return value.strip()
 
 
@@ -338,12 +339,12 @@ def _choice(data: Mapping, key: str) -> str:
     allowed = CHOICES[key]
     value = data.get(key, allowed[0])
     if value not in allowed:
-        _refuse(key, value, f"one of {', '.join(allowed)}")
+        _refuse(key, value, expect("choice", choices=", ".join(allowed)))
     return value
 
 
 def _bands(value: Any) -> tuple[float, ...]:
-    expected = f"a list of 1 to {MAX_BANDS} strictly ascending numbers"
+    expected = expect("ascending_numbers", most=MAX_BANDS)
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_BANDS:
         _refuse("bands", value, expected)
     if not all(_is_number(v) for v in value) or any(a >= b for a, b in pairwise(value)):
@@ -353,13 +354,13 @@ def _bands(value: Any) -> tuple[float, ...]:
 
 def _gates(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[Gate, ...]:
     if not isinstance(value, list) or len(value) > MAX_GATES:
-        _refuse("gates", value, f"a list of at most {MAX_GATES} gates")
+        _refuse("gates", value, expect("gate_list", most=MAX_GATES))
     gates = []
     for number, entry in enumerate(value, start=1):
         where = f"gates[{number}]"
         bounds = [b for b in ("min", "max") if isinstance(entry, Mapping) and b in entry]
         if not isinstance(entry, Mapping) or "key" not in entry or len(bounds) != 1:
-            _refuse(where, entry, 'an object {"key": column, "min": number} or "max"')
+            _refuse(where, entry, expect("gate"))
         _known(entry, ("key", bounds[0]), f"{where}.")
         if not any(column.key == entry["key"] for column in columns):
             raise ScorerError(
@@ -370,7 +371,7 @@ def _gates(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[Gate, ...]:
             )
         bound = entry[bounds[0]]
         if not _is_number(bound):
-            _refuse(f"{where}.{bounds[0]}", bound, "a number")
+            _refuse(f"{where}.{bounds[0]}", bound, expect("number"))
         gates.append(Gate(entry["key"], bounds[0], float(bound)))
     return tuple(gates)
 
@@ -378,11 +379,14 @@ def _gates(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[Gate, ...]:
 def _limit(limits: Mapping, key: str, *, integer: bool) -> int | float:
     low, high, default = LIMITS[key]
     value = limits.get(key, default)
-    kind = "an integer" if integer else "a number"
     if (
         not _is_number(value)
         or (integer and not isinstance(value, int))
         or not low <= value <= high
     ):
-        _refuse(f"limits.{key}", value, f"{kind} from {low:,} to {high:,}")
+        bounds = {"low": f"{low:,}", "high": f"{high:,}"}
+        expected = (
+            expect("integer_range", **bounds) if integer else expect("number_range", **bounds)
+        )
+        _refuse(f"limits.{key}", value, expected)
     return value

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.messages import clip
+from scoring.messages import clip, expect
 from scoring.scorer.errors import ScorerError
 
 RULE_KEYS = ("required", "only_required")
@@ -113,7 +113,7 @@ def parse_file_rule(value: Any, *, key: str) -> FileRule:
             "scorer.config.value",
             key=key,
             value=repr(clip(value)),
-            expected='an object {"required": [file names or patterns], "only_required": false}',
+            expected=expect("file_rule"),
         )
     for name in value:
         if name not in RULE_KEYS:
@@ -123,10 +123,7 @@ def parse_file_rule(value: Any, *, key: str) -> FileRule:
                 known=", ".join(RULE_KEYS),
             )
     required = value.get("required", [])
-    expected = (
-        f"a list of at most {MAX_PATTERNS} distinct file names or patterns of 1 to "
-        f"{MAX_PATTERN_CHARS} characters, each a relative path (no .. part, no backslash)"
-    )
+    expected = expect("file_patterns", most=MAX_PATTERNS, chars=MAX_PATTERN_CHARS)
     if (
         not isinstance(required, list)
         or len(required) > MAX_PATTERNS
@@ -145,6 +142,6 @@ def parse_file_rule(value: Any, *, key: str) -> FileRule:
             "scorer.config.value",
             key=f"{key}.only_required",
             value=repr(clip(only)),
-            expected="true or false (true only with required files)",
+            expected=expect("only_required"),
         )
     return FileRule(required=tuple(required), only_required=only)

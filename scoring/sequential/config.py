@@ -21,6 +21,7 @@ from typing import Any
 from scoring.bounded_json import loads_bounded
 from scoring.encodings import fold_lookalikes
 from scoring.errors import ConfigChecks, ConfigError
+from scoring.messages import expect
 from scoring.sequential.messages import q, unquoted
 
 MODES = ("online", "batch")
@@ -138,12 +139,14 @@ def _per_team(value: Any) -> PerTeam | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise ConfigError("seq.config.per_team", field="", expected="an object", value=q(value))
+        raise ConfigError(
+            "seq.config.per_team", field="", expected=expect("object"), value=q(value)
+        )
     checks = (
-        ("pool", lambda v: isinstance(v, str) and v.strip() != "", "a file name"),
-        ("size", lambda v: _is_int(v) and v >= 1, "an integer ≥ 1"),
-        ("turnover", lambda v: _is_number(v) and 0 <= v <= 1, "a number in [0, 1]"),
-        ("seed", _is_int, "an integer"),
+        ("pool", lambda v: isinstance(v, str) and v.strip() != "", expect("file_name")),
+        ("size", lambda v: _is_int(v) and v >= 1, expect("integer_at_least", low=1)),
+        ("turnover", lambda v: _is_number(v) and 0 <= v <= 1, expect("unit_interval")),
+        ("seed", _is_int, expect("integer")),
     )
     for name, check, expected in checks:
         if name not in value or not check(value[name]):

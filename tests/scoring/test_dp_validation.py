@@ -104,6 +104,14 @@ def test_config_unknown_key():
     )
 
 
+def test_a_choice_is_named_in_the_readers_language():
+    with pytest.raises(DPError) as refused:
+        parse_config(config_with(feedback="daily"))
+    assert str(refused.value) == "'feedback' must be one of 'after_close', 'live' (got \"daily\")"
+    japanese = refused.value.render("ja")
+    assert "'after_close', 'live' のいずれか" in japanese and " or " not in japanese
+
+
 def test_config_duplicate_domain_value_and_too_few_values():
     raw = config_with(
         attributes={"gender": ["F", "M"], "age": ["<=17", "18-24", "25-34", "35-44", "25-34"]}

@@ -1,6 +1,7 @@
 """The scoring library's message catalogue: every code in English and Japanese."""
 
 import ast
+import builtins
 import json
 import re
 from pathlib import Path
@@ -102,6 +103,94 @@ def test_the_library_raises_no_plain_english_error():
             ):
                 plain.append(f"{path.name}:{node.lineno}")
     assert plain == []
+
+
+# Two Latin words in a row: an English phrase ("is not an object"), not a key or a value.
+ENGLISH_PHRASE = re.compile(r"[A-Za-z]{2,}[ ,;:]+[A-Za-z]{2,}")
+# Keywords that are the text of a message's part, whatever function they are given to.
+PARAM_WORDS = {"detail", "reason", "why", "problem", "expected"}
+# Helpers that raise or build a library error from their arguments.
+REFUSERS = {"_refuse", "bad_value", "_shape", "_invalid", "_bad_key", "_unusable"}
+
+
+def _english(node, names: dict[str, ast.AST]) -> bool:
+    """Whether ``node`` is English words: a string (other than a catalogued term), an
+    f-string or a concatenation with a phrase in its literal parts, or a name the module
+    binds to one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value not in TERMS and bool(ENGLISH_PHRASE.search(node.value))
+    if isinstance(node, ast.JoinedStr):
+        literal = " ".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        return bool(ENGLISH_PHRASE.search(literal))
+    if isinstance(node, ast.BinOp):
+        return _english(node.left, names) or _english(node.right, names)
+    if isinstance(node, ast.Name) and node.id in names:
+        return _english(names[node.id], {})
+    return False
+
+
+def _english_arguments(tree) -> list[int]:
+    """The lines of the calls that hand English words to a library error."""
+    names = {
+        node.targets[0].id: node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", getattr(node.func, "attr", "")) or ""
+        # a library error (ScorerError, ConfigError, DPError …); Python's own (ValueError) are
+        # a programmer's mistakes, never shown on a page
+        library = name.endswith("Error") and not hasattr(builtins, name)
+        builds_error = library or name in REFUSERS
+        values = [kw.value for kw in node.keywords if builds_error or kw.arg in PARAM_WORDS]
+        if builds_error:
+            values += node.args[1:]
+            if node.args and isinstance(node.args[0], ast.JoinedStr):
+                values.append(node.args[0])  # a sentence in place of a code
+        if any(_english(value, names) for value in values):
+            found.append(node.lineno)
+    return found
+
+
+def test_no_message_parameter_holds_english_words():
+    """A message's parameters are values, keys, terms or nested catalogued messages, never an
+    English phrase: a Japanese page showed "…でなければなりません。it is not an object。".
+    The command lines (cli.py) speak English by design; the anonymisation kit's own catalogue
+    (scoring/kit, KIT_MESSAGES) is only met in a team's local scripts, except the sequential
+    kit's baseline, which the platform's sample download runs."""
+    sources = [
+        path
+        for path in sorted(SCORING.rglob("*.py"))
+        if path.name != "cli.py"
+        and (path.parent.name != "kit" or path.name == "sequential.py")
+        and "kit" not in path.relative_to(SCORING).parts[:-2]
+    ]
+    assert SCORING / "scorer" / "output.py" in sources
+    assert SCORING / "kit" / "sequential.py" in sources
+    english = [
+        f"{path.relative_to(SCORING)}:{line}"
+        for path in sources
+        for line in _english_arguments(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert english == []
+
+
+def test_the_check_of_english_parameters_finds_them():
+    sample = """
+raise ScorerError("scorer.scores.shape", detail="it is not an object")
+raise ScorerError("scorer.scores.shape", detail=f"{where} has more than {n} names")
+expected = f"a list of 1 to {n} numbers"
+_refuse("bands", value, expected)
+raise ValidationError(f"The baseline cannot make an {m}-unique release.")
+raise ScorerError("scorer.zip.bad_member", problem="it is given twice", name=name)
+raise ScorerError("scorer.config.value", key=f"{key}.required", expected=expect("boolean"))
+"""
+    assert _english_arguments(ast.parse(sample)) == [2, 3, 5, 6]
 
 
 def test_every_expected_value_is_catalogued_used_and_said_in_japanese():

@@ -49,3 +49,22 @@ def test_a_check_on_a_wrong_key_waits_for_it():
         "seq.config.attack_phase",
         "seq.config.n_releases_lsb",
     ]
+
+
+@pytest.mark.parametrize(
+    ("per_team", "field", "japanese"),
+    [
+        ("p.csv", "", "オブジェクト でなければ"),
+        ({"pool": ""}, "pool", "ファイル名 でなければ"),
+        ({"pool": "p.csv", "size": 0}, "size", "1 以上の整数 でなければ"),
+        ({"pool": "p.csv", "size": 2, "turnover": 2}, "turnover", "0 以上 1 以下の数 でなければ"),
+        ({"pool": "p.csv", "size": 2, "turnover": 0.5, "seed": "x"}, "seed", "整数 でなければ"),
+    ],
+    ids=["not-object", "pool", "size", "turnover", "seed"],
+)
+def test_what_per_team_should_be_is_said_in_japanese(per_team, field, japanese):
+    """``per_team``'s expected values are ``expect.*`` messages, not English in Japanese."""
+    error = _errors(per_team=per_team)
+    assert (error.code, error.params["field"]) == ("seq.config.per_team", field)
+    assert japanese in error.render("ja")
+    assert str(error).startswith(f"configuration key 'per_team.{field}' must be a")

@@ -27,9 +27,8 @@ def bad_value(key: str, expected: dict, value: Any) -> DPError:
 def choice(raw: dict, key: str, choices: tuple, default, label: str | None = None):
     value = raw.get(key, default)
     if value not in choices:
-        raise bad_value(
-            label or key, expect("one_of", choices=" or ".join(repr(c) for c in choices)), value
-        )
+        listed = ", ".join(repr(c) for c in choices)  # no "or": it stayed in Japanese
+        raise bad_value(label or key, expect("choice", choices=listed), value)
     return value
 
 

@@ -1,5 +1,7 @@
 """A scorer round's settings (round_config) and its leaderboards' rules (matrix)."""
 
+import re
+
 import pytest
 
 from scoring.scorer import SandboxLimits, ScorerError
@@ -330,3 +332,51 @@ def test_every_team_of_either_mapping_is_listed():
         failed_gate=set(),
     )
     assert ranking == [("a", 1), ("b", None)]
+
+
+# English words a message's "expected" part once put in a Japanese sentence (next to
+# Japanese too: "columnsが必要です").
+ENGLISH_WORDS = re.compile(
+    r"(?<![A-Za-z_])(an?|the|of|to|or|and|from|with|at|most|list|numbers?|integers?|"
+    r"object|text|characters|gates?|columns?|letters|digits|strictly|ascending|names|"
+    r"patterns|relative|path|only|files?|expected)(?![A-Za-z_])"
+)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"top_n": 0},
+        {"limits": []},
+        {"limits": {"timeout_seconds": 0}},
+        {"limits": {"memory_mb": 63}},
+        {"release_columns": []},
+        {"release_columns": [{"label": "x"}]},
+        {"release_columns": [{"key": "a b"}]},
+        {"release_columns": [{"key": "a", "label": "L" * 61}]},
+        {"release_columns": [{"key": "a", "higher_is_better": "yes"}]},
+        {"protection_rule": "median"},
+        {"bands": [0.5, 0.5]},
+        {"gates": [{"key": "score", "min": 1}] * 11},
+        {"gates": [{"key": "score"}]},
+        {"gates": [{"key": "score", "min": "1"}]},
+        {"release_files": ["release.csv"]},
+        {"release_files": {"required": ["../release.csv"]}},
+        {"attack_files": {"only_required": True}},
+    ],
+    ids=lambda data: next(iter(data)),
+)
+def test_what_a_setting_should_be_is_said_in_the_readers_language(data):
+    """The ``expected`` part of ``scorer.config.value`` is a catalogued ``expect.*`` message:
+    a Japanese organizer read "a list of 1 to 20 columnsが必要です"."""
+    with pytest.raises(ScorerError) as raised:
+        parse_round_config(data)
+    error = raised.value
+    assert error.code == "scorer.config.value"
+    assert error.params["expected"]["code"].startswith("expect.")
+    english, japanese = str(error), error.render("ja")
+    for value in (error.params["key"], error.params["value"]):
+        english, japanese = english.replace(value, ""), japanese.replace(value, "")
+    assert ENGLISH_WORDS.search(re.sub(r'"[^"]*"', "", english))  # the check finds English
+    assert japanese.endswith("が必要です。")
+    assert not ENGLISH_WORDS.findall(re.sub(r'"[^"]*"', "", japanese)), japanese
