@@ -1,7 +1,10 @@
 """The squashed migrations (``replaces``; docs/operations.md, "Upgrading"): a database made
 anew runs them, one that has run the migrations they replace counts them as run, and one
 that has run some goes on with the rest. Each way ends with the same tables, columns,
-constraints, indexes and triggers as the test database (made anew, from the squashes)."""
+constraints, indexes and triggers as the test database (made anew, from the squashes).
+
+Slow (about 20 s of CPU; its module is scheduled first): the
+database half-way through goes on through dp's and sequential's old migrations."""
 
 import pytest
 from django.db import connection
@@ -9,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from tests.history import history_database
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 # Half-way through two apps' squashed migrations (a deployment of an earlier version).
 HALF_WAY = [("dp", "0002_config_text"), ("sequential", "0003_release_job")]
