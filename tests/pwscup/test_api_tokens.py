@@ -12,6 +12,7 @@ import pytest
 from django.apps import apps as django_apps
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connection
 from django.urls import reverse
 
 from pwscup.api.models import ApiToken
@@ -257,7 +258,8 @@ def test_the_migration_binds_existing_tokens_to_the_current_password(client, dja
     assert client.get(ME, **bearer(token.secret)).status_code == 401
 
     migration = importlib.import_module("pwscup.api.migrations.0002_apitoken_password_hash")
-    migration.bind_to_current_passwords(django_apps, None)
+    with connection.schema_editor() as editor:  # the database being migrated
+        migration.bind_to_current_passwords(django_apps, editor)
     assert client.get(ME, **bearer(token.secret)).status_code == 200
     user.set_password("second-password-2")
     user.save()

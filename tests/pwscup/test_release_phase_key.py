@@ -7,6 +7,7 @@ import importlib
 
 import pytest
 from django.apps import apps
+from django.db import connection
 
 from pwscup.competitions.models import Phase
 from pwscup.submissions.services.two_sided import RELEASE
@@ -29,10 +30,12 @@ def test_the_migration_moves_its_kinds_release_phase_only(kind):
     world.round.save(update_fields=["kind"])
     Phase.objects.filter(round=world.round, kind=RELEASE).update(kind="anonymization")
     migration = importlib.import_module(MIGRATIONS[kind])
-    migration.to_release(apps, None)
+    with connection.schema_editor() as editor:  # the database being migrated
+        migration.to_release(apps, editor)
     assert set(world.round.phases.values_list("kind", flat=True)) == {RELEASE, "attack"}
     assert first_game.round.phases.filter(kind="anonymization").exists()
-    migration.to_anonymization(apps, None)
+    with connection.schema_editor() as editor:
+        migration.to_anonymization(apps, editor)
     assert set(world.round.phases.values_list("kind", flat=True)) == {"anonymization", "attack"}
     assert not first_game.round.phases.filter(kind=RELEASE).exists()
 
