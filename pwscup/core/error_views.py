@@ -22,6 +22,7 @@ from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 API_PREFIX = "/api/"  # pwscup/urls.py mounts the API there
 
@@ -79,3 +80,20 @@ def bad_request(request, exception: Exception | None = None):
     if wants_json(request):
         return JsonResponse(error, status=400)
     return render(request, "400.html", {"error": error}, status=400)
+
+
+# Django's own CSRF failure page is unstyled, names DEBUG=True and has no way back.
+CSRF_FAILED = gettext_lazy(
+    "The form could not be accepted: it was opened before you logged in or out (perhaps in "
+    "another tab), or your browser does not send this site's cookies. Nothing was saved. "
+    "Reload the page and send the form again."
+)
+
+
+def csrf_failure(request, reason: str = ""):
+    """``CSRF_FAILURE_VIEW``: a form posted with a stale or missing CSRF token. The API's
+    error format, or the site's 403 page saying what to do, in the request's language."""
+    message = str(CSRF_FAILED)
+    if wants_json(request):
+        return JsonResponse({"code": "csrf_failed", "message": message}, status=403)
+    return render(request, "403.html", {"exception": message}, status=403)

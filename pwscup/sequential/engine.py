@@ -10,6 +10,7 @@ import io
 from dataclasses import dataclass
 
 import pandas as pd
+from django.utils.translation import gettext as _
 
 from scoring.sequential import LEADERBOARD_COLUMNS as LEADERBOARD_COLUMNS  # the pages use it
 from scoring.sequential import publish_for_attack, read_guesses, score_guesses
@@ -117,14 +118,26 @@ def sequence_check(
     return Outcome(results=results, per_person_csv=risk_per_person_csv(result))
 
 
+def gate_label(name: str) -> str:
+    """A gate as the library names it (``m-invariant (MINV ≥ 2)``, or the leaderboard's key
+    ``m-invariant``) in the reader's language: the ``require`` rule's word is translated, the
+    bound and a utility gate (``IL ≤ 0.5``: a metric's name) stay as they are."""
+    key, space, rest = name.partition(" ")
+    words = {"m-invariant": _("m-invariant"), "m-unique": _("m-unique")}
+    return words[key] + space + rest if key in words else name
+
+
 def gate_checks(results: dict, config: dict) -> list[tuple[str, bool]]:
-    """Spec §11's gates, each named with whether ``results`` pass it (the library's rule:
-    ``scoring.sequential.evaluate.gate_checks``)."""
-    return library_checks(results, config_of(config))
+    """Spec §11's gates, each named (in the reader's language: ``gate_label``) with whether
+    ``results`` pass it (the library's rule: ``scoring.sequential.evaluate.gate_checks``)."""
+    return [
+        (gate_label(name), passed) for name, passed in library_checks(results, config_of(config))
+    ]
 
 
 def gate_names(config: dict) -> list[str]:
-    return library_names(config_of(config))
+    """The gates' names in the reader's language (``gate_label``)."""
+    return [gate_label(name) for name in library_names(config_of(config))]
 
 
 def gate_failures(results: dict, config: dict) -> tuple[str, ...]:

@@ -28,6 +28,11 @@ class BoardRow:
     def ranked(self) -> bool:
         return self.complete and not self.gate_failures
 
+    @property
+    def gate_failure_labels(self) -> list[str]:
+        """The failed gates as the pages show them, in the reader's language."""
+        return [engine.gate_label(key) for key in self.gate_failures]
+
 
 def attack_best(*, sequential: SequentialRound) -> dict[tuple[int, int], float]:
     """(attacker team id, target team id) → the attacker's best accuracy on the target. Every

@@ -78,6 +78,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "pwscup.urls"
+# A form posted with a stale CSRF token: the site's 403 page in the reader's language.
+CSRF_FAILURE_VIEW = "pwscup.core.error_views.csrf_failure"
 WSGI_APPLICATION = "pwscup.wsgi.application"
 
 TEMPLATES = [

@@ -306,7 +306,7 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
 # Descriptions passed as ``what``, and the reasons a ZIP member is refused (``problem``).
 SCORER_TERMS: dict[str, dict[str, str]] = {
     "scoring program": {"ja": "採点プログラム"},
-    "submission ZIP": {"ja": "提出 ZIP"},
+    "submission ZIP": {"ja": "提出ファイル"},
     "data pack": {"ja": "データパック"},
     "an absolute path": {"ja": "絶対パスです"},
     "a backslash in its name": {"ja": "名前にバックスラッシュがあります"},

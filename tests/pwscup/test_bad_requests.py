@@ -117,6 +117,23 @@ def organizer_client(world) -> Client:
     return client
 
 
+def test_a_form_posted_with_a_stale_csrf_token_gets_the_sites_page_in_japanese(world):
+    """Logging in in another tab renews the CSRF token: a form left open is then refused.
+    The reader gets the site's 403 page saying what to do, not Django's bare page (which
+    names DEBUG=True); an API client the API's error format."""
+    client = organizer_client(world)
+    wizard = reverse("pwscup2015_console:wizard_upload", args=[world.competition.slug])
+    stale = {"csrfmiddlewaretoken": "x" * 64}
+    page = client.post(wizard, stale, HTTP_ACCEPT_LANGUAGE="ja")
+    html = page.content.decode()
+    assert page.status_code == 403 and 'data-testid="error-403"' in html
+    assert "ページを再読み込みして、もう一度送信してください。" in html
+    assert "DEBUG" not in html and "CSRF" not in html
+    answer = client.post(wizard, stale, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 403 and answer.json()["code"] == "csrf_failed"
+    assert "Reload the page and send the form again." in answer.json()["message"]
+
+
 def test_the_wizards_roles_form_of_a_wide_table_is_read(world):
     # 600 columns: the roles form sends about 1,200 boxes (Django's default limit: 1,000).
     columns = [f"c{i}" for i in range(599)]

@@ -110,6 +110,20 @@ def test_the_browser_form_spends_and_the_ledger_page_and_csv_show_it(world):
     assert len(lines) == 1 + 6 + 1  # six cells of the histogram, one count
 
 
+def test_the_ledger_names_each_query_in_japanese(world):
+    """The ledger's Request column names the query by the form's words, not by the
+    protocol's values ``histogram`` and ``count``."""
+    client = client_for(world, "a")
+    histogram = {"type": "histogram", "attributes": ["gender"], "epsilon": "0.25"}
+    client.post(url(world, "query", level="eps-1"), {**histogram, "request_id": "j-1"})
+    count = {"type": "count", "where_gender": "M", "epsilon": "0.25", "request_id": "j-2"}
+    client.post(url(world, "query", level="eps-1"), count)
+    page = client.get(url(world, "level", level="eps-1"), HTTP_ACCEPT_LANGUAGE="ja")
+    html = page.content.decode()
+    assert "<td>度数表: gender" in html and "<td>件数（1 セル）: gender=M" in html
+    assert "histogram:" not in html and "count:" not in html
+
+
 def test_an_empty_estimate_file_is_answered_as_empty(world):
     client = client_for(world, "a")
     address = url(world, "estimate_upload", level="eps-1")

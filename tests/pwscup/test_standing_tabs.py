@@ -169,6 +169,28 @@ def test_sequential_gates_per_release_and_the_leaderboards_rank(db, client):
         assert "Release 2" in newest and 'data-passed="0"' in newest and "✘" in newest
 
 
+def test_sequential_gates_are_named_in_japanese(db, client):
+    """The require gate is the library's key (``m-invariant``): a Japanese reader sees its
+    word translated on the gates table, the unranked line and the leaderboard."""
+    from tests.pwscup.seq_web_world import fixture, freeze, publish, seq_world, url
+
+    world = seq_world(slug="seqstandja")
+    for letter in "ab":
+        publish(world, letter, 1, fixture("zhang_release_1.csv"))
+    freeze(world)
+    publish(world, "a", 2, fixture("zhang_release_2_table9.csv"))
+    publish(world, "b", 2, fixture("zhang_release_2_table4.csv"))  # fails the m-invariant gate
+    freeze(world)
+    client.force_login(world.users["b"])
+    for tab in (SUBMIT, RESULTS):
+        html = client.get(tab_url(world.round, tab), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+        assert "m-不変 (MINV ≥ 2)" in html and "系列が m-不変 を満たしていません。" in html
+        assert "m-invariant" not in html
+    board = client.get(url(world, "sequential:leaderboard"), HTTP_ACCEPT_LANGUAGE="ja")
+    html = board.content.decode()
+    assert "m-不変 を満たさない" in html and "fails m-invariant" not in html
+
+
 def test_2015_data_tab_describes_each_column(world, client):
     from pwscup.competitions.selectors import round_config, round_original_table
     from pwscup.kinds.tabs import DATA

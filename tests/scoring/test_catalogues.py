@@ -128,6 +128,9 @@ def test_every_zip_the_scorer_unpacks_is_named_in_japanese_too():
     assert not [what for what in sorted(named) if "ja" not in SCORER_TERMS.get(what, {})]
     text = render("scorer.zip.not_zip", {"what": "data pack"}, "ja")
     assert text == "データパックが ZIP ファイルではありません（または壊れています）。"
+    # The team's upload read "提出 ZIPが ZIP ファイルではありません" (no space before が).
+    text = render("scorer.zip.not_zip", {"what": "submission ZIP"}, "ja")
+    assert text == "提出ファイルが ZIP ファイルではありません（または壊れています）。"
 
 
 def test_every_table_a_round_reads_is_named_in_japanese_too():

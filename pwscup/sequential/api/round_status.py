@@ -69,7 +69,7 @@ def round_leaderboard(request, access) -> dict:
         if not row.complete:
             validity = _("incomplete")
         elif row.gate_failures:
-            validity = _("fails %(gates)s") % {"gates": ", ".join(row.gate_failures)}
+            validity = _("fails %(gates)s") % {"gates": ", ".join(row.gate_failure_labels)}
         else:
             validity = _("valid")
         rows.append(
