@@ -64,22 +64,25 @@ OTHER_FIELD_LABELS = {
     "attack_phase": _("Attack phase"),
 }
 
-# The keys whose value is a model field's choice: app label, model, field.
-CHOICE_FIELDS = {
-    "data_pack": ("scorer", "DataPack", "role"),
-    "standings": ("competitions", "Standings", "rule"),
-}
+# The labels of the values a key may hold that are a model's choices or fixed words (a
+# data pack's role, the standings' rule, the secrets an archive includes), registered by
+# the app that records them (its ``AppConfig.ready``): key → {value: label}.
+VALUE_LABELS: dict[str, dict] = {}
 
-# The words a detail's value may be besides a choice (the standings removed).
-VALUE_WORDS = {"removed": _("removed")}
+
+def value_labels_register(key: str, labels) -> None:
+    """Let ``key``'s values read by ``labels`` (value → label; a model's ``choices``)."""
+    VALUE_LABELS.setdefault(key, {}).update(dict(labels))
+
 
 # The keys whose value lists field names of a model (its ``verbose_name`` is their label).
 FIELD_LIST_KEYS = {"changed", "fields"}
 
-# The models whose fields an action's ``changed``/``fields`` name, by app label and model.
+# The models whose fields an action's ``changed``/``fields`` name, by app label and model
+# (a round's edit also names the fields of its kind's part: found by ``round_models``).
 ACTION_MODELS = {
     "competition_edited": (("competitions", "Competition"),),
-    "round_edited": (("competitions", "Round"), ("pwscup2015", "Pwscup2015Round")),
+    "round_edited": (("competitions", "Round"),),
     "presentations_scheduled": (("presentations", "PresentationWindow"),),
     "award_edited": (("accounts", "Award"),),
 }
@@ -134,8 +137,8 @@ def _item_text(key: str, value, *, action: str) -> str:
             return value
     if key in FIELD_LIST_KEYS:
         return field_label(value, action=action)
-    if key in CHOICE_FIELDS:
-        return choice_text(key, value)
+    if key in VALUE_LABELS:
+        return choice_text(VALUE_LABELS[key], value)
     return value
 
 
@@ -145,13 +148,26 @@ def _datetime_text(value: dt.datetime) -> str:
     return formats.date_format(value, DATETIME_FORMAT)
 
 
+def action_models(action: str) -> list:
+    """The models whose fields ``action`` may name; a round's: also its kind's part (a
+    model with a one-to-one link to the round)."""
+    models = [apps.get_model(*name) for name in ACTION_MODELS.get(action, ())]
+    if action == "round_edited":
+        models += [
+            relation.related_model
+            for relation in models[0]._meta.related_objects
+            if relation.one_to_one
+        ]
+    return models
+
+
 def field_label(name: str, *, action: str = "") -> str:
     """The ``verbose_name`` of the field ``name`` of the model the action edits; else the
     key's label; else the name as recorded."""
-    for app_label, model_name in ACTION_MODELS.get(action, ()):
+    for model in action_models(action):
         try:
-            field = apps.get_model(app_label, model_name)._meta.get_field(name)
-        except (LookupError, FieldDoesNotExist):
+            field = model._meta.get_field(name)
+        except FieldDoesNotExist:
             continue
         verbose = getattr(field, "verbose_name", None)
         if verbose:
@@ -160,15 +176,15 @@ def field_label(name: str, *, action: str = "") -> str:
     return str(other) if other else name
 
 
-def choice_text(key: str, value: str) -> str:
-    """A value that is a model field's choice (a data pack's ``role``, or ``role (choice)``;
-    the standings' rule, or "removed") by its label."""
-    if value in VALUE_WORDS:
-        return str(VALUE_WORDS[value])
+def choice_text(labels: dict, value: str) -> str:
+    """``value`` by its label: one value, ``value (rest)`` (a data pack's role and its data
+    choice) or ``value, value`` (the secrets); else as recorded."""
+    if value in labels:
+        return str(labels[value])
     first, space, rest = value.partition(" (")
-    try:
-        field = apps.get_model(*CHOICE_FIELDS[key][:2])._meta.get_field(CHOICE_FIELDS[key][2])
-    except (LookupError, FieldDoesNotExist):
-        return value
-    label = dict(field.flatchoices).get(first)
-    return f"{label}{space}{rest}" if label else value
+    if space and first in labels:
+        return f"{labels[first]}{space}{rest}"
+    parts = value.split(", ")
+    if all(part in labels for part in parts):
+        return separator().join(str(labels[part]) for part in parts)
+    return value

@@ -138,3 +138,23 @@ def test_a_datetime_a_false_flag_and_an_unknown_key_read_plainly():
             "非公開データを含む: いいえ; kept: 2026-01-02 03:04 UTC; formula: a + b; "
             "含めた秘密情報: x"
         )
+
+
+def test_a_choice_a_kind_s_round_field_and_a_list_of_secrets_read_by_their_labels():
+    detail = {
+        "data_pack": "slots (west)",
+        "standings": "removed",
+        "secrets": "original, samples",
+        "fields": ["name", "sample_size"],
+    }
+    with override("ja"):
+        text = detail_line(detail, action=AuditEntry.Action.ROUND_EDITED)
+    assert text == (
+        "データ: チームのスロットごとのフォルダ (west); 総合順位: 削除済み; "
+        "含めた秘密情報: 元データ（原表）、原表から抽出したサンプル（チーム別・公開回別）; "
+        "変更した項目: 名前、チームあたりのサンプルサイズ"
+    )
+    with override("en"):
+        assert detail_line({"standings": "weighted_rank", "secrets": "none"}) == (
+            "Standings: Weighted sum of ranks (lower is better); Secrets included: none"
+        )
