@@ -10,8 +10,14 @@ class CompetitionsConfig(AppConfig):
     def ready(self):
         # Imported here, not at the top: models may be imported only once the app registry
         # is ready (Django's rule for ready()).
+        from pwscup.competitions.audit_details import value_labels_register
         from pwscup.competitions.dates import clamp_on_load
+        from pwscup.competitions.standings_models import Standings
 
         # A date stored outside the accepted window is read as one just outside it, never
         # as an error (pwscup/competitions/dates.py).
         connection_created.connect(clamp_on_load, dispatch_uid="pwscup-dates-clamp-on-load")
+        # The standings' audit line names their rule, or that they were removed.
+        value_labels_register(
+            "standings", {**dict(Standings.Rule.choices), "removed": _("removed")}
+        )

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.audit_details import detail_line
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.files import source_encoding_label
 from pwscup.core.model_fields import account_reference, limit_column
@@ -323,11 +324,8 @@ class AuditEntry(models.Model):
 
     @property
     def detail_text(self) -> str:
-        """``key: value; …`` with lists joined by commas, for the log's table."""
-        return "; ".join(
-            f"{key}: {', '.join(map(str, value)) if isinstance(value, list) else value}"
-            for key, value in self.detail.items()
-        )
+        """The details as ``label: value; …`` in the active language, for the log's table."""
+        return detail_line(self.detail, action=self.action)
 
 
 # The standings' and the data choice's models live in their own modules (imported here).

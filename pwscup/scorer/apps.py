@@ -9,3 +9,12 @@ class ScorerConfig(KindApp, AppConfig):
     label = "scorer"
     verbose_name = _("Rounds scored by the organizer's program")
     kind = "pwscup.scorer.kind.ScorerKind"
+
+    def ready(self) -> None:
+        super().ready()
+        # Imported here: models may be imported only once the app registry is ready.
+        from pwscup.competitions.audit_details import value_labels_register
+        from pwscup.scorer.models import DataPack
+
+        # A data pack's audit line names its role ("slots", or "slots (choice)").
+        value_labels_register("data_pack", DataPack.Role.choices)

@@ -270,6 +270,24 @@ def test_team_management_is_audited_and_disqualification_hides_the_team(client, 
     assert "Alpha" in page
 
 
+def test_the_console_s_audit_log_reads_a_renamed_team_in_japanese(client, world):
+    assert not world.organizer.is_superuser
+    client.force_login(world.organizer)
+    c, team = world.competition.slug, world.teams["a"]
+    client.post(reverse("console:team_rename", args=[c, team.pk]), {"name": "Alpha"})
+    client.post(
+        reverse("console:team_disqualify", args=[c, team.pk]), {"reason": "Shared answers."}
+    )
+    page = client.get(
+        reverse("console:competition", args=[c]), HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    log = page[page.index('data-testid="audit-log"') :]
+    assert "新しい名前: Alpha; 元の名前: Team A" in log
+    assert "チーム: Alpha; 理由: Shared answers." in log
+    for raw in ("new:", "old:", "team:", "reason:"):
+        assert raw not in log
+
+
 def test_participants_list_shows_emails_to_the_organizer_only(client, console, django_user_model):
     world = console["world"]
     world.users["a"].email = "alice@example.org"
@@ -466,6 +484,12 @@ def test_editing_the_competition_sets_team_rules_and_is_recorded(client, world):
     assert entry.detail == {"fields": ["description", "max_team_size", "registration_locked"]}
     page = client.get(reverse("console:competition", args=[competition.slug])).content.decode()
     assert "<strong>the rules</strong>" in page and "Registration is locked." in page
+    page = client.get(
+        reverse("console:competition", args=[competition.slug]), HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    log = page[page.index('data-testid="audit-log"') :]
+    assert "変更した項目: 説明、チームの最大人数、登録締め切り" in log
+    assert "fields:" not in log and "max_team_size" not in log
 
 
 def test_markdown_descriptions_keep_formatting_and_lose_anything_active():
@@ -564,7 +588,7 @@ def test_the_audit_log_is_read_only_in_the_admin(client, world, django_user_mode
     )
     client.force_login(boss)
     listing = client.get("/admin/competitions/auditentry/").content.decode()
-    assert "Renamed a team" in listing and "new: Alpha; old: Team A" in listing
+    assert "Renamed a team" in listing and "New name: Alpha; Old name: Team A" in listing
     entry = AuditEntry.objects.get()
     assert (
         client.post(

@@ -1,0 +1,190 @@
+"""How an audit entry's details read: one owner for the label of every detail key and for the
+text of its value, in the active language (the JSON stays as recorded: English keys, raw
+values). The console's audit log and the admin show the pairs this module gives."""
+
+import datetime as dt
+import re
+
+from django.apps import apps
+from django.core.exceptions import FieldDoesNotExist
+from django.template.defaultfilters import filesizeformat
+from django.utils import formats, timezone
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
+
+# Every key given to the audit functions (``audit_record`` and its wrappers); a test checks
+# that each literal keyword at a call site has its label here.
+LABELS = {
+    "attack_phase_closes": _("Attack phase closes"),
+    "attack_phase_opens": _("Attack phase opens"),
+    "attack_top_n": _("Attack against the top N releases"),
+    "automatic": _("Automatic"),
+    "award": _("Award"),
+    "changed": _("Changed fields"),
+    "closes": _("Closes"),
+    "data_choice": _("Data choice"),
+    "data_choices": _("Data choices"),
+    "data_pack": _("Data pack"),
+    "fields": _("Changed fields"),
+    "frozen_steps": _("Frozen steps"),
+    "include_hidden": _("Hidden data included"),
+    "member": _("Member"),
+    "name": _("Name"),
+    "new": _("New name"),
+    "old": _("Old name"),
+    "opens": _("Opens"),
+    "operation": _("Operation no."),
+    "organizer": _("Organizer"),
+    "phases": _("Phases"),
+    "population": _("Population"),
+    "program_version": _("Program version"),
+    "ranking_run": _("Ranking run"),
+    "reason": _("Reason"),
+    "rounds": _("Rounds"),
+    "rows": _("Rows"),
+    "samples": _("Samples"),
+    "secrets": _("Secrets included"),
+    "sha256": "SHA-256",  # the same in every language
+    "size": _("Size"),
+    "slot": _("Slot"),
+    "source": _("Copied from"),
+    "standings": _("Standings"),
+    "targets": _("Targets"),
+    "team": _("Team"),
+    "total_formula": _("Total formula"),
+    "uploads": _("Uploads"),
+    "version": _("Version"),
+    "window": _("Window"),
+}
+
+# Names in ``changed``/``fields`` that are no model field (the first game's round edit).
+OTHER_FIELD_LABELS = {
+    "config": _("Configuration"),
+    "anonymization_phase": _("Anonymization phase"),
+    "attack_phase": _("Attack phase"),
+}
+
+# The labels of the values a key may hold that are a model's choices or fixed words (a
+# data pack's role, the standings' rule, the secrets an archive includes), registered by
+# the app that records them (its ``AppConfig.ready``): key → {value: label}.
+VALUE_LABELS: dict[str, dict] = {}
+
+
+def value_labels_register(key: str, labels) -> None:
+    """Let ``key``'s values read by ``labels`` (value → label; a model's ``choices``)."""
+    VALUE_LABELS.setdefault(key, {}).update(dict(labels))
+
+
+# The keys whose value lists field names of a model (its ``verbose_name`` is their label).
+FIELD_LIST_KEYS = {"changed", "fields"}
+
+# The models whose fields an action's ``changed``/``fields`` name, by app label and model
+# (a round's edit also names the fields of its kind's part: found by ``round_models``).
+ACTION_MODELS = {
+    "competition_edited": (("competitions", "Competition"),),
+    "round_edited": (("competitions", "Round"),),
+    "presentations_scheduled": (("presentations", "PresentationWindow"),),
+    "award_edited": (("accounts", "Award"),),
+}
+
+ISO_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+DATETIME_FORMAT = "Y-m-d H:i T"  # as the audit log's own column shows the time
+
+
+def detail_pairs(detail: dict, *, action: str = "") -> list[tuple[str, str]]:
+    """``detail`` as (label, value text) pairs in the active language, in its order. An
+    unknown key, and a value that is plain text (team names, files, formulas), read as
+    recorded."""
+    return [
+        (str(LABELS.get(key, key)), value_text(key, value, action=action))
+        for key, value in detail.items()
+    ]
+
+
+def detail_line(detail: dict, *, action: str = "") -> str:
+    """The pairs on one line, ``label: value`` joined by the language's separator."""
+    return "; ".join(f"{label}: {text}" for label, text in detail_pairs(detail, action=action))
+
+
+def separator() -> str:
+    """The list separator of the active language ("、" in Japanese)."""
+    return "、" if (get_language() or "").startswith("ja") else ", "
+
+
+def value_text(key: str, value, *, action: str = "") -> str:
+    """One value's text: lists joined, booleans as yes/no, dates in local time, numbers
+    localized, a field name or a key by its label; anything else as it is."""
+    if isinstance(value, list | tuple):
+        return separator().join(_item_text(key, item, action=action) for item in value)
+    return _item_text(key, value, action=action)
+
+
+def _item_text(key: str, value, *, action: str) -> str:
+    if isinstance(value, bool):
+        return gettext("Yes") if value else gettext("No")
+    if key == "size" and isinstance(value, int):
+        return str(filesizeformat(value))
+    if isinstance(value, int | float):
+        return formats.number_format(value)
+    if isinstance(value, dt.datetime):
+        return _datetime_text(value)
+    if not isinstance(value, str):
+        return str(value)
+    if ISO_DATETIME.match(value):
+        try:
+            return _datetime_text(dt.datetime.fromisoformat(value))
+        except ValueError:
+            return value
+    if key in FIELD_LIST_KEYS:
+        return field_label(value, action=action)
+    if key in VALUE_LABELS:
+        return choice_text(VALUE_LABELS[key], value)
+    return value
+
+
+def _datetime_text(value: dt.datetime) -> str:
+    if timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return formats.date_format(value, DATETIME_FORMAT)
+
+
+def action_models(action: str) -> list:
+    """The models whose fields ``action`` may name; a round's: also its kind's part (a
+    model with a one-to-one link to the round)."""
+    models = [apps.get_model(*name) for name in ACTION_MODELS.get(action, ())]
+    if action == "round_edited":
+        models += [
+            relation.related_model
+            for relation in models[0]._meta.related_objects
+            if relation.one_to_one
+        ]
+    return models
+
+
+def field_label(name: str, *, action: str = "") -> str:
+    """The ``verbose_name`` of the field ``name`` of the model the action edits; else the
+    key's label; else the name as recorded."""
+    for model in action_models(action):
+        try:
+            field = model._meta.get_field(name)
+        except FieldDoesNotExist:
+            continue
+        verbose = getattr(field, "verbose_name", None)
+        if verbose:
+            return str(verbose)
+    other = OTHER_FIELD_LABELS.get(name) or LABELS.get(name)
+    return str(other) if other else name
+
+
+def choice_text(labels: dict, value: str) -> str:
+    """``value`` by its label: one value, ``value (rest)`` (a data pack's role and its data
+    choice) or ``value, value`` (the secrets); else as recorded."""
+    if value in labels:
+        return str(labels[value])
+    first, space, rest = value.partition(" (")
+    if space and first in labels:
+        return f"{labels[first]}{space}{rest}"
+    parts = value.split(", ")
+    if all(part in labels for part in parts):
+        return separator().join(str(labels[part]) for part in parts)
+    return value

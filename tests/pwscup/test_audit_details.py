@@ -1,0 +1,160 @@
+"""How an audit entry's details read: every key the code records has a label in both
+languages, and a value reads as the site shows it (dates in local time, yes/no, lists)."""
+
+import ast
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from django.utils.translation import override
+
+from pwscup.competitions.audit_details import LABELS, detail_line, detail_pairs
+from pwscup.competitions.models import AuditEntry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The functions that write the log, with the keywords that are not details (who, where,
+# what); the wrappers that pass their ``**detail`` on to one of them are found below.
+AUDIT_FUNCTIONS = {"audit_record": {"user", "competition", "action", "round"}}
+
+
+def _trees() -> list[ast.Module]:
+    """The sources of ``pwscup/`` (not the migrations, nor the templates named ``.py``)."""
+    trees = []
+    for path in sorted((ROOT / "pwscup").rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        try:
+            trees.append(ast.parse(path.read_text(encoding="utf-8")))
+        except SyntaxError:  # a starter kit's template ({% ... %})
+            continue
+    return trees
+
+
+def _called_name(call: ast.Call) -> str | None:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
+def _forwards(function, names) -> bool:
+    """``function`` passes its ``**kwargs`` on to one of the audit functions ``names``."""
+    kwarg = function.args.kwarg
+    return kwarg is not None and any(
+        isinstance(node, ast.Call)
+        and _called_name(node) in names
+        and any(
+            kw.arg is None and isinstance(kw.value, ast.Name) and kw.value.id == kwarg.arg
+            for kw in node.keywords
+        )
+        for node in ast.walk(function)
+    )
+
+
+def audit_functions(trees) -> dict[str, set[str]]:
+    """The audit functions and every wrapper of them (to a fixed point), with the names of
+    their own parameters (not details)."""
+    found = dict(AUDIT_FUNCTIONS)
+    functions = [
+        node
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    while True:
+        new = {
+            f.name: {a.arg for a in f.args.args + f.args.kwonlyargs}
+            for f in functions
+            if f.name not in found and _forwards(f, found)
+        }
+        if not new:
+            return found
+        found.update(new)
+
+
+def recorded_keys() -> set[str]:
+    """Every literal keyword given as a detail to an audit function or wrapper."""
+    trees = _trees()
+    functions = audit_functions(trees)
+    return {
+        kw.arg
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and _called_name(node) in functions
+        for kw in node.keywords
+        if kw.arg is not None and kw.arg not in functions[_called_name(node)]
+    }
+
+
+def test_every_detail_key_the_code_records_has_a_label():
+    keys = recorded_keys()
+    # The wrappers' own details and the keys passed through ``**detail`` are found too.
+    assert {"opens", "changed", "fields", "window", "award", "team", "source", "rows"} <= keys
+    assert len(keys) >= 40
+    assert sorted(keys - set(LABELS)) == []
+
+
+DETAIL = {
+    "opens": "2026-11-28T11:42+00:00",
+    "closes": "2026-11-29T03:00+00:00",
+    "changed": ["title", "opens_at"],
+    "automatic": True,
+    "rows": 1200,
+    "team": "Team A",
+}
+
+
+@pytest.mark.django_db
+def test_an_entry_s_details_read_in_japanese():
+    with override("ja"), timezone.override("Asia/Tokyo"):
+        text = detail_line(DETAIL, action=AuditEntry.Action.PRESENTATIONS_SCHEDULED)
+    assert text == (
+        "開始: 2026-11-28 20:42 JST; 締切: 2026-11-29 12:00 JST; "
+        "変更した項目: タイトル、開始日時; 自動: はい; 行数: 1200; チーム: Team A"
+    )
+    for key in DETAIL:
+        assert f"{key}:" not in text
+
+
+@pytest.mark.django_db
+def test_an_entry_s_details_read_in_english():
+    with override("en"), timezone.override("UTC"):
+        pairs = detail_pairs(DETAIL, action=AuditEntry.Action.PRESENTATIONS_SCHEDULED)
+    assert pairs == [
+        ("Opens", "2026-11-28 11:42 UTC"),
+        ("Closes", "2026-11-29 03:00 UTC"),
+        ("Changed fields", "title, opens at"),
+        ("Automatic", "Yes"),
+        ("Rows", "1200"),
+        ("Team", "Team A"),
+    ]
+
+
+def test_a_datetime_a_false_flag_and_an_unknown_key_read_plainly():
+    moment = dt.datetime(2026, 1, 2, 3, 4, tzinfo=dt.UTC)
+    detail = {"include_hidden": False, "kept": moment, "formula": "a + b", "secrets": ["x"]}
+    with override("ja"), timezone.override("UTC"):
+        assert detail_line(detail) == (
+            "非公開データを含む: いいえ; kept: 2026-01-02 03:04 UTC; formula: a + b; "
+            "含めた秘密情報: x"
+        )
+
+
+def test_a_choice_a_kind_s_round_field_and_a_list_of_secrets_read_by_their_labels():
+    detail = {
+        "data_pack": "slots (west)",
+        "standings": "removed",
+        "secrets": "original, samples",
+        "fields": ["name", "sample_size"],
+    }
+    with override("ja"):
+        text = detail_line(detail, action=AuditEntry.Action.ROUND_EDITED)
+    assert text == (
+        "データ: チームのスロットごとのフォルダ (west); 総合順位: 削除済み; "
+        "含めた秘密情報: 元データ（原表）、原表から抽出したサンプル（チーム別・公開回別）; "
+        "変更した項目: 名前、チームあたりのサンプルサイズ"
+    )
+    with override("en"):
+        assert detail_line({"standings": "weighted_rank", "secrets": "none"}) == (
+            "Standings: Weighted sum of ranks (lower is better); Secrets included: none"
+        )
