@@ -42,5 +42,5 @@ class ApiTokenScheme(OpenApiAuthenticationExtension):
         return {
             "type": "http",
             "scheme": "bearer",
-            "description": "A personal API token made on the profile page (pws_…).",
+            "description": _("A personal API token made on the profile page (pws_…)."),
         }

@@ -1,6 +1,8 @@
 """What the API's own endpoints answer (who I am, the competitions, my team). Each round
 kind's serializers live with its endpoints (``pwscup/<kind>/api``)."""
 
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from pwscup.core.rest import RoundRefSerializer, TeamRefSerializer
@@ -33,7 +35,9 @@ class RoundSummarySerializer(serializers.Serializer):
     kind = serializers.CharField()
     kind_label = serializers.CharField()
     url = serializers.CharField(
-        help_text="This round's status in the API, the same shape for every kind (…/status/)."
+        help_text=gettext_lazy(
+            "This round's status in the API, the same shape for every kind (…/status/)."
+        )
     )
 
 
@@ -59,7 +63,7 @@ class ScheduleLineSerializer(serializers.Serializer):
     label = serializers.CharField()
     opens_at = serializers.DateTimeField(allow_null=True)
     closes_at = serializers.DateTimeField(allow_null=True)
-    state = serializers.CharField(help_text="upcoming, open, closed or frozen.")
+    state = serializers.CharField(help_text=gettext_lazy("upcoming, open, closed or frozen."))
 
 
 class FieldSerializer(serializers.Serializer):
@@ -72,39 +76,46 @@ class FieldSerializer(serializers.Serializer):
 class SubmissionTypeSerializer(serializers.Serializer):
     key = serializers.CharField()
     label = serializers.CharField()
-    url = serializers.CharField(help_text="POST multipart: file and the fields; 202.")
-    open = serializers.BooleanField(help_text="Whether the team may upload it now.")
+    url = serializers.CharField(help_text=gettext_lazy("POST multipart: file and the fields; 202."))
+    open = serializers.BooleanField(help_text=gettext_lazy("Whether the team may upload it now."))
     fields = FieldSerializer(many=True)
 
 
 class DownloadSerializer(serializers.Serializer):
-    name = serializers.CharField(help_text="The file's name.")
+    name = serializers.CharField(help_text=gettext_lazy("The file's name."))
     label = serializers.CharField()
     url = serializers.CharField()
 
 
 class RoundUploadSerializer(serializers.Serializer):
-    type = serializers.CharField(help_text="The key of its submission type.")
+    type = serializers.CharField(help_text=gettext_lazy("The key of its submission type."))
     id = serializers.IntegerField()
-    number = serializers.IntegerField(help_text="The team's number of the upload (#n).")
-    status = serializers.CharField(help_text="queued, running, finished or failed.")
+    number = serializers.IntegerField(
+        help_text=gettext_lazy("The team's number of the upload (#n).")
+    )
+    status = serializers.CharField(help_text=gettext_lazy("queued, running, finished or failed."))
     created_at = serializers.DateTimeField()
     about = serializers.CharField(
-        allow_blank=True, help_text="What it is for (a release, a level, a target team)."
+        allow_blank=True,
+        help_text=gettext_lazy("What it is for (a release, a level, a target team)."),
     )
     message = serializers.CharField(allow_blank=True)
     note = serializers.CharField(allow_blank=True)
     scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
     scores_text = serializers.DictField(child=serializers.CharField())
-    final = serializers.BooleanField(help_text="The one that counts (chosen, or the latest).")
-    url = serializers.CharField(help_text="This upload in the API.")
+    final = serializers.BooleanField(
+        help_text=gettext_lazy("The one that counts (chosen, or the latest).")
+    )
+    url = serializers.CharField(help_text=gettext_lazy("This upload in the API."))
 
 
 class MetricSerializer(serializers.Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
     note = serializers.CharField(allow_blank=True)
-    headline = serializers.BooleanField(help_text="Shown in a one-line summary of an upload.")
+    headline = serializers.BooleanField(
+        help_text=gettext_lazy("Shown in a one-line summary of an upload.")
+    )
 
 
 class DataChoiceOptionSerializer(serializers.Serializer):
@@ -113,35 +124,47 @@ class DataChoiceOptionSerializer(serializers.Serializer):
     label_ja = serializers.CharField(allow_blank=True)
 
 
+@extend_schema_serializer(
+    description=gettext_lazy(
+        "The round's data packs and the caller's team's pick (``choice``: the pack its "
+        "downloads and uploads use, the round's first while it has not picked)."
+    )
+)
 class DataChoiceSerializer(serializers.Serializer):
-    """The round's data packs and the caller's team's pick (``choice``: the pack its
-    downloads and uploads use, the round's first while it has not picked)."""
-
     choices = DataChoiceOptionSerializer(many=True)
     choice = serializers.CharField(allow_null=True)
     picked = serializers.BooleanField()
-    locked = serializers.BooleanField(help_text="Locked since the team's first upload.")
-    url = serializers.CharField(help_text='POST {"choice": key} here to pick.')
+    locked = serializers.BooleanField(
+        help_text=gettext_lazy("Locked since the team's first upload.")
+    )
+    url = serializers.CharField(help_text=gettext_lazy('POST {"choice": key} here to pick.'))
 
 
 class DataChoicePickSerializer(serializers.Serializer):
     choice = serializers.CharField(max_length=64)
 
 
+@extend_schema_serializer(
+    description=gettext_lazy("A round of any kind, as the caller sees it now.")
+)
 class RoundStatusSerializer(RoundRefSerializer):
-    """A round of any kind, as the caller sees it now."""
-
     kind_label = serializers.CharField()
     team = TeamRefSerializer(allow_null=True)
     is_organizer = serializers.BooleanField()
     schedule = ScheduleLineSerializer(many=True)
-    timezone = serializers.CharField(help_text="The round's time zone (an IANA name).")
+    timezone = serializers.CharField(
+        help_text=gettext_lazy("The round's time zone (an IANA name).")
+    )
     quota_reset_time = serializers.CharField(
-        help_text="When every daily limit of the round resets, local time of its time zone "
-        "(HH:MM, e.g. 09:00)."
+        help_text=gettext_lazy(
+            "When every daily limit of the round resets, local time of its time zone "
+            "(HH:MM, e.g. 09:00)."
+        )
     )
     quota_resets_at = serializers.DateTimeField(
-        help_text="The next reset of the round's daily limits (the end of today's quota day)."
+        help_text=gettext_lazy(
+            "The next reset of the round's daily limits (the end of today's quota day)."
+        )
     )
     submission_types = SubmissionTypeSerializer(many=True)
     downloads = DownloadSerializer(many=True)
@@ -149,7 +172,8 @@ class RoundStatusSerializer(RoundRefSerializer):
     metrics = MetricSerializer(many=True)
     standings_url = serializers.CharField()
     data_choice = DataChoiceSerializer(
-        allow_null=True, help_text="The round's data packs; null when it offers no choice."
+        allow_null=True,
+        help_text=gettext_lazy("The round's data packs; null when it offers no choice."),
     )
 
 
@@ -159,8 +183,9 @@ class StandingsTableSerializer(serializers.Serializer):
     rows = serializers.ListField(child=serializers.ListField(child=serializers.JSONField()))
 
 
+@extend_schema_serializer(
+    description=gettext_lazy("A round's leaderboard of any kind, as plain tables.")
+)
 class StandingsSerializer(serializers.Serializer):
-    """A round's leaderboard of any kind, as plain tables."""
-
     note = serializers.CharField(allow_blank=True)
     tables = StandingsTableSerializer(many=True)

@@ -11,9 +11,15 @@ import logging
 from django.core.exceptions import SuspiciousOperation
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import exceptions, serializers
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound
@@ -36,19 +42,23 @@ REFUSED_CODES = {
 }
 
 
+@extend_schema_serializer(description=gettext_lazy("The body of every error answer."))
 class ErrorSerializer(serializers.Serializer):
-    """The body of every error answer."""
-
-    code = serializers.CharField(help_text="Stable, e.g. not_found, quota_exceeded, throttled.")
-    message = serializers.CharField(help_text="Translated (Accept-Language).")
-    retry_after = serializers.IntegerField(
-        required=False, help_text="Seconds until a daily quota resets (also Retry-After)."
+    code = serializers.CharField(
+        help_text=gettext_lazy("Stable, e.g. not_found, quota_exceeded, throttled.")
     )
-    resets_at = serializers.DateTimeField(required=False, help_text="When a daily quota resets.")
+    message = serializers.CharField(help_text=gettext_lazy("Translated (Accept-Language)."))
+    retry_after = serializers.IntegerField(
+        required=False,
+        help_text=gettext_lazy("Seconds until a daily quota resets (also Retry-After)."),
+    )
+    resets_at = serializers.DateTimeField(
+        required=False, help_text=gettext_lazy("When a daily quota resets.")
+    )
     fields = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
-        help_text="Per field messages of an invalid request.",
+        help_text=gettext_lazy("Per field messages of an invalid request."),
     )
 
 
@@ -110,9 +120,8 @@ def exception_handler(exc, context):
     return response
 
 
+@extend_schema_serializer(description=gettext_lazy("A team as every endpoint names it."))
 class TeamRefSerializer(serializers.Serializer):
-    """A team as every endpoint names it."""
-
     name = serializers.CharField()
     slug = serializers.CharField()
 
@@ -133,7 +142,7 @@ def errors(*codes: int) -> dict:
     return {code: OpenApiResponse(ErrorSerializer) for code in codes}
 
 
-CSV_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The CSV file as stored.")
+CSV_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=gettext_lazy("The CSV file as stored."))
 
 
 @extend_schema_field({"type": "string", "format": "binary", "minLength": 1})

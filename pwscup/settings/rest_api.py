@@ -1,5 +1,7 @@
 """The REST API (pwscup/api/): its throttles, authentication, parsers and documentation."""
 
+from django.utils.translation import gettext_lazy as _
+
 from .environment import env
 
 # --- REST API (pwscup/api/) and its documentation ----------------------------------
@@ -35,8 +37,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 SPECTACULAR_SETTINGS = {
-    "TITLE": "PWSCup platform API",
-    "DESCRIPTION": (
+    # Lazy: each rendering of the schema (``?lang=``, the reader's language) translates them.
+    "TITLE": _("PWSCup platform API"),
+    "DESCRIPTION": _(
         "Competitions, rounds, uploads, targets and results of the PWSCup platform. "
         "Authenticate with a personal API token (profile page) as "
         "`Authorization: Bearer pws_...`, or with the browser session (and its CSRF token). "

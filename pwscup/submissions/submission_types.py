@@ -24,10 +24,15 @@ from dataclasses import dataclass
 
 from django.http import Http404
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pwscup.kinds.layout import KindModule, api_package
 from pwscup.submissions.messages import upload_received_message
+
+# The uploads of a type named by its ``key``, in the default summaries of the schema.
+UPLOAD_NOUNS = {"release": gettext_lazy("releases"), "attack": gettext_lazy("attacks")}
 
 
 class SubmissionType:
@@ -100,9 +105,18 @@ class SubmissionType:
     def summary(self, action: str) -> str:
         """The schema's summary of the endpoint ``action`` (``list``, ``file``...): the
         declared one, else what every kind's says (the round named by ``part_keyword``)."""
-        defaults = {"file": f"One of my team's {self.key}s, as uploaded"}
+        uploads = UPLOAD_NOUNS.get(self.key, f"{self.key}s")
+        defaults = {
+            "file": format_lazy(
+                gettext_lazy("One of my team's {uploads}, as uploaded"), uploads=uploads
+            )
+        }
         if self.part_keyword:
-            defaults["list"] = f"My team's {self.key}s in a {self.part_keyword} round, newest first"
+            defaults["list"] = format_lazy(
+                gettext_lazy("My team's {uploads} in a {kind} round, newest first"),
+                uploads=uploads,
+                kind=self.part_keyword,
+            )
         return self.summaries.get(action, defaults.get(action, ""))
 
     # --- where the uploads are ------------------------------------------------------------

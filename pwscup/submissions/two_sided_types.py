@@ -9,6 +9,7 @@ upload reads, when it is open, which target an attack names."""
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from pwscup.competitions.selectors import phase_state
@@ -42,7 +43,7 @@ class FinalReleases(TeamReleases):
     and how one is selected (``services_module.release_select(release=upload)``, which
     keeps its refusals: frozen, phase closed, the kind's own rule)."""
 
-    description = (
+    description = gettext_lazy(
         "The round page's service: the release phase must be open and the round not frozen; "
         "the limits and the deadline are enforced, with the page's messages."
     )
@@ -50,7 +51,9 @@ class FinalReleases(TeamReleases):
 
     def summary(self, action: str) -> str:
         if action == "select":
-            default = "Make one of my team's scored releases its final one (until the freeze)"
+            default = gettext_lazy(
+                "Make one of my team's scored releases its final one (until the freeze)"
+            )
             return self.summaries.get(action, default)
         return super().summary(action)
 
@@ -84,7 +87,9 @@ class TargetAttacks(SubmissionType):
     target=, team=, user=, uploaded_file=)``."""
 
     upload_fields = {
-        "target": serializers.CharField(max_length=100, help_text="The target team's slug."),
+        "target": serializers.CharField(
+            max_length=100, help_text=gettext_lazy("The target team's slug.")
+        ),
     }
     target_model = None  # the kind's targets, one per team (``team``, ``release``, its part)
 

@@ -25,6 +25,14 @@ def test_api_docs_render_from_this_site_only(web, live_server, screenshot):
     html = web.content()
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), "an inline script"
     screenshot(web, "api-docs")
+    # In Japanese (``?lang=ja``, as for a reader whose language is Japanese): the page and
+    # the schema it loads.
+    web.goto("/api/docs/?lang=ja")
+    web.locator(".swagger-ui .opblock-summary-description").first.wait_for()
+    assert web.locator("html").get_attribute("lang") == "ja"
+    assert "PWSCup プラットフォーム API" in web.locator(".swagger-ui .title").inner_text()
+    summaries = web.locator(".swagger-ui .opblock-summary-description").all_inner_texts()
+    assert "呼び出し元のユーザー" in summaries
 
 
 def test_a_token_is_made_shown_once_and_revoked_on_the_profile(

@@ -3,6 +3,7 @@
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
@@ -22,7 +23,9 @@ from pwscup.kinds import kind_of
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: s.MeSerializer, **errors(401)}, summary="Who the caller is")
+    @extend_schema(
+        responses={200: s.MeSerializer, **errors(401)}, summary=gettext_lazy("Who the caller is")
+    )
     def get(self, request):
         user = request.user
         memberships = user.memberships.select_related("team__competition").order_by("pk")
@@ -47,7 +50,9 @@ def _competition_data(request, competition) -> dict:
 
 
 class CompetitionListView(APIView):
-    @extend_schema(responses={200: s.CompetitionSerializer(many=True)}, summary="Competitions")
+    @extend_schema(
+        responses={200: s.CompetitionSerializer(many=True)}, summary=gettext_lazy("Competitions")
+    )
     def get(self, request):
         competitions = competitions_for_user(user=request.user)
         data = [_competition_data(request, c) for c in competitions]
@@ -57,7 +62,7 @@ class CompetitionListView(APIView):
 class CompetitionDetailView(APIView):
     @extend_schema(
         responses={200: s.CompetitionDetailSerializer, **errors(404)},
-        summary="A competition and its rounds",
+        summary=gettext_lazy("A competition and its rounds"),
     )
     def get(self, request, competition_slug):
         competition = get_object_or_404(
@@ -83,7 +88,7 @@ class TeamView(APIView):
 
     @extend_schema(
         responses={200: s.TeamSerializer, **errors(401, 404)},
-        summary="My team in a competition",
+        summary=gettext_lazy("My team in a competition"),
     )
     def get(self, request, competition_slug):
         competition = get_object_or_404(

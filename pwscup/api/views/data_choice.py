@@ -2,6 +2,7 @@
 (``data_choice_json``) and the team's pick (``POST …/data-choice/``, ``team_choice_set``)."""
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -29,7 +30,9 @@ class DataChoiceView(APIView):
     @extend_schema(
         request=s.DataChoicePickSerializer,
         responses={200: s.DataChoiceSerializer, **errors(400, 401, 403, 404, 409)},
-        summary="Pick my team's data pack (refused once the team has uploaded in the round)",
+        summary=gettext_lazy(
+            "Pick my team's data pack (refused once the team has uploaded in the round)"
+        ),
     )
     def post(self, request, competition_slug, round_slug):
         access = round_access(request, competition_slug, round_slug)

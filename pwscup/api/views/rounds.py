@@ -5,6 +5,7 @@ never names a kind."""
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,8 +23,10 @@ from pwscup.submissions.submission_types import declared_status
 class RoundStatusView(APIView):
     @extend_schema(
         responses={200: s.RoundStatusSerializer, **errors(404)},
-        summary="A round of any kind: schedule, what my team may upload and download, "
-        "its uploads with their number, status and scores",
+        summary=gettext_lazy(
+            "A round of any kind: schedule, what my team may upload and download, "
+            "its uploads with their number, status and scores"
+        ),
     )
     def get(self, request, competition_slug, round_slug):
         access = round_access(request, competition_slug, round_slug)
@@ -60,7 +63,9 @@ class RoundStatusView(APIView):
 class RoundStandingsView(APIView):
     @extend_schema(
         responses={200: s.StandingsSerializer, **errors(401, 403, 404)},
-        summary="A round's leaderboard of any kind, as tables (when the caller may see it)",
+        summary=gettext_lazy(
+            "A round's leaderboard of any kind, as tables (when the caller may see it)"
+        ),
     )
     def get(self, request, competition_slug, round_slug):
         access = round_access(request, competition_slug, round_slug)

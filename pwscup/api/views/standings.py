@@ -3,6 +3,7 @@ standings page and its CSV, for anyone who sees the competition."""
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -15,36 +16,46 @@ from pwscup.core.rest import TeamRefSerializer, errors
 
 
 class StandingsColumnSerializer(serializers.Serializer):
-    round = serializers.CharField(help_text="The round's address (slug).")
+    round = serializers.CharField(help_text=gettext_lazy("The round's address (slug)."))
     round_name = serializers.CharField()
-    ranking = serializers.CharField(help_text="The key of the round's ranking.")
+    ranking = serializers.CharField(help_text=gettext_lazy("The key of the round's ranking."))
     label = serializers.CharField()
-    weight = serializers.FloatField(help_text="The round's weight.")
-    higher_is_better = serializers.BooleanField(help_text="The direction of the score.")
-    pending = serializers.BooleanField(help_text="The round's results are not published yet.")
+    weight = serializers.FloatField(help_text=gettext_lazy("The round's weight."))
+    higher_is_better = serializers.BooleanField(
+        help_text=gettext_lazy("The direction of the score.")
+    )
+    pending = serializers.BooleanField(
+        help_text=gettext_lazy("The round's results are not published yet.")
+    )
 
 
 class StandingsCellSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(allow_null=True, help_text="null: no rank there.")
+    rank = serializers.IntegerField(allow_null=True, help_text=gettext_lazy("null: no rank there."))
     score = serializers.FloatField(allow_null=True)
     pending = serializers.BooleanField()
 
 
 class StandingsRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(
-        allow_null=True, help_text="null: pending, or no rank in a counted ranking."
+        allow_null=True, help_text=gettext_lazy("null: pending, or no rank in a counted ranking.")
     )
     team = TeamRefSerializer()
     combined = serializers.FloatField(allow_null=True)
-    cells = StandingsCellSerializer(many=True, help_text="One per column, in their order.")
+    cells = StandingsCellSerializer(
+        many=True, help_text=gettext_lazy("One per column, in their order.")
+    )
 
 
 class CompetitionStandingsSerializer(serializers.Serializer):
     rule = serializers.ChoiceField(choices=["weighted_rank", "inverse_rank_sum", "weighted_score"])
     rule_label = serializers.CharField()
-    higher_is_better = serializers.BooleanField(help_text="The direction of `combined`.")
+    higher_is_better = serializers.BooleanField(
+        help_text=gettext_lazy("The direction of `combined`.")
+    )
     pending = serializers.BooleanField(
-        help_text="Some counted round is not published: no combined value nor rank yet."
+        help_text=gettext_lazy(
+            "Some counted round is not published: no combined value nor rank yet."
+        )
     )
     columns = StandingsColumnSerializer(many=True)
     rows = StandingsRowSerializer(many=True)
@@ -90,7 +101,7 @@ def _data(table) -> dict:
 class CompetitionStandingsView(APIView):
     @extend_schema(
         responses={200: CompetitionStandingsSerializer, **errors(404)},
-        summary="The competition's standings: its rounds' rankings combined",
+        summary=gettext_lazy("The competition's standings: its rounds' rankings combined"),
     )
     def get(self, request, competition_slug):
         competition = get_object_or_404(

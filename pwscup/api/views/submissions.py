@@ -7,6 +7,7 @@ declaration, one view class per type so that the schema tells the types apart)."
 import copy
 
 from django.urls import path
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -19,7 +20,9 @@ from pwscup.accounts.access import round_access
 from pwscup.core.rest import ROUND_PREFIX, UploadField, errors
 from pwscup.core.rest_schemas import JSON_LIST, JSON_OBJECT
 
-BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as uploaded.")
+BINARY_FILE = OpenApiResponse(
+    OpenApiTypes.BINARY, description=gettext_lazy("The file as uploaded.")
+)
 
 
 class DeclaredView(APIView):

@@ -13,6 +13,7 @@ the hidden table is never served, scores only once the round is closed and score
 from django.http import Http404
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -67,7 +68,7 @@ class EstimateDetailView(APIView):
 
     @extend_schema(
         responses={200: JSON_OBJECT, **errors(401, 404)},
-        summary="One of my team's estimates: its status (scores after the close)",
+        summary=gettext_lazy("One of my team's estimates: its status (scores after the close)"),
     )
     def get(self, request, competition_slug, round_slug, pk):
         access, dp_round = dp_access(request, competition_slug, round_slug)
@@ -201,6 +202,8 @@ ROUND_ENDPOINTS = [
         sample_estimate,
         part=_dp_round,
         responses=CSV_ANSWER,
-        summary="The sample estimate (uniform counts), an estimate.csv that uploads as is",
+        summary=gettext_lazy(
+            "The sample estimate (uniform counts), an estimate.csv that uploads as is"
+        ),
     ),
 ]

@@ -5,14 +5,18 @@ The services check a body themselves (``pwscup.dp.services``: ``engine.query_che
 what a client must send, so that the schema names the required fields.
 """
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.rest import UploadField
 
-EPSILON_HELP = 'ε as exact text: a decimal ("0.25") or a fraction ("1/14"); a JSON number too.'
-REQUEST_ID_HELP = (
+EPSILON_HELP = gettext_lazy(
+    'ε as exact text: a decimal ("0.25") or a fraction ("1/14"); a JSON number too.'
+)
+REQUEST_ID_HELP = gettext_lazy(
     "Optional, at most 100 printable characters: the same request_id sent again is answered "
     "with the stored answer, charged once."
 )
@@ -35,13 +39,15 @@ class _QuerySerializer(serializers.Serializer):
 
 class HistogramQuerySerializer(_QuerySerializer):
     type = serializers.ChoiceField(
-        choices=["histogram"], required=False, help_text="histogram (the default)."
+        choices=["histogram"], required=False, help_text=gettext_lazy("histogram (the default).")
     )
     attributes = serializers.ListField(
         child=serializers.CharField(),
         min_length=1,
-        help_text="The histogram's attributes (the round's names): at least one. A name the "
-        "round does not have is answered 404.",
+        help_text=gettext_lazy(
+            "The histogram's attributes (the round's names): at least one. A name the "
+            "round does not have is answered 404."
+        ),
     )
 
 
@@ -55,13 +61,19 @@ class ConditionField(serializers.DictField):
 class CountQuerySerializer(_QuerySerializer):
     type = serializers.ChoiceField(choices=["count"])
     where = ConditionField(
-        help_text="The condition: attribute → value of its domain (an unknown one: 404)."
+        help_text=gettext_lazy(
+            "The condition: attribute → value of its domain (an unknown one: 404)."
+        )
     )
 
 
 class MeanQuerySerializer(_QuerySerializer):
-    type = serializers.ChoiceField(choices=["mean"], help_text="Where the round offers it.")
-    column = serializers.CharField(help_text="A numeric column (an unknown one: 404).")
+    type = serializers.ChoiceField(
+        choices=["mean"], help_text=gettext_lazy("Where the round offers it.")
+    )
+    column = serializers.CharField(
+        help_text=gettext_lazy("A numeric column (an unknown one: 404).")
+    )
 
 
 # One of three shapes, told apart by ``type`` (absent: a histogram), each with what the
@@ -77,38 +89,48 @@ class ReleaseGroupSerializer(serializers.Serializer):
     attributes = serializers.ListField(
         child=serializers.CharField(),
         min_length=1,
-        help_text="The group's workload attributes: at least one (an unknown name: 404).",
+        help_text=gettext_lazy(
+            "The group's workload attributes: at least one (an unknown name: 404)."
+        ),
     )
     rho = serializers.FloatField(
-        required=False, help_text="The group's retention probability ρ: give ρ or ε, not both."
+        required=False,
+        help_text=gettext_lazy("The group's retention probability ρ: give ρ or ε, not both."),
     )
-    epsilon = serializers.CharField(required=False, help_text="The group's ε: " + EPSILON_HELP)
+    epsilon = serializers.CharField(
+        required=False,
+        help_text=format_lazy(gettext_lazy("The group's ε: {epsilon}"), epsilon=EPSILON_HELP),
+    )
 
 
 class ReleaseRequestSerializer(serializers.Serializer):
     groups = serializers.ListField(
         child=ReleaseGroupSerializer(),
         min_length=1,
-        help_text="The attribute groups; every workload attribute in one group.",
+        help_text=gettext_lazy("The attribute groups; every workload attribute in one group."),
     )
     mechanism = serializers.ChoiceField(choices=["pk_anonymization"], required=False)
     request_id = RequestIdField()
 
 
 class EstimateUploadSerializer(serializers.Serializer):
-    file = UploadField(help_text="estimate.csv (the sample estimate's format).")
+    file = UploadField(help_text=gettext_lazy("estimate.csv (the sample estimate's format)."))
 
 
 class EstimateFromReleaseSerializer(serializers.Serializer):
     from_release = serializers.IntegerField(
-        min_value=1, max_value=POSITIVE_INT_MAX, help_text="The number of one of my releases."
+        min_value=1,
+        max_value=POSITIVE_INT_MAX,
+        help_text=gettext_lazy("The number of one of my releases."),
     )
     estimator = serializers.ChoiceField(choices=["BT", "BR", "BI"], required=False)
 
 
 class EstimateFromAnswerSerializer(serializers.Serializer):
     from_answer = serializers.IntegerField(
-        min_value=1, max_value=POSITIVE_INT_MAX, help_text="The number of one of my answers."
+        min_value=1,
+        max_value=POSITIVE_INT_MAX,
+        help_text=gettext_lazy("The number of one of my answers."),
     )
 
 

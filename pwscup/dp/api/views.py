@@ -18,6 +18,7 @@ import json
 from django.http import Http404
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -103,7 +104,7 @@ class _ChargeView(APIView):
 
 @_charge_schema(
     request=QUERY_REQUEST,
-    summary="Ask a histogram or count query (charges ε; 409 past the budget)",
+    summary=gettext_lazy("Ask a histogram or count query (charges ε; 409 past the budget)"),
 )
 class QueryView(_ChargeView):
     schema = BodyRequiredSchema()
@@ -113,7 +114,9 @@ class QueryView(_ChargeView):
 class LedgerView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: JSON_OBJECT, **errors(401, 404)}, summary="My team's ε ledger")
+    @extend_schema(
+        responses={200: JSON_OBJECT, **errors(401, 404)}, summary=gettext_lazy("My team's ε ledger")
+    )
     def get(self, request, competition_slug, round_slug, level):
         access, dp_round = dp_access(request, competition_slug, round_slug)
         view = team_level(dp_round=dp_round, team=access.team, level=level)
@@ -132,7 +135,7 @@ class LedgerView(APIView):
 
 @_charge_schema(
     request=ReleaseRequestSerializer,
-    summary="Request a platform-run Pk-anonymized release (charges ε by eq. 6)",
+    summary=gettext_lazy("Request a platform-run Pk-anonymized release (charges ε by eq. 6)"),
 )
 class ReleaseView(_ChargeView):
     service = services.dp_release_request
@@ -141,7 +144,7 @@ class ReleaseView(_ChargeView):
 class ReleaseFileView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=CSV_ANSWER, summary="A release's CSV")
+    @extend_schema(responses=CSV_ANSWER, summary=gettext_lazy("A release's CSV"))
     def get(self, request, competition_slug, round_slug, level, number):
         access, dp_round = dp_access(request, competition_slug, round_slug)
         charge = team_charge(dp_round=dp_round, team=access.team, level=level, number=number)
@@ -196,8 +199,10 @@ class EstimateView(APIView):
             202: JSON_OBJECT,
             **errors(400, 401, 403, 404, 413, 429),
         },
-        summary="Upload estimate.csv, or build the estimate from a release or an answer",
-        description=(
+        summary=gettext_lazy(
+            "Upload estimate.csv, or build the estimate from a release or an answer"
+        ),
+        description=gettext_lazy(
             "An upload is kept and checked by a worker (202: poll its url); a build is answered "
             "at once (201), or queued for a worker when large (202). No score before the level "
             "closes."
@@ -246,7 +251,9 @@ class EstimateView(APIView):
 class LeaderboardView(APIView):
     @extend_schema(
         responses={200: JSON_OBJECT, **errors(404)},
-        summary="Per-level tables next to the baselines, and the overall ranking (after the close)",
+        summary=gettext_lazy(
+            "Per-level tables next to the baselines, and the overall ranking (after the close)"
+        ),
     )
     def get(self, request, competition_slug, round_slug):
         access, dp_round = dp_access(request, competition_slug, round_slug, team=False)

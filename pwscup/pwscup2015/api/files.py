@@ -8,6 +8,7 @@ from functools import partial
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from rest_framework.response import Response
 
@@ -85,35 +86,37 @@ ROUND_ENDPOINTS = [
         "round-config",
         config,
         responses={200: OpenApiTypes.OBJECT, **errors(401, 404)},
-        summary="Download the scoring configuration (<round>_config.json, for python -m "
-        "scoring evaluate)",
+        summary=gettext_lazy(
+            "Download the scoring configuration (<round>_config.json, for python -m "
+            "scoring evaluate)"
+        ),
     ),
     endpoint(
         "original.csv",
         "original",
         original,
         responses=CSV_ANSWER,
-        summary="Download the table to anonymize (your sample in the per-team mode)",
+        summary=gettext_lazy("Download the table to anonymize (your sample in the per-team mode)"),
     ),
     endpoint(
         "targets/",
         "targets",
         target_list,
         responses={200: s.TargetSerializer(many=True), **errors(401, 404)},
-        summary="Published targets you may attack (never your own team's)",
+        summary=gettext_lazy("Published targets you may attack (never your own team's)"),
     ),
     endpoint(
         "targets/<str:team_slug>/anonymized.csv",
         "target-anonymized",
         target_anonymized,
         responses=CSV_ANSWER,
-        summary="Download a published target",
+        summary=gettext_lazy("Download a published target"),
     ),
     endpoint(
         "targets/<str:team_slug>/candidate.csv",
         "target-candidate",
         target_candidate,
         responses=CSV_ANSWER,
-        summary="Download a target's candidate table (per-team mode)",
+        summary=gettext_lazy("Download a target's candidate table (per-team mode)"),
     ),
 ]

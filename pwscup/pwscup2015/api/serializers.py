@@ -3,6 +3,8 @@ selectors return; nothing here decides who may see what (``pwscup/pwscup2015/acc
 ``leaderboards/access.py`` and the selectors do)."""
 
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.fields import get_attribute
 
@@ -25,12 +27,18 @@ def scores_text(scores: dict | None) -> dict[str, str] | None:
     return texts
 
 
+@extend_schema_serializer(
+    description=gettext_lazy(
+        "``scores_text`` beside ``scores``: the text a client prints (``20`` for a "
+        "count, ``0.000044`` for a small rate, ``∞`` for an infinite L3), so that it "
+        "needs no rule."
+    )
+)
 class ScoresTextMixin(serializers.Serializer):
-    """``scores_text`` beside ``scores``: the text a client prints (``20`` for a count,
-    ``0.000044`` for a small rate, ``∞`` for an infinite L3), so that it needs no rule."""
-
     scores_text = serializers.SerializerMethodField(
-        help_text="Each metric as text, e.g. U6: 20, E3: 0.000044, L3: ∞ (null is ∞ or –)."
+        help_text=gettext_lazy(
+            "Each metric as text, e.g. U6: 20, E3: 0.000044, L3: ∞ (null is ∞ or –)."
+        )
     )
 
     def get_scores_text(self, obj) -> dict[str, str] | None:
@@ -45,16 +53,19 @@ class QuotaSerializer(serializers.Serializer):
 
 class PhaseSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["anonymization", "attack"])
-    state = serializers.CharField(help_text="upcoming, open or closed")
+    state = serializers.CharField(help_text=gettext_lazy("upcoming, open or closed"))
     opens_at = serializers.DateTimeField()
     closes_at = serializers.DateTimeField()
     daily_limit = serializers.IntegerField(allow_null=True)
     total_limit = serializers.IntegerField(allow_null=True)
     target_limit = serializers.IntegerField(
-        allow_null=True, help_text="At most this many uploads per target (attack phase)."
+        allow_null=True,
+        help_text=gettext_lazy("At most this many uploads per target (attack phase)."),
     )
     leaderboard_public = serializers.BooleanField()
-    quota = QuotaSerializer(allow_null=True, help_text="Your team's uploads in the phase.")
+    quota = QuotaSerializer(
+        allow_null=True, help_text=gettext_lazy("Your team's uploads in the phase.")
+    )
 
 
 class RoundSerializer(RoundRefSerializer):
@@ -67,15 +78,19 @@ class RoundSerializer(RoundRefSerializer):
     rule_text = serializers.CharField(allow_null=True)
     metrics = serializers.ListField(child=serializers.CharField())
     metric_names = serializers.DictField(
-        child=serializers.CharField(), help_text="The 2015 name of each metric, e.g. U1: meanMAE."
+        child=serializers.CharField(),
+        help_text=gettext_lazy("The 2015 name of each metric, e.g. U1: meanMAE."),
     )
     metric_notes = serializers.DictField(
         child=serializers.CharField(),
-        help_text="What each metric's no-value sign means (L3: ∞ …), in the request's language.",
+        help_text=gettext_lazy(
+            "What each metric's no-value sign means (L3: ∞ …), in the request's language."
+        ),
     )
     phases = PhaseSerializer(many=True)
     config = serializers.DictField(
-        allow_null=True, help_text="The scoring configuration (teams and organizers only)."
+        allow_null=True,
+        help_text=gettext_lazy("The scoring configuration (teams and organizers only)."),
     )
     team = TeamRefSerializer(allow_null=True)
     is_organizer = serializers.BooleanField()
@@ -89,13 +104,16 @@ def _file_url(name: str, upload) -> str:
     return reverse(name, args=[round_.competition.slug, round_.slug, upload.pk])
 
 
+@extend_schema_serializer(description=gettext_lazy("Common to anonymization and attack uploads."))
 class UploadSerializer(serializers.Serializer):
-    """Common to anonymization and attack uploads."""
-
     id = serializers.IntegerField(source="pk")
-    number = serializers.IntegerField(help_text="The team's own number of the upload (#1, #2…).")
+    number = serializers.IntegerField(
+        help_text=gettext_lazy("The team's own number of the upload (#1, #2…).")
+    )
     status = serializers.ChoiceField(choices=Status.choices)
-    message = serializers.SerializerMethodField(help_text="Why it failed (translated).")
+    message = serializers.SerializerMethodField(
+        help_text=gettext_lazy("Why it failed (translated).")
+    )
     note = serializers.CharField()
     original_filename = serializers.CharField()
     sha256 = serializers.CharField()
@@ -112,7 +130,7 @@ class UploadSerializer(serializers.Serializer):
 
 class SubmissionSerializer(UploadSerializer, ScoresTextMixin):
     scores = serializers.SerializerMethodField()
-    is_selected = serializers.BooleanField(help_text="Chosen as final by the team.")
+    is_selected = serializers.BooleanField(help_text=gettext_lazy("Chosen as final by the team."))
     file_url = serializers.SerializerMethodField()
 
     def get_scores(self, submission) -> dict[str, float | None] | None:
@@ -128,9 +146,13 @@ class SubmissionSerializer(UploadSerializer, ScoresTextMixin):
 class AttackSerializer(UploadSerializer):
     target = TeamRefSerializer(source="target.team")
     rate = serializers.SerializerMethodField(
-        help_text="Re-identification rate, once scored and visible to your team (round rule)."
+        help_text=gettext_lazy(
+            "Re-identification rate, once scored and visible to your team (round rule)."
+        )
     )
-    rate_text = serializers.SerializerMethodField(help_text="The rate as text (0.000044).")
+    rate_text = serializers.SerializerMethodField(
+        help_text=gettext_lazy("The rate as text (0.000044).")
+    )
     correct = serializers.SerializerMethodField()
     rows = serializers.SerializerMethodField()
     file_url = serializers.SerializerMethodField()
@@ -155,21 +177,25 @@ class AttackSerializer(UploadSerializer):
 
 
 class SubmissionUploadSerializer(serializers.Serializer):
-    file = UploadField(help_text="The anonymized CSV.")
+    file = UploadField(help_text=gettext_lazy("The anonymized CSV."))
     note = serializers.CharField(required=False, allow_blank=True, max_length=NOTE_MAX_LENGTH)
 
 
 class AttackUploadSerializer(SubmissionUploadSerializer):
-    file = UploadField(help_text="The correspondence table (CSV).")
-    target = serializers.CharField(help_text="The target team's slug (its file-name prefix).")
+    file = UploadField(help_text=gettext_lazy("The correspondence table (CSV)."))
+    target = serializers.CharField(
+        help_text=gettext_lazy("The target team's slug (its file-name prefix).")
+    )
 
 
 class UploadAcceptedSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="The upload's id in the URLs.")
-    number = serializers.IntegerField(help_text="The team's own number of the upload (#1, #2…).")
+    id = serializers.IntegerField(help_text=gettext_lazy("The upload's id in the URLs."))
+    number = serializers.IntegerField(
+        help_text=gettext_lazy("The team's own number of the upload (#1, #2…).")
+    )
     status = serializers.CharField()
     message = serializers.CharField()
-    url = serializers.CharField(help_text="Poll this for the status and the scores.")
+    url = serializers.CharField(help_text=gettext_lazy("Poll this for the status and the scores."))
 
 
 class TargetSerializer(serializers.Serializer):
@@ -182,7 +208,7 @@ class TargetSerializer(serializers.Serializer):
 
 
 class SafetyTextMixin(serializers.Serializer):
-    safety_text = serializers.SerializerMethodField(help_text="The safety as text.")
+    safety_text = serializers.SerializerMethodField(help_text=gettext_lazy("The safety as text."))
 
     def get_safety_text(self, row) -> str:
         safety = get_attribute(row, ["safety"])
@@ -202,7 +228,9 @@ class LeaderboardSerializer(serializers.Serializer):
     rule = serializers.CharField()
     safety_measure = serializers.CharField()
     safety_label = serializers.CharField(
-        help_text="The ranking number's name, as the leaderboard page heads its column."
+        help_text=gettext_lazy(
+            "The ranking number's name, as the leaderboard page heads its column."
+        )
     )
     metrics = serializers.ListField(child=serializers.CharField())
     rows = LeaderboardRowSerializer(many=True)
@@ -219,8 +247,10 @@ class MatrixSerializer(serializers.Serializer):
     worst = serializers.ListField(child=serializers.FloatField(allow_null=True))
     reference = serializers.ListField(
         child=serializers.FloatField(allow_null=True),
-        help_text="The reference linkage attack's rate on each target (scoring.linkage): "
-        "shown beside the matrix, never part of the worst case; null where not computed.",
+        help_text=gettext_lazy(
+            "The reference linkage attack's rate on each target (scoring.linkage): "
+            "shown beside the matrix, never part of the worst case; null where not computed."
+        ),
     )
 
 
@@ -230,8 +260,10 @@ class FinalAnonymizationRowSerializer(ScoresTextMixin, SafetyTextMixin):
     passes_gates = serializers.BooleanField()
     safety = serializers.FloatField(allow_null=True)
     attacked = serializers.BooleanField(
-        help_text="Some team attacked this release; if not, its safety is never below the "
-        "reference attack's rate."
+        help_text=gettext_lazy(
+            "Some team attacked this release; if not, its safety is never below the "
+            "reference attack's rate."
+        )
     )
     scores = serializers.DictField(child=serializers.FloatField(allow_null=True))
 

@@ -106,13 +106,13 @@ class AnonymizedTables(PhaseUploads):
     upload_form = s.SubmissionUploadSerializer
     answer_serializer = s.SubmissionSerializer
     summaries = {
-        "list": "My team's anonymized uploads in the round, newest first",
-        "create": "Upload an anonymized CSV (scored in the background)",
-        "retrieve": "One anonymized upload: status and scores",
-        "file": "Download the uploaded file, as uploaded",
-        "select": "Make this submission your team's final one",
+        "list": gettext_lazy("My team's anonymized uploads in the round, newest first"),
+        "create": gettext_lazy("Upload an anonymized CSV (scored in the background)"),
+        "retrieve": gettext_lazy("One anonymized upload: status and scores"),
+        "file": gettext_lazy("Download the uploaded file, as uploaded"),
+        "select": gettext_lazy("Make this submission your team's final one"),
     }
-    description = (
+    description = gettext_lazy(
         "Same window, size and quota checks as the round page, with the same messages. An "
         "invalid file is kept and its submission FAILED with the reason."
     )
@@ -153,10 +153,10 @@ class Attacks(PhaseUploads):
     upload_form = s.AttackUploadSerializer
     answer_serializer = s.AttackSerializer
     summaries = {
-        "list": "My team's attacks in the round, newest first",
-        "create": "Upload a correspondence table against a target",
-        "retrieve": "One attack: status and (when visible) its rate",
-        "file": "Download the uploaded correspondence table",
+        "list": gettext_lazy("My team's attacks in the round, newest first"),
+        "create": gettext_lazy("Upload a correspondence table against a target"),
+        "retrieve": gettext_lazy("One attack: status and (when visible) its rate"),
+        "file": gettext_lazy("Download the uploaded correspondence table"),
     }
 
     def context(self, part, access):

@@ -1,6 +1,7 @@
 """The leaderboard, the attack matrix and the final ranking: the pages' access rules
 (pwscup/leaderboards/access.py) and cached selectors, as JSON."""
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +20,7 @@ def _metric_scores(scores: dict, metrics) -> dict:
 class LeaderboardView(APIView):
     @extend_schema(
         responses={200: s.LeaderboardSerializer, **errors(401, 403, 404)},
-        summary="The anonymization leaderboard (public once the organizer says so)",
+        summary=gettext_lazy("The anonymization leaderboard (public once the organizer says so)"),
     )
     def get(self, request, competition_slug, round_slug):
         access, phase = leaderboard_access(request, competition_slug, round_slug)
@@ -51,7 +52,9 @@ class LeaderboardView(APIView):
 class MatrixView(APIView):
     @extend_schema(
         responses={200: s.MatrixSerializer, **errors(401, 403, 404)},
-        summary="Attacker × target re-identification rates (once results are published)",
+        summary=gettext_lazy(
+            "Attacker × target re-identification rates (once results are published)"
+        ),
     )
     def get(self, request, competition_slug, round_slug):
         access = results_access(request, competition_slug, round_slug)
@@ -71,7 +74,7 @@ class MatrixView(APIView):
 class FinalRankingView(APIView):
     @extend_schema(
         responses={200: s.FinalRankingSerializer, **errors(401, 403, 404)},
-        summary="The final ranking of both phases (once results are published)",
+        summary=gettext_lazy("The final ranking of both phases (once results are published)"),
     )
     def get(self, request, competition_slug, round_slug):
         access = results_access(request, competition_slug, round_slug)

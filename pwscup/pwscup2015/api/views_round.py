@@ -1,7 +1,7 @@
 """A 2015 round: its phases, quotas, metrics and scoring configuration, and its original."""
 
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -50,7 +50,7 @@ def _phase_data(phase, team, now) -> dict:
 class RoundDetailView(APIView):
     @extend_schema(
         responses={200: s.RoundSerializer, **errors(404)},
-        summary="A round: phases, quotas, scoring configuration",
+        summary=gettext_lazy("A round: phases, quotas, scoring configuration"),
     )
     def get(self, request, competition_slug, round_slug):
         access = game_round_access(request, competition_slug, round_slug)

@@ -11,6 +11,7 @@ import zipfile
 
 from django.http import FileResponse, Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 
@@ -23,8 +24,8 @@ from pwscup.scorer.models import DataPack
 from pwscup.submissions.round_api import api_download, require_participant, require_team
 from pwscup.submissions.submission_types import RoundEndpoints
 
-BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="The file as stored.")
-ZIP_FILE = OpenApiResponse(OpenApiTypes.BINARY, description="A ZIP archive.")
+BINARY_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=gettext_lazy("The file as stored."))
+ZIP_FILE = OpenApiResponse(OpenApiTypes.BINARY, description=gettext_lazy("A ZIP archive."))
 ZIP = "application/zip"
 OCTETS = "application/octet-stream"
 PUBLIC_NAME = "public.zip"
@@ -124,7 +125,7 @@ ROUND_ENDPOINTS = RoundEndpoints(part=scorer_part, named_operation=True, respons
     "scorer/public.zip",
     "scorer-public",
     page_name="public_pack",
-    summary="The round's files for every team (the public pack)",
+    summary=gettext_lazy("The round's files for every team (the public pack)"),
 )
 def public_pack(request, access, scorer):
     """The round's files for every team (``DataPack.Role.PUBLIC``), of the team's data
@@ -137,7 +138,9 @@ def public_pack(request, access, scorer):
 
 
 @ROUND_ENDPOINTS.declare(
-    "scorer/slot.zip", "scorer-slot", summary="My team's own folder of the slots pack, as a ZIP"
+    "scorer/slot.zip",
+    "scorer-slot",
+    summary=gettext_lazy("My team's own folder of the slots pack, as a ZIP"),
 )
 def slot(request, access, scorer):
     team = require_team(access)
@@ -151,14 +154,16 @@ ROUND_ENDPOINTS.declare_targets(
     "scorer",
     TARGETS,
     responses={200: JSON_OBJECT, **errors(401, 404)},
-    summary="The other teams' frozen releases (targets), with their public ZIP's address",
+    summary=gettext_lazy(
+        "The other teams' frozen releases (targets), with their public ZIP's address"
+    ),
 )
 
 
 @ROUND_ENDPOINTS.declare(
     "scorer/targets/<str:team_slug>/public.zip",
     "scorer-target-public",
-    summary="A target's public files (what its release published at the freeze)",
+    summary=gettext_lazy("A target's public files (what its release published at the freeze)"),
 )
 def target_public(request, access, scorer, team_slug):
     target = TARGETS.named(access, scorer, team_slug)

@@ -49,8 +49,10 @@ class ScorerReleases(ScorerUploads, FinalReleases):
     key = RELEASE
     label = gettext_lazy("A release (scored by the organizer's program)")
     summaries = {
-        "create": "Upload a release (scored by the organizer's program on a worker)",
-        "retrieve": "One of my team's releases: status, message and scores as written",
+        "create": gettext_lazy("Upload a release (scored by the organizer's program on a worker)"),
+        "retrieve": gettext_lazy(
+            "One of my team's releases: status, message and scores as written"
+        ),
     }
 
     def uploads(self, part, access):
@@ -78,17 +80,25 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("An attack on one target (scored by the organizer's program)")
     summaries = {
-        "list": "My team's attacks, newest first (scores under the round's visibility rule)",
-        "create": "Upload an attack: on one target (target: its team's slug) or on every target",
-        "retrieve": "One of my team's attacks: status, message, scores under the visibility rule",
+        "list": gettext_lazy(
+            "My team's attacks, newest first (scores under the round's visibility rule)"
+        ),
+        "create": gettext_lazy(
+            "Upload an attack: on one target (target: its team's slug) or on every target"
+        ),
+        "retrieve": gettext_lazy(
+            "One of my team's attacks: status, message, scores under the visibility rule"
+        ),
     }
     upload_fields = {
         "target": serializers.CharField(
             max_length=100,
             required=False,
             allow_blank=True,
-            help_text="The target team's slug (a round of one upload per target; none when "
-            "one upload covers every target).",
+            help_text=gettext_lazy(
+                "The target team's slug (a round of one upload per target; none when "
+                "one upload covers every target)."
+            ),
         )
     }
     target_model = Target

@@ -70,10 +70,12 @@ class SeqReleases(SeqUploads, TeamReleases):
     key = RELEASE
     label = gettext_lazy("A release (release_<j>.csv)")
     summaries = {
-        "create": "Upload release_<j>.csv (checked by a worker with the team's earlier releases)",
-        "retrieve": "One of my team's releases: status, message and results",
+        "create": gettext_lazy(
+            "Upload release_<j>.csv (checked by a worker with the team's earlier releases)"
+        ),
+        "retrieve": gettext_lazy("One of my team's releases: status, message and results"),
     }
-    description = (
+    description = gettext_lazy(
         "The round page's service: the step must be open, the limits and the deadline are "
         "enforced, with the page's messages."
     )
@@ -121,8 +123,10 @@ class SeqAttacks(SeqUploads, TargetAttacks):
     key = ATTACK
     label = gettext_lazy("Guesses on another team's target (pid,guess)")
     summaries = {
-        "create": "Upload guesses (pid,guess) on another team's target (scored by a worker)",
-        "retrieve": "One of my team's attacks: status, message, accuracy",
+        "create": gettext_lazy(
+            "Upload guesses (pid,guess) on another team's target (scored by a worker)"
+        ),
+        "retrieve": gettext_lazy("One of my team's attacks: status, message, accuracy"),
     }
 
     def as_json(self, upload, part, access, context):

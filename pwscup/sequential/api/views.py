@@ -22,6 +22,7 @@ import json
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import errors
@@ -48,7 +49,7 @@ ROUND_ENDPOINTS = RoundEndpoints(part=sequential_part, responses=CSV_ANSWER)
     "seq/T<int:step>.csv",
     "seq-step",
     page_name="step_table",
-    summary="T(j) of my team's master (online mode: only the steps already visible)",
+    summary=gettext_lazy("T(j) of my team's master (online mode: only the steps already visible)"),
 )
 def step_table(request, access, sequential, step):
     """``T(j).csv`` of the team's master: a step the team may see (online: not the future)."""
@@ -64,8 +65,10 @@ def step_table(request, access, sequential, step):
     "seq/master.csv",
     "seq-master",
     page_name="master",
-    summary="My team's master as known so far (online mode: lifespans cut at the visible "
-    "step); an organizer's: any team's whole master (?team=<slug>)",
+    summary=gettext_lazy(
+        "My team's master as known so far (online mode: lifespans cut at the visible "
+        "step); an organizer's: any team's whole master (?team=<slug>)"
+    ),
 )
 def master(request, access, sequential):
     """``master.csv``: batch mode, the team's whole master; online mode, the master as known
@@ -92,7 +95,7 @@ def master(request, access, sequential):
     "seq-config",
     page_name="config",
     responses={200: JSON_OBJECT, **errors(401, 404)},
-    summary="The round's configuration as config.json (for the local check)",
+    summary=gettext_lazy("The round's configuration as config.json (for the local check)"),
 )
 def config(request, access, sequential):
     """``config.json`` for ``python -m scoring seq check``; the pool's draw parameters stay
@@ -110,7 +113,7 @@ def config(request, access, sequential):
     "seq/targets/<str:team_slug>/<str:filename>",
     "seq-target-file",
     page_name="target_file",
-    summary="A published file of a target sequence (attack phase; no pid)",
+    summary=gettext_lazy("A published file of a target sequence (attack phase; no pid)"),
 )
 def target_file(request, access, _sequential, team_slug, filename):
     """A published file of a target sequence (no pid, renumbered groups; spec §10)."""

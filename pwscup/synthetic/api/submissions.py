@@ -53,8 +53,8 @@ class Releases(SyntheticUploads, FinalReleases):
     key = "release"
     label = _("A synthetic release (teamX_synthetic.csv)")
     summaries = {
-        "create": "Upload teamX_synthetic.csv (checked and scored by a worker)",
-        "retrieve": "One of my team's releases: status, message and scores",
+        "create": _("Upload teamX_synthetic.csv (checked and scored by a worker)"),
+        "retrieve": _("One of my team's releases: status, message and scores"),
     }
 
     def as_json(self, upload, part, access, context) -> dict:
@@ -90,9 +90,9 @@ class Attacks(SyntheticUploads, TargetAttacks):
     key = "attack"
     label = _("A membership-inference attack on a target (id,score)")
     summaries = {
-        "list": "My team's attacks, newest first (dev-half scores until publication)",
-        "create": "Upload teamX_mia_teamY.csv (id,score) on another team's target",
-        "retrieve": "One of my team's attacks: status, message, scores on the visible half",
+        "list": _("My team's attacks, newest first (dev-half scores until publication)"),
+        "create": _("Upload teamX_mia_teamY.csv (id,score) on another team's target"),
+        "retrieve": _("One of my team's attacks: status, message, scores on the visible half"),
     }
     target_model = SynTarget
 

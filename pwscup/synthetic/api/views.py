@@ -20,6 +20,7 @@ follow Accept-Language.
 from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import CSV_FILE, errors
@@ -98,10 +99,12 @@ ROUND_ENDPOINTS = RoundEndpoints(part=synthetic_part, named_operation=True)
     "syn/members.csv",
     "syn-members",
     responses={(200, "text/csv"): CSV_FILE, **errors(401, 404, 409)},
-    summary="My team's members table T_X (teamX_train.csv)",
-    description="In a round offering a data choice, the first call draws the team from "
-    "its pack and locks its pick; 409 population_missing while the pack has no "
-    "population.",
+    summary=gettext_lazy("My team's members table T_X (teamX_train.csv)"),
+    description=gettext_lazy(
+        "In a round offering a data choice, the first call draws the team from "
+        "its pack and locks its pick; 409 population_missing while the pack has no "
+        "population."
+    ),
 )
 def members(request, access, synthetic):
     team = require_team(access)
@@ -117,7 +120,7 @@ ROUND_ENDPOINTS.declare_targets(
     "syn",
     TARGETS,
     responses={200: JSON_LIST, **errors(401, 404)},
-    summary="The other teams' frozen releases to attack, with their files' addresses",
+    summary=gettext_lazy("The other teams' frozen releases to attack, with their files' addresses"),
 )
 
 
@@ -125,7 +128,7 @@ ROUND_ENDPOINTS.declare_targets(
     "syn/targets/<str:team_slug>/release.csv",
     "syn-target-release",
     responses=CSV_ANSWER,
-    summary="A target's frozen release, as its team uploaded it",
+    summary=gettext_lazy("A target's frozen release, as its team uploaded it"),
 )
 def target_release(request, access, synthetic, team_slug):
     target = TARGETS.named(access, synthetic, team_slug)
@@ -137,7 +140,7 @@ def target_release(request, access, synthetic, team_slug):
     "syn-target-challenge",
     page_name="target_challenge",
     responses=CSV_ANSWER,
-    summary="A target's challenge set: id and the original's columns (no label)",
+    summary=gettext_lazy("A target's challenge set: id and the original's columns (no label)"),
 )
 def target_challenge(request, access, synthetic, team_slug):
     target = TARGETS.named(access, synthetic, team_slug)
@@ -149,7 +152,7 @@ def target_challenge(request, access, synthetic, team_slug):
     "syn-aux",
     page_name="aux",
     responses=CSV_ANSWER,
-    summary="The auxiliary table A (the attack phase's reference population)",
+    summary=gettext_lazy("The auxiliary table A (the attack phase's reference population)"),
 )
 def aux(request, access, synthetic):
     attackable(access, synthetic)
