@@ -18,7 +18,9 @@
     ``release`` = utility × (1 − the best re-identification any attacker reached on it) and
     ``attack`` = its mean re-identification over the targets it attacked.
 
-A refusal prints what is wrong (column, row, value) on stderr and exits with status 1.
+A refusal prints what is wrong (column, row, value) on stderr, in Japanese and in English (the
+platform shows the printed lines as they are, to readers of either language), and exits with
+status 1.
 """
 
 import csv
@@ -34,7 +36,13 @@ GUESS_COLUMNS = ["row", "id"]
 
 
 class Refused(Exception):
-    """What the team must fix, in one sentence."""
+    """What the team must fix, in one sentence, in English and in Japanese: a program does not
+    know who reads its message (the platform shows its printed lines to every reader as they
+    are), so it prints both."""
+
+    def __init__(self, english, japanese):
+        super().__init__(english)
+        self.english, self.japanese = english, japanese
 
 
 def read_csv(path, columns, what):
@@ -43,22 +51,34 @@ def read_csv(path, columns, what):
         with open(path, "rb") as file:
             data = file.read()
     except OSError:
-        raise Refused(f"{what} is missing") from None
+        raise Refused(f"{what} is missing", f"{what} がありません") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise Refused(f"{what} is not UTF-8 text") from None
+        raise Refused(
+            f"{what} is not UTF-8 text", f"{what} が UTF-8 のテキストではありません"
+        ) from None
     try:
         rows = list(csv.reader(io.StringIO(text)))
     except csv.Error as error:  # a quote never closed that swallows the file, say
-        raise Refused(f"{what} is not a CSV file this program can read ({error})") from None
+        raise Refused(
+            f"{what} is not a CSV file this program can read ({error})",
+            f"{what} をこのプログラムは CSV として読めません（{error}）",
+        ) from None
     if not rows or rows[0] != columns:
         header = ",".join(rows[0]) if rows else ""
-        raise Refused(f"{what}: the header is {header!r}; expected {','.join(columns)!r}")
+        expected = ",".join(columns)
+        raise Refused(
+            f"{what}: the header is {header!r}; expected {expected!r}",
+            f"{what}: 見出し行が {header!r} です（{expected!r} のはずです）",
+        )
     body = rows[1:]
     for number, row in enumerate(body, start=1):
         if len(row) != len(columns):
-            raise Refused(f"{what}: row {number} has {len(row)} values; expected {len(columns)}")
+            raise Refused(
+                f"{what}: row {number} has {len(row)} values; expected {len(columns)}",
+                f"{what}: {number} 行目の値が {len(row)} 個です（{len(columns)} 個のはずです）",
+            )
     return data, body
 
 
@@ -68,7 +88,10 @@ def number(text, what, column, row):
     except ValueError:
         value = float("nan")
     if value != value or value in (float("inf"), float("-inf")):
-        raise Refused(f"{what}: column {column}, row {row}: {text!r} is not a number")
+        raise Refused(
+            f"{what}: column {column}, row {row}: {text!r} is not a number",
+            f"{what}: 列 {column}、{row} 行目: {text!r} は数値ではありません",
+        )
     return value
 
 
@@ -85,10 +108,14 @@ def release_rows(path, what, expected_ids=None):
     for number_, row in enumerate(body, start=1):
         identifier = row[0]
         if identifier in rows:
-            raise Refused(f"{what}: column id, row {number_}: {identifier!r} is given twice")
+            raise Refused(
+                f"{what}: column id, row {number_}: {identifier!r} is given twice",
+                f"{what}: 列 id、{number_} 行目: {identifier!r} が 2 回あります",
+            )
         if expected_ids is not None and identifier not in expected_ids:
             raise Refused(
-                f"{what}: column id, row {number_}: {identifier!r} is not an id of the original"
+                f"{what}: column id, row {number_}: {identifier!r} is not an id of the original",
+                f"{what}: 列 id、{number_} 行目: {identifier!r} は元データの id ではありません",
             )
         for column, text in zip(NUMERIC, row[1:], strict=True):
             number(text, what, column, number_)
@@ -97,7 +124,8 @@ def release_rows(path, what, expected_ids=None):
         missing = sorted(set(expected_ids) - set(rows))
         raise Refused(
             f"{what}: column id: the original's id {missing[0]!r} is missing"
-            f" ({len(missing)} missing in total)"
+            f" ({len(missing)} missing in total)",
+            f"{what}: 列 id: 元データの id {missing[0]!r} がありません（欠けているのは計 {len(missing)} 件）",
         )
     return data, rows
 
@@ -132,7 +160,9 @@ def score_release(input_dir, output_dir):
 
 
 def reidentified(guess_path, target_release, what):
-    data, release = release_rows(target_release, "the target's release.csv")
+    # Named by its folder under targets/, in neither language.
+    folder = os.path.basename(os.path.dirname(target_release))
+    data, release = release_rows(target_release, f"targets/{folder}/release.csv")
     order = public_order(data, release)
     _, body = read_csv(guess_path, GUESS_COLUMNS, what)
     seen = set()
@@ -143,9 +173,15 @@ def reidentified(guess_path, target_release, what):
         except ValueError:
             row = 0
         if not 1 <= row <= len(order):
-            raise Refused(f"{what}: column row, row {line}: {row_text!r} is not 1 to {len(order)}")
+            raise Refused(
+                f"{what}: column row, row {line}: {row_text!r} is not 1 to {len(order)}",
+                f"{what}: 列 row、{line} 行目: {row_text!r} が 1 から {len(order)} の整数ではありません",
+            )
         if row in seen:
-            raise Refused(f"{what}: column row, row {line}: {row} is given twice")
+            raise Refused(
+                f"{what}: column row, row {line}: {row} is given twice",
+                f"{what}: 列 row、{line} 行目: {row} が 2 回あります",
+            )
         seen.add(row)
         right += order[row - 1] == identifier
     return round(right / len(order), 4) if order else 0.0
@@ -164,7 +200,7 @@ def score_attack(input_dir, output_dir):
         return {"reidentified": reidentified(submitted(res, "guess.csv"), release, "guess.csv")}
     names = sorted(os.listdir(targets)) if os.path.isdir(targets) else []
     if not names:
-        raise Refused("there is no target to attack")
+        raise Refused("there is no target to attack", "攻撃する対象がありません")
     per_target = {}
     for name in names:
         release = os.path.join(targets, name, "release.csv")
@@ -199,7 +235,8 @@ def main(argv):
     try:
         scores = COMMANDS[kind](input_dir, output_dir)
     except Refused as refusal:
-        print(f"refused: {refusal}", file=sys.stderr)
+        print(f"受け付けられません: {refusal.japanese}", file=sys.stderr)
+        print(f"refused: {refusal.english}", file=sys.stderr)
         return 1
     with open(os.path.join(output_dir, "scores.json"), "w", encoding="utf-8") as file:
         json.dump(scores, file)

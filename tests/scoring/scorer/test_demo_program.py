@@ -158,6 +158,8 @@ def test_a_number_that_is_not_one_is_named_by_column_and_row(game):
     result = game["run"]("release", "release.csv", ("\n".join(lines) + "\n").encode())
     assert result.status == "refused"
     assert "column income, row 5: 'lots' is not a number" in result.render("en")
+    # The program cannot know who reads it: it says it in both languages, column and row in each.
+    assert "release.csv: 列 income、5 行目: 'lots' は数値ではありません" in result.render("ja")
 
 
 def _published(game, release):
@@ -218,3 +220,4 @@ def test_an_all_targets_attack_missing_a_target_is_refused(game):
     targets = {"one": _frozen(game, "o3", release), "two": _frozen(game, "t3", release)}
     result = game["run"]("attack", "attack.zip", buffer.getvalue(), targets=targets)
     assert result.status == "refused" and "two.csv is missing" in result.tail
+    assert "two.csv がありません" in result.tail
