@@ -31,9 +31,6 @@ from django.utils.translation import gettext_lazy
 from pwscup.kinds.layout import KindModule, api_package
 from pwscup.submissions.messages import upload_received_message
 
-# The uploads of a type named by its ``key``, in the default summaries of the schema.
-UPLOAD_NOUNS = {"release": gettext_lazy("releases"), "attack": gettext_lazy("attacks")}
-
 
 class SubmissionType:
     """One kind of upload of a round kind. Class attributes declare it; the methods below
@@ -47,7 +44,9 @@ class SubmissionType:
       list, ``syn-release`` one upload, ``syn-release-file``, ``syn-release-select``);
     * ``operation``: the base of its OpenAPI operation ids (``"syn_release"``);
     * ``summaries``: the endpoints' summaries in the schema, by ``list``, ``create``,
-      ``retrieve``, ``file``, ``select`` (``summary``: the defaults of those left out);
+      ``retrieve``, ``file``, ``select`` (``summary``: the defaults of those left out, which
+      call the uploads ``uploads_noun``: "uploads", the two-sided bases' "releases" and
+      "attacks");
     * ``prefix``: instead of the three above, the kind's short name (``"syn"``): then
       ``path`` is ``"syn/<key>s"``, ``url_name`` ``"syn-<key>"``, ``operation``
       ``"syn_<key>"``;
@@ -74,6 +73,8 @@ class SubmissionType:
     operation = ""
     prefix = ""
     summaries: dict = {}
+    # What the default summaries call this type's uploads ("My team's releases ...").
+    uploads_noun = gettext_lazy("uploads")
     description = ""
     upload_fields: dict = {}
     upload_form = None
@@ -105,7 +106,7 @@ class SubmissionType:
     def summary(self, action: str) -> str:
         """The schema's summary of the endpoint ``action`` (``list``, ``file``...): the
         declared one, else what every kind's says (the round named by ``part_keyword``)."""
-        uploads = UPLOAD_NOUNS.get(self.key, f"{self.key}s")
+        uploads = self.uploads_noun
         defaults = {
             "file": format_lazy(
                 gettext_lazy("One of my team's {uploads}, as uploaded"), uploads=uploads

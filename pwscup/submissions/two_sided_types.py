@@ -24,6 +24,8 @@ class TeamReleases(SubmissionType):
     one is kept by ``services_module.release_upload(<part_keyword>=part, team=, user=,
     uploaded_file=, **data)`` (the declared fields are the service's keywords)."""
 
+    uploads_noun = gettext_lazy("releases")
+
     def uploads(self, part, access):
         return self.selectors_module.team_releases(
             **{self.part_keyword: part}, team=self.team(access)
@@ -86,6 +88,7 @@ class TargetAttacks(SubmissionType):
     target (``target``, 404 for none) and is kept by ``services_module.attack_upload(
     target=, team=, user=, uploaded_file=)``."""
 
+    uploads_noun = gettext_lazy("attacks")
     upload_fields = {
         "target": serializers.CharField(
             max_length=100, help_text=gettext_lazy("The target team's slug.")
