@@ -248,6 +248,30 @@ def test_the_legend_says_each_metric_in_a_plain_sentence_then_its_code(board, cl
     assert ranking.startswith("The number teams are ranked by")
 
 
+def test_a_metric_header_s_tip_says_what_it_measures_in_the_reader_s_language(board, client):
+    """Hovering a column's code (``U4``) tells what it measures and which way is better, as
+    the legend says it, in the reader's language: not only the paper's English name."""
+    client.force_login(board.users["a"])
+    tips = {}
+    for language in ("en", "ja"):
+        client.cookies["django_language"] = language
+        page = _leaderboard(client, board)
+        table = page.split('data-testid="leaderboard"')[1].split("</thead>")[0]
+        tips[language] = {
+            code: html.unescape(tip)
+            for tip, code in re.findall(r'<th[^>]*title="([^"]*)"[^>]*>(\w+)</th>', table)
+        }
+    assert set(tips["en"]) == set(round_metrics(round=board.round))
+    u4 = tips["en"]["U4"]
+    assert u4.startswith("How far the correlations between the sensitive columns moved.")
+    assert "corMAE" in u4 and "lower is better" in u4
+    assert "higher is better" in tips["en"]["S1"]
+    assert set(tips["ja"]) == set(tips["en"])
+    for code, tip in tips["ja"].items():
+        assert tip != tips["en"][code], code
+        assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", tip), (code, tip)
+
+
 def test_the_chart_modules_examples():
     for name in CHART_MODULES:
         module = importlib.import_module(name)
