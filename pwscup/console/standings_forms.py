@@ -3,6 +3,7 @@ competition (count it or not, its weight, which of its rankings). Plain fields, 
 the service (``pwscup.competitions.standings.standings_update``) checks the values."""
 
 from django import forms
+from django.forms.formsets import TOTAL_FORM_COUNT
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.standings import EntryInput, default_weights
@@ -45,8 +46,26 @@ class BaseStandingsFormSet(forms.BaseFormSet):
         self.rounds = rounds
         super().__init__(*args, **kwargs)
 
+    def total_form_count(self):
+        """One row per round, whatever count the page sent (its ``TOTAL_FORMS`` tampered
+        with, or from before a round was added or deleted): no row without its round, and
+        a refused page shows every round's row again."""
+        return len(self.rounds)
+
     def get_form_kwargs(self, index):
         return {"round": self.rounds[index]}
+
+    def clean(self):
+        """Each row is its round by position: a page whose row count is not the rounds'
+        (opened before a round was added or deleted) is refused rather than read askew."""
+        if self.management_form.cleaned_data.get(TOTAL_FORM_COUNT) != len(self.rounds):
+            raise forms.ValidationError(
+                _(
+                    "The competition's rounds changed since this page was opened: reload it "
+                    "and save again."
+                ),
+                code="rounds_changed",
+            )
 
     def entries(self) -> list[EntryInput]:
         return [

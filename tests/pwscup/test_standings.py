@@ -287,6 +287,33 @@ def test_the_console_form_as_rendered_sets_the_standings(season, client):
     assert Standings.objects.get(competition=competition).entries.count() == 2
 
 
+@pytest.mark.parametrize(
+    "total, said",
+    [
+        ("3", "The competition&#x27;s rounds changed since this page was opened"),
+        ("1", "The competition&#x27;s rounds changed since this page was opened"),
+        # Past the formset's bound: Django's own refusal, before any row is read.
+        ("99999999999999999999", "Please submit at most 1000 forms."),
+    ],
+)
+def test_a_page_whose_rows_are_not_the_rounds_is_refused_and_saves_nothing(
+    season, client, total, said
+):
+    """The form's row count (``rounds-TOTAL_FORMS``) tampered with, or from a page opened
+    before a round was added or deleted: each row is its round by position, so the page is
+    refused with a message (no 500) and the standings stay as they were."""
+    competition, _rounds, organizer = season
+    url = reverse("console:standings", args=[competition.slug])
+    client.force_login(organizer)
+    response = post_as_rendered(client, url, "standings-form", {"rounds-TOTAL_FORMS": total})
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert said in text.split('class="errorlist nonform"')[1].split("</ul>")[0]
+    # One row per round, whatever the page said.
+    assert text.count('data-testid="standings-row-') == 2
+    assert not Standings.objects.filter(competition=competition).exists()
+
+
 def test_only_the_competitions_organizers_open_the_console_page(season, client):
     competition, _rounds, _organizer = season
     url = reverse("console:standings", args=[competition.slug])
