@@ -53,10 +53,20 @@ class SequentialRoundForm(forms.ModelForm):
 
     def clean_step_closes(self):
         closes = self.cleaned_data.get("step_closes") or []
-        try:
-            parsed = [dt.datetime.fromisoformat(str(at)) for at in closes]
-        except ValueError as error:
-            raise ValidationError(str(error)) from None
+        if not isinstance(closes, list):
+            raise ValidationError(
+                _("A list of dates and times, one per release: %(example)s"),
+                params={"example": '["2026-12-01T18:00:00+09:00", "2026-12-08T18:00:00+09:00"]'},
+            )
+        parsed = []
+        for at in closes:
+            try:
+                parsed.append(dt.datetime.fromisoformat(str(at)))
+            except ValueError:
+                raise ValidationError(
+                    _("%(value)s is not a date and time (ISO 8601: 2026-12-01T18:00:00+09:00)."),
+                    params={"value": at},
+                ) from None
         try:
             parsed = schedule_normalise(sequential=self.instance, closes=parsed)
         except ValidationError as error:

@@ -333,6 +333,35 @@ def test_the_admin_checks_the_closes(client):
     assert world.sequential.total_limit == 4
 
 
+@pytest.mark.parametrize(
+    "closes, said",
+    [
+        ("99999999999999999999", "A list of dates and times"),
+        ("1e309", "A list of dates and times"),
+        ("NaN", "A list of dates and times"),
+        ('{"at": "2026-12-01T09:00:00+00:00"}', "A list of dates and times"),
+        ('"2026-12-01T09:00:00+00:00"', "A list of dates and times"),
+        ('["soon", "2026-12-03T09:00:00+00:00"]', "soon is not a date and time"),
+        ("[1, 2]", "1 is not a date and time"),
+    ],
+)
+def test_the_admin_refuses_closes_that_are_not_a_list_of_times(client, closes, said):
+    """Whatever JSON the closes' field holds, the page answers with what is wrong (no 500)
+    and the round keeps its closes."""
+    from django.contrib.auth import get_user_model
+
+    world = scheduled_world()
+    before = list(world.sequential.step_closes)
+    client.force_login(get_user_model().objects.create_superuser("seq-root3", password="pw"))
+    change = reverse("admin:sequential_sequentialround_change", args=[world.sequential.pk])
+    form = {"config": json.dumps(world.sequential.config), "step_closes": closes}
+    response = client.post(change, form)
+    assert response.status_code == 200
+    assert said in html.unescape(response.content.decode())
+    world.sequential.refresh_from_db()
+    assert world.sequential.step_closes == before
+
+
 def test_the_console_takes_one_close_per_line_and_names_a_bad_line(client):
     world = seq_world(slug="seqd")
     client.force_login(world.organizer)
