@@ -8,14 +8,14 @@ from django.urls import reverse
 from pwscup.accounts.services import organizer_grant
 from pwscup.competitions.models import Round
 from pwscup.kinds import all_kinds
-from tests.pwscup.rendered_forms import _FormParser, post_data
+from tests.pwscup.rendered_forms import FormParser, post_data
 
 CHANGELIST = reverse("admin:competitions_round_changelist")
 
 
 def fields_of_form(html: str, form_id: str) -> list[dict]:
     """The fields of the page's form ``id=form_id``, as the page renders them."""
-    parser = _FormParser()
+    parser = FormParser()
     parser.feed(html)
     forms = [form for form in parser.forms if form["attrs"].get("id") == form_id]
     assert len(forms) == 1, f"one form id={form_id!r} expected, {len(forms)} found"

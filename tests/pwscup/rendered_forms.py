@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 UNSENT_INPUTS = {"submit", "button", "image", "reset"}
 
 
-class _FormParser(HTMLParser):
+class FormParser(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.forms: list[dict] = []
@@ -81,7 +81,7 @@ class _FormParser(HTMLParser):
 
 def form_fields_of(html: str, testid: str) -> list[dict]:
     """The fields of the page's form ``data-testid=testid``, as the page renders them."""
-    parser = _FormParser()
+    parser = FormParser()
     parser.feed(html)
     forms = [form for form in parser.forms if form["attrs"].get("data-testid") == testid]
     assert len(forms) == 1, f"one form data-testid={testid!r} expected, {len(forms)} found"

@@ -25,7 +25,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tests.pwscup.rendered_forms import _FormParser
+from tests.pwscup.rendered_forms import FormParser
 
 pytestmark = pytest.mark.usefixtures("demo_loaded")
 
@@ -92,7 +92,7 @@ def _post_forms(client, pages) -> set:
     """Post each distinct form of ``pages`` once with hostile values; the forms posted."""
     posted = set()
     for url, html in pages:
-        parser = _FormParser()
+        parser = FormParser()
         parser.feed(html)
         for form in parser.forms:
             attrs, fields = form["attrs"], form["fields"]
