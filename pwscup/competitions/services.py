@@ -105,8 +105,11 @@ def competition_create(
         value=description,
         max_length=DESCRIPTION_MAX_LENGTH,
     )
-    competition = Competition.objects.create(
-        name=name, slug=slug, description=description, is_demo=is_demo
+    competition = created_under_address(
+        lambda: Competition.objects.create(
+            name=name, slug=slug, description=description, is_demo=is_demo
+        ),
+        slug=slug,
     )
     if organizers:
         competition.organizers.set(organizers)
@@ -147,16 +150,34 @@ def round_of_kind_create(*, basics: RoundBasics, kind: str, config: dict, **fiel
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)
-    return Round.objects.create(
-        competition=competition,
-        kind=kind,
-        name=basics.name,
+    return created_under_address(
+        lambda: Round.objects.create(
+            competition=competition,
+            kind=kind,
+            name=basics.name,
+            slug=basics.slug,
+            config=normalised,
+            timezone=timezone,
+            order=competition.rounds.count() + 1 if order is None else order,
+            **fields,
+        ),
         slug=basics.slug,
-        config=normalised,
-        timezone=timezone,
-        order=competition.rounds.count() + 1 if order is None else order,
-        **fields,
+        competition=competition,
     )
+
+
+def created_under_address(create, *, slug, competition: Competition | None = None):
+    """``create()`` (a competition's or a round's insert, after ``slug_check`` passed) in a
+    savepoint. Two requests at the same moment (an organizer's double click) can both find
+    the address free; the database's unique key then refuses the later insert, and its
+    caller gets ``slug_check``'s own refusal (``ValidationError`` keyed ``slug``) instead of
+    the ``IntegrityError``. The caller's transaction goes on."""
+    try:
+        with transaction.atomic():
+            return create()
+    except IntegrityError:
+        slug_check(slug=slug, competition=competition)  # the address is taken now: refused
+        raise
 
 
 def round_core_check(*, round: Round, slug, timezone, quota_reset_hour=None) -> None:

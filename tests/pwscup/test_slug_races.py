@@ -1,0 +1,99 @@
+"""Two requests creating a competition or a round under one address at the same moment (an
+organizer's double click on *Create*): each checks the address before either has committed,
+so both find it free. The database's unique key decides, and the later request gets the
+address rule's own refusal (``slug_check``'s message, keyed ``slug``), not a 500.
+
+Real PostgreSQL transactions, each in its own thread and connection: the first inserts and
+holds its transaction open; the second checks the address (free: the first has not
+committed), inserts, and waits on the first's key; the first commits.
+"""
+
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection, connections, transaction
+
+from pwscup.competitions.models import Competition, Round
+from pwscup.competitions.services import competition_create, round_of_kind_create
+from pwscup.kinds.round_basics import RoundBasics
+from tests.support import wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _waiting_on_a_lock() -> int:
+    """How many backends of this database wait on a lock now (the second insert, on the
+    first's uncommitted key)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
+
+
+def _at_the_same_moment(create) -> Exception | None:
+    """``create()`` in two threads: the first's insert held uncommitted until the second
+    waits on it. Returns what the second raised (None if nothing)."""
+    inserted, release = threading.Event(), threading.Event()
+    failures, second_raised = [], []
+
+    def first():
+        try:
+            with transaction.atomic():
+                create()
+                inserted.set()
+                release.wait(60)
+        except Exception as error:  # noqa: BLE001 - the first must succeed
+            failures.append(error)
+            inserted.set()
+        finally:
+            connections.close_all()
+
+    def second():
+        try:
+            create()
+        except Exception as error:  # noqa: BLE001 - what it raised is the finding
+            second_raised.append(error)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=first)
+    holder.start()
+    assert inserted.wait(60) and not failures, failures
+    follower = threading.Thread(target=second)
+    follower.start()
+    try:
+        wait_for(lambda: _waiting_on_a_lock() >= 1, timeout=60, what="the second insert to wait")
+    finally:
+        release.set()
+        holder.join(60)
+        follower.join(60)
+    assert not failures, failures
+    return second_raised[0] if second_raised else None
+
+
+def test_two_competitions_created_at_once_under_one_address_make_one():
+    raised = _at_the_same_moment(lambda: competition_create(name="Cup", slug="cup"))
+    assert isinstance(raised, ValidationError), repr(raised)
+    assert raised.message_dict == {"slug": ["A competition with this address already exists."]}
+    assert Competition.objects.filter(slug="cup").count() == 1
+
+
+def test_two_rounds_created_at_once_under_one_address_make_one():
+    competition = competition_create(name="Cup", slug="cup")
+
+    def create():
+        round_of_kind_create(
+            basics=RoundBasics(competition=competition, name="Final", slug="final"),
+            kind="pwscup2015",
+            config={},
+        )
+
+    raised = _at_the_same_moment(create)
+    assert isinstance(raised, ValidationError), repr(raised)
+    assert raised.message_dict == {
+        "slug": ["This competition already has a round at this address."]
+    }
+    assert Round.objects.filter(competition=competition, slug="final").count() == 1
