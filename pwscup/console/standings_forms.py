@@ -32,10 +32,14 @@ class StandingsRoundForm(forms.Form):
     rankings = forms.MultipleChoiceField(
         label=_("Rankings"), required=False, widget=forms.CheckboxSelectMultiple
     )
+    # The round the row was rendered for: a page from before the rounds changed is refused
+    # (``BaseStandingsFormSet.clean``), not read by position.
+    round_id = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, round, **kwargs):
         super().__init__(*args, **kwargs)
         self.round = round
+        self.fields["round_id"].initial = round.pk
         self.fields["rankings"].choices = [
             (ranking.key, ranking.label) for ranking in round_ranking_keys(round)
         ]
@@ -56,9 +60,11 @@ class BaseStandingsFormSet(forms.BaseFormSet):
         return {"round": self.rounds[index]}
 
     def clean(self):
-        """Each row is its round by position: a page whose row count is not the rounds'
-        (opened before a round was added or deleted) is refused rather than read askew."""
-        if self.management_form.cleaned_data.get(TOTAL_FORM_COUNT) != len(self.rounds):
+        """A page opened before a round was added or deleted is refused rather than read
+        askew: its row count is not the rounds', or a row names another round."""
+        count = self.management_form.cleaned_data.get(TOTAL_FORM_COUNT)
+        named = [form.cleaned_data.get("round_id") for form in self.forms]
+        if count != len(self.rounds) or named != [round_.pk for round_ in self.rounds]:
             raise forms.ValidationError(
                 _(
                     "The competition's rounds changed since this page was opened: reload it "

@@ -314,6 +314,24 @@ def test_a_page_whose_rows_are_not_the_rounds_is_refused_and_saves_nothing(
     assert not Standings.objects.filter(competition=competition).exists()
 
 
+def test_a_page_whose_rows_name_other_rounds_is_refused_and_saves_nothing(season, client):
+    """A page opened before one round was deleted and another added has the right count but
+    its rows are other rounds: each row names its round (a hidden field), so it is refused
+    rather than read by position."""
+    competition, rounds, organizer = season
+    url = reverse("console:standings", args=[competition.slug])
+    client.force_login(organizer)
+    swapped = {"rounds-0-round_id": rounds[1].pk, "rounds-1-round_id": rounds[0].pk}
+    response = post_as_rendered(client, url, "standings-form", swapped)
+    assert response.status_code == 200
+    text = response.content.decode()
+    errors = text.split('class="errorlist nonform"')[1].split("</ul>")[0]
+    assert "The competition&#x27;s rounds changed since this page was opened" in errors
+    assert not Standings.objects.filter(competition=competition).exists()
+    # As rendered, the same page saves.
+    assert post_as_rendered(client, url, "standings-form").status_code == 302
+
+
 def test_only_the_competitions_organizers_open_the_console_page(season, client):
     competition, _rounds, _organizer = season
     url = reverse("console:standings", args=[competition.slug])
