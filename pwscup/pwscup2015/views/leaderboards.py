@@ -42,6 +42,8 @@ def leaderboard(request, competition_slug, round_slug):
             *tables.leaderboard_table(round=access.round, standings=standings),
         )
     table_key = ranking_cache_key(round=access.round, name=f"leaderboard-{phase.pk}")
+    # One list for the headers (the legend's words) and the cells: their columns line up.
+    metrics = round_metrics(round=access.round)
     context = {
         "access": access,
         "round": access.round,
@@ -49,9 +51,9 @@ def leaderboard(request, competition_slug, round_slug):
         "phase": phase,
         "rows": rows,
         "table_key": table_key,
-        "metrics": round_metrics(round=access.round),
-        "metric_names": {m: scoring.METRIC_NAMES[m] for m in round_metrics(round=access.round)},
-        "metric_legend": metric_words.legend(round_metrics(round=access.round)),
+        "metrics": metrics,
+        "metric_names": {m: scoring.METRIC_NAMES[m] for m in metrics},
+        "metric_legend": metric_words.legend(metrics),
         "rule": selectors.ranking_rule_text(access.round),
         "standings": standings,
         **_scatter_context(request, access, phase, standings, rows),
