@@ -8,9 +8,12 @@ import json
 import os
 import subprocess
 import sys
+import zoneinfo
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.test import override_settings
@@ -21,9 +24,11 @@ from pwscup.competitions.models import Round
 from pwscup.competitions.services import competition_create
 from pwscup.core.time_zones import (
     TimeZoneField,
+    TimeZoneSelect,
     default_time_zone,
     default_time_zone_known,
     time_zone_check,
+    time_zone_choices,
     time_zone_error,
     zone_or_default,
 )
@@ -278,3 +283,51 @@ def test_every_service_refuses_an_unknown_zone_with_the_one_message(django_user_
         )
     assert refused.value.message_dict["time_zone"] == expected
     assert not Round.objects.filter(competition=competition).exists()
+
+
+class _Markup(HTMLParser):
+    """A page's elements in order, each with its attributes (whitespace between them left
+    out): what a browser builds from the markup."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.elements = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, sorted(attrs)))
+
+    def handle_data(self, data):
+        if data.strip():
+            self.elements.append(("text", data.strip()))
+
+
+@pytest.mark.parametrize(
+    "data", [None, {"zone": "UTC"}, {"zone": ELSEWHERE}, {"zone": "Nowhere/<b>"}, {"zone": ""}]
+)
+def test_the_time_zone_select_draws_the_markup_of_django_s_select(data):
+    """The one-loop template (``TimeZoneSelect``) draws what Django's ``Select`` draws: the
+    select's attributes, every zone in order, the current one selected, markup escaped."""
+
+    class Zones(forms.Form):
+        zone = TimeZoneField(required=False, widget=TimeZoneSelect(attrs={"class": "wide"}))
+        django = TimeZoneField(required=False, widget=forms.Select(attrs={"class": "wide"}))
+
+    form = Zones({"django": data["zone"], **data} if data else None)
+    ours = _Markup(str(form["zone"])).elements
+    theirs = _Markup(str(form["django"]).replace('"django"', '"zone"').replace("_django", "_zone"))
+    assert ours == theirs.elements
+    assert ours[0][0] == "select"
+    assert {("class", "wide"), ("id", "id_zone"), ("name", "zone")} <= set(ours[0][1])
+    options = [attrs for tag, attrs in ours if tag == "option"]
+    assert len(options) == len(time_zone_choices()) > 300
+    selected = [dict(attrs)["value"] for attrs in options if ("selected", None) in attrs]
+    expected = data["zone"] if data else default_time_zone()
+    assert selected == ([expected] if expected in dict(time_zone_choices()) else [])
+
+
+def test_the_zones_are_read_once_and_are_every_zone_this_host_knows():
+    assert time_zone_choices() is time_zone_choices()
+    assert [zone for zone, _label in time_zone_choices()] == sorted(
+        zoneinfo.available_timezones()
+    )
