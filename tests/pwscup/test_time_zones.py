@@ -328,6 +328,4 @@ def test_the_time_zone_select_draws_the_markup_of_django_s_select(data):
 
 def test_the_zones_are_read_once_and_are_every_zone_this_host_knows():
     assert time_zone_choices() is time_zone_choices()
-    assert [zone for zone, _label in time_zone_choices()] == sorted(
-        zoneinfo.available_timezones()
-    )
+    assert [zone for zone, _label in time_zone_choices()] == sorted(zoneinfo.available_timezones())
