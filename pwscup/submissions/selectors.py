@@ -127,20 +127,34 @@ def upload_models() -> list[type]:
     return list(dict.fromkeys(models))
 
 
-def team_failed_uploads_since(*, team: Team, since: dt.datetime) -> int:
-    """Failed uploads of the team since ``since``, over every kind's uploads."""
-    return sum(
-        model.objects.filter(team=team, status=Status.FAILED, created_at__gte=since).count()
-        for model in upload_models()
-    )
+@dataclass(frozen=True)
+class TeamUploads:
+    """What a team's uploads hold against the team-wide bounds, over every kind's uploads:
+    how many failed since a time, and the bytes of every file kept (failed ones too)."""
+
+    failed_since: int
+    stored_bytes: int
 
 
-def team_stored_upload_bytes(*, team: Team) -> int:
-    """Bytes of every file the team has uploaded and the platform keeps (failed ones too),
-    over every kind's uploads."""
-    return sum(
-        model.objects.filter(team=team).aggregate(total=Sum("size"))["total"] or 0
+def team_uploads_held(*, team: Team, since: dt.datetime) -> TeamUploads:
+    """The team's failed uploads since ``since`` and its stored bytes (``TeamUploads``), in
+    one query: each upload model's two sums, joined with ``UNION ALL`` (a query a model, two
+    a model before: 22 round trips on every upload)."""
+    per_model = [
+        model.objects.filter(team=team)
+        .order_by()
+        .values("team")
+        .annotate(
+            failed=Count("pk", filter=Q(status=Status.FAILED, created_at__gte=since)),
+            stored=Sum("size"),
+        )
+        .values_list("failed", "stored")
         for model in upload_models()
+    ]
+    rows = list(per_model[0].union(*per_model[1:], all=True))
+    return TeamUploads(
+        failed_since=sum(failed for failed, _stored in rows),
+        stored_bytes=sum(stored or 0 for _failed, stored in rows),
     )
 
 

@@ -14,7 +14,7 @@ from pwscup.core.files import opened
 from pwscup.presentations import selectors, services
 from pwscup.presentations.messages import slides_message_text
 from pwscup.presentations.models import PresentationWindow, Slides
-from pwscup.submissions.selectors import team_stored_upload_bytes, upload_models
+from pwscup.submissions.selectors import team_uploads_held, upload_models
 from pwscup.submissions.services.maintenance import job_kinds, jobs_reap
 from tests.pwscup.pdfs import PNG_BYTES, broken_pdf, minimal_pdf
 from tests.pwscup.presentations_support import (
@@ -126,7 +126,8 @@ def test_slides_count_against_the_teams_stored_bytes_and_are_reaped(world, setti
     assert Slides in [job.model for job in job_kinds()]
     window = window_for(world)
     first = upload(world, window)
-    assert team_stored_upload_bytes(team=world.teams["a"]) == first.size
+    held = team_uploads_held(team=world.teams["a"], since=first.created_at)
+    assert held.stored_bytes == first.size
     settings.PWSCUP_MAX_STORED_BYTES_PER_TEAM = first.size + 10
     with pytest.raises(Refused) as refused:
         upload(world, window)

@@ -11,9 +11,13 @@ from django.utils import timezone
 
 from pwscup.competitions.services import phase_set
 from pwscup.core.errors import Refused
+from pwscup.presentations.models import Slides
 from pwscup.pwscup2015.models import AnonymizationSubmission
 from pwscup.submissions.models import Status
+from pwscup.submissions.selectors import team_uploads_held
 from tests.pwscup.factories import score, upload
+from tests.pwscup.presentations_support import upload as upload_slides
+from tests.pwscup.presentations_support import window_for
 from tests.pwscup.test_quotas_and_deadlines import stored_files
 from tests.support import csv_upload, noisy_copy
 
@@ -114,3 +118,26 @@ def test_stored_bytes_are_capped_per_team(world, client, settings):
     # Per team: team B has its own room.
     client.force_login(world.users["b"])
     assert post_upload(client, world, third).status_code == 202
+
+
+def test_the_team_wide_bounds_are_read_in_one_query_over_every_kind_s_uploads(
+    world, django_assert_num_queries
+):
+    """``team_uploads_held``: the failed uploads since a time and the bytes kept, summed over
+    every upload model (here the 2015 kind's and the slides), the team's only."""
+    window = window_for(world)
+    slides = upload_slides(world, window)
+    kept = [upload(world, "a", noisy_copy(world.original, seed=seed)) for seed in (1, 2, 3)]
+    since = timezone.now() - dt.timedelta(hours=1)
+    failed, earlier, finished = (row.pk for row in kept)
+    AnonymizationSubmission.objects.filter(pk__in=[failed, earlier]).update(status=Status.FAILED)
+    AnonymizationSubmission.objects.filter(pk=earlier).update(
+        created_at=since - dt.timedelta(minutes=1)
+    )
+    AnonymizationSubmission.objects.filter(pk=finished).update(status=Status.FINISHED)
+    Slides.objects.filter(pk=slides.pk).update(status=Status.FAILED)
+    upload(world, "b", noisy_copy(world.original, seed=4))  # another team's
+    with django_assert_num_queries(1):
+        held = team_uploads_held(team=world.teams["a"], since=since)
+    assert held.failed_since == 2  # the slides and one upload since ``since``; not the earlier
+    assert held.stored_bytes == slides.size + sum(row.size for row in kept)

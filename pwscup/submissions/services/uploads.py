@@ -23,8 +23,7 @@ from pwscup.submissions.selectors import (
     Quota,
     QuotaDay,
     quota_day_of,
-    team_failed_uploads_since,
-    team_stored_upload_bytes,
+    team_uploads_held,
     upload_visible_to,
     uploads_quota_usage,
 )
@@ -114,7 +113,8 @@ def check_upload_bounds(
     zone = day.time_zone
     failed_limit = settings.PWSCUP_MAX_FAILED_UPLOADS_PER_DAY
     resets_at = day.resets_at(now)
-    if team_failed_uploads_since(team=team, since=day.start(now)) >= failed_limit:
+    held = team_uploads_held(team=team, since=day.start(now))
+    if held.failed_since >= failed_limit:
         raise Refused(
             _(
                 "Your team has had %(limit)s failed uploads today, the most allowed; uploads "
@@ -129,7 +129,7 @@ def check_upload_bounds(
             resets_at=resets_at,
         )
     bytes_limit = settings.PWSCUP_MAX_STORED_BYTES_PER_TEAM
-    stored = team_stored_upload_bytes(team=team)
+    stored = held.stored_bytes
     if stored + size > bytes_limit:
         raise Refused(
             _(
