@@ -56,9 +56,7 @@ def panel_context(round) -> dict:
     teams = {t.pk: t for t in Team.objects.filter(competition=round.competition)}
     for master in sequential.masters.order_by("team__name"):
         try:
-            frame = services.master_frame(master=master)
-            timeline = frame.timeline()
-            problem = ""
+            timeline, problem = services.master_timeline(master=master), ""
         except scoring.ScoringError as error:
             timeline, problem = [], scoring_text(error)
         masters.append(

@@ -10,7 +10,14 @@ from pwscup.sequential import selectors, services
 from pwscup.sequential.models import Release, SequenceScore
 from pwscup.submissions.messages import job_message_text
 from tests.pwscup.factories import read_field
-from tests.pwscup.seq_web_world import fixture, fixture_config, freeze, publish, seq_world
+from tests.pwscup.seq_web_world import (
+    fixture,
+    fixture_config,
+    freeze,
+    publish,
+    seq_world,
+    upload_file,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -168,6 +175,43 @@ def test_timeline_counts_arrivals_and_departures():
         {"step": 1, "size": 11, "arrivals": 0, "departures": 0},
         {"step": 2, "size": 11, "arrivals": 5, "departures": 5},
     ]
+
+
+def test_the_console_panel_parses_each_master_once_until_it_or_the_configuration_changes(
+    monkeypatch,
+):
+    """``master_timeline``: the panel shows the master's timeline on every view, parsed
+    once per process; a new master (a new file) or a changed configuration is parsed anew."""
+    from pwscup.sequential import console, engine
+    from pwscup.sequential.services import masters
+
+    world = seq_world()
+    parsed = []
+    frame = masters.master_frame
+    monkeypatch.setattr(masters, "master_frame", lambda **k: parsed.append(1) or frame(**k))
+
+    def timeline():
+        return [m["timeline"] for m in console.panel_context(world.round)["masters"]]
+
+    first = timeline()
+    assert first == [
+        [
+            {"step": 1, "size": 11, "arrivals": 0, "departures": 0},
+            {"step": 2, "size": 11, "arrivals": 5, "departures": 5},
+        ]
+    ]
+    assert timeline() == first and len(parsed) == 1
+    fewer = b"\n".join(fixture("zhang_master.csv").splitlines()[:-1]) + b"\n"
+    services.master_upload(
+        sequential=world.sequential, uploaded_file=upload_file(fewer, "master.csv"), team=None
+    )
+    expected = engine.master_read(fewer, world.sequential.config).timeline()
+    assert timeline() == [expected] != first and len(parsed) == 2
+    world.sequential.config = {**world.sequential.config, "require_m_eligible": False}
+    world.sequential.save()
+    world.sequential.refresh_from_db()
+    timeline()
+    assert len(parsed) == 3
 
 
 def test_rejected_releases_are_bounded_per_day(settings):

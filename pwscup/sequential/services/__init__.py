@@ -13,6 +13,7 @@ from pwscup.sequential.services.common import CHECK_RELEASE_TASK, SCORE_ATTACK_T
 from pwscup.sequential.services.freeze import step_freeze, steps_auto_freeze
 from pwscup.sequential.services.masters import (
     master_frame,
+    master_timeline,
     master_upload,
     masters_draw,
     masters_draw_for_new_teams,
@@ -37,6 +38,7 @@ __all__ = [
     "attack_upload",
     "audit",
     "master_frame",
+    "master_timeline",
     "master_upload",
     "masters_draw",
     "masters_draw_for_new_teams",
