@@ -17,8 +17,8 @@ from pwscup.competitions.models import AuditEntry, Competition
 from pwscup.competitions.services import audit_record
 from pwscup.core.files import CHUNK
 from pwscup.core.storage import (
-    STORAGE_ERRORS,
     kept_file_save,
+    storage_errors,
     storage_unavailable,
     storage_write_slot,
 )
@@ -116,7 +116,7 @@ def archive_publish(*, competition: Competition, secrets, user) -> ResultsArchiv
                     build["outcomes"] = round_outcomes(rounds=rounds, secrets=secrets)
                     _write_variant(archive, public=False, **build)
                     _write_variant(archive, public=True, **build)
-                except STORAGE_ERRORS as error:
+                except storage_errors() as error:
                     logger.warning("Archive of %s not published: %r", competition.slug, error)
                     raise storage_unavailable() from error
             archive.save()

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
-from pwscup.core.storage import STORAGE_ERRORS, storage_unavailable, storage_write_slot
+from pwscup.core.storage import storage_errors, storage_unavailable, storage_write_slot
 from scoring.errors import ScoringError
 from scoring.errors import ValidationError as ScoringValidationError
 
@@ -65,7 +65,7 @@ class SessionDrafts:
         if state.get("file"):
             try:
                 default_storage.delete(state["file"])
-            except STORAGE_ERRORS:
+            except storage_errors():
                 pass  # a file left behind under private/ is never served
 
     def store(self, session, competition_id: int, *, content: bytes, filename: str) -> Draft:
@@ -78,7 +78,7 @@ class SessionDrafts:
                 name = default_storage.save(
                     f"{self.folder}/{secrets.token_hex(12)}-{safe}", ContentFile(content)
                 )
-        except STORAGE_ERRORS as error:
+        except storage_errors() as error:
             raise storage_unavailable() from error
         self.save(session, competition_id, {"file": name, "filename": filename})
         return Draft(file=name, filename=filename)
@@ -101,7 +101,7 @@ def draft_bytes(draft: Draft) -> bytes | None:
     try:
         with default_storage.open(draft.file, "rb") as handle:
             return handle.read()
-    except (FileNotFoundError, *STORAGE_ERRORS):
+    except (FileNotFoundError, *storage_errors()):
         return None
 
 

@@ -17,12 +17,12 @@ stalls, refuses or is full never takes the site down nor leaves half a file behi
 
 import contextlib
 import datetime as dt
+import functools
 import itertools
 import logging
 import threading
 import time
 
-from boto3.exceptions import Boto3Error
 from botocore.exceptions import BotoCoreError, ClientError, HTTPClientError
 from botocore.exceptions import ConnectionError as BucketConnectionError
 from django.conf import settings
@@ -35,12 +35,26 @@ logger = logging.getLogger(__name__)
 
 # When the storage is back, as far as a client can tell: the Retry-After of a refusal.
 RETRY_AFTER_SECONDS = 60
-# A bucket that refuses (ClientError: no such bucket, access denied), cannot be reached or does
-# not answer in time (BotoCoreError: EndpointConnectionError, ConnectTimeoutError,
-# ReadTimeoutError), or whose upload fails (boto3's S3UploadFailedError).
-BUCKET_ERRORS = (BotoCoreError, ClientError, Boto3Error)
-# A local folder that is full (ENOSPC), past a file-size limit (EFBIG), read-only...
-STORAGE_ERRORS = (*BUCKET_ERRORS, OSError)
+
+
+@functools.cache
+def bucket_errors() -> tuple[type[Exception], ...]:
+    """A bucket that refuses (ClientError: no such bucket, access denied), cannot be reached or
+    does not answer in time (BotoCoreError: EndpointConnectionError, ConnectTimeoutError,
+    ReadTimeoutError), or whose upload fails (boto3's S3UploadFailedError).
+
+    Read when an error is met (``except storage_errors()`` evaluates it only then): importing
+    boto3 costs 120 ms of every process's start (the web server's, the worker's, each
+    ``manage.py``), and a process on a local folder never loads it otherwise."""
+    from boto3.exceptions import Boto3Error
+
+    return (BotoCoreError, ClientError, Boto3Error)
+
+
+def storage_errors() -> tuple[type[Exception], ...]:
+    """``bucket_errors()``, and a local folder that is full (ENOSPC), past a file-size limit
+    (EFBIG), read-only..."""
+    return (*bucket_errors(), OSError)
 
 
 def storage_stalled(error: BaseException | None) -> bool:
@@ -163,8 +177,8 @@ def kept_file_save(field_file, name: str, content) -> str:
     storage = field_file.storage
     try:
         stored = storage.save(stored, content, max_length=field.max_length)
-    except STORAGE_ERRORS as error:
-        if isinstance(error, BUCKET_ERRORS):
+    except storage_errors() as error:
+        if isinstance(error, bucket_errors()):
             logger.warning("Storage write of %s failed, not kept: %r", stored, error)
         else:
             logger.warning("Storage write of %s failed, deleting it: %r", stored, error)
