@@ -172,3 +172,42 @@ def test_a_refused_sequential_release_page_fits_a_phone(web):
     expect(web.get_by_test_id("release-message")).to_contain_text(header)
     assert page_overflow(web) <= 0
     assert escaping_elements(web) == []
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world, language):
+    """An organizer on a phone reads each entry of the console's audit log whole, its details
+    included (a long round name, a SHA-256 without a space), with no sideways scroll; a
+    screen reader still reads a table of rows and cells."""
+    from pwscup.competitions.models import AuditEntry
+    from pwscup.competitions.services import audit_record
+
+    world, page = e2e_world, web
+    entry = audit_record(
+        user=world.organizer,
+        competition=world.competition,
+        round=world.round,
+        action=AuditEntry.Action.ROUND_EDITED,
+        name="ラウンド S：運営者の採点プログラム / Round S: the organizer's own scoring program",
+        sha256="0ea17d53dd4de771b51c354a24a884a668cd1fcaf95bb6ec1f90ec18a42aa255",
+    )
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    log_in(page, "organizer")
+    if language != "en":
+        switch_language(page, language)
+
+    page.goto(f"/console/{world.competition.slug}/")
+    log = page.get_by_test_id("audit-log")
+    row = log.get_by_test_id(f"audit-{entry.action}")
+    expect(row).to_contain_text("0ea17d53dd4de771")
+    for cell in row.locator("td").all():
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+        # Nothing of the cell's text is cut off or left for a sideways scroll.
+        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), (language, box)
+    assert log.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
+    check_page(page, lambda *args: None, f"phone-audit-{language}")
+    tree = log.aria_snapshot()
+    assert "- table" in tree and "- row " in tree and "- cell " in tree, tree[:400]
+    assert "- columnheader " in tree, tree[:400]
+    keep_screenshot(log, f"phone-audit-log-{language}")
