@@ -22,7 +22,9 @@ def test_a_date_and_its_time_are_two_unbreakable_parts_in_the_page_s_zone():
     rendered = Template(
         "{% load tz round_dates %}{% timezone 'UTC' %}{{ at|when_wrapping }}{% endtimezone %}"
     ).render(Context({"at": at}))
-    assert rendered == '<span class="nowrap">2026-11-28</span> <span class="nowrap">22:29 UTC</span>'
+    assert (
+        rendered == '<span class="nowrap">2026-11-28</span> <span class="nowrap">22:29 UTC</span>'
+    )
 
 
 def test_no_date_is_nothing_and_a_date_outside_the_window_is_a_dash():
