@@ -234,3 +234,40 @@ def test_a_round_s_schedule_fits_a_phone_with_each_date_whole(web, e2e_world, la
         box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
     check_page(page, lambda *args: None, f"phone-competition-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_an_organizer_offers_data_packs_from_a_phone(web, e2e_world, language):
+    """The console's data choice at 390 px: each pack's key and two labels stacked, every
+    field on the screen under a visible label (no sideways scroll to find the labels), and
+    the form saves as the browser posts it."""
+    from pwscup.competitions.models import DataChoice
+
+    world, page = e2e_world, web
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    log_in(page, "organizer")
+    if language != "en":
+        switch_language(page, language)
+
+    page.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
+    card = page.get_by_test_id("round-data-choice")
+    region = card.locator(".choice-rows")
+    assert region.evaluate("e => e.scrollWidth <= e.clientWidth"), language
+    for name in ("key", "label", "label_ja"):
+        field = card.locator(f"input[name='choices-0-{name}']")
+        label = card.locator(f"label[for='{field.get_attribute('id')}']")
+        for box in (field.bounding_box(), label.bounding_box()):
+            assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, name, box)
+        assert label.bounding_box()["height"] >= 10, (language, name)  # shown, not hidden
+        assert label.bounding_box()["y"] < field.bounding_box()["y"], (language, name)
+    check_page(page, lambda *args: None, f"phone-data-choice-{language}")
+
+    card.locator("input[name='choices-0-key']").fill("adult")
+    card.locator("input[name='choices-0-label']").fill("Adult census")
+    card.locator("input[name='choices-0-label_ja']").fill("国勢調査")
+    card.get_by_test_id("round-data-choice-save").click()
+    expect(page.get_by_test_id("round-data-choice-teams")).to_be_visible()
+    assert list(DataChoice.objects.filter(round=world.round).values_list("key", flat=True)) == [
+        "adult"
+    ]
+    keep_screenshot(page.get_by_test_id("round-data-choice"), f"phone-data-choice-{language}")
