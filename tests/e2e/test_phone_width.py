@@ -57,6 +57,14 @@ def spilling_content(page) -> list[str]:
     )
 
 
+def on_a_phone(page, username: str, language: str) -> None:
+    """The page at 390 px, logged in as ``username``, in ``language``."""
+    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+    log_in(page, username)
+    if language != "en":
+        switch_language(page, language)
+
+
 def check_page(page, screenshot, name: str) -> None:
     assert escaping_elements(page) == [], name
     assert page_overflow(page) <= 0, (name, spilling_content(page))
@@ -83,10 +91,7 @@ def test_header_and_tables_at_phone_width(web, e2e_world, screenshot, language):
     final = stored(world, status=Status.FINISHED, scores=WIDE_SCORES, is_selected=True, number=2)
     stored(world, status=Status.FINISHED, scores=WIDE_SCORES, number=1, note="k=5 + noise σ=10")
     failed = stored(world, status=Status.FAILED, message=LONG_MESSAGE, number=3)
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    log_in(page, "team-a")
-    if language != "en":
-        switch_language(page, language)
+    on_a_phone(page, "team-a", language)
 
     page.goto(world.round_url())
     for tab in ("overview", "data", "rules", "results"):  # every tab fits the phone
@@ -191,10 +196,7 @@ def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world,
         name="ラウンド S：運営者の採点プログラム / Round S: the organizer's own scoring program",
         sha256="0ea17d53dd4de771b51c354a24a884a668cd1fcaf95bb6ec1f90ec18a42aa255",
     )
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    log_in(page, "organizer")
-    if language != "en":
-        switch_language(page, language)
+    on_a_phone(page, "organizer", language)
 
     page.goto(f"/console/{world.competition.slug}/")
     log = page.get_by_test_id("audit-log")
@@ -218,10 +220,7 @@ def test_a_round_s_schedule_fits_a_phone_with_each_date_whole(web, e2e_world, la
     """The competition page's schedule at 390 px: the four columns on the screen, and a time
     wraps after its date, never inside ``2026-11-29`` (which broke after its hyphens)."""
     world, page = e2e_world, web
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    log_in(page, "team-a")
-    if language != "en":
-        switch_language(page, language)
+    on_a_phone(page, "team-a", language)
 
     page.goto(f"/c/{world.competition.slug}/")
     card = page.get_by_test_id(f"round-{world.round.slug}")
@@ -244,10 +243,7 @@ def test_an_organizer_offers_data_packs_from_a_phone(web, e2e_world, language):
     from pwscup.competitions.models import DataChoice
 
     world, page = e2e_world, web
-    page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
-    log_in(page, "organizer")
-    if language != "en":
-        switch_language(page, language)
+    on_a_phone(page, "organizer", language)
 
     page.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
     card = page.get_by_test_id("round-data-choice")
