@@ -105,7 +105,7 @@ def competition_create(
         value=description,
         max_length=DESCRIPTION_MAX_LENGTH,
     )
-    competition = created_under_address(
+    competition = kept_under_address(
         lambda: Competition.objects.create(
             name=name, slug=slug, description=description, is_demo=is_demo
         ),
@@ -150,7 +150,7 @@ def round_of_kind_create(*, basics: RoundBasics, kind: str, config: dict, **fiel
     if errors:
         raise ValidationError(errors)
     normalised = round_kind.validate_config(config)
-    return created_under_address(
+    return kept_under_address(
         lambda: Round.objects.create(
             competition=competition,
             kind=kind,
@@ -166,17 +166,20 @@ def round_of_kind_create(*, basics: RoundBasics, kind: str, config: dict, **fiel
     )
 
 
-def created_under_address(create, *, slug, competition: Competition | None = None):
-    """``create()`` (a competition's or a round's insert, after ``slug_check`` passed) in a
-    savepoint. Two requests at the same moment (an organizer's double click) can both find
-    the address free; the database's unique key then refuses the later insert, and its
-    caller gets ``slug_check``'s own refusal (``ValidationError`` keyed ``slug``) instead of
-    the ``IntegrityError``. The caller's transaction goes on."""
+def kept_under_address(write, *, slug, competition: Competition | None = None, current=None):
+    """``write()`` (a competition's or a round's insert, or a round's move to another
+    address, after ``slug_check`` passed) in a savepoint. Two requests at the same moment (an
+    organizer's double click, two organizers editing two rounds) can both find the address
+    free; the database's unique key then refuses the later write, and its caller gets
+    ``slug_check``'s own refusal (``ValidationError`` keyed ``slug``) instead of the
+    ``IntegrityError``. ``current``: the row being moved (its own address is not taken). The
+    caller's transaction goes on."""
     try:
         with transaction.atomic():
-            return create()
+            return write()
     except IntegrityError:
-        slug_check(slug=slug, competition=competition)  # the address is taken now: refused
+        # The address is taken now: refused (another key's refusal is raised as it is).
+        slug_check(slug=slug, competition=competition, current=current)
         raise
 
 
@@ -260,8 +263,14 @@ def round_core_update(
     ranking_version_bump(round_ids=[round.pk])
     for field in changed:
         setattr(stored, field, values[field])
+    kept_under_address(
+        lambda: stored.save(update_fields=changed),
+        slug=slug,
+        competition=round.competition,
+        current=stored,
+    )
+    for field in changed:  # the caller's round once kept (a refused move leaves it as it was)
         setattr(round, field, values[field])
-    stored.save(update_fields=changed)
     round_audit_record(
         user=user, round=round, action=AuditEntry.Action.ROUND_EDITED, fields=changed
     )

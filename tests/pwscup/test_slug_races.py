@@ -1,6 +1,7 @@
 """Two requests creating a competition or a round under one address at the same moment (an
-organizer's double click on *Create*): each checks the address before either has committed,
-so both find it free. The database's unique key decides, and the later request gets the
+organizer's double click on *Create*), or moving two rounds to one address (two organizers
+editing at once): each checks the address before either has committed, so both find it
+free. The database's unique key decides, and the later request gets the
 address rule's own refusal (``slug_check``'s message, keyed ``slug``), not a 500.
 
 Real PostgreSQL transactions, each in its own thread and connection: the first inserts and
@@ -15,7 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection, connections, transaction
 
 from pwscup.competitions.models import Competition, Round
-from pwscup.competitions.services import competition_create, round_of_kind_create
+from pwscup.competitions.services import (
+    competition_create,
+    round_core_update,
+    round_of_kind_create,
+)
 from pwscup.kinds.round_basics import RoundBasics
 from tests.support import wait_for
 
@@ -97,3 +102,41 @@ def test_two_rounds_created_at_once_under_one_address_make_one():
         "slug": ["This competition already has a round at this address."]
     }
     assert Round.objects.filter(competition=competition, slug="final").count() == 1
+
+
+def test_two_rounds_moved_at_once_to_one_address_keep_one():
+    competition = competition_create(name="Cup", slug="cup")
+    first, second = (
+        round_of_kind_create(
+            basics=RoundBasics(competition=competition, name=name, slug=slug),
+            kind="pwscup2015",
+            config={},
+        )
+        for name, slug in (("Prelim", "prelim"), ("Final", "final"))
+    )
+    moves = iter([first, second])
+    moved = []
+
+    def move():
+        round_ = next(moves)
+        moved.append(round_)
+        round_core_update(
+            user=None,
+            round=round_,
+            name=round_.name,
+            slug="main",
+            order=round_.order,
+            timezone=round_.timezone,
+        )
+
+    raised = _at_the_same_moment(move)
+    assert isinstance(raised, ValidationError), repr(raised)
+    assert raised.message_dict == {
+        "slug": ["This competition already has a round at this address."]
+    }
+    assert sorted(Round.objects.filter(competition=competition).values_list("slug", flat=True)) == [
+        "final",
+        "main",
+    ]
+    # The refused round, as its page shows it again, keeps its address.
+    assert [round_.slug for round_ in moved] == ["main", "final"]
