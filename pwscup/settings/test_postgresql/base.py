@@ -11,8 +11,8 @@ The tables' foreign keys are Django's, ``DEFERRABLE INITIALLY DEFERRED``, so the
 statements run in any order inside the transaction ``execute_sql_flush`` opens, and the keys
 are checked at its commit, when no row is left. The page generation's row
 (``accounts.PageGeneration``) is written again by the counted tables' triggers as their rows
-go, as by any write: a new value, never one a page was kept under. A flush that must restart the sequences
-(``reset_sequences``) or cascade to tables outside the list is Django's own.
+go, as by any write: a new value, never one a page was kept under. A flush that must restart
+the sequences (``reset_sequences``) or cascade to tables outside the list is Django's own.
 """
 
 from django.db.backends.postgresql import base, operations
