@@ -20,6 +20,7 @@ from pwscup.bundles.manifest import MANIFEST_NAME, manifest_parse, round_path
 from pwscup.bundles.selectors import competition_bundle, may_clone
 from pwscup.bundles.standings import standings_import
 from pwscup.bundles.zipped import ZipLimits, zip_read
+from pwscup.competitions.addresses import slug_check
 from pwscup.competitions.choice_services import choices_set
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Round
@@ -28,7 +29,6 @@ from pwscup.competitions.services import (
     audit_record,
     competition_create,
     quota_reset_hour_check,
-    slug_check,
 )
 from pwscup.competitions.total_services import attack_top_n_check, round_total_formula_check
 from pwscup.core.time_zones import time_zone_check

@@ -7,12 +7,10 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions import admin_rounds  # noqa: F401  (registers the rounds' admin)
+from pwscup.competitions.addresses import slug_check
 from pwscup.competitions.admin_scope import CompetitionScopedAdmin
 from pwscup.competitions.models import Competition, Round
-from pwscup.competitions.services import (
-    competition_organizers_add,
-    slug_check,
-)
+from pwscup.competitions.services import competition_organizers_add
 
 
 class RoundInline(admin.TabularInline):

@@ -1,4 +1,4 @@
-"""One owner for the address (slug) rules: ``competitions.services.slug_check``. Every entry
+"""One owner for the address (slug) rules: ``competitions.addresses.slug_check``. Every entry
 point that names a competition's or a round's address (services, console pages, the wizard,
 the kinds' console pages, the admin) answers with its message."""
 
