@@ -9,10 +9,13 @@ database, ten runs each; benchmarks/README.md). The suite runs about 170 such te
 
 The tables' foreign keys are Django's, ``DEFERRABLE INITIALLY DEFERRED``, so the ``DELETE``
 statements run in any order inside the transaction ``execute_sql_flush`` opens, and the keys
-are checked at its commit, when no row is left. The page generation's row
-(``accounts.PageGeneration``) is written again by the counted tables' triggers as their rows
-go, as by any write: a new value, never one a page was kept under. A flush that must restart
-the sequences (``reset_sequences``) or cascade to tables outside the list is Django's own.
+are checked at its commit, when no row is left. They run in the tables' alphabetical order
+(Django lists them from a set, whose order changes with each process's hash seed), so a flush
+leaves the same thing in every process: the page generation's row (``accounts.PageGeneration``),
+written again by the counted tables' triggers (``auth_*``, ``competitions_*``, after it) as
+their rows go, as by any write: a new value, never one a page was kept under. A flush that
+must restart the sequences (``reset_sequences``) or cascade to tables outside the list is
+Django's own.
 """
 
 from django.db.backends.postgresql import base, operations
@@ -26,7 +29,7 @@ class DatabaseOperations(operations.DatabaseOperations):
             )
         return [
             f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
-            for table in tables
+            for table in sorted(tables)
         ]
 
 
