@@ -217,21 +217,28 @@ def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world,
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_a_round_s_schedule_fits_a_phone_with_each_date_whole(web, e2e_world, language):
-    """The competition page's schedule at 390 px: the four columns on the screen, and a time
-    wraps after its date, never inside ``2026-11-29`` (which broke after its hyphens)."""
+    """The competition page's schedules at 390 px, the round's phases and the presentation
+    windows: the four columns on the screen, and a time wraps after its date, never inside
+    ``2026-11-29`` (which broke after its hyphens)."""
+    from tests.pwscup.presentations_support import window_for
+
     world, page = e2e_world, web
+    window_for(world, title="最終発表 / Final presentations of the round")
     on_a_phone(page, "team-a", language)
 
     page.goto(f"/c/{world.competition.slug}/")
-    card = page.get_by_test_id(f"round-{world.round.slug}")
-    parts = card.locator("td span.nowrap")
-    # The date and the time of each phase's opening and closing.
-    assert parts.count() == 4 * world.round.phases.count()
-    for part in parts.all():
-        assert part.evaluate("e => e.getClientRects().length") == 1, part.text_content()
-    for cell in card.locator("td, th").all():
-        box = cell.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    for card, rows in (
+        (page.get_by_test_id(f"round-{world.round.slug}"), world.round.phases.count()),
+        (page.get_by_test_id("presentations-card"), 1),
+    ):
+        parts = card.locator("td span.nowrap")
+        # The date and the time of each row's opening and closing.
+        assert parts.count() == 4 * rows
+        for part in parts.all():
+            assert part.evaluate("e => e.getClientRects().length") == 1, part.text_content()
+        for cell in card.locator("td, th").all():
+            box = cell.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
     check_page(page, lambda *args: None, f"phone-competition-{language}")
 
 
