@@ -7,8 +7,11 @@ presentation window and the creation forms of every kind start from one default,
 through ``default_time_zone``; no other module names a zone. Every entry point that takes a
 time zone name (the creation services of every kind, the bundle import, the presentation
 windows, the console's and the admin's forms) checks it with ``time_zone_check``, one rule
-and one message; a form asks with ``TimeZoneField``. A page's sentence says a date of a round
-in its time zone with ``in_zone_text``.
+and one message; a form asks with ``TimeZoneField``. A message says a date of a round in its
+time zone with ``in_zone_text``; a page writes a moment with ``moment_html`` (the templates'
+``when`` filters, a sentence made in Python with ``in_zone_html`` and ``sentence_html``): a
+``<time>`` element, which the style sheet keeps on one line (a phone broke ``2026-11-29``
+after its hyphens).
 """
 
 import functools
@@ -19,6 +22,8 @@ from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ValidationError
 from django.utils.formats import date_format
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 
@@ -67,6 +72,33 @@ def in_zone_text(at, time_zone) -> str:
     """``at`` as a round's pages say a date: in the round's time zone (``time_zone``; the
     default one when it is not a zone), ``Y-m-d H:i T``."""
     return date_format(at.astimezone(zone_or_default(time_zone)), "Y-m-d H:i T")
+
+
+def moment_html(local, text, *, wrapping: bool = False) -> SafeString:
+    """``text``, a moment as a page shows it, in a ``<time>`` element that carries the moment
+    (``local``, an aware datetime) for a machine: ISO 8601 with its offset. ``wrapping``: the
+    text is already cut into parts that never break inside (a narrow column's date and time),
+    and may break between them."""
+    return format_html(
+        '<time{} datetime="{}">{}</time>',
+        mark_safe(' class="wrapping"') if wrapping else "",
+        local.isoformat(timespec="seconds"),
+        text,
+    )
+
+
+def in_zone_html(at, time_zone) -> SafeString:
+    """``in_zone_text`` as a page writes it, in a ``<time>`` element (``moment_html``)."""
+    local = at.astimezone(zone_or_default(time_zone))
+    return moment_html(local, date_format(local, "Y-m-d H:i T"))
+
+
+def sentence_html(text: str, **values) -> SafeString:
+    """``text % values`` for a page: ``format_html`` for gettext's ``%(name)s`` placeholders
+    (Django's takes ``{name}``). The translated text and each value are escaped, except a
+    value that is already safe HTML (an ``in_zone_html``)."""
+    escaped = {name: conditional_escape(value) for name, value in values.items()}
+    return mark_safe(conditional_escape(text) % escaped)
 
 
 @functools.cache

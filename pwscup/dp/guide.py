@@ -2,13 +2,13 @@
 should do now, the metrics' worked example (computed by ``scoring.dp``, so the page's numbers
 are the scorer's), and the configuration in plain words."""
 
-import zoneinfo
 from dataclasses import dataclass
 
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from pwscup.core.time_zones import in_zone_html, sentence_html
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.selectors import LevelView
@@ -30,9 +30,9 @@ def round_state(dp_round: DPRound, now=None) -> str:
     return "closed" if dp_round.has_closed(now) else "open"
 
 
-def local_time(dp_round: DPRound, moment) -> str:
-    local = moment.astimezone(zoneinfo.ZoneInfo(dp_round.round.timezone))
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+def _at(text: str, dp_round: DPRound, moment, name: str) -> str:
+    """``text`` with its ``%(name)s`` the moment in the round's time zone, as a page writes it."""
+    return sentence_html(text, **{name: in_zone_html(moment, dp_round.round.timezone)})
 
 
 def level_url(round_, level: str) -> str:
@@ -80,11 +80,15 @@ def next_steps(
     if state == "upcoming":
         return [
             NextStep(
-                _(
-                    "The round opens on %(opens)s. Meanwhile read the rules and download the "
-                    "starter kit."
-                )
-                % {"opens": local_time(dp_round, dp_round.opens_at)},
+                _at(
+                    _(
+                        "The round opens on %(opens)s. Meanwhile read the rules and download "
+                        "the starter kit."
+                    ),
+                    dp_round,
+                    dp_round.opens_at,
+                    "opens",
+                ),
                 tab_url(round_, RULES),
                 _("Rules and scoring"),
             )
@@ -128,11 +132,15 @@ def next_steps(
     if len(steps) == 0:
         steps.append(
             NextStep(
-                _(
-                    "Every level has an estimate. Until %(closes)s you may spend the rest of "
-                    "your budget and upload a better one: the last valid one counts."
-                )
-                % {"closes": local_time(dp_round, dp_round.closes_at)},
+                _at(
+                    _(
+                        "Every level has an estimate. Until %(closes)s you may spend the rest "
+                        "of your budget and upload a better one: the last valid one counts."
+                    ),
+                    dp_round,
+                    dp_round.closes_at,
+                    "closes",
+                ),
                 tab_url(round_, SUBMIT),
                 _("Submit"),
             )

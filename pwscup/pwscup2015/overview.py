@@ -5,13 +5,12 @@ One stage per round, the same for every reader: the tabs decide from it which fo
 first (Submit), which step of the flow is highlighted (Overview) and what a team should do.
 """
 
-import zoneinfo
 from dataclasses import dataclass
 
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Phase, Round
+from pwscup.core.time_zones import in_zone_html, sentence_html
 from pwscup.kinds.tabs import DATA, RESULTS, RULES, SUBMIT, FlowStep, NextStep, tab_url
 
 NOT_OPEN = "not_open"  # an incomplete round, for everyone but its organizers
@@ -47,9 +46,9 @@ def round_stage(*, round: Round, phases: RoundPhases) -> str:
     return {"open": ATTACK, "closed": AWAITING_RESULTS}.get(phases.attack_state, AWAITING_ATTACK)
 
 
-def _when(moment, round: Round) -> str:
-    local = timezone.localtime(moment, zoneinfo.ZoneInfo(round.timezone))
-    return formats.date_format(local, "Y-m-d H:i T")
+def _at(text: str, moment, round: Round) -> str:
+    """``text`` with its ``%(at)s`` the moment in the round's time zone, as a page writes it."""
+    return sentence_html(text, at=in_zone_html(moment, round.timezone))
 
 
 # The step of the flow each stage is at (0-based; the steps before it are done).
@@ -72,14 +71,18 @@ def round_flow(*, round: Round, phases: RoundPhases, stage: str) -> list[FlowSte
         "Publish a copy that stays useful but hides who is who; upload as often as you like."
     )
     if anonymization is not None:
-        upload = _(
-            "Publish a copy that stays useful but hides who is who; upload until %(at)s."
-        ) % {"at": _when(anonymization.closes_at, round)}
+        upload = _at(
+            _("Publish a copy that stays useful but hides who is who; upload until %(at)s."),
+            anonymization.closes_at,
+            round,
+        )
     attack_text = _("Match the rows of the other teams' copies back to people.")
     if attack is not None:
-        attack_text = _(
-            "Match the rows of the other teams' copies back to people, until %(at)s."
-        ) % {"at": _when(attack.closes_at, round)}
+        attack_text = _at(
+            _("Match the rows of the other teams' copies back to people, until %(at)s."),
+            attack.closes_at,
+            round,
+        )
     data_text = (
         _("Download your own sample of the table and the starter kit.")
         if round.pwscup2015.is_per_team
@@ -118,9 +121,9 @@ def _step(text, urls=None, tab=None, label=None) -> NextStep:
 
 
 def _steps_before(round, phases, urls, _has_submission) -> list[NextStep]:
-    opens = _when(phases.anonymization.opens_at, round)
     text = _("The anonymization phase opens on %(at)s. Meanwhile, read how you are scored.")
-    return [_step(text % {"at": opens}, urls, RULES, _("Rules and scoring"))]
+    opens = _at(text, phases.anonymization.opens_at, round)
+    return [_step(opens, urls, RULES, _("Rules and scoring"))]
 
 
 def _steps_anonymization(round, phases, urls, has_submission) -> list[NextStep]:
@@ -137,10 +140,10 @@ def _steps_anonymization(round, phases, urls, has_submission) -> list[NextStep]:
                 _("Submit"),
             ),
         ]
-    closes = _when(phases.anonymization.closes_at, round)
+    closes = phases.anonymization.closes_at
     return [
         _step(
-            _("Upload a better anonymized CSV until %(at)s.") % {"at": closes},
+            _at(_("Upload a better anonymized CSV until %(at)s."), closes, round),
             urls,
             SUBMIT,
             _("Submit"),
@@ -157,17 +160,16 @@ def _steps_anonymization(round, phases, urls, has_submission) -> list[NextStep]:
 def _steps_awaiting_attack(round, phases, urls, _has_submission) -> list[NextStep]:
     if phases.attack is None:
         return [_step(_("The attack phase has not been scheduled yet."))]
-    opens = _when(phases.attack.opens_at, round)
     text = _("The attack phase opens on %(at)s; the targets are then on the Data tab.")
-    return [_step(text % {"at": opens}, urls, DATA, _("Data"))]
+    return [_step(_at(text, phases.attack.opens_at, round), urls, DATA, _("Data"))]
 
 
 def _steps_attack(round, phases, urls, _has_submission) -> list[NextStep]:
-    closes = _when(phases.attack.closes_at, round)
+    closes = phases.attack.closes_at
     return [
         _step(_("Download the targets: the other teams' published copies."), urls, DATA, _("Data")),
         _step(
-            _("Upload a correspondence table for each target until %(at)s.") % {"at": closes},
+            _at(_("Upload a correspondence table for each target until %(at)s."), closes, round),
             urls,
             SUBMIT,
             _("Submit"),

@@ -2,6 +2,8 @@
 page itself never scrolls sideways (only a table's own scroll container may), and every
 header control is on screen and clickable."""
 
+import zoneinfo
+
 import pytest
 from playwright.sync_api import expect
 
@@ -274,3 +276,23 @@ def test_an_organizer_offers_data_packs_from_a_phone(web, e2e_world, language):
         "adult"
     ]
     keep_screenshot(page.get_by_test_id("round-data-choice"), f"phone-data-choice-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_moment_in_a_sentence_stays_on_one_line_at_phone_width(web, e2e_world, language):
+    """A round's overview says when the phase closes in its sentences ("Upload a better
+    anonymized CSV until 2026-12-06 08:29 JST."): at 390 px each moment is one ``<time>``
+    on one line (a phone broke it after a hyphen), and it carries the moment for a machine."""
+    world, page = e2e_world, web
+    on_a_phone(page, "team-a", language)
+    page.goto(world.round_url())
+    moments = page.locator("main time")
+    assert moments.count() >= 2, language  # the flow's upload step and the schedule at least
+    closes = world.round.phases.get(kind="anonymization").closes_at
+    local = closes.astimezone(zoneinfo.ZoneInfo(world.round.timezone)).replace(microsecond=0)
+    assert page.locator(f"main time[datetime='{local.isoformat()}']").count() >= 1, language
+    for moment in moments.all():
+        assert moment.evaluate("e => e.getClientRects().length") == 1, moment.text_content()
+        box = moment.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    check_page(page, lambda *args: None, f"phone-moments-{language}")

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from pwscup.accounts.models import Team
 from pwscup.competitions.dates import date_in_window
-from pwscup.core.time_zones import in_zone_text
+from pwscup.core.time_zones import in_zone_html, sentence_html
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
 from pwscup.sequential import selectors
 from pwscup.sequential.kit import check_command, sample_plan
@@ -125,10 +125,10 @@ def flow(*, state: RoundState, team: Team | None) -> list[FlowStep]:
     return flow_steps(boxes, now_box)
 
 
-def _close_text(sequential: SequentialRound, step: int) -> str:
+def _close_html(sequential: SequentialRound, step: int) -> str:
     """Release ``step``'s close in the round's time zone, as the page's tables show it."""
     closes_at = sequential.close_of(step)
-    return in_zone_text(closes_at, sequential.round.timezone) if date_in_window(closes_at) else "—"
+    return in_zone_html(closes_at, sequential.round.timezone) if date_in_window(closes_at) else "—"
 
 
 def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
@@ -150,8 +150,11 @@ def next_steps(*, state: RoundState, team: Team | None) -> list[NextStep]:
                 _("Data"),
             ),
             NextStep(
-                _("Upload release %(j)s (open until %(close)s).")
-                % {"j": j, "close": _close_text(sequential, j)}
+                sentence_html(
+                    _("Upload release %(j)s (open until %(close)s)."),
+                    j=j,
+                    close=_close_html(sequential, j),
+                )
                 if sequential.close_of(j) is not None
                 else _("Upload release %(j)s (open now, no deadline).") % {"j": j},
                 tab_url(round_, SUBMIT) + "#upload",
