@@ -2,9 +2,11 @@
 page itself never scrolls sideways (only a table's own scroll container may), and every
 header control is on screen and clickable."""
 
+import re
 import zoneinfo
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from pwscup.pwscup2015.models import AnonymizationSubmission
@@ -296,3 +298,38 @@ def test_a_moment_in_a_sentence_stays_on_one_line_at_phone_width(web, e2e_world,
         box = moment.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
     check_page(page, lambda *args: None, f"phone-moments-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_an_organizer_reads_and_acts_on_the_teams_from_a_phone(web, e2e_world, language):
+    """The console's teams at 390 px: each team a block whose name, members, status and
+    actions are all on the screen (its status and actions lay off a phone's screen), still a
+    table for a screen reader; the header wraps, and its second line does not begin with the
+    rule that set the language switch apart."""
+    world, page = e2e_world, web
+    on_a_phone(page, "organizer", language)
+
+    page.goto(f"/console/{world.competition.slug}/teams/")
+    table = page.get_by_test_id("console-team-table")
+    assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+    team = world.teams["b"]
+    row = table.get_by_test_id(f"console-team-{team.slug}")
+    for cell in row.locator("td").all():
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), (language, box)
+    disqualify = row.get_by_test_id(f"disqualify-{team.slug}")
+    assert disqualify.bounding_box()["x"] + disqualify.bounding_box()["width"] <= WIDTH
+    tree = table.aria_snapshot()
+    assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
+    check_page(page, lambda *args: None, f"phone-teams-{language}")
+    keep_screenshot(table, f"phone-teams-{language}")
+
+    switch = page.locator("form.lang")
+    brand = page.locator(".topbar .brand")
+    assert switch.bounding_box()["y"] > brand.bounding_box()["y"] + brand.bounding_box()["height"]
+    assert switch.evaluate("e => getComputedStyle(e).borderLeftWidth") == "0px", language
+
+    disqualify.click()
+    address = reverse("console:team_disqualify", args=[world.competition.slug, team.pk])
+    expect(page).to_have_url(re.compile(re.escape(address) + "$"))
