@@ -1,6 +1,7 @@
 """How an audit entry's details read: one owner for the label of every detail key and for the
 text of its value, in the active language (the JSON stays as recorded: English keys, raw
-values). The console's audit log and the admin show the pairs this module gives."""
+values). The console's audit log (``detail_html``) and the admin (``detail_line``) show the
+pairs this module gives."""
 
 import datetime as dt
 import re
@@ -9,8 +10,12 @@ from django.apps import apps
 from django.core.exceptions import FieldDoesNotExist
 from django.template.defaultfilters import filesizeformat
 from django.utils import formats, timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
+
+from pwscup.core.time_zones import moment_html
 
 # Every key given to the audit functions (``audit_record`` and its wrappers); a test checks
 # that each literal keyword at a call site has its label here.
@@ -106,6 +111,20 @@ def detail_line(detail: dict, *, action: str = "") -> str:
     return "; ".join(f"{label}: {text}" for label, text in detail_pairs(detail, action=action))
 
 
+def detail_html(detail: dict, *, action: str = "") -> SafeString:
+    """``detail_line`` for a page: every text escaped, and a value that is a moment in a
+    ``<time>`` element as every page writes one (``moment_html``: one line on a phone)."""
+    pairs = detail_pairs(detail, action=action)
+    return format_html_join(
+        "; ",
+        "{}: {}",
+        (
+            (label, text if moment is None else moment_html(moment, text))
+            for (label, text), moment in zip(pairs, map(_moment, detail.values()), strict=True)
+        ),
+    )
+
+
 def separator() -> str:
     """The list separator of the active language ("、" in Japanese)."""
     return "、" if (get_language() or "").startswith("ja") else ", "
@@ -126,15 +145,11 @@ def _item_text(key: str, value, *, action: str) -> str:
         return str(filesizeformat(value))
     if isinstance(value, int | float):
         return formats.number_format(value)
-    if isinstance(value, dt.datetime):
-        return _datetime_text(value)
+    moment = _moment(value)
+    if moment is not None:
+        return formats.date_format(moment, DATETIME_FORMAT)
     if not isinstance(value, str):
         return str(value)
-    if ISO_DATETIME.match(value):
-        try:
-            return _datetime_text(dt.datetime.fromisoformat(value))
-        except ValueError:
-            return value
     if key in FIELD_LIST_KEYS:
         return field_label(value, action=action)
     if key in VALUE_LABELS:
@@ -142,10 +157,17 @@ def _item_text(key: str, value, *, action: str) -> str:
     return value
 
 
-def _datetime_text(value: dt.datetime) -> str:
-    if timezone.is_aware(value):
-        value = timezone.localtime(value)
-    return formats.date_format(value, DATETIME_FORMAT)
+def _moment(value) -> dt.datetime | None:
+    """The moment a value records (a datetime, or its ISO text as the JSON keeps it), in local
+    time when it is aware; None for any other value."""
+    if isinstance(value, str) and ISO_DATETIME.match(value):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    if not isinstance(value, dt.datetime):
+        return None
+    return timezone.localtime(value) if timezone.is_aware(value) else value
 
 
 def action_models(action: str) -> list:

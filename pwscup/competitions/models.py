@@ -9,7 +9,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.audit_details import detail_line
+from pwscup.competitions.audit_details import detail_html, detail_line
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.files import source_encoding_label
 from pwscup.core.model_fields import account_reference, limit_column
@@ -324,8 +324,13 @@ class AuditEntry(models.Model):
 
     @property
     def detail_text(self) -> str:
-        """The details as ``label: value; …`` in the active language, for the log's table."""
+        """The details as ``label: value; …`` in the active language."""
         return detail_line(self.detail, action=self.action)
+
+    @property
+    def detail_html(self) -> str:
+        """``detail_text`` for the log's table: escaped, each moment a ``<time>``."""
+        return detail_html(self.detail, action=self.action)
 
 
 # The standings' and the data choice's models live in their own modules (imported here).

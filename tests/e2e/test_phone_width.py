@@ -186,8 +186,8 @@ def test_a_refused_sequential_release_page_fits_a_phone(web):
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world, language):
     """An organizer on a phone reads each entry of the console's audit log whole, its details
-    included (a long round name, a SHA-256 without a space), with no sideways scroll; a
-    screen reader still reads a table of rows and cells."""
+    included (a long round name, a SHA-256 without a space, a moment never broken inside),
+    with no sideways scroll; a screen reader still reads a table of rows and cells."""
     from pwscup.competitions.models import AuditEntry
     from pwscup.competitions.services import audit_record
 
@@ -199,6 +199,7 @@ def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world,
         action=AuditEntry.Action.ROUND_EDITED,
         name="ラウンド S：運営者の採点プログラム / Round S: the organizer's own scoring program",
         sha256="0ea17d53dd4de771b51c354a24a884a668cd1fcaf95bb6ec1f90ec18a42aa255",
+        closes=world.round.phases.get(kind="anonymization").closes_at.isoformat(),
     )
     on_a_phone(page, "organizer", language)
 
@@ -212,6 +213,10 @@ def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world,
         # Nothing of the cell's text is cut off or left for a sideways scroll.
         assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), (language, box)
     assert log.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
+    # The entry's time and the moment in its details, each on one line.
+    assert row.locator("time").count() == 2
+    for moment in row.locator("time").all():
+        assert moment.evaluate("e => e.getClientRects().length") == 1, moment.text_content()
     check_page(page, lambda *args: None, f"phone-audit-{language}")
     tree = log.aria_snapshot()
     assert "- table" in tree and "- row " in tree and "- cell " in tree, tree[:400]

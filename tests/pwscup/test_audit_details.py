@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
+from django.utils.html import escape, strip_tags
 from django.utils.translation import override
 
-from pwscup.competitions.audit_details import LABELS, detail_line, detail_pairs
+from pwscup.competitions.audit_details import LABELS, detail_html, detail_line, detail_pairs
 from pwscup.competitions.models import AuditEntry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,3 +159,23 @@ def test_a_choice_a_kind_s_round_field_and_a_list_of_secrets_read_by_their_label
         assert detail_line({"standings": "weighted_rank", "secrets": "none"}) == (
             "Standings: Weighted sum of ranks (lower is better); Secrets included: none"
         )
+
+
+def test_the_log_s_details_escape_every_text_and_write_each_moment_as_a_time():
+    """The console's log shows ``detail_html``: a moment is a ``<time>`` (one line on a phone,
+    where the details broke ``2026-12-13`` after a hyphen), recorded as a datetime or as its
+    ISO text; every other text, a team's name included, is escaped."""
+    detail = {
+        "opens": dt.datetime(2026, 12, 13, 2, 50, tzinfo=dt.UTC),
+        "closes": "2026-12-20T02:50:00+00:00",
+        "team": "<script>alert(1)</script> & co",
+    }
+    with override("en"), timezone.override("Asia/Tokyo"):
+        html = detail_html(detail)
+        line = detail_line(detail)
+    assert html == (
+        'Opens: <time datetime="2026-12-13T11:50:00+09:00">2026-12-13 11:50 JST</time>; '
+        'Closes: <time datetime="2026-12-20T11:50:00+09:00">2026-12-20 11:50 JST</time>; '
+        "Team: &lt;script&gt;alert(1)&lt;/script&gt; &amp; co"
+    )
+    assert strip_tags(html) == escape(line)  # the same words as the text the admin shows
