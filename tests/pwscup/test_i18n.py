@@ -241,3 +241,22 @@ ROUND_SETTINGS = (
     "synthetic.SyntheticRound",
     "scorer.ScorerRound",
 )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page_language", ["en", "ja"])
+def test_each_language_button_says_its_own_language(client, page_language):
+    """The header's switch names each language in itself: "日本語" on an English page is
+    marked Japanese, "English" on a Japanese page English, so that a screen reader reads
+    each in its own language (WCAG 3.1.2, language of parts)."""
+    import re
+
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = page_language
+    page = client.get("/").content.decode()
+    assert f'<html lang="{page_language}"' in page
+    for code, name in (("en", "English"), ("ja", "日本語")):
+        button = re.search(rf'<button[^>]*data-testid="lang-{code}"[^>]*>([^<]*)</button>', page)
+        assert button is not None, code
+        assert f' lang="{code}"' in button.group(0) and button.group(1) == name, button.group(0)
