@@ -338,3 +338,31 @@ def test_an_organizer_reads_and_acts_on_the_teams_from_a_phone(web, e2e_world, l
     disqualify.click()
     address = reverse("console:team_disqualify", args=[world.competition.slug, team.pk])
     expect(page).to_have_url(re.compile(re.escape(address) + "$"))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_2015_console_s_phases_fit_a_phone(web, e2e_world, language):
+    """The 2015 round's console lists its phases as a round's schedule on a phone: the name,
+    its state and its countdown stacked, the dates beside them (five columns lay off a
+    390 px screen, the names broken after each character); a phase not scheduled says so
+    under its name."""
+    world, page = e2e_world, web
+    world.round.phases.filter(kind="attack").delete()
+    on_a_phone(page, "organizer", language)
+
+    page.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
+    card = page.get_by_test_id("round-phases")
+    assert card.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
+    for cell in card.locator("td").all():
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    opened = card.get_by_test_id("phase-anonymization")
+    name, state, countdown = (opened.locator("td").nth(k).bounding_box() for k in (0, 3, 4))
+    assert name["y"] + name["height"] <= state["y"] + 1 <= countdown["y"] + 1, language
+    assert name["x"] == state["x"] == countdown["x"], language
+    waiting = card.get_by_test_id("phase-attack").locator("td")
+    assert waiting.nth(1).bounding_box()["y"] >= waiting.nth(0).bounding_box()["y"] + 1, language
+    tree = card.locator("table").aria_snapshot()
+    assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
+    check_page(page, lambda *args: None, f"phone-console-phases-{language}")
+    keep_screenshot(card, f"phone-console-phases-{language}")
