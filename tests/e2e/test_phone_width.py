@@ -366,3 +366,35 @@ def test_the_2015_console_s_phases_fit_a_phone(web, e2e_world, language):
     assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
     check_page(page, lambda *args: None, f"phone-console-phases-{language}")
     keep_screenshot(card, f"phone-console-phases-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_console_s_presentation_windows_fit_a_phone(web, e2e_world, language):
+    """The console's presentation windows at 390 px: a window's name and state beside its
+    closing, then its count of teams with slides, named (its header is hidden there), and
+    whether the slides are published, all on the screen (the last two columns lay off it);
+    on a desktop the header names the count, and the cell holds the count alone."""
+    from tests.pwscup.presentations_support import window_for
+
+    world, page = e2e_world, web
+    window_for(world, title="最終発表 / Final presentations of the round")
+    on_a_phone(page, "organizer", language)
+
+    page.goto(f"/console/{world.competition.slug}/")
+    card = page.get_by_test_id("console-presentations")
+    assert card.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth"), language
+    for cell in card.locator("td").all():
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    label = card.locator("td .phone-label")
+    expect(label).to_be_visible()
+    header = card.locator("th").nth(2).text_content()
+    assert label.text_content() == header, language
+    tree = card.locator("table").aria_snapshot()
+    assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
+    check_page(page, lambda *args: None, f"phone-console-presentations-{language}")
+    keep_screenshot(card, f"phone-console-presentations-{language}")
+
+    page.set_viewport_size({"width": 1280, "height": HEIGHT})
+    expect(label).to_be_hidden()
+    expect(card.locator("th").nth(2)).to_be_visible()
