@@ -96,7 +96,8 @@ def in_zone_html(at, time_zone) -> SafeString:
 def sentence_html(text: str, **values) -> SafeString:
     """``text % values`` for a page: ``format_html`` for gettext's ``%(name)s`` placeholders
     (Django's takes ``{name}``). The translated text and each value are escaped, except a
-    value that is already safe HTML (an ``in_zone_html``)."""
+    value that is already safe HTML (an ``in_zone_html``); each value is text by then, so
+    every placeholder is ``%(name)s``."""
     escaped = {name: conditional_escape(value) for name, value in values.items()}
     return mark_safe(conditional_escape(text) % escaped)
 
