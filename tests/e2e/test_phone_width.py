@@ -398,3 +398,39 @@ def test_the_console_s_presentation_windows_fit_a_phone(web, e2e_world, language
     page.set_viewport_size({"width": 1280, "height": HEIGHT})
     expect(label).to_be_hidden()
     expect(card.locator("th").nth(2)).to_be_visible()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, language):
+    """The Data tab's columns at 390 px, the 2015 game's and the synthetic kind's: a column
+    per block, its name with its role and type on a line, then its values at the screen's
+    width (the values lay off the screen and the words were crushed); still a table for a
+    screen reader."""
+    from tests.e2e.helpers import PASSWORD
+    from tests.pwscup.syn_world import syn_world
+
+    synthetic = syn_world(slug="synphone", letters="a", rows=1200, password=PASSWORD)
+    pages = (
+        ("team-a", f"{e2e_world.round_url()}data/", "[data-testid=column-table]"),
+        ("synphone-team-a", f"/c/synphone/{synthetic.round.slug}/data/", "table.syn-columns"),
+    )
+    for username, address, selector in pages:
+        web.context.clear_cookies()
+        on_a_phone(web, username, language)
+        web.goto(address)
+        table = web.locator(selector)
+        assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+        row = table.locator("tbody tr").nth(1)  # workclass: a category and its values
+        cells = row.locator("th, td").all()
+        for cell in cells:
+            box = cell.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (address, language, box)
+        # The name and the kind share the first line; the values are under them.
+        name, kind, values = cells[0].bounding_box(), cells[-3 if len(cells) > 3 else 1], cells[-1]
+        assert abs(kind.bounding_box()["y"] - name["y"]) < 4, (address, language)
+        assert values.bounding_box()["y"] >= name["y"] + name["height"] - 1, (address, language)
+        assert values.bounding_box()["width"] > WIDTH / 2, (address, language)
+        tree = table.aria_snapshot()
+        assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
+        check_page(web, lambda *args: None, f"phone-columns-{language}")
+        keep_screenshot(table, f"phone-columns-{username}-{language}")
