@@ -434,3 +434,29 @@ def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, langua
         assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
         check_page(web, lambda *args: None, f"phone-columns-{language}")
         keep_screenshot(table, f"phone-columns-{username}-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language):
+    """The sequential Data tab's releases at 390 px: a release's number beside its close,
+    then its table and the team's release, each named (four columns lay off the screen)."""
+    from tests.e2e.helpers import PASSWORD
+    from tests.pwscup.seq_web_world import seq_world
+
+    world = seq_world(slug="seqsteps", password=PASSWORD)
+    on_a_phone(web, "seqsteps-team-a", language)
+    web.goto(f"/c/{world.competition.slug}/{world.round.slug}/data/")
+    table = web.get_by_test_id("step-table")
+    assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+    cells = table.get_by_test_id("step-1").locator("td").all()
+    for cell in cells:
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    number, close, present, release = (cell.bounding_box() for cell in cells)
+    assert abs(close["y"] - number["y"]) < 4 and present["y"] < release["y"], language
+    labels = table.get_by_test_id("step-1").locator(".phone-label")
+    assert [label.is_visible() for label in labels.all()] == [True, True, True], language
+    tree = table.aria_snapshot()
+    assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
+    check_page(web, lambda *args: None, f"phone-steps-{language}")
+    keep_screenshot(table, f"phone-steps-{language}")

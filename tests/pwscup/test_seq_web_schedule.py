@@ -119,7 +119,7 @@ def test_the_page_shows_each_close_with_its_time_zone_and_a_late_upload_is_refus
     assert b'data-testid="closes-1"' in page.content
     # The Data tab's close wraps after its date on a phone, never inside it.
     assert (
-        '<td data-testid="closes-1"><time class="wrapping" datetime="2026-12-01T18:00:00+09:00">'
+        '<td role="cell" data-testid="closes-1"><time class="wrapping" datetime="2026-12-01T18:00:00+09:00">'
         '<span class="nowrap">2026-12-01</span> <span class="nowrap">18:00 JST</span></time>'
     ) in page.content.decode()
     overview = client.get(tab(world, "overview")).content.decode()
