@@ -405,7 +405,7 @@ def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, langua
     """The Data tab's columns at 390 px, the 2015 game's and the synthetic kind's: a column
     per block, its name with its role and type on a line, then its values at the screen's
     width (the values lay off the screen and the words were crushed); still a table for a
-    screen reader."""
+    screen reader. The synthetic rules' worked example shows its eight rows whole."""
     from tests.e2e.helpers import PASSWORD
     from tests.pwscup.syn_world import syn_world
 
@@ -434,6 +434,11 @@ def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, langua
         assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
         check_page(web, lambda *args: None, f"phone-columns-{language}")
         keep_screenshot(table, f"phone-columns-{username}-{language}")
+    # The synthetic rules' worked example: its eight challenge rows side by side, all shown.
+    web.goto(f"/c/synphone/{synthetic.round.slug}/rules/")
+    example = web.locator("table.syn-example")
+    assert example.locator("thead th").count() == 9, language  # "id" and eight rows
+    assert example.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
