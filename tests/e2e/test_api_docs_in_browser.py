@@ -59,6 +59,14 @@ def test_a_token_is_made_shown_once_and_revoked_on_the_profile(
     web.goto("/accounts/profile/")
     tokens = web.get_by_test_id("token-list")
     assert "laptop" in tokens.inner_text() and secret not in web.content()
+    # On a phone each token is a block: its dates and its Revoke button on the screen (five
+    # columns lay off it), still a table for a screen reader.
+    web.set_viewport_size({"width": 390, "height": 800})
+    assert tokens.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
+    for cell in tokens.locator("tbody td").all():
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert "- row " in tokens.aria_snapshot() and "- cell " in tokens.aria_snapshot()
     with web.expect_navigation():
         tokens.get_by_role("button", name="Revoke").click()
     assert web.get_by_test_id("token-list").count() == 0
