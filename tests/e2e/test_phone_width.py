@@ -61,6 +61,13 @@ def spilling_content(page) -> list[str]:
     )
 
 
+def assert_on_screen(elements, *context) -> None:
+    """Each element (a locator's ``all()``) lies inside the screen's width."""
+    for element in elements:
+        box = element.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (*context, box)
+
+
 def on_a_phone(page, username: str, language: str) -> None:
     """The page at 390 px, logged in as ``username``, in ``language``."""
     page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
@@ -207,11 +214,10 @@ def test_the_audit_log_reads_at_phone_width_and_is_still_a_table(web, e2e_world,
     log = page.get_by_test_id("audit-log")
     row = log.get_by_test_id(f"audit-{entry.action}")
     expect(row).to_contain_text("0ea17d53dd4de771")
+    assert_on_screen(row.locator("td").all(), language)
     for cell in row.locator("td").all():
-        box = cell.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
         # Nothing of the cell's text is cut off or left for a sideways scroll.
-        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), (language, box)
+        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), language
     assert log.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
     # The entry's time and the moment in its details, each on one line.
     assert row.locator("time").count() == 2
@@ -245,9 +251,7 @@ def test_a_round_s_schedule_fits_a_phone_with_each_date_whole(web, e2e_world, la
         assert parts.count() == 4 * rows
         for part in parts.all():
             assert part.evaluate("e => e.getClientRects().length") == 1, part.text_content()
-        for cell in card.locator("td, th").all():
-            box = cell.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+        assert_on_screen(card.locator("td, th").all(), language)
     check_page(page, lambda *args: None, f"phone-competition-{language}")
 
 
@@ -319,10 +323,9 @@ def test_an_organizer_reads_and_acts_on_the_teams_from_a_phone(web, e2e_world, l
     assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
     team = world.teams["b"]
     row = table.get_by_test_id(f"console-team-{team.slug}")
+    assert_on_screen(row.locator("td").all(), language)
     for cell in row.locator("td").all():
-        box = cell.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
-        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), (language, box)
+        assert cell.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), language
     disqualify = row.get_by_test_id(f"disqualify-{team.slug}")
     assert disqualify.bounding_box()["x"] + disqualify.bounding_box()["width"] <= WIDTH
     tree = table.aria_snapshot()
@@ -353,9 +356,7 @@ def test_the_2015_console_s_phases_fit_a_phone(web, e2e_world, language):
     page.goto(f"/console/{world.competition.slug}/r/{world.round.slug}/")
     card = page.get_by_test_id("round-phases")
     assert card.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
-    for cell in card.locator("td").all():
-        box = cell.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    assert_on_screen(card.locator("td").all(), language)
     opened = card.get_by_test_id("phase-anonymization")
     name, state, countdown = (opened.locator("td").nth(k).bounding_box() for k in (0, 3, 4))
     assert name["y"] + name["height"] <= state["y"] + 1 <= countdown["y"] + 1, language
@@ -383,9 +384,7 @@ def test_the_console_s_presentation_windows_fit_a_phone(web, e2e_world, language
     page.goto(f"/console/{world.competition.slug}/")
     card = page.get_by_test_id("console-presentations")
     assert card.locator(".scroll").evaluate("e => e.scrollWidth <= e.clientWidth"), language
-    for cell in card.locator("td").all():
-        box = cell.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    assert_on_screen(card.locator("td").all(), language)
     label = card.locator("td .phone-label")
     expect(label).to_be_visible()
     header = card.locator("th").nth(2).text_content()
@@ -422,14 +421,15 @@ def test_the_data_tab_s_columns_read_as_blocks_on_a_phone(web, e2e_world, langua
         assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
         row = table.locator("tbody tr").nth(1)  # workclass: a category and its values
         cells = row.locator("th, td").all()
-        for cell in cells:
-            box = cell.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (address, language, box)
-        # The name and the kind share the first line; the values are under them.
-        name, kind, values = cells[0].bounding_box(), cells[-3 if len(cells) > 3 else 1], cells[-1]
-        assert abs(kind.bounding_box()["y"] - name["y"]) < 4, (address, language)
-        assert values.bounding_box()["y"] >= name["y"] + name["height"] - 1, (address, language)
-        assert values.bounding_box()["width"] > WIDTH / 2, (address, language)
+        assert_on_screen(cells, address, language)
+        # The name and its type share the first line (the 2015 tab's type is its third cell of
+        # five, the synthetic tab's kind its second of three); the values are under them.
+        name = cells[0].bounding_box()
+        kind = (cells[2] if len(cells) == 5 else cells[1]).bounding_box()
+        values = cells[-1].bounding_box()
+        assert abs(kind["y"] - name["y"]) < 4, (address, language)
+        assert values["y"] >= name["y"] + name["height"] - 1, (address, language)
+        assert values["width"] > WIDTH / 2, (address, language)
         tree = table.aria_snapshot()
         assert "- row " in tree and "- cell " in tree and "- columnheader " in tree, tree[:400]
         check_page(web, lambda *args: None, f"phone-columns-{language}")
@@ -454,9 +454,7 @@ def test_the_sequential_data_tab_s_releases_fit_a_phone(web, language):
     table = web.get_by_test_id("step-table")
     assert table.evaluate("e => e.parentElement.scrollWidth <= e.parentElement.clientWidth")
     cells = table.get_by_test_id("step-1").locator("td").all()
-    for cell in cells:
-        box = cell.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (language, box)
+    assert_on_screen(cells, language)
     number, close, present, release = (cell.bounding_box() for cell in cells)
     assert abs(close["y"] - number["y"]) < 4 and present["y"] < release["y"], language
     labels = table.get_by_test_id("step-1").locator(".phone-label")
