@@ -40,8 +40,9 @@ def attack_cells(round: Round) -> AttackCells | None:
 
 
 def offered(round: Round) -> bool:
-    """Whether the round's kind has an attack matrix (the console offers the setting)."""
-    return kind_of(round).attack_cells(round) is not None
+    """Whether the round has an attack matrix (the console offers the setting), without
+    reading it (``RoundKind.has_attack_matrix``)."""
+    return kind_of(round).has_attack_matrix(round)
 
 
 def top_releases(cells: AttackCells, n: int) -> list[int]:

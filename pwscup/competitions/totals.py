@@ -56,11 +56,20 @@ def named_scores(*, round: Round) -> dict:
     return {"names": names, "teams": teams}
 
 
+def score_names(*, round: Round) -> list[dict]:
+    """``named_scores(round=round)["names"]`` without reading a team's score
+    (``RoundKind.score_names``): what a formula may name, for its help and its words."""
+    names = list(kind_of(round).score_names(round))
+    if round.attack_top_n:  # kept only where the kind has a matrix (``offered``)
+        names.append({"key": attack_top.ATTACK_TOP, "label": attack_top.label(round)})
+    return names
+
+
 def total_names(*, round: Round) -> list[dict]:
     """The names the round's formula uses, with their labels (the Rules tab's words)."""
     if not round.total_formula:
         return []
-    labels = {name["key"]: name["label"] for name in named_scores(round=round)["names"]}
+    labels = {name["key"]: name["label"] for name in score_names(round=round)}
     try:
         used = formula_names(round.total_formula)
     except FormulaError:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from pwscup.competitions import attack_top
 from pwscup.competitions.selectors import audit_entries, console_round
 from pwscup.competitions.services import round_core_update
-from pwscup.competitions.totals import named_scores
+from pwscup.competitions.totals import score_names
 from pwscup.console.forms import QuotaResetForm, TotalFormulaForm
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
@@ -42,7 +42,7 @@ def round_page(request, round_, *, total_form=None):
         "console/round.html",
         {
             "total_form": total_form,
-            "total_names": named_scores(round=round_)["names"],
+            "total_names": score_names(round=round_),
             "competition": round_.competition,
             "round": round_,
             "kind": kind,

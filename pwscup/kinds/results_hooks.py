@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.kinds.layout import KindModule
+from pwscup.kinds.rankings import ATTACK
 
 
 class ResultsHooks:
@@ -74,6 +75,16 @@ class ResultsHooks:
         empty = {"names": [], "teams": {}}
         return self._declared(self.standings_module, "named_scores", empty, round)
 
+    def score_names(self, round) -> list[dict]:
+        """``named_scores(round)["names"]`` without the teams' scores: what the console's
+        formula help and the Rules tab read, so they do not rank every team to label a
+        formula. From the standings module's ``score_names(round)`` when it has one, else
+        from ``named_scores``."""
+        module = self.standings_module
+        if module is not None and hasattr(module, "score_names"):
+            return module.score_names(round)
+        return self.named_scores(round)["names"]
+
     def attack_cells(self, round):
         """The round's attack matrix for the core's "attack against the top N releases"
         score (``Round.attack_top_n``; ``pwscup.competitions.attack_top``), as a
@@ -81,3 +92,12 @@ class ResultsHooks:
         rankings, read whether or not the results are published. ``None`` (the default): the
         kind has no attack matrix, and the round offers no such score."""
         return self._declared(self.standings_module, "attack_cells", None, round)
+
+    def has_attack_matrix(self, round) -> bool:
+        """Whether ``attack_cells`` has a matrix to give, without reading it: the kind
+        declares ``attack_cells`` and the round has an attack ranking (``ranking_keys``; a
+        sequential round without an attack phase has none)."""
+        module = self.standings_module
+        if module is None or not hasattr(module, "attack_cells"):
+            return False
+        return any(key.key == ATTACK.key for key in self.ranking_keys(round))

@@ -52,12 +52,18 @@ def named_scores(round) -> dict:
         teams[row.team.pk] = {**values, "safety": score_number(row.safety)}
     for row in attack:
         teams.setdefault(row.team.pk, {})["attack"] = score_number(row.mean_rate)
+    return ranked_named_scores(round, names=score_names(round, metrics), teams=teams)
+
+
+def score_names(round, metrics=None) -> list[dict]:
+    """``metrics``: the round's (``round_metrics``), when the caller read them already."""
+    metrics = round_metrics(round=round) if metrics is None else metrics
     names = [{"key": m, "label": f"{m} ({scoring.METRIC_NAMES[m]})"} for m in metrics]
-    names += [
+    return [
+        *names,
         {"key": "safety", "label": str(_("Safety (final ranking)"))},
         {"key": "attack", "label": str(_("Attack score (mean best rate)"))},
     ]
-    return ranked_named_scores(round, names=names, teams=teams)
 
 
 def attack_cells(round) -> AttackCells:

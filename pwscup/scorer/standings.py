@@ -67,17 +67,8 @@ def named_scores(round_) -> dict:
     scorer = selectors.scorer_of(round_)
     if scorer is None:
         return {"names": [], "teams": {}}
-    config = selectors.round_config(round_)
+    names = score_names(round_)
     board = selectors.standings(scorer=scorer)
-    names = [
-        {"key": c.key, "label": in_reader_language(c.label, c.label_ja)}
-        for c in config.release_columns
-        if _formula_key(c.key)
-    ]
-    names += [
-        {"key": "protection", "label": str(_("Protection (the release's score under attack)"))},
-        {"key": "power", "label": str(_("Attack power"))},
-    ]
     teams: dict[int, dict] = {}
     for row in board.releases:
         values = {c["key"]: score_number(row.release.scores.get(c["key"])) for c in names[:-2]}
@@ -85,6 +76,23 @@ def named_scores(round_) -> dict:
     for row in board.attackers:
         teams.setdefault(row.team.pk, {})["power"] = score_number(row.power)
     return ranked_named_scores(round_, names=names, teams=teams)
+
+
+def score_names(round_) -> list[dict]:
+    """Each release column whose key a formula can write, then ``protection`` and
+    ``power`` (the last two: ``named_scores`` reads the columns as ``names[:-2]``)."""
+    if selectors.scorer_of(round_) is None:
+        return []
+    names = [
+        {"key": c.key, "label": in_reader_language(c.label, c.label_ja)}
+        for c in selectors.round_config(round_).release_columns
+        if _formula_key(c.key)
+    ]
+    return [
+        *names,
+        {"key": "protection", "label": str(_("Protection (the release's score under attack)"))},
+        {"key": "power", "label": str(_("Attack power"))},
+    ]
 
 
 def attack_cells(round_) -> AttackCells:

@@ -48,13 +48,21 @@ def named_scores(round) -> dict:
     for row in selectors.leaderboard_rows(sequential=sequential):
         values = {key: score_number(row.results.get(key)) for key in selectors.BOARD_METRICS}
         teams[row.team.pk] = {**values, "safety": score_number(row.safety)}
-    names = [{"key": key, "label": key} for key in selectors.BOARD_METRICS]
-    names.append({"key": "safety", "label": str(_("Safety (the release ranking's score)"))})
     if sequential.config.get("attack_phase"):
         for row in selectors.attack_ranking(sequential=sequential):
             teams.setdefault(row["team"].pk, {})["attack"] = score_number(row["mean"])
+    return ranked_named_scores(round, names=score_names(round), teams=teams)
+
+
+def score_names(round) -> list[dict]:
+    sequential = selectors.sequential_or_none(round=round)
+    if sequential is None:
+        return []
+    names = [{"key": key, "label": key} for key in selectors.BOARD_METRICS]
+    names.append({"key": "safety", "label": str(_("Safety (the release ranking's score)"))})
+    if sequential.config.get("attack_phase"):
         names.append({"key": "attack", "label": str(_("Attack score (mean accuracy)"))})
-    return ranked_named_scores(round, names=names, teams=teams)
+    return names
 
 
 def attack_cells(round) -> AttackCells | None:

@@ -46,13 +46,18 @@ def named_scores(round) -> dict:
         }
     for row in results.attacks:
         teams.setdefault(row["team"].pk, {})["attack"] = score_number(row["mean"])
-    names = [
+    return ranked_named_scores(round, names=score_names(round), teams=teams)
+
+
+def score_names(round) -> list[dict]:
+    if selectors.synthetic_of(round) is None:
+        return []
+    return [
         {"key": "u_ml", "label": "U_ML"},
         {"key": "u_1", "label": "U_1"},
         {"key": "privacy", "label": str(_("Privacy (highest attack reached, lower is better)"))},
         {"key": "attack", "label": str(_("Attack score (mean headline)"))},
     ]
-    return ranked_named_scores(round, names=names, teams=teams)
 
 
 def attack_cells(round) -> AttackCells | None:

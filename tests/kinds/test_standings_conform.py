@@ -47,3 +47,30 @@ def test_the_standings_take_a_kinds_rankings_once_published(player, arena_of):
     assert {slug: cell for slug, (_rank, cell) in ranks.items()} == by_kind
     console_team_disqualify(user=arena.organizer, team=arena.teams["b"], reason="Broke the rules.")
     assert team_slugs(standings_of(competition=arena.competition)) == {arena.teams["a"].slug}
+
+
+def test_the_names_a_formula_may_use_need_no_teams_score(player, arena_of):
+    """The console's formula help and the Rules tab read a kind's names alone
+    (``score_names``), and whether it has an attack matrix alone (``has_attack_matrix``):
+    the same answers as the scores (``named_scores``) and the matrix (``attack_cells``)
+    give, before any upload and once the results are published. The names are the same
+    then as before: an organizer sets a formula before the first upload."""
+    arena = arena_of()
+    kind = kind_of(arena.round)
+
+    def agree(round_):
+        assert kind.score_names(round_) == kind.named_scores(round_)["names"]
+        has_matrix = kind.attack_cells(round_) is not None
+        assert kind.has_attack_matrix(round_) == has_matrix
+        return has_matrix
+
+    agree(arena.round)
+    before = kind.score_names(arena.round)
+    player.play_results(arena, "ab")
+    player.close(arena)
+    player.publish(arena)
+    player.run_jobs()
+    agree(arena.round)
+    assert kind.score_names(arena.round) == before
+    if player.attack_matrix:  # a round playing the matrix (a sequential one: its attack phase)
+        assert agree(player.matrix_arena(slug="names").round)
