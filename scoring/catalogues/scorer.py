@@ -276,10 +276,10 @@ SCORER_MESSAGES: dict[str, dict[str, str]] = {
     },
     # -- an attack's targets (given by the platform) and a round's settings (the organizer's)
     "scorer.targets.name": {
-        "en": "The attack's target name {name} is invalid: expected 1 to 64 lowercase letters, "
-        "digits, - or _, starting with a letter or a digit (a fault of the platform).",
-        "ja": "攻撃対象の名前 {name} が正しくありません。英小文字・数字・-・_ の 1〜64 文字で、"
-        "英小文字か数字で始まる必要があります（プラットフォームの問題です）。",
+        "en": "The attack's target name {name} is invalid: expected 1 to 64 letters a-z or "
+        "A-Z, digits, - or _, starting with a letter or a digit (a fault of the platform).",
+        "ja": "攻撃対象の名前 {name} が正しくありません。英字（a-z, A-Z）・数字・-・_ の 1〜64 "
+        "文字で、英字か数字で始まる必要があります（プラットフォームの問題です）。",
     },
     "scorer.config.not_object": {
         "en": "The round's settings must be a JSON object of keys to values.",

@@ -39,8 +39,9 @@ MAX_TAIL_CHARS = 2_000
 OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
 STATUSES = ("ok", "refused", "failed")  # failed: the platform's fault, not the submission's
 TARGETS = f"{INPUT}/targets"
-# A target's folder name inside the sandbox: a team's slug, never a path.
-TARGET_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+# A target's folder name inside the sandbox: a team's slug (Django's, which may hold capitals:
+# the demo's teamA), never a path.
+TARGET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 # Errors of the platform (its setup, or its caller), not of the submission.
 PLATFORM_CODES = ("scorer.sandbox.", "scorer.targets.")
 

@@ -1,7 +1,8 @@
 """The demo's round scored by the platform's own program: the program built, the packs in
-place, the release phase open now; a demo team downloads its slot's sample release, uploads
-it and gets a score; the attack phase brought to the session by the console's action, an
-attack scored and shown in a band; a second load adds nothing and deletes nothing."""
+place, the release phase open now; a demo team (its address with a capital, as the demo's)
+downloads its slot's sample release, uploads it and gets a score; the attack phase brought
+to the session by the console's action, an attack scored and shown in a band; a second load
+adds nothing and deletes nothing."""
 
 import io
 import zipfile
@@ -37,7 +38,9 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
     competition = competition_create(name="Demo", slug="scodemo", organizers=[organizer])
     teams, users = {}, {}
     for letter in "ab":
-        teams[letter] = team_create(competition=competition, name=f"T{letter}", slug=f"t{letter}")
+        # Addresses with capitals, as the demo's (teamA): a target's name in the sandbox.
+        slug = f"team{letter.upper()}"
+        teams[letter] = team_create(competition=competition, name=f"T{letter}", slug=slug)
         users[letter] = user_create(username=f"scodemo-{letter}", password="pw")
         membership_add(team=teams[letter], user=users[letter])
     scorer = demo.demo_load(competition, organizer=organizer)
@@ -51,11 +54,11 @@ def test_the_demo_round_is_playable_and_loading_again_keeps_everything():
     packs = selectors.current_packs(scorer=scorer)
     assert set(packs) == {DataPack.Role.REFERENCE, DataPack.Role.PUBLIC, DataPack.Role.SLOTS}
     slots = {slot.team.slug: slot for slot in scorer.slots.all()}
-    assert [slots["ta"].slot, slots["tb"].slot] == [1, 2]
+    assert [slots["teamA"].slot, slots["teamB"].slot] == [1, 2]
 
     releases = {}
     for letter in "ab":
-        sample = _slot_sample(packs[DataPack.Role.SLOTS], slots[f"t{letter}"].folder)
+        sample = _slot_sample(packs[DataPack.Role.SLOTS], slots[f"team{letter.upper()}"].folder)
         kept = services.release_upload(
             scorer=scorer,
             team=teams[letter],

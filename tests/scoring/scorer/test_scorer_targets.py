@@ -59,13 +59,20 @@ def test_without_targets_there_is_no_targets_folder(make_program, run_program):
     assert run_program(program).scores == {"there": 0}
 
 
-@pytest.mark.parametrize("name", ["", "Team", "../x", "a/b", "-a", "a" * 65, "é"])
+@pytest.mark.parametrize("name", ["", "../x", "a/b", "-a", "_a", "a" * 65, "é", "Ａ"])
 def test_a_target_name_that_is_not_a_slug_fails_the_run(name, place, make_program, run_program):
     program = make_program(LIST_TARGETS)
     result = run_program(program, kind="attack", targets={name: _target(place, "x", "x\n")})
     assert (result.status, result.code) == ("failed", "scorer.targets.name")
     assert result.tail == "" and not (place / "work" / "output" / "scores.json").exists()
     assert repr(name) in result.render("en") and "攻撃対象" in result.render("ja")
+
+
+def test_a_slug_with_capitals_is_a_target_name(place, make_program, run_program):
+    """Django's slugs (a team's address) may hold capitals: the demo's teams are teamA..."""
+    program = make_program(LIST_TARGETS)
+    result = run_program(program, kind="attack", targets={"teamB": _target(place, "x", "x\n")})
+    assert result.status == "ok" and '"teamB": "x"' in result.tail
 
 
 def test_the_longest_name_is_accepted(place, make_program, run_program):
