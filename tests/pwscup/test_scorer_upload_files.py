@@ -152,3 +152,29 @@ def test_the_api_answers_the_refusal_at_once():
     body = answer.json()
     assert body["status"] == Status.FAILED
     assert "'release.csv'" in body["message"] and "ファイルがありません" in body["message"]
+
+
+def test_a_rescore_checks_the_files_again_before_any_program_runs():
+    """*Rescore with vN* runs every upload another version scored, a refused one too; one the
+    files check refused is checked again first: refused still, it reaches no program (its
+    message stays the check's); accepted by a rule since relaxed, the program scores it."""
+    from pwscup.competitions.models import Round
+    from scoring.scorer.demo import demo_program_zip
+    from tests.pwscup.scorer_world import program_version
+
+    world = scorer_world(slug="sf9", letters="ab", config=RELEASE_ONLY_CSV)
+    refused = _upload(world, "a", release_bytes(noise=0), "other.csv")
+    missing = _upload(world, "b", release_bytes(noise=0), "mine.csv")
+    assert refused.status == missing.status == Status.FAILED
+    assert program_version(world, demo_program_zip()).version == 2
+    assert services.rescore_outdated(scorer=world.scorer, user=world.organizer) == 2
+    services.release_score(release_id=refused.pk)
+    again = Release.objects.get(pk=refused.pk)
+    assert again.status == Status.FAILED and again.message_code == "scorer.files.missing"
+    assert again.scores in (None, {}) and not again.tail
+    # The organizer accepts any file name now: the other upload is scored by the program.
+    Round.objects.filter(pk=world.round.pk).update(config=CONFIG)
+    services.release_score(release_id=missing.pk)
+    scored = Release.objects.get(pk=missing.pk)
+    assert scored.status == Status.FINISHED, scored.message
+    assert scored.scores["utility"] > 0

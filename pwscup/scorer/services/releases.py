@@ -16,9 +16,8 @@ from pwscup.scorer.services.common import (
     hidden_ready_check,
 )
 from pwscup.scorer.services.rounds import slots_for_teams
-from pwscup.scorer.services.scoring_runs import res_name
+from pwscup.scorer.services.upload_files import files_refusal
 from pwscup.submissions.broker import Dispatch
-from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.services.jobs import job_refuse
 from pwscup.submissions.services.two_sided import (
     ATTACK,
@@ -28,38 +27,7 @@ from pwscup.submissions.services.two_sided import (
     two_sided_release_select,
     two_sided_upload_keep,
 )
-from pwscup.submissions.services.uploads import (
-    check_size,
-    original_name,
-)
-from scoring.errors import ScoringError
-from scoring.scorer.unzip import ZIP_MAGIC, UnzipLimits, member_names
-from scoring.scorer.upload_files import files_check
-
-
-def files_refusal(*, scorer: ScorerRound, kind: str, uploaded_file, name: str):
-    """Why the upload lacks a file the round requires of a ``kind`` upload (``release`` or
-    ``attack``: ``release_files``, ``attack_files``) or holds one it refuses; ``None`` when
-    it passes or the round requires nothing. Only names are read (a ZIP's member list, or
-    the file's own name as the program would see it in ``res/``): nothing is unpacked."""
-    rule = round_config(scorer.round).files_rule(kind)
-    if rule.empty:
-        return None
-    check_size(uploaded_file)  # a ZIP's member list is read only within the upload cap
-    try:
-        uploaded_file.seek(0)
-        if uploaded_file.read(4) in ZIP_MAGIC:
-            uploaded_file.seek(0)
-            names = member_names(uploaded_file, what="submission ZIP", limits=UnzipLimits())
-        else:
-            names = [res_name(name)]
-        files_check(names, rule)
-    except ScoringError as error:
-        return JobMessage.from_scoring_error(error)
-    finally:
-        uploaded_file.seek(0)
-    return None
-
+from pwscup.submissions.services.uploads import original_name
 
 # What each upload is: its model, its scoring task and the phase that takes it.
 UPLOADS = {

@@ -9,13 +9,13 @@ import zipfile
 from pathlib import Path
 
 from django.core.files.base import ContentFile
-from django.utils.text import get_valid_filename
 
 from pwscup.core.storage import kept_file_save
 from pwscup.scorer import selectors
 from pwscup.scorer.models import Attack, Release
 from pwscup.scorer.services.common import result_message
 from pwscup.scorer.services.runs import prepared, program_run, submission_folder, work_folder
+from pwscup.scorer.services.upload_files import kept_files_refusal, res_name
 from pwscup.submissions.messages import JobMessage
 from pwscup.submissions.models import Status
 from pwscup.submissions.services.jobs import job_execute, scorer_crash_message
@@ -27,11 +27,6 @@ log = logging.getLogger(__name__)
 def submission_name(upload) -> str:
     """The name the program finds the upload under in ``res/`` (a ZIP is unpacked there)."""
     return res_name(upload.original_filename)
-
-
-def res_name(original_filename: str) -> str:
-    """The name a file uploaded as ``original_filename`` has in the program's ``res/``."""
-    return get_valid_filename(original_filename or "") or "submission"
 
 
 def run_context(*, upload, phase: str, target=None, targets=()) -> dict:
@@ -83,6 +78,10 @@ def upload_score(*, model, upload_id: int, task_id: str, worker: str) -> None:
 
     def run(upload) -> tuple[str, JobMessage | None, dict]:
         scorer = upload.scorer
+        kind = "attack" if model is Attack else "release"
+        refusal = kept_files_refusal(upload=upload, kind=kind)
+        if refusal is not None:  # a rescore of an upload the files check refused
+            return Status.FAILED, refusal, {}
         program = selectors.current_program(scorer=scorer)
         missing = selectors.hidden_missing_names(scorer=scorer)
         if missing:
