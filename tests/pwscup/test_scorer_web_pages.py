@@ -283,3 +283,47 @@ def test_scorer_an_empty_file_is_answered_as_empty_in_both_languages(client):
     )
     assert answer.json()["error"] == "添付ファイルの中身が空でした。"
     assert not Release.objects.filter(scorer=world.scorer).exists()
+
+
+def test_a_round_ranked_by_the_program_says_so_on_its_tabs_and_in_the_api(client):
+    """Ranked by the organizers' program: the Rules tab says so (not the rules' release
+    ranking), the Results tab and the API's standings name the run that ranks, or that none
+    has run yet; in both languages. A round its rules rank says neither."""
+    from pwscup.api.services import api_token_create
+    from pwscup.scorer.models import RankingRun
+
+    world = scorer_world(slug="scow9", letters="ab", config={**CONFIG, "ranking": "program"})
+    release(world, "a", release_bytes(noise=0))
+    release(world, "b", release_bytes(noise=25, seed=2))
+    attack_phase(world)
+    client.force_login(world.organizer)
+    rules = page(client, tab_url(world, "rules"), HTTP_ACCEPT_LANGUAGE="en")
+    assert 'data-testid="ranking-program"' in rules and 'data-testid="release-rank"' not in rules
+    token = api_token_create(user=world.organizer, name="t").secret
+    api = reverse("api:round-standings", args=[world.competition.slug, world.round.slug])
+
+    def said(language: str) -> tuple[str, str]:
+        text = page(client, tab_url(world, "results"), HTTP_ACCEPT_LANGUAGE=language)
+        found = re.search(r'data-testid="ranked-by">([^<]*)<', text)
+        answer = client.get(
+            api, HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_ACCEPT_LANGUAGE=language
+        )
+        return (found[1] if found else ""), answer.json()["note"]
+
+    assert said("en")[0] == "Not ranked yet: the organizers' ranking program has not run."
+    assert said("en")[0] in said("en")[1]
+    assert "順位付けプログラムがまだ実行されていません" in said("ja")[0]
+    run = services.ranking_request(scorer=world.scorer, user=world.organizer)
+    services.ranking_score(run_id=run.pk)
+    assert RankingRun.objects.get(pk=run.pk).status == RankingRun.Status.FINISHED
+    shown, note = said("en")
+    assert shown == f"Ranked by the organizers' ranking program: run #{run.pk}, program v1."
+    assert shown in note
+    assert f"実行 #{run.pk}、プログラム v1" in said("ja")[0]
+
+    plain = scorer_world(slug="scow10", letters="ab")
+    release(plain, "a", release_bytes(noise=0))
+    attack_phase(plain)
+    client.force_login(plain.organizer)
+    assert 'data-testid="ranked-by"' not in page(client, tab_url(plain, "results"))
+    assert 'data-testid="release-rank"' in page(client, tab_url(plain, "rules"))

@@ -16,6 +16,7 @@ from pwscup.core.errors import Refused
 from pwscup.scorer import selectors
 from pwscup.scorer.api import files
 from pwscup.scorer.api.common import column_label
+from pwscup.scorer.ranking_text import ranked_by_text
 from pwscup.submissions.round_api import RoundStatus, metric, two_sided_tables
 
 
@@ -62,7 +63,10 @@ def round_leaderboard(request, access) -> dict:
         ]
         for row in shown
     ]
-    note = "" if scorer.results_published else _("Not published yet: shown to the organizers.")
+    notes = [ranked_by_text(board, config)]
+    if not scorer.results_published:
+        notes.append(_("Not published yet: shown to the organizers."))
+    note = " ".join(text for text in notes if text)
     return {
         "note": note,
         "tables": two_sided_tables(

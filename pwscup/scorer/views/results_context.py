@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pwscup.accounts.models import Team
 from pwscup.scorer import selectors
+from pwscup.scorer.ranking_text import ranked_by_text
 from pwscup.scorer.views.tab_context import RoundState
 
 
@@ -51,6 +52,7 @@ def results_tables(*, state: RoundState, team: Team | None) -> dict:
         if not row.disqualified
     ]
     return {
+        "ranked_by": ranked_by_text(board, state.config),
         "release_ranking": release_ranking,
         "attack_ranking": attack_ranking,
         "matrix": matrix_table(board),
