@@ -395,20 +395,34 @@ def test_the_profile_lists_teams_competitions_and_saves_preferences(client, worl
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("language", "words"),
+    ("language", "words", "shown"),
     [
-        ("en", "Your account has no e-mail address to send them to: add one first"),
-        ("ja", "アカウントには送信先のメールアドレスがありません。先にメールアドレスを登録"),
+        (
+            "en",
+            "Your account has no e-mail address to send them to: add one first",
+            "Your account has no e-mail address to send them to: add one first, then tick",
+        ),
+        (
+            "ja",
+            "アカウントには送信先のメールアドレスがありません。先にメールアドレスを登録",
+            "先にアドレスを登録してから、このボックスにチェックを入れてください",
+        ),
     ],
 )
-def test_e_mails_cannot_be_turned_on_without_an_address(client, world, language, words):
+def test_e_mails_cannot_be_turned_on_without_an_address(client, world, language, words, shown):
+    """The box is shown off and disabled, saying why, beside *Add my e-mail address*; a
+    post that turns it on anyway (a script's) is refused next to the box."""
     user = world.users["a"]
     assert not user.email
     client.force_login(user)
     client.cookies["django_language"] = language
     page = client.get(reverse("profile")).content.decode()
-    assert 'name="email_enabled"' in page
-    response = client.post(reverse("profile"), {"email_enabled": "on"})  # as the page posts it
+    box = re.search(r'<input type="checkbox" data-testid="email-enabled"[^>]*>', page)
+    assert box and " disabled" in box[0] and "name=" not in box[0]
+    needed = page[page.index('data-testid="email-needed"') :]
+    assert shown in needed[: needed.index("</p>")]
+    assert f'href="{reverse("email_change")}" data-testid="email-change-link"' in needed
+    response = client.post(reverse("profile"), {"email_enabled": "on"})
     assert response.status_code == 200
     text = response.content.decode()
     field = text[text.index('data-testid="email-enabled"') :]
