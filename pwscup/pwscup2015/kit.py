@@ -22,15 +22,13 @@ from pwscup.competitions.selectors import (
 from pwscup.core.kits import KitFile
 from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.pwscup2015.scoring_guide import (
+    TOOLKIT_EXTRA,
     config_download_name,
     original_download_name,
     round_scoring_config,
 )
 from pwscup.pwscup2015.selectors import round_targets, team_dataset, team_original_table
 from scoring import kit
-
-#: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
-TOOLKIT_EXTRA = "kit"
 
 
 def kit_download_name(*, round: Round) -> str:

@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from pwscup.accounts.models import Team
 from pwscup.competitions.models import Round
 from pwscup.competitions.selectors import round_config
-from pwscup.core.toolkit import wheel_filename
+from pwscup.core.toolkit import install_argument
 from pwscup.pwscup2015.value_ranges import parse_value_ranges
 from scoring.schema import NUMBER, ORIGINAL_VALUES
 
 ANONYMIZED_PLACEHOLDER = "anonymized.csv"
+#: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
+TOOLKIT_EXTRA = "kit"
 
 
 def round_scoring_config(*, round: Round) -> dict:
@@ -48,7 +50,7 @@ class ScoringGuide:
     number_columns: tuple[str, ...]
     command: str
     config_name: str
-    wheel: str  # the toolkit wheel the Data tab offers, which holds the server's scorer
+    wheel: str  # what the Data tab's ``pip install`` line installs: the wheel with its extra
     anonymized_placeholder: str = ANONYMIZED_PLACEHOLDER
 
 
@@ -79,5 +81,5 @@ def round_scoring_guide(*, round: Round, team: Team | None) -> ScoringGuide:
         number_columns=tuple(c for c in config["columns"] if domains.get(c) == NUMBER),
         command=command,
         config_name=config_download_name(round=round),
-        wheel=wheel_filename(),
+        wheel=install_argument(TOOLKIT_EXTRA),  # the Data tab's line
     )

@@ -43,7 +43,7 @@ def test_the_rules_tab_installs_the_toolkit_wheel_of_the_data_tab(newcomer, e2e_
     open_tab(page, "rules")
     guide = page.get_by_test_id("scoring-guide")
     install = page.get_by_test_id("install-command")
-    expect(install).to_have_text(f"pip install {wheel}")
+    expect(install).to_have_text(f'pip install "{wheel}[kit]"')
     fits(page, install, language)
     fits(page, page.get_by_test_id("cli-command"), language)
     assert "source" not in guide.inner_text().lower() and "ソース" not in guide.inner_text()

@@ -123,12 +123,14 @@ def test_the_rules_tab_installs_the_toolkit_wheel_of_the_data_tab(world, client,
     rules = page(client, world, tab=RULES, HTTP_ACCEPT_LANGUAGE=language)
     guide = by_testid(rules, "scoring-guide", "section")
     wheel = wheel_filename()
-    assert by_testid(rules, "install-command", "pre").strip() == f"pip install {wheel}"
+    line = by_testid(rules, "install-command", "pre").strip()
+    assert line == f'pip install "{wheel}[kit]"'  # the extra the kit's methods need
     assert f'<a href="{tab_url(world.round, DATA)}">' in by_testid(rules, "install-how", "p")
     assert "source" not in guide.lower() and "ソース" not in guide
     data = page(client, world, tab=DATA, HTTP_ACCEPT_LANGUAGE=language)
     toolkit = re.search(r'href="([^"]+)" data-testid="download-toolkit"', data).group(1)
     assert toolkit == reverse("toolkit_download", args=[wheel])
+    assert f"<code>{line}</code>" in html.unescape(data)  # the very line of the Data tab
     if language == "ja":
         assert "ツールキット（Python の wheel）を仮想環境に一度インストールします" in words(guide)
         assert "Reproduce" not in guide

@@ -27,7 +27,6 @@ from pwscup.pwscup2015 import example_picture, explanations, overview
 from pwscup.pwscup2015.access import targets_for_attacker
 from pwscup.pwscup2015.data_picture import data_charts
 from pwscup.pwscup2015.forms import AnonymizationUploadForm, AttackUploadForm
-from pwscup.pwscup2015.kit import TOOLKIT_EXTRA
 from pwscup.pwscup2015.leaderboards import charts
 from pwscup.pwscup2015.leaderboards.selectors import (
     attack_rates_visible_to_team,
@@ -38,7 +37,11 @@ from pwscup.pwscup2015.leaderboards.selectors import (
 from pwscup.pwscup2015.models import AttackSubmission
 from pwscup.pwscup2015.ranking import gate_checks, gates_text, parse_gates, rule_text
 from pwscup.pwscup2015.sample import data_version, sample_filename, sample_summary
-from pwscup.pwscup2015.scoring_guide import original_download_name, round_scoring_guide
+from pwscup.pwscup2015.scoring_guide import (
+    TOOLKIT_EXTRA,
+    original_download_name,
+    round_scoring_guide,
+)
 from pwscup.pwscup2015.selectors import (
     round_stale_scores,
     round_targets,
