@@ -4,7 +4,7 @@ team's uploads), ``download``, ``leaderboard`` and the first game's ``targets``.
 import sys
 from pathlib import Path
 
-from pwscup.client.formatting import table, upload_label
+from pwscup.client.formatting import moment, state_text, table, upload_label
 from pwscup.client.messages import tr
 from pwscup.client.session import FAILED, round_path
 from pwscup.client.transport import Api
@@ -43,7 +43,12 @@ def cmd_status(api: Api, args) -> int:
     )
     if status["schedule"]:
         schedule = [
-            [line["label"], line["state"], line["opens_at"], line["closes_at"]]
+            [
+                line["label"],
+                state_text(line["state"]),
+                moment(line["opens_at"]),
+                moment(line["closes_at"]),
+            ]
             for line in status["schedule"]
         ]
         print(table([tr("window"), tr("state"), tr("opens at"), tr("closes at")], schedule))
@@ -64,9 +69,9 @@ def cmd_status(api: Api, args) -> int:
         [
             upload_label(u),
             u["id"],
-            u["status"] + (tr(" (final)") if u["final"] else ""),
+            state_text(u["status"]) + (tr(" (final)") if u["final"] else ""),
             " ".join(part for part in (u["type"], u["about"]) if part),
-            u["created_at"][:16],
+            moment(u["created_at"]),
             *[u["scores_text"].get(m, "") for m in headline],
             u["note"] or (u["message"][:60] if u["status"] == FAILED else ""),
         ]

@@ -4,7 +4,7 @@ the round's status) and the first game's ``attack``; both can wait for the score
 import sys
 import time
 
-from pwscup.client.formatting import score_table, upload_label
+from pwscup.client.formatting import score_table, state_text, upload_label
 from pwscup.client.messages import tr
 from pwscup.client.session import FAILED, FINISHED, UsageError, WaitTimeout, round_path
 from pwscup.client.transport import Api
@@ -25,14 +25,14 @@ def wait_for(api: Api, url: str, *, timeout: float, quiet: bool) -> dict:
     while True:
         upload = api.get(url)
         if upload["status"] != last and not quiet:
-            print(f"{with_id(upload)}: {upload['status']}", file=sys.stderr)
+            print(f"{with_id(upload)}: {state_text(upload['status'])}", file=sys.stderr)
             last = upload["status"]
         if upload["status"] in (FINISHED, FAILED):
             return upload
         if time.monotonic() - started > timeout:
             raise WaitTimeout(
                 tr("still {status} after {seconds} s; see `pwscup status`").format(
-                    status=upload["status"], seconds=f"{timeout:.0f}"
+                    status=state_text(upload["status"]), seconds=f"{timeout:.0f}"
                 )
             )
         time.sleep(delay)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from django.http import Http404
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -218,7 +219,8 @@ class SubmissionType:
             "id": upload.pk,
             "number": upload.number,
             "status": upload.status,
-            "created_at": upload.created_at,
+            # In the server's time zone, as the serializers write every other time (not UTC).
+            "created_at": timezone.localtime(upload.created_at),
             **self.as_json(upload, part, access, context),
         }
         body["url"] = self.address(upload, access)

@@ -52,6 +52,11 @@ def test_the_status_names_the_kind_and_takes_an_upload(player, arena_of):
     answer = post_upload(arena, "a", content)
     assert answer.status_code == 202, answer.content
     assert answer.json()["number"] == 1 and answer.json()["status"] == "queued"
+    client, headers = api(arena, "a")
+    detail = client.get(answer.json()["url"], **headers).json()
+    listed = next(u for u in status_of(arena, "a")["uploads"] if u["id"] == detail["id"])
+    # One time zone in every answer (the server's, as the schedule's): never UTC's "Z" here.
+    assert detail["created_at"] == listed["created_at"] and detail["created_at"].endswith("+09:00")
     (kept,) = player.kept(arena, "a")
     with kept.file.open("rb") as handle:
         assert handle.read() == content

@@ -56,6 +56,42 @@ def test_score_table_prints_the_servers_texts_and_the_meaning_of_a_missing_value
     assert text.endswith("9 of 10 rows kept, 4 equivalence classes.")
 
 
+def test_score_table_keeps_its_columns_for_a_long_key():
+    text = formatting.score_table(
+        {},
+        {"reidentified": "0.25", "u": "98.7"},
+        metrics=["reidentified", "u"],
+        names={},
+        notes={},
+    )
+    head, first, second = text.splitlines()
+    # The names start in one column, whatever the key's length (the scorer round's keys).
+    assert head.index("name") == first.index("reidentified", 1) == second.index("u", 1)
+
+
+def test_tables_align_japanese_text_by_its_width_on_screen(monkeypatch):
+    """A wide character takes two columns: a Japanese header or cell pads the others."""
+    table = formatting.table(["状態", "id"], [["受付中", 1], ["open", 22]])
+    rows = table.splitlines()
+    widths = [formatting.text_width(row[: row.rindex(" ") + 1]) for row in rows]
+    assert len(set(widths)) == 1, table  # the second column starts at one screen column
+    assert formatting.text_width("受付中") == 6 and formatting.text_width("open") == 4
+
+
+def test_times_and_states_as_people_read_them(monkeypatch):
+    assert formatting.moment("2026-11-29T13:15:55.545680+09:00") == "2026-11-29 13:15 +09:00"
+    assert formatting.moment("2026-11-29T04:15:55Z") == "2026-11-29 04:15 +00:00"
+    assert formatting.moment(None) == "—"
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    assert [formatting.state_text(s) for s in ("open", "upcoming", "finished")] == [
+        "受付中",
+        "開始前",
+        "完了",
+    ]
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    assert formatting.state_text("open") == "open"
+
+
 @pytest.mark.parametrize("value", ["a", "a/", "/b", "a/b/c"])
 def test_round_arguments_need_competition_and_round(value):
     with pytest.raises(Exception, match="COMPETITION/ROUND"):

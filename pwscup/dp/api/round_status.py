@@ -12,6 +12,7 @@ the hidden table is never served, scores only once the round is closed and score
 
 from django.http import Http404
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
@@ -50,7 +51,7 @@ def estimate_json(estimate: Estimate, *, dp_round: DPRound, scored: bool, final:
         "id": estimate.pk,
         "number": estimate.number,
         "status": estimate.status,
-        "created_at": estimate.created_at,
+        "created_at": timezone.localtime(estimate.created_at),  # as every answer's times
         "about": _("level %(level)s") % {"level": estimate.level},
         "message": estimate.message_text,
         "note": estimate.method,

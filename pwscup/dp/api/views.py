@@ -17,6 +17,7 @@ import json
 
 from django.http import Http404
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -183,7 +184,7 @@ def _estimate_json(estimate: Estimate) -> dict:
         "source": estimate.source,
         "method": estimate.method,
         "message": estimate.message_text,
-        "created_at": estimate.created_at.isoformat(),
+        "created_at": timezone.localtime(estimate.created_at).isoformat(),
     }
 
 
