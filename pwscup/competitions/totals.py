@@ -170,7 +170,11 @@ def round_core_tables(round: Round) -> list[dict]:
             {
                 "title": str(_("Total: %(formula)s") % {"formula": round.total_formula}),
                 "columns": [str(_("Rank")), str(_("Team")), str(_("Total"))],
-                "rows": [[row.rank, row.team.name, row.value] for row in round_totals(round=round)],
+                # To the decimals that decide a tie: no float noise (9.770467999999996).
+                "rows": [
+                    [row.rank, row.team.name, _tie_key(row.value)]
+                    for row in round_totals(round=round)
+                ],
             }
         )
     top = round_attack_top_ranking(round) if round.attack_top_n else None

@@ -204,3 +204,14 @@ def test_the_api_leaderboard_ends_with_the_cores_tables(played):
         {names[pk]: v for pk, v in expected.items()}
     )
     assert [row[0] for row in top["rows"]] == sorted(row[0] for row in top["rows"])
+
+
+def test_the_api_gives_a_total_without_float_noise(played):
+    """0.1 + 0.2 is 0.30000000000000004 in floating point: the API gives the total to the
+    decimals that decide a tie (``TIE_DECIMALS``), as the page does to its own."""
+    round_total_formula_set(user=played.organizer, round=played.round, formula="0.1 + 0.2")
+    client = Client()
+    client.force_login(played.users["b"])
+    url = reverse("api:round-standings", args=[played.competition.slug, played.round.slug])
+    (total,) = [t for t in client.get(url).json()["tables"] if t["title"].startswith("Total")]
+    assert total["rows"] and {row[2] for row in total["rows"]} == {0.3}
