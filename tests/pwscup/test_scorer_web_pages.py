@@ -299,6 +299,7 @@ def test_a_round_ranked_by_the_program_says_so_on_its_tabs_and_in_the_api(client
     client.force_login(world.organizer)
     rules = page(client, tab_url(world, "rules"), HTTP_ACCEPT_LANGUAGE="en")
     assert 'data-testid="ranking-program"' in rules and 'data-testid="release-rank"' not in rules
+    assert "An attacker's power: the mean" in rules and "Attack ranking: by power" not in rules
     token = api_token_create(user=world.organizer, name="t").secret
     api = reverse("api:round-standings", args=[world.competition.slug, world.round.slug])
 
@@ -326,4 +327,5 @@ def test_a_round_ranked_by_the_program_says_so_on_its_tabs_and_in_the_api(client
     attack_phase(plain)
     client.force_login(plain.organizer)
     assert 'data-testid="ranked-by"' not in page(client, tab_url(plain, "results"))
-    assert 'data-testid="release-rank"' in page(client, tab_url(plain, "rules"))
+    plain_rules = page(client, tab_url(plain, "rules"))
+    assert 'data-testid="release-rank"' in plain_rules and "Attack ranking: by power" in plain_rules
