@@ -279,6 +279,7 @@ class AuditEntry(models.Model):
         PHASES_CLOSED = "phases_closed", _("Closed the open phases")
         ROUND_SCORED = "round_scored", _("Asked for the scores again")
         ROUND_RESCORED = "round_rescored", _("Rescored everything")
+        RANKING_RUN = "ranking_run", _("Ran the ranking program")
         RESULTS_PUBLISHED = "results_published", _("Published the results")
         RESULTS_HIDDEN = "results_hidden", _("Hid the results")
         SAMPLES_DRAWN = "samples_drawn", _("Drew the per-team samples")

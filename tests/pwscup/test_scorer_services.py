@@ -235,6 +235,11 @@ def test_a_round_ranked_by_the_organizers_ranking_program():
     # Before any run of the program, nobody has a rank.
     assert {row.rank for row in selectors.standings(scorer=world.scorer).releases} == {None}
     run = services.ranking_request(scorer=world.scorer, user=world.organizer)
+    from pwscup.competitions.models import AuditEntry
+
+    logged = AuditEntry.objects.filter(round=world.round).order_by("-pk").first()
+    assert logged.get_action_display() == "Ran the ranking program"
+    assert logged.detail == {"ranking_run": run.pk}
     services.ranking_score(run_id=run.pk)
     run = RankingRun.objects.get(pk=run.pk)
     assert run.status == RankingRun.Status.FINISHED, run.message

@@ -43,7 +43,7 @@ def ranking_request(*, scorer: ScorerRound, user=None) -> RankingRun:
     with transaction.atomic():
         run = RankingRun.objects.create(scorer=scorer)
         round_audit_record(
-            user=user, round=scorer.round, action=AuditEntry.Action.ROUND_SCORED, ranking_run=run.pk
+            user=user, round=scorer.round, action=AuditEntry.Action.RANKING_RUN, ranking_run=run.pk
         )
         transaction.on_commit(lambda: broker.job_send(RANKING_TASK, run.pk))
     return run
