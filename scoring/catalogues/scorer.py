@@ -315,6 +315,9 @@ SCORER_TERMS: dict[str, dict[str, str]] = {
         "ja": "名前に空の部分、ドットだけの部分または制御文字があります"
     },
     "it is given twice": {"ja": "同じ名前が 2 回あります"},
+    "a name too long (a part over 255 bytes, or over 1,024 bytes in all)": {
+        "ja": "名前が長すぎます（一部が 255 バイト超、または全体が 1,024 バイト超）"
+    },
     "a symbolic link": {"ja": "シンボリックリンクです"},
     "encrypted": {"ja": "暗号化されています"},
 }

@@ -23,6 +23,9 @@ from scoring.scorer.errors import ScorerError
 CHUNK = 1024 * 1024
 ENCRYPTED_FLAG = 0x1
 DRIVE = re.compile(r"^[A-Za-z]:")
+# The longest name a file system takes for one part of a path (Linux's NAME_MAX, in bytes),
+# and a bound on the whole name well within PATH_MAX once under the folder it is unpacked to.
+PART_BYTES, NAME_BYTES = 255, 1024
 ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
@@ -51,6 +54,12 @@ def _name_problem(name: str) -> str | None:
         return "a parent folder (..) in its name"
     if "" in parts or "." in parts or any(ord(c) < 32 for c in name):
         return "an empty part, a dot part or a control character in its name"
+    encoded = [part.encode("utf-8", "surrogatepass") for part in parts]
+    if (
+        any(len(part) > PART_BYTES for part in encoded)
+        or len(name.encode("utf-8", "surrogatepass")) > NAME_BYTES
+    ):
+        return "a name too long (a part over 255 bytes, or over 1,024 bytes in all)"
     return None
 
 

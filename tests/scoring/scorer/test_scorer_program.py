@@ -30,6 +30,9 @@ METADATA = "command: python3 $program/score.py $input $output\n"
         ({"metadata": METADATA, "/abs.py": "x"}, (), "scorer.zip.bad_member"),
         ({"metadata": METADATA, "a\\b.py": "x"}, (), "scorer.zip.bad_member"),
         ({"metadata": METADATA}, ("link",), "scorer.zip.bad_member"),
+        ({"metadata": METADATA, "a" * 300 + ".txt": "x"}, (), "scorer.zip.bad_member"),
+        ({"metadata": METADATA, "é" * 128 + ".py": "x"}, (), "scorer.zip.bad_member"),
+        ({"metadata": METADATA, "/".join(["d" * 200] * 6): "x"}, (), "scorer.zip.bad_member"),
         ({"metadata": METADATA, "bomb.bin": b"\0" * 3_000_000}, (), "scorer.zip.too_large"),
         ({f"f{n}": "x" for n in range(30)}, (), "scorer.zip.too_many"),
         ({"score.py": "x"}, (), "scorer.metadata.missing"),
@@ -46,6 +49,9 @@ METADATA = "command: python3 $program/score.py $input $output\n"
         "absolute",
         "backslash",
         "symlink",
+        "part-over-255-bytes",
+        "part-over-255-bytes-in-utf8",
+        "name-over-1024-bytes",
         "bomb",
         "too-many",
         "no-metadata",
@@ -66,6 +72,22 @@ def test_a_bad_program_is_refused_with_its_reason(tmp_path, members, links, code
     assert caught.value.code == code
     assert caught.value.render("ja") != str(caught.value)
     assert not (tmp_path / "evil.py").exists()
+
+
+def test_a_name_too_long_for_the_file_system_is_refused_in_both_languages(tmp_path):
+    archive = _zip(tmp_path / "program.zip", {"metadata": METADATA, "a" * 300: "x"})
+    with pytest.raises(ScorerError) as caught:
+        program_unpack(archive, tmp_path / "out", limits=UnzipLimits())
+    assert "a name too long" in str(caught.value)
+    assert "名前が長すぎます" in caught.value.render("ja")
+
+
+def test_the_longest_names_a_file_system_takes_are_unpacked(tmp_path):
+    longest = "/".join(["d" * 255] * 3) + "/" + "a" * 252 + ".py"  # 255-byte parts, 1,023 in all
+    assert len(longest.encode()) == 1023
+    archive = _zip(tmp_path / "program.zip", {"metadata": METADATA, longest: "x"})
+    program_unpack(archive, tmp_path / "out", limits=UnzipLimits())
+    assert (tmp_path / "out").joinpath(*longest.split("/")).read_text() == "x"
 
 
 def test_a_zip_of_one_folder_is_read_inside_it_and_keys_are_parsed(tmp_path):
