@@ -259,7 +259,7 @@ def _columns(data: dict, header: Sequence[str] | None) -> tuple[tuple[str, ...],
             clip(columns),
         )
     for column, role in columns.items():
-        if role not in ROLES:
+        if not isinstance(role, str) or role not in ROLES:  # a list or an object: no role
             raise SynthError("syn.config.role", column=clip(column), value=clip(role))
     names = tuple(str(c) for c in columns)
     if header is not None and list(names) != list(header):
@@ -267,7 +267,7 @@ def _columns(data: dict, header: Sequence[str] | None) -> tuple[tuple[str, ...],
             "syn.config.columns", configured=", ".join(names), header=", ".join(header)
         )
     label = data["label"]
-    if label not in columns or columns[label] != "categorical":
+    if not isinstance(label, str) or label not in columns or columns[label] != "categorical":
         raise SynthError("syn.config.label", label=clip(label))
     return names, {str(c): r for c, r in columns.items()}, str(label)
 

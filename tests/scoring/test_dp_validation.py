@@ -104,6 +104,13 @@ def test_config_unknown_key():
     )
 
 
+@pytest.mark.parametrize("query_types", [[{}], [[]], ["histogram", ["count"]], "histogram"])
+def test_query_types_that_are_no_list_of_names_are_refused_naming_the_key(query_types):
+    """An object or a list among them (a bundle's, the console's JSON) is no query type:
+    refused naming the key, never a TypeError."""
+    assert "'query_types'" in message(parse_config, config_with(query_types=query_types))
+
+
 def test_a_choice_is_named_in_the_readers_language():
     with pytest.raises(DPError) as refused:
         parse_config(config_with(feedback="daily"))

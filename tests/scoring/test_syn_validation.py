@@ -103,6 +103,10 @@ def test_attack_refusals(text, code, fragment):
         ({"columns": {"y": "categorical"}, "label": "y", "fpr_levels": [0.1, 1.5]}, "fpr_levels"),
         ({"columns": {"y": "categorical"}, "label": "y", "gates": {"u_3": 1}}, "gates"),
         ({"columns": {"y": "categorical"}, "label": "y", "seed": 3}, "seed"),
+        # Hashable or not, a value that is no name is refused, never a TypeError (a bundle's).
+        ({"columns": {"y": "categorical"}, "label": []}, "label"),
+        ({"columns": {"y": "categorical"}, "label": {"x": [1]}}, "label"),
+        ({"columns": {"x": ["numeric"], "y": "categorical"}, "label": "y"}, "role"),
     ],
 )
 def test_configuration_refusals_name_the_key(settings, key):

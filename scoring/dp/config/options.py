@@ -115,6 +115,7 @@ def parse_query_types(raw: dict) -> tuple[str, ...]:
     query_types = raw.get("query_types", list(DPConfig.query_types))
     if (
         not isinstance(query_types, list)
+        or not all(isinstance(kind, str) for kind in query_types)  # a set takes no list
         or not set(query_types) <= {"histogram", "count", "mean"}
         or len(set(query_types)) != len(query_types)
     ):
