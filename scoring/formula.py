@@ -221,8 +221,10 @@ def formula_check(text: str, names: Iterable[str]) -> None:
 
     Its syntax and every node are checked, then every name; then it is evaluated with every
     score 1, so that a result that is not a finite number (``1e300 * 1e300 * A``) or a power
-    too large is refused. A division by zero depends on the scores: :func:`formula_value`
-    finds it on each team's.
+    too large is refused. A division by zero depends on the scores (:func:`formula_value`
+    finds it on each team's), unless the formula divides by zero whatever they are
+    (``1/0``, ``A/(B-B)``): then it is refused, since no team would ever have a total. That
+    is judged on a few sets of scores (``PROBES``): a formula dividing by zero on each.
 
     >>> formula_check("max(0, A + U - 2*(50-A)*(A<50) - 2*(50-U)*(U<50))", ["A", "U"])
     >>> formula_check("A.__class__", ["A"])
@@ -237,11 +239,30 @@ def formula_check(text: str, names: Iterable[str]) -> None:
             raise FormulaError(
                 "formula.unknown_name", name=clip(name), known=", ".join(known) or "—"
             )
-    try:  # a probe: every score 1
-        _evaluate(text, tree, dict.fromkeys(known, 1.0))
-    except FormulaError as error:
-        if error.code != "formula.division_by_zero":
-            raise
+    for number, probe in enumerate(_probes(known)):
+        try:
+            _evaluate(text, tree, probe)
+            return
+        except FormulaError as error:
+            if number == 0 and error.code != "formula.division_by_zero":
+                raise  # every score 1: a formula that cannot be a number at all
+            if error.code != "formula.division_by_zero":
+                return  # not always a division by zero: the teams' scores decide
+    raise FormulaError("formula.division_by_zero", detail=clip(text.strip()))
+
+
+# How many sets of scores ``formula_check`` tries before it calls a division by zero certain.
+PROBES = 4
+
+
+def _probes(names: list[str]) -> list[dict[str, float]]:
+    """Every score 1, then sets whose scores differ from each other and from one set to the
+    next (a difference of two names is zero in none of them, nor is a name minus a small
+    whole number)."""
+    sets = [dict.fromkeys(names, 1.0)]
+    for step in range(1, PROBES):
+        sets.append({name: 0.5 + step * 0.731 + index * 1.379 for index, name in enumerate(names)})
+    return sets
 
 
 def formula_value(text: str, values: Mapping[str, float]) -> float:

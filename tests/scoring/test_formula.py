@@ -58,6 +58,19 @@ def test_division_by_zero_is_found_on_the_values_and_named():
     assert "ゼロで割って" in caught.value.render("ja")
 
 
+@pytest.mark.parametrize("text", ["1/0", "U1/0", "U1/(E1-E1)", "A / (2*U - U - U)", "1/(0*A)"])
+def test_a_formula_that_divides_by_zero_whatever_the_scores_is_refused(text):
+    """No team would ever have a total: refused when saved, not found empty once published."""
+    with pytest.raises(FormulaError) as caught:
+        formula_check(text, ["U1", "E1", "A", "U"])
+    assert caught.value.code == "formula.division_by_zero"
+
+
+@pytest.mark.parametrize("text", ["A / (U - 1)", "1 / (A - U)", "U1 / E1", "1 / (A - 2) + U1"])
+def test_a_formula_dividing_by_zero_only_on_some_scores_is_kept(text):
+    formula_check(text, ["U1", "E1", "A", "U"])
+
+
 @pytest.mark.parametrize(
     ("text", "code"),
     [
