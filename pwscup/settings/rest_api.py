@@ -31,7 +31,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "pwscup.core.json_input.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "pwscup.core.single_parts.SinglePartsMultiPartParser",
     ],
     "EXCEPTION_HANDLER": "pwscup.core.rest.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

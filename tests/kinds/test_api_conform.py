@@ -127,3 +127,20 @@ def test_the_status_reads_a_team_s_uploads_in_a_fixed_number_of_queries(player, 
     player.run_jobs()
     assert len(status_of(arena, "a")["uploads"]) == 4
     assert queries() == one
+
+
+def test_an_upload_sending_its_file_twice_is_refused_and_nothing_kept(player, arena_of):
+    """Two ``file`` parts (or a field twice) would keep only the last one: refused whole,
+    400, naming the part, in the reader's language."""
+    arena = arena_of()
+    (kind, *_rest) = [t for t in status_of(arena, "a")["submission_types"] if t["open"]]
+    fields = {f["name"]: f["choices"][0] for f in kind["fields"] if f["required"] and f["choices"]}
+    client, headers = api(arena, "a")
+    content = player.valid(arena, 1)
+    twice = [SimpleUploadedFile("one.csv", content), SimpleUploadedFile("two.csv", content)]
+    answer = client.post(
+        kind["url"], {"file": twice, **fields}, HTTP_ACCEPT_LANGUAGE="ja", **headers
+    )
+    assert answer.status_code == 400, answer.content
+    assert "file" in answer.json()["message"] and "複数回" in answer.json()["message"]
+    assert player.kept(arena, "a") == []

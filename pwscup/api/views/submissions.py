@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +18,7 @@ from rest_framework.views import APIView
 from pwscup.accounts.access import round_access
 from pwscup.core.rest import ROUND_PREFIX, UploadField, errors
 from pwscup.core.rest_schemas import JSON_LIST, JSON_OBJECT
+from pwscup.core.single_parts import SinglePartsMultiPartParser
 
 BINARY_FILE = OpenApiResponse(
     OpenApiTypes.BINARY, description=gettext_lazy("The file as uploaded.")
@@ -54,7 +54,7 @@ class DeclaredView(APIView):
 
 
 class ListView(DeclaredView):
-    parser_classes = [MultiPartParser]
+    parser_classes = [SinglePartsMultiPartParser]
     upload_serializer = None
 
     def get(self, request, competition_slug, round_slug):

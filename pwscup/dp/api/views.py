@@ -21,7 +21,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,6 +31,7 @@ from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.json_input import BoundedJSONParser
 from pwscup.core.rest import ROUND_PREFIX, BodyRequiredSchema, errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
+from pwscup.core.single_parts import SinglePartsMultiPartParser
 from pwscup.dp import services
 from pwscup.dp.api.serializers import (
     ESTIMATE_REQUEST,
@@ -190,7 +190,7 @@ def _estimate_json(estimate: Estimate) -> dict:
 
 class EstimateView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser, BoundedJSONParser]
+    parser_classes = [SinglePartsMultiPartParser, BoundedJSONParser]
     schema = BodyRequiredSchema()
 
     @extend_schema(
