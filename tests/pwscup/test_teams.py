@@ -290,6 +290,27 @@ def test_create_and_join_through_the_pages(client, world):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "name", "said"),
+    [
+        ("en", "  ", "Give the team a name."),
+        ("ja", "", "チーム名を入力してください。"),
+        ("en", "x" * 101, "A team name has at most 100 characters."),
+    ],
+)
+def test_a_team_without_a_name_or_with_a_long_one_is_refused_saying_which(
+    client, world, language, name, said
+):
+    client.force_login(account("cap"))
+    client.cookies["django_language"] = language
+    teams = Team.objects.filter(competition=world.competition).count()
+    url = reverse("team_create", args=[world.competition.slug])
+    page = client.post(url, {"name": name}, follow=True).content.decode()
+    assert said in page
+    assert Team.objects.filter(competition=world.competition).count() == teams
+
+
+@pytest.mark.django_db
 def test_the_join_form_accepts_the_pasted_link(client, world):
     team = team_create(competition=world.competition, name="Crew", captain=account("cap"))
     mate = account("mate")
