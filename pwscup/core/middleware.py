@@ -1,5 +1,7 @@
 """Middleware of the platform's own."""
 
+from django.shortcuts import render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
 
@@ -37,3 +39,35 @@ def _revalidated(response) -> bool:
         for directive in response.get("Cache-Control", "").split(",")
     }
     return response.has_header("ETag") and "no-cache" in directives
+
+
+class MethodNotAllowedPageMiddleware:
+    """A page, not a blank screen, for a browser that opens an address taking only a form's
+    POST (an upload's, a freeze's: Django's ``require_POST`` answers 405 with no body), e.g.
+    from a bookmark or the history. It keeps the 405 and its ``Allow`` header, says what the
+    address is for, and links to the round the address belongs to, if any. The API's 405s
+    (JSON, from DRF) and answers that have a body are left as they are."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content or request.method != "GET":
+            return response
+        if request.path.startswith("/api/"):
+            return response
+        page = render(
+            request, "405.html", {"round_url": _round_url(request.resolver_match)}, status=405
+        )
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page
+
+
+def _round_url(match) -> str | None:
+    """The page of the round the address is under (its URL names both slugs), else None."""
+    kwargs = getattr(match, "kwargs", None) or {}
+    if "competition_slug" in kwargs and "round_slug" in kwargs:
+        return reverse("round_detail", args=[kwargs["competition_slug"], kwargs["round_slug"]])
+    return None

@@ -67,6 +67,8 @@ MIDDLEWARE = [
     # Cache-Control: private, no-store on every answer to a logged-in user (session or token).
     "pwscup.core.middleware.PrivateCacheControlMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A page for a browser's GET of a POST-only address (Django's 405 has no body).
+    "pwscup.core.middleware.MethodNotAllowedPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # A kept page's 304 from one read (pwscup/accounts/conditional.py, kept_answer): after

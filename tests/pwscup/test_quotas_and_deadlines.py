@@ -214,7 +214,14 @@ def test_only_team_members_can_upload(world, client):
     # GET is not an upload.
     client.force_login(world.users["a"])
     url = reverse("anonymization_upload", args=[world.competition.slug, world.round.slug])
-    assert client.get(url).status_code == 405
+    opened = client.get(url, HTTP_ACCEPT_LANGUAGE="ja")
+    assert opened.status_code == 405 and opened["Allow"] == "POST"
+    # A page, not a blank screen: what the address is for, and the way back to its round.
+    page = opened.content.decode()
+    assert 'data-testid="error-405"' in page and "直接開くページではありません" in page
+    round_url = reverse("round_detail", args=[world.competition.slug, world.round.slug])
+    assert f'href="{round_url}" data-testid="back-to-round"' in page
+    assert AnonymizationSubmission.objects.count() == 0
 
 
 # --- the attack phase has the same guards ---------------------------------------------------
