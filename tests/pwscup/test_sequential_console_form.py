@@ -171,6 +171,19 @@ def test_the_errors_are_in_japanese_for_a_japanese_reader(world, client):
     assert "2 以上の整数" in response.context["form"].errors["m"][0]
 
 
+def test_an_attack_phase_on_a_shared_master_is_refused_in_japanese_for_a_japanese_reader(
+    world, client
+):
+    """The message came from the English ``str`` of the scoring error on a Japanese form."""
+    response = _post(
+        client, world, fields_post(attack_phase="on"), headers={"accept-language": "ja"}
+    )
+    message = response.context["form"].errors["master"][0]
+    assert "攻撃フェーズにはチームごとのマスター表が必要です" in message
+    assert "attack phase needs" not in message
+    assert not Round.objects.filter(slug="seq").exists()
+
+
 def test_the_json_view_when_filled_is_the_configuration(world, client):
     data = fields_post(config=json.dumps(fixture_config("zhang_config.json")), m="")
     response = _post(client, world, data)

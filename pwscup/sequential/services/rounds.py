@@ -14,7 +14,7 @@ import scoring
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import organizer_csv_keep
 from pwscup.competitions.services import round_of_kind_create
-from pwscup.core.errors import Refused, scoring_validation_errors
+from pwscup.core.errors import Refused, scoring_form_error, scoring_validation_errors
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.sequential import KEY, engine
 from pwscup.sequential.models import SequentialRound
@@ -68,7 +68,7 @@ def sequential_round_create(
         raise ValidationError({"pool": _("Upload a master table or a pool, not both.")})
     config = sequential_config_validate(config=config)
     if config.get("attack_phase") and master_file is not None:
-        raise ValidationError({"master": str(scoring.ConfigError("seq.config.attack_phase"))})
+        raise scoring_form_error("master", scoring.ConfigError("seq.config.attack_phase"))
     if pool_file is not None and not config.get("per_team"):
         raise ValidationError(
             {
