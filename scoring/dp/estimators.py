@@ -321,9 +321,10 @@ def _each_cell_once(flat, rows, target, config: DPConfig, cells: int) -> None:
             _cell_text(c)
             for c in (target_cells(config, target.attributes)[int(i)] for i in missing[:10])
         ]
-        more = f" … ({missing.size:,} in total)" if missing.size > 10 else ""
+        # More than ten: the first ten and how many in all, in the catalogue's words.
         raise DPError(
-            "dp.estimate.missing_cells",
+            "dp.estimate.missing_many_cells" if missing.size > 10 else "dp.estimate.missing_cells",
             target=target.id,
-            cells=clip(", ".join(names), 2000) + more,
+            cells=clip(", ".join(names), 2000),
+            **({"total": f"{missing.size:,}"} if missing.size > 10 else {}),
         )

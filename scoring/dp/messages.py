@@ -298,6 +298,10 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Target '{target}' misses cells {cells}",
         "ja": "対象 '{target}' にセル {cells} がありません",
     },
+    "dp.estimate.missing_many_cells": {
+        "en": "Target '{target}' misses cells {cells} … ({total} in total)",
+        "ja": "対象 '{target}' にセル {cells} … など全 {total} 個がありません",
+    },
     "dp.estimate.duplicate_cell": {
         "en": "Cell {cell} of '{target}' appears on rows {first} and {second}",
         "ja": "'{target}' のセル {cell} が {first} 行目と {second} 行目にあります",

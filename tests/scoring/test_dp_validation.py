@@ -448,6 +448,23 @@ def test_estimate_missing_and_duplicate_cells():
     )
 
 
+def test_an_estimate_missing_many_cells_says_how_many_in_the_reader_s_language():
+    """A header-only estimate: the first ten cells and the count, each language in its own
+    words (the count's " … (N in total)" was English inside the Japanese message)."""
+    ages = [f"{low}-{low + 4}" for low in range(0, 30, 5)]
+    config = toy_config(attributes={"gender": ["F", "M"], "age": ages})
+    header = good_estimate().splitlines()[0]
+    with pytest.raises(DPError) as error:
+        read_estimate(header.encode(), config)
+    assert str(error.value) == (
+        "Target 'gender_age' misses cells (F,0-4), (F,5-9), (F,10-14), (F,15-19), (F,20-24), "
+        "(F,25-29), (M,0-4), (M,5-9), (M,10-14), (M,15-19) … (12 in total)"
+    )
+    japanese = error.value.render("ja")
+    assert japanese.endswith("(M,15-19) … など全 12 個がありません")
+    assert "in total" not in japanese
+
+
 def test_estimate_fill_outside_target_count_and_target():
     lines = good_estimate().splitlines()
     lines[7] = "gender,F,<=17,4"
