@@ -17,13 +17,19 @@ import scoring
 from pwscup.core.stored import stored_bytes
 from scoring.dp.config import DPConfig, parse_config
 from scoring.dp.data import histogram_of_codes, table_codes, validate_original
+from scoring.dp.errors import DPError
 
 # Every input problem ``scoring`` reports (DPError, or a CSV that cannot be read).
 DPInputError = scoring.ValidationError
 
 
 def config_validate(raw) -> dict:
-    """The normalised configuration (spec §10), or ``DPError`` with the §12 message."""
+    """The normalised configuration (spec §10), or ``DPError`` with the §12 message.
+
+    ``raw`` is the configuration already read from its JSON: a JSON string (``"x"``) is a
+    value that is not an object, as ``[]`` or ``1`` are, not JSON text to read again."""
+    if not isinstance(raw, dict):
+        raise DPError("dp.config.not_object")
     return parse_config(raw).as_dict()
 
 

@@ -14,8 +14,8 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "ラウンド設定は JSON オブジェクトでなければなりません",
     },
     "dp.config.not_json": {
-        "en": "The round configuration is not valid JSON: {detail}",
-        "ja": "ラウンド設定が正しい JSON ではありません: {detail}",
+        "en": "The round configuration cannot be read: {detail}",
+        "ja": "ラウンド設定を読み取れません: {detail}",
     },
     "dp.config.unknown_key": {
         "en": "Unknown key '{key}' in the round configuration; known keys: {known}",

@@ -186,3 +186,23 @@ def test_an_error_of_the_json_view_stays_on_it_and_opens_it(world, client):
     assert '<details class="advanced-json" data-testid="dp-advanced" open>' in (
         response.content.decode()
     )
+
+
+@pytest.mark.parametrize("text", ['"x"', "[]", "1", "null"])
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "The round configuration must be a JSON object"),
+        ("ja", "ラウンド設定は JSON オブジェクトでなければなりません"),
+    ],
+)
+def test_a_json_value_that_is_not_an_object_is_refused_as_such(
+    world, client, text, language, expected
+):
+    """A JSON string was read again as JSON text: "not valid JSON", in English, on a
+    Japanese page."""
+    response = _post(
+        client, world, {**fields_post(), "config": text}, headers={"accept-language": language}
+    )
+    assert response.context["form"].errors["config"] == [expected]
+    assert not Round.objects.filter(slug="dp").exists()

@@ -188,7 +188,15 @@ def test_config_other_values_name_the_key():
     )
     assert "'spearman_gate' must be" in message(parse_config, config_with(spearman_gate=2))
     assert message(parse_config, "[1]") == "The round configuration must be a JSON object"
-    assert "not valid JSON" in message(parse_config, "{")
+    assert message(parse_config, "{") == (
+        "The round configuration cannot be read: "
+        "Not valid JSON: the syntax breaks at line 1, column 2."
+    )
+    with pytest.raises(DPError) as broken:
+        parse_config("{")
+    assert broken.value.render("ja") == (
+        "ラウンド設定を読み取れません: 正しい JSON ではありません: 1 行 2 列目で構文が崩れています。"
+    )
 
 
 def test_validate_config_normalises_with_defaults():

@@ -198,7 +198,9 @@ def _document(raw: Any) -> dict:
         try:
             raw = loads_bounded(raw)
         except ConfigError as exc:
-            raise DPError("dp.config.not_json", detail=clip(str(exc))) from exc
+            # The parser's own message, nested: rendered in the reader's language.
+            detail = {"code": exc.code, "params": exc.params} if exc.code else clip(str(exc))
+            raise DPError("dp.config.not_json", detail=detail) from exc
     if not isinstance(raw, dict):
         raise DPError("dp.config.not_object")
     for key in raw:
