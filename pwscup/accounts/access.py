@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Prefetch, Value
 from django.db.models.query import EmptyQuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from pwscup.accounts.header import unread_known
 from pwscup.accounts.models import Team
@@ -76,10 +77,10 @@ def round_access(
             cache.set(key, rows, ACCESS_SECONDS)
     competition, round_, team = rows
     if round_ is None:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     expected_kind = kind or getattr(request, EXPECTED_KIND_ATTRIBUTE, None)
     if expected_kind is not None and round_.kind != expected_kind:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     # Its ranking version comes with the generation: the cached rankings a page reads are
     # keyed by it (``round_ranking_version``) at no query of their own.
     ranking_version_set(round_, ranking_version)
@@ -147,7 +148,7 @@ def kind_view(key: str):
         def wrapper(request, competition_slug, round_slug, *args, **kwargs):
             access = round_access(request, competition_slug, round_slug)
             if access.round.kind != key:
-                raise Http404("No such round.")
+                raise Http404(_("No such round."))
             return view(request, access, *args, **kwargs)
 
         return wrapper

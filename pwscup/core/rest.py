@@ -4,14 +4,18 @@ message in the caller's language (Accept-Language ja/en), e.g.
 A refused upload keeps the service's own message and status (403/413/429), as in the browser;
 a daily quota's 429 also says when it resets: ``Retry-After`` (seconds) and ``retry_after``,
 ``resets_at`` (ISO time) in the body. A spent total quota is ``quota_exhausted``, no retry.
+A request over the rate is ``throttled`` (429, ``Retry-After``), its wait in the message; a
+thing not found is ``not_found``, Django's untranslated default text replaced by "Not found.".
 """
 
 import logging
+import re
 
 from django.core.exceptions import SuspiciousOperation
+from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -85,6 +89,32 @@ def _validation_body(exc: exceptions.ValidationError) -> dict:
     return {"code": "invalid", "message": message, "fields": fields}
 
 
+# The text of Django's ``get_object_or_404`` (``"No Round matches the given query."``): English
+# whatever the language, and naming a model. The API answers its own "Not found." instead.
+DJANGO_NO_MATCH = re.compile(r"No \w+ matches the given query\.")
+
+
+def _not_found(exc) -> bool:
+    """Whether ``exc`` is Django's 404 without a message of ours: none, or the English text
+    of ``get_object_or_404``. A message of ours (translated) is the answer's."""
+    if not isinstance(exc, Http404):
+        return False
+    return not exc.args or bool(DJANGO_NO_MATCH.fullmatch(str(exc.args[0])))
+
+
+def _throttled_message(exc: exceptions.Throttled) -> str:
+    """A request rate exceeded, in the reader's language, with the wait in seconds (DRF's
+    wait sentence is English: it formats its text before translating it)."""
+    if exc.wait is None:
+        return _("Too many requests; try again later.")
+    wait = int(exc.wait)
+    return ngettext(
+        "Too many requests; try again in %(wait)d second.",
+        "Too many requests; try again in %(wait)d seconds.",
+        wait,
+    ) % {"wait": wait}
+
+
 def exception_handler(exc, context):
     if isinstance(exc, Refused):
         headers, retry = exc.retry_details()
@@ -102,6 +132,8 @@ def exception_handler(exc, context):
         exc = exc.__context__
     if isinstance(exc, (SuspiciousOperation, MultiPartParserError)):
         return Response(bad_request_error(exc), status=400)
+    if _not_found(exc):
+        exc = NotFound()  # "Not found.", translated
     response = drf_exception_handler(exc, context)
     if response is None:
         logger.exception("API error", exc_info=exc)
@@ -111,6 +143,8 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, exceptions.ValidationError):
         response.data = _validation_body(exc)
+    elif isinstance(exc, exceptions.Throttled):  # Retry-After: DRF's, from ``exc.wait``
+        response.data = {"code": "throttled", "message": _throttled_message(exc)}
     elif isinstance(exc, exceptions.APIException):
         response.data = {"code": _first_code(exc.get_codes()), "message": str(exc.detail)}
     else:  # Http404 / PermissionDenied of Django, turned into DRF's by the default handler
