@@ -267,21 +267,22 @@ def _read_plain(data: bytes, *, name: str) -> Table | None:
 
 def _read_checked(data: bytes, encoding: str, *, name: str) -> pd.DataFrame:
     """The checking reader: field counts of every line, blank lines, trimming."""
+    # ``structural_lines`` splits fields exactly as pandas' C parser below does (a quote opens
+    # a quoted field only as a field's first byte), so a ragged line is named here, by row.
     starts, ends, fields = structural_lines(data)
     header = parse_header(data[: ends[0]].decode(encoding), name=name)
     width = len(header)
     data_fields = fields[1:].copy()
-    if width > 1:
+    if width != 1:
         # A line without any separator is either blank (a deleted row) or ragged; blank
-        # when all its bytes are ASCII whitespace (what ``bytes.strip`` removes).
+        # when all its bytes are ASCII whitespace (what ``bytes.strip`` removes). In a table
+        # of one column it is a row like any other; a line with a separator is ragged there.
         single = np.flatnonzero(data_fields == 1)
         if single.size:
             arr = np.frombuffer(data, dtype=np.uint8)
             solid = np.concatenate(([0], np.cumsum(~np.isin(arr, _ASCII_SPACE), dtype=np.int64)))
             blank = solid[ends[single + 1]] == solid[starts[single + 1]]
             data_fields[single[blank]] = 0
-    else:
-        data_fields[:] = width
     ragged = np.flatnonzero((data_fields != width) & (data_fields != 0))
     if ragged.size:
         raise ValidationError(
@@ -292,22 +293,30 @@ def _read_checked(data: bytes, encoding: str, *, name: str) -> pd.DataFrame:
         )
     needs_trim = b'"' in data or _has_edge_spaces(data)
     try:
+        # The header line is read as a row, not as the column names: the parser then takes
+        # the number of columns from it and refuses any longer line ("Expected 5 fields in
+        # line 2, saw 6"). Given names, pandas would instead make the extra leading field of
+        # a longer first row the index of the whole table and shift every column silently
+        # (and with ``index_col=False`` drop the extra field with a mere warning).
         chunks = pd.read_csv(
             io.BytesIO(data),
             encoding=encoding,
             dtype=object,
-            header=0,
-            names=list(range(width)) if width else None,
+            header=None,
+            index_col=False,
             keep_default_na=False,
             na_filter=False,
             skip_blank_lines=False,
             engine="c",
             chunksize=_CHUNK_ROWS,
         )
-        frame = pd.concat(
-            [_share_values(chunk, trim=needs_trim) for chunk in chunks], ignore_index=True
-        )
-    except (pd.errors.ParserError, ValueError) as exc:
+        parts = [_share_values(chunk, trim=needs_trim) for chunk in chunks]
+        if not parts or parts[0].shape[1] != width:
+            got = parts[0].shape[1] if parts else 0
+            raise ValueError(f"the header line has {got} fields, expected {width}")
+        parts[0] = parts[0].iloc[1:]
+        frame = pd.concat(parts, ignore_index=True)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise ValidationError("table.unparsable", name=clip(name), detail=clip(exc, 200)) from None
     frame.columns = header
     return frame

@@ -6,6 +6,9 @@ every row, empty cells, numbers, comparison keys, integrality), and validation a
 14 metrics must give the same messages and numbers.
 """
 
+import csv
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,6 +17,7 @@ import scoring
 from scoring.arrow_columns import ArrowColumn
 from scoring.columns import ObjectColumn, Table
 from scoring.datasets import default_config_dict, generate_anonymized, generate_original
+from scoring.table_bounds import structural_lines
 from scoring.tables import _decode, _read_checked, load_table, unix_line_ends
 
 
@@ -242,3 +246,83 @@ def test_lines_without_a_separator_are_blank_rows_or_ragged_ones():
         "submission.csv: wrong number of fields (the header has 2): row 3 has 1 field "
         "(1 row in total). Rows are numbered from 1 after the header line."
     )
+
+
+# A quote opens a quoted field only as the field's first byte, in pandas' C parser (the
+# checking reader) as in Python's csv module: after a space it is a literal character, and a
+# comma after it separates fields. The field count check must split lines the same way.
+SPACE_BEFORE_QUOTE = (
+    b"gid,pid,Age,Zip,Disease\n"
+    b'1,Alice, "[22,52]","[14000,33000]",bronchitis\n'
+    b'1,Paul,"[22,52]","[14000,33000]",dyspepsia\n'
+)
+
+
+def test_a_space_before_a_quoted_comma_makes_the_row_ragged():
+    with pytest.raises(scoring.ValidationError) as info:
+        load_table(SPACE_BEFORE_QUOTE, name="anonymized.csv")
+    assert info.value.code == "table.ragged"
+    assert str(info.value) == (
+        "anonymized.csv: wrong number of fields (the header has 5): row 1 has 6 fields "
+        "(1 row in total). Rows are numbered from 1 after the header line."
+    )
+    with pytest.raises(scoring.ValidationError, match="row 1 has 6 fields"):
+        checked(SPACE_BEFORE_QUOTE)
+    rows = list(csv.reader(io.StringIO(SPACE_BEFORE_QUOTE.decode(), newline="")))
+    assert [len(row) for row in rows] == [5, 6, 5]  # Python's csv module splits it so too
+
+
+def test_a_space_before_a_quoted_field_without_a_comma_is_read_as_it_is():
+    data = b'a,b,c\n1, "x",2\n3,"y",4\n5, "",6\n'
+    # The quotes after the space are literal characters of the cell; the space is trimmed.
+    assert load_table(data).to_frame().values.tolist() == [
+        ["1", '"x"', "2"],
+        ["3", "y", "4"],
+        ["5", '""', "6"],
+    ]
+    rows = list(csv.reader(io.StringIO(data.decode(), newline="")))
+    assert rows[1:] == [["1", ' "x"', "2"], ["3", "y", "4"], ["5", ' ""', "6"]]
+
+
+def test_quoted_fields_with_commas_are_read():
+    data = b'gid,pid,Age\n1,Alice,"[22,52]"\n1,"Paul, Jr.","[22,52]"\n2, Bob ,"a ""b"", c"\n'
+    assert load_table(data).to_frame().values.tolist() == [
+        ["1", "Alice", "[22,52]"],
+        ["1", "Paul, Jr.", "[22,52]"],
+        ["2", "Bob", 'a "b", c'],
+    ]
+
+
+def test_a_quote_after_a_closed_quoted_field_is_a_literal_character():
+    assert load_table(b'a,b\n"x"y"z,1\n').to_frame().values.tolist() == [['xy"z', "1"]]
+    with pytest.raises(scoring.ValidationError, match="row 1 has 3 fields"):
+        load_table(b'a,b\n"x"y"z,1",2\n')
+
+
+@pytest.mark.parametrize(
+    ("data", "detail"),
+    [
+        (b"a,b\n1,2,3\n4,5\n", "Expected 2 fields in line 2, saw 3"),
+        (b"a,b\n1,2\n4,5,6\n", "Expected 2 fields in line 3, saw 3"),
+    ],
+)
+def test_the_checking_reader_never_makes_an_extra_field_the_index(monkeypatch, data, detail):
+    """Should the field counts ever disagree with the parser, the file is refused as
+    unreadable: an extra field never becomes the index that shifts every column."""
+    import scoring.tables
+
+    def undercounted(data):
+        starts, ends, fields = structural_lines(data)
+        return starts, ends, np.minimum(fields, fields[0])
+
+    monkeypatch.setattr(scoring.tables, "structural_lines", undercounted)
+    with pytest.raises(scoring.ValidationError) as info:
+        checked(data)
+    assert info.value.code == "table.unparsable"
+    assert detail in str(info.value)
+
+
+def test_a_one_column_table_refuses_a_line_with_a_separator():
+    with pytest.raises(scoring.ValidationError, match=r"\(the header has 1\): row 1 has 2 fields"):
+        load_table(b"a\n1,2\n3\n")
+    assert load_table(b"a\n1\n\n3\n").to_frame().values.tolist() == [["1"], [""], ["3"]]
