@@ -143,4 +143,12 @@ def test_an_upload_sending_its_file_twice_is_refused_and_nothing_kept(player, ar
     )
     assert answer.status_code == 400, answer.content
     assert "file" in answer.json()["message"] and "複数回" in answer.json()["message"]
+    for name, value in fields.items():  # a field the upload reads, twice: which would count?
+        one = SimpleUploadedFile("one.csv", content)
+        again = client.post(kind["url"], {"file": one, name: [value, value]}, **headers)
+        assert again.status_code == 400 and name in again.json()["message"], again.content
     assert player.kept(arena, "a") == []
+    # A field no upload reads is ignored, sent twice or not, as any unknown field is.
+    one = SimpleUploadedFile("one.csv", content)
+    kept = client.post(kind["url"], {"file": one, "extra": ["x", "y"], **fields}, **headers)
+    assert kept.status_code == 202, kept.content

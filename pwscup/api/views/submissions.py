@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from pwscup.accounts.access import round_access
 from pwscup.core.rest import ROUND_PREFIX, UploadField, errors
 from pwscup.core.rest_schemas import JSON_LIST, JSON_OBJECT
-from pwscup.core.single_parts import SinglePartsMultiPartParser
+from pwscup.core.single_parts import SinglePartsMultiPartParser, parts_once
 
 BINARY_FILE = OpenApiResponse(
     OpenApiTypes.BINARY, description=gettext_lazy("The file as uploaded.")
@@ -67,6 +67,7 @@ class ListView(DeclaredView):
         access, part = self.where(request, competition_slug, round_slug)
         declared.uploader(part, access)
         form = self.upload_serializer(data=request.data)
+        parts_once(request.data, form.fields)  # a field read twice: which one would count?
         form.is_valid(raise_exception=True)
         data = dict(form.validated_data)
         uploaded_file = data.pop("file")
