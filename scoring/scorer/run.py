@@ -36,6 +36,8 @@ PROGRAM, INPUT, OUTPUT, SHARED = "/app/program", "/app/input", "/app/output", "/
 SUBSTITUTIONS = {"program": PROGRAM, "input": INPUT, "output": OUTPUT, "shared": SHARED}
 PLACEHOLDER = re.compile(r"\$(?:\{(program|input|output|shared)\}|(program|input|output|shared)\b)")
 MAX_TAIL_CHARS = 2_000
+# A line of the tail longer than this keeps its start and its end (``_readable_tail``).
+MAX_LINE_CHARS, LINE_END_CHARS = 400, 100
 OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
 STATUSES = ("ok", "refused", "failed")  # failed: the platform's fault, not the submission's
 TARGETS = f"{INPUT}/targets"
@@ -215,9 +217,26 @@ def _interpreter_folders(environment: ScorerEnvironment) -> list[Path]:
     return folders
 
 
+def _readable_tail(text: str) -> str:
+    r"""The last ``MAX_TAIL_CHARS`` of what the program printed, each long line cut in its
+    middle first: a refusal's reason starts its line (``ValueError: unknown columns …``)
+    and would be lost if a line of 10,000 column names were only cut from its start.
+
+    >>> _readable_tail("ValueError: bad columns " + "c," * 5000 + "z\nexit")[:34]
+    'ValueError: bad columns c,c,c,c,c,'
+    """
+    lines = [
+        line
+        if len(line) <= MAX_LINE_CHARS
+        else f"{line[: MAX_LINE_CHARS - LINE_END_CHARS]} … {line[-LINE_END_CHARS:]}"
+        for line in text.split("\n")
+    ]
+    return "\n".join(lines)[-MAX_TAIL_CHARS:]
+
+
 def _judge(program, outcome: SandboxOutcome, output: Path, primary_key, limits: SandboxLimits):
     """-> (status, code, params, ScorerOutput or None)."""
-    tail = outcome.tail[-MAX_TAIL_CHARS:]
+    tail = _readable_tail(outcome.tail)
     if not outcome.started and not outcome.stopped:
         return "failed", "scorer.sandbox.failed", {"tail": tail}, None
     if outcome.stopped == "timeout":

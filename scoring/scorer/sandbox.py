@@ -4,8 +4,8 @@ The sandbox's command line is a launcher's (:mod:`scoring.scorer.launchers`: bub
 default, or an operator's container runtime), which also sets the per-run limits inside
 (:class:`scoring.scorer.limits.SandboxLimits`). Outside, :func:`sandbox_run` keeps the
 wall-clock limit and kills the whole sandbox (its process group; the sandbox's PID 1 takes
-every process inside with it), reads what the command prints incrementally (keeping the
-tail, stopping it past a bound) and watches the size of the output folder.
+every process inside with it), reads what the command prints incrementally (keeping its
+start and its tail, stopping it past a bound) and watches the size of the output folder.
 
 When the worker runs as root, the sandbox runs as an unprivileged user (``run_as``, default
 ``nobody``): the kernel counts processes per real user and exempts root, so only then does
@@ -130,8 +130,16 @@ def sandbox_run(
     return _outcome(process.returncode, statuses, stopped, tail, printed, seconds)
 
 
+# What is kept of the start of the output besides its tail: a reason printed first on a line
+# that goes on for long (``refused: unknown columns `` and 10,000 names) joins the tail.
+HEAD_BYTES = 1_024
+
+
 def _watch(process, limits: SandboxLimits, watched: Path, started: float, tail_bytes: int):
-    """Read the output until the process exits; stop it at a limit. -> (stopped, tail, bytes)."""
+    """Read the output until the process exits; stop it at a limit. -> (stopped, tail, bytes).
+    The tail is the output's last ``tail_bytes``, after its first ``HEAD_BYTES`` and " … "
+    when the two do not meet."""
+    head = b""
     tail: deque[bytes] = deque()
     kept = printed = 0
     stopped = ""
@@ -156,6 +164,8 @@ def _watch(process, limits: SandboxLimits, watched: Path, started: float, tail_b
                 if not chunk:
                     selector.unregister(process.stdout)
                     open_pipe = False
+                if len(head) < HEAD_BYTES:
+                    head += chunk[: HEAD_BYTES - len(head)]
                 printed += len(chunk)
                 tail.append(chunk)
                 kept += len(chunk)
@@ -170,7 +180,19 @@ def _watch(process, limits: SandboxLimits, watched: Path, started: float, tail_b
     process.stdout.close()
     if not stopped and _too_large(watched, limits):
         stopped = "output"
-    return stopped, _tail_text(b"".join(tail)[-tail_bytes:]), printed
+    return stopped, _tail_text(_kept(head, b"".join(tail), printed, tail_bytes)), printed
+
+
+def _kept(head: bytes, tail: bytes, printed: int, tail_bytes: int) -> bytes:
+    """The output's start and its last ``tail_bytes`` bytes: whole when they meet.
+
+    >>> _kept(b"ab", b"abcdef", 6, 4), _kept(b"ab", b"xxcdef", 9, 4)
+    (b'abcdef', b'ab \xe2\x80\xa6 cdef')
+    """
+    tail = tail[-tail_bytes:]
+    if printed <= len(head) + len(tail):
+        return head[: printed - len(tail)] + tail
+    return head + " … ".encode() + tail
 
 
 def _kill(process) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from scoring.scorer.sandbox import HEAD_BYTES
+
 ROOT = Path(__file__).resolve().parents[3]
 WRITES_SCORES = (
     'import json, sys; json.dump({"score": 1}, open(sys.argv[2] + "/scores.json", "w"))\n'
@@ -158,7 +160,8 @@ def test_printing_1_gb_is_stopped_at_the_bound_with_the_tail_kept(make_program, 
     result = run_program(make_program(program))
     assert (result.status, result.code) == ("refused", "scorer.printed_too_much")
     assert result.params["limit"] == f"{1024**2:,}"
-    assert "xxxx" in result.tail and len(result.tail) <= 4096
+    # What is kept: the output's first 1,024 bytes and its last 4,096, " … " between them.
+    assert "xxxx" in result.tail and len(result.tail) <= HEAD_BYTES + len(" … ") + 4096
     assert time.monotonic() - started < 30
 
 

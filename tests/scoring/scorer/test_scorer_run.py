@@ -168,6 +168,22 @@ def test_the_result_renders_its_message_in_both_languages(make_program, run_prog
     assert json.dumps(result.params)  # stored as JSON by the platform
 
 
+def test_a_refusal_on_one_long_line_keeps_its_reason(make_program, run_program):
+    """A reason followed by 10,000 column names on its line (a pandas error on a wide
+    file): the message keeps the line's start, the reason, and its end."""
+    program = make_program(
+        "import sys\n"
+        "print('refused: unknown columns ' + ','.join(f'col{i}' for i in range(10_000)))\n"
+        "sys.exit(1)\n"
+    )
+    result = run_program(program)
+    assert result.code == "scorer.exit"
+    shown = result.params["tail"]
+    assert shown.startswith("refused: unknown columns col0,col1,") and shown.endswith("col9999")
+    assert " … " in shown and len(shown) < 600
+    assert "refused: unknown columns" in result.render("ja")
+
+
 def test_a_submission_that_cannot_be_read_is_refused_by_name(make_program, run_program, place):
     result = run_program(make_program("raise SystemExit(0)\n"), submission=place / "absent.csv")
     assert (result.status, result.code) == ("refused", "scorer.submission.unreadable")
