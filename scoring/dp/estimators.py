@@ -321,10 +321,7 @@ def _each_cell_once(flat, rows, target, config: DPConfig, cells: int) -> None:
             _cell_text(c)
             for c in (target_cells(config, target.attributes)[int(i)] for i in missing[:10])
         ]
-        # More than ten: the first ten and how many in all, in the catalogue's words.
-        raise DPError(
-            "dp.estimate.missing_many_cells" if missing.size > 10 else "dp.estimate.missing_cells",
-            target=target.id,
-            cells=clip(", ".join(names), 2000),
-            **({"total": f"{missing.size:,}"} if missing.size > 10 else {}),
-        )
+        cells = {"target": target.id, "cells": clip(", ".join(names), 2000)}
+        if missing.size > 10:  # the first ten and how many in all, in the catalogue's words
+            raise DPError("dp.estimate.missing_many_cells", total=f"{missing.size:,}", **cells)
+        raise DPError("dp.estimate.missing_cells", **cells)
