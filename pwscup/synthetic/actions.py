@@ -34,6 +34,8 @@ LIFECYCLE = two_sided_lifecycle(
         "A published ranking never changes afterwards."
     ),
     hide_text=gettext_lazy(
-        "The final half's scores, the matrix and the rankings become organizer-only again."
+        "Everyone goes back to the provisional view on the dev half: the final half's "
+        "scores, the ROC curves and the final rankings are hidden again, from the organizers "
+        "too."
     ),
 )

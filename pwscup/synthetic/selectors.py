@@ -46,6 +46,15 @@ def visible_half(*, synthetic: SyntheticRound) -> str:
     return "final" if synthetic.results_published else "dev"
 
 
+def rankings_visible(*, synthetic: SyntheticRound, team, is_organizer: bool) -> bool:
+    """Whether a reader sees the matrix and the rankings (the Results tab and the API's
+    standings, one rule): after the freeze, the teams and the organizers on the dev half
+    (provisional), everyone once the results are published (final half)."""
+    if synthetic.frozen_at is None:
+        return False
+    return synthetic.results_published or team is not None or is_organizer
+
+
 # A draw's rows (lists of ids, as long as the team's tables): what the pages that only count
 # draws or ask whether one exists leave unread.
 DRAW_ROWS = ("members", "nonmembers", "challenge", "labels", "dev")

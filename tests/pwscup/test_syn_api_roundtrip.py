@@ -15,9 +15,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from pwscup.accounts.services import user_create
 from pwscup.api.services import api_token_create
 from pwscup.competitions.models import Phase
-from pwscup.synthetic import services
+from pwscup.submissions.round_api import score_text
+from pwscup.synthetic import selectors, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SynAttack, SynRelease, TeamDraw
 from tests.pwscup.syn_world import (
@@ -235,6 +237,21 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
     assert scored["status"] == "finished" and scored["half"] == "dev" and scored["final"]
     assert scored["scores"] == kept.dev and scored["about"] == "Team A"
     assert client.get(answer.json()["url"], **bearer(world.users["a"])).status_code == 404
+    # The standings say what the Results tab shows: the provisional rankings on the dev half,
+    # to the teams and the organizers; to nobody else before publication.
+    standings = client.get(address(world, "round-standings"), **headers)
+    assert standings.status_code == 200, standings.content
+    assert standings.json()["note"].startswith("Provisional, on the dev half")
+    dev = selectors.round_results(synthetic=world.synthetic, half="dev").attacks
+    (row,) = [r for r in standings.json()["tables"][1]["rows"] if r[1] == "Team B"]
+    (mine,) = [r for r in dev if r["team"].slug == "teamB"]
+    assert row[2] == score_text(mine["mean"]) and row[3] == mine["attacked"] == 1
+    assert (
+        client.get(address(world, "round-standings"), **bearer(world.organizer)).status_code == 200
+    )
+    outsider = user_create(username="synapi4-outsider", password="pw-outsider-1")
+    refused = client.get(address(world, "round-standings"), **bearer(outsider))
+    assert refused.status_code == 404 and "freeze" in refused.json()["message"]
     # Not on its own release, not on a team with no target.
     own = client.post(
         attack_type["url"],

@@ -6,10 +6,11 @@ it may upload (a release in the release phase; an attack on another team's targe
 attack phase) and its uploads with the scores it may see are the core's, from the declared
 types (``submissions.py``).
 
-The standings are the two final rankings (spec §5), on the final half: they exist only once
-the results are published. Before, the standings answer 404 for everyone, organizers
-included (no provisional dev-half ranking: the ranking's half is shown to nobody before
-publication, and a dev-half ranking beside it would be a second ranking rule).
+The standings are the two rankings (spec §5) the Results tab shows, to the same readers
+(``selectors.rankings_visible``): after the freeze, to the teams and the organizers,
+provisional, on the dev half; once the results are published, to everyone who sees the
+round, on the final half. Before the freeze (and to a visitor before publication) they answer
+404 with the reason. The final half is in no answer before publication.
 """
 
 from django.utils.translation import gettext as _
@@ -107,15 +108,18 @@ round_status = round_api.RoundStatus(
 
 
 def round_leaderboard(request, access) -> dict:
-    """``SyntheticKind.api_leaderboard``: once the results are published, to everyone who
-    sees the round, the release ranking and the attack ranking on the final half
-    (disqualified teams left out); before, 404 for everyone."""
+    """``SyntheticKind.api_leaderboard``: the release ranking and the attack ranking the
+    Results tab shows (disqualified teams left out): provisional on the dev half after the
+    freeze, final once the results are published; 404 to a reader who may not see them."""
     synthetic = selectors.synthetic_of(access.round)
-    if synthetic is None or not synthetic.results_published:
+    if synthetic is None or not selectors.rankings_visible(
+        synthetic=synthetic, team=access.team, is_organizer=access.is_organizer
+    ):
         raise Refused(
             _(
-                "The rankings are shown once the organizers publish the results: they use the "
-                "final half of the challenge sets, which stays hidden until then."
+                "The rankings are shown after the freeze to the teams and the organizers "
+                "(provisional, on the dev half of the challenge sets), and to everyone once "
+                "the organizers publish the results."
             ),
             status=404,
         )
@@ -139,13 +143,20 @@ def round_leaderboard(request, access) -> dict:
         [row["rank"], row["team"].name, round_api.score_text(row["mean"]), row["attacked"]]
         for row in results.attacks
     ]
-    return {
-        "note": _(
-            "On the final half of the challenge sets. Releases failing the gates are listed "
-            "last; the others by the highest %(headline)s any attacker reached on them, lower "
-            "first."
+    order = _(
+        "Releases failing the gates are listed last; the others by the highest %(headline)s "
+        "any attacker reached on them, lower first."
+    ) % {"headline": name}
+    half = (
+        _("On the final half of the challenge sets.")
+        if synthetic.results_published
+        else _(
+            "Provisional, on the dev half of the challenge sets: the final half decides the "
+            "rankings and is shown to nobody until the results are published."
         )
-        % {"headline": name},
+    )
+    return {
+        "note": f"{half} {order}",
         "tables": round_api.two_sided_tables(
             [_("Gates"), _("Worst attack (%(headline)s)") % {"headline": name}, "U_ML", "U_1"],
             releases,

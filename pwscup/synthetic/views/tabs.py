@@ -69,7 +69,9 @@ class SyntheticTabs(TwoSidedTabs):
 
     def results(self, access, state):
         team = access.team
-        visible = state.frozen and (state.published or team is not None or access.is_organizer)
+        visible = selectors.rankings_visible(
+            synthetic=state.synthetic, team=team, is_organizer=access.is_organizer
+        )
         context = {"state": state, "visible": visible}
         if visible:
             results = selectors.round_results(synthetic=state.synthetic, half=state.half)
