@@ -35,7 +35,7 @@ from pwscup.archives.selectors import ArchiveRounds
 from pwscup.competitions.standings import standings_csv_bytes
 from pwscup.core.files import CHUNK, opened
 from pwscup.kinds import kind_of
-from pwscup.kinds.archives import SECRETS
+from pwscup.kinds.archives import GROUND_TRUTH, ORIGINAL, PERMUTATIONS, SAMPLES, SECRETS
 from pwscup.presentations.selectors import published_slides
 
 FORMAT = "pwscup-results-archive"
@@ -137,8 +137,23 @@ def data_card_markdown(competition, cards: list[dict]) -> str:
     return "\n".join(lines)
 
 
+# The secrets' names in the README's Japanese half (the README holds both languages at once,
+# so it names them itself rather than through the reader's catalogue).
+SECRET_NAMES_JA = {
+    ORIGINAL: "元データ",
+    SAMPLES: "サンプル",
+    PERMUTATIONS: "置換（パーミュテーション）",
+    GROUND_TRUTH: "攻撃の正解データ",
+}
+
+
 def readme(competition, version: int, secrets: list[str], *, with_slides: bool = True) -> str:
     ticked = ", ".join(secrets) if secrets else "none"
+    ticked_ja = (
+        "、".join(f"{SECRET_NAMES_JA.get(name, name)}（{name}）" for name in secrets)
+        if secrets
+        else "なし"
+    )
     if with_slides:
         slides_en = "the teams' published slides and policy texts, "
         slides_ja = "公開された各チームの発表資料と方針、"
@@ -177,7 +192,7 @@ Folders: `rounds/<round>/` (one per round whose results were published){folders_
 どのデータで行われたかを示すデータカード（`data-card.md`、`data-card.json`）を含みます。
 `manifest.json` に全ファイルの SHA-256 とサイズが記載されています。
 {note_ja}
-運営者が含めることを選んだ秘密情報: **{ticked}**。ここに記載がない限り、元データ、サンプル、
+運営者が含めることを選んだ秘密情報: **{ticked_ja}**。ここに記載がない限り、元データ、サンプル、
 置換（パーミュテーション）、攻撃の正解データは一切含まれていません。
 
 フォルダ: `rounds/<ラウンド>/`（結果が公開されたラウンドごと）{folders_ja}。
@@ -290,7 +305,7 @@ def _write_slides(archive: zipfile.ZipFile, written: Written, competition) -> No
     """The published slides, their policy texts and ``slides/index.json``."""
     slides = []
     for item in published_slides(competition=competition):
-        window = slugify(item.window_title) or f"window-{item.window.pk}"
+        window = slugify(item.window_title, allow_unicode=True) or f"window-{item.window.pk}"
         folder = f"slides/{window}"
         pdf = member_name(folder, f"{item.team_slug}.pdf")
         if pdf in written.names:  # two windows whose titles give the same folder

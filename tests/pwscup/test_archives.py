@@ -144,7 +144,8 @@ def test_the_manifest_and_the_data_card(played):
     markdown = members["data-card.md"].decode()
     assert "| age | quasi-identifier |" in markdown and world.round.original_sha256 in markdown
     readme = members["README.md"].decode()
-    assert "version 1" in readme and "第 1 版" in readme and "original" in readme
+    assert "version 1" in readme and "第 1 版" in readme and "**original**" in readme
+    assert "**元データ（original）**" in readme  # the Japanese half names it in Japanese
 
 
 def test_versions_increment_and_every_version_stays_downloadable(played):

@@ -32,7 +32,7 @@ def client_of(user=None) -> Client:
 def published(make_world, django_user_model):
     """A played round, its slides (with policy texts) published, and archive v1."""
     world = make_world()
-    window = window_for(world, title="Final talks")
+    window = window_for(world, title="Final talks 最終発表")
     slides = rendered(upload(world, window, "a", anonymization_policy=POLICY, attack_policy=ATTACK))
     play_2015(world)
     close(window)
@@ -88,8 +88,8 @@ def test_participants_and_organizers_download_it_with_the_slides(published):
         content = body(response)
         assert sha256(content) == archive.sha256
         members = archive_zip(content)
-        assert members["slides/final-talks/teamA.pdf"] == pdf
-        assert POLICY in members["slides/final-talks/teamA-policies.md"].decode()
+        assert members["slides/final-talks-最終発表/teamA.pdf"] == pdf
+        assert POLICY in members["slides/final-talks-最終発表/teamA-policies.md"].decode()
         assert manifest(members)["slides"] is True
         assert json.loads(members["slides/index.json"])[0]["team_slug"] == "teamA"
     # Both variants hold the same round outcome.
