@@ -108,19 +108,32 @@ def competition_clone(
 ) -> Competition:
     """A new competition like ``competition`` (its settings, rounds and files, hidden data
     included: the copy stays on this platform, with the same organizer; no team, no upload),
-    starting at ``start``: the export and the import of a bundle, in memory."""
+    starting at ``start``: the export and the import of a bundle, in memory. Both logs say
+    so: the copy's (*Cloned*, with its source) and the source's (the export, with the copy's
+    address), as for an export that left the server."""
     if not may_clone(user=user, competition=competition):
         raise PermissionDenied
     bundle = competition_bundle(competition=competition, options=ExportOptions(include_hidden=True))
-    return _import(
-        bundle_file=io.BytesIO(bundle.data),
-        name=name,
-        slug=slug,
-        start=start,
-        user=user,
-        action=Action.COMPETITION_CLONED,
-        source=competition.slug,
-    )
+    with transaction.atomic():
+        copy = _import(
+            bundle_file=io.BytesIO(bundle.data),
+            name=name,
+            slug=slug,
+            start=start,
+            user=user,
+            action=Action.COMPETITION_CLONED,
+            source=competition.slug,
+        )
+        audit_record(
+            user=user,
+            competition=competition,
+            action=Action.BUNDLE_EXPORTED,
+            rounds=len(bundle.manifest["rounds"]),
+            sha256=bundle.sha256,
+            include_hidden=True,
+            cloned_into=copy.slug,
+        )
+    return copy
 
 
 def _target_check(*, name: str, slug: str, start: dt.datetime) -> None:

@@ -27,6 +27,7 @@ LABELS = {
     "award": _("Award"),
     "changed": _("Changed fields"),
     "closes": _("Closes"),
+    "cloned_into": _("Cloned into"),
     "data_choice": _("Data choice"),
     "data_choices": _("Data choices"),
     "data_pack": _("Data pack"),

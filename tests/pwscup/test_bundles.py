@@ -127,6 +127,13 @@ def test_export_is_audited_and_clone_takes_the_same_path(world):
     assert AuditEntry.objects.get(
         competition=clone, action=AuditEntry.Action.COMPETITION_CLONED
     ).detail == {"name": "Cup again", "rounds": 1, "source": "cup"}
+    # The source's log has the export the clone made (hidden data included), naming the copy.
+    (cloned,) = AuditEntry.objects.filter(
+        competition=world.competition,
+        action=AuditEntry.Action.BUNDLE_EXPORTED,
+        detail__cloned_into="again",
+    )
+    assert cloned.detail["include_hidden"] is True and cloned.user == organizer
     again = competition_bundle(competition=clone)
     expected = copy.deepcopy(manifest_of(data))
     expected["competition"]["name"] = "Cup again"
