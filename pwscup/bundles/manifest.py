@@ -99,12 +99,31 @@ def _schema_message(error) -> str:
             _("%(count)s keys; at most %(n)s are allowed.")
             % {"count": len(error.instance), "n": expected}
         ),
+        "minItems": lambda: (
+            _("%(count)s items; at least %(n)s are needed.")
+            % {"count": len(error.instance), "n": expected}
+        ),
         "minimum": lambda: _("%(value)s is less than %(n)s.") % {"value": value, "n": expected},
         "maximum": lambda: _("%(value)s is more than %(n)s.") % {"value": value, "n": expected},
+        "exclusiveMinimum": lambda: (
+            _("%(value)s must be more than %(n)s.") % {"value": value, "n": expected}
+        ),
+        "exclusiveMaximum": lambda: (
+            _("%(value)s must be less than %(n)s.") % {"value": value, "n": expected}
+        ),
+        "enum": lambda: (
+            _("%(value)s is not one of %(choices)s.")
+            % {"value": value, "choices": ", ".join(json.dumps(item) for item in expected)}
+        ),
     }
     make = messages.get(error.validator)
-    # jsonschema's own message quotes the whole value: cut it (it may be a huge one).
-    return make() if make else error.message[:200]
+    # Any other rule (``oneOf``: none of the forms allowed there) in the site's words too.
+    return (
+        make()
+        if make
+        else _("%(value)s is not allowed here (schema rule %(rule)s).")
+        % {"value": value, "rule": error.validator}
+    )
 
 
 def _error_order(error) -> list[tuple]:

@@ -172,6 +172,47 @@ def test_a_bundle_written_before_the_limit_per_target_imports_without_one(world)
     assert copied.phases.get(kind="anonymization").total_limit == 9
 
 
+STANDINGS = {"rule": "weighted_rank", "rounds": [{"round": "r1", "weight": 1, "rankings": ["x"]}]}
+
+
+def _standings(**changes):
+    def change(manifest):
+        standings = copy.deepcopy(STANDINGS)
+        standings["rounds"][0].update(changes.get("entry", {}))
+        standings.update(changes.get("top", {}))
+        manifest["standings"] = standings
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "english", "japanese"),
+    [
+        (
+            _standings(entry={"weight": 0}),
+            "standings.rounds[0].weight: 0 must be more than 0.",
+            "0 は 0 より大きくなければなりません",
+        ),
+        (
+            _standings(top={"rule": "xyz"}),
+            "standings.rule: 'xyz' is not one of \"weighted_rank\"",
+            "'xyz' は \"weighted_rank\"",
+        ),
+        (
+            _standings(entry={"rankings": []}),
+            "standings.rounds[0].rankings: 0 items; at least 1 are needed.",
+            "少なくとも 1 個必要です",
+        ),
+    ],
+)
+def test_a_schema_refusal_reads_in_the_readers_language(world, change, english, japanese):
+    organizer = creator(world.organizer)
+    data = rebuilt(competition_bundle(competition=world.competition).data, change=change)
+    assert any(english in message for message in _refused(data, organizer))
+    with translation.override("ja"):
+        assert any(japanese in message for message in _refused(data, organizer))
+
+
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
