@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 
 from pwscup.sequential import selectors
 from pwscup.sequential.models import Release, SeqTarget
+from pwscup.submissions.round_api import no_target
 from pwscup.submissions.round_pages import require_own, require_participant, require_team
 
 __all__ = ["attack_target", "own_release", "require_team"]
@@ -25,8 +26,11 @@ def attack_target(access, team_slug: str) -> SeqTarget:
     if not sequential.attack_phase_begun:
         raise Http404("No attack phase.")
     require_participant(access)
-    return get_object_or_404(
-        SeqTarget.objects.select_related("team", "sequential"),
-        sequential=sequential,
-        team__slug=team_slug,
+    found = (
+        SeqTarget.objects.select_related("team", "sequential")
+        .filter(sequential=sequential, team__slug=team_slug)
+        .first()
     )
+    if found is None:
+        raise no_target(team_slug)
+    return found

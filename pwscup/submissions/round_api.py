@@ -100,12 +100,18 @@ def others_targets(access, part, read_targets) -> list:
     return [target for target in read_targets() if target.team_id != own]
 
 
+def no_target(team_slug: str) -> Http404:
+    """The 404 of an attack upload or a target's file naming a team with no target the
+    caller may reach: every kind answers it, the team named."""
+    return Http404(_("No published target of the team %(team)s.") % {"team": team_slug})
+
+
 def target_named(targets, team_slug: str):
     """The target of the team ``team_slug`` among ``targets``; 404 for none."""
     for target in targets:
         if target.team.slug == team_slug:
             return target
-    raise Http404(_("No such target."))
+    raise no_target(team_slug)
 
 
 @dataclass(frozen=True)

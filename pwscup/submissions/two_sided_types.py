@@ -7,13 +7,12 @@ two-sided kind names alike (``team_releases``, ``release_upload``, ``final_relea
 ``release_select``, ``team_attacks``, ``attack_upload``); they write what differs: how an
 upload reads, when it is open, which target an attack names."""
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from pwscup.competitions.selectors import phase_state
-from pwscup.submissions.round_api import require_targets
+from pwscup.submissions.round_api import no_target, require_targets
 from pwscup.submissions.submission_types import SubmissionType, choice_field
 from pwscup.submissions.two_sided_phases import attack_phase, release_phase
 
@@ -101,14 +100,18 @@ class TargetAttacks(SubmissionType):
 
     def target(self, part, access, slug: str):
         """The target of the team ``slug`` the caller may attack now: by default, once the
-        releases are frozen, the part's ``target_model`` row of that team (404 otherwise)."""
+        releases are frozen, the part's ``target_model`` row of that team (404 naming the
+        team otherwise)."""
         require_targets(part)
         keyword = self.part_keyword
-        return get_object_or_404(
-            self.target_model.objects.select_related("team", "release", f"{keyword}__round"),
-            **{keyword: part},
-            team__slug=slug,
+        found = (
+            self.target_model.objects.select_related("team", "release", f"{keyword}__round")
+            .filter(**{keyword: part}, team__slug=slug)
+            .first()
         )
+        if found is None:
+            raise no_target(slug)
+        return found
 
     def uploads(self, part, access):
         return self.selectors_module.team_attacks(

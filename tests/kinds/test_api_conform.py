@@ -1,10 +1,12 @@
 """Every kind in the REST API, the way the ``pwscup`` client uses it: the round's status
 names the kind, says what the team may upload, takes an upload at the address it gives
 (kept as uploaded, numbered, refused past the deadline with the core's 403), lists the
-team's uploads in the one status vocabulary, and the standings hide a disqualified team.
+team's uploads in the one status vocabulary, answers an attack on a team without a target
+with a 404 naming the team, and the standings hide a disqualified team.
 
 Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``)."""
 
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
@@ -152,3 +154,28 @@ def test_an_upload_sending_its_file_twice_is_refused_and_nothing_kept(player, ar
     one = SimpleUploadedFile("one.csv", content)
     kept = client.post(kind["url"], {"file": one, "extra": ["x", "y"], **fields}, **headers)
     assert kept.status_code == 202, kept.content
+
+
+def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
+    """The attack type's ``target`` names a team with no target: 404 ``not_found`` whose
+    message names that team, in the caller's language (docs/api.md, *Errors*)."""
+    if not player.attack_targets:
+        pytest.skip(f"{player.key}'s attacks name no target")
+    arena = player.target_arena(slug="notarget")
+    status = status_of(arena, "a")
+    (attack_type,) = [
+        t for t in status["submission_types"] if any(f["name"] == "target" for f in t["fields"])
+    ]
+    client, headers = api(arena, "a")
+    for language, message in (
+        ("en", "No published target of the team nobody."),
+        ("ja", "チーム nobody の公開されたターゲットはありません。"),
+    ):
+        refused = client.post(
+            attack_type["url"],
+            {"file": SimpleUploadedFile("mia.csv", b"id,score\n"), "target": "nobody"},
+            HTTP_ACCEPT_LANGUAGE=language,
+            **headers,
+        )
+        assert refused.status_code == 404, refused.content
+        assert refused.json() == {"code": "not_found", "message": message}

@@ -264,6 +264,17 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
         {"file": SimpleUploadedFile("mia.csv", b"id,score\n"), "target": "teamZ"},
         **headers,
     )
-    assert nobody.status_code == 404
+    # The 404 names the team that has no target, in the reader's language.
+    assert nobody.status_code == 404 and nobody.json() == {
+        "code": "not_found",
+        "message": "No published target of the team teamZ.",
+    }
+    nobody_ja = client.post(
+        attack_type["url"],
+        {"file": SimpleUploadedFile("mia.csv", b"id,score\n"), "target": "teamZ"},
+        **headers,
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert nobody_ja.json()["message"] == "チーム teamZ の公開されたターゲットはありません。"
     # A visitor gets no target file.
     assert Client().get(listed[0]["challenge_url"]).status_code in (401, 403, 404)

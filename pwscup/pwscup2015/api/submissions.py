@@ -20,7 +20,6 @@ selects it."""
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from rest_framework.exceptions import NotFound
 
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of, phase_state
@@ -31,6 +30,7 @@ from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
 from pwscup.pwscup2015.selectors import round_targets, team_attacks, team_submissions
+from pwscup.submissions.round_api import no_target
 from pwscup.submissions.submission_types import SubmissionType, choice_field
 
 # What an upload's answer reads beside its row (its team, its round's slugs): one query for
@@ -178,8 +178,8 @@ class Attacks(PhaseUploads):
     def upload(self, part, access, *, user, uploaded_file, data):
         slug = data["target"]
         target = next((t for t in round_targets(round=access.round) if t.team.slug == slug), None)
-        if target is None:  # as the target's own URLs answer, and every kind's attack upload
-            raise NotFound(_("No published target of the team %(team)s.") % {"team": slug})
+        if target is None:  # named, as every kind's attack upload answers
+            raise no_target(slug)
         return services.attack_submission_create(
             phase=part,
             team=access.team,
