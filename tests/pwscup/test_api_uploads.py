@@ -4,6 +4,8 @@ with the page's message, the final choice, attacks against a published target.""
 
 import datetime as dt
 import math
+import re
+from pathlib import Path
 
 import pytest
 from django.test import override_settings
@@ -281,3 +283,24 @@ def test_attack_phase_not_open_is_403(world, client):
     api = Api(client, world, "b")
     refused = api.attack("teamA", answer_bytes(truth_of(targets["a"])))
     assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+
+
+def documented_error_codes() -> set[str]:
+    """The codes docs/api.md's *Errors* paragraph lists (each in backquotes)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    errors = text[text.index("* **Errors**") : text.index("* **Rates**")]
+    return set(re.findall(r"`([a-z_]+)`", errors))
+
+
+def test_a_file_sent_twice_is_refused_whole_with_a_documented_code(world, client):
+    api = Api(client, world, "a")
+    content = noisy_copy(world.original, seed=1)
+    url = reverse("api:submissions", args=api.args)
+    twice = client.post(url, {"file": [csv_upload(content), csv_upload(content)]}, **api.auth)
+    assert twice.status_code == 400
+    assert twice.json() == {
+        "code": "parse_error",
+        "message": "The request sends file more than once: send it once.",
+    }
+    assert not AnonymizationSubmission.objects.exists()  # nothing kept
+    assert twice.json()["code"] in documented_error_codes()
