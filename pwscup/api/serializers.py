@@ -79,6 +79,11 @@ class SubmissionTypeSerializer(serializers.Serializer):
     url = serializers.CharField(help_text=gettext_lazy("POST multipart: file and the fields; 202."))
     open = serializers.BooleanField(help_text=gettext_lazy("Whether the team may upload it now."))
     fields = FieldSerializer(many=True)
+    selectable = serializers.BooleanField(
+        help_text=gettext_lazy(
+            "Whether the team chooses its final upload of this type (an upload's select_url)."
+        )
+    )
 
 
 class DownloadSerializer(serializers.Serializer):

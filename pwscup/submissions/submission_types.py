@@ -241,6 +241,7 @@ class SubmissionType:
             "url": self.list_address(access),
             "open": self.is_open(part, access),
             "fields": self.fields(part, access),
+            "selectable": self.has_select,
         }
 
 

@@ -197,6 +197,8 @@ def test_syn_api_attack_phase_targets_files_and_an_attack_scored_on_the_dev_half
     status = status_of(world, world.users["b"])
     release_type, attack_type = status["submission_types"]
     assert release_type["open"] is False and attack_type["open"] is True
+    # A team chooses its final release; an attack's ``final`` is no choice of its own.
+    assert release_type["selectable"] is True and attack_type["selectable"] is False
     (target_field,) = attack_type["fields"]
     assert target_field["choices"] == ["teamA", "teamC"]  # never the team's own release
     names = [d["name"] for d in status["downloads"]]

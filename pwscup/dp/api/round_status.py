@@ -122,6 +122,7 @@ def round_status(request, access) -> dict:
                 "url": reverse("api:dp-estimates", args=[*args, level.id]),
                 "open": is_open,
                 "fields": [],
+                "selectable": False,  # the latest valid estimate of a level counts
             }
         )
         for charge in level.charges:
