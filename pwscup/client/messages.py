@@ -70,7 +70,7 @@ JA = {
     "state": "状態",
     "opens at": "開始",
     "closes at": "締切",
-    "type": "種類",
+    "about": "内容",
     "status": "状態",
     " (final)": " (最終)",
     # formatting.py: the API's states
@@ -89,8 +89,16 @@ JA = {
     "version": "版",
     "Your uploads": "あなたのチームの提出",
     "No upload yet.": "まだ提出はありません。",
-    "You may upload now: {types}": "現在提出できるもの: {types}",
-    "Nothing is open for uploads now.": "現在提出を受け付けているものはありません。",
+    "What this round takes (pwscup submit ROUND FILE --type KEY --field NAME=VALUE)": (
+        "このラウンドが受け付ける提出 (pwscup submit ROUND FILE --type KEY --field NAME=VALUE)"
+    ),
+    "open now": "現在受付中",
+    "yes": "はい",
+    "no": "いいえ",
+    "upload": "提出",
+    "fields": "項目",
+    "(none now)": "(現在なし)",
+    " (optional)": " (省略可)",
     "Nothing to download now.": "現在ダウンロードできるものはありません。",
     "saved {path}": "保存しました: {path}",
     "No target yet.": "まだ攻撃対象はありません。",

@@ -52,39 +52,85 @@ def cmd_status(api: Api, args) -> int:
             for line in status["schedule"]
         ]
         print(table([tr("window"), tr("state"), tr("opens at"), tr("closes at")], schedule))
-    open_types = [t["label"] for t in status["submission_types"] if t["open"]]
     if status["submission_types"]:
         print()
-        if open_types:
-            print(tr("You may upload now: {types}").format(types="; ".join(open_types)))
-        else:
-            print(tr("Nothing is open for uploads now."))
+        _print_upload_types(status["submission_types"])
     if status["team"] is None:
         return 0
-    present = {k for upload in status["uploads"] for k in upload["scores_text"]}
-    shown = [m["key"] for m in status["metrics"] if m["key"] in present]
-    marked = [m["key"] for m in status["metrics"] if m["headline"] and m["key"] in present]
+    _print_uploads(status)
+    return 0
+
+
+def field_text(field: dict) -> str:
+    """A field of an upload as ``--field`` takes it: ``target=teamA|teamB`` (the values it
+    takes now), ``note=VALUE`` (any), marked when it may be left out."""
+    choices = field["choices"]
+    if choices is None:
+        values = "VALUE"
+    else:
+        values = "|".join(choices) or tr("(none now)")
+    optional = "" if field["required"] else tr(" (optional)")
+    return f"{field['name']}={values}{optional}"
+
+
+def _print_upload_types(types: list[dict]) -> None:
+    """What the round takes: each type's ``--type`` key, whether it is open now, its label
+    and its fields (``--field NAME=VALUE``)."""
+    rows = [
+        [
+            kind["key"],
+            tr("yes") if kind["open"] else tr("no"),
+            kind["label"],
+            "; ".join(field_text(field) for field in kind["fields"]),
+        ]
+        for kind in types
+    ]
+    print(tr("What this round takes (pwscup submit ROUND FILE --type KEY --field NAME=VALUE)"))
+    print(table(["--type", tr("open now"), tr("upload"), tr("fields")], rows))
+
+
+def _print_uploads(status: dict) -> None:
+    """The team's uploads, one table per submission type (the round status's order), newest
+    first."""
+    print()
+    print(tr("Your uploads"))
+    if not status["uploads"]:
+        print(tr("No upload yet."))
+        return
+    types = {t["key"]: t for t in status["submission_types"]}
+    groups: dict[str, list] = {key: [] for key in types}
+    for upload in status["uploads"]:
+        groups.setdefault(upload["type"], []).append(upload)
+    for key, uploads in groups.items():
+        if uploads:
+            kind = types.get(key, {})
+            print()
+            print(f"{key}: {kind['label']}" if kind else key)
+            print(uploads_table(uploads, status["metrics"], selectable=kind.get("selectable")))
+
+
+def uploads_table(uploads: list[dict], metrics: list[dict], *, selectable: bool) -> str:
+    """Uploads of one type with the scores the round's metrics mark as ``headline`` (the
+    first few when it marks none of theirs); "(final)" beside the chosen one when the team
+    chooses its final upload of the type (``selectable``)."""
+    present = {k for upload in uploads for k in upload["scores_text"]}
+    shown = [m["key"] for m in metrics if m["key"] in present]
+    marked = [m["key"] for m in metrics if m["headline"] and m["key"] in present]
     headline = marked or shown[:HEADLINE_SCORES]
     rows = [
         [
             upload_label(u),
             u["id"],
-            state_text(u["status"]) + (tr(" (final)") if u["final"] else ""),
-            " ".join(part for part in (u["type"], u["about"]) if part),
+            state_text(u["status"]) + (tr(" (final)") if u["final"] and selectable else ""),
+            u["about"],
             moment(u["created_at"]),
             *[u["scores_text"].get(m, "") for m in headline],
             u["note"] or (u["message"][:60] if u["status"] == FAILED else ""),
         ]
-        for u in status["uploads"]
+        for u in uploads
     ]
-    print()
-    print(tr("Your uploads"))
-    if rows:
-        headers = ["#", "id", tr("status"), tr("type"), tr("uploaded"), *headline, tr("note")]
-        print(table(headers, rows))
-    else:
-        print(tr("No upload yet."))
-    return 0
+    headers = ["#", "id", tr("status"), tr("about"), tr("uploaded"), *headline, tr("note")]
+    return table(headers, rows)
 
 
 def cmd_download(api: Api, args) -> int:

@@ -136,14 +136,19 @@ def cmd_submit(api: Api, args) -> int:
 
 def _after_upload(api: Api, args, accepted: dict, show) -> int:
     """The accepted upload's id, or with ``--wait`` its outcome: ``show(upload)`` once it is
-    scored, the reason when it failed."""
+    scored, then on stderr the message a finished upload may carry (a warning the team must
+    see: a release kept and scored that fails a gate); the reason when it failed."""
     if not args.wait:
         print(with_id(accepted))
         return 0
     upload = wait_for(api, accepted["url"], timeout=args.timeout, quiet=args.quiet)
     if upload["status"] == FAILED:
         return _failed(upload)
-    return show(upload)
+    shown = show(upload)
+    if upload.get("message"):
+        sys.stdout.flush()  # after the scores in a terminal, where both streams meet
+        print(upload["message"], file=sys.stderr)
+    return shown
 
 
 def _print_rate(upload: dict) -> int:

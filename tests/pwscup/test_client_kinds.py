@@ -99,8 +99,11 @@ def test_a_dp_round_through_the_client(live_server, celery_worker_process, tmp_p
     assert Estimate.objects.get(team=world.teams["a"]).status == Estimate.Status.FINISHED
 
     status = run(["status", ref], config_dir=home)
-    upload_line = next(line for line in status.stdout.splitlines() if line.startswith("#1 "))
-    assert "estimate-eps-1" in upload_line and "finished" in upload_line
+    # The level's table, titled by its --type key; no "(final)": the team chooses none.
+    uploads = status.stdout[status.stdout.index("\nestimate-eps-1: ") :]
+    upload_line = next(line for line in uploads.splitlines() if line.startswith("#1 "))
+    assert "level eps-1" in upload_line and upload_line.split()[2] == "finished"
+    assert "(final)" not in status.stdout
 
     board = run(["leaderboard", ref], config_dir=home)
     assert board.returncode == 1 and "[not_closed]" in board.stderr

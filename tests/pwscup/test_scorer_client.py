@@ -68,7 +68,8 @@ def test_a_scorer_round_through_the_client(live_server, celery_worker_process, t
     scored = Attack.objects.get(team=world.teams["a"])
     assert scored.status == Attack.Status.FINISHED and scored.target.team.slug == "teamb"
     status = run(["status", ref], config_dir=home)
-    upload_line = next(line for line in status.stdout.splitlines() if line.startswith("#1 "))
+    attacks = status.stdout[status.stdout.index("\nattack: ") :]  # the attacks' own table
+    upload_line = next(line for line in attacks.splitlines() if line.startswith("#1 "))
     assert "Team B" in upload_line and "finished" in upload_line
 
     # The rankings: after the publication only.

@@ -42,11 +42,16 @@ def metric_name(key: str) -> str:
     return METRIC_NAMES.get(key, key)
 
 
+# A release's scores in an upload's one-line summary (``pwscup status``): the utility, then
+# the copy gate's two shares side by side; an attack's is the round's headline score.
+RELEASE_HEADLINE = ("u_ml", "u_1", "r_copy", "r_copy_holdout")
+
+
 def _metrics(synthetic) -> list[dict]:
     headline = engine.round_config(synthetic.round).headline
     keys = [*RELEASE_METRICS, *attack_metrics(synthetic)]
     return [
-        round_api.metric(key, metric_name(key), headline=key in ("u_ml", "u_1", headline))
+        round_api.metric(key, metric_name(key), headline=key in RELEASE_HEADLINE or key == headline)
         for key in keys
     ]
 
