@@ -55,6 +55,10 @@ JA = {
         "--field {name}=VALUE を指定してください (選択肢: {choices})"
     ),
     "give --field {name}=VALUE": "--field {name}=VALUE を指定してください",
+    "{label}: not open now": "{label}: 現在は受け付けていません",
+    "no such file: {path}": "ファイルがありません: {path}",
+    "{path} is a folder, not a file": "{path} はフォルダです。ファイルを指定してください",
+    "cannot read the file {path}": "ファイル {path} を読めません",
     "re-identification rate hidden until the organizer's rule shows it": (
         "再識別率は運営者の定めた公開時期まで表示されません"
     ),

@@ -70,6 +70,20 @@ def choose_type(status: dict, key: str | None) -> dict:
     )
 
 
+def upload_file(path) -> None:
+    """Refuse, as a usage error (exit 2), a file the command cannot send: missing, a folder,
+    unreadable. Checked before any request, so nothing reaches the server."""
+    try:
+        with open(path, "rb") as handle:
+            handle.read(1)
+    except FileNotFoundError:
+        raise UsageError(tr("no such file: {path}").format(path=path)) from None
+    except IsADirectoryError:
+        raise UsageError(tr("{path} is a folder, not a file").format(path=path)) from None
+    except OSError:
+        raise UsageError(tr("cannot read the file {path}").format(path=path)) from None
+
+
 def upload_fields(kind: dict, given: dict, note: str) -> dict:
     """The fields the submission type takes: given ones, the note, a required field with a
     single choice filled in; a required one missing is a usage error naming its choices."""
@@ -83,6 +97,10 @@ def upload_fields(kind: dict, given: dict, note: str) -> dict:
         elif field["required"] and field["choices"] and len(field["choices"]) == 1:
             values[name] = field["choices"][0]
         elif field["required"]:
+            if not kind.get("open", True):
+                # Nothing to choose from while the type is closed (no open release step):
+                # say that, not which value to give.
+                raise UsageError(tr("{label}: not open now").format(label=kind["label"]))
             if field["choices"]:
                 raise UsageError(
                     tr("give --field {name}=VALUE (one of: {choices})").format(
@@ -114,6 +132,7 @@ def print_scores(upload: dict, status: dict) -> None:
 
 
 def cmd_submit(api: Api, args) -> int:
+    upload_file(args.file)
     status = api.get(round_path(args.round, "status/"))
     kind = choose_type(status, args.type)
     accepted = api.post_multipart(
@@ -164,6 +183,7 @@ def _print_rate(upload: dict) -> int:
 
 
 def cmd_attack(api: Api, args) -> int:
+    upload_file(args.file)
     accepted = api.post_multipart(
         round_path(args.round, "attacks/"),
         fields={"note": args.note, "target": args.target},

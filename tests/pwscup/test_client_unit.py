@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pwscup.client import cli, formatting, session, uploads
+from pwscup.client.config import save_credentials
 from pwscup.client.transport import BUSY_RETRIES, Api, ApiError, _api_error, multipart
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,39 @@ def test_times_and_states_as_people_read_them(monkeypatch):
     ]
     monkeypatch.setenv("PWSCUP_LANG", "en")
     assert formatting.state_text("open") == "open"
+
+
+def test_a_file_the_client_cannot_send_is_a_usage_error_before_any_request(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    with pytest.raises(session.UsageError, match="no such file: .*missing.csv"):
+        uploads.upload_file(tmp_path / "missing.csv")
+    with pytest.raises(session.UsageError, match="is a folder, not a file"):
+        uploads.upload_file(tmp_path)
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    with pytest.raises(session.UsageError, match="ファイルがありません"):
+        uploads.upload_file(tmp_path / "missing.csv")
+    # The command exits 2 with that message, before any request (the stored server is an
+    # address nothing answers on: a request would end in a connection error, exit 1).
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    monkeypatch.setenv("PWSCUP_CONFIG_DIR", str(tmp_path / "home"))
+    save_credentials(url="http://127.0.0.1:9/", token="t")
+    assert cli.main(["submit", "cup/r1", str(tmp_path / "missing.csv")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_a_required_field_of_a_closed_type_says_the_type_is_not_open():
+    closed = {
+        "label": "Release",
+        "open": False,
+        "fields": [{"name": "step", "required": True, "choices": []}],
+    }
+    with pytest.raises(session.UsageError, match="Release: not open now"):
+        uploads.upload_fields(closed, {}, "")
+    with pytest.raises(session.UsageError, match="give --field step=VALUE"):
+        uploads.upload_fields({**closed, "open": True}, {}, "")
+    assert uploads.upload_fields(closed, {"step": "2"}, "") == {"step": "2"}
 
 
 @pytest.mark.parametrize("value", ["a", "a/", "/b", "a/b/c"])
