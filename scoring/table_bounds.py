@@ -239,6 +239,13 @@ def parse_header(text: str, *, name: str) -> list[str]:
         raise ValidationError(
             "table.unparsable", name=clip(name), detail=clip(f"header line: {exc}", 200)
         ) from None
+    empty = [position for position, column in enumerate(header, start=1) if column == ""]
+    if empty:
+        # A nameless column (``a,,c``; a trailing comma; a spreadsheet's index column) names
+        # nothing a configuration, a schema or a team could refer to: refused in every table.
+        raise ValidationError(
+            "table.empty_column_name", name=clip(name), positions=", ".join(map(str, empty))
+        )
     seen: dict[str, int] = {}
     duplicates = []
     for position, column in enumerate(header, start=1):

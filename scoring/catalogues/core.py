@@ -75,6 +75,12 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name}: duplicate column name(s) in the header: {columns}.",
         "ja": "{name}: ヘッダーに重複した列名があります: {columns}。",
     },
+    "table.empty_column_name": {
+        "en": "{name}: the header gives no name to column(s) {positions} (counted from 1 at "
+        "the left); every column needs a name.",
+        "ja": "{name}: ヘッダーに名前のない列があります（左から {positions} 番目）。"
+        "すべての列に名前が必要です。",
+    },
     "table.ragged": {
         "en": "{name}: wrong number of fields (the header has {width}): {rows}. "
         + _ROWS_NOTE["en"],

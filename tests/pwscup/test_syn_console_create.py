@@ -233,6 +233,18 @@ def test_a_bad_original_is_refused_on_its_field_at_step_one(client, organizer):
     duplicated = b"age,age,income\n1,2,a\n3,4,b\n"
     html = upload(client, organizer, duplicated).content.decode()
     assert "duplicate column" in field_errors(html, "original")
+
+
+def test_an_original_with_a_nameless_column_stays_at_step_one(client, organizer):
+    html = upload(client, organizer, b"age,,income\n1,2,a\n3,4,b\n").content.decode()
+    assert "no name to column(s) 2" in field_errors(html, "original")
+    assert f"synthetic-round-draft-{organizer.pk}" not in client.session
+    ja = client.post(
+        create_url(organizer),
+        {"original": upload_file(b"age, ,income\n1,2,a\n", "adult.csv")},
+        HTTP_ACCEPT_LANGUAGE="ja",
+    ).content.decode()
+    assert "名前のない列があります（左から 2 番目）" in field_errors(ja, "original")
     empty = upload(client, organizer, b"", name="empty.csv").content.decode()
     assert field_errors(empty, "original")
     blank = upload(client, organizer, b"\n\n", name="blank.csv").content.decode()

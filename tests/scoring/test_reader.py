@@ -326,3 +326,25 @@ def test_a_one_column_table_refuses_a_line_with_a_separator():
     with pytest.raises(scoring.ValidationError, match=r"\(the header has 1\): row 1 has 2 fields"):
         load_table(b"a\n1,2\n3\n")
     assert load_table(b"a\n1\n\n3\n").to_frame().values.tolist() == [["1"], [""], ["3"]]
+
+
+@pytest.mark.parametrize(
+    ("data", "positions"),
+    [
+        (b"a,,c\n1,2,3\n", "2"),  # plain: the Arrow reader's path
+        (b'a,,"c"\n1,2,3\n', "2"),  # quoted: the checking reader's
+        (b"a,b,\n1,2,\n", "3"),  # a trailing comma
+        (b",a,b\n0,1,2\n", "1"),  # a spreadsheet's index column
+        (b"a, ,c,\n1,2,3,4\n", "2, 4"),  # whitespace only is no name either
+        (b" \n1\n", "1"),  # a one-column table whose header is blank
+    ],
+)
+def test_a_column_without_a_name_is_refused_naming_its_position(data, positions):
+    with pytest.raises(scoring.ValidationError) as info:
+        load_table(data, name="original.csv")
+    assert info.value.code == "table.empty_column_name"
+    assert str(info.value) == (
+        f"original.csv: the header gives no name to column(s) {positions} (counted from 1 at "
+        "the left); every column needs a name."
+    )
+    assert f"左から {positions} 番目" in info.value.render("ja")
