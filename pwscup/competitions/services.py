@@ -13,18 +13,25 @@ from pwscup.competitions.dates import dates_check
 from pwscup.competitions.models import AuditEntry, Competition, Phase, RankingVersion, Round
 from pwscup.competitions.windows import window_dates_edit, window_move
 from pwscup.core.text_limits import DESCRIPTION_MAX_LENGTH, text_length_check
-from pwscup.core.time_zones import time_zone_check
+from pwscup.core.time_zones import in_zone_text, time_zone_check
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 from pwscup.kinds.registry import get_kind
 from pwscup.kinds.round_basics import RoundBasics
 
 
 def phase_window_check(
-    *, opens_at: dt.datetime, closes_at: dt.datetime, time_zone=None, labels=None
+    *,
+    opens_at: dt.datetime,
+    closes_at: dt.datetime,
+    time_zone=None,
+    labels=None,
+    order_message: str | None = None,
 ) -> None:
     """A phase opens and closes on dates the platform accepts (``dates_check`` in the
     round's ``time_zone``; ``labels`` name the two fields in its messages) and closes after
-    it opens. Raises ``ValidationError`` keyed ``opens_at`` / ``closes_at``."""
+    it opens (``order_message``: the refusal's words for another kind of window, with the
+    opening as ``%(opens)s``, written as the pages write a moment). Raises
+    ``ValidationError`` keyed ``opens_at`` / ``closes_at``."""
     dates_check(
         {"opens_at": opens_at, "closes_at": closes_at},
         labels=labels
@@ -32,12 +39,8 @@ def phase_window_check(
         time_zone=time_zone,
     )
     if opens_at is not None and closes_at is not None and closes_at <= opens_at:
-        raise ValidationError(
-            {
-                "closes_at": _("A phase must close after it opens (it opens at %(opens)s).")
-                % {"opens": opens_at.isoformat(timespec="minutes")}
-            }
-        )
+        message = order_message or _("A phase must close after it opens (it opens at %(opens)s).")
+        raise ValidationError({"closes_at": message % {"opens": in_zone_text(opens_at, time_zone)}})
 
 
 def competition_create(

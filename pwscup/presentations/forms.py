@@ -66,8 +66,12 @@ class WindowForm(forms.Form):
         label=_("Time zone"),
         help_text=_("Of the dates above; a round's window uses the round's time zone."),
     )
+    # Its bounds are the service's check (with the window's other rules, all at once).
     max_megabytes = forms.DecimalField(
-        label=_("Largest PDF (MB)"), min_value=Decimal("0.01"), max_digits=9, decimal_places=2
+        label=_("Largest PDF (MB)"),
+        max_digits=9,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={"min": "0.01"}),
     )
     daily_limit = limit_field(_("Uploads per team per day"))
     total_limit = limit_field(_("Uploads per team in total"))
@@ -95,15 +99,14 @@ class WindowForm(forms.Form):
         return zone_or_default(name)
 
     def clean_max_megabytes(self):
-        """The limit in bytes (what the window keeps), within the platform's."""
-        value = self.cleaned_data["max_megabytes"]
-        ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
-        if value > megabytes(ceiling):
-            raise forms.ValidationError(
-                _("At most %(limit)s MB, the platform's limit; %(value)s MB is more.")
-                % {"limit": megabytes(ceiling), "value": value}
-            )
-        return min(int(value * MEGABYTE), ceiling)
+        """The limit in bytes (what the window keeps; the service checks it)."""
+        return int(self.cleaned_data["max_megabytes"] * MEGABYTE)
+
+    def add_service_errors(self, error) -> None:
+        """The service's errors next to the fields; the cap's (in bytes) next to the MB."""
+        for field, messages in getattr(error, "message_dict", {None: error.messages}).items():
+            field = "max_megabytes" if field == "max_bytes" else field
+            self.add_error(field if field in self.fields else None, messages)
 
     def clean(self):
         cleaned = super().clean()

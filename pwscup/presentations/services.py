@@ -54,50 +54,72 @@ WINDOW_FIELDS = (
 # --- windows -------------------------------------------------------------------------------
 
 
-def _window_check(*, window: PresentationWindow) -> None:
-    """Every rule of a window, with messages keyed by field."""
-    errors = {}
+def _window_check(*, window: PresentationWindow, new: bool = False) -> None:
+    """Every rule of a window, each checked whatever the others found, with messages keyed
+    by field: its round, its time zone, its PDF cap, its dates and, for a ``new`` window,
+    that its round (or the competition) has none yet."""
+    errors: dict[str, list[str]] = {}
     if window.round_id and window.round.competition_id != window.competition_id:
-        errors["round"] = _("This round belongs to another competition.")
-    try:
-        time_zone_check(window.time_zone, field="time_zone")
-    except ValidationError as error:
-        errors.update(error.message_dict)
+        errors["round"] = [_("This round belongs to another competition.")]
     ceiling = settings.PWSCUP_SLIDES_MAX_BYTES
     if window.max_bytes is None or not 1 <= window.max_bytes <= ceiling:
-        errors["max_bytes"] = _(
-            "The largest PDF must be between 1 byte and %(ceiling)s bytes (%(human)s), the "
-            "platform's limit; %(value)s is not."
-        ) % {"ceiling": ceiling, "human": filesizeformat(ceiling), "value": window.max_bytes}
+        errors["max_bytes"] = [
+            _(
+                "The largest PDF must be between 1 byte and %(human)s, the platform's limit; "
+                "%(value)s is not."
+            )
+            % {
+                "human": filesizeformat(ceiling),
+                "value": "—" if window.max_bytes is None else filesizeformat(window.max_bytes),
+            }
+        ]
+    checks = [
+        lambda: time_zone_check(window.time_zone, field="time_zone"),
+        lambda: phase_window_check(
+            opens_at=window.opens_at,
+            closes_at=window.closes_at,
+            time_zone=window.zone,
+            labels={
+                "opens_at": PresentationWindow._meta.get_field("opens_at").verbose_name,
+                "closes_at": PresentationWindow._meta.get_field("closes_at").verbose_name,
+            },
+            order_message=_(
+                "A presentation window must close after it opens (it opens at %(opens)s)."
+            ),
+        ),
+    ]
+    if new:
+        checks.append(lambda: _window_free(window))
+    for check in checks:
+        try:
+            check()
+        except ValidationError as error:
+            error.update_error_dict(errors)
     if errors:
         raise ValidationError(errors)
-    phase_window_check(
-        opens_at=window.opens_at,
-        closes_at=window.closes_at,
-        time_zone=window.zone,
-        labels={
-            "opens_at": PresentationWindow._meta.get_field("opens_at").verbose_name,
-            "closes_at": PresentationWindow._meta.get_field("closes_at").verbose_name,
-        },
-    )
+
+
+def _taken_message(window: PresentationWindow) -> str:
+    if window.round_id:
+        return _("The round %(round)s has a presentation window already.") % {
+            "round": window.round.name
+        }
+    return _("The competition has a competition-wide presentation window already.")
+
+
+def _window_free(window: PresentationWindow) -> None:
+    """Refuse a new window for a round (or the competition) that has one already."""
+    taken = PresentationWindow.objects.filter(competition=window.competition, round=window.round)
+    if taken.exclude(pk=window.pk).exists():
+        raise ValidationError({"round": _taken_message(window)})
 
 
 def _save_new(window: PresentationWindow) -> None:
-    taken = PresentationWindow.objects.filter(
-        competition=window.competition, round=window.round
-    ).exclude(pk=window.pk)
-    message = (
-        _("The round %(round)s has a presentation window already.") % {"round": window.round.name}
-        if window.round_id
-        else _("The competition has a competition-wide presentation window already.")
-    )
-    if taken.exists():
-        raise ValidationError({"round": message})
     try:
         with transaction.atomic():
             window.save()
     except IntegrityError:  # created at the same moment by another organizer
-        raise ValidationError({"round": message}) from None
+        raise ValidationError({"round": _taken_message(window)}) from None
 
 
 def _window_audit(*, user, window: PresentationWindow, action, **detail) -> None:
@@ -118,7 +140,7 @@ def presentation_window_create(
         setattr(window, name, value)
     if window.title is None:
         window.title = ""
-    _window_check(window=window)
+    _window_check(window=window, new=True)
     _save_new(window)
     _window_audit(
         user=user,

@@ -34,7 +34,11 @@ from pwscup.kinds.bundles import (
 )
 from pwscup.scorer import selectors, services
 from pwscup.scorer.models import DataPack, pack_file_name
-from pwscup.submissions.two_sided_bundle import two_sided_phases_export, two_sided_windows
+from pwscup.submissions.two_sided_bundle import (
+    WINDOW_ERROR_PATHS,
+    two_sided_phases_export,
+    two_sided_windows,
+)
 
 PROGRAM = "program.zip"
 # A data pack's file in the bundle, by its role (``DataPack.Role``), in the order imported.
@@ -55,7 +59,7 @@ def _choice_pack(name: str) -> tuple[str, str] | None:
 SETTINGS_KEYS = ("config", "phases", "hidden_left_out")
 LEFT_OUT = "hidden_left_out"
 # Where the creation service's own errors point in the settings.
-SERVICE_FIELDS = {"config": "config", "attack_opens_at": "phases.attack.opens_at"}
+SERVICE_FIELDS = {"config": "config", **WINDOW_ERROR_PATHS}
 
 
 # --- export ----------------------------------------------------------------------------------

@@ -26,6 +26,14 @@ from pwscup.submissions.services.two_sided import (
     TwoSidedWindows,
 )
 
+# Where a two-sided round's creation service's window errors (``two_sided_windows_errors``)
+# point in a bundle's settings.
+WINDOW_ERROR_PATHS = {
+    "release_closes_at": f"phases.{RELEASE}.closes_at",
+    "attack_opens_at": f"phases.{ATTACK}.opens_at",
+    "attack_closes_at": f"phases.{ATTACK}.closes_at",
+}
+
 
 def two_sided_phases_export(round_, anchor) -> dict:
     """The round's release and attack phases as offsets from ``anchor``, with their

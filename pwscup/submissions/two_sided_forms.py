@@ -1,8 +1,10 @@
 """The console's creation form of a two-sided round (a release phase, then an attack phase on
 the frozen releases), for the kinds that play one (synthetic data, the organizer's own
 program): the round's name and address, its time zone, both phases' windows (typed in the
-round's time zone) and upload limits, their checks, the keyword arguments of the kind's
-creation service and the starting values. The kind's form adds its own settings.
+round's time zone) and upload limits, the keyword arguments of the kind's creation service
+and the starting values. The kind's form adds its own settings. The windows' order (each
+phase closing after it opens, the attack phase after the release phase) is the creation
+service's check (``two_sided_windows_errors``), so that its errors come with the settings'.
 
 ``NumberListField`` is the list of numbers these forms take (a scorer round's bands, a
 synthetic round's false-positive levels)."""
@@ -68,25 +70,6 @@ class TwoSidedRoundForm(RoundBasicsForm):
     attack_target_limit = limit_field(_("Attacks per team per target"))
 
     LOCAL_DATES = WINDOW_FIELDS
-
-    def clean(self):
-        """The windows in the round's time zone, within the dates the platform accepts
-        (``RoundBasicsForm``), each phase closing after it opens and the attack phase opening
-        once the release phase has closed."""
-        cleaned = super().clean()
-        for phase in SIDES:
-            opens, closes = cleaned.get(f"{phase}_opens_at"), cleaned.get(f"{phase}_closes_at")
-            if opens and closes and closes <= opens and not self.has_error(f"{phase}_closes_at"):
-                self.add_error(f"{phase}_closes_at", _("A phase must close after it opens."))
-        release_closes, attack_opens = (
-            cleaned.get("release_closes_at"),
-            cleaned.get("attack_opens_at"),
-        )
-        if release_closes and attack_opens and attack_opens < release_closes:
-            self.add_error(
-                "attack_opens_at", _("The attack phase opens once the release phase has closed.")
-            )
-        return cleaned
 
     def windows(self) -> dict:
         """The keyword argument of the kind's round creation service for the two windows

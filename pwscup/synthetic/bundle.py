@@ -32,7 +32,11 @@ from pwscup.kinds.bundles import (
     named_list,
     setting_required,
 )
-from pwscup.submissions.two_sided_bundle import two_sided_phases_export, two_sided_windows
+from pwscup.submissions.two_sided_bundle import (
+    WINDOW_ERROR_PATHS,
+    two_sided_phases_export,
+    two_sided_windows,
+)
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
 from pwscup.synthetic.services.populations import population_store
@@ -48,7 +52,7 @@ SERVICE_FIELDS = {
     "config": "config",
     "columns": "config.columns",
     "label": "config.label",
-    "attack_opens_at": "phases.attack.opens_at",
+    **WINDOW_ERROR_PATHS,
     **{key: f"config.{key}" for key in SETTING_FIELDS if key not in GATE_KEYS},
     **{key: f"config.gates.{key}" for key in GATE_KEYS},
 }

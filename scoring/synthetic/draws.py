@@ -116,6 +116,13 @@ def needed_rows(config: SynthConfig) -> int:
     return config.n_holdout + config.n_aux + config.n_train + config.n_challenge // 2
 
 
+def rows_check(size: int, config: SynthConfig) -> None:
+    """Refuse a ``P`` of ``size`` rows that cannot hold the holdout, the auxiliary table and
+    one team (:func:`needed_rows`)."""
+    if size < needed_rows(config):
+        raise SynthError("syn.config.too_small", rows=size, needed=needed_rows(config))
+
+
 def disjoint_teams(size: int, *, n_holdout: int, n_aux: int, n_train: int, n_challenge: int) -> int:
     """How many teams a table of ``size`` rows gives rows of their own (the round's sizes as
     keywords, so a form can ask before a configuration exists): each takes
@@ -134,8 +141,7 @@ def disjoint_teams(size: int, *, n_holdout: int, n_aux: int, n_train: int, n_cha
 def draw_shared(size: int, config: SynthConfig, *, seed: int, tag: str = "shared") -> SharedDraw:
     """Draw ``H`` from ``P`` and ``A`` from ``P \\ H`` (``size`` = rows of ``P``); ``tag``
     tells apart the populations of one round (one per data pack: ``"shared:<pack>"``)."""
-    if size < needed_rows(config):
-        raise SynthError("syn.config.too_small", rows=size, needed=needed_rows(config))
+    rows_check(size, config)
     rng = _rng(seed, tag)
     everyone = np.arange(size)
     holdout = _choice(rng, everyone, config.n_holdout)

@@ -279,3 +279,30 @@ def test_the_page_follows_the_teams_slides_through_the_live_status(client, world
     assert poll(client, url, etag).status_code == 404
     client.logout()
     assert poll(client, url, etag).status_code == 404
+
+
+def test_the_window_form_shows_every_error_at_once(client, world, settings):
+    """The cap, the dates' order and a competition-wide window already scheduled, on one
+    post (the cap's error used to hide the other two); the opening written as the pages
+    write a moment, not in ISO."""
+    window_for(world, round=None)
+    organizer_grant(user=world.organizer, competition=world.competition)
+    client.force_login(world.organizer)
+    settings.PWSCUP_SLIDES_MAX_BYTES = 10 * 1024 * 1024
+    answer = client.post(
+        reverse("presentations:window_new", args=[world.competition.slug]),
+        {
+            "round": "",
+            "opens_at": "2030-01-02T10:00",
+            "closes_at": "2030-01-01T10:00",
+            "time_zone": "Asia/Tokyo",
+            "max_megabytes": "20",
+        },
+    )
+    page = answer.content.decode()
+    assert answer.status_code == 200
+    assert "between 1 byte and 10.0\xa0MB" in page and "20.0\xa0MB is not" in page
+    assert "A presentation window must close after it opens" in page
+    assert "(it opens at 2030-01-02 10:00 JST)" in page and "opens at 2030-01-02T" not in page
+    assert "has a competition-wide presentation window already" in page
+    assert PresentationWindow.objects.count() == 1

@@ -203,6 +203,37 @@ def test_every_bad_setting_is_shown_at_once_next_to_its_field(client, organizer)
     assert not Round.objects.filter(competition=organizer, slug="synth").exists()
 
 
+def test_one_post_shows_the_windows_the_settings_the_cells_and_the_rows_errors(client, organizer):
+    """The windows' order, the settings, a column's role against its cells and the sizes
+    against the table's rows are all checked on one post (the finding took four tries)."""
+    upload(client, organizer)
+    now = timezone.now()
+    workclass = list(ROLES).index("workclass")
+    wrong = settings_post(
+        attack_opens_at=local(now + dt.timedelta(days=1)),
+        fpr_levels="0.1, 2",
+        density_bandwidth=0,
+        n_holdout=3900,
+        **{f"role_{workclass}": "numeric"},
+    )
+    html = client.post(settings_url(organizer), wrong).content.decode()
+    assert "once the release phase has closed" in field_errors(html, "attack_opens_at")
+    assert "between 0 and 1" in field_errors(html, "fpr_levels")
+    assert "positive" in field_errors(html, "density_bandwidth")
+    roles = re.search(r'data-testid="syn-column-errors">(.*?)</ul>', html, re.S)
+    assert roles and "workclass" in roles.group(1)
+    assert f"The original table has {ROWS} rows" in html  # n_holdout 3900 of 3000 rows
+    # A size at fault: the rows wait for the four sizes, the rest is still shown.
+    wrong.update(n_challenge=50)
+    html = client.post(settings_url(organizer), wrong).content.decode()
+    assert "multiple of 4" in field_errors(html, "n_challenge")
+    assert "between 0 and 1" in field_errors(html, "fpr_levels")
+    assert "workclass" in re.search(r'data-testid="syn-column-errors">(.*?)</ul>', html, re.S)[1]
+    assert "once the release phase has closed" in field_errors(html, "attack_opens_at")
+    assert f"The original table has {ROWS} rows" not in html
+    assert not Round.objects.filter(competition=organizer).exists()
+
+
 def test_windows_in_the_wrong_order_are_shown_on_their_fields(client, organizer):
     upload(client, organizer)
     now = timezone.now()

@@ -100,13 +100,23 @@ def two_sided_demo_windows(
     )
 
 
-def two_sided_windows_check(*, windows: TwoSidedWindows) -> None:
-    """A new round's windows: the attack phase opens once the release phase has closed, else
-    ``ValidationError`` on ``attack_opens_at``."""
+def two_sided_windows_errors(*, windows: TwoSidedWindows) -> dict[str, str]:
+    """Every error of a new round's windows, keyed by the creation form's field: each phase
+    closes after it opens (``<phase>_closes_at``), the attack phase opens once the release
+    phase has closed (``attack_opens_at``). Empty: all pass."""
+    errors = {}
+    for phase, (opens_at, closes_at) in (("release", windows.release), ("attack", windows.attack)):
+        if closes_at <= opens_at:
+            errors[f"{phase}_closes_at"] = _("A phase must close after it opens.")
     if windows.attack[0] < windows.release[1]:
-        raise ValidationError(
-            {"attack_opens_at": _("The attack phase opens once the release phase has closed.")}
-        )
+        errors["attack_opens_at"] = _("The attack phase opens once the release phase has closed.")
+    return errors
+
+
+def two_sided_windows_check(*, windows: TwoSidedWindows) -> None:
+    """``two_sided_windows_errors`` raised as one ``ValidationError``, when there are any."""
+    if errors := two_sided_windows_errors(windows=windows):
+        raise ValidationError(errors)
 
 
 def two_sided_round_created(*, round: Round, windows: TwoSidedWindows, user=None, **detail) -> None:

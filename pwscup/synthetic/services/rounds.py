@@ -6,7 +6,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.organizer_files import round_original_save
-from pwscup.competitions.services import round_of_kind_create, round_phases_close
+from pwscup.competitions.services import (
+    round_basics_errors,
+    round_of_kind_create,
+    round_phases_close,
+)
 from pwscup.core.errors import scoring_errors_by, scoring_form_error
 from pwscup.core.files import organizer_csv
 from pwscup.kinds.round_basics import RoundBasics
@@ -14,7 +18,7 @@ from pwscup.submissions.services.two_sided import (
     TwoSidedWindows,
     two_sided_results_publish,
     two_sided_round_created,
-    two_sided_windows_check,
+    two_sided_windows_errors,
 )
 from pwscup.synthetic import KEY, engine
 from pwscup.synthetic.models import SyntheticRound
@@ -22,7 +26,7 @@ from pwscup.synthetic.services.draws import draws_for_teams
 from scoring.errors import ScoringError
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.draws import draw_shared
-from scoring.synthetic.population import read_population
+from scoring.synthetic.original import original_checked
 
 
 def synthetic_config_validate(config) -> dict:
@@ -84,39 +88,66 @@ def synthetic_round_create(
 
     Raises ``ValidationError`` keyed by field (``table``, ``label``, ``columns``, a setting
     of ``SETTING_FIELDS``, ``config``, ``slug``, ``timezone``, ``attack_opens_at``...) in the
-    reader's language."""
-    two_sided_windows_check(windows=windows)
+    reader's language: every error at once (``synthetic_round_errors``)."""
     filename = table_filename or "original.csv"
-    try:
-        csv = organizer_csv(table, name=filename)
-        header = engine.header_of(csv.utf8)
-    except ScoringError as error:
-        raise scoring_form_error("table", error) from None
-    if not csv.utf8.strip().count(b"\n"):
-        # A header and no row: the table's fault, not the settings' (the label would be
-        # said to have no value).
-        raise ValidationError({"table": _("The original table has a header and no data row.")})
-    try:
-        parsed = parse_config(engine.config_in_order(config, header), header)
-        population = read_population(csv.utf8, parsed, name=filename)
-    except ScoringError as error:
-        raise scoring_errors_by(error, config_error_field) from None
+    csv, population, errors = synthetic_round_errors(
+        basics=basics, table=table, filename=filename, config=config, windows=windows
+    )
+    if errors:
+        raise ValidationError(errors)
+    parsed = population.config
+    rows = len(population.frame)
     round_ = round_of_kind_create(
-        basics=basics, kind=KEY, config=parsed.as_dict(), original_rows=len(population.frame)
+        basics=basics, kind=KEY, config=parsed.as_dict(), original_rows=rows
     )
     round_original_save(round=round_, csv=csv, filename=filename)
     synthetic = SyntheticRound(round=round_)
     if seed is not None:
         synthetic.secret_seed = seed
     try:
-        shared = draw_shared(len(population.frame), parsed, seed=synthetic.secret_seed)
+        shared = draw_shared(rows, parsed, seed=synthetic.secret_seed)
     except ScoringError as error:
         raise scoring_errors_by(error, config_error_field) from None
     synthetic.holdout, synthetic.aux = shared.holdout.tolist(), shared.aux.tolist()
     synthetic.save()
     draws_for_teams(synthetic=synthetic)
-    two_sided_round_created(round=round_, windows=windows, user=user, rows=len(population.frame))
+    two_sided_round_created(round=round_, windows=windows, user=user, rows=rows)
     return synthetic
+
+
+def synthetic_round_errors(*, basics: RoundBasics, table: bytes, filename: str, config, windows):
+    """A new round's checks, each run whatever the others found, so that one try shows all
+    that is wrong: the address and the time zone, the windows' order, and the original with
+    the settings (``original_checked``: the settings, the cells against the roles once the
+    roles are right, the rows against the sizes once the sizes are). Only a table that cannot
+    be read (or holds no data row) stops the settings' checks, which need its header.
+    Returns the original's ``OrganizerCsv``, its ``Population`` (None when refused) and
+    the errors by field."""
+    errors: dict[str, list[str]] = {}
+    basics_errors = round_basics_errors(
+        competition=basics.competition, slug=basics.slug, timezone=basics.time_zone()
+    )
+    for field, message in {**basics_errors, **two_sided_windows_errors(windows=windows)}.items():
+        errors[field] = [message]
+    try:
+        csv = organizer_csv(table, name=filename)
+        header = engine.header_of(csv.utf8)
+    except ScoringError as error:
+        scoring_form_error("table", error).update_error_dict(errors)
+        return None, None, errors
+    if not csv.utf8.strip().count(b"\n"):
+        # A header and no row: the table's fault, not the settings' (the label would be
+        # said to have no value).
+        errors.setdefault("table", []).append(_("The original table has a header and no data row."))
+        return csv, None, errors
+    try:
+        population = original_checked(
+            csv.utf8, engine.config_in_order(config, header), name=filename
+        )
+    except ScoringError as error:
+        scoring_errors_by(error, config_error_field).update_error_dict(errors)
+        population = None
+    return csv, population, errors
 
 
 def synthetic_round_close(*, synthetic: SyntheticRound) -> int:
