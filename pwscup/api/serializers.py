@@ -142,6 +142,13 @@ class DataChoiceSerializer(serializers.Serializer):
     locked = serializers.BooleanField(
         help_text=gettext_lazy("Locked since the team's first upload.")
     )
+    kept = serializers.CharField(
+        allow_null=True,
+        help_text=gettext_lazy(
+            "When the team's data does not follow its pick (then choice is null and locked "
+            "true): what it is instead, e.g. rows drawn before the packs were offered."
+        ),
+    )
     url = serializers.CharField(help_text=gettext_lazy('POST {"choice": key} here to pick.'))
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Value
 
 from pwscup.competitions.choice_models import DataChoice, TeamDataChoice
+from pwscup.kinds.registry import kind_of
 
 
 def round_choices(*, round) -> list[DataChoice]:
@@ -49,6 +50,9 @@ class ChoiceState:
     current: DataChoice | None
     picked: bool
     locked: bool
+    # What the team's data is when it does not follow its pack (the kind's ``choice_kept``:
+    # e.g. drawn before the packs were offered); "" when it does.
+    kept: str = ""
 
     @property
     def key(self) -> str:
@@ -61,14 +65,16 @@ class ChoiceState:
             "choices": [
                 {"key": c.key, "label": c.label, "label_ja": c.label_ja} for c in self.choices
             ],
-            "choice": self.current.key if self.current is not None else None,
+            "choice": self.current.key if self.current is not None and not self.kept else None,
             "picked": self.picked,
-            "locked": self.locked,
+            "locked": self.locked or bool(self.kept),
+            "kept": self.kept or None,
         }
 
 
 def choice_state(*, round, team) -> ChoiceState:
-    """The Data tab's and the API's view of the choice, in one query."""
+    """The Data tab's and the API's view of the choice: one query, and the kind's
+    ``choice_kept`` when the round offers packs and there is a team."""
     choices = list(_choices_with_pick(round=round, team=team))
     picked = next((choice for choice in choices if choice.picked), None)
     return ChoiceState(
@@ -76,7 +82,19 @@ def choice_state(*, round, team) -> ChoiceState:
         current=picked or (choices[0] if choices else None),
         picked=picked is not None,
         locked=bool(picked and picked.locked),
+        kept=team_kept(round=round, team=team) if choices and team is not None else "",
     )
+
+
+def choice_kept(*, round) -> dict[int, str]:
+    """The teams whose data does not follow their pack, by id, with what it is instead (the
+    round's kind says: ``RoundKind.choice_kept``)."""
+    return kind_of(round).choice_kept(round)
+
+
+def team_kept(*, round, team) -> str:
+    """What ``team``'s data is when it does not follow its pack (``choice_kept``), else ""."""
+    return choice_kept(round=round).get(team.pk, "")
 
 
 def round_team_picks(*, round) -> dict[int, TeamDataChoice]:

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.choice_models import CHOICE_KEY_MAX_LENGTH, DataChoice, TeamDataChoice
-from pwscup.competitions.choice_selectors import round_choices, team_choice
+from pwscup.competitions.choice_selectors import round_choices, team_choice, team_kept
 from pwscup.competitions.models import AuditEntry, Round
 from pwscup.competitions.services import audit_record
 from pwscup.core.errors import Refused
@@ -104,6 +104,13 @@ def team_choice_set(*, user, round: Round, team, key: str) -> TeamDataChoice:
         # The team's row lock, as an upload takes it: a pick and a first upload never cross.
         type(team).objects.select_for_update().get(pk=team.pk)
         choice = _choice_by_key(round, key)
+        kept = team_kept(round=round, team=team)
+        if kept:
+            raise Refused(
+                _("Your team's data does not follow its pick: %(why)s") % {"why": kept},
+                status=409,
+                code="choice_kept",
+            )
         pick = TeamDataChoice.objects.filter(round=round, team=team).first()
         if pick is not None and pick.locked:
             raise Refused(

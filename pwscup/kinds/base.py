@@ -161,6 +161,13 @@ class RoundKind(FaceHooks, ResultsHooks):
         from its pack once and keeps them refuses a change after the draw."""
         return ""
 
+    def choice_kept(self, round) -> dict[int, str]:
+        """The teams of ``round`` whose data does not follow the round's data choice, by team
+        id, each with what its data is instead (a sentence the team's Data tab, the API and
+        the organizer's data choice card show; its pick is then refused, and changes nothing).
+        ``{}`` (default): every team's data follows its pack."""
+        return {}
+
     def teams_changed(self, round) -> None:
         """The competition's teams changed (a team was created, someone joined, an admin
         edited a team): a kind that gives each team its own data draws it for new teams."""

@@ -57,6 +57,20 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
             "data pack cannot change."
         ) % {"team": team.name, "key": draw.choice_key or "-"}
 
+    def choice_kept(self, round) -> dict[int, str]:
+        """A team drawn from the round's original before the packs were offered keeps those
+        rows (its draw is kept for good): its pack changes nothing."""
+        synthetic = selectors.synthetic_of(round)
+        if synthetic is None:
+            return {}
+        note = gettext(
+            "drawn from the round's original table before the data packs were offered: its "
+            "rows stay the original's, whatever pack is picked."
+        )
+        return {
+            team_id: note for team_id in selectors.teams_drawn_before_packs(synthetic=synthetic)
+        }
+
     # --- uploads and jobs ---------------------------------------------------------------------
 
     def jobs(self):

@@ -353,6 +353,13 @@ def aux_pack_key(
     return keys[0] if keys else None
 
 
+def teams_drawn_before_packs(*, synthetic: SyntheticRound) -> list[int]:
+    """The ids of the teams drawn from the round's original (no pack), in the order they
+    were drawn: in a round that offers packs, those drawn before the packs were offered."""
+    draws = TeamDraw.objects.filter(synthetic=synthetic, choice_key="").order_by("pk")
+    return list(draws.values_list("team_id", flat=True))
+
+
 def draw_pack_keys(*, synthetic: SyntheticRound) -> dict[int, str]:
     """Each drawn team's pack key (``""``: the round's original), by team id."""
     return dict(TeamDraw.objects.filter(synthetic=synthetic).values_list("team_id", "choice_key"))

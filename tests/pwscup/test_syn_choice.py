@@ -373,3 +373,39 @@ def test_the_admin_lists_each_population_read_only_without_its_rows(world, djang
     fnlwgt = str(raw(POPULATION_2)["fnlwgt"].iloc[0])
     assert fnlwgt not in page.content.decode() and fnlwgt not in listing.content.decode()
     assert b"_save" not in page.content
+
+
+def test_packs_offered_after_the_teams_were_drawn_say_the_teams_keep_the_original():
+    """The finding: a round created with its teams (each drawn from the original), then
+    packs offered. The Data tab, the API and the organizer's card say those teams keep the
+    original's rows; a pick is refused (it would change nothing); a team joining later is
+    drawn from its pack."""
+    world = syn_world(slug="synlate", letters="ab")
+    choices_set(user=world.organizer, round=world.round, rows=PACKS[:2])
+    page = client_of(world, "a").get(data_tab(world)).content.decode()
+    assert 'data-testid="data-choice-kept"' in page
+    assert "drawn from the round&#x27;s original table before the data packs" in page
+    assert "until it does, its downloads" not in page
+    assert 'data-testid="data-choice-form"' not in page
+    status = api_get(world, "a", "api:round-status").json()["data_choice"]
+    assert status["choice"] is None and status["locked"] is True
+    assert "original table" in status["kept"]
+    with pytest.raises(Refused) as refused:
+        team_choice_set(user=world.users["a"], round=world.round, team=world.teams["a"], key="p2")
+    assert refused.value.code == "choice_kept"
+    members = api_get(world, "a", "api:syn-members")
+    draw_a = TeamDraw.objects.get(team=world.teams["a"])
+    assert members.status_code == 200 and draw_a.choice_key == ""
+    organizer = Client()
+    organizer.force_login(world.organizer)
+    console = organizer.get(
+        reverse("console:round", args=[world.competition.slug, world.round.slug])
+    ).content.decode()
+    warning = console.split('data-testid="round-data-choice-kept">')[1].split("</p>")[0]
+    assert "2 teams' data does not follow their pack" in warning
+    assert world.teams["a"].name in warning and world.teams["b"].name in warning
+    assert 'data-testid="data-choice-kept-' in console
+    add_team(world, "c")
+    page_c = client_of(world, "c").get(data_tab(world)).content.decode()
+    assert 'data-testid="data-choice-kept"' not in page_c
+    assert 'data-testid="data-choice-form"' in page_c

@@ -3,7 +3,7 @@
 
 from django import template
 
-from pwscup.competitions.choice_selectors import round_choices, round_team_picks
+from pwscup.competitions.choice_selectors import choice_kept, round_choices, round_team_picks
 from pwscup.console.choice_forms import choice_rows_formset
 from pwscup.console.selectors import competition_teams
 
@@ -15,11 +15,15 @@ def round_choices_card(context) -> dict:
     round_ = context["round"]
     choices = round_choices(round=round_)
     picks = round_team_picks(round=round_)
+    # The teams whose data does not follow their pack (the kind says why): warned of.
+    kept = choice_kept(round=round_) if choices else {}
     teams = [
-        {"team": team, "pick": picks.get(team.pk)}
+        {"team": team, "pick": picks.get(team.pk), "kept": kept.get(team.pk, "")}
         for team in competition_teams(competition=round_.competition)
     ]
     return {
+        "kept_names": ", ".join(row["team"].name for row in teams if row["kept"]),
+        "kept_count": sum(1 for row in teams if row["kept"]),
         "round": round_,
         "competition": round_.competition,
         "choices": choices,
