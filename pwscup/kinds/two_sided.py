@@ -57,20 +57,41 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
     """The five actions of a two-sided round, in the console's order."""
 
     def freeze(*, user, round) -> str:
-        targets = life.freeze(life.state(round), user)
+        state = life.state(round)
+        changed = len(life.freeze(state, user))
+        total = state.targets.count()
+        if changed == total:
+            return ngettext(
+                "Froze the round: %(n)d target published.",
+                "Froze the round: %(n)d targets published.",
+                total,
+            ) % {"n": total}
         return ngettext(
-            "Froze the round: %(n)d target published.",
-            "Froze the round: %(n)d targets published.",
-            len(targets),
-        ) % {"n": len(targets)}
+            "Froze the round again: %(n)d target published, %(changed)d of them republished "
+            "now (its final release changed).",
+            "Froze the round again: %(n)d targets published, %(changed)d of them republished "
+            "now (their final release changed).",
+            total,
+        ) % {"n": total, "changed": changed}
 
     def attack_now(*, user, round) -> str:
-        targets, attack = life.attack_now(life.state(round), user)
+        state = life.state(round)
+        targets, attack = life.attack_now(state, user)
+        changed, total = len(targets), state.targets.count()
+        closes = in_zone_text(attack.closes_at, round.timezone)
+        if changed == total:
+            return ngettext(
+                "The attack phase is open until %(closes)s: %(n)d target published.",
+                "The attack phase is open until %(closes)s: %(n)d targets published.",
+                total,
+            ) % {"n": total, "closes": closes}
         return ngettext(
-            "The attack phase is open until %(closes)s: %(n)d target published.",
-            "The attack phase is open until %(closes)s: %(n)d targets published.",
-            len(targets),
-        ) % {"n": len(targets), "closes": in_zone_text(attack.closes_at, round.timezone)}
+            "The attack phase is open until %(closes)s. The round was already frozen: "
+            "%(n)d target published, %(changed)d of them republished now.",
+            "The attack phase is open until %(closes)s. The round was already frozen: "
+            "%(n)d targets published, %(changed)d of them republished now.",
+            total,
+        ) % {"n": total, "changed": changed, "closes": closes}
 
     def publish(*, user, round) -> str:
         life.publish(life.state(round), user)

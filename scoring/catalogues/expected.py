@@ -43,7 +43,7 @@ EXPECTED_MESSAGES: dict[str, dict[str, str]] = {
     "expect.strings": {"en": "a list of strings", "ja": "文字列のリスト"},
     "expect.attributes": {
         "en": "an object: name → list of values",
-        "ja": "属性名 → 値のリスト のオブジェクト",
+        "ja": "「属性名 → 値のリスト」のオブジェクト",
     },
     "expect.numeric": {
         "en": 'an object: column → {{"range": [lo, hi]}}',

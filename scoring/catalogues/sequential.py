@@ -84,7 +84,7 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
     },
     "seq.config.per_team": {
         "en": "configuration key 'per_team.{field}' must be {expected}, got {value}",
-        "ja": "設定キー 'per_team.{field}' は {expected} でなければなりません（値: {value}）",
+        "ja": "設定キー 'per_team.{field}' は{expected}でなければなりません（値: {value}）",
     },
     "seq.config.attack_phase": {
         "en": "configuration key 'attack_phase': an attack phase needs per-team masters "

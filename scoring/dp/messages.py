@@ -27,7 +27,7 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.config.bad_value": {
         "en": "'{key}' must be {expected} (got {value})",
-        "ja": "'{key}' は {expected} でなければなりません（値: {value}）",
+        "ja": "'{key}' は{expected}でなければなりません（値: {value}）",
     },
     "dp.attr.too_few": {
         "en": "Attribute '{attribute}' needs at least 2 values",

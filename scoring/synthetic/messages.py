@@ -22,7 +22,7 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
     },
     "syn.config.bad_value": {
         "en": "'{key}' must be {expected} (got {value})",
-        "ja": "'{key}' は {expected} でなければなりません（値: {value}）",
+        "ja": "'{key}' は{expected}でなければなりません（値: {value}）",
     },
     "syn.config.role": {
         "en": "Column '{column}' must have the role 'numeric' or 'categorical' (got {value})",

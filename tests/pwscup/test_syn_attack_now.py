@@ -154,3 +154,25 @@ def test_only_an_organizer_of_the_competition_may_do_it():
     assert answer.status_code in (403, 404)
     assert phase(world, "release").closes_at > timezone.now()
     assert world.synthetic.frozen_at is None
+
+
+def test_after_a_freeze_it_says_the_round_was_frozen_and_how_many_targets_it_has():
+    """Re-run after a freeze (and *Close now*): no release changed, so none is republished,
+    and the message says the targets the round has, not "0 targets published"."""
+    world = syn_world(letters="ab")
+    release(world, "a", baseline_release(world, "a"))
+    release(world, "b", baseline_release(world, "b"))
+    client = console(world)
+    freeze_url = reverse(
+        "console:round_action", args=[world.competition.slug, world.round.slug, "freeze"]
+    )
+    assert (
+        "Froze the round: 2 targets published."
+        in client.post(freeze_url, follow=True).content.decode()
+    )
+    assert services.synthetic_round_close(synthetic=world.synthetic) == 2
+    page = client.post(action_url(world), follow=True).content.decode()
+    assert "The round was already frozen: 2 targets published, 0 of them republished now." in page
+    assert "0 targets published" not in page
+    again = client.post(freeze_url, follow=True).content.decode()
+    assert "Froze the round again: 2 targets published, 0 of them republished now" in again

@@ -158,6 +158,12 @@ def test_step_two_says_how_many_teams_the_sizes_hold_before_the_round_exists(cli
     assert 'data-testid="syn-capacity"' not in unreadable.decode()
 
 
+def test_the_capacity_says_row_for_a_table_of_one_row(client, organizer):
+    upload(client, organizer, adult_rows(1))
+    page = client.post(settings_url(organizer), settings_post()).content.decode()
+    assert "the table of 1 row holds 0 teams with rows of their own" in capacity(page)
+
+
 def test_a_lost_draft_is_reported_not_replaced(client, organizer):
     upload(client, organizer)
     default_storage.delete(client.session[f"synthetic-round-draft-{organizer.pk}"]["file"])

@@ -17,6 +17,7 @@ from scoring.messages import (
     MESSAGES,
     TERMS,
     clip,
+    expect,
     listing,
     placeholders,
     render,
@@ -218,6 +219,26 @@ def test_every_expected_value_is_catalogued_used_and_said_in_japanese():
             japanese = refused.render("ja")
         assert "でなければなりません" in japanese
         assert not re.search(r"\b(an|a|integer|number|object)\b", japanese), japanese
+
+
+JAPANESE = r"[\u3040-\u30ff\u4e00-\u9fff]"
+
+
+@pytest.mark.parametrize("expected", ["positive_number", "object", "challenge_size_train"])
+def test_an_expected_value_sits_in_a_japanese_sentence_without_stray_spaces(expected):
+    """``は 正の数 でなければ``: the nested part is Japanese words, written without spaces
+    around them (a number inside it keeps its spaces: ``4 の倍数``)."""
+    from scoring.dp.errors import DPError
+    from scoring.synthetic.errors import SynthError
+
+    part = expect(expected, most=600)
+    for japanese in (
+        SynthError("syn.config.bad_value", key="k", expected=part, value=0).render("ja"),
+        DPError("dp.config.bad_value", key="k", expected=part, value=0).render("ja"),
+        ValidationError("seq.config.per_team", field="f", expected=part, value=0).render("ja"),
+    ):
+        assert not re.search(JAPANESE + " +" + JAPANESE, japanese), japanese
+        assert not re.search(r"' は ", japanese), japanese
 
 
 DP_VALID = {

@@ -54,11 +54,11 @@ def test_a_check_on_a_wrong_key_waits_for_it():
 @pytest.mark.parametrize(
     ("per_team", "field", "japanese"),
     [
-        ("p.csv", "", "オブジェクト でなければ"),
-        ({"pool": ""}, "pool", "ファイル名 でなければ"),
-        ({"pool": "p.csv", "size": 0}, "size", "1 以上の整数 でなければ"),
-        ({"pool": "p.csv", "size": 2, "turnover": 2}, "turnover", "0 以上 1 以下の数 でなければ"),
-        ({"pool": "p.csv", "size": 2, "turnover": 0.5, "seed": "x"}, "seed", "整数 でなければ"),
+        ("p.csv", "", "オブジェクトでなければ"),
+        ({"pool": ""}, "pool", "ファイル名でなければ"),
+        ({"pool": "p.csv", "size": 0}, "size", "1 以上の整数でなければ"),
+        ({"pool": "p.csv", "size": 2, "turnover": 2}, "turnover", "0 以上 1 以下の数でなければ"),
+        ({"pool": "p.csv", "size": 2, "turnover": 0.5, "seed": "x"}, "seed", "整数でなければ"),
     ],
     ids=["not-object", "pool", "size", "turnover", "seed"],
 )
