@@ -7,7 +7,7 @@ from functools import cache
 from itertools import islice
 from pathlib import Path
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator
@@ -192,3 +192,46 @@ def manifest_parse(data: bytes) -> dict:
         )
         raise ValidationError(list(messages)[:MAX_MESSAGES])
     return manifest
+
+
+# A round's own fields in the manifest (any other key of a kind's error is a settings key).
+ROUND_FIELDS = (
+    "kind",
+    "name",
+    "slug",
+    "order",
+    "timezone",
+    "quota_reset_hour",
+    "total_formula",
+    "attack_top_n",
+    "data_choices",
+    "files",
+)
+
+
+def round_error_located(error: ValidationError, *, where: str, slug: str, roles) -> list[str]:
+    """A round's error as messages naming the bundle's file and the field: a file's role →
+    ``rounds/<slug>/<role>: …``; a round field → ``manifest.json: rounds[i] (slug).slug:
+    …``; any other key → ``manifest.json: rounds[i] (slug).settings.<key>: …``."""
+    located = []
+    keyed = (
+        error.message_dict if hasattr(error, "error_dict") else {NON_FIELD_ERRORS: error.messages}
+    )
+    for key, messages in keyed.items():
+        for message in messages:
+            if key in roles:
+                located.append(
+                    _("%(file)s: %(message)s") % {"file": round_path(slug, key), "message": message}
+                )
+                continue
+            if key == NON_FIELD_ERRORS:
+                path = where
+            elif key in ROUND_FIELDS:
+                path = f"{where}.{key}"
+            else:
+                path = f"{where}.settings.{key}"
+            located.append(
+                _("%(file)s: %(path)s: %(message)s")
+                % {"file": MANIFEST_NAME, "path": path, "message": message}
+            )
+    return located

@@ -11,12 +11,17 @@ import hashlib
 import io
 
 from django.conf import settings
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pwscup.bundles.cleanup import files_recorded
-from pwscup.bundles.manifest import MANIFEST_NAME, manifest_parse, round_path
+from pwscup.bundles.manifest import (
+    MANIFEST_NAME,
+    manifest_parse,
+    round_error_located,
+    round_path,
+)
 from pwscup.bundles.selectors import competition_bundle, may_clone
 from pwscup.bundles.standings import standings_import
 from pwscup.bundles.zipped import ZipLimits, zip_read
@@ -33,24 +38,11 @@ from pwscup.competitions.services import (
 from pwscup.competitions.total_services import attack_top_n_check, round_total_formula_check
 from pwscup.core.time_zones import time_zone_check
 from pwscup.kinds import get_kind
-from pwscup.kinds.bundles import ExportOptions, RoundEntry, at_offset
+from pwscup.kinds.bundles import BundleChecks, ExportOptions, RoundEntry, at_offset
 from pwscup.presentations.services import presentation_window_create
 
 Action = AuditEntry.Action
 NAME_MAX_LENGTH = Competition._meta.get_field("name").max_length
-# A round's own fields in the manifest (any other key of a kind's error is a settings key).
-ROUND_FIELDS = (
-    "kind",
-    "name",
-    "slug",
-    "order",
-    "timezone",
-    "quota_reset_hour",
-    "total_formula",
-    "attack_top_n",
-    "data_choices",
-    "files",
-)
 # A bundle of before the reset hour: its rounds' daily limits reset at midnight.
 DEFAULT_QUOTA_RESET_HOUR = Round._meta.get_field("quota_reset_hour").default
 # A presentation window's settings besides its round, title and times, as the console sets them.
@@ -175,15 +167,24 @@ def _import(*, bundle_file, name, slug, start, user, action, **detail) -> Compet
             is_listed=described["is_listed"], max_team_size=described["max_team_size"]
         )
         competition.refresh_from_db()
+        # Every round is imported, each in a savepoint, so that one answer names the errors of
+        # every round; the windows and the standings name rounds, so they wait for them all.
+        errors = []
         for index, (entry, files) in enumerate(zip(manifest["rounds"], round_files, strict=True)):
-            _round_import(
-                competition=competition,
-                index=index,
-                entry=entry,
-                files=files,
-                start=start,
-                user=user,
-            )
+            try:
+                with transaction.atomic():
+                    _round_import(
+                        competition=competition,
+                        index=index,
+                        entry=entry,
+                        files=files,
+                        start=start,
+                        user=user,
+                    )
+            except ValidationError as error:
+                errors.extend(error.messages)
+        if errors:
+            raise ValidationError(errors)
         for index, entry in enumerate(manifest.get("presentations", [])):
             _window_import(
                 competition=competition, index=index, entry=entry, start=start, user=user
@@ -271,22 +272,13 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
     )
     try:
         kind = get_kind(entry["kind"])
-        errors = {}
-        try:
-            slug_check(slug=entry["slug"], competition=competition)
-        except ValidationError as error:
-            errors.update(error.message_dict)
-        try:
-            time_zone_check(entry["timezone"])
-        except ValidationError as error:
-            errors.update(error.message_dict)
+        # The round's own fields first: its kind reads its dates in its time zone.
+        checks = BundleChecks()
+        checks.run(slug_check, slug=entry["slug"], competition=competition)
+        checks.run(time_zone_check, entry["timezone"])
         reset_hour = entry.get("quota_reset_hour", DEFAULT_QUOTA_RESET_HOUR)
-        try:
-            quota_reset_hour_check(reset_hour)
-        except ValidationError as error:
-            errors.update(error.message_dict)
-        if errors:
-            raise ValidationError(errors)
+        checks.run(quota_reset_hour_check, reset_hour)
+        checks.done()
         try:
             round_ = kind.bundle_import(
                 competition=competition, entry=round_entry, start=start, user=user
@@ -300,7 +292,7 @@ def _round_import(*, competition, index: int, entry: dict, files, start, user) -
             ) from None
     except ValidationError as error:
         raise ValidationError(
-            _located(error, where=where, slug=entry["slug"], roles=files)
+            round_error_located(error, where=where, slug=entry["slug"], roles=files)
         ) from None
     # The core's own fields no kind's import sets, on the new round's row.
     core = {"order": entry["order"], "quota_reset_hour": reset_hour}
@@ -324,7 +316,7 @@ def _choices_import(round_: Round, entry: dict, *, where: str, files, user) -> N
     except ValidationError as error:
         keyed = ValidationError({"data_choices": error.messages})
         raise ValidationError(
-            _located(keyed, where=where, slug=entry["slug"], roles=files)
+            round_error_located(keyed, where=where, slug=entry["slug"], roles=files)
         ) from None
 
 
@@ -337,7 +329,7 @@ def _total_import(round_: Round, entry: dict, *, where: str, files) -> None:
         formula = round_total_formula_check(round=round_, formula=entry.get("total_formula", ""))
     except ValidationError as error:
         raise ValidationError(
-            _located(error, where=where, slug=entry["slug"], roles=files)
+            round_error_located(error, where=where, slug=entry["slug"], roles=files)
         ) from None
     round_.total_formula = formula
     Round.objects.filter(pk=round_.pk).update(
@@ -381,31 +373,3 @@ def _window_import(*, competition, index: int, entry: dict, start, user) -> None
                 for message in messages
             ]
         ) from None
-
-
-def _located(error: ValidationError, *, where: str, slug: str, roles) -> list[str]:
-    """A round's error as messages naming the bundle's file and the field: a file's role →
-    ``rounds/<slug>/<role>: …``; a round field → ``manifest.json: rounds[i] (slug).slug:
-    …``; any other key → ``manifest.json: rounds[i] (slug).settings.<key>: …``."""
-    located = []
-    keyed = (
-        error.message_dict if hasattr(error, "error_dict") else {NON_FIELD_ERRORS: error.messages}
-    )
-    for key, messages in keyed.items():
-        for message in messages:
-            if key in roles:
-                located.append(
-                    _("%(file)s: %(message)s") % {"file": round_path(slug, key), "message": message}
-                )
-                continue
-            if key == NON_FIELD_ERRORS:
-                path = where
-            elif key in ROUND_FIELDS:
-                path = f"{where}.{key}"
-            else:
-                path = f"{where}.settings.{key}"
-            located.append(
-                _("%(file)s: %(path)s: %(message)s")
-                % {"file": MANIFEST_NAME, "path": path, "message": message}
-            )
-    return located

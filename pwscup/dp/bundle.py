@@ -23,6 +23,7 @@ from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
 from pwscup.kinds.bundle_files import required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
+    BundleChecks,
     RoundBundle,
     config_read,
     limits_export,
@@ -85,21 +86,20 @@ def round_from_bundle(*, competition, entry, start, user):
     the configuration, the hidden table against it, the window, the address and the time
     zone), its window ``start`` plus the bundle's offsets. Raises ``ValidationError`` keyed
     by the settings' path (``config.levels[2].epsilon``, ``schedule.closes_at``) or the
-    file's role (``original.csv``)."""
-    settings = entry.settings_of(SETTINGS_KEYS)
-    config = _config_of(setting_required(settings, "config", "settings"))
-    schedule = settings_object(setting_required(settings, "schedule", "settings"), "schedule")
-    settings_known(schedule, SCHEDULE_KEYS, "schedule")
-    opens_at, closes_at = window_at_offsets(
-        schedule, start, path="schedule", entry=entry, phase=RELEASE_PHASE
-    )
+    file's role (``original.csv``): every error of the keys, the window, the limits, the
+    file and the configuration at once (``BundleChecks``); the service's checks (the table
+    against the configuration) once they all pass."""
+    checks = BundleChecks()  # every independent check runs; one answer names every error
+    settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
+    config = checks.run(_config_of, settings, checks)
+    window = checks.run(_window_of, settings, start, entry)
     # A bundle written before DP rounds had upload limits has none: no limit.
-    limits = limits_read(settings["limits"]) if "limits" in settings else {}
-    table = _files(entry.files)
-    try:
-        engine.config_validate(config)
-    except DPError as error:
-        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
+    limits = checks.run(limits_read, settings["limits"]) if "limits" in settings else {}
+    table = checks.run(_files, entry.files)
+    if config is not None:  # the configuration's own rules need it read
+        checks.run(_config_checked, config)
+    checks.done()
+    opens_at, closes_at = window
     dp_round = entry.created_by(
         dp_round_create,
         competition=competition,
@@ -127,17 +127,38 @@ def _files(files) -> bytes:
     )
 
 
-def _config_of(raw) -> dict:
+def _window_of(settings: dict, start, entry) -> tuple:
+    schedule = settings_object(setting_required(settings, "schedule", "settings"), "schedule")
+    checks = BundleChecks()
+    checks.run(settings_known, schedule, SCHEDULE_KEYS, "schedule")
+    window = checks.run(
+        window_at_offsets, schedule, start, path="schedule", entry=entry, phase=RELEASE_PHASE
+    )
+    checks.done()
+    return window
+
+
+def _config_of(settings: dict, checks) -> dict:
     """The configuration as the console takes it (``attributes`` an object again, in the
-    bundle's order), its entries' shape checked; the rest is the service's to check."""
-    config = config_read(raw, "attributes", "values")
+    bundle's order), its entries' keys checked (refused in ``checks``); the rest is
+    ``_config_checked``'s and the service's to check."""
+    raw = settings_object(setting_required(settings, "config", "settings"), "config")
     for key, fields in ENTRY_FIELDS.items():
-        entries = config.get(key)
+        entries = raw.get(key)
         if isinstance(entries, list):
             for index, item in enumerate(entries):
                 if isinstance(item, dict):
-                    settings_known(item, fields, f"config.{key}[{index}]")
-    return config
+                    checks.run(settings_known, item, fields, f"config.{key}[{index}]")
+    return config_read(raw, "attributes", "values")
+
+
+def _config_checked(config: dict) -> None:
+    """The configuration's rules (``engine.config_validate``: every error it finds), each
+    refusal keyed by its place in the settings."""
+    try:
+        engine.config_validate(config)
+    except DPError as error:
+        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
 
 
 def _config_path(error: DPError, config: dict) -> str:

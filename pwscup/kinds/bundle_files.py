@@ -9,13 +9,13 @@ from pwscup.core.errors import Refused
 
 
 def unknown_files_refused(files, *, takes, message: str, known: str) -> None:
-    """Refuse the first (by name) of ``files`` that the kind does not take (``takes(name)``
-    false): ``message`` (the kind's sentence, translated) with ``%(role)s`` the file's name,
-    quoted and cut, and ``%(known)s`` the ``known`` files' names."""
+    """Refuse every one of ``files`` that the kind does not take (``takes(name)`` false),
+    each keyed by its name: ``message`` (the kind's sentence, translated) with ``%(role)s``
+    the file's name, quoted and cut, and ``%(known)s`` the ``known`` files' names."""
     unknown = sorted(name for name in set(files) if not takes(name))
     if unknown:
         raise ValidationError(
-            {unknown[0]: message % {"role": repr(unknown[0])[:80], "known": known}}
+            {name: message % {"role": repr(name)[:80], "known": known} for name in unknown}
         )
 
 

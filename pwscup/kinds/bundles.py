@@ -11,6 +11,11 @@ earliest moment any of its rounds opens), written as an ISO 8601 duration (``"P3
 so that one bundle can be played again from any start date. Every kind writes its windows
 through ``schedule_offsets`` (a phase closed before it opened gets a length) and reads them
 back through ``window_at_offsets``.
+
+An import answers with every error it can know at once, each by its path: a kind runs its
+independent checks of an entry (its keys, its windows, its limits, its configuration, its
+files) through one ``BundleChecks``, which gathers their refusals, and creates the round only
+when none failed (``BundleChecks.done``).
 """
 
 import datetime as dt
@@ -22,6 +27,7 @@ from django.utils.duration import duration_iso_string
 from django.utils.translation import gettext as _
 
 from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.kinds.bundle_checks import BundleChecks
 from pwscup.kinds.round_basics import RoundBasics
 
 
@@ -79,11 +85,11 @@ class RoundEntry:
             order=self.order,
         )
 
-    def settings_of(self, known) -> dict:
-        """The kind's settings, an object with no key but ``known`` (each refusal keyed by
-        ``settings``)."""
+    def settings_of(self, known, *, checks: BundleChecks) -> dict:
+        """The kind's settings, which must be an object (else the refusal, at once: nothing
+        can be read from it); a key not in ``known`` is refused in ``checks``."""
         settings = settings_object(self.settings, "settings")
-        settings_known(settings, known, "settings")
+        checks.run(settings_known, settings, known, "settings")
         return settings
 
     def created_by(self, create, *, competition, fields: dict, top: str = "settings", **arguments):
@@ -170,10 +176,12 @@ def window_at_offsets(
     def where(key):  # ``path`` "settings" is the top, as for ``setting_required``
         return key if path == "settings" else f"{path}.{key}"
 
+    checks = BundleChecks()  # both times are read, each refusal kept
     times = {
-        key: at_offset(setting_required(window, key, path), start, field=where(key))
+        key: checks.run(_time_read, window, key, path, start, field=where(key))
         for key in ("opens_at", "closes_at")
     }
+    checks.done()
     if times["closes_at"] <= times["opens_at"]:
         raise ValidationError(
             {
@@ -187,6 +195,10 @@ def window_at_offsets(
             }
         )
     return times["opens_at"], times["closes_at"]
+
+
+def _time_read(window: dict, key: str, path: str, start: dt.datetime, *, field: str):
+    return at_offset(setting_required(window, key, path), start, field=field)
 
 
 # Reading a kind's ``settings`` from an uploaded manifest: untrusted JSON, checked step by
@@ -210,17 +222,18 @@ def setting_required(mapping: dict, key: str, path: str):
 
 
 def settings_known(mapping: dict, known, path: str) -> None:
-    """Refuse a key of ``mapping`` that is not in ``known`` (a misspelt setting is an error,
-    never silently ignored)."""
-    for key in mapping:
-        if key not in known:
-            where = str(key) if path == "settings" else f"{path}.{key}"
-            raise ValidationError(
-                {
-                    where: _("Unknown setting %(key)s (known: %(known)s).")
-                    % {"key": repr(key)[:80], "known": ", ".join(known)}
-                }
-            )
+    """Refuse every key of ``mapping`` that is not in ``known``, each by its path (a misspelt
+    setting is an error, never silently ignored)."""
+    unknown = {
+        (str(key) if path == "settings" else f"{path}.{key}"): _(
+            "Unknown setting %(key)s (known: %(known)s)."
+        )
+        % {"key": repr(key)[:80], "known": ", ".join(known)}
+        for key in mapping
+        if key not in known
+    }
+    if unknown:
+        raise ValidationError(unknown)
 
 
 def service_error_rekeyed(error: ValidationError, fields: dict, *, top: str = "settings"):
@@ -262,20 +275,33 @@ def named_list_read(items, path: str, value_key: str) -> dict:
         raise setting_type_error(
             path, items, _("a list of {%(keys)s}") % {"keys": f'"name", "{value_key}"'}
         )
-    ordered = {}
+    ordered, checks = {}, BundleChecks()  # every entry read, each refusal kept
     for index, item in enumerate(items):
-        where = f"{path}[{index}]"
-        item = settings_object(item, where)
-        settings_known(item, ("name", value_key), where)
-        name = setting_required(item, "name", where)
-        if not isinstance(name, str) or not name.strip():
-            raise setting_type_error(f"{where}.name", name, _("a column name"))
-        if name in ordered:
-            raise ValidationError(
-                {f"{where}.name": _("The column %(name)s is listed twice.") % {"name": name}}
-            )
-        ordered[name] = setting_required(item, value_key, where)
+        checks.run(_named_item_read, item, f"{path}[{index}]", value_key, ordered)
+    checks.done()
     return ordered
+
+
+def _named_item_read(item, where: str, value_key: str, ordered: dict) -> None:
+    """One entry of ``named_list_read`` into ``ordered`` (its name once), or its refusals."""
+    item = settings_object(item, where)
+    checks = BundleChecks()
+    checks.run(settings_known, item, ("name", value_key), where)
+    name = checks.run(_column_name, item, where, ordered)
+    value = checks.run(setting_required, item, value_key, where)
+    checks.done()
+    ordered[name] = value
+
+
+def _column_name(item: dict, where: str, ordered: dict) -> str:
+    name = setting_required(item, "name", where)
+    if not isinstance(name, str) or not name.strip():
+        raise setting_type_error(f"{where}.name", name, _("a column name"))
+    if name in ordered:
+        raise ValidationError(
+            {f"{where}.name": _("The column %(name)s is listed twice.") % {"name": name}}
+        )
+    return name
 
 
 def config_read(raw, key: str, value_key: str) -> dict:
@@ -305,9 +331,11 @@ def limits_read(raw, *, field: str = "limits") -> dict:
     1 to the largest a form takes); a ``ValidationError`` keyed ``limits.<key>`` names the
     value."""
     limits = settings_object(raw, field)
-    settings_known(limits, LIMIT_KEYS, field)
+    checks = BundleChecks()  # every limit read, each refusal kept
+    checks.run(settings_known, limits, LIMIT_KEYS, field)
     for key in LIMIT_KEYS:
-        _limit_check(setting_required(limits, key, field), path=f"{field}.{key}")
+        checks.run(_limit_read, limits, key, field)
+    checks.done()
     return {key: limits[key] for key in LIMIT_KEYS}
 
 
@@ -317,6 +345,10 @@ def target_limit_read(phase: dict, *, field: str) -> int | None:
     value = phase.get(TARGET_LIMIT_KEY)
     _limit_check(value, path=f"{field}.{TARGET_LIMIT_KEY}")
     return value
+
+
+def _limit_read(limits: dict, key: str, field: str) -> None:
+    _limit_check(setting_required(limits, key, field), path=f"{field}.{key}")
 
 
 def _limit_check(value, *, path: str) -> None:

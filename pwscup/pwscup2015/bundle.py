@@ -24,6 +24,7 @@ from pwscup.core.errors import scoring_errors_by, scoring_form_error
 from pwscup.core.form_fields import POSITIVE_INT_MAX
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundles import (
+    BundleChecks,
     RoundBundle,
     schedule_offsets,
     setting_required,
@@ -34,7 +35,11 @@ from pwscup.kinds.bundles import (
 )
 from pwscup.pwscup2015.console.services import console_round_create
 from pwscup.pwscup2015.models import Pwscup2015Round
-from pwscup.pwscup2015.services.rounds import RULE_FIELDS
+from pwscup.pwscup2015.services.rounds import (
+    RULE_FIELDS,
+    round_data_check,
+    round_settings_check,
+)
 
 ORIGINAL = "original.csv"
 PHASE_KEYS = ("opens_at", "closes_at", "daily_limit", "total_limit", "leaderboard_public")
@@ -115,64 +120,74 @@ def _flag(value, *, path: str) -> None:
         raise setting_type_error(path, value, _("true or false"))
 
 
-def _settings_read(settings) -> dict:
+def _settings_read(settings: dict, checks: BundleChecks) -> dict:
     """The settings' types and choices (what the console's forms enforce before its
-    services run), refused with the words every kind uses (``pwscup.kinds.bundles``)."""
-    settings_object(settings, "settings")
-    settings_known(settings, (*SETTINGS_KEYS, *OPTIONAL_KEYS), "settings")
-    values = {key: setting_required(settings, key, "settings") for key in SETTINGS_KEYS}
+    services run), refused with the words every kind uses (``pwscup.kinds.bundles``), every
+    refusal kept in ``checks``; the values read (a missing or a refused key is absent)."""
+    checks.run(settings_known, settings, (*SETTINGS_KEYS, *OPTIONAL_KEYS), "settings")
+    for key in SETTINGS_KEYS:
+        checks.run(setting_required, settings, key, "settings")
+    values = {key: settings[key] for key in SETTINGS_KEYS if key in settings}
     values["value_ranges"] = settings.get("value_ranges") or {}
     values["published_rows"] = settings.get("published_rows")
-    for key, choices in CHOICES.items():
-        if values[key] not in choices.values:
-            raise setting_type_error(
-                key, values[key], _("one of %(choices)s") % {"choices": ", ".join(choices.values)}
-            )
-    for key in COUNTS:
-        _count(values[key], path=key, minimum=0)
-    for key in FLAGS:
-        _flag(values[key], path=key)
-    settings_object(values["config"], "config")
-    settings_object(values["utility_gates"], "utility_gates")
-    settings_object(values["value_ranges"], "value_ranges")
-    _count(values["published_rows"], path="published_rows", minimum=1)
-    if not isinstance(values["tie_break_metric"], str):
-        raise setting_type_error("tie_break_metric", values["tie_break_metric"], _("text"))
-    phases = settings_object(values["phases"], "phases")
-    settings_known(phases, Phase.Kind.values, "phases")
-    for kind, phase in phases.items():
-        path = f"phases.{kind}"
-        settings_object(phase, path)
-        settings_known(phase, (*PHASE_KEYS, TARGET_LIMIT), path)
-        for key in PHASE_KEYS:
-            setting_required(phase, key, path)
-        for key in ("daily_limit", "total_limit", TARGET_LIMIT):
-            _count(phase.get(key), path=f"{path}.{key}", minimum=1)
-        _flag(phase["leaderboard_public"], path=f"{path}.leaderboard_public")
-    return values
+    kept = {key: checks.run(_value_check, key, value) for key, value in values.items()}
+    return {key: value for key, value in values.items() if kept[key]}
 
 
-def _phases(phases: dict, start, entry) -> dict:
-    """``{kind: phase_set keyword arguments}`` with the times ``start`` plus the offsets."""
-    errors, result = {}, {}
-    for kind, values in phases.items():
-        times = {}
-        try:
-            times["opens_at"], times["closes_at"] = window_at_offsets(
-                values, start, path=f"phases.{kind}", entry=entry, phase=Phase.Kind(kind).label
-            )
-        except ValidationError as error:
-            errors.update(error.message_dict)
-        result[kind] = {
-            **times,
-            "daily_limit": values["daily_limit"],
-            "total_limit": values["total_limit"],
-            "target_limit": values.get(TARGET_LIMIT),
-            "leaderboard_public": values["leaderboard_public"],
-        }
-    if errors:
-        raise ValidationError(errors)
+def _value_check(key: str, value) -> bool:
+    """Refuse the setting ``key``'s ``value`` of the wrong type or choice; ``True`` if kept."""
+    if key in CHOICES and value not in CHOICES[key].values:
+        raise setting_type_error(
+            key, value, _("one of %(choices)s") % {"choices": ", ".join(CHOICES[key].values)}
+        )
+    if key in COUNTS or key == "published_rows":
+        _count(value, path=key, minimum=1 if key == "published_rows" else 0)
+    if key in FLAGS:
+        _flag(value, path=key)
+    if key in ("config", "utility_gates", "value_ranges"):
+        settings_object(value, key)
+    if key == "tie_break_metric" and not isinstance(value, str):
+        raise setting_type_error(key, value, _("text"))
+    return True
+
+
+def _phases(raw, start, entry) -> dict:
+    """``{kind: phase_set keyword arguments}`` with the times ``start`` plus the offsets,
+    every phase checked (each refusal kept)."""
+    phases = settings_object(raw, "phases")
+    checks = BundleChecks()
+    checks.run(settings_known, phases, Phase.Kind.values, "phases")
+    result = {
+        kind: checks.run(_phase_read, phase, f"phases.{kind}", start, entry, kind=kind)
+        for kind, phase in phases.items()
+        if kind in Phase.Kind.values
+    }
+    checks.done()
     return result
+
+
+def _phase_read(phase, path: str, start, entry, *, kind: str) -> dict:
+    phase = settings_object(phase, path)
+    checks = BundleChecks()
+    checks.run(settings_known, phase, (*PHASE_KEYS, TARGET_LIMIT), path)
+    for key in PHASE_KEYS:
+        checks.run(setting_required, phase, key, path)
+    for key in ("daily_limit", "total_limit", TARGET_LIMIT):
+        checks.run(_count, phase.get(key), path=f"{path}.{key}", minimum=1)
+    if "leaderboard_public" in phase:
+        checks.run(_flag, phase["leaderboard_public"], path=f"{path}.leaderboard_public")
+    window = checks.run(
+        window_at_offsets, phase, start, path=path, entry=entry, phase=Phase.Kind(kind).label
+    )
+    checks.done()
+    return {
+        "opens_at": window[0],
+        "closes_at": window[1],
+        "daily_limit": phase["daily_limit"],
+        "total_limit": phase["total_limit"],
+        "target_limit": phase.get(TARGET_LIMIT),
+        "leaderboard_public": phase["leaderboard_public"],
+    }
 
 
 def _settings_key(key: str) -> str:
@@ -193,16 +208,22 @@ def _config_path(error) -> str:
 
 
 def round_from_bundle(*, competition, entry, start, user):
-    settings = entry.settings
-    if set(entry.files) != {ORIGINAL}:
-        raise ValidationError(
-            {
-                "files": _("a round of this kind has exactly one file, %(file)s.")
-                % {"file": ORIGINAL}
-            }
-        )
-    settings = _settings_read(settings)
-    phases = _phases(settings["phases"], start, entry)
+    """Create the round through ``console_round_create`` (the wizard's service), its phases
+    ``start`` plus the bundle's offsets. Raises ``ValidationError`` keyed by the settings'
+    path (``data_mode``, ``phases.attack.closes_at``, ``config.domains.Age``) or the file's
+    role (``original.csv``): every error of the keys, the types, the phases, the settings'
+    rules (``round_settings_check``, once the values it reads are right), the file and the
+    configuration against the original at once (``BundleChecks``); the gates and ranges
+    against the checked configuration once they all pass."""
+    checks = BundleChecks()  # every independent check runs; one answer names every error
+    settings = _settings_read(settings_object(entry.settings, "settings"), checks)
+    phases = checks.run(_phases, settings["phases"], start, entry) if "phases" in settings else None
+    if not checks.failed:  # the rules between settings need every one of them read
+        checks.run(_rules_checked, settings, phases, entry.basics(competition))
+    checks.run(_files_checked, entry.files)
+    if "config" in settings and ORIGINAL in entry.files:
+        checks.run(_config_checked, entry.files[ORIGINAL], settings["config"])
+    checks.done()
     try:
         return console_round_create(
             user=user,
@@ -216,12 +237,56 @@ def round_from_bundle(*, competition, entry, start, user):
             allow_attack_before_close=settings["allow_attack_before_close"],
         )
     except ValidationError as error:
-        if not hasattr(error, "error_dict"):
-            raise
-        raise ValidationError(
-            {_settings_key(key): messages for key, messages in error.message_dict.items()}
-        ) from None
+        raise _rekeyed(error) from None
     except scoring.ConfigError as error:
         raise scoring_errors_by(error, _config_path) from None
     except scoring.ScoringError as error:
         raise scoring_form_error(ORIGINAL, error) from None
+
+
+def _files_checked(files) -> None:
+    if set(files) != {ORIGINAL}:
+        raise ValidationError(
+            {
+                "files": _("a round of this kind has exactly one file, %(file)s.")
+                % {"file": ORIGINAL}
+            }
+        )
+
+
+def _rules_checked(settings: dict, phases: dict, basics) -> None:
+    """The settings' rules (``round_settings_check``: the service's, every error it finds)."""
+    try:
+        round_settings_check(
+            slug=basics.slug,
+            competition=basics.competition,
+            timezone=basics.time_zone(),
+            utility_gates=settings["utility_gates"],
+            value_ranges=settings["value_ranges"],
+            published_rows=settings["published_rows"],
+            tie_break_metric=settings["tie_break_metric"],
+            data_mode=settings["data_mode"],
+            sample_size=settings["sample_size"],
+            phases={kind: (v["opens_at"], v["closes_at"]) for kind, v in phases.items()},
+            allow_attack_before_close=settings["allow_attack_before_close"],
+        )
+    except ValidationError as error:
+        raise _rekeyed(error) from None
+
+
+def _config_checked(original: bytes, config: dict) -> None:
+    """The configuration against the original (``round_data_check``, the service's)."""
+    try:
+        round_data_check(original=original, config_raw=config)
+    except scoring.ConfigError as error:
+        raise scoring_errors_by(error, _config_path) from None
+    except scoring.ScoringError as error:
+        raise scoring_form_error(ORIGINAL, error) from None
+
+
+def _rekeyed(error: ValidationError) -> ValidationError:
+    if not hasattr(error, "error_dict"):
+        return error
+    return ValidationError(
+        {_settings_key(key): messages for key, messages in error.message_dict.items()}
+    )

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundle_files import file_kept, unknown_files_refused
 from pwscup.kinds.bundles import (
+    BundleChecks,
     ExportOptions,
     RoundBundle,
     setting_required,
@@ -110,12 +111,17 @@ def round_from_bundle(*, competition, entry, start, user):
     bundle's offsets; then each data pack through ``pack_upload`` and the program through
     ``program_upload`` (its build queued as after a console upload). Raises
     ``ValidationError`` keyed by the settings' path (``config``, ``phases.attack.opens_at``,
-    ``phases.anonymization.daily_limit``) or the file's role (``program.zip``)."""
-    settings = entry.settings_of(SETTINGS_KEYS)
-    config = settings_object(setting_required(settings, "config", "settings"), "config")
-    windows = two_sided_windows(settings, start, entry)
-    _files_known(entry.files)
-    awaited = _left_out(settings.get(LEFT_OUT, []), entry.files)
+    ``phases.anonymization.daily_limit``) or the file's role (``program.zip``): every error
+    of the keys, the phases, the files and the configuration at once (``BundleChecks``; the
+    configuration's check, the console's, names its first error); a pack's or the program's
+    own checks once they all pass."""
+    checks = BundleChecks()  # every independent check runs; one answer names every error
+    settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
+    config = checks.run(_config_of, settings)
+    windows = checks.run(two_sided_windows, settings, start, entry)
+    checks.run(_files_known, entry.files)
+    awaited = checks.run(_left_out, settings.get(LEFT_OUT, []), entry.files)
+    checks.done()
     scorer = entry.created_by(
         services.scorer_round_create,
         competition=competition,
@@ -147,6 +153,13 @@ def round_from_bundle(*, competition, entry, start, user):
     if awaited:
         services.hidden_packs_await(scorer=scorer, packs=awaited)
     return scorer.round
+
+
+def _config_of(settings: dict) -> dict:
+    """The settings' ``config``, checked by the kind's own check (the console's)."""
+    config = settings_object(setting_required(settings, "config", "settings"), "config")
+    services.scorer_config_validate(config)
+    return config
 
 
 def _left_out(raw, files) -> list[tuple[str, str]]:

@@ -33,6 +33,7 @@ from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     LIMIT_KEYS,
     TARGET_LIMIT_KEY,
+    BundleChecks,
     RoundBundle,
     at_offset,
     config_read,
@@ -104,21 +105,21 @@ def round_from_bundle(*, competition, entry, start, user):
     already registered, the closes, the address and the time zone), each release's close
     ``start`` plus the bundle's offset. Raises ``ValidationError`` keyed by the settings'
     path (``config.m``, ``schedule.step_closes[1]``, ``limits.daily_limit``) or the file's
-    role (``master.csv``, ``pool.csv``)."""
-    settings = entry.settings_of(SETTINGS_KEYS)
-    config = config_read(setting_required(settings, "config", "settings"), "qi", "type")
-    closes = _closes(setting_required(settings, "schedule", "settings"), start, entry.timezone)
-    auto_freeze = setting_required(settings, "auto_freeze", "settings")
-    if not isinstance(auto_freeze, bool):
-        raise setting_type_error("auto_freeze", auto_freeze, _("true or false"))
-    limits = limits_read(setting_required(settings, "limits", "settings"))
+    role (``master.csv``, ``pool.csv``): every error of the keys, the closes, the limits, the
+    files and the configuration at once (``BundleChecks``); the service's checks (the master
+    against the configuration, the pool's draws) once they all pass."""
+    checks = BundleChecks()  # every independent check runs; one answer names every error
+    settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
+    config = checks.run(_config_of, settings)
+    closes = checks.run(_closes, settings, start, entry.timezone)
+    auto_freeze = checks.run(_auto_freeze, settings)
+    limits = checks.run(_limits_of, settings, otherwise={})
     # A bundle written before the attack phase had limits has none.
-    attack_limits = _attack_limits(settings.get("attack_limits", {}))
-    master, pool = _files(entry.files)
-    try:
-        engine.config_normalise(config)
-    except scoring.ScoringError as error:
-        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
+    attack_limits = checks.run(_attack_limits, settings.get("attack_limits", {}), otherwise={})
+    master, pool = checks.run(_files, entry.files, otherwise=(None, None))
+    if config is not None:  # the configuration's own rules need it read
+        checks.run(_config_checked, config)
+    checks.done()
     sequential = entry.created_by(
         sequential_round_create,
         competition=competition,
@@ -136,28 +137,63 @@ def round_from_bundle(*, competition, entry, start, user):
     return sequential.round
 
 
-def _closes(raw, start, time_zone) -> list[dt.datetime]:
-    schedule = settings_object(raw, "schedule")
-    settings_known(schedule, SCHEDULE_KEYS, "schedule")
+def _config_of(settings: dict) -> dict:
+    return config_read(setting_required(settings, "config", "settings"), "qi", "type")
+
+
+def _config_checked(config: dict) -> None:
+    """The configuration's rules (``engine.config_normalise``: every error it finds), each
+    refusal keyed by its place in the settings."""
+    try:
+        engine.config_normalise(config)
+    except scoring.ScoringError as error:
+        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
+
+
+def _limits_of(settings: dict) -> dict:
+    return limits_read(setting_required(settings, "limits", "settings"))
+
+
+def _auto_freeze(settings: dict) -> bool:
+    auto_freeze = setting_required(settings, "auto_freeze", "settings")
+    if not isinstance(auto_freeze, bool):
+        raise setting_type_error("auto_freeze", auto_freeze, _("true or false"))
+    return auto_freeze
+
+
+def _closes(settings: dict, start, time_zone) -> list[dt.datetime]:
+    """Each release's close, every one checked (each refusal by its place)."""
+    schedule = settings_object(setting_required(settings, "schedule", "settings"), "schedule")
+    checks = BundleChecks()
+    checks.run(settings_known, schedule, SCHEDULE_KEYS, "schedule")
     offsets = setting_required(schedule, "step_closes", "schedule")
     if not isinstance(offsets, list):
         raise setting_type_error("schedule.step_closes", offsets, _("a list of durations"))
-    closes = []
-    for index, offset in enumerate(offsets):
-        field = f"schedule.step_closes[{index}]"
-        at = at_offset(offset, start, field=field)
-        dates_check({field: at}, time_zone=time_zone)
-        closes.append(at)
+    closes = [
+        checks.run(_close_at, offset, start, time_zone, field=f"schedule.step_closes[{index}]")
+        for index, offset in enumerate(offsets)
+    ]
+    checks.done()
     return closes
+
+
+def _close_at(offset, start, time_zone, *, field: str) -> dt.datetime:
+    at = at_offset(offset, start, field=field)
+    dates_check({field: at}, time_zone=time_zone)
+    return at
 
 
 def _attack_limits(raw) -> dict:
     """The attack phase's limits (``attack_limits``: a ``limits`` object with a
     ``target_limit`` too; a key absent is no limit), as the service's keyword arguments."""
     limits = settings_object(raw, "attack_limits")
-    target_limit = target_limit_read(limits, field="attack_limits")
+    checks = BundleChecks()
+    target_limit = checks.run(target_limit_read, limits, field="attack_limits")
     others = {key: value for key, value in limits.items() if key != TARGET_LIMIT_KEY}
-    others = limits_read({key: None for key in LIMIT_KEYS} | others, field="attack_limits")
+    others = checks.run(
+        limits_read, {key: None for key in LIMIT_KEYS} | others, field="attack_limits"
+    )
+    checks.done()
     return {
         f"attack_{key}": value for key, value in (others | {"target_limit": target_limit}).items()
     }

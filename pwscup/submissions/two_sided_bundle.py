@@ -4,14 +4,18 @@ read back alike for every two-sided kind; the kind declares only its phase label
 
 import datetime as dt
 
+from django.core.exceptions import ValidationError
+
 from pwscup.competitions.selectors import phase_of
 from pwscup.kinds.bundles import (
     LIMIT_KEYS,
     TARGET_LIMIT_KEY,
+    BundleChecks,
     RoundEntry,
     limits_export,
     limits_read,
     schedule_offsets,
+    service_error_rekeyed,
     setting_required,
     settings_known,
     settings_object,
@@ -24,6 +28,7 @@ from pwscup.submissions.services.two_sided import (
     RELEASE,
     TWO_SIDED_PHASE_LABELS,
     TwoSidedWindows,
+    two_sided_windows_check,
 )
 
 # Where a two-sided round's creation service's window errors (``two_sided_windows_errors``)
@@ -98,21 +103,37 @@ def two_phases_read(
     if renamed:
         phases = {renamed.get(key, key): value for key, value in phases.items()}
     kinds = tuple(labels)
-    settings_known(phases, kinds, "phases")
-    out = {}
-    for kind in kinds:
-        path = f"phases.{kind}"
-        phase = settings_object(setting_required(phases, kind, "phases"), path)
-        is_attack = kind == attack
-        settings_known(phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if is_attack else PHASE_KEYS, path)
-        window = window_at_offsets(phase, start, path=path, entry=entry, phase=labels[kind])
-        limits = limits_read(
-            {key: setting_required(phase, key, path) for key in LIMIT_KEYS}, field=path
+    checks = BundleChecks()  # every phase read, each refusal kept
+    checks.run(settings_known, phases, kinds, "phases")
+    out = {
+        kind: checks.run(
+            _phase_read, phases, kind, start, entry, label=labels[kind], is_attack=kind == attack
         )
-        out[kind] = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
-        if is_attack:
-            out[kind]["target_limit"] = target_limit_read(phase, field=path)
+        for kind in kinds
+    }
+    checks.done()
     return out
+
+
+def _phase_read(phases: dict, kind: str, start, entry, *, label, is_attack: bool) -> dict:
+    """One phase of ``two_phases_read``: its keys, its window and its limits each checked,
+    every refusal kept."""
+    path = f"phases.{kind}"
+    phase = settings_object(setting_required(phases, kind, "phases"), path)
+    checks = BundleChecks()
+    checks.run(
+        settings_known, phase, (*PHASE_KEYS, TARGET_LIMIT_KEY) if is_attack else PHASE_KEYS, path
+    )
+    window = checks.run(window_at_offsets, phase, start, path=path, entry=entry, phase=label)
+    limits = checks.run(
+        limits_read, {key: phase[key] for key in LIMIT_KEYS if key in phase}, field=path
+    )
+    target_limit = checks.run(target_limit_read, phase, field=path) if is_attack else None
+    checks.done()
+    read = {"window": window, "limits": (limits["daily_limit"], limits["total_limit"])}
+    if is_attack:
+        read["target_limit"] = target_limit
+    return read
 
 
 def two_phases_arguments(
@@ -129,12 +150,19 @@ def two_phases_arguments(
     keyword argument of a two-sided kind's round creation service, as its console form
     gives it: ``windows``, a ``TwoSidedWindows``."""
     phases = two_phases_read(raw, start, entry, labels=labels, attack=attack, former=former)
-    return {
-        "windows": TwoSidedWindows(
-            release=phases[release]["window"],
-            attack=phases[attack]["window"],
-            release_limits=phases[release]["limits"],
-            attack_limits=phases[attack]["limits"],
-            attack_target_limit=phases[attack]["target_limit"],
-        )
-    }
+    windows = TwoSidedWindows(
+        release=phases[release]["window"],
+        attack=phases[attack]["window"],
+        release_limits=phases[release]["limits"],
+        attack_limits=phases[attack]["limits"],
+        attack_target_limit=phases[attack]["target_limit"],
+    )
+    # The phases' order, checked here with the windows (the service checks it again), so
+    # that it is reported with the settings' other errors.
+    try:
+        two_sided_windows_check(windows=windows)
+    except ValidationError as error:
+        raise service_error_rekeyed(
+            error, {"attack_opens_at": f"phases.{attack}.opens_at"}
+        ) from None
+    return {"windows": windows}

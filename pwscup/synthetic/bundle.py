@@ -22,14 +22,17 @@ list of ``{"name", "role"}`` rather than an object.
 
 import re
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from pwscup.competitions.organizer_files import as_uploaded_bytes
 from pwscup.kinds.bundle_files import file_kept, required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
+    BundleChecks,
     RoundBundle,
     config_read,
     named_list,
+    service_error_rekeyed,
     setting_required,
 )
 from pwscup.submissions.two_sided_bundle import (
@@ -40,7 +43,7 @@ from pwscup.submissions.two_sided_bundle import (
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.services import synthetic_round_create
 from pwscup.synthetic.services.populations import population_store
-from pwscup.synthetic.services.rounds import SETTING_FIELDS
+from pwscup.synthetic.services.rounds import SETTING_FIELDS, synthetic_config_check
 from scoring.synthetic.config import GATE_KEYS
 
 ORIGINAL = "original.csv"
@@ -105,11 +108,17 @@ def round_from_bundle(*, competition, entry, start, user):
     the address and the time zone), each window ``start`` plus the bundle's offsets.
     Raises ``ValidationError`` keyed by the settings' path (``config.columns[2].role``,
     ``phases.attack.opens_at``, ``phases.anonymization.daily_limit``) or the file's role
-    (``original.csv``)."""
-    settings = entry.settings_of(SETTINGS_KEYS)
-    config = config_read(setting_required(settings, "config", "settings"), "columns", "role")
-    windows = two_sided_windows(settings, start, entry)
-    table = _original(entry.files)
+    (``original.csv``): every error of the keys, the phases, the files and the configuration
+    at once (``BundleChecks``); the service's checks (the original against the
+    configuration, the draws) once they all pass."""
+    checks = BundleChecks()  # every independent check runs; one answer names every error
+    settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
+    config = checks.run(_config_of, settings)
+    windows = checks.run(two_sided_windows, settings, start, entry)
+    table = checks.run(_original, entry.files)
+    if config is not None:  # the configuration's own rules need it read
+        checks.run(_config_checked, config)
+    checks.done()
     synthetic = entry.created_by(
         synthetic_round_create,
         competition=competition,
@@ -133,6 +142,19 @@ def round_from_bundle(*, competition, entry, start, user):
             filename=name,
         )
     return synthetic.round
+
+
+def _config_of(settings: dict) -> dict:
+    return config_read(setting_required(settings, "config", "settings"), "columns", "role")
+
+
+def _config_checked(config: dict) -> None:
+    """The configuration on its own (the kind's check without the original: every error it
+    finds), each refusal where the service would key it."""
+    try:
+        synthetic_config_check(config)
+    except ValidationError as error:
+        raise service_error_rekeyed(error, SERVICE_FIELDS, top="config") from None
 
 
 def _original(files) -> bytes:

@@ -193,6 +193,14 @@ class Player:
         """The page that shows the round's attack matrix, as its organizer reads it."""
         raise NotImplementedError
 
+    def bundle_faults(self, settings: dict) -> list[str]:
+        """Spoil ``settings`` (the round's settings as its bundle export wrote them) in place
+        with independent faults, one of each part the kind's settings have (an unknown key,
+        a window or schedule, a limit, the configuration); return the path below
+        ``settings`` each refusal names (``"config.levels[1].epsilon"``). At least three
+        (``test_bundle_errors_conform.py``)."""
+        raise NotImplementedError
+
     def secrets(self, arena: Arena, letter: str) -> list[bytes]:
         """What team ``letter`` (and a visitor) must not be served now: the other teams'
         uploads, and what the kind adds (a hidden table, a future release)."""

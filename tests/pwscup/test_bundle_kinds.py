@@ -316,7 +316,7 @@ def seq_bundle(exported_once, db):
 
 
 DP_BAD = [
-    ("not an object", lambda s: s.clear() or s.update(x=1), "x", "Unknown setting 'x'"),
+    ("unknown key", lambda s: s.update(x=1), "x", "Unknown setting 'x'"),
     ("missing config", lambda s: s.pop("config"), "config", "config is missing"),
     ("missing schedule", lambda s: s.pop("schedule"), "schedule", "schedule is missing"),
     (
@@ -440,6 +440,26 @@ def test_every_dp_configuration_error_is_refused_at_once_by_its_path(dp_bundle):
         "config.adjacency",
         "config.max_charges_per_level",
     ], errors
+
+
+@pytest.mark.django_db
+def test_a_dp_entry_s_independent_errors_come_in_one_answer(dp_bundle):
+    """An unknown key of a level, a bad ε and a window that is not a duration: one import
+    names the three, each by its path (a user once needed three imports to see them)."""
+
+    def change(settings):
+        settings["config"]["levels"][0]["epsilom"] = "1"
+        settings["config"]["levels"][1].update(epsilon="-1")
+        settings["schedule"].update(closes_at="next monday")
+
+    errors = _refused(dp_bundle, "dp-practice", settings=_changed(dp_bundle.settings, change))
+    assert set(errors) == {
+        "config.levels[0].epsilom",
+        "config.levels[1].epsilon",
+        "schedule.closes_at",
+    }, errors
+    assert "Unknown setting 'epsilom'" in errors["config.levels[0].epsilom"][0]
+    assert "'next monday' is not a duration" in errors["schedule.closes_at"][0]
 
 
 @pytest.mark.django_db
@@ -598,6 +618,25 @@ def test_every_seq_configuration_error_is_refused_at_once_by_its_path(seq_bundle
     errors = _refused(seq_bundle, "seq-paper", settings=_changed(seq_bundle.settings, change))
     assert list(errors) == ["config.m", "config.qi[1]", "config.mode"], errors
     assert "got 1" in errors["config.m"][0]
+
+
+@pytest.mark.django_db
+def test_a_seq_entry_s_independent_errors_come_in_one_answer(seq_bundle):
+    """A close, a limit and the configuration: one import names every one by its path."""
+
+    def change(settings):
+        settings["schedule"].update(step_closes=["P1D", "tomorrow"])
+        settings["limits"].update(daily_limit=0, total_limit="ten")
+        settings["config"].update(m=1, mode="both")
+
+    errors = _refused(seq_bundle, "seq-paper", settings=_changed(seq_bundle.settings, change))
+    assert set(errors) == {
+        "schedule.step_closes[1]",
+        "limits.daily_limit",
+        "limits.total_limit",
+        "config.m",
+        "config.mode",
+    }, errors
 
 
 @pytest.mark.django_db

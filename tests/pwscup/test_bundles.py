@@ -460,6 +460,35 @@ def _nothing_left_by_a_failed_import(world):
     assert len(storage_names() - before) == 3
 
 
+def test_one_import_names_the_errors_of_every_round(world):
+    """A round with errors does not hide the next one's: every round is checked, and the
+    answer names each error by its round and path."""
+    organizer = creator(world.organizer)
+    data = services.competition_export(competition=world.competition, user=organizer)
+    first = manifest_of(data)["rounds"][0]
+    original = members_of(data)[first["files"]["original.csv"]["path"]]
+
+    def change(manifest):
+        second = copy.deepcopy(manifest["rounds"][0])
+        second.update(slug="second", order=2)
+        second["files"]["original.csv"]["path"] = "rounds/second/original.csv"
+        second["settings"]["phases"]["attack"]["closes_at"] = "next monday"
+        second["settings"]["colour"] = "red"
+        manifest["rounds"][0]["settings"]["data_mode"] = "everyone"
+        manifest["rounds"].append(second)
+
+    messages = _refused(
+        rebuilt(data, change=change, files={"rounds/second/original.csv": original}), organizer
+    )
+    for where in (
+        f"rounds[0] ({first['slug']}).settings.data_mode",
+        "rounds[1] (second).settings.phases.attack.closes_at",
+        "rounds[1] (second).settings.colour",
+    ):
+        assert any(m.startswith(f"manifest.json: {where}: ") for m in messages), (where, messages)
+    assert not Competition.objects.filter(slug="copy").exists()
+
+
 def test_a_failed_import_leaves_no_row_and_no_file_on_the_local_disk(world):
     _nothing_left_by_a_failed_import(world)
 

@@ -38,6 +38,15 @@ def synthetic_config_validate(config) -> dict:
         raise scoring_form_error("config", error) from None
 
 
+def synthetic_config_check(config) -> None:
+    """The settings checked on their own (as ``synthetic_config_validate``), every error
+    keyed by its field as the creation service keys it (``config_error_field``)."""
+    try:
+        parse_config(config)
+    except ScoringError as error:
+        raise scoring_errors_by(error, config_error_field) from None
+
+
 # The settings a creation form asks one by one: a configuration error naming one of them
 # goes next to its field (``gates.u_ml_min`` is the form's ``u_ml_min``).
 SETTING_FIELDS = (

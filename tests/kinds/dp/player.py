@@ -20,6 +20,19 @@ class DPPlayer(Player):
     # A team member's second reading of each tab (tests/kinds/test_page_queries_conform.py).
     page_queries = {"overview": 6, "data": 4, "rules": 3, "submit": 6, "results": 6}
 
+    def bundle_faults(self, settings):
+        levels = settings["config"]["levels"]
+        levels[0]["epsilom"] = "1"
+        levels[-1]["epsilon"] = "-1"
+        settings["schedule"]["closes_at"] = "next monday"
+        settings["limits"]["daily_limit"] = 0
+        return [
+            "config.levels[0].epsilom",
+            f"config.levels[{len(levels) - 1}].epsilon",
+            "schedule.closes_at",
+            "limits.daily_limit",
+        ]
+
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = build_dp_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)
         return Arena.of(world, state=world.dp_round)

@@ -60,6 +60,20 @@ class Pwscup2015Player(Player):
     attack_matrix = True
     attack_targets = True
 
+    def bundle_faults(self, settings):
+        settings["colour"] = "red"
+        settings["data_mode"] = "everyone"
+        settings["phases"]["attack"]["closes_at"] = "next monday"
+        settings["phases"]["anonymization"]["daily_limit"] = 0
+        settings["config"]["qi"] = [*settings["config"]["qi"], "no_such_column"]
+        return [
+            "colour",
+            "data_mode",
+            "phases.attack.closes_at",
+            "phases.anonymization.daily_limit",
+            "config.qi",
+        ]
+
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = build_world(slug=slug, daily_limit=daily_limit, total_limit=total_limit)
         return Arena.of(world, state=world)

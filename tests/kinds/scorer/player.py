@@ -50,6 +50,14 @@ class ScorerPlayer(Player):
     attack_matrix = True
     attack_targets = True
 
+    def bundle_faults(self, settings):
+        first, second = settings["phases"]  # in the manifest's order
+        settings["colour"] = "red"
+        settings["phases"][first]["daily_limit"] = 0
+        settings["phases"][second]["closes_at"] = "next monday"
+        settings["config"]["top_n"] = 0
+        return ["colour", f"phases.{first}.daily_limit", f"phases.{second}.closes_at", "config"]
+
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = scorer_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))
         return Arena.of(world, state=world.scorer)

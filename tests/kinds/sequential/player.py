@@ -36,6 +36,13 @@ class SequentialPlayer(Player):
     attack_matrix = True
     attack_targets = True  # under the round's own limit per target (no core phase)
 
+    def bundle_faults(self, settings):
+        settings["colour"] = "red"
+        settings["schedule"]["step_closes"] = ["P1D", "next monday"]
+        settings["limits"]["daily_limit"] = 0
+        settings["config"]["m"] = 1
+        return ["colour", "schedule.step_closes[1]", "limits.daily_limit", "config.m"]
+
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = seq_world(slug=slug, letters="ab", daily_limit=daily_limit, total_limit=total_limit)
         sequential = world.sequential

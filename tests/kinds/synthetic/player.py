@@ -49,6 +49,19 @@ class SyntheticPlayer(Player):
     attack_matrix = True
     attack_targets = True
 
+    def bundle_faults(self, settings):
+        first, second = settings["phases"]  # in the manifest's order
+        settings["colour"] = "red"
+        settings["phases"][first]["daily_limit"] = 0
+        settings["phases"][second]["closes_at"] = "next monday"
+        settings["config"]["n_challenge"] = 3
+        return [
+            "colour",
+            f"phases.{first}.daily_limit",
+            f"phases.{second}.closes_at",
+            "config.n_challenge",
+        ]
+
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = syn_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))
         return Arena.of(world, state=world.synthetic)

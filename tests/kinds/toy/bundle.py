@@ -3,10 +3,9 @@ anchor, through the core's schedule rule) and limits, created again through the 
 service."""
 
 from pwscup.kinds.bundles import (
+    BundleChecks,
     RoundBundle,
     schedule_offsets,
-    settings_known,
-    settings_object,
     window_at_offsets,
 )
 from tests.kinds.toy.services import toy_round_create
@@ -28,11 +27,13 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
 
 
 def round_from_bundle(*, competition, entry, start, user=None):
-    settings = settings_object(entry.settings, "settings")
-    settings_known(settings, KEYS, "settings")
-    opens_at, closes_at = window_at_offsets(
-        settings, start, path="settings", entry=entry, phase="Toy phase"
+    checks = BundleChecks()  # as every kind: one answer names every error
+    settings = entry.settings_of(KEYS, checks=checks)
+    window = checks.run(
+        window_at_offsets, settings, start, path="settings", entry=entry, phase="Toy phase"
     )
+    checks.done()
+    opens_at, closes_at = window
     return toy_round_create(
         competition=competition,
         name=entry.name,

@@ -46,6 +46,12 @@ class ToyPlayer(Player):
         unregister(self.key)
         _reload_urls()
 
+    def bundle_faults(self, settings):
+        settings["colour"] = "red"
+        settings["opens_at"] = "next monday"
+        settings["closes_at"] = "the day after"
+        return ["colour", "opens_at", "closes_at"]
+
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         organizer = user_create(username=f"{slug}-organizer", password="pw")
         competition = competition_create(name=f"Toy {slug}", slug=slug, organizers=[organizer])

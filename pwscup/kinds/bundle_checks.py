@@ -1,0 +1,45 @@
+"""One import names every error of a round entry at once (``pwscup.kinds.bundles``): the
+kinds run their checks of an entry through a ``BundleChecks``, the one collector."""
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+
+class BundleChecks:
+    """The refusals of one round entry's checks, gathered by path (``"config.levels[1]"``,
+    ``"schedule.closes_at"``, a file's role) so that one import names every error of the
+    entry.
+
+    Each independent check runs through ``run``: its ``ValidationError`` is kept and the next
+    check runs all the same. A check that needs another's result runs only when that result
+    is there (``run`` gives ``otherwise`` for a check that failed). ``done`` raises one
+    ``ValidationError`` holding every refusal, each message once, before the kind creates the
+    round (its creation service, which needs every setting right, runs last).
+    """
+
+    def __init__(self):
+        self.errors: dict[str, list[str]] = {}
+
+    def run(self, check, /, *args, otherwise=None, **kwargs):
+        """``check(*args, **kwargs)``, or ``otherwise`` when it refuses (its refusal kept)."""
+        try:
+            return check(*args, **kwargs)
+        except ValidationError as error:
+            self.add(error)
+            return otherwise
+
+    def add(self, error: ValidationError, *, top: str = NON_FIELD_ERRORS) -> None:
+        """Keep ``error``'s messages by their keys (an error without keys goes to ``top``:
+        by default the entry as a whole)."""
+        keyed = error.message_dict if hasattr(error, "error_dict") else {top: error.messages}
+        for key, messages in keyed.items():
+            kept = self.errors.setdefault(key, [])
+            kept.extend(message for message in messages if message not in kept)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.errors)
+
+    def done(self) -> None:
+        """Raise every refusal kept, as one ``ValidationError`` keyed by path."""
+        if self.errors:
+            raise ValidationError(self.errors)
