@@ -196,6 +196,31 @@ def test_the_attack_form_comes_first_while_the_attack_phase_is_open(client):
     assert "The attack phase is closed" in page and "Upload guesses" not in page
 
 
+def test_the_submit_tabs_uploads_list_releases_only_and_a_pending_guess_still_reloads(client):
+    """Guesses have their own list under each target: the releases table keeps the team's
+    releases (a guess's row would link to a release numbered by the guess's id), while a
+    guess being checked still makes the page follow the team's version."""
+    world = attack_phase_world()
+    target = world.sequential.targets.get(team=world.teams["a"])
+    guess = services.attack_upload(
+        target=target,
+        team=world.teams["b"],
+        user=world.users["b"],
+        uploaded_file=upload_file(b"pid,guess\nBob,dyspepsia\n", "guesses.csv"),
+    )
+    client.force_login(world.users["b"])
+    response = client.get(tab(world, "submit"))
+    own = list(world.sequential.releases.filter(team=world.teams["b"]))
+    assert response.context["releases"] == own
+    table = response.content.decode().split('data-testid="uploads"')[1].split("</section>")[0]
+    rows = re.findall(r'<tr data-testid="upload-(\d+)"', table)
+    assert sorted(map(int, rows)) == sorted(r.pk for r in own)
+    assert 'data-testid="live-reload"' in response.content.decode()  # the guess is queued
+    services.attack_score(attack_id=guess.pk)
+    page = client.get(tab(world, "submit")).content.decode()
+    assert 'data-testid="live-reload"' not in page
+
+
 def test_the_results_tab_shows_the_latest_release_the_chart_and_the_leaderboard_link(client):
     world = seq_world()
     client.force_login(world.users["a"])

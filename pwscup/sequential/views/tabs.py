@@ -72,7 +72,7 @@ class SequentialTabs(RoundTabs):
             "targets": tabs.attack_targets(state=state, team=team),
             "guess_form": GuessUploadForm(),
         }
-        uploads = []
+        releases = []
         if team is not None and state.has_master:
             context.update(tabs.submit_context(state=state, team=team))
             # The form starts at the release the page tells the team to upload next.
@@ -82,10 +82,12 @@ class SequentialTabs(RoundTabs):
                     sequential=state.sequential, team=team, open_steps=state.open_steps
                 )
             context["upload_form"] = ReleaseUploadForm(steps=state.open_steps, initial=initial)
-            uploads = context["releases"]
-            context.update(_standing(state, team, uploads))
-        uploads += [a for target in context["targets"] for a in target["attacks"]]
-        return context, uploads
+            releases = context["releases"]
+            context.update(_standing(state, team, releases))
+        # A new list: the releases table shows ``context["releases"]`` alone, while the
+        # page reloads itself for a release or a guess still being checked.
+        attacks = [a for target in context["targets"] for a in target["attacks"]]
+        return context, [*releases, *attacks]
 
     def results(self, access, state):
         team, sequential = access.team, state.sequential
