@@ -121,6 +121,9 @@ def publish_for_attack(master: Master, releases: list[Release], *, seed: int) ->
     n = len(releases)
     union = master.union(n)
     background = master.frame.loc[union, ["pid", *config.qi, "lsf", "lsb"]].reset_index(drop=True)
+    for column, kind in config.qi.items():
+        if kind == "num":  # written as the release cells are: 72, not 72.0
+            background[column] = _number(background[column].to_numpy())
     counterfeits = None
     if config.counterfeit_disclosure == "per-release":
         counterfeits = pd.DataFrame(

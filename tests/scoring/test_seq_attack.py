@@ -1,5 +1,6 @@
 """Spec §10 (published target files, guesses) and §3 (per-team masters from a pool)."""
 
+import io
 import json
 from pathlib import Path
 
@@ -46,6 +47,23 @@ def test_published_releases_have_no_pid_and_renumbered_sorted_groups():
     assert list(published.background.columns) == ["pid", "Age", "Zip", "lsf", "lsb"]
     assert len(published.background) == 16
     assert "Disease" not in published.background
+
+
+def test_the_background_writes_the_masters_numbers_as_the_release_cells_do():
+    """Whole numbers as the master file holds them (``72``, not ``72.0``), as in the
+    release cells' ``[lo,hi]``."""
+    master, releases = load(
+        "zhang_config.json",
+        "zhang_release_1.csv",
+        "zhang_release_2_table9.csv",
+        master="zhang_master.csv",
+    )
+    text = publish_for_attack(master, releases, seed=3).files()["background.csv"]
+    written = pd.read_csv(io.StringIO(text), dtype=str).set_index("pid")
+    held = pd.read_csv(F / "zhang_master.csv", dtype=str).set_index("pid")
+    assert not written.empty and ".0" not in text
+    columns = ["Age", "Zip", "lsf", "lsb"]
+    pd.testing.assert_frame_equal(written[columns], held.loc[written.index, columns])
 
 
 def test_equal_rows_are_shuffled_by_the_seed_but_the_multiset_is_kept():
