@@ -194,8 +194,8 @@ def test_the_deadline_refuses_with_403_and_keeps_nothing(player, arena_of):
 OUTSIDE = {
     ("before", "en"): "{window} is not open yet: it opens at {at}.",
     ("before", "ja"): "{window}はまだ始まっていません。{at} に始まります。",
-    ("after", "en"): "{window} closed at {at}.",
-    ("after", "ja"): "{window}は {at} に締め切られました。",
+    ("after", "en"): "{window} closed at {at}; uploads are no longer accepted.",
+    ("after", "ja"): "{window}は {at} に締め切られました。アップロードはもう受け付けていません。",
 }
 
 

@@ -102,12 +102,15 @@ def test_an_upload_before_the_close_is_taken_and_after_it_refused_with_the_time(
     with pytest.raises(Refused) as refused:
         upload(world, "b", 1, fixture(TABLE3), CLOSE_1)
     assert refused.value.status == 403
-    assert refused.value.message == "Release 1 closed at 2026-12-01 18:00 (Asia/Tokyo)."
+    assert refused.value.message == (
+        "Release 1 closed at 2026-12-01 18:00 (Asia/Tokyo); uploads are no longer accepted."
+    )
     with translation.override("ja"):
         with pytest.raises(Refused) as refused:
             upload(world, "b", 1, fixture(TABLE3), CLOSE_1 + dt.timedelta(hours=1))
-    assert (
-        refused.value.message == "リリース 1は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました。"
+    assert refused.value.message == (
+        "リリース 1は 2026-12-01 18:00 (Asia/Tokyo) に締め切られました。"
+        "アップロードはもう受け付けていません。"
     )
     assert Release.objects.filter(team=world.teams["b"]).count() == 0  # nothing kept
 

@@ -172,6 +172,8 @@ def test_the_submit_tab_puts_the_upload_form_first_then_the_limits_command_and_u
     places = [page.index(f'data-testid="{testid}"') for testid in order]
     assert places == sorted(places), order
     assert 'data-testid="accepted"' in page and 'data-testid="upload-minv">2<' in page
+    number = world.sequential.releases.get().number
+    assert f'data-testid="upload-number">{number}<' in page  # the upload's #n in the team
     assert "python -m scoring seq check master.csv release_1.csv --config config.json</pre>" in page
     freeze(world)
     freeze(world)

@@ -159,6 +159,33 @@ def test_every_configuration_error_is_shown_at_once_next_to_its_field(world, cli
     assert not Round.objects.filter(slug="seq").exists()
 
 
+def test_the_checks_against_the_master_come_after_the_configuration_one_at_a_time(world, client):
+    """As docs/sequential.md says: a QI column the master lacks, then the releases against
+    the master's largest lsb, under the master table's field once the configuration itself
+    is right."""
+    zipp = {"qi-1-column": "Zipp", "n_releases": "1"}
+
+    def errors(**overrides):
+        fresh = {"master": upload_file(fixture("zhang_master.csv"), "master.csv")}
+        return (
+            _post(client, world, fields_post(**{**fresh, **zipp, **overrides}))
+            .context["form"]
+            .errors
+        )
+
+    assert set(errors(m="1")) == {"m"}
+    assert errors() == {
+        "master": ["configuration key 'qi': 'Zipp' is not a column of the master table"]
+    }
+    assert errors(**{"qi-1-column": "Zip"}) == {
+        "master": [
+            "configuration key 'n_releases' (1) must be at least the largest lsb of the"
+            " master table (2)"
+        ]
+    }
+    assert not Round.objects.filter(slug="seq").exists()
+
+
 def test_a_qi_column_error_is_shown_on_its_row(world, client):
     response = _post(client, world, fields_post(**{"qi-1-column": "pid"}))
     rows = response.context["form"].qi_rows

@@ -34,7 +34,10 @@ BEFORE = {
     "en": "{window} is not open yet: it opens at {at}.",
     "ja": "{window}はまだ始まっていません。{at} に始まります。",
 }
-AFTER = {"en": "{window} closed at {at}.", "ja": "{window}は {at} に締め切られました。"}
+AFTER = {
+    "en": "{window} closed at {at}; uploads are no longer accepted.",
+    "ja": "{window}は {at} に締め切られました。アップロードはもう受け付けていません。",
+}
 LANGUAGES = ("en", "ja")
 
 

@@ -35,7 +35,7 @@ def window_check(
         )
     if closes_at is not None and now >= closes_at:
         raise Refused(
-            _("%(window)s closed at %(at)s.")
+            _("%(window)s closed at %(at)s; uploads are no longer accepted.")
             % {"window": label, "at": format_at(time_zone, closes_at)},
             status=403,
         )
