@@ -16,6 +16,7 @@ from pwscup.competitions.totals import score_names
 from pwscup.console.forms import QuotaResetForm, TotalFormulaForm
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
+from pwscup.kinds.actions import replaced_answer
 
 
 @login_required
@@ -60,9 +61,15 @@ def round_action(request, competition_slug, round_slug, action):
     round_ = console_round(
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
-    chosen = kind_of(round_).console_actions(round_).get(action)
+    offered = kind_of(round_).console_actions(round_)
+    chosen = offered.get(action)
     if chosen is None:
-        raise Http404
+        # Done already (a reload, a second click): the round's page says so.
+        answer = replaced_answer(offered, action)
+        if answer is None:
+            raise Http404
+        messages.info(request, answer)
+        return redirect("console:round", competition_slug, round_slug)
     if request.method == "POST":
         try:
             messages.success(request, chosen.perform(user=request.user, round=round_))

@@ -50,6 +50,7 @@ SCORE = RoundAction(
     gettext_lazy("Score again"),
     _score,
     secondary=True,
+    replaces={"close": gettext_lazy("The release phase is already closed.")},
 )
 
 

@@ -12,10 +12,14 @@ lines the confirmation page adds for this round (e.g. which teams the action tou
 ``close_phases_action`` and ``hide_results_action`` are the steps several kinds share, in the
 same words: the kind gives the service that does it. ``offered_actions`` picks those a kind
 offers now, in its order.
+
+An action done is often replaced by its undoing (*publish* by *hide*): the replacing action
+says so (``replaces``), and a reload or a second click of the confirmation done lands on the
+round's page with that message (``replaced_answer``) instead of a 404.
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -29,6 +33,9 @@ class RoundAction:
     perform: Callable[..., str]  # (user=, round=) -> the message shown afterwards
     secondary: bool = False  # drawn as a secondary button (undo-like actions)
     details: Callable[..., list] | None = None  # (round=) -> lines shown before confirming
+    # The actions this one is offered in place of once they are done, each with what the
+    # console says when it is asked again (a reload, a second click): {"publish": "..."}.
+    replaces: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -59,9 +66,16 @@ def close_phases_action(close: Callable[..., int]) -> RoundAction:
     )
 
 
+#: What the console says to a publication asked again once done (``RoundAction.replaces``).
+ALREADY_PUBLISHED = gettext_lazy("The results are already published.")
+#: The same for hiding them.
+ALREADY_HIDDEN = gettext_lazy("The results are already hidden.")
+
+
 def hide_results_action(hide: Callable[..., object], explanation) -> RoundAction:
     """*Hide the results* (undoing their publication): ``hide(user=, round=)`` hides them;
-    ``explanation`` says what becomes organizer-only again."""
+    ``explanation`` says what becomes organizer-only again. Offered in place of *publish*
+    (``replaces``)."""
 
     def perform(*, user, round) -> str:
         hide(user=user, round=round)
@@ -73,7 +87,14 @@ def hide_results_action(hide: Callable[..., object], explanation) -> RoundAction
         gettext_lazy("Hide the results"),
         perform,
         secondary=True,
+        replaces={"publish": ALREADY_PUBLISHED},
     )
+
+
+def replaced_answer(actions: dict[str, RoundAction], name: str):
+    """What the console says when asked for ``name``, an action not offered now because one
+    of ``actions`` (those offered) replaced it once it was done; None: no such action."""
+    return next((a.replaces[name] for a in actions.values() if name in a.replaces), None)
 
 
 def offered_actions(actions: dict[str, RoundAction], shown) -> dict[str, RoundAction]:

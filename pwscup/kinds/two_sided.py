@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.actions import (
+    ALREADY_HIDDEN,
     RoundAction,
     close_phases_action,
     hide_results_action,
@@ -116,6 +117,7 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             life.publish_text,
             gettext_lazy("Close the phases and publish"),
             publish,
+            replaces={"hide": ALREADY_HIDDEN},
         ),
         "hide": hide_results_action(
             lambda *, user, round: life.hide(life.state(round), user), life.hide_text

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.kinds.actions import (
+    ALREADY_HIDDEN,
     AdminAction,
     RoundAction,
     close_phases_action,
@@ -70,6 +71,7 @@ ACTIONS = {
         ),
         gettext_lazy("Close the phases and publish"),
         _publish,
+        replaces={"hide": ALREADY_HIDDEN},
     ),
     "hide": HIDE,
     "samples": RoundAction(

@@ -1,13 +1,14 @@
 """The sequential round's lifecycle actions in the organizer console
 (``SequentialKind.console_actions``): redraw the per-team masters (before step 1 froze),
-publish the results (which ends the attack phase) and hide them again; the last two are
+publish the results (which ends the attack phase, in a round that has one: the confirmation
+speaks of attacks only there) and hide them again; the last two are
 also the admin's (``SequentialKind.admin_actions``, on the core's list of rounds). Freezing
 a release has its own confirmed form in the round's panel."""
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from pwscup.kinds.actions import AdminAction, RoundAction, hide_results_action
+from pwscup.kinds.actions import ALREADY_HIDDEN, AdminAction, RoundAction, hide_results_action
 from pwscup.sequential import selectors, services
 
 
@@ -56,7 +57,7 @@ REDRAW = RoundAction(
     secondary=True,
     details=_redraw_details,
 )
-PUBLISH = RoundAction(
+PUBLISH_ATTACKED = RoundAction(
     gettext_lazy("Publish the results"),
     gettext_lazy(
         "The attack phase ends now (guesses are refused from this moment) and everyone sees "
@@ -64,10 +65,22 @@ PUBLISH = RoundAction(
     ),
     gettext_lazy("End the attacks and publish"),
     _publish,
+    replaces={"hide": ALREADY_HIDDEN},
 )
-HIDE = hide_results_action(
+HIDE_ATTACKED = hide_results_action(
     _hide, gettext_lazy("The leaderboard and the attack matrix become organizer-only again.")
 )
+# A round without an attack phase: its confirmation speaks of the leaderboard alone.
+PUBLISH = RoundAction(
+    gettext_lazy("Publish the results"),
+    gettext_lazy(
+        "Everyone sees the leaderboard from now on. A published ranking never changes afterwards."
+    ),
+    gettext_lazy("Publish the results"),
+    _publish,
+    replaces={"hide": ALREADY_HIDDEN},
+)
+HIDE = hide_results_action(_hide, gettext_lazy("The leaderboard becomes organizer-only again."))
 
 
 #: The admin's list of rounds offers the publication and its undoing too, under the names and
@@ -84,7 +97,11 @@ ADMIN_ACTIONS = {
 
 def sequential_actions(round_) -> dict[str, RoundAction]:
     sequential = selectors.sequential_of(round=round_)
-    actions = {"hide": HIDE} if sequential.results_published else {"publish": PUBLISH}
+    attacked = bool(sequential.config.get("attack_phase"))
+    if sequential.results_published:
+        actions = {"hide": HIDE_ATTACKED if attacked else HIDE}
+    else:
+        actions = {"publish": PUBLISH_ATTACKED if attacked else PUBLISH}
     if sequential.pool_file and not sequential.frozen_steps:
         actions["redraw"] = REDRAW
     return actions

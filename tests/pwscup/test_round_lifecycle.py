@@ -13,7 +13,7 @@ from pwscup.pwscup2015.services import round_operation_run
 from pwscup.sequential.models import SequentialRound
 from tests.pwscup.dp_world import build_dp_world
 from tests.pwscup.factories import answer_bytes, attack, freeze, scored, truth_of
-from tests.pwscup.seq_web_world import seq_world
+from tests.pwscup.seq_web_world import attack_phase_world, seq_world
 
 pytestmark = pytest.mark.django_db
 
@@ -87,9 +87,60 @@ def test_a_sequential_round_is_published_and_hidden_from_the_console(client):
     action = reverse(
         "console:round_action", args=[world.competition.slug, world.round.slug, "publish"]
     )
-    assert b"The attack phase ends now" in client.get(action).content
+    # This round has no attack phase: its confirmation speaks of no attacks.
+    confirm = client.get(action).content.decode()
+    assert "Everyone sees the leaderboard from now on." in confirm
+    form = confirm.split('data-testid="confirm-publish"')[1].split("</form>")[0]
+    assert "attack" not in form.lower()
     assert client.post(action).status_code == 302
+    hidden = client.get(action.replace("publish", "hide")).content.decode()
+    assert "The leaderboard becomes organizer-only again." in hidden
     assert SequentialRound.objects.get(pk=world.sequential.pk).results_published
     hide = reverse("console:round_action", args=[world.competition.slug, world.round.slug, "hide"])
     assert client.post(hide).status_code == 302
     assert not SequentialRound.objects.get(pk=world.sequential.pk).results_published
+
+
+def test_a_sequential_round_with_an_attack_phase_is_told_publishing_ends_it(client):
+    world = attack_phase_world(slug="seqlifeatk")
+    client.force_login(world.organizer)
+    action = reverse(
+        "console:round_action", args=[world.competition.slug, world.round.slug, "publish"]
+    )
+    confirm = client.get(action).content.decode()
+    assert "The attack phase ends now" in confirm and "End the attacks and publish" in confirm
+
+
+def test_an_action_asked_again_once_done_lands_on_the_round_page_with_a_message(client):
+    """A second click or a reload of a confirmation already done: not a 404 but the round's
+    console page saying so (the core's rule, for every kind: ``RoundAction.replaces``)."""
+    world = seq_world(slug="seqtwice")
+    client.force_login(world.organizer)
+    comp, slug = world.competition.slug, world.round.slug
+    page = reverse("console:round", args=[comp, slug])
+    publish = reverse("console:round_action", args=[comp, slug, "publish"])
+    hide = reverse("console:round_action", args=[comp, slug, "hide"])
+    redraw = reverse("console:round_action", args=[comp, slug, "redraw"])
+    assert client.post(redraw).status_code == 404  # no pool: never offered, nothing replaces it
+    assert client.post(publish).status_code == 302
+    again = client.post(publish, follow=True)
+    assert again.redirect_chain == [(page, 302)]
+    assert "The results are already published." in again.content.decode()
+    assert client.get(publish).url == page  # a reload of the confirmation page
+    assert client.post(hide).status_code == 302
+    again = client.post(hide, follow=True)
+    assert again.redirect_chain == [(page, 302)]
+    assert "The results are already hidden." in again.content.decode()
+    assert not SequentialRound.objects.get(pk=world.sequential.pk).results_published
+
+
+def test_a_dp_round_closed_twice_lands_on_its_page(client, django_capture_on_commit_callbacks):
+    world = build_dp_world(slug="dptwice")
+    client.force_login(world.organizer)
+    close = _action(world, world.round, "close")
+    with django_capture_on_commit_callbacks():
+        assert client.post(close).status_code == 302
+    again = client.post(close, follow=True)
+    page = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    assert again.redirect_chain == [(page, 302)]
+    assert "The release phase is already closed." in again.content.decode()
