@@ -106,6 +106,22 @@ def test_competition_and_organizer_have_one_japanese_word_each(chosen, other):
     assert not japanese_in_code, japanese_in_code
 
 
+def test_freezing_is_one_japanese_word_and_final_keeps_its_own():
+    """Freezing a release is 凍結 on the console, the team pages and the notifications alike;
+    確定 stays for "final" and "confirm" (a release's latest valid upload becomes final)."""
+    entries = live_entries(polib.pofile(str(PO)))
+    mixed = [
+        label(e)
+        for e in entries
+        if any(word in e.msgid.lower() for word in ("freez", "frozen", "froze"))
+        and not any(word in e.msgid.lower() for word in ("final", "confirm"))
+        and "確定" in e.msgstr + "".join(e.msgstr_plural.values())
+    ]
+    assert not mixed, mixed
+    translation_of = {e.msgid: e.msgstr for e in entries}
+    assert translation_of["Freeze release %(j)s"] == "リリース %(j)s を凍結"
+
+
 def test_compiled_catalogue_matches_the_source():
     with open(MO, "rb") as handle:
         compiled = gettext.GNUTranslations(handle)
