@@ -180,6 +180,14 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, Sc
                 per_team_seed=1,
             )
 
+    def files_to_choose_again(self) -> list[str]:
+        """The names of the files this post carried (master, pool), when the form comes back
+        with errors: a browser does not keep a chosen file, so the page says to choose them
+        again."""
+        if not self.is_bound or not self.errors:
+            return []
+        return [self.files[name].name for name in ("master", "pool") if self.files.get(name)]
+
     def rule_fields(self):
         """Bound fields of the template's *Rules* fieldset (the rest of the configuration)."""
         names = [n for n in self.CONFIG_FIELDS if n not in ("n_releases", "m", "sa", "sa_domain")]

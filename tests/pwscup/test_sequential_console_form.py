@@ -186,6 +186,15 @@ def test_the_checks_against_the_master_come_after_the_configuration_one_at_a_tim
     assert not Round.objects.filter(slug="seq").exists()
 
 
+def test_after_an_error_the_page_names_the_file_to_choose_again(world, client):
+    """A browser does not keep a chosen file: the page says which one to choose again."""
+    master = upload_file(fixture("zhang_master.csv"), "my_master.csv")
+    page = _post(client, world, fields_post(m="1", master=master)).content.decode()
+    assert 'data-testid="seq-choose-again"' in page and "Choose my_master.csv again" in page
+    blank = client.get(reverse("sequential_console:create", args=[world.competition.slug]))
+    assert 'data-testid="seq-choose-again"' not in blank.content.decode()
+
+
 def test_a_qi_column_error_is_shown_on_its_row(world, client):
     response = _post(client, world, fields_post(**{"qi-1-column": "pid"}))
     rows = response.context["form"].qi_rows
