@@ -11,7 +11,8 @@ and one message; a form asks with ``TimeZoneField``. A message says a date of a 
 time zone with ``in_zone_text``; a page writes a moment with ``moment_html`` (the templates'
 ``when`` filters, a sentence made in Python with ``in_zone_html`` and ``sentence_html``): a
 ``<time>`` element, which the style sheet keeps on one line (a phone broke ``2026-11-29``
-after its hyphens).
+after its hyphens). An answer (a JSON field, a CSV cell) writes a moment with
+``answer_moment``: ISO 8601 with the server's offset.
 """
 
 import functools
@@ -21,6 +22,7 @@ from django import forms
 from django.conf import settings
 from django.core import checks
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -60,6 +62,13 @@ def time_zone_check(name, *, field: str | None = "timezone") -> str:
         return name
     message = time_zone_error(name)
     raise ValidationError({field: message} if field else message)
+
+
+def answer_moment(at) -> str:
+    """A moment as an answer writes it (a JSON field, a CSV cell): ISO 8601 in the server's
+    time zone with its offset (``2026-12-01T18:00:00+09:00``), as the API's serializers
+    write every time, never in the database's UTC."""
+    return timezone.localtime(at).isoformat()
 
 
 def zone_or_default(name) -> zoneinfo.ZoneInfo:

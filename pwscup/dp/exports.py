@@ -5,6 +5,7 @@ published true histograms (reads only; no writes here)."""
 import io
 
 from pwscup.core.exports import csv_writer
+from pwscup.core.time_zones import answer_moment
 from pwscup.dp import engine
 from pwscup.dp.models import DPRound
 from pwscup.dp.selectors import LevelView
@@ -50,7 +51,7 @@ def ledger_csv_text(view: LevelView) -> str:
         base = [
             charge.number,
             charge.kind,
-            charge.created_at.isoformat(),
+            answer_moment(charge.created_at),
             charge.request_id,
             charge.epsilon,
             charge.spent_after,

@@ -7,6 +7,7 @@ no selector returns a score, a truth or another team's charges before that.
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pwscup.core.time_zones import answer_moment
 from pwscup.dp.models import Charge, DPRound, Estimate, Ledger
 from pwscup.kinds.rows import kind_row
 from pwscup.submissions.round_pages import first_finished
@@ -147,7 +148,7 @@ def charge_json(charge: Charge, *, replayed: bool = False) -> dict:
         "epsilon": charge.epsilon,
         "spent": charge.spent_after,
         "remaining": exact_text(Fraction(charge.ledger.budget) - Fraction(charge.spent_after)),
-        "created_at": charge.created_at.isoformat(),
+        "created_at": answer_moment(charge.created_at),
         **charge.reply,
     }
     if replayed:

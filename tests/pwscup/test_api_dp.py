@@ -1,10 +1,12 @@
 """The DP round over the REST API (pwscup/dp/api/views.py): token-authenticated queries with 409
 refusals, the ledger, releases, estimates, and the leaderboard only after the close."""
 
+import csv
+import io
 import json
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from pwscup.api.services import api_token_create
@@ -214,3 +216,37 @@ def test_a_round_without_the_interactive_track_refuses_queries_on_every_entry_po
     assert reply.json() == {"error": "This round has no interactive track"}
     ledger = Client().get(api(world, "dp-ledger", level="eps-1"), **headers).json()
     assert ledger["charges"] == [] and ledger["spent"] == "0"
+
+
+@override_settings(TIME_ZONE="Asia/Tokyo")
+def test_charge_times_carry_the_servers_offset_in_answers_and_the_ledger_csv(world):
+    """A query's and a release's answer, the ledger and its CSV give ``created_at`` with the
+    server's offset, as the estimates and every other answer do (not the database's UTC)."""
+    client, headers = Client(), bearer(world.users["a"])
+    query = post(
+        client,
+        api(world, "dp-queries", level="eps-1"),
+        {"type": "histogram", "attributes": ["gender"], "epsilon": "0.5", "request_id": "t1"},
+        headers,
+    ).json()
+    release = post(
+        client,
+        api(world, "dp-releases", level="eps-4"),
+        {"groups": [{"attributes": ["gender", "age"], "epsilon": "4"}]},
+        headers,
+    ).json()
+    ledger = client.get(api(world, "dp-ledger", level="eps-1"), **headers).json()
+    times = [query["created_at"], release["created_at"], ledger["charges"][0]["created_at"]]
+    assert all(t.endswith("+09:00") for t in times), times
+    browser = Client()
+    browser.force_login(world.users["a"])
+    csv_address = reverse(
+        "dp:ledger_csv",
+        kwargs={
+            "competition_slug": world.competition.slug,
+            "round_slug": world.round.slug,
+            "level": "eps-1",
+        },
+    )
+    rows = list(csv.DictReader(io.StringIO(browser.get(csv_address).content.decode())))
+    assert rows and {row["created_at"] for row in rows} == {query["created_at"]}

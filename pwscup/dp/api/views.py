@@ -17,7 +17,6 @@ import json
 
 from django.http import Http404
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -32,6 +31,7 @@ from pwscup.core.json_input import BoundedJSONParser
 from pwscup.core.rest import ROUND_PREFIX, BodyRequiredSchema, errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
 from pwscup.core.single_parts import SinglePartsMultiPartParser
+from pwscup.core.time_zones import answer_moment
 from pwscup.dp import services
 from pwscup.dp.api.serializers import (
     ESTIMATE_REQUEST,
@@ -184,7 +184,7 @@ def _estimate_json(estimate: Estimate) -> dict:
         "source": estimate.source,
         "method": estimate.method,
         "message": estimate.message_text,
-        "created_at": timezone.localtime(estimate.created_at).isoformat(),
+        "created_at": answer_moment(estimate.created_at),
     }
 
 
