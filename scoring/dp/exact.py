@@ -55,8 +55,9 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
     Raises
     ------
     DPError
-        ``dp.epsilon.syntax``, ``dp.epsilon.too_long``, ``dp.epsilon.not_positive`` or
-        ``dp.epsilon.too_small``.
+        ``dp.epsilon.missing`` (``None``: absent, or JSON ``null``), ``dp.epsilon.syntax``,
+        ``dp.epsilon.decimals`` (more than 12 decimals), ``dp.epsilon.too_long``,
+        ``dp.epsilon.not_positive`` or ``dp.epsilon.too_small``.
 
     Examples
     --------
@@ -66,6 +67,14 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
     Traceback (most recent call last):
     ...
     scoring.dp.errors.DPError: epsilon '1e-3x' is not a decimal number or a fraction p/q
+    >>> parse_epsilon(None)
+    Traceback (most recent call last):
+    ...
+    scoring.dp.errors.DPError: epsilon is required (missing or null): a decimal number or a fraction p/q
+    >>> parse_epsilon("0.0000000000001")
+    Traceback (most recent call last):
+    ...
+    scoring.dp.errors.DPError: epsilon '0.0000000000001' has 13 decimals; at most 12 are allowed
     >>> parse_epsilon("0")
     Traceback (most recent call last):
     ...
@@ -75,6 +84,8 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
     ...
     scoring.dp.errors.DPError: epsilon 5e-324 is too small: the smallest amount is 0.000000000001 (10⁻¹²)
     """
+    if value is None:
+        raise DPError("dp.epsilon.missing")  # absent, or JSON null
     if isinstance(value, bool):
         raise DPError("dp.epsilon.syntax", value=clip(value))
     if isinstance(value, str):
@@ -106,7 +117,12 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
             if q == 0:
                 raise DPError("dp.epsilon.syntax", value=clip(value))
             amount = Fraction(p, q)
-        elif _DECIMAL.match(text) and len(text.partition(".")[2]) <= MAX_DECIMALS:
+        elif _DECIMAL.match(text):
+            decimals = len(text.partition(".")[2])
+            if decimals > MAX_DECIMALS:
+                raise DPError(
+                    "dp.epsilon.decimals", value=clip(text), decimals=decimals, limit=MAX_DECIMALS
+                )
             amount = Fraction(text)
         else:
             raise DPError("dp.epsilon.syntax", value=clip(value))

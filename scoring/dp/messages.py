@@ -105,6 +105,14 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "epsilon '{value}' is not a decimal number or a fraction p/q",
         "ja": "epsilon '{value}' は小数でも分数 p/q でもありません",
     },
+    "dp.epsilon.missing": {
+        "en": "epsilon is required (missing or null): a decimal number or a fraction p/q",
+        "ja": "epsilon を指定してください（ないか null です）。小数か分数 p/q で書きます",
+    },
+    "dp.epsilon.decimals": {
+        "en": "epsilon '{value}' has {decimals} decimals; at most {limit} are allowed",
+        "ja": "epsilon '{value}' は小数点以下 {decimals} 桁です。{limit} 桁までにしてください",
+    },
     "dp.epsilon.too_long": {
         "en": "epsilon '{value}' is {length} characters long; at most {limit} are allowed",
         "ja": "epsilon '{value}' は {length} 文字あります。{limit} 文字までにしてください",

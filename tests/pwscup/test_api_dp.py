@@ -250,3 +250,18 @@ def test_charge_times_carry_the_servers_offset_in_answers_and_the_ledger_csv(wor
     )
     rows = list(csv.DictReader(io.StringIO(browser.get(csv_address).content.decode())))
     assert rows and {row["created_at"] for row in rows} == {query["created_at"]}
+
+
+def test_a_null_or_too_fine_epsilon_is_refused_with_what_to_write(world):
+    """``"epsilon": null`` asks for ε (never Python's ``None``); 13 decimals names the limit."""
+    client, headers = Client(), bearer(world.users["a"])
+    address = api(world, "dp-queries", level="eps-1")
+    query = {"type": "histogram", "attributes": ["gender"]}
+    null = post(client, address, {**query, "epsilon": None}, headers)
+    assert null.status_code == 400 and "None" not in null.json()["message"]
+    assert null.json()["message"].startswith("epsilon is required (missing or null)")
+    fine = post(client, address, {**query, "epsilon": "0.0000000000001"}, headers)
+    assert fine.status_code == 400
+    assert "has 13 decimals; at most 12 are allowed" in fine.json()["message"]
+    ledger = client.get(api(world, "dp-ledger", level="eps-1"), **headers).json()
+    assert ledger["charges"] == []

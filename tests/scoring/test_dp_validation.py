@@ -281,6 +281,24 @@ def test_epsilon_parsing_is_exact():
     assert message(parse_epsilon, "-0.5") == "epsilon must be > 0 (got -0.5)"
 
 
+def test_a_missing_epsilon_and_too_many_decimals_say_what_is_wrong():
+    """``None`` (absent, or JSON ``null``) asks for ε instead of echoing Python's ``None``;
+    a 13-decimal amount names the 12-decimal limit instead of calling it no number."""
+    text = message(parse_epsilon, None)
+    assert text == "epsilon is required (missing or null): a decimal number or a fraction p/q"
+    assert "None" not in text
+    with pytest.raises(DPError) as error:
+        parse_epsilon(None)
+    assert "None" not in error.value.render("ja") and "null" in error.value.render("ja")
+    text = message(parse_epsilon, "0.0000000000001")
+    assert text == "epsilon '0.0000000000001' has 13 decimals; at most 12 are allowed"
+    with pytest.raises(DPError) as error:
+        parse_epsilon("0.1234567890123")
+    assert error.value.render("ja") == (
+        "epsilon '0.1234567890123' は小数点以下 13 桁です。12 桁までにしてください"
+    )
+
+
 def test_charge_limit_and_request_id():
     state = LedgerState(budget=Fraction(10), spent=Fraction(1), charges=1000)
     text = message(ledger_charge, state, Fraction(1), max_charges=1000, level_id="eps-1")
