@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from pwscup.competitions.organizer_files import as_uploaded_bytes
 from pwscup.core.errors import scoring_errors_by
 from pwscup.dp import engine
+from pwscup.dp.config_paths import config_path
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
 from pwscup.kinds.bundle_files import required_file, unknown_files_refused
@@ -36,7 +37,6 @@ from pwscup.kinds.bundles import (
     window_at_offsets,
 )
 from scoring.dp.errors import DPError
-from scoring.dp.exact import parse_epsilon
 
 ORIGINAL = "original.csv"
 SETTINGS_KEYS = ("config", "schedule", "limits")
@@ -158,60 +158,7 @@ def _config_checked(config: dict) -> None:
     try:
         engine.config_validate(config)
     except DPError as error:
-        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
-
-
-def _config_path(error: DPError, config: dict) -> str:
-    """Where in the settings the configuration's error lies (``config`` when it is a rule
-    between keys)."""
-    params, code = error.params, error.code
-    if code in ("dp.config.unknown_key", "dp.config.missing_key", "dp.config.bad_value"):
-        key = str(params.get("key", ""))
-        head, _dot, rest = key.partition(".")
-        if head == "attributes" and rest:
-            return _indexed("attributes", config, rest, "name", "values")
-        return f"config.{key}" if key else "config"
-    if code.startswith("dp.attr."):
-        return _indexed("attributes", config, params.get("attribute"), "name", "values")
-    if code == "dp.numeric.range":
-        return f"config.numeric.{params.get('column')}"
-    if code.startswith("dp.target."):
-        field = "id" if code in ("dp.target.duplicate", "dp.target.id_form") else "attributes"
-        return _indexed("workload", config, params.get("target"), "id", field)
-    if code.startswith("dp.level."):
-        field = "id" if code in ("dp.level.duplicate", "dp.level.id_form") else "epsilon"
-        return _indexed("levels", config, params.get("level"), "id", field)
-    if code.startswith("dp.epsilon."):
-        return _failing_epsilon(config)
-    if code == "dp.config.live_feedback":
-        return "config.feedback"
-    if code == "dp.config.batch_needs_replace":
-        return "config.adjacency"
-    return "config"
-
-
-def _indexed(key: str, config: dict, name, name_field: str, field: str) -> str:
-    """``config.<key>[i].<field>`` for the entry named ``name`` (the last one: a repeated
-    id is reported at its second place)."""
-    entries = config.get(key)
-    if key == "attributes":
-        names = list(entries or {})
-    elif isinstance(entries, list):
-        names = [e.get(name_field) if isinstance(e, dict) else None for e in entries]
-    else:
-        return f"config.{key}"
-    places = [index for index, value in enumerate(names) if value == name]
-    return f"config.{key}[{places[-1]}].{field}" if places else f"config.{key}"
-
-
-def _failing_epsilon(config: dict) -> str:
-    levels = config.get("levels")
-    for index, level in enumerate(levels if isinstance(levels, list) else []):
-        try:
-            parse_epsilon(level.get("epsilon") if isinstance(level, dict) else None, positive=False)
-        except DPError:
-            return f"config.levels[{index}].epsilon"
-    return "config.levels"
+        raise scoring_errors_by(error, lambda item: config_path(item, config)) from None
 
 
 # --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------

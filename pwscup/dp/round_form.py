@@ -22,6 +22,9 @@ from pwscup.core.form_fields import (
     limit_field,
     row_error,
 )
+from pwscup.dp.config_paths import config_path
+from scoring.bounded_json import loads_bounded
+from scoring.errors import ConfigError
 
 EXAMPLE_CONFIG = {
     "attributes": {
@@ -290,12 +293,28 @@ class DPRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm):
         }
 
     def place_service_error(self, field, item, message) -> bool:
-        """A configuration error next to the attribute, histogram, level or option it names
-        (on the JSON view when that was the configuration)."""
-        if field != "config" or self.uses_json():
+        """A configuration error next to the attribute, histogram, level or option it names;
+        on the JSON view when that was the configuration, after the place in the JSON it
+        names (``levels[0].epsilon: …``, as a bundle's import names it)."""
+        if field != "config":
             return False
-        self._config_error(item.code or "", item.params or {}, message)
+        if self.uses_json():
+            place = config_path(item, self._json_config(), root="")
+            if place:
+                message = _("%(place)s: %(message)s") % {"place": place, "message": message}
+            self.add_error("config", message)
+        else:
+            self._config_error(item.code or "", item.params or {}, message)
         return True
+
+    def _json_config(self):
+        """The JSON view's configuration as posted (``None`` when it is no JSON: then the
+        service's message is about the text itself), read by the one bounded parser. Read
+        from the posted data: a first error on the field takes it out of ``cleaned_data``."""
+        try:
+            return loads_bounded(self.data.get(self.add_prefix("config")) or "")
+        except ConfigError:
+            return None
 
     def _config_error(self, code: str, params: dict, message: str) -> None:
         key = str(params.get("key", ""))

@@ -182,9 +182,39 @@ def test_an_error_of_the_json_view_stays_on_it_and_opens_it(world, client):
     config = dict(TOY_CONFIG, levels=[{"id": "eps-0", "epsilon": "0"}])
     response = _post(client, world, {**fields_post(), "config": json.dumps(config)})
     form = response.context["form"]
-    assert form.errors["config"] == ["Level 'eps-0' has epsilon 0; it must be > 0"]
+    assert form.errors["config"] == [
+        "levels[0].epsilon: Level 'eps-0' has epsilon 0; it must be > 0"
+    ]
     assert '<details class="advanced-json" data-testid="dp-advanced" open>' in (
         response.content.decode()
+    )
+
+
+def test_each_error_of_the_json_view_names_its_place(world, client):
+    """The JSON view's errors name where each lies, as a bundle's import does (without its
+    ``config.`` root): the level's ε, the attribute's values, the option."""
+    config = dict(
+        TOY_CONFIG,
+        attributes={**TOY_CONFIG["attributes"], "gender": []},
+        levels=[{"id": "eps-1", "epsilon": "1"}, {"id": "eps-t", "epsilon": 5e-324}],
+        feedback="soon",
+    )
+    response = _post(client, world, {**fields_post(), "config": json.dumps(config)})
+    errors = response.context["form"].errors["config"]
+    assert any(e.startswith("levels[1].epsilon: epsilon 5e-324 is too small") for e in errors), (
+        errors
+    )
+    assert any(e.startswith("attributes[0].values: ") for e in errors), errors
+    assert any(e.startswith("feedback: ") for e in errors), errors
+    ja = _post(
+        client,
+        world,
+        {**fields_post(), "config": json.dumps(config)},
+        headers={"accept-language": "ja"},
+    )
+    assert any(
+        e.startswith("levels[1].epsilon：epsilon 5e-324 は小さすぎます")
+        for e in ja.context["form"].errors["config"]
     )
 
 
