@@ -270,10 +270,11 @@ def environment_language() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
+    args.lang = args.lang or environment_language()  # what a command prints, in one language
     try:
         return args.handler(args)
     except ScoringError as error:
-        print(f"error: {error.render(args.lang or environment_language())}", file=sys.stderr)
+        print(f"error: {error.render(args.lang)}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"error: {error}", file=sys.stderr)

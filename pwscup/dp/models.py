@@ -20,7 +20,7 @@ from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference
 from pwscup.submissions.messages import job_message_text
 from pwscup.submissions.models import KeptUpload, Status
-from scoring.dp.errors import render_dp
+from scoring.dp.errors import method_text, render_dp
 from scoring.dp.messages import DP_MESSAGES
 
 
@@ -191,6 +191,11 @@ class Estimate(KeptUpload):
     # The check's (or the build's) job state is the core's (``JobState``); a failure's
     # ``message_code`` and parameters are ``scoring.dp.errors``'s, shown in the reader's
     # language.
+
+    @property
+    def method_shown(self) -> str:
+        """The method label in the reader's language (``scoring.dp.errors.method_text``)."""
+        return method_text(self.method, get_language())
 
     @property
     def message_text(self) -> str:

@@ -27,7 +27,7 @@ import numpy as np
 
 from scoring.dp.config import load_dp_config
 from scoring.dp.data import table_codes, true_histograms, validate_original, validate_release_table
-from scoring.dp.errors import DPError
+from scoring.dp.errors import DPError, render_dp
 from scoring.dp.estimators import ESTIMATORS, estimate_from_release, read_estimate, write_estimate
 from scoring.dp.exact import ceil_nano, exact_text, format_epsilon, parse_epsilon
 from scoring.dp.pk import (
@@ -215,7 +215,8 @@ def cmd_check(args) -> int:
     estimates = read_estimate(args.estimate, config, name=os.path.basename(args.estimate))
     cells = sum(len(value) for value in estimates.values())
     result = {"valid": True, "targets": {key: len(value) for key, value in estimates.items()}}
-    lines = [f"{args.estimate}: valid ({len(estimates)} target(s), {cells} cells)"]
+    valid = {"name": args.estimate, "targets": len(estimates), "cells": cells}
+    lines = [render_dp("dp.check.valid", valid, getattr(args, "lang", None))]
     _emit(result, args, lines)
     return 0
 

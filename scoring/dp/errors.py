@@ -74,6 +74,25 @@ def render_dp(code: str, params: Mapping[str, Any] | None = None, lang: str | No
     return DP_MESSAGES[code][lang].format(**values)
 
 
+# A stored method label (``method_label``'s, ``check_declared``'s) that is words, not a code
+# such as BR or IT14: shown in the reader's language.
+_METHOD_WORDS = {
+    "declared Laplace": "dp.method.declared_laplace",
+    "prior (ε = 0)": "dp.method.prior",
+}
+
+
+def method_text(method: str, lang: str | None) -> str:
+    """A method label as ``lang`` reads it (``"declared Laplace"`` → ``"申告された Laplace"``);
+    a code (``BR``, ``IT14``, ``hybrid``) as it is.
+
+    >>> method_text("declared Laplace", "ja"), method_text("IT14", "ja")
+    ('申告された Laplace', 'IT14')
+    """
+    code = _METHOD_WORDS.get(method)
+    return render_dp(code, {}, lang) if code else method
+
+
 class DPError(ValidationError):
     """An invalid DP configuration, table, query, declaration or estimate, or a refusal.
 

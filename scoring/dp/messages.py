@@ -332,6 +332,13 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "申告アップロードのラウンドでは、推定値はプラットフォームが release.csv から"
         "計算します（BT、BR、BI）",
     },
+    # what the pages and the command line say besides errors
+    "dp.method.declared_laplace": {"en": "declared Laplace", "ja": "申告された Laplace"},
+    "dp.method.prior": {"en": "prior (ε = 0)", "ja": "事前分布（ε = 0）"},
+    "dp.check.valid": {
+        "en": "{name}: valid ({targets} target(s), {cells} cells)",
+        "ja": "{name}: 有効です（対象 {targets} 個、{cells} セル）",
+    },
     # declared counts (§8.2, §12)
     "dp.declaration.not_object": {
         "en": "The declaration must be a JSON object with 'mechanism' and 'targets'",

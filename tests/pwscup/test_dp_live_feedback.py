@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.pwscup.dp_world import build_dp_world, toy_csv
+from tests.pwscup.dp_world import TOY_Z, build_dp_world, toy_csv
 from tests.pwscup.test_dp_estimates import DECLARED_CONFIG, declare
 
 DECLARATION = {
@@ -52,3 +52,21 @@ def test_without_the_switch_the_same_upload_shows_no_score_before_the_close(db):
     for page in level_pages(world):
         assert "dp-live-score" not in page and "dp-live-feedback" not in page
         assert "you see only the format check: no score" in page
+
+
+def test_a_declared_laplace_upload_is_labelled_in_the_readers_language(db):
+    """The method label of declared Laplace counts is words, not a code: in Japanese on a
+    Japanese page, as it was stored on an English one."""
+    world = build_dp_world(slug="dplivelap", config={**DECLARED_CONFIG, "feedback": "live"})
+    counts = "target,gender,age,count\n" + "".join(
+        f"gender_age,{g},{a},{v}\n"
+        for (g, a), v in zip(
+            [(g, a) for g in "FM" for a in ("<=17", "18-24", "25-34")], TOY_Z, strict=True
+        )
+    )
+    kept = declare(world, counts.encode(), {"mechanism": "laplace", "targets": {"gender_age": "1"}})
+    assert kept.method == "declared Laplace"
+    for page in level_pages(world, "ja"):
+        assert f'<td>申告された Laplace <small data-testid="dp-live-score-{kept.pk}">' in page
+        assert "declared Laplace" not in page
+    assert all("<td>declared Laplace " in page for page in level_pages(world, "en"))

@@ -302,6 +302,18 @@ def test_check_gives_the_verdict_and_message_of_the_server_s_check(files, capsys
         capsys, "dp", "check", files / "estimate.csv", "--config", files / "round.json"
     )
     assert status == 0 and out.strip().endswith("valid (2 target(s), 8 cells)")
+    status, out, _ = run(
+        capsys,
+        "--lang",
+        "ja",
+        "dp",
+        "check",
+        files / "estimate.csv",
+        "--config",
+        files / "round.json",
+    )
+    assert status == 0 and out.strip().endswith("有効です（対象 2 個、8 セル）")
+    assert "valid" not in out
     (files / "estimate.csv").write_text("\n".join(lines[:-1]) + "\n")
     status, _, err = run(
         capsys,
