@@ -3,6 +3,7 @@ console, standings, archive and bundle modules the core finds by their names).""
 
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from pwscup.core.errors import scoring_form_error
 from pwscup.dp import archive, engine
@@ -39,16 +40,16 @@ class DPKind(RoundKind):
         return [JobKind(Estimate, CHECK_DP_ESTIMATE, round_path="dp_round__round")]
 
     def round_note(self, round) -> str:
-        from django.utils.translation import gettext
-
         dp_round = DPRound.objects.filter(round=round).first()
         if dp_round is None:
             return ""
         levels = ", ".join(f"ε = {level['epsilon']}" for level in dp_round.config["levels"])
-        return gettext("Levels %(levels)s · %(targets)s workload histograms") % {
-            "levels": levels,
-            "targets": len(dp_round.config["workload"]),
-        }
+        targets = len(dp_round.config["workload"])
+        return ngettext(
+            "Levels %(levels)s · %(targets)s workload histogram",
+            "Levels %(levels)s · %(targets)s workload histograms",
+            targets,
+        ) % {"levels": levels, "targets": targets}
 
     def url_patterns(self):
         return [

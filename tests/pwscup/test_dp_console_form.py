@@ -236,3 +236,13 @@ def test_a_json_value_that_is_not_an_object_is_refused_as_such(
     )
     assert response.context["form"].errors["config"] == [expected]
     assert not Round.objects.filter(slug="dp").exists()
+
+
+def test_the_round_note_counts_its_histograms_with_the_plural_form_of_its_number(db):
+    from pwscup.dp.kind import DPKind
+    from tests.pwscup.dp_world import build_dp_world
+
+    one = build_dp_world(slug="dpone", config=dict(TOY_CONFIG, workload=TOY_CONFIG["workload"][:1]))
+    two = build_dp_world(slug="dptwo")
+    assert DPKind().round_note(one.round).endswith("· 1 workload histogram")
+    assert DPKind().round_note(two.round).endswith("· 2 workload histograms")
