@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -310,3 +311,20 @@ def test_the_console_panel_shows_each_teams_spending_but_no_answer(world):
     text = page.content.decode()
     assert 'data-testid="dp-overview"' in text and "0.5 <small" in text
     assert repr(result.charge.reply["answer"][0]) not in text
+
+
+def test_a_refused_form_query_comes_back_302_with_its_message_as_dp_md_says(world):
+    """docs/dp.md: past the budget or with an ε that does not parse, the level page comes
+    back (302) with the message at its top; only an invalid form answers 400."""
+    client = client_for(world, "a")
+    address = url(world, "query", level="eps-1")
+    form = {"type": "histogram", "attributes": ["gender"], "request_id": "d-1"}
+    for epsilon, words in (("abc", "is not a decimal number"), ("5", "refused: query 1")):
+        refused = client.post(address, {**form, "epsilon": epsilon})
+        assert refused.status_code == 302
+        page = client.get(refused["Location"]).content.decode()
+        assert words in page
+    assert client.post(address, {"type": "mean?", "epsilon": "0.1"}).status_code == 400
+    docs = (settings.BASE_DIR / "docs" / "dp.md").read_text()
+    assert "brings the page back (302) with the message at its top" in docs
+    assert "is a 400 on the pages" not in docs
