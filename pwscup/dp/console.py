@@ -60,4 +60,5 @@ def panel_context(round) -> dict | None:
         "dp_round": dp_round,
         "config_json": json.dumps(dp_round.config, indent=2, ensure_ascii=False),
         "overview": organizer_overview(dp_round=dp_round),
+        "closed": dp_round.has_closed(timezone.now()),
     }

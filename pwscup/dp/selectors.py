@@ -123,7 +123,8 @@ def organizer_overview(*, dp_round: DPRound) -> list[dict]:
     for ledger in Ledger.objects.filter(dp_round=dp_round):
         cell = rows.get(ledger.team_id, {}).get("levels", {}).get(ledger.level)
         if cell is not None:
-            cell.update(spent=ledger.spent, charges=ledger.charges_count)
+            # As the team's pages write it (``LevelView.spent_text``): 1/6 (= 0.166667).
+            cell.update(spent=format_epsilon(Fraction(ledger.spent)), charges=ledger.charges_count)
     for team_id, level in (
         Estimate.objects.filter(dp_round=dp_round, status=Estimate.Status.FINISHED)
         .values_list("team_id", "level")

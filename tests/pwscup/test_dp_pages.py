@@ -328,3 +328,24 @@ def test_a_refused_form_query_comes_back_302_with_its_message_as_dp_md_says(worl
     docs = (settings.BASE_DIR / "docs" / "dp.md").read_text()
     assert "brings the page back (302) with the message at its top" in docs
     assert "is a 400 on the pages" not in docs
+
+
+def test_the_console_panel_writes_a_fraction_as_the_team_pages_and_says_the_close(world):
+    """ε spent 1/3 reads ``1/3 (= 0.333333)`` as on the team's pages; once the release phase
+    has closed and before the scores, the panel says they are being computed."""
+    from pwscup.dp.services import dp_query_answer
+
+    dp_query_answer(
+        dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-1",
+        payload={"type": "histogram", "attributes": ["gender"], "epsilon": "1/3"},
+    )  # fmt: skip
+    client = Client()
+    client.force_login(world.organizer)
+    address = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    text = client.get(address).content.decode()
+    assert "1/3 (= 0.333333) <small" in text
+    assert "are computed when the release phase closes" in text
+    close_now(world)
+    text = client.get(address).content.decode()
+    assert "scores and baselines are being computed" in text
+    assert "are computed when the release phase closes" not in text
