@@ -5,8 +5,8 @@ truth, another team's answers and releases, any score before the close)."""
 import json
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
