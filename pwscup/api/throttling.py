@@ -11,11 +11,16 @@ from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, User
 
 from pwscup.accounts.addresses import client_ip
 from pwscup.api.models import ApiToken
+from pwscup.settings.rates import rate_parse
 
 
 class _RateFromSettings:
     def get_rate(self):
         return settings.PWSCUP_API_THROTTLE_RATES.get(self.scope)
+
+    def parse_rate(self, rate):
+        # The reader the settings checked the rate with (DRF's own reads the unit's first letter).
+        return (None, None) if rate is None else rate_parse(rate)
 
     def get_ident(self, request):
         # The address django-axes keys on (the proxy's header when configured).

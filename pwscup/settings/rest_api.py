@@ -3,14 +3,16 @@
 from django.utils.translation import gettext_lazy as _
 
 from .environment import env
+from .rates import rate_setting
 
 # --- REST API (pwscup/api/) and its documentation ----------------------------------
 # Requests per token, per user (session or all the user's tokens) and per anonymous
-# address; "N/sec|min|hour|day". Counted in the default cache; answered 429 + Retry-After.
+# address; "N/sec|min|hour|day" (a malformed one stops the start, rates.py). Counted in the
+# default cache; answered 429 + Retry-After.
 PWSCUP_API_THROTTLE_RATES = {
-    "anon": env("PWSCUP_API_ANON_RATE", default="60/min"),
-    "user": env("PWSCUP_API_USER_RATE", default="120/min"),
-    "token": env("PWSCUP_API_TOKEN_RATE", default="120/min"),
+    "anon": rate_setting(env, "PWSCUP_API_ANON_RATE", default="60/min"),
+    "user": rate_setting(env, "PWSCUP_API_USER_RATE", default="120/min"),
+    "token": rate_setting(env, "PWSCUP_API_TOKEN_RATE", default="120/min"),
 }
 REST_FRAMEWORK = {
     # The token first: its 401 answers carry ``WWW-Authenticate: Bearer``.

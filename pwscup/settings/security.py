@@ -4,7 +4,10 @@ Content-Security-Policy."""
 import datetime as dt
 import ipaddress
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .environment import env
+from .rates import rate_setting
 
 # --- Login throttling (django-axes) -------------------------------------------------
 # A user name is locked for a while from one address after this many failed log-ins in a row;
@@ -22,20 +25,33 @@ AXES_LOCKOUT_CALLABLE = "pwscup.accounts.views.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "pwscup.accounts.addresses.client_ip"
 AXES_VERBOSE = False  # no start-up banner; failures and lock-outs are still logged (WARNING)
 # Sign-ups and password-reset e-mails per client address (django-ratelimit, on the cache;
-# "N/s", "N/m", "N/h" or "N/d"). A class signing up together behind one NAT shares an address.
-PWSCUP_SIGNUP_RATE = env("PWSCUP_SIGNUP_RATE", default="50/h")
-PWSCUP_PASSWORD_RESET_RATE = env("PWSCUP_PASSWORD_RESET_RATE", default="20/h")
+# "N/s", "N/m", "N/h" or "N/d"; a malformed one stops the start, rates.py). A class signing up
+# together behind one NAT shares an address.
+PWSCUP_SIGNUP_RATE = rate_setting(env, "PWSCUP_SIGNUP_RATE", default="50/h")
+PWSCUP_PASSWORD_RESET_RATE = rate_setting(env, "PWSCUP_PASSWORD_RESET_RATE", default="20/h")
 # An unreachable cache lets requests through, as the other throttles do.
 RATELIMIT_FAIL_OPEN = True
 # Behind the reverse proxy the client's address is in this header (set by the proxy only).
 PWSCUP_CLIENT_IP_HEADER = env("PWSCUP_CLIENT_IP_HEADER", default="")
 # ...believed only when the request comes from one of these addresses or networks (the proxy;
 # comma-separated, CIDR allowed); from any other peer the peer's own address counts.
-# A malformed entry stops the start with ipaddress's message naming it.
-PWSCUP_TRUSTED_PROXIES = [
-    str(ipaddress.ip_network(entry, strict=False))
-    for entry in env.list("PWSCUP_TRUSTED_PROXIES", default=["127.0.0.0/8", "::1"])
-]
+# A malformed entry stops the start with a message naming the variable and the entry.
+
+
+def _trusted_proxies() -> list[str]:
+    networks = []
+    for entry in env.list("PWSCUP_TRUSTED_PROXIES", default=["127.0.0.0/8", "::1"]):
+        try:
+            networks.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"PWSCUP_TRUSTED_PROXIES: {entry!r} is not an IP address or network: write "
+                "addresses or CIDR networks separated by commas, e.g. 127.0.0.0/8,::1"
+            ) from None
+    return networks
+
+
+PWSCUP_TRUSTED_PROXIES = _trusted_proxies()
 
 # --- Content-Security-Policy (django-csp) ------------------------------------------
 # Everything comes from this site: no inline script or style, no CDN.
