@@ -14,8 +14,15 @@ if SECRET_KEY.strip() in {"", "change-me", "change-me-in-production", INSECURE_D
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
     )
 # Django's own measure of a guessable key (its check security.W009), refused at start rather
-# than warned about: sessions, password-reset links and CSRF tokens are signed with it.
-if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-"):
+# than warned about: sessions, password-reset links and CSRF tokens are signed with it. The
+# message says which part of the measure the key fails.
+if SECRET_KEY.startswith("django-insecure-"):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY starts with 'django-insecure-', the mark of a key Django made for "
+        "development: set a random secret of at least 50 characters, e.g. "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
     raise ImproperlyConfigured(
         f"DJANGO_SECRET_KEY is too weak ({len(SECRET_KEY)} characters, "
         f"{len(set(SECRET_KEY))} different): set a random secret of at least 50 "
