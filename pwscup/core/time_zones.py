@@ -28,6 +28,8 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from pwscup.settings.zone_names import zone_name_known, zone_names
+
 
 def default_time_zone() -> str:
     """The time zone a new round or window starts with (``PWSCUP_DEFAULT_TIME_ZONE``).
@@ -37,14 +39,10 @@ def default_time_zone() -> str:
 
 
 def time_zone_valid(name) -> bool:
-    """Whether ``name`` is a time zone this host knows (an IANA name ``zoneinfo`` loads)."""
-    if not isinstance(name, str) or not name:
-        return False
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
-        return False
-    return True
+    """Whether ``name`` is a time zone this host knows: an IANA name ``zoneinfo`` loads, and
+    a place (not the host's ``localtime`` nor tzdata's ``Factory``): ``zone_name_known``, the
+    rule the settings check ``DJANGO_TIME_ZONE`` with."""
+    return zone_name_known(name)
 
 
 def time_zone_error(name) -> str:
@@ -113,10 +111,11 @@ def sentence_html(text: str, **values) -> SafeString:
 
 @functools.cache
 def time_zone_choices() -> tuple[tuple[str, str], ...]:
-    """Every IANA name this host knows, sorted, as a form's choices. Read once per process:
-    ``zoneinfo.available_timezones()`` opens each of the time zone database's ~600 files
-    (9 ms of CPU a call here), and a form asks for its choices each time it is made."""
-    return tuple((zone, zone) for zone in sorted(zoneinfo.available_timezones()))
+    """Every time zone ``time_zone_valid`` takes, sorted, as a form's choices: ``zone_names``,
+    read once per process (``zoneinfo.available_timezones()`` opens each of the time zone
+    database's ~600 files, 9 ms of CPU a call here, and a form asks for its choices each time
+    it is made)."""
+    return tuple((zone, zone) for zone in zone_names())
 
 
 class TimeZoneSelect(forms.Select):

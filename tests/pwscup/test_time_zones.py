@@ -30,6 +30,7 @@ from pwscup.core.time_zones import (
     time_zone_check,
     time_zone_choices,
     time_zone_error,
+    time_zone_valid,
     zone_or_default,
 )
 from pwscup.dp.admin import DPRoundCreateForm
@@ -328,4 +329,37 @@ def test_the_time_zone_select_draws_the_markup_of_django_s_select(data):
 
 def test_the_zones_are_read_once_and_are_every_zone_this_host_knows():
     assert time_zone_choices() is time_zone_choices()
-    assert [zone for zone, _label in time_zone_choices()] == sorted(zoneinfo.available_timezones())
+    offered = [zone for zone, _label in time_zone_choices()]
+    assert offered == sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
+    assert all(time_zone_valid(zone) for zone in offered)
+
+
+@pytest.mark.parametrize("name", ["localtime", "Factory", "posixrules"])
+def test_files_of_the_zone_database_that_are_no_place_are_neither_offered_nor_taken(name):
+    # On Debian zoneinfo loads them and available_timezones() lists the first two: the host's
+    # own setting (a link to /etc/localtime) and tzdata's "zone unknown" placeholder.
+    assert name not in dict(time_zone_choices())
+    assert not time_zone_valid(name)
+    with pytest.raises(ValidationError):
+        time_zone_check(name)
+
+
+@pytest.mark.parametrize("name", ["Mars/Base", "localtime"])
+def test_an_unknown_server_zone_stops_the_start_naming_the_variable(name):
+    # Django's own refusal comes at set-up, before any system check, as "Incorrect timezone
+    # setting": the settings refuse it first, by the rule of every zone.
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        env={**env, "DJANGO_TIME_ZONE": name, "DJANGO_SETTINGS_MODULE": "pwscup.settings.test"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert (
+        f"ImproperlyConfigured: DJANGO_TIME_ZONE={name!r} is not a time zone this host knows"
+        in result.stderr
+    )
+    assert "Incorrect timezone setting" not in result.stderr
