@@ -156,8 +156,18 @@ PWSCUP_SITE_URL = env("PWSCUP_SITE_URL", default="http://127.0.0.1:8000")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "client_error_without_traceback": {
+            "()": "pwscup.core.log_filters.ClientErrorWithoutTraceback"
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
-    # django-axes logs every successful log-in at INFO: keep its failures and lock-outs only.
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        # django-axes logs every successful log-in at INFO: keep its failures and lock-outs only.
+        "axes": {"level": "WARNING"},
+        # An expected 403 (a team opening /console/) is one warning line, not a traceback; a
+        # 500 keeps its traceback.
+        "django.request": {"filters": ["client_error_without_traceback"]},
+    },
 }
