@@ -43,6 +43,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import connection, models, transaction
+from django.utils.translation import gettext as _
 
 FORMAT = "pwscup-backup"
 VERSION = 1
@@ -105,8 +106,11 @@ def file_references() -> list[FileReference]:
     for model, field in file_fields():
         if field.storage is not default_storage:
             raise BackupError(
-                f"{model._meta.label_lower}.{field.name} keeps its files in a storage of its "
-                "own; backup copies the default storage only."
+                _(
+                    "%(field)s keeps its files in a storage of its own; backup copies the "
+                    "default storage only."
+                )
+                % {"field": f"{model._meta.label_lower}.{field.name}"}
             )
         rows = (
             model._meta.base_manager.exclude(**{f"{field.attname}__isnull": True})
@@ -130,7 +134,10 @@ def relative_path(name: str) -> Path:
         or PurePosixPath(name).is_absolute()
         or any(part in ("", ".", "..") for part in parts)
     ):
-        raise BackupError(f"Refusing the file name {name!r}: not a plain relative storage name.")
+        raise BackupError(
+            _("Refusing the file name %(name)s: not a plain relative storage name.")
+            % {"name": repr(name)}
+        )
     return Path(*parts)
 
 
@@ -158,9 +165,12 @@ def sha256_in_storage(name: str) -> tuple[int, str]:
 def require_postgresql() -> None:
     if connection.vendor != "postgresql":
         raise BackupError(
-            f"backup and restore need PostgreSQL; this deployment's database is "
-            f"{connection.vendor}. The embedded demo (SQLite) keeps everything under its "
-            "var/ folder (PWSCUP_VAR_DIR): stop it and copy that folder."
+            _(
+                "backup and restore need PostgreSQL; this deployment's database is "
+                "%(vendor)s. The embedded demo (SQLite) keeps everything under its var/ folder "
+                "(PWSCUP_VAR_DIR): stop it and copy that folder."
+            )
+            % {"vendor": connection.vendor}
         )
 
 
@@ -188,14 +198,20 @@ def run_client(program: str, arguments: list[str]) -> None:
     executable = shutil.which(program)
     if executable is None:
         raise BackupError(
-            f"{program} is not installed: install the PostgreSQL client of the server's "
-            "major version (Debian: postgresql-client)."
+            _(
+                "%(program)s is not installed: install the PostgreSQL client of the server's "
+                "major version (Debian: postgresql-client)."
+            )
+            % {"program": program}
         )
     finished = subprocess.run(  # noqa: S603 - fixed program, arguments built here
         [executable, *arguments], env=_libpq_env(), capture_output=True, text=True
     )
     if finished.returncode != 0:
-        raise BackupError(f"{program} failed ({finished.returncode}): {finished.stderr[-2000:]}")
+        raise BackupError(
+            _("%(program)s failed (%(code)d): %(error)s")
+            % {"program": program, "code": finished.returncode, "error": finished.stderr[-2000:]}
+        )
 
 
 # --- Backup -----------------------------------------------------------------------------------
@@ -224,12 +240,16 @@ def _copy_files(references: list[FileReference], folder: Path, progress) -> list
                 out.write(chunk)
         entries.append({"name": name, "size": size, "sha256": digest.hexdigest()})
         if count % 100 == 0:
-            say(progress, f"{count} of {len(by_name)} files copied")
+            say(
+                progress,
+                _("%(count)d of %(total)d files copied") % {"count": count, "total": len(by_name)},
+            )
     if missing:
         listed = "\n".join(f"  {reference}" for reference in missing)
         raise BackupError(
-            f"{len(missing)} referenced file(s) are missing from the storage; no backup "
-            f"was written:\n{listed}"
+            _("%(count)d referenced file(s) are missing from the storage; no backup was written:")
+            % {"count": len(missing)}
+            + f"\n{listed}"
         )
     return entries
 
@@ -242,9 +262,11 @@ def _start_empty(directory: Path) -> bool:
     """Make sure ``directory`` exists and is empty; True when it was created here."""
     if directory.exists():
         if not directory.is_dir():
-            raise BackupError(f"{directory} is not a folder.")
+            raise BackupError(_("%(folder)s is not a folder.") % {"folder": directory})
         if any(directory.iterdir()):
-            raise BackupError(f"{directory} is not empty: give a new or empty folder.")
+            raise BackupError(
+                _("%(folder)s is not empty: give a new or empty folder.") % {"folder": directory}
+            )
         return False
     directory.mkdir(parents=True, mode=0o700)
     return True
@@ -264,7 +286,7 @@ def backup_create(*, directory: Path, progress: Callable[[str], None] | None = N
     docstring. Raises ``BackupError``; then nothing is left in ``directory``."""
     require_postgresql()
     if connection.in_atomic_block:
-        raise BackupError("A backup needs a transaction of its own: do not run it in one.")
+        raise BackupError(_("A backup needs a transaction of its own: do not run it in one."))
     directory = Path(directory)
     created = _start_empty(directory)
     try:
@@ -275,13 +297,17 @@ def backup_create(*, directory: Path, progress: Callable[[str], None] | None = N
                 cursor.execute("SELECT pg_export_snapshot()")
                 (snapshot,) = cursor.fetchone()
             references = file_references()
-            say(progress, f"snapshot {snapshot}: {len(references)} file references")
+            say(
+                progress,
+                _("snapshot %(snapshot)s: %(count)d file references")
+                % {"snapshot": snapshot, "count": len(references)},
+            )
             run_client(
                 "pg_dump",
                 ["--format=custom", f"--snapshot={snapshot}", f"--file={directory / DUMP}"],
             )
             (directory / DUMP).chmod(0o600)
-            say(progress, "database dumped")
+            say(progress, _("database dumped"))
             files = _copy_files(references, directory / FILES, progress)
         dump_size, dump_sha256 = sha256_of_path(directory / DUMP)
         manifest = {
@@ -301,5 +327,5 @@ def backup_create(*, directory: Path, progress: Callable[[str], None] | None = N
     except BaseException:
         _remove_partial(directory, created=created)
         raise
-    say(progress, f"{len(files)} files copied")
+    say(progress, _("%(count)d files copied") % {"count": len(files)})
     return manifest

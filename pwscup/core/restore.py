@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import connection
+from django.utils.translation import gettext as _
 from psycopg.conninfo import make_conninfo
 
 from pwscup.core.backup import (
@@ -77,58 +78,84 @@ def manifest_read(*, directory: Path) -> dict:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BackupError(
-            f"{path} is missing: {directory} is not a backup, or one that did not finish."
+            _("%(path)s is missing: %(folder)s is not a backup, or one that did not finish.")
+            % {"path": path, "folder": directory}
         ) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BackupError(f"{path} is not a readable manifest: {error}") from None
+        raise BackupError(
+            _("%(path)s is not a readable manifest: %(error)s") % {"path": path, "error": error}
+        ) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise BackupError(f"{path} is not the manifest of a PWSCup backup.")
+        raise BackupError(_("%(path)s is not the manifest of a PWSCup backup.") % {"path": path})
     if manifest.get("version") != VERSION:
         raise BackupError(
-            f"{path} is in backup format version {manifest.get('version')!r}; this release "
-            f"reads version {VERSION} only. Restore it with the release that wrote it."
+            _(
+                "%(path)s is in backup format version %(found)s; this release reads version "
+                "%(version)s only. Restore it with the release that wrote it."
+            )
+            % {"path": path, "found": repr(manifest.get("version")), "version": VERSION}
         )
     database, files = manifest.get("database"), manifest.get("files")
     if not _is_entry(database) or database.get("file") != DUMP:
-        raise BackupError(f"{path}: the database entry is malformed.")
+        raise BackupError(_("%(path)s: the database entry is malformed.") % {"path": path})
     if not isinstance(files, list) or not all(
         _is_entry(entry) and isinstance(entry.get("name"), str) for entry in files
     ):
-        raise BackupError(f"{path}: the list of files is malformed.")
+        raise BackupError(_("%(path)s: the list of files is malformed.") % {"path": path})
     names = [entry["name"] for entry in files]
     for name in names:
         relative_path(name)
     if len(set(names)) != len(names):
-        raise BackupError(f"{path} lists a file name twice.")
+        raise BackupError(_("%(path)s lists a file name twice.") % {"path": path})
     return manifest
 
 
 def _check_copy(path: Path, entry: dict, what: str) -> None:
     if not path.is_file():
-        raise BackupError(f"{what} is missing from the backup ({path}); nothing was restored.")
+        raise BackupError(
+            _("%(what)s is missing from the backup (%(path)s); nothing was restored.")
+            % {"what": what, "path": path}
+        )
     size, sha256 = sha256_of_path(path)
     if (size, sha256) != (entry["size"], entry["sha256"]):
         raise BackupError(
-            f"{what} does not match the manifest (SHA-256 {sha256}, {size} bytes; expected "
-            f"{entry['sha256']}, {entry['size']} bytes): the backup is damaged or was "
-            "changed; nothing was restored."
+            _(
+                "%(what)s does not match the manifest (SHA-256 %(sha256)s, %(size)d bytes; "
+                "expected %(expected_sha256)s, %(expected_size)d bytes): the backup is damaged "
+                "or was changed; nothing was restored."
+            )
+            % {
+                "what": what,
+                "sha256": sha256,
+                "size": size,
+                "expected_sha256": entry["sha256"],
+                "expected_size": entry["size"],
+            }
         )
 
 
 def _require_empty_deployment(names: list[str]) -> None:
     full = database_tables_with_rows()
     if full:
-        shown = ", ".join(full[:8]) + (f" and {len(full) - 8} more" if len(full) > 8 else "")
+        shown = ", ".join(full[:8])
+        if len(full) > 8:
+            shown = _("%(shown)s and %(more)d more") % {"shown": shown, "more": len(full) - 8}
         raise BackupError(
-            f"The database {connection.settings_dict.get('NAME')!r} is not empty (rows in "
-            f"{shown}): restore goes into an empty deployment only; nothing was changed."
+            _(
+                "The database %(name)s is not empty (rows in %(shown)s): restore goes into an "
+                "empty deployment only; nothing was changed."
+            )
+            % {"name": repr(connection.settings_dict.get("NAME")), "shown": shown}
         )
     present = [name for name in names if default_storage.exists(name)]
     if present:
         shown = ", ".join(repr(name) for name in present[:5])
         raise BackupError(
-            f"The storage already holds {len(present)} of the backup's files ({shown}): "
-            "restore goes into an empty deployment only; nothing was changed."
+            _(
+                "The storage already holds %(count)d of the backup's files (%(shown)s): "
+                "restore goes into an empty deployment only; nothing was changed."
+            )
+            % {"count": len(present), "shown": shown}
         )
 
 
@@ -138,9 +165,15 @@ def _save_file(entry: dict, path: Path, saved: list[str]) -> None:
         stored = default_storage.save(name, File(handle, name=name))
     saved.append(stored)
     if stored != name:
-        raise BackupError(f"The storage kept {name!r} as {stored!r}; restore stopped.")
+        raise BackupError(
+            _("The storage kept %(name)s as %(stored)s; restore stopped.")
+            % {"name": repr(name), "stored": repr(stored)}
+        )
     if sha256_in_storage(name) != (entry["size"], entry["sha256"]):
-        raise BackupError(f"{name!r} reads back from the storage changed; restore stopped.")
+        raise BackupError(
+            _("%(name)s reads back from the storage changed; restore stopped.")
+            % {"name": repr(name)}
+        )
 
 
 def backup_restore(*, directory: Path, progress: Callable[[str], None] | None = None) -> dict:
@@ -151,20 +184,23 @@ def backup_restore(*, directory: Path, progress: Callable[[str], None] | None = 
     require_postgresql()
     directory = Path(directory)
     manifest = manifest_read(directory=directory)
-    _check_copy(directory / DUMP, manifest["database"], "The database dump")
+    _check_copy(directory / DUMP, manifest["database"], _("The database dump"))
     files = manifest["files"]
     paths = [directory / FILES / relative_path(entry["name"]) for entry in files]
     for entry, path in zip(files, paths, strict=True):
-        _check_copy(path, entry, f"The file {entry['name']!r}")
-    say(progress, f"the dump and {len(files)} files match the manifest")
+        _check_copy(path, entry, _("The file %(name)s") % {"name": repr(entry["name"])})
+    say(progress, _("the dump and %(count)d files match the manifest") % {"count": len(files)})
     _require_empty_deployment([entry["name"] for entry in files])
     saved: list[str] = []
     try:
         for count, (entry, path) in enumerate(zip(files, paths, strict=True), start=1):
             _save_file(entry, path, saved)
             if count % 100 == 0:
-                say(progress, f"{count} of {len(files)} files saved")
-        say(progress, f"{len(files)} files saved")
+                say(
+                    progress,
+                    _("%(count)d of %(total)d files saved") % {"count": count, "total": len(files)},
+                )
+        say(progress, _("%(count)d files saved") % {"count": len(files)})
         # --clean --if-exists: a database that ``migrate`` prepared (empty, checked above)
         # gets the dump's tables in place of its own; in one transaction, all or nothing.
         run_client(

@@ -514,8 +514,13 @@ def test_backup_and_restore_stop_on_sqlite(tmp_path):
         "PWSCUP_VAR_DIR": str(tmp_path / "var"),
     }
     env.pop("DATABASE_URL", None)  # the embedded demo's SQLite
+    env.pop("DJANGO_LANGUAGE_CODE", None)
+    # A command speaks the site's default language (Japanese), English when asked for.
+    stopped = manage(env, "backup", str(tmp_path / "backup"))
+    assert stopped.returncode != 0
+    assert "バックアップと復元には PostgreSQL が必要です。" in stopped.stderr, stopped.stderr
     for command in ("backup", "restore"):
-        stopped = manage(env, command, str(tmp_path / "backup"))
+        stopped = manage({**env, "DJANGO_LANGUAGE_CODE": "en"}, command, str(tmp_path / "backup"))
         assert stopped.returncode != 0
         assert "backup and restore need PostgreSQL" in stopped.stderr, stopped.stderr
     assert not (tmp_path / "backup").exists()

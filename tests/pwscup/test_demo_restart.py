@@ -80,7 +80,8 @@ def test_the_demo_starts_again_with_the_class_s_data(tmp_path):
     var_dir.mkdir()
     env = site_env(var_dir, PYTHONPATH=str(ROOT))  # (the scripts import tests.support)
     sqlite_migrated(env)
-    assert "Demo competition 'demo' created." in _demo_start(env)
+    # load_demo speaks the site's default language, Japanese (docs/operations.md).
+    assert "デモのコンペティション 'demo' を作成しました。" in _demo_start(env)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with demo_gunicorn(env, port, tmp_path / "gunicorn-monday.log"):
@@ -91,7 +92,7 @@ def test_the_demo_starts_again_with_the_class_s_data(tmp_path):
 
     # Tuesday: the same var/ folder, started again.
     out = _demo_start(env)
-    assert "Demo competition 'demo' already exists" in out
+    assert "デモのコンペティション 'demo' は既にあります。" in out
     assert django_script(env, DEMO_ROWS) == before  # nothing lost, nothing made twice
     with demo_gunicorn(env, port, tmp_path / "gunicorn-tuesday.log"):
         browser = logged_in(base, STUDENT, PASSWORD)

@@ -6,6 +6,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from pwscup.bundles.services import competition_export
 from pwscup.competitions.models import Competition
@@ -27,12 +28,12 @@ class Command(BaseCommand):
     def handle(self, *args, competition, file, user, include_hidden, **options):
         found = Competition.objects.filter(slug=competition).first()
         if found is None:
-            raise CommandError(f"No competition {competition!r}.")
+            raise CommandError(_("No competition %(slug)s.") % {"slug": repr(competition)})
         account = None
         if user:
             account = get_user_model().objects.filter(username=user).first()
             if account is None:
-                raise CommandError(f"No account {user!r}.")
+                raise CommandError(_("No account %(name)s.") % {"name": repr(user)})
         try:
             data = competition_export(
                 competition=found, user=account, include_hidden=include_hidden
@@ -43,4 +44,7 @@ class Command(BaseCommand):
             Path(file).write_bytes(data)
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}.") from None
-        self.stdout.write(f"{found.slug}: {len(data)} bytes written to {file}.")
+        self.stdout.write(
+            _("%(slug)s: %(size)d bytes written to %(file)s.")
+            % {"slug": found.slug, "size": len(data), "file": file}
+        )

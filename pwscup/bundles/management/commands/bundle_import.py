@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from pwscup.bundles.services import competition_import
 
@@ -33,12 +34,14 @@ class Command(BaseCommand):
     def handle(self, *args, file, slug, name, start, organizer, **options):
         moment = parse_datetime(start)
         if moment is None:
-            raise CommandError(f"--start {start!r} is not an ISO 8601 date and time.")
+            raise CommandError(
+                _("--start %(value)s is not an ISO 8601 date and time.") % {"value": repr(start)}
+            )
         if timezone.is_naive(moment):
             moment = timezone.make_aware(moment)
         account = get_user_model().objects.filter(username=organizer).first()
         if account is None:
-            raise CommandError(f"No account {organizer!r}.")
+            raise CommandError(_("No account %(name)s.") % {"name": repr(organizer)})
         try:
             with open(file, "rb") as bundle:
                 competition = competition_import(
@@ -47,10 +50,16 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror}.") from None
         except PermissionDenied:
-            raise CommandError(f"{organizer} may not create competitions.") from None
+            raise CommandError(
+                _("%(name)s may not create competitions.") % {"name": organizer}
+            ) from None
         except ValidationError as error:
             raise CommandError("\n".join(error.messages)) from None
         self.stdout.write(
-            f"Competition {competition.slug!r} imported with "
-            f"{competition.rounds.count()} round(s), organized by {organizer}."
+            _("Competition %(slug)s imported with %(rounds)d round(s), organized by %(name)s.")
+            % {
+                "slug": repr(competition.slug),
+                "rounds": competition.rounds.count(),
+                "name": organizer,
+            }
         )

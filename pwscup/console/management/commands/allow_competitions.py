@@ -8,6 +8,7 @@ competitions* page does the same with the same services.
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from pwscup.console.services import competition_creator_grant, competition_creator_revoke
 
@@ -24,10 +25,12 @@ class Command(BaseCommand):
     def handle(self, *args, username, revoke=False, **options):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise CommandError(f"No account named {username!r}.")
+            raise CommandError(_("No account named %(name)s.") % {"name": repr(username)})
         if revoke:
             competition_creator_revoke(user=user)
-            self.stdout.write(f"{username} may no longer create competitions.")
+            self.stdout.write(_("%(name)s may no longer create competitions.") % {"name": username})
             return
         competition_creator_grant(user=user)
-        self.stdout.write(f"{username} may now create competitions at /console/.")
+        self.stdout.write(
+            _("%(name)s may now create competitions at /console/.") % {"name": username}
+        )

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from pwscup.accounts.services import (
     membership_add,
@@ -101,7 +102,8 @@ class Command(BaseCommand):
                 # Forced on a database of a class or a real competition: a competition of that
                 # slug that load_demo did not make is left alone, as it always was.
                 self.stdout.write(
-                    f"Competition '{slug}' exists and is not the demo's; nothing to do."
+                    _("Competition '%(slug)s' exists and is not the demo's; nothing to do.")
+                    % {"slug": slug}
                 )
                 return
             # The demo, made before load_demo marked its competition: nothing else is here.
@@ -122,15 +124,20 @@ class Command(BaseCommand):
         self.teams_add(competition)
         self.rounds_add(competition, organizer=organizer)
         self.presentations_add(competition, organizer=organizer)
-        self.stdout.write(self.style.SUCCESS(f"Demo competition '{slug}' created."))
+        self.stdout.write(
+            self.style.SUCCESS(_("Demo competition '%(slug)s' created.") % {"slug": slug})
+        )
 
     def refuse_unless_forced(self, *, slug, force):
         found = non_demo_data(slug=slug)
         if found and not force:
             raise CommandError(
-                f"This database holds data that is not the demo's ({', '.join(found)}) and "
-                "no demo: the demo is for a laptop, with its well-known passwords. "
-                "Use --force to load it anyway."
+                _(
+                    "This database holds data that is not the demo's (%(found)s) and no demo: "
+                    "the demo is for a laptop, with its well-known passwords. Use --force to "
+                    "load it anyway."
+                )
+                % {"found": ", ".join(found)}
             )
 
     def complete(self, competition):
@@ -153,8 +160,11 @@ class Command(BaseCommand):
             self.presentations_add(competition, organizer=organizer)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo competition '{competition.slug}' already exists: what it lacked was "
-                "added, the rest (accounts, teams, uploads, scores) is kept."
+                _(
+                    "Demo competition '%(slug)s' already exists: what it lacked was added, the "
+                    "rest (accounts, teams, uploads, scores) is kept."
+                )
+                % {"slug": competition.slug}
             )
         )
 
@@ -174,7 +184,10 @@ class Command(BaseCommand):
             try:
                 team = team_create(competition=competition, name=name, slug=team_slug)
             except Refused as refusal:  # a team of the class took the name
-                self.stdout.write(f"Team '{name}' is not made again: {refusal}")
+                self.stdout.write(
+                    _("Team '%(name)s' is not made again: %(reason)s")
+                    % {"name": name, "reason": refusal}
+                )
                 continue
             user = self.account(username)[0]
             if not competition.teams.filter(members=user).exists():
@@ -205,6 +218,7 @@ class Command(BaseCommand):
         )
         if not created:
             self.stdout.write(
-                f"Account '{username}' exists already: its password and flags are left as they are."
+                _("Account '%(name)s' exists already: its password and flags are left as they are.")
+                % {"name": username}
             )
         return user, created

@@ -1,6 +1,8 @@
 """``manage.py backup DIR``: the database and every kept file, consistent with each other,
 into a new or empty folder (``pwscup.core.backup`` says how and why; docs/operations.md)."""
 
+from django.utils.translation import gettext as _
+
 from pwscup.core.backup import backup_create
 from pwscup.core.management.commands._backup_folder import BackupFolderCommand
 
@@ -14,7 +16,8 @@ class Command(BackupFolderCommand):
     folder_help = "a new or empty folder"
 
     def done(self, manifest, directory):
-        return (
-            f"Backed up the database ({manifest['database']['size']} bytes) and "
-            f"{len(manifest['files'])} files to {directory}."
-        )
+        return _("Backed up the database (%(size)d bytes) and %(files)d files to %(folder)s.") % {
+            "size": manifest["database"]["size"],
+            "files": len(manifest["files"]),
+            "folder": directory,
+        }

@@ -1,6 +1,8 @@
 """``manage.py restore DIR``: a backup of ``manage.py backup`` into this deployment, whose
 database and storage must be empty (``pwscup.core.restore``; docs/operations.md)."""
 
+from django.utils.translation import gettext as _
+
 from pwscup.core.management.commands._backup_folder import BackupFolderCommand
 from pwscup.core.restore import backup_restore
 
@@ -14,7 +16,7 @@ class Command(BackupFolderCommand):
     folder_help = "a folder written by manage.py backup"
 
     def done(self, manifest, directory):
-        return (
-            f"Restored the database and {len(manifest['files'])} files of the backup "
-            f"made at {manifest['created_at']}."
-        )
+        return _("Restored the database and %(files)d files of the backup made at %(made)s.") % {
+            "files": len(manifest["files"]),
+            "made": manifest["created_at"],
+        }

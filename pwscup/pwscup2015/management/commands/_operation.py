@@ -3,10 +3,21 @@
 import time
 
 from django.core.management.base import CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pwscup.pwscup2015.management.commands._round import RoundCommand
 from pwscup.pwscup2015.models import RoundOperation
 from pwscup.pwscup2015.selectors.operations import operation_request_text, operation_summary
+
+# The counts an operation's result holds (its runner's keys), as the command prints them.
+RESULT_LABELS = {
+    "targets": gettext_lazy("targets"),
+    "published": gettext_lazy("published"),
+    "unchanged": gettext_lazy("unchanged"),
+    "anonymizations": gettext_lazy("anonymizations"),
+    "attacks": gettext_lazy("attacks"),
+}
 
 
 class OperationCommand(RoundCommand):
@@ -33,21 +44,32 @@ class OperationCommand(RoundCommand):
     def handle_round(self, round_):
         operation = self.service(round=round_)
         self.stdout.write(
-            f"{operation_request_text(operation=operation)} (operation {operation.pk})"
+            _("%(request)s (operation %(id)d)")
+            % {"request": operation_request_text(operation=operation), "id": operation.pk}
         )
         if not self.wait:
             self.stdout.write(
-                "It runs on a Celery worker; follow it on the round's admin page, or wait "
-                "for it with --wait."
+                _(
+                    "It runs on a Celery worker; follow it on the round's admin page, or wait "
+                    "for it with --wait."
+                )
             )
             return
         summary = self.wait_for(operation)
         if summary["status"] != "finished":
             raise CommandError(
-                f"Operation {operation.pk} {summary['status']}: {summary['message']}"
+                _("Operation %(id)d %(status)s: %(message)s")
+                % {
+                    "id": operation.pk,
+                    "status": summary["status_label"],
+                    "message": summary["message"],
+                }
             )
-        counts = ", ".join(f"{key}={value}" for key, value in sorted(summary["result"].items()))
-        self.stdout.write(self.style.SUCCESS(f"Finished: {counts}"))
+        counts = ", ".join(
+            f"{RESULT_LABELS.get(key, key)}={value}"
+            for key, value in sorted(summary["result"].items())
+        )
+        self.stdout.write(self.style.SUCCESS(_("Finished: %(counts)s") % {"counts": counts}))
 
     def wait_for(self, operation: RoundOperation) -> dict:
         deadline = time.monotonic() + self.timeout
@@ -57,13 +79,26 @@ class OperationCommand(RoundCommand):
             summary = operation_summary(operation)
             progress = (summary["status"], summary["done"], summary["total"])
             if progress != shown:
-                self.stdout.write(f"{summary['status']}: {summary['done']} of {summary['total']}")
+                self.stdout.write(
+                    _("%(status)s: %(done)d of %(total)d")
+                    % {
+                        "status": summary["status_label"],
+                        "done": summary["done"],
+                        "total": summary["total"],
+                    }
+                )
                 shown = progress
             if not summary["active"]:
                 return summary
             if time.monotonic() > deadline:
                 raise CommandError(
-                    f"Operation {operation.pk} still {summary['status']} after "
-                    f"{self.timeout:g} s: is a Celery worker running?"
+                    _(
+                        "Operation %(id)d still %(status)s after %(seconds)s s: is a Celery worker running?"
+                    )
+                    % {
+                        "id": operation.pk,
+                        "status": summary["status_label"],
+                        "seconds": f"{self.timeout:g}",
+                    }
                 )
             time.sleep(0.5)

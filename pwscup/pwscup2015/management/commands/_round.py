@@ -1,6 +1,7 @@
 """Shared argument handling of the commands that act on one round."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from pwscup.competitions.models import Round
 from pwscup.pwscup2015 import KEY
@@ -20,11 +21,17 @@ class RoundCommand(BaseCommand):
         try:
             round_ = Round.objects.get(competition__slug=competition, slug=round)
         except Round.DoesNotExist as error:
-            raise CommandError(f"No round {competition}/{round}.") from error
+            raise CommandError(
+                _("No round %(round)s.") % {"round": f"{competition}/{round}"}
+            ) from error
         if round_.kind != self.round_kind:
             raise CommandError(
-                f"The round {competition}/{round} is a {round_.kind!r} round: "
-                f"this command acts on {self.round_kind!r} rounds."
+                _("The round %(round)s is a %(kind)s round: this command acts on %(own)s rounds.")
+                % {
+                    "round": f"{competition}/{round}",
+                    "kind": repr(round_.kind),
+                    "own": repr(self.round_kind),
+                }
             )
         self.handle_round(round_)
 
