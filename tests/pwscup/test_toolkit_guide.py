@@ -38,6 +38,6 @@ def test_the_guide_sends_to_the_games_data_tabs_and_says_the_scorer_round_has_no
         in (guide)
     )
     assert (
-        "主催者自身のプログラムで採点するラウンド（[scorer.md](scorer.md)）には wheel はありません。"
+        "運営者自身の採点プログラムで採点するラウンド（[scorer.md](scorer.md)）には wheel はありません。"
         in (guide)
     )
