@@ -64,6 +64,14 @@ def competition_export(*, competition: Competition, user, include_hidden: bool =
     bundle = competition_bundle(
         competition=competition, options=ExportOptions(include_hidden=include_hidden)
     )
+    _export_recorded(
+        competition=competition, user=user, bundle=bundle, include_hidden=include_hidden
+    )
+    return bundle.data
+
+
+def _export_recorded(*, competition, user, bundle, include_hidden: bool, **detail) -> None:
+    """The export in the competition's audit log (``detail``: a clone names its copy)."""
     audit_record(
         user=user,
         competition=competition,
@@ -71,8 +79,8 @@ def competition_export(*, competition: Competition, user, include_hidden: bool =
         rounds=len(bundle.manifest["rounds"]),
         sha256=bundle.sha256,
         include_hidden=include_hidden,
+        **detail,
     )
-    return bundle.data
 
 
 def competition_import(*, bundle_file, name: str, slug: str, start: dt.datetime, user):
@@ -116,12 +124,10 @@ def competition_clone(
             action=Action.COMPETITION_CLONED,
             source=competition.slug,
         )
-        audit_record(
-            user=user,
+        _export_recorded(
             competition=competition,
-            action=Action.BUNDLE_EXPORTED,
-            rounds=len(bundle.manifest["rounds"]),
-            sha256=bundle.sha256,
+            user=user,
+            bundle=bundle,
             include_hidden=True,
             cloned_into=copy.slug,
         )
