@@ -115,5 +115,6 @@ def test_a_slide_limit_above_the_platform_s_is_refused_in_megabytes(client, worl
         },
     )
     assert response.context["form"].errors["max_megabytes"] == [
-        "At most 20.00 MB, the platform's limit; 25 MB is more."
+        "The largest PDF must be between 1 byte and 20.0\xa0MB, the platform's limit; "
+        "25.0\xa0MB is not."
     ]
