@@ -181,18 +181,33 @@ def gate_name(config: dict) -> str:
 
 
 @dataclass(frozen=True)
+class CountedRank:
+    """One level's term of a team's overall sum (``OverallRow.ranks``): ``verified`` False
+    when the team has no verified row there and the level's last rank + 1 stands in;
+    ``declared``: the team's row of the level's declared table, ranked apart and not summed."""
+
+    level: str
+    rank: int
+    verified: bool
+    declared: Row | None = None
+
+
+@dataclass(frozen=True)
 class TeamStanding:
     """A team's rows of the published tables: its row per level (``Row.passes_gate``,
-    ``Row.rank``), its overall row (``None``: not in the overall ranking) and how many
-    teams the overall ranking holds."""
+    ``Row.rank``), its overall row (``None``: not in the overall ranking), how many
+    teams the overall ranking holds, and the terms of its overall sum, one per level (the
+    levels the tab lists: they add up to ``overall.total``)."""
 
     levels: dict
     overall: OverallRow | None
     ranked: int
+    counted: tuple[CountedRank, ...] = ()
 
 
 def team_standing(*, dp_round: DPRound, team) -> TeamStanding:
-    """The team's rows of ``level_boards`` and ``overall_ranking`` (the one rule)."""
+    """The team's rows of ``level_boards`` and ``overall_ranking`` (the one rule), and each
+    level's term of its overall sum, in the boards' order."""
     boards = level_boards(dp_round=dp_round)
     own = {
         board.level: row
@@ -202,4 +217,16 @@ def team_standing(*, dp_round: DPRound, team) -> TeamStanding:
     }
     overall = overall_ranking(boards)
     mine = next((row for row in overall if row.team.pk == team.pk), None)
-    return TeamStanding(levels=own, overall=mine, ranked=len(overall))
+    counted = ()
+    if mine is not None:
+        declared = {level: row for level, row in own.items() if row.declared}
+        counted = tuple(
+            CountedRank(
+                level=board.level,
+                rank=mine.ranks[board.level],
+                verified=board.level in own and board.level not in declared,
+                declared=declared.get(board.level),
+            )
+            for board in boards
+        )
+    return TeamStanding(levels=own, overall=mine, ranked=len(overall), counted=counted)

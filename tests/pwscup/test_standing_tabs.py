@@ -236,3 +236,32 @@ def test_2015_a_range_is_refused_with_the_accepted_form(world):
     message = job_message(submission)
     assert "row 1 ('30-39')" in message
     assert "every age from 30 to 39 by 35" in message and "a range such as 30-39" in message
+
+
+def test_dp_level_ranks_listed_are_the_terms_of_the_rank_sum(db, client):
+    """The Results tab lists every level the overall sum counts: a level without the team's
+    verified estimate adds the level's last rank + 1, and says so (it was left out)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from pwscup.dp.kit import sample_estimate
+    from pwscup.dp.ranking import team_standing
+    from pwscup.dp.services import dp_estimate_check, dp_estimate_upload, dp_round_score
+    from tests.pwscup.dp_world import close_now
+
+    world = dp_scored_world({})  # teams A and B at eps-1, A first
+    kept = dp_estimate_upload(
+        dp_round=world.dp_round, team=world.teams["b"], user=world.users["b"], level="eps-4",
+        uploaded_file=SimpleUploadedFile("e.csv", sample_estimate(dp_round=world.dp_round)),
+    )  # fmt: skip
+    dp_estimate_check(estimate_id=kept.pk)
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    standing = team_standing(dp_round=world.dp_round, team=world.teams["a"])
+    assert standing.overall.total == 3  # eps-1: 1, eps-4 (no estimate): 1 + 1
+    client.force_login(world.users["a"])
+    html = page(client, world, RESULTS)
+    listed = re.findall(r'data-testid="level-rank-([^"]+)" data-rank="(\d+)"', html)
+    assert listed == [("eps-1", "1"), ("eps-4", "2")]
+    assert sum(int(rank) for _, rank in listed) == standing.overall.total
+    assert "(sum of your level ranks: 3)" in html
+    assert "Level eps-4: counts as rank 2 (no verified estimate of yours" in html
