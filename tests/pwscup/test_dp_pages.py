@@ -349,3 +349,16 @@ def test_the_console_panel_writes_a_fraction_as_the_team_pages_and_says_the_clos
     text = client.get(address).content.decode()
     assert "scores and baselines are being computed" in text
     assert "are computed when the release phase closes" not in text
+
+
+def test_dp_md_names_the_method_labels_and_the_prior_baseline_as_the_product_writes_them():
+    """An uploaded sample estimate is the team's row, labelled by its ledger (spec §7.4):
+    docs/dp.md says so with the labels the product writes, and names the baseline row
+    ``prior`` (it called an uploaded sample the leaderboard's "prior")."""
+    from scoring.dp import method_label
+
+    docs = (settings.BASE_DIR / "docs" / "dp.md").read_text()
+    for queries, releases in ((2, 0), (1, 1), (0, 0)):
+        assert f"`{method_label(queries=queries, releases=releases)}`" in docs
+    assert method_label(queries=0, releases=1, estimator="own") == "own" and "`own`" in docs
+    assert "baseline row `prior`" in docs and 'the leaderboard\'s "prior")' not in docs
