@@ -8,7 +8,8 @@ the organizer's table as a draft, is started over by ``draft_cancel_view``.
 zone), read into the ``RoundBasics`` every kind's creation service takes (``round_basics``).
 ``ServiceErrorsForm`` is what the kinds' creation forms share to put a service's
 ``ValidationError`` back next to their fields; a form only says where the errors of its own
-settings go (``place_service_error``). ``setting_choice`` and ``setting_flag`` are the
+settings go (``place_service_error``). ``ChooseAgainForm`` names the files a refused post
+carried, which the page (``console/_choose_again.html``) asks to choose again. ``setting_choice`` and ``setting_flag`` are the
 settings these forms ask, each optional on the form: the JSON view may be the configuration
 instead, and the service names a setting that is missing."""
 
@@ -144,3 +145,20 @@ class ServiceErrorsForm:
         """Put the error ``item`` of ``field`` where the kind's form shows it; False: the
         field it names (else the top of the form) shows it."""
         return False
+
+
+class ChooseAgainForm:
+    """A creation form with file fields: when a post comes back with errors, a browser does
+    not keep the files it chose, so the page names them to choose again (the template
+    ``console/_choose_again.html`` above the form's first file field)."""
+
+    def files_to_choose_again(self) -> list[str]:
+        """The names of the files this post carried, in the form's order of its file fields;
+        none unless the form comes back with errors."""
+        if not self.is_bound or not self.errors:
+            return []
+        return [
+            self.files[self.add_prefix(name)].name
+            for name, field in self.fields.items()
+            if isinstance(field, forms.FileField) and self.files.get(self.add_prefix(name))
+        ]

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.round_create import (
+    ChooseAgainForm,
     RoundBasicsForm,
     ServiceErrorsForm,
     setting_choice,
@@ -89,7 +90,7 @@ def _level_id(epsilon: str) -> str:
     return "eps-" + re.sub(r"[^0-9A-Za-z.\-]", "_", epsilon)
 
 
-class DPRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm):
+class DPRoundForm(ChooseAgainForm, ServiceErrorsForm, ConfigJsonView, RoundBasicsForm):
     """A new DP round: its name, address and time zone (``RoundBasicsForm``), then fields
     that build the configuration the service checks (``dp_round_create``); the JSON view
     (``config``), when filled, replaces them."""

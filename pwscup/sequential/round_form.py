@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.round_create import (
+    ChooseAgainForm,
     RoundBasicsForm,
     ServiceErrorsForm,
     setting_choice,
@@ -39,7 +40,9 @@ QI_ROWS = 6  # rows shown (a longer list: the JSON view)
 GATE_METRICS = ("IL", "CF_ratio", "SUP", "TMP")
 
 
-class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, ScheduleFields):
+class SequentialRoundForm(
+    ChooseAgainForm, ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, ScheduleFields
+):
     """A new sequential round: its name, address and time zone (``RoundBasicsForm``), then
     fields that build the configuration the service checks (``sequential_round_create``);
     the JSON view (``config``), when filled, replaces them."""
@@ -179,14 +182,6 @@ class SequentialRoundForm(ServiceErrorsForm, ConfigJsonView, RoundBasicsForm, Sc
                 per_team_turnover=0.2,
                 per_team_seed=1,
             )
-
-    def files_to_choose_again(self) -> list[str]:
-        """The names of the files this post carried (master, pool), when the form comes back
-        with errors: a browser does not keep a chosen file, so the page says to choose them
-        again."""
-        if not self.is_bound or not self.errors:
-            return []
-        return [self.files[name].name for name in ("master", "pool") if self.files.get(name)]
 
     def rule_fields(self):
         """Bound fields of the template's *Rules* fieldset (the rest of the configuration)."""

@@ -169,6 +169,20 @@ def test_the_errors_are_in_japanese_for_a_japanese_reader(world, client):
     assert "0 より大きくしてください" in response.context["form"].errors["levels"][0]
 
 
+def test_after_an_error_the_page_names_the_table_to_choose_again(world, client):
+    """A browser does not keep a chosen file: the page says which one to choose again, in
+    the reader's language (the sequential form's line, one template for both)."""
+    table = SimpleUploadedFile("my_hidden.csv", toy_csv())
+    page = _post(client, world, fields_post(levels="1, 0", table=table)).content.decode()
+    assert 'data-testid="dp-choose-again"' in page and "Choose my_hidden.csv again" in page
+    table = SimpleUploadedFile("my_hidden.csv", toy_csv())
+    data = fields_post(levels="1, 0", table=table)
+    japanese = _post(client, world, data, headers={"accept-language": "ja"}).content.decode()
+    assert "送信する前に my_hidden.csv をもう一度選んでください" in japanese
+    blank = client.get(reverse("dp_console:create", args=[world.competition.slug]))
+    assert 'data-testid="dp-choose-again"' not in blank.content.decode()
+
+
 def test_the_json_view_when_filled_is_the_configuration(world, client):
     data = fields_post(config=json.dumps(TOY_CONFIG), levels="this is ignored")
     response = _post(client, world, data)
