@@ -16,6 +16,7 @@ from pwscup.dp.services import (
     dp_release_request,
     dp_rounds_score_closed,
 )
+from scoring.dp.errors import method_text
 from tests.pwscup.dp_world import TOY_Z, build_dp_world, close_now
 
 
@@ -229,6 +230,12 @@ def test_no_score_or_truth_before_the_close_then_scores_after(
     )
     assert csv_text.splitlines()[0].startswith("level,table,rank,team")
     assert "eps-1,verified,1,Team A,prior (ε = 0),0,0.000000" in csv_text
+    # The page's Method column speaks the reader's language; the CSV keeps the label's code.
+    japanese = client_for(world, "b")
+    japanese.cookies["django_language"] = "ja"
+    board_ja = japanese.get(url(world, "leaderboard")).content.decode()
+    assert method_text("prior (ε = 0)", "ja") in board_ja
+    assert "<td>prior (ε = 0)</td>" not in board_ja
 
 
 def test_a_round_of_another_kind_has_no_dp_pages(world):
