@@ -52,7 +52,7 @@ class FaceHooks:
         declared ``views_module``'s ``site_urlpatterns``, else none."""
         return getattr(self.views_module, "site_urlpatterns", [])
 
-    def round_page(self, request, access, tab: str) -> HttpResponse:
+    def round_page(self, request, access, tab: str) -> HttpResponse | None:
         """One tab of the round's page (``pwscup.kinds.tabs``: overview, data, rules, submit,
         results). The core views at ``c/<comp>/<round>/`` (``round_detail``, the overview)
         and ``c/<comp>/<round>/<tab>/`` (``round_tab``) call it with the
@@ -62,10 +62,12 @@ class FaceHooks:
         Every tab speaks to a newcomer: the overview says the game in plain words, what a
         team submits, how it is ranked, the flow (``rounds/_flow.html``) and what to do now
         (``rounds/_now.html``); the paper's terms come after the plain words. Default: the
-        declared ``views_module``'s ``round_page(request, access, tab)``."""
-        if self.views_module is None:
-            raise NotImplementedError
-        return self.views_module.round_page(request, access, tab)
+        declared ``views_module``'s ``round_page(request, access, tab)``, else ``None``: the
+        core draws the tabs from the kind's declarations (``pwscup.pages.declared``: the
+        Submit tab's form and uploads of each submission type, the Results tab's
+        standings)."""
+        page = getattr(self.views_module, "round_page", None)
+        return None if page is None else page(request, access, tab)
 
     def api_url_patterns(self) -> list[URLPattern]:
         """The kind's REST endpoints, mounted by the API under ``/api/`` in its namespace

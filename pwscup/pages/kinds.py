@@ -10,6 +10,7 @@ from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, kind_view, round_acc
 from pwscup.kinds.registry import all_kinds, kind_of
 from pwscup.kinds.tabs import OVERVIEW, TabConverter
 from pwscup.pages import data_choice, live
+from pwscup.pages.declared import declared_round_page, send_pages
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
 
@@ -20,11 +21,14 @@ def round_page(request, competition_slug, round_slug, tab=OVERVIEW):
     """``c/<comp>/<round>/`` (the overview) and ``c/<comp>/<round>/<tab>/``: the round's own
     kind draws the tab (``pwscup.kinds.tabs``).
 
-    A tab showing the team's jobs follows them live: ``static/live.js`` polls the team's
+    A kind whose ``round_page`` answers ``None`` gets the tabs drawn from its declarations
+    (``pwscup.pages.declared``). A tab showing the team's jobs follows them live: ``static/live.js`` polls the team's
     version (``pwscup.pages.live``) and fetches the tab's fragment only when it moved.
     """
     access = round_access(request, competition_slug, round_slug)
-    return kind_of(access.round).round_page(request, access, tab)
+    kind = kind_of(access.round)
+    page = kind.round_page(request, access, tab)
+    return declared_round_page(kind, request, access, tab) if page is None else page
 
 
 def _confined(callback, key: str):
@@ -124,7 +128,8 @@ def kind_urlpatterns() -> list:
         path(ROUND_PREFIX + "data-choice/", data_choice.data_choice_pick, name="data_choice"),
     ]
     for kind in all_kinds():
-        confined = _confine_patterns([*kind.url_patterns(), *endpoint_pages(kind)], kind.key)
+        pages = [*kind.url_patterns(), *endpoint_pages(kind), *send_pages(kind)]
+        confined = _confine_patterns(pages, kind.key)
         if kind.namespace:
             patterns.append(
                 path(ROUND_PREFIX, include((confined, kind.namespace), namespace=kind.namespace))

@@ -19,6 +19,7 @@ round's teams, for another team's upload; the services keep their own refusals (
 limits, size), answered by the API's error handler in the caller's language.
 """
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,7 +29,9 @@ from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from rest_framework import serializers
 
+from pwscup.core.rest import UploadField
 from pwscup.kinds.layout import KindModule, api_package
 from pwscup.submissions.messages import upload_received_message
 
@@ -312,6 +315,20 @@ class RoundEndpoints(list):
         """The list of a two-sided round's targets (``round_api.AttackTargets``) at
         ``<prefix>/targets/``, named ``<prefix>-targets``."""
         self.declare(f"{prefix}/targets/", f"{prefix}-targets", targets.answer, **declared)
+
+
+def upload_serializer(declared):
+    """The upload's form, the API's and the Submit tab's (``pwscup.pages.declared``): the
+    declared ``upload_form``, else ``file`` and the declared fields, in that order (copies
+    made after ``file``: a serializer orders its fields by when each was made)."""
+    if declared.upload_form is not None:
+        return declared.upload_form
+    fields = {
+        "file": UploadField(),
+        **{k: copy.deepcopy(v) for k, v in declared.upload_fields.items()},
+    }
+    name = "".join(part.title() for part in declared.operation.split("_")) + "UploadSerializer"
+    return type(name, (serializers.Serializer,), fields)
 
 
 def choice_field(name: str, label, choices: list[str]) -> dict:

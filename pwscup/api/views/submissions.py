@@ -4,21 +4,19 @@ kind writes none of these views; it declares the type, and ``submission_urlpatte
 them under the round with their OpenAPI schema (summaries and operation ids from the
 declaration, one view class per type so that the schema tells the types apart)."""
 
-import copy
-
 from django.urls import path
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pwscup.accounts.access import round_access
-from pwscup.core.rest import ROUND_PREFIX, UploadField, errors
+from pwscup.core.rest import ROUND_PREFIX, errors
 from pwscup.core.rest_schemas import JSON_LIST, JSON_OBJECT
 from pwscup.core.single_parts import SinglePartsMultiPartParser, parts_once
+from pwscup.submissions.submission_types import upload_serializer
 
 BINARY_FILE = OpenApiResponse(
     OpenApiTypes.BINARY, description=gettext_lazy("The file as uploaded.")
@@ -133,20 +131,6 @@ def _view(base, declared, kind_key: str, schemas: dict, **extra):
         _with_schema(base, method, schema, attrs)
     name = "".join(part.title() for part in declared.operation.split("_")) + base.__name__
     return type(name, (base,), attrs).as_view()
-
-
-def upload_serializer(declared):
-    """The upload's form: the declared ``upload_form``, else ``file`` and the declared
-    fields, in that order (copies made after ``file``: a serializer orders its fields by when
-    each was made)."""
-    if declared.upload_form is not None:
-        return declared.upload_form
-    fields = {
-        "file": UploadField(),
-        **{k: copy.deepcopy(v) for k, v in declared.upload_fields.items()},
-    }
-    name = "".join(part.title() for part in declared.operation.split("_")) + "UploadSerializer"
-    return type(name, (serializers.Serializer,), fields)
 
 
 def _schema(declared, action: str, operation: str, responses: dict, **extra) -> dict:

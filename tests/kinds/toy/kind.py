@@ -6,7 +6,6 @@ from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.selectors import phases_schedule_lines
 from pwscup.kinds import RoundKind
-from pwscup.kinds.tabs import render_tab
 from pwscup.submissions.services.jobs import JobKind
 from tests.kinds.toy import actions, selectors, services
 from tests.kinds.toy.models import ToyUpload
@@ -19,18 +18,15 @@ class ToyGameKind(RoundKind):
     description = _("A game for the tests.")
     # It declares no module: the core finds ``views.py``, ``api.py``, ``console.py``,
     # ``bundle.py`` and ``archive.py`` beside this file (``pwscup.kinds.layout``), reads the
-    # usual names in them, and the toy writes no hand-off of its own.
+    # usual names in them, and the toy writes no hand-off of its own. Its views module has no
+    # ``round_page``: the core draws its tabs from its declarations (the Submit tab's form
+    # and uploads of its submission types, the Results tab's standings).
     phase_labels = {services.UPLOAD_PHASE: "Upload window"}
 
     def validate_config(self, config, *, round=None):
         return services.toy_config_check(config)
 
     # --- pages, API and console -----------------------------------------------------------
-
-    def round_page(self, request, access, tab):
-        # A real kind extends rounds/base.html with its content in {% block tab %}; the toy
-        # shows the core's frame only (title, tab bar), in the reader's language.
-        return render_tab(request, access, tab, "rounds/base.html")
 
     def round_note(self, round):
         return "a toy note"

@@ -62,14 +62,17 @@ def _url(world, name):
 def _upload(client, world, content: bytes, letter="a"):
     client.force_login(world.users[letter])
     return client.post(
-        _url(world, "toygame:upload"), {"file": SimpleUploadedFile("mine.csv", content)}
+        _url(world, "toygame:toy-upload-send"),
+        {"file": SimpleUploadedFile("mine.csv", content)},
+        headers={"accept": "application/json"},
     )
 
 
 def test_uploads_go_through_the_core_pipeline(client, world, toy_round, settings):
     first = _upload(client, world, b"a\nb\n")
-    assert first.status_code == 202 and first.json() == {"number": 1, "status": "queued"}
     kept = ToyUpload.objects.get()
+    assert first.status_code == 202 and first.json()["id"] == kept.pk
+    assert (first.json()["number"], first.json()["status"]) == (1, "queued")
     assert kept.size == 4 and kept.sha256 == hashlib.sha256(b"a\nb\n").hexdigest()
     toy_services.toy_score(upload_id=kept.pk)  # what the worker runs
     kept.refresh_from_db()

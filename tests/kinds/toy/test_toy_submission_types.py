@@ -183,3 +183,71 @@ def test_a_second_type_declared_appears_everywhere(two_types):
     assert "toy_note_file_retrieve" in operations and "toy_uploads_create" in operations
     assert operations["toy_notes_create"]["summary"] == "Upload a toy note"
     assert ToyRound.objects.count() == 0 and ToyUpload.objects.count() == 1
+
+
+# --- the round page drawn from the declarations (pwscup.pages.declared) --------------------
+
+
+def page_client(user, lang="en") -> Client:
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = lang
+    return client
+
+
+def tab(arena, name: str) -> str:
+    return reverse("round_tab", args=[*args(arena), name])
+
+
+def test_the_submit_tab_serves_the_declared_type_s_form_and_uploads(arena):
+    member = page_client(arena.users["a"])
+    page = member.get(tab(arena, "submit")).content.decode()
+    send = reverse("toygame:toy-upload-send", args=args(arena))
+    assert 'data-testid="send-toy"' in page and f'action="{send}"' in page
+    assert "No upload yet." in page
+    sent = member.post(send, {"file": SimpleUploadedFile("t.csv", b"a\nb\n")}, follow=True)
+    kept = ToyUpload.objects.get()
+    assert sent.redirect_chain[-1][0] == tab(arena, "submit") + "#type-toy"
+    answer = sent.content.decode()
+    assert kept.team == arena.teams["a"] and f'data-testid="upload-{kept.pk}"' in answer
+    assert "Upload received" in answer  # the type's received message
+    # Another team sees neither the upload nor its number; an organizer, no form at all.
+    other = page_client(arena.users["b"]).get(tab(arena, "submit")).content.decode()
+    assert f'data-testid="upload-{kept.pk}"' not in other and 'data-testid="send-toy"' in other
+    organizer = page_client(arena.organizer).get(tab(arena, "submit")).content.decode()
+    assert 'data-testid="send-toy"' not in organizer and 'data-testid="no-team"' in organizer
+    assert page_client(arena.organizer).post(send).status_code == 404
+    # The service's refusals are the page's: no file, then the phase closed.
+    refused = member.post(send, {}, follow=True).content.decode()
+    assert "Choose a file." in refused and ToyUpload.objects.count() == 1
+    PLAYER.close(arena)
+    closed = member.get(tab(arena, "submit")).content.decode()
+    assert 'data-testid="closed-toy"' in closed and 'data-testid="send-toy"' not in closed
+    late = member.post(send, {"file": SimpleUploadedFile("t.csv", b"x\n")}, follow=True)
+    assert ToyUpload.objects.count() == 1 and 'class="error"' in late.content.decode()
+
+
+def test_a_second_type_gets_its_form_with_its_fields(two_types):
+    arena = two_types
+    member = page_client(arena.users["a"], lang="ja")
+    page = member.get(tab(arena, "submit")).content.decode()
+    assert 'data-testid="send-toy"' in page and 'data-testid="send-note"' in page
+    assert 'name="title"' in page and "現在はアップロードを受け付けていません" not in page
+    send = reverse("toygame:toy-note-send", args=args(arena))
+    untitled = member.post(send, {"file": SimpleUploadedFile("n.txt", b"hi")}, follow=True)
+    assert "title:" in untitled.content.decode() and ToyNote.objects.count() == 0
+    titled = member.post(
+        send, {"file": SimpleUploadedFile("n.txt", b"hi"), "title": "T2"}, follow=True
+    )
+    note = ToyNote.objects.get()
+    assert note.title == "T2" and "note 1 kept" in titled.content.decode()
+    assert f'data-testid="upload-{note.pk}"' in titled.content.decode()
+
+
+def test_the_results_tab_shows_the_kind_s_standings_to_whom_they_are_shown(arena):
+    PLAYER.submit(arena, "a", b"line\nline\n")
+    services.toy_score(upload_id=ToyUpload.objects.get().pk)
+    hidden = page_client(arena.users["b"]).get(tab(arena, "results")).content.decode()
+    assert 'data-testid="no-standings"' in hidden and "Team A" not in hidden
+    shown = page_client(arena.organizer).get(tab(arena, "results")).content.decode()
+    assert 'data-testid="standings"' in shown and "<td>2.0</td>" in shown

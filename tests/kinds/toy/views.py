@@ -1,28 +1,13 @@
-"""The toy's pages: an upload form's target, a leaderboard CSV (the core's writer) and a
-greeting. Each is thin: the core's access checks, the toy's services and selectors."""
+"""The toy's pages: a leaderboard CSV (the core's writer) and a greeting. Each is thin: the
+core's access checks, the toy's selectors. Its upload form and its target are the core's,
+from the declared submission type (``api.py``; ``pwscup.pages.declared``)."""
 
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.urls import path
-from django.views.decorators.http import require_POST
 
 from pwscup.accounts.access import kind_view
-from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
-from tests.kinds.toy import selectors, services
-
-
-@kind_view("toygame")
-@require_POST
-def upload(request, access):
-    if access.team is None:
-        return JsonResponse({"error": "no team"}, status=403)
-    try:
-        kept = services.toy_upload(
-            round=access.round, team=access.team, uploaded_file=request.FILES["file"]
-        )
-    except Refused as refusal:
-        return JsonResponse({"error": refusal.message}, status=refusal.status)
-    return JsonResponse({"number": kept.number, "status": kept.status}, status=202)
+from tests.kinds.toy import selectors
 
 
 @kind_view("toygame")
@@ -37,7 +22,6 @@ def leaderboard_csv(request, access):
 
 
 urlpatterns = [
-    path("toy/upload/", upload, name="upload"),
     path("toy/leaderboard.csv", leaderboard_csv, name="leaderboard"),
     path("hello/<slug:word>/", hello, name="hello"),
 ]

@@ -1,0 +1,163 @@
+"""The round page of a kind that draws no tab of its own (its ``round_page`` answers ``None``:
+its views module has none), read from its declarations:
+
+* on the Submit tab, for each declared submission type (``RoundKind.submission_types``)
+  listed for the team, its upload form (the file and the declared fields, sent to
+  ``<path>/send/``, which keeps the upload as the API's ``POST <path>/`` does:
+  ``pwscup.pages.declared``) and the team's uploads of it, newest first, as the API reads
+  them;
+* on the Results tab, the kind's standings (``api_leaderboard``): the tables
+  ``pwscup leaderboard`` prints, under the same access rule;
+* the other tabs, the core's frame (the schedule, the data choice, the totals).
+"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+
+from pwscup.core.errors import Refused
+from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
+from pwscup.submissions.round_pages import (
+    refused_answer,
+    team_form_view,
+    upload_received_json,
+    wants_json,
+)
+from pwscup.submissions.submission_types import upload_serializer
+
+
+def send_url_name(kind, declared) -> str:
+    """The URL name of the Submit tab's form target of ``declared`` (``<url_name>-send`` in
+    the kind's namespace)."""
+    name = f"{declared.url_name}-send"
+    return f"{kind.namespace}:{name}" if kind.namespace else name
+
+
+def _inputs(declared, part, access) -> list[dict]:
+    """The form's inputs besides the file: the upload serializer's fields (the API's), each
+    with the values it takes now where the type lists them (``fields``: a release's open
+    steps), a number input for an integer field, else a text input."""
+    listed = {field["name"]: field for field in declared.fields(part, access)}
+    inputs = []
+    for name, field in upload_serializer(declared)().fields.items():
+        if name == "file":
+            continue
+        described = listed.get(name, {})
+        inputs.append(
+            {
+                "name": name,
+                "label": described.get("label") or field.label or name,
+                "required": field.required,
+                "choices": described.get("choices"),
+                "type": "number" if isinstance(field, serializers.IntegerField) else "text",
+            }
+        )
+    return inputs
+
+
+def declared_sections(kind, access) -> list[dict]:
+    """Per declared type listed for the caller's team: the type, whether it takes an upload
+    now, its form's inputs, its form's target and the team's uploads of it
+    (each ``{"upload", "answer"}``); none for a caller outside the round's teams."""
+    if access.team is None:
+        return []
+    sections = []
+    for declared in kind.submission_types():
+        try:
+            part = declared.part(access)
+        except Http404:
+            continue
+        if not declared.listed(part, access):
+            continue
+        context = declared.context(part, access)
+        sections.append(
+            {
+                "type": declared,
+                "open": declared.is_open(part, access),
+                "inputs": _inputs(declared, part, access),
+                "send": reverse(
+                    send_url_name(kind, declared),
+                    args=[access.competition.slug, access.round.slug],
+                ),
+                "uploads": [
+                    {"upload": u, "answer": declared.answer(u, part, access, context)}
+                    for u in declared.uploads(part, access)
+                ],
+            }
+        )
+    return sections
+
+
+def declared_standings(kind, request, access) -> dict:
+    """The kind's standings for the caller (``api_leaderboard``), or, while the caller may
+    not see them, no table and the reason."""
+    try:
+        return kind.api_leaderboard(request, access)
+    except Refused as refusal:
+        return {"note": refusal.message, "tables": []}
+    except (Http404, PermissionDenied):
+        return {"note": "", "tables": []}
+
+
+def declared_round_page(kind, request, access, tab: str):
+    """One tab of a round of ``kind``, drawn from its declarations."""
+    context = {}
+    if tab == SUBMIT:
+        context["sections"] = declared_sections(kind, access)
+    elif tab == RESULTS:
+        context["standings"] = declared_standings(kind, request, access)
+    return render_tab(request, access, tab, "rounds/declared.html", context)
+
+
+def _serializer_error(form) -> str:
+    """The upload form's first refusal, named by its field ("step: A valid integer is
+    required."); "Choose a file." when no file came."""
+    for name, errors in form.errors.items():
+        if name == "file" and any(e.code == "required" for e in errors):
+            return str(_("Choose a file."))
+        return f"{name}: {errors[0]}"
+    return ""
+
+
+def _send_view(kind, declared):
+    """The Submit tab's form target of ``declared``, for a member of a team of the round
+    (``team_form_view``): the upload kept through the declared type's serializer and
+    service, as the API's ``POST <path>/`` keeps it (the same refusals: window, limits,
+    size), then back to the tab with the answer's message (JSON, 202, to a request asking
+    for JSON, as every kind's upload form answers)."""
+
+    @team_form_view(kind.key)
+    def send(request, access, team):
+        back = redirect(tab_url(access.round, SUBMIT) + f"#type-{declared.key}")
+        part = declared.part(access)
+        form = upload_serializer(declared)(data={**request.POST.dict(), **request.FILES.dict()})
+        try:
+            declared.uploader(part, access)
+            if not form.is_valid():
+                raise Refused(_serializer_error(form))
+            data = dict(form.validated_data)
+            uploaded_file = data.pop("file")
+            upload = declared.upload(
+                part, access, user=request.user, uploaded_file=uploaded_file, data=data
+            )
+        except Refused as refusal:
+            return refused_answer(request, refusal, back)
+        notice = declared.received_message(upload)
+        if wants_json(request):
+            return upload_received_json(upload, notice)
+        messages.info(request, notice)
+        return back
+
+    return send
+
+
+def send_pages(kind) -> list:
+    """The form targets of the kind's declared types, at ``<path>/send/``."""
+    return [
+        path(f"{declared.path}/send/", _send_view(kind, declared), name=f"{declared.url_name}-send")
+        for declared in kind.submission_types()
+    ]
