@@ -10,7 +10,9 @@ lines the confirmation page adds for this round (e.g. which teams the action tou
 ``AdminAction`` is the same for the admin's list of rounds (``RoundKind.admin_actions``).
 
 ``close_phases_action`` and ``hide_results_action`` are the steps several kinds share, in the
-same words: the kind gives the service that does it. ``offered_actions`` picks those a kind
+same words: the kind gives the service that does it. Once the phases are closed *close* is no
+longer offered; the publication and its undoing, always offered, answer it then
+(``CLOSE_DONE``). ``offered_actions`` picks those a kind
 offers now, in its order.
 
 An action done is often replaced by its undoing (*publish* by *hide*): the replacing action
@@ -66,16 +68,22 @@ def close_phases_action(close: Callable[..., int]) -> RoundAction:
     )
 
 
+#: What the console says to *close the open phases now* asked again once done: the kinds that
+#: offer it put this in the ``replaces`` of their publication and of its undoing, one of which
+#: is always offered.
+CLOSE_DONE = {"close": gettext_lazy("The phases of the round are already closed.")}
 #: What the console says to a publication asked again once done (``RoundAction.replaces``).
 ALREADY_PUBLISHED = gettext_lazy("The results are already published.")
 #: The same for hiding them.
 ALREADY_HIDDEN = gettext_lazy("The results are already hidden.")
 
 
-def hide_results_action(hide: Callable[..., object], explanation) -> RoundAction:
+def hide_results_action(
+    hide: Callable[..., object], explanation, replaces: Mapping[str, object] | None = None
+) -> RoundAction:
     """*Hide the results* (undoing their publication): ``hide(user=, round=)`` hides them;
     ``explanation`` says what becomes organizer-only again. Offered in place of *publish*
-    (``replaces``)."""
+    (``replaces``), and of the other actions in ``replaces`` (e.g. ``CLOSE_DONE``)."""
 
     def perform(*, user, round) -> str:
         hide(user=user, round=round)
@@ -87,7 +95,7 @@ def hide_results_action(hide: Callable[..., object], explanation) -> RoundAction
         gettext_lazy("Hide the results"),
         perform,
         secondary=True,
-        replaces={"publish": ALREADY_PUBLISHED},
+        replaces={"publish": ALREADY_PUBLISHED, **(replaces or {})},
     )
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.actions import (
     ALREADY_HIDDEN,
+    CLOSE_DONE,
     RoundAction,
     close_phases_action,
     hide_results_action,
@@ -117,10 +118,10 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             life.publish_text,
             gettext_lazy("Close the phases and publish"),
             publish,
-            replaces={"hide": ALREADY_HIDDEN},
+            replaces={"hide": ALREADY_HIDDEN, **CLOSE_DONE},
         ),
         "hide": hide_results_action(
-            lambda *, user, round: life.hide(life.state(round), user), life.hide_text
+            lambda *, user, round: life.hide(life.state(round), user), life.hide_text, CLOSE_DONE
         ),
     }
 

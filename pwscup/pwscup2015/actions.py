@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.kinds.actions import (
     ALREADY_HIDDEN,
+    CLOSE_DONE,
     AdminAction,
     RoundAction,
     close_phases_action,
@@ -41,6 +42,7 @@ def _samples(*, user, round) -> str:
 HIDE = hide_results_action(
     services.console_round_hide_results,
     gettext_lazy("The attack matrix and the final ranking become organizer-only again."),
+    CLOSE_DONE,
 )
 ACTIONS = {
     "close": close_phases_action(services.console_round_phases_close),
@@ -71,7 +73,7 @@ ACTIONS = {
         ),
         gettext_lazy("Close the phases and publish"),
         _publish,
-        replaces={"hide": ALREADY_HIDDEN},
+        replaces={"hide": ALREADY_HIDDEN, **CLOSE_DONE},
     ),
     "hide": HIDE,
     "samples": RoundAction(

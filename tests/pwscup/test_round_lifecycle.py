@@ -4,6 +4,7 @@ and the DP and sequential rounds can be closed, scored and published from the co
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 from pwscup.core.errors import Refused
@@ -14,6 +15,7 @@ from pwscup.sequential.models import SequentialRound
 from tests.pwscup.dp_world import build_dp_world
 from tests.pwscup.factories import answer_bytes, attack, freeze, scored, truth_of
 from tests.pwscup.seq_web_world import attack_phase_world, seq_world
+from tests.pwscup.syn_world import syn_world
 
 pytestmark = pytest.mark.django_db
 
@@ -144,3 +146,39 @@ def test_a_dp_round_closed_twice_lands_on_its_page(client, django_capture_on_com
     page = reverse("console:round", args=[world.competition.slug, world.round.slug])
     assert again.redirect_chain == [(page, 302)]
     assert "The release phase is already closed." in again.content.decode()
+
+
+@pytest.mark.parametrize(
+    "language, message",
+    [
+        ("en", "The phases of the round are already closed."),
+        ("ja", "このラウンドのフェーズはすでに締め切られています。"),
+    ],
+)
+def test_a_2015_round_closed_twice_lands_on_its_page(world, language, message):
+    """*Close the open phases now* posted again (a second click, a reload): the round's page
+    says the phases are closed, in the user's language, not a 404 (``RoundAction.replaces``)."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(world.organizer)
+    close = _action(world, world.round, "close")
+    assert client.post(close).status_code == 302
+    again = client.post(close, follow=True)
+    page = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    assert again.redirect_chain == [(page, 302)]
+    assert message in again.content.decode()
+    assert client.get(close).url == page  # a reload of the confirmation page
+
+
+def test_a_two_sided_round_closed_twice_lands_on_its_page(client):
+    world = syn_world(slug="syntwice", letters="ab")
+    client.force_login(world.organizer)
+    close = _action(world, world.round, "close")
+    assert client.post(close).status_code == 302
+    page = reverse("console:round", args=[world.competition.slug, world.round.slug])
+    for published in (False, True):  # *publish* or *hide* offered: the repeat is answered
+        world.synthetic.refresh_from_db()
+        assert world.synthetic.results_published is published
+        again = client.post(close, follow=True)
+        assert again.redirect_chain == [(page, 302)]
+        assert "The phases of the round are already closed." in again.content.decode()
+        client.post(_action(world, world.round, "publish"))
