@@ -3,6 +3,7 @@ download with the command that reproduces the server's scores, and the team's hi
 (its own numbers, notes, dates with the year, metric names and directions, the final
 submission on top, failed uploads folded away)."""
 
+import datetime as dt
 import html
 import json
 import re
@@ -12,6 +13,7 @@ import zoneinfo
 from pathlib import Path
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
 import scoring
@@ -354,6 +356,18 @@ def test_the_status_json_carries_the_number_and_the_note(world, client):
     post_upload(client, world, noisy_copy(world.original, seed=2), "swap ages")
     rows = client.get(reverse("status_json", args=["cup", "r1"])).json()["submissions"]
     assert [(row["number"], row["note"]) for row in rows] == [(2, "swap ages"), (1, "")]
+
+
+@override_settings(TIME_ZONE="Asia/Tokyo")
+def test_the_status_json_writes_when_in_the_servers_time_zone_not_utc(world, client):
+    """``created_at`` as every answer writes a moment (``answer_moment``): ISO 8601 with the
+    server's offset, the clock the pages show, not the database's UTC."""
+    client.force_login(world.users["a"])
+    post_upload(client, world, noisy_copy(world.original, seed=1), "")
+    (row,) = client.get(reverse("status_json", args=["cup", "r1"])).json()["submissions"]
+    submission = AnonymizationSubmission.objects.get(pk=row["id"])
+    assert row["created_at"].endswith("+09:00")
+    assert dt.datetime.fromisoformat(row["created_at"]) == submission.created_at
 
 
 def test_a_note_longer_than_200_characters_is_refused_with_the_limit(world, client):

@@ -15,6 +15,7 @@ from pwscup.competitions.selectors import phase_of
 from pwscup.core.errors import Refused
 from pwscup.core.files import private_file_response
 from pwscup.core.form_fields import form_refusal
+from pwscup.core.time_zones import answer_moment
 from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pwscup2015 import services
 from pwscup.pwscup2015.access import check_uploader, upload_for
@@ -104,7 +105,7 @@ def status_json(request, competition_slug, round_slug):
                     "sha256": s.sha256,
                     "number": s.number,
                     "note": s.note,
-                    "created_at": s.created_at.isoformat(),
+                    "created_at": answer_moment(s.created_at),
                 }
                 for s in submissions
             ]
