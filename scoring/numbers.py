@@ -9,6 +9,9 @@ Python's ``float()`` accepts ``1_000`` and ``３９`` where pandas does not, so 
 a column with one and falling back to the other made a cell's fate depend on its
 neighbours. Validation and every metric read numbers through :func:`parse_numbers`.
 
+Written back (:func:`number_texts`), a whole number is an integer (``72``, never ``72.0``)
+and any other its shortest repr (``72.5``), cell by cell.
+
 NFKC runs on non-ASCII cells only, so a column of ASCII text pays nothing for it.
 ``float()`` over the array would be quicker than the rule, but accepts more than it.
 """
@@ -70,3 +73,15 @@ def parse_numbers(values: Sequence | np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.float64)
     parsed = pd.to_numeric(normalize_digits(series), errors="coerce")
     return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def number_texts(values: Sequence | np.ndarray) -> list[str]:
+    """Numbers as a file writes them, cell by cell: a whole one as an integer, any other as
+    its shortest repr, so a column mixing both writes ``72`` beside ``72.5``.
+
+    Examples
+    --------
+    >>> number_texts([72.0, 72.5, -3.0, 1e-05])
+    ['72', '72.5', '-3', '1e-05']
+    """
+    return [str(int(v)) if float(v).is_integer() else repr(float(v)) for v in values]

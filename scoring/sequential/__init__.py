@@ -13,8 +13,8 @@ Public API (one line each)
 * ``read_master(source, config, *, check_eligible=None, upto=None) -> Master`` — §3
   (path/bytes/DataFrame); ``Master.alive(j)``, ``.table(j)`` (what a team downloads),
   ``.sizes()``, ``.timeline()`` (sizes, arrivals, departures), ``.union(n)``, ``.known_at(n)``
-  (U(n), lsb cut at n: the master as known then), ``.as_written(frame)`` (whole numbers as
-  the master file writes them: what a team downloads).
+  (U(n), lsb cut at n: the master as known then), ``.as_written(frame)`` (numbers as
+  the master file writes them, a whole one as an integer: what a team downloads).
 * ``largest_eligible_m(sa_values) -> int`` — Def. 9, ``⌊|T| / max count⌋``.
 * ``draw_team_masters(pool, teams, config, *, size, turnover, seed) -> {team: DataFrame}`` — §3 pool draw.
 * ``read_release(source, *, release, master, previous=None, name=None) -> Release`` — §4–§5

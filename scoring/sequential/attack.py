@@ -33,6 +33,7 @@ import pandas as pd
 
 from scoring.encodings import fold_lookalikes
 from scoring.errors import ValidationError
+from scoring.numbers import number_texts
 from scoring.sequential.master import Master
 from scoring.sequential.messages import q
 from scoring.sequential.release import Release
@@ -65,17 +66,13 @@ class PublishedSequence:
         }
 
 
-def _number(values: np.ndarray) -> list[str]:
-    return [str(int(v)) if float(v).is_integer() else repr(float(v)) for v in values]
-
-
 def region_text(groups: pd.DataFrame, qi: dict[str, str]) -> pd.DataFrame:
     """Each group's region as release cells: ``[lo,hi]`` or ``{a|b}`` (a single value as is)."""
     out = pd.DataFrame(index=groups.index)
     for column, kind in qi.items():
         if kind == "num":
-            lo = _number(groups[f"{column}.lo"].to_numpy())
-            hi = _number(groups[f"{column}.hi"].to_numpy())
+            lo = number_texts(groups[f"{column}.lo"].to_numpy())
+            hi = number_texts(groups[f"{column}.hi"].to_numpy())
             out[column] = [f"[{a},{b}]" for a, b in zip(lo, hi, strict=True)]
         else:
             sets = groups[f"{column}.set"].astype(str)
@@ -123,7 +120,7 @@ def publish_for_attack(master: Master, releases: list[Release], *, seed: int) ->
     background = master.frame.loc[union, ["pid", *config.qi, "lsf", "lsb"]].reset_index(drop=True)
     for column, kind in config.qi.items():
         if kind == "num":  # written as the release cells are: 72, not 72.0
-            background[column] = _number(background[column].to_numpy())
+            background[column] = number_texts(background[column].to_numpy())
     counterfeits = None
     if config.counterfeit_disclosure == "per-release":
         counterfeits = pd.DataFrame(

@@ -26,7 +26,7 @@ import pandas as pd
 from scoring.encodings import fold_lookalikes
 from scoring.errors import ConfigError, ValidationError
 from scoring.messages import listing
-from scoring.numbers import parse_numbers
+from scoring.numbers import number_texts, parse_numbers
 from scoring.sequential.config import SeqConfig, parse_config
 from scoring.sequential.messages import q
 from scoring.tables import read_table
@@ -112,22 +112,21 @@ class Master:
 
     def as_written(self, frame: pd.DataFrame | None = None) -> pd.DataFrame:
         """``frame`` (the master's own by default, or one of its :meth:`table`) with each
-        numeric QI whose values are all whole as integers (``30``, not ``30.0``), as a master
-        file writes them: what a team downloads as ``master.csv`` or ``T(j).csv``, which
-        :func:`read_master` and ``seq baseline`` read back.
+        numeric QI's values as a master file writes them (``number_texts``): a whole number
+        as an integer (``72``, not ``72.0``) even beside decimals (``72.5``). What a team
+        downloads as ``master.csv`` or ``T(j).csv``, which :func:`read_master` and ``seq
+        baseline`` read back.
 
         >>> from scoring.sequential.config import parse_config
         >>> config = parse_config({"n_releases": 1, "m": 2, "qi": {"Age": "num"}, "sa": "D"})
-        >>> master = read_master(b"pid,Age,D,lsf,lsb\\nA,30,x,1,1\\nB,31,y,1,1\\n", config)
+        >>> master = read_master(b"pid,Age,D,lsf,lsb\\nA,72,x,1,1\\nB,72.5,y,1,1\\n", config)
         >>> master.frame["Age"].tolist(), master.as_written(master.table(1))["Age"].tolist()
-        ([30.0, 31.0], [30, 31])
+        ([72.0, 72.5], ['72', '72.5'])
         """
         out = (self.frame if frame is None else frame).copy()
         for column, kind in self.config.qi.items():
             if kind == "num" and column in out:
-                values = out[column]
-                if (values % 1 == 0).all():
-                    out[column] = values.astype("int64")
+                out[column] = number_texts(out[column].to_numpy())
         return out
 
     def union(self, n: int) -> np.ndarray:

@@ -44,6 +44,21 @@ def test_the_master_as_written_reads_back_as_the_same_master():
     assert b".0," not in written(master.as_written())  # whole numbers stay whole
 
 
+def test_a_whole_number_beside_decimals_is_written_as_an_integer():
+    """A numeric column mixing whole numbers and decimals: ``72`` is written ``72`` (as the
+    attack's background writes it), not ``72.0``, in ``master.csv``, the master so far and
+    ``T(j)``, and the file reads back as the same master."""
+    config = parse_config({"n_releases": 2, "m": 2, "qi": {"Age": "num"}, "sa": "D"})
+    data = b"pid,Age,D,lsf,lsb\nA,72,x,1,2\nB,72.5,y,1,1\nC,-3,y,2,2\n"
+    master = read_master(data, config)
+    assert written(master.as_written()) == data
+    assert (
+        written(master.known_at(1).as_written()) == b"pid,Age,D,lsf,lsb\nA,72,x,1,1\nB,72.5,y,1,1\n"
+    )
+    assert written(master.as_written(master.table(2))) == b"pid,Age,D,lsf\nA,72,x,1\nC,-3,y,2\n"
+    assert read_master(written(master.as_written()), config).frame.equals(master.frame)
+
+
 def test_the_master_so_far_as_written_scores_as_the_whole_master():
     master = read_master(MASTER, parse_config(CONFIG))
     so_far = written(master.known_at(1).as_written())
