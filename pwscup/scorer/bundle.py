@@ -113,8 +113,8 @@ def round_from_bundle(*, competition, entry, start, user):
     ``ValidationError`` keyed by the settings' path (``config``, ``phases.attack.opens_at``,
     ``phases.anonymization.daily_limit``) or the file's role (``program.zip``): every error
     of the keys, the phases, the files and the configuration at once (``BundleChecks``; the
-    configuration's check, the console's, names its first error); a pack's or the program's
-    own checks once they all pass."""
+    configuration's check, the console's, names every independent error, each by its
+    setting: ``config.top_n``); a pack's or the program's own checks once they all pass."""
     checks = BundleChecks()  # every independent check runs; one answer names every error
     settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
     config = checks.run(_config_of, settings)
@@ -156,9 +156,18 @@ def round_from_bundle(*, competition, entry, start, user):
 
 
 def _config_of(settings: dict) -> dict:
-    """The settings' ``config``, checked by the kind's own check (the console's)."""
+    """The settings' ``config``, checked by the kind's own check (the console's): every
+    error it finds, each keyed by the setting it names (``config.top_n``,
+    ``config.limits.memory_mb``, ``config.release_columns`` for one of its entries)."""
     config = settings_object(setting_required(settings, "config", "settings"), "config")
-    services.scorer_config_validate(config)
+    try:
+        services.scorer_config_validate(config)
+    except ValidationError as error:
+        found: dict[str, list] = {}
+        for item in error.error_dict["config"]:
+            key = str((item.params or {}).get("key", "")).strip("'\"").split("[")[0]
+            found.setdefault(f"config.{key}" if key else "config", []).append(item)
+        raise ValidationError(found) from None
     return config
 
 

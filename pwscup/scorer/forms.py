@@ -16,13 +16,11 @@ from pwscup.submissions.two_sided_forms import (
     TwoSidedRoundForm,
     windows_initial,
 )
-from scoring.errors import ScoringError
 from scoring.scorer.round_config import (
     DEFAULT_BANDS,
     DEFAULT_COLUMN,
     DEFAULT_TOP_N,
     LIMITS,
-    parse_round_config,
 )
 
 COLUMN_ROWS = 5
@@ -277,27 +275,17 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
         return config
 
     def place_service_error(self, field, item, message) -> bool:
-        """The settings' errors next to the setting they name (a column's or a gate's over
-        its table), else on top of the form."""
+        """The settings' errors, each next to the setting it names (its ``key``; a column's
+        or a gate's over its table), else on top of the form."""
         if field != "config":
             return False
-        setting = _setting_of(self.config())
+        setting = str((item.params or {}).get("key", "")).strip("'\"")
         table = next((t for t in TABLES if setting.startswith(t)), None)
         if table is not None:
             self.table_errors[table].append(message)
         else:
             self.add_error(FIELDS_BY_SETTING.get(setting), message)
         return True
-
-
-def _setting_of(config: dict) -> str:
-    """The setting the settings' check names first for ``config`` ("" if none): where the
-    service's message about it goes on the form."""
-    try:
-        parse_round_config(config)
-    except ScoringError as error:
-        return str(error.params.get("key", "")).strip("'\"")
-    return ""
 
 
 def round_initial(*, now, time_zone: str) -> dict:

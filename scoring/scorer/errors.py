@@ -7,7 +7,7 @@ metadata, its requirements); what happens during a run is a
 
 from __future__ import annotations
 
-from scoring.errors import ScoringError
+from scoring.errors import ScoringError, Several
 
 
 class ScorerError(ScoringError):
@@ -20,3 +20,7 @@ class EnvironmentBuildError(ScorerError):
     def __init__(self, code: str, /, *, log: str = "", **params) -> None:
         super().__init__(code, **params)
         self.log = log
+
+
+class ScorerErrors(Several, ScorerError):
+    """Several errors of a round's settings found in one pass (``Several``)."""

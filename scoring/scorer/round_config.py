@@ -62,16 +62,24 @@ scoring.scorer.errors.ScorerError: The round's setting protection_rule is 'media
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from scoring.errors import ConfigChecks
 from scoring.messages import clip, expect
-from scoring.scorer.errors import ScorerError
+from scoring.scorer.errors import ScorerError, ScorerErrors
 from scoring.scorer.limits import SandboxLimits
+from scoring.scorer.score_columns import DEFAULT_COLUMN as DEFAULT_COLUMN  # the form's
+from scoring.scorer.score_columns import (
+    ScoreColumn,
+    is_number,
+    known_keys,
+    read_columns,
+    read_primary,
+    refuse,
+)
 from scoring.scorer.upload_files import FileRule, parse_file_rule
 
 KEYS = (
@@ -92,10 +100,6 @@ KEYS = (
     "release_files",
     "attack_files",
 )
-COLUMN_KEYS = ("key", "label", "label_ja", "higher_is_better")
-COLUMN_KEY = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
-MAX_COLUMNS = 20
-MAX_LABEL_CHARS = 60
 MAX_GATES = 10
 MAX_BANDS = 9
 # key -> (the allowed values, the first being the default)
@@ -107,7 +111,6 @@ CHOICES = {
     "visibility": ("exact", "band", "hidden"),
     "ranking": ("rules", "program"),
 }
-DEFAULT_COLUMN = {"key": "score", "label": "Score", "label_ja": "スコア", "higher_is_better": True}
 DEFAULT_TOP_N = 5
 DEFAULT_BANDS = (0.25, 0.5, 0.75)
 # limit -> (low, high, default)
@@ -116,24 +119,6 @@ LIMITS: dict[str, tuple[int, int, int]] = {
     "memory_mb": (64, 262_144, 2_048),
     "processes": (8, 4_096, 256),
 }
-
-
-@dataclass(frozen=True)
-class ScoreColumn:
-    """One score shown on a leaderboard."""
-
-    key: str
-    label: str
-    label_ja: str
-    higher_is_better: bool
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "label": self.label,
-            "label_ja": self.label_ja,
-            "higher_is_better": self.higher_is_better,
-        }
 
 
 @dataclass(frozen=True)
@@ -237,131 +222,83 @@ class ScorerRoundConfig:
 
 
 def parse_round_config(data: Mapping[str, Any]) -> ScorerRoundConfig:
-    """Check a round's settings and fill in the defaults.
+    """Check a round's settings and fill in the defaults. Each key is checked on its own and
+    every error found is raised at once; a check needing another key (a primary its
+    columns, the gates the release columns) waits while that key is wrong.
 
     Raises
     ------
     ScorerError
-        ``scorer.config.*``, naming the key and the value at fault.
+        ``scorer.config.*``, naming the key and the value at fault (``ScorerErrors``: several,
+        in the order checked).
     """
     if not isinstance(data, Mapping):
         raise ScorerError("scorer.config.not_object")
-    _known(data, KEYS, "")
-    release_columns = _columns(data, "release_columns")
-    attack_columns = _columns(data, "attack_columns")
-    release_primary = _primary(data, "release_primary", release_columns)
-    attack_primary = _primary(data, "attack_primary", attack_columns)
-    choices = {key: _choice(data, key) for key in CHOICES}
-    top_n = data.get("top_n", DEFAULT_TOP_N)
-    if isinstance(top_n, bool) or not isinstance(top_n, int) or not 1 <= top_n <= 1000:
-        _refuse("top_n", top_n, expect("integer_range", low=1, high=1000))
-    limits = data.get("limits", {})
-    if not isinstance(limits, Mapping):
-        _refuse("limits", limits, expect("object_with", keys=", ".join(LIMITS)))
-    _known(limits, tuple(LIMITS), "limits.")
-    return ScorerRoundConfig(
-        release_columns=release_columns,
-        release_primary=release_primary,
-        attack_columns=attack_columns,
-        attack_primary=attack_primary,
-        top_n=top_n,
-        bands=_bands(data.get("bands", list(DEFAULT_BANDS))),
-        gates=_gates(data.get("gates", []), release_columns),
-        timeout_seconds=_limit(limits, "timeout_seconds", integer=False),
-        memory_mb=_limit(limits, "memory_mb", integer=True),
-        processes=_limit(limits, "processes", integer=True),
-        release_files=parse_file_rule(data.get("release_files", {}), key="release_files"),
-        attack_files=parse_file_rule(data.get("attack_files", {}), key="attack_files"),
-        **choices,
-    )
-
-
-def _refuse(key: str, value: Any, expected: dict):
-    """Refuse ``key``'s ``value``; ``expected`` is what it should be, an ``expect(...)``."""
-    raise ScorerError("scorer.config.value", key=key, value=repr(clip(value)), expected=expected)
-
-
-def _known(data: Mapping, keys: tuple[str, ...], prefix: str) -> None:
+    checks = ConfigChecks(ScorerError, ScorerErrors)
     for key in data:
-        if key not in keys:
-            raise ScorerError(
-                "scorer.config.unknown", key=repr(clip(f"{prefix}{key}")), known=", ".join(keys)
-            )
+        checks.run(known_keys, {key: None}, KEYS, "")
+    read = {}
+    for side in ("release", "attack"):
+        columns = read[f"{side}_columns"] = checks.run(read_columns, data, f"{side}_columns")
+        if columns is not None:
+            read[f"{side}_primary"] = checks.run(read_primary, data, f"{side}_primary", columns)
+    read.update({key: checks.run(_choice, data, key) for key in CHOICES})
+    read["top_n"] = checks.run(_top_n, data.get("top_n", DEFAULT_TOP_N))
+    read["bands"] = checks.run(_bands, data.get("bands", list(DEFAULT_BANDS)))
+    if read["release_columns"] is not None:
+        read["gates"] = checks.run(_gates, data.get("gates", []), read["release_columns"])
+    read.update(_limits(checks, data.get("limits", {})))
+    for key in ("release_files", "attack_files"):
+        read[key] = checks.run(parse_file_rule, data.get(key, {}), key=key)
+    checks.raise_found()
+    return ScorerRoundConfig(**read)
 
 
-def _is_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
-
-
-def _columns(data: Mapping, key: str) -> tuple[ScoreColumn, ...]:
-    entries = data.get(key, [DEFAULT_COLUMN])
-    if not isinstance(entries, list) or not 1 <= len(entries) <= MAX_COLUMNS:
-        _refuse(key, entries, expect("column_list", most=MAX_COLUMNS))
-    columns: list[ScoreColumn] = []
-    for number, entry in enumerate(entries, start=1):
-        where = f"{key}[{number}]"
-        if not isinstance(entry, Mapping) or "key" not in entry:
-            _refuse(where, entry, expect("score_column"))
-        _known(entry, COLUMN_KEYS, f"{where}.")
-        name = entry["key"]
-        if not isinstance(name, str) or not COLUMN_KEY.match(name):
-            _refuse(f"{where}.key", name, expect("column_key", most=64))
-        if any(column.key == name for column in columns):
-            raise ScorerError("scorer.config.duplicate", key=key, value=repr(name))
-        label = _label(entry.get("label", name), f"{where}.label")
-        label_ja = _label(entry.get("label_ja", label), f"{where}.label_ja")
-        higher = entry.get("higher_is_better", True)
-        if not isinstance(higher, bool):
-            _refuse(f"{where}.higher_is_better", higher, expect("boolean"))
-        columns.append(ScoreColumn(name, label, label_ja, higher))
-    return tuple(columns)
-
-
-def _label(value: Any, key: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_LABEL_CHARS:
-        _refuse(key, value, expect("text_length", most=MAX_LABEL_CHARS))
-    return value.strip()
-
-
-def _primary(data: Mapping, key: str, columns: tuple[ScoreColumn, ...]) -> str:
-    value = data.get(key, columns[0].key)
-    if not any(column.key == value for column in columns):
-        raise ScorerError(
-            "scorer.config.column",
-            key=key,
-            value=repr(clip(value)),
-            columns=", ".join(column.key for column in columns),
-        )
+def _top_n(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
+        refuse("top_n", value, expect("integer_range", low=1, high=1000))
     return value
+
+
+def _limits(checks: ConfigChecks, limits: Any) -> dict[str, int | float]:
+    """The sandbox's limits (``limits``), each checked on its own in ``checks``."""
+    if not isinstance(limits, Mapping):
+        checks.run(refuse, "limits", limits, expect("object_with", keys=", ".join(LIMITS)))
+        return {}
+    for key in limits:
+        checks.run(known_keys, {key: None}, tuple(LIMITS), "limits.")
+    return {
+        key: checks.run(_limit, limits, key, integer=key != "timeout_seconds") for key in LIMITS
+    }
 
 
 def _choice(data: Mapping, key: str) -> str:
     allowed = CHOICES[key]
     value = data.get(key, allowed[0])
     if value not in allowed:
-        _refuse(key, value, expect("choice", choices=", ".join(allowed)))
+        refuse(key, value, expect("choice", choices=", ".join(allowed)))
     return value
 
 
 def _bands(value: Any) -> tuple[float, ...]:
     expected = expect("ascending_numbers", most=MAX_BANDS)
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_BANDS:
-        _refuse("bands", value, expected)
-    if not all(_is_number(v) for v in value) or any(a >= b for a, b in pairwise(value)):
-        _refuse("bands", value, expected)
+        refuse("bands", value, expected)
+    if not all(is_number(v) for v in value) or any(a >= b for a, b in pairwise(value)):
+        refuse("bands", value, expected)
     return tuple(float(v) for v in value)
 
 
 def _gates(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[Gate, ...]:
     if not isinstance(value, list) or len(value) > MAX_GATES:
-        _refuse("gates", value, expect("gate_list", most=MAX_GATES))
+        refuse("gates", value, expect("gate_list", most=MAX_GATES))
     gates = []
     for number, entry in enumerate(value, start=1):
         where = f"gates[{number}]"
         bounds = [b for b in ("min", "max") if isinstance(entry, Mapping) and b in entry]
         if not isinstance(entry, Mapping) or "key" not in entry or len(bounds) != 1:
-            _refuse(where, entry, expect("gate"))
-        _known(entry, ("key", bounds[0]), f"{where}.")
+            refuse(where, entry, expect("gate"))
+        known_keys(entry, ("key", bounds[0]), f"{where}.")
         if not any(column.key == entry["key"] for column in columns):
             raise ScorerError(
                 "scorer.config.column",
@@ -370,8 +307,8 @@ def _gates(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[Gate, ...]:
                 columns=", ".join(column.key for column in columns),
             )
         bound = entry[bounds[0]]
-        if not _is_number(bound):
-            _refuse(f"{where}.{bounds[0]}", bound, expect("number"))
+        if not is_number(bound):
+            refuse(f"{where}.{bounds[0]}", bound, expect("number"))
         gates.append(Gate(entry["key"], bounds[0], float(bound)))
     return tuple(gates)
 
@@ -379,14 +316,10 @@ def _gates(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[Gate, ...]:
 def _limit(limits: Mapping, key: str, *, integer: bool) -> int | float:
     low, high, default = LIMITS[key]
     value = limits.get(key, default)
-    if (
-        not _is_number(value)
-        or (integer and not isinstance(value, int))
-        or not low <= value <= high
-    ):
+    if not is_number(value) or (integer and not isinstance(value, int)) or not low <= value <= high:
         bounds = {"low": f"{low:,}", "high": f"{high:,}"}
         expected = (
             expect("integer_range", **bounds) if integer else expect("number_range", **bounds)
         )
-        _refuse(f"limits.{key}", value, expected)
+        refuse(f"limits.{key}", value, expected)
     return value

@@ -198,7 +198,7 @@ def test_scorer_bundle_refuses_a_broken_manifest_by_the_settings_path():
     }
     assert "phases.attack.daily_limit" in refusal(world, limit, {})
     wrong_rule = {**settings, "config": {**settings["config"], "protection_rule": "median"}}
-    assert "median" in refusal(world, wrong_rule, {})["config"][0]
+    assert "median" in refusal(world, wrong_rule, {})["config.protection_rule"][0]
     assert "notes.txt" in refusal(world, settings, {"notes.txt": b"hello"})
     assert "program.zip" in refusal(world, settings, {"program.zip": b"not a zip"})
     assert "truth.zip" in refusal(world, settings, {"truth.zip": b""})

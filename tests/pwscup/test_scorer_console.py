@@ -163,6 +163,17 @@ def test_a_bad_setting_is_shown_next_to_its_field(client, organizer, changes, fi
     assert not Round.objects.filter(competition=organizer, slug="own").exists()
 
 
+def test_every_bad_setting_is_shown_next_to_its_field_at_once(client, organizer):
+    several = typed(top_n=0, timeout_seconds=0, bands="0.6, 0.2", attack_col_0_key="a b")
+    html = post_as_rendered(client, create_url(organizer), "scorer-create", several)
+    html = html.content.decode()
+    assert "1000" in field_errors(html, "top_n")
+    assert "86,400" in field_errors(html, "timeout_seconds")
+    assert "ascending" in field_errors(html, "bands")
+    assert 'data-testid="scorer-attack-columns-errors"' in html
+    assert not Round.objects.filter(competition=organizer, slug="own").exists()
+
+
 def test_the_organizer_sets_the_files_each_upload_must_hold(client, organizer):
     files = typed(release_files_required="release.csv,\nmodel.json", release_files_only=True)
     response = post_as_rendered(client, create_url(organizer), "scorer-create", files)

@@ -11,7 +11,7 @@ from pwscup.competitions.services import (
     round_audit_record,
     round_of_kind_create,
 )
-from pwscup.core.errors import scoring_form_error
+from pwscup.core.errors import scoring_validation_errors
 from pwscup.kinds.round_basics import RoundBasics
 from pwscup.scorer import KEY
 from pwscup.scorer.models import ScorerRound, TeamSlot
@@ -29,11 +29,13 @@ Action = AuditEntry.Action
 
 
 def scorer_config_validate(config) -> dict:
-    """The kind's ``validate_config``: the settings checked, every default filled in."""
+    """The kind's ``validate_config``: the settings checked, every default filled in. Raises
+    ``ValidationError`` on ``config`` with every error found, each carrying its ``code``
+    and ``params`` (``params["key"]``: the setting it names)."""
     try:
         return parse_round_config(config if config is not None else {}).as_dict()
     except ScoringError as error:
-        raise scoring_form_error("config", error) from None
+        raise scoring_validation_errors(error, field="config") from None
 
 
 @transaction.atomic

@@ -55,8 +55,22 @@ class ScorerPlayer(Player):
         settings["colour"] = "red"
         settings["phases"][first]["daily_limit"] = 0
         settings["phases"][second]["closes_at"] = "next monday"
-        settings["config"]["top_n"] = 0
-        return ["colour", f"phases.{first}.daily_limit", f"phases.{second}.closes_at", "config"]
+        config = settings["config"]
+        config["top_n"] = 0
+        config["visibility"] = "blurred"
+        config["limits"]["memory_mb"] = 1
+        config["attack_columns"][0]["label"] = ""
+        config["gates"] = [{"key": "nowhere", "min": 0}]
+        return [
+            "colour",
+            f"phases.{first}.daily_limit",
+            f"phases.{second}.closes_at",
+            "config.top_n",
+            "config.visibility",
+            "config.limits.memory_mb",
+            "config.attack_columns",
+            "config.gates",
+        ]
 
     def arena(self, *, slug, daily_limit=None, total_limit=None):
         world = scorer_world(slug=slug, letters="ab", release_limits=(daily_limit, total_limit))

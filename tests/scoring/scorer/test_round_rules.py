@@ -5,6 +5,7 @@ import re
 import pytest
 
 from scoring.scorer import SandboxLimits, ScorerError
+from scoring.scorer.errors import ScorerErrors
 from scoring.scorer.matrix import (
     band,
     band_label,
@@ -136,6 +137,39 @@ def test_a_bad_setting_is_refused_naming_its_key_and_value(data, code, named):
         parse_round_config(data)
     assert raised.value.code == code
     assert named in str(raised.value) and named in raised.value.render("ja")
+
+
+def test_every_independent_error_is_named_at_once_and_a_dependent_check_waits():
+    """One pass names every setting at fault, in the order checked (``ScorerErrors``); a
+    primary waits for its columns, the gates for the release columns."""
+    data = {
+        "colour": "red",
+        "release_columns": [],
+        "release_primary": "nowhere",
+        "gates": [{"key": "nowhere", "min": 1}],
+        "attack_primary": "nope",
+        "visibility": "fuzzy",
+        "top_n": 0,
+        "bands": [0.5, 0.2],
+        "limits": {"memory_mb": 1, "cpu": 2, "processes": 1},
+        "attack_files": [],
+    }
+    with pytest.raises(ScorerErrors) as raised:
+        parse_round_config(data)
+    keys = [str(error.params["key"]).strip("'") for error in raised.value.errors]
+    assert keys == [
+        "colour",
+        "release_columns",
+        "attack_primary",
+        "visibility",
+        "top_n",
+        "bands",
+        "limits.cpu",
+        "limits.memory_mb",
+        "limits.processes",
+        "attack_files",
+    ]
+    assert len(raised.value.render("ja").splitlines()) == len(keys)
 
 
 def test_not_an_object_is_refused():
