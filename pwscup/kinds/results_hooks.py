@@ -26,11 +26,12 @@ class ResultsHooks:
         return default if function is None else function(round)
 
     def leaderboard_url(self, round) -> str | None:
-        """The round's main leaderboard page, if it has one. Default: the kind's page named
-        ``leaderboard`` among its pages (``url_patterns()``, in its ``namespace``), else
-        ``None``."""
+        """The round's main leaderboard page. Default: the kind's page named ``leaderboard``
+        among its pages (``url_patterns()``, in its ``namespace``), else the round's Results
+        tab (which shows the kind's standings when the core draws its tabs:
+        ``pwscup.pages.declared``)."""
         if not any(getattr(page, "name", "") == "leaderboard" for page in self.url_patterns()):
-            return None
+            return reverse("round_tab", args=[round.competition.slug, round.slug, "results"])
         name = f"{self.namespace}:leaderboard" if self.namespace else "leaderboard"
         return reverse(name, args=[round.competition.slug, round.slug])
 

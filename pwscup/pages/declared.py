@@ -7,7 +7,8 @@ its views module has none), read from its declarations:
   ``pwscup.pages.declared``) and the team's uploads of it, newest first, as the API reads
   them;
 * on the Results tab, the kind's standings (``api_leaderboard``): the tables
-  ``pwscup leaderboard`` prints, under the same access rule;
+  ``pwscup leaderboard`` prints, under the same access rule, each also as a CSV
+  (``standings_csv``, served for every kind);
 * the other tabs, the core's frame (the schedule, the data choice, the totals).
 """
 
@@ -19,7 +20,10 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from pwscup.accounts.access import round_access
 from pwscup.core.errors import Refused
+from pwscup.core.exports import csv_response
+from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.round_pages import (
     refused_answer,
@@ -161,3 +165,19 @@ def send_pages(kind) -> list:
         path(f"{declared.path}/send/", _send_view(kind, declared), name=f"{declared.url_name}-send")
         for declared in kind.submission_types()
     ]
+
+
+def standings_csv(request, competition_slug, round_slug):
+    """``c/<comp>/<round>/standings.csv?table=<n>``: table ``n`` (from 1) of the round's
+    standings (``api_leaderboard``, every kind's) as a spreadsheet-safe CSV, under the same
+    access rule as the API's standings: 404 while the reader may not see them."""
+    access = round_access(request, competition_slug, round_slug)
+    try:
+        tables = kind_of(access.round).api_leaderboard(request, access)["tables"]
+    except Refused as refusal:
+        raise Http404(refusal.message) from None
+    number = request.GET.get("table", "1")
+    if not number.isdigit() or not 1 <= int(number) <= len(tables):
+        raise Http404(_("No such table."))
+    table = tables[int(number) - 1]
+    return csv_response(f"{access.round.slug}-{int(number)}.csv", table["columns"], table["rows"])

@@ -10,7 +10,7 @@ from pwscup.accounts.access import EXPECTED_KIND_ATTRIBUTE, kind_view, round_acc
 from pwscup.kinds.registry import all_kinds, kind_of
 from pwscup.kinds.tabs import OVERVIEW, TabConverter
 from pwscup.pages import data_choice, live
-from pwscup.pages.declared import declared_round_page, send_pages
+from pwscup.pages.declared import declared_round_page, send_pages, standings_csv
 
 ROUND_PREFIX = "c/<slug:competition_slug>/<slug:round_slug>/"
 
@@ -126,6 +126,8 @@ def kind_urlpatterns() -> list:
         path(ROUND_PREFIX + "live/round/", live.round_poll, name="live_round"),
         # A team's pick of the round's data pack (the Data tab of every kind).
         path(ROUND_PREFIX + "data-choice/", data_choice.data_choice_pick, name="data_choice"),
+        # The round's standings (every kind's ``api_leaderboard``) as CSV, one table a file.
+        path(ROUND_PREFIX + "standings.csv", standings_csv, name="round_standings_csv"),
     ]
     for kind in all_kinds():
         pages = [*kind.url_patterns(), *endpoint_pages(kind), *send_pages(kind)]

@@ -179,3 +179,27 @@ def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
         )
         assert refused.status_code == 404, refused.content
         assert refused.json() == {"code": "not_found", "message": message}
+
+
+def test_the_standings_are_served_as_csv_table_by_table(player, arena_of):
+    """The core's ``standings.csv`` (``pwscup.pages.declared``) gives every table of the API's
+    standings, whatever the kind, to whom the API gives them."""
+    arena = arena_of()
+    player.play_results(arena, "ab")
+    player.close(arena)
+    player.publish(arena)
+    player.run_jobs()
+    client, headers = api(arena, "b")
+    args = [arena.competition.slug, arena.round.slug]
+    tables = client.get(reverse("api:round-standings", args=args), **headers).json()["tables"]
+    assert tables
+    browser = Client()
+    browser.force_login(arena.users["b"])
+    csv_url = reverse("round_standings_csv", args=args)
+    for number, table in enumerate(tables, start=1):
+        answer = browser.get(csv_url, {"table": number})
+        assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+        lines = answer.content.decode("utf-8-sig").splitlines()
+        assert lines[0] == ",".join(str(column) for column in table["columns"])
+        assert len(lines) == 1 + len(table["rows"])
+    assert browser.get(csv_url, {"table": len(tables) + 1}).status_code == 404

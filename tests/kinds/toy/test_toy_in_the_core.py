@@ -152,7 +152,7 @@ def test_the_competition_page_shows_each_round_s_kind_note_and_results(client, w
     html = client.get(reverse("competition_detail", args=[world.competition.slug])).content
     html = html.decode()
     assert 'data-testid="round-kind-toy">Toy game</span> · a toy note' in html
-    results = reverse("toygame:leaderboard", args=[world.competition.slug, "toy"])
+    results = reverse("round_tab", args=[world.competition.slug, "toy", "results"])
     assert f'<a href="{results}">Toy results</a>' in html
     first = f'data-testid="round-kind-{world.round.slug}">Anonymize-then-attack (PWSCup 2015)'
     assert first in html

@@ -135,7 +135,7 @@ def test_console_close_and_publish_with_confirmation(client, world, toy_round):
     assert client.post(publish).status_code == 302
     assert ToyRound.objects.get(round=toy_round).published
     told = Notification.objects.filter(user=world.users["a"], kind="results_published").get()
-    assert told.url == _url(world, "toygame:leaderboard")
+    assert told.url == reverse("round_tab", args=[world.competition.slug, "toy", "results"])
     # The console's list of rounds asks the kind (``RoundKind.results_published``).
     assert "not published" not in _results_cell(client.get(listed), "toy")
     assert "published" in _results_cell(client.get(listed), "toy")
@@ -159,8 +159,13 @@ def test_export_and_api_listing(client, world, toy_round):
     world.teams["a"].save()
     pk = ToyUpload.objects.get(number=_upload(client, world, b"a\n").json()["number"]).pk
     toy_services.toy_score(upload_id=pk)
-    csv = client.get(_url(world, "toygame:leaderboard")).content.decode()
-    assert "'=HYPERLINK" in csv and "\n=HYPERLINK" not in csv
+    # The core's CSV of the kind's standings, hidden from a team until they are published.
+    standings = _url(world, "round_standings_csv")
+    assert client.get(standings).status_code == 404
+    client.force_login(world.organizer)
+    csv = client.get(standings).content.decode()
+    assert csv.startswith("team,score") and "'=HYPERLINK" in csv and "\n=HYPERLINK" not in csv
+    assert client.get(standings + "?table=2").status_code == 404
     listed = client.get(reverse("api:competition-detail", args=[world.competition.slug]))
     assert listed.status_code == 200
     rounds = {r["slug"]: r for r in listed.json()["rounds"]}
@@ -178,6 +183,10 @@ def test_a_kind_finds_its_modules_by_their_names_in_its_package():
     assert api.SUBMISSION_TYPES[0].services_module is toy_services
 
 
-def test_the_leaderboard_link_is_the_kind_s_page_named_leaderboard(world, toy_round):
-    """The toy writes no ``leaderboard_url``: its page named ``leaderboard`` is the link."""
-    assert kind_of(toy_round).leaderboard_url(toy_round) == _url(world, "toygame:leaderboard")
+def test_the_leaderboard_link_of_a_kind_without_a_leaderboard_page_is_its_results_tab(
+    world, toy_round
+):
+    """The toy writes no ``leaderboard_url`` and no page named ``leaderboard``: the link is
+    the round's Results tab, where the core shows its standings."""
+    results = reverse("round_tab", args=[world.competition.slug, "toy", "results"])
+    assert kind_of(toy_round).leaderboard_url(toy_round) == results
