@@ -186,3 +186,12 @@ def round_core_tables(round: Round) -> list[dict]:
             }
         )
     return tables
+
+
+def round_standings(request, access) -> dict:
+    """A round's standings as tables, for every kind: the kind's (``api_leaderboard``, which
+    raises while the caller may not see them), then the core's (``round_core_tables``). The
+    API's ``…/standings/`` and the CSV ``standings.csv`` (``pwscup.pages.declared``) read
+    this one."""
+    board = kind_of(access.round).api_leaderboard(request, access)
+    return {**board, "tables": [*board["tables"], *round_core_tables(access.round)]}

@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from pwscup.accounts.access import round_access
+from pwscup.competitions.totals import round_standings
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
-from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.round_pages import (
     refused_answer,
@@ -169,11 +169,11 @@ def send_pages(kind) -> list:
 
 def standings_csv(request, competition_slug, round_slug):
     """``c/<comp>/<round>/standings.csv?table=<n>``: table ``n`` (from 1) of the round's
-    standings (``api_leaderboard``, every kind's) as a spreadsheet-safe CSV, under the same
-    access rule as the API's standings: 404 while the reader may not see them."""
+    standings (``round_standings``: the API's tables, in its order) as a spreadsheet-safe
+    CSV, under the API's access rule: 404 while the reader may not see them."""
     access = round_access(request, competition_slug, round_slug)
     try:
-        tables = kind_of(access.round).api_leaderboard(request, access)["tables"]
+        tables = round_standings(request, access)["tables"]
     except Refused as refusal:
         raise Http404(refusal.message) from None
     number = request.GET.get("table", "1")

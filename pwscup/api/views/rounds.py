@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from pwscup.accounts.access import round_access
 from pwscup.api import serializers as s
 from pwscup.api.views.data_choice import data_choice_json
-from pwscup.competitions.totals import round_core_tables
+from pwscup.competitions.totals import round_standings
 from pwscup.core.rest import errors
 from pwscup.kinds import kind_of
 from pwscup.submissions.selectors import quota_day_of
@@ -69,8 +69,7 @@ class RoundStandingsView(APIView):
     )
     def get(self, request, competition_slug, round_slug):
         access = round_access(request, competition_slug, round_slug)
-        board = kind_of(access.round).api_leaderboard(request, access)
         # The core's tables (a total, the top-N attack score) follow the kind's, as on the
         # Results tab.
-        board = {**board, "tables": [*board["tables"], *round_core_tables(access.round)]}
+        board = round_standings(request, access)
         return Response(s.StandingsSerializer(board).data)
