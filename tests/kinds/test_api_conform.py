@@ -15,6 +15,8 @@ from django.urls import reverse
 
 from pwscup.api.services import api_token_create
 from pwscup.console.services import console_team_disqualify, console_team_reinstate
+from pwscup.kinds import kind_of
+from pwscup.pages.declared import send_url_name
 
 STATUSES = {"queued", "running", "finished", "failed"}
 
@@ -203,3 +205,39 @@ def test_the_standings_are_served_as_csv_table_by_table(player, arena_of):
         assert lines[0] == ",".join(str(column) for column in table["columns"])
         assert len(lines) == 1 + len(table["rows"])
     assert browser.get(csv_url, {"table": len(tables) + 1}).status_code == 404
+
+
+def test_a_browser_form_keeps_an_upload_as_the_api_does(player, arena_of):
+    """Every declared type's browser target (``<path>/send/``, ``pwscup.pages.declared``) keeps
+    an upload through the type's serializer and service, for a member of a team only."""
+    arena = arena_of()
+    kind = kind_of(arena.round)
+    if not kind.submission_types():
+        pytest.skip(f"{player.key} declares no submission type (its uploads are its own)")
+    (declared, *_rest) = [t for t in status_of(arena, "a")["submission_types"] if t["open"]]
+    fields = {
+        f["name"]: f["choices"][0] for f in declared["fields"] if f["required"] and f["choices"]
+    }
+    (declared_type,) = [t for t in kind.submission_types() if t.key == declared["key"]]
+    send = reverse(
+        send_url_name(kind, declared_type), args=[arena.competition.slug, arena.round.slug]
+    )
+    content = player.valid(arena, 1)
+    outsider = Client()
+    outsider.force_login(arena.organizer)
+    assert (
+        outsider.post(send, {"file": SimpleUploadedFile("u.csv", content), **fields}).status_code
+        == 404
+    )
+    browser = Client()
+    browser.force_login(arena.users["a"])
+    answer = browser.post(send, {"file": SimpleUploadedFile("u.csv", content), **fields})
+    assert answer.status_code == 302
+    told = [str(m) for m in browser.get(answer["Location"]).context["messages"]]
+    assert len(player.kept(arena, "a")) == 1, told
+    (kept,) = player.kept(arena, "a")
+    with kept.file.open("rb") as handle:
+        assert handle.read() == content
+    refused = browser.post(send, fields, HTTP_ACCEPT="application/json")
+    assert refused.status_code == 400 and refused.json()["error"]
+    assert len(player.kept(arena, "a")) == 1
