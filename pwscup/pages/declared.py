@@ -31,7 +31,7 @@ from pwscup.submissions.round_pages import (
     upload_received_json,
     wants_json,
 )
-from pwscup.submissions.submission_types import upload_serializer
+from pwscup.submissions.submission_types import listed_types, upload_serializer
 
 
 def send_url_name(kind, declared) -> str:
@@ -67,16 +67,8 @@ def declared_sections(kind, access) -> list[dict]:
     """Per declared type listed for the caller's team: the type, whether it takes an upload
     now, its form's inputs, its form's target and the team's uploads of it
     (each ``{"upload", "answer"}``); none for a caller outside the round's teams."""
-    if access.team is None:
-        return []
     sections = []
-    for declared in kind.submission_types():
-        try:
-            part = declared.part(access)
-        except Http404:
-            continue
-        if not declared.listed(part, access):
-            continue
+    for declared, part in listed_types(kind.submission_types(), access):
         context = declared.context(part, access)
         sections.append(
             {

@@ -346,20 +346,27 @@ def _status_upload(answer: dict) -> dict:
     return answer
 
 
-def declared_status(types, access) -> dict:
-    """The round status's ``submission_types`` and ``uploads`` of a kind's declared types for
-    the caller: the types listed now, the team's uploads of every one of them, newest first
-    (nothing for a caller outside the round's teams)."""
-    entries, uploads = [], []
+def listed_types(types, access):
+    """Each of a kind's declared ``types`` listed now for the caller's team, with the kind's
+    part of the round (``(declared, part)``): none for a caller outside the round's teams,
+    none of a type whose part the round lacks."""
     if access.team is None:
-        return {"submission_types": entries, "uploads": uploads}
+        return
     for declared in types:
         try:
             part = declared.part(access)
         except Http404:
             continue
-        if not declared.listed(part, access):
-            continue
+        if declared.listed(part, access):
+            yield declared, part
+
+
+def declared_status(types, access) -> dict:
+    """The round status's ``submission_types`` and ``uploads`` of a kind's declared types for
+    the caller: the types listed now, the team's uploads of every one of them, newest first
+    (nothing for a caller outside the round's teams)."""
+    entries, uploads = [], []
+    for declared, part in listed_types(types, access):
         entries.append(declared.status_entry(part, access))
         uploads.extend(_status_upload(answer) for answer in declared.answers(part, access))
     uploads.sort(key=lambda u: (u["created_at"], u["id"]), reverse=True)

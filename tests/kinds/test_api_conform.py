@@ -89,12 +89,18 @@ def test_the_api_refuses_past_the_deadline_with_403(player, arena_of):
     assert player.kept(arena, "a") == []
 
 
-def test_the_standings_hide_a_disqualified_team(player, arena_of):
+def published_arena(player, arena_of):
+    """A round where teams A and B have played, closed, published, every job run."""
     arena = arena_of()
     player.play_results(arena, "ab")
     player.close(arena)
     player.publish(arena)
     player.run_jobs()
+    return arena
+
+
+def test_the_standings_hide_a_disqualified_team(player, arena_of):
+    arena = published_arena(player, arena_of)
     client, headers = api(arena, "b")
     url = reverse("api:round-standings", args=[arena.competition.slug, arena.round.slug])
 
@@ -186,11 +192,7 @@ def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
 def test_the_standings_are_served_as_csv_table_by_table(player, arena_of):
     """The core's ``standings.csv`` (``pwscup.pages.declared``) gives every table of the API's
     standings, whatever the kind, to whom the API gives them."""
-    arena = arena_of()
-    player.play_results(arena, "ab")
-    player.close(arena)
-    player.publish(arena)
-    player.run_jobs()
+    arena = published_arena(player, arena_of)
     client, headers = api(arena, "b")
     args = [arena.competition.slug, arena.round.slug]
     tables = client.get(reverse("api:round-standings", args=args), **headers).json()["tables"]
