@@ -48,6 +48,7 @@ import numpy as np
 from scoring.messages import expect
 from scoring.synthetic.config import SynthConfig, bad_value
 from scoring.synthetic.errors import SynthError
+from scoring.synthetic.messages import ORIGINAL_TABLE
 
 
 def _rng(seed: int, tag: str) -> np.random.Generator:
@@ -116,11 +117,11 @@ def needed_rows(config: SynthConfig) -> int:
     return config.n_holdout + config.n_aux + config.n_train + config.n_challenge // 2
 
 
-def rows_check(size: int, config: SynthConfig) -> None:
+def rows_check(size: int, config: SynthConfig, *, table: str = ORIGINAL_TABLE) -> None:
     """Refuse a ``P`` of ``size`` rows that cannot hold the holdout, the auxiliary table and
-    one team (:func:`needed_rows`)."""
+    one team (:func:`needed_rows`); ``table``: what the message calls it."""
     if size < needed_rows(config):
-        raise SynthError("syn.config.too_small", rows=size, needed=needed_rows(config))
+        raise SynthError("syn.config.too_small", rows=size, needed=needed_rows(config), table=table)
 
 
 def disjoint_teams(size: int, *, n_holdout: int, n_aux: int, n_train: int, n_challenge: int) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 
 from scoring.errors import Several, ValidationError
 from scoring.messages import clip, language, render_value
-from scoring.synthetic.messages import SYN_MESSAGES
+from scoring.synthetic.messages import ORIGINAL_TABLE, SYN_MESSAGES, SYN_TERMS
 
 MAX_LISTED = 10
 
@@ -48,13 +48,19 @@ def render_synth(
 ) -> str:
     """The message ``code`` with ``params`` in ``lang`` (``"en"`` or ``"ja"``)."""
     lang = language(lang)
-    values = dict(params or {})
+    # ``table``: which table a check names (a message stored before it had one: the original).
+    values = {"table": ORIGINAL_TABLE, **(params or {})}
     for key, value in values.items():
-        if isinstance(value, Mapping) and "rows" in value:
+        if isinstance(value, str) and value in SYN_TERMS:
+            values[key] = SYN_TERMS[value][lang]
+        elif isinstance(value, Mapping) and "rows" in value:
             values[key] = _rows_text(value, lang)
         elif isinstance(value, Mapping) and "code" in value:  # the catalogue's ``expect.*``
             values[key] = render_value(value, lang)
-    return SYN_MESSAGES[code][lang].format(**values)
+    template = SYN_MESSAGES[code][lang]
+    if template.startswith("{table}"):  # "The population has …"
+        values["table"] = values["table"][:1].upper() + values["table"][1:]
+    return template.format(**values)
 
 
 class SynthError(ValidationError):

@@ -37,18 +37,20 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The label '{label}' must be a categorical column of the table",
         "ja": "ラベル '{label}' はテーブルのカテゴリ列でなければなりません",
     },
+    # ``{table}``: the table checked, a term of ``SYN_TERMS`` (the round's original, or a data
+    # pack's population); a message stored without it names the original.
     "syn.config.label_values": {
-        "en": "The label '{label}' needs at least 2 values in the original table (got {count})",
-        "ja": "ラベル '{label}' には元のテーブルで 2 種類以上の値が必要です（{count} 種類）",
+        "en": "The label '{label}' needs at least 2 values in {table} (got {count})",
+        "ja": "ラベル '{label}' には{table}で 2 種類以上の値が必要です（{count} 種類）",
     },
     "syn.config.not_number": {
-        "en": "Column '{column}' is numeric, but the original table holds {rows}",
-        "ja": "列 '{column}' は数値列ですが、元のテーブルに数値でない値があります: {rows}",
+        "en": "Column '{column}' is numeric, but {table} holds {rows}",
+        "ja": "列 '{column}' は数値列ですが、{table}に数値でない値があります: {rows}",
     },
     "syn.config.too_small": {
-        "en": "The original table has {rows} rows; the holdout, the auxiliary table and one "
+        "en": "{table} has {rows} rows; the holdout, the auxiliary table and one "
         "team's members and non-members need {needed}",
-        "ja": "元のテーブルは {rows} 行です。ホールドアウト・補助テーブルと 1 チーム分の"
+        "ja": "{table}は {rows} 行です。ホールドアウト・補助テーブルと 1 チーム分の"
         "メンバー・非メンバーに {needed} 行必要です",
     },
     # -- a release (teamX_synthetic.csv)
@@ -110,4 +112,13 @@ SYN_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Column 'score' takes finite numbers; not one at {rows}",
         "ja": "列 'score' には有限の数値を書いてください。そうでない値があります: {rows}",
     },
+}
+
+
+# The tables a message names (its ``{table}``) -> {language: text}.
+ORIGINAL_TABLE = "the original table"
+POPULATION_TABLE = "the population"
+SYN_TERMS: dict[str, dict[str, str]] = {
+    ORIGINAL_TABLE: {"en": "the original table", "ja": "元のテーブル"},
+    POPULATION_TABLE: {"en": "the population", "ja": "母集団"},
 }

@@ -30,6 +30,7 @@ import pandas as pd
 from scoring.numbers import parse_numbers
 from scoring.synthetic.config import SynthConfig, parse_config
 from scoring.synthetic.errors import SynthError, row_listing
+from scoring.synthetic.messages import ORIGINAL_TABLE
 from scoring.tables import load_table
 
 DECILES = np.linspace(0.1, 0.9, 9)
@@ -43,13 +44,15 @@ def text_cells(cells: np.ndarray) -> np.ndarray:
     return pd.Series(cells, dtype=object).astype(str).to_numpy(dtype=object)
 
 
-def checked_numbers(cells: np.ndarray, *, column: str, code: str) -> np.ndarray:
-    """The numbers of a column's text cells; ``code`` refused, naming the rows and values,
-    when a cell is no finite number (the platform's one number rule, NFKC included)."""
+def checked_numbers(cells: np.ndarray, *, column: str, code: str, **params: Any) -> np.ndarray:
+    """The numbers of a column's text cells; ``code`` refused, naming the rows and values
+    (and ``params``), when a cell is no finite number (the platform's one number rule, NFKC
+    included)."""
     values = parse_numbers(cells)
     bad = np.flatnonzero(~np.isfinite(values))
     if len(bad):
-        raise SynthError(code, column=column, rows=row_listing(bad + 1, cells[bad[:10]].tolist()))
+        rows = row_listing(bad + 1, cells[bad[:10]].tolist())
+        raise SynthError(code, column=column, rows=rows, **params)
     return values
 
 
@@ -140,9 +143,15 @@ def population_from_description(data: Mapping[str, Any]) -> Population:
 
 
 def read_population(
-    source: Any, config: SynthConfig, *, name: str = "the original table"
+    source: Any,
+    config: SynthConfig,
+    *,
+    name: str = "the original table",
+    table: str = ORIGINAL_TABLE,
 ) -> Population:
-    """Read ``P`` (a CSV path, bytes or file) and derive its domains, ranges and edges.
+    """Read ``P`` (a CSV path, bytes or file) and derive its domains, ranges and edges;
+    ``table``: what the messages call it (``messages.SYN_TERMS``: the round's original, or a
+    data pack's population).
 
     Raises
     ------
@@ -150,11 +159,13 @@ def read_population(
         The header is not the configuration's columns, a numeric column holds a cell that
         is no finite number, or the label has fewer than two values.
     """
-    table = load_table(source, name=name).to_frame()
-    return population_from_frame(table, config)
+    frame = load_table(source, name=name).to_frame()
+    return population_from_frame(frame, config, table_name=table)
 
 
-def population_from_frame(table: pd.DataFrame, config: SynthConfig) -> Population:
+def population_from_frame(
+    table: pd.DataFrame, config: SynthConfig, *, table_name: str = ORIGINAL_TABLE
+) -> Population:
     """:func:`read_population` over a frame of text cells (as :func:`scoring.tables.read_table` gives)."""
     header = [str(c) for c in table.columns]
     if header != list(config.columns):
@@ -168,7 +179,9 @@ def population_from_frame(table: pd.DataFrame, config: SynthConfig) -> Populatio
     for column in config.columns:
         cells = table[column].to_numpy(dtype=object)
         if config.roles[column] == "numeric":
-            values = checked_numbers(cells, column=column, code="syn.config.not_number")
+            values = checked_numbers(
+                cells, column=column, code="syn.config.not_number", table=table_name
+            )
             typed[column] = values
             ranges[column] = (
                 (float(values.min()), float(values.max())) if len(values) else (0.0, 0.0)
@@ -179,6 +192,8 @@ def population_from_frame(table: pd.DataFrame, config: SynthConfig) -> Populatio
             domains[column] = tuple(sorted(set(typed[column].tolist())))
     labels = domains[config.label]
     if len(labels) < 2:
-        raise SynthError("syn.config.label_values", label=config.label, count=len(labels))
+        raise SynthError(
+            "syn.config.label_values", label=config.label, count=len(labels), table=table_name
+        )
     frame = pd.DataFrame(typed, columns=list(config.columns))
     return Population(config=config, frame=frame, domains=domains, ranges=ranges, edges=edges)

@@ -20,7 +20,8 @@ from pwscup.synthetic import engine
 from pwscup.synthetic.models import SynPopulation, SyntheticRound, TeamDraw
 from scoring.errors import ScoringError
 from scoring.synthetic.config import parse_config
-from scoring.synthetic.draws import draw_shared
+from scoring.synthetic.draws import draw_shared, rows_check
+from scoring.synthetic.messages import POPULATION_TABLE
 from scoring.synthetic.population import read_population
 
 
@@ -63,7 +64,9 @@ def population_check(*, synthetic: SyntheticRound, table: bytes, filename: str):
         raise ValidationError({"table": _("The table has a header and no data row.")})
     try:
         parsed = parse_config(engine.config_in_order(round_.config, header), header)
-        population = read_population(csv.utf8, parsed, name=filename)
+        # The messages name the population (the faulty file), not the round's original.
+        population = read_population(csv.utf8, parsed, name=filename, table=POPULATION_TABLE)
+        rows_check(len(population.frame), parsed, table=POPULATION_TABLE)
         draw_shared(len(population.frame), parsed, seed=synthetic.secret_seed)
     except ScoringError as error:
         raise scoring_form_error("table", error) from None
