@@ -96,8 +96,9 @@ def _choice_by_key(round: Round, key: str) -> DataChoice:
 
 
 def team_choice_set(*, user, round: Round, team, key: str) -> TeamDataChoice:
-    """A member of ``team`` picks the pack ``key``; refused once the team has uploaded in the
-    round (the pick is locked: only an organizer changes it)."""
+    """A member of ``team`` picks the pack ``key``; refused once the team's pick is locked
+    (by default at its first upload in the round, ``choice_lock``; the kind's
+    ``choice_wording.refused`` says so)."""
     if team is None or not team.members.filter(pk=user.pk).exists():
         raise Refused(_("Only a member of the team picks its data."), status=403)
     with transaction.atomic():
@@ -114,10 +115,8 @@ def team_choice_set(*, user, round: Round, team, key: str) -> TeamDataChoice:
         pick = TeamDataChoice.objects.filter(round=round, team=team).first()
         if pick is not None and pick.locked:
             raise Refused(
-                _(
-                    "Your team's data is locked since its first upload in this round: "
-                    "ask the organizers to change it."
-                ),
+                # The kind says when a pick locks and who changes it after.
+                str(kind_of(round).choice_wording.refused),
                 status=409,
                 code="choice_locked",
             )

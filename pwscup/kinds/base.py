@@ -19,6 +19,7 @@ on the key.
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from pwscup.kinds.choice_wording import UPLOAD_LOCK
 from pwscup.kinds.face_hooks import FaceHooks
 from pwscup.kinds.layout import KindModule
 from pwscup.kinds.results_hooks import ResultsHooks
@@ -87,6 +88,9 @@ class RoundKind(FaceHooks, ResultsHooks):
     # The names of the kind's phases (the core's ``Phase`` rows of its rounds) by their key:
     # its schedule, its refusals ("%(window)s closed at ...") and the admin say them.
     phase_labels: dict = {}
+    # When a team's data pack is locked and who changes it after, as the data choice's
+    # pages say it (``pwscup.kinds.choice_wording``): by default, its first upload.
+    choice_wording = UPLOAD_LOCK
 
     @property
     def namespace(self) -> str | None:

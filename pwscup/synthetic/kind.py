@@ -5,6 +5,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.phased_kinds import PhasedKind
+from pwscup.kinds.choice_wording import ChoiceWording
 from pwscup.kinds.two_sided import TwoSidedKind
 from pwscup.submissions.services.jobs import JobKind
 from pwscup.submissions.services.two_sided import TWO_SIDED_PHASE_LABELS
@@ -25,6 +26,35 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
     lifecycle = LIFECYCLE
     counted_row = "synthetic"  # migrations/0004_page_generation_trigger.py
     counted_row_defer = ("holdout", "aux")  # the drawn ids: the scorer's, not the pages'
+    # A team's rows are drawn from its pack at its first download (``services.draws``) and
+    # kept: its pick is fixed then, for the organizers too (``choice_change_refusal``).
+    choice_wording = ChoiceWording(
+        rule=_(
+            "The pick is fixed when the team's rows are drawn from its pack: at its first "
+            "download of its members table or its starter kit (or its first upload). After "
+            "that neither the team nor the organizers can change it."
+        ),
+        form_note=_(
+            "Your pick is fixed at your team's first download of its members table or its "
+            "starter kit."
+        ),
+        locked=_(
+            "Fixed: your team's rows are drawn from this pack (at its first download of its "
+            "data). It cannot change."
+        ),
+        refused=_(
+            "Your team's rows are already drawn from its pack (at its first download of its "
+            "data): a synthetic round keeps a team's draw, so its pick cannot change."
+        ),
+        console=_(
+            "Its pick is fixed when its rows are drawn, at its first download of its data (or "
+            "its first upload): after that nobody can change it."
+        ),
+        kept=_(
+            "Your team plays on the round's original table (it was drawn before the data packs "
+            "were offered); the packs below are for teams that joined later."
+        ),
+    )
 
     # --- configuration and state -------------------------------------------------------------
 
@@ -51,11 +81,17 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
         draw = synthetic and selectors.team_draw_of(synthetic=synthetic, team=team)
         if draw is None:
             return ""
+        if not draw.choice_key:
+            return gettext(
+                "The rows of %(team)s were drawn from the round's original table before the "
+                "data packs were offered (when the round was created or the team joined): a "
+                "synthetic round keeps a team's draw, so its data pack cannot change."
+            ) % {"team": team.name}
         return gettext(
             "The rows of %(team)s are already drawn from the population of %(key)s (the team "
             "downloaded or uploaded its data): a synthetic round keeps a team's draw, so its "
             "data pack cannot change."
-        ) % {"team": team.name, "key": draw.choice_key or "-"}
+        ) % {"team": team.name, "key": draw.choice_key}
 
     def choice_kept(self, round) -> dict[int, str]:
         """A team drawn from the round's original before the packs were offered keeps those
@@ -64,7 +100,7 @@ class SyntheticKind(PhasedKind, TwoSidedKind):
         if synthetic is None:
             return {}
         note = gettext(
-            "drawn from the round's original table before the data packs were offered: its "
+            "drawn from the round's original table before the data packs were offered; its "
             "rows stay the original's, whatever pack is picked."
         )
         return {

@@ -145,6 +145,9 @@ def test_a_team_picks_on_the_data_tab_in_both_languages(world):
     assert "チームのデータ" in page and "このデータを選ぶ" in page
     page = member(world, "a").get(data_tab(world), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Your team has not picked yet" in page and "Adult census" in page
+    # The core's rule, this kind's: the first upload locks the pick (the kind's wording).
+    assert "Your team&#x27;s first upload in this round locks its pick." in page
+    assert "The pick is locked at the team&#x27;s first upload" in page
     response = pick_on_data_tab(world, "a", "bank")
     text = response.content.decode()
     assert "Your team&#x27;s data: Bank." in text
@@ -166,6 +169,7 @@ def test_the_first_upload_locks_the_pick_and_the_organizer_changes_it(world):
     assert team_pick(round=world.round, team=world.teams["a"]).locked
     page = member(world, "a").get(data_tab(world)).content.decode()
     assert 'data-testid="data-choice-locked"' in page
+    assert "Locked: your team has uploaded in this round." in page
     assert 'data-testid="data-choice-form"' not in page
     # A pick posted anyway (an old page) is refused with its reason.
     action = reverse("data_choice", args=[world.competition.slug, world.round.slug])

@@ -384,7 +384,7 @@ def test_packs_offered_after_the_teams_were_drawn_say_the_teams_keep_the_origina
     choices_set(user=world.organizer, round=world.round, rows=PACKS[:2])
     page = client_of(world, "a").get(data_tab(world)).content.decode()
     assert 'data-testid="data-choice-kept"' in page
-    assert "drawn from the round&#x27;s original table before the data packs" in page
+    assert "the round&#x27;s original table (it was drawn before the data packs" in page
     assert "until it does, its downloads" not in page
     assert 'data-testid="data-choice-form"' not in page
     status = api_get(world, "a", "api:round-status").json()["data_choice"]
@@ -402,7 +402,7 @@ def test_packs_offered_after_the_teams_were_drawn_say_the_teams_keep_the_origina
         reverse("console:round", args=[world.competition.slug, world.round.slug])
     ).content.decode()
     warning = console.split('data-testid="round-data-choice-kept">')[1].split("</p>")[0]
-    assert "2 teams' data does not follow their pack" in warning
+    assert "The data of 2 teams (Team A, Team B) stays as it is" in warning
     assert world.teams["a"].name in warning and world.teams["b"].name in warning
     assert 'data-testid="data-choice-kept-' in console
     add_team(world, "c")

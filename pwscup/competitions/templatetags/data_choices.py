@@ -6,6 +6,7 @@ locked); nothing when the round offers no choice. A kind's Data tab that read th
 from django import template
 
 from pwscup.competitions.choice_selectors import choice_state
+from pwscup.kinds.registry import kind_of
 
 register = template.Library()
 
@@ -18,6 +19,8 @@ def round_data_choice(context) -> dict:
         "round": round_,
         "team": team,
         "state": state,
+        # When the pick locks and who changes it after: the kind's words.
+        "wording": kind_of(round_).choice_wording,
         "csrf_token": context.get("csrf_token"),
         "competition_slug": round_.competition.slug,
     }
