@@ -203,10 +203,11 @@ def panel_context(round_) -> dict | None:
     releases = SynRelease.objects.filter(synthetic=synthetic)
     attacks = SynAttack.objects.filter(target__synthetic=synthetic)
     config = engine.round_config(round_)
+    packs = selectors.pack_populations(synthetic=synthetic)
     return {
         "round": round_,
         "synthetic": synthetic,
-        "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True),
+        "summary": selectors.draws_summary(synthetic=synthetic, kept_sizes=True, packs=packs),
         "config": config,
         "columns": [(column, config.roles[column]) for column in config.columns],
         "phases": named_phases(round_),
@@ -223,6 +224,6 @@ def panel_context(round_) -> dict | None:
             "teams": attacks.values("team").distinct().count(),
         },
         "round_url": reverse("round_detail", args=[round_.competition.slug, round_.slug]),
-        "packs": selectors.pack_populations(synthetic=synthetic),
+        "packs": packs,
         "population_form": PopulationForm(choices=round_choices(round=round_)),
     }

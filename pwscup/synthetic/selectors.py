@@ -265,13 +265,20 @@ def round_draws(*, synthetic: SyntheticRound) -> list[TeamDraw]:
 
 
 def draws_summary(
-    *, synthetic: SyntheticRound, kept_sizes: bool = False, draws: list[TeamDraw] | None = None
+    *,
+    synthetic: SyntheticRound,
+    kept_sizes: bool = False,
+    draws: list[TeamDraw] | None = None,
+    packs: list | None = None,
 ) -> dict:
     """The draws' sizes, how many teams the table holds disjointly (``capacity``: team
     ``capacity + 1`` and later are drawn independently) and whether the teams' member sets
     are disjoint; with ``kept_sizes`` (the console's), the sizes of the holdout and the
     auxiliary table as drawn (their ids, which the Data tab does not read). ``draws``: the
-    round's draws already read (``round_draws``), else read here."""
+    round's draws already read (``round_draws``), else read here. ``packs``: the round's
+    packs (``pack_populations``) when it offers a data choice: teams are drawn from their
+    pack's population then, so ``pack_capacity`` says each population's count
+    (``(pack, capacity)``, ``None`` while the pack has no population)."""
     if draws is None:
         draws = round_draws(synthetic=synthetic)
     config = engine.round_config(synthetic.round)
@@ -281,17 +288,27 @@ def draws_summary(
         "population": synthetic.round.original_rows,
         "n_train": config.n_train,
         "n_challenge": config.n_challenge,
-        "capacity": disjoint_teams(
-            synthetic.round.original_rows,
-            n_holdout=config.n_holdout,
-            n_aux=config.n_aux,
-            n_train=config.n_train,
-            n_challenge=config.n_challenge,
-        ),
+        "capacity": _capacity(config, synthetic.round.original_rows),
+        "pack_capacity": [
+            (pack, _capacity(config, pack.population.rows) if pack.population else None)
+            for pack in packs or ()
+        ],
         "teams": len(draws),
         "disjoint": all(d.disjoint for d in draws),
         "overlapping": [d.team for d in draws if not d.disjoint],
     }
+
+
+def _capacity(config: SynthConfig, rows: int) -> int:
+    """How many teams a population of ``rows`` rows gives rows of their own at the round's
+    sizes (``disjoint_teams``)."""
+    return disjoint_teams(
+        rows,
+        n_holdout=config.n_holdout,
+        n_aux=config.n_aux,
+        n_train=config.n_train,
+        n_challenge=config.n_challenge,
+    )
 
 
 # --- the data choice's populations --------------------------------------------------------

@@ -1,7 +1,9 @@
 """What a synthetic round offering data packs says of them (the look-79 walk): a team's pick
 is fixed at its first download (the kind's wording, not the core's "first upload"), the
 organizer's card shows drawn and kept teams fixed, with no Change form, and a kept team's
-refusal gives its own reason; a kept team reads a student's sentence."""
+refusal gives its own reason; a kept team reads a student's sentence and no "drawn from its
+pack"; how many teams get rows of their own is counted per pack's population; large numbers
+have thousands separators."""
 
 import pytest
 from django.test import Client
@@ -10,7 +12,8 @@ from django.urls import reverse
 from pwscup.competitions.choice_services import choices_set, organizer_choice_change
 from pwscup.core.errors import Refused
 from pwscup.synthetic import services
-from tests.pwscup.syn_world import syn_world
+from scoring.synthetic.draws import disjoint_teams
+from tests.pwscup.syn_world import SMALL, syn_world
 from tests.pwscup.test_syn_choice import PACKS, add_team, adult_slice
 
 pytestmark = pytest.mark.django_db
@@ -115,12 +118,34 @@ def test_a_kept_team_reads_a_student_sentence_and_not_drawn_from_its_pack(late):
         "Your team plays on the round&#x27;s original table (it was drawn before the data "
         "packs were offered); the packs below are for teams that joined later."
     )
+    assert 'data-testid="packs-team"' not in page
+    assert "drawn from the population of its pack" not in page
     japanese = shown(data_tab(late, "a", "ja"), "data-choice-kept")
     assert japanese.startswith("あなたのチームは元のテーブルで競います")
+    # A team that joined after the packs reads where its rows come from.
+    assert 'data-testid="packs-team"' in data_tab(late, "c")
     # The organizer's card: one colon, and the warning names the teams in parentheses.
     card = console(late)
     assert "offered; its rows stay" in card
     assert "The data of 2 teams (Team A, Team B) stays as it is" in card
+
+
+def capacity(rows: int) -> int:
+    sizes = {key: SMALL[key] for key in ("n_holdout", "n_aux", "n_train", "n_challenge")}
+    return disjoint_teams(rows, **sizes)
+
+
+def test_teams_with_rows_of_their_own_are_counted_per_pack_population(late):
+    assert capacity(3000) != capacity(5000)  # the original (3,000 rows) counts as p1
+    page = data_tab(late, "c")
+    assert shown(page, "pack-capacity-p2") == f", rows of their own for {capacity(5000)} teams"
+    assert shown(page, "pack-capacity-p1") == f", rows of their own for {capacity(3000)} teams"
+    assert "5,000 people" in page
+    assert "The table holds" not in shown(page, "disjoint")
+    panel = console(late)
+    assert f"{capacity(5000)} teams</li>" in panel.split('data-testid="syn-capacity-p2"')[1]
+    assert "The table holds" not in panel.split('data-testid="syn-capacity"')[1][:400]
+    assert "5,000 rows" in panel and "3,000 rows" in panel
 
 
 def test_the_japanese_pick_confirmation_says_the_pick_was_made():

@@ -43,7 +43,7 @@ class SyntheticTabs(TwoSidedTabs):
             and access.team is not None
             and any(draw.team_id == access.team.pk for draw in draws),
             "data_choice": choice,
-            "draws": selectors.draws_summary(synthetic=state.synthetic, draws=draws),
+            "draws": selectors.draws_summary(synthetic=state.synthetic, draws=draws, packs=packs),
             "published": tabs.published_files(state=state, team=access.team) if participant else [],
             "participant": participant,
             "wheel": wheel_filename(),
