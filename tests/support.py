@@ -24,6 +24,22 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "scripts" / "docker"
 
 
+def site_kinds() -> list:
+    """The round kinds the site's apps register (each an installed app's ``KindApp``), in the
+    registry's order: every registered kind but one a test registered for itself (the toy,
+    whose class lives in no installed app). A test that holds every kind to a rule reads
+    them here, so a new kind is held to it without the test naming it."""
+    from django.apps import apps
+
+    from pwscup.kinds import all_kinds
+
+    return [
+        kind
+        for kind in all_kinds()
+        if apps.get_containing_app_config(type(kind).__module__) is not None
+    ]
+
+
 def free_port() -> int:
     """A free TCP port on loopback."""
     with socket.socket() as sock:

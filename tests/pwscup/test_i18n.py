@@ -226,12 +226,17 @@ def test_a_kind_s_row_names_its_round_and_a_scorer_program_s_file_in_both_langua
     from django.utils.functional import Promise
 
     from pwscup.competitions.models import Round
+    from tests.support import site_kinds
 
-    settings = {apps.get_model(*label.split(".")) for label in ROUND_SETTINGS}
+    kinds = site_kinds()
+    lacking = [kind.key for kind in kinds if kind.key not in ROUND_SETTINGS]
+    assert not lacking, f"ROUND_SETTINGS has no settings model of the kinds {lacking}"
+    kind_apps = {apps.get_containing_app_config(type(kind).__module__).label for kind in kinds}
+    settings = {apps.get_model(ROUND_SETTINGS[kind.key]) for kind in kinds}
     rounds = [
         field
         for model in apps.get_models()
-        if model._meta.app_label in KIND_APPS
+        if model._meta.app_label in kind_apps
         for field in model._meta.get_fields()
         if field.many_to_one and field.model is model
         if field.related_model is Round or field.related_model in settings
@@ -249,14 +254,15 @@ def test_a_kind_s_row_names_its_round_and_a_scorer_program_s_file_in_both_langua
         assert {str(field.verbose_name) for field in rounds} == {"ラウンド"}
 
 
-KIND_APPS = ("pwscup2015", "dp", "sequential", "synthetic", "scorer")
-ROUND_SETTINGS = (
-    "pwscup2015.Pwscup2015Round",
-    "dp.DPRound",
-    "sequential.SequentialRound",
-    "synthetic.SyntheticRound",
-    "scorer.ScorerRound",
-)
+# Each registered kind's settings model (one-to-one with ``Round``), by the kind's key: a
+# kind registered without an entry fails the test above.
+ROUND_SETTINGS = {
+    "pwscup2015": "pwscup2015.Pwscup2015Round",
+    "dp": "dp.DPRound",
+    "sequential": "sequential.SequentialRound",
+    "synthetic": "synthetic.SyntheticRound",
+    "scorer": "scorer.ScorerRound",
+}
 
 
 @pytest.mark.django_db
