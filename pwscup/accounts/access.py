@@ -18,8 +18,8 @@ from pwscup.competitions.models import Competition, Phase, Round
 from pwscup.competitions.selectors import organized_competitions, ranking_version_set
 from pwscup.kinds.registry import all_kinds
 
-# Set on the request by the core for every view under a round kind's URLs (pwscup/kinds/
-# views.py): ``round_access`` then answers 404 for a round of another kind.
+# Set on the request by the core for every view under a round kind's URLs (pwscup/pages/
+# kinds.py): ``round_access`` then answers 404 for a round of another kind.
 EXPECTED_KIND_ATTRIBUTE = "expected_round_kind"
 
 

@@ -2,15 +2,16 @@
 phases, pages, console panel and leaderboards).
 
 A kind lives in its own Django app (``pwscup/pwscup2015/``, ``pwscup/dp/``,
-``pwscup/sequential/``), keeps its settings and state in its own model one-to-one with
-``Round``, and registers one instance in its ``AppConfig.ready()``::
+``pwscup/sequential/``, ``pwscup/synthetic/``, ``pwscup/scorer/``), keeps its settings and
+state in its own model one-to-one with ``Round``, and registers one instance through its
+``AppConfig``, a ``pwscup.kinds.registry.KindApp`` that names its class (``KindApp.ready()``
+registers it)::
 
-    from pwscup.kinds import register
-    from pwscup.dp.kind import DpKind
+    from pwscup.kinds.registry import KindApp
 
-    class DpConfig(AppConfig):
-        def ready(self):
-            register(DpKind())
+    class DPConfig(KindApp, AppConfig):
+        name = "pwscup.dp"
+        kind = "pwscup.dp.kind.DPKind"
 
 The core (pages, console, admin) asks the round's kind (``kind_of(round)``) and never branches
 on the key.

@@ -1,5 +1,5 @@
 """Imported competitions play: a 2015 round imported from a bundle is scored by the real
-Celery worker; the demo competition (six rounds of three kinds) is exported, imported as a
+Celery worker; the demo competition (eight rounds of five kinds) is exported, imported as a
 new competition and exported again equal."""
 
 import datetime as dt
