@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
-from scoring.numbers import parse_numbers
+from scoring.numbers import number_texts, parse_numbers
 from scoring.sequential.config import SeqConfig
 
 COUNTERFEIT = ""
@@ -160,7 +160,7 @@ def _cell(values: pd.Series, kind: str) -> str:
     if kind == "num":
         numbers = parse_numbers(values.to_numpy(dtype=object))
         lo, hi = numbers.min(), numbers.max()
-        text = [str(int(v)) if float(v).is_integer() else repr(float(v)) for v in (lo, hi)]
+        text = number_texts([lo, hi])
         return f"[{text[0]},{text[1]}]"
     distinct = sorted(set(values))
     return distinct[0] if len(distinct) == 1 else "{" + "|".join(distinct) + "}"

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.errors import ValidationError
+from scoring.numbers import number_texts
 from scoring.sequential.cells import set_contains
 from scoring.sequential.master import Master
 from scoring.sequential.messages import issue, q, raise_issues
@@ -197,16 +198,12 @@ def check_regions_hold_their_rows(
                 row=k + 1,
                 pid=q(pid.iloc[k]),
                 column=column,
-                value=q(value) if isinstance(value, str) else _number(value),
+                value=q(value) if isinstance(value, str) else number_texts([value])[0],
                 gid=int(rows["gid"].iloc[k]),
                 region=q(frame[column].iloc[k]),
             )
         )
     raise_issues(problems, int(outside.sum()))
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def check_one_last_per_group(
