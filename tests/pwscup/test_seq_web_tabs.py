@@ -174,6 +174,13 @@ def test_the_submit_tab_puts_the_upload_form_first_then_the_limits_command_and_u
     assert 'data-testid="accepted"' in page and 'data-testid="upload-minv">2<' in page
     number = world.sequential.releases.get().number
     assert f'data-testid="upload-number">{number}<' in page  # the upload's #n in the team
+    # the #n restarts per release, and the legend says so (not "in your team")
+    assert "number among your team's uploads of that release" in page
+    client.cookies["django_language"] = "ja"
+    assert "#: そのリリースについてのチーム内のアップロード番号" in text_of(
+        client, tab(world, "submit")
+    )
+    client.cookies["django_language"] = "en"
     assert "python -m scoring seq check master.csv release_1.csv --config config.json</pre>" in page
     freeze(world)
     freeze(world)
