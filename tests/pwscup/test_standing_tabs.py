@@ -121,6 +121,13 @@ def test_dp_gate_and_ranks_are_shown_once_scored(db, client):
         html = page(client, world, tab)
         row = gates_row(html, 1)
         assert "eps-1 · #1" in row and 'data-passed="0"' in row  # a uniform guess: ρs < 0.99
+        # the legend stands above the sideways-scrolling table, not in it (a phone cut it off)
+        gates = html[html.index('data-testid="upload-gates"') :]
+        legend = gates.index('data-testid="gates-legend"')
+        assert (
+            legend < gates.index('class="scroll"') and "<caption" not in gates.split("</table>")[0]
+        )
+        assert 'aria-describedby="gates-legend"' in gates
         mine = next((r for r in overall if r.team.pk == world.teams["a"].pk), None)
         if mine is None:
             assert "No overall rank" in html
