@@ -191,3 +191,16 @@ class ConfigField(forms.CharField):
         if value is None:
             return ""
         return value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def form_error_count(form) -> int:
+    """How many errors a refused form shows: its own and its fields', its tables of rows'
+    (``row_sets``, unless its JSON view is the configuration) and those it lists apart
+    (``column_errors``), for the summary at its top (``console/_form_errors_summary.html``)."""
+    if not form.is_bound:
+        return 0
+    count = sum(len(errors) for errors in form.errors.values())
+    uses_json = getattr(form, "uses_json", None)
+    if not (uses_json and uses_json()):
+        count += sum(rows.total_error_count() for rows in getattr(form, "row_sets", list)())
+    return count + len(getattr(form, "column_errors", ()))

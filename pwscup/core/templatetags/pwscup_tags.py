@@ -3,6 +3,7 @@ from django.utils.html import conditional_escape, escape, format_html, format_ht
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from pwscup.core.form_fields import form_error_count
 from pwscup.core.markdown import render_markdown
 from scoring.display import (
     NOTES,
@@ -199,3 +200,9 @@ def chart_value_bars(bars, label_x):
             for bar in bars
         ),
     )
+
+
+@register.filter
+def error_count(form) -> int:
+    """How many errors a refused form shows (``form_error_count``)."""
+    return form_error_count(form)
