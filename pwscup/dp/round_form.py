@@ -35,8 +35,8 @@ EXAMPLE_CONFIG = {
     "workload": [{"id": "gender_age", "attributes": ["gender", "age"]}],
     "levels": [
         {"id": "eps-0.1", "epsilon": "0.1"},
-        {"id": "eps-1", "epsilon": "1.0"},
-        {"id": "eps-4", "epsilon": "4.0"},
+        {"id": "eps-1", "epsilon": "1"},  # "1.0" would make the level "eps-1.0"
+        {"id": "eps-4", "epsilon": "4"},
     ],
     "tracks": {"interactive": True, "batch": "platform"},
 }

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from pwscup.competitions.models import Round
+from pwscup.dp.models import DPRound
 from tests.pwscup.dp_world import movielens_csv
 from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered, post_data
 from tests.pwscup.seq_web_world import fixture
@@ -93,6 +94,13 @@ def test_the_form_as_rendered_with_the_lecturer_s_values_creates_the_round(clien
     assert response.status_code == 302, form.errors if form else response.status_code
     round_ = Round.objects.get(competition=world.competition, slug=slug)
     assert round_.kind == kind
+
+
+def test_the_dp_form_s_example_levels_make_clean_level_ids(client, world):
+    client.force_login(world.organizer)
+    assert _dp(client, world.competition).status_code == 302
+    levels = DPRound.objects.get(round__slug="dp").config["levels"]
+    assert [level["id"] for level in levels] == ["eps-0.1", "eps-1", "eps-4"]
 
 
 def test_the_closed_json_view_is_rendered_empty_on_the_sequential_form(client, world):
