@@ -111,20 +111,30 @@ def final_estimates(*, dp_round: DPRound, level: str) -> list[Estimate]:
 
 
 def organizer_overview(*, dp_round: DPRound) -> list[dict]:
-    """Per team: ε spent and charges at each level, and whether a valid estimate is in
-    (for the organizer's console; no answer, release or score)."""
+    """Per team: ε spent (of the level's budget) and charges at each level, and whether a
+    valid estimate is in (for the organizer's console; no answer, release or score)."""
     levels = dp_round.level_ids
+    budgets = {
+        item["id"]: format_epsilon(Fraction(item["epsilon"])) for item in dp_round.config["levels"]
+    }
     rows: dict[int, dict] = {}
     for team in dp_round.round.competition.teams.order_by("name"):
         rows[team.pk] = {
             "team": team,
-            "levels": {lv: {"spent": "0", "charges": 0, "estimate": False} for lv in levels},
+            "levels": {
+                lv: {"spent": "0", "charges": 0, "estimate": False, "budget": budgets[lv]}
+                for lv in levels
+            },
         }
     for ledger in Ledger.objects.filter(dp_round=dp_round):
         cell = rows.get(ledger.team_id, {}).get("levels", {}).get(ledger.level)
         if cell is not None:
             # As the team's pages write it (``LevelView.spent_text``): 1/6 (= 0.166667).
-            cell.update(spent=format_epsilon(Fraction(ledger.spent)), charges=ledger.charges_count)
+            cell.update(
+                spent=format_epsilon(Fraction(ledger.spent)),
+                charges=ledger.charges_count,
+                budget=format_epsilon(Fraction(ledger.budget)),
+            )
     for team_id, level in (
         Estimate.objects.filter(dp_round=dp_round, status=Estimate.Status.FINISHED)
         .values_list("team_id", "level")

@@ -316,8 +316,14 @@ def test_the_console_panel_shows_each_teams_spending_but_no_answer(world):
     client.force_login(world.organizer)
     page = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
     text = page.content.decode()
-    assert 'data-testid="dp-overview"' in text and "0.5 <small" in text
+    assert 'data-testid="dp-overview"' in text
+    # spent of the level's budget, and the number of charges said as such; nothing spent: —
+    assert '0.5 of 1 <small class="muted">· 1 charge</small>' in text
+    assert '<td class="num">— <small class="muted"></small></td>' in text
     assert repr(result.charge.reply["answer"][0]) not in text
+    client.cookies["django_language"] = "ja"
+    page = client.get(reverse("console:round", args=[world.competition.slug, world.round.slug]))
+    assert '1 のうち 0.5 <small class="muted">· 1 回</small>' in page.content.decode()
 
 
 def test_a_refused_form_query_comes_back_302_with_its_message_as_dp_md_says(world):
@@ -350,7 +356,7 @@ def test_the_console_panel_writes_a_fraction_as_the_team_pages_and_says_the_clos
     client.force_login(world.organizer)
     address = reverse("console:round", args=[world.competition.slug, world.round.slug])
     text = client.get(address).content.decode()
-    assert "1/3 (= 0.333333) <small" in text
+    assert "1/3 (= 0.333333) of 1 <small" in text
     assert "are computed when the release phase closes" in text
     close_now(world)
     text = client.get(address).content.decode()
