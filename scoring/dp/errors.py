@@ -12,7 +12,7 @@ Examples
 >>> str(error)
 "Level 'eps-0' has epsilon 0; it must be > 0"
 >>> error.render("ja")
-"レベル 'eps-0' の epsilon は 0 です。0 より大きくしてください"
+"レベル 'eps-0' の ε は 0 です。0 より大きい値にしてください"
 >>> render_dp(error.code, error.params, "en") == str(error)
 True
 """

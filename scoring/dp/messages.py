@@ -84,11 +84,11 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.level.not_positive": {
         "en": "Level '{level}' has epsilon {epsilon}; it must be > 0",
-        "ja": "レベル '{level}' の epsilon は {epsilon} です。0 より大きくしてください",
+        "ja": "レベル '{level}' の ε は {epsilon} です。0 より大きい値にしてください",
     },
     "dp.level.too_large": {
         "en": "Level '{level}' has epsilon {epsilon}; it must be at most 100",
-        "ja": "レベル '{level}' の epsilon は {epsilon} です。100 以下にしてください",
+        "ja": "レベル '{level}' の ε は {epsilon} です。100 以下の値にしてください",
     },
     "dp.config.batch_needs_replace": {
         "en": "The batch track needs adjacency 'replace': a released table of N rows reveals N",
@@ -123,7 +123,7 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
     },
     "dp.epsilon.not_positive": {
         "en": "epsilon must be > 0 (got {value})",
-        "ja": "epsilon は 0 より大きくしてください（値: {value}）",
+        "ja": "epsilon は 0 より大きい値にしてください（値: {value}）",
     },
     # the hidden table (§12)
     "dp.original.missing_column": {

@@ -158,7 +158,7 @@ def test_every_configuration_error_is_shown_at_once_next_to_its_field(world, cli
     data["attribute-1-values"] = "<=17, 18-24, <=17"
     response = _post(client, world, data, headers={"accept-language": "ja"})
     form = response.context["form"]
-    assert "0 より大きくしてください" in form.errors["levels"][0]
+    assert "0 より大きい値にしてください" in form.errors["levels"][0]
     assert set(form.errors) == {"levels", "max_charges_per_level"}, form.errors
     assert form.attribute_rows[1].errors["values"]
     assert not Round.objects.filter(slug="dp").exists()
@@ -166,7 +166,8 @@ def test_every_configuration_error_is_shown_at_once_next_to_its_field(world, cli
 
 def test_the_errors_are_in_japanese_for_a_japanese_reader(world, client):
     response = _post(client, world, fields_post(levels="1, 0"), headers={"accept-language": "ja"})
-    assert "0 より大きくしてください" in response.context["form"].errors["levels"][0]
+    message = response.context["form"].errors["levels"][0]
+    assert "の ε は 0 です。0 より大きい値にしてください" in message
 
 
 def test_after_an_error_the_page_names_the_table_to_choose_again(world, client):
