@@ -34,6 +34,7 @@ Examples
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -175,8 +176,12 @@ def render(code: str, params: Mapping[str, Any] | None = None, lang: str | None 
     """
     lang = language(lang)
     params = params or {}
+    template = MESSAGES[code][lang]
     values = {key: _value(value, lang) for key, value in params.items()}
-    text = MESSAGES[code][lang].format(**values)
+    for key, value in params.items():
+        if is_nested(value):
+            values[key] = spaced(template, key, values[key], lang)
+    text = template.format(**values)
     if lang == "en" and any(_starts_with_term(text, term) for term in TERMS):
         text = text[0].upper() + text[1:]
     return text
@@ -214,6 +219,40 @@ def _value(value: Any, lang: str) -> Any:
     if isinstance(value, str) and value in TERMS:
         return TERMS[value].get(lang, value)
     return value
+
+
+def is_nested(value: Any) -> bool:
+    """Whether a parameter value is a nested message or a list of them."""
+    if isinstance(value, Mapping):
+        return "code" in value
+    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
+
+
+_JA_WORD = re.compile(r"[\u3041-\u30ff\u3400-\u9fff]")  # kana, kanji (not 、。（）)
+_LATIN_START = re.compile(r"[0-9A-Za-z'\"{\[(<+\-−]")
+_LATIN_END = re.compile(r"[0-9A-Za-z'\"}\])>]")
+
+
+def spaced(template: str, key: str, text: Any, lang: str) -> Any:
+    """A nested message's ``text`` as it goes in ``template`` at ``{key}``: in Japanese, set
+    off by a space from a kana or kanji it would touch with a Latin letter, a digit or a
+    quote (``'n_challenge' は 2 × n_train（4000）以下の 4 の倍数``, ``true または false で``);
+    the template's author cannot know which nested message comes.
+
+    >>> spaced("'{key}' は{expected}でなければなりません", "expected", "true または false", "ja")
+    ' true または false '
+    >>> spaced("'{key}' は{expected}でなければなりません", "expected", "正の数", "ja")
+    '正の数'
+    """
+    where = template.find("{" + key + "}")
+    if lang != "ja" or where < 0 or not isinstance(text, str) or not text:
+        return text
+    before, after = template[where - 1 : where], template[where + len(key) + 2 :][:1]
+    if before and _JA_WORD.match(before) and _LATIN_START.match(text[0]):
+        text = " " + text
+    if after and _JA_WORD.match(after) and _LATIN_END.match(text[-1]):
+        text += " "
+    return text
 
 
 def _nested(value: Mapping[str, Any], lang: str) -> str:

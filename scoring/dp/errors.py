@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring.dp.messages import DP_MESSAGES
 from scoring.errors import Several, ValidationError
-from scoring.messages import clip, language, render_value
+from scoring.messages import clip, is_nested, language, render_value, spaced
 
 MAX_LISTED = 10
 
@@ -69,7 +69,10 @@ def render_dp(code: str, params: Mapping[str, Any] | None = None, lang: str | No
             value = _WORDS[value][lang]
         elif isinstance(value, list) or (isinstance(value, Mapping) and "code" in value):
             # parts of the library's catalogue (``header.*``, ``expect.*``)
+            nested = is_nested(value)
             value = render_value(value, lang)
+            if nested:
+                value = spaced(DP_MESSAGES[code][lang], key, value, lang)
         values[key] = value
     return DP_MESSAGES[code][lang].format(**values)
 

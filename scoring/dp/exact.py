@@ -70,7 +70,7 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
     >>> parse_epsilon(None)
     Traceback (most recent call last):
     ...
-    scoring.dp.errors.DPError: epsilon is required (missing or null): a decimal number or a fraction p/q
+    scoring.dp.errors.DPError: epsilon is missing (absent or null): write a decimal number or a fraction p/q
     >>> parse_epsilon("0.0000000000001")
     Traceback (most recent call last):
     ...

@@ -106,8 +106,8 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "epsilon '{value}' は小数でも分数 p/q でもありません",
     },
     "dp.epsilon.missing": {
-        "en": "epsilon is required (missing or null): a decimal number or a fraction p/q",
-        "ja": "epsilon を指定してください（ないか null です）。小数か分数 p/q で書きます",
+        "en": "epsilon is missing (absent or null): write a decimal number or a fraction p/q",
+        "ja": "epsilon がありません（欠けているか null です）。小数か分数 p/q で書いてください",
     },
     "dp.epsilon.decimals": {
         "en": "epsilon '{value}' has {decimals} decimals; at most {limit} are allowed",

@@ -259,7 +259,7 @@ def test_a_null_or_too_fine_epsilon_is_refused_with_what_to_write(world):
     query = {"type": "histogram", "attributes": ["gender"]}
     null = post(client, address, {**query, "epsilon": None}, headers)
     assert null.status_code == 400 and "None" not in null.json()["message"]
-    assert null.json()["message"].startswith("epsilon is required (missing or null)")
+    assert null.json()["message"].startswith("epsilon is missing (absent or null)")
     fine = post(client, address, {**query, "epsilon": "0.0000000000001"}, headers)
     assert fine.status_code == 400
     assert "has 13 decimals; at most 12 are allowed" in fine.json()["message"]

@@ -285,11 +285,14 @@ def test_a_missing_epsilon_and_too_many_decimals_say_what_is_wrong():
     """``None`` (absent, or JSON ``null``) asks for ε instead of echoing Python's ``None``;
     a 13-decimal amount names the 12-decimal limit instead of calling it no number."""
     text = message(parse_epsilon, None)
-    assert text == "epsilon is required (missing or null): a decimal number or a fraction p/q"
+    assert text == "epsilon is missing (absent or null): write a decimal number or a fraction p/q"
     assert "None" not in text
     with pytest.raises(DPError) as error:
         parse_epsilon(None)
     assert "None" not in error.value.render("ja") and "null" in error.value.render("ja")
+    assert error.value.render("ja") == (
+        "epsilon がありません（欠けているか null です）。小数か分数 p/q で書いてください"
+    )
     text = message(parse_epsilon, "0.0000000000001")
     assert text == "epsilon '0.0000000000001' has 13 decimals; at most 12 are allowed"
     with pytest.raises(DPError) as error:

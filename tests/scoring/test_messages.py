@@ -227,7 +227,8 @@ JAPANESE = r"[\u3040-\u30ff\u4e00-\u9fff]"
 @pytest.mark.parametrize("expected", ["positive_number", "object", "challenge_size_train"])
 def test_an_expected_value_sits_in_a_japanese_sentence_without_stray_spaces(expected):
     """``は 正の数 でなければ``: the nested part is Japanese words, written without spaces
-    around them (a number inside it keeps its spaces: ``4 の倍数``)."""
+    around them (a number inside it keeps its spaces: ``4 の倍数``; one it starts with is
+    set off: ``は 2 × n_train``)."""
     from scoring.dp.errors import DPError
     from scoring.synthetic.errors import SynthError
 
@@ -238,7 +239,8 @@ def test_an_expected_value_sits_in_a_japanese_sentence_without_stray_spaces(expe
         ValidationError("seq.config.per_team", field="f", expected=part, value=0).render("ja"),
     ):
         assert not re.search(JAPANESE + " +" + JAPANESE, japanese), japanese
-        assert not re.search(r"' は ", japanese), japanese
+        assert not re.search(r"' は " + JAPANESE, japanese), japanese
+        assert not re.search(r"' は[0-9A-Za-z]", japanese), japanese
 
 
 DP_VALID = {
@@ -327,3 +329,26 @@ def test_parameters_are_plain_json(make_error):
     assert error.code in MESSAGES
     assert json.loads(json.dumps(error.params)) == error.params
     assert render(error.code, json.loads(json.dumps(error.params)), "ja") == error.render("ja")
+
+
+def test_a_nested_expected_value_is_spaced_from_the_japanese_around_it():
+    """``'n_challenge' は2 × n_train…`` read wrong: a nested message that starts or ends with
+    a Latin letter or a digit is set off from the kana or kanji it touches, whatever the
+    catalogue (synthetic, DP, the library's own); one in Japanese words is not."""
+    from scoring.dp.errors import DPError
+    from scoring.synthetic.errors import SynthError
+
+    size = expect("challenge_size_train", most=4000)
+    synth = SynthError("syn.config.bad_value", key="n_challenge", expected=size, value=50)
+    assert synth.render("ja") == (
+        "'n_challenge' は 2 × n_train（4000）以下の 4 の倍数でなければなりません（値: 50）"
+    )
+    assert synth.render("en").startswith("'n_challenge' must be a multiple of 4 of at most")
+    boolean = DPError("dp.config.bad_value", key="feedback", expected=expect("boolean"), value=3)
+    assert boolean.render("ja") == "'feedback' は true または false でなければなりません（値: 3）"
+    words = SynthError("syn.config.bad_value", key="x", expected=expect("positive_number"), value=0)
+    assert words.render("ja") == "'x' は正の数でなければなりません（値: 0）"
+    params = {"field": "n", "expected": expect("integer_at_least", low=2), "value": 1}
+    assert render("seq.config.per_team", params, "ja").startswith(
+        "設定キー 'per_team.n' は 2 以上の整数でなければなりません"
+    )
