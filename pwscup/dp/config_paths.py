@@ -35,6 +35,8 @@ def _place(code: str, params: dict, config: dict) -> str:
     if code.startswith("dp.level."):
         field = "id" if code in ("dp.level.duplicate", "dp.level.id_form") else "epsilon"
         return _indexed("levels", config, params.get("level"), "id", field)
+    if code.startswith("dp.epsilon.") and params.get("level") is not None:
+        return _indexed("levels", config, params["level"], "id", "epsilon")
     if code.startswith("dp.epsilon."):
         return _failing_epsilon(config)
     if code == "dp.config.live_feedback":

@@ -663,3 +663,32 @@ def test_a_domain_holding_both_tildes_is_refused_as_a_duplicate():
     with pytest.raises(DPError) as error:
         toy_config(attributes={"gender": ["F", "M"], "age": ["60〜", "60～"]})
     assert error.value.code == "dp.attr.duplicate"
+
+
+def test_every_level_at_fault_is_reported_each_naming_its_level():
+    """A negative ε in one level and 13 decimals in another, a missing one in a third and
+    0 in a fourth: four errors at once (docs/bundles.md promises every error), each with
+    its level's id, so a bundle's path is ``levels[i].epsilon`` of that level."""
+    from scoring.dp.config.parse import parse_config
+    from scoring.dp.errors import DPErrors
+
+    config = {
+        "attributes": {"g": ["F", "M"]},
+        "workload": [{"id": "t", "attributes": ["g"]}],
+        "levels": [
+            {"id": "e1", "epsilon": "1"},
+            {"id": "e2", "epsilon": "-1"},
+            {"id": "e3", "epsilon": "0.1234567890123"},
+            {"id": "e4"},
+            {"id": "e5", "epsilon": "0"},
+        ],
+    }
+    with pytest.raises(DPErrors) as caught:
+        parse_config(config)
+    found = [(error.code, error.params.get("level")) for error in caught.value.errors]
+    assert found == [
+        ("dp.epsilon.not_positive", "e2"),
+        ("dp.epsilon.decimals", "e3"),
+        ("dp.epsilon.missing", "e4"),
+        ("dp.level.not_positive", "e5"),
+    ]

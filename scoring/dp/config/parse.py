@@ -171,25 +171,39 @@ def _parse_workload(
 
 
 def _parse_levels(raw: Any, *, check_ids: bool) -> tuple[Level, ...]:
+    """The levels, each one's ε checked whatever the others' (every level at fault is
+    reported at once, ``DPErrors``); a list that is not one, or a repeated id, stops there."""
+    checks = ConfigChecks(DPError, DPErrors)
     levels = []
-    for level_id, entry in _identified_entries(
-        raw,
-        key="levels",
-        field="epsilon",
-        sample="...",
-        duplicate="dp.level.duplicate",
-        name="level",
-        check_ids=check_ids,
-    ):
-        epsilon = parse_epsilon(entry.get("epsilon"), positive=False)
-        if epsilon <= 0:
-            raise DPError(
-                "dp.level.not_positive", level=clip(level_id), epsilon=exact_text(epsilon)
-            )
-        if epsilon > MAX_LEVEL_EPSILON:
-            raise DPError("dp.level.too_large", level=clip(level_id), epsilon=exact_text(epsilon))
-        levels.append(Level(level_id, epsilon))
+    try:
+        for level_id, entry in _identified_entries(
+            raw,
+            key="levels",
+            field="epsilon",
+            sample="...",
+            duplicate="dp.level.duplicate",
+            name="level",
+            check_ids=check_ids,
+        ):
+            levels.append(checks.run(_level, level_id, entry))
+    except DPError as error:
+        checks.errors.append(error)
+    checks.raise_found()
     return tuple(levels)
+
+
+def _level(level_id: str, entry: dict) -> Level:
+    """One level; an ε that does not parse names its level (``level``: its place in the
+    configuration, e.g. a bundle's ``levels[2].epsilon``)."""
+    try:
+        epsilon = parse_epsilon(entry.get("epsilon"), positive=False)
+    except DPError as error:
+        raise DPError(error.code, **{**error.params, "level": clip(level_id)}) from None
+    if epsilon <= 0:
+        raise DPError("dp.level.not_positive", level=clip(level_id), epsilon=exact_text(epsilon))
+    if epsilon > MAX_LEVEL_EPSILON:
+        raise DPError("dp.level.too_large", level=clip(level_id), epsilon=exact_text(epsilon))
+    return Level(level_id, epsilon)
 
 
 def _document(raw: Any) -> dict:

@@ -23,11 +23,14 @@ class DPPlayer(Player):
     def bundle_faults(self, settings):
         levels = settings["config"]["levels"]
         levels[0]["epsilom"] = "1"
+        # every level's ε is checked, not only the first one at fault (docs/bundles.md)
+        levels[0]["epsilon"] = "0.1234567890123"
         levels[-1]["epsilon"] = "-1"
         settings["schedule"]["closes_at"] = "next monday"
         settings["limits"]["daily_limit"] = 0
         return [
             "config.levels[0].epsilom",
+            "config.levels[0].epsilon",
             f"config.levels[{len(levels) - 1}].epsilon",
             "schedule.closes_at",
             "limits.daily_limit",
