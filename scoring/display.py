@@ -9,7 +9,8 @@ only turns them into text, by the metric's kind in :data:`scoring.metrics_info.M
   nonzero value below 0.001, which four decimals would show with fewer than two
   significant digits or as zero, gets two significant digits instead (``0.000044``), in
   scientific notation only below one in a million (``3.1e-07``): it never reads
-  ``0.0000``;
+  ``0.0000``; a value of a billion or more (U1 or U5 of a table with huge SA values) in
+  scientific notation with four decimals (``1.2346e+13``), not a line of digits;
 * no value: :data:`INFINITE` for L3 (its ``null`` is ``+∞``, spec indicators A.3: some
   class has fewer than ``l`` values), :data:`UNDEFINED` for every other metric (U2 has no
   value when no cross-tabulation cell is shared). :func:`undefined_note` explains the
@@ -35,6 +36,8 @@ INFINITE = "∞"
 INFINITE_WHEN_NULL = frozenset({"L3"})
 # Below this, fixed notation would need more than eight decimals.
 SCIENTIFIC_BELOW = 1e-6
+# From this on, fixed notation would print more than ten digits before the point.
+SCIENTIFIC_FROM = 1e9
 
 NOTES = {  # the metrics whose no-value sign has a meaning of its own
     "L3": {
@@ -61,12 +64,16 @@ def format_number(value: float | int, *, decimals: int = DECIMALS) -> str:
     --------
     >>> format_number(0.25), format_number(0), format_number(4.4e-05), format_number(3.1e-07)
     ('0.2500', '0.0000', '0.000044', '3.1e-07')
+    >>> format_number(12345678901234.5)
+    '1.2346e+13'
     """
     value = float(value)
     if math.isnan(value):
         return UNDEFINED
     if math.isinf(value):
         return INFINITE if value > 0 else f"-{INFINITE}"
+    if abs(value) >= SCIENTIFIC_FROM:
+        return f"{value:.{decimals}e}"
     if value == 0 or abs(value) >= 10 ** (1 - decimals):  # two significant digits or more
         return f"{value:.{decimals}f}"
     if abs(value) < SCIENTIFIC_BELOW:

@@ -34,6 +34,16 @@ def normalize_digits(values: pd.Series) -> pd.Series:
     return values
 
 
+# The largest magnitude of a number in a numeric (``number``) column of any table: 10**15,
+# below 2**53, so a whole value is an exact integer in float64 (what the Arrow reader of
+# ``scoring.arrow_columns`` assumes too), and sums, ranges and squared distances over a
+# table's rows stay finite and precise. Bounding the input in the one validation function
+# every table goes through is simpler than making every metric and attack overflow-proof
+# (a cell of 1e308 made U2's sums NaN, U5 a 300-digit number, and the class coordinates of
+# the kit's attacker overflow); no real attribute (a weight, an income, a count) is larger.
+MAX_MAGNITUDE = 10**15
+
+
 # An integer where the spec says integer: optional sign and decimal digits only (after NFKC),
 # at most 18 of them (exact in float64 up to 2**53; row numbers are far below). ``1e2`` and
 # ``1.0`` are numbers by the rule above but not integers as written.

@@ -16,6 +16,7 @@ import pandas as pd
 from scoring.columns import Table
 from scoring.errors import ValidationError
 from scoring.messages import MAX_LISTED, clip, listing, quoted
+from scoring.numbers import MAX_MAGNITUDE
 from scoring.prepare import TableCache, deleted_mask
 from scoring.schema import NUMBER, RoundConfig
 
@@ -66,7 +67,8 @@ def header_problems(expected: Sequence[str], got: Sequence[str]) -> list[dict]:
 
 
 def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: str) -> None:
-    bad = np.flatnonzero(~np.isfinite(cache.numbers(column, rows)))
+    numbers = cache.numbers(column, rows)
+    bad = np.flatnonzero(~np.isfinite(numbers))
     if bad.size:
         values = cache.values(column, rows[bad[:MAX_LISTED]])
         raise ValidationError(
@@ -74,6 +76,16 @@ def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: st
             column=repr(clip(column)),
             what=what,
             rows=_row_values(rows[bad], values),
+        )
+    large = np.flatnonzero(np.abs(numbers) > MAX_MAGNITUDE)
+    if large.size:
+        values = cache.values(column, rows[large[:MAX_LISTED]])
+        raise ValidationError(
+            "column.too_large",
+            column=repr(clip(column)),
+            what=what,
+            limit="1e15",
+            rows=_row_values(rows[large], values),
         )
 
 

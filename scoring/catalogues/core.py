@@ -138,6 +138,12 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{what}の列 {column} には有限の数値が必要です。数値でないセル: {rows}。"
         + _ROWS_NOTE["ja"],
     },
+    "column.too_large": {
+        "en": "Column {column} of the {what} must hold numbers of magnitude at most {limit}; "
+        "larger at {rows}. " + _ROWS_NOTE["en"],
+        "ja": "{what}の列 {column} の数値は絶対値 {limit} 以下でなければなりません。"
+        "大きすぎるセル: {rows}。" + _ROWS_NOTE["ja"],
+    },
     "submission.row_count": {
         "en": "The submission has {got} data rows; expected {expected} (one per row of the "
         "original table; a deleted row stays as a row of empty cells).",

@@ -288,15 +288,24 @@ def _in_class(features, ref_pts, pub_pts, ref_class, pub_class, n):
         ref_class[ref_class >= 0], minlength=int(max(pub_class.max(initial=0), 0)) + 1
     )
     matched = (pub_class >= 0) & (sizes[np.maximum(pub_class, 0)] > 0)
+    in_class = np.flatnonzero(matched)
+    top = max(int(ref_class.max(initial=0)), 1)
+    far = np.zeros(0, dtype=np.int64)
     scale_k = _class_scale(ref_pts, pub_pts)
-    if max(int(ref_class.max(initial=0)), 1) * scale_k >= 2.0**50:
+    if top * scale_k >= 2.0**50:
+        # A published value far outside the reference (a huge SA value is a valid upload)
+        # would push the class coordinates beyond float precision: those few rows are
+        # searched class by class instead (exact, only slower), the others as usual.
+        outlying = _outlying(ref_pts, pub_pts[in_class])
+        far, in_class = in_class[outlying], in_class[~outlying]
+        scale_k = _class_scale(ref_pts, pub_pts[in_class])
+    if top * scale_k >= 2.0**50:
         raise KitError(
             "kit.bad_parameter",
             method="neighbor_att",
             name="match",
             reason="too many classes for exact class coordinates",
         )
-    in_class = np.flatnonzero(matched)
     ref_in = np.arange(ref_class.size)[ref_class >= 0]
     idx, dist = _top_n(
         features,
@@ -308,4 +317,34 @@ def _in_class(features, ref_pts, pub_pts, ref_class, pub_class, n):
         ref_class[ref_in] * scale_k,
         pub_class[in_class] * scale_k,
     )
+    if far.size:
+        order = np.argsort(np.concatenate([in_class, far]), kind="stable")
+        far_idx, far_dist = _by_class(features, ref_pts, pub_pts, ref_class, pub_class, far, n)
+        idx = np.concatenate([idx, far_idx])[order]
+        dist = np.concatenate([dist, far_dist])[order]
     return matched, idx, dist
+
+
+def _outlying(ref_pts: np.ndarray, pub_pts: np.ndarray) -> np.ndarray:
+    """Which published points lie farther outside the reference's bounding box than its
+    diameter (+1) in some coordinate."""
+    if ref_pts.shape[0] == 0 or pub_pts.shape[1] == 0:
+        return np.zeros(pub_pts.shape[0], dtype=bool)
+    low, high = ref_pts.min(axis=0), ref_pts.max(axis=0)
+    margin = float(np.sqrt(np.sum((high - low) ** 2))) + 1.0
+    with np.errstate(invalid="ignore"):
+        inside = (pub_pts >= low - margin) & (pub_pts <= high + margin)
+    return ~inside.all(axis=1)
+
+
+def _by_class(features, ref_pts, pub_pts, ref_class, pub_class, queries, n):
+    """Top-``n`` candidates of published rows ``queries``, one class at a time."""
+    idx = np.full((queries.size, n), -1, dtype=np.int64)
+    dist = np.full((queries.size, n), np.inf)
+    for cls in np.unique(pub_class[queries]).tolist():
+        mine = np.flatnonzero(pub_class[queries] == cls)
+        rows = np.flatnonzero(ref_class == cls)
+        idx[mine], dist[mine] = _top_n(
+            features, ref_pts, pub_pts, queries[mine], rows, n, None, None
+        )
+    return idx, dist
