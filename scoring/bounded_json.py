@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from typing import Any
 
@@ -139,3 +140,27 @@ def loads_bounded(
         )
     except json.JSONDecodeError as error:
         raise ConfigError("json.invalid", line=error.lineno, column=error.colno) from None
+
+
+def load_json_file(path: str | os.PathLike) -> Any:
+    """The JSON value of the file at ``path``, read as bytes within the bounds of
+    :func:`loads_bounded`; its errors (not UTF-8, a syntax error, ...) name the file as
+    ``json.in_file``. An unreadable file raises :class:`OSError`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as handle:
+    ...     _ = handle.write(b'{"a": 1')
+    >>> load_json_file(handle.name)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ConfigError: ....json: Not valid JSON: the syntax breaks at line 1, column 8.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return loads_bounded(data)
+    except ConfigError as error:
+        nested = {"code": error.code, "params": error.params}
+        raise ConfigError("json.in_file", path=os.fspath(path)[-200:], error=nested) from None

@@ -125,6 +125,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_publish(args) -> int:
+    if args.rows is not None and args.rows < 1:
+        raise ValidationError("cli.too_small", option="--rows", least=1, value=args.rows)
     anonymized = read_table(args.anonymized, name="the anonymized table")
     target = publish_target(anonymized, seed=args.seed, rows=args.rows)
     write_csv(target.table, args.out_published)

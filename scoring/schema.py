@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from scoring.bounded_json import loads_bounded
+from scoring.bounded_json import load_json_file, loads_bounded
 from scoring.columns import Table, as_table
 from scoring.errors import ConfigChecks, ConfigError
 from scoring.indicator_config import IndicatorConfig, load_indicators
@@ -107,13 +107,12 @@ def _parse_raw(raw: Any) -> dict:
     if isinstance(raw, Mapping):
         return dict(raw)
     if isinstance(raw, bytes | bytearray):
-        text = bytes(raw).decode("utf-8-sig", errors="replace")
+        parsed = loads_bounded(bytes(raw).decode("utf-8-sig", errors="replace"))
     elif isinstance(raw, str) and raw.lstrip().startswith("{"):
-        text = raw
+        parsed = loads_bounded(raw)
     elif isinstance(raw, str | os.PathLike):
-        try:
-            with open(raw, encoding="utf-8-sig") as handle:
-                text = handle.read()
+        try:  # read as bytes: a file that is not UTF-8 is refused by the JSON reader
+            parsed = load_json_file(raw)
         except OSError as exc:
             reason = clip(exc.strerror or exc)
             raise ConfigError(
@@ -121,7 +120,6 @@ def _parse_raw(raw: Any) -> dict:
             ) from exc
     else:
         raise ConfigError("config.not_object", got=quoted_value(raw))
-    parsed = loads_bounded(text)
     if not isinstance(parsed, dict):
         raise ConfigError("config.not_object", got=quoted_value(parsed))
     return parsed

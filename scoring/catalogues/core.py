@@ -256,6 +256,14 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The JSON file is not UTF-8 text (undecodable byte at offset {offset}).",
         "ja": "JSON ファイルが UTF-8 テキストではありません（バイト位置 {offset} に解読できないバイト）。",
     },
+    "cli.too_small": {
+        "en": "{option} must be an integer of at least {least}; got {value}.",
+        "ja": "{option} は {least} 以上の整数にしてください（指定値: {value}）。",
+    },
+    "json.in_file": {
+        "en": "{path}: {error}",
+        "ja": "ファイル {path}: {error}",
+    },
     "json.invalid": {
         "en": "Not valid JSON: the syntax breaks at line {line}, column {column}.",
         "ja": "正しい JSON ではありません: {line} 行 {column} 列目で構文が崩れています。",

@@ -42,6 +42,7 @@ from scoring.dp.pk import (
     system_generator,
 )
 from scoring.dp.utility import score_estimates
+from scoring.messages import clip
 from scoring.tables import read_table, write_csv
 
 
@@ -86,9 +87,14 @@ def _emit(result: dict, args, lines: list[str]) -> None:
 
 
 def cmd_epsilon(args) -> int:
-    sizes = _numbers(args.sizes, int)
+    try:
+        sizes = _numbers(args.sizes, int)
+    except ValueError:
+        sizes = []
     if not sizes or any(v < 2 for v in sizes):
-        raise SystemExit("error: --sizes needs domain sizes >= 2, e.g. --sizes 2,7")
+        raise DPError("dp.cli.sizes", value=clip(args.sizes))
+    if args.rows is not None and args.rows < 1:
+        raise DPError("dp.cli.rows", value=args.rows)
     groups = []
     if args.total is not None:
         total = parse_epsilon(args.total)

@@ -356,6 +356,16 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Declared epsilons sum to {total}, above the level's budget {budget}",
         "ja": "宣言された epsilon の合計は {total} で、レベルの予算 {budget} を超えています",
     },
+    "dp.cli.sizes": {
+        "en": "--sizes needs domain sizes (integers of at least 2) separated by commas, "
+        "e.g. --sizes 2,7; got {value!r}",
+        "ja": "--sizes には 2 以上の整数の定義域サイズをカンマ区切りで指定してください"
+        "（例: --sizes 2,7）。指定値: {value!r}",
+    },
+    "dp.cli.rows": {
+        "en": "--rows (N, the number of rows) must be at least 1; got {value}",
+        "ja": "--rows（行数 N）は 1 以上にしてください。指定値: {value}",
+    },
     "dp.declaration.postprocessing": {
         "en": "Post-processing '{value}' is unknown; expected 'raw' or 'clamp_rescale'",
         "ja": "後処理 '{value}' は未知です。'raw' か 'clamp_rescale' を指定してください",

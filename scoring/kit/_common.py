@@ -56,6 +56,18 @@ KIT_MESSAGES = {
         "en": "column {column!r}: code value {value} does not occur in the column",
         "ja": "列 {column!r}: コード値 {value} はこの列に存在しません",
     },
+    "kit.bad_recipe": {
+        "en": (
+            '{path}: not a recipe at {where}: a recipe is a list of steps such as [{{"method": '
+            '"sa_noise", "params": {{"scale": 0.1}}}}] (or an object whose "steps" is that '
+            'list), each step an object naming its "method".'
+        ),
+        "ja": (
+            '{path}: {where} がレシピの形ではありません。レシピは [{{"method": "sa_noise", '
+            '"params": {{"scale": 0.1}}}}] のような手順のリスト（またはそのリストを "steps" に'
+            '持つオブジェクト）で、各手順は "method" を持つオブジェクトです。'
+        ),
+    },
     "kit.bad_parameter": {
         "en": "{method}: parameter {name!r}: {reason}",
         "ja": "{method}: パラメータ {name!r}: {reason}",

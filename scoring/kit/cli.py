@@ -19,6 +19,7 @@ import sys
 
 import numpy as np
 
+from scoring.bounded_json import load_json_file
 from scoring.kit._common import KitError, deleted_rows, rng_of
 from scoring.kit.attacks import correspondence_lines
 from scoring.kit.hierarchy import attr_depth_example, load_hierarchy
@@ -46,14 +47,23 @@ class _Step(argparse.Action):
 
 
 def _recipe_steps(path) -> list[dict]:
-    with open(path, encoding="utf-8-sig") as handle:
-        raw = json.load(handle)
+    """The steps of a recipe file: a JSON list of ``{"method": NAME, "params": {...}}`` (other
+    keys of a step are parameters too), or an object whose ``"steps"`` is that list."""
+    raw = load_json_file(path)
     steps = raw.get("steps", raw) if isinstance(raw, dict) else raw
+    if not isinstance(steps, list):
+        raise KitError("kit.bad_recipe", path=path, where="steps")
     out = []
-    for step in steps:
+    for number, step in enumerate(steps, start=1):
+        if not isinstance(step, dict):
+            raise KitError("kit.bad_recipe", path=path, where=f"steps[{number}]")
         step = dict(step)
         name = step.pop("method", None)
         params = step.pop("params", {})
+        if not isinstance(name, str):
+            raise KitError("kit.bad_recipe", path=path, where=f"steps[{number}].method")
+        if not isinstance(params, dict):
+            raise KitError("kit.bad_recipe", path=path, where=f"steps[{number}].params")
         out.append({"method": name, "params": {**step, **params}})
     return out
 

@@ -10,7 +10,6 @@ Level 0 is the identity. Generalized values are mapped back to first-level value
 from __future__ import annotations
 
 import itertools
-import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from scoring.bounded_json import load_json_file, loads_bounded
 from scoring.kit._common import (
     KitError,
     as_frame,
@@ -57,10 +57,9 @@ def load_hierarchy(source) -> dict[str, ColumnHierarchy]:
     ((30.0, 50.0, 70.0), (50.0,))
     """
     if isinstance(source, str | os.PathLike) and not str(source).lstrip().startswith("{"):
-        with open(source, encoding="utf-8-sig") as handle:
-            raw = json.load(handle)
+        raw = load_json_file(source)
     elif isinstance(source, str | bytes):
-        raw = json.loads(source)
+        raw = loads_bounded(source)
     else:
         raw = source
     if not isinstance(raw, Mapping):

@@ -45,7 +45,7 @@ def read_sequence(master_source, release_sources, config) -> tuple[Master, list[
 
 
 def _load_config(path):
-    with open(path, encoding="utf-8-sig") as handle:
+    with open(path, "rb") as handle:  # bytes: the JSON reader refuses a file not in UTF-8
         return parse_config(handle.read())
 
 

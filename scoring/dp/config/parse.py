@@ -312,5 +312,5 @@ def validate_config(raw: Any) -> dict:
 
 def load_dp_config(path) -> DPConfig:
     """Read and validate a configuration file (UTF-8, BOM allowed)."""
-    with open(path, encoding="utf-8-sig") as handle:
+    with open(path, "rb") as handle:  # bytes: the JSON reader refuses a file not in UTF-8
         return parse_config(handle.read())
