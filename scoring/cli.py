@@ -19,9 +19,9 @@ Messages are in English, or in Japanese with ``--lang ja`` (before the command) 
 of a value of the original column; repeat it per column). ``--rows N`` publishes a random
 sample of N kept rows (the first N of the shuffle).
 
-``--reference-rows`` defaults to the largest row number in the truth file (the
-reference table has at least that many rows); pass the real size of the reference
-table to also reject guesses beyond the largest true row.
+Without ``--reference-rows`` (the rows of the reference table) a guess is checked to be a
+positive row number only; pass it to check ``1..M`` as the server does (a guess beyond the
+table is never correct, so the rate is the same).
 
 Exit status 0 on success, 2 with the message on stderr for an invalid file,
 configuration or answer (and for usage errors).
@@ -82,9 +82,19 @@ def value_range(text: str) -> tuple[str, tuple[float, float]]:
     return column, (low_value, high_value)
 
 
+def _ranges(args) -> dict[str, tuple[float, float]]:
+    """The ``--range`` options by column; a column given twice is refused."""
+    ranges: dict[str, tuple[float, float]] = {}
+    for column, bounds in args.range or []:
+        if column in ranges:
+            raise ValidationError("cli.range_twice", column=repr(column))
+        ranges[column] = bounds
+    return ranges
+
+
 def cmd_evaluate(args) -> int:
     original, anonymized, config = _load(args)
-    ranges = dict(args.range or [])
+    ranges = _ranges(args)
     results = evaluate(original, anonymized, config, value_ranges=ranges)
     if args.classes and config.indicators is not None:
         indicator_classes(original, anonymized, config, value_ranges=ranges).to_csv(
@@ -117,7 +127,7 @@ def cmd_evaluate(args) -> int:
 def cmd_check(args) -> int:
     original, anonymized, config = _load(args)
     validate_original(original, config)
-    validate_submission(original, anonymized, config, value_ranges=dict(args.range or []))
+    validate_submission(original, anonymized, config, value_ranges=_ranges(args))
     print(
         f"OK: {len(anonymized)} rows, {len(anonymized.columns)} columns; the submission is valid."
     )
@@ -148,11 +158,16 @@ def read_truth(path) -> np.ndarray:
 
 def cmd_score_attack(args) -> int:
     truth = read_truth(args.truth)
-    reference_rows = args.reference_rows
-    if reference_rows is None:
-        reference_rows = int(truth.max()) if truth.size else 0
+    if args.reference_rows is not None and args.reference_rows < 1:
+        raise ValidationError(
+            "cli.too_small", option="--reference-rows", least=1, value=args.reference_rows
+        )
+    # Without --reference-rows the reference's size is unknown: the largest true row is
+    # not it (the last rows may have been deleted), so no upper bound is checked.
     answer = read_correspondence(
-        read_bytes(args.answer, name="the answer"), rows=truth.size, reference_rows=reference_rows
+        read_bytes(args.answer, name="the answer"),
+        rows=truth.size,
+        reference_rows=args.reference_rows,
     )
     score = score_correspondence(answer, truth)
     result = {"rate": score.rate, "correct": score.correct, "rows": score.rows}
@@ -245,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--reference-rows",
         type=int,
         default=None,
-        help="rows of the reference table (default: the largest row number in the truth file)",
+        help="rows of the reference table, to check guesses are in 1..M (default: unchecked)",
     )
     sub.add_argument("--format", choices=("table", "json"), default="table")
     sub.set_defaults(handler=cmd_score_attack)

@@ -53,7 +53,7 @@ def _text(data: bytes) -> str:
     return decode_text(data, name=NAME)
 
 
-def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.ndarray:
+def read_correspondence(source: Any, *, rows: int, reference_rows: int | None) -> np.ndarray:
     """Read a correspondence table answering a published target.
 
     Parameters
@@ -62,8 +62,10 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.nd
         The answer file (UTF-8, with or without BOM, or CP932).
     rows : int
         Rows of the published target (expected number of answer lines).
-    reference_rows : int
-        Rows of the reference table; guesses must lie in ``1..reference_rows``.
+    reference_rows : int or None
+        Rows of the reference table; guesses must lie in ``1..reference_rows``. ``None``
+        when not known (the command line without ``--reference-rows``): any positive row
+        number of at most 18 digits is read (a guess beyond the table is never correct).
 
     Returns
     -------
@@ -119,18 +121,21 @@ def read_correspondence(source: Any, *, rows: int, reference_rows: int) -> np.nd
         )
     # A row number is an integer as written: ``1e2`` or ``1.0`` are refused, not read as 100/1.
     integers = parse_integers(cells.where(cells != "", "0"))
-    not_integer = np.flatnonzero(~np.isfinite(integers))
+    # Digits only but too many for a row number (19 or more): out of range, not "not an integer".
+    too_long = ~np.isfinite(integers) & cells.str.fullmatch(r"[+-]?[0-9]+").to_numpy(dtype=bool)
+    integers[too_long] = np.inf
+    not_integer = np.flatnonzero(np.isnan(integers))
     if not_integer.size:
         raise ValidationError(
             "answer.not_integer", lines=_lines(line_numbers[not_integer], values[not_integer])
         )
-    out_of_range = np.flatnonzero((integers > reference_rows) | (integers < 0))
+    bound = np.inf if reference_rows is None else reference_rows
+    out_of_range = np.flatnonzero((integers > bound) | (integers < 0) | np.isinf(integers))
     if out_of_range.size:
-        raise ValidationError(
-            "answer.out_of_range",
-            reference_rows=reference_rows,
-            lines=_lines(line_numbers[out_of_range], values[out_of_range]),
-        )
+        lines = _lines(line_numbers[out_of_range], values[out_of_range])
+        if reference_rows is None:
+            raise ValidationError("answer.out_of_range_unbounded", lines=lines)
+        raise ValidationError("answer.out_of_range", reference_rows=reference_rows, lines=lines)
     return integers.astype(np.int64)
 
 

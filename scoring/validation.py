@@ -159,6 +159,13 @@ def validate_submission(
     kept = np.flatnonzero(~deleted)
     _check_empty_cells(a_cache, kept)
     ranges = value_ranges or {}
+    unknown = [column for column in ranges if column not in original.columns]
+    if unknown:  # a misspelt range column would otherwise check nothing
+        raise ValidationError(
+            "column.unknown_range",
+            columns=quoted(unknown),
+            known=clip(", ".join(original.columns), 400),
+        )
     for column in original.columns:
         if column in ranges:
             low, high = ranges[column]
@@ -228,3 +235,29 @@ def _known(keys: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     if keys.dtype.kind == "f" and allowed.dtype.kind == "f":
         return np.isin(keys, allowed)
     return pd.Index(allowed).get_indexer(keys) >= 0
+
+
+def validate_published(published: Table | pd.DataFrame, config: RoundConfig) -> None:
+    """Check a published target before an attack reads it: the round's header, no empty cell
+    (a target holds kept rows only) and finite numbers of at most 1e15 in the numeric
+    columns (``sa`` and the ``number`` domains), each error naming columns and rows.
+
+    Raises
+    ------
+    ValidationError
+    """
+    check_header(config.columns, published.columns, what="published table")
+    cache = TableCache(published)
+    empty = np.zeros(cache.rows, dtype=bool)
+    for column in cache.columns:
+        empty |= cache.empty(column)
+    if empty.any():
+        rows = np.flatnonzero(empty)
+        columns = [[clip(c) for c in cache.columns if cache.empty(c)[r]] for r in rows[:MAX_LISTED]]
+        raise ValidationError(
+            "table.published_empty_cells", rows=listing("rows_values", rows + 1, columns)
+        )
+    every_row = np.arange(cache.rows)
+    for column in published.columns:
+        if column in config.sa or config.domains.get(column) == NUMBER:
+            _check_numbers(cache, column, every_row, what="published table")

@@ -138,6 +138,21 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{what}の列 {column} には有限の数値が必要です。数値でないセル: {rows}。"
         + _ROWS_NOTE["ja"],
     },
+    "table.published_empty_cells": {
+        "en": "The published table has empty cells (a published target holds the kept rows "
+        "only, every cell filled): {rows}. " + _ROWS_NOTE["en"],
+        "ja": "公開テーブルに空のセルがあります（公開される攻撃対象は残された行だけで、すべての"
+        "セルが埋まっています）: {rows}。" + _ROWS_NOTE["ja"],
+    },
+    "column.unknown_range": {
+        "en": "A range is given for {columns}, not a column of the original table "
+        "(columns: {known}).",
+        "ja": "範囲が指定された {columns} は元のテーブルの列ではありません（列: {known}）。",
+    },
+    "cli.range_twice": {
+        "en": "--range is given twice for column {column}; give one range per column.",
+        "ja": "列 {column} に --range が 2 回指定されています。範囲は列ごとに 1 つにしてください。",
+    },
     "column.too_large": {
         "en": "Column {column} of the {what} must hold numbers of magnitude at most {limit}; "
         "larger at {rows}. " + _ROWS_NOTE["en"],
@@ -209,6 +224,11 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "out of range at {lines}.",
         "ja": "行番号は 1 から {reference_rows} まで（推測しない行は空または 0）です。"
         "範囲外の行: {lines}。",
+    },
+    "answer.out_of_range_unbounded": {
+        "en": "Row numbers must be positive integers of at most 18 digits (or empty / 0 for no "
+        "guess); out of range at {lines}.",
+        "ja": "行番号は 18 桁までの正の整数（推測しない行は空または 0）です。範囲外の行: {lines}。",
     },
     "answer.length_mismatch": {
         "en": "The answer has {got} rows but the published table has {expected}.",
@@ -285,6 +305,8 @@ TERMS: dict[str, dict[str, str]] = {
     "the truth file": {"ja": "正解ファイル"},
     "reference table": {"ja": "参照テーブル"},
     "released table": {"ja": "公開テーブル"},
+    "published table": {"ja": "公開テーブル"},
+    "the published table": {"ja": "公開テーブル"},
     "the master table": {"ja": "マスター表"},
     "the guesses": {"ja": "推測ファイル"},
 }

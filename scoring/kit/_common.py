@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -68,6 +69,11 @@ KIT_MESSAGES = {
             '持つオブジェクト）で、各手順は "method" を持つオブジェクトです。'
         ),
     },
+    "kit.param_range": {
+        "en": "{method}: parameter {name!r} must be a number {relation} {bound}; got {value}.",
+        "ja": "{method}: パラメータ {name!r} は {relation} {bound} の数値にしてください"
+        "（指定値: {value}）。",
+    },
     "kit.bad_parameter": {
         "en": "{method}: parameter {name!r}: {reason}",
         "ja": "{method}: パラメータ {name!r}: {reason}",
@@ -101,6 +107,26 @@ KIT_MESSAGES = {
         ),
     },
 }
+
+
+def at_least(value, bound, *, method: str, name: str, strict: bool = False, infinite=False):
+    """Refuse a numeric parameter below ``bound`` (or equal to it when ``strict``), NaN, or
+    infinite unless ``infinite``: a negative count or scale silently did something else.
+
+    Examples
+    --------
+    >>> at_least(-1, 0, method="delete_random", name="d")
+    Traceback (most recent call last):
+    ...
+    scoring.kit._common.KitError: delete_random: parameter 'd' must be a number ≥ 0; got -1.
+    """
+    number = float(value)
+    inside = number > bound if strict else number >= bound  # False for NaN
+    if not inside or (math.isinf(number) and not infinite):
+        relation = ">" if strict else "≥"
+        raise KitError(
+            "kit.param_range", method=method, name=name, relation=relation, bound=bound, value=value
+        )
 
 
 class KitError(ScoringError):
@@ -184,9 +210,14 @@ def format_numbers(values: np.ndarray) -> np.ndarray:
     --------
     >>> format_numbers(np.array([3.0, 2.5, -0.0])).tolist()
     ['3', '2.5', '0']
+    >>> format_numbers(np.array([1e19, -2.0**63]))[0]
+    '1e+19'
     """
     values = np.asarray(values, dtype=np.float64)
-    integral = values == np.round(values)
+    # Whole values as integers only below 2**53, where every integer is exact (a cast of
+    # 2**63 or more to int64 wraps to -9223372036854775808); larger ones as ``repr``.
+    with np.errstate(invalid="ignore"):
+        integral = (values == np.round(values)) & (np.abs(values) < 2.0**53)
     out = np.empty(values.size, dtype=object)
     if integral.any():
         out[integral] = values[integral].astype(np.int64).astype(str).astype(object)

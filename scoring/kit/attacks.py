@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.correspondence import score_correspondence
-from scoring.kit._common import KitError, rng_of
+from scoring.kit._common import KitError, at_least, rng_of
 from scoring.kit.matching import attack_id
 from scoring.kit.neighbors import neighbor_att
 from scoring.linkage import linkage_columns
@@ -97,6 +97,7 @@ def neighbor_answer(
 
 def lecture_answer(published, reference, config, *, n: int = 3, **_):
     """The lecture's pipeline (:func:`neighbor_answer` with its defaults)."""
+    at_least(n, 1, method="lecture", name="n")
     return neighbor_answer(published, reference, config, n=n)
 
 

@@ -26,7 +26,7 @@ from scoring.kit.hierarchy import attr_depth_example, load_hierarchy
 from scoring.kit.registry import ATTACK_ENTRIES, METHODS, bind, describe
 from scoring.schema import load_config
 from scoring.tables import read_table, write_csv
-from scoring.validation import validate_submission
+from scoring.validation import validate_published, validate_submission
 
 
 class _Step(argparse.Action):
@@ -110,6 +110,7 @@ def cmd_attack(args) -> int:
     published = read_table(args.published, name="the published table")
     reference = read_table(args.reference, name="the reference table")
     config = load_config(args.config, reference)
+    validate_published(published, config)
     steps = args.steps or [{"method": "lecture", "params": {}}]
     step = steps[-1]
     entry, kwargs = bind(ATTACK_ENTRIES, step["method"], step["params"])

@@ -21,6 +21,7 @@ from scoring.bounded_json import load_json_file, loads_bounded
 from scoring.kit._common import (
     KitError,
     as_frame,
+    at_least,
     check_columns,
     class_codes,
     deleted_rows,
@@ -296,6 +297,7 @@ def k_anonymize(
     [8, 9]
     """
     method = "k_anonymize"
+    at_least(k, 1, method=method, name="k")
     hierarchy = load_hierarchy(hierarchy) if not _parsed(hierarchy) else hierarchy
     if columns is None:
         columns = [c for c in config.qi if c in hierarchy]

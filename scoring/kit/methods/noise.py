@@ -10,6 +10,7 @@ import pandas as pd
 
 from scoring.kit._common import (
     KitError,
+    at_least,
     check_columns,
     format_numbers,
     numbers,
@@ -89,10 +90,14 @@ def randomized_response_probability(epsilon: float, k: int) -> float:
     --------
     >>> round(randomized_response_probability(1.0, 2), 3), round(randomized_response_probability(1.0, 5), 4)
     (0.731, 0.4046)
+    >>> randomized_response_probability(1000.0, 5), randomized_response_probability(float("inf"), 5)
+    (1.0, 1.0)
     """
     if k <= 1:
         return 1.0
-    return float(np.exp(epsilon) / (k - 1 + np.exp(epsilon)))
+    # The same fraction divided by e^ε: e^ε overflows to inf from ε ≈ 710 (inf / inf = NaN
+    # kept nothing), e^-ε only underflows to 0 (p = 1, every value kept).
+    return float(1.0 / (1.0 + (k - 1) * np.exp(-float(epsilon))))
 
 
 def randomized_response(
@@ -110,6 +115,7 @@ def randomized_response(
     >>> out["sex"].tolist() == bank()["sex"].tolist()
     True
     """
+    at_least(epsilon, 0, method="randomized_response", name="epsilon", strict=True, infinite=True)
     columns = check_columns(table, columns, method="randomized_response")
     rng = rng_of(seed)
     out = output_frame(table)
@@ -142,6 +148,7 @@ def sa_noise(
     True
     """
     method = "sa_noise"
+    at_least(scale, 0, method=method, name="scale")
     columns = check_columns(table, config.sa if columns is None else columns, method=method)
     rng = rng_of(seed)
     out = output_frame(table)

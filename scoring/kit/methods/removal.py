@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from scoring.kit._common import KitError, check_columns, class_codes, output_frame, rng_of
+from scoring.kit._common import KitError, at_least, check_columns, class_codes, output_frame, rng_of
 from scoring.kit.methods._shared import blank_rows, kept_rows, zscores
 
 
@@ -27,6 +27,7 @@ def remove_record(table: pd.DataFrame, config, *, k: int, columns: Sequence[str]
     >>> int((out == "").all(axis=1).sum())
     0
     """
+    at_least(k, 1, method="remove_record", name="k")
     columns = check_columns(
         table, config.qi if columns is None else columns, method="remove_record"
     )
@@ -56,6 +57,7 @@ def delete_rows(table: pd.DataFrame, config, *, rows: Sequence[int]):
 
 def delete_random(table: pd.DataFrame, config, *, d: int, seed=None):
     """DH at random: blank ``d`` kept rows drawn uniformly without replacement (seeded)."""
+    at_least(d, 0, method="delete_random", name="d")
     out = output_frame(table)
     kept = kept_rows(out)
     chosen = rng_of(seed).choice(kept.size, size=min(int(d), kept.size), replace=False)
@@ -75,6 +77,7 @@ def delete_outliers(table: pd.DataFrame, config, *, d: int, columns: Sequence[st
     >>> np.flatnonzero((out == "").all(axis=1)).tolist()
     [9]
     """
+    at_least(d, 0, method="delete_outliers", name="d")
     columns = check_columns(
         table, config.sa if columns is None else columns, method="delete_outliers"
     )
