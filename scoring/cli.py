@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
@@ -46,7 +47,7 @@ from scoring.errors import ScoringError, ValidationError
 from scoring.evaluate import evaluate, indicator_classes
 from scoring.kit.cli import add_kit_commands
 from scoring.linkage import REFERENCE_ATTACK
-from scoring.messages import language
+from scoring.messages import language, render
 from scoring.metrics_info import ALL_METRICS, METRIC_NAMES
 from scoring.prepare import is_integral_column, numeric_values
 from scoring.publish import publish_target
@@ -92,6 +93,12 @@ def _ranges(args) -> dict[str, tuple[float, float]]:
     return ranges
 
 
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (a full-width character takes two)."""
+    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(width - used, 0)
+
+
 def cmd_evaluate(args) -> int:
     original, anonymized, config = _load(args)
     ranges = _ranges(args)
@@ -105,22 +112,21 @@ def cmd_evaluate(args) -> int:
         return 0
     shown = [m for m in ALL_METRICS if m in results]  # the indicators when configured
     width = max(22, *(len(METRIC_NAMES[m]) + 1 for m in shown))
-    print(f"{'metric':<7} {'name':<{width}} value")
+    metric_, name_, value_ = render("cli.evaluate_columns", {}, args.lang).split("|")
+    print(f"{_pad(metric_, 7)} {_pad(name_, width)} {value_}")
     for metric in shown:
         print(
             f"{metric:<7} {METRIC_NAMES[metric]:<{width}} {format_metric(metric, results[metric])}"
         )
     if REFERENCE_ATTACK in results:
+        label = render("cli.reference_attack", {}, args.lang)
         print(
-            f"{REFERENCE_ATTACK:<7} {'reference attack':<{width}} "
-            f"{format_number(results[REFERENCE_ATTACK])}"
+            f"{REFERENCE_ATTACK:<7} {_pad(label, width)} {format_number(results[REFERENCE_ATTACK])}"
         )
     for note in legend(shown, results, args.lang or environment_language()):
         print(note)
-    print(
-        f"\n{results['kept_rows']} of {results['rows']} rows kept, "
-        f"{results['classes']} equivalence classes."
-    )
+    counts = {k: results[k] for k in ("kept_rows", "rows", "classes")}
+    print("\n" + render("cli.evaluate_summary", counts, args.lang))
     return 0
 
 
@@ -128,9 +134,8 @@ def cmd_check(args) -> int:
     original, anonymized, config = _load(args)
     validate_original(original, config)
     validate_submission(original, anonymized, config, value_ranges=_ranges(args))
-    print(
-        f"OK: {len(anonymized)} rows, {len(anonymized.columns)} columns; the submission is valid."
-    )
+    shape = {"rows": len(anonymized), "columns": len(anonymized.columns)}
+    print(render("cli.check_ok", shape, args.lang))
     return 0
 
 

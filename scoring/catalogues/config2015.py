@@ -59,7 +59,7 @@ CONFIG_MESSAGES: dict[str, dict[str, str]] = {
     },
     "config.not_numeric": {
         "en": '"{key}": column {column!r} is not numeric in the original table: row {row} '
-        "holds {value!r} ({total} non-numeric rows in total).",
+        "holds {value!r} (rows that are not numbers: {total}).",
         "ja": '"{key}": 列 {column!r} は元のテーブルで数値ではありません。{row} 行目の値は '
         "{value!r} です（数値でない行は計 {total} 行）。",
     },

@@ -42,6 +42,12 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name} は CSV テキストではなくバイナリファイルです（NUL バイトを含みます）。"
         "UTF-8 または Shift-JIS (CP932) の CSV ファイルをアップロードしてください。",
     },
+    "table.utf16": {
+        "en": "{name} looks like UTF-16 text without a byte-order mark (every other byte is "
+        "NUL), not UTF-8. " + _SAVE_UTF8["en"],
+        "ja": "{name} はバイト順マークのない UTF-16 のテキストのようです（1 バイトおきに NUL "
+        "バイトがあります）。UTF-8 ではありません。" + _SAVE_UTF8["ja"],
+    },
     "table.encoding": {
         "en": "{name} is not UTF-8 (it looks like {encoding}): the first byte that is not "
         "UTF-8 is on line {line} of the file (byte offset {offset}). " + _SAVE_UTF8["en"],
@@ -275,6 +281,18 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
     "json.not_text": {
         "en": "The JSON file is not UTF-8 text (undecodable byte at offset {offset}).",
         "ja": "JSON ファイルが UTF-8 テキストではありません（バイト位置 {offset} に解読できないバイト）。",
+    },
+    # What the command line prints (not errors): the evaluate table's column labels
+    # (split at "|"), its reference-attack line, its summary, and check's verdict.
+    "cli.evaluate_columns": {"en": "metric|name|value", "ja": "指標|名前|値"},
+    "cli.reference_attack": {"en": "reference attack", "ja": "参照攻撃"},
+    "cli.evaluate_summary": {
+        "en": "{kept_rows} of {rows} rows kept, {classes} equivalence classes.",
+        "ja": "{rows} 行のうち {kept_rows} 行を残し、同値クラスは {classes} 個です。",
+    },
+    "cli.check_ok": {
+        "en": "OK: {rows} rows, {columns} columns; the submission is valid.",
+        "ja": "OK: {rows} 行、{columns} 列。提出ファイルは有効です。",
     },
     "cli.too_small": {
         "en": "{option} must be an integer of at least {least}; got {value}.",

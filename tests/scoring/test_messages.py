@@ -26,7 +26,7 @@ from scoring.messages import (
 SCORING = Path(scoring.__file__).parent
 CODE_LITERAL = re.compile(
     r'"((?:answer|table|header|original|column|submission|truth|attack|json|config|toolkit|formula|cli)'
-    r'\.[a-z_]+)"'
+    r'\.[a-z0-9_]+)"'
 )
 
 
