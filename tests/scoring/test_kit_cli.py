@@ -163,9 +163,9 @@ def test_the_manual_kit_commands_run_on_adult(tmp_path):
     assert done.returncode == 0, done.stderr
     anonymized = scoring.read_table(tmp_path / "anonymized.csv")
     target = scoring.publish_target(anonymized, seed=5)
-    scoring.write_csv(target.table, tmp_path / "target.csv")
+    scoring.write_csv(target.table, tmp_path / "P.csv")
     args = commands[2].split()[3:]
-    args[args.index("target.csv")] = tmp_path / "target.csv"
+    args[args.index("P.csv")] = tmp_path / "P.csv"  # the name publish's command writes
     args[args.index("answer.csv")] = tmp_path / "answer.csv"
     done = run(*args)
     assert done.returncode == 0, done.stderr
