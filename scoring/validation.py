@@ -77,6 +77,11 @@ def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: st
             what=what,
             rows=_row_values(rows[bad], values),
         )
+    _check_magnitude(cache, column, rows, numbers, what=what)
+
+
+def _check_magnitude(cache, column: str, rows: np.ndarray, numbers, *, what: str) -> None:
+    """Refuse finite ``numbers`` (of ``rows``) beyond :data:`MAX_MAGNITUDE`."""
     large = np.flatnonzero(np.abs(numbers) > MAX_MAGNITUDE)
     if large.size:
         values = cache.values(column, rows[large[:MAX_LISTED]])
@@ -170,6 +175,8 @@ def validate_submission(
         if column in ranges:
             low, high = ranges[column]
             _check_range(a_cache, column, kept, low=float(low), high=float(high))
+            numbers = a_cache.numbers(column, kept)  # a range as wide as ±1e300 bounds nothing
+            _check_magnitude(a_cache, column, kept, numbers, what="submission")
         elif config.domains.get(column) == NUMBER:
             _check_numbers(a_cache, column, kept, what="submission")
         else:

@@ -65,3 +65,16 @@ def test_a_published_value_far_outside_the_reference_keeps_exact_candidates():
     found = kit.neighbor_att(published, reference, columns=["x"], n=3, match=["q"])
     assert found.index.tolist() == _brute_force(published, reference, 3)
     assert np.isfinite(found.distance).all()
+
+
+def test_a_range_rule_column_is_bounded_too():
+    """A range as wide as ±1e300 (the range replaces the column's domain) bounds nothing."""
+    original = scoring.read_table(ORIGINAL.encode(), name="original.csv")
+    config = scoring.load_config(CONFIG, original)
+    text = ORIGINAL.replace("300,7", "1e20,7")
+    anonymized = scoring.read_table(text.encode(), name="a.csv")
+    with pytest.raises(ValidationError) as caught:
+        scoring.validate_submission(
+            original, anonymized, config, value_ranges={"income": (-1e300, 1e300)}
+        )
+    assert caught.value.code == "column.too_large"
