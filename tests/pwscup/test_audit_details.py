@@ -151,7 +151,7 @@ def test_a_choice_a_kind_s_round_field_and_a_list_of_secrets_read_by_their_label
     with override("ja"):
         text = detail_line(detail, action=AuditEntry.Action.ROUND_EDITED)
     assert text == (
-        "データ: チームのスロットごとのフォルダ (west); 総合順位: 削除済み; "
+        "データパック: チームのスロットごとのフォルダ (west); 総合順位: 削除済み; "
         "含めた秘密情報: 元データ（原表）、原表から抽出したサンプル（チーム別・公開回別）; "
         "変更した項目: 名前、チームあたりのサンプルサイズ"
     )
