@@ -16,7 +16,7 @@ from pwscup.bundles import selectors, services
 from pwscup.bundles.forms import CloneForm, ImportForm
 from pwscup.bundles.manifest import schema_text
 from pwscup.competitions.selectors import console_competition, may_create_competitions
-from pwscup.core.form_fields import form_saved
+from pwscup.core.form_fields import digits_value, form_saved
 from pwscup.kinds.bundles import EMPTY_PHASE_LENGTH
 
 # What a form's other fields may add to the upload's body.
@@ -96,11 +96,11 @@ def _too_large_message() -> str:
 def competition_import(request):
     if not may_create_competitions(user=request.user):
         raise PermissionDenied
-    length = request.META.get("CONTENT_LENGTH") or "0"
+    length = digits_value(request.META.get("CONTENT_LENGTH") or "0", most=10**18)
     too_large = (
         request.method == "POST"
-        and length.isdigit()
-        and int(length) > settings.PWSCUP_BUNDLE_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES
+        and length is not None
+        and length > settings.PWSCUP_BUNDLE_MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES
     )
     if too_large:
         # Not read at all: the form is shown again, empty, with the reason.

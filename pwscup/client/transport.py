@@ -141,9 +141,16 @@ def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[bytes, st
 def _busy_wait(error: urllib.error.HTTPError) -> int | None:
     """The seconds to wait before sending again, for a 503 with a short Retry-After."""
     retry = (error.headers.get("Retry-After") or "").strip()
-    if error.code == 503 and retry.isdigit() and int(retry) <= BUSY_LONGEST_WAIT:
-        return int(retry)
+    if error.code == 503 and _seconds(retry) is not None and _seconds(retry) <= BUSY_LONGEST_WAIT:
+        return _seconds(retry)
     return None
+
+
+def _seconds(text) -> int | None:
+    """A count of seconds a server sent, when it is ASCII digits of a sane length (``int``
+    refuses "²", which ``str.isdigit`` lets through)."""
+    text = str(text or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 def _api_error(error: urllib.error.HTTPError) -> ApiError:
@@ -161,8 +168,8 @@ def _api_error(error: urllib.error.HTTPError) -> ApiError:
     elif error.code == 429 and code != "http_error" and payload.get("resets_at"):
         seconds = payload.get("retry_after") or retry
         wait = ""
-        if str(seconds or "").isdigit():
-            wait = tr(", in {duration}").format(duration=_duration(int(seconds)))
+        if _seconds(seconds) is not None:
+            wait = tr(", in {duration}").format(duration=_duration(_seconds(seconds)))
         message = tr("{message} You may submit again at {at}{wait}.").format(
             message=message, at=payload["resets_at"], wait=wait
         )

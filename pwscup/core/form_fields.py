@@ -20,6 +20,21 @@ from pwscup.core.json_input import json_input
 POSITIVE_INT_MAX = 2_147_483_647
 
 
+def digits_value(text, *, most: int = POSITIVE_INT_MAX) -> int | None:
+    """A request's ``text`` as a whole number when it is ASCII digits only and at most
+    ``most``, else ``None``. ``str.isdigit`` alone lets "²" or "١" through to ``int``, which
+    refuses them, and ``int`` refuses more than 4,300 digits: either was a 500.
+
+    >>> digits_value("12"), digits_value("²"), digits_value("9" * 5000), digits_value("-1")
+    (12, None, None, None)
+    """
+    text = str(text)
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)):
+        return None
+    value = int(text)
+    return value if value <= most else None
+
+
 def positive_int_field(*, min_value: int = 1, max_value: int = POSITIVE_INT_MAX, **kwargs):
     """An ``IntegerField`` for a ``PositiveIntegerField`` column: Django's own (translated)
     messages refuse a value outside ``min_value``..``max_value`` next to the field."""

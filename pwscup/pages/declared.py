@@ -24,6 +24,7 @@ from pwscup.accounts.access import round_access
 from pwscup.competitions.totals import round_standings
 from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
+from pwscup.core.form_fields import digits_value
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.round_pages import (
     refused_answer,
@@ -168,8 +169,8 @@ def standings_csv(request, competition_slug, round_slug):
         tables = round_standings(request, access)["tables"]
     except Refused as refusal:
         raise Http404(refusal.message) from None
-    number = request.GET.get("table", "1")
-    if not number.isdigit() or not 1 <= int(number) <= len(tables):
+    number = digits_value(request.GET.get("table", "1"))
+    if number is None or not 1 <= number <= len(tables):
         raise Http404(_("No such table."))
-    table = tables[int(number) - 1]
-    return csv_response(f"{access.round.slug}-{int(number)}.csv", table["columns"], table["rows"])
+    table = tables[number - 1]
+    return csv_response(f"{access.round.slug}-{number}.csv", table["columns"], table["rows"])

@@ -23,6 +23,7 @@ from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.errors import Refused, scoring_text
+from pwscup.core.form_fields import digits_value
 from pwscup.sequential import KEY, selectors, services
 from pwscup.sequential.forms import MasterUploadForm
 from pwscup.sequential.round_form import SequentialRoundForm
@@ -108,8 +109,7 @@ def _console_url(access) -> str:
 
 def _confirmed_step(request) -> int | None:
     """The release number the confirmation form carries (None: no confirmation)."""
-    text = request.POST.get("step", "")
-    return int(text) if text.isdigit() and len(text) < 6 else None
+    return digits_value(request.POST.get("step", ""), most=99_999)
 
 
 def _freeze(request, access, sequential):

@@ -207,6 +207,8 @@ def test_the_standings_are_served_as_csv_table_by_table(player, arena_of):
         assert lines[0] == ",".join(str(column) for column in table["columns"])
         assert len(lines) == 1 + len(table["rows"])
     assert browser.get(csv_url, {"table": len(tables) + 1}).status_code == 404
+    for bad in ("0", "x", "²", "9" * 5000):
+        assert browser.get(csv_url, {"table": bad}).status_code == 404, bad[:10]
 
 
 def test_a_browser_form_keeps_an_upload_as_the_api_does(player, arena_of):

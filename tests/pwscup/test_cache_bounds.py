@@ -62,6 +62,11 @@ def test_a_team_polling_its_round_page_adds_no_cache_key(world, client, redis_ke
         assert client.get(f"{url}?fragment=1&watch=anonymization-{n}&p={n}").status_code == 200
         assert client.get(f"{url}?history=U{n}").status_code == 200
     assert redis_keys() == settled
+    # Keys no upload has (the Submit tab's notices): digits that are not ASCII, or too many
+    # for an id, are left out.
+    submit = reverse("round_tab", args=[world.competition.slug, world.round.slug, "submit"])
+    for key in ("anonymization-²", "attack-" + "9" * 5000, "attack-99999999999999999999"):
+        assert client.get(f"{submit}?fragment=1&watch={key}").status_code == 200, key[:20]
 
 
 def test_an_unreachable_cache_is_a_miss_not_an_error(make_world, client, settings):

@@ -14,7 +14,7 @@ import pytest
 
 from pwscup.client import cli, formatting, session, uploads
 from pwscup.client.config import save_credentials
-from pwscup.client.transport import BUSY_RETRIES, Api, ApiError, _api_error, multipart
+from pwscup.client.transport import BUSY_RETRIES, Api, ApiError, _api_error, _busy_wait, multipart
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -171,6 +171,11 @@ def test_a_daily_quota_refusal_says_when_the_team_may_submit_again():
     )
     spent = {"code": "quota_exhausted", "message": "Your team has used all 5 submissions."}
     assert _api_error(_http_error(429, spent, {})).message == spent["message"]
+    # A wait that is not ASCII digits ("²" passes str.isdigit) is left out, not a traceback.
+    odd = _api_error(_http_error(429, {**body, "retry_after": "²"}, {"Retry-After": "²"}))
+    assert odd.message.endswith("2026-11-23T00:00:00+09:00.")
+    assert _busy_wait(_http_error(503, {}, {"Retry-After": "²"})) is None
+    assert _busy_wait(_http_error(503, {}, {"Retry-After": "3"})) == 3
 
 
 class _BusyThenOk(http.server.BaseHTTPRequestHandler):

@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from pwscup.accounts.access import round_access
 from pwscup.core.files import private_file_response
-from pwscup.core.form_fields import POSITIVE_INT_MAX
+from pwscup.core.form_fields import POSITIVE_INT_MAX, digits_value
 from pwscup.core.json_input import BoundedJSONParser
 from pwscup.core.rest import ROUND_PREFIX, BodyRequiredSchema, errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_OBJECT
@@ -167,8 +167,8 @@ def _charge_number(data: dict, field: str) -> int:
     text = value.strip() if isinstance(value, str) else ""
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= POSITIVE_INT_MAX:
         return value
-    if text.isascii() and text.isdigit() and len(text) <= 10 and 0 < int(text) <= POSITIVE_INT_MAX:
-        return int(text)
+    if number := digits_value(text):  # 0 is no charge number either
+        return number
     raise ChargeNumberError(field, value)
 
 

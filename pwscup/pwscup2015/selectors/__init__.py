@@ -12,6 +12,7 @@ from pwscup.accounts.models import Team
 from pwscup.competitions.models import Phase, Round
 from pwscup.competitions.selectors import cached_table, round_original_table, table_config
 from pwscup.core.files import opened
+from pwscup.core.form_fields import digits_value
 from pwscup.pwscup2015.models import (
     AnonymizationSubmission,
     AttackSubmission,
@@ -167,9 +168,10 @@ def team_jobs(*, team: Team, keys) -> list[tuple[str, object]]:
     are left out."""
     wanted = []
     for key in list(keys)[:20]:
-        kind, _, pk = str(key).partition("-")
-        if kind in JOB_MODELS and pk.isdigit():
-            wanted.append((key, kind, int(pk)))
+        kind, _, text = str(key).partition("-")
+        pk = digits_value(text)
+        if kind in JOB_MODELS and pk is not None:
+            wanted.append((key, kind, pk))
     loaded = {}  # one query per kind of upload, whatever the number of keys
     for kind, model in JOB_MODELS.items():
         pks = [pk for _key, wanted_kind, pk in wanted if wanted_kind == kind]
