@@ -4,8 +4,7 @@ its views module has none), read from its declarations:
 * on the Submit tab, for each declared submission type (``RoundKind.submission_types``)
   listed for the team, its upload form (the file and the declared fields, sent to
   ``<path>/send/``, which keeps the upload as the API's ``POST <path>/`` does:
-  ``pwscup.pages.declared``) and the team's uploads of it, newest first, as the API reads
-  them;
+  ``_send_view``) and the team's uploads of it, newest first, as the API reads them;
 * on the Results tab, the kind's standings (``api_leaderboard``): the tables
   ``pwscup leaderboard`` prints, under the same access rule, each also as a CSV
   (``standings_csv``, served for every kind);
@@ -146,7 +145,9 @@ def _send_view(kind, declared):
         notice = declared.received_message(upload)
         if wants_json(request):
             return upload_received_json(upload, notice)
-        messages.info(request, notice)
+        # An upload its kind refused as it was kept (FAILED at once) is told as an error.
+        failed = upload.status == upload.Status.FAILED
+        (messages.error if failed else messages.info)(request, notice)
         return back
 
     return send
