@@ -338,6 +338,10 @@ def test_a_refused_form_query_comes_back_302_with_its_message_as_dp_md_says(worl
         page = client.get(refused["Location"]).content.decode()
         assert words in page
     assert client.post(address, {"type": "mean?", "epsilon": "0.1"}).status_code == 400
+    # An estimate "from" a charge no team can have: refused with a message, never a 500.
+    built = url(world, "estimate_from", level="eps-1")
+    for source in ("release-99999999999999999999", "answer-²", "release-"):
+        assert client.post(built, {"source": source}).status_code in (302, 400), source
     docs = (settings.BASE_DIR / "docs" / "dp.md").read_text()
     assert "brings the page back (302) with the message at its top" in docs
     assert "is a 400 on the pages" not in docs
