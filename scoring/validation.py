@@ -68,29 +68,24 @@ def header_problems(expected: Sequence[str], got: Sequence[str]) -> list[dict]:
 
 def _check_numbers(cache: TableCache, column: str, rows: np.ndarray, *, what: str) -> None:
     numbers = cache.numbers(column, rows)
-    bad = np.flatnonzero(~np.isfinite(numbers))
-    if bad.size:
-        values = cache.values(column, rows[bad[:MAX_LISTED]])
-        raise ValidationError(
-            "column.not_number",
-            column=repr(clip(column)),
-            what=what,
-            rows=_row_values(rows[bad], values),
-        )
+    _refuse_rows(cache, column, rows, ~np.isfinite(numbers), "column.not_number", what=what)
     _check_magnitude(cache, column, rows, numbers, what=what)
 
 
 def _check_magnitude(cache, column: str, rows: np.ndarray, numbers, *, what: str) -> None:
     """Refuse finite ``numbers`` (of ``rows``) beyond :data:`MAX_MAGNITUDE`."""
-    large = np.flatnonzero(np.abs(numbers) > MAX_MAGNITUDE)
-    if large.size:
-        values = cache.values(column, rows[large[:MAX_LISTED]])
+    large = np.abs(numbers) > MAX_MAGNITUDE
+    _refuse_rows(cache, column, rows, large, "column.too_large", what=what, limit="1e15")
+
+
+def _refuse_rows(cache, column: str, rows: np.ndarray, at_fault, code: str, **params) -> None:
+    """Refuse ``column`` with ``code`` when any of ``rows`` is ``at_fault`` (a mask), naming
+    the first :data:`MAX_LISTED` of them with their values and how many in all."""
+    bad = np.flatnonzero(at_fault)
+    if bad.size:
+        values = cache.values(column, rows[bad[:MAX_LISTED]])
         raise ValidationError(
-            "column.too_large",
-            column=repr(clip(column)),
-            what=what,
-            limit="1e15",
-            rows=_row_values(rows[large], values),
+            code, column=repr(clip(column)), rows=_row_values(rows[bad], values), **params
         )
 
 
