@@ -7,6 +7,7 @@ import pytest
 
 import scoring
 from scoring.kit._examples import bank, bank_config
+from tests.scoring.cli_runner import refused
 from tests.scoring.test_cli import run
 
 NOT_UTF8 = b'{"qi": ["\xe9"]}'
@@ -19,13 +20,6 @@ def files(tmp_path):
     (tmp_path / "latin1.json").write_bytes(NOT_UTF8)
     (tmp_path / "truncated.json").write_text('{"age": {"type"')
     return tmp_path
-
-
-def refused(done, *parts):
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
-    for part in parts:
-        assert part in done.stderr, done.stderr
 
 
 def test_a_config_not_in_utf8_is_refused_naming_the_file(files):

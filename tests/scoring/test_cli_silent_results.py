@@ -11,6 +11,7 @@ import scoring
 from scoring import kit
 from scoring.kit._common import format_numbers
 from scoring.kit._examples import bank, bank_config, bank_hierarchy
+from tests.scoring.cli_runner import refused
 from tests.scoring.test_cli import run
 
 
@@ -20,13 +21,6 @@ def files(tmp_path):
     (tmp_path / "round.json").write_text(json.dumps(bank_config().to_dict()))
     (tmp_path / "attr_depth.json").write_text(json.dumps(bank_hierarchy(), ensure_ascii=False))
     return tmp_path
-
-
-def refused(done, *parts):
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr, done.stderr
-    for part in parts:
-        assert part in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize(
