@@ -146,7 +146,8 @@ def cmd_publish(args) -> int:
     target = publish_target(anonymized, seed=args.seed, rows=args.rows)
     write_csv(target.table, args.out_published)
     write_csv(pd.DataFrame({"row": target.truth}), args.out_truth)
-    print(f"Published {len(target.table)} rows to {args.out_published}; truth in {args.out_truth}.")
+    paths = {"published": args.out_published, "truth": args.out_truth}
+    print(render("cli.published", {"rows": len(target.table), **paths}, args.lang))
     return 0
 
 
@@ -179,7 +180,8 @@ def cmd_score_attack(args) -> int:
     if args.format == "json":
         print(json.dumps(result))
     else:
-        print(f"re-identification rate {score.rate:.4f} ({score.correct} of {score.rows} rows)")
+        shown = {"rate": f"{score.rate:.4f}", "correct": score.correct, "rows": score.rows}
+        print(render("cli.attack_rate", shown, args.lang))
     return 0
 
 
@@ -218,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang",
         choices=("en", "ja"),
         default=None,
-        help="language of error messages (default: from LC_ALL, LC_MESSAGES or LANG)",
+        help="language of messages (default: from LC_ALL, LC_MESSAGES or LANG)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 

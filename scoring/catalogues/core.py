@@ -298,6 +298,30 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{option} must be an integer of at least {least}; got {value}.",
         "ja": "{option} は {least} 以上の整数にしてください（指定値: {value}）。",
     },
+    # The other commands' success lines (publish, score-attack, anonymize, attack, synth
+    # check) and the kit's one usage error.
+    "cli.published": {
+        "en": "Published {rows} rows to {published}; truth in {truth}.",
+        "ja": "{rows} 行を {published} に公開しました。正解は {truth} にあります。",
+    },
+    "cli.attack_rate": {
+        "en": "re-identification rate {rate} ({correct} of {rows} rows)",
+        "ja": "再識別率 {rate}（{rows} 行のうち {correct} 行が正解）",
+    },
+    "cli.wrote_rows": {
+        "en": "Wrote {rows} rows ({deleted} deleted) to {output}: {methods}.",
+        "ja": "{rows} 行（うち削除 {deleted} 行）を {output} に書き出しました: {methods}。",
+    },
+    "cli.wrote_guesses": {
+        "en": "Wrote {guesses} guesses ({none} without a guess) to {output}: {method}.",
+        "ja": "{guesses} 件の推測（うち推測なし {none} 件）を {output} に書き出しました: "
+        "{method}。",
+    },
+    "cli.no_steps": {
+        "en": "give --method or --recipe (see --help for the methods)",
+        "ja": "--method か --recipe を指定してください（手法は --help を参照）",
+    },
+    "cli.release_ok": {"en": "ok: {rows} rows", "ja": "OK: {rows} 行"},
     "json.in_file": {
         "en": "{path}: {error}",
         "ja": "ファイル {path}: {error}",

@@ -325,4 +325,13 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "en": "line {line}: guess {value} for pid {pid} is not a sensitive value of this round",
         "ja": "{line} 行目: pid {pid} の推測 {value} はこのラウンドの機密値ではありません",
     },
+    # what ``seq check`` and ``seq baseline`` print on success
+    "seq.cli.ok": {
+        "en": "OK: {releases} valid release(s); m = {m}.",
+        "ja": "OK: 有効なリリースは {releases} 個です。m = {m}。",
+    },
+    "seq.cli.wrote_baseline": {
+        "en": "Wrote {output}: {rows} rows, {groups} groups, {counterfeits} counterfeits.",
+        "ja": "{output} を書き出しました: {rows} 行、{groups} グループ、偽造行 {counterfeits} 行。",
+    },
 }

@@ -167,7 +167,8 @@ def cmd_release(args) -> int:
         f"epsilon (eq. 6) = {plan.epsilon:.9f}; charged {format_epsilon(plan.charge)} "
         f"of level {level.id}'s {format_epsilon(level.epsilon)}; k (eq. 7) = {result['k']:.4f}"
     )
-    lines.append(f"wrote {len(table)} rows to {args.output}")
+    wrote = {"rows": len(table), "output": args.output}
+    lines.append(render_dp("dp.cli.wrote_rows", wrote, getattr(args, "lang", None)))
     _emit(result, args, lines)
     return 0
 
@@ -195,7 +196,7 @@ def cmd_estimate(args) -> int:
         f"  {key}: {len(value)} cells, sum {float(np.sum(value)):.4f}"
         for key, value in estimates.items()
     ]
-    lines.append(f"wrote {args.output}")
+    lines.append(render_dp("dp.cli.wrote", {"output": args.output}, getattr(args, "lang", None)))
     _emit(result, args, lines)
     return 0
 

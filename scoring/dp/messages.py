@@ -339,6 +339,11 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name}: valid ({targets} target(s), {cells} cells)",
         "ja": "{name}: 有効です（対象 {targets} 個、{cells} セル）",
     },
+    "dp.cli.wrote_rows": {
+        "en": "wrote {rows} rows to {output}",
+        "ja": "{rows} 行を {output} に書き出しました",
+    },
+    "dp.cli.wrote": {"en": "wrote {output}", "ja": "{output} を書き出しました"},
     # declared counts (§8.2, §12)
     "dp.declaration.not_object": {
         "en": "The declaration must be a JSON object with 'mechanism' and 'targets'",

@@ -24,6 +24,7 @@ from scoring.kit._common import KitError, deleted_rows, rng_of
 from scoring.kit.attacks import correspondence_lines
 from scoring.kit.hierarchy import attr_depth_example, load_hierarchy
 from scoring.kit.registry import ATTACK_ENTRIES, METHODS, bind, describe
+from scoring.messages import render
 from scoring.schema import load_config
 from scoring.tables import read_table, write_csv
 from scoring.validation import validate_published, validate_submission
@@ -95,14 +96,15 @@ def cmd_anonymize(args) -> int:
     config = load_config(args.config, original)
     steps = (_recipe_steps(args.recipe) if args.recipe else []) + (args.steps or [])
     if not steps:
-        print("error: give --method or --recipe (see --help for the methods)", file=sys.stderr)
+        print("error: " + render("cli.no_steps", {}, args.lang), file=sys.stderr)
         return 2
     table = run_steps(original, config, steps, seed=args.seed, attr_depth=args.attr_depth)
     validate_submission(original, table, config)
     write_csv(table, args.output)
     deleted = int(deleted_rows(table).sum())
     names = " → ".join(step["method"] for step in steps)
-    print(f"Wrote {len(table)} rows ({deleted} deleted) to {args.output}: {names}.")
+    wrote = {"rows": len(table), "deleted": deleted, "output": args.output, "methods": names}
+    print(render("cli.wrote_rows", wrote, args.lang))
     return 0
 
 
@@ -120,9 +122,8 @@ def cmd_attack(args) -> int:
     with open(args.output, "w", encoding="utf-8", newline="") as handle:
         handle.write(correspondence_lines(guesses))
     none = int(np.sum(np.asarray(guesses) < 0))
-    print(
-        f"Wrote {len(guesses)} guesses ({none} without a guess) to {args.output}: {step['method']}."
-    )
+    wrote = {"guesses": len(guesses), "none": none, "output": args.output}
+    print(render("cli.wrote_guesses", {**wrote, "method": step["method"]}, args.lang))
     return 0
 
 

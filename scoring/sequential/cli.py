@@ -19,6 +19,7 @@ import json
 import os
 
 from scoring.errors import ValidationError
+from scoring.messages import render
 from scoring.sequential.config import parse_config
 from scoring.sequential.evaluate import evaluate_sequence, risk_per_person_csv
 from scoring.sequential.master import Master, read_master
@@ -64,7 +65,7 @@ def cmd_seq_check(args) -> int:
     if args.format == "json":
         print(json.dumps(s, indent=2, ensure_ascii=False))
         return 0
-    print(f"OK: {len(releases)} valid release(s); m = {config.m}.")
+    print(render("seq.cli.ok", {"releases": len(releases), "m": config.m}, args.lang))
     print(f"{'release':>7} {'rows':>6} {'groups':>6} {'counterfeits':>12} {'MU':>4} {'IL':>8}")
     for release, mu, il in zip(releases, s["MU"], s["IL_per_release"], strict=True):
         print(
@@ -115,7 +116,8 @@ def cmd_seq_baseline(args) -> int:
     write_csv(made, args.output)
     groups = made["gid"].nunique()
     fakes = int((made["pid"] == "").sum())
-    print(f"Wrote {args.output}: {len(made)} rows, {groups} groups, {fakes} counterfeits.")
+    wrote = {"output": args.output, "rows": len(made), "groups": groups, "counterfeits": fakes}
+    print(render("seq.cli.wrote_baseline", wrote, args.lang))
     return 0
 
 

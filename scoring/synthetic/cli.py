@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.bounded_json import loads_bounded
+from scoring.messages import render
 from scoring.synthetic.attack import read_attack, score_attack
 from scoring.synthetic.config import parse_config
 from scoring.synthetic.draws import practice_draw
@@ -94,7 +95,7 @@ def cmd_describe(args) -> int:
 
 def cmd_check(args) -> int:
     release = read_release(args.release, _population(args.population), name=Path(args.release).name)
-    print(f"ok: {len(release)} rows")
+    print(render("cli.release_ok", {"rows": len(release)}, args.lang))
     return 0
 
 
