@@ -290,27 +290,32 @@ def _bands(value: Any) -> tuple[float, ...]:
 
 
 def _gates(value: Any, columns: tuple[ScoreColumn, ...]) -> tuple[Gate, ...]:
+    """The gates; every faulty entry is refused at once, each named by its position."""
     if not isinstance(value, list) or len(value) > MAX_GATES:
         refuse("gates", value, expect("gate_list", most=MAX_GATES))
-    gates = []
-    for number, entry in enumerate(value, start=1):
-        where = f"gates[{number}]"
-        bounds = [b for b in ("min", "max") if isinstance(entry, Mapping) and b in entry]
-        if not isinstance(entry, Mapping) or "key" not in entry or len(bounds) != 1:
-            refuse(where, entry, expect("gate"))
-        known_keys(entry, ("key", bounds[0]), f"{where}.")
-        if not any(column.key == entry["key"] for column in columns):
-            raise ScorerError(
-                "scorer.config.column",
-                key=f"{where}.key",
-                value=repr(clip(entry["key"])),
-                columns=", ".join(column.key for column in columns),
-            )
-        bound = entry[bounds[0]]
-        if not is_number(bound):
-            refuse(f"{where}.{bounds[0]}", bound, expect("number"))
-        gates.append(Gate(entry["key"], bounds[0], float(bound)))
+    checks = ConfigChecks(ScorerError, ScorerErrors)
+    gates = [checks.run(_gate, entry, number, columns) for number, entry in enumerate(value, 1)]
+    checks.raise_found()
     return tuple(gates)
+
+
+def _gate(entry: Any, number: int, columns: tuple[ScoreColumn, ...]) -> Gate:
+    where = f"gates[{number}]"
+    bounds = [b for b in ("min", "max") if isinstance(entry, Mapping) and b in entry]
+    if not isinstance(entry, Mapping) or "key" not in entry or len(bounds) != 1:
+        refuse(where, entry, expect("gate"))
+    known_keys(entry, ("key", bounds[0]), f"{where}.")
+    if not any(column.key == entry["key"] for column in columns):
+        raise ScorerError(
+            "scorer.config.column",
+            key=f"{where}.key",
+            value=repr(clip(entry["key"])),
+            columns=", ".join(column.key for column in columns),
+        )
+    bound = entry[bounds[0]]
+    if not is_number(bound):
+        refuse(f"{where}.{bounds[0]}", bound, expect("number"))
+    return Gate(entry["key"], bounds[0], float(bound))
 
 
 def _limit(limits: Mapping, key: str, *, integer: bool) -> int | float:

@@ -10,8 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.errors import ConfigChecks
 from scoring.messages import clip, expect
-from scoring.scorer.errors import ScorerError
+from scoring.scorer.errors import ScorerError, ScorerErrors
 
 COLUMN_KEYS = ("key", "label", "label_ja", "higher_is_better")
 COLUMN_KEY = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
@@ -56,28 +57,42 @@ def is_number(value: Any) -> bool:
 
 
 def read_columns(data: Mapping, key: str) -> tuple[ScoreColumn, ...]:
-    """The columns of ``key`` (one ``score`` column by default)."""
+    """The columns of ``key`` (one ``score`` column by default). Each entry is checked on
+    its own: every faulty entry is refused at once (``ScorerErrors``), each named by its
+    position from 1 (its first fault)."""
     entries = data.get(key, [DEFAULT_COLUMN])
     if not isinstance(entries, list) or not 1 <= len(entries) <= MAX_COLUMNS:
         refuse(key, entries, expect("column_list", most=MAX_COLUMNS))
+    checks = ConfigChecks(ScorerError, ScorerErrors)
     columns: list[ScoreColumn] = []
     for number, entry in enumerate(entries, start=1):
-        where = f"{key}[{number}]"
-        if not isinstance(entry, Mapping) or "key" not in entry:
-            refuse(where, entry, expect("score_column"))
-        known_keys(entry, COLUMN_KEYS, f"{where}.")
-        name = entry["key"]
-        if not isinstance(name, str) or not COLUMN_KEY.match(name):
-            refuse(f"{where}.key", name, expect("column_key", most=64))
-        if any(column.key == name for column in columns):
-            raise ScorerError("scorer.config.duplicate", key=key, value=repr(name))
-        label = _label(entry.get("label", name), f"{where}.label")
-        label_ja = _label(entry.get("label_ja", label), f"{where}.label_ja")
-        higher = entry.get("higher_is_better", True)
-        if not isinstance(higher, bool):
-            refuse(f"{where}.higher_is_better", higher, expect("boolean"))
-        columns.append(ScoreColumn(name, label, label_ja, higher))
+        column = checks.run(_column, entry, f"{key}[{number}]")
+        if column is not None and any(known.key == column.key for known in columns):
+            checks.run(_duplicate, key, column.key)
+        elif column is not None:
+            columns.append(column)
+    checks.raise_found()
     return tuple(columns)
+
+
+def _column(entry: Any, where: str) -> ScoreColumn:
+    """One score column, ``where`` (``release_columns[2]``) in its messages."""
+    if not isinstance(entry, Mapping) or "key" not in entry:
+        refuse(where, entry, expect("score_column"))
+    known_keys(entry, COLUMN_KEYS, f"{where}.")
+    name = entry["key"]
+    if not isinstance(name, str) or not COLUMN_KEY.match(name):
+        refuse(f"{where}.key", name, expect("column_key", most=64))
+    label = _label(entry.get("label", name), f"{where}.label")
+    label_ja = _label(entry.get("label_ja", label), f"{where}.label_ja")
+    higher = entry.get("higher_is_better", True)
+    if not isinstance(higher, bool):
+        refuse(f"{where}.higher_is_better", higher, expect("boolean"))
+    return ScoreColumn(name, label, label_ja, higher)
+
+
+def _duplicate(key: str, name: str):
+    raise ScorerError("scorer.config.duplicate", key=key, value=repr(name))
 
 
 def _label(value: Any, key: str) -> str:
