@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.choice_forms import DataChoiceFileForm
-from pwscup.competitions.round_create import ServiceErrorsForm, setting_flag
+from pwscup.competitions.round_create import ChooseAgainForm, ServiceErrorsForm, setting_flag
 from pwscup.core.form_fields import limit_field, positive_int_field
 from pwscup.submissions.two_sided_forms import (
     SIDES,
@@ -318,7 +318,10 @@ class ProgramForm(forms.Form):
     )
 
 
-class PackForm(DataChoiceFileForm):
+class PackForm(ChooseAgainForm, DataChoiceFileForm):
+    """A data pack and its data choice; a post refused (a choice gone meanwhile) names the
+    chosen file to choose again (``ChooseAgainForm``)."""
+
     file = forms.FileField(label=_("Data pack (ZIP)"))
     choice = forms.ChoiceField(
         label=_("For the data choice"),

@@ -4,6 +4,7 @@ columns' roles and the data mode. They collect values; the services and ``scorin
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from pwscup.competitions.round_create import ChooseAgainForm
 from pwscup.core.form_fields import positive_int_field
 from pwscup.core.json_input import json_input
 from pwscup.pwscup2015.models import Pwscup2015Round
@@ -88,8 +89,9 @@ class UploadForm(forms.Form):
     )
 
 
-class RolesForm(forms.Form):
-    """One checkbox per column and role; ``scoring.load_config`` checks the whole."""
+class RolesForm(ChooseAgainForm, forms.Form):
+    """One checkbox per column and role; ``scoring.load_config`` checks the whole. A post
+    refused with a configuration file chosen names it to choose again (``ChooseAgainForm``)."""
 
     config_file = forms.FileField(
         label=_("Or upload a configuration JSON (replaces the choices above)"), required=False
