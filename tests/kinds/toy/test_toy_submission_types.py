@@ -2,7 +2,10 @@
 view, yet its uploads have their endpoints (list, upload 202, one upload, its file), their
 place in the round status and their OpenAPI operations. A second type declared on the toy
 (a note with a title) gets its own endpoints the moment the kind lists it, with the same
-access rules: 404 for another team's upload, 400 naming a missing field."""
+access rules: 404 for another team's upload, 400 naming a missing field. The toy draws no
+tab either: the core's Submit tab gives each declared type its form (its target keeps the
+upload as the API does) and the team's uploads, the Results tab the kind's standings and
+their CSV (``pwscup.pages.declared``)."""
 
 import inspect
 
