@@ -142,6 +142,8 @@ def _send_view(kind, declared):
             )
         except Refused as refusal:
             return refused_answer(request, refusal, back)
+        except Http404 as missing:  # a target the team may not attack: the API's 404, said
+            return refused_answer(request, Refused(str(missing), status=404), back)
         notice = declared.received_message(upload)
         if wants_json(request):
             return upload_received_json(upload, notice)

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from scoring.bounded_json import loads_bounded
+from scoring.bounded_json import load_json_file
 from scoring.messages import render
 from scoring.synthetic.attack import read_attack, score_attack
 from scoring.synthetic.config import parse_config
@@ -47,17 +47,19 @@ from scoring.synthetic.kit import (
 from scoring.synthetic.population import Population, population_from_description, read_population
 from scoring.synthetic.release import read_challenge, read_release, typed_rows
 from scoring.synthetic.utility import release_scores
-from scoring.tables import read_bytes, read_table
+from scoring.tables import read_table
 
 HALVES = ("dev", "final")
 
 
-def _json(path: str, name: str):
-    return loads_bounded(read_bytes(path, name=name).decode("utf-8-sig"))
+def _json(path: str):
+    """A JSON side file (``load_json_file``: its errors, one that is not UTF-8 included,
+    name the file)."""
+    return load_json_file(path)
 
 
 def _population(path: str) -> Population:
-    return population_from_description(_json(path, "population.json"))
+    return population_from_description(_json(path))
 
 
 def _members(path: str, population: Population) -> pd.DataFrame:
@@ -83,7 +85,7 @@ def _print_scores(scores: dict, fmt: str) -> None:
 
 
 def cmd_describe(args) -> int:
-    config = parse_config(_json(args.config, "config.json"))
+    config = parse_config(_json(args.config))
     population = read_population(args.original, config)
     text = json.dumps(population.describe(), ensure_ascii=False, indent=1) + "\n"
     if args.output:

@@ -187,6 +187,18 @@ def test_an_attack_on_a_team_without_a_target_is_a_404_naming_the_team(player):
         )
         assert refused.status_code == 404, refused.content
         assert refused.json() == {"code": "not_found", "message": message}
+    # The Submit tab's form target says the same, not a bare "page not found".
+    kind = kind_of(arena.round)
+    (declared,) = [t for t in kind.submission_types() if t.key == attack_type["key"]]
+    send = reverse(send_url_name(kind, declared), args=[arena.competition.slug, arena.round.slug])
+    browser = Client()
+    browser.force_login(arena.users["a"])
+    form = {"file": SimpleUploadedFile("mia.csv", b"id,score\n"), "target": "nobody"}
+    answer = browser.post(send, form, HTTP_ACCEPT="application/json")
+    assert (
+        answer.status_code == 404
+        and answer.json()["error"] == "No published target of the team nobody."
+    )
 
 
 def test_the_standings_are_served_as_csv_table_by_table(player, arena_of):

@@ -12,7 +12,7 @@ from scoring.synthetic.config import parse_config
 from scoring.synthetic.population import population_from_description, read_population
 from scoring.synthetic.release import read_release
 from scoring.synthetic.utility import release_scores
-from tests.scoring.cli_runner import as_child, in_process
+from tests.scoring.cli_runner import as_child, in_process, refused
 
 ROOT = Path(__file__).resolve().parents[2]
 ADULT = ROOT / "fixtures" / "adult.csv"
@@ -192,3 +192,17 @@ def test_a_refused_file_exits_2_with_the_message_in_japanese(adult):
     # The entry point itself, in a child interpreter: the same refusal, word for word.
     child = as_child("--lang", "ja", "synth", "check", bad, "--population", adult / "pop.json")
     assert (child.returncode, child.stderr) == (2, result.stderr)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_side_file_that_is_not_utf8_is_an_error_line(adult, tmp_path, lang):
+    """``describe --config`` and ``check --population`` read a JSON side file: one that is
+    not UTF-8 is refused with an error line (exit 2), not a traceback."""
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"columns": {"\xe9": "numeric"}}')
+    for args in (
+        ("describe", ADULT, "--config", latin),
+        ("check", "--population", latin, adult / "train.csv"),
+    ):
+        done = run(*args, lang=lang)
+        refused(done, "latin.json" if lang == "en" else "UTF-8")
