@@ -301,5 +301,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error.render(args.lang)}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {os_error_text(error, args.lang)}", file=sys.stderr)
         return 2
+
+
+def os_error_text(error: OSError, lang: str) -> str:
+    """A file the command could not open or write, said in ``lang`` with its path (the
+    system's own words, English, only as the reason of a cause not named here)."""
+    code = {
+        FileNotFoundError: "cli.no_such_file",
+        PermissionError: "cli.not_allowed",
+        IsADirectoryError: "cli.is_folder",
+    }.get(type(error), "cli.os_error")
+    path = error.filename if error.filename is not None else "-"
+    return render(code, {"path": path, "reason": error.strerror or str(error)}, lang)

@@ -322,6 +322,23 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "--method か --recipe を指定してください（手法は --help を参照）",
     },
     "cli.release_ok": {"en": "ok: {rows} rows", "ja": "OK: {rows} 行"},
+    # A file the command could not open or write (``scoring.cli.main``), by the cause.
+    "cli.no_such_file": {
+        "en": "{path}: no such file or folder.",
+        "ja": "{path}: そのファイルまたはフォルダはありません。",
+    },
+    "cli.not_allowed": {
+        "en": "{path}: not allowed to read or write it.",
+        "ja": "{path}: 読み書きする権限がありません。",
+    },
+    "cli.is_folder": {
+        "en": "{path}: a folder, not a file.",
+        "ja": "{path}: ファイルではなくフォルダです。",
+    },
+    "cli.os_error": {
+        "en": "{path}: the system refused it ({reason}).",
+        "ja": "{path}: システムが処理を拒否しました（{reason}）。",
+    },
     "json.in_file": {
         "en": "{path}: {error}",
         "ja": "ファイル {path}: {error}",

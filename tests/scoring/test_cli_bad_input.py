@@ -93,3 +93,19 @@ def test_dp_epsilon_refuses_bad_sizes_with_exit_2(sizes):
 
 def test_dp_epsilon_refuses_zero_rows():
     refused(run("dp", "epsilon", "--sizes", "2,7", "--total", "1", "--rows", "0"), "--rows")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "no such file or folder"), ("ja", "そのファイルまたはフォルダはありません")],
+)
+def test_a_file_it_cannot_write_is_named_in_the_language(files, tmp_path, lang, words):
+    """An output in a folder that does not exist: the path and the cause in ``--lang``'s
+    language, not the system's English ``[Errno 2]``."""
+    missing = tmp_path / "nowhere" / "p.csv"
+    done = run(
+        "--lang", lang, "publish", files / "bank.csv", "--seed", "1",
+        "--out-published", missing, "--out-truth", tmp_path / "t.csv",
+    )  # fmt: skip
+    refused(done, str(missing), words)
+    assert "Errno" not in done.stderr
