@@ -25,6 +25,7 @@ from pwscup.core.errors import Refused
 from pwscup.core.exports import csv_response
 from pwscup.core.form_fields import digits_value
 from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
+from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.round_pages import (
     refused_answer,
     team_form_view,
@@ -110,12 +111,13 @@ def declared_round_page(kind, request, access, tab: str):
 
 
 def _serializer_error(form) -> str:
-    """The upload form's first refusal, named by its field ("step: A valid integer is
-    required."); "Choose a file." when no file came."""
+    """The upload form's first refusal: "Choose a file." when no file came, the file's own
+    refusal when one came ("The submitted file is empty."), else named by its field ("step:
+    A valid integer is required.")."""
     for name, errors in form.errors.items():
         if name == "file" and any(e.code == "required" for e in errors):
             return str(_("Choose a file."))
-        return f"{name}: {errors[0]}"
+        return str(errors[0]) if name == "file" else f"{name}: {errors[0]}"
     return ""
 
 
@@ -128,7 +130,8 @@ def _send_view(kind, declared):
 
     @team_form_view(kind.key)
     def send(request, access, team):
-        back = redirect(tab_url(access.round, SUBMIT) + f"#type-{declared.key}")
+        submit = tab_url(access.round, SUBMIT)
+        back = redirect(submit + declared.page_anchor(request.POST, refused=True))
         part = declared.part(access)
         form = upload_serializer(declared)(data={**request.POST.dict(), **request.FILES.dict()})
         try:
@@ -144,13 +147,14 @@ def _send_view(kind, declared):
             return refused_answer(request, refusal, back)
         except Http404 as missing:  # a target the team may not attack: the API's 404, said
             return refused_answer(request, Refused(str(missing), status=404), back)
-        notice = declared.received_message(upload)
+        # An upload its kind refused as it was kept (FAILED at once) is told as an error,
+        # with its reason (``upload_received_message``).
+        failed = upload.status == upload.Status.FAILED
+        notice = (upload_received_message if failed else declared.received_message)(upload)
         if wants_json(request):
             return upload_received_json(upload, notice)
-        # An upload its kind refused as it was kept (FAILED at once) is told as an error.
-        failed = upload.status == upload.Status.FAILED
         (messages.error if failed else messages.info)(request, notice)
-        return back
+        return redirect(submit + declared.page_anchor(request.POST, refused=False))
 
     return send
 

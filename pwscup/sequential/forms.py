@@ -1,5 +1,5 @@
-"""The sequential game's upload forms: a team's release and guesses, and the organizer's
-master table (the console's round form: :mod:`pwscup.sequential.round_form`)."""
+"""The sequential game's forms: a team's release (drawn with its open steps; it posts to the
+core's target of the declared type) and the organizer's master table (the console's round form: :mod:`pwscup.sequential.round_form`)."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -14,10 +14,6 @@ class ReleaseUploadForm(forms.Form):
     def __init__(self, *args, steps=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["step"].choices = [(j, str(j)) for j in steps]
-
-
-class GuessUploadForm(forms.Form):
-    file = forms.FileField(label=_("Guesses (pid,guess)"))
 
 
 class MasterUploadForm(forms.Form):

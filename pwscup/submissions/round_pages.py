@@ -17,7 +17,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
-from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -25,7 +24,6 @@ from pwscup.accounts.access import kind_view
 from pwscup.core.errors import Refused
 from pwscup.kinds.registry import kind_of
 from pwscup.kinds.tabs import RESULTS, SUBMIT, UploadGates, render_tab, tab_url
-from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.models import PENDING, Status
 from pwscup.submissions.round_api import require_participant, require_team
 from pwscup.submissions.selectors import live_etag
@@ -207,96 +205,10 @@ def upload_received_json(upload, notice: str) -> JsonResponse:
     )
 
 
-def upload_answer(
-    request, access, form_class, keep: Callable, anchor: str, *, refused_anchor=None, notice=None
-):
-    """Check the upload form (``form_class``), keep the upload through
-    ``keep(cleaned_data)``; answer JSON (202) or go back to the Submit tab at ``anchor``
-    (``refused_anchor`` for a refusal, if given) with the notice of
-    ``upload_received_message``, or the kind's ``notice(upload)`` (an error for an upload
-    its kind refused as it was kept)."""
-    submit = tab_url(access.round, SUBMIT)
-    back = redirect(submit + anchor)
-    form = form_class(request.POST, request.FILES)
-    try:
-        if not form.is_valid() or not form.cleaned_data.get("file"):
-            raise Refused(_form_error(form))
-        upload = keep(form.cleaned_data)
-    except Refused as refusal:
-        return refused_answer(request, refusal, redirect(submit + (refused_anchor or anchor)))
-    failed = upload.status == upload.Status.FAILED
-    notice = (upload_received_message if notice is None or failed else notice)(upload)
-    if wants_json(request):
-        return upload_received_json(upload, notice)
-    if failed:
-        messages.error(request, notice)
-    else:
-        messages.info(request, notice)
-    return back
-
-
-def _form_error(form) -> str:
-    """What an upload form refused: "Choose a file." when no file came, the file's own
-    error when one came and was refused (an empty file: "The submitted file is empty."),
-    else the form's first error."""
-    if not form.is_bound or not form.errors or no_file_chosen(form):
-        return _("Choose a file.")
-    if "file" in form.errors:
-        return form.errors["file"][0]
-    return next(iter(form.errors.values()))[0]
-
-
 def no_file_chosen(form) -> bool:
     """Whether ``form``'s file field is refused for want of a file (none sent, or a form
     sent without its files), rather than for the file sent."""
     return form.has_error("file", "required") or form.has_error("file", "missing")
-
-
-def release_upload_view(
-    key: str, form_class, keep: Callable, *, anchor="#releases", form_kwargs=None, **answer
-):
-    """The view of a kind's release upload form: the release kept through
-    ``keep(access, team=..., user=..., uploaded_file=..., **fields)`` (the kind's service;
-    ``fields``: the form's fields besides the file, the release's step of a sequential round),
-    the answer ``upload_answer``'s (``answer``: its keywords), back at the Submit tab's
-    ``anchor``. ``form_kwargs(access)``: the form's own keyword arguments for the round, when
-    it takes some."""
-
-    @team_form_view(key)
-    def release_upload(request, access, team):
-        form = functools.partial(form_class, **form_kwargs(access)) if form_kwargs else form_class
-
-        def kept(data):
-            fields = {name: value for name, value in data.items() if name != "file"}
-            return keep(access, team=team, user=request.user, uploaded_file=data["file"], **fields)
-
-        return upload_answer(request, access, form, kept, anchor, **answer)
-
-    return release_upload
-
-
-def target_upload_view(key: str, target_of: Callable, form_class, keep: Callable, anchor, **answer):
-    """The view of a kind's attack form on one other team's target (``team_slug`` in the
-    address): ``target_of(access, team_slug)`` the target the caller may attack (404
-    otherwise), the attack kept through ``keep(target=..., team=..., user=...,
-    uploaded_file=...)`` (the kind's service); the answer ``upload_answer``'s (``answer``: its
-    keywords), back at the Submit tab's ``anchor`` (a callable: ``anchor(target)``)."""
-
-    @team_form_view(key)
-    def attack_upload(request, access, team, team_slug: str):
-        target = target_of(access, team_slug)
-        return upload_answer(
-            request,
-            access,
-            form_class,
-            lambda data: keep(
-                target=target, team=team, user=request.user, uploaded_file=data["file"]
-            ),
-            anchor(target) if callable(anchor) else anchor,
-            **answer,
-        )
-
-    return attack_upload
 
 
 def release_select_view(key: str, own: Callable, select: Callable):
@@ -324,19 +236,3 @@ def release_select_view(key: str, own: Callable, select: Callable):
         return back
 
     return release_select
-
-
-def upload_paths(prefix: str, uploads, *, attack_route="attack/<slug:team_slug>/") -> list:
-    """The addresses of a kind's upload forms under ``<prefix>/``, in the kind's URL
-    namespace: ``upload`` (``uploads.release_upload``), ``attack`` (``uploads.attack_upload``,
-    at ``attack_route``) and, when the kind lets a team choose its final release
-    (``uploads.release_select``), ``select``."""
-    routes = [
-        path(f"{prefix}/upload/", uploads.release_upload, name="upload"),
-        path(f"{prefix}/{attack_route}", uploads.attack_upload, name="attack"),
-    ]
-    if hasattr(uploads, "release_select"):
-        routes.append(
-            path(f"{prefix}/releases/<int:pk>/select/", uploads.release_select, name="select")
-        )
-    return routes

@@ -181,6 +181,11 @@ class SubmissionType:
         """What the 202 answer says."""
         return upload_received_message(upload)
 
+    def page_anchor(self, data: dict, *, refused: bool) -> str:
+        """Where on the Submit tab its browser form (``<path>/send/``) comes back to, after
+        the upload (``refused``: after a refusal); ``data``: the form's fields as posted."""
+        return f"#type-{self.key}"
+
     def select(self, upload, part, access) -> str:
         """Make ``upload`` the team's final one; returns the answer's message."""
         raise NotImplementedError

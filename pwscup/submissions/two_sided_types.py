@@ -48,6 +48,10 @@ class FinalReleases(TeamReleases):
         "The round page's service: the release phase must be open and the round not frozen; "
         "the limits and the deadline are enforced, with the page's messages."
     )
+
+    def page_anchor(self, data, *, refused: bool) -> str:
+        return "#releases"  # the Submit tab's table of the team's releases
+
     has_select = True
 
     def summary(self, action: str) -> str:

@@ -114,7 +114,7 @@ def test_an_attack_without_its_required_file_is_refused_and_a_good_one_is_scored
 def test_the_upload_form_answers_the_refusal_in_the_readers_language(client):
     world = scorer_world(slug="sf6", letters="a", config=RELEASE_ONLY_CSV, build=False)
     client.force_login(world.users["a"])
-    url = reverse("scorer:upload", args=[world.competition.slug, world.round.slug])
+    url = reverse("scorer:scorer-release-send", args=[world.competition.slug, world.round.slug])
     answer = client.post(
         url,
         {"file": SimpleUploadedFile("wrong.csv", b"id\n", "text/csv")},

@@ -162,11 +162,12 @@ def test_scorer_uploads_out_of_their_phase_are_refused_never_500(client):
     comp, rnd = world.competition.slug, world.round.slug
     client.force_login(world.users["a"])
     early = client.post(
-        reverse("scorer:attack", args=[comp, rnd]),
+        reverse("scorer:scorer-attack-send", args=[comp, rnd]),
         {"file": upload_file(b"x", "g.csv"), "target": "teamb"},
         HTTP_ACCEPT="application/json",
     )
-    assert early.status_code == 404  # no frozen target yet
+    # No frozen target yet: the API's refusal, with its reason.
+    assert early.status_code == 403 and "not frozen" in early.json()["error"]
     unknown = client.post(
         reverse("scorer:select", args=[comp, rnd, 999999]), HTTP_ACCEPT="application/json"
     )
@@ -177,13 +178,13 @@ def test_scorer_uploads_out_of_their_phase_are_refused_never_500(client):
     assert not Release.objects.get(pk=other.pk).selected
     attack_phase(world)
     late = client.post(
-        reverse("scorer:upload", args=[comp, rnd]),
+        reverse("scorer:scorer-release-send", args=[comp, rnd]),
         {"file": upload_file(release_bytes(noise=0), "r.csv")},
         HTTP_ACCEPT="application/json",
     )
     assert late.status_code == 403 and late.json()["error"]
     client.logout()
-    visitor = client.post(reverse("scorer:upload", args=[comp, rnd]), {})
+    visitor = client.post(reverse("scorer:scorer-release-send", args=[comp, rnd]), {})
     assert visitor.status_code == 302  # to the log-in page
     assert Release.objects.filter(scorer=world.scorer).count() == 2
 
@@ -195,7 +196,7 @@ def test_scorer_the_final_choice_and_an_early_attack_are_refused_with_a_message(
     comp, rnd = world.competition.slug, world.round.slug
     client.force_login(world.users["a"])
     early = client.post(
-        reverse("scorer:attack", args=[comp, rnd]),
+        reverse("scorer:scorer-attack-send", args=[comp, rnd]),
         {"file": upload_file(b"x", "all.zip")},
         HTTP_ACCEPT="application/json",
     )

@@ -61,7 +61,9 @@ def post_file(client, url: str, content: bytes, name: str, data=None, **headers)
 def test_scorer_a_release_uploaded_over_http_is_kept_queued_scored_and_chosen(client):
     world = scorer_world(slug="shp1", letters="ab")
     client.force_login(world.users["a"])
-    response = post_file(client, kind_url(world, "upload"), release_bytes(noise=0), "r.csv")
+    response = post_file(
+        client, kind_url(world, "scorer-release-send"), release_bytes(noise=0), "r.csv"
+    )
     assert response.status_code == 302 and response["Location"].endswith("#releases")
     kept = Release.objects.get(scorer=world.scorer, team=world.teams["a"])
     assert kept.status == Status.QUEUED and kept.number == 1
@@ -70,7 +72,7 @@ def test_scorer_a_release_uploaded_over_http_is_kept_queued_scored_and_chosen(cl
     # A fetch gets JSON: the upload's number and state.
     answer = post_file(
         client,
-        kind_url(world, "upload"),
+        kind_url(world, "scorer-release-send"),
         release_bytes(noise=20, seed=1),
         "r2.csv",
         HTTP_ACCEPT="application/json",
@@ -99,7 +101,7 @@ def test_scorer_a_release_uploaded_over_http_is_kept_queued_scored_and_chosen(cl
 def test_scorer_a_refused_upload_and_an_empty_form_answer_with_a_message(client):
     world = scorer_world(slug="shp2", letters="a")
     client.force_login(world.users["a"])
-    empty = client.post(kind_url(world, "upload"), {}, HTTP_ACCEPT="application/json")
+    empty = client.post(kind_url(world, "scorer-release-send"), {}, HTTP_ACCEPT="application/json")
     assert empty.status_code == 400 and empty.json()["error"]
     bad = release(world, "a", b"id,age\np0001,3\n")
     assert bad.status == Status.FAILED
@@ -118,7 +120,7 @@ def test_scorer_attacks_per_target_through_the_page_with_exact_scores(client):
     assert 'value="teamb"' not in submit  # never its own release
     answer = post_file(
         client,
-        kind_url(world, "attack"),
+        kind_url(world, "scorer-attack-send"),
         guess_bytes(targets["teama"]),
         "guess.csv",
         {"target": "teama"},
@@ -134,7 +136,7 @@ def test_scorer_attacks_per_target_through_the_page_with_exact_scores(client):
     ]
     own = post_file(
         client,
-        kind_url(world, "attack"),
+        kind_url(world, "scorer-attack-send"),
         b"x",
         "g.csv",
         {"target": "teamb"},
@@ -142,7 +144,7 @@ def test_scorer_attacks_per_target_through_the_page_with_exact_scores(client):
     )
     assert own.status_code == 403 and own.json()["error"]
     missing = post_file(
-        client, kind_url(world, "attack"), b"x", "g.csv", HTTP_ACCEPT="application/json"
+        client, kind_url(world, "scorer-attack-send"), b"x", "g.csv", HTTP_ACCEPT="application/json"
     )
     assert missing.status_code == 400
 
@@ -181,7 +183,11 @@ def test_scorer_an_attack_on_every_target_shows_each_targets_score(client):
     assert 'data-testid="attack-form"' in submit and 'name="target"' not in submit
     files = {f"{slug}.csv": guess_bytes(targets[slug]) for slug in ("teama", "teamb")}
     answer = post_file(
-        client, kind_url(world, "attack"), zipped(files), "all.zip", HTTP_ACCEPT="application/json"
+        client,
+        kind_url(world, "scorer-attack-send"),
+        zipped(files),
+        "all.zip",
+        HTTP_ACCEPT="application/json",
     )
     assert answer.status_code == 202, answer.content
     services.attack_score(attack_id=answer.json()["id"])
@@ -270,12 +276,12 @@ def test_scorer_an_empty_file_is_answered_as_empty_in_both_languages(client):
     world = scorer_world(slug="shp9", letters="a")
     client.force_login(world.users["a"])
     answer = post_file(
-        client, kind_url(world, "upload"), b"", "r.csv", HTTP_ACCEPT="application/json"
+        client, kind_url(world, "scorer-release-send"), b"", "r.csv", HTTP_ACCEPT="application/json"
     )
     assert answer.status_code == 400 and answer.json()["error"] == "The submitted file is empty."
     answer = post_file(
         client,
-        kind_url(world, "upload"),
+        kind_url(world, "scorer-release-send"),
         b"",
         "r.csv",
         HTTP_ACCEPT="application/json",

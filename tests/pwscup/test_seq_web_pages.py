@@ -47,7 +47,7 @@ def test_upload_through_the_page_then_the_release_page_shows_the_risk_table(clie
     world = seq_world()
     client.force_login(world.users["a"])
     response = client.post(
-        url(world, "sequential:upload"),
+        url(world, "sequential:seq-release-send"),
         {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
     )
     assert response.status_code == 302
@@ -75,7 +75,7 @@ def test_a_rejected_upload_shows_the_spec_message_in_japanese(client):
     client.post(reverse("set_language"), {"language": "ja", "next": "/"})
     bad = b"gid,pid,Age,Zip,Disease\n1,Zoe,21,12000,flu\n"
     response = client.post(
-        url(world, "sequential:upload"), {"step": "1", "file": upload_file(bad, "r.csv")}
+        url(world, "sequential:seq-release-send"), {"step": "1", "file": upload_file(bad, "r.csv")}
     )
     run_seq_jobs()
     page = client.get(response["Location"])
@@ -211,7 +211,7 @@ def test_an_empty_file_is_answered_as_empty_not_as_no_file_chosen(client):
     world = seq_world()
     client.force_login(world.users["a"])
     answer = client.post(
-        url(world, "sequential:upload"),
+        url(world, "sequential:seq-release-send"),
         {"step": "1", "file": upload_file(b"", "release_1.csv")},
         follow=True,
         HTTP_ACCEPT_LANGUAGE="en",
@@ -220,7 +220,7 @@ def test_an_empty_file_is_answered_as_empty_not_as_no_file_chosen(client):
     assert shown == ["The submitted file is empty."]
     assert not world.sequential.releases.exists()
     # No file at all is still asked for.
-    answer = client.post(url(world, "sequential:upload"), {"step": "1"}, follow=True)
+    answer = client.post(url(world, "sequential:seq-release-send"), {"step": "1"}, follow=True)
     assert [str(m) for m in answer.context["messages"]] == ["Choose a file."]
 
 

@@ -24,7 +24,8 @@ def upload_the_sample(client, world) -> Release:
     name, content = sample(client, world)
     step = int(name.removeprefix("release_").removesuffix(".csv"))
     response = client.post(
-        url(world, "sequential:upload"), {"step": str(step), "file": upload_file(content, name)}
+        url(world, "sequential:seq-release-send"),
+        {"step": str(step), "file": upload_file(content, name)},
     )
     assert response.status_code == 302 and response["Location"] == tab(world, "submit") + "#uploads"
     release = Release.objects.filter(team=world.teams["a"], step=step).latest("pk")

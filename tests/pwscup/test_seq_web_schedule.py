@@ -136,7 +136,7 @@ def test_the_page_shows_each_close_with_its_time_zone_and_a_late_upload_is_refus
         closes=[dt.datetime(2020, 1, 1, 9, 0), dt.datetime(2020, 1, 2, 9, 0)],
     )
     response = client.post(
-        reverse("sequential:upload", args=[world.competition.slug, world.round.slug]),
+        reverse("sequential:seq-release-send", args=[world.competition.slug, world.round.slug]),
         {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
     )
     assert response["Location"] == tab(world, "submit") + "#upload"

@@ -248,7 +248,7 @@ def test_a_tab_listing_a_release_being_checked_reloads_when_the_teams_version_mo
     world = seq_world()
     client.force_login(world.users["a"])
     response = client.post(
-        url(world, "sequential:upload"),
+        url(world, "sequential:seq-release-send"),
         {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
     )
     assert response["Location"] == tab(world, "submit") + "#uploads"
@@ -272,7 +272,7 @@ def test_a_release_being_checked_reloads_its_own_page_when_it_is_checked(client)
     world = seq_world()
     client.force_login(world.users["a"])
     client.post(
-        url(world, "sequential:upload"),
+        url(world, "sequential:seq-release-send"),
         {"step": "1", "file": upload_file(fixture(TABLE3), "release_1.csv")},
     )
     release = world.sequential.releases.get()

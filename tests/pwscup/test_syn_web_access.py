@@ -175,7 +175,7 @@ def test_syn_posting_needs_a_team_and_a_login(client):
     world = syn_world(slug="synpost", letters="ab", seed=SEED)
     comp, rnd = world.competition.slug, world.round.slug
     kept = release(world, "a", baseline_release(world, "a"))
-    upload = reverse("synthetic:upload", args=[comp, rnd])
+    upload = reverse("synthetic:syn-release-send", args=[comp, rnd])
     select = reverse("synthetic:select", args=[comp, rnd, kept.pk])
     # A visitor is sent to the login page; nothing is kept.
     assert client.post(upload).status_code == 302

@@ -50,7 +50,7 @@ def post_file(client, url: str, content: bytes, name: str, **headers):
 def test_syn_a_release_uploaded_over_http_is_kept_scored_and_chosen(client):
     world = syn_world(slug="synup", letters="ab")
     client.force_login(world.users["a"])
-    upload = reverse("synthetic:upload", args=[world.competition.slug, world.round.slug])
+    upload = reverse("synthetic:syn-release-send", args=[world.competition.slug, world.round.slug])
     response = post_file(client, upload, baseline_release(world, "a"), "teamA_synthetic.csv")
     assert response.status_code == 302 and response.url.endswith("/submit/#releases")
     kept = SynRelease.objects.get(team=world.teams["a"])
@@ -100,7 +100,7 @@ def test_syn_a_release_uploaded_over_http_is_kept_scored_and_chosen(client):
 def test_syn_a_bad_release_names_column_row_value_in_the_readers_language(client):
     world = syn_world(slug="synbad", letters="ab")
     client.force_login(world.users["a"])
-    upload = reverse("synthetic:upload", args=[world.competition.slug, world.round.slug])
+    upload = reverse("synthetic:syn-release-send", args=[world.competition.slug, world.round.slug])
     bad = baseline_release(world, "a").replace(b",Male,", b",Mle,", 1)
     assert post_file(client, upload, bad, "bad.csv", HTTP_ACCEPT_LANGUAGE="ja").status_code == 302
     kept = SynRelease.objects.get(team=world.teams["a"])
@@ -128,9 +128,13 @@ def test_syn_an_attack_over_http_shows_its_dev_half_only(client):
     submit = page(client, tab_url(world, "submit"))
     assert 'data-testid="attack-form-teamA"' in submit
     assert 'data-testid="attack-form-teamB"' not in submit  # not its own release
-    url = reverse("synthetic:attack", args=[world.competition.slug, world.round.slug, "teamA"])
+    url = reverse("synthetic:syn-attack-send", args=[world.competition.slug, world.round.slug])
     answer = dcr_answer_bytes(world, targets["teamA"])
-    response = post_file(client, url, answer, "teamB_mia_teamA.csv", HTTP_ACCEPT="application/json")
+    response = client.post(
+        url,
+        {"file": SimpleUploadedFile("teamB_mia_teamA.csv", answer, "text/csv"), "target": "teamA"},
+        HTTP_ACCEPT="application/json",
+    )
     assert response.status_code == 202, response.content
     kept = SynAttack.objects.get(pk=response.json()["id"])
     services.attack_score(attack_id=kept.pk)
@@ -152,8 +156,10 @@ def test_syn_an_attack_over_http_shows_its_dev_half_only(client):
     assert 'data-testid="ranks"' in submit  # the provisional ranks on the dev half
     # A bad answer: rejected with the id named.
     bad = b"id,score\n1,0.5\n1,0.2\n"
-    response = post_file(client, url, bad, "bad.csv")
-    assert response.status_code == 302
+    response = client.post(
+        url, {"file": SimpleUploadedFile("bad.csv", bad, "text/csv"), "target": "teamA"}
+    )
+    assert response.status_code == 302 and response.url.endswith("/submit/#attack-teamA")
     failed = SynAttack.objects.filter(team=world.teams["b"]).order_by("-pk").first()
     services.attack_score(attack_id=failed.pk)
     failed.refresh_from_db()

@@ -118,6 +118,9 @@ class ScorerAttacks(ScorerUploads, TargetAttacks):
     def as_json(self, upload, part, access, context):
         return attack_json(upload, visibility=context["visibility"], config=context["config"])
 
+    def page_anchor(self, data, *, refused: bool) -> str:
+        return "#attacks"
+
     def upload(self, part, access, *, user, uploaded_file, data):
         """The target is ``None`` in a round where one upload covers every target."""
         slug = data.get("target", "").strip()

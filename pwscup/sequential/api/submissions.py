@@ -88,6 +88,10 @@ class SeqReleases(SeqUploads, TeamReleases):
     def own(self, part, access, pk: int):
         return own_release(access, pk)
 
+    def page_anchor(self, data, *, refused: bool) -> str:
+        # Back at the form after a refusal, at the uploads' table after an upload.
+        return "#upload" if refused else "#uploads"
+
     def as_json(self, upload, part, access, context):
         """A release with its step and its results (the leaderboard's columns) once it is
         valid; ``final``: the release of its step that counts (frozen)."""
@@ -141,6 +145,9 @@ class SeqAttacks(SeqUploads, TargetAttacks):
             ),
             "final": False,
         }
+
+    def page_anchor(self, data, *, refused: bool) -> str:
+        return "#attack"
 
     def target(self, part, access, slug: str):
         # 404 outside the attack phase or for no such target, as the page.

@@ -1,7 +1,8 @@
 """The sequential round's pages for participants (organizers see them too): ``pages`` (the
-round page, a release's page, the leaderboard), ``uploads`` (a release, guesses on a
-target), ``downloads`` (the team's tables, the configuration, releases, risk tables,
-targets); who may see what is ``pwscup.sequential.access`` (the API's too). Each view is
+round page, a release's page, the leaderboard) and ``downloads`` (the team's tables, the
+configuration, releases, risk tables, targets); the upload forms post to the core's targets
+of the declared types (``api/submissions.py``: ``seq/releases/send/``, ``seq/attacks/send/``,
+``pwscup.pages.declared``); who may see what is ``pwscup.sequential.access`` (the API's too). Each view is
 thin: it calls one service or selector. The organizer's forms of the console panel are in
 :mod:`pwscup.sequential.console`. The core finds this package by its name (the kind's
 ``views_module``: ``urlpatterns``, ``round_page``)."""
@@ -9,9 +10,8 @@ thin: it calls one service or selector. The organizer's forms of the console pan
 from django.urls import path
 
 from pwscup.sequential import console
-from pwscup.sequential.views import downloads, pages, uploads
+from pwscup.sequential.views import downloads, pages
 from pwscup.sequential.views.tabs import round_page
-from pwscup.submissions.round_pages import upload_paths
 
 urlpatterns = [
     path("seq/kit.zip", downloads.kit_download, name="kit"),
@@ -24,7 +24,6 @@ urlpatterns = [
         name="release_risk",
     ),
     path("seq/leaderboard/", pages.leaderboard, name="leaderboard"),
-    *upload_paths("seq", uploads),
     path("seq/organizer/<slug:action>/", console.organizer_action, name="action"),
 ]
 

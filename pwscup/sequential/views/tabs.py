@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from pwscup.core.toolkit import wheel_filename
 from pwscup.sequential import charts, engine, selectors
 from pwscup.sequential.example import worked_example
-from pwscup.sequential.forms import GuessUploadForm, ReleaseUploadForm
+from pwscup.sequential.forms import ReleaseUploadForm
 from pwscup.sequential.kit import planned_step, sample_plan
 from pwscup.sequential.views import tab_context as tabs
 from pwscup.submissions.round_pages import RoundTabs, first_finished, upload_gates
@@ -70,7 +70,6 @@ class SequentialTabs(RoundTabs):
         context = {
             "state": state,
             "targets": tabs.attack_targets(state=state, team=team),
-            "guess_form": GuessUploadForm(),
         }
         releases = []
         if team is not None and state.has_master:

@@ -19,6 +19,8 @@ final release (``selectors.final_release``); an attack's, that it is the one tha
 its target (its team's last scored one). Messages follow Accept-Language.
 """
 
+import re
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -125,6 +127,10 @@ class Attacks(SyntheticUploads, TargetAttacks):
 
     def target_slugs(self, part, access) -> list[str]:
         return [target.team.slug for target in attackable(access, part)]
+
+    def page_anchor(self, data, *, refused: bool) -> str:
+        # The target's card (the slug as posted, only its slug characters in the address).
+        return "#attack-" + re.sub(r"[^-\w]", "", str(data.get("target", "")))
 
 
 SUBMISSION_TYPES = [Releases(), Attacks()]

@@ -1,15 +1,15 @@
 """The synthetic round's pages for participants (organizers see them too): the five tabs
-(``tabs``, read through ``tab_context``), the uploads (``uploads``: a release, the final
-choice, an attack) and the downloads (``downloads``: the team's members table, its
-releases, the published targets; their challenge sets and the auxiliary table are the
-declared endpoints', ``api/views.py``, served at the same addresses among the pages);
+(``tabs``, read through ``tab_context``), the final choice (``uploads``; the release and
+attack forms post to the core's targets of the declared types) and the downloads
+(``downloads``: the team's members table, its releases, the published targets; their
+challenge sets and the auxiliary table are the declared endpoints', ``api/views.py``,
+served at the same addresses among the pages);
 ``common`` holds who may see what. The core finds this package by its name (the kind's
 ``views_module``: ``urlpatterns``, ``round_page`` and ``results_url``)."""
 
 from django.urls import path
 
 from pwscup.submissions.round_pages import results_tab_url as results_url
-from pwscup.submissions.round_pages import upload_paths
 from pwscup.synthetic.views import downloads, uploads
 from pwscup.synthetic.views.tabs import round_page
 
@@ -22,7 +22,7 @@ urlpatterns = [
         name="target_release",
     ),
     path("syn/releases/<int:pk>/file.csv", downloads.release_file, name="release_file"),
-    *upload_paths("syn", uploads),
+    path("syn/releases/<int:pk>/select/", uploads.release_select, name="select"),
 ]
 
 
