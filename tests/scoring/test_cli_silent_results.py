@@ -10,17 +10,15 @@ import pytest
 import scoring
 from scoring import kit
 from scoring.kit._common import format_numbers
-from scoring.kit._examples import bank, bank_config, bank_hierarchy
+from scoring.kit._examples import bank, bank_config
 from tests.scoring.cli_runner import refused
 from tests.scoring.test_cli import run
+from tests.scoring.test_kit_cli import bank_files
 
 
 @pytest.fixture
 def files(tmp_path):
-    scoring.write_csv(bank(), tmp_path / "bank.csv")
-    (tmp_path / "round.json").write_text(json.dumps(bank_config().to_dict()))
-    (tmp_path / "attr_depth.json").write_text(json.dumps(bank_hierarchy(), ensure_ascii=False))
-    return tmp_path
+    return bank_files(tmp_path)
 
 
 @pytest.mark.parametrize(

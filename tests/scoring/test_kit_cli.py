@@ -11,12 +11,18 @@ from scoring.kit._examples import bank, bank_config, bank_hierarchy
 from tests.scoring.test_cli import run
 
 
+def bank_files(folder):
+    """``folder`` with the kit's BANK example: ``bank.csv``, ``round.json`` and
+    ``attr_depth.json``."""
+    scoring.write_csv(bank(), folder / "bank.csv")
+    (folder / "round.json").write_text(json.dumps(bank_config().to_dict()))
+    (folder / "attr_depth.json").write_text(json.dumps(bank_hierarchy(), ensure_ascii=False))
+    return folder
+
+
 @pytest.fixture
 def files(tmp_path):
-    scoring.write_csv(bank(), tmp_path / "bank.csv")
-    (tmp_path / "round.json").write_text(json.dumps(bank_config().to_dict()))
-    (tmp_path / "attr_depth.json").write_text(json.dumps(bank_hierarchy(), ensure_ascii=False))
-    return tmp_path
+    return bank_files(tmp_path)
 
 
 def test_help_lists_every_method_and_attack_with_parameters():
