@@ -27,19 +27,17 @@ def anonymization_submission_create(
     *, phase: Phase, team: Team, user, uploaded_file, note: str = "", now=None
 ) -> AnonymizationSubmission:
     """Keep the upload as it is and queue it for scoring (validation happens in the worker)."""
-    submission = store_upload(
+    return store_upload(
         model=AnonymizationSubmission,
         phase=phase,
         team=team,
         user=user,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_anonymized.csv",
+        task=SCORE_ANONYMIZATION,
         note=note,
         now=now,
     )
-    # Whether the job reached the broker (the upload is kept and scored either way).
-    submission.dispatch = enqueue_anonymization(submission.pk)
-    return submission
 
 
 def enqueue_anonymization(pk: int) -> Dispatch:

@@ -23,22 +23,20 @@ def attack_submission_create(
         raise Refused(_("This target does not belong to this round."), status=404)
     if target.team_id == team.pk:
         raise Refused(_("A team cannot attack its own anonymization."), status=403)
-    submission = store_upload(
+    return store_upload(
         model=AttackSubmission,
         phase=phase,
         team=team,
         user=user,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_attack_{target.team.slug}.csv",
+        task=SCORE_ATTACK,
         note=note,
         now=now,
         target_filter={"target": target},
         target=target,
         target_version=target.version,
     )
-    # Whether the job reached the broker (the upload is kept and scored either way).
-    submission.dispatch = enqueue_attack(submission.pk)
-    return submission
 
 
 def enqueue_attack(pk: int) -> Dispatch:

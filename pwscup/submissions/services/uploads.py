@@ -18,6 +18,7 @@ from pwscup.competitions.models import Phase, Round, UploadLimits
 from pwscup.core.errors import Refused
 from pwscup.core.files import sha256_of
 from pwscup.core.storage import kept_file_save, storage_write_slot
+from pwscup.submissions import broker
 from pwscup.submissions.models import NOTE_MAX_LENGTH, Status
 from pwscup.submissions.selectors import (
     Quota,
@@ -281,6 +282,7 @@ def store_upload(
     user,
     uploaded_file,
     stored_name: str,
+    task: str,
     note: str = "",
     now=None,
     target_filter: dict | None = None,
@@ -289,13 +291,14 @@ def store_upload(
     """An upload into a phase (``competitions.Phase``), of any kind whose ``model`` keeps
     its uploads per phase (a ``phase`` foreign key, and ``PHASE_KIND``: the kind of phase it
     is uploaded in): checked against the phase's window and its daily and total limits,
-    then kept by ``upload_keep``. ``target_filter`` (``{"target": target}``) selects the
-    team's uploads on the upload's target, put under the phase's ``target_limit``.
-    ``fields``: the model's own fields."""
+    then kept by ``upload_keep``, and its job ``task`` sent (``dispatch``: whether the job
+    reached the broker; the upload is kept and scored either way). ``target_filter``
+    (``{"target": target}``) selects the team's uploads on the upload's target, put under
+    the phase's ``target_limit``. ``fields``: the model's own fields."""
     now = now or timezone.now()
     check_window(phase=phase, expected_kind=_expected_kind(model), now=now)
     uploads = model.objects.filter(phase=phase, team=team)
-    return upload_keep(
+    upload = upload_keep(
         model=model,
         window=UploadWindow.limited_by(
             phase,
@@ -311,6 +314,8 @@ def store_upload(
         note=note_clean(note),
         **fields,
     )
+    upload.dispatch = broker.job_send(task, upload.pk)
+    return upload
 
 
 def uploader(user):
