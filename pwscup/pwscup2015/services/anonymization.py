@@ -29,12 +29,12 @@ def anonymization_submission_create(
     """Keep the upload as it is and queue it for scoring (validation happens in the worker)."""
     return store_upload(
         model=AnonymizationSubmission,
+        task=SCORE_ANONYMIZATION,
         phase=phase,
         team=team,
         user=user,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_anonymized.csv",
-        task=SCORE_ANONYMIZATION,
         note=note,
         now=now,
     )

@@ -25,12 +25,12 @@ def attack_submission_create(
         raise Refused(_("A team cannot attack its own anonymization."), status=403)
     return store_upload(
         model=AttackSubmission,
+        task=SCORE_ATTACK,
         phase=phase,
         team=team,
         user=user,
         uploaded_file=uploaded_file,
         stored_name=f"{team.slug}_attack_{target.team.slug}.csv",
-        task=SCORE_ATTACK,
         note=note,
         now=now,
         target_filter={"target": target},

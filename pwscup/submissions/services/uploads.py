@@ -277,12 +277,12 @@ def upload_keep(
 def store_upload(
     *,
     model,
+    task: str,
     phase: Phase,
     team: Team,
     user,
     uploaded_file,
     stored_name: str,
-    task: str,
     note: str = "",
     now=None,
     target_filter: dict | None = None,
