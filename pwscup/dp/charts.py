@@ -24,7 +24,6 @@ from pwscup.core.charts.labels import LABEL_COLUMNS, Label, Mark, PlotArea, plac
 from pwscup.core.charts.scales import inset, line_path, linear, nice_step
 from pwscup.core.charts.text import shorten, text_width
 
-WIDTH, HEIGHT = 480, 340
 FONT = 12
 LABEL_FONT = 11
 INSET = 16  # px between the frame and the outermost ticks
@@ -66,19 +65,13 @@ class Series:
 
 
 @dataclass
-class L2Chart(PlotArea):
+class L2Chart(PlotArea, size=(480, 340), margins=(56, 12, 28, 44)):
     series: list[Series] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
     log_y: bool = False
     rows: list[tuple[str, str, str, str]] = field(default_factory=list)  # name, level, ε, L2
-    width: int = WIDTH
-    height: int = HEIGHT
-    left: float = 56
-    right: float = WIDTH - 12
-    top: float = 28
-    bottom: float = HEIGHT - 44
 
     @property
     def teams(self) -> list[Series]:

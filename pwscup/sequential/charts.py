@@ -21,8 +21,6 @@ from django.utils.translation import ngettext
 from pwscup.core.charts.labels import PlotArea
 from pwscup.core.charts.scales import line_path
 
-WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 40
 SERIES = (
     ("RN_max", "#d9480f", ""),
     ("RN_mean", "#d9480f", "6 4"),
@@ -48,18 +46,12 @@ class Line:
 
 
 @dataclass
-class RiskChart(PlotArea):
+class RiskChart(PlotArea, size=(640, 300), margins=(48, 16, 16, 40)):
     lines: list[Line] = field(default_factory=list)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
     promise_y: float = 0.0
     promise_label: str = ""
-    width: int = WIDTH
-    height: int = HEIGHT
-    left: int = LEFT
-    right: int = WIDTH - RIGHT
-    top: int = TOP
-    bottom: int = HEIGHT - BOTTOM
 
 
 def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
@@ -90,10 +82,6 @@ def risk_chart(points: list[dict], *, m: int) -> RiskChart | None:
     return chart
 
 
-GROUPS_WIDTH, GROUPS_HEIGHT = 480, 260
-GROUPS_COLOUR = "#2b6cb0"
-
-
 @dataclass(frozen=True)
 class Span:
     """One release's column: the range of groups per person (min … max) and its mean."""
@@ -108,16 +96,10 @@ class Span:
 
 
 @dataclass
-class GroupsChart(PlotArea):
+class GroupsChart(PlotArea, size=(480, 260), margins=(44, 12, 28, 48)):
     spans: list[Span] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
-    width: int = GROUPS_WIDTH
-    height: int = GROUPS_HEIGHT
-    left: int = 44
-    right: int = GROUPS_WIDTH - 12
-    top: int = 28
-    bottom: int = GROUPS_HEIGHT - 48
-    colour: str = GROUPS_COLOUR
+    colour: str = "#2b6cb0"
 
     @property
     def persons_y(self) -> int:

@@ -63,7 +63,20 @@ class PlotArea:
     """A chart whose plot lies within its ``left``, ``right``, ``top`` and ``bottom`` (px):
     its size, its middle (where an axis title goes), its frame for ``place_labels``, its
     linear axes (``x_axis``, ``y_axis``) and a left edge that fits the y labels (``fit_left``,
-    in the chart's ``font_size``)."""
+    in the chart's ``font_size``).
+
+    A chart states its size and margins once, as keywords of its class:
+    ``class Chart(PlotArea, size=(640, 300), margins=(48, 16, 16, 40))`` is 640 × 300 px
+    with its plot 48 px from the left edge, 16 from the right, 16 from the top and 40 from
+    the bottom (``width``, ``height``, ``left``, ``right``, ``top``, ``bottom``)."""
+
+    def __init_subclass__(cls, *, size=None, margins=None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if size is not None:
+            cls.width, cls.height = size
+            left, right, top, bottom = margins
+            cls.left, cls.right = left, cls.width - right
+            cls.top, cls.bottom = top, cls.height - bottom
 
     def x_axis(self, low: float, high: float) -> Axis:
         """The values ``low`` … ``high`` across the plot, left to right."""

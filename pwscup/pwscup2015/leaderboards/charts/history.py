@@ -27,13 +27,12 @@ from pwscup.pwscup2015.leaderboards.charts.axes import (
     plain_scale,
 )
 
-WIDTH, HEIGHT = 440, 200
 FONT = 12
 DEFAULT_HISTORY = (DEFAULT_X, "E3")  # utility and a re-identification rate, as seed 004
 
 
 @dataclass
-class Line(PlotArea):
+class Line(PlotArea, size=(440, 200), margins=(60, 16, 10, 30)):
     metric: str
     label: str  # plain words, the code, the better direction
     path: str = ""
@@ -41,12 +40,6 @@ class Line(PlotArea):
     labels: list[Label] = field(default_factory=list)
     y_ticks: list[Tick] = field(default_factory=list)
     x_ticks: list[Tick] = field(default_factory=list)
-    width: int = WIDTH
-    height: int = HEIGHT
-    left: float = 60
-    right: float = WIDTH - 16
-    top: float = 10
-    bottom: float = HEIGHT - 30
 
     @property
     def font_size(self) -> int:

@@ -42,7 +42,7 @@ PAD = 8  # px around the drawing
 
 
 @dataclass
-class Scatter(PlotArea):
+class Scatter(PlotArea, size=(WIDTH, HEIGHT), margins=(60, PAD + 8, 40, 52)):
     x_axis: Axis
     y_axis: Axis
     points: list[Point] = field(default_factory=list)
@@ -54,12 +54,6 @@ class Scatter(PlotArea):
     y_title: list[str] = field(default_factory=list)
     rows: list[tuple] = field(default_factory=list)  # (rank, team, x, y): the text alternative
     missing: int = 0  # teams without both values
-    width: int = WIDTH
-    height: int = HEIGHT
-    left: float = 60
-    right: float = WIDTH - PAD - 8
-    top: float = 40
-    bottom: float = HEIGHT - 52
     font_size: int = FONT
     label_font_size: int = LABEL_FONT
 
