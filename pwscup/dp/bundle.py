@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from pwscup.competitions.organizer_files import as_uploaded_bytes
-from pwscup.core.errors import scoring_errors_by
 from pwscup.dp import engine
 from pwscup.dp.config_paths import config_path
 from pwscup.dp.models import DPRound
 from pwscup.dp.services import dp_round_create
+from pwscup.kinds.bundle_checks import config_checked
 from pwscup.kinds.bundle_files import required_file, unknown_files_refused
 from pwscup.kinds.bundles import (
     BundleChecks,
@@ -97,7 +97,7 @@ def round_from_bundle(*, competition, entry, start, user):
     limits = checks.run(limits_read, settings["limits"]) if "limits" in settings else {}
     table = checks.run(_files, entry.files)
     if config is not None:  # the configuration's own rules need it read
-        checks.run(_config_checked, config)
+        checks.run(config_checked, config, engine.config_validate, path=config_path, errors=DPError)
     checks.done()
     opens_at, closes_at = window
     dp_round = entry.created_by(
@@ -150,15 +150,3 @@ def _config_of(settings: dict, checks) -> dict:
                 if isinstance(item, dict):
                     checks.run(settings_known, item, fields, f"config.{key}[{index}]")
     return config_read(raw, "attributes", "values")
-
-
-def _config_checked(config: dict) -> None:
-    """The configuration's rules (``engine.config_validate``: every error it finds), each
-    refusal keyed by its place in the settings."""
-    try:
-        engine.config_validate(config)
-    except DPError as error:
-        raise scoring_errors_by(error, lambda item: config_path(item, config)) from None
-
-
-# --- the settings' shape (untrusted: read from an uploaded manifest) ---------------------------

@@ -3,6 +3,9 @@ kinds run their checks of an entry through a ``BundleChecks``, the one collector
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
+from pwscup.core.errors import scoring_errors_by
+from scoring import ScoringError
+
 
 class BundleChecks:
     """The refusals of one round entry's checks, gathered by path (``"config.levels[1]"``,
@@ -43,3 +46,13 @@ class BundleChecks:
         """Raise every refusal kept, as one ``ValidationError`` keyed by path."""
         if self.errors:
             raise ValidationError(self.errors)
+
+
+def config_checked(config: dict, check, *, path, errors=ScoringError) -> None:
+    """A bundle's configuration against the kind's own rules (``check(config)``, which
+    raises ``errors`` naming every error it finds), each refusal keyed by its place in the
+    settings, ``path(item, config)`` (``config.m``, ``config.levels[2].epsilon``)."""
+    try:
+        check(config)
+    except errors as error:
+        raise scoring_errors_by(error, lambda item: path(item, config)) from None

@@ -248,6 +248,12 @@ def service_error_rekeyed(error: ValidationError, fields: dict, *, top: str = "s
     return ValidationError(rekeyed)
 
 
+def flag_check(value, *, path: str) -> None:
+    """A yes-or-no setting must be JSON's ``true`` or ``false``."""
+    if not isinstance(value, bool):
+        raise setting_type_error(path, value, _("true or false"))
+
+
 def setting_type_error(path: str, value, expected) -> ValidationError:
     """The refusal of a setting of the wrong type: ``path`` must be ``expected``."""
     return ValidationError(

@@ -26,6 +26,7 @@ from pwscup.core.stored import stored_bytes
 from pwscup.kinds.bundles import (
     BundleChecks,
     RoundBundle,
+    flag_check,
     schedule_offsets,
     setting_required,
     setting_type_error,
@@ -115,11 +116,6 @@ def _count(value, *, path: str, minimum: int) -> None:
     )
 
 
-def _flag(value, *, path: str) -> None:
-    if not isinstance(value, bool):
-        raise setting_type_error(path, value, _("true or false"))
-
-
 def _settings_read(settings: dict, checks: BundleChecks) -> dict:
     """The settings' types and choices (what the console's forms enforce before its
     services run), refused with the words every kind uses (``pwscup.kinds.bundles``), every
@@ -143,7 +139,7 @@ def _value_check(key: str, value) -> bool:
     if key in COUNTS or key == "published_rows":
         _count(value, path=key, minimum=1 if key == "published_rows" else 0)
     if key in FLAGS:
-        _flag(value, path=key)
+        flag_check(value, path=key)
     if key in ("config", "utility_gates", "value_ranges"):
         settings_object(value, key)
     if key == "tie_break_metric" and not isinstance(value, str):
@@ -175,7 +171,7 @@ def _phase_read(phase, path: str, start, entry, *, kind: str) -> dict:
     for key in ("daily_limit", "total_limit", TARGET_LIMIT):
         checks.run(_count, phase.get(key), path=f"{path}.{key}", minimum=1)
     if "leaderboard_public" in phase:
-        checks.run(_flag, phase["leaderboard_public"], path=f"{path}.leaderboard_public")
+        checks.run(flag_check, phase["leaderboard_public"], path=f"{path}.leaderboard_public")
     window = checks.run(
         window_at_offsets, phase, start, path=path, entry=entry, phase=Phase.Kind(kind).label
     )

@@ -25,10 +25,9 @@ import datetime as dt
 from django.core.files.base import ContentFile
 from django.utils.translation import gettext as _
 
-import scoring
 from pwscup.competitions.dates import dates_check
 from pwscup.competitions.organizer_files import as_uploaded_bytes
-from pwscup.core.errors import scoring_errors_by
+from pwscup.kinds.bundle_checks import config_checked
 from pwscup.kinds.bundle_files import unknown_files_refused
 from pwscup.kinds.bundles import (
     LIMIT_KEYS,
@@ -37,6 +36,7 @@ from pwscup.kinds.bundles import (
     RoundBundle,
     at_offset,
     config_read,
+    flag_check,
     limits_export,
     limits_read,
     named_list,
@@ -118,7 +118,7 @@ def round_from_bundle(*, competition, entry, start, user):
     attack_limits = checks.run(_attack_limits, settings.get("attack_limits", {}), otherwise={})
     master, pool = checks.run(_files, entry.files, otherwise=(None, None))
     if config is not None:  # the configuration's own rules need it read
-        checks.run(_config_checked, config)
+        checks.run(config_checked, config, engine.config_normalise, path=_config_path)
     checks.done()
     sequential = entry.created_by(
         sequential_round_create,
@@ -141,23 +141,13 @@ def _config_of(settings: dict) -> dict:
     return config_read(setting_required(settings, "config", "settings"), "qi", "type")
 
 
-def _config_checked(config: dict) -> None:
-    """The configuration's rules (``engine.config_normalise``: every error it finds), each
-    refusal keyed by its place in the settings."""
-    try:
-        engine.config_normalise(config)
-    except scoring.ScoringError as error:
-        raise scoring_errors_by(error, lambda item: _config_path(item, config)) from None
-
-
 def _limits_of(settings: dict) -> dict:
     return limits_read(setting_required(settings, "limits", "settings"))
 
 
 def _auto_freeze(settings: dict) -> bool:
     auto_freeze = setting_required(settings, "auto_freeze", "settings")
-    if not isinstance(auto_freeze, bool):
-        raise setting_type_error("auto_freeze", auto_freeze, _("true or false"))
+    flag_check(auto_freeze, path="auto_freeze")
     return auto_freeze
 
 
