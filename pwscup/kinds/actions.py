@@ -78,6 +78,18 @@ ALREADY_PUBLISHED = gettext_lazy("The results are already published.")
 ALREADY_HIDDEN = gettext_lazy("The results are already hidden.")
 
 
+def publish_results_action(
+    publish: Callable[..., str], explanation, button=None, replaces: Mapping | None = None
+) -> RoundAction:
+    """*Publish the results*: ``publish(user=, round=)`` publishes them and says so;
+    ``explanation`` says what everyone sees from then on, ``button`` the confirming button
+    (by default the title). Offered in place of *hide* (``replaces``), and of the other
+    actions in ``replaces`` (e.g. ``CLOSE_DONE``)."""
+    title = gettext_lazy("Publish the results")
+    replaces = {"hide": ALREADY_HIDDEN, **(replaces or {})}
+    return RoundAction(title, explanation, button or title, publish, replaces=replaces)
+
+
 def hide_results_action(
     hide: Callable[..., object], explanation, replaces: Mapping[str, object] | None = None
 ) -> RoundAction:

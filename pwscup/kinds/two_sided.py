@@ -22,12 +22,12 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.core.time_zones import in_zone_text
 from pwscup.kinds.actions import (
-    ALREADY_HIDDEN,
     CLOSE_DONE,
     RoundAction,
     close_phases_action,
     hide_results_action,
     offered_actions,
+    publish_results_action,
 )
 from pwscup.kinds.base import RoundKind
 
@@ -113,12 +113,8 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             gettext_lazy("Freeze and open the attack phase"),
             attack_now,
         ),
-        "publish": RoundAction(
-            gettext_lazy("Publish the results"),
-            life.publish_text,
-            gettext_lazy("Close the phases and publish"),
-            publish,
-            replaces={"hide": ALREADY_HIDDEN, **CLOSE_DONE},
+        "publish": publish_results_action(
+            publish, life.publish_text, gettext_lazy("Close the phases and publish"), CLOSE_DONE
         ),
         "hide": hide_results_action(
             lambda *, user, round: life.hide(life.state(round), user), life.hide_text, CLOSE_DONE

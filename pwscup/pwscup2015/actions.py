@@ -10,13 +10,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from pwscup.kinds.actions import (
-    ALREADY_HIDDEN,
     CLOSE_DONE,
     AdminAction,
     RoundAction,
     close_phases_action,
     hide_results_action,
     offered_actions,
+    publish_results_action,
 )
 from pwscup.pwscup2015.console import services
 from pwscup.pwscup2015.selectors.operations import operation_request_text
@@ -64,16 +64,15 @@ ACTIONS = {
         gettext_lazy("Rescore everything"),
         _rescore,
     ),
-    "publish": RoundAction(
-        gettext_lazy("Publish the results"),
+    "publish": publish_results_action(
+        _publish,
         gettext_lazy(
             "Every phase still open closes now (uploads are refused from this moment), and "
             "everyone will see the attack matrix and the final ranking. A published ranking "
             "never changes afterwards."
         ),
         gettext_lazy("Close the phases and publish"),
-        _publish,
-        replaces={"hide": ALREADY_HIDDEN, **CLOSE_DONE},
+        CLOSE_DONE,
     ),
     "hide": HIDE,
     "samples": RoundAction(

@@ -8,7 +8,12 @@ a release has its own confirmed form in the round's panel."""
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from pwscup.kinds.actions import ALREADY_HIDDEN, AdminAction, RoundAction, hide_results_action
+from pwscup.kinds.actions import (
+    AdminAction,
+    RoundAction,
+    hide_results_action,
+    publish_results_action,
+)
 from pwscup.sequential import selectors, services
 
 
@@ -57,28 +62,23 @@ REDRAW = RoundAction(
     secondary=True,
     details=_redraw_details,
 )
-PUBLISH_ATTACKED = RoundAction(
-    gettext_lazy("Publish the results"),
+PUBLISH_ATTACKED = publish_results_action(
+    _publish,
     gettext_lazy(
         "The attack phase ends now (guesses are refused from this moment) and everyone sees "
         "the leaderboard and the attack matrix. A published ranking never changes afterwards."
     ),
     gettext_lazy("End the attacks and publish"),
-    _publish,
-    replaces={"hide": ALREADY_HIDDEN},
 )
 HIDE_ATTACKED = hide_results_action(
     _hide, gettext_lazy("The leaderboard and the attack matrix become organizer-only again.")
 )
 # A round without an attack phase: its confirmation speaks of the leaderboard alone.
-PUBLISH = RoundAction(
-    gettext_lazy("Publish the results"),
+PUBLISH = publish_results_action(
+    _publish,
     gettext_lazy(
         "Everyone sees the leaderboard from now on. A published ranking never changes afterwards."
     ),
-    gettext_lazy("Publish the results"),
-    _publish,
-    replaces={"hide": ALREADY_HIDDEN},
 )
 HIDE = hide_results_action(_hide, gettext_lazy("The leaderboard becomes organizer-only again."))
 
