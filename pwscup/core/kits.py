@@ -56,6 +56,12 @@ def kit_response(files: Iterable[KitFile], filename: str) -> FileResponse:
     )
 
 
+def round_kit_name(round_, *, kind: str = "") -> str:
+    """What a round's kit is called when downloaded: ``<round>_kit.zip``, or with the
+    kind's name for a kind whose kits say it (``r1_dp_kit.zip``)."""
+    return f"{round_.slug}_{kind}_kit.zip" if kind else f"{round_.slug}_kit.zip"
+
+
 def kit_readme_context(round_, *, who: str, now=None, extra: str = "") -> dict:
     """What every kit's README opens with: the round's name, who it was made for and when
     (in the round's time zone), the toolkit wheel's file name and, for a kind that installs

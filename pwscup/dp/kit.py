@@ -75,10 +75,6 @@ def practice_table(*, dp_round: DPRound) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def kit_download_name(*, dp_round: DPRound) -> str:
-    return f"{dp_round.round.slug}_dp_kit.zip"
-
-
 def _readme_context(dp_round: DPRound, team) -> dict:
     config = dp_round.config
     parsed = engine.config_of(config)

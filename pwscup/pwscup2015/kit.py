@@ -31,10 +31,6 @@ from pwscup.pwscup2015.selectors import round_targets, team_dataset, team_origin
 from scoring import kit
 
 
-def kit_download_name(*, round: Round) -> str:
-    return f"{round.slug}_kit.zip"
-
-
 def _data_field(*, round: Round, team: Team | None):
     if round.pwscup2015.is_per_team and team is not None:
         dataset = team_dataset(round=round, team=team)

@@ -28,10 +28,6 @@ from pwscup.sequential.services import step_table_bytes, team_master_bytes
 from scoring.sequential import cli
 
 
-def kit_download_name(*, sequential: SequentialRound) -> str:
-    return f"{sequential.round.slug}_kit.zip"
-
-
 def check_command(*, sequential: SequentialRound, last: int | None = None) -> str:
     """The local check of releases 1 … ``last`` (default: the last open release, else the
     last one) on the files the Data tab and the kit give (the CLI's ``check_command``)."""

@@ -6,7 +6,7 @@ from django.http import Http404
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.exports import csv_bytes_response
-from pwscup.core.kits import kit_response
+from pwscup.core.kits import kit_response, round_kit_name
 from pwscup.dp import kit
 from pwscup.dp.views.common import dp_round_or_404
 
@@ -23,7 +23,7 @@ def kit_download(request, access):
     dp_round = dp_round_or_404(access)
     _allowed(access)
     files = kit.round_kit_files(dp_round=dp_round, team=access.team)
-    return kit_response(files, kit.kit_download_name(dp_round=dp_round))
+    return kit_response(files, round_kit_name(dp_round.round, kind="dp"))
 
 
 @kind_view("dp")

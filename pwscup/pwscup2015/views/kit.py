@@ -6,8 +6,8 @@ from django.http import Http404
 from pwscup.accounts.access import round_access
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_of, phase_state
-from pwscup.core.kits import kit_response
-from pwscup.pwscup2015.kit import kit_download_name, round_kit_files
+from pwscup.core.kits import kit_response, round_kit_name
+from pwscup.pwscup2015.kit import round_kit_files
 from pwscup.pwscup2015.selectors import team_dataset
 
 
@@ -26,4 +26,4 @@ def kit_download(request, competition_slug, round_slug):
         if round_.pwscup2015.is_per_team and team_dataset(round=round_, team=team) is None:
             raise Http404
     files = round_kit_files(round=round_, team=team, is_organizer=access.is_organizer)
-    return kit_response(files, kit_download_name(round=round_))
+    return kit_response(files, round_kit_name(round_))

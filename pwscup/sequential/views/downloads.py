@@ -7,7 +7,7 @@ from django.http import Http404
 
 from pwscup.accounts.access import kind_view
 from pwscup.core.exports import csv_bytes_response
-from pwscup.core.kits import kit_response
+from pwscup.core.kits import kit_response, round_kit_name
 from pwscup.core.stored import stored_bytes
 from pwscup.sequential import KEY, kit, selectors
 from pwscup.sequential.access import own_release
@@ -37,7 +37,7 @@ def kit_download(request, access):
     team = require_team(access)
     with refused_as_404():
         files = kit.kit_files(sequential=sequential, team=team)
-    return kit_response(files, kit.kit_download_name(sequential=sequential))
+    return kit_response(files, round_kit_name(access.round))
 
 
 @kind_view(KEY)
