@@ -1,25 +1,12 @@
 """The sequential round's uploads as declared submission types
 (``pwscup.submissions.submission_types``): the core serves their REST endpoints under the
-round (``pwscup/api/views/submissions.py``), their OpenAPI schema and their place in the
-round status (``submission_types``, ``uploads``), with the access rules of the kind's pages
-(``access.py``: 404 for a round of another kind, for a caller outside the round's
-teams, for another team's upload):
-
-* ``GET  seq/releases/``                 my team's releases, newest first;
-* ``POST seq/releases/``                 upload ``release_<j>.csv`` (multipart ``file``,
-  ``step``) through ``release_upload`` (the page's service: steps open, limits, deadlines),
-  **202**: a worker checks it (poll its ``url``);
-* ``GET  seq/releases/<pk>/``            one release: status, message, results (an
-  organizer reads any team's, as on the pages);
-* ``GET  seq/releases/<pk>/release.csv`` the file as uploaded;
-* attack phase (every release frozen, the round has one): ``POST seq/attacks/`` guesses on
-  another team's target (multipart ``file``, ``target``: the team's slug; **202**, a worker
-  scores them), ``GET seq/attacks/`` my team's attacks, newest first, and
-  ``GET seq/attacks/<pk>/`` one of them.
-
-The release is listed in the status for every team, open while a step is; the attack once
-the attack phase is, open while a target of another team is and the results are not
-published. Messages follow Accept-Language.
+round (``seq/releases/``, ``seq/attacks/``: list, upload **202**, one upload, a release's
+file; docs/api.md lists them), their OpenAPI schema and their place in the round status,
+with the access rules of the kind's pages (``access.py``: 404 for a round of another kind,
+for a caller outside the round's teams, for another team's upload; an organizer reads any
+team's release). A release uploads through the page's service (``release_upload``: steps
+open, limits, deadlines); guesses, in the attack phase (every release frozen, the round
+has one), name another team's target by its slug. Messages follow Accept-Language.
 """
 
 from django.utils import timezone

@@ -1,20 +1,11 @@
-"""The sequential round's own REST endpoints besides its uploads, declared
-(``ROUND_ENDPOINTS``: the core serves them under the round), with the access rules of its pages
-(``access.py``: 404 for a round of another kind, for a caller outside the round's
-teams). Each is also the Data tab's download at the same address under the round's pages
-(``RoundEndpoint.page_name``): one answer for the browser and the client.
-
-* ``GET  seq/T<j>.csv``, ``seq/master.csv``, ``seq/config.json`` the team's data as its Data
-  tab serves it (online mode: never a release after the visible one); an organizer's
-  ``seq/master.csv?team=<slug>``: that team's whole master;
-* attack phase (every release frozen, the round has one): ``GET seq/targets/<team>/<file>``
-  a published file of a target (no pid).
-
-The releases and the attacks (``seq/releases/``, ``seq/attacks/``: list, upload **202**, one
-upload, a release's file) are declared submission types (``submissions.py``), whose
-endpoints the core serves. The round's status and leaderboard, the same shape for every kind
-(the API's ``…/status/`` and ``…/standings/``), are in ``round_status.py`` (the kind's
-hooks). Messages follow Accept-Language.
+"""The sequential round's own REST endpoints besides its uploads (``submissions.py``),
+declared (``ROUND_ENDPOINTS``: the core serves them under the round), with the access rules
+of its pages (``access.py``: 404 for a round of another kind, for a caller outside the
+round's teams): the team's data as its Data tab serves it, and a target's published files
+in the attack phase (docs/api.md lists them). Each is also the Data tab's download at the
+same address under the round's pages (``RoundEndpoint.page_name``): one answer for the
+browser and the client. The round's status and leaderboard are ``round_status.py``'s.
+Messages follow Accept-Language.
 """
 
 import json
