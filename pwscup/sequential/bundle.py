@@ -1,23 +1,7 @@
 """The sequential round in a competition bundle (``RoundKind.bundle_export`` / ``bundle_import``;
-``pwscup.kinds.bundles``).
-
-What a bundle holds of a sequential round: its configuration as the console stored it
-(normalised, spec §12: releases, m, QI columns, sensitive attribute, mode, rules, gates,
-attack phase, ``per_team``), when each release closes (offsets from the bundle's anchor),
-whether releases freeze at their close, the per-team upload limits (a release's, and the
-attack phase's: ``attack_limits``, with ``target_limit``), and the organizer's
-source data: the shared master (``master.csv``) or the pool the teams' masters are drawn
-from (``pool.csv``), each as the organizer uploaded it.
-
-Never a release, a score, a target, an attack, how far the round has run (frozen steps,
-published results), a master drawn for a team, nor the round's secret seed: the per-team
-masters are drawn from the pool with ``per_team.seed`` combined with a secret drawn anew for
-each round, so the imported round (whose teams are other teams) draws its own masters. A
-master the organizer uploaded for one team is not exported either: that team does not exist
-in the new competition.
-
-The settings survive a manifest written with sorted keys: the QI columns' order is every
-release's header order, so ``qi`` is a list of ``{"name", "type"}`` rather than an object.
+``pwscup.kinds.bundles``): its settings (configuration, release closes, freeze rule, limits)
+and the organizer's shared master or pool, never what was drawn or played. What each setting
+holds, what is left out and why: docs/sequential.md, "In a competition bundle".
 """
 
 import datetime as dt
@@ -100,14 +84,10 @@ def round_bundle(round, *, anchor, options=None) -> RoundBundle:
 
 
 def round_from_bundle(*, competition, entry, start, user):
-    """Create the round through ``sequential_round_create`` (the console's service: the
-    configuration, the master checked against it or the pool drawn from for the teams
-    already registered, the closes, the address and the time zone), each release's close
-    ``start`` plus the bundle's offset. Raises ``ValidationError`` keyed by the settings'
-    path (``config.m``, ``schedule.step_closes[1]``, ``limits.daily_limit``) or the file's
-    role (``master.csv``, ``pool.csv``): every error of the keys, the closes, the limits, the
-    files and the configuration at once (``BundleChecks``); the service's checks (the master
-    against the configuration, the pool's draws) once they all pass."""
+    """Create the round through ``sequential_round_create`` (the console's service), each
+    release's close ``start`` plus the bundle's offset. Raises ``ValidationError`` keyed by
+    the settings' path or the file's role: every error of the settings and files at once
+    (``BundleChecks``), then the service's checks (the master, the pool's draws)."""
     checks = BundleChecks()  # every independent check runs; one answer names every error
     settings = entry.settings_of(SETTINGS_KEYS, checks=checks)
     config = checks.run(_config_of, settings)

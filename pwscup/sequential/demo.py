@@ -1,13 +1,7 @@
-"""The sequential rounds of the demo competition (``load_demo``).
-
-* **S1: the paper's persons** — the master of Z's 表 5 (U(2): 16 persons over 2 releases),
-  shared by every team, online mode, m = 2: publish 表 3, freeze, publish 表 9 (2-invariant) or
-  表 4 (the intersection attack) and read the risks of spec §13 W1 / W2.
-* **S2: generated** — per-team masters drawn from a generated pool of 6,000 persons (100 per
-  release, turnover 0.2, 4 releases, batch mode, attack phase). Teams B and C have published
-  all four releases with the kit's baseline publisher (spec §16); team A plays. A master uses
-  about 160 persons of the pool, so some thirty teams of a class that register after the
-  demo is loaded each still get their own (``services.masters_draw_for_new_teams``).
+"""The sequential rounds of the demo competition (``load_demo``): **S1** on the paper's
+persons (Z's 表 5, one master for every team, online, m = 2) and **S2** on per-team masters
+drawn from a generated pool, where teams B and C have published with the kit's baseline
+publisher (spec §16). What each shows: docs/sequential.md (its introduction).
 """
 
 import numpy as np
