@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.urls import path, reverse
+from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -97,28 +97,14 @@ urlpatterns = [path("new/", round_create, name="create")]
 # --- organizer actions (forms of the console panel) -------------------------------------------
 
 
-def _organizer(access):
-    if not access.is_organizer:
-        raise PermissionDenied
-    return selectors.sequential_of(round=access.round)
-
-
-def _console_url(access) -> str:
-    return reverse("console:round", args=[access.competition.slug, access.round.slug])
-
-
-def _confirmed_step(request) -> int | None:
-    """The release number the confirmation form carries (None: no confirmation)."""
-    return digits_value(request.POST.get("step", ""), most=99_999)
-
-
 def _freeze(request, access, sequential):
     """Freeze the next release, confirmed on the server: a GET shows what the freeze does
     and a form carrying the release's number; only a POST with that number freezes. A
     number that is not the next release's freezes nothing (a form sent twice, or after
     another organizer froze it, freezes once)."""
     if request.method == "POST":
-        step = _confirmed_step(request)
+        # The release number the confirmation form carries (None: no confirmation).
+        step = digits_value(request.POST.get("step", ""), most=99_999)
         if step is None:
             messages.error(request, _("Nothing was frozen: confirm the freeze on this page."))
             return redirect(request.path)
@@ -139,7 +125,7 @@ def _freeze(request, access, sequential):
     preview = selectors.freeze_preview(sequential=sequential)
     if preview is None:
         messages.info(request, _("Every release of this round is frozen already."))
-        return redirect(_console_url(access))
+        return redirect("console:round", access.competition.slug, access.round.slug)
     context = {"competition": access.competition, "round": access.round, "preview": preview}
     return render(request, "sequential/freeze_confirm.html", context)
 
@@ -148,7 +134,9 @@ def _freeze(request, access, sequential):
 @kind_view(KEY)
 @require_http_methods(["GET", "POST"])
 def organizer_action(request, access, action: str):
-    sequential = _organizer(access)
+    if not access.is_organizer:
+        raise PermissionDenied
+    sequential = selectors.sequential_of(round=access.round)
     if action == "freeze":
         return _freeze(request, access, sequential)
     if request.method != "POST":
