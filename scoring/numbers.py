@@ -1,10 +1,12 @@
 """The one rule deciding whether a cell is a number, and its value.
 
-A cell is a number when, after Unicode NFKC normalisation (full-width ``３９`` is
-``39``, ``－１`` is ``-1``), :func:`pandas.to_numeric` parses it: decimal notation with
+A cell is a number when, after folding full-width characters to ASCII (full-width ``３９``
+is ``39``, ``－１`` is ``-1``), :func:`pandas.to_numeric` parses it: decimal notation with
 an optional sign, decimal point and exponent (``39``, ``+39``, ``39.``, ``.5``,
 ``1e3``), and the words ``inf``/``nan``. Not numbers: ``1_000``, ``1,000``, ``0x10``,
-digits of other scripts (``٣٩``), text. The verdict depends on the cell alone —
+digits of other scripts (``٣٩``), superscripts, circled and mathematical digits (``5²``,
+``①``, ``𝟗``: NFKC folds them to ASCII digits, so it read ``5²`` as 52), text. The
+verdict depends on the cell alone —
 Python's ``float()`` accepts ``1_000`` and ``３９`` where pandas does not, so parsing
 a column with one and falling back to the other made a cell's fate depend on its
 neighbours. Validation and every metric read numbers through :func:`parse_numbers`.
@@ -12,7 +14,7 @@ neighbours. Validation and every metric read numbers through :func:`parse_number
 Written back (:func:`number_texts`), a whole number is an integer (``72``, never ``72.0``)
 and any other its shortest repr (``72.5``), cell by cell.
 
-NFKC runs on non-ASCII cells only, so a column of ASCII text pays nothing for it.
+The fold runs on non-ASCII cells only, so a column of ASCII text pays nothing for it.
 ``float()`` over the array would be quicker than the rule, but accepts more than it.
 """
 
@@ -23,14 +25,24 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+# Full-width ASCII variants (U+FF01-U+FF5E, a Japanese keyboard's "wide" input) and the
+# ideographic space, to ASCII: the part of NFKC the rule wants, without its other
+# compatibility mappings (superscript, subscript, circled, mathematical digits).
+_FULL_WIDTH_TO_ASCII = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: " "}
+
 
 def normalize_digits(values: pd.Series) -> pd.Series:
-    """NFKC-normalise the non-ASCII text cells of an object Series (others unchanged)."""
+    """Fold the full-width characters of the non-ASCII text cells of an object Series to
+    ASCII (others unchanged).
+
+    >>> normalize_digits(pd.Series(["３９", "－１", "5²", "①", "x"], dtype=object)).tolist()
+    ['39', '-1', '5²', '①', 'x']
+    """
     non_ascii = ~values.str.isascii().fillna(True).to_numpy(dtype=bool)
     if not non_ascii.any():
         return values
     values = values.copy()
-    values[non_ascii] = values[non_ascii].str.normalize("NFKC")
+    values[non_ascii] = values[non_ascii].str.translate(_FULL_WIDTH_TO_ASCII)
     return values
 
 
@@ -44,7 +56,7 @@ def normalize_digits(values: pd.Series) -> pd.Series:
 MAX_MAGNITUDE = 10**15
 
 
-# An integer where the spec says integer: optional sign and decimal digits only (after NFKC),
+# An integer where the spec says integer: optional sign and decimal digits only (after the fold),
 # at most 18 of them (exact in float64 up to 2**53; row numbers are far below). ``1e2`` and
 # ``1.0`` are numbers by the rule above but not integers as written.
 _INTEGER = r"[+-]?[0-9]{1,18}"

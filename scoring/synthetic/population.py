@@ -46,8 +46,8 @@ def text_cells(cells: np.ndarray) -> np.ndarray:
 
 def checked_numbers(cells: np.ndarray, *, column: str, code: str, **params: Any) -> np.ndarray:
     """The numbers of a column's text cells; ``code`` refused, naming the rows and values
-    (and ``params``), when a cell is no finite number (the platform's one number rule, NFKC
-    included)."""
+    (and ``params``), when a cell is no finite number (the platform's one number rule, full-width
+    digits included)."""
     values = parse_numbers(cells)
     bad = np.flatnonzero(~np.isfinite(values))
     if len(bad):

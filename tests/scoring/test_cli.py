@@ -69,6 +69,19 @@ def test_evaluate_invalid_submission_exits_2(files):
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize("cell", ["2²0", "②20", "٢٢٠", "𝟐𝟐𝟎"])
+def test_evaluate_refuses_a_cell_of_digits_that_are_not_decimal_digits(files, cell):
+    """Superscripts, circled and mathematical digits fold to ASCII under NFKC, and Python's
+    ``int()`` reads Arabic-Indic ones: none is a number here (full-width ``２２０`` is)."""
+    (files / "bad.csv").write_text(B.replace("220", cell), encoding="utf-8")
+    result = run("evaluate", files / "x.csv", files / "bad.csv", "--config", files / "round.json")
+    assert result.returncode == 2, result.stdout
+    assert "'SA1'" in result.stderr and f"row 2 ({cell!r})" in result.stderr
+    (files / "wide.csv").write_text(B.replace("220", "２２０"), encoding="utf-8")
+    wide = run("evaluate", files / "x.csv", files / "wide.csv", "--config", files / "round.json")
+    assert wide.returncode == 0, wide.stderr
+
+
 def test_evaluate_bad_config_exits_2(files):
     (files / "bad.json").write_text(json.dumps({**CONFIG, "e2_column": "QI1"}))
     result = run("evaluate", files / "x.csv", files / "b.csv", "--config", files / "bad.json")

@@ -13,6 +13,7 @@ import pytest
 
 import scoring
 from scoring import ValidationError
+from scoring.numbers import parse_integers
 from scoring.prepare import TableCache, parse_numbers
 
 # cell -> its value by the rule, or None when it is not a number
@@ -32,7 +33,16 @@ CELLS = {
     "1_000": None,
     "1,000": None,
     "0x10": None,
-    "٣٩": None,  # Arabic-Indic digits: no NFKC equivalent
+    "٣٩": None,  # Arabic-Indic digits
+    # Not digits though Unicode's compatibility mapping makes them ASCII digits: a
+    # superscript, a circled number, a mathematical digit ("5²" was read as 52).
+    "²": None,
+    "5²": None,
+    "３²": None,
+    "①": None,
+    "𝟗": None,
+    "₂": None,
+    "⒈": None,
     "abc": None,
     "": None,
     "--1": None,
@@ -97,3 +107,16 @@ def test_integer_qi_reads_full_width_digits_as_the_integer(neighbour):
     bad = scoring.read_table(f"age,s\n1_000,1\n{neighbour},2\n".encode())
     with pytest.raises(ValidationError, match=r"'age'.*row 1 \('1_000'\)"):
         scoring.validate_submission(original, bad, config)
+
+
+# cell -> its value as an integer, or None when it is not one as written
+INTEGER_CELLS = {"12": 12, "+3": 3, "１２": 12, "－７": -7, "²": None, "1²": None, "①": None}
+
+
+@pytest.mark.parametrize(("cell", "expected"), INTEGER_CELLS.items(), ids=repr)
+def test_an_integer_is_written_with_ascii_or_full_width_digits(cell, expected):
+    value = parse_integers([cell, "1"])[0]
+    if expected is None:
+        assert math.isnan(value), value
+    else:
+        assert value == expected
