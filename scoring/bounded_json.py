@@ -33,6 +33,7 @@ import os
 import re
 from typing import Any
 
+from scoring.encodings import looks_utf16
 from scoring.errors import ConfigError
 
 MAX_BYTES = 1_000_000
@@ -117,13 +118,15 @@ def loads_bounded(
     ------
     ConfigError
         ``json.too_large``, ``json.too_deep``, ``json.number_too_long``,
-        ``json.integer_too_large``, ``json.not_finite``, ``json.not_text`` or
+        ``json.integer_too_large``, ``json.not_finite``, ``json.utf16``, ``json.not_text`` or
         ``json.invalid`` (with the line and column of a syntax error).
     """
     size = len(text) if isinstance(text, bytes | bytearray) else len(text.encode("utf-8"))
     if size > max_bytes:
         raise ConfigError("json.too_large", size=f"{size:,}", limit=f"{max_bytes:,}")
     if isinstance(text, bytes | bytearray):
+        if looks_utf16(bytes(text)):
+            raise ConfigError("json.utf16")
         try:
             text = bytes(text).decode("utf-8-sig")
         except UnicodeDecodeError as error:

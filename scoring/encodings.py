@@ -114,6 +114,28 @@ class Guess:
     confident: bool
 
 
+def looks_utf16(data: bytes) -> bool:
+    """Whether ``data`` is UTF-16 text: it starts with a UTF-16 byte-order mark, or has none
+    and looks like UTF-16 of mostly ASCII characters (NUL in nearly every other byte and in
+    no other; such bytes are valid UTF-8, so a UTF-8 decoder alone never notices).
+
+    Examples
+    --------
+    >>> looks_utf16("a,b".encode("utf-16")), looks_utf16("a,b".encode("utf-16-be"))
+    (True, True)
+    >>> looks_utf16(b"a,b"), looks_utf16(b"\\x00\\x00\\x01\\x00")
+    (False, False)
+    """
+    if data.startswith(_UTF16_BOMS):
+        return True
+    head = data[: 1 << 16]
+    even, odd = head[0::2], head[1::2]
+    for zeros, others in ((odd, even), (even, odd)):
+        if zeros and zeros.count(0) >= 0.9 * len(zeros) and others.count(0) == 0:
+            return True
+    return False
+
+
 def utf8_error(data: bytes) -> UnicodeDecodeError | None:
     """Why ``data`` (BOM allowed) is not UTF-8 text, or None when it is. ISO-2022-JP text,
     although ASCII, is not UTF-8 text here."""

@@ -20,6 +20,7 @@ from scoring.encodings import (
     encoding_refusal,
     guess_encoding,
     is_shift_jis,
+    looks_utf16,
     reads_as_japanese,
     utf8_error,
 )
@@ -73,17 +74,6 @@ def decode_text(data: bytes, *, name: str = "file") -> str:
     return _decode(data, name=name)[0]
 
 
-def _looks_utf16(data: bytes) -> bool:
-    """Whether bytes without a byte-order mark look like UTF-16 text of mostly ASCII
-    characters: NUL in (nearly) every other byte and in no other."""
-    head = data[: 1 << 16]
-    even, odd = head[0::2], head[1::2]
-    for zeros, others in ((odd, even), (even, odd)):
-        if zeros.count(0) >= 0.9 * len(zeros) and others.count(0) == 0:
-            return True
-    return False
-
-
 def _decode(data: bytes, *, name: str) -> tuple[str, str]:
     if not data.strip() or data.strip() == _BOM:
         raise ValidationError("table.empty", name=clip(name))
@@ -91,7 +81,7 @@ def _decode(data: bytes, *, name: str) -> tuple[str, str]:
     error = utf8_error(data)
     if error is None:
         if b"\x00" in data:
-            code = "table.utf16" if _looks_utf16(data) else "table.binary"
+            code = "table.utf16" if looks_utf16(data) else "table.binary"
             raise ValidationError(code, name=clip(name))
         return body.decode("utf-8"), "utf-8"
     # Not UTF-8: Shift_JIS (CP932) is read as it is when detection is sure of it, not just

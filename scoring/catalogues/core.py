@@ -278,6 +278,10 @@ CORE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "The JSON text holds {value!r}, which is not a finite number.",
         "ja": "JSON テキストの {value!r} は有限の数値ではありません。",
     },
+    "json.utf16": {
+        "en": "The JSON file is UTF-16 text, not UTF-8: save it as UTF-8 and try again.",
+        "ja": "JSON ファイルが UTF-16 のテキストで、UTF-8 ではありません。UTF-8 で保存し直してください。",
+    },
     "json.not_text": {
         "en": "The JSON file is not UTF-8 text (undecodable byte at offset {offset}).",
         "ja": "JSON ファイルが UTF-8 テキストではありません（バイト位置 {offset} に解読できないバイト）。",

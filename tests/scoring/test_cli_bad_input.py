@@ -28,6 +28,24 @@ def test_a_config_not_in_utf8_is_refused_naming_the_file(files):
     refused(done, "latin1.json: The JSON file is not UTF-8 text")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_json_side_file_in_utf16_is_named_utf16(files, encoding, lang):
+    """With a byte-order mark or without (then, its ASCII text is valid UTF-8 with a NUL
+    in every other byte): the message names UTF-16, as the CSV readers' do."""
+    config = json.dumps(bank_config().to_dict()).encode(encoding)
+    (files / "wide.json").write_bytes(config)
+    (files / "recipe.json").write_bytes(b'[{"method": "sa_noise"}]'.decode().encode(encoding))
+    bank_csv = files / "bank.csv"
+    done = run("--lang", lang, "evaluate", bank_csv, bank_csv, "--config", files / "wide.json")
+    refused(done, "wide.json", "UTF-16")
+    done = run(
+        "--lang", lang, "anonymize", bank_csv, "--config", files / "round.json",
+        "--recipe", files / "recipe.json", "-o", files / "out.csv",
+    )  # fmt: skip
+    refused(done, "recipe.json", "UTF-16")
+
+
 @pytest.mark.parametrize("side", ["latin1", "truncated"])
 def test_a_bad_attr_depth_file_is_refused_naming_it(files, side):
     done = run(
