@@ -330,6 +330,12 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "en": "OK: {releases} valid release(s); m = {m}.",
         "ja": "OK: 有効なリリースは {releases} 個です。m = {m}。",
     },
+    "seq.cli.release_range": {
+        "en": "release {release} is out of range: the configuration allows releases 1 to "
+        "{n} (n_releases).",
+        "ja": "リリース {release} は範囲外です。設定で使えるリリースは 1 から {n} まで"
+        "です（n_releases）。",
+    },
     "seq.cli.wrote_baseline": {
         "en": "Wrote {output}: {rows} rows, {groups} groups, {counterfeits} counterfeits.",
         "ja": "{output} を書き出しました: {rows} 行、{groups} グループ、偽造行 {counterfeits} 行。",

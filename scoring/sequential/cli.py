@@ -92,10 +92,12 @@ def baseline_of(table, previous, config, *, release: int):
     ``T(release)`` (the step's download, or the master: rows outside ``[lsf, lsb]`` are
     dropped) and the team's ``release_<release−1>.csv`` (``None`` for release 1), each a
     path or bytes, read as ``seq baseline`` reads them: the server's sample release and the
-    command's file are the same."""
+    command's file are the same. A release outside ``1 … n_releases`` is refused first."""
     from scoring.kit.sequential import baseline_release
     from scoring.tables import read_table
 
+    if not 1 <= release <= config.n_releases:
+        raise ValidationError("seq.cli.release_range", release=release, n=config.n_releases)
     current = read_table(table, name=f"T({release})")
     if "lsf" in current.columns:
         lsf = current["lsf"].astype(int)

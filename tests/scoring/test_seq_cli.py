@@ -169,6 +169,30 @@ def test_baseline_command_writes_releases_that_check(capsys, tmp_path):
     assert status == 2 and "needs --previous" in err
 
 
+@pytest.mark.parametrize("release", [99999, 3, 0, -3])
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "release {release} is out of range: the configuration allows releases 1 to 2"),
+        ("ja", "リリース {release} は範囲外です。設定で使えるリリースは 1 から 2 までです"),
+    ],
+)
+@pytest.mark.parametrize("previous", [False, True])
+def test_baseline_refuses_a_release_the_configuration_does_not_have(
+    capsys, tmp_path, release, lang, expected, previous
+):
+    """Not "needs --previous release_99998.csv", nor an empty file written for it."""
+    out_file = tmp_path / "release.csv"
+    more = ["--previous", F / "zhang_release_1.csv"] if previous else []
+    status, out, err = run(
+        capsys, "--lang", lang, "seq", "baseline", F / "zhang_master.csv",
+        "--config", F / "zhang_config.json", "--release", release, *more, "-o", out_file,
+    )  # fmt: skip
+    assert status == 2 and out == "", (out, err)
+    assert expected.format(release=release) in err
+    assert not out_file.exists()
+
+
 def test_the_command_runs_as_a_module():
     result = subprocess.run(
         [
