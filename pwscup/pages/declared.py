@@ -17,6 +17,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from pwscup.accounts.access import round_access
@@ -28,6 +29,7 @@ from pwscup.kinds.tabs import RESULTS, SUBMIT, render_tab, tab_url
 from pwscup.submissions.messages import upload_received_message
 from pwscup.submissions.round_pages import (
     refused_answer,
+    refused_page,
     team_form_view,
     upload_received_json,
     wants_json,
@@ -121,14 +123,40 @@ def _serializer_error(form) -> str:
     return ""
 
 
+ORGANIZER_REFUSED = gettext_lazy(
+    "Only a team member can upload; organizers see the uploads on the Submit tab."
+)
+
+
+def _organizer_answer(declared):
+    """The answer of ``declared``'s browser target to an organizer outside the round's teams
+    (who reached it from a bookmarked page, say): the status the API's ``POST <path>/``
+    gives them (``declared.uploader``'s refusal: 403, or the 404 of anyone outside the
+    teams), with a message saying where their view of the uploads is."""
+
+    def answer(request, access):
+        part = declared.part(access)
+        try:
+            declared.uploader(part, access)
+            status = 403  # a type letting an organizer upload would not get here
+        except Refused as refusal:
+            status = refusal.status
+        except Http404:
+            status = 404
+        return refused_page(request, Refused(str(ORGANIZER_REFUSED), status=status))
+
+    return answer
+
+
 def _send_view(kind, declared):
     """The Submit tab's form target of ``declared``, for a member of a team of the round
     (``team_form_view``): the upload kept through the declared type's serializer and
     service, as the API's ``POST <path>/`` keeps it (the same refusals: window, limits,
     size), then back to the tab with the answer's message (JSON, 202, to a request asking
-    for JSON, as every kind's upload form answers)."""
+    for JSON, as every kind's upload form answers). An organizer outside the teams is told
+    why (``_organizer_answer``)."""
 
-    @team_form_view(kind.key)
+    @team_form_view(kind.key, organizers=_organizer_answer(declared))
     def send(request, access, team):
         submit = tab_url(access.round, SUBMIT)
         back = redirect(submit + declared.page_anchor(request.POST, refused=True))

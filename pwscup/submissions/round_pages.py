@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -170,6 +170,14 @@ def refused_json(refusal: Refused) -> JsonResponse:
     return JsonResponse({"error": refusal.message, **retry}, status=refusal.status, headers=headers)
 
 
+def refused_page(request, refusal: Refused):
+    """A refusal as JSON (``refused_json``), or the site's refusal page (``403.html``, its
+    message) with the refusal's status."""
+    if wants_json(request):
+        return refused_json(refusal)
+    return render(request, "403.html", {"exception": refusal.message}, status=refusal.status)
+
+
 def refused_answer(request, refusal: Refused, back):
     """A refusal as JSON (``refused_json``), or its message and ``back``."""
     if wants_json(request):
@@ -178,10 +186,12 @@ def refused_answer(request, refusal: Refused, back):
     return back
 
 
-def team_form_view(key: str):
+def team_form_view(key: str, *, organizers: Callable | None = None):
     """Decorate the view of a form on a round page of kind ``key``: a POST by a signed-in
     member of a team of the competition (404 for anyone else, as ``kind_view`` and
-    ``require_team`` say); the view is ``view(request, access, team, **other_url_kwargs)``."""
+    ``require_team`` say); the view is ``view(request, access, team, **other_url_kwargs)``.
+    With ``organizers``, an organizer of the round outside its teams gets
+    ``organizers(request, access)`` instead of the 404."""
 
     def decorate(view):
         @login_required
@@ -189,6 +199,8 @@ def team_form_view(key: str):
         @require_POST
         @functools.wraps(view)
         def checked(request, access, *args, **kwargs):
+            if organizers is not None and access.team is None and access.is_organizer:
+                return organizers(request, access)
             return view(request, access, require_team(access), *args, **kwargs)
 
         return checked

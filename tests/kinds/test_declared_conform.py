@@ -7,9 +7,11 @@ declared list; the schema has each type's operations.
 Run once per registered kind and per test-only kind (``tests/kinds/conftest.py``); a kind
 that declares no type yet (DP, the 2015 game) is checked for the rest."""
 
+from django.test import Client
 from django.urls import reverse
 
 from pwscup.kinds import all_kinds, get_kind
+from pwscup.pages.declared import send_url_name
 from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks, TeamReleases
 from tests.kinds.test_api_conform import api, status_of
 
@@ -67,6 +69,40 @@ def test_the_schema_has_every_declared_operation(player, arena_of):
             assert f"{base}_file_retrieve" in operations
         if submission_type.has_select:
             assert f"{base}_select" in operations
+
+
+ORGANIZER_REFUSED = {
+    "en": "Only a team member can upload; organizers see the uploads on the Submit tab.",
+    "ja": "アップロードできるのはチームのメンバーだけです。運営者は「提出」タブでアップロードを見られます。",
+}
+
+
+def test_an_organizer_posting_to_a_browser_target_is_told_why_with_the_api_s_status(
+    player, arena_of
+):
+    """An organizer outside the teams who posts to a declared type's browser target
+    (``<path>/send/``, e.g. from a bookmarked page) gets the status the API's
+    ``POST <path>/`` gives them, and a page (or JSON) saying why, not a bare 404 page."""
+    arena = arena_of()
+    args = [arena.competition.slug, arena.round.slug]
+    kind = get_kind(player.key)
+    browser = Client()
+    browser.force_login(arena.organizer)
+    for declared in kind.submission_types():
+        client, headers = api(arena, "organizer")
+        status = client.post(reverse(f"api:{declared.url_name}s", args=args), {}, **headers)
+        assert status.status_code in (403, 404), status.content
+        send = reverse(send_url_name(kind, declared), args=args)
+        for language, message in ORGANIZER_REFUSED.items():
+            page = browser.post(send, {}, HTTP_ACCEPT_LANGUAGE=language)
+            assert page.status_code == status.status_code, (send, page.status_code)
+            assert message in page.content.decode(), (send, language)
+            answer = browser.post(
+                send, {}, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE=language
+            )
+            assert answer.status_code == status.status_code
+            assert answer.json()["error"] == message
+    assert player.kept(arena, "a") == [] and player.kept(arena, "b") == []
 
 
 # The functions the two-sided bases call on a kind's declared modules (by base, then by module).
