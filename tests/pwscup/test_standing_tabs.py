@@ -272,3 +272,49 @@ def test_dp_level_ranks_listed_are_the_terms_of_the_rank_sum(db, client):
     assert sum(int(rank) for _, rank in listed) == standing.overall.total
     assert "(sum of your level ranks: 3)" in html
     assert "Level eps-4: counts as rank 2 (no verified estimate of yours" in html
+
+
+def test_dp_a_declared_entry_is_a_row_of_its_own_on_the_results_tab_and_the_leaderboard(db, client):
+    """A team's declared upload (spec §8.2) is ranked in the level's declared table, apart:
+    the Results tab's level line names its rank there and says it is not in the sum, and the
+    leaderboard lists it in the "Declared, unverified" table with its declared ε and flag."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from pwscup.dp.services import dp_declared_upload, dp_estimate_check, dp_round_score
+    from tests.pwscup.dp_world import close_now, toy_csv
+
+    world = dp_scored_world({"tracks": {"interactive": True, "batch": "both"}})
+    declaration = {  # the hidden table itself as a release at ε = 1: flagged, not rejected
+        "mechanism": "pk_anonymization",
+        "groups": [{"attributes": ["gender", "age"], "epsilon": "1"}],
+        "estimator": "BT",
+    }
+    declared = dp_declared_upload(
+        dp_round=world.dp_round, team=world.teams["a"], user=world.users["a"], level="eps-4",
+        uploaded_file=SimpleUploadedFile("release.csv", toy_csv()), declaration_raw=declaration,
+    )  # fmt: skip
+    dp_estimate_check(estimate_id=declared.pk)
+    declared.refresh_from_db()
+    assert declared.declared and declared.flagged
+    close_now(world)
+    dp_round_score(dp_round=world.dp_round)
+    client.force_login(world.users["a"])
+    html = page(client, world, RESULTS)
+    line = re.search(r'<li data-testid="level-rank-eps-4"[^>]*>(.*?)</li>', html, re.S)
+    assert line, html[html.find('data-testid="standing"') :][:3000]
+    assert "Level eps-4: counts as rank 1 (no verified estimate of yours" in line.group(1)
+    assert (
+        "(your declared entry: rank 1 of the declared table, ranked apart and not in the sum)"
+        in line.group(1)
+    )
+    board = client.get(
+        reverse("dp:leaderboard", args=[world.competition.slug, world.round.slug])
+    ).content.decode()
+    table = re.search(r'<table[^>]*data-testid="dp-declared-eps-4">(.*?)</table>', board, re.S)
+    assert table and 'data-testid="dp-declared-eps-1"' not in board
+    (row,) = re.findall(r"<tr><td.*?</tr>", table.group(1), re.S)
+    cells = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+    assert cells[:5] == ["1", world.teams["a"].name, declared.method_shown, "1", "flagged"]
+    assert cells[5] == "0.00"  # the hidden table itself: its counts are exact
+    assert 'data-testid="dp-row-eps-4-' not in board  # not among the verified rows
