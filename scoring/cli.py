@@ -13,7 +13,8 @@ dp epsilon|release|estimate|score ...   (the DP round; see scoring.dp.cli)
 scorer run --program P.zip --submission S --reference DIR --output DIR   (scoring.scorer.cli)
 
 Messages are in English, or in Japanese with ``--lang ja`` (before the command) or when
-``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``).
+``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``); so are
+argparse's refusals of the line (``scoring.cli_usage``; ``--help`` stays English).
 
 ``--range age=13:85`` is a round's range rule (any number from 13 to 85 in ``age`` instead
 of a value of the original column; repeat it per column). ``--rows N`` publishes a random
@@ -39,6 +40,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from scoring.cli_usage import UsageError, UsageParser, requested_language, usage_error_text
 from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
 from scoring.display import format_metric, format_number, legend
@@ -215,7 +217,7 @@ def cmd_config_template(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m scoring``."""
-    parser = argparse.ArgumentParser(prog="python -m scoring", description=__doc__.split("\n")[0])
+    parser = UsageParser(prog="python -m scoring", description=__doc__.split("\n")[0])
     parser.add_argument(
         "--lang",
         choices=("en", "ja"),
@@ -293,7 +295,13 @@ def environment_language() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as error:  # argparse's refusal, said in the language asked for
+        words = sys.argv[1:] if argv is None else argv
+        lang = requested_language(words, environment_language())
+        print(usage_error_text(error, lang), end="", file=sys.stderr)
+        return 2
     args.lang = args.lang or environment_language()  # what a command prints, in one language
     try:
         return args.handler(args)

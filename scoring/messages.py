@@ -46,6 +46,7 @@ from scoring.catalogues.expected import EXPECTED_MESSAGES
 from scoring.catalogues.formula import FORMULA_MESSAGES
 from scoring.catalogues.scorer import SCORER_MESSAGES, SCORER_TERMS
 from scoring.catalogues.sequential import SEQ_MESSAGES
+from scoring.catalogues.usage import USAGE_MESSAGES
 
 LANGUAGES = ("en", "ja")
 ECHO_LIMIT = 80
@@ -54,8 +55,8 @@ ELLIPSIS = "…"
 
 # The parts of the catalogue: the library's own codes, the 2015 game's round configuration
 # ``config.*``, the sequential round's ``seq.*``, then the organizer's scoring program's
-# ``scorer.*``, a round total's formula ``formula.*``, and what a configuration's value
-# should have been, ``expect.*``.
+# ``scorer.*``, a round total's formula ``formula.*``, what a configuration's value
+# should have been, ``expect.*``, and argparse's refusals of a command line, ``usage.*``.
 CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     CORE_MESSAGES,
     CONFIG_MESSAGES,
@@ -63,6 +64,7 @@ CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     SCORER_MESSAGES,
     FORMULA_MESSAGES,
     EXPECTED_MESSAGES,
+    USAGE_MESSAGES,
 )
 
 

@@ -20,6 +20,7 @@ from scoring.catalogues.expected import EXPECTED_MESSAGES
 from scoring.catalogues.formula import FORMULA_MESSAGES
 from scoring.catalogues.scorer import SCORER_MESSAGES
 from scoring.catalogues.sequential import SEQ_MESSAGES
+from scoring.catalogues.usage import USAGE_MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = Path(scoring.catalogues.__file__).parent
@@ -82,6 +83,7 @@ def test_the_catalogue_is_the_parts_merged_core_first():
         SCORER_MESSAGES,
         FORMULA_MESSAGES,
         EXPECTED_MESSAGES,
+        USAGE_MESSAGES,
     )
     assert scoring.messages.CATALOGUES == parts
     assert list(scoring.messages.MESSAGES) == [code for part in parts for code in part]
@@ -90,7 +92,8 @@ def test_the_catalogue_is_the_parts_merged_core_first():
     assert all(code.startswith("scorer.") for code in SCORER_MESSAGES)
     assert all(code.startswith("formula.") for code in FORMULA_MESSAGES)
     assert all(code.startswith("expect.") for code in EXPECTED_MESSAGES)
-    prefixes = ("config.", "seq.", "scorer.", "formula.", "expect.")
+    assert all(code.startswith("usage.") for code in USAGE_MESSAGES)
+    prefixes = ("config.", "seq.", "scorer.", "formula.", "expect.", "usage.")
     assert not any(code.startswith(prefixes) for code in CORE_MESSAGES)
 
 

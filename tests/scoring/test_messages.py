@@ -25,7 +25,7 @@ from scoring.messages import (
 
 SCORING = Path(scoring.__file__).parent
 CODE_LITERAL = re.compile(
-    r'"((?:answer|table|header|original|column|submission|truth|attack|json|config|toolkit|formula|cli)'
+    r'"((?:answer|table|header|original|column|submission|truth|attack|json|config|toolkit|formula|cli|usage)'
     r'\.[a-z0-9_]+)"'
 )
 

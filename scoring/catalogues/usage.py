@@ -1,0 +1,54 @@
+"""argparse's own refusals of a command line (``usage.*``), in English and Japanese: data only.
+
+The English templates are argparse's own text (Python 3.11 to 3.13), which
+:mod:`scoring.cli_usage` matches to find a message's code and parameters; the Japanese
+ones are what ``--lang ja`` prints instead.
+"""
+
+# code -> {language: template}; placeholders are str.format fields of ``params``.
+USAGE_MESSAGES: dict[str, dict[str, str]] = {
+    "usage.prefix": {"en": "usage: ", "ja": "使い方: "},
+    "usage.error": {"en": "{prog}: error: {message}", "ja": "{prog}: エラー: {message}"},
+    "usage.required": {
+        "en": "the following arguments are required: {names}",
+        "ja": "次の引数が必要です: {names}",
+    },
+    "usage.one_required": {
+        "en": "one of the arguments {names} is required",
+        "ja": "引数 {names} のどれか 1 つが必要です",
+    },
+    "usage.unrecognized": {
+        "en": "unrecognized arguments: {arguments}",
+        "ja": "知らない引数です: {arguments}",
+    },
+    "usage.ambiguous": {
+        "en": "ambiguous option: {option} could match {matches}",
+        "ja": "オプション {option} があいまいです（{matches} のどれにも当たります）",
+    },
+    "usage.argument": {"en": "argument {argument}: {message}", "ja": "引数 {argument}: {message}"},
+    "usage.invalid_choice": {
+        "en": "invalid choice: {value} (choose from {choices})",
+        "ja": "使えない値です: {value}（選べるのは {choices}）",
+    },
+    "usage.invalid_value": {
+        "en": "invalid {type} value: {value}",
+        "ja": "{type} の値として読めません: {value}",
+    },
+    "usage.expected_one": {"en": "expected one argument", "ja": "値が 1 つ必要です"},
+    "usage.expected_at_most_one": {
+        "en": "expected at most one argument",
+        "ja": "値は 1 つまでです",
+    },
+    "usage.expected_at_least_one": {
+        "en": "expected at least one argument",
+        "ja": "値が 1 つ以上必要です",
+    },
+    "usage.expected_count": {
+        "en": "expected {count} arguments",
+        "ja": "値が {count} 個必要です",
+    },
+    "usage.not_allowed_with": {
+        "en": "not allowed with argument {other}",
+        "ja": "引数 {other} と一緒には使えません",
+    },
+}

@@ -1,0 +1,82 @@
+"""argparse's own refusals (a missing argument, an invalid choice or value, an unknown
+option) in the language of ``--lang`` or ``LANG``: the usage line and the ``error:`` line.
+In English they are argparse's text, unchanged; a message argparse words otherwise (or a
+command's own ``parser.error``) stays as written."""
+
+import pytest
+
+from tests.scoring.cli_runner import as_child
+from tests.scoring.cli_runner import in_process as run
+
+JA = "ja_JP.UTF-8"
+
+CASES = [
+    (
+        ("evaluate",),
+        "python -m scoring evaluate: error: the following arguments are required: "
+        "original, anonymized, --config",
+        "python -m scoring evaluate: エラー: 次の引数が必要です: original, anonymized, --config",
+    ),
+    (
+        (),
+        "python -m scoring: error: the following arguments are required: command",
+        "python -m scoring: エラー: 次の引数が必要です: command",
+    ),
+    (
+        ("evaluate", "a", "b", "--config", "c", "--format", "xml"),
+        "python -m scoring evaluate: error: argument --format: invalid choice: 'xml' "
+        "(choose from 'table', 'json')",
+        "python -m scoring evaluate: エラー: 引数 --format: 使えない値です: 'xml'"
+        "（選べるのは 'table', 'json'）",
+    ),
+    (
+        ("check", "a", "b", "--config", "c", "--bogus"),
+        "python -m scoring: error: unrecognized arguments: --bogus",
+        "python -m scoring: エラー: 知らない引数です: --bogus",
+    ),
+    (
+        ("publish", "a", "--seed", "x", "--out-published", "p", "--out-truth", "t"),
+        "python -m scoring publish: error: argument --seed: invalid int value: 'x'",
+        "python -m scoring publish: エラー: 引数 --seed: int の値として読めません: 'x'",
+    ),
+    (
+        ("score-attack", "a", "--truth"),
+        "python -m scoring score-attack: error: argument --truth: expected one argument",
+        "python -m scoring score-attack: エラー: 引数 --truth: 値が 1 つ必要です",
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "english", "japanese"), CASES, ids=lambda v: str(v)[:40])
+def test_argparse_refusals_follow_the_language(argv, english, japanese):
+    plain = run(*argv)
+    assert plain.returncode == 2 and plain.stdout == ""
+    assert plain.stderr.startswith("usage: python -m scoring")
+    assert plain.stderr.endswith(english + "\n"), plain.stderr
+    for done in (run("--lang", "ja", *argv), run(*argv, lang=JA)):
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith("使い方: python -m scoring"), done.stderr
+        assert done.stderr.endswith(japanese + "\n"), done.stderr
+        # The usage line itself is argparse's (option names are not translated).
+        assert done.stderr.split("\n")[1:-2] == plain.stderr.split("\n")[1:-2]
+    assert run("--lang", "en", *argv, lang=JA).stderr == plain.stderr
+
+
+def test_an_invalid_lang_is_said_in_the_environment_s_language():
+    done = run("--lang", "xx", "evaluate", lang=JA)
+    assert done.stderr.endswith(
+        "python -m scoring: エラー: 引数 --lang: 使えない値です: 'xx'（選べるのは 'en', 'ja'）\n"
+    )
+
+
+def test_a_message_no_pattern_knows_stays_as_written():
+    done = run("--lang", "ja", "evaluate", "a", "b", "--config", "c", "--range", "age")
+    assert done.stderr.startswith("使い方: ")
+    assert done.stderr.endswith(
+        "python -m scoring evaluate: エラー: 引数 --range: expected COLUMN=LOW:HIGH, got 'age'\n"
+    )
+
+
+def test_the_entry_point_says_it_in_japanese_too():
+    child = as_child("evaluate", lang=JA)
+    assert child.returncode == 2 and child.stderr == run("evaluate", lang=JA).stderr
