@@ -330,6 +330,14 @@ SEQ_MESSAGES: dict[str, dict[str, str]] = {
         "en": "OK: {releases} valid release(s); m = {m}.",
         "ja": "OK: 有効なリリースは {releases} 個です。m = {m}。",
     },
+    "seq.cli.too_many_releases": {
+        "en": "{given} releases given; the round has {n}.",
+        "ja": "リリースが {given} 個指定されましたが、このラウンドのリリースは {n} 個です。",
+    },
+    "seq.cli.needs_previous": {
+        "en": "release {release} needs --previous release_{previous}.csv",
+        "ja": "リリース {release} には --previous release_{previous}.csv（前のリリース）が必要です。",
+    },
     "seq.cli.release_range": {
         "en": "release {release} is out of range: the configuration allows releases 1 to "
         "{n} (n_releases).",

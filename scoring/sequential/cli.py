@@ -54,7 +54,7 @@ def cmd_seq_check(args) -> int:
     config = _load_config(args.config)
     if len(args.releases) > config.n_releases:
         raise ValidationError(
-            f"{len(args.releases)} releases given; the round has {config.n_releases}."
+            "seq.cli.too_many_releases", given=len(args.releases), n=config.n_releases
         )
     master, releases = read_sequence(args.master, args.releases, config)
     result = evaluate_sequence(master, releases)
@@ -106,7 +106,7 @@ def baseline_of(table, previous, config, *, release: int):
     if previous is not None:
         previous = read_table(previous, name=f"release_{release - 1}.csv")
     elif release > 1:
-        raise ValidationError(f"release {release} needs --previous release_{release - 1}.csv")
+        raise ValidationError("seq.cli.needs_previous", release=release, previous=release - 1)
     return baseline_release(current, previous, config, release=release)
 
 

@@ -193,6 +193,27 @@ def test_baseline_refuses_a_release_the_configuration_does_not_have(
     assert not out_file.exists()
 
 
+def test_the_baseline_and_check_refusals_of_the_line_are_said_in_japanese(capsys, tmp_path):
+    """A second release without --previous, and more releases than the round has: in the
+    language of --lang, not English whatever the language."""
+    config = F / "zhang_config.json"
+    status, _, err = run(
+        capsys, "--lang", "ja", "seq", "baseline", F / "zhang_master.csv", "--config", config,
+        "--release", 2, "-o", tmp_path / "release_2.csv",
+    )  # fmt: skip
+    assert status == 2 and err == (
+        "error: リリース 2 には --previous release_1.csv（前のリリース）が必要です。\n"
+    )
+    three = [F / "zhang_release_1.csv", F / "zhang_release_2_table4.csv", F / "zhang_release_1.csv"]
+    arguments = ("seq", "check", F / "zhang_master.csv", *three, "--config", config)
+    status, _, err = run(capsys, "--lang", "ja", *arguments)
+    assert status == 2 and err == (
+        "error: リリースが 3 個指定されましたが、このラウンドのリリースは 2 個です。\n"
+    )
+    status, _, err = run(capsys, *arguments)
+    assert status == 2 and err == "error: 3 releases given; the round has 2.\n"
+
+
 def test_the_command_runs_as_a_module():
     result = subprocess.run(
         [
