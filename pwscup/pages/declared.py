@@ -138,7 +138,7 @@ def _organizer_answer(declared):
         part = declared.part(access)
         try:
             declared.uploader(part, access)
-            status = 403  # a type letting an organizer upload would not get here
+            status = 403  # no type lets a caller outside the teams upload; refused all the same
         except Refused as refusal:
             status = refusal.status
         except Http404:
