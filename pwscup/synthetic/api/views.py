@@ -91,8 +91,9 @@ def target_json(target: SynTarget, *, synthetic) -> dict:
 TARGETS = AttackTargets(read=selectors.targets, as_json=target_json, part_keyword="synthetic")
 attackable = TARGETS.of
 
-# Served under /api/ by the API (``SyntheticKind.api_round_endpoints``).
-ROUND_ENDPOINTS = RoundEndpoints(part=synthetic_part, named_operation=True)
+# Served under /api/ by the API (``SyntheticKind.api_round_endpoints``), each a CSV file
+# unless it declares otherwise.
+ROUND_ENDPOINTS = RoundEndpoints(part=synthetic_part, named_operation=True, responses=CSV_ANSWER)
 
 
 @ROUND_ENDPOINTS.declare(
@@ -127,7 +128,6 @@ ROUND_ENDPOINTS.declare_targets(
 @ROUND_ENDPOINTS.declare(
     "syn/targets/<str:team_slug>/release.csv",
     "syn-target-release",
-    responses=CSV_ANSWER,
     summary=gettext_lazy("A target's frozen release, as its team uploaded it"),
 )
 def target_release(request, access, synthetic, team_slug):
@@ -139,7 +139,6 @@ def target_release(request, access, synthetic, team_slug):
     "syn/targets/<str:team_slug>/challenge.csv",
     "syn-target-challenge",
     page_name="target_challenge",
-    responses=CSV_ANSWER,
     summary=gettext_lazy("A target's challenge set: id and the original's columns (no label)"),
 )
 def target_challenge(request, access, synthetic, team_slug):
@@ -151,7 +150,6 @@ def target_challenge(request, access, synthetic, team_slug):
     "syn/aux.csv",
     "syn-aux",
     page_name="aux",
-    responses=CSV_ANSWER,
     summary=gettext_lazy("The auxiliary table A (the attack phase's reference population)"),
 )
 def aux(request, access, synthetic):
