@@ -40,25 +40,29 @@ class TwoSidedSteps:
 class TwoSidedPhases:
     """The round's two phases as every tab describes them. The kind's state adds the field
     holding its row of the round (named by ``row_field``) and declares its selector of a
-    team's final release (``final_release_of``); ``of`` makes one."""
+    team's final release (``final_release_of``) and the reader of its round's settings
+    (``config_of``); ``of`` makes one."""
 
     release_phase: Phase | None
     attack_phase: Phase | None
     release_state: str  # the release phase: unset, upcoming, open, closed (frozen: closed)
     attack_state: str
+    config: object  # the round's checked settings (``config_of(round)``)
     # The kind's words for its teams' "What to do now" lines (``two_sided_next_steps``).
     next_step_words: ClassVar[TwoSidedSteps]
     # The kind's field holding its row of the round, also the keyword its selectors take it by.
     row_field: ClassVar[str]
     # The kind's ``final_release(<row_field>=row, team=team)`` (a ``staticmethod``).
     final_release_of: ClassVar[Callable]
+    # The kind's ``round_config(round)``: its checked settings (a ``staticmethod``).
+    config_of: ClassVar[Callable]
     # Each team's final release as read for this state (a page asks for it more than once).
     final_releases: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
-    def of(cls, row, **fields):
-        """The state of the round whose kind's row is ``row`` (``fields``: the kind's own)."""
-        return cls(**{cls.row_field: row}, **fields, **two_sided_phases(row))
+    def of(cls, row):
+        """The state of the round whose kind's row is ``row``."""
+        return cls(**{cls.row_field: row}, config=cls.config_of(row.round), **two_sided_phases(row))
 
     def final_release(self, team):
         """The team's final release (``None``: it has no scored one to choose yet), read once
@@ -179,10 +183,16 @@ def two_sided_next_steps(*, state, team) -> list:
 
 
 class TwoSidedTabs(RoundTabs):
-    """The round page of a two-sided kind: its teams' "What to do now" lines
+    """The round page of a two-sided kind: its state (``state_type``, a ``TwoSidedPhases``, of
+    the kind's row of the round, ``part(access)``), its teams' "What to do now" lines
     (``two_sided_next_steps``), the two phases' limits on the rules."""
 
+    state_type: ClassVar[type]
+    part: ClassVar[Callable]  # a ``staticmethod``: the kind's row of the round (404 without)
     next_steps = staticmethod(two_sided_next_steps)
+
+    def state(self, access):
+        return self.state_type.of(self.part(access))
 
     def rules_context(self, state) -> dict:
         return {"release_limits": state.release_phase, "attack_limits": state.attack_phase}

@@ -28,7 +28,6 @@ from pwscup.submissions.two_sided_tabs import (
     attack_target_uses,
     two_sided_flow,
 )
-from scoring.scorer.round_config import ScorerRoundConfig
 
 NEXT_STEPS = TwoSidedSteps(
     data=gettext_lazy("Download the data and read the rules."),
@@ -47,10 +46,10 @@ class RoundState(TwoSidedPhases):
     """The round as every tab describes it."""
 
     scorer: ScorerRound
-    config: ScorerRoundConfig
     next_step_words = NEXT_STEPS
     row_field = "scorer"
     final_release_of = staticmethod(selectors.final_release)
+    config_of = staticmethod(selectors.round_config)
 
     @cached_property
     def program(self) -> ProgramVersion | None:
@@ -69,10 +68,6 @@ class RoundState(TwoSidedPhases):
     @property
     def attack_columns(self) -> list[dict]:
         return columns_of(self.config.attack_columns, primary=self.config.attack_primary)
-
-
-def round_state(*, scorer: ScorerRound) -> RoundState:
-    return RoundState.of(scorer, config=selectors.round_config(scorer.round))
 
 
 def columns_of(columns, *, primary: str) -> list[dict]:

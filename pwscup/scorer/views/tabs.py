@@ -22,9 +22,8 @@ from pwscup.submissions.two_sided_tabs import TwoSidedTabs
 class ScorerTabs(TwoSidedTabs):
     templates = "scorer/tabs"
     flow = staticmethod(tabs.flow)
-
-    def state(self, access):
-        return tabs.round_state(scorer=scorer_part(access))
+    state_type = tabs.RoundState
+    part = staticmethod(scorer_part)
 
     def data(self, access, state):
         participant = is_participant(access)

@@ -31,7 +31,7 @@ from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.api.round_status import metric_name
 from pwscup.synthetic.api.views import attack_metrics
 from pwscup.synthetic.models import SynAttack, SynRelease, SyntheticRound
-from scoring.synthetic.config import SynthConfig, tpr_key
+from scoring.synthetic.config import tpr_key
 
 DOMAIN_SHOWN = 8
 
@@ -59,10 +59,10 @@ class RoundState(TwoSidedPhases):
     """The round as every tab describes it."""
 
     synthetic: SyntheticRound
-    config: SynthConfig
     next_step_words = NEXT_STEPS
     row_field = "synthetic"
     final_release_of = staticmethod(selectors.final_release)
+    config_of = staticmethod(engine.round_config)
 
     @property
     def half(self) -> str:
@@ -76,10 +76,6 @@ class RoundState(TwoSidedPhases):
     @property
     def headline_level(self) -> float:
         return self.config.fpr_levels[0]
-
-
-def round_state(*, synthetic: SyntheticRound) -> RoundState:
-    return RoundState.of(synthetic, config=engine.round_config(synthetic.round))
 
 
 # --- the overview ------------------------------------------------------------------------

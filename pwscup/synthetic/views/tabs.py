@@ -22,9 +22,8 @@ from pwscup.synthetic.views.common import synthetic_part
 class SyntheticTabs(TwoSidedTabs):
     templates = "synthetic/tabs"
     flow = staticmethod(tabs.flow)
-
-    def state(self, access):
-        return tabs.round_state(synthetic=synthetic_part(access))
+    state_type = tabs.RoundState
+    part = staticmethod(synthetic_part)
 
     def data(self, access, state):
         participant = is_participant(access)
