@@ -4,17 +4,16 @@ round whose results are not published gives nothing (the final half decides ever
 archive holds, and it is shown to nobody before).
 
 Published anyway, on the final half: the release ranking and the attack ranking
-(``selectors.release_ranking`` / ``attack_ranking``: the one ranking rule; disqualified
-teams left out), the attacker × target matrix (every attacker's row, built-in attacks
-first), and for each target what the attackers were given (its frozen release and its
-challenge set: ids and columns, no label) with every attack's scores and ROC curve on it;
-the auxiliary table every team was given (one per data pack's population in a round
-offering a data choice).
+(``selectors.round_results``: the one ranking rule; disqualified teams left out), the
+attacker × target matrix (every attacker's row, built-in attacks first), and for each target
+what the attackers were given (its frozen release and its challenge set: ids and columns, no
+label) with every attack's scores and ROC curve on it; the auxiliary table every team was
+given (one per data pack's population in a round offering a data choice).
 
 Secrets, each only when ticked: the original table and the holdout drawn from it, and in a
-round offering a data choice each pack's population and its holdout (``ORIGINAL``), each team's members table ``T_X`` (``SAMPLES``), and each challenge set's
-membership labels with its dev/final split (``GROUND_TRUTH``). The round's seed is never
-archived.
+round offering a data choice each pack's population and its holdout (``ORIGINAL``), each
+team's members table ``T_X`` (``SAMPLES``), and each challenge set's membership labels with
+its dev/final split (``GROUND_TRUTH``). The round's seed is never archived.
 """
 
 import json

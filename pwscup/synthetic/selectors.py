@@ -207,18 +207,14 @@ def release_ranking(matrix: AttackMatrix) -> list[dict]:
     )
 
 
-def attack_ranking(matrix: AttackMatrix) -> list[dict]:
-    """Spec §5, from the round's ``attack_matrix`` on a half: mean headline over the other
-    teams' targets, higher first; a target not attacked counts as the built-in DCR attack's
-    headline on it. A team that attacked no target has no rank, nor has a disqualified team
-    (its target still counts among the others', ``DisqualificationRule``)."""
-    return matrix_attack_ranking(matrix)
-
-
 @dataclass(frozen=True)
 class Results:
     """The round's results on a half: the attacker × target matrix (``attack_matrix``) and
-    the two rankings derived from it (``release_ranking``, ``attack_ranking``)."""
+    the two rankings derived from it: ``release_ranking`` and the core's
+    ``matrix_attack_ranking`` (spec §5: mean headline over the other teams' targets, higher
+    first, a target not attacked counting as the built-in DCR attack's headline on it; a team
+    that attacked no target has no rank, nor has a disqualified team, whose target still
+    counts among the others', ``DisqualificationRule``)."""
 
     matrix: AttackMatrix
     releases: list[dict]
@@ -229,7 +225,9 @@ def round_results(*, synthetic: SyntheticRound, half: str) -> Results:
     """The matrix on ``half``, read once, and both rankings of it: what every page, answer,
     export and standings of the round show."""
     matrix = attack_matrix(synthetic=synthetic, half=half)
-    return Results(matrix=matrix, releases=release_ranking(matrix), attacks=attack_ranking(matrix))
+    return Results(
+        matrix=matrix, releases=release_ranking(matrix), attacks=matrix_attack_ranking(matrix)
+    )
 
 
 def roc_curves(*, synthetic: SyntheticRound) -> list[dict]:
