@@ -10,7 +10,9 @@ logs; a row stored before codes existed has only that text, and is shown as it i
 """
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from django.utils import translation
 from django.utils.translation import gettext
@@ -97,6 +99,26 @@ def message_render(*, code: str, params: dict | None, text: str) -> str:
 def job_message_text(job) -> str:
     """The failure message of a job row (a ``JobState``) in the active language."""
     return message_render(code=job.message_code, params=job.message_params, text=job.message)
+
+
+class CatalogueMessages:
+    """A job row (a ``JobState``) whose failure may be a code of its kind's own catalogue
+    (``catalogue``: code -> templates, rendered by ``render_code(code, params, lang)``, as the
+    DP and synthetic rounds' are), shown in the reader's language by it; any other code (the
+    file rules every kind shares, the platform's ``job.*``) by the core's."""
+
+    catalogue: ClassVar[Mapping]
+    render_code: ClassVar[Callable]  # a ``staticmethod``
+
+    @property
+    def message_text(self) -> str:
+        return self.message_in(translation.get_language())
+
+    def message_in(self, lang: str | None) -> str:
+        if self.message_code in self.catalogue:
+            return self.render_code(self.message_code, self.message_params, lang)
+        with translation.override(lang):
+            return job_message_text(self)
 
 
 def upload_received_message(upload) -> str:

@@ -9,15 +9,14 @@ import secrets
 from typing import ClassVar
 
 from django.db import models
-from django.utils import translation
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import private_upload_path
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import one_per_team
-from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.messages import CatalogueMessages
 from pwscup.submissions.models import SCORED_UPLOAD_LABELS, JobState, KeptUpload, Status
 from scoring.synthetic.errors import render_synth
 from scoring.synthetic.messages import SYN_MESSAGES
@@ -27,19 +26,11 @@ def _new_seed() -> int:
     return secrets.randbits(62)
 
 
-class SynthMessages:
-    """A job row whose failure may be a ``syn.*`` code: shown in the reader's language by
-    the round's catalogue (``scoring.synthetic.messages``), any other by the core's."""
+class SynthMessages(CatalogueMessages):
+    """A job row whose failure may be a ``syn.*`` code (``scoring.synthetic.messages``)."""
 
-    @property
-    def message_text(self) -> str:
-        return self.message_in(get_language())
-
-    def message_in(self, lang: str | None) -> str:
-        if self.message_code in SYN_MESSAGES:
-            return render_synth(self.message_code, self.message_params, lang)
-        with translation.override(lang):
-            return job_message_text(self)
+    catalogue = SYN_MESSAGES
+    render_code = staticmethod(render_synth)
 
 
 class SyntheticRound(models.Model):
