@@ -10,7 +10,7 @@ import secrets
 from typing import ClassVar
 
 from django.db import models
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -18,7 +18,7 @@ from pwscup.accounts.models import team_reference
 from pwscup.competitions.models import UploadDates, UploadLimits
 from pwscup.competitions.round_fields import round_part, round_reference
 from pwscup.core.model_fields import account_reference
-from pwscup.submissions.messages import job_message_text
+from pwscup.submissions.messages import CatalogueMessages
 from pwscup.submissions.models import KeptUpload, Status
 from scoring.dp.errors import method_text, render_dp
 from scoring.dp.messages import DP_MESSAGES
@@ -141,13 +141,16 @@ class Charge(models.Model):
         return list(zip(cells, self.reply.get("answer", []), strict=False))
 
 
-class Estimate(KeptUpload):
+class Estimate(CatalogueMessages, KeptUpload):
     """A team's estimate of the workload at one level, kept as uploaded (or as built by the
     platform from a release or an answer); the last valid one (FINISHED, "valid" in the
     pages) counts. Its scores are computed after the close only."""
 
     UPLOAD_FOLDER = "dp"
     SCORED_ON_CHECK = False  # scored at the close (spec §7.4)
+    # A failure's ``dp.*`` code is the DP catalogue's (``CatalogueMessages``).
+    catalogue = DP_MESSAGES
+    render_code = staticmethod(render_dp)
     STATUS_LABELS: ClassVar[dict] = {
         Status.QUEUED: _("Being computed"),
         Status.RUNNING: _("Being checked"),
@@ -188,24 +191,7 @@ class Estimate(KeptUpload):
     def __str__(self) -> str:
         return f"{self.team} / {self.level} / {self.created_at:%Y-%m-%d %H:%M}"
 
-    # The check's (or the build's) job state is the core's (``JobState``); a failure's
-    # ``message_code`` and parameters are ``scoring.dp.errors``'s, shown in the reader's
-    # language.
-
     @property
     def method_shown(self) -> str:
         """The method label in the reader's language (``scoring.dp.errors.method_text``)."""
         return method_text(self.method, get_language())
-
-    @property
-    def message_text(self) -> str:
-        return self.message_in(get_language())
-
-    def message_in(self, lang: str | None) -> str:
-        """The failure in ``lang``: a ``dp.*`` code by the DP catalogue; any other (the file
-        rules every kind shares, ``table.encoding`` …, and the platform's ``job.*``) by
-        the core's renderer; English when stored without a code."""
-        if self.message_code in DP_MESSAGES:
-            return render_dp(self.message_code, self.message_params, lang)
-        with translation.override(lang):
-            return job_message_text(self)
