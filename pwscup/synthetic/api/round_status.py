@@ -1,16 +1,9 @@
 """The synthetic round's answers to the API's round status and standings, the same shape for
-every kind (``RoundKind.api_round_status``, ``api_leaderboard``), pointing at the endpoints
-of ``views.py``: what the team may download now (its own members table; after the freeze
-the targets' releases, challenge sets and the auxiliary table) and the scores' names. What
-it may upload (a release in the release phase; an attack on another team's target in the
-attack phase) and its uploads with the scores it may see are the core's, from the declared
-types (``submissions.py``).
-
-The standings are the two rankings (spec §5) the Results tab shows, to the same readers
-(``selectors.rankings_visible``): after the freeze, to the teams and the organizers,
-provisional, on the dev half; once the results are published, to everyone who sees the
-round, on the final half. Before the freeze (and to a visitor before publication) they answer
-404 with the reason. The final half is in no answer before publication.
+every kind (``RoundKind.api_round_status``, ``api_leaderboard``): what the team may download
+now (its own members table; after the freeze the targets' releases, challenge sets and the
+auxiliary table) and the scores' names; what it may upload and its uploads are the core's,
+from the declared types (``submissions.py``). The standings are the two rankings (spec §5)
+the Results tab shows, to the same readers (``selectors.rankings_visible``).
 """
 
 from django.utils.translation import gettext as _

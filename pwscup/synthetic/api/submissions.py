@@ -1,22 +1,13 @@
 """The synthetic round's two kinds of upload, declared (``SyntheticKind.submission_types``):
-the core serves their REST endpoints under the round, with the access rules of the round's
-pages (404 for a round of another kind, for a caller outside the round's teams, for another
-team's release or attack), and their place in the round status:
+the core serves their REST endpoints under the round (``syn/releases/``: list, upload,
+retrieve, ``<pk>/select/``; once the releases are frozen ``syn/attacks/``: list, upload on a
+``target`` by its team's slug, retrieve), with the access rules of the round's pages, and
+their place in the round status. An upload is **202**: a worker checks and scores it.
 
-* ``GET  syn/releases/``              my team's releases, newest first;
-* ``POST syn/releases/``              upload ``teamX_synthetic.csv`` (multipart ``file``)
-  through ``release_upload`` (release phase open, not frozen, limits), **202**: a worker
-  checks and scores it (poll its ``url``);
-* ``GET  syn/releases/<pk>/``         one release: status, message, scores;
-* ``POST syn/releases/<pk>/select/``  make a scored release my final one (``release_select``);
-* once the releases are frozen: ``POST syn/attacks/`` an attack on a target (multipart
-  ``file``, ``target``: the team's slug; **202**, a worker scores it), ``GET syn/attacks/``
-  and ``syn/attacks/<pk>/`` my team's attacks.
-
-An attack's scores are those of the half ``selectors.visible_half`` allows: the dev half
-until the results are published, the final half after. A release's ``final`` is the team's
-final release (``selectors.final_release``); an attack's, that it is the one that counts on
-its target (its team's last scored one). Messages follow Accept-Language.
+An attack's scores are those of the half ``selectors.visible_half`` allows. A release's
+``final`` is the team's final release (``selectors.final_release``); an attack's, that it is
+the one that counts on its target (its team's last scored one). Messages follow
+Accept-Language.
 """
 
 import re

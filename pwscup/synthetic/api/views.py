@@ -1,20 +1,14 @@
 """The synthetic round's own REST endpoints, declared (``ROUND_ENDPOINTS``: the core serves
-them under the round), with the access rules of its pages: 404 for a round of another kind,
-for a caller outside the round's teams. Its uploads, releases and attacks, are declared types
-(``submissions.py``): the core serves their endpoints (``syn/releases/…``, ``syn/attacks/…``).
+them under the round, with the access rules of its pages): my team's members ``T_X``
+(``syn/members.csv``) and, once the releases are frozen, the other teams' targets
+(``syn/targets/``), each target's release and challenge set (ids and columns, no label) and
+the auxiliary table (``syn/aux.csv``). The challenge sets and the auxiliary table are also
+the Data tab's downloads, at the same addresses among the pages (``page_name``). Its
+uploads are declared types (``submissions.py``).
 
-* ``GET  syn/members.csv``              my team's members ``T_X`` (never another team's);
-* once the releases are frozen: ``GET syn/targets/`` the other teams' targets with the
-  addresses of their files, ``GET syn/targets/<team>/release.csv`` and ``…/challenge.csv``
-  (ids and columns, no label), ``GET syn/aux.csv`` the auxiliary table.
-
-The challenge sets and the auxiliary table are also the Data tab's downloads, at the same
-addresses among the round's pages (``RoundEndpoint.page_name``): one answer for both.
-
-A target's built-in attacks' scores are those of the half ``selectors.visible_half``
-allows: the dev half until the results are published, the final half after. The final
-half's scores, ROC curves and the membership labels are never in an answer before. Messages
-follow Accept-Language.
+A target's built-in attacks' scores are those of the half ``selectors.visible_half`` allows;
+the final half's scores, ROC curves and the membership labels are never in an answer
+before the results are published.
 """
 
 from django.http import Http404

@@ -1,12 +1,8 @@
 """The synthetic round's page as the five tabs every kind draws (``pwscup.kinds.tabs``):
 Overview, Data, Rules and scoring, Submit, Results. Each tab reads through ``tab_context``
-and renders ``templates/synthetic/tabs/<tab>.html``. A tab listing an upload still being
-scored reloads itself when the team's live version moves (``static/live.js``).
-
-What a tab shows of the attacks follows ``selectors.visible_half``: the dev half's scores
-before the results are published (the live matrix and provisional rankings, for the teams
-and the organizers), the final half's, the ROC curves and the picture of utility against
-privacy after (for everyone)."""
+(whose rule on the half of the challenge sets a tab shows, ``selectors.visible_half``, it
+follows) and renders ``templates/synthetic/tabs/<tab>.html``. A tab listing an upload still
+being scored reloads itself when the team's live version moves (``static/live.js``)."""
 
 from pwscup.competitions.choice_selectors import choice_state
 from pwscup.core.toolkit import install_argument, wheel_filename
