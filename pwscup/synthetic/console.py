@@ -79,7 +79,7 @@ def _capacity(form: SettingsForm, rows: int) -> int | None:
     """How many teams get rows of their own with the sizes the form shows (proposed, or as
     posted back with an error); None while a size is not a positive whole number."""
     sizes = {}
-    for key in ("n_holdout", "n_aux", "n_train", "n_challenge"):
+    for key in engine.SIZE_KEYS:
         try:
             sizes[key] = int(form[key].value())
         except (TypeError, ValueError):

@@ -17,6 +17,7 @@ import pandas as pd
 from pwscup.core.files import organizer_csv
 from pwscup.core.session_drafts import SessionDrafts
 from pwscup.core.session_drafts import draft_bytes as draft_bytes
+from pwscup.synthetic.engine import SIZE_KEYS
 from scoring.profiles import ColumnProfile
 from scoring.profiles import column_profiles as profiles_of
 from scoring.synthetic.config import DEFAULTS
@@ -58,7 +59,7 @@ def proposed_sizes(rows: int, *, teams: int = PROPOSED_TEAMS) -> dict:
     """The spec's sizes when ``rows`` holds the holdout, the auxiliary table and ``teams``
     teams' members and non-members; else all scaled down by one factor (n_challenge kept a multiple
     of 4, at most twice the members)."""
-    spec = {k: DEFAULTS[k] for k in ("n_holdout", "n_train", "n_challenge", "n_aux")}
+    spec = {k: DEFAULTS[k] for k in SIZE_KEYS}
     needed = (
         spec["n_holdout"] + spec["n_aux"] + teams * (spec["n_train"] + spec["n_challenge"] // 2)
     )

@@ -22,6 +22,9 @@ from scoring.synthetic.kit import table_text as table_text
 from scoring.synthetic.population import Population, read_population
 from scoring.tables import load_table
 
+# The draws' sizes in a round's settings (``scoring.synthetic.draws.disjoint_teams``'s keywords).
+SIZE_KEYS = ("n_holdout", "n_aux", "n_train", "n_challenge")
+
 
 def header_of(data: bytes) -> list[str]:
     """The header of an organizer's CSV (UTF-8)."""

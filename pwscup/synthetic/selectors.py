@@ -300,13 +300,7 @@ def draws_summary(
 def _capacity(config: SynthConfig, rows: int) -> int:
     """How many teams a population of ``rows`` rows gives rows of their own at the round's
     sizes (``disjoint_teams``)."""
-    return disjoint_teams(
-        rows,
-        n_holdout=config.n_holdout,
-        n_aux=config.n_aux,
-        n_train=config.n_train,
-        n_challenge=config.n_challenge,
-    )
+    return disjoint_teams(rows, **{key: getattr(config, key) for key in engine.SIZE_KEYS})
 
 
 # --- the data choice's populations --------------------------------------------------------
