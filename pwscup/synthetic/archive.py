@@ -82,7 +82,7 @@ def _target_members(synthetic, matrix: AttackMatrix) -> list[ArchiveMember]:
     for target in matrix.targets:
         folder = f"targets/{target.team.slug}"
         members += [
-            ArchiveMember(f"{folder}/release.csv", files.release_bytes(target=target)),
+            ArchiveMember(f"{folder}/release.csv", stored_bytes(target.release.file)),
             ArchiveMember(f"{folder}/challenge.csv", files.challenge_csv(target=target).encode()),
             ArchiveMember(f"{folder}/scores.csv", _target_scores(synthetic, target, latest)),
         ]

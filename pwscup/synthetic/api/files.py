@@ -1,12 +1,12 @@
 """The files a synthetic round serves to a team, as CSV text: its own members table ``T_X``,
-and once the releases are frozen each target's release, its challenge set (``id`` and the
-original's columns, never a label) and the auxiliary table ``A``. Reads only; who may have
-each file is the caller's rule (``views.py``, and the pages' ``views/downloads.py``)."""
+and once the releases are frozen each target's challenge set (``id`` and the original's
+columns, never a label) and the auxiliary table ``A``; and the names of every file served,
+a target's release (served as uploaded) too. Reads only; who may have each file is the
+caller's rule (``views.py``, and the pages' ``views/downloads.py``)."""
 
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from pwscup.core.stored import stored_bytes
 from pwscup.synthetic import engine, selectors
 from pwscup.synthetic.models import SynTarget, SyntheticRound, TeamDraw
 
@@ -39,11 +39,6 @@ def challenge_csv(*, target: SynTarget) -> str:
 def release_name(team) -> str:
     """A team's release as its kit names it and a target is served: ``teamX_synthetic.csv``."""
     return f"{team.slug}_synthetic.csv"
-
-
-def release_bytes(*, target: SynTarget) -> bytes:
-    """The target's frozen release, as its team uploaded it."""
-    return stored_bytes(target.release.file)
 
 
 AUX_NAME = "aux.csv"

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from pwscup.core.exports import csv_bytes_response
 from pwscup.core.rest import CSV_FILE, errors
 from pwscup.core.rest_schemas import CSV_ANSWER, JSON_LIST
+from pwscup.core.stored import stored_bytes
 from pwscup.submissions.round_api import (
     AttackTargets,
     part_or_404,
@@ -126,7 +127,7 @@ ROUND_ENDPOINTS.declare_targets(
 )
 def target_release(request, access, synthetic, team_slug):
     target = TARGETS.named(access, synthetic, team_slug)
-    return csv_bytes_response(files.release_bytes(target=target), files.release_name(target.team))
+    return csv_bytes_response(stored_bytes(target.release.file), files.release_name(target.team))
 
 
 @ROUND_ENDPOINTS.declare(

@@ -16,8 +16,8 @@ from pwscup.kinds.tabs import DATA, tab_url
 from pwscup.submissions.round_pages import require_team
 from pwscup.synthetic import KEY, kit, services
 from pwscup.synthetic.api import files
-from pwscup.synthetic.api.views import members
-from pwscup.synthetic.views.common import own_release, published_target, synthetic_part
+from pwscup.synthetic.api.views import TARGETS, members
+from pwscup.synthetic.views.common import own_release, synthetic_part
 
 
 @kind_view(KEY)
@@ -57,8 +57,9 @@ def _refused(request, access, refusal: Refused):
 
 @kind_view(KEY)
 def target_release(request, access, team_slug: str):
-    """``teamY_synthetic.csv``: another team's frozen release, as uploaded."""
-    target = published_target(access, team_slug)
+    """``teamY_synthetic.csv``: another team's frozen release, as uploaded, to whom the API
+    serves it (``TARGETS.named``: published, and another team's; an organizer: any)."""
+    target = TARGETS.named(access, synthetic_part(access), team_slug)
     return private_file_response(target.release.file, files.release_name(target.team))
 
 
