@@ -28,7 +28,7 @@ from pwscup.competitions.round_create import (
 from pwscup.competitions.selectors import console_competition, console_round
 from pwscup.core.errors import Refused
 from pwscup.core.form_fields import upload_within_limit
-from pwscup.core.session_drafts import draft_upload
+from pwscup.core.session_drafts import draft_bytes, draft_upload
 from pwscup.submissions.two_sided_forms import two_sided_form
 from pwscup.submissions.two_sided_phases import named_phases
 from pwscup.synthetic import drafts, engine, selectors, services
@@ -50,14 +50,14 @@ def _read(content: bytes, filename: str):
 def round_create(request, competition_slug):
     """Step 1: the original table, checked (encoding, header, cells) and kept as a draft."""
     competition = console_competition(user=request.user, slug=competition_slug)
-    draft = drafts.draft_of(request.session, competition.pk)
+    draft = drafts.DRAFTS.get(request.session, competition.pk)
     form = OriginalForm(request.POST or None, request.FILES or None)
     kept = draft_upload(
         request,
         form,
         "original",
         read=lambda content, name: drafts.table_frame(content, filename=name),
-        store=lambda content, name: drafts.draft_store(
+        store=lambda content, name: drafts.DRAFTS.store(
             request.session, competition.pk, content=content, filename=name
         ),
     )
@@ -93,11 +93,11 @@ def _capacity(form: SettingsForm, rows: int) -> int | None:
 def round_create_settings(request, competition_slug):
     """Step 2: column roles, label, sizes, gates, windows; creates the round."""
     competition = console_competition(user=request.user, slug=competition_slug)
-    draft = drafts.draft_of(request.session, competition.pk)
+    draft = drafts.DRAFTS.get(request.session, competition.pk)
     if draft is None:
         messages.info(request, _("Upload the original table first."))
         return redirect("synthetic_console:create", competition.slug)
-    content = drafts.draft_bytes(draft)
+    content = draft_bytes(draft)
     if content is None:
         return _lost_draft(request, competition)
     frame, problem = _read(content, draft.filename)
@@ -119,7 +119,7 @@ def round_create_settings(request, competition_slug):
             config=form.config(),
             **form.windows(),
         )
-        drafts.draft_clear(request.session, competition.pk)
+        drafts.DRAFTS.clear(request.session, competition.pk)
         return synthetic
 
     def shown(form):

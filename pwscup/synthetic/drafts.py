@@ -16,19 +16,13 @@ import pandas as pd
 
 from pwscup.core.files import organizer_csv
 from pwscup.core.session_drafts import SessionDrafts
-from pwscup.core.session_drafts import draft_bytes as draft_bytes
 from pwscup.synthetic.engine import SIZE_KEYS
 from scoring.profiles import ColumnProfile
 from scoring.profiles import column_profiles as profiles_of
 from scoring.synthetic.config import DEFAULTS
 from scoring.tables import load_table
 
-FOLDER = "private/synthetic"
-
-DRAFTS = SessionDrafts(session_key="synthetic-round-draft", folder=FOLDER)
-draft_of = DRAFTS.get
-draft_clear = DRAFTS.clear
-draft_store = DRAFTS.store
+DRAFTS = SessionDrafts(session_key="synthetic-round-draft", folder="private/synthetic")
 
 
 def table_frame(content: bytes, *, filename: str) -> pd.DataFrame:
