@@ -20,7 +20,6 @@ from pwscup.core.errors import Refused
 from pwscup.kinds.tabs import FlowStep
 from pwscup.submissions.attack_matrix import AttackMatrix
 from pwscup.submissions.models import Status
-from pwscup.submissions.round_pages import pending
 from pwscup.submissions.two_sided_tabs import (
     TwoSidedPhases,
     TwoSidedSteps,
@@ -255,8 +254,3 @@ def matrix(table: AttackMatrix) -> dict:
             }
         )
     return {"targets": table.targets, "rows": rows, "disqualified": table.disqualified}
-
-
-def targets_pending(*, state: RoundState) -> bool:
-    """Whether a target's built-in attacks are still being scored."""
-    return pending(selectors.targets(synthetic=state.synthetic))

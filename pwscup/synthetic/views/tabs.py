@@ -7,6 +7,7 @@ being scored reloads itself when the team's live version moves (``static/live.js
 from pwscup.competitions.choice_selectors import choice_state
 from pwscup.core.toolkit import install_argument, wheel_filename
 from pwscup.submissions.round_api import is_participant
+from pwscup.submissions.round_pages import pending
 from pwscup.submissions.two_sided_tabs import TwoSidedTabs
 from pwscup.synthetic import charts, selectors
 from pwscup.synthetic.forms import AttackUploadForm, ReleaseUploadForm
@@ -74,7 +75,8 @@ class SyntheticTabs(TwoSidedTabs):
                 matrix=tabs.matrix(results.matrix),
                 release_ranking=results.releases,
                 attack_ranking=results.attacks,
-                targets_pending=tabs.targets_pending(state=state),
+                # Whether a target's built-in attacks are still being scored.
+                targets_pending=pending(selectors.targets(synthetic=state.synthetic)),
             )
             if state.published:
                 # The final half's pictures: never before the results are published.
