@@ -162,9 +162,7 @@ def settings_initial(*, profiles, label: str, rows: int, now, time_zone: str) ->
     initial.update(
         label=label,
         fpr_levels=list(DEFAULTS["fpr_levels"]),
-        u_ml_min=DEFAULTS["gates"]["u_ml_min"],
-        u_1_max=DEFAULTS["gates"]["u_1_max"],
-        r_copy_excess_max=DEFAULTS["gates"]["r_copy_excess_max"],
+        **DEFAULTS["gates"],
         density_bandwidth=DEFAULTS["density_bandwidth"],
         **windows_initial(now=now, time_zone=time_zone),
         **sizes,

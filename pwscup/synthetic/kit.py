@@ -20,6 +20,7 @@ from pwscup.core.kits import KitFile, kit_readme_context
 from pwscup.synthetic import engine, services
 from pwscup.synthetic.api import files
 from pwscup.synthetic.models import SyntheticRound
+from scoring.synthetic.config import GATE_KEYS
 from scoring.synthetic.kit import independent_marginals, table_text
 
 #: The toolkit extra this kind's kit and pages install (``pwscup.core.toolkit.EXTRAS``).
@@ -75,10 +76,7 @@ def kit_files(*, synthetic: SyntheticRound, team: Team, now=None) -> list[KitFil
         "label": config.label,
         "levels": " ".join(f"{level:g}" for level in config.fpr_levels),
         "headline": config.headline,
-        "density_bandwidth": f"{config.density_bandwidth:g}",
-        "u_ml_min": f"{config.u_ml_min:g}",
-        "u_1_max": f"{config.u_1_max:g}",
-        "r_copy_excess_max": f"{config.r_copy_excess_max:g}",
+        **{key: f"{getattr(config, key):g}" for key in ("density_bandwidth", *GATE_KEYS)},
         "n_challenge": config.n_challenge,
         "practice_challenge": practice_challenge,
     }

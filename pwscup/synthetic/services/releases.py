@@ -82,11 +82,7 @@ def release_score(*, release_id: int, task_id: str = "", worker: str = "") -> No
             "rows": len(table),
             "scores": {
                 **scores.as_dict(),
-                "passes": scores.passes(
-                    u_ml_min=config.u_ml_min,
-                    u_1_max=config.u_1_max,
-                    r_copy_excess_max=config.r_copy_excess_max,
-                ),
+                "passes": scores.passes(**config.as_dict()["gates"]),
             },
             "copy_gate": selectors.release_copy_gate(scores.as_dict(), config=config),
         }
