@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pwscup.core.charts.labels import PlotArea
+from pwscup.core.charts.labels import Label, Mark, PlotArea, place_labels
 
 # One colour per curve, in order (built-in attacks first); readable on white.
+LABEL_FONT = 12  # the points' names, as the chart's other text
 PALETTE = ("#d9480f", "#2b6cb0", "#868e96", "#2f9e44", "#9c36b5", "#e67700", "#0c8599", "#c2255c")
 
 
@@ -23,11 +24,10 @@ class Point:
     title: str
     passes: bool
     own: bool
-    anchor: str = "start"
 
     @property
-    def label_dx(self) -> int:
-        return -9 if self.anchor == "end" else 9
+    def radius(self) -> int:
+        return 8 if self.own else 6
 
 
 @dataclass
@@ -37,6 +37,7 @@ class Scatter(PlotArea):
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
     gate_y: float | None = None
     gate_label: str = ""
+    labels: list[Label] = field(default_factory=list)  # the points' names, none over another
     width: int = 560
     height: int = 340
     left: int = 52
@@ -44,6 +45,7 @@ class Scatter(PlotArea):
     top: int = 16
     bottom: int = 300
     x_label_y: int = 334  # the x axis's title, under its tick labels
+    label_font_size: int = LABEL_FONT
 
 
 def utility_scatter(rows: list[dict], *, u_ml_min: float, own_team_id=None) -> Scatter | None:
@@ -69,19 +71,23 @@ def utility_scatter(rows: list[dict], *, u_ml_min: float, own_team_id=None) -> S
     chart.gate_label = f"U_ML ≥ {u_ml_min:g}"
     for row in shown:
         team = row["team"]
-        x = x_of(row["worst"])
         chart.points.append(
             Point(
-                x=x,
+                x=x_of(row["worst"]),
                 y=y_of(row["u_ml"]),
                 label=team.name,
                 title=f"{team.name}: U_ML {row['u_ml']:.3f}, worst attack {row['worst']:.3f}",
                 passes=bool(row.get("passes")),
                 own=own_team_id is not None and team.pk == own_team_id,
-                # a label near the right edge is written leftwards (else the SVG cuts it)
-                anchor="end" if x > chart.right - 90 else "start",
             )
         )
+    # Two teams with close scores would write their names over each other (placed beside
+    # each point, "Team A" over "Team C"): the core places them apart, as on the other charts.
+    chart.labels = place_labels(
+        [Mark(p.x, p.y, p.radius, p.label) for p in chart.points],
+        frame=chart.frame,
+        font_size=LABEL_FONT,
+    )
     return chart
 
 
