@@ -11,8 +11,8 @@ lines the confirmation page adds for this round (e.g. which teams the action tou
 
 ``close_phases_action`` and ``hide_results_action`` are the steps several kinds share, in the
 same words: the kind gives the service that does it. Once the phases are closed *close* is no
-longer offered; the publication and its undoing, always offered, answer it then
-(``CLOSE_DONE``). ``offered_actions`` picks those a kind
+longer offered; the actions offered then answer it (``CLOSE_DONE``): the publication and
+its undoing, or what comes before the publication. ``offered_actions`` picks those a kind
 offers now, in its order.
 
 An action done is often replaced by its undoing (*publish* by *hide*): the replacing action
@@ -69,8 +69,8 @@ def close_phases_action(close: Callable[..., int]) -> RoundAction:
 
 
 #: What the console says to *close the open phases now* asked again once done: the kinds that
-#: offer it put this in the ``replaces`` of their publication and of its undoing, one of which
-#: is always offered.
+#: offer it put this in the ``replaces`` of their publication and of its undoing (and of what a
+#: kind offers before its publication can be), so that one of them always answers it.
 CLOSE_DONE = {"close": gettext_lazy("The phases of the round are already closed.")}
 #: What the console says to a publication asked again once done (``RoundAction.replaces``).
 ALREADY_PUBLISHED = gettext_lazy("The results are already published.")

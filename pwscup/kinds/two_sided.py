@@ -31,6 +31,10 @@ from pwscup.kinds.actions import (
 )
 from pwscup.kinds.base import RoundKind
 
+#: What the console says to *publish* asked before the freeze (a page opened earlier): the
+#: service refuses it in the same words (``two_sided_results_publish``).
+NOTHING_TO_PUBLISH = gettext_lazy("Freeze the releases first: there is nothing to publish yet.")
+
 
 @dataclass(frozen=True)
 class TwoSidedLifecycle:
@@ -106,6 +110,9 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
             life.freeze_text,
             gettext_lazy("Freeze the releases"),
             freeze,
+            # Offered until the publication, in place of *publish* before the freeze (and of
+            # *close* once done, as *publish* is not offered yet).
+            replaces={"publish": NOTHING_TO_PUBLISH, **CLOSE_DONE},
         ),
         "attack_now": RoundAction(
             gettext_lazy("Open the attack phase now"),
@@ -125,15 +132,20 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
 def offered(life: TwoSidedLifecycle, round_) -> set[str]:
     """The actions the console offers now: close while a phase is not closed; freeze, and
     open the attack phase now while it is not open, until the results are published;
-    publish or hide. None for a round without the kind's row."""
+    publish once frozen (there is nothing to publish before), or hide. None for a round
+    without the kind's row."""
     state = life.state(round_)
     if state is None:
         return set()
     now = timezone.now()
     phases = list(round_.phases.all())
-    shown = {"hide" if state.results_published else "publish"}
-    if not state.results_published:
+    shown = set()
+    if state.results_published:
+        shown.add("hide")
+    else:
         shown.add("freeze")
+        if state.frozen_at is not None:
+            shown.add("publish")
         attack = next((p for p in phases if p.kind == life.attack_kind), None)
         if attack is not None and not attack.is_open(now):
             shown.add("attack_now")

@@ -77,6 +77,9 @@ class Player:
         The kind lives only in the tests (the toy): ``install`` registers it.
     publish_action : str
         The kind's console action (``RoundKind.console_actions``) that publishes its results.
+    before_publish : tuple
+        The kind's console actions ``publish`` does first, each when offered (a two-sided
+        round's results are published once its releases are frozen: ``("freeze",)``).
     gaps : dict
         Promises the kind does not keep yet, by test name, with the reason: those tests are
         expected to fail (strictly: once the kind keeps the promise, the entry must go).
@@ -104,6 +107,7 @@ class Player:
     key: str = ""
     test_only: bool = False
     publish_action: str = "publish"
+    before_publish: tuple[str, ...] = ()
     gaps: dict[str, str] = {}
     page_queries: dict[str, int] = {}
     attack_matrix: bool = False
@@ -130,8 +134,14 @@ class Player:
         raise NotImplementedError
 
     def publish(self, arena: Arena) -> None:
-        """Publish the round's results through the kind's own console action."""
-        actions = kind_of(arena.round).console_actions(arena.round)
+        """Publish the round's results through the kind's own console action (after those of
+        ``before_publish`` offered)."""
+        kind = kind_of(arena.round)
+        for name in self.before_publish:
+            action = kind.console_actions(arena.round).get(name)
+            if action is not None:
+                action.perform(user=arena.organizer, round=arena.round)
+        actions = kind.console_actions(arena.round)
         actions[self.publish_action].perform(user=arena.organizer, round=arena.round)
 
     def submit(self, arena: Arena, letter: str, content: bytes, *, name: str = "upload.csv"):

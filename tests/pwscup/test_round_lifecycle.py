@@ -175,10 +175,18 @@ def test_a_two_sided_round_closed_twice_lands_on_its_page(client):
     close = _action(world, world.round, "close")
     assert client.post(close).status_code == 302
     page = reverse("console:round", args=[world.competition.slug, world.round.slug])
-    for published in (False, True):  # *publish* or *hide* offered: the repeat is answered
+    publish = _action(world, world.round, "publish")
+    # *freeze* (not frozen yet), *publish* or *hide* offered: the repeat is answered.
+    for frozen, published in ((False, False), (True, False), (True, True)):
         world.synthetic.refresh_from_db()
         assert world.synthetic.results_published is published
         again = client.post(close, follow=True)
         assert again.redirect_chain == [(page, 302)]
         assert "The phases of the round are already closed." in again.content.decode()
-        client.post(_action(world, world.round, "publish"))
+        if not frozen:  # nothing to publish before the freeze: said, not done
+            refused = client.post(publish, follow=True)
+            assert refused.redirect_chain == [(page, 302)]
+            assert "Freeze the releases first" in refused.content.decode()
+            client.post(_action(world, world.round, "freeze"))
+        elif not published:
+            client.post(publish)

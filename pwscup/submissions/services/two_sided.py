@@ -314,7 +314,11 @@ def two_sided_attack_phase_open_now(
 
 def two_sided_results_publish(*, state, user=None) -> None:
     """Close every open phase (a published ranking never changes), show the results to
-    everyone and tell the participants."""
+    everyone and tell the participants. Refused (409) before the freeze: the results are
+    computed on the frozen releases, so there is nothing to publish yet."""
+    state.refresh_from_db(fields=["frozen_at"])
+    if state.frozen_at is None:
+        raise Refused(_("Freeze the releases first: there is nothing to publish yet."), status=409)
     round_phases_close(round=state.round)
     results_shown(state=state, published=True, user=user)
 

@@ -49,6 +49,7 @@ class ScorerPlayer(Player):
     page_queries = {"overview": 4, "data": 7, "rules": 4, "submit": 6, "results": 6}
     attack_matrix = True
     attack_targets = True
+    before_publish = ("freeze",)  # nothing to publish before the freeze
 
     def bundle_faults(self, settings):
         first, second = settings["phases"]  # in the manifest's order

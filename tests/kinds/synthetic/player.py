@@ -48,6 +48,7 @@ class SyntheticPlayer(Player):
     page_queries = {"overview": 3, "data": 7, "rules": 3, "submit": 12, "results": 10}
     attack_matrix = True
     attack_targets = True
+    before_publish = ("freeze",)  # nothing to publish before the freeze
 
     def bundle_faults(self, settings):
         first, second = settings["phases"]  # in the manifest's order
