@@ -101,6 +101,12 @@ class TwoSidedPhases:
         return self.attack_state == "open" and self.frozen and not self.published
 
     @property
+    def attack_over(self) -> bool:
+        """Frozen, the attack phase closed and the results not published yet: they wait for
+        the organizers."""
+        return self.attack_state == "closed" and self.frozen and not self.published
+
+    @property
     def release_closes_at(self):
         return phase_closes_at(phase=self.release_phase) if self.release_phase else None
 
@@ -133,9 +139,10 @@ def attack_target_uses(state, attacks) -> dict[int, int]:
 
 def two_sided_flow(state, boxes, *, releasing: Callable[[], int]) -> list[FlowStep]:
     """The overview's five boxes (download, release, freeze, attack, results), the one the
-    round is at marked: the results once published, the attacks once frozen, else the
-    kind's ``releasing()`` (where the team stands in the release phase)."""
-    now = 4 if state.published else 3 if state.frozen else releasing()
+    round is at marked: the results once published or once the attack phase is over, the
+    attacks once frozen, else the kind's ``releasing()`` (where the team stands in the
+    release phase)."""
+    now = 4 if state.published or state.attack_over else 3 if state.frozen else releasing()
     return flow_steps(boxes, now)
 
 
