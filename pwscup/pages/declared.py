@@ -132,7 +132,8 @@ def _organizer_answer(declared):
     """The answer of ``declared``'s browser target to an organizer outside the round's teams
     (who reached it from a bookmarked page, say): the status the API's ``POST <path>/``
     gives them (``declared.uploader``'s refusal: 403, or the 404 of anyone outside the
-    teams), with a message saying where their view of the uploads is."""
+    teams), with a message saying where their view of the uploads is and a link back to
+    it (the tab the form was on)."""
 
     def answer(request, access):
         part = declared.part(access)
@@ -143,7 +144,8 @@ def _organizer_answer(declared):
             status = refusal.status
         except Http404:
             status = 404
-        return refused_page(request, Refused(str(ORGANIZER_REFUSED), status=status))
+        back = (tab_url(access.round, SUBMIT), _("Back to the Submit tab"))
+        return refused_page(request, Refused(str(ORGANIZER_REFUSED), status=status), back)
 
     return answer
 

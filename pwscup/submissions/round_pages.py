@@ -170,12 +170,16 @@ def refused_json(refusal: Refused) -> JsonResponse:
     return JsonResponse({"error": refusal.message, **retry}, status=refusal.status, headers=headers)
 
 
-def refused_page(request, refusal: Refused):
+def refused_page(request, refusal: Refused, back: tuple | None = None):
     """A refusal as JSON (``refused_json``), or the site's refusal page (``403.html``, its
-    message) with the refusal's status."""
+    message) with the refusal's status; ``back``: ``(url, label)`` of a link back to where
+    the reader came from, shown above the link to the competitions."""
     if wants_json(request):
         return refused_json(refusal)
-    return render(request, "403.html", {"exception": refusal.message}, status=refusal.status)
+    context = {"exception": refusal.message}
+    if back is not None:
+        context["back_url"], context["back_label"] = back
+    return render(request, "403.html", context, status=refusal.status)
 
 
 def refused_answer(request, refusal: Refused, back):

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from pwscup.kinds import all_kinds, get_kind
+from pwscup.kinds.tabs import SUBMIT, tab_url
 from pwscup.pages.declared import send_url_name
 from pwscup.submissions.two_sided_types import FinalReleases, TargetAttacks, TeamReleases
 from tests.kinds.test_api_conform import api, status_of
@@ -97,6 +98,8 @@ def test_an_organizer_posting_to_a_browser_target_is_told_why_with_the_api_s_sta
             page = browser.post(send, {}, HTTP_ACCEPT_LANGUAGE=language)
             assert page.status_code == status.status_code, (send, page.status_code)
             assert message in page.content.decode(), (send, language)
+            # A link back to the round's Submit tab, the tab the form was on.
+            assert f'href="{tab_url(arena.round, SUBMIT)}"' in page.content.decode(), send
             answer = browser.post(
                 send, {}, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE=language
             )
