@@ -103,6 +103,10 @@ CASES: list[tuple[str, Callable[[], Source], str]] = [
     ("synthetic", _synthetic, "attack_now"),
     ("dp", _dp, "close"),
 ]
+# What the organizer presses first, for an action the console offers only after it: a
+# two-sided round publishes its results once its releases are frozen (the freeze moves no
+# window).
+FIRST = {("synthetic", "publish"): "freeze"}
 
 
 @pytest.mark.parametrize(
@@ -111,6 +115,8 @@ CASES: list[tuple[str, Callable[[], Source], str]] = [
 def test_a_round_cut_short_by_an_action_is_cloned_with_its_planned_schedule(kind, build, action):
     source = build()
     assert source.round.kind == kind
+    if (kind, action) in FIRST:
+        console_action(source, FIRST[kind, action])
     planned = times(source.competition)
     before = timezone.now()
     console_action(source, action)

@@ -384,8 +384,10 @@ def test_freeze_and_publish_through_the_confirmation_page():
     release(world, "a", release_bytes(noise=0))
     client = organizer_client(world)
     page = client.get(console_url(world)).content.decode()
-    for name in ("freeze", "attack_now", "publish", "close"):
+    for name in ("freeze", "attack_now", "close"):
         assert f'data-testid="action-{name}"' in page, name
+    # Nothing to publish before the freeze: publishing is offered once the releases are frozen.
+    assert 'data-testid="action-publish"' not in page
     assert 'data-testid="action-hide"' not in page
     confirm = client.get(action_url(world, "freeze"))
     assert confirm.status_code == 200 and "Freeze the releases" in confirm.content.decode()
@@ -396,6 +398,7 @@ def test_freeze_and_publish_through_the_confirmation_page():
         Target.objects.filter(scorer=world.scorer).values_list("team__slug", flat=True)
     ) == ["teama"]
     assert ScorerRound.objects.get(pk=world.scorer.pk).frozen_at is not None
+    assert 'data-testid="action-publish"' in client.get(console_url(world)).content.decode()
     done = client.post(action_url(world, "publish"), follow=True)
     assert "Results published." in done.content.decode()
     assert ScorerRound.objects.get(pk=world.scorer.pk).results_published
