@@ -234,6 +234,10 @@ class RoundAdmin(RoundPageAdmin):
 
     # --- the list --------------------------------------------------------------------------
 
+    def get_queryset(self, request):
+        # With their phases: a kind's note (the list's state) reads them, in one query.
+        return super().get_queryset(request).prefetch_related("phases")
+
     @admin.display(description=_("state"))
     def state(self, round_: Round) -> str:
         kind = round_kind(round_)

@@ -96,7 +96,8 @@ def competition_page(request, competition_slug):
             "competition": competition,
             "rounds": [
                 (round_, kind, kind.round_note(round_), kind.results_published(round_))
-                for round_ in competition.rounds.all()
+                # With their phases: a kind's note reads them (one query for every round).
+                for round_ in competition.rounds.prefetch_related("phases")
                 for kind in [kind_of(round_)]
             ],
             "new_round_links": [

@@ -129,6 +129,20 @@ def actions(life: TwoSidedLifecycle) -> dict[str, RoundAction]:
     }
 
 
+def attack_phase_of(life: TwoSidedLifecycle, round_):
+    """The round's attack phase (``None``: it has none), read among ``round_.phases.all()``
+    (a list of rounds loaded with their phases reads nothing more)."""
+    return next((p for p in round_.phases.all() if p.kind == life.attack_kind), None)
+
+
+def results_wait(row, *, attack_closed: bool) -> bool:
+    """Whether the round's results wait for the organizers: its releases frozen, its attack
+    phase closed (``attack_closed``) and the results not published yet. The one rule the
+    round page's overview (``TwoSidedPhases.attack_over``) and the round's note follow;
+    ``row`` is the kind's row of the round (``frozen_at``, ``results_published``)."""
+    return attack_closed and row.frozen_at is not None and not row.results_published
+
+
 def offered(life: TwoSidedLifecycle, round_) -> set[str]:
     """The actions the console offers now: close while a phase is not closed; freeze, and
     open the attack phase now while it is not open, until the results are published;
@@ -138,7 +152,6 @@ def offered(life: TwoSidedLifecycle, round_) -> set[str]:
     if state is None:
         return set()
     now = timezone.now()
-    phases = list(round_.phases.all())
     shown = set()
     if state.results_published:
         shown.add("hide")
@@ -146,10 +159,10 @@ def offered(life: TwoSidedLifecycle, round_) -> set[str]:
         shown.add("freeze")
         if state.frozen_at is not None:
             shown.add("publish")
-        attack = next((p for p in phases if p.kind == life.attack_kind), None)
+        attack = attack_phase_of(life, round_)
         if attack is not None and not attack.is_open(now):
             shown.add("attack_now")
-    if any(not phase.has_closed(now) for phase in phases):
+    if any(not phase.has_closed(now) for phase in round_.phases.all()):
         shown.add("close")
     return shown
 
@@ -190,6 +203,9 @@ class TwoSidedKind(RoundKind):
             return ""
         if state.results_published:
             return _("Results published")
+        attack = attack_phase_of(self.lifecycle, round)
+        if results_wait(state, attack_closed=attack is not None and attack.has_closed()):
+            return _("Attack phase over · results wait for the organizers")
         if state.frozen_at is not None:
             return _("Releases frozen · attack phase")
         return self.release_phase_note(state) or _("Release phase")

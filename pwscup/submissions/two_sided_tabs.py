@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from pwscup.competitions.models import Phase
 from pwscup.competitions.selectors import phase_closes_at, phase_of, phase_state
 from pwscup.kinds.tabs import DATA, RESULTS, SUBMIT, FlowStep, NextStep, flow_steps, tab_url
+from pwscup.kinds.two_sided import results_wait
 from pwscup.submissions.round_pages import RoundTabs
 from pwscup.submissions.selectors import target_uses
 from pwscup.submissions.services.two_sided import ATTACK, RELEASE
@@ -103,8 +104,8 @@ class TwoSidedPhases:
     @property
     def attack_over(self) -> bool:
         """Frozen, the attack phase closed and the results not published yet: they wait for
-        the organizers."""
-        return self.attack_state == "closed" and self.frozen and not self.published
+        the organizers (``results_wait``, which the round's note follows too)."""
+        return results_wait(self.round_row, attack_closed=self.attack_state == "closed")
 
     @property
     def release_closes_at(self):

@@ -2,16 +2,23 @@
 never before (there is nothing to publish yet), and its overview says when the attack phase
 is over and the results wait for the organizers."""
 
-import pytest
-from django.test import Client
-from django.urls import reverse
-from django.utils import translation
+import datetime as dt
 
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from pwscup.competitions.models import Phase
 from pwscup.competitions.services import round_phases_close
 from pwscup.core.errors import Refused
 from pwscup.kinds import kind_of
+from pwscup.kinds.round_basics import RoundBasics
 from pwscup.kinds.tabs import OVERVIEW, tab_url
 from pwscup.scorer import services as scorer_services
+from pwscup.submissions.services.two_sided import two_sided_demo_windows
 from pwscup.synthetic import services as syn_services
 from tests.pwscup import scorer_world, syn_world
 
@@ -98,3 +105,70 @@ def test_the_console_answers_publish_asked_before_the_freeze():
     assert REFUSED["en"] in answer.content.decode()
     world.synthetic.refresh_from_db()
     assert not world.synthetic.results_published
+
+
+NOTES = {
+    "frozen": {"en": "Releases frozen · attack phase", "ja": "リリース凍結済み・攻撃フェーズ"},
+    "over": {
+        "en": "Attack phase over · results wait for the organizers",
+        "ja": "攻撃フェーズ終了・結果は運営者の公開待ち",
+    },
+    "published": {"en": "Results published", "ja": "結果の公開"},
+}
+
+
+def _console_note(browser, world, language: str) -> str:
+    """The note under the round's kind in the console's list of rounds."""
+    page = browser.get(
+        reverse("console:competition", args=[world.competition.slug]),
+        HTTP_ACCEPT_LANGUAGE=language,
+    ).content.decode()
+    cell = page.split(f'data-testid="console-round-kind-{world.round.slug}">')[1]
+    return cell.split('<span class="muted small">')[1].split("</span>")[0]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_console_s_round_list_says_the_attack_phase_is_over_once_it_has_closed(kind):
+    """The note follows the overview's rule: frozen with the attack phase not open yet or
+    open, then over once it has closed (the results wait), then published."""
+    world, _row, freeze, publish = KINDS[kind](f"note{kind[:3]}")
+    freeze()
+    browser = Client()
+    browser.force_login(world.organizer)
+    attack = world.round.phases.get(kind="attack")
+    later = attack.closes_at + dt.timedelta(days=1)
+    Phase.objects.filter(pk=attack.pk).update(opens_at=attack.closes_at, closes_at=later)
+    assert _console_note(browser, world, "en") == NOTES["frozen"]["en"]  # not open yet
+    Phase.objects.filter(pk=attack.pk).update(opens_at=attack.opens_at, closes_at=later)
+    assert _console_note(browser, world, "en") == NOTES["frozen"]["en"]  # open
+    round_phases_close(round=world.round)
+    for language, note in NOTES["over"].items():
+        assert _console_note(browser, world, language) == note, language
+    publish()
+    for language, note in NOTES["published"].items():
+        assert _console_note(browser, world, language) == note, language
+
+
+def test_the_lists_of_rounds_read_every_round_s_phases_in_one_query(admin_client):
+    """The notes read the rounds' phases: the console's list of rounds and the admin's load
+    them with the rounds (one query for all of them, not one per round)."""
+    world, _row, freeze, _publish = _scorer("notequeries")
+    freeze()
+    scorer_services.scorer_round_create(
+        basics=RoundBasics(competition=world.competition, name="Second", slug="s2"),
+        config=scorer_world.CONFIG,
+        windows=two_sided_demo_windows(timezone.now()),
+        user=world.organizer,
+    )
+    browser = Client()
+    browser.force_login(world.organizer)
+    lists = (
+        (browser, reverse("console:competition", args=[world.competition.slug])),
+        (admin_client, reverse("admin:competitions_round_changelist")),
+    )
+    for client, url in lists:
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(url).content.decode()
+        assert "Second" in page, url
+        phases = [q["sql"] for q in captured.captured_queries if '"competitions_phase"' in q["sql"]]
+        assert len(phases) == 1, (url, phases)
