@@ -126,6 +126,8 @@ def _serializer_error(form) -> str:
 ORGANIZER_REFUSED = gettext_lazy(
     "Only a team member can upload; organizers see the uploads on the Submit tab."
 )
+# The refusal page's title: its status is a 403 or a 404, which "Not allowed" does not fit.
+ORGANIZER_REFUSED_TITLE = gettext_lazy("Only a team member can upload")
 
 
 def _organizer_answer(declared):
@@ -145,7 +147,8 @@ def _organizer_answer(declared):
         except Http404:
             status = 404
         back = (tab_url(access.round, SUBMIT), _("Back to the Submit tab"))
-        return refused_page(request, Refused(str(ORGANIZER_REFUSED), status=status), back)
+        refusal = Refused(str(ORGANIZER_REFUSED), status=status)
+        return refused_page(request, refusal, back, title=ORGANIZER_REFUSED_TITLE)
 
     return answer
 

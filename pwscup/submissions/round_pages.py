@@ -170,13 +170,14 @@ def refused_json(refusal: Refused) -> JsonResponse:
     return JsonResponse({"error": refusal.message, **retry}, status=refusal.status, headers=headers)
 
 
-def refused_page(request, refusal: Refused, back: tuple | None = None):
+def refused_page(request, refusal: Refused, back: tuple | None = None, title=None):
     """A refusal as JSON (``refused_json``), or the site's refusal page (``403.html``, its
     message) with the refusal's status; ``back``: ``(url, label)`` of a link back to where
-    the reader came from, shown above the link to the competitions."""
+    the reader came from, shown above the link to the competitions; ``title``: the page's
+    title in place of "Not allowed" (one that fits a 404 too)."""
     if wants_json(request):
         return refused_json(refusal)
-    context = {"exception": refusal.message}
+    context = {"exception": refusal.message, "refusal_title": title}
     if back is not None:
         context["back_url"], context["back_label"] = back
     return render(request, "403.html", context, status=refusal.status)

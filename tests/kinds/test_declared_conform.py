@@ -76,6 +76,11 @@ ORGANIZER_REFUSED = {
     "en": "Only a team member can upload; organizers see the uploads on the Submit tab.",
     "ja": "アップロードできるのはチームのメンバーだけです。運営者は「提出」タブでアップロードを見られます。",
 }
+# The page's title, right for its 403 and its 404 alike (not the refusal pages' "Not allowed").
+ORGANIZER_REFUSED_TITLE = {
+    "en": "Only a team member can upload",
+    "ja": "アップロードできるのはチームのメンバーだけです",
+}
 
 
 def test_an_organizer_posting_to_a_browser_target_is_told_why_with_the_api_s_status(
@@ -98,6 +103,9 @@ def test_an_organizer_posting_to_a_browser_target_is_told_why_with_the_api_s_sta
             page = browser.post(send, {}, HTTP_ACCEPT_LANGUAGE=language)
             assert page.status_code == status.status_code, (send, page.status_code)
             assert message in page.content.decode(), (send, language)
+            title = ORGANIZER_REFUSED_TITLE[language]
+            assert f"<title>{title} · " in page.content.decode(), (send, language)
+            assert f"<h1>{title}</h1>" in page.content.decode(), (send, language)
             # A link back to the round's Submit tab, the tab the form was on.
             assert f'href="{tab_url(arena.round, SUBMIT)}"' in page.content.decode(), send
             answer = browser.post(

@@ -128,6 +128,7 @@ def test_a_form_posted_with_a_stale_csrf_token_gets_the_sites_page_in_japanese(w
     html = page.content.decode()
     assert page.status_code == 403 and 'data-testid="error-403"' in html
     assert "ページを再読み込みして、もう一度送信してください。" in html
+    assert "<h1>アクセスできません</h1>" in html  # the refusal pages' own title
     assert "DEBUG" not in html and "CSRF" not in html
     answer = client.post(wizard, stale, HTTP_ACCEPT="application/json", HTTP_ACCEPT_LANGUAGE="en")
     assert answer.status_code == 403 and answer.json()["code"] == "csrf_failed"
