@@ -224,7 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="language of messages (default: from LC_ALL, LC_MESSAGES or LANG)",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    # No ``dest``: a missing command is then named by its choices, what a user types
+    # (argparse names a required positional by its dest, e.g. "seq_command", if it has one).
+    commands = parser.add_subparsers(required=True)
 
     for name, help_text, handler in (
         ("evaluate", "validate a submission and print all metrics", cmd_evaluate),

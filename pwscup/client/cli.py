@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
             path=config_dir()
         ),
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(required=True)
 
     login = commands.add_parser("login", help=tr("store the server's URL and your API token"))
     login.add_argument("url", help=tr("the platform's address, e.g. https://pwscup.example.org"))

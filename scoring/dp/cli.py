@@ -231,7 +231,7 @@ def cmd_check(args) -> int:
 def add_dp_commands(commands) -> None:
     """Add ``dp`` and its subcommands to the parser of ``python -m scoring``."""
     dp = commands.add_parser("dp", help="the DP round: epsilon, release, estimate, score, check")
-    sub = dp.add_subparsers(dest="dp_command", required=True)
+    sub = dp.add_subparsers(required=True)
 
     def with_format(parser):
         parser.add_argument("--format", choices=("table", "json"), default="table")

@@ -118,7 +118,7 @@ def _environment_language() -> str:
 def add_scorer_commands(commands) -> None:
     """Add ``scorer run`` to the subcommands of ``python -m scoring``."""
     scorer = commands.add_parser("scorer", help="an organizer's Codabench-style scoring program")
-    sub = scorer.add_subparsers(dest="scorer_command", required=True)
+    sub = scorer.add_subparsers(required=True)
     run = sub.add_parser("run", help="run a scoring program on a submission in the sandbox")
     run.add_argument("--program", required=True, help="the program's ZIP (or its folder)")
     run.add_argument("--submission", default=None, help="the submission (a ZIP is unzipped)")

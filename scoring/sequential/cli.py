@@ -147,7 +147,7 @@ def baseline_command(release: int) -> str:
 def add_seq_commands(commands) -> None:
     """Add ``seq check`` and ``seq baseline`` to the subcommands of ``python -m scoring``."""
     seq = commands.add_parser("seq", help="sequential-release rounds (m-invariance)")
-    sub = seq.add_subparsers(dest="seq_command", required=True)
+    sub = seq.add_subparsers(required=True)
     check = sub.add_parser(
         "check", help="validate a team's releases 1..n and print structure, utility and risk"
     )

@@ -186,7 +186,7 @@ def add_synth_commands(commands) -> None:
     synth = commands.add_parser(
         "synth", help="the synthetic-data round (release and membership inference)"
     )
-    sub = synth.add_subparsers(dest="synth_command", required=True)
+    sub = synth.add_subparsers(required=True)
 
     p = sub.add_parser("describe", help="what the kit needs of the original table")
     p.add_argument("original")

@@ -18,9 +18,9 @@ CASES = [
         "python -m scoring evaluate: エラー: 次の引数が必要です: original, anonymized, --config",
     ),
     (
-        (),
-        "python -m scoring: error: the following arguments are required: command",
-        "python -m scoring: エラー: 次の引数が必要です: command",
+        ("seq",),
+        "python -m scoring seq: error: the following arguments are required: {check,baseline}",
+        "python -m scoring seq: エラー: 次の引数が必要です: {check,baseline}",
     ),
     (
         ("evaluate", "a", "b", "--config", "c", "--format", "xml"),
@@ -60,6 +60,30 @@ def test_argparse_refusals_follow_the_language(argv, english, japanese):
         # The usage line itself is argparse's (option names are not translated).
         assert done.stderr.split("\n")[1:-2] == plain.stderr.split("\n")[1:-2]
     assert run("--lang", "en", *argv, lang=JA).stderr == plain.stderr
+
+
+# A command missing its subcommand names the words to type, never argparse's internal name.
+COMMANDS = {
+    (): "evaluate,check,publish,score-attack,config-template,attr-depth,anonymize,attack,seq,"
+    "dp,synth,scorer",
+    ("seq",): "check,baseline",
+    ("dp",): "epsilon,release,estimate,score,check",
+    ("synth",): "describe,check,score-release,baseline,attack-dcr,attack-density,practice,"
+    "score-attack",
+    ("scorer",): "run",
+}
+
+
+@pytest.mark.parametrize("words", COMMANDS, ids=lambda v: " ".join(v) or "top")
+def test_a_missing_subcommand_is_named_by_its_choices(words):
+    choices = "{" + COMMANDS[words] + "}"
+    prog = " ".join(("python -m scoring", *words))
+    english, japanese = run(*words), run("--lang", "ja", *words)
+    assert english.stderr.endswith(
+        f"{prog}: error: the following arguments are required: {choices}\n"
+    ), english.stderr
+    assert japanese.stderr.endswith(f"{prog}: エラー: 次の引数が必要です: {choices}\n")
+    assert "_command" not in english.stderr + japanese.stderr
 
 
 def test_an_invalid_lang_is_said_in_the_environment_s_language():
