@@ -14,7 +14,7 @@ scorer run --program P.zip --submission S --reference DIR --output DIR   (scorin
 
 Messages are in English, or in Japanese with ``--lang ja`` (before the command) or when
 ``LANG`` / ``LC_ALL`` / ``LC_MESSAGES`` name a Japanese locale (``ja_JP.UTF-8``); so are
-argparse's refusals of the line (``scoring.cli_usage``; ``--help`` stays English).
+argparse's refusals of the line and ``--help`` (``scoring.cli_usage``).
 
 ``--range age=13:85`` is a round's range rule (any number from 13 to 85 in ``age`` instead
 of a value of the original column; repeat it per column). ``--rows N`` publishes a random
@@ -40,7 +40,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from scoring.cli_usage import UsageError, UsageParser, requested_language, usage_error_text
+from scoring.cli_usage import UsageError, requested_language, usage_error_text, usage_parser
 from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
 from scoring.display import format_metric, format_number, legend
@@ -215,75 +215,63 @@ def cmd_config_template(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m scoring``."""
-    parser = UsageParser(prog="python -m scoring", description=__doc__.split("\n")[0])
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The argument parser of ``python -m scoring``, its help and refusals in ``lang``."""
+
+    parser = usage_parser(lang)(
+        prog="python -m scoring", description=render("help.description", lang=lang)
+    )
     parser.add_argument(
-        "--lang",
-        choices=("en", "ja"),
-        default=None,
-        help="language of messages (default: from LC_ALL, LC_MESSAGES or LANG)",
+        "--lang", choices=("en", "ja"), default=None, help=render("help.lang", lang=lang)
     )
     # No ``dest``: a missing command is then named by its choices, what a user types
     # (argparse names a required positional by its dest, e.g. "seq_command", if it has one).
     commands = parser.add_subparsers(required=True)
 
-    for name, help_text, handler in (
-        ("evaluate", "validate a submission and print all metrics", cmd_evaluate),
-        ("check", "validate a submission only", cmd_check),
-    ):
-        sub = commands.add_parser(name, help=help_text)
+    for name, handler in (("evaluate", cmd_evaluate), ("check", cmd_check)):
+        sub = commands.add_parser(name, help=render(f"help.{name}", lang=lang))
         sub.add_argument("original")
         sub.add_argument("anonymized")
-        sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+        sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
         sub.add_argument(
             "--range",
             type=value_range,
             action="append",
             metavar="COLUMN=LOW:HIGH",
-            help="the round's range rule of a column (repeat per column)",
+            help=render("help.range", lang=lang),
         )
         if name == "evaluate":
             sub.add_argument("--format", choices=("table", "json"), default="table")
             sub.add_argument(
-                "--classes",
-                metavar="OUT.csv",
-                default=None,
-                help="with an indicators block: write the per-class table (class key, size, "
-                "m, exp_h, c, distance)",
+                "--classes", metavar="OUT.csv", default=None, help=render("help.classes", lang=lang)
             )
         sub.set_defaults(handler=handler)
 
-    sub = commands.add_parser("publish", help="remove deleted rows and shuffle (attack target)")
+    sub = commands.add_parser("publish", help=render("help.publish", lang=lang))
     sub.add_argument("anonymized")
     sub.add_argument("--seed", type=int, required=True)
     sub.add_argument("--out-published", required=True)
     sub.add_argument("--out-truth", required=True)
-    sub.add_argument(
-        "--rows", type=int, default=None, help="publish a random sample of this many rows"
-    )
+    sub.add_argument("--rows", type=int, default=None, help=render("help.publish_rows", lang=lang))
     sub.set_defaults(handler=cmd_publish)
 
-    sub = commands.add_parser("score-attack", help="score a correspondence table")
+    sub = commands.add_parser("score-attack", help=render("help.score_attack", lang=lang))
     sub.add_argument("answer")
-    sub.add_argument("--truth", required=True, help="truth CSV written by publish")
+    sub.add_argument("--truth", required=True, help=render("help.truth", lang=lang))
     sub.add_argument(
-        "--reference-rows",
-        type=int,
-        default=None,
-        help="rows of the reference table, to check guesses are in 1..M (default: unchecked)",
+        "--reference-rows", type=int, default=None, help=render("help.reference_rows", lang=lang)
     )
     sub.add_argument("--format", choices=("table", "json"), default="table")
     sub.set_defaults(handler=cmd_score_attack)
 
-    sub = commands.add_parser("config-template", help="print a starter round configuration")
+    sub = commands.add_parser("config-template", help=render("help.config_template", lang=lang))
     sub.add_argument("original")
     sub.set_defaults(handler=cmd_config_template)
-    add_kit_commands(commands)  # anonymize, attack (scoring.kit)
-    add_seq_commands(commands)  # seq check (scoring.sequential)
-    add_dp_commands(commands)  # dp epsilon|release|estimate|score (scoring.dp)
-    add_synth_commands(commands)  # synth describe|check|score-release|… (scoring.synthetic)
-    add_scorer_commands(commands)  # scorer run (scoring.scorer: an organizer's program)
+    add_kit_commands(commands, lang)  # anonymize, attack (scoring.kit)
+    add_seq_commands(commands, lang)  # seq check (scoring.sequential)
+    add_dp_commands(commands, lang)  # dp epsilon|release|estimate|score (scoring.dp)
+    add_synth_commands(commands, lang)  # synth describe|check|score-release|… (scoring.synthetic)
+    add_scorer_commands(commands, lang)  # scorer run (scoring.scorer: an organizer's program)
     return parser
 
 
@@ -297,11 +285,12 @@ def environment_language() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    words = sys.argv[1:] if argv is None else argv
+    # The parser speaks the language asked for: its help, and its refusals of the line.
+    lang = requested_language(words, environment_language())
     try:
-        args = build_parser().parse_args(argv)
-    except UsageError as error:  # argparse's refusal, said in the language asked for
-        words = sys.argv[1:] if argv is None else argv
-        lang = requested_language(words, environment_language())
+        args = build_parser(lang).parse_args(words)
+    except UsageError as error:
         print(usage_error_text(error, lang), end="", file=sys.stderr)
         return 2
     args.lang = args.lang or environment_language()  # what a command prints, in one language

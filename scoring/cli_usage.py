@@ -1,20 +1,23 @@
-"""argparse's own refusals of a command line (a missing argument, an invalid choice or
-value, an unknown option) in the language of ``--lang`` or ``LANG``.
+"""The command line's own text in the language of ``--lang`` or ``LANG``: argparse's
+refusals of a line (a missing argument, an invalid choice or value, an unknown option) and
+its help (``--help``).
 
-argparse prints them itself, in English, while it reads the line: before ``--lang`` is
-known to the command. The parsers of ``python -m scoring`` are :class:`UsageParser`\\ s,
-whose ``error`` (the method argparse documents for reporting a usage error, overridden
-here) raises :class:`UsageError` rather than printing and exiting; ``main`` then prints
-:func:`usage_error_text` in the language asked for (:func:`requested_language`, read
-from the line as typed). argparse's messages are its English text (the ``usage.*``
+The language is read from the line as typed before it is parsed
+(:func:`requested_language`), and the parser is built in it (:func:`usage_parser`): the
+commands give their help texts in that language, argparse's own words of the help
+(``usage:``, the section headings, ``-h``'s text) come from its ``formatter_class``
+(:func:`help_formatter`) and an explicit ``-h``. argparse prints its refusals itself, in
+English; a :class:`UsageParser`'s ``error`` (the method argparse documents for reporting
+a usage error, overridden here) raises :class:`UsageError` instead, and ``main`` prints
+:func:`usage_error_text`. argparse's messages are its English text (the ``usage.*``
 catalogue holds each as written by Python 3.11 to 3.13): a message is matched to its code
 and parameters and rendered in Japanese; one no pattern matches (a wording of another
-Python version, a command's own ``parser.error``, a value's own type error) stays as
-argparse wrote it. In English the output is argparse's own, character for character.
+Python version, a command's own ``parser.error``) stays as argparse wrote it. In English
+the output is argparse's own, character for character.
 
 Examples
 --------
->>> parser = UsageParser(prog="demo")
+>>> parser = usage_parser("ja")(prog="demo")
 >>> _ = parser.add_argument("--format", choices=("table", "json"))
 >>> try:
 ...     parser.parse_args(["--format", "xml"])
@@ -27,6 +30,7 @@ demo: エラー: 引数 --format: 使えない値です: 'xml'（選べるのは
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 from collections.abc import Sequence
 
@@ -44,11 +48,67 @@ class UsageError(Exception):
 
 class UsageParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose usage errors are raised (:class:`UsageError`), for the
-    caller to say in its language. Subcommands' parsers are of the same class (argparse
-    makes them of its parser's class)."""
+    caller to say in its language, and whose help is in :attr:`language` (argparse's own
+    words through its ``formatter_class``, ``-h``'s own help given explicitly; the
+    commands' help texts are the caller's). Subcommands' parsers are of the same class
+    (argparse makes them of its parser's class): :func:`usage_parser` is the class of a
+    language."""
+
+    language = "en"
+
+    def __init__(self, *args, formatter_class=argparse.HelpFormatter, add_help=True, **kwargs):
+        formatter_class = help_formatter(formatter_class, self.language)
+        super().__init__(*args, formatter_class=formatter_class, add_help=False, **kwargs)
+        if add_help:
+            shown = render("usage.help", {}, self.language)
+            self.add_argument("-h", "--help", action="help", help=shown)
 
     def error(self, message: str):
         raise UsageError(self, message)
+
+
+class JapaneseUsageParser(UsageParser):
+    """:class:`UsageParser` whose help and refusals are in Japanese."""
+
+    language = "ja"
+
+
+def usage_parser(lang: str | None) -> type[UsageParser]:
+    """The parser class of ``lang`` (English for any other language)."""
+    return JapaneseUsageParser if language(lang) == "ja" else UsageParser
+
+
+class _Translated:
+    """A help formatter's usage prefix and section headings in :attr:`language` (mixed into
+    an argparse formatter class by :func:`help_formatter`)."""
+
+    language = "en"
+
+    def start_section(self, heading):
+        code = _HEADINGS.get(heading)
+        super().start_section(render(code, {}, self.language) if code else heading)
+
+    def format_help(self):
+        # The prefix is swapped once the usage is laid out: argparse indents its wrapped
+        # lines by the prefix's length in characters, and "usage: " takes the columns of
+        # "使い方: " give or take one (its characters are two columns wide).
+        text = super().format_help()
+        english = render("usage.prefix", {}, "en")
+        if text.startswith(english):
+            text = render("usage.prefix", {}, self.language) + text[len(english) :]
+        return text
+
+
+# argparse's own section headings -> their code.
+_HEADINGS = {render(code, {}, "en"): code for code in ("usage.positionals", "usage.options")}
+
+
+@functools.cache
+def help_formatter(base: type[argparse.HelpFormatter], lang: str) -> type:
+    """``base`` (an argparse formatter class) speaking ``lang``: itself in English."""
+    if language(lang) == "en":
+        return base
+    return type(f"Japanese{base.__name__}", (_Translated, base), {"language": language(lang)})
 
 
 # argparse's messages as it writes them -> the code whose parameters are the named groups.
@@ -94,16 +154,12 @@ def translated(message: str, lang: str | None) -> str:
 
 
 def usage_error_text(error: UsageError, lang: str | None) -> str:
-    """What argparse prints for ``error`` (its parser's usage line, then ``prog: error:
-    message``), in ``lang``."""
-    usage = error.parser.format_usage()
-    english_prefix = render("usage.prefix", {}, "en")
-    if usage.startswith(english_prefix):
-        usage = render("usage.prefix", {}, lang) + usage[len(english_prefix) :]
+    """What argparse prints for ``error`` (its parser's usage line, in the parser's
+    language, then ``prog: error: message``), in ``lang``."""
     line = render(
         "usage.error", {"prog": error.parser.prog, "message": translated(error.message, lang)}, lang
     )
-    return f"{usage}{line}\n"
+    return f"{error.parser.format_usage()}{line}\n"
 
 
 def requested_language(argv: Sequence[str], default: str) -> str:

@@ -39,6 +39,7 @@ import string
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from scoring.catalogues.cli_help import HELP_MESSAGES
 from scoring.catalogues.config2015 import CONFIG_MESSAGES
 from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.core import TERMS as CORE_TERMS
@@ -56,7 +57,8 @@ ELLIPSIS = "…"
 # The parts of the catalogue: the library's own codes, the 2015 game's round configuration
 # ``config.*``, the sequential round's ``seq.*``, then the organizer's scoring program's
 # ``scorer.*``, a round total's formula ``formula.*``, what a configuration's value
-# should have been, ``expect.*``, and argparse's refusals of a command line, ``usage.*``.
+# should have been, ``expect.*``, argparse's refusals of a command line, ``usage.*``, and the
+# command line's help, ``help.*``.
 CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     CORE_MESSAGES,
     CONFIG_MESSAGES,
@@ -65,6 +67,7 @@ CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     FORMULA_MESSAGES,
     EXPECTED_MESSAGES,
     USAGE_MESSAGES,
+    HELP_MESSAGES,
 )
 
 

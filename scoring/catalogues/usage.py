@@ -8,6 +8,10 @@ ones are what ``--lang ja`` prints instead.
 # code -> {language: template}; placeholders are str.format fields of ``params``.
 USAGE_MESSAGES: dict[str, dict[str, str]] = {
     "usage.prefix": {"en": "usage: ", "ja": "使い方: "},
+    # argparse's words in a command's help (``--help``).
+    "usage.positionals": {"en": "positional arguments", "ja": "位置引数"},
+    "usage.options": {"en": "options", "ja": "オプション"},
+    "usage.help": {"en": "show this help message and exit", "ja": "このヘルプを表示して終了する"},
     "usage.error": {"en": "{prog}: error: {message}", "ja": "{prog}: エラー: {message}"},
     "usage.required": {
         "en": "the following arguments are required: {names}",

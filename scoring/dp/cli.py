@@ -42,7 +42,7 @@ from scoring.dp.pk import (
     system_generator,
 )
 from scoring.dp.utility import score_estimates
-from scoring.messages import clip
+from scoring.messages import clip, render
 from scoring.tables import read_table, write_csv
 
 
@@ -228,9 +228,10 @@ def cmd_check(args) -> int:
     return 0
 
 
-def add_dp_commands(commands) -> None:
-    """Add ``dp`` and its subcommands to the parser of ``python -m scoring``."""
-    dp = commands.add_parser("dp", help="the DP round: epsilon, release, estimate, score, check")
+def add_dp_commands(commands, lang: str = "en") -> None:
+    """Add ``dp`` and its subcommands to the parser of ``python -m scoring`` (the command's
+    help line in ``lang``)."""
+    dp = commands.add_parser("dp", help=render("help.dp", lang=lang))
     sub = dp.add_subparsers(required=True)
 
     def with_format(parser):

@@ -134,18 +134,17 @@ def cmd_attr_depth(args) -> int:
     return 0
 
 
-def add_kit_commands(commands) -> None:
-    """Register ``anonymize``, ``attack`` and ``attr-depth`` on ``python -m scoring``."""
+def add_kit_commands(commands, lang: str = "en") -> None:
+    """Register ``anonymize``, ``attack`` and ``attr-depth`` on ``python -m scoring``
+    (the commands' help in ``lang``)."""
     formatter = argparse.RawDescriptionHelpFormatter
-    sub = commands.add_parser(
-        "attr-depth", help="print an example attr_depth.json for the QI columns (to edit)"
-    )
+    sub = commands.add_parser("attr-depth", help=render("help.attr_depth", lang=lang))
     sub.add_argument("original")
-    sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+    sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
     sub.set_defaults(handler=cmd_attr_depth)
     sub = commands.add_parser(
         "anonymize",
-        help="anonymize with the starter kit's methods (chainable)",
+        help=render("help.anonymize", lang=lang),
         formatter_class=formatter,
         epilog="methods (pass parameters as --param KEY=VALUE after --method):\n"
         + describe(METHODS)
@@ -154,7 +153,7 @@ def add_kit_commands(commands) -> None:
         "--method remove_record --param k=2 --seed 1 -o anonymized.csv",
     )
     sub.add_argument("original")
-    sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+    sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
     sub.add_argument(
         "--attr-depth", default=None, help="attr_depth.json (generalization hierarchy)"
     )
@@ -177,7 +176,7 @@ def add_kit_commands(commands) -> None:
 
     sub = commands.add_parser(
         "attack",
-        help="write a correspondence table with the starter kit's attacks",
+        help=render("help.attack", lang=lang),
         formatter_class=formatter,
         epilog="attacks (parameters as --param KEY=VALUE):\n"
         + describe(ATTACK_ENTRIES)
@@ -186,7 +185,7 @@ def add_kit_commands(commands) -> None:
     )
     sub.add_argument("published", help="the published target (its rows are shuffled)")
     sub.add_argument("reference", help="the original table, or the candidate table")
-    sub.add_argument("--config", required=True, help="round configuration (JSON file)")
+    sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
     sub.add_argument(
         "--method", action=_Step, dest="steps", metavar="NAME", help="the attack (default: lecture)"
     )

@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from scoring.messages import language
+from scoring.messages import language, render
 from scoring.scorer.environment import environment_ensure
 from scoring.scorer.launchers import CommandLauncher
 from scoring.scorer.limits import SandboxLimits
@@ -115,9 +115,10 @@ def _environment_language() -> str:
     return "en"
 
 
-def add_scorer_commands(commands) -> None:
-    """Add ``scorer run`` to the subcommands of ``python -m scoring``."""
-    scorer = commands.add_parser("scorer", help="an organizer's Codabench-style scoring program")
+def add_scorer_commands(commands, lang: str = "en") -> None:
+    """Add ``scorer run`` to the subcommands of ``python -m scoring`` (the command's help
+    line in ``lang``)."""
+    scorer = commands.add_parser("scorer", help=render("help.scorer", lang=lang))
     sub = scorer.add_subparsers(required=True)
     run = sub.add_parser("run", help="run a scoring program on a submission in the sandbox")
     run.add_argument("--program", required=True, help="the program's ZIP (or its folder)")

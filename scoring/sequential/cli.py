@@ -144,25 +144,31 @@ def baseline_command(release: int) -> str:
     )
 
 
-def add_seq_commands(commands) -> None:
-    """Add ``seq check`` and ``seq baseline`` to the subcommands of ``python -m scoring``."""
-    seq = commands.add_parser("seq", help="sequential-release rounds (m-invariance)")
+def add_seq_commands(commands, lang: str = "en") -> None:
+    """Add ``seq check`` and ``seq baseline`` to the subcommands of ``python -m scoring``,
+    their help in ``lang``."""
+
+    seq = commands.add_parser("seq", help=render("help.seq", lang=lang))
     sub = seq.add_subparsers(required=True)
-    check = sub.add_parser(
-        "check", help="validate a team's releases 1..n and print structure, utility and risk"
+    check = sub.add_parser("check", help=render("help.seq.check", lang=lang))
+    check.add_argument("master", help=render("help.seq.master", lang=lang))
+    check.add_argument(
+        "releases", nargs="+", metavar="RELEASE", help=render("help.seq.releases", lang=lang)
     )
-    check.add_argument("master", help="master.csv")
-    check.add_argument("releases", nargs="+", metavar="RELEASE", help="release_1.csv … in order")
-    check.add_argument("--config", required=True, help="round configuration (JSON file)")
+    check.add_argument("--config", required=True, help=render("help.config", lang=lang))
     check.add_argument("--format", choices=("table", "json"), default="table")
     check.add_argument(
-        "--per-person", metavar="FILE", default=None, help="write risk_per_person.csv to FILE"
+        "--per-person", metavar="FILE", default=None, help=render("help.seq.per_person", lang=lang)
     )
     check.set_defaults(handler=cmd_seq_check)
-    baseline = sub.add_parser("baseline", help="the starter kit's m-invariant release of step J")
-    baseline.add_argument("table", help="T(J).csv (or master.csv)")
-    baseline.add_argument("--config", required=True, help="round configuration (JSON file)")
-    baseline.add_argument("--release", type=int, required=True, help="the step J, from 1")
-    baseline.add_argument("--previous", default=None, help="your release_{J-1}.csv")
-    baseline.add_argument("-o", "--output", required=True, help="release_J.csv to write")
+    baseline = sub.add_parser("baseline", help=render("help.seq.baseline", lang=lang))
+    baseline.add_argument("table", help=render("help.seq.table", lang=lang))
+    baseline.add_argument("--config", required=True, help=render("help.config", lang=lang))
+    baseline.add_argument(
+        "--release", type=int, required=True, help=render("help.seq.release", lang=lang)
+    )
+    baseline.add_argument("--previous", default=None, help=render("help.seq.previous", lang=lang))
+    baseline.add_argument(
+        "-o", "--output", required=True, help=render("help.seq.output", lang=lang)
+    )
     baseline.set_defaults(handler=cmd_seq_baseline)

@@ -181,11 +181,10 @@ def cmd_score_attack(args) -> int:
     return 0
 
 
-def add_synth_commands(commands) -> None:
-    """Register ``synth …`` under the ``python -m scoring`` parser's subcommands."""
-    synth = commands.add_parser(
-        "synth", help="the synthetic-data round (release and membership inference)"
-    )
+def add_synth_commands(commands, lang: str = "en") -> None:
+    """Register ``synth …`` under the ``python -m scoring`` parser's subcommands (the
+    command's help line in ``lang``)."""
+    synth = commands.add_parser("synth", help=render("help.synth", lang=lang))
     sub = synth.add_subparsers(required=True)
 
     p = sub.add_parser("describe", help="what the kit needs of the original table")

@@ -14,6 +14,7 @@ import pytest
 
 import scoring.catalogues
 import scoring.messages
+from scoring.catalogues.cli_help import HELP_MESSAGES
 from scoring.catalogues.config2015 import CONFIG_MESSAGES
 from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.expected import EXPECTED_MESSAGES
@@ -84,6 +85,7 @@ def test_the_catalogue_is_the_parts_merged_core_first():
         FORMULA_MESSAGES,
         EXPECTED_MESSAGES,
         USAGE_MESSAGES,
+        HELP_MESSAGES,
     )
     assert scoring.messages.CATALOGUES == parts
     assert list(scoring.messages.MESSAGES) == [code for part in parts for code in part]
@@ -93,7 +95,8 @@ def test_the_catalogue_is_the_parts_merged_core_first():
     assert all(code.startswith("formula.") for code in FORMULA_MESSAGES)
     assert all(code.startswith("expect.") for code in EXPECTED_MESSAGES)
     assert all(code.startswith("usage.") for code in USAGE_MESSAGES)
-    prefixes = ("config.", "seq.", "scorer.", "formula.", "expect.", "usage.")
+    assert all(code.startswith("help.") for code in HELP_MESSAGES)
+    prefixes = ("config.", "seq.", "scorer.", "formula.", "expect.", "usage.", "help.")
     assert not any(code.startswith(prefixes) for code in CORE_MESSAGES)
 
 
