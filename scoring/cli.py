@@ -31,6 +31,7 @@ configuration or answer (and for usage errors).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -40,7 +41,14 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from scoring.cli_usage import UsageError, requested_language, usage_error_text, usage_parser
+from scoring.cli_usage import (
+    UsageError,
+    integer_option,
+    option_number,
+    requested_language,
+    usage_error_text,
+    usage_parser,
+)
 from scoring.columns import Table
 from scoring.correspondence import read_correspondence, score_correspondence
 from scoring.display import format_metric, format_number, legend
@@ -68,20 +76,20 @@ def _load(args) -> tuple[Table, Table, object]:
     return original, anonymized, config
 
 
-def value_range(text: str) -> tuple[str, tuple[float, float]]:
-    """``"age=13:85"`` → ``("age", (13.0, 85.0))`` (the ``--range`` option).
+def value_range(text: str, lang: str = "en") -> tuple[str, tuple[float, float]]:
+    """``"age=13:85"`` → ``("age", (13.0, 85.0))`` (the ``--range`` option; LOW and HIGH
+    read by the number rule, refusals said in ``lang``).
 
     >>> value_range("age=13:85")
     ('age', (13.0, 85.0))
     """
     column, _, bounds = text.rpartition("=")
-    low, _, high = bounds.partition(":")
-    try:
-        low_value, high_value = float(low), float(high)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected COLUMN=LOW:HIGH, got {text!r}") from None
-    if not column or not np.isfinite([low_value, high_value]).all() or low_value > high_value:
-        raise argparse.ArgumentTypeError(f"expected COLUMN=LOW:HIGH with LOW <= HIGH, got {text!r}")
+    low, colon, high = bounds.partition(":")
+    if not column or not colon:
+        raise argparse.ArgumentTypeError(render("usage.range_syntax", {"value": repr(text)}, lang))
+    low_value, high_value = option_number(low, lang), option_number(high, lang)
+    if not np.isfinite([low_value, high_value]).all() or low_value > high_value:
+        raise argparse.ArgumentTypeError(render("usage.range_order", {"value": repr(text)}, lang))
     return column, (low_value, high_value)
 
 
@@ -235,7 +243,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
         sub.add_argument(
             "--range",
-            type=value_range,
+            type=functools.partial(value_range, lang=lang),
             action="append",
             metavar="COLUMN=LOW:HIGH",
             help=render("help.range", lang=lang),
@@ -249,17 +257,25 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
 
     sub = commands.add_parser("publish", help=render("help.publish", lang=lang))
     sub.add_argument("anonymized")
-    sub.add_argument("--seed", type=int, required=True)
+    sub.add_argument("--seed", type=integer_option(lang), required=True)
     sub.add_argument("--out-published", required=True)
     sub.add_argument("--out-truth", required=True)
-    sub.add_argument("--rows", type=int, default=None, help=render("help.publish_rows", lang=lang))
+    sub.add_argument(
+        "--rows",
+        type=integer_option(lang),
+        default=None,
+        help=render("help.publish_rows", lang=lang),
+    )
     sub.set_defaults(handler=cmd_publish)
 
     sub = commands.add_parser("score-attack", help=render("help.score_attack", lang=lang))
     sub.add_argument("answer")
     sub.add_argument("--truth", required=True, help=render("help.truth", lang=lang))
     sub.add_argument(
-        "--reference-rows", type=int, default=None, help=render("help.reference_rows", lang=lang)
+        "--reference-rows",
+        type=integer_option(lang),
+        default=None,
+        help=render("help.reference_rows", lang=lang),
     )
     sub.add_argument("--format", choices=("table", "json"), default="table")
     sub.set_defaults(handler=cmd_score_attack)

@@ -34,7 +34,8 @@ import functools
 import re
 from collections.abc import Sequence
 
-from scoring.messages import language, render
+from scoring.messages import clip, language, render
+from scoring.numbers import integer_of, number_of
 
 
 class UsageError(Exception):
@@ -109,6 +110,36 @@ def help_formatter(base: type[argparse.HelpFormatter], lang: str) -> type:
     if language(lang) == "en":
         return base
     return type(f"Japanese{base.__name__}", (_Translated, base), {"language": language(lang)})
+
+
+def option_number(text: str, lang: str = "en", *, integer: bool = False) -> float | int:
+    """An option's value read by the number rule of the tables (:mod:`scoring.numbers`:
+    ASCII digits, full-width folded): ``float()`` and ``int()`` read ``1_000``, ``٣`` and
+    ``²`` too. A value refused raises argparse's ``ArgumentTypeError``, said in ``lang``
+    (argparse names the option).
+
+    >>> option_number("2.5"), option_number("７", integer=True)
+    (2.5, 7)
+    >>> option_number("1_000", "en", integer=True)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: not an integer: '1_000' (write it in ASCII digits, e.g. 1000)
+    """
+    try:
+        return integer_of(text) if integer else number_of(text)
+    except ValueError:
+        code = "usage.not_integer" if integer else "usage.not_number"
+        raise argparse.ArgumentTypeError(render(code, {"value": repr(clip(text))}, lang)) from None
+
+
+def number_option(lang: str):
+    """argparse's ``type=`` of a number option, refusals said in ``lang``."""
+    return functools.partial(option_number, lang=lang)
+
+
+def integer_option(lang: str):
+    """argparse's ``type=`` of an integer option, refusals said in ``lang``."""
+    return functools.partial(option_number, lang=lang, integer=True)
 
 
 # argparse's messages as it writes them -> the code whose parameters are the named groups.

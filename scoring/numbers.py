@@ -97,6 +97,51 @@ def parse_numbers(values: Sequence | np.ndarray) -> np.ndarray:
     return parsed.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
+def number_of(text: str) -> float:
+    """One text's number by the rule (a command line option's value, a number written as
+    text in a declaration); ``ValueError`` for anything else, NaN included (``nan`` is a
+    cell's missing number, never a value one means).
+
+    >>> number_of("2.5"), number_of("３"), number_of("1e3")
+    (2.5, 3.0, 1000.0)
+    >>> number_of("1_000")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a number: '1_000'
+    """
+    value = float(parse_numbers([text])[0])
+    if np.isnan(value):
+        raise ValueError(f"not a number: {text!r}")
+    return value
+
+
+def integer_of(text: str) -> int:
+    """One text's integer by the strict rule of :func:`parse_integers`; ``ValueError`` for
+    anything else (``1e2``, ``1.0``, ``٣``, ``²``).
+
+    >>> integer_of("+12"), integer_of("１２")
+    (12, 12)
+    >>> integer_of("٣")
+    Traceback (most recent call last):
+    ...
+    ValueError: not an integer: '٣'
+    """
+    value = parse_integers([text])[0]
+    if np.isnan(value):
+        raise ValueError(f"not an integer: {text!r}")
+    return int(value)
+
+
+def fold_full_width(text: str) -> str:
+    """``text`` with its full-width characters folded to ASCII (the rule's fold, for a
+    reader with a syntax of its own, e.g. an ε written as ``p/q``).
+
+    >>> fold_full_width("１/３"), fold_full_width("٣")
+    ('1/3', '٣')
+    """
+    return text.translate(_FULL_WIDTH_TO_ASCII)
+
+
 def number_texts(values: Sequence | np.ndarray) -> list[str]:
     """Numbers as a file writes them, cell by cell: a whole one as an integer, any other as
     its shortest repr, so a column mixing both writes ``72`` beside ``72.5``.

@@ -2,7 +2,9 @@
 
 The English templates are argparse's own text (Python 3.11 to 3.13), which
 :mod:`scoring.cli_usage` matches to find a message's code and parameters; the Japanese
-ones are what ``--lang ja`` prints instead.
+ones are what ``--lang ja`` prints instead. The options' own refusals (a number the rule
+refuses, a malformed ``--range``) and argparse's words in ``--help`` are rendered
+directly in the parser's language.
 """
 
 # code -> {language: template}; placeholders are str.format fields of ``params``.
@@ -50,6 +52,23 @@ USAGE_MESSAGES: dict[str, dict[str, str]] = {
     "usage.expected_count": {
         "en": "expected {count} arguments",
         "ja": "値が {count} 個必要です",
+    },
+    # An option's value the number rule refuses (``scoring.cli_usage.option_number``).
+    "usage.not_number": {
+        "en": "not a number: {value} (write it in ASCII digits, e.g. 1000 or 0.25)",
+        "ja": "数として読めません: {value}（半角の数字で書きます。例: 1000、0.25）",
+    },
+    "usage.not_integer": {
+        "en": "not an integer: {value} (write it in ASCII digits, e.g. 1000)",
+        "ja": "整数として読めません: {value}（半角の数字で書きます。例: 1000）",
+    },
+    "usage.range_syntax": {
+        "en": "expected COLUMN=LOW:HIGH, got {value}",
+        "ja": "COLUMN=LOW:HIGH の形で指定します: {value}",
+    },
+    "usage.range_order": {
+        "en": "expected COLUMN=LOW:HIGH with LOW <= HIGH, got {value}",
+        "ja": "LOW <= HIGH となる COLUMN=LOW:HIGH を指定します: {value}",
     },
     "usage.not_allowed_with": {
         "en": "not allowed with argument {other}",

@@ -25,6 +25,7 @@ import sys
 
 import numpy as np
 
+from scoring.cli_usage import integer_option
 from scoring.dp.config import load_dp_config
 from scoring.dp.data import table_codes, true_histograms, validate_original, validate_release_table
 from scoring.dp.errors import DPError, render_dp
@@ -43,6 +44,7 @@ from scoring.dp.pk import (
 )
 from scoring.dp.utility import score_estimates
 from scoring.messages import clip, render
+from scoring.numbers import integer_of, number_of
 from scoring.tables import read_table, write_csv
 
 
@@ -61,7 +63,7 @@ def _group_spec(text: str) -> dict:
     value = value.strip()
     if key == "rho":
         try:
-            value = float(value)
+            value = number_of(value)
         except ValueError:
             pass  # parse_release_declaration names it
     return {"attributes": [n.strip() for n in names.split("+")], key: value}
@@ -88,7 +90,7 @@ def _emit(result: dict, args, lines: list[str]) -> None:
 
 def cmd_epsilon(args) -> int:
     try:
-        sizes = _numbers(args.sizes, int)
+        sizes = _numbers(args.sizes, integer_of)
     except ValueError:
         sizes = []
     if not sizes or any(v < 2 for v in sizes):
@@ -250,7 +252,7 @@ def add_dp_commands(commands, lang: str = "en") -> None:
     how.add_argument(
         "--total", help="total epsilon: the one rho of every group that spends it (eq. 6)"
     )
-    p.add_argument("--rows", type=int, default=None, help="N, for k (eq. 7)")
+    p.add_argument("--rows", type=integer_option(lang), default=None, help="N, for k (eq. 7)")
     p.set_defaults(handler=cmd_epsilon)
 
     def with_groups(parser):
@@ -271,7 +273,10 @@ def add_dp_commands(commands, lang: str = "en") -> None:
     p.add_argument("--level", required=True)
     with_groups(p)
     p.add_argument(
-        "--seed", type=int, default=None, help="reproducible draw (default: OS randomness)"
+        "--seed",
+        type=integer_option(lang),
+        default=None,
+        help="reproducible draw (default: OS randomness)",
     )
     p.add_argument(
         "--no-shuffle", action="store_true", help="keep row i derived from row i (declared mode)"

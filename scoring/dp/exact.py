@@ -25,6 +25,7 @@ from typing import Any
 
 from scoring.dp.errors import DPError
 from scoring.messages import clip
+from scoring.numbers import fold_full_width
 
 MAX_DECIMALS = 12
 # The grammar's bounds: a literal of at most 32 characters (enough for "p/q" with 15-digit
@@ -35,8 +36,9 @@ MAX_EPSILON_CHARS = 32
 MIN_EPSILON = Fraction(1, 10**MAX_DECIMALS)
 NANO = Fraction(1, 10**9)
 
-_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
-_FRACTION = re.compile(r"^(\d+)\s*/\s*(\d+)$")
+# ASCII digits (after the full-width fold of scoring.numbers): ``\d`` matches any script's.
+_DECIMAL = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$")
+_FRACTION = re.compile(r"^([0-9]+)\s*/\s*([0-9]+)$")
 
 
 def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
@@ -110,7 +112,7 @@ def parse_epsilon(value: Any, *, positive: bool = True) -> Fraction:
             raise DPError("dp.epsilon.syntax", value=clip(value))
         amount = Fraction(repr(value))  # as written in the JSON text, not the binary float
     elif isinstance(value, str):
-        text = value.strip()
+        text = fold_full_width(value.strip())
         fraction = _FRACTION.match(text)
         if fraction:
             p, q = int(fraction.group(1)), int(fraction.group(2))

@@ -20,6 +20,7 @@ import sys
 import numpy as np
 
 from scoring.bounded_json import load_json_file
+from scoring.cli_usage import integer_option
 from scoring.kit._common import KitError, deleted_rows, rng_of
 from scoring.kit.attacks import correspondence_lines
 from scoring.kit.hierarchy import attr_depth_example, load_hierarchy
@@ -170,7 +171,9 @@ def add_kit_commands(commands, lang: str = "en") -> None:
         metavar="KEY=VALUE",
         help="KEY=VALUE for the latest --method",
     )
-    sub.add_argument("--seed", type=int, default=None, help="seed of the random methods")
+    sub.add_argument(
+        "--seed", type=integer_option(lang), default=None, help="seed of the random methods"
+    )
     sub.add_argument("-o", "--output", required=True)
     sub.set_defaults(handler=cmd_anonymize)
 
@@ -192,6 +195,8 @@ def add_kit_commands(commands, lang: str = "en") -> None:
     sub.add_argument(
         "--param", action=_Step, dest="steps", metavar="KEY=VALUE", help="KEY=VALUE for the attack"
     )
-    sub.add_argument("--seed", type=int, default=None, help="seed of E1's random pick")
+    sub.add_argument(
+        "--seed", type=integer_option(lang), default=None, help="seed of E1's random pick"
+    )
     sub.add_argument("-o", "--output", required=True)
     sub.set_defaults(handler=cmd_attack)

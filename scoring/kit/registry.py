@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from scoring.kit import attacks, hierarchy, methods
 from scoring.kit._common import KitError
+from scoring.numbers import integer_of, number_of
 
 
 @dataclass(frozen=True)
@@ -169,9 +170,19 @@ ATTACK_ENTRIES: dict[str, Entry] = {
 }
 
 
-def _number(text: str):
-    value = float(text)
-    return int(value) if value.is_integer() else value
+def _integer(value) -> int:
+    """A JSON number as it is; text by the number rule of the tables (``int()`` would read
+    ``1_000``, ``٣``)."""
+    return integer_of(value) if isinstance(value, str) else int(value)
+
+
+def _float(value) -> float:
+    return number_of(value) if isinstance(value, str) else float(value)
+
+
+def _number(value):
+    number = _float(value)
+    return int(number) if number.is_integer() else number
 
 
 def parse_value(param: Param, raw, *, method: str):
@@ -179,17 +190,17 @@ def parse_value(param: Param, raw, *, method: str):
     try:
         if not isinstance(raw, str):
             if param.kind == "levels" and isinstance(raw, Mapping):
-                return {str(k): int(v) for k, v in raw.items()}
+                return {str(k): _integer(v) for k, v in raw.items()}
             if param.kind in ("columns",) and isinstance(raw, list):
                 return [str(v) for v in raw]
             if param.kind in ("rows", "floats") and isinstance(raw, list):
-                return [(int if param.kind == "rows" else float)(v) for v in raw]
+                return [(_integer if param.kind == "rows" else _float)(v) for v in raw]
             raw = json.dumps(raw) if not isinstance(raw, int | float | bool) else str(raw).lower()
         text = raw.strip()
         if param.kind == "int":
-            return int(text)
+            return _integer(text)
         if param.kind == "float":
-            return float(text)
+            return _float(text)
         if param.kind == "number":
             return _number(text)
         if param.kind == "bool":
@@ -203,14 +214,14 @@ def parse_value(param: Param, raw, *, method: str):
         if param.kind == "columns":
             return [c.strip() for c in text.split(",") if c.strip()]
         if param.kind == "rows":
-            return [int(v) for v in text.split(",") if v.strip()]
+            return [_integer(v) for v in text.split(",") if v.strip()]
         if param.kind == "floats":
-            return [float(v) for v in text.split(",") if v.strip()]
+            return [_float(v) for v in text.split(",") if v.strip()]
         if param.kind == "levels":
             if text.startswith("{"):
-                return {str(k): int(v) for k, v in json.loads(text).items()}
+                return {str(k): _integer(v) for k, v in json.loads(text).items()}
             pairs = [item.rsplit(":", 1) for item in text.split(",") if item.strip()]
-            return {name.strip(): int(level) for name, level in pairs}
+            return {name.strip(): _integer(level) for name, level in pairs}
     except (ValueError, TypeError, json.JSONDecodeError):
         pass
     raise KitError(

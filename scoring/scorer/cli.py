@@ -26,6 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from scoring.cli_usage import integer_option, number_option
 from scoring.messages import language, render
 from scoring.scorer.environment import environment_ensure
 from scoring.scorer.launchers import CommandLauncher
@@ -137,8 +138,12 @@ def add_scorer_commands(commands, lang: str = "en") -> None:
         help="an attack's target: DIR bound at /app/input/targets/NAME (repeatable)",
     )
     run.add_argument("--primary-key", default=None, help="the score scores.json must hold")
-    run.add_argument("--timeout", type=float, default=300.0, help="seconds (default 300)")
-    run.add_argument("--memory-mb", type=int, default=2048, help="MB (default 2048)")
+    run.add_argument(
+        "--timeout", type=number_option(lang), default=300.0, help="seconds (default 300)"
+    )
+    run.add_argument(
+        "--memory-mb", type=integer_option(lang), default=2048, help="MB (default 2048)"
+    )
     run.add_argument(
         "--cache", default=str(DEFAULT_CACHE), help=f"environments' cache (default {DEFAULT_CACHE})"
     )

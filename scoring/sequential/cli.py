@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 
+from scoring.cli_usage import integer_option
 from scoring.errors import ValidationError
 from scoring.messages import render
 from scoring.sequential.config import parse_config
@@ -165,7 +166,10 @@ def add_seq_commands(commands, lang: str = "en") -> None:
     baseline.add_argument("table", help=render("help.seq.table", lang=lang))
     baseline.add_argument("--config", required=True, help=render("help.config", lang=lang))
     baseline.add_argument(
-        "--release", type=int, required=True, help=render("help.seq.release", lang=lang)
+        "--release",
+        type=integer_option(lang),
+        required=True,
+        help=render("help.seq.release", lang=lang),
     )
     baseline.add_argument("--previous", default=None, help=render("help.seq.previous", lang=lang))
     baseline.add_argument(

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from scoring.bounded_json import load_json_file
+from scoring.cli_usage import integer_option, number_option
 from scoring.messages import render
 from scoring.synthetic.attack import read_attack, score_attack
 from scoring.synthetic.config import parse_config
@@ -209,8 +210,8 @@ def add_synth_commands(commands, lang: str = "en") -> None:
     p = sub.add_parser("baseline", help="the sample release (independent marginals)")
     p.add_argument("train")
     p.add_argument("--population", required=True)
-    p.add_argument("--rows", type=int, default=0)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rows", type=integer_option(lang), default=0)
+    p.add_argument("--seed", type=integer_option(lang), default=0)
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(handler=cmd_baseline)
 
@@ -232,14 +233,14 @@ def add_synth_commands(commands, lang: str = "en") -> None:
     p = sub.add_parser("practice", help="a labelled practice split of the auxiliary table")
     p.add_argument("aux")
     p.add_argument("--population", required=True)
-    p.add_argument("--challenge", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--challenge", type=integer_option(lang), default=200)
+    p.add_argument("--seed", type=integer_option(lang), default=0)
     p.add_argument("--out", required=True)
     p.set_defaults(handler=cmd_practice)
 
     p = sub.add_parser("score-attack", help="AUC, TPR@FPR, advantage of an answer")
     p.add_argument("answer")
     p.add_argument("--truth", required=True)
-    p.add_argument("--fpr", type=float, nargs="+", default=[0.1])
+    p.add_argument("--fpr", type=number_option(lang), nargs="+", default=[0.1])
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(handler=cmd_score_attack)

@@ -36,8 +36,10 @@ CASES = [
     ),
     (
         ("publish", "a", "--seed", "x", "--out-published", "p", "--out-truth", "t"),
-        "python -m scoring publish: error: argument --seed: invalid int value: 'x'",
-        "python -m scoring publish: エラー: 引数 --seed: int の値として読めません: 'x'",
+        "python -m scoring publish: error: argument --seed: not an integer: 'x' "
+        "(write it in ASCII digits, e.g. 1000)",
+        "python -m scoring publish: エラー: 引数 --seed: 整数として読めません: 'x'"
+        "（半角の数字で書きます。例: 1000）",
     ),
     (
         ("score-attack", "a", "--truth"),
@@ -94,10 +96,10 @@ def test_an_invalid_lang_is_said_in_the_environment_s_language():
 
 
 def test_a_message_no_pattern_knows_stays_as_written():
-    done = run("--lang", "ja", "evaluate", "a", "b", "--config", "c", "--range", "age")
+    done = run("--lang", "ja", "anonymize", "a", "--config", "c", "-o", "o", "--param", "k=1")
     assert done.stderr.startswith("使い方: ")
     assert done.stderr.endswith(
-        "python -m scoring evaluate: エラー: 引数 --range: expected COLUMN=LOW:HIGH, got 'age'\n"
+        "python -m scoring anonymize: エラー: --param must follow a --method\n"
     )
 
 

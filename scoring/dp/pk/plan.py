@@ -18,6 +18,7 @@ from scoring.dp.errors import DPError
 from scoring.dp.exact import ceil_nano, exact_text, parse_epsilon
 from scoring.dp.pk.equations import epsilon_from_rho, k_of, rho_from_epsilon
 from scoring.messages import clip
+from scoring.numbers import number_of
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,8 @@ def parse_rho(value: Any) -> float:
     """A ρ in [0, 1) from a number or numeric text, or the §12 message."""
     if isinstance(value, bool):
         raise DPError("dp.release.rho_not_number", rho=clip(value))
-    try:
-        rho = float(value)
+    try:  # text by the number rule of the tables (float() reads "1_0", "٠.٥")
+        rho = number_of(value) if isinstance(value, str) else float(value)
     except (TypeError, ValueError):
         raise DPError("dp.release.rho_not_number", rho=clip(value)) from None
     if not math.isfinite(rho):
