@@ -24,6 +24,7 @@ from pathlib import Path
 
 from pwscup.client.config import config_dir, save_credentials
 from pwscup.client.messages import tr
+from pwscup.client.parser import Parser, seconds
 from pwscup.client.reading import cmd_download, cmd_leaderboard, cmd_status, cmd_targets
 from pwscup.client.session import UsageError, WaitTimeout, connect
 from pwscup.client.transport import Api, ApiError
@@ -78,13 +79,13 @@ def _wait_arguments(command) -> None:
     command.add_argument("--note", default="", help=tr("a note for your team (200 characters)"))
     command.add_argument("--wait", action="store_true", help=tr("wait until it is scored"))
     command.add_argument(
-        "--timeout", type=float, default=1800, help=tr("seconds to wait (default 1800)")
+        "--timeout", type=seconds, default=1800, help=tr("seconds to wait (default 1800)")
     )
     command.add_argument("--quiet", action="store_true", help=tr("no progress lines"))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="pwscup",
         description=tr("Command-line client of the PWSCup platform (REST API, personal token)."),
         epilog=tr("Credentials are kept in {path} (readable by you only).").format(

@@ -153,6 +153,14 @@ JA = {
     "the target team's slug (see `pwscup targets`)": "対象チームのスラッグ (`pwscup targets` を参照)",
     "the correspondence table (CSV)": "対応表 (CSV)",
     "error: {error}": "エラー: {error}",
+    # parser.py: argparse's own words, and the seconds of --timeout
+    "usage: ": "使い方: ",
+    "positional arguments": "位置引数",
+    "options": "オプション",
+    "show this help message and exit": "このヘルプを表示して終了する",
+    "{value!r}: give a number of seconds in ASCII digits, e.g. 600": (
+        "{value!r}: 秒数は半角の数字で指定してください (例: 600)"
+    ),
 }
 
 
