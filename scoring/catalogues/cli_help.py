@@ -105,4 +105,165 @@ HELP_MESSAGES: dict[str, dict[str, str]] = {
         "ja": "あなたのチームの release_{{J-1}}.csv",
     },
     "help.seq.output": {"en": "release_J.csv to write", "ja": "書き出す release_J.csv"},
+    # python -m scoring anonymize, attack (the kit)
+    "help.kit.attr_depth_file": {
+        "en": "attr_depth.json (generalization hierarchy)",
+        "ja": "attr_depth.json（一般化の階層）",
+    },
+    "help.kit.recipe": {
+        "en": 'JSON list of steps: [{{"method": ..., "params": {{...}}}}]',
+        "ja": 'ステップの JSON のリスト: [{{"method": ..., "params": {{...}}}}]',
+    },
+    "help.kit.method": {"en": "a method (repeat to chain)", "ja": "手法（繰り返して連結する）"},
+    "help.kit.param": {
+        "en": "KEY=VALUE for the latest --method",
+        "ja": "直前の --method の KEY=VALUE",
+    },
+    "help.kit.seed": {"en": "seed of the random methods", "ja": "乱数を使う手法のシード"},
+    "help.kit.published": {
+        "en": "the published target (its rows are shuffled)",
+        "ja": "公開された攻撃対象（行は並べ替え済み）",
+    },
+    "help.kit.reference": {
+        "en": "the original table, or the candidate table",
+        "ja": "元のテーブル、または候補のテーブル",
+    },
+    "help.kit.attack_method": {
+        "en": "the attack (default: lecture)",
+        "ja": "攻撃（既定: lecture）",
+    },
+    "help.kit.attack_param": {"en": "KEY=VALUE for the attack", "ja": "攻撃の KEY=VALUE"},
+    "help.kit.attack_seed": {"en": "seed of E1's random pick", "ja": "E1 の無作為な選択のシード"},
+    # python -m scoring dp
+    "help.dp.epsilon": {
+        "en": "eq. 6/7: epsilon and k from rho's, or rho from epsilon",
+        "ja": "式 6/7: rho から epsilon と k を、または epsilon から rho を求める",
+    },
+    "help.dp.sizes": {
+        "en": "domain size of each group, e.g. 2,7",
+        "ja": "各グループの定義域の大きさ（例: 2,7）",
+    },
+    "help.dp.rho": {
+        "en": "rho of each group (one value: every group)",
+        "ja": "各グループの rho（値が 1 つならすべてのグループに）",
+    },
+    "help.dp.epsilons": {
+        "en": "epsilon of each group, decimal or p/q (one value: every group)",
+        "ja": "各グループの epsilon、小数または p/q（値が 1 つならすべてのグループに）",
+    },
+    "help.dp.total": {
+        "en": "total epsilon: the one rho of every group that spends it (eq. 6)",
+        "ja": "epsilon の合計: それを使い切る、全グループ共通の rho（式 6）",
+    },
+    "help.dp.rows": {"en": "N, for k (eq. 7)", "ja": "N（k を求めるため、式 7）"},
+    "help.dp.groups": {
+        "en": "ATTR[+ATTR...]:rho=R or ATTR[+ATTR...]:epsilon=E",
+        "ja": "ATTR[+ATTR...]:rho=R または ATTR[+ATTR...]:epsilon=E",
+    },
+    "help.dp.declaration": {
+        "en": "release declaration (JSON, spec §7.3)",
+        "ja": "公開の宣言（JSON、仕様 §7.3）",
+    },
+    "help.dp.release": {
+        "en": "a Pk-anonymized release of a local table (practice)",
+        "ja": "手元のテーブルの Pk 匿名化リリース（練習用）",
+    },
+    "help.dp.seed": {
+        "en": "reproducible draw (default: OS randomness)",
+        "ja": "再現できる乱数の種（既定: OS の乱数）",
+    },
+    "help.dp.no_shuffle": {
+        "en": "keep row i derived from row i (declared mode)",
+        "ja": "i 行目から作った行を i 行目のままにする（宣言モード）",
+    },
+    "help.dp.estimate": {
+        "en": "BT, BR (eq. 3) or BI estimate.csv from a release",
+        "ja": "リリースから BT、BR（式 3）または BI の estimate.csv を作る",
+    },
+    "help.dp.score": {
+        "en": "L2 and Spearman of estimate.csv per target and overall",
+        "ja": "estimate.csv の L2 と Spearman（対象ごとと全体）",
+    },
+    "help.dp.truth": {
+        "en": "the table (CSV) holding the true histograms",
+        "ja": "真のヒストグラムを持つテーブル（CSV）",
+    },
+    "help.dp.check": {
+        "en": "the server's check of estimate.csv (verdict and message)",
+        "ja": "サーバーと同じ estimate.csv の検査（判定とメッセージ）",
+    },
+    # python -m scoring synth
+    "help.synth.describe": {
+        "en": "what the kit needs of the original table",
+        "ja": "キットが元のテーブルから必要とするもの",
+    },
+    "help.synth.check": {
+        "en": "check a release as the server does",
+        "ja": "サーバーと同じようにリリースを検査する",
+    },
+    "help.synth.score_release": {
+        "en": "U_ML, U_1, U_2, R_copy, DCR_5 of a release",
+        "ja": "リリースの U_ML、U_1、U_2、R_copy、DCR_5",
+    },
+    "help.synth.baseline": {
+        "en": "the sample release (independent marginals)",
+        "ja": "見本のリリース（独立な周辺分布）",
+    },
+    "help.synth.attack_dcr": {"en": "the sample attack (DCR)", "ja": "見本の攻撃（DCR）"},
+    "help.synth.attack_density": {
+        "en": "the built-in density attack (the round's bandwidth)",
+        "ja": "組み込みの密度攻撃（ラウンドのバンド幅）",
+    },
+    "help.synth.practice": {
+        "en": "a labelled practice split of the auxiliary table",
+        "ja": "補助テーブルをラベル付きの練習用に分割する",
+    },
+    "help.synth.score_attack": {
+        "en": "AUC, TPR@FPR, advantage of an answer",
+        "ja": "回答の AUC、TPR@FPR、advantage",
+    },
+    # python -m scoring scorer run
+    "help.scorer.run": {
+        "en": "run a scoring program on a submission in the sandbox",
+        "ja": "サンドボックスで提出に採点プログラムを実行する",
+    },
+    "help.scorer.program": {
+        "en": "the program's ZIP (or its folder)",
+        "ja": "プログラムの ZIP（またはそのフォルダ）",
+    },
+    "help.scorer.submission": {
+        "en": "the submission (a ZIP is unzipped)",
+        "ja": "提出（ZIP は展開する）",
+    },
+    "help.scorer.reference": {
+        "en": "the reference data folder (ref/)",
+        "ja": "参照データのフォルダ（ref/）",
+    },
+    "help.scorer.truth": {"en": "the hidden truth folder", "ja": "非公開の正解のフォルダ"},
+    "help.scorer.context": {
+        "en": "a JSON file given as input/context.json",
+        "ja": "input/context.json として渡す JSON ファイル",
+    },
+    "help.scorer.output": {
+        "en": "the folder that receives the output",
+        "ja": "出力を受け取るフォルダ",
+    },
+    "help.scorer.target": {
+        "en": "an attack's target: DIR bound at /app/input/targets/NAME (repeatable)",
+        "ja": "攻撃の対象: DIR を /app/input/targets/NAME に割り当てる（繰り返し指定可）",
+    },
+    "help.scorer.primary_key": {
+        "en": "the score scores.json must hold",
+        "ja": "scores.json に必ずあるべきスコア",
+    },
+    "help.scorer.timeout": {"en": "seconds (default 300)", "ja": "秒数（既定 300）"},
+    "help.scorer.memory": {"en": "MB (default 2048)", "ja": "MB（既定 2048）"},
+    "help.scorer.cache": {
+        "en": "environments' cache (default {cache})",
+        "ja": "環境のキャッシュ（既定 {cache}）",
+    },
+    "help.scorer.sandbox_command": {
+        "en": "a container runtime's command line in place of bubblewrap (docs/operations.md)",
+        "ja": "bubblewrap に代わるコンテナランタイムのコマンド（docs/operations.md）",
+    },
 }

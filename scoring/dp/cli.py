@@ -240,19 +240,15 @@ def add_dp_commands(commands, lang: str = "en") -> None:
         parser.add_argument("--format", choices=("table", "json"), default="table")
         return parser
 
-    p = with_format(
-        sub.add_parser("epsilon", help="eq. 6/7: epsilon and k from rho's, or rho from epsilon")
-    )
-    p.add_argument("--sizes", required=True, help="domain size of each group, e.g. 2,7")
+    p = with_format(sub.add_parser("epsilon", help=render("help.dp.epsilon", lang=lang)))
+    p.add_argument("--sizes", required=True, help=render("help.dp.sizes", lang=lang))
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--rho", help="rho of each group (one value: every group)")
-    how.add_argument(
-        "--epsilon", help="epsilon of each group, decimal or p/q (one value: every group)"
+    how.add_argument("--rho", help=render("help.dp.rho", lang=lang))
+    how.add_argument("--epsilon", help=render("help.dp.epsilons", lang=lang))
+    how.add_argument("--total", help=render("help.dp.total", lang=lang))
+    p.add_argument(
+        "--rows", type=integer_option(lang), default=None, help=render("help.dp.rows", lang=lang)
     )
-    how.add_argument(
-        "--total", help="total epsilon: the one rho of every group that spends it (eq. 6)"
-    )
-    p.add_argument("--rows", type=integer_option(lang), default=None, help="N, for k (eq. 7)")
     p.set_defaults(handler=cmd_epsilon)
 
     def with_groups(parser):
@@ -261,13 +257,11 @@ def add_dp_commands(commands, lang: str = "en") -> None:
             nargs="+",
             type=_group_spec,
             metavar="SPEC",
-            help="ATTR[+ATTR...]:rho=R or ATTR[+ATTR...]:epsilon=E",
+            help=render("help.dp.groups", lang=lang),
         )
-        parser.add_argument("--declaration", help="release declaration (JSON, spec §7.3)")
+        parser.add_argument("--declaration", help=render("help.dp.declaration", lang=lang))
 
-    p = with_format(
-        sub.add_parser("release", help="a Pk-anonymized release of a local table (practice)")
-    )
+    p = with_format(sub.add_parser("release", help=render("help.dp.release", lang=lang)))
     p.add_argument("table")
     p.add_argument("--config", required=True)
     p.add_argument("--level", required=True)
@@ -276,17 +270,15 @@ def add_dp_commands(commands, lang: str = "en") -> None:
         "--seed",
         type=integer_option(lang),
         default=None,
-        help="reproducible draw (default: OS randomness)",
+        help=render("help.dp.seed", lang=lang),
     )
     p.add_argument(
-        "--no-shuffle", action="store_true", help="keep row i derived from row i (declared mode)"
+        "--no-shuffle", action="store_true", help=render("help.dp.no_shuffle", lang=lang)
     )
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(handler=cmd_release)
 
-    p = with_format(
-        sub.add_parser("estimate", help="BT, BR (eq. 3) or BI estimate.csv from a release")
-    )
+    p = with_format(sub.add_parser("estimate", help=render("help.dp.estimate", lang=lang)))
     p.add_argument("release")
     p.add_argument("--config", required=True)
     p.add_argument("--estimator", required=True, choices=ESTIMATORS)
@@ -294,17 +286,13 @@ def add_dp_commands(commands, lang: str = "en") -> None:
     p.add_argument("-o", "--output", default="estimate.csv")
     p.set_defaults(handler=cmd_estimate)
 
-    p = with_format(
-        sub.add_parser("score", help="L2 and Spearman of estimate.csv per target and overall")
-    )
+    p = with_format(sub.add_parser("score", help=render("help.dp.score", lang=lang)))
     p.add_argument("estimate")
-    p.add_argument("--truth", required=True, help="the table (CSV) holding the true histograms")
+    p.add_argument("--truth", required=True, help=render("help.dp.truth", lang=lang))
     p.add_argument("--config", required=True)
     p.set_defaults(handler=cmd_score)
 
-    p = with_format(
-        sub.add_parser("check", help="the server's check of estimate.csv (verdict and message)")
-    )
+    p = with_format(sub.add_parser("check", help=render("help.dp.check", lang=lang)))
     p.add_argument("estimate")
     p.add_argument("--config", required=True)
     p.set_defaults(handler=cmd_check)

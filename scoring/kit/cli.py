@@ -156,23 +156,25 @@ def add_kit_commands(commands, lang: str = "en") -> None:
     sub.add_argument("original")
     sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
     sub.add_argument(
-        "--attr-depth", default=None, help="attr_depth.json (generalization hierarchy)"
+        "--attr-depth", default=None, help=render("help.kit.attr_depth_file", lang=lang)
     )
+    sub.add_argument("--recipe", default=None, help=render("help.kit.recipe", lang=lang))
     sub.add_argument(
-        "--recipe", default=None, help='JSON list of steps: [{"method": ..., "params": {...}}]'
-    )
-    sub.add_argument(
-        "--method", action=_Step, dest="steps", metavar="NAME", help="a method (repeat to chain)"
+        "--method",
+        action=_Step,
+        dest="steps",
+        metavar="NAME",
+        help=render("help.kit.method", lang=lang),
     )
     sub.add_argument(
         "--param",
         action=_Step,
         dest="steps",
         metavar="KEY=VALUE",
-        help="KEY=VALUE for the latest --method",
+        help=render("help.kit.param", lang=lang),
     )
     sub.add_argument(
-        "--seed", type=integer_option(lang), default=None, help="seed of the random methods"
+        "--seed", type=integer_option(lang), default=None, help=render("help.kit.seed", lang=lang)
     )
     sub.add_argument("-o", "--output", required=True)
     sub.set_defaults(handler=cmd_anonymize)
@@ -186,17 +188,28 @@ def add_kit_commands(commands, lang: str = "en") -> None:
         + "\n\nexample:\n  python -m scoring attack target.csv original.csv --config round.json "
         "--method lecture --param n=3 -o answer.csv",
     )
-    sub.add_argument("published", help="the published target (its rows are shuffled)")
-    sub.add_argument("reference", help="the original table, or the candidate table")
+    sub.add_argument("published", help=render("help.kit.published", lang=lang))
+    sub.add_argument("reference", help=render("help.kit.reference", lang=lang))
     sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
     sub.add_argument(
-        "--method", action=_Step, dest="steps", metavar="NAME", help="the attack (default: lecture)"
+        "--method",
+        action=_Step,
+        dest="steps",
+        metavar="NAME",
+        help=render("help.kit.attack_method", lang=lang),
     )
     sub.add_argument(
-        "--param", action=_Step, dest="steps", metavar="KEY=VALUE", help="KEY=VALUE for the attack"
+        "--param",
+        action=_Step,
+        dest="steps",
+        metavar="KEY=VALUE",
+        help=render("help.kit.attack_param", lang=lang),
     )
     sub.add_argument(
-        "--seed", type=integer_option(lang), default=None, help="seed of E1's random pick"
+        "--seed",
+        type=integer_option(lang),
+        default=None,
+        help=render("help.kit.attack_seed", lang=lang),
     )
     sub.add_argument("-o", "--output", required=True)
     sub.set_defaults(handler=cmd_attack)

@@ -121,13 +121,13 @@ def add_scorer_commands(commands, lang: str = "en") -> None:
     line in ``lang``)."""
     scorer = commands.add_parser("scorer", help=render("help.scorer", lang=lang))
     sub = scorer.add_subparsers(required=True)
-    run = sub.add_parser("run", help="run a scoring program on a submission in the sandbox")
-    run.add_argument("--program", required=True, help="the program's ZIP (or its folder)")
-    run.add_argument("--submission", default=None, help="the submission (a ZIP is unzipped)")
-    run.add_argument("--reference", default=None, help="the reference data folder (ref/)")
-    run.add_argument("--truth", default=None, help="the hidden truth folder")
-    run.add_argument("--context", default=None, help="a JSON file given as input/context.json")
-    run.add_argument("--output", required=True, help="the folder that receives the output")
+    run = sub.add_parser("run", help=render("help.scorer.run", lang=lang))
+    run.add_argument("--program", required=True, help=render("help.scorer.program", lang=lang))
+    run.add_argument("--submission", default=None, help=render("help.scorer.submission", lang=lang))
+    run.add_argument("--reference", default=None, help=render("help.scorer.reference", lang=lang))
+    run.add_argument("--truth", default=None, help=render("help.scorer.truth", lang=lang))
+    run.add_argument("--context", default=None, help=render("help.scorer.context", lang=lang))
+    run.add_argument("--output", required=True, help=render("help.scorer.output", lang=lang))
     run.add_argument("--kind", choices=("score", "release", "attack", "ranking"), default="score")
     run.add_argument(
         "--target",
@@ -135,24 +135,34 @@ def add_scorer_commands(commands, lang: str = "en") -> None:
         type=_target,
         default=None,
         metavar="NAME=DIR",
-        help="an attack's target: DIR bound at /app/input/targets/NAME (repeatable)",
-    )
-    run.add_argument("--primary-key", default=None, help="the score scores.json must hold")
-    run.add_argument(
-        "--timeout", type=number_option(lang), default=300.0, help="seconds (default 300)"
+        help=render("help.scorer.target", lang=lang),
     )
     run.add_argument(
-        "--memory-mb", type=integer_option(lang), default=2048, help="MB (default 2048)"
+        "--primary-key", default=None, help=render("help.scorer.primary_key", lang=lang)
     )
     run.add_argument(
-        "--cache", default=str(DEFAULT_CACHE), help=f"environments' cache (default {DEFAULT_CACHE})"
+        "--timeout",
+        type=number_option(lang),
+        default=300.0,
+        help=render("help.scorer.timeout", lang=lang),
+    )
+    run.add_argument(
+        "--memory-mb",
+        type=integer_option(lang),
+        default=2048,
+        help=render("help.scorer.memory", lang=lang),
+    )
+    run.add_argument(
+        "--cache",
+        default=str(DEFAULT_CACHE),
+        help=render("help.scorer.cache", {"cache": DEFAULT_CACHE}, lang),
     )
     defaults = CommandLauncher("")
     run.add_argument(
         "--sandbox-command",
         default=None,
         metavar="TEMPLATE",
-        help="a container runtime's command line in place of bubblewrap (docs/operations.md)",
+        help=render("help.scorer.sandbox_command", lang=lang),
     )
     run.add_argument("--sandbox-mount-ro", default=defaults.mount_readonly, metavar="WORDS")
     run.add_argument("--sandbox-mount-rw", default=defaults.mount_writable, metavar="WORDS")

@@ -188,18 +188,18 @@ def add_synth_commands(commands, lang: str = "en") -> None:
     synth = commands.add_parser("synth", help=render("help.synth", lang=lang))
     sub = synth.add_subparsers(required=True)
 
-    p = sub.add_parser("describe", help="what the kit needs of the original table")
+    p = sub.add_parser("describe", help=render("help.synth.describe", lang=lang))
     p.add_argument("original")
     p.add_argument("--config", required=True)
     p.add_argument("-o", "--output")
     p.set_defaults(handler=cmd_describe)
 
-    p = sub.add_parser("check", help="check a release as the server does")
+    p = sub.add_parser("check", help=render("help.synth.check", lang=lang))
     p.add_argument("release")
     p.add_argument("--population", required=True)
     p.set_defaults(handler=cmd_check)
 
-    p = sub.add_parser("score-release", help="U_ML, U_1, U_2, R_copy, DCR_5 of a release")
+    p = sub.add_parser("score-release", help=render("help.synth.score_release", lang=lang))
     p.add_argument("release")
     p.add_argument("--population", required=True)
     p.add_argument("--train", required=True)
@@ -207,7 +207,7 @@ def add_synth_commands(commands, lang: str = "en") -> None:
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(handler=cmd_score_release)
 
-    p = sub.add_parser("baseline", help="the sample release (independent marginals)")
+    p = sub.add_parser("baseline", help=render("help.synth.baseline", lang=lang))
     p.add_argument("train")
     p.add_argument("--population", required=True)
     p.add_argument("--rows", type=integer_option(lang), default=0)
@@ -215,14 +215,14 @@ def add_synth_commands(commands, lang: str = "en") -> None:
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(handler=cmd_baseline)
 
-    p = sub.add_parser("attack-dcr", help="the sample attack (DCR)")
+    p = sub.add_parser("attack-dcr", help=render("help.synth.attack_dcr", lang=lang))
     p.add_argument("release")
     p.add_argument("challenge")
     p.add_argument("--population", required=True)
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(handler=cmd_attack_dcr)
 
-    p = sub.add_parser("attack-density", help="the built-in density attack (the round's bandwidth)")
+    p = sub.add_parser("attack-density", help=render("help.synth.attack_density", lang=lang))
     p.add_argument("release")
     p.add_argument("challenge")
     p.add_argument("aux")
@@ -230,7 +230,7 @@ def add_synth_commands(commands, lang: str = "en") -> None:
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(handler=cmd_attack_density)
 
-    p = sub.add_parser("practice", help="a labelled practice split of the auxiliary table")
+    p = sub.add_parser("practice", help=render("help.synth.practice", lang=lang))
     p.add_argument("aux")
     p.add_argument("--population", required=True)
     p.add_argument("--challenge", type=integer_option(lang), default=200)
@@ -238,7 +238,7 @@ def add_synth_commands(commands, lang: str = "en") -> None:
     p.add_argument("--out", required=True)
     p.set_defaults(handler=cmd_practice)
 
-    p = sub.add_parser("score-attack", help="AUC, TPR@FPR, advantage of an answer")
+    p = sub.add_parser("score-attack", help=render("help.synth.score_attack", lang=lang))
     p.add_argument("answer")
     p.add_argument("--truth", required=True)
     p.add_argument("--fpr", type=number_option(lang), nargs="+", default=[0.1])
