@@ -94,14 +94,7 @@ def test_numbers_read_after_the_line_follow_the_rule_too(value):
 @pytest.mark.parametrize("value", ["1_0", "٣"])
 def test_a_kit_parameter_follows_the_rule(tmp_path, value):
     files = bank_files(tmp_path)
-    line = [
-        "anonymize",
-        files / "bank.csv",
-        "--config",
-        files / "round.json",
-        "-o",
-        files / "o.csv",
-    ]
+    line = f"anonymize {files}/bank.csv --config {files}/round.json -o {files}/o.csv".split()
     done = run(*line, "--method", "mdav", "--param", f"k={value}")
     assert done.returncode == 2
     assert done.stderr == f"error: mdav: parameter 'k': cannot read {value!r} as int\n"
