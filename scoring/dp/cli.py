@@ -107,7 +107,7 @@ def cmd_epsilon(args) -> int:
         epsilons = _numbers(args.epsilon, lambda s: parse_epsilon(s, positive=False))
         epsilons = epsilons * len(sizes) if len(epsilons) == 1 else epsilons
         if len(epsilons) != len(sizes):
-            raise SystemExit("error: give one epsilon, or one per size")
+            raise DPError("dp.cli.one_per_size", name="epsilon")
         groups = [
             {"cells": v, "rho": rho_from_epsilon(float(e), v), "epsilon": float(e)}
             for v, e in zip(sizes, epsilons, strict=True)
@@ -117,7 +117,7 @@ def cmd_epsilon(args) -> int:
         rhos = _numbers(args.rho, parse_rho)
         rhos = rhos * len(sizes) if len(rhos) == 1 else rhos
         if len(rhos) != len(sizes):
-            raise SystemExit("error: give one rho, or one per size")
+            raise DPError("dp.cli.one_per_size", name="rho")
         groups = [
             {"cells": v, "rho": r, "epsilon": epsilon_from_rho(r, v)}
             for v, r in zip(sizes, rhos, strict=True)
@@ -145,7 +145,7 @@ def cmd_release(args) -> int:
     level = config.level(args.level)
     declaration = _declaration(args)
     if declaration is None:
-        raise SystemExit("error: give --groups or --declaration")
+        raise DPError("dp.cli.groups_needed")
     plan = parse_release_declaration(declaration, config)
     if plan.charge > level.epsilon:
         raise DPError(
@@ -182,7 +182,7 @@ def cmd_estimate(args) -> int:
     codes = validate_release_table(release, config, rows=None, name=name)
     declaration = _declaration(args)
     if declaration is None and args.estimator != "BT":
-        raise SystemExit(f"error: {args.estimator} needs the release's --groups or --declaration")
+        raise DPError("dp.cli.estimator_groups", estimator=args.estimator)
     plan = None if declaration is None else parse_release_declaration(declaration, config)
     estimates = estimate_from_release(codes, plan, config, args.estimator)
     with open(args.output, "wb") as handle:

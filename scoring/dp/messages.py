@@ -371,6 +371,18 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "--rows (N, the number of rows) must be at least 1; got {value}",
         "ja": "--rows（行数 N）は 1 以上にしてください。指定値: {value}",
     },
+    "dp.cli.one_per_size": {
+        "en": "give one {name}, or one per size",
+        "ja": "{name} は 1 つか、--sizes のサイズごとに 1 つずつ指定してください",
+    },
+    "dp.cli.groups_needed": {
+        "en": "give --groups or --declaration",
+        "ja": "--groups か --declaration を指定してください",
+    },
+    "dp.cli.estimator_groups": {
+        "en": "{estimator} needs the release's --groups or --declaration",
+        "ja": "{estimator} にはリリースの --groups か --declaration が必要です",
+    },
     "dp.declaration.postprocessing": {
         "en": "Post-processing '{value}' is unknown; expected 'raw' or 'clamp_rescale'",
         "ja": "後処理 '{value}' は未知です。'raw' か 'clamp_rescale' を指定してください",

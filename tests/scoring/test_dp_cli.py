@@ -413,3 +413,21 @@ def test_the_readme_dp_commands_run(tmp_path, monkeypatch, capsys):
         "race_income",
     }
     assert 0 < scores["l2"] < 6104  # BR at ε = 4 beats the ε = 0.1 expected BT of one target
+
+
+def test_a_missing_or_mismatched_choice_is_a_usage_error_in_both_languages(files, capsys):
+    """Exit 2 with the message in the language asked for (they were English SystemExits,
+    exit status 1)."""
+    sizes = ["dp", "epsilon", "--sizes", "2,7"]
+    status, _, err = run(capsys, *sizes, "--rho", "0.1,0.2,0.3")
+    assert (status, err) == (2, "error: give one rho, or one per size\n")
+    status, _, err = run(capsys, "--lang", "ja", *sizes, "--epsilon", "0.1,0.2,0.3")
+    assert status == 2
+    assert err == "error: epsilon は 1 つか、--sizes のサイズごとに 1 つずつ指定してください\n"
+    table = ["dp", "release", files / "table.csv", "--config", files / "round.json"]
+    status, _, err = run(capsys, *table, "--level", "eps-4", "-o", files / "r.csv")
+    assert (status, err) == (2, "error: give --groups or --declaration\n")
+    table[1] = "estimate"
+    status, _, err = run(capsys, "--lang", "ja", *table, "--estimator", "BR")
+    assert status == 2
+    assert err == "error: BR にはリリースの --groups か --declaration が必要です\n"
