@@ -86,7 +86,8 @@ def value_range(text: str, lang: str = "en") -> tuple[str, tuple[float, float]]:
     column, _, bounds = text.rpartition("=")
     low, colon, high = bounds.partition(":")
     if not column or not colon:
-        raise argparse.ArgumentTypeError(render("usage.range_syntax", {"value": repr(text)}, lang))
+        form = {"form": "COLUMN=LOW:HIGH", "value": repr(text)}
+        raise argparse.ArgumentTypeError(render("usage.expected_form", form, lang))
     low_value, high_value = option_number(low, lang), option_number(high, lang)
     if not np.isfinite([low_value, high_value]).all() or low_value > high_value:
         raise argparse.ArgumentTypeError(render("usage.range_order", {"value": repr(text)}, lang))

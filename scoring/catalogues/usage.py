@@ -62,9 +62,19 @@ USAGE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "not an integer: {value} (write it in ASCII digits, e.g. 1000)",
         "ja": "整数として読めません: {value}（半角の数字で書きます。例: 1000）",
     },
-    "usage.range_syntax": {
-        "en": "expected COLUMN=LOW:HIGH, got {value}",
-        "ja": "COLUMN=LOW:HIGH の形で指定します: {value}",
+    # An option's value not of its form (``--range``, ``scorer run --target``), the kit's
+    # ``--param`` (``KEY=VALUE``, after a ``--method``).
+    "usage.expected_form": {
+        "en": "expected {form}, got {value}",
+        "ja": "{form} の形で指定します: {value}",
+    },
+    "usage.param_first": {
+        "en": "--param must follow a --method",
+        "ja": "--param は --method の後に指定します",
+    },
+    "usage.param_form": {
+        "en": "--param {value}: expected KEY=VALUE",
+        "ja": "--param {value}: KEY=VALUE の形で指定します",
     },
     "usage.range_order": {
         "en": "expected COLUMN=LOW:HIGH with LOW <= HIGH, got {value}",

@@ -18,6 +18,7 @@ p/q), e.g. ``--groups gender:epsilon=0.3 age:epsilon=0.7``. Every command takes
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -52,13 +53,13 @@ def _numbers(text: str, parse):
     return [parse(part) for part in text.split(",") if part.strip()]
 
 
-def _group_spec(text: str) -> dict:
+def _group_spec(text: str, lang: str = "en") -> dict:
     names, sep, setting = text.partition(":")
     key, eq, value = setting.partition("=")
     key = key.strip().lower()
     if not sep or not eq or key not in ("rho", "epsilon") or not names.strip():
         raise argparse.ArgumentTypeError(
-            f"group {text!r}: expected ATTR[+ATTR...]:rho=R or ATTR[+ATTR...]:epsilon=E"
+            render_dp("dp.cli.group_spec", {"value": repr(text)}, lang)
         )
     value = value.strip()
     if key == "rho":
@@ -255,7 +256,7 @@ def add_dp_commands(commands, lang: str = "en") -> None:
         parser.add_argument(
             "--groups",
             nargs="+",
-            type=_group_spec,
+            type=functools.partial(_group_spec, lang=lang),
             metavar="SPEC",
             help=render("help.dp.groups", lang=lang),
         )

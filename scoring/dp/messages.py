@@ -375,6 +375,10 @@ DP_MESSAGES: dict[str, dict[str, str]] = {
         "en": "give one {name}, or one per size",
         "ja": "{name} は 1 つか、--sizes のサイズごとに 1 つずつ指定してください",
     },
+    "dp.cli.group_spec": {
+        "en": "group {value}: expected ATTR[+ATTR...]:rho=R or ATTR[+ATTR...]:epsilon=E",
+        "ja": "グループ {value}: ATTR[+ATTR...]:rho=R か ATTR[+ATTR...]:epsilon=E の形で指定します",
+    },
     "dp.cli.groups_needed": {
         "en": "give --groups or --declaration",
         "ja": "--groups か --declaration を指定してください",

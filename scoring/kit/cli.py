@@ -40,10 +40,10 @@ class _Step(argparse.Action):
             steps.append({"method": values, "params": {}})
         else:
             if not steps:
-                parser.error("--param must follow a --method")
+                parser.error(render("usage.param_first", {}, parser.language))
             key, sep, value = values.partition("=")
             if not sep:
-                parser.error(f"--param {values!r}: expected KEY=VALUE")
+                parser.error(render("usage.param_form", {"value": repr(values)}, parser.language))
             steps[-1]["params"][key.strip()] = value
         namespace.steps = steps
 

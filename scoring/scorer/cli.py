@@ -19,6 +19,7 @@ scorer run --program PROG.zip|DIR --submission FILE|ZIP --reference DIR --output
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -97,11 +98,12 @@ def _launcher(args) -> CommandLauncher | None:
     )
 
 
-def _target(pair: str) -> tuple[str, Path]:
+def _target(pair: str, lang: str = "en") -> tuple[str, Path]:
     """``NAME=DIR`` -> ``(NAME, DIR)``; the name itself is checked by the run."""
     name, equals, folder = pair.partition("=")
     if not equals or not name or not folder:
-        raise argparse.ArgumentTypeError(f"expected NAME=DIR, got {pair!r}")
+        form = {"form": "NAME=DIR", "value": repr(pair)}
+        raise argparse.ArgumentTypeError(render("usage.expected_form", form, lang))
     return name, Path(folder).resolve()
 
 
@@ -132,7 +134,7 @@ def add_scorer_commands(commands, lang: str = "en") -> None:
     run.add_argument(
         "--target",
         action="append",
-        type=_target,
+        type=functools.partial(_target, lang=lang),
         default=None,
         metavar="NAME=DIR",
         help=render("help.scorer.target", lang=lang),

@@ -5,6 +5,7 @@ command's own ``parser.error``) stays as written."""
 
 import pytest
 
+from scoring.cli_usage import translated
 from tests.scoring.cli_runner import as_child
 from tests.scoring.cli_runner import in_process as run
 
@@ -96,11 +97,49 @@ def test_an_invalid_lang_is_said_in_the_environment_s_language():
 
 
 def test_a_message_no_pattern_knows_stays_as_written():
-    done = run("--lang", "ja", "anonymize", "a", "--config", "c", "-o", "o", "--param", "k=1")
-    assert done.stderr.startswith("使い方: ")
-    assert done.stderr.endswith(
-        "python -m scoring anonymize: エラー: --param must follow a --method\n"
+    assert translated("argument --x: a wording of another Python", "ja") == (
+        "引数 --x: a wording of another Python"
     )
+
+
+# A command's own refusals of a value, in English (as before) and in Japanese.
+OWN_REFUSALS = [
+    (
+        "anonymize a --config c -o o --param k=1",
+        "anonymize: error: --param must follow a --method",
+        "anonymize: エラー: --param は --method の後に指定します",
+    ),
+    (
+        "anonymize a --config c -o o --method mdav --param k",
+        "anonymize: error: --param 'k': expected KEY=VALUE",
+        "anonymize: エラー: --param 'k': KEY=VALUE の形で指定します",
+    ),
+    (
+        "scorer run --program p --output o --target t",
+        "scorer run: error: argument --target: expected NAME=DIR, got 't'",
+        "scorer run: エラー: 引数 --target: NAME=DIR の形で指定します: 't'",
+    ),
+    (
+        "dp release t --config c --level 1 -o o --groups age",
+        "dp release: error: argument --groups: group 'age': expected "
+        "ATTR[+ATTR...]:rho=R or ATTR[+ATTR...]:epsilon=E",
+        "dp release: エラー: 引数 --groups: グループ 'age': "
+        "ATTR[+ATTR...]:rho=R か ATTR[+ATTR...]:epsilon=E の形で指定します",
+    ),
+    (
+        "evaluate a b --config c --range age",
+        "evaluate: error: argument --range: expected COLUMN=LOW:HIGH, got 'age'",
+        "evaluate: エラー: 引数 --range: COLUMN=LOW:HIGH の形で指定します: 'age'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "english", "japanese"), OWN_REFUSALS, ids=lambda v: v[:30])
+def test_a_command_s_own_refusal_follows_the_language(line, english, japanese):
+    plain, done = run(*line.split()), run("--lang", "ja", *line.split())
+    assert plain.returncode == done.returncode == 2
+    assert plain.stderr.endswith(f"python -m scoring {english}\n"), plain.stderr
+    assert done.stderr.endswith(f"python -m scoring {japanese}\n"), done.stderr
 
 
 def test_the_entry_point_says_it_in_japanese_too():
