@@ -12,8 +12,10 @@ a usage error, overridden here) raises :class:`UsageError` instead, and ``main``
 :func:`usage_error_text`. argparse's messages are its English text (the ``usage.*``
 catalogue holds each as written by Python 3.11 to 3.13): a message is matched to its code
 and parameters and rendered in Japanese; one no pattern matches (a wording of another
-Python version, a command's own ``parser.error``) stays as argparse wrote it. In English
-the output is argparse's own, character for character.
+Python version) stays as argparse wrote it. The commands' own refusals (an option's value
+not of its form, :func:`option_number`) are rendered in the parser's language
+(:attr:`UsageParser.language`). In English the output is argparse's own, character for
+character.
 
 Examples
 --------

@@ -1,7 +1,7 @@
 """argparse's own refusals (a missing argument, an invalid choice or value, an unknown
 option) in the language of ``--lang`` or ``LANG``: the usage line and the ``error:`` line.
-In English they are argparse's text, unchanged; a message argparse words otherwise (or a
-command's own ``parser.error``) stays as written."""
+In English they are argparse's text, unchanged; a message argparse words otherwise stays as
+written. A command's own refusal of a value is said in the language too."""
 
 import pytest
 
