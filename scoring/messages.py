@@ -45,6 +45,7 @@ from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.core import TERMS as CORE_TERMS
 from scoring.catalogues.expected import EXPECTED_MESSAGES
 from scoring.catalogues.formula import FORMULA_MESSAGES
+from scoring.catalogues.kit_help import KIT_HELP_MESSAGES
 from scoring.catalogues.scorer import SCORER_MESSAGES, SCORER_TERMS
 from scoring.catalogues.sequential import SEQ_MESSAGES
 from scoring.catalogues.usage import USAGE_MESSAGES
@@ -58,7 +59,7 @@ ELLIPSIS = "…"
 # ``config.*``, the sequential round's ``seq.*``, then the organizer's scoring program's
 # ``scorer.*``, a round total's formula ``formula.*``, what a configuration's value
 # should have been, ``expect.*``, argparse's refusals of a command line, ``usage.*``, and the
-# command line's help, ``help.*``.
+# command line's help, ``help.*`` (the kit's list of methods and attacks in a part of its own).
 CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     CORE_MESSAGES,
     CONFIG_MESSAGES,
@@ -68,6 +69,7 @@ CATALOGUES: tuple[Mapping[str, dict[str, str]], ...] = (
     EXPECTED_MESSAGES,
     USAGE_MESSAGES,
     HELP_MESSAGES,
+    KIT_HELP_MESSAGES,
 )
 
 

@@ -147,9 +147,12 @@ def add_kit_commands(commands, lang: str = "en") -> None:
         "anonymize",
         help=render("help.anonymize", lang=lang),
         formatter_class=formatter,
-        epilog="methods (pass parameters as --param KEY=VALUE after --method):\n"
-        + describe(METHODS)
-        + "\n\nexample:\n  python -m scoring anonymize original.csv --config round.json "
+        epilog=render("help.kit.methods_heading", lang=lang)
+        + "\n"
+        + describe(METHODS, lang)
+        + "\n\n"
+        + render("help.kit.example", lang=lang)
+        + "\n  python -m scoring anonymize original.csv --config round.json "
         "--attr-depth attr_depth.json --method generalize --param levels=age:1 "
         "--method remove_record --param k=2 --seed 1 -o anonymized.csv",
     )
@@ -183,9 +186,12 @@ def add_kit_commands(commands, lang: str = "en") -> None:
         "attack",
         help=render("help.attack", lang=lang),
         formatter_class=formatter,
-        epilog="attacks (parameters as --param KEY=VALUE):\n"
-        + describe(ATTACK_ENTRIES)
-        + "\n\nexample:\n  python -m scoring attack target.csv original.csv --config round.json "
+        epilog=render("help.kit.attacks_heading", lang=lang)
+        + "\n"
+        + describe(ATTACK_ENTRIES, lang)
+        + "\n\n"
+        + render("help.kit.example", lang=lang)
+        + "\n  python -m scoring attack target.csv original.csv --config round.json "
         "--method lecture --param n=3 -o answer.csv",
     )
     sub.add_argument("published", help=render("help.kit.published", lang=lang))

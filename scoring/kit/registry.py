@@ -8,9 +8,12 @@ from dataclasses import dataclass, field
 
 from scoring.kit import attacks, hierarchy, methods
 from scoring.kit._common import KitError
+from scoring.messages import render
 from scoring.numbers import integer_of, number_of
 
 
+# An entry's summary and a parameter's help are codes of the catalogue
+# (scoring/catalogues/kit_help.py): ``--help`` lists them in the language asked for.
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -30,142 +33,139 @@ class Entry:
     extra: dict = field(default_factory=dict)
 
 
-def _columns(help_text="columns, comma-separated", default=None, required=False):
+def _columns(help_text="help.param.columns", default=None, required=False):
     return Param("columns", "columns", default, required, help_text)
 
 
 METHODS: dict[str, Entry] = {
     "generalize": Entry(
         hierarchy.generalize,
-        "hierarchy generalization per attr_depth.json, mapped back to first-level values (B.1.1)",
+        "help.method.generalize",
         (
-            Param("levels", "levels", required=True, help="column:level,... e.g. age:1,pref:2"),
-            Param("back_map", "str", "mode", help="mode | random"),
-            Param("median", "str", "low", help="low | pandas (number columns)"),
+            Param("levels", "levels", required=True, help="help.param.levels"),
+            Param("back_map", "str", "mode", help="help.param.back_map"),
+            Param("median", "str", "low", help="help.param.median"),
         ),
         random=True,
         hierarchy=True,
     ),
     "k_anonymize": Entry(
         hierarchy.k_anonymize,
-        "DA: lowest generalization levels leaving <= budget rows in classes < k, then removal",
+        "help.method.k_anonymize",
         (
             Param("k", "int", required=True),
-            Param("budget", "int", 0, help="rows allowed in classes smaller than k"),
-            _columns("columns generalized (default: qi columns of attr_depth.json)"),
+            Param("budget", "int", 0, help="help.param.budget"),
+            _columns("help.param.generalized"),
         ),
         hierarchy=True,
     ),
     "remove_record": Entry(
         methods.remove_record,
-        "blank rows whose combination of columns occurs fewer than k times (B.1.2)",
-        (Param("k", "int", required=True), _columns("default: qi")),
+        "help.method.remove_record",
+        (Param("k", "int", required=True), _columns("help.param.qi")),
     ),
     "delete_rows": Entry(
         methods.delete_rows,
-        "DH: blank the given rows",
-        (Param("rows", "rows", required=True, help="1-based, comma-separated"),),
+        "help.method.delete_rows",
+        (Param("rows", "rows", required=True, help="help.param.rows"),),
     ),
     "delete_random": Entry(
         methods.delete_random,
-        "DH: blank d random rows",
+        "help.method.delete_random",
         (Param("d", "int", required=True),),
         random=True,
     ),
     "delete_outliers": Entry(
         methods.delete_outliers,
-        "record suppression: blank the d rows with the largest z-score norm",
-        (Param("d", "int", required=True), _columns("default: sa")),
+        "help.method.delete_outliers",
+        (Param("d", "int", required=True), _columns("help.param.sa")),
     ),
     "top_bottom_coding": Entry(
         methods.top_bottom_coding,
-        "v > top -> top, v < bottom -> bottom (codes must be values of the column)",
+        "help.method.top_bottom_coding",
         (
             Param("column", "str", required=True),
             Param("top", "number"),
             Param("bottom", "number"),
-            Param("rep", "str", "value", help="value | mean (number columns)"),
+            Param("rep", "str", "value", help="help.param.rep"),
         ),
     ),
     "qi_unify": Entry(
         methods.qi_unify,
-        "DD/DE: set columns to their most frequent value",
+        "help.method.qi_unify",
         (_columns(required=True),),
     ),
     "laplace_ldp": Entry(
         methods.laplace_ldp,
-        "Laplace mechanism, local DP: y = x + Lap((max-min)/epsilon) (B.1.3)",
+        "help.method.laplace_ldp",
         (
             _columns(required=True),
             Param("epsilon", "float", required=True),
-            Param("value_range", "floats", help="max,min (default: the column's range)"),
+            Param("value_range", "floats", help="help.param.value_range"),
             Param("clip", "bool", False),
-            Param("snap", "bool", False, help="round to the nearest original value"),
+            Param("snap", "bool", False, help="help.param.snap"),
         ),
         random=True,
     ),
     "randomized_response": Entry(
         methods.randomized_response,
-        "generalized randomized response: keep with e^eps/(K-1+e^eps) (B.1.4)",
+        "help.method.randomized_response",
         (_columns(required=True), Param("epsilon", "float", required=True)),
         random=True,
     ),
     "sa_noise": Entry(
         methods.sa_noise,
-        "DB: Laplace noise of scale b on sa columns",
-        (Param("scale", "float", required=True), _columns("default: sa")),
+        "help.method.sa_noise",
+        (Param("scale", "float", required=True), _columns("help.param.sa")),
         random=True,
     ),
     "sa_class_mean": Entry(
         methods.sa_class_mean,
-        "DF: sa values become their full-QI class mean",
-        (_columns("default: sa"),),
+        "help.method.sa_class_mean",
+        (_columns("help.param.sa"),),
     ),
     "swap_in_class": Entry(
         methods.swap_in_class,
-        "DG: random permutation of each sa column inside full-QI classes",
-        (_columns("default: sa"),),
+        "help.method.swap_in_class",
+        (_columns("help.param.sa"),),
         random=True,
     ),
-    "yamaoka": Entry(
-        methods.yamaoka, "DC (YA): each row takes the next record of its full-QI class"
-    ),
+    "yamaoka": Entry(methods.yamaoka, "help.method.yamaoka"),
     "mdav": Entry(
         methods.mdav,
-        "micro-aggregation by MDAV on z-scores, values -> group means",
-        (Param("k", "int", required=True), _columns("default: sa")),
+        "help.method.mdav",
+        (Param("k", "int", required=True), _columns("help.param.sa")),
     ),
 }
 
 ATTACK_ENTRIES: dict[str, Entry] = {
     "lecture": Entry(
         attacks.lecture_answer,
-        "top-n Euclidean over euc_sa in the match_qi class, greedy 1:1 (the built-in 'kit' attacker)",
+        "help.attack.lecture",
         (Param("n", "int", 3),),
     ),
     "neighbor": Entry(
         attacks.neighbor_answer,
-        "Neighbor_att + Attack_id with every option",
+        "help.attack.neighbor",
         (
-            _columns("default: euc_sa"),
+            _columns("help.param.euc_sa"),
             Param("n", "int", 3),
-            Param("scale", "str", "range", help="range | none"),
-            Param("match", "bool", True, help="candidates inside the match_qi class"),
-            Param("fallback", "bool", True, help="all rows when the class is empty"),
-            Param("duplication", "bool", False, help="true: nearest candidate, duplicates allowed"),
-            Param("method", "str", "greedy", help="greedy | lsap"),
+            Param("scale", "str", "range", help="help.param.scale"),
+            Param("match", "bool", True, help="help.param.match"),
+            Param("fallback", "bool", True, help="help.param.fallback"),
+            Param("duplication", "bool", False, help="help.param.duplication"),
+            Param("method", "str", "greedy", help="help.param.assignment"),
         ),
     ),
-    "E1": Entry(attacks.ATTACKS["E1"], "random row of the same match_qi class", random=True),
-    "E2": Entry(attacks.ATTACKS["E2"], "nearest e2_column value in the class (all rows if empty)"),
-    "E3": Entry(attacks.ATTACKS["E3"], "rank of the sa sums"),
-    "E4": Entry(attacks.ATTACKS["E4"], "nearest e4_column value among all rows"),
-    "EUC1": Entry(attacks.ATTACKS["EUC1"], "nearest euc_sa vector in the class, none if empty"),
-    "EUC2": Entry(attacks.ATTACKS["EUC2"], "as EUC1, all rows if the class is empty"),
+    "E1": Entry(attacks.ATTACKS["E1"], "help.attack.E1", random=True),
+    "E2": Entry(attacks.ATTACKS["E2"], "help.attack.E2"),
+    "E3": Entry(attacks.ATTACKS["E3"], "help.attack.E3"),
+    "E4": Entry(attacks.ATTACKS["E4"], "help.attack.E4"),
+    "EUC1": Entry(attacks.ATTACKS["EUC1"], "help.attack.EUC1"),
+    "EUC2": Entry(attacks.ATTACKS["EUC2"], "help.attack.EUC2"),
     "reference": Entry(
         attacks.ATTACKS["reference"],
-        "reference linkage attack: block on categorical QIs, nearest range-scaled numeric "
-        "row, mismatch penalty when the block is empty",
+        "help.attack.reference",
     ),
 }
 
@@ -259,21 +259,26 @@ def bind(
     return entry, kwargs
 
 
-def describe(registry: Mapping[str, Entry]) -> str:
-    """One paragraph per method: name, summary, parameters with defaults (for ``--help``)."""
+def describe(registry: Mapping[str, Entry], lang: str = "en") -> str:
+    """One paragraph per method: name, summary, parameters with defaults (for ``--help``),
+    in ``lang``."""
+
+    def said(code: str, **params) -> str:
+        return render(code, params, lang)
+
     lines = []
     for name, entry in registry.items():
-        flags = " [random: uses --seed]" if entry.random else ""
-        flags += " [needs --attr-depth]" if entry.hierarchy else ""
-        lines.append(f"  {name}: {entry.summary}{flags}")
+        flags = said("help.kit.random") if entry.random else ""
+        flags += said("help.kit.hierarchy") if entry.hierarchy else ""
+        lines.append(f"  {name}: {said(entry.summary)}{flags}")
         for p in entry.params:
             extra = (
-                "required"
+                said("help.kit.required")
                 if p.required
-                else f"default {p.default}"
+                else said("help.kit.default", value=p.default)
                 if p.default is not None
-                else "optional"
+                else said("help.kit.optional")
             )
-            note = f"; {p.help}" if p.help else ""
+            note = f"; {said(p.help)}" if p.help else ""
             lines.append(f"      {p.name} ({p.kind}, {extra}{note})")
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from scoring.catalogues.config2015 import CONFIG_MESSAGES
 from scoring.catalogues.core import CORE_MESSAGES
 from scoring.catalogues.expected import EXPECTED_MESSAGES
 from scoring.catalogues.formula import FORMULA_MESSAGES
+from scoring.catalogues.kit_help import KIT_HELP_MESSAGES
 from scoring.catalogues.scorer import SCORER_MESSAGES
 from scoring.catalogues.sequential import SEQ_MESSAGES
 from scoring.catalogues.usage import USAGE_MESSAGES
@@ -86,6 +87,7 @@ def test_the_catalogue_is_the_parts_merged_core_first():
         EXPECTED_MESSAGES,
         USAGE_MESSAGES,
         HELP_MESSAGES,
+        KIT_HELP_MESSAGES,
     )
     assert scoring.messages.CATALOGUES == parts
     assert list(scoring.messages.MESSAGES) == [code for part in parts for code in part]
@@ -95,7 +97,7 @@ def test_the_catalogue_is_the_parts_merged_core_first():
     assert all(code.startswith("formula.") for code in FORMULA_MESSAGES)
     assert all(code.startswith("expect.") for code in EXPECTED_MESSAGES)
     assert all(code.startswith("usage.") for code in USAGE_MESSAGES)
-    assert all(code.startswith("help.") for code in HELP_MESSAGES)
+    assert all(code.startswith("help.") for code in [*HELP_MESSAGES, *KIT_HELP_MESSAGES])
     prefixes = ("config.", "seq.", "scorer.", "formula.", "expect.", "usage.", "help.")
     assert not any(code.startswith(prefixes) for code in CORE_MESSAGES)
 

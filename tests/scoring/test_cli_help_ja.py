@@ -7,11 +7,12 @@ import re
 import pytest
 
 from scoring.catalogues.cli_help import HELP_MESSAGES
+from scoring.kit.registry import ATTACK_ENTRIES, METHODS
 from tests.scoring.cli_runner import in_process as run
 
 JA = "ja_JP.UTF-8"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-# Every command (the kit's list of methods under anonymize/attack, the registry's, stays English).
+# Every command.
 COMMANDS = ["", "evaluate", "check", "publish", "score-attack", "config-template", "attr-depth"]
 COMMANDS += ["anonymize", "attack", "seq", "seq check", "seq baseline", "dp", "dp epsilon"]
 COMMANDS += ["dp release", "dp estimate", "dp score", "dp check", "synth", "synth describe"]
@@ -56,3 +57,16 @@ def test_the_commands_texts_come_from_the_catalogue():
     assert "positional arguments:\n  table                 T(J).csv (or master.csv)\n" in (
         run("seq", "baseline", "--help").stdout
     )
+
+
+@pytest.mark.parametrize(("command", "names"), [("anonymize", METHODS), ("attack", ATTACK_ENTRIES)])
+def test_the_kit_s_methods_and_attacks_are_listed_in_japanese(command, names):
+    english = run(command, "--help").stdout
+    japanese = run("--lang", "ja", command, "--help").stdout
+    assert "parameters as --param KEY=VALUE" in english and "\nexample:\n" in english
+    assert "パラメータは" in japanese and "\n例:\n" in japanese
+    listed = [line for line in japanese.splitlines() if re.match(r"  \w+: ", line)]
+    assert [line.split(":")[0].strip() for line in listed] == list(names)
+    assert all(JAPANESE.search(line.split(":", 1)[1]) for line in listed), listed
+    parameters = [line for line in japanese.splitlines() if re.match(r" {6}\w+ \(\w+, ", line)]
+    assert parameters and all(JAPANESE.search(line) for line in parameters), parameters
