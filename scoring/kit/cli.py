@@ -135,26 +135,49 @@ def cmd_attr_depth(args) -> int:
     return 0
 
 
+def _kit_parser(commands, name: str, lang: str, *, heading: str, registry, example: str):
+    """``anonymize`` or ``attack``: its help lists the registry's entries (in ``lang``)."""
+    epilog = (
+        f"{render(heading, lang=lang)}\n{describe(registry, lang)}\n\n"
+        f"{render('help.kit.example', lang=lang)}\n  python -m scoring {name} {example}"
+    )
+    return commands.add_parser(
+        name,
+        help=render(f"help.{name}", lang=lang),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=epilog,
+    )
+
+
+def _step_options(sub, lang: str, *, method: str, param: str, seed: str) -> None:
+    """``--method``, ``--param`` (steps, :class:`_Step`) and ``--seed``, then ``-o``."""
+    for option, metavar, code in (("--method", "NAME", method), ("--param", "KEY=VALUE", param)):
+        sub.add_argument(
+            option, action=_Step, dest="steps", metavar=metavar, help=render(code, lang=lang)
+        )
+    sub.add_argument(
+        "--seed", type=integer_option(lang), default=None, help=render(seed, lang=lang)
+    )
+    sub.add_argument("-o", "--output", required=True)
+
+
 def add_kit_commands(commands, lang: str = "en") -> None:
     """Register ``anonymize``, ``attack`` and ``attr-depth`` on ``python -m scoring``
     (the commands' help in ``lang``)."""
-    formatter = argparse.RawDescriptionHelpFormatter
     sub = commands.add_parser("attr-depth", help=render("help.attr_depth", lang=lang))
     sub.add_argument("original")
     sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
     sub.set_defaults(handler=cmd_attr_depth)
-    sub = commands.add_parser(
+
+    sub = _kit_parser(
+        commands,
         "anonymize",
-        help=render("help.anonymize", lang=lang),
-        formatter_class=formatter,
-        epilog=render("help.kit.methods_heading", lang=lang)
-        + "\n"
-        + describe(METHODS, lang)
-        + "\n\n"
-        + render("help.kit.example", lang=lang)
-        + "\n  python -m scoring anonymize original.csv --config round.json "
-        "--attr-depth attr_depth.json --method generalize --param levels=age:1 "
-        "--method remove_record --param k=2 --seed 1 -o anonymized.csv",
+        lang,
+        heading="help.kit.methods_heading",
+        registry=METHODS,
+        example="original.csv --config round.json --attr-depth attr_depth.json "
+        "--method generalize --param levels=age:1 --method remove_record --param k=2 "
+        "--seed 1 -o anonymized.csv",
     )
     sub.add_argument("original")
     sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
@@ -162,60 +185,26 @@ def add_kit_commands(commands, lang: str = "en") -> None:
         "--attr-depth", default=None, help=render("help.kit.attr_depth_file", lang=lang)
     )
     sub.add_argument("--recipe", default=None, help=render("help.kit.recipe", lang=lang))
-    sub.add_argument(
-        "--method",
-        action=_Step,
-        dest="steps",
-        metavar="NAME",
-        help=render("help.kit.method", lang=lang),
-    )
-    sub.add_argument(
-        "--param",
-        action=_Step,
-        dest="steps",
-        metavar="KEY=VALUE",
-        help=render("help.kit.param", lang=lang),
-    )
-    sub.add_argument(
-        "--seed", type=integer_option(lang), default=None, help=render("help.kit.seed", lang=lang)
-    )
-    sub.add_argument("-o", "--output", required=True)
+    _step_options(sub, lang, method="help.kit.method", param="help.kit.param", seed="help.kit.seed")
     sub.set_defaults(handler=cmd_anonymize)
 
-    sub = commands.add_parser(
+    sub = _kit_parser(
+        commands,
         "attack",
-        help=render("help.attack", lang=lang),
-        formatter_class=formatter,
-        epilog=render("help.kit.attacks_heading", lang=lang)
-        + "\n"
-        + describe(ATTACK_ENTRIES, lang)
-        + "\n\n"
-        + render("help.kit.example", lang=lang)
-        + "\n  python -m scoring attack target.csv original.csv --config round.json "
-        "--method lecture --param n=3 -o answer.csv",
+        lang,
+        heading="help.kit.attacks_heading",
+        registry=ATTACK_ENTRIES,
+        example="target.csv original.csv --config round.json --method lecture --param n=3 "
+        "-o answer.csv",
     )
     sub.add_argument("published", help=render("help.kit.published", lang=lang))
     sub.add_argument("reference", help=render("help.kit.reference", lang=lang))
     sub.add_argument("--config", required=True, help=render("help.config", lang=lang))
-    sub.add_argument(
-        "--method",
-        action=_Step,
-        dest="steps",
-        metavar="NAME",
-        help=render("help.kit.attack_method", lang=lang),
+    _step_options(
+        sub,
+        lang,
+        method="help.kit.attack_method",
+        param="help.kit.attack_param",
+        seed="help.kit.attack_seed",
     )
-    sub.add_argument(
-        "--param",
-        action=_Step,
-        dest="steps",
-        metavar="KEY=VALUE",
-        help=render("help.kit.attack_param", lang=lang),
-    )
-    sub.add_argument(
-        "--seed",
-        type=integer_option(lang),
-        default=None,
-        help=render("help.kit.attack_seed", lang=lang),
-    )
-    sub.add_argument("-o", "--output", required=True)
     sub.set_defaults(handler=cmd_attack)
