@@ -91,13 +91,17 @@ def test_numbers_read_after_the_line_follow_the_rule_too(value):
             reader(f"0{value}")
 
 
-@pytest.mark.parametrize("value", ["1_0", "٣"])
-def test_a_kit_parameter_follows_the_rule(tmp_path, value):
+@pytest.mark.parametrize(
+    ("method", "kind", "value"),
+    [("mdav", "int", "1_0"), ("mdav", "int", "٣"), ("sa_noise", "float", "nan")],
+)
+def test_a_kit_parameter_follows_the_rule(tmp_path, method, kind, value):
     files = bank_files(tmp_path)
     line = f"anonymize {files}/bank.csv --config {files}/round.json -o {files}/o.csv".split()
-    done = run(*line, "--method", "mdav", "--param", f"k={value}")
+    name = {"mdav": "k", "sa_noise": "scale"}[method]
+    done = run(*line, "--method", method, "--param", f"{name}={value}")
     assert done.returncode == 2
-    assert done.stderr == f"error: mdav: parameter 'k': cannot read {value!r} as int\n"
+    assert done.stderr == f"error: {method}: parameter {name!r}: cannot read {value!r} as {kind}\n"
     assert not (files / "o.csv").exists()
 
 

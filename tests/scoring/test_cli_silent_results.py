@@ -29,9 +29,9 @@ def files(tmp_path):
         ("remove_record", "k=-5", "'k' must be a number ≥ 1; got -5"),
         ("k_anonymize", "k=0", "'k' must be a number ≥ 1; got 0"),
         ("sa_noise", "scale=-1", "'scale' must be a number ≥ 0; got -1.0"),
-        ("sa_noise", "scale=nan", "'scale' must be a number ≥ 0; got nan"),
+        ("sa_noise", "scale=inf", "'scale' must be a number ≥ 0; got inf"),
         ("randomized_response", "epsilon=-1", "'epsilon' must be a number > 0; got -1.0"),
-        ("randomized_response", "epsilon=nan", "'epsilon' must be a number > 0; got nan"),
+        ("randomized_response", "epsilon=-inf", "'epsilon' must be a number > 0; got -inf"),
     ],
 )
 def test_a_parameter_out_of_range_is_refused_naming_method_and_parameter(
