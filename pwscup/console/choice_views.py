@@ -1,10 +1,14 @@
 """A round's data choice on its console page (every kind: a core setting of the round): the
 packs it offers (``choices_set``) and an organizer's change of a team's pick
-(``organizer_choice_change``, audited). A refusal comes back as a message above the page."""
+(``organizer_choice_change``, audited). A refused card comes back as it was typed, the reason
+above the page and a field's own error next to it."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from pwscup.competitions.choice_selectors import round_choices
@@ -12,6 +16,7 @@ from pwscup.competitions.choice_services import choices_set, organizer_choice_ch
 from pwscup.competitions.console_posts import console_post_answer
 from pwscup.competitions.selectors import console_round
 from pwscup.console.choice_forms import choice_rows_formset
+from pwscup.console.round_views import round_page
 from pwscup.console.selectors import console_team
 
 
@@ -22,16 +27,34 @@ def round_choices_save(request, competition_slug, round_slug):
         user=request.user, competition_slug=competition_slug, round_slug=round_slug
     )
     formset = choice_rows_formset(choices=round_choices(round=round_), data=request.POST)
+    if not formset.management_form.is_valid():  # not the card's post: no rows to give back
 
-    def save() -> str:
-        if not formset.is_valid():
+        def refuse() -> str:
             raise ValidationError(_("The data packs could not be read: send the form again."))
+
+        return console_post_answer(request, round_, refuse)
+    if not formset.is_valid():
+        count = formset.total_error_count()
+        messages.error(
+            request,
+            ngettext(
+                "The data packs were not saved: %(n)d error, marked under Data choice.",
+                "The data packs were not saved: %(n)d errors, marked under Data choice.",
+                count,
+            )
+            % {"n": count},
+        )
+        return round_page(request, round_, choice_formset=formset)
+    try:
         changed = choices_set(
             user=request.user, round=round_, rows=[form.cleaned_data for form in formset.forms]
         )
-        return _("The round's data packs are saved.") if changed else ""
-
-    return console_post_answer(request, round_, save)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return round_page(request, round_, choice_formset=formset)
+    if changed:
+        messages.success(request, _("The round's data packs are saved."))
+    return redirect("console:round", competition_slug, round_slug)
 
 
 @login_required

@@ -29,9 +29,10 @@ def round_control(request, competition_slug, round_slug):
     return round_page(request, round_)
 
 
-def round_page(request, round_, *, total_form=None):
+def round_page(request, round_, *, total_form=None, choice_formset=None):
     """The round's console page; ``total_form``: the total formula's form as posted, with
-    its message next to the field (``pwscup.console.total_views``)."""
+    its message next to the field (``pwscup.console.total_views``); ``choice_formset``: the
+    data choice card's rows as posted (``pwscup.console.choice_views``)."""
     kind = kind_of(round_)
     if total_form is None:
         total_form = TotalFormulaForm(
@@ -43,6 +44,7 @@ def round_page(request, round_, *, total_form=None):
         "console/round.html",
         {
             "total_form": total_form,
+            "choice_formset": choice_formset,
             "total_names": score_names(round=round_),
             "competition": round_.competition,
             "round": round_,

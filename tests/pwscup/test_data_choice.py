@@ -329,3 +329,25 @@ def test_only_the_organizers_set_the_packs_and_change_a_pick(world):
     response = organizer.post(reverse("console:round_choices", args=args), {}, follow=True)
     assert response.status_code == 200
     assert "The data packs could not be read" in response.content.decode()
+
+
+def test_a_refused_card_comes_back_with_what_was_typed_and_why(world):
+    """A refusal (the service's, or a field's) keeps the rows typed, next to the reason."""
+    client = Client()
+    client.force_login(world.organizer)
+    page = client.get(console_url(world)).content.decode()
+    fields = form_fields_of(page, "round-data-choice-form")
+    action = reverse("console:round_choices", args=[world.competition.slug, world.round.slug])
+    typed = {"choices-0-key": "adult", "choices-0-label": "Adult census typed"}
+    twice = {**typed, "choices-1-key": "adult", "choices-1-label": "Bank typed"}
+    response = client.post(action, post_data(fields, twice), follow=True)
+    text = response.content.decode()
+    assert "Row 2: the key adult is given twice." in text
+    assert 'value="Adult census typed"' in text and 'value="Bank typed"' in text
+    too_long = {**typed, "choices-1-key": "k" * 33, "choices-1-label": "Bank typed"}
+    response = client.post(action, post_data(fields, too_long), follow=True)
+    text = response.content.decode()
+    assert "Ensure this value has at most 32 characters (it has 33)." in text
+    assert "send the form again" not in text
+    assert 'value="Adult census typed"' in text and 'value="Bank typed"' in text
+    assert not world.round.data_choices.exists()

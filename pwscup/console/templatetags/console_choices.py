@@ -37,7 +37,8 @@ def round_choices_card(context) -> dict:
         "competition": round_.competition,
         "choices": choices,
         "wording": kind.choice_wording,
-        "formset": choice_rows_formset(choices=choices),
+        # The rows as posted when the card was refused (``round_page``), else as saved.
+        "formset": context.get("choice_formset") or choice_rows_formset(choices=choices),
         "teams": teams if choices else [],
         "csrf_token": context.get("csrf_token"),
     }
