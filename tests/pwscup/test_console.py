@@ -21,6 +21,7 @@ from pwscup.pwscup2015.leaderboards.selectors import (
 )
 from pwscup.pwscup2015.models import Pwscup2015Round, RoundOperation, TeamDataset
 from tests.pwscup.factories import freeze, run_operations, scored
+from tests.pwscup.rendered_forms import form_fields_of, post_data
 from tests.support import adult_config, adult_head, csv_upload
 
 pytestmark = pytest.mark.django_db
@@ -462,6 +463,18 @@ def test_round_edit_offers_a_rescore_after_a_configuration_change(client, world)
     data["config"] = json.dumps(config)
     refused = client.post(reverse("pwscup2015_console:round_edit", args=[c, r]), data)
     assert "config" in refused.context["form"].errors
+
+
+def test_the_edit_form_of_a_round_whose_phases_overlap_saves_as_rendered(client, world):
+    """Windows set to overlap (the test world's) come back with the tick that allowed it: a
+    rename is not refused for a choice already made."""
+    client.force_login(world.organizer)
+    url = reverse("pwscup2015_console:round_edit", args=[world.competition.slug, world.round.slug])
+    fields = form_fields_of(client.get(url).content.decode(), "round-edit-form")
+    response = client.post(url, post_data(fields, {"name": "Renamed as rendered"}))
+    assert response.status_code == 302, response.context["form"].errors
+    world.round.refresh_from_db()
+    assert world.round.name == "Renamed as rendered"
 
 
 def test_editing_the_competition_sets_team_rules_and_is_recorded(client, world):

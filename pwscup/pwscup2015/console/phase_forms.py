@@ -74,4 +74,7 @@ def phases_initial(round: Round) -> dict:
         initial[f"{phase.kind}_total_limit"] = phase.total_limit
         initial[f"{phase.kind}_target_limit"] = phase.target_limit
         initial[f"{phase.kind}_leaderboard_public"] = phase.leaderboard_public
+    # Windows saved overlapping were allowed then: the form says so, or it refuses as rendered.
+    opens, closes = initial.get("attack_opens_at"), initial.get("anonymization_closes_at")
+    initial["allow_attack_before_close"] = bool(opens and closes and opens < closes)
     return initial
