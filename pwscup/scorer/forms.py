@@ -166,6 +166,11 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
             "gates": [],
         }
 
+    @property
+    def column_errors(self) -> list[str]:
+        """The tables' errors, counted by the summary at the top (``form_error_count``)."""
+        return [text for texts in self.table_errors.values() for text in texts]
+
     def _column_row(self, side: str, i: int) -> None:
         prefix = f"{side}_col_{i}"
         self.fields[f"{prefix}_key"] = forms.CharField(

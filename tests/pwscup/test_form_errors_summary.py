@@ -51,7 +51,12 @@ def _synthetic(client, competition):
     return post_as_rendered(client, settings, "syn-create-settings", {"name": "", "slug": ""})
 
 
-@pytest.mark.parametrize("create", [_sequential, _dp, _synthetic])
+def _scorer(client, competition):
+    url = reverse("scorer_console:create", args=[competition.slug])
+    return post_as_rendered(client, url, "scorer-create", {"name": "", "slug": ""})
+
+
+@pytest.mark.parametrize("create", [_sequential, _dp, _synthetic, _scorer])
 def test_a_refused_round_form_says_at_its_top_how_many_errors_it_marks(client, world, create):
     client.force_login(world.organizer)
     response = create(client, world.competition)
@@ -70,6 +75,16 @@ def test_the_count_takes_in_the_rows_at_fault(client, world):
     form = _dp(client, world.competition).context["form"]
     assert form.attribute_rows.total_error_count() == 1
     assert form_error_count(form) == len(form.errors) + 1
+
+
+def test_the_scorer_form_counts_its_tables_errors(client, world):
+    """A setting refused by the service over a table (a gate on no release score) counts."""
+    client.force_login(world.organizer)
+    url = reverse("scorer_console:create", args=[world.competition.slug])
+    fill = {"name": "Scored", "slug": "scored", "gate_0_key": "zzz", "gate_0_value": "1"}
+    response = post_as_rendered(client, url, "scorer-create", fill)
+    assert response.context["form"].table_errors["gates"]
+    assert "The form was not saved: 1 error, marked below." in _summary(response)
 
 
 def test_a_blank_round_form_has_no_summary(client, world):
