@@ -97,3 +97,38 @@ def test_the_lecturer_s_pages_in_both_languages(web, e2e_world, screenshot, lang
     page.goto(reverse("pwscup2015_console:wizard_roles", args=[slug]))
     expect(page.get_by_test_id("role-notes")).to_be_visible()
     _look(page, screenshot, f"wizard-roles-{language}-{width}", width)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_2015_wizard_s_review_fits_a_phone(web, e2e_world, screenshot, language):
+    """The last step lists every choice, labels as long as "Which submission represents a
+    team" next to their values: on a phone each label reads above its value."""
+    page, world = web, e2e_world
+    slug = world.competition.slug
+    page.set_viewport_size(SIZES["390"])
+    log_in(page, "organizer")
+    switch_language(page, language)
+    page.goto(reverse("pwscup2015_console:wizard_upload", args=[slug]))
+    page.get_by_test_id("wizard-upload").locator("input[name=original]").set_input_files(
+        {"name": "adult.csv", "mimeType": "text/csv", "buffer": adult_head(30)}
+    )
+    with page.expect_navigation():
+        page.get_by_test_id("wizard-upload").locator("button[type=submit]").click()
+    dates = {
+        "anonymization_opens_at": "2031-04-01T09:00",
+        "anonymization_closes_at": "2031-04-10T09:00",
+        "attack_opens_at": "2031-04-10T09:00",
+        "attack_closes_at": "2031-04-20T09:00",
+    }
+    for step in ("roles", "data", "phases", "rules"):
+        page.goto(reverse(f"pwscup2015_console:wizard_{step}", args=[slug]))
+        form = page.get_by_test_id(f"wizard-{step}")
+        if step == "phases":
+            form.locator("input[name=name]").fill("Phone round")
+            form.locator("input[name=slug]").fill("phone")
+            for name, value in dates.items():
+                form.locator(f"input[name={name}]").fill(value)
+        with page.expect_navigation():
+            page.get_by_test_id("wizard-next").click()
+    expect(page.get_by_test_id("wizard-review")).to_contain_text("Phone round")
+    _look(page, screenshot, f"wizard-review-{language}-390", "390")
