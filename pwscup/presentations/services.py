@@ -101,10 +101,14 @@ def _window_check(*, window: PresentationWindow, new: bool = False) -> None:
 
 def _taken_message(window: PresentationWindow) -> str:
     if window.round_id:
-        return _("The round %(round)s has a presentation window already.") % {
-            "round": window.round.name
-        }
-    return _("The competition has a competition-wide presentation window already.")
+        return _(
+            "The round %(round)s has a presentation window already: edit it on the "
+            "Presentations page, or choose another round."
+        ) % {"round": window.round.name}
+    return _(
+        "The competition has a competition-wide presentation window already: edit it on the "
+        "Presentations page, or choose a round."
+    )
 
 
 def _window_free(window: PresentationWindow) -> None:

@@ -152,7 +152,9 @@ def test_window_rules(world, settings):
     assert window.max_bytes == settings.PWSCUP_SLIDES_MAX_BYTES and window.zone == "Asia/Tokyo"
     with pytest.raises(ValidationError) as error:
         window_for(world)
-    assert "has a presentation window already" in str(error.value)
+    assert "has a presentation window already: edit it on the Presentations page, or" in str(
+        error.value
+    )
     window_for(world, round=None, title="Final session")
     with pytest.raises(ValidationError) as error:
         window_for(world, round=None)

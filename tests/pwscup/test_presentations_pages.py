@@ -304,5 +304,8 @@ def test_the_window_form_shows_every_error_at_once(client, world, settings):
     assert "between 1 byte and 10.0\xa0MB" in page and "20.0\xa0MB is not" in page
     assert "A presentation window must close after it opens" in page
     assert "(it opens at 2030-01-02 10:00 JST)" in page and "opens at 2030-01-02T" not in page
-    assert "has a competition-wide presentation window already" in page
+    assert (
+        "has a competition-wide presentation window already: edit it on the Presentations "
+        "page, or choose a round." in page
+    )
     assert PresentationWindow.objects.count() == 1
