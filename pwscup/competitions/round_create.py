@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from pwscup.competitions.dates import form_dates_check
+from pwscup.competitions.form_fields import ADDRESS_ERRORS
 from pwscup.competitions.selectors import console_competition
 from pwscup.core.form_fields import form_saved
 from pwscup.core.time_zones import TimeZoneField, zone_or_default
@@ -36,7 +37,7 @@ class RoundBasicsForm(forms.Form):
     site's default."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    slug = forms.SlugField(label=_("Address (slug)"))
+    slug = forms.SlugField(label=_("Address (slug)"), error_messages=ADDRESS_ERRORS)
     timezone = TimeZoneField(label=_("Time zone of the round"))
 
     #: The form's dates typed in the round's time zone (its windows' opens and closes, with

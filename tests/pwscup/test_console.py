@@ -144,6 +144,24 @@ def test_creating_a_competition_makes_the_creator_its_organizer(client, django_u
     assert "<script>x</script>" not in page
 
 
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_bad_address_says_what_an_address_may_hold(client, world, language):
+    """Not Django's "Enter a valid “slug”": the word is neither the form's nor Japanese."""
+    call_command("allow_competitions", world.organizer.username, stdout=io.StringIO())
+    client.force_login(world.organizer)
+    client.cookies["django_language"] = language
+    competition = client.post(reverse("console:competition_new"), {"name": "X", "slug": "a b"})
+    rendered = {"name": "X", "slug": "a b", "timezone": "Asia/Tokyo"}
+    round_ = client.post(reverse("scorer_console:create", args=[world.competition.slug]), rendered)
+    for response in (competition, round_):
+        page = response.content.decode()
+        assert "slug" not in " ".join(response.context["form"].errors["slug"]), language
+        if language == "en":
+            assert "Use only letters, digits, hyphens (-) and underscores (_)" in page
+        else:
+            assert "半角の英数字・ハイフン（-）・アンダースコア（_）だけを使ってください" in page
+
+
 def test_inviting_a_co_organizer_by_email(client, console, django_user_model):
     world = console["world"]
     helper = django_user_model.objects.create_user("helper", email="Helper@Example.org")
