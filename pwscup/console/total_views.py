@@ -1,6 +1,6 @@
 """A round's total formula on its console page (every kind: a core setting of the round),
 saved by ``round_total_formula_set``; a refused formula comes back with its message next to
-the field."""
+the field, and a line above the page saying so."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -37,5 +37,7 @@ def round_total(request, competition_slug, round_slug):
             if changed:
                 messages.success(request, _("The round's total formula is saved."))
             return redirect("console:round", competition_slug, round_slug)
+    # The page comes back scrolled to the top, the card far below it on a phone.
+    messages.error(request, _("The total formula was not saved: its error is marked under Total."))
     round_.refresh_from_db()
     return round_page(request, round_, total_form=form)

@@ -88,6 +88,9 @@ def test_a_refused_formula_is_shown_next_to_the_field(world, formula, words):
     text = response.content.decode()
     field = text[text.index('data-testid="round-total-form"') :]
     assert words in field[: field.index("</form>")]
+    # The page comes back scrolled to the top, the card far below on a phone: said up there.
+    top = text[: text.index('data-testid="round-total-form"')]
+    assert "The total formula was not saved: its error is marked under Total." in top
     world.round.refresh_from_db()
     assert world.round.total_formula == ""
 
