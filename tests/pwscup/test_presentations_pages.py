@@ -167,6 +167,20 @@ def test_the_competition_and_console_pages_show_their_cards(client, world):
     assert b"console-presentations" in console.content and b"0 / 3" in console.content
 
 
+def test_the_console_links_the_participants_page_once_it_exists(client, world):
+    """Before the first window the participants' page answers 404: no link to it."""
+    client.force_login(world.organizer)
+    slug = world.competition.slug
+    participants = reverse("presentations:page", args=[slug])
+    console = client.get(reverse("presentations:console", args=[slug])).content.decode()
+    assert client.get(participants).status_code == 404
+    assert f'href="{participants}"' not in console
+    window_for(world)
+    console = client.get(reverse("presentations:console", args=[slug])).content.decode()
+    assert f'href="{participants}"' in console
+    assert client.get(participants).status_code == 200
+
+
 def test_the_console_schedules_and_publishes_behind_a_confirmation(client, world):
     staff = user_create(username="staff-organizer", password="pw", is_staff=True)
     organizer_grant(user=staff, competition=world.competition)
