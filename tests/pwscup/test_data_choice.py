@@ -125,15 +125,19 @@ def test_the_organizer_offers_packs_as_the_console_renders_them(world):
     assert entry.detail == {"data_choices": ["adult", "bank", "pop3"]}
 
 
-def test_a_bad_key_is_refused_with_its_row(world):
+def post_card(world, fill: dict) -> str:
+    """The organizer sends the console's card as rendered with ``fill`` typed; the page."""
     client = Client()
     client.force_login(world.organizer)
     page = client.get(console_url(world)).content.decode()
     fields = form_fields_of(page, "round-data-choice-form")
     action = reverse("console:round_choices", args=[world.competition.slug, world.round.slug])
-    body = post_data(fields, {"choices-1-key": "a b", "choices-1-label": "Spaced"})
-    response = client.post(action, body, follow=True)
-    assert "Row 2: the key must be" in response.content.decode()
+    return client.post(action, post_data(fields, fill), follow=True).content.decode()
+
+
+def test_a_bad_key_is_refused_with_its_row(world):
+    text = post_card(world, {"choices-1-key": "a b", "choices-1-label": "Spaced"})
+    assert "Row 2: the key must be" in text
     assert not world.round.data_choices.exists()
 
 
@@ -333,20 +337,11 @@ def test_only_the_organizers_set_the_packs_and_change_a_pick(world):
 
 def test_a_refused_card_comes_back_with_what_was_typed_and_why(world):
     """A refusal (the service's, or a field's) keeps the rows typed, next to the reason."""
-    client = Client()
-    client.force_login(world.organizer)
-    page = client.get(console_url(world)).content.decode()
-    fields = form_fields_of(page, "round-data-choice-form")
-    action = reverse("console:round_choices", args=[world.competition.slug, world.round.slug])
     typed = {"choices-0-key": "adult", "choices-0-label": "Adult census typed"}
-    twice = {**typed, "choices-1-key": "adult", "choices-1-label": "Bank typed"}
-    response = client.post(action, post_data(fields, twice), follow=True)
-    text = response.content.decode()
+    text = post_card(world, {**typed, "choices-1-key": "adult", "choices-1-label": "Bank typed"})
     assert "Row 2: the key adult is given twice." in text
     assert 'value="Adult census typed"' in text and 'value="Bank typed"' in text
-    too_long = {**typed, "choices-1-key": "k" * 33, "choices-1-label": "Bank typed"}
-    response = client.post(action, post_data(fields, too_long), follow=True)
-    text = response.content.decode()
+    text = post_card(world, {**typed, "choices-1-key": "k" * 33, "choices-1-label": "Bank typed"})
     assert "Ensure this value has at most 32 characters (it has 33)." in text
     assert "send the form again" not in text
     assert 'value="Adult census typed"' in text and 'value="Bank typed"' in text
