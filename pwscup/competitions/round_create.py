@@ -84,12 +84,12 @@ def round_create_page(
 ):
     """The creation page of a kind's round. ``create(data)``: one call of the kind's
     creation service with the form's cleaned data, returning the kind's row of the new
-    round (its ``round``); ``context(form)``: what the template shows besides the
-    competition and the form."""
+    round (its ``round``); ``created_message``: what the round's console page then says
+    ("Round created." unless the kind says more); ``context(form)``: what the template
+    shows besides the competition and the form."""
     created = form_saved(request, form, create, refusals=True)
     if created:
-        if created_message:
-            messages.success(request, created_message)
+        messages.success(request, created_message or _("Round created."))
         return redirect("console:round", competition.slug, created.value.round.slug)
     shown = {"competition": competition, "form": form}
     if context is not None:

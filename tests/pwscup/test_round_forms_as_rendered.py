@@ -94,6 +94,9 @@ def test_the_form_as_rendered_with_the_lecturer_s_values_creates_the_round(clien
     assert response.status_code == 302, form.errors if form else response.status_code
     round_ = Round.objects.get(competition=world.competition, slug=slug)
     assert round_.kind == kind
+    # The round's console page it lands on says the round was created, whatever its kind.
+    page = client.get(response["Location"])
+    assert [m.level_tag for m in page.context["messages"]] == ["success"], kind
 
 
 def test_the_dp_form_s_example_levels_make_clean_level_ids(client, world):
