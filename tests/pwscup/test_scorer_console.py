@@ -145,7 +145,7 @@ def test_the_organizer_creates_a_round_as_the_browser_posts_it(client, organizer
         ({"top_n": 0}, "top_n", ["top_n", "1000"]),
         ({"release_col_2_label": "Orphan"}, "release_col_2_key", ["needs its key"]),
         ({"gate_0_value": ""}, "gate_0_value", ["needs its value"]),
-        ({"slug": "not a slug"}, "slug", ["slug"]),
+        ({"slug": "not a slug"}, "slug", ["letters, digits, hyphens"]),
         (
             {"release_files_required": "../release.csv"},
             "release_files_required",

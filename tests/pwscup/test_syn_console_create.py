@@ -183,7 +183,7 @@ def test_a_lost_draft_is_reported_not_replaced(client, organizer):
         ({"density_bandwidth": 0}, "density_bandwidth", ["density_bandwidth", "positive"]),
         ({"density_bandwidth": "wide"}, "density_bandwidth", ["number"]),
         ({"n_train": 0}, "n_train", ["1"]),
-        ({"slug": "not a slug"}, "slug", ["slug"]),
+        ({"slug": "not a slug"}, "slug", ["letters, digits, hyphens"]),
         ({"timezone": "Mars/Olympus"}, "timezone", ["Mars/Olympus"]),
     ],
 )
