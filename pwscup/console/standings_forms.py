@@ -92,15 +92,13 @@ StandingsFormSet = forms.formset_factory(
 
 def standings_initial(standings, rounds) -> tuple[dict, list[dict]]:
     """What the form shows: the saved settings, or for a competition without standings every
-    round counted with all its rankings and the weights 0.1 / 0.9 (two rounds) or 1."""
+    round counted with all its rankings and the weights 0.1 / 0.9 (two rounds) or 1. A round
+    the saved standings do not count (added since, or left out) shows unticked with the
+    weight 1 and all its rankings, so that ticking *Counts* is enough to count it."""
     if standings is None:
         weights = default_weights(len(rounds))
         rows = [
-            {
-                "counts": True,
-                "weight": weight,
-                "rankings": [r.key for r in round_ranking_keys(round_)],
-            }
+            _row(round_, counts=True, weight=weight)
             for round_, weight in zip(rounds, weights, strict=True)
         ]
         return {"rule": Standings.Rule.WEIGHTED_RANK}, rows
@@ -109,8 +107,14 @@ def standings_initial(standings, rounds) -> tuple[dict, list[dict]]:
     for round_ in rounds:
         entry = saved.get(round_.pk)
         rows.append(
-            {"counts": False, "weight": None, "rankings": []}
+            _row(round_, counts=False, weight=default_weights(1)[0])
             if entry is None
             else {"counts": True, "weight": entry.weight, "rankings": list(entry.rankings)}
         )
     return {"rule": standings.rule}, rows
+
+
+def _row(round_, *, counts: bool, weight) -> dict:
+    """A round's row with every one of its rankings ticked."""
+    rankings = [r.key for r in round_ranking_keys(round_)]
+    return {"counts": counts, "weight": weight, "rankings": rankings}

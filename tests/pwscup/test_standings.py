@@ -25,7 +25,7 @@ from pwscup.competitions.standings_models import Standings
 from pwscup.kinds import RoundKind, register, unregister
 from pwscup.kinds.rankings import RankingKey, RankingRow, RoundRanking
 from pwscup.kinds.round_basics import RoundBasics
-from tests.pwscup.rendered_forms import post_as_rendered
+from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered
 
 pytestmark = pytest.mark.django_db
 
@@ -285,6 +285,31 @@ def test_the_console_form_as_rendered_sets_the_standings(season, client):
     assert "The weight of Preliminary must be above 0." in text
     assert "Tick at least one ranking of Preliminary." in text
     assert Standings.objects.get(competition=competition).entries.count() == 2
+
+
+def test_a_round_added_after_the_standings_counts_by_ticking_counts_alone(season, client):
+    """A round the saved standings do not know yet starts unticked, with the weight 1 and all
+    its rankings ticked (as the rounds present when they were first made): ticking *Counts*
+    alone counts it."""
+    competition, _rounds, organizer = season
+    url = reverse("console:standings", args=[competition.slug])
+    client.force_login(organizer)
+    assert post_as_rendered(client, url, "standings-form").status_code == 302
+    round_of_kind_create(
+        basics=RoundBasics(competition=competition, name="Extra", slug="extra"),
+        kind="edition",
+        config={},
+    )
+    fields = form_fields_of(client.get(url).content.decode(), "standings-form")
+    row = {f["name"]: f for f in fields if f["name"].startswith("rounds-2-")}
+    assert not row["rounds-2-counts"]["checked"]
+    assert row["rounds-2-weight"]["value"] == "1"
+    ticked = [f["value"] for f in fields if f["name"] == "rounds-2-rankings" and f["checked"]]
+    assert ticked == ["anonymization", "attack"]
+    response = post_as_rendered(client, url, "standings-form", {"rounds-2-counts": True})
+    assert response.status_code == 302
+    entry = Standings.objects.get(competition=competition).entries.get(round__slug="extra")
+    assert (entry.weight, entry.rankings) == (Decimal(1), ["anonymization", "attack"])
 
 
 @pytest.mark.parametrize(
