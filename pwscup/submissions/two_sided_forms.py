@@ -86,17 +86,19 @@ class TwoSidedRoundForm(RoundBasicsForm):
         }
 
 
-def windows_initial(*, now, time_zone: str) -> dict:
-    """The form's starting time zone and windows: the release phase from ``now`` (in the
-    round's time zone, to the minute) for two weeks, the attack phase the week after."""
+def windows_initial(*, now, time_zone: str, sides: tuple[str, str] = SIDES) -> dict:
+    """The form's starting time zone and windows: the first phase of ``sides`` (the release
+    phase; a 2015 round's anonymization phase) from ``now`` (in the round's time zone, to the
+    minute) for two weeks, the attack phase the week after."""
+    first, second = sides
     local = now.astimezone(zone_or_default(time_zone)).replace(tzinfo=None, second=0, microsecond=0)
-    release_closes = local + dt.timedelta(days=14)
+    first_closes = local + dt.timedelta(days=14)
     return {
         "timezone": time_zone,
-        "release_opens_at": local,
-        "release_closes_at": release_closes,
-        "attack_opens_at": release_closes,
-        "attack_closes_at": release_closes + dt.timedelta(days=7),
+        f"{first}_opens_at": local,
+        f"{first}_closes_at": first_closes,
+        f"{second}_opens_at": first_closes,
+        f"{second}_closes_at": first_closes + dt.timedelta(days=7),
     }
 
 

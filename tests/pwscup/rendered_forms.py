@@ -38,6 +38,7 @@ class FormParser(HTMLParser):
                     "type": kind,
                     "value": attrs.get("value") or ("on" if kind in ("checkbox", "radio") else ""),
                     "checked": "checked" in attrs,
+                    "required": "required" in attrs,
                 }
             )
         elif tag == "select" and name:

@@ -88,6 +88,11 @@ class UploadForm(forms.Form):
         help_text=_("In the per-team mode: the master table the samples are drawn from."),
     )
 
+    def __init__(self, *args, kept: bool = False, **kwargs):
+        """``kept``: an original is kept already; the field may then stay empty (it stays)."""
+        super().__init__(*args, **kwargs)
+        self.fields["original"].required = not kept
+
 
 class RolesForm(ChooseAgainForm, forms.Form):
     """One checkbox per column and role; ``scoring.load_config`` checks the whole. A post

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -38,10 +39,13 @@ from pwscup.pwscup2015.models import Pwscup2015Round
 from pwscup.pwscup2015.ranking import gates_text
 from pwscup.pwscup2015.services.rounds import round_data_check, round_settings_check
 from pwscup.pwscup2015.value_ranges import ranges_text
+from pwscup.submissions.two_sided_forms import windows_initial
 
 # ``scoring.load_config``'s errors carry the configuration key at fault (``params["key"]``,
 # ``domains.<column>`` for a domain); each message, in the page's language, goes next to it.
 _CONFIG_FIELD = {"domains": "number_domain"}
+# The phases step's windows, started as the two-sided rounds' forms start theirs.
+SIDES = ("anonymization", "attack")
 STEP_TITLES = {
     "upload": gettext_lazy("1. Original table"),
     "roles": gettext_lazy("2. Column roles"),
@@ -125,7 +129,12 @@ def _profiles(state):
 @login_required
 def step_upload(request, competition_slug):
     competition, state = _start(request, competition_slug)
-    form = UploadForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = UploadForm(
+        request.POST if posted else None, request.FILES or None, kept=bool(state.get("file"))
+    )
+    if posted and state.get("file") and form.is_valid() and not form.cleaned_data["original"]:
+        return _step_done(request, competition, state, "upload")  # the kept original stays
     kept = draft_upload(
         request,
         form,
@@ -265,10 +274,13 @@ def _local_initial(stored: dict) -> dict:
 
 @_step("phases")
 def step_phases(request, competition, state):
-    form = PhasesForm(
-        request.POST or None,
-        initial=_local_initial(state.get("phases") or {"timezone": default_time_zone()}),
+    stored = state.get("phases")
+    initial = (
+        _local_initial(stored)
+        if stored
+        else windows_initial(now=timezone.now(), time_zone=default_time_zone(), sides=SIDES)
     )
+    form = PhasesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         cleaned = form.cleaned_data
         ok = _settings_errors(
