@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from scoring.messages import MESSAGES, render
+
 
 class Refused(Exception):
     """The server refuses an action (deadline, quota, permission, size); nothing is stored.
@@ -71,6 +73,17 @@ def scoring_text(error) -> str:
     """A ``scoring`` error's message in the reader's language (any other exception: its
     text): what every page, form and answer shows of it, never its English ``str``."""
     return error.render(get_language()) if hasattr(error, "render") else str(error)
+
+
+def scoring_text_naming(item, *, key: str) -> str | None:
+    """The message of ``item`` (a ``ValidationError`` made by ``scoring_validation_error``)
+    in the reader's language with its ``params["key"]`` (a configuration key) replaced by
+    ``key`` (the words the reader sees: a field's label); ``None`` when it has no such
+    parameter or no catalogue message to render again."""
+    params, code = dict(getattr(item, "params", None) or {}), getattr(item, "code", None)
+    if "key" not in params or not code or code not in MESSAGES:
+        return None
+    return render(code, {**params, "key": key}, get_language())
 
 
 def _reported(error) -> list:

@@ -4,11 +4,15 @@ small tables of rows, the rules as choices, the sandbox's limits as numbers; it 
 values, ``services.scorer_round_create`` checks them. The panel's forms take one file (a
 program version, a data pack) or a team's slot; the services check everything else."""
 
+import re
+
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from pwscup.competitions.choice_forms import DataChoiceFileForm
 from pwscup.competitions.round_create import ChooseAgainForm, ServiceErrorsForm, setting_flag
+from pwscup.core.errors import scoring_text_naming
 from pwscup.core.form_fields import limit_field, positive_int_field
 from pwscup.submissions.two_sided_forms import (
     SIDES,
@@ -69,6 +73,15 @@ FIELDS_BY_SETTING = {
     "attack_files.only_required": "attack_files_only",
     **{key: key for key in RULE_CHOICES},
 }
+# A table's setting (``gates``, ``release_columns[2].label_ja``, ``gates[1].max``) is named by
+# the table's title, the row's number on the page and the column's label (its row field).
+TABLE_SETTING = re.compile(r"(release_columns|attack_columns|gates)(?:\[(\d+)\](?:\.(\w+))?)?")
+TABLE_TITLES = {
+    "release_columns": _("Release scores"),
+    "attack_columns": _("Attack scores"),
+    "gates": _("Gates"),
+}
+ROW_FIELDS = {"higher_is_better": "higher", "min": "value", "max": "value"}
 RULE_LABELS = {
     "attack_mode": _("Attack uploads"),
     "protection_rule": _("A release's protection"),
@@ -285,12 +298,41 @@ class ScorerRoundForm(ServiceErrorsForm, TwoSidedRoundForm):
         if field != "config":
             return False
         setting = str((item.params or {}).get("key", "")).strip("'\"")
+        words = self.setting_words(setting)
+        if words:  # the words the organizer sees rather than the setting's key
+            message = (
+                scoring_text_naming(item, key=gettext("“%(words)s”") % {"words": words}) or message
+            )
         table = next((t for t in TABLES if setting.startswith(t)), None)
         if table is not None:
             self.table_errors[table].append(message)
         else:
             self.add_error(FIELDS_BY_SETTING.get(setting), message)
         return True
+
+    def setting_words(self, setting: str) -> str | None:
+        """What the page calls the setting ``setting``: its field's label, or a table's title
+        with the row's number and the column's label (``gates[1].key``: the first filled
+        gate row's key); ``None`` for a setting the page has no field for."""
+        field = FIELDS_BY_SETTING.get(setting)
+        if field is not None:
+            return str(self.fields[field].label)
+        match = TABLE_SETTING.fullmatch(setting)
+        if match is None:
+            return None
+        table, number, part = match.groups()
+        if number is None:
+            return str(TABLE_TITLES[table])
+        prefix = "gate" if table == "gates" else f"{table.removesuffix('_columns')}_col"
+        rows = GATE_ROWS if table == "gates" else COLUMN_ROWS
+        data = self.cleaned_data
+        filled = [i for i in range(rows) if (data.get(f"{prefix}_{i}_key") or "").strip()]
+        row = filled[int(number) - 1] if 0 < int(number) <= len(filled) else int(number) - 1
+        where = {"table": TABLE_TITLES[table], "row": row + 1}
+        cell = self.fields.get(f"{prefix}_{row}_{ROW_FIELDS.get(part, part)}")
+        if cell is None:
+            return gettext("%(table)s, row %(row)s") % where
+        return gettext("%(table)s, row %(row)s: %(column)s") % {**where, "column": cell.label}
 
 
 def round_initial(*, now, time_zone: str) -> dict:

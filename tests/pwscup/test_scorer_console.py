@@ -138,20 +138,24 @@ def test_the_organizer_creates_a_round_as_the_browser_posts_it(client, organizer
 @pytest.mark.parametrize(
     ("changes", "field", "words"),
     [
-        ({"release_primary": "nope"}, "release_primary", ["release_primary", "nope"]),
-        ({"bands": "0.6, 0.2"}, "bands", ["bands", "ascending"]),
+        (
+            {"release_primary": "nope"},
+            "release_primary",
+            ["“Primary release score (its key)”", "nope"],
+        ),
+        ({"bands": "0.6, 0.2"}, "bands", ["“Bands (thresholds)”", "ascending"]),
         ({"bands": "0.2, x"}, "bands", ["x", "not a number"]),
-        ({"timeout_seconds": 0}, "timeout_seconds", ["timeout_seconds", "86,400"]),
-        ({"top_n": 0}, "top_n", ["top_n", "1000"]),
+        ({"timeout_seconds": 0}, "timeout_seconds", ["“Time limit of a run (seconds)”", "86,400"]),
+        ({"top_n": 0}, "top_n", ["“N of the top N releases”", "1000"]),
         ({"release_col_2_label": "Orphan"}, "release_col_2_key", ["needs its key"]),
         ({"gate_0_value": ""}, "gate_0_value", ["needs its value"]),
         ({"slug": "not a slug"}, "slug", ["letters, digits, hyphens"]),
         (
             {"release_files_required": "../release.csv"},
             "release_files_required",
-            ["release_files.required", "../release.csv"],
+            ["“Files a release must hold”", "../release.csv"],
         ),
-        ({"attack_files_only": True}, "attack_files_only", ["attack_files.only_required"]),
+        ({"attack_files_only": True}, "attack_files_only", ["“An attack holds no other file”"]),
     ],
 )
 def test_a_bad_setting_is_shown_next_to_its_field(client, organizer, changes, field, words):
@@ -160,6 +164,8 @@ def test_a_bad_setting_is_shown_next_to_its_field(client, organizer, changes, fi
     errors = field_errors(response.content.decode(), field)
     for word in words:
         assert word in errors, (field, errors)
+    # The settings' keys are not the words of the page: its labels are.
+    assert not re.search(r"\b(release_primary|bands|limits|top_n|_files)\b", errors), errors
     assert not Round.objects.filter(competition=organizer, slug="own").exists()
 
 
@@ -196,6 +202,22 @@ def test_a_bad_column_is_shown_over_its_table(client, organizer):
     html = post_as_rendered(client, create_url(organizer), "scorer-create", bad_key)
     assert 'data-testid="scorer-attack-columns-errors"' in html.content.decode()
     assert not Round.objects.filter(competition=organizer, slug="own").exists()
+
+
+def test_a_table_s_error_names_the_row_and_column_the_page_shows(client, organizer):
+    # The second gate row left blank, the third names no column: the config's second gate.
+    gate = typed(gate_2_key="nope", gate_2_bound="max", gate_2_value=1)
+    html = post_as_rendered(client, create_url(organizer), "scorer-create", gate).content.decode()
+    match = re.search(r'data-testid="scorer-gates-errors">(.*?)</ul>', html, re.S)
+    assert match and "“Gates, row 3: Release score (key)”" in match.group(1), match
+    assert "gates[" not in match.group(1)
+    client.cookies["django_language"] = "ja"
+    html = post_as_rendered(client, create_url(organizer), "scorer-create", gate).content.decode()
+    match = re.search(r'data-testid="scorer-gates-errors">(.*?)</ul>', html, re.S)
+    assert match and "「ゲート 3 行目：リリースのスコア（キー）」" in match.group(1), match
+    wrong = typed(release_primary="nope")
+    html = post_as_rendered(client, create_url(organizer), "scorer-create", wrong).content.decode()
+    assert "「リリースの主スコア（キー）」" in field_errors(html, "release_primary")
 
 
 # --- the panel -------------------------------------------------------------------------------
