@@ -21,6 +21,27 @@ from scoring.errors import ScoringError
 from scoring.errors import ValidationError as ScoringValidationError
 
 
+class KeptUploadForm:
+    """A first step's form whose file field ``kept_field`` may stay empty once a draft is
+    kept (``kept=True``): sent without a file, the kept one stays and the form goes on."""
+
+    kept_field = "original"
+
+    def __init__(self, *args, kept: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields[self.kept_field].required = not kept
+
+    def goes_on_with_kept(self) -> bool:
+        """Posted, valid and with no file while one is kept: the next step uses the kept one."""
+        optional = not self.fields[self.kept_field].required
+        return (
+            self.is_bound
+            and optional
+            and self.is_valid()
+            and not self.cleaned_data[self.kept_field]
+        )
+
+
 @dataclass(frozen=True)
 class Draft:
     """A kept upload: its storage name and the name the organizer's file had."""

@@ -51,7 +51,12 @@ def round_create(request, competition_slug):
     """Step 1: the original table, checked (encoding, header, cells) and kept as a draft."""
     competition = console_competition(user=request.user, slug=competition_slug)
     draft = drafts.DRAFTS.get(request.session, competition.pk)
-    form = OriginalForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"
+    form = OriginalForm(
+        request.POST if posted else None, request.FILES or None, kept=draft is not None
+    )
+    if form.goes_on_with_kept():  # sent without a file: the kept table stays
+        return redirect("synthetic_console:settings", competition.slug)
     kept = draft_upload(
         request,
         form,

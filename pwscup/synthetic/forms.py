@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.choice_forms import DataChoiceFileForm
 from pwscup.competitions.round_create import ServiceErrorsForm
 from pwscup.core.form_fields import positive_int_field
+from pwscup.core.session_drafts import KeptUploadForm
 from pwscup.submissions.two_sided_forms import NumberListField, TwoSidedRoundForm, windows_initial
 from pwscup.synthetic.drafts import proposed_sizes
 from pwscup.synthetic.services.rounds import SETTING_FIELDS
@@ -19,7 +20,9 @@ from scoring.synthetic.config import DEFAULTS, GATE_KEYS, ROLES
 ROLE_LABELS = {"numeric": _("numeric"), "categorical": _("categorical")}
 
 
-class OriginalForm(forms.Form):
+class OriginalForm(KeptUploadForm, forms.Form):
+    """Step 1; once a table is kept (``kept=True``) the field may stay empty (it stays)."""
+
     original = forms.FileField(
         label=_("Original table (CSV, UTF-8 or CP932)"),
         help_text=_(

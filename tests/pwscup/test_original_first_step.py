@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from tests.pwscup.rendered_forms import form_fields_of, post_as_rendered
 from tests.support import adult_head, csv_upload
 
 pytestmark = pytest.mark.django_db
@@ -42,3 +43,29 @@ def test_a_header_alone_is_refused_at_the_first_step(client, world, kind, langua
     assert (
         client.post(url, {"original": csv_upload(adult_head(40), "adult.csv")}).status_code == 302
     )
+
+
+def test_the_synthetic_first_step_sent_again_without_a_file_keeps_the_kept_table(client, world):
+    # As the 2015 wizard's upload step (test_console_wizard_steps): once a table is kept.
+    client.force_login(world.organizer)
+    url = reverse("synthetic_console:create", args=[world.competition.slug])
+    draft_key = f"synthetic-round-draft-{world.competition.pk}"
+
+    def original_required() -> bool:
+        fields = form_fields_of(client.get(url).content.decode(), "syn-create-upload")
+        return next(f for f in fields if f["name"] == "original")["required"]
+
+    assert original_required()
+    refused = post_as_rendered(client, url, "syn-create-upload")
+    assert refused.status_code == 200 and refused.context["form"].errors["original"]
+    kept = {"original": ("adult.csv", adult_head(40))}
+    assert post_as_rendered(client, url, "syn-create-upload", kept).status_code == 302
+    draft = client.session[draft_key]
+    assert not original_required()
+    response = post_as_rendered(client, url, "syn-create-upload")
+    settings = reverse("synthetic_console:settings", args=[world.competition.slug])
+    assert response.status_code == 302 and response.url == settings
+    assert client.session[draft_key] == draft
+    other = {"original": csv_upload(adult_head(30), "other.csv")}
+    assert client.post(url, other).status_code == 302
+    assert client.session[draft_key] != draft

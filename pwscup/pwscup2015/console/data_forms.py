@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from pwscup.competitions.round_create import ChooseAgainForm
 from pwscup.core.form_fields import positive_int_field
 from pwscup.core.json_input import json_input
+from pwscup.core.session_drafts import KeptUploadForm
 from pwscup.pwscup2015.models import Pwscup2015Round
 from scoring.schema import NUMBER
 
@@ -82,16 +83,11 @@ ROLE_NOTES = (
 )
 
 
-class UploadForm(forms.Form):
+class UploadForm(KeptUploadForm, forms.Form):
     original = forms.FileField(
         label=_("Original table (CSV, UTF-8 or CP932)"),
         help_text=_("In the per-team mode: the master table the samples are drawn from."),
     )
-
-    def __init__(self, *args, kept: bool = False, **kwargs):
-        """``kept``: an original is kept already; the field may then stay empty (it stays)."""
-        super().__init__(*args, **kwargs)
-        self.fields["original"].required = not kept
 
 
 class RolesForm(ChooseAgainForm, forms.Form):

@@ -133,7 +133,7 @@ def step_upload(request, competition_slug):
     form = UploadForm(
         request.POST if posted else None, request.FILES or None, kept=bool(state.get("file"))
     )
-    if posted and state.get("file") and form.is_valid() and not form.cleaned_data["original"]:
+    if form.goes_on_with_kept():
         return _step_done(request, competition, state, "upload")  # the kept original stays
     kept = draft_upload(
         request,
