@@ -2,7 +2,6 @@
 console/<comp>/dp/new/) and the round's panel (the core renders ``PANEL_TEMPLATE`` with
 ``panel_context``)."""
 
-import datetime as dt
 import json
 
 from django.contrib.auth.decorators import login_required
@@ -11,21 +10,27 @@ from django.utils import timezone
 
 from pwscup.competitions.round_create import round_create_page, round_identity
 from pwscup.competitions.selectors import console_competition
+from pwscup.core.time_zones import default_time_zone
 from pwscup.dp import services
 from pwscup.dp.round_form import DPRoundForm
 from pwscup.dp.selectors import dp_round_of, organizer_overview
+from pwscup.submissions.two_sided_forms import windows_initial
 
 __all__ = ["DPRoundForm", "round_create"]
+
+# The form's one window (``opens_at``, ``closes_at``), started as the two-sided rounds'
+# release phase.
+WINDOW = ("",)
 
 
 @login_required
 def round_create(request, competition_slug):
     competition = console_competition(user=request.user, slug=competition_slug)
-    now = timezone.now().replace(second=0, microsecond=0)
     if request.method == "POST":
         form = DPRoundForm(request.POST, request.FILES)
     else:
-        form = DPRoundForm(initial={"opens_at": now, "closes_at": now + dt.timedelta(days=7)})
+        now, zone = timezone.now(), default_time_zone()
+        form = DPRoundForm(initial=windows_initial(now=now, time_zone=zone, sides=WINDOW))
 
     def create(data):
         return services.dp_round_create(

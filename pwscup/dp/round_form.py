@@ -7,7 +7,6 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from pwscup.competitions.dates import form_dates_check
 from pwscup.competitions.round_create import (
     ChooseAgainForm,
     RoundBasicsForm,
@@ -177,6 +176,8 @@ class DPRoundForm(ChooseAgainForm, ServiceErrorsForm, ConfigJsonView, RoundBasic
         help_text=_("Empty: no limit. Rejected estimates do not count."),
     )
 
+    # The window is typed in the round's time zone, as every round form's windows.
+    LOCAL_DATES = ("opens_at", "closes_at")
     CONFIG_FIELDS = (
         "levels",
         "interactive",
@@ -248,7 +249,6 @@ class DPRoundForm(ChooseAgainForm, ServiceErrorsForm, ConfigJsonView, RoundBasic
 
     def clean(self):
         cleaned = super().clean()
-        form_dates_check(self, ("opens_at", "closes_at"), time_zone=cleaned.get("timezone"))
         if not self.uses_json():
             # Required only when the fields, not the JSON view, make the configuration.
             for name in ("batch", "max_charges_per_level", "adjacency", "rank_metric", "feedback"):

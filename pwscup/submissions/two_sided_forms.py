@@ -21,6 +21,8 @@ from pwscup.core.time_zones import default_time_zone, zone_or_default
 from pwscup.submissions.services.two_sided import TwoSidedWindows
 
 SIDES = ("release", "attack")
+# The starting windows' lengths in days, phase after phase (``windows_initial``).
+PHASE_DAYS = (14, 7)
 WINDOW_FIELDS = ("release_opens_at", "release_closes_at", "attack_opens_at", "attack_closes_at")
 
 
@@ -86,20 +88,20 @@ class TwoSidedRoundForm(RoundBasicsForm):
         }
 
 
-def windows_initial(*, now, time_zone: str, sides: tuple[str, str] = SIDES) -> dict:
+def windows_initial(*, now, time_zone: str, sides: tuple[str, ...] = SIDES) -> dict:
     """The form's starting time zone and windows: the first phase of ``sides`` (the release
     phase; a 2015 round's anonymization phase) from ``now`` (in the round's time zone, to the
-    minute) for two weeks, the attack phase the week after."""
-    first, second = sides
-    local = now.astimezone(zone_or_default(time_zone)).replace(tzinfo=None, second=0, microsecond=0)
-    first_closes = local + dt.timedelta(days=14)
-    return {
-        "timezone": time_zone,
-        f"{first}_opens_at": local,
-        f"{first}_closes_at": first_closes,
-        f"{second}_opens_at": first_closes,
-        f"{second}_closes_at": first_closes + dt.timedelta(days=7),
-    }
+    minute) for two weeks, the attack phase the week after. ``sides`` names the phases'
+    fields (``<side>_opens_at``...); a form of one window names one, ``""`` when its fields
+    are ``opens_at`` and ``closes_at`` (a DP round's release window)."""
+    opens = now.astimezone(zone_or_default(time_zone)).replace(tzinfo=None, second=0, microsecond=0)
+    initial = {"timezone": time_zone}
+    for side, days in zip(sides, PHASE_DAYS[: len(sides)], strict=True):
+        closes = opens + dt.timedelta(days=days)
+        prefix = f"{side}_" if side else ""
+        initial.update({f"{prefix}opens_at": opens, f"{prefix}closes_at": closes})
+        opens = closes
+    return initial
 
 
 def two_sided_form(request, form_class, initial, **kwargs):

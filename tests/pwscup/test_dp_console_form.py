@@ -2,15 +2,20 @@
 fields (no JSON); the fields build the configuration ``dp_round_create`` checks, its errors are
 shown next to the field they name, and the JSON view (when filled) is the configuration."""
 
+import datetime as dt
 import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from pwscup.competitions.models import Round
+from pwscup.core.time_zones import default_time_zone
 from pwscup.dp.models import DPRound
+from pwscup.submissions.two_sided_forms import windows_initial
 from tests.pwscup.dp_world import TOY_CONFIG, toy_csv
+from tests.pwscup.rendered_forms import form_fields_of
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +105,28 @@ def test_a_round_created_from_the_fields_alone(world, client):
     assert config["tracks"] == {"interactive": True, "batch": "platform"}
     assert config["max_charges_per_level"] == 50
     assert config["query_types"] == ["histogram", "count"]
+
+
+def test_the_window_starts_as_the_two_sided_forms_and_is_read_in_the_round_s_zone(world, client):
+    client.force_login(world.organizer)
+    url = reverse("dp_console:create", args=[world.competition.slug])
+    before = timezone.now()
+    shown = {
+        f["name"]: f["value"]
+        for f in form_fields_of(client.get(url).content.decode(), "dp-create-form")
+        if "value" in f
+    }
+    expected = windows_initial(now=before, time_zone=default_time_zone(), sides=("",))
+    opens = dt.datetime.fromisoformat(shown["opens_at"])
+    # The page's "now" is at most a minute after the test's (both to the minute).
+    assert opens - expected["opens_at"] in (dt.timedelta(0), dt.timedelta(minutes=1))
+    closes = dt.datetime.fromisoformat(shown["closes_at"])
+    assert closes - opens == expected["closes_at"] - expected["opens_at"] == dt.timedelta(days=14)
+    # Typed in the round's zone (UTC here), not the server's (Asia/Tokyo).
+    response = _post(client, world, fields_post(timezone="UTC"))
+    assert response.status_code == 302, response.context["form"].errors
+    dp_round = DPRound.objects.get(round__slug="dp")
+    assert dp_round.opens_at == dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
 
 
 def test_a_fraction_epsilon_gets_a_level_id_usable_in_addresses(world, client):
