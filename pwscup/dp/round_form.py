@@ -20,6 +20,7 @@ from pwscup.core.form_fields import (
     comma_list,
     example_rows,
     limit_field,
+    local_datetime_field,
     row_error,
 )
 from pwscup.dp.config_paths import config_path
@@ -165,8 +166,8 @@ class DPRoundForm(ChooseAgainForm, ServiceErrorsForm, ConfigJsonView, RoundBasic
             "Every key is described in docs/dp.md (“The configuration”)."
         ),
     )
-    opens_at = forms.DateTimeField(label=_("Release phase opens at"))
-    closes_at = forms.DateTimeField(label=_("Release phase closes at"))
+    opens_at = local_datetime_field(_("Release phase opens at"))
+    closes_at = local_datetime_field(_("Release phase closes at"))
     daily_limit = limit_field(
         _("Estimates per team per level per day"),
         help_text=_("Empty: no limit. Rejected estimates do not count."),
