@@ -2,6 +2,8 @@
 competition (count it or not, its weight, which of its rankings). Plain fields, no JSON;
 the service (``pwscup.competitions.standings.standings_update``) checks the values."""
 
+from decimal import Decimal
+
 from django import forms
 from django.forms.formsets import TOTAL_FORM_COUNT
 from django.utils.translation import gettext_lazy as _
@@ -24,10 +26,25 @@ class StandingsRuleForm(forms.Form):
     )
 
 
+class WeightField(forms.DecimalField):
+    """A round's weight, shown as a person writes it: a saved ``1.0000`` (the column keeps
+    four places) shows as ``1``, ``0.1000`` as ``0.1``."""
+
+    def prepare_value(self, value):
+        if isinstance(value, Decimal) and value.is_finite():
+            return f"{value.normalize():f}"
+        return value
+
+
 class StandingsRoundForm(forms.Form):
     counts = forms.BooleanField(label=_("Counts"), required=False)
-    weight = forms.DecimalField(
-        label=_("Weight"), max_digits=9, decimal_places=4, min_value=0, required=False
+    weight = WeightField(
+        label=_("Weight"),
+        max_digits=9,
+        decimal_places=4,
+        min_value=0,
+        required=False,
+        widget=forms.NumberInput(attrs={"class": "standings-weight"}),
     )
     rankings = forms.MultipleChoiceField(
         label=_("Rankings"), required=False, widget=forms.CheckboxSelectMultiple

@@ -276,6 +276,12 @@ def test_the_console_form_as_rendered_sets_the_standings(season, client):
         ("final", Decimal("0.8"), ["anonymization", "attack"]),
     ]
     assert f'href="{public}"' in client.get(url).content.decode()
+    # The saved weights (four places in the database) show as written, no trailing zeros.
+    assert (
+        post_as_rendered(client, url, "standings-form", {"rounds-1-weight": "1"}).status_code == 302
+    )
+    fields = form_fields_of(client.get(url).content.decode(), "standings-form")
+    assert [f["value"] for f in fields if f["name"].endswith("-weight")] == ["0.1", "1"]
     # Unticking a counted round's rankings, a weight of 0: refused with the service's words.
     response = post_as_rendered(
         client, url, "standings-form", {"rounds-0-rankings": False, "rounds-0-weight": "0"}
