@@ -31,19 +31,13 @@ class Point:
 
 
 @dataclass
-class Scatter(PlotArea):
+class Scatter(PlotArea, size=(560, 340), margins=(52, 20, 16, 40)):
     points: list[Point] = field(default_factory=list)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
     gate_y: float | None = None
     gate_label: str = ""
     labels: list[Label] = field(default_factory=list)  # the points' names, none over another
-    width: int = 560
-    height: int = 340
-    left: int = 52
-    right: int = 540
-    top: int = 16
-    bottom: int = 300
     x_label_y: int = 334  # the x axis's title, under its tick labels
     label_font_size: int = LABEL_FONT
 
@@ -102,16 +96,10 @@ class Curve:
 
 
 @dataclass
-class Roc(PlotArea):
+class Roc(PlotArea, size=(260, 260), margins=(40, 10, 10, 40)):
     target: object
     curves: list[Curve] = field(default_factory=list)
     ticks: list[tuple[float, float, str]] = field(default_factory=list)
-    width: int = 260
-    height: int = 260
-    left: int = 40
-    right: int = 250
-    top: int = 10
-    bottom: int = 220
     x_label_y: int = 252
 
 
