@@ -33,16 +33,11 @@ class Move:
 
 
 @dataclass
-class Plane(PlotArea):
+class Plane(PlotArea, size=(PLANE_SIZE, PLANE_SIZE), margins=(AXIS, PAD, PAD, AXIS)):
     moves: list[Move] = field(default_factory=list)
     copies: list[tuple[float, float, str]] = field(default_factory=list)  # (x, y, title)
     x_ticks: list[tuple[float, str]] = field(default_factory=list)
     y_ticks: list[tuple[float, str]] = field(default_factory=list)
-    size: int = PLANE_SIZE
-    left: int = AXIS
-    right: int = PLANE_SIZE - PAD
-    top: int = PAD
-    bottom: int = PLANE_SIZE - AXIS
 
 
 @dataclass(frozen=True)
