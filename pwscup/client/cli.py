@@ -10,16 +10,18 @@ Messages in the user's language (``messages.py``: ``$PWSCUP_LANG``, else the loc
 
 Exit status: 0 done (a job FINISHED); 2 the job FAILED (its message on stderr) or a usage
 error; 1 the server refused the request (its message on stderr) or could not be reached;
-3 ``--wait`` gave up after ``--timeout`` seconds (the job goes on: ``pwscup status``).
+3 ``--wait`` gave up after ``--timeout`` seconds (the job goes on: ``pwscup status``); 130
+stopped by Ctrl-C (one line, no traceback).
 
 This module reads the command line and runs a command; the commands are in ``uploads.py``
-(``submit``, ``attack``) and ``reading.py`` (``status``, ``download``, ``leaderboard``,
+(``submit``, ``attack``, ``select``) and ``reading.py`` (``status``, ``download``, ``leaderboard``,
 ``targets``), what they share in ``session.py``.
 """
 
 import argparse
 import getpass
 import sys
+import urllib.parse
 from pathlib import Path
 
 from pwscup.client.config import config_dir, save_credentials
@@ -28,7 +30,7 @@ from pwscup.client.parser import Parser, seconds
 from pwscup.client.reading import cmd_download, cmd_leaderboard, cmd_status, cmd_targets
 from pwscup.client.session import UsageError, WaitTimeout, connect
 from pwscup.client.transport import Api, ApiError
-from pwscup.client.uploads import cmd_attack, cmd_submit
+from pwscup.client.uploads import cmd_attack, cmd_select, cmd_submit, upload_number
 
 
 def split_round(value: str) -> tuple[str, str]:
@@ -51,8 +53,32 @@ def split_field(value: str) -> tuple[str, str]:
     return name, field_value
 
 
+def site_address(value: str) -> str:
+    """The platform's address as ``login`` takes it: ``http(s)://host[:port][/path]``."""
+    parts = urllib.parse.urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(
+            tr(
+                "{value!r}: give the site's address with http:// or https://, e.g. {example}"
+            ).format(value=value, example="https://pwscup.example.org")
+        )
+    return value.strip().rstrip("/")
+
+
+def whoami(url: str, token: str) -> dict:
+    """The token's user (``GET api/v1/me/``); an address that answers no API there (an HTML
+    "not found": a round page's address, a mistyped path) is said so, not as a bare 404."""
+    try:
+        return Api(url, token).get("api/v1/me/")
+    except ApiError as error:
+        if error.status == 404 and error.code == "http_error":
+            message = tr("{url}: no PWSCup API at this address; give the site's address")
+            raise ApiError(404, "no_api", message.format(url=url)) from None
+        raise
+
+
 def cmd_login(args) -> int:
-    url = args.url.rstrip("/")
+    url = site_address(args.url)
     if args.token_stdin:
         token = sys.stdin.readline().strip()
     else:
@@ -61,7 +87,7 @@ def cmd_login(args) -> int:
         token = getpass.getpass(tr("API token: ")).strip()
     if not token:
         raise UsageError(tr("no token given"))
-    me = Api(url, token).get("api/v1/me/")
+    me = whoami(url, token)
     path = save_credentials(url=url, token=token)
     print(
         tr("Logged in to {url} as {user} (token kept in {path}).").format(
@@ -156,6 +182,14 @@ def build_parser() -> argparse.ArgumentParser:
     attack.add_argument("file", type=Path, help=tr("the correspondence table (CSV)"))
     _wait_arguments(attack)
     attack.set_defaults(run=cmd_attack)
+
+    select = commands.add_parser("select", help=tr("make one of your team's uploads its final one"))
+    _round_argument(select)
+    select.add_argument(
+        "number", type=upload_number, help=tr("the upload's number (#n in `pwscup status ROUND`)")
+    )
+    select.add_argument("--type", help=tr("which upload type, when the round takes several"))
+    select.set_defaults(run=cmd_select)
     return parser
 
 
@@ -177,6 +211,9 @@ def main(argv=None) -> int:
     except OSError as error:
         print(tr("error: {error}").format(error=error), file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: a line, not a traceback (a job goes on)
+        print("\n" + tr("interrupted"), file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

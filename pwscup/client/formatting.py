@@ -78,16 +78,16 @@ def score_table(
     def line(key: str, name: str, value: str) -> str:
         return f"{padded(key, keys)} {padded(name, width)} {value}"
 
-    lines = [line("metric", "name", "value")]
+    # The labels are scoring's ``cli.evaluate_columns`` and its neighbours, in the same words
+    # (a test compares them): under ``ja`` the table is ``python -m scoring --lang ja``'s.
+    lines = [line(tr("metric"), tr("name"), tr("value"))]
     lines += [line(m, names.get(m, m), texts[m]) for m in shown]
     if REFERENCE in texts:  # beside the scores, not one of them (scoring/linkage.py)
-        lines.append(line(REFERENCE, "reference attack", texts[REFERENCE]))
+        lines.append(line(REFERENCE, tr("reference attack"), texts[REFERENCE]))
     lines += [f"{m} {notes[m]}" for m in shown if scores.get(m) is None and m in notes]
     if {"kept_rows", "rows", "classes"} <= scores.keys():
-        lines.append(
-            f"\n{scores['kept_rows']} of {scores['rows']} rows kept, "
-            f"{scores['classes']} equivalence classes."
-        )
+        summary = tr("{kept_rows} of {rows} rows kept, {classes} equivalence classes.")
+        lines.append("\n" + summary.format_map(scores))
     return "\n".join(lines)
 
 

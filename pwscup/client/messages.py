@@ -77,6 +77,15 @@ JA = {
     "about": "内容",
     "status": "状態",
     " (final)": " (最終)",
+    # formatting.py: the score table (scoring's cli.evaluate_columns, cli.reference_attack,
+    # cli.evaluate_summary: tests/pwscup/test_client_language.py keeps them the same)
+    "metric": "指標",
+    "name": "名前",
+    "value": "値",
+    "reference attack": "参照攻撃",
+    "{kept_rows} of {rows} rows kept, {classes} equivalence classes.": (
+        "{rows} 行のうち {kept_rows} 行を残し、同値クラスは {classes} 個です。"
+    ),
     # formatting.py: the API's states
     "upcoming": "開始前",
     "open": "受付中",
@@ -114,6 +123,36 @@ JA = {
     "{minutes} min": "{minutes} 分",
     "{seconds} s": "{seconds} 秒",
     "{url}: expected JSON, got {kind}": "{url}: JSON を期待しましたが {kind} が返されました",
+    "cannot reach the server {url}: {reason}": "サーバー {url} に接続できません: {reason}",
+    "nothing answers there (is the server running, and the address right?)": (
+        "応答がありません (サーバーが動いているか、アドレスが正しいか確認してください)"
+    ),
+    "no such host name (check the address)": "そのホスト名は見つかりません (アドレスを確認してください)",
+    "no answer in time": "時間内に応答がありませんでした",
+    "the connection was cut": "接続が切れました",
+    # cli.py: login's address, an interrupted command
+    "{value!r}: give the site's address with http:// or https://, e.g. {example}": (
+        "{value!r}: サイトのアドレスは http:// または https:// から指定してください (例: {example})"
+    ),
+    "{url}: no PWSCup API at this address; give the site's address": (
+        "{url}: このアドレスに PWSCup の API はありません。サイトのアドレスを指定してください"
+    ),
+    "interrupted": "中断しました",
+    # select (cli.py, uploads.py)
+    "make one of your team's uploads its final one": "チームの提出の 1 つを最終提出にする",
+    "the upload's number (#n in `pwscup status ROUND`)": "提出の番号 (`pwscup status ROUND` の #n)",
+    "which upload type, when the round takes several": "ラウンドに複数の提出の種類があるときに選ぶ",
+    "{value!r}: give the upload's number, e.g. 3 or #3": "{value!r}: 提出の番号を指定してください (例: 3 または #3)",
+    "In this round your team does not choose its final upload.": (
+        "このラウンドではチームが最終提出を選ぶことはありません。"
+    ),
+    "choose the upload's type with --type: {keys}": "提出の種類を --type で選んでください: {keys}",
+    "your team chooses no final upload of {key!r}; it chooses one of: {keys}": (
+        "{key!r} の最終提出は選べません。選べる種類: {keys}"
+    ),
+    "your team has no upload #{number} of {key!r} (see `pwscup status ROUND`)": (
+        "チームの {key!r} の提出 #{number} はありません (`pwscup status ROUND` を参照)"
+    ),
     # argparse: descriptions and help
     "Command-line client of the PWSCup platform (REST API, personal token).": (
         "PWSCup プラットフォームのコマンドラインクライアント (REST API、個人用トークン)。"

@@ -4,6 +4,7 @@ import json
 import mimetypes
 import secrets
 import shutil
+import socket
 import sys
 import time
 import urllib.error
@@ -69,7 +70,9 @@ class Api:
                 )
                 time.sleep(wait)
             except urllib.error.URLError as error:
-                raise ApiError(0, "unreachable", f"{self.base}: {error.reason}") from None
+                raise unreachable(self.base, error.reason) from None
+            except (TimeoutError, ConnectionError) as error:  # after the connection was made
+                raise unreachable(self.base, error) from None
         raise AssertionError("unreachable")  # the loop returns or raises
 
     def get(self, path: str):
@@ -98,6 +101,23 @@ class Api:
         body, content_type = multipart(fields, file_field, Path(file_path))
         with self._request("POST", path, body=body, content_type=content_type) as response:
             return _json_answer(response)
+
+
+def unreachable(address: str, reason) -> ApiError:
+    """The server could not be reached: the address and why, in the client's language (the
+    system's own words, "[Errno 111] Connection refused", only for a reason not named here)."""
+    if isinstance(reason, ConnectionRefusedError):
+        why = tr("nothing answers there (is the server running, and the address right?)")
+    elif isinstance(reason, socket.gaierror):
+        why = tr("no such host name (check the address)")
+    elif isinstance(reason, TimeoutError):
+        why = tr("no answer in time")
+    elif isinstance(reason, ConnectionError):
+        why = tr("the connection was cut")
+    else:
+        why = str(getattr(reason, "strerror", None) or reason)
+    message = tr("cannot reach the server {url}: {reason}").format(url=address, reason=why)
+    return ApiError(0, "unreachable", message)
 
 
 def _json_answer(response):

@@ -1,6 +1,8 @@
 """The commands that upload: ``submit`` (any submission type of the round, its fields from
-the round's status) and the first game's ``attack``; both can wait for the scores."""
+the round's status) and the first game's ``attack``; both can wait for the scores; ``select``
+makes an upload the team's final one."""
 
+import argparse
 import sys
 import time
 
@@ -192,3 +194,45 @@ def cmd_attack(api: Api, args) -> int:
     )
     print(accepted["message"], file=sys.stderr)
     return _after_upload(api, args, accepted, _print_rate)
+
+
+def upload_number(value: str) -> int:
+    """An upload's number as the pages write it: ``3`` or ``#3``."""
+    text = value.strip().removeprefix("#")
+    if not (text.isascii() and text.isdigit() and len(text) <= 9 and int(text) > 0):
+        raise argparse.ArgumentTypeError(
+            tr("{value!r}: give the upload's number, e.g. 3 or #3").format(value=value)
+        )
+    return int(text)
+
+
+def cmd_select(api: Api, args) -> int:
+    """Make the team's upload ``#n`` (its number in the round status) its final one, for a
+    submission type whose final upload the team chooses (``selectable``)."""
+    status = api.get(round_path(args.round, "status/"))
+    selectable = [t for t in status["submission_types"] if t["selectable"]]
+    if not selectable:
+        raise UsageError(tr("In this round your team does not choose its final upload."))
+    keys = [t["key"] for t in selectable]
+    if args.type is None and len(keys) > 1:
+        raise UsageError(
+            tr("choose the upload's type with --type: {keys}").format(keys=", ".join(keys))
+        )
+    key = args.type if args.type is not None else keys[0]
+    if key not in keys:
+        raise UsageError(
+            tr("your team chooses no final upload of {key!r}; it chooses one of: {keys}").format(
+                key=key, keys=", ".join(keys)
+            )
+        )
+    found = [u for u in status["uploads"] if u["type"] == key and u["number"] == args.number]
+    if not found:
+        raise UsageError(
+            tr("your team has no upload #{number} of {key!r} (see `pwscup status ROUND`)").format(
+                number=args.number, key=key
+            )
+        )
+    upload = api.get(found[0]["url"])
+    answer = api.post(upload["select_url"])
+    print(answer.get("message") or with_id(answer))
+    return 0

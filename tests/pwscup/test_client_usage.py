@@ -17,7 +17,7 @@ def refusal(capsys, monkeypatch, argv, language="en") -> str:
 
 def test_a_missing_command_is_named_by_its_choices(capsys, monkeypatch):
     said = refusal(capsys, monkeypatch, [])
-    choices = "{login,submit,status,download,data,leaderboard,targets,attack}"
+    choices = "{login,submit,status,download,data,leaderboard,targets,attack,select}"
     assert said.endswith(f"pwscup: error: the following arguments are required: {choices}\n")
 
 

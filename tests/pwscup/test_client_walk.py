@@ -1,0 +1,191 @@
+"""What a team meets with the ``pwscup`` client off the happy path (a walk through the demo in
+Japanese and English): a server that is down, an address that is not the site's, Ctrl-C, the
+score table's words, choosing the final upload. Each says what happened in the client's
+language, with its documented exit status, never a traceback."""
+
+import http.server
+import threading
+
+import pytest
+
+from pwscup.client import cli, formatting, uploads
+from pwscup.client.config import save_credentials
+from pwscup.client.session import UsageError
+from scoring.messages import render
+
+
+@pytest.fixture
+def logged_in_to(tmp_path, monkeypatch):
+    """Credentials for ``url`` kept in a fresh config folder."""
+
+    def log_in(url: str) -> None:
+        monkeypatch.setenv("PWSCUP_CONFIG_DIR", str(tmp_path / "home"))
+        save_credentials(url=url, token="pws_x")
+
+    return log_in
+
+
+def free_port() -> int:
+    """A port on which nothing listens (bound once, then closed)."""
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    port = server.server_address[1]
+    server.server_close()
+    return port
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("ja", "に接続できません: 応答がありません (サーバーが動いているか"),
+        ("en", ": nothing answers there (is the server running, and the address right?)"),
+    ],
+)
+def test_a_server_that_is_down_is_said_in_the_client_s_language(
+    logged_in_to, monkeypatch, capsys, language, said
+):
+    monkeypatch.setenv("PWSCUP_LANG", language)
+    url = f"http://127.0.0.1:{free_port()}/"
+    logged_in_to(url)
+    assert cli.main(["status", "demo/round-1"]) == 1
+    err = capsys.readouterr().err
+    assert url in err and said in err, err
+    assert "Errno" not in err and "Connection refused" not in err
+
+
+def test_login_refuses_an_address_without_its_scheme_before_any_request(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("PWSCUP_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    monkeypatch.setattr("sys.stdin", _Line("pws_x\n"))
+    assert cli.main(["login", "127.0.0.1:8000", "--token-stdin"]) == 2
+    err = capsys.readouterr().err
+    assert "'127.0.0.1:8000': サイトのアドレスは http:// または https:// から" in err, err
+    assert not (tmp_path / "credentials.json").exists()
+
+
+class _Line:
+    def __init__(self, text: str):
+        self.text = text
+
+    def readline(self) -> str:
+        return self.text
+
+
+class _HtmlNotFound(http.server.BaseHTTPRequestHandler):
+    """A site's HTML "not found" page for every address (a round page's URL given to login)."""
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        body = b"<html><body>Not Found</body></html>"
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def html_site():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _HtmlNotFound)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_login_at_an_address_with_no_api_says_so(html_site, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PWSCUP_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    monkeypatch.setattr("sys.stdin", _Line("pws_x\n"))
+    assert cli.main(["login", f"{html_site}/c/demo/", "--token-stdin"]) == 1
+    err = capsys.readouterr().err
+    assert f"{html_site}/c/demo: no PWSCup API at this address; give the site's address" in err
+    assert "HTTP 404" not in err
+
+
+def test_ctrl_c_is_a_line_and_exit_130_not_a_traceback(logged_in_to, monkeypatch, capsys):
+    monkeypatch.setenv("PWSCUP_LANG", "ja")
+    logged_in_to("http://127.0.0.1:9/")
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "connect", interrupted)
+    assert cli.main(["status"]) == 130
+    assert capsys.readouterr().err == "\n中断しました\n"
+
+
+def test_the_score_table_speaks_the_language_of_scoring_s_own_table(monkeypatch):
+    """Under ``ja`` the labels are ``python -m scoring --lang ja evaluate``'s, word for word."""
+    scores = {"U1": 0.5, "REF": 0.25, "rows": 10, "kept_rows": 9, "classes": 4}
+    counts = {key: scores[key] for key in ("kept_rows", "rows", "classes")}
+    for language in ("ja", "en"):
+        monkeypatch.setenv("PWSCUP_LANG", language)
+        text = formatting.score_table(
+            scores, {"U1": "0.5000", "REF": "0.2500"}, metrics=["U1"], names={}, notes={}
+        )
+        lines = text.splitlines()
+        assert lines[0].split() == render("cli.evaluate_columns", {}, language).split("|")
+        assert lines[2].split()[1:] == [
+            *render("cli.reference_attack", {}, language).split(),
+            "0.2500",
+        ]
+        assert lines[-1] == render("cli.evaluate_summary", counts, language)
+
+
+class _Round:
+    """The API of a round whose anonymized uploads the team chooses among: its status, an
+    upload's answer (with its ``select_url``) and the select."""
+
+    def __init__(self):
+        self.posted = []
+
+    def get(self, path):
+        if path.endswith("status/"):
+            kinds = [
+                {"key": "anonymized", "selectable": True},
+                {"key": "attack", "selectable": False},
+            ]
+            uploads = [
+                {"type": "anonymized", "number": n, "id": 40 + n, "url": f"/sub/{40 + n}/"}
+                for n in (1, 2)
+            ]
+            return {"submission_types": kinds, "uploads": uploads}
+        return {"id": 42, "number": 2, "select_url": f"{path}select/"}
+
+    def post(self, path):
+        self.posted.append(path)
+        return {"id": 42, "number": 2, "message": "Submission #2 is now your final one."}
+
+
+def test_select_makes_the_upload_of_that_number_final(monkeypatch, capsys):
+    api = _Round()
+    args = cli.build_parser().parse_args(["select", "demo/round-1", "#2"])
+    assert args.run(api, args) == 0
+    assert api.posted == ["/sub/42/select/"]
+    assert capsys.readouterr().out == "Submission #2 is now your final one.\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["7"], "your team has no upload #7 of 'anonymized'"),
+        (["1", "--type", "attack"], "no final upload of 'attack'; it chooses one of: anonymized"),
+    ],
+)
+def test_select_names_what_cannot_be_chosen(monkeypatch, argv, said):
+    monkeypatch.setenv("PWSCUP_LANG", "en")
+    api = _Round()
+    args = cli.build_parser().parse_args(["select", "demo/round-1", *argv])
+    with pytest.raises(UsageError, match=said):
+        args.run(api, args)
+    assert api.posted == []
+
+
+@pytest.mark.parametrize("value", ["0", "x", "٣", "-1", "#"])
+def test_an_upload_number_is_ascii_digits(value):
+    with pytest.raises(Exception, match="give the upload's number"):
+        uploads.upload_number(value)
