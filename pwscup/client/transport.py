@@ -53,6 +53,8 @@ class Api:
             headers["Authorization"] = f"Bearer {self.token}"
         if content_type:
             headers["Content-Type"] = content_type
+        if isinstance(body, MultipartBody):  # sent as it is read: its length said first
+            headers["Content-Length"] = str(len(body))
         for attempt in range(BUSY_RETRIES + 1):
             request = urllib.request.Request(
                 self.url(path), data=body, method=method, headers=headers
@@ -134,7 +136,28 @@ def _json_answer(response):
         ) from None
 
 
-def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[bytes, str]:
+class MultipartBody:
+    """A ``multipart/form-data`` body read from the file as it is sent, in chunks of
+    ``CHUNK`` bytes: a huge file costs no memory before the server refuses it (its size cap).
+    Iterable again for each try (a busy site's resend); ``len`` is its Content-Length."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self, head: bytes, file_path: Path, tail: bytes):
+        self.head, self.file_path, self.tail = head, file_path, tail
+
+    def __len__(self) -> int:
+        return len(self.head) + self.file_path.stat().st_size + len(self.tail)
+
+    def __iter__(self):
+        yield self.head
+        with open(self.file_path, "rb") as handle:
+            while chunk := handle.read(self.CHUNK):
+                yield chunk
+        yield self.tail
+
+
+def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[MultipartBody, str]:
     """A ``multipart/form-data`` body: the text fields, then the file as it is on disk."""
     boundary = f"pwscup-{secrets.token_hex(16)}"
     parts = []
@@ -151,11 +174,10 @@ def multipart(fields: dict, file_field: str, file_path: Path) -> tuple[bytes, st
             f'--{boundary}\r\nContent-Disposition: form-data; name="{file_field}"; '
             f'filename="{filename}"\r\nContent-Type: {kind}\r\n\r\n'
         ).encode()
-        + file_path.read_bytes()
-        + b"\r\n"
     )
-    parts.append(f"--{boundary}--\r\n".encode())
-    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+    tail = f"\r\n--{boundary}--\r\n".encode()
+    body = MultipartBody(b"".join(parts), file_path, tail)
+    return body, f"multipart/form-data; boundary={boundary}"
 
 
 def _busy_wait(error: urllib.error.HTTPError) -> int | None:

@@ -14,7 +14,15 @@ import pytest
 
 from pwscup.client import cli, formatting, session, uploads
 from pwscup.client.config import save_credentials
-from pwscup.client.transport import BUSY_RETRIES, Api, ApiError, _api_error, _busy_wait, multipart
+from pwscup.client.transport import (
+    BUSY_RETRIES,
+    Api,
+    ApiError,
+    MultipartBody,
+    _api_error,
+    _busy_wait,
+    multipart,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,11 +43,21 @@ def test_multipart_body_carries_the_fields_and_the_file_bytes(tmp_path):
     path = tmp_path / "a.csv"
     content = b"age,sex\n1,\xe7\x94\xb7\n"
     path.write_bytes(content)
-    body, content_type = multipart({"note": "k=5 σ"}, "file", path)
+    streamed, content_type = multipart({"note": "k=5 σ"}, "file", path)
+    body = b"".join(streamed)
+    assert len(streamed) == len(body) and b"".join(streamed) == body  # again, for a resend
     boundary = content_type.split("boundary=")[1]
     assert body.count(f"--{boundary}".encode()) == 3
     assert b'name="note"\r\n\r\nk=5 \xcf\x83\r\n' in body
     assert b'filename="a.csv"' in body and content in body
+
+
+def test_a_huge_file_is_sent_as_it_is_read_not_held_in_memory(tmp_path):
+    path = tmp_path / "huge.csv"
+    path.write_bytes(b"a" * (5 * MultipartBody.CHUNK + 7))
+    body, _type = multipart({}, "file", path)
+    assert max(len(chunk) for chunk in body) <= MultipartBody.CHUNK
+    assert len(body) == sum(len(chunk) for chunk in body) > path.stat().st_size
 
 
 def test_score_table_prints_the_servers_texts_and_the_meaning_of_a_missing_value():
