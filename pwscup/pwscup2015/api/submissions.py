@@ -29,7 +29,12 @@ from pwscup.pwscup2015.access import check_uploader, phase_upload_for, targets_f
 from pwscup.pwscup2015.api import serializers as s
 from pwscup.pwscup2015.leaderboards.selectors import attack_rates_visible_to_team
 from pwscup.pwscup2015.models import AnonymizationSubmission, AttackSubmission
-from pwscup.pwscup2015.selectors import round_targets, team_attacks, team_submissions
+from pwscup.pwscup2015.selectors import (
+    representative_submissions,
+    round_targets,
+    team_attacks,
+    team_submissions,
+)
 from pwscup.submissions.round_api import no_target
 from pwscup.submissions.submission_types import SubmissionType, choice_field
 
@@ -117,11 +122,21 @@ class AnonymizedTables(PhaseUploads):
         "invalid file is kept and its submission FAILED with the reason."
     )
 
+    def context(self, part, access):
+        """The uploads that count (the round's selection rule: the chosen one, else the
+        latest or best scored one; once frozen, the target), read once per request: the
+        caller's team's, or every team's for an organizer."""
+        if part is None:
+            return {"counting": set()}
+        team_ids = None if access.team is None else [access.team.pk]
+        counting = representative_submissions(phase=part, team_ids=team_ids)
+        return {"counting": {upload.pk for upload in counting.values()}}
+
     def as_json(self, upload, part, access, context):
         return {
             "about": "",
             **_kind_json(s.SubmissionSerializer(upload)),
-            "final": upload.is_selected,
+            "final": upload.pk in context["counting"],
         }
 
     def upload(self, part, access, *, user, uploaded_file, data):
